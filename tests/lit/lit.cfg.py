@@ -1,0 +1,34 @@
+# -*- Python -*-
+# lit configuration for tlc: IR, emitter, tool and language-server tests.
+
+import os
+
+import lit.formats
+from lit.llvm import llvm_config
+
+config.name = "TLC"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".py", ".test", ".tl"]
+config.excludes = ["lit.cfg.py", "lit.site.cfg.py", "Inputs", "CMakeLists.txt"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.tlc_obj_root, "tests", "lit")
+
+# Strict FileCheck: variables are scoped to CHECK-LABEL blocks.
+config.environment["FILECHECK_OPTS"] = "--enable-var-scope --dump-input=fail"
+
+llvm_config.with_system_environment(["HOME", "TMPDIR"])
+llvm_config.with_environment("PATH", config.tlc_tools_dir, append_path=True)
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+llvm_config.use_default_substitutions()
+
+config.substitutions.append(("%python", config.python_executable))
+config.substitutions.append(("%examples", os.path.join(config.tlc_src_root, "examples")))
+config.substitutions.append(("%scripts", os.path.join(config.tlc_src_root, "tests", "scripts")))
+
+# Features for tests that need a device or an optional host tool.
+if os.path.exists("/dev/nvidiactl") or os.path.exists("/proc/driver/nvidia/version"):
+    config.available_features.add("cuda")
+if os.path.exists("/dev/kfd"):
+    config.available_features.add("hip")
+if os.path.exists("/usr/local/cuda/bin/nvcc"):
+    config.available_features.add("nvcc")
