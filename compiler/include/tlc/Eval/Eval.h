@@ -1,0 +1,132 @@
+//===- Eval.h - Staged evaluation of TileLang programs ----------*- C++ -*-===//
+//
+// Part of tlc. SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+//
+// The entry point of the Eval library: run the staged interpreter over one
+// parsed file, find every kernel instance, trace each into the `tile`
+// dialect and check it. The result holds diagnostics, editor hints and the
+// Tile IR module.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TLC_EVAL_EVAL_H
+#define TLC_EVAL_EVAL_H
+
+#include "tlc/Support/Diagnostic.h"
+#include "tlc/Syntax/SyntaxTree.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mlir {
+class MLIRContext;
+} // namespace mlir
+
+namespace tlc::eval {
+
+/// A compilation target profile: the facts checks need.
+struct TargetInfo {
+  /// As given on the command line: `cuda:sm_90a`, `hip:gfx90a`, `cpu`.
+  std::string name = "cuda:sm_90a";
+  /// Shared memory (LDS) bytes one block may use.
+  int64_t sharedMemoryBytes = 227 * 1024;
+  /// Threads per warp (64 for an AMD wavefront); 1 on the CPU target.
+  int64_t warpSize = 32;
+  /// Maximum threads per block.
+  int64_t maxThreads = 1024;
+
+  /// Parses a --target value; std::nullopt if unknown.
+  static std::optional<TargetInfo> parse(llvm::StringRef spec);
+};
+
+/// Options of one evaluation.
+struct EvalOptions {
+  /// Target profile used for budgets and warp size.
+  TargetInfo target;
+  /// `-D name=value` bindings (value is Python literal text).
+  llvm::SmallVector<std::pair<std::string, std::string>, 4> defines;
+  /// Only analyse kernels with this name (empty: all).
+  std::string kernelFilter;
+  /// Maximum traced instances per kernel.
+  unsigned maxInstancesPerKernel = 8;
+  /// Interpreter steps (statements + calls) for the whole file.
+  uint64_t stepBudget = 4'000'000;
+  /// Maximum Python call depth.
+  unsigned maxCallDepth = 200;
+  /// Build Tile IR (off: evaluate and check only, slightly faster).
+  bool buildIR = true;
+  /// Execute `if __name__ == "__main__":` blocks to find call sites.
+  bool runMain = true;
+};
+
+/// One editor/CI hint: a tensor parameter, a buffer, a launch or a
+/// pipelined loop of one kernel instance.
+struct Hint {
+  /// Byte range of the declaration.
+  TextRange range;
+  /// The kernel (jit function or prim_func name).
+  std::string kernel;
+  /// The instance label (`matmul(M=1024, N=1024, K=1024)`).
+  std::string instance;
+  /// The variable name (empty for launches and loops).
+  std::string name;
+  /// `tensor`, `buffer`, `kernel` or `pipeline`.
+  std::string kind;
+  /// Dimensions: integers or symbolic texts (for `kernel`: the grid).
+  std::vector<std::string> shape;
+  /// For each dimension of `shape`, true when it is an integer.
+  std::vector<bool> shapeIsInt;
+  /// Canonical dtype name (`float16`); empty for launches and loops.
+  std::string dtype;
+  /// Scope string (`shared.dyn`); empty for launches and loops.
+  std::string scope;
+  /// Extra facts: threads for a launch, stages for a pipeline.
+  std::string detail;
+};
+
+/// One analysed kernel instance.
+struct InstanceInfo {
+  /// The kernel name.
+  std::string kernel;
+  /// The instance label.
+  std::string label;
+  /// Where the kernel is defined.
+  TextRange range;
+};
+
+/// Everything the evaluator learnt about one file.
+struct FileAnalysis {
+  /// Diagnostics of evaluation and checks (not the parser's), sorted.
+  std::vector<Diagnostic> diagnostics;
+  /// Hints of every instance, in source order per instance.
+  std::vector<Hint> hints;
+  /// The analysed instances in analysis order.
+  std::vector<InstanceInfo> instances;
+  /// The Tile IR of every instance (null when buildIR was off).
+  mlir::OwningOpRef<mlir::ModuleOp> module;
+  /// Interpreter steps used.
+  uint64_t steps = 0;
+};
+
+/// Loads the dialects the evaluator builds (tile, arith, math) into \p ctx.
+void loadEvalDialects(mlir::MLIRContext &ctx);
+
+/// Evaluates \p tree and analyses every kernel instance. Never fails: all
+/// problems become diagnostics. \p ctx must have loadEvalDialects() done;
+/// it may be reused across calls (not concurrently).
+FileAnalysis analyzeFile(const syntax::SyntaxTree &tree, mlir::MLIRContext &ctx,
+                         const EvalOptions &options);
+
+} // namespace tlc::eval
+
+#endif // TLC_EVAL_EVAL_H

@@ -1,0 +1,507 @@
+//===- Value.h - Trace-time values of the staged interpreter ----*- C++ -*-===//
+//
+// Part of tlc. SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+//
+// The values the evaluator computes. Python values (int, float, str, tuple,
+// list, dict, functions ...) fold at trace time; IR values (scalar
+// expressions, buffers, regions) stand for Tile IR that the evaluator builds.
+//
+// A Value is 16 bytes: a kind and an inline payload (bool, int64, double,
+// dtype, symbolic expression) or a pointer to an object allocated in the
+// session's Heap. Objects are never freed individually: a session (one file
+// analysis) frees everything at once, so there is no per-node heap churn and
+// no reference counting in hot paths.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TLC_EVAL_VALUE_H
+#define TLC_EVAL_VALUE_H
+
+#include "tlc/Eval/SymExpr.h"
+#include "tlc/Lang/Builtins.h"
+#include "tlc/Lang/DType.h"
+#include "tlc/Lang/Scope.h"
+#include "tlc/Support/Diagnostic.h"
+#include "tlc/Syntax/SyntaxTree.h"
+
+#include "mlir/IR/Value.h"
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Allocator.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace tlc::eval {
+
+/// Discriminates a Value.
+enum class ValueKind : uint8_t {
+  /// The result of an error that was already reported; absorbs every
+  /// operation silently so one mistake gives one diagnostic.
+  Poison,
+  /// A Python exception is propagating (see Interpreter::pendingException).
+  Exception,
+  None,
+  Bool,
+  Int,
+  Float,
+  Str,
+  Ellipsis,
+  Tuple,
+  List,
+  Dict,
+  Range,
+  Slice,
+  /// A user function or lambda.
+  Function,
+  /// A native function of the interpreter (Python builtins, math, ...).
+  NativeFn,
+  /// A T.* / tilelang.* entry of the TLCLang registry.
+  Primitive,
+  /// A module (or package) the interpreter knows by name.
+  Module,
+  /// An unknown object (torch, numpy, file I/O ...).
+  Opaque,
+  /// A TileLang dtype.
+  DType,
+  /// A symbolic integer (unbound meta parameter, T.const, T.dynamic).
+  Sym,
+  /// An IR scalar expression.
+  Expr,
+  /// An IR buffer (tensor parameter or allocation).
+  Buffer,
+  /// A buffer region (slices) or element reference (all indices scalar).
+  Region,
+  /// Any other interpreter object (see ObjKind).
+  Object,
+};
+
+/// Kinds of generic interpreter objects (ValueKind::Object).
+enum class ObjKind : uint8_t {
+  BoundMethod,  ///< A method of a value: `lst.append`, `parser.add_argument`.
+  Partial,      ///< functools.partial(fn, *args, **kw).
+  JitFunction,  ///< A function decorated with tilelang.jit / autotune.
+  PrimFunc,     ///< A traced @T.prim_func.
+  Macro,        ///< A @T.macro function.
+  KernelFrame,  ///< The result of T.Kernel(...), entered by `with`.
+  LoopFrame,    ///< T.Parallel/Pipelined/serial/unroll/vectorized(...).
+  ArgParser,    ///< argparse.ArgumentParser.
+  Namespace,    ///< An attribute bag (argparse.Namespace, SimpleNamespace).
+  Layout,       ///< A layout object (T.Layout, make_swizzled_layout, ...).
+  EnumMember,   ///< A member of a registry namespace (GemmWarpPolicy.FullRow).
+  Class,        ///< A user class (attributes only).
+  Instance,     ///< An instance of a user class.
+  GenericFrame, ///< Another `with` frame (T.ws, ...): body traced as is.
+  TensorType,   ///< T.Tensor(shape, dtype) used as a type (a BufferObj).
+  Exception,    ///< An exception object (a NamespaceObj named by type).
+};
+
+struct Obj;
+struct StrObj;
+struct SeqObj;
+struct DictObj;
+struct RangeObj;
+struct SliceObj;
+struct FunctionObj;
+struct ModuleObj;
+struct OpaqueObj;
+struct ExprObj;
+struct BufferObj;
+struct RegionObj;
+
+/// A trace-time value. Trivially copyable; 16 bytes.
+class Value {
+public:
+  /// None.
+  Value() : kind(ValueKind::None) { payload.i = 0; }
+
+  static Value none() { return Value(); }
+  static Value poison() { return make(ValueKind::Poison); }
+  static Value exception() { return make(ValueKind::Exception); }
+  static Value ellipsis() { return make(ValueKind::Ellipsis); }
+  static Value boolean(bool b) {
+    Value v = make(ValueKind::Bool);
+    v.payload.b = b;
+    return v;
+  }
+  static Value integer(int64_t i) {
+    Value v = make(ValueKind::Int);
+    v.payload.i = i;
+    return v;
+  }
+  static Value floating(double d) {
+    Value v = make(ValueKind::Float);
+    v.payload.f = d;
+    return v;
+  }
+  static Value dtype(lang::DType t) {
+    Value v = make(ValueKind::DType);
+    v.payload.dt.scalar = static_cast<uint8_t>(t.getScalarType());
+    v.payload.dt.lanes = t.getLanes();
+    return v;
+  }
+  static Value sym(SymExpr e) {
+    Value v = make(ValueKind::Sym);
+    v.payload.sym = e.getNode();
+    return v;
+  }
+  static Value primitive(const lang::BuiltinInfo *info) {
+    Value v = make(ValueKind::Primitive);
+    v.payload.prim = info;
+    return v;
+  }
+  static Value native(uint32_t id) {
+    Value v = make(ValueKind::NativeFn);
+    v.payload.i = id;
+    return v;
+  }
+  /// A value holding heap object \p o with kind \p k.
+  static Value object(ValueKind k, Obj *o) {
+    Value v = make(k);
+    v.payload.obj = o;
+    return v;
+  }
+
+  ValueKind getKind() const { return kind; }
+  bool is(ValueKind k) const { return kind == k; }
+  bool isPoison() const { return kind == ValueKind::Poison; }
+  bool isException() const { return kind == ValueKind::Exception; }
+  /// Poison or Exception: stop computing with this value.
+  bool isAbrupt() const {
+    return kind == ValueKind::Poison || kind == ValueKind::Exception;
+  }
+  bool isNone() const { return kind == ValueKind::None; }
+  bool isInt() const { return kind == ValueKind::Int; }
+  bool isBool() const { return kind == ValueKind::Bool; }
+  bool isFloat() const { return kind == ValueKind::Float; }
+  bool isStr() const { return kind == ValueKind::Str; }
+  /// Int or Bool (Python bool is an int).
+  bool isIntLike() const { return isInt() || isBool(); }
+  /// Int, Bool or Float.
+  bool isNumber() const { return isIntLike() || isFloat(); }
+  /// Tuple or List.
+  bool isSequence() const {
+    return kind == ValueKind::Tuple || kind == ValueKind::List;
+  }
+  /// Expr, Region (element reference) or Buffer: values that build IR.
+  bool isIR() const {
+    return kind == ValueKind::Expr || kind == ValueKind::Buffer ||
+           kind == ValueKind::Region;
+  }
+
+  bool getBool() const { return payload.b; }
+  int64_t getInt() const { return kind == ValueKind::Bool ? payload.b : payload.i; }
+  double getFloat() const {
+    return kind == ValueKind::Float ? payload.f : double(getInt());
+  }
+  lang::DType getDType() const {
+    return lang::DType(static_cast<lang::ScalarType>(payload.dt.scalar),
+                       payload.dt.lanes);
+  }
+  SymExpr getSym() const { return SymExpr(payload.sym); }
+  const lang::BuiltinInfo *getPrimitive() const { return payload.prim; }
+  uint32_t getNativeId() const { return uint32_t(payload.i); }
+  Obj *getObj() const { return payload.obj; }
+  template <typename T> T *as() const { return static_cast<T *>(payload.obj); }
+  /// The ObjKind of an Object value.
+  ObjKind getObjKind() const;
+  /// True for an Object of kind \p k.
+  bool isObj(ObjKind k) const {
+    return kind == ValueKind::Object && getObjKind() == k;
+  }
+
+  /// Python type name for messages: `int`, `list`, `Buffer`, ...
+  llvm::StringRef getTypeName() const;
+
+private:
+  static Value make(ValueKind k) {
+    Value v;
+    v.kind = k;
+    return v;
+  }
+  ValueKind kind;
+  union {
+    bool b;
+    int64_t i;
+    double f;
+    struct {
+      uint8_t scalar;
+      uint32_t lanes;
+    } dt;
+    const SymNode *sym;
+    const lang::BuiltinInfo *prim;
+    Obj *obj;
+  } payload;
+};
+
+//===----------------------------------------------------------------------===//
+// Heap objects
+//===----------------------------------------------------------------------===//
+
+/// Base of every heap object. Objects live until their Heap is destroyed.
+struct Obj {
+  /// For ValueKind::Object values: which object.
+  ObjKind objKind = ObjKind::Namespace;
+};
+
+inline ObjKind Value::getObjKind() const { return payload.obj->objKind; }
+
+/// A Python str.
+struct StrObj : Obj {
+  llvm::StringRef text;
+};
+
+/// A tuple or list.
+struct SeqObj : Obj {
+  llvm::SmallVector<Value, 4> elems;
+};
+
+/// A dict with insertion order; linear lookup (dicts here are small).
+struct DictObj : Obj {
+  llvm::SmallVector<std::pair<Value, Value>, 4> items;
+};
+
+/// range(start, stop, step).
+struct RangeObj : Obj {
+  int64_t start = 0, stop = 0, step = 1;
+};
+
+/// slice(lower, upper, step); None for absent parts.
+struct SliceObj : Obj {
+  Value lower, upper, step;
+};
+
+class Env;
+
+/// A user function, lambda or macro body.
+struct FunctionObj : Obj {
+  /// FunctionDef or Lambda node.
+  syntax::Node def;
+  /// The function's name (`<lambda>` for lambdas).
+  llvm::StringRef name;
+  /// Scope the function was defined in (its closure).
+  Env *closure = nullptr;
+  /// Defaults of the trailing positional parameters, in order.
+  llvm::SmallVector<Value, 4> defaults;
+  /// Defaults of keyword-only parameters (Poison when none), in order.
+  llvm::SmallVector<Value, 2> kwDefaults;
+  /// Flattened parameter list (posonly + args), kw-only, vararg, kwarg.
+  llvm::SmallVector<syntax::Node, 6> params;
+  llvm::SmallVector<syntax::Node, 2> kwOnly;
+  syntax::Node vararg, kwarg;
+  /// True for @T.macro (may build IR; inlined at call sites).
+  bool isMacro = false;
+  /// True for a @T.prim_func definition.
+  bool isPrimFunc = false;
+};
+
+/// A module known by its qualified name (`math`, `tilelang.language`).
+struct ModuleObj : Obj {
+  llvm::StringRef name;
+  /// True for modules the interpreter does not model (torch, numpy ...):
+  /// every attribute is opaque.
+  bool opaque = false;
+};
+
+/// An unknown object; remembers a short description for messages and,
+/// for tensors made by torch factories, a known shape.
+struct OpaqueObj : Obj {
+  llvm::StringRef description;
+  /// Shape of a torch tensor created with literal sizes (empty if unknown).
+  llvm::SmallVector<Value, 4> shape;
+  bool hasShape = false;
+};
+
+/// An IR scalar expression: an SSA value, its dtype and, for integer index
+/// arithmetic, a symbolic form used for extent computations.
+struct ExprObj : Obj {
+  mlir::Value value;
+  lang::DType dtype;
+  /// Symbolic form (bx * 128 + i); null when not affine-ish.
+  SymExpr sym;
+};
+
+struct KernelCtx;
+
+/// A buffer: tensor parameter, T.empty output or allocation.
+struct BufferObj : Obj {
+  llvm::StringRef name;
+  llvm::SmallVector<SymExpr, 4> shape;
+  lang::DType dtype;
+  lang::MemoryScope scope = lang::MemoryScope::Global;
+  mlir::Value value;
+  /// Where the buffer was declared.
+  TextRange range;
+  /// The kernel region it was allocated in (null for global buffers).
+  KernelCtx *kernel = nullptr;
+  /// Total pipeline stages of the innermost T.Pipelined that writes it (for
+  /// the shared memory budget); 1 when not multi-buffered.
+  int64_t stages = 1;
+  /// Index of the buffer's hint in FileAnalysis::hints (-1 if none).
+  int hintIndex = -1;
+};
+
+/// A buffer region `A[a:b, c]` or element reference `A[i, j]`.
+struct RegionObj : Obj {
+  BufferObj *buffer = nullptr;
+  /// Start index per dimension (Int, Sym or Expr values).
+  llvm::SmallVector<Value, 4> starts;
+  /// Extent per dimension; constant 1 for scalar indices.
+  llvm::SmallVector<SymExpr, 4> extents;
+  /// Per dimension: true when given as a slice (keeps the dimension).
+  llvm::SmallVector<bool, 4> sliced;
+  /// True when every index is a scalar (a BufferLoad / element ref).
+  bool isElement = false;
+  /// Source range of the subscript expression.
+  TextRange range;
+};
+
+/// A method bound to a receiver.
+struct BoundMethodObj : Obj {
+  Value self;
+  /// Native method id (see NativeId in Interpreter).
+  uint32_t method = 0;
+  llvm::StringRef name;
+};
+
+/// functools.partial.
+struct PartialObj : Obj {
+  Value fn;
+  llvm::SmallVector<Value, 4> args;
+  llvm::SmallVector<std::pair<llvm::StringRef, Value>, 2> kwargs;
+};
+
+/// A simple attribute bag (argparse.Namespace, user class, instance, enum).
+struct NamespaceObj : Obj {
+  llvm::StringRef name;
+  llvm::SmallVector<std::pair<llvm::StringRef, Value>, 8> attrs;
+  /// Class of an instance; base classes are not modelled.
+  NamespaceObj *cls = nullptr;
+
+  /// Looks up \p attr; null when absent.
+  Value *find(llvm::StringRef attr) {
+    for (auto &kv : attrs)
+      if (kv.first == attr)
+        return &kv.second;
+    return nullptr;
+  }
+  /// Sets \p attr (adds it when absent).
+  void set(llvm::StringRef attr, Value v) {
+    if (Value *slot = find(attr))
+      *slot = v;
+    else
+      attrs.push_back({attr, v});
+  }
+};
+
+/// argparse.ArgumentParser: the defaults of every add_argument.
+struct ArgParserObj : Obj {
+  llvm::SmallVector<std::pair<llvm::StringRef, Value>, 8> defaults;
+};
+
+/// A function wrapped by @tilelang.jit (and optionally @autotune).
+struct JitFunctionObj : Obj {
+  FunctionObj *fn = nullptr;
+  /// `out_idx=` of the decorator (None if absent).
+  Value outIdx;
+  /// True when the body contains a nested @T.prim_func (lazy factory).
+  bool lazy = false;
+  /// Autotune configs, when decorated with @tilelang.autotune(configs=...).
+  Value autotuneConfigs;
+};
+
+/// A traced or not-yet-traced prim_func.
+struct PrimFuncObj : Obj {
+  FunctionObj *fn = nullptr;
+  /// Index of the traced instance in the session (-1 if not traced).
+  int instance = -1;
+};
+
+/// The launch frame returned by T.Kernel(...).
+struct KernelFrameObj : Obj {
+  llvm::SmallVector<Value, 3> grid;
+  llvm::SmallVector<Value, 3> threads;
+  syntax::Node call;
+};
+
+/// The loop kinds of TileLang.
+enum class LoopKind : uint8_t { Serial, Parallel, Pipelined, Unroll, Vectorized };
+
+/// The iterable returned by T.Parallel/T.Pipelined/T.serial/... or range().
+struct LoopFrameObj : Obj {
+  LoopKind loopKind = LoopKind::Serial;
+  /// One (start, stop, step) per loop dimension (Parallel may have many).
+  llvm::SmallVector<Value, 3> starts, stops, steps;
+  /// T.Pipelined options.
+  int64_t numStages = 0;
+  Value order, stage;
+  syntax::Node call;
+};
+
+/// An opaque layout object (annotate_layout arguments).
+struct LayoutObj : Obj {
+  llvm::StringRef description;
+};
+
+/// A member of a registry namespace, e.g. T.GemmWarpPolicy.FullRow.
+struct EnumMemberObj : Obj {
+  const lang::BuiltinInfo *info = nullptr;
+};
+
+/// Allocates objects for one evaluation session; frees them all at once.
+/// Not thread-safe.
+class Heap {
+public:
+  Heap() = default;
+  ~Heap();
+  Heap(const Heap &) = delete;
+  Heap &operator=(const Heap &) = delete;
+
+  /// Constructs a T in the arena; its destructor runs when the heap dies.
+  template <typename T, typename... Args> T *make(Args &&...args) {
+    T *p = new (allocator.Allocate<T>()) T(std::forward<Args>(args)...);
+    if constexpr (!std::is_trivially_destructible_v<T>)
+      destructors.push_back({p, [](void *q) { static_cast<T *>(q)->~T(); }});
+    return p;
+  }
+  /// Copies \p s into the arena.
+  llvm::StringRef copyString(llvm::StringRef s);
+
+  /// A str value holding a copy of \p s.
+  Value str(llvm::StringRef s);
+  /// A str value referring to \p s, which must outlive the heap.
+  Value strNoCopy(llvm::StringRef s);
+  /// A new tuple of \p elems.
+  Value tuple(llvm::ArrayRef<Value> elems);
+  /// A new list of \p elems.
+  Value list(llvm::ArrayRef<Value> elems);
+  /// A new empty dict.
+  Value dict();
+  /// An opaque object described by \p what.
+  Value opaque(llvm::StringRef what);
+  /// A generic object value of kind \p k.
+  Value obj(ObjKind k, Obj *o) {
+    o->objKind = k;
+    return Value::object(ValueKind::Object, o);
+  }
+  /// Bytes allocated so far.
+  size_t getBytesAllocated() const { return allocator.getBytesAllocated(); }
+
+private:
+  llvm::BumpPtrAllocator allocator;
+  std::vector<std::pair<void *, void (*)(void *)>> destructors;
+};
+
+/// The text of a Str value.
+inline llvm::StringRef getStr(Value v) { return v.as<StrObj>()->text; }
+/// The elements of a Tuple or List value.
+inline llvm::ArrayRef<Value> getElems(Value v) {
+  return v.as<SeqObj>()->elems;
+}
+
+} // namespace tlc::eval
+
+#endif // TLC_EVAL_VALUE_H

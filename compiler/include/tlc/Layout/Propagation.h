@@ -1,0 +1,107 @@
+//===- Propagation.h - Deriving layouts from other layouts -------*- C++ -*-===//
+//
+// Part of the tlc project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The building blocks of layout inference that do not need IR: how a
+// reduction, a `T.Parallel` loop or a copy carries a fragment layout from one
+// buffer to another, how a layout is chosen freely when nothing imposes one,
+// and how two proposals for the same buffer are reconciled. The inference
+// pass over Tile IR (`tlc-opt --tile-infer-layout`) walks the ops and calls
+// these functions; it owns the work queue and the diagnostics' locations.
+//
+// TileLang's three levels map onto this API as follows:
+//  * strict:  layoutForGemmOperand() (GemmLayouts.h), user annotations;
+//  * common:  loopLayoutFromBuffer(), completeBufferFragment(),
+//             reduceFragment();
+//  * free:    planLoopPartition() / defaultFragment(), ranked by
+//             registerCost().
+// mergeFragments() / mergeSharedLayouts() decide conflicts.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TLC_LAYOUT_PROPAGATION_H
+#define TLC_LAYOUT_PROPAGATION_H
+
+#include "tlc/Layout/Fragment.h"
+#include "tlc/Layout/IndexExpr.h"
+
+#include "llvm/Support/Error.h"
+
+namespace tlc {
+namespace layout {
+
+/// The layout of `dst = reduce(src, dim)`: src's layout with dimension
+/// \p dim removed. Every thread that held some element of a reduced row
+/// holds the result, so the replication grows by the number of distinct
+/// threads the row was spread over (not by its length), and each thread
+/// keeps one register per result element it holds. Fails when the thread
+/// map mixes the reduced coordinate with other inputs in a way that is not a
+/// sum of digits (`(x // a) % m`) of it.
+llvm::Expected<Fragment> reduceFragment(const Fragment &src, unsigned dim);
+
+/// The layout of a `T.Parallel` loop of \p loopShape that accesses a buffer
+/// laid out as \p buffer at `buffer[access...]`, where \p access are
+/// expressions over the loop variables (ids 0 .. loopRank-1). When the access
+/// is exactly the loop variables the loop takes the buffer's layout;
+/// otherwise thread and index are the buffer's composed with the access.
+/// Fails when the result is not injective (a loop variable the access does
+/// not use, or an index outside the buffer).
+llvm::Expected<Fragment> loopLayoutFromBuffer(const Fragment &buffer,
+                                              llvm::ArrayRef<IndexExpr> access,
+                                              llvm::ArrayRef<int64_t> loopShape);
+
+/// The layout of another fragment buffer accessed in a loop whose layout is
+/// \p loop, as `buffer[access...]`. Each access expression must be a
+/// distinct loop variable; loop variables the access does not use become
+/// replication (a row vector read in a 2-D loop is replicated over the
+/// threads that share its row). \p bufferShape must match the extents of the
+/// accessed loop variables.
+llvm::Expected<Fragment>
+completeBufferFragment(const Fragment &loop, llvm::ArrayRef<IndexExpr> access,
+                       llvm::ArrayRef<int64_t> bufferShape);
+
+/// TileLang's free partition of a loop nest: flatten the iteration space
+/// row-major to f, then `thread = (f // v) % threads` and
+/// `index = (f // (v * threads)) * v + f % v`, i.e. consecutive v-element
+/// chunks go to consecutive threads. Requires threads * v to divide the
+/// trip count.
+llvm::Expected<Fragment> planLoopPartition(llvm::ArrayRef<int64_t> loopShape,
+                                           int64_t threads,
+                                           int64_t vectorWidth);
+
+/// The widest vector width (power of two, at most 128 bits of
+/// \p elemBits-wide elements) that divides the innermost extent and for
+/// which threads * v divides the trip count; at least 1.
+int64_t chooseVectorWidth(llvm::ArrayRef<int64_t> shape, unsigned elemBits,
+                          int64_t threads);
+
+/// The free-mode layout of a fragment buffer that nothing constrains:
+/// planLoopPartition() with chooseVectorWidth(), or fully replicated when
+/// the tile is smaller than the block.
+Fragment defaultFragment(llvm::ArrayRef<int64_t> shape, unsigned elemBits,
+                         int64_t threads);
+
+/// TileLang's register-count cost of a candidate: registers per thread.
+int64_t registerCost(const Fragment &fragment);
+
+/// Index of the cheapest candidate (first on ties); -1 when empty.
+int chooseCheapest(llvm::ArrayRef<Fragment> candidates);
+
+/// How strongly a proposal binds (TileLang's inference levels).
+enum class InferLevel : uint8_t { Strict, Common, Free };
+
+/// Reconciles \p existing and \p incoming proposals for one buffer: equal
+/// layouts agree; below the strict level, an incoming layout that contains
+/// the existing one (every thread keeps what it held) replaces it; anything
+/// else is a conflict whose message names both labels.
+llvm::Expected<Fragment> mergeFragments(const Fragment &existing,
+                                        const Fragment &incoming,
+                                        InferLevel level);
+
+} // namespace layout
+} // namespace tlc
+
+#endif // TLC_LAYOUT_PROPAGATION_H

@@ -1,0 +1,806 @@
+//===- IRGen.cpp - Building `tile` dialect IR -----------------------------===//
+//
+// Part of tlc. SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+//
+// IRGen helpers, plus the Interpreter methods that turn IR-valued Python
+// (element reads and writes, arithmetic, comparisons, `if`/`while` on IR
+// conditions, regions) into operations.
+//
+//===----------------------------------------------------------------------===//
+
+#include "IRGen.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/IR/BuiltinAttributes.h"
+
+using namespace tlc;
+using namespace tlc::eval;
+using syntax::BinaryOp;
+using syntax::CmpOp;
+using syntax::UnaryOp;
+
+//===----------------------------------------------------------------------===//
+// IRGen
+//===----------------------------------------------------------------------===//
+
+IRGen::IRGen(Interpreter &interp)
+    : ctx(&interp.mlirContext), b(ctx), interp(interp) {
+  fileName = mlir::StringAttr::get(ctx, interp.tree.fileName());
+  module = mlir::ModuleOp::create(mlir::FileLineColLoc::get(fileName, 1, 1));
+  b.setInsertionPointToEnd(module.getBody());
+}
+
+IRGen::~IRGen() = default;
+
+IRGen::InsertionGuard::InsertionGuard(IRGen &gen)
+    : gen(gen), saved(gen.b.saveInsertionPoint()) {
+  gen.b.setInsertionPointToEnd(gen.module.getBody());
+}
+
+IRGen::InsertionGuard::~InsertionGuard() { gen.b.restoreInsertionPoint(saved); }
+
+mlir::Location IRGen::loc(TextRange r) {
+  const LineIndex &lines = interp.tree.lines();
+  LinePosition s = lines.toUtf8(r.begin), e = lines.toUtf8(r.end);
+  return mlir::FileLineColRange::get(fileName, s.line + 1, s.column + 1,
+                                     e.line + 1, e.column + 1);
+}
+
+mlir::Location IRGen::nameLoc(llvm::StringRef name, TextRange r) {
+  return mlir::NameLoc::get(mlir::StringAttr::get(ctx, name), loc(r));
+}
+
+mlir::Type IRGen::elementType(lang::DType t) {
+  mlir::Type ty = tile::getElementTypeForDType(ctx, t.getName());
+  return ty ? ty : b.getF32Type();
+}
+
+mlir::Type IRGen::valueType(lang::DType t) {
+  mlir::Type ty = elementType(t);
+  mlir::Type v = tile::getElementValueType(ty);
+  return v ? v : ty;
+}
+
+tile::BufferType IRGen::bufferType(llvm::ArrayRef<SymExpr> shape,
+                                   lang::DType t, lang::MemoryScope scope) {
+  llvm::SmallVector<tile::Dim, 4> dims;
+  for (SymExpr d : shape) {
+    if (!d)
+      dims.push_back(tile::Dim::unknown());
+    else if (d.isConstant())
+      dims.push_back(tile::Dim(*d.getConstant()));
+    else
+      dims.push_back(tile::Dim::symbolic(ctx, d.str()));
+  }
+  return tile::BufferType::get(ctx, dims, elementType(t),
+                               static_cast<tile::MemoryScope>(scope));
+}
+
+tile::FuncOp IRGen::beginFunc(llvm::StringRef name, mlir::Location l) {
+  b.setInsertionPointToEnd(module.getBody());
+  // Instance names must be unique symbols.
+  std::string symName = name.str();
+  for (unsigned i = 1; mlir::SymbolTable::lookupSymbolIn(module, symName); ++i)
+    symName = (name + "_" + llvm::Twine(i)).str();
+  auto func = b.create<tile::FuncOp>(l, symName, b.getFunctionType({}, {}));
+  func.addEntryBlock();
+  b.setInsertionPointToEnd(&func.getBody().front());
+  currentFunc = func;
+  symbolCache.clear();
+  symValues.clear();
+  return func;
+}
+
+mlir::Value IRGen::addParam(mlir::Type t, mlir::Location l) {
+  return currentFunc.getBody().front().addArgument(t, l);
+}
+
+void IRGen::finishFunc(tile::FuncOp func,
+                       llvm::ArrayRef<std::pair<std::string, int>> symbols) {
+  mlir::Block &entry = func.getBody().front();
+  llvm::SmallVector<mlir::Type, 8> types(entry.getArgumentTypes());
+  func.setFunctionTypeAttr(mlir::TypeAttr::get(b.getFunctionType(types, {})));
+  if (!symbols.empty()) {
+    llvm::SmallVector<mlir::Attribute, 4> decls;
+    for (auto &[name, kind] : symbols)
+      decls.push_back(tile::SymbolDeclAttr::get(
+          ctx, mlir::StringAttr::get(ctx, name),
+          static_cast<tile::SymbolKind>(kind)));
+    func->setAttr("symbols", b.getArrayAttr(decls));
+  }
+  currentFunc = nullptr;
+  b.setInsertionPointToEnd(module.getBody());
+}
+
+mlir::Value IRGen::constIndex(int64_t v, mlir::Location l) {
+  return b.create<mlir::arith::ConstantIndexOp>(l, v);
+}
+
+mlir::Value IRGen::constInt(int64_t v, mlir::Type t, mlir::Location l) {
+  if (t.isIndex())
+    return constIndex(v, l);
+  return b.create<mlir::arith::ConstantOp>(l, t, b.getIntegerAttr(t, v));
+}
+
+mlir::Value IRGen::constFloat(double v, mlir::Type t, mlir::Location l) {
+  auto ft = mlir::dyn_cast<mlir::FloatType>(t);
+  if (!ft)
+    ft = b.getF32Type();
+  return b.create<mlir::arith::ConstantOp>(l, ft, b.getFloatAttr(ft, v));
+}
+
+mlir::Value IRGen::symbolValue(llvm::StringRef name, mlir::Location l) {
+  auto it = symbolCache.find(name);
+  if (it != symbolCache.end())
+    return it->second;
+  mlir::OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&currentFunc.getBody().front());
+  mlir::Value v =
+      b.create<tile::SymbolOp>(l, b.getIndexType(), b.getStringAttr(name));
+  symbolCache[name] = v;
+  return v;
+}
+
+mlir::Value IRGen::materialize(SymExpr e, mlir::Location l) {
+  const SymNode *n = e.getNode();
+  if (!n)
+    return constIndex(0, l);
+  auto found = symValues.find(n);
+  if (found != symValues.end())
+    return found->second;
+  switch (n->kind) {
+  case SymKind::Constant:
+    return constIndex(n->value, l);
+  case SymKind::Symbol:
+    interp.noteSymbolUse(n->name);
+    return symbolValue(n->name, l);
+  case SymKind::Sum: {
+    mlir::Value acc = n->value ? constIndex(n->value, l) : mlir::Value();
+    for (const SymTerm &t : n->terms) {
+      mlir::Value term = materialize(SymExpr(t.term), l);
+      if (t.coef != 1)
+        term = b.create<mlir::arith::MulIOp>(l, term, constIndex(t.coef, l));
+      acc = acc ? b.create<mlir::arith::AddIOp>(l, acc, term).getResult()
+                : term;
+    }
+    return acc;
+  }
+  case SymKind::Product: {
+    mlir::Value acc;
+    for (const SymNode *f : n->factors) {
+      mlir::Value v = materialize(SymExpr(f), l);
+      acc = acc ? b.create<mlir::arith::MulIOp>(l, acc, v).getResult() : v;
+    }
+    return acc;
+  }
+  default: {
+    mlir::Value lhs = materialize(SymExpr(n->lhs), l);
+    mlir::Value rhs = materialize(SymExpr(n->rhs), l);
+    switch (n->kind) {
+    case SymKind::FloorDiv:
+      return b.create<mlir::arith::FloorDivSIOp>(l, lhs, rhs);
+    case SymKind::Mod:
+      return b.create<mlir::arith::RemSIOp>(l, lhs, rhs);
+    case SymKind::CeilDiv:
+      return b.create<mlir::arith::CeilDivSIOp>(l, lhs, rhs);
+    case SymKind::Min:
+      return b.create<mlir::arith::MinSIOp>(l, lhs, rhs);
+    default:
+      return b.create<mlir::arith::MaxSIOp>(l, lhs, rhs);
+    }
+  }
+  }
+}
+
+mlir::Value IRGen::convert(mlir::Value v, mlir::Type to, mlir::Location l,
+                           bool isUnsigned) {
+  mlir::Type from = v.getType();
+  if (from == to)
+    return v;
+  auto fromInt = mlir::dyn_cast<mlir::IntegerType>(from);
+  auto toInt = mlir::dyn_cast<mlir::IntegerType>(to);
+  auto fromFloat = mlir::dyn_cast<mlir::FloatType>(from);
+  auto toFloat = mlir::dyn_cast<mlir::FloatType>(to);
+  if (toInt && toInt.getWidth() == 1 && !fromInt)
+    ; // handled below through comparisons
+  if (from.isIndex()) {
+    if (toInt)
+      return b.create<mlir::arith::IndexCastOp>(l, to, v);
+    if (toFloat) {
+      mlir::Value i = b.create<mlir::arith::IndexCastOp>(l, b.getI64Type(), v);
+      return b.create<mlir::arith::SIToFPOp>(l, to, i);
+    }
+  }
+  if (fromInt) {
+    if (to.isIndex())
+      return b.create<mlir::arith::IndexCastOp>(l, to, v);
+    if (toInt) {
+      if (toInt.getWidth() == 1)
+        return b.create<mlir::arith::CmpIOp>(
+            l, mlir::arith::CmpIPredicate::ne, v, constInt(0, from, l));
+      if (toInt.getWidth() > fromInt.getWidth()) {
+        if (isUnsigned || fromInt.getWidth() == 1)
+          return b.create<mlir::arith::ExtUIOp>(l, to, v);
+        return b.create<mlir::arith::ExtSIOp>(l, to, v);
+      }
+      return b.create<mlir::arith::TruncIOp>(l, to, v);
+    }
+    if (toFloat) {
+      if (isUnsigned || fromInt.getWidth() == 1)
+        return b.create<mlir::arith::UIToFPOp>(l, to, v);
+      return b.create<mlir::arith::SIToFPOp>(l, to, v);
+    }
+  }
+  if (fromFloat) {
+    if (toFloat) {
+      if (toFloat.getWidth() > fromFloat.getWidth())
+        return b.create<mlir::arith::ExtFOp>(l, to, v);
+      return b.create<mlir::arith::TruncFOp>(l, to, v);
+    }
+    if (toInt) {
+      if (toInt.getWidth() == 1)
+        return b.create<mlir::arith::CmpFOp>(
+            l, mlir::arith::CmpFPredicate::UNE, v, constFloat(0, from, l));
+      return b.create<mlir::arith::FPToSIOp>(l, to, v);
+    }
+    if (to.isIndex()) {
+      mlir::Value i = b.create<mlir::arith::FPToSIOp>(l, b.getI64Type(), v);
+      return b.create<mlir::arith::IndexCastOp>(l, to, i);
+    }
+  }
+  return v;
+}
+
+//===----------------------------------------------------------------------===//
+// Scalars
+//===----------------------------------------------------------------------===//
+
+static bool isFloatType(mlir::Type t) { return mlir::isa<mlir::FloatType>(t); }
+
+Value Interpreter::wrapScalar(const Scalar &s) {
+  if (!s.value)
+    return Value::poison();
+  auto *e = heap.make<ExprObj>();
+  e->value = s.value;
+  e->dtype = s.dtype;
+  e->sym = s.sym;
+  return Value::object(ValueKind::Expr, e);
+}
+
+Scalar Interpreter::toScalar(Value v, Node at, mlir::Type hint) {
+  mlir::Location l = ir->loc(at);
+  switch (v.getKind()) {
+  case ValueKind::Expr: {
+    ExprObj *e = v.as<ExprObj>();
+    return {e->value, e->dtype, e->sym};
+  }
+  case ValueKind::Region: {
+    RegionObj *r = v.as<RegionObj>();
+    if (!r->isElement) {
+      error(at, "a buffer region is not a scalar value");
+      return {};
+    }
+    llvm::SmallVector<mlir::Value, 4> idx;
+    for (unsigned i = 0; i < r->starts.size(); ++i) {
+      mlir::Value iv = toIndex(r->starts[i], at);
+      if (!iv)
+        return {};
+      idx.push_back(iv);
+    }
+    mlir::Value load = ir->b.create<tile::LoadOp>(
+        l, ir->valueType(r->buffer->dtype), r->buffer->value, idx);
+    return {load, r->buffer->dtype, SymExpr()};
+  }
+  case ValueKind::Buffer: {
+    BufferObj *buf = v.as<BufferObj>();
+    if (buf->scope != lang::MemoryScope::LocalVar) {
+      error(at, "buffer '" + buf->name +
+                    "' is used as a scalar; index it to read an element");
+      return {};
+    }
+    checkBufferUse(buf, at);
+    mlir::Value load = ir->b.create<tile::LoadOp>(
+        l, ir->valueType(buf->dtype), buf->value, mlir::ValueRange());
+    return {load, buf->dtype, SymExpr()};
+  }
+  case ValueKind::Bool:
+  case ValueKind::Int: {
+    if (hint && isFloatType(hint))
+      return {ir->constFloat(double(v.getInt()), hint, l),
+              lang::DType(lang::ScalarType::Float32), SymExpr()};
+    if (hint && (hint.isIndex() || mlir::isa<mlir::IntegerType>(hint)))
+      return {ir->constInt(v.getInt(), hint, l),
+              lang::DType(lang::ScalarType::Int32), syms.constant(v.getInt())};
+    if (v.isBool())
+      return {ir->constInt(v.getInt(), ir->b.getI1Type(), l),
+              lang::DType(lang::ScalarType::Bool), SymExpr()};
+    return {ir->constInt(v.getInt(), ir->b.getI32Type(), l),
+            lang::DType(lang::ScalarType::Int32), syms.constant(v.getInt())};
+  }
+  case ValueKind::Float: {
+    mlir::Type t = hint && isFloatType(hint) ? hint : ir->b.getF32Type();
+    lang::DType dt = lang::DType(lang::ScalarType::Float32);
+    if (t.isF16())
+      dt = lang::DType(lang::ScalarType::Float16);
+    else if (t.isBF16())
+      dt = lang::DType(lang::ScalarType::BFloat16);
+    else if (t.isF64())
+      dt = lang::DType(lang::ScalarType::Float64);
+    return {ir->constFloat(v.getFloat(), t, l), dt, SymExpr()};
+  }
+  case ValueKind::Sym:
+    return {ir->materialize(v.getSym(), l),
+            lang::DType(lang::ScalarType::Int32), v.getSym()};
+  case ValueKind::Poison:
+  case ValueKind::Exception:
+    return {};
+  default:
+    error(at, "expected a scalar value, got '" + v.getTypeName() + "'");
+    return {};
+  }
+}
+
+mlir::Value Interpreter::toIndex(Value v, Node at) {
+  mlir::Location l = ir->loc(at);
+  if (v.isIntLike())
+    return ir->constIndex(v.getInt(), l);
+  Scalar s = toScalar(v, at, ir->b.getIndexType());
+  if (!s)
+    return {};
+  if (isFloatType(s.value.getType())) {
+    error(at, "index must be an integer, not a floating-point value");
+    return {};
+  }
+  return ir->convert(s.value, ir->b.getIndexType(), l);
+}
+
+mlir::OpFoldResult Interpreter::toFold(Value v, Node at) {
+  if (v.isIntLike())
+    return ir->b.getIndexAttr(v.getInt());
+  if (v.is(ValueKind::Sym) && v.getSym().isConstant())
+    return ir->b.getIndexAttr(*v.getSym().getConstant());
+  mlir::Value iv = toIndex(v, at);
+  if (!iv)
+    return ir->b.getIndexAttr(0);
+  return iv;
+}
+
+/// Brings two scalars to a common type (TileLang's binary promotion).
+static void unify(IRGen &ir, Scalar &a, Scalar &b, mlir::Location l) {
+  mlir::Type ta = a.value.getType(), tb = b.value.getType();
+  if (ta == tb)
+    return;
+  bool fa = isFloatType(ta), fb = isFloatType(tb);
+  auto toB = [&] {
+    a.value = ir.convert(a.value, tb, l, a.dtype.isUnsignedInteger());
+    a.dtype = b.dtype;
+  };
+  auto toA = [&] {
+    b.value = ir.convert(b.value, ta, l, b.dtype.isUnsignedInteger());
+    b.dtype = a.dtype;
+  };
+  if (fa != fb)
+    return fa ? toA() : toB();
+  if (fa)
+    return mlir::cast<mlir::FloatType>(ta).getWidth() >=
+                   mlir::cast<mlir::FloatType>(tb).getWidth()
+               ? toA()
+               : toB();
+  if (ta.isIndex())
+    return toA();
+  if (tb.isIndex())
+    return toB();
+  unsigned wa = ta.getIntOrFloatBitWidth(), wb = tb.getIntOrFloatBitWidth();
+  return wa >= wb ? toA() : toB();
+}
+
+Value Interpreter::irBinary(BinaryOp op, Value lv, Value rv, Node at) {
+  if (lv.isAbrupt())
+    return lv;
+  if (rv.isAbrupt())
+    return rv;
+  if (!tracing())
+    return fail(at, "IR values can only be used while a kernel is traced");
+  mlir::Location l = ir->loc(at);
+  bool lIR = !lv.isNumber() && !lv.is(ValueKind::Sym);
+  Scalar a, b;
+  if (lIR) {
+    a = toScalar(lv, at);
+    if (!a)
+      return Value::poison();
+    b = toScalar(rv, at, a.value.getType());
+  } else {
+    b = toScalar(rv, at);
+    if (!b)
+      return Value::poison();
+    a = toScalar(lv, at, b.value.getType());
+  }
+  if (!a || !b)
+    return Value::poison();
+  SymExpr sa = a.sym, sb = b.sym;
+  unify(*ir, a, b, l);
+  mlir::Type t = a.value.getType();
+  bool isF = isFloatType(t);
+  auto &B = ir->b;
+  mlir::Value r;
+  SymExpr sym;
+  switch (op) {
+  case BinaryOp::Add:
+    r = isF ? B.create<mlir::arith::AddFOp>(l, a.value, b.value).getResult()
+            : B.create<mlir::arith::AddIOp>(l, a.value, b.value).getResult();
+    if (sa && sb)
+      sym = syms.add(sa, sb);
+    break;
+  case BinaryOp::Sub:
+    r = isF ? B.create<mlir::arith::SubFOp>(l, a.value, b.value).getResult()
+            : B.create<mlir::arith::SubIOp>(l, a.value, b.value).getResult();
+    if (sa && sb)
+      sym = syms.sub(sa, sb);
+    break;
+  case BinaryOp::Mult:
+    r = isF ? B.create<mlir::arith::MulFOp>(l, a.value, b.value).getResult()
+            : B.create<mlir::arith::MulIOp>(l, a.value, b.value).getResult();
+    if (sa && sb)
+      sym = syms.mul(sa, sb);
+    break;
+  case BinaryOp::Div:
+    r = isF ? B.create<mlir::arith::DivFOp>(l, a.value, b.value).getResult()
+            : B.create<mlir::arith::DivSIOp>(l, a.value, b.value).getResult();
+    break;
+  case BinaryOp::FloorDiv:
+    if (isF) {
+      mlir::Value q = B.create<mlir::arith::DivFOp>(l, a.value, b.value);
+      r = B.create<mlir::math::FloorOp>(l, q);
+    } else {
+      r = B.create<mlir::arith::FloorDivSIOp>(l, a.value, b.value);
+      if (sa && sb)
+        sym = syms.floorDiv(sa, sb);
+    }
+    break;
+  case BinaryOp::Mod:
+    r = isF ? B.create<mlir::arith::RemFOp>(l, a.value, b.value).getResult()
+            : B.create<mlir::arith::RemSIOp>(l, a.value, b.value).getResult();
+    if (!isF && sa && sb)
+      sym = syms.mod(sa, sb);
+    break;
+  case BinaryOp::Pow:
+    if (!isF) {
+      mlir::Type f = B.getF32Type();
+      a.value = ir->convert(a.value, f, l);
+      b.value = ir->convert(b.value, f, l);
+      a.dtype = lang::DType(lang::ScalarType::Float32);
+    }
+    r = B.create<mlir::math::PowFOp>(l, a.value, b.value);
+    break;
+  case BinaryOp::LShift:
+  case BinaryOp::RShift:
+  case BinaryOp::BitAnd:
+  case BinaryOp::BitOr:
+  case BinaryOp::BitXor:
+    if (isF)
+      return fail(at, "bitwise operator on a floating-point value");
+    if (op == BinaryOp::LShift)
+      r = B.create<mlir::arith::ShLIOp>(l, a.value, b.value);
+    else if (op == BinaryOp::RShift)
+      r = a.dtype.isUnsignedInteger()
+              ? B.create<mlir::arith::ShRUIOp>(l, a.value, b.value).getResult()
+              : B.create<mlir::arith::ShRSIOp>(l, a.value, b.value)
+                    .getResult();
+    else if (op == BinaryOp::BitAnd)
+      r = B.create<mlir::arith::AndIOp>(l, a.value, b.value);
+    else if (op == BinaryOp::BitOr)
+      r = B.create<mlir::arith::OrIOp>(l, a.value, b.value);
+    else
+      r = B.create<mlir::arith::XOrIOp>(l, a.value, b.value);
+    break;
+  case BinaryOp::MatMult:
+    return fail(at, "operator @ is not supported on IR values");
+  }
+  return wrapScalar({r, a.dtype, sym});
+}
+
+Value Interpreter::irUnary(UnaryOp op, Value v, Node at) {
+  if (!tracing())
+    return fail(at, "IR values can only be used while a kernel is traced");
+  Scalar s = toScalar(v, at);
+  if (!s)
+    return Value::poison();
+  mlir::Location l = ir->loc(at);
+  mlir::Type t = s.value.getType();
+  auto &B = ir->b;
+  switch (op) {
+  case UnaryOp::UAdd:
+    return wrapScalar(s);
+  case UnaryOp::USub:
+    if (isFloatType(t))
+      return wrapScalar(
+          {B.create<mlir::arith::NegFOp>(l, s.value), s.dtype, SymExpr()});
+    return wrapScalar({B.create<mlir::arith::SubIOp>(l, ir->constInt(0, t, l),
+                                                     s.value),
+                       s.dtype, s.sym ? syms.neg(s.sym) : SymExpr()});
+  case UnaryOp::Not: {
+    mlir::Value c = ir->convert(s.value, B.getI1Type(), l);
+    mlir::Value r = B.create<mlir::arith::XOrIOp>(
+        l, c, ir->constInt(1, B.getI1Type(), l));
+    return wrapScalar({r, lang::DType(lang::ScalarType::Bool), SymExpr()});
+  }
+  case UnaryOp::Invert:
+    if (isFloatType(t))
+      return fail(at, "operator ~ on a floating-point value");
+    return wrapScalar({B.create<mlir::arith::XOrIOp>(
+                           l, s.value, ir->constInt(-1, t, l)),
+                       s.dtype, SymExpr()});
+  }
+  return Value::poison();
+}
+
+Value Interpreter::irCompare(CmpOp op, Value lv, Value rv, Node at) {
+  if (!tracing())
+    return fail(at, "IR values can only be used while a kernel is traced");
+  if (op == CmpOp::In || op == CmpOp::NotIn || op == CmpOp::Is ||
+      op == CmpOp::IsNot)
+    return fail(at, "this comparison is not supported on IR values");
+  mlir::Location l = ir->loc(at);
+  bool lIR = !lv.isNumber() && !lv.is(ValueKind::Sym);
+  Scalar a, b;
+  if (lIR) {
+    a = toScalar(lv, at);
+    if (!a)
+      return Value::poison();
+    b = toScalar(rv, at, a.value.getType());
+  } else {
+    b = toScalar(rv, at);
+    if (!b)
+      return Value::poison();
+    a = toScalar(lv, at, b.value.getType());
+  }
+  if (!a || !b)
+    return Value::poison();
+  unify(*ir, a, b, l);
+  mlir::Value r;
+  if (isFloatType(a.value.getType())) {
+    using P = mlir::arith::CmpFPredicate;
+    P p = op == CmpOp::Eq      ? P::OEQ
+          : op == CmpOp::NotEq ? P::UNE
+          : op == CmpOp::Lt    ? P::OLT
+          : op == CmpOp::LtE   ? P::OLE
+          : op == CmpOp::Gt    ? P::OGT
+                               : P::OGE;
+    r = ir->b.create<mlir::arith::CmpFOp>(l, p, a.value, b.value);
+  } else {
+    using P = mlir::arith::CmpIPredicate;
+    bool u = a.dtype.isUnsignedInteger();
+    P p = op == CmpOp::Eq      ? P::eq
+          : op == CmpOp::NotEq ? P::ne
+          : op == CmpOp::Lt    ? (u ? P::ult : P::slt)
+          : op == CmpOp::LtE   ? (u ? P::ule : P::sle)
+          : op == CmpOp::Gt    ? (u ? P::ugt : P::sgt)
+                               : (u ? P::uge : P::sge);
+    r = ir->b.create<mlir::arith::CmpIOp>(l, p, a.value, b.value);
+  }
+  return wrapScalar({r, lang::DType(lang::ScalarType::Bool), SymExpr()});
+}
+
+Flow Interpreter::irStore(Value target, Value v, Node at) {
+  if (v.isPoison() || target.isPoison())
+    return Flow::Normal;
+  if (!tracing()) {
+    error(at, "buffer stores can only appear while a kernel is traced");
+    return Flow::Normal;
+  }
+  mlir::Location l = ir->loc(at);
+  BufferObj *buf;
+  llvm::SmallVector<mlir::Value, 4> idx;
+  if (target.is(ValueKind::Buffer)) {
+    buf = target.as<BufferObj>();
+    checkBufferUse(buf, at);
+    if (buf->scope != lang::MemoryScope::LocalVar) {
+      error(at, "cannot assign to the whole buffer '" + buf->name + "'");
+      return Flow::Normal;
+    }
+  } else if (target.is(ValueKind::Region)) {
+    RegionObj *r = target.as<RegionObj>();
+    buf = r->buffer;
+    if (!r->isElement) {
+      error(at, "cannot assign to a buffer region; use T.copy or T.fill");
+      return Flow::Normal;
+    }
+    for (Value s : r->starts) {
+      mlir::Value iv = toIndex(s, at);
+      if (!iv)
+        return Flow::Normal;
+      idx.push_back(iv);
+    }
+  } else {
+    error(at, "cannot store into a value of type '" + target.getTypeName() +
+                  "'");
+    return Flow::Normal;
+  }
+  mlir::Type want = ir->valueType(buf->dtype);
+  Scalar s = toScalar(v, at, want);
+  if (!s)
+    return Flow::Normal;
+  mlir::Value val = ir->convert(s.value, want, l, s.dtype.isUnsignedInteger());
+  if (val.getType() != want) {
+    error(at, "cannot convert the stored value to the element type of '" +
+                  buf->name + "'");
+    return Flow::Normal;
+  }
+  ir->b.create<tile::StoreOp>(l, val, buf->value, idx);
+  return Flow::Normal;
+}
+
+//===----------------------------------------------------------------------===//
+// Control flow on IR conditions
+//===----------------------------------------------------------------------===//
+
+/// Diagnoses `return`/`break`/`continue` escaping an IR region.
+static Flow settleRegionFlow(Interpreter &in, Flow f, Node at) {
+  if (f == Flow::Return) {
+    in.error(at, "'return' inside IR control flow is not supported");
+    return Flow::Normal;
+  }
+  if (f == Flow::Break || f == Flow::Continue) {
+    in.warning(at, "'break'/'continue' under an IR condition is ignored by "
+                   "tlc");
+    return Flow::Normal;
+  }
+  return f;
+}
+
+Flow Interpreter::execIRIf(Value cond, Node ifNode) {
+  Node test = ifNode.child(Field::test);
+  Scalar c = toScalar(cond, test);
+  if (!c)
+    return Flow::Normal;
+  mlir::Location l = ir->loc(test);
+  mlir::Value pred = ir->convert(c.value, ir->b.getI1Type(), l);
+  bool hasElse = static_cast<bool>(ifNode.child(Field::orelse));
+  auto op = ir->b.create<tile::IfOp>(ir->loc(ifNode), pred, hasElse);
+  mlir::OpBuilder::InsertionGuard guard(ir->b);
+  ir->b.setInsertionPointToEnd(op.thenBlock());
+  Flow f = settleRegionFlow(*this, execBody(ifNode, Field::body), ifNode);
+  if (f == Flow::Raise)
+    return f;
+  if (hasElse) {
+    ir->b.setInsertionPointToEnd(op.elseBlock());
+    f = settleRegionFlow(*this, execBody(ifNode, Field::orelse), ifNode);
+  }
+  return f;
+}
+
+Flow Interpreter::execIRWhile(Node whileNode) {
+  Node test = whileNode.child(Field::test);
+  auto op = ir->b.create<tile::WhileOp>(ir->loc(whileNode));
+  mlir::OpBuilder::InsertionGuard guard(ir->b);
+  ir->b.setInsertionPointToEnd(&op.getCond().front());
+  Value c = eval(test);
+  Scalar s = c.isAbrupt() ? Scalar() : toScalar(c, test);
+  mlir::Value pred =
+      s ? ir->convert(s.value, ir->b.getI1Type(), ir->loc(test))
+        : ir->constInt(0, ir->b.getI1Type(), ir->loc(test));
+  ir->b.create<tile::ConditionOp>(ir->loc(test), pred);
+  if (c.isException())
+    return Flow::Raise;
+  ir->b.setInsertionPointToEnd(&op.getBody().front());
+  loops.push_back({LoopKind::Serial, 0, whileNode});
+  Flow f = execBody(whileNode, Field::body);
+  loops.pop_back();
+  if (f == Flow::Break || f == Flow::Continue)
+    return Flow::Normal;
+  return settleRegionFlow(*this, f, whileNode);
+}
+
+//===----------------------------------------------------------------------===//
+// Regions
+//===----------------------------------------------------------------------===//
+
+Value Interpreter::makeRegion(BufferObj *buf, Value index, Node at) {
+  checkBufferUse(buf, at);
+  llvm::SmallVector<Value, 4> idx;
+  if (index.is(ValueKind::Tuple))
+    idx.append(getElems(index).begin(), getElems(index).end());
+  else
+    idx.push_back(index);
+  size_t rank = buf->shape.size();
+  if (idx.size() != rank) {
+    return fail(at, "buffer '" + buf->name + "' has " + llvm::Twine(rank) +
+                        (rank == 1 ? " dimension" : " dimensions") + " but " +
+                        llvm::Twine(idx.size()) +
+                        (idx.size() == 1 ? " index was" : " indices were") +
+                        " given");
+  }
+  auto *r = heap.make<RegionObj>();
+  r->buffer = buf;
+  r->range = at.range();
+  r->isElement = true;
+  for (size_t d = 0; d < rank; ++d) {
+    Value i = idx[d];
+    if (i.isAbrupt())
+      return i;
+    if (i.is(ValueKind::Slice)) {
+      SliceObj *s = i.as<SliceObj>();
+      if (!s->step.isNone())
+        return fail(at, "slice steps are not supported in buffer regions");
+      Value lo = s->lower.isNone() ? Value::integer(0) : s->lower;
+      SymExpr loSym, hiSym;
+      if (lo.is(ValueKind::Expr))
+        loSym = lo.as<ExprObj>()->sym;
+      else
+        loSym = toSym(lo);
+      if (s->upper.isNone())
+        hiSym = buf->shape[d];
+      else if (s->upper.is(ValueKind::Expr))
+        hiSym = s->upper.as<ExprObj>()->sym;
+      else
+        hiSym = toSym(s->upper);
+      r->starts.push_back(lo);
+      r->extents.push_back(loSym && hiSym ? syms.sub(hiSym, loSym) : SymExpr());
+      r->sliced.push_back(true);
+      r->isElement = false;
+      continue;
+    }
+    if (!i.isIntLike() && !i.is(ValueKind::Sym) && !i.is(ValueKind::Expr) &&
+        !(i.is(ValueKind::Region) && i.as<RegionObj>()->isElement) &&
+        !(i.is(ValueKind::Buffer) &&
+          i.as<BufferObj>()->scope == lang::MemoryScope::LocalVar))
+      return fail(at, "buffer index must be an integer, not '" +
+                          i.getTypeName() + "'");
+    if (i.isIntLike()) {
+      int64_t v = i.getInt();
+      std::optional<int64_t> dim =
+          buf->shape[d] ? buf->shape[d].getConstant() : std::nullopt;
+      if (v < 0 && dim)
+        i = Value::integer(v + *dim);
+      if (dim && (i.getInt() < 0 || i.getInt() >= *dim))
+        error(at, "index " + llvm::Twine(v) + " is out of bounds for "
+                  "dimension " + llvm::Twine(d) + " of '" + buf->name +
+                  "' (size " + llvm::Twine(*dim) + ")");
+    }
+    r->starts.push_back(i);
+    r->extents.push_back(syms.constant(1));
+    r->sliced.push_back(false);
+  }
+  return Value::object(ValueKind::Region, r);
+}
+
+RegionObj *Interpreter::asRegion(Value v, Node at) {
+  if (v.is(ValueKind::Region))
+    return v.as<RegionObj>();
+  if (v.is(ValueKind::Buffer)) {
+    BufferObj *buf = v.as<BufferObj>();
+    checkBufferUse(buf, at);
+    auto *r = heap.make<RegionObj>();
+    r->buffer = buf;
+    r->range = at.range();
+    for (SymExpr d : buf->shape) {
+      r->starts.push_back(Value::integer(0));
+      r->extents.push_back(d);
+      r->sliced.push_back(true);
+    }
+    return r;
+  }
+  return nullptr;
+}
+
+mlir::Value Interpreter::regionValue(RegionObj *r, Node at) {
+  BufferObj *buf = r->buffer;
+  bool whole = true;
+  for (size_t d = 0; d < r->starts.size(); ++d) {
+    Value s = r->starts[d];
+    if (!(s.isIntLike() && s.getInt() == 0) || r->extents[d] != buf->shape[d])
+      whole = false;
+  }
+  if (whole)
+    return buf->value;
+  llvm::SmallVector<mlir::OpFoldResult, 4> offsets;
+  for (Value s : r->starts)
+    offsets.push_back(toFold(s, at));
+  tile::BufferType t = ir->bufferType(r->extents, buf->dtype, buf->scope);
+  for (SymExpr e : r->extents)
+    noteSymbols(e);
+  return ir->b.create<tile::RegionOp>(ir->loc(at), t, buf->value, offsets);
+}

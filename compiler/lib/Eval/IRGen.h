@@ -1,0 +1,101 @@
+//===- IRGen.h - Building `tile` dialect IR (private) -----------*- C++ -*-===//
+//
+// Part of tlc. SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+//
+// Helpers the interpreter uses to build Tile IR: locations from source
+// ranges, element and buffer types from TileLang dtypes and scopes,
+// constants, symbols, conversions and scalar arithmetic.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TLC_LIB_EVAL_IRGEN_H
+#define TLC_LIB_EVAL_IRGEN_H
+
+#include "Interpreter.h"
+
+#include "tlc/Dialect/Tile/IR/TileOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+
+namespace tlc::eval {
+
+/// A scalar IR value with its TileLang dtype. Index-typed values (block and
+/// loop indices, symbols) have dtype int32 and mlir type `index`.
+struct Scalar {
+  mlir::Value value;
+  lang::DType dtype;
+  SymExpr sym;
+  explicit operator bool() const { return static_cast<bool>(value); }
+};
+
+/// Builds Tile IR for one Interpreter. Not thread-safe.
+class IRGen {
+public:
+  explicit IRGen(Interpreter &interp);
+  ~IRGen();
+
+  /// Saves the insertion point and moves it to the module's end; restores
+  /// it on destruction (for meta-level code run in the middle of a trace).
+  class InsertionGuard {
+  public:
+    explicit InsertionGuard(IRGen &gen);
+    ~InsertionGuard();
+
+  private:
+    IRGen &gen;
+    mlir::OpBuilder::InsertPoint saved;
+  };
+
+  /// A location covering \p r.
+  mlir::Location loc(TextRange r);
+  mlir::Location loc(Node n) { return loc(n.range()); }
+  /// A NameLoc carrying a Python variable name.
+  mlir::Location nameLoc(llvm::StringRef name, TextRange r);
+
+  /// Storage element type of a dtype (`f16`, `ui8`, `i4`).
+  mlir::Type elementType(lang::DType t);
+  /// Type of a loaded element value (signless integers).
+  mlir::Type valueType(lang::DType t);
+  /// The buffer type of a shape/dtype/scope; null dims become `?`.
+  tile::BufferType bufferType(llvm::ArrayRef<SymExpr> shape, lang::DType t,
+                              lang::MemoryScope scope);
+
+  /// Starts a tile.func at the module's end; the builder moves into it.
+  tile::FuncOp beginFunc(llvm::StringRef name, mlir::Location l);
+  /// Adds a parameter to the current function.
+  mlir::Value addParam(mlir::Type t, mlir::Location l);
+  /// Sets the function type and the symbols clause.
+  void finishFunc(tile::FuncOp func,
+                  llvm::ArrayRef<std::pair<std::string, int>> symbols);
+
+  mlir::Value constIndex(int64_t v, mlir::Location l);
+  mlir::Value constInt(int64_t v, mlir::Type t, mlir::Location l);
+  mlir::Value constFloat(double v, mlir::Type t, mlir::Location l);
+  /// `tile.symbol "name"` of the current function (cached).
+  mlir::Value symbolValue(llvm::StringRef name, mlir::Location l);
+  /// The index value of a symbolic expression.
+  mlir::Value materialize(SymExpr e, mlir::Location l);
+  /// Converts \p v to type \p to (index/int/float/bool casts).
+  mlir::Value convert(mlir::Value v, mlir::Type to, mlir::Location l,
+                      bool isUnsigned = false);
+  /// Registers the IR value of a symbol (block and loop indices).
+  void bindSymbol(SymExpr sym, mlir::Value v) { symValues[sym.getNode()] = v; }
+
+  mlir::MLIRContext *ctx;
+  mlir::OpBuilder b;
+  mlir::ModuleOp module;
+  tile::FuncOp currentFunc;
+
+private:
+  Interpreter &interp;
+  llvm::DenseMap<const SymNode *, mlir::Value> symValues;
+  llvm::StringMap<mlir::Value> symbolCache;
+  mlir::StringAttr fileName;
+};
+
+} // namespace tlc::eval
+
+#endif // TLC_LIB_EVAL_IRGEN_H

@@ -1,0 +1,597 @@
+//===- Instances.cpp - Kernel instances: jit, prim_func, -D, defaults -----===//
+//
+// Part of tlc. SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+//
+// A kernel instance is a function plus bound meta parameters. Instances come
+// from running the module (call sites such as `matmul(1024, 1024, 1024)`,
+// `matmul.compile(M=...)`, `tilelang.compile(func)`, calls in main() fed by
+// argparse defaults), from -D bindings, and, for kernels nothing called,
+// from defaults with unbound parameters kept as symbols.
+//
+//===----------------------------------------------------------------------===//
+
+#include "IRGen.h"
+#include "Primitives.h"
+
+#include "llvm/ADT/StringExtras.h"
+
+using namespace tlc;
+using namespace tlc::eval;
+using lang::BuiltinId;
+
+//===----------------------------------------------------------------------===//
+// -D bindings and labels
+//===----------------------------------------------------------------------===//
+
+Value Interpreter::parseDefine(llvm::StringRef text) {
+  text = text.trim();
+  int64_t i;
+  if (!text.getAsInteger(0, i))
+    return Value::integer(i);
+  double d;
+  if (!text.getAsDouble(d))
+    return Value::floating(d);
+  if (text == "True" || text == "true")
+    return Value::boolean(true);
+  if (text == "False" || text == "false")
+    return Value::boolean(false);
+  if (text == "None")
+    return Value::none();
+  if (text.size() >= 2 && (text.front() == '"' || text.front() == '\'') &&
+      text.back() == text.front())
+    return heap.str(text.drop_front().drop_back());
+  if (text.consume_front("T."))
+    if (std::optional<lang::DType> t = lang::DType::parseAttribute(text))
+      return Value::dtype(*t);
+  return heap.str(text);
+}
+
+std::optional<Value> Interpreter::defineFor(llvm::StringRef name) {
+  for (auto &[k, v] : options.defines)
+    if (k == name)
+      return parseDefine(v);
+  return std::nullopt;
+}
+
+std::string Interpreter::makeLabel(llvm::StringRef fnName, CallArgs &args) {
+  std::string s = fnName.str() + "(";
+  bool first = true;
+  auto item = [&](Value v) {
+    std::string t = v.is(ValueKind::Opaque) ? "..." : toString(v, true);
+    if (t.size() > 40)
+      t = t.substr(0, 37) + "...";
+    return t;
+  };
+  for (Value v : args.pos) {
+    if (!first)
+      s += ", ";
+    s += item(v);
+    first = false;
+  }
+  for (auto &kv : args.kw) {
+    if (!first)
+      s += ", ";
+    s += kv.first.str() + "=" + item(kv.second);
+    first = false;
+  }
+  return s + ")";
+}
+
+//===----------------------------------------------------------------------===//
+// Instance bookkeeping
+//===----------------------------------------------------------------------===//
+
+bool Interpreter::shouldSkipInstance(llvm::StringRef kernelName,
+                                     llvm::StringRef label) {
+  if (!options.kernelFilter.empty() && kernelName != options.kernelFilter)
+    return true;
+  auto &labels = tracedLabels[kernelName];
+  if (llvm::is_contained(labels, label))
+    return true;
+  if (labels.size() >= options.maxInstancesPerKernel)
+    return true;
+  labels.push_back(label.str());
+  return false;
+}
+
+InstanceCtx *Interpreter::beginInstance(llvm::StringRef kernelName,
+                                        llvm::StringRef label, Node def) {
+  instances.push_back(std::make_unique<InstanceCtx>());
+  InstanceCtx *ctx = instances.back().get();
+  ctx->kernel = kernelName.str();
+  ctx->label = label.str();
+  ctx->def = def;
+  ctx->func = ir->beginFunc(kernelName, ir->loc(def.getIdentifier().range));
+  out.instances.push_back({ctx->kernel, ctx->label, def.range()});
+  return ctx;
+}
+
+void Interpreter::endInstance(InstanceCtx *ctx) {
+  ir->finishFunc(mlir::cast<tile::FuncOp>(ctx->func), ctx->symbols);
+}
+
+/// Saves and restores the tracing state around a nested trace.
+namespace {
+struct TraceState {
+  Interpreter &in;
+  Env *env;
+  InstanceCtx *instance;
+  KernelCtx *kernel;
+  bool traced;
+  llvm::SmallVector<LoopCtx, 8> loops;
+  mlir::OpBuilder::InsertPoint ip;
+  explicit TraceState(Interpreter &in)
+      : in(in), env(in.env), instance(in.instance), kernel(in.kernel),
+        traced(in.traced), loops(std::move(in.loops)),
+        ip(in.ir->b.saveInsertionPoint()) {
+    in.loops.clear();
+    in.kernel = nullptr;
+  }
+  ~TraceState() {
+    in.env = env;
+    in.instance = instance;
+    in.kernel = kernel;
+    in.traced = traced;
+    in.loops = std::move(loops);
+    in.ir->b.restoreInsertionPoint(ip);
+  }
+};
+} // namespace
+
+/// Reports the pending exception as an error of the current instance.
+static void reportEscaped(Interpreter &in, Node fallback) {
+  if (in.budgetExhausted)
+    return;
+  std::string msg = in.pending.type;
+  if (!in.pending.message.empty())
+    msg += ": " + in.pending.message;
+  in.error(in.pending.range.empty() ? fallback.range() : in.pending.range,
+           msg);
+  in.pending = {};
+}
+
+/// True when \p def contains a nested function decorated with prim_func.
+static bool containsPrimFunc(Node def) {
+  bool found = false;
+  for (Node stmt : def.children(Field::body))
+    syntax::walk(stmt, [&](Node n) {
+      if (n.kind() == NodeKind::FunctionDef)
+        for (Node d : n.children(Field::decorator_list))
+          if (d.text().ends_with("prim_func")) {
+            found = true;
+            return syntax::WalkResult::Interrupt;
+          }
+      return syntax::WalkResult::Advance;
+    });
+  return found;
+}
+
+//===----------------------------------------------------------------------===//
+// Decorators
+//===----------------------------------------------------------------------===//
+
+Value Interpreter::applyDecorator(Value deco, Value fn, Node decoNode,
+                                  Node def) {
+  if (deco.isPoison() || !fn.is(ValueKind::Function))
+    return fn;
+  FunctionObj *f = fn.as<FunctionObj>();
+  if (deco.is(ValueKind::Primitive)) {
+    const lang::BuiltinInfo &info = deco.getPrimitive()->getCanonical();
+    switch (info.id) {
+    case BuiltinId::PrimFunc:
+      f->isPrimFunc = true;
+      return tracePrimFunc(f, def ? def : f->def);
+    case BuiltinId::Macro:
+      f->isMacro = true;
+      return fn;
+    case BuiltinId::Jit:
+    case BuiltinId::Autotune: {
+      CallArgs args;
+      args.pos.push_back(fn);
+      args.posNodes.push_back(decoNode);
+      return callPrimitive(*deco.getPrimitive(), args, decoNode);
+    }
+    default:
+      return fn;
+    }
+  }
+  if (deco.is(ValueKind::Function) || deco.isObj(ObjKind::Partial) ||
+      deco.is(ValueKind::NativeFn)) {
+    CallArgs args;
+    args.pos.push_back(fn);
+    args.posNodes.push_back(decoNode);
+    Value r = call(deco, args, decoNode);
+    if (r.is(ValueKind::Opaque) || r.isPoison())
+      return fn;
+    return r;
+  }
+  return fn; // unknown decorators (torch.no_grad, ...) are transparent
+}
+
+Value Interpreter::applyDecoratorValue(const PArgs &p, Value fn) {
+  if (p.info.id == BuiltinId::Autotune) {
+    if (fn.isObj(ObjKind::JitFunction)) {
+      fn.as<JitFunctionObj>()->autotuneConfigs =
+          p.getOr("configs", Value::none());
+      return fn;
+    }
+  }
+  if (fn.isObj(ObjKind::JitFunction))
+    return fn;
+  if (!fn.is(ValueKind::Function))
+    return fn;
+  auto *jit = heap.make<JitFunctionObj>();
+  jit->fn = fn.as<FunctionObj>();
+  jit->outIdx = p.getOr("out_idx", Value::none());
+  jit->lazy = containsPrimFunc(jit->fn->def);
+  if (p.info.id == BuiltinId::Autotune)
+    jit->autotuneConfigs = p.getOr("configs", Value::none());
+  Value v = heap.obj(ObjKind::JitFunction, jit);
+  kernelsSeen.push_back(v);
+  return v;
+}
+
+//===----------------------------------------------------------------------===//
+// Tracing
+//===----------------------------------------------------------------------===//
+
+Value Interpreter::tracePrimFunc(FunctionObj *fn, Node at) {
+  auto *pf = heap.make<PrimFuncObj>();
+  pf->fn = fn;
+  Value result = heap.obj(ObjKind::PrimFunc, pf);
+  std::string kernelName, label;
+  if (!jitContext.empty()) {
+    kernelName = jitContext.back().first;
+    label = jitContext.back().second;
+  } else if (!callStack.empty()) {
+    FunctionObj *outer = callStack.front().first;
+    kernelName = outer->name.str();
+    label = makeLabel(outer->name, *callStack.front().second);
+  } else {
+    kernelName = fn->name.str();
+    label = fn->name.str();
+  }
+  if (budgetExhausted || shouldSkipInstance(kernelName, label))
+    return result;
+  TraceState saved(*this);
+  instance = beginInstance(kernelName, label, fn->def);
+  pf->instance = int(out.instances.size()) - 1;
+  Env *callEnv = heap.make<Env>();
+  callEnv->parent = fn->closure;
+  bool ok = true;
+  for (Node param : fn->params) {
+    llvm::StringRef name = param.identifier();
+    Node ann = param.child(Field::annotation);
+    if (!ann) {
+      error(param, "parameter '" + name + "' of a prim_func must be annotated");
+      callEnv->vars[name] = Value::poison();
+      continue;
+    }
+    env = fn->closure;
+    Value t = eval(ann);
+    if (t.isException()) {
+      reportEscaped(*this, ann);
+      ok = false;
+      break;
+    }
+    if (t.isObj(ObjKind::TensorType)) {
+      callEnv->vars[name] = makeTensorFromAnnotation(t, name, param);
+    } else if (t.is(ValueKind::DType)) {
+      lang::DType dt = t.getDType();
+      mlir::Value arg = ir->addParam(ir->valueType(dt),
+                                     ir->nameLoc(name, param.range()));
+      SymExpr sym = syms.symbol(name);
+      ir->bindSymbol(sym, arg);
+      callEnv->vars[name] = wrapScalar(
+          {arg, dt, dt.isInteger() ? sym : SymExpr()});
+    } else {
+      callEnv->vars[name] = t.isPoison() ? t : heap.opaque("parameter");
+    }
+  }
+  if (ok) {
+    env = callEnv;
+    traced = true;
+    Flow f = execBody(fn->def, Field::body);
+    if (f == Flow::Raise)
+      reportEscaped(*this, at);
+  }
+  endInstance(instance);
+  return result;
+}
+
+/// Binds T.const names from torch tensors of known shape: for a parameter X
+/// passed such a tensor, finds `X: T.Tensor((M, K), ...)` in the body.
+static void bindConstsFromTensors(Interpreter &in, FunctionObj *fn,
+                                  llvm::StringMap<Value> &bindings,
+                                  llvm::ArrayRef<std::pair<llvm::StringRef,
+                                                           OpaqueObj *>>
+                                      tensors) {
+  for (Node stmt : fn->def.children(Field::body)) {
+    if (stmt.kind() != NodeKind::AnnAssign)
+      continue;
+    Node target = stmt.child(Field::target);
+    if (target.kind() != NodeKind::Name)
+      continue;
+    OpaqueObj *t = nullptr;
+    for (auto &kv : tensors)
+      if (kv.first == target.identifier())
+        t = kv.second;
+    if (!t)
+      continue;
+    Node ann = stmt.child(Field::annotation);
+    Node shape;
+    if (ann.kind() == NodeKind::Call)
+      shape = *ann.children(Field::args).begin();
+    else if (ann.kind() == NodeKind::Subscript) {
+      Node sl = ann.child(Field::slice);
+      shape = sl.kind() == NodeKind::Tuple ? *sl.children(Field::elts).begin()
+                                           : sl;
+    }
+    if (!shape ||
+        (shape.kind() != NodeKind::Tuple && shape.kind() != NodeKind::List))
+      continue;
+    unsigned i = 0;
+    for (Node dim : shape.children(Field::elts)) {
+      if (i < t->shape.size() && dim.kind() == NodeKind::Name &&
+          !bindings.count(dim.identifier()))
+        bindings[dim.identifier()] = t->shape[i];
+      ++i;
+    }
+  }
+  (void)in;
+}
+
+void Interpreter::traceEager(JitFunctionObj *jit, CallArgs &args, Node at,
+                             const std::string &label) {
+  FunctionObj *fn = jit->fn;
+  if (budgetExhausted || shouldSkipInstance(fn->name, label))
+    return;
+  TraceState saved(*this);
+  instance = beginInstance(fn->name, label, fn->def);
+  Env *callEnv = heap.make<Env>();
+  callEnv->parent = fn->closure;
+  llvm::SmallVector<std::pair<llvm::StringRef, OpaqueObj *>, 4> tensors;
+  // Positional arguments.
+  for (size_t i = 0; i < args.pos.size() && i < fn->params.size(); ++i) {
+    callEnv->vars[fn->params[i].identifier()] = args.pos[i];
+    if (args.pos[i].is(ValueKind::Opaque) &&
+        args.pos[i].as<OpaqueObj>()->hasShape)
+      tensors.push_back(
+          {fn->params[i].identifier(), args.pos[i].as<OpaqueObj>()});
+  }
+  // Keywords: parameters by name, everything else binds T.const names.
+  for (auto &kv : args.kw) {
+    bool isParam = llvm::any_of(fn->params, [&](Node p) {
+                     return p.identifier() == kv.first;
+                   }) ||
+                   llvm::any_of(fn->kwOnly, [&](Node p) {
+                     return p.identifier() == kv.first;
+                   });
+    if (isParam)
+      callEnv->vars[kv.first] = kv.second;
+    else
+      instance->constBindings[kv.first] = kv.second;
+  }
+  for (auto &[k, v] : options.defines) {
+    llvm::StringRef name = heap.copyString(k);
+    bool isParam = llvm::any_of(fn->params, [&](Node p) {
+      return p.identifier() == name;
+    });
+    if (isParam)
+      callEnv->vars[name] = parseDefine(v);
+    else
+      instance->constBindings[name] = parseDefine(v);
+  }
+  bindConstsFromTensors(*this, fn, instance->constBindings, tensors);
+  // Defaults, signature annotations, and symbols for the rest.
+  size_t firstDefault = fn->params.size() - fn->defaults.size();
+  auto bindParam = [&](Node param, std::optional<Value> dflt) -> bool {
+    llvm::StringRef name = param.identifier();
+    Node ann = param.child(Field::annotation);
+    if (ann) {
+      env = fn->closure;
+      Value t = eval(ann);
+      if (t.isException()) {
+        reportEscaped(*this, ann);
+        return false;
+      }
+      if (t.isObj(ObjKind::TensorType)) {
+        callEnv->vars[name] = makeTensorFromAnnotation(t, name, param);
+        return true;
+      }
+    }
+    if (callEnv->vars.count(name))
+      return true;
+    if (dflt) {
+      callEnv->vars[name] = *dflt;
+      return true;
+    }
+    symbolKinds[name] = /*Meta=*/2;
+    callEnv->vars[name] = Value::sym(syms.symbol(name));
+    return true;
+  };
+  bool ok = true;
+  for (size_t i = 0; i < fn->params.size() && ok; ++i)
+    ok = bindParam(fn->params[i],
+                   i >= firstDefault
+                       ? std::optional<Value>(fn->defaults[i - firstDefault])
+                       : std::nullopt);
+  for (size_t i = 0; i < fn->kwOnly.size() && ok; ++i)
+    ok = bindParam(fn->kwOnly[i],
+                   i < fn->kwDefaults.size() && !fn->kwDefaults[i].isException()
+                       ? std::optional<Value>(fn->kwDefaults[i])
+                       : std::nullopt);
+  if (fn->vararg)
+    callEnv->vars[fn->vararg.identifier()] = heap.tuple({});
+  if (fn->kwarg)
+    callEnv->vars[fn->kwarg.identifier()] = heap.dict();
+  if (ok) {
+    env = callEnv;
+    traced = true;
+    Flow f = execBody(fn->def, Field::body);
+    if (f == Flow::Raise)
+      reportEscaped(*this, at);
+  }
+  endInstance(instance);
+}
+
+Value Interpreter::callJit(JitFunctionObj *jit, CallArgs &argsIn, Node at,
+                           bool compile) {
+  FunctionObj *fn = jit->fn;
+  CallArgs args = argsIn;
+  // -D bindings override call-site values of parameters.
+  for (auto &[k, v] : options.defines) {
+    for (size_t i = 0; i < fn->params.size(); ++i) {
+      if (fn->params[i].identifier() != k)
+        continue;
+      Value val = parseDefine(v);
+      if (i < args.pos.size()) {
+        args.pos[i] = val;
+      } else {
+        bool replaced = false;
+        for (auto &kv : args.kw)
+          if (kv.first == k) {
+            kv.second = val;
+            replaced = true;
+          }
+        if (!replaced) {
+          args.kw.push_back({fn->params[i].identifier(), val});
+          args.kwNodes.push_back(at);
+        }
+      }
+    }
+  }
+  std::string label = makeLabel(fn->name, args);
+  if (!jit->lazy) {
+    traceEager(jit, args, at, label);
+    return heap.opaque(compile ? "JITKernel" : "kernel outputs");
+  }
+  // Lazy factory: complete missing parameters from autotune configs or
+  // with symbols, then run the factory; its @T.prim_func traces itself.
+  size_t firstDefault = fn->params.size() - fn->defaults.size();
+  for (size_t i = args.pos.size(); i < fn->params.size(); ++i) {
+    llvm::StringRef name = fn->params[i].identifier();
+    if (args.keyword(name) || i >= firstDefault)
+      continue;
+    Value v;
+    if (jit->autotuneConfigs.isSequence() &&
+        !getElems(jit->autotuneConfigs).empty()) {
+      Value cfg = getElems(jit->autotuneConfigs)[0];
+      if (cfg.is(ValueKind::Dict))
+        for (auto &kv : cfg.as<DictObj>()->items)
+          if (kv.first.isStr() && getStr(kv.first) == name)
+            v = kv.second;
+    }
+    if (v.isNone()) {
+      symbolKinds[name] = /*Meta=*/2;
+      v = Value::sym(syms.symbol(name));
+    }
+    args.kw.push_back({name, v});
+    args.kwNodes.push_back(at);
+  }
+  if (!options.kernelFilter.empty() && fn->name != options.kernelFilter)
+    return heap.opaque("JITKernel");
+  if (tracedLabels.count(fn->name) &&
+      llvm::is_contained(tracedLabels[fn->name], label))
+    return heap.opaque("JITKernel");
+  jitContext.push_back({fn->name.str(), label});
+  TraceState saved(*this);
+  instance = nullptr;
+  traced = false;
+  Value r = callFunction(fn, args, at);
+  jitContext.pop_back();
+  if (r.isException()) {
+    // Attribute the failure to this instance.
+    std::string msg = pending.type;
+    if (!pending.message.empty())
+      msg += ": " + pending.message;
+    Diagnostic d;
+    d.severity = Severity::Error;
+    d.range = pending.range.empty() ? at.range() : pending.range;
+    d.message = msg;
+    d.notes.push_back({fn->def.getIdentifier().range, "in instance " + label});
+    if (!budgetExhausted)
+      out.diagnostics.push_back(std::move(d));
+    pending = {};
+  }
+  return heap.opaque("JITKernel");
+}
+
+void Interpreter::traceDefaultInstances() {
+  for (Value v : kernelsSeen) {
+    if (budgetExhausted)
+      return;
+    JitFunctionObj *jit = v.as<JitFunctionObj>();
+    if (tracedLabels.count(jit->fn->name))
+      continue;
+    CallArgs none;
+    callJit(jit, none, jit->fn->def, true);
+  }
+  // Plain factories returning a prim_func that nothing called.
+  for (Node stmt : tree.root().children(Field::body)) {
+    if (budgetExhausted)
+      return;
+    if (stmt.kind() != NodeKind::FunctionDef || !containsPrimFunc(stmt))
+      continue;
+    llvm::StringRef name = stmt.identifier();
+    if (tracedLabels.count(name))
+      continue;
+    auto it = moduleEnv->vars.find(name);
+    if (it == moduleEnv->vars.end() || !it->second.is(ValueKind::Function))
+      continue;
+    FunctionObj *fn = it->second.as<FunctionObj>();
+    CallArgs args;
+    size_t firstDefault = fn->params.size() - fn->defaults.size();
+    for (size_t i = 0; i < firstDefault; ++i) {
+      llvm::StringRef p = fn->params[i].identifier();
+      Value val;
+      if (std::optional<Value> d = defineFor(p))
+        val = *d;
+      else {
+        symbolKinds[p] = /*Meta=*/2;
+        val = Value::sym(syms.symbol(p));
+      }
+      args.kw.push_back({p, val});
+      args.kwNodes.push_back(stmt);
+    }
+    std::string label = makeLabel(name, args);
+    jitContext.push_back({name.str(), label});
+    TraceState saved(*this);
+    instance = nullptr;
+    traced = false;
+    Value r = callFunction(fn, args, stmt);
+    jitContext.pop_back();
+    if (r.isException())
+      reportEscaped(*this, stmt);
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Driver
+//===----------------------------------------------------------------------===//
+
+void Interpreter::run() {
+  for (Node stmt : tree.root().children(Field::body)) {
+    if (budgetExhausted)
+      break;
+    // Statements may already have run through lazy global resolution.
+    Flow f = exec(stmt);
+    if (f == Flow::Raise && !budgetExhausted) {
+      std::string msg = pending.type;
+      if (!pending.message.empty())
+        msg += ": " + pending.message;
+      warning(pending.range.empty() ? stmt.range() : pending.range,
+              msg + " (raised while running module-level code)");
+      pending = {};
+    }
+  }
+  traceDefaultInstances();
+  out.steps = steps;
+  out.module = mlir::OwningOpRef<mlir::ModuleOp>(ir->module);
+  std::stable_sort(out.diagnostics.begin(), out.diagnostics.end(),
+                   [](const Diagnostic &a, const Diagnostic &b) {
+                     return a.range.begin < b.range.begin;
+                   });
+}

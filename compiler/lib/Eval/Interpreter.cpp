@@ -1,0 +1,1231 @@
+//===- Interpreter.cpp - Names, statements, functions and calls -----------===//
+//
+// Part of tlc. SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+#include "Interpreter.h"
+#include "IRGen.h"
+
+#include "llvm/ADT/Hashing.h"
+#include "llvm/ADT/StringExtras.h"
+
+using namespace tlc;
+using namespace tlc::eval;
+using syntax::BinaryOp;
+
+//===----------------------------------------------------------------------===//
+// Construction
+//===----------------------------------------------------------------------===//
+
+/// Records the names a top-level statement binds, for lazy resolution.
+static void collectTargetNames(Node target, llvm::SmallVectorImpl<Node> &out) {
+  switch (target.kind()) {
+  case NodeKind::Name:
+    out.push_back(target);
+    break;
+  case NodeKind::Tuple:
+  case NodeKind::List:
+    for (Node e : target.children(Field::elts))
+      collectTargetNames(e, out);
+    break;
+  case NodeKind::Starred:
+    collectTargetNames(target.child(Field::value), out);
+    break;
+  default:
+    break;
+  }
+}
+
+static void indexGlobals(
+    Node stmt,
+    llvm::DenseMap<llvm::StringRef, llvm::SmallVector<Node, 1>> &defs) {
+  auto add = [&](llvm::StringRef name) {
+    if (!name.empty())
+      defs[name].push_back(stmt);
+  };
+  switch (stmt.kind()) {
+  case NodeKind::Assign:
+  case NodeKind::AnnAssign:
+  case NodeKind::AugAssign: {
+    llvm::SmallVector<Node, 4> names;
+    for (Node t : stmt.children(stmt.kind() == NodeKind::Assign
+                                    ? Field::targets
+                                    : Field::target))
+      collectTargetNames(t, names);
+    for (Node n : names)
+      add(n.identifier());
+    break;
+  }
+  case NodeKind::FunctionDef:
+  case NodeKind::AsyncFunctionDef:
+  case NodeKind::ClassDef:
+    add(stmt.identifier());
+    break;
+  case NodeKind::Import:
+  case NodeKind::ImportFrom:
+    for (Node a : stmt.children(Field::names)) {
+      llvm::StringRef as = a.identifier(Field::asname);
+      llvm::StringRef name = a.identifier(Field::name);
+      if (as.empty() && stmt.kind() == NodeKind::Import)
+        name = name.split('.').first;
+      add(as.empty() ? name : as);
+    }
+    break;
+  default:
+    break;
+  }
+}
+
+Interpreter::Interpreter(const syntax::SyntaxTree &tree,
+                         mlir::MLIRContext &ctx, const EvalOptions &options,
+                         FileAnalysis &out)
+    : tree(tree), mlirContext(ctx), options(options), out(out) {
+  moduleEnv = heap.make<Env>();
+  env = moduleEnv;
+  if (options.buildIR)
+    ir = std::make_unique<IRGen>(*this);
+  for (Node stmt : tree.root().children(Field::body)) {
+    indexGlobals(stmt, globalDefs);
+    // Imports guarded by try/if at top level are common.
+    if (stmt.kind() == NodeKind::Try || stmt.kind() == NodeKind::If)
+      for (Node inner : stmt.children(Field::body))
+        indexGlobals(inner, globalDefs);
+  }
+}
+
+Interpreter::~Interpreter() = default;
+
+//===----------------------------------------------------------------------===//
+// Diagnostics
+//===----------------------------------------------------------------------===//
+
+void Interpreter::report(Severity sev, TextRange range,
+                         const llvm::Twine &msg) {
+  std::string text = msg.str();
+  auto key = std::make_pair(range.begin,
+                            unsigned(llvm::hash_combine(
+                                llvm::hash_value(text), range.end, int(sev))));
+  if (!reported.insert(key).second)
+    return;
+  Diagnostic d;
+  d.severity = sev;
+  d.range = range;
+  d.message = std::move(text);
+  if (instance && sev == Severity::Error && !instance->label.empty())
+    d.notes.push_back(
+        {instance->def.range().empty() ? range
+                                       : instance->def.getIdentifier().range,
+         "in instance " + instance->label});
+  out.diagnostics.push_back(std::move(d));
+}
+
+Value Interpreter::raise(llvm::StringRef type, const llvm::Twine &msg,
+                         TextRange range) {
+  pending.type = type.str();
+  pending.message = msg.str();
+  pending.range = range;
+  return Value::exception();
+}
+
+bool Interpreter::step(Node at) {
+  if (budgetExhausted)
+    return false;
+  if (++steps <= options.stepBudget)
+    return true;
+  budgetExhausted = true;
+  error(at, "evaluation budget exhausted (" +
+                llvm::Twine(options.stepBudget) +
+                " steps); the rest of the file is not analysed");
+  return false;
+}
+
+//===----------------------------------------------------------------------===//
+// Names
+//===----------------------------------------------------------------------===//
+
+static const char *const kPythonBuiltinNames[] = {
+    "True", "False", "None", "__name__", "__file__", "__doc__",
+    "NotImplemented", "Ellipsis", "ValueError", "TypeError", "RuntimeError",
+    "AssertionError", "KeyError", "IndexError", "NotImplementedError",
+    "ImportError", "ModuleNotFoundError", "AttributeError", "ZeroDivisionError",
+    "StopIteration", "OverflowError", "ArithmeticError", "LookupError",
+    "OSError", "FileNotFoundError", "KeyboardInterrupt", "SystemExit",
+    "Warning", "UserWarning", "DeprecationWarning", "BaseException",
+    "property", "staticmethod", "classmethod", "frozenset", "bytes",
+    "bytearray", "complex", "memoryview", "slice", "vars", "dir", "id",
+    "hash", "hex", "oct", "bin", "chr", "ord", "format", "globals", "locals",
+    "exec", "eval", "compile", "issubclass", "exit", "quit", "breakpoint",
+    "__import__", "ascii", "delattr", "aiter", "anext", "help"};
+
+Value Interpreter::lookupBuiltinName(llvm::StringRef name) {
+  if (name == "__name__")
+    return heap.strNoCopy(options.runMain ? "__main__" : "__tlc__");
+  if (name == "__file__")
+    return heap.str(tree.fileName());
+  if (name == "Ellipsis")
+    return Value::ellipsis();
+  if (std::optional<NativeId> id = findNative(("builtins." + name).str()))
+    return Value::native(uint32_t(*id));
+  if (name.ends_with("Error") || name.ends_with("Exception") ||
+      name.ends_with("Warning") || name == "StopIteration" ||
+      name == "KeyboardInterrupt" || name == "SystemExit") {
+    auto *cls = heap.make<NamespaceObj>();
+    cls->name = name;
+    return heap.obj(ObjKind::Exception, cls);
+  }
+  for (const char *b : kPythonBuiltinNames)
+    if (name == b)
+      return heap.opaque(name);
+  return Value::poison();
+}
+
+Value Interpreter::lookupModuleGlobal(llvm::StringRef name) {
+  auto it = moduleEnv->vars.find(name);
+  if (it != moduleEnv->vars.end())
+    return it->second;
+  auto defIt = globalDefs.find(name);
+  if (defIt == globalDefs.end() || !resolvingGlobals.insert(name).second)
+    return Value::poison();
+  // Lazy resolution: run the defining top-level statements now, outside
+  // of any kernel being traced.
+  Env *savedEnv = env;
+  InstanceCtx *savedInstance = instance;
+  KernelCtx *savedKernel = kernel;
+  bool savedTraced = traced;
+  auto savedLoops = std::move(loops);
+  loops.clear();
+  env = moduleEnv;
+  instance = nullptr;
+  kernel = nullptr;
+  traced = false;
+  std::unique_ptr<IRGen::InsertionGuard> guard;
+  if (ir)
+    guard = std::make_unique<IRGen::InsertionGuard>(*ir);
+  for (Node stmt : defIt->second)
+    if (exec(stmt) == Flow::Raise)
+      break;
+  guard.reset();
+  env = savedEnv;
+  instance = savedInstance;
+  kernel = savedKernel;
+  traced = savedTraced;
+  loops = std::move(savedLoops);
+  resolvingGlobals.erase(name);
+  it = moduleEnv->vars.find(name);
+  return it != moduleEnv->vars.end() ? it->second : Value::poison();
+}
+
+Value Interpreter::lookup(llvm::StringRef name, Node at) {
+  for (Env *e = env; e; e = e->parent) {
+    auto it = e->vars.find(name);
+    if (it != e->vars.end())
+      return it->second;
+    if (e == moduleEnv)
+      break;
+  }
+  Value v = lookupModuleGlobal(name);
+  if (!v.isPoison())
+    return v;
+  v = lookupBuiltinName(name);
+  if (!v.isPoison())
+    return v;
+  if (hasOpaqueStarImport)
+    return heap.opaque(name);
+  error(at, "undefined name '" + name + "'");
+  return Value::poison();
+}
+
+void Interpreter::bind(llvm::StringRef name, Value v) {
+  if (env != moduleEnv) {
+    if (llvm::is_contained(env->globals, name)) {
+      moduleEnv->vars[name] = v;
+      return;
+    }
+    if (llvm::is_contained(env->nonlocals, name)) {
+      for (Env *e = env->parent; e && e != moduleEnv; e = e->parent) {
+        auto it = e->vars.find(name);
+        if (it != e->vars.end()) {
+          it->second = v;
+          return;
+        }
+      }
+    }
+  }
+  env->vars[name] = v;
+}
+
+//===----------------------------------------------------------------------===//
+// Statements
+//===----------------------------------------------------------------------===//
+
+Flow Interpreter::execBody(Node owner, Field field) {
+  for (Node stmt : owner.children(field)) {
+    Flow f = exec(stmt);
+    if (f != Flow::Normal)
+      return f;
+  }
+  return Flow::Normal;
+}
+
+Flow Interpreter::exec(Node stmt) {
+  if (!step(stmt))
+    return Flow::Raise;
+  switch (stmt.kind()) {
+  case NodeKind::Expr:
+    return execExpr(stmt);
+  case NodeKind::Assign:
+    return execAssign(stmt);
+  case NodeKind::AugAssign:
+    return execAugAssign(stmt);
+  case NodeKind::AnnAssign:
+    return execAnnAssign(stmt);
+  case NodeKind::For:
+    return execFor(stmt);
+  case NodeKind::While:
+    return execWhile(stmt);
+  case NodeKind::If:
+    return execIf(stmt);
+  case NodeKind::With:
+    return execWith(stmt);
+  case NodeKind::Try:
+  case NodeKind::TryStar:
+    return execTry(stmt);
+  case NodeKind::Import:
+    return execImport(stmt);
+  case NodeKind::ImportFrom:
+    return execImportFrom(stmt);
+  case NodeKind::FunctionDef:
+    return execFunctionDef(stmt);
+  case NodeKind::AsyncFunctionDef:
+    bind(stmt.identifier(), heap.opaque("coroutine function"));
+    return Flow::Normal;
+  case NodeKind::ClassDef:
+    return execClassDef(stmt);
+  case NodeKind::Assert:
+    return execAssert(stmt);
+  case NodeKind::Raise:
+    return execRaise(stmt);
+  case NodeKind::Return:
+    return execReturn(stmt);
+  case NodeKind::Pass:
+    return Flow::Normal;
+  case NodeKind::Break:
+    return Flow::Break;
+  case NodeKind::Continue:
+    return Flow::Continue;
+  case NodeKind::Global:
+    for (const syntax::Identifier &id : stmt.identifiers(Field::names))
+      env->globals.push_back(id.name);
+    return Flow::Normal;
+  case NodeKind::Nonlocal:
+    for (const syntax::Identifier &id : stmt.identifiers(Field::names))
+      env->nonlocals.push_back(id.name);
+    return Flow::Normal;
+  case NodeKind::Delete:
+    for (Node t : stmt.children(Field::targets))
+      if (t.kind() == NodeKind::Name)
+        env->vars.erase(t.identifier());
+    return Flow::Normal;
+  case NodeKind::Error:
+    return Flow::Normal;
+  default:
+    // match, async with/for, type aliases: not evaluated.
+    return Flow::Normal;
+  }
+}
+
+Flow Interpreter::execExpr(Node stmt) {
+  Value v = eval(stmt.child(Field::value));
+  return flowOf(v);
+}
+
+Flow Interpreter::execAssign(Node stmt) {
+  Value v = eval(stmt.child(Field::value));
+  if (v.isException())
+    return Flow::Raise;
+  for (Node target : stmt.children(Field::targets)) {
+    Flow f = assign(target, v);
+    if (f != Flow::Normal)
+      return f;
+  }
+  return Flow::Normal;
+}
+
+Flow Interpreter::assign(Node target, Value v) {
+  switch (target.kind()) {
+  case NodeKind::Name: {
+    llvm::StringRef name = target.identifier();
+    // Assigning to a T.alloc_var stores into it.
+    if (tracing()) {
+      auto it = env->vars.find(name);
+      if (it != env->vars.end() && it->second.is(ValueKind::Buffer) &&
+          it->second.as<BufferObj>()->scope == lang::MemoryScope::LocalVar &&
+          !v.is(ValueKind::Buffer))
+        return irStore(it->second, v, target);
+    }
+    if (v.is(ValueKind::Buffer) && v.as<BufferObj>()->name.empty())
+      nameBuffer(v.as<BufferObj>(), name, target);
+    bind(name, v);
+    return Flow::Normal;
+  }
+  case NodeKind::Tuple:
+  case NodeKind::List: {
+    if (v.isPoison()) {
+      llvm::SmallVector<Node, 4> names;
+      collectTargetNames(target, names);
+      for (Node n : names)
+        bind(n.identifier(), v);
+      return Flow::Normal;
+    }
+    llvm::SmallVector<Value, 8> items;
+    if (!iterate(v, items, target))
+      return Flow::Raise;
+    llvm::SmallVector<Node, 4> elts(target.children(Field::elts).begin(),
+                                    target.children(Field::elts).end());
+    int starIdx = -1;
+    for (unsigned i = 0; i < elts.size(); ++i)
+      if (elts[i].kind() == NodeKind::Starred)
+        starIdx = int(i);
+    if (starIdx < 0) {
+      if (items.size() != elts.size()) {
+        if (v.is(ValueKind::Opaque)) {
+          for (Node e : elts)
+            if (assign(e, heap.opaque("unpacked value")) != Flow::Normal)
+              return Flow::Raise;
+          return Flow::Normal;
+        }
+        raise("ValueError",
+              items.size() < elts.size()
+                  ? "not enough values to unpack (expected " +
+                        llvm::Twine(elts.size()) + ", got " +
+                        llvm::Twine(items.size()) + ")"
+                  : "too many values to unpack (expected " +
+                        llvm::Twine(elts.size()) + ")",
+              target);
+        return Flow::Raise;
+      }
+      for (unsigned i = 0; i < elts.size(); ++i)
+        if (assign(elts[i], items[i]) != Flow::Normal)
+          return Flow::Raise;
+      return Flow::Normal;
+    }
+    unsigned before = starIdx, after = elts.size() - starIdx - 1;
+    if (items.size() < before + after) {
+      raise("ValueError", "not enough values to unpack", target);
+      return Flow::Raise;
+    }
+    for (unsigned i = 0; i < before; ++i)
+      if (assign(elts[i], items[i]) != Flow::Normal)
+        return Flow::Raise;
+    llvm::ArrayRef<Value> mid(items.data() + before,
+                              items.size() - before - after);
+    if (assign(elts[starIdx].child(Field::value), heap.list(mid)) !=
+        Flow::Normal)
+      return Flow::Raise;
+    for (unsigned i = 0; i < after; ++i)
+      if (assign(elts[starIdx + 1 + i], items[items.size() - after + i]) !=
+          Flow::Normal)
+        return Flow::Raise;
+    return Flow::Normal;
+  }
+  case NodeKind::Subscript: {
+    Value obj = eval(target.child(Field::value));
+    if (obj.isException())
+      return Flow::Raise;
+    Value idx = eval(target.child(Field::slice));
+    if (idx.isException())
+      return Flow::Raise;
+    if (obj.isPoison() || idx.isPoison() || v.isPoison())
+      return Flow::Normal;
+    if (obj.is(ValueKind::Buffer) || obj.is(ValueKind::Region)) {
+      if (obj.is(ValueKind::Region))
+        obj = Value::object(ValueKind::Buffer, obj.as<RegionObj>()->buffer);
+      Value ref = makeRegion(obj.as<BufferObj>(), idx, target);
+      if (ref.isAbrupt())
+        return flowOf(ref);
+      return irStore(ref, v, target);
+    }
+    if (obj.is(ValueKind::List)) {
+      auto &elems = obj.as<SeqObj>()->elems;
+      if (!idx.isIntLike()) {
+        raise("TypeError", "list indices must be integers", target);
+        return Flow::Raise;
+      }
+      int64_t i = idx.getInt();
+      if (i < 0)
+        i += int64_t(elems.size());
+      if (i < 0 || i >= int64_t(elems.size())) {
+        raise("IndexError", "list assignment index out of range", target);
+        return Flow::Raise;
+      }
+      elems[i] = v;
+      return Flow::Normal;
+    }
+    if (obj.is(ValueKind::Dict)) {
+      auto &items = obj.as<DictObj>()->items;
+      for (auto &kv : items)
+        if (equals(kv.first, idx).value_or(false)) {
+          kv.second = v;
+          return Flow::Normal;
+        }
+      items.push_back({idx, v});
+      return Flow::Normal;
+    }
+    return Flow::Normal; // Opaque containers absorb stores.
+  }
+  case NodeKind::Attribute: {
+    Value obj = eval(target.child(Field::value));
+    if (obj.isException())
+      return Flow::Raise;
+    if (obj.is(ValueKind::Object) &&
+        (obj.getObjKind() == ObjKind::Namespace ||
+         obj.getObjKind() == ObjKind::Instance ||
+         obj.getObjKind() == ObjKind::Class))
+      obj.as<NamespaceObj>()->set(target.identifier(), v);
+    return Flow::Normal;
+  }
+  case NodeKind::Starred:
+    return assign(target.child(Field::value), v);
+  default:
+    error(target, "cannot assign to this expression");
+    return Flow::Normal;
+  }
+}
+
+Flow Interpreter::execAugAssign(Node stmt) {
+  Node target = stmt.child(Field::target);
+  Value rhs = eval(stmt.child(Field::value));
+  if (rhs.isException())
+    return Flow::Raise;
+  BinaryOp op = stmt.op();
+  if (target.kind() == NodeKind::Name) {
+    Value cur = lookup(target.identifier(), target);
+    if (cur.is(ValueKind::Buffer) &&
+        cur.as<BufferObj>()->scope == lang::MemoryScope::LocalVar) {
+      Value ref = makeRegion(cur.as<BufferObj>(), Value::integer(0), target);
+      Value r = binary(op, ref, rhs, stmt);
+      if (r.isAbrupt())
+        return flowOf(r);
+      return irStore(cur, r, stmt);
+    }
+    // In-place list extension keeps aliasing semantics.
+    if (op == BinaryOp::Add && cur.is(ValueKind::List) && rhs.isSequence()) {
+      auto &elems = cur.as<SeqObj>()->elems;
+      llvm::SmallVector<Value, 8> add(getElems(rhs).begin(),
+                                      getElems(rhs).end());
+      elems.append(add.begin(), add.end());
+      return Flow::Normal;
+    }
+    Value r = binary(op, cur, rhs, stmt);
+    if (r.isException())
+      return Flow::Raise;
+    bind(target.identifier(), r);
+    return Flow::Normal;
+  }
+  if (target.kind() == NodeKind::Subscript) {
+    Value obj = eval(target.child(Field::value));
+    if (obj.isException())
+      return Flow::Raise;
+    Value idx = eval(target.child(Field::slice));
+    if (idx.isException())
+      return Flow::Raise;
+    Value cur = subscript(obj, idx, target);
+    if (cur.isException())
+      return Flow::Raise;
+    Value r = binary(op, cur, rhs, stmt);
+    if (r.isException())
+      return Flow::Raise;
+    if (obj.is(ValueKind::Buffer))
+      return irStore(cur, r, stmt);
+    if (obj.is(ValueKind::List) && idx.isIntLike()) {
+      auto &elems = obj.as<SeqObj>()->elems;
+      int64_t i = idx.getInt();
+      if (i < 0)
+        i += int64_t(elems.size());
+      if (i >= 0 && i < int64_t(elems.size()))
+        elems[i] = r;
+      return Flow::Normal;
+    }
+    if (obj.is(ValueKind::Dict)) {
+      for (auto &kv : obj.as<DictObj>()->items)
+        if (equals(kv.first, idx).value_or(false))
+          kv.second = r;
+    }
+    return Flow::Normal;
+  }
+  if (target.kind() == NodeKind::Attribute) {
+    Value obj = eval(target.child(Field::value));
+    if (obj.isException())
+      return Flow::Raise;
+    Value cur = getAttr(obj, target.identifier(), target);
+    if (cur.isException())
+      return Flow::Raise;
+    Value r = binary(op, cur, rhs, stmt);
+    if (r.isException())
+      return Flow::Raise;
+    if (obj.is(ValueKind::Object) &&
+        (obj.getObjKind() == ObjKind::Namespace ||
+         obj.getObjKind() == ObjKind::Instance))
+      obj.as<NamespaceObj>()->set(target.identifier(), r);
+    return Flow::Normal;
+  }
+  return Flow::Normal;
+}
+
+Flow Interpreter::execAnnAssign(Node stmt) {
+  Node target = stmt.child(Field::target);
+  Node valueNode = stmt.child(Field::value);
+  if (valueNode) {
+    Value v = eval(valueNode);
+    if (v.isException())
+      return Flow::Raise;
+    return assign(target, v);
+  }
+  // `A: T.Tensor((M, K), dtype)` in an eager body declares a tensor.
+  if (target.kind() != NodeKind::Name || !tracing())
+    return Flow::Normal;
+  Value ann = eval(stmt.child(Field::annotation));
+  if (ann.isException())
+    return Flow::Raise;
+  if (ann.isObj(ObjKind::TensorType)) {
+    Value buf = makeTensorFromAnnotation(ann, target.identifier(), target);
+    if (buf.isException())
+      return Flow::Raise;
+    bind(target.identifier(), buf);
+  }
+  return Flow::Normal;
+}
+
+Flow Interpreter::execFor(Node stmt) {
+  Value iter = eval(stmt.child(Field::iter));
+  if (iter.isException())
+    return Flow::Raise;
+  if (iter.isPoison())
+    return Flow::Normal;
+  if (iter.isObj(ObjKind::LoopFrame) ||
+      (traced && tracing() && iter.is(ValueKind::Range))) {
+    if (!tracing()) {
+      error(stmt.child(Field::iter),
+            "TileLang loops can only be used inside a kernel");
+      return Flow::Normal;
+    }
+    LoopFrameObj *loop;
+    if (iter.is(ValueKind::Range)) {
+      // range() inside a traced body is T.serial.
+      RangeObj *r = iter.as<RangeObj>();
+      loop = heap.make<LoopFrameObj>();
+      loop->objKind = ObjKind::LoopFrame;
+      loop->loopKind = LoopKind::Serial;
+      loop->starts.push_back(Value::integer(r->start));
+      loop->stops.push_back(Value::integer(r->stop));
+      loop->steps.push_back(Value::integer(r->step));
+      loop->call = stmt.child(Field::iter);
+    } else {
+      loop = iter.as<LoopFrameObj>();
+    }
+    return execIRLoop(loop, stmt);
+  }
+  if (iter.is(ValueKind::Opaque))
+    return Flow::Normal; // Unknown iteration count: skip the loop.
+  llvm::SmallVector<Value, 16> items;
+  if (iter.is(ValueKind::Range)) {
+    RangeObj *r = iter.as<RangeObj>();
+    Node target = stmt.child(Field::target);
+    for (int64_t i = r->start; r->step > 0 ? i < r->stop : i > r->stop;
+         i += r->step) {
+      if (!step(stmt))
+        return Flow::Raise;
+      if (assign(target, Value::integer(i)) != Flow::Normal)
+        return Flow::Raise;
+      Flow f = execBody(stmt, Field::body);
+      if (f == Flow::Break)
+        return Flow::Normal;
+      if (f == Flow::Return || f == Flow::Raise)
+        return f;
+    }
+    return execBody(stmt, Field::orelse);
+  }
+  if (!iterate(iter, items, stmt.child(Field::iter)))
+    return Flow::Raise;
+  Node target = stmt.child(Field::target);
+  for (Value item : items) {
+    if (!step(stmt))
+      return Flow::Raise;
+    if (assign(target, item) != Flow::Normal)
+      return Flow::Raise;
+    Flow f = execBody(stmt, Field::body);
+    if (f == Flow::Break)
+      return Flow::Normal;
+    if (f == Flow::Return || f == Flow::Raise)
+      return f;
+  }
+  return execBody(stmt, Field::orelse);
+}
+
+Flow Interpreter::execWhile(Node stmt) {
+  Node test = stmt.child(Field::test);
+  while (true) {
+    if (!step(stmt))
+      return Flow::Raise;
+    Value c = eval(test);
+    Truth t = truth(c, test);
+    if (t == Truth::Abrupt)
+      return flowOf(c.isException() ? c : Value::none());
+    if (t == Truth::IR) {
+      if (!tracing())
+        return Flow::Normal;
+      return execIRWhile(stmt);
+    }
+    if (t != Truth::True)
+      break;
+    Flow f = execBody(stmt, Field::body);
+    if (f == Flow::Break)
+      return Flow::Normal;
+    if (f == Flow::Return || f == Flow::Raise)
+      return f;
+  }
+  return execBody(stmt, Field::orelse);
+}
+
+Flow Interpreter::execIf(Node stmt) {
+  Node test = stmt.child(Field::test);
+  Value c = eval(test);
+  switch (truth(c, test)) {
+  case Truth::True:
+  case Truth::Unknown:
+    return execBody(stmt, Field::body);
+  case Truth::False:
+    return execBody(stmt, Field::orelse);
+  case Truth::IR:
+    return execIRIf(c, stmt);
+  case Truth::Abrupt:
+    return c.isException() ? Flow::Raise : Flow::Normal;
+  }
+  return Flow::Normal;
+}
+
+Flow Interpreter::execWith(Node stmt) {
+  llvm::SmallVector<Node, 2> items(stmt.children(Field::items).begin(),
+                                   stmt.children(Field::items).end());
+  for (Node item : items) {
+    Value ctx = eval(item.child(Field::context_expr));
+    if (ctx.isException())
+      return Flow::Raise;
+    Node var = item.child(Field::optional_vars);
+    if (ctx.isObj(ObjKind::KernelFrame)) {
+      if (items.size() > 1)
+        warning(item, "other context managers of this `with` are ignored");
+      return execKernel(ctx.as<KernelFrameObj>(), stmt, var);
+    }
+    if (var && assign(var, ctx.isObj(ObjKind::GenericFrame)
+                               ? Value::poison()
+                               : ctx) != Flow::Normal)
+      return Flow::Raise;
+  }
+  return execBody(stmt, Field::body);
+}
+
+Flow Interpreter::execTry(Node stmt) {
+  Flow f = execBody(stmt, Field::body);
+  if (f == Flow::Raise && !budgetExhausted) {
+    Node handler;
+    for (Node h : stmt.children(Field::handlers)) {
+      handler = h;
+      break;
+    }
+    if (handler) {
+      PendingException exc = pending;
+      if (!handler.identifier().empty()) {
+        auto *o = heap.make<NamespaceObj>();
+        o->name = heap.copyString(exc.type);
+        o->set("args", heap.tuple({heap.str(exc.message)}));
+        bind(handler.identifier(), heap.obj(ObjKind::Exception, o));
+      }
+      f = execBody(handler, Field::body);
+    }
+  } else if (f == Flow::Normal) {
+    f = execBody(stmt, Field::orelse);
+  }
+  if (stmt.child(Field::finalbody)) {
+    PendingException saved = pending;
+    Value savedRet = returnValue;
+    Flow g = execBody(stmt, Field::finalbody);
+    if (g != Flow::Normal)
+      return g;
+    pending = saved;
+    returnValue = savedRet;
+  }
+  return f;
+}
+
+Flow Interpreter::execImport(Node stmt) {
+  for (Node alias : stmt.children(Field::names)) {
+    llvm::StringRef name = alias.identifier(Field::name);
+    llvm::StringRef as = alias.identifier(Field::asname);
+    if (!as.empty()) {
+      bind(as, importModule(name));
+    } else {
+      llvm::StringRef top = name.split('.').first;
+      bind(top, importModule(top));
+    }
+  }
+  return Flow::Normal;
+}
+
+Flow Interpreter::execImportFrom(Node stmt) {
+  llvm::StringRef modName = stmt.identifier(Field::module);
+  if (stmt.importLevel() > 0) {
+    // Relative imports refer to files tlc does not read.
+    for (Node alias : stmt.children(Field::names)) {
+      llvm::StringRef as = alias.identifier(Field::asname);
+      llvm::StringRef name = alias.identifier(Field::name);
+      if (name == "*")
+        hasOpaqueStarImport = true;
+      else
+        bind(as.empty() ? name : as, heap.opaque(name));
+    }
+    return Flow::Normal;
+  }
+  Value mod = importModule(modName);
+  for (Node alias : stmt.children(Field::names)) {
+    llvm::StringRef name = alias.identifier(Field::name);
+    llvm::StringRef as = alias.identifier(Field::asname);
+    if (name == "*") {
+      hasOpaqueStarImport = true;
+      continue;
+    }
+    Value v;
+    // `from tilelang import language as T` imports a submodule.
+    std::string sub = (modName + "." + name).str();
+    if (isTileLangModule(sub))
+      v = importModule(sub);
+    else
+      v = moduleAttr(mod.as<ModuleObj>(), name, alias);
+    if (v.isAbrupt())
+      v = heap.opaque(name);
+    bind(as.empty() ? name : as, v);
+  }
+  return Flow::Normal;
+}
+
+Flow Interpreter::execFunctionDef(Node stmt) {
+  FunctionObj *fn = makeFunction(stmt, stmt.identifier());
+  if (!fn)
+    return Flow::Raise;
+  Value v = Value::object(ValueKind::Function, fn);
+  // Decorators apply bottom-up.
+  llvm::SmallVector<Node, 2> decos(stmt.children(Field::decorator_list).begin(),
+                                   stmt.children(Field::decorator_list).end());
+  llvm::SmallVector<Value, 2> decoValues;
+  for (Node d : decos) {
+    Value dv = eval(d);
+    if (dv.isException())
+      return Flow::Raise;
+    decoValues.push_back(dv);
+  }
+  for (unsigned i = decos.size(); i-- > 0;) {
+    v = applyDecorator(decoValues[i], v, decos[i], stmt);
+    if (v.isException())
+      return Flow::Raise;
+  }
+  bind(stmt.identifier(), v);
+  return Flow::Normal;
+}
+
+Flow Interpreter::execClassDef(Node stmt) {
+  auto *cls = heap.make<NamespaceObj>();
+  cls->name = stmt.identifier();
+  Env *classEnv = heap.make<Env>();
+  classEnv->parent = env;
+  Env *saved = env;
+  env = classEnv;
+  Flow f = execBody(stmt, Field::body);
+  env = saved;
+  if (f == Flow::Raise)
+    return f;
+  for (auto &kv : classEnv->vars)
+    cls->attrs.push_back({kv.first, kv.second});
+  bind(stmt.identifier(), heap.obj(ObjKind::Class, cls));
+  return Flow::Normal;
+}
+
+Flow Interpreter::execAssert(Node stmt) {
+  Node test = stmt.child(Field::test);
+  Value c = eval(test);
+  switch (truth(c, test)) {
+  case Truth::False: {
+    std::string msg = "assertion failed";
+    if (Node m = stmt.child(Field::msg)) {
+      Value mv = eval(m);
+      if (!mv.isAbrupt())
+        msg = toString(mv);
+    }
+    raise("AssertionError", msg, test);
+    return Flow::Raise;
+  }
+  case Truth::Abrupt:
+    return c.isException() ? Flow::Raise : Flow::Normal;
+  default:
+    return Flow::Normal;
+  }
+}
+
+Flow Interpreter::execRaise(Node stmt) {
+  Node excNode = stmt.child(Field::exc);
+  if (!excNode) {
+    raise(pending.type.empty() ? "RuntimeError" : pending.type,
+          pending.message, stmt);
+    return Flow::Raise;
+  }
+  Value exc = eval(excNode);
+  if (exc.isException())
+    return Flow::Raise;
+  std::string type = "Exception", msg;
+  if (exc.isObj(ObjKind::Exception)) {
+    auto *o = exc.as<NamespaceObj>();
+    type = o->name.str();
+    if (Value *args = o->find("args"))
+      if (args->isSequence() && !getElems(*args).empty())
+        msg = toString(getElems(*args)[0]);
+  } else if (exc.is(ValueKind::Opaque)) {
+    type = exc.as<OpaqueObj>()->description.str();
+  }
+  raise(type, msg, stmt);
+  return Flow::Raise;
+}
+
+Flow Interpreter::execReturn(Node stmt) {
+  Node v = stmt.child(Field::value);
+  returnValue = v ? eval(v) : Value::none();
+  if (returnValue.isException())
+    return Flow::Raise;
+  return Flow::Return;
+}
+
+//===----------------------------------------------------------------------===//
+// Functions
+//===----------------------------------------------------------------------===//
+
+FunctionObj *Interpreter::makeFunction(Node def, llvm::StringRef name) {
+  auto *fn = heap.make<FunctionObj>();
+  fn->def = def;
+  fn->name = name;
+  fn->closure = env;
+  Node args = def.child(Field::args);
+  for (Node a : args.children(Field::posonlyargs))
+    fn->params.push_back(a);
+  for (Node a : args.children(Field::args))
+    fn->params.push_back(a);
+  for (Node a : args.children(Field::kwonlyargs))
+    fn->kwOnly.push_back(a);
+  fn->vararg = args.child(Field::vararg);
+  fn->kwarg = args.child(Field::kwarg);
+  for (Node d : args.children(Field::defaults)) {
+    Value v = eval(d);
+    if (v.isException())
+      return nullptr;
+    fn->defaults.push_back(v);
+  }
+  for (Node d : args.children(Field::kw_defaults)) {
+    if (!d) {
+      fn->kwDefaults.push_back(Value::exception()); // no default
+      continue;
+    }
+    Value v = eval(d);
+    if (v.isException())
+      return nullptr;
+    fn->kwDefaults.push_back(v);
+  }
+  return fn;
+}
+
+Value Interpreter::callFunction(FunctionObj *fn, CallArgs &args, Node at) {
+  if (!step(at))
+    return Value::exception();
+  if (callDepth >= options.maxCallDepth) {
+    error(at, "maximum call depth (" + llvm::Twine(options.maxCallDepth) +
+                  ") exceeded");
+    budgetExhausted = true;
+    return Value::exception();
+  }
+  Env *callEnv = heap.make<Env>();
+  callEnv->parent = fn->closure;
+  size_t numParams = fn->params.size();
+  size_t numPos = args.pos.size();
+  llvm::SmallVector<bool, 8> bound(numParams, false);
+  for (size_t i = 0; i < numPos; ++i) {
+    if (i < numParams) {
+      callEnv->vars[fn->params[i].identifier()] = args.pos[i];
+      bound[i] = true;
+    }
+  }
+  if (numPos > numParams) {
+    if (!fn->vararg)
+      return raise("TypeError",
+                   fn->name + "() takes " + llvm::Twine(numParams) +
+                       " positional arguments but " + llvm::Twine(numPos) +
+                       " were given",
+                   at);
+    callEnv->vars[fn->vararg.identifier()] = heap.tuple(
+        llvm::ArrayRef<Value>(args.pos).drop_front(numParams));
+  } else if (fn->vararg) {
+    callEnv->vars[fn->vararg.identifier()] = heap.tuple({});
+  }
+  Value kwDict;
+  if (fn->kwarg) {
+    kwDict = heap.dict();
+    callEnv->vars[fn->kwarg.identifier()] = kwDict;
+  }
+  llvm::SmallVector<bool, 4> kwBound(fn->kwOnly.size(), false);
+  for (auto &kv : args.kw) {
+    bool found = false;
+    for (size_t i = 0; i < numParams && !found; ++i)
+      if (fn->params[i].identifier() == kv.first) {
+        if (bound[i])
+          return raise("TypeError",
+                       fn->name + "() got multiple values for argument '" +
+                           kv.first + "'",
+                       at);
+        callEnv->vars[kv.first] = kv.second;
+        bound[i] = found = true;
+      }
+    for (size_t i = 0; i < fn->kwOnly.size() && !found; ++i)
+      if (fn->kwOnly[i].identifier() == kv.first) {
+        callEnv->vars[kv.first] = kv.second;
+        kwBound[i] = found = true;
+      }
+    if (found)
+      continue;
+    if (!fn->kwarg)
+      return raise("TypeError",
+                   fn->name + "() got an unexpected keyword argument '" +
+                       kv.first + "'",
+                   at);
+    kwDict.as<DictObj>()->items.push_back({heap.str(kv.first), kv.second});
+  }
+  size_t firstDefault = numParams - fn->defaults.size();
+  for (size_t i = 0; i < numParams; ++i) {
+    if (bound[i])
+      continue;
+    if (i >= firstDefault) {
+      callEnv->vars[fn->params[i].identifier()] =
+          fn->defaults[i - firstDefault];
+      continue;
+    }
+    return raise("TypeError",
+                 fn->name + "() missing required argument '" +
+                     fn->params[i].identifier() + "'",
+                 at);
+  }
+  for (size_t i = 0; i < fn->kwOnly.size(); ++i) {
+    if (kwBound[i])
+      continue;
+    if (i < fn->kwDefaults.size() && !fn->kwDefaults[i].isException()) {
+      callEnv->vars[fn->kwOnly[i].identifier()] = fn->kwDefaults[i];
+      continue;
+    }
+    return raise("TypeError",
+                 fn->name + "() missing required keyword-only argument '" +
+                     fn->kwOnly[i].identifier() + "'",
+                 at);
+  }
+
+  Env *savedEnv = env;
+  bool savedTraced = traced;
+  env = callEnv;
+  traced = fn->isMacro;
+  ++callDepth;
+  callStack.push_back({fn, &args});
+  Value result;
+  if (fn->def.kind() == NodeKind::Lambda) {
+    result = eval(fn->def.child(Field::body));
+  } else {
+    Flow f = execBody(fn->def, Field::body);
+    if (f == Flow::Return)
+      result = returnValue;
+    else if (f == Flow::Raise)
+      result = Value::exception();
+    else
+      result = Value::none();
+    returnValue = Value::none();
+  }
+  callStack.pop_back();
+  --callDepth;
+  env = savedEnv;
+  traced = savedTraced;
+  return result;
+}
+
+bool Interpreter::evalCallArgs(Node callNode, CallArgs &args, Value &abrupt) {
+  for (Node a : callNode.children(Field::args)) {
+    if (a.kind() == NodeKind::Starred) {
+      Value v = eval(a.child(Field::value));
+      if (v.isAbrupt()) {
+        abrupt = v;
+        return false;
+      }
+      llvm::SmallVector<Value, 8> items;
+      if (v.is(ValueKind::Opaque)) {
+        abrupt = heap.opaque("call with opaque *args");
+        return false;
+      }
+      if (!iterate(v, items, a)) {
+        abrupt = Value::exception();
+        return false;
+      }
+      for (Value item : items) {
+        args.pos.push_back(item);
+        args.posNodes.push_back(a);
+      }
+      continue;
+    }
+    Value v = eval(a);
+    if (v.isException()) {
+      abrupt = v;
+      return false;
+    }
+    args.pos.push_back(v);
+    args.posNodes.push_back(a);
+  }
+  for (Node k : callNode.children(Field::keywords)) {
+    Value v = eval(k.child(Field::value));
+    if (v.isException()) {
+      abrupt = v;
+      return false;
+    }
+    llvm::StringRef name = k.identifier();
+    if (name.empty()) {
+      if (v.is(ValueKind::Dict)) {
+        for (auto &kv : v.as<DictObj>()->items)
+          if (kv.first.isStr()) {
+            args.kw.push_back({getStr(kv.first), kv.second});
+            args.kwNodes.push_back(k);
+          }
+        continue;
+      }
+      if (v.isPoison()) {
+        abrupt = v;
+        return false;
+      }
+      abrupt = heap.opaque("call with opaque **kwargs");
+      return false;
+    }
+    args.kw.push_back({name, v});
+    args.kwNodes.push_back(k);
+  }
+  return true;
+}
+
+Value Interpreter::call(Value callee, CallArgs &args, Node at) {
+  switch (callee.getKind()) {
+  case ValueKind::Poison:
+  case ValueKind::Exception:
+    return callee;
+  case ValueKind::Function: {
+    FunctionObj *fn = callee.as<FunctionObj>();
+    if (fn->isMacro && !tracing())
+      return raise("RuntimeError",
+                   "macro '" + fn->name +
+                       "' can only be called while a kernel is traced",
+                   at);
+    return callFunction(fn, args, at);
+  }
+  case ValueKind::NativeFn:
+    return callNative(NativeId(callee.getNativeId()), args, at);
+  case ValueKind::Primitive:
+    return callPrimitive(*callee.getPrimitive(), args, at);
+  case ValueKind::Opaque:
+  case ValueKind::Module: {
+    // Calls of unknown objects: torch.randn(M, K) remembers its shape.
+    auto *o = heap.make<OpaqueObj>();
+    o->description = "call result";
+    if (callee.is(ValueKind::Opaque)) {
+      llvm::StringRef d = callee.as<OpaqueObj>()->description;
+      if (d == "torch.randn" || d == "torch.empty" || d == "torch.zeros" ||
+          d == "torch.ones" || d == "torch.rand" || d == "torch.randint") {
+        llvm::ArrayRef<Value> dims = args.pos;
+        if (d == "torch.randint" && dims.size() >= 3)
+          dims = dims.drop_front(2);
+        if (dims.size() == 1 && dims[0].isSequence())
+          dims = getElems(dims[0]);
+        if (llvm::all_of(dims, [](Value v) { return v.isIntLike(); })) {
+          o->shape.assign(dims.begin(), dims.end());
+          o->hasShape = true;
+        }
+        o->description = "torch tensor";
+      }
+    }
+    return Value::object(ValueKind::Opaque, o);
+  }
+  case ValueKind::DType: {
+    // T.float32(x): a typed constant or a conversion of an IR value.
+    if (args.pos.empty())
+      return Value::poison();
+    Value v = args.pos[0];
+    if (v.isIR() || v.is(ValueKind::Sym)) {
+      CallArgs castArgs;
+      castArgs.pos = {v, callee};
+      castArgs.posNodes = {args.posNodes[0], at};
+      if (const lang::BuiltinInfo *cast = lang::lookupBuiltin("T.cast"))
+        return callPrimitive(*cast, castArgs, at);
+    }
+    return v;
+  }
+  case ValueKind::Object:
+    switch (callee.getObjKind()) {
+    case ObjKind::BoundMethod:
+      return callMethod(callee.as<BoundMethodObj>(), args, at);
+    case ObjKind::Partial: {
+      PartialObj *p = callee.as<PartialObj>();
+      CallArgs merged;
+      merged.pos.append(p->args.begin(), p->args.end());
+      merged.posNodes.append(p->args.size(), at);
+      merged.pos.append(args.pos.begin(), args.pos.end());
+      merged.posNodes.append(args.posNodes.begin(), args.posNodes.end());
+      for (auto &kv : p->kwargs) {
+        if (!args.keyword(kv.first)) {
+          merged.kw.push_back(kv);
+          merged.kwNodes.push_back(at);
+        }
+      }
+      merged.kw.append(args.kw.begin(), args.kw.end());
+      merged.kwNodes.append(args.kwNodes.begin(), args.kwNodes.end());
+      return call(p->fn, merged, at);
+    }
+    case ObjKind::JitFunction:
+      return callJit(callee.as<JitFunctionObj>(), args, at, false);
+    case ObjKind::Class: {
+      auto *cls = callee.as<NamespaceObj>();
+      auto *inst = heap.make<NamespaceObj>();
+      inst->name = cls->name;
+      inst->cls = cls;
+      Value self = heap.obj(ObjKind::Instance, inst);
+      if (Value *init = cls->find("__init__"))
+        if (init->is(ValueKind::Function)) {
+          CallArgs a2 = args;
+          a2.pos.insert(a2.pos.begin(), self);
+          a2.posNodes.insert(a2.posNodes.begin(), at);
+          Value r = callFunction(init->as<FunctionObj>(), a2, at);
+          if (r.isException())
+            return r;
+        }
+      return self;
+    }
+    case ObjKind::Exception: {
+      auto *cls = callee.as<NamespaceObj>();
+      auto *o = heap.make<NamespaceObj>();
+      o->name = cls->name;
+      o->set("args", heap.tuple(args.pos));
+      return heap.obj(ObjKind::Exception, o);
+    }
+    case ObjKind::PrimFunc:
+      return heap.opaque("kernel result");
+    default:
+      return heap.opaque("call result");
+    }
+  default:
+    return raise("TypeError",
+                 "'" + callee.getTypeName() + "' object is not callable", at);
+  }
+}

@@ -1,0 +1,430 @@
+//===- Interpreter.h - The staged interpreter (private) ---------*- C++ -*-===//
+//
+// Part of tlc. SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+//
+// The interpreter executes the Python of one file over the syntax tree:
+// meta-level code folds to Python values, IR-valued code builds Tile IR
+// through IRGen. It is split over several files:
+//   Interpreter.cpp  environments, names, statements, functions, calls
+//   EvalExpr.cpp     expressions and Python operators
+//   NativeFns.cpp    Python builtins, math, itertools, functools, argparse
+//   Primitives.cpp   T.* primitives and tilelang.* helpers, checks
+//   IRGen.cpp        construction of `tile` dialect operations
+//   Instances.cpp    kernel instances: jit, prim_func, -D, defaults
+//
+// Control flow uses explicit status values (no C++ exceptions): expressions
+// return Value::exception() while a Python exception propagates, statements
+// return a Flow code.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TLC_LIB_EVAL_INTERPRETER_H
+#define TLC_LIB_EVAL_INTERPRETER_H
+
+#include "tlc/Eval/Eval.h"
+#include "tlc/Eval/SymExpr.h"
+#include "tlc/Eval/Value.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Location.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/Twine.h"
+
+namespace tlc::eval {
+
+using syntax::Field;
+using syntax::Node;
+using syntax::NodeKind;
+
+/// Native function and method identifiers (NativeFns.def).
+enum class NativeId : uint32_t {
+#define NATIVE(Id, Name) Id,
+#define METHOD(Id, Name) Id,
+#include "NativeFns.def"
+  NumNativeIds
+};
+
+/// A lexical scope: module globals, a function call's locals, or a
+/// comprehension's locals.
+class Env {
+public:
+  /// Enclosing scope used for free variables (null for the module).
+  Env *parent = nullptr;
+  /// Variables of this scope. Keys point into the syntax tree or the heap.
+  llvm::SmallDenseMap<llvm::StringRef, Value, 8> vars;
+  /// Names declared `global` in this scope.
+  llvm::SmallVector<llvm::StringRef, 1> globals;
+  /// Names declared `nonlocal` in this scope.
+  llvm::SmallVector<llvm::StringRef, 1> nonlocals;
+};
+
+/// How a statement finished.
+enum class Flow : uint8_t { Normal, Return, Break, Continue, Raise };
+
+/// Truth of a condition.
+enum class Truth : uint8_t { False, True, Unknown, IR, Abrupt };
+
+/// Arguments of a call, with the nodes they came from (for diagnostics).
+struct CallArgs {
+  llvm::SmallVector<Value, 6> pos;
+  llvm::SmallVector<Node, 6> posNodes;
+  llvm::SmallVector<std::pair<llvm::StringRef, Value>, 4> kw;
+  llvm::SmallVector<Node, 4> kwNodes;
+
+  /// Keyword value named \p name or null.
+  const Value *keyword(llvm::StringRef name) const {
+    for (auto &kv : kw)
+      if (kv.first == name)
+        return &kv.second;
+    return nullptr;
+  }
+};
+
+/// The launch region being traced.
+struct KernelCtx {
+  /// Thread count of the block (product of `threads`), 0 when symbolic.
+  int64_t threads = 0;
+  /// Shared buffers allocated in the region.
+  llvm::SmallVector<BufferObj *, 8> sharedBuffers;
+  /// The `with T.Kernel` call (for the budget diagnostic).
+  Node call;
+  /// Thread binding values (threadIdx.x/y/z) created on demand.
+  llvm::SmallVector<Value, 3> threadVars;
+  /// Block binding values (bx, by, bz).
+  llvm::SmallVector<Value, 3> blockVars;
+};
+
+/// One enclosing loop while tracing.
+struct LoopCtx {
+  LoopKind kind;
+  int64_t numStages = 0;
+  Node node;
+};
+
+/// A kernel instance being traced (one tile.func).
+struct InstanceCtx {
+  std::string kernel;
+  std::string label;
+  Node def;
+  /// The tile.func op (null when IR building is off).
+  mlir::Operation *func = nullptr;
+  /// Symbol declarations of the function (name -> kind).
+  llvm::SmallVector<std::pair<std::string, int>, 4> symbols;
+  /// Bindings for T.const / T.dynamic names (from .compile kw and -D).
+  llvm::StringMap<Value> constBindings;
+  /// Number of hints emitted so far for this instance.
+  unsigned numHints = 0;
+  /// T.empty outputs (eager mode).
+  llvm::SmallVector<BufferObj *, 2> outputs;
+};
+
+/// A pending Python exception.
+struct PendingException {
+  std::string type;
+  std::string message;
+  TextRange range;
+};
+
+class IRGen;
+struct Scalar;
+struct PArgs;
+
+/// The staged interpreter of one file. Not thread-safe.
+class Interpreter {
+public:
+  Interpreter(const syntax::SyntaxTree &tree, mlir::MLIRContext &ctx,
+              const EvalOptions &options, FileAnalysis &out);
+  ~Interpreter();
+
+  /// Runs the module, traces every instance, fills the FileAnalysis.
+  void run();
+
+  //===--------------------------------------------------------------------===//
+  // Diagnostics (Interpreter.cpp)
+  //===--------------------------------------------------------------------===//
+
+  void report(Severity sev, TextRange range, const llvm::Twine &msg);
+  void error(TextRange range, const llvm::Twine &msg) {
+    report(Severity::Error, range, msg);
+  }
+  void warning(TextRange range, const llvm::Twine &msg) {
+    report(Severity::Warning, range, msg);
+  }
+  void error(Node n, const llvm::Twine &msg) { error(n.range(), msg); }
+  /// Raises a Python exception of \p type; returns Value::exception().
+  Value raise(llvm::StringRef type, const llvm::Twine &msg, TextRange range);
+  Value raise(llvm::StringRef type, const llvm::Twine &msg, Node n) {
+    return raise(type, msg, n.range());
+  }
+  /// Reports an error and returns poison.
+  Value fail(Node n, const llvm::Twine &msg) {
+    error(n, msg);
+    return Value::poison();
+  }
+  /// Counts one step; false (and a diagnostic) once the budget is spent.
+  bool step(Node at);
+
+  //===--------------------------------------------------------------------===//
+  // Names and scopes (Interpreter.cpp)
+  //===--------------------------------------------------------------------===//
+
+  Value lookup(llvm::StringRef name, Node at);
+  void bind(llvm::StringRef name, Value v);
+  Value lookupModuleGlobal(llvm::StringRef name);
+  Value lookupBuiltinName(llvm::StringRef name);
+
+  //===--------------------------------------------------------------------===//
+  // Statements (Interpreter.cpp)
+  //===--------------------------------------------------------------------===//
+
+  Flow execBody(Node owner, Field field);
+  Flow exec(Node stmt);
+  Flow execAssign(Node stmt);
+  Flow execAugAssign(Node stmt);
+  Flow execAnnAssign(Node stmt);
+  Flow execFor(Node stmt);
+  Flow execWhile(Node stmt);
+  Flow execIf(Node stmt);
+  Flow execWith(Node stmt);
+  Flow execTry(Node stmt);
+  Flow execImport(Node stmt);
+  Flow execImportFrom(Node stmt);
+  Flow execFunctionDef(Node stmt);
+  Flow execClassDef(Node stmt);
+  Flow execAssert(Node stmt);
+  Flow execRaise(Node stmt);
+  Flow execReturn(Node stmt);
+  Flow execExpr(Node stmt);
+  /// Assigns \p v to target expression \p target.
+  Flow assign(Node target, Value v);
+  /// Converts an abrupt expression result into a Flow.
+  Flow flowOf(Value v) {
+    return v.isException() ? Flow::Raise : Flow::Normal;
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Functions and calls (Interpreter.cpp)
+  //===--------------------------------------------------------------------===//
+
+  FunctionObj *makeFunction(Node def, llvm::StringRef name);
+  Value callFunction(FunctionObj *fn, CallArgs &args, Node at);
+  Value call(Value callee, CallArgs &args, Node at);
+  bool evalCallArgs(Node call, CallArgs &args, Value &abrupt);
+  Value applyDecorator(Value deco, Value fn, Node decoNode, Node def);
+
+  //===--------------------------------------------------------------------===//
+  // Expressions (EvalExpr.cpp)
+  //===--------------------------------------------------------------------===//
+
+  Value eval(Node expr);
+  Value evalConstant(Node n);
+  Value evalJoinedStr(Node n);
+  Value evalBoolOp(Node n);
+  Value evalCompare(Node n);
+  Value evalIfExp(Node n);
+  Value evalSubscriptExpr(Node n);
+  Value evalSlice(Node n);
+  Value evalComprehension(Node n);
+  Value evalLambda(Node n);
+  Value evalDict(Node n);
+  Value getAttr(Value obj, llvm::StringRef attr, Node at);
+  Value subscript(Value obj, Value index, Node at);
+  Value binary(syntax::BinaryOp op, Value l, Value r, Node at);
+  Value unary(syntax::UnaryOp op, Value v, Node at);
+  Value compare(syntax::CmpOp op, Value l, Value r, Node at);
+  Truth truth(Value v, Node at);
+  /// Python equality of two values (no IR).
+  std::optional<bool> equals(Value a, Value b);
+  /// Iterates a Python iterable into \p out; false (+exception) if not.
+  bool iterate(Value v, llvm::SmallVectorImpl<Value> &out, Node at);
+  /// Formats a value like Python's str()/repr().
+  void format(Value v, llvm::raw_ostream &os, bool repr);
+  std::string toString(Value v, bool repr = false);
+  /// Coerces Int/Bool/Sym to a SymExpr; null otherwise.
+  SymExpr toSym(Value v);
+  /// Wraps a SymExpr as Int when constant, else Sym.
+  Value fromSym(SymExpr e, Node at);
+
+  //===--------------------------------------------------------------------===//
+  // Native functions (NativeFns.cpp)
+  //===--------------------------------------------------------------------===//
+
+  Value callNative(NativeId id, CallArgs &args, Node at);
+  Value callMethod(BoundMethodObj *m, CallArgs &args, Node at);
+  /// The native id of a qualified name (`math.ceil`), if any.
+  std::optional<NativeId> findNative(llvm::StringRef qualified);
+  /// A method of a builtin value, or poison.
+  Value findMethod(Value self, llvm::StringRef name);
+
+  //===--------------------------------------------------------------------===//
+  // Modules (Primitives.cpp)
+  //===--------------------------------------------------------------------===//
+
+  Value importModule(llvm::StringRef qualified);
+  Value moduleAttr(ModuleObj *m, llvm::StringRef attr, Node at);
+  bool isTileLangModule(llvm::StringRef name);
+
+  //===--------------------------------------------------------------------===//
+  // TileLang primitives (Primitives.cpp)
+  //===--------------------------------------------------------------------===//
+
+  Value callPrimitive(const lang::BuiltinInfo &info, CallArgs &args, Node at);
+  /// Kernel-level primitives (KernelOps.cpp); nullopt if \p p is not one.
+  std::optional<Value> callKernelPrimitive(const PArgs &p);
+  /// Meta-level and math primitives (Primitives.cpp).
+  Value callMetaPrimitive(const PArgs &p);
+  Value declareSymbols(const PArgs &p, int kind);
+  Value unaryMath(const PArgs &p);
+  Value selectValue(Value c, Value t, Value f, Node at);
+  Value minMax(Value a, Value b, bool isMax, Node at);
+  Value intDiv(Value a, Value b, SymKind kind, Node at);
+  Value castTo(Value v, lang::DType dtype, Node at);
+  /// Applies tilelang.jit/autotune (with options in \p p) to \p fn.
+  Value applyDecoratorValue(const PArgs &p, Value fn);
+  /// Records that the current instance uses symbol \p name.
+  void noteSymbolUse(llvm::StringRef name);
+  /// noteSymbolUse() for every symbol in \p e.
+  void noteSymbols(SymExpr e);
+  Value primitiveAttr(const lang::BuiltinInfo &info, llvm::StringRef attr,
+                      Node at);
+  /// Converts a value to a dtype (DType value, string, torch dtype ...).
+  std::optional<lang::DType> toDType(Value v);
+  /// Converts a shape argument to dims; false on error (reported).
+  bool toShape(Value v, llvm::SmallVectorImpl<SymExpr> &dims, Node at);
+  /// Evaluates a T.Tensor-like annotation into a global buffer.
+  Value makeTensorFromAnnotation(Value ann, llvm::StringRef name, Node at);
+  /// Creates a buffer value (+ IR op) and its hint.
+  BufferObj *makeBuffer(llvm::StringRef name, llvm::ArrayRef<SymExpr> shape,
+                        lang::DType dtype, lang::MemoryScope scope, Node at,
+                        bool isParam);
+  /// Enters a `with T.Kernel(...)` region and executes \p body.
+  Flow execKernel(KernelFrameObj *frame, Node withNode, Node target);
+  /// Executes an IR loop over a LoopFrame.
+  Flow execIRLoop(LoopFrameObj *loop, Node forNode);
+  /// Element read, arithmetic etc. on IR values.
+  Value irBinary(syntax::BinaryOp op, Value l, Value r, Node at);
+  Value irUnary(syntax::UnaryOp op, Value v, Node at);
+  Value irCompare(syntax::CmpOp op, Value l, Value r, Node at);
+  /// Stores \p v into an element reference / local.var buffer.
+  Flow irStore(Value target, Value v, Node at);
+  /// Builds an IR `if` whose condition is \p cond.
+  Flow execIRIf(Value cond, Node ifNode);
+  Flow execIRWhile(Node whileNode);
+  /// Materializes a value as a scalar IR value; \p hint is the wanted type
+  /// for Python numbers (null: i32/f32). Reports and returns null on error.
+  Scalar toScalar(Value v, Node at, mlir::Type hint = {});
+  /// Wraps a scalar IR value.
+  Value wrapScalar(const Scalar &s);
+  /// An `index` IR value of an Int, Sym or IR integer.
+  mlir::Value toIndex(Value v, Node at);
+  /// An index as an OpFoldResult (static for Python ints).
+  mlir::OpFoldResult toFold(Value v, Node at);
+  /// The buffer value of a tile operand (tile.region for regions).
+  mlir::Value regionValue(RegionObj *r, Node at);
+  /// Region of a buffer subscript.
+  Value makeRegion(BufferObj *buf, Value index, Node at);
+  /// The Region view of a tile operand (buffer, region, element ref).
+  RegionObj *asRegion(Value v, Node at);
+  /// Names an anonymous buffer after the variable it is assigned to.
+  void nameBuffer(BufferObj *buf, llvm::StringRef name, Node target);
+  /// Reports a tile operation used inside T.Parallel; true if so.
+  bool checkNotInParallel(llvm::StringRef what, Node at);
+  /// Reports a kernel-only operation outside T.Kernel; true if outside.
+  bool checkInKernel(llvm::StringRef what, Node at);
+  /// Emits a hint.
+  void addHint(TextRange range, llvm::StringRef name, llvm::StringRef kind,
+               llvm::ArrayRef<SymExpr> shape, std::optional<lang::DType> dtype,
+               std::optional<lang::MemoryScope> scope, std::string detail);
+  /// True when an IR function is being traced.
+  bool tracing() const { return instance != nullptr; }
+  /// Checks that a buffer used at \p at belongs to the current kernel.
+  void checkBufferUse(BufferObj *buf, Node at);
+  /// Shared memory budget check at the end of a kernel region.
+  void checkSharedMemory(KernelCtx &k);
+
+  //===--------------------------------------------------------------------===//
+  // Instances (Instances.cpp)
+  //===--------------------------------------------------------------------===//
+
+  /// Traces a @T.prim_func definition now.
+  Value tracePrimFunc(FunctionObj *fn, Node at);
+  /// Handles a call of a jit function (trace an instance).
+  Value callJit(JitFunctionObj *jit, CallArgs &args, Node at, bool compile);
+  /// Traces an eager jit function body for bound arguments.
+  void traceEager(JitFunctionObj *jit, CallArgs &args, Node at,
+                  const std::string &label);
+  /// Makes the label of an instance.
+  std::string makeLabel(llvm::StringRef fnName, CallArgs &args);
+  /// Analyses kernels that no call site instantiated.
+  void traceDefaultInstances();
+  /// Parses a -D value.
+  Value parseDefine(llvm::StringRef text);
+  /// The -D binding for \p name, if any.
+  std::optional<Value> defineFor(llvm::StringRef name);
+  /// Begins/ends an instance (tile.func).
+  InstanceCtx *beginInstance(llvm::StringRef kernel, llvm::StringRef label,
+                             Node def);
+  void endInstance(InstanceCtx *ctx);
+  /// True when the instance was already traced (dedup) or over the cap.
+  bool shouldSkipInstance(llvm::StringRef kernel, llvm::StringRef label);
+
+  //===--------------------------------------------------------------------===//
+  // State
+  //===--------------------------------------------------------------------===//
+
+  const syntax::SyntaxTree &tree;
+  mlir::MLIRContext &mlirContext;
+  const EvalOptions &options;
+  FileAnalysis &out;
+  Heap heap;
+  SymContext syms;
+  std::unique_ptr<IRGen> ir;
+
+  Env *moduleEnv = nullptr;
+  Env *env = nullptr;
+  /// Top-level statements that bind each global name (lazy resolution).
+  llvm::DenseMap<llvm::StringRef, llvm::SmallVector<Node, 1>> globalDefs;
+  llvm::DenseSet<llvm::StringRef> resolvingGlobals;
+  /// Modules imported with `from M import *` that are opaque.
+  bool hasOpaqueStarImport = false;
+
+  PendingException pending;
+  Value returnValue;
+  uint64_t steps = 0;
+  bool budgetExhausted = false;
+  unsigned callDepth = 0;
+  /// Enclosing user-function calls (for instance labels).
+  llvm::SmallVector<std::pair<FunctionObj *, CallArgs *>, 8> callStack;
+  /// (kernel, label) of the jit instance whose factory is running.
+  llvm::SmallVector<std::pair<std::string, std::string>, 2> jitContext;
+  /// Owned instance contexts.
+  std::vector<std::unique_ptr<InstanceCtx>> instances;
+
+  /// True while executing traced code (prim_func/eager body, macro):
+  /// `for ... in range(...)` builds IR loops there.
+  bool traced = false;
+  /// Current instance / kernel / loops while tracing.
+  InstanceCtx *instance = nullptr;
+  KernelCtx *kernel = nullptr;
+  llvm::SmallVector<LoopCtx, 8> loops;
+  /// Jit functions and prim-func factories seen, for default instances.
+  llvm::SmallVector<Value, 8> kernelsSeen;
+  /// Kernel name -> traced labels.
+  llvm::StringMap<llvm::SmallVector<std::string, 2>> tracedLabels;
+  /// Diagnostics already reported (range begin, message hash) for dedup.
+  llvm::DenseSet<std::pair<uint32_t, unsigned>> reported;
+  /// Kind (tile::SymbolKind) of every named symbol created so far.
+  llvm::StringMap<int> symbolKinds;
+  /// Counter for unique names of symbols.
+  unsigned nextLoopVar = 0;
+};
+
+} // namespace tlc::eval
+
+#endif // TLC_LIB_EVAL_INTERPRETER_H

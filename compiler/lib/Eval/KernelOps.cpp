@@ -1,0 +1,1285 @@
+//===- KernelOps.cpp - Kernel regions, buffers, loops and tile ops --------===//
+//
+// Part of tlc. SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+//
+// The kernel-level T.* primitives: `T.Kernel`, allocations and tensor
+// annotations, loops, tile operations (copy, gemm, fill, reduce, cumsum,
+// atomic_add), annotations and debug ops, with their checks (shapes,
+// dtypes, scopes, nesting, thread counts, shared memory budget) and hints.
+//
+//===----------------------------------------------------------------------===//
+
+#include "IRGen.h"
+#include "Primitives.h"
+
+#include "llvm/ADT/StringExtras.h"
+
+using namespace tlc;
+using namespace tlc::eval;
+using lang::BuiltinId;
+using lang::MemoryScope;
+
+//===----------------------------------------------------------------------===//
+// Symbols, hints and checks
+//===----------------------------------------------------------------------===//
+
+void Interpreter::noteSymbolUse(llvm::StringRef name) {
+  if (!instance)
+    return;
+  for (auto &s : instance->symbols)
+    if (s.first == name)
+      return;
+  auto it = symbolKinds.find(name);
+  int kind = it != symbolKinds.end() ? it->second : /*Meta=*/2;
+  instance->symbols.push_back({name.str(), kind});
+}
+
+void Interpreter::noteSymbols(SymExpr e) {
+  const SymNode *n = e.getNode();
+  if (!n)
+    return;
+  switch (n->kind) {
+  case SymKind::Constant:
+    return;
+  case SymKind::Symbol:
+    if (n->value == 0)
+      noteSymbolUse(n->name);
+    return;
+  case SymKind::Sum:
+    for (const SymTerm &t : n->terms)
+      noteSymbols(SymExpr(t.term));
+    return;
+  case SymKind::Product:
+    for (const SymNode *f : n->factors)
+      noteSymbols(SymExpr(f));
+    return;
+  default:
+    noteSymbols(SymExpr(n->lhs));
+    noteSymbols(SymExpr(n->rhs));
+    return;
+  }
+}
+
+void Interpreter::addHint(TextRange range, llvm::StringRef name,
+                          llvm::StringRef kind, llvm::ArrayRef<SymExpr> shape,
+                          std::optional<lang::DType> dtype,
+                          std::optional<lang::MemoryScope> scope,
+                          std::string detail) {
+  if (!instance)
+    return;
+  Hint h;
+  h.range = range;
+  h.kernel = instance->kernel;
+  h.instance = instance->label;
+  h.name = name.str();
+  h.kind = kind.str();
+  for (SymExpr d : shape) {
+    h.shapeIsInt.push_back(d && d.isConstant());
+    h.shape.push_back(d ? d.str() : "?");
+  }
+  if (dtype)
+    h.dtype = dtype->getName();
+  if (scope)
+    h.scope = lang::getScopeString(*scope).str();
+  h.detail = std::move(detail);
+  out.hints.push_back(std::move(h));
+  ++instance->numHints;
+}
+
+void Interpreter::nameBuffer(BufferObj *buf, llvm::StringRef name,
+                             Node target) {
+  buf->name = name;
+  if (buf->hintIndex >= 0 && size_t(buf->hintIndex) < out.hints.size()) {
+    Hint &h = out.hints[buf->hintIndex];
+    h.name = name.str();
+    h.range = target.range();
+  }
+  if (buf->value)
+    if (mlir::Operation *op = buf->value.getDefiningOp())
+      op->setLoc(ir->nameLoc(name, op->getLoc() ? target.range()
+                                                : target.range()));
+}
+
+bool Interpreter::checkNotInParallel(llvm::StringRef what, Node at) {
+  for (const LoopCtx &l : loops)
+    if (l.kind == LoopKind::Parallel) {
+      Diagnostic d;
+      error(at, what + " cannot be used inside T.Parallel");
+      return true;
+    }
+  return false;
+}
+
+bool Interpreter::checkInKernel(llvm::StringRef what, Node at) {
+  if (kernel)
+    return false;
+  error(at, what + " can only be used inside a T.Kernel region");
+  return true;
+}
+
+void Interpreter::checkBufferUse(BufferObj *buf, Node at) {
+  if (!buf->kernel || buf->kernel == kernel)
+    return;
+  if (!kernel)
+    error(at, llvm::Twine(lang::getScopeDisplayName(buf->scope)) +
+                  " buffer '" + buf->name +
+                  "' is used outside of the T.Kernel region it belongs to");
+  else
+    error(at, llvm::Twine(lang::getScopeDisplayName(buf->scope)) +
+                  " buffer '" + buf->name +
+                  "' belongs to another T.Kernel region");
+}
+
+/// Bytes of a buffer when its shape is static.
+static std::optional<int64_t> bufferBytes(const BufferObj *b) {
+  int64_t n = 1;
+  for (SymExpr d : b->shape) {
+    if (!d || !d.isConstant())
+      return std::nullopt;
+    n *= *d.getConstant();
+  }
+  return (n * b->dtype.getTotalBits() + 7) / 8;
+}
+
+static std::string formatBytes(int64_t bytes) {
+  if (bytes % 1024 == 0)
+    return std::to_string(bytes / 1024) + " KiB";
+  char buf[32];
+  snprintf(buf, sizeof(buf), "%.1f KiB", double(bytes) / 1024);
+  return buf;
+}
+
+void Interpreter::checkSharedMemory(KernelCtx &k) {
+  int64_t total = 0;
+  std::vector<RelatedInfo> notes;
+  for (BufferObj *b : k.sharedBuffers) {
+    std::optional<int64_t> bytes = bufferBytes(b);
+    if (!bytes)
+      continue;
+    int64_t used = *bytes * std::max<int64_t>(1, b->stages);
+    total += used;
+    std::string msg = "'" + b->name.str() + "' uses " + formatBytes(used);
+    if (b->stages > 1)
+      msg += " (" + std::to_string(b->stages) + " pipeline stages x " +
+             formatBytes(*bytes) + ")";
+    notes.push_back({b->range, msg});
+  }
+  if (total <= options.target.sharedMemoryBytes)
+    return;
+  Diagnostic d;
+  d.severity = Severity::Error;
+  d.range = k.call.range();
+  d.message = "shared memory usage " + formatBytes(total) + " exceeds the " +
+              formatBytes(options.target.sharedMemoryBytes) + " budget of " +
+              options.target.name;
+  d.notes = std::move(notes);
+  if (instance)
+    d.notes.push_back({instance->def.getIdentifier().range,
+                       "in instance " + instance->label});
+  out.diagnostics.push_back(std::move(d));
+}
+
+//===----------------------------------------------------------------------===//
+// Buffers
+//===----------------------------------------------------------------------===//
+
+BufferObj *Interpreter::makeBuffer(llvm::StringRef name,
+                                   llvm::ArrayRef<SymExpr> shape,
+                                   lang::DType dtype, MemoryScope scope,
+                                   Node at, bool isParam) {
+  auto *buf = heap.make<BufferObj>();
+  buf->name = name;
+  buf->shape.assign(shape.begin(), shape.end());
+  buf->dtype = dtype;
+  buf->scope = scope;
+  buf->range = at.range();
+  buf->kernel = lang::isGlobalScope(scope) ? nullptr : kernel;
+  for (SymExpr d : shape)
+    noteSymbols(d);
+  tile::BufferType t = ir->bufferType(shape, dtype, scope);
+  mlir::Location l = name.empty() ? ir->loc(at) : ir->nameLoc(name, at.range());
+  if (isParam)
+    buf->value = ir->addParam(t, l);
+  else
+    buf->value = ir->b.create<tile::AllocOp>(l, t, mlir::Value());
+  if (lang::usesSharedMemory(scope) && kernel)
+    kernel->sharedBuffers.push_back(buf);
+  buf->hintIndex = int(out.hints.size());
+  addHint(at.range(), name, isParam ? "tensor" : "buffer", shape, dtype, scope,
+          "");
+  if (!instance)
+    buf->hintIndex = -1;
+  return buf;
+}
+
+Value Interpreter::makeTensorFromAnnotation(Value ann, llvm::StringRef name,
+                                            Node at) {
+  auto *t = ann.as<BufferObj>();
+  if (!tracing())
+    return ann;
+  BufferObj *b = makeBuffer(name, t->shape, t->dtype, t->scope, at, true);
+  return Value::object(ValueKind::Buffer, b);
+}
+
+/// T.Tensor(shape, dtype) and friends used as a type.
+static Value makeTensorType(Interpreter &in, const PArgs &p,
+                            MemoryScope scope) {
+  Value shapeV = p.getOr("shape", Value::poison());
+  if (shapeV.isAbrupt())
+    return shapeV;
+  auto *t = in.heap.make<BufferObj>();
+  t->objKind = ObjKind::TensorType;
+  if (!in.toShape(shapeV, t->shape, p.node("shape")))
+    return Value::poison();
+  t->dtype = lang::DType(lang::ScalarType::Float32);
+  if (std::optional<Value> dt = p.get("dtype")) {
+    std::optional<lang::DType> d = in.toDType(*dt);
+    if (!d) {
+      if (dt->isAbrupt())
+        return *dt;
+      return in.fail(p.node("dtype"), "unknown dtype " + in.toString(*dt, true));
+    }
+    t->dtype = *d;
+  }
+  t->scope = scope;
+  if (std::optional<Value> sc = p.get("scope"))
+    if (sc->isStr())
+      if (std::optional<MemoryScope> s = lang::parseScope(getStr(*sc)))
+        t->scope = *s;
+  t->range = p.call.range();
+  return Value::object(ValueKind::Object, t);
+}
+
+/// T.alloc_* with a shape.
+static Value allocate(Interpreter &in, const PArgs &p, MemoryScope scope) {
+  if (in.checkInKernel(p.info.name, p.call) && !lang::isGlobalScope(scope))
+    return Value::poison();
+  Value shapeV = p.getOr("shape", Value::poison());
+  if (shapeV.isAbrupt())
+    return shapeV;
+  llvm::SmallVector<SymExpr, 4> shape;
+  if (!in.toShape(shapeV, shape, p.node("shape")))
+    return Value::poison();
+  Value dt = p.getOr("dtype", in.heap.strNoCopy("float32"));
+  std::optional<lang::DType> dtype = in.toDType(dt);
+  if (!dtype) {
+    if (dt.isAbrupt())
+      return dt;
+    return in.fail(p.node("dtype"), "unknown dtype " + in.toString(dt, true));
+  }
+  if (std::optional<Value> sc = p.get("scope")) {
+    if (!sc->isStr())
+      return in.fail(p.node("scope"), "scope must be a string");
+    std::optional<MemoryScope> s = lang::parseScope(getStr(*sc));
+    if (!s)
+      return in.fail(p.node("scope"),
+                     "unknown memory scope '" + getStr(*sc) + "'");
+    scope = *s;
+  }
+  BufferObj *b = in.makeBuffer("", shape, *dtype, scope, p.call, false);
+  return Value::object(ValueKind::Buffer, b);
+}
+
+//===----------------------------------------------------------------------===//
+// Kernel regions and loops
+//===----------------------------------------------------------------------===//
+
+/// Names of the variables a `for`/`with` target binds.
+static void targetNames(Node target, llvm::SmallVectorImpl<Node> &out) {
+  if (!target)
+    return;
+  if (target.kind() == NodeKind::Tuple || target.kind() == NodeKind::List) {
+    for (Node e : target.children(Field::elts))
+      out.push_back(e);
+    return;
+  }
+  out.push_back(target);
+}
+
+Flow Interpreter::execKernel(KernelFrameObj *frame, Node withNode,
+                             Node target) {
+  Node call = frame->call;
+  if (kernel) {
+    error(call, "T.Kernel regions cannot be nested");
+    return Flow::Normal;
+  }
+  if (!tracing()) {
+    error(call, "T.Kernel can only be used inside a @T.prim_func or "
+                "@tilelang.jit function");
+    return Flow::Normal;
+  }
+  llvm::SmallVector<mlir::OpFoldResult, 3> grid, threads;
+  llvm::SmallVector<SymExpr, 3> gridSyms;
+  for (Value g : frame->grid) {
+    grid.push_back(toFold(g, call));
+    gridSyms.push_back(g.is(ValueKind::Expr) ? g.as<ExprObj>()->sym
+                                             : toSym(g));
+  }
+  int64_t numThreads = 1;
+  bool staticThreads = true;
+  for (Value t : frame->threads) {
+    threads.push_back(toFold(t, call));
+    if (t.isIntLike())
+      numThreads *= t.getInt();
+    else
+      staticThreads = false;
+  }
+  if (staticThreads) {
+    const TargetInfo &tgt = options.target;
+    if (numThreads <= 0)
+      error(call, "thread count must be positive, got " +
+                      llvm::Twine(numThreads));
+    else if (numThreads > tgt.maxThreads)
+      error(call, "thread count " + llvm::Twine(numThreads) +
+                      " exceeds the maximum of " + llvm::Twine(tgt.maxThreads) +
+                      " threads per block");
+    else if (tgt.warpSize > 1 && numThreads % tgt.warpSize != 0)
+      error(call, "thread count " + llvm::Twine(numThreads) +
+                      " is not a multiple of the " +
+                      (tgt.warpSize == 64 ? "wavefront" : "warp") + " size (" +
+                      llvm::Twine(tgt.warpSize) + ") of " + tgt.name);
+  }
+  auto op = ir->b.create<tile::KernelOp>(ir->loc(call), grid, threads);
+  mlir::Block &body = op.getBody().front();
+
+  KernelCtx k;
+  k.threads = staticThreads ? numThreads : 0;
+  k.call = call;
+  llvm::SmallVector<Node, 3> names;
+  targetNames(target, names);
+  static const char *const defaults[] = {"bx", "by", "bz"};
+  llvm::SmallVector<Value, 3> vars;
+  for (unsigned i = 0; i < body.getNumArguments(); ++i) {
+    llvm::StringRef name = i < names.size() && names[i].kind() == NodeKind::Name
+                               ? names[i].identifier()
+                               : llvm::StringRef(defaults[std::min(i, 2u)]);
+    SymExpr sym = syms.freshSymbol(name);
+    ir->bindSymbol(sym, body.getArgument(i));
+    body.getArgument(i).setLoc(
+        ir->nameLoc(name, i < names.size() ? names[i].range() : call.range()));
+    vars.push_back(wrapScalar({body.getArgument(i),
+                               lang::DType(lang::ScalarType::Int32), sym}));
+  }
+  k.blockVars = vars;
+  if (target) {
+    Value bound = vars.size() == 1 && target.kind() == NodeKind::Name
+                      ? vars[0]
+                      : heap.tuple(vars);
+    if (target.kind() == NodeKind::Name && vars.size() > 1)
+      bound = heap.list(vars);
+    if (assign(target, bound) != Flow::Normal)
+      return Flow::Raise;
+  }
+  std::string detail = staticThreads ? std::to_string(numThreads) + " threads"
+                                     : "symbolic threads";
+  addHint(target ? target.range() : call.range(),
+          target ? target.text() : llvm::StringRef(), "kernel", gridSyms,
+          std::nullopt, std::nullopt, detail);
+
+  KernelCtx *saved = kernel;
+  kernel = &k;
+  Flow f;
+  {
+    mlir::OpBuilder::InsertionGuard guard(ir->b);
+    ir->b.setInsertionPointToEnd(&body);
+    f = execBody(withNode, Field::body);
+  }
+  kernel = saved;
+  checkSharedMemory(k);
+  if (f == Flow::Break || f == Flow::Continue)
+    f = Flow::Normal;
+  return f;
+}
+
+Flow Interpreter::execIRLoop(LoopFrameObj *loop, Node forNode) {
+  Node call = loop->call;
+  Node target = forNode.child(Field::target);
+  if (!kernel) {
+    error(call, "TileLang loops can only be used inside a T.Kernel region");
+    return Flow::Normal;
+  }
+  bool inParallel = llvm::any_of(
+      loops, [](const LoopCtx &l) { return l.kind == LoopKind::Parallel; });
+  if (loop->loopKind == LoopKind::Pipelined && inParallel) {
+    error(call, "T.Pipelined cannot be used inside T.Parallel");
+    return Flow::Normal;
+  }
+  llvm::SmallVector<Node, 3> names;
+  targetNames(target, names);
+  mlir::Location l = ir->loc(call);
+  auto nameOf = [&](unsigned i) {
+    return i < names.size() && names[i].kind() == NodeKind::Name
+               ? names[i].identifier()
+               : llvm::StringRef("i");
+  };
+  auto makeVar = [&](mlir::Value arg, unsigned i) {
+    SymExpr sym = syms.freshSymbol(nameOf(i));
+    ir->bindSymbol(sym, arg);
+    arg.setLoc(ir->nameLoc(nameOf(i),
+                           i < names.size() ? names[i].range() : call.range()));
+    return wrapScalar({arg, lang::DType(lang::ScalarType::Int32), sym});
+  };
+  auto bindVars = [&](llvm::ArrayRef<Value> vars) -> bool {
+    if (!target)
+      return true;
+    Value v = vars.size() == 1 ? vars[0] : heap.tuple(vars);
+    return assign(target, v) == Flow::Normal;
+  };
+  auto runBody = [&](mlir::Block *block, LoopKind kind) -> Flow {
+    mlir::OpBuilder::InsertionGuard guard(ir->b);
+    ir->b.setInsertionPointToEnd(block);
+    loops.push_back({kind, loop->numStages, forNode});
+    Flow f = execBody(forNode, Field::body);
+    loops.pop_back();
+    if (f == Flow::Break || f == Flow::Continue)
+      return Flow::Normal;
+    if (f == Flow::Return) {
+      error(forNode, "'return' inside a TileLang loop is not supported");
+      return Flow::Normal;
+    }
+    return f;
+  };
+
+  switch (loop->loopKind) {
+  case LoopKind::Parallel: {
+    llvm::SmallVector<mlir::OpFoldResult, 3> extents;
+    for (Value e : loop->stops)
+      extents.push_back(toFold(e, call));
+    auto op = ir->b.create<tile::ParallelOp>(l, extents);
+    mlir::Block &body = op.getBody().front();
+    llvm::SmallVector<Value, 3> vars;
+    for (unsigned i = 0; i < body.getNumArguments(); ++i)
+      vars.push_back(makeVar(body.getArgument(i), i));
+    if (!bindVars(vars))
+      return Flow::Raise;
+    return runBody(&body, LoopKind::Parallel);
+  }
+  case LoopKind::Pipelined: {
+    mlir::Value lb = toIndex(loop->starts[0], call);
+    mlir::Value ub = toIndex(loop->stops[0], call);
+    if (!lb || !ub)
+      return Flow::Normal;
+    auto op =
+        ir->b.create<tile::PipelinedOp>(l, lb, ub, std::max<int64_t>(0, loop->numStages));
+    auto listAttr = [&](Value v, llvm::StringRef attr) {
+      if (!v.isSequence())
+        return;
+      llvm::SmallVector<int64_t, 4> ints;
+      for (Value e : getElems(v))
+        if (e.isIntLike())
+          ints.push_back(e.getInt());
+      op->setAttr(attr, ir->b.getDenseI64ArrayAttr(ints));
+    };
+    listAttr(loop->order, "order");
+    listAttr(loop->stage, "stage");
+    mlir::Block &body = op.getBody().front();
+    Value var = makeVar(body.getArgument(0), 0);
+    if (!bindVars({var}))
+      return Flow::Raise;
+    SymExpr trip = syms.sub(
+        toSym(loop->stops[0]).isNull() && loop->stops[0].is(ValueKind::Expr)
+            ? loop->stops[0].as<ExprObj>()->sym
+            : toSym(loop->stops[0]),
+        toSym(loop->starts[0]));
+    addHint(target ? target.range() : call.range(),
+            target ? target.text() : llvm::StringRef(), "pipeline", {trip},
+            std::nullopt, std::nullopt,
+            std::to_string(loop->numStages) + " stages");
+    return runBody(&body, LoopKind::Pipelined);
+  }
+  default: {
+    // Serial, unroll, vectorized; several dimensions (T.grid) nest.
+    tile::LoopKind kind = loop->loopKind == LoopKind::Unroll
+                              ? tile::LoopKind::Unroll
+                          : loop->loopKind == LoopKind::Vectorized
+                              ? tile::LoopKind::Vectorized
+                              : tile::LoopKind::Serial;
+    mlir::OpBuilder::InsertionGuard guard(ir->b);
+    llvm::SmallVector<Value, 3> vars;
+    mlir::Block *inner = nullptr;
+    for (unsigned d = 0; d < loop->stops.size(); ++d) {
+      mlir::Value lb = toIndex(loop->starts[d], call);
+      mlir::Value ub = toIndex(loop->stops[d], call);
+      mlir::Value st = toIndex(loop->steps[d], call);
+      if (!lb || !ub || !st)
+        return Flow::Normal;
+      if (loop->steps[d].isIntLike() && loop->steps[d].getInt() == 0) {
+        error(call, "loop step cannot be zero");
+        return Flow::Normal;
+      }
+      auto op = ir->b.create<tile::ForOp>(l, lb, ub, st, kind);
+      inner = &op.getBody().front();
+      vars.push_back(makeVar(inner->getArgument(0), d));
+      ir->b.setInsertionPointToEnd(inner);
+    }
+    if (!bindVars(vars))
+      return Flow::Raise;
+    return runBody(inner, loop->loopKind);
+  }
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Tile operations
+//===----------------------------------------------------------------------===//
+
+/// Extents of a region with unit dimensions dropped.
+static llvm::SmallVector<SymExpr, 4> squeeze(llvm::ArrayRef<SymExpr> ext) {
+  llvm::SmallVector<SymExpr, 4> out;
+  for (SymExpr e : ext)
+    if (!(e && e.isConstant() && *e.getConstant() == 1))
+      out.push_back(e);
+  return out;
+}
+
+static std::string shapeStr(llvm::ArrayRef<SymExpr> ext) {
+  std::string s = "[";
+  for (size_t i = 0; i < ext.size(); ++i) {
+    if (i)
+      s += ", ";
+    s += ext[i] ? ext[i].str() : "?";
+  }
+  return s + "]";
+}
+
+/// Gives an element-form region the extents of \p other (right-aligned).
+static RegionObj *inferExtents(Interpreter &in, RegionObj *r,
+                               const RegionObj *other) {
+  auto *copy = in.heap.make<RegionObj>(*r);
+  copy->isElement = false;
+  size_t rank = r->starts.size();
+  llvm::SmallVector<SymExpr, 4> ext(other->extents.begin(),
+                                    other->extents.end());
+  while (ext.size() > rank && ext.front() && ext.front().isConstant() &&
+         *ext.front().getConstant() == 1)
+    ext.erase(ext.begin());
+  if (ext.size() > rank)
+    return nullptr;
+  copy->extents.assign(rank - ext.size(), in.syms.constant(1));
+  copy->extents.append(ext.begin(), ext.end());
+  return copy;
+}
+
+/// True when two regions agree in shape ignoring unit dims (unknown = agree).
+static bool shapesAgree(Interpreter &in, const RegionObj *a,
+                        const RegionObj *b) {
+  auto sa = squeeze(a->extents), sb = squeeze(b->extents);
+  if (sa.size() != sb.size()) {
+    // A symbolic extent might be 1; only complain when all are static.
+    auto allStatic = [](llvm::ArrayRef<SymExpr> s) {
+      return llvm::all_of(s, [](SymExpr e) { return e && e.isConstant(); });
+    };
+    return !(allStatic(a->extents) && allStatic(b->extents));
+  }
+  for (size_t i = 0; i < sa.size(); ++i)
+    if (sa[i] && sb[i] && in.syms.equal(sa[i], sb[i]) == false)
+      return false;
+  return true;
+}
+
+static Value tileCopy(Interpreter &in, const PArgs &p) {
+  if (in.checkInKernel("T.copy", p.call) ||
+      in.checkNotInParallel("T.copy", p.call))
+    return Value::poison();
+  Value src = p.getOr("src", Value::poison());
+  Value dst = p.getOr("dst", Value::poison());
+  if (src.isAbrupt() || dst.isAbrupt())
+    return Value::poison();
+  RegionObj *s = in.asRegion(src, p.node("src"));
+  RegionObj *d = in.asRegion(dst, p.node("dst"));
+  if (!s)
+    return in.fail(p.node("src"), "T.copy source must be a buffer or region, "
+                                  "not '" + src.getTypeName() + "'");
+  if (!d)
+    return in.fail(p.node("dst"), "T.copy destination must be a buffer or "
+                                  "region, not '" + dst.getTypeName() + "'");
+  if (s->isElement && !d->isElement)
+    s = inferExtents(in, s, d);
+  else if (d->isElement && !s->isElement)
+    d = inferExtents(in, d, s);
+  if (!s || !d || !shapesAgree(in, s, d)) {
+    RegionObj *rs = in.asRegion(src, p.node("src"));
+    RegionObj *rd = in.asRegion(dst, p.node("dst"));
+    return in.fail(p.call, "T.copy between regions of different shapes: " +
+                               shapeStr(s ? s->extents : rs->extents) +
+                               " and " +
+                               shapeStr(d ? d->extents : rd->extents));
+  }
+  if (lang::isSharedScope(d->buffer->scope))
+    for (auto it = in.loops.rbegin(); it != in.loops.rend(); ++it)
+      if (it->kind == LoopKind::Pipelined) {
+        d->buffer->stages = std::max(d->buffer->stages, it->numStages);
+        break;
+      }
+  mlir::Value sv = in.regionValue(s, p.node("src"));
+  mlir::Value dv = in.regionValue(d, p.node("dst"));
+  auto op = in.ir->b.create<tile::CopyOp>(in.ir->loc(p.call), sv, dv);
+  if (std::optional<Value> w = p.get("coalesced_width"))
+    if (w->isIntLike())
+      op->setAttr("coalesced_width", in.ir->b.getI64IntegerAttr(w->getInt()));
+  if (p.flag("disable_tma", false))
+    op->setAttr("disable_tma", in.ir->b.getUnitAttr());
+  return Value::none();
+}
+
+static Value tileGemm(Interpreter &in, const PArgs &p) {
+  if (in.checkInKernel("T.gemm", p.call) ||
+      in.checkNotInParallel("T.gemm", p.call))
+    return Value::poison();
+  Value av = p.getOr("A", Value::poison()), bv = p.getOr("B", Value::poison()),
+        cv = p.getOr("C", Value::poison());
+  if (av.isAbrupt() || bv.isAbrupt() || cv.isAbrupt())
+    return Value::poison();
+  RegionObj *regs[3];
+  const char *names[3] = {"A", "B", "C"};
+  Value vals[3] = {av, bv, cv};
+  llvm::SmallVector<SymExpr, 4> shapes[3];
+  bool bad = false;
+  for (int i = 0; i < 3; ++i) {
+    regs[i] = in.asRegion(vals[i], p.node(names[i]));
+    if (!regs[i] || regs[i]->isElement) {
+      in.error(p.node(names[i]), llvm::Twine("T.gemm operand ") + names[i] +
+                                     " must be a buffer or region");
+      return Value::poison();
+    }
+    shapes[i].assign(regs[i]->extents.begin(), regs[i]->extents.end());
+    while (shapes[i].size() > 2 && shapes[i].front() &&
+           shapes[i].front().isConstant() &&
+           *shapes[i].front().getConstant() == 1)
+      shapes[i].erase(shapes[i].begin());
+    if (shapes[i].size() != 2) {
+      in.error(p.node(names[i]), llvm::Twine("T.gemm operand ") + names[i] +
+                                     " must be 2-D, got shape " +
+                                     shapeStr(regs[i]->extents));
+      bad = true;
+    }
+  }
+  if (bad)
+    return Value::poison();
+  bool tA = p.flag("transpose_A", false), tB = p.flag("transpose_B", false);
+  SymExpr m = shapes[0][tA ? 1 : 0], kA = shapes[0][tA ? 0 : 1];
+  SymExpr kB = shapes[1][tB ? 1 : 0], n = shapes[1][tB ? 0 : 1];
+  SymExpr mC = shapes[2][0], nC = shapes[2][1];
+  auto differ = [&](SymExpr a, SymExpr b) {
+    return a && b && in.syms.equal(a, b) == false;
+  };
+  auto sh = [&](int i) { return shapeStr(shapes[i]); };
+  if (differ(kA, kB)) {
+    in.error(p.call, "T.gemm: K of A " + sh(0) + " (" + kA.str() +
+                         ") does not match K of B " + sh(1) + " (" +
+                         kB.str() + ")");
+    bad = true;
+  }
+  if (differ(m, mC)) {
+    in.error(p.call, "T.gemm: M of A " + sh(0) + " (" + m.str() +
+                         ") does not match M of C " + sh(2) + " (" +
+                         mC.str() + ")");
+    bad = true;
+  }
+  if (differ(n, nC)) {
+    in.error(p.call, "T.gemm: N of B " + sh(1) + " (" + n.str() +
+                         ") does not match N of C " + sh(2) + " (" +
+                         nC.str() + ")");
+    bad = true;
+  }
+  BufferObj *a = regs[0]->buffer, *b = regs[1]->buffer, *c = regs[2]->buffer;
+  if (a->dtype != b->dtype) {
+    in.error(p.call, "T.gemm operands A and B have different dtypes (" +
+                         a->dtype.getName() + " and " + b->dtype.getName() +
+                         ")");
+    bad = true;
+  }
+  if (c->scope != MemoryScope::Fragment &&
+      c->scope != MemoryScope::TensorMemory) {
+    in.error(p.node("C"), "T.gemm accumulator C must be a fragment "
+                          "(T.alloc_fragment), but '" +
+                              c->name + "' is in " +
+                              lang::getScopeString(c->scope));
+    bad = true;
+  } else if (a->dtype.isInteger() != c->dtype.isInteger()) {
+    in.error(p.node("C"), "T.gemm accumulator dtype " + c->dtype.getName() +
+                              " does not suit " + a->dtype.getName() +
+                              " operands");
+    bad = true;
+  }
+  for (int i = 0; i < 2; ++i) {
+    BufferObj *x = regs[i]->buffer;
+    if (!lang::isSharedScope(x->scope) && x->scope != MemoryScope::Fragment &&
+        x->scope != MemoryScope::TensorMemory) {
+      in.error(p.node(names[i]), llvm::Twine("T.gemm operand ") + names[i] +
+                                     " must be in shared memory or a "
+                                     "fragment, but '" +
+                                     x->name + "' is in " +
+                                     lang::getScopeString(x->scope));
+      bad = true;
+    }
+  }
+  if (bad)
+    return Value::poison();
+  auto &B = in.ir->b;
+  mlir::Value ops[3];
+  for (int i = 0; i < 3; ++i)
+    ops[i] = in.regionValue(regs[i], p.node(names[i]));
+  auto op = B.create<tile::GemmOp>(in.ir->loc(p.call), ops[0], ops[1], ops[2]);
+  if (tA)
+    op->setAttr("transpose_a", B.getUnitAttr());
+  if (tB)
+    op->setAttr("transpose_b", B.getUnitAttr());
+  if (p.flag("clear_accum", false))
+    op->setAttr("clear_accum", B.getUnitAttr());
+  if (std::optional<Value> pol = p.get("policy")) {
+    tile::GemmWarpPolicy policy = tile::GemmWarpPolicy::Square;
+    llvm::StringRef name;
+    if (pol->isObj(ObjKind::EnumMember))
+      name = pol->as<EnumMemberObj>()->info->getShortName();
+    if (name == "FullRow" || (pol->isIntLike() && pol->getInt() == 1))
+      policy = tile::GemmWarpPolicy::FullRow;
+    else if (name == "FullCol" || (pol->isIntLike() && pol->getInt() == 2))
+      policy = tile::GemmWarpPolicy::FullCol;
+    op->setAttr("policy", tile::GemmWarpPolicyAttr::get(B.getContext(), policy));
+  }
+  if (std::optional<Value> kp = p.get("k_pack"))
+    if (kp->isIntLike())
+      op->setAttr("k_pack", B.getI64IntegerAttr(kp->getInt()));
+  return Value::none();
+}
+
+static Value tileFill(Interpreter &in, const PArgs &p, bool clear) {
+  Value bufV = p.getOr("buffer", Value::poison());
+  if (bufV.isAbrupt())
+    return bufV;
+  const char *what = clear ? "T.clear" : "T.fill";
+  if (in.checkInKernel(what, p.call))
+    return Value::poison();
+  RegionObj *r = in.asRegion(bufV, p.node("buffer"));
+  if (!r)
+    return in.fail(p.node("buffer"), llvm::Twine(what) +
+                                         " expects a buffer or region, not '" +
+                                         bufV.getTypeName() + "'");
+  if (!r->isElement && in.checkNotInParallel(what, p.call))
+    return Value::poison();
+  if (r->isElement) {
+    auto *copy = in.heap.make<RegionObj>(*r);
+    copy->isElement = false;
+    r = copy;
+  }
+  mlir::Value target = in.regionValue(r, p.node("buffer"));
+  mlir::Location l = in.ir->loc(p.call);
+  if (clear) {
+    in.ir->b.create<tile::ClearOp>(l, target);
+    return Value::none();
+  }
+  mlir::Type want = in.ir->valueType(r->buffer->dtype);
+  Scalar s = in.toScalar(p.getOr("value", Value::poison()), p.node("value"),
+                         want);
+  if (!s)
+    return Value::poison();
+  mlir::Value v = in.ir->convert(s.value, want, l, s.dtype.isUnsignedInteger());
+  in.ir->b.create<tile::FillOp>(l, target, v);
+  return Value::none();
+}
+
+static Value tileReduce(Interpreter &in, const PArgs &p, tile::ReduceKind kind) {
+  if (in.checkInKernel(p.info.name, p.call) ||
+      in.checkNotInParallel(p.info.name, p.call))
+    return Value::poison();
+  Value srcV = p.getOr("buffer", Value::poison());
+  Value dstV = p.getOr("out", Value::poison());
+  if (srcV.isAbrupt() || dstV.isAbrupt())
+    return Value::poison();
+  RegionObj *s = in.asRegion(srcV, p.node("buffer"));
+  RegionObj *d = in.asRegion(dstV, p.node("out"));
+  if (!s || !d)
+    return in.fail(p.call, p.info.name + " expects buffers");
+  int64_t rank = s->extents.size();
+  Value dimV = p.getOr("dim", Value::integer(-1));
+  if (!dimV.isIntLike())
+    return in.fail(p.node("dim"), "dim must be an integer");
+  int64_t dim = dimV.getInt();
+  if (dim < 0)
+    dim += rank;
+  if (dim < 0 || dim >= rank)
+    return in.fail(p.node("dim"), "dim " + llvm::Twine(dimV.getInt()) +
+                                      " is out of range for a " +
+                                      llvm::Twine(rank) + "-D buffer");
+  llvm::SmallVector<SymExpr, 4> expect;
+  for (int64_t i = 0; i < rank; ++i)
+    if (i != dim)
+      expect.push_back(s->extents[i]);
+  auto *e = in.heap.make<RegionObj>();
+  e->extents = expect;
+  RegionObj withUnit = *e;
+  if (!shapesAgree(in, e, d))
+    return in.fail(p.call, p.info.name + ": output shape " +
+                               shapeStr(d->extents) +
+                               " does not match input shape " +
+                               shapeStr(s->extents) + " reduced along dim " +
+                               llvm::Twine(dim));
+  mlir::Value sv = in.regionValue(s, p.node("buffer"));
+  mlir::Value dv = in.regionValue(d, p.node("out"));
+  bool clear = p.info.findParam("clear") >= 0 ? p.flag("clear", true) : true;
+  auto &B = in.ir->b;
+  B.create<tile::ReduceOp>(in.ir->loc(p.call),
+                           tile::ReduceKindAttr::get(B.getContext(), kind), sv,
+                           dv, B.getI64IntegerAttr(dim),
+                           clear ? B.getUnitAttr() : mlir::UnitAttr());
+  return Value::none();
+}
+
+static Value tileCumsum(Interpreter &in, const PArgs &p) {
+  if (in.checkInKernel("T.cumsum", p.call) ||
+      in.checkNotInParallel("T.cumsum", p.call))
+    return Value::poison();
+  Value srcV = p.getOr("src", Value::poison());
+  Value dstV = p.getOr("dst", Value::none());
+  if (dstV.isNone())
+    dstV = srcV;
+  RegionObj *s = in.asRegion(srcV, p.node("src"));
+  RegionObj *d = in.asRegion(dstV, p.node("dst"));
+  if (!s || !d)
+    return srcV.isAbrupt() ? srcV : in.fail(p.call, "T.cumsum expects buffers");
+  if (!shapesAgree(in, s, d))
+    return in.fail(p.call, "T.cumsum between buffers of different shapes: " +
+                               shapeStr(s->extents) + " and " +
+                               shapeStr(d->extents));
+  int64_t rank = s->extents.size();
+  Value dimV = p.getOr("dim", Value::integer(0));
+  int64_t dim = dimV.isIntLike() ? dimV.getInt() : 0;
+  if (dim < 0)
+    dim += rank;
+  if (dim < 0 || dim >= rank)
+    return in.fail(p.node("dim"), "dim is out of range");
+  auto &B = in.ir->b;
+  B.create<tile::CumSumOp>(in.ir->loc(p.call), in.regionValue(s, p.node("src")),
+                           in.regionValue(d, p.node("dst")),
+                           B.getI64IntegerAttr(dim),
+                           p.flag("reverse", false) ? B.getUnitAttr()
+                                                    : mlir::UnitAttr());
+  return Value::none();
+}
+
+static Value tileAtomicAdd(Interpreter &in, const PArgs &p) {
+  if (in.checkInKernel("T.atomic_add", p.call))
+    return Value::poison();
+  Value dstV = p.getOr("dst", Value::poison());
+  Value val = p.getOr("value", Value::poison());
+  if (dstV.isAbrupt() || val.isAbrupt())
+    return Value::poison();
+  RegionObj *d = in.asRegion(dstV, p.node("dst"));
+  if (!d)
+    return in.fail(p.node("dst"), "T.atomic_add destination must be a buffer "
+                                  "element or region");
+  auto &B = in.ir->b;
+  mlir::Location l = in.ir->loc(p.call);
+  bool tileForm = val.is(ValueKind::Buffer) ||
+                  (val.is(ValueKind::Region) && !val.as<RegionObj>()->isElement);
+  if (tileForm) {
+    if (in.checkNotInParallel("T.atomic_add of a tile", p.call))
+      return Value::poison();
+    RegionObj *s = in.asRegion(val, p.node("value"));
+    if (d->isElement)
+      d = inferExtents(in, d, s);
+    if (!d || !shapesAgree(in, s, d))
+      return in.fail(p.call, "T.atomic_add between regions of different "
+                             "shapes");
+    B.create<tile::AtomicAddOp>(l, mlir::Type(), in.regionValue(d, p.node("dst")),
+                                mlir::ValueRange(),
+                                in.regionValue(s, p.node("value")),
+                                tile::MemoryOrderAttr());
+    return Value::none();
+  }
+  if (!d->isElement)
+    return in.fail(p.node("dst"), "T.atomic_add of a scalar needs an element "
+                                  "destination such as C[i, j]");
+  llvm::SmallVector<mlir::Value, 4> idx;
+  for (Value s : d->starts) {
+    mlir::Value iv = in.toIndex(s, p.node("dst"));
+    if (!iv)
+      return Value::poison();
+    idx.push_back(iv);
+  }
+  mlir::Type want = in.ir->valueType(d->buffer->dtype);
+  Scalar s = in.toScalar(val, p.node("value"), want);
+  if (!s)
+    return Value::poison();
+  mlir::Value v = in.ir->convert(s.value, want, l);
+  bool prev = p.flag("return_prev", false);
+  auto op = B.create<tile::AtomicAddOp>(l, prev ? want : mlir::Type(),
+                                        d->buffer->value, idx, v,
+                                        tile::MemoryOrderAttr());
+  if (prev)
+    return in.wrapScalar({op.getPrev(), d->buffer->dtype, SymExpr()});
+  return Value::none();
+}
+
+//===----------------------------------------------------------------------===//
+// Dispatch
+//===----------------------------------------------------------------------===//
+
+/// Builds a LoopFrame from (start, stop, step) arguments.
+static Value makeRangeLoop(Interpreter &in, const PArgs &p, LoopKind kind) {
+  auto *loop = in.heap.make<LoopFrameObj>();
+  loop->objKind = ObjKind::LoopFrame;
+  loop->loopKind = kind;
+  loop->call = p.call;
+  Value start = p.getOr("start", Value::integer(0));
+  std::optional<Value> stop = p.get("stop");
+  if (!stop || stop->isNone()) {
+    loop->starts.push_back(Value::integer(0));
+    loop->stops.push_back(start);
+  } else {
+    loop->starts.push_back(start);
+    loop->stops.push_back(*stop);
+  }
+  Value step = p.getOr("step", Value::integer(1));
+  loop->steps.push_back(step.isNone() ? Value::integer(1) : step);
+  for (Value v : {loop->starts[0], loop->stops[0], loop->steps[0]})
+    if (v.isAbrupt())
+      return v;
+  if (kind == LoopKind::Pipelined) {
+    Value ns = p.getOr("num_stages", Value::integer(0));
+    loop->numStages = ns.isIntLike() ? ns.getInt() : 0;
+    loop->order = p.getOr("order", Value::none());
+    loop->stage = p.getOr("stage", Value::none());
+  }
+  return in.heap.obj(ObjKind::LoopFrame, loop);
+}
+
+std::optional<Value> Interpreter::callKernelPrimitive(const PArgs &p) {
+  Node at = p.call;
+  switch (p.info.id) {
+  case BuiltinId::Tensor:
+  case BuiltinId::Buffer:
+  case BuiltinId::StridedTensor:
+    return makeTensorType(*this, p, MemoryScope::Global);
+  case BuiltinId::SharedBuffer:
+    return makeTensorType(*this, p, MemoryScope::SharedDyn);
+  case BuiltinId::FragmentBuffer:
+    return makeTensorType(*this, p, MemoryScope::Fragment);
+  case BuiltinId::LocalBuffer:
+    return makeTensorType(*this, p, MemoryScope::Local);
+  case BuiltinId::Empty: {
+    if (!tracing())
+      return fail(at, "T.empty can only be used in an eager @tilelang.jit "
+                      "function");
+    llvm::ArrayRef<Value> dims = p.rest("shape");
+    Value shapeV = dims.size() == 1 && dims[0].isSequence()
+                       ? dims[0]
+                       : heap.tuple(dims);
+    llvm::SmallVector<SymExpr, 4> shape;
+    if (!toShape(shapeV, shape, at))
+      return Value::poison();
+    Value dt = p.getOr("dtype", heap.strNoCopy("float32"));
+    std::optional<lang::DType> dtype = toDType(dt);
+    if (!dtype)
+      return dt.isAbrupt() ? dt
+                           : fail(p.node("dtype"),
+                                  "unknown dtype " + toString(dt, true));
+    BufferObj *b = makeBuffer("", shape, *dtype, MemoryScope::Global, at, true);
+    instance->outputs.push_back(b);
+    return Value::object(ValueKind::Buffer, b);
+  }
+  case BuiltinId::AllocShared:
+    return allocate(*this, p, MemoryScope::SharedDyn);
+  case BuiltinId::AllocFragment:
+    return allocate(*this, p, MemoryScope::Fragment);
+  case BuiltinId::AllocLocal:
+    return allocate(*this, p, MemoryScope::Local);
+  case BuiltinId::AllocGlobal:
+    return allocate(*this, p, MemoryScope::Global);
+  case BuiltinId::AllocBuffer:
+    return allocate(*this, p, MemoryScope::Global);
+  case BuiltinId::AllocVar: {
+    if (checkInKernel("T.alloc_var", at))
+      return Value::poison();
+    Value dt = p.getOr("dtype", Value::poison());
+    std::optional<lang::DType> dtype = toDType(dt);
+    if (!dtype)
+      return dt.isAbrupt() ? dt
+                           : fail(p.node("dtype"),
+                                  "unknown dtype " + toString(dt, true));
+    Value init = p.getOr("init", Value::none());
+    for (Value extra : p.rest("args")) {
+      if (extra.isStr())
+        continue; // a scope string
+      init = extra;
+    }
+    BufferObj *b = makeBuffer("", {syms.constant(1)}, *dtype,
+                              MemoryScope::LocalVar, at, false);
+    if (!init.isNone()) {
+      Value ref = makeRegion(b, Value::integer(0), at);
+      irStore(ref, init, at);
+    }
+    return Value::object(ValueKind::Buffer, b);
+  }
+  case BuiltinId::AllocBarrier: {
+    if (checkInKernel("T.alloc_barrier", at))
+      return Value::poison();
+    Value counts = p.getOr("arrive_count", Value::poison());
+    llvm::SmallVector<int64_t, 4> ints;
+    if (counts.isSequence()) {
+      for (Value c : getElems(counts))
+        ints.push_back(c.isIntLike() ? c.getInt() : 0);
+    } else {
+      ints.push_back(counts.isIntLike() ? counts.getInt() : 0);
+    }
+    BufferObj *b = makeBuffer("", {syms.constant(ints.size())},
+                              lang::DType(lang::ScalarType::UInt64),
+                              MemoryScope::Barrier, at, false);
+    b->value.getDefiningOp()->setAttr("arrive_counts",
+                                      ir->b.getDenseI64ArrayAttr(ints));
+    return Value::object(ValueKind::Buffer, b);
+  }
+  case BuiltinId::Kernel: {
+    auto *k = heap.make<KernelFrameObj>();
+    k->call = at;
+    for (Value g : p.rest("blocks")) {
+      if (g.isAbrupt())
+        return g;
+      if (!g.isIntLike() && !g.is(ValueKind::Sym) && !g.is(ValueKind::Expr))
+        return fail(at, "grid extents must be integers, not '" +
+                            g.getTypeName() + "'");
+      k->grid.push_back(g);
+    }
+    if (k->grid.empty() || k->grid.size() > 3)
+      return fail(at, "T.Kernel takes 1 to 3 grid extents, got " +
+                          llvm::Twine(k->grid.size()));
+    Value threads = p.getOr("threads", Value::integer(128));
+    if (threads.isNone())
+      threads = Value::integer(128);
+    if (threads.isSequence())
+      k->threads.append(getElems(threads).begin(), getElems(threads).end());
+    else
+      k->threads.push_back(threads);
+    for (Value t : k->threads)
+      if (t.isAbrupt())
+        return t;
+    return heap.obj(ObjKind::KernelFrame, k);
+  }
+  case BuiltinId::Parallel: {
+    auto *loop = heap.make<LoopFrameObj>();
+    loop->loopKind = LoopKind::Parallel;
+    loop->call = at;
+    for (Value e : p.rest("extents")) {
+      if (e.isAbrupt())
+        return e;
+      loop->starts.push_back(Value::integer(0));
+      loop->stops.push_back(e);
+      loop->steps.push_back(Value::integer(1));
+    }
+    if (loop->stops.empty())
+      return fail(at, "T.Parallel needs at least one extent");
+    return heap.obj(ObjKind::LoopFrame, loop);
+  }
+  case BuiltinId::Grid: {
+    auto *loop = heap.make<LoopFrameObj>();
+    loop->loopKind = LoopKind::Serial;
+    loop->call = at;
+    for (Value e : p.rest("extents")) {
+      loop->starts.push_back(Value::integer(0));
+      loop->stops.push_back(e);
+      loop->steps.push_back(Value::integer(1));
+    }
+    return heap.obj(ObjKind::LoopFrame, loop);
+  }
+  case BuiltinId::Pipelined:
+    return makeRangeLoop(*this, p, LoopKind::Pipelined);
+  case BuiltinId::Serial:
+  case BuiltinId::ParallelFor:
+    return makeRangeLoop(*this, p, LoopKind::Serial);
+  case BuiltinId::Unroll:
+    return makeRangeLoop(*this, p, LoopKind::Unroll);
+  case BuiltinId::Vectorized:
+    return makeRangeLoop(*this, p, LoopKind::Vectorized);
+  case BuiltinId::Copy:
+    return tileCopy(*this, p);
+  case BuiltinId::Gemm:
+    return tileGemm(*this, p);
+  case BuiltinId::Fill:
+    return tileFill(*this, p, false);
+  case BuiltinId::Clear:
+    return tileFill(*this, p, true);
+  case BuiltinId::ReduceMax:
+    return tileReduce(*this, p, tile::ReduceKind::Max);
+  case BuiltinId::ReduceMin:
+    return tileReduce(*this, p, tile::ReduceKind::Min);
+  case BuiltinId::ReduceSum:
+    return tileReduce(*this, p, tile::ReduceKind::Sum);
+  case BuiltinId::ReduceAbssum:
+    return tileReduce(*this, p, tile::ReduceKind::AbsSum);
+  case BuiltinId::ReduceAbsmax:
+    return tileReduce(*this, p, tile::ReduceKind::AbsMax);
+  case BuiltinId::ReduceBitand:
+    return tileReduce(*this, p, tile::ReduceKind::BitAnd);
+  case BuiltinId::ReduceBitor:
+    return tileReduce(*this, p, tile::ReduceKind::BitOr);
+  case BuiltinId::ReduceBitxor:
+    return tileReduce(*this, p, tile::ReduceKind::BitXor);
+  case BuiltinId::Reduce: {
+    Value t = p.getOr("reduce_type", Value::poison());
+    if (!t.isStr())
+      return fail(p.node("reduce_type"), "reduce_type must be a string");
+    std::optional<tile::ReduceKind> k =
+        llvm::StringSwitch<std::optional<tile::ReduceKind>>(getStr(t))
+            .Case("sum", tile::ReduceKind::Sum)
+            .Case("max", tile::ReduceKind::Max)
+            .Case("min", tile::ReduceKind::Min)
+            .Case("abssum", tile::ReduceKind::AbsSum)
+            .Case("absmax", tile::ReduceKind::AbsMax)
+            .Case("bitand", tile::ReduceKind::BitAnd)
+            .Case("bitor", tile::ReduceKind::BitOr)
+            .Case("bitxor", tile::ReduceKind::BitXor)
+            .Default(std::nullopt);
+    if (!k)
+      return fail(p.node("reduce_type"),
+                  "unknown reduce_type '" + getStr(t) + "'");
+    return tileReduce(*this, p, *k);
+  }
+  case BuiltinId::Cumsum:
+    return tileCumsum(*this, p);
+  case BuiltinId::AtomicAdd:
+    return tileAtomicAdd(*this, p);
+  case BuiltinId::GetThreadBinding: {
+    if (checkInKernel("T.get_thread_binding", at))
+      return Value::poison();
+    Value d = p.getOr("dim", Value::integer(0));
+    int64_t dim = d.isIntLike() ? d.getInt() : 0;
+    if (dim < 0 || dim > 2)
+      return fail(p.node("dim"), "thread dimension must be 0, 1 or 2");
+    mlir::Value v = ir->b.create<tile::ThreadBindingOp>(
+        ir->loc(at), ir->b.getIndexType(), ir->b.getI64IntegerAttr(dim));
+    static const char *const names[] = {"tx", "ty", "tz"};
+    return wrapScalar({v, lang::DType(lang::ScalarType::Int32),
+                       syms.freshSymbol(names[dim])});
+  }
+  case BuiltinId::GetThreadBindings: {
+    if (checkInKernel("T.get_thread_bindings", at))
+      return Value::poison();
+    llvm::SmallVector<Value, 3> vs;
+    static const char *const names[] = {"tx", "ty", "tz"};
+    for (int dim = 0; dim < 3; ++dim) {
+      mlir::Value v = ir->b.create<tile::ThreadBindingOp>(
+          ir->loc(at), ir->b.getIndexType(), ir->b.getI64IntegerAttr(dim));
+      vs.push_back(wrapScalar({v, lang::DType(lang::ScalarType::Int32),
+                               syms.freshSymbol(names[dim])}));
+    }
+    return heap.list(vs);
+  }
+  case BuiltinId::GetBlockBinding: {
+    if (checkInKernel("T.get_block_binding", at))
+      return Value::poison();
+    Value d = p.getOr("dim", Value::integer(0));
+    int64_t dim = d.isIntLike() ? d.getInt() : 0;
+    if (dim < 0 || dim >= int64_t(kernel->blockVars.size()))
+      return fail(p.node("dim"), "block dimension out of range");
+    return kernel->blockVars[dim];
+  }
+  case BuiltinId::GetBlockBindings:
+    if (checkInKernel("T.get_block_bindings", at))
+      return Value::poison();
+    return heap.list(kernel->blockVars);
+  case BuiltinId::GetThreadExtent:
+    if (checkInKernel("T.get_thread_extent", at))
+      return Value::poison();
+    return Value::integer(kernel->threads);
+  case BuiltinId::UseSwizzle: {
+    if (checkInKernel("T.use_swizzle", at))
+      return Value::poison();
+    Value ps = p.getOr("panel_size", Value::poison());
+    if (!ps.isIntLike() || ps.getInt() <= 0)
+      return ps.isAbrupt() ? ps
+                           : fail(p.node("panel_size"),
+                                  "panel_size must be a positive integer");
+    Value order = p.getOr("order", heap.strNoCopy("row"));
+    tile::SwizzleOrder o = tile::SwizzleOrder::Row;
+    if (order.isStr() && getStr(order) == "column")
+      o = tile::SwizzleOrder::Column;
+    else if (order.isStr() && getStr(order) == "mlx")
+      o = tile::SwizzleOrder::Mlx;
+    auto &B = ir->b;
+    B.create<tile::UseSwizzleOp>(
+        ir->loc(at), B.getI64IntegerAttr(ps.getInt()),
+        tile::SwizzleOrderAttr::get(B.getContext(), o),
+        B.getBoolAttr(p.flag("enable", true)));
+    return Value::none();
+  }
+  case BuiltinId::AnnotateLayout: {
+    if (checkInKernel("T.annotate_layout", at))
+      return Value::poison();
+    Value m = p.getOr("layout_map", Value::poison());
+    if (!m.is(ValueKind::Dict))
+      return m.isAbrupt() ? m
+                          : fail(p.node("layout_map"),
+                                 "T.annotate_layout expects a dict from "
+                                 "buffers to layouts");
+    for (auto &kv : m.as<DictObj>()->items) {
+      if (!kv.first.is(ValueKind::Buffer))
+        continue;
+      BufferObj *b = kv.first.as<BufferObj>();
+      checkBufferUse(b, at);
+      llvm::StringRef desc = "layout";
+      if (kv.second.isObj(ObjKind::Layout))
+        desc = kv.second.as<LayoutObj>()->description;
+      ir->b.create<tile::AnnotateLayoutOp>(ir->loc(at), b->value,
+                                           ir->b.getStringAttr(desc));
+    }
+    return Value::none();
+  }
+  case BuiltinId::SyncThreads: {
+    if (checkInKernel("T.sync_threads", at))
+      return Value::poison();
+    auto op = ir->b.create<tile::SyncThreadsOp>(ir->loc(at), mlir::IntegerAttr(),
+                                                mlir::IntegerAttr());
+    if (std::optional<Value> id = p.get("barrier_id"))
+      if (id->isIntLike())
+        op->setAttr("barrier_id", ir->b.getI64IntegerAttr(id->getInt()));
+    if (std::optional<Value> c = p.get("arrive_count"))
+      if (c->isIntLike())
+        op->setAttr("arrive_count", ir->b.getI64IntegerAttr(c->getInt()));
+    return Value::none();
+  }
+  case BuiltinId::Print: {
+    if (checkInKernel("T.print", at))
+      return Value::poison();
+    Value obj = p.getOr("obj", Value::none());
+    Value msg = p.getOr("msg", heap.strNoCopy(""));
+    mlir::Value v;
+    if (obj.is(ValueKind::Buffer) ||
+        (obj.is(ValueKind::Region) && !obj.as<RegionObj>()->isElement)) {
+      v = regionValue(asRegion(obj, p.node("obj")), p.node("obj"));
+    } else if (!obj.isNone() && !obj.isStr()) {
+      Scalar s = toScalar(obj, p.node("obj"));
+      if (!s)
+        return Value::poison();
+      v = s.value;
+    } else if (obj.isStr() && msg.isStr() && getStr(msg).empty()) {
+      msg = obj;
+    }
+    ir->b.create<tile::PrintOp>(
+        ir->loc(at), ir->b.getStringAttr(msg.isStr() ? getStr(msg) : ""), v);
+    return Value::none();
+  }
+  case BuiltinId::DeviceAssert: {
+    if (checkInKernel("T.device_assert", at))
+      return Value::poison();
+    Value c = p.getOr("condition", Value::poison());
+    Truth t = truth(c, p.node("condition"));
+    if (t == Truth::Abrupt)
+      return c;
+    if (t != Truth::IR)
+      return Value::none();
+    Scalar s = toScalar(c, p.node("condition"));
+    if (!s)
+      return Value::poison();
+    Value msg = p.getOr("msg", heap.strNoCopy(""));
+    ir->b.create<tile::DeviceAssertOp>(
+        ir->loc(at), ir->convert(s.value, ir->b.getI1Type(), ir->loc(at)),
+        ir->b.getStringAttr(msg.isStr() ? getStr(msg) : ""));
+    return Value::none();
+  }
+  default:
+    return std::nullopt;
+  }
+}

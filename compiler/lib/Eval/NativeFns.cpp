@@ -1,0 +1,1075 @@
+//===- NativeFns.cpp - Python builtins, math, itertools, argparse ---------===//
+//
+// Part of tlc. SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+#include "Interpreter.h"
+
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSwitch.h"
+
+#include <cmath>
+#include <numeric>
+
+using namespace tlc;
+using namespace tlc::eval;
+
+//===----------------------------------------------------------------------===//
+// Lookup
+//===----------------------------------------------------------------------===//
+
+std::optional<NativeId> Interpreter::findNative(llvm::StringRef qualified) {
+  static const llvm::StringMap<NativeId> table = [] {
+    llvm::StringMap<NativeId> m;
+#define NATIVE(Id, Name) m[Name] = NativeId::Id;
+#include "NativeFns.def"
+    return m;
+  }();
+  auto it = table.find(qualified);
+  if (it == table.end())
+    return std::nullopt;
+  return it->second;
+}
+
+Value Interpreter::findMethod(Value self, llvm::StringRef name) {
+  static const llvm::StringMap<NativeId> methods = [] {
+    llvm::StringMap<NativeId> m;
+#define METHOD(Id, Name) m[Name] = NativeId::Id;
+#include "NativeFns.def"
+    return m;
+  }();
+  auto it = methods.find(name);
+  if (it == methods.end())
+    return Value::poison();
+  auto *bm = heap.make<BoundMethodObj>();
+  bm->self = self;
+  bm->method = uint32_t(it->second);
+  bm->name = it->first();
+  return heap.obj(ObjKind::BoundMethod, bm);
+}
+
+//===----------------------------------------------------------------------===//
+// Helpers
+//===----------------------------------------------------------------------===//
+
+static Value arg(CallArgs &args, unsigned i, Value dflt = Value::poison()) {
+  return i < args.pos.size() ? args.pos[i] : dflt;
+}
+
+/// The element list of a sequence-like value materialised for iteration.
+static bool items(Interpreter &in, Value v, llvm::SmallVectorImpl<Value> &out,
+                  Node at) {
+  return in.iterate(v, out, at);
+}
+
+//===----------------------------------------------------------------------===//
+// Builtin functions
+//===----------------------------------------------------------------------===//
+
+Value Interpreter::callNative(NativeId id, CallArgs &args, Node at) {
+  for (Value v : args.pos)
+    if (v.isAbrupt())
+      return v;
+  size_t n = args.pos.size();
+  Value a0 = arg(args, 0);
+  switch (id) {
+  case NativeId::Len: {
+    if (n != 1)
+      return raise("TypeError", "len() takes exactly one argument", at);
+    if (a0.isSequence())
+      return Value::integer(getElems(a0).size());
+    if (a0.isStr())
+      return Value::integer(getStr(a0).size());
+    if (a0.is(ValueKind::Dict))
+      return Value::integer(a0.as<DictObj>()->items.size());
+    if (a0.is(ValueKind::Range)) {
+      llvm::SmallVector<Value, 16> tmp;
+      if (!iterate(a0, tmp, at))
+        return Value::exception();
+      return Value::integer(tmp.size());
+    }
+    if (a0.is(ValueKind::Buffer))
+      return fromSym(a0.as<BufferObj>()->shape.empty()
+                         ? syms.constant(0)
+                         : a0.as<BufferObj>()->shape[0],
+                     at);
+    if (a0.is(ValueKind::Opaque))
+      return heap.opaque("len");
+    return raise("TypeError",
+                 "object of type '" + a0.getTypeName() + "' has no len()", at);
+  }
+  case NativeId::Range: {
+    if (n == 0 || n > 3)
+      return raise("TypeError", "range expected 1 to 3 arguments", at);
+    for (Value v : args.pos) {
+      if (v.is(ValueKind::Sym) || v.isIR()) {
+        if (tracing() && traced) {
+          // range() over symbolic bounds inside a kernel: T.serial.
+          auto *loop = heap.make<LoopFrameObj>();
+          loop->loopKind = LoopKind::Serial;
+          loop->call = at;
+          loop->starts.push_back(n >= 2 ? args.pos[0] : Value::integer(0));
+          loop->stops.push_back(n >= 2 ? args.pos[1] : args.pos[0]);
+          loop->steps.push_back(n == 3 ? args.pos[2] : Value::integer(1));
+          return heap.obj(ObjKind::LoopFrame, loop);
+        }
+        return heap.opaque("symbolic range");
+      }
+      if (v.is(ValueKind::Opaque))
+        return heap.opaque("range");
+      if (!v.isIntLike())
+        return raise("TypeError",
+                     "'" + v.getTypeName() +
+                         "' object cannot be interpreted as an integer",
+                     at);
+    }
+    auto *r = heap.make<RangeObj>();
+    r->start = n >= 2 ? args.pos[0].getInt() : 0;
+    r->stop = n >= 2 ? args.pos[1].getInt() : args.pos[0].getInt();
+    r->step = n == 3 ? args.pos[2].getInt() : 1;
+    if (r->step == 0)
+      return raise("ValueError", "range() arg 3 must not be zero", at);
+    return Value::object(ValueKind::Range, r);
+  }
+  case NativeId::Min:
+  case NativeId::Max: {
+    bool isMax = id == NativeId::Max;
+    llvm::SmallVector<Value, 8> vals;
+    if (n == 1) {
+      if (a0.is(ValueKind::Opaque))
+        return heap.opaque("min/max");
+      if (!items(*this, a0, vals, at))
+        return Value::exception();
+    } else {
+      vals.append(args.pos.begin(), args.pos.end());
+    }
+    if (vals.empty()) {
+      if (const Value *d = args.keyword("default"))
+        return *d;
+      return raise("ValueError", "min()/max() arg is an empty sequence", at);
+    }
+    const Value *key = args.keyword("key");
+    Value best = vals[0];
+    Value bestKey = best;
+    if (key) {
+      CallArgs ka;
+      ka.pos.push_back(best);
+      ka.posNodes.push_back(at);
+      bestKey = call(*key, ka, at);
+      if (bestKey.isAbrupt())
+        return bestKey;
+    }
+    for (size_t i = 1; i < vals.size(); ++i) {
+      Value k = vals[i];
+      if (key) {
+        CallArgs ka;
+        ka.pos.push_back(vals[i]);
+        ka.posNodes.push_back(at);
+        k = call(*key, ka, at);
+        if (k.isAbrupt())
+          return k;
+      }
+      if (!key && (k.is(ValueKind::Sym) || bestKey.is(ValueKind::Sym) ||
+                   k.isIR() || bestKey.isIR())) {
+        bestKey = best = minMax(best, k, isMax, at);
+        continue;
+      }
+      Value c = compare(isMax ? syntax::CmpOp::Gt : syntax::CmpOp::Lt, k,
+                        bestKey, at);
+      if (c.isAbrupt())
+        return c;
+      Truth t = truth(c, at);
+      if (t == Truth::Unknown)
+        return heap.opaque("min/max");
+      if (t == Truth::True) {
+        best = vals[i];
+        bestKey = k;
+      }
+    }
+    return best;
+  }
+  case NativeId::Abs:
+    if (a0.isFloat())
+      return Value::floating(std::fabs(a0.getFloat()));
+    if (a0.isIntLike())
+      return Value::integer(std::llabs(a0.getInt()));
+    if (a0.isIR()) {
+      CallArgs a2 = args;
+      return callPrimitive(*lang::lookupBuiltin("T.abs"), a2, at);
+    }
+    return heap.opaque("abs");
+  case NativeId::Int:
+    if (n == 0)
+      return Value::integer(0);
+    if (a0.isIntLike())
+      return Value::integer(a0.getInt());
+    if (a0.isFloat()) {
+      double d = a0.getFloat();
+      if (!std::isfinite(d) || std::fabs(d) > 9.2e18)
+        return raise("OverflowError", "cannot convert float to int", at);
+      return Value::integer(int64_t(d));
+    }
+    if (a0.isStr()) {
+      int64_t v;
+      if (getStr(a0).trim().getAsInteger(10, v))
+        return raise("ValueError", "invalid literal for int()", at);
+      return Value::integer(v);
+    }
+    if (a0.is(ValueKind::Sym))
+      return a0;
+    if (a0.isIR())
+      return castTo(a0, lang::DType(lang::ScalarType::Int32), at);
+    return heap.opaque("int");
+  case NativeId::Float:
+    if (n == 0)
+      return Value::floating(0);
+    if (a0.isNumber())
+      return Value::floating(a0.getFloat());
+    if (a0.isStr()) {
+      llvm::StringRef s = getStr(a0).trim();
+      if (s == "inf" || s == "+inf")
+        return Value::floating(INFINITY);
+      if (s == "-inf")
+        return Value::floating(-INFINITY);
+      double d;
+      if (s.getAsDouble(d))
+        return raise("ValueError", "could not convert string to float", at);
+      return Value::floating(d);
+    }
+    if (a0.isIR())
+      return castTo(a0, lang::DType(lang::ScalarType::Float32), at);
+    return heap.opaque("float");
+  case NativeId::Bool: {
+    if (n == 0)
+      return Value::boolean(false);
+    Truth t = truth(a0, at);
+    if (t == Truth::True || t == Truth::False)
+      return Value::boolean(t == Truth::True);
+    return heap.opaque("bool");
+  }
+  case NativeId::Str:
+  case NativeId::Repr:
+    if (n == 0)
+      return heap.strNoCopy("");
+    return heap.str(toString(a0, id == NativeId::Repr));
+  case NativeId::Round: {
+    if (!a0.isNumber())
+      return heap.opaque("round");
+    Value nd = arg(args, 1, Value::none());
+    if (nd.isNone())
+      return Value::integer(int64_t(std::nearbyint(a0.getFloat())));
+    double scale = std::pow(10.0, double(nd.getInt()));
+    return Value::floating(std::nearbyint(a0.getFloat() * scale) / scale);
+  }
+  case NativeId::Enumerate: {
+    llvm::SmallVector<Value, 16> vals;
+    if (a0.is(ValueKind::Opaque))
+      return heap.opaque("enumerate");
+    if (!items(*this, a0, vals, at))
+      return Value::exception();
+    int64_t start = arg(args, 1, Value::integer(0)).getInt();
+    if (const Value *s = args.keyword("start"))
+      start = s->getInt();
+    llvm::SmallVector<Value, 16> out;
+    for (size_t i = 0; i < vals.size(); ++i)
+      out.push_back(heap.tuple({Value::integer(start + i), vals[i]}));
+    return heap.list(out);
+  }
+  case NativeId::Zip: {
+    llvm::SmallVector<llvm::SmallVector<Value, 16>, 4> lists(n);
+    size_t len = SIZE_MAX;
+    for (size_t i = 0; i < n; ++i) {
+      if (args.pos[i].is(ValueKind::Opaque))
+        return heap.opaque("zip");
+      if (!items(*this, args.pos[i], lists[i], at))
+        return Value::exception();
+      len = std::min(len, lists[i].size());
+    }
+    if (n == 0)
+      len = 0;
+    llvm::SmallVector<Value, 16> out;
+    for (size_t j = 0; j < len; ++j) {
+      llvm::SmallVector<Value, 4> t;
+      for (size_t i = 0; i < n; ++i)
+        t.push_back(lists[i][j]);
+      out.push_back(heap.tuple(t));
+    }
+    return heap.list(out);
+  }
+  case NativeId::IsInstance: {
+    Value cls = arg(args, 1);
+    auto matches = [&](Value c) -> std::optional<bool> {
+      if (c.is(ValueKind::NativeFn)) {
+        switch (NativeId(c.getNativeId())) {
+        case NativeId::Int:
+          return a0.isIntLike();
+        case NativeId::Float:
+          return a0.isFloat();
+        case NativeId::Bool:
+          return a0.isBool();
+        case NativeId::Str:
+          return a0.isStr();
+        case NativeId::List:
+          return a0.is(ValueKind::List);
+        case NativeId::Tuple:
+          return a0.is(ValueKind::Tuple);
+        case NativeId::Dict:
+          return a0.is(ValueKind::Dict);
+        default:
+          return std::nullopt;
+        }
+      }
+      if (c.isObj(ObjKind::Class) && a0.isObj(ObjKind::Instance))
+        return a0.as<NamespaceObj>()->cls == c.as<NamespaceObj>();
+      if (a0.is(ValueKind::Opaque) || a0.is(ValueKind::Sym))
+        return std::nullopt;
+      return false;
+    };
+    if (cls.is(ValueKind::Tuple)) {
+      for (Value c : getElems(cls)) {
+        std::optional<bool> m = matches(c);
+        if (!m)
+          return heap.opaque("isinstance");
+        if (*m)
+          return Value::boolean(true);
+      }
+      return Value::boolean(false);
+    }
+    std::optional<bool> m = matches(cls);
+    if (!m)
+      return heap.opaque("isinstance");
+    return Value::boolean(*m);
+  }
+  case NativeId::Print:
+  case NativeId::Input:
+    return Value::none();
+  case NativeId::List:
+  case NativeId::Tuple:
+  case NativeId::Set: {
+    llvm::SmallVector<Value, 16> vals;
+    if (n > 0) {
+      if (a0.is(ValueKind::Opaque))
+        return heap.opaque("sequence");
+      if (!items(*this, a0, vals, at))
+        return Value::exception();
+    }
+    if (id == NativeId::Set) {
+      llvm::SmallVector<Value, 16> uniq;
+      for (Value v : vals)
+        if (llvm::none_of(uniq, [&](Value u) {
+              return equals(u, v).value_or(false);
+            }))
+          uniq.push_back(v);
+      return heap.list(uniq);
+    }
+    return id == NativeId::Tuple ? heap.tuple(vals) : heap.list(vals);
+  }
+  case NativeId::Dict: {
+    Value d = heap.dict();
+    auto &it = d.as<DictObj>()->items;
+    if (n > 0) {
+      if (a0.is(ValueKind::Dict)) {
+        it = a0.as<DictObj>()->items;
+      } else {
+        llvm::SmallVector<Value, 16> pairs;
+        if (a0.is(ValueKind::Opaque) || !items(*this, a0, pairs, at))
+          return heap.opaque("dict");
+        for (Value p : pairs) {
+          if (!p.isSequence() || getElems(p).size() != 2)
+            return raise("ValueError", "dictionary update sequence element "
+                                       "has wrong length", at);
+          it.push_back({getElems(p)[0], getElems(p)[1]});
+        }
+      }
+    }
+    for (auto &kv : args.kw)
+      it.push_back({heap.str(kv.first), kv.second});
+    return d;
+  }
+  case NativeId::Sorted:
+  case NativeId::Reversed: {
+    llvm::SmallVector<Value, 16> vals;
+    if (a0.is(ValueKind::Opaque) || !items(*this, a0, vals, at))
+      return a0.is(ValueKind::Opaque) ? heap.opaque("sorted")
+                                      : Value::exception();
+    if (id == NativeId::Reversed) {
+      std::reverse(vals.begin(), vals.end());
+      return heap.list(vals);
+    }
+    bool ok = true;
+    std::stable_sort(vals.begin(), vals.end(), [&](Value x, Value y) {
+      Value c = compare(syntax::CmpOp::Lt, x, y, at);
+      Truth t = truth(c, at);
+      if (t != Truth::True && t != Truth::False)
+        ok = false;
+      return t == Truth::True;
+    });
+    if (!ok)
+      return heap.opaque("sorted");
+    if (const Value *rev = args.keyword("reverse"))
+      if (rev->isIntLike() && rev->getInt())
+        std::reverse(vals.begin(), vals.end());
+    return heap.list(vals);
+  }
+  case NativeId::Sum: {
+    llvm::SmallVector<Value, 16> vals;
+    if (a0.is(ValueKind::Opaque) || !items(*this, a0, vals, at))
+      return a0.is(ValueKind::Opaque) ? heap.opaque("sum") : Value::exception();
+    Value acc = arg(args, 1, Value::integer(0));
+    for (Value v : vals) {
+      acc = binary(syntax::BinaryOp::Add, acc, v, at);
+      if (acc.isAbrupt())
+        return acc;
+    }
+    return acc;
+  }
+  case NativeId::Any:
+  case NativeId::All: {
+    llvm::SmallVector<Value, 16> vals;
+    if (a0.is(ValueKind::Opaque) || !items(*this, a0, vals, at))
+      return a0.is(ValueKind::Opaque) ? heap.opaque("any/all")
+                                      : Value::exception();
+    bool isAny = id == NativeId::Any;
+    for (Value v : vals) {
+      Truth t = truth(v, at);
+      if (t != Truth::True && t != Truth::False)
+        return heap.opaque("any/all");
+      if ((t == Truth::True) == isAny)
+        return Value::boolean(isAny);
+    }
+    return Value::boolean(!isAny);
+  }
+  case NativeId::Map:
+  case NativeId::Filter: {
+    llvm::SmallVector<Value, 16> vals;
+    Value seq = arg(args, 1);
+    if (seq.is(ValueKind::Opaque) || !items(*this, seq, vals, at))
+      return seq.is(ValueKind::Opaque) ? heap.opaque("map")
+                                       : Value::exception();
+    llvm::SmallVector<Value, 16> out;
+    for (Value v : vals) {
+      CallArgs ca;
+      ca.pos.push_back(v);
+      ca.posNodes.push_back(at);
+      Value r = a0.isNone() ? v : call(a0, ca, at);
+      if (r.isAbrupt())
+        return r;
+      if (id == NativeId::Map) {
+        out.push_back(r);
+        continue;
+      }
+      Truth t = truth(r, at);
+      if (t == Truth::True)
+        out.push_back(v);
+    }
+    return heap.list(out);
+  }
+  case NativeId::GetAttr: {
+    Value name = arg(args, 1);
+    if (!name.isStr())
+      return heap.opaque("getattr");
+    Value r = getAttr(a0, heap.copyString(getStr(name)), at);
+    if (r.isException() && n > 2) {
+      pending = {};
+      return args.pos[2];
+    }
+    return r;
+  }
+  case NativeId::HasAttr: {
+    Value name = arg(args, 1);
+    if (!name.isStr())
+      return heap.opaque("hasattr");
+    Value r = getAttr(a0, heap.copyString(getStr(name)), at);
+    if (r.isException()) {
+      pending = {};
+      return Value::boolean(false);
+    }
+    if (r.is(ValueKind::Opaque))
+      return heap.opaque("hasattr");
+    return Value::boolean(!r.isPoison());
+  }
+  case NativeId::SetAttr:
+    if (a0.is(ValueKind::Object) && arg(args, 1).isStr() &&
+        (a0.getObjKind() == ObjKind::Namespace ||
+         a0.getObjKind() == ObjKind::Instance))
+      a0.as<NamespaceObj>()->set(heap.copyString(getStr(args.pos[1])),
+                                 arg(args, 2, Value::none()));
+    return Value::none();
+  case NativeId::Type:
+    return heap.opaque(a0.getTypeName());
+  case NativeId::DivMod: {
+    Value q = binary(syntax::BinaryOp::FloorDiv, a0, arg(args, 1), at);
+    if (q.isAbrupt())
+      return q;
+    Value r = binary(syntax::BinaryOp::Mod, a0, arg(args, 1), at);
+    if (r.isAbrupt())
+      return r;
+    return heap.tuple({q, r});
+  }
+  case NativeId::Pow:
+    return binary(syntax::BinaryOp::Pow, a0, arg(args, 1), at);
+  case NativeId::Iter:
+    return a0;
+  case NativeId::Next: {
+    llvm::SmallVector<Value, 4> vals;
+    if (a0.is(ValueKind::Opaque) || !items(*this, a0, vals, at))
+      return heap.opaque("next");
+    if (vals.empty())
+      return n > 1 ? args.pos[1]
+                   : raise("StopIteration", "iterator is exhausted", at);
+    return vals[0];
+  }
+  case NativeId::Callable:
+    return Value::boolean(a0.is(ValueKind::Function) ||
+                          a0.is(ValueKind::NativeFn) ||
+                          a0.is(ValueKind::Primitive));
+  case NativeId::Open:
+  case NativeId::Super:
+  case NativeId::Object:
+    return heap.opaque("object");
+  case NativeId::Exception: {
+    auto *o = heap.make<NamespaceObj>();
+    o->name = "Exception";
+    o->set("args", heap.tuple(args.pos));
+    return heap.obj(ObjKind::Exception, o);
+  }
+
+  //===------------------------------------------------------------------===//
+  // math
+  //===------------------------------------------------------------------===//
+  case NativeId::MathCeil:
+  case NativeId::MathFloor:
+  case NativeId::MathTrunc: {
+    if (a0.isIntLike())
+      return Value::integer(a0.getInt());
+    if (!a0.isFloat())
+      return heap.opaque("math");
+    double d = a0.getFloat();
+    d = id == NativeId::MathCeil    ? std::ceil(d)
+        : id == NativeId::MathFloor ? std::floor(d)
+                                    : std::trunc(d);
+    if (!std::isfinite(d))
+      return raise("OverflowError", "cannot convert float infinity to integer",
+                   at);
+    return Value::integer(int64_t(d));
+  }
+  case NativeId::MathLog2:
+  case NativeId::MathLog:
+  case NativeId::MathLog10:
+  case NativeId::MathSqrt:
+  case NativeId::MathExp: {
+    if (!a0.isNumber())
+      return heap.opaque("math");
+    double d = a0.getFloat();
+    if ((id != NativeId::MathExp && d < 0) ||
+        ((id == NativeId::MathLog2 || id == NativeId::MathLog ||
+          id == NativeId::MathLog10) &&
+         d == 0))
+      return raise("ValueError", "math domain error", at);
+    switch (id) {
+    case NativeId::MathLog2:
+      return Value::floating(std::log2(d));
+    case NativeId::MathLog10:
+      return Value::floating(std::log10(d));
+    case NativeId::MathSqrt:
+      return Value::floating(std::sqrt(d));
+    case NativeId::MathExp:
+      return Value::floating(std::exp(d));
+    default: {
+      double r = std::log(d);
+      if (n > 1 && args.pos[1].isNumber())
+        r /= std::log(args.pos[1].getFloat());
+      return Value::floating(r);
+    }
+    }
+  }
+  case NativeId::MathGcd:
+  case NativeId::MathLcm: {
+    int64_t acc = id == NativeId::MathGcd ? 0 : 1;
+    for (Value v : args.pos) {
+      if (!v.isIntLike())
+        return heap.opaque("math");
+      int64_t x = std::llabs(v.getInt());
+      acc = id == NativeId::MathGcd ? std::gcd(acc, x) : std::lcm(acc, x);
+    }
+    return Value::integer(acc);
+  }
+  case NativeId::MathPow:
+    if (!a0.isNumber() || !arg(args, 1).isNumber())
+      return heap.opaque("math");
+    return Value::floating(std::pow(a0.getFloat(), args.pos[1].getFloat()));
+  case NativeId::MathIsqrt:
+    if (!a0.isIntLike() || a0.getInt() < 0)
+      return heap.opaque("math");
+    return Value::integer(int64_t(std::sqrt(double(a0.getInt()))));
+  case NativeId::MathIsClose: {
+    if (!a0.isNumber() || !arg(args, 1).isNumber())
+      return heap.opaque("math");
+    double x = a0.getFloat(), y = args.pos[1].getFloat();
+    return Value::boolean(std::fabs(x - y) <=
+                          1e-9 * std::max(std::fabs(x), std::fabs(y)));
+  }
+  case NativeId::MathProd: {
+    llvm::SmallVector<Value, 16> vals;
+    if (a0.is(ValueKind::Opaque) || !items(*this, a0, vals, at))
+      return heap.opaque("prod");
+    Value acc = Value::integer(1);
+    for (Value v : vals) {
+      acc = binary(syntax::BinaryOp::Mult, acc, v, at);
+      if (acc.isAbrupt())
+        return acc;
+    }
+    return acc;
+  }
+
+  //===------------------------------------------------------------------===//
+  // itertools / functools / argparse / types
+  //===------------------------------------------------------------------===//
+  case NativeId::IterProduct: {
+    llvm::SmallVector<llvm::SmallVector<Value, 8>, 4> lists;
+    int64_t repeat = 1;
+    if (const Value *r = args.keyword("repeat"))
+      if (r->isIntLike())
+        repeat = r->getInt();
+    for (int64_t rep = 0; rep < repeat; ++rep)
+      for (Value v : args.pos) {
+        lists.emplace_back();
+        if (v.is(ValueKind::Opaque))
+          return heap.opaque("product");
+        if (!items(*this, v, lists.back(), at))
+          return Value::exception();
+      }
+    llvm::SmallVector<Value, 32> out;
+    llvm::SmallVector<size_t, 4> idx(lists.size(), 0);
+    if (llvm::any_of(lists, [](auto &l) { return l.empty(); }))
+      return heap.list({});
+    while (true) {
+      if (out.size() > 100000)
+        return raise("MemoryError", "itertools.product is too large", at);
+      llvm::SmallVector<Value, 4> t;
+      for (size_t i = 0; i < lists.size(); ++i)
+        t.push_back(lists[i][idx[i]]);
+      out.push_back(heap.tuple(t));
+      size_t k = lists.size();
+      while (k > 0) {
+        --k;
+        if (++idx[k] < lists[k].size())
+          break;
+        idx[k] = 0;
+        if (k == 0)
+          return heap.list(out);
+      }
+      if (lists.empty())
+        return heap.list(out);
+    }
+  }
+  case NativeId::IterChain: {
+    llvm::SmallVector<Value, 16> out;
+    for (Value v : args.pos)
+      if (v.is(ValueKind::Opaque) || !items(*this, v, out, at))
+        return heap.opaque("chain");
+    return heap.list(out);
+  }
+  case NativeId::FuncPartial: {
+    if (n == 0)
+      return raise("TypeError", "partial() needs a callable", at);
+    auto *p = heap.make<PartialObj>();
+    p->fn = a0;
+    p->args.append(args.pos.begin() + 1, args.pos.end());
+    p->kwargs.append(args.kw.begin(), args.kw.end());
+    return heap.obj(ObjKind::Partial, p);
+  }
+  case NativeId::FuncReduce: {
+    llvm::SmallVector<Value, 16> vals;
+    Value seq = arg(args, 1);
+    if (seq.is(ValueKind::Opaque) || !items(*this, seq, vals, at))
+      return heap.opaque("reduce");
+    size_t i = 0;
+    Value acc;
+    if (n > 2) {
+      acc = args.pos[2];
+    } else {
+      if (vals.empty())
+        return raise("TypeError", "reduce() of empty iterable", at);
+      acc = vals[i++];
+    }
+    for (; i < vals.size(); ++i) {
+      CallArgs ca;
+      ca.pos = {acc, vals[i]};
+      ca.posNodes = {at, at};
+      acc = call(a0, ca, at);
+      if (acc.isAbrupt())
+        return acc;
+    }
+    return acc;
+  }
+  case NativeId::FuncWraps:
+  case NativeId::FuncLruCache:
+  case NativeId::FuncCache:
+    // Used as decorators: return an identity decorator / the function.
+    if (n == 1 && a0.is(ValueKind::Function) && id != NativeId::FuncWraps)
+      return a0;
+    return Value::native(uint32_t(NativeId::FuncCache));
+  case NativeId::ArgumentParser: {
+    auto *p = heap.make<ArgParserObj>();
+    return heap.obj(ObjKind::ArgParser, p);
+  }
+  case NativeId::SimpleNamespace: {
+    auto *ns = heap.make<NamespaceObj>();
+    ns->name = "namespace";
+    for (auto &kv : args.kw)
+      ns->set(kv.first, kv.second);
+    return heap.obj(ObjKind::Namespace, ns);
+  }
+  case NativeId::NextPowerOf2:
+  case NativeId::CDiv:
+  default:
+    return heap.opaque("native");
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Methods
+//===----------------------------------------------------------------------===//
+
+/// The argparse destination of an add_argument call.
+static llvm::StringRef argDest(Interpreter &in, CallArgs &args) {
+  if (const Value *d = args.keyword("dest"))
+    if (d->isStr())
+      return getStr(*d);
+  llvm::StringRef best;
+  for (Value v : args.pos) {
+    if (!v.isStr())
+      continue;
+    llvm::StringRef s = getStr(v);
+    if (s.starts_with("--")) {
+      best = s.drop_front(2);
+      break;
+    }
+    if (best.empty())
+      best = s.ltrim('-');
+  }
+  std::string dest = best.str();
+  std::replace(dest.begin(), dest.end(), '-', '_');
+  return in.heap.copyString(dest);
+}
+
+Value Interpreter::callMethod(BoundMethodObj *m, CallArgs &args, Node at) {
+  Value self = m->self;
+  NativeId id = NativeId(m->method);
+  Value a0 = arg(args, 0);
+  auto noMethod = [&]() {
+    return raise("AttributeError",
+                 "'" + self.getTypeName() + "' object has no attribute '" +
+                     m->name + "'",
+                 at);
+  };
+  switch (id) {
+  case NativeId::ListAppend:
+    if (!self.is(ValueKind::List))
+      return noMethod();
+    self.as<SeqObj>()->elems.push_back(a0);
+    return Value::none();
+  case NativeId::ListExtend: {
+    if (!self.is(ValueKind::List))
+      return noMethod();
+    llvm::SmallVector<Value, 16> vals;
+    if (!iterate(a0, vals, at))
+      return Value::exception();
+    self.as<SeqObj>()->elems.append(vals.begin(), vals.end());
+    return Value::none();
+  }
+  case NativeId::ListPop: {
+    if (self.is(ValueKind::Dict)) {
+      auto &items = self.as<DictObj>()->items;
+      for (size_t i = 0; i < items.size(); ++i)
+        if (equals(items[i].first, a0).value_or(false)) {
+          Value v = items[i].second;
+          items.erase(items.begin() + i);
+          return v;
+        }
+      if (args.pos.size() > 1)
+        return args.pos[1];
+      return raise("KeyError", toString(a0, true), at);
+    }
+    if (!self.is(ValueKind::List))
+      return noMethod();
+    auto &elems = self.as<SeqObj>()->elems;
+    if (elems.empty())
+      return raise("IndexError", "pop from empty list", at);
+    int64_t i = args.pos.empty() ? int64_t(elems.size()) - 1 : a0.getInt();
+    if (i < 0)
+      i += elems.size();
+    if (i < 0 || i >= int64_t(elems.size()))
+      return raise("IndexError", "pop index out of range", at);
+    Value v = elems[i];
+    elems.erase(elems.begin() + i);
+    return v;
+  }
+  case NativeId::ListInsert: {
+    if (!self.is(ValueKind::List))
+      return noMethod();
+    auto &elems = self.as<SeqObj>()->elems;
+    int64_t i = std::clamp<int64_t>(a0.getInt(), 0, elems.size());
+    elems.insert(elems.begin() + i, arg(args, 1, Value::none()));
+    return Value::none();
+  }
+  case NativeId::SeqIndex:
+  case NativeId::SeqCount: {
+    if (!self.isSequence()) {
+      if (self.isStr() && a0.isStr()) {
+        size_t pos = getStr(self).find(getStr(a0));
+        if (id == NativeId::SeqCount)
+          return Value::integer(getStr(self).count(getStr(a0)));
+        if (pos == llvm::StringRef::npos)
+          return raise("ValueError", "substring not found", at);
+        return Value::integer(pos);
+      }
+      return noMethod();
+    }
+    int64_t count = 0;
+    auto elems = getElems(self);
+    for (size_t i = 0; i < elems.size(); ++i)
+      if (equals(elems[i], a0).value_or(false)) {
+        if (id == NativeId::SeqIndex)
+          return Value::integer(i);
+        ++count;
+      }
+    if (id == NativeId::SeqIndex)
+      return raise("ValueError", "value is not in list", at);
+    return Value::integer(count);
+  }
+  case NativeId::DictGet:
+  case NativeId::DictSetDefault: {
+    if (!self.is(ValueKind::Dict))
+      return self.is(ValueKind::Opaque) ? heap.opaque("get") : noMethod();
+    for (auto &kv : self.as<DictObj>()->items)
+      if (equals(kv.first, a0).value_or(false))
+        return kv.second;
+    Value d = arg(args, 1, Value::none());
+    if (id == NativeId::DictSetDefault)
+      self.as<DictObj>()->items.push_back({a0, d});
+    return d;
+  }
+  case NativeId::DictItems:
+  case NativeId::DictKeys:
+  case NativeId::DictValues: {
+    if (!self.is(ValueKind::Dict))
+      return noMethod();
+    llvm::SmallVector<Value, 16> out;
+    for (auto &kv : self.as<DictObj>()->items)
+      out.push_back(id == NativeId::DictItems
+                        ? heap.tuple({kv.first, kv.second})
+                    : id == NativeId::DictKeys ? kv.first
+                                               : kv.second);
+    return heap.list(out);
+  }
+  case NativeId::DictUpdate: {
+    if (!self.is(ValueKind::Dict))
+      return noMethod();
+    auto &items = self.as<DictObj>()->items;
+    auto put = [&](Value k, Value v) {
+      for (auto &kv : items)
+        if (equals(kv.first, k).value_or(false)) {
+          kv.second = v;
+          return;
+        }
+      items.push_back({k, v});
+    };
+    if (a0.is(ValueKind::Dict))
+      for (auto &kv : a0.as<DictObj>()->items)
+        put(kv.first, kv.second);
+    for (auto &kv : args.kw)
+      put(heap.str(kv.first), kv.second);
+    return Value::none();
+  }
+  case NativeId::DictCopy:
+    if (self.is(ValueKind::Dict)) {
+      Value d = heap.dict();
+      d.as<DictObj>()->items = self.as<DictObj>()->items;
+      return d;
+    }
+    if (self.is(ValueKind::List))
+      return heap.list(getElems(self));
+    return noMethod();
+  case NativeId::StrFormat: {
+    if (!self.isStr())
+      return noMethod();
+    llvm::StringRef fmt = getStr(self);
+    std::string outStr;
+    llvm::raw_string_ostream os(outStr);
+    unsigned auto_ = 0;
+    for (size_t i = 0; i < fmt.size(); ++i) {
+      char c = fmt[i];
+      if (c == '{' && i + 1 < fmt.size() && fmt[i + 1] == '{') {
+        os << '{';
+        ++i;
+        continue;
+      }
+      if (c == '}' && i + 1 < fmt.size() && fmt[i + 1] == '}') {
+        os << '}';
+        ++i;
+        continue;
+      }
+      if (c != '{') {
+        os << c;
+        continue;
+      }
+      size_t close = fmt.find('}', i);
+      if (close == llvm::StringRef::npos)
+        break;
+      llvm::StringRef field = fmt.slice(i + 1, close).split(':').first;
+      field = field.split('!').first;
+      Value v = Value::none();
+      unsigned idx;
+      if (field.empty())
+        v = arg(args, auto_++, Value::none());
+      else if (!field.getAsInteger(10, idx))
+        v = arg(args, idx, Value::none());
+      else if (const Value *kv = args.keyword(field))
+        v = *kv;
+      format(v, os, false);
+      i = close;
+    }
+    return heap.str(outStr);
+  }
+  case NativeId::StrJoin: {
+    if (!self.isStr())
+      return noMethod();
+    llvm::SmallVector<Value, 16> vals;
+    if (!iterate(a0, vals, at))
+      return Value::exception();
+    std::string s;
+    for (size_t i = 0; i < vals.size(); ++i) {
+      if (i)
+        s += getStr(self);
+      s += toString(vals[i]);
+    }
+    return heap.str(s);
+  }
+  case NativeId::StrSplit: {
+    if (!self.isStr())
+      return noMethod();
+    llvm::SmallVector<llvm::StringRef, 8> parts;
+    if (a0.isStr())
+      getStr(self).split(parts, getStr(a0));
+    else
+      getStr(self).split(parts, ' ', -1, false);
+    llvm::SmallVector<Value, 8> out;
+    for (llvm::StringRef p : parts)
+      out.push_back(heap.str(p));
+    return heap.list(out);
+  }
+  case NativeId::StrUpper:
+  case NativeId::StrLower: {
+    if (!self.isStr())
+      return noMethod();
+    return heap.str(id == NativeId::StrUpper ? getStr(self).upper()
+                                             : getStr(self).lower());
+  }
+  case NativeId::StrStartsWith:
+  case NativeId::StrEndsWith:
+    if (!self.isStr() || !a0.isStr())
+      return self.isStr() ? heap.opaque("str") : noMethod();
+    return Value::boolean(id == NativeId::StrStartsWith
+                              ? getStr(self).starts_with(getStr(a0))
+                              : getStr(self).ends_with(getStr(a0)));
+  case NativeId::StrReplace: {
+    if (!self.isStr() || !a0.isStr() || !arg(args, 1).isStr())
+      return self.isStr() ? heap.opaque("str") : noMethod();
+    std::string s = getStr(self).str(), from = getStr(a0).str(),
+                to = getStr(args.pos[1]).str();
+    if (from.empty())
+      return self;
+    std::string result;
+    size_t pos = 0, hit;
+    while ((hit = s.find(from, pos)) != std::string::npos) {
+      result += s.substr(pos, hit - pos) + to;
+      pos = hit + from.size();
+    }
+    result += s.substr(pos);
+    return heap.str(result);
+  }
+  case NativeId::StrStrip:
+    if (!self.isStr())
+      return noMethod();
+    return heap.str(getStr(self).trim());
+  case NativeId::AddArgument: {
+    if (!self.isObj(ObjKind::ArgParser))
+      return heap.opaque("add_argument");
+    Value dflt = Value::none();
+    if (const Value *d = args.keyword("default"))
+      dflt = *d;
+    else if (const Value *act = args.keyword("action"))
+      if (act->isStr() && getStr(*act) == "store_true")
+        dflt = Value::boolean(false);
+      else if (act->isStr() && getStr(*act) == "store_false")
+        dflt = Value::boolean(true);
+    llvm::StringRef dest = argDest(*this, args);
+    // A -D binding with the argument's name overrides its default.
+    if (std::optional<Value> d = defineFor(dest))
+      dflt = *d;
+    auto *p = self.as<ArgParserObj>();
+    for (auto &kv : p->defaults)
+      if (kv.first == dest) {
+        kv.second = dflt;
+        return Value::none();
+      }
+    p->defaults.push_back({dest, dflt});
+    return Value::none();
+  }
+  case NativeId::SetDefaults:
+    if (self.isObj(ObjKind::ArgParser))
+      for (auto &kv : args.kw)
+        self.as<ArgParserObj>()->defaults.push_back(kv);
+    return Value::none();
+  case NativeId::AddGroup:
+  case NativeId::AddExclusiveGroup:
+    return self;
+  case NativeId::ParseArgs:
+  case NativeId::ParseKnownArgs: {
+    if (!self.isObj(ObjKind::ArgParser))
+      return heap.opaque("namespace");
+    auto *ns = heap.make<NamespaceObj>();
+    ns->name = "Namespace";
+    for (auto &kv : self.as<ArgParserObj>()->defaults)
+      ns->set(kv.first, kv.second);
+    Value nsv = heap.obj(ObjKind::Namespace, ns);
+    if (id == NativeId::ParseKnownArgs)
+      return heap.tuple({nsv, heap.list({})});
+    return nsv;
+  }
+  case NativeId::JitCompile:
+  case NativeId::JitGetTir:
+    if (self.isObj(ObjKind::JitFunction))
+      return callJit(self.as<JitFunctionObj>(), args, at, true);
+    return heap.opaque("compiled kernel");
+  case NativeId::JitParCompile:
+    if (self.isObj(ObjKind::JitFunction) && a0.isSequence()) {
+      for (Value cfg : getElems(a0)) {
+        CallArgs ca;
+        if (cfg.is(ValueKind::Dict)) {
+          for (auto &kv : cfg.as<DictObj>()->items)
+            if (kv.first.isStr()) {
+              ca.kw.push_back({getStr(kv.first), kv.second});
+              ca.kwNodes.push_back(at);
+            }
+        } else if (cfg.isSequence()) {
+          for (Value v : getElems(cfg)) {
+            ca.pos.push_back(v);
+            ca.posNodes.push_back(at);
+          }
+        }
+        Value r = callJit(self.as<JitFunctionObj>(), ca, at, true);
+        if (r.isException())
+          return r;
+      }
+    }
+    return heap.opaque("compiled kernels");
+  case NativeId::DTypeAsTorch:
+    return heap.opaque("torch dtype");
+  default:
+    return noMethod();
+  }
+}

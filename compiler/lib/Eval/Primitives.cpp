@@ -1,0 +1,829 @@
+//===- Primitives.cpp - Modules, T.* dispatch, meta and math --------------===//
+//
+// Part of tlc. SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+//
+// Resolves modules and their attributes (tilelang through the TLCLang
+// registry; math, itertools, functools, argparse natively; torch, numpy and
+// anything else opaquely), checks arity of T.* calls against the registry,
+// and implements the meta-level and scalar-math primitives. Kernel regions,
+// allocations, loops and tile operations are in KernelOps.cpp.
+//
+//===----------------------------------------------------------------------===//
+
+#include "IRGen.h"
+#include "Primitives.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+
+#include "llvm/ADT/StringSwitch.h"
+
+#include <cmath>
+#include <limits>
+
+using namespace tlc;
+using namespace tlc::eval;
+using lang::BuiltinId;
+
+//===----------------------------------------------------------------------===//
+// PArgs
+//===----------------------------------------------------------------------===//
+
+std::optional<Value> PArgs::get(llvm::StringRef param) const {
+  int i = info.findParam(param);
+  if (i < 0)
+    return std::nullopt;
+  const lang::ParamBinding &b = match.bindings[i];
+  switch (b.source) {
+  case lang::ParamBinding::Source::Positional:
+    return args.pos[b.index];
+  case lang::ParamBinding::Source::Keyword:
+    return args.kw[b.index].second;
+  default:
+    return std::nullopt;
+  }
+}
+
+Value PArgs::getOr(llvm::StringRef param, Value dflt) const {
+  std::optional<Value> v = get(param);
+  return v ? *v : dflt;
+}
+
+Node PArgs::node(llvm::StringRef param) const {
+  int i = info.findParam(param);
+  if (i < 0)
+    return call;
+  const lang::ParamBinding &b = match.bindings[i];
+  if (b.source == lang::ParamBinding::Source::Positional)
+    return args.posNodes[b.index];
+  if (b.source == lang::ParamBinding::Source::Keyword)
+    return args.kwNodes[b.index];
+  return call;
+}
+
+llvm::ArrayRef<Value> PArgs::rest(llvm::StringRef param) const {
+  int i = info.findParam(param);
+  for (unsigned k = 0; k < info.params.size(); ++k)
+    if (info.params[k].kind == lang::ParamKind::VarPositional) {
+      const lang::ParamBinding &b = match.bindings[k];
+      if (b.source == lang::ParamBinding::Source::VarPositional)
+        return llvm::ArrayRef<Value>(args.pos).drop_front(b.index);
+      return {};
+    }
+  (void)i;
+  return {};
+}
+
+bool PArgs::flag(llvm::StringRef param, bool dflt) const {
+  std::optional<Value> v = get(param);
+  if (!v || v->isNone())
+    return dflt;
+  if (v->isIntLike())
+    return v->getInt() != 0;
+  return dflt;
+}
+
+//===----------------------------------------------------------------------===//
+// Modules
+//===----------------------------------------------------------------------===//
+
+static bool isModelledPythonModule(llvm::StringRef name) {
+  return name == "math" || name == "itertools" || name == "functools" ||
+         name == "argparse" || name == "types";
+}
+
+bool Interpreter::isTileLangModule(llvm::StringRef name) {
+  static const char *const known[] = {
+      "tilelang",          "tilelang.language", "tilelang.math",
+      "tilelang.layout",   "tilelang.jit",      "tilelang.autotuner",
+      "tilelang.profiler", "tilelang.carver",   "tilelang.carver.arch",
+      "tilelang.intrinsics", "tilelang.utils",  "tilelang.cuda",
+      "tilelang.cuda.language", "tilelang.tools", "tilelang.transform",
+      "tilelang.engine",   "tilelang.contrib",  "tilelang.env",
+      "tilelang.testing",  "tilelang.language.dtypes"};
+  for (const char *k : known)
+    if (name == k)
+      return true;
+  return false;
+}
+
+Value Interpreter::importModule(llvm::StringRef qualified) {
+  auto *m = heap.make<ModuleObj>();
+  m->name = heap.copyString(qualified);
+  if (qualified == "tilelang.cuda.language")
+    m->name = "tilelang.language";
+  m->opaque = !(isModelledPythonModule(qualified) ||
+                qualified == "tilelang" || qualified.starts_with("tilelang."));
+  return Value::object(ValueKind::Module, m);
+}
+
+/// True when \p name looks like a dtype spelling (`float17`, `int3`).
+static bool looksLikeDType(llvm::StringRef name) {
+  return name.starts_with("float") || name.starts_with("int") ||
+         name.starts_with("uint") || name.starts_with("bfloat") ||
+         name.starts_with("tfloat");
+}
+
+Value Interpreter::moduleAttr(ModuleObj *m, llvm::StringRef attr, Node at) {
+  if (m->opaque) {
+    std::string d = (m->name + "." + attr).str();
+    return heap.opaque(heap.copyString(d));
+  }
+  std::string qualified = (m->name + "." + attr).str();
+  if (m->name == "math") {
+    if (attr == "pi")
+      return Value::floating(M_PI);
+    if (attr == "e")
+      return Value::floating(M_E);
+    if (attr == "inf")
+      return Value::floating(std::numeric_limits<double>::infinity());
+    if (attr == "nan")
+      return Value::floating(std::numeric_limits<double>::quiet_NaN());
+  }
+  if (std::optional<NativeId> id = findNative(qualified))
+    return Value::native(uint32_t(*id));
+  if (isModelledPythonModule(m->name))
+    return raise("AttributeError",
+                 "module '" + m->name + "' has no attribute '" + attr + "'",
+                 at);
+  // tilelang.*
+  if (isTileLangModule(qualified) && m->name != "tilelang.language")
+    return importModule(qualified);
+  bool isT = m->name == "tilelang.language";
+  std::string lookupName = isT ? ("T." + attr).str() : qualified;
+  if (const lang::BuiltinInfo *info = lang::lookupBuiltin(lookupName)) {
+    if (info->dtype)
+      return Value::dtype(*info->dtype);
+    if (info->kind == lang::BuiltinKind::Value && !info->aliasOf) {
+      auto *e = heap.make<EnumMemberObj>();
+      e->info = info;
+      return heap.obj(ObjKind::EnumMember, e);
+    }
+    return Value::primitive(info);
+  }
+  if (isT) {
+    if (looksLikeDType(attr))
+      return fail(at, "unknown dtype 'T." + attr + "'");
+    warning(at, "'T." + attr + "' is not a TileLang name known to tlc");
+    return Value::poison();
+  }
+  if (m->name == "tilelang" && attr == "language")
+    return importModule("tilelang.language");
+  return heap.opaque(heap.copyString(qualified));
+}
+
+Value Interpreter::primitiveAttr(const lang::BuiltinInfo &info,
+                                 llvm::StringRef attr, Node at) {
+  std::string member = (info.name + "." + attr).str();
+  if (const lang::BuiltinInfo *m = lang::lookupBuiltin(member)) {
+    auto *e = heap.make<EnumMemberObj>();
+    e->info = m;
+    return heap.obj(ObjKind::EnumMember, e);
+  }
+  if (info.kind == lang::BuiltinKind::Namespace)
+    return heap.opaque(heap.copyString(member));
+  return heap.opaque("attribute");
+}
+
+//===----------------------------------------------------------------------===//
+// Conversions
+//===----------------------------------------------------------------------===//
+
+std::optional<lang::DType> Interpreter::toDType(Value v) {
+  switch (v.getKind()) {
+  case ValueKind::DType:
+    return v.getDType();
+  case ValueKind::Str:
+    return lang::DType::parse(getStr(v));
+  case ValueKind::Opaque: {
+    llvm::StringRef d = v.as<OpaqueObj>()->description;
+    if (d.starts_with("torch."))
+      return lang::DType::parseTorch(d);
+    if (d.starts_with("numpy.") || d.starts_with("np."))
+      return lang::DType::parse(d.split('.').second);
+    return std::nullopt;
+  }
+  case ValueKind::NativeFn:
+    switch (NativeId(v.getNativeId())) {
+    case NativeId::Bool:
+      return lang::DType::fromPythonType("bool");
+    case NativeId::Int:
+      return lang::DType::fromPythonType("int");
+    case NativeId::Float:
+      return lang::DType::fromPythonType("float");
+    default:
+      return std::nullopt;
+    }
+  default:
+    return std::nullopt;
+  }
+}
+
+bool Interpreter::toShape(Value v, llvm::SmallVectorImpl<SymExpr> &dims,
+                          Node at) {
+  llvm::ArrayRef<Value> elems;
+  Value single[1] = {v};
+  if (v.isSequence())
+    elems = getElems(v);
+  else
+    elems = single;
+  for (Value e : elems) {
+    if (e.isIntLike()) {
+      if (e.getInt() < 0) {
+        error(at, "negative extent " + llvm::Twine(e.getInt()) +
+                      " in a shape");
+        return false;
+      }
+      dims.push_back(syms.constant(e.getInt()));
+    } else if (e.is(ValueKind::Sym)) {
+      dims.push_back(e.getSym());
+    } else if (e.is(ValueKind::Expr)) {
+      dims.push_back(e.as<ExprObj>()->sym);
+    } else if (e.isAbrupt() || e.is(ValueKind::Opaque)) {
+      dims.push_back(SymExpr());
+    } else {
+      error(at, "shape entries must be integers, not '" + e.getTypeName() +
+                    "'");
+      return false;
+    }
+  }
+  return true;
+}
+
+//===----------------------------------------------------------------------===//
+// Dispatch
+//===----------------------------------------------------------------------===//
+
+Value Interpreter::callPrimitive(const lang::BuiltinInfo &info,
+                                 CallArgs &args, Node at) {
+  const lang::BuiltinInfo &canon = info.getCanonical();
+  // Decorators used as plain calls: T.prim_func(f), T.macro(f).
+  if (canon.id == BuiltinId::PrimFunc || canon.id == BuiltinId::Macro) {
+    if (args.pos.size() != 1 || !args.pos[0].is(ValueKind::Function))
+      return fail(at, info.name + " expects a function");
+    return applyDecorator(Value::primitive(&info), args.pos[0], at, Node());
+  }
+  if (info.dtype)
+    return fail(at, "dtype attributes cannot be called this way");
+  llvm::SmallVector<llvm::StringRef, 4> kwNames;
+  for (auto &kv : args.kw)
+    kwNames.push_back(kv.first);
+  lang::ArgumentMatch match =
+      lang::matchArguments(canon, args.pos.size(), kwNames, info.name);
+  if (!match.succeeded()) {
+    Node where = at;
+    if (match.errorArg.kind == lang::ArgumentRef::Kind::Positional &&
+        match.errorArg.index < args.posNodes.size())
+      where = args.posNodes[match.errorArg.index];
+    else if (match.errorArg.kind == lang::ArgumentRef::Kind::Keyword &&
+             match.errorArg.index < args.kwNodes.size())
+      where = args.kwNodes[match.errorArg.index];
+    return fail(where, match.error);
+  }
+  if (!canon.isSupported())
+    return fail(at, lang::getNotSupportedMessage(info));
+  PArgs p{canon, match, args, at};
+  if (std::optional<Value> r = callKernelPrimitive(p))
+    return *r;
+  return callMetaPrimitive(p);
+}
+
+//===----------------------------------------------------------------------===//
+// Meta-level and math primitives
+//===----------------------------------------------------------------------===//
+
+/// Declares T.const / T.dynamic names.
+Value Interpreter::declareSymbols(const PArgs &p, int kind) {
+  Value names = p.getOr("names", p.getOr("name", Value::none()));
+  if (!names.isStr())
+    return fail(p.node("names"), p.info.name + " expects a string of names");
+  llvm::SmallVector<llvm::StringRef, 4> parts;
+  getStr(names).split(parts, ',', -1, false);
+  llvm::SmallVector<Value, 4> values;
+  for (llvm::StringRef part : parts) {
+    llvm::SmallVector<llvm::StringRef, 2> words;
+    part.split(words, ' ', -1, false);
+    for (llvm::StringRef w : words) {
+      w = w.trim();
+      if (w.empty())
+        continue;
+      llvm::StringRef name = heap.copyString(w);
+      Value v;
+      if (instance) {
+        auto it = instance->constBindings.find(name);
+        if (it != instance->constBindings.end())
+          v = it->second;
+      }
+      if (v.isNone())
+        if (std::optional<Value> d = defineFor(name))
+          v = *d;
+      if (v.isNone()) {
+        symbolKinds[name] = kind;
+        v = Value::sym(syms.symbol(name));
+      }
+      values.push_back(v);
+    }
+  }
+  if (values.size() == 1)
+    return values[0];
+  return heap.tuple(values);
+}
+
+/// A unary math function on an IR value, folding Python numbers.
+Value Interpreter::unaryMath(const PArgs &p) {
+  Value x = p.getOr("x", Value::poison());
+  Node xn = p.node("x");
+  BuiltinId id = p.info.id;
+  if (x.isAbrupt())
+    return x;
+  if (x.isNumber()) {
+    double d = x.getFloat();
+    switch (id) {
+    case BuiltinId::Exp:
+      return Value::floating(std::exp(d));
+    case BuiltinId::Exp2:
+      return Value::floating(std::exp2(d));
+    case BuiltinId::Log:
+      return Value::floating(std::log(d));
+    case BuiltinId::Log2:
+      return Value::floating(std::log2(d));
+    case BuiltinId::Sqrt:
+      return Value::floating(std::sqrt(d));
+    case BuiltinId::Rsqrt:
+      return Value::floating(1.0 / std::sqrt(d));
+    case BuiltinId::Abs:
+      return x.isFloat() ? Value::floating(std::fabs(d))
+                         : Value::integer(std::llabs(x.getInt()));
+    default:
+      break;
+    }
+  }
+  if (!tracing())
+    return fail(p.call, p.info.name + " on IR values needs a kernel");
+  Scalar s = toScalar(x, xn);
+  if (!s)
+    return Value::poison();
+  mlir::Location l = ir->loc(p.call);
+  auto &B = ir->b;
+  mlir::Value v = s.value;
+  bool isF = mlir::isa<mlir::FloatType>(v.getType());
+  if (id == BuiltinId::Abs) {
+    mlir::Value r = isF ? B.create<mlir::math::AbsFOp>(l, v).getResult()
+                        : B.create<mlir::math::AbsIOp>(l, v).getResult();
+    return wrapScalar({r, s.dtype, SymExpr()});
+  }
+  if (!isF) {
+    v = ir->convert(v, B.getF32Type(), l);
+    s.dtype = lang::DType(lang::ScalarType::Float32);
+  }
+  mlir::Value r;
+  switch (id) {
+  case BuiltinId::Exp:
+    r = B.create<mlir::math::ExpOp>(l, v);
+    break;
+  case BuiltinId::Exp2:
+    r = B.create<mlir::math::Exp2Op>(l, v);
+    break;
+  case BuiltinId::Exp10:
+    r = B.create<mlir::math::PowFOp>(l, ir->constFloat(10, v.getType(), l),
+                                     v);
+    break;
+  case BuiltinId::Log:
+    r = B.create<mlir::math::LogOp>(l, v);
+    break;
+  case BuiltinId::Log2:
+    r = B.create<mlir::math::Log2Op>(l, v);
+    break;
+  case BuiltinId::Log10:
+    r = B.create<mlir::math::Log10Op>(l, v);
+    break;
+  case BuiltinId::Log1p:
+    r = B.create<mlir::math::Log1pOp>(l, v);
+    break;
+  case BuiltinId::Sqrt:
+    r = B.create<mlir::math::SqrtOp>(l, v);
+    break;
+  case BuiltinId::Rsqrt:
+    r = B.create<mlir::math::RsqrtOp>(l, v);
+    break;
+  case BuiltinId::Sigmoid: {
+    mlir::Value one = ir->constFloat(1, v.getType(), l);
+    mlir::Value e =
+        B.create<mlir::math::ExpOp>(l, B.create<mlir::arith::NegFOp>(l, v));
+    r = B.create<mlir::arith::DivFOp>(l, one,
+                                      B.create<mlir::arith::AddFOp>(l, one, e));
+    break;
+  }
+  case BuiltinId::Tanh:
+    r = B.create<mlir::math::TanhOp>(l, v);
+    break;
+  case BuiltinId::Sinh:
+    r = B.create<mlir::math::SinhOp>(l, v);
+    break;
+  case BuiltinId::Cosh:
+    r = B.create<mlir::math::CoshOp>(l, v);
+    break;
+  case BuiltinId::Sin:
+    r = B.create<mlir::math::SinOp>(l, v);
+    break;
+  case BuiltinId::Cos:
+    r = B.create<mlir::math::CosOp>(l, v);
+    break;
+  case BuiltinId::Tan:
+    r = B.create<mlir::math::TanOp>(l, v);
+    break;
+  case BuiltinId::Atan:
+    r = B.create<mlir::math::AtanOp>(l, v);
+    break;
+  case BuiltinId::Erf:
+    r = B.create<mlir::math::ErfOp>(l, v);
+    break;
+  case BuiltinId::Floor:
+    r = B.create<mlir::math::FloorOp>(l, v);
+    break;
+  case BuiltinId::Ceil:
+    r = B.create<mlir::math::CeilOp>(l, v);
+    break;
+  case BuiltinId::Trunc:
+    r = B.create<mlir::math::TruncOp>(l, v);
+    break;
+  case BuiltinId::Nearbyint:
+    r = B.create<mlir::math::RoundEvenOp>(l, v);
+    break;
+  case BuiltinId::Isfinite:
+    return wrapScalar({B.create<mlir::math::IsFiniteOp>(l, v),
+                       lang::DType(lang::ScalarType::Bool), SymExpr()});
+  case BuiltinId::Isnan:
+    return wrapScalar({B.create<mlir::math::IsNaNOp>(l, v),
+                       lang::DType(lang::ScalarType::Bool), SymExpr()});
+  case BuiltinId::Isinf:
+    return wrapScalar({B.create<mlir::math::IsInfOp>(l, v),
+                       lang::DType(lang::ScalarType::Bool), SymExpr()});
+  default:
+    return fail(p.call, p.info.name + " is not implemented by tlc yet");
+  }
+  return wrapScalar({r, s.dtype, SymExpr()});
+}
+
+/// Picks one of two IR values: arith.select after unifying types.
+Value Interpreter::selectValue(Value c, Value t, Value f, Node at) {
+  if (c.isAbrupt())
+    return c;
+  Truth truthC = truth(c, at);
+  if (truthC == Truth::True)
+    return t;
+  if (truthC == Truth::False)
+    return f;
+  if (!tracing())
+    return fail(at, "conditional expression on IR values needs a kernel");
+  Scalar cs = toScalar(c, at);
+  if (!cs)
+    return Value::poison();
+  mlir::Location l = ir->loc(at);
+  bool tIR = !t.isNumber() && !t.is(ValueKind::Sym);
+  Scalar a, b;
+  if (tIR) {
+    a = toScalar(t, at);
+    if (!a)
+      return Value::poison();
+    b = toScalar(f, at, a.value.getType());
+  } else {
+    b = toScalar(f, at);
+    if (!b)
+      return Value::poison();
+    a = toScalar(t, at, b.value.getType());
+  }
+  if (!a || !b)
+    return Value::poison();
+  if (a.value.getType() != b.value.getType())
+    b.value = ir->convert(b.value, a.value.getType(), l);
+  mlir::Value pred = ir->convert(cs.value, ir->b.getI1Type(), l);
+  mlir::Value r = ir->b.create<mlir::arith::SelectOp>(l, pred, a.value, b.value);
+  return wrapScalar({r, a.dtype, SymExpr()});
+}
+
+/// min/max of two values: folds Python numbers and symbols.
+Value Interpreter::minMax(Value a, Value b, bool isMax, Node at) {
+  if (a.isAbrupt())
+    return a;
+  if (b.isAbrupt())
+    return b;
+  if (a.isNumber() && b.isNumber()) {
+    if (a.isFloat() || b.isFloat()) {
+      double x = a.getFloat(), y = b.getFloat();
+      return Value::floating(isMax ? std::max(x, y) : std::min(x, y));
+    }
+    return Value::integer(isMax ? std::max(a.getInt(), b.getInt())
+                                : std::min(a.getInt(), b.getInt()));
+  }
+  if ((a.isIntLike() || a.is(ValueKind::Sym)) &&
+      (b.isIntLike() || b.is(ValueKind::Sym)))
+    return fromSym(isMax ? syms.max(toSym(a), toSym(b))
+                         : syms.min(toSym(a), toSym(b)),
+                   at);
+  if (!tracing())
+    return heap.opaque("min/max");
+  mlir::Location l = ir->loc(at);
+  bool aIR = !a.isNumber() && !a.is(ValueKind::Sym);
+  Scalar x, y;
+  if (aIR) {
+    x = toScalar(a, at);
+    if (!x)
+      return Value::poison();
+    y = toScalar(b, at, x.value.getType());
+  } else {
+    y = toScalar(b, at);
+    if (!y)
+      return Value::poison();
+    x = toScalar(a, at, y.value.getType());
+  }
+  if (!x || !y)
+    return Value::poison();
+  if (x.value.getType() != y.value.getType()) {
+    if (mlir::isa<mlir::FloatType>(y.value.getType()))
+      x.value = ir->convert(x.value, y.value.getType(), l);
+    else
+      y.value = ir->convert(y.value, x.value.getType(), l);
+  }
+  auto &B = ir->b;
+  mlir::Value r;
+  if (mlir::isa<mlir::FloatType>(x.value.getType()))
+    r = isMax ? B.create<mlir::arith::MaximumFOp>(l, x.value, y.value)
+                    .getResult()
+              : B.create<mlir::arith::MinimumFOp>(l, x.value, y.value)
+                    .getResult();
+  else
+    r = isMax ? B.create<mlir::arith::MaxSIOp>(l, x.value, y.value).getResult()
+              : B.create<mlir::arith::MinSIOp>(l, x.value, y.value).getResult();
+  SymExpr sym;
+  if (x.sym && y.sym)
+    sym = isMax ? syms.max(x.sym, y.sym) : syms.min(x.sym, y.sym);
+  return wrapScalar({r, mlir::isa<mlir::FloatType>(x.value.getType()) &&
+                                !mlir::isa<mlir::FloatType>(
+                                    x.value.getType())
+                            ? y.dtype
+                            : x.dtype,
+                     sym});
+}
+
+/// Integer division helpers on Python ints, symbols and IR values.
+Value Interpreter::intDiv(Value a, Value b, SymKind kind, Node at) {
+  if ((a.isIntLike() || a.is(ValueKind::Sym)) &&
+      (b.isIntLike() || b.is(ValueKind::Sym))) {
+    SymExpr x = toSym(a), y = toSym(b);
+    if (y.isConstant() && *y.getConstant() == 0)
+      return raise("ZeroDivisionError", "integer division by zero", at);
+    switch (kind) {
+    case SymKind::CeilDiv:
+      return fromSym(syms.ceilDiv(x, y), at);
+    case SymKind::Mod:
+      return fromSym(syms.mod(x, y), at);
+    default:
+      return fromSym(syms.floorDiv(x, y), at);
+    }
+  }
+  if (kind == SymKind::FloorDiv)
+    return binary(syntax::BinaryOp::FloorDiv, a, b, at);
+  if (kind == SymKind::Mod)
+    return binary(syntax::BinaryOp::Mod, a, b, at);
+  // ceildiv(a, b) == (a + b - 1) // b on IR values.
+  Value sum = binary(syntax::BinaryOp::Add, a, b, at);
+  Value m1 = binary(syntax::BinaryOp::Sub, sum, Value::integer(1), at);
+  return binary(syntax::BinaryOp::FloorDiv, m1, b, at);
+}
+
+/// Converts \p v to \p dtype (T.cast).
+Value Interpreter::castTo(Value v, lang::DType dtype, Node at) {
+  if (v.isAbrupt())
+    return v;
+  if (v.isNumber() && !tracing())
+    return dtype.isFloat() ? Value::floating(v.getFloat())
+                           : Value::integer(int64_t(v.getFloat()));
+  if (!tracing())
+    return heap.opaque("cast");
+  mlir::Type want = ir->valueType(dtype);
+  Scalar s = toScalar(v, at, want);
+  if (!s)
+    return Value::poison();
+  mlir::Value r = ir->convert(s.value, want, ir->loc(at),
+                              s.dtype.isUnsignedInteger());
+  return wrapScalar({r, dtype, s.sym});
+}
+
+Value Interpreter::callMetaPrimitive(const PArgs &p) {
+  Node at = p.call;
+  switch (p.info.id) {
+  case BuiltinId::Const:
+    return declareSymbols(p, /*Const=*/1);
+  case BuiltinId::Dynamic:
+    return declareSymbols(p, /*Dynamic=*/0);
+  case BuiltinId::DTypeCtor: {
+    Value v = p.getOr("value", Value::none());
+    if (std::optional<lang::DType> t = toDType(v))
+      return Value::dtype(*t);
+    if (v.is(ValueKind::Opaque) || v.isAbrupt())
+      return v;
+    return fail(p.node("value"), "unknown dtype " + toString(v, true));
+  }
+  case BuiltinId::AnnotatePassConfigs:
+  case BuiltinId::AnnotateCompileFlags:
+  case BuiltinId::ImportSource:
+  case BuiltinId::DisableCache:
+    return Value::none();
+  case BuiltinId::Layout:
+  case BuiltinId::Fragment:
+  case BuiltinId::MakeSwizzledLayout:
+  case BuiltinId::MakeLinearLayout:
+  case BuiltinId::MakeGemmFragment8x8: {
+    auto *o = heap.make<LayoutObj>();
+    o->description = p.info.getShortName();
+    return heap.obj(ObjKind::Layout, o);
+  }
+  case BuiltinId::Jit:
+  case BuiltinId::Autotune: {
+    std::optional<Value> fn = p.get("func");
+    if (!fn || fn->isNone()) {
+      // @tilelang.jit(out_idx=...) returns a decorator.
+      auto *part = heap.make<PartialObj>();
+      part->fn = Value::primitive(&p.info);
+      for (auto &kv : p.args.kw)
+        part->kwargs.push_back(kv);
+      return heap.obj(ObjKind::Partial, part);
+    }
+    return applyDecoratorValue(p, *fn);
+  }
+  case BuiltinId::Compile: {
+    Value fn = p.getOr("func", Value::none());
+    if (fn.isObj(ObjKind::JitFunction)) {
+      CallArgs none;
+      return callJit(fn.as<JitFunctionObj>(), none, at, true);
+    }
+    return heap.opaque("JITKernel");
+  }
+  case BuiltinId::ParCompile:
+  case BuiltinId::DoBench:
+    return heap.opaque("tilelang result");
+  case BuiltinId::Cdiv:
+  case BuiltinId::Ceildiv:
+    return intDiv(p.getOr("a", Value::poison()), p.getOr("b", Value::poison()),
+                  SymKind::CeilDiv, at);
+  case BuiltinId::Floordiv:
+    return intDiv(p.getOr("a", Value::poison()), p.getOr("b", Value::poison()),
+                  SymKind::FloorDiv, at);
+  case BuiltinId::Floormod:
+    return intDiv(p.getOr("a", Value::poison()), p.getOr("b", Value::poison()),
+                  SymKind::Mod, at);
+  case BuiltinId::Truncdiv:
+    return binary(syntax::BinaryOp::Div, p.getOr("a", Value::poison()),
+                  p.getOr("b", Value::poison()), at);
+  case BuiltinId::Truncmod:
+    return binary(syntax::BinaryOp::Mod, p.getOr("a", Value::poison()),
+                  p.getOr("b", Value::poison()), at);
+  case BuiltinId::NextPowerOf2: {
+    Value x = p.getOr("x", Value::poison());
+    if (!x.isIntLike())
+      return x.is(ValueKind::Sym) ? heap.opaque("next_power_of_2") : x;
+    int64_t v = x.getInt(), r = 1;
+    while (r < v && r < (int64_t(1) << 62))
+      r <<= 1;
+    return Value::integer(r);
+  }
+  case BuiltinId::ShiftLeft:
+    return binary(syntax::BinaryOp::LShift, p.getOr("a", Value::poison()),
+                  p.getOr("b", Value::poison()), at);
+  case BuiltinId::ShiftRight:
+    return binary(syntax::BinaryOp::RShift, p.getOr("a", Value::poison()),
+                  p.getOr("b", Value::poison()), at);
+  case BuiltinId::BitwiseAnd:
+    return binary(syntax::BinaryOp::BitAnd, p.getOr("a", Value::poison()),
+                  p.getOr("b", Value::poison()), at);
+  case BuiltinId::BitwiseOr:
+    return binary(syntax::BinaryOp::BitOr, p.getOr("a", Value::poison()),
+                  p.getOr("b", Value::poison()), at);
+  case BuiltinId::BitwiseXor:
+    return binary(syntax::BinaryOp::BitXor, p.getOr("a", Value::poison()),
+                  p.getOr("b", Value::poison()), at);
+  case BuiltinId::BitwiseNot:
+    return unary(syntax::UnaryOp::Invert, p.getOr("a", Value::poison()), at);
+  case BuiltinId::Max:
+  case BuiltinId::Min:
+    return minMax(p.getOr("a", Value::poison()), p.getOr("b", Value::poison()),
+                  p.info.id == BuiltinId::Max, at);
+  case BuiltinId::Clamp: {
+    Value lo = minMax(p.getOr("x", Value::poison()),
+                      p.getOr("min_val", Value::poison()), true, at);
+    return minMax(lo, p.getOr("max_val", Value::poison()), false, at);
+  }
+  case BuiltinId::IfThenElse:
+    return selectValue(p.getOr("cond", Value::poison()),
+                       p.getOr("t", Value::poison()),
+                       p.getOr("f", Value::poison()), at);
+  case BuiltinId::Select:
+    return selectValue(p.getOr("condition", Value::poison()),
+                       p.getOr("true_value", Value::poison()),
+                       p.getOr("false_value", Value::poison()), at);
+  case BuiltinId::Cast:
+  case BuiltinId::CastNode:
+  case BuiltinId::Reinterpret: {
+    Value dt = p.getOr("dtype", Value::poison());
+    Value v = p.getOr("value", Value::poison());
+    // T.reinterpret accepts the old (dtype, value) order too.
+    if (p.info.id == BuiltinId::Reinterpret && toDType(v) && !toDType(dt))
+      std::swap(v, dt);
+    std::optional<lang::DType> t = toDType(dt);
+    if (!t) {
+      if (dt.isAbrupt())
+        return dt;
+      return fail(p.node("dtype"), "unknown dtype " + toString(dt, true));
+    }
+    if (p.info.id == BuiltinId::Reinterpret && tracing()) {
+      Scalar s = toScalar(v, p.node("value"));
+      if (!s)
+        return Value::poison();
+      mlir::Type want = ir->valueType(*t);
+      if (s.value.getType().getIntOrFloatBitWidth() !=
+          want.getIntOrFloatBitWidth())
+        return fail(at, "T.reinterpret needs types of the same width");
+      return wrapScalar({ir->b.create<mlir::arith::BitcastOp>(ir->loc(at),
+                                                              want, s.value),
+                         *t, SymExpr()});
+    }
+    return castTo(v, *t, at);
+  }
+  case BuiltinId::Infinity:
+  case BuiltinId::MaxValue:
+  case BuiltinId::MinValue: {
+    Value dt = p.getOr("dtype", Value::poison());
+    std::optional<lang::DType> t = toDType(dt);
+    if (!t) {
+      if (dt.isAbrupt())
+        return dt;
+      return fail(p.node("dtype"), "unknown dtype " + toString(dt, true));
+    }
+    if (!tracing())
+      return heap.opaque("typed constant");
+    mlir::Type vt = ir->valueType(*t);
+    mlir::Location l = ir->loc(at);
+    if (auto ft = mlir::dyn_cast<mlir::FloatType>(vt)) {
+      llvm::APFloat f =
+          p.info.id == BuiltinId::Infinity
+              ? llvm::APFloat::getInf(ft.getFloatSemantics())
+              : llvm::APFloat::getLargest(ft.getFloatSemantics(),
+                                          p.info.id == BuiltinId::MinValue);
+      mlir::Value c = ir->b.create<mlir::arith::ConstantOp>(
+          l, ft, ir->b.getFloatAttr(ft, f));
+      return wrapScalar({c, *t, SymExpr()});
+    }
+    if (p.info.id == BuiltinId::Infinity)
+      return fail(at, "T.infinity needs a floating-point dtype");
+    unsigned bits = vt.getIntOrFloatBitWidth();
+    bool u = t->isUnsignedInteger();
+    llvm::APInt v = p.info.id == BuiltinId::MaxValue
+                        ? (u ? llvm::APInt::getMaxValue(bits)
+                             : llvm::APInt::getSignedMaxValue(bits))
+                        : (u ? llvm::APInt::getMinValue(bits)
+                             : llvm::APInt::getSignedMinValue(bits));
+    mlir::Value c = ir->b.create<mlir::arith::ConstantOp>(
+        l, vt, ir->b.getIntegerAttr(vt, v));
+    return wrapScalar({c, *t, SymExpr()});
+  }
+  case BuiltinId::Round:
+  case BuiltinId::Pow:
+  case BuiltinId::Fmod: {
+    if (p.info.id == BuiltinId::Pow)
+      return binary(syntax::BinaryOp::Pow, p.getOr("x", Value::poison()),
+                    p.getOr("y", Value::poison()), at);
+    if (p.info.id == BuiltinId::Fmod) {
+      Value x = p.getOr("x", Value::poison()), y = p.getOr("y", Value::poison());
+      if (x.isNumber() && y.isNumber())
+        return Value::floating(std::fmod(x.getFloat(), y.getFloat()));
+      return binary(syntax::BinaryOp::Mod, x, y, at);
+    }
+    Value x = p.getOr("x", Value::poison());
+    if (x.isNumber())
+      return Value::floating(std::nearbyint(x.getFloat()));
+    if (!tracing())
+      return heap.opaque("round");
+    Scalar s = toScalar(x, p.node("x"));
+    if (!s)
+      return Value::poison();
+    return wrapScalar(
+        {ir->b.create<mlir::math::RoundEvenOp>(ir->loc(at), s.value), s.dtype,
+         SymExpr()});
+  }
+  case BuiltinId::Assume:
+    return Value::none();
+  case BuiltinId::Likely:
+    return p.getOr("cond", Value::none());
+  default:
+    if (p.info.category == lang::BuiltinCategory::Math &&
+        p.info.findParam("x") == 0 && p.info.params.size() == 1)
+      return unaryMath(p);
+    if (p.info.kind == lang::BuiltinKind::Namespace ||
+        p.info.kind == lang::BuiltinKind::Value)
+      return fail(at, "'" + p.info.name + "' is not callable");
+    return fail(at, "'" + p.info.name + "' is not implemented by tlc yet");
+  }
+}

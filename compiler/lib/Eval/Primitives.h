@@ -1,0 +1,39 @@
+//===- Primitives.h - Matched arguments of T.* calls (private) --*- C++ -*-===//
+//
+// Part of tlc. SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TLC_LIB_EVAL_PRIMITIVES_H
+#define TLC_LIB_EVAL_PRIMITIVES_H
+
+#include "Interpreter.h"
+
+namespace tlc::eval {
+
+/// The arguments of a T.* call matched against its registry parameters.
+struct PArgs {
+  /// The canonical registry entry.
+  const lang::BuiltinInfo &info;
+  /// The successful match.
+  const lang::ArgumentMatch &match;
+  /// The call's arguments.
+  CallArgs &args;
+  /// The call node.
+  Node call;
+
+  /// The value bound to \p param (nullopt when defaulted).
+  std::optional<Value> get(llvm::StringRef param) const;
+  /// The value bound to \p param or \p dflt.
+  Value getOr(llvm::StringRef param, Value dflt) const;
+  /// The argument node of \p param (the call when defaulted).
+  Node node(llvm::StringRef param) const;
+  /// The values collected by `*args` (named \p param).
+  llvm::ArrayRef<Value> rest(llvm::StringRef param) const;
+  /// A boolean parameter (Python truthiness of ints/bools).
+  bool flag(llvm::StringRef param, bool dflt) const;
+};
+
+} // namespace tlc::eval
+
+#endif // TLC_LIB_EVAL_PRIMITIVES_H

@@ -1,0 +1,277 @@
+//===- Fragment.cpp - Distribution of a tile over thread registers --------===//
+//
+// Part of the tlc project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "tlc/Layout/Fragment.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/Twine.h"
+
+#include <algorithm>
+
+using namespace tlc::layout;
+
+static llvm::Error makeError(const llvm::Twine &msg) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), msg);
+}
+
+static std::string coordString(llvm::ArrayRef<int64_t> coord) {
+  std::string s = "(";
+  for (auto [n, c] : llvm::enumerate(coord))
+    s += (n ? ", " : "") + std::to_string(c);
+  return s + ")";
+}
+
+static int64_t flatten(llvm::ArrayRef<int64_t> coord,
+                       llvm::ArrayRef<int64_t> shape) {
+  int64_t flat = 0;
+  for (auto [c, e] : llvm::zip(coord, shape))
+    flat = flat * e + c;
+  return flat;
+}
+
+llvm::Expected<Fragment> Fragment::get(std::vector<int64_t> inputShape,
+                                       std::vector<IndexExpr> forwardIndex,
+                                       IndexExpr forwardThread,
+                                       int64_t replicate,
+                                       FragmentOrigin origin) {
+  if (replicate < 1)
+    return makeError("fragment replication must be >= 1, got " +
+                     llvm::Twine(replicate));
+  for (int64_t e : inputShape)
+    if (e <= 0)
+      return makeError("fragment extents must be positive, got " +
+                       llvm::Twine(e));
+  if (!forwardThread)
+    return makeError("fragment thread expression is null");
+  unsigned rank = inputShape.size();
+  VarRanges ranges = rangesFor(inputShape, replicate);
+  for (IndexExpr &e : forwardIndex) {
+    if (!e)
+      return makeError("fragment index expression is null");
+    for (unsigned id : e.collectVars())
+      if (id >= rank)
+        return makeError("fragment index '" + e.str() +
+                         "' may only use the logical inputs");
+    e = simplify(e, ranges);
+  }
+  for (unsigned id : forwardThread.collectVars())
+    if (id > rank)
+      return makeError("fragment thread '" + forwardThread.str() +
+                       "' uses an input beyond rank " + llvm::Twine(rank));
+  forwardThread = simplify(forwardThread, ranges);
+
+  Fragment f;
+  f.inputShape = std::move(inputShape);
+  f.forwardIndex = std::move(forwardIndex);
+  f.forwardThread = std::move(forwardThread);
+  f.replicas = replicate;
+  f.origin = std::move(origin);
+  f.indexShape.assign(f.forwardIndex.size(), 0);
+
+  std::string problem;
+  std::vector<int64_t> point(rank + 1, 0);
+  forEachCoord(f.inputShape, [&](llvm::ArrayRef<int64_t> coord) {
+    if (!problem.empty())
+      return;
+    llvm::copy(coord, point.begin());
+    for (auto [d, e] : llvm::enumerate(f.forwardIndex)) {
+      std::optional<int64_t> v = e.evaluate(point);
+      if (!v || *v < 0) {
+        problem = "index '" + e.str() + "' is " +
+                  (v ? "negative" : "undefined") + " at " + coordString(coord);
+        return;
+      }
+      f.indexShape[d] = std::max(f.indexShape[d], *v + 1);
+    }
+    for (int64_t r = 0; r < f.replicas; ++r) {
+      point[rank] = r;
+      std::optional<int64_t> t = f.forwardThread.evaluate(point);
+      if (!t || *t < 0) {
+        problem = "thread '" + f.forwardThread.str() + "' is " +
+                  (t ? "negative" : "undefined") + " at " +
+                  coordString(coord) + ", rep " + std::to_string(r);
+        return;
+      }
+      f.threadExtent = std::max(f.threadExtent, *t + 1);
+    }
+  });
+  if (!problem.empty())
+    return makeError("invalid fragment: " + problem);
+  return f;
+}
+
+llvm::Expected<Fragment>
+Fragment::parse(std::vector<int64_t> inputShape,
+                llvm::ArrayRef<std::string> forwardIndex,
+                llvm::StringRef forwardThread, int64_t replicate,
+                FragmentOrigin origin) {
+  std::vector<std::string> names = inputNames(inputShape.size(), true);
+  std::vector<IndexExpr> index;
+  for (const std::string &text : forwardIndex) {
+    llvm::Expected<IndexExpr> e = parseIndexExpr(text, names);
+    if (!e)
+      return e.takeError();
+    index.push_back(*e);
+  }
+  llvm::Expected<IndexExpr> thread = parseIndexExpr(forwardThread, names);
+  if (!thread)
+    return thread.takeError();
+  return get(std::move(inputShape), std::move(index), *thread, replicate,
+             std::move(origin));
+}
+
+Fragment Fragment::fullyReplicated(llvm::ArrayRef<int64_t> shape,
+                                   int64_t threads) {
+  unsigned rank = shape.size();
+  llvm::Expected<Fragment> f =
+      get(shape.vec(), Layout::linear(shape).getForward().vec(),
+          IndexExpr::var(rank, "rep"), threads, {"replicated"});
+  assert(f && "fully replicated fragment is always valid");
+  return std::move(*f);
+}
+
+std::optional<FragmentSlot> Fragment::apply(llvm::ArrayRef<int64_t> coord,
+                                            int64_t rep) const {
+  if (coord.size() != inputShape.size() || rep < 0 || rep >= replicas)
+    return std::nullopt;
+  for (auto [c, e] : llvm::zip(coord, inputShape))
+    if (c < 0 || c >= e)
+      return std::nullopt;
+  std::vector<int64_t> point(coord.begin(), coord.end());
+  point.push_back(rep);
+  std::vector<int64_t> index;
+  for (const IndexExpr &e : forwardIndex)
+    index.push_back(*e.evaluate(point));
+  return FragmentSlot{*forwardThread.evaluate(point),
+                      flatten(index, indexShape)};
+}
+
+llvm::Error Fragment::verify(int64_t blockThreads) const {
+  int64_t regs = getRegsPerThread();
+  llvm::DenseSet<int64_t> slots;
+  std::string problem;
+  forEachCoord(inputShape, [&](llvm::ArrayRef<int64_t> coord) {
+    if (!problem.empty())
+      return;
+    for (int64_t r = 0; r < replicas; ++r) {
+      FragmentSlot s = *apply(coord, r);
+      if (s.thread >= blockThreads) {
+        problem = "element " + coordString(coord) + " replica " +
+                  std::to_string(r) + " is on thread " +
+                  std::to_string(s.thread) + " but the block has " +
+                  std::to_string(blockThreads) + " threads";
+        return;
+      }
+      if (!slots.insert(s.thread * regs + s.index).second) {
+        problem = "element " + coordString(coord) + " replica " +
+                  std::to_string(r) + " lands on thread " +
+                  std::to_string(s.thread) + " register " +
+                  std::to_string(s.index) + ", which is already taken";
+        return;
+      }
+    }
+  });
+  if (!problem.empty())
+    return makeError(problem);
+  return llvm::Error::success();
+}
+
+Fragment Fragment::repeat(unsigned dim, int64_t factor, bool onThread) const {
+  assert(dim < inputShape.size() && factor >= 1);
+  unsigned rank = inputShape.size();
+  int64_t extent = inputShape[dim];
+  IndexExpr x = IndexExpr::var(dim, inputName(dim));
+  std::vector<IndexExpr> repl(rank + 1);
+  repl[dim] = floorMod(x, extent);
+  IndexExpr tile = floorDiv(x, extent);
+  std::vector<IndexExpr> index;
+  for (const IndexExpr &e : forwardIndex)
+    index.push_back(substitute(e, repl));
+  IndexExpr thread = substitute(forwardThread, repl);
+  if (onThread)
+    thread = thread + tile * getThreadExtent();
+  else if (!index.empty())
+    index[0] = index[0] + tile * indexShape[0];
+  std::vector<int64_t> shape = inputShape;
+  shape[dim] *= factor;
+  llvm::Expected<Fragment> f = get(shape, index, thread, replicas, origin);
+  assert(f && "repeating a valid fragment stays valid");
+  return std::move(*f);
+}
+
+Fragment Fragment::replicate(int64_t factor) const {
+  assert(factor >= 1);
+  unsigned rank = inputShape.size();
+  IndexExpr rep = IndexExpr::var(rank, "rep");
+  std::vector<IndexExpr> repl(rank + 1);
+  repl[rank] = floorMod(rep, replicas);
+  IndexExpr thread = substitute(forwardThread, repl) +
+                     floorDiv(rep, replicas) * getThreadExtent();
+  llvm::Expected<Fragment> f = get(inputShape, forwardIndex, thread,
+                                   replicas * factor, origin);
+  assert(f && "replicating a valid fragment stays valid");
+  return std::move(*f);
+}
+
+Fragment Fragment::shiftThreads(int64_t offset) const {
+  llvm::Expected<Fragment> f = get(inputShape, forwardIndex,
+                                   forwardThread + offset, replicas, origin);
+  assert(f && "shifting threads keeps a fragment valid");
+  return std::move(*f);
+}
+
+llvm::Expected<std::vector<std::vector<int64_t>>>
+Fragment::invertTable() const {
+  int64_t regs = getRegsPerThread();
+  std::vector<std::vector<int64_t>> table(threadExtent * regs);
+  std::string problem;
+  forEachCoord(inputShape, [&](llvm::ArrayRef<int64_t> coord) {
+    for (int64_t r = 0; r < replicas; ++r) {
+      FragmentSlot s = *apply(coord, r);
+      std::vector<int64_t> &entry = table[s.thread * regs + s.index];
+      if (!entry.empty() && problem.empty())
+        problem = "thread " + std::to_string(s.thread) + " register " +
+                  std::to_string(s.index) + " holds two elements";
+      entry.assign(coord.begin(), coord.end());
+      entry.push_back(r);
+    }
+  });
+  if (!problem.empty())
+    return makeError("fragment is not invertible: " + problem);
+  return table;
+}
+
+bool Fragment::isEquivalentTo(const Fragment &other) const {
+  if (inputShape != other.inputShape || replicas != other.replicas)
+    return false;
+  bool same = true;
+  forEachCoord(inputShape, [&](llvm::ArrayRef<int64_t> coord) {
+    for (int64_t r = 0; r < replicas && same; ++r) {
+      FragmentSlot a = *apply(coord, r), b = *other.apply(coord, r);
+      same = a.thread == b.thread && a.index == b.index;
+    }
+  });
+  return same;
+}
+
+bool Fragment::contains(const Fragment &other) const {
+  if (inputShape != other.inputShape)
+    return false;
+  bool ok = true;
+  forEachCoord(inputShape, [&](llvm::ArrayRef<int64_t> coord) {
+    if (!ok)
+      return;
+    llvm::SmallDenseSet<int64_t, 8> holders;
+    for (int64_t r = 0; r < replicas; ++r)
+      holders.insert(apply(coord, r)->thread);
+    for (int64_t r = 0; r < other.replicas && ok; ++r)
+      ok = holders.contains(other.apply(coord, r)->thread);
+  });
+  return ok;
+}

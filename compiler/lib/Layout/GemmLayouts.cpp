@@ -1,0 +1,559 @@
+//===- GemmLayouts.cpp - Tensor-core operand and accumulator layouts ------===//
+//
+// Part of the tlc project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Warp-level atoms are written in the "forward" form (element -> lane,
+// register); block-level layouts tile them with Fragment::repeat and
+// Fragment::replicate: first over the warp's own tile on the register index,
+// then over the warp grid on the thread.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tlc/Layout/GemmLayouts.h"
+#include "tlc/Layout/SharedLayouts.h"
+
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/ADT/Twine.h"
+
+#include <cmath>
+#include <limits>
+
+using namespace tlc::layout;
+
+static llvm::Error makeError(const llvm::Twine &msg) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), msg);
+}
+
+llvm::StringRef tlc::layout::stringifyGemmInstr(GemmInstr instr) {
+  switch (instr) {
+  case GemmInstr::MMA:
+    return "mma";
+  case GemmInstr::WGMMA:
+    return "wgmma";
+  case GemmInstr::MFMA:
+    return "mfma";
+  }
+  return "mma";
+}
+
+llvm::StringRef tlc::layout::stringifyGemmOperand(GemmOperand operand) {
+  switch (operand) {
+  case GemmOperand::A:
+    return "A";
+  case GemmOperand::B:
+    return "B";
+  case GemmOperand::C:
+    return "C";
+  }
+  return "C";
+}
+
+llvm::StringRef tlc::layout::stringifyWarpPolicy(WarpPolicy policy) {
+  switch (policy) {
+  case WarpPolicy::Square:
+    return "Square";
+  case WarpPolicy::FullRow:
+    return "FullRow";
+  case WarpPolicy::FullCol:
+    return "FullCol";
+  }
+  return "Square";
+}
+
+std::optional<WarpPolicy> tlc::layout::parseWarpPolicy(llvm::StringRef text) {
+  text.consume_front("T.");
+  text.consume_front("GemmWarpPolicy.");
+  return llvm::StringSwitch<std::optional<WarpPolicy>>(text)
+      .Case("Square", WarpPolicy::Square)
+      .Case("FullRow", WarpPolicy::FullRow)
+      .Case("FullCol", WarpPolicy::FullCol)
+      .Default(std::nullopt);
+}
+
+int64_t tlc::layout::warpSizeOf(GemmArch arch) {
+  return arch == GemmArch::CDNA ? 64 : 32;
+}
+
+//===----------------------------------------------------------------------===//
+// Warp partition
+//===----------------------------------------------------------------------===//
+
+static llvm::Expected<WarpPartition>
+partitionMMA(WarpPolicy policy, int64_t m, int64_t n, int64_t numWarps) {
+  const int64_t mPerWarp = 16, nPerWarp = 8;
+  if (m % mPerWarp != 0)
+    return makeError("gemm M = " + llvm::Twine(m) +
+                     " must be a multiple of 16");
+  if (n % nPerWarp != 0)
+    return makeError("gemm N = " + llvm::Twine(n) +
+                     " must be a multiple of 8");
+  WarpPartition p;
+  switch (policy) {
+  case WarpPolicy::FullRow:
+    p.warpRows = numWarps;
+    if (m % (p.warpRows * mPerWarp) != 0) {
+      p.warpRows = m / mPerWarp;
+      p.warpCols = std::max<int64_t>(1, numWarps / p.warpRows);
+    }
+    break;
+  case WarpPolicy::FullCol:
+    p.warpCols = numWarps;
+    if (n % (p.warpCols * nPerWarp) != 0) {
+      p.warpCols = n / nPerWarp;
+      p.warpRows = std::max<int64_t>(1, numWarps / p.warpCols);
+    }
+    break;
+  case WarpPolicy::Square: {
+    // Single precision, as TileLang computes the balance.
+    float ideal = n > 0 ? static_cast<float>(m) / n : 1.0f;
+    float best = std::numeric_limits<float>::max();
+    for (int64_t wm = 1; wm <= m / mPerWarp && wm <= numWarps; ++wm) {
+      int64_t wn = numWarps / wm;
+      float mPer = static_cast<float>(m) / (wm * mPerWarp);
+      float nPer = static_cast<float>(n) / (wn * nPerWarp);
+      if (mPer < 1 || nPer < 1 || wm * wn != numWarps)
+        continue;
+      float balance = std::abs(mPer / nPer - ideal);
+      if (balance < best) {
+        best = balance;
+        p = {wm, wn};
+      }
+    }
+    break;
+  }
+  }
+  if (p.warpRows * p.warpCols != numWarps)
+    return makeError("no " + stringifyWarpPolicy(policy) +
+                     " warp partition of " + llvm::Twine(numWarps) +
+                     " warps for a " + llvm::Twine(m) + "x" + llvm::Twine(n) +
+                     " accumulator");
+  return p;
+}
+
+static llvm::Expected<WarpPartition>
+partitionWGMMA(WarpPolicy policy, int64_t m, int64_t n, int64_t numWarps) {
+  const int64_t mPerWarp = 16, nPerWarp = 8, group = 4;
+  if (numWarps % group != 0)
+    return makeError("wgmma needs a multiple of 128 threads, got " +
+                     llvm::Twine(numWarps) + " warps");
+  if (m % mPerWarp != 0 || n % nPerWarp != 0)
+    return makeError("wgmma needs M % 16 == 0 and N % 8 == 0, got " +
+                     llvm::Twine(m) + "x" + llvm::Twine(n));
+  WarpPartition p{group, numWarps / group};
+  switch (policy) {
+  case WarpPolicy::FullRow:
+    for (int64_t cand = numWarps; cand >= group; cand -= group) {
+      if (m % (cand * mPerWarp) == 0) {
+        p = {cand, numWarps / cand};
+        break;
+      }
+    }
+    break;
+  case WarpPolicy::FullCol: {
+    int64_t candN = p.warpCols;
+    if (n % (candN * nPerWarp) != 0) {
+      int64_t maxN = n / nPerWarp;
+      for (int64_t wn = std::min(candN, maxN); wn >= 1; --wn) {
+        if (numWarps % wn == 0 && (numWarps / wn) % group == 0) {
+          p = {numWarps / wn, wn};
+          break;
+        }
+      }
+    }
+    break;
+  }
+  case WarpPolicy::Square: {
+    float ideal = n > 0 ? static_cast<float>(m) / n : 1.0f;
+    float best = std::numeric_limits<float>::max();
+    for (int64_t wm = group; wm <= numWarps && wm <= m / mPerWarp;
+         wm += group) {
+      if (numWarps % wm)
+        continue;
+      int64_t wn = numWarps / wm;
+      if (wn > n / nPerWarp)
+        continue;
+      float mPer = static_cast<float>(m) / (wm * mPerWarp);
+      float nPer = static_cast<float>(n) / (wn * nPerWarp);
+      float score = std::abs(mPer / nPer - ideal);
+      if (score < best) {
+        best = score;
+        p = {wm, wn};
+      }
+    }
+    break;
+  }
+  }
+  if (p.warpRows * p.warpCols != numWarps)
+    return makeError("no wgmma warp partition of " + llvm::Twine(numWarps) +
+                     " warps for a " + llvm::Twine(m) + "x" + llvm::Twine(n) +
+                     " accumulator");
+  return p;
+}
+
+static llvm::Expected<WarpPartition>
+partitionMFMA(WarpPolicy policy, int64_t m, int64_t n, int64_t numWarps) {
+  const int64_t mPerWarp = 16, nPerWarp = 16;
+  if (m % mPerWarp != 0 || n % nPerWarp != 0)
+    return makeError("mfma needs M % 16 == 0 and N % 16 == 0, got " +
+                     llvm::Twine(m) + "x" + llvm::Twine(n));
+  auto valid = [&](int64_t wm, int64_t wn) {
+    return wm * wn == numWarps && m % (wm * mPerWarp) == 0 &&
+           n % (wn * nPerWarp) == 0;
+  };
+  std::optional<WarpPartition> found;
+  switch (policy) {
+  case WarpPolicy::FullRow:
+    for (int64_t wm = numWarps; wm >= 1 && !found; --wm)
+      if (numWarps % wm == 0 && valid(wm, numWarps / wm))
+        found = WarpPartition{wm, numWarps / wm};
+    break;
+  case WarpPolicy::FullCol:
+    for (int64_t wn = numWarps; wn >= 1 && !found; --wn)
+      if (numWarps % wn == 0 && valid(numWarps / wn, wn))
+        found = WarpPartition{numWarps / wn, wn};
+    break;
+  case WarpPolicy::Square: {
+    float ideal = n > 0 ? static_cast<float>(m) / n : 1.0f;
+    float best = std::numeric_limits<float>::max();
+    for (int64_t wm = 1; wm <= numWarps; ++wm) {
+      if (numWarps % wm != 0 || !valid(wm, numWarps / wm))
+        continue;
+      int64_t wn = numWarps / wm;
+      float mPer = static_cast<float>(m) / (wm * mPerWarp);
+      float nPer = static_cast<float>(n) / (wn * nPerWarp);
+      float balance = std::abs(mPer / nPer - ideal);
+      if (balance < best) {
+        best = balance;
+        found = WarpPartition{wm, wn};
+      }
+    }
+    break;
+  }
+  }
+  if (!found)
+    return makeError("no " + stringifyWarpPolicy(policy) +
+                     " mfma warp partition of " + llvm::Twine(numWarps) +
+                     " wavefronts for a " + llvm::Twine(m) + "x" +
+                     llvm::Twine(n) +
+                     " accumulator: each wavefront needs a multiple of "
+                     "16x16");
+  return *found;
+}
+
+llvm::Expected<WarpPartition>
+tlc::layout::computeWarpPartition(GemmInstr instr, WarpPolicy policy,
+                                  int64_t m, int64_t n, int64_t numWarps) {
+  if (numWarps <= 0)
+    return makeError("gemm needs at least one full warp");
+  switch (instr) {
+  case GemmInstr::MMA:
+    return partitionMMA(policy, m, n, numWarps);
+  case GemmInstr::WGMMA:
+    return partitionWGMMA(policy, m, n, numWarps);
+  case GemmInstr::MFMA:
+    return partitionMFMA(policy, m, n, numWarps);
+  }
+  return makeError("unknown gemm instruction");
+}
+
+GemmInstr tlc::layout::selectGemmInstr(const GemmConfig &config) {
+  if (config.arch == GemmArch::CDNA)
+    return GemmInstr::MFMA;
+  if (config.arch != GemmArch::SM90)
+    return GemmInstr::MMA;
+  int64_t warps = config.threads / 32;
+  if (config.m % 64 != 0 || warps % 4 != 0 || warps == 0)
+    return GemmInstr::MMA;
+  if (config.abBits == 16)
+    return config.k % 16 == 0 ? GemmInstr::WGMMA : GemmInstr::MMA;
+  if (config.abBits == 8 || config.abBits == 32)
+    return (!config.transA && config.transB &&
+            config.k % (256 / config.abBits) == 0)
+               ? GemmInstr::WGMMA
+               : GemmInstr::MMA;
+  return GemmInstr::MMA;
+}
+
+llvm::Expected<WarpPartition>
+tlc::layout::gemmWarpPartition(const GemmConfig &config) {
+  int64_t warp = warpSizeOf(config.arch);
+  if (config.threads < warp || config.threads % warp != 0)
+    return makeError("gemm needs a whole number of " + llvm::Twine(warp) +
+                     "-thread warps, got " + llvm::Twine(config.threads) +
+                     " threads");
+  return computeWarpPartition(selectGemmInstr(config), config.policy,
+                              config.m, config.n, config.threads / warp);
+}
+
+//===----------------------------------------------------------------------===//
+// Atoms
+//===----------------------------------------------------------------------===//
+
+/// Builds an atom from formulas that are known to be valid.
+static Fragment atom(std::vector<int64_t> shape, const std::string &index,
+                     const std::string &thread, const std::string &tag) {
+  llvm::Expected<Fragment> f =
+      Fragment::parse(std::move(shape), {index}, thread, 1, {tag});
+  if (!f) {
+    llvm::report_fatal_error(llvm::Twine("invalid built-in atom ") + tag +
+                             ": " + llvm::toString(f.takeError()));
+  }
+  return std::move(*f);
+}
+
+Fragment tlc::layout::mmaInstrC() {
+  return atom({16, 8}, "2 * (i // 8) + j % 2", "4 * (i % 8) + j // 2",
+              "mma.C");
+}
+
+Fragment tlc::layout::mmaAtomC() {
+  return atom({16, 16}, "4 * (j // 8) + 2 * (i // 8) + j % 2",
+              "4 * (i % 8) + (j % 8) // 2", "mma.C");
+}
+
+Fragment tlc::layout::mmaAtomA(unsigned abBits) {
+  if (abBits == 8)
+    return atom({16, 32}, "8 * (j // 16) + 4 * (i // 8) + j % 4",
+                "4 * (i % 8) + (j % 16) // 4", "mma.A");
+  return atom({16, 16}, "4 * (j // 8) + 2 * (i // 8) + j % 2",
+              "4 * (i % 8) + (j % 8) // 2", "mma.A");
+}
+
+Fragment tlc::layout::mmaAtomB(unsigned abBits) {
+  if (abBits == 8)
+    return atom({16, 32}, "8 * (i // 8) + 4 * (j // 16) + j % 4",
+                "4 * (i % 8) + (j % 16) // 4", "mma.B");
+  return atom({16, 16}, "4 * (i // 8) + 2 * (j // 8) + j % 2",
+              "4 * (i % 8) + (j % 8) // 2", "mma.B");
+}
+
+Fragment tlc::layout::wgmmaAtomC(int64_t n) {
+  assert(n > 0 && n % 8 == 0 && "wgmma N must be a multiple of 8");
+  return atom({64, n}, "4 * (j // 8) + 2 * ((i % 16) // 8) + j % 2",
+              "32 * (i // 16) + 4 * (i % 8) + (j % 8) // 2", "wgmma.C");
+}
+
+Fragment tlc::layout::mfmaAtomA() {
+  return atom({16, 16}, "j % 4", "i + 16 * (j // 4)", "mfma.A");
+}
+
+Fragment tlc::layout::mfmaAtomB() {
+  return atom({16, 16}, "i % 4", "j + 16 * (i // 4)", "mfma.B");
+}
+
+Fragment tlc::layout::mfmaInstrD() {
+  return atom({16, 16}, "i % 4", "16 * (i // 4) + j", "mfma.D");
+}
+
+Fragment tlc::layout::mfmaAtomC() {
+  return atom({16, 16}, "j % 4", "i + 16 * (j // 4)", "mfma.C");
+}
+
+Fragment tlc::layout::transpose2D(const Fragment &fragment) {
+  assert(fragment.getInputRank() == 2 && "transpose2D needs rank 2");
+  std::vector<IndexExpr> swap = {IndexExpr::var(1, "j"),
+                                 IndexExpr::var(0, "i")};
+  std::vector<IndexExpr> index;
+  for (const IndexExpr &e : fragment.getForwardIndex())
+    index.push_back(substitute(e, swap));
+  IndexExpr thread = substitute(fragment.getForwardThread(), swap);
+  llvm::Expected<Fragment> f = Fragment::get(
+      {fragment.getInputShape()[1], fragment.getInputShape()[0]}, index,
+      thread, fragment.getReplicate(), fragment.getOrigin());
+  assert(f && "transposing a valid fragment stays valid");
+  return std::move(*f);
+}
+
+//===----------------------------------------------------------------------===//
+// Block-level layouts
+//===----------------------------------------------------------------------===//
+
+/// Requires \p value to be a positive multiple of \p unit.
+static llvm::Error requireMultiple(llvm::StringRef what, int64_t value,
+                                   int64_t unit) {
+  if (value > 0 && value % unit == 0)
+    return llvm::Error::success();
+  return makeError(what + " = " + llvm::Twine(value) +
+                   " must be a positive multiple of " + llvm::Twine(unit));
+}
+
+static FragmentOrigin originFor(GemmInstr instr, GemmOperand operand,
+                                const WarpPartition &p) {
+  return {(stringifyGemmInstr(instr) + "." + stringifyGemmOperand(operand))
+              .str(),
+          p.warpRows, p.warpCols};
+}
+
+llvm::Expected<Fragment>
+tlc::layout::gemmAccumulatorFragment(const GemmConfig &config) {
+  llvm::Expected<WarpPartition> p = gemmWarpPartition(config);
+  if (!p)
+    return p.takeError();
+  GemmInstr instr = selectGemmInstr(config);
+  int64_t warpM = config.m / p->warpRows, warpN = config.n / p->warpCols;
+  Fragment f;
+  if (instr == GemmInstr::WGMMA) {
+    int64_t groups = p->warpRows / 4;
+    int64_t groupM = config.m / groups;
+    if (llvm::Error e = requireMultiple("wgmma warpgroup M tile", groupM, 64))
+      return std::move(e);
+    if (llvm::Error e = requireMultiple("wgmma warp N tile", warpN, 8))
+      return std::move(e);
+    f = wgmmaAtomC(warpN)
+            .repeat(0, groupM / 64, /*onThread=*/false)
+            .repeat(0, groups, /*onThread=*/true)
+            .repeat(1, p->warpCols, /*onThread=*/true);
+  } else {
+    Fragment base = instr == GemmInstr::MFMA ? mfmaAtomC() : mmaAtomC();
+    int64_t atomN = 16;
+    if (instr == GemmInstr::MMA && warpN % 16 != 0) {
+      base = mmaInstrC();
+      atomN = 8;
+    }
+    if (llvm::Error e = requireMultiple("warp M tile", warpM, 16))
+      return std::move(e);
+    if (llvm::Error e = requireMultiple("warp N tile", warpN, atomN))
+      return std::move(e);
+    f = base.repeat(1, warpN / atomN, false)
+            .repeat(0, warpM / 16, false)
+            .repeat(0, p->warpRows, true)
+            .repeat(1, p->warpCols, true);
+  }
+  f.setOrigin(originFor(instr, GemmOperand::C, *p));
+  return f;
+}
+
+llvm::Expected<Fragment>
+tlc::layout::gemmOperandFragment(const GemmConfig &config,
+                                 GemmOperand operand) {
+  if (operand == GemmOperand::C)
+    return gemmAccumulatorFragment(config);
+  llvm::Expected<WarpPartition> p = gemmWarpPartition(config);
+  if (!p)
+    return p.takeError();
+  GemmInstr instr = selectGemmInstr(config);
+  int64_t warpM = config.m / p->warpRows, warpN = config.n / p->warpCols;
+  int64_t kAtom = instr == GemmInstr::MFMA ? 16 : 256 / config.abBits;
+  if (config.abBits != 16 && !(config.abBits == 8 && instr != GemmInstr::MFMA))
+    return makeError("register operands are supported for 16-bit (and 8-bit "
+                     "mma) elements, got " +
+                     llvm::Twine(config.abBits) + "-bit");
+  if (llvm::Error e = requireMultiple("gemm K", config.k, kAtom))
+    return std::move(e);
+  Fragment f;
+  if (operand == GemmOperand::A) {
+    if (instr == GemmInstr::WGMMA) {
+      int64_t groups = p->warpRows / 4;
+      int64_t groupM = config.m / groups;
+      if (llvm::Error e =
+              requireMultiple("wgmma warpgroup M tile", groupM, 64))
+        return std::move(e);
+      f = mmaAtomA(config.abBits)
+              .repeat(1, config.k / kAtom, false)
+              .repeat(0, 4, true)
+              .repeat(0, groupM / 64, false)
+              .repeat(0, groups, true)
+              .replicate(p->warpCols);
+    } else {
+      if (llvm::Error e = requireMultiple("warp M tile", warpM, 16))
+        return std::move(e);
+      Fragment base =
+          instr == GemmInstr::MFMA ? mfmaAtomA() : mmaAtomA(config.abBits);
+      f = base.repeat(0, warpM / 16, false)
+              .repeat(1, config.k / kAtom, false)
+              .repeat(0, p->warpRows, true)
+              .replicate(p->warpCols);
+    }
+    if (config.transA)
+      f = transpose2D(f);
+  } else {
+    if (instr == GemmInstr::WGMMA)
+      return makeError("wgmma reads B from shared memory only");
+    if (llvm::Error e = requireMultiple("warp N tile", warpN, 16))
+      return std::move(e);
+    if (instr == GemmInstr::MFMA) {
+      // mfma B atom is over [k, n].
+      f = mfmaAtomB()
+              .repeat(1, warpN / 16, false)
+              .repeat(0, config.k / kAtom, false)
+              .replicate(p->warpRows)
+              .repeat(1, p->warpCols, true);
+      if (config.transB)
+        f = transpose2D(f);
+    } else {
+      // mma B atom is over [n, k].
+      f = mmaAtomB(config.abBits)
+              .repeat(0, warpN / 16, false)
+              .repeat(1, config.k / kAtom, false)
+              .replicate(p->warpRows)
+              .repeat(0, p->warpCols, true);
+      if (!config.transB)
+        f = transpose2D(f);
+    }
+  }
+  f.setOrigin(originFor(instr, operand, *p));
+  return f;
+}
+
+llvm::Expected<Layout> tlc::layout::gemmOperandSharedLayout(
+    const GemmConfig &config, GemmOperand operand,
+    llvm::ArrayRef<int64_t> bufferShape) {
+  if (operand == GemmOperand::C)
+    return makeError("the gemm accumulator must be a fragment");
+  if (bufferShape.size() < 2)
+    return makeError("a gemm operand buffer needs rank >= 2");
+  bool kInner = operand == GemmOperand::A ? !config.transA : config.transB;
+  if (selectGemmInstr(config) == GemmInstr::WGMMA)
+    return makeGemmABLayoutHopper(bufferShape, config.abBits);
+  return makeGemmABLayoutSm80(bufferShape, config.abBits, kInner);
+}
+
+llvm::Expected<OperandLayout>
+tlc::layout::layoutForGemmOperand(const GemmConfig &config,
+                                  GemmOperand operand, OperandScope scope,
+                                  llvm::ArrayRef<int64_t> bufferShape) {
+  // The matrix the operand must be, in buffer order.
+  std::vector<int64_t> expected;
+  switch (operand) {
+  case GemmOperand::A:
+    expected = config.transA ? std::vector<int64_t>{config.k, config.m}
+                             : std::vector<int64_t>{config.m, config.k};
+    break;
+  case GemmOperand::B:
+    expected = config.transB ? std::vector<int64_t>{config.n, config.k}
+                             : std::vector<int64_t>{config.k, config.n};
+    break;
+  case GemmOperand::C:
+    expected = {config.m, config.n};
+    break;
+  }
+  if (bufferShape.size() < 2 ||
+      bufferShape.take_back(2) != llvm::ArrayRef<int64_t>(expected)) {
+    std::string got;
+    for (int64_t e : bufferShape)
+      got += (got.empty() ? "" : ", ") + std::to_string(e);
+    return makeError("gemm operand " + stringifyGemmOperand(operand) +
+                     " has shape [" + got + "], expected [" +
+                     llvm::Twine(expected[0]) + ", " +
+                     llvm::Twine(expected[1]) + "]");
+  }
+  OperandLayout result;
+  if (scope == OperandScope::Shared) {
+    llvm::Expected<Layout> l =
+        gemmOperandSharedLayout(config, operand, bufferShape);
+    if (!l)
+      return l.takeError();
+    result.shared = std::move(*l);
+    return result;
+  }
+  if (bufferShape.size() != 2)
+    return makeError("a gemm fragment operand must be 2-D");
+  llvm::Expected<Fragment> f = gemmOperandFragment(config, operand);
+  if (!f)
+    return f.takeError();
+  result.fragment = std::move(*f);
+  return result;
+}

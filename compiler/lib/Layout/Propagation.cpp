@@ -1,0 +1,441 @@
+//===- Propagation.cpp - Deriving layouts from other layouts --------------===//
+//
+// Part of the tlc project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Reductions are the interesting case. The thread map of a fragment is a sum
+// of digits of its inputs (`32 * ((j // 64) % 2) + (j % 8) // 2 + ...`).
+// Reducing over x keeps the terms without x and turns each digit of x into a
+// digit of a new replica input: if the thread depends on the digits
+// (x // a_k) % m_k, every result element is held by prod(m_k) threads (times
+// the old replication), and replica r' selects digit k as
+// (r' // (R * prod_{l<k} m_l)) % m_k. The register index is the old one at
+// x = 0, renumbered densely when that keeps slots distinct.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tlc/Layout/Propagation.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/Twine.h"
+
+#include <algorithm>
+#include <map>
+
+using namespace tlc::layout;
+
+static llvm::Error makeError(const llvm::Twine &msg) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), msg);
+}
+
+//===----------------------------------------------------------------------===//
+// Digits of one input inside an expression
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// `(x // div) % mod` for the input x under analysis; mod is normalised to at
+/// most ceil(extent / div).
+using DigitKey = std::pair<int64_t, int64_t>;
+
+class DigitAnalysis {
+public:
+  DigitAnalysis(unsigned var, int64_t extent) : var(var), extent(extent) {}
+
+  /// Recognises \p e as a digit of x.
+  std::optional<DigitKey> asDigit(const IndexExpr &e) const {
+    int64_t div = 1, mod = 0;
+    IndexExpr base = e;
+    if (base.kind() == IndexKind::Mod) {
+      std::optional<int64_t> m = base.rhs().getConstant();
+      if (!m || *m <= 0)
+        return std::nullopt;
+      mod = *m;
+      base = base.lhs();
+    }
+    if (base.kind() == IndexKind::FloorDiv) {
+      std::optional<int64_t> a = base.rhs().getConstant();
+      if (!a || *a <= 0)
+        return std::nullopt;
+      div = *a;
+      base = base.lhs();
+    }
+    if (base.kind() != IndexKind::Var || base.getVarId() != var)
+      return std::nullopt;
+    int64_t range = (extent + div - 1) / div;
+    if (mod == 0 || mod > range)
+      mod = range;
+    return DigitKey{div, mod};
+  }
+
+  /// Collects every digit of x in \p e; false when x appears in any other
+  /// form.
+  bool collect(const IndexExpr &e, std::vector<DigitKey> &out) const {
+    if (!e.dependsOn(var))
+      return true;
+    if (std::optional<DigitKey> d = asDigit(e)) {
+      if (!llvm::is_contained(out, *d))
+        out.push_back(*d);
+      return true;
+    }
+    switch (e.kind()) {
+    case IndexKind::Add:
+      return collect(e.lhs(), out) && collect(e.rhs(), out);
+    case IndexKind::Mul:
+      if (e.lhs().isConstant())
+        return collect(e.rhs(), out);
+      if (e.rhs().isConstant())
+        return collect(e.lhs(), out);
+      return false;
+    default:
+      return false;
+    }
+  }
+
+  /// Replaces every digit of x in \p e by `replacement[digit]`.
+  IndexExpr replace(const IndexExpr &e,
+                    const std::map<DigitKey, IndexExpr> &replacement) const {
+    if (!e.dependsOn(var))
+      return e;
+    if (std::optional<DigitKey> d = asDigit(e))
+      return replacement.at(*d);
+    return makeBinary(e.kind(), replace(e.lhs(), replacement),
+                      replace(e.rhs(), replacement));
+  }
+
+private:
+  unsigned var;
+  int64_t extent;
+};
+} // namespace
+
+/// Splits a sum into `coef * atom` terms (constants dropped). False when a
+/// term is not of that form.
+static bool splitTerms(const IndexExpr &e,
+                       std::vector<std::pair<int64_t, IndexExpr>> &terms) {
+  switch (e.kind()) {
+  case IndexKind::Const:
+    return true;
+  case IndexKind::Add:
+    return splitTerms(e.lhs(), terms) && splitTerms(e.rhs(), terms);
+  case IndexKind::Mul:
+    if (std::optional<int64_t> c = e.lhs().getConstant()) {
+      terms.push_back({*c, e.rhs()});
+      return true;
+    }
+    break;
+  default:
+    break;
+  }
+  terms.push_back({1, e});
+  return true;
+}
+
+/// Renumbers a register index densely: terms ordered by coefficient get
+/// mixed-radix coefficients from their ranges. std::nullopt when a term has
+/// a negative coefficient or unknown bounds.
+static std::optional<IndexExpr> compactIndex(const IndexExpr &index,
+                                             const VarRanges &ranges) {
+  std::vector<std::pair<int64_t, IndexExpr>> terms;
+  if (!splitTerms(index, terms))
+    return std::nullopt;
+  llvm::stable_sort(terms, [](const auto &a, const auto &b) {
+    return a.first < b.first;
+  });
+  IndexExpr result = IndexExpr::constant(0);
+  int64_t stride = 1;
+  for (auto &[coef, atom] : terms) {
+    std::optional<IndexRange> b = bounds(atom, ranges);
+    if (coef <= 0 || !b || b->lo != 0)
+      return std::nullopt;
+    result = result + atom * stride;
+    stride *= b->size();
+  }
+  return simplify(result, ranges);
+}
+
+static std::string reducedTag(const Fragment &src, unsigned dim) {
+  std::string base = src.getOrigin().tag.empty() ? "fragment"
+                                                 : src.getOrigin().tag;
+  if (src.getInputRank() == 2)
+    return base + (dim == 1 ? " row" : " col");
+  return base + " reduced";
+}
+
+llvm::Expected<Fragment> tlc::layout::reduceFragment(const Fragment &src,
+                                                     unsigned dim) {
+  unsigned rank = src.getInputRank();
+  if (dim >= rank)
+    return makeError("cannot reduce dimension " + llvm::Twine(dim) +
+                     " of a rank-" + llvm::Twine(rank) + " fragment");
+  int64_t extent = src.getInputShape()[dim];
+  int64_t oldRep = src.getReplicate();
+  DigitAnalysis analysis(dim, extent);
+  std::vector<DigitKey> digits;
+  if (!analysis.collect(src.getForwardThread(), digits))
+    return makeError("cannot reduce over " + inputName(dim) + ": thread map '" +
+                     src.getForwardThread().str() +
+                     "' is not a sum of its digits");
+  llvm::sort(digits);
+  for (size_t k = 0; k < digits.size(); ++k) {
+    auto [div, mod] = digits[k];
+    if (extent % div != 0 || (extent / div) % mod != 0 ||
+        (k + 1 < digits.size() && digits[k + 1].first < div * mod))
+      return makeError("cannot reduce over " + inputName(dim) +
+                       ": its digits in thread map '" +
+                       src.getForwardThread().str() + "' overlap");
+  }
+
+  // Thread: each digit of x becomes a digit of the new replica input
+  // (temporary id rank + 1), the old replica its lowest digit.
+  unsigned tmpRep = rank + 1;
+  IndexExpr newRep = IndexExpr::var(tmpRep, "rep");
+  std::map<DigitKey, IndexExpr> replacement;
+  int64_t stride = oldRep;
+  for (const DigitKey &d : digits) {
+    replacement[d] = floorMod(floorDiv(newRep, stride), d.second);
+    stride *= d.second;
+  }
+  int64_t replicate = stride;
+  IndexExpr thread = analysis.replace(src.getForwardThread(), replacement);
+
+  std::vector<IndexExpr> shift(rank + 1);
+  for (unsigned d = dim + 1; d < rank; ++d)
+    shift[d] = IndexExpr::var(d - 1, inputName(d - 1));
+  shift[rank] = floorMod(newRep, oldRep);
+  std::vector<IndexExpr> toFinalRep(tmpRep + 1);
+  toFinalRep[tmpRep] = IndexExpr::var(rank - 1, "rep");
+  thread = substitute(substitute(thread, shift), toFinalRep);
+
+  // Index: the old index at x = 0.
+  std::vector<IndexExpr> atZero = shift;
+  atZero[dim] = IndexExpr::constant(0);
+  atZero[rank] = IndexExpr();
+  std::vector<int64_t> shape = src.getInputShape().vec();
+  shape.erase(shape.begin() + dim);
+  VarRanges ranges = rangesFor(shape);
+  std::vector<IndexExpr> index;
+  for (const IndexExpr &e : src.getForwardIndex())
+    index.push_back(simplify(substitute(e, atZero), ranges));
+
+  FragmentOrigin origin = src.getOrigin();
+  origin.tag = reducedTag(src, dim);
+  int64_t threads = src.getThreadExtent();
+  if (index.size() == 1) {
+    if (std::optional<IndexExpr> dense = compactIndex(index[0], ranges)) {
+      llvm::Expected<Fragment> f =
+          Fragment::get(shape, {*dense}, thread, replicate, origin);
+      if (!f) {
+        llvm::consumeError(f.takeError());
+      } else {
+        llvm::Error err = f->verify(threads);
+        if (!err)
+          return f;
+        llvm::consumeError(std::move(err));
+      }
+    }
+  }
+  llvm::Expected<Fragment> f =
+      Fragment::get(shape, index, thread, replicate, origin);
+  if (!f)
+    return f.takeError();
+  if (llvm::Error err = f->verify(threads))
+    return makeError("reducing over " + inputName(dim) +
+                     " gives an invalid layout: " +
+                     llvm::toString(std::move(err)));
+  return f;
+}
+
+//===----------------------------------------------------------------------===//
+// T.Parallel loops
+//===----------------------------------------------------------------------===//
+
+llvm::Expected<Fragment>
+tlc::layout::loopLayoutFromBuffer(const Fragment &buffer,
+                                  llvm::ArrayRef<IndexExpr> access,
+                                  llvm::ArrayRef<int64_t> loopShape) {
+  unsigned bufRank = buffer.getInputRank(), loopRank = loopShape.size();
+  if (access.size() != bufRank)
+    return makeError("access has " + llvm::Twine(access.size()) +
+                     " indices for a rank-" + llvm::Twine(bufRank) +
+                     " buffer");
+  bool identity = loopShape == buffer.getInputShape();
+  for (auto [d, e] : llvm::enumerate(access)) {
+    if (!e)
+      return makeError("null access index");
+    for (unsigned id : e.collectVars())
+      if (id >= loopRank)
+        return makeError("access index '" + e.str() +
+                         "' uses a variable outside the loop nest");
+    identity = identity && e.kind() == IndexKind::Var && e.getVarId() == d;
+  }
+  if (identity)
+    return buffer;
+
+  // Every access must stay inside the buffer.
+  std::string outside;
+  forEachCoord(loopShape, [&](llvm::ArrayRef<int64_t> iv) {
+    if (!outside.empty())
+      return;
+    for (auto [d, e] : llvm::enumerate(access)) {
+      std::optional<int64_t> v = e.evaluate(iv);
+      if (!v || *v < 0 || *v >= buffer.getInputShape()[d]) {
+        outside = "access index '" + e.str() + "' leaves the buffer";
+        return;
+      }
+    }
+  });
+  if (!outside.empty())
+    return makeError(outside);
+
+  std::vector<IndexExpr> repl(access.begin(), access.end());
+  repl.push_back(IndexExpr::var(loopRank, "rep"));
+  std::vector<IndexExpr> index;
+  for (const IndexExpr &e : buffer.getForwardIndex())
+    index.push_back(substitute(e, repl));
+  IndexExpr thread = substitute(buffer.getForwardThread(), repl);
+  llvm::Expected<Fragment> f =
+      Fragment::get(loopShape.vec(), index, thread, buffer.getReplicate(),
+                    buffer.getOrigin());
+  if (!f)
+    return f.takeError();
+  if (llvm::Error err = f->verify(f->getThreadExtent()))
+    return makeError("the loop layout derived from the buffer is not "
+                     "injective: " +
+                     llvm::toString(std::move(err)));
+  return f;
+}
+
+llvm::Expected<Fragment>
+tlc::layout::completeBufferFragment(const Fragment &loop,
+                                    llvm::ArrayRef<IndexExpr> access,
+                                    llvm::ArrayRef<int64_t> bufferShape) {
+  unsigned loopRank = loop.getInputRank();
+  if (access.size() != bufferShape.size())
+    return makeError("access has " + llvm::Twine(access.size()) +
+                     " indices for a rank-" +
+                     llvm::Twine(bufferShape.size()) + " buffer");
+  std::vector<int> bufferDimOf(loopRank, -1);
+  for (auto [d, e] : llvm::enumerate(access)) {
+    if (!e || e.kind() != IndexKind::Var || e.getVarId() >= loopRank)
+      return makeError("cannot derive a fragment layout through access '" +
+                       (e ? e.str() : std::string("<null>")) +
+                       "': each index must be a loop variable");
+    unsigned v = e.getVarId();
+    if (bufferDimOf[v] != -1)
+      return makeError("loop variable " + inputName(v) +
+                       " indexes two dimensions of the buffer");
+    if (loop.getInputShape()[v] != bufferShape[d])
+      return makeError("buffer dimension " + llvm::Twine(d) + " has extent " +
+                       llvm::Twine(bufferShape[d]) + " but loop variable " +
+                       inputName(v) + " runs to " +
+                       llvm::Twine(loop.getInputShape()[v]));
+    bufferDimOf[v] = d;
+  }
+  // Fold the loop variables the access does not use into replication.
+  Fragment f = loop;
+  std::vector<unsigned> kept;
+  for (int v = loopRank - 1; v >= 0; --v) {
+    if (bufferDimOf[v] != -1)
+      continue;
+    llvm::Expected<Fragment> reduced = reduceFragment(f, v);
+    if (!reduced)
+      return reduced.takeError();
+    f = std::move(*reduced);
+  }
+  for (unsigned v = 0; v < loopRank; ++v)
+    if (bufferDimOf[v] != -1)
+      kept.push_back(v);
+  // Reorder: position p of the reduced fragment is loop variable kept[p],
+  // which is buffer dimension bufferDimOf[kept[p]].
+  unsigned rank = kept.size();
+  std::vector<IndexExpr> perm(rank + 1);
+  for (unsigned p = 0; p < rank; ++p) {
+    unsigned d = bufferDimOf[kept[p]];
+    perm[p] = IndexExpr::var(d, inputName(d));
+  }
+  std::vector<IndexExpr> index;
+  for (const IndexExpr &e : f.getForwardIndex())
+    index.push_back(substitute(e, perm));
+  IndexExpr thread = substitute(f.getForwardThread(), perm);
+  return Fragment::get(bufferShape.vec(), index, thread, f.getReplicate(),
+                       f.getOrigin());
+}
+
+//===----------------------------------------------------------------------===//
+// Free choice
+//===----------------------------------------------------------------------===//
+
+llvm::Expected<Fragment>
+tlc::layout::planLoopPartition(llvm::ArrayRef<int64_t> loopShape,
+                               int64_t threads, int64_t vectorWidth) {
+  int64_t total = numElements(loopShape);
+  if (threads <= 0 || vectorWidth <= 0)
+    return makeError("threads and vector width must be positive");
+  if (total % vectorWidth != 0)
+    return makeError("vector width " + llvm::Twine(vectorWidth) +
+                     " does not divide the trip count " + llvm::Twine(total));
+  if (total > threads * vectorWidth && total % (threads * vectorWidth) != 0)
+    return makeError("trip count " + llvm::Twine(total) +
+                     " is not a multiple of " + llvm::Twine(threads) +
+                     " threads x " + llvm::Twine(vectorWidth) + " lanes");
+  IndexExpr flat = IndexExpr::constant(0);
+  int64_t stride = 1;
+  for (int d = static_cast<int>(loopShape.size()) - 1; d >= 0; --d) {
+    flat = flat + IndexExpr::var(d, inputName(d)) * stride;
+    stride *= loopShape[d];
+  }
+  IndexExpr thread = floorMod(floorDiv(flat, vectorWidth), threads);
+  IndexExpr index = floorDiv(flat, vectorWidth * threads) * vectorWidth +
+                    floorMod(flat, vectorWidth);
+  return Fragment::get(loopShape.vec(), {index}, thread, 1, {"parallel"});
+}
+
+int64_t tlc::layout::chooseVectorWidth(llvm::ArrayRef<int64_t> shape,
+                                       unsigned elemBits, int64_t threads) {
+  if (shape.empty() || elemBits == 0)
+    return 1;
+  int64_t total = numElements(shape);
+  int64_t v = std::max<int64_t>(1, 128 / elemBits);
+  while (v > 1 && (shape.back() % v != 0 || total % (threads * v) != 0))
+    v /= 2;
+  return v;
+}
+
+Fragment tlc::layout::defaultFragment(llvm::ArrayRef<int64_t> shape,
+                                      unsigned elemBits, int64_t threads) {
+  int64_t v = chooseVectorWidth(shape, elemBits, threads);
+  llvm::Expected<Fragment> f = planLoopPartition(shape, threads, v);
+  if (f)
+    return std::move(*f);
+  llvm::consumeError(f.takeError());
+  return Fragment::fullyReplicated(shape, threads);
+}
+
+int64_t tlc::layout::registerCost(const Fragment &fragment) {
+  return fragment.getRegsPerThread();
+}
+
+int tlc::layout::chooseCheapest(llvm::ArrayRef<Fragment> candidates) {
+  int best = -1;
+  for (auto [n, f] : llvm::enumerate(candidates))
+    if (best < 0 || registerCost(f) < registerCost(candidates[best]))
+      best = n;
+  return best;
+}
+
+//===----------------------------------------------------------------------===//
+// Conflicts
+//===----------------------------------------------------------------------===//
+
+llvm::Expected<Fragment> tlc::layout::mergeFragments(const Fragment &existing,
+                                                     const Fragment &incoming,
+                                                     InferLevel level) {
+  if (existing.isEquivalentTo(incoming))
+    return existing;
+  if (level != InferLevel::Strict && incoming.contains(existing))
+    return incoming;
+  return makeError("conflicting fragment layouts: " + existing.shortLabel() +
+                   " vs " + incoming.shortLabel());
+}

@@ -1,0 +1,144 @@
+//===- tlc-build.cpp - The tlc build driver -------------------------------===//
+//
+// Part of the tlc project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Command line:
+//
+//   tlc-build [options] FILE.py...
+//     --emit=ast     one line per statement, pre-order: `LINE:COL KIND`
+//                    (1-based line, 0-based UTF-8 byte column, CPython `ast`
+//                    class name). With several files, each file's output is
+//                    preceded by a `==> FILE <==` header line.
+//
+// Exit status: 0 without errors, 1 when some file has errors (diagnostics
+// `file:line:col: error: message` on stderr), 2 for bad usage.
+//
+// New emitters plug into `emitters` below: each is a name, a help line and a
+// function from a parsed file to an exit status.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tlc/Support/Diagnostic.h"
+#include "tlc/Syntax/Parser.h"
+#include "tlc/Syntax/SyntaxTree.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <string>
+
+using namespace tlc;
+namespace cl = llvm::cl;
+
+namespace {
+
+/// Everything an emitter sees about one input file.
+struct InputFile {
+  std::string path;
+  std::shared_ptr<const syntax::SyntaxTree> tree;
+};
+
+/// Prints the statement tree of `file` (see the file comment for the format).
+void emitAst(const InputFile &file, llvm::raw_ostream &os) {
+  const syntax::SyntaxTree &tree = *file.tree;
+  syntax::walk(tree.root(), [&](syntax::Node node) {
+    syntax::NodeKind kind = node.kind();
+    if (syntax::isStatement(kind)) {
+      LinePosition pos = tree.lines().toUtf8(node.range().begin);
+      os << pos.line + 1 << ':' << pos.column << ' '
+         << syntax::getNodeKindName(kind) << '\n';
+    } else if (syntax::isExpression(kind) || syntax::isPattern(kind)) {
+      // Expressions and patterns never contain statements.
+      return syntax::WalkResult::Skip;
+    }
+    return syntax::WalkResult::Advance;
+  });
+}
+
+/// One `--emit=` mode.
+struct Emitter {
+  const char *name;
+  const char *help;
+  void (*emit)(const InputFile &, llvm::raw_ostream &);
+};
+
+const Emitter emitters[] = {
+    {"ast", "Print the statement tree: LINE:COL KIND per statement", emitAst},
+};
+
+} // namespace
+
+int main(int argc, char **argv) {
+  cl::OptionCategory category("tlc-build options");
+  cl::list<std::string> inputs(cl::Positional, cl::desc("<FILE.py>..."),
+                               cl::cat(category));
+  std::string emitHelp = "What to print:";
+  for (const Emitter &e : emitters)
+    emitHelp += std::string(" ") + e.name + " (" + e.help + ")";
+  cl::opt<std::string> emit("emit", cl::desc(emitHelp),
+                            cl::value_desc("kind"), cl::init(""),
+                            cl::cat(category));
+  cl::opt<bool> noSourceLines(
+      "no-source-lines",
+      cl::desc("Print diagnostics without the source line and caret"),
+      cl::init(false), cl::cat(category));
+  cl::HideUnrelatedOptions(category);
+
+  if (!cl::ParseCommandLineOptions(
+          argc, argv,
+          "tlc-build: the TileLang toolchain driver\n\n"
+          "  Exit status: 0 when there are no errors, 1 when a file has "
+          "errors, 2 for bad usage.\n"
+          "  With several files, --emit output is preceded per file by a "
+          "'==> FILE <==' line.\n",
+          &llvm::errs()))
+    return 2;
+
+  const Emitter *emitter = nullptr;
+  if (!emit.empty()) {
+    for (const Emitter &e : emitters)
+      if (emit == e.name)
+        emitter = &e;
+    if (!emitter) {
+      llvm::errs() << "tlc-build: error: unknown --emit kind '" << emit
+                   << "'\n";
+      return 2;
+    }
+  }
+  if (inputs.empty()) {
+    llvm::errs() << "tlc-build: error: no input files (see --help)\n";
+    return 2;
+  }
+
+  DiagnosticPrintOptions printOptions;
+  printOptions.showSourceLine = !noSourceLines;
+  bool anyError = false;
+  llvm::raw_ostream &os = llvm::outs();
+  for (const std::string &path : inputs) {
+    auto buffer = llvm::MemoryBuffer::getFileOrSTDIN(path, /*IsText=*/false,
+                                                     /*RequiresNullTerminator=*/
+                                                     false);
+    if (!buffer) {
+      llvm::errs() << path << ": error: cannot read file: "
+                   << buffer.getError().message() << '\n';
+      anyError = true;
+      continue;
+    }
+    InputFile file{path, syntax::parse((*buffer)->getBuffer(), path)};
+    printDiagnostics(llvm::errs(), file.tree->diagnostics(), path,
+                     file.tree->lines(), printOptions);
+    anyError |= file.tree->hasErrors();
+    if (!emitter)
+      continue;
+    if (inputs.size() > 1)
+      os << "==> " << path << " <==\n";
+    emitter->emit(file, os);
+  }
+  os.flush();
+  return anyError ? 1 : 0;
+}

@@ -1,0 +1,163 @@
+//===- Analysis.h - Per-instance facts behind the editor features -*- C++ -*-===//
+//
+// Part of the tlc project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The seam between the language server and the compiler's semantic layers.
+// An Analyzer turns a syntax tree into AnalysisFacts: for every kernel and
+// every instance of it, the buffers (shape, dtype, scope, layout), kernel
+// launches and pipelined loops, plus diagnostics. These are the same facts
+// that `tlc-build --emit=hints --format=json` prints. Positions are byte
+// ranges into the analysed text; features convert them to editor positions.
+//
+// Two analyzers exist: a static one that reads shapes, dtypes and scopes off
+// the syntax tree, folding integer constants it can see (works on any
+// half-typed file, never fails), and, when the evaluator library is linked
+// in, one backed by tlc::eval (createDefaultAnalyzer() picks it). Both must
+// be safe to call concurrently on different trees.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TLC_LSP_ANALYSIS_H
+#define TLC_LSP_ANALYSIS_H
+
+#include "Types.h"
+
+#include "tlc/Support/Diagnostic.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tlc {
+namespace syntax {
+class SyntaxTree;
+} // namespace syntax
+
+namespace lsp {
+
+/// A tensor parameter or an allocated buffer of one instance.
+struct BufferFact {
+  /// The variable name.
+  std::string name;
+  /// The name where it is defined (parameter or assignment target).
+  TextRange nameRange;
+  /// Byte offset where an inlay hint goes (after the annotation or the
+  /// allocating statement).
+  uint32_t hintOffset = 0;
+  /// True for a kernel parameter (a `T.Tensor` argument).
+  bool isParameter = false;
+  /// Shape as text, symbolic where unknown: `[128, 32]`, `[block_M, K]`.
+  std::string shape;
+  /// Short dtype name (`f16`), or the source text when unknown.
+  std::string dtype;
+  /// Display scope (`global`, `shared`, `fragment`, `local`, `var`).
+  std::string scope;
+  /// The exact scope string (`shared.dyn`).
+  std::string scopeString;
+  /// Inferred layout, short form (`swizzle 128B`); empty when unknown.
+  std::string layout;
+  /// Inferred layout, long form (Markdown table); empty when unknown.
+  std::string layoutDetail;
+  /// Size in bytes when the shape is fully known.
+  std::optional<int64_t> bytes;
+};
+
+/// A `T.Kernel` launch of one instance.
+struct LaunchFact {
+  /// The `with` statement's header range (`with T.Kernel(...) as ...`).
+  TextRange range;
+  /// Byte offset where the hint goes (end of the header line).
+  uint32_t hintOffset = 0;
+  /// Grid extents as text (`8`, `M // 128`).
+  std::vector<std::string> grid;
+  /// Threads per block as text (`128`).
+  std::string threads;
+  /// Static shared memory in bytes when known.
+  std::optional<int64_t> sharedBytes;
+};
+
+/// A `T.Pipelined` loop of one instance.
+struct PipelineFact {
+  /// The loop header range.
+  TextRange range;
+  /// Byte offset where the hint goes.
+  uint32_t hintOffset = 0;
+  /// Number of stages (0 when unknown).
+  int64_t stages = 0;
+  /// Copy mechanism (`cp.async`, `TMA`); empty when unknown.
+  std::string mechanism;
+};
+
+/// One instance of a kernel: the kernel with bound meta parameters.
+struct InstanceFact {
+  /// How the instance is labelled (`M=1024, N=1024` or `symbolic`).
+  std::string label;
+  /// Buffers and tensor parameters, in source order.
+  std::vector<BufferFact> buffers;
+  /// Kernel launches, in source order.
+  std::vector<LaunchFact> launches;
+  /// Pipelined loops, in source order.
+  std::vector<PipelineFact> pipelines;
+};
+
+/// A kernel (a `@T.prim_func`, `@T.macro` or `@tilelang.jit` function).
+struct KernelFact {
+  /// The function name.
+  std::string name;
+  /// The name's range in the `def`.
+  TextRange nameRange;
+  /// The whole function.
+  TextRange range;
+  /// The decorator that makes it a kernel (`T.prim_func`, `tilelang.jit`).
+  std::string decorator;
+  /// Its instances; at least one.
+  std::vector<InstanceFact> instances;
+};
+
+/// Everything an analyzer found in one file.
+struct AnalysisFacts {
+  /// Kernels in source order (nested prim_funcs after their factory).
+  std::vector<KernelFact> kernels;
+  /// Diagnostics of the semantic layers (not the parser's).
+  std::vector<Diagnostic> diagnostics;
+  /// Name of the component (`tlc-eval`, `tlc-static`), used as the
+  /// diagnostics' source.
+  std::string source;
+};
+
+/// Options that change analysis results.
+struct AnalysisOptions {
+  /// Code generation target (`cuda:sm_90a`, ...).
+  std::string target;
+};
+
+/// Computes AnalysisFacts for a syntax tree. Implementations must be
+/// thread-safe (called concurrently for different documents) and must never
+/// fail: unknown constructs yield fewer facts, not errors.
+class Analyzer {
+public:
+  virtual ~Analyzer();
+  /// Short name for logs (`static`, `eval`).
+  virtual const char *getName() const = 0;
+  /// Analyses `tree`. Should poll `token` at coarse boundaries and return
+  /// early (any result) once it is cancelled.
+  virtual std::shared_ptr<const AnalysisFacts>
+  analyze(const std::shared_ptr<const syntax::SyntaxTree> &tree,
+          const AnalysisOptions &options, const CancelToken &token) = 0;
+};
+
+/// The syntax-only analyzer (literal and folded shapes, dtypes, scopes).
+std::unique_ptr<Analyzer> createStaticAnalyzer();
+
+/// The best analyzer available in this build: the evaluator-backed one once
+/// the evaluator library exposes per-instance results, else the static one.
+std::unique_ptr<Analyzer> createDefaultAnalyzer();
+
+} // namespace lsp
+} // namespace tlc
+
+#endif // TLC_LSP_ANALYSIS_H

@@ -1,0 +1,225 @@
+//===- EvalAnalyzer.cpp - Analysis facts from the staged evaluator --------===//
+//
+// Part of the tlc project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Adapts tlc::eval::analyzeFile (the facts `tlc-build --emit=hints` prints)
+// to the Analysis seam: hints are grouped per kernel and instance, each
+// fact gets the byte range of its name and the offset where its inlay hint
+// goes. Built only when the TLCEval library exists (TLC_LSP_HAVE_EVAL).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Analysis.h"
+#include "Features.h"
+
+#include "tlc/Eval/Eval.h"
+#include "tlc/Lang/DType.h"
+#include "tlc/Lang/Scope.h"
+#include "tlc/Syntax/SyntaxTree.h"
+
+#include "mlir/IR/MLIRContext.h"
+
+#include <map>
+
+using namespace tlc;
+using namespace tlc::lsp;
+using syntax::Field;
+using syntax::Node;
+using syntax::NodeKind;
+
+namespace {
+
+/// The innermost arg or statement containing `offset`.
+Node enclosingDeclaration(const syntax::SyntaxTree &tree, uint32_t offset) {
+  for (Node n = tree.findNode(offset); n; n = n.parent())
+    if (n.kind() == NodeKind::arg || syntax::isStatement(n.kind()))
+      return n;
+  return Node();
+}
+
+/// Byte offset after the `:` ending the header that starts at `offset`.
+uint32_t headerEnd(const syntax::SyntaxTree &tree, Node stmt) {
+  // The header ends where the first body statement's line begins; search
+  // for the last ':' before it.
+  Node body = stmt.child(Field::body);
+  llvm::StringRef src = tree.source();
+  uint32_t limit = body ? body.range().begin : stmt.range().end;
+  uint32_t lineEnd = src.find('\n', stmt.range().begin);
+  if (lineEnd != llvm::StringRef::npos && lineEnd < limit)
+    limit = lineEnd;
+  uint32_t pos = src.rfind(':', limit);
+  if (pos == llvm::StringRef::npos || pos < stmt.range().begin)
+    return std::min<uint32_t>(limit, stmt.range().end);
+  return pos + 1;
+}
+
+/// Canonical dtype -> short hint name.
+std::string shortDType(const std::string &dtype) {
+  if (auto parsed = lang::DType::parse(dtype))
+    return parsed->getShortName();
+  return dtype;
+}
+
+class EvalAnalyzer : public Analyzer {
+public:
+  const char *getName() const override { return "eval"; }
+  std::shared_ptr<const AnalysisFacts>
+  analyze(const std::shared_ptr<const syntax::SyntaxTree> &tree,
+          const AnalysisOptions &options, const CancelToken &token) override;
+};
+
+} // namespace
+
+std::shared_ptr<const AnalysisFacts>
+EvalAnalyzer::analyze(const std::shared_ptr<const syntax::SyntaxTree> &tree,
+                      const AnalysisOptions &options,
+                      const CancelToken &token) {
+  // One context per worker thread: analyzeFile may reuse it, not share it.
+  thread_local std::unique_ptr<mlir::MLIRContext> context;
+  if (!context) {
+    context = std::make_unique<mlir::MLIRContext>(
+        mlir::MLIRContext::Threading::DISABLED);
+    eval::loadEvalDialects(*context);
+  }
+  eval::EvalOptions evalOptions;
+  if (auto target = eval::TargetInfo::parse(options.target))
+    evalOptions.target = *target;
+  evalOptions.buildIR = false;
+  eval::FileAnalysis analysis = eval::analyzeFile(*tree, *context, evalOptions);
+
+  auto facts = std::make_shared<AnalysisFacts>();
+  facts->source = "tlc-eval";
+  facts->diagnostics = std::move(analysis.diagnostics);
+
+  std::map<std::string, size_t> kernelIndex;
+  auto getKernel = [&](const std::string &name,
+                       TextRange range) -> KernelFact & {
+    auto it = kernelIndex.find(name);
+    if (it != kernelIndex.end())
+      return facts->kernels[it->second];
+    KernelFact kernel;
+    kernel.name = name;
+    kernel.range = range;
+    kernel.nameRange = range;
+    for (Node n = tree->findNode(range.begin); n; n = n.parent())
+      if (isFunction(n)) {
+        kernel.nameRange = n.getIdentifier().range;
+        kernel.range = n.range();
+        kernel.decorator = TileLangNames(*tree).getKernelDecorator(n);
+        break;
+      }
+    kernelIndex[name] = facts->kernels.size();
+    facts->kernels.push_back(std::move(kernel));
+    return facts->kernels.back();
+  };
+  // Pass 1: every kernel and instance, so that indices stay stable.
+  std::map<std::pair<std::string, std::string>, std::pair<size_t, size_t>>
+      instances;
+  auto addInstance = [&](const std::string &kernelName,
+                         const std::string &label, TextRange range) {
+    if (instances.count({kernelName, label}))
+      return;
+    getKernel(kernelName, range);
+    size_t k = kernelIndex[kernelName];
+    facts->kernels[k].instances.push_back(InstanceFact{label, {}, {}, {}});
+    instances[{kernelName, label}] = {k,
+                                      facts->kernels[k].instances.size() - 1};
+  };
+  for (const eval::InstanceInfo &info : analysis.instances)
+    addInstance(info.kernel, info.label, info.range);
+  for (const eval::Hint &hint : analysis.hints)
+    addInstance(hint.kernel, hint.instance, hint.range);
+
+  // Pass 2: the facts.
+  for (const eval::Hint &hint : analysis.hints) {
+    if (token.isCancelled())
+      return facts;
+    std::pair<size_t, size_t> at = instances[{hint.kernel, hint.instance}];
+    InstanceFact *instance = &facts->kernels[at.first].instances[at.second];
+    Node decl = enclosingDeclaration(*tree, hint.range.begin);
+    std::string shape = "[";
+    for (size_t i = 0; i < hint.shape.size(); ++i)
+      shape += (i ? ", " : "") + hint.shape[i];
+    shape += "]";
+    if (hint.kind == "tensor" || hint.kind == "buffer") {
+      BufferFact b;
+      b.name = hint.name;
+      b.isParameter = hint.kind == "tensor";
+      b.nameRange = hint.range;
+      b.hintOffset = decl ? decl.range().end : hint.range.end;
+      if (decl.kind() == NodeKind::arg) {
+        b.nameRange = decl.getIdentifier().range;
+      } else if (decl.kind() == NodeKind::Assign) {
+        for (Node t : decl.children(Field::targets))
+          if (t.kind() == NodeKind::Name && t.identifier() == hint.name)
+            b.nameRange = t.range();
+      }
+      b.shape = shape;
+      b.dtype = shortDType(hint.dtype);
+      b.scopeString = hint.scope;
+      auto scope = lang::parseScope(hint.scope);
+      b.scope = scope ? lang::getScopeDisplayName(*scope).str() : hint.scope;
+      bool known = true;
+      int64_t elements = 1;
+      for (size_t i = 0; i < hint.shape.size(); ++i) {
+        if (i >= hint.shapeIsInt.size() || !hint.shapeIsInt[i]) {
+          known = false;
+          break;
+        }
+        elements *= std::strtoll(hint.shape[i].c_str(), nullptr, 10);
+      }
+      auto dtype = lang::DType::parse(hint.dtype);
+      if (known && dtype)
+        b.bytes = elements * dtype->getItemSize();
+      instance->buffers.push_back(std::move(b));
+    } else if (hint.kind == "kernel") {
+      LaunchFact l;
+      l.range = hint.range;
+      l.hintOffset = decl ? headerEnd(*tree, decl) : hint.range.end;
+      l.grid = hint.shape;
+      llvm::StringRef detail(hint.detail);
+      detail.consume_front("threads=");
+      l.threads = detail.empty() ? "128" : detail.str();
+      instance->launches.push_back(std::move(l));
+    } else if (hint.kind == "pipeline") {
+      PipelineFact p;
+      p.range = hint.range;
+      p.hintOffset = decl ? headerEnd(*tree, decl) : hint.range.end;
+      llvm::StringRef detail(hint.detail);
+      detail.consume_front("num_stages=");
+      long long stages = 0;
+      if (!detail.getAsInteger(10, stages))
+        p.stages = stages;
+      instance->pipelines.push_back(std::move(p));
+    }
+  }
+  // Static shared memory per launch: the shared buffers inside it.
+  for (KernelFact &kernel : facts->kernels)
+    for (InstanceFact &instance : kernel.instances)
+      for (LaunchFact &l : instance.launches) {
+        Node with = enclosingDeclaration(*tree, l.range.begin);
+        TextRange extent = with ? with.range() : l.range;
+        int64_t total = 0;
+        bool known = true;
+        for (const BufferFact &b : instance.buffers) {
+          auto scope = lang::parseScope(b.scopeString);
+          if (!scope || !lang::usesSharedMemory(*scope) ||
+              b.nameRange.begin < extent.begin || b.nameRange.end > extent.end)
+            continue;
+          if (!b.bytes)
+            known = false;
+          else
+            total += *b.bytes;
+        }
+        if (known)
+          l.sharedBytes = total;
+      }
+  return facts;
+}
+
+std::unique_ptr<Analyzer> tlc::lsp::createDefaultAnalyzer() {
+  return std::make_unique<EvalAnalyzer>();
+}

@@ -1,0 +1,124 @@
+//===- Features.h - Editor features over one document version ---*- C++ -*-===//
+//
+// Part of the tlc project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The features as pure functions of a Document snapshot (and its analysis
+// facts): no threads, no JSON. TlcServer runs them on the document's worker;
+// unit tests call them directly. Each function lives in the file named
+// after the feature (Hover.cpp, Definition.cpp, ...).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TLC_LSP_FEATURES_H
+#define TLC_LSP_FEATURES_H
+
+#include "Analysis.h"
+#include "Document.h"
+#include "Types.h"
+
+#include "tlc/Syntax/SyntaxTree.h"
+
+#include "llvm/ADT/StringRef.h"
+
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tlc {
+namespace lsp {
+
+//===----------------------------------------------------------------------===//
+// TileLang names (TileLangNames.cpp)
+//===----------------------------------------------------------------------===//
+
+/// Resolves the module-level import aliases of a file to the qualified
+/// spellings of the builtin registry: `T` -> `T` for
+/// `import tilelang.language as T`, `tilelang` -> `tilelang`,
+/// `copy` -> `T.copy` for `from tilelang.language import copy`.
+class TileLangNames {
+public:
+  /// Collects the imports of `tree`'s module body.
+  explicit TileLangNames(const syntax::SyntaxTree &tree);
+
+  /// The qualified name of a Name/Attribute chain rooted at an alias
+  /// (`T.copy`, `T.GemmWarpPolicy.FullRow`, `tilelang.jit`), or "".
+  std::string qualify(syntax::Node expr) const;
+  /// The qualified name of a decorator (`T.prim_func` for `@T.prim_func`
+  /// and `@T.prim_func(...)`), or "".
+  std::string qualifyDecorator(syntax::Node decorator) const;
+  /// The kernel decorator of a function (`T.prim_func`, `T.macro`,
+  /// `tilelang.jit`, `tilelang.autotune`), or "".
+  std::string getKernelDecorator(syntax::Node functionDef) const;
+
+private:
+  std::map<std::string, std::string> aliases;
+};
+
+/// The innermost node whose range contains `offset`, counting decorators
+/// as part of their function or class (SyntaxTree::findNode does not).
+syntax::Node findNodeAt(const syntax::SyntaxTree &tree, uint32_t offset);
+
+/// True for FunctionDef and AsyncFunctionDef.
+bool isFunction(syntax::Node node);
+
+//===----------------------------------------------------------------------===//
+// Features
+//===----------------------------------------------------------------------===//
+
+/// Parser diagnostics plus the analysis diagnostics, converted to editor
+/// ranges (Diagnostics.cpp).
+std::vector<Diag> computeDiagnostics(const Document &doc,
+                                     const AnalysisFacts *facts);
+
+/// Hover at byte `offset`: a `T.*` builtin's signature and documentation,
+/// or a buffer's facts (Hover.cpp).
+std::optional<HoverInfo> computeHover(const Document &doc, uint32_t offset,
+                                      const AnalysisFacts *facts,
+                                      const std::function<unsigned(
+                                          const std::string &)> &pick);
+
+/// Where the name at byte `offset` is bound: parameters, assignments,
+/// loop/with targets, defs, classes and imports, following Python's scoping
+/// (Definition.cpp). Returns the binding's byte range, if any.
+std::optional<TextRange> findDefinition(const syntax::SyntaxTree &tree,
+                                        uint32_t offset);
+
+/// The outline: classes, functions (kernels marked), buffers
+/// (Symbols.cpp).
+std::vector<DocumentSymbol> computeDocumentSymbols(const Document &doc,
+                                                   const AnalysisFacts *facts);
+
+/// The legend of token types, in TokenType order (SemanticTokens.cpp).
+std::vector<std::string> getSemanticTokenTypes();
+/// The legend of token modifiers, in bit order (SemanticTokens.cpp).
+std::vector<std::string> getSemanticTokenModifiers();
+/// Semantic tokens, sorted, one per line segment (SemanticTokens.cpp).
+std::vector<SemanticToken> computeSemanticTokens(const Document &doc);
+
+/// Every inlay hint of the picked instance of each kernel, in source order,
+/// honouring the categories of `config` (InlayHints.cpp). `pick` returns
+/// the instance index for a kernel name.
+std::vector<InlayHint>
+computeInlayHints(const Document &doc, const AnalysisFacts &facts,
+                  const Config &config,
+                  const std::function<unsigned(const std::string &)> &pick);
+
+/// Code lenses per kernel: show generated code, show Tile IR, pick the
+/// instance (CodeLens.cpp).
+std::vector<CodeLens>
+computeCodeLenses(const Document &doc, const AnalysisFacts &facts,
+                  const Config &config,
+                  const std::function<unsigned(const std::string &)> &pick);
+
+/// Formats a byte count as `48 KiB` / `512 B`.
+std::string formatBytes(int64_t bytes);
+
+} // namespace lsp
+} // namespace tlc
+
+#endif // TLC_LSP_FEATURES_H

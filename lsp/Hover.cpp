@@ -1,0 +1,98 @@
+//===- Hover.cpp - Hover for builtins and buffers -------------------------===//
+//
+// Part of the tlc project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "Features.h"
+
+#include "tlc/Lang/Builtins.h"
+
+using namespace tlc;
+using namespace tlc::lsp;
+using syntax::Field;
+using syntax::Node;
+using syntax::NodeKind;
+
+/// Markdown for one registry entry.
+static std::string builtinMarkdown(const lang::BuiltinInfo &info) {
+  const lang::BuiltinInfo &canonical = info.getCanonical();
+  std::string md = "```python\n" + canonical.signature.str() + "\n```\n\n";
+  if (&canonical != &info)
+    md += "`" + info.name.str() + "` is an alias of `" +
+          canonical.name.str() + "`" + (info.deprecated ? " (deprecated)" : "") +
+          ".\n\n";
+  md += canonical.doc.str() + "\n\n";
+  md += "*" + lang::getKindName(canonical.kind).str() + " · " +
+        lang::getCategoryName(canonical.category).str();
+  if (!canonical.isSupported())
+    md += " · not supported by tlc";
+  md += "*";
+  return md;
+}
+
+/// Markdown for a buffer fact.
+static std::string bufferMarkdown(const BufferFact &b,
+                                  const std::string &instance) {
+  std::string md = "**" + b.name + "** · `" + b.scope + " " + b.dtype +
+                   b.shape + "`\n\n";
+  md += "| | |\n|---|---|\n";
+  md += "| kind | " + std::string(b.isParameter ? "tensor parameter" : "buffer") +
+        " |\n";
+  md += "| scope | `" + b.scopeString + "` |\n";
+  md += "| shape | `" + b.shape + "` |\n";
+  md += "| dtype | `" + b.dtype + "` |\n";
+  if (b.bytes)
+    md += "| size | " + formatBytes(*b.bytes) + " |\n";
+  if (!b.layout.empty())
+    md += "| layout | " + b.layout + " |\n";
+  md += "| instance | " + instance + " |\n";
+  if (!b.layoutDetail.empty())
+    md += "\n" + b.layoutDetail + "\n";
+  return md;
+}
+
+std::optional<HoverInfo> tlc::lsp::computeHover(
+    const Document &doc, uint32_t offset, const AnalysisFacts *facts,
+    const std::function<unsigned(const std::string &)> &pick) {
+  const syntax::SyntaxTree &tree = *doc.getTree();
+  Node node = findNodeAt(tree, offset);
+  if (node.kind() != NodeKind::Name && node.kind() != NodeKind::Attribute)
+    return std::nullopt;
+  TileLangNames names(tree);
+  std::string q = names.qualify(node);
+  if (!q.empty()) {
+    if (const lang::BuiltinInfo *info = lang::lookupBuiltin(q)) {
+      TextRange range = node.kind() == NodeKind::Attribute
+                            ? node.getIdentifier().range
+                            : node.range();
+      return HoverInfo{builtinMarkdown(*info), doc.toRange(range)};
+    }
+    if (q == "T" || q == "tilelang")
+      return HoverInfo{"module `" +
+                           std::string(q == "T" ? "tilelang.language"
+                                                : "tilelang") +
+                           "`",
+                       doc.toRange(node.range())};
+  }
+  if (node.kind() != NodeKind::Name || !facts)
+    return std::nullopt;
+  std::optional<TextRange> def = findDefinition(tree, offset);
+  if (!def)
+    return std::nullopt;
+  for (const KernelFact &kernel : facts->kernels) {
+    if (kernel.instances.empty() || kernel.range.begin > def->begin ||
+        def->end > kernel.range.end)
+      continue;
+    unsigned index = pick(kernel.name);
+    if (index >= kernel.instances.size())
+      index = 0;
+    const InstanceFact &instance = kernel.instances[index];
+    for (const BufferFact &b : instance.buffers)
+      if (b.nameRange == *def)
+        return HoverInfo{bufferMarkdown(b, instance.label),
+                         doc.toRange(node.range())};
+  }
+  return std::nullopt;
+}

@@ -1,0 +1,391 @@
+//===- Server.cpp - The tlc language server API ---------------------------===//
+//
+// Part of the tlc project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "Server.h"
+
+#include "Features.h"
+
+#include "tlc/Support/LineIndex.h"
+
+#include <algorithm>
+
+using namespace tlc;
+using namespace tlc::lsp;
+
+ServerCallbacks::~ServerCallbacks() = default;
+
+std::vector<std::string> tlc::lsp::getServerCommands() {
+  return {"tilelang.pickInstance", "tilelang.showGenerated",
+          "tilelang.showTileIR", "tilelang.reanalyze"};
+}
+
+/// Analysis options derived from the configuration.
+static AnalysisOptions toAnalysisOptions(const Config &config) {
+  AnalysisOptions options;
+  options.target = config.target;
+  return options;
+}
+
+TlcServer::TlcServer(const ServerOptions &options, ServerCallbacks &callbacks)
+    : options(options), callbacks(callbacks), analyzer(options.analyzer),
+      config(options.config) {
+  if (!analyzer)
+    analyzer = createDefaultAnalyzer();
+  SchedulerOptions schedOptions;
+  schedOptions.threads = options.workerThreads;
+  schedOptions.debounce = options.debounce;
+  schedOptions.encoding = options.encoding;
+  scheduler = std::make_unique<Scheduler>(schedOptions, *analyzer, *this);
+  scheduler->setAnalysisOptions(toAnalysisOptions(config));
+}
+
+TlcServer::~TlcServer() { scheduler.reset(); }
+
+void TlcServer::openDocument(const std::string &uri, int64_t version,
+                             std::string text) {
+  OpenDocument &doc = documents[uri];
+  doc.version = version;
+  doc.text = std::make_shared<const std::string>(std::move(text));
+  DocumentUpdate update;
+  update.version = version;
+  update.text = doc.text;
+  update.fullText = true;
+  scheduler->update(uri, std::move(update));
+}
+
+/// Converts an editor position to a byte offset of `index`'s text.
+static uint32_t toOffset(const LineIndex &index, Position pos,
+                         PositionEncoding encoding) {
+  LinePosition lp{pos.line, pos.character};
+  return encoding == PositionEncoding::Utf8 ? index.fromUtf8(lp)
+                                            : index.fromUtf16(lp);
+}
+
+std::optional<Failure>
+TlcServer::changeDocument(const std::string &uri, int64_t version,
+                          const std::vector<ContentChange> &changes) {
+  auto it = documents.find(uri);
+  if (it == documents.end())
+    return Failure{FailureKind::InvalidParams, "document not open: " + uri};
+  std::string text = *it->second.text;
+  bool fullText = false;
+  uint32_t prefix = ~0u, suffix = ~0u;
+  for (const ContentChange &change : changes) {
+    if (!change.range) {
+      text = change.text;
+      fullText = true;
+      continue;
+    }
+    if (change.range->end < change.range->start)
+      return Failure{FailureKind::InvalidParams,
+                     "change range ends before it starts"};
+    LineIndex index(text);
+    uint32_t begin = toOffset(index, change.range->start, options.encoding);
+    uint32_t end = toOffset(index, change.range->end, options.encoding);
+    text.replace(begin, end - begin, change.text);
+    prefix = std::min(prefix, begin);
+    suffix = std::min<uint32_t>(
+        suffix, text.size() - (begin + change.text.size()));
+  }
+  it->second.version = version;
+  it->second.text = std::make_shared<const std::string>(std::move(text));
+  DocumentUpdate update;
+  update.version = version;
+  update.text = it->second.text;
+  update.fullText = fullText;
+  update.unchangedPrefix = prefix;
+  update.unchangedSuffix = suffix;
+  scheduler->update(uri, std::move(update));
+  return std::nullopt;
+}
+
+void TlcServer::closeDocument(const std::string &uri) {
+  if (documents.erase(uri))
+    scheduler->remove(uri);
+  std::lock_guard<std::mutex> lock(configMutex);
+  for (auto it = instancePicks.begin(); it != instancePicks.end();)
+    it = it->first.first == uri ? instancePicks.erase(it) : std::next(it);
+}
+
+std::optional<std::string>
+TlcServer::getDocumentText(const std::string &uri) const {
+  auto it = documents.find(uri);
+  if (it == documents.end())
+    return std::nullopt;
+  return *it->second.text;
+}
+
+void TlcServer::setConfig(const Config &newConfig) {
+  std::string oldTarget;
+  {
+    std::lock_guard<std::mutex> lock(configMutex);
+    oldTarget = config.target;
+    config = newConfig;
+  }
+  if (oldTarget != newConfig.target)
+    scheduler->setAnalysisOptions(toAnalysisOptions(newConfig));
+}
+
+Config TlcServer::getConfig() const {
+  std::lock_guard<std::mutex> lock(configMutex);
+  return config;
+}
+
+unsigned TlcServer::getInstancePick(const std::string &uri,
+                                    const std::string &kernel) const {
+  std::lock_guard<std::mutex> lock(configMutex);
+  auto it = instancePicks.find({uri, kernel});
+  return it != instancePicks.end() ? it->second : config.instance;
+}
+
+template <typename T, typename Fn>
+void TlcServer::withDocument(const std::string &uri, const CancelToken &token,
+                             bool needFacts, Callback<T> reply, Fn action) {
+  scheduler->runWithDocument(
+      uri, token,
+      [this, token, needFacts, reply = std::move(reply),
+       action = std::move(action)](
+          Result<std::shared_ptr<const Document>> doc) mutable {
+        if (!doc)
+          return reply(doc.getFailure());
+        const Document &d = **doc;
+        std::shared_ptr<const AnalysisFacts> facts;
+        if (needFacts && d.isTileLang()) {
+          facts = d.getFacts(*analyzer, scheduler->getAnalysisOptions(),
+                             token);
+          if (!facts)
+            return reply(Failure{FailureKind::Cancelled, "request cancelled"});
+        }
+        reply(action(d, facts.get()));
+      });
+}
+
+void TlcServer::hover(const std::string &uri, Position pos,
+                      const CancelToken &token,
+                      Callback<std::optional<HoverInfo>> reply) {
+  withDocument<std::optional<HoverInfo>>(
+      uri, token, true, std::move(reply),
+      [this, uri, pos](const Document &doc, const AnalysisFacts *facts)
+          -> Result<std::optional<HoverInfo>> {
+        if (!doc.isTileLang())
+          return std::optional<HoverInfo>();
+        auto pick = [&](const std::string &k) {
+          return getInstancePick(uri, k);
+        };
+        return computeHover(doc, doc.toOffset(pos), facts, pick);
+      });
+}
+
+void TlcServer::definition(const std::string &uri, Position pos,
+                           const CancelToken &token,
+                           Callback<std::vector<Location>> reply) {
+  withDocument<std::vector<Location>>(
+      uri, token, false, std::move(reply),
+      [uri, pos](const Document &doc,
+                 const AnalysisFacts *) -> Result<std::vector<Location>> {
+        std::vector<Location> result;
+        if (!doc.isTileLang())
+          return result;
+        if (auto range = findDefinition(*doc.getTree(), doc.toOffset(pos)))
+          result.push_back(Location{uri, doc.toRange(*range)});
+        return result;
+      });
+}
+
+void TlcServer::documentSymbols(const std::string &uri,
+                                const CancelToken &token,
+                                Callback<std::vector<DocumentSymbol>> reply) {
+  withDocument<std::vector<DocumentSymbol>>(
+      uri, token, true, std::move(reply),
+      [](const Document &doc, const AnalysisFacts *facts)
+          -> Result<std::vector<DocumentSymbol>> {
+        if (!doc.isTileLang())
+          return std::vector<DocumentSymbol>();
+        return computeDocumentSymbols(doc, facts);
+      });
+}
+
+void TlcServer::semanticTokens(const std::string &uri,
+                               const CancelToken &token,
+                               Callback<std::vector<SemanticToken>> reply) {
+  withDocument<std::vector<SemanticToken>>(
+      uri, token, false, std::move(reply),
+      [](const Document &doc,
+         const AnalysisFacts *) -> Result<std::vector<SemanticToken>> {
+        if (!doc.isTileLang())
+          return std::vector<SemanticToken>();
+        return computeSemanticTokens(doc);
+      });
+}
+
+void TlcServer::inlayHints(const std::string &uri, Range range,
+                           const CancelToken &token,
+                           Callback<std::vector<InlayHint>> reply) {
+  withDocument<std::vector<InlayHint>>(
+      uri, token, true, std::move(reply),
+      [this, uri, range](const Document &doc, const AnalysisFacts *facts)
+          -> Result<std::vector<InlayHint>> {
+        std::vector<InlayHint> result;
+        if (!doc.isTileLang() || !facts)
+          return result;
+        auto pick = [&](const std::string &k) {
+          return getInstancePick(uri, k);
+        };
+        for (InlayHint &hint :
+             computeInlayHints(doc, *facts, getConfig(), pick)) {
+          if (hint.position < range.start || range.end < hint.position)
+            continue;
+          hint.tooltip.clear(); // Sent by resolve.
+          result.push_back(std::move(hint));
+        }
+        return result;
+      });
+}
+
+void TlcServer::resolveInlayHint(const std::string &uri, InlayHint hint,
+                                 const CancelToken &token,
+                                 Callback<InlayHint> reply) {
+  withDocument<InlayHint>(
+      uri, token, true, std::move(reply),
+      [this, uri, hint](const Document &doc,
+                        const AnalysisFacts *facts) -> Result<InlayHint> {
+        InlayHint resolved = hint;
+        if (!doc.isTileLang() || !facts || doc.getVersion() != hint.version)
+          return resolved; // Stale: leave the hint as it is.
+        auto pick = [&](const std::string &k) {
+          return getInstancePick(uri, k);
+        };
+        std::vector<InlayHint> all =
+            computeInlayHints(doc, *facts, getConfig(), pick);
+        if (hint.index < all.size() && all[hint.index].label == hint.label)
+          resolved.tooltip = all[hint.index].tooltip;
+        return resolved;
+      });
+}
+
+void TlcServer::codeLenses(const std::string &uri, const CancelToken &token,
+                           Callback<std::vector<CodeLens>> reply) {
+  withDocument<std::vector<CodeLens>>(
+      uri, token, true, std::move(reply),
+      [this, uri](const Document &doc, const AnalysisFacts *facts)
+          -> Result<std::vector<CodeLens>> {
+        if (!doc.isTileLang() || !facts)
+          return std::vector<CodeLens>();
+        auto pick = [&](const std::string &k) {
+          return getInstancePick(uri, k);
+        };
+        return computeCodeLenses(doc, *facts, getConfig(), pick);
+      });
+}
+
+void TlcServer::generatedSource(const std::string &uri, Position pos,
+                                std::optional<std::string> target,
+                                const CancelToken &token,
+                                Callback<GeneratedSource> reply) {
+  std::string chosen = target ? *target : getConfig().target;
+  withDocument<GeneratedSource>(
+      uri, token, false, std::move(reply),
+      [chosen](const Document &doc,
+               const AnalysisFacts *) -> Result<GeneratedSource> {
+        if (!doc.isTileLang())
+          return Failure{FailureKind::Failed,
+                         "not a TileLang file (no `import tilelang`)"};
+        // FIXME: the code generators (compiler/lib/Target) do not exist yet;
+        // once they emit a source map, write the generated file to the cache
+        // directory and map the statement at the position through it.
+        return Failure{FailureKind::Failed,
+                       "no generated source for target " + chosen + " yet"};
+      });
+}
+
+void TlcServer::originalSource(const std::string &uri, Position pos,
+                               const CancelToken &token,
+                               Callback<Location> reply) {
+  // Generated files are registered here once a back end writes them; until
+  // then no URI is a known generated file.
+  reply(Failure{FailureKind::Failed,
+                "no source map for " + uri +
+                    ": not a generated file known to tlc"});
+}
+
+void TlcServer::executeCommand(const Command &command,
+                               const CancelToken &token,
+                               Callback<CommandOutcome> reply) {
+  const std::vector<std::string> &args = command.arguments;
+  if (command.command == "tilelang.pickInstance") {
+    if (args.size() != 3 || !documents.count(args[0]))
+      return reply(Failure{FailureKind::InvalidParams,
+                           "tilelang.pickInstance expects [uri, kernel, "
+                           "index] of an open document"});
+    char *end = nullptr;
+    unsigned long index = std::strtoul(args[2].c_str(), &end, 10);
+    if (args[2].empty() || *end)
+      return reply(Failure{FailureKind::InvalidParams,
+                           "instance index must be a number"});
+    {
+      std::lock_guard<std::mutex> lock(configMutex);
+      instancePicks[{args[0], args[1]}] = static_cast<unsigned>(index);
+    }
+    CommandOutcome outcome;
+    outcome.refreshInlayHints = true;
+    outcome.refreshCodeLenses = true;
+    return reply(std::move(outcome));
+  }
+  if (command.command == "tilelang.showGenerated") {
+    if (args.empty())
+      return reply(Failure{FailureKind::InvalidParams,
+                           "tilelang.showGenerated expects [uri, line?, "
+                           "target?]"});
+    Position pos;
+    if (args.size() > 1)
+      pos.line = static_cast<uint32_t>(std::strtoul(args[1].c_str(), nullptr,
+                                                    10));
+    std::optional<std::string> target;
+    if (args.size() > 2)
+      target = args[2];
+    return generatedSource(
+        args[0], pos, target, token,
+        [reply = std::move(reply)](Result<GeneratedSource> source) {
+          if (!source)
+            return reply(source.getFailure());
+          CommandOutcome outcome;
+          outcome.showDocument = Location{source->uri, source->range};
+          reply(std::move(outcome));
+        });
+  }
+  if (command.command == "tilelang.showTileIR") {
+    // FIXME: print the instance's Tile IR to a cache file once the
+    // evaluator's module is exposed through the Analysis seam.
+    return reply(Failure{FailureKind::Failed,
+                         "no Tile IR view in this build yet"});
+  }
+  if (command.command == "tilelang.reanalyze") {
+    scheduler->setAnalysisOptions(toAnalysisOptions(getConfig()));
+    CommandOutcome outcome;
+    outcome.refreshInlayHints = true;
+    return reply(std::move(outcome));
+  }
+  reply(Failure{FailureKind::InvalidParams,
+                "unknown command: " + command.command});
+}
+
+void TlcServer::runUntilIdle() { scheduler->runUntilIdle(); }
+
+void TlcServer::onAnalyzed(const Document &doc) {
+  std::vector<Diag> diags;
+  if (doc.isTileLang())
+    diags = computeDiagnostics(doc, doc.getCachedFacts().get());
+  callbacks.onDiagnostics(doc.getUri(), doc.getVersion(), std::move(diags));
+}
+
+void TlcServer::onClosed(const std::string &uri) {
+  callbacks.onDiagnostics(uri, std::nullopt, {});
+}
+
+void TlcServer::onAnalysisProgress(const std::string &uri, bool end) {
+  callbacks.onProgress(uri, end);
+}

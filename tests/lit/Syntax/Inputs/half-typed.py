@@ -1,0 +1,5 @@
+def f():
+    T.copy(A[by *
+
+def g():
+    return 1

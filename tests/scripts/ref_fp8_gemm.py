@@ -1,0 +1,29 @@
+#!/usr/bin/python3
+"""NumPy reference for examples/fp8_gemm.py.
+
+Inputs: A (M, K), B (N, K) holding float8 values (e4m3fn by default; stored
+as float32 since NumPy has no fp8). Output: C = A @ B^T rounded to bfloat16
+(stored as float32).
+"""
+
+import os
+import sys
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from ref_common import RefContext, round_to  # noqa: E402
+
+
+def main():
+    ctx = RefContext(__doc__)
+    a = ctx.input("A").astype(np.float64)
+    b = ctx.input("B").astype(np.float64)
+    ctx.size("M", a.shape[0])
+    ctx.size("K", a.shape[1])
+    ctx.size("N", b.shape[0])
+    ctx.save("C", a @ b.T, "bfloat16")
+
+
+if __name__ == "__main__":
+    main()

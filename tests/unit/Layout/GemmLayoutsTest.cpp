@@ -1,0 +1,384 @@
+//===- GemmLayoutsTest.cpp - Tensor-core layouts against the ISA tables ---===//
+//
+// Part of the tlc project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The oracles here are the vendors' own descriptions, written in their
+// "register -> element" direction, which is the opposite of the library's
+// "element -> (lane, register)" formulas:
+//  * PTX ISA 9.7.14.5.8 (mma.m16n8k16, .f16/.bf16 A and B, f32 C/D),
+//    9.7.14.5.10 (mma.m16n8k32, .s8/.u8/.e4m3/.e5m2 A and B, C/D);
+//  * PTX ISA wgmma.m64nNk16 accumulator D (warp w owns rows 16w..16w+15;
+//    thread 0 holds (0,0) (0,1) (8,0) (8,1) and again every 8 columns);
+//  * AMD matrix instruction calculator, v_mfma_f32_16x16x16f16:
+//    A: i = lane % 16, k = 4 * (lane / 16) + item;
+//    B: j = lane % 16, k = 4 * (lane / 16) + item;
+//    D: i = 4 * (lane / 16) + (GPR % 4), j = lane % 16.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tlc/Layout/GemmLayouts.h"
+
+#include <doctest/doctest.h>
+
+#include <functional>
+#include <map>
+
+using namespace tlc::layout;
+
+namespace {
+/// An ISA description: for (lane, register item) -> (row, col).
+using IsaMap = std::function<std::pair<int64_t, int64_t>(int64_t lane,
+                                                         int64_t item)>;
+
+/// Checks that \p fragment places, for every lane < lanes and item < items,
+/// the element the ISA names on exactly that (lane, item), and that the
+/// fragment holds nothing else.
+void checkAgainstIsa(const Fragment &fragment, int64_t lanes, int64_t items,
+                     const IsaMap &isa, const char *what) {
+  INFO(what);
+  REQUIRE(fragment.getReplicate() == 1);
+  CHECK(fragment.getRegsPerThread() == items);
+  CHECK(fragment.getThreadExtent() == lanes);
+  CHECK(numElements(fragment.getInputShape()) == lanes * items);
+  for (int64_t lane = 0; lane < lanes; ++lane) {
+    for (int64_t item = 0; item < items; ++item) {
+      auto [row, col] = isa(lane, item);
+      std::optional<FragmentSlot> slot = fragment.apply({row, col});
+      REQUIRE_MESSAGE(slot, "element (" << row << "," << col
+                                        << ") outside the fragment");
+      CHECK_MESSAGE((slot->thread == lane && slot->index == item),
+                    "ISA: lane " << lane << " item " << item << " holds ("
+                                 << row << "," << col << "), library says T"
+                                 << slot->thread << ":" << slot->index);
+    }
+  }
+}
+
+int64_t groupId(int64_t lane) { return lane >> 2; }
+int64_t threadInGroup(int64_t lane) { return lane % 4; }
+} // namespace
+
+TEST_CASE("mma.m16n8k16 f16/bf16 fragments match the PTX ISA") {
+  // Accumulator C/D (f32): c0..c3.
+  checkAgainstIsa(
+      mmaInstrC(), 32, 4,
+      [](int64_t lane, int64_t i) {
+        int64_t row = i < 2 ? groupId(lane) : groupId(lane) + 8;
+        int64_t col = threadInGroup(lane) * 2 + (i & 0x1);
+        return std::make_pair(row, col);
+      },
+      "mma C 16x8");
+  // Multiplicand A: a0..a7.
+  checkAgainstIsa(
+      mmaAtomA(16), 32, 8,
+      [](int64_t lane, int64_t i) {
+        int64_t row = (i < 2 || (4 <= i && i < 6)) ? groupId(lane)
+                                                   : groupId(lane) + 8;
+        int64_t col = threadInGroup(lane) * 2 + (i & 0x1) + (i >= 4 ? 8 : 0);
+        return std::make_pair(row, col);
+      },
+      "mma A 16x16");
+  // TileLang's 16x16 C atom: two n8 instructions, the second in c4..c7.
+  checkAgainstIsa(
+      mmaAtomC(), 32, 8,
+      [](int64_t lane, int64_t item) {
+        int64_t half = item / 4, i = item % 4;
+        int64_t row = i < 2 ? groupId(lane) : groupId(lane) + 8;
+        int64_t col = threadInGroup(lane) * 2 + (i & 0x1) + 8 * half;
+        return std::make_pair(row, col);
+      },
+      "mma C 16x16 (two n8)");
+  // Multiplicand B (k x n per instruction): b0..b3; TileLang stores it
+  // [n, k] with the second n8 instruction's b0..b3 as registers 4..7.
+  checkAgainstIsa(
+      mmaAtomB(16), 32, 8,
+      [](int64_t lane, int64_t item) {
+        int64_t half = item / 4, i = item % 4;
+        int64_t k = threadInGroup(lane) * 2 + (i & 0x1) + (i >= 2 ? 8 : 0);
+        int64_t n = groupId(lane) + 8 * half;
+        return std::make_pair(n, k);
+      },
+      "mma B [n, k]");
+}
+
+TEST_CASE("mma.m16n8k32 8-bit fragments match the PTX ISA") {
+  checkAgainstIsa(
+      mmaAtomA(8), 32, 16,
+      [](int64_t lane, int64_t i) {
+        int64_t row = (i < 4 || (8 <= i && i < 12)) ? groupId(lane)
+                                                    : groupId(lane) + 8;
+        int64_t col = threadInGroup(lane) * 4 + (i & 0x3) + (i >= 8 ? 16 : 0);
+        return std::make_pair(row, col);
+      },
+      "mma A 16x32 s8");
+  checkAgainstIsa(
+      mmaAtomB(8), 32, 16,
+      [](int64_t lane, int64_t item) {
+        int64_t half = item / 8, i = item % 8;
+        int64_t k = threadInGroup(lane) * 4 + (i & 0x3) + (i >= 4 ? 16 : 0);
+        int64_t n = groupId(lane) + 8 * half;
+        return std::make_pair(n, k);
+      },
+      "mma B [n, k] s8");
+}
+
+TEST_CASE("wgmma.m64nNk16 accumulator matches the PTX ISA") {
+  for (int64_t n : {8, 16, 64, 128, 256}) {
+    checkAgainstIsa(
+        wgmmaAtomC(n), 128, n / 2,
+        [](int64_t tid, int64_t r) {
+          int64_t warp = tid / 32, lane = tid % 32;
+          int64_t row = 16 * warp + groupId(lane) + 8 * ((r >> 1) & 1);
+          int64_t col = 8 * (r >> 2) + 2 * threadInGroup(lane) + (r & 1);
+          return std::make_pair(row, col);
+        },
+        "wgmma D");
+  }
+}
+
+TEST_CASE("MFMA 16x16x16 f16 (wave64) matches the matrix calculator") {
+  checkAgainstIsa(
+      mfmaAtomA(), 64, 4,
+      [](int64_t lane, int64_t item) {
+        return std::make_pair(lane % 16, 4 * (lane / 16) + item);
+      },
+      "mfma A [i, k]");
+  checkAgainstIsa(
+      mfmaAtomB(), 64, 4,
+      [](int64_t lane, int64_t item) {
+        return std::make_pair(4 * (lane / 16) + item, lane % 16);
+      },
+      "mfma B [k, j]");
+  checkAgainstIsa(
+      mfmaInstrD(), 64, 4,
+      [](int64_t lane, int64_t gpr) {
+        return std::make_pair(4 * (lane / 16) + gpr % 4, lane % 16);
+      },
+      "mfma D [i, j]");
+  // TileLang passes B first, so the instruction computes C^T: C[m][n] is
+  // D[n][m].
+  checkAgainstIsa(
+      mfmaAtomC(), 64, 4,
+      [](int64_t lane, int64_t gpr) {
+        return std::make_pair(lane % 16, 4 * (lane / 16) + gpr % 4);
+      },
+      "mfma C (swapped)");
+}
+
+//===----------------------------------------------------------------------===//
+// Warp partition
+//===----------------------------------------------------------------------===//
+
+namespace {
+void checkPartition(GemmInstr instr, const char *policy, int64_t m, int64_t n,
+                    int64_t warps, const std::string &expected) {
+  std::optional<WarpPolicy> p = parseWarpPolicy(policy);
+  REQUIRE(p);
+  llvm::Expected<WarpPartition> got =
+      computeWarpPartition(instr, *p, m, n, warps);
+  std::string text;
+  if (got)
+    text = std::to_string(got->warpRows) + "x" + std::to_string(got->warpCols);
+  else
+    text = "error: " + llvm::toString(got.takeError());
+  CHECK_MESSAGE(text == expected, stringifyGemmInstr(instr).str()
+                                      << " " << policy << " " << m << "x" << n
+                                      << " with " << warps << " warps");
+}
+} // namespace
+
+TEST_CASE("warp partition follows TileLang's policies") {
+  const GemmInstr mma = GemmInstr::MMA, wgmma = GemmInstr::WGMMA,
+                  mfma = GemmInstr::MFMA;
+  // Square: minimise |(M/16m)/(N/8n) - M/N| (hand-computed).
+  checkPartition(mma, "Square", 128, 128, 4, "2x2");
+  checkPartition(mma, "GemmWarpPolicy.Square", 128, 128, 8, "2x4");
+  checkPartition(mma, "Square", 64, 256, 4, "2x2");
+  checkPartition(mma, "Square", 128, 64, 4, "2x2");
+  checkPartition(mma, "Square", 16, 16, 4,
+                 "error: no Square warp partition of 4 warps for a 16x16 "
+                 "accumulator");
+  checkPartition(mma, "FullRow", 128, 128, 4, "4x1");
+  checkPartition(mma, "FullRow", 32, 128, 4, "2x2");
+  checkPartition(mma, "FullCol", 128, 128, 4, "1x4");
+  checkPartition(mma, "FullCol", 128, 16, 4, "2x2");
+  checkPartition(mma, "Square", 100, 128, 4,
+                 "error: gemm M = 100 must be a multiple of 16");
+  checkPartition(wgmma, "Square", 128, 128, 4, "4x1");
+  checkPartition(wgmma, "Square", 128, 256, 8, "4x2");
+  checkPartition(wgmma, "FullRow", 256, 128, 8, "8x1");
+  checkPartition(wgmma, "FullCol", 64, 256, 8, "4x2");
+  checkPartition(wgmma, "Square", 128, 128, 6,
+                 "error: wgmma needs a multiple of 128 threads, got 6 warps");
+  checkPartition(mfma, "Square", 128, 128, 4, "2x2");
+  checkPartition(mfma, "FullRow", 64, 64, 4, "4x1");
+  checkPartition(mfma, "FullCol", 32, 64, 4, "1x4");
+  checkPartition(mfma, "Square", 16, 16, 4,
+                 "error: no Square mfma warp partition of 4 wavefronts for a "
+                 "16x16 accumulator: each wavefront needs a multiple of "
+                 "16x16");
+}
+
+TEST_CASE("instruction selection") {
+  GemmConfig c;
+  c.arch = GemmArch::SM90;
+  c.m = 128, c.n = 128, c.k = 32, c.threads = 128;
+  CHECK(selectGemmInstr(c) == GemmInstr::WGMMA);
+  c.threads = 64;
+  CHECK(selectGemmInstr(c) == GemmInstr::MMA);
+  c.threads = 128, c.m = 32;
+  CHECK(selectGemmInstr(c) == GemmInstr::MMA);
+  c.m = 128, c.abBits = 8;
+  CHECK(selectGemmInstr(c) == GemmInstr::MMA); // fp8 needs B K-major
+  c.transB = true;
+  CHECK(selectGemmInstr(c) == GemmInstr::WGMMA);
+  c.arch = GemmArch::SM80;
+  CHECK(selectGemmInstr(c) == GemmInstr::MMA);
+  c.arch = GemmArch::CDNA;
+  CHECK(selectGemmInstr(c) == GemmInstr::MFMA);
+}
+
+//===----------------------------------------------------------------------===//
+// Block-level layouts
+//===----------------------------------------------------------------------===//
+
+TEST_CASE("sm80 128x128 accumulator, 4 warps, matches the documented "
+          "composition") {
+  // lowering.md 2.7: 2x2 warps of 64x64 tiles, warp id = wm + 2 * wn,
+  // index = ((i // 16) % 4) * 4 * 8 + ((j // 16) % 4) * 8 + reg, where the
+  // (lane, reg) of the 16x16 atom come from the PTX C table.
+  std::map<std::pair<int64_t, int64_t>, std::pair<int64_t, int64_t>> atom;
+  for (int64_t lane = 0; lane < 32; ++lane)
+    for (int64_t item = 0; item < 8; ++item) {
+      int64_t half = item / 4, i = item % 4;
+      int64_t row = i < 2 ? groupId(lane) : groupId(lane) + 8;
+      int64_t col = threadInGroup(lane) * 2 + (i & 1) + 8 * half;
+      atom[{row, col}] = {lane, item};
+    }
+  GemmConfig c;
+  c.m = 128, c.n = 128, c.k = 32, c.threads = 128;
+  llvm::Expected<Fragment> f = gemmAccumulatorFragment(c);
+  REQUIRE(f);
+  CHECK(f->shortLabel() == "mma.C · 2×2 warps · 128 regs/thread");
+  for (int64_t i = 0; i < 128; ++i)
+    for (int64_t j = 0; j < 128; ++j) {
+      auto [lane, reg] = atom[{i % 16, j % 16}];
+      int64_t warp = i / 64 + 2 * (j / 64);
+      int64_t index = ((i / 16) % 4) * 4 * 8 + ((j / 16) % 4) * 8 + reg;
+      FragmentSlot s = *f->apply({i, j});
+      REQUIRE_MESSAGE((s.thread == 32 * warp + lane && s.index == index),
+                      "(" << i << "," << j << ")");
+    }
+}
+
+TEST_CASE("sm90 128x128 accumulator uses two m64n128 atoms per thread") {
+  GemmConfig c;
+  c.arch = GemmArch::SM90;
+  c.m = 128, c.n = 128, c.k = 64, c.threads = 128;
+  llvm::Expected<Fragment> f = gemmAccumulatorFragment(c);
+  REQUIRE(f);
+  CHECK(f->shortLabel() == "wgmma.C · 4×1 warps · 128 regs/thread");
+  // Rows 64..127 are the second atom: same thread, registers + 64.
+  for (int64_t i = 0; i < 64; ++i)
+    for (int64_t j = 0; j < 128; ++j) {
+      FragmentSlot lo = *f->apply({i, j}), hi = *f->apply({i + 64, j});
+      REQUIRE(lo.thread == hi.thread);
+      REQUIRE(hi.index == lo.index + 64);
+    }
+}
+
+TEST_CASE("property: every gemm layout covers its tile exactly") {
+  int validated = 0;
+  for (GemmArch arch : {GemmArch::SM80, GemmArch::SM90, GemmArch::CDNA})
+    for (int64_t m : {16, 32, 64, 128, 256})
+      for (int64_t n : {16, 32, 64, 128, 256})
+        for (int64_t threads : {32, 64, 128, 256, 512})
+          for (WarpPolicy policy :
+               {WarpPolicy::Square, WarpPolicy::FullRow, WarpPolicy::FullCol})
+            for (unsigned bits : {16u, 8u}) {
+              GemmConfig c;
+              c.arch = arch, c.m = m, c.n = n, c.k = 64, c.threads = threads;
+              c.policy = policy, c.abBits = bits;
+              c.transB = bits == 8;
+              llvm::Expected<WarpPartition> p = gemmWarpPartition(c);
+              if (!p) {
+                llvm::consumeError(p.takeError());
+                continue;
+              }
+              INFO("arch " << int(arch) << " " << m << "x" << n << " threads "
+                           << threads << " policy "
+                           << stringifyWarpPolicy(policy).str() << " bits "
+                           << bits);
+              CHECK(p->warpRows * p->warpCols * warpSizeOf(arch) == threads);
+              llvm::Expected<Fragment> acc = gemmAccumulatorFragment(c);
+              if (!acc) {
+                // Only tiles that do not split into 16-wide warp tiles.
+                std::string msg = llvm::toString(acc.takeError());
+                CHECK_MESSAGE(msg.find("must be a positive multiple") !=
+                                  std::string::npos,
+                              msg);
+                continue;
+              }
+              llvm::Error err = acc->verify(threads);
+              CHECK_MESSAGE(!err, llvm::toString(std::move(err)));
+              CHECK(acc->getReplicate() == 1);
+              CHECK(acc->getRegsPerThread() * threads == m * n);
+              ++validated;
+              for (GemmOperand op : {GemmOperand::A, GemmOperand::B}) {
+                for (bool trans : {false, true}) {
+                  GemmConfig oc = c;
+                  (op == GemmOperand::A ? oc.transA : oc.transB) = trans;
+                  llvm::Expected<Fragment> frag = gemmOperandFragment(oc, op);
+                  if (!frag) {
+                    llvm::consumeError(frag.takeError());
+                    continue;
+                  }
+                  llvm::Error e = frag->verify(threads);
+                  CHECK_MESSAGE(!e, llvm::toString(std::move(e)));
+                  // The transpose may change the instruction (8-bit wgmma
+                  // needs K-major operands) and with it the warp grid.
+                  WarpPartition op2 = *gemmWarpPartition(oc);
+                  CHECK(frag->getReplicate() ==
+                        (op == GemmOperand::A ? op2.warpCols : op2.warpRows));
+                  ++validated;
+                }
+              }
+            }
+  CHECK(validated > 500);
+}
+
+TEST_CASE("layoutForGemmOperand") {
+  GemmConfig c;
+  c.m = 128, c.n = 128, c.k = 32, c.threads = 128;
+  llvm::Expected<OperandLayout> a =
+      layoutForGemmOperand(c, GemmOperand::A, OperandScope::Shared, {128, 32});
+  REQUIRE(a);
+  REQUIRE(a->shared);
+  CHECK(a->shared->shortLabel() == "swizzle 64B");
+  llvm::Expected<OperandLayout> b =
+      layoutForGemmOperand(c, GemmOperand::B, OperandScope::Shared, {32, 128});
+  REQUIRE(b);
+  CHECK(b->shared->shortLabel() == "swizzle 128B");
+  // Pipelined buffers have a leading stage dimension.
+  llvm::Expected<OperandLayout> staged = layoutForGemmOperand(
+      c, GemmOperand::B, OperandScope::Shared, {3, 32, 128});
+  REQUIRE(staged);
+  CHECK(staged->shared->isBijective());
+  llvm::Expected<OperandLayout> wrong =
+      layoutForGemmOperand(c, GemmOperand::A, OperandScope::Shared, {32, 128});
+  REQUIRE(!wrong);
+  CHECK(llvm::toString(wrong.takeError()) ==
+        "gemm operand A has shape [32, 128], expected [128, 32]");
+  llvm::Expected<OperandLayout> cf = layoutForGemmOperand(
+      c, GemmOperand::C, OperandScope::Fragment, {128, 128});
+  REQUIRE(cf);
+  CHECK(cf->fragment->getRegsPerThread() == 128);
+  llvm::Expected<OperandLayout> cs =
+      layoutForGemmOperand(c, GemmOperand::C, OperandScope::Shared, {128, 128});
+  REQUIRE(!cs);
+  CHECK(llvm::toString(cs.takeError()) ==
+        "the gemm accumulator must be a fragment");
+}

@@ -1,0 +1,205 @@
+//===- PropagationTest.cpp - Reductions, T.Parallel, free choice ----------===//
+//
+// Part of the tlc project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The oracle for reductions is enumeration of the source fragment: the
+// threads that must hold result element r are exactly the threads that held
+// some element of row r before the reduction.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tlc/Layout/GemmLayouts.h"
+#include "tlc/Layout/Propagation.h"
+
+#include <doctest/doctest.h>
+
+#include <map>
+#include <set>
+
+using namespace tlc::layout;
+
+namespace {
+Fragment accumulator(GemmArch arch, int64_t m, int64_t n, int64_t threads) {
+  GemmConfig c;
+  c.arch = arch, c.m = m, c.n = n, c.k = 32, c.threads = threads;
+  llvm::Expected<Fragment> f = gemmAccumulatorFragment(c);
+  REQUIRE(f);
+  return *f;
+}
+
+/// Checks reduceFragment(src, dim) against enumeration of src.
+void checkReduction(const Fragment &src, unsigned dim) {
+  llvm::Expected<Fragment> dst = reduceFragment(src, dim);
+  REQUIRE_MESSAGE(dst, llvm::toString(dst.takeError()));
+  std::vector<int64_t> shape = src.getInputShape().vec();
+  shape.erase(shape.begin() + dim);
+  REQUIRE(dst->getInputShape().vec() == shape);
+  llvm::Error err = dst->verify(src.getThreadExtent());
+  CHECK_MESSAGE(!err, llvm::toString(std::move(err)));
+  // Threads per result element: before and after.
+  std::map<std::vector<int64_t>, std::set<int64_t>> before, after;
+  forEachCoord(src.getInputShape(), [&](llvm::ArrayRef<int64_t> coord) {
+    std::vector<int64_t> key = coord.vec();
+    key.erase(key.begin() + dim);
+    for (int64_t r = 0; r < src.getReplicate(); ++r)
+      before[key].insert(src.apply(coord, r)->thread);
+  });
+  forEachCoord(shape, [&](llvm::ArrayRef<int64_t> coord) {
+    for (int64_t r = 0; r < dst->getReplicate(); ++r)
+      after[coord.vec()].insert(dst->apply(coord, r)->thread);
+  });
+  CHECK(before == after);
+  // Each thread keeps one register per result element it holds.
+  std::map<int64_t, int64_t> perThread;
+  for (auto &[key, threads] : before)
+    for (int64_t t : threads)
+      ++perThread[t];
+  int64_t most = 0;
+  for (auto &[t, count] : perThread)
+    most = std::max(most, count);
+  CHECK(dst->getRegsPerThread() == most);
+}
+} // namespace
+
+TEST_CASE("reduce over dim 1 of the sm80 accumulator gives the row layout") {
+  Fragment acc = accumulator(GemmArch::SM80, 128, 128, 128);
+  llvm::Expected<Fragment> row = reduceFragment(acc, 1);
+  REQUIRE(row);
+  // Each row lives in 4 lanes of a quad, in the 2 warps along N.
+  CHECK(row->getReplicate() == 8);
+  CHECK(row->getRegsPerThread() == 8);
+  CHECK(row->getForwardThread().str() ==
+        "64 * (rep // 4) + 32 * (i // 64) + 4 * (i % 8) + rep % 4");
+  CHECK(row->getForwardIndex()[0].str() == "(i // 8) % 8");
+  CHECK(row->shortLabel() == "mma.C row · 2×2 warps · 8 regs/thread · rep 8");
+  checkReduction(acc, 1);
+  checkReduction(acc, 0);
+}
+
+TEST_CASE("property: reductions of gemm accumulators") {
+  for (GemmArch arch : {GemmArch::SM80, GemmArch::SM90, GemmArch::CDNA})
+    for (int64_t m : {64, 128})
+      for (int64_t n : {32, 128})
+        for (int64_t threads : {128, 256}) {
+          GemmConfig c;
+          c.arch = arch, c.m = m, c.n = n, c.k = 32, c.threads = threads;
+          llvm::Expected<Fragment> acc = gemmAccumulatorFragment(c);
+          if (!acc) {
+            llvm::consumeError(acc.takeError());
+            continue;
+          }
+          INFO("arch " << int(arch) << " " << m << "x" << n << " threads "
+                       << threads);
+          checkReduction(*acc, 1);
+          checkReduction(*acc, 0);
+          // Reducing a reduction: everything ends on every holder.
+          llvm::Expected<Fragment> row = reduceFragment(*acc, 1);
+          REQUIRE(row);
+          checkReduction(*row, 0);
+        }
+}
+
+TEST_CASE("reductions reject thread maps that are not digit sums") {
+  llvm::Expected<Fragment> f =
+      Fragment::parse({32, 32}, {"i"}, "(i ^ j) % 32");
+  REQUIRE(f);
+  llvm::Expected<Fragment> r = reduceFragment(*f, 1);
+  REQUIRE(!r);
+  CHECK(llvm::toString(r.takeError()) ==
+        "cannot reduce over j: thread map 'i ^ j' is not a sum of its digits");
+}
+
+TEST_CASE("a T.Parallel over the accumulator takes the accumulator layout") {
+  Fragment acc = accumulator(GemmArch::SM80, 128, 128, 128);
+  IndexExpr i = IndexExpr::var(0, "i"), j = IndexExpr::var(1, "j");
+  llvm::Expected<Fragment> loop = loopLayoutFromBuffer(acc, {i, j}, {128, 128});
+  REQUIRE(loop);
+  CHECK(loop->isEquivalentTo(acc));
+  CHECK(loop->shortLabel() == acc.shortLabel());
+  // A transposed loop `for j, i in T.Parallel(N, M): C[i, j]`.
+  llvm::Expected<Fragment> t = loopLayoutFromBuffer(acc, {j, i}, {128, 128});
+  REQUIRE(t);
+  CHECK(t->apply({5, 70})->thread == acc.apply({70, 5})->thread);
+  CHECK(t->apply({5, 70})->index == acc.apply({70, 5})->index);
+  // A loop variable the access ignores cannot take the buffer's layout.
+  llvm::Expected<Fragment> bad =
+      loopLayoutFromBuffer(acc, {i, IndexExpr::constant(0)}, {128, 128});
+  REQUIRE(!bad);
+  llvm::consumeError(bad.takeError());
+}
+
+TEST_CASE("a row vector read in the epilogue loop is replicated per row") {
+  Fragment acc = accumulator(GemmArch::SM80, 128, 128, 128);
+  IndexExpr i = IndexExpr::var(0, "i");
+  llvm::Expected<Fragment> rowMax = completeBufferFragment(acc, {i}, {128});
+  REQUIRE(rowMax);
+  llvm::Expected<Fragment> reduced = reduceFragment(acc, 1);
+  REQUIRE(reduced);
+  CHECK(rowMax->isEquivalentTo(*reduced));
+  // Column vector: indexed by j.
+  llvm::Expected<Fragment> col =
+      completeBufferFragment(acc, {IndexExpr::var(1, "j")}, {128});
+  REQUIRE(col);
+  llvm::Error err = col->verify(128);
+  CHECK_MESSAGE(!err, llvm::toString(std::move(err)));
+  llvm::Expected<Fragment> bad =
+      completeBufferFragment(acc, {i + IndexExpr::constant(1)}, {128});
+  REQUIRE(!bad);
+  CHECK(llvm::toString(bad.takeError()) ==
+        "cannot derive a fragment layout through access 'i + 1': each index "
+        "must be a loop variable");
+}
+
+TEST_CASE("free partition of a loop nest") {
+  llvm::Expected<Fragment> f = planLoopPartition({128, 128}, 128, 8);
+  REQUIRE(f);
+  CHECK(f->getRegsPerThread() == 128);
+  CHECK(f->apply({0, 7})->thread == 0);
+  CHECK(f->apply({0, 8})->thread == 1);
+  CHECK(f->apply({8, 0})->thread == 0);
+  CHECK(f->apply({8, 0})->index == 8);
+  CHECK(f->getForwardThread().str() == "16 * (i % 8) + j // 8");
+  CHECK(!f->verify(128));
+  CHECK(chooseVectorWidth({128, 128}, 16, 128) == 8);
+  CHECK(chooseVectorWidth({128, 128}, 32, 128) == 4);
+  CHECK(chooseVectorWidth({64}, 32, 128) == 1);
+  CHECK(chooseVectorWidth({4, 6}, 16, 1) == 2);
+  Fragment small = defaultFragment({64}, 32, 128);
+  CHECK(small.getThreadExtent() == 64);
+  CHECK(small.getRegsPerThread() == 1);
+  llvm::Expected<Fragment> ragged = planLoopPartition({100}, 128, 4);
+  REQUIRE(ragged);
+  llvm::Expected<Fragment> bad = planLoopPartition({300}, 128, 1);
+  REQUIRE(!bad);
+  CHECK(llvm::toString(bad.takeError()) ==
+        "trip count 300 is not a multiple of 128 threads x 1 lanes");
+}
+
+TEST_CASE("free choice by register cost and conflict resolution") {
+  Fragment acc = accumulator(GemmArch::SM80, 128, 128, 128);
+  Fragment replicated = Fragment::fullyReplicated({128, 128}, 128);
+  Fragment plain = defaultFragment({128, 128}, 32, 128);
+  std::vector<Fragment> candidates = {replicated, plain, acc};
+  CHECK(chooseCheapest(candidates) == 1);
+  CHECK(registerCost(replicated) == 128 * 128);
+  // Equal layouts merge; a replicated layout contains every other one.
+  llvm::Expected<Fragment> same = mergeFragments(acc, acc, InferLevel::Strict);
+  REQUIRE(same);
+  llvm::Expected<Fragment> grown =
+      mergeFragments(acc, replicated, InferLevel::Common);
+  REQUIRE(grown);
+  CHECK(grown->getReplicate() == 128);
+  llvm::Expected<Fragment> strict =
+      mergeFragments(acc, replicated, InferLevel::Strict);
+  REQUIRE(!strict);
+  llvm::consumeError(strict.takeError());
+  llvm::Expected<Fragment> clash =
+      mergeFragments(acc, plain, InferLevel::Common);
+  REQUIRE(!clash);
+  CHECK(llvm::toString(clash.takeError()) ==
+        "conflicting fragment layouts: mma.C · 2×2 warps · 128 regs/thread vs "
+        "parallel · 128 regs/thread");
+}
