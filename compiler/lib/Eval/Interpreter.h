@@ -157,6 +157,7 @@ public:
     report(Severity::Warning, range, msg);
   }
   void error(Node n, const llvm::Twine &msg) { error(n.range(), msg); }
+  void warning(Node n, const llvm::Twine &msg) { warning(n.range(), msg); }
   /// Raises a Python exception of \p type; returns Value::exception().
   Value raise(llvm::StringRef type, const llvm::Twine &msg, TextRange range);
   Value raise(llvm::StringRef type, const llvm::Twine &msg, Node n) {

@@ -98,8 +98,7 @@ void Interpreter::nameBuffer(BufferObj *buf, llvm::StringRef name,
   }
   if (buf->value)
     if (mlir::Operation *op = buf->value.getDefiningOp())
-      op->setLoc(ir->nameLoc(name, op->getLoc() ? target.range()
-                                                : target.range()));
+      op->setLoc(ir->nameLoc(name, buf->range));
 }
 
 bool Interpreter::checkNotInParallel(llvm::StringRef what, Node at) {

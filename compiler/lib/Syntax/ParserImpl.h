@@ -19,6 +19,8 @@
 #include "Lexer.h"
 #include "SyntaxStorage.h"
 
+#include "llvm/ADT/Twine.h"
+
 #include <memory>
 
 namespace tlc {

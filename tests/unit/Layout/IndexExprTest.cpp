@@ -132,6 +132,9 @@ TEST_CASE("IndexExpr: simplification") {
                 8);
   checkSimplify("32 * ((i // 64) % 2) + 4 * (i % 8) + (j % 8) // 2",
                 "32 * (i // 64) + 4 * (i % 8) + j // 2", 128, 8);
+  checkSimplify("(16 * i + j // 8) % 128", "16 * (i % 8) + j // 8", 128, 128);
+  checkSimplify("(16 * i + j // 8) // 128", "i // 8", 128, 128);
+  checkSimplify("(16 * i + j) % 128", "(16 * i + j) % 128", 128, 128);
   checkSimplify("i ^ 0 * j", "i");
   checkSimplify("(i % 8) ^ (j // 8)", "i % 8", 0, 8);
 }
