@@ -17,17 +17,15 @@ bool tlc::lsp::importsTileLang(llvm::StringRef text) {
     size_t lineStart = text.rfind('\n', pos);
     lineStart = lineStart == llvm::StringRef::npos ? 0 : lineStart + 1;
     llvm::StringRef head = text.slice(lineStart, pos).ltrim(" \t");
-    if (head == "import " || head == "from ")
+    char next = pos + 8 < text.size() ? text[pos + 8] : '\n';
+    bool wholeWord = next == '.' || next == ' ' || next == ',' ||
+                     next == '\n' || next == '\r' || next == '\t' ||
+                     next == ';';
+    // `import tilelang...`, `from tilelang...`, and the package later in an
+    // import list (`import numpy as np, tilelang`).
+    if (wholeWord && (head.starts_with("import ") || head.starts_with("from ")) &&
+        !head.contains('#') && !head.contains('"') && !head.contains('\''))
       return true;
-    // `import numpy as np, tilelang` is rare; accept any import line
-    // that mentions the package as a whole word.
-    if ((head.starts_with("import ") || head.starts_with("from ")) &&
-        !head.contains('#')) {
-      char next = pos + 8 < text.size() ? text[pos + 8] : '\n';
-      if (next == '.' || next == ' ' || next == ',' || next == '\n' ||
-          next == '\r')
-        return true;
-    }
     pos += 8;
   }
   return false;

@@ -87,7 +87,10 @@ EvalAnalyzer::analyze(const std::shared_ptr<const syntax::SyntaxTree> &tree,
   eval::EvalOptions evalOptions;
   if (auto target = eval::TargetInfo::parse(options.target))
     evalOptions.target = *target;
-  evalOptions.buildIR = false;
+  // FIXME: buildIR=false would save time (hints need no IR), but
+  // Interpreter::run() dereferences the IR builder unconditionally; switch
+  // once the evaluator supports it.
+  evalOptions.buildIR = true;
   eval::FileAnalysis analysis = eval::analyzeFile(*tree, *context, evalOptions);
 
   auto facts = std::make_shared<AnalysisFacts>();

@@ -129,7 +129,7 @@ void Scheduler::drain(const std::shared_ptr<Worker> &worker) {
       item = std::move(worker->queue.front());
       worker->queue.pop_front();
     }
-    if (pool->stopping && item.kind != Item::Kind::Read)
+    if (pool->stopping && item.kind == Item::Kind::Analyze)
       continue;
     try {
       process(*worker, item);

@@ -43,7 +43,11 @@ TlcServer::TlcServer(const ServerOptions &options, ServerCallbacks &callbacks)
   scheduler->setAnalysisOptions(toAnalysisOptions(config));
 }
 
-TlcServer::~TlcServer() { scheduler.reset(); }
+TlcServer::~TlcServer() {
+  // Joins the workers first; their work captures the Scheduler pointer,
+  // not this member.
+  scheduler.reset();
+}
 
 void TlcServer::openDocument(const std::string &uri, int64_t version,
                              std::string text) {
@@ -145,9 +149,10 @@ unsigned TlcServer::getInstancePick(const std::string &uri,
 template <typename T, typename Fn>
 void TlcServer::withDocument(const std::string &uri, const CancelToken &token,
                              bool needFacts, Callback<T> reply, Fn action) {
+  Scheduler *sched = scheduler.get(); // Valid while work runs.
   scheduler->runWithDocument(
       uri, token,
-      [this, token, needFacts, reply = std::move(reply),
+      [this, sched, token, needFacts, reply = std::move(reply),
        action = std::move(action)](
           Result<std::shared_ptr<const Document>> doc) mutable {
         if (!doc)
@@ -155,7 +160,7 @@ void TlcServer::withDocument(const std::string &uri, const CancelToken &token,
         const Document &d = **doc;
         std::shared_ptr<const AnalysisFacts> facts;
         if (needFacts && d.isTileLang()) {
-          facts = d.getFacts(*analyzer, scheduler->getAnalysisOptions(),
+          facts = d.getFacts(*analyzer, sched->getAnalysisOptions(),
                              token);
           if (!facts)
             return reply(Failure{FailureKind::Cancelled, "request cancelled"});

@@ -97,7 +97,7 @@ static bool isModelledPythonModule(llvm::StringRef name) {
 bool Interpreter::isTileLangModule(llvm::StringRef name) {
   static const char *const known[] = {
       "tilelang",          "tilelang.language", "tilelang.math",
-      "tilelang.layout",   "tilelang.jit",      "tilelang.autotuner",
+      "tilelang.layout",   "tilelang.autotuner",
       "tilelang.profiler", "tilelang.carver",   "tilelang.carver.arch",
       "tilelang.intrinsics", "tilelang.utils",  "tilelang.cuda",
       "tilelang.cuda.language", "tilelang.tools", "tilelang.transform",

@@ -27,14 +27,6 @@ static std::string coordString(llvm::ArrayRef<int64_t> coord) {
   return s + ")";
 }
 
-static int64_t flatten(llvm::ArrayRef<int64_t> coord,
-                       llvm::ArrayRef<int64_t> shape) {
-  int64_t flat = 0;
-  for (auto [c, e] : llvm::zip(coord, shape))
-    flat = flat * e + c;
-  return flat;
-}
-
 llvm::Expected<Fragment> Fragment::get(std::vector<int64_t> inputShape,
                                        std::vector<IndexExpr> forwardIndex,
                                        IndexExpr forwardThread,
@@ -73,6 +65,7 @@ llvm::Expected<Fragment> Fragment::get(std::vector<int64_t> inputShape,
   f.replicas = replicate;
   f.origin = std::move(origin);
   f.indexShape.assign(f.forwardIndex.size(), 0);
+  f.compile();
 
   std::string problem;
   std::vector<int64_t> point(rank + 1, 0);
@@ -81,7 +74,7 @@ llvm::Expected<Fragment> Fragment::get(std::vector<int64_t> inputShape,
       return;
     llvm::copy(coord, point.begin());
     for (auto [d, e] : llvm::enumerate(f.forwardIndex)) {
-      std::optional<int64_t> v = e.evaluate(point);
+      std::optional<int64_t> v = f.compiledIndex[d].evaluate(point);
       if (!v || *v < 0) {
         problem = "index '" + e.str() + "' is " +
                   (v ? "negative" : "undefined") + " at " + coordString(coord);
@@ -91,7 +84,7 @@ llvm::Expected<Fragment> Fragment::get(std::vector<int64_t> inputShape,
     }
     for (int64_t r = 0; r < f.replicas; ++r) {
       point[rank] = r;
-      std::optional<int64_t> t = f.forwardThread.evaluate(point);
+      std::optional<int64_t> t = f.compiledThread.evaluate(point);
       if (!t || *t < 0) {
         problem = "thread '" + f.forwardThread.str() + "' is " +
                   (t ? "negative" : "undefined") + " at " +
@@ -136,6 +129,13 @@ Fragment Fragment::fullyReplicated(llvm::ArrayRef<int64_t> shape,
   return std::move(*f);
 }
 
+void Fragment::compile() {
+  compiledIndex.clear();
+  for (const IndexExpr &e : forwardIndex)
+    compiledIndex.emplace_back(e);
+  compiledThread = CompiledIndexExpr(forwardThread);
+}
+
 std::optional<FragmentSlot> Fragment::apply(llvm::ArrayRef<int64_t> coord,
                                             int64_t rep) const {
   if (coord.size() != inputShape.size() || rep < 0 || rep >= replicas)
@@ -143,18 +143,17 @@ std::optional<FragmentSlot> Fragment::apply(llvm::ArrayRef<int64_t> coord,
   for (auto [c, e] : llvm::zip(coord, inputShape))
     if (c < 0 || c >= e)
       return std::nullopt;
-  std::vector<int64_t> point(coord.begin(), coord.end());
+  llvm::SmallVector<int64_t, 8> point(coord.begin(), coord.end());
   point.push_back(rep);
-  std::vector<int64_t> index;
-  for (const IndexExpr &e : forwardIndex)
-    index.push_back(*e.evaluate(point));
-  return FragmentSlot{*forwardThread.evaluate(point),
-                      flatten(index, indexShape)};
+  int64_t flat = 0;
+  for (auto [d, e] : llvm::enumerate(compiledIndex))
+    flat = flat * indexShape[d] + *e.evaluate(point);
+  return FragmentSlot{*compiledThread.evaluate(point), flat};
 }
 
 llvm::Error Fragment::verify(int64_t blockThreads) const {
   int64_t regs = getRegsPerThread();
-  llvm::DenseSet<int64_t> slots;
+  std::vector<bool> slots(std::min(threadExtent, blockThreads) * regs, false);
   std::string problem;
   forEachCoord(inputShape, [&](llvm::ArrayRef<int64_t> coord) {
     if (!problem.empty())
@@ -168,18 +167,41 @@ llvm::Error Fragment::verify(int64_t blockThreads) const {
                   std::to_string(blockThreads) + " threads";
         return;
       }
-      if (!slots.insert(s.thread * regs + s.index).second) {
+      std::vector<bool>::reference used = slots[s.thread * regs + s.index];
+      if (used) {
         problem = "element " + coordString(coord) + " replica " +
                   std::to_string(r) + " lands on thread " +
                   std::to_string(s.thread) + " register " +
                   std::to_string(s.index) + ", which is already taken";
         return;
       }
+      used = true;
     }
   });
   if (!problem.empty())
     return makeError(problem);
   return llvm::Error::success();
+}
+
+Fragment Fragment::getWithExtents(std::vector<int64_t> inputShape,
+                                  std::vector<IndexExpr> forwardIndex,
+                                  IndexExpr forwardThread, int64_t replicate,
+                                  FragmentOrigin origin,
+                                  std::vector<int64_t> indexShape,
+                                  int64_t threadExtent) {
+  VarRanges ranges = rangesFor(inputShape, replicate);
+  Fragment f;
+  for (IndexExpr &e : forwardIndex)
+    e = simplify(e, ranges);
+  f.forwardThread = simplify(forwardThread, ranges);
+  f.inputShape = std::move(inputShape);
+  f.forwardIndex = std::move(forwardIndex);
+  f.replicas = replicate;
+  f.origin = std::move(origin);
+  f.indexShape = std::move(indexShape);
+  f.threadExtent = threadExtent;
+  f.compile();
+  return f;
 }
 
 Fragment Fragment::repeat(unsigned dim, int64_t factor, bool onThread) const {
@@ -194,15 +216,19 @@ Fragment Fragment::repeat(unsigned dim, int64_t factor, bool onThread) const {
   for (const IndexExpr &e : forwardIndex)
     index.push_back(substitute(e, repl));
   IndexExpr thread = substitute(forwardThread, repl);
-  if (onThread)
-    thread = thread + tile * getThreadExtent();
-  else if (!index.empty())
+  std::vector<int64_t> newIndexShape = indexShape;
+  int64_t newThreadExtent = threadExtent;
+  if (onThread) {
+    thread = thread + tile * threadExtent;
+    newThreadExtent *= factor;
+  } else if (!index.empty()) {
     index[0] = index[0] + tile * indexShape[0];
+    newIndexShape[0] *= factor;
+  }
   std::vector<int64_t> shape = inputShape;
   shape[dim] *= factor;
-  llvm::Expected<Fragment> f = get(shape, index, thread, replicas, origin);
-  assert(f && "repeating a valid fragment stays valid");
-  return std::move(*f);
+  return getWithExtents(shape, index, thread, replicas, origin, newIndexShape,
+                        newThreadExtent);
 }
 
 Fragment Fragment::replicate(int64_t factor) const {
@@ -212,18 +238,32 @@ Fragment Fragment::replicate(int64_t factor) const {
   std::vector<IndexExpr> repl(rank + 1);
   repl[rank] = floorMod(rep, replicas);
   IndexExpr thread = substitute(forwardThread, repl) +
-                     floorDiv(rep, replicas) * getThreadExtent();
-  llvm::Expected<Fragment> f = get(inputShape, forwardIndex, thread,
-                                   replicas * factor, origin);
-  assert(f && "replicating a valid fragment stays valid");
-  return std::move(*f);
+                     floorDiv(rep, replicas) * threadExtent;
+  return getWithExtents(inputShape, forwardIndex, thread, replicas * factor,
+                        origin, indexShape, threadExtent * factor);
 }
 
 Fragment Fragment::shiftThreads(int64_t offset) const {
-  llvm::Expected<Fragment> f = get(inputShape, forwardIndex,
-                                   forwardThread + offset, replicas, origin);
-  assert(f && "shifting threads keeps a fragment valid");
-  return std::move(*f);
+  assert(offset >= 0);
+  return getWithExtents(inputShape, forwardIndex, forwardThread + offset,
+                        replicas, origin, indexShape, threadExtent + offset);
+}
+
+Fragment Fragment::permuteInputs(llvm::ArrayRef<unsigned> perm) const {
+  unsigned rank = inputShape.size();
+  assert(perm.size() == rank && "permutation of the wrong rank");
+  // Old input perm[d] is new input d.
+  std::vector<IndexExpr> repl(rank + 1);
+  std::vector<int64_t> shape(rank);
+  for (unsigned d = 0; d < rank; ++d) {
+    repl[perm[d]] = IndexExpr::var(d, inputName(d));
+    shape[d] = inputShape[perm[d]];
+  }
+  std::vector<IndexExpr> index;
+  for (const IndexExpr &e : forwardIndex)
+    index.push_back(substitute(e, repl));
+  return getWithExtents(shape, index, substitute(forwardThread, repl),
+                        replicas, origin, indexShape, threadExtent);
 }
 
 llvm::Expected<std::vector<std::vector<int64_t>>>

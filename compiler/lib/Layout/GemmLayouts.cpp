@@ -354,17 +354,7 @@ Fragment tlc::layout::mfmaAtomC() {
 
 Fragment tlc::layout::transpose2D(const Fragment &fragment) {
   assert(fragment.getInputRank() == 2 && "transpose2D needs rank 2");
-  std::vector<IndexExpr> swap = {IndexExpr::var(1, "j"),
-                                 IndexExpr::var(0, "i")};
-  std::vector<IndexExpr> index;
-  for (const IndexExpr &e : fragment.getForwardIndex())
-    index.push_back(substitute(e, swap));
-  IndexExpr thread = substitute(fragment.getForwardThread(), swap);
-  llvm::Expected<Fragment> f = Fragment::get(
-      {fragment.getInputShape()[1], fragment.getInputShape()[0]}, index,
-      thread, fragment.getReplicate(), fragment.getOrigin());
-  assert(f && "transposing a valid fragment stays valid");
-  return std::move(*f);
+  return fragment.permuteInputs({1, 0});
 }
 
 //===----------------------------------------------------------------------===//

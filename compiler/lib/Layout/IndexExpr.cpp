@@ -14,6 +14,7 @@
 #include "IndexNode.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
 
 #include <algorithm>
@@ -188,6 +189,63 @@ std::vector<unsigned> IndexExpr::collectVars() const {
   llvm::sort(out);
   out.erase(std::unique(out.begin(), out.end()), out.end());
   return out;
+}
+
+//===----------------------------------------------------------------------===//
+// CompiledIndexExpr
+//===----------------------------------------------------------------------===//
+
+static unsigned compileInto(const IndexExpr &e,
+                            std::vector<CompiledIndexExpr::Op> &code) {
+  switch (e.kind()) {
+  case IndexKind::Const:
+    code.push_back({IndexKind::Const, *e.getConstant()});
+    return 1;
+  case IndexKind::Var:
+    code.push_back({IndexKind::Var, int64_t(e.getVarId())});
+    return 1;
+  default:
+    break;
+  }
+  unsigned a = compileInto(e.lhs(), code);
+  unsigned b = compileInto(e.rhs(), code);
+  code.push_back({e.kind(), 0});
+  return std::max(a, b + 1);
+}
+
+CompiledIndexExpr::CompiledIndexExpr(const IndexExpr &expr) {
+  if (expr)
+    maxDepth = compileInto(expr, code);
+}
+
+std::optional<int64_t>
+CompiledIndexExpr::evaluate(llvm::ArrayRef<int64_t> inputs) const {
+  if (code.empty())
+    return std::nullopt;
+  llvm::SmallVector<int64_t, 32> stack;
+  stack.reserve(maxDepth + 1);
+  for (const Op &op : code) {
+    switch (op.kind) {
+    case IndexKind::Const:
+      stack.push_back(op.value);
+      break;
+    case IndexKind::Var:
+      if (static_cast<size_t>(op.value) >= inputs.size())
+        return std::nullopt;
+      stack.push_back(inputs[op.value]);
+      break;
+    default: {
+      int64_t b = stack.pop_back_val();
+      int64_t &a = stack.back();
+      std::optional<int64_t> r = foldBinary(op.kind, a, b);
+      if (!r)
+        return std::nullopt;
+      a = *r;
+      break;
+    }
+    }
+  }
+  return stack.back();
 }
 
 //===----------------------------------------------------------------------===//

@@ -21,6 +21,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tlc/Driver/Driver.h"
 #include "tlc/Support/Diagnostic.h"
 #include "tlc/Syntax/Parser.h"
 #include "tlc/Syntax/SyntaxTree.h"
@@ -87,6 +88,35 @@ int main(int argc, char **argv) {
       "no-source-lines",
       cl::desc("Print diagnostics without the source line and caret"),
       cl::init(false), cl::cat(category));
+  // Analysis options (TLCDriver): --check, --emit=tile|hints,
+  // --verify-diagnostics and their modifiers.
+  emitHelp += " tile (Tile IR of every kernel instance) hints (buffer, tensor,"
+              " launch and pipeline facts as JSON)";
+  emit.setDescription(emitHelp);
+  cl::opt<bool> check("check",
+                      cl::desc("Parse, evaluate and check every kernel "
+                               "instance; print diagnostics only"),
+                      cl::init(false), cl::cat(category));
+  cl::opt<bool> verifyDiags(
+      "verify-diagnostics",
+      cl::desc("Check diagnostics against '# expected-error@+N {{...}}' "
+               "annotations"),
+      cl::init(false), cl::cat(category));
+  cl::opt<std::string> target(
+      "target",
+      cl::desc("cuda:sm_90a|cuda:sm_80|hip:gfx90a|hip:gfx942|cpu "
+               "(budgets and warp size)"),
+      cl::init("cuda:sm_90a"), cl::cat(category));
+  cl::opt<std::string> kernelName("kernel",
+                                  cl::desc("Only analyse this kernel"),
+                                  cl::init(""), cl::cat(category));
+  cl::list<std::string> defines(
+      "D", cl::Prefix,
+      cl::desc("name=value: bind a meta parameter, T.const or T.dynamic"),
+      cl::cat(category));
+  cl::opt<std::string> format("format",
+                              cl::desc("Diagnostics as text|json|sarif"),
+                              cl::init("text"), cl::cat(category));
   cl::HideUnrelatedOptions(category);
 
   if (!cl::ParseCommandLineOptions(
@@ -98,6 +128,47 @@ int main(int argc, char **argv) {
           "'==> FILE <==' line.\n",
           &llvm::errs()))
     return 2;
+
+  if (check || verifyDiags || emit == "tile" || emit == "hints") {
+    driver::DriverOptions opts;
+    opts.action = verifyDiags        ? driver::Action::VerifyDiagnostics
+                  : emit == "tile"   ? driver::Action::EmitTile
+                  : emit == "hints"  ? driver::Action::EmitHints
+                                     : driver::Action::Check;
+    opts.showSourceLines = !noSourceLines;
+    std::optional<driver::DiagFormat> fmt = driver::parseDiagFormat(format);
+    if (!fmt) {
+      llvm::errs() << "tlc-build: error: unknown --format '" << format
+                   << "' (text, json or sarif)\n";
+      return 2;
+    }
+    opts.format = *fmt;
+    std::optional<eval::TargetInfo> tgt = eval::TargetInfo::parse(target);
+    if (!tgt) {
+      llvm::errs() << "tlc-build: error: unknown --target '" << target
+                   << "'\n";
+      return 2;
+    }
+    opts.eval.target = *tgt;
+    opts.eval.kernelFilter = kernelName;
+    for (const std::string &d : defines) {
+      auto [name, value] = llvm::StringRef(d).split('=');
+      if (name.empty() || !llvm::StringRef(d).contains('=')) {
+        llvm::errs() << "tlc-build: error: -D expects name=value, got '" << d
+                     << "'\n";
+        return 2;
+      }
+      opts.eval.defines.push_back({name.trim().str(), value.trim().str()});
+    }
+    if (inputs.empty()) {
+      llvm::errs() << "tlc-build: error: no input files (see --help)\n";
+      return 2;
+    }
+    driver::Driver drv(std::move(opts));
+    int status = drv.run(inputs, llvm::outs(), llvm::errs());
+    llvm::outs().flush();
+    return status;
+  }
 
   const Emitter *emitter = nullptr;
   if (!emit.empty()) {

@@ -231,6 +231,64 @@ TEST_CASE("build elementwise code, control flow and variables") {
 )");
 }
 
+TEST_CASE("build reductions, scans, atomics and debug ops") {
+  checkBuild(
+      [](OpBuilder &b, ModuleOp) {
+        Type f32 = b.getF32Type();
+        BufferType outType = buffer(b, {Dim(64)}, f32, MemoryScope::Global);
+        FuncOp func = makeFunc(b, "reduce", {outType}, {"Out"});
+        b.setInsertionPointToEnd(&func.getBody().front());
+        Location loc = b.getUnknownLoc();
+        auto kernel = KernelOp::create(b, loc, {b.getIndexAttr(1)},
+                                       {b.getIndexAttr(64)});
+        b.setInsertionPointToEnd(&kernel.getBody().front());
+        Value s = AllocOp::create(
+            b, named(b, "S"),
+            buffer(b, {Dim(64), Dim(32)}, f32, MemoryScope::Fragment));
+        Value m = AllocOp::create(
+            b, named(b, "m"), buffer(b, {Dim(64)}, f32, MemoryScope::Fragment));
+        Value zero = arith::ConstantFloatOp::create(b, loc, b.getF32Type(),
+                                                    APFloat(0.0f));
+        FillOp::create(b, loc, m, zero);
+        ReduceOp::create(b, loc, ReduceKind::Max, s, m, 1, /*clear=*/true);
+        ReduceOp::create(b, loc, ReduceKind::Sum, s, m, 1, /*clear=*/false);
+        CumSumOp::create(b, loc, m, m, 0, /*reverse=*/true);
+        AtomicAddOp::create(b, loc, func.getArgument(0), m);
+        Value c3 = arith::ConstantIndexOp::create(b, loc, 3);
+        AtomicAddOp::create(b, loc, func.getArgument(0), ValueRange{c3}, zero,
+                            /*returnPrev=*/true);
+        CopyOp::create(b, loc, m, func.getArgument(0));
+        PrintOp::create(b, loc, "m", m);
+        PrintOp::create(b, loc, "done");
+        Value t = arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1);
+        DeviceAssertOp::create(b, loc, t, "ok");
+        UseSwizzleOp::create(b, loc, 4, SwizzleOrder::Column, true);
+      },
+      R"(module {
+  tile.func @reduce(%Out: !tile.buffer<[64], f32, global>) {
+    tile.kernel (%bx) grid [1] threads [64] {
+      %S = tile.alloc : !tile.buffer<[64, 32], f32, local.fragment>
+      %m = tile.alloc : !tile.buffer<[64], f32, local.fragment>
+      %cst = arith.constant 0.000000e+00 : f32
+      tile.fill %m, %cst : !tile.buffer<[64], f32, local.fragment>
+      tile.reduce max %S to %m dim = 1 clear : !tile.buffer<[64, 32], f32, local.fragment> to !tile.buffer<[64], f32, local.fragment>
+      tile.reduce sum %S to %m dim = 1 : !tile.buffer<[64, 32], f32, local.fragment> to !tile.buffer<[64], f32, local.fragment>
+      tile.cumsum %m to %m dim = 0 reverse : !tile.buffer<[64], f32, local.fragment> to !tile.buffer<[64], f32, local.fragment>
+      tile.atomic_add %Out, %m : !tile.buffer<[64], f32, global>, !tile.buffer<[64], f32, local.fragment>
+      %c3 = arith.constant 3 : index
+      %0 = tile.atomic_add %Out[%c3], %cst : !tile.buffer<[64], f32, global>, f32 -> f32
+      tile.copy %m to %Out : !tile.buffer<[64], f32, local.fragment> to !tile.buffer<[64], f32, global>
+      tile.print "m" %m : !tile.buffer<[64], f32, local.fragment>
+      tile.print "done"
+      %true = arith.constant true
+      tile.device_assert %true, "ok"
+      tile.use_swizzle 4 column
+    }
+  }
+}
+)");
+}
+
 TEST_CASE("builder-made IR that fails verification") {
   // A gemm whose K extents disagree.
   checkBuild(

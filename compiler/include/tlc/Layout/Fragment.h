@@ -127,6 +127,9 @@ public:
   /// Adds \p offset to every thread id (a fragment bound to a thread range
   /// that does not start at 0, e.g. a consumer warpgroup).
   Fragment shiftThreads(int64_t offset) const;
+  /// Reorders the inputs: input d of the result is input \p perm[d] of this
+  /// fragment (a transpose for rank 2 with perm = {1, 0}).
+  Fragment permuteInputs(llvm::ArrayRef<unsigned> perm) const;
 
   /// The inverse map as a table: for every (thread, flat index) slot, the
   /// logical coordinate and replica stored there, or an empty vector for an
@@ -155,6 +158,15 @@ public:
   std::string longForm(unsigned rows = 8, unsigned cols = 8) const;
 
 private:
+  /// Builds a fragment whose extents are already known (derived
+  /// analytically from a valid fragment); only simplifies.
+  static Fragment getWithExtents(std::vector<int64_t> inputShape,
+                                 std::vector<IndexExpr> forwardIndex,
+                                 IndexExpr forwardThread, int64_t replicate,
+                                 FragmentOrigin origin,
+                                 std::vector<int64_t> indexShape,
+                                 int64_t threadExtent);
+
   std::vector<int64_t> inputShape;
   std::vector<IndexExpr> forwardIndex;
   IndexExpr forwardThread;
@@ -162,6 +174,11 @@ private:
   FragmentOrigin origin;
   std::vector<int64_t> indexShape;
   int64_t threadExtent = 0;
+  /// Postfix forms of forwardIndex / forwardThread for enumeration.
+  std::vector<CompiledIndexExpr> compiledIndex;
+  CompiledIndexExpr compiledThread;
+  /// Fills compiledIndex / compiledThread.
+  void compile();
 };
 
 } // namespace layout

@@ -135,6 +135,28 @@ private:
   friend IndexExpr makeBinary(IndexKind kind, IndexExpr lhs, IndexExpr rhs);
 };
 
+/// An expression flattened to postfix code for fast repeated evaluation
+/// (enumerating a tile). Cheap to copy; immutable.
+class CompiledIndexExpr {
+public:
+  /// Creates a program that evaluates to std::nullopt.
+  CompiledIndexExpr() = default;
+  /// Compiles \p expr.
+  explicit CompiledIndexExpr(const IndexExpr &expr);
+  /// Same result as IndexExpr::evaluate on the compiled expression.
+  std::optional<int64_t> evaluate(llvm::ArrayRef<int64_t> inputs) const;
+
+  /// One postfix instruction (for the implementation).
+  struct Op {
+    IndexKind kind;
+    int64_t value;
+  };
+
+private:
+  std::vector<Op> code;
+  unsigned maxDepth = 0;
+};
+
 /// Builds `kind(lhs, rhs)` with constant folding and the trivial identities
 /// (`x + 0`, `x * 1`, `x * 0`, `x // 1`, `x % 1`, `x ^ 0`). No range-based
 /// rewriting happens here; see simplify().

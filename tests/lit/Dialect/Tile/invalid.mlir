@@ -65,6 +65,12 @@ tile.func @undeclared(%a: !tile.buffer<[M], f32, global>, %b: !tile.buffer<["K /
 
 // -----
 
+// expected-error @+1 {{parameter 0 dimension 0 uses 'N', which is not a declared symbol of @undeclared_in_call}}
+tile.func @undeclared_in_call(%a: !tile.buffer<["ceildiv(N, 128)"], f32, global>) symbols(M: dynamic) {
+}
+
+// -----
+
 // expected-error @+1 {{parameter 0 must be a global buffer or a scalar, got 'vector<4xf32>'}}
 tile.func @param_type(%a: vector<4xf32>) {
 }

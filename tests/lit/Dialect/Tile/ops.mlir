@@ -43,9 +43,12 @@ tile.func @types(%a: !tile.buffer<[128, 32], f16, global>,
 
 // A symbolic dimension that is not a plain identifier is quoted; one that is
 // gets printed bare even when written as a string.
+// Function names in symbolic dimensions are not symbols.
 // CHECK-LABEL: tile.func @quoting(
 // CHECK-SAME: !tile.buffer<[M, "(N + 127) // 128"], f16, global>
-tile.func @quoting(%a: !tile.buffer<["M", "(N + 127) // 128"], f16, global>)
+// CHECK-SAME: !tile.buffer<["ceildiv(N, 128)", "min(M, 64) * 2"], f16, global>
+tile.func @quoting(%a: !tile.buffer<["M", "(N + 127) // 128"], f16, global>,
+                   %b: !tile.buffer<["ceildiv(N, 128)", "min(M, 64) * 2"], f16, global>)
     symbols(M: dynamic, N: dynamic) {
 }
 

@@ -343,12 +343,7 @@ def Tile_GemmOp : Tile_Op<"gemm"> {
   let assemblyFormat = [{
     $a `,` $b `,` $c attr-dict `:` type($a) `,` type($b) `,` type($c)
   }];
-  let builders = [OpBuilder<(ins "::mlir::Value":$a, "::mlir::Value":$b,
-                                 "::mlir::Value":$c), [{
-    build($_builder, $_state, a, b, c, /*transpose_a=*/false,
-          /*transpose_b=*/false, /*clear_accum=*/false, GemmWarpPolicy::Square,
-          /*k_pack=*/1, /*wg_wait=*/0);
-  }]>];
+
   let hasVerifier = 1;
 }
 
@@ -405,14 +400,9 @@ def Tile_ReduceOp : Tile_Op<"reduce"> {
     UnitAttr:$clear
   );
   let assemblyFormat = [{
-    $kind $src `to` $dst `dim` `=` $dim (`clear` $clear^)? attr-dict
+    `` $kind $src `to` $dst `dim` `=` $dim (`clear` $clear^)? attr-dict
     `:` type($src) `to` type($dst)
   }];
-  let builders = [OpBuilder<(ins "ReduceKind":$kind, "::mlir::Value":$src,
-                                 "::mlir::Value":$dst, "int64_t":$dim,
-                                 "bool":$clear), [{
-    build($_builder, $_state, kind, src, dst, dim, clear);
-  }]>];
   let hasVerifier = 1;
 }
 
@@ -437,11 +427,6 @@ def Tile_CumSumOp : Tile_Op<"cumsum"> {
     $src `to` $dst `dim` `=` $dim (`reverse` $reverse^)? attr-dict
     `:` type($src) `to` type($dst)
   }];
-  let builders = [OpBuilder<(ins "::mlir::Value":$src, "::mlir::Value":$dst,
-                                 "int64_t":$dim, "bool":$reverse), [{
-    build($_builder, $_state, src, dst, $_builder.getI64IntegerAttr(dim),
-          reverse ? $_builder.getUnitAttr() : nullptr);
-  }]>];
   let hasVerifier = 1;
 }
 
@@ -774,7 +759,7 @@ def Tile_UseSwizzleOp : Tile_Op<"use_swizzle"> {
     DefaultValuedAttr<Tile_SwizzleOrderAttr, "SwizzleOrder::Row">:$order,
     DefaultValuedAttr<BoolAttr, "true">:$enable
   );
-  let assemblyFormat = "$panel_size $order attr-dict";
+  let assemblyFormat = "$panel_size `` $order attr-dict";
   let hasVerifier = 1;
 }
 

@@ -1,0 +1,79 @@
+//===- Artifact.h - Writing kernel artifact directories ---------*- C++ -*-===//
+//
+// Part of the tlc project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// What `tlc-build -o DIR` writes per kernel instance, independent of the
+// target: the generated source, support headers, the binary compiled by the
+// host toolchain (through a content-hash cache) and the manifest NAME.json.
+// The targets (Target/Cpp for the CPU) fill an ArtifactBundle; this library
+// writes it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TLC_TARGET_ARTIFACT_ARTIFACT_H
+#define TLC_TARGET_ARTIFACT_ARTIFACT_H
+
+#include "tlc/Target/Artifact/Manifest.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace tlc::artifact {
+
+/// Everything a target produced for one kernel instance.
+struct ArtifactBundle {
+  /// The manifest; `generatedSource`, `binary` and `sourceHash` are filled
+  /// in by writeArtifact.
+  Manifest manifest;
+  /// The generated source text.
+  std::string source;
+  /// Extension of the generated source (`.cpp`, `.cu`).
+  std::string sourceExtension = ".cpp";
+  /// Extra files (name, contents) the source needs next to it (headers).
+  std::vector<std::pair<std::string, std::string>> extraFiles;
+};
+
+/// How the host compiler builds a shared object.
+struct HostCompileOptions {
+  /// The compiler; empty: $TLC_HOST_CXX, else `c++` from PATH.
+  std::string compiler;
+  /// Flags before the source file.
+  std::vector<std::string> flags = {"-std=c++17", "-O2", "-fPIC", "-shared",
+                                    "-pthread", "-fwrapv"};
+  /// Reuse and fill the content-hash cache (also off when $TLC_NO_CACHE is
+  /// set).
+  bool useCache = true;
+  /// The cache directory; empty: $TLC_CACHE_DIR, else
+  /// $XDG_CACHE_HOME/tlc, else ~/.cache/tlc.
+  std::string cacheDir;
+};
+
+/// Compiles the C++ file \p sourcePath (whose directory is on the include
+/// path) into the shared object \p outputPath. The error holds the
+/// compiler's diagnostics.
+llvm::Error compileSharedObject(llvm::StringRef sourcePath,
+                                llvm::StringRef outputPath,
+                                const HostCompileOptions &options);
+
+/// The cache key of compiling \p bundle with \p options: SHA-256 of the
+/// compiler, its flags, the source and the extra files.
+std::string getCacheKey(const ArtifactBundle &bundle,
+                        const HostCompileOptions &options);
+
+/// Writes \p bundle into \p outDir (created if needed): NAME<ext>, the extra
+/// files, NAME.so (from the cache when the key is there) and NAME.json.
+/// \p cacheHit, if given, tells whether the binary came from the cache.
+llvm::Error writeArtifact(ArtifactBundle &bundle, llvm::StringRef outDir,
+                          const HostCompileOptions &options,
+                          bool *cacheHit = nullptr);
+
+} // namespace tlc::artifact
+
+#endif // TLC_TARGET_ARTIFACT_ARTIFACT_H

@@ -1,0 +1,146 @@
+//===- Manifest.h - Kernel artifact manifests (NAME.json) -------*- C++ -*-===//
+//
+// Part of the tlc project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The manifest `tlc-build -o DIR` writes next to each kernel instance's
+// generated source and binary, and `tlc-run` reads: the instance's
+// parameters, symbols, launches, target and source map. Every target (cpu,
+// cuda, hip) writes the same format; runtime/README.md documents it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TLC_TARGET_ARTIFACT_MANIFEST_H
+#define TLC_TARGET_ARTIFACT_MANIFEST_H
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/JSON.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace tlc::artifact {
+
+/// Version of the manifest format written by this build.
+constexpr int64_t kManifestVersion = 1;
+
+/// One extent: a static integer or a symbolic expression (ShapeExpr text).
+struct Extent {
+  /// True for a static integer.
+  bool isStatic = true;
+  /// The value when static.
+  int64_t value = 0;
+  /// The expression text when symbolic (`M`, `ceildiv(N, 128)`).
+  std::string expr;
+
+  /// A static extent.
+  static Extent of(int64_t v) { return Extent{true, v, {}}; }
+  /// A symbolic extent.
+  static Extent symbolic(std::string e) { return Extent{false, 0, std::move(e)}; }
+  /// The extent as manifest text (`128` or the expression).
+  std::string str() const;
+};
+
+/// How a kernel uses a parameter.
+enum class Role { In, Out, InOut };
+
+/// The manifest spelling of a role: `in`, `out`, `inout`.
+llvm::StringRef getRoleName(Role role);
+
+/// One kernel parameter, in call order.
+struct Param {
+  /// The Python name (`A`, `Output`).
+  std::string name;
+  /// True for a tensor, false for a scalar.
+  bool isTensor = true;
+  /// TileLang dtype name (`float16`, `bfloat16`, `float8_e4m3fn`, `int32`).
+  std::string dtype;
+  /// Extents of a tensor (row-major, dense); empty for a scalar.
+  std::vector<Extent> shape;
+  /// Whether the kernel reads it, writes it, or both.
+  Role role = Role::In;
+};
+
+/// A symbol the instance leaves open, bound at run time (`-D M=100`).
+struct Symbol {
+  /// The name used in extents.
+  std::string name;
+  /// Where its value comes from: `dynamic`, `const` or `meta`.
+  std::string kind;
+};
+
+/// One `T.Kernel` launch of the instance, in program order.
+struct Launch {
+  /// Grid extents (x, y, z), 1 to 3 entries.
+  std::vector<Extent> grid;
+  /// Threads per block (x, y, z), 1 to 3 entries.
+  std::vector<Extent> block;
+  /// Dynamic shared memory bytes per block.
+  int64_t dynamicSharedMemory = 0;
+  /// `file:line:col` of the `T.Kernel` statement.
+  std::string location;
+};
+
+/// One source map entry: generated line `generatedLine` (1-based) comes from
+/// the DSL range file[fileIndex]:line:col-endLine:endCol (1-based).
+struct SourceMapEntry {
+  unsigned generatedLine = 0;
+  unsigned fileIndex = 0;
+  unsigned line = 0, column = 0, endLine = 0, endColumn = 0;
+};
+
+/// The whole manifest of one kernel instance.
+struct Manifest {
+  /// Format version (kManifestVersion).
+  int64_t version = kManifestVersion;
+  /// Artifact name (file stem of NAME.json, NAME.cpp, NAME.so).
+  std::string name;
+  /// The kernel function's Python name.
+  std::string kernel;
+  /// `cpu`, `cuda:sm_90a`, `hip:gfx942` ...
+  std::string target;
+  /// The DSL file the instance comes from.
+  std::string sourceFile;
+  /// File name (in the artifact directory) of the generated source.
+  std::string generatedSource;
+  /// File name of the binary (`.so`, `.cubin`, `.hsaco`).
+  std::string binary;
+  /// The exported entry point / kernel symbol.
+  std::string entry;
+  /// SHA-256 (hex) of the generated source.
+  std::string sourceHash;
+  /// Open symbols, in the order the entry point takes their values.
+  std::vector<Symbol> symbols;
+  /// Parameters in call order.
+  std::vector<Param> params;
+  /// Kernel launches in program order.
+  std::vector<Launch> launches;
+  /// Files the source map refers to.
+  std::vector<std::string> sourceMapFiles;
+  /// Generated line <-> DSL location, sorted by generated line.
+  std::vector<SourceMapEntry> sourceMap;
+};
+
+/// The manifest as JSON.
+llvm::json::Value toJSON(const Manifest &manifest);
+
+/// Parses a manifest from JSON; the error says which field is wrong.
+llvm::Expected<Manifest> manifestFromJSON(const llvm::json::Value &value);
+
+/// Writes \p manifest to \p path (pretty-printed, atomically replaced).
+llvm::Error writeManifest(const Manifest &manifest, llvm::StringRef path);
+
+/// Reads and parses the manifest at \p path. Errors name the path and say
+/// whether it is missing, not JSON, or not a valid manifest.
+llvm::Expected<Manifest> readManifest(llvm::StringRef path);
+
+/// Lowercase hex SHA-256 of \p data.
+std::string sha256Hex(llvm::StringRef data);
+
+} // namespace tlc::artifact
+
+#endif // TLC_TARGET_ARTIFACT_MANIFEST_H

@@ -1,0 +1,51 @@
+//===- CpuTarget.h - Artifacts of the CPU reference target ------*- C++ -*-===//
+//
+// Part of the tlc project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// `tlc-build --target=cpu -o DIR`: for every kernel instance of a module,
+// the generated C++ (NAME.cpp), the device header (tlc_cpu.h), the shared
+// object compiled by the host compiler (NAME.so) and the manifest
+// (NAME.json).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TLC_TARGET_CPP_CPUTARGET_H
+#define TLC_TARGET_CPP_CPUTARGET_H
+
+#include "tlc/Target/Artifact/Artifact.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Support/LLVM.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <string>
+
+namespace tlc::target {
+
+/// Options of buildCpuArtifacts.
+struct CpuBuildOptions {
+  /// How the host compiler is run (and the cache).
+  artifact::HostCompileOptions compile;
+  /// Only instances whose function or kernel name is this (empty: all).
+  std::string kernelFilter;
+  /// Print one line per artifact (`wrote DIR/NAME.so (cached)`) here.
+  llvm::raw_ostream *log = nullptr;
+};
+
+/// Writes the CPU artifacts of every defined `tile.func` of \p module into
+/// \p outDir. Problems are reported as MLIR diagnostics on the module's
+/// context (emission errors on the op, compile/write errors on the
+/// function); an instance that fails does not stop the others. Succeeds
+/// when every instance was written.
+mlir::LogicalResult buildCpuArtifacts(mlir::ModuleOp module,
+                                      llvm::StringRef outDir,
+                                      const CpuBuildOptions &options);
+
+} // namespace tlc::target
+
+#endif // TLC_TARGET_CPP_CPUTARGET_H

@@ -1,0 +1,59 @@
+//===- KernelInterface.h - Launch interface of a tile.func ------*- C++ -*-===//
+//
+// Part of the tlc project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// What every target records about a kernel instance in its manifest, read
+// off the Tile IR: parameters (name, dtype, shape with symbols, role),
+// the open symbols and the launches (grid and block expressions, dynamic
+// shared memory).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TLC_TARGET_CPP_KERNELINTERFACE_H
+#define TLC_TARGET_CPP_KERNELINTERFACE_H
+
+#include "tlc/Target/Artifact/Manifest.h"
+
+#include "mlir/IR/Value.h"
+#include "mlir/Support/LLVM.h"
+
+#include <string>
+#include <vector>
+
+namespace tlc {
+namespace tile {
+class FuncOp;
+} // namespace tile
+
+namespace target {
+
+/// The symbols of \p func in entry-point order: the declared `symbols(...)`
+/// first, then any other symbol a tensor parameter's extent uses.
+std::vector<std::string> collectKernelSymbols(tile::FuncOp func);
+
+/// The Python name of parameter \p index of \p func (its NameLoc), or
+/// `arg<index>`.
+std::string getParamName(tile::FuncOp func, unsigned index);
+
+/// How \p func uses global buffer argument \p index: an explicit
+/// `tile.role` argument attribute ("in", "out", "inout") wins; otherwise
+/// written and never read is `out`, written and read is `inout`, else `in`.
+artifact::Role inferParamRole(tile::FuncOp func, unsigned index);
+
+/// \p value (an `index` computed from constants and symbols by `arith`
+/// ops) as extent text (`128`, `ceildiv(M, 128)`); failure for anything
+/// else.
+mlir::FailureOr<artifact::Extent> getExtentOf(mlir::Value value);
+
+/// The manifest fields that come from the IR: kernel name, source file,
+/// symbols, params and launches. Fails with a diagnostic on \p func for
+/// parameters or launches that cannot be described.
+mlir::FailureOr<artifact::Manifest> describeKernel(tile::FuncOp func);
+
+} // namespace target
+} // namespace tlc
+
+#endif // TLC_TARGET_CPP_KERNELINTERFACE_H

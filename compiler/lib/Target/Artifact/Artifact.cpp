@@ -1,0 +1,202 @@
+//===- Artifact.cpp - Writing kernel artifact directories -----------------===//
+//
+// Part of the tlc project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "tlc/Target/Artifact/Artifact.h"
+
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdlib>
+
+using namespace tlc::artifact;
+namespace fs = llvm::sys::fs;
+namespace path = llvm::sys::path;
+
+static llvm::Error makeError(const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+
+/// The compiler to run: the option, $TLC_HOST_CXX, or `c++` from PATH.
+static llvm::Expected<std::string>
+findCompiler(const HostCompileOptions &options) {
+  std::string name = options.compiler;
+  if (name.empty())
+    if (const char *env = std::getenv("TLC_HOST_CXX"))
+      name = env;
+  if (name.empty())
+    name = "c++";
+  if (path::has_parent_path(name))
+    return name;
+  auto found = llvm::sys::findProgramByName(name);
+  if (!found)
+    return makeError("host C++ compiler '" + name +
+                     "' not found on PATH (set TLC_HOST_CXX)");
+  return *found;
+}
+
+static void writeFileOrError(llvm::StringRef file, llvm::StringRef contents,
+                             llvm::Error &err) {
+  if (err)
+    return;
+  err = llvm::writeToOutput(file, [&](llvm::raw_ostream &os) {
+    os << contents;
+    return llvm::Error::success();
+  });
+}
+
+llvm::Error tlc::artifact::compileSharedObject(
+    llvm::StringRef sourcePath, llvm::StringRef outputPath,
+    const HostCompileOptions &options) {
+  auto compiler = findCompiler(options);
+  if (!compiler)
+    return compiler.takeError();
+  llvm::SmallString<256> includeDir = path::parent_path(sourcePath);
+  if (includeDir.empty())
+    includeDir = ".";
+  std::vector<std::string> argStorage = {*compiler};
+  for (const std::string &f : options.flags)
+    argStorage.push_back(f);
+  argStorage.push_back(("-I" + includeDir).str());
+  argStorage.push_back(sourcePath.str());
+  argStorage.push_back("-o");
+  argStorage.push_back(outputPath.str());
+  std::vector<llvm::StringRef> args(argStorage.begin(), argStorage.end());
+
+  llvm::SmallString<128> logPath;
+  if (std::error_code ec =
+          fs::createTemporaryFile("tlc-host-cxx", "log", logPath))
+    return makeError("cannot create a temporary file: " + ec.message());
+  std::optional<llvm::StringRef> redirects[] = {std::nullopt, logPath.str(),
+                                                logPath.str()};
+  std::string execError;
+  int rc = llvm::sys::ExecuteAndWait(*compiler, args, std::nullopt, redirects,
+                                     /*SecondsToWait=*/0, /*MemoryLimit=*/0,
+                                     &execError);
+  std::string log;
+  if (auto buf = llvm::MemoryBuffer::getFile(logPath))
+    log = (*buf)->getBuffer().str();
+  fs::remove(logPath);
+  if (rc != 0) {
+    std::string cmd;
+    for (const std::string &a : argStorage)
+      cmd += (cmd.empty() ? "" : " ") + a;
+    return makeError("host compilation failed (" +
+                     (execError.empty() ? "exit status " + std::to_string(rc)
+                                        : execError) +
+                     "): " + cmd + "\n" + log);
+  }
+  return llvm::Error::success();
+}
+
+std::string tlc::artifact::getCacheKey(const ArtifactBundle &bundle,
+                                       const HostCompileOptions &options) {
+  std::string text = "tlc-host-cxx-v1\n";
+  auto compiler = findCompiler(options);
+  text += compiler ? *compiler : std::string("?");
+  if (!compiler)
+    llvm::consumeError(compiler.takeError());
+  text += '\n';
+  for (const std::string &f : options.flags)
+    text += f + '\n';
+  text += "--source--\n" + bundle.source;
+  for (const auto &[name, contents] : bundle.extraFiles)
+    text += "--file " + name + "--\n" + contents;
+  return sha256Hex(text);
+}
+
+/// The cache directory, or empty when caching is off or impossible.
+static std::string getCacheDir(const HostCompileOptions &options) {
+  if (!options.useCache || std::getenv("TLC_NO_CACHE"))
+    return {};
+  llvm::SmallString<256> dir;
+  if (!options.cacheDir.empty()) {
+    dir = options.cacheDir;
+  } else if (const char *env = std::getenv("TLC_CACHE_DIR")) {
+    dir = env;
+  } else if (const char *xdg = std::getenv("XDG_CACHE_HOME")) {
+    dir = xdg;
+    path::append(dir, "tlc");
+  } else if (const char *home = std::getenv("HOME")) {
+    dir = home;
+    path::append(dir, ".cache", "tlc");
+  }
+  if (dir.empty())
+    return {};
+  path::append(dir, "kernels");
+  if (fs::create_directories(dir))
+    return {};
+  return dir.str().str();
+}
+
+llvm::Error tlc::artifact::writeArtifact(ArtifactBundle &bundle,
+                                         llvm::StringRef outDir,
+                                         const HostCompileOptions &options,
+                                         bool *cacheHit) {
+  if (cacheHit)
+    *cacheHit = false;
+  if (std::error_code ec = fs::create_directories(outDir))
+    return makeError("cannot create output directory '" + outDir +
+                     "': " + ec.message());
+  Manifest &m = bundle.manifest;
+  m.generatedSource = m.name + bundle.sourceExtension;
+  m.binary = m.name + ".so";
+  m.sourceHash = sha256Hex(bundle.source);
+
+  auto inDir = [&](llvm::StringRef file) {
+    llvm::SmallString<256> p(outDir);
+    path::append(p, file);
+    return p.str().str();
+  };
+  llvm::Error err = llvm::Error::success();
+  for (const auto &[name, contents] : bundle.extraFiles)
+    writeFileOrError(inDir(name), contents, err);
+  std::string sourcePath = inDir(m.generatedSource);
+  writeFileOrError(sourcePath, bundle.source, err);
+  if (err)
+    return err;
+
+  std::string binaryPath = inDir(m.binary);
+  std::string cacheDir = getCacheDir(options);
+  std::string cached;
+  if (!cacheDir.empty()) {
+    llvm::SmallString<256> p(cacheDir);
+    path::append(p, getCacheKey(bundle, options) + ".so");
+    cached = p.str().str();
+  }
+  bool hit = false;
+  if (!cached.empty() && fs::exists(cached)) {
+    fs::remove(binaryPath);
+    hit = !fs::copy_file(cached, binaryPath);
+  }
+  if (!hit) {
+    // Compile to a temporary name, then rename, so that a failed or
+    // interrupted build never leaves a stale binary behind.
+    std::string tmp = binaryPath + ".tmp";
+    if (llvm::Error e = compileSharedObject(sourcePath, tmp, options)) {
+      fs::remove(tmp);
+      return e;
+    }
+    if (std::error_code ec = fs::rename(tmp, binaryPath))
+      return makeError("cannot write '" + binaryPath + "': " + ec.message());
+    if (!cached.empty()) {
+      // Publish atomically: copy to a unique name, then rename.
+      std::string staging = cached + "." + std::to_string(
+          llvm::sys::Process::getProcessId()) + ".tmp";
+      if (!fs::copy_file(binaryPath, staging))
+        if (fs::rename(staging, cached))
+          fs::remove(staging);
+    }
+  }
+  if (cacheHit)
+    *cacheHit = hit;
+  return writeManifest(m, inDir(m.name + ".json"));
+}

@@ -1,0 +1,282 @@
+//===- Manifest.cpp - Kernel artifact manifests (NAME.json) ---------------===//
+//
+// Part of the tlc project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "tlc/Target/Artifact/Manifest.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SHA256.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace tlc::artifact;
+namespace json = llvm::json;
+
+std::string Extent::str() const {
+  return isStatic ? std::to_string(value) : expr;
+}
+
+llvm::StringRef tlc::artifact::getRoleName(Role role) {
+  switch (role) {
+  case Role::In:
+    return "in";
+  case Role::Out:
+    return "out";
+  case Role::InOut:
+    return "inout";
+  }
+  llvm_unreachable("unknown role");
+}
+
+std::string tlc::artifact::sha256Hex(llvm::StringRef data) {
+  auto digest = llvm::SHA256::hash(llvm::arrayRefFromStringRef(data));
+  return llvm::toHex(digest, /*LowerCase=*/true);
+}
+
+//===----------------------------------------------------------------------===//
+// Writing
+//===----------------------------------------------------------------------===//
+
+static json::Value extentToJSON(const Extent &e) {
+  if (e.isStatic)
+    return e.value;
+  return e.expr;
+}
+
+static json::Array extentsToJSON(const std::vector<Extent> &extents) {
+  json::Array a;
+  for (const Extent &e : extents)
+    a.push_back(extentToJSON(e));
+  return a;
+}
+
+json::Value tlc::artifact::toJSON(const Manifest &m) {
+  json::Array symbols, params, launches, files, map;
+  for (const Symbol &s : m.symbols)
+    symbols.push_back(json::Object{{"name", s.name}, {"kind", s.kind}});
+  for (const Param &p : m.params) {
+    json::Object o{{"name", p.name},
+                   {"kind", p.isTensor ? "tensor" : "scalar"},
+                   {"dtype", p.dtype},
+                   {"role", getRoleName(p.role)}};
+    if (p.isTensor)
+      o["shape"] = extentsToJSON(p.shape);
+    params.push_back(std::move(o));
+  }
+  for (const Launch &l : m.launches)
+    launches.push_back(json::Object{{"grid", extentsToJSON(l.grid)},
+                                    {"block", extentsToJSON(l.block)},
+                                    {"dynamic_shared_memory",
+                                     l.dynamicSharedMemory},
+                                    {"location", l.location}});
+  for (const std::string &f : m.sourceMapFiles)
+    files.push_back(f);
+  for (const SourceMapEntry &e : m.sourceMap)
+    map.push_back(json::Array{e.generatedLine, e.fileIndex, e.line, e.column,
+                              e.endLine, e.endColumn});
+  return json::Object{
+      {"format", "tlc-kernel"},
+      {"version", m.version},
+      {"name", m.name},
+      {"kernel", m.kernel},
+      {"target", m.target},
+      {"source_file", m.sourceFile},
+      {"generated_source", m.generatedSource},
+      {"binary", m.binary},
+      {"entry", m.entry},
+      {"source_hash", m.sourceHash},
+      {"symbols", std::move(symbols)},
+      {"params", std::move(params)},
+      {"launches", std::move(launches)},
+      {"source_map",
+       json::Object{{"files", std::move(files)},
+                    {"columns", json::Array{"generated_line", "file", "line",
+                                            "col", "end_line", "end_col"}},
+                    {"entries", std::move(map)}}},
+  };
+}
+
+llvm::Error tlc::artifact::writeManifest(const Manifest &manifest,
+                                         llvm::StringRef path) {
+  json::Value v = toJSON(manifest);
+  return llvm::writeToOutput(path, [&](llvm::raw_ostream &os) {
+    os << llvm::formatv("{0:2}", v) << '\n';
+    return llvm::Error::success();
+  });
+}
+
+//===----------------------------------------------------------------------===//
+// Reading
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Reads fields of a JSON object, remembering the first problem.
+class Reader {
+public:
+  std::string problem;
+
+  void fail(const llvm::Twine &what) {
+    if (problem.empty())
+      problem = what.str();
+  }
+
+  std::string str(const json::Object &o, llvm::StringRef key,
+                  bool required = true) {
+    if (auto s = o.getString(key))
+      return s->str();
+    if (required)
+      fail("missing or non-string field '" + key + "'");
+    return {};
+  }
+
+  int64_t integer(const json::Object &o, llvm::StringRef key) {
+    if (auto i = o.getInteger(key))
+      return *i;
+    fail("missing or non-integer field '" + key + "'");
+    return 0;
+  }
+
+  const json::Array *array(const json::Object &o, llvm::StringRef key) {
+    if (const json::Array *a = o.getArray(key))
+      return a;
+    fail("missing or non-array field '" + key + "'");
+    return nullptr;
+  }
+
+  std::vector<Extent> extents(const json::Object &o, llvm::StringRef key) {
+    std::vector<Extent> out;
+    const json::Array *a = array(o, key);
+    if (!a)
+      return out;
+    for (const json::Value &v : *a) {
+      if (auto i = v.getAsInteger())
+        out.push_back(Extent::of(*i));
+      else if (auto s = v.getAsString())
+        out.push_back(Extent::symbolic(s->str()));
+      else
+        fail("field '" + key + "' holds an extent that is neither an "
+             "integer nor a string");
+    }
+    return out;
+  }
+};
+} // namespace
+
+llvm::Expected<Manifest>
+tlc::artifact::manifestFromJSON(const json::Value &value) {
+  const json::Object *root = value.getAsObject();
+  if (!root)
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "manifest is not a JSON object");
+  Reader r;
+  Manifest m;
+  if (r.str(*root, "format") != "tlc-kernel" && r.problem.empty())
+    r.fail("field 'format' is not \"tlc-kernel\"");
+  m.version = r.integer(*root, "version");
+  if (r.problem.empty() && m.version != kManifestVersion)
+    r.fail("unsupported manifest version " + llvm::Twine(m.version) +
+           " (this tlc reads version " + llvm::Twine(kManifestVersion) + ")");
+  m.name = r.str(*root, "name");
+  m.kernel = r.str(*root, "kernel");
+  m.target = r.str(*root, "target");
+  m.sourceFile = r.str(*root, "source_file", /*required=*/false);
+  m.generatedSource = r.str(*root, "generated_source", false);
+  m.binary = r.str(*root, "binary");
+  m.entry = r.str(*root, "entry");
+  m.sourceHash = r.str(*root, "source_hash", false);
+  if (const json::Array *a = r.array(*root, "symbols"))
+    for (const json::Value &v : *a) {
+      const json::Object *o = v.getAsObject();
+      if (!o) {
+        r.fail("a symbol is not an object");
+        continue;
+      }
+      m.symbols.push_back({r.str(*o, "name"), r.str(*o, "kind")});
+    }
+  if (const json::Array *a = r.array(*root, "params"))
+    for (const json::Value &v : *a) {
+      const json::Object *o = v.getAsObject();
+      if (!o) {
+        r.fail("a parameter is not an object");
+        continue;
+      }
+      Param p;
+      p.name = r.str(*o, "name");
+      std::string kind = r.str(*o, "kind");
+      p.isTensor = kind == "tensor";
+      if (kind != "tensor" && kind != "scalar")
+        r.fail("parameter '" + p.name + "' has kind '" + kind +
+               "' (expected tensor or scalar)");
+      p.dtype = r.str(*o, "dtype");
+      std::string role = r.str(*o, "role");
+      if (role == "in")
+        p.role = Role::In;
+      else if (role == "out")
+        p.role = Role::Out;
+      else if (role == "inout")
+        p.role = Role::InOut;
+      else
+        r.fail("parameter '" + p.name + "' has role '" + role + "'");
+      if (p.isTensor)
+        p.shape = r.extents(*o, "shape");
+      m.params.push_back(std::move(p));
+    }
+  if (const json::Array *a = r.array(*root, "launches"))
+    for (const json::Value &v : *a) {
+      const json::Object *o = v.getAsObject();
+      if (!o) {
+        r.fail("a launch is not an object");
+        continue;
+      }
+      Launch l;
+      l.grid = r.extents(*o, "grid");
+      l.block = r.extents(*o, "block");
+      l.dynamicSharedMemory = o->getInteger("dynamic_shared_memory").value_or(0);
+      l.location = r.str(*o, "location", false);
+      m.launches.push_back(std::move(l));
+    }
+  if (const json::Object *sm = root->getObject("source_map")) {
+    if (const json::Array *files = sm->getArray("files"))
+      for (const json::Value &f : *files)
+        if (auto s = f.getAsString())
+          m.sourceMapFiles.push_back(s->str());
+    if (const json::Array *entries = sm->getArray("entries"))
+      for (const json::Value &e : *entries) {
+        const json::Array *row = e.getAsArray();
+        if (!row || row->size() != 6) {
+          r.fail("a source map entry is not an array of 6 integers");
+          continue;
+        }
+        unsigned f[6];
+        for (unsigned i = 0; i < 6; ++i)
+          f[i] = unsigned((*row)[i].getAsInteger().value_or(0));
+        m.sourceMap.push_back({f[0], f[1], f[2], f[3], f[4], f[5]});
+      }
+  }
+  if (!r.problem.empty())
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), r.problem);
+  return m;
+}
+
+llvm::Expected<Manifest> tlc::artifact::readManifest(llvm::StringRef path) {
+  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
+  if (!buffer)
+    return llvm::createStringError(buffer.getError(),
+                                   "cannot read manifest '" + path +
+                                       "': " + buffer.getError().message());
+  auto value = json::parse((*buffer)->getBuffer());
+  if (!value)
+    return llvm::createStringError(
+        llvm::inconvertibleErrorCode(),
+        "corrupt manifest '" + path +
+            "': not valid JSON: " + llvm::toString(value.takeError()));
+  auto m = manifestFromJSON(*value);
+  if (!m)
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "corrupt manifest '" + path + "': " +
+                                       llvm::toString(m.takeError()));
+  return m;
+}

@@ -1,0 +1,1005 @@
+//===- CppEmitter.cpp - Tile IR to C++ for the CPU target -----------------===//
+//
+// Part of the tlc project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Functions, kernels, allocations, element access, control flow and scalar
+// (`arith`, `math`) operations. Tile operations are in CppEmitterTileOps.cpp.
+//
+//===----------------------------------------------------------------------===//
+
+#include "EmitterImpl.h"
+
+#include "tlc/Target/Artifact/ShapeExpr.h"
+#include "tlc/Target/Cpp/KernelInterface.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+
+#include "mlir/IR/Matchers.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/Path.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace tlc;
+using namespace tlc::target;
+using namespace tlc::target::detail;
+
+//===----------------------------------------------------------------------===//
+// Helpers
+//===----------------------------------------------------------------------===//
+
+FileLineColRange tlc::target::detail::getFileLoc(Location loc) {
+  if (auto r = dyn_cast<FileLineColRange>(loc))
+    return r;
+  if (auto n = dyn_cast<NameLoc>(loc))
+    return getFileLoc(n.getChildLoc());
+  if (auto c = dyn_cast<CallSiteLoc>(loc))
+    return getFileLoc(c.getCallee());
+  if (auto f = dyn_cast<FusedLoc>(loc))
+    for (Location l : f.getLocations())
+      if (FileLineColRange r = getFileLoc(l))
+        return r;
+  return {};
+}
+
+bool tlc::target::detail::isSmallFloat(Type t) {
+  return t.isF16() || t.isBF16() || isa<Float8E4M3FNType, Float8E5M2Type>(t);
+}
+
+static bool isCppKeyword(StringRef s) {
+  static const char *const keywords[] = {
+      "alignas", "alignof", "and", "asm", "auto", "bool", "break", "case",
+      "catch", "char", "class", "const", "continue", "default", "delete", "do",
+      "double", "else", "enum", "explicit", "export", "extern", "false",
+      "float", "for", "friend", "goto", "if", "inline", "int", "long",
+      "mutable", "namespace", "new", "not", "operator", "or", "private",
+      "protected", "public", "register", "return", "short", "signed",
+      "sizeof", "static", "struct", "switch", "template", "this", "throw",
+      "true", "try", "typedef", "typename", "union", "unsigned", "using",
+      "virtual", "void", "volatile", "while", "xor", "args", "st", "std",
+      "tlc", "main", "exp", "exp2", "log", "sqrt", "max", "min", "abs"};
+  for (const char *k : keywords)
+    if (s == k)
+      return true;
+  return false;
+}
+
+Emitter::Emitter(tile::FuncOp func, const CppEmitOptions &options)
+    : func(func), options(options), currentLoc(func.getLoc()) {}
+
+CppKernel Emitter::takeResult() {
+  result.source = std::move(out);
+  return std::move(result);
+}
+
+//===----------------------------------------------------------------------===//
+// Output
+//===----------------------------------------------------------------------===//
+
+void Emitter::line(const Twine &text) {
+  ++lineCount;
+  if (FileLineColRange r = getFileLoc(currentLoc)) {
+    StringRef file = r.getFilename().getValue();
+    auto [it, inserted] = fileIndex.try_emplace(file, result.files.size());
+    if (inserted)
+      result.files.push_back(file.str());
+    result.sourceMap.push_back({lineCount, it->second, r.getStartLine(),
+                                r.getStartColumn(), r.getEndLine(),
+                                r.getEndColumn()});
+  }
+  out.append(2 * indent, ' ');
+  out += text.str();
+  out += '\n';
+}
+
+void Emitter::open(const Twine &text) {
+  line(text + " {");
+  ++indent;
+}
+
+void Emitter::close(StringRef suffix) {
+  --indent;
+  line("}" + suffix);
+}
+
+void Emitter::comment(Operation *op, StringRef what) {
+  if (!options.locationComments)
+    return;
+  std::string loc;
+  if (FileLineColRange r = getFileLoc(op->getLoc()))
+    loc = (llvm::sys::path::filename(r.getFilename().getValue()) + ":" +
+           Twine(r.getStartLine()) + ":" + Twine(r.getStartColumn()))
+              .str();
+  line("// " + what + (loc.empty() ? "" : "  (" + loc + ")"));
+}
+
+std::string Emitter::locLiteral(Location loc) {
+  std::string s = "\"?\"";
+  if (FileLineColRange r = getFileLoc(loc)) {
+    std::string text = (r.getFilename().getValue() + ":" +
+                        Twine(r.getStartLine()) + ":" +
+                        Twine(r.getStartColumn()))
+                           .str();
+    s = "\"";
+    for (char c : text) {
+      if (c == '"' || c == '\\')
+        s += '\\';
+      s += c;
+    }
+    s += "\"";
+  }
+  return s;
+}
+
+//===----------------------------------------------------------------------===//
+// Names and types
+//===----------------------------------------------------------------------===//
+
+std::string Emitter::fresh(StringRef hint) {
+  std::string base;
+  for (char c : hint)
+    base += (llvm::isAlnum(c) || c == '_') ? c : '_';
+  if (base.empty() || llvm::isDigit(base[0]))
+    base = "v" + base;
+  if (isCppKeyword(base) || StringRef(base).starts_with("__"))
+    base += "_";
+  std::string name = base;
+  for (unsigned i = 1; usedNames.contains(name); ++i)
+    name = base + "_" + std::to_string(i);
+  usedNames.insert(name);
+  return name;
+}
+
+std::string Emitter::define(Value v, StringRef hint) {
+  std::string h = hint.str();
+  if (auto n = dyn_cast<NameLoc>(v.getLoc()))
+    h = n.getName().getValue().str();
+  std::string name = fresh(h);
+  names[v] = name;
+  return name;
+}
+
+std::string Emitter::expr(Value v) {
+  auto it = names.find(v);
+  if (it != names.end())
+    return it->second;
+  return "/*<unemitted value>*/0";
+}
+
+std::string Emitter::arith(Value v) {
+  if (isSmallFloat(v.getType()))
+    return "float(" + expr(v) + ")";
+  return expr(v);
+}
+
+FailureOr<std::string> Emitter::valueType(Type t, Operation *at) {
+  if (t.isIndex())
+    return std::string("int64_t");
+  if (t.isInteger(1))
+    return std::string("bool");
+  if (auto it = dyn_cast<IntegerType>(t)) {
+    unsigned w = it.getWidth();
+    if (w == 8 || w == 16 || w == 32 || w == 64)
+      return (it.isUnsigned() ? "uint" : "int") + std::to_string(w) + "_t";
+  }
+  if (t.isF32() || t.isTF32())
+    return std::string("float");
+  if (t.isF64())
+    return std::string("double");
+  if (t.isF16())
+    return std::string("tlc::cpu::f16");
+  if (t.isBF16())
+    return std::string("tlc::cpu::bf16");
+  if (isa<Float8E4M3FNType>(t))
+    return std::string("tlc::cpu::f8e4m3");
+  if (isa<Float8E5M2Type>(t))
+    return std::string("tlc::cpu::f8e5m2");
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  t.print(os);
+  at->emitError() << "the CPU target does not support values of type " << s;
+  return failure();
+}
+
+FailureOr<std::string> Emitter::storageType(Type t, Operation *at) {
+  return valueType(t, at);
+}
+
+FailureOr<std::string> Emitter::viewType(tile::BufferType t, Operation *at) {
+  auto elem = storageType(t.getElementType(), at);
+  if (failed(elem))
+    return failure();
+  return "tlc::cpu::View<" + *elem + ", " + std::to_string(t.getRank()) + ">";
+}
+
+FailureOr<std::string> Emitter::extent(tile::BufferType t, unsigned d,
+                                       Operation *at) {
+  tile::Dim dim = t.getDim(d);
+  if (dim.isStatic())
+    return std::to_string(dim.getValue());
+  if (dim.isUnknown()) {
+    at->emitError() << "the CPU target needs every extent of "
+                    << t.getShapeString() << " (dimension " << d
+                    << " is unknown)";
+    return failure();
+  }
+  StringRef text = dim.getSymbol().getValue();
+  auto parsed = artifact::ShapeExpr::parse(text);
+  if (!parsed) {
+    at->emitError() << llvm::toString(parsed.takeError());
+    return failure();
+  }
+  std::string s, missing;
+  llvm::raw_string_ostream os(s);
+  parsed->printCpp(os, [&](raw_ostream &o, StringRef name) {
+    auto it = symbolNames.find(name);
+    if (it == symbolNames.end()) {
+      missing = name.str();
+      o << name;
+      return;
+    }
+    o << it->second;
+  });
+  if (!missing.empty()) {
+    at->emitError() << "extent '" << text << "' uses '" << missing
+                    << "', which is not a symbol of the kernel";
+    return failure();
+  }
+  return s;
+}
+
+FailureOr<std::string> Emitter::extentList(tile::BufferType t, Operation *at) {
+  std::string s = "{";
+  for (unsigned d = 0; d < t.getRank(); ++d) {
+    auto e = extent(t, d, at);
+    if (failed(e))
+      return failure();
+    s += (d ? ", " : "") + *e;
+  }
+  return s + "}";
+}
+
+std::string Emitter::foldResult(OpFoldResult r) {
+  if (auto v = dyn_cast<Value>(r))
+    return expr(v);
+  return std::to_string(cast<IntegerAttr>(cast<Attribute>(r)).getInt());
+}
+
+Guard Emitter::guardOf(Value buffer) {
+  auto t = cast<tile::BufferType>(buffer.getType());
+  return t.getScope() == tile::MemoryScope::Global ? Guard::Global
+                                                   : Guard::Checked;
+}
+
+static std::string braced(ArrayRef<std::string> items) {
+  return "{" + llvm::join(items, ", ") + "}";
+}
+
+std::string Emitter::loadExpr(Value buffer, ArrayRef<std::string> indices,
+                              Operation *at, Guard guard) {
+  std::string idx = braced(indices);
+  std::string view = expr(buffer);
+  switch (guard) {
+  case Guard::Global:
+    return "tlc::cpu::load(" + view + ", " + idx + ")";
+  case Guard::Checked:
+    return "tlc::cpu::loadChecked(st, " + locLiteral(at->getLoc()) + ", " +
+           view + ", " + idx + ")";
+  case Guard::None:
+    return view + ".at(" + idx + ")";
+  }
+  llvm_unreachable("unknown guard");
+}
+
+std::string Emitter::storeStmt(Value buffer, ArrayRef<std::string> indices,
+                               StringRef valueExpr, Operation *at,
+                               Guard guard) {
+  std::string idx = braced(indices);
+  std::string view = expr(buffer);
+  switch (guard) {
+  case Guard::Global:
+    return ("tlc::cpu::store(" + view + ", " + idx + ", " + valueExpr + ");")
+        .str();
+  case Guard::Checked:
+    return ("tlc::cpu::storeChecked(st, " + locLiteral(at->getLoc()) + ", " +
+            view + ", " + idx + ", " + valueExpr + ");")
+        .str();
+  case Guard::None:
+    return (view + ".at(" + idx + ") = " + valueExpr + ";").str();
+  }
+  llvm_unreachable("unknown guard");
+}
+
+std::vector<std::string> Emitter::openLoops(ArrayRef<std::string> extents,
+                                            StringRef hint) {
+  std::vector<std::string> vars;
+  for (size_t d = 0; d < extents.size(); ++d) {
+    std::string v = fresh((hint + Twine(d)).str());
+    vars.push_back(v);
+    open("for (int64_t " + v + " = 0; " + v + " < " + extents[d] + "; ++" +
+         v + ")");
+  }
+  return vars;
+}
+
+void Emitter::closeLoops(size_t n) {
+  for (size_t i = 0; i < n; ++i)
+    close();
+}
+
+//===----------------------------------------------------------------------===//
+// Function and kernels
+//===----------------------------------------------------------------------===//
+
+LogicalResult Emitter::emitFunction() {
+  std::string entry = fresh("tlc_" + func.getSymName().str());
+  result.entry = entry;
+  result.symbols = collectKernelSymbols(func);
+  Block &body = func.getBody().front();
+  auto argTypes = func.getArgumentTypes();
+
+  currentLoc = func.getLoc();
+  line("// Kernel instance @" + func.getSymName() + " (CPU reference target).");
+  open("extern \"C\" int " + entry + "(const tlc_cpu_args *args)");
+  line("if (!tlc::cpu::checkArgs(args, " + Twine(argTypes.size()) + ", " +
+       Twine(result.symbols.size()) + "))");
+  line("  return 1;");
+  line("tlc::cpu::Status st;");
+  line("st.message = args->error;");
+  line("st.size = args->errorSize;");
+  for (auto [i, sym] : llvm::enumerate(result.symbols)) {
+    std::string name = fresh(sym);
+    symbolNames[sym] = name;
+    line("const int64_t " + name + " = args->symbols[" + Twine(i) + "];");
+  }
+  for (auto [i, arg] : llvm::enumerate(body.getArguments())) {
+    currentLoc = arg.getLoc();
+    std::string name = fresh(getParamName(func, i));
+    names[arg] = name;
+    Operation *at = func;
+    if (auto bt = dyn_cast<tile::BufferType>(arg.getType())) {
+      auto view = viewType(bt, at);
+      auto elem = storageType(bt.getElementType(), at);
+      auto shape = extentList(bt, at);
+      if (failed(view) || failed(elem) || failed(shape))
+        return failure();
+      line("const " + *view + " " + name + " = tlc::cpu::denseView<" + *elem +
+           ", " + Twine(bt.getRank()) + ">(static_cast<" + *elem +
+           " *>(args->params[" + Twine(i) + "]), " + *shape + ");");
+      continue;
+    }
+    auto t = valueType(arg.getType(), at);
+    if (failed(t))
+      return failure();
+    line("const " + *t + " " + name + " = *static_cast<const " + *t +
+         " *>(args->params[" + Twine(i) + "]);");
+  }
+  if (failed(emitBlock(body)))
+    return failure();
+  currentLoc = func.getLoc();
+  line("return st.hasFailed() ? 1 : 0;");
+  close();
+  return success();
+}
+
+LogicalResult Emitter::emitKernel(tile::KernelOp op) {
+  if (inKernel)
+    return op.emitError("the CPU target cannot emit a T.Kernel nested in "
+                        "another");
+  auto grid = op.getMixedGrid();
+  auto threads = op.getMixedThreads();
+  std::string threadText;
+  for (OpFoldResult t : threads)
+    threadText += (threadText.empty() ? "" : " x ") + foldResult(t);
+  comment(op, "T.Kernel #" + std::to_string(kernelCount++) + ": " +
+                  std::to_string(grid.size()) + "-D grid, " + threadText +
+                  " threads per block (one host executor per block)");
+  std::string g[3] = {"1", "1", "1"};
+  for (auto [i, e] : llvm::enumerate(grid))
+    g[i] = foldResult(e);
+  std::string params;
+  const char *defaults[3] = {"bx", "by", "bz"};
+  auto blockArgs = op.getBlockIndices();
+  for (unsigned i = 0; i < 3; ++i) {
+    params += i ? ", int64_t " : "int64_t ";
+    if (i < blockArgs.size())
+      params += define(blockArgs[i], defaults[i]);
+    else
+      params += std::string("/*") + defaults[i] + "*/";
+  }
+  open("tlc::cpu::launch(st, args->numWorkers, " + g[0] + ", " + g[1] + ", " +
+       g[2] + ", [&](" + params + ")");
+  inKernel = true;
+  LogicalResult r = emitBlock(op.getBody().front());
+  inKernel = false;
+  currentLoc = op.getLoc();
+  close(");");
+  line("if (st.hasFailed())");
+  line("  return 1;");
+  return r;
+}
+
+LogicalResult Emitter::emitAlloc(tile::AllocOp op) {
+  auto bt = cast<tile::BufferType>(op.getType());
+  if (tile::isBarrierScope(bt.getScope())) {
+    comment(op, "T.alloc_barrier: barriers are no-ops on the CPU");
+    names[op.getResult()] = "/*barrier*/0";
+    return success();
+  }
+  auto view = viewType(bt, op);
+  auto elem = storageType(bt.getElementType(), op);
+  auto shape = extentList(bt, op);
+  if (failed(view) || failed(elem) || failed(shape))
+    return failure();
+  std::string name = define(op.getResult(), "buf");
+  std::string mem = fresh(name + "_mem");
+  line("// " + name + ": " + tile::getDTypeName(bt.getElementType()) + " " +
+       bt.getShapeString() + ", " +
+       tile::stringifyMemoryScope(bt.getScope()).str());
+  line("tlc::cpu::Local<" + *elem + ", " + Twine(bt.getRank()) + "> " + mem +
+       "(" + *shape + ");");
+  line("const " + *view + " " + name + " = " + mem + ".view;");
+  if (Value init = op.getInit()) {
+    auto elemVal = tile::getElementValueType(bt.getElementType());
+    std::string v = expr(init);
+    if (elemVal != bt.getElementType())
+      v = "tlc::cpu::cast<" + *elem + ">(" + v + ")";
+    line(name + ".at({0}) = " + v + ";");
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Blocks and statements
+//===----------------------------------------------------------------------===//
+
+LogicalResult Emitter::emitBlock(Block &block) {
+  for (Operation &op : block)
+    if (failed(emitOp(&op)))
+      return failure();
+  return success();
+}
+
+LogicalResult Emitter::emitOp(Operation *op) {
+  currentLoc = op->getLoc();
+  if (auto k = dyn_cast<tile::KernelOp>(op))
+    return emitKernel(k);
+  if (auto a = dyn_cast<tile::AllocOp>(op))
+    return emitAlloc(a);
+  if (auto s = dyn_cast<tile::SymbolOp>(op)) {
+    auto it = symbolNames.find(s.getName());
+    if (it == symbolNames.end())
+      return op->emitError() << "symbol '" << s.getName()
+                             << "' is not declared by the kernel";
+    names[s.getResult()] = it->second;
+    return success();
+  }
+  if (auto r = dyn_cast<tile::RegionOp>(op)) {
+    auto bt = cast<tile::BufferType>(r.getType());
+    auto view = viewType(bt, op);
+    auto shape = extentList(bt, op);
+    if (failed(view) || failed(shape))
+      return failure();
+    std::vector<std::string> offs;
+    for (OpFoldResult o : r.getMixedOffsets())
+      offs.push_back(foldResult(o));
+    std::string name = define(r.getResult(), "region");
+    line("const " + *view + " " + name + " = tlc::cpu::region(" +
+         expr(r.getSource()) + ", " + braced(offs) + ", " + *shape + ");");
+    return success();
+  }
+  if (auto l = dyn_cast<tile::LoadOp>(op)) {
+    auto bt = cast<tile::BufferType>(l.getBuffer().getType());
+    auto t = valueType(l.getType(), op);
+    if (failed(t))
+      return failure();
+    std::vector<std::string> idx;
+    for (Value i : l.getIndices())
+      idx.push_back(expr(i));
+    if (idx.empty())
+      idx.push_back("0");
+    std::string e = loadExpr(l.getBuffer(), idx, op, guardOf(l.getBuffer()));
+    if (l.getType() != bt.getElementType())
+      e = "tlc::cpu::cast<" + *t + ">(" + e + ")";
+    line("const " + *t + " " + define(l.getResult(), "x") + " = " + e + ";");
+    return success();
+  }
+  if (auto s = dyn_cast<tile::StoreOp>(op)) {
+    auto bt = cast<tile::BufferType>(s.getBuffer().getType());
+    std::vector<std::string> idx;
+    for (Value i : s.getIndices())
+      idx.push_back(expr(i));
+    if (idx.empty())
+      idx.push_back("0");
+    std::string v = expr(s.getValue());
+    if (s.getValue().getType() != bt.getElementType()) {
+      auto st = storageType(bt.getElementType(), op);
+      if (failed(st))
+        return failure();
+      v = "tlc::cpu::cast<" + *st + ">(" + v + ")";
+    }
+    line(storeStmt(s.getBuffer(), idx, v, op, guardOf(s.getBuffer())));
+    return success();
+  }
+  if (auto p = dyn_cast<tile::ParallelOp>(op)) {
+    std::vector<std::string> exts;
+    for (OpFoldResult e : p.getMixedExtents())
+      exts.push_back(foldResult(e));
+    comment(op, "T.Parallel: one host loop per dimension");
+    auto ivs = p.getInductionVars();
+    for (auto [d, iv] : llvm::enumerate(ivs)) {
+      std::string v = define(iv, "i");
+      open("for (int64_t " + v + " = 0; " + v + " < " + exts[d] + "; ++" + v +
+           ")");
+    }
+    if (failed(emitBlock(p.getBody().front())))
+      return failure();
+    currentLoc = op->getLoc();
+    closeLoops(ivs.size());
+    return success();
+  }
+  if (auto p = dyn_cast<tile::PipelinedOp>(op)) {
+    comment(op, "T.Pipelined(num_stages=" +
+                    std::to_string(p.getNumStages()) +
+                    "): a plain loop on the CPU");
+    std::string v = define(p.getInductionVar(), "k");
+    open("for (int64_t " + v + " = " + expr(p.getLowerBound()) + "; " + v +
+         " < " + expr(p.getUpperBound()) + "; ++" + v + ")");
+    if (failed(emitBlock(p.getBody().front())))
+      return failure();
+    currentLoc = op->getLoc();
+    close();
+    return success();
+  }
+  if (auto f = dyn_cast<tile::ForOp>(op)) {
+    std::string v = define(f.getInductionVar(), "i");
+    std::string step = expr(f.getStep());
+    std::string cond;
+    APInt stepValue;
+    if (matchPattern(f.getStep(), m_ConstantInt(&stepValue)))
+      cond = v + (stepValue.isNegative() ? " > " : " < ") +
+             expr(f.getUpperBound());
+    else
+      cond = "(" + step + " > 0 ? " + v + " < " + expr(f.getUpperBound()) +
+             " : " + v + " > " + expr(f.getUpperBound()) + ")";
+    open("for (int64_t " + v + " = " + expr(f.getLowerBound()) + "; " + cond +
+         "; " + v + " += " + step + ")");
+    if (failed(emitBlock(f.getBody().front())))
+      return failure();
+    currentLoc = op->getLoc();
+    close();
+    return success();
+  }
+  if (auto i = dyn_cast<tile::IfOp>(op)) {
+    open("if (" + expr(i.getCondition()) + ")");
+    if (failed(emitBlock(*i.thenBlock())))
+      return failure();
+    currentLoc = op->getLoc();
+    if (Block *e = i.elseBlock()) {
+      --indent;
+      line("} else {");
+      ++indent;
+      if (failed(emitBlock(*e)))
+        return failure();
+      currentLoc = op->getLoc();
+    }
+    close();
+    return success();
+  }
+  if (auto w = dyn_cast<tile::WhileOp>(op)) {
+    open("while (true)");
+    for (Operation &c : w.getCond().front()) {
+      if (auto cond = dyn_cast<tile::ConditionOp>(&c)) {
+        currentLoc = c.getLoc();
+        line("if (!" + expr(cond.getCondition()) + ")");
+        line("  break;");
+        continue;
+      }
+      if (failed(emitOp(&c)))
+        return failure();
+    }
+    if (failed(emitBlock(w.getBody().front())))
+      return failure();
+    currentLoc = op->getLoc();
+    close();
+    return success();
+  }
+  if (isa<tile::SyncThreadsOp>(op)) {
+    comment(op, "T.sync_threads(): no-op, one executor per block");
+    return success();
+  }
+  if (isa<tile::UseSwizzleOp>(op)) {
+    comment(op, "T.use_swizzle: block order does not matter on the CPU");
+    return success();
+  }
+  if (isa<tile::AnnotateLayoutOp>(op)) {
+    comment(op, "T.annotate_layout: layouts do not matter on the CPU");
+    return success();
+  }
+  if (auto a = dyn_cast<tile::DeviceAssertOp>(op)) {
+    std::string msg = "device assertion failed: " + a.getMsg().str();
+    std::string lit;
+    for (char c : msg) {
+      if (c == '"' || c == '\\')
+        lit += '\\';
+      lit += (c == '\n') ? ' ' : c;
+    }
+    open("if (!" + expr(a.getCondition()) + ")");
+    line("st.fail(" + locLiteral(op->getLoc()) + ", \"" + lit + "\");");
+    line(returnStmt());
+    close();
+    return success();
+  }
+  if (auto c = dyn_cast<tile::CopyOp>(op))
+    return emitCopy(c);
+  if (auto g = dyn_cast<tile::GemmOp>(op))
+    return emitGemm(g);
+  if (auto f = dyn_cast<tile::FillOp>(op)) {
+    auto bt = cast<tile::BufferType>(f.getDst().getType());
+    auto st = storageType(bt.getElementType(), op);
+    if (failed(st))
+      return failure();
+    std::string v = expr(f.getValue());
+    if (f.getValue().getType() != bt.getElementType())
+      v = "tlc::cpu::cast<" + *st + ">(" + v + ")";
+    comment(op, "T.fill");
+    return emitFill(op, f.getDst(), v);
+  }
+  if (auto c = dyn_cast<tile::ClearOp>(op)) {
+    auto bt = cast<tile::BufferType>(c.getDst().getType());
+    auto st = storageType(bt.getElementType(), op);
+    if (failed(st))
+      return failure();
+    comment(op, "T.clear");
+    return emitFill(op, c.getDst(), *st + "()");
+  }
+  if (auto r = dyn_cast<tile::ReduceOp>(op))
+    return emitReduce(r);
+  if (auto c = dyn_cast<tile::CumSumOp>(op))
+    return emitCumSum(c);
+  if (auto a = dyn_cast<tile::AtomicAddOp>(op))
+    return emitAtomicAdd(a);
+  if (auto p = dyn_cast<tile::PrintOp>(op))
+    return emitPrint(p);
+  if (isa<tile::ThreadBindingOp>(op))
+    return op->emitError(
+        "the CPU target runs each block as one executor and cannot emit "
+        "T.get_thread_binding (per-thread code)");
+  if (isa<arith::ArithDialect, math::MathDialect>(op->getDialect()))
+    return emitScalar(op);
+  return op->emitError() << "the CPU target cannot emit '" << op->getName()
+                         << "'";
+}
+
+//===----------------------------------------------------------------------===//
+// Scalar operations
+//===----------------------------------------------------------------------===//
+
+/// The unsigned C++ type of the same width as integer type \p t.
+static std::string unsignedType(Type t) {
+  if (t.isIndex())
+    return "uint64_t";
+  if (t.isInteger(1))
+    return "bool";
+  return "uint" + std::to_string(t.getIntOrFloatBitWidth()) + "_t";
+}
+
+/// The C++ literal of a float constant of type \p t.
+static std::string floatLiteral(const APFloat &value, Type t) {
+  double d = value.convertToDouble();
+  bool isFloat = !t.isF64();
+  std::string ty = isFloat ? "float" : "double";
+  if (std::isnan(d))
+    return "std::numeric_limits<" + ty + ">::quiet_NaN()";
+  if (std::isinf(d))
+    return std::string(d < 0 ? "-" : "") + "std::numeric_limits<" + ty +
+           ">::infinity()";
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << llvm::format(isFloat ? "%.9g" : "%.17g", d);
+  if (s.find_first_of(".eE") == std::string::npos)
+    s += ".0";
+  return isFloat ? s + "f" : s;
+}
+
+LogicalResult Emitter::emitScalar(Operation *op) {
+  if (op->getNumResults() != 1)
+    return op->emitError() << "the CPU target cannot emit '" << op->getName()
+                           << "'";
+  Value res = op->getResult(0);
+  Type t = res.getType();
+  auto cty = valueType(t, op);
+  if (failed(cty))
+    return failure();
+
+  // Constants are inlined as literals.
+  if (auto c = dyn_cast<arith::ConstantOp>(op)) {
+    Attribute v = c.getValue();
+    if (auto i = dyn_cast<IntegerAttr>(v)) {
+      if (t.isInteger(1)) {
+        names[res] = i.getValue().isZero() ? "false" : "true";
+      } else {
+        int64_t x = i.getValue().getSExtValue();
+        std::string lit = std::to_string(x);
+        if (x > INT32_MAX || x < INT32_MIN)
+          lit = "INT64_C(" + lit + ")";
+        names[res] = (t.isIndex() || t.isInteger(32)) ? lit
+                                                      : *cty + "(" + lit + ")";
+      }
+      return success();
+    }
+    if (auto f = dyn_cast<FloatAttr>(v)) {
+      if (isSmallFloat(t))
+        names[res] = *cty + "::fromBits(" +
+                     std::to_string(f.getValue().bitcastToAPInt().getZExtValue()) +
+                     ")";
+      else
+        names[res] = floatLiteral(f.getValue(), t);
+      return success();
+    }
+    return op->emitError("the CPU target cannot emit this constant");
+  }
+
+  auto operand = [&](unsigned i) { return arith(op->getOperand(i)); };
+  auto raw = [&](unsigned i) { return expr(op->getOperand(i)); };
+  auto wrap = [&](const std::string &e) {
+    return isSmallFloat(t) ? *cty + "(" + e + ")" : e;
+  };
+  auto bin = [&](const char *sym) {
+    return wrap("(" + operand(0) + " " + sym + " " + operand(1) + ")");
+  };
+  auto call = [&](const std::string &fn) {
+    std::string args;
+    for (unsigned i = 0; i < op->getNumOperands(); ++i)
+      args += (i ? ", " : "") + operand(i);
+    return wrap(fn + "(" + args + ")");
+  };
+  Type inTy = op->getNumOperands() ? op->getOperand(0).getType() : Type();
+  std::string uIn = inTy ? unsignedType(inTy) : "";
+  auto ubin = [&](const char *sym) {
+    return *cty + "(" + uIn + "(" + raw(0) + ") " + sym + " " + uIn + "(" +
+           raw(1) + "))";
+  };
+  auto tmpl = [&](const char *fn, const std::string &ty) {
+    return std::string(fn) + "<" + ty + ">(" + raw(0) + ", " + raw(1) + ")";
+  };
+  std::string ity;
+  if (inTy) {
+    auto r = valueType(inTy, op);
+    if (failed(r))
+      return failure();
+    ity = *r;
+  }
+  // Signed add/sub/mul wrap (the code is compiled with -fwrapv); narrow
+  // types are converted back explicitly.
+  auto ibin = [&](const char *sym) {
+    std::string e2 = "(" + raw(0) + " " + sym + " " + raw(1) + ")";
+    if (t.isIndex() || t.isInteger(64) || t.isInteger(32))
+      return e2;
+    return *cty + e2;
+  };
+  std::string e;
+
+  llvm::TypeSwitch<Operation *, void>(op)
+      .Case([&](arith::AddFOp) { e = bin("+"); })
+      .Case([&](arith::SubFOp) { e = bin("-"); })
+      .Case([&](arith::MulFOp) { e = bin("*"); })
+      .Case([&](arith::DivFOp) { e = bin("/"); })
+      .Case([&](arith::RemFOp) { e = call("std::fmod"); })
+      .Case([&](arith::NegFOp) { e = wrap("(-" + operand(0) + ")"); })
+      .Case([&](arith::MaximumFOp) { e = call("tlc::cpu::maximumF"); })
+      .Case([&](arith::MinimumFOp) { e = call("tlc::cpu::minimumF"); })
+      .Case([&](arith::MaxNumFOp) { e = call("std::fmax"); })
+      .Case([&](arith::MinNumFOp) { e = call("std::fmin"); })
+      .Case([&](arith::AddIOp) { e = ibin("+"); })
+      .Case([&](arith::SubIOp) { e = ibin("-"); })
+      .Case([&](arith::MulIOp) { e = ibin("*"); })
+      .Case([&](arith::DivSIOp) { e = tmpl("tlc::cpu::truncDiv", ity); })
+      .Case([&](arith::RemSIOp) { e = tmpl("tlc::cpu::truncRem", ity); })
+      .Case([&](arith::DivUIOp) {
+        e = *cty + "(tlc::cpu::truncDiv<" + uIn + ">(" + raw(0) + ", " +
+            raw(1) + "))";
+      })
+      .Case([&](arith::RemUIOp) {
+        e = *cty + "(tlc::cpu::truncRem<" + uIn + ">(" + raw(0) + ", " +
+            raw(1) + "))";
+      })
+      .Case([&](arith::FloorDivSIOp) { e = tmpl("tlc::cpu::floorDiv", ity); })
+      .Case([&](arith::CeilDivSIOp) { e = tmpl("tlc::cpu::ceilDiv", ity); })
+      .Case([&](arith::CeilDivUIOp) {
+        e = *cty + "(tlc::cpu::ceilDiv<" + uIn + ">(" + raw(0) + ", " +
+            raw(1) + "))";
+      })
+      .Case([&](arith::MaxSIOp) { e = tmpl("std::max", ity); })
+      .Case([&](arith::MinSIOp) { e = tmpl("std::min", ity); })
+      .Case([&](arith::MaxUIOp) {
+        e = *cty + "(std::max<" + uIn + ">(" + raw(0) + ", " + raw(1) + "))";
+      })
+      .Case([&](arith::MinUIOp) {
+        e = *cty + "(std::min<" + uIn + ">(" + raw(0) + ", " + raw(1) + "))";
+      })
+      .Case([&](arith::AndIOp) { e = *cty + "(" + raw(0) + " & " + raw(1) + ")"; })
+      .Case([&](arith::OrIOp) { e = *cty + "(" + raw(0) + " | " + raw(1) + ")"; })
+      .Case([&](arith::XOrIOp) { e = *cty + "(" + raw(0) + " ^ " + raw(1) + ")"; })
+      .Case([&](arith::ShLIOp) { e = ubin("<<"); })
+      .Case([&](arith::ShRUIOp) { e = ubin(">>"); })
+      .Case([&](arith::ShRSIOp) {
+        e = *cty + "(" + raw(0) + " >> " + raw(1) + ")";
+      })
+      .Case([&](arith::CmpIOp c) {
+        using P = arith::CmpIPredicate;
+        const char *sym = "==";
+        bool isUnsigned = false;
+        switch (c.getPredicate()) {
+        case P::eq: sym = "=="; break;
+        case P::ne: sym = "!="; break;
+        case P::slt: sym = "<"; break;
+        case P::sle: sym = "<="; break;
+        case P::sgt: sym = ">"; break;
+        case P::sge: sym = ">="; break;
+        case P::ult: sym = "<"; isUnsigned = true; break;
+        case P::ule: sym = "<="; isUnsigned = true; break;
+        case P::ugt: sym = ">"; isUnsigned = true; break;
+        case P::uge: sym = ">="; isUnsigned = true; break;
+        }
+        if (isUnsigned)
+          e = "(" + uIn + "(" + raw(0) + ") " + sym + " " + uIn + "(" +
+              raw(1) + "))";
+        else
+          e = "(" + raw(0) + " " + sym + " " + raw(1) + ")";
+      })
+      .Case([&](arith::CmpFOp c) {
+        using P = arith::CmpFPredicate;
+        std::string a = operand(0), b = operand(1);
+        switch (c.getPredicate()) {
+        case P::AlwaysFalse: e = "false"; break;
+        case P::AlwaysTrue: e = "true"; break;
+        case P::OEQ: e = "(" + a + " == " + b + ")"; break;
+        case P::OGT: e = "(" + a + " > " + b + ")"; break;
+        case P::OGE: e = "(" + a + " >= " + b + ")"; break;
+        case P::OLT: e = "(" + a + " < " + b + ")"; break;
+        case P::OLE: e = "(" + a + " <= " + b + ")"; break;
+        case P::ONE: e = "(" + a + " < " + b + " || " + a + " > " + b + ")"; break;
+        case P::ORD: e = "(!std::isnan(" + a + ") && !std::isnan(" + b + "))"; break;
+        case P::UEQ: e = "!(" + a + " < " + b + " || " + a + " > " + b + ")"; break;
+        case P::UGT: e = "!(" + a + " <= " + b + ")"; break;
+        case P::UGE: e = "!(" + a + " < " + b + ")"; break;
+        case P::ULT: e = "!(" + a + " >= " + b + ")"; break;
+        case P::ULE: e = "!(" + a + " > " + b + ")"; break;
+        case P::UNE: e = "(" + a + " != " + b + ")"; break;
+        case P::UNO: e = "(std::isnan(" + a + ") || std::isnan(" + b + "))"; break;
+        }
+      })
+      .Case([&](arith::SelectOp) {
+        e = "(" + raw(0) + " ? " + raw(1) + " : " + raw(2) + ")";
+      })
+      .Case<arith::ExtFOp, arith::TruncFOp, arith::SIToFPOp, arith::FPToSIOp,
+            arith::IndexCastOp>([&](Operation *) {
+        if (inTy.isInteger(1) && isa<arith::SIToFPOp>(op))
+          e = "(" + raw(0) + " ? " + *cty + "(-1.0f) : " + *cty + "(0.0f))";
+        else if (t.isInteger(1) && isa<arith::IndexCastOp>(op))
+          e = "((" + raw(0) + " & 1) != 0)";
+        else
+          e = "tlc::cpu::cast<" + *cty + ">(" + raw(0) + ")";
+      })
+      .Case<arith::UIToFPOp, arith::IndexCastUIOp, arith::ExtUIOp>(
+          [&](Operation *) {
+            e = "tlc::cpu::cast<" + *cty + ">(" + uIn + "(" + raw(0) + "))";
+          })
+      .Case([&](arith::FPToUIOp) {
+        e = *cty + "(tlc::cpu::cast<" + unsignedType(t) + ">(" + raw(0) + "))";
+      })
+      .Case([&](arith::ExtSIOp) {
+        if (inTy.isInteger(1))
+          e = "(" + raw(0) + " ? " + *cty + "(-1) : " + *cty + "(0))";
+        else
+          e = *cty + "(" + raw(0) + ")";
+      })
+      .Case([&](arith::TruncIOp) {
+        if (t.isInteger(1))
+          e = "((" + raw(0) + " & 1) != 0)";
+        else
+          e = *cty + "(" + uIn + "(" + raw(0) + "))";
+      })
+      .Case([&](arith::BitcastOp) {
+        e = "tlc::cpu::bitCast<" + *cty + ">(" + raw(0) + ")";
+      })
+      .Case([&](math::ExpOp) { e = call("std::exp"); })
+      .Case([&](math::Exp2Op) { e = call("std::exp2"); })
+      .Case([&](math::ExpM1Op) { e = call("std::expm1"); })
+      .Case([&](math::LogOp) { e = call("std::log"); })
+      .Case([&](math::Log2Op) { e = call("std::log2"); })
+      .Case([&](math::Log10Op) { e = call("std::log10"); })
+      .Case([&](math::Log1pOp) { e = call("std::log1p"); })
+      .Case([&](math::SqrtOp) { e = call("std::sqrt"); })
+      .Case([&](math::RsqrtOp) { e = call("tlc::cpu::rsqrt"); })
+      .Case([&](math::SinOp) { e = call("std::sin"); })
+      .Case([&](math::CosOp) { e = call("std::cos"); })
+      .Case([&](math::TanOp) { e = call("std::tan"); })
+      .Case([&](math::TanhOp) { e = call("std::tanh"); })
+      .Case([&](math::SinhOp) { e = call("std::sinh"); })
+      .Case([&](math::CoshOp) { e = call("std::cosh"); })
+      .Case([&](math::AsinOp) { e = call("std::asin"); })
+      .Case([&](math::AcosOp) { e = call("std::acos"); })
+      .Case([&](math::AtanOp) { e = call("std::atan"); })
+      .Case([&](math::Atan2Op) { e = call("std::atan2"); })
+      .Case([&](math::ErfOp) { e = call("std::erf"); })
+      .Case([&](math::FloorOp) { e = call("std::floor"); })
+      .Case([&](math::CeilOp) { e = call("std::ceil"); })
+      .Case([&](math::RoundOp) { e = call("std::round"); })
+      .Case([&](math::RoundEvenOp) { e = call("std::nearbyint"); })
+      .Case([&](math::TruncOp) { e = call("std::trunc"); })
+      .Case([&](math::AbsFOp) { e = call("std::fabs"); })
+      .Case([&](math::PowFOp) { e = call("std::pow"); })
+      .Case([&](math::FmaOp) { e = call("std::fma"); })
+      .Case([&](math::CopySignOp) { e = call("std::copysign"); })
+      .Case([&](math::AbsIOp) {
+        e = *cty + "(" + raw(0) + " < 0 ? -" + raw(0) + " : " + raw(0) + ")";
+      })
+      .Case([&](math::IsNaNOp) { e = "std::isnan(" + operand(0) + ")"; })
+      .Case([&](math::IsInfOp) { e = "std::isinf(" + operand(0) + ")"; })
+      .Case([&](math::IsFiniteOp) { e = "std::isfinite(" + operand(0) + ")"; })
+      .Case([&](math::CountLeadingZerosOp) {
+        e = *cty + "(tlc::cpu::countLeadingZeros<" + uIn + ">(" + raw(0) + "))";
+      })
+      .Case([&](math::CtPopOp) {
+        e = *cty + "(__builtin_popcountll(uint64_t(" + uIn + "(" + raw(0) +
+            "))))";
+      })
+      .Default([&](Operation *) {});
+  if (e.empty())
+    return op->emitError() << "the CPU target cannot emit '" << op->getName()
+                           << "'";
+  line("const " + *cty + " " + define(res, "v") + " = " + e + ";");
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Entry points
+//===----------------------------------------------------------------------===//
+
+FailureOr<CppKernel> tlc::target::emitCpuKernel(tile::FuncOp func,
+                                                const CppEmitOptions &options) {
+  if (func.isDeclaration())
+    return func.emitError("cannot emit a kernel declaration (no body)");
+  Emitter emitter(func, options);
+  if (failed(emitter.emitFunction()))
+    return failure();
+  CppKernel kernel = emitter.takeResult();
+  // Header lines shift the body: prepend them and renumber the map.
+  std::string header = "// Generated by tlc for the CPU reference target. "
+                       "Do not edit.\n#include \"" +
+                       options.headerName + "\"\n\n";
+  unsigned shift = 3;
+  kernel.source = header + kernel.source;
+  for (artifact::SourceMapEntry &e : kernel.sourceMap)
+    e.generatedLine += shift;
+  return kernel;
+}
+
+LogicalResult tlc::target::translateModuleToCpp(ModuleOp module,
+                                                raw_ostream &os,
+                                                const CppEmitOptions &options) {
+  os << "// Generated by tlc for the CPU reference target. Do not edit.\n"
+     << "#include \"" << options.headerName << "\"\n";
+  bool ok = true;
+  for (auto func : module.getOps<tile::FuncOp>()) {
+    if (func.isDeclaration())
+      continue;
+    Emitter emitter(func, options);
+    if (failed(emitter.emitFunction())) {
+      ok = false;
+      continue;
+    }
+    os << "\n" << emitter.takeResult().source;
+  }
+  return success(ok);
+}

@@ -1,0 +1,448 @@
+//===- CppEmitterTileOps.cpp - Tile operations for the CPU target ---------===//
+//
+// Part of the tlc project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// T.copy, T.fill/T.clear, T.gemm, T.reduce_*, T.cumsum, T.atomic_add and
+// T.print as host loops. Accumulation happens in the accumulator's dtype
+// (float for the small float formats) and every store rounds to the
+// destination's dtype.
+//
+//===----------------------------------------------------------------------===//
+
+#include "EmitterImpl.h"
+
+#include "llvm/ADT/StringExtras.h"
+
+using namespace mlir;
+using namespace tlc;
+using namespace tlc::target;
+using namespace tlc::target::detail;
+
+/// True when dimension \p d of \p t is the static extent 1.
+static bool isUnitDim(tile::BufferType t, unsigned d) {
+  tile::Dim dim = t.getDim(d);
+  return dim.isStatic() && dim.getValue() == 1;
+}
+
+/// The type arithmetic on elements of \p t accumulates in: float for f16,
+/// bf16, fp8, tf32 and f32; double for f64; the value type for integers.
+static Type getAccumulatorType(Type t) {
+  if (t.isF64())
+    return t;
+  if (isa<FloatType>(t))
+    return Float32Type::get(t.getContext());
+  return tile::getElementValueType(t);
+}
+
+LogicalResult Emitter::emitPairedLoops(
+    Operation *op, Value a, Value b,
+    function_ref<void(ArrayRef<std::string>, ArrayRef<std::string>)> body) {
+  auto ta = cast<tile::BufferType>(a.getType());
+  auto tb = cast<tile::BufferType>(b.getType());
+  SmallVector<unsigned> keepA, keepB;
+  for (unsigned d = 0; d < ta.getRank(); ++d)
+    if (!isUnitDim(ta, d))
+      keepA.push_back(d);
+  for (unsigned d = 0; d < tb.getRank(); ++d)
+    if (!isUnitDim(tb, d))
+      keepB.push_back(d);
+  std::vector<std::string> idxA(ta.getRank(), "0"), idxB(tb.getRank(), "0");
+
+  if (keepA.size() == keepB.size()) {
+    std::vector<std::string> exts;
+    for (size_t k = 0; k < keepA.size(); ++k) {
+      // Prefer a static extent; both are equal when the program is valid.
+      bool bStatic = tb.getDim(keepB[k]).isStatic();
+      auto e = bStatic || !ta.getDim(keepA[k]).isStatic()
+                   ? extent(tb, keepB[k], op)
+                   : extent(ta, keepA[k], op);
+      if (failed(e))
+        return failure();
+      exts.push_back(*e);
+    }
+    std::vector<std::string> vars = openLoops(exts, "i");
+    for (size_t k = 0; k < vars.size(); ++k) {
+      idxA[keepA[k]] = vars[k];
+      idxB[keepB[k]] = vars[k];
+    }
+    body(idxA, idxB);
+    closeLoops(vars.size());
+    return success();
+  }
+
+  // Symbolic extents that may be 1 at run time: walk both in row-major
+  // order with one linear index.
+  std::vector<std::string> extA, extB;
+  for (unsigned d = 0; d < ta.getRank(); ++d) {
+    auto e = extent(ta, d, op);
+    if (failed(e))
+      return failure();
+    extA.push_back("int64_t(" + *e + ")");
+  }
+  for (unsigned d = 0; d < tb.getRank(); ++d) {
+    auto e = extent(tb, d, op);
+    if (failed(e))
+      return failure();
+    extB.push_back("int64_t(" + *e + ")");
+  }
+  auto unravel = [&](ArrayRef<std::string> exts, StringRef lin,
+                     std::vector<std::string> &idx) {
+    for (size_t d = 0; d < exts.size(); ++d) {
+      std::string inner = "1";
+      for (size_t e = d + 1; e < exts.size(); ++e)
+        inner += " * " + exts[e];
+      idx[d] = ("(" + lin + " / (" + inner + ")) % " + exts[d]).str();
+    }
+  };
+  std::string total = llvm::join(extA, " * ");
+  std::vector<std::string> vars = openLoops({total}, "l");
+  unravel(extA, vars[0], idxA);
+  unravel(extB, vars[0], idxB);
+  body(idxA, idxB);
+  closeLoops(1);
+  return success();
+}
+
+LogicalResult Emitter::emitCopy(tile::CopyOp op) {
+  auto ts = cast<tile::BufferType>(op.getSrc().getType());
+  auto td = cast<tile::BufferType>(op.getDst().getType());
+  auto dstStorage = storageType(td.getElementType(), op);
+  if (failed(dstStorage) || failed(storageType(ts.getElementType(), op)))
+    return failure();
+  comment(op, std::string("T.copy ") +
+                  tile::stringifyMemoryScope(ts.getScope()).str() + " " +
+                  ts.getShapeString() + " -> " +
+                  tile::stringifyMemoryScope(td.getScope()).str() + " " +
+                  td.getShapeString() +
+                  (ts.getScope() == tile::MemoryScope::Global ||
+                           td.getScope() == tile::MemoryScope::Global
+                       ? " (global accesses guarded)"
+                       : ""));
+  bool convert = ts.getElementType() != td.getElementType();
+  return emitPairedLoops(
+      op, op.getSrc(), op.getDst(),
+      [&](ArrayRef<std::string> src, ArrayRef<std::string> dst) {
+        std::string v = loadExpr(op.getSrc(), src, op, guardOf(op.getSrc()));
+        if (convert)
+          v = "tlc::cpu::cast<" + *dstStorage + ">(" + v + ")";
+        line(storeStmt(op.getDst(), dst, v, op, guardOf(op.getDst())));
+      });
+}
+
+LogicalResult Emitter::emitFill(Operation *op, Value dst,
+                                std::string valueExpr) {
+  auto td = cast<tile::BufferType>(dst.getType());
+  std::vector<std::string> exts;
+  for (unsigned d = 0; d < td.getRank(); ++d) {
+    auto e = extent(td, d, op);
+    if (failed(e))
+      return failure();
+    exts.push_back(*e);
+  }
+  std::string v = valueExpr;
+  if (!exts.empty() && valueExpr.find('(') != std::string::npos &&
+      valueExpr.size() > 24) {
+    // Hoist a converted value out of the loops.
+    auto st = storageType(td.getElementType(), op);
+    if (failed(st))
+      return failure();
+    v = fresh("fill_value");
+    line("const " + *st + " " + v + " = " + valueExpr + ";");
+  }
+  std::vector<std::string> vars = openLoops(exts, "i");
+  line(storeStmt(dst, vars, v, op, guardOf(dst)));
+  closeLoops(vars.size());
+  return success();
+}
+
+LogicalResult Emitter::emitGemm(tile::GemmOp op) {
+  auto ta = cast<tile::BufferType>(op.getA().getType());
+  auto tb = cast<tile::BufferType>(op.getB().getType());
+  auto tc = cast<tile::BufferType>(op.getC().getType());
+  if (ta.getRank() < 2 || tb.getRank() < 2 || tc.getRank() < 2)
+    return op.emitError("the CPU target needs T.gemm operands of rank >= 2");
+  unsigned ra = ta.getRank(), rb = tb.getRank(), rc = tc.getRank();
+  auto m = extent(tc, rc - 2, op);
+  auto n = extent(tc, rc - 1, op);
+  auto k = extent(ta, op.getTransposeA() ? ra - 2 : ra - 1, op);
+  Type accType = getAccumulatorType(tc.getElementType());
+  auto acc = valueType(accType, op);
+  auto cStorage = storageType(tc.getElementType(), op);
+  if (failed(m) || failed(n) || failed(k) || failed(acc) || failed(cStorage) ||
+      failed(storageType(ta.getElementType(), op)) ||
+      failed(storageType(tb.getElementType(), op)))
+    return failure();
+  comment(op, std::string("T.gemm: C[") + *m + ", " + *n + "] " +
+                  (op.getClearAccum() ? "= " : "+= ") +
+                  (op.getTransposeA() ? "A^T" : "A") + " * " +
+                  (op.getTransposeB() ? "B^T" : "B") + ", K = " + *k +
+                  ", accumulated in " + *acc);
+  std::string i = fresh("i"), j = fresh("j"), kk = fresh("k");
+  auto index = [&](unsigned rank, StringRef row, StringRef col) {
+    std::vector<std::string> idx(rank - 2, "0");
+    idx.push_back(row.str());
+    idx.push_back(col.str());
+    return idx;
+  };
+  auto at = [&](Value buf, unsigned rank, StringRef row, StringRef col) {
+    Guard g = guardOf(buf) == Guard::Global ? Guard::Global : Guard::None;
+    return loadExpr(buf, index(rank, row, col), op, g);
+  };
+  std::string accName = fresh("acc");
+  open("for (int64_t " + i + " = 0; " + i + " < " + *m + "; ++" + i + ")");
+  open("for (int64_t " + j + " = 0; " + j + " < " + *n + "; ++" + j + ")");
+  std::string cElem = at(op.getC(), rc, i, j);
+  line(*acc + " " + accName + " = " +
+       (op.getClearAccum() ? *acc + "()"
+                           : "tlc::cpu::cast<" + *acc + ">(" + cElem + ")") +
+       ";");
+  open("for (int64_t " + kk + " = 0; " + kk + " < " + *k + "; ++" + kk + ")");
+  std::string aElem = op.getTransposeA() ? at(op.getA(), ra, kk, i)
+                                         : at(op.getA(), ra, i, kk);
+  std::string bElem = op.getTransposeB() ? at(op.getB(), rb, j, kk)
+                                         : at(op.getB(), rb, kk, j);
+  line(accName + " += tlc::cpu::cast<" + *acc + ">(" + aElem +
+       ") * tlc::cpu::cast<" + *acc + ">(" + bElem + ");");
+  close();
+  Guard cg = guardOf(op.getC()) == Guard::Global ? Guard::Global : Guard::None;
+  line(storeStmt(op.getC(), index(rc, i, j),
+                 "tlc::cpu::cast<" + *cStorage + ">(" + accName + ")", op, cg));
+  close();
+  close();
+  return success();
+}
+
+LogicalResult Emitter::emitReduce(tile::ReduceOp op) {
+  auto ts = cast<tile::BufferType>(op.getSrc().getType());
+  auto td = cast<tile::BufferType>(op.getDst().getType());
+  unsigned dim = op.getDim();
+  if (dim >= ts.getRank())
+    return op.emitError("reduction dimension out of range");
+  Type accType = getAccumulatorType(td.getElementType());
+  auto acc = valueType(accType, op);
+  auto dStorage = storageType(td.getElementType(), op);
+  if (failed(acc) || failed(dStorage) ||
+      failed(storageType(ts.getElementType(), op)))
+    return failure();
+  bool isFloat = isa<FloatType>(accType);
+  using K = tile::ReduceKind;
+  K kind = op.getKind();
+  std::string init, lim = "std::numeric_limits<" + *acc + ">";
+  switch (kind) {
+  case K::Sum:
+  case K::AbsSum:
+  case K::AbsMax:
+  case K::BitOr:
+  case K::BitXor:
+    init = *acc + "(0)";
+    break;
+  case K::Max:
+    init = isFloat ? "-" + lim + "::infinity()" : lim + "::lowest()";
+    break;
+  case K::Min:
+    init = isFloat ? lim + "::infinity()" : lim + "::max()";
+    break;
+  case K::BitAnd:
+    init = *acc + "(~" + *acc + "(0))";
+    break;
+  }
+  auto combine = [&](StringRef a, StringRef b) -> std::string {
+    switch (kind) {
+    case K::Sum:
+    case K::AbsSum:
+      return (a + " + " + b).str();
+    case K::Max:
+    case K::AbsMax:
+      return ("std::max<" + *acc + ">(" + a + ", " + b + ")").str();
+    case K::Min:
+      return ("std::min<" + *acc + ">(" + a + ", " + b + ")").str();
+    case K::BitAnd:
+      return (*acc + "(" + a + " & " + b + ")").str();
+    case K::BitOr:
+      return (*acc + "(" + a + " | " + b + ")").str();
+    case K::BitXor:
+      return (*acc + "(" + a + " ^ " + b + ")").str();
+    }
+    llvm_unreachable("unknown reduction");
+  };
+  bool isAbs = kind == K::AbsSum || kind == K::AbsMax;
+  comment(op, "T.reduce_" + tile::stringifyReduceKind(kind).str() +
+                  " over dimension " + std::to_string(dim) + (op.getClear() ? ", clear" : ", accumulate into dst") +
+                  ", in " + *acc);
+
+  std::vector<std::string> outerExts;
+  for (unsigned d = 0; d < ts.getRank(); ++d) {
+    if (d == dim)
+      continue;
+    auto e = extent(ts, d, op);
+    if (failed(e))
+      return failure();
+    outerExts.push_back(*e);
+  }
+  auto inner = extent(ts, dim, op);
+  if (failed(inner))
+    return failure();
+  std::vector<std::string> outer = openLoops(outerExts, "i");
+  std::string accName = fresh("acc"), r = fresh("r");
+  line(*acc + " " + accName + " = " + init + ";");
+  open("for (int64_t " + r + " = 0; " + r + " < " + *inner + "; ++" + r + ")");
+  std::vector<std::string> srcIdx;
+  for (unsigned d = 0, o = 0; d < ts.getRank(); ++d)
+    srcIdx.push_back(d == dim ? r : outer[o++]);
+  std::string x = "tlc::cpu::cast<" + *acc + ">(" +
+                  loadExpr(op.getSrc(), srcIdx, op, guardOf(op.getSrc())) +
+                  ")";
+  if (isAbs)
+    x = isFloat ? "std::fabs(" + x + ")"
+                : "(" + x + " < 0 ? -" + x + " : " + x + ")";
+  line(accName + " = " + combine(accName, x) + ";");
+  close();
+  std::vector<std::string> dstIdx;
+  if (td.getRank() == ts.getRank()) {
+    dstIdx = srcIdx;
+    dstIdx[dim] = "0";
+  } else {
+    dstIdx = outer;
+  }
+  if (dstIdx.empty())
+    dstIdx.push_back("0");
+  if (!op.getClear()) {
+    std::string old = "tlc::cpu::cast<" + *acc + ">(" +
+                      loadExpr(op.getDst(), dstIdx, op, guardOf(op.getDst())) +
+                      ")";
+    line(accName + " = " + combine(old, accName) + ";");
+  }
+  line(storeStmt(op.getDst(), dstIdx,
+                 "tlc::cpu::cast<" + *dStorage + ">(" + accName + ")", op,
+                 guardOf(op.getDst())));
+  closeLoops(outer.size());
+  return success();
+}
+
+LogicalResult Emitter::emitCumSum(tile::CumSumOp op) {
+  auto ts = cast<tile::BufferType>(op.getSrc().getType());
+  auto td = cast<tile::BufferType>(op.getDst().getType());
+  unsigned dim = op.getDim();
+  if (dim >= ts.getRank())
+    return op.emitError("scan dimension out of range");
+  Type accType = getAccumulatorType(td.getElementType());
+  auto acc = valueType(accType, op);
+  auto dStorage = storageType(td.getElementType(), op);
+  if (failed(acc) || failed(dStorage))
+    return failure();
+  comment(op, std::string("T.cumsum over dimension ") + std::to_string(dim) +
+                  (op.getReverse() ? ", reverse" : "") + ", in " + *acc);
+  std::vector<std::string> outerExts;
+  for (unsigned d = 0; d < ts.getRank(); ++d) {
+    if (d == dim)
+      continue;
+    auto e = extent(ts, d, op);
+    if (failed(e))
+      return failure();
+    outerExts.push_back(*e);
+  }
+  auto n = extent(ts, dim, op);
+  if (failed(n))
+    return failure();
+  std::vector<std::string> outer = openLoops(outerExts, "i");
+  std::string accName = fresh("acc"), r = fresh("r"), p = fresh("p");
+  line(*acc + " " + accName + " = " + *acc + "(0);");
+  open("for (int64_t " + r + " = 0; " + r + " < " + *n + "; ++" + r + ")");
+  line("const int64_t " + p + " = " +
+       (op.getReverse() ? "(" + *n + ") - 1 - " + r : r) + ";");
+  std::vector<std::string> idx;
+  for (unsigned d = 0, o = 0; d < ts.getRank(); ++d)
+    idx.push_back(d == dim ? p : outer[o++]);
+  line(accName + " += tlc::cpu::cast<" + *acc + ">(" +
+       loadExpr(op.getSrc(), idx, op, guardOf(op.getSrc())) + ");");
+  line(storeStmt(op.getDst(), idx,
+                 "tlc::cpu::cast<" + *dStorage + ">(" + accName + ")", op,
+                 guardOf(op.getDst())));
+  close();
+  closeLoops(outer.size());
+  return success();
+}
+
+LogicalResult Emitter::emitAtomicAdd(tile::AtomicAddOp op) {
+  auto td = cast<tile::BufferType>(op.getDst().getType());
+  auto storage = storageType(td.getElementType(), op);
+  if (failed(storage))
+    return failure();
+  auto call = [&](ArrayRef<std::string> idx, const std::string &value) {
+    std::string v = "tlc::cpu::cast<" + *storage + ">(" + value + ")";
+    std::string list = "{" + llvm::join(idx, ", ") + "}";
+    if (guardOf(op.getDst()) == Guard::Global)
+      return "tlc::cpu::atomicAddGuarded(" + expr(op.getDst()) + ", " + list +
+             ", " + v + ")";
+    return "tlc::cpu::atomicAddChecked(st, " + locLiteral(op.getLoc()) + ", " +
+           expr(op.getDst()) + ", " + list + ", " + v + ")";
+  };
+  if (!op.getIndices().empty() || !isa<tile::BufferType>(op.getValue().getType())) {
+    std::vector<std::string> idx;
+    for (Value i : op.getIndices())
+      idx.push_back(expr(i));
+    if (idx.empty())
+      idx.push_back("0");
+    std::string c = call(idx, expr(op.getValue()));
+    if (Value prev = op.getPrev()) {
+      auto t = valueType(prev.getType(), op);
+      if (failed(t))
+        return failure();
+      line("const " + *t + " " + define(prev, "prev") + " = tlc::cpu::cast<" +
+           *t + ">(" + c + ");");
+    } else {
+      line(c + ";");
+    }
+    return success();
+  }
+  comment(op, "T.atomic_add of a tile");
+  return emitPairedLoops(
+      op, op.getValue(), op.getDst(),
+      [&](ArrayRef<std::string> src, ArrayRef<std::string> dst) {
+        line(call(dst, loadExpr(op.getValue(), src, op,
+                                guardOf(op.getValue()))) +
+             ";");
+      });
+}
+
+LogicalResult Emitter::emitPrint(tile::PrintOp op) {
+  std::string msg;
+  for (char c : op.getMsg()) {
+    if (c == '"' || c == '\\')
+      msg += '\\';
+    if (c == '%')
+      msg += '%';
+    msg += (c == '\n') ? ' ' : c;
+  }
+  Value v = op.getValue();
+  if (!v) {
+    line("std::printf(\"" + msg + "\\n\");");
+    return success();
+  }
+  if (!isa<tile::BufferType>(v.getType())) {
+    if (failed(valueType(v.getType(), op)))
+      return failure();
+    line("std::printf(\"" + msg + ": \");");
+    line("tlc::cpu::printValue(" + expr(v) + ");");
+    line("std::printf(\"\\n\");");
+    return success();
+  }
+  auto t = cast<tile::BufferType>(v.getType());
+  std::vector<std::string> exts;
+  for (unsigned d = 0; d < t.getRank(); ++d) {
+    auto e = extent(t, d, op);
+    if (failed(e))
+      return failure();
+    exts.push_back(*e);
+  }
+  line("std::printf(\"" + msg + ":\");");
+  std::vector<std::string> vars = openLoops(exts, "i");
+  line("std::printf(\" \");");
+  line("tlc::cpu::printValue(" + loadExpr(v, vars, op, guardOf(v)) + ");");
+  closeLoops(vars.size());
+  line("std::printf(\"\\n\");");
+  return success();
+}

@@ -1,0 +1,175 @@
+//===- EmitterImpl.h - Internals of the CPU C++ emitter ---------*- C++ -*-===//
+//
+// Part of the tlc project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The emitter state shared by CppEmitter.cpp (functions, kernels, control
+// flow, scalar arithmetic) and CppEmitterTileOps.cpp (copy, fill, gemm,
+// reductions, scans, atomics, printing). Not thread-safe; one per function.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TLC_LIB_TARGET_CPP_EMITTERIMPL_H
+#define TLC_LIB_TARGET_CPP_EMITTERIMPL_H
+
+#include "tlc/Dialect/Tile/IR/TileOps.h"
+#include "tlc/Target/Cpp/CppEmitter.h"
+
+#include "mlir/IR/Location.h"
+#include "mlir/IR/Operation.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
+
+#include <string>
+#include <vector>
+
+namespace tlc::target::detail {
+
+/// How an access to a buffer is protected.
+enum class Guard {
+  /// Global memory: out-of-range reads give zero, writes are dropped.
+  Global,
+  /// On-chip memory: out of range is a reported program error.
+  Checked,
+  /// No check (indices known to be in range).
+  None,
+};
+
+/// Emits one tile.func as C++ (see CppEmitter.h for the execution model).
+class Emitter {
+public:
+  Emitter(tile::FuncOp func, const CppEmitOptions &options);
+
+  /// Emits the whole translation unit body for the function (no #include).
+  mlir::LogicalResult emitFunction();
+
+  /// The result.
+  CppKernel takeResult();
+
+  //===--------------------------------------------------------------------===//
+  // Output
+  //===--------------------------------------------------------------------===//
+
+  /// Writes one line at the current indentation, mapped to the current op.
+  void line(const llvm::Twine &text);
+  /// Writes `text {` and indents.
+  void open(const llvm::Twine &text);
+  /// Dedents and writes `}` followed by \p suffix.
+  void close(llvm::StringRef suffix = "");
+  /// A `// T.op  file:line:col` comment when enabled.
+  void comment(mlir::Operation *op, llvm::StringRef what);
+
+  //===--------------------------------------------------------------------===//
+  // Names, types and expressions
+  //===--------------------------------------------------------------------===//
+
+  /// A fresh C++ identifier based on \p hint.
+  std::string fresh(llvm::StringRef hint);
+  /// Names \p v after its NameLoc (or \p hint) and records the name.
+  std::string define(mlir::Value v, llvm::StringRef hint = "v");
+  /// The C++ expression of an already emitted value.
+  std::string expr(mlir::Value v);
+  /// `expr(v)` converted to float/double when \p v is a small float.
+  std::string arith(mlir::Value v);
+
+  /// The C++ type of values of \p t (index, integers, floats, small floats);
+  /// failure with a diagnostic at \p at for unsupported types.
+  mlir::FailureOr<std::string> valueType(mlir::Type t, mlir::Operation *at);
+  /// The C++ storage type of buffer elements of type \p t (unsigned
+  /// integers keep their unsignedness).
+  mlir::FailureOr<std::string> storageType(mlir::Type t, mlir::Operation *at);
+  /// `tlc::cpu::View<T, R>` for a buffer type.
+  mlir::FailureOr<std::string> viewType(tile::BufferType t, mlir::Operation *at);
+  /// C++ expression of extent \p d of \p t.
+  mlir::FailureOr<std::string> extent(tile::BufferType t, unsigned d,
+                                      mlir::Operation *at);
+  /// The extents of \p t as a braced list `{a, b}`.
+  mlir::FailureOr<std::string> extentList(tile::BufferType t,
+                                          mlir::Operation *at);
+  /// The C++ expression of a static or dynamic OpFoldResult.
+  std::string foldResult(mlir::OpFoldResult r);
+  /// The guard of accesses to \p buffer.
+  static Guard guardOf(mlir::Value buffer);
+  /// `"file:line:col"` (a C++ string literal) for \p loc.
+  std::string locLiteral(mlir::Location loc);
+
+  /// An expression reading \p view (of buffer type \p type) at \p indices
+  /// (C++ index expressions), converted to the buffer's value type.
+  std::string loadExpr(mlir::Value buffer, llvm::ArrayRef<std::string> indices,
+                       mlir::Operation *at, Guard guard);
+  /// A statement writing \p valueExpr (already of the storage type) into
+  /// \p buffer at \p indices.
+  std::string storeStmt(mlir::Value buffer, llvm::ArrayRef<std::string> indices,
+                        llvm::StringRef valueExpr, mlir::Operation *at,
+                        Guard guard);
+
+  /// Loop nest over \p extents with fresh variables; returns their names.
+  /// The caller closes one `}` per extent.
+  std::vector<std::string> openLoops(llvm::ArrayRef<std::string> extents,
+                                     llvm::StringRef hint);
+  /// Closes \p n loops.
+  void closeLoops(size_t n);
+
+  //===--------------------------------------------------------------------===//
+  // Ops
+  //===--------------------------------------------------------------------===//
+
+  mlir::LogicalResult emitBlock(mlir::Block &block);
+  mlir::LogicalResult emitOp(mlir::Operation *op);
+  mlir::LogicalResult emitKernel(tile::KernelOp op);
+  mlir::LogicalResult emitAlloc(tile::AllocOp op);
+  mlir::LogicalResult emitScalar(mlir::Operation *op);
+
+  // CppEmitterTileOps.cpp
+  mlir::LogicalResult emitCopy(tile::CopyOp op);
+  mlir::LogicalResult emitFill(mlir::Operation *op, mlir::Value dst,
+                               std::string valueExpr);
+  mlir::LogicalResult emitGemm(tile::GemmOp op);
+  mlir::LogicalResult emitReduce(tile::ReduceOp op);
+  mlir::LogicalResult emitCumSum(tile::CumSumOp op);
+  mlir::LogicalResult emitAtomicAdd(tile::AtomicAddOp op);
+  mlir::LogicalResult emitPrint(tile::PrintOp op);
+  /// Emits loops that pair the elements of \p a and \p b the way T.copy
+  /// does (shapes equal once unit dimensions are dropped); \p body gets the
+  /// index lists of a and b.
+  mlir::LogicalResult emitPairedLoops(
+      mlir::Operation *op, mlir::Value a, mlir::Value b,
+      llvm::function_ref<void(llvm::ArrayRef<std::string>,
+                              llvm::ArrayRef<std::string>)>
+          body);
+
+  /// The statement that leaves the current block (kernel lambda) or entry.
+  llvm::StringRef returnStmt() const {
+    return inKernel ? "return;" : "return 1;";
+  }
+
+private:
+  tile::FuncOp func;
+  CppEmitOptions options;
+  std::string out;
+  unsigned lineCount = 0;
+  unsigned indent = 0;
+  mlir::Location currentLoc;
+  llvm::DenseMap<mlir::Value, std::string> names;
+  llvm::StringSet<> usedNames;
+  llvm::StringMap<std::string> symbolNames;
+  llvm::StringMap<unsigned> fileIndex;
+  bool inKernel = false;
+  unsigned kernelCount = 0;
+  CppKernel result;
+};
+
+/// Unwraps NameLoc/CallSiteLoc/FusedLoc down to a file location; null if
+/// there is none.
+mlir::FileLineColRange getFileLoc(mlir::Location loc);
+
+/// True for f16, bf16 and the fp8 types (stored as tlc::cpu::MiniFloat).
+bool isSmallFloat(mlir::Type t);
+
+} // namespace tlc::target::detail
+
+#endif // TLC_LIB_TARGET_CPP_EMITTERIMPL_H

@@ -1,0 +1,282 @@
+//===- KernelInterface.cpp - Launch interface of a tile.func --------------===//
+//
+// Part of the tlc project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "tlc/Target/Cpp/KernelInterface.h"
+
+#include "EmitterImpl.h"
+
+#include "tlc/Dialect/Tile/IR/TileOps.h"
+#include "tlc/Target/Artifact/ShapeExpr.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/Matchers.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallPtrSet.h"
+
+using namespace mlir;
+using namespace tlc;
+using namespace tlc::target;
+
+std::vector<std::string> tlc::target::collectKernelSymbols(tile::FuncOp func) {
+  std::vector<std::string> names;
+  if (auto decls = func.getSymbols())
+    for (Attribute a : *decls)
+      if (auto d = dyn_cast<tile::SymbolDeclAttr>(a))
+        if (!llvm::is_contained(names, d.getName().getValue().str()))
+          names.push_back(d.getName().getValue().str());
+  // Symbols used by extents but not declared (defensive: the verifier
+  // should have caught them).
+  auto addFrom = [&](Type t) {
+    auto bt = dyn_cast<tile::BufferType>(t);
+    if (!bt)
+      return;
+    for (unsigned d = 0; d < bt.getRank(); ++d) {
+      StringRef text = bt.getDimSymbol(d);
+      if (text.empty())
+        continue;
+      auto e = artifact::ShapeExpr::parse(text);
+      if (!e) {
+        llvm::consumeError(e.takeError());
+        continue;
+      }
+      e->collectSymbols(names);
+    }
+  };
+  for (Type t : func.getArgumentTypes())
+    addFrom(t);
+  func.walk([&](Operation *op) {
+    if (auto s = dyn_cast<tile::SymbolOp>(op))
+      if (!llvm::is_contained(names, s.getName().str()))
+        names.push_back(s.getName().str());
+    for (Type t : op->getResultTypes())
+      addFrom(t);
+  });
+  return names;
+}
+
+std::string tlc::target::getParamName(tile::FuncOp func, unsigned index) {
+  Block &body = func.getBody().front();
+  if (index < body.getNumArguments())
+    if (auto n = dyn_cast<NameLoc>(body.getArgument(index).getLoc()))
+      return n.getName().getValue().str();
+  return "arg" + std::to_string(index);
+}
+
+/// Adds how the uses of \p buffer (and of regions of it) read or write it.
+static void collectAccess(Value buffer, bool &reads, bool &writes) {
+  for (OpOperand &use : buffer.getUses()) {
+    Operation *user = use.getOwner();
+    Value v = use.get();
+    if (auto r = dyn_cast<tile::RegionOp>(user)) {
+      collectAccess(r.getResult(), reads, writes);
+      continue;
+    }
+    if (isa<tile::LoadOp, tile::PrintOp>(user)) {
+      reads = true;
+    } else if (isa<tile::StoreOp, tile::FillOp, tile::ClearOp>(user)) {
+      writes = true;
+    } else if (auto c = dyn_cast<tile::CopyOp>(user)) {
+      (c.getSrc() == v ? reads : writes) = true;
+    } else if (auto c = dyn_cast<tile::CumSumOp>(user)) {
+      if (c.getSrc() == v)
+        reads = true;
+      if (c.getDst() == v)
+        writes = true;
+    } else if (auto g = dyn_cast<tile::GemmOp>(user)) {
+      reads = true;
+      if (g.getC() == v)
+        writes = true;
+    } else if (auto r = dyn_cast<tile::ReduceOp>(user)) {
+      reads = true;
+      if (r.getDst() == v)
+        writes = true;
+    } else if (auto a = dyn_cast<tile::AtomicAddOp>(user)) {
+      reads = true;
+      if (a.getDst() == v)
+        writes = true;
+    } else if (isa<tile::AnnotateLayoutOp>(user)) {
+      // No access.
+    } else {
+      reads = writes = true; // unknown: assume both
+    }
+  }
+}
+
+artifact::Role tlc::target::inferParamRole(tile::FuncOp func, unsigned index) {
+  if (auto attr = func.getArgAttrOfType<StringAttr>(index, "tile.role")) {
+    if (attr.getValue() == "out")
+      return artifact::Role::Out;
+    if (attr.getValue() == "inout")
+      return artifact::Role::InOut;
+    return artifact::Role::In;
+  }
+  bool reads = false, writes = false;
+  collectAccess(func.getBody().front().getArgument(index), reads, writes);
+  if (writes)
+    return reads ? artifact::Role::InOut : artifact::Role::Out;
+  return artifact::Role::In;
+}
+
+/// Extent text of an index value, or failure.
+static FailureOr<std::string> extentText(Value v, unsigned depth = 0) {
+  if (depth > 64)
+    return failure();
+  APInt c;
+  if (matchPattern(v, m_ConstantInt(&c)))
+    return std::to_string(c.getSExtValue());
+  Operation *def = v.getDefiningOp();
+  if (!def)
+    return failure();
+  if (auto s = dyn_cast<tile::SymbolOp>(def))
+    return s.getName().str();
+  if (isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp,
+          arith::ExtUIOp>(def))
+    return extentText(def->getOperand(0), depth + 1);
+  if (def->getNumOperands() != 2)
+    return failure();
+  auto l = extentText(def->getOperand(0), depth + 1);
+  auto r = extentText(def->getOperand(1), depth + 1);
+  if (failed(l) || failed(r))
+    return failure();
+  auto bin = [&](const char *op) { return "(" + *l + " " + op + " " + *r + ")"; };
+  auto call = [&](const char *fn) {
+    return std::string(fn) + "(" + *l + ", " + *r + ")";
+  };
+  if (isa<arith::AddIOp>(def))
+    return bin("+");
+  if (isa<arith::SubIOp>(def))
+    return bin("-");
+  if (isa<arith::MulIOp>(def))
+    return bin("*");
+  if (isa<arith::FloorDivSIOp, arith::DivSIOp, arith::DivUIOp>(def))
+    return bin("//");
+  if (isa<arith::RemSIOp, arith::RemUIOp>(def))
+    return bin("%");
+  if (isa<arith::CeilDivSIOp, arith::CeilDivUIOp>(def))
+    return call("ceildiv");
+  if (isa<arith::MinSIOp, arith::MinUIOp>(def))
+    return call("min");
+  if (isa<arith::MaxSIOp, arith::MaxUIOp>(def))
+    return call("max");
+  return failure();
+}
+
+FailureOr<artifact::Extent> tlc::target::getExtentOf(Value value) {
+  auto text = extentText(value);
+  if (failed(text))
+    return failure();
+  auto parsed = artifact::ShapeExpr::parse(*text);
+  if (!parsed) {
+    llvm::consumeError(parsed.takeError());
+    return failure();
+  }
+  if (auto c = parsed->getConstant())
+    return artifact::Extent::of(*c);
+  return artifact::Extent::symbolic(*text);
+}
+
+static FailureOr<artifact::Extent> extentOf(OpFoldResult r) {
+  if (auto v = dyn_cast<Value>(r))
+    return getExtentOf(v);
+  return artifact::Extent::of(cast<IntegerAttr>(cast<Attribute>(r)).getInt());
+}
+
+static std::string locText(Location loc) {
+  if (FileLineColRange r = tlc::target::detail::getFileLoc(loc))
+    return (r.getFilename().getValue() + ":" + Twine(r.getStartLine()) + ":" +
+            Twine(r.getStartColumn()))
+        .str();
+  return "";
+}
+
+FailureOr<artifact::Manifest> tlc::target::describeKernel(tile::FuncOp func) {
+  artifact::Manifest m;
+  m.name = func.getSymName().str();
+  m.kernel = func.getSymName().str();
+  if (auto k = func->getAttrOfType<StringAttr>("tile.kernel_name"))
+    m.kernel = k.getValue().str();
+  if (FileLineColRange r = tlc::target::detail::getFileLoc(func.getLoc()))
+    m.sourceFile = r.getFilename().getValue().str();
+  for (const std::string &s : collectKernelSymbols(func)) {
+    std::string kind = "dynamic";
+    if (auto d = func.lookupSymbol(s))
+      kind = tile::stringifySymbolKind(d.getKind()).str();
+    m.symbols.push_back({s, kind});
+  }
+  auto argTypes = func.getArgumentTypes();
+  for (unsigned i = 0; i < argTypes.size(); ++i) {
+    artifact::Param p;
+    p.name = getParamName(func, i);
+    Type t = argTypes[i];
+    if (auto bt = dyn_cast<tile::BufferType>(t)) {
+      p.isTensor = true;
+      p.dtype = tile::getDTypeName(bt.getElementType());
+      for (unsigned d = 0; d < bt.getRank(); ++d) {
+        tile::Dim dim = bt.getDim(d);
+        if (dim.isStatic())
+          p.shape.push_back(artifact::Extent::of(dim.getValue()));
+        else if (dim.isSymbolic())
+          p.shape.push_back(
+              artifact::Extent::symbolic(dim.getSymbol().getValue().str()));
+        else
+          return func.emitError() << "parameter '" << p.name
+                                  << "' has an unknown extent (?) in dimension "
+                                  << d << "; artifacts need every extent";
+      }
+      p.role = inferParamRole(func, i);
+    } else {
+      p.isTensor = false;
+      p.dtype = tile::getDTypeName(t);
+      if (t.isIndex())
+        p.dtype = "int64";
+      p.role = artifact::Role::In;
+    }
+    if (p.dtype.empty())
+      return func.emitError() << "parameter '" << p.name
+                              << "' has a type artifacts cannot describe";
+    m.params.push_back(std::move(p));
+  }
+  bool ok = true;
+  func.walk([&](tile::KernelOp k) {
+    artifact::Launch l;
+    l.location = locText(k.getLoc());
+    for (OpFoldResult g : k.getMixedGrid()) {
+      auto e = extentOf(g);
+      if (failed(e)) {
+        k.emitError("grid extent is not an expression of the kernel's "
+                    "symbols; it cannot be recorded in the manifest");
+        ok = false;
+        return;
+      }
+      l.grid.push_back(*e);
+    }
+    for (OpFoldResult t : k.getMixedThreads()) {
+      auto e = extentOf(t);
+      if (failed(e)) {
+        k.emitError("thread extent cannot be recorded in the manifest");
+        ok = false;
+        return;
+      }
+      l.block.push_back(*e);
+    }
+    k.walk([&](tile::AllocOp a) {
+      auto bt = cast<tile::BufferType>(a.getType());
+      if (bt.getScope() != tile::MemoryScope::SharedDyn || !bt.isStatic())
+        return;
+      int64_t n = 1;
+      for (int64_t e : bt.getShape())
+        n *= e;
+      l.dynamicSharedMemory +=
+          (n * tile::getElementBitWidth(bt.getElementType()) + 7) / 8;
+    });
+    m.launches.push_back(std::move(l));
+  });
+  if (!ok)
+    return failure();
+  return m;
+}

@@ -1,0 +1,230 @@
+-- e2e.lua - drives the tlc Neovim plugin in a headless Neovim against the
+-- real tlc-lsp (run by run.sh; not a plugin file).
+--
+-- Part of the tlc project.
+-- SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+--
+-- Environment: TLC_LSP_CMD (server command, space separated), TLC_EXAMPLE
+-- (file to open), TLC_PROBE (JSON written by
+-- editors/common/test/lsp_probe.py for the same file and cursor),
+-- TLC_GEN_LINE / TLC_GEN_COL (cursor for :TlcGenerated, 0-based),
+-- TLC_FORCE_VIRTUAL_TEXT=1 (use the plugin's renderer on 0.10+ too).
+
+local failures = 0
+local function log(msg)
+  io.stdout:write(msg .. '\n')
+end
+local function check(ok, what)
+  if ok then
+    log('PASS ' .. what)
+  else
+    failures = failures + 1
+    log('FAIL ' .. what)
+  end
+end
+local function finish()
+  log(failures == 0 and 'nvim e2e: all checks passed' or ('nvim e2e: ' .. failures .. ' check(s) failed'))
+  vim.cmd(failures == 0 and 'qall!' or 'cquit 1')
+end
+
+-- vim.notify calls are recorded (the plugin reports server errors there).
+local notes = {}
+vim.notify = function(msg, level)
+  table.insert(notes, { msg = msg, level = level })
+  log('notify: ' .. tostring(msg))
+end
+
+local function read_json(path)
+  local f = assert(io.open(path, 'r'))
+  local text = f:read('*a')
+  f:close()
+  if vim.json and vim.json.decode then
+    return vim.json.decode(text)
+  end
+  return vim.fn.json_decode(text)
+end
+
+local env = vim.env
+local probe = read_json(env.TLC_PROBE)
+local cmd = {}
+for arg in env.TLC_LSP_CMD:gmatch('%S+') do
+  table.insert(cmd, arg)
+end
+
+local tlc = require('tlc')
+tlc.setup({
+  cmd = cmd,
+  native_inlay_hints = env.TLC_FORCE_VIRTUAL_TEXT ~= '1',
+})
+log('neovim ' .. tostring(vim.version().major) .. '.' .. tostring(vim.version().minor)
+    .. '.' .. tostring(vim.version().patch) .. ', server ' .. table.concat(cmd, ' '))
+
+vim.cmd('edit ' .. vim.fn.fnameescape(env.TLC_EXAMPLE))
+local src = vim.api.nvim_get_current_buf()
+
+-- 1. The server attaches.
+local attached = vim.wait(15000, function()
+  return #require('tlc.compat').get_clients('tlc', src) > 0
+end, 50)
+check(attached, 'tlc-lsp attached to ' .. env.TLC_EXAMPLE)
+if not attached then
+  return finish()
+end
+
+-- A buffer that does not import tilelang gets no server.
+vim.cmd('new')
+vim.bo.filetype = 'python'
+vim.api.nvim_buf_set_lines(0, 0, -1, false, { 'import os', 'print(os.sep)' })
+vim.cmd('doautocmd FileType python')
+vim.wait(300)
+check(#require('tlc.compat').get_clients('tlc', vim.api.nvim_get_current_buf()) == 0,
+      'no tlc-lsp for a Python buffer without `import tilelang`')
+vim.cmd('bwipeout!')
+vim.api.nvim_set_current_buf(src)
+
+-- 2. Inlay hints are extmarks with virtual text on the hinted lines.
+local function rendered()
+  local rows = {}
+  for _, ns in pairs(vim.api.nvim_get_namespaces()) do
+    local marks = vim.api.nvim_buf_get_extmarks(src, ns, 0, -1, { details = true })
+    for _, m in ipairs(marks) do
+      local details = m[4] or {}
+      local chunks = {}
+      for _, chunk in ipairs(details.virt_text or {}) do
+        table.insert(chunks, chunk[1])
+      end
+      if #chunks > 0 then
+        rows[m[2]] = (rows[m[2]] or '') .. table.concat(chunks) .. ' | '
+      end
+    end
+  end
+  return rows
+end
+
+local expected_rows = 0
+for _ in pairs(probe.hints) do
+  expected_rows = expected_rows + 1
+end
+local rows = {}
+local got_all = vim.wait(15000, function()
+  rows = rendered()
+  local n = 0
+  for _ in pairs(rows) do
+    n = n + 1
+  end
+  return n >= expected_rows and expected_rows > 0
+end, 100)
+check(got_all, 'hints rendered on ' .. expected_rows .. ' lines')
+
+-- Every label the server gives for a line is shown on that line (the
+-- probe is an independent client of the same server).
+for line, labels in pairs(probe.hints) do
+  local row = tonumber(line)
+  for _, label in ipairs(labels) do
+    local shown = rows[row] or ''
+    check(shown:find(label, 1, true) ~= nil,
+          string.format('line %d shows "%s" (rendered: %s)', row + 1, label, shown))
+  end
+end
+
+-- Hand-written expectations on the example's source lines: scope, dtype and
+-- shape where the statement is.
+local function row_of(pattern)
+  for i, text in ipairs(vim.api.nvim_buf_get_lines(src, 0, -1, false)) do
+    if text:find(pattern, 1, true) then
+      return i - 1
+    end
+  end
+  return nil
+end
+local facts = {
+  -- Symbolic [M, K], or the instance's numbers (argparse defaults: 4096).
+  { 'A: T.Tensor((M, K), dtype)', { 'global', 'f16', '%[[M4][, 0-9K]*%]' } },
+  { 'A_shared = T.alloc_shared((block_M, block_K), dtype)', { 'shared', 'f16', '%[128, 32%]' } },
+  { 'B_shared = T.alloc_shared((block_K, block_N), dtype)', { 'shared', 'f16', '%[32, 128%]' } },
+  { 'C_local = T.alloc_fragment((block_M, block_N), accum_dtype)', { 'fragment', 'f32', '%[128, 128%]' } },
+  { 'with T.Kernel(', { 'grid', '128 threads', 'smem 16 KiB' } },
+  { 'in T.Pipelined(', { '3 stages' } },
+}
+for _, fact in ipairs(facts) do
+  local row = row_of(fact[1])
+  local shown = row and rows[row] or ''
+  for _, want in ipairs(fact[2]) do
+    check(shown:find(want) ~= nil,
+          string.format('hint after `%s` has %s (rendered: %s)', fact[1], want, shown))
+  end
+end
+-- No hint on a line without a buffer (the T.gemm call).
+check(rows[row_of('T.gemm(A_shared')] == nil, 'no hint on the T.gemm line')
+
+-- 3. :TlcGenerated at the statement under the cursor.
+local gen_line = tonumber(env.TLC_GEN_LINE)
+local gen_col = tonumber(env.TLC_GEN_COL)
+vim.api.nvim_win_set_cursor(0, { gen_line + 1, gen_col })
+local wins_before = #vim.api.nvim_tabpage_list_wins(0)
+notes = {}
+vim.cmd('TlcGenerated')
+if probe.generated ~= vim.NIL and probe.generated ~= nil then
+  local gen_path = vim.uri_to_fname(probe.generated.uri)
+  local opened = vim.wait(10000, function()
+    return vim.fn.bufwinnr(vim.fn.bufnr(gen_path)) ~= -1
+  end, 50)
+  check(opened, ':TlcGenerated opened ' .. gen_path .. ' in a window')
+  local gen_buf = vim.fn.bufnr(gen_path)
+  local gen_win = vim.fn.win_getid(vim.fn.bufwinnr(gen_buf))
+  check(#vim.api.nvim_tabpage_list_wins(0) == wins_before + 1, 'in a split')
+  local want = probe.generated.range.start.line + 1
+  local cursor = gen_win ~= 0 and vim.api.nvim_win_get_cursor(gen_win)[1] or -1
+  check(cursor == want, string.format('generated window at the mapped line %d (cursor at %d)', want, cursor))
+  local marks = vim.api.nvim_buf_get_extmarks(gen_buf, tlc.gen_ns, 0, -1, {})
+  check(#marks > 0 and marks[1][2] == want - 1, 'mapped range highlighted')
+  check(vim.bo[gen_buf].modifiable == false, 'generated buffer is read-only')
+  check(vim.api.nvim_get_current_buf() == src, 'focus stays in the DSL window')
+  -- 4. :TlcOriginal jumps back.
+  if probe.original ~= vim.NIL and probe.original ~= nil then
+    vim.api.nvim_set_current_win(gen_win)
+    vim.cmd('TlcOriginal')
+    local back = vim.wait(10000, function()
+      return vim.api.nvim_get_current_buf() == src
+    end, 50)
+    check(back, ':TlcOriginal returned to the DSL buffer')
+    local row = vim.api.nvim_win_get_cursor(0)[1]
+    check(row == probe.original.range.start.line + 1,
+          string.format(':TlcOriginal at line %d (want %d)', row, probe.original.range.start.line + 1))
+  else
+    log('SKIP :TlcOriginal (the server maps no generated line back: '
+        .. tostring(probe.originalError) .. ')')
+  end
+else
+  -- No generated source from this server yet: the command must surface the
+  -- server's own message and open nothing.
+  local want = 'tlc: ' .. probe.generatedError
+  local got = vim.wait(10000, function()
+    for _, n in ipairs(notes) do
+      if n.msg == want then
+        return true
+      end
+    end
+    return false
+  end, 50)
+  check(got, ':TlcGenerated reports the server error "' .. want .. '"')
+  check(#vim.api.nvim_tabpage_list_wins(0) == wins_before, ':TlcGenerated opened no window')
+  check(tlc.last_error == probe.generatedError, 'last_error records the server message')
+end
+
+-- 5. :TlcIR and :TlcInstance reach the server (answer or clear error).
+notes = {}
+vim.cmd('TlcIR')
+local ir_done = vim.wait(10000, function()
+  return #notes > 0 or #vim.api.nvim_tabpage_list_wins(0) > wins_before + 1
+end, 50)
+check(ir_done, ':TlcIR answered (' .. (notes[1] and notes[1].msg or 'window opened') .. ')')
+
+notes = {}
+vim.cmd('TlcInstance')
+local inst_done = vim.wait(10000, function()
+  return #notes > 0
+end, 50)
+check(inst_done, ':TlcInstance answered (' .. (notes[1] and notes[1].msg or '?') .. ')')
+
+finish()

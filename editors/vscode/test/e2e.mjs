@@ -1,0 +1,219 @@
+// e2e.mjs - drives code-server (VS Code in the browser) with Chromium to test
+// the installed tlc extension against a real tlc-lsp (run by run.sh).
+//
+// Part of the tlc project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// Environment: TLC_URL (code-server URL with ?folder=), TLC_FILE (file name
+// to open in that folder), TLC_PROBE (lsp_probe.py's JSON for that file and
+// the cursor TLC_GEN_LINE/TLC_GEN_COL, 0-based), CHROMIUM (browser binary),
+// TLC_SCREENSHOT (where to save the editor screenshot), TLC_CASE (name).
+
+import { chromium } from 'playwright-core';
+import fs from 'node:fs';
+
+const env = process.env;
+const probe = JSON.parse(fs.readFileSync(env.TLC_PROBE, 'utf8'));
+const genLine = Number(env.TLC_GEN_LINE);
+const caseName = env.TLC_CASE ?? 'tlc-lsp';
+let failures = 0;
+
+function check(ok, what) {
+  console.log(`${ok ? 'PASS' : 'FAIL'} ${what}`);
+  if (!ok)
+    failures++;
+}
+
+/** Polls `fn` until it returns a truthy value or `ms` pass. */
+async function until(fn, ms = 20000, step = 250) {
+  const end = Date.now() + ms;
+  let value;
+  while (Date.now() < end) {
+    try {
+      value = await fn();
+      if (value)
+        return value;
+    } catch {
+      // The page is still changing; try again.
+    }
+    await new Promise((r) => setTimeout(r, step));
+  }
+  return value;
+}
+
+const clean = (s) => (s ?? '').replace(/\u00a0/g, ' ');
+
+const browser = await chromium.launch({
+  executablePath: env.CHROMIUM ?? '/usr/bin/chromium',
+  args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+});
+const page = await browser.newPage({ viewport: { width: 1500, height: 900 } });
+page.on('pageerror', (e) => console.log(`page error: ${e.message}`));
+
+async function runCommand(title) {
+  await page.keyboard.press('F1');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible' });
+  await input.fill(`>${title}`);
+  const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
+  await row.waitFor({ state: 'visible', timeout: 10000 });
+  await page.waitForTimeout(200);
+  await input.press('Enter');
+}
+
+async function goToLine(line /* 1-based */) {
+  await page.keyboard.press('Control+G');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible' });
+  await input.fill(`:${line}`);
+  await page.waitForTimeout(200);
+  await input.press('Enter');
+}
+
+try {
+  await page.goto(env.TLC_URL, { waitUntil: 'domcontentloaded' });
+  await page.locator('.monaco-workbench').waitFor({ timeout: 60000 });
+  await page.waitForTimeout(2000);
+
+  // Open the example through Quick Open.
+  await page.keyboard.press('Control+P');
+  const quick = page.locator('.quick-input-widget input');
+  await quick.waitFor({ state: 'visible' });
+  await quick.fill(env.TLC_FILE);
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: env.TLC_FILE })
+      .first().waitFor({ timeout: 20000 });
+  await quick.press('Enter');
+  const editor = page.locator('.editor-group-container').first()
+      .locator('.monaco-editor').first();
+  await editor.waitFor({ timeout: 20000 });
+  await editor.locator('.view-lines').click({ position: { x: 5, y: 5 } });
+
+  // Scroll so the kernel is on screen (VS Code renders visible lines only).
+  const hintLines = Object.keys(probe.hints).map(Number).sort((a, b) => a - b);
+  if (hintLines.length)
+    await goToLine(hintLines[0] + 1);
+
+  // 1. Status bar: server state and target.
+  const status = page.locator('.statusbar-item', { hasText: 'tlc' }).first();
+  const statusText = await until(async () => {
+    const t = clean(await status.innerText());
+    return t.includes('cuda:sm_90a') && !t.includes('sync') ? t : '';
+  }, 30000);
+  check(Boolean(statusText), `status bar shows the target (${statusText})`);
+  const tooltip = await status.getAttribute('aria-label');
+  console.log(`status bar aria-label: ${tooltip}`);
+
+  // 2. Inlay hints in the editor DOM: every label the server gives.
+  const labels = Object.values(probe.hints).flat();
+  const viewText = await until(async () => {
+    const text = clean(await editor.locator('.view-lines').innerText());
+    return labels.every((l) => text.includes(l)) ? text : '';
+  }, 45000);
+  for (const label of labels)
+    check(Boolean(viewText) && viewText.includes(label), `hint "${label}" is in the editor DOM`);
+  if (!viewText)
+    console.log(clean(await editor.locator('.view-lines').innerText()));
+  // Hand-written facts: scope, dtype and shape of the example's buffers.
+  for (const [what, re] of [
+    ['A_shared: shared f16[128, 32]', /shared f16\[128, 32\]/],
+    ['C_local: fragment f32[128, 128]', /fragment f32\[128, 128\]/],
+    ['A: global f16 tensor', /global f16\[[M4][, 0-9K]*\]/],
+    ['T.Kernel: 128 threads, 16 KiB of shared memory', /128 threads · smem 16 KiB/],
+    ['T.Pipelined: 3 stages', /3 stages/],
+  ])
+    check(re.test(viewText ?? ''), `hint ${what}`);
+  // The hint sits on the right line: the view line of A_shared's statement.
+  const aLine = editor.locator('.view-line', { hasText: 'A_shared = T.alloc_shared' });
+  check(clean(await aLine.innerText()).includes('shared f16[128, 32]'),
+        'the A_shared hint is on the A_shared line');
+
+  if (env.TLC_SCREENSHOT) {
+    await page.screenshot({ path: env.TLC_SCREENSHOT });
+    console.log(`screenshot: ${env.TLC_SCREENSHOT}`);
+  }
+
+  // 3. Show the generated source for the T.gemm statement.
+  await goToLine(genLine + 1);
+  await runCommand('TileLang: Show Generated CUDA/HIP');
+  if (probe.generated) {
+    const name = decodeURIComponent(probe.generated.uri.split('/').pop());
+    const group = page.locator('.editor-group-container', {
+      has: page.locator('.tab', { hasText: name }),
+    }).first();
+    const opened = await until(async () => (await group.count()) > 0, 20000);
+    check(Boolean(opened), `generated document ${name} opened`);
+    const groups = await page.locator('.editor-group-container').count();
+    check(groups >= 2, `beside the kernel (${groups} editor groups)`);
+    const want = probe.generated.range.start.line + 1;
+    const active = await until(async () => {
+      const t = await group.locator('.line-numbers.active-line-number').first().innerText();
+      return Number(t) === want ? t : '';
+    }, 10000);
+    check(Boolean(active), `generated document at the mapped line ${want} (cursor line ${active})`);
+    const mapped = group.locator('.view-line', { hasText: `dsl line ${genLine + 1}:` });
+    if (caseName === 'stub-backend')
+      check((await mapped.count()) === 1, `mapped line ${want} visible: dsl line ${genLine + 1}`);
+    const readonly = await group.locator('.monaco-editor').first().getAttribute('class');
+    check(/read-only|readonly/.test(readonly ?? '') ||
+          (await group.locator('textarea[aria-readonly="true"], textarea[readonly]').count()) > 0,
+          'generated document is read-only');
+    if (env.TLC_SCREENSHOT_GEN) {
+      await page.screenshot({ path: env.TLC_SCREENSHOT_GEN });
+      console.log(`screenshot: ${env.TLC_SCREENSHOT_GEN}`);
+    }
+    // 4. Following the cursor: move to the T.copy line above.
+    await editor.locator('.view-lines').click({ position: { x: 5, y: 5 } });
+    await goToLine(genLine);
+    const wantFollow = probe.generated.range.start.line + 1 - 3;
+    if (caseName === 'stub-backend') {
+      const followed = await until(async () => {
+        const t = await group.locator('.line-numbers.active-line-number').first().innerText();
+        return Number(t) === wantFollow ? t : '';
+      }, 10000);
+      check(Boolean(followed), `view followed the cursor to line ${wantFollow}`);
+    }
+    // 5. Jump back from the generated document.
+    if (probe.original) {
+      await group.locator('.view-lines').first().click({ position: { x: 5, y: 5 } });
+      await goToLine(probe.generated.range.start.line + 1);
+      await runCommand('TileLang: Go to TileLang Source');
+      const wantBack = probe.original.range.start.line + 1;
+      const back = await until(async () => {
+        const t = clean(await page.locator('.statusbar-item', { hasText: /Ln \d+/ }).first().innerText());
+        const m = /Ln (\d+)/.exec(t);
+        const tab = clean(await page.locator('.tab.active', { hasText: '.py' }).first().innerText());
+        return m && Number(m[1]) === wantBack && tab.includes(env.TLC_FILE) ? t : '';
+      }, 10000);
+      check(Boolean(back), `Go to TileLang Source returned to ${env.TLC_FILE} line ${wantBack} (${back})`);
+    }
+  } else {
+    const want = `tlc: ${probe.generatedError}`;
+    const toast = await until(async () => {
+      const t = clean(await page.locator('.notifications-toasts').innerText());
+      return t.includes(want) ? t : '';
+    }, 20000);
+    check(Boolean(toast), `Show Generated reports the server error "${want}"`);
+    const groups = await page.locator('.editor-group-container').count();
+    check(groups === 1, `no generated document opened (${groups} editor group)`);
+  }
+
+  // 6. Tile IR command reaches the server (a view or its clear error).
+  await editor.locator('.view-lines').click({ position: { x: 5, y: 5 } });
+  await runCommand('TileLang: Show Tile IR');
+  const ir = await until(async () => {
+    const t = clean(await page.locator('.notifications-toasts').innerText());
+    return /tlc: .*Tile IR|\.mlir/.test(t) ? t : '';
+  }, 15000);
+  check(Boolean(ir), `Show Tile IR answered (${(ir || '').split('\n').find((l) => l.includes('Tile IR')) ?? ''})`);
+} catch (e) {
+  failures++;
+  console.log(`FAIL exception: ${e.stack ?? e}`);
+  try {
+    await page.screenshot({ path: `${env.TLC_WORK ?? '/tmp'}/failure-${caseName}.png` });
+  } catch { /* ignore */ }
+} finally {
+  await browser.close();
+}
+console.log(failures === 0 ? `vscode e2e (${caseName}): all checks passed`
+                           : `vscode e2e (${caseName}): ${failures} check(s) failed`);
+process.exit(failures === 0 ? 0 : 1);

@@ -1,0 +1,113 @@
+/*===- tlc_cuda.h - C API of tlc's CUDA runtime -------------------*- C -*-===//
+ *
+ * Part of the tlc project.
+ * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+ *
+ *===----------------------------------------------------------------------===//
+ *
+ * For embedding tlc kernels in C or other languages: load a cubin that
+ * `tlc-build --target=cuda:...` wrote and launch its kernel through the CUDA
+ * driver API, which the runtime opens with dlopen("libcuda.so.1") (no
+ * link-time GPU dependency).
+ *
+ * Every function that can fail returns 0 on success and a non-zero value
+ * (the driver's CUresult, or -1) on failure; tlc_cuda_last_error() then
+ * returns a readable message for the calling thread. Handles are not
+ * thread-safe. Destroy kernels' modules and buffers before their context.
+ *
+ *===----------------------------------------------------------------------===*/
+
+#ifndef TLC_CUDA_H
+#define TLC_CUDA_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** A device's retained primary context. */
+typedef struct tlc_cuda_context tlc_cuda_context;
+/** A loaded cubin / fatbin / PTX module. */
+typedef struct tlc_cuda_module tlc_cuda_module;
+/** A kernel of a module (owned by the module). */
+typedef struct tlc_cuda_kernel tlc_cuda_kernel;
+/** A device allocation. */
+typedef struct tlc_cuda_buffer tlc_cuda_buffer;
+/** A pair of device events for timing. */
+typedef struct tlc_cuda_timer tlc_cuda_timer;
+
+/** Device properties. */
+typedef struct tlc_cuda_device_info {
+  char name[256];
+  int cc_major, cc_minor;
+  int multiprocessors;
+  int max_threads_per_block;
+  int shared_memory_per_block_optin;
+  size_t total_memory;
+  int driver_version;
+} tlc_cuda_device_info;
+
+/** The message of the calling thread's last failure ("" if none). */
+const char *tlc_cuda_last_error(void);
+
+/** Number of CUDA devices; 0 (and success) when there is no driver or no
+ *  device, so callers can skip GPU work cleanly. */
+int tlc_cuda_device_count(int *count);
+
+/** Retains device `ordinal`'s primary context and makes it current. */
+int tlc_cuda_context_create(int ordinal, tlc_cuda_context **out);
+/** Releases the context. Null is ignored. */
+void tlc_cuda_context_destroy(tlc_cuda_context *context);
+/** Fills `out` with the context's device properties. */
+int tlc_cuda_context_info(const tlc_cuda_context *context,
+                          tlc_cuda_device_info *out);
+/** Waits for all work; reports asynchronous kernel faults. */
+int tlc_cuda_synchronize(tlc_cuda_context *context);
+
+/** Allocates `bytes` of device memory. */
+int tlc_cuda_buffer_create(tlc_cuda_context *context, size_t bytes,
+                           tlc_cuda_buffer **out);
+/** Frees the buffer. Null is ignored. */
+void tlc_cuda_buffer_destroy(tlc_cuda_buffer *buffer);
+/** The device address (for kernel arguments). */
+uint64_t tlc_cuda_buffer_address(const tlc_cuda_buffer *buffer);
+/** Host -> device copy of `bytes` at `offset`. */
+int tlc_cuda_buffer_upload(tlc_cuda_buffer *buffer, const void *src,
+                           size_t bytes, size_t offset);
+/** Device -> host copy of `bytes` at `offset`. */
+int tlc_cuda_buffer_download(const tlc_cuda_buffer *buffer, void *dst,
+                             size_t bytes, size_t offset);
+
+/** Loads a cubin, fatbin or PTX file. */
+int tlc_cuda_module_load_file(tlc_cuda_context *context, const char *path,
+                              tlc_cuda_module **out);
+/** Unloads the module (and invalidates its kernels). Null is ignored. */
+void tlc_cuda_module_destroy(tlc_cuda_module *module);
+/** Looks up kernel `name` (owned by the module). */
+int tlc_cuda_module_get_kernel(tlc_cuda_module *module, const char *name,
+                               tlc_cuda_kernel **out);
+
+/** Launches `kernel`; `args` holds one pointer per kernel parameter. Raises
+ *  the dynamic shared memory limit first when `shared_bytes` > 48 KB.
+ *  `stream` may be null (the default stream). */
+int tlc_cuda_kernel_launch(tlc_cuda_kernel *kernel, const unsigned grid[3],
+                           const unsigned block[3], unsigned shared_bytes,
+                           void *stream, void **args);
+
+/** Creates a timer (two device events). */
+int tlc_cuda_timer_create(tlc_cuda_context *context, tlc_cuda_timer **out);
+/** Destroys the timer. Null is ignored. */
+void tlc_cuda_timer_destroy(tlc_cuda_timer *timer);
+/** Records the start / stop event on `stream` (null: default stream). */
+int tlc_cuda_timer_start(tlc_cuda_timer *timer, void *stream);
+int tlc_cuda_timer_stop(tlc_cuda_timer *timer, void *stream);
+/** Waits for the stop event; writes the elapsed milliseconds. */
+int tlc_cuda_timer_elapsed_ms(tlc_cuda_timer *timer, float *ms);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TLC_CUDA_H */

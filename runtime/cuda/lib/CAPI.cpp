@@ -1,0 +1,208 @@
+//===- CAPI.cpp - The C API of tlc's CUDA runtime ----------------------===//
+//
+// Part of the tlc project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "tlc_cuda.h"
+
+#include "tlc/Runtime/CUDA/CUDADevice.h"
+
+#include <cstring>
+
+using namespace tlc::runtime::cuda;
+
+struct tlc_cuda_context {
+  std::unique_ptr<Context> impl;
+};
+struct tlc_cuda_module {
+  std::unique_ptr<Module> impl;
+};
+struct tlc_cuda_buffer {
+  std::unique_ptr<Buffer> impl;
+};
+struct tlc_cuda_timer {
+  std::unique_ptr<Timer> impl;
+};
+
+namespace {
+thread_local std::string lastError;
+
+/// Records \p status as the thread's last error; returns the C result.
+int report(const Status &status) {
+  if (status.ok())
+    return 0;
+  lastError = status.message();
+  return status.code() ? status.code() : -1;
+}
+
+int nullArgument(const char *function) {
+  return report(Status::error(std::string(function) + ": null argument"));
+}
+} // namespace
+
+extern "C" {
+
+const char *tlc_cuda_last_error(void) { return lastError.c_str(); }
+
+int tlc_cuda_device_count(int *count) {
+  if (!count)
+    return nullArgument("tlc_cuda_device_count");
+  *count = 0;
+  Status status;
+  const DynamicSymbols *driver = getDriver(status);
+  if (!driver)
+    return 0; // No driver or no device: zero devices, not an error.
+  return report(
+      driver->check(driver->cuDeviceGetCount(count), "cuDeviceGetCount"));
+}
+
+int tlc_cuda_context_create(int ordinal, tlc_cuda_context **out) {
+  if (!out)
+    return nullArgument("tlc_cuda_context_create");
+  auto *context = new tlc_cuda_context();
+  if (int r = report(Context::create(ordinal, context->impl))) {
+    delete context;
+    *out = nullptr;
+    return r;
+  }
+  *out = context;
+  return 0;
+}
+
+void tlc_cuda_context_destroy(tlc_cuda_context *context) { delete context; }
+
+int tlc_cuda_context_info(const tlc_cuda_context *context,
+                          tlc_cuda_device_info *out) {
+  if (!context || !out)
+    return nullArgument("tlc_cuda_context_info");
+  const DeviceInfo &info = context->impl->info();
+  std::memset(out, 0, sizeof(*out));
+  std::strncpy(out->name, info.name.c_str(), sizeof(out->name) - 1);
+  out->cc_major = info.ccMajor;
+  out->cc_minor = info.ccMinor;
+  out->multiprocessors = info.multiprocessors;
+  out->max_threads_per_block = info.maxThreadsPerBlock;
+  out->shared_memory_per_block_optin = info.sharedMemoryPerBlockOptin;
+  out->total_memory = info.totalMemory;
+  out->driver_version = info.driverVersion;
+  return 0;
+}
+
+int tlc_cuda_synchronize(tlc_cuda_context *context) {
+  if (!context)
+    return nullArgument("tlc_cuda_synchronize");
+  return report(context->impl->synchronize());
+}
+
+int tlc_cuda_buffer_create(tlc_cuda_context *context, size_t bytes,
+                           tlc_cuda_buffer **out) {
+  if (!context || !out)
+    return nullArgument("tlc_cuda_buffer_create");
+  auto *buffer = new tlc_cuda_buffer();
+  if (int r = report(Buffer::create(*context->impl, bytes, buffer->impl))) {
+    delete buffer;
+    *out = nullptr;
+    return r;
+  }
+  *out = buffer;
+  return 0;
+}
+
+void tlc_cuda_buffer_destroy(tlc_cuda_buffer *buffer) { delete buffer; }
+
+uint64_t tlc_cuda_buffer_address(const tlc_cuda_buffer *buffer) {
+  return buffer ? buffer->impl->address() : 0;
+}
+
+int tlc_cuda_buffer_upload(tlc_cuda_buffer *buffer, const void *src,
+                           size_t bytes, size_t offset) {
+  if (!buffer || (!src && bytes))
+    return nullArgument("tlc_cuda_buffer_upload");
+  return report(buffer->impl->upload(src, bytes, offset));
+}
+
+int tlc_cuda_buffer_download(const tlc_cuda_buffer *buffer, void *dst,
+                             size_t bytes, size_t offset) {
+  if (!buffer || (!dst && bytes))
+    return nullArgument("tlc_cuda_buffer_download");
+  return report(buffer->impl->download(dst, bytes, offset));
+}
+
+int tlc_cuda_module_load_file(tlc_cuda_context *context, const char *path,
+                              tlc_cuda_module **out) {
+  if (!context || !path || !out)
+    return nullArgument("tlc_cuda_module_load_file");
+  auto *module = new tlc_cuda_module();
+  if (int r = report(Module::loadFile(*context->impl, path, module->impl))) {
+    delete module;
+    *out = nullptr;
+    return r;
+  }
+  *out = module;
+  return 0;
+}
+
+void tlc_cuda_module_destroy(tlc_cuda_module *module) { delete module; }
+
+int tlc_cuda_module_get_kernel(tlc_cuda_module *module, const char *name,
+                               tlc_cuda_kernel **out) {
+  if (!module || !name || !out)
+    return nullArgument("tlc_cuda_module_get_kernel");
+  Kernel *kernel = nullptr;
+  if (int r = report(module->impl->getKernel(name, kernel)))
+    return r;
+  *out = reinterpret_cast<tlc_cuda_kernel *>(kernel);
+  return 0;
+}
+
+int tlc_cuda_kernel_launch(tlc_cuda_kernel *kernel, const unsigned grid[3],
+                           const unsigned block[3], unsigned shared_bytes,
+                           void *stream, void **args) {
+  if (!kernel || !grid || !block)
+    return nullArgument("tlc_cuda_kernel_launch");
+  LaunchConfig config;
+  for (int d = 0; d < 3; ++d) {
+    config.grid[d] = grid[d];
+    config.block[d] = block[d];
+  }
+  config.dynamicSharedMemory = shared_bytes;
+  config.stream = static_cast<CUstream>(stream);
+  return report(reinterpret_cast<Kernel *>(kernel)->launch(config, args));
+}
+
+int tlc_cuda_timer_create(tlc_cuda_context *context, tlc_cuda_timer **out) {
+  if (!context || !out)
+    return nullArgument("tlc_cuda_timer_create");
+  auto *timer = new tlc_cuda_timer();
+  if (int r = report(Timer::create(*context->impl, timer->impl))) {
+    delete timer;
+    *out = nullptr;
+    return r;
+  }
+  *out = timer;
+  return 0;
+}
+
+void tlc_cuda_timer_destroy(tlc_cuda_timer *timer) { delete timer; }
+
+int tlc_cuda_timer_start(tlc_cuda_timer *timer, void *stream) {
+  if (!timer)
+    return nullArgument("tlc_cuda_timer_start");
+  return report(timer->impl->start(static_cast<CUstream>(stream)));
+}
+
+int tlc_cuda_timer_stop(tlc_cuda_timer *timer, void *stream) {
+  if (!timer)
+    return nullArgument("tlc_cuda_timer_stop");
+  return report(timer->impl->stop(static_cast<CUstream>(stream)));
+}
+
+int tlc_cuda_timer_elapsed_ms(tlc_cuda_timer *timer, float *ms) {
+  if (!timer || !ms)
+    return nullArgument("tlc_cuda_timer_elapsed_ms");
+  return report(timer->impl->elapsedMilliseconds(*ms));
+}
+
+} // extern "C"

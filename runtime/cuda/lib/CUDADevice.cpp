@@ -1,0 +1,354 @@
+//===- CUDADevice.cpp - Contexts, modules, kernels, buffers, timers ---===//
+//
+// Part of the tlc project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "tlc/Runtime/CUDA/CUDADevice.h"
+
+#include <cstring>
+#include <fstream>
+
+using namespace tlc::runtime::cuda;
+
+/// Evaluates a driver call; returns its Status from the enclosing function
+/// when it fails.
+#define TLC_CU_TRY(syms, call)                                                 \
+  do {                                                                         \
+    Status tlcStatus = (syms).check((syms).call, #call);                       \
+    if (!tlcStatus.ok())                                                       \
+      return tlcStatus;                                                        \
+  } while (0)
+
+std::string DeviceInfo::archName() const {
+  return "sm_" + std::to_string(ccMajor) + std::to_string(ccMinor);
+}
+
+//===----------------------------------------------------------------------===//
+// Context
+//===----------------------------------------------------------------------===//
+
+Status Context::create(int ordinal, std::unique_ptr<Context> &out,
+                       const DynamicSymbols *driver) {
+  Status status;
+  if (!driver) {
+    driver = getDriver(status);
+    if (!driver)
+      return status;
+  }
+  const DynamicSymbols &s = *driver;
+  int count = 0;
+  TLC_CU_TRY(s, cuDeviceGetCount(&count));
+  if (count == 0)
+    return Status::error("no CUDA device is present", TLC_CUDA_ERROR_NO_DEVICE);
+  if (ordinal < 0 || ordinal >= count)
+    return Status::error("CUDA device " + std::to_string(ordinal) +
+                             " does not exist (the machine has " +
+                             std::to_string(count) + ")",
+                         TLC_CUDA_ERROR_INVALID_DEVICE);
+
+  std::unique_ptr<Context> context(new Context());
+  context->syms = driver;
+  TLC_CU_TRY(s, cuDeviceGet(&context->dev, ordinal));
+  TLC_CU_TRY(s, cuDevicePrimaryCtxRetain(&context->ctx, context->dev));
+  TLC_CU_TRY(s, cuCtxSetCurrent(context->ctx));
+
+  DeviceInfo &info = context->device;
+  info.ordinal = ordinal;
+  char name[256] = {0};
+  TLC_CU_TRY(s, cuDeviceGetName(name, sizeof(name) - 1, context->dev));
+  info.name = name;
+  struct {
+    int *field;
+    CUdeviceAttribute attribute;
+  } attributes[] = {
+      {&info.ccMajor, TLC_CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR},
+      {&info.ccMinor, TLC_CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR},
+      {&info.multiprocessors, TLC_CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT},
+      {&info.maxThreadsPerBlock, TLC_CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK},
+      {&info.sharedMemoryPerBlock,
+       TLC_CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK},
+      {&info.sharedMemoryPerBlockOptin,
+       TLC_CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN},
+      {&info.l2CacheBytes, TLC_CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE},
+  };
+  for (auto &a : attributes)
+    TLC_CU_TRY(s, cuDeviceGetAttribute(a.field, a.attribute, context->dev));
+  TLC_CU_TRY(s, cuDeviceTotalMem(&info.totalMemory, context->dev));
+  TLC_CU_TRY(s, cuDriverGetVersion(&info.driverVersion));
+  out = std::move(context);
+  return Status();
+}
+
+Context::~Context() {
+  if (ctx)
+    syms->cuDevicePrimaryCtxRelease(dev);
+}
+
+Status Context::makeCurrent() const {
+  return syms->check(syms->cuCtxSetCurrent(ctx), "cuCtxSetCurrent");
+}
+
+Status Context::synchronize() const {
+  CUresult r = syms->cuCtxSynchronize();
+  if (r == TLC_CUDA_SUCCESS)
+    return Status();
+  return Status::error("kernel execution failed: " + syms->describe(r), r);
+}
+
+//===----------------------------------------------------------------------===//
+// Buffer
+//===----------------------------------------------------------------------===//
+
+Status Buffer::create(const Context &context, size_t bytes,
+                      std::unique_ptr<Buffer> &out) {
+  std::unique_ptr<Buffer> buffer(new Buffer());
+  buffer->context = &context;
+  buffer->bytes = bytes;
+  const DynamicSymbols &s = context.driver();
+  Status st = s.check(s.cuMemAlloc(&buffer->ptr, bytes ? bytes : 1),
+                      "cuMemAlloc");
+  if (!st.ok())
+    return st.withContext("allocating " + std::to_string(bytes) +
+                          " bytes on " + context.info().name);
+  out = std::move(buffer);
+  return Status();
+}
+
+Buffer::~Buffer() {
+  if (ptr)
+    context->driver().cuMemFree(ptr);
+}
+
+static Status checkRange(size_t offset, size_t count, size_t size) {
+  if (offset > size || count > size - offset)
+    return Status::error("copy of " + std::to_string(count) +
+                         " bytes at offset " + std::to_string(offset) +
+                         " exceeds the " + std::to_string(size) +
+                         "-byte buffer");
+  return Status();
+}
+
+Status Buffer::upload(const void *src, size_t count, size_t offset) {
+  Status st = checkRange(offset, count, bytes);
+  if (!st.ok() || !count)
+    return st;
+  const DynamicSymbols &s = context->driver();
+  return s.check(s.cuMemcpyHtoD(ptr + offset, src, count), "cuMemcpyHtoD");
+}
+
+Status Buffer::download(void *dst, size_t count, size_t offset) const {
+  Status st = checkRange(offset, count, bytes);
+  if (!st.ok() || !count)
+    return st;
+  const DynamicSymbols &s = context->driver();
+  return s.check(s.cuMemcpyDtoH(dst, ptr + offset, count), "cuMemcpyDtoH");
+}
+
+Status Buffer::fill(unsigned char value) {
+  const DynamicSymbols &s = context->driver();
+  return s.check(s.cuMemsetD8(ptr, value, bytes), "cuMemsetD8");
+}
+
+//===----------------------------------------------------------------------===//
+// Kernel
+//===----------------------------------------------------------------------===//
+
+Status Kernel::getAttributes(KernelAttributes &out) const {
+  const DynamicSymbols &s = context->driver();
+  TLC_CU_TRY(s, cuFuncGetAttribute(&out.registers,
+                                   TLC_CU_FUNC_ATTRIBUTE_NUM_REGS, function));
+  TLC_CU_TRY(s, cuFuncGetAttribute(&out.staticSharedMemory,
+                                   TLC_CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES,
+                                   function));
+  TLC_CU_TRY(s, cuFuncGetAttribute(&out.localMemory,
+                                   TLC_CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES,
+                                   function));
+  TLC_CU_TRY(s, cuFuncGetAttribute(&out.maxThreadsPerBlock,
+                                   TLC_CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
+                                   function));
+  return Status();
+}
+
+Status Kernel::setMaxDynamicSharedMemory(int bytes) {
+  const DeviceInfo &info = context->info();
+  if (bytes > info.sharedMemoryPerBlockOptin)
+    return Status::error("kernel '" + symbol + "' needs " +
+                         std::to_string(bytes) +
+                         " bytes of dynamic shared memory; " + info.name +
+                         " allows at most " +
+                         std::to_string(info.sharedMemoryPerBlockOptin) +
+                         " per block");
+  const DynamicSymbols &s = context->driver();
+  Status st = s.check(
+      s.cuFuncSetAttribute(function,
+                           TLC_CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                           bytes),
+      "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)");
+  if (!st.ok())
+    return st.withContext("kernel '" + symbol + "'");
+  dynamicSharedLimit = bytes;
+  return Status();
+}
+
+Status Kernel::launch(const LaunchConfig &config, void **args) {
+  const DeviceInfo &info = context->info();
+  unsigned long long threads = 1;
+  for (unsigned d = 0; d < 3; ++d) {
+    if (config.grid[d] == 0 || config.block[d] == 0)
+      return Status::error("kernel '" + symbol +
+                           "': empty launch (a grid or block extent is 0)");
+    threads *= config.block[d];
+  }
+  if (threads > static_cast<unsigned long long>(info.maxThreadsPerBlock))
+    return Status::error("kernel '" + symbol + "': " + std::to_string(threads) +
+                         " threads per block exceed the device limit of " +
+                         std::to_string(info.maxThreadsPerBlock));
+  if (static_cast<int>(config.dynamicSharedMemory) > dynamicSharedLimit) {
+    Status st = setMaxDynamicSharedMemory(config.dynamicSharedMemory);
+    if (!st.ok())
+      return st;
+  }
+  const DynamicSymbols &s = context->driver();
+  Status st = s.check(
+      s.cuLaunchKernel(function, config.grid[0], config.grid[1],
+                       config.grid[2], config.block[0], config.block[1],
+                       config.block[2], config.dynamicSharedMemory,
+                       config.stream, args, nullptr),
+      "cuLaunchKernel");
+  if (!st.ok())
+    return st.withContext(
+        "launching '" + symbol + "' with grid (" +
+        std::to_string(config.grid[0]) + ", " + std::to_string(config.grid[1]) +
+        ", " + std::to_string(config.grid[2]) + "), block (" +
+        std::to_string(config.block[0]) + ", " +
+        std::to_string(config.block[1]) + ", " +
+        std::to_string(config.block[2]) + "), " +
+        std::to_string(config.dynamicSharedMemory) + " B dynamic shared memory");
+  return Status();
+}
+
+//===----------------------------------------------------------------------===//
+// Module
+//===----------------------------------------------------------------------===//
+
+Status tlc::runtime::cuda::readFile(const std::string &path,
+                                    std::vector<char> &out) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    return Status::error("cannot read '" + path + "': " + std::strerror(errno));
+  in.seekg(0, std::ios::end);
+  std::streamoff size = in.tellg();
+  in.seekg(0, std::ios::beg);
+  out.resize(static_cast<size_t>(size) + 1);
+  if (size > 0 && !in.read(out.data(), size))
+    return Status::error("cannot read '" + path + "'");
+  out[static_cast<size_t>(size)] = '\0'; // PTX images must be NUL-terminated.
+  return Status();
+}
+
+Status Module::loadFile(const Context &context, const std::string &path,
+                        std::unique_ptr<Module> &out) {
+  std::vector<char> image;
+  Status st = readFile(path, image);
+  if (!st.ok())
+    return st;
+  return loadImage(context, image.data(), path, out);
+}
+
+Status Module::loadImage(const Context &context, const void *image,
+                         const std::string &label,
+                         std::unique_ptr<Module> &out) {
+  const DynamicSymbols &s = context.driver();
+  std::unique_ptr<Module> module(new Module());
+  module->context = &context;
+  module->label = label;
+  // The error log catches PTX JIT diagnostics (e.g. an instruction the
+  // device's architecture lacks).
+  char errorLog[8192] = {0};
+  CUjitOption options[] = {TLC_CU_JIT_ERROR_LOG_BUFFER,
+                           TLC_CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+  void *values[] = {errorLog,
+                    reinterpret_cast<void *>(sizeof(errorLog) - 1)};
+  CUresult r = s.cuModuleLoadDataEx(&module->module, image, 2, options, values);
+  if (r != TLC_CUDA_SUCCESS) {
+    std::string message = "cannot load '" + label + "' on " +
+                          context.info().name + " (" +
+                          context.info().archName() + "): " + s.describe(r);
+    if (r == TLC_CUDA_ERROR_NO_BINARY_FOR_GPU ||
+        r == TLC_CUDA_ERROR_INVALID_IMAGE)
+      message += "; was it compiled for " + context.info().archName() + "?";
+    if (errorLog[0])
+      message += "\n" + std::string(errorLog);
+    return Status::error(message, r);
+  }
+  out = std::move(module);
+  return Status();
+}
+
+Module::~Module() {
+  if (module)
+    context->driver().cuModuleUnload(module);
+}
+
+Status Module::getKernel(const std::string &name, Kernel *&out) {
+  auto it = kernels.find(name);
+  if (it != kernels.end()) {
+    out = it->second.get();
+    return Status();
+  }
+  const DynamicSymbols &s = context->driver();
+  auto kernel = std::make_unique<Kernel>();
+  CUresult r = s.cuModuleGetFunction(&kernel->function, module, name.c_str());
+  if (r != TLC_CUDA_SUCCESS)
+    return Status::error("kernel '" + name + "' is not in '" + label +
+                             "': " + s.describe(r),
+                         r);
+  kernel->context = context;
+  kernel->symbol = name;
+  out = kernel.get();
+  kernels.emplace(name, std::move(kernel));
+  return Status();
+}
+
+//===----------------------------------------------------------------------===//
+// Timer
+//===----------------------------------------------------------------------===//
+
+Status Timer::create(const Context &context, std::unique_ptr<Timer> &out) {
+  const DynamicSymbols &s = context.driver();
+  std::unique_ptr<Timer> timer(new Timer());
+  timer->context = &context;
+  TLC_CU_TRY(s, cuEventCreate(&timer->begin, TLC_CU_EVENT_DEFAULT));
+  TLC_CU_TRY(s, cuEventCreate(&timer->end, TLC_CU_EVENT_DEFAULT));
+  out = std::move(timer);
+  return Status();
+}
+
+Timer::~Timer() {
+  const DynamicSymbols &s = context->driver();
+  if (begin)
+    s.cuEventDestroy(begin);
+  if (end)
+    s.cuEventDestroy(end);
+}
+
+Status Timer::start(CUstream stream) {
+  const DynamicSymbols &s = context->driver();
+  return s.check(s.cuEventRecord(begin, stream), "cuEventRecord");
+}
+
+Status Timer::stop(CUstream stream) {
+  const DynamicSymbols &s = context->driver();
+  return s.check(s.cuEventRecord(end, stream), "cuEventRecord");
+}
+
+Status Timer::elapsedMilliseconds(float &out) {
+  const DynamicSymbols &s = context->driver();
+  CUresult r = s.cuEventSynchronize(end);
+  if (r != TLC_CUDA_SUCCESS)
+    return Status::error("kernel execution failed: " + s.describe(r), r);
+  TLC_CU_TRY(s, cuEventElapsedTime(&out, begin, end));
+  return Status();
+}

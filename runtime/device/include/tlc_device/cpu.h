@@ -1,0 +1,609 @@
+//===- cpu.h - Support code of kernels generated for the CPU target -*- C++ -*-===//
+//
+// Part of the tlc project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Everything the C++ that `tlc-build --target=cpu` generates needs, in one
+// self-contained header (the build copies it next to the generated source):
+//
+//  * the kernel ABI (`tlc_cpu_args`, the entry point's one argument);
+//  * storage types of the small float formats (f16, bf16, fp8 e4m3fn/e5m2)
+//    with round-to-nearest-even conversions from float, as the GPU stores
+//    them (fp8 saturating to the largest finite value, like CUDA's
+//    `satfinite` conversion);
+//  * `View`, a strided window on a buffer that knows which of its indices
+//    are in bounds: out-of-range reads of global memory give zero, writes
+//    are dropped (TileLang's guards); out-of-range accesses to on-chip
+//    buffers are reported as errors with the source location;
+//  * atomics, integer helpers with Python semantics, the block scheduler.
+//
+// It is also included by the runtime (storage conversions for `--save`)
+// and by the unit tests of the conversions.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TLC_DEVICE_CPU_H
+#define TLC_DEVICE_CPU_H
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <limits>
+#include <thread>
+#include <type_traits>
+#include <vector>
+
+//===----------------------------------------------------------------------===//
+// Kernel ABI
+//===----------------------------------------------------------------------===//
+
+extern "C" {
+/// Version of tlc_cpu_args; bumped when its layout changes.
+#define TLC_CPU_ABI_VERSION 1
+
+/// The single argument of a CPU kernel entry point
+/// `extern "C" int ENTRY(const tlc_cpu_args *)`. The entry returns 0 on
+/// success; otherwise it wrote a message (with the DSL source location) into
+/// `error`.
+struct tlc_cpu_args {
+  /// TLC_CPU_ABI_VERSION of the caller.
+  uint32_t abiVersion;
+  /// Number of entries of `params` (checked against the kernel's).
+  uint32_t numParams;
+  /// One per kernel parameter in order: the data pointer of a tensor (row
+  /// major, dense), or a pointer to the value of a scalar parameter.
+  void *const *params;
+  /// Number of entries of `symbols` (checked against the kernel's).
+  uint32_t numSymbols;
+  /// The values of the kernel's symbols, in manifest order.
+  const int64_t *symbols;
+  /// Host threads that run blocks concurrently (<= 1: in sequence).
+  int32_t numWorkers;
+  /// Receives a NUL-terminated error message; may be null.
+  char *error;
+  /// Capacity of `error` in bytes.
+  size_t errorSize;
+};
+}
+
+namespace tlc {
+namespace cpu {
+
+//===----------------------------------------------------------------------===//
+// Small float formats
+//===----------------------------------------------------------------------===//
+
+/// The bits of float \p x.
+inline uint32_t floatBits(float x) {
+  uint32_t b;
+  std::memcpy(&b, &x, 4);
+  return b;
+}
+
+/// The float with bits \p b.
+inline float bitsFloat(uint32_t b) {
+  float x;
+  std::memcpy(&x, &b, 4);
+  return x;
+}
+
+/// IEEE binary16 bits of \p x, round to nearest even; overflow gives
+/// infinity, NaN stays a (quiet) NaN.
+inline uint16_t floatToHalfBits(float x) {
+  uint32_t bits = floatBits(x);
+  uint32_t sign = (bits >> 16) & 0x8000u;
+  uint32_t ax = bits & 0x7FFFFFFFu;
+  if (ax >= 0x7F800000u) // inf or NaN
+    return uint16_t(sign | (ax > 0x7F800000u ? 0x7E00u : 0x7C00u));
+  if (ax >= 0x477FF000u) // >= 65520 rounds to infinity
+    return uint16_t(sign | 0x7C00u);
+  if (ax < 0x38800000u) { // below 2^-14: subnormal half or zero
+    if (ax <= 0x33000000u) // <= 2^-25 (the tie rounds to even zero)
+      return uint16_t(sign);
+    uint32_t e = ax >> 23;
+    uint32_t m = (ax & 0x7FFFFFu) | 0x800000u;
+    uint32_t shift = 126 - e; // value / 2^-24 == m >> shift
+    uint32_t q = m >> shift;
+    uint32_t rem = m & ((1u << shift) - 1);
+    uint32_t halfway = 1u << (shift - 1);
+    if (rem > halfway || (rem == halfway && (q & 1)))
+      ++q;
+    return uint16_t(sign | q);
+  }
+  uint32_t r = ax + 0xFFFu + ((ax >> 13) & 1u);
+  r -= 0x38000000u; // rebias 127 -> 15
+  return uint16_t(sign | (r >> 13));
+}
+
+/// The float value of binary16 bits \p h (exact).
+inline float halfBitsToFloat(uint16_t h) {
+  uint32_t sign = uint32_t(h & 0x8000u) << 16;
+  uint32_t e = (h >> 10) & 0x1Fu;
+  uint32_t m = h & 0x3FFu;
+  if (e == 0x1F)
+    return bitsFloat(sign | 0x7F800000u | (m << 13));
+  if (e == 0) {
+    float v = std::ldexp(float(m), -24);
+    return sign ? -v : v;
+  }
+  return bitsFloat(sign | ((e + 112) << 23) | (m << 13));
+}
+
+/// bfloat16 bits of \p x, round to nearest even; NaN stays a quiet NaN.
+inline uint16_t floatToBFloat16Bits(float x) {
+  uint32_t bits = floatBits(x);
+  if ((bits & 0x7FFFFFFFu) > 0x7F800000u)
+    return uint16_t((bits >> 16) | 0x40u);
+  bits += 0x7FFFu + ((bits >> 16) & 1u);
+  return uint16_t(bits >> 16);
+}
+
+/// The float value of bfloat16 bits \p b (exact).
+inline float bfloat16BitsToFloat(uint16_t b) { return bitsFloat(uint32_t(b) << 16); }
+
+/// Rounds \p x to a float format with \p manBits mantissa bits, exponent
+/// bias \p bias and largest finite value \p maxFinite (subnormals
+/// included), round to nearest even, saturating to +-maxFinite; returns the
+/// sign, biased exponent and mantissa fields packed as s|e|m. \p nanBits is
+/// returned (with the sign) for NaN.
+inline uint8_t floatToMiniFloatBits(float x, int manBits, int bias,
+                                    double maxFinite, uint8_t nanBits) {
+  unsigned signBit = 1u << 7;
+  uint8_t sign = std::signbit(x) ? uint8_t(signBit) : uint8_t(0);
+  if (std::isnan(x))
+    return uint8_t(sign | nanBits);
+  double a = std::fabs(double(x));
+  if (a > maxFinite) // infinities included: satfinite
+    a = maxFinite;
+  if (a == 0)
+    return sign;
+  int exp2;
+  std::frexp(a, &exp2); // a = f * 2^exp2, f in [0.5, 1)
+  int e = std::max(exp2 - 1, 1 - bias);
+  double quantum = std::ldexp(1.0, e - manBits);
+  double q = std::nearbyint(a / quantum) * quantum; // ties to even
+  if (q > maxFinite)
+    q = maxFinite;
+  if (q == 0)
+    return sign;
+  std::frexp(q, &exp2);
+  int qe = exp2 - 1;
+  if (qe < 1 - bias) { // subnormal
+    auto mant = unsigned(std::ldexp(q, bias - 1 + manBits));
+    return uint8_t(sign | mant);
+  }
+  auto mant = unsigned(std::ldexp(q, manBits - qe)) - (1u << manBits);
+  return uint8_t(sign | (unsigned(qe + bias) << manBits) | mant);
+}
+
+/// float8_e4m3fn bits of \p x (round to nearest even, satfinite; NaN 0x7F).
+inline uint8_t floatToE4M3Bits(float x) {
+  return floatToMiniFloatBits(x, 3, 7, 448.0, 0x7F);
+}
+
+/// The value of float8_e4m3fn bits \p b.
+inline float e4m3BitsToFloat(uint8_t b) {
+  bool neg = b & 0x80;
+  unsigned e = (b >> 3) & 0xF, m = b & 0x7;
+  float v;
+  if (e == 0xF && m == 0x7)
+    v = std::numeric_limits<float>::quiet_NaN();
+  else if (e == 0)
+    v = std::ldexp(float(m), -9);
+  else
+    v = std::ldexp(float(8 + m), int(e) - 10);
+  return neg ? -v : v;
+}
+
+/// float8_e5m2 bits of \p x (round to nearest even, satfinite; NaN 0x7F).
+inline uint8_t floatToE5M2Bits(float x) {
+  return floatToMiniFloatBits(x, 2, 15, 57344.0, 0x7F);
+}
+
+/// The value of float8_e5m2 bits \p b (the upper byte of a binary16).
+inline float e5m2BitsToFloat(uint8_t b) { return halfBitsToFloat(uint16_t(b) << 8); }
+
+/// Storage type of a small float format: holds the bits, converts to float
+/// exactly and from float with the format's rounding. Arithmetic happens in
+/// float and is rounded back at every result, which matches the GPU's
+/// correctly rounded f16/bf16 operations (float has more than twice the
+/// precision plus two bits).
+template <typename Bits, Bits (*Encode)(float), float (*Decode)(Bits)>
+struct MiniFloat {
+  Bits bits;
+  MiniFloat() = default;
+  /// Rounds \p x to the format.
+  explicit MiniFloat(float x) : bits(Encode(x)) {}
+  /// The exact value.
+  explicit operator float() const { return Decode(bits); }
+  /// The value from raw bits.
+  static MiniFloat fromBits(Bits b) {
+    MiniFloat r;
+    r.bits = b;
+    return r;
+  }
+};
+
+using f16 = MiniFloat<uint16_t, floatToHalfBits, halfBitsToFloat>;
+using bf16 = MiniFloat<uint16_t, floatToBFloat16Bits, bfloat16BitsToFloat>;
+using f8e4m3 = MiniFloat<uint8_t, floatToE4M3Bits, e4m3BitsToFloat>;
+using f8e5m2 = MiniFloat<uint8_t, floatToE5M2Bits, e5m2BitsToFloat>;
+
+/// Converts between any two element types: floats through float (small
+/// formats round on the way in), float -> integer saturating with NaN -> 0
+/// like the GPU's cvt.rzi.sat, integers by C++ conversion.
+template <typename To, typename From> inline To cast(From v) {
+  if constexpr (std::is_same_v<To, From>) {
+    return v;
+  } else if constexpr (std::is_class_v<From>) {
+    return cast<To>(float(v));
+  } else if constexpr (std::is_class_v<To>) {
+    return To(float(v));
+  } else if constexpr (std::is_integral_v<To> && std::is_floating_point_v<From>) {
+    if constexpr (std::is_same_v<To, bool>) {
+      return v != 0;
+    } else {
+      if (std::isnan(v))
+        return To(0);
+      if (v <= From(std::numeric_limits<To>::min()))
+        return std::numeric_limits<To>::min();
+      if (v >= From(std::numeric_limits<To>::max()))
+        return std::numeric_limits<To>::max();
+      return To(v);
+    }
+  } else {
+    return To(v);
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Integer helpers with Python/MLIR semantics
+//===----------------------------------------------------------------------===//
+
+/// Floor division (rounds toward negative infinity); 0 for b == 0.
+template <typename T> inline T floorDiv(T a, T b) {
+  if (b == 0)
+    return 0;
+  T q = a / b;
+  if ((a % b != 0) && ((a < 0) != (b < 0)))
+    --q;
+  return q;
+}
+
+/// Ceiling division; 0 for b == 0.
+template <typename T> inline T ceilDiv(T a, T b) {
+  if (b == 0)
+    return 0;
+  T q = a / b;
+  if ((a % b != 0) && ((a < 0) == (b < 0)))
+    ++q;
+  return q;
+}
+
+/// Modulo with the sign of the divisor (Python `%`); 0 for b == 0.
+template <typename T> inline T floorMod(T a, T b) {
+  if (b == 0)
+    return 0;
+  T r = a % b;
+  if (r != 0 && ((r < 0) != (b < 0)))
+    r += b;
+  return r;
+}
+
+/// Truncating division and remainder that do not trap on b == 0.
+template <typename T> inline T truncDiv(T a, T b) { return b == 0 ? 0 : a / b; }
+template <typename T> inline T truncRem(T a, T b) { return b == 0 ? 0 : a % b; }
+
+/// `maximumf`/`minimumf`: NaN if either operand is NaN.
+inline float maximumF(float a, float b) {
+  return (std::isnan(a) || std::isnan(b)) ? std::numeric_limits<float>::quiet_NaN()
+                                          : std::max(a, b);
+}
+inline float minimumF(float a, float b) {
+  return (std::isnan(a) || std::isnan(b)) ? std::numeric_limits<float>::quiet_NaN()
+                                          : std::min(a, b);
+}
+inline double maximumF(double a, double b) {
+  return (std::isnan(a) || std::isnan(b)) ? std::numeric_limits<double>::quiet_NaN()
+                                          : std::max(a, b);
+}
+inline double minimumF(double a, double b) {
+  return (std::isnan(a) || std::isnan(b)) ? std::numeric_limits<double>::quiet_NaN()
+                                          : std::min(a, b);
+}
+
+/// Reinterprets the bits of \p v as a \p To of the same size.
+template <typename To, typename From> inline To bitCast(From v) {
+  static_assert(sizeof(To) == sizeof(From), "bitcast between sizes");
+  To r;
+  std::memcpy(&r, &v, sizeof(To));
+  return r;
+}
+
+/// Leading zero bits of \p v (its width for zero).
+template <typename U> inline int countLeadingZeros(U v) {
+  int n = 0;
+  for (int b = int(sizeof(U) * 8) - 1; b >= 0 && !((v >> b) & 1); --b)
+    ++n;
+  return n;
+}
+
+/// 1 / sqrt(x).
+inline float rsqrt(float x) { return 1.0f / std::sqrt(x); }
+inline double rsqrt(double x) { return 1.0 / std::sqrt(x); }
+
+//===----------------------------------------------------------------------===//
+// Errors
+//===----------------------------------------------------------------------===//
+
+/// The error state of one kernel call, shared by all worker threads. The
+/// first error wins; the scheduler stops handing out blocks after it.
+struct Status {
+  std::atomic<bool> failed{false};
+  char *message = nullptr;
+  size_t size = 0;
+
+  /// Records `LOC: error: WHAT` unless an error was recorded already.
+  void fail(const char *loc, const char *what) {
+    bool expected = false;
+    if (!failed.compare_exchange_strong(expected, true))
+      return;
+    if (message && size)
+      std::snprintf(message, size, "%s: error: %s", loc, what);
+  }
+  /// True once an error was recorded.
+  bool hasFailed() const { return failed.load(std::memory_order_relaxed); }
+};
+
+//===----------------------------------------------------------------------===//
+// Views
+//===----------------------------------------------------------------------===//
+
+/// A rank-R strided window on a buffer of T: `shape` is the window's
+/// extent, and index i of dimension d is in bounds when lo[d] <= i < hi[d]
+/// (the parts of the window that lie inside the underlying buffer). A view
+/// of a whole buffer has lo = 0 and hi = shape.
+template <typename T, int R> struct View {
+  T *base = nullptr;
+  int64_t origin = 0;
+  int64_t shape[R] = {};
+  int64_t stride[R] = {};
+  int64_t lo[R] = {};
+  int64_t hi[R] = {};
+
+  /// The linear element offset of an index (no bounds check).
+  int64_t offset(const int64_t (&idx)[R]) const {
+    int64_t o = origin;
+    for (int d = 0; d < R; ++d)
+      o += idx[d] * stride[d];
+    return o;
+  }
+  /// True when \p idx lies inside the underlying buffer.
+  bool inBounds(const int64_t (&idx)[R]) const {
+    for (int d = 0; d < R; ++d)
+      if (idx[d] < lo[d] || idx[d] >= hi[d])
+        return false;
+    return true;
+  }
+  /// The element at \p idx (must be in bounds).
+  T &at(const int64_t (&idx)[R]) const { return base[offset(idx)]; }
+};
+
+/// A dense row-major view of \p data with extents \p shape.
+template <typename T, int R>
+inline View<T, R> denseView(T *data, const int64_t (&shape)[R]) {
+  View<T, R> v;
+  v.base = data;
+  int64_t s = 1;
+  for (int d = R - 1; d >= 0; --d) {
+    v.shape[d] = shape[d];
+    v.stride[d] = s;
+    v.lo[d] = 0;
+    v.hi[d] = shape[d];
+    s *= shape[d];
+  }
+  return v;
+}
+
+/// The number of elements of extents \p shape (0 if any is negative).
+template <int R> inline int64_t numElements(const int64_t (&shape)[R]) {
+  int64_t n = 1;
+  for (int d = 0; d < R; ++d)
+    n *= std::max<int64_t>(shape[d], 0);
+  return n;
+}
+
+/// Storage of an on-chip buffer (shared, fragment, local, var) of one
+/// block: zero-initialised, freed at the end of the block.
+template <typename T, int R> struct Local {
+  std::vector<T> data;
+  View<T, R> view;
+  explicit Local(const int64_t (&shape)[R]) : data(size_t(numElements(shape)), T()) {
+    view = denseView(data.data(), shape);
+  }
+};
+
+/// The sub-window of \p src at \p offsets with extents \p shape. Bounds
+/// follow the source: an index is in bounds if it is in the source's.
+template <typename T, int R>
+inline View<T, R> region(const View<T, R> &src, const int64_t (&offsets)[R],
+                         const int64_t (&shape)[R]) {
+  View<T, R> v = src;
+  for (int d = 0; d < R; ++d) {
+    v.origin += offsets[d] * src.stride[d];
+    v.shape[d] = shape[d];
+    v.lo[d] = src.lo[d] - offsets[d];
+    v.hi[d] = src.hi[d] - offsets[d];
+  }
+  return v;
+}
+
+/// Guarded read of global memory: zero outside the buffer.
+template <typename T, int R>
+inline T load(const View<T, R> &v, const int64_t (&idx)[R]) {
+  return v.inBounds(idx) ? v.at(idx) : T();
+}
+
+/// Guarded write of global memory: dropped outside the buffer.
+template <typename T, int R>
+inline void store(const View<T, R> &v, const int64_t (&idx)[R], T value) {
+  if (v.inBounds(idx))
+    v.at(idx) = value;
+}
+
+/// Checked access to an on-chip buffer: an index outside it is a program
+/// error, reported at \p loc; reads give zero and writes are dropped then.
+template <typename T, int R>
+inline T loadChecked(Status &st, const char *loc, const View<T, R> &v,
+                     const int64_t (&idx)[R]) {
+  if (v.inBounds(idx))
+    return v.at(idx);
+  st.fail(loc, "index out of range of an on-chip buffer");
+  return T();
+}
+template <typename T, int R>
+inline void storeChecked(Status &st, const char *loc, const View<T, R> &v,
+                         const int64_t (&idx)[R], T value) {
+  if (v.inBounds(idx))
+    v.at(idx) = value;
+  else
+    st.fail(loc, "index out of range of an on-chip buffer");
+}
+
+//===----------------------------------------------------------------------===//
+// Atomics
+//===----------------------------------------------------------------------===//
+
+/// Atomically adds \p value to \p *ptr (compare-and-swap on the storage
+/// bits; the sum is computed in float for the small formats) and returns
+/// the previous value.
+template <typename T> inline T atomicAdd(T *ptr, T value) {
+  if constexpr (std::is_integral_v<T>) {
+    return __atomic_fetch_add(ptr, value, __ATOMIC_RELAXED);
+  } else {
+    using Bits = std::conditional_t<
+        sizeof(T) == 8, uint64_t,
+        std::conditional_t<sizeof(T) == 4, uint32_t,
+                           std::conditional_t<sizeof(T) == 2, uint16_t, uint8_t>>>;
+    static_assert(sizeof(Bits) == sizeof(T), "unexpected storage size");
+    Bits *bits = reinterpret_cast<Bits *>(ptr);
+    Bits oldBits = __atomic_load_n(bits, __ATOMIC_RELAXED);
+    while (true) {
+      T oldValue, newValue;
+      std::memcpy(&oldValue, &oldBits, sizeof(T));
+      if constexpr (std::is_floating_point_v<T>)
+        newValue = oldValue + value;
+      else
+        newValue = T(float(oldValue) + float(value));
+      Bits newBits;
+      std::memcpy(&newBits, &newValue, sizeof(T));
+      if (__atomic_compare_exchange_n(bits, &oldBits, newBits, /*weak=*/false,
+                                      __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+        return oldValue;
+    }
+  }
+}
+
+/// Atomic add into global memory at \p idx; dropped (returning zero)
+/// outside the buffer, like a guarded GPU atomic.
+template <typename T, int R>
+inline T atomicAddGuarded(const View<T, R> &v, const int64_t (&idx)[R], T value) {
+  if (!v.inBounds(idx))
+    return T();
+  return atomicAdd(&v.at(idx), value);
+}
+
+/// Atomic add into an on-chip buffer; out of range is a reported error.
+template <typename T, int R>
+inline T atomicAddChecked(Status &st, const char *loc, const View<T, R> &v,
+                          const int64_t (&idx)[R], T value) {
+  if (!v.inBounds(idx)) {
+    st.fail(loc, "index out of range of an on-chip buffer");
+    return T();
+  }
+  return atomicAdd(&v.at(idx), value);
+}
+
+//===----------------------------------------------------------------------===//
+// Printing
+//===----------------------------------------------------------------------===//
+
+/// Prints one value for `T.print`.
+template <typename T> inline void printValue(T v) {
+  if constexpr (std::is_class_v<T>)
+    std::printf("%g", double(float(v)));
+  else if constexpr (std::is_floating_point_v<T>)
+    std::printf("%g", double(v));
+  else if constexpr (std::is_same_v<T, bool>)
+    std::printf("%s", v ? "true" : "false");
+  else if constexpr (std::is_signed_v<T>)
+    std::printf("%lld", (long long)v);
+  else
+    std::printf("%llu", (unsigned long long)v);
+}
+
+//===----------------------------------------------------------------------===//
+// Block scheduling
+//===----------------------------------------------------------------------===//
+
+/// Runs \p body(bx, by, bz) for every block of the grid \p gx x \p gy x
+/// \p gz, on up to \p workers host threads (in sequence when <= 1). Stops
+/// handing out blocks once \p st has failed.
+template <typename Body>
+inline void launch(Status &st, int workers, int64_t gx, int64_t gy, int64_t gz,
+                   const Body &body) {
+  if (gx <= 0 || gy <= 0 || gz <= 0)
+    return;
+  int64_t total = gx * gy * gz;
+  auto runBlock = [&](int64_t b) {
+    int64_t x = b % gx, y = (b / gx) % gy, z = b / (gx * gy);
+    body(x, y, z);
+  };
+  if (workers <= 1 || total == 1) {
+    for (int64_t b = 0; b < total && !st.hasFailed(); ++b)
+      runBlock(b);
+    return;
+  }
+  std::atomic<int64_t> next{0};
+  auto work = [&] {
+    for (int64_t b = next++; b < total && !st.hasFailed(); b = next++)
+      runBlock(b);
+  };
+  int n = int(std::min<int64_t>(workers, total));
+  std::vector<std::thread> pool;
+  for (int i = 1; i < n; ++i)
+    pool.emplace_back(work);
+  work();
+  for (std::thread &t : pool)
+    t.join();
+}
+
+/// Checks the call's ABI version and parameter/symbol counts; false (with
+/// a message) when they do not match the kernel's.
+inline bool checkArgs(const tlc_cpu_args *args, uint32_t numParams,
+                      uint32_t numSymbols) {
+  const char *what = nullptr;
+  if (!args)
+    return false;
+  if (args->abiVersion != TLC_CPU_ABI_VERSION)
+    what = "ABI version mismatch between runtime and kernel";
+  else if (args->numParams != numParams)
+    what = "wrong number of parameters";
+  else if (args->numSymbols != numSymbols)
+    what = "wrong number of symbol values";
+  if (!what)
+    return true;
+  if (args->error && args->errorSize)
+    std::snprintf(args->error, args->errorSize, "error: %s", what);
+  return false;
+}
+
+} // namespace cpu
+} // namespace tlc
+
+#endif // TLC_DEVICE_CPU_H

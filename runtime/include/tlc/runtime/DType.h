@@ -1,0 +1,61 @@
+//===- DType.h - Element types of kernel tensors on the host ----*- C++ -*-===//
+//
+// Part of the tlc project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The TileLang dtypes a manifest names (`float16`, `bfloat16`,
+// `float8_e4m3fn`, `int32`, ...): their storage size, conversions of one
+// element to and from double (rounding as the device stores them), their
+// NumPy spelling and the verification tolerances.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TLC_RUNTIME_DTYPE_H
+#define TLC_RUNTIME_DTYPE_H
+
+#include "llvm/ADT/StringRef.h"
+
+#include <cstddef>
+#include <optional>
+#include <string>
+
+namespace tlc::runtime {
+
+/// The kind of values a dtype holds.
+enum class DTypeClass { Float, SignedInt, UnsignedInt, Bool };
+
+/// Facts about one dtype.
+struct DType {
+  /// TileLang name (`float16`).
+  std::string name;
+  /// Bytes per element.
+  size_t size = 0;
+  /// Value kind.
+  DTypeClass cls = DTypeClass::Float;
+  /// NumPy descr of the stored `.npy` (`<f2`); types NumPy lacks (bf16,
+  /// fp8, tf32) are saved as float32 (`<f4`).
+  std::string npyDescr;
+  /// Relative tolerance of verification.
+  double rtol = 0;
+  /// Absolute tolerance of verification.
+  double atol = 0;
+
+  /// True for floating-point dtypes.
+  bool isFloat() const { return cls == DTypeClass::Float; }
+  /// Reads the element at \p p as a double (exact).
+  double load(const void *p) const;
+  /// Stores \p v at \p p, rounding to nearest even for floats (fp8
+  /// saturating), truncating toward zero and saturating for integers.
+  void store(void *p, double v) const;
+  /// Stores a NaN (floats only).
+  void storeNaN(void *p) const;
+};
+
+/// The dtype named \p name, or nullopt when the runtime does not know it.
+std::optional<DType> lookupDType(llvm::StringRef name);
+
+} // namespace tlc::runtime
+
+#endif // TLC_RUNTIME_DTYPE_H

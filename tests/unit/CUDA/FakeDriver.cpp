@@ -1,0 +1,213 @@
+//===- FakeDriver.cpp - A host-memory stand-in for libcuda.so.1 -------===//
+//
+// Part of the tlc project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Built as a shared library that exports the driver entry points of
+// CUDASymbols.def with the driver's ABI, so the unit tests can exercise the
+// runtime's loader, error reporting and launch logic without a GPU. "Device"
+// memory is host memory; the one kernel, `add_one(float *p, int n)`, runs on
+// the host. With TLC_FAKE_PARTIAL defined, cuLaunchKernel, cuModuleGetFunction
+// and the optional error-text functions are left out.
+//
+// Behaviour is steered by environment variables: TLC_FAKE_CUDA_INIT (result
+// of cuInit), TLC_FAKE_CUDA_DEVICES (device count), TLC_FAKE_CUDA_SYNC
+// (result of cuCtxSynchronize).
+//
+//===----------------------------------------------------------------------===//
+
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <string>
+
+using CUresult = int;
+using CUdeviceptr = unsigned long long;
+
+namespace {
+int envInt(const char *name, int fallback) {
+  const char *v = std::getenv(name);
+  return v && *v ? std::atoi(v) : fallback;
+}
+struct FakeFunction {
+  std::string name;
+  int maxDynamicShared = 48 * 1024;
+};
+struct FakeEvent {
+  double ms = 0;
+};
+std::map<void *, FakeFunction *> functions;
+char fakeContext, fakeModule;
+} // namespace
+
+#define EXPORT extern "C" __attribute__((visibility("default")))
+
+EXPORT CUresult cuInit(unsigned) { return envInt("TLC_FAKE_CUDA_INIT", 0); }
+EXPORT CUresult cuDriverGetVersion(int *v) {
+  *v = 13000;
+  return 0;
+}
+EXPORT CUresult cuDeviceGetCount(int *n) {
+  *n = envInt("TLC_FAKE_CUDA_DEVICES", 1);
+  return 0;
+}
+EXPORT CUresult cuDeviceGet(int *d, int ordinal) {
+  *d = ordinal;
+  return 0;
+}
+EXPORT CUresult cuDeviceGetName(char *name, int len, int) {
+  std::strncpy(name, "tlc fake GPU", len);
+  return 0;
+}
+EXPORT CUresult cuDeviceGetAttribute(int *v, int attribute, int) {
+  switch (attribute) {
+  case 1: *v = 1024; break;        // max threads per block
+  case 8: *v = 48 * 1024; break;   // shared memory per block
+  case 16: *v = 4; break;          // multiprocessors
+  case 38: *v = 1 << 20; break;    // L2
+  case 75: *v = 9; break;          // cc major
+  case 76: *v = 0; break;          // cc minor
+  case 97: *v = 227 * 1024; break; // opt-in shared memory
+  default: *v = 0;
+  }
+  return 0;
+}
+EXPORT CUresult cuDeviceTotalMem_v2(size_t *bytes, int) {
+  *bytes = size_t(1) << 30;
+  return 0;
+}
+EXPORT CUresult cuDevicePrimaryCtxRetain(void **ctx, int) {
+  *ctx = &fakeContext;
+  return 0;
+}
+EXPORT CUresult cuDevicePrimaryCtxRelease_v2(int) { return 0; }
+EXPORT CUresult cuCtxSetCurrent(void *) { return 0; }
+EXPORT CUresult cuCtxGetCurrent(void **ctx) {
+  *ctx = &fakeContext;
+  return 0;
+}
+EXPORT CUresult cuCtxSynchronize() { return envInt("TLC_FAKE_CUDA_SYNC", 0); }
+EXPORT CUresult cuMemAlloc_v2(CUdeviceptr *p, size_t bytes) {
+  if (bytes > (size_t(1) << 30))
+    return 2; // out of memory
+  *p = reinterpret_cast<CUdeviceptr>(std::malloc(bytes));
+  return 0;
+}
+EXPORT CUresult cuMemFree_v2(CUdeviceptr p) {
+  std::free(reinterpret_cast<void *>(p));
+  return 0;
+}
+EXPORT CUresult cuMemcpyHtoD_v2(CUdeviceptr d, const void *s, size_t n) {
+  std::memcpy(reinterpret_cast<void *>(d), s, n);
+  return 0;
+}
+EXPORT CUresult cuMemcpyDtoH_v2(void *d, CUdeviceptr s, size_t n) {
+  std::memcpy(d, reinterpret_cast<void *>(s), n);
+  return 0;
+}
+EXPORT CUresult cuMemcpyDtoD_v2(CUdeviceptr d, CUdeviceptr s, size_t n) {
+  std::memcpy(reinterpret_cast<void *>(d), reinterpret_cast<void *>(s), n);
+  return 0;
+}
+EXPORT CUresult cuMemsetD8_v2(CUdeviceptr d, unsigned char v, size_t n) {
+  std::memset(reinterpret_cast<void *>(d), v, n);
+  return 0;
+}
+EXPORT CUresult cuModuleLoadData(void **m, const void *image) {
+  if (std::strncmp(static_cast<const char *>(image), "FAKEMOD", 7) != 0)
+    return 200;
+  *m = &fakeModule;
+  return 0;
+}
+EXPORT CUresult cuModuleLoadDataEx(void **m, const void *image, unsigned n,
+                                   int *options, void **values) {
+  CUresult r = cuModuleLoadData(m, image);
+  for (unsigned i = 0; r && i < n; ++i)
+    if (options[i] == 5) // error log buffer
+      std::strcpy(static_cast<char *>(values[i]), "fake JIT: not a module");
+  return r;
+}
+EXPORT CUresult cuModuleUnload(void *) { return 0; }
+#ifndef TLC_FAKE_PARTIAL
+EXPORT CUresult cuModuleGetFunction(void **f, void *, const char *name) {
+  if (std::strcmp(name, "add_one") != 0)
+    return 500;
+  auto *fn = new FakeFunction{name};
+  *f = fn;
+  functions[fn] = fn;
+  return 0;
+}
+#endif
+EXPORT CUresult cuFuncGetAttribute(int *v, int attribute, void *) {
+  *v = attribute == 4 ? 32 : attribute == 0 ? 1024 : 0;
+  return 0;
+}
+EXPORT CUresult cuFuncSetAttribute(void *f, int attribute, int value) {
+  if (attribute == 8) {
+    if (value > 227 * 1024)
+      return 1;
+    functions[f]->maxDynamicShared = value;
+  }
+  return 0;
+}
+#ifndef TLC_FAKE_PARTIAL
+EXPORT CUresult cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz,
+                               unsigned bx, unsigned by, unsigned bz,
+                               unsigned shared, void *, void **args, void **) {
+  FakeFunction *fn = functions[f];
+  if (static_cast<int>(shared) > fn->maxDynamicShared)
+    return 1; // the real driver refuses too
+  float *p = *static_cast<float **>(args[0]);
+  int n = *static_cast<int *>(args[1]);
+  unsigned long long threads = 1ull * gx * gy * gz * bx * by * bz;
+  for (unsigned long long i = 0; i < threads && i < static_cast<unsigned>(n); ++i)
+    p[i] += 1.0f;
+  return 0;
+}
+#endif
+EXPORT CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int *n, void *, int,
+                                                            size_t) {
+  *n = 1;
+  return 0;
+}
+EXPORT CUresult cuStreamCreate(void **s, unsigned) {
+  *s = nullptr;
+  return 0;
+}
+EXPORT CUresult cuStreamDestroy_v2(void *) { return 0; }
+EXPORT CUresult cuStreamSynchronize(void *) { return 0; }
+EXPORT CUresult cuEventCreate(void **e, unsigned) {
+  *e = new FakeEvent();
+  return 0;
+}
+EXPORT CUresult cuEventDestroy_v2(void *e) {
+  delete static_cast<FakeEvent *>(e);
+  return 0;
+}
+EXPORT CUresult cuEventRecord(void *e, void *) {
+  static_cast<FakeEvent *>(e)->ms =
+      std::chrono::duration<double, std::milli>(
+          std::chrono::steady_clock::now().time_since_epoch())
+          .count();
+  return 0;
+}
+EXPORT CUresult cuEventSynchronize(void *) { return 0; }
+EXPORT CUresult cuEventElapsedTime(float *ms, void *a, void *b) {
+  *ms = static_cast<float>(static_cast<FakeEvent *>(b)->ms -
+                           static_cast<FakeEvent *>(a)->ms);
+  return 0;
+}
+#ifndef TLC_FAKE_PARTIAL
+EXPORT CUresult cuGetErrorName(CUresult r, const char **s) {
+  *s = r == 700 ? "CUDA_ERROR_ILLEGAL_ADDRESS" : "CUDA_ERROR_FAKE";
+  return 0;
+}
+EXPORT CUresult cuGetErrorString(CUresult r, const char **s) {
+  *s = r == 700 ? "fake: an illegal memory access was encountered"
+                : "fake: something failed";
+  return 0;
+}
+#endif
