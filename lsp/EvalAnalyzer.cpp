@@ -63,7 +63,14 @@ std::string shortDType(const std::string &dtype) {
   return dtype;
 }
 
+/// Files larger than this get the static tier: the evaluator runs the whole
+/// module and has no cancellation point, so a huge file would block its
+/// document's worker for a long time.
+constexpr size_t kMaxEvalBytes = 2u << 20;
+
 class EvalAnalyzer : public Analyzer {
+  std::unique_ptr<Analyzer> fallback = createStaticAnalyzer();
+
 public:
   const char *getName() const override { return "eval"; }
   std::shared_ptr<const AnalysisFacts>
@@ -77,6 +84,18 @@ std::shared_ptr<const AnalysisFacts>
 EvalAnalyzer::analyze(const std::shared_ptr<const syntax::SyntaxTree> &tree,
                       const AnalysisOptions &options,
                       const CancelToken &token) {
+  if (tree->source().size() > kMaxEvalBytes) {
+    auto facts = std::make_shared<AnalysisFacts>(
+        *fallback->analyze(tree, options, token));
+    Diagnostic note;
+    note.severity = Severity::Remark;
+    note.range = TextRange{0, 0};
+    note.message = "file larger than " +
+                   std::to_string(kMaxEvalBytes >> 20) +
+                   " MiB: hints come from the syntax-level analysis";
+    facts->diagnostics.insert(facts->diagnostics.begin(), std::move(note));
+    return facts;
+  }
   // One context per worker thread: analyzeFile may reuse it, not share it.
   thread_local std::unique_ptr<mlir::MLIRContext> context;
   if (!context) {

@@ -246,9 +246,9 @@ Value Interpreter::tracePrimFunc(FunctionObj *fn, Node at) {
     kernelName = jitContext.back().first;
     label = jitContext.back().second;
   } else if (!callStack.empty()) {
-    FunctionObj *outer = callStack.front().first;
+    FunctionObj *outer = callStack.back().first;
     kernelName = outer->name.str();
-    label = makeLabel(outer->name, *callStack.front().second);
+    label = makeLabel(outer->name, *callStack.back().second);
   } else {
     kernelName = fn->name.str();
     label = fn->name.str();

@@ -88,6 +88,8 @@ struct CallArgs {
 
 /// The launch region being traced.
 struct KernelCtx {
+  /// Unique identity of the region (never 0).
+  uint32_t id = 0;
   /// Thread count of the block (product of `threads`), 0 when symbolic.
   int64_t threads = 0;
   /// Shared buffers allocated in the region.
@@ -422,6 +424,8 @@ public:
   llvm::DenseSet<std::pair<uint32_t, unsigned>> reported;
   /// Kind (tile::SymbolKind) of every named symbol created so far.
   llvm::StringMap<int> symbolKinds;
+  /// Last KernelCtx::id handed out.
+  uint32_t lastKernelId = 0;
   /// Counter for unique names of symbols.
   unsigned nextLoopVar = 0;
 };

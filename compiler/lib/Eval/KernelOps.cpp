@@ -119,7 +119,7 @@ bool Interpreter::checkInKernel(llvm::StringRef what, Node at) {
 }
 
 void Interpreter::checkBufferUse(BufferObj *buf, Node at) {
-  if (!buf->kernel || buf->kernel == kernel)
+  if (!buf->kernelId || (kernel && buf->kernelId == kernel->id))
     return;
   if (!kernel)
     error(at, llvm::Twine(lang::getScopeDisplayName(buf->scope)) +
@@ -194,7 +194,7 @@ BufferObj *Interpreter::makeBuffer(llvm::StringRef name,
   buf->dtype = dtype;
   buf->scope = scope;
   buf->range = at.range();
-  buf->kernel = lang::isGlobalScope(scope) ? nullptr : kernel;
+  buf->kernelId = lang::isGlobalScope(scope) || !kernel ? 0 : kernel->id;
   for (SymExpr d : shape)
     noteSymbols(d);
   tile::BufferType t = ir->bufferType(shape, dtype, scope);
@@ -253,7 +253,7 @@ static Value makeTensorType(Interpreter &in, const PArgs &p,
 
 /// T.alloc_* with a shape.
 static Value allocate(Interpreter &in, const PArgs &p, MemoryScope scope) {
-  if (in.checkInKernel(p.info.name, p.call) && !lang::isGlobalScope(scope))
+  if (!lang::isGlobalScope(scope) && in.checkInKernel(p.info.name, p.call))
     return Value::poison();
   Value shapeV = p.getOr("shape", Value::poison());
   if (shapeV.isAbrupt())
@@ -344,6 +344,7 @@ Flow Interpreter::execKernel(KernelFrameObj *frame, Node withNode,
   mlir::Block &body = op.getBody().front();
 
   KernelCtx k;
+  k.id = ++lastKernelId;
   k.threads = staticThreads ? numThreads : 0;
   k.call = call;
   llvm::SmallVector<Node, 3> names;
@@ -964,13 +965,20 @@ std::optional<Value> Interpreter::callKernelPrimitive(const PArgs &p) {
       return fail(at, "T.empty can only be used in an eager @tilelang.jit "
                       "function");
     llvm::ArrayRef<Value> dims = p.rest("shape");
+    Value dt = p.getOr("dtype", heap.strNoCopy("float32"));
+    // T.empty(shape, dtype) passes the dtype positionally.
+    if (!p.get("dtype") && dims.size() >= 2 &&
+        (dims.back().is(ValueKind::DType) || dims.back().isStr() ||
+         dims.back().is(ValueKind::Opaque))) {
+      dt = dims.back();
+      dims = dims.drop_back();
+    }
     Value shapeV = dims.size() == 1 && dims[0].isSequence()
                        ? dims[0]
                        : heap.tuple(dims);
     llvm::SmallVector<SymExpr, 4> shape;
     if (!toShape(shapeV, shape, at))
       return Value::poison();
-    Value dt = p.getOr("dtype", heap.strNoCopy("float32"));
     std::optional<lang::DType> dtype = toDType(dt);
     if (!dtype)
       return dt.isAbrupt() ? dt

@@ -25,6 +25,7 @@
 #include "tlc/Support/Diagnostic.h"
 #include "tlc/Syntax/Parser.h"
 #include "tlc/Syntax/SyntaxTree.h"
+#include "tlc/Target/Cpp/CpuTarget.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/CommandLine.h"
@@ -37,6 +38,47 @@ using namespace tlc;
 namespace cl = llvm::cl;
 
 namespace {
+
+/// `-o DIR`: analyses every file and writes the artifacts of every kernel
+/// instance (source, binary, NAME.json) into \p outDir. Returns the exit
+/// status.
+int buildArtifacts(driver::Driver &drv, llvm::ArrayRef<std::string> inputs,
+                   llvm::StringRef outDir) {
+  const driver::DriverOptions &opts = drv.getOptions();
+  if (opts.eval.target.name != "cpu") {
+    llvm::errs() << "tlc-build: error: -o: only --target=cpu writes "
+                    "artifacts so far\n";
+    return 2;
+  }
+  std::vector<driver::FileResult> results;
+  for (const std::string &path : inputs) {
+    auto buffer = llvm::MemoryBuffer::getFileOrSTDIN(path, /*IsText=*/false,
+                                                     /*RequiresNullTerminator=*/
+                                                     false);
+    if (!buffer) {
+      llvm::errs() << path << ": error: cannot read file: "
+                   << buffer.getError().message() << '\n';
+      return 2;
+    }
+    results.push_back(drv.analyze(path, (*buffer)->getBuffer()));
+  }
+  driver::printDiagnostics(results, opts.format, opts.showSourceLines,
+                           llvm::errs());
+  bool anyError = false;
+  for (driver::FileResult &r : results) {
+    if (hasErrors(r.diagnostics)) {
+      anyError = true;
+      continue;
+    }
+    if (!r.analysis.module)
+      continue;
+    target::CpuBuildOptions build;
+    build.log = &llvm::outs();
+    anyError |= mlir::failed(
+        target::buildCpuArtifacts(*r.analysis.module, outDir, build));
+  }
+  return anyError ? 1 : 0;
+}
 
 /// Everything an emitter sees about one input file.
 struct InputFile {
@@ -117,6 +159,11 @@ int main(int argc, char **argv) {
   cl::opt<std::string> format("format",
                               cl::desc("Diagnostics as text|json|sarif"),
                               cl::init("text"), cl::cat(category));
+  cl::opt<std::string> outputDir(
+      "o",
+      cl::desc("Write the artifacts of every kernel instance (generated "
+               "source, binary, NAME.json manifest) into this directory"),
+      cl::value_desc("dir"), cl::init(""), cl::cat(category));
   cl::HideUnrelatedOptions(category);
 
   if (!cl::ParseCommandLineOptions(
@@ -129,7 +176,8 @@ int main(int argc, char **argv) {
           &llvm::errs()))
     return 2;
 
-  if (check || verifyDiags || emit == "tile" || emit == "hints") {
+  if (check || verifyDiags || emit == "tile" || emit == "hints" ||
+      !outputDir.empty()) {
     driver::DriverOptions opts;
     opts.action = verifyDiags        ? driver::Action::VerifyDiagnostics
                   : emit == "tile"   ? driver::Action::EmitTile
@@ -165,6 +213,8 @@ int main(int argc, char **argv) {
       return 2;
     }
     driver::Driver drv(std::move(opts));
+    if (!outputDir.empty() && !check && !verifyDiags && emit.empty())
+      return buildArtifacts(drv, inputs, outputDir);
     int status = drv.run(inputs, llvm::outs(), llvm::errs());
     llvm::outs().flush();
     return status;

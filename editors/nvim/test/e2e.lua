@@ -180,9 +180,21 @@ if probe.generated ~= vim.NIL and probe.generated ~= nil then
   check(#marks > 0 and marks[1][2] == want - 1, 'mapped range highlighted')
   check(vim.bo[gen_buf].modifiable == false, 'generated buffer is read-only')
   check(vim.api.nvim_get_current_buf() == src, 'focus stays in the DSL window')
+  -- The view follows the cursor: one DSL line up is three stub lines up
+  -- (stub back end only; a real back end maps lines its own way).
+  if env.TLC_STUB == '1' then
+    vim.api.nvim_win_set_cursor(0, { gen_line, gen_col })
+    vim.api.nvim_exec_autocmds('CursorMoved', { buffer = src })
+    local followed = vim.wait(5000, function()
+      return vim.api.nvim_win_get_cursor(gen_win)[1] == want - 3
+    end, 50)
+    check(followed, string.format('generated window followed the cursor to line %d (at %d)', want - 3,
+                                  vim.api.nvim_win_get_cursor(gen_win)[1]))
+  end
   -- 4. :TlcOriginal jumps back.
   if probe.original ~= vim.NIL and probe.original ~= nil then
     vim.api.nvim_set_current_win(gen_win)
+    vim.api.nvim_win_set_cursor(gen_win, { want, 0 })
     vim.cmd('TlcOriginal')
     local back = vim.wait(10000, function()
       return vim.api.nvim_get_current_buf() == src

@@ -56,7 +56,7 @@ has_native=$("$NVIM" --headless --clean -c 'lua io.stdout:write(vim.fn.has("nvim
 status=0
 run_case() { # name, server command...
   local name="$1"; shift
-  export TLC_LSP_CMD="$*" TLC_PROBE="$work/probe-$name.json"
+  export TLC_LSP_CMD="$*" TLC_PROBE="$work/probe-$name.json" TLC_STUB=$([ "$name" = stub-backend ] && echo 1 || echo 0)
   /usr/bin/python3 "$repo/editors/common/test/lsp_probe.py" "$TLC_EXAMPLE" "$gen_line" "$gen_col" \
     -- "$@" > "$TLC_PROBE"
   local modes=default

@@ -86,7 +86,7 @@ try {
   const editor = page.locator('.editor-group-container').first()
       .locator('.monaco-editor').first();
   await editor.waitFor({ timeout: 20000 });
-  await editor.locator('.view-lines').click({ position: { x: 5, y: 5 } });
+  await page.keyboard.press('Control+1');
 
   // Scroll so the kernel is on screen (VS Code renders visible lines only).
   const hintLines = Object.keys(probe.hints).map(Number).sort((a, b) => a - b);
@@ -96,12 +96,11 @@ try {
   // 1. Status bar: server state and target.
   const status = page.locator('.statusbar-item', { hasText: 'tlc' }).first();
   const statusText = await until(async () => {
-    const t = clean(await status.innerText());
-    return t.includes('cuda:sm_90a') && !t.includes('sync') ? t : '';
+    const t = clean(await status.getAttribute('aria-label'));
+    return t.includes('cuda:sm_90a') && t.includes('running') ? t : '';
   }, 30000);
-  check(Boolean(statusText), `status bar shows the target (${statusText})`);
-  const tooltip = await status.getAttribute('aria-label');
-  console.log(`status bar aria-label: ${tooltip}`);
+  check(Boolean(statusText), `status bar shows the running server and the target`);
+  console.log(`status bar: ${clean(await status.getAttribute('aria-label')).split('\n')[0]}`);
 
   // 2. Inlay hints in the editor DOM: every label the server gives.
   const labels = Object.values(probe.hints).flat();
@@ -128,6 +127,8 @@ try {
         'the A_shared hint is on the A_shared line');
 
   if (env.TLC_SCREENSHOT) {
+    await page.keyboard.press('Control+B'); // Hide the side bar.
+    await page.waitForTimeout(500);
     await page.screenshot({ path: env.TLC_SCREENSHOT });
     console.log(`screenshot: ${env.TLC_SCREENSHOT}`);
   }
@@ -162,7 +163,7 @@ try {
       console.log(`screenshot: ${env.TLC_SCREENSHOT_GEN}`);
     }
     // 4. Following the cursor: move to the T.copy line above.
-    await editor.locator('.view-lines').click({ position: { x: 5, y: 5 } });
+    await page.keyboard.press('Control+1');
     await goToLine(genLine);
     const wantFollow = probe.generated.range.start.line + 1 - 3;
     if (caseName === 'stub-backend') {
@@ -174,17 +175,23 @@ try {
     }
     // 5. Jump back from the generated document.
     if (probe.original) {
-      await group.locator('.view-lines').first().click({ position: { x: 5, y: 5 } });
+      await page.keyboard.press('Control+2');
       await goToLine(probe.generated.range.start.line + 1);
       await runCommand('TileLang: Go to TileLang Source');
       const wantBack = probe.original.range.start.line + 1;
       const back = await until(async () => {
         const t = clean(await page.locator('.statusbar-item', { hasText: /Ln \d+/ }).first().innerText());
         const m = /Ln (\d+)/.exec(t);
-        const tab = clean(await page.locator('.tab.active', { hasText: '.py' }).first().innerText());
-        return m && Number(m[1]) === wantBack && tab.includes(env.TLC_FILE) ? t : '';
+        // The window title names the active editor.
+        const title = await page.title();
+        return m && Number(m[1]) === wantBack && title.startsWith(env.TLC_FILE) ? `${t}, ${title}` : '';
       }, 10000);
       check(Boolean(back), `Go to TileLang Source returned to ${env.TLC_FILE} line ${wantBack} (${back})`);
+      if (!back) {
+        console.log(`status: ${clean(await page.locator('.statusbar-item', { hasText: /Ln \d+/ }).first().innerText())}`);
+        console.log(`toasts: ${clean(await page.locator('.notifications-toasts').innerText())}`);
+        await page.screenshot({ path: `${env.TLC_WORK}/back.png` });
+      }
     }
   } else {
     const want = `tlc: ${probe.generatedError}`;
@@ -198,7 +205,7 @@ try {
   }
 
   // 6. Tile IR command reaches the server (a view or its clear error).
-  await editor.locator('.view-lines').click({ position: { x: 5, y: 5 } });
+  await page.keyboard.press('Control+1');
   await runCommand('TileLang: Show Tile IR');
   const ir = await until(async () => {
     const t = clean(await page.locator('.notifications-toasts').innerText());

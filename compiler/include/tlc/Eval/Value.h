@@ -324,8 +324,6 @@ struct ExprObj : Obj {
   SymExpr sym;
 };
 
-struct KernelCtx;
-
 /// A buffer: tensor parameter, T.empty output or allocation.
 struct BufferObj : Obj {
   llvm::StringRef name;
@@ -335,8 +333,9 @@ struct BufferObj : Obj {
   mlir::Value value;
   /// Where the buffer was declared.
   TextRange range;
-  /// The kernel region it was allocated in (null for global buffers).
-  KernelCtx *kernel = nullptr;
+  /// Identity of the kernel region it was allocated in (0 for global
+  /// buffers).
+  uint32_t kernelId = 0;
   /// Total pipeline stages of the innermost T.Pipelined that writes it (for
   /// the shared memory budget); 1 when not multi-buffered.
   int64_t stages = 1;

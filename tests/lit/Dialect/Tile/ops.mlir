@@ -307,6 +307,26 @@ tile.func @two_kernels(%A: !tile.buffer<[64, 64], f32, global> loc("A")) {
   }
 }
 
+// Empty bodies round-trip as empty blocks; extents may be values.
+// CHECK-LABEL: tile.func @empty_bodies(
+// CHECK: tile.kernel (%{{.*}}, %{{.*}}, %{{.*}}) grid [1, %[[T:.*]], 3] threads [%[[T]], 2] {
+// CHECK-NEXT: tile.if %{{.*}} {
+// CHECK-NEXT: } else {
+// CHECK-NEXT: }
+// CHECK-NEXT: tile.while {
+// CHECK-NEXT: tile.condition
+// CHECK-NEXT: } do {
+// CHECK-NEXT: }
+// CHECK-NEXT: }
+tile.func @empty_bodies(%t: index, %c: i1) {
+  tile.kernel (%x, %y, %z) grid [1, %t, 3] threads [%t, 2] {
+    tile.if %c {} else {}
+    tile.while {
+      tile.condition %c
+    } do {}
+  }
+}
+
 // CHECK-LABEL: tile.func private @decl(
 // CHECK-NOT: {
 tile.func private @decl(%a: !tile.buffer<[4], f32, global>)

@@ -15,6 +15,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSwitch.h"
 
 using namespace mlir;
 using namespace tlc::tile;
@@ -87,7 +88,7 @@ static StringRef canonicalizeAlias(StringRef name) {
       .Case("long", "int64")
       .Case("uint", "uint32")
       .Case("ulong", "uint64")
-      .Cases("custom[tfloat32]", "custom[tfloat32]32", "tfloat32")
+      .Cases({"custom[tfloat32]", "custom[tfloat32]32"}, "tfloat32")
       .Default(name);
 }
 

@@ -204,7 +204,7 @@ static ParseResult parseDim(AsmParser &parser, Dim &dim) {
     dim = Dim::unknown();
     return success();
   }
-  int64_t value;
+  int64_t value = 0;
   OptionalParseResult intResult = parser.parseOptionalInteger(value);
   if (intResult.has_value()) {
     if (failed(*intResult))

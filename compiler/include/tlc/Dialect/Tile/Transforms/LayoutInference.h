@@ -1,0 +1,81 @@
+//===- LayoutInference.h - Layout inference over one kernel -----*- C++ -*-===//
+//
+// Part of the tlc project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The solver behind `--tile-infer-layout`: computes, for one `tile.kernel`,
+// a Fragment for every static `local.fragment` allocation and every
+// `tile.parallel` loop, and a Layout for every static shared allocation,
+// using TileLang's strict / common / free levels (see Passes.td). The pass
+// attaches the results as attributes; tests and the driver may use the
+// result directly.
+//
+// Not thread-safe; one inference per call, no state survives it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TLC_DIALECT_TILE_TRANSFORMS_LAYOUTINFERENCE_H
+#define TLC_DIALECT_TILE_TRANSFORMS_LAYOUTINFERENCE_H
+
+#include "tlc/Dialect/Tile/IR/TileOps.h"
+#include "tlc/Layout/Fragment.h"
+#include "tlc/Layout/GemmLayouts.h"
+#include "tlc/Layout/Layout.h"
+
+#include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <optional>
+
+namespace tlc {
+namespace tile {
+
+/// The target facts layout inference needs.
+struct LayoutTarget {
+  /// Which gemm layouts apply.
+  layout::GemmArch arch = layout::GemmArch::SM80;
+};
+
+/// Parses a target name: `sm_80`, `sm_86`, `sm_89`, `sm_90`, `sm_90a`,
+/// `gfx90a`, `gfx942`, optionally prefixed with `cuda:` / `hip:`.
+/// std::nullopt for anything else (including `cpu`).
+std::optional<LayoutTarget> parseLayoutTarget(llvm::StringRef name);
+
+/// The layouts of one kernel.
+struct KernelLayouts {
+  /// Threads per block of the kernel.
+  int64_t blockThreads = 0;
+  /// Layouts of the `local.fragment` allocations (keys are alloc results),
+  /// in program order.
+  llvm::MapVector<mlir::Value, layout::Fragment> fragments;
+  /// Layouts of the `shared` / `shared.dyn` allocations, in program order.
+  llvm::MapVector<mlir::Value, layout::Layout> shared;
+  /// Thread partition of every `tile.parallel` loop (keys are ParallelOp
+  /// operations), over the loop's iteration space.
+  llvm::MapVector<mlir::Operation *, layout::Fragment> loops;
+};
+
+/// Runs layout inference on \p kernel. Fails (after emitting an error at
+/// the op that could not be satisfied, with a note at the op whose layout
+/// it contradicts) on a layout conflict or an impossible gemm. Kernels
+/// without a static thread count and buffers with symbolic shapes are
+/// skipped: they get no entry. Existing `layout` / `loop_layout`
+/// attributes are read back through \p readAttr (when set) and honoured
+/// as strict.
+mlir::FailureOr<KernelLayouts> inferKernelLayouts(KernelOp kernel,
+                                                  const LayoutTarget &target);
+
+/// The bit width of a buffer element type (vectors count their scalar
+/// element); 0 when unknown.
+unsigned elementBitWidth(mlir::Type type);
+
+/// The Python name of a buffer (from a NameLoc on its definition), or a
+/// placeholder `buffer` when there is none.
+std::string bufferDisplayName(mlir::Value buffer);
+
+} // namespace tile
+} // namespace tlc
+
+#endif // TLC_DIALECT_TILE_TRANSFORMS_LAYOUTINFERENCE_H

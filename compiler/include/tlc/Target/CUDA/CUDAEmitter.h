@@ -1,0 +1,101 @@
+//===- CUDAEmitter.h - Tile IR to CUDA C++ ----------------------*- C++ -*-===//
+//
+// Part of the tlc project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The CUDA target: translates one `tile.func` into readable CUDA C++ that
+// includes tlc's device headers (runtime/device/include/tlc_device/cuda.h)
+// and exports one `extern "C" __global__` kernel per `tile.kernel`, with a
+// source map from generated lines to the DSL locations of the Tile IR ops.
+//
+// SIMT lowering (this version):
+//  * `local.fragment` buffers are distributed over the block's threads by
+//    the partition `flat = ((r / v) * T + tid) * v + r % v` (register r of
+//    thread tid, T threads, v elements per 16-byte chunk when the fragment
+//    divides evenly): consecutive chunks go to consecutive threads, so
+//    copies between fragments and memory are coalesced 16-byte accesses.
+//  * `T.Parallel` loops run over the same partition; fragments they touch
+//    must be indexed by the loop variables themselves.
+//  * `T.copy` between global and shared memory moves 16-byte vectors when a
+//    chunk is in bounds and aligned, and guarded elements otherwise
+//    (out-of-range reads give zero, out-of-range writes are dropped).
+//  * Shared buffers live in one dynamic shared-memory array; barriers are
+//    inserted where a shared buffer written by one statement is read or
+//    rewritten by a later one.
+//  * f16/bf16 values are computed in f32 and rounded after every
+//    arithmetic result, like the CPU reference target.
+// Not yet lowered (a diagnostic on the op): T.gemm, T.reduce, T.cumsum,
+// cross-thread fragment accesses, barriers of mbarrier scope.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TLC_TARGET_CUDA_CUDAEMITTER_H
+#define TLC_TARGET_CUDA_CUDAEMITTER_H
+
+#include "tlc/Target/Artifact/Manifest.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Support/LLVM.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <string>
+#include <vector>
+
+namespace tlc {
+namespace tile {
+class FuncOp;
+} // namespace tile
+namespace target {
+
+/// Options of the CUDA emitter.
+struct CudaEmitOptions {
+  /// Put `#line N "file"` directives before the code of every op (debuggers
+  /// and nvcc diagnostics then point at the DSL source).
+  bool lineDirectives = false;
+  /// Put a `// T.op  file:line:col` comment above the code of every op.
+  bool locationComments = true;
+};
+
+/// One `__global__` kernel of the emitted source.
+struct CudaLaunch {
+  /// The kernel's symbol.
+  std::string entry;
+  /// Threads per block (static).
+  int64_t threads = 0;
+  /// Bytes of dynamic shared memory.
+  int64_t dynamicSharedMemory = 0;
+};
+
+/// The CUDA C++ of one kernel instance.
+struct CudaKernel {
+  /// The complete translation unit.
+  std::string source;
+  /// The kernels in launch order.
+  std::vector<CudaLaunch> launches;
+  /// Symbol names in the order every kernel takes them (after the
+  /// parameters), as `long long`.
+  std::vector<std::string> symbols;
+  /// Files the source map refers to.
+  std::vector<std::string> files;
+  /// Generated line -> DSL location, sorted by generated line.
+  std::vector<artifact::SourceMapEntry> sourceMap;
+};
+
+/// Translates \p func into CUDA C++. Fails, with an error diagnostic on the
+/// offending op, for operations this version cannot lower.
+mlir::FailureOr<CudaKernel> emitCudaKernel(tile::FuncOp func,
+                                           const CudaEmitOptions &options = {});
+
+/// Translates every defined `tile.func` of \p module into one CUDA text
+/// (for `tlc-translate --tile-to-cuda` and the lit tests). Keeps going after
+/// a function fails; succeeds when all did.
+mlir::LogicalResult translateModuleToCuda(mlir::ModuleOp module,
+                                          llvm::raw_ostream &os,
+                                          const CudaEmitOptions &options = {});
+
+} // namespace target
+} // namespace tlc
+
+#endif // TLC_TARGET_CUDA_CUDAEMITTER_H

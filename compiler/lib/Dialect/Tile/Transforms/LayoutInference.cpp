@@ -1,0 +1,879 @@
+//===- LayoutInference.cpp - Layout inference over one kernel -------------===//
+//
+// Part of the tlc project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The solver: collects the kernel's buffers and the ops that constrain them
+// (nodes), then runs the strict, common and free levels. Every layout a
+// buffer gets remembers the op that gave it, so a conflict can name both.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tlc/Dialect/Tile/Transforms/LayoutInference.h"
+#include "tlc/Dialect/Tile/Transforms/LayoutAttrCodec.h"
+
+#include "tlc/Layout/Propagation.h"
+#include "tlc/Layout/SharedLayouts.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/Matchers.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+#include <deque>
+
+using namespace mlir;
+using namespace tlc;
+using namespace tlc::tile;
+using layout::Fragment;
+using layout::IndexExpr;
+using layout::InferLevel;
+using layout::Layout;
+
+std::optional<LayoutTarget> tlc::tile::parseLayoutTarget(llvm::StringRef name) {
+  name.consume_front("cuda:");
+  name.consume_front("hip:");
+  std::optional<layout::GemmArch> arch =
+      llvm::StringSwitch<std::optional<layout::GemmArch>>(name)
+          .Cases({"sm_80", "sm_86", "sm_87", "sm_89"}, layout::GemmArch::SM80)
+          .Cases({"sm_90", "sm_90a"}, layout::GemmArch::SM90)
+          .Cases({"gfx90a", "gfx942"}, layout::GemmArch::CDNA)
+          .Default(std::nullopt);
+  if (!arch)
+    return std::nullopt;
+  return LayoutTarget{*arch};
+}
+
+unsigned tlc::tile::elementBitWidth(Type type) {
+  if (auto vec = dyn_cast<VectorType>(type))
+    type = vec.getElementType();
+  if (type.isIntOrFloat())
+    return type.getIntOrFloatBitWidth();
+  return 0;
+}
+
+/// The name carried by the first NameLoc inside \p loc.
+static std::optional<std::string> nameIn(Location loc) {
+  if (auto name = dyn_cast<NameLoc>(loc))
+    return name.getName().str();
+  if (auto fused = dyn_cast<FusedLoc>(loc))
+    for (Location inner : fused.getLocations())
+      if (std::optional<std::string> n = nameIn(inner))
+        return n;
+  if (auto callSite = dyn_cast<CallSiteLoc>(loc))
+    return nameIn(callSite.getCallee());
+  return std::nullopt;
+}
+
+std::string tlc::tile::bufferDisplayName(Value buffer) {
+  if (std::optional<std::string> n = nameIn(buffer.getLoc()))
+    return *n;
+  return "buffer";
+}
+
+namespace {
+
+/// A buffer inference gives a layout to.
+struct BufferInfo {
+  Value root;
+  bool isFragment = false;
+  std::vector<int64_t> shape;
+  unsigned bits = 0;
+  std::optional<Fragment> fragment;
+  std::optional<Layout> shared;
+  /// The op that gave the current layout.
+  Operation *setter = nullptr;
+  /// Level of the current layout.
+  InferLevel level = InferLevel::Free;
+  /// Pinned by T.annotate_layout or an existing attribute.
+  bool pinned = false;
+  /// sm_90: the source of a copy to global memory (a TMA store).
+  bool tmaStoreSource = false;
+  /// Nodes that read or write the buffer.
+  std::vector<unsigned> users;
+};
+
+/// One fragment access of a loop-like node.
+struct Access {
+  unsigned buffer;
+  /// The index over the loop variables; std::nullopt when it is not an
+  /// integer expression of them.
+  std::optional<std::vector<IndexExpr>> index;
+  bool write = false;
+};
+
+enum class NodeKind { Gemm, Loop, Reduce };
+
+/// An op that constrains layouts.
+struct Node {
+  NodeKind kind;
+  Operation *op;
+  // Loop: a tile.parallel (attached) or the SIMT loop of a copy.
+  std::vector<int64_t> loopShape;
+  std::vector<Access> accesses;
+  std::optional<Fragment> loopLayout;
+  bool pinnedLoop = false;
+  unsigned elemBits = 32;
+  // Reduce.
+  unsigned src = 0, dst = 0, dim = 0;
+};
+
+/// Converts index values of a loop body into IndexExprs over its variables.
+class IndexTranslator {
+public:
+  explicit IndexTranslator(Block &body) {
+    for (auto [d, arg] : llvm::enumerate(body.getArguments()))
+      vars[arg] = IndexExpr::var(d, layout::inputName(d));
+  }
+
+  std::optional<IndexExpr> translate(Value v, unsigned depth = 0) {
+    if (depth > 64)
+      return std::nullopt;
+    if (auto it = vars.find(v); it != vars.end())
+      return it->second;
+    APInt cst;
+    if (matchPattern(v, m_ConstantInt(&cst)))
+      return IndexExpr::constant(cst.getSExtValue());
+    Operation *def = v.getDefiningOp();
+    if (!def)
+      return std::nullopt;
+    if (isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp,
+            arith::ExtUIOp, arith::TruncIOp>(def))
+      return translate(def->getOperand(0), depth + 1);
+    if (def->getNumOperands() != 2)
+      return std::nullopt;
+    std::optional<IndexExpr> l = translate(def->getOperand(0), depth + 1);
+    if (!l)
+      return std::nullopt;
+    std::optional<IndexExpr> r = translate(def->getOperand(1), depth + 1);
+    if (!r)
+      return std::nullopt;
+    return llvm::TypeSwitch<Operation *, std::optional<IndexExpr>>(def)
+        .Case<arith::AddIOp>([&](auto) { return *l + *r; })
+        .Case<arith::SubIOp>([&](auto) { return *l - *r; })
+        .Case<arith::MulIOp>([&](auto) { return *l * *r; })
+        .Case<arith::FloorDivSIOp, arith::DivSIOp, arith::DivUIOp>(
+            [&](auto) { return layout::floorDiv(*l, *r); })
+        .Case<arith::RemSIOp, arith::RemUIOp>(
+            [&](auto) { return layout::floorMod(*l, *r); })
+        .Case<arith::XOrIOp>([&](auto) { return layout::bitXor(*l, *r); })
+        .Case<arith::AndIOp>([&](auto) { return layout::bitAnd(*l, *r); })
+        .Case<arith::OrIOp>([&](auto) { return layout::bitOr(*l, *r); })
+        .Case<arith::ShLIOp>([&](auto) { return layout::shiftLeft(*l, *r); })
+        .Case<arith::ShRSIOp, arith::ShRUIOp>(
+            [&](auto) { return layout::shiftRight(*l, *r); })
+        .Default([](Operation *) { return std::nullopt; });
+  }
+
+private:
+  llvm::DenseMap<Value, IndexExpr> vars;
+};
+
+/// The solver state for one kernel.
+class Solver {
+public:
+  Solver(KernelOp kernel, LayoutTarget target, int64_t threads)
+      : kernel(kernel), target(target), threads(threads) {}
+
+  LogicalResult run();
+  KernelLayouts takeResult();
+
+private:
+  // Collection.
+  std::optional<unsigned> rootBuffer(Value v, bool allowRegion);
+  void collect();
+  void collectParallel(ParallelOp op);
+  void addLoop(Node node);
+
+  // Setting layouts.
+  LogicalResult setFragment(unsigned buf, Fragment f, Operation *by,
+                            InferLevel level, bool readOnly = false);
+  LogicalResult setShared(unsigned buf, Layout l, Operation *by,
+                          InferLevel level);
+  LogicalResult conflict(unsigned buf, Operation *by, llvm::StringRef existing,
+                         llvm::StringRef incoming, llvm::StringRef why);
+
+  // Levels.
+  LogicalResult strict();
+  LogicalResult applyAnnotation(AnnotateLayoutOp op);
+  LogicalResult inferGemm(GemmOp op);
+  LogicalResult propagate();
+  LogicalResult visit(unsigned node, InferLevel level);
+  LogicalResult visitLoop(unsigned node, InferLevel level);
+  LogicalResult visitReduce(unsigned node, InferLevel level);
+  LogicalResult freeLevel();
+  std::optional<Fragment> plannedPartition(const Node &n);
+
+  void enqueueUsers(unsigned buf, unsigned except);
+
+  KernelOp kernel;
+  LayoutTarget target;
+  int64_t threads;
+  std::vector<BufferInfo> buffers;
+  llvm::DenseMap<Value, unsigned> bufferIds;
+  std::vector<Node> nodes;
+  std::vector<AnnotateLayoutOp> annotations;
+  std::vector<GemmOp> gemms;
+  /// Fragments read or written outside every loop, with the op doing it.
+  std::vector<std::pair<unsigned, Operation *>> floating;
+  std::deque<unsigned> queue;
+  std::vector<bool> queued;
+};
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Collection
+//===----------------------------------------------------------------------===//
+
+std::optional<unsigned> Solver::rootBuffer(Value v, bool allowRegion) {
+  while (auto region = v.getDefiningOp<RegionOp>()) {
+    if (!allowRegion)
+      return std::nullopt;
+    v = region.getSource();
+  }
+  auto it = bufferIds.find(v);
+  if (it == bufferIds.end())
+    return std::nullopt;
+  return it->second;
+}
+
+void Solver::addLoop(Node node) {
+  unsigned id = nodes.size();
+  for (const Access &a : node.accesses) {
+    buffers[a.buffer].users.push_back(id);
+    node.elemBits = std::max(node.elemBits, buffers[a.buffer].bits);
+  }
+  nodes.push_back(std::move(node));
+}
+
+void Solver::collectParallel(ParallelOp op) {
+  Node node{NodeKind::Loop, op};
+  node.elemBits = 0;
+  for (OpFoldResult e : op.getMixedExtents()) {
+    std::optional<int64_t> c = getConstantIntValue(e);
+    if (!c || *c <= 0)
+      return;
+    node.loopShape.push_back(*c);
+  }
+  if (Attribute attr = op.getLoopLayoutAttr()) {
+    if (std::optional<Fragment> f = decodeFragment(attr)) {
+      node.loopLayout = std::move(*f);
+      node.pinnedLoop = true;
+    }
+  }
+  IndexTranslator translator(op.getBody().front());
+  auto record = [&](Value buffer, ValueRange indices, bool write) {
+    std::optional<unsigned> id = rootBuffer(buffer, /*allowRegion=*/false);
+    if (!id || !buffers[*id].isFragment)
+      return;
+    Access a{*id, std::nullopt, write};
+    std::vector<IndexExpr> index;
+    for (Value v : indices) {
+      std::optional<IndexExpr> e = translator.translate(v);
+      if (!e)
+        break;
+      index.push_back(*e);
+    }
+    if (index.size() == indices.size() &&
+        index.size() == buffers[*id].shape.size())
+      a.index = std::move(index);
+    node.accesses.push_back(std::move(a));
+  };
+  op.getBody().walk([&](Operation *inner) {
+    if (auto load = dyn_cast<LoadOp>(inner))
+      record(load.getBuffer(), load.getIndices(), /*write=*/false);
+    else if (auto store = dyn_cast<StoreOp>(inner))
+      record(store.getBuffer(), store.getIndices(), /*write=*/true);
+  });
+  if (node.elemBits == 0)
+    node.elemBits = 32;
+  addLoop(std::move(node));
+}
+
+void Solver::collect() {
+  kernel.getBody().walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (auto alloc = dyn_cast<AllocOp>(op)) {
+      BufferType type = getBufferType(alloc.getResult());
+      if (!type || !type.isStatic() || type.getShape().empty())
+        return WalkResult::advance();
+      MemoryScope scope = type.getScope();
+      bool isFragment = scope == MemoryScope::Fragment;
+      if (!isFragment && scope != MemoryScope::Shared &&
+          scope != MemoryScope::SharedDyn)
+        return WalkResult::advance();
+      BufferInfo info;
+      info.root = alloc.getResult();
+      info.isFragment = isFragment;
+      info.shape = type.getShape().vec();
+      info.bits = elementBitWidth(type.getElementType());
+      if (Attribute attr = alloc.getLayoutAttr()) {
+        if (isFragment)
+          info.fragment = decodeFragment(attr);
+        else
+          info.shared = decodeLayout(attr);
+        if (info.fragment || info.shared) {
+          info.pinned = true;
+          info.setter = alloc;
+          info.level = InferLevel::Strict;
+        }
+      }
+      bufferIds[info.root] = buffers.size();
+      buffers.push_back(std::move(info));
+      return WalkResult::advance();
+    }
+    if (auto parallel = dyn_cast<ParallelOp>(op)) {
+      collectParallel(parallel);
+      return WalkResult::skip();
+    }
+    if (auto gemm = dyn_cast<GemmOp>(op)) {
+      gemms.push_back(gemm);
+      return WalkResult::advance();
+    }
+    if (auto annotate = dyn_cast<AnnotateLayoutOp>(op)) {
+      annotations.push_back(annotate);
+      return WalkResult::advance();
+    }
+    if (auto reduce = dyn_cast<ReduceOp>(op)) {
+      std::optional<unsigned> src = rootBuffer(reduce.getSrc(), false);
+      std::optional<unsigned> dst = rootBuffer(reduce.getDst(), false);
+      if (src && dst && buffers[*src].isFragment && buffers[*dst].isFragment) {
+        Node node{NodeKind::Reduce, op};
+        node.src = *src, node.dst = *dst, node.dim = reduce.getDim();
+        buffers[*src].users.push_back(nodes.size());
+        buffers[*dst].users.push_back(nodes.size());
+        nodes.push_back(std::move(node));
+      }
+      return WalkResult::advance();
+    }
+    if (auto copy = dyn_cast<CopyOp>(op)) {
+      std::optional<unsigned> src = rootBuffer(copy.getSrc(), false);
+      std::optional<unsigned> dst = rootBuffer(copy.getDst(), false);
+      BufferType dstType = getBufferType(copy.getDst());
+      if (src && !buffers[*src].isFragment && dstType &&
+          dstType.getScope() == MemoryScope::Global)
+        buffers[*src].tmaStoreSource = true;
+      bool srcFrag = src && buffers[*src].isFragment;
+      bool dstFrag = dst && buffers[*dst].isFragment;
+      if (srcFrag && dstFrag && buffers[*src].shape != buffers[*dst].shape)
+        srcFrag = false;
+      if (!srcFrag && !dstFrag)
+        return WalkResult::advance();
+      // The SIMT loop of the copy runs over the fragment's shape and reads
+      // and writes it at the loop variables.
+      Node node{NodeKind::Loop, op};
+      node.loopShape = buffers[dstFrag ? *dst : *src].shape;
+      std::vector<IndexExpr> identity;
+      for (unsigned d = 0; d < node.loopShape.size(); ++d)
+        identity.push_back(IndexExpr::var(d, layout::inputName(d)));
+      if (dstFrag)
+        node.accesses.push_back({*dst, identity, /*write=*/true});
+      if (srcFrag)
+        node.accesses.push_back({*src, identity, /*write=*/false});
+      addLoop(std::move(node));
+      return WalkResult::advance();
+    }
+    auto recordFloating = [&](Value buffer) {
+      if (std::optional<unsigned> id = rootBuffer(buffer, true))
+        if (buffers[*id].isFragment)
+          floating.push_back({*id, op});
+    };
+    if (auto load = dyn_cast<LoadOp>(op))
+      recordFloating(load.getBuffer());
+    else if (auto store = dyn_cast<StoreOp>(op))
+      recordFloating(store.getBuffer());
+    return WalkResult::advance();
+  });
+  queued.assign(nodes.size(), false);
+}
+
+//===----------------------------------------------------------------------===//
+// Setting layouts
+//===----------------------------------------------------------------------===//
+
+/// Short description of an op for diagnostics: `'tile.gemm'`.
+static std::string opName(Operation *op) {
+  return "'" + op->getName().getStringRef().str() + "'";
+}
+
+LogicalResult Solver::conflict(unsigned buf, Operation *by,
+                               llvm::StringRef existing,
+                               llvm::StringRef incoming, llvm::StringRef why) {
+  BufferInfo &b = buffers[buf];
+  std::string name = bufferDisplayName(b.root);
+  Operation *setter = b.setter;
+  InFlightDiagnostic diag = by->emitError()
+                            << "layout conflict on '" << name << "': "
+                            << opName(by) << " needs " << incoming << ", but "
+                            << (setter ? opName(setter) : "an earlier op")
+                            << " gave it " << existing;
+  if (!why.empty())
+    diag << " (" << why << ")";
+  if (setter)
+    diag.attachNote(setter->getLoc())
+        << opName(setter) << " gave '" << name << "' the layout " << existing
+        << " here";
+  return failure();
+}
+
+void Solver::enqueueUsers(unsigned buf, unsigned except) {
+  for (unsigned user : buffers[buf].users)
+    if (user != except && !queued[user]) {
+      queued[user] = true;
+      queue.push_back(user);
+    }
+}
+
+LogicalResult Solver::setFragment(unsigned buf, Fragment f, Operation *by,
+                                  InferLevel level, bool readOnly) {
+  BufferInfo &b = buffers[buf];
+  if (!b.fragment) {
+    b.fragment = std::move(f);
+    b.setter = by;
+    b.level = level;
+    return success();
+  }
+  if (b.fragment->isEquivalentTo(f))
+    return success();
+  // A read is satisfied when every thread already holds what it reads.
+  if (readOnly && b.fragment->contains(f))
+    return success();
+  InferLevel mergeLevel =
+      (b.pinned || level == InferLevel::Strict) ? InferLevel::Strict : level;
+  llvm::Expected<Fragment> merged =
+      layout::mergeFragments(*b.fragment, f, mergeLevel);
+  if (!merged) {
+    llvm::consumeError(merged.takeError());
+    return conflict(buf, by, b.fragment->shortLabel(), f.shortLabel(), "");
+  }
+  if (!merged->isEquivalentTo(*b.fragment)) {
+    b.fragment = std::move(*merged);
+    b.setter = by;
+  }
+  return success();
+}
+
+LogicalResult Solver::setShared(unsigned buf, Layout l, Operation *by,
+                                InferLevel level) {
+  BufferInfo &b = buffers[buf];
+  if (!b.shared) {
+    b.shared = std::move(l);
+    b.setter = by;
+    b.level = level;
+    return success();
+  }
+  if (b.shared->isEquivalentTo(l))
+    return success();
+  // An annotation wins over what an op would pick (TileLang's mma path
+  // reuses an existing shared layout).
+  if (b.pinned)
+    return success();
+  llvm::Expected<Layout> merged = layout::mergeSharedLayouts(*b.shared, l);
+  if (!merged) {
+    std::string why = llvm::toString(merged.takeError());
+    return conflict(buf, by, b.shared->shortLabel(), l.shortLabel(), "");
+  }
+  b.shared = std::move(*merged);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Strict level
+//===----------------------------------------------------------------------===//
+
+LogicalResult Solver::applyAnnotation(AnnotateLayoutOp op) {
+  std::optional<unsigned> id = rootBuffer(op.getBuffer(), false);
+  if (!id)
+    return success();
+  BufferInfo &b = buffers[*id];
+  Attribute attr = op.getLayout();
+  if (b.isFragment) {
+    std::optional<Fragment> f = decodeFragment(attr);
+    if (!f) {
+      op.emitWarning() << "layout inference ignores this annotation: not a "
+                          "fragment layout";
+      return success();
+    }
+    if (f->getInputShape() != llvm::ArrayRef<int64_t>(b.shape))
+      return op.emitError() << "annotated fragment shape does not match the "
+                               "buffer";
+    if (llvm::Error err = f->verify(threads))
+      return op.emitError() << "annotated fragment does not fit a block of "
+                            << threads << " threads: "
+                            << llvm::toString(std::move(err));
+    if (failed(setFragment(*id, *f, op, InferLevel::Strict)))
+      return failure();
+    b.pinned = true;
+    return success();
+  }
+  std::optional<Layout> l = decodeLayout(attr);
+  if (!l) {
+    auto name = dyn_cast<StringAttr>(attr);
+    if (name && name.getValue() == "make_swizzled_layout" &&
+        b.shape.size() >= 2 && b.bits)
+      l = layout::makeGemmABLayoutSm80(b.shape, b.bits, /*kInner=*/true);
+  }
+  if (!l) {
+    op.emitWarning() << "layout inference ignores this annotation: unknown "
+                        "shared-memory layout";
+    return success();
+  }
+  if (l->getInputShape() != llvm::ArrayRef<int64_t>(b.shape))
+    return op.emitError() << "annotated layout shape does not match the "
+                             "buffer";
+  if (failed(setShared(*id, *l, op, InferLevel::Strict)))
+    return failure();
+  b.pinned = true;
+  return success();
+}
+
+static layout::WarpPolicy toWarpPolicy(GemmWarpPolicy policy) {
+  switch (policy) {
+  case GemmWarpPolicy::Square:
+    return layout::WarpPolicy::Square;
+  case GemmWarpPolicy::FullRow:
+    return layout::WarpPolicy::FullRow;
+  case GemmWarpPolicy::FullCol:
+    return layout::WarpPolicy::FullCol;
+  }
+  return layout::WarpPolicy::Square;
+}
+
+/// The last two extents of a gemm operand, ignoring leading unit
+/// dimensions; std::nullopt when symbolic or not a matrix.
+static std::optional<std::pair<int64_t, int64_t>> matrixOf(Value v) {
+  BufferType type = getBufferType(v);
+  if (!type || !type.isStatic())
+    return std::nullopt;
+  llvm::ArrayRef<int64_t> shape = type.getShape();
+  if (shape.size() < 2)
+    return std::nullopt;
+  for (int64_t e : shape.drop_back(2))
+    if (e != 1)
+      return std::nullopt;
+  return std::make_pair(shape.end()[-2], shape.back());
+}
+
+LogicalResult Solver::inferGemm(GemmOp op) {
+  std::optional<std::pair<int64_t, int64_t>> a = matrixOf(op.getA());
+  std::optional<std::pair<int64_t, int64_t>> b = matrixOf(op.getB());
+  std::optional<std::pair<int64_t, int64_t>> c = matrixOf(op.getC());
+  if (!a || !b || !c)
+    return success();
+  layout::GemmConfig config;
+  config.arch = target.arch;
+  config.transA = op.getTransposeA();
+  config.transB = op.getTransposeB();
+  config.m = c->first;
+  config.n = c->second;
+  config.k = config.transA ? a->first : a->second;
+  config.abBits = elementBitWidth(getBufferType(op.getA()).getElementType());
+  config.accBits = elementBitWidth(getBufferType(op.getC()).getElementType());
+  config.policy = toWarpPolicy(op.getPolicy());
+  config.threads = threads;
+
+  struct Operand {
+    Value value;
+    layout::GemmOperand which;
+  };
+  for (Operand operand : {Operand{op.getC(), layout::GemmOperand::C},
+                          Operand{op.getA(), layout::GemmOperand::A},
+                          Operand{op.getB(), layout::GemmOperand::B}}) {
+    std::optional<unsigned> id = rootBuffer(operand.value, true);
+    if (!id)
+      continue;
+    BufferInfo &buf = buffers[*id];
+    bool isRegion = !operand.value.getDefiningOp<AllocOp>();
+    if (buf.isFragment && isRegion)
+      continue; // A region of a fragment: not a whole-buffer layout.
+    llvm::Expected<layout::OperandLayout> l = layout::layoutForGemmOperand(
+        config, operand.which,
+        buf.isFragment ? layout::OperandScope::Fragment
+                       : layout::OperandScope::Shared,
+        buf.shape);
+    if (!l)
+      return op.emitError()
+             << "cannot lay out operand "
+             << layout::stringifyGemmOperand(operand.which) << " ('"
+             << bufferDisplayName(buf.root)
+             << "') of this gemm: " << llvm::toString(l.takeError());
+    if (l->fragment) {
+      if (failed(setFragment(*id, std::move(*l->fragment), op,
+                             InferLevel::Strict)))
+        return failure();
+    } else if (l->shared) {
+      if (failed(setShared(*id, std::move(*l->shared), op,
+                           InferLevel::Strict)))
+        return failure();
+    }
+  }
+  return success();
+}
+
+LogicalResult Solver::strict() {
+  for (AnnotateLayoutOp op : annotations)
+    if (failed(applyAnnotation(op)))
+      return failure();
+  for (GemmOp op : gemms)
+    if (failed(inferGemm(op)))
+      return failure();
+  // Fragments used outside every loop (conditions, scalar reads) are held
+  // whole by every thread.
+  for (auto [buf, op] : floating)
+    if (!buffers[buf].fragment)
+      if (failed(setFragment(
+              buf, Fragment::fullyReplicated(buffers[buf].shape, threads), op,
+              InferLevel::Common)))
+        return failure();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Common level
+//===----------------------------------------------------------------------===//
+
+/// True when \p index is exactly the loop variables in order.
+static bool isIdentity(const std::vector<IndexExpr> &index) {
+  for (auto [d, e] : llvm::enumerate(index))
+    if (e.kind() != layout::IndexKind::Var || e.getVarId() != d)
+      return false;
+  return true;
+}
+
+std::optional<Fragment> Solver::plannedPartition(const Node &n) {
+  int64_t trip = layout::numElements(n.loopShape);
+  for (int64_t t = threads; t >= 1; t /= 2) {
+    int64_t v = layout::chooseVectorWidth(n.loopShape, n.elemBits, t);
+    if (trip % (t * v) != 0)
+      continue;
+    llvm::Expected<Fragment> f = layout::planLoopPartition(n.loopShape, t, v);
+    if (f) {
+      Fragment result = std::move(*f);
+      result.setOrigin({"parallel", 0, 0});
+      return result;
+    }
+    llvm::consumeError(f.takeError());
+  }
+  return std::nullopt;
+}
+
+LogicalResult Solver::visitLoop(unsigned id, InferLevel level) {
+  Node &n = nodes[id];
+  if (!n.loopLayout) {
+    auto fromAccess = [&](const Access &a) -> std::optional<Fragment> {
+      const BufferInfo &b = buffers[a.buffer];
+      if (!b.fragment || !a.index)
+        return std::nullopt;
+      llvm::Expected<Fragment> f =
+          layout::loopLayoutFromBuffer(*b.fragment, *a.index, n.loopShape);
+      if (!f) {
+        llvm::consumeError(f.takeError());
+        return std::nullopt;
+      }
+      return std::move(*f);
+    };
+    // (1) a written fragment with a layout, exact accesses first;
+    // (2) a non-replicated fragment it reads.
+    for (int pass = 0; pass < 3 && !n.loopLayout; ++pass)
+      for (const Access &a : n.accesses) {
+        const BufferInfo &b = buffers[a.buffer];
+        bool want = pass == 0   ? a.write && a.index && isIdentity(*a.index)
+                    : pass == 1 ? a.write
+                                : !a.write && b.fragment &&
+                                      b.fragment->getReplicate() == 1;
+        if (!want)
+          continue;
+        if ((n.loopLayout = fromAccess(a)))
+          break;
+      }
+    // (3) free: the cheapest of the read layouts and the planned partition.
+    if (!n.loopLayout && level == InferLevel::Free) {
+      std::vector<Fragment> candidates;
+      for (const Access &a : n.accesses)
+        if (std::optional<Fragment> f = fromAccess(a))
+          candidates.push_back(std::move(*f));
+      if (std::optional<Fragment> planned = plannedPartition(n))
+        candidates.push_back(std::move(*planned));
+      int best = layout::chooseCheapest(candidates);
+      if (best >= 0)
+        n.loopLayout = std::move(candidates[best]);
+    }
+    if (!n.loopLayout)
+      return success();
+  }
+  // Complete the layouts of every fragment the loop touches.
+  for (const Access &a : n.accesses) {
+    if (!a.index)
+      continue;
+    BufferInfo &b = buffers[a.buffer];
+    llvm::Expected<Fragment> derived =
+        layout::completeBufferFragment(*n.loopLayout, *a.index, b.shape);
+    if (!derived) {
+      llvm::consumeError(derived.takeError());
+      continue;
+    }
+    if (b.fragment)
+      derived->setOrigin(b.fragment->getOrigin());
+    bool hadLayout = b.fragment.has_value();
+    std::optional<Fragment> before = b.fragment;
+    if (failed(setFragment(a.buffer, std::move(*derived), n.op, level,
+                           !a.write)))
+      return failure();
+    if (!hadLayout || !before->isEquivalentTo(*b.fragment))
+      enqueueUsers(a.buffer, id);
+  }
+  return success();
+}
+
+LogicalResult Solver::visitReduce(unsigned id, InferLevel level) {
+  Node &n = nodes[id];
+  BufferInfo &src = buffers[n.src];
+  BufferInfo &dst = buffers[n.dst];
+  if (!src.fragment || n.dim >= src.shape.size())
+    return success();
+  std::vector<int64_t> reduced = src.shape;
+  reduced.erase(reduced.begin() + n.dim);
+  if (reduced != dst.shape)
+    return success();
+  llvm::Expected<Fragment> f = layout::reduceFragment(*src.fragment, n.dim);
+  if (!f) {
+    n.op->emitWarning() << "cannot derive the layout of the reduction "
+                           "result: "
+                        << llvm::toString(f.takeError());
+    return success();
+  }
+  bool hadLayout = dst.fragment.has_value();
+  std::optional<Fragment> before = dst.fragment;
+  if (failed(setFragment(n.dst, std::move(*f), n.op, level)))
+    return failure();
+  if (!hadLayout || !before->isEquivalentTo(*dst.fragment))
+    enqueueUsers(n.dst, id);
+  return success();
+}
+
+LogicalResult Solver::visit(unsigned id, InferLevel level) {
+  switch (nodes[id].kind) {
+  case NodeKind::Loop:
+    return visitLoop(id, level);
+  case NodeKind::Reduce:
+    return visitReduce(id, level);
+  case NodeKind::Gemm:
+    return success();
+  }
+  return success();
+}
+
+LogicalResult Solver::propagate() {
+  while (!queue.empty()) {
+    unsigned id = queue.front();
+    queue.pop_front();
+    queued[id] = false;
+    if (failed(visit(id, InferLevel::Common)))
+      return failure();
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Free level
+//===----------------------------------------------------------------------===//
+
+LogicalResult Solver::freeLevel() {
+  while (true) {
+    // The first loop still without a layout picks one freely.
+    auto loop = llvm::find_if(nodes, [](const Node &n) {
+      return n.kind == NodeKind::Loop && !n.loopLayout;
+    });
+    if (loop != nodes.end()) {
+      unsigned id = loop - nodes.begin();
+      if (failed(visit(id, InferLevel::Free)))
+        return failure();
+      if (!nodes[id].loopLayout)
+        return nodes[id].op->emitError()
+               << "cannot partition this loop over " << threads << " threads";
+      for (const Access &a : nodes[id].accesses)
+        enqueueUsers(a.buffer, id);
+      if (failed(propagate()))
+        return failure();
+      continue;
+    }
+    // Then the first fragment nothing constrains gets the default.
+    auto buf = llvm::find_if(buffers, [](const BufferInfo &b) {
+      return b.isFragment && !b.fragment;
+    });
+    if (buf == buffers.end())
+      break;
+    unsigned id = buf - buffers.begin();
+    Fragment f = layout::defaultFragment(buf->shape, buf->bits ? buf->bits : 32,
+                                         threads);
+    if (failed(setFragment(id, std::move(f), buf->root.getDefiningOp(),
+                           InferLevel::Free)))
+      return failure();
+    enqueueUsers(id, ~0u);
+    if (failed(propagate()))
+      return failure();
+  }
+  // Shared buffers no gemm or annotation constrained.
+  for (auto [id, b] : llvm::enumerate(buffers)) {
+    if (b.isFragment || b.shared)
+      continue;
+    Layout l = Layout::linear(b.shape);
+    if (target.arch == layout::GemmArch::SM90 && b.tmaStoreSource &&
+        b.shape.size() >= 2 && b.bits)
+      l = layout::makeGemmABLayoutHopper(b.shape, b.bits);
+    if (b.bits)
+      l.setElementBits(b.bits);
+    b.shared = std::move(l);
+    b.setter = b.root.getDefiningOp();
+    b.level = InferLevel::Free;
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Driver
+//===----------------------------------------------------------------------===//
+
+LogicalResult Solver::run() {
+  collect();
+  if (failed(strict()))
+    return failure();
+  for (unsigned id = 0; id < nodes.size(); ++id) {
+    queued[id] = true;
+    queue.push_back(id);
+  }
+  if (failed(propagate()))
+    return failure();
+  return freeLevel();
+}
+
+KernelLayouts Solver::takeResult() {
+  KernelLayouts result;
+  result.blockThreads = threads;
+  for (BufferInfo &b : buffers) {
+    if (b.fragment)
+      result.fragments.insert({b.root, std::move(*b.fragment)});
+    if (b.shared)
+      result.shared.insert({b.root, std::move(*b.shared)});
+  }
+  for (Node &n : nodes)
+    if (n.kind == NodeKind::Loop && n.loopLayout && isa<ParallelOp>(n.op))
+      result.loops.insert({n.op, std::move(*n.loopLayout)});
+  return result;
+}
+
+FailureOr<KernelLayouts>
+tlc::tile::inferKernelLayouts(KernelOp kernel, const LayoutTarget &target) {
+  std::optional<int64_t> threads = kernel.getStaticNumThreads();
+  if (!threads || *threads <= 0)
+    return KernelLayouts{};
+  Solver solver(kernel, target, *threads);
+  if (failed(solver.run()))
+    return failure();
+  return solver.takeResult();
+}

@@ -1,0 +1,974 @@
+//===- CUDAEmitter.cpp - Tile IR to CUDA C++ ---------------------------===//
+//
+// Part of the tlc project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Functions, kernels, allocations, control flow, scalar arithmetic and
+// buffer addressing of the CUDA emitter. Tile operations are in
+// CUDAEmitterTileOps.cpp.
+//
+//===----------------------------------------------------------------------===//
+
+#include "EmitterImpl.h"
+
+#include "tlc/Target/Cpp/KernelInterface.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/Path.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace tlc;
+using namespace tlc::tile;
+using namespace tlc::target;
+using namespace tlc::target::cuda_detail;
+
+FileLineColRange tlc::target::cuda_detail::getFileLoc(Location loc) {
+  if (auto r = dyn_cast<FileLineColRange>(loc))
+    return r;
+  if (auto n = dyn_cast<NameLoc>(loc))
+    return getFileLoc(n.getChildLoc());
+  if (auto c = dyn_cast<CallSiteLoc>(loc))
+    return getFileLoc(c.getCallee());
+  if (auto f = dyn_cast<FusedLoc>(loc))
+    for (Location l : f.getLocations())
+      if (FileLineColRange r = getFileLoc(l))
+        return r;
+  return {};
+}
+
+int64_t tlc::target::cuda_detail::byteWidth(Type t) {
+  if (t.isIntOrFloat())
+    return std::max<int64_t>(1, t.getIntOrFloatBitWidth() / 8);
+  if (isa<IndexType>(t))
+    return 8;
+  return 0;
+}
+
+static bool isSmallFloat(Type t) {
+  return t.isF16() || t.isBF16() || isa<Float8E4M3FNType, Float8E5M2Type>(t);
+}
+
+//===----------------------------------------------------------------------===//
+// Output
+//===----------------------------------------------------------------------===//
+
+Emitter::Emitter(FuncOp func, const CudaEmitOptions &options)
+    : func(func), options(options), currentLoc(func.getLoc()) {}
+
+void Emitter::line(const Twine &text) {
+  out.append(indent * 2, ' ');
+  out += text.str();
+  out += '\n';
+  ++lineCount;
+  if (FileLineColRange r = getFileLoc(currentLoc)) {
+    auto [it, inserted] = fileIndex.try_emplace(r.getFilename().getValue(),
+                                                result.files.size());
+    if (inserted)
+      result.files.push_back(r.getFilename().str());
+    artifact::SourceMapEntry e;
+    e.generatedLine = lineCount;
+    e.fileIndex = it->second;
+    e.line = r.getStartLine();
+    e.column = r.getStartColumn();
+    e.endLine = r.getEndLine();
+    e.endColumn = r.getEndColumn();
+    result.sourceMap.push_back(e);
+  }
+}
+
+void Emitter::open(const Twine &text) {
+  line(text + " {");
+  ++indent;
+}
+
+void Emitter::close(StringRef suffix) {
+  --indent;
+  line("}" + suffix);
+}
+
+void Emitter::beginOp(Operation *op, StringRef what) {
+  currentLoc = op->getLoc();
+  FileLineColRange r = getFileLoc(op->getLoc());
+  if (options.locationComments) {
+    std::string where;
+    if (r)
+      where = (llvm::sys::path::filename(r.getFilename().getValue()) + ":" +
+               Twine(r.getStartLine()) + ":" + Twine(r.getStartColumn()))
+                  .str();
+    line("// " + what + (where.empty() ? "" : "  " + where));
+  }
+  if (options.lineDirectives && r) {
+    // `#line` is not mapped itself: it names the next line.
+    out += "#line " + std::to_string(r.getStartLine()) + " \"" +
+           r.getFilename().str() + "\"\n";
+    ++lineCount;
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Names, types, expressions
+//===----------------------------------------------------------------------===//
+
+std::string Emitter::fresh(StringRef hint) {
+  std::string base;
+  for (char c : hint)
+    base += (isalnum(static_cast<unsigned char>(c)) || c == '_') ? c : '_';
+  if (base.empty() || isdigit(static_cast<unsigned char>(base[0])))
+    base = "v" + base;
+  static const char *reserved[] = {"int",   "float", "double", "half",
+                                   "char",  "long",  "short",  "tid",
+                                   "smem",  "dim3",  "min",    "max",
+                                   "float2", "float4", "uint4", "signed"};
+  for (const char *r : reserved)
+    if (base == r)
+      base += "_";
+  std::string name = base;
+  for (unsigned i = 1; !usedNames.insert(name).second; ++i)
+    name = base + "_" + std::to_string(i);
+  return name;
+}
+
+std::string Emitter::define(Value v, StringRef hint) {
+  StringRef base = hint;
+  Location loc = v.getLoc();
+  if (auto n = dyn_cast<NameLoc>(loc))
+    base = n.getName().getValue();
+  else if (auto arg = dyn_cast<BlockArgument>(v))
+    if (auto n = dyn_cast<NameLoc>(arg.getLoc()))
+      base = n.getName().getValue();
+  std::string name = fresh(base);
+  names[v] = name;
+  return name;
+}
+
+std::string Emitter::expr(Value v) {
+  auto it = names.find(v);
+  if (it != names.end())
+    return it->second;
+  return "/*unknown value*/0";
+}
+
+FailureOr<std::string> Emitter::storageType(Type t, Operation *at) {
+  if (t.isF32())
+    return std::string("float");
+  if (t.isF64())
+    return std::string("double");
+  if (t.isF16())
+    return std::string("tlc::cuda::half");
+  if (t.isBF16())
+    return std::string("tlc::cuda::bfloat16");
+  if (isa<Float8E4M3FNType, Float8E5M2Type>(t))
+    return std::string("uint8_t");
+  if (isa<IndexType>(t))
+    return std::string("long long");
+  if (auto i = dyn_cast<IntegerType>(t)) {
+    unsigned w = i.getWidth();
+    if (w == 1)
+      return std::string("bool");
+    if (w == 8 || w == 16 || w == 32 || w == 64)
+      return std::string(i.isUnsigned() ? "uint" : "int") + std::to_string(w) +
+             "_t";
+  }
+  at->emitError() << "the CUDA target does not support element type " << t;
+  return failure();
+}
+
+FailureOr<std::string> Emitter::valueType(Type t, Operation *at) {
+  if (isSmallFloat(t))
+    return std::string("float");
+  if (auto i = dyn_cast<IntegerType>(t); i && i.isUnsigned())
+    return storageType(IntegerType::get(t.getContext(), i.getWidth()), at);
+  return storageType(t, at);
+}
+
+std::string Emitter::fromStorage(Type t, StringRef raw) {
+  if (t.isF16() || t.isBF16())
+    return ("tlc::cuda::toFloat(" + raw + ")").str();
+  if (isa<Float8E4M3FNType>(t))
+    return ("tlc::cuda::fp8E4M3ToFloat(" + raw + ")").str();
+  if (isa<Float8E5M2Type>(t))
+    return ("tlc::cuda::fp8E5M2ToFloat(" + raw + ")").str();
+  return raw.str();
+}
+
+std::string Emitter::toStorage(Type t, StringRef v) {
+  if (t.isF16())
+    return ("tlc::cuda::toHalf(" + v + ")").str();
+  if (t.isBF16())
+    return ("tlc::cuda::toBFloat16(" + v + ")").str();
+  if (isa<Float8E4M3FNType>(t))
+    return ("tlc::cuda::toFp8E4M3(" + v + ")").str();
+  if (isa<Float8E5M2Type>(t))
+    return ("tlc::cuda::toFp8E5M2(" + v + ")").str();
+  return v.str();
+}
+
+FailureOr<std::string> Emitter::extent(BufferType t, unsigned d,
+                                       Operation *at) {
+  Dim dim = t.getDim(d);
+  if (dim.isStatic())
+    return std::to_string(dim.getValue());
+  if (dim.isSymbolic()) {
+    auto it = symbolNames.find(dim.getSymbol().getValue());
+    if (it != symbolNames.end())
+      return it->second;
+    at->emitError() << "the CUDA target needs extent '" << dim.getSymbol()
+                    << "' to be a kernel symbol";
+    return failure();
+  }
+  at->emitError() << "the CUDA target cannot address a buffer with an "
+                     "unknown extent";
+  return failure();
+}
+
+std::string Emitter::foldResult(OpFoldResult r) {
+  if (auto attr = dyn_cast<Attribute>(r))
+    return std::to_string(cast<IntegerAttr>(attr).getInt());
+  return expr(cast<Value>(r));
+}
+
+//===----------------------------------------------------------------------===//
+// Buffers
+//===----------------------------------------------------------------------===//
+
+Value Emitter::rootOf(Value buffer) {
+  while (auto region = buffer.getDefiningOp<RegionOp>())
+    buffer = region.getSource();
+  return buffer;
+}
+
+MemoryScope Emitter::scopeOf(Value root) {
+  return cast<BufferType>(root.getType()).getScope();
+}
+
+FailureOr<RootAccess> Emitter::resolve(Value buffer,
+                                       ArrayRef<std::string> indices,
+                                       Operation *at) {
+  RootAccess access;
+  access.indices.assign(indices.begin(), indices.end());
+  while (auto region = buffer.getDefiningOp<RegionOp>()) {
+    SmallVector<OpFoldResult> offsets = region.getMixedOffsets();
+    if (offsets.size() != access.indices.size()) {
+      at->emitError() << "region rank mismatch in the CUDA target";
+      return failure();
+    }
+    for (auto [idx, off] : llvm::zip(access.indices, offsets)) {
+      std::string o = foldResult(off);
+      if (o != "0")
+        idx = idx == "0" ? o : "(" + o + " + " + idx + ")";
+    }
+    buffer = region.getSource();
+  }
+  access.root = buffer;
+  return access;
+}
+
+FailureOr<std::string> Emitter::linearIndex(const RootAccess &access,
+                                            Operation *at) {
+  auto type = cast<BufferType>(access.root.getType());
+  std::string linear;
+  for (unsigned d = 0; d < access.indices.size(); ++d) {
+    if (d == 0) {
+      linear = access.indices[0];
+      continue;
+    }
+    FailureOr<std::string> e = extent(type, d, at);
+    if (failed(e))
+      return failure();
+    linear = "(" + linear + ") * " + *e + " + " + access.indices[d];
+  }
+  return linear.empty() ? std::string("0") : linear;
+}
+
+FailureOr<std::string> Emitter::boundsCondition(const RootAccess &access,
+                                                Operation *at,
+                                                int64_t lastWidth) {
+  if (scopeOf(access.root) != MemoryScope::Global)
+    return std::string();
+  auto type = cast<BufferType>(access.root.getType());
+  std::string cond;
+  unsigned rank = access.indices.size();
+  for (unsigned d = 0; d < rank; ++d) {
+    FailureOr<std::string> e = extent(type, d, at);
+    if (failed(e))
+      return failure();
+    std::string c =
+        d + 1 == rank && lastWidth > 1
+            ? access.indices[d] + " + " + std::to_string(lastWidth) +
+                  " <= " + *e
+            : access.indices[d] + " < " + *e;
+    cond += (cond.empty() ? "" : " && ") + c;
+  }
+  return cond;
+}
+
+FailureOr<std::string> Emitter::lvalue(const RootAccess &access,
+                                       Operation *at) {
+  FailureOr<std::string> linear = linearIndex(access, at);
+  if (failed(linear))
+    return failure();
+  return expr(access.root) + "[" + *linear + "]";
+}
+
+SharedEffects Emitter::sharedEffectsOf(Operation *op) {
+  SharedEffects effects;
+  auto note = [&](Value buffer, bool write) {
+    Value root = rootOf(buffer);
+    if (!isSharedScope(scopeOf(root)))
+      return;
+    (write ? effects.writes : effects.reads).insert(root.getAsOpaquePointer());
+  };
+  op->walk([&](Operation *nested) {
+    if (auto copy = dyn_cast<CopyOp>(nested)) {
+      note(copy.getSrc(), false);
+      note(copy.getDst(), true);
+    } else if (auto load = dyn_cast<LoadOp>(nested)) {
+      note(load.getBuffer(), false);
+    } else if (auto store = dyn_cast<StoreOp>(nested)) {
+      note(store.getBuffer(), true);
+    } else if (auto fill = dyn_cast<FillOp>(nested)) {
+      note(fill.getDst(), true);
+    } else if (auto clear = dyn_cast<ClearOp>(nested)) {
+      note(clear.getDst(), true);
+    } else if (auto atomic = dyn_cast<AtomicAddOp>(nested)) {
+      note(atomic.getDst(), true);
+    }
+  });
+  return effects;
+}
+
+//===----------------------------------------------------------------------===//
+// Functions and kernels
+//===----------------------------------------------------------------------===//
+
+LogicalResult Emitter::emitFunction() {
+  Block &body = func.getBody().front();
+  for (const std::string &s : collectKernelSymbols(func)) {
+    std::string name = fresh(s);
+    symbolNames[s] = name;
+    result.symbols.push_back(s);
+  }
+  for (Operation &op : body) {
+    if (auto kernel = dyn_cast<KernelOp>(op)) {
+      if (failed(emitKernel(kernel)))
+        return failure();
+      continue;
+    }
+    if (auto alloc = dyn_cast<AllocOp>(op)) {
+      alloc.emitError("T.alloc_global / T.empty inside the function body is "
+                      "not supported by the CUDA target yet");
+      return failure();
+    }
+  }
+  if (result.launches.empty()) {
+    func.emitError("the function has no T.Kernel to emit for CUDA");
+    return failure();
+  }
+  return success();
+}
+
+LogicalResult Emitter::emitKernel(KernelOp op) {
+  std::optional<int64_t> threads = op.getStaticNumThreads();
+  if (!threads) {
+    op.emitError("the CUDA target needs a static thread count");
+    return failure();
+  }
+  numThreads = *threads;
+  fragments.clear();
+  sharedOffsets.clear();
+  sharedBytes = 0;
+
+  // Dynamic shared memory: every shared buffer of the kernel, 128-byte
+  // aligned, in allocation order.
+  WalkResult walk = op.walk([&](AllocOp alloc) {
+    auto type = cast<BufferType>(alloc.getType());
+    if (!isSharedScope(type.getScope()))
+      return WalkResult::advance();
+    if (!type.isStatic()) {
+      alloc.emitError("shared buffers need static shapes on the CUDA target");
+      return WalkResult::interrupt();
+    }
+    int64_t bytes = byteWidth(type.getElementType());
+    for (int64_t e : type.getShape())
+      bytes *= e;
+    sharedBytes = (sharedBytes + 127) / 128 * 128;
+    sharedOffsets[alloc.getResult()] = sharedBytes;
+    sharedBytes += bytes;
+    return WalkResult::advance();
+  });
+  if (walk.wasInterrupted())
+    return failure();
+
+  std::string entry = fresh(func.getSymName().str() +
+                            (result.launches.empty()
+                                 ? std::string("_kernel")
+                                 : "_kernel" + std::to_string(
+                                                   result.launches.size())));
+  result.launches.push_back({entry, numThreads, sharedBytes});
+
+  // Parameters: global tensors, scalars, then the symbols.
+  currentLoc = op.getLoc();
+  std::string params;
+  for (auto [i, arg] : llvm::enumerate(func.getArguments())) {
+    std::string name = define(arg, getParamName(func, i));
+    std::string decl;
+    if (auto bt = dyn_cast<BufferType>(arg.getType())) {
+      FailureOr<std::string> t = storageType(bt.getElementType(), op);
+      if (failed(t))
+        return failure();
+      bool readOnly = inferParamRole(func, i) == artifact::Role::In;
+      decl = (readOnly ? "const " : "") + *t + " *__restrict__ " + name;
+    } else {
+      FailureOr<std::string> t = valueType(arg.getType(), op);
+      if (failed(t))
+        return failure();
+      decl = *t + " " + name;
+    }
+    params += (params.empty() ? "" : ", ") + decl;
+  }
+  for (const std::string &s : result.symbols)
+    params += (params.empty() ? "" : ", ") + std::string("long long ") +
+              symbolNames[s];
+
+  beginOp(op, "T.Kernel");
+  line("extern \"C\" __global__ void __launch_bounds__(" +
+       Twine(numThreads) + ") " + entry + "(" + params + ")");
+  open("");
+  line("const int tid = threadIdx.x;");
+  if (sharedBytes)
+    line("extern __shared__ __align__(128) unsigned char smem[];");
+  static const char *axes[] = {"x", "y", "z"};
+  for (auto [d, arg] : llvm::enumerate(op.getBlockIndices()))
+    line("const long long " + define(arg, "b" + std::string(axes[d])) +
+         " = blockIdx." + axes[d] + ";");
+
+  // Scalars the function body computes before the kernel (symbols, launch
+  // arithmetic) are recomputed in the kernel.
+  for (Operation &pre : func.getBody().front()) {
+    if (&pre == op.getOperation())
+      break;
+    if (isa<KernelOp, AllocOp>(pre))
+      continue;
+    if (failed(emitOp(&pre)))
+      return failure();
+  }
+  if (failed(emitBlock(op.getBody().front(), /*allowBarriers=*/true)))
+    return failure();
+  close();
+  line("");
+  return success();
+}
+
+LogicalResult Emitter::emitAlloc(AllocOp op) {
+  auto type = cast<BufferType>(op.getType());
+  FailureOr<std::string> t = storageType(type.getElementType(), op);
+  if (failed(t))
+    return failure();
+  std::string name = define(op.getResult(), "buf");
+  beginOp(op, "T.alloc " + type.getShapeString() + " " +
+                  stringifyMemoryScope(type.getScope()).str());
+  switch (type.getScope()) {
+  case MemoryScope::Shared:
+  case MemoryScope::SharedDyn:
+    line(*t + " *" + name + " = reinterpret_cast<" + *t + " *>(smem + " +
+         Twine(sharedOffsets[op.getResult()]) + ");");
+    return success();
+  case MemoryScope::Fragment: {
+    if (!type.isStatic()) {
+      op.emitError("fragments need static shapes on the CUDA target");
+      return failure();
+    }
+    FragmentInfo info;
+    info.shape.assign(type.getShape().begin(), type.getShape().end());
+    info.numel = 1;
+    for (int64_t e : info.shape)
+      info.numel *= e;
+    int64_t bytes = byteWidth(type.getElementType());
+    info.vec = bytes ? std::max<int64_t>(1, 16 / bytes) : 1;
+    while (info.vec > 1 && (info.numel % (info.vec * numThreads) != 0 ||
+                            info.shape.back() % info.vec != 0))
+      info.vec /= 2;
+    int64_t chunks = (info.numel / info.vec + numThreads - 1) / numThreads;
+    info.regs = chunks * info.vec;
+    fragments[op.getResult()] = info;
+    line("alignas(16) " + *t + " " + name + "[" + Twine(info.regs) +
+         "];  // " + Twine(info.vec) + "-element chunks, chunk c of thread "
+         "tid is elements [(c * " + Twine(numThreads) + " + tid) * " +
+         Twine(info.vec) + ", +" + Twine(info.vec) + ")");
+    return success();
+  }
+  case MemoryScope::Local:
+  case MemoryScope::LocalVar: {
+    if (!type.isStatic()) {
+      op.emitError("local buffers need static shapes on the CUDA target");
+      return failure();
+    }
+    int64_t n = 1;
+    for (int64_t e : type.getShape())
+      n *= e;
+    std::string init;
+    if (op.getInit())
+      init = " = {" + toStorage(type.getElementType(), expr(op.getInit())) +
+             "}";
+    line(*t + " " + name + "[" + Twine(n) + "]" + init + ";");
+    return success();
+  }
+  default:
+    op.emitError() << "the CUDA target does not support "
+                   << stringifyMemoryScope(type.getScope())
+                   << " allocations yet";
+    return failure();
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Statements
+//===----------------------------------------------------------------------===//
+
+LogicalResult Emitter::emitBlock(Block &block, bool allowBarriers) {
+  llvm::SmallPtrSet<void *, 8> pendingReads, pendingWrites;
+  for (Operation &op : block) {
+    if (allowBarriers && !isa<AllocOp, RegionOp>(op) &&
+        op.getNumRegions() + op.getNumOperands() > 0) {
+      SharedEffects e = sharedEffectsOf(&op);
+      bool conflict = false;
+      for (void *r : e.reads)
+        conflict |= pendingWrites.contains(r);
+      for (void *w : e.writes)
+        conflict |= pendingWrites.contains(w) || pendingReads.contains(w);
+      if (conflict) {
+        currentLoc = op.getLoc();
+        line("__syncthreads();  // shared-memory dependence");
+        pendingReads.clear();
+        pendingWrites.clear();
+      }
+      pendingReads.insert(e.reads.begin(), e.reads.end());
+      pendingWrites.insert(e.writes.begin(), e.writes.end());
+    }
+    if (failed(emitOp(&op)))
+      return failure();
+  }
+  return success();
+}
+
+/// Emits the body of a serial loop: a barrier first when the body writes
+/// shared memory (the next iteration must not overwrite what this one
+/// still reads).
+static LogicalResult emitLoopBody(Emitter &e, Operation *loop, Block &body,
+                                  bool allowBarriers) {
+  SharedEffects effects = Emitter::sharedEffectsOf(loop);
+  if (allowBarriers && !effects.writes.empty() && !effects.reads.empty())
+    e.line("__syncthreads();  // the previous iteration's reads are done");
+  return e.emitBlock(body, allowBarriers);
+}
+
+LogicalResult Emitter::emitOp(Operation *op) {
+  if (auto alloc = dyn_cast<AllocOp>(op))
+    return emitAlloc(alloc);
+  if (isa<RegionOp, AnnotateLayoutOp>(op))
+    return success(); // views are resolved at their uses
+  if (auto load = dyn_cast<LoadOp>(op))
+    return emitLoad(load);
+  if (auto store = dyn_cast<StoreOp>(op))
+    return emitStore(store);
+  if (auto par = dyn_cast<ParallelOp>(op))
+    return emitParallel(par);
+  if (auto copy = dyn_cast<CopyOp>(op))
+    return emitCopy(copy);
+  if (auto fill = dyn_cast<FillOp>(op)) {
+    beginOp(op, "T.fill");
+    return emitFill(op, fill.getDst(), expr(fill.getValue()));
+  }
+  if (auto clear = dyn_cast<ClearOp>(op)) {
+    beginOp(op, "T.clear");
+    return emitFill(op, clear.getDst(), "0");
+  }
+  if (auto sync = dyn_cast<SyncThreadsOp>(op)) {
+    beginOp(op, "T.sync_threads");
+    if (sync.getBarrierId())
+      line("tlc::cuda::namedBarrierSync(" + Twine(*sync.getBarrierId()) +
+           ", " + Twine(sync.getArriveCount().value_or(numThreads)) + ");");
+    else
+      line("__syncthreads();");
+    return success();
+  }
+  if (auto sym = dyn_cast<SymbolOp>(op)) {
+    auto it = symbolNames.find(sym.getName());
+    names[sym.getResult()] =
+        it != symbolNames.end() ? it->second : sym.getName().str();
+    return success();
+  }
+  if (auto tb = dyn_cast<ThreadBindingOp>(op)) {
+    static const char *axes[] = {"x", "y", "z"};
+    names[tb.getResult()] =
+        "(long long)threadIdx." + std::string(axes[tb.getDim()]);
+    return success();
+  }
+  if (auto forOp = dyn_cast<ForOp>(op)) {
+    beginOp(op, "for");
+    std::string iv = define(forOp.getInductionVar(), "i");
+    if (forOp.getKind() != LoopKind::Serial)
+      line("#pragma unroll");
+    open("for (long long " + iv + " = " + expr(forOp.getLowerBound()) + "; " +
+         iv + " < " + expr(forOp.getUpperBound()) + "; " + iv + " += " +
+         expr(forOp.getStep()) + ")");
+    if (failed(emitLoopBody(*this, op, forOp.getBody().front(),
+                            parallelReg.empty())))
+      return failure();
+    close();
+    return success();
+  }
+  if (auto pipe = dyn_cast<PipelinedOp>(op)) {
+    beginOp(op, "T.Pipelined (num_stages = " +
+                    std::to_string(pipe.getNumStages()) +
+                    "; emitted as a serial loop)");
+    std::string iv = define(pipe.getInductionVar(), "k");
+    open("for (long long " + iv + " = " + expr(pipe.getLowerBound()) + "; " +
+         iv + " < " + expr(pipe.getUpperBound()) + "; ++" + iv + ")");
+    if (failed(emitLoopBody(*this, op, pipe.getBody().front(), true)))
+      return failure();
+    close();
+    return success();
+  }
+  if (auto ifOp = dyn_cast<IfOp>(op)) {
+    beginOp(op, "if");
+    open("if (" + expr(ifOp.getCondition()) + ")");
+    if (failed(emitBlock(*ifOp.thenBlock(), false)))
+      return failure();
+    if (Block *elseBlock = ifOp.elseBlock()) {
+      --indent;
+      open("} else");
+      if (failed(emitBlock(*elseBlock, false)))
+        return failure();
+    }
+    close();
+    return success();
+  }
+  if (auto whileOp = dyn_cast<WhileOp>(op)) {
+    beginOp(op, "while");
+    open("while (true)");
+    Block &cond = whileOp.getCond().front();
+    for (Operation &c : cond) {
+      if (auto condition = dyn_cast<ConditionOp>(c)) {
+        line("if (!(" + expr(condition.getCondition()) + ")) break;");
+        continue;
+      }
+      if (failed(emitOp(&c)))
+        return failure();
+    }
+    if (failed(emitBlock(whileOp.getBody().front(), false)))
+      return failure();
+    close();
+    return success();
+  }
+  if (op->getDialect() &&
+      isa<arith::ArithDialect, math::MathDialect>(op->getDialect()))
+    return emitScalar(op);
+  op->emitError() << "'" << op->getName()
+                  << "' is not supported by the CUDA target yet";
+  return failure();
+}
+
+LogicalResult Emitter::emitLoad(LoadOp op) {
+  auto type = cast<BufferType>(op.getBuffer().getType());
+  Value root = rootOf(op.getBuffer());
+  FailureOr<std::string> vt = valueType(op.getType(), op);
+  if (failed(vt))
+    return failure();
+  std::string name = define(op.getResult(), "x");
+  if (scopeOf(root) == MemoryScope::Fragment) {
+    if (parallelReg.empty() ||
+        !llvm::equal(op.getIndices(), parallelVars) ||
+        !fragments.count(root) || root != op.getBuffer()) {
+      op.emitError("the CUDA target reads fragments only inside a "
+                   "T.Parallel over the fragment's shape, at the loop "
+                   "variables (cross-thread accesses need layout inference)");
+      return failure();
+    }
+    line("const " + *vt + " " + name + " = " +
+         fromStorage(type.getElementType(),
+                     expr(root) + "[" + parallelReg + "]") +
+         ";");
+    return success();
+  }
+  SmallVector<std::string> idx;
+  for (Value i : op.getIndices())
+    idx.push_back(expr(i));
+  if (idx.empty())
+    idx.push_back("0");
+  FailureOr<RootAccess> access = resolve(op.getBuffer(), idx, op);
+  if (failed(access))
+    return failure();
+  FailureOr<std::string> lv = lvalue(*access, op);
+  FailureOr<std::string> cond = boundsCondition(*access, op);
+  if (failed(lv) || failed(cond))
+    return failure();
+  std::string value = fromStorage(type.getElementType(), *lv);
+  if (!cond->empty())
+    value = "(" + *cond + ") ? " + *vt + "(" + value + ") : " + *vt + "(0)";
+  line("const " + *vt + " " + name + " = " + value + ";");
+  return success();
+}
+
+LogicalResult Emitter::emitStore(StoreOp op) {
+  auto type = cast<BufferType>(op.getBuffer().getType());
+  Value root = rootOf(op.getBuffer());
+  std::string value = toStorage(type.getElementType(), expr(op.getValue()));
+  if (scopeOf(root) == MemoryScope::Fragment) {
+    if (parallelReg.empty() ||
+        !llvm::equal(op.getIndices(), parallelVars) ||
+        !fragments.count(root) || root != op.getBuffer()) {
+      op.emitError("the CUDA target writes fragments only inside a "
+                   "T.Parallel over the fragment's shape, at the loop "
+                   "variables (cross-thread accesses need layout inference)");
+      return failure();
+    }
+    line(expr(root) + "[" + parallelReg + "] = " + value + ";");
+    return success();
+  }
+  SmallVector<std::string> idx;
+  for (Value i : op.getIndices())
+    idx.push_back(expr(i));
+  if (idx.empty())
+    idx.push_back("0");
+  FailureOr<RootAccess> access = resolve(op.getBuffer(), idx, op);
+  if (failed(access))
+    return failure();
+  FailureOr<std::string> lv = lvalue(*access, op);
+  FailureOr<std::string> cond = boundsCondition(*access, op);
+  if (failed(lv) || failed(cond))
+    return failure();
+  if (cond->empty())
+    line(*lv + " = " + value + ";");
+  else
+    line("if (" + *cond + ") " + *lv + " = " + value + ";");
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Scalar arithmetic
+//===----------------------------------------------------------------------===//
+
+static std::string floatLiteral(double v, bool isDouble) {
+  if (std::isnan(v))
+    return isDouble ? "__longlong_as_double(0x7ff8000000000000ll)"
+                    : "__int_as_float(0x7fc00000)";
+  if (std::isinf(v))
+    return std::string(v < 0 ? "-" : "") +
+           (isDouble ? "__longlong_as_double(0x7ff0000000000000ll)"
+                     : "__int_as_float(0x7f800000)");
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << llvm::format("%.17g", v);
+  if (s.find_first_of(".e") == std::string::npos)
+    s += ".0";
+  return isDouble ? s : s + "f";
+}
+
+LogicalResult Emitter::emitScalar(Operation *op) {
+  if (op->getNumResults() != 1) {
+    op->emitError("unsupported scalar operation in the CUDA target");
+    return failure();
+  }
+  Value res = op->getResult(0);
+  Type rt = res.getType();
+  if (auto c = dyn_cast<arith::ConstantOp>(op)) {
+    Attribute v = c.getValue();
+    if (auto i = dyn_cast<IntegerAttr>(v)) {
+      if (rt.isInteger(1))
+        names[res] = i.getValue().isZero() ? "false" : "true";
+      else
+        names[res] = std::to_string(i.getValue().getSExtValue()) +
+                     (byteWidth(rt) == 8 ? "ll" : "");
+      return success();
+    }
+    if (auto f = dyn_cast<FloatAttr>(v)) {
+      names[res] = floatLiteral(f.getValueAsDouble(), rt.isF64());
+      return success();
+    }
+    op->emitError("unsupported constant in the CUDA target");
+    return failure();
+  }
+  FailureOr<std::string> vt = valueType(rt, op);
+  if (failed(vt))
+    return failure();
+  auto arg = [&](unsigned i) { return expr(op->getOperand(i)); };
+  StringRef name = op->getName().getStringRef();
+  bool f64 = rt.isF64() ||
+             (op->getNumOperands() && op->getOperand(0).getType().isF64());
+  std::string fn = f64 ? "" : "f"; // math function suffix
+  std::string e;
+  auto bin = [&](StringRef sym) { e = "(" + arg(0) + " " + sym.str() + " " + arg(1) + ")"; };
+  auto call = [&](StringRef f) {
+    e = f.str() + "(";
+    for (unsigned i = 0; i < op->getNumOperands(); ++i)
+      e += (i ? ", " : "") + arg(i);
+    e += ")";
+  };
+  if (name == "arith.addf" || name == "arith.addi")
+    bin("+");
+  else if (name == "arith.subf" || name == "arith.subi")
+    bin("-");
+  else if (name == "arith.mulf" || name == "arith.muli")
+    bin("*");
+  else if (name == "arith.divf" || name == "arith.divsi")
+    bin("/");
+  else if (name == "arith.remsi")
+    bin("%");
+  else if (name == "arith.divui" || name == "arith.remui")
+    e = "(" + *vt + ")((unsigned long long)" + arg(0) +
+        (name == "arith.divui" ? " / " : " % ") + "(unsigned long long)" +
+        arg(1) + ")";
+  else if (name == "arith.andi")
+    bin("&");
+  else if (name == "arith.ori")
+    bin("|");
+  else if (name == "arith.xori")
+    bin("^");
+  else if (name == "arith.shli")
+    bin("<<");
+  else if (name == "arith.shrsi")
+    bin(">>");
+  else if (name == "arith.shrui")
+    e = "(" + *vt + ")((unsigned long long)" + arg(0) + " >> " + arg(1) + ")";
+  else if (name == "arith.remf")
+    call("fmod" + fn);
+  else if (name == "arith.maxnumf" || name == "arith.maximumf")
+    call("fmax" + fn);
+  else if (name == "arith.minnumf" || name == "arith.minimumf")
+    call("fmin" + fn);
+  else if (name == "arith.maxsi")
+    call("max");
+  else if (name == "arith.minsi")
+    call("min");
+  else if (name == "arith.floordivsi")
+    e = "((" + arg(0) + " / " + arg(1) + ") - ((" + arg(0) + " % " + arg(1) +
+        " != 0) && ((" + arg(0) + " < 0) != (" + arg(1) + " < 0))))";
+  else if (name == "arith.ceildivsi")
+    e = "((" + arg(0) + " + " + arg(1) + " - 1) / " + arg(1) + ")";
+  else if (name == "arith.negf")
+    e = "(-" + arg(0) + ")";
+  else if (name == "arith.select")
+    e = "(" + arg(0) + " ? " + arg(1) + " : " + arg(2) + ")";
+  else if (auto cmp = dyn_cast<arith::CmpIOp>(op)) {
+    using P = arith::CmpIPredicate;
+    static const std::pair<P, const char *> preds[] = {
+        {P::eq, "=="},  {P::ne, "!="},  {P::slt, "<"}, {P::sle, "<="},
+        {P::sgt, ">"},  {P::sge, ">="}, {P::ult, "<"}, {P::ule, "<="},
+        {P::ugt, ">"},  {P::uge, ">="}};
+    for (auto [p, s] : preds)
+      if (p == cmp.getPredicate())
+        bin(s);
+  } else if (auto cmp = dyn_cast<arith::CmpFOp>(op)) {
+    using P = arith::CmpFPredicate;
+    static const std::pair<P, const char *> preds[] = {
+        {P::OEQ, "=="}, {P::ONE, "!="}, {P::OLT, "<"}, {P::OLE, "<="},
+        {P::OGT, ">"},  {P::OGE, ">="}, {P::UEQ, "=="}, {P::UNE, "!="},
+        {P::ULT, "<"},  {P::ULE, "<="}, {P::UGT, ">"}, {P::UGE, ">="}};
+    for (auto [p, s] : preds)
+      if (p == cmp.getPredicate())
+        bin(s);
+  } else if (isa<arith::IndexCastOp, arith::SIToFPOp, arith::FPToSIOp,
+                 arith::ExtFOp, arith::TruncFOp, arith::ExtSIOp,
+                 arith::TruncIOp, arith::IndexCastUIOp>(op))
+    e = "(" + *vt + ")(" + arg(0) + ")";
+  else if (isa<arith::UIToFPOp, arith::ExtUIOp>(op))
+    e = "(" + *vt + ")(unsigned long long)(" + arg(0) + ")";
+  else if (isa<arith::FPToUIOp>(op))
+    e = "(" + *vt + ")(unsigned long long)(" + arg(0) + ")";
+  else {
+    std::string m = llvm::StringSwitch<std::string>(name)
+                        .Case("math.exp", "exp" + fn)
+                        .Case("math.exp2", "exp2" + fn)
+                        .Case("math.log", "log" + fn)
+                        .Case("math.log2", "log2" + fn)
+                        .Case("math.sqrt", "sqrt" + fn)
+                        .Case("math.rsqrt", "rsqrt" + fn)
+                        .Case("math.tanh", "tanh" + fn)
+                        .Case("math.absf", "fabs" + fn)
+                        .Case("math.absi", "abs")
+                        .Case("math.floor", "floor" + fn)
+                        .Case("math.ceil", "ceil" + fn)
+                        .Case("math.erf", "erf" + fn)
+                        .Case("math.sin", "sin" + fn)
+                        .Case("math.cos", "cos" + fn)
+                        .Case("math.tan", "tan" + fn)
+                        .Case("math.sinh", "sinh" + fn)
+                        .Case("math.cosh", "cosh" + fn)
+                        .Case("math.atan", "atan" + fn)
+                        .Case("math.powf", "pow" + fn)
+                        .Case("math.roundeven", "rint" + fn)
+                        .Case("math.trunc", "trunc" + fn)
+                        .Case("math.fma", "fma" + fn)
+                        .Case("math.isnan", "isnan")
+                        .Case("math.isinf", "isinf")
+                        .Case("math.isfinite", "isfinite")
+                        .Default("");
+    if (m.empty()) {
+      op->emitError() << "'" << name << "' is not supported by the CUDA "
+                      << "target yet";
+      return failure();
+    }
+    call(m);
+  }
+  // 16/8-bit float results are rounded like the GPU stores them.
+  if (isSmallFloat(rt))
+    e = fromStorage(rt, toStorage(rt, e));
+  std::string v = define(res, "t");
+  line("const " + *vt + " " + v + " = " + e + ";");
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Entry points
+//===----------------------------------------------------------------------===//
+
+CudaKernel Emitter::takeResult() {
+  result.source = std::move(out);
+  return std::move(result);
+}
+
+FailureOr<CudaKernel> tlc::target::emitCudaKernel(FuncOp func,
+                                                  const CudaEmitOptions &options) {
+  Emitter emitter(func, options);
+  if (failed(emitter.emitFunction()))
+    return failure();
+  CudaKernel kernel = emitter.takeResult();
+  std::string header = "// Generated by tlc from " +
+                       (kernel.files.empty() ? std::string("Tile IR")
+                                             : kernel.files.front()) +
+                       "; do not edit.\n#include \"tlc_device/cuda.h\"\n\n";
+  unsigned headerLines = 3;
+  for (artifact::SourceMapEntry &e : kernel.sourceMap)
+    e.generatedLine += headerLines;
+  kernel.source = header + kernel.source;
+  return kernel;
+}
+
+LogicalResult tlc::target::translateModuleToCuda(ModuleOp module,
+                                                 llvm::raw_ostream &os,
+                                                 const CudaEmitOptions &options) {
+  bool ok = true, first = true;
+  for (FuncOp func : module.getOps<FuncOp>()) {
+    if (func.isDeclaration())
+      continue;
+    FailureOr<CudaKernel> k = emitCudaKernel(func, options);
+    if (failed(k)) {
+      ok = false;
+      continue;
+    }
+    StringRef source = k->source;
+    if (!first) // one #include for the whole text
+      source = source.drop_front(source.find("\n\n") + 2);
+    os << source;
+    first = false;
+  }
+  return success(ok);
+}

@@ -1,0 +1,409 @@
+//===- CUDAEmitterTileOps.cpp - T.Parallel, T.copy, T.fill for CUDA ----===//
+//
+// Part of the tlc project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The SIMT lowering of the tile operations: each is partitioned over the
+// block's threads so that consecutive threads touch consecutive chunks
+// (coalesced), chunks are 16-byte vectors where the shapes allow, and every
+// global access is guarded (see CUDAEmitter.h).
+//
+//===----------------------------------------------------------------------===//
+
+#include "EmitterImpl.h"
+
+using namespace mlir;
+using namespace tlc;
+using namespace tlc::tile;
+using namespace tlc::target;
+using namespace tlc::target::cuda_detail;
+
+/// The C++ index expressions of flat element \p flat over \p shape
+/// (row-major), declared as variables named after \p hint.
+static SmallVector<std::string> unflatten(Emitter &e, StringRef flat,
+                                          ArrayRef<std::string> shape,
+                                          StringRef hint) {
+  SmallVector<std::string> idx(shape.size());
+  std::string rest = flat.str();
+  for (int d = static_cast<int>(shape.size()) - 1; d >= 0; --d) {
+    std::string name = e.fresh((hint + Twine(d)).str());
+    if (d == 0)
+      e.line("const long long " + name + " = " + rest + ";");
+    else
+      e.line("const long long " + name + " = " + rest + " % " + shape[d] +
+             ";");
+    idx[d] = name;
+    if (d > 0)
+      rest = "(" + rest + " / " + shape[d] + ")";
+  }
+  return idx;
+}
+
+//===----------------------------------------------------------------------===//
+// T.Parallel
+//===----------------------------------------------------------------------===//
+
+LogicalResult Emitter::emitParallel(ParallelOp op) {
+  beginOp(op, "T.Parallel");
+  SmallVector<OpFoldResult> extents = op.getMixedExtents();
+  // Fragments the loop touches fix the partition.
+  const FragmentInfo *frag = nullptr;
+  Value fragRoot;
+  WalkResult walk = op.walk([&](Operation *nested) {
+    Value buf;
+    if (auto l = dyn_cast<LoadOp>(nested))
+      buf = l.getBuffer();
+    else if (auto s = dyn_cast<StoreOp>(nested))
+      buf = s.getBuffer();
+    if (!buf || scopeOf(rootOf(buf)) != MemoryScope::Fragment)
+      return WalkResult::advance();
+    auto it = fragments.find(rootOf(buf));
+    if (it == fragments.end())
+      return WalkResult::advance();
+    if (frag && frag->shape != it->second.shape) {
+      nested->emitError("fragments of different shapes in one T.Parallel "
+                        "need layout inference, which the CUDA target does "
+                        "not have yet");
+      return WalkResult::interrupt();
+    }
+    frag = &it->second;
+    fragRoot = it->first;
+    return WalkResult::advance();
+  });
+  if (walk.wasInterrupted())
+    return failure();
+
+  SmallVector<std::string> shape;
+  std::string numel;
+  bool isStatic = true;
+  int64_t staticNumel = 1;
+  for (OpFoldResult ext : extents) {
+    std::string s = foldResult(ext);
+    shape.push_back(s);
+    numel += (numel.empty() ? "" : " * ") + s;
+    if (auto attr = dyn_cast<Attribute>(ext))
+      staticNumel *= cast<IntegerAttr>(attr).getInt();
+    else
+      isStatic = false;
+  }
+  if (frag) {
+    SmallVector<int64_t> loopShape;
+    for (OpFoldResult ext : extents)
+      if (auto attr = dyn_cast<Attribute>(ext))
+        loopShape.push_back(cast<IntegerAttr>(attr).getInt());
+    if (!isStatic || ArrayRef<int64_t>(loopShape) != ArrayRef(frag->shape)) {
+      op.emitError("a T.Parallel that touches a fragment must run over the "
+                   "fragment's shape on the CUDA target");
+      return failure();
+    }
+  }
+
+  std::string reg = fresh("r");
+  std::string flat = fresh("f");
+  int64_t vec = frag ? frag->vec : 1;
+  open("");
+  if (isStatic) {
+    int64_t regs = frag ? frag->regs
+                        : (staticNumel + numThreads - 1) / numThreads;
+    line("#pragma unroll");
+    open("for (int " + reg + " = 0; " + reg + " < " + Twine(regs) + "; ++" +
+         reg + ")");
+    if (vec == 1)
+      line("const long long " + flat + " = (long long)" + reg + " * " +
+           Twine(numThreads) + " + tid;");
+    else
+      line("const long long " + flat + " = ((long long)(" + reg + " / " +
+           Twine(vec) + ") * " + Twine(numThreads) + " + tid) * " +
+           Twine(vec) + " + " + reg + " % " + Twine(vec) + ";");
+    bool ragged = (frag ? frag->regs / vec * numThreads * vec
+                        : regs * numThreads) != staticNumel;
+    if (ragged)
+      open("if (" + flat + " < " + Twine(staticNumel) + ")");
+    else
+      open("");
+  } else {
+    open("for (long long " + flat + " = tid; " + flat + " < " + numel + "; " +
+         flat + " += " + Twine(numThreads) + ")");
+    open("");
+  }
+  SmallVector<std::string> idx = unflatten(*this, flat, shape, "i");
+  for (auto [arg, name] : llvm::zip(op.getInductionVars(), idx))
+    names[arg] = name;
+
+  std::string savedReg = parallelReg;
+  SmallVector<Value> savedVars = parallelVars;
+  parallelReg = reg;
+  parallelVars.assign(op.getInductionVars().begin(),
+                      op.getInductionVars().end());
+  LogicalResult r = emitBlock(op.getBody().front(), /*allowBarriers=*/false);
+  parallelReg = savedReg;
+  parallelVars = savedVars;
+  if (failed(r))
+    return failure();
+  close();
+  close();
+  close();
+  (void)fragRoot;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// T.fill / T.clear
+//===----------------------------------------------------------------------===//
+
+LogicalResult Emitter::emitFill(Operation *op, Value dst,
+                                const std::string &value) {
+  auto type = cast<BufferType>(dst.getType());
+  Value root = rootOf(dst);
+  std::string stored = toStorage(type.getElementType(), value);
+  if (scopeOf(root) == MemoryScope::Fragment) {
+    auto it = fragments.find(root);
+    if (root != dst || it == fragments.end()) {
+      op->emitError("filling part of a fragment is not supported by the CUDA "
+                    "target yet");
+      return failure();
+    }
+    std::string r = fresh("r");
+    line("#pragma unroll");
+    line("for (int " + r + " = 0; " + r + " < " + Twine(it->second.regs) +
+         "; ++" + r + ") " + expr(root) + "[" + r + "] = " + stored + ";");
+    return success();
+  }
+  // Memory: every element once, partitioned over the threads.
+  SmallVector<std::string> shape;
+  std::string numel;
+  for (unsigned d = 0; d < type.getRank(); ++d) {
+    FailureOr<std::string> e = extent(type, d, op);
+    if (failed(e))
+      return failure();
+    shape.push_back(*e);
+    numel += (numel.empty() ? "" : " * ") + *e;
+  }
+  bool perThread = scopeOf(root) == MemoryScope::Local ||
+                   scopeOf(root) == MemoryScope::LocalVar;
+  std::string f = fresh("f");
+  open("for (long long " + f + " = " + (perThread ? "0" : "tid") + "; " + f +
+       " < " + numel + "; " + f + " += " +
+       (perThread ? std::string("1") : std::to_string(numThreads)) + ")");
+  SmallVector<std::string> idx = unflatten(*this, f, shape, "i");
+  FailureOr<RootAccess> access = resolve(dst, idx, op);
+  if (failed(access))
+    return failure();
+  FailureOr<std::string> lv = lvalue(*access, op);
+  FailureOr<std::string> cond = boundsCondition(*access, op);
+  if (failed(lv) || failed(cond))
+    return failure();
+  line((cond->empty() ? "" : "if (" + *cond + ") ") + *lv + " = " + stored +
+       ";");
+  close();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// T.copy
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// One side of a copy: the buffer and which of its dimensions are the
+/// copy's (non-unit) dimensions.
+struct CopySide {
+  Value buffer, root;
+  BufferType type;
+  SmallVector<unsigned> dims;
+};
+} // namespace
+
+/// The index list of \p side for the copy indices \p copyIdx (0 in unit
+/// dimensions).
+static SmallVector<std::string> sideIndices(const CopySide &side,
+                                            ArrayRef<std::string> copyIdx) {
+  SmallVector<std::string> idx(side.type.getRank(), "0");
+  for (auto [d, i] : llvm::zip(side.dims, copyIdx))
+    idx[d] = i;
+  return idx;
+}
+
+LogicalResult Emitter::emitCopy(CopyOp op) {
+  beginOp(op, "T.copy");
+  CopySide src{op.getSrc(), rootOf(op.getSrc()),
+               cast<BufferType>(op.getSrc().getType()), {}};
+  CopySide dst{op.getDst(), rootOf(op.getDst()),
+               cast<BufferType>(op.getDst().getType()), {}};
+  SmallVector<int64_t> extents;
+  for (CopySide *side : {&src, &dst}) {
+    SmallVector<int64_t> ext;
+    for (unsigned d = 0; d < side->type.getRank(); ++d) {
+      Dim dim = side->type.getDim(d);
+      if (dim.isStatic() && dim.getValue() == 1)
+        continue;
+      if (!dim.isStatic()) {
+        op.emitError("the CUDA target copies tiles of static shape only");
+        return failure();
+      }
+      side->dims.push_back(d);
+      ext.push_back(dim.getValue());
+    }
+    if (side == &src)
+      extents = ext;
+    else if (ext != extents) {
+      op.emitError("copy shapes differ");
+      return failure();
+    }
+  }
+  int64_t numel = 1;
+  for (int64_t e : extents)
+    numel *= e;
+  SmallVector<std::string> shape;
+  for (int64_t e : extents)
+    shape.push_back(std::to_string(e));
+  Type srcElem = src.type.getElementType(), dstElem = dst.type.getElementType();
+  bool sameType = srcElem == dstElem;
+  FailureOr<std::string> dstStorage = storageType(dstElem, op);
+  if (failed(dstStorage))
+    return failure();
+
+  bool srcFrag = scopeOf(src.root) == MemoryScope::Fragment;
+  bool dstFrag = scopeOf(dst.root) == MemoryScope::Fragment;
+  const FragmentInfo *frag = nullptr;
+  if (srcFrag || dstFrag) {
+    const CopySide &f = srcFrag ? src : dst;
+    auto it = fragments.find(f.root);
+    if (it == fragments.end() || f.root != f.buffer ||
+        (srcFrag && dstFrag && src.root != dst.root &&
+         fragments[src.root].shape != fragments[dst.root].shape)) {
+      op.emitError("this fragment copy needs layout inference, which the "
+                   "CUDA target does not have yet");
+      return failure();
+    }
+    frag = &it->second;
+    if (SmallVector<int64_t>(frag->shape) != extents &&
+        !(extents.empty() && frag->numel == 1)) {
+      op.emitError("the CUDA target copies whole fragments only");
+      return failure();
+    }
+  }
+
+  // Chunk size: a fragment's chunks, else 16 bytes when the innermost
+  // extent allows and no conversion happens.
+  int64_t vec = 1;
+  if (frag) {
+    vec = frag->vec;
+  } else if (sameType && !extents.empty()) {
+    vec = std::max<int64_t>(1, 16 / byteWidth(srcElem));
+    while (vec > 1 && extents.back() % vec != 0)
+      vec /= 2;
+  }
+  int64_t vecBytes = vec * byteWidth(dstElem);
+  bool canVector = sameType && vec > 1 &&
+                   (vecBytes == 4 || vecBytes == 8 || vecBytes == 16);
+  int64_t chunks = numel / vec;
+  int64_t perThread = (chunks + numThreads - 1) / numThreads;
+
+  open("");
+  std::string c = fresh("c");
+  line("#pragma unroll");
+  open("for (int " + c + " = 0; " + c + " < " + Twine(perThread) + "; ++" +
+       c + ")");
+  std::string q = fresh("q");
+  line("const long long " + q + " = (long long)" + c + " * " +
+       Twine(numThreads) + " + tid;  // chunk");
+  if (chunks % numThreads != 0)
+    open("if (" + q + " < " + Twine(chunks) + ")");
+  else
+    open("");
+  std::string firstFlat = fresh("f");
+  line("const long long " + firstFlat + " = " + q + " * " + Twine(vec) + ";");
+  SmallVector<std::string> idx = unflatten(*this, firstFlat, shape, "i");
+  auto element = [&](const CopySide &side, ArrayRef<std::string> copyIdx)
+      -> FailureOr<std::pair<std::string, std::string>> {
+    FailureOr<RootAccess> a = resolve(side.buffer, sideIndices(side, copyIdx), op);
+    if (failed(a))
+      return failure();
+    FailureOr<std::string> lv = lvalue(*a, op);
+    FailureOr<std::string> cond = boundsCondition(*a, op);
+    if (failed(lv) || failed(cond))
+      return failure();
+    return std::make_pair(*lv, *cond);
+  };
+  std::string reg0 = c + " * " + std::to_string(vec);
+
+  // The vector path: whole chunk in bounds and aligned.
+  if (canVector) {
+    std::string cond;
+    std::string srcAddr, dstAddr;
+    for (const CopySide *side : {&src, &dst}) {
+      bool isFrag = side == &src ? srcFrag : dstFrag;
+      if (isFrag) {
+        (side == &src ? srcAddr : dstAddr) =
+            "&" + expr(side->root) + "[" + reg0 + "]";
+        continue;
+      }
+      FailureOr<RootAccess> a =
+          resolve(side->buffer, sideIndices(*side, idx), op);
+      if (failed(a))
+        return failure();
+      FailureOr<std::string> lin = linearIndex(*a, op);
+      FailureOr<std::string> bounds = boundsCondition(*a, op, vec);
+      if (failed(lin) || failed(bounds))
+        return failure();
+      std::string alignC = "(" + *lin + ") % " + std::to_string(vec) + " == 0";
+      cond += (cond.empty() ? "" : " && ") +
+              (bounds->empty() ? alignC : *bounds + " && " + alignC);
+      (side == &src ? srcAddr : dstAddr) =
+          "&" + expr(side->root) + "[" + *lin + "]";
+    }
+    open(cond.empty() ? std::string("if (true)") : "if (" + cond + ")");
+    line("tlc::cuda::copyVector<" + Twine(vecBytes) + ">(" + dstAddr + ", " +
+         srcAddr + ");");
+    --indent;
+    open("} else");
+  } else {
+    open("");
+  }
+  // Element path: per element, guarded.
+  std::string e = fresh("e");
+  if (vec > 1) {
+    line("#pragma unroll");
+    open("for (int " + e + " = 0; " + e + " < " + Twine(vec) + "; ++" + e +
+         ")");
+  } else {
+    line("const int " + e + " = 0;");
+    open("");
+  }
+  SmallVector<std::string> eIdx(idx.begin(), idx.end());
+  if (!eIdx.empty())
+    eIdx.back() = "(" + eIdx.back() + " + " + e + ")";
+  std::string value, guard;
+  if (srcFrag) {
+    value = fromStorage(srcElem, expr(src.root) + "[" + reg0 + " + " + e + "]");
+  } else {
+    auto s = element(src, eIdx);
+    if (failed(s))
+      return failure();
+    value = fromStorage(srcElem, s->first);
+    if (!s->second.empty())
+      value = "((" + s->second + ") ? " + value + " : 0)";
+  }
+  std::string target;
+  if (dstFrag) {
+    target = expr(dst.root) + "[" + reg0 + " + " + e + "]";
+  } else {
+    auto d = element(dst, eIdx);
+    if (failed(d))
+      return failure();
+    target = d->first;
+    guard = d->second;
+  }
+  // Storage -> register value -> storage: exact for equal types, the
+  // target's rounding for conversions.
+  std::string stmt = target + " = " + toStorage(dstElem, value) + ";";
+  line(guard.empty() ? stmt : "if (" + guard + ") " + stmt);
+  close();
+  close();
+  close();
+  close();
+  close();
+  return success();
+}

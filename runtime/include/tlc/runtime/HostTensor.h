@@ -1,0 +1,84 @@
+//===- HostTensor.h - Kernel tensors in host memory -------------*- C++ -*-===//
+//
+// Part of the tlc project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// A dense row-major tensor in host memory with a manifest dtype: filled with
+// seeded random normal values (inputs) or NaN poison (outputs), compared
+// with dtype-aware tolerances, and written as NumPy `.npy`.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TLC_RUNTIME_HOSTTENSOR_H
+#define TLC_RUNTIME_HOSTTENSOR_H
+
+#include "tlc/runtime/DType.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace tlc::runtime {
+
+/// A host tensor. Copyable (deep copy).
+struct HostTensor {
+  /// Element type.
+  DType dtype;
+  /// Extents (row-major, dense).
+  std::vector<int64_t> shape;
+  /// The bytes, dtype.size * numElements().
+  std::vector<uint8_t> bytes;
+
+  /// Allocates zeroed storage for \p shape.
+  HostTensor(DType dtype, std::vector<int64_t> shape);
+  /// The number of elements.
+  int64_t numElements() const;
+  /// Element \p i as a double.
+  double get(int64_t i) const { return dtype.load(bytes.data() + i * dtype.size); }
+  /// Stores \p v (rounded to the dtype) at element \p i.
+  void set(int64_t i, double v) { dtype.store(bytes.data() + i * dtype.size, v); }
+  /// The data pointer.
+  void *data() { return bytes.data(); }
+
+  /// Fills with seeded pseudo-random values: floats standard normal
+  /// (rounded to the dtype), signed integers round(4 * normal), unsigned
+  /// integers uniform in [0, 256), bools fair coins. The same seed and
+  /// stream give the same values on every machine.
+  void fillRandom(uint64_t seed, uint64_t stream);
+  /// Fills floats with NaN (integers with 0) so unwritten outputs show.
+  void poison();
+  /// Writes the tensor as `.npy` (version 1.0, C order); dtypes NumPy lacks
+  /// are written as float32 holding the exact values.
+  llvm::Error writeNpy(llvm::StringRef path) const;
+};
+
+/// The result of comparing a tensor with a reference.
+struct Comparison {
+  /// ||out - ref||_2 / ||ref||_2 over finite reference elements (0 when
+  /// the reference norm is 0 and out equals it).
+  double relativeError = 0;
+  /// Largest |out - ref|.
+  double maxAbsError = 0;
+  /// Elements outside atol + rtol * |ref|.
+  int64_t mismatches = 0;
+  /// Elements that are NaN where the reference is not (unwritten outputs).
+  int64_t nans = 0;
+  /// The first failing element's linear index, or -1.
+  int64_t firstBad = -1;
+  /// True when there are no mismatches and no NaNs.
+  bool ok() const { return mismatches == 0 && nans == 0; }
+};
+
+/// Compares \p out with \p ref (same dtype and shape) with tolerances
+/// \p rtol and \p atol.
+Comparison compareTensors(const HostTensor &out, const HostTensor &ref,
+                          double rtol, double atol);
+
+} // namespace tlc::runtime
+
+#endif // TLC_RUNTIME_HOSTTENSOR_H

@@ -1,0 +1,440 @@
+//===- tlc-run.cpp - Run, verify and time kernel artifacts ----------------===//
+//
+// Part of the tlc project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+//   tlc-run DIR|NAME.json [--kernel NAME] [-D sym=value]... [--seed N]
+//           [--save OUT] [--verify] [--bench] [--device cpu|cuda|hip]
+//
+// Loads the manifests `tlc-build -o DIR` wrote, allocates every tensor
+// parameter (inputs: seeded random normal values; outputs: NaN poison), runs
+// the kernel and reports. `--save OUT` writes every parameter after the run
+// as OUT/NAME.npy and the inputs as they were before it as
+// OUT/inputs/NAME.npy (with several kernels, under OUT/KERNEL/).
+// `--verify` runs the CPU reference on the same inputs and compares every
+// output with dtype-aware tolerances; NaN outputs (unwritten elements) fail.
+// `--bench` prints the median time of repeated runs.
+//
+// Exit status: 0 on success, 1 when a kernel fails or verification fails,
+// 2 for bad usage or unreadable artifacts.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tlc/Target/Artifact/Manifest.h"
+#include "tlc/Target/Artifact/ShapeExpr.h"
+#include "tlc/runtime/Device.h"
+#include "tlc/runtime/HostTensor.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <optional>
+
+using namespace tlc;
+using namespace tlc::runtime;
+namespace cl = llvm::cl;
+namespace fs = llvm::sys::fs;
+namespace path = llvm::sys::path;
+
+namespace {
+
+cl::OptionCategory category("tlc-run options");
+cl::opt<std::string> input(cl::Positional, cl::desc("<artifact dir or NAME.json>"),
+                           cl::Required, cl::cat(category));
+cl::opt<std::string> kernelName("kernel", cl::desc("Run only this kernel"),
+                                cl::init(""), cl::cat(category));
+cl::list<std::string> defines("D", cl::Prefix,
+                              cl::desc("sym=value: bind a symbol or scalar"),
+                              cl::cat(category));
+cl::opt<uint64_t> seed("seed", cl::desc("Seed of the random inputs"),
+                       cl::init(0), cl::cat(category));
+cl::opt<std::string> saveDir("save", cl::desc("Write every parameter as .npy"),
+                             cl::init(""), cl::cat(category));
+cl::opt<bool> verify("verify",
+                     cl::desc("Compare outputs with the CPU reference"),
+                     cl::init(false), cl::cat(category));
+cl::opt<bool> bench("bench", cl::desc("Print the median time of runs"),
+                    cl::init(false), cl::cat(category));
+cl::opt<unsigned> benchRuns("bench-runs", cl::desc("Timed runs of --bench"),
+                            cl::init(10), cl::cat(category));
+cl::opt<std::string> deviceName("device", cl::desc("cpu, cuda or hip"),
+                                cl::init("cpu"), cl::cat(category));
+cl::opt<int> threads("threads",
+                     cl::desc("CPU: host threads running blocks (0: all)"),
+                     cl::init(0), cl::cat(category));
+cl::opt<std::string> referenceDir(
+    "reference",
+    cl::desc("Directory of the CPU reference artifacts for --verify "
+             "(default: the input directory)"),
+    cl::init(""), cl::cat(category));
+cl::opt<double> rtolOpt("rtol", cl::desc("Override the relative tolerance"),
+                        cl::init(-1), cl::cat(category));
+cl::opt<double> atolOpt("atol", cl::desc("Override the absolute tolerance"),
+                        cl::init(-1), cl::cat(category));
+
+/// Prints `tlc-run: error: MSG`.
+int fail(const llvm::Twine &msg, int status = 1) {
+  llvm::errs() << "tlc-run: error: " << msg << "\n";
+  return status;
+}
+
+/// One kernel's parameters in host memory, created from the manifest.
+struct HostArgs {
+  std::vector<std::optional<HostTensor>> tensors;
+  std::vector<std::vector<uint8_t>> scalars;
+  std::vector<int64_t> symbols;
+};
+
+/// Builds the host arguments: evaluates shapes, fills inputs from the seed
+/// and poisons outputs.
+llvm::Expected<HostArgs> makeHostArgs(const artifact::Manifest &m,
+                                      const llvm::StringMap<std::string> &defs) {
+  HostArgs a;
+  llvm::StringMap<int64_t> symbolValues;
+  for (const artifact::Symbol &s : m.symbols) {
+    auto it = defs.find(s.name);
+    if (it == defs.end())
+      return llvm::createStringError(
+          llvm::inconvertibleErrorCode(),
+          "unbound symbol '" + s.name + "' of kernel '" + m.name +
+              "' (bind it with -D " + s.name + "=VALUE)");
+    int64_t v;
+    if (llvm::StringRef(it->second).getAsInteger(0, v))
+      return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                     "-D " + s.name + "=" + it->second +
+                                         ": symbol values are integers");
+    symbolValues[s.name] = v;
+    a.symbols.push_back(v);
+  }
+  auto lookup = [&](llvm::StringRef name) -> std::optional<int64_t> {
+    auto it = symbolValues.find(name);
+    if (it == symbolValues.end())
+      return std::nullopt;
+    return it->second;
+  };
+  for (auto [index, p] : llvm::enumerate(m.params)) {
+    std::optional<DType> dt = lookupDType(p.dtype);
+    if (!dt)
+      return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                     "parameter '" + p.name +
+                                         "' has dtype '" + p.dtype +
+                                         "', which tlc-run does not support");
+    if (!p.isTensor) {
+      auto it = defs.find(p.name);
+      if (it == defs.end())
+        return llvm::createStringError(
+            llvm::inconvertibleErrorCode(),
+            "scalar parameter '" + p.name + "' has no value (bind it with -D " +
+                p.name + "=VALUE)");
+      double v;
+      if (llvm::StringRef(it->second).getAsDouble(v))
+        return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                       "-D " + p.name + "=" + it->second +
+                                           " is not a number");
+      std::vector<uint8_t> bytes(dt->size);
+      dt->store(bytes.data(), v);
+      a.scalars.push_back(std::move(bytes));
+      a.tensors.emplace_back();
+      continue;
+    }
+    a.scalars.emplace_back();
+    std::vector<int64_t> shape;
+    for (const artifact::Extent &e : p.shape) {
+      if (e.isStatic) {
+        shape.push_back(e.value);
+        continue;
+      }
+      auto expr = artifact::ShapeExpr::parse(e.expr);
+      if (!expr)
+        return expr.takeError();
+      auto v = expr->evaluate(lookup);
+      if (!v)
+        return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                       "shape of '" + p.name + "': " +
+                                           llvm::toString(v.takeError()));
+      if (*v < 0)
+        return llvm::createStringError(
+            llvm::inconvertibleErrorCode(),
+            "shape of '" + p.name + "': extent '" + e.expr + "' is " +
+                std::to_string(*v));
+      shape.push_back(*v);
+    }
+    HostTensor t(*dt, shape);
+    if (p.role == artifact::Role::Out)
+      t.poison();
+    else
+      t.fillRandom(seed, index);
+    a.tensors.push_back(std::move(t));
+  }
+  return a;
+}
+
+/// Runs \p kernel on \p dev with \p host (outputs copied back into it).
+/// With \p timesMs, runs 1 + benchRuns times and records each timed run.
+llvm::Error runOnDevice(Device &dev, Kernel &kernel, const artifact::Manifest &m,
+                        HostArgs &host, int workers,
+                        std::vector<double> *timesMs) {
+  LaunchArgs args;
+  args.symbols = host.symbols;
+  args.numWorkers = workers;
+  std::vector<void *> owned;
+  auto cleanup = llvm::make_scope_exit([&] {
+    for (void *p : owned)
+      dev.release(p);
+  });
+  for (size_t i = 0; i < m.params.size(); ++i) {
+    if (!host.tensors[i]) {
+      args.params.push_back(host.scalars[i].data());
+      continue;
+    }
+    HostTensor &t = *host.tensors[i];
+    auto mem = dev.allocate(t.bytes.size());
+    if (!mem)
+      return mem.takeError();
+    owned.push_back(*mem);
+    if (llvm::Error e = dev.copyToDevice(*mem, t.bytes.data(), t.bytes.size()))
+      return e;
+    args.params.push_back(*mem);
+  }
+  if (llvm::Error e = kernel.run(args))
+    return e;
+  for (size_t i = 0; i < m.params.size(); ++i) {
+    if (!host.tensors[i] || m.params[i].role == artifact::Role::In)
+      continue;
+    HostTensor &t = *host.tensors[i];
+    if (llvm::Error e = dev.copyToHost(t.bytes.data(), args.params[i], t.bytes.size()))
+      return e;
+  }
+  if (timesMs)
+    for (unsigned r = 0; r < benchRuns; ++r) {
+      auto ms = kernel.timeRun(args);
+      if (!ms)
+        return ms.takeError();
+      timesMs->push_back(*ms);
+    }
+  return llvm::Error::success();
+}
+
+/// Writes the tensors of \p host whose role matches into \p dir.
+llvm::Error saveTensors(const artifact::Manifest &m, const HostArgs &host,
+                        llvm::StringRef dir, bool inputsOnly) {
+  if (std::error_code ec = fs::create_directories(dir))
+    return llvm::createStringError(ec, "cannot create '" + dir + "'");
+  for (size_t i = 0; i < m.params.size(); ++i) {
+    if (!host.tensors[i])
+      continue;
+    if (inputsOnly && m.params[i].role == artifact::Role::Out)
+      continue;
+    llvm::SmallString<256> p(dir);
+    path::append(p, m.params[i].name + ".npy");
+    if (llvm::Error e = host.tensors[i]->writeNpy(p))
+      return e;
+  }
+  return llvm::Error::success();
+}
+
+/// Loads, runs, saves, verifies and benchmarks one kernel. Returns the
+/// exit status contribution (0 or 1).
+int runKernel(Device &dev, const artifact::Manifest &m, llvm::StringRef dir,
+              const llvm::StringMap<std::string> &defs, llvm::StringRef outDir) {
+  llvm::outs() << "kernel " << m.name << " (" << m.kernel << ", target "
+               << m.target << ") on " << dev.describe() << "\n";
+  auto kernel = dev.loadKernel(m, dir);
+  if (!kernel)
+    return fail(llvm::toString(kernel.takeError()));
+  auto host = makeHostArgs(m, defs);
+  if (!host)
+    return fail(llvm::toString(host.takeError()));
+  HostArgs before = *host;
+  if (!outDir.empty()) {
+    llvm::SmallString<256> inDir(outDir);
+    path::append(inDir, "inputs");
+    if (llvm::Error e = saveTensors(m, before, inDir, /*inputsOnly=*/true))
+      return fail(llvm::toString(std::move(e)));
+  }
+  std::vector<double> times;
+  if (llvm::Error e = runOnDevice(dev, **kernel, m, *host, threads,
+                                  bench ? &times : nullptr))
+    return fail(llvm::toString(std::move(e)));
+  llvm::outs() << "  ran: ";
+  for (size_t i = 0; i < m.params.size(); ++i) {
+    const artifact::Param &p = m.params[i];
+    llvm::outs() << (i ? ", " : "") << p.name << ":"
+                 << artifact::getRoleName(p.role);
+    if (host->tensors[i]) {
+      llvm::outs() << " " << p.dtype << "[";
+      llvm::interleave(host->tensors[i]->shape, llvm::outs(), ",");
+      llvm::outs() << "]";
+    }
+  }
+  llvm::outs() << "\n";
+  if (!outDir.empty()) {
+    if (llvm::Error e = saveTensors(m, *host, outDir, /*inputsOnly=*/false))
+      return fail(llvm::toString(std::move(e)));
+    llvm::outs() << "  saved parameters to " << outDir << " (inputs before the run in "
+                 << outDir << "/inputs)\n";
+  }
+  int status = 0;
+  if (verify) {
+    // The reference: the CPU artifact of the same instance, run with one
+    // host thread on the same inputs.
+    std::unique_ptr<Device> cpuDev = createCpuDevice();
+    std::string refDir = referenceDir.empty() ? dir.str() : referenceDir.getValue();
+    artifact::Manifest refManifest = m;
+    if (dev.getKind() != "cpu" || !referenceDir.empty()) {
+      llvm::SmallString<256> p(refDir);
+      path::append(p, m.name + ".json");
+      auto rm = artifact::readManifest(p);
+      if (!rm)
+        return fail("--verify needs the CPU reference artifact: " +
+                    llvm::toString(rm.takeError()) +
+                    " (build it with tlc-build --target=cpu -o DIR and pass "
+                    "--reference DIR)");
+      refManifest = *rm;
+    }
+    auto refKernel = cpuDev->loadKernel(refManifest, refDir);
+    if (!refKernel)
+      return fail(llvm::toString(refKernel.takeError()));
+    HostArgs ref = before;
+    if (llvm::Error e = runOnDevice(*cpuDev, **refKernel, refManifest, ref,
+                                    /*workers=*/1, nullptr))
+      return fail("CPU reference: " + llvm::toString(std::move(e)));
+    if (dev.getKind() == "cpu")
+      llvm::outs() << "  verify: the device is the CPU reference itself; "
+                      "comparing this run with a single-threaded run of the "
+                      "same artifact (checks that every output is written, "
+                      "finite where the reference is, and independent of "
+                      "block scheduling; correctness against NumPy is "
+                      "tests/cpu)\n";
+    for (size_t i = 0; i < m.params.size(); ++i) {
+      const artifact::Param &p = m.params[i];
+      if (!host->tensors[i] || p.role == artifact::Role::In)
+        continue;
+      const HostTensor &out = *host->tensors[i];
+      const HostTensor &r = *ref.tensors[i];
+      double rtol = rtolOpt >= 0 ? rtolOpt : out.dtype.rtol;
+      double atol = atolOpt >= 0 ? atolOpt : out.dtype.atol;
+      Comparison c = compareTensors(out, r, rtol, atol);
+      int64_t refNaNs = 0;
+      for (int64_t k = 0; k < r.numElements(); ++k)
+        refNaNs += std::isnan(r.get(k));
+      llvm::outs() << "  verify " << p.name << ": "
+                   << (c.ok() && refNaNs == 0 ? "PASS" : "FAIL")
+                   << llvm::format("  rel_err=%.3e max_abs_err=%.3e", c.relativeError,
+                                   c.maxAbsError)
+                   << "  (rtol=" << rtol << " atol=" << atol << " for "
+                   << p.dtype << ")";
+      if (c.nans)
+        llvm::outs() << "  " << c.nans << " NaN elements (unwritten output?)";
+      if (refNaNs)
+        llvm::outs() << "  " << refNaNs
+                     << " NaN elements in the reference (unwritten output?)";
+      if (c.mismatches)
+        llvm::outs() << "  " << c.mismatches << " elements out of tolerance";
+      if (c.firstBad >= 0)
+        llvm::outs() << llvm::format("  first at flat index %lld: got %g, expected %g",
+                                     (long long)c.firstBad, out.get(c.firstBad),
+                                     r.get(c.firstBad));
+      llvm::outs() << "\n";
+      if (!c.ok() || refNaNs)
+        status = 1;
+    }
+  }
+  if (bench && !times.empty()) {
+    std::sort(times.begin(), times.end());
+    double median = times[times.size() / 2];
+    if (times.size() % 2 == 0)
+      median = 0.5 * (times[times.size() / 2 - 1] + times[times.size() / 2]);
+    llvm::outs() << llvm::format("  bench: median %.4f ms, min %.4f ms over %zu runs\n",
+                                 median, times.front(), times.size());
+  }
+  return status;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  cl::HideUnrelatedOptions(category);
+  if (!cl::ParseCommandLineOptions(
+          argc, argv,
+          "tlc-run: run, verify and time kernel artifacts of tlc-build\n\n"
+          "  Exit status: 0 on success, 1 when a kernel or verification "
+          "fails, 2 for bad usage or unreadable artifacts.\n",
+          &llvm::errs()))
+    return 2;
+
+  llvm::StringMap<std::string> defs;
+  for (const std::string &d : defines) {
+    auto [name, value] = llvm::StringRef(d).split('=');
+    if (name.trim().empty() || !llvm::StringRef(d).contains('='))
+      return fail("-D expects name=value, got '" + d + "'", 2);
+    defs[name.trim()] = value.trim().str();
+  }
+
+  // Collect the manifests.
+  std::vector<std::string> manifestPaths;
+  std::string dir;
+  if (fs::is_directory(input)) {
+    dir = input;
+    std::error_code ec;
+    for (fs::directory_iterator it(input, ec), end; it != end && !ec;
+         it.increment(ec))
+      if (path::extension(it->path()) == ".json")
+        manifestPaths.push_back(it->path());
+    llvm::sort(manifestPaths);
+    if (manifestPaths.empty())
+      return fail("no kernel manifest (*.json) in '" + input +
+                      "' (write one with tlc-build FILE --target=cpu -o DIR)",
+                  2);
+  } else if (fs::exists(input)) {
+    manifestPaths.push_back(input);
+    dir = path::parent_path(input).str();
+    if (dir.empty())
+      dir = ".";
+  } else {
+    return fail("no such artifact directory or manifest: '" + input + "'", 2);
+  }
+
+  std::vector<artifact::Manifest> manifests;
+  std::vector<std::string> names;
+  for (const std::string &p : manifestPaths) {
+    auto m = artifact::readManifest(p);
+    if (!m)
+      return fail(llvm::toString(m.takeError()), 2);
+    names.push_back(m->name);
+    if (!kernelName.empty() && m->name != kernelName && m->kernel != kernelName)
+      continue;
+    manifests.push_back(std::move(*m));
+  }
+  if (manifests.empty())
+    return fail("no kernel named '" + kernelName + "' in '" + input +
+                    "' (available: " + llvm::join(names, ", ") + ")",
+                2);
+
+  auto dev = openDevice(deviceName);
+  if (!dev)
+    return fail(llvm::toString(dev.takeError()));
+
+  int status = 0;
+  for (const artifact::Manifest &m : manifests) {
+    std::string out = saveDir;
+    if (!out.empty() && manifests.size() > 1) {
+      llvm::SmallString<256> p(out);
+      path::append(p, m.name);
+      out = p.str().str();
+    }
+    status |= runKernel(**dev, m, dir, defs, out);
+  }
+  return status;
+}

@@ -1,0 +1,30 @@
+# RUN: tlc-build --verify-diagnostics %s
+# T.Parallel bodies are elementwise: no tile operators and no T.Pipelined
+# inside (atomics and nested T.Parallel are fine).
+import tilelang
+import tilelang.language as T
+
+
+@tilelang.jit
+def nesting(M=128, N=128):
+    A: T.Tensor((M, N), T.float32)
+    B: T.Tensor((M, N), T.float32)
+    with T.Kernel(1, threads=128) as bx:
+        S = T.alloc_shared((M, N), T.float32)
+        F = T.alloc_fragment((M, N), T.float32)
+        for i in T.Parallel(M):
+            for j in T.Parallel(N):
+                F[i, j] = A[i, j] * 2
+                T.atomic_add(B[i, j], F[i, j])
+        for i, j in T.Parallel(M, N):
+            # expected-error@+1 {{T.copy cannot be used inside T.Parallel}}
+            T.copy(A, S)
+            # expected-error@+1 {{T.gemm cannot be used inside T.Parallel}}
+            T.gemm(S, S, F)
+        for i in T.Parallel(M):
+            # expected-error@+1 {{T.Pipelined cannot be used inside T.Parallel}}
+            for k in T.Pipelined(4, num_stages=2):
+                F[i, k] = 0
+        for i in T.Parallel(M):
+            # expected-error@+1 {{T.reduce_sum cannot be used inside T.Parallel}}
+            T.reduce_sum(F, S[0, :], dim=0)
