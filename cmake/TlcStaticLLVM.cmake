@@ -31,6 +31,13 @@ foreach(tlcTarget IN LISTS MLIR_EXPORTED_TARGETS)
   set_target_properties(${tlcTarget} PROPERTIES INTERFACE_LINK_LIBRARIES "${tlcLibs}")
 endforeach()
 
+# MLIRRemarkStreamer (pulled in by MLIROptLib) also calls into LLVMRemarks,
+# which the dylib used to provide.
+if(TARGET MLIRRemarkStreamer AND TARGET LLVMRemarks)
+  set_property(TARGET MLIRRemarkStreamer APPEND PROPERTY
+    INTERFACE_LINK_LIBRARIES LLVMRemarks)
+endif()
+
 # Drop shared libraries nothing references (LLVMSupport's interface lists
 # libz3, which the static archive only needs for code we never pull in).
 add_link_options("LINKER:--as-needed")

@@ -9,14 +9,12 @@
 // An Analyzer turns a syntax tree into AnalysisFacts: for every kernel and
 // every instance of it, the buffers (shape, dtype, scope, layout), kernel
 // launches and pipelined loops, plus diagnostics. These are the same facts
-// that `tlc-build --emit=hints --format=json` prints. Positions are byte
-// ranges into the analysed text; features convert them to editor positions.
+// that `tlc-build --emit=hints --format=json` prints: the one analyzer is
+// backed by the evaluator (tlc::eval::analyzeFile), so the editor and the
+// command line can never disagree. Positions are byte ranges into the
+// analysed text; features convert them to editor positions.
 //
-// Two analyzers exist: a static one that reads shapes, dtypes and scopes off
-// the syntax tree, folding integer constants it can see (works on any
-// half-typed file, never fails), and, when the evaluator library is linked
-// in, one backed by tlc::eval (createDefaultAnalyzer() picks it). Both must
-// be safe to call concurrently on different trees.
+// Analyzers must be safe to call concurrently on different trees.
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,6 +25,7 @@
 
 #include "tlc/Support/Diagnostic.h"
 
+#include <cstddef>
 #include <memory>
 #include <optional>
 #include <string>
@@ -124,9 +123,11 @@ struct AnalysisFacts {
   std::vector<KernelFact> kernels;
   /// Diagnostics of the semantic layers (not the parser's).
   std::vector<Diagnostic> diagnostics;
-  /// Name of the component (`tlc-eval`, `tlc-static`), used as the
-  /// diagnostics' source.
+  /// Name of the component (`tlc-eval`), used as the diagnostics' source.
   std::string source;
+  /// True when the file was not evaluated (too large); `diagnostics` then
+  /// holds one informational diagnostic saying so and there are no kernels.
+  bool skipped = false;
 };
 
 /// Options that change analysis results.
@@ -141,7 +142,7 @@ struct AnalysisOptions {
 class Analyzer {
 public:
   virtual ~Analyzer();
-  /// Short name for logs (`static`, `eval`).
+  /// Short name for logs (`eval`).
   virtual const char *getName() const = 0;
   /// Analyses `tree`. Should poll `token` at coarse boundaries and return
   /// early (any result) once it is cancelled.
@@ -150,11 +151,13 @@ public:
           const AnalysisOptions &options, const CancelToken &token) = 0;
 };
 
-/// The syntax-only analyzer (literal and folded shapes, dtypes, scopes).
-std::unique_ptr<Analyzer> createStaticAnalyzer();
+/// Files larger than this are not evaluated: the evaluator has no
+/// cancellation point (only a step budget), so a huge file would hold its
+/// document's worker for a long time. Such files get parser diagnostics and
+/// one informational diagnostic.
+constexpr size_t kMaxAnalyzedBytes = 2u << 20;
 
-/// The best analyzer available in this build: the evaluator-backed one once
-/// the evaluator library exposes per-instance results, else the static one.
+/// The analyzer backed by the evaluator (EvalAnalyzer.cpp).
 std::unique_ptr<Analyzer> createDefaultAnalyzer();
 
 } // namespace lsp

@@ -27,6 +27,7 @@
 
 #include "llvm/ADT/StringRef.h"
 
+#include <atomic>
 #include <memory>
 #include <string>
 
@@ -77,6 +78,11 @@ public:
   std::shared_ptr<const AnalysisFacts> getCachedFacts() const {
     return facts;
   }
+  /// Records that inlay hints of this version were sent to the client.
+  void markHintsServed() const { hintsServed = true; }
+  /// True once inlay hints of this version were sent: a background analysis
+  /// of this version then needs no `workspace/inlayHint/refresh`.
+  bool wereHintsServed() const { return hintsServed; }
 
 private:
   std::string uri;
@@ -84,6 +90,7 @@ private:
   PositionEncoding encoding;
   std::shared_ptr<const syntax::SyntaxTree> tree;
   mutable std::shared_ptr<const AnalysisFacts> facts;
+  mutable std::atomic<bool> hintsServed{false};
 };
 
 } // namespace lsp

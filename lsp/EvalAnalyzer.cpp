@@ -8,7 +8,7 @@
 // Adapts tlc::eval::analyzeFile (the facts `tlc-build --emit=hints` prints)
 // to the Analysis seam: hints are grouped per kernel and instance, each
 // fact gets the byte range of its name and the offset where its inlay hint
-// goes. Built only when the TLCEval library exists (TLC_LSP_HAVE_EVAL).
+// goes. Files over kMaxAnalyzedBytes are not evaluated.
 //
 //===----------------------------------------------------------------------===//
 
@@ -63,14 +63,11 @@ std::string shortDType(const std::string &dtype) {
   return dtype;
 }
 
-/// Files larger than this get the static tier: the evaluator runs the whole
-/// module and has no cancellation point, so a huge file would block its
-/// document's worker for a long time.
-constexpr size_t kMaxEvalBytes = 2u << 20;
+/// Analyses one context may serve before it is replaced: every analysis
+/// uniques new locations and attributes in it, which are never freed.
+constexpr unsigned kAnalysesPerContext = 32;
 
 class EvalAnalyzer : public Analyzer {
-  std::unique_ptr<Analyzer> fallback = createStaticAnalyzer();
-
 public:
   const char *getName() const override { return "eval"; }
   std::shared_ptr<const AnalysisFacts>
@@ -84,24 +81,29 @@ std::shared_ptr<const AnalysisFacts>
 EvalAnalyzer::analyze(const std::shared_ptr<const syntax::SyntaxTree> &tree,
                       const AnalysisOptions &options,
                       const CancelToken &token) {
-  if (tree->source().size() > kMaxEvalBytes) {
-    auto facts = std::make_shared<AnalysisFacts>(
-        *fallback->analyze(tree, options, token));
+  if (tree->source().size() > kMaxAnalyzedBytes) {
+    auto facts = std::make_shared<AnalysisFacts>();
+    facts->source = "tlc-eval";
+    facts->skipped = true;
     Diagnostic note;
-    note.severity = Severity::Remark;
+    note.severity = Severity::Note;
     note.range = TextRange{0, 0};
     note.message = "file larger than " +
-                   std::to_string(kMaxEvalBytes >> 20) +
-                   " MiB: hints come from the syntax-level analysis";
-    facts->diagnostics.insert(facts->diagnostics.begin(), std::move(note));
+                   std::to_string(kMaxAnalyzedBytes >> 20) +
+                   " MiB: TileLang analysis skipped (syntax diagnostics only, "
+                   "no hints)";
+    facts->diagnostics.push_back(std::move(note));
     return facts;
   }
   // One context per worker thread: analyzeFile may reuse it, not share it.
   thread_local std::unique_ptr<mlir::MLIRContext> context;
-  if (!context) {
+  thread_local unsigned contextUses = 0;
+  if (!context || ++contextUses > kAnalysesPerContext) {
+    context.reset();
     context = std::make_unique<mlir::MLIRContext>(
         mlir::MLIRContext::Threading::DISABLED);
     eval::loadEvalDialects(*context);
+    contextUses = 1;
   }
   eval::EvalOptions evalOptions;
   if (auto target = eval::TargetInfo::parse(options.target))
@@ -110,7 +112,12 @@ EvalAnalyzer::analyze(const std::shared_ptr<const syntax::SyntaxTree> &tree,
   // Interpreter::run() dereferences the IR builder unconditionally; switch
   // once the evaluator supports it.
   evalOptions.buildIR = true;
+  // The evaluator takes no cancellation flag; its step budget
+  // (EvalOptions::stepBudget, default 4M) bounds the time instead, and a
+  // cancelled result is dropped by the caller.
   eval::FileAnalysis analysis = eval::analyzeFile(*tree, *context, evalOptions);
+  // The module belongs to the thread's context: free it here.
+  analysis.module = nullptr;
 
   auto facts = std::make_shared<AnalysisFacts>();
   facts->source = "tlc-eval";
@@ -202,18 +209,19 @@ EvalAnalyzer::analyze(const std::shared_ptr<const syntax::SyntaxTree> &tree,
       l.range = hint.range;
       l.hintOffset = decl ? headerEnd(*tree, decl) : hint.range.end;
       l.grid = hint.shape;
+      // The evaluator writes "128 threads" or "symbolic threads".
       llvm::StringRef detail(hint.detail);
-      detail.consume_front("threads=");
-      l.threads = detail.empty() ? "128" : detail.str();
+      detail.consume_back(" threads");
+      l.threads = detail.empty() || detail == "symbolic" ? "?" : detail.str();
       instance->launches.push_back(std::move(l));
     } else if (hint.kind == "pipeline") {
       PipelineFact p;
       p.range = hint.range;
       p.hintOffset = decl ? headerEnd(*tree, decl) : hint.range.end;
-      llvm::StringRef detail(hint.detail);
-      detail.consume_front("num_stages=");
+      // The evaluator writes "3 stages".
       long long stages = 0;
-      if (!detail.getAsInteger(10, stages))
+      if (!llvm::StringRef(hint.detail).split(' ').first.getAsInteger(10,
+                                                                      stages))
         p.stages = stages;
       instance->pipelines.push_back(std::move(p));
     }

@@ -142,6 +142,7 @@ private:
   void onDiagnostics(const std::string &uri, std::optional<int64_t> version,
                      std::vector<Diag> diagnostics) override;
   void onProgress(const std::string &uri, bool end) override;
+  void onHintsChanged(const std::string &uri) override;
   void beginProgress(const std::string &uri);
   void watchProgress();
 
@@ -444,8 +445,6 @@ void LSPServer::Impl::onInitialize(const json &id, const json &params) {
   serverOptions.workerThreads = options.workerThreads;
   serverOptions.debounce = options.debounce;
   serverOptions.encoding = encoding;
-  if (options.staticAnalysis)
-    serverOptions.analyzer = createStaticAnalyzer();
   std::string warnings;
   if (auto it = params.find("initializationOptions"); it != params.end())
     readConfig(*it, serverOptions.config, warnings);
@@ -754,6 +753,15 @@ void LSPServer::Impl::onDiagnostics(const std::string &uri,
   if (version)
     params["version"] = *version;
   notify("textDocument/publishDiagnostics", std::move(params));
+}
+
+void LSPServer::Impl::onHintsChanged(const std::string &) {
+  // The refresh requests name no document: the client re-asks for the
+  // visible ones.
+  if (clientInlayRefresh)
+    request("workspace/inlayHint/refresh", nullptr, [](const json *) {});
+  if (clientCodeLensRefresh)
+    request("workspace/codeLens/refresh", nullptr, [](const json *) {});
 }
 
 void LSPServer::Impl::onProgress(const std::string &uri, bool end) {

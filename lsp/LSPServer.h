@@ -47,8 +47,6 @@ struct LSPServerOptions {
   std::chrono::milliseconds progressThreshold{500};
   /// Log each message and its latency to stderr.
   bool verbose = false;
-  /// Use the syntax-only analyzer even when the evaluator is available.
-  bool staticAnalysis = false;
 };
 
 /// The protocol layer: one instance per connection.

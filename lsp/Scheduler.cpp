@@ -235,7 +235,14 @@ void Scheduler::process(Worker &worker, Item &item) {
     }
     worker.analyzedVersion = worker.version;
     worker.wasTileLang = doc->isTileLang();
-    callbacks.onAnalyzed(*doc);
+    bool latest = true;
+    {
+      std::lock_guard<std::mutex> lock(worker.mutex);
+      for (const Item &queued : worker.queue)
+        if (queued.kind == Item::Kind::Update)
+          latest = false;
+    }
+    callbacks.onAnalyzed(*doc, latest);
     return;
   }
   case Item::Kind::Close:

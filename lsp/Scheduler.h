@@ -52,7 +52,8 @@ class SchedulerCallbacks {
 public:
   virtual ~SchedulerCallbacks();
   /// A fresh analysis of `doc` finished (diagnostics may be published).
-  virtual void onAnalyzed(const Document &doc) = 0;
+  /// `latest` is true when no newer version of the document is queued.
+  virtual void onAnalyzed(const Document &doc, bool latest) = 0;
   /// `uri` was closed; its diagnostics should be cleared.
   virtual void onClosed(const std::string &uri) = 0;
   /// Analysis of `uri` started; `end` is false, or finished; `end` true.

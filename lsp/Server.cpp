@@ -240,6 +240,7 @@ void TlcServer::inlayHints(const std::string &uri, Range range,
         auto pick = [&](const std::string &k) {
           return getInstancePick(uri, k);
         };
+        doc.markHintsServed();
         for (InlayHint &hint :
              computeInlayHints(doc, *facts, getConfig(), pick)) {
           if (hint.position < range.start || range.end < hint.position)
@@ -380,11 +381,14 @@ void TlcServer::executeCommand(const Command &command,
 
 void TlcServer::runUntilIdle() { scheduler->runUntilIdle(); }
 
-void TlcServer::onAnalyzed(const Document &doc) {
+void TlcServer::onAnalyzed(const Document &doc, bool latest) {
   std::vector<Diag> diags;
   if (doc.isTileLang())
     diags = computeDiagnostics(doc, doc.getCachedFacts().get());
   callbacks.onDiagnostics(doc.getUri(), doc.getVersion(), std::move(diags));
+  if (latest && doc.isTileLang() && doc.getCachedFacts() &&
+      !doc.wereHintsServed())
+    callbacks.onHintsChanged(doc.getUri());
 }
 
 void TlcServer::onClosed(const std::string &uri) {

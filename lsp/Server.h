@@ -45,6 +45,10 @@ public:
                              std::vector<Diag> diagnostics) = 0;
   /// Long-running analysis of `uri` began (`end` false) or ended.
   virtual void onProgress(const std::string &uri, bool end) {}
+  /// A background analysis of the latest version of `uri` produced facts
+  /// the client has not asked hints for yet: inlay hints and code lenses
+  /// should be refreshed (`workspace/inlayHint/refresh`).
+  virtual void onHintsChanged(const std::string &uri) {}
 };
 
 /// Options of a TlcServer.
@@ -140,7 +144,7 @@ public:
   void runUntilIdle();
 
 private:
-  void onAnalyzed(const Document &doc) override;
+  void onAnalyzed(const Document &doc, bool latest) override;
   void onClosed(const std::string &uri) override;
   void onAnalysisProgress(const std::string &uri, bool end) override;
   /// Runs `action` with the document snapshot and its analysis facts.

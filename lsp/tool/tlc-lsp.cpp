@@ -33,7 +33,6 @@ static void printHelp() {
       "  --threads=N          worker threads (default 2; 0 = synchronous)\n"
       "  --debounce-ms=N      delay before diagnostics (default 50)\n"
       "  --progress-ms=N      report analyses longer than N ms (default 500)\n"
-      "  --static-analysis    syntax-only analysis (no evaluator)\n"
       "  --log=verbose        log messages and latencies to stderr\n"
       "  --version            print the version\n",
       stdout);
@@ -72,7 +71,10 @@ int main(int argc, char **argv) {
     } else if (numberOption(arg, "--progress-ms=", value)) {
       options.progressThreshold = std::chrono::milliseconds(value);
     } else if (!std::strcmp(arg, "--static-analysis")) {
-      options.staticAnalysis = true;
+      // Removed: every answer comes from the compiler library. Accepted so
+      // that old editor settings still start the server.
+      std::fputs("tlc-lsp: --static-analysis was removed and is ignored\n",
+                 stderr);
     } else if (!std::strcmp(arg, "--log=verbose")) {
       options.verbose = true;
     } else if (!std::strcmp(arg, "--help") || !std::strcmp(arg, "-h")) {

@@ -216,37 +216,45 @@ void tlc::driver::printDiagnostics(llvm::ArrayRef<FileResult> results,
 
 void tlc::driver::printHintsJson(llvm::ArrayRef<FileResult> results,
                                  llvm::raw_ostream &os) {
-  llvm::json::Array arr;
+  // One compact object per line, keys in a fixed order, so that the output
+  // is both valid JSON and easy to grep.
+  os << "[";
+  bool first = true;
   for (const FileResult &r : results)
     for (const eval::Hint &h : r.analysis.hints) {
+      os << (first ? "\n" : ",\n");
+      first = false;
       Pos p = position(*r.tree, h.range.begin);
-      llvm::json::Array shape;
-      for (size_t i = 0; i < h.shape.size(); ++i) {
-        if (h.shapeIsInt[i]) {
-          int64_t v = 0;
-          llvm::StringRef(h.shape[i]).getAsInteger(10, v);
-          shape.push_back(v);
-        } else {
-          shape.push_back(h.shape[i]);
-        }
-      }
-      auto orNull = [](const std::string &s) -> llvm::json::Value {
+      llvm::json::OStream j(os);
+      auto strOrNull = [&](llvm::StringRef key, const std::string &s) {
         if (s.empty())
-          return nullptr;
-        return s;
+          j.attribute(key, nullptr);
+        else
+          j.attribute(key, s);
       };
-      arr.push_back(llvm::json::Object{{"file", r.path},
-                                       {"line", p.line},
-                                       {"col", p.col},
-                                       {"kernel", h.kernel},
-                                       {"instance", h.instance},
-                                       {"name", orNull(h.name)},
-                                       {"kind", h.kind},
-                                       {"shape", std::move(shape)},
-                                       {"dtype", orNull(h.dtype)},
-                                       {"scope", orNull(h.scope)},
-                                       {"layout", nullptr},
-                                       {"detail", orNull(h.detail)}});
+      j.object([&] {
+        j.attribute("file", r.path);
+        j.attribute("line", p.line);
+        j.attribute("col", p.col);
+        j.attribute("kernel", h.kernel);
+        j.attribute("instance", h.instance);
+        strOrNull("name", h.name);
+        j.attribute("kind", h.kind);
+        j.attributeArray("shape", [&] {
+          for (size_t i = 0; i < h.shape.size(); ++i) {
+            int64_t v = 0;
+            if (h.shapeIsInt[i] &&
+                !llvm::StringRef(h.shape[i]).getAsInteger(10, v))
+              j.value(v);
+            else
+              j.value(h.shape[i]);
+          }
+        });
+        strOrNull("dtype", h.dtype);
+        strOrNull("scope", h.scope);
+        j.attribute("layout", nullptr);
+        strOrNull("detail", h.detail);
+      });
     }
-  os << llvm::formatv("{0:2}", llvm::json::Value(std::move(arr))) << '\n';
+  os << (first ? "]\n" : "\n]\n");
 }

@@ -84,7 +84,8 @@ void Emitter::line(const Twine &text) {
 }
 
 void Emitter::open(const Twine &text) {
-  line(text + " {");
+  std::string t = text.str();
+  line(t.empty() ? std::string("{") : t + " {");
   ++indent;
 }
 

@@ -285,20 +285,6 @@ tile.func @region_negative(%A: !tile.buffer<[64, 64], f32, global>) {
 
 // -----
 
-tile.func @region_extent(%A: !tile.buffer<[64, 64], f32, global>, %i: index) {
-  // expected-error @+1 {{region extent 128 exceeds source extent 64 in dimension 0}}
-  %0 = tile.region %A[%i, 0] : !tile.buffer<[64, 64], f32, global> to !tile.buffer<[128, 16], f32, global>
-}
-
-// -----
-
-tile.func @region_bounds(%A: !tile.buffer<[64, 64], f32, global>) {
-  // expected-error @+1 {{region [56, 72) is out of bounds of extent 64 in dimension 1}}
-  %0 = tile.region %A[0, 56] : !tile.buffer<[64, 64], f32, global> to !tile.buffer<[16, 16], f32, global>
-}
-
-// -----
-
 //===----------------------------------------------------------------------===//
 // tile.copy
 //===----------------------------------------------------------------------===//

@@ -307,6 +307,15 @@ tile.func @two_kernels(%A: !tile.buffer<[64, 64], f32, global> loc("A")) {
   }
 }
 
+// A region may extend past the end of its source (guarded elements).
+// CHECK-LABEL: tile.func @overhanging_region(
+// CHECK: tile.region %{{.*}}[0, 56] : !tile.buffer<[64, 64], f32, global> to !tile.buffer<[16, 16], f32, global>
+// CHECK: tile.region %{{.*}}[%{{.*}}, 0] : !tile.buffer<[64, 64], f32, global> to !tile.buffer<[128, 16], f32, global>
+tile.func @overhanging_region(%A: !tile.buffer<[64, 64], f32, global>, %i: index) {
+  %0 = tile.region %A[0, 56] : !tile.buffer<[64, 64], f32, global> to !tile.buffer<[16, 16], f32, global>
+  %1 = tile.region %A[%i, 0] : !tile.buffer<[64, 64], f32, global> to !tile.buffer<[128, 16], f32, global>
+}
+
 // Empty bodies round-trip as empty blocks; extents may be values.
 // CHECK-LABEL: tile.func @empty_bodies(
 // CHECK: tile.kernel (%{{.*}}, %{{.*}}, %{{.*}}) grid [1, %[[T:.*]], 3] threads [%[[T]], 2] {

@@ -19,6 +19,7 @@
 // guarded elements (zero outside A).
 // CUDA: // T.copy  elementwise_add.py:27:9
 // CUDA: for (int c = 0; c < 8; ++c) {
+// CUDA-NEXT: const long long q = (long long)c * 128 + tid;  // chunk
 // CUDA: if ([[ROW:.*]] < M && [[COL:.*]] + 4 <= N && ({{.*}}) % 4 == 0 && ({{.*}}) % 4 == 0) {
 // CUDA-NEXT: tlc::cuda::copyVector<16>(&A_shared[{{.*}}], &A[{{.*}}]);
 // CUDA-NEXT: } else {
@@ -28,13 +29,13 @@
 // CUDA: __syncthreads();  // shared-memory dependence
 // CUDA-NEXT: // T.Parallel  elementwise_add.py:29:9
 // CUDA: for (int r = 0; r < 32; ++r) {
-// CUDA-NEXT: const long long f = ((long long)(r / 4) * 128 + tid) * 4 + r % 4;
+// CUDA-NEXT: const long long [[F:f.*]] = ((long long)(r / 4) * 128 + tid) * 4 + r % 4;
 // CUDA: const float {{.*}} = A_shared[{{.*}}];
 // CUDA: const float [[SUM:.*]] = ({{.*}} + {{.*}});
 // CUDA-NEXT: C_local[r] = [[SUM]];
 // CUDA: // T.copy  elementwise_add.py:31:9
-// CUDA: tlc::cuda::copyVector<16>(&C[{{.*}}], &C_local[c * 4]);
-// CUDA: if ({{.*}} < M && {{.*}} < N) C[{{.*}}] = C_local[c * 4 + e];
+// CUDA: tlc::cuda::copyVector<16>(&C[{{.*}}], &C_local[c_2 * 4]);
+// CUDA: if ({{.*}} < M && {{.*}} < N) C[{{.*}}] = C_local[c_2 * 4 + e_2];
 
 // LINES: #line 22 "elementwise_add.py"
 // LINES-NEXT: extern "C" __global__
@@ -65,9 +66,9 @@ tile.func @elementwise_add(%A: !tile.buffer<[M, N], f32, global> loc("A"),
   %m1 = arith.addi %M, %c31 : index
   %gy = arith.divsi %m1, %c32 : index
   tile.kernel (%bx, %by) grid [%gx, %gy] threads [128] {
-    %A_shared = tile.alloc : !tile.buffer<[32, 128], f32, shared.dyn> loc(#loc_kernel)
-    %B_shared = tile.alloc : !tile.buffer<[32, 128], f32, shared.dyn> loc(#loc_kernel)
-    %C_local = tile.alloc : !tile.buffer<[32, 128], f32, local.fragment> loc(#loc_kernel)
+    %A_shared = tile.alloc : !tile.buffer<[32, 128], f32, shared.dyn> loc("A_shared"("elementwise_add.py":23:9))
+    %B_shared = tile.alloc : !tile.buffer<[32, 128], f32, shared.dyn> loc("B_shared"("elementwise_add.py":24:9))
+    %C_local = tile.alloc : !tile.buffer<[32, 128], f32, local.fragment> loc("C_local"("elementwise_add.py":25:9))
     %y = arith.muli %by, %c32 : index
     %x = arith.muli %bx, %c128 : index
     %At = tile.region %A[%y, %x] : !tile.buffer<[M, N], f32, global> to !tile.buffer<[32, 128], f32, global>

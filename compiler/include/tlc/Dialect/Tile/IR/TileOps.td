@@ -251,6 +251,11 @@ def Tile_RegionOp : Tile_Op<"region", [
     region has the same rank, element type and scope as its source; a
     scalar index gives extent 1.
 
+    A region may extend past the end of its source (the last tile of a
+    ragged dimension, or a deliberate over-read): its elements outside the
+    source are guarded. Reading them yields zero, and writes to them are
+    dropped.
+
     ```mlir
     %tile = tile.region %A[%y, %x]
         : !tile.buffer<[M, K], f16, global> to !tile.buffer<[128, 32], f16, global>
