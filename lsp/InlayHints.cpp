@@ -126,7 +126,7 @@ std::vector<CodeLens> tlc::lsp::computeCodeLenses(
                 {doc.getUri(), std::to_string(line), config.target}}});
     result.push_back(CodeLens{
         range, Command{"Show Tile IR", "tilelang.showTileIR",
-                       {doc.getUri(), kernel.name}}});
+                       {doc.getUri(), std::to_string(line), kernel.name}}});
     if (kernel.instances.size() > 1) {
       unsigned index = pick(kernel.name);
       if (index >= kernel.instances.size())

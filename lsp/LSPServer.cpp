@@ -445,6 +445,7 @@ void LSPServer::Impl::onInitialize(const json &id, const json &params) {
   serverOptions.workerThreads = options.workerThreads;
   serverOptions.debounce = options.debounce;
   serverOptions.encoding = encoding;
+  serverOptions.cacheDir = options.cacheDir;
   std::string warnings;
   if (auto it = params.find("initializationOptions"); it != params.end())
     readConfig(*it, serverOptions.config, warnings);

@@ -47,6 +47,8 @@ struct LSPServerOptions {
   std::chrono::milliseconds progressThreshold{500};
   /// Log each message and its latency to stderr.
   bool verbose = false;
+  /// Directory for generated sources; empty: getDefaultCacheDir().
+  std::string cacheDir;
 };
 
 /// The protocol layer: one instance per connection.

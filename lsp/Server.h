@@ -21,6 +21,7 @@
 #define TLC_LSP_SERVER_H
 
 #include "Analysis.h"
+#include "GeneratedSource.h"
 #include "Scheduler.h"
 #include "Types.h"
 
@@ -63,6 +64,9 @@ struct ServerOptions {
   Config config;
   /// Analyzer to use; null selects createDefaultAnalyzer().
   std::shared_ptr<Analyzer> analyzer;
+  /// Where generated sources are written; empty selects
+  /// getDefaultCacheDir().
+  std::string cacheDir;
 };
 
 /// What executeCommand asks the client to do afterwards.
@@ -128,12 +132,15 @@ public:
   /// One lens group per kernel.
   void codeLenses(const std::string &uri, const CancelToken &token,
                   Callback<std::vector<CodeLens>> reply);
-  /// The generated code for the statement at `pos` (see Types.h).
+  /// The generated code for the statement at `pos` (see Types.h): `target`
+  /// is `cpu`, `cuda[:sm_XX]` or `tile` (Tile IR); the configured target
+  /// when absent.
   void generatedSource(const std::string &uri, Position pos,
                        std::optional<std::string> target,
                        const CancelToken &token,
                        Callback<GeneratedSource> reply);
-  /// The DSL statement a generated line came from.
+  /// The DSL statement a generated line came from; `uri` is a file that
+  /// generatedSource() wrote.
   void originalSource(const std::string &uri, Position pos,
                       const CancelToken &token, Callback<Location> reply);
   /// Runs a command of getServerCommands().
@@ -161,6 +168,8 @@ private:
 
   ServerOptions options;
   ServerCallbacks &callbacks;
+  /// Generated files, for originalSource.
+  GeneratedFileRegistry generatedFiles;
   std::shared_ptr<Analyzer> analyzer;
   mutable std::mutex configMutex;
   Config config;

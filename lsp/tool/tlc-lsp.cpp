@@ -33,6 +33,9 @@ static void printHelp() {
       "  --threads=N          worker threads (default 2; 0 = synchronous)\n"
       "  --debounce-ms=N      delay before diagnostics (default 50)\n"
       "  --progress-ms=N      report analyses longer than N ms (default 500)\n"
+      "  --cache-dir=DIR      where generated sources are written (default\n"
+      "                       $TLC_LSP_CACHE_DIR, $XDG_CACHE_HOME/tlc/lsp,\n"
+      "                       ~/.cache/tlc/lsp or /tmp/tlc-lsp-UID)\n"
       "  --log=verbose        log messages and latencies to stderr\n"
       "  --version            print the version\n",
       stdout);
@@ -75,6 +78,8 @@ int main(int argc, char **argv) {
       // that old editor settings still start the server.
       std::fputs("tlc-lsp: --static-analysis was removed and is ignored\n",
                  stderr);
+    } else if (!std::strncmp(arg, "--cache-dir=", 12) && arg[12]) {
+      options.cacheDir = arg + 12;
     } else if (!std::strcmp(arg, "--log=verbose")) {
       options.verbose = true;
     } else if (!std::strcmp(arg, "--help") || !std::strcmp(arg, "-h")) {

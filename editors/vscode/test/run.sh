@@ -138,6 +138,8 @@ run_case() { # name, server executable, server args...
   "extensions.autoUpdate": false,
   "telemetry.telemetryLevel": "off",
   "chat.disableAIFeatures": true,
+  "git.enabled": false,
+  "git.openRepositoryInParentFolders": "never",
   "window.restoreWindows": "none"
 }
 EOF

@@ -30,16 +30,18 @@ namespace {
 struct Recorder : ServerCallbacks {
   std::vector<std::pair<std::string, std::optional<int64_t>>> published;
   std::vector<Diag> lastDiags;
+  int hintRefreshes = 0;
   void onDiagnostics(const std::string &uri, std::optional<int64_t> version,
                      std::vector<Diag> diags) override {
     published.push_back({uri, version});
     lastDiags = std::move(diags);
   }
+  void onHintsChanged(const std::string &) override { ++hintRefreshes; }
 };
 
-/// Counts analyses, delegating to the static analyzer.
+/// Counts analyses, delegating to the evaluator-backed analyzer.
 struct CountingAnalyzer : Analyzer {
-  std::unique_ptr<Analyzer> inner = createStaticAnalyzer();
+  std::unique_ptr<Analyzer> inner = createDefaultAnalyzer();
   std::atomic<int> calls{0};
   const char *getName() const override { return "counting"; }
   std::shared_ptr<const AnalysisFacts>
@@ -56,7 +58,7 @@ ServerOptions syncOptions(PositionEncoding encoding,
   options.workerThreads = 0;
   options.debounce = std::chrono::milliseconds(0);
   options.encoding = encoding;
-  options.analyzer = analyzer ? analyzer : createStaticAnalyzer();
+  options.analyzer = analyzer;
   return options;
 }
 
@@ -133,7 +135,7 @@ TEST_CASE("importsTileLang") {
   CHECK(!importsTileLang(""));
 }
 
-TEST_CASE("inlay hint labels of the static tier") {
+TEST_CASE("inlay hint labels come from the evaluator") {
   const char *kernel = "import tilelang.language as T\n"
                        "N = 256\n"
                        "@T.prim_func\n"

@@ -1,0 +1,201 @@
+//===- GeneratedSourceTest.cpp - Generated source, refresh, huge files ----===//
+//
+// Part of the tlc project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The source-map lookups on hand-written maps, the generatedSource /
+// originalSource round trip through the real CPU emitter, hint refresh
+// after background analysis, and the size limit of analysis. Expectations
+// are hand-written.
+//
+//===----------------------------------------------------------------------===//
+
+#include "GeneratedSource.h"
+#include "Server.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+#include <doctest/doctest.h>
+
+using namespace tlc;
+using namespace tlc::lsp;
+
+namespace {
+/// Records what the server publishes.
+struct Recorder : ServerCallbacks {
+  std::vector<Diag> lastDiags;
+  int hintRefreshes = 0;
+  void onDiagnostics(const std::string &, std::optional<int64_t>,
+                     std::vector<Diag> diags) override {
+    lastDiags = std::move(diags);
+  }
+  void onHintsChanged(const std::string &) override { ++hintRefreshes; }
+};
+
+ServerOptions syncOptions(const std::string &cacheDir = "") {
+  ServerOptions options;
+  options.workerThreads = 0;
+  options.debounce = std::chrono::milliseconds(0);
+  options.cacheDir = cacheDir;
+  return options;
+}
+
+/// A generated file of 6 lines; lines 1-2 come from DSL bytes [10, 20),
+/// line 3 from [12, 15) (nested in it), line 5 from [30, 40).
+GeneratedFile handMadeFile() {
+  GeneratedFile f;
+  f.uri = "file:///cache/k.cpp";
+  f.dslUri = "file:///k.py";
+  f.text = "l0\nline1\nline2xx\nl3\nl4\nline5\n";
+  auto at = [](uint32_t line) { return Range{{line, 0}, {line, 1}}; };
+  f.lines = {{1, {10, 20}, at(100)},
+             {2, {10, 20}, at(100)},
+             {3, {12, 15}, at(101)},
+             {5, {30, 40}, at(102)}};
+  return f;
+}
+
+const char *kElementwise =
+    "import tilelang\n"
+    "import tilelang.language as T\n"
+    "\n"
+    "@T.prim_func\n"
+    "def add(A: T.Tensor((256,), \"float32\"), B: T.Tensor((256,), "
+    "\"float32\")):\n"
+    "    with T.Kernel(2, threads=128) as bx:\n"
+    "        for i in T.Parallel(128):\n"
+    "            B[bx * 128 + i] = A[bx * 128 + i] + 1.0\n";
+} // namespace
+
+TEST_CASE("generated ranges of DSL offsets") {
+  GeneratedFile f = handMadeFile();
+  auto check = [&](uint32_t offset, uint32_t first, uint32_t last,
+                   uint32_t endColumn) {
+    Range r = findGeneratedRange(f, offset, PositionEncoding::Utf16);
+    CHECK(r.start.line == first);
+    CHECK(r.start.character == 0);
+    CHECK(r.end.line == last);
+    CHECK(r.end.character == endColumn);
+  };
+  check(11, 1, 2, 7);  // In [10, 20) only: lines 1-2, "line2xx" ends at 7.
+  check(13, 3, 3, 2);  // The innermost statement [12, 15).
+  check(25, 5, 5, 5);  // Between statements: the next one.
+  check(0, 1, 2, 7);   // Before everything: the first statement.
+  Range none = findGeneratedRange(f, 99, PositionEncoding::Utf16);
+  CHECK(none.start.line == 0);
+  CHECK(none.end.line == 0);
+}
+
+TEST_CASE("original ranges of generated lines") {
+  GeneratedFile f = handMadeFile();
+  CHECK(!findOriginalRange(f, 0));
+  CHECK(findOriginalRange(f, 1)->start.line == 100);
+  CHECK(findOriginalRange(f, 3)->start.line == 101);
+  CHECK(findOriginalRange(f, 4)->start.line == 101); // Nearest above.
+  CHECK(findOriginalRange(f, 9)->start.line == 102);
+}
+
+TEST_CASE("generated targets") {
+  CHECK(*parseGeneratedTarget("cpu") == GeneratedKind::Cpp);
+  CHECK(*parseGeneratedTarget("cuda:sm_80") == GeneratedKind::Cuda);
+  CHECK(*parseGeneratedTarget("tile") == GeneratedKind::TileIR);
+  Result<GeneratedKind> hip = parseGeneratedTarget("hip:gfx942");
+  REQUIRE(!hip);
+  CHECK(llvm::StringRef(hip.getFailure().message).contains("hip:gfx942"));
+  CHECK(parseGeneratedTarget("fortran").getFailure().kind ==
+        FailureKind::InvalidParams);
+}
+
+TEST_CASE("C++ of a statement and back") {
+  llvm::SmallString<128> dir;
+  REQUIRE(!llvm::sys::fs::createUniqueDirectory("tlc-lsp-test", dir));
+  Recorder recorder;
+  TlcServer server(syncOptions(std::string(dir)), recorder);
+  server.openDocument("file:///w/add.py", 1, kElementwise);
+  // The assignment on line 7 (zero-based), inside T.Parallel.
+  std::optional<GeneratedSource> source;
+  server.generatedSource("file:///w/add.py", Position{7, 20}, "cpu",
+                         CancelToken(), [&](Result<GeneratedSource> r) {
+                           if (!r)
+                             FAIL(r.getFailure().message);
+                           else
+                             source = *r;
+                         });
+  server.runUntilIdle();
+  REQUIRE(source);
+  CHECK(source->language == "cpp");
+  REQUIRE(llvm::StringRef(source->uri).starts_with("file://" + dir.str().str()));
+  CHECK(llvm::StringRef(source->uri).ends_with("/add.cpp"));
+  auto buffer = llvm::MemoryBuffer::getFile(source->uri.substr(7));
+  REQUIRE(buffer);
+  llvm::StringRef text = (*buffer)->getBuffer();
+  // The selected lines compute the sum: they mention both buffers.
+  llvm::SmallVector<llvm::StringRef> lines;
+  text.split(lines, '\n');
+  REQUIRE(source->range.end.line < lines.size());
+  std::string selected;
+  for (uint32_t l = source->range.start.line; l <= source->range.end.line; ++l)
+    selected += lines[l].str() + "\n";
+  CHECK(llvm::StringRef(selected).contains("A"));
+  CHECK(llvm::StringRef(selected).contains("B"));
+
+  // Back from the first selected line: the assignment's line.
+  std::optional<Location> back;
+  server.originalSource(source->uri, source->range.start, CancelToken(),
+                        [&](Result<Location> r) {
+                          if (r)
+                            back = *r;
+                        });
+  REQUIRE(back);
+  CHECK(back->uri == "file:///w/add.py");
+  CHECK(back->range.start.line == 7);
+  llvm::sys::fs::remove_directories(dir);
+}
+
+TEST_CASE("hints are refreshed after a background analysis") {
+  Recorder recorder;
+  TlcServer server(syncOptions(), recorder);
+  server.openDocument("file:///r.py", 1, kElementwise);
+  server.runUntilIdle();
+  CHECK(recorder.hintRefreshes == 1);
+  // Hints asked for the new version before its analysis: no refresh.
+  REQUIRE(!server.changeDocument("file:///r.py", 2,
+                                 {{Range{{5, 18}, {5, 21}}, "64"}}));
+  server.inlayHints("file:///r.py", Range{{0, 0}, {99, 0}}, CancelToken(),
+                    [](Result<std::vector<InlayHint>>) {});
+  server.runUntilIdle();
+  CHECK(recorder.hintRefreshes == 1);
+  // Files without tilelang never ask for a refresh.
+  server.openDocument("file:///p.py", 1, "x = 1\n");
+  server.runUntilIdle();
+  CHECK(recorder.hintRefreshes == 1);
+}
+
+TEST_CASE("huge files get parser diagnostics and a note, no hints") {
+  std::string text = "import tilelang\nx = (\n";
+  while (text.size() <= kMaxAnalyzedBytes)
+    text += "# padding padding padding padding padding padding padding\n";
+  Recorder recorder;
+  TlcServer server(syncOptions(), recorder);
+  server.openDocument("file:///big.py", 1, text);
+  size_t hints = 99;
+  server.inlayHints("file:///big.py", Range{{0, 0}, {999999, 0}},
+                    CancelToken(), [&](Result<std::vector<InlayHint>> r) {
+                      REQUIRE(bool(r));
+                      hints = r->size();
+                    });
+  server.runUntilIdle();
+  CHECK(hints == 0);
+  bool syntax = false, note = false;
+  for (const Diag &d : recorder.lastDiags) {
+    syntax |= d.source == "tlc-syntax" && d.severity == DiagSeverity::Error;
+    note |= d.severity == DiagSeverity::Information &&
+            llvm::StringRef(d.message).contains("analysis skipped");
+  }
+  CHECK(syntax);
+  CHECK(note);
+}
