@@ -222,7 +222,8 @@ EvalAnalyzer::analyze(const std::shared_ptr<const syntax::SyntaxTree> &tree,
           if (t.kind() == NodeKind::Name && t.identifier() == hint.name)
             b.nameRange = t.range();
       }
-      b.shape = shape;
+      // A `T.alloc_var` is a scalar: its one-element shape is noise.
+      b.shape = hint.scope == "local.var" && shape == "[1]" ? "" : shape;
       b.layout = getLayout(hint);
       b.layoutDetail = getLayoutDetail(hint);
       b.dtype = shortDType(hint.dtype);

@@ -13,12 +13,15 @@
 //===----------------------------------------------------------------------===//
 
 #include "GeneratedSource.h"
+#include "Features.h"
 
 #include "tlc/Dialect/Tile/IR/TileOps.h"
 #include "tlc/Eval/Eval.h"
 #include "tlc/Support/LineIndex.h"
 #include "tlc/Syntax/SyntaxTree.h"
+#ifdef TLC_LSP_HAVE_CUDA
 #include "tlc/Target/CUDA/CUDAEmitter.h"
+#endif
 #include "tlc/Target/Cpp/CppEmitter.h"
 
 #include "mlir/IR/AsmState.h"
@@ -274,6 +277,11 @@ tlc::lsp::generateSource(const Document &doc, const KernelFact &kernel,
     break;
   }
   case GeneratedKind::Cuda: {
+#ifndef TLC_LSP_HAVE_CUDA
+    return Failure{FailureKind::Failed,
+                   "this tlc-lsp was built without the CUDA emitter "
+                   "(TLC_LSP_CUDA=OFF)"};
+#else
     mlir::FailureOr<target::CudaKernel> cu = target::emitCudaKernel(func);
     if (mlir::failed(cu))
       return Failure{FailureKind::Failed,
@@ -283,6 +291,7 @@ tlc::lsp::generateSource(const Document &doc, const KernelFact &kernel,
     file.language = "cuda";
     ext = ".cu";
     break;
+#endif
   }
   case GeneratedKind::TileIR:
     emitted = printTileIR(func, lines,
@@ -321,8 +330,15 @@ tlc::lsp::generateSource(const Document &doc, const KernelFact &kernel,
   file.dslUri = doc.getUri();
   file.dslVersion = doc.getVersion();
   file.text = std::move(emitted.text);
-  for (auto &[line, range] : emitted.map)
-    file.lines.push_back(MappedLine{line, range, doc.toRange(range)});
+  for (auto &[line, range] : emitted.map) {
+    MappedLine mapped{line, range, doc.toRange(range), TextRange{0, 0},
+                      doc.toRange(range)};
+    if (syntax::Node stmt = innermostStatement(tree, range.begin)) {
+      mapped.statement = stmt.range();
+      mapped.statementRange = doc.toRange(headerRange(tree, stmt));
+    }
+    file.lines.push_back(std::move(mapped));
+  }
   std::stable_sort(file.lines.begin(), file.lines.end(),
                    [](const MappedLine &a, const MappedLine &b) {
                      return a.line < b.line;
@@ -330,41 +346,79 @@ tlc::lsp::generateSource(const Document &doc, const KernelFact &kernel,
   return file;
 }
 
+std::vector<TextRange> tlc::lsp::getStatementsAt(const syntax::SyntaxTree &tree,
+                                                uint32_t offset) {
+  std::vector<TextRange> result;
+  for (syntax::Node n = findNodeAt(tree, offset); n; n = n.parent())
+    if (syntax::isStatement(n.kind()))
+      result.push_back(n.range());
+  return result;
+}
+
+/// The innermost statement containing byte `offset` (the whole text when
+/// none does).
+static syntax::Node innermostStatement(const syntax::SyntaxTree &tree,
+                                       uint32_t offset) {
+  for (syntax::Node n = tree.findNode(offset); n; n = n.parent())
+    if (syntax::isStatement(n.kind()))
+      return n;
+  return syntax::Node();
+}
+
+/// The range of `stmt` without its body: a compound statement ends with
+/// the line before its first body statement.
+static TextRange headerRange(const syntax::SyntaxTree &tree,
+                             syntax::Node stmt) {
+  TextRange r = stmt.range();
+  syntax::Node body = stmt.child(syntax::Field::body);
+  if (!body)
+    return r;
+  const LineIndex &lines = tree.lines();
+  uint32_t bodyLine = lines.getLine(body.range().begin);
+  if (bodyLine > lines.getLine(r.begin))
+    r.end = std::min(r.end, lines.getLineEnd(bodyLine - 1));
+  else
+    r.end = std::min(r.end, body.range().begin);
+  return r;
+}
+
 Range tlc::lsp::findGeneratedRange(const GeneratedFile &file, uint32_t offset,
+                                   const std::vector<TextRange> &statements,
                                    PositionEncoding encoding) {
-  const MappedLine *best = nullptr;
-  auto size = [](const TextRange &r) { return r.end - r.begin; };
-  // The innermost statement containing the offset.
-  for (const MappedLine &l : file.lines)
-    if (l.dsl.begin <= offset && offset <= l.dsl.end &&
-        (!best || size(l.dsl) < size(best->dsl)))
-      best = &l;
-  // Else the first statement after it.
-  if (!best)
+  // The lines generated from one statement, first to last.
+  auto linesOf = [&](const TextRange &stmt) -> std::optional<Range> {
+    std::optional<uint32_t> first, last;
     for (const MappedLine &l : file.lines)
-      if (l.dsl.begin >= offset &&
-          (!best || l.dsl.begin < best->dsl.begin ||
-           (l.dsl.begin == best->dsl.begin && size(l.dsl) < size(best->dsl))))
-        best = &l;
-  if (!best)
-    return Range{};
-  // The first run of consecutive lines generated from that statement.
-  uint32_t first = best->line, last = best->line;
-  for (const MappedLine &l : file.lines)
-    if (l.dsl == best->dsl) {
-      first = l.line;
-      last = l.line;
+      if (l.statement == stmt) {
+        first = first ? std::min(*first, l.line) : l.line;
+        last = last ? std::max(*last, l.line) : l.line;
+      }
+    if (!first)
+      return std::nullopt;
+    return Range{Position{*first, 0}, Position{*last, 0}};
+  };
+  std::optional<Range> range;
+  for (const TextRange &stmt : statements)
+    if ((range = linesOf(stmt)))
       break;
-    }
-  for (const MappedLine &l : file.lines)
-    if (l.line == last + 1 && l.dsl == best->dsl)
-      last = l.line;
+  if (!range) {
+    // The first statement after the offset.
+    const MappedLine *next = nullptr;
+    for (const MappedLine &l : file.lines)
+      if (l.dsl.begin >= offset && (!next || l.dsl.begin < next->dsl.begin))
+        next = &l;
+    if (next)
+      range = linesOf(next->statement);
+  }
+  if (!range)
+    return Range{};
   LineIndex index(file.text);
-  uint32_t endOffset = index.getLineEnd(last);
+  uint32_t endOffset = index.getLineEnd(range->end.line);
   LinePosition end = encoding == PositionEncoding::Utf8
                          ? index.toUtf8(endOffset)
                          : index.toUtf16(endOffset);
-  return Range{Position{first, 0}, Position{end.line, end.column}};
+  range->end = Position{end.line, end.column};
+  return *range;
 }
 
 std::optional<Range> tlc::lsp::findOriginalRange(const GeneratedFile &file,
@@ -379,7 +433,7 @@ std::optional<Range> tlc::lsp::findOriginalRange(const GeneratedFile &file,
   }
   if (!best)
     return std::nullopt;
-  return best->dslRange;
+  return best->statementRange;
 }
 
 void GeneratedFileRegistry::add(GeneratedFile file) {

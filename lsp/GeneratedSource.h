@@ -58,6 +58,11 @@ struct MappedLine {
   TextRange dsl;
   /// The same range in editor positions of the document.
   Range dslRange;
+  /// Byte range of the innermost DSL statement containing `dsl`.
+  TextRange statement;
+  /// That statement in editor positions; only its header for a compound
+  /// statement (`for ...:`, `with ...:`). What originalSource answers.
+  Range statementRange;
 };
 
 /// A generated file written to the cache directory.
@@ -88,14 +93,21 @@ Result<GeneratedFile> generateSource(const Document &doc,
                                      llvm::StringRef target,
                                      llvm::StringRef cacheDir);
 
-/// The generated range of the DSL statement at byte `offset`: the lines of
-/// the innermost statement containing it, else of the first statement at or
-/// after it; the first line when nothing maps.
+/// The statements containing byte `offset` of `tree`, innermost first
+/// (decorators count as part of their function).
+std::vector<TextRange> getStatementsAt(const syntax::SyntaxTree &tree,
+                                       uint32_t offset);
+
+/// The generated range of the DSL statement at byte `offset`, whose
+/// enclosing statements are `statements` (innermost first): the lines
+/// generated from the innermost of them that generated any, else from the
+/// first statement after `offset`; the first line when nothing maps.
 Range findGeneratedRange(const GeneratedFile &file, uint32_t offset,
+                         const std::vector<TextRange> &statements,
                          PositionEncoding encoding);
 
-/// The DSL range generated line `line` comes from (the nearest mapped line
-/// at or above it); std::nullopt when none.
+/// The DSL statement generated line `line` comes from (of the nearest
+/// mapped line at or above it); std::nullopt when none.
 std::optional<Range> findOriginalRange(const GeneratedFile &file,
                                        uint32_t line);
 

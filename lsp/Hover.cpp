@@ -41,7 +41,8 @@ static std::string bufferMarkdown(const BufferFact &b,
   md += "| kind | " + std::string(b.isParameter ? "tensor parameter" : "buffer") +
         " |\n";
   md += "| scope | `" + b.scopeString + "` |\n";
-  md += "| shape | `" + b.shape + "` |\n";
+  if (!b.shape.empty())
+    md += "| shape | `" + b.shape + "` |\n";
   md += "| dtype | `" + b.dtype + "` |\n";
   if (b.bytes)
     md += "| size | " + formatBytes(*b.bytes) + " |\n";

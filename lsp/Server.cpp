@@ -350,7 +350,9 @@ void TlcServer::generatedSource(const std::string &uri, Position pos,
         GeneratedSource result;
         result.uri = file->uri;
         result.language = file->language;
-        result.range = findGeneratedRange(*file, offset, options.encoding);
+        result.range = findGeneratedRange(
+            *file, offset, getStatementsAt(*doc.getTree(), offset),
+            options.encoding);
         generatedFiles.add(std::move(*file));
         return result;
       });

@@ -435,6 +435,17 @@ Value Interpreter::getAttr(Value obj, llvm::StringRef attr, Node at) {
     auto *o = obj.as<OpaqueObj>();
     if (attr == "shape" && o->hasShape)
       return heap.tuple(o->shape);
+    // Tensor methods that keep the shape: a.to(dtype), a.cuda(), ...
+    if (o->hasShape &&
+        (attr == "to" || attr == "cuda" || attr == "contiguous" ||
+         attr == "half" || attr == "float" || attr == "bfloat16" ||
+         attr == "clone" || attr == "detach" || attr == "cpu")) {
+      auto *m = heap.make<OpaqueObj>();
+      m->description = "tensor method";
+      m->shape = o->shape;
+      m->hasShape = true;
+      return Value::object(ValueKind::Opaque, m);
+    }
     return heap.opaque(o->description == "torch"
                            ? heap.copyString(("torch." + attr).str())
                            : llvm::StringRef("attribute"));

@@ -85,7 +85,7 @@ tile::FuncOp IRGen::beginFunc(llvm::StringRef name, mlir::Location l) {
   std::string symName = name.str();
   for (unsigned i = 1; mlir::SymbolTable::lookupSymbolIn(module, symName); ++i)
     symName = (name + "_" + llvm::Twine(i)).str();
-  auto func = b.create<tile::FuncOp>(l, symName, b.getFunctionType({}, {}));
+  auto func = tile::FuncOp::create(b, l, symName, b.getFunctionType({}, {}));
   func.addEntryBlock();
   b.setInsertionPointToEnd(&func.getBody().front());
   currentFunc = func;
@@ -116,20 +116,20 @@ void IRGen::finishFunc(tile::FuncOp func,
 }
 
 mlir::Value IRGen::constIndex(int64_t v, mlir::Location l) {
-  return b.create<mlir::arith::ConstantIndexOp>(l, v);
+  return mlir::arith::ConstantIndexOp::create(b, l, v);
 }
 
 mlir::Value IRGen::constInt(int64_t v, mlir::Type t, mlir::Location l) {
   if (t.isIndex())
     return constIndex(v, l);
-  return b.create<mlir::arith::ConstantOp>(l, t, b.getIntegerAttr(t, v));
+  return mlir::arith::ConstantOp::create(b, l, t, b.getIntegerAttr(t, v));
 }
 
 mlir::Value IRGen::constFloat(double v, mlir::Type t, mlir::Location l) {
   auto ft = mlir::dyn_cast<mlir::FloatType>(t);
   if (!ft)
     ft = b.getF32Type();
-  return b.create<mlir::arith::ConstantOp>(l, ft, b.getFloatAttr(ft, v));
+  return mlir::arith::ConstantOp::create(b, l, ft, b.getFloatAttr(ft, v));
 }
 
 mlir::Value IRGen::symbolValue(llvm::StringRef name, mlir::Location l) {
@@ -139,7 +139,7 @@ mlir::Value IRGen::symbolValue(llvm::StringRef name, mlir::Location l) {
   mlir::OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(&currentFunc.getBody().front());
   mlir::Value v =
-      b.create<tile::SymbolOp>(l, b.getIndexType(), b.getStringAttr(name));
+      tile::SymbolOp::create(b, l, b.getIndexType(), b.getStringAttr(name));
   symbolCache[name] = v;
   return v;
 }
@@ -162,8 +162,8 @@ mlir::Value IRGen::materialize(SymExpr e, mlir::Location l) {
     for (const SymTerm &t : n->terms) {
       mlir::Value term = materialize(SymExpr(t.term), l);
       if (t.coef != 1)
-        term = b.create<mlir::arith::MulIOp>(l, term, constIndex(t.coef, l));
-      acc = acc ? b.create<mlir::arith::AddIOp>(l, acc, term).getResult()
+        term = mlir::arith::MulIOp::create(b, l, term, constIndex(t.coef, l));
+      acc = acc ? mlir::arith::AddIOp::create(b, l, acc, term).getResult()
                 : term;
     }
     return acc;
@@ -172,7 +172,7 @@ mlir::Value IRGen::materialize(SymExpr e, mlir::Location l) {
     mlir::Value acc;
     for (const SymNode *f : n->factors) {
       mlir::Value v = materialize(SymExpr(f), l);
-      acc = acc ? b.create<mlir::arith::MulIOp>(l, acc, v).getResult() : v;
+      acc = acc ? mlir::arith::MulIOp::create(b, l, acc, v).getResult() : v;
     }
     return acc;
   }
@@ -181,15 +181,15 @@ mlir::Value IRGen::materialize(SymExpr e, mlir::Location l) {
     mlir::Value rhs = materialize(SymExpr(n->rhs), l);
     switch (n->kind) {
     case SymKind::FloorDiv:
-      return b.create<mlir::arith::FloorDivSIOp>(l, lhs, rhs);
+      return mlir::arith::FloorDivSIOp::create(b, l, lhs, rhs);
     case SymKind::Mod:
-      return b.create<mlir::arith::RemSIOp>(l, lhs, rhs);
+      return mlir::arith::RemSIOp::create(b, l, lhs, rhs);
     case SymKind::CeilDiv:
-      return b.create<mlir::arith::CeilDivSIOp>(l, lhs, rhs);
+      return mlir::arith::CeilDivSIOp::create(b, l, lhs, rhs);
     case SymKind::Min:
-      return b.create<mlir::arith::MinSIOp>(l, lhs, rhs);
+      return mlir::arith::MinSIOp::create(b, l, lhs, rhs);
     default:
-      return b.create<mlir::arith::MaxSIOp>(l, lhs, rhs);
+      return mlir::arith::MaxSIOp::create(b, l, lhs, rhs);
     }
   }
   }
@@ -208,47 +208,47 @@ mlir::Value IRGen::convert(mlir::Value v, mlir::Type to, mlir::Location l,
     ; // handled below through comparisons
   if (from.isIndex()) {
     if (toInt)
-      return b.create<mlir::arith::IndexCastOp>(l, to, v);
+      return mlir::arith::IndexCastOp::create(b, l, to, v);
     if (toFloat) {
-      mlir::Value i = b.create<mlir::arith::IndexCastOp>(l, b.getI64Type(), v);
-      return b.create<mlir::arith::SIToFPOp>(l, to, i);
+      mlir::Value i = mlir::arith::IndexCastOp::create(b, l, b.getI64Type(), v);
+      return mlir::arith::SIToFPOp::create(b, l, to, i);
     }
   }
   if (fromInt) {
     if (to.isIndex())
-      return b.create<mlir::arith::IndexCastOp>(l, to, v);
+      return mlir::arith::IndexCastOp::create(b, l, to, v);
     if (toInt) {
       if (toInt.getWidth() == 1)
-        return b.create<mlir::arith::CmpIOp>(
+        return mlir::arith::CmpIOp::create(b, 
             l, mlir::arith::CmpIPredicate::ne, v, constInt(0, from, l));
       if (toInt.getWidth() > fromInt.getWidth()) {
         if (isUnsigned || fromInt.getWidth() == 1)
-          return b.create<mlir::arith::ExtUIOp>(l, to, v);
-        return b.create<mlir::arith::ExtSIOp>(l, to, v);
+          return mlir::arith::ExtUIOp::create(b, l, to, v);
+        return mlir::arith::ExtSIOp::create(b, l, to, v);
       }
-      return b.create<mlir::arith::TruncIOp>(l, to, v);
+      return mlir::arith::TruncIOp::create(b, l, to, v);
     }
     if (toFloat) {
       if (isUnsigned || fromInt.getWidth() == 1)
-        return b.create<mlir::arith::UIToFPOp>(l, to, v);
-      return b.create<mlir::arith::SIToFPOp>(l, to, v);
+        return mlir::arith::UIToFPOp::create(b, l, to, v);
+      return mlir::arith::SIToFPOp::create(b, l, to, v);
     }
   }
   if (fromFloat) {
     if (toFloat) {
       if (toFloat.getWidth() > fromFloat.getWidth())
-        return b.create<mlir::arith::ExtFOp>(l, to, v);
-      return b.create<mlir::arith::TruncFOp>(l, to, v);
+        return mlir::arith::ExtFOp::create(b, l, to, v);
+      return mlir::arith::TruncFOp::create(b, l, to, v);
     }
     if (toInt) {
       if (toInt.getWidth() == 1)
-        return b.create<mlir::arith::CmpFOp>(
+        return mlir::arith::CmpFOp::create(b, 
             l, mlir::arith::CmpFPredicate::UNE, v, constFloat(0, from, l));
-      return b.create<mlir::arith::FPToSIOp>(l, to, v);
+      return mlir::arith::FPToSIOp::create(b, l, to, v);
     }
     if (to.isIndex()) {
-      mlir::Value i = b.create<mlir::arith::FPToSIOp>(l, b.getI64Type(), v);
-      return b.create<mlir::arith::IndexCastOp>(l, to, i);
+      mlir::Value i = mlir::arith::FPToSIOp::create(b, l, b.getI64Type(), v);
+      return mlir::arith::IndexCastOp::create(b, l, to, i);
     }
   }
   return v;
@@ -290,7 +290,7 @@ Scalar Interpreter::toScalar(Value v, Node at, mlir::Type hint) {
         return {};
       idx.push_back(iv);
     }
-    mlir::Value load = ir->b.create<tile::LoadOp>(
+    mlir::Value load = tile::LoadOp::create(ir->b, 
         l, ir->valueType(r->buffer->dtype), r->buffer->value, idx);
     return {load, r->buffer->dtype, SymExpr()};
   }
@@ -302,7 +302,7 @@ Scalar Interpreter::toScalar(Value v, Node at, mlir::Type hint) {
       return {};
     }
     checkBufferUse(buf, at);
-    mlir::Value load = ir->b.create<tile::LoadOp>(
+    mlir::Value load = tile::LoadOp::create(ir->b, 
         l, ir->valueType(buf->dtype), buf->value, mlir::ValueRange());
     return {load, buf->dtype, SymExpr()};
   }
@@ -429,40 +429,40 @@ Value Interpreter::irBinary(BinaryOp op, Value lv, Value rv, Node at) {
   SymExpr sym;
   switch (op) {
   case BinaryOp::Add:
-    r = isF ? B.create<mlir::arith::AddFOp>(l, a.value, b.value).getResult()
-            : B.create<mlir::arith::AddIOp>(l, a.value, b.value).getResult();
+    r = isF ? mlir::arith::AddFOp::create(B, l, a.value, b.value).getResult()
+            : mlir::arith::AddIOp::create(B, l, a.value, b.value).getResult();
     if (sa && sb)
       sym = syms.add(sa, sb);
     break;
   case BinaryOp::Sub:
-    r = isF ? B.create<mlir::arith::SubFOp>(l, a.value, b.value).getResult()
-            : B.create<mlir::arith::SubIOp>(l, a.value, b.value).getResult();
+    r = isF ? mlir::arith::SubFOp::create(B, l, a.value, b.value).getResult()
+            : mlir::arith::SubIOp::create(B, l, a.value, b.value).getResult();
     if (sa && sb)
       sym = syms.sub(sa, sb);
     break;
   case BinaryOp::Mult:
-    r = isF ? B.create<mlir::arith::MulFOp>(l, a.value, b.value).getResult()
-            : B.create<mlir::arith::MulIOp>(l, a.value, b.value).getResult();
+    r = isF ? mlir::arith::MulFOp::create(B, l, a.value, b.value).getResult()
+            : mlir::arith::MulIOp::create(B, l, a.value, b.value).getResult();
     if (sa && sb)
       sym = syms.mul(sa, sb);
     break;
   case BinaryOp::Div:
-    r = isF ? B.create<mlir::arith::DivFOp>(l, a.value, b.value).getResult()
-            : B.create<mlir::arith::DivSIOp>(l, a.value, b.value).getResult();
+    r = isF ? mlir::arith::DivFOp::create(B, l, a.value, b.value).getResult()
+            : mlir::arith::DivSIOp::create(B, l, a.value, b.value).getResult();
     break;
   case BinaryOp::FloorDiv:
     if (isF) {
-      mlir::Value q = B.create<mlir::arith::DivFOp>(l, a.value, b.value);
-      r = B.create<mlir::math::FloorOp>(l, q);
+      mlir::Value q = mlir::arith::DivFOp::create(B, l, a.value, b.value);
+      r = mlir::math::FloorOp::create(B, l, q);
     } else {
-      r = B.create<mlir::arith::FloorDivSIOp>(l, a.value, b.value);
+      r = mlir::arith::FloorDivSIOp::create(B, l, a.value, b.value);
       if (sa && sb)
         sym = syms.floorDiv(sa, sb);
     }
     break;
   case BinaryOp::Mod:
-    r = isF ? B.create<mlir::arith::RemFOp>(l, a.value, b.value).getResult()
-            : B.create<mlir::arith::RemSIOp>(l, a.value, b.value).getResult();
+    r = isF ? mlir::arith::RemFOp::create(B, l, a.value, b.value).getResult()
+            : mlir::arith::RemSIOp::create(B, l, a.value, b.value).getResult();
     if (!isF && sa && sb)
       sym = syms.mod(sa, sb);
     break;
@@ -473,7 +473,7 @@ Value Interpreter::irBinary(BinaryOp op, Value lv, Value rv, Node at) {
       b.value = ir->convert(b.value, f, l);
       a.dtype = lang::DType(lang::ScalarType::Float32);
     }
-    r = B.create<mlir::math::PowFOp>(l, a.value, b.value);
+    r = mlir::math::PowFOp::create(B, l, a.value, b.value);
     break;
   case BinaryOp::LShift:
   case BinaryOp::RShift:
@@ -483,18 +483,18 @@ Value Interpreter::irBinary(BinaryOp op, Value lv, Value rv, Node at) {
     if (isF)
       return fail(at, "bitwise operator on a floating-point value");
     if (op == BinaryOp::LShift)
-      r = B.create<mlir::arith::ShLIOp>(l, a.value, b.value);
+      r = mlir::arith::ShLIOp::create(B, l, a.value, b.value);
     else if (op == BinaryOp::RShift)
       r = a.dtype.isUnsignedInteger()
-              ? B.create<mlir::arith::ShRUIOp>(l, a.value, b.value).getResult()
-              : B.create<mlir::arith::ShRSIOp>(l, a.value, b.value)
+              ? mlir::arith::ShRUIOp::create(B, l, a.value, b.value).getResult()
+              : mlir::arith::ShRSIOp::create(B, l, a.value, b.value)
                     .getResult();
     else if (op == BinaryOp::BitAnd)
-      r = B.create<mlir::arith::AndIOp>(l, a.value, b.value);
+      r = mlir::arith::AndIOp::create(B, l, a.value, b.value);
     else if (op == BinaryOp::BitOr)
-      r = B.create<mlir::arith::OrIOp>(l, a.value, b.value);
+      r = mlir::arith::OrIOp::create(B, l, a.value, b.value);
     else
-      r = B.create<mlir::arith::XOrIOp>(l, a.value, b.value);
+      r = mlir::arith::XOrIOp::create(B, l, a.value, b.value);
     break;
   case BinaryOp::MatMult:
     return fail(at, "operator @ is not supported on IR values");
@@ -517,20 +517,20 @@ Value Interpreter::irUnary(UnaryOp op, Value v, Node at) {
   case UnaryOp::USub:
     if (isFloatType(t))
       return wrapScalar(
-          {B.create<mlir::arith::NegFOp>(l, s.value), s.dtype, SymExpr()});
-    return wrapScalar({B.create<mlir::arith::SubIOp>(l, ir->constInt(0, t, l),
+          {mlir::arith::NegFOp::create(B, l, s.value), s.dtype, SymExpr()});
+    return wrapScalar({mlir::arith::SubIOp::create(B, l, ir->constInt(0, t, l),
                                                      s.value),
                        s.dtype, s.sym ? syms.neg(s.sym) : SymExpr()});
   case UnaryOp::Not: {
     mlir::Value c = ir->convert(s.value, B.getI1Type(), l);
-    mlir::Value r = B.create<mlir::arith::XOrIOp>(
+    mlir::Value r = mlir::arith::XOrIOp::create(B, 
         l, c, ir->constInt(1, B.getI1Type(), l));
     return wrapScalar({r, lang::DType(lang::ScalarType::Bool), SymExpr()});
   }
   case UnaryOp::Invert:
     if (isFloatType(t))
       return fail(at, "operator ~ on a floating-point value");
-    return wrapScalar({B.create<mlir::arith::XOrIOp>(
+    return wrapScalar({mlir::arith::XOrIOp::create(B, 
                            l, s.value, ir->constInt(-1, t, l)),
                        s.dtype, SymExpr()});
   }
@@ -569,7 +569,7 @@ Value Interpreter::irCompare(CmpOp op, Value lv, Value rv, Node at) {
           : op == CmpOp::LtE   ? P::OLE
           : op == CmpOp::Gt    ? P::OGT
                                : P::OGE;
-    r = ir->b.create<mlir::arith::CmpFOp>(l, p, a.value, b.value);
+    r = mlir::arith::CmpFOp::create(ir->b, l, p, a.value, b.value);
   } else {
     using P = mlir::arith::CmpIPredicate;
     bool u = a.dtype.isUnsignedInteger();
@@ -579,7 +579,7 @@ Value Interpreter::irCompare(CmpOp op, Value lv, Value rv, Node at) {
           : op == CmpOp::LtE   ? (u ? P::ule : P::sle)
           : op == CmpOp::Gt    ? (u ? P::ugt : P::sgt)
                                : (u ? P::uge : P::sge);
-    r = ir->b.create<mlir::arith::CmpIOp>(l, p, a.value, b.value);
+    r = mlir::arith::CmpIOp::create(ir->b, l, p, a.value, b.value);
   }
   return wrapScalar({r, lang::DType(lang::ScalarType::Bool), SymExpr()});
 }
@@ -629,7 +629,7 @@ Flow Interpreter::irStore(Value target, Value v, Node at) {
                   buf->name + "'");
     return Flow::Normal;
   }
-  ir->b.create<tile::StoreOp>(l, val, buf->value, idx);
+  tile::StoreOp::create(ir->b, l, val, buf->value, idx);
   return Flow::Normal;
 }
 
@@ -659,7 +659,7 @@ Flow Interpreter::execIRIf(Value cond, Node ifNode) {
   mlir::Location l = ir->loc(test);
   mlir::Value pred = ir->convert(c.value, ir->b.getI1Type(), l);
   bool hasElse = static_cast<bool>(ifNode.child(Field::orelse));
-  auto op = ir->b.create<tile::IfOp>(ir->loc(ifNode), pred, hasElse);
+  auto op = tile::IfOp::create(ir->b, ir->loc(ifNode), pred, hasElse);
   mlir::OpBuilder::InsertionGuard guard(ir->b);
   ir->b.setInsertionPointToEnd(op.thenBlock());
   Flow f = settleRegionFlow(*this, execBody(ifNode, Field::body), ifNode);
@@ -674,7 +674,7 @@ Flow Interpreter::execIRIf(Value cond, Node ifNode) {
 
 Flow Interpreter::execIRWhile(Node whileNode) {
   Node test = whileNode.child(Field::test);
-  auto op = ir->b.create<tile::WhileOp>(ir->loc(whileNode));
+  auto op = tile::WhileOp::create(ir->b, ir->loc(whileNode));
   mlir::OpBuilder::InsertionGuard guard(ir->b);
   ir->b.setInsertionPointToEnd(&op.getCond().front());
   Value c = eval(test);
@@ -682,7 +682,7 @@ Flow Interpreter::execIRWhile(Node whileNode) {
   mlir::Value pred =
       s ? ir->convert(s.value, ir->b.getI1Type(), ir->loc(test))
         : ir->constInt(0, ir->b.getI1Type(), ir->loc(test));
-  ir->b.create<tile::ConditionOp>(ir->loc(test), pred);
+  tile::ConditionOp::create(ir->b, ir->loc(test), pred);
   if (c.isException())
     return Flow::Raise;
   ir->b.setInsertionPointToEnd(&op.getBody().front());
@@ -811,5 +811,5 @@ mlir::Value Interpreter::regionValue(RegionObj *r, Node at) {
   tile::BufferType t = ir->bufferType(r->extents, buf->dtype, buf->scope);
   for (SymExpr e : r->extents)
     noteSymbols(e);
-  return ir->b.create<tile::RegionOp>(ir->loc(at), t, buf->value, offsets);
+  return tile::RegionOp::create(ir->b, ir->loc(at), t, buf->value, offsets);
 }

@@ -668,6 +668,11 @@ Flow Interpreter::execWhile(Node stmt) {
   while (true) {
     if (!step(stmt))
       return Flow::Raise;
+    // Remember where the IR ends: an IR condition is rebuilt inside the
+    // tile.while, so the ops of this first evaluation are dropped.
+    mlir::Block *block = ir->b.getInsertionBlock();
+    mlir::Operation *last =
+        block && !block->empty() ? &block->back() : nullptr;
     Value c = eval(test);
     Truth t = truth(c, test);
     if (t == Truth::Abrupt)
@@ -675,6 +680,10 @@ Flow Interpreter::execWhile(Node stmt) {
     if (t == Truth::IR) {
       if (!tracing())
         return Flow::Normal;
+      if (block)
+        while (!block->empty() && &block->back() != last &&
+               block->back().use_empty())
+          block->back().erase();
       return execIRWhile(stmt);
     }
     if (t != Truth::True)
@@ -1142,6 +1151,12 @@ Value Interpreter::call(Value callee, CallArgs &args, Node at) {
     o->description = "call result";
     if (callee.is(ValueKind::Opaque)) {
       llvm::StringRef d = callee.as<OpaqueObj>()->description;
+      if (d == "tensor method") {
+        o->shape = callee.as<OpaqueObj>()->shape;
+        o->hasShape = true;
+        o->description = "torch tensor";
+        return Value::object(ValueKind::Opaque, o);
+      }
       if (d == "torch.randn" || d == "torch.empty" || d == "torch.zeros" ||
           d == "torch.ones" || d == "torch.rand" || d == "torch.randint") {
         llvm::ArrayRef<Value> dims = args.pos;

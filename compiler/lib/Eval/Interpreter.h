@@ -305,7 +305,7 @@ public:
   /// Creates a buffer value (+ IR op) and its hint.
   BufferObj *makeBuffer(llvm::StringRef name, llvm::ArrayRef<SymExpr> shape,
                         lang::DType dtype, lang::MemoryScope scope, Node at,
-                        bool isParam);
+                        bool isParam, mlir::Value init = {});
   /// Enters a `with T.Kernel(...)` region and executes \p body.
   Flow execKernel(KernelFrameObj *frame, Node withNode, Node target);
   /// Executes an IR loop over a LoopFrame.

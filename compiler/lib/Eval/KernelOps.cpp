@@ -187,7 +187,7 @@ void Interpreter::checkSharedMemory(KernelCtx &k) {
 BufferObj *Interpreter::makeBuffer(llvm::StringRef name,
                                    llvm::ArrayRef<SymExpr> shape,
                                    lang::DType dtype, MemoryScope scope,
-                                   Node at, bool isParam) {
+                                   Node at, bool isParam, mlir::Value init) {
   auto *buf = heap.make<BufferObj>();
   buf->name = name;
   buf->shape.assign(shape.begin(), shape.end());
@@ -202,7 +202,7 @@ BufferObj *Interpreter::makeBuffer(llvm::StringRef name,
   if (isParam)
     buf->value = ir->addParam(t, l);
   else
-    buf->value = ir->b.create<tile::AllocOp>(l, t, mlir::Value());
+    buf->value = tile::AllocOp::create(ir->b, l, t, init);
   if (lang::usesSharedMemory(scope) && kernel)
     kernel->sharedBuffers.push_back(buf);
   buf->hintIndex = int(out.hints.size());
@@ -340,7 +340,7 @@ Flow Interpreter::execKernel(KernelFrameObj *frame, Node withNode,
                       (tgt.warpSize == 64 ? "wavefront" : "warp") + " size (" +
                       llvm::Twine(tgt.warpSize) + ") of " + tgt.name);
   }
-  auto op = ir->b.create<tile::KernelOp>(ir->loc(call), grid, threads);
+  auto op = tile::KernelOp::create(ir->b, ir->loc(call), grid, threads);
   mlir::Block &body = op.getBody().front();
 
   KernelCtx k;
@@ -447,7 +447,7 @@ Flow Interpreter::execIRLoop(LoopFrameObj *loop, Node forNode) {
     llvm::SmallVector<mlir::OpFoldResult, 3> extents;
     for (Value e : loop->stops)
       extents.push_back(toFold(e, call));
-    auto op = ir->b.create<tile::ParallelOp>(l, extents);
+    auto op = tile::ParallelOp::create(ir->b, l, extents);
     mlir::Block &body = op.getBody().front();
     llvm::SmallVector<Value, 3> vars;
     for (unsigned i = 0; i < body.getNumArguments(); ++i)
@@ -462,7 +462,7 @@ Flow Interpreter::execIRLoop(LoopFrameObj *loop, Node forNode) {
     if (!lb || !ub)
       return Flow::Normal;
     auto op =
-        ir->b.create<tile::PipelinedOp>(l, lb, ub, std::max<int64_t>(0, loop->numStages));
+        tile::PipelinedOp::create(ir->b, l, lb, ub, std::max<int64_t>(0, loop->numStages));
     auto listAttr = [&](Value v, llvm::StringRef attr) {
       if (!v.isSequence())
         return;
@@ -509,7 +509,7 @@ Flow Interpreter::execIRLoop(LoopFrameObj *loop, Node forNode) {
         error(call, "loop step cannot be zero");
         return Flow::Normal;
       }
-      auto op = ir->b.create<tile::ForOp>(l, lb, ub, st, kind);
+      auto op = tile::ForOp::create(ir->b, l, lb, ub, st, kind);
       inner = &op.getBody().front();
       vars.push_back(makeVar(inner->getArgument(0), d));
       ir->b.setInsertionPointToEnd(inner);
@@ -615,7 +615,7 @@ static Value tileCopy(Interpreter &in, const PArgs &p) {
       }
   mlir::Value sv = in.regionValue(s, p.node("src"));
   mlir::Value dv = in.regionValue(d, p.node("dst"));
-  auto op = in.ir->b.create<tile::CopyOp>(in.ir->loc(p.call), sv, dv);
+  auto op = tile::CopyOp::create(in.ir->b, in.ir->loc(p.call), sv, dv);
   if (std::optional<Value> w = p.get("coalesced_width"))
     if (w->isIntLike())
       op->setAttr("coalesced_width", in.ir->b.getI64IntegerAttr(w->getInt()));
@@ -722,7 +722,7 @@ static Value tileGemm(Interpreter &in, const PArgs &p) {
   mlir::Value ops[3];
   for (int i = 0; i < 3; ++i)
     ops[i] = in.regionValue(regs[i], p.node(names[i]));
-  auto op = B.create<tile::GemmOp>(in.ir->loc(p.call), ops[0], ops[1], ops[2]);
+  auto op = tile::GemmOp::create(B, in.ir->loc(p.call), ops[0], ops[1], ops[2]);
   if (tA)
     op->setAttr("transpose_a", B.getUnitAttr());
   if (tB)
@@ -768,7 +768,7 @@ static Value tileFill(Interpreter &in, const PArgs &p, bool clear) {
   mlir::Value target = in.regionValue(r, p.node("buffer"));
   mlir::Location l = in.ir->loc(p.call);
   if (clear) {
-    in.ir->b.create<tile::ClearOp>(l, target);
+    tile::ClearOp::create(in.ir->b, l, target);
     return Value::none();
   }
   mlir::Type want = in.ir->valueType(r->buffer->dtype);
@@ -777,7 +777,7 @@ static Value tileFill(Interpreter &in, const PArgs &p, bool clear) {
   if (!s)
     return Value::poison();
   mlir::Value v = in.ir->convert(s.value, want, l, s.dtype.isUnsignedInteger());
-  in.ir->b.create<tile::FillOp>(l, target, v);
+  tile::FillOp::create(in.ir->b, l, target, v);
   return Value::none();
 }
 
@@ -821,7 +821,7 @@ static Value tileReduce(Interpreter &in, const PArgs &p, tile::ReduceKind kind) 
   mlir::Value dv = in.regionValue(d, p.node("out"));
   bool clear = p.info.findParam("clear") >= 0 ? p.flag("clear", true) : true;
   auto &B = in.ir->b;
-  B.create<tile::ReduceOp>(in.ir->loc(p.call),
+  tile::ReduceOp::create(B, in.ir->loc(p.call),
                            tile::ReduceKindAttr::get(B.getContext(), kind), sv,
                            dv, B.getI64IntegerAttr(dim),
                            clear ? B.getUnitAttr() : mlir::UnitAttr());
@@ -852,7 +852,7 @@ static Value tileCumsum(Interpreter &in, const PArgs &p) {
   if (dim < 0 || dim >= rank)
     return in.fail(p.node("dim"), "dim is out of range");
   auto &B = in.ir->b;
-  B.create<tile::CumSumOp>(in.ir->loc(p.call), in.regionValue(s, p.node("src")),
+  tile::CumSumOp::create(B, in.ir->loc(p.call), in.regionValue(s, p.node("src")),
                            in.regionValue(d, p.node("dst")),
                            B.getI64IntegerAttr(dim),
                            p.flag("reverse", false) ? B.getUnitAttr()
@@ -873,7 +873,8 @@ static Value tileAtomicAdd(Interpreter &in, const PArgs &p) {
                                   "element or region");
   auto &B = in.ir->b;
   mlir::Location l = in.ir->loc(p.call);
-  bool tileForm = val.is(ValueKind::Buffer) ||
+  bool tileForm = (val.is(ValueKind::Buffer) &&
+                   val.as<BufferObj>()->scope != MemoryScope::LocalVar) ||
                   (val.is(ValueKind::Region) && !val.as<RegionObj>()->isElement);
   if (tileForm) {
     if (in.checkNotInParallel("T.atomic_add of a tile", p.call))
@@ -884,7 +885,7 @@ static Value tileAtomicAdd(Interpreter &in, const PArgs &p) {
     if (!d || !shapesAgree(in, s, d))
       return in.fail(p.call, "T.atomic_add between regions of different "
                              "shapes");
-    B.create<tile::AtomicAddOp>(l, mlir::Type(), in.regionValue(d, p.node("dst")),
+    tile::AtomicAddOp::create(B, l, mlir::Type(), in.regionValue(d, p.node("dst")),
                                 mlir::ValueRange(),
                                 in.regionValue(s, p.node("value")),
                                 tile::MemoryOrderAttr());
@@ -906,7 +907,7 @@ static Value tileAtomicAdd(Interpreter &in, const PArgs &p) {
     return Value::poison();
   mlir::Value v = in.ir->convert(s.value, want, l);
   bool prev = p.flag("return_prev", false);
-  auto op = B.create<tile::AtomicAddOp>(l, prev ? want : mlir::Type(),
+  auto op = tile::AtomicAddOp::create(B, l, prev ? want : mlir::Type(),
                                         d->buffer->value, idx, v,
                                         tile::MemoryOrderAttr());
   if (prev)
@@ -1013,12 +1014,16 @@ std::optional<Value> Interpreter::callKernelPrimitive(const PArgs &p) {
         continue; // a scope string
       init = extra;
     }
-    BufferObj *b = makeBuffer("", {syms.constant(1)}, *dtype,
-                              MemoryScope::LocalVar, at, false);
-    if (!init.isNone()) {
-      Value ref = makeRegion(b, Value::integer(0), at);
-      irStore(ref, init, at);
+    mlir::Value initValue;
+    if (!init.isNone() && !init.isAbrupt()) {
+      mlir::Type want = ir->valueType(*dtype);
+      Scalar s = toScalar(init, p.node("init"), want);
+      if (s)
+        initValue = ir->convert(s.value, want, ir->loc(at),
+                                s.dtype.isUnsignedInteger());
     }
+    BufferObj *b = makeBuffer("", {syms.constant(1)}, *dtype,
+                              MemoryScope::LocalVar, at, false, initValue);
     return Value::object(ValueKind::Buffer, b);
   }
   case BuiltinId::AllocBarrier: {
@@ -1155,7 +1160,7 @@ std::optional<Value> Interpreter::callKernelPrimitive(const PArgs &p) {
     int64_t dim = d.isIntLike() ? d.getInt() : 0;
     if (dim < 0 || dim > 2)
       return fail(p.node("dim"), "thread dimension must be 0, 1 or 2");
-    mlir::Value v = ir->b.create<tile::ThreadBindingOp>(
+    mlir::Value v = tile::ThreadBindingOp::create(ir->b, 
         ir->loc(at), ir->b.getIndexType(), ir->b.getI64IntegerAttr(dim));
     static const char *const names[] = {"tx", "ty", "tz"};
     return wrapScalar({v, lang::DType(lang::ScalarType::Int32),
@@ -1167,7 +1172,7 @@ std::optional<Value> Interpreter::callKernelPrimitive(const PArgs &p) {
     llvm::SmallVector<Value, 3> vs;
     static const char *const names[] = {"tx", "ty", "tz"};
     for (int dim = 0; dim < 3; ++dim) {
-      mlir::Value v = ir->b.create<tile::ThreadBindingOp>(
+      mlir::Value v = tile::ThreadBindingOp::create(ir->b, 
           ir->loc(at), ir->b.getIndexType(), ir->b.getI64IntegerAttr(dim));
       vs.push_back(wrapScalar({v, lang::DType(lang::ScalarType::Int32),
                                syms.freshSymbol(names[dim])}));
@@ -1206,7 +1211,7 @@ std::optional<Value> Interpreter::callKernelPrimitive(const PArgs &p) {
     else if (order.isStr() && getStr(order) == "mlx")
       o = tile::SwizzleOrder::Mlx;
     auto &B = ir->b;
-    B.create<tile::UseSwizzleOp>(
+    tile::UseSwizzleOp::create(B, 
         ir->loc(at), B.getI64IntegerAttr(ps.getInt()),
         tile::SwizzleOrderAttr::get(B.getContext(), o),
         B.getBoolAttr(p.flag("enable", true)));
@@ -1229,7 +1234,7 @@ std::optional<Value> Interpreter::callKernelPrimitive(const PArgs &p) {
       llvm::StringRef desc = "layout";
       if (kv.second.isObj(ObjKind::Layout))
         desc = kv.second.as<LayoutObj>()->description;
-      ir->b.create<tile::AnnotateLayoutOp>(ir->loc(at), b->value,
+      tile::AnnotateLayoutOp::create(ir->b, ir->loc(at), b->value,
                                            ir->b.getStringAttr(desc));
     }
     return Value::none();
@@ -1237,7 +1242,7 @@ std::optional<Value> Interpreter::callKernelPrimitive(const PArgs &p) {
   case BuiltinId::SyncThreads: {
     if (checkInKernel("T.sync_threads", at))
       return Value::poison();
-    auto op = ir->b.create<tile::SyncThreadsOp>(ir->loc(at), mlir::IntegerAttr(),
+    auto op = tile::SyncThreadsOp::create(ir->b, ir->loc(at), mlir::IntegerAttr(),
                                                 mlir::IntegerAttr());
     if (std::optional<Value> id = p.get("barrier_id"))
       if (id->isIntLike())
@@ -1264,7 +1269,7 @@ std::optional<Value> Interpreter::callKernelPrimitive(const PArgs &p) {
     } else if (obj.isStr() && msg.isStr() && getStr(msg).empty()) {
       msg = obj;
     }
-    ir->b.create<tile::PrintOp>(
+    tile::PrintOp::create(ir->b, 
         ir->loc(at), ir->b.getStringAttr(msg.isStr() ? getStr(msg) : ""), v);
     return Value::none();
   }
@@ -1281,7 +1286,7 @@ std::optional<Value> Interpreter::callKernelPrimitive(const PArgs &p) {
     if (!s)
       return Value::poison();
     Value msg = p.getOr("msg", heap.strNoCopy(""));
-    ir->b.create<tile::DeviceAssertOp>(
+    tile::DeviceAssertOp::create(ir->b, 
         ir->loc(at), ir->convert(s.value, ir->b.getI1Type(), ir->loc(at)),
         ir->b.getStringAttr(msg.isStr() ? getStr(msg) : ""));
     return Value::none();

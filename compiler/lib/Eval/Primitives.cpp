@@ -370,8 +370,8 @@ Value Interpreter::unaryMath(const PArgs &p) {
   mlir::Value v = s.value;
   bool isF = mlir::isa<mlir::FloatType>(v.getType());
   if (id == BuiltinId::Abs) {
-    mlir::Value r = isF ? B.create<mlir::math::AbsFOp>(l, v).getResult()
-                        : B.create<mlir::math::AbsIOp>(l, v).getResult();
+    mlir::Value r = isF ? mlir::math::AbsFOp::create(B, l, v).getResult()
+                        : mlir::math::AbsIOp::create(B, l, v).getResult();
     return wrapScalar({r, s.dtype, SymExpr()});
   }
   if (!isF) {
@@ -381,85 +381,85 @@ Value Interpreter::unaryMath(const PArgs &p) {
   mlir::Value r;
   switch (id) {
   case BuiltinId::Exp:
-    r = B.create<mlir::math::ExpOp>(l, v);
+    r = mlir::math::ExpOp::create(B, l, v);
     break;
   case BuiltinId::Exp2:
-    r = B.create<mlir::math::Exp2Op>(l, v);
+    r = mlir::math::Exp2Op::create(B, l, v);
     break;
   case BuiltinId::Exp10:
-    r = B.create<mlir::math::PowFOp>(l, ir->constFloat(10, v.getType(), l),
+    r = mlir::math::PowFOp::create(B, l, ir->constFloat(10, v.getType(), l),
                                      v);
     break;
   case BuiltinId::Log:
-    r = B.create<mlir::math::LogOp>(l, v);
+    r = mlir::math::LogOp::create(B, l, v);
     break;
   case BuiltinId::Log2:
-    r = B.create<mlir::math::Log2Op>(l, v);
+    r = mlir::math::Log2Op::create(B, l, v);
     break;
   case BuiltinId::Log10:
-    r = B.create<mlir::math::Log10Op>(l, v);
+    r = mlir::math::Log10Op::create(B, l, v);
     break;
   case BuiltinId::Log1p:
-    r = B.create<mlir::math::Log1pOp>(l, v);
+    r = mlir::math::Log1pOp::create(B, l, v);
     break;
   case BuiltinId::Sqrt:
-    r = B.create<mlir::math::SqrtOp>(l, v);
+    r = mlir::math::SqrtOp::create(B, l, v);
     break;
   case BuiltinId::Rsqrt:
-    r = B.create<mlir::math::RsqrtOp>(l, v);
+    r = mlir::math::RsqrtOp::create(B, l, v);
     break;
   case BuiltinId::Sigmoid: {
     mlir::Value one = ir->constFloat(1, v.getType(), l);
     mlir::Value e =
-        B.create<mlir::math::ExpOp>(l, B.create<mlir::arith::NegFOp>(l, v));
-    r = B.create<mlir::arith::DivFOp>(l, one,
-                                      B.create<mlir::arith::AddFOp>(l, one, e));
+        mlir::math::ExpOp::create(B, l, mlir::arith::NegFOp::create(B, l, v));
+    r = mlir::arith::DivFOp::create(B, l, one,
+                                      mlir::arith::AddFOp::create(B, l, one, e));
     break;
   }
   case BuiltinId::Tanh:
-    r = B.create<mlir::math::TanhOp>(l, v);
+    r = mlir::math::TanhOp::create(B, l, v);
     break;
   case BuiltinId::Sinh:
-    r = B.create<mlir::math::SinhOp>(l, v);
+    r = mlir::math::SinhOp::create(B, l, v);
     break;
   case BuiltinId::Cosh:
-    r = B.create<mlir::math::CoshOp>(l, v);
+    r = mlir::math::CoshOp::create(B, l, v);
     break;
   case BuiltinId::Sin:
-    r = B.create<mlir::math::SinOp>(l, v);
+    r = mlir::math::SinOp::create(B, l, v);
     break;
   case BuiltinId::Cos:
-    r = B.create<mlir::math::CosOp>(l, v);
+    r = mlir::math::CosOp::create(B, l, v);
     break;
   case BuiltinId::Tan:
-    r = B.create<mlir::math::TanOp>(l, v);
+    r = mlir::math::TanOp::create(B, l, v);
     break;
   case BuiltinId::Atan:
-    r = B.create<mlir::math::AtanOp>(l, v);
+    r = mlir::math::AtanOp::create(B, l, v);
     break;
   case BuiltinId::Erf:
-    r = B.create<mlir::math::ErfOp>(l, v);
+    r = mlir::math::ErfOp::create(B, l, v);
     break;
   case BuiltinId::Floor:
-    r = B.create<mlir::math::FloorOp>(l, v);
+    r = mlir::math::FloorOp::create(B, l, v);
     break;
   case BuiltinId::Ceil:
-    r = B.create<mlir::math::CeilOp>(l, v);
+    r = mlir::math::CeilOp::create(B, l, v);
     break;
   case BuiltinId::Trunc:
-    r = B.create<mlir::math::TruncOp>(l, v);
+    r = mlir::math::TruncOp::create(B, l, v);
     break;
   case BuiltinId::Nearbyint:
-    r = B.create<mlir::math::RoundEvenOp>(l, v);
+    r = mlir::math::RoundEvenOp::create(B, l, v);
     break;
   case BuiltinId::Isfinite:
-    return wrapScalar({B.create<mlir::math::IsFiniteOp>(l, v),
+    return wrapScalar({mlir::math::IsFiniteOp::create(B, l, v),
                        lang::DType(lang::ScalarType::Bool), SymExpr()});
   case BuiltinId::Isnan:
-    return wrapScalar({B.create<mlir::math::IsNaNOp>(l, v),
+    return wrapScalar({mlir::math::IsNaNOp::create(B, l, v),
                        lang::DType(lang::ScalarType::Bool), SymExpr()});
   case BuiltinId::Isinf:
-    return wrapScalar({B.create<mlir::math::IsInfOp>(l, v),
+    return wrapScalar({mlir::math::IsInfOp::create(B, l, v),
                        lang::DType(lang::ScalarType::Bool), SymExpr()});
   default:
     return fail(p.call, p.info.name + " is not implemented by tlc yet");
@@ -500,7 +500,7 @@ Value Interpreter::selectValue(Value c, Value t, Value f, Node at) {
   if (a.value.getType() != b.value.getType())
     b.value = ir->convert(b.value, a.value.getType(), l);
   mlir::Value pred = ir->convert(cs.value, ir->b.getI1Type(), l);
-  mlir::Value r = ir->b.create<mlir::arith::SelectOp>(l, pred, a.value, b.value);
+  mlir::Value r = mlir::arith::SelectOp::create(ir->b, l, pred, a.value, b.value);
   return wrapScalar({r, a.dtype, SymExpr()});
 }
 
@@ -550,13 +550,13 @@ Value Interpreter::minMax(Value a, Value b, bool isMax, Node at) {
   auto &B = ir->b;
   mlir::Value r;
   if (mlir::isa<mlir::FloatType>(x.value.getType()))
-    r = isMax ? B.create<mlir::arith::MaximumFOp>(l, x.value, y.value)
+    r = isMax ? mlir::arith::MaximumFOp::create(B, l, x.value, y.value)
                     .getResult()
-              : B.create<mlir::arith::MinimumFOp>(l, x.value, y.value)
+              : mlir::arith::MinimumFOp::create(B, l, x.value, y.value)
                     .getResult();
   else
-    r = isMax ? B.create<mlir::arith::MaxSIOp>(l, x.value, y.value).getResult()
-              : B.create<mlir::arith::MinSIOp>(l, x.value, y.value).getResult();
+    r = isMax ? mlir::arith::MaxSIOp::create(B, l, x.value, y.value).getResult()
+              : mlir::arith::MinSIOp::create(B, l, x.value, y.value).getResult();
   SymExpr sym;
   if (x.sym && y.sym)
     sym = isMax ? syms.max(x.sym, y.sym) : syms.min(x.sym, y.sym);
@@ -746,7 +746,7 @@ Value Interpreter::callMetaPrimitive(const PArgs &p) {
       if (s.value.getType().getIntOrFloatBitWidth() !=
           want.getIntOrFloatBitWidth())
         return fail(at, "T.reinterpret needs types of the same width");
-      return wrapScalar({ir->b.create<mlir::arith::BitcastOp>(ir->loc(at),
+      return wrapScalar({mlir::arith::BitcastOp::create(ir->b, ir->loc(at),
                                                               want, s.value),
                          *t, SymExpr()});
     }
@@ -772,7 +772,7 @@ Value Interpreter::callMetaPrimitive(const PArgs &p) {
               ? llvm::APFloat::getInf(ft.getFloatSemantics())
               : llvm::APFloat::getLargest(ft.getFloatSemantics(),
                                           p.info.id == BuiltinId::MinValue);
-      mlir::Value c = ir->b.create<mlir::arith::ConstantOp>(
+      mlir::Value c = mlir::arith::ConstantOp::create(ir->b, 
           l, ft, ir->b.getFloatAttr(ft, f));
       return wrapScalar({c, *t, SymExpr()});
     }
@@ -785,7 +785,7 @@ Value Interpreter::callMetaPrimitive(const PArgs &p) {
                              : llvm::APInt::getSignedMaxValue(bits))
                         : (u ? llvm::APInt::getMinValue(bits)
                              : llvm::APInt::getSignedMinValue(bits));
-    mlir::Value c = ir->b.create<mlir::arith::ConstantOp>(
+    mlir::Value c = mlir::arith::ConstantOp::create(ir->b, 
         l, vt, ir->b.getIntegerAttr(vt, v));
     return wrapScalar({c, *t, SymExpr()});
   }
@@ -810,7 +810,7 @@ Value Interpreter::callMetaPrimitive(const PArgs &p) {
     if (!s)
       return Value::poison();
     return wrapScalar(
-        {ir->b.create<mlir::math::RoundEvenOp>(ir->loc(at), s.value), s.dtype,
+        {mlir::math::RoundEvenOp::create(ir->b, ir->loc(at), s.value), s.dtype,
          SymExpr()});
   }
   case BuiltinId::Assume:

@@ -13,7 +13,8 @@
 #
 # usage: lsp_probe.py FILE.py LINE CHARACTER -- SERVER [server args...]
 # prints one JSON object: {hints: {line: [label...]}, generated: {...} |
-# null, generatedError: str | null, original: {...} | null}
+# null, generatedError: str | null, original: {...} | null, tile: {...} |
+# null, tileError: str | null}  (tile: the same request with target "tile")
 
 import json
 import os
@@ -131,6 +132,13 @@ def main():
             result['original'] = back.get('result')
             if 'error' in back:
                 result['originalError'] = back['error'].get('message', '')
+    # The Tile IR view: generatedSource with target "tile".
+    reply = client.request('tilelang/generatedSource', {
+        'textDocument': {'uri': uri},
+        'position': {'line': line, 'character': character},
+        'target': 'tile'})
+    result['tile'] = reply.get('result')
+    result['tileError'] = reply.get('error', {}).get('message')
     client.request('shutdown', None)
     client.notify('exit', None)
     try:

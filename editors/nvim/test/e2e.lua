@@ -224,13 +224,34 @@ else
   check(tlc.last_error == probe.generatedError, 'last_error records the server message')
 end
 
--- 5. :TlcIR and :TlcInstance reach the server (answer or clear error).
+-- 5. :TlcIR: the Tile IR (generatedSource with target "tile") at the
+-- mapped line, or the server's error.
 notes = {}
+local src_win = vim.fn.win_getid(vim.fn.bufwinnr(src))
+vim.api.nvim_set_current_win(src_win)
+vim.api.nvim_win_set_cursor(src_win, { gen_line + 1, gen_col })
 vim.cmd('TlcIR')
-local ir_done = vim.wait(10000, function()
-  return #notes > 0 or #vim.api.nvim_tabpage_list_wins(0) > wins_before + 1
-end, 50)
-check(ir_done, ':TlcIR answered (' .. (notes[1] and notes[1].msg or 'window opened') .. ')')
+if probe.tile ~= vim.NIL and probe.tile ~= nil then
+  local ir_path = vim.uri_to_fname(probe.tile.uri)
+  local opened = vim.wait(10000, function()
+    return vim.fn.bufwinnr(vim.fn.bufnr(ir_path)) ~= -1
+  end, 50)
+  check(opened, ':TlcIR opened ' .. ir_path)
+  local ir_win = vim.fn.win_getid(vim.fn.bufwinnr(vim.fn.bufnr(ir_path)))
+  local want = probe.tile.range.start.line + 1
+  local cursor = ir_win ~= 0 and vim.api.nvim_win_get_cursor(ir_win)[1] or -1
+  check(cursor == want, string.format(':TlcIR at the mapped line %d (cursor at %d)', want, cursor))
+else
+  local want = 'tlc: ' .. tostring(probe.tileError)
+  check(vim.wait(10000, function()
+    for _, n in ipairs(notes) do
+      if n.msg == want then
+        return true
+      end
+    end
+    return false
+  end, 50), ':TlcIR reports the server error "' .. want .. '"')
+end
 
 notes = {}
 vim.cmd('TlcInstance')

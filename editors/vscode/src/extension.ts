@@ -36,6 +36,9 @@ import {
   ServerCommand,
 } from './protocol';
 
+/// The generatedSource target that asks for Tile IR.
+const tileTarget = 'tile';
+
 const targets = ['cuda:sm_90a', 'cuda:sm_80', 'hip:gfx942', 'hip:gfx90a',
                  'cpu'];
 
@@ -231,6 +234,8 @@ export class TlcExtension implements vscode.Disposable {
           // lens through the richer view (highlight, follow the cursor).
           if (command === ServerCommand.showGenerated && args.length >= 1)
             return this.showGeneratedFromLens(args);
+          if (command === ServerCommand.showTileIR && args.length >= 1)
+            return this.showGeneratedFromLens([args[0], args[1], tileTarget]);
           try {
             return await next(command, args);
           } catch (e) {
@@ -438,21 +443,12 @@ export class TlcExtension implements vscode.Disposable {
     return lenses.sort((a, b) => score(a) - score(b));
   }
 
+  /// Tile IR is one more generated source (target "tile") with its own
+  /// source map: the same view, at the cursor's statement.
   private async showTileIR(): Promise<void> {
-    const client = await this.requireClient();
+    await this.requireClient();
     const editor = this.tileLangEditor();
-    const lenses = await this.lensesFor(client, editor, ServerCommand.showTileIR);
-    if (lenses.length === 0)
-      throw new Error('no kernel in this file');
-    const args = lenses[0].command!.arguments ?? [];
-    const result = await client.sendRequest(ExecuteCommandRequest.type, {
-      command: ServerCommand.showTileIR,
-      arguments: args,
-    });
-    if (result && typeof result === 'object' && 'uri' in result)
-      await this.view.showLocation(editor.document.uri,
-                                   vscode.Uri.parse(String(result.uri)),
-                                   (result as {range?: LspRange}).range);
+    await this.view.show(editor, editor.selection.active, tileTarget);
   }
 
   private async pickInstance(): Promise<void> {

@@ -204,14 +204,34 @@ try {
     check(groups === 1, `no generated document opened (${groups} editor group)`);
   }
 
-  // 6. Tile IR command reaches the server (a view or its clear error).
+  // 6. Show Tile IR: generatedSource with target "tile" for the cursor's
+  // statement, at the mapped line (or the server's error).
   await page.keyboard.press('Control+1');
+  await goToLine(genLine + 1);
   await runCommand('TileLang: Show Tile IR');
-  const ir = await until(async () => {
-    const t = clean(await page.locator('.notifications-toasts').innerText());
-    return /tlc: .*Tile IR|\.mlir/.test(t) ? t : '';
-  }, 15000);
-  check(Boolean(ir), `Show Tile IR answered (${(ir || '').split('\n').find((l) => l.includes('Tile IR')) ?? ''})`);
+  if (probe.tile) {
+    const name = decodeURIComponent(probe.tile.uri.split('/').pop());
+    const group = page.locator('.editor-group-container', {
+      has: page.locator('.tab.active', { hasText: name }),
+    }).first();
+    const want = probe.tile.range.start.line + 1;
+    const at = await until(async () => {
+      const t = await group.locator('.line-numbers.active-line-number').first().innerText();
+      return Number(t) === want ? t : '';
+    }, 15000);
+    check(Boolean(at), `Show Tile IR opened ${name} at the mapped line ${want} (${at})`);
+    if (env.TLC_SCREENSHOT_IR) {
+      await page.screenshot({ path: env.TLC_SCREENSHOT_IR });
+      console.log(`screenshot: ${env.TLC_SCREENSHOT_IR}`);
+    }
+  } else {
+    const want = `tlc: ${probe.tileError}`;
+    const toast = await until(async () => {
+      const t = clean(await page.locator('.notifications-toasts').innerText());
+      return t.includes(want) ? t : '';
+    }, 15000);
+    check(Boolean(toast), `Show Tile IR reports the server error "${want}"`);
+  }
 } catch (e) {
   failures++;
   console.log(`FAIL exception: ${e.stack ?? e}`);

@@ -162,7 +162,7 @@ EOF
   echo "== vscode e2e: $name (code-server on port $port)"
   TLC_URL="http://127.0.0.1:$port/?folder=$dir/ws" TLC_FILE="$file" TLC_PROBE="$dir/probe.json" \
   TLC_GEN_LINE="$gen_line" TLC_GEN_COL="$gen_col" TLC_CASE="$name" TLC_WORK="$dir" \
-  TLC_SCREENSHOT="$dir/hints.png" TLC_SCREENSHOT_GEN="$dir/generated.png" CHROMIUM=/usr/bin/chromium \
+  TLC_SCREENSHOT="$dir/hints.png" TLC_SCREENSHOT_GEN="$dir/generated.png" TLC_SCREENSHOT_IR="$dir/tile-ir.png" CHROMIUM=/usr/bin/chromium \
     timeout 300 node "$here/e2e.mjs" || status=1
   cleanup
   cs_pid=
@@ -176,7 +176,7 @@ run_case stub-backend /usr/bin/python3 "$repo/editors/common/test/gen_stub_proxy
 if [ "${TLC_UPDATE_SCREENSHOTS:-0}" = 1 ] && [ $status = 0 ]; then
   mkdir -p "$repo/docs/images"
   cp "$work/tlc-lsp/hints.png" "$repo/docs/images/vscode-hints.png"
-  cp "$work/stub-backend/generated.png" "$repo/docs/images/vscode-generated.png"
+  [ -f "$work/tlc-lsp/tile-ir.png" ] && cp "$work/tlc-lsp/tile-ir.png" "$repo/docs/images/vscode-tile-ir.png"
   echo "== screenshots copied to docs/images/"
 fi
 [ $status = 0 ] && echo "vscode tests: PASS" || echo "vscode tests: FAIL (logs and screenshots in $work)"

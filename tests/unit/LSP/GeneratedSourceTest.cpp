@@ -44,18 +44,23 @@ ServerOptions syncOptions(const std::string &cacheDir = "") {
   return options;
 }
 
-/// A generated file of 6 lines; lines 1-2 come from DSL bytes [10, 20),
-/// line 3 from [12, 15) (nested in it), line 5 from [30, 40).
+/// Statements of a made-up DSL file (byte ranges).
+const TextRange kS1{10, 20}, kS2{21, 28}, kS3{30, 40}, kOuter{5, 45},
+    kEmpty{16, 18};
+
+/// A generated file of 6 lines: lines 1-2 come from statement kS1, line 3
+/// from kS2, line 5 from kS3. The DSL statements' editor ranges are on
+/// lines 101, 102 and 103.
 GeneratedFile handMadeFile() {
   GeneratedFile f;
   f.uri = "file:///cache/k.cpp";
   f.dslUri = "file:///k.py";
   f.text = "l0\nline1\nline2xx\nl3\nl4\nline5\n";
   auto at = [](uint32_t line) { return Range{{line, 0}, {line, 1}}; };
-  f.lines = {{1, {10, 20}, at(100)},
-             {2, {10, 20}, at(100)},
-             {3, {12, 15}, at(101)},
-             {5, {30, 40}, at(102)}};
+  f.lines = {{1, {10, 12}, at(0), kS1, at(101)},
+             {2, {14, 16}, at(0), kS1, at(101)},
+             {3, {22, 24}, at(0), kS2, at(102)},
+             {5, {30, 35}, at(0), kS3, at(103)}};
   return f;
 }
 
@@ -73,30 +78,37 @@ const char *kElementwise =
 
 TEST_CASE("generated ranges of DSL offsets") {
   GeneratedFile f = handMadeFile();
-  auto check = [&](uint32_t offset, uint32_t first, uint32_t last,
-                   uint32_t endColumn) {
-    Range r = findGeneratedRange(f, offset, PositionEncoding::Utf16);
+  auto check = [&](uint32_t offset, std::vector<TextRange> statements,
+                   uint32_t first, uint32_t last, uint32_t endColumn) {
+    Range r = findGeneratedRange(f, offset, statements,
+                                 PositionEncoding::Utf16);
     CHECK(r.start.line == first);
     CHECK(r.start.character == 0);
     CHECK(r.end.line == last);
     CHECK(r.end.character == endColumn);
   };
-  check(11, 1, 2, 7);  // In [10, 20) only: lines 1-2, "line2xx" ends at 7.
-  check(13, 3, 3, 2);  // The innermost statement [12, 15).
-  check(25, 5, 5, 5);  // Between statements: the next one.
-  check(0, 1, 2, 7);   // Before everything: the first statement.
-  Range none = findGeneratedRange(f, 99, PositionEncoding::Utf16);
+  // The statement's lines; "line2xx" ends at column 7.
+  check(11, {kS1, kOuter}, 1, 2, 7);
+  check(23, {kS2, kOuter}, 3, 3, 2);
+  // A statement that generated nothing: its parent's lines.
+  check(17, {kEmpty, kS1, kOuter}, 1, 2, 7);
+  // Outside every mapped statement: the next statement's lines.
+  check(29, {kOuter}, 5, 5, 5);
+  check(0, {}, 1, 2, 7);
+  // After everything: nothing maps.
+  Range none = findGeneratedRange(f, 99, {}, PositionEncoding::Utf16);
   CHECK(none.start.line == 0);
   CHECK(none.end.line == 0);
 }
 
-TEST_CASE("original ranges of generated lines") {
+TEST_CASE("original statements of generated lines") {
   GeneratedFile f = handMadeFile();
   CHECK(!findOriginalRange(f, 0));
-  CHECK(findOriginalRange(f, 1)->start.line == 100);
-  CHECK(findOriginalRange(f, 3)->start.line == 101);
-  CHECK(findOriginalRange(f, 4)->start.line == 101); // Nearest above.
-  CHECK(findOriginalRange(f, 9)->start.line == 102);
+  CHECK(findOriginalRange(f, 1)->start.line == 101);
+  CHECK(findOriginalRange(f, 2)->start.line == 101);
+  CHECK(findOriginalRange(f, 3)->start.line == 102);
+  CHECK(findOriginalRange(f, 4)->start.line == 102); // Nearest above.
+  CHECK(findOriginalRange(f, 9)->start.line == 103);
 }
 
 TEST_CASE("generated targets") {
@@ -152,7 +164,11 @@ TEST_CASE("C++ of a statement and back") {
                         });
   REQUIRE(back);
   CHECK(back->uri == "file:///w/add.py");
+  // The whole assignment `B[...] = A[...] + 1.0` (line 7, columns 12-49).
   CHECK(back->range.start.line == 7);
+  CHECK(back->range.start.character == 12);
+  CHECK(back->range.end.line == 7);
+  CHECK(back->range.end.character == 49);
   llvm::sys::fs::remove_directories(dir);
 }
 

@@ -204,6 +204,7 @@ TEST_CASE("property: layouts inferred for every example are valid") {
   for (const std::string &file : exampleFiles())
     for (llvm::StringRef target : {"cuda:sm_80", "cuda:sm_90a", "hip:gfx90a"}) {
       INFO(file << " on " << target.str());
+      llvm::errs() << file << " " << target << "\n";
       Analysed a = analyseExample(file, target);
       ModuleOp module = a.module();
       if (!module)

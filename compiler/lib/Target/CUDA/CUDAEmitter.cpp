@@ -17,6 +17,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/IR/Matchers.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/Path.h"
@@ -274,6 +275,16 @@ FailureOr<RootAccess> Emitter::resolve(Value buffer,
 FailureOr<std::string> Emitter::linearIndex(const RootAccess &access,
                                             Operation *at) {
   auto type = cast<BufferType>(access.root.getType());
+  auto sw = swizzled.find(access.root);
+  if (sw != swizzled.end() && access.indices.size() >= 2) {
+    // Row-major with the 16-byte chunk XOR-swizzled by the row.
+    std::string rowIdx = access.indices[0];
+    for (unsigned d = 1; d + 1 < access.indices.size(); ++d)
+      rowIdx = "(" + rowIdx + ") * " + std::to_string(type.getShape()[d]) +
+               " + " + access.indices[d];
+    return "tlc::cuda::swizzledIndex<" + std::to_string(sw->second) + ">(" +
+           rowIdx + ", " + access.indices.back() + ")";
+  }
   std::string linear;
   for (unsigned d = 0; d < access.indices.size(); ++d) {
     if (d == 0) {
@@ -340,6 +351,17 @@ SharedEffects Emitter::sharedEffectsOf(Operation *op) {
       note(clear.getDst(), true);
     } else if (auto atomic = dyn_cast<AtomicAddOp>(nested)) {
       note(atomic.getDst(), true);
+    } else if (auto gemm = dyn_cast<GemmOp>(nested)) {
+      note(gemm.getA(), false);
+      note(gemm.getB(), false);
+    } else if (auto red = dyn_cast<ReduceOp>(nested)) {
+      note(red.getSrc(), false);
+      note(red.getDst(), true);
+    } else if (auto cs = dyn_cast<CumSumOp>(nested)) {
+      note(cs.getSrc(), false);
+      note(cs.getDst(), true);
+    } else if (isa<PrintOp>(nested) && nested->getNumOperands()) {
+      note(nested->getOperand(0), false);
     }
   });
   return effects;
@@ -384,7 +406,25 @@ LogicalResult Emitter::emitKernel(KernelOp op) {
   numThreads = *threads;
   fragments.clear();
   sharedOffsets.clear();
+  swizzled.clear();
   sharedBytes = 0;
+  scratchOffset = -1;
+  if (failed(assignFragmentLayouts(op)))
+    return failure();
+  // Shared gemm operands of 16-bit elements are XOR-swizzled in 16-byte
+  // chunks (conflict-free ldmatrix); every access goes through the swizzle.
+  op.walk([&](GemmOp gemm) {
+    for (Value v : {gemm.getA(), gemm.getB()}) {
+      Value root = rootOf(v);
+      auto t = cast<BufferType>(root.getType());
+      if (!isSharedScope(t.getScope()) || !t.isStatic() || t.getRank() < 2 ||
+          byteWidth(t.getElementType()) != 2)
+        continue;
+      int64_t rowBytes = t.getShape().back() * 2;
+      if (rowBytes % 16 == 0 && rowBytes >= 32)
+        swizzled[root] = rowBytes / 16;
+    }
+  });
 
   // Dynamic shared memory: every shared buffer of the kernel, 128-byte
   // aligned, in allocation order.
@@ -406,6 +446,15 @@ LogicalResult Emitter::emitKernel(KernelOp op) {
   });
   if (walk.wasInterrupted())
     return failure();
+  int64_t scratch = 0;
+  op.walk([&](ReduceOp red) {
+    scratch = std::max(scratch, reduceScratchBytes(red));
+  });
+  if (scratch) {
+    sharedBytes = (sharedBytes + 127) / 128 * 128;
+    scratchOffset = sharedBytes;
+    sharedBytes += scratch;
+  }
 
   std::string entry = fresh(func.getSymName().str() +
                             (result.launches.empty()
@@ -446,9 +495,48 @@ LogicalResult Emitter::emitKernel(KernelOp op) {
   if (sharedBytes)
     line("extern __shared__ __align__(128) unsigned char smem[];");
   static const char *axes[] = {"x", "y", "z"};
-  for (auto [d, arg] : llvm::enumerate(op.getBlockIndices()))
-    line("const long long " + define(arg, "b" + std::string(axes[d])) +
-         " = blockIdx." + axes[d] + ";");
+  UseSwizzleOp raster;
+  op.walk([&](UseSwizzleOp u) {
+    if (u.getEnable())
+      raster = u;
+  });
+  auto blockIndices = op.getBlockIndices();
+  if (raster && blockIndices.size() >= 2) {
+    // Blocks run in panels of `panel` rows (row order) or columns, so
+    // neighbours share L2 lines: a bijection of the 2-D block grid.
+    beginOp(raster, "T.use_swizzle");
+    bool row = raster.getOrder() == SwizzleOrder::Row;
+    std::string p = std::to_string(raster.getPanelSize());
+    line("const long long linearBlock = (long long)blockIdx.y * gridDim.x + "
+         "blockIdx.x;");
+    std::string major = row ? "gridDim.y" : "gridDim.x";
+    std::string minor = row ? "gridDim.x" : "gridDim.y";
+    line("const long long panel = linearBlock / (" + p + "ll * " + minor +
+         ");");
+    line("const long long inPanel = linearBlock % (" + p + "ll * " + minor +
+         ");");
+    line("const long long panelWidth = min(" + p + "ll, (long long)" + major +
+         " - panel * " + p + ");");
+    std::string a = define(blockIndices[0], "bx");
+    std::string b = define(blockIndices[1], "by");
+    if (row) {
+      line("const long long " + b + " = panel * " + p +
+           " + inPanel % panelWidth;");
+      line("const long long " + a + " = inPanel / panelWidth;");
+    } else {
+      line("const long long " + a + " = panel * " + p +
+           " + inPanel % panelWidth;");
+      line("const long long " + b + " = inPanel / panelWidth;");
+    }
+    for (unsigned d = 2; d < blockIndices.size(); ++d)
+      line("const long long " + define(blockIndices[d], "bz") +
+           " = blockIdx." + axes[d] + ";");
+    currentLoc = op.getLoc();
+  } else {
+    for (auto [d, arg] : llvm::enumerate(blockIndices))
+      line("const long long " + define(arg, "b" + std::string(axes[d])) +
+           " = blockIdx." + axes[d] + ";");
+  }
 
   // Scalars the function body computes before the kernel (symbols, launch
   // arithmetic) are recomputed in the kernel.
@@ -482,27 +570,9 @@ LogicalResult Emitter::emitAlloc(AllocOp op) {
          Twine(sharedOffsets[op.getResult()]) + ");");
     return success();
   case MemoryScope::Fragment: {
-    if (!type.isStatic()) {
-      op.emitError("fragments need static shapes on the CUDA target");
-      return failure();
-    }
-    FragmentInfo info;
-    info.shape.assign(type.getShape().begin(), type.getShape().end());
-    info.numel = 1;
-    for (int64_t e : info.shape)
-      info.numel *= e;
-    int64_t bytes = byteWidth(type.getElementType());
-    info.vec = bytes ? std::max<int64_t>(1, 16 / bytes) : 1;
-    while (info.vec > 1 && (info.numel % (info.vec * numThreads) != 0 ||
-                            info.shape.back() % info.vec != 0))
-      info.vec /= 2;
-    int64_t chunks = (info.numel / info.vec + numThreads - 1) / numThreads;
-    info.regs = chunks * info.vec;
-    fragments[op.getResult()] = info;
+    const FragmentInfo &info = fragments[op.getResult()];
     line("alignas(16) " + *t + " " + name + "[" + Twine(info.regs) +
-         "];  // " + Twine(info.vec) + "-element chunks, chunk c of thread "
-         "tid is elements [(c * " + Twine(numThreads) + " + tid) * " +
-         Twine(info.vec) + ", +" + Twine(info.vec) + ")");
+         "];  // " + info.layout.shortLabel());
     return success();
   }
   case MemoryScope::Local:
@@ -583,6 +653,20 @@ LogicalResult Emitter::emitOp(Operation *op) {
     return emitParallel(par);
   if (auto copy = dyn_cast<CopyOp>(op))
     return emitCopy(copy);
+  if (auto gemm = dyn_cast<GemmOp>(op))
+    return emitGemm(gemm);
+  if (auto red = dyn_cast<ReduceOp>(op))
+    return emitReduce(red);
+  if (auto cs = dyn_cast<CumSumOp>(op))
+    return emitCumSum(cs);
+  if (auto at = dyn_cast<AtomicAddOp>(op))
+    return emitAtomicAdd(at);
+  if (auto pr = dyn_cast<PrintOp>(op))
+    return emitPrint(pr);
+  if (auto as = dyn_cast<DeviceAssertOp>(op))
+    return emitDeviceAssert(as);
+  if (isa<UseSwizzleOp>(op))
+    return success(); // applied at the kernel's block indices
   if (auto fill = dyn_cast<FillOp>(op)) {
     beginOp(op, "T.fill");
     return emitFill(op, fill.getDst(), expr(fill.getValue()));
@@ -677,6 +761,38 @@ LogicalResult Emitter::emitOp(Operation *op) {
   return failure();
 }
 
+FailureOr<std::string> Emitter::fragmentRegister(Operation *op, Value buffer,
+                                                 ValueRange indices) {
+  Value root = rootOf(buffer);
+  auto it = fragmentAccess.find(op);
+  if (it != fragmentAccess.end())
+    return it->second;
+  // Outside T.Parallel: constant indices into a fragment every thread holds
+  // whole (a fully replicated, row-major layout).
+  auto info = fragments.find(root);
+  if (info != fragments.end() && root == buffer &&
+      info->second.layout.getReplicate() == numThreads &&
+      info->second.regs == info->second.numel) {
+    SmallVector<int64_t> coord;
+    for (Value i : indices) {
+      IntegerAttr c;
+      if (!matchPattern(i, m_Constant(&c)))
+        break;
+      coord.push_back(c.getInt());
+    }
+    if (coord.size() == indices.size()) {
+      std::optional<layout::FragmentSlot> slot =
+          info->second.layout.apply(coord, 0);
+      if (slot)
+        return expr(root) + "[" + std::to_string(slot->index) + "]";
+    }
+  }
+  op->emitError("the CUDA target accesses fragments only inside a "
+                "T.Parallel at the loop variables, or at constant indices "
+                "of a fragment every thread holds");
+  return failure();
+}
+
 LogicalResult Emitter::emitLoad(LoadOp op) {
   auto type = cast<BufferType>(op.getBuffer().getType());
   Value root = rootOf(op.getBuffer());
@@ -685,18 +801,12 @@ LogicalResult Emitter::emitLoad(LoadOp op) {
     return failure();
   std::string name = define(op.getResult(), "x");
   if (scopeOf(root) == MemoryScope::Fragment) {
-    if (parallelReg.empty() ||
-        !llvm::equal(op.getIndices(), parallelVars) ||
-        !fragments.count(root) || root != op.getBuffer()) {
-      op.emitError("the CUDA target reads fragments only inside a "
-                   "T.Parallel over the fragment's shape, at the loop "
-                   "variables (cross-thread accesses need layout inference)");
+    FailureOr<std::string> reg = fragmentRegister(op, op.getBuffer(),
+                                                  op.getIndices());
+    if (failed(reg))
       return failure();
-    }
     line("const " + *vt + " " + name + " = " +
-         fromStorage(type.getElementType(),
-                     expr(root) + "[" + parallelReg + "]") +
-         ";");
+         fromStorage(type.getElementType(), *reg) + ";");
     return success();
   }
   SmallVector<std::string> idx;
@@ -723,15 +833,11 @@ LogicalResult Emitter::emitStore(StoreOp op) {
   Value root = rootOf(op.getBuffer());
   std::string value = toStorage(type.getElementType(), expr(op.getValue()));
   if (scopeOf(root) == MemoryScope::Fragment) {
-    if (parallelReg.empty() ||
-        !llvm::equal(op.getIndices(), parallelVars) ||
-        !fragments.count(root) || root != op.getBuffer()) {
-      op.emitError("the CUDA target writes fragments only inside a "
-                   "T.Parallel over the fragment's shape, at the loop "
-                   "variables (cross-thread accesses need layout inference)");
+    FailureOr<std::string> reg = fragmentRegister(op, op.getBuffer(),
+                                                  op.getIndices());
+    if (failed(reg))
       return failure();
-    }
-    line(expr(root) + "[" + parallelReg + "] = " + value + ";");
+    line(*reg + " = " + value + ";");
     return success();
   }
   SmallVector<std::string> idx;

@@ -45,107 +45,298 @@ static SmallVector<std::string> unflatten(Emitter &e, StringRef flat,
 // T.Parallel
 //===----------------------------------------------------------------------===//
 
+/// The loop dimensions a fragment access uses (each index must be one of
+/// \p par's induction variables), or std::nullopt.
+static std::optional<SmallVector<unsigned>> accessDims(ParallelOp par,
+                                                       ValueRange indices) {
+  SmallVector<unsigned> dims;
+  for (Value i : indices) {
+    auto arg = dyn_cast<BlockArgument>(i);
+    if (!arg || arg.getOwner() != &par.getBody().front())
+      return std::nullopt;
+    dims.push_back(arg.getArgNumber());
+  }
+  return dims;
+}
+
 LogicalResult Emitter::emitParallel(ParallelOp op) {
   beginOp(op, "T.Parallel");
   SmallVector<OpFoldResult> extents = op.getMixedExtents();
-  // Fragments the loop touches fix the partition.
-  const FragmentInfo *frag = nullptr;
-  Value fragRoot;
-  WalkResult walk = op.walk([&](Operation *nested) {
+  SmallVector<std::string> shape;
+  std::string numel;
+  bool isStatic = true;
+  int64_t staticNumel = 1;
+  SmallVector<int64_t> loopShape;
+  for (OpFoldResult ext : extents) {
+    std::string s = foldResult(ext);
+    shape.push_back(s);
+    numel += (numel.empty() ? "" : " * ") + s;
+    if (auto attr = dyn_cast<Attribute>(ext)) {
+      staticNumel *= cast<IntegerAttr>(attr).getInt();
+      loopShape.push_back(cast<IntegerAttr>(attr).getInt());
+    } else {
+      isStatic = false;
+    }
+  }
+  // Fragment accesses: the loop takes the layout of a fragment accessed at
+  // exactly its variables; every other fragment access maps onto it.
+  SmallVector<std::pair<Operation *, Value>> fragOps;
+  op.getBody().walk([&](Operation *nested) {
     Value buf;
     if (auto l = dyn_cast<LoadOp>(nested))
       buf = l.getBuffer();
     else if (auto s = dyn_cast<StoreOp>(nested))
       buf = s.getBuffer();
-    if (!buf || scopeOf(rootOf(buf)) != MemoryScope::Fragment)
-      return WalkResult::advance();
-    auto it = fragments.find(rootOf(buf));
-    if (it == fragments.end())
-      return WalkResult::advance();
-    if (frag && frag->shape != it->second.shape) {
-      nested->emitError("fragments of different shapes in one T.Parallel "
-                        "need layout inference, which the CUDA target does "
-                        "not have yet");
-      return WalkResult::interrupt();
-    }
-    frag = &it->second;
-    fragRoot = it->first;
-    return WalkResult::advance();
+    if (buf && scopeOf(rootOf(buf)) == MemoryScope::Fragment)
+      fragOps.push_back({nested, buf});
   });
-  if (walk.wasInterrupted())
-    return failure();
-
-  SmallVector<std::string> shape;
-  std::string numel;
-  bool isStatic = true;
-  int64_t staticNumel = 1;
-  for (OpFoldResult ext : extents) {
-    std::string s = foldResult(ext);
-    shape.push_back(s);
-    numel += (numel.empty() ? "" : " * ") + s;
-    if (auto attr = dyn_cast<Attribute>(ext))
-      staticNumel *= cast<IntegerAttr>(attr).getInt();
-    else
-      isStatic = false;
-  }
-  if (frag) {
-    SmallVector<int64_t> loopShape;
-    for (OpFoldResult ext : extents)
-      if (auto attr = dyn_cast<Attribute>(ext))
-        loopShape.push_back(cast<IntegerAttr>(attr).getInt());
-    if (!isStatic || ArrayRef<int64_t>(loopShape) != ArrayRef(frag->shape)) {
-      op.emitError("a T.Parallel that touches a fragment must run over the "
-                   "fragment's shape on the CUDA target");
-      return failure();
+  auto indicesOf = [](Operation *o) -> ValueRange {
+    if (auto l = dyn_cast<LoadOp>(o))
+      return l.getIndices();
+    return cast<StoreOp>(o).getIndices();
+  };
+  const FragmentInfo *loop = nullptr;
+  for (auto [o, buf] : fragOps) {
+    auto it = fragments.find(buf);
+    std::optional<SmallVector<unsigned>> dims = accessDims(op, indicesOf(o));
+    if (it == fragments.end() || !dims || !isStatic ||
+        ArrayRef<int64_t>(it->second.shape) != ArrayRef<int64_t>(loopShape) ||
+        dims->size() != loopShape.size())
+      continue;
+    bool identity = true;
+    for (auto [i, d] : llvm::enumerate(*dims))
+      identity &= d == i;
+    if (identity) {
+      loop = &it->second;
+      break;
     }
+  }
+  if (!fragOps.empty() && !loop) {
+    op.emitError("this T.Parallel touches fragments but none at exactly the "
+                 "loop variables over its whole shape; the CUDA target needs "
+                 "one to partition the loop");
+    return failure();
   }
 
   std::string reg = fresh("r");
-  std::string flat = fresh("f");
-  int64_t vec = frag ? frag->vec : 1;
   open("");
-  if (isStatic) {
-    int64_t regs = frag ? frag->regs
-                        : (staticNumel + numThreads - 1) / numThreads;
+  SmallVector<std::string> idx;
+  if (loop) {
+    if (loop->threadExtent < numThreads)
+      open("if (tid < " + Twine(loop->threadExtent) + ")");
+    else
+      open("");
+    line("#pragma unroll");
+    open("for (int " + reg + " = 0; " + reg + " < " + Twine(loop->regs) +
+         "; ++" + reg + ")");
+    idx = emitCoords(*loop, reg, "i");
+    for (auto [o, buf] : fragOps) {
+      std::optional<SmallVector<unsigned>> dims = accessDims(op, indicesOf(o));
+      Value root = rootOf(buf);
+      auto it = fragments.find(root);
+      if (!dims || root != buf || it == fragments.end()) {
+        o->emitError("fragment accesses inside T.Parallel must index with "
+                     "the loop variables on the CUDA target");
+        return failure();
+      }
+      FailureOr<std::string> r = fragmentIndex(*loop, it->second, *dims, reg, o);
+      if (failed(r))
+        return failure();
+      fragmentAccess[o] = expr(root) + "[" + *r + "]";
+    }
+  } else if (isStatic) {
+    int64_t regs = (staticNumel + numThreads - 1) / numThreads;
     line("#pragma unroll");
     open("for (int " + reg + " = 0; " + reg + " < " + Twine(regs) + "; ++" +
          reg + ")");
-    if (vec == 1)
-      line("const long long " + flat + " = (long long)" + reg + " * " +
-           Twine(numThreads) + " + tid;");
-    else
-      line("const long long " + flat + " = ((long long)(" + reg + " / " +
-           Twine(vec) + ") * " + Twine(numThreads) + " + tid) * " +
-           Twine(vec) + " + " + reg + " % " + Twine(vec) + ";");
-    bool ragged = (frag ? frag->regs / vec * numThreads * vec
-                        : regs * numThreads) != staticNumel;
-    if (ragged)
+    std::string flat = fresh("f");
+    line("const long long " + flat + " = (long long)" + reg + " * " +
+         Twine(numThreads) + " + tid;");
+    if (regs * numThreads != staticNumel)
       open("if (" + flat + " < " + Twine(staticNumel) + ")");
     else
       open("");
+    idx = unflatten(*this, flat, shape, "i");
   } else {
+    std::string flat = fresh("f");
     open("for (long long " + flat + " = tid; " + flat + " < " + numel + "; " +
          flat + " += " + Twine(numThreads) + ")");
     open("");
+    idx = unflatten(*this, flat, shape, "i");
   }
-  SmallVector<std::string> idx = unflatten(*this, flat, shape, "i");
   for (auto [arg, name] : llvm::zip(op.getInductionVars(), idx))
     names[arg] = name;
 
   std::string savedReg = parallelReg;
-  SmallVector<Value> savedVars = parallelVars;
   parallelReg = reg;
-  parallelVars.assign(op.getInductionVars().begin(),
-                      op.getInductionVars().end());
   LogicalResult r = emitBlock(op.getBody().front(), /*allowBarriers=*/false);
   parallelReg = savedReg;
-  parallelVars = savedVars;
   if (failed(r))
     return failure();
   close();
   close();
   close();
-  (void)fragRoot;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Fragment copies
+//===----------------------------------------------------------------------===//
+
+LogicalResult Emitter::emitFragmentCopy(CopyOp op) {
+  Value src = op.getSrc(), dst = op.getDst();
+  Value srcRoot = rootOf(src), dstRoot = rootOf(dst);
+  bool srcFrag = scopeOf(srcRoot) == MemoryScope::Fragment;
+  bool dstFrag = scopeOf(dstRoot) == MemoryScope::Fragment;
+  auto srcType = cast<BufferType>(src.getType());
+  auto dstType = cast<BufferType>(dst.getType());
+  Type srcElem = srcType.getElementType(), dstElem = dstType.getElementType();
+  if ((srcFrag && srcRoot != src) || (dstFrag && dstRoot != dst) ||
+      (srcFrag && !fragments.count(srcRoot)) ||
+      (dstFrag && !fragments.count(dstRoot))) {
+    op.emitError("the CUDA target copies whole fragments only");
+    return failure();
+  }
+  const FragmentInfo &frag = fragments[srcFrag ? srcRoot : dstRoot];
+  std::string reg = fresh("r");
+  if (srcFrag && dstFrag) {
+    const FragmentInfo &d = fragments[dstRoot];
+    if (ArrayRef<int64_t>(d.shape) != ArrayRef<int64_t>(frag.shape)) {
+      op.emitError("fragment copy shapes differ");
+      return failure();
+    }
+    SmallVector<unsigned> dims;
+    for (unsigned i = 0; i < d.shape.size(); ++i)
+      dims.push_back(i);
+    FailureOr<std::string> sIdx =
+        fragmentIndex(d, fragments[srcRoot], dims, reg, op);
+    if (failed(sIdx))
+      return failure();
+    line("#pragma unroll");
+    line("for (int " + reg + " = 0; " + reg + " < " + Twine(d.regs) + "; ++" +
+         reg + ") " + expr(dstRoot) + "[" + reg + "] = " +
+         toStorage(dstElem, fromStorage(srcElem, expr(srcRoot) + "[" + *sIdx +
+                                                     "]")) +
+         ";");
+    return success();
+  }
+  // Fragment <-> memory: the memory side's non-unit dimensions are the
+  // fragment's.
+  Value mem = srcFrag ? dst : src;
+  auto memType = cast<BufferType>(mem.getType());
+  SmallVector<unsigned> memDims;
+  SmallVector<int64_t> memExtents;
+  for (unsigned d = 0; d < memType.getRank(); ++d) {
+    Dim dim = memType.getDim(d);
+    if (dim.isStatic() && dim.getValue() == 1)
+      continue;
+    if (!dim.isStatic()) {
+      op.emitError("the CUDA target copies tiles of static shape only");
+      return failure();
+    }
+    memDims.push_back(d);
+    memExtents.push_back(dim.getValue());
+  }
+  SmallVector<int64_t> fragExtents;
+  for (int64_t e : frag.shape)
+    if (e != 1)
+      fragExtents.push_back(e);
+  if (fragExtents != memExtents) {
+    op.emitError("copy shapes differ");
+    return failure();
+  }
+  int64_t vec = frag.vec;
+  bool sameType = srcElem == dstElem;
+  int64_t vecBytes = vec * byteWidth(dstElem);
+  bool canVector = sameType && vec > 1 &&
+                   (vecBytes == 4 || vecBytes == 8 || vecBytes == 16) &&
+                   frag.shape.back() != 1;
+  open("");
+  if (frag.threadExtent < numThreads || (!srcFrag && false))
+    open("if (tid < " + Twine(frag.threadExtent) + ")");
+  else
+    open("");
+  if (srcFrag && frag.repMask) // one replica writes
+    open("if ((tid & " + Twine(frag.repMask) + ") == 0)");
+  else
+    open("");
+  line("#pragma unroll");
+  open("for (int " + reg + " = 0; " + reg + " < " + Twine(frag.regs) + "; " +
+       reg + " += " + Twine(vec) + ")");
+  SmallVector<std::string> coords = emitCoords(frag, reg, "i");
+  // Memory indices: fragment dims with extent 1 dropped.
+  SmallVector<std::string> memIdx(memType.getRank(), "0");
+  {
+    unsigned k = 0;
+    for (auto [d, e] : llvm::enumerate(frag.shape)) {
+      if (e == 1)
+        continue;
+      memIdx[memDims[k++]] = coords[d];
+    }
+  }
+  auto elementAt = [&](StringRef e) -> FailureOr<std::pair<std::string, std::string>> {
+    SmallVector<std::string> idx = memIdx;
+    if (!idx.empty() && e != "0") {
+      // The fragment's last dimension is the memory's last non-unit one.
+      unsigned lastMem = memDims.back();
+      idx[lastMem] = "(" + idx[lastMem] + " + " + e.str() + ")";
+    }
+    FailureOr<RootAccess> a = resolve(mem, idx, op);
+    if (failed(a))
+      return failure();
+    FailureOr<std::string> lv = lvalue(*a, op);
+    FailureOr<std::string> cond = boundsCondition(*a, op);
+    if (failed(lv) || failed(cond))
+      return failure();
+    return std::make_pair(*lv, *cond);
+  };
+  std::string fragName = expr(srcFrag ? srcRoot : dstRoot);
+  if (canVector) {
+    FailureOr<RootAccess> a = resolve(mem, memIdx, op);
+    if (failed(a))
+      return failure();
+    FailureOr<std::string> lin = linearIndex(*a, op);
+    FailureOr<std::string> bounds = boundsCondition(*a, op, vec);
+    if (failed(lin) || failed(bounds))
+      return failure();
+    std::string memAddr = "&" + expr(a->root) + "[" + *lin + "]";
+    std::string fragAddr = "&" + fragName + "[" + reg + "]";
+    std::string cond = "(" + *lin + ") % " + std::to_string(vec) + " == 0";
+    if (!bounds->empty())
+      cond = *bounds + " && " + cond;
+    open("if (" + cond + ")");
+    line("tlc::cuda::copyVector<" + Twine(vecBytes) + ">(" +
+         (srcFrag ? memAddr : fragAddr) + ", " +
+         (srcFrag ? fragAddr : memAddr) + ");");
+    --indent;
+    open("} else");
+  } else {
+    open("");
+  }
+  std::string e = fresh("e");
+  line("#pragma unroll");
+  open("for (int " + e + " = 0; " + e + " < " + Twine(vec) + "; ++" + e + ")");
+  FailureOr<std::pair<std::string, std::string>> m = elementAt(e);
+  if (failed(m))
+    return failure();
+  std::string fragReg = fragName + "[" + reg + " + " + e + "]";
+  if (srcFrag) {
+    std::string stmt =
+        m->first + " = " + toStorage(dstElem, fromStorage(srcElem, fragReg)) +
+        ";";
+    line(m->second.empty() ? stmt : "if (" + m->second + ") " + stmt);
+  } else {
+    std::string value = fromStorage(srcElem, m->first);
+    if (!m->second.empty())
+      value = "((" + m->second + ") ? " + value + " : 0)";
+    line(fragReg + " = " + toStorage(dstElem, value) + ";");
+  }
+  close();
+  close();
+  close();
+  close();
+  close();
+  close();
   return success();
 }
 
@@ -266,6 +457,8 @@ LogicalResult Emitter::emitCopy(CopyOp op) {
 
   bool srcFrag = scopeOf(src.root) == MemoryScope::Fragment;
   bool dstFrag = scopeOf(dst.root) == MemoryScope::Fragment;
+  if (srcFrag || dstFrag)
+    return emitFragmentCopy(op);
   const FragmentInfo *frag = nullptr;
   if (srcFrag || dstFrag) {
     const CopySide &f = srcFrag ? src : dst;

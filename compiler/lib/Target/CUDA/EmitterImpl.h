@@ -15,6 +15,7 @@
 #define TLC_LIB_TARGET_CUDA_EMITTERIMPL_H
 
 #include "tlc/Dialect/Tile/IR/TileOps.h"
+#include "tlc/Layout/Fragment.h"
 #include "tlc/Target/CUDA/CUDAEmitter.h"
 
 #include "mlir/IR/Location.h"
@@ -22,20 +23,54 @@
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 
 #include <string>
 
 namespace tlc::target::cuda_detail {
 
-/// How a `local.fragment` buffer is spread over the threads: register r of
-/// thread tid holds flat element ((r / vec) * threads + tid) * vec + r % vec.
+/// A map from small non-negative integers to integer vectors that is linear
+/// in the bits of its inputs: out[d] = base[d] + sum over inputs v and bits b
+/// of bit(x_v, b) * coef[v][b][d]. Thread/register maps of tensor-core and
+/// chunked fragment layouts have this form; emitted with the register index
+/// an unrolled-loop constant, so register arrays are indexed statically.
+struct BitLinear {
+  llvm::SmallVector<int64_t> base;
+  /// [input][bit][output dim].
+  llvm::SmallVector<llvm::SmallVector<llvm::SmallVector<int64_t>>> coef;
+
+  /// Fits \p f over the box of \p extents (one per input) into \p dims
+  /// outputs; std::nullopt when \p f is undefined somewhere or not linear in
+  /// the bits.
+  static std::optional<BitLinear>
+  fit(llvm::ArrayRef<int64_t> extents, unsigned dims,
+      llvm::function_ref<std::optional<llvm::SmallVector<int64_t>>(
+          llvm::ArrayRef<int64_t>)>
+          f);
+  /// C++ expression of output \p d over the input names \p vars.
+  std::string expr(unsigned d, llvm::ArrayRef<std::string> vars) const;
+  /// Bits of input \p v whose coefficients are all zero.
+  int64_t zeroMask(unsigned v) const;
+};
+
+/// How a `local.fragment` buffer is spread over the threads: its TLCLayout
+/// fragment plus the fitted inverse map (thread, register) -> coordinate.
 struct FragmentInfo {
   llvm::SmallVector<int64_t> shape;
   int64_t numel = 0;
-  /// Elements per chunk (a 16-byte vector when the fragment divides evenly).
-  int64_t vec = 1;
+  /// The layout (from a gemm, a reduction, a T.Parallel or the default).
+  layout::Fragment layout;
   /// Registers per thread.
   int64_t regs = 0;
+  /// Threads [0, threadExtent) hold elements.
+  int64_t threadExtent = 0;
+  /// Inputs (tid, register) -> logical coordinate.
+  BitLinear coords;
+  /// Thread bits that only select a replica.
+  int64_t repMask = 0;
+  /// Consecutive registers that hold consecutive elements of the last
+  /// dimension (aligned): the vector width of copies.
+  int64_t vec = 1;
 };
 
 /// A buffer access resolved to its allocation or parameter.
@@ -117,19 +152,64 @@ public:
   mlir::LogicalResult emitScalar(mlir::Operation *op);
   mlir::LogicalResult emitLoad(tile::LoadOp op);
   mlir::LogicalResult emitStore(tile::StoreOp op);
+  /// The register expression of a fragment element access \p op.
+  mlir::FailureOr<std::string> fragmentRegister(mlir::Operation *op,
+                                                mlir::Value buffer,
+                                                mlir::ValueRange indices);
   // CUDAEmitterTileOps.cpp
   mlir::LogicalResult emitParallel(tile::ParallelOp op);
   mlir::LogicalResult emitCopy(tile::CopyOp op);
   mlir::LogicalResult emitFill(mlir::Operation *op, mlir::Value dst,
                                const std::string &value);
+  /// Copies between a fragment and memory or another fragment.
+  mlir::LogicalResult emitFragmentCopy(tile::CopyOp op);
+  // CUDAFragments.cpp
+  /// Chooses a layout for every fragment of \p kernel (gemm operands,
+  /// reductions, T.Parallel propagation, then the default partition) and
+  /// fills `fragments`.
+  mlir::LogicalResult assignFragmentLayouts(tile::KernelOp kernel);
+  /// The register of \p buf holding the element that slot (tid, r) of
+  /// \p loop visits, \p buf dimension d being loop dimension dims[d]; an
+  /// expression over \p reg. Fails (diagnostic on \p at) when another
+  /// thread holds it.
+  mlir::FailureOr<std::string> fragmentIndex(const FragmentInfo &loop,
+                                             const FragmentInfo &buf,
+                                             llvm::ArrayRef<unsigned> dims,
+                                             llvm::StringRef reg,
+                                             mlir::Operation *at);
+  /// Declares the coordinates of slot (tid, \p reg) of \p info.
+  llvm::SmallVector<std::string> emitCoords(const FragmentInfo &info,
+                                            llvm::StringRef reg,
+                                            llvm::StringRef hint);
+  // CUDAEmitterReduce.cpp
+  mlir::LogicalResult emitReduce(tile::ReduceOp op);
+  mlir::LogicalResult emitCumSum(tile::CumSumOp op);
+  mlir::LogicalResult emitAtomicAdd(tile::AtomicAddOp op);
+  mlir::LogicalResult emitPrint(tile::PrintOp op);
+  mlir::LogicalResult emitDeviceAssert(tile::DeviceAssertOp op);
+  /// Bytes of the reduction scratch area \p op needs (0: warp-local).
+  int64_t reduceScratchBytes(tile::ReduceOp op);
+  // CUDAEmitterGemm.cpp
+  mlir::LogicalResult emitGemm(tile::GemmOp op);
+  /// The swizzle of a shared gemm operand buffer: 16-byte chunks per row
+  /// (0 when not swizzled).
+  llvm::DenseMap<mlir::Value, int64_t> swizzled;
+  /// Byte offset of the reduction scratch area in shared memory.
+  int64_t scratchOffset = -1;
+  /// Fragment loads/stores inside T.Parallel -> register expression.
+  llvm::DenseMap<mlir::Operation *, std::string> fragmentAccess;
+  /// Inside a pipelined loop: shared buffer -> pointer expression of the
+  /// stage being computed on.
+  llvm::DenseMap<mlir::Value, std::string> stagePointers;
+  /// Set while emitting a copy that should use cp.async.
+  bool asyncCopy = false;
 
   /// Threads per block of the kernel being emitted.
   int64_t numThreads = 0;
   /// Fragments of the kernel being emitted.
   llvm::DenseMap<mlir::Value, FragmentInfo> fragments;
-  /// Inside a T.Parallel: the register variable and induction variables.
+  /// Inside a T.Parallel: the register variable.
   std::string parallelReg;
-  llvm::SmallVector<mlir::Value> parallelVars;
   /// Names of values.
   llvm::DenseMap<mlir::Value, std::string> names;
 

@@ -318,21 +318,10 @@ local function execute(client, bufnr, command, arguments, on_result)
   end, bufnr)
 end
 
---- Shows the Tile IR of the kernel at the cursor.
+--- Shows the Tile IR of the kernel at the cursor: generatedSource with
+--- target "tile", at the cursor's statement, in the generated-source split.
 function M.ir()
-  with_lenses('tilelang.showTileIR', function(client, bufnr, lenses)
-    if #lenses == 0 then
-      return err('no kernel in this buffer')
-    end
-    execute(client, bufnr, 'tilelang.showTileIR', lenses[1].command.arguments, function(result)
-      if type(result) == 'table' and result.uri then
-        M.open_generated(result.uri, result.range or {
-          start = { line = 0, character = 0 },
-          ['end'] = { line = 0, character = 0 },
-        }, 'mlir', bufnr)
-      end
-    end)
-  end)
+  M.generated('tile')
 end
 
 --- Picks the instance the hints show: `index` (a number) for the kernel at

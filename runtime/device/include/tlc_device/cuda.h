@@ -21,5 +21,6 @@
 #include "tlc_device/cuda/memory.h"
 #include "tlc_device/cuda/mma.h"
 #include "tlc_device/cuda/reduce.h"
+#include "tlc_device/cuda/swizzle.h"
 
 #endif // TLC_DEVICE_CUDA_H

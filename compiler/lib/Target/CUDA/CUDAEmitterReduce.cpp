@@ -1,0 +1,511 @@
+//===- CUDAEmitterReduce.cpp - Reductions and debugging ops for CUDA ----===//
+//
+// Part of the tlc project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// T.reduce_* over fragments: each thread folds the registers it holds of
+// every result row, then the threads that share a row combine their
+// partials: with `__shfl_xor_sync` over the thread-id bits inside a warp,
+// through a shared-memory scratch area over the bits across warps. Which
+// bits those are comes from the source layout's fitted thread map.
+// Also T.cumsum (shared memory), T.atomic_add, T.print and
+// T.device_assert.
+//
+//===----------------------------------------------------------------------===//
+
+#include "EmitterImpl.h"
+
+#include "llvm/Support/Path.h"
+
+using namespace mlir;
+using namespace tlc;
+using namespace tlc::tile;
+using namespace tlc::target;
+using namespace tlc::target::cuda_detail;
+
+namespace {
+/// How the threads of a reduction combine.
+struct ReducePlan {
+  /// Thread bits inside a warp / across warps that step the reduced
+  /// coordinate.
+  int64_t warpMask = 0, blockMask = 0;
+};
+} // namespace
+
+static FailureOr<ReducePlan> planReduce(const FragmentInfo &src, unsigned dim,
+                                        Operation *at) {
+  ReducePlan plan;
+  for (auto [b, c] : llvm::enumerate(src.coords.coef[0])) {
+    if (c[dim] == 0)
+      continue;
+    for (auto [d, x] : llvm::enumerate(c))
+      if (d != dim && x != 0) {
+        at->emitError("T.reduce: the source layout mixes the reduced "
+                      "dimension with another in one thread bit");
+        return failure();
+      }
+    (b < 5 ? plan.warpMask : plan.blockMask) |= int64_t(1) << b;
+  }
+  return plan;
+}
+
+int64_t Emitter::reduceScratchBytes(ReduceOp op) {
+  auto s = fragments.find(op.getSrc()), d = fragments.find(op.getDst());
+  if (s == fragments.end() || d == fragments.end())
+    return 0;
+  FailureOr<ReducePlan> plan = planReduce(s->second, op.getDim(), op);
+  if (failed(plan) || !plan->blockMask)
+    return 0;
+  return d->second.regs * numThreads * 8;
+}
+
+static std::string reduceIdentity(ReduceKind kind, StringRef type) {
+  bool isFloat = type == "float" || type == "double";
+  switch (kind) {
+  case ReduceKind::Sum:
+  case ReduceKind::AbsSum:
+  case ReduceKind::AbsMax:
+  case ReduceKind::BitOr:
+  case ReduceKind::BitXor:
+    return "(" + type.str() + ")0";
+  case ReduceKind::Max:
+    return isFloat ? "-__int_as_float(0x7f800000)"
+                   : "std::numeric_limits<" + type.str() + ">::lowest()";
+  case ReduceKind::Min:
+    return isFloat ? "__int_as_float(0x7f800000)"
+                   : "std::numeric_limits<" + type.str() + ">::max()";
+  case ReduceKind::BitAnd:
+    return "(" + type.str() + ")~0ll";
+  }
+  return "0";
+}
+
+static std::string combine(ReduceKind kind, const std::string &a,
+                           const std::string &b, bool isFloat) {
+  switch (kind) {
+  case ReduceKind::Sum:
+  case ReduceKind::AbsSum:
+    return a + " + " + b;
+  case ReduceKind::Max:
+  case ReduceKind::AbsMax:
+    return isFloat ? "fmaxf(" + a + ", " + b + ")" : "max(" + a + ", " + b + ")";
+  case ReduceKind::Min:
+    return isFloat ? "fminf(" + a + ", " + b + ")" : "min(" + a + ", " + b + ")";
+  case ReduceKind::BitAnd:
+    return a + " & " + b;
+  case ReduceKind::BitOr:
+    return a + " | " + b;
+  case ReduceKind::BitXor:
+    return a + " ^ " + b;
+  }
+  return a;
+}
+
+LogicalResult Emitter::emitReduce(ReduceOp op) {
+  beginOp(op, ("T.reduce_" + stringifyReduceKind(op.getKind())).str());
+  Value src = op.getSrc(), dst = op.getDst();
+  auto s = fragments.find(src), d = fragments.find(dst);
+  if (s == fragments.end() || d == fragments.end()) {
+    op.emitError("the CUDA target reduces whole fragments into fragments "
+                 "only");
+    return failure();
+  }
+  const FragmentInfo &S = s->second, &D = d->second;
+  unsigned dim = op.getDim();
+  FailureOr<ReducePlan> plan = planReduce(S, dim, op);
+  if (failed(plan))
+    return failure();
+  Type srcElem = cast<BufferType>(src.getType()).getElementType();
+  Type dstElem = cast<BufferType>(dst.getType()).getElementType();
+  FailureOr<std::string> vt = valueType(dstElem, op);
+  if (failed(vt))
+    return failure();
+  bool isFloat = *vt == "float" || *vt == "double";
+  ReduceKind kind = op.getKind();
+  bool abs = kind == ReduceKind::AbsSum || kind == ReduceKind::AbsMax;
+  // Register of dst for each source register (same thread by layout).
+  SmallVector<unsigned> dims;
+  for (unsigned i = 0; i < S.shape.size(); ++i)
+    if (i != dim)
+      dims.push_back(i);
+  std::string reg = fresh("r");
+  FailureOr<std::string> dIdx = fragmentIndex(S, D, dims, reg, op);
+  if (failed(dIdx))
+    return failure();
+  std::string part = fresh("part");
+  open("");
+  line(*vt + " " + part + "[" + Twine(D.regs) + "];");
+  std::string k = fresh("k");
+  line("#pragma unroll");
+  line("for (int " + k + " = 0; " + k + " < " + Twine(D.regs) + "; ++" + k +
+       ") " + part + "[" + k + "] = " + reduceIdentity(kind, *vt) + ";");
+  line("#pragma unroll");
+  open("for (int " + reg + " = 0; " + reg + " < " + Twine(S.regs) + "; ++" +
+       reg + ")");
+  std::string x = fromStorage(srcElem, expr(src) + "[" + reg + "]");
+  if (abs)
+    x = isFloat ? "fabsf(" + x + ")" : "abs(" + x + ")";
+  std::string slot = part + "[" + *dIdx + "]";
+  line(slot + " = " + combine(kind, slot, x, isFloat) + ";");
+  close();
+  // Inside the warp.
+  for (unsigned b = 0; b < 5; ++b) {
+    if (!((plan->warpMask >> b) & 1))
+      continue;
+    line("#pragma unroll");
+    line("for (int " + k + " = 0; " + k + " < " + Twine(D.regs) + "; ++" +
+         k + ") " + part + "[" + k + "] = " +
+         combine(kind, part + "[" + k + "]",
+                 "tlc::cuda::shuffleXor(" + part + "[" + k + "], " +
+                     Twine(1 << b).str() + ")",
+                 isFloat) +
+         ";");
+  }
+  // Across warps: every thread publishes its partials, then folds those of
+  // the threads that differ from it only in the cross-warp bits.
+  if (plan->blockMask) {
+    std::string ws = fresh("scratch");
+    line(*vt + " *" + ws + " = reinterpret_cast<" + *vt + " *>(smem + " +
+         Twine(scratchOffset) + ");");
+    line("__syncthreads();  // scratch free");
+    line("#pragma unroll");
+    line("for (int " + k + " = 0; " + k + " < " + Twine(D.regs) + "; ++" +
+         k + ") " + ws + "[" + k + " * " + Twine(numThreads) + " + tid] = " +
+         part + "[" + k + "];");
+    line("__syncthreads();");
+    SmallVector<int64_t> partners;
+    for (int64_t m = 0; m <= plan->blockMask; ++m)
+      if ((m & ~plan->blockMask) == 0)
+        partners.push_back(m);
+    std::string list;
+    for (int64_t m : partners)
+      list += (list.empty() ? "" : ", ") + std::to_string(m);
+    std::string p = fresh("p");
+    line("#pragma unroll");
+    open("for (int " + k + " = 0; " + k + " < " + Twine(D.regs) + "; ++" + k +
+         ")");
+    line(*vt + " all = " + reduceIdentity(kind, *vt) + ";");
+    line("#pragma unroll");
+    open("for (int " + p + " = 0; " + p + " <= " + Twine(plan->blockMask) +
+         "; ++" + p + ")");
+    line("if ((" + p + " & ~" + Twine(plan->blockMask) + ") == 0) all = " +
+         combine(kind, "all",
+                 ws + "[" + k + " * " + std::to_string(numThreads) + " + ((tid & ~" +
+                     Twine(plan->blockMask).str() + ") | " + p + ")]",
+                 isFloat) +
+         ";");
+    close();
+    line(part + "[" + k + "] = all;");
+    close();
+  }
+  // Into dst.
+  std::string dk = expr(dst) + "[" + k + "]";
+  std::string value = part + "[" + k + "]";
+  if (!op.getClear())
+    value = combine(kind, fromStorage(dstElem, dk), value, isFloat);
+  line("#pragma unroll");
+  line("for (int " + k + " = 0; " + k + " < " + Twine(D.regs) + "; ++" + k +
+       ") " + dk + " = " + toStorage(dstElem, value) + ";");
+  close();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// T.cumsum
+//===----------------------------------------------------------------------===//
+
+LogicalResult Emitter::emitCumSum(CumSumOp op) {
+  beginOp(op, "T.cumsum");
+  Value src = op.getSrc(), dst = op.getDst();
+  auto st = cast<BufferType>(src.getType());
+  auto dt = cast<BufferType>(dst.getType());
+  if (scopeOf(rootOf(src)) == MemoryScope::Fragment ||
+      scopeOf(rootOf(dst)) == MemoryScope::Fragment || !st.isStatic() ||
+      st.getRank() > 2) {
+    op.emitError("the CUDA target lowers T.cumsum over shared or global "
+                 "tiles of rank 1 or 2 (copy fragments to shared memory "
+                 "first)");
+    return failure();
+  }
+  FailureOr<std::string> vt = valueType(dt.getElementType(), op);
+  if (failed(vt))
+    return failure();
+  // One thread per line along `dim`, serial scan (inclusive).
+  unsigned dim = op.getDim();
+  SmallVector<int64_t> shape(st.getShape());
+  int64_t len = shape[dim];
+  int64_t lines = shape.size() == 2 ? shape[1 - dim] : 1;
+  line("__syncthreads();");
+  std::string l = fresh("line"), i = fresh("i");
+  open("for (long long " + l + " = tid; " + l + " < " + Twine(lines) + "; " +
+       l + " += " + Twine(numThreads) + ")");
+  std::string sum = fresh("running");
+  line(*vt + " " + sum + " = 0;");
+  open("for (long long " + i + " = 0; " + i + " < " + Twine(len) + "; ++" + i +
+       ")");
+  std::string pos = op.getReverse() ? "(" + Twine(len - 1).str() + " - " + i + ")"
+                                    : i;
+  SmallVector<std::string> idx(shape.size());
+  idx[dim] = pos;
+  if (shape.size() == 2)
+    idx[1 - dim] = l;
+  FailureOr<RootAccess> a = resolve(src, idx, op);
+  FailureOr<RootAccess> b = resolve(dst, idx, op);
+  if (failed(a) || failed(b))
+    return failure();
+  FailureOr<std::string> la = lvalue(*a, op), lb = lvalue(*b, op);
+  FailureOr<std::string> ca = boundsCondition(*a, op),
+                         cb = boundsCondition(*b, op);
+  if (failed(la) || failed(lb) || failed(ca) || failed(cb))
+    return failure();
+  std::string v = fromStorage(st.getElementType(), *la);
+  if (!ca->empty())
+    v = "((" + *ca + ") ? " + v + " : 0)";
+  line(sum + " += " + v + ";");
+  std::string stmt = *lb + " = " + toStorage(dt.getElementType(), sum) + ";";
+  line(cb->empty() ? stmt : "if (" + *cb + ") " + stmt);
+  close();
+  close();
+  line("__syncthreads();");
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// T.atomic_add
+//===----------------------------------------------------------------------===//
+
+LogicalResult Emitter::emitAtomicAdd(AtomicAddOp op) {
+  beginOp(op, "T.atomic_add");
+  Value dst = op.getDst();
+  auto type = cast<BufferType>(dst.getType());
+  FailureOr<std::string> st = storageType(type.getElementType(), op);
+  if (failed(st))
+    return failure();
+  auto atomicOn = [&](const std::string &lv, const std::string &value) {
+    return "tlc::cuda::atomicAddTo<" + *st + ">(&" + lv + ", " +
+           toStorage(type.getElementType(), value) + ")";
+  };
+  if (!op.getIndices().empty() || type.getRank() == 0) {
+    SmallVector<std::string> idx;
+    for (Value i : op.getIndices())
+      idx.push_back(expr(i));
+    if (idx.empty())
+      idx.push_back("0");
+    FailureOr<RootAccess> a = resolve(dst, idx, op);
+    if (failed(a))
+      return failure();
+    FailureOr<std::string> lv = lvalue(*a, op);
+    FailureOr<std::string> cond = boundsCondition(*a, op);
+    if (failed(lv) || failed(cond))
+      return failure();
+    std::string call = atomicOn(*lv, expr(op.getValue()));
+    if (op.getPrev()) {
+      FailureOr<std::string> vt = valueType(type.getElementType(), op);
+      if (failed(vt))
+        return failure();
+      std::string name = define(op.getPrev(), "prev");
+      line("const " + *vt + " " + name + " = " +
+           (cond->empty() ? fromStorage(type.getElementType(), call)
+                          : "(" + *cond + ") ? " +
+                                fromStorage(type.getElementType(), call) +
+                                " : " + *vt + "(0)") +
+           ";");
+    } else {
+      line((cond->empty() ? "" : "if (" + *cond + ") ") + call + ";");
+    }
+    return success();
+  }
+  // Tile form: a fragment added elementwise into memory.
+  Value value = op.getValue();
+  auto it = fragments.find(value);
+  if (it == fragments.end()) {
+    op.emitError("the CUDA target adds fragments (tile form) or scalars "
+                 "atomically");
+    return failure();
+  }
+  const FragmentInfo &frag = it->second;
+  Type valElem = cast<BufferType>(value.getType()).getElementType();
+  SmallVector<unsigned> memDims;
+  for (unsigned d = 0; d < type.getRank(); ++d)
+    if (!(type.getDim(d).isStatic() && type.getDim(d).getValue() == 1))
+      memDims.push_back(d);
+  open("");
+  if (frag.repMask)
+    open("if ((tid & " + Twine(frag.repMask) + ") == 0)");
+  else
+    open("");
+  std::string reg = fresh("r");
+  line("#pragma unroll");
+  open("for (int " + reg + " = 0; " + reg + " < " + Twine(frag.regs) + "; ++" +
+       reg + ")");
+  SmallVector<std::string> coords = emitCoords(frag, reg, "i");
+  SmallVector<std::string> idx(type.getRank(), "0");
+  unsigned k = 0;
+  for (auto [d, e] : llvm::enumerate(frag.shape))
+    if (e != 1 && k < memDims.size())
+      idx[memDims[k++]] = coords[d];
+  FailureOr<RootAccess> a = resolve(dst, idx, op);
+  if (failed(a))
+    return failure();
+  FailureOr<std::string> lv = lvalue(*a, op);
+  FailureOr<std::string> cond = boundsCondition(*a, op);
+  if (failed(lv) || failed(cond))
+    return failure();
+  std::string call = atomicOn(
+      *lv, fromStorage(valElem, expr(value) + "[" + reg + "]"));
+  line((cond->empty() ? "" : "if (" + *cond + ") ") + call + ";");
+  close();
+  close();
+  close();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// T.print / T.device_assert
+//===----------------------------------------------------------------------===//
+
+/// A C string literal of \p text.
+static std::string quoted(StringRef text) {
+  std::string s = "\"";
+  for (char c : text) {
+    if (c == '"' || c == '\\')
+      s += '\\';
+    if (c == '\n') {
+      s += "\\n";
+      continue;
+    }
+    if (c == '%') {
+      s += "%%";
+      continue;
+    }
+    s += c;
+  }
+  return s + "\"";
+}
+
+static std::string printfFormat(Type t) {
+  if (isa<FloatType>(t))
+    return "%g";
+  if (auto i = dyn_cast<IntegerType>(t); i && i.getWidth() == 1)
+    return "%d";
+  return "%lld";
+}
+
+static std::string printfValue(Type t, const std::string &v) {
+  if (isa<FloatType>(t))
+    return "(double)(" + v + ")";
+  if (auto i = dyn_cast<IntegerType>(t); i && i.getWidth() == 1)
+    return "(int)(" + v + ")";
+  return "(long long)(" + v + ")";
+}
+
+LogicalResult Emitter::emitPrint(PrintOp op) {
+  beginOp(op, "T.print");
+  FileLineColRange where = getFileLoc(op.getLoc());
+  std::string tag = op.getMsg().str();
+  if (where)
+    tag = (llvm::sys::path::filename(where.getFilename().getValue()) + ":" +
+           Twine(where.getStartLine()) + ": " + tag)
+              .str();
+  Value v = op.getValue();
+  if (!v) {
+    line("if (tid == 0) printf(" + quoted(tag + " (block %d,%d,%d)\n") +
+         ", (int)blockIdx.x, (int)blockIdx.y, (int)blockIdx.z);");
+    return success();
+  }
+  auto bt = dyn_cast<BufferType>(v.getType());
+  if (!bt) {
+    line("if (tid == 0) printf(" +
+         quoted(tag + " = " + printfFormat(v.getType()) + "\n") + ", " +
+         printfValue(v.getType(), expr(v)) + ");");
+    return success();
+  }
+  Type elem = bt.getElementType();
+  Value root = rootOf(v);
+  std::string name = expr(root);
+  if (scopeOf(root) == MemoryScope::Fragment) {
+    // Every thread prints the elements it holds (one replica each), tagged
+    // with the buffer, the coordinates and the thread.
+    auto it = fragments.find(root);
+    if (it == fragments.end() || root != v) {
+      op.emitError("T.print of part of a fragment is not supported");
+      return failure();
+    }
+    const FragmentInfo &f = it->second;
+    open("if (tid < " + Twine(f.threadExtent) + " && (tid & " +
+         Twine(f.repMask) + ") == 0)");
+    std::string reg = fresh("r");
+    open("for (int " + reg + " = 0; " + reg + " < " + Twine(f.regs) + "; ++" +
+         reg + ")");
+    SmallVector<std::string> c = emitCoords(f, reg, "i");
+    std::string fmt = tag + " " + name + "[", args;
+    for (auto [d, idx] : llvm::enumerate(c)) {
+      fmt += (d ? ", " : "") + std::string("%lld");
+      args += ", " + idx;
+    }
+    fmt += "] = " + printfFormat(elem) + " (thread %d)\n";
+    line("printf(" + quoted(fmt) + args + ", " +
+         printfValue(elem, fromStorage(elem, name + "[" + reg + "]")) +
+         ", tid);");
+    close();
+    close();
+    return success();
+  }
+  // Memory: thread 0 prints every element after a barrier.
+  if (isSharedScope(scopeOf(root)))
+    line("__syncthreads();");
+  SmallVector<std::string> shape;
+  std::string numel;
+  for (unsigned d = 0; d < bt.getRank(); ++d) {
+    FailureOr<std::string> e = extent(bt, d, op);
+    if (failed(e))
+      return failure();
+    shape.push_back(*e);
+    numel += (numel.empty() ? "" : " * ") + *e;
+  }
+  open("if (tid == 0)");
+  std::string f = fresh("f");
+  open("for (long long " + f + " = 0; " + f + " < " +
+       (numel.empty() ? "1" : numel) + "; ++" + f + ")");
+  SmallVector<std::string> idx;
+  std::string rest = f;
+  idx.resize(shape.size());
+  for (int d = static_cast<int>(shape.size()) - 1; d >= 0; --d) {
+    idx[d] = d == 0 ? rest : "(" + rest + " % " + shape[d] + ")";
+    rest = "(" + rest + " / " + shape[d] + ")";
+  }
+  if (idx.empty())
+    idx.push_back("0");
+  FailureOr<RootAccess> a = resolve(v, idx, op);
+  if (failed(a))
+    return failure();
+  FailureOr<std::string> lv = lvalue(*a, op);
+  if (failed(lv))
+    return failure();
+  line("printf(" + quoted(tag + " " + name + "[%lld] = " + printfFormat(elem) +
+                          "\n") +
+       ", " + f + ", " + printfValue(elem, fromStorage(elem, *lv)) + ");");
+  close();
+  close();
+  return success();
+}
+
+LogicalResult Emitter::emitDeviceAssert(DeviceAssertOp op) {
+  beginOp(op, "T.device_assert");
+  FileLineColRange where = getFileLoc(op.getLoc());
+  std::string loc =
+      where ? (where.getFilename().getValue() + ":" +
+               Twine(where.getStartLine()))
+                  .str()
+            : std::string("<unknown>");
+  open("if (!(" + expr(op.getCondition()) + "))");
+  line("printf(" +
+       quoted(loc + ": device assertion failed: " + op.getMsg().str() +
+              " (block %d,%d,%d thread %d)\n") +
+       ", (int)blockIdx.x, (int)blockIdx.y, (int)blockIdx.z, tid);");
+  line("__trap();");
+  close();
+  return success();
+}

@@ -1,0 +1,521 @@
+//===- CUDAFragments.cpp - Fragment layouts of the CUDA emitter ---------===//
+//
+// Part of the tlc project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Gives every `local.fragment` buffer of a kernel a TLCLayout fragment and
+// turns it into code: the layout's inverse (thread, register) -> coordinate
+// is fitted as a map linear in the bits of the thread id and the register
+// number (BitLinear), so the emitted loops over registers unroll into
+// constant register indices.
+//
+// Layout choice (a local stand-in for the layout inference pass, in its
+// order of strength): `T.gemm` accumulators and register operands get the
+// mma.sync layouts of GemmLayouts.h; reductions derive their destination
+// with reduceFragment(); a T.Parallel whose fragment accesses include one
+// with a known layout at the loop variables propagates it to the others
+// (completeBufferFragment() for row vectors read in 2-D loops); fragment
+// copies propagate between equal shapes; whatever is left gets
+// defaultFragment().
+//
+//===----------------------------------------------------------------------===//
+
+#include "EmitterImpl.h"
+
+#include "tlc/Layout/GemmLayouts.h"
+#include "tlc/Layout/Propagation.h"
+
+using namespace mlir;
+using namespace tlc;
+using namespace tlc::tile;
+using namespace tlc::target;
+using namespace tlc::target::cuda_detail;
+
+//===----------------------------------------------------------------------===//
+// BitLinear
+//===----------------------------------------------------------------------===//
+
+static unsigned bitsFor(int64_t extent) {
+  unsigned b = 0;
+  while ((int64_t(1) << b) < extent)
+    ++b;
+  return b;
+}
+
+std::optional<BitLinear> BitLinear::fit(
+    ArrayRef<int64_t> extents, unsigned dims,
+    function_ref<std::optional<SmallVector<int64_t>>(ArrayRef<int64_t>)> f) {
+  BitLinear m;
+  SmallVector<int64_t> point(extents.size(), 0);
+  for (int64_t e : extents)
+    if (e <= 0)
+      return std::nullopt;
+  std::optional<SmallVector<int64_t>> origin = f(point);
+  if (!origin || origin->size() != dims)
+    return std::nullopt;
+  m.base = *origin;
+  for (auto [v, e] : llvm::enumerate(extents)) {
+    auto &bits = m.coef.emplace_back();
+    for (unsigned b = 0; b < bitsFor(e); ++b) {
+      point.assign(extents.size(), 0);
+      point[v] = int64_t(1) << b;
+      std::optional<SmallVector<int64_t>> at = f(point);
+      if (!at)
+        return std::nullopt;
+      SmallVector<int64_t> c(dims);
+      for (unsigned d = 0; d < dims; ++d)
+        c[d] = (*at)[d] - m.base[d];
+      bits.push_back(std::move(c));
+    }
+  }
+  // Verify every point of the box.
+  point.assign(extents.size(), 0);
+  while (true) {
+    std::optional<SmallVector<int64_t>> at = f(point);
+    if (!at)
+      return std::nullopt;
+    for (unsigned d = 0; d < dims; ++d) {
+      int64_t want = m.base[d];
+      for (auto [v, x] : llvm::enumerate(point))
+        for (unsigned b = 0; b < m.coef[v].size(); ++b)
+          if ((x >> b) & 1)
+            want += m.coef[v][b][d];
+      if (want != (*at)[d])
+        return std::nullopt;
+    }
+    unsigned v = 0;
+    for (; v < point.size(); ++v) {
+      if (++point[v] < extents[v])
+        break;
+      point[v] = 0;
+    }
+    if (v == point.size())
+      break;
+  }
+  return m;
+}
+
+std::string BitLinear::expr(unsigned d, ArrayRef<std::string> vars) const {
+  std::string e;
+  auto add = [&](const std::string &term) {
+    e += (e.empty() ? "" : " + ") + term;
+  };
+  for (auto [v, bits] : llvm::enumerate(coef)) {
+    unsigned b = 0;
+    while (b < bits.size()) {
+      int64_t c = bits[b][d];
+      if (c == 0) {
+        ++b;
+        continue;
+      }
+      // A run of bits whose coefficients double: one shifted field.
+      unsigned n = 1;
+      while (b + n < bits.size() && bits[b + n][d] == c << n)
+        ++n;
+      std::string field;
+      bool whole = b == 0 && n == bits.size();
+      if (whole)
+        field = vars[v];
+      else if (b == 0)
+        field = "(" + vars[v] + " & " + std::to_string((1 << n) - 1) + ")";
+      else
+        field = "((" + vars[v] + " >> " + std::to_string(b) + ") & " +
+                std::to_string((1 << n) - 1) + ")";
+      add(c == 1 ? field : field + " * " + std::to_string(c));
+      b += n;
+    }
+  }
+  if (base[d] != 0 || e.empty())
+    add(std::to_string(base[d]));
+  return e;
+}
+
+int64_t BitLinear::zeroMask(unsigned v) const {
+  int64_t mask = 0;
+  for (auto [b, c] : llvm::enumerate(coef[v]))
+    if (llvm::all_of(c, [](int64_t x) { return x == 0; }))
+      mask |= int64_t(1) << b;
+  return mask;
+}
+
+//===----------------------------------------------------------------------===//
+// Layout choice
+//===----------------------------------------------------------------------===//
+
+/// The shape without leading unit dimensions kept for rank >= 2 (gemm
+/// operands may be regions of multi-buffered tiles).
+static SmallVector<int64_t> matrixShape(BufferType t) {
+  SmallVector<int64_t> s(t.getShape().begin(), t.getShape().end());
+  while (s.size() > 2 && s.front() == 1)
+    s.erase(s.begin());
+  return s;
+}
+
+static bool isFragmentBuffer(Value v) {
+  auto t = dyn_cast<BufferType>(v.getType());
+  return t && t.getScope() == MemoryScope::Fragment &&
+         v.getDefiningOp<AllocOp>();
+}
+
+/// The gemm configuration of \p op for \p threads threads.
+static FailureOr<layout::GemmConfig> gemmConfig(GemmOp op, int64_t threads) {
+  auto a = cast<BufferType>(op.getA().getType());
+  auto c = cast<BufferType>(op.getC().getType());
+  SmallVector<int64_t> as = matrixShape(a), cs = matrixShape(c);
+  if (as.size() != 2 || cs.size() != 2 || !a.isStatic() || !c.isStatic()) {
+    op.emitError("the CUDA target lowers T.gemm of static 2-D tiles only");
+    return failure();
+  }
+  layout::GemmConfig cfg;
+  cfg.arch = layout::GemmArch::SM80;
+  cfg.transA = op.getTransposeA();
+  cfg.transB = op.getTransposeB();
+  cfg.m = cs[0];
+  cfg.n = cs[1];
+  cfg.k = cfg.transA ? as[0] : as[1];
+  cfg.abBits = a.getElementType().getIntOrFloatBitWidth();
+  cfg.accBits = c.getElementType().getIntOrFloatBitWidth();
+  cfg.threads = threads;
+  switch (op.getPolicy()) {
+  case GemmWarpPolicy::Square:
+    cfg.policy = layout::WarpPolicy::Square;
+    break;
+  case GemmWarpPolicy::FullRow:
+    cfg.policy = layout::WarpPolicy::FullRow;
+    break;
+  case GemmWarpPolicy::FullCol:
+    cfg.policy = layout::WarpPolicy::FullCol;
+    break;
+  }
+  return cfg;
+}
+
+LogicalResult Emitter::assignFragmentLayouts(KernelOp kernel) {
+  llvm::DenseMap<Value, layout::Fragment> layouts;
+  auto fail = [&](Operation *op, llvm::Error err) {
+    op->emitError() << "fragment layout: " << llvm::toString(std::move(err));
+    return failure();
+  };
+  // Strict: gemm operands.
+  Operation *bad = nullptr;
+  std::string badText;
+  kernel.walk([&](GemmOp gemm) {
+    if (bad)
+      return;
+    FailureOr<layout::GemmConfig> cfg = gemmConfig(gemm, numThreads);
+    if (failed(cfg)) {
+      bad = gemm;
+      return;
+    }
+    auto setOp = [&](Value v, layout::GemmOperand which) {
+      if (!isFragmentBuffer(v))
+        return;
+      auto t = cast<BufferType>(v.getType());
+      llvm::Expected<layout::OperandLayout> l = layout::layoutForGemmOperand(
+          *cfg, which, layout::OperandScope::Fragment, t.getShape());
+      if (!l) {
+        bad = gemm;
+        badText = llvm::toString(l.takeError());
+        return;
+      }
+      layouts.try_emplace(v, *l->fragment);
+    };
+    setOp(gemm.getC(), layout::GemmOperand::C);
+    setOp(gemm.getA(), layout::GemmOperand::A);
+    setOp(gemm.getB(), layout::GemmOperand::B);
+  });
+  if (bad) {
+    if (!badText.empty())
+      bad->emitError() << "T.gemm layout: " << badText;
+    return failure();
+  }
+
+  auto known = [&](Value v) { return layouts.count(v) != 0; };
+  auto shapeOf = [](Value v) {
+    return SmallVector<int64_t>(cast<BufferType>(v.getType()).getShape());
+  };
+  auto elemBits = [](Value v) {
+    Type t = cast<BufferType>(v.getType()).getElementType();
+    return t.isIntOrFloat() ? t.getIntOrFloatBitWidth() : 32u;
+  };
+  // Common: propagate in program order, twice (copies may run backwards).
+  for (int round = 0; round < 3; ++round) {
+    WalkResult w = kernel.walk<WalkOrder::PreOrder>([&](Operation *op) {
+      if (auto red = dyn_cast<ReduceOp>(op)) {
+        Value s = red.getSrc(), d = red.getDst();
+        if (isFragmentBuffer(s) && isFragmentBuffer(d) && known(s) &&
+            !known(d)) {
+          llvm::Expected<layout::Fragment> f =
+              layout::reduceFragment(layouts[s], red.getDim());
+          if (!f) {
+            (void)fail(op, f.takeError());
+            return WalkResult::interrupt();
+          }
+          if (shapeOf(d).size() == shapeOf(s).size()) {
+            // dst keeps the reduced dimension with extent 1.
+            SmallVector<unsigned> perm;
+            (void)perm;
+            op->emitError("reductions into a buffer that keeps the reduced "
+                          "dimension are not supported by the CUDA target "
+                          "yet");
+            return WalkResult::interrupt();
+          }
+          layouts.try_emplace(d, *f);
+        }
+        return WalkResult::advance();
+      }
+      if (auto copy = dyn_cast<CopyOp>(op)) {
+        Value s = copy.getSrc(), d = copy.getDst();
+        if (isFragmentBuffer(s) && isFragmentBuffer(d) &&
+            shapeOf(s) == shapeOf(d)) {
+          if (known(s) && !known(d))
+            layouts.try_emplace(d, layouts[s]);
+          else if (known(d) && !known(s))
+            layouts.try_emplace(s, layouts[d]);
+        }
+        return WalkResult::advance();
+      }
+      auto par = dyn_cast<ParallelOp>(op);
+      if (!par)
+        return WalkResult::advance();
+      SmallVector<int64_t> loopShape;
+      for (OpFoldResult e : par.getMixedExtents()) {
+        auto attr = dyn_cast<Attribute>(e);
+        if (!attr)
+          return WalkResult::advance();
+        loopShape.push_back(cast<IntegerAttr>(attr).getInt());
+      }
+      // Fragment accesses at loop variables: buffer -> dims.
+      SmallVector<std::pair<Value, SmallVector<unsigned>>> accesses;
+      par.getBody().walk([&](Operation *nested) {
+        Value buf;
+        OperandRange idx = nested->getOperands();
+        if (auto l = dyn_cast<LoadOp>(nested)) {
+          buf = l.getBuffer();
+          idx = l.getIndices();
+        } else if (auto s = dyn_cast<StoreOp>(nested)) {
+          buf = s.getBuffer();
+          idx = s.getIndices();
+        }
+        if (!buf || !isFragmentBuffer(buf))
+          return;
+        SmallVector<unsigned> dims;
+        for (Value i : idx) {
+          auto arg = dyn_cast<BlockArgument>(i);
+          if (!arg || arg.getOwner() != &par.getBody().front())
+            return;
+          dims.push_back(arg.getArgNumber());
+        }
+        accesses.push_back({buf, dims});
+      });
+      auto isFull = [&](const SmallVector<unsigned> &dims, Value buf) {
+        if (dims.size() != loopShape.size() || shapeOf(buf) != loopShape)
+          return false;
+        for (auto [i, d] : llvm::enumerate(dims))
+          if (d != i)
+            return false;
+        return true;
+      };
+      std::optional<layout::Fragment> loop;
+      for (auto &[buf, dims] : accesses)
+        if (isFull(dims, buf) && known(buf)) {
+          loop = layouts[buf];
+          break;
+        }
+      if (!loop && round > 0) {
+        for (auto &[buf, dims] : accesses)
+          if (isFull(dims, buf)) {
+            loop = layout::defaultFragment(loopShape, elemBits(buf),
+                                           numThreads);
+            break;
+          }
+      }
+      if (!loop)
+        return WalkResult::advance();
+      for (auto &[buf, dims] : accesses) {
+        if (known(buf))
+          continue;
+        if (isFull(dims, buf)) {
+          layouts.try_emplace(buf, *loop);
+          continue;
+        }
+        std::vector<layout::IndexExpr> access;
+        for (unsigned d : dims)
+          access.push_back(layout::IndexExpr::var(d, "x" + std::to_string(d)));
+        llvm::Expected<layout::Fragment> f = layout::completeBufferFragment(
+            *loop, access, shapeOf(buf));
+        if (!f) {
+          (void)fail(par, f.takeError());
+          return WalkResult::interrupt();
+        }
+        layouts.try_emplace(buf, *f);
+      }
+      return WalkResult::advance();
+    });
+    if (w.wasInterrupted())
+      return failure();
+  }
+
+  // Free: the default partition; then the inverse maps.
+  WalkResult w = kernel.walk([&](AllocOp alloc) {
+    Value v = alloc.getResult();
+    auto type = cast<BufferType>(v.getType());
+    if (type.getScope() != MemoryScope::Fragment)
+      return WalkResult::advance();
+    if (!type.isStatic()) {
+      alloc.emitError("fragments need static shapes on the CUDA target");
+      return WalkResult::interrupt();
+    }
+    if (!known(v))
+      layouts.try_emplace(v, layout::defaultFragment(type.getShape(),
+                                                     elemBits(v), numThreads));
+    const layout::Fragment &f = layouts[v];
+    FragmentInfo info;
+    info.shape.assign(type.getShape().begin(), type.getShape().end());
+    info.numel = 1;
+    for (int64_t e : info.shape)
+      info.numel *= e;
+    info.layout = f;
+    info.regs = f.getRegsPerThread();
+    info.threadExtent = f.getThreadExtent();
+    if (info.threadExtent > numThreads) {
+      alloc.emitError() << "fragment layout " << f.shortLabel() << " needs "
+                        << info.threadExtent << " threads, the kernel has "
+                        << numThreads;
+      return WalkResult::interrupt();
+    }
+    llvm::Expected<std::vector<std::vector<int64_t>>> table = f.invertTable();
+    if (!table) {
+      (void)fail(alloc, table.takeError());
+      return WalkResult::interrupt();
+    }
+    unsigned rank = info.shape.size();
+    int64_t regs = info.regs;
+    std::optional<BitLinear> fit = BitLinear::fit(
+        {info.threadExtent, regs}, rank,
+        [&](ArrayRef<int64_t> p) -> std::optional<SmallVector<int64_t>> {
+          const std::vector<int64_t> &slot = (*table)[p[0] * regs + p[1]];
+          if (slot.size() < rank)
+            return std::nullopt;
+          return SmallVector<int64_t>(slot.begin(), slot.begin() + rank);
+        });
+    if (!fit) {
+      alloc.emitError() << "the CUDA target cannot index fragment layout "
+                        << f.shortLabel()
+                        << " (its thread/register map is not linear in the "
+                           "bits of the thread id and register number)";
+      return WalkResult::interrupt();
+    }
+    info.coords = *fit;
+    info.repMask = info.coords.zeroMask(0);
+    // Vector width: low register bits stepping the last dimension by 1, 2,
+    // 4, ... with every other term a multiple of the width.
+    int64_t vec = 1;
+    unsigned last = rank ? rank - 1 : 0;
+    if (rank) {
+      const auto &rbits = info.coords.coef[1];
+      unsigned n = 0;
+      while (n < rbits.size() && rbits[n][last] == (int64_t(1) << n) &&
+             llvm::count(rbits[n], 0) == rank - 1)
+        ++n;
+      vec = int64_t(1) << n;
+      auto aligned = [&](int64_t x) { return x % vec == 0; };
+      while (vec > 1) {
+        bool ok = aligned(info.coords.base[last]) && regs % vec == 0;
+        for (const auto &bits : info.coords.coef)
+          for (auto [b, c] : llvm::enumerate(bits))
+            if (&bits != &info.coords.coef[1] || (int64_t(1) << b) >= vec)
+              ok &= aligned(c[last]);
+        if (ok)
+          break;
+        vec /= 2;
+      }
+      int64_t bytes = byteWidth(type.getElementType());
+      while (vec * bytes > 16)
+        vec /= 2;
+    }
+    info.vec = vec;
+    fragments[v] = std::move(info);
+    return WalkResult::advance();
+  });
+  return failure(w.wasInterrupted());
+}
+
+//===----------------------------------------------------------------------===//
+// Indexing
+//===----------------------------------------------------------------------===//
+
+SmallVector<std::string> Emitter::emitCoords(const FragmentInfo &info,
+                                             StringRef reg, StringRef hint) {
+  SmallVector<std::string> idx;
+  for (unsigned d = 0; d < info.shape.size(); ++d) {
+    std::string name = fresh((hint + Twine(d)).str());
+    line("const long long " + name + " = " +
+         info.coords.expr(d, {"tid", reg.str()}) + ";");
+    idx.push_back(name);
+  }
+  return idx;
+}
+
+FailureOr<std::string> Emitter::fragmentIndex(const FragmentInfo &loop,
+                                              const FragmentInfo &buf,
+                                              ArrayRef<unsigned> dims,
+                                              StringRef reg, Operation *at) {
+  bool identity = dims.size() == loop.shape.size();
+  for (auto [i, d] : llvm::enumerate(dims))
+    identity &= d == i;
+  if (identity && buf.layout.isEquivalentTo(loop.layout))
+    return reg.str();
+  std::vector<int64_t> perReg(loop.regs, -1);
+  for (int64_t t = 0; t < loop.threadExtent; ++t) {
+    for (int64_t r = 0; r < loop.regs; ++r) {
+      SmallVector<int64_t> c;
+      for (unsigned d = 0; d < loop.shape.size(); ++d) {
+        int64_t v = loop.coords.base[d];
+        for (unsigned b = 0; b < loop.coords.coef[0].size(); ++b)
+          if ((t >> b) & 1)
+            v += loop.coords.coef[0][b][d];
+        for (unsigned b = 0; b < loop.coords.coef[1].size(); ++b)
+          if ((r >> b) & 1)
+            v += loop.coords.coef[1][b][d];
+        c.push_back(v);
+      }
+      SmallVector<int64_t> bc;
+      for (unsigned d : dims)
+        bc.push_back(c[d]);
+      int64_t found = -1;
+      for (int64_t rep = 0; rep < buf.layout.getReplicate() && found < 0;
+           ++rep) {
+        std::optional<layout::FragmentSlot> s = buf.layout.apply(bc, rep);
+        if (s && s->thread == t)
+          found = s->index;
+      }
+      if (found < 0 || (perReg[r] >= 0 && perReg[r] != found)) {
+        at->emitError() << "fragment layouts disagree: the element a thread "
+                           "visits in the loop ("
+                        << loop.layout.shortLabel()
+                        << ") is held by another thread in "
+                        << buf.layout.shortLabel()
+                        << " (needs a shared-memory exchange, not supported "
+                           "by the CUDA target yet)";
+        return failure();
+      }
+      perReg[r] = found;
+    }
+  }
+  std::optional<BitLinear> fit = BitLinear::fit(
+      {loop.regs}, 1,
+      [&](ArrayRef<int64_t> p) -> std::optional<SmallVector<int64_t>> {
+        if (perReg[p[0]] < 0)
+          return std::nullopt;
+        return SmallVector<int64_t>{perReg[p[0]]};
+      });
+  if (!fit) {
+    at->emitError("fragment register mapping is not linear in the register "
+                  "bits; not supported by the CUDA target yet");
+    return failure();
+  }
+  return fit->expr(0, {reg.str()});
+}

@@ -1,0 +1,46 @@
+//===- swizzle.h - Swizzled shared-memory tiles -----------------*- C++ -*-===//
+//
+// Part of the tlc project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The shared-memory layout of tensor-core operand tiles of 16-bit elements:
+// row-major, with the 16-byte chunk number of each row XOR-ed by a few row
+// bits so that the 8 row addresses of one ldmatrix (8 consecutive rows, one
+// chunk column) fall into 8 distinct 16-byte bank groups of a 128-byte
+// line, and so do 8 consecutive chunks written by one quarter warp.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TLC_DEVICE_CUDA_SWIZZLE_H
+#define TLC_DEVICE_CUDA_SWIZZLE_H
+
+#include "tlc_device/cuda/common.h"
+
+namespace tlc {
+namespace cuda {
+
+/// Element offset of (row, col) in a tile of 16-bit elements whose rows are
+/// `ChunksPerRow` 16-byte chunks (8 elements each). Rows of 8 or more chunks
+/// XOR the low 3 chunk bits with row % 8; rows of 4 chunks (two rows per
+/// 128-byte line) with (row / 2) % 4; rows of 2 chunks with (row / 4) % 2.
+template <int ChunksPerRow>
+TLC_DEVICE constexpr long long swizzledIndex(long long row, long long col) {
+  long long chunk = col >> 3;
+  long long mask = ChunksPerRow >= 8   ? (row & 7)
+                   : ChunksPerRow == 4 ? ((row >> 1) & 3)
+                   : ChunksPerRow == 2 ? ((row >> 2) & 1)
+                                       : 0;
+  return row * (ChunksPerRow * 8) + (((chunk ^ mask) << 3) | (col & 7));
+}
+
+/// Two consecutive 16-bit registers of a fragment as one 32-bit operand.
+template <typename T> TLC_DEVICE uint32_t packPair(const T *pair) {
+  return *reinterpret_cast<const uint32_t *>(pair);
+}
+
+} // namespace cuda
+} // namespace tlc
+
+#endif // TLC_DEVICE_CUDA_SWIZZLE_H

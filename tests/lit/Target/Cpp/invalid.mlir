@@ -1,0 +1,24 @@
+// RUN: not tlc-translate --tile-to-cpp %s 2>&1 | FileCheck %s
+
+// Operations and types the CPU target cannot execute are diagnosed at the
+// op, never miscompiled.
+
+// CHECK: invalid.mlir:[[@LINE+3]]:{{[0-9]+}}: error: the CPU target runs each block as one executor and cannot emit T.get_thread_binding (per-thread code)
+tile.func @per_thread() {
+  tile.kernel (%bx) grid [1] threads [128] {
+    %tx = tile.thread_binding 0
+  }
+}
+
+
+// CHECK: invalid.mlir:[[@LINE+1]]:{{[0-9]+}}: error: the CPU target needs every extent of [?, 4] (dimension 0 is unknown)
+tile.func @unknown_extent(%a: !tile.buffer<[?, 4], f32, global>) {
+}
+
+
+// CHECK: invalid.mlir:[[@LINE+3]]:{{[0-9]+}}: error: the CPU target does not support values of type f4E2M1FN
+tile.func @fp4() {
+  tile.kernel (%bx) grid [1] threads [128] {
+    %a = tile.alloc : !tile.buffer<[4], f4E2M1FN, shared.dyn>
+  }
+}
