@@ -196,6 +196,32 @@ Emitted printTileIR(tile::FuncOp func, const LineIndex &lines,
   return out;
 }
 
+/// The innermost statement containing byte `offset` (null when none does).
+syntax::Node innermostStatement(const syntax::SyntaxTree &tree,
+                                       uint32_t offset) {
+  for (syntax::Node n = tree.findNode(offset); n; n = n.parent())
+    if (syntax::isStatement(n.kind()))
+      return n;
+  return syntax::Node();
+}
+
+/// The range of `stmt` without its body: a compound statement ends with
+/// the line before its first body statement.
+TextRange headerRange(const syntax::SyntaxTree &tree,
+                             syntax::Node stmt) {
+  TextRange r = stmt.range();
+  syntax::Node body = stmt.child(syntax::Field::body);
+  if (!body)
+    return r;
+  const LineIndex &lines = tree.lines();
+  uint32_t bodyLine = lines.getLine(body.range().begin);
+  if (bodyLine > lines.getLine(r.begin))
+    r.end = std::min(r.end, lines.getLineEnd(bodyLine - 1));
+  else
+    r.end = std::min(r.end, body.range().begin);
+  return r;
+}
+
 } // namespace
 
 Result<GeneratedFile>
@@ -353,33 +379,6 @@ std::vector<TextRange> tlc::lsp::getStatementsAt(const syntax::SyntaxTree &tree,
     if (syntax::isStatement(n.kind()))
       result.push_back(n.range());
   return result;
-}
-
-/// The innermost statement containing byte `offset` (the whole text when
-/// none does).
-static syntax::Node innermostStatement(const syntax::SyntaxTree &tree,
-                                       uint32_t offset) {
-  for (syntax::Node n = tree.findNode(offset); n; n = n.parent())
-    if (syntax::isStatement(n.kind()))
-      return n;
-  return syntax::Node();
-}
-
-/// The range of `stmt` without its body: a compound statement ends with
-/// the line before its first body statement.
-static TextRange headerRange(const syntax::SyntaxTree &tree,
-                             syntax::Node stmt) {
-  TextRange r = stmt.range();
-  syntax::Node body = stmt.child(syntax::Field::body);
-  if (!body)
-    return r;
-  const LineIndex &lines = tree.lines();
-  uint32_t bodyLine = lines.getLine(body.range().begin);
-  if (bodyLine > lines.getLine(r.begin))
-    r.end = std::min(r.end, lines.getLineEnd(bodyLine - 1));
-  else
-    r.end = std::min(r.end, body.range().begin);
-  return r;
 }
 
 Range tlc::lsp::findGeneratedRange(const GeneratedFile &file, uint32_t offset,

@@ -83,8 +83,13 @@ int Driver::run(llvm::ArrayRef<std::string> paths, llvm::raw_ostream &out,
     for (FileResult &r : results) {
       if (results.size() > 1)
         out << "==> " << r.path << " <==\n";
-      if (r.analysis.module)
-        r.analysis.module->print(out, mlir::OpPrintingFlags().assumeVerified());
+      if (r.analysis.module) {
+        mlir::OpPrintingFlags flags;
+        flags.assumeVerified();
+        if (options.printLocations)
+          flags.enableDebugInfo(/*enable=*/true, /*prettyForm=*/false);
+        r.analysis.module->print(out, flags);
+      }
       out << '\n';
     }
     break;

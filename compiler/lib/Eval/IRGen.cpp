@@ -204,9 +204,10 @@ mlir::Value IRGen::convert(mlir::Value v, mlir::Type to, mlir::Location l,
   auto toInt = mlir::dyn_cast<mlir::IntegerType>(to);
   auto fromFloat = mlir::dyn_cast<mlir::FloatType>(from);
   auto toFloat = mlir::dyn_cast<mlir::FloatType>(to);
-  if (toInt && toInt.getWidth() == 1 && !fromInt)
-    ; // handled below through comparisons
   if (from.isIndex()) {
+    if (toInt && toInt.getWidth() == 1)
+      return mlir::arith::CmpIOp::create(b, l, mlir::arith::CmpIPredicate::ne,
+                                         v, constIndex(0, l));
     if (toInt)
       return mlir::arith::IndexCastOp::create(b, l, to, v);
     if (toFloat) {

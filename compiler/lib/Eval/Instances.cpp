@@ -573,6 +573,7 @@ void Interpreter::traceDefaultInstances() {
 //===----------------------------------------------------------------------===//
 
 void Interpreter::run() {
+  checkUndefinedNames();
   for (Node stmt : tree.root().children(Field::body)) {
     if (budgetExhausted)
       break;

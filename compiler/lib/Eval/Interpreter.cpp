@@ -180,6 +180,20 @@ Value Interpreter::lookupBuiltinName(llvm::StringRef name) {
   return Value::poison();
 }
 
+bool Interpreter::isBuiltinName(llvm::StringRef name) {
+  if (name.starts_with("__") && name.ends_with("__"))
+    return true;
+  if (findNative(("builtins." + name).str()))
+    return true;
+  if (name.ends_with("Error") || name.ends_with("Exception") ||
+      name.ends_with("Warning"))
+    return true;
+  for (const char *b : kPythonBuiltinNames)
+    if (name == b)
+      return true;
+  return false;
+}
+
 Value Interpreter::lookupModuleGlobal(llvm::StringRef name) {
   auto it = moduleEnv->vars.find(name);
   if (it != moduleEnv->vars.end())

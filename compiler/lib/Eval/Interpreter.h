@@ -181,6 +181,11 @@ public:
   void bind(llvm::StringRef name, Value v);
   Value lookupModuleGlobal(llvm::StringRef name);
   Value lookupBuiltinName(llvm::StringRef name);
+  /// True when \p name is a Python builtin (or module dunder) name.
+  bool isBuiltinName(llvm::StringRef name);
+  /// Static pass: reports names read anywhere that no scope binds
+  /// (NameCheck.cpp).
+  void checkUndefinedNames();
 
   //===--------------------------------------------------------------------===//
   // Statements (Interpreter.cpp)

@@ -156,6 +156,10 @@ int main(int argc, char **argv) {
       "D", cl::Prefix,
       cl::desc("name=value: bind a meta parameter, T.const or T.dynamic"),
       cl::cat(category));
+  cl::opt<bool> printDebugInfo(
+      "mlir-print-debuginfo",
+      cl::desc("With --emit=tile, print the source location of every op"),
+      cl::init(false), cl::cat(category));
   cl::opt<std::string> format("format",
                               cl::desc("Diagnostics as text|json|sarif"),
                               cl::init("text"), cl::cat(category));
@@ -184,6 +188,7 @@ int main(int argc, char **argv) {
                   : emit == "hints"  ? driver::Action::EmitHints
                                      : driver::Action::Check;
     opts.showSourceLines = !noSourceLines;
+    opts.printLocations = printDebugInfo;
     std::optional<driver::DiagFormat> fmt = driver::parseDiagFormat(format);
     if (!fmt) {
       llvm::errs() << "tlc-build: error: unknown --format '" << format

@@ -24,3 +24,17 @@ helper(1)
 # Names defined later in the module resolve lazily.
 later = LATER_CONSTANT * 2
 LATER_CONSTANT = 21
+
+
+def never_called(flag):
+    if flag:
+        # Reported although no instance runs this code.
+        # expected-error@+1 {{undefined name 'typo_name'}}
+        return typo_name
+    squares = [v * v for v in range(flag)]
+    return [w for w in squares if w > flag], (lambda q: q + flag)(1)
+
+
+class Config:
+    size = 4
+    doubled = size * 2

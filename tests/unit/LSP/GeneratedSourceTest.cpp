@@ -164,11 +164,11 @@ TEST_CASE("C++ of a statement and back") {
                         });
   REQUIRE(back);
   CHECK(back->uri == "file:///w/add.py");
-  // The whole assignment `B[...] = A[...] + 1.0` (line 7, columns 12-49).
+  // The whole assignment `B[...] = A[...] + 1.0` (line 7, columns 12-51).
   CHECK(back->range.start.line == 7);
   CHECK(back->range.start.character == 12);
   CHECK(back->range.end.line == 7);
-  CHECK(back->range.end.character == 49);
+  CHECK(back->range.end.character == 51);
   llvm::sys::fs::remove_directories(dir);
 }
 

@@ -61,6 +61,8 @@ struct DriverOptions {
   DiagFormat format = DiagFormat::Text;
   /// Print the source line and caret under text diagnostics.
   bool showSourceLines = true;
+  /// Print op locations with --emit=tile.
+  bool printLocations = false;
   /// Evaluation options (target, -D, --kernel).
   eval::EvalOptions eval;
 };

@@ -245,6 +245,10 @@ LogicalResult Emitter::assignFragmentLayouts(KernelOp kernel) {
     WalkResult w = kernel.walk<WalkOrder::PreOrder>([&](Operation *op) {
       if (auto red = dyn_cast<ReduceOp>(op)) {
         Value s = red.getSrc(), d = red.getDst();
+        if (round > 0 && isFragmentBuffer(s) && !known(s))
+          layouts.try_emplace(s, layout::defaultFragment(shapeOf(s),
+                                                         elemBits(s),
+                                                         numThreads));
         if (isFragmentBuffer(s) && isFragmentBuffer(d) && known(s) &&
             !known(d)) {
           llvm::Expected<layout::Fragment> f =
@@ -324,6 +328,15 @@ LogicalResult Emitter::assignFragmentLayouts(KernelOp kernel) {
           loop = layouts[buf];
           break;
         }
+      if (!loop && round > 0) {
+        // Prefer a layout some fragment of the loop's shape already has
+        // (then row vectors derived from it line up), in allocation order.
+        kernel.walk([&](AllocOp alloc) {
+          Value v = alloc.getResult();
+          if (!loop && known(v) && shapeOf(v) == loopShape)
+            loop = layouts[v];
+        });
+      }
       if (!loop && round > 0) {
         for (auto &[buf, dims] : accesses)
           if (isFull(dims, buf)) {
