@@ -384,11 +384,13 @@ std::vector<TextRange> tlc::lsp::getStatementsAt(const syntax::SyntaxTree &tree,
 Range tlc::lsp::findGeneratedRange(const GeneratedFile &file, uint32_t offset,
                                    const std::vector<TextRange> &statements,
                                    PositionEncoding encoding) {
-  // The lines generated from one statement, first to last.
+  // The lines generated from one statement (and the statements nested in
+  // it), first to last.
   auto linesOf = [&](const TextRange &stmt) -> std::optional<Range> {
     std::optional<uint32_t> first, last;
     for (const MappedLine &l : file.lines)
-      if (l.statement == stmt) {
+      if (stmt.begin <= l.statement.begin && l.statement.end <= stmt.end &&
+          !l.statement.empty()) {
         first = first ? std::min(*first, l.line) : l.line;
         last = last ? std::max(*last, l.line) : l.line;
       }

@@ -100,8 +100,9 @@ std::vector<TextRange> getStatementsAt(const syntax::SyntaxTree &tree,
 
 /// The generated range of the DSL statement at byte `offset`, whose
 /// enclosing statements are `statements` (innermost first): the lines
-/// generated from the innermost of them that generated any, else from the
-/// first statement after `offset`; the first line when nothing maps.
+/// generated from the innermost of them that generated any (with the
+/// statements nested in it: a loop includes its body), else from the first
+/// statement after `offset`; the first line when nothing maps.
 Range findGeneratedRange(const GeneratedFile &file, uint32_t offset,
                          const std::vector<TextRange> &statements,
                          PositionEncoding encoding);

@@ -509,7 +509,7 @@ void LSPServer::Impl::applyConfig(const json &settings) {
   readConfig(settings, config, warnings);
   if (!warnings.empty())
     std::fprintf(stderr, "tlc-lsp: configuration:%s\n", warnings.c_str());
-  server->setConfig(config);
+  bool reanalysing = server->setConfig(config);
   if (config.semanticTokens && !semanticRegistered && clientSemanticDynamic) {
     json types = json::array(), modifiers = json::array();
     for (const std::string &t : getSemanticTokenTypes())
@@ -531,8 +531,14 @@ void LSPServer::Impl::applyConfig(const json &settings) {
             [](const json *) {});
     semanticRegistered = true;
   }
-  if (clientInlayRefresh)
-    request("workspace/inlayHint/refresh", nullptr, [](const json *) {});
+  // A new target re-analyses every document, and each analysis asks for a
+  // refresh (onHintsChanged); otherwise only the presentation changed.
+  if (!reanalysing) {
+    if (clientInlayRefresh)
+      request("workspace/inlayHint/refresh", nullptr, [](const json *) {});
+    if (clientCodeLensRefresh)
+      request("workspace/codeLens/refresh", nullptr, [](const json *) {});
+  }
 }
 
 void LSPServer::Impl::onShutdown(const json &id, const json &) {

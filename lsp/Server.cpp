@@ -123,15 +123,17 @@ TlcServer::getDocumentText(const std::string &uri) const {
   return *it->second.text;
 }
 
-void TlcServer::setConfig(const Config &newConfig) {
+bool TlcServer::setConfig(const Config &newConfig) {
   std::string oldTarget;
   {
     std::lock_guard<std::mutex> lock(configMutex);
     oldTarget = config.target;
     config = newConfig;
   }
-  if (oldTarget != newConfig.target)
-    scheduler->setAnalysisOptions(toAnalysisOptions(newConfig));
+  if (oldTarget == newConfig.target)
+    return false;
+  scheduler->setAnalysisOptions(toAnalysisOptions(newConfig));
+  return true;
 }
 
 Config TlcServer::getConfig() const {
@@ -289,7 +291,8 @@ void TlcServer::codeLenses(const std::string &uri, const CancelToken &token,
 }
 
 /// The kernel whose function contains byte `offset`, the innermost one;
-/// else the first kernel starting on the offset's line.
+/// else the first kernel inside the function containing it; else the first
+/// kernel starting on the offset's line.
 static const KernelFact *findKernelAt(const Document &doc,
                                       const AnalysisFacts &facts,
                                       uint32_t offset) {
@@ -301,6 +304,13 @@ static const KernelFact *findKernelAt(const Document &doc,
       best = &k;
   if (best)
     return best;
+  // In a factory around a prim_func (`@tilelang.jit def matmul(...)`):
+  // the first kernel inside the innermost function containing the offset.
+  for (syntax::Node n = findNodeAt(*doc.getTree(), offset); n; n = n.parent())
+    if (isFunction(n))
+      for (const KernelFact &k : facts.kernels)
+        if (n.range().begin <= k.range.begin && k.range.end <= n.range().end)
+          return &k;
   const LineIndex &lines = doc.getTree()->lines();
   uint32_t line = lines.getLine(offset);
   for (const KernelFact &k : facts.kernels)

@@ -105,7 +105,9 @@ public:
   std::optional<std::string> getDocumentText(const std::string &uri) const;
 
   /// Replaces the configuration; analysis is redone where it depends on it.
-  void setConfig(const Config &config);
+  /// Returns true when it is redone (ServerCallbacks::onHintsChanged then
+  /// follows), false when only the presentation changed.
+  bool setConfig(const Config &config);
   /// The current configuration.
   Config getConfig() const;
 

@@ -284,6 +284,8 @@ Scalar Interpreter::toScalar(Value v, Node at, mlir::Type hint) {
       error(at, "a buffer region is not a scalar value");
       return {};
     }
+    if (!usable(r->buffer))
+      return {};
     llvm::SmallVector<mlir::Value, 4> idx;
     for (unsigned i = 0; i < r->starts.size(); ++i) {
       mlir::Value iv = toIndex(r->starts[i], at);
@@ -303,6 +305,8 @@ Scalar Interpreter::toScalar(Value v, Node at, mlir::Type hint) {
       return {};
     }
     checkBufferUse(buf, at);
+    if (!usable(buf))
+      return {};
     mlir::Value load = tile::LoadOp::create(ir->b, 
         l, ir->valueType(buf->dtype), buf->value, mlir::ValueRange());
     return {load, buf->dtype, SymExpr()};
@@ -620,6 +624,8 @@ Flow Interpreter::irStore(Value target, Value v, Node at) {
                   "'");
     return Flow::Normal;
   }
+  if (!usable(buf))
+    return Flow::Normal;
   mlir::Type want = ir->valueType(buf->dtype);
   Scalar s = toScalar(v, at, want);
   if (!s)
@@ -789,6 +795,8 @@ RegionObj *Interpreter::asRegion(Value v, Node at) {
 
 mlir::Value Interpreter::regionValue(RegionObj *r, Node at) {
   BufferObj *buf = r->buffer;
+  if (!usable(buf))
+    return {}; // reported by checkBufferUse
   bool whole = true;
   for (size_t d = 0; d < r->starts.size(); ++d) {
     Value s = r->starts[d];

@@ -174,8 +174,19 @@ static bool containsPrimFunc(Node def) {
 
 Value Interpreter::applyDecorator(Value deco, Value fn, Node decoNode,
                                   Node def) {
-  if (deco.isPoison() || !fn.is(ValueKind::Function))
+  if (deco.isPoison())
     return fn;
+  // Decorators of decorated objects (@autotune over @tilelang.jit).
+  if (!fn.is(ValueKind::Function)) {
+    if (deco.is(ValueKind::Primitive) || deco.isObj(ObjKind::Partial)) {
+      CallArgs args;
+      args.pos.push_back(fn);
+      args.posNodes.push_back(decoNode);
+      Value r = call(deco, args, decoNode);
+      return r.isAbrupt() || r.is(ValueKind::Opaque) ? fn : r;
+    }
+    return fn;
+  }
   FunctionObj *f = fn.as<FunctionObj>();
   if (deco.is(ValueKind::Primitive)) {
     const lang::BuiltinInfo &info = deco.getPrimitive()->getCanonical();

@@ -156,7 +156,9 @@ static const char *const kPythonBuiltinNames[] = {
     "bytearray", "complex", "memoryview", "slice", "vars", "dir", "id",
     "hash", "hex", "oct", "bin", "chr", "ord", "format", "globals", "locals",
     "exec", "eval", "compile", "issubclass", "exit", "quit", "breakpoint",
-    "__import__", "ascii", "delattr", "aiter", "anext", "help"};
+    "__import__", "ascii", "delattr", "aiter", "anext", "help",
+    "GeneratorExit", "StopAsyncIteration", "BaseExceptionGroup",
+    "ExceptionGroup", "copyright", "credits", "license"};
 
 Value Interpreter::lookupBuiltinName(llvm::StringRef name) {
   if (name == "__name__")
@@ -165,6 +167,10 @@ Value Interpreter::lookupBuiltinName(llvm::StringRef name) {
     return heap.str(tree.fileName());
   if (name == "Ellipsis")
     return Value::ellipsis();
+  if (name == "__debug__")
+    return Value::boolean(true);
+  if (name.starts_with("__") && name.ends_with("__"))
+    return heap.opaque(name);
   if (std::optional<NativeId> id = findNative(("builtins." + name).str()))
     return Value::native(uint32_t(*id));
   if (name.ends_with("Error") || name.ends_with("Exception") ||
@@ -244,7 +250,10 @@ Value Interpreter::lookup(llvm::StringRef name, Node at) {
   v = lookupBuiltinName(name);
   if (!v.isPoison())
     return v;
-  if (hasOpaqueStarImport)
+  // A name bound somewhere on a path the evaluator has not taken (or by a
+  // statement that failed) is unknown rather than undefined; truly
+  // undefined names are reported by the static check (NameCheck.cpp).
+  if (hasOpaqueStarImport || staticallyBound.count(name))
     return heap.opaque(name);
   error(at, "undefined name '" + name + "'");
   return Value::poison();
@@ -370,12 +379,16 @@ Flow Interpreter::assign(Node target, Value v) {
   switch (target.kind()) {
   case NodeKind::Name: {
     llvm::StringRef name = target.identifier();
-    // Assigning to a T.alloc_var stores into it.
+    // Assigning to a T.alloc_var (or to a T.Ref parameter of a macro bound
+    // to a buffer element) stores into it.
     if (tracing()) {
       auto it = env->vars.find(name);
       if (it != env->vars.end() && it->second.is(ValueKind::Buffer) &&
           it->second.as<BufferObj>()->scope == lang::MemoryScope::LocalVar &&
           !v.is(ValueKind::Buffer))
+        return irStore(it->second, v, target);
+      if (it != env->vars.end() && it->second.is(ValueKind::Region) &&
+          it->second.as<RegionObj>()->isElement && isRefParam(name))
         return irStore(it->second, v, target);
     }
     if (v.is(ValueKind::Buffer) && v.as<BufferObj>()->name.empty())
@@ -889,6 +902,24 @@ Flow Interpreter::execAssert(Node stmt) {
   }
   case Truth::Abrupt:
     return c.isException() ? Flow::Raise : Flow::Normal;
+  case Truth::IR: {
+    // `assert cond` on an IR condition is a device-side assertion.
+    if (!tracing() || !kernel)
+      return Flow::Normal;
+    CallArgs args;
+    args.pos.push_back(c);
+    args.posNodes.push_back(test);
+    if (Node m = stmt.child(Field::msg)) {
+      Value mv = eval(m);
+      if (mv.isStr()) {
+        args.pos.push_back(mv);
+        args.posNodes.push_back(m);
+      }
+    }
+    Value r = callPrimitive(*lang::lookupBuiltin("T.device_assert"), args,
+                            stmt);
+    return flowOf(r);
+  }
   default:
     return Flow::Normal;
   }
@@ -961,6 +992,16 @@ FunctionObj *Interpreter::makeFunction(Node def, llvm::StringRef name) {
     fn->kwDefaults.push_back(v);
   }
   return fn;
+}
+
+bool Interpreter::isRefParam(llvm::StringRef name) {
+  if (callStack.empty() || !callStack.back().first->isMacro)
+    return false;
+  for (Node p : callStack.back().first->params)
+    if (p.identifier() == name)
+      if (Node ann = p.child(Field::annotation))
+        return ann.text().ends_with("Ref");
+  return false;
 }
 
 Value Interpreter::callFunction(FunctionObj *fn, CallArgs &args, Node at) {

@@ -221,6 +221,9 @@ public:
   //===--------------------------------------------------------------------===//
 
   FunctionObj *makeFunction(Node def, llvm::StringRef name);
+  /// True when \p name is a `T.Ref`-annotated parameter of the running
+  /// macro (assignments to it store).
+  bool isRefParam(llvm::StringRef name);
   Value callFunction(FunctionObj *fn, CallArgs &args, Node at);
   Value call(Value callee, CallArgs &args, Node at);
   bool evalCallArgs(Node call, CallArgs &args, Value &abrupt);
@@ -353,6 +356,11 @@ public:
   bool tracing() const { return instance != nullptr; }
   /// Checks that a buffer used at \p at belongs to the current kernel.
   void checkBufferUse(BufferObj *buf, Node at);
+  /// True when IR may refer to \p buf here (global, or allocated in the
+  /// current kernel region).
+  bool usable(const BufferObj *buf) const {
+    return !buf->kernelId || (kernel && kernel->id == buf->kernelId);
+  }
   /// Shared memory budget check at the end of a kernel region.
   void checkSharedMemory(KernelCtx &k);
 
@@ -399,6 +407,8 @@ public:
   /// Top-level statements that bind each global name (lazy resolution).
   llvm::DenseMap<llvm::StringRef, llvm::SmallVector<Node, 1>> globalDefs;
   llvm::DenseSet<llvm::StringRef> resolvingGlobals;
+  /// Names some statement of the file binds (NameCheck.cpp).
+  llvm::DenseSet<llvm::StringRef> staticallyBound;
   /// Modules imported with `from M import *` that are opaque.
   bool hasOpaqueStarImport = false;
 

@@ -615,6 +615,8 @@ static Value tileCopy(Interpreter &in, const PArgs &p) {
       }
   mlir::Value sv = in.regionValue(s, p.node("src"));
   mlir::Value dv = in.regionValue(d, p.node("dst"));
+  if (!sv || !dv)
+    return Value::poison();
   auto op = tile::CopyOp::create(in.ir->b, in.ir->loc(p.call), sv, dv);
   if (std::optional<Value> w = p.get("coalesced_width"))
     if (w->isIntLike())
@@ -721,7 +723,8 @@ static Value tileGemm(Interpreter &in, const PArgs &p) {
   auto &B = in.ir->b;
   mlir::Value ops[3];
   for (int i = 0; i < 3; ++i)
-    ops[i] = in.regionValue(regs[i], p.node(names[i]));
+    if (!(ops[i] = in.regionValue(regs[i], p.node(names[i]))))
+      return Value::poison();
   auto op = tile::GemmOp::create(B, in.ir->loc(p.call), ops[0], ops[1], ops[2]);
   if (tA)
     op->setAttr("transpose_a", B.getUnitAttr());
@@ -766,6 +769,8 @@ static Value tileFill(Interpreter &in, const PArgs &p, bool clear) {
     r = copy;
   }
   mlir::Value target = in.regionValue(r, p.node("buffer"));
+  if (!target)
+    return Value::poison();
   mlir::Location l = in.ir->loc(p.call);
   if (clear) {
     tile::ClearOp::create(in.ir->b, l, target);
@@ -819,6 +824,8 @@ static Value tileReduce(Interpreter &in, const PArgs &p, tile::ReduceKind kind) 
                                llvm::Twine(dim));
   mlir::Value sv = in.regionValue(s, p.node("buffer"));
   mlir::Value dv = in.regionValue(d, p.node("out"));
+  if (!sv || !dv)
+    return Value::poison();
   bool clear = p.info.findParam("clear") >= 0 ? p.flag("clear", true) : true;
   auto &B = in.ir->b;
   tile::ReduceOp::create(B, in.ir->loc(p.call),
@@ -844,6 +851,8 @@ static Value tileCumsum(Interpreter &in, const PArgs &p) {
     return in.fail(p.call, "T.cumsum between buffers of different shapes: " +
                                shapeStr(s->extents) + " and " +
                                shapeStr(d->extents));
+  if (!in.usable(s->buffer) || !in.usable(d->buffer))
+    return Value::poison();
   int64_t rank = s->extents.size();
   Value dimV = p.getOr("dim", Value::integer(0));
   int64_t dim = dimV.isIntLike() ? dimV.getInt() : 0;
@@ -885,6 +894,8 @@ static Value tileAtomicAdd(Interpreter &in, const PArgs &p) {
     if (!d || !shapesAgree(in, s, d))
       return in.fail(p.call, "T.atomic_add between regions of different "
                              "shapes");
+    if (!in.usable(d->buffer) || !in.usable(s->buffer))
+      return Value::poison();
     tile::AtomicAddOp::create(B, l, mlir::Type(), in.regionValue(d, p.node("dst")),
                                 mlir::ValueRange(),
                                 in.regionValue(s, p.node("value")),
@@ -894,6 +905,8 @@ static Value tileAtomicAdd(Interpreter &in, const PArgs &p) {
   if (!d->isElement)
     return in.fail(p.node("dst"), "T.atomic_add of a scalar needs an element "
                                   "destination such as C[i, j]");
+  if (!in.usable(d->buffer))
+    return Value::poison();
   llvm::SmallVector<mlir::Value, 4> idx;
   for (Value s : d->starts) {
     mlir::Value iv = in.toIndex(s, p.node("dst"));
@@ -1231,6 +1244,8 @@ std::optional<Value> Interpreter::callKernelPrimitive(const PArgs &p) {
         continue;
       BufferObj *b = kv.first.as<BufferObj>();
       checkBufferUse(b, at);
+      if (!usable(b))
+        continue;
       llvm::StringRef desc = "layout";
       if (kv.second.isObj(ObjKind::Layout))
         desc = kv.second.as<LayoutObj>()->description;
@@ -1261,6 +1276,8 @@ std::optional<Value> Interpreter::callKernelPrimitive(const PArgs &p) {
     if (obj.is(ValueKind::Buffer) ||
         (obj.is(ValueKind::Region) && !obj.as<RegionObj>()->isElement)) {
       v = regionValue(asRegion(obj, p.node("obj")), p.node("obj"));
+      if (!v)
+        return Value::poison();
     } else if (!obj.isNone() && !obj.isStr()) {
       Scalar s = toScalar(obj, p.node("obj"));
       if (!s)

@@ -33,6 +33,29 @@ public:
 
   void run() {
     Node root = in.tree.root();
+    // Every name bound anywhere: the evaluator stays quiet about these when
+    // its approximate control flow has not bound them yet.
+    syntax::walk(root, [&](Node n) {
+      if (n.kind() == NodeKind::Name &&
+          n.context() == syntax::ExprContext::Store)
+        in.staticallyBound.insert(n.identifier());
+      else if (n.kind() == NodeKind::FunctionDef ||
+               n.kind() == NodeKind::AsyncFunctionDef ||
+               n.kind() == NodeKind::ClassDef ||
+               n.kind() == NodeKind::arg ||
+               n.kind() == NodeKind::ExceptHandler)
+        in.staticallyBound.insert(n.identifier());
+      else if (n.kind() == NodeKind::alias) {
+        llvm::StringRef as = n.identifier(Field::asname);
+        llvm::StringRef name = n.identifier(Field::name);
+        in.staticallyBound.insert(as.empty() ? name.split('.').first : as);
+      } else if (n.kind() == NodeKind::Global ||
+                 n.kind() == NodeKind::Nonlocal) {
+        for (const syntax::Identifier &id : n.identifiers(Field::names))
+          in.staticallyBound.insert(id.name);
+      }
+      return syntax::WalkResult::Advance;
+    });
     bool starImport = false;
     syntax::walk(root, [&](Node n) {
       if (n.kind() == NodeKind::ImportFrom)

@@ -1001,11 +1001,12 @@ Value Interpreter::callMethod(BoundMethodObj *m, CallArgs &args, Node at) {
     Value dflt = Value::none();
     if (const Value *d = args.keyword("default"))
       dflt = *d;
-    else if (const Value *act = args.keyword("action"))
+    else if (const Value *act = args.keyword("action")) {
       if (act->isStr() && getStr(*act) == "store_true")
         dflt = Value::boolean(false);
       else if (act->isStr() && getStr(*act) == "store_false")
         dflt = Value::boolean(true);
+    }
     llvm::StringRef dest = argDest(*this, args);
     // A -D binding with the argument's name overrides its default.
     if (std::optional<Value> d = defineFor(dest))

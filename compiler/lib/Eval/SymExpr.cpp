@@ -10,6 +10,8 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <numeric>
+
 using namespace tlc::eval;
 using llvm::SmallVector;
 
@@ -67,6 +69,9 @@ static int precOf(const SymNode *n) {
   case SymKind::Constant:
     return n->value < 0 ? PrecSum : PrecAtom;
   case SymKind::Sum:
+    // `x * 64` alone binds like a product.
+    if (n->value == 0 && n->terms.size() == 1 && n->terms[0].coef > 0)
+      return PrecMul;
     return PrecSum;
   case SymKind::Product:
   case SymKind::FloorDiv:
@@ -420,6 +425,18 @@ SymExpr SymContext::floorDiv(SymExpr a, SymExpr b) {
       // (k*c + q*c + rest + r) // c == k + q + (rest + r) // c.
       Linear lin, quot, rest;
       toLinear(a, lin, 1);
+      // (g*x) // (g*d) == x // d.
+      int64_t g = c;
+      for (const SymTerm &t : lin.terms)
+        g = std::gcd(g, std::abs(t.coef));
+      g = std::gcd(g, std::abs(lin.constant));
+      if (g > 1) {
+        Linear scaled;
+        scaled.constant = lin.constant / g;
+        for (const SymTerm &t : lin.terms)
+          scaled.terms.push_back({t.coef / g, t.term});
+        return floorDiv(fromLinear(scaled), constant(c / g));
+      }
       for (const SymTerm &t : lin.terms) {
         if (t.coef % c == 0)
           quot.terms.push_back({t.coef / c, t.term});

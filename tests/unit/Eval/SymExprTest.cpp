@@ -156,3 +156,9 @@ TEST_CASE("substitution re-simplifies") {
   });
   CHECK(r.str() == "N * 8");
 }
+
+TEST_CASE("common factors cancel in floor division") {
+  check("block_M 64 * 1024 //", "block_M // 16");
+  check("M 4 * 8 + 12 //", "(M + 2) // 3");
+  check("M 6 * 4 //", "M * 3 // 2");
+}

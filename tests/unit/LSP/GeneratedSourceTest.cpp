@@ -92,8 +92,10 @@ TEST_CASE("generated ranges of DSL offsets") {
   check(23, {kS2, kOuter}, 3, 3, 2);
   // A statement that generated nothing: its parent's lines.
   check(17, {kEmpty, kS1, kOuter}, 1, 2, 7);
+  // A compound statement: everything nested in it.
+  check(7, {kOuter}, 1, 5, 5);
   // Outside every mapped statement: the next statement's lines.
-  check(29, {kOuter}, 5, 5, 5);
+  check(29, {}, 5, 5, 5);
   check(0, {}, 1, 2, 7);
   // After everything: nothing maps.
   Range none = findGeneratedRange(f, 99, {}, PositionEncoding::Utf16);

@@ -25,6 +25,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Parser/Parser.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -32,6 +33,7 @@
 
 #include <doctest/doctest.h>
 
+#include <chrono>
 #include <map>
 #include <set>
 
@@ -79,20 +81,25 @@ std::vector<std::string> exampleFiles() {
 void checkFragment(const Fragment &f, int64_t blockThreads,
                    const std::string &what) {
   INFO(what << ": " << f.shortLabel());
-  std::set<std::pair<int64_t, int64_t>> slots;
+  int64_t regs = f.getRegsPerThread();
+  std::vector<bool> used(blockThreads * regs, false);
   bool ok = true;
+  std::vector<int64_t> holders;
   layout::forEachCoord(f.getInputShape(), [&](llvm::ArrayRef<int64_t> c) {
-    std::set<int64_t> holders;
+    holders.clear();
     for (int64_t r = 0; r < f.getReplicate(); ++r) {
       std::optional<layout::FragmentSlot> s = f.apply(c, r);
       if (!s || s->thread < 0 || s->thread >= blockThreads || s->index < 0 ||
-          s->index >= f.getRegsPerThread() ||
-          !slots.insert({s->thread, s->index}).second)
+          s->index >= regs || used[s->thread * regs + s->index]) {
         ok = false;
-      else
-        holders.insert(s->thread);
+        continue;
+      }
+      used[s->thread * regs + s->index] = true;
+      holders.push_back(s->thread);
     }
-    if ((int64_t)holders.size() != f.getReplicate())
+    std::sort(holders.begin(), holders.end());
+    if (std::unique(holders.begin(), holders.end()) != holders.end() ||
+        (int64_t)holders.size() != f.getReplicate())
       ok = false;
   });
   CHECK_MESSAGE(ok, what << " is not a valid fragment for " << blockThreads
@@ -148,15 +155,31 @@ std::optional<int64_t> evalIndex(Value v,
   return std::nullopt;
 }
 
+/// For every element of \p f (row-major), which threads hold it.
+std::vector<std::vector<bool>> holderTable(const Fragment &f,
+                                           int64_t blockThreads) {
+  std::vector<std::vector<bool>> table;
+  layout::forEachCoord(f.getInputShape(), [&](llvm::ArrayRef<int64_t> c) {
+    std::vector<bool> holders(blockThreads, false);
+    for (int64_t r = 0; r < f.getReplicate(); ++r)
+      if (std::optional<layout::FragmentSlot> s = f.apply(c, r))
+        if (s->thread >= 0 && s->thread < blockThreads)
+          holders[s->thread] = true;
+    table.push_back(std::move(holders));
+  });
+  return table;
+}
+
 /// Checks that every thread running an iteration holds what it accesses.
 void checkLoop(ParallelOp loop, const Fragment &loopLayout,
                const KernelLayouts &layouts) {
   Block &body = loop.getBody().front();
   struct Use {
-    const Fragment *buffer;
+    Value buffer;
     ValueRange indices;
   };
   std::vector<Use> uses;
+  llvm::DenseMap<Value, std::vector<std::vector<bool>>> tables;
   body.walk([&](Operation *op) {
     Value buffer;
     ValueRange indices;
@@ -165,8 +188,11 @@ void checkLoop(ParallelOp loop, const Fragment &loopLayout,
     else if (auto store = dyn_cast<StoreOp>(op))
       buffer = store.getBuffer(), indices = store.getIndices();
     auto it = layouts.fragments.find(buffer);
-    if (buffer && it != layouts.fragments.end())
-      uses.push_back({&it->second, indices});
+    if (!buffer || it == layouts.fragments.end())
+      return;
+    uses.push_back({buffer, indices});
+    if (!tables.count(buffer))
+      tables[buffer] = holderTable(it->second, layouts.blockThreads);
   });
   int64_t missing = 0, checked = 0;
   layout::forEachCoord(loopLayout.getInputShape(),
@@ -175,19 +201,24 @@ void checkLoop(ParallelOp loop, const Fragment &loopLayout,
     for (auto [arg, x] : llvm::zip(body.getArguments(), point))
       vars[arg] = x;
     for (const Use &u : uses) {
-      std::vector<int64_t> idx;
-      for (Value v : u.indices)
-        if (std::optional<int64_t> x = evalIndex(v, vars))
-          idx.push_back(*x);
-      if (idx.size() != u.indices.size())
+      llvm::ArrayRef<int64_t> shape =
+          getBufferType(u.buffer).getShape();
+      int64_t flat = 0;
+      bool inside = true;
+      for (auto [v, extent] : llvm::zip(u.indices, shape)) {
+        std::optional<int64_t> x = evalIndex(v, vars);
+        if (!x || *x < 0 || *x >= extent)
+          inside = false;
+        else
+          flat = flat * extent + *x;
+      }
+      if (!inside)
         continue;
-      std::set<int64_t> holders;
-      for (int64_t r = 0; r < u.buffer->getReplicate(); ++r)
-        if (std::optional<layout::FragmentSlot> s = u.buffer->apply(idx, r))
-          holders.insert(s->thread);
+      const std::vector<bool> &holders = tables[u.buffer][flat];
       for (int64_t r = 0; r < loopLayout.getReplicate(); ++r) {
         ++checked;
-        if (!holders.count(loopLayout.apply(point, r)->thread))
+        int64_t t = loopLayout.apply(point, r)->thread;
+        if (t < 0 || t >= (int64_t)holders.size() || !holders[t])
           ++missing;
       }
     }
@@ -197,53 +228,85 @@ void checkLoop(ParallelOp loop, const Fragment &loopLayout,
                                          "that does not hold the element");
 }
 
+/// Counts of checked layouts, so that a run cannot pass vacuously.
+struct Counts {
+  int64_t fragments = 0, shared = 0, loops = 0;
+};
+
+/// Infers the layouts of every kernel of \p module for \p target and
+/// checks them.
+void checkModule(ModuleOp module, llvm::StringRef target, Counts &counts) {
+  module.walk([&](KernelOp kernel) {
+    FailureOr<KernelLayouts> layouts =
+        inferKernelLayouts(kernel, *parseLayoutTarget(target));
+    REQUIRE(succeeded(layouts));
+    // Every static fragment and shared allocation has a layout.
+    kernel.walk([&](AllocOp alloc) {
+      BufferType type = getBufferType(alloc.getResult());
+      if (!type.isStatic() || !layouts->blockThreads)
+        return;
+      if (type.getScope() == MemoryScope::Fragment)
+        CHECK(layouts->fragments.count(alloc.getResult()));
+      if (type.getScope() == MemoryScope::Shared ||
+          type.getScope() == MemoryScope::SharedDyn)
+        CHECK(layouts->shared.count(alloc.getResult()));
+    });
+    for (auto &[value, f] : layouts->fragments) {
+      checkFragment(f, layouts->blockThreads, bufferDisplayName(value));
+      ++counts.fragments;
+    }
+    for (auto &[value, l] : layouts->shared) {
+      checkShared(l, bufferDisplayName(value));
+      ++counts.shared;
+    }
+    for (auto &[op, f] : layouts->loops) {
+      checkFragment(f, layouts->blockThreads, "loop");
+      checkLoop(cast<ParallelOp>(op), f, *layouts);
+      ++counts.loops;
+    }
+  });
+}
+
 } // namespace
 
 TEST_CASE("property: layouts inferred for every example are valid") {
-  int64_t fragments = 0, shared = 0, loops = 0;
+  Counts counts;
   for (const std::string &file : exampleFiles())
     for (llvm::StringRef target : {"cuda:sm_80", "cuda:sm_90a", "hip:gfx90a"}) {
       INFO(file << " on " << target.str());
-      llvm::errs() << file << " " << target << "\n";
       Analysed a = analyseExample(file, target);
-      ModuleOp module = a.module();
-      if (!module)
-        continue;
-      module.walk([&](KernelOp kernel) {
-        FailureOr<KernelLayouts> layouts =
-            inferKernelLayouts(kernel, *parseLayoutTarget(target));
-        REQUIRE(succeeded(layouts));
-        // Every static fragment and shared allocation has a layout.
-        kernel.walk([&](AllocOp alloc) {
-          BufferType type = getBufferType(alloc.getResult());
-          if (!type.isStatic())
-            return;
-          if (type.getScope() == MemoryScope::Fragment)
-            CHECK(layouts->fragments.count(alloc.getResult()));
-          if (type.getScope() == MemoryScope::Shared ||
-              type.getScope() == MemoryScope::SharedDyn)
-            CHECK(layouts->shared.count(alloc.getResult()));
-        });
-        for (auto &[value, f] : layouts->fragments) {
-          checkFragment(f, layouts->blockThreads,
-                        bufferDisplayName(value));
-          ++fragments;
-        }
-        for (auto &[value, l] : layouts->shared) {
-          checkShared(l, bufferDisplayName(value));
-          ++shared;
-        }
-        for (auto &[op, f] : layouts->loops) {
-          checkFragment(f, layouts->blockThreads, "loop");
-          checkLoop(cast<ParallelOp>(op), f, *layouts);
-          ++loops;
-        }
-      });
+      if (ModuleOp module = a.module())
+        checkModule(module, target, counts);
     }
   // The examples exercise the solver: no vacuous pass.
-  CHECK(fragments > 50);
-  CHECK(shared > 30);
-  CHECK(loops > 30);
-  MESSAGE("checked " << fragments << " fragments, " << shared
-                     << " shared layouts, " << loops << " loops");
+  CHECK(counts.fragments > 50);
+  CHECK(counts.shared > 30);
+  CHECK(counts.loops > 30);
+  MESSAGE("checked " << counts.fragments << " fragments, " << counts.shared
+                     << " shared layouts, " << counts.loops << " loops");
+}
+
+TEST_CASE("property: layouts of Tile IR files in $TLC_TILE_IR_DIR are valid") {
+  const char *dir = std::getenv("TLC_TILE_IR_DIR");
+  if (!dir)
+    return;
+  MLIRContext context;
+  eval::loadEvalDialects(context);
+  Counts counts;
+  std::error_code ec;
+  for (llvm::sys::fs::directory_iterator it(dir, ec), end; it != end && !ec;
+       it.increment(ec)) {
+    if (llvm::sys::path::extension(it->path()) != ".mlir")
+      continue;
+    OwningOpRef<ModuleOp> module =
+        parseSourceFile<ModuleOp>(it->path(), &context);
+    if (!module)
+      continue;
+    for (llvm::StringRef target : {"sm_80", "sm_90a", "gfx90a"}) {
+      INFO(it->path() << " on " << target.str());
+      checkModule(*module, target, counts);
+    }
+  }
+  MESSAGE("checked " << counts.fragments << " fragments, " << counts.shared
+                     << " shared layouts, " << counts.loops << " loops");
 }

@@ -426,8 +426,13 @@ LogicalResult Emitter::emitKernel(KernelOp op) {
     }
   });
 
+  // Software pipelines: which shared buffers get one copy per stage.
+  pipelineStages.clear();
+  stagedBuffers.clear();
+  op.walk([&](PipelinedOp pipe) { planPipeline(pipe); });
+
   // Dynamic shared memory: every shared buffer of the kernel, 128-byte
-  // aligned, in allocation order.
+  // aligned, in allocation order (staged buffers once per stage).
   WalkResult walk = op.walk([&](AllocOp alloc) {
     auto type = cast<BufferType>(alloc.getType());
     if (!isSharedScope(type.getScope()))
@@ -439,6 +444,9 @@ LogicalResult Emitter::emitKernel(KernelOp op) {
     int64_t bytes = byteWidth(type.getElementType());
     for (int64_t e : type.getShape())
       bytes *= e;
+    auto staged = stagedBuffers.find(alloc.getResult());
+    if (staged != stagedBuffers.end())
+      bytes *= staged->second;
     sharedBytes = (sharedBytes + 127) / 128 * 128;
     sharedOffsets[alloc.getResult()] = sharedBytes;
     sharedBytes += bytes;
@@ -606,6 +614,8 @@ LogicalResult Emitter::emitAlloc(AllocOp op) {
 LogicalResult Emitter::emitBlock(Block &block, bool allowBarriers) {
   llvm::SmallPtrSet<void *, 8> pendingReads, pendingWrites;
   for (Operation &op : block) {
+    if (skipOps.contains(&op))
+      continue;
     if (allowBarriers && !isa<AllocOp, RegionOp>(op) &&
         op.getNumRegions() + op.getNumOperands() > 0) {
       SharedEffects e = sharedEffectsOf(&op);
@@ -711,6 +721,8 @@ LogicalResult Emitter::emitOp(Operation *op) {
     return success();
   }
   if (auto pipe = dyn_cast<PipelinedOp>(op)) {
+    if (pipelineStages.count(pipe.getOperation()))
+      return emitPipelined(pipe);
     beginOp(op, "T.Pipelined (num_stages = " +
                     std::to_string(pipe.getNumStages()) +
                     "; emitted as a serial loop)");

@@ -366,6 +366,14 @@ LogicalResult Emitter::emitAtomicAdd(AtomicAddOp op) {
 // T.print / T.device_assert
 //===----------------------------------------------------------------------===//
 
+/// \p text with printf's `%` escaped (user text inside a format).
+static std::string literalText(StringRef text) {
+  std::string s;
+  for (char c : text)
+    s += c == '%' ? std::string("%%") : std::string(1, c);
+  return s;
+}
+
 /// A C string literal of \p text.
 static std::string quoted(StringRef text) {
   std::string s = "\"";
@@ -374,10 +382,6 @@ static std::string quoted(StringRef text) {
       s += '\\';
     if (c == '\n') {
       s += "\\n";
-      continue;
-    }
-    if (c == '%') {
-      s += "%%";
       continue;
     }
     s += c;
@@ -404,7 +408,7 @@ static std::string printfValue(Type t, const std::string &v) {
 LogicalResult Emitter::emitPrint(PrintOp op) {
   beginOp(op, "T.print");
   FileLineColRange where = getFileLoc(op.getLoc());
-  std::string tag = op.getMsg().str();
+  std::string tag = literalText(op.getMsg());
   if (where)
     tag = (llvm::sys::path::filename(where.getFilename().getValue()) + ":" +
            Twine(where.getStartLine()) + ": " + tag)
@@ -502,7 +506,8 @@ LogicalResult Emitter::emitDeviceAssert(DeviceAssertOp op) {
             : std::string("<unknown>");
   open("if (!(" + expr(op.getCondition()) + "))");
   line("printf(" +
-       quoted(loc + ": device assertion failed: " + op.getMsg().str() +
+       quoted(literalText(loc) + ": device assertion failed: " +
+              literalText(op.getMsg()) +
               " (block %d,%d,%d thread %d)\n") +
        ", (int)blockIdx.x, (int)blockIdx.y, (int)blockIdx.z, tid);");
   line("__trap();");

@@ -548,8 +548,12 @@ LogicalResult Emitter::emitCopy(CopyOp op) {
           "&" + expr(side->root) + "[" + *lin + "]";
     }
     open(cond.empty() ? std::string("if (true)") : "if (" + cond + ")");
-    line("tlc::cuda::copyVector<" + Twine(vecBytes) + ">(" + dstAddr + ", " +
-         srcAddr + ");");
+    if (asyncCopy && vecBytes >= 4 && isSharedScope(scopeOf(dst.root)))
+      line("tlc::cuda::cpAsync<" + Twine(vecBytes) + ">(" + dstAddr + ", " +
+           srcAddr + ");");
+    else
+      line("tlc::cuda::copyVector<" + Twine(vecBytes) + ">(" + dstAddr +
+           ", " + srcAddr + ");");
     --indent;
     open("} else");
   } else {

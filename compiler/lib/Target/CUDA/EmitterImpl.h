@@ -203,6 +203,15 @@ public:
   llvm::DenseMap<mlir::Value, std::string> stagePointers;
   /// Set while emitting a copy that should use cp.async.
   bool asyncCopy = false;
+  /// Software-pipelined loops -> stages; staged shared buffers -> stages.
+  llvm::DenseMap<mlir::Operation *, int64_t> pipelineStages;
+  llvm::DenseMap<mlir::Value, int64_t> stagedBuffers;
+  /// Ops emitBlock skips (a pipeline's producers).
+  llvm::SmallPtrSet<mlir::Operation *, 8> skipOps;
+  /// Decides whether \p pipe is multi-buffered (fills the maps above).
+  void planPipeline(tile::PipelinedOp pipe);
+  /// A pipelined loop: prologue, cp.async prefetch, wait, compute.
+  mlir::LogicalResult emitPipelined(tile::PipelinedOp pipe);
 
   /// Threads per block of the kernel being emitted.
   int64_t numThreads = 0;

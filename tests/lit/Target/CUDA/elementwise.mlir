@@ -14,7 +14,9 @@
 // CUDA-NEXT: const long long by = blockIdx.y;
 // CUDA: float *A_shared = reinterpret_cast<float *>(smem + 0);
 // CUDA: float *B_shared = reinterpret_cast<float *>(smem + 16384);
-// CUDA: alignas(16) float C_local[32];  // 4-element chunks
+// The fragment takes the default partition (TLCLayout defaultFragment):
+// 4-element chunks, consecutive chunks on consecutive threads.
+// CUDA: alignas(16) float C_local[32];  // parallel · 32 regs/thread
 // First copy: 16-byte vectors when the chunk is in bounds and aligned, else
 // guarded elements (zero outside A).
 // CUDA: // T.copy  elementwise_add.py:27:9
@@ -29,13 +31,15 @@
 // CUDA: __syncthreads();  // shared-memory dependence
 // CUDA-NEXT: // T.Parallel  elementwise_add.py:29:9
 // CUDA: for (int r = 0; r < 32; ++r) {
-// CUDA-NEXT: const long long [[F:f.*]] = ((long long)(r / 4) * 128 + tid) * 4 + r % 4;
-// CUDA: const float {{.*}} = A_shared[{{.*}}];
+// CUDA-NEXT: const long long [[I:i0_.*]] = ((tid >> 5) & 3) + ((r >> 2) & 7) * 4;
+// CUDA-NEXT: const long long [[J:i1_.*]] = (tid & 31) * 4 + (r & 3);
+// CUDA-NEXT: const float {{.*}} = A_shared[([[I]]) * 128 + [[J]]];
 // CUDA: const float [[SUM:.*]] = ({{.*}} + {{.*}});
 // CUDA-NEXT: C_local[r] = [[SUM]];
 // CUDA: // T.copy  elementwise_add.py:31:9
-// CUDA: tlc::cuda::copyVector<16>(&C[{{.*}}], &C_local[c_2 * 4]);
-// CUDA: if ({{.*}} < M && {{.*}} < N) C[{{.*}}] = C_local[c_2 * 4 + e_2];
+// CUDA: for (int [[R:r_.*]] = 0; [[R]] < 32; [[R]] += 4) {
+// CUDA: tlc::cuda::copyVector<16>(&C[{{.*}}], &C_local[[[R]]]);
+// CUDA: if ({{.*}} < M && {{.*}} < N) C[{{.*}}] = C_local[[[R]] + e_2];
 
 // LINES: #line 22 "elementwise_add.py"
 // LINES-NEXT: extern "C" __global__

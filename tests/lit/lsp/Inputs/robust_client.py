@@ -144,10 +144,21 @@ send({"jsonrpc": "2.0", "id": 3, "method": "textDocument/inlayHint",
       "params": {"textDocument": {"uri": "file:///big.py"},
                  "range": {"start": {"line": 0, "character": 0},
                            "end": {"line": 40, "character": 0}}}})
+# Over the analysis size limit: no hints (an answer, not an error), and
+# diagnostics that say why.
 hints = response(3, "10 MB inlay hints", timeout=120)
-if "result" not in hints or not hints["result"]:
-    fail("10 MB document: no hints: %s" % str(hints)[:200])
-ok("10 MB document (%d bytes): hints in %.2f s" % (len(big), time.time() - t0))
+if hints.get("result") != []:
+    fail("10 MB document: expected no hints: %s" % str(hints)[:200])
+diags = wait(lambda m: m.get("method") == "textDocument/publishDiagnostics"
+             and m["params"]["uri"] == "file:///big.py", "10 MB diagnostics",
+             timeout=120)
+notes = [d for d in diags["params"]["diagnostics"]
+         if d["severity"] == 3 and "analysis skipped" in d["message"]]
+if len(notes) != 1:
+    fail("10 MB document: no 'analysis skipped' note: %s"
+         % str(diags)[:300])
+ok("10 MB document (%d bytes): no hints, one note, in %.2f s"
+   % (len(big), time.time() - t0))
 send({"jsonrpc": "2.0", "id": 4, "method": "textDocument/documentSymbol",
       "params": {"textDocument": {"uri": "file:///big.py"}}})
 if len(response(4, "10 MB symbols", timeout=120).get("result", [])) < 1000:

@@ -10,24 +10,36 @@
 // and exports one `extern "C" __global__` kernel per `tile.kernel`, with a
 // source map from generated lines to the DSL locations of the Tile IR ops.
 //
-// SIMT lowering (this version):
-//  * `local.fragment` buffers are distributed over the block's threads by
-//    the partition `flat = ((r / v) * T + tid) * v + r % v` (register r of
-//    thread tid, T threads, v elements per 16-byte chunk when the fragment
-//    divides evenly): consecutive chunks go to consecutive threads, so
-//    copies between fragments and memory are coalesced 16-byte accesses.
-//  * `T.Parallel` loops run over the same partition; fragments they touch
-//    must be indexed by the loop variables themselves.
-//  * `T.copy` between global and shared memory moves 16-byte vectors when a
-//    chunk is in bounds and aligned, and guarded elements otherwise
-//    (out-of-range reads give zero, out-of-range writes are dropped).
+// Lowering (this version):
+//  * Every `local.fragment` buffer gets a TLCLayout fragment: mma.sync
+//    layouts for T.gemm accumulators and register operands, reduceFragment()
+//    for reduction results, propagation through T.Parallel (row vectors
+//    read in 2-D loops replicate over the threads of their row) and
+//    fragment copies, else defaultFragment() (coalesced 16-byte chunks).
+//    The inverse (tid, register) -> coordinate is fitted as a map linear in
+//    the bits of both, so unrolled register loops index registers with
+//    constants (CUDAFragments.cpp).
+//  * `T.Parallel` runs over the layout of a fragment it accesses at its
+//    loop variables; other fragments map onto the same thread's registers.
+//  * `T.copy` moves 16-byte vectors when a chunk is in bounds and aligned,
+//    guarded elements otherwise; inside a multi-stage `T.Pipelined` the
+//    global -> shared copies become cp.async into per-stage buffers, issued
+//    num_stages - 1 iterations ahead with commit/wait groups.
+//  * `T.gemm` (f16/bf16, f32 accumulate): ldmatrix(.trans) from XOR-swizzled
+//    shared tiles or packed register operands, mma.sync.m16n8k16, every
+//    transpose combination and warp policy (CUDAEmitterGemm.cpp).
+//  * `T.reduce_*`: per-thread fold, `__shfl_xor_sync` over the thread bits
+//    inside a warp, shared-memory scratch across warps; T.cumsum (shared),
+//    T.atomic_add, T.print, T.device_assert, T.use_swizzle.
 //  * Shared buffers live in one dynamic shared-memory array; barriers are
 //    inserted where a shared buffer written by one statement is read or
 //    rewritten by a later one.
 //  * f16/bf16 values are computed in f32 and rounded after every
 //    arithmetic result, like the CPU reference target.
-// Not yet lowered (a diagnostic on the op): T.gemm, T.reduce, T.cumsum,
-// cross-thread fragment accesses, barriers of mbarrier scope.
+// Not yet lowered (a diagnostic on the op): 8-bit gemms, fragment exchanges
+// between threads, cumsum of fragments, explicit stage=/order= schedules
+// (multi-stage loops use the load-ahead schedule), barriers of mbarrier
+// scope.
 //
 //===----------------------------------------------------------------------===//
 

@@ -1,0 +1,360 @@
+#!/usr/bin/env python3
+# ===- run_h200.py - Verify and benchmark tlc CUDA kernels on a GPU ------=== #
+#
+# Part of the tlc project.
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+#
+# ===---------------------------------------------------------------------=== #
+#
+# Loads the cubins that tests/bench/CUDA/build_kernels.sh wrote (CuPy's
+# RawModule, the CUDA driver underneath), runs them on fresh random inputs
+# with poisoned (NaN / 0xFF) outputs, and compares every output with an
+# independent PyTorch computation in float64. Then times, in the same
+# process and with CUDA events (median of N), tlc kernels next to their
+# peers: device copy bandwidth, torch.matmul (cuBLAS) fp16/bf16, and
+# scaled_dot_product_attention with the cuDNN and flash backends.
+#
+# Usage (on the GPU machine):
+#   python3 tests/bench/CUDA/run_h200.py KERNEL_DIR [--verify] [--bench]
+#       [--only NAME,NAME]
+#
+# ===---------------------------------------------------------------------=== #
+
+import argparse
+import math
+import re
+import statistics
+import sys
+
+import cupy as cp
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+DEV = "cuda"
+
+
+class Kernel:
+    """One tlc kernel: entry, launch geometry and the loaded function."""
+
+    def __init__(self, kdir, name):
+        text = open(f"{kdir}/{name}.launch").read()
+        k = re.search(r"kernel (\S+) threads (\d+) smem (\d+)", text)
+        g = re.search(r"grid \[([0-9, ]*)\] threads \[(\d+)\]", text)
+        if not k or not g:
+            raise RuntimeError(f"{name}: no launch information")
+        self.entry = k.group(1)
+        self.threads = int(k.group(2))
+        self.smem = int(k.group(3))
+        grid = [int(x) for x in g.group(1).split(",")]
+        self.grid = tuple(grid + [1] * (3 - len(grid)))
+        self.module = cp.RawModule(path=f"{kdir}/{name}.cubin")
+        self.fn = self.module.get_function(self.entry)
+        if self.smem > 48 * 1024:
+            self.fn.max_dynamic_shared_size_bytes = self.smem
+
+    def __call__(self, *tensors):
+        args = tuple(np.uint64(t.data_ptr()) for t in tensors)
+        self.fn(self.grid, (self.threads, 1, 1), args, shared_mem=self.smem)
+
+
+def rel_err(out, ref):
+    out = out.double()
+    ref = ref.double()
+    if torch.isnan(out).any():
+        return float("nan")
+    return (torch.linalg.vector_norm(out - ref) /
+            max(torch.linalg.vector_norm(ref).item(), 1e-30)).item()
+
+
+def poisoned(shape, dtype):
+    t = torch.empty(shape, dtype=dtype, device=DEV)
+    if dtype.is_floating_point and t.element_size() >= 2:
+        t.fill_(float("nan"))
+    else:
+        t.view(torch.uint8).fill_(0xFF)
+    return t
+
+
+def dims(mlir_path):
+    """The static shapes of the kernel's global parameters."""
+    text = open(mlir_path).read()
+    sig = re.search(r"tile\.func @\w+\((.*?)\) \{", text).group(1)
+    return [[int(x) for x in s.split(",")]
+            for s in re.findall(r"buffer<\[([0-9, ]*)\]", sig)]
+
+
+# ---------------------------------------------------------------- checks --
+
+def check_ew(k, shapes):
+    m, n = shapes[0]
+    a = torch.randn(m, n, device=DEV)
+    b = torch.randn(m, n, device=DEV)
+    c = poisoned((m, n), torch.float32)
+    k(a, b, c)
+    return rel_err(c, a.double() + b.double()), 1e-6
+
+
+def check_softmax(k, shapes):
+    m, n = shapes[0]
+    x = torch.randn(m, n, device=DEV).half()
+    y = poisoned((m, n), torch.float16)
+    k(x, y)
+    return rel_err(y, torch.softmax(x.double(), -1)), 5e-3
+
+
+def check_rmsnorm(k, shapes):
+    m, n = shapes[0]
+    x = torch.randn(m, n, device=DEV).half()
+    w = torch.randn(n, device=DEV).half()
+    y = poisoned((m, n), torch.float16)
+    k(x, w, y)
+    xd = x.double()
+    ref = xd * torch.rsqrt(xd.pow(2).mean(-1, keepdim=True) + 1e-6) * w.double()
+    return rel_err(y, ref), 5e-3
+
+
+def check_layernorm(k, shapes):
+    m, n = shapes[0]
+    x = torch.randn(m, n, device=DEV).half()
+    g = torch.randn(n, device=DEV).half()
+    b = torch.randn(n, device=DEV).half()
+    y = poisoned((m, n), torch.float16)
+    k(x, g, b, y)
+    ref = F.layer_norm(x.double(), (n,), g.double(), b.double(), 1e-5)
+    return rel_err(y, ref), 5e-3
+
+
+def check_transpose(k, shapes):
+    m, n = shapes[0]
+    x = torch.randn(m, n, device=DEV)
+    y = poisoned((n, m), torch.float32)
+    k(x, y)
+    return rel_err(y, x.t()), 0.0
+
+
+def check_cumsum(k, shapes):
+    b, t, h = shapes[0]
+    x = torch.randn(b, t, h, device=DEV)
+    y = poisoned((b, t, h), torch.float32)
+    k(x, y)
+    chunk = 64
+    pad = (-t) % chunk
+    xp = F.pad(x.double(), (0, 0, 0, pad)).view(b, -1, chunk, h)
+    ref = xp.cumsum(2).view(b, -1, h)[:, :t]
+    return rel_err(y, ref), 1e-6
+
+
+def check_quant(k, shapes):
+    m, n = shapes[0]
+    x = torch.randn(m, n, device=DEV).bfloat16()
+    q = poisoned((m, n), torch.uint8)
+    s = poisoned((m,), torch.float32)
+    k(x, q, s)
+    xd = x.double()
+    amax = xd.abs().amax(1).clamp(min=1e-4)
+    scale = amax / 448.0
+    qref = (xd / scale[:, None]).clamp(-448, 448)
+    qf = q.view(torch.float8_e4m3fn).double()
+    return max(rel_err(s, scale), rel_err(qf, qref)), 4e-2
+
+
+def check_gemm(k, shapes):
+    (m, kk), (_, n) = shapes[0], shapes[1]
+    a = torch.randn(m, kk, device=DEV).half()
+    b = torch.randn(kk, n, device=DEV).half()
+    c = poisoned((m, n), torch.float16)
+    k(a, b, c)
+    return rel_err(c, a.double() @ b.double()), 2e-3
+
+
+def attention_ref(q, k, v, causal):
+    # q, k, v: [b, h, s, d] float64
+    s = q @ k.transpose(-1, -2) / math.sqrt(q.shape[-1])
+    if causal:
+        n = s.shape[-1]
+        mask = torch.ones(n, n, dtype=torch.bool, device=DEV).tril()
+        s = s.masked_fill(~mask, float("-inf"))
+    return torch.softmax(s, -1) @ v
+
+
+def check_fa(k, shapes):
+    b, h, s, d = shapes[0]
+    q, kk, v = (torch.randn(b, h, s, d, device=DEV).half() for _ in range(3))
+    o = poisoned((b, h, s, d), torch.float16)
+    k(q, kk, v, o)
+    return rel_err(o, attention_ref(q.double(), kk.double(), v.double(),
+                                    False)), 5e-3
+
+
+def check_fac(k, shapes):
+    b, s, h, d = shapes[0]
+    q, kk, v = (torch.randn(b, s, h, d, device=DEV).half() for _ in range(3))
+    o = poisoned((b, s, h, d), torch.float16)
+    k(q, kk, v, o)
+    t = lambda x: x.double().transpose(1, 2)
+    ref = attention_ref(t(q), t(kk), t(v), True).transpose(1, 2)
+    return rel_err(o, ref), 5e-3
+
+
+CHECKS = {
+    "ew": check_ew, "softmax": check_softmax, "rmsnorm": check_rmsnorm,
+    "layernorm": check_layernorm, "transpose": check_transpose,
+    "cumsum": check_cumsum, "quant": check_quant, "gemm": check_gemm,
+    "fa": check_fa, "fac": check_fac,
+}
+
+# ----------------------------------------------------------------- bench --
+
+
+def bench(fn, iters=20, warmup=3):
+    for _ in range(warmup):
+        fn()
+    torch.cuda.synchronize()
+    times = []
+    for _ in range(iters):
+        s = torch.cuda.Event(enable_timing=True)
+        e = torch.cuda.Event(enable_timing=True)
+        s.record()
+        fn()
+        e.record()
+        e.synchronize()
+        times.append(s.elapsed_time(e))
+    return statistics.median(times)
+
+
+def row(label, ms, value, unit, peer=None):
+    extra = f"  ({100 * value / peer:.1f}% of peer)" if peer else ""
+    print(f"  {label:<44} {ms:9.3f} ms {value:10.1f} {unit}{extra}",
+          flush=True)
+
+
+def run_bench(kdir, names):
+    print("== bench (median of 20 CUDA-event timings, random inputs)")
+    n = 1 << 28  # 1 GiB of f32 per buffer
+    src = torch.randn(n, device=DEV)
+    dst = torch.empty_like(src)
+    ms = bench(lambda: dst.copy_(src))
+    copy_bw = 2 * n * 4 / ms / 1e6
+    row("device copy (torch copy_, 1 GiB, r+w)", ms, copy_bw, "GB/s")
+    del src, dst
+    if "ew_bench" in names:
+        k = Kernel(kdir, "ew_bench")
+        m = 16384
+        a, b = torch.randn(m, m, device=DEV), torch.randn(m, m, device=DEV)
+        c = torch.empty_like(a)
+        ms = bench(lambda: k(a, b, c))
+        row("tlc elementwise_add 16384^2 f32 (3 x 1 GiB)", ms,
+            3 * m * m * 4 / ms / 1e6, "GB/s", copy_bw)
+        del a, b, c
+    for name, m, n, what in (("softmax_bench", 4096, 8192, "softmax"),
+                             ("rmsnorm_bench", 8192, 4096, "rms_norm")):
+        if name not in names:
+            continue
+        k = Kernel(kdir, name)
+        x = torch.randn(m, n, device=DEV).half()
+        y = torch.empty_like(x)
+        if what == "softmax":
+            ms = bench(lambda: k(x, y))
+            row(f"tlc softmax {m}x{n} f16 (bytes: x + y)", ms,
+                2 * m * n * 2 / ms / 1e6, "GB/s", copy_bw)
+            ms = bench(lambda: torch.softmax(x, -1))
+            row(f"torch.softmax {m}x{n} f16", ms, 2 * m * n * 2 / ms / 1e6,
+                "GB/s", copy_bw)
+        else:
+            w = torch.randn(n, device=DEV).half()
+            ms = bench(lambda: k(x, w, y))
+            row(f"tlc rms_norm {m}x{n} f16 (bytes: x + y)", ms,
+                2 * m * n * 2 / ms / 1e6, "GB/s", copy_bw)
+    for size in (4096, 8192):
+        flops = 2 * size ** 3
+        peers = {}
+        for dt in (torch.float16, torch.bfloat16):
+            a = torch.randn(size, size, device=DEV).to(dt)
+            b = torch.randn(size, size, device=DEV).to(dt)
+            ms = bench(lambda: torch.matmul(a, b))
+            peers[dt] = flops / ms / 1e9
+            row(f"torch.matmul (cuBLAS) {size}^3 {str(dt)[6:]}", ms,
+                peers[dt], "TFLOP/s")
+        name = f"gemm_{size}"
+        if name in names:
+            k = Kernel(kdir, name)
+            a = torch.randn(size, size, device=DEV).half()
+            b = torch.randn(size, size, device=DEV).half()
+            c = torch.empty(size, size, device=DEV).half()
+            ms = bench(lambda: k(a, b, c))
+            row(f"tlc gemm {size}^3 float16 (mma.sync)", ms, flops / ms / 1e9,
+                "TFLOP/s", peers[torch.float16])
+            del a, b, c
+    B, H, S, D = 8, 32, 4096, 128
+    from torch.nn.attention import SDPBackend, sdpa_kernel
+    q, kk, v = (torch.randn(B, H, S, D, device=DEV).half() for _ in range(3))
+    for causal in (False, True):
+        flops = 4 * B * H * S * S * D / (2 if causal else 1)
+        peer = None
+        for backend in (SDPBackend.CUDNN_ATTENTION, SDPBackend.FLASH_ATTENTION):
+            try:
+                with sdpa_kernel([backend]):
+                    ms = bench(lambda: F.scaled_dot_product_attention(
+                        q, kk, v, is_causal=causal))
+                tf = flops / ms / 1e9
+                if peer is None:
+                    peer = tf
+                row(f"sdpa {backend.name} causal={causal}", ms, tf, "TFLOP/s")
+            except RuntimeError as err:
+                print(f"  sdpa {backend.name} causal={causal}: {err}")
+        name = "fac_bench" if causal else "fa_bench"
+        if name in names:
+            k = Kernel(kdir, name)
+            o = torch.empty_like(q)
+            if causal:  # this example takes [B, S, H, D]
+                qs, ks, vs = (t.transpose(1, 2).contiguous()
+                              for t in (q, kk, v))
+                ms = bench(lambda: k(qs, ks, vs, o), iters=10)
+            else:
+                ms = bench(lambda: k(q, kk, v, o), iters=10)
+            row(f"tlc flash attention causal={causal}", ms, flops / ms / 1e9,
+                "TFLOP/s", peer)
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("kdir")
+    p.add_argument("--verify", action="store_true")
+    p.add_argument("--bench", action="store_true")
+    p.add_argument("--only", default="")
+    args = p.parse_args()
+    names = [l.split()[0] for l in open(f"{args.kdir}/timing.txt")]
+    if args.only:
+        names = [n for n in names if n in args.only.split(",")]
+    print(f"device: {torch.cuda.get_device_name()}, torch {torch.__version__},"
+          f" cupy {cp.__version__}", flush=True)
+    failures = 0
+    if args.verify:
+        print("== verify (fresh random inputs, poisoned outputs, float64 "
+              "PyTorch reference)")
+        torch.manual_seed(int.from_bytes(np.random.bytes(4), "little"))
+        for name in names:
+            if name.endswith("_bench") or name in ("gemm_4096", "gemm_8192"):
+                continue
+            kind = name.split("_")[0]
+            try:
+                k = Kernel(args.kdir, name)
+                err, tol = CHECKS[kind](k, dims(f"{args.kdir}/{name}.mlir"))
+                torch.cuda.synchronize()
+                ok = err <= tol or (tol == 0.0 and err == 0.0)
+            except Exception as e:  # report and go on
+                err, tol, ok = float("nan"), 0, False
+                print(f"  {name}: {type(e).__name__}: {e}")
+            failures += not ok
+            print(f"  {'PASS' if ok else 'FAIL'} {name:<18} rel err {err:.3e}"
+                  f" (tol {tol:g}) grid {k.grid} threads {k.threads} smem "
+                  f"{k.smem}", flush=True)
+    if args.bench:
+        run_bench(args.kdir, names)
+    print(f"failures: {failures}")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
