@@ -14,6 +14,7 @@
 
 #include "Analysis.h"
 #include "Features.h"
+#include "HintFields.h"
 
 #include "tlc/Eval/Eval.h"
 #include "tlc/Lang/DType.h"
@@ -23,9 +24,6 @@
 #include "mlir/IR/MLIRContext.h"
 
 #include <map>
-#include <string>
-#include <type_traits>
-#include <utility>
 
 using namespace tlc;
 using namespace tlc::lsp;
@@ -64,39 +62,6 @@ std::string shortDType(const std::string &dtype) {
   if (auto parsed = lang::DType::parse(dtype))
     return parsed->getShortName();
   return dtype;
-}
-
-// Layouts: layout inference fills them into the hints. The fields are
-// detected at compile time so that this file builds against the evaluator
-// before and after they exist: `layout` is the short label
-// (`swizzle 128B`), `layoutDetail` the long form (Markdown table).
-template <typename H, typename = void> struct HasLayout : std::false_type {};
-template <typename H>
-struct HasLayout<H, std::void_t<decltype(std::declval<const H &>().layout)>>
-    : std::is_convertible<decltype(std::declval<const H &>().layout),
-                          std::string> {};
-template <typename H, typename = void>
-struct HasLayoutDetail : std::false_type {};
-template <typename H>
-struct HasLayoutDetail<
-    H, std::void_t<decltype(std::declval<const H &>().layoutDetail)>>
-    : std::is_convertible<decltype(std::declval<const H &>().layoutDetail),
-                          std::string> {};
-
-/// The short layout label of a hint; empty when the evaluator has none.
-template <typename H> std::string getLayout(const H &hint) {
-  if constexpr (HasLayout<H>::value)
-    return hint.layout;
-  else
-    return "";
-}
-
-/// The long layout form of a hint; empty when the evaluator has none.
-template <typename H> std::string getLayoutDetail(const H &hint) {
-  if constexpr (HasLayoutDetail<H>::value)
-    return hint.layoutDetail;
-  else
-    return "";
 }
 
 /// Analyses one context may serve before it is replaced: every analysis
@@ -224,8 +189,8 @@ EvalAnalyzer::analyze(const std::shared_ptr<const syntax::SyntaxTree> &tree,
       }
       // A `T.alloc_var` is a scalar: its one-element shape is noise.
       b.shape = hint.scope == "local.var" && shape == "[1]" ? "" : shape;
-      b.layout = getLayout(hint);
-      b.layoutDetail = getLayoutDetail(hint);
+      b.layout = getHintLayout(hint);
+      b.layoutDetail = getHintLayoutDetail(hint);
       b.dtype = shortDType(hint.dtype);
       b.scopeString = hint.scope;
       auto scope = lang::parseScope(hint.scope);

@@ -414,6 +414,13 @@ Range tlc::lsp::findGeneratedRange(const GeneratedFile &file, uint32_t offset,
   if (!range)
     return Range{};
   LineIndex index(file.text);
+  // Never past the last line that has text (a map may name the line after
+  // the final newline).
+  uint32_t lastLine = index.getNumLines() - 1;
+  while (lastLine > 0 && index.getLineText(lastLine).empty())
+    --lastLine;
+  range->end.line = std::max(range->start.line,
+                             std::min(range->end.line, lastLine));
   uint32_t endOffset = index.getLineEnd(range->end.line);
   LinePosition end = encoding == PositionEncoding::Utf8
                          ? index.toUtf8(endOffset)

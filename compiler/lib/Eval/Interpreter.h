@@ -7,12 +7,17 @@
 // The interpreter executes the Python of one file over the syntax tree:
 // meta-level code folds to Python values, IR-valued code builds Tile IR
 // through IRGen. It is split over several files:
-//   Interpreter.cpp  environments, names, statements, functions, calls
-//   EvalExpr.cpp     expressions and Python operators
+//   Interpreter.cpp  construction, diagnostics, names and statements
+//   Calls.cpp        user functions and call dispatch
+//   EvalExpr.cpp     expressions, attributes and subscripts
+//   Operators.cpp    Python operators, equality, truthiness, formatting
 //   NativeFns.cpp    Python builtins, math, itertools, functools, argparse
-//   Primitives.cpp   T.* primitives and tilelang.* helpers, checks
+//   Primitives.cpp   modules, T.* dispatch, meta-level and math primitives
+//   KernelRegions.cpp  T.Kernel regions, loops, buffers, hints, checks
+//   KernelOps.cpp    tile operations (copy, gemm, fill, reduce ...)
 //   IRGen.cpp        construction of `tile` dialect operations
 //   Instances.cpp    kernel instances: jit, prim_func, -D, defaults
+//   NameCheck.cpp    static check for undefined names
 //
 // Control flow uses explicit status values (no C++ exceptions): expressions
 // return Value::exception() while a Python exception propagates, statements

@@ -26,6 +26,7 @@
 #include "tlc/Syntax/Parser.h"
 #include "tlc/Syntax/SyntaxTree.h"
 #include "tlc/Target/Cpp/CpuTarget.h"
+#include "tlc/Target/CUDA/CUDATarget.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/CommandLine.h"
@@ -43,11 +44,22 @@ namespace {
 /// instance (source, binary, NAME.json) into \p outDir. Returns the exit
 /// status.
 int buildArtifacts(driver::Driver &drv, llvm::ArrayRef<std::string> inputs,
-                   llvm::StringRef outDir) {
+                   llvm::StringRef outDir, bool lineDirectives) {
   const driver::DriverOptions &opts = drv.getOptions();
-  if (opts.eval.target.name != "cpu") {
-    llvm::errs() << "tlc-build: error: -o: only --target=cpu writes "
-                    "artifacts so far\n";
+  llvm::StringRef targetName = opts.eval.target.name;
+  bool isCuda = targetName.starts_with("cuda:");
+  if (targetName != "cpu" && !isCuda) {
+    llvm::errs() << "tlc-build: error: -o: --target=" << targetName
+                 << " does not write artifacts yet (cpu and cuda:sm_80, "
+                    "cuda:sm_86, cuda:sm_89, cuda:sm_90a do)\n";
+    return 2;
+  }
+  if (isCuda &&
+      !llvm::is_contained(target::getCudaArchitectures(),
+                          targetName.drop_front(5))) {
+    llvm::errs() << "tlc-build: error: -o: no CUDA artifacts for --target="
+                 << targetName << " (cuda:sm_80, cuda:sm_86, cuda:sm_89 or "
+                    "cuda:sm_90a)\n";
     return 2;
   }
   std::vector<driver::FileResult> results;
@@ -72,6 +84,15 @@ int buildArtifacts(driver::Driver &drv, llvm::ArrayRef<std::string> inputs,
     }
     if (!r.analysis.module)
       continue;
+    if (isCuda) {
+      target::CudaBuildOptions build;
+      build.arch = targetName.drop_front(5).str();
+      build.emit.lineDirectives = lineDirectives;
+      build.log = &llvm::outs();
+      anyError |= mlir::failed(
+          target::buildCudaArtifacts(*r.analysis.module, outDir, build));
+      continue;
+    }
     target::CpuBuildOptions build;
     build.log = &llvm::outs();
     anyError |= mlir::failed(
@@ -168,6 +189,11 @@ int main(int argc, char **argv) {
       cl::desc("Write the artifacts of every kernel instance (generated "
                "source, binary, NAME.json manifest) into this directory"),
       cl::value_desc("dir"), cl::init(""), cl::cat(category));
+  cl::opt<bool> lineDirectives(
+      "line-directives",
+      cl::desc("With -o and a CUDA target, put #line directives pointing at "
+               "the DSL source into NAME.cu"),
+      cl::init(false), cl::cat(category));
   cl::HideUnrelatedOptions(category);
 
   if (!cl::ParseCommandLineOptions(
@@ -219,7 +245,7 @@ int main(int argc, char **argv) {
     }
     driver::Driver drv(std::move(opts));
     if (!outputDir.empty() && !check && !verifyDiags && emit.empty())
-      return buildArtifacts(drv, inputs, outputDir);
+      return buildArtifacts(drv, inputs, outputDir, lineDirectives);
     int status = drv.run(inputs, llvm::outs(), llvm::errs());
     llvm::outs().flush();
     return status;

@@ -11,6 +11,9 @@
 //   tlc-translate --tile-to-cpp in.mlir        C++ of the CPU target
 //   tlc-translate --tile-to-manifest in.mlir   the manifest fields read off
 //                                              the IR (JSON, one per func)
+//   tlc-translate --tile-to-cuda in.mlir       CUDA C++ of the CUDA target
+//   tlc-translate --tile-to-cuda-lines in.mlir   ... with #line directives
+//   tlc-translate --tile-to-cuda-sourcemap in.mlir  kernels and source map
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,6 +21,7 @@
 #include "tlc/Dialect/Tile/IR/TileOps.h"
 #include "tlc/Target/Cpp/CppEmitter.h"
 #include "tlc/Target/Cpp/KernelInterface.h"
+#include "tlc/Target/CUDA/CUDAEmitter.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -35,7 +39,53 @@ static void registerTileDialects(DialectRegistry &registry) {
                   math::MathDialect>();
 }
 
+static LogicalResult toCuda(Operation *op, raw_ostream &os,
+                            const tlc::target::CudaEmitOptions &options) {
+  auto module = dyn_cast<ModuleOp>(op);
+  if (!module)
+    return op->emitError("expected a module");
+  return tlc::target::translateModuleToCuda(module, os, options);
+}
+
+/// Prints, per function, its CUDA kernels (symbol, threads, dynamic shared
+/// memory) and the source map of the CUDA text.
+static LogicalResult printCudaSourceMap(Operation *op, raw_ostream &os) {
+  auto module = dyn_cast<ModuleOp>(op);
+  if (!module)
+    return op->emitError("expected a module");
+  for (auto func : module.getOps<tlc::tile::FuncOp>()) {
+    if (func.isDeclaration())
+      continue;
+    auto k = tlc::target::emitCudaKernel(func);
+    if (failed(k))
+      return failure();
+    for (const auto &l : k->launches)
+      os << "kernel " << l.entry << " threads " << l.threads << " smem "
+         << l.dynamicSharedMemory << "\n";
+    for (const auto &e : k->sourceMap)
+      os << e.generatedLine << " -> " << k->files[e.fileIndex] << ":" << e.line
+         << ":" << e.column << "\n";
+  }
+  return success();
+}
+
 int main(int argc, char **argv) {
+  TranslateFromMLIRRegistration toCudaPlain(
+      "tile-to-cuda", "translate Tile IR to CUDA C++",
+      [](Operation *op, raw_ostream &os) { return toCuda(op, os, {}); },
+      registerTileDialects);
+  TranslateFromMLIRRegistration toCudaLines(
+      "tile-to-cuda-lines", "CUDA C++ with #line directives",
+      [](Operation *op, raw_ostream &os) {
+        tlc::target::CudaEmitOptions options;
+        options.lineDirectives = true;
+        options.locationComments = false;
+        return toCuda(op, os, options);
+      },
+      registerTileDialects);
+  TranslateFromMLIRRegistration toCudaSourceMap(
+      "tile-to-cuda-sourcemap", "the kernels and source map of the CUDA C++",
+      printCudaSourceMap, registerTileDialects);
   TranslateFromMLIRRegistration toCpp(
       "tile-to-cpp", "translate Tile IR to C++ for the CPU target",
       [](Operation *op, raw_ostream &os) -> LogicalResult {

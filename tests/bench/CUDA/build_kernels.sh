@@ -1,7 +1,7 @@
 #!/bin/bash
 # Builds every example kernel the CUDA emitter lowers, at the benchmark
 # sizes and at ragged verification sizes, into BUILD/gpu-kernels:
-#   NAME.mlir (tlc-build --emit=tile), NAME.cu (tlc-cuda-translate),
+#   NAME.mlir (tlc-build --emit=tile), NAME.cu (tlc-translate),
 #   NAME.cubin (nvcc sm_90a), NAME.launch (entry, threads, smem), and
 #   timing.txt (DSL -> CUDA source, and -> cubin, per kernel, in ms).
 # Usage: tests/bench/CUDA/build_kernels.sh BUILD_DIR TLC_BUILD_BINARY
@@ -12,7 +12,7 @@ root=$(cd "$(dirname "$0")/../../.." && pwd)
 out=$build/gpu-kernels
 mkdir -p "$out"
 nvcc=${NVCC:-/usr/local/cuda/bin/nvcc}
-translate=$build/bin/tlc-cuda-translate
+translate=$build/bin/tlc-translate
 : > "$out/timing.txt"
 # name | example | -D bindings
 configs=(

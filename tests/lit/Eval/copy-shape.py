@@ -1,4 +1,6 @@
 # RUN: tlc-build --verify-diagnostics %s
+# RUN: not tlc-build --emit=tile %s > %t.mlir 2>/dev/null
+# RUN: tlc-opt %t.mlir > /dev/null
 # T.copy operands must have the same shape once extent-1 dimensions are
 # dropped; a tile origin A[y, x] takes its extents from the other operand.
 import tilelang

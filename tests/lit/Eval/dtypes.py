@@ -1,4 +1,6 @@
 # RUN: tlc-build --verify-diagnostics %s
+# RUN: not tlc-build --emit=tile %s > %t.mlir 2>/dev/null
+# RUN: tlc-opt %t.mlir > /dev/null
 # Unknown dtypes are reported at the spelling, in every place a dtype is
 # accepted.
 import tilelang

@@ -1,4 +1,6 @@
 # RUN: tlc-build --verify-diagnostics %s
+# RUN: not tlc-build --emit=tile %s > %t.mlir 2>/dev/null
+# RUN: tlc-opt %t.mlir > /dev/null
 # T.gemm: M/N/K of A, B and C must agree (with transposes), A and B must
 # share a dtype, and the accumulator must be a fragment.
 import tilelang

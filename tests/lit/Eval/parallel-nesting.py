@@ -1,4 +1,6 @@
 # RUN: tlc-build --verify-diagnostics %s
+# RUN: not tlc-build --emit=tile %s > %t.mlir 2>/dev/null
+# RUN: tlc-opt %t.mlir > /dev/null
 # T.Parallel bodies are elementwise: no tile operators and no T.Pipelined
 # inside (atomics and nested T.Parallel are fine).
 import tilelang

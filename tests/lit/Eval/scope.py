@@ -1,4 +1,6 @@
 # RUN: tlc-build --verify-diagnostics %s
+# RUN: not tlc-build --emit=tile %s > %t.mlir 2>/dev/null
+# RUN: tlc-opt %t.mlir > /dev/null
 # Shared and fragment buffers exist only inside the T.Kernel region that
 # allocates them.
 import tilelang

@@ -7,12 +7,14 @@
 //
 // The source-map lookups on hand-written maps, the generatedSource /
 // originalSource round trip through the real CPU emitter, hint refresh
-// after background analysis, and the size limit of analysis. Expectations
+// after background analysis, the size limit of analysis, and the detection
+// of layout fields in evaluator hints. Expectations
 // are hand-written.
 //
 //===----------------------------------------------------------------------===//
 
 #include "GeneratedSource.h"
+#include "HintFields.h"
 #include "Server.h"
 
 #include "llvm/ADT/StringRef.h"
@@ -216,4 +218,31 @@ TEST_CASE("huge files get parser diagnostics and a note, no hints") {
   }
   CHECK(syntax);
   CHECK(note);
+}
+
+namespace {
+struct HintWithoutLayout {
+  std::string name;
+};
+struct HintWithLayout {
+  std::string layout = "swizzle 128B";
+  std::string layoutDetail = "| row | col |";
+};
+struct HintWithLongLayout {
+  const char *layout = "mma C";
+  std::string layoutLong = "table";
+};
+struct HintWithOtherLayout {
+  int layout = 3;
+};
+} // namespace
+
+TEST_CASE("layouts are read from hints that have them") {
+  CHECK(getHintLayout(HintWithoutLayout{}).empty());
+  CHECK(getHintLayoutDetail(HintWithoutLayout{}).empty());
+  CHECK(getHintLayout(HintWithLayout{}) == "swizzle 128B");
+  CHECK(getHintLayoutDetail(HintWithLayout{}) == "| row | col |");
+  CHECK(getHintLayout(HintWithLongLayout{}) == "mma C");
+  CHECK(getHintLayoutDetail(HintWithLongLayout{}) == "table");
+  CHECK(getHintLayout(HintWithOtherLayout{}).empty());
 }

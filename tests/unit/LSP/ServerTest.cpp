@@ -257,3 +257,82 @@ TEST_CASE("a threaded server answers and shuts down cleanly") {
   }
   CHECK(answered == 160);
 }
+
+namespace {
+/// Facts with one buffer that has a layout, as layout inference will give.
+struct LayoutAnalyzer : Analyzer {
+  const char *getName() const override { return "layout"; }
+  std::shared_ptr<const AnalysisFacts>
+  analyze(const std::shared_ptr<const syntax::SyntaxTree> &tree,
+          const AnalysisOptions &, const CancelToken &) override {
+    auto facts = std::make_shared<AnalysisFacts>();
+    KernelFact kernel;
+    kernel.name = "k";
+    kernel.range = TextRange{0, static_cast<uint32_t>(tree->source().size())};
+    InstanceFact instance;
+    instance.label = "k()";
+    BufferFact b;
+    b.name = "S";
+    b.nameRange = TextRange{0, 1};
+    b.hintOffset = 1;
+    b.shape = "[64, 64]";
+    b.dtype = "f16";
+    b.scope = "shared";
+    b.scopeString = "shared.dyn";
+    b.layout = "swizzle 128B";
+    b.layoutDetail = "| row | 0 | 1 |\n|---|---|---|\n| 0 | 0 | 8 |";
+    instance.buffers.push_back(b);
+    kernel.instances.push_back(instance);
+    facts->kernels.push_back(kernel);
+    return facts;
+  }
+};
+} // namespace
+
+TEST_CASE("layouts: label in the hint, long form in resolve and hover") {
+  Recorder recorder;
+  ServerOptions options =
+      syncOptions(PositionEncoding::Utf16, std::make_shared<LayoutAnalyzer>());
+  TlcServer server(options, recorder);
+  server.openDocument("file:///l.py", 1, "S = 1\nimport tilelang\nS\n");
+  std::vector<InlayHint> hints;
+  server.inlayHints("file:///l.py", Range{{0, 0}, {9, 0}}, CancelToken(),
+                    [&](Result<std::vector<InlayHint>> r) {
+                      REQUIRE(bool(r));
+                      hints = *r;
+                    });
+  server.runUntilIdle();
+  REQUIRE(hints.size() == 1);
+  CHECK(hints[0].label == "shared f16[64, 64] · swizzle 128B");
+  CHECK(hints[0].tooltip.empty()); // Sent by resolve only.
+  std::string tooltip;
+  server.resolveInlayHint("file:///l.py", hints[0], CancelToken(),
+                          [&](Result<InlayHint> r) {
+                            REQUIRE(bool(r));
+                            tooltip = r->tooltip;
+                          });
+  std::optional<HoverInfo> hover;
+  server.hover("file:///l.py", Position{2, 0}, CancelToken(),
+               [&](Result<std::optional<HoverInfo>> r) {
+                 REQUIRE(bool(r));
+                 hover = *r;
+               });
+  server.runUntilIdle();
+  CHECK(tooltip == "| row | 0 | 1 |\n|---|---|---|\n| 0 | 0 | 8 |");
+  REQUIRE(hover);
+  CHECK(llvm::StringRef(hover->markdown).contains("| layout | swizzle 128B |"));
+  CHECK(llvm::StringRef(hover->markdown)
+            .contains("\n| row | 0 | 1 |\n|---|---|---|\n| 0 | 0 | 8 |\n"));
+  // The layouts category off: the label loses the layout.
+  Config config;
+  config.inlayHints.layouts = false;
+  server.setConfig(config);
+  server.inlayHints("file:///l.py", Range{{0, 0}, {9, 0}}, CancelToken(),
+                    [&](Result<std::vector<InlayHint>> r) {
+                      REQUIRE(bool(r));
+                      hints = *r;
+                    });
+  server.runUntilIdle();
+  REQUIRE(hints.size() == 1);
+  CHECK(hints[0].label == "shared f16[64, 64]");
+}

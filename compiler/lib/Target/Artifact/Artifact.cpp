@@ -89,7 +89,7 @@ llvm::Error tlc::artifact::compileSharedObject(
     std::string cmd;
     for (const std::string &a : argStorage)
       cmd += (cmd.empty() ? "" : " ") + a;
-    return makeError("host compilation failed (" +
+    return makeError(options.label + " compilation failed (" +
                      (execError.empty() ? "exit status " + std::to_string(rc)
                                         : execError) +
                      "): " + cmd + "\n" + log);
@@ -99,7 +99,7 @@ llvm::Error tlc::artifact::compileSharedObject(
 
 std::string tlc::artifact::getCacheKey(const ArtifactBundle &bundle,
                                        const HostCompileOptions &options) {
-  std::string text = "tlc-host-cxx-v1\n";
+  std::string text = "tlc-host-cxx-v1\n" + bundle.binaryExtension + "\n";
   auto compiler = findCompiler(options);
   text += compiler ? *compiler : std::string("?");
   if (!compiler)
@@ -148,7 +148,7 @@ llvm::Error tlc::artifact::writeArtifact(ArtifactBundle &bundle,
                      "': " + ec.message());
   Manifest &m = bundle.manifest;
   m.generatedSource = m.name + bundle.sourceExtension;
-  m.binary = m.name + ".so";
+  m.binary = m.name + bundle.binaryExtension;
   m.sourceHash = sha256Hex(bundle.source);
 
   auto inDir = [&](llvm::StringRef file) {
@@ -157,8 +157,14 @@ llvm::Error tlc::artifact::writeArtifact(ArtifactBundle &bundle,
     return p.str().str();
   };
   llvm::Error err = llvm::Error::success();
-  for (const auto &[name, contents] : bundle.extraFiles)
-    writeFileOrError(inDir(name), contents, err);
+  for (const auto &[name, contents] : bundle.extraFiles) {
+    std::string file = inDir(name);
+    if (std::error_code ec =
+            fs::create_directories(path::parent_path(file)))
+      return makeError("cannot create directory for '" + file +
+                       "': " + ec.message());
+    writeFileOrError(file, contents, err);
+  }
   std::string sourcePath = inDir(m.generatedSource);
   writeFileOrError(sourcePath, bundle.source, err);
   if (err)
@@ -169,7 +175,7 @@ llvm::Error tlc::artifact::writeArtifact(ArtifactBundle &bundle,
   std::string cached;
   if (!cacheDir.empty()) {
     llvm::SmallString<256> p(cacheDir);
-    path::append(p, getCacheKey(bundle, options) + ".so");
+    path::append(p, getCacheKey(bundle, options) + bundle.binaryExtension);
     cached = p.str().str();
   }
   bool hit = false;

@@ -66,12 +66,15 @@ json::Value tlc::artifact::toJSON(const Manifest &m) {
       o["shape"] = extentsToJSON(p.shape);
     params.push_back(std::move(o));
   }
-  for (const Launch &l : m.launches)
-    launches.push_back(json::Object{{"grid", extentsToJSON(l.grid)},
-                                    {"block", extentsToJSON(l.block)},
-                                    {"dynamic_shared_memory",
-                                     l.dynamicSharedMemory},
-                                    {"location", l.location}});
+  for (const Launch &l : m.launches) {
+    json::Object o{{"grid", extentsToJSON(l.grid)},
+                   {"block", extentsToJSON(l.block)},
+                   {"dynamic_shared_memory", l.dynamicSharedMemory},
+                   {"location", l.location}};
+    if (!l.entry.empty())
+      o["entry"] = l.entry;
+    launches.push_back(std::move(o));
+  }
   for (const std::string &f : m.sourceMapFiles)
     files.push_back(f);
   for (const SourceMapEntry &e : m.sourceMap)
@@ -236,6 +239,7 @@ tlc::artifact::manifestFromJSON(const json::Value &value) {
       l.block = r.extents(*o, "block");
       l.dynamicSharedMemory = o->getInteger("dynamic_shared_memory").value_or(0);
       l.location = r.str(*o, "location", false);
+      l.entry = r.str(*o, "entry", false);
       m.launches.push_back(std::move(l));
     }
   if (const json::Object *sm = root->getObject("source_map")) {

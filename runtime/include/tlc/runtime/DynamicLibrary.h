@@ -14,7 +14,8 @@
 //
 // expanded into a struct of function pointers and a loader that resolves
 // them all at once (a missing REQUIRED symbol is an error naming it;
-// missing OPTIONAL ones stay null). See lib/cuda/CUDASymbols.def.
+// missing OPTIONAL ones stay null). See lib/hip/HIPSymbols.def; CUDA's
+// table is runtime/cuda/include/tlc/Runtime/CUDA/CUDASymbols.def.
 //
 //===----------------------------------------------------------------------===//
 

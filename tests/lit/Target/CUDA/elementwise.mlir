@@ -1,6 +1,6 @@
-// RUN: tlc-cuda-translate --tile-to-cuda %s | FileCheck %s --check-prefix=CUDA
-// RUN: tlc-cuda-translate --tile-to-cuda-lines %s | FileCheck %s --check-prefix=LINES
-// RUN: tlc-cuda-translate --tile-to-cuda-sourcemap %s | FileCheck %s --check-prefix=MAP
+// RUN: tlc-translate --tile-to-cuda %s | FileCheck %s --check-prefix=CUDA
+// RUN: tlc-translate --tile-to-cuda-lines %s | FileCheck %s --check-prefix=LINES
+// RUN: tlc-translate --tile-to-cuda-sourcemap %s | FileCheck %s --check-prefix=MAP
 
 // The elementwise_add example (block 32 x 128, 128 threads, f32) as Tile IR:
 // copies global -> shared, a T.Parallel over a fragment, fragment -> global.

@@ -1,4 +1,4 @@
-// RUN: tlc-cuda-translate --tile-to-cuda %s | FileCheck %s
+// RUN: tlc-translate --tile-to-cuda %s | FileCheck %s
 
 // A 64x64 tile of A * B^T on mma.sync (4 warps, 2 x 2 warp grid), fed by a
 // 2-stage cp.async pipeline from swizzled shared tiles, then a row max

@@ -1,4 +1,4 @@
-// RUN: tlc-cuda-translate --tile-to-cuda %s -split-input-file -verify-diagnostics
+// RUN: tlc-translate --tile-to-cuda %s -split-input-file -verify-diagnostics
 
 // A fragment read at an index that is not a loop variable: the element may
 // live in another thread.

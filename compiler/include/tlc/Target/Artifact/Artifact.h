@@ -36,7 +36,10 @@ struct ArtifactBundle {
   std::string source;
   /// Extension of the generated source (`.cpp`, `.cu`).
   std::string sourceExtension = ".cpp";
-  /// Extra files (name, contents) the source needs next to it (headers).
+  /// Extension of the compiled binary (`.so`, `.cubin`).
+  std::string binaryExtension = ".so";
+  /// Extra files (name, contents) the source needs next to it (headers);
+  /// a name may contain `/` (subdirectories are created).
   std::vector<std::pair<std::string, std::string>> extraFiles;
 };
 
@@ -53,6 +56,9 @@ struct HostCompileOptions {
   /// The cache directory; empty: $TLC_CACHE_DIR, else
   /// $XDG_CACHE_HOME/tlc, else ~/.cache/tlc.
   std::string cacheDir;
+  /// Names the compilation in errors (`host compilation failed ...`,
+  /// `nvcc compilation failed ...`).
+  std::string label = "host";
 };
 
 /// Compiles the C++ file \p sourcePath (whose directory is on the include
@@ -68,7 +74,8 @@ std::string getCacheKey(const ArtifactBundle &bundle,
                         const HostCompileOptions &options);
 
 /// Writes \p bundle into \p outDir (created if needed): NAME<ext>, the extra
-/// files, NAME.so (from the cache when the key is there) and NAME.json.
+/// files, NAME<binaryExtension> (from the cache when the key is there) and
+/// NAME.json.
 /// \p cacheHit, if given, tells whether the binary came from the cache.
 llvm::Error writeArtifact(ArtifactBundle &bundle, llvm::StringRef outDir,
                           const HostCompileOptions &options,

@@ -83,6 +83,8 @@ struct Launch {
   int64_t dynamicSharedMemory = 0;
   /// `file:line:col` of the `T.Kernel` statement.
   std::string location;
+  /// The GPU kernel symbol of this launch (empty: the manifest's `entry`).
+  std::string entry;
 };
 
 /// One source map entry: generated line `generatedLine` (1-based) comes from

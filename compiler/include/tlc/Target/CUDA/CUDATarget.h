@@ -1,0 +1,79 @@
+//===- CUDATarget.h - Artifacts of the CUDA target --------------*- C++ -*-===//
+//
+// Part of the tlc project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// `tlc-build --target=cuda:sm_XX -o DIR`: for every kernel instance of a
+// module, the generated CUDA C++ (NAME.cu), tlc's device headers
+// (tlc_device/...), the binary compiled by nvcc -lineinfo (NAME.cubin for
+// sm_90a; NAME.fatbin with SASS and PTX for sm_8x, so newer GPUs can JIT it),
+// through the content-hash cache the CPU target uses, and the manifest (NAME.json:
+// entry, per-launch kernel symbol, grid and block, dynamic shared memory,
+// parameters with roles, symbols as trailing `long long` arguments, source
+// map).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TLC_TARGET_CUDA_CUDATARGET_H
+#define TLC_TARGET_CUDA_CUDATARGET_H
+
+#include "tlc/Target/Artifact/Artifact.h"
+#include "tlc/Target/CUDA/CUDAEmitter.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Support/LLVM.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace tlc::target {
+
+/// Options of buildCudaArtifacts.
+struct CudaBuildOptions {
+  /// The architecture: `sm_80`, `sm_86`, `sm_89`, `sm_90a`.
+  std::string arch = "sm_90a";
+  /// nvcc; empty: $TLC_NVCC, else $CUDA_HOME/bin/nvcc, else
+  /// /usr/local/cuda/bin/nvcc, else `nvcc` from PATH.
+  std::string nvcc;
+  /// Reuse and fill the content-hash cache (see HostCompileOptions).
+  bool useCache = true;
+  /// Emission options (#line directives, comments).
+  CudaEmitOptions emit;
+  /// Only instances whose function or kernel name is this (empty: all).
+  std::string kernelFilter;
+  /// Print one line per artifact (`wrote DIR/NAME.cubin (cached)`) here.
+  llvm::raw_ostream *log = nullptr;
+};
+
+/// The architectures buildCudaArtifacts accepts.
+llvm::ArrayRef<llvm::StringRef> getCudaArchitectures();
+
+/// Finds nvcc as CudaBuildOptions::nvcc describes; the error says where it
+/// looked and how to point tlc at one.
+llvm::Expected<std::string> findNvcc(llvm::StringRef configured);
+
+/// The nvcc flags of \p arch (before `-I DIR SOURCE -o OUT`).
+std::vector<std::string> getNvccFlags(llvm::StringRef arch);
+
+/// tlc's CUDA device headers, as (relative path, contents) pairs.
+const std::vector<std::pair<std::string, std::string>> &
+getCudaDeviceHeaders();
+
+/// Writes the CUDA artifacts of every defined `tile.func` of \p module into
+/// \p outDir. Problems are reported as MLIR diagnostics (emission errors on
+/// the op, nvcc or write errors on the function); an instance that fails
+/// does not stop the others. Succeeds when every instance was written.
+mlir::LogicalResult buildCudaArtifacts(mlir::ModuleOp module,
+                                       llvm::StringRef outDir,
+                                       const CudaBuildOptions &options);
+
+} // namespace tlc::target
+
+#endif // TLC_TARGET_CUDA_CUDATARGET_H

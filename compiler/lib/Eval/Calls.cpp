@@ -1,0 +1,359 @@
+//===- Calls.cpp - Functions and calls --------------------------------------===//
+//
+// Part of tlc. SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+//
+// User functions (parameter binding, closures, *args/**kwargs) and the
+// dispatch of calls to every kind of callable value.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Interpreter.h"
+#include "IRGen.h"
+
+using namespace tlc;
+using namespace tlc::eval;
+
+//===----------------------------------------------------------------------===//
+// Functions
+//===----------------------------------------------------------------------===//
+
+FunctionObj *Interpreter::makeFunction(Node def, llvm::StringRef name) {
+  auto *fn = heap.make<FunctionObj>();
+  fn->def = def;
+  fn->name = name;
+  fn->closure = env;
+  Node args = def.child(Field::args);
+  for (Node a : args.children(Field::posonlyargs))
+    fn->params.push_back(a);
+  for (Node a : args.children(Field::args))
+    fn->params.push_back(a);
+  for (Node a : args.children(Field::kwonlyargs))
+    fn->kwOnly.push_back(a);
+  fn->vararg = args.child(Field::vararg);
+  fn->kwarg = args.child(Field::kwarg);
+  for (Node d : args.children(Field::defaults)) {
+    Value v = eval(d);
+    if (v.isException())
+      return nullptr;
+    fn->defaults.push_back(v);
+  }
+  for (Node d : args.children(Field::kw_defaults)) {
+    if (!d) {
+      fn->kwDefaults.push_back(Value::exception()); // no default
+      continue;
+    }
+    Value v = eval(d);
+    if (v.isException())
+      return nullptr;
+    fn->kwDefaults.push_back(v);
+  }
+  return fn;
+}
+
+bool Interpreter::isRefParam(llvm::StringRef name) {
+  if (callStack.empty() || !callStack.back().first->isMacro)
+    return false;
+  for (Node p : callStack.back().first->params)
+    if (p.identifier() == name)
+      if (Node ann = p.child(Field::annotation))
+        return ann.text().ends_with("Ref");
+  return false;
+}
+
+Value Interpreter::callFunction(FunctionObj *fn, CallArgs &args, Node at) {
+  if (!step(at))
+    return Value::exception();
+  if (callDepth >= options.maxCallDepth) {
+    error(at, "maximum call depth (" + llvm::Twine(options.maxCallDepth) +
+                  ") exceeded");
+    budgetExhausted = true;
+    return Value::exception();
+  }
+  Env *callEnv = heap.make<Env>();
+  callEnv->parent = fn->closure;
+  size_t numParams = fn->params.size();
+  size_t numPos = args.pos.size();
+  llvm::SmallVector<bool, 8> bound(numParams, false);
+  for (size_t i = 0; i < numPos; ++i) {
+    if (i < numParams) {
+      callEnv->vars[fn->params[i].identifier()] = args.pos[i];
+      bound[i] = true;
+    }
+  }
+  if (numPos > numParams) {
+    if (!fn->vararg)
+      return raise("TypeError",
+                   fn->name + "() takes " + llvm::Twine(numParams) +
+                       " positional arguments but " + llvm::Twine(numPos) +
+                       " were given",
+                   at);
+    callEnv->vars[fn->vararg.identifier()] = heap.tuple(
+        llvm::ArrayRef<Value>(args.pos).drop_front(numParams));
+  } else if (fn->vararg) {
+    callEnv->vars[fn->vararg.identifier()] = heap.tuple({});
+  }
+  Value kwDict;
+  if (fn->kwarg) {
+    kwDict = heap.dict();
+    callEnv->vars[fn->kwarg.identifier()] = kwDict;
+  }
+  llvm::SmallVector<bool, 4> kwBound(fn->kwOnly.size(), false);
+  for (auto &kv : args.kw) {
+    bool found = false;
+    for (size_t i = 0; i < numParams && !found; ++i)
+      if (fn->params[i].identifier() == kv.first) {
+        if (bound[i])
+          return raise("TypeError",
+                       fn->name + "() got multiple values for argument '" +
+                           kv.first + "'",
+                       at);
+        callEnv->vars[kv.first] = kv.second;
+        bound[i] = found = true;
+      }
+    for (size_t i = 0; i < fn->kwOnly.size() && !found; ++i)
+      if (fn->kwOnly[i].identifier() == kv.first) {
+        callEnv->vars[kv.first] = kv.second;
+        kwBound[i] = found = true;
+      }
+    if (found)
+      continue;
+    if (!fn->kwarg)
+      return raise("TypeError",
+                   fn->name + "() got an unexpected keyword argument '" +
+                       kv.first + "'",
+                   at);
+    kwDict.as<DictObj>()->items.push_back({heap.str(kv.first), kv.second});
+  }
+  size_t firstDefault = numParams - fn->defaults.size();
+  for (size_t i = 0; i < numParams; ++i) {
+    if (bound[i])
+      continue;
+    if (i >= firstDefault) {
+      callEnv->vars[fn->params[i].identifier()] =
+          fn->defaults[i - firstDefault];
+      continue;
+    }
+    return raise("TypeError",
+                 fn->name + "() missing required argument '" +
+                     fn->params[i].identifier() + "'",
+                 at);
+  }
+  for (size_t i = 0; i < fn->kwOnly.size(); ++i) {
+    if (kwBound[i])
+      continue;
+    if (i < fn->kwDefaults.size() && !fn->kwDefaults[i].isException()) {
+      callEnv->vars[fn->kwOnly[i].identifier()] = fn->kwDefaults[i];
+      continue;
+    }
+    return raise("TypeError",
+                 fn->name + "() missing required keyword-only argument '" +
+                     fn->kwOnly[i].identifier() + "'",
+                 at);
+  }
+
+  Env *savedEnv = env;
+  bool savedTraced = traced;
+  env = callEnv;
+  traced = fn->isMacro;
+  ++callDepth;
+  callStack.push_back({fn, &args});
+  Value result;
+  if (fn->def.kind() == NodeKind::Lambda) {
+    result = eval(fn->def.child(Field::body));
+  } else {
+    Flow f = execBody(fn->def, Field::body);
+    if (f == Flow::Return)
+      result = returnValue;
+    else if (f == Flow::Raise)
+      result = Value::exception();
+    else
+      result = Value::none();
+    returnValue = Value::none();
+  }
+  callStack.pop_back();
+  --callDepth;
+  env = savedEnv;
+  traced = savedTraced;
+  return result;
+}
+
+bool Interpreter::evalCallArgs(Node callNode, CallArgs &args, Value &abrupt) {
+  for (Node a : callNode.children(Field::args)) {
+    if (a.kind() == NodeKind::Starred) {
+      Value v = eval(a.child(Field::value));
+      if (v.isAbrupt()) {
+        abrupt = v;
+        return false;
+      }
+      llvm::SmallVector<Value, 8> items;
+      if (v.is(ValueKind::Opaque)) {
+        abrupt = heap.opaque("call with opaque *args");
+        return false;
+      }
+      if (!iterate(v, items, a)) {
+        abrupt = Value::exception();
+        return false;
+      }
+      for (Value item : items) {
+        args.pos.push_back(item);
+        args.posNodes.push_back(a);
+      }
+      continue;
+    }
+    Value v = eval(a);
+    if (v.isException()) {
+      abrupt = v;
+      return false;
+    }
+    args.pos.push_back(v);
+    args.posNodes.push_back(a);
+  }
+  for (Node k : callNode.children(Field::keywords)) {
+    Value v = eval(k.child(Field::value));
+    if (v.isException()) {
+      abrupt = v;
+      return false;
+    }
+    llvm::StringRef name = k.identifier();
+    if (name.empty()) {
+      if (v.is(ValueKind::Dict)) {
+        for (auto &kv : v.as<DictObj>()->items)
+          if (kv.first.isStr()) {
+            args.kw.push_back({getStr(kv.first), kv.second});
+            args.kwNodes.push_back(k);
+          }
+        continue;
+      }
+      if (v.isPoison()) {
+        abrupt = v;
+        return false;
+      }
+      abrupt = heap.opaque("call with opaque **kwargs");
+      return false;
+    }
+    args.kw.push_back({name, v});
+    args.kwNodes.push_back(k);
+  }
+  return true;
+}
+
+Value Interpreter::call(Value callee, CallArgs &args, Node at) {
+  switch (callee.getKind()) {
+  case ValueKind::Poison:
+  case ValueKind::Exception:
+    return callee;
+  case ValueKind::Function: {
+    FunctionObj *fn = callee.as<FunctionObj>();
+    if (fn->isMacro && !tracing())
+      return raise("RuntimeError",
+                   "macro '" + fn->name +
+                       "' can only be called while a kernel is traced",
+                   at);
+    return callFunction(fn, args, at);
+  }
+  case ValueKind::NativeFn:
+    return callNative(NativeId(callee.getNativeId()), args, at);
+  case ValueKind::Primitive:
+    return callPrimitive(*callee.getPrimitive(), args, at);
+  case ValueKind::Opaque:
+  case ValueKind::Module: {
+    // Calls of unknown objects: torch.randn(M, K) remembers its shape.
+    auto *o = heap.make<OpaqueObj>();
+    o->description = "call result";
+    if (callee.is(ValueKind::Opaque)) {
+      llvm::StringRef d = callee.as<OpaqueObj>()->description;
+      if (d == "tensor method") {
+        o->shape = callee.as<OpaqueObj>()->shape;
+        o->hasShape = true;
+        o->description = "torch tensor";
+        return Value::object(ValueKind::Opaque, o);
+      }
+      if (d == "torch.randn" || d == "torch.empty" || d == "torch.zeros" ||
+          d == "torch.ones" || d == "torch.rand" || d == "torch.randint") {
+        llvm::ArrayRef<Value> dims = args.pos;
+        if (d == "torch.randint" && dims.size() >= 3)
+          dims = dims.drop_front(2);
+        if (dims.size() == 1 && dims[0].isSequence())
+          dims = getElems(dims[0]);
+        if (llvm::all_of(dims, [](Value v) { return v.isIntLike(); })) {
+          o->shape.assign(dims.begin(), dims.end());
+          o->hasShape = true;
+        }
+        o->description = "torch tensor";
+      }
+    }
+    return Value::object(ValueKind::Opaque, o);
+  }
+  case ValueKind::DType: {
+    // T.float32(x): a typed constant or a conversion of an IR value.
+    if (args.pos.empty())
+      return Value::poison();
+    Value v = args.pos[0];
+    if (v.isIR() || v.is(ValueKind::Sym)) {
+      CallArgs castArgs;
+      castArgs.pos = {v, callee};
+      castArgs.posNodes = {args.posNodes[0], at};
+      if (const lang::BuiltinInfo *cast = lang::lookupBuiltin("T.cast"))
+        return callPrimitive(*cast, castArgs, at);
+    }
+    return v;
+  }
+  case ValueKind::Object:
+    switch (callee.getObjKind()) {
+    case ObjKind::BoundMethod:
+      return callMethod(callee.as<BoundMethodObj>(), args, at);
+    case ObjKind::Partial: {
+      PartialObj *p = callee.as<PartialObj>();
+      CallArgs merged;
+      merged.pos.append(p->args.begin(), p->args.end());
+      merged.posNodes.append(p->args.size(), at);
+      merged.pos.append(args.pos.begin(), args.pos.end());
+      merged.posNodes.append(args.posNodes.begin(), args.posNodes.end());
+      for (auto &kv : p->kwargs) {
+        if (!args.keyword(kv.first)) {
+          merged.kw.push_back(kv);
+          merged.kwNodes.push_back(at);
+        }
+      }
+      merged.kw.append(args.kw.begin(), args.kw.end());
+      merged.kwNodes.append(args.kwNodes.begin(), args.kwNodes.end());
+      return call(p->fn, merged, at);
+    }
+    case ObjKind::JitFunction:
+      return callJit(callee.as<JitFunctionObj>(), args, at, false);
+    case ObjKind::Class: {
+      auto *cls = callee.as<NamespaceObj>();
+      auto *inst = heap.make<NamespaceObj>();
+      inst->name = cls->name;
+      inst->cls = cls;
+      Value self = heap.obj(ObjKind::Instance, inst);
+      if (Value *init = cls->find("__init__"))
+        if (init->is(ValueKind::Function)) {
+          CallArgs a2 = args;
+          a2.pos.insert(a2.pos.begin(), self);
+          a2.posNodes.insert(a2.posNodes.begin(), at);
+          Value r = callFunction(init->as<FunctionObj>(), a2, at);
+          if (r.isException())
+            return r;
+        }
+      return self;
+    }
+    case ObjKind::Exception: {
+      auto *cls = callee.as<NamespaceObj>();
+      auto *o = heap.make<NamespaceObj>();
+      o->name = cls->name;
+      o->set("args", heap.tuple(args.pos));
+      return heap.obj(ObjKind::Exception, o);
+    }
+    case ObjKind::PrimFunc:
+      return heap.opaque("kernel result");
+    default:
+      return heap.opaque("call result");
+    }
+  default:
+    return raise("TypeError",
+                 "'" + callee.getTypeName() + "' object is not callable", at);
+  }
+}

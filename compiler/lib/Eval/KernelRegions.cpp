@@ -1,0 +1,461 @@
+//===- KernelRegions.cpp - Kernel regions, loops and checks -----------------===//
+//
+// Part of tlc. SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+//
+// T.Kernel regions and TileLang loops, buffer creation, hints, and the
+// checks on them (nesting, thread counts, shared memory budget).
+//
+//===----------------------------------------------------------------------===//
+
+#include "IRGen.h"
+#include "Primitives.h"
+
+#include "llvm/ADT/StringExtras.h"
+
+using namespace tlc;
+using namespace tlc::eval;
+using lang::BuiltinId;
+using lang::MemoryScope;
+
+//===----------------------------------------------------------------------===//
+// Symbols, hints and checks
+//===----------------------------------------------------------------------===//
+
+void Interpreter::noteSymbolUse(llvm::StringRef name) {
+  if (!instance)
+    return;
+  for (auto &s : instance->symbols)
+    if (s.first == name)
+      return;
+  auto it = symbolKinds.find(name);
+  int kind = it != symbolKinds.end() ? it->second : /*Meta=*/2;
+  instance->symbols.push_back({name.str(), kind});
+}
+
+void Interpreter::noteSymbols(SymExpr e) {
+  const SymNode *n = e.getNode();
+  if (!n)
+    return;
+  switch (n->kind) {
+  case SymKind::Constant:
+    return;
+  case SymKind::Symbol:
+    if (n->value == 0)
+      noteSymbolUse(n->name);
+    return;
+  case SymKind::Sum:
+    for (const SymTerm &t : n->terms)
+      noteSymbols(SymExpr(t.term));
+    return;
+  case SymKind::Product:
+    for (const SymNode *f : n->factors)
+      noteSymbols(SymExpr(f));
+    return;
+  default:
+    noteSymbols(SymExpr(n->lhs));
+    noteSymbols(SymExpr(n->rhs));
+    return;
+  }
+}
+
+void Interpreter::addHint(TextRange range, llvm::StringRef name,
+                          llvm::StringRef kind, llvm::ArrayRef<SymExpr> shape,
+                          std::optional<lang::DType> dtype,
+                          std::optional<lang::MemoryScope> scope,
+                          std::string detail) {
+  if (!instance)
+    return;
+  Hint h;
+  h.range = range;
+  h.kernel = instance->kernel;
+  h.instance = instance->label;
+  h.name = name.str();
+  h.kind = kind.str();
+  for (SymExpr d : shape) {
+    h.shapeIsInt.push_back(d && d.isConstant());
+    h.shape.push_back(d ? d.str() : "?");
+  }
+  if (dtype)
+    h.dtype = dtype->getName();
+  if (scope)
+    h.scope = lang::getScopeString(*scope).str();
+  h.detail = std::move(detail);
+  out.hints.push_back(std::move(h));
+  ++instance->numHints;
+}
+
+void Interpreter::nameBuffer(BufferObj *buf, llvm::StringRef name,
+                             Node target) {
+  buf->name = name;
+  if (buf->hintIndex >= 0 && size_t(buf->hintIndex) < out.hints.size()) {
+    Hint &h = out.hints[buf->hintIndex];
+    h.name = name.str();
+    h.range = target.range();
+  }
+  if (buf->value)
+    if (mlir::Operation *op = buf->value.getDefiningOp())
+      op->setLoc(ir->nameLoc(name, buf->range));
+}
+
+bool Interpreter::checkNotInParallel(llvm::StringRef what, Node at) {
+  for (const LoopCtx &l : loops)
+    if (l.kind == LoopKind::Parallel) {
+      Diagnostic d;
+      error(at, what + " cannot be used inside T.Parallel");
+      return true;
+    }
+  return false;
+}
+
+bool Interpreter::checkInKernel(llvm::StringRef what, Node at) {
+  if (kernel)
+    return false;
+  error(at, what + " can only be used inside a T.Kernel region");
+  return true;
+}
+
+void Interpreter::checkBufferUse(BufferObj *buf, Node at) {
+  if (!buf->kernelId || (kernel && buf->kernelId == kernel->id))
+    return;
+  if (!kernel)
+    error(at, llvm::Twine(lang::getScopeDisplayName(buf->scope)) +
+                  " buffer '" + buf->name +
+                  "' is used outside of the T.Kernel region it belongs to");
+  else
+    error(at, llvm::Twine(lang::getScopeDisplayName(buf->scope)) +
+                  " buffer '" + buf->name +
+                  "' belongs to another T.Kernel region");
+}
+
+/// Bytes of a buffer when its shape is static.
+static std::optional<int64_t> bufferBytes(const BufferObj *b) {
+  int64_t n = 1;
+  for (SymExpr d : b->shape) {
+    if (!d || !d.isConstant())
+      return std::nullopt;
+    n *= *d.getConstant();
+  }
+  return (n * b->dtype.getTotalBits() + 7) / 8;
+}
+
+static std::string formatBytes(int64_t bytes) {
+  if (bytes % 1024 == 0)
+    return std::to_string(bytes / 1024) + " KiB";
+  char buf[32];
+  snprintf(buf, sizeof(buf), "%.1f KiB", double(bytes) / 1024);
+  return buf;
+}
+
+void Interpreter::checkSharedMemory(KernelCtx &k) {
+  int64_t total = 0;
+  std::vector<RelatedInfo> notes;
+  for (BufferObj *b : k.sharedBuffers) {
+    std::optional<int64_t> bytes = bufferBytes(b);
+    if (!bytes)
+      continue;
+    int64_t used = *bytes * std::max<int64_t>(1, b->stages);
+    total += used;
+    std::string msg = "'" + b->name.str() + "' uses " + formatBytes(used);
+    if (b->stages > 1)
+      msg += " (" + std::to_string(b->stages) + " pipeline stages x " +
+             formatBytes(*bytes) + ")";
+    notes.push_back({b->range, msg});
+  }
+  if (total <= options.target.sharedMemoryBytes)
+    return;
+  Diagnostic d;
+  d.severity = Severity::Error;
+  d.range = k.call.range();
+  d.message = "shared memory usage " + formatBytes(total) + " exceeds the " +
+              formatBytes(options.target.sharedMemoryBytes) + " budget of " +
+              options.target.name;
+  d.notes = std::move(notes);
+  if (instance)
+    d.notes.push_back({instance->def.getIdentifier().range,
+                       "in instance " + instance->label});
+  out.diagnostics.push_back(std::move(d));
+}
+
+//===----------------------------------------------------------------------===//
+// Buffers
+//===----------------------------------------------------------------------===//
+
+BufferObj *Interpreter::makeBuffer(llvm::StringRef name,
+                                   llvm::ArrayRef<SymExpr> shape,
+                                   lang::DType dtype, MemoryScope scope,
+                                   Node at, bool isParam, mlir::Value init) {
+  auto *buf = heap.make<BufferObj>();
+  buf->name = name;
+  buf->shape.assign(shape.begin(), shape.end());
+  buf->dtype = dtype;
+  buf->scope = scope;
+  buf->range = at.range();
+  buf->kernelId = lang::isGlobalScope(scope) || !kernel ? 0 : kernel->id;
+  for (SymExpr d : shape)
+    noteSymbols(d);
+  tile::BufferType t = ir->bufferType(shape, dtype, scope);
+  mlir::Location l = name.empty() ? ir->loc(at) : ir->nameLoc(name, at.range());
+  if (isParam)
+    buf->value = ir->addParam(t, l);
+  else
+    buf->value = tile::AllocOp::create(ir->b, l, t, init);
+  if (lang::usesSharedMemory(scope) && kernel)
+    kernel->sharedBuffers.push_back(buf);
+  buf->hintIndex = int(out.hints.size());
+  addHint(at.range(), name, isParam ? "tensor" : "buffer", shape, dtype, scope,
+          "");
+  if (!instance)
+    buf->hintIndex = -1;
+  return buf;
+}
+
+Value Interpreter::makeTensorFromAnnotation(Value ann, llvm::StringRef name,
+                                            Node at) {
+  auto *t = ann.as<BufferObj>();
+  if (!tracing())
+    return ann;
+  BufferObj *b = makeBuffer(name, t->shape, t->dtype, t->scope, at, true);
+  return Value::object(ValueKind::Buffer, b);
+}
+
+//===----------------------------------------------------------------------===//
+// Kernel regions and loops
+//===----------------------------------------------------------------------===//
+
+/// Names of the variables a `for`/`with` target binds.
+static void targetNames(Node target, llvm::SmallVectorImpl<Node> &out) {
+  if (!target)
+    return;
+  if (target.kind() == NodeKind::Tuple || target.kind() == NodeKind::List) {
+    for (Node e : target.children(Field::elts))
+      out.push_back(e);
+    return;
+  }
+  out.push_back(target);
+}
+
+Flow Interpreter::execKernel(KernelFrameObj *frame, Node withNode,
+                             Node target) {
+  Node call = frame->call;
+  if (kernel) {
+    error(call, "T.Kernel regions cannot be nested");
+    return Flow::Normal;
+  }
+  if (!tracing()) {
+    error(call, "T.Kernel can only be used inside a @T.prim_func or "
+                "@tilelang.jit function");
+    return Flow::Normal;
+  }
+  llvm::SmallVector<mlir::OpFoldResult, 3> grid, threads;
+  llvm::SmallVector<SymExpr, 3> gridSyms;
+  for (Value g : frame->grid) {
+    grid.push_back(toFold(g, call));
+    gridSyms.push_back(g.is(ValueKind::Expr) ? g.as<ExprObj>()->sym
+                                             : toSym(g));
+  }
+  int64_t numThreads = 1;
+  bool staticThreads = true;
+  for (Value t : frame->threads) {
+    threads.push_back(toFold(t, call));
+    if (t.isIntLike())
+      numThreads *= t.getInt();
+    else
+      staticThreads = false;
+  }
+  if (staticThreads) {
+    const TargetInfo &tgt = options.target;
+    if (numThreads <= 0)
+      error(call, "thread count must be positive, got " +
+                      llvm::Twine(numThreads));
+    else if (numThreads > tgt.maxThreads)
+      error(call, "thread count " + llvm::Twine(numThreads) +
+                      " exceeds the maximum of " + llvm::Twine(tgt.maxThreads) +
+                      " threads per block");
+    else if (tgt.warpSize > 1 && numThreads % tgt.warpSize != 0)
+      error(call, "thread count " + llvm::Twine(numThreads) +
+                      " is not a multiple of the " +
+                      (tgt.warpSize == 64 ? "wavefront" : "warp") + " size (" +
+                      llvm::Twine(tgt.warpSize) + ") of " + tgt.name);
+  }
+  auto op = tile::KernelOp::create(ir->b, ir->loc(call), grid, threads);
+  mlir::Block &body = op.getBody().front();
+
+  KernelCtx k;
+  k.id = ++lastKernelId;
+  k.threads = staticThreads ? numThreads : 0;
+  k.call = call;
+  llvm::SmallVector<Node, 3> names;
+  targetNames(target, names);
+  static const char *const defaults[] = {"bx", "by", "bz"};
+  llvm::SmallVector<Value, 3> vars;
+  for (unsigned i = 0; i < body.getNumArguments(); ++i) {
+    llvm::StringRef name = i < names.size() && names[i].kind() == NodeKind::Name
+                               ? names[i].identifier()
+                               : llvm::StringRef(defaults[std::min(i, 2u)]);
+    SymExpr sym = syms.freshSymbol(name);
+    ir->bindSymbol(sym, body.getArgument(i));
+    body.getArgument(i).setLoc(
+        ir->nameLoc(name, i < names.size() ? names[i].range() : call.range()));
+    vars.push_back(wrapScalar({body.getArgument(i),
+                               lang::DType(lang::ScalarType::Int32), sym}));
+  }
+  k.blockVars = vars;
+  if (target) {
+    Value bound = vars.size() == 1 && target.kind() == NodeKind::Name
+                      ? vars[0]
+                      : heap.tuple(vars);
+    if (target.kind() == NodeKind::Name && vars.size() > 1)
+      bound = heap.list(vars);
+    if (assign(target, bound) != Flow::Normal)
+      return Flow::Raise;
+  }
+  std::string detail = staticThreads ? std::to_string(numThreads) + " threads"
+                                     : "symbolic threads";
+  addHint(target ? target.range() : call.range(),
+          target ? target.text() : llvm::StringRef(), "kernel", gridSyms,
+          std::nullopt, std::nullopt, detail);
+
+  KernelCtx *saved = kernel;
+  kernel = &k;
+  Flow f;
+  {
+    mlir::OpBuilder::InsertionGuard guard(ir->b);
+    ir->b.setInsertionPointToEnd(&body);
+    f = execBody(withNode, Field::body);
+  }
+  kernel = saved;
+  checkSharedMemory(k);
+  if (f == Flow::Break || f == Flow::Continue)
+    f = Flow::Normal;
+  return f;
+}
+
+Flow Interpreter::execIRLoop(LoopFrameObj *loop, Node forNode) {
+  Node call = loop->call;
+  Node target = forNode.child(Field::target);
+  if (!kernel) {
+    error(call, "TileLang loops can only be used inside a T.Kernel region");
+    return Flow::Normal;
+  }
+  bool inParallel = llvm::any_of(
+      loops, [](const LoopCtx &l) { return l.kind == LoopKind::Parallel; });
+  if (loop->loopKind == LoopKind::Pipelined && inParallel) {
+    error(call, "T.Pipelined cannot be used inside T.Parallel");
+    return Flow::Normal;
+  }
+  llvm::SmallVector<Node, 3> names;
+  targetNames(target, names);
+  mlir::Location l = ir->loc(call);
+  auto nameOf = [&](unsigned i) {
+    return i < names.size() && names[i].kind() == NodeKind::Name
+               ? names[i].identifier()
+               : llvm::StringRef("i");
+  };
+  auto makeVar = [&](mlir::Value arg, unsigned i) {
+    SymExpr sym = syms.freshSymbol(nameOf(i));
+    ir->bindSymbol(sym, arg);
+    arg.setLoc(ir->nameLoc(nameOf(i),
+                           i < names.size() ? names[i].range() : call.range()));
+    return wrapScalar({arg, lang::DType(lang::ScalarType::Int32), sym});
+  };
+  auto bindVars = [&](llvm::ArrayRef<Value> vars) -> bool {
+    if (!target)
+      return true;
+    Value v = vars.size() == 1 ? vars[0] : heap.tuple(vars);
+    return assign(target, v) == Flow::Normal;
+  };
+  auto runBody = [&](mlir::Block *block, LoopKind kind) -> Flow {
+    mlir::OpBuilder::InsertionGuard guard(ir->b);
+    ir->b.setInsertionPointToEnd(block);
+    loops.push_back({kind, loop->numStages, forNode});
+    Flow f = execBody(forNode, Field::body);
+    loops.pop_back();
+    if (f == Flow::Break || f == Flow::Continue)
+      return Flow::Normal;
+    if (f == Flow::Return) {
+      error(forNode, "'return' inside a TileLang loop is not supported");
+      return Flow::Normal;
+    }
+    return f;
+  };
+
+  switch (loop->loopKind) {
+  case LoopKind::Parallel: {
+    llvm::SmallVector<mlir::OpFoldResult, 3> extents;
+    for (Value e : loop->stops)
+      extents.push_back(toFold(e, call));
+    auto op = tile::ParallelOp::create(ir->b, l, extents);
+    mlir::Block &body = op.getBody().front();
+    llvm::SmallVector<Value, 3> vars;
+    for (unsigned i = 0; i < body.getNumArguments(); ++i)
+      vars.push_back(makeVar(body.getArgument(i), i));
+    if (!bindVars(vars))
+      return Flow::Raise;
+    return runBody(&body, LoopKind::Parallel);
+  }
+  case LoopKind::Pipelined: {
+    mlir::Value lb = toIndex(loop->starts[0], call);
+    mlir::Value ub = toIndex(loop->stops[0], call);
+    if (!lb || !ub)
+      return Flow::Normal;
+    auto op =
+        tile::PipelinedOp::create(ir->b, l, lb, ub, std::max<int64_t>(0, loop->numStages));
+    auto listAttr = [&](Value v, llvm::StringRef attr) {
+      if (!v.isSequence())
+        return;
+      llvm::SmallVector<int64_t, 4> ints;
+      for (Value e : getElems(v))
+        if (e.isIntLike())
+          ints.push_back(e.getInt());
+      op->setAttr(attr, ir->b.getDenseI64ArrayAttr(ints));
+    };
+    listAttr(loop->order, "order");
+    listAttr(loop->stage, "stage");
+    mlir::Block &body = op.getBody().front();
+    Value var = makeVar(body.getArgument(0), 0);
+    if (!bindVars({var}))
+      return Flow::Raise;
+    SymExpr trip = syms.sub(
+        toSym(loop->stops[0]).isNull() && loop->stops[0].is(ValueKind::Expr)
+            ? loop->stops[0].as<ExprObj>()->sym
+            : toSym(loop->stops[0]),
+        toSym(loop->starts[0]));
+    addHint(target ? target.range() : call.range(),
+            target ? target.text() : llvm::StringRef(), "pipeline", {trip},
+            std::nullopt, std::nullopt,
+            std::to_string(loop->numStages) + " stages");
+    return runBody(&body, LoopKind::Pipelined);
+  }
+  default: {
+    // Serial, unroll, vectorized; several dimensions (T.grid) nest.
+    tile::LoopKind kind = loop->loopKind == LoopKind::Unroll
+                              ? tile::LoopKind::Unroll
+                          : loop->loopKind == LoopKind::Vectorized
+                              ? tile::LoopKind::Vectorized
+                              : tile::LoopKind::Serial;
+    mlir::OpBuilder::InsertionGuard guard(ir->b);
+    llvm::SmallVector<Value, 3> vars;
+    mlir::Block *inner = nullptr;
+    for (unsigned d = 0; d < loop->stops.size(); ++d) {
+      mlir::Value lb = toIndex(loop->starts[d], call);
+      mlir::Value ub = toIndex(loop->stops[d], call);
+      mlir::Value st = toIndex(loop->steps[d], call);
+      if (!lb || !ub || !st)
+        return Flow::Normal;
+      if (loop->steps[d].isIntLike() && loop->steps[d].getInt() == 0) {
+        error(call, "loop step cannot be zero");
+        return Flow::Normal;
+      }
+      auto op = tile::ForOp::create(ir->b, l, lb, ub, st, kind);
+      inner = &op.getBody().front();
+      vars.push_back(makeVar(inner->getArgument(0), d));
+      ir->b.setInsertionPointToEnd(inner);
+    }
+    if (!bindVars(vars))
+      return Flow::Raise;
+    return runBody(inner, loop->loopKind);
+  }
+  }
+}

@@ -1,0 +1,707 @@
+//===- Operators.cpp - Python operators and formatting ----------------------===//
+//
+// Part of tlc. SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+//
+// Binary and unary operators, comparisons, equality, truthiness, iteration
+// and str()/repr() of trace-time values, with CPython semantics.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Interpreter.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <cmath>
+
+using namespace tlc;
+using namespace tlc::eval;
+using syntax::BinaryOp;
+using syntax::CmpOp;
+using syntax::UnaryOp;
+
+//===----------------------------------------------------------------------===//
+// Operators
+//===----------------------------------------------------------------------===//
+
+SymExpr Interpreter::toSym(Value v) {
+  if (v.isIntLike())
+    return syms.constant(v.getInt());
+  if (v.is(ValueKind::Sym))
+    return v.getSym();
+  return SymExpr();
+}
+
+Value Interpreter::fromSym(SymExpr e, Node at) {
+  if (!e)
+    return raise("OverflowError",
+                 "symbolic integer arithmetic overflowed or divided by zero",
+                 at);
+  if (e.isConstant())
+    return Value::integer(*e.getConstant());
+  return Value::sym(e);
+}
+
+static double pyFloorDivF(double a, double b) { return std::floor(a / b); }
+static double pyModF(double a, double b) {
+  double r = std::fmod(a, b);
+  if (r != 0 && ((r < 0) != (b < 0)))
+    r += b;
+  return r;
+}
+
+/// True for values taking part in IR arithmetic.
+static bool isIRScalar(Value v) {
+  if (v.is(ValueKind::Expr))
+    return true;
+  if (v.is(ValueKind::Region))
+    return v.as<RegionObj>()->isElement;
+  if (v.is(ValueKind::Buffer))
+    return v.as<BufferObj>()->scope == lang::MemoryScope::LocalVar;
+  return false;
+}
+
+Value Interpreter::binary(BinaryOp op, Value l, Value r, Node at) {
+  if (l.isException())
+    return l;
+  if (r.isException())
+    return r;
+  if (l.isPoison() || r.isPoison())
+    return Value::poison();
+  if (isIRScalar(l) || isIRScalar(r))
+    return irBinary(op, l, r, at);
+  if (l.is(ValueKind::Opaque) || r.is(ValueKind::Opaque))
+    return heap.opaque("arithmetic result");
+
+  // Integers (bool included).
+  if (l.isIntLike() && r.isIntLike()) {
+    int64_t a = l.getInt(), b = r.getInt(), res = 0;
+    bool overflow = false;
+    switch (op) {
+    case BinaryOp::Add:
+      overflow = llvm::AddOverflow(a, b, res);
+      break;
+    case BinaryOp::Sub:
+      overflow = llvm::SubOverflow(a, b, res);
+      break;
+    case BinaryOp::Mult:
+      overflow = llvm::MulOverflow(a, b, res);
+      break;
+    case BinaryOp::Div:
+      if (b == 0)
+        return raise("ZeroDivisionError", "division by zero", at);
+      return Value::floating(double(a) / double(b));
+    case BinaryOp::FloorDiv:
+    case BinaryOp::Mod: {
+      if (b == 0)
+        return raise("ZeroDivisionError",
+                     "integer division or modulo by zero", at);
+      SymExpr e = op == BinaryOp::FloorDiv
+                      ? syms.floorDiv(syms.constant(a), syms.constant(b))
+                      : syms.mod(syms.constant(a), syms.constant(b));
+      return fromSym(e, at);
+    }
+    case BinaryOp::Pow: {
+      if (b < 0)
+        return Value::floating(std::pow(double(a), double(b)));
+      res = 1;
+      for (int64_t i = 0; i < b && !overflow; ++i)
+        overflow = llvm::MulOverflow(res, a, res);
+      break;
+    }
+    case BinaryOp::LShift:
+      if (b < 0)
+        return raise("ValueError", "negative shift count", at);
+      overflow = b >= 63 || (a << b) >> b != a;
+      res = overflow ? 0 : a << b;
+      break;
+    case BinaryOp::RShift:
+      if (b < 0)
+        return raise("ValueError", "negative shift count", at);
+      res = b >= 63 ? (a < 0 ? -1 : 0) : a >> b;
+      break;
+    case BinaryOp::BitAnd:
+      res = a & b;
+      break;
+    case BinaryOp::BitOr:
+      res = a | b;
+      break;
+    case BinaryOp::BitXor:
+      res = a ^ b;
+      break;
+    case BinaryOp::MatMult:
+      return raise("TypeError", "unsupported operand type(s) for @", at);
+    }
+    if (overflow)
+      return raise("OverflowError",
+                   "integer overflow: tlc evaluates Python ints as 64-bit", at);
+    if (l.isBool() && r.isBool() &&
+        (op == BinaryOp::BitAnd || op == BinaryOp::BitOr ||
+         op == BinaryOp::BitXor))
+      return Value::boolean(res != 0);
+    return Value::integer(res);
+  }
+
+  // Symbolic integers.
+  if ((l.is(ValueKind::Sym) || r.is(ValueKind::Sym)) &&
+      (l.isIntLike() || l.is(ValueKind::Sym)) &&
+      (r.isIntLike() || r.is(ValueKind::Sym))) {
+    SymExpr a = toSym(l), b = toSym(r);
+    switch (op) {
+    case BinaryOp::Add:
+      return fromSym(syms.add(a, b), at);
+    case BinaryOp::Sub:
+      return fromSym(syms.sub(a, b), at);
+    case BinaryOp::Mult:
+      return fromSym(syms.mul(a, b), at);
+    case BinaryOp::FloorDiv:
+      return fromSym(syms.floorDiv(a, b), at);
+    case BinaryOp::Mod:
+      return fromSym(syms.mod(a, b), at);
+    case BinaryOp::Pow:
+      if (b.isConstant() && *b.getConstant() >= 0 && *b.getConstant() < 8) {
+        SymExpr acc = syms.constant(1);
+        for (int64_t i = 0; i < *b.getConstant(); ++i)
+          acc = syms.mul(acc, a);
+        return fromSym(acc, at);
+      }
+      return heap.opaque("symbolic power");
+    default:
+      return heap.opaque("symbolic value");
+    }
+  }
+  if ((l.is(ValueKind::Sym) && r.isFloat()) ||
+      (r.is(ValueKind::Sym) && l.isFloat()))
+    return heap.opaque("symbolic float");
+
+  // Floats.
+  if (l.isNumber() && r.isNumber()) {
+    double a = l.getFloat(), b = r.getFloat();
+    switch (op) {
+    case BinaryOp::Add:
+      return Value::floating(a + b);
+    case BinaryOp::Sub:
+      return Value::floating(a - b);
+    case BinaryOp::Mult:
+      return Value::floating(a * b);
+    case BinaryOp::Div:
+      if (b == 0)
+        return raise("ZeroDivisionError", "float division by zero", at);
+      return Value::floating(a / b);
+    case BinaryOp::FloorDiv:
+      if (b == 0)
+        return raise("ZeroDivisionError", "float floor division by zero", at);
+      return Value::floating(pyFloorDivF(a, b));
+    case BinaryOp::Mod:
+      if (b == 0)
+        return raise("ZeroDivisionError", "float modulo", at);
+      return Value::floating(pyModF(a, b));
+    case BinaryOp::Pow:
+      return Value::floating(std::pow(a, b));
+    default:
+      return raise("TypeError",
+                   "unsupported operand type(s) for " + getOpName(op) +
+                       ": '" + l.getTypeName() + "' and '" + r.getTypeName() +
+                       "'",
+                   at);
+    }
+  }
+
+  // Strings and sequences.
+  if (l.isStr() && r.isStr() && op == BinaryOp::Add)
+    return heap.str((getStr(l) + getStr(r)).str());
+  if (l.isStr() && op == BinaryOp::Mod) {
+    // printf-style formatting: substitute %-directives in order.
+    llvm::SmallVector<Value, 4> vals;
+    if (r.is(ValueKind::Tuple))
+      vals.append(getElems(r).begin(), getElems(r).end());
+    else
+      vals.push_back(r);
+    std::string outStr;
+    llvm::raw_string_ostream os(outStr);
+    llvm::StringRef fmt = getStr(l);
+    unsigned vi = 0;
+    for (size_t i = 0; i < fmt.size(); ++i) {
+      if (fmt[i] != '%' || i + 1 >= fmt.size()) {
+        os << fmt[i];
+        continue;
+      }
+      if (fmt[i + 1] == '%') {
+        os << '%';
+        ++i;
+        continue;
+      }
+      size_t j = i + 1;
+      while (j < fmt.size() && !llvm::isAlpha(fmt[j]))
+        ++j;
+      if (vi < vals.size())
+        format(vals[vi++], os, j < fmt.size() && fmt[j] == 'r');
+      i = j;
+    }
+    return heap.str(outStr);
+  }
+  if (l.isStr() && r.isIntLike() && op == BinaryOp::Mult) {
+    std::string s;
+    for (int64_t i = 0; i < r.getInt() && s.size() < (1u << 20); ++i)
+      s += getStr(l);
+    return heap.str(s);
+  }
+  if (l.isSequence() && r.isSequence() && l.getKind() == r.getKind() &&
+      op == BinaryOp::Add) {
+    llvm::SmallVector<Value, 8> elems(getElems(l).begin(), getElems(l).end());
+    elems.append(getElems(r).begin(), getElems(r).end());
+    return l.is(ValueKind::Tuple) ? heap.tuple(elems) : heap.list(elems);
+  }
+  if (l.isSequence() && r.isIntLike() && op == BinaryOp::Mult) {
+    llvm::SmallVector<Value, 8> elems;
+    for (int64_t i = 0; i < r.getInt() && elems.size() < (1u << 16); ++i)
+      elems.append(getElems(l).begin(), getElems(l).end());
+    return l.is(ValueKind::Tuple) ? heap.tuple(elems) : heap.list(elems);
+  }
+  if (l.isIntLike() && r.isSequence() && op == BinaryOp::Mult)
+    return binary(op, r, l, at);
+  if (l.is(ValueKind::Dict) && r.is(ValueKind::Dict) &&
+      op == BinaryOp::BitOr) {
+    Value d = heap.dict();
+    auto &items = d.as<DictObj>()->items;
+    items = l.as<DictObj>()->items;
+    for (auto &kv : r.as<DictObj>()->items) {
+      bool replaced = false;
+      for (auto &e : items)
+        if (equals(e.first, kv.first).value_or(false)) {
+          e.second = kv.second;
+          replaced = true;
+        }
+      if (!replaced)
+        items.push_back(kv);
+    }
+    return d;
+  }
+  if (l.is(ValueKind::Sym) || r.is(ValueKind::Sym))
+    return heap.opaque("symbolic value");
+  if (l.is(ValueKind::Buffer) || r.is(ValueKind::Buffer) ||
+      l.is(ValueKind::Region) || r.is(ValueKind::Region))
+    return fail(at, "arithmetic on a whole buffer; index it to get elements");
+  return raise("TypeError",
+               "unsupported operand type(s) for " + getOpName(op) + ": '" +
+                   l.getTypeName() + "' and '" + r.getTypeName() + "'",
+               at);
+}
+
+Value Interpreter::unary(UnaryOp op, Value v, Node at) {
+  if (v.isAbrupt())
+    return v;
+  if (op == UnaryOp::Not) {
+    switch (truth(v, at)) {
+    case Truth::True:
+      return Value::boolean(false);
+    case Truth::False:
+      return Value::boolean(true);
+    case Truth::IR:
+      return irUnary(op, v, at);
+    case Truth::Abrupt:
+      return v;
+    case Truth::Unknown:
+      return heap.opaque("unknown condition");
+    }
+  }
+  if (isIRScalar(v))
+    return irUnary(op, v, at);
+  if (v.isIntLike()) {
+    int64_t i = v.getInt();
+    switch (op) {
+    case UnaryOp::USub:
+      if (i == INT64_MIN)
+        return raise("OverflowError", "integer overflow", at);
+      return Value::integer(-i);
+    case UnaryOp::UAdd:
+      return Value::integer(i);
+    case UnaryOp::Invert:
+      return Value::integer(~i);
+    default:
+      break;
+    }
+  }
+  if (v.isFloat()) {
+    if (op == UnaryOp::USub)
+      return Value::floating(-v.getFloat());
+    if (op == UnaryOp::UAdd)
+      return v;
+  }
+  if (v.is(ValueKind::Sym)) {
+    if (op == UnaryOp::USub)
+      return fromSym(syms.neg(v.getSym()), at);
+    if (op == UnaryOp::UAdd)
+      return v;
+  }
+  if (v.is(ValueKind::Opaque))
+    return heap.opaque("unary result");
+  return raise("TypeError",
+               "bad operand type for unary operator: '" + v.getTypeName() +
+                   "'",
+               at);
+}
+
+std::optional<bool> Interpreter::equals(Value a, Value b) {
+  if (a.isNumber() && b.isNumber()) {
+    if (a.isFloat() || b.isFloat())
+      return a.getFloat() == b.getFloat();
+    return a.getInt() == b.getInt();
+  }
+  if ((a.is(ValueKind::Sym) || a.isIntLike()) &&
+      (b.is(ValueKind::Sym) || b.isIntLike()))
+    return syms.equal(toSym(a), toSym(b));
+  if (a.isStr() && b.isStr())
+    return getStr(a) == getStr(b);
+  if (a.is(ValueKind::DType) && b.is(ValueKind::DType))
+    return a.getDType() == b.getDType();
+  if (a.is(ValueKind::DType) && b.isStr())
+    return a.getDType().equalsString(getStr(b));
+  if (a.isStr() && b.is(ValueKind::DType))
+    return b.getDType().equalsString(getStr(a));
+  if (a.is(ValueKind::Opaque) || b.is(ValueKind::Opaque))
+    return std::nullopt;
+  if (a.getKind() != b.getKind())
+    return false;
+  switch (a.getKind()) {
+  case ValueKind::None:
+  case ValueKind::Ellipsis:
+    return true;
+  case ValueKind::Tuple:
+  case ValueKind::List: {
+    auto ea = getElems(a), eb = getElems(b);
+    if (ea.size() != eb.size())
+      return false;
+    for (size_t i = 0; i < ea.size(); ++i) {
+      std::optional<bool> e = equals(ea[i], eb[i]);
+      if (!e || !*e)
+        return e;
+    }
+    return true;
+  }
+  case ValueKind::Primitive:
+    return &a.getPrimitive()->getCanonical() ==
+           &b.getPrimitive()->getCanonical();
+  case ValueKind::NativeFn:
+    return a.getNativeId() == b.getNativeId();
+  case ValueKind::Object:
+    if (a.getObjKind() == ObjKind::EnumMember &&
+        b.getObjKind() == ObjKind::EnumMember)
+      return a.as<EnumMemberObj>()->info == b.as<EnumMemberObj>()->info;
+    return a.getObj() == b.getObj();
+  default:
+    return a.getObj() == b.getObj();
+  }
+}
+
+Value Interpreter::compare(CmpOp op, Value l, Value r, Node at) {
+  if (l.isException())
+    return l;
+  if (r.isException())
+    return r;
+  if (l.isPoison() || r.isPoison())
+    return Value::poison();
+  if (isIRScalar(l) || isIRScalar(r))
+    return irCompare(op, l, r, at);
+  switch (op) {
+  case CmpOp::Is:
+  case CmpOp::IsNot: {
+    bool same;
+    if (l.isNone() || r.isNone())
+      same = l.isNone() && r.isNone();
+    else if (l.is(ValueKind::Opaque) || r.is(ValueKind::Opaque))
+      return heap.opaque("identity");
+    else
+      same = equals(l, r).value_or(false);
+    return Value::boolean(op == CmpOp::Is ? same : !same);
+  }
+  case CmpOp::Eq:
+  case CmpOp::NotEq: {
+    std::optional<bool> e = equals(l, r);
+    if (!e) {
+      if (traced && tracing() &&
+          (l.is(ValueKind::Sym) || r.is(ValueKind::Sym)))
+        return irCompare(op, l, r, at);
+      return heap.opaque("unknown condition");
+    }
+    return Value::boolean(op == CmpOp::Eq ? *e : !*e);
+  }
+  case CmpOp::In:
+  case CmpOp::NotIn: {
+    bool found = false;
+    if (r.isStr() && l.isStr()) {
+      found = getStr(r).contains(getStr(l));
+    } else if (r.isSequence()) {
+      for (Value e : getElems(r))
+        if (equals(l, e).value_or(false))
+          found = true;
+    } else if (r.is(ValueKind::Dict)) {
+      for (auto &kv : r.as<DictObj>()->items)
+        if (equals(l, kv.first).value_or(false))
+          found = true;
+    } else if (r.is(ValueKind::Range) && l.isIntLike()) {
+      RangeObj *rg = r.as<RangeObj>();
+      int64_t i = l.getInt();
+      found = rg->step > 0 ? (i >= rg->start && i < rg->stop &&
+                              (i - rg->start) % rg->step == 0)
+                           : (i <= rg->start && i > rg->stop &&
+                              (rg->start - i) % -rg->step == 0);
+    } else {
+      return heap.opaque("unknown condition");
+    }
+    return Value::boolean(op == CmpOp::In ? found : !found);
+  }
+  default:
+    break;
+  }
+  // Ordering.
+  auto result = [&](int c) {
+    switch (op) {
+    case CmpOp::Lt:
+      return Value::boolean(c < 0);
+    case CmpOp::LtE:
+      return Value::boolean(c <= 0);
+    case CmpOp::Gt:
+      return Value::boolean(c > 0);
+    default:
+      return Value::boolean(c >= 0);
+    }
+  };
+  if (l.isNumber() && r.isNumber()) {
+    if (l.isFloat() || r.isFloat()) {
+      double a = l.getFloat(), b = r.getFloat();
+      return result(a < b ? -1 : a > b ? 1 : 0);
+    }
+    int64_t a = l.getInt(), b = r.getInt();
+    return result(a < b ? -1 : a > b ? 1 : 0);
+  }
+  if ((l.is(ValueKind::Sym) || l.isIntLike()) &&
+      (r.is(ValueKind::Sym) || r.isIntLike())) {
+    SymExpr d = syms.sub(toSym(l), toSym(r));
+    if (d.isConstant()) {
+      int64_t c = *d.getConstant();
+      return result(c < 0 ? -1 : c > 0 ? 1 : 0);
+    }
+    if (traced && tracing())
+      return irCompare(op, l, r, at);
+    return heap.opaque("unknown condition");
+  }
+  if (l.isStr() && r.isStr())
+    return result(getStr(l).compare(getStr(r)));
+  if (l.is(ValueKind::DType) && r.is(ValueKind::DType)) {
+    // Not meaningful in Python, but bits comparisons are common.
+    int a = l.getDType().getBits(), b = r.getDType().getBits();
+    return result(a < b ? -1 : a > b ? 1 : 0);
+  }
+  if (l.isSequence() && r.isSequence()) {
+    auto a = getElems(l), b = getElems(r);
+    for (size_t i = 0; i < std::min(a.size(), b.size()); ++i) {
+      std::optional<bool> e = equals(a[i], b[i]);
+      if (!e)
+        return heap.opaque("unknown condition");
+      if (!*e)
+        return compare(op, a[i], b[i], at);
+    }
+    return result(a.size() < b.size() ? -1 : a.size() > b.size() ? 1 : 0);
+  }
+  if (l.is(ValueKind::Opaque) || r.is(ValueKind::Opaque) ||
+      l.is(ValueKind::Sym) || r.is(ValueKind::Sym))
+    return heap.opaque("unknown condition");
+  return raise("TypeError",
+               "'" + getOpName(op) + "' not supported between instances of '" +
+                   l.getTypeName() + "' and '" + r.getTypeName() + "'",
+               at);
+}
+
+Truth Interpreter::truth(Value v, Node at) {
+  switch (v.getKind()) {
+  case ValueKind::Poison:
+  case ValueKind::Exception:
+    return Truth::Abrupt;
+  case ValueKind::None:
+    return Truth::False;
+  case ValueKind::Bool:
+  case ValueKind::Int:
+    return v.getInt() ? Truth::True : Truth::False;
+  case ValueKind::Float:
+    return v.getFloat() != 0 ? Truth::True : Truth::False;
+  case ValueKind::Str:
+    return getStr(v).empty() ? Truth::False : Truth::True;
+  case ValueKind::Tuple:
+  case ValueKind::List:
+    return getElems(v).empty() ? Truth::False : Truth::True;
+  case ValueKind::Dict:
+    return v.as<DictObj>()->items.empty() ? Truth::False : Truth::True;
+  case ValueKind::Range: {
+    RangeObj *r = v.as<RangeObj>();
+    bool nonEmpty = r->step > 0 ? r->start < r->stop : r->start > r->stop;
+    return nonEmpty ? Truth::True : Truth::False;
+  }
+  case ValueKind::Sym:
+  case ValueKind::Opaque:
+    return Truth::Unknown;
+  case ValueKind::Expr:
+    return Truth::IR;
+  case ValueKind::Region:
+    return v.as<RegionObj>()->isElement ? Truth::IR : Truth::True;
+  case ValueKind::Buffer:
+    return v.as<BufferObj>()->scope == lang::MemoryScope::LocalVar
+               ? Truth::IR
+               : Truth::True;
+  default:
+    return Truth::True;
+  }
+}
+
+bool Interpreter::iterate(Value v, llvm::SmallVectorImpl<Value> &out,
+                          Node at) {
+  switch (v.getKind()) {
+  case ValueKind::Tuple:
+  case ValueKind::List:
+    out.append(getElems(v).begin(), getElems(v).end());
+    return true;
+  case ValueKind::Str:
+    for (char c : getStr(v))
+      out.push_back(heap.str(llvm::StringRef(&c, 1)));
+    return true;
+  case ValueKind::Dict:
+    for (auto &kv : v.as<DictObj>()->items)
+      out.push_back(kv.first);
+    return true;
+  case ValueKind::Range: {
+    RangeObj *r = v.as<RangeObj>();
+    for (int64_t i = r->start; r->step > 0 ? i < r->stop : i > r->stop;
+         i += r->step) {
+      if (out.size() > (1u << 20)) {
+        raise("MemoryError", "range too large to iterate at trace time", at);
+        return false;
+      }
+      out.push_back(Value::integer(i));
+    }
+    return true;
+  }
+  case ValueKind::Opaque:
+  case ValueKind::Poison:
+    return true;
+  case ValueKind::Buffer: {
+    BufferObj *b = v.as<BufferObj>();
+    raise("TypeError", "cannot iterate over buffer '" + b->name + "'", at);
+    return false;
+  }
+  default:
+    raise("TypeError", "'" + v.getTypeName() + "' object is not iterable",
+          at);
+    return false;
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Formatting
+//===----------------------------------------------------------------------===//
+
+static void formatFloat(double d, llvm::raw_ostream &os) {
+  if (std::isinf(d)) {
+    os << (d > 0 ? "inf" : "-inf");
+    return;
+  }
+  if (std::isnan(d)) {
+    os << "nan";
+    return;
+  }
+  if (d == std::floor(d) && std::fabs(d) < 1e16) {
+    os << llvm::format("%.1f", d);
+    return;
+  }
+  for (int prec = 1; prec <= 17; ++prec) {
+    char buf[64];
+    snprintf(buf, sizeof(buf), "%.*g", prec, d);
+    if (std::strtod(buf, nullptr) == d) {
+      os << buf;
+      return;
+    }
+  }
+  os << llvm::format("%.17g", d);
+}
+
+void Interpreter::format(Value v, llvm::raw_ostream &os, bool repr) {
+  switch (v.getKind()) {
+  case ValueKind::None:
+    os << "None";
+    return;
+  case ValueKind::Bool:
+    os << (v.getBool() ? "True" : "False");
+    return;
+  case ValueKind::Int:
+    os << v.getInt();
+    return;
+  case ValueKind::Float:
+    formatFloat(v.getFloat(), os);
+    return;
+  case ValueKind::Str:
+    if (repr)
+      os << '\'' << getStr(v) << '\'';
+    else
+      os << getStr(v);
+    return;
+  case ValueKind::Tuple:
+  case ValueKind::List: {
+    bool tuple = v.is(ValueKind::Tuple);
+    os << (tuple ? '(' : '[');
+    llvm::interleaveComma(getElems(v), os,
+                          [&](Value e) { format(e, os, true); });
+    if (tuple && getElems(v).size() == 1)
+      os << ',';
+    os << (tuple ? ')' : ']');
+    return;
+  }
+  case ValueKind::Dict:
+    os << '{';
+    llvm::interleaveComma(v.as<DictObj>()->items, os, [&](auto &kv) {
+      format(kv.first, os, true);
+      os << ": ";
+      format(kv.second, os, true);
+    });
+    os << '}';
+    return;
+  case ValueKind::Sym:
+    v.getSym().print(os);
+    return;
+  case ValueKind::DType:
+    os << v.getDType().getName();
+    return;
+  case ValueKind::Buffer:
+    os << v.as<BufferObj>()->name;
+    return;
+  case ValueKind::Function:
+    os << "<function " << v.as<FunctionObj>()->name << ">";
+    return;
+  case ValueKind::Range: {
+    RangeObj *r = v.as<RangeObj>();
+    os << "range(" << r->start << ", " << r->stop;
+    if (r->step != 1)
+      os << ", " << r->step;
+    os << ')';
+    return;
+  }
+  case ValueKind::Object:
+    if (v.getObjKind() == ObjKind::EnumMember) {
+      os << v.as<EnumMemberObj>()->info->name;
+      return;
+    }
+    os << '<' << v.getTypeName() << '>';
+    return;
+  default:
+    os << '<' << v.getTypeName() << '>';
+    return;
+  }
+}
+
+std::string Interpreter::toString(Value v, bool repr) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  format(v, os, repr);
+  return s;
+}

@@ -1,0 +1,209 @@
+//===- CUDATarget.cpp - Artifacts of the CUDA target ----------------------===//
+//
+// Part of the tlc project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "tlc/Target/CUDA/CUDATarget.h"
+
+#include "tlc/Dialect/Tile/IR/TileOps.h"
+#include "tlc/Target/Cpp/KernelInterface.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+
+#include <cstdlib>
+
+using namespace mlir;
+using namespace tlc;
+using namespace tlc::target;
+namespace fs = llvm::sys::fs;
+namespace path = llvm::sys::path;
+
+llvm::ArrayRef<llvm::StringRef> tlc::target::getCudaArchitectures() {
+  static const llvm::StringRef archs[] = {"sm_80", "sm_86", "sm_89",
+                                          "sm_90a"};
+  return archs;
+}
+
+llvm::Expected<std::string> tlc::target::findNvcc(llvm::StringRef configured) {
+  std::vector<std::string> tried;
+  auto usable = [&](const std::string &p) {
+    tried.push_back(p);
+    return fs::can_execute(p);
+  };
+  if (!configured.empty()) {
+    if (path::has_parent_path(configured)) {
+      if (usable(configured.str()))
+        return configured.str();
+    } else if (auto found = llvm::sys::findProgramByName(configured)) {
+      return *found;
+    }
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "nvcc '" + configured + "' not found");
+  }
+  if (const char *env = std::getenv("TLC_NVCC")) {
+    if (usable(env))
+      return std::string(env);
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "TLC_NVCC='" + std::string(env) +
+                                       "' is not an executable");
+  }
+  if (const char *home = std::getenv("CUDA_HOME")) {
+    llvm::SmallString<256> p(home);
+    path::append(p, "bin", "nvcc");
+    if (usable(p.str().str()))
+      return p.str().str();
+  }
+  if (usable("/usr/local/cuda/bin/nvcc"))
+    return std::string("/usr/local/cuda/bin/nvcc");
+  if (auto found = llvm::sys::findProgramByName("nvcc"))
+    return *found;
+  std::string where;
+  for (const std::string &t : tried)
+    where += t + ", ";
+  return llvm::createStringError(
+      llvm::inconvertibleErrorCode(),
+      "nvcc not found (looked at " + where +
+          "and PATH); install the CUDA toolkit or set TLC_NVCC to nvcc's "
+          "path. The CUDA source was written; compile it elsewhere with "
+          "nvcc -cubin");
+}
+
+std::vector<std::string> tlc::target::getNvccFlags(llvm::StringRef arch) {
+  std::string compute = "compute_" + arch.drop_front(3).str();
+  std::vector<std::string> flags = {"-std=c++17", "-O3", "-lineinfo"};
+  if (arch == "sm_90a") {
+    // Arch-specific features: SASS for sm_90a only.
+    flags.push_back("-gencode=arch=" + compute + ",code=" + arch.str());
+    flags.push_back("-cubin");
+  } else {
+    // SASS for the architecture plus its PTX, which the driver JIT-compiles
+    // for newer GPUs (an sm_80 build runs on an H200).
+    flags.push_back("-gencode=arch=" + compute + ",code=[" + arch.str() +
+                    "," + compute + "]");
+    flags.push_back("-fatbin");
+  }
+  return flags;
+}
+
+const std::vector<std::pair<std::string, std::string>> &
+tlc::target::getCudaDeviceHeaders() {
+  static const std::vector<std::pair<std::string, std::string>> headers = {
+#include "CudaDeviceHeaders.inc"
+  };
+  return headers;
+}
+
+/// Fills the CUDA-specific manifest fields of \p m from \p kernel: entry,
+/// per-launch kernel symbols, block, dynamic shared memory, and the
+/// symbols in the order the kernels take them.
+static LogicalResult completeManifest(tile::FuncOp func,
+                                      artifact::Manifest &m,
+                                      const CudaKernel &kernel) {
+  if (kernel.launches.size() != m.launches.size())
+    return func.emitError() << "the CUDA emitter produced "
+                            << kernel.launches.size()
+                            << " kernels for " << m.launches.size()
+                            << " launches";
+  m.entry = kernel.launches.empty() ? "" : kernel.launches.front().entry;
+  for (auto [launch, cuda] : llvm::zip(m.launches, kernel.launches)) {
+    launch.entry = cuda.entry;
+    launch.block = {artifact::Extent::of(cuda.threads)};
+    launch.dynamicSharedMemory = cuda.dynamicSharedMemory;
+  }
+  std::vector<artifact::Symbol> ordered;
+  for (const std::string &name : kernel.symbols) {
+    auto it = llvm::find_if(m.symbols, [&](const artifact::Symbol &s) {
+      return s.name == name;
+    });
+    if (it == m.symbols.end())
+      ordered.push_back({name, "dynamic"});
+    else
+      ordered.push_back(*it);
+  }
+  // Symbols the kernels do not take still bind shapes; keep them after.
+  for (const artifact::Symbol &s : m.symbols)
+    if (!llvm::is_contained(kernel.symbols, s.name))
+      ordered.push_back(s);
+  m.symbols = std::move(ordered);
+  m.sourceMapFiles = kernel.files;
+  m.sourceMap = kernel.sourceMap;
+  return success();
+}
+
+LogicalResult tlc::target::buildCudaArtifacts(ModuleOp module,
+                                              llvm::StringRef outDir,
+                                              const CudaBuildOptions &options) {
+  if (!llvm::is_contained(getCudaArchitectures(), options.arch))
+    return module.emitError() << "unknown CUDA architecture '" << options.arch
+                              << "' (sm_80, sm_86, sm_89 or sm_90a)";
+  bool ok = true;
+  std::optional<std::string> nvcc;
+  for (auto func : module.getOps<tile::FuncOp>()) {
+    if (func.isDeclaration())
+      continue;
+    auto manifest = describeKernel(func);
+    if (failed(manifest)) {
+      ok = false;
+      continue;
+    }
+    if (!options.kernelFilter.empty() &&
+        options.kernelFilter != manifest->name &&
+        options.kernelFilter != manifest->kernel)
+      continue;
+    auto kernel = emitCudaKernel(func, options.emit);
+    if (failed(kernel) || failed(completeManifest(func, *manifest, *kernel))) {
+      ok = false;
+      continue;
+    }
+    artifact::ArtifactBundle bundle;
+    bundle.manifest = std::move(*manifest);
+    bundle.manifest.target = "cuda:" + options.arch;
+    bundle.source = std::move(kernel->source);
+    bundle.sourceExtension = ".cu";
+    bundle.binaryExtension = options.arch == "sm_90a" ? ".cubin" : ".fatbin";
+    bundle.extraFiles = getCudaDeviceHeaders();
+    artifact::HostCompileOptions compile;
+    compile.label = "nvcc";
+    compile.useCache = options.useCache;
+    compile.flags = getNvccFlags(options.arch);
+    if (!nvcc) {
+      auto found = findNvcc(options.nvcc);
+      if (!found) {
+        // Write the source anyway, so it can be compiled elsewhere.
+        llvm::SmallString<256> cu(outDir);
+        path::append(cu, bundle.manifest.name + ".cu");
+        (void)fs::create_directories(outDir);
+        (void)llvm::writeToOutput(cu, [&](llvm::raw_ostream &os) {
+          os << bundle.source;
+          return llvm::Error::success();
+        });
+        func.emitError() << "cannot compile '" << bundle.manifest.name
+                         << "': " << llvm::toString(found.takeError());
+        return failure();
+      }
+      nvcc = *found;
+    }
+    compile.compiler = *nvcc;
+    bool cached = false;
+    if (llvm::Error e =
+            artifact::writeArtifact(bundle, outDir, compile, &cached)) {
+      func.emitError() << "cannot write the CUDA artifact of '"
+                       << bundle.manifest.name
+                       << "': " << llvm::toString(std::move(e));
+      ok = false;
+      continue;
+    }
+    if (options.log) {
+      llvm::SmallString<256> bin(outDir);
+      path::append(bin, bundle.manifest.binary);
+      *options.log << "wrote " << bin << (cached ? " (cached)" : "") << "\n";
+    }
+  }
+  return success(ok);
+}
