@@ -109,7 +109,7 @@ computeInlayHints(const Document &doc, const AnalysisFacts &facts,
                   const std::function<unsigned(const std::string &)> &pick);
 
 /// Code lenses per kernel: show generated code, show Tile IR, pick the
-/// instance (CodeLens.cpp).
+/// instance (InlayHints.cpp: built from the same facts).
 std::vector<CodeLens>
 computeCodeLenses(const Document &doc, const AnalysisFacts &facts,
                   const Config &config,

@@ -243,7 +243,8 @@ struct CodeLens {
 struct GeneratedSource {
   /// URI of the generated file (a cache file).
   std::string uri;
-  /// Language id of the generated file (`cuda`, `hip`, `cpp`).
+  /// Language id of the generated file (`cpp`, `cuda`, `mlir` for Tile
+  /// IR).
   std::string language;
   /// Range generated from the statement at the requested position.
   Range range;

@@ -99,8 +99,14 @@ int Driver::run(llvm::ArrayRef<std::string> paths, llvm::raw_ostream &out,
   case Action::Check:
     break;
   }
+  // Machine-readable diagnostics go to stdout for --check; when stdout
+  // already carries the emitted IR or hints they go to stderr, so that stdout
+  // stays one well-formed document.
+  bool diagsOnStdout = options.format != DiagFormat::Text &&
+                       (options.action == Action::Check ||
+                        options.action == Action::VerifyDiagnostics);
   printDiagnostics(results, options.format, options.showSourceLines,
-                   options.format == DiagFormat::Text ? err : out);
+                   diagsOnStdout ? out : err);
   if (unreadable)
     return 2;
   return anyError ? 1 : 0;
