@@ -1,4 +1,4 @@
-//===- Analysis.h - Per-instance facts behind the editor features -*- C++ -*-===//
+//===- Analysis.h - Per-instance facts behind editor features ---*- C++ -*-===//
 //
 // Part of the tlc project.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
@@ -85,8 +85,9 @@ struct PipelineFact {
   TextRange range;
   /// Byte offset where the hint goes.
   uint32_t hintOffset = 0;
-  /// Number of stages (0 when unknown).
-  int64_t stages = 0;
+  /// Number of stages (`num_stages`; 0 means not software-pipelined);
+  /// std::nullopt when unknown.
+  std::optional<int64_t> stages;
   /// Copy mechanism (`cp.async`, `TMA`); empty when unknown.
   std::string mechanism;
 };

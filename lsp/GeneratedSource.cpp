@@ -113,9 +113,8 @@ std::string toFileUri(llvm::StringRef path) {
 /// that equal names in different folders do not collide.
 std::string documentDirName(llvm::StringRef uri) {
   llvm::StringRef stem = llvm::sys::path::stem(uri);
-  std::string hash = llvm::toHex(llvm::SHA1::hash(llvm::arrayRefFromStringRef(uri)),
-                                 /*LowerCase=*/true)
-                         .substr(0, 10);
+  auto digest = llvm::SHA1::hash(llvm::arrayRefFromStringRef(uri));
+  std::string hash = llvm::toHex(digest, /*LowerCase=*/true).substr(0, 10);
   std::string name;
   for (char c : stem)
     name += llvm::isAlnum(c) || c == '_' || c == '-' ? c : '_';
@@ -281,9 +280,10 @@ tlc::lsp::generateSource(const Document &doc, const KernelFact &kernel,
         d.range.end <= kernel.range.end) {
       LinePosition at = tree.lines().toUtf8(d.range.begin);
       return Failure{FailureKind::Failed,
-                     kernel.name + " has errors (" + std::to_string(at.line + 1) +
-                         ":" + std::to_string(at.column + 1) + ": " +
-                         d.message + "); fix them to see generated code"};
+                     kernel.name + " has errors (" +
+                         std::to_string(at.line + 1) + ":" +
+                         std::to_string(at.column + 1) + ": " + d.message +
+                         "); fix them to see generated code"};
     }
 
   GeneratedFile file;

@@ -1,4 +1,4 @@
-//===- GeneratedSource.h - Generated code of one kernel instance -*- C++ -*-===//
+//===- GeneratedSource.h - Generated code of a kernel instance --*- C++ -*-===//
 //
 // Part of the tlc project.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception

@@ -87,7 +87,7 @@ std::vector<InlayHint> tlc::lsp::computeInlayHints(
       for (const PipelineFact &p : instance->pipelines) {
         InlayHint hint;
         hint.kind = HintKind::Pipeline;
-        hint.label = p.stages > 0 ? std::to_string(p.stages) + " stages"
+        hint.label = p.stages ? std::to_string(*p.stages) + " stages"
                                   : std::string("pipelined");
         if (!p.mechanism.empty())
           hint.label += " · " + p.mechanism;

@@ -131,8 +131,9 @@ std::vector<SemanticToken> tlc::lsp::computeSemanticTokens(const Document &doc) 
       } else if (const lang::BuiltinInfo *info = lang::lookupBuiltin(q)) {
         add(n.range(), builtinTokenType(*info), ModDefaultLibrary);
       } else if (inScope(buffers, n, n.identifier())) {
+        bool store = n.context() == syntax::ExprContext::Store;
         add(n.range(), TokenType::Variable,
-            n.context() == syntax::ExprContext::Store ? ModDeclaration : 0);
+            store ? uint32_t(ModDeclaration) : 0u);
       } else if (inScope(params, n, n.identifier())) {
         add(n.range(), TokenType::Parameter, 0);
       }

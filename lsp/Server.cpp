@@ -324,6 +324,15 @@ void TlcServer::generatedSource(const std::string &uri, Position pos,
                                 std::optional<std::string> target,
                                 const CancelToken &token,
                                 Callback<GeneratedSource> reply) {
+  generatedSourceFor(uri, pos, std::nullopt, std::move(target), token,
+                     std::move(reply));
+}
+
+void TlcServer::generatedSourceFor(const std::string &uri, Position pos,
+                                   std::optional<std::string> kernelName,
+                                   std::optional<std::string> target,
+                                   const CancelToken &token,
+                                   Callback<GeneratedSource> reply) {
   std::string chosen = target ? *target : getConfig().target;
   Result<GeneratedKind> kind = parseGeneratedTarget(chosen);
   if (!kind)
@@ -335,7 +344,7 @@ void TlcServer::generatedSource(const std::string &uri, Position pos,
       options.cacheDir.empty() ? getDefaultCacheDir() : options.cacheDir;
   withDocument<GeneratedSource>(
       uri, token, true, std::move(reply),
-      [this, uri, pos, kind = *kind, profile,
+      [this, uri, pos, kernelName, kind = *kind, profile,
        cacheDir](const Document &doc,
                  const AnalysisFacts *facts) -> Result<GeneratedSource> {
         if (!doc.isTileLang())
@@ -345,7 +354,18 @@ void TlcServer::generatedSource(const std::string &uri, Position pos,
           return Failure{FailureKind::Failed,
                          "the file is not analysed (too large)"};
         uint32_t offset = doc.toOffset(pos);
-        const KernelFact *kernel = findKernelAt(doc, *facts, offset);
+        const KernelFact *kernel = nullptr;
+        if (kernelName) {
+          for (const KernelFact &k : facts->kernels)
+            if (k.name == *kernelName && !kernel)
+              kernel = &k;
+          if (!kernel)
+            return Failure{FailureKind::Failed,
+                           "no TileLang kernel named " + *kernelName};
+          offset = kernel->nameRange.begin;
+        } else {
+          kernel = findKernelAt(doc, *facts, offset);
+        }
         if (!kernel)
           return Failure{FailureKind::Failed,
                          "no TileLang kernel at line " +
@@ -418,17 +438,24 @@ void TlcServer::executeCommand(const Command &command,
       return reply(Failure{FailureKind::InvalidParams,
                            command.command + " expects [uri, line?, " +
                                (tileIR ? "kernel?" : "target?") + "]"});
+    // The second argument is a line, or a kernel name (older lenses).
     Position pos;
-    if (args.size() > 1)
-      pos.line = static_cast<uint32_t>(std::strtoul(args[1].c_str(), nullptr,
-                                                    10));
+    std::optional<std::string> kernelName;
+    if (args.size() > 1) {
+      llvm::StringRef line(args[1]);
+      unsigned value = 0;
+      if (!line.getAsInteger(10, value))
+        pos.line = value;
+      else
+        kernelName = args[1];
+    }
     std::optional<std::string> target;
     if (tileIR)
       target = "tile";
     else if (args.size() > 2 && !args[2].empty())
       target = args[2];
-    return generatedSource(
-        args[0], pos, target, token,
+    return generatedSourceFor(
+        args[0], pos, kernelName, target, token,
         [reply = std::move(reply)](Result<GeneratedSource> source) {
           if (!source)
             return reply(source.getFailure());

@@ -162,6 +162,13 @@ private:
                     bool needFacts, Callback<T> reply, Fn action);
   unsigned getInstancePick(const std::string &uri,
                            const std::string &kernel) const;
+  /// generatedSource() for the kernel named `kernelName` when given (its
+  /// name's position), else for the kernel at `pos`.
+  void generatedSourceFor(const std::string &uri, Position pos,
+                          std::optional<std::string> kernelName,
+                          std::optional<std::string> target,
+                          const CancelToken &token,
+                          Callback<GeneratedSource> reply);
 
   struct OpenDocument {
     int64_t version = 0;

@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tlc/Dialect/Tile/IR/TileDialect.h"
+#include "tlc/Dialect/Tile/Transforms/Passes.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
@@ -24,6 +25,8 @@ int main(int argc, char **argv) {
   // Generic cleanups that are useful on Tile IR.
   mlir::registerCanonicalizerPass();
   mlir::registerCSEPass();
+  // Tile dialect passes (--tile-infer-layout, ...).
+  tlc::tile::registerTileTransformsPasses();
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "tlc optimizer driver\n", registry));
 }

@@ -96,12 +96,12 @@ private:
                        " symbols, got " + llvm::Twine(args.symbols.size()));
     // cuLaunchKernel takes one pointer per kernel parameter: to the device
     // address of a tensor, to the value of a scalar, to each symbol.
-    std::vector<CUdeviceptr> addresses(manifest.params.size());
+    std::vector<cu::CUdeviceptr> addresses(manifest.params.size());
     std::vector<long long> symbols(args.symbols.begin(), args.symbols.end());
     std::vector<void *> kernelArgs;
     for (size_t i = 0; i < manifest.params.size(); ++i) {
       if (manifest.params[i].isTensor) {
-        addresses[i] = reinterpret_cast<CUdeviceptr>(args.params[i]);
+        addresses[i] = reinterpret_cast<cu::CUdeviceptr>(args.params[i]);
         kernelArgs.push_back(&addresses[i]);
       } else {
         kernelArgs.push_back(args.params[i]);

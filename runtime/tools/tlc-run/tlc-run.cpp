@@ -15,7 +15,9 @@
 // OUT/inputs/NAME.npy (with several kernels, under OUT/KERNEL/).
 // `--verify` runs the CPU reference on the same inputs and compares every
 // output with dtype-aware tolerances; NaN outputs (unwritten elements) fail.
-// `--bench` prints the median time of repeated runs.
+// On a GPU (`--device cuda`) the reference is the `--target=cpu` artifact of
+// the same instance, given with `--reference DIR`.
+// `--bench` prints the median time of repeated runs (device events on GPUs).
 //
 // Exit status: 0 on success, 1 when a kernel fails or verification fails,
 // 2 for bad usage or unreadable artifacts.
@@ -292,6 +294,11 @@ int runKernel(Device &dev, const artifact::Manifest &m, llvm::StringRef dir,
     std::unique_ptr<Device> cpuDev = createCpuDevice();
     std::string refDir = referenceDir.empty() ? dir.str() : referenceDir.getValue();
     artifact::Manifest refManifest = m;
+    if (dev.getKind() != "cpu" && referenceDir.empty())
+      return fail("--verify needs the CPU reference artifact of '" + m.name +
+                  "' on --device " + dev.getKind() +
+                  ": build the same file and -D bindings with tlc-build "
+                  "--target=cpu -o REFDIR and pass --reference REFDIR");
     if (dev.getKind() != "cpu" || !referenceDir.empty()) {
       llvm::SmallString<256> p(refDir);
       path::append(p, m.name + ".json");
@@ -302,6 +309,10 @@ int runKernel(Device &dev, const artifact::Manifest &m, llvm::StringRef dir,
                     " (build it with tlc-build --target=cpu -o DIR and pass "
                     "--reference DIR)");
       refManifest = *rm;
+      if (refManifest.target != "cpu")
+        return fail("--reference " + refDir + ": '" + m.name +
+                    "' there was built for '" + refManifest.target +
+                    "', not --target=cpu");
     }
     auto refKernel = cpuDev->loadKernel(refManifest, refDir);
     if (!refKernel)

@@ -191,6 +191,21 @@ def main():
         if not hints or any(h["data"]["version"] != version for h in hints):
             stale += 1
 
+    # Jump to generated source (compiles the kernel in-process and writes
+    # the file to the server's cache directory).
+    kernel_line = next(i for i, l in enumerate(text.split("\n"))
+                       if "T.Kernel(" in l)
+    generated = {}
+    for target in ("tile", "cpu"):
+        t = time.perf_counter()
+        reply = client.request("tilelang/generatedSource", {
+            "textDocument": {"uri": uri},
+            "position": {"line": kernel_line + 1, "character": 12},
+            "target": target})
+        generated[target] = ((time.perf_counter() - t) * 1000,
+                             "ok" if "result" in reply else
+                             reply["error"]["message"][:80])
+
     client.request("shutdown", None)
     with open("/proc/%d/status" % client.proc.pid) as f:
         rss = [l for l in f if l.startswith("VmHWM")][0].split()[1]
@@ -208,6 +223,8 @@ def main():
                                              percentile(refresh_latencies, 50),
                                              percentile(refresh_latencies, 95)))
     print("responses not for the edited version: %d" % stale)
+    for target, (ms, status) in generated.items():
+        print("generatedSource %s: %.1f ms (%s)" % (target, ms, status))
     print("peak RSS: %.1f MB" % (int(rss) / 1024.0))
 
 

@@ -144,7 +144,8 @@ TEST_CASE("C++ of a statement and back") {
   server.runUntilIdle();
   REQUIRE(source);
   CHECK(source->language == "cpp");
-  REQUIRE(llvm::StringRef(source->uri).starts_with("file://" + dir.str().str()));
+  std::string prefix = "file://" + dir.str().str();
+  REQUIRE(llvm::StringRef(source->uri).starts_with(prefix));
   CHECK(llvm::StringRef(source->uri).ends_with("/add.cpp"));
   auto buffer = llvm::MemoryBuffer::getFile(source->uri.substr(7));
   REQUIRE(buffer);

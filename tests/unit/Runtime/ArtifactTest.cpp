@@ -96,4 +96,13 @@ TEST_CASE("Manifest: JSON round trip and readable errors") {
   CHECK(again->launches[0].grid[0].expr == "ceildiv(M, 128)");
   CHECK(again->sourceMap[0].line == 30);
   CHECK(again->sourceMap[0].endColumn == 40);
+  // A CPU launch has no kernel symbol of its own; a CUDA launch names its
+  // `__global__` kernel, and the field survives the round trip.
+  CHECK(again->launches[0].entry.empty());
+  CHECK(!toJSON(*again).getAsObject()->getArray("launches")->front()
+             .getAsObject()->get("entry"));
+  again->launches[0].entry = "matmul_kernel";
+  auto cuda = manifestFromJSON(toJSON(*again));
+  REQUIRE(static_cast<bool>(cuda));
+  CHECK(cuda->launches[0].entry == "matmul_kernel");
 }

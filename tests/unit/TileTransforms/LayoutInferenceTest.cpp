@@ -109,15 +109,20 @@ void checkFragment(const Fragment &f, int64_t blockThreads,
 /// Independent injectivity / bijection check of a shared layout.
 void checkShared(const Layout &l, const std::string &what) {
   INFO(what << ": " << l.shortLabel());
+  std::vector<int64_t> box = l.getOutputShape();
   std::set<int64_t> seen;
   bool injective = true;
   int64_t most = -1;
   layout::forEachCoord(l.getInputShape(), [&](llvm::ArrayRef<int64_t> c) {
-    std::optional<int64_t> off = l.applyFlat(c);
-    if (!off || *off < 0 || !seen.insert(*off).second)
+    std::optional<std::vector<int64_t>> out = l.apply(c);
+    int64_t off = 0;
+    if (out)
+      for (auto [x, extent] : llvm::zip(*out, box))
+        off = (x < 0 || x >= extent) ? -1 : (off < 0 ? -1 : off * extent + x);
+    if (!out || off < 0 || !seen.insert(off).second)
       injective = false;
     else
-      most = std::max(most, *off);
+      most = std::max(most, off);
   });
   CHECK_MESSAGE(injective, what << " is not injective");
   if (l.getKind() != layout::LayoutKind::Padded)
@@ -237,9 +242,19 @@ struct Counts {
 /// checks them.
 void checkModule(ModuleOp module, llvm::StringRef target, Counts &counts) {
   module.walk([&](KernelOp kernel) {
-    FailureOr<KernelLayouts> layouts =
-        inferKernelLayouts(kernel, *parseLayoutTarget(target));
-    REQUIRE(succeeded(layouts));
+    std::string diagnostics;
+    FailureOr<KernelLayouts> layouts = failure();
+    {
+      ScopedDiagnosticHandler handler(
+          kernel->getContext(), [&](mlir::Diagnostic &diag) {
+            diagnostics += diag.str() + "\n";
+            return success();
+          });
+      layouts = inferKernelLayouts(kernel, *parseLayoutTarget(target));
+    }
+    CHECK_MESSAGE(succeeded(layouts), diagnostics);
+    if (failed(layouts))
+      return;
     // Every static fragment and shared allocation has a layout.
     kernel.walk([&](AllocOp alloc) {
       BufferType type = getBufferType(alloc.getResult());

@@ -8,11 +8,11 @@
 // `tlc-build --target=cuda:sm_XX -o DIR`: for every kernel instance of a
 // module, the generated CUDA C++ (NAME.cu), tlc's device headers
 // (tlc_device/...), the binary compiled by nvcc -lineinfo (NAME.cubin for
-// sm_90a; NAME.fatbin with SASS and PTX for sm_8x, so newer GPUs can JIT it),
-// through the content-hash cache the CPU target uses, and the manifest (NAME.json:
-// entry, per-launch kernel symbol, grid and block, dynamic shared memory,
-// parameters with roles, symbols as trailing `long long` arguments, source
-// map).
+// sm_90a; NAME.fatbin with SASS and PTX for sm_8x, so newer GPUs can JIT
+// it), through the content-hash cache the CPU target uses, and the
+// manifest (NAME.json: entry, per-launch kernel symbol, grid and block,
+// dynamic shared memory, parameters with roles, symbols as trailing
+// `long long` arguments, source map).
 //
 //===----------------------------------------------------------------------===//
 

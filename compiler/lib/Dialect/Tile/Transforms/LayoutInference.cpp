@@ -208,6 +208,9 @@ private:
   LogicalResult visitReduce(unsigned node, InferLevel level);
   LogicalResult freeLevel();
   std::optional<Fragment> plannedPartition(const Node &n);
+  /// True when running \p n with layout \p loop keeps every fragment it
+  /// touches valid (what setFragment would accept).
+  bool isCompatible(const Node &n, const Fragment &loop);
 
   void enqueueUsers(unsigned buf, unsigned except);
 
@@ -662,6 +665,111 @@ std::optional<Fragment> Solver::plannedPartition(const Node &n) {
   return std::nullopt;
 }
 
+/// True when \p index names distinct loop variables whose extents are the
+/// buffer's: the loop touches the whole buffer, each element once per
+/// iteration slice, and completeBufferFragment() applies.
+static bool coversBuffer(const std::vector<IndexExpr> &index,
+                         llvm::ArrayRef<int64_t> loopShape,
+                         llvm::ArrayRef<int64_t> bufferShape) {
+  std::vector<bool> used(loopShape.size(), false);
+  for (auto [d, e] : llvm::enumerate(index)) {
+    if (e.kind() != layout::IndexKind::Var)
+      return false;
+    unsigned v = e.getVarId();
+    if (v >= loopShape.size() || used[v] || loopShape[v] != bufferShape[d])
+      return false;
+    used[v] = true;
+  }
+  return true;
+}
+
+/// Checks by enumeration that a loop laid out as \p loop may access
+/// \p buffer at \p index: every thread running an iteration holds the
+/// element it touches, and for a write, every holder of a written element
+/// runs an iteration that writes it (no replica goes stale).
+static bool accessFits(const Fragment &loop,
+                       const std::vector<IndexExpr> &index,
+                       const Fragment &buffer, bool write) {
+  llvm::ArrayRef<int64_t> shape = buffer.getInputShape();
+  int64_t threadCount =
+      std::max(loop.getThreadExtent(), buffer.getThreadExtent());
+  int64_t elements = layout::numElements(shape);
+  // holders[e * threadCount + t]: thread t holds element e.
+  std::vector<bool> holders(elements * threadCount, false);
+  layout::forEachCoord(shape, [&](llvm::ArrayRef<int64_t> c) {
+    int64_t flat = 0;
+    for (auto [x, extent] : llvm::zip(c, shape))
+      flat = flat * extent + x;
+    for (int64_t r = 0; r < buffer.getReplicate(); ++r)
+      if (std::optional<layout::FragmentSlot> s = buffer.apply(c, r))
+        holders[flat * threadCount + s->thread] = true;
+  });
+  std::vector<bool> writers(write ? elements * threadCount : 0, false);
+  std::vector<layout::CompiledIndexExpr> compiled;
+  for (const IndexExpr &e : index)
+    compiled.emplace_back(e);
+  bool ok = true;
+  layout::forEachCoord(loop.getInputShape(), [&](llvm::ArrayRef<int64_t> p) {
+    if (!ok)
+      return;
+    int64_t flat = 0;
+    for (auto [e, extent] : llvm::zip(compiled, shape)) {
+      std::optional<int64_t> x = e.evaluate(p);
+      if (!x || *x < 0 || *x >= extent) {
+        ok = false;
+        return;
+      }
+      flat = flat * extent + *x;
+    }
+    for (int64_t r = 0; r < loop.getReplicate(); ++r) {
+      int64_t t = loop.apply(p, r)->thread;
+      if (!holders[flat * threadCount + t]) {
+        ok = false;
+        return;
+      }
+      if (write)
+        writers[flat * threadCount + t] = true;
+    }
+  });
+  if (ok && write)
+    for (int64_t i = 0; i < elements && ok; ++i) {
+      bool written = false;
+      for (int64_t t = 0; t < threadCount; ++t)
+        written |= writers[i * threadCount + t];
+      for (int64_t t = 0; t < threadCount && written; ++t)
+        if (holders[i * threadCount + t] && !writers[i * threadCount + t])
+          ok = false;
+    }
+  return ok;
+}
+
+bool Solver::isCompatible(const Node &n, const Fragment &loop) {
+  for (const Access &a : n.accesses) {
+    const BufferInfo &b = buffers[a.buffer];
+    if (!a.index || !b.fragment)
+      continue;
+    if (!coversBuffer(*a.index, n.loopShape, b.shape)) {
+      if (!accessFits(loop, *a.index, *b.fragment, a.write))
+        return false;
+      continue;
+    }
+    llvm::Expected<Fragment> derived =
+        layout::completeBufferFragment(loop, *a.index, b.shape);
+    if (!derived) {
+      llvm::consumeError(derived.takeError());
+      return false;
+    }
+    if (b.fragment->isEquivalentTo(*derived))
+      continue;
+    if (!a.write && b.fragment->contains(*derived))
+      continue;
+    if (b.pinned || b.level == InferLevel::Strict ||
+        !derived->contains(*b.fragment))
+      return false;
+  }
+  return true;
+}
+
 LogicalResult Solver::visitLoop(unsigned id, InferLevel level) {
   Node &n = nodes[id];
   if (!n.loopLayout) {
@@ -696,9 +804,11 @@ LogicalResult Solver::visitLoop(unsigned id, InferLevel level) {
       std::vector<Fragment> candidates;
       for (const Access &a : n.accesses)
         if (std::optional<Fragment> f = fromAccess(a))
-          candidates.push_back(std::move(*f));
+          if (isCompatible(n, *f))
+            candidates.push_back(std::move(*f));
       if (std::optional<Fragment> planned = plannedPartition(n))
-        candidates.push_back(std::move(*planned));
+        if (candidates.empty() || isCompatible(n, *planned))
+          candidates.push_back(std::move(*planned));
       int best = layout::chooseCheapest(candidates);
       if (best >= 0)
         n.loopLayout = std::move(candidates[best]);
@@ -711,6 +821,15 @@ LogicalResult Solver::visitLoop(unsigned id, InferLevel level) {
     if (!a.index)
       continue;
     BufferInfo &b = buffers[a.buffer];
+    if (!coversBuffer(*a.index, n.loopShape, b.shape)) {
+      // A part of the buffer, or through an index expression: it must
+      // already hold what the loop touches.
+      if (b.fragment && !accessFits(*n.loopLayout, *a.index, *b.fragment,
+                                    a.write))
+        return conflict(a.buffer, n.op, b.fragment->shortLabel(),
+                        n.loopLayout->shortLabel() + " loop", "");
+      continue;
+    }
     llvm::Expected<Fragment> derived =
         layout::completeBufferFragment(*n.loopLayout, *a.index, b.shape);
     if (!derived) {

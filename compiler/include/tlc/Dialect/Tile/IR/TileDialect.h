@@ -19,6 +19,9 @@
 #include "mlir/IR/Attributes.h"
 #include "mlir/IR/Dialect.h"
 
+#include "tlc/Layout/Fragment.h"
+#include "tlc/Layout/Layout.h"
+
 #include "tlc/Dialect/Tile/IR/TileDialect.h.inc"
 
 #include "tlc/Dialect/Tile/IR/TileEnums.h.inc"

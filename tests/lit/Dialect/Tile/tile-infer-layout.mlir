@@ -1,0 +1,144 @@
+// RUN: tlc-opt %s -split-input-file -verify-diagnostics --tile-infer-layout | FileCheck %s
+
+// sm_80: mma.sync operands in swizzled shared memory, the accumulator as
+// 2x2 warps of m16n8k16 tiles (PTX: lane 4 * (i % 8) + (j % 8) // 2).
+
+// CHECK-LABEL: tile.func @gemm_sm80
+// CHECK: tile.alloc {layout = #tile.layout<[128, 32], map = ["32 * i + 8 * (j // 8 ^ (i // 2) % 4) + j % 8"], kind = "swizzle 64B", bits = 16>}
+// CHECK: tile.alloc {layout = #tile.layout<[32, 128], map = ["2048 * (j // 64) + 64 * i + 8 * ((j // 8) % 8 ^ i % 8) + j % 8"], kind = "swizzle 128B", bits = 16>}
+// CHECK: tile.alloc {layout = #tile.fragment<[128, 128], thread = "64 * (j // 64) + 32 * (i // 64) + 4 * (i % 8) + (j // 2) % 4", index = ["32 * ((i // 16) % 4) + 4 * ((j // 8) % 8) + 2 * ((i // 8) % 2) + j % 2"], origin = "mma.C", warps = [2, 2]>}
+module attributes {tile.target = "sm_80"} {
+  tile.func @gemm_sm80() {
+    tile.kernel (%bx) grid [1] threads [128] {
+      %a = tile.alloc : !tile.buffer<[128, 32], f16, shared.dyn>
+      %b = tile.alloc : !tile.buffer<[32, 128], f16, shared.dyn>
+      %c = tile.alloc : !tile.buffer<[128, 128], f32, local.fragment>
+      tile.gemm %a, %b, %c : !tile.buffer<[128, 32], f16, shared.dyn>, !tile.buffer<[32, 128], f16, shared.dyn>, !tile.buffer<[128, 128], f32, local.fragment>
+    }
+  }
+}
+
+// -----
+
+// sm_90: wgmma; whole warpgroups along M (4x1 warps), 64 rows per atom.
+
+// CHECK-LABEL: tile.func @gemm_sm90
+// CHECK: kind = "swizzle 64B"
+// CHECK: kind = "swizzle 128B"
+// CHECK: #tile.fragment<[128, 128], thread = "{{.*}}", index = ["{{.*}}"], origin = "wgmma.C", warps = [4, 1]>
+module attributes {tile.target = "sm_90a"} {
+  tile.func @gemm_sm90() {
+    tile.kernel (%bx) grid [1] threads [128] {
+      %a = tile.alloc : !tile.buffer<[128, 32], f16, shared.dyn>
+      %b = tile.alloc : !tile.buffer<[32, 128], f16, shared.dyn>
+      %c = tile.alloc : !tile.buffer<[128, 128], f32, local.fragment>
+      tile.gemm %a, %b, %c : !tile.buffer<[128, 32], f16, shared.dyn>, !tile.buffer<[32, 128], f16, shared.dyn>, !tile.buffer<[128, 128], f32, local.fragment>
+    }
+  }
+}
+
+// -----
+
+// gfx90a: MFMA 16x16x16 with wavefront 64; 256 threads are 4 wavefronts.
+
+// CHECK-LABEL: tile.func @gemm_gfx90a
+// CHECK: #tile.fragment<[64, 64], thread = "{{.*}}", index = ["{{.*}}"], origin = "mfma.C", warps = [2, 2]>
+module attributes {tile.target = "gfx90a"} {
+  tile.func @gemm_gfx90a() {
+    tile.kernel (%bx) grid [1] threads [256] {
+      %a = tile.alloc : !tile.buffer<[64, 32], f16, shared.dyn>
+      %b = tile.alloc : !tile.buffer<[32, 64], f16, shared.dyn>
+      %c = tile.alloc : !tile.buffer<[64, 64], f32, local.fragment>
+      tile.gemm %a, %b, %c : !tile.buffer<[64, 32], f16, shared.dyn>, !tile.buffer<[32, 64], f16, shared.dyn>, !tile.buffer<[64, 64], f32, local.fragment>
+    }
+  }
+}
+
+// -----
+
+// A T.Parallel epilogue over the accumulator takes the accumulator's
+// layout; the fragment it writes gets the same map.
+
+// CHECK-LABEL: tile.func @epilogue
+// CHECK: %[[ACC:.*]] = tile.alloc {layout = #tile.fragment<[128, 128], thread = "[[THREAD:[^"]*]]", index = ["[[INDEX:[^"]*]]"], origin = "mma.C", warps = [2, 2]>}
+// CHECK: tile.alloc {layout = #tile.fragment<[128, 128], thread = "[[THREAD]]", index = ["[[INDEX]]"], origin = "mma.C", warps = [2, 2]>} : !tile.buffer<[128, 128], f16, local.fragment>
+// CHECK: tile.parallel
+// CHECK-SAME: loop_layout = #tile.fragment<[128, 128], thread = "[[THREAD]]", index = ["[[INDEX]]"], origin = "mma.C", warps = [2, 2]>
+module attributes {tile.target = "sm_80"} {
+  tile.func @epilogue() {
+    tile.kernel (%bx) grid [1] threads [128] {
+      %a = tile.alloc : !tile.buffer<[128, 32], f16, shared.dyn>
+      %b = tile.alloc : !tile.buffer<[32, 128], f16, shared.dyn>
+      %c = tile.alloc : !tile.buffer<[128, 128], f32, local.fragment>
+      %d = tile.alloc : !tile.buffer<[128, 128], f16, local.fragment>
+      tile.gemm %a, %b, %c : !tile.buffer<[128, 32], f16, shared.dyn>, !tile.buffer<[32, 128], f16, shared.dyn>, !tile.buffer<[128, 128], f32, local.fragment>
+      tile.parallel (%i, %j) in [128, 128] {
+        %x = tile.load %c[%i, %j] : !tile.buffer<[128, 128], f32, local.fragment>
+        %y = arith.truncf %x : f32 to f16
+        tile.store %y, %d[%i, %j] : !tile.buffer<[128, 128], f16, local.fragment>
+      }
+    }
+  }
+}
+
+// -----
+
+// A reduction over dim 1 of the accumulator: each row lives in the 4 lanes
+// of a quad and in the 2 warps along N, so the row vector is replicated 8
+// times; each thread keeps the 8 rows it held.
+
+// CHECK-LABEL: tile.func @reduce_rows
+// CHECK: tile.alloc {layout = #tile.fragment<[128], thread = "64 * (rep // 4) + 32 * (i // 64) + 4 * (i % 8) + rep % 4", index = ["(i // 8) % 8"], replicate = 8, origin = "mma.C row", warps = [2, 2]>}
+module attributes {tile.target = "sm_80"} {
+  tile.func @reduce_rows() {
+    tile.kernel (%bx) grid [1] threads [128] {
+      %a = tile.alloc : !tile.buffer<[128, 32], f16, shared.dyn>
+      %b = tile.alloc : !tile.buffer<[32, 128], f16, shared.dyn>
+      %c = tile.alloc : !tile.buffer<[128, 128], f32, local.fragment>
+      %m = tile.alloc : !tile.buffer<[128], f32, local.fragment>
+      tile.gemm %a, %b, %c : !tile.buffer<[128, 32], f16, shared.dyn>, !tile.buffer<[32, 128], f16, shared.dyn>, !tile.buffer<[128, 128], f32, local.fragment>
+      tile.reduce max %c to %m dim = 1 clear : !tile.buffer<[128, 128], f32, local.fragment> to !tile.buffer<[128], f32, local.fragment>
+    }
+  }
+}
+
+// -----
+
+// T.annotate_layout pins a shared layout; the gemm keeps it instead of
+// picking its swizzle. Unconstrained shared buffers are row-major.
+
+// CHECK-LABEL: tile.func @annotated
+// CHECK: tile.alloc {layout = #tile.layout<[128, 32], map = ["40 * i + j"], kind = "padded", bits = 16, padding = 8>}
+// CHECK: kind = "swizzle 128B"
+// CHECK: tile.alloc {layout = #tile.layout<[64], map = ["i"], kind = "linear", bits = 32>}
+module attributes {tile.target = "sm_80"} {
+  tile.func @annotated() {
+    tile.kernel (%bx) grid [1] threads [128] {
+      %a = tile.alloc : !tile.buffer<[128, 32], f16, shared.dyn>
+      %b = tile.alloc : !tile.buffer<[32, 128], f16, shared.dyn>
+      %c = tile.alloc : !tile.buffer<[128, 128], f32, local.fragment>
+      %s = tile.alloc : !tile.buffer<[64], f32, shared.dyn>
+      tile.annotate_layout %a layout(#tile.layout<[128, 32], map = ["40 * i + j"], kind = "padded", bits = 16, padding = 8>) : !tile.buffer<[128, 32], f16, shared.dyn>
+      tile.gemm %a, %b, %c : !tile.buffer<[128, 32], f16, shared.dyn>, !tile.buffer<[32, 128], f16, shared.dyn>, !tile.buffer<[128, 128], f32, local.fragment>
+    }
+  }
+}
+
+// -----
+
+// Two gemms that partition one accumulator differently conflict: the error
+// is on the second, with a note at the first.
+
+module attributes {tile.target = "sm_80"} {
+  tile.func @conflict() {
+    tile.kernel (%bx) grid [1] threads [128] {
+      %a = tile.alloc : !tile.buffer<[128, 32], f16, shared.dyn>
+      %b = tile.alloc : !tile.buffer<[32, 128], f16, shared.dyn>
+      %c = tile.alloc : !tile.buffer<[128, 128], f32, local.fragment>
+      // expected-note @+1 {{'tile.gemm' gave 'buffer' the layout mma.C · 2×2 warps · 128 regs/thread here}}
+      tile.gemm %a, %b, %c : !tile.buffer<[128, 32], f16, shared.dyn>, !tile.buffer<[32, 128], f16, shared.dyn>, !tile.buffer<[128, 128], f32, local.fragment>
+      // expected-error @+1 {{layout conflict on 'buffer': 'tile.gemm' needs mma.C · 4×1 warps · 128 regs/thread, but 'tile.gemm' gave it mma.C · 2×2 warps · 128 regs/thread}}
+      tile.gemm %a, %b, %c {policy = #tile<policy full_row>} : !tile.buffer<[128, 32], f16, shared.dyn>, !tile.buffer<[32, 128], f16, shared.dyn>, !tile.buffer<[128, 128], f32, local.fragment>
+    }
+  }
+}
