@@ -213,44 +213,18 @@ EvalAnalyzer::analyze(const std::shared_ptr<const syntax::SyntaxTree> &tree,
       l.range = hint.range;
       l.hintOffset = decl ? headerEnd(*tree, decl) : hint.range.end;
       l.grid = hint.shape;
-      // The evaluator writes "128 threads" or "symbolic threads".
-      llvm::StringRef detail(hint.detail);
-      detail.consume_back(" threads");
-      l.threads = detail.empty() || detail == "symbolic" ? "?" : detail.str();
+      l.threads = hint.threads ? std::to_string(*hint.threads) : "?";
+      l.sharedBytes = hint.sharedBytes;
       instance->launches.push_back(std::move(l));
     } else if (hint.kind == "pipeline") {
       PipelineFact p;
       p.range = hint.range;
       p.hintOffset = decl ? headerEnd(*tree, decl) : hint.range.end;
-      // The evaluator writes "3 stages".
-      long long stages = 0;
-      if (!llvm::StringRef(hint.detail).split(' ').first.getAsInteger(10,
-                                                                      stages))
-        p.stages = stages;
+      if (hint.stages)
+        p.stages = *hint.stages;
       instance->pipelines.push_back(std::move(p));
     }
   }
-  // Static shared memory per launch: the shared buffers inside it.
-  for (KernelFact &kernel : facts->kernels)
-    for (InstanceFact &instance : kernel.instances)
-      for (LaunchFact &l : instance.launches) {
-        Node with = enclosingDeclaration(*tree, l.range.begin);
-        TextRange extent = with ? with.range() : l.range;
-        int64_t total = 0;
-        bool known = true;
-        for (const BufferFact &b : instance.buffers) {
-          auto scope = lang::parseScope(b.scopeString);
-          if (!scope || !lang::usesSharedMemory(*scope) ||
-              b.nameRange.begin < extent.begin || b.nameRange.end > extent.end)
-            continue;
-          if (!b.bytes)
-            known = false;
-          else
-            total += *b.bytes;
-        }
-        if (known)
-          l.sharedBytes = total;
-      }
   return facts;
 }
 

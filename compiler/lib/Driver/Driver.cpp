@@ -7,13 +7,19 @@
 #include "tlc/Driver/Driver.h"
 
 #include "tlc/Syntax/Parser.h"
+#include "tlc/Dialect/Tile/IR/TileOps.h"
+#include "tlc/Dialect/Tile/Transforms/Passes.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/OperationSupport.h"
+#include "mlir/Pass/PassManager.h"
 
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
+
+#include <map>
+#include <tuple>
 
 using namespace tlc;
 using namespace tlc::driver;
@@ -37,11 +43,35 @@ Driver::Driver(DriverOptions options)
 
 Driver::~Driver() = default;
 
+/// Runs --tile-infer-layout on the IR of \p r for the evaluation target,
+/// so that --emit=tile shows the layout attributes and --emit=hints the
+/// labels. Layout errors do not fail the analysis; the buffers concerned
+/// keep `layout: null`.
+static void inferLayoutsFor(FileResult &r, llvm::StringRef target) {
+  if (!r.analysis.module || target.ends_with("cpu"))
+    return;
+  mlir::ModuleOp module = *r.analysis.module;
+  mlir::ScopedDiagnosticHandler quiet(module.getContext(),
+                                      [](mlir::Diagnostic &) {
+                                        return mlir::success();
+                                      });
+  mlir::PassManager pm(module.getContext());
+  tile::TileInferLayoutOptions opts;
+  opts.target = target.str();
+  pm.addPass(tile::createTileInferLayout(opts));
+  (void)pm.run(module);
+}
+
+void Driver::inferLayouts(FileResult &r) {
+  inferLayoutsFor(r, options.eval.target.name);
+}
+
 FileResult Driver::analyze(llvm::StringRef path, llvm::StringRef text) {
   FileResult r;
   r.path = path.str();
   r.tree = syntax::parse(text, path);
   r.analysis = eval::analyzeFile(*r.tree, *context, options.eval);
+  inferLayouts(r);
   r.diagnostics.assign(r.tree->diagnostics().begin(),
                        r.tree->diagnostics().end());
   r.diagnostics.insert(r.diagnostics.end(), r.analysis.diagnostics.begin(),
@@ -225,13 +255,62 @@ void tlc::driver::printDiagnostics(llvm::ArrayRef<FileResult> results,
   os << llvm::formatv("{0:2}", llvm::json::Value(std::move(sarif))) << '\n';
 }
 
+/// The (line, column) of the first file location inside \p loc.
+static std::optional<std::pair<unsigned, unsigned>> lineCol(mlir::Location loc) {
+  if (auto f = llvm::dyn_cast<mlir::FileLineColRange>(loc))
+    return std::make_pair(f.getStartLine(), f.getStartColumn());
+  if (auto n = llvm::dyn_cast<mlir::NameLoc>(loc))
+    return lineCol(n.getChildLoc());
+  if (auto fused = llvm::dyn_cast<mlir::FusedLoc>(loc))
+    for (mlir::Location inner : fused.getLocations())
+      if (auto lc = lineCol(inner))
+        return lc;
+  return std::nullopt;
+}
+
+/// Layout labels (short label, long form) of the allocations of \p r, by
+/// source line and variable name of the allocation, in IR order (one entry
+/// per instance).
+static std::map<std::pair<unsigned, std::string>,
+                std::vector<std::pair<std::string, std::string>>>
+layoutLabels(const FileResult &r) {
+  std::map<std::pair<unsigned, std::string>,
+           std::vector<std::pair<std::string, std::string>>>
+      labels;
+  if (!r.analysis.module)
+    return labels;
+  mlir::ModuleOp module = *r.analysis.module;
+  module.walk([&](tile::AllocOp alloc) {
+    auto name = llvm::dyn_cast<mlir::NameLoc>(alloc.getLoc());
+    std::optional<std::pair<unsigned, unsigned>> lc = lineCol(alloc.getLoc());
+    if (!name || !lc)
+      return;
+    std::pair<std::string, std::string> label;
+    if (auto f = llvm::dyn_cast_or_null<tile::FragmentAttr>(
+            alloc.getLayoutAttr())) {
+      layout::Fragment frag = f.getFragment();
+      label = {frag.shortLabel(), frag.longForm()};
+    } else if (auto l = llvm::dyn_cast_or_null<tile::LayoutAttr>(
+                   alloc.getLayoutAttr())) {
+      layout::Layout lay = l.getLayout();
+      label = {lay.shortLabel(), lay.longForm()};
+    }
+    labels[{lc->first, name.getName().str()}].push_back(label);
+  });
+  return labels;
+}
+
 void tlc::driver::printHintsJson(llvm::ArrayRef<FileResult> results,
                                  llvm::raw_ostream &os) {
   // One compact object per line, keys in a fixed order, so that the output
   // is both valid JSON and easy to grep.
   os << "[";
   bool first = true;
-  for (const FileResult &r : results)
+  for (const FileResult &r : results) {
+    std::map<std::pair<unsigned, std::string>,
+             std::vector<std::pair<std::string, std::string>>>
+        labels = layoutLabels(r);
+    std::map<std::pair<unsigned, std::string>, size_t> seen;
     for (const eval::Hint &h : r.analysis.hints) {
       os << (first ? "\n" : ",\n");
       first = false;
@@ -263,9 +342,20 @@ void tlc::driver::printHintsJson(llvm::ArrayRef<FileResult> results,
         });
         strOrNull("dtype", h.dtype);
         strOrNull("scope", h.scope);
-        j.attribute("layout", nullptr);
+        std::pair<std::string, std::string> layout;
+        if (h.kind == "buffer") {
+          auto key = std::make_pair(unsigned(p.line), h.name);
+          auto it = labels.find(key);
+          size_t n = seen[key]++;
+          if (it != labels.end() && n < it->second.size())
+            layout = it->second[n];
+        }
+        strOrNull("layout", layout.first);
+        if (!layout.second.empty())
+          j.attribute("layoutDetail", layout.second);
         strOrNull("detail", h.detail);
       });
     }
+  }
   os << (first ? "]\n" : "\n]\n");
 }

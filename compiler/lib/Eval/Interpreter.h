@@ -367,7 +367,10 @@ public:
     return !buf->kernelId || (kernel && kernel->id == buf->kernelId);
   }
   /// Shared memory budget check at the end of a kernel region.
-  void checkSharedMemory(KernelCtx &k);
+  /// Checks the kernel's shared memory against the target budget, counting
+  /// pipeline multi-buffering; returns the total when every shared buffer
+  /// has a static shape.
+  std::optional<int64_t> checkSharedMemory(KernelCtx &k);
 
   //===--------------------------------------------------------------------===//
   // Instances (Instances.cpp)

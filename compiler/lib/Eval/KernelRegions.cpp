@@ -94,9 +94,14 @@ void Interpreter::nameBuffer(BufferObj *buf, llvm::StringRef name,
     h.name = name.str();
     h.range = target.range();
   }
-  if (buf->value)
-    if (mlir::Operation *op = buf->value.getDefiningOp())
-      op->setLoc(ir->nameLoc(name, buf->range));
+  if (!buf->value)
+    return;
+  // Allocations are ops; `T.empty` outputs are function parameters.
+  mlir::Location l = ir->nameLoc(name, buf->range);
+  if (mlir::Operation *op = buf->value.getDefiningOp())
+    op->setLoc(l);
+  else if (auto arg = mlir::dyn_cast<mlir::BlockArgument>(buf->value))
+    arg.setLoc(l);
 }
 
 bool Interpreter::checkNotInParallel(llvm::StringRef what, Node at) {
@@ -148,13 +153,16 @@ static std::string formatBytes(int64_t bytes) {
   return buf;
 }
 
-void Interpreter::checkSharedMemory(KernelCtx &k) {
+std::optional<int64_t> Interpreter::checkSharedMemory(KernelCtx &k) {
   int64_t total = 0;
+  bool allStatic = true;
   std::vector<RelatedInfo> notes;
   for (BufferObj *b : k.sharedBuffers) {
     std::optional<int64_t> bytes = bufferBytes(b);
-    if (!bytes)
+    if (!bytes) {
+      allStatic = false;
       continue;
+    }
     int64_t used = *bytes * std::max<int64_t>(1, b->stages);
     total += used;
     std::string msg = "'" + b->name.str() + "' uses " + formatBytes(used);
@@ -163,8 +171,10 @@ void Interpreter::checkSharedMemory(KernelCtx &k) {
              formatBytes(*bytes) + ")";
     notes.push_back({b->range, msg});
   }
+  std::optional<int64_t> result =
+      allStatic ? std::optional<int64_t>(total) : std::nullopt;
   if (total <= options.target.sharedMemoryBytes)
-    return;
+    return result;
   Diagnostic d;
   d.severity = Severity::Error;
   d.range = k.call.range();
@@ -176,6 +186,7 @@ void Interpreter::checkSharedMemory(KernelCtx &k) {
     d.notes.push_back({instance->def.getIdentifier().range,
                        "in instance " + instance->label});
   out.diagnostics.push_back(std::move(d));
+  return result;
 }
 
 //===----------------------------------------------------------------------===//
@@ -313,9 +324,13 @@ Flow Interpreter::execKernel(KernelFrameObj *frame, Node withNode,
   }
   std::string detail = staticThreads ? std::to_string(numThreads) + " threads"
                                      : "symbolic threads";
+  size_t launchHint = out.hints.size();
   addHint(target ? target.range() : call.range(),
           target ? target.text() : llvm::StringRef(), "kernel", gridSyms,
           std::nullopt, std::nullopt, detail);
+  bool haveLaunchHint = out.hints.size() > launchHint;
+  if (haveLaunchHint && staticThreads)
+    out.hints[launchHint].threads = numThreads;
 
   KernelCtx *saved = kernel;
   kernel = &k;
@@ -326,7 +341,9 @@ Flow Interpreter::execKernel(KernelFrameObj *frame, Node withNode,
     f = execBody(withNode, Field::body);
   }
   kernel = saved;
-  checkSharedMemory(k);
+  std::optional<int64_t> sharedBytes = checkSharedMemory(k);
+  if (haveLaunchHint)
+    out.hints[launchHint].sharedBytes = sharedBytes;
   if (f == Flow::Break || f == Flow::Continue)
     f = Flow::Normal;
   return f;
@@ -426,6 +443,8 @@ Flow Interpreter::execIRLoop(LoopFrameObj *loop, Node forNode) {
             target ? target.text() : llvm::StringRef(), "pipeline", {trip},
             std::nullopt, std::nullopt,
             std::to_string(loop->numStages) + " stages");
+    if (instance)
+      out.hints.back().stages = loop->numStages;
     return runBody(&body, LoopKind::Pipelined);
   }
   default: {

@@ -17,7 +17,7 @@
 #
 # usage: editors/nvim/test/run.sh      (as root or with sudo on Debian 12)
 #   TLC_LSP        server binary (default: build/bin/tlc-lsp of this repo)
-#   TLC_LSP_ARGS   extra server arguments (e.g. --static-analysis)
+#   TLC_LSP_ARGS   extra server arguments (e.g. --log=verbose)
 #   TLC_EXAMPLE    file to open (default: examples/gemm.py)
 #   NVIM           Neovim binary (default: nvim; installed with apt if missing)
 set -euo pipefail

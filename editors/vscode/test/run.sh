@@ -21,7 +21,7 @@
 #
 # usage: editors/vscode/test/run.sh
 #   TLC_LSP       server binary (default: build/bin/tlc-lsp of this repo)
-#   TLC_LSP_ARGS  extra server arguments (e.g. --static-analysis)
+#   TLC_LSP_ARGS  extra server arguments (e.g. --log=verbose)
 #   TLC_EXAMPLE   file to open (default: examples/gemm.py)
 #   TLC_UPDATE_SCREENSHOTS=1  also copy the screenshots to docs/images/
 set -euo pipefail

@@ -96,6 +96,9 @@ public:
   const DriverOptions &getOptions() const { return options; }
 
 private:
+  /// Runs layout inference on the IR of \p r (attributes on the IR).
+  void inferLayouts(FileResult &r);
+
   DriverOptions options;
   std::unique_ptr<mlir::MLIRContext> context;
 };

@@ -92,6 +92,14 @@ struct Hint {
   std::string scope;
   /// Extra facts: threads for a launch, stages for a pipeline.
   std::string detail;
+  /// For a launch: threads per block, when static.
+  std::optional<int64_t> threads;
+  /// For a launch: static shared memory in bytes, counting the copies that
+  /// `T.Pipelined` multi-buffering makes; unset when a shared buffer has a
+  /// symbolic shape.
+  std::optional<int64_t> sharedBytes;
+  /// For a pipelined loop: the number of stages.
+  std::optional<int64_t> stages;
 };
 
 /// One analysed kernel instance.

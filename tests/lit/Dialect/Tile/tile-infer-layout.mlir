@@ -6,7 +6,7 @@
 // CHECK-LABEL: tile.func @gemm_sm80
 // CHECK: tile.alloc {layout = #tile.layout<[128, 32], map = ["32 * i + 8 * (j // 8 ^ (i // 2) % 4) + j % 8"], kind = "swizzle 64B", bits = 16>}
 // CHECK: tile.alloc {layout = #tile.layout<[32, 128], map = ["2048 * (j // 64) + 64 * i + 8 * ((j // 8) % 8 ^ i % 8) + j % 8"], kind = "swizzle 128B", bits = 16>}
-// CHECK: tile.alloc {layout = #tile.fragment<[128, 128], thread = "64 * (j // 64) + 32 * (i // 64) + 4 * (i % 8) + (j // 2) % 4", index = ["32 * ((i // 16) % 4) + 4 * ((j // 8) % 8) + 2 * ((i // 8) % 2) + j % 2"], origin = "mma.C", warps = [2, 2]>}
+// CHECK: tile.alloc {layout = #tile.fragment<[128, 128], thread = "64 * (j // 64) + 32 * (i // 64) + 4 * (i % 8) + (j // 2) % 4", index = ["32 * ((i // 16) % 4) + 4 * ((j // 8) % 8) + 2 * ((i // 8) % 2) + j % 2"], origin = "mma.C", warp_rows = 2, warp_cols = 2>}
 module attributes {tile.target = "sm_80"} {
   tile.func @gemm_sm80() {
     tile.kernel (%bx) grid [1] threads [128] {
@@ -25,7 +25,7 @@ module attributes {tile.target = "sm_80"} {
 // CHECK-LABEL: tile.func @gemm_sm90
 // CHECK: kind = "swizzle 64B"
 // CHECK: kind = "swizzle 128B"
-// CHECK: #tile.fragment<[128, 128], thread = "{{.*}}", index = ["{{.*}}"], origin = "wgmma.C", warps = [4, 1]>
+// CHECK: #tile.fragment<[128, 128], thread = "{{.*}}", index = ["{{.*}}"], origin = "wgmma.C", warp_rows = 4, warp_cols = 1>
 module attributes {tile.target = "sm_90a"} {
   tile.func @gemm_sm90() {
     tile.kernel (%bx) grid [1] threads [128] {
@@ -42,7 +42,7 @@ module attributes {tile.target = "sm_90a"} {
 // gfx90a: MFMA 16x16x16 with wavefront 64; 256 threads are 4 wavefronts.
 
 // CHECK-LABEL: tile.func @gemm_gfx90a
-// CHECK: #tile.fragment<[64, 64], thread = "{{.*}}", index = ["{{.*}}"], origin = "mfma.C", warps = [2, 2]>
+// CHECK: #tile.fragment<[64, 64], thread = "{{.*}}", index = ["{{.*}}"], origin = "mfma.C", warp_rows = 2, warp_cols = 2>
 module attributes {tile.target = "gfx90a"} {
   tile.func @gemm_gfx90a() {
     tile.kernel (%bx) grid [1] threads [256] {
@@ -60,10 +60,10 @@ module attributes {tile.target = "gfx90a"} {
 // layout; the fragment it writes gets the same map.
 
 // CHECK-LABEL: tile.func @epilogue
-// CHECK: %[[ACC:.*]] = tile.alloc {layout = #tile.fragment<[128, 128], thread = "[[THREAD:[^"]*]]", index = ["[[INDEX:[^"]*]]"], origin = "mma.C", warps = [2, 2]>}
-// CHECK: tile.alloc {layout = #tile.fragment<[128, 128], thread = "[[THREAD]]", index = ["[[INDEX]]"], origin = "mma.C", warps = [2, 2]>} : !tile.buffer<[128, 128], f16, local.fragment>
+// CHECK: %[[ACC:.*]] = tile.alloc {layout = #tile.fragment<[128, 128], thread = "[[THREAD:[^"]*]]", index = ["[[INDEX:[^"]*]]"], origin = "mma.C", warp_rows = 2, warp_cols = 2>}
+// CHECK: tile.alloc {layout = #tile.fragment<[128, 128], thread = "[[THREAD]]", index = ["[[INDEX]]"], origin = "mma.C", warp_rows = 2, warp_cols = 2>} : !tile.buffer<[128, 128], f16, local.fragment>
 // CHECK: tile.parallel
-// CHECK-SAME: loop_layout = #tile.fragment<[128, 128], thread = "[[THREAD]]", index = ["[[INDEX]]"], origin = "mma.C", warps = [2, 2]>
+// CHECK-SAME: loop_layout = #tile.fragment<[128, 128], thread = "[[THREAD]]", index = ["[[INDEX]]"], origin = "mma.C", warp_rows = 2, warp_cols = 2>
 module attributes {tile.target = "sm_80"} {
   tile.func @epilogue() {
     tile.kernel (%bx) grid [1] threads [128] {
@@ -88,7 +88,7 @@ module attributes {tile.target = "sm_80"} {
 // times; each thread keeps the 8 rows it held.
 
 // CHECK-LABEL: tile.func @reduce_rows
-// CHECK: tile.alloc {layout = #tile.fragment<[128], thread = "64 * (rep // 4) + 32 * (i // 64) + 4 * (i % 8) + rep % 4", index = ["(i // 8) % 8"], replicate = 8, origin = "mma.C row", warps = [2, 2]>}
+// CHECK: tile.alloc {layout = #tile.fragment<[128], thread = "64 * (rep // 4) + 32 * (i // 64) + 4 * (i % 8) + rep % 4", index = ["(i // 8) % 8"], replicate = 8, origin = "mma.C row", warp_rows = 2, warp_cols = 2>}
 module attributes {tile.target = "sm_80"} {
   tile.func @reduce_rows() {
     tile.kernel (%bx) grid [1] threads [128] {

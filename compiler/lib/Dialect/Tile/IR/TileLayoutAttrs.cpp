@@ -125,19 +125,18 @@ LayoutAttr::verify(llvm::function_ref<InFlightDiagnostic()> emitError,
 static llvm::Expected<layout::Fragment>
 buildFragment(llvm::ArrayRef<int64_t> shape, StringAttr thread,
               ArrayAttr index, int64_t replicate, StringAttr origin,
-              llvm::ArrayRef<int64_t> warps) {
+              int64_t warpRows, int64_t warpCols) {
   FailureOr<std::vector<std::string>> texts = exprTexts(index);
   if (failed(texts))
     return llvm::createStringError("index entries must be strings");
   if (replicate < 1)
     return llvm::createStringError("replicate must be at least 1");
+  if (warpRows < 0 || warpCols < 0)
+    return llvm::createStringError("warp counts must be non-negative");
   layout::FragmentOrigin o;
   if (origin)
     o.tag = origin.getValue().str();
-  if (warps.size() == 2)
-    o.warpRows = warps[0], o.warpCols = warps[1];
-  else if (!warps.empty())
-    return llvm::createStringError("warps must have two entries");
+  o.warpRows = warpRows, o.warpCols = warpCols;
   return layout::Fragment::parse(shape.vec(), *texts, thread.getValue(),
                                  replicate, o);
 }
@@ -147,19 +146,16 @@ FragmentAttr FragmentAttr::get(MLIRContext *context,
   StringAttr origin;
   if (!f.getOrigin().tag.empty())
     origin = StringAttr::get(context, f.getOrigin().tag);
-  SmallVector<int64_t> warps;
-  if (f.getOrigin().warpRows && f.getOrigin().warpCols)
-    warps = {f.getOrigin().warpRows, f.getOrigin().warpCols};
   return get(context, f.getInputShape(),
              StringAttr::get(context, f.getForwardThread().str()),
              exprArray(context, f.getForwardIndex()), f.getReplicate(), origin,
-             warps);
+             f.getOrigin().warpRows, f.getOrigin().warpCols);
 }
 
 layout::Fragment FragmentAttr::getFragment() const {
   llvm::Expected<layout::Fragment> f =
       buildFragment(getShape(), getThread(), getIndex(), getReplicate(),
-                    getOrigin(), getWarps());
+                    getOrigin(), getWarpRows(), getWarpCols());
   if (!f) {
     llvm::consumeError(f.takeError());
     return layout::Fragment::fullyReplicated(getShape(), 1);
@@ -171,12 +167,13 @@ LogicalResult
 FragmentAttr::verify(llvm::function_ref<InFlightDiagnostic()> emitError,
                      llvm::ArrayRef<int64_t> shape, StringAttr thread,
                      ArrayAttr index, int64_t replicate, StringAttr origin,
-                     llvm::ArrayRef<int64_t> warps) {
+                     int64_t warpRows, int64_t warpCols) {
   for (int64_t e : shape)
     if (e <= 0)
       return emitError() << "fragment extents must be positive";
   llvm::Expected<layout::Fragment> f =
-      buildFragment(shape, thread, index, replicate, origin, warps);
+      buildFragment(shape, thread, index, replicate, origin, warpRows,
+                    warpCols);
   if (!f)
     return emitError() << "invalid fragment: "
                        << llvm::toString(f.takeError());

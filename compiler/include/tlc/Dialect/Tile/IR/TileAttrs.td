@@ -82,8 +82,7 @@ def Tile_LayoutAttr : Tile_Attr<"Layout", "layout"> {
     DefaultValuedParameter<"int64_t", "0", "padding elements per row">:$padding
   );
   let assemblyFormat = [{
-    `<` `[` $shape `]` `,` `map` `=` $map (`,` `kind` `=` $kind^)?
-    (`,` `bits` `=` $bits^)? (`,` `padding` `=` $padding^)? `>`
+    `<` `[` $shape `]` `,` struct($map, $kind, $bits, $padding) `>`
   }];
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
@@ -107,7 +106,7 @@ def Tile_FragmentAttr : Tile_Attr<"Fragment", "fragment"> {
     (thread, register) slot; the verifier checks this by enumeration.
     Expressions use the syntax of `#tile.layout`, plus the input `rep`.
 
-    `origin` and `warps` record where the layout came from (`mma.C`,
+    `origin` and `warp_rows` / `warp_cols` record where the layout came from (`mma.C`,
     `wgmma.C`, `mfma.A`, `mma.C row` for a reduction, `parallel` for a loop
     partition) and the gemm's warp grid, for labels and hovers.
 
@@ -133,12 +132,12 @@ def Tile_FragmentAttr : Tile_Attr<"Fragment", "fragment"> {
     "::mlir::ArrayAttr":$index,
     DefaultValuedParameter<"int64_t", "1", "threads per element">:$replicate,
     OptionalParameter<"::mlir::StringAttr", "provenance tag">:$origin,
-    OptionalArrayRefParameter<"int64_t", "gemm warp grid">:$warps
+    DefaultValuedParameter<"int64_t", "0", "gemm warps along M">:$warp_rows,
+    DefaultValuedParameter<"int64_t", "0", "gemm warps along N">:$warp_cols
   );
   let assemblyFormat = [{
-    `<` `[` $shape `]` `,` `thread` `=` $thread `,` `index` `=` $index
-    (`,` `replicate` `=` $replicate^)? (`,` `origin` `=` $origin^)?
-    (`,` `warps` `=` `[` $warps^ `]`)? `>`
+    `<` `[` $shape `]` `,` struct($thread, $index, $replicate, $origin,
+                                   $warp_rows, $warp_cols) `>`
   }];
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{

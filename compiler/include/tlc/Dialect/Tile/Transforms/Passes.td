@@ -49,8 +49,10 @@ def TileInferLayout : Pass<"tile-infer-layout", "::mlir::ModuleOp"> {
     %acc = tile.alloc : !tile.buffer<[128, 128], f32, local.fragment>
     tile.gemm %a, %b, %acc : ...
     // After (sm_80, 128 threads):
-    %acc = tile.alloc {layout = #tile.fragment<[128, 128], origin = "mma.C",
-        warps = [2, 2], thread = "...", index = ["..."]>} : ...
+    %acc = tile.alloc {layout = #tile.fragment<[128, 128],
+        thread = "64 * (j // 64) + 32 * (i // 64) + 4 * (i % 8) + (j // 2) % 4",
+        index = ["32 * ((i // 16) % 4) + 4 * ((j // 8) % 8) + 2 * ((i // 8) % 2) + j % 2"],
+        origin = "mma.C", warp_rows = 2, warp_cols = 2>} : ...
     ```
   }];
   let options = [
