@@ -16,6 +16,7 @@
 #include "Features.h"
 #include "HintFields.h"
 
+#include "tlc/Driver/Driver.h"
 #include "tlc/Eval/Eval.h"
 #include "tlc/Lang/DType.h"
 #include "tlc/Lang/Scope.h"
@@ -117,6 +118,8 @@ EvalAnalyzer::analyze(const std::shared_ptr<const syntax::SyntaxTree> &tree,
   // (EvalOptions::stepBudget, default 4M) bounds the time instead, and a
   // cancelled result is dropped by the caller.
   eval::FileAnalysis analysis = eval::analyzeFile(*tree, *context, evalOptions);
+  // Layouts, exactly as `tlc-build --emit=hints` infers them.
+  driver::inferLayouts(analysis, *tree, evalOptions.target.name);
   // The module belongs to the thread's context: free it here.
   analysis.module = nullptr;
 

@@ -50,7 +50,7 @@ static std::string bufferMarkdown(const BufferFact &b,
     md += "| layout | " + b.layout + " |\n";
   md += "| instance | " + instance + " |\n";
   if (!b.layoutDetail.empty())
-    md += "\n" + b.layoutDetail + "\n";
+    md += "\n```text\n" + b.layoutDetail + "```\n";
   return md;
 }
 

@@ -65,7 +65,10 @@ std::vector<InlayHint> tlc::lsp::computeInlayHints(
         hint.label = b.scope + " " + b.dtype + b.shape;
         if (cats.layouts && !b.layout.empty())
           hint.label += " · " + b.layout;
-        hint.tooltip = b.layoutDetail;
+        // Markdown: the formula and the corner table keep their columns
+        // only inside a code block.
+        if (!b.layoutDetail.empty())
+          hint.tooltip = "```text\n" + b.layoutDetail + "```";
         if (hint.tooltip.empty() && !b.layout.empty())
           hint.tooltip = "layout: " + b.layout;
         entries.push_back({b.hintOffset, std::move(hint)});

@@ -43,27 +43,8 @@ Driver::Driver(DriverOptions options)
 
 Driver::~Driver() = default;
 
-/// Runs --tile-infer-layout on the IR of \p r for the evaluation target,
-/// so that --emit=tile shows the layout attributes and --emit=hints the
-/// labels. Layout errors do not fail the analysis; the buffers concerned
-/// keep `layout: null`.
-static void inferLayoutsFor(FileResult &r, llvm::StringRef target) {
-  if (!r.analysis.module || target.ends_with("cpu"))
-    return;
-  mlir::ModuleOp module = *r.analysis.module;
-  mlir::ScopedDiagnosticHandler quiet(module.getContext(),
-                                      [](mlir::Diagnostic &) {
-                                        return mlir::success();
-                                      });
-  mlir::PassManager pm(module.getContext());
-  tile::TileInferLayoutOptions opts;
-  opts.target = target.str();
-  pm.addPass(tile::createTileInferLayout(opts));
-  (void)pm.run(module);
-}
-
 void Driver::inferLayouts(FileResult &r) {
-  inferLayoutsFor(r, options.eval.target.name);
+  driver::inferLayouts(r.analysis, *r.tree, options.eval.target.name);
 }
 
 FileResult Driver::analyze(llvm::StringRef path, llvm::StringRef text) {
@@ -268,18 +249,28 @@ static std::optional<std::pair<unsigned, unsigned>> lineCol(mlir::Location loc) 
   return std::nullopt;
 }
 
-/// Layout labels (short label, long form) of the allocations of \p r, by
-/// source line and variable name of the allocation, in IR order (one entry
-/// per instance).
-static std::map<std::pair<unsigned, std::string>,
-                std::vector<std::pair<std::string, std::string>>>
-layoutLabels(const FileResult &r) {
+void tlc::driver::inferLayouts(eval::FileAnalysis &analysis,
+                               const syntax::SyntaxTree &tree,
+                               llvm::StringRef target) {
+  if (!analysis.module || target.ends_with("cpu"))
+    return;
+  mlir::ModuleOp module = *analysis.module;
+  {
+    mlir::ScopedDiagnosticHandler quiet(module.getContext(),
+                                        [](mlir::Diagnostic &) {
+                                          return mlir::success();
+                                        });
+    mlir::PassManager pm(module.getContext());
+    tile::TileInferLayoutOptions opts;
+    opts.target = target.str();
+    pm.addPass(tile::createTileInferLayout(opts));
+    (void)pm.run(module);
+  }
+  // Allocation layouts by source line and variable name, in IR order (one
+  // entry per instance), matched to the buffer hints in the same order.
   std::map<std::pair<unsigned, std::string>,
            std::vector<std::pair<std::string, std::string>>>
       labels;
-  if (!r.analysis.module)
-    return labels;
-  mlir::ModuleOp module = *r.analysis.module;
   module.walk([&](tile::AllocOp alloc) {
     auto name = llvm::dyn_cast<mlir::NameLoc>(alloc.getLoc());
     std::optional<std::pair<unsigned, unsigned>> lc = lineCol(alloc.getLoc());
@@ -297,7 +288,17 @@ layoutLabels(const FileResult &r) {
     }
     labels[{lc->first, name.getName().str()}].push_back(label);
   });
-  return labels;
+  std::map<std::pair<unsigned, std::string>, size_t> seen;
+  for (eval::Hint &h : analysis.hints) {
+    if (h.kind != "buffer")
+      continue;
+    auto key = std::make_pair(unsigned(position(tree, h.range.begin).line),
+                              h.name);
+    auto it = labels.find(key);
+    size_t n = seen[key]++;
+    if (it != labels.end() && n < it->second.size())
+      std::tie(h.layout, h.layoutDetail) = it->second[n];
+  }
 }
 
 void tlc::driver::printHintsJson(llvm::ArrayRef<FileResult> results,
@@ -307,10 +308,6 @@ void tlc::driver::printHintsJson(llvm::ArrayRef<FileResult> results,
   os << "[";
   bool first = true;
   for (const FileResult &r : results) {
-    std::map<std::pair<unsigned, std::string>,
-             std::vector<std::pair<std::string, std::string>>>
-        labels = layoutLabels(r);
-    std::map<std::pair<unsigned, std::string>, size_t> seen;
     for (const eval::Hint &h : r.analysis.hints) {
       os << (first ? "\n" : ",\n");
       first = false;
@@ -342,17 +339,9 @@ void tlc::driver::printHintsJson(llvm::ArrayRef<FileResult> results,
         });
         strOrNull("dtype", h.dtype);
         strOrNull("scope", h.scope);
-        std::pair<std::string, std::string> layout;
-        if (h.kind == "buffer") {
-          auto key = std::make_pair(unsigned(p.line), h.name);
-          auto it = labels.find(key);
-          size_t n = seen[key]++;
-          if (it != labels.end() && n < it->second.size())
-            layout = it->second[n];
-        }
-        strOrNull("layout", layout.first);
-        if (!layout.second.empty())
-          j.attribute("layoutDetail", layout.second);
+        strOrNull("layout", h.layout);
+        if (!h.layoutDetail.empty())
+          j.attribute("layoutDetail", h.layoutDetail);
         strOrNull("detail", h.detail);
       });
     }

@@ -502,6 +502,9 @@ Value Interpreter::callJit(JitFunctionObj *jit, CallArgs &argsIn, Node at,
     args.kw.push_back({name, v});
     args.kwNodes.push_back(at);
   }
+  // The label names the completed arguments: `matmul(M=M, ...)` says which
+  // parameters stayed symbols or came from an autotune config.
+  label = makeLabel(fn->name, args);
   if (!options.kernelFilter.empty() && fn->name != options.kernelFilter)
     return heap.opaque("JITKernel");
   if (tracedLabels.count(fn->name) &&

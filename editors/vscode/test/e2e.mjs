@@ -114,10 +114,10 @@ try {
     console.log(clean(await editor.locator('.view-lines').innerText()));
   // Hand-written facts: scope, dtype and shape of the example's buffers.
   for (const [what, re] of [
-    ['A_shared: shared f16[128, 32]', /shared f16\[128, 32\]/],
-    ['C_local: fragment f32[128, 128]', /fragment f32\[128, 128\]/],
+    ['A_shared: shared f16[128, 32], 64B swizzle (sm_90a)', /shared f16\[128, 32\] · swizzle 64B/],
+    ['C_local: fragment f32[128, 128], wgmma accumulator', /fragment f32\[128, 128\] · wgmma\.C/],
     ['A: global f16 tensor', /global f16\[[M4][, 0-9K]*\]/],
-    ['T.Kernel: 128 threads, 16 KiB of shared memory', /128 threads · smem 16 KiB/],
+    ['T.Kernel: 128 threads, 3 stages x 16 KiB of shared memory', /128 threads · smem 48 KiB/],
     ['T.Pipelined: 3 stages', /3 stages/],
   ])
     check(re.test(viewText ?? ''), `hint ${what}`);

@@ -55,7 +55,7 @@ def body(N=256, block=64, eps=1e-6):
 # CHECK-LABEL: tile.func @body(
 # CHECK-SAME: !tile.buffer<[256, 64], f16, global>
 # CHECK: tile.kernel (%bx) grid [4] threads [128]
-# CHECK: tile.alloc : !tile.buffer<[64, 64], f16, shared.dyn>
+# CHECK: tile.alloc {{.*}}: !tile.buffer<[64, 64], f16, shared.dyn>
 # CHECK: tile.alloc init({{.*}} : i32) : !tile.buffer<[1], i32, local.var>
 # CHECK: tile.region %{{.*}} : !tile.buffer<[256, 64], f16, global> to !tile.buffer<[64, 64], f16, global>
 # CHECK: tile.copy

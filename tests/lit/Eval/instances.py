@@ -1,5 +1,5 @@
 # RUN: tlc-build --emit=hints --format=json %s | FileCheck %s
-# RUN: tlc-build --emit=hints --format=json -D M=512 -D block=64 %s | FileCheck %s --check-prefix=DEFINE
+# RUN: tlc-build --emit=hints --format=json -D M=512 -D block=64 %s | FileCheck %s --check-prefix=BIND
 # RUN: tlc-build --emit=hints --format=json --kernel=eager_add %s | FileCheck %s --check-prefix=FILTER
 # Instances come from call sites (with argparse defaults flowing through
 # main()), .compile(...), tilelang.compile(...), -D bindings, and defaults
@@ -82,9 +82,10 @@ if __name__ == "__main__":
 # CHECK: "kernel":"never_called",{{.*}}"name":"S","kind":"buffer","shape":[32]
 
 # -D binds factory parameters, argparse destinations and T.const names.
-# DEFINE: "instance":"lazy_copy(1024, 64, block=64)","name":"tile","kind":"buffer","shape":[64,64]
-# DEFINE: "instance":"eager_add(N=4096)",{{.*}}"kind":"kernel","shape":[64]
-# DEFINE: "instance":"never_called(K=K)"
+# BIND: "instance":"lazy_copy(512, 64, block=64)","name":"A","kind":"tensor","shape":[512,64]
+# BIND: "instance":"lazy_copy(512, 64, block=64)","name":"tile","kind":"buffer","shape":[64,64]
+# BIND: "instance":"eager_add(N=4096, block=64)",{{.*}}"kind":"kernel","shape":[64]
+# BIND: "instance":"never_called(K=K)"
 
 # FILTER-NOT: "kernel":"lazy_copy"
 # FILTER: "kernel":"eager_add"

@@ -57,7 +57,7 @@ if __name__ == "__main__":
     main()
 
 # Without tunable arguments the first config is used.
-# CHECK: "instance":"tuned(2048, 1024, dtype=float16)","name":"S","kind":"buffer","shape":[64,32],"dtype":"float16"
+# CHECK: "instance":"tuned(2048, 1024, dtype=float16, block_M=64, num_stages=2)","name":"S","kind":"buffer","shape":[64,32],"dtype":"float16"
 # CHECK: "name":"W","kind":"buffer","shape":[4],"dtype":"uint8"
 # CHECK: "name":"k","kind":"pipeline","shape":[32],{{.*}}"detail":"2 stages"
 # CHECK: "instance":"tuned(2048, 1024, block_M=128, num_stages=2, dtype=float32)","name":"S","kind":"buffer","shape":[128,64],"dtype":"float32"

@@ -103,6 +103,13 @@ private:
   std::unique_ptr<mlir::MLIRContext> context;
 };
 
+/// Runs layout inference (`--tile-infer-layout` for \p target) on the IR of
+/// \p analysis and copies each allocation's layout labels into its hint.
+/// Layout errors do not fail the analysis: those hints keep no layout.
+/// \p tree is the syntax tree the analysis was made from.
+void inferLayouts(eval::FileAnalysis &analysis, const syntax::SyntaxTree &tree,
+                  llvm::StringRef target);
+
 /// Prints diagnostics of \p results as text, JSON or SARIF.
 void printDiagnostics(llvm::ArrayRef<FileResult> results, DiagFormat format,
                       bool showSourceLines, llvm::raw_ostream &os);

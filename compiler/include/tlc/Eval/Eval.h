@@ -100,6 +100,11 @@ struct Hint {
   std::optional<int64_t> sharedBytes;
   /// For a pipelined loop: the number of stages.
   std::optional<int64_t> stages;
+  /// For a shared buffer or fragment, once layout inference ran: the short
+  /// label (`swizzle 128B`, `mma.C · 2×2 warps · 64 regs/thread`).
+  std::string layout;
+  /// The long form of the layout: formula and a table of the tile's corner.
+  std::string layoutDetail;
 };
 
 /// One analysed kernel instance.
