@@ -239,7 +239,11 @@ export class GeneratedView implements vscode.TextDocumentContentProvider,
       return;
     const range = this.state.range;
     editor.selection = new vscode.Selection(range.start, range.start);
-    editor.revealRange(range, vscode.TextEditorRevealType.InCenter);
+    // Centre the start of the mapped code: a range taller than the view
+    // (a T.gemm lowers to dozens of lines) would otherwise be centred on its
+    // middle, scrolling its first line out of sight.
+    editor.revealRange(new vscode.Range(range.start, range.start),
+                       vscode.TextEditorRevealType.InCenter);
     this.decorate();
   }
 
