@@ -354,6 +354,16 @@ void TlcServer::generatedSourceFor(const std::string &uri, Position pos,
           return Failure{FailureKind::Failed,
                          "the file is not analysed (too large)"};
         uint32_t offset = doc.toOffset(pos);
+        // A cursor in a line's indentation (editors put it at column 0)
+        // means the statement on that line, not the block around it.
+        {
+          const LineIndex &lines = doc.getTree()->lines();
+          llvm::StringRef text = lines.getLineText(lines.getLine(offset));
+          uint32_t lineStart = lines.getLineStart(lines.getLine(offset));
+          size_t indent = text.find_first_not_of(" \t");
+          if (indent != llvm::StringRef::npos && offset < lineStart + indent)
+            offset = lineStart + uint32_t(indent);
+        }
         const KernelFact *kernel = nullptr;
         if (kernelName) {
           for (const KernelFact &k : facts->kernels)

@@ -249,6 +249,28 @@ static std::optional<std::pair<unsigned, unsigned>> lineCol(mlir::Location loc) 
   return std::nullopt;
 }
 
+/// The byte range of the first file location inside \p loc (1-based line
+/// and byte column, as the evaluator writes them); empty when there is none.
+static TextRange sourceRange(const syntax::SyntaxTree &tree,
+                             mlir::Location loc) {
+  if (auto f = llvm::dyn_cast<mlir::FileLineColRange>(loc)) {
+    auto offset = [&](unsigned line, unsigned col) {
+      return tree.lines().fromUtf8(
+          {line ? line - 1 : 0, col ? col - 1 : 0});
+    };
+    uint32_t begin = offset(f.getStartLine(), f.getStartColumn());
+    uint32_t end = offset(f.getEndLine(), f.getEndColumn());
+    return TextRange{begin, std::max(begin, end)};
+  }
+  if (auto n = llvm::dyn_cast<mlir::NameLoc>(loc))
+    return sourceRange(tree, n.getChildLoc());
+  if (auto fused = llvm::dyn_cast<mlir::FusedLoc>(loc))
+    for (mlir::Location inner : fused.getLocations())
+      if (TextRange r = sourceRange(tree, inner); r.end > r.begin)
+        return r;
+  return TextRange{0, 0};
+}
+
 void tlc::driver::inferLayouts(eval::FileAnalysis &analysis,
                                const syntax::SyntaxTree &tree,
                                llvm::StringRef target) {
@@ -256,10 +278,24 @@ void tlc::driver::inferLayouts(eval::FileAnalysis &analysis,
     return;
   mlir::ModuleOp module = *analysis.module;
   {
-    mlir::ScopedDiagnosticHandler quiet(module.getContext(),
-                                        [](mlir::Diagnostic &) {
-                                          return mlir::success();
-                                        });
+    // Layout conflicts become diagnostics on the source, with the op that
+    // imposed the first layout as a note.
+    mlir::ScopedDiagnosticHandler collect(
+        module.getContext(), [&](mlir::Diagnostic &diag) {
+          if (diag.getSeverity() != mlir::DiagnosticSeverity::Error)
+            return mlir::success();
+          Diagnostic d;
+          d.severity = Severity::Error;
+          d.range = sourceRange(tree, diag.getLocation());
+          d.message = diag.str();
+          for (mlir::Diagnostic &note : diag.getNotes())
+            d.notes.push_back(
+                {sourceRange(tree, note.getLocation()), note.str()});
+          analysis.diagnostics.push_back(std::move(d));
+          return mlir::success();
+        });
+    // The source line is the context users need, not the op's IR.
+    module.getContext()->printOpOnDiagnostic(false);
     mlir::PassManager pm(module.getContext());
     tile::TileInferLayoutOptions opts;
     opts.target = target.str();
