@@ -15,6 +15,7 @@
 #include "GeneratedSource.h"
 #include "Features.h"
 
+#include "tlc/Dialect/Tile/IR/TileDialect.h"
 #include "tlc/Dialect/Tile/IR/TileOps.h"
 #include "tlc/Eval/Eval.h"
 #include "tlc/Support/LineIndex.h"
@@ -78,21 +79,6 @@ std::string tlc::lsp::getDefaultCacheDir() {
 }
 
 namespace {
-
-/// The file location inside `loc` (through names, call sites and fusions).
-mlir::FileLineColRange getFileRange(mlir::Location loc) {
-  if (auto r = llvm::dyn_cast<mlir::FileLineColRange>(loc))
-    return r;
-  if (auto n = llvm::dyn_cast<mlir::NameLoc>(loc))
-    return getFileRange(n.getChildLoc());
-  if (auto c = llvm::dyn_cast<mlir::CallSiteLoc>(loc))
-    return getFileRange(c.getCallee());
-  if (auto f = llvm::dyn_cast<mlir::FusedLoc>(loc))
-    for (mlir::Location inner : f.getLocations())
-      if (mlir::FileLineColRange r = getFileRange(inner))
-        return r;
-  return {};
-}
 
 /// A `file://` URI for an absolute path (percent-encoding what needs it).
 std::string toFileUri(llvm::StringRef path) {
@@ -182,7 +168,7 @@ Emitted printTileIR(tile::FuncOp func, const LineIndex &lines,
   os << '\n';
   unsigned shift = llvm::StringRef(header).count('\n');
   for (auto &[op, lineCol] : locations) {
-    mlir::FileLineColRange r = getFileRange(op->getLoc());
+    mlir::FileLineColRange r = tlc::tile::getSourceLocation(op->getLoc());
     if (!r || lineCol.first == 0)
       continue;
     out.map.push_back({lineCol.first - 1 + shift,
@@ -242,7 +228,7 @@ tlc::lsp::generateSource(const Document &doc, const KernelFact &kernel,
       return mlir::success();
     if (!errors.empty())
       errors += "; ";
-    if (mlir::FileLineColRange r = getFileRange(d.getLocation()))
+    if (mlir::FileLineColRange r = tlc::tile::getSourceLocation(d.getLocation()))
       errors += std::to_string(r.getStartLine()) + ":" +
                 std::to_string(r.getStartColumn()) + ": ";
     errors += d.str();

@@ -236,39 +236,19 @@ void tlc::driver::printDiagnostics(llvm::ArrayRef<FileResult> results,
   os << llvm::formatv("{0:2}", llvm::json::Value(std::move(sarif))) << '\n';
 }
 
-/// The (line, column) of the first file location inside \p loc.
-static std::optional<std::pair<unsigned, unsigned>> lineCol(mlir::Location loc) {
-  if (auto f = llvm::dyn_cast<mlir::FileLineColRange>(loc))
-    return std::make_pair(f.getStartLine(), f.getStartColumn());
-  if (auto n = llvm::dyn_cast<mlir::NameLoc>(loc))
-    return lineCol(n.getChildLoc());
-  if (auto fused = llvm::dyn_cast<mlir::FusedLoc>(loc))
-    for (mlir::Location inner : fused.getLocations())
-      if (auto lc = lineCol(inner))
-        return lc;
-  return std::nullopt;
-}
-
 /// The byte range of the first file location inside \p loc (1-based line
 /// and byte column, as the evaluator writes them); empty when there is none.
 static TextRange sourceRange(const syntax::SyntaxTree &tree,
                              mlir::Location loc) {
-  if (auto f = llvm::dyn_cast<mlir::FileLineColRange>(loc)) {
-    auto offset = [&](unsigned line, unsigned col) {
-      return tree.lines().fromUtf8(
-          {line ? line - 1 : 0, col ? col - 1 : 0});
-    };
-    uint32_t begin = offset(f.getStartLine(), f.getStartColumn());
-    uint32_t end = offset(f.getEndLine(), f.getEndColumn());
-    return TextRange{begin, std::max(begin, end)};
-  }
-  if (auto n = llvm::dyn_cast<mlir::NameLoc>(loc))
-    return sourceRange(tree, n.getChildLoc());
-  if (auto fused = llvm::dyn_cast<mlir::FusedLoc>(loc))
-    for (mlir::Location inner : fused.getLocations())
-      if (TextRange r = sourceRange(tree, inner); r.end > r.begin)
-        return r;
-  return TextRange{0, 0};
+  mlir::FileLineColRange f = tile::getSourceLocation(loc);
+  if (!f)
+    return TextRange{0, 0};
+  auto offset = [&](unsigned line, unsigned col) {
+    return tree.lines().fromUtf8({line ? line - 1 : 0, col ? col - 1 : 0});
+  };
+  uint32_t begin = offset(f.getStartLine(), f.getStartColumn());
+  uint32_t end = offset(f.getEndLine(), f.getEndColumn());
+  return TextRange{begin, std::max(begin, end)};
 }
 
 void tlc::driver::inferLayouts(eval::FileAnalysis &analysis,
@@ -309,8 +289,8 @@ void tlc::driver::inferLayouts(eval::FileAnalysis &analysis,
       labels;
   module.walk([&](tile::AllocOp alloc) {
     auto name = llvm::dyn_cast<mlir::NameLoc>(alloc.getLoc());
-    std::optional<std::pair<unsigned, unsigned>> lc = lineCol(alloc.getLoc());
-    if (!name || !lc)
+    mlir::FileLineColRange at = tile::getSourceLocation(alloc.getLoc());
+    if (!name || !at)
       return;
     std::pair<std::string, std::string> label;
     if (auto f = llvm::dyn_cast_or_null<tile::FragmentAttr>(
@@ -322,7 +302,7 @@ void tlc::driver::inferLayouts(eval::FileAnalysis &analysis,
       layout::Layout lay = l.getLayout();
       label = {lay.shortLabel(), lay.longForm()};
     }
-    labels[{lc->first, name.getName().str()}].push_back(label);
+    labels[{at.getStartLine(), name.getName().str()}].push_back(label);
   });
   std::map<std::pair<unsigned, std::string>, size_t> seen;
   for (eval::Hint &h : analysis.hints) {

@@ -149,9 +149,11 @@ TEST_CASE("inlay hint labels come from the evaluator") {
                        "            pass\n";
   std::vector<std::string> expected = {
       "global bf16[256, 64]", "global i8[256]",
-      "grid 4×2 · 64 threads · smem 8 KiB", "shared bf16[64, 64]",
-      "fragment f32[64]",     "var i32",
-      "4 stages"};
+      "grid 4×2 · 64 threads · smem 8 KiB",
+      // No op constrains S or F: the free level picks a row-major shared
+      // layout and spreads F's 64 elements over the 64 threads.
+      "shared bf16[64, 64] · linear", "fragment f32[64] · parallel · 1 reg/thread",
+      "var i32", "4 stages"};
   CHECK(hintLabels(kernel) == expected);
 
   Config config;
@@ -280,7 +282,7 @@ struct LayoutAnalyzer : Analyzer {
     b.scope = "shared";
     b.scopeString = "shared.dyn";
     b.layout = "swizzle 128B";
-    b.layoutDetail = "| row | 0 | 1 |\n|---|---|---|\n| 0 | 0 | 8 |";
+    b.layoutDetail = "offset = 8 * i + j\n  0  8\n";
     instance.buffers.push_back(b);
     kernel.instances.push_back(instance);
     facts->kernels.push_back(kernel);
@@ -318,11 +320,12 @@ TEST_CASE("layouts: label in the hint, long form in resolve and hover") {
                  hover = *r;
                });
   server.runUntilIdle();
-  CHECK(tooltip == "| row | 0 | 1 |\n|---|---|---|\n| 0 | 0 | 8 |");
+  // The long form is plain text: a code block keeps its columns.
+  CHECK(tooltip == "```text\noffset = 8 * i + j\n  0  8\n```");
   REQUIRE(hover);
   CHECK(llvm::StringRef(hover->markdown).contains("| layout | swizzle 128B |"));
   CHECK(llvm::StringRef(hover->markdown)
-            .contains("\n| row | 0 | 1 |\n|---|---|---|\n| 0 | 0 | 8 |\n"));
+            .contains("\n```text\noffset = 8 * i + j\n  0  8\n```\n"));
   // The layouts category off: the label loses the layout.
   Config config;
   config.inlayHints.layouts = false;

@@ -31,17 +31,7 @@ using namespace tlc::target;
 using namespace tlc::target::cuda_detail;
 
 FileLineColRange tlc::target::cuda_detail::getFileLoc(Location loc) {
-  if (auto r = dyn_cast<FileLineColRange>(loc))
-    return r;
-  if (auto n = dyn_cast<NameLoc>(loc))
-    return getFileLoc(n.getChildLoc());
-  if (auto c = dyn_cast<CallSiteLoc>(loc))
-    return getFileLoc(c.getCallee());
-  if (auto f = dyn_cast<FusedLoc>(loc))
-    for (Location l : f.getLocations())
-      if (FileLineColRange r = getFileLoc(l))
-        return r;
-  return {};
+  return tile::getSourceLocation(loc);
 }
 
 int64_t tlc::target::cuda_detail::byteWidth(Type t) {

@@ -34,3 +34,17 @@ void TileDialect::initialize() {
 #include "tlc/Dialect/Tile/IR/TileOps.cpp.inc"
       >();
 }
+
+mlir::FileLineColRange tlc::tile::getSourceLocation(mlir::Location loc) {
+  if (auto r = llvm::dyn_cast<mlir::FileLineColRange>(loc))
+    return r;
+  if (auto n = llvm::dyn_cast<mlir::NameLoc>(loc))
+    return getSourceLocation(n.getChildLoc());
+  if (auto c = llvm::dyn_cast<mlir::CallSiteLoc>(loc))
+    return getSourceLocation(c.getCallee());
+  if (auto f = llvm::dyn_cast<mlir::FusedLoc>(loc))
+    for (mlir::Location inner : f.getLocations())
+      if (mlir::FileLineColRange r = getSourceLocation(inner))
+        return r;
+  return {};
+}

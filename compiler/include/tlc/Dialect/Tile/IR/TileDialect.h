@@ -29,4 +29,11 @@
 #define GET_ATTRDEF_CLASSES
 #include "tlc/Dialect/Tile/IR/TileAttrs.h.inc"
 
+namespace tlc::tile {
+/// The source position of an op: the first file location inside \p loc,
+/// looking through name, call-site and fused locations (the evaluator gives
+/// buffers a NameLoc around their FileLineColRange). Null when there is none.
+mlir::FileLineColRange getSourceLocation(mlir::Location loc);
+} // namespace tlc::tile
+
 #endif // TLC_DIALECT_TILE_IR_TILEDIALECT_H
