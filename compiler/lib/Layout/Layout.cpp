@@ -117,14 +117,19 @@ llvm::Expected<Layout> Layout::get(std::vector<int64_t> inputShape,
   layout.inputShape = std::move(inputShape);
   layout.forward = std::move(forward);
   layout.kind = kind;
-  // Every output must be defined and non-negative on the tile.
+  // Every output must be defined and non-negative on the tile; the largest
+  // values give the output shape, computed once here because enumerating
+  // the tile is what every later query would otherwise repeat.
   llvm::Error err = llvm::Error::success();
   bool failed = false;
+  layout.outputShape.assign(layout.forward.size(), 0);
   forEachCoord(layout.inputShape, [&](llvm::ArrayRef<int64_t> coord) {
     if (failed)
       return;
-    for (const IndexExpr &e : layout.forward) {
+    for (auto [d, e] : llvm::enumerate(layout.forward)) {
       std::optional<int64_t> v = e.evaluate(coord);
+      if (v && *v >= 0)
+        layout.outputShape[d] = std::max(layout.outputShape[d], *v + 1);
       if (!v || *v < 0) {
         failed = true;
         std::string at;
@@ -156,14 +161,7 @@ Layout Layout::linear(llvm::ArrayRef<int64_t> shape) {
   return std::move(*l);
 }
 
-std::vector<int64_t> Layout::getOutputShape() const {
-  std::vector<int64_t> shape(forward.size(), 0);
-  forEachCoord(inputShape, [&](llvm::ArrayRef<int64_t> coord) {
-    for (auto [d, e] : llvm::enumerate(forward))
-      shape[d] = std::max(shape[d], *e.evaluate(coord) + 1);
-  });
-  return shape;
-}
+std::vector<int64_t> Layout::getOutputShape() const { return outputShape; }
 
 std::optional<std::vector<int64_t>>
 Layout::apply(llvm::ArrayRef<int64_t> coord) const {

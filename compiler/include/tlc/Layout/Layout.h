@@ -139,6 +139,8 @@ public:
 private:
   std::vector<int64_t> inputShape;
   std::vector<IndexExpr> forward;
+  /// Extent of each output: one past its largest value on the tile.
+  std::vector<int64_t> outputShape;
   LayoutKind kind = LayoutKind::Custom;
   unsigned elementBits = 0;
   int64_t padding = 0;
