@@ -116,8 +116,12 @@ int Driver::run(llvm::ArrayRef<std::string> paths, llvm::raw_ostream &out,
   bool diagsOnStdout = options.format != DiagFormat::Text &&
                        (options.action == Action::Check ||
                         options.action == Action::VerifyDiagnostics);
-  printDiagnostics(results, options.format, options.showSourceLines,
-                   diagsOnStdout ? out : err);
+  bool anyDiagnostic = llvm::any_of(
+      results, [](const FileResult &r) { return !r.diagnostics.empty(); });
+  // Beside emitted output, an empty JSON array on stderr would only be noise.
+  if (diagsOnStdout || anyDiagnostic || options.format == DiagFormat::Text)
+    printDiagnostics(results, options.format, options.showSourceLines,
+                     diagsOnStdout ? out : err);
   if (unreadable)
     return 2;
   return anyError ? 1 : 0;
