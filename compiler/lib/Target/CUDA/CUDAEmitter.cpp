@@ -795,6 +795,23 @@ FailureOr<std::string> Emitter::fragmentRegister(Operation *op, Value buffer,
   return failure();
 }
 
+FailureOr<std::pair<std::string, std::string>>
+Emitter::elementAccess(Value buffer, ValueRange indices, Operation *at) {
+  SmallVector<std::string> idx;
+  for (Value i : indices)
+    idx.push_back(expr(i));
+  if (idx.empty())
+    idx.push_back("0");
+  FailureOr<RootAccess> access = resolve(buffer, idx, at);
+  if (failed(access))
+    return failure();
+  FailureOr<std::string> lv = lvalue(*access, at);
+  FailureOr<std::string> cond = boundsCondition(*access, at);
+  if (failed(lv) || failed(cond))
+    return failure();
+  return std::make_pair(*lv, *cond);
+}
+
 LogicalResult Emitter::emitLoad(LoadOp op) {
   auto type = cast<BufferType>(op.getBuffer().getType());
   Value root = rootOf(op.getBuffer());
@@ -811,21 +828,14 @@ LogicalResult Emitter::emitLoad(LoadOp op) {
          fromStorage(type.getElementType(), *reg) + ";");
     return success();
   }
-  SmallVector<std::string> idx;
-  for (Value i : op.getIndices())
-    idx.push_back(expr(i));
-  if (idx.empty())
-    idx.push_back("0");
-  FailureOr<RootAccess> access = resolve(op.getBuffer(), idx, op);
+  FailureOr<std::pair<std::string, std::string>> access =
+      elementAccess(op.getBuffer(), op.getIndices(), op);
   if (failed(access))
     return failure();
-  FailureOr<std::string> lv = lvalue(*access, op);
-  FailureOr<std::string> cond = boundsCondition(*access, op);
-  if (failed(lv) || failed(cond))
-    return failure();
-  std::string value = fromStorage(type.getElementType(), *lv);
-  if (!cond->empty())
-    value = "(" + *cond + ") ? " + *vt + "(" + value + ") : " + *vt + "(0)";
+  const auto &[lv, cond] = *access;
+  std::string value = fromStorage(type.getElementType(), lv);
+  if (!cond.empty())
+    value = "(" + cond + ") ? " + *vt + "(" + value + ") : " + *vt + "(0)";
   line("const " + *vt + " " + name + " = " + value + ";");
   return success();
 }
@@ -842,22 +852,15 @@ LogicalResult Emitter::emitStore(StoreOp op) {
     line(*reg + " = " + value + ";");
     return success();
   }
-  SmallVector<std::string> idx;
-  for (Value i : op.getIndices())
-    idx.push_back(expr(i));
-  if (idx.empty())
-    idx.push_back("0");
-  FailureOr<RootAccess> access = resolve(op.getBuffer(), idx, op);
+  FailureOr<std::pair<std::string, std::string>> access =
+      elementAccess(op.getBuffer(), op.getIndices(), op);
   if (failed(access))
     return failure();
-  FailureOr<std::string> lv = lvalue(*access, op);
-  FailureOr<std::string> cond = boundsCondition(*access, op);
-  if (failed(lv) || failed(cond))
-    return failure();
-  if (cond->empty())
-    line(*lv + " = " + value + ";");
+  const auto &[lv, cond] = *access;
+  if (cond.empty())
+    line(lv + " = " + value + ";");
   else
-    line("if (" + *cond + ") " + *lv + " = " + value + ";");
+    line("if (" + cond + ") " + lv + " = " + value + ";");
   return success();
 }
 

@@ -137,6 +137,12 @@ public:
   /// An lvalue for \p access (not for fragments).
   mlir::FailureOr<std::string> lvalue(const RootAccess &access,
                                       mlir::Operation *at);
+  /// The element of a non-fragment \p buffer at \p indices, as an lvalue
+  /// and its in-bounds condition ("" when no guard is needed); what
+  /// tile.load and tile.store share.
+  mlir::FailureOr<std::pair<std::string, std::string>>
+  elementAccess(mlir::Value buffer, mlir::ValueRange indices,
+                mlir::Operation *at);
   /// The scope of a root buffer.
   static tile::MemoryScope scopeOf(mlir::Value root);
   /// The root a (possibly region) buffer value views.
