@@ -50,8 +50,10 @@ Value Interpreter::parseDefine(llvm::StringRef text) {
 
 std::optional<Value> Interpreter::defineFor(llvm::StringRef name) {
   for (auto &[k, v] : options.defines)
-    if (k == name)
+    if (k == name) {
+      usedDefines.insert(k);
       return parseDefine(v);
+    }
   return std::nullopt;
 }
 
@@ -390,10 +392,13 @@ void Interpreter::traceEager(JitFunctionObj *jit, CallArgs &args, Node at,
     bool isParam = llvm::any_of(fn->params, [&](Node p) {
       return p.identifier() == name;
     });
-    if (isParam)
+    if (isParam) {
+      usedDefines.insert(k);
       callEnv->vars[name] = parseDefine(v);
-    else
+    } else {
+      // Counts as used once a T.const of that name reads it.
       instance->constBindings[name] = parseDefine(v);
+    }
   }
   bindConstsFromTensors(*this, fn, instance->constBindings, tensors);
   // Defaults, signature annotations, and symbols for the rest.
@@ -457,6 +462,7 @@ Value Interpreter::callJit(JitFunctionObj *jit, CallArgs &argsIn, Node at,
     for (size_t i = 0; i < fn->params.size(); ++i) {
       if (fn->params[i].identifier() != k)
         continue;
+      usedDefines.insert(k);
       Value val = parseDefine(v);
       if (i < args.pos.size()) {
         args.pos[i] = val;
@@ -603,6 +609,16 @@ void Interpreter::run() {
     }
   }
   traceDefaultInstances();
+  for (auto &[k, v] : options.defines)
+    if (!usedDefines.count(k) &&
+        llvm::find(out.unusedDefines, k) == out.unusedDefines.end()) {
+      out.unusedDefines.push_back(k);
+      // A file-level fact: reported at the start of the file.
+      warning(TextRange{0, 0},
+              "-D " + k + "=" + v +
+                  " binds nothing: no kernel or factory parameter, T.const "
+                  "name or argparse option is named '" + k + "'");
+    }
   out.steps = steps;
   out.module = mlir::OwningOpRef<mlir::ModuleOp>(ir->module);
   std::stable_sort(out.diagnostics.begin(), out.diagnostics.end(),

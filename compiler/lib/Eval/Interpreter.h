@@ -39,6 +39,7 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/Twine.h"
 
 namespace tlc::eval {
@@ -391,6 +392,8 @@ public:
   Value parseDefine(llvm::StringRef text);
   /// The -D binding for \p name, if any.
   std::optional<Value> defineFor(llvm::StringRef name);
+  /// Names of options.defines that bound something so far.
+  llvm::StringSet<> usedDefines;
   /// Begins/ends an instance (tile.func).
   InstanceCtx *beginInstance(llvm::StringRef kernel, llvm::StringRef label,
                              Node def);

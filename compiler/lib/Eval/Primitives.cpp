@@ -313,8 +313,12 @@ Value Interpreter::declareSymbols(const PArgs &p, int kind) {
       Value v;
       if (instance) {
         auto it = instance->constBindings.find(name);
-        if (it != instance->constBindings.end())
+        if (it != instance->constBindings.end()) {
           v = it->second;
+          if (llvm::any_of(options.defines,
+                           [&](const auto &d) { return d.first == name; }))
+            usedDefines.insert(name);
+        }
       }
       if (v.isNone())
         if (std::optional<Value> d = defineFor(name))

@@ -129,6 +129,10 @@ struct FileAnalysis {
   mlir::OwningOpRef<mlir::ModuleOp> module;
   /// Interpreter steps used.
   uint64_t steps = 0;
+  /// Names of EvalOptions::defines that bound nothing: no parameter of a
+  /// traced kernel or factory, no T.const name, no argparse option. Tools
+  /// report them (a misspelt -D otherwise silently keeps the default size).
+  std::vector<std::string> unusedDefines;
 };
 
 /// Loads the dialects the evaluator builds (tile, arith, math) into \p ctx.
