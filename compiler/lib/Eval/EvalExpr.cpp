@@ -234,8 +234,10 @@ Value Interpreter::evalIfExp(Node n) {
   Node test = n.child(Field::test);
   Value c = eval(test);
   switch (truth(c, test)) {
-  case Truth::True:
   case Truth::Unknown:
+    warnUnknownCondition(c, test, "the first alternative is assumed");
+    [[fallthrough]];
+  case Truth::True:
     return eval(n.child(Field::body));
   case Truth::False:
     return eval(n.child(Field::orelse));

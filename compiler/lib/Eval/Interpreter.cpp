@@ -713,6 +713,8 @@ Flow Interpreter::execWhile(Node stmt) {
           block->back().erase();
       return execIRWhile(stmt);
     }
+    if (t == Truth::Unknown)
+      warnUnknownCondition(c, test, "the loop is assumed not to run");
     if (t != Truth::True)
       break;
     Flow f = execBody(stmt, Field::body);
@@ -728,8 +730,10 @@ Flow Interpreter::execIf(Node stmt) {
   Node test = stmt.child(Field::test);
   Value c = eval(test);
   switch (truth(c, test)) {
-  case Truth::True:
   case Truth::Unknown:
+    warnUnknownCondition(c, test, "the `if` branch is assumed");
+    [[fallthrough]];
+  case Truth::True:
     return execBody(stmt, Field::body);
   case Truth::False:
     return execBody(stmt, Field::orelse);

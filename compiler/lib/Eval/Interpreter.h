@@ -360,6 +360,10 @@ public:
                std::optional<lang::MemoryScope> scope, std::string detail);
   /// True when an IR function is being traced.
   bool tracing() const { return instance != nullptr; }
+  /// While tracing a kernel, warns that condition \p test evaluated to a
+  /// value tlc cannot know (torch, numpy, I/O ...) and says what
+  /// \p assumption was made. Outside kernels (test harness code) it is quiet.
+  void warnUnknownCondition(Value c, Node test, llvm::StringRef assumption);
   /// Checks that a buffer used at \p at belongs to the current kernel.
   void checkBufferUse(BufferObj *buf, Node at);
   /// True when IR may refer to \p buf here (global, or allocated in the

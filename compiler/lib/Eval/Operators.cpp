@@ -516,6 +516,21 @@ Value Interpreter::compare(CmpOp op, Value l, Value r, Node at) {
                at);
 }
 
+void Interpreter::warnUnknownCondition(Value c, Node test,
+                                       llvm::StringRef assumption) {
+  if (!tracing() || !c.is(ValueKind::Opaque))
+    return;
+  std::string text = test.text().str();
+  if (text.size() > 60 || text.find('\n') != std::string::npos)
+    text = "this condition";
+  else
+    text = "`" + text + "`";
+  llvm::StringRef what = c.as<OpaqueObj>()->description;
+  warning(test, "tlc cannot evaluate " + text + " (a " +
+                    (what.empty() ? "value" : what.str()) +
+                    " outside TileLang); " + assumption);
+}
+
 Truth Interpreter::truth(Value v, Node at) {
   switch (v.getKind()) {
   case ValueKind::Poison:
