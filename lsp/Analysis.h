@@ -129,6 +129,11 @@ struct AnalysisFacts {
   /// True when the file was not evaluated (too large); `diagnostics` then
   /// holds one informational diagnostic saying so and there are no kernels.
   bool skipped = false;
+  /// Kernel instances whose layouts this analysis inferred.
+  unsigned layoutsInferred = 0;
+  /// Kernel instances whose layouts came unchanged from an earlier analysis
+  /// (their Tile IR was equal; see driver::LayoutCache).
+  unsigned layoutsReused = 0;
 };
 
 /// Options that change analysis results.

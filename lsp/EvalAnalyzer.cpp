@@ -75,6 +75,12 @@ public:
   std::shared_ptr<const AnalysisFacts>
   analyze(const std::shared_ptr<const syntax::SyntaxTree> &tree,
           const AnalysisOptions &options, const CancelToken &token) override;
+
+private:
+  /// Layouts of the kernel instances seen lately, shared by all documents
+  /// and worker threads: an edit re-infers only the instances whose Tile IR
+  /// it changed.
+  driver::LayoutCache layoutCache;
 };
 
 } // namespace
@@ -119,13 +125,16 @@ EvalAnalyzer::analyze(const std::shared_ptr<const syntax::SyntaxTree> &tree,
   // cancelled result is dropped by the caller.
   eval::FileAnalysis analysis = eval::analyzeFile(*tree, *context, evalOptions);
   // Layouts, exactly as `tlc-build --emit=hints` infers them.
-  driver::inferLayouts(analysis, *tree, evalOptions.target.name);
+  driver::LayoutStats layoutStats = driver::inferLayouts(
+      analysis, *tree, evalOptions.target.name, &layoutCache);
   // The module belongs to the thread's context: free it here.
   analysis.module = nullptr;
 
   auto facts = std::make_shared<AnalysisFacts>();
   facts->source = "tlc-eval";
   facts->diagnostics = std::move(analysis.diagnostics);
+  facts->layoutsInferred = layoutStats.inferred;
+  facts->layoutsReused = layoutStats.reused;
 
   std::map<std::string, size_t> kernelIndex;
   auto getKernel = [&](const std::string &name,

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tlc/Layout/Fragment.h"
+#include "Memo.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
@@ -67,6 +68,23 @@ llvm::Expected<Fragment> Fragment::get(std::vector<int64_t> inputShape,
   f.indexShape.assign(f.forwardIndex.size(), 0);
   f.compile();
 
+  // The enumeration below depends only on the shape, the replication and
+  // the expressions: reuse its facts when the same fragment was built before.
+  std::string key;
+  appendMemoKey(key, f.inputShape);
+  key += std::to_string(replicate);
+  for (const IndexExpr &e : f.forwardIndex)
+    appendMemoKey(key, e);
+  key += '|';
+  appendMemoKey(key, f.forwardThread);
+  if (std::shared_ptr<const FragmentMemo> memo = lookupFragmentMemo(key)) {
+    if (!memo->error.empty())
+      return makeError(memo->error);
+    f.indexShape = memo->indexShape;
+    f.threadExtent = memo->threadExtent;
+    return f;
+  }
+
   std::string problem;
   std::vector<int64_t> point(rank + 1, 0);
   forEachCoord(f.inputShape, [&](llvm::ArrayRef<int64_t> coord) {
@@ -94,8 +112,14 @@ llvm::Expected<Fragment> Fragment::get(std::vector<int64_t> inputShape,
       f.threadExtent = std::max(f.threadExtent, *t + 1);
     }
   });
+  auto memo = std::make_shared<FragmentMemo>();
   if (!problem.empty())
-    return makeError("invalid fragment: " + problem);
+    memo->error = "invalid fragment: " + problem;
+  memo->indexShape = f.indexShape;
+  memo->threadExtent = f.threadExtent;
+  recordFragmentMemo(std::move(key), memo);
+  if (!memo->error.empty())
+    return makeError(memo->error);
   return f;
 }
 
@@ -145,6 +169,13 @@ std::optional<FragmentSlot> Fragment::apply(llvm::ArrayRef<int64_t> coord,
       return std::nullopt;
   llvm::SmallVector<int64_t, 8> point(coord.begin(), coord.end());
   point.push_back(rep);
+  int64_t flat = 0;
+  for (auto [d, e] : llvm::enumerate(compiledIndex))
+    flat = flat * indexShape[d] + *e.evaluate(point);
+  return FragmentSlot{*compiledThread.evaluate(point), flat};
+}
+
+FragmentSlot Fragment::slotAt(llvm::ArrayRef<int64_t> point) const {
   int64_t flat = 0;
   for (auto [d, e] : llvm::enumerate(compiledIndex))
     flat = flat * indexShape[d] + *e.evaluate(point);
@@ -295,13 +326,35 @@ bool Fragment::isEquivalentTo(const Fragment &other) const {
   if (forwardThread == other.forwardThread &&
       forwardIndex == other.forwardIndex)
     return true;
+  // The answer depends only on the shape, the replication, the two formula
+  // sets and the register extents that flatten the index.
+  std::string key;
+  appendMemoKey(key, inputShape);
+  key += std::to_string(replicas);
+  for (const Fragment *f : {this, &other}) {
+    key += '|';
+    appendMemoKey(key, f->indexShape);
+    for (const IndexExpr &e : f->forwardIndex)
+      appendMemoKey(key, e);
+    key += '@';
+    appendMemoKey(key, f->forwardThread);
+  }
+  if (std::optional<bool> known = lookupEquivalenceMemo(key))
+    return *known;
+  unsigned rank = inputShape.size();
+  std::vector<int64_t> point(rank + 1, 0);
   bool same = true;
   forEachCoord(inputShape, [&](llvm::ArrayRef<int64_t> coord) {
+    if (!same)
+      return;
+    llvm::copy(coord, point.begin());
     for (int64_t r = 0; r < replicas && same; ++r) {
-      FragmentSlot a = *apply(coord, r), b = *other.apply(coord, r);
+      point[rank] = r;
+      FragmentSlot a = slotAt(point), b = other.slotAt(point);
       same = a.thread == b.thread && a.index == b.index;
     }
   });
+  recordEquivalenceMemo(std::move(key), same);
   return same;
 }
 

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tlc/Layout/Layout.h"
+#include "Memo.h"
 
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
@@ -119,32 +120,43 @@ llvm::Expected<Layout> Layout::get(std::vector<int64_t> inputShape,
   layout.kind = kind;
   // Every output must be defined and non-negative on the tile; the largest
   // values give the output shape, computed once here because enumerating
-  // the tile is what every later query would otherwise repeat.
-  llvm::Error err = llvm::Error::success();
-  bool failed = false;
-  layout.outputShape.assign(layout.forward.size(), 0);
-  forEachCoord(layout.inputShape, [&](llvm::ArrayRef<int64_t> coord) {
-    if (failed)
-      return;
-    for (auto [d, e] : llvm::enumerate(layout.forward)) {
-      std::optional<int64_t> v = e.evaluate(coord);
-      if (v && *v >= 0)
-        layout.outputShape[d] = std::max(layout.outputShape[d], *v + 1);
-      if (!v || *v < 0) {
-        failed = true;
+  // the tile is what every later query would otherwise repeat. The facts
+  // depend only on the shape and the outputs: reuse them when the same
+  // layout was built before.
+  std::string key;
+  appendMemoKey(key, layout.inputShape);
+  for (const IndexExpr &e : layout.forward)
+    appendMemoKey(key, e);
+  std::shared_ptr<const LayoutMemo> memo = lookupLayoutMemo(key);
+  if (!memo) {
+    auto fresh = std::make_shared<LayoutMemo>();
+    fresh->outputShape.assign(layout.forward.size(), 0);
+    std::vector<CompiledIndexExpr> compiled(layout.forward.begin(),
+                                            layout.forward.end());
+    forEachCoord(layout.inputShape, [&](llvm::ArrayRef<int64_t> coord) {
+      if (!fresh->error.empty())
+        return;
+      for (auto [d, c] : llvm::enumerate(compiled)) {
+        std::optional<int64_t> v = c.evaluate(coord);
+        if (v && *v >= 0) {
+          fresh->outputShape[d] = std::max(fresh->outputShape[d], *v + 1);
+          continue;
+        }
         std::string at;
-        for (int64_t c : coord)
-          at += (at.empty() ? "" : ", ") + std::to_string(c);
-        err = makeError("layout output '" + e.str() +
-                        (v ? "' is negative at (" : "' is undefined at (") +
-                        at + ")");
+        for (int64_t x : coord)
+          at += (at.empty() ? "" : ", ") + std::to_string(x);
+        fresh->error = "layout output '" + layout.forward[d].str() +
+                       (v ? "' is negative at (" : "' is undefined at (") +
+                       at + ")";
         return;
       }
-    }
-  });
-  if (failed)
-    return std::move(err);
-  llvm::consumeError(std::move(err));
+    });
+    memo = recordLayoutMemo(std::move(key), std::move(fresh));
+  }
+  if (!memo->error.empty())
+    return makeError(memo->error);
+  layout.outputShape = memo->outputShape;
+  layout.memo = std::move(memo);
   return layout;
 }
 
@@ -197,17 +209,36 @@ std::optional<int64_t> Layout::applyFlat(llvm::ArrayRef<int64_t> coord) const {
 }
 
 bool Layout::isInjective() const {
+  if (memo) {
+    int8_t known = memo->injective.load(std::memory_order_relaxed);
+    if (known >= 0)
+      return known == 1;
+  }
   std::vector<int64_t> outShape = getOutputShape();
+  int64_t size = numElements(outShape);
+  std::vector<CompiledIndexExpr> compiled(forward.begin(), forward.end());
+  // A bitmap over the physical box when it is not much larger than the
+  // tile, else a hash set.
+  bool dense = size <= std::max<int64_t>(numElements(inputShape) * 4, 1024);
+  std::vector<bool> bitmap(dense ? size : 0, false);
   llvm::DenseSet<int64_t> seen;
+  std::vector<int64_t> out(forward.size());
   bool ok = true;
   forEachCoord(inputShape, [&](llvm::ArrayRef<int64_t> coord) {
     if (!ok)
       return;
-    std::vector<int64_t> out;
-    for (const IndexExpr &e : forward)
-      out.push_back(*e.evaluate(coord));
-    ok = seen.insert(flatten(out, outShape)).second;
+    for (auto [d, c] : llvm::enumerate(compiled))
+      out[d] = *c.evaluate(coord);
+    int64_t flat = flatten(out, outShape);
+    if (dense) {
+      ok = !bitmap[flat];
+      bitmap[flat] = true;
+    } else {
+      ok = seen.insert(flat).second;
+    }
   });
+  if (memo)
+    memo->injective.store(ok ? 1 : 0, std::memory_order_relaxed);
   return ok;
 }
 
@@ -293,6 +324,10 @@ bool Layout::isEquivalentTo(const Layout &other) const {
   if (inputShape != other.inputShape ||
       forward.size() != other.forward.size())
     return false;
+  // Structurally equal outputs (simplified alike on construction) agree
+  // everywhere; only different formulas need the enumeration.
+  if (forward == other.forward)
+    return true;
   bool same = true;
   forEachCoord(inputShape, [&](llvm::ArrayRef<int64_t> coord) {
     if (!same)

@@ -171,3 +171,45 @@ TEST_CASE("printing: labels, formulas and hover tables") {
   CHECK(lin == "Layout([4, 8] -> [32], linear, [i, j] -> [8 * i + j])");
   CHECK((*makePaddedLayout({8, 64}, 16, 8)).shortLabel() == "padded +8");
 }
+
+TEST_CASE("memoized enumeration gives the same answers as the first time") {
+  // Each map is built twice: the second build reuses the first one's facts
+  // (Memo.h), which must not change any answer, errors included.
+  for (int round = 0; round < 2; ++round) {
+    INFO("round " << round);
+    Layout pad = layoutOf({4, 6}, {"8 * i + j"});
+    CHECK(pad.getOutputShape() == std::vector<int64_t>{30});
+    CHECK(pad.isInjective());
+    CHECK(pad.isInjective());
+    CHECK(!pad.isBijective());
+    // Not injective: (0, 2) and (1, 0) share offset 2.
+    Layout clash = layoutOf({3, 4}, {"2 * i + j"});
+    CHECK(clash.getOutputShape() == std::vector<int64_t>{8});
+    CHECK(!clash.isInjective());
+    CHECK(!clash.isInjective());
+    // The same outputs over another shape are another layout.
+    CHECK(layoutOf({3, 2}, {"2 * i + j"}).isInjective());
+    std::vector<std::string> names = inputNames(2);
+    CHECK(errorOf(Layout::get({4, 4}, {*parseIndexExpr("i - 2", names)})
+                      .takeError()) ==
+          "layout output 'i - 2' is negative at (0, 0)");
+    llvm::Expected<Fragment> f =
+        Fragment::parse({4, 8}, {"j % 2"}, "4 * i + j // 2 + 32 * rep", 2);
+    REQUIRE(f);
+    CHECK(f->getThreadExtent() == 48); // 4 * 3 + 7 // 2 + 32 * 1 + 1
+    CHECK(f->getIndexShape() == llvm::ArrayRef<int64_t>{2});
+    CHECK(errorOf(Fragment::parse({4, 8}, {"j - 1"}, "i").takeError()) ==
+          "invalid fragment: index 'j - 1' is negative at (0, 0)");
+    // Equivalence: equal slots from different formulas, and a different
+    // thread order.
+    llvm::Expected<Fragment> same = Fragment::parse(
+        {4, 8}, {"j - 2 * (j // 2)"}, "4 * i + j // 2 + 32 * rep", 2);
+    llvm::Expected<Fragment> swapped =
+        Fragment::parse({4, 8}, {"j % 2"}, "i + 4 * (j // 2) + 32 * rep", 2);
+    REQUIRE(same);
+    REQUIRE(swapped);
+    CHECK(f->isEquivalentTo(*same));
+    CHECK(same->isEquivalentTo(*f));
+    CHECK(!f->isEquivalentTo(*swapped));
+  }
+}

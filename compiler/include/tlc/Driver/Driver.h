@@ -22,7 +22,9 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 
+#include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -103,12 +105,57 @@ private:
   std::unique_ptr<mlir::MLIRContext> context;
 };
 
-/// Runs layout inference (`--tile-infer-layout` for \p target) on the IR of
-/// \p analysis and copies each allocation's layout labels into its hint.
-/// Layout errors do not fail the analysis: those hints keep no layout.
-/// \p tree is the syntax tree the analysis was made from.
-void inferLayouts(eval::FileAnalysis &analysis, const syntax::SyntaxTree &tree,
-                  llvm::StringRef target);
+/// Layout inference results of kernel instances, kept across analyses so
+/// that re-analysing an edited file re-infers only the instances whose Tile
+/// IR changed. The key of an instance is its whole IR (without locations)
+/// and the target, so whatever an edit changes that inference can see
+/// (the kernel's body, a module-level constant it uses, the chosen
+/// instance) makes a new key. Results are stored without MLIR objects, so
+/// a cache outlives the contexts it was filled from. Thread-safe; bounded
+/// (least recently used instances are dropped first).
+class LayoutCache {
+public:
+  /// Creates a cache of at most \p maxEntries instances.
+  explicit LayoutCache(size_t maxEntries = 256);
+  ~LayoutCache();
+  /// The results of one instance (opaque; defined in Layouts.cpp).
+  struct Entry;
+  /// The entry recorded under \p key, or null.
+  std::shared_ptr<const Entry> lookup(const std::string &key);
+  /// Records \p entry under \p key.
+  void record(const std::string &key, std::shared_ptr<const Entry> entry);
+  /// Number of recorded instances.
+  size_t size();
+
+private:
+  struct Slot {
+    std::shared_ptr<const Entry> entry;
+    uint64_t lastUse = 0;
+  };
+  size_t maxEntries;
+  uint64_t clock = 0;
+  std::mutex mutex;
+  std::map<std::string, Slot> slots;
+};
+
+/// What inferLayouts() did, per kernel instance (a top-level op of the
+/// module).
+struct LayoutStats {
+  /// Instances whose layouts were inferred.
+  unsigned inferred = 0;
+  /// Instances whose layouts came from the cache.
+  unsigned reused = 0;
+};
+
+/// Runs layout inference (what `--tile-infer-layout` for \p target does)
+/// on the IR of \p analysis and copies each allocation's layout labels into
+/// its hint. Layout errors do not fail the analysis: those hints keep no
+/// layout. \p tree is the syntax tree the analysis was made from. With a
+/// \p cache, instances whose IR is unchanged since an earlier call reuse
+/// its results (instances whose inference reported errors are not cached).
+LayoutStats inferLayouts(eval::FileAnalysis &analysis,
+                         const syntax::SyntaxTree &tree,
+                         llvm::StringRef target, LayoutCache *cache = nullptr);
 
 /// Prints diagnostics of \p results as text, JSON or SARIF.
 void printDiagnostics(llvm::ArrayRef<FileResult> results, DiagFormat format,

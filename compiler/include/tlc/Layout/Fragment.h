@@ -179,6 +179,9 @@ private:
   CompiledIndexExpr compiledThread;
   /// Fills compiledIndex / compiledThread.
   void compile();
+  /// The slot of \p point (a coordinate followed by the replica), which
+  /// must lie in the tile.
+  FragmentSlot slotAt(llvm::ArrayRef<int64_t> point) const;
 };
 
 } // namespace layout

@@ -26,11 +26,14 @@
 #include "llvm/Support/Error.h"
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 namespace tlc {
 namespace layout {
+
+struct LayoutMemo;
 
 /// Name of placeholder input \p dim: i, j, k, l, m, n, then d6, d7, ...
 std::string inputName(unsigned dim);
@@ -144,6 +147,9 @@ private:
   LayoutKind kind = LayoutKind::Custom;
   unsigned elementBits = 0;
   int64_t padding = 0;
+  /// Enumeration facts shared by every layout with the same shape and
+  /// outputs (see Memo.h); null for the empty layout.
+  std::shared_ptr<const LayoutMemo> memo;
 };
 
 } // namespace layout

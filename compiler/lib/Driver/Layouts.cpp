@@ -1,0 +1,284 @@
+//===- Layouts.cpp - Layout inference for hints, with a per-instance cache ===//
+//
+// Part of tlc. SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+//
+// Runs layout inference instance by instance (each top-level op of the
+// module is one kernel instance), attaches the results to the IR exactly as
+// the --tile-infer-layout pass does, and copies the allocation labels into
+// the buffer hints. A LayoutCache keyed by the instance's printed IR lets an
+// editor re-infer only the instances an edit changed.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tlc/Driver/Driver.h"
+
+#include "tlc/Dialect/Tile/IR/TileOps.h"
+#include "tlc/Dialect/Tile/Transforms/LayoutAttrCodec.h"
+#include "tlc/Dialect/Tile/Transforms/LayoutInference.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/OperationSupport.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <tuple>
+
+using namespace tlc;
+using namespace tlc::driver;
+
+/// The inference results of one instance, by the position of each op in a
+/// pre-order walk of the instance (so that they apply to an equal IR built
+/// in another context).
+struct LayoutCache::Entry {
+  /// `layout` of fragment allocations.
+  std::vector<std::pair<unsigned, layout::Fragment>> fragments;
+  /// `layout` of shared allocations.
+  std::vector<std::pair<unsigned, layout::Layout>> shared;
+  /// `loop_layout` of parallel loops.
+  std::vector<std::pair<unsigned, layout::Fragment>> loops;
+  /// Short and long labels of every allocation with a layout, in walk
+  /// order.
+  std::vector<std::tuple<unsigned, std::string, std::string>> labels;
+};
+
+LayoutCache::LayoutCache(size_t maxEntries)
+    : maxEntries(std::max<size_t>(maxEntries, 1)) {}
+
+LayoutCache::~LayoutCache() = default;
+
+std::shared_ptr<const LayoutCache::Entry>
+LayoutCache::lookup(const std::string &key) {
+  std::lock_guard<std::mutex> lock(mutex);
+  auto it = slots.find(key);
+  if (it == slots.end())
+    return nullptr;
+  it->second.lastUse = ++clock;
+  return it->second.entry;
+}
+
+void LayoutCache::record(const std::string &key,
+                         std::shared_ptr<const Entry> entry) {
+  std::lock_guard<std::mutex> lock(mutex);
+  slots[key] = Slot{std::move(entry), ++clock};
+  if (slots.size() <= maxEntries)
+    return;
+  // Drop the least recently used half.
+  std::vector<uint64_t> uses;
+  for (auto &[k, slot] : slots)
+    uses.push_back(slot.lastUse);
+  std::nth_element(uses.begin(), uses.begin() + uses.size() / 2, uses.end());
+  uint64_t cutoff = uses[uses.size() / 2];
+  for (auto it = slots.begin(); it != slots.end();)
+    it = it->second.lastUse < cutoff ? slots.erase(it) : std::next(it);
+}
+
+size_t LayoutCache::size() {
+  std::lock_guard<std::mutex> lock(mutex);
+  return slots.size();
+}
+
+/// The byte range of the first file location inside \p loc (1-based line
+/// and byte column, as the evaluator writes them); empty when there is none.
+static TextRange sourceRange(const syntax::SyntaxTree &tree,
+                             mlir::Location loc) {
+  mlir::FileLineColRange f = tile::getSourceLocation(loc);
+  if (!f)
+    return TextRange{0, 0};
+  auto offset = [&](unsigned line, unsigned col) {
+    return tree.lines().fromUtf8({line ? line - 1 : 0, col ? col - 1 : 0});
+  };
+  uint32_t begin = offset(f.getStartLine(), f.getStartColumn());
+  uint32_t end = offset(f.getEndLine(), f.getEndColumn());
+  return TextRange{begin, std::max(begin, end)};
+}
+
+/// The cache key of instance \p top: the target and the IR in generic form
+/// without locations.
+static std::string instanceKey(mlir::Operation *top, llvm::StringRef target) {
+  std::string key = target.str();
+  key += '\n';
+  llvm::raw_string_ostream os(key);
+  mlir::OpPrintingFlags flags;
+  flags.assumeVerified();
+  flags.printGenericOpForm();
+  flags.useLocalScope();
+  top->print(os, flags);
+  return key;
+}
+
+/// Infers the layouts of every kernel among \p ops (an instance in walk
+/// order). A kernel whose inference failed (the error was emitted) gets no
+/// layouts and sets \p failedAny; the others keep theirs.
+static std::shared_ptr<LayoutCache::Entry>
+inferInstance(llvm::ArrayRef<mlir::Operation *> ops,
+              const tile::LayoutTarget &target, bool &failedAny) {
+  llvm::DenseMap<mlir::Operation *, unsigned> position;
+  for (auto [i, op] : llvm::enumerate(ops))
+    position[op] = i;
+  auto entry = std::make_shared<LayoutCache::Entry>();
+  failedAny = false;
+  for (mlir::Operation *op : ops) {
+    auto kernel = llvm::dyn_cast<tile::KernelOp>(op);
+    if (!kernel)
+      continue;
+    mlir::FailureOr<tile::KernelLayouts> layouts =
+        tile::inferKernelLayouts(kernel, target);
+    if (mlir::failed(layouts)) {
+      failedAny = true;
+      continue;
+    }
+    for (auto &[value, fragment] : layouts->fragments)
+      entry->fragments.push_back(
+          {position.lookup(value.getDefiningOp()), fragment});
+    for (auto &[value, layout] : layouts->shared)
+      entry->shared.push_back({position.lookup(value.getDefiningOp()), layout});
+    for (auto &[loop, fragment] : layouts->loops)
+      entry->loops.push_back({position.lookup(loop), fragment});
+  }
+  return entry;
+}
+
+/// Attaches the layouts of \p entry to \p ops as the pass does. (An entry
+/// always comes from an IR that printed the same, so its positions are in
+/// range; the checks only guard against a broken invariant.)
+static void attach(const LayoutCache::Entry &entry,
+                   llvm::ArrayRef<mlir::Operation *> ops) {
+  mlir::MLIRContext *context = ops.front()->getContext();
+  for (const auto &[i, fragment] : entry.fragments)
+    if (i < ops.size())
+      ops[i]->setAttr("layout", tile::encodeFragment(context, fragment));
+  for (const auto &[i, layout] : entry.shared)
+    if (i < ops.size())
+      ops[i]->setAttr("layout", tile::encodeLayout(context, layout));
+  for (const auto &[i, fragment] : entry.loops)
+    if (i < ops.size())
+      ops[i]->setAttr("loop_layout", tile::encodeFragment(context, fragment));
+}
+
+/// Fills the labels of \p entry from the layouts it holds, or from the
+/// attribute of an allocation whose layout came with the IR.
+static void computeLabels(LayoutCache::Entry &entry,
+                          llvm::ArrayRef<mlir::Operation *> ops) {
+  llvm::DenseMap<unsigned, std::pair<std::string, std::string>> inferred;
+  for (const auto &[i, fragment] : entry.fragments)
+    inferred[i] = {fragment.shortLabel(), fragment.longForm()};
+  for (const auto &[i, layout] : entry.shared)
+    inferred[i] = {layout.shortLabel(), layout.longForm()};
+  for (auto [i, op] : llvm::enumerate(ops)) {
+    auto alloc = llvm::dyn_cast<tile::AllocOp>(op);
+    if (!alloc)
+      continue;
+    auto it = inferred.find(i);
+    if (it != inferred.end()) {
+      entry.labels.emplace_back(i, it->second.first, it->second.second);
+    } else if (auto f = llvm::dyn_cast_or_null<tile::FragmentAttr>(
+                   alloc.getLayoutAttr())) {
+      layout::Fragment frag = f.getFragment();
+      entry.labels.emplace_back(i, frag.shortLabel(), frag.longForm());
+    } else if (auto l = llvm::dyn_cast_or_null<tile::LayoutAttr>(
+                   alloc.getLayoutAttr())) {
+      layout::Layout lay = l.getLayout();
+      entry.labels.emplace_back(i, lay.shortLabel(), lay.longForm());
+    } else {
+      entry.labels.emplace_back(i, std::string(), std::string());
+    }
+  }
+}
+
+LayoutStats tlc::driver::inferLayouts(eval::FileAnalysis &analysis,
+                                      const syntax::SyntaxTree &tree,
+                                      llvm::StringRef target,
+                                      LayoutCache *cache) {
+  LayoutStats stats;
+  if (!analysis.module || target.ends_with("cpu"))
+    return stats;
+  mlir::ModuleOp module = *analysis.module;
+  mlir::MLIRContext *context = module.getContext();
+  // Allocation layouts by source line and variable name, in IR order (one
+  // entry per instance), matched to the buffer hints in the same order.
+  std::map<std::pair<unsigned, std::string>,
+           std::vector<std::pair<std::string, std::string>>>
+      labels;
+  {
+    // Layout conflicts become diagnostics on the source, with the op that
+    // imposed the first layout as a note.
+    size_t errors = 0;
+    mlir::ScopedDiagnosticHandler collect(context, [&](mlir::Diagnostic &diag) {
+      if (diag.getSeverity() != mlir::DiagnosticSeverity::Error)
+        return mlir::success();
+      Diagnostic d;
+      d.severity = Severity::Error;
+      d.range = sourceRange(tree, diag.getLocation());
+      d.message = diag.str();
+      for (mlir::Diagnostic &note : diag.getNotes())
+        d.notes.push_back({sourceRange(tree, note.getLocation()), note.str()});
+      analysis.diagnostics.push_back(std::move(d));
+      ++errors;
+      return mlir::success();
+    });
+    // The source line is the context users need, not the op's IR.
+    context->printOpOnDiagnostic(false);
+    std::string name = target.str();
+    if (name.empty())
+      name = "sm_80";
+    std::optional<tile::LayoutTarget> layoutTarget =
+        tile::parseLayoutTarget(name);
+    if (!layoutTarget) {
+      module.emitError() << "unknown layout target '" << name << "'";
+      return stats;
+    }
+    for (mlir::Operation &top : module.getBody()->getOperations()) {
+      std::vector<mlir::Operation *> ops;
+      top.walk<mlir::WalkOrder::PreOrder>(
+          [&](mlir::Operation *op) { ops.push_back(op); });
+      std::string key = cache ? instanceKey(&top, name) : std::string();
+      std::shared_ptr<const LayoutCache::Entry> entry =
+          cache ? cache->lookup(key) : nullptr;
+      if (entry) {
+        ++stats.reused;
+        attach(*entry, ops);
+      } else {
+        ++stats.inferred;
+        size_t errorsBefore = errors;
+        bool failedAny = false;
+        std::shared_ptr<LayoutCache::Entry> fresh =
+            inferInstance(ops, *layoutTarget, failedAny);
+        attach(*fresh, ops);
+        computeLabels(*fresh, ops);
+        // Errors point into the source by location, which the key ignores:
+        // an instance with errors is inferred again next time.
+        if (cache && !failedAny && errors == errorsBefore)
+          cache->record(key, fresh);
+        entry = std::move(fresh);
+      }
+      for (const auto &[i, shortLabel, longLabel] : entry->labels) {
+        if (i >= ops.size())
+          continue;
+        mlir::Location loc = ops[i]->getLoc();
+        auto nameLoc = llvm::dyn_cast<mlir::NameLoc>(loc);
+        mlir::FileLineColRange at = tile::getSourceLocation(loc);
+        if (!nameLoc || !at)
+          continue;
+        labels[{at.getStartLine(), nameLoc.getName().str()}].push_back(
+            {shortLabel, longLabel});
+      }
+    }
+  }
+  std::map<std::pair<unsigned, std::string>, size_t> seen;
+  for (eval::Hint &h : analysis.hints) {
+    if (h.kind != "buffer")
+      continue;
+    unsigned line = tree.lines().toUtf8(h.range.begin).line + 1;
+    auto key = std::make_pair(line, h.name);
+    auto it = labels.find(key);
+    size_t n = seen[key]++;
+    if (it != labels.end() && n < it->second.size())
+      std::tie(h.layout, h.layoutDetail) = it->second[n];
+  }
+  return stats;
+}
