@@ -97,6 +97,30 @@ static TextRange sourceRange(const syntax::SyntaxTree &tree,
   return TextRange{begin, std::max(begin, end)};
 }
 
+Diagnostic driver::toSourceDiagnostic(const syntax::SyntaxTree &tree,
+                                      mlir::Diagnostic &diag) {
+  Diagnostic d;
+  switch (diag.getSeverity()) {
+  case mlir::DiagnosticSeverity::Error:
+    d.severity = Severity::Error;
+    break;
+  case mlir::DiagnosticSeverity::Warning:
+    d.severity = Severity::Warning;
+    break;
+  case mlir::DiagnosticSeverity::Note:
+    d.severity = Severity::Note;
+    break;
+  case mlir::DiagnosticSeverity::Remark:
+    d.severity = Severity::Remark;
+    break;
+  }
+  d.range = sourceRange(tree, diag.getLocation());
+  d.message = diag.str();
+  for (mlir::Diagnostic &note : diag.getNotes())
+    d.notes.push_back({sourceRange(tree, note.getLocation()), note.str()});
+  return d;
+}
+
 /// The cache key of instance \p top: the target and the IR in generic form
 /// without locations.
 static std::string instanceKey(mlir::Operation *top, llvm::StringRef target) {
@@ -211,13 +235,7 @@ LayoutStats tlc::driver::inferLayouts(eval::FileAnalysis &analysis,
     mlir::ScopedDiagnosticHandler collect(context, [&](mlir::Diagnostic &diag) {
       if (diag.getSeverity() != mlir::DiagnosticSeverity::Error)
         return mlir::success();
-      Diagnostic d;
-      d.severity = Severity::Error;
-      d.range = sourceRange(tree, diag.getLocation());
-      d.message = diag.str();
-      for (mlir::Diagnostic &note : diag.getNotes())
-        d.notes.push_back({sourceRange(tree, note.getLocation()), note.str()});
-      analysis.diagnostics.push_back(std::move(d));
+      analysis.diagnostics.push_back(driver::toSourceDiagnostic(tree, diag));
       ++errors;
       return mlir::success();
     });

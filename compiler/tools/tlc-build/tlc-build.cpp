@@ -21,7 +21,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tlc/Dialect/Tile/IR/TileDialect.h"
 #include "tlc/Driver/Driver.h"
 #include "tlc/Support/Diagnostic.h"
 #include "tlc/Syntax/Parser.h"
@@ -43,20 +42,6 @@ namespace cl = llvm::cl;
 
 namespace {
 
-/// The byte range in \p tree of the first file location inside \p loc
-/// (empty at offset 0 when it has none).
-TextRange sourceRange(const syntax::SyntaxTree &tree, mlir::Location loc) {
-  mlir::FileLineColRange f = tile::getSourceLocation(loc);
-  if (!f)
-    return TextRange{0, 0};
-  auto offset = [&](unsigned line, unsigned col) {
-    return tree.lines().fromUtf8({line ? line - 1 : 0, col ? col - 1 : 0});
-  };
-  uint32_t begin = offset(f.getStartLine(), f.getStartColumn());
-  uint32_t end = offset(f.getEndLine(), f.getEndColumn());
-  return TextRange{begin, std::max(begin, end)};
-}
-
 /// Prints the MLIR diagnostics of a back end (unsupported constructs,
 /// compiler failures) like every other diagnostic: `file:line:col:
 /// severity: message`, the source line, then the notes.
@@ -64,26 +49,7 @@ struct BackendDiagnostics {
   BackendDiagnostics(mlir::MLIRContext *ctx, const driver::FileResult &file,
                      bool showSourceLines)
       : handler(ctx, [&file, showSourceLines](mlir::Diagnostic &d) {
-          Diagnostic diag;
-          switch (d.getSeverity()) {
-          case mlir::DiagnosticSeverity::Error:
-            diag.severity = Severity::Error;
-            break;
-          case mlir::DiagnosticSeverity::Warning:
-            diag.severity = Severity::Warning;
-            break;
-          case mlir::DiagnosticSeverity::Note:
-            diag.severity = Severity::Note;
-            break;
-          case mlir::DiagnosticSeverity::Remark:
-            diag.severity = Severity::Remark;
-            break;
-          }
-          diag.range = sourceRange(*file.tree, d.getLocation());
-          diag.message = d.str();
-          for (mlir::Diagnostic &note : d.getNotes())
-            diag.notes.push_back(
-                {sourceRange(*file.tree, note.getLocation()), note.str()});
+          Diagnostic diag = driver::toSourceDiagnostic(*file.tree, d);
           DiagnosticPrintOptions print;
           print.showSourceLine = showSourceLines;
           printDiagnostic(llvm::errs(), diag, file.path, file.tree->lines(),

@@ -34,6 +34,7 @@ class raw_ostream;
 } // namespace llvm
 
 namespace mlir {
+class Diagnostic;
 class MLIRContext;
 } // namespace mlir
 
@@ -156,6 +157,13 @@ struct LayoutStats {
 LayoutStats inferLayouts(eval::FileAnalysis &analysis,
                          const syntax::SyntaxTree &tree,
                          llvm::StringRef target, LayoutCache *cache = nullptr);
+
+/// Converts an MLIR diagnostic about IR built from \p tree (its location
+/// and its notes' locations: the first file location inside each, 1-based
+/// line and byte column as the evaluator writes them) into a diagnostic on
+/// the source; a location without a file position maps to offset 0.
+Diagnostic toSourceDiagnostic(const syntax::SyntaxTree &tree,
+                              mlir::Diagnostic &diag);
 
 /// Prints diagnostics of \p results as text, JSON or SARIF.
 void printDiagnostics(llvm::ArrayRef<FileResult> results, DiagFormat format,
