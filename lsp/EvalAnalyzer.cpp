@@ -116,10 +116,6 @@ EvalAnalyzer::analyze(const std::shared_ptr<const syntax::SyntaxTree> &tree,
   eval::EvalOptions evalOptions;
   if (auto target = eval::TargetInfo::parse(options.target))
     evalOptions.target = *target;
-  // FIXME: buildIR=false would save time (hints need no IR), but
-  // Interpreter::run() dereferences the IR builder unconditionally; switch
-  // once the evaluator supports it.
-  evalOptions.buildIR = true;
   // The evaluator takes no cancellation flag; its step budget
   // (EvalOptions::stepBudget, default 4M) bounds the time instead, and a
   // cancelled result is dropped by the caller.

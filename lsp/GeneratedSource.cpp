@@ -240,7 +240,6 @@ tlc::lsp::generateSource(const Document &doc, const KernelFact &kernel,
   if (auto info = eval::TargetInfo::parse(evalTarget))
     options.target = *info;
   options.kernelFilter = kernel.name;
-  options.buildIR = true;
   eval::FileAnalysis analysis = eval::analyzeFile(tree, context, options);
   if (!analysis.module)
     return Failure{FailureKind::Failed, "no Tile IR for " + kernel.name};

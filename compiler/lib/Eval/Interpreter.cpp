@@ -83,8 +83,7 @@ Interpreter::Interpreter(const syntax::SyntaxTree &tree,
     : tree(tree), mlirContext(ctx), options(options), out(out) {
   moduleEnv = heap.make<Env>();
   env = moduleEnv;
-  if (options.buildIR)
-    ir = std::make_unique<IRGen>(*this);
+  ir = std::make_unique<IRGen>(*this);
   for (Node stmt : tree.root().children(Field::body)) {
     indexGlobals(stmt, globalDefs);
     // Imports guarded by try/if at top level are common.

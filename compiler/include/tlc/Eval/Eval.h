@@ -63,8 +63,6 @@ struct EvalOptions {
   uint64_t stepBudget = 4'000'000;
   /// Maximum Python call depth.
   unsigned maxCallDepth = 200;
-  /// Build Tile IR (off: evaluate and check only, slightly faster).
-  bool buildIR = true;
   /// Execute `if __name__ == "__main__":` blocks to find call sites.
   bool runMain = true;
 };
@@ -125,7 +123,8 @@ struct FileAnalysis {
   std::vector<Hint> hints;
   /// The analysed instances in analysis order.
   std::vector<InstanceInfo> instances;
-  /// The Tile IR of every instance (null when buildIR was off).
+  /// The Tile IR of every instance (the evaluator builds it as it traces:
+  /// hints need layouts, which are inferred on the IR).
   mlir::OwningOpRef<mlir::ModuleOp> module;
   /// Interpreter steps used.
   uint64_t steps = 0;
