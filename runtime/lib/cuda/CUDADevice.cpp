@@ -9,9 +9,13 @@
 // TLCRuntimeCUDA): the one loader of libcuda.so.1 (DynamicSymbols), the
 // primary context of device 0, buffers, modules and device-event timers.
 // A kernel instance loads the manifest's binary (cubin or fatbin) and runs
-// its launches in order: grid extents evaluated from the symbols, block and
-// dynamic shared memory from the manifest, arguments = the parameters then
-// the symbols as `long long`.
+// its launches in order on the context's default stream: grid extents
+// evaluated from the symbols, block and dynamic shared memory from the
+// manifest, arguments = the parameters, the launch's workspaces, then the
+// symbols as `long long`. Workspaces (the manifest's `workspaces`) are
+// allocated per run, filled with 0xFF bytes (NaN in every float type, so a
+// read before a write shows up in the outputs), and freed after the run has
+// synchronised.
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,12 +23,17 @@
 #include "tlc/Target/Artifact/ShapeExpr.h"
 #include "tlc/runtime/Device.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Path.h"
 
+#include <algorithm>
 #include <climits>
+#include <functional>
 #include <map>
+#include <memory>
+#include <optional>
 
 using namespace tlc;
 using namespace tlc::runtime;
@@ -49,19 +58,38 @@ struct CudaLaunchPlan {
   std::vector<artifact::ShapeExpr> grid;
   unsigned block[3] = {1, 1, 1};
   unsigned dynamicSharedMemory = 0;
+  /// Indices into the instance's workspaces, in argument order.
+  std::vector<size_t> workspaces;
 };
+
+/// One workspace of an instance: its name and byte size.
+struct CudaWorkspacePlan {
+  std::string name;
+  artifact::ShapeExpr bytes = artifact::ShapeExpr::constant(0);
+};
+
+/// The workspace buffers of one run (freed when this goes away).
+using WorkspaceBuffers = std::vector<std::unique_ptr<cu::Buffer>>;
 
 class CudaKernelInstance final : public runtime::Kernel {
 public:
   CudaKernelInstance(const cu::Context &context, artifact::Manifest manifest,
                      std::unique_ptr<cu::Module> module,
-                     std::vector<CudaLaunchPlan> plans)
+                     std::vector<CudaLaunchPlan> plans,
+                     std::vector<CudaWorkspacePlan> workspaces)
       : context(context), manifest(std::move(manifest)),
-        module(std::move(module)), plans(std::move(plans)) {}
+        module(std::move(module)), plans(std::move(plans)),
+        workspaces(std::move(workspaces)) {}
 
   llvm::Error run(const LaunchArgs &args) override {
-    if (llvm::Error e = launchAll(args))
+    WorkspaceBuffers buffers;
+    if (llvm::Error e = allocateWorkspaces(args, buffers))
       return e;
+    if (llvm::Error e = launchAll(args, buffers)) {
+      // Queued launches may still use the workspaces.
+      (void)context.synchronize();
+      return e;
+    }
     return toError(context.synchronize());
   }
 
@@ -69,10 +97,18 @@ public:
     std::unique_ptr<cu::Timer> timer;
     if (llvm::Error e = toError(cu::Timer::create(context, timer)))
       return std::move(e);
+    // Allocation and poisoning are not part of the timed work.
+    WorkspaceBuffers buffers;
+    if (llvm::Error e = allocateWorkspaces(args, buffers))
+      return std::move(e);
+    if (llvm::Error e = toError(context.synchronize()))
+      return std::move(e);
     if (llvm::Error e = toError(timer->start()))
       return std::move(e);
-    if (llvm::Error e = launchAll(args))
+    if (llvm::Error e = launchAll(args, buffers)) {
+      (void)context.synchronize();
       return std::move(e);
+    }
     if (llvm::Error e = toError(timer->stop()))
       return std::move(e);
     float ms = 0;
@@ -84,8 +120,52 @@ public:
   }
 
 private:
+  /// The symbol values of \p args by name.
+  std::function<std::optional<int64_t>(llvm::StringRef)>
+  symbolLookup(const LaunchArgs &args) const {
+    auto values = std::make_shared<llvm::StringMap<int64_t>>();
+    for (auto [sym, value] : llvm::zip(manifest.symbols, args.symbols))
+      (*values)[sym.name] = value;
+    return [values](llvm::StringRef name) -> std::optional<int64_t> {
+      auto it = values->find(name);
+      if (it == values->end())
+        return std::nullopt;
+      return it->second;
+    };
+  }
+
+  /// Allocates every workspace at the size the symbols give and fills it
+  /// with 0xFF bytes.
+  llvm::Error allocateWorkspaces(const LaunchArgs &args,
+                                 WorkspaceBuffers &out) {
+    auto lookup = symbolLookup(args);
+    for (const CudaWorkspacePlan &w : workspaces) {
+      auto bytes = w.bytes.evaluate(lookup);
+      if (!bytes)
+        return makeError("kernel '" + manifest.name + "': the size of "
+                         "workspace '" + w.name + "': " +
+                         llvm::toString(bytes.takeError()));
+      if (*bytes < 0)
+        return makeError("kernel '" + manifest.name + "': workspace '" +
+                         w.name + "' would have " + llvm::Twine(*bytes) +
+                         " bytes");
+      std::unique_ptr<cu::Buffer> buffer;
+      cu::Status status = cu::Buffer::create(
+          context, static_cast<size_t>(std::max<int64_t>(*bytes, 1)), buffer);
+      if (status.ok())
+        status = buffer->fill(0xFF);
+      if (!status.ok())
+        return makeError("kernel '" + manifest.name + "': workspace '" +
+                         w.name + "' (" + llvm::Twine(*bytes) +
+                         " bytes): " + status.message());
+      out.push_back(std::move(buffer));
+    }
+    return llvm::Error::success();
+  }
+
   /// Enqueues every launch (no synchronisation).
-  llvm::Error launchAll(const LaunchArgs &args) {
+  llvm::Error launchAll(const LaunchArgs &args,
+                        const WorkspaceBuffers &buffers) {
     if (args.params.size() != manifest.params.size())
       return makeError("kernel '" + manifest.name + "' takes " +
                        llvm::Twine(manifest.params.size()) +
@@ -95,30 +175,29 @@ private:
                        llvm::Twine(manifest.symbols.size()) +
                        " symbols, got " + llvm::Twine(args.symbols.size()));
     // cuLaunchKernel takes one pointer per kernel parameter: to the device
-    // address of a tensor, to the value of a scalar, to each symbol.
+    // address of a tensor, to the value of a scalar, to the address of each
+    // workspace of the launch, to each symbol.
     std::vector<cu::CUdeviceptr> addresses(manifest.params.size());
+    std::vector<cu::CUdeviceptr> workspaceAddresses;
+    for (const std::unique_ptr<cu::Buffer> &b : buffers)
+      workspaceAddresses.push_back(b->address());
     std::vector<long long> symbols(args.symbols.begin(), args.symbols.end());
-    std::vector<void *> kernelArgs;
+    std::vector<void *> paramArgs;
     for (size_t i = 0; i < manifest.params.size(); ++i) {
       if (manifest.params[i].isTensor) {
         addresses[i] = reinterpret_cast<cu::CUdeviceptr>(args.params[i]);
-        kernelArgs.push_back(&addresses[i]);
+        paramArgs.push_back(&addresses[i]);
       } else {
-        kernelArgs.push_back(args.params[i]);
+        paramArgs.push_back(args.params[i]);
       }
     }
-    for (long long &s : symbols)
-      kernelArgs.push_back(&s);
-    llvm::StringMap<int64_t> values;
-    for (auto [sym, value] : llvm::zip(manifest.symbols, args.symbols))
-      values[sym.name] = value;
-    auto lookup = [&](llvm::StringRef name) -> std::optional<int64_t> {
-      auto it = values.find(name);
-      if (it == values.end())
-        return std::nullopt;
-      return it->second;
-    };
+    auto lookup = symbolLookup(args);
     for (CudaLaunchPlan &plan : plans) {
+      std::vector<void *> kernelArgs = paramArgs;
+      for (size_t w : plan.workspaces)
+        kernelArgs.push_back(&workspaceAddresses[w]);
+      for (long long &s : symbols)
+        kernelArgs.push_back(&s);
       cu::LaunchConfig config;
       for (size_t d = 0; d < plan.grid.size(); ++d) {
         auto e = plan.grid[d].evaluate(lookup);
@@ -144,6 +223,7 @@ private:
   artifact::Manifest manifest;
   std::unique_ptr<cu::Module> module;
   std::vector<CudaLaunchPlan> plans;
+  std::vector<CudaWorkspacePlan> workspaces;
 };
 
 class CudaDevice final : public Device {
@@ -193,6 +273,21 @@ public:
     if (llvm::Error e = toError(
             cu::Module::loadFile(*context, binary.str().str(), module)))
       return std::move(e);
+    std::vector<CudaWorkspacePlan> workspaces;
+    for (const artifact::Workspace &w : m.workspaces) {
+      CudaWorkspacePlan plan;
+      plan.name = w.name;
+      if (w.bytes.isStatic) {
+        plan.bytes = artifact::ShapeExpr::constant(w.bytes.value);
+      } else {
+        auto expr = artifact::ShapeExpr::parse(w.bytes.expr);
+        if (!expr)
+          return makeError("kernel '" + m.name + "': the size of workspace '" +
+                           w.name + "': " + llvm::toString(expr.takeError()));
+        plan.bytes = *expr;
+      }
+      workspaces.push_back(std::move(plan));
+    }
     std::vector<CudaLaunchPlan> plans;
     for (const artifact::Launch &l : m.launches) {
       CudaLaunchPlan plan;
@@ -221,10 +316,22 @@ public:
       }
       plan.dynamicSharedMemory =
           static_cast<unsigned>(l.dynamicSharedMemory);
+      for (const std::string &name : l.workspaces) {
+        auto it =
+            llvm::find_if(m.workspaces, [&](const artifact::Workspace &w) {
+              return w.name == name;
+            });
+        if (it == m.workspaces.end())
+          return makeError("kernel '" + m.name + "': launch '" + entry +
+                           "' takes workspace '" + name +
+                           "', which the manifest does not declare");
+        plan.workspaces.push_back(it - m.workspaces.begin());
+      }
       plans.push_back(std::move(plan));
     }
     return std::make_unique<CudaKernelInstance>(*context, m, std::move(module),
-                                                std::move(plans));
+                                                std::move(plans),
+                                                std::move(workspaces));
   }
 
 private:

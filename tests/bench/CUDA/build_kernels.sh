@@ -13,6 +13,7 @@ out=$build/gpu-kernels
 mkdir -p "$out"
 nvcc=${NVCC:-/usr/local/cuda/bin/nvcc}
 translate=$build/bin/tlc-translate
+[ -x "$translate" ] || translate=$build/bin/tlc-cuda-translate
 : > "$out/timing.txt"
 # name | example | -D bindings
 configs=(
@@ -30,6 +31,9 @@ configs=(
   "gemm_ragged|gemm|-D m=1000 -D n=520 -D k=200"
   "gemm_4096|gemm|-D m=4096 -D n=4096 -D k=4096"
   "gemm_8192|gemm|-D m=8192 -D n=8192 -D k=8192"
+  "gemm_bf16_ragged|gemm|-D m=1000 -D n=520 -D k=200 -D dtype=T.bfloat16"
+  "gemm_bf16_4096|gemm|-D m=4096 -D n=4096 -D k=4096 -D dtype=T.bfloat16"
+  "gemm_bf16_8192|gemm|-D m=8192 -D n=8192 -D k=8192 -D dtype=T.bfloat16"
   "fa_ragged|flash_attention_fwd|-D batch=1 -D heads=2 -D seq_len=1000 -D dim=128"
   "fa_bench|flash_attention_fwd|-D batch=8 -D heads=32 -D seq_len=4096 -D dim=128"
   "fac_ragged|flash_attention_causal|-D batch=1 -D heads=2 -D seq_len=1000 -D dim=128"

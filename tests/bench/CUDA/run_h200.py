@@ -11,12 +11,16 @@
 # with poisoned (NaN / 0xFF) outputs, and compares every output with an
 # independent PyTorch computation in float64. Then times, in the same
 # process and with CUDA events (median of N), tlc kernels next to their
-# peers: device copy bandwidth, torch.matmul (cuBLAS) fp16/bf16, and
+# peers: device copy bandwidth, torch.matmul (cuBLAS) fp16/bf16 next to
+# tlc's fp16 and bf16 GEMMs at 4096^3 and 8192^3, and
 # scaled_dot_product_attention with the cuDNN and flash backends.
 #
 # Usage (on the GPU machine):
 #   python3 tests/bench/CUDA/run_h200.py KERNEL_DIR [--verify] [--bench]
-#       [--only NAME,NAME]
+#       [--only NAME,NAME] [--dry-run]
+# --dry-run (no GPU, CuPy or PyTorch needed) lists what would be verified and
+# benchmarked. A kernel that fails to load or verify is reported and the
+# others go on.
 #
 # ===---------------------------------------------------------------------=== #
 
@@ -26,18 +30,31 @@ import re
 import statistics
 import sys
 
-import cupy as cp
 import numpy as np
-import torch
-import torch.nn.functional as F
 
+# CuPy and PyTorch are imported by load_gpu_modules() (not for --dry-run).
+cp = torch = F = None
 DEV = "cuda"
+
+
+def load_gpu_modules():
+    global cp, torch, F
+    import cupy
+    import torch as torch_module
+    import torch.nn.functional as functional
+    cp, torch, F = cupy, torch_module, functional
+
+
+def is_bench_kernel(name):
+    """Kernels at benchmark sizes, not part of the verification."""
+    return name.endswith("_bench") or re.fullmatch(r"gemm(_bf16)?_\d+", name)
 
 
 class Kernel:
     """One tlc kernel: entry, launch geometry and the loaded function."""
 
     def __init__(self, kdir, name):
+        self.name = name
         text = open(f"{kdir}/{name}.launch").read()
         k = re.search(r"kernel (\S+) threads (\d+) smem (\d+)", text)
         g = re.search(r"grid \[([0-9, ]*)\] threads \[(\d+)\]", text)
@@ -161,11 +178,14 @@ def check_quant(k, shapes):
 
 def check_gemm(k, shapes):
     (m, kk), (_, n) = shapes[0], shapes[1]
-    a = torch.randn(m, kk, device=DEV).half()
-    b = torch.randn(kk, n, device=DEV).half()
-    c = poisoned((m, n), torch.float16)
+    dt = torch.bfloat16 if "bf16" in k.name else torch.float16
+    a = torch.randn(m, kk, device=DEV).to(dt)
+    b = torch.randn(kk, n, device=DEV).to(dt)
+    c = poisoned((m, n), dt)
     k(a, b, c)
-    return rel_err(c, a.double() @ b.double()), 2e-3
+    # The output is rounded to the dtype: bf16 keeps 8 mantissa bits.
+    return rel_err(c, a.double() @ b.double()), (
+        8e-3 if dt == torch.bfloat16 else 2e-3)
 
 
 def attention_ref(q, k, v, causal):
@@ -276,16 +296,21 @@ def run_bench(kdir, names):
             peers[dt] = flops / ms / 1e9
             row(f"torch.matmul (cuBLAS) {size}^3 {str(dt)[6:]}", ms,
                 peers[dt], "TFLOP/s")
-        name = f"gemm_{size}"
-        if name in names:
-            k = Kernel(kdir, name)
-            a = torch.randn(size, size, device=DEV).half()
-            b = torch.randn(size, size, device=DEV).half()
-            c = torch.empty(size, size, device=DEV).half()
-            ms = bench(lambda: k(a, b, c))
-            row(f"tlc gemm {size}^3 float16 (mma.sync)", ms, flops / ms / 1e9,
-                "TFLOP/s", peers[torch.float16])
-            del a, b, c
+        for name, dt in ((f"gemm_{size}", torch.float16),
+                         (f"gemm_bf16_{size}", torch.bfloat16)):
+            if name not in names:
+                continue
+            try:
+                k = Kernel(kdir, name)
+                a = torch.randn(size, size, device=DEV).to(dt)
+                b = torch.randn(size, size, device=DEV).to(dt)
+                c = torch.empty(size, size, device=DEV).to(dt)
+                ms = bench(lambda: k(a, b, c))
+                row(f"tlc gemm {size}^3 {str(dt)[6:]} (mma.sync)", ms,
+                    flops / ms / 1e9, "TFLOP/s", peers[dt])
+                del a, b, c
+            except Exception as e:  # report and go on
+                print(f"  tlc {name}: {type(e).__name__}: {e}", flush=True)
     B, H, S, D = 8, 32, 4096, 128
     from torch.nn.attention import SDPBackend, sdpa_kernel
     q, kk, v = (torch.randn(B, H, S, D, device=DEV).half() for _ in range(3))
@@ -323,10 +348,29 @@ def main():
     p.add_argument("--verify", action="store_true")
     p.add_argument("--bench", action="store_true")
     p.add_argument("--only", default="")
+    p.add_argument("--dry-run", action="store_true")
     args = p.parse_args()
-    names = [l.split()[0] for l in open(f"{args.kdir}/timing.txt")]
+    try:
+        names = [l.split()[0] for l in open(f"{args.kdir}/timing.txt")]
+    except OSError as e:
+        print(f"no kernels: {e} (run build_kernels.sh first)")
+        return 1
     if args.only:
         names = [n for n in names if n in args.only.split(",")]
+    if args.dry_run:
+        if args.verify:
+            for name in names:
+                if not is_bench_kernel(name):
+                    kind = name.split("_")[0]
+                    print(f"would verify {name} ({'check_' + kind if kind in CHECKS else 'NO CHECK'})")
+        if args.bench:
+            for name in names:
+                if is_bench_kernel(name):
+                    print(f"would bench {name}")
+            print("would bench peers: copy bandwidth, torch.matmul float16 "
+                  "and bfloat16 at 4096^3 and 8192^3, sdpa cuDNN and flash")
+        return 0
+    load_gpu_modules()
     print(f"device: {torch.cuda.get_device_name()}, torch {torch.__version__},"
           f" cupy {cp.__version__}", flush=True)
     failures = 0
@@ -335,9 +379,10 @@ def main():
               "PyTorch reference)")
         torch.manual_seed(int.from_bytes(np.random.bytes(4), "little"))
         for name in names:
-            if name.endswith("_bench") or name in ("gemm_4096", "gemm_8192"):
+            if is_bench_kernel(name):
                 continue
             kind = name.split("_")[0]
+            k = None
             try:
                 k = Kernel(args.kdir, name)
                 err, tol = CHECKS[kind](k, dims(f"{args.kdir}/{name}.mlir"))
@@ -347,11 +392,16 @@ def main():
                 err, tol, ok = float("nan"), 0, False
                 print(f"  {name}: {type(e).__name__}: {e}")
             failures += not ok
+            where = (f" grid {k.grid} threads {k.threads} smem {k.smem}"
+                     if k else "")
             print(f"  {'PASS' if ok else 'FAIL'} {name:<18} rel err {err:.3e}"
-                  f" (tol {tol:g}) grid {k.grid} threads {k.threads} smem "
-                  f"{k.smem}", flush=True)
+                  f" (tol {tol:g}){where}", flush=True)
     if args.bench:
-        run_bench(args.kdir, names)
+        try:
+            run_bench(args.kdir, names)
+        except Exception as e:  # the verification results still count
+            print(f"bench stopped: {type(e).__name__}: {e}", flush=True)
+            failures += 1
     print(f"failures: {failures}")
     return 1 if failures else 0
 

@@ -223,16 +223,19 @@ void testMma16(const Dev &d, bool bf16) {
     }
 }
 
-void testMma8(const Dev &d, bool fp8) {
+/// m16n8k32 with s8 (\p fp8 null), e4m3 or e5m2 operands, against a host
+/// loop over the decoded values.
+void testMma8(const Dev &d, const Format *fp8) {
   std::vector<uint8_t> a(16 * 32), b(8 * 32); // A[m][k], B stored [n][k]
   std::normal_distribution<double> normal;
   for (auto *v : {&a, &b})
     for (auto &x : *v)
-      x = fp8 ? encode(normal(rng), kE4M3) : static_cast<uint8_t>(rng());
+      x = fp8 ? encode(normal(rng), *fp8) : static_cast<uint8_t>(rng());
   auto ba = upload(d, a.data(), a.size()), bb = upload(d, b.data(), b.size());
   auto bc = upload(d, nullptr, 16 * 8 * 4);
   CUdeviceptr pa = ba->address(), pb = bb->address(), pc = bc->address();
-  const char *name = fp8 ? "mma_e4m3" : "mma_s8";
+  const char *name =
+      !fp8 ? "mma_s8" : fp8 == &kE4M3 ? "mma_e4m3" : "mma_e5m2";
   if (!run(d, name, 1, 32, 0, {&pa, &pb, &pc}))
     return;
   auto ci = download<int32_t>(*bc, 16 * 8);
@@ -245,7 +248,7 @@ void testMma8(const Dev &d, bool fp8) {
       long long iref = 0;
       for (int q = 0; q < 32; ++q) {
         if (fp8) {
-          double p = decode(a[m * 32 + q], kE4M3) * decode(b[n * 32 + q], kE4M3);
+          double p = decode(a[m * 32 + q], *fp8) * decode(b[n * 32 + q], *fp8);
           ref += p;
           mag += std::fabs(p);
         } else {
@@ -768,9 +771,11 @@ int main(int argc, char **argv) {
     testLdmatrix(d);
     testMma16(d, false);
     testMma16(d, true);
-    testMma8(d, false);
-    if (f.fp8)
-      testMma8(d, true);
+    testMma8(d, nullptr);
+    if (f.fp8) {
+      testMma8(d, &kE4M3);
+      testMma8(d, &kE5M2);
+    }
     testCpAsync(d);
     testReductions(d);
     testVectorCopy(d);

@@ -130,7 +130,10 @@ __device__ void mma8bit(const uint8_t *a, const uint8_t *b, void *c) {
   } else {
 #if __CUDA_ARCH__ >= 890
     float acc[4] = {0.f, 0.f, 0.f, 0.f};
-    mmaM16N8K32E4M3F32(acc, fa, fb, acc);
+    if constexpr (Kind == 1)
+      mmaM16N8K32E4M3F32(acc, fa, fb, acc);
+    else
+      mmaM16N8K32E5M2F32(acc, fa, fb, acc);
     float *cf = static_cast<float *>(c);
     cf[g * 8 + 2 * t] = acc[0];
     cf[g * 8 + 2 * t + 1] = acc[1];
@@ -147,6 +150,10 @@ extern "C" __global__ void mma_s8(const uint8_t *a, const uint8_t *b, int *c) {
 extern "C" __global__ void mma_e4m3(const uint8_t *a, const uint8_t *b,
                                     float *c) {
   mma8bit<1>(a, b, c);
+}
+extern "C" __global__ void mma_e5m2(const uint8_t *a, const uint8_t *b,
+                                    float *c) {
+  mma8bit<2>(a, b, c);
 }
 #endif
 

@@ -14,10 +14,17 @@
 //
 // Behaviour is steered by environment variables: TLC_FAKE_CUDA_INIT (result
 // of cuInit), TLC_FAKE_CUDA_DEVICES (device count), TLC_FAKE_CUDA_SYNC
-// (result of cuCtxSynchronize), TLC_FAKE_CUDA_KERNELS="P,K" (every kernel
-// name containing `_kernel` exists; launching one prints its name, grid,
-// block, dynamic shared memory and the K `long long` arguments after the P
-// parameters to stdout, and touches no memory).
+// (result of cuCtxSynchronize), TLC_FAKE_CUDA_KERNELS="P,K[,W]" (every
+// kernel name containing `_kernel` exists; launching one prints its name,
+// grid, block, dynamic shared memory, the W workspace pointers after the P
+// parameters -- allocation number, size, and whether every byte still holds
+// the 0xFF poison -- and the K `long long` arguments after those to stdout;
+// it then zeroes the workspaces and touches no other memory),
+// TLC_FAKE_CUDA_TRACE_MEM=1 (print every cuMemAlloc `alloc #N BYTES` and
+// cuMemFree `free #N`), TLC_FAKE_CUDA_LAUNCH_FAIL=NAME (launching the
+// kernel NAME fails with CUDA_ERROR_LAUNCH_FAILED). Everything printed is also appended to a
+// log that tlcFakeCudaLog() returns (for tests that load this library into
+// their own process).
 //
 //===----------------------------------------------------------------------===//
 
@@ -45,9 +52,28 @@ struct FakeEvent {
 };
 std::map<void *, FakeFunction *> functions;
 char fakeContext, fakeModule;
+/// Live allocations: address -> (number, bytes).
+std::map<CUdeviceptr, std::pair<int, size_t>> allocations;
+int numAllocations = 0;
+std::string fakeLog;
+
+/// Prints one line to stdout and appends it to the log.
+void report(const std::string &text) {
+  fakeLog += text + "\n";
+  std::printf("fake-cuda: %s\n", text.c_str());
+  std::fflush(stdout);
+}
 } // namespace
 
 #define EXPORT extern "C" __attribute__((visibility("default")))
+
+/// Everything reported since the last tlcFakeCudaResetLog().
+EXPORT const char *tlcFakeCudaLog() { return fakeLog.c_str(); }
+EXPORT void tlcFakeCudaResetLog() { fakeLog.clear(); }
+/// Number of live allocations.
+EXPORT int tlcFakeCudaLiveAllocations() {
+  return static_cast<int>(allocations.size());
+}
 
 EXPORT CUresult cuInit(unsigned) { return envInt("TLC_FAKE_CUDA_INIT", 0); }
 EXPORT CUresult cuDriverGetVersion(int *v) {
@@ -98,9 +124,19 @@ EXPORT CUresult cuMemAlloc_v2(CUdeviceptr *p, size_t bytes) {
   if (bytes > (size_t(1) << 30))
     return 2; // out of memory
   *p = reinterpret_cast<CUdeviceptr>(std::malloc(bytes));
+  allocations[*p] = {++numAllocations, bytes};
+  if (envInt("TLC_FAKE_CUDA_TRACE_MEM", 0))
+    report("alloc #" + std::to_string(numAllocations) + " " +
+           std::to_string(bytes));
   return 0;
 }
 EXPORT CUresult cuMemFree_v2(CUdeviceptr p) {
+  auto it = allocations.find(p);
+  if (it == allocations.end())
+    return p ? 1 : 0; // CUDA_ERROR_INVALID_VALUE
+  if (envInt("TLC_FAKE_CUDA_TRACE_MEM", 0))
+    report("free #" + std::to_string(it->second.first));
+  allocations.erase(it);
   std::free(reinterpret_cast<void *>(p));
   return 0;
 }
@@ -166,17 +202,40 @@ EXPORT CUresult cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz,
   FakeFunction *fn = functions[f];
   if (static_cast<int>(shared) > fn->maxDynamicShared)
     return 1; // the real driver refuses too
+  const char *failing = std::getenv("TLC_FAKE_CUDA_LAUNCH_FAIL");
+  if (failing && fn->name == failing)
+    return 719; // CUDA_ERROR_LAUNCH_FAILED
   if (fn->name != "add_one") {
-    int numParams = 0, numSymbols = 0;
-    std::sscanf(std::getenv("TLC_FAKE_CUDA_KERNELS"), "%d,%d", &numParams,
-                &numSymbols);
-    std::printf("fake-cuda: launch %s grid %u,%u,%u block %u,%u,%u smem %u",
-                fn->name.c_str(), gx, gy, gz, bx, by, bz, shared);
+    int numParams = 0, numSymbols = 0, numWorkspaces = 0;
+    std::sscanf(std::getenv("TLC_FAKE_CUDA_KERNELS"), "%d,%d,%d", &numParams,
+                &numSymbols, &numWorkspaces);
+    char text[256];
+    std::snprintf(text, sizeof(text),
+                  "launch %s grid %u,%u,%u block %u,%u,%u smem %u",
+                  fn->name.c_str(), gx, gy, gz, bx, by, bz, shared);
+    std::string line = text;
+    for (int i = 0; i < numWorkspaces; ++i) {
+      CUdeviceptr p = *static_cast<CUdeviceptr *>(args[numParams + i]);
+      auto it = allocations.find(p);
+      if (it == allocations.end()) {
+        line += " ws" + std::to_string(i) + "=not-allocated";
+        continue;
+      }
+      auto *bytes = reinterpret_cast<unsigned char *>(p);
+      bool poisoned = true;
+      for (size_t b = 0; b < it->second.second; ++b)
+        poisoned &= bytes[b] == 0xFF;
+      line += " ws" + std::to_string(i) + "=#" +
+              std::to_string(it->second.first) + ":" +
+              std::to_string(it->second.second) + "B:" +
+              (poisoned ? "poisoned" : "written");
+      std::memset(bytes, 0, it->second.second);
+    }
     for (int i = 0; i < numSymbols; ++i)
-      std::printf(" sym%d=%lld", i,
-                  *static_cast<long long *>(args[numParams + i]));
-    std::printf("\n");
-    std::fflush(stdout);
+      line += " sym" + std::to_string(i) + "=" +
+              std::to_string(*static_cast<long long *>(
+                  args[numParams + numWorkspaces + i]));
+    report(line);
     return 0;
   }
   float *p = *static_cast<float **>(args[0]);
@@ -221,7 +280,9 @@ EXPORT CUresult cuEventElapsedTime(float *ms, void *a, void *b) {
 }
 #ifndef TLC_FAKE_PARTIAL
 EXPORT CUresult cuGetErrorName(CUresult r, const char **s) {
-  *s = r == 700 ? "CUDA_ERROR_ILLEGAL_ADDRESS" : "CUDA_ERROR_FAKE";
+  *s = r == 700   ? "CUDA_ERROR_ILLEGAL_ADDRESS"
+       : r == 719 ? "CUDA_ERROR_LAUNCH_FAILED"
+                  : "CUDA_ERROR_FAKE";
   return 0;
 }
 EXPORT CUresult cuGetErrorString(CUresult r, const char **s) {

@@ -106,3 +106,80 @@ TEST_CASE("Manifest: JSON round trip and readable errors") {
   REQUIRE(static_cast<bool>(cuda));
   CHECK(cuda->launches[0].entry == "matmul_kernel");
 }
+
+TEST_CASE("Manifest: workspaces (version 2) and version 1 compatibility") {
+  // A version 1 manifest (no workspaces) reads as before.
+  auto v1 = manifestFromJSON(*llvm::json::parse(validManifest));
+  REQUIRE(static_cast<bool>(v1));
+  CHECK(v1->workspaces.empty());
+  CHECK(v1->launches[0].workspaces.empty());
+  // Without workspaces the writer keeps version 1.
+  CHECK(toJSON(*v1).getAsObject()->getInteger("version") == 1);
+  CHECK(!toJSON(*v1).getAsObject()->get("workspaces"));
+
+  std::string v2 = validManifest;
+  v2.replace(v2.find("\"version\": 1"), 12, "\"version\": 2");
+  v2.replace(v2.find("\"block\": [128]}"), 15,
+             R"("block": [128], "workspaces": ["glse", "part"]},
+                {"grid": [4], "block": [128], "workspaces": ["glse"]})");
+  v2.insert(v2.size() - 1, R"(, "workspaces": [
+      {"name": "glse", "dtype": "float32", "shape": ["M", 3], "bytes": "(M) * 3 * 4"},
+      {"name": "part", "dtype": "float16", "shape": [2, 5], "bytes": 20}])");
+  checkManifest(v2, "ok");
+  auto m = manifestFromJSON(*llvm::json::parse(v2));
+  REQUIRE(static_cast<bool>(m));
+  REQUIRE(m->workspaces.size() == 2);
+  CHECK(m->workspaces[0].name == "glse");
+  CHECK(m->workspaces[0].dtype == "float32");
+  CHECK(m->workspaces[0].shape[0].expr == "M");
+  CHECK(m->workspaces[0].bytes.expr == "(M) * 3 * 4");
+  CHECK(m->workspaces[1].bytes.value == 20);
+  REQUIRE(m->launches.size() == 2);
+  CHECK(m->launches[0].workspaces == std::vector<std::string>{"glse", "part"});
+  CHECK(m->launches[1].workspaces == std::vector<std::string>{"glse"});
+  auto again = manifestFromJSON(toJSON(*m));
+  REQUIRE(static_cast<bool>(again));
+  CHECK(toJSON(*m).getAsObject()->getInteger("version") == 2);
+  CHECK(again->workspaces[1].shape[1].value == 5);
+  CHECK(again->launches[1].workspaces == m->launches[1].workspaces);
+
+  std::string undeclared = v2;
+  undeclared.replace(undeclared.find("[\"glse\"]}"), 9, "[\"lse\"]}");
+  checkManifest(undeclared, "a launch takes workspace 'lse', which "
+                            "'workspaces' does not declare");
+  std::string noBytes = v2;
+  noBytes.replace(noBytes.find(", \"bytes\": 20"), 13, "");
+  checkManifest(noBytes, "workspace 'part' has no integer or string 'bytes'");
+  checkManifest(R"({"format": "tlc-kernel", "version": 3})",
+                "unsupported manifest version 3 (this tlc reads versions 1 "
+                "to 2)");
+}
+
+TEST_CASE("Buffer byte sizes: dtype widths, symbolic shapes") {
+  auto bytes = [](const std::string &dtype, std::vector<Extent> shape) {
+    auto e = getBufferBytes(dtype, shape);
+    if (!e)
+      return "error: " + llvm::toString(e.takeError());
+    return e->str();
+  };
+  CHECK(bytes("float32", {Extent::of(4), Extent::of(3)}) == "48");
+  CHECK(bytes("float16", {Extent::of(5)}) == "10");
+  CHECK(bytes("bfloat16", {Extent::of(5)}) == "10");
+  CHECK(bytes("float8_e4m3fn", {Extent::of(5)}) == "5");
+  CHECK(bytes("int64", {Extent::of(2)}) == "16");
+  CHECK(bytes("bool", {Extent::of(3)}) == "3");
+  CHECK(bytes("uint4", {Extent::of(3)}) == "2");
+  CHECK(bytes("float32", {}) == "4");
+  CHECK(bytes("float32", {Extent::symbolic("M"), Extent::of(3)}) ==
+        "3 * (M) * 4");
+  CHECK(bytes("int4", {Extent::symbolic("ceildiv(N, 2)")}) ==
+        "ceildiv(1 * (ceildiv(N, 2)) * 4, 8)");
+  CHECK(bytes("complex", {Extent::of(1)}) == "error: unknown dtype 'complex'");
+  // The symbolic forms evaluate to the static ones.
+  auto e = ShapeExpr::parse("ceildiv(1 * (ceildiv(N, 2)) * 4, 8)");
+  REQUIRE(static_cast<bool>(e));
+  auto v = e->evaluate(
+      [](llvm::StringRef) { return std::optional<int64_t>(7); });
+  REQUIRE(static_cast<bool>(v));
+  CHECK(*v == 2); // 4 int4 values
+}

@@ -43,9 +43,24 @@ findCompiler(const HostCompileOptions &options) {
   return *found;
 }
 
+/// True when \p file exists with exactly \p contents.
+static bool hasContents(llvm::StringRef file, llvm::StringRef contents) {
+  uint64_t size = 0;
+  if (fs::file_size(file, size) || size != contents.size())
+    return false;
+  auto buffer = llvm::MemoryBuffer::getFile(file, /*IsText=*/false,
+                                            /*RequiresNullTerminator=*/false);
+  return buffer && (*buffer)->getBuffer() == contents;
+}
+
 static void writeFileOrError(llvm::StringRef file, llvm::StringRef contents,
                              llvm::Error &err) {
   if (err)
+    return;
+  // Rebuilding into the same directory rewrites mostly identical files
+  // (the device headers, an unchanged source); replacing a file by rename
+  // makes ext4 flush it, which costs more than comparing.
+  if (hasContents(file, contents))
     return;
   err = llvm::writeToOutput(file, [&](llvm::raw_ostream &os) {
     os << contents;
@@ -180,8 +195,14 @@ llvm::Error tlc::artifact::writeArtifact(ArtifactBundle &bundle,
   }
   bool hit = false;
   if (!cached.empty() && fs::exists(cached)) {
-    fs::remove(binaryPath);
-    hit = !fs::copy_file(cached, binaryPath);
+    auto cachedBinary = llvm::MemoryBuffer::getFile(
+        cached, /*IsText=*/false, /*RequiresNullTerminator=*/false);
+    if (cachedBinary && hasContents(binaryPath, (*cachedBinary)->getBuffer())) {
+      hit = true; // already there (a rebuild into the same directory)
+    } else {
+      fs::remove(binaryPath);
+      hit = !fs::copy_file(cached, binaryPath);
+    }
   }
   if (!hit) {
     // Compile to a temporary name, then rename, so that a failed or

@@ -7,7 +7,9 @@
 
 #include "tlc/Target/Artifact/Manifest.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SHA256.h"
 #include "llvm/Support/raw_ostream.h"
@@ -29,6 +31,53 @@ llvm::StringRef tlc::artifact::getRoleName(Role role) {
     return "inout";
   }
   llvm_unreachable("unknown role");
+}
+
+std::optional<int64_t> tlc::artifact::getDTypeBytes(llvm::StringRef dtype,
+                                                   int64_t count) {
+  // The bit width is the number after the type family (`float8_e4m3fn`,
+  // `bfloat16`, `uint4`); bool is one byte.
+  int64_t bits = 0;
+  if (dtype == "bool") {
+    bits = 8;
+  } else {
+    llvm::StringRef rest = dtype;
+    if (!(rest.consume_front("bfloat") || rest.consume_front("tfloat") ||
+          rest.consume_front("float") || rest.consume_front("uint") ||
+          rest.consume_front("int")))
+      return std::nullopt;
+    llvm::StringRef digits = rest.take_while(llvm::isDigit);
+    if (digits.empty() || digits.getAsInteger(10, bits) || bits <= 0 ||
+        bits > 64)
+      return std::nullopt;
+  }
+  return (count * bits + 7) / 8;
+}
+
+llvm::Expected<Extent>
+tlc::artifact::getBufferBytes(llvm::StringRef dtype,
+                              const std::vector<Extent> &shape) {
+  std::optional<int64_t> one = getDTypeBytes(dtype, 1);
+  std::optional<int64_t> eight = getDTypeBytes(dtype, 8);
+  if (!one || !eight)
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "unknown dtype '" + dtype + "'");
+  int64_t count = 1;
+  std::string symbolic;
+  for (const Extent &e : shape) {
+    if (e.isStatic)
+      count *= e.value;
+    else
+      symbolic += (symbolic.empty() ? "(" : " * (") + e.expr + ")";
+  }
+  if (symbolic.empty())
+    return Extent::of(*getDTypeBytes(dtype, count));
+  // Whole bytes per element: count * size; sub-byte: ceil(count * bits / 8).
+  std::string n = std::to_string(count) + " * " + symbolic;
+  if (*eight == 8 * *one)
+    return Extent::symbolic(n + " * " + std::to_string(*one));
+  return Extent::symbolic("ceildiv(" + n + " * " + std::to_string(*eight) +
+                          ", 8)");
 }
 
 std::string tlc::artifact::sha256Hex(llvm::StringRef data) {
@@ -73,6 +122,12 @@ json::Value tlc::artifact::toJSON(const Manifest &m) {
                    {"location", l.location}};
     if (!l.entry.empty())
       o["entry"] = l.entry;
+    if (!l.workspaces.empty()) {
+      json::Array names;
+      for (const std::string &w : l.workspaces)
+        names.push_back(w);
+      o["workspaces"] = std::move(names);
+    }
     launches.push_back(std::move(o));
   }
   for (const std::string &f : m.sourceMapFiles)
@@ -80,9 +135,10 @@ json::Value tlc::artifact::toJSON(const Manifest &m) {
   for (const SourceMapEntry &e : m.sourceMap)
     map.push_back(json::Array{e.generatedLine, e.fileIndex, e.line, e.column,
                               e.endLine, e.endColumn});
-  return json::Object{
+  json::Object root{
       {"format", "tlc-kernel"},
-      {"version", m.version},
+      // Version 1 readers can run an instance without workspaces.
+      {"version", m.workspaces.empty() ? kMinManifestVersion : m.version},
       {"name", m.name},
       {"kernel", m.kernel},
       {"target", m.target},
@@ -100,13 +156,30 @@ json::Value tlc::artifact::toJSON(const Manifest &m) {
                                             "col", "end_line", "end_col"}},
                     {"entries", std::move(map)}}},
   };
+  if (!m.workspaces.empty()) {
+    json::Array workspaces;
+    for (const Workspace &w : m.workspaces)
+      workspaces.push_back(json::Object{{"name", w.name},
+                                        {"dtype", w.dtype},
+                                        {"shape", extentsToJSON(w.shape)},
+                                        {"bytes", extentToJSON(w.bytes)}});
+    root["workspaces"] = std::move(workspaces);
+  }
+  return root;
 }
 
 llvm::Error tlc::artifact::writeManifest(const Manifest &manifest,
                                          llvm::StringRef path) {
-  json::Value v = toJSON(manifest);
+  std::string text = llvm::formatv("{0:2}", toJSON(manifest)).str() + "\n";
+  // An unchanged manifest is left alone (replacing it costs a flush).
+  uint64_t size = 0;
+  if (!llvm::sys::fs::file_size(path, size) && size == text.size())
+    if (auto old = llvm::MemoryBuffer::getFile(
+            path, /*IsText=*/false, /*RequiresNullTerminator=*/false))
+      if ((*old)->getBuffer() == text)
+        return llvm::Error::success();
   return llvm::writeToOutput(path, [&](llvm::raw_ostream &os) {
-    os << llvm::formatv("{0:2}", v) << '\n';
+    os << text;
     return llvm::Error::success();
   });
 }
@@ -179,9 +252,11 @@ tlc::artifact::manifestFromJSON(const json::Value &value) {
   if (r.str(*root, "format") != "tlc-kernel" && r.problem.empty())
     r.fail("field 'format' is not \"tlc-kernel\"");
   m.version = r.integer(*root, "version");
-  if (r.problem.empty() && m.version != kManifestVersion)
+  if (r.problem.empty() &&
+      (m.version < kMinManifestVersion || m.version > kManifestVersion))
     r.fail("unsupported manifest version " + llvm::Twine(m.version) +
-           " (this tlc reads version " + llvm::Twine(kManifestVersion) + ")");
+           " (this tlc reads versions " + llvm::Twine(kMinManifestVersion) +
+           " to " + llvm::Twine(kManifestVersion) + ")");
   m.name = r.str(*root, "name");
   m.kernel = r.str(*root, "kernel");
   m.target = r.str(*root, "target");
@@ -240,8 +315,41 @@ tlc::artifact::manifestFromJSON(const json::Value &value) {
       l.dynamicSharedMemory = o->getInteger("dynamic_shared_memory").value_or(0);
       l.location = r.str(*o, "location", false);
       l.entry = r.str(*o, "entry", false);
+      if (const json::Array *ws = o->getArray("workspaces"))
+        for (const json::Value &w : *ws) {
+          if (auto s = w.getAsString())
+            l.workspaces.push_back(s->str());
+          else
+            r.fail("a launch's 'workspaces' holds a non-string");
+        }
       m.launches.push_back(std::move(l));
     }
+  if (const json::Array *a = root->getArray("workspaces"))
+    for (const json::Value &v : *a) {
+      const json::Object *o = v.getAsObject();
+      if (!o) {
+        r.fail("a workspace is not an object");
+        continue;
+      }
+      Workspace w;
+      w.name = r.str(*o, "name");
+      w.dtype = r.str(*o, "dtype");
+      w.shape = r.extents(*o, "shape");
+      if (auto i = o->getInteger("bytes"))
+        w.bytes = Extent::of(*i);
+      else if (auto s = o->getString("bytes"))
+        w.bytes = Extent::symbolic(s->str());
+      else
+        r.fail("workspace '" + w.name + "' has no integer or string 'bytes'");
+      m.workspaces.push_back(std::move(w));
+    }
+  // Every workspace a launch names is declared.
+  for (const Launch &l : m.launches)
+    for (const std::string &w : l.workspaces)
+      if (llvm::none_of(m.workspaces,
+                        [&](const Workspace &d) { return d.name == w; }))
+        r.fail("a launch takes workspace '" + w +
+               "', which 'workspaces' does not declare");
   if (const json::Object *sm = root->getObject("source_map")) {
     if (const json::Array *files = sm->getArray("files"))
       for (const json::Value &f : *files)

@@ -23,6 +23,7 @@
 #include "llvm/Support/Path.h"
 
 #include <cmath>
+#include <numeric>
 
 using namespace mlir;
 using namespace tlc;
@@ -159,7 +160,7 @@ FailureOr<std::string> Emitter::storageType(Type t, Operation *at) {
   if (isa<Float8E4M3FNType, Float8E5M2Type>(t))
     return std::string("uint8_t");
   if (isa<IndexType>(t))
-    return std::string("long long");
+    return indexType();
   if (auto i = dyn_cast<IntegerType>(t)) {
     unsigned w = i.getWidth();
     if (w == 1)
@@ -240,21 +241,32 @@ MemoryScope Emitter::scopeOf(Value root) {
   return cast<BufferType>(root.getType()).getScope();
 }
 
-FailureOr<RootAccess> Emitter::resolve(Value buffer,
-                                       ArrayRef<std::string> indices,
-                                       Operation *at) {
+FailureOr<RootAccess>
+Emitter::resolve(Value buffer, ArrayRef<std::string> indices, Operation *at,
+                 ArrayRef<std::optional<IndexRange>> ranges) {
   RootAccess access;
   access.indices.assign(indices.begin(), indices.end());
+  if (ranges.size() == indices.size())
+    access.ranges.assign(ranges.begin(), ranges.end());
+  else
+    access.ranges.assign(indices.size(), std::nullopt);
   while (auto region = buffer.getDefiningOp<RegionOp>()) {
     SmallVector<OpFoldResult> offsets = region.getMixedOffsets();
     if (offsets.size() != access.indices.size()) {
       at->emitError() << "region rank mismatch in the CUDA target";
       return failure();
     }
-    for (auto [idx, off] : llvm::zip(access.indices, offsets)) {
+    for (auto [idx, range, off] :
+         llvm::zip(access.indices, access.ranges, offsets)) {
       std::string o = foldResult(off);
       if (o != "0")
         idx = idx == "0" ? o : "(" + o + " + " + idx + ")";
+      std::optional<IndexRange> offRange = rangeOf(off);
+      if (range && offRange)
+        range = IndexRange{range->lo + offRange->lo, range->hi + offRange->hi,
+                           std::gcd(range->div, offRange->div)};
+      else
+        range = std::nullopt;
     }
     buffer = region.getSource();
   }
@@ -272,13 +284,29 @@ FailureOr<std::string> Emitter::linearIndex(const RootAccess &access,
     for (unsigned d = 1; d + 1 < access.indices.size(); ++d)
       rowIdx = "(" + rowIdx + ") * " + std::to_string(type.getShape()[d]) +
                " + " + access.indices[d];
-    return "tlc::cuda::swizzledIndex<" + std::to_string(sw->second) + ">(" +
-           rowIdx + ", " + access.indices.back() + ")";
+    int64_t chunkElems = 16 / byteWidth(type.getElementType());
+    return "tlc::cuda::swizzledIndex<" + std::to_string(sw->second) +
+           (chunkElems == 8 ? "" : ", " + std::to_string(chunkElems)) +
+           ">(" + rowIdx + ", " + access.indices.back() + ")";
+  }
+  // A global buffer of more than 2^31 - 1 elements (or of symbolic shape)
+  // is addressed with a 64-bit element offset; everything else in 32 bits.
+  bool wide = false;
+  if (scopeOf(access.root) == MemoryScope::Global && !wideIndex) {
+    int64_t numel = 1;
+    for (unsigned d = 0; d < type.getRank() && !wide; ++d) {
+      Dim dim = type.getDim(d);
+      wide = !dim.isStatic() ||
+             __builtin_mul_overflow(numel, dim.getValue(), &numel) ||
+             numel > (int64_t(1) << 31) - 1;
+    }
   }
   std::string linear;
   for (unsigned d = 0; d < access.indices.size(); ++d) {
     if (d == 0) {
       linear = access.indices[0];
+      if (wide && access.indices.size() > 1)
+        linear = "(long long)" + linear;
       continue;
     }
     FailureOr<std::string> e = extent(type, d, at);
@@ -301,6 +329,13 @@ FailureOr<std::string> Emitter::boundsCondition(const RootAccess &access,
     FailureOr<std::string> e = extent(type, d, at);
     if (failed(e))
       return failure();
+    // No guard where the index's range proves it (static shapes that the
+    // tiles divide).
+    int64_t width = d + 1 == rank ? std::max<int64_t>(1, lastWidth) : 1;
+    Dim dim = type.getDim(d);
+    if (d < access.ranges.size() && access.ranges[d] && dim.isStatic() &&
+        access.ranges[d]->hi + width <= dim.getValue())
+      continue;
     std::string c =
         d + 1 == rank && lastWidth > 1
             ? access.indices[d] + " + " + std::to_string(lastWidth) +
@@ -363,6 +398,7 @@ SharedEffects Emitter::sharedEffectsOf(Operation *op) {
 
 LogicalResult Emitter::emitFunction() {
   Block &body = func.getBody().front();
+  chooseIndexWidth();
   for (const std::string &s : collectKernelSymbols(func)) {
     std::string name = fresh(s);
     symbolNames[s] = name;
@@ -374,9 +410,13 @@ LogicalResult Emitter::emitFunction() {
         return failure();
       continue;
     }
-    if (auto alloc = dyn_cast<AllocOp>(op)) {
-      alloc.emitError("T.alloc_global / T.empty inside the function body is "
-                      "not supported by the CUDA target yet");
+    // Global allocations are workspaces: the runtime allocates them (see
+    // emitKernel); other scopes belong inside a T.Kernel.
+    auto alloc = dyn_cast<AllocOp>(op);
+    if (alloc && cast<BufferType>(alloc.getType()).getScope() !=
+                     MemoryScope::Global) {
+      alloc.emitError("only T.alloc_global / T.empty may allocate in the "
+                      "function body outside a T.Kernel on the CUDA target");
       return failure();
     }
   }
@@ -401,16 +441,18 @@ LogicalResult Emitter::emitKernel(KernelOp op) {
   scratchOffset = -1;
   if (failed(assignFragmentLayouts(op)))
     return failure();
-  // Shared gemm operands of 16-bit elements are XOR-swizzled in 16-byte
-  // chunks (conflict-free ldmatrix); every access goes through the swizzle.
+  // Shared gemm operands of 16- and 8-bit elements are XOR-swizzled in
+  // 16-byte chunks (conflict-free ldmatrix); every access goes through the
+  // swizzle.
   op.walk([&](GemmOp gemm) {
     for (Value v : {gemm.getA(), gemm.getB()}) {
       Value root = rootOf(v);
       auto t = cast<BufferType>(root.getType());
       if (!isSharedScope(t.getScope()) || !t.isStatic() || t.getRank() < 2 ||
-          byteWidth(t.getElementType()) != 2)
+          (byteWidth(t.getElementType()) != 2 &&
+           byteWidth(t.getElementType()) != 1))
         continue;
-      int64_t rowBytes = t.getShape().back() * 2;
+      int64_t rowBytes = t.getShape().back() * byteWidth(t.getElementType());
       if (rowBytes % 16 == 0 && rowBytes >= 32)
         swizzled[root] = rowBytes / 16;
     }
@@ -481,6 +523,20 @@ LogicalResult Emitter::emitKernel(KernelOp op) {
     }
     params += (params.empty() ? "" : ", ") + decl;
   }
+  // Workspaces (global allocations of the function body, in order), which
+  // the runtime allocates and passes to every kernel after the parameters.
+  for (Operation &pre : func.getBody().front()) {
+    auto alloc = dyn_cast<AllocOp>(pre);
+    if (!alloc ||
+        cast<BufferType>(alloc.getType()).getScope() != MemoryScope::Global)
+      continue;
+    FailureOr<std::string> t = storageType(
+        cast<BufferType>(alloc.getType()).getElementType(), alloc);
+    if (failed(t))
+      return failure();
+    params += (params.empty() ? "" : ", ") + *t + " *__restrict__ " +
+              define(alloc.getResult(), "workspace");
+  }
   for (const std::string &s : result.symbols)
     params += (params.empty() ? "" : ", ") + std::string("long long ") +
               symbolNames[s];
@@ -505,35 +561,34 @@ LogicalResult Emitter::emitKernel(KernelOp op) {
     beginOp(raster, "T.use_swizzle");
     bool row = raster.getOrder() == SwizzleOrder::Row;
     std::string p = std::to_string(raster.getPanelSize());
-    line("const long long linearBlock = (long long)blockIdx.y * gridDim.x + "
-         "blockIdx.x;");
+    line("const int linearBlock = blockIdx.y * gridDim.x + blockIdx.x;");
     std::string major = row ? "gridDim.y" : "gridDim.x";
     std::string minor = row ? "gridDim.x" : "gridDim.y";
-    line("const long long panel = linearBlock / (" + p + "ll * " + minor +
-         ");");
-    line("const long long inPanel = linearBlock % (" + p + "ll * " + minor +
-         ");");
-    line("const long long panelWidth = min(" + p + "ll, (long long)" + major +
+    line("const int panel = linearBlock / (" + p + " * " + minor + ");");
+    line("const int inPanel = linearBlock % (" + p + " * " + minor + ");");
+    line("const int panelWidth = min(" + p + ", (int)" + major +
          " - panel * " + p + ");");
+    std::string it = indexType();
     std::string a = define(blockIndices[0], "bx");
     std::string b = define(blockIndices[1], "by");
     if (row) {
-      line("const long long " + b + " = panel * " + p +
+      line("const " + it + " " + b + " = panel * " + p +
            " + inPanel % panelWidth;");
-      line("const long long " + a + " = inPanel / panelWidth;");
+      line("const " + it + " " + a + " = inPanel / panelWidth;");
     } else {
-      line("const long long " + a + " = panel * " + p +
+      line("const " + it + " " + a + " = panel * " + p +
            " + inPanel % panelWidth;");
-      line("const long long " + b + " = inPanel / panelWidth;");
+      line("const " + it + " " + b + " = inPanel / panelWidth;");
     }
     for (unsigned d = 2; d < blockIndices.size(); ++d)
-      line("const long long " + define(blockIndices[d], "bz") +
+      line("const " + it + " " + define(blockIndices[d], "bz") +
            " = blockIdx." + axes[d] + ";");
     currentLoc = op.getLoc();
   } else {
     for (auto [d, arg] : llvm::enumerate(blockIndices))
-      line("const long long " + define(arg, "b" + std::string(axes[d])) +
-           " = blockIdx." + axes[d] + ";");
+      line("const " + indexType() + " " +
+           define(arg, "b" + std::string(axes[d])) + " = blockIdx." +
+           axes[d] + ";");
   }
 
   // Scalars the function body computes before the kernel (symbols, launch
@@ -693,7 +748,7 @@ LogicalResult Emitter::emitOp(Operation *op) {
   if (auto tb = dyn_cast<ThreadBindingOp>(op)) {
     static const char *axes[] = {"x", "y", "z"};
     names[tb.getResult()] =
-        "(long long)threadIdx." + std::string(axes[tb.getDim()]);
+        "(" + indexType() + ")threadIdx." + std::string(axes[tb.getDim()]);
     return success();
   }
   if (auto forOp = dyn_cast<ForOp>(op)) {
@@ -701,7 +756,8 @@ LogicalResult Emitter::emitOp(Operation *op) {
     std::string iv = define(forOp.getInductionVar(), "i");
     if (forOp.getKind() != LoopKind::Serial)
       line("#pragma unroll");
-    open("for (long long " + iv + " = " + expr(forOp.getLowerBound()) + "; " +
+    open("for (" + indexType() + " " + iv + " = " +
+         expr(forOp.getLowerBound()) + "; " +
          iv + " < " + expr(forOp.getUpperBound()) + "; " + iv + " += " +
          expr(forOp.getStep()) + ")");
     if (failed(emitLoopBody(*this, op, forOp.getBody().front(),
@@ -717,7 +773,8 @@ LogicalResult Emitter::emitOp(Operation *op) {
                     std::to_string(pipe.getNumStages()) +
                     "; emitted as a serial loop)");
     std::string iv = define(pipe.getInductionVar(), "k");
-    open("for (long long " + iv + " = " + expr(pipe.getLowerBound()) + "; " +
+    open("for (" + indexType() + " " + iv + " = " +
+         expr(pipe.getLowerBound()) + "; " +
          iv + " < " + expr(pipe.getUpperBound()) + "; ++" + iv + ")");
     if (failed(emitLoopBody(*this, op, pipe.getBody().front(), true)))
       return failure();
@@ -798,11 +855,16 @@ FailureOr<std::string> Emitter::fragmentRegister(Operation *op, Value buffer,
 FailureOr<std::pair<std::string, std::string>>
 Emitter::elementAccess(Value buffer, ValueRange indices, Operation *at) {
   SmallVector<std::string> idx;
-  for (Value i : indices)
+  SmallVector<std::optional<IndexRange>> ranges;
+  for (Value i : indices) {
     idx.push_back(expr(i));
-  if (idx.empty())
+    ranges.push_back(rangeOf(i));
+  }
+  if (idx.empty()) {
     idx.push_back("0");
-  FailureOr<RootAccess> access = resolve(buffer, idx, at);
+    ranges.push_back(IndexRange{0, 0, 0});
+  }
+  FailureOr<RootAccess> access = resolve(buffer, idx, at, ranges);
   if (failed(access))
     return failure();
   FailureOr<std::string> lv = lvalue(*access, at);
@@ -898,7 +960,9 @@ LogicalResult Emitter::emitScalar(Operation *op) {
         names[res] = i.getValue().isZero() ? "false" : "true";
       else
         names[res] = std::to_string(i.getValue().getSExtValue()) +
-                     (byteWidth(rt) == 8 ? "ll" : "");
+                     ((isa<IndexType>(rt) ? wideIndex : byteWidth(rt) == 8)
+                          ? "ll"
+                          : "");
       return success();
     }
     if (auto f = dyn_cast<FloatAttr>(v)) {

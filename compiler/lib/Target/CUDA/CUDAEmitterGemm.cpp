@@ -19,6 +19,8 @@
 
 #include "tlc/Layout/GemmLayouts.h"
 
+#include <map>
+
 using namespace mlir;
 using namespace tlc;
 using namespace tlc::tile;
@@ -80,11 +82,26 @@ LogicalResult Emitter::emitGemm(GemmOp op) {
   auto aType = cast<BufferType>(op.getA().getType());
   auto bType = cast<BufferType>(op.getB().getType());
   auto cType = cast<BufferType>(op.getC().getType());
-  Type ab = aType.getElementType();
-  if (!(ab.isF16() || ab.isBF16()) || !cType.getElementType().isF32() ||
-      bType.getElementType() != ab) {
+  Type ab = aType.getElementType(), acc = cType.getElementType();
+  bool is16 = (ab.isF16() || ab.isBF16()) && acc.isF32();
+  bool isFp8 = isa<Float8E4M3FNType, Float8E5M2Type>(ab) && acc.isF32();
+  bool isS8 = ab.isInteger(8) && !ab.isUnsignedInteger() && acc.isInteger(32);
+  if (!(is16 || isFp8 || isS8) || bType.getElementType() != ab) {
     op.emitError("the CUDA target lowers T.gemm for f16/bf16 operands with "
-                 "an f32 accumulator (mma.sync.m16n8k16)");
+                 "an f32 accumulator (mma.sync.m16n8k16), and for e4m3/e5m2 "
+                 "with f32 or s8 with s32 (mma.sync.m16n8k32)");
+    return failure();
+  }
+  // 8-bit operands: m16n8k32, whose A and B fragments are those of k16 with
+  // byte pairs in place of 16-bit elements, so ldmatrix loads them from
+  // K-contiguous tiles (A [M, K], B [N, K]) with every column doubled.
+  int64_t cs = is16 ? 1 : 2;
+  int64_t kStep = 16 * cs;
+  if (!is16 && (op.getTransposeA() || !op.getTransposeB() ||
+                !isSharedScope(scopeOf(rootOf(op.getA()))))) {
+    op.emitError("T.gemm of 8-bit operands needs A stored [M, K] in shared "
+                 "memory and B stored [N, K] (transpose_B=True) on the CUDA "
+                 "target");
     return failure();
   }
   Value c = op.getC();
@@ -100,8 +117,8 @@ LogicalResult Emitter::emitGemm(GemmOp op) {
   g.m = C.shape[0];
   g.n = C.shape[1];
   g.k = transA ? as[0] : as[1];
-  if ((transB ? bs[1] : bs[0]) != g.k || g.k % 16 != 0) {
-    op.emitError("T.gemm: K must agree and be a multiple of 16");
+  if ((transB ? bs[1] : bs[0]) != g.k || g.k % kStep != 0) {
+    op.emitError() << "T.gemm: K must agree and be a multiple of " << kStep;
     return failure();
   }
   const layout::FragmentOrigin &origin = C.layout.getOrigin();
@@ -152,11 +169,21 @@ LogicalResult Emitter::emitGemm(GemmOp op) {
       return failure();
     }
 
-  std::string mma = std::string("tlc::cuda::mmaM16N8K16<tlc::cuda::") +
-                    (ab.isF16() ? "half" : "bfloat16") + ">";
+  // The mma of one 16 x 8 tile: accumulator pointer, A and B registers.
+  auto mmaCall = [&](const std::string &acc, const std::string &a,
+                     const std::string &b) {
+    if (is16)
+      return std::string("tlc::cuda::mmaM16N8K16<tlc::cuda::") +
+             (ab.isF16() ? "half" : "bfloat16") + ">(" + acc + ", " + a +
+             ", " + b + ");";
+    std::string f = isS8                             ? "S8S32"
+                    : isa<Float8E4M3FNType>(ab) ? "E4M3F32"
+                                                     : "E5M2F32";
+    return "tlc::cuda::mmaM16N8K32" + f + "(" + acc + ", " + a + ", " + b +
+           ", " + acc + ");";
+  };
   std::string warp = fresh("warp"), lane = fresh("lane"), wm = fresh("wm"),
-              wn = fresh("wn"), kk = fresh("kk"), mi = fresh("mi"),
-              ni = fresh("ni"), aReg = fresh("aFrag"), bReg = fresh("bFrag");
+              wn = fresh("wn"), mi = fresh("mi"), ni = fresh("ni");
   open("");
   if (op.getClearAccum()) {
     std::string r = fresh("r");
@@ -168,62 +195,113 @@ LogicalResult Emitter::emitGemm(GemmOp op) {
   line("const int " + wm + " = " + warp + " % " + Twine(g.warpRows) + ", " +
        wn + " = " + warp + " / " + Twine(g.warpRows) + ";  // warp grid " +
        Twine(g.warpRows) + " x " + Twine(g.warpCols));
-  line("#pragma unroll");
-  open("for (int " + kk + " = 0; " + kk + " < " + Twine(g.k / 16) + "; ++" +
-       kk + ")");
-  line("uint32_t " + aReg + "[" + Twine(g.mTiles) + "][4];");
-  line("uint32_t " + bReg + "[" + Twine(g.nTiles) + "][2];");
 
-  // Address of element (r, c) of a shared operand.
-  auto sharedAddr = [&](Value buf, const std::string &r,
-                        const std::string &col) -> FailureOr<std::string> {
-    auto t = cast<BufferType>(buf.getType());
+  // ldmatrix row addresses. Each is (row, col) = (rowT + rowC, colT + colC)
+  // with rowT/colT this lane's part and rowC/colC compile-time constants of
+  // the unrolled k-step and tile (rowC a multiple of 8, columns multiples of
+  // 8). The XOR swizzle permutes 16-byte chunks by row % 8 only, so
+  //   index(row, col) = index(rowT, colT + 8v) + rowC * L + (colC / 8 - v) * 8
+  // with v = (colC / 8) % 8: one per-thread offset per v, hoisted out of
+  // every loop, plus an immediate.
+  struct Operand {
+    Value buf;
+    std::string rowT, colT, prefix;
+    /// v -> name of the per-thread offset.
+    std::map<int64_t, std::string> offsets;
+    int64_t rowLen = 0;
+    bool swz = false;
+  };
+  auto prepare = [&](Operand &o) -> LogicalResult {
+    auto t = cast<BufferType>(rootOf(o.buf).getType());
+    o.swz = swizzled.count(rootOf(o.buf));
+    o.rowLen = t.getShape().back();
+    return success();
+  };
+  // Elements per 16-byte chunk.
+  int64_t chunk = 8 * cs;
+  auto offsetOf = [&](Operand &o, int64_t colC) -> FailureOr<std::string> {
+    int64_t v = o.swz ? (colC / chunk) % 8 : 0;
+    auto it = o.offsets.find(v);
+    if (it != o.offsets.end())
+      return it->second;
+    auto t = cast<BufferType>(o.buf.getType());
     SmallVector<std::string> idx(t.getRank(), "0");
-    idx[t.getRank() - 2] = r;
-    idx[t.getRank() - 1] = col;
-    FailureOr<RootAccess> a = resolve(buf, idx, op);
+    idx[t.getRank() - 2] = o.rowT;
+    idx[t.getRank() - 1] =
+        v ? "(" + o.colT + ") + " + std::to_string(chunk * v) : o.colT;
+    FailureOr<RootAccess> a = resolve(o.buf, idx, op);
     if (failed(a))
       return failure();
     FailureOr<std::string> lin = linearIndex(*a, op);
     if (failed(lin))
       return failure();
-    return "&" + expr(a->root) + "[" + *lin + "]";
+    std::string name = fresh(o.prefix + std::to_string(v));
+    line("const int " + name + " = " + *lin + ";");
+    o.offsets[v] = name;
+    return name;
   };
-
-  // A operand.
-  Value a = op.getA();
-  line("#pragma unroll");
-  open("for (int " + mi + " = 0; " + mi + " < " + Twine(g.mTiles) + "; ++" +
-       mi + ")");
-  if (isSharedScope(scopeOf(rootOf(a)))) {
-    std::string rowBase = wm + " * " + std::to_string(g.warpM) + " + " + mi +
-                          " * 16";
-    FailureOr<std::string> addr =
-        transA ? sharedAddr(a,
-                            kk + " * 16 + " + lane + " % 8 + (" + lane +
-                                " / 16) * 8",
-                            rowBase + " + ((" + lane + " / 8) % 2) * 8")
-               : sharedAddr(a, rowBase + " + " + lane + " % 16",
-                            kk + " * 16 + (" + lane + " / 16) * 8");
-    if (failed(addr))
+  auto address = [&](Operand &o, int64_t rowC,
+                     int64_t colC) -> FailureOr<std::string> {
+    FailureOr<std::string> base = offsetOf(o, colC);
+    if (failed(base))
       return failure();
-    line(std::string("tlc::cuda::ldmatrixX4") + (transA ? "Trans" : "") +
-         "(" + aReg + "[" + mi + "][0], " + aReg + "[" + mi + "][1], " +
-         aReg + "[" + mi + "][2], " + aReg + "[" + mi + "][3], " + *addr +
-         ");");
+    int64_t imm =
+        rowC * o.rowLen +
+        (o.swz ? (colC / chunk - (colC / chunk) % 8) * chunk : colC);
+    Value root = rootOf(o.buf);
+    return "&" + expr(root) + "[" + *base +
+           (imm ? " + " + std::to_string(imm) : std::string()) + "]";
+  };
+  std::string wmBase = wm + " * " + std::to_string(g.warpM);
+  std::string wnBase = wn + " * " + std::to_string(g.warpN);
+  Value a = op.getA(), b = op.getB();
+  bool aShared = isSharedScope(scopeOf(rootOf(a)));
+  if (!isSharedScope(scopeOf(rootOf(b)))) {
+    op.emitError("T.gemm: the CUDA target needs B in shared memory");
+    return failure();
+  }
+  Operand A{a, "", "", "aOff", {}, 0, false};
+  if (transA) { // stored [K, M]: matrices (k-half, m-half) via .trans
+    A.rowT = lane + " % 8 + (" + lane + " / 16) * 8";
+    A.colT = wmBase + " + ((" + lane + " / 8) % 2) * 8";
   } else {
+    A.rowT = wmBase + " + " + lane + " % 16";
+    A.colT = "(" + lane + " / 16) * " + std::to_string(chunk);
+  }
+  // B: two n8 tiles per ldmatrix.x4 (q = lane / 8 picks (n-tile, k-half)),
+  // x2 for an odd last tile.
+  Operand B{b, "", "", "bOff", {}, 0, false};
+  Operand B2{b, "", "", "bOffX2_", {}, 0, false};
+  if (transB) { // stored [N, K]
+    B.rowT = wnBase + " + " + lane + " % 8 + (" + lane + " / 16) * 8";
+    B.colT = "((" + lane + " / 8) % 2) * " + std::to_string(chunk);
+    B2.rowT = wnBase + " + " + lane + " % 8";
+    B2.colT = B.colT;
+  } else { // stored [K, N]: .trans
+    B.rowT = lane + " % 8 + ((" + lane + " / 8) % 2) * 8";
+    B.colT = wnBase + " + (" + lane + " / 16) * 8";
+    B2.rowT = B.rowT;
+    B2.colT = wnBase;
+  }
+  if ((aShared && failed(prepare(A))) || failed(prepare(B)) ||
+      failed(prepare(B2)))
+    return failure();
+
+  // Register A operand (gemm_rs): registers of the fragment per (mi, kk).
+  SmallVector<BitLinear> aPairs;
+  if (!aShared) {
     auto aIt = fragments.find(a);
     if (aIt == fragments.end() || transA) {
       op.emitError("T.gemm: a register A operand must be a whole fragment "
                    "stored [M, K]");
       return failure();
     }
-    const FragmentInfo &A = aIt->second;
+    const FragmentInfo &AF = aIt->second;
     for (int64_t q = 0; q < 4; ++q) {
       SmallVector<BitLinear> h;
       for (int64_t half = 0; half < 2; ++half) {
         FailureOr<BitLinear> f = fitRegisters(
-            A, {g.mTiles, g.k / 16}, numThreads,
+            AF, {g.mTiles, g.k / 16}, numThreads,
             [&](int64_t t, ArrayRef<int64_t> p) {
               auto [wmv, wnv] = warpOf(t);
               (void)wnv;
@@ -243,64 +321,68 @@ LogicalResult Emitter::emitGemm(GemmOp op) {
                      "values in registers");
         return failure();
       }
-      line(aReg + "[" + mi + "][" + Twine(q) + "] = tlc::cuda::packPair(&" +
-           expr(a) + "[" + h[0].expr(0, {mi, kk}) + "]);");
+      aPairs.push_back(h[0]);
     }
   }
-  close();
 
-  // B operand, two n8 tiles per ldmatrix.x4 (x2 for an odd last one).
-  Value b = op.getB();
-  if (!isSharedScope(scopeOf(rootOf(b)))) {
-    op.emitError("T.gemm: the CUDA target needs B in shared memory");
-    return failure();
-  }
-  auto bAddr = [&](const std::string &nBase, bool pair)
-      -> FailureOr<std::string> {
-    // Lane l addresses matrix q = l / 8 (x2: q = (l / 8) % 2), row l % 8.
-    std::string q = pair ? "(" + lane + " / 8)" : "((" + lane + " / 8) % 2)";
-    if (transB) // stored [N, K]: rows n, matrices (n-tile, k-half)
-      return sharedAddr(b,
-                        nBase + " + " + lane + " % 8" +
-                            (pair ? " + (" + q + " / 2) * 8" : ""),
-                        kk + " * 16 + (" + q + " % 2) * 8");
-    return sharedAddr(b, kk + " * 16 + " + lane + " % 8 + (" + q + " % 2) * 8",
-                      nBase + (pair ? " + (" + q + " / 2) * 8" : ""));
-  };
-  std::string trans = transB ? "" : "Trans";
-  if (g.nTiles >= 2) {
+  // The K loop, unrolled here so that every ldmatrix address is a
+  // per-thread offset plus a constant.
+  for (int64_t kk = 0; kk < g.k / kStep; ++kk) {
+    std::string aReg = fresh("aFrag"), bReg = fresh("bFrag");
+    std::string ks = std::to_string(kk);
+    line("// k-step " + ks);
+    line("uint32_t " + aReg + "[" + Twine(g.mTiles) + "][4];");
+    line("uint32_t " + bReg + "[" + Twine(g.nTiles) + "][2];");
+    for (int64_t m = 0; m < g.mTiles; ++m) {
+      std::string ms = std::to_string(m);
+      if (!aShared) {
+        for (int64_t q = 0; q < 4; ++q)
+          line(aReg + "[" + ms + "][" + Twine(q) + "] = tlc::cuda::packPair(&" +
+               expr(a) + "[" + aPairs[q].expr(0, {ms, ks}) + "]);");
+        continue;
+      }
+      FailureOr<std::string> addr = transA ? address(A, kk * 16, m * 16)
+                                           : address(A, m * 16, kk * kStep);
+      if (failed(addr))
+        return failure();
+      line(std::string("tlc::cuda::ldmatrixX4") + (transA ? "Trans" : "") +
+           "(" + aReg + "[" + ms + "][0], " + aReg + "[" + ms + "][1], " +
+           aReg + "[" + ms + "][2], " + aReg + "[" + ms + "][3], " + *addr +
+           ");");
+    }
+    std::string trans = transB ? "" : "Trans";
+    for (int64_t n = 0; n + 1 < g.nTiles; n += 2) {
+      FailureOr<std::string> addr =
+          transB ? address(B, n * 8, kk * kStep) : address(B, kk * 16, n * 8);
+      if (failed(addr))
+        return failure();
+      std::string n0 = std::to_string(n), n1 = std::to_string(n + 1);
+      line("tlc::cuda::ldmatrixX4" + trans + "(" + bReg + "[" + n0 +
+           "][0], " + bReg + "[" + n0 + "][1], " + bReg + "[" + n1 +
+           "][0], " + bReg + "[" + n1 + "][1], " + *addr + ");");
+    }
+    if (g.nTiles % 2) {
+      int64_t last = g.nTiles - 1;
+      FailureOr<std::string> addr = transB
+                                        ? address(B2, last * 8, kk * kStep)
+                                        : address(B2, kk * 16, last * 8);
+      if (failed(addr))
+        return failure();
+      std::string ls = std::to_string(last);
+      line("tlc::cuda::ldmatrixX2" + trans + "(" + bReg + "[" + ls + "][0], " +
+           bReg + "[" + ls + "][1], " + *addr + ");");
+    }
+    // The mma grid.
     line("#pragma unroll");
-    open("for (int " + ni + " = 0; " + ni + " + 1 < " + Twine(g.nTiles) +
-         "; " + ni + " += 2)");
-    FailureOr<std::string> addr =
-        bAddr(wn + " * " + std::to_string(g.warpN) + " + " + ni + " * 8", true);
-    if (failed(addr))
-      return failure();
-    line("tlc::cuda::ldmatrixX4" + trans + "(" + bReg + "[" + ni + "][0], " +
-         bReg + "[" + ni + "][1], " + bReg + "[" + ni + " + 1][0], " + bReg +
-         "[" + ni + " + 1][1], " + *addr + ");");
+    open("for (int " + mi + " = 0; " + mi + " < " + Twine(g.mTiles) + "; ++" +
+         mi + ")");
+    line("#pragma unroll");
+    line("for (int " + ni + " = 0; " + ni + " < " + Twine(g.nTiles) + "; ++" +
+         ni + ") " +
+         mmaCall("&" + expr(c) + "[" + cq[0].expr(0, {mi, ni}) + "]",
+                 aReg + "[" + mi + "]", bReg + "[" + ni + "]"));
     close();
   }
-  if (g.nTiles % 2) {
-    std::string last = std::to_string(g.nTiles - 1);
-    FailureOr<std::string> addr = bAddr(
-        wn + " * " + std::to_string(g.warpN) + " + " + last + " * 8", false);
-    if (failed(addr))
-      return failure();
-    line("tlc::cuda::ldmatrixX2" + trans + "(" + bReg + "[" + last + "][0], " +
-         bReg + "[" + last + "][1], " + *addr + ");");
-  }
-
-  // The mma grid.
-  line("#pragma unroll");
-  open("for (int " + mi + " = 0; " + mi + " < " + Twine(g.mTiles) + "; ++" +
-       mi + ")");
-  line("#pragma unroll");
-  line("for (int " + ni + " = 0; " + ni + " < " + Twine(g.nTiles) + "; ++" +
-       ni + ") " + mma + "(&" + expr(c) + "[" + cq[0].expr(0, {mi, ni}) +
-       "], " + aReg + "[" + mi + "], " + bReg + "[" + ni + "]);");
-  close();
-  close();
   close();
   return success();
 }

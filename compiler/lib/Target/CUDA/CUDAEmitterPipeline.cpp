@@ -43,14 +43,121 @@ static bool isProducerCopy(Operation &op, PipelinedOp pipe) {
   return Emitter::scopeOf(src) == MemoryScope::Global;
 }
 
+/// Index arithmetic and views: replayed where needed, not scheduled.
+static bool isScalar(Operation &op) {
+  return isa<RegionOp, AnnotateLayoutOp>(op) ||
+         (op.getDialect() && isa<arith::ArithDialect>(op.getDialect()));
+}
+
 void Emitter::planPipeline(PipelinedOp pipe) {
   int64_t stages = pipe.getNumStages();
+  Block &body = pipe.getBody().front();
+  // Explicit `stage` / `order` (one entry per scheduled statement). The
+  // CUDA target honours two-stage schedules: global -> shared copies in
+  // stage 0 run max(stage) iterations ahead into max(stage) + 1 buffers,
+  // everything else is in the last stage; `order` orders the copies'
+  // issue and puts them before or after the compute, whose own order must
+  // stay the program order.
+  std::optional<ArrayRef<int64_t>> stageList = pipe.getStage(),
+                                   orderList = pipe.getOrder();
+  llvm::SmallPtrSet<Operation *, 4> stageZero;
+  if (stageList || orderList) {
+    PipelineSchedule sched;
+    auto fail = [&](const Twine &msg) {
+      sched.error = ("T.Pipelined: " + msg).str();
+      pipelineSchedules[pipe.getOperation()] = sched;
+      pipelineStages[pipe.getOperation()] = 0;
+    };
+    SmallVector<Operation *> stmts;
+    for (Operation &op : body)
+      if (!isScalar(op))
+        stmts.push_back(&op);
+    size_t n = stmts.size();
+    if ((stageList && stageList->size() != n) ||
+        (orderList && orderList->size() != n))
+      return fail("'stage' and 'order' need one entry per statement of the "
+                  "loop body (" +
+                  Twine(n) + " here)");
+    int64_t maxStage = stages > 0 ? stages - 1 : 0;
+    SmallVector<bool> producer(n, false);
+    if (stageList) {
+      maxStage = *llvm::max_element(*stageList);
+      for (auto [i, st] : llvm::enumerate(*stageList)) {
+        if (st != 0 && st != maxStage)
+          return fail("stage " + Twine(st) + " of statement " + Twine(i) +
+                      ": the CUDA target pipelines global -> shared copies "
+                      "in stage 0 and everything else in the last stage");
+        if (st == 0 && maxStage > 0 && !isProducerCopy(*stmts[i], pipe))
+          return fail("statement " + Twine(i) +
+                      " is in stage 0 but is not a copy from global into a "
+                      "whole shared buffer, which the CUDA target needs");
+        producer[i] = st == 0 && maxStage > 0;
+        if (producer[i])
+          stageZero.insert(stmts[i]);
+      }
+      stages = maxStage + 1;
+    } else {
+      for (size_t i = 0; i < n; ++i)
+        producer[i] = stages >= 2 && isProducerCopy(*stmts[i], pipe);
+    }
+    SmallVector<int64_t> rank;
+    for (size_t i = 0; i < n; ++i)
+      rank.push_back(orderList ? (*orderList)[i] : int64_t(i));
+    SmallVector<int64_t> sorted(rank);
+    llvm::sort(sorted);
+    for (size_t i = 0; i < n; ++i)
+      if (sorted[i] != int64_t(i))
+        return fail("'order' must be a permutation of 0 .. " + Twine(n - 1));
+    int64_t lastConsumer = -1, firstConsumer = int64_t(n), prev = -1;
+    int64_t firstProducer = int64_t(n), lastProducer = -1;
+    for (size_t i = 0; i < n; ++i) {
+      if (producer[i]) {
+        firstProducer = std::min(firstProducer, rank[i]);
+        lastProducer = std::max(lastProducer, rank[i]);
+        continue;
+      }
+      if (rank[i] < prev)
+        return fail("'order' reorders compute statements " + Twine(i) +
+                  " and earlier ones; the CUDA target keeps them in program "
+                  "order");
+      prev = rank[i];
+      firstConsumer = std::min(firstConsumer, rank[i]);
+      lastConsumer = std::max(lastConsumer, rank[i]);
+    }
+    if (lastProducer >= 0 && lastConsumer >= 0 &&
+        !(lastProducer < firstConsumer || firstProducer > lastConsumer))
+      return fail("'order' interleaves the stage-0 copies with the compute; "
+                  "the CUDA target issues them all before or all after it");
+    if (stages < 2) {
+      // Not pipelined: a serial loop in program order.
+      for (size_t i = 0; i < n; ++i)
+        if (rank[i] != int64_t(i))
+          return fail("'order' reorders a loop that is not pipelined");
+      return;
+    }
+    SmallVector<std::pair<int64_t, Operation *>> byRank;
+    for (size_t i = 0; i < n; ++i)
+      if (producer[i])
+        byRank.push_back({rank[i], stmts[i]});
+    llvm::sort(byRank, [](auto &a, auto &b) { return a.first < b.first; });
+    for (auto &[r, op] : byRank)
+      sched.producerOrder.push_back(op);
+    sched.producersLast = lastConsumer >= 0 && firstProducer > lastConsumer;
+    pipelineSchedules[pipe.getOperation()] = sched;
+  }
   if (stages < 2)
     return;
-  Block &body = pipe.getBody().front();
+  // With an explicit stage list, not pipelining is an error.
+  auto failExplicit = [&](StringRef msg) {
+    if (!stageList)
+      return;
+    pipelineSchedules[pipe.getOperation()].error =
+        ("T.Pipelined: " + msg).str();
+    pipelineStages[pipe.getOperation()] = 0;
+  };
   llvm::SmallPtrSet<Value, 4> produced;
   for (Operation &op : body) {
-    if (!isProducerCopy(op, pipe))
+    if (!isProducerCopy(op, pipe) || (stageList && !stageZero.contains(&op)))
       continue;
     // Operands must come from outside or from pure index arithmetic.
     bool pure = true;
@@ -67,7 +174,8 @@ void Emitter::planPipeline(PipelinedOp pipe) {
       pure &= ok(v);
     Value dst = cast<CopyOp>(op).getDst();
     if (!pure || produced.contains(dst))
-      return;
+      return failExplicit("a stage-0 copy depends on more than index "
+                          "arithmetic, or two write one buffer");
     produced.insert(dst);
   }
   if (produced.empty())
@@ -83,11 +191,12 @@ void Emitter::planPipeline(PipelinedOp pipe) {
       clean &= !e.writes.contains(v.getAsOpaquePointer());
   });
   if (!clean)
-    return;
+    return failExplicit("a buffer a stage-0 copy fills is also written by "
+                        "the compute");
   for (Value v : produced) {
     auto it = stagedBuffers.find(v);
     if (it != stagedBuffers.end() && it->second != stages)
-      return; // one staging per buffer
+      return failExplicit("a buffer is staged by two pipelines");
   }
   for (Value v : produced)
     stagedBuffers[v] = stages;
@@ -95,6 +204,13 @@ void Emitter::planPipeline(PipelinedOp pipe) {
 }
 
 LogicalResult Emitter::emitPipelined(PipelinedOp pipe) {
+  auto sched = pipelineSchedules.find(pipe.getOperation());
+  if (sched != pipelineSchedules.end() && !sched->second.error.empty()) {
+    pipe.emitError(sched->second.error);
+    return failure();
+  }
+  bool explicitOrder = sched != pipelineSchedules.end();
+  bool producersLast = explicitOrder && sched->second.producersLast;
   int64_t stages = pipelineStages[pipe.getOperation()];
   beginOp(pipe, "T.Pipelined (num_stages = " + std::to_string(stages) +
                     ": cp.async into " + std::to_string(stages) +
@@ -109,22 +225,33 @@ LogicalResult Emitter::emitPipelined(PipelinedOp pipe) {
              (op.getDialect() && isa<arith::ArithDialect>(op.getDialect())))
       scalars.push_back(&op);
   }
+  if (explicitOrder) { // issue in `order`
+    SmallVector<Operation *> ordered;
+    for (Operation *p : sched->second.producerOrder)
+      if (llvm::is_contained(producers, p))
+        ordered.push_back(p);
+    producers = ordered;
+  }
   std::string lb = expr(pipe.getLowerBound()), ub = expr(pipe.getUpperBound());
   llvm::DenseMap<Value, std::string> saved;
   for (Operation *p : producers) {
     Value dst = cast<CopyOp>(p).getDst();
     saved[dst] = names[dst];
   }
-  auto stagePtr = [&](Value buf, const std::string &iter) {
+  // Stage `stage` of a staged buffer (an int expression).
+  auto stagePtr = [&](Value buf, const std::string &stage) {
     auto t = cast<BufferType>(buf.getType());
     int64_t n = 1;
     for (int64_t e : t.getShape())
       n *= e;
-    return "(" + saved[buf] + " + ((" + iter + ") - " + lb + ") % " +
-           std::to_string(stages) + " * " + std::to_string(n) + ")";
+    if (stage == "0")
+      return saved[buf];
+    return "(" + saved[buf] + " + " + stage + " * " + std::to_string(n) + ")";
   };
-  // Issues the copies of iteration `iter` (guarded by the trip count).
-  auto issue = [&](const std::string &iter) -> LogicalResult {
+  // Issues the copies of iteration `iter` into `stage` (guarded by the
+  // trip count).
+  auto issue = [&](const std::string &iter,
+                   const std::string &stage) -> LogicalResult {
     open("if (" + iter + " < " + ub + ")");
     names[pipe.getInductionVar()] = iter;
     for (Operation *s : scalars)
@@ -133,7 +260,7 @@ LogicalResult Emitter::emitPipelined(PipelinedOp pipe) {
     asyncCopy = true;
     for (Operation *p : producers) {
       Value dst = cast<CopyOp>(p).getDst();
-      names[dst] = stagePtr(dst, iter);
+      names[dst] = stagePtr(dst, stage);
       if (failed(emitOp(p)))
         return failure();
     }
@@ -143,27 +270,41 @@ LogicalResult Emitter::emitPipelined(PipelinedOp pipe) {
     return success();
   };
   open("");
+  // Iteration lb + s fills stage s; the loop then rotates a read and a
+  // write stage index (no division by the stage count).
+  std::string it = indexType();
   for (int64_t s = 0; s + 1 < stages; ++s) {
     std::string iter = fresh("prologue");
-    line("const long long " + iter + " = " + lb + " + " + Twine(s) + ";");
-    if (failed(issue(iter)))
+    line("const " + it + " " + iter + " = " + lb + " + " + Twine(s) + ";");
+    if (failed(issue(iter, std::to_string(s))))
       return failure();
   }
+  std::string readStage = fresh("readStage"), writeStage = fresh("writeStage");
+  line("int " + readStage + " = 0, " + writeStage + " = " +
+       Twine(stages - 1) + ";");
   std::string iv = define(pipe.getInductionVar(), "k");
-  open("for (long long " + iv + " = " + lb + "; " + iv + " < " + ub + "; ++" +
-       iv + ")");
+  open("for (" + it + " " + iv + " = " + lb + "; " + iv + " < " + ub +
+       "; ++" + iv + ")");
   std::string ahead = fresh("ahead");
-  line("const long long " + ahead + " = " + iv + " + " + Twine(stages - 1) +
-       ";  // its stage was consumed by iteration " + iv + " - 1");
-  if (failed(issue(ahead)))
+  // The copies of iteration iv + stages - 1 go into the stage iteration
+  // iv - 1 consumed: at the top of the iteration, or after the compute when
+  // `order` puts them last (one fewer group in flight at the wait).
+  auto issueAhead = [&]() -> LogicalResult {
+    line("const " + it + " " + ahead + " = " + iv + " + " +
+         Twine(stages - 1) + ";  // its stage was consumed by iteration " +
+         iv + " - 1");
+    return issue(ahead, writeStage);
+  };
+  if (!producersLast && failed(issueAhead()))
     return failure();
-  line("tlc::cuda::cpAsyncWait<" + Twine(stages - 1) + ">();  // stage of " +
+  int64_t inFlight = producersLast ? stages - 2 : stages - 1;
+  line("tlc::cuda::cpAsyncWait<" + Twine(inFlight) + ">();  // stage of " +
        iv + " landed");
   line("__syncthreads();");
   names[pipe.getInductionVar()] = iv;
   for (Operation *p : producers) {
     Value dst = cast<CopyOp>(p).getDst();
-    names[dst] = stagePtr(dst, iv);
+    names[dst] = stagePtr(dst, readStage);
     skipOps.insert(p);
   }
   LogicalResult r = emitBlock(body, true);
@@ -175,6 +316,16 @@ LogicalResult Emitter::emitPipelined(PipelinedOp pipe) {
     return failure();
   line("__syncthreads();  // stage of " + iv + " is free for " + iv + " + " +
        Twine(stages));
+  if (producersLast) {
+    if (failed(issueAhead()))
+      return failure();
+    for (auto &[v, n] : saved)
+      names[v] = n;
+  }
+  line(readStage + " = " + readStage + " + 1 == " + Twine(stages) + " ? 0 : " +
+       readStage + " + 1;");
+  line(writeStage + " = " + writeStage + " + 1 == " + Twine(stages) +
+       " ? 0 : " + writeStage + " + 1;");
   close();
   line("tlc::cuda::cpAsyncWaitAll();");
   close();

@@ -239,11 +239,11 @@ LogicalResult Emitter::emitCumSum(CumSumOp op) {
   int64_t lines = shape.size() == 2 ? shape[1 - dim] : 1;
   line("__syncthreads();");
   std::string l = fresh("line"), i = fresh("i");
-  open("for (long long " + l + " = tid; " + l + " < " + Twine(lines) + "; " +
+  open("for (int " + l + " = tid; " + l + " < " + Twine(lines) + "; " +
        l + " += " + Twine(numThreads) + ")");
   std::string sum = fresh("running");
   line(*vt + " " + sum + " = 0;");
-  open("for (long long " + i + " = 0; " + i + " < " + Twine(len) + "; ++" + i +
+  open("for (int " + i + " = 0; " + i + " < " + Twine(len) + "; ++" + i +
        ")");
   std::string pos = op.getReverse() ? "(" + Twine(len - 1).str() + " - " + i + ")"
                                     : i;
@@ -447,7 +447,7 @@ LogicalResult Emitter::emitPrint(PrintOp op) {
     std::string fmt = tag + " " + name + "[", args;
     for (auto [d, idx] : llvm::enumerate(c)) {
       fmt += (d ? ", " : "") + std::string("%lld");
-      args += ", " + idx;
+      args += ", (long long)" + idx;
     }
     fmt += "] = " + printfFormat(elem) + " (thread %d)\n";
     line("printf(" + quoted(fmt) + args + ", " +
@@ -471,7 +471,7 @@ LogicalResult Emitter::emitPrint(PrintOp op) {
   }
   open("if (tid == 0)");
   std::string f = fresh("f");
-  open("for (long long " + f + " = 0; " + f + " < " +
+  open("for (" + indexType() + " " + f + " = 0; " + f + " < " +
        (numel.empty() ? "1" : numel) + "; ++" + f + ")");
   SmallVector<std::string> idx;
   std::string rest = f;
@@ -490,7 +490,8 @@ LogicalResult Emitter::emitPrint(PrintOp op) {
     return failure();
   line("printf(" + quoted(tag + " " + name + "[%lld] = " + printfFormat(elem) +
                           "\n") +
-       ", " + f + ", " + printfValue(elem, fromStorage(elem, *lv)) + ");");
+       ", (long long)" + f + ", " + printfValue(elem, fromStorage(elem, *lv)) +
+       ");");
   close();
   close();
   return success();

@@ -465,7 +465,7 @@ SmallVector<std::string> Emitter::emitCoords(const FragmentInfo &info,
   SmallVector<std::string> idx;
   for (unsigned d = 0; d < info.shape.size(); ++d) {
     std::string name = fresh((hint + Twine(d)).str());
-    line("const long long " + name + " = " +
+    line("const " + indexType() + " " + name + " = " +
          info.coords.expr(d, {"tid", reg.str()}) + ";");
     idx.push_back(name);
   }

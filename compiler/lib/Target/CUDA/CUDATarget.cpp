@@ -111,10 +111,44 @@ static LogicalResult completeManifest(tile::FuncOp func,
                             << " kernels for " << m.launches.size()
                             << " launches";
   m.entry = kernel.launches.empty() ? "" : kernel.launches.front().entry;
+  // Workspaces: the global allocations of the function body, in order; every
+  // kernel takes all of them after the parameters (see the emitter).
+  for (Operation &op : func.getBody().front()) {
+    auto alloc = dyn_cast<tile::AllocOp>(op);
+    auto type = alloc ? cast<tile::BufferType>(alloc.getType())
+                      : tile::BufferType();
+    if (!type || type.getScope() != tile::MemoryScope::Global)
+      continue;
+    artifact::Workspace w;
+    w.name = "workspace" + std::to_string(m.workspaces.size());
+    if (auto n = dyn_cast<NameLoc>(alloc.getLoc()))
+      w.name = n.getName().str();
+    w.dtype = tile::getDTypeName(type.getElementType());
+    for (unsigned d = 0; d < type.getRank(); ++d) {
+      tile::Dim dim = type.getDim(d);
+      if (dim.isStatic())
+        w.shape.push_back(artifact::Extent::of(dim.getValue()));
+      else if (dim.isSymbolic())
+        w.shape.push_back(
+            artifact::Extent::symbolic(dim.getSymbol().getValue().str()));
+      else
+        return alloc.emitError() << "workspace '" << w.name
+                                 << "' has an unknown extent (?); the runtime "
+                                    "cannot allocate it";
+    }
+    auto bytes = artifact::getBufferBytes(w.dtype, w.shape);
+    if (!bytes)
+      return alloc.emitError() << "workspace '" << w.name << "': "
+                               << llvm::toString(bytes.takeError());
+    w.bytes = *bytes;
+    m.workspaces.push_back(std::move(w));
+  }
   for (auto [launch, cuda] : llvm::zip(m.launches, kernel.launches)) {
     launch.entry = cuda.entry;
     launch.block = {artifact::Extent::of(cuda.threads)};
     launch.dynamicSharedMemory = cuda.dynamicSharedMemory;
+    for (const artifact::Workspace &w : m.workspaces)
+      launch.workspaces.push_back(w.name);
   }
   std::vector<artifact::Symbol> ordered;
   for (const std::string &name : kernel.symbols) {

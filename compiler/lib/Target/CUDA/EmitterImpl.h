@@ -73,12 +73,21 @@ struct FragmentInfo {
   int64_t vec = 1;
 };
 
+/// What is statically known about an integer index value: every value it
+/// takes lies in [lo, hi] and is a multiple of `div` (0: the value is 0).
+struct IndexRange {
+  int64_t lo = 0, hi = 0;
+  int64_t div = 1;
+};
+
 /// A buffer access resolved to its allocation or parameter.
 struct RootAccess {
   /// The tile.alloc result or tile.func argument.
   mlir::Value root;
   /// One C++ index expression per dimension of the root.
   llvm::SmallVector<std::string> indices;
+  /// Per dimension, what is known about the index (empty: nothing).
+  llvm::SmallVector<std::optional<IndexRange>> ranges;
 };
 
 /// The shared-memory buffers a statement reads and writes.
@@ -122,10 +131,27 @@ public:
   std::string foldResult(mlir::OpFoldResult r);
 
   // Buffers -----------------------------------------------------------------
-  /// Resolves \p buffer (through tile.region views) at \p indices.
-  mlir::FailureOr<RootAccess> resolve(mlir::Value buffer,
-                                      llvm::ArrayRef<std::string> indices,
-                                      mlir::Operation *at);
+  /// Resolves \p buffer (through tile.region views) at \p indices, whose
+  /// known ranges are \p ranges (one per index, or empty).
+  mlir::FailureOr<RootAccess>
+  resolve(mlir::Value buffer, llvm::ArrayRef<std::string> indices,
+          mlir::Operation *at,
+          llvm::ArrayRef<std::optional<IndexRange>> ranges = {});
+  /// Whether the row-major linear index of \p access is provably a
+  /// multiple of \p vec.
+  bool provenAligned(const RootAccess &access, int64_t vec);
+  // CUDAIndexRanges.cpp
+  /// The range of an index value from constants, block, thread and loop
+  /// extents (std::nullopt when unknown); memoised.
+  std::optional<IndexRange> rangeOf(mlir::Value v);
+  std::optional<IndexRange> rangeOf(mlir::OpFoldResult r);
+  /// The C++ type of `index` values: `int`, or `long long` where some
+  /// constant or static extent of the function does not fit 32 bits.
+  std::string indexType() const { return wideIndex ? "long long" : "int"; }
+  /// Decides `wideIndex` for the function being emitted.
+  void chooseIndexWidth();
+  /// Whether `index` values are 64-bit.
+  bool wideIndex = false;
   /// Row-major linear index of \p access in its root.
   mlir::FailureOr<std::string> linearIndex(const RootAccess &access,
                                            mlir::Operation *at);
@@ -214,6 +240,15 @@ public:
   llvm::DenseMap<mlir::Value, int64_t> stagedBuffers;
   /// Ops emitBlock skips (a pipeline's producers).
   llvm::SmallPtrSet<mlir::Operation *, 8> skipOps;
+  /// A pipeline's explicit `stage`/`order`: the producers in issue order,
+  /// whether they are issued after the consumers, or why the CUDA target
+  /// cannot honour them.
+  struct PipelineSchedule {
+    llvm::SmallVector<mlir::Operation *> producerOrder;
+    bool producersLast = false;
+    std::string error;
+  };
+  llvm::DenseMap<mlir::Operation *, PipelineSchedule> pipelineSchedules;
   /// Decides whether \p pipe is multi-buffered (fills the maps above).
   void planPipeline(tile::PipelinedOp pipe);
   /// A pipelined loop: prologue, cp.async prefetch, wait, compute.
@@ -239,6 +274,7 @@ private:
   llvm::StringMap<std::string> symbolNames;
   llvm::StringMap<unsigned> fileIndex;
   llvm::DenseMap<mlir::Value, int64_t> sharedOffsets;
+  llvm::DenseMap<mlir::Value, std::optional<IndexRange>> rangeCache;
   int64_t sharedBytes = 0;
   CudaKernel result;
 };

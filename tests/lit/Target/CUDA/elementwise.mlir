@@ -10,20 +10,23 @@
 // CUDA-NEXT: extern "C" __global__ void __launch_bounds__(128) elementwise_add_kernel(const float *__restrict__ A, const float *__restrict__ B, float *__restrict__ C, long long M, long long N)
 // CUDA: const int tid = threadIdx.x;
 // CUDA-NEXT: extern __shared__ __align__(128) unsigned char smem[];
-// CUDA-NEXT: const long long bx = blockIdx.x;
-// CUDA-NEXT: const long long by = blockIdx.y;
+// Coordinates are 32-bit.
+// CUDA-NEXT: const int bx = blockIdx.x;
+// CUDA-NEXT: const int by = blockIdx.y;
 // CUDA: float *A_shared = reinterpret_cast<float *>(smem + 0);
 // CUDA: float *B_shared = reinterpret_cast<float *>(smem + 16384);
 // The fragment takes the default partition (TLCLayout defaultFragment):
 // 4-element chunks, consecutive chunks on consecutive threads.
 // CUDA: alignas(16) float C_local[32];  // parallel · 32 regs/thread
 // First copy: 16-byte vectors when the chunk is in bounds and aligned, else
-// guarded elements (zero outside A).
+// guarded elements (zero outside A). The shapes are symbolic: the guards
+// and the global alignment test stay, the global element offset is 64-bit,
+// and the shared side's alignment is proven (no test).
 // CUDA: // T.copy  elementwise_add.py:27:9
 // CUDA: for (int c = 0; c < 8; ++c) {
-// CUDA-NEXT: const long long q = (long long)c * 128 + tid;  // chunk
-// CUDA: if ([[ROW:.*]] < M && [[COL:.*]] + 4 <= N && ({{.*}}) % 4 == 0 && ({{.*}}) % 4 == 0) {
-// CUDA-NEXT: tlc::cuda::copyVector<16>(&A_shared[{{.*}}], &A[{{.*}}]);
+// CUDA-NEXT: const int q = c * 128 + tid;  // chunk
+// CUDA: if ([[ROW:.*]] < M && [[COL:.*]] + 4 <= N && (((long long)[[ROW]]) * N + [[COL]]) % 4 == 0) {
+// CUDA-NEXT: tlc::cuda::copyVector<16>(&A_shared[{{.*}}], &A[((long long)[[ROW]]) * N + [[COL]]]);
 // CUDA-NEXT: } else {
 // CUDA: A_shared[{{.*}}] = (({{.*}} < M && {{.*}} < N) ? A[{{.*}}] : 0);
 // Both copies write shared memory that the loop reads: one barrier.
@@ -31,8 +34,8 @@
 // CUDA: __syncthreads();  // shared-memory dependence
 // CUDA-NEXT: // T.Parallel  elementwise_add.py:29:9
 // CUDA: for (int r = 0; r < 32; ++r) {
-// CUDA-NEXT: const long long [[I:i0_.*]] = ((tid >> 5) & 3) + ((r >> 2) & 7) * 4;
-// CUDA-NEXT: const long long [[J:i1_.*]] = (tid & 31) * 4 + (r & 3);
+// CUDA-NEXT: const int [[I:i0_.*]] = ((tid >> 5) & 3) + ((r >> 2) & 7) * 4;
+// CUDA-NEXT: const int [[J:i1.*]] = (tid & 31) * 4 + (r & 3);
 // CUDA-NEXT: const float {{.*}} = A_shared[([[I]]) * 128 + [[J]]];
 // CUDA: const float [[SUM:.*]] = ({{.*}} + {{.*}});
 // CUDA-NEXT: C_local[r] = [[SUM]];

@@ -9,8 +9,8 @@
 
 // Block rasterisation in panels of 2 rows of blocks.
 // CHECK: // T.use_swizzle  g.py:9:9
-// CHECK: const long long by = panel * 2 + inPanel % panelWidth;
-// CHECK-NEXT: const long long bx = inPanel / panelWidth;
+// CHECK: const int by = panel * 2 + inPanel % panelWidth;
+// CHECK-NEXT: const int bx = inPanel / panelWidth;
 // Two stages of each 64 x 32 f16 tile (2 x 4 KiB), scratch after them.
 // CHECK: half *A_s = reinterpret_cast<tlc::cuda::half *>(smem + 0);
 // CHECK: half *B_s = reinterpret_cast<tlc::cuda::half *>(smem + 8192);
@@ -18,14 +18,18 @@
 // the 4 lanes of a quad in each of the 2 warps along N.
 // CHECK: alignas(16) float acc[32];  // mma.C · 2×2 warps · 32 regs/thread
 // CHECK: alignas(16) float m[4];  // mma.C row · 2×2 warps · 4 regs/thread · rep 8
-// Prologue: stage 0 in flight before the loop.
+// Prologue: stage 0 in flight before the loop. Every shape is static and
+// divided by its tile: no bounds or alignment test around cp.async.
 // CHECK: // T.Pipelined (num_stages = 2: cp.async into 2 shared-memory stages)  g.py:11:9
-// CHECK: const long long prologue = 0ll + 0;
-// CHECK: tlc::cuda::cpAsync<16>(&(A_s + ((prologue) - 0ll) % 2 * 2048)[tlc::cuda::swizzledIndex<4>(
+// CHECK: const int prologue = 0 + 0;
+// CHECK-NOT: {{< 256|<= 256|% 8 == 0|} else {}}
+// CHECK: tlc::cuda::cpAsync<16>(&A_s[tlc::cuda::swizzledIndex<4>(
 // CHECK: tlc::cuda::cpAsyncCommit();
-// CHECK: for (long long k = 0ll; k < 8ll; ++k) {
-// CHECK: const long long ahead = k + 1;
-// CHECK: tlc::cuda::cpAsync<16>(&(B_s + ((ahead) - 0ll) % 2 * 2048)
+// The loop rotates its read and write stages (no `% stages`).
+// CHECK-NEXT: int readStage = 0, writeStage = 1;
+// CHECK-NEXT: for (int k = 0; k < 8; ++k) {
+// CHECK-NEXT: const int ahead = k + 1;
+// CHECK: tlc::cuda::cpAsync<16>(&(B_s + writeStage * 2048)
 // CHECK: tlc::cuda::cpAsyncCommit();
 // CHECK-NEXT: tlc::cuda::cpAsyncWait<1>();  // stage of k landed
 // CHECK-NEXT: __syncthreads();
@@ -33,13 +37,27 @@
 // CHECK-NOT: copyVector
 // CHECK: // T.gemm  g.py:14:13
 // CHECK: const int wm = warp % 2, wn = warp / 2;  // warp grid 2 x 2
-// CHECK: for (int kk = 0; kk < 2; ++kk) {
 // A stored [M, K]: plain ldmatrix.x4; B stored [N, K] (transpose_b): plain
-// ldmatrix.x4 over two n8 tiles.
-// CHECK: tlc::cuda::ldmatrixX4(aFrag[mi][0], aFrag[mi][1], aFrag[mi][2], aFrag[mi][3], &(A_s + ((k) - 0ll) % 2 * 2048)[tlc::cuda::swizzledIndex<4>(wm * 32 + mi * 16 + lane % 16, kk * 16 + (lane / 16) * 8)]);
-// CHECK: tlc::cuda::ldmatrixX4(bFrag[ni][0], bFrag[ni][1], bFrag[ni + 1][0], bFrag[ni + 1][1], &(B_s + ((k) - 0ll) % 2 * 2048)[tlc::cuda::swizzledIndex<4>(wn * 32 + ni * 8 + lane % 8 + ((lane / 8) / 2) * 8, kk * 16 + ((lane / 8) % 2) * 8)]);
+// ldmatrix.x4 over two n8 tiles. The K loop is unrolled: each address is a
+// per-thread swizzled offset (one per chunk phase of the k-step) plus a
+// constant (16 rows of 32 elements = 512 per m16/n16 tile).
+// CHECK: // k-step 0
+// CHECK: const int aOff0 = tlc::cuda::swizzledIndex<4>(wm * 32 + lane % 16, (lane / 16) * 8);
+// CHECK-NEXT: tlc::cuda::ldmatrixX4(aFrag[0][0], aFrag[0][1], aFrag[0][2], aFrag[0][3], &(A_s + readStage * 2048)[aOff0]);
+// CHECK-NEXT: tlc::cuda::ldmatrixX4(aFrag[1][0], aFrag[1][1], aFrag[1][2], aFrag[1][3], &(A_s + readStage * 2048)[aOff0 + 512]);
+// CHECK-NEXT: const int bOff0 = tlc::cuda::swizzledIndex<4>(wn * 32 + lane % 8 + (lane / 16) * 8, ((lane / 8) % 2) * 8);
+// CHECK-NEXT: tlc::cuda::ldmatrixX4(bFrag[0][0], bFrag[0][1], bFrag[1][0], bFrag[1][1], &(B_s + readStage * 2048)[bOff0]);
+// CHECK-NEXT: tlc::cuda::ldmatrixX4(bFrag[2][0], bFrag[2][1], bFrag[3][0], bFrag[3][1], &(B_s + readStage * 2048)[bOff0 + 512]);
 // CHECK: tlc::cuda::mmaM16N8K16<tlc::cuda::half>(&acc[mi * 16 + ni * 4], aFrag[mi], bFrag[ni]);
+// The second k-step: columns 16..31, i.e. chunks 2 and 3 of the row.
+// CHECK: // k-step 1
+// CHECK: const int aOff2 = tlc::cuda::swizzledIndex<4>(wm * 32 + lane % 16, ((lane / 16) * 8) + 16);
+// CHECK: const int bOff2 = tlc::cuda::swizzledIndex<4>(wn * 32 + lane % 8 + (lane / 16) * 8, (((lane / 8) % 2) * 8) + 16);
+// CHECK-NEXT: tlc::cuda::ldmatrixX4(bFrag_1[0][0], bFrag_1[0][1], bFrag_1[1][0], bFrag_1[1][1], &(B_s + readStage * 2048)[bOff2]);
+// CHECK-NOT: k-step 2
 // CHECK: __syncthreads();  // stage of k is free for k + 2
+// CHECK-NEXT: readStage = readStage + 1 == 2 ? 0 : readStage + 1;
+// CHECK-NEXT: writeStage = writeStage + 1 == 2 ? 0 : writeStage + 1;
 // CHECK: tlc::cuda::cpAsyncWaitAll();
 // CHECK: // T.reduce_max  g.py:15:9
 // CHECK: shuffleXor(part[k_1], 1)
@@ -59,7 +77,7 @@
 // CHECK: printf("g.py:19: device assertion failed: bx in range (block %d,%d,%d thread %d)\n"
 // CHECK-NEXT: __trap();
 // CHECK: // T.print  g.py:20:9
-// CHECK: printf("g.py:20: acc acc[%lld, %lld] = %g (thread %d)\n"
+// CHECK: printf("g.py:20: acc acc[%lld, %lld] = %g (thread %d)\n", (long long)i0_{{[0-9]+}}, (long long)i1_{{[0-9]+}},
 
 tile.func @gemm_rowmax(%A: !tile.buffer<[256, 256], f16, global> loc("A"), %B: !tile.buffer<[256, 256], f16, global> loc("B"), %M: !tile.buffer<[256], f32, global> loc("M")) {
   tile.kernel (%bx, %by) grid [4, 4] threads [128] {

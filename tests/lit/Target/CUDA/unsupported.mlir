@@ -26,13 +26,26 @@ tile.func @dynamic_threads(%n: index) {
 
 // -----
 
-// 8-bit tensor-core gemms (m16n8k32) are not lowered yet.
-tile.func @gemm_fp8(%A: !tile.buffer<[64, 64], f8E4M3FN, global>) {
+// 8-bit tensor-core gemms (m16n8k32) load both operands K-contiguous: B
+// stored [K, N] (no transpose_B) would need an 8-bit transpose.
+tile.func @gemm_fp8_b_kn(%A: !tile.buffer<[64, 64], f8E4M3FN, global>) {
   tile.kernel (%bx) grid [1] threads [128] {
     %a = tile.alloc : !tile.buffer<[64, 64], f8E4M3FN, shared.dyn>
     %c = tile.alloc : !tile.buffer<[64, 64], f32, local.fragment>
-    // expected-error @+1 {{the CUDA target lowers T.gemm for f16/bf16 operands with an f32 accumulator}}
-    tile.gemm %a, %a, %c {transpose_b} : !tile.buffer<[64, 64], f8E4M3FN, shared.dyn>, !tile.buffer<[64, 64], f8E4M3FN, shared.dyn>, !tile.buffer<[64, 64], f32, local.fragment>
+    // expected-error @+1 {{T.gemm of 8-bit operands needs A stored [M, K] in shared memory and B stored [N, K] (transpose_B=True) on the CUDA target}}
+    tile.gemm %a, %a, %c : !tile.buffer<[64, 64], f8E4M3FN, shared.dyn>, !tile.buffer<[64, 64], f8E4M3FN, shared.dyn>, !tile.buffer<[64, 64], f32, local.fragment>
+  }
+}
+
+// -----
+
+// f32 operands (tf32 mma) are not lowered.
+tile.func @gemm_f32(%A: !tile.buffer<[64, 64], f32, global>) {
+  tile.kernel (%bx) grid [1] threads [128] {
+    %a = tile.alloc : !tile.buffer<[64, 64], f32, shared.dyn>
+    %c = tile.alloc : !tile.buffer<[64, 64], f32, local.fragment>
+    // expected-error @+1 {{the CUDA target lowers T.gemm for f16/bf16 operands with an f32 accumulator (mma.sync.m16n8k16), and for e4m3/e5m2 with f32 or s8 with s32 (mma.sync.m16n8k32)}}
+    tile.gemm %a, %a, %c {transpose_b} : !tile.buffer<[64, 64], f32, shared.dyn>, !tile.buffer<[64, 64], f32, shared.dyn>, !tile.buffer<[64, 64], f32, local.fragment>
   }
 }
 
@@ -46,5 +59,77 @@ tile.func @reduce_keepdim(%X: !tile.buffer<[64, 128], f32, global>) {
     tile.clear %S : !tile.buffer<[64, 128], f32, local.fragment>
     // expected-error @+1 {{reductions into a buffer that keeps the reduced dimension are not supported}}
     tile.reduce sum %S to %m dim = 1 clear : !tile.buffer<[64, 128], f32, local.fragment> to !tile.buffer<[64, 1], f32, local.fragment>
+  }
+}
+
+// -----
+
+// Explicit T.Pipelined schedules the CUDA target cannot honour are errors,
+// not silently ignored: compute statements reordered by `order`...
+tile.func @order_compute(%A: !tile.buffer<[64, 64], f16, global>) {
+  tile.kernel (%bx) grid [1] threads [128] {
+    %a = tile.alloc : !tile.buffer<[64, 64], f16, shared.dyn>
+    %c = tile.alloc : !tile.buffer<[64, 64], f32, local.fragment>
+    %c0 = arith.constant 0 : index
+    %c4 = arith.constant 4 : index
+    // expected-error @+1 {{T.Pipelined: 'order' reorders compute statements 2 and earlier ones; the CUDA target keeps them in program order}}
+    tile.pipelined %k = %c0 to %c4 stages 2 order [0, 2, 1] {
+      tile.copy %A to %a : !tile.buffer<[64, 64], f16, global> to !tile.buffer<[64, 64], f16, shared.dyn>
+      tile.clear %c : !tile.buffer<[64, 64], f32, local.fragment>
+      tile.gemm %a, %a, %c {transpose_b} : !tile.buffer<[64, 64], f16, shared.dyn>, !tile.buffer<[64, 64], f16, shared.dyn>, !tile.buffer<[64, 64], f32, local.fragment>
+    }
+  }
+}
+
+// -----
+
+// ... a middle stage ...
+tile.func @three_stages(%A: !tile.buffer<[64, 64], f16, global>) {
+  tile.kernel (%bx) grid [1] threads [128] {
+    %a = tile.alloc : !tile.buffer<[64, 64], f16, shared.dyn>
+    %c = tile.alloc : !tile.buffer<[64, 64], f32, local.fragment>
+    %c0 = arith.constant 0 : index
+    %c4 = arith.constant 4 : index
+    // expected-error @+1 {{T.Pipelined: stage 1 of statement 1: the CUDA target pipelines global -> shared copies in stage 0 and everything else in the last stage}}
+    tile.pipelined %k = %c0 to %c4 stages 3 stage [0, 1, 2] {
+      tile.copy %A to %a : !tile.buffer<[64, 64], f16, global> to !tile.buffer<[64, 64], f16, shared.dyn>
+      tile.clear %c : !tile.buffer<[64, 64], f32, local.fragment>
+      tile.gemm %a, %a, %c {transpose_b} : !tile.buffer<[64, 64], f16, shared.dyn>, !tile.buffer<[64, 64], f16, shared.dyn>, !tile.buffer<[64, 64], f32, local.fragment>
+    }
+  }
+}
+
+// -----
+
+// ... compute in stage 0 ...
+tile.func @compute_stage0(%A: !tile.buffer<[64, 64], f16, global>) {
+  tile.kernel (%bx) grid [1] threads [128] {
+    %a = tile.alloc : !tile.buffer<[64, 64], f16, shared.dyn>
+    %c = tile.alloc : !tile.buffer<[64, 64], f32, local.fragment>
+    %c0 = arith.constant 0 : index
+    %c4 = arith.constant 4 : index
+    // expected-error @+1 {{T.Pipelined: statement 1 is in stage 0 but is not a copy from global into a whole shared buffer, which the CUDA target needs}}
+    tile.pipelined %k = %c0 to %c4 stages 2 stage [0, 0, 1] {
+      tile.copy %A to %a : !tile.buffer<[64, 64], f16, global> to !tile.buffer<[64, 64], f16, shared.dyn>
+      tile.clear %c : !tile.buffer<[64, 64], f32, local.fragment>
+      tile.gemm %a, %a, %c {transpose_b} : !tile.buffer<[64, 64], f16, shared.dyn>, !tile.buffer<[64, 64], f16, shared.dyn>, !tile.buffer<[64, 64], f32, local.fragment>
+    }
+  }
+}
+
+// -----
+
+// ... or lists that do not match the statements.
+tile.func @wrong_length(%A: !tile.buffer<[64, 64], f16, global>) {
+  tile.kernel (%bx) grid [1] threads [128] {
+    %a = tile.alloc : !tile.buffer<[64, 64], f16, shared.dyn>
+    %c = tile.alloc : !tile.buffer<[64, 64], f32, local.fragment>
+    %c0 = arith.constant 0 : index
+    %c4 = arith.constant 4 : index
+    // expected-error @+1 {{T.Pipelined: 'stage' and 'order' need one entry per statement of the loop body (2 here)}}
+    tile.pipelined %k = %c0 to %c4 stages 2 stage [0, 1, 1] {
+      tile.copy %A to %a : !tile.buffer<[64, 64], f16, global> to !tile.buffer<[64, 64], f16, shared.dyn>
+      tile.gemm %a, %a, %c {transpose_b} : !tile.buffer<[64, 64], f16, shared.dyn>, !tile.buffer<[64, 64], f16, shared.dyn>, !tile.buffer<[64, 64], f32, local.fragment>
+    }
   }
 }

@@ -20,13 +20,18 @@
 #include "llvm/Support/JSON.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace tlc::artifact {
 
-/// Version of the manifest format written by this build.
-constexpr int64_t kManifestVersion = 1;
+/// Newest version of the manifest format this build reads and writes.
+/// Version 2 adds workspaces; a manifest without workspaces is written as
+/// version 1, so tools that only know version 1 still read it.
+constexpr int64_t kManifestVersion = 2;
+/// Oldest version this build reads.
+constexpr int64_t kMinManifestVersion = 1;
 
 /// One extent: a static integer or a symbolic expression (ShapeExpr text).
 struct Extent {
@@ -85,6 +90,23 @@ struct Launch {
   std::string location;
   /// The GPU kernel symbol of this launch (empty: the manifest's `entry`).
   std::string entry;
+  /// Names of the manifest's workspaces this launch's kernel takes, in
+  /// argument order: after the parameters, before the symbols.
+  std::vector<std::string> workspaces;
+};
+
+/// A global scratch buffer of the instance (`T.alloc_global` in the function
+/// body): allocated by the runtime before the first launch, passed to the
+/// launches that list it, freed after the last.
+struct Workspace {
+  /// The Python name (`glse`).
+  std::string name;
+  /// TileLang dtype name of the elements.
+  std::string dtype;
+  /// Extents (row-major, dense).
+  std::vector<Extent> shape;
+  /// Size in bytes (static, or an expression of the symbols).
+  Extent bytes;
 };
 
 /// One source map entry: generated line `generatedLine` (1-based) comes from
@@ -121,6 +143,8 @@ struct Manifest {
   std::vector<Param> params;
   /// Kernel launches in program order.
   std::vector<Launch> launches;
+  /// Workspaces in allocation order.
+  std::vector<Workspace> workspaces;
   /// Files the source map refers to.
   std::vector<std::string> sourceMapFiles;
   /// Generated line <-> DSL location, sorted by generated line.
@@ -139,6 +163,16 @@ llvm::Error writeManifest(const Manifest &manifest, llvm::StringRef path);
 /// Reads and parses the manifest at \p path. Errors name the path and say
 /// whether it is missing, not JSON, or not a valid manifest.
 llvm::Expected<Manifest> readManifest(llvm::StringRef path);
+
+/// The bytes of \p count elements of \p dtype (sub-byte types rounded up);
+/// nullopt for an unknown dtype.
+std::optional<int64_t> getDTypeBytes(llvm::StringRef dtype, int64_t count);
+
+/// The byte size of a dense buffer of \p dtype and \p shape: static when
+/// every extent is, else a ShapeExpr of the symbolic extents. Fails for an
+/// unknown dtype.
+llvm::Expected<Extent> getBufferBytes(llvm::StringRef dtype,
+                                      const std::vector<Extent> &shape);
 
 /// Lowercase hex SHA-256 of \p data.
 std::string sha256Hex(llvm::StringRef data);

@@ -21,18 +21,20 @@
 namespace tlc {
 namespace cuda {
 
-/// Element offset of (row, col) in a tile of 16-bit elements whose rows are
-/// `ChunksPerRow` 16-byte chunks (8 elements each). Rows of 8 or more chunks
-/// XOR the low 3 chunk bits with row % 8; rows of 4 chunks (two rows per
-/// 128-byte line) with (row / 2) % 4; rows of 2 chunks with (row / 4) % 2.
-template <int ChunksPerRow>
-TLC_DEVICE constexpr long long swizzledIndex(long long row, long long col) {
-  long long chunk = col >> 3;
-  long long mask = ChunksPerRow >= 8   ? (row & 7)
-                   : ChunksPerRow == 4 ? ((row >> 1) & 3)
-                   : ChunksPerRow == 2 ? ((row >> 2) & 1)
-                                       : 0;
-  return row * (ChunksPerRow * 8) + (((chunk ^ mask) << 3) | (col & 7));
+/// Element offset of (row, col) in a tile whose rows are `ChunksPerRow`
+/// 16-byte chunks of `ChunkElems` elements (8 for 16-bit, 16 for 8-bit
+/// elements). Rows of 8 or more chunks XOR the low 3 chunk bits with
+/// row % 8; rows of 4 chunks (two rows per 128-byte line) with
+/// (row / 2) % 4; rows of 2 chunks with (row / 4) % 2.
+template <int ChunksPerRow, int ChunkElems = 8>
+TLC_DEVICE constexpr int swizzledIndex(int row, int col) {
+  int chunk = unsigned(col) / ChunkElems;
+  int mask = ChunksPerRow >= 8   ? (row & 7)
+             : ChunksPerRow == 4 ? ((row >> 1) & 3)
+             : ChunksPerRow == 2 ? ((row >> 2) & 1)
+                                 : 0;
+  return row * (ChunksPerRow * ChunkElems) + (chunk ^ mask) * ChunkElems +
+         int(unsigned(col) % ChunkElems);
 }
 
 /// Two consecutive 16-bit registers of a fragment as one 32-bit operand.
