@@ -59,13 +59,39 @@ struct BackendDiagnostics {
   mlir::ScopedDiagnosticHandler handler;
 };
 
+/// The target the kernels are analysed for. `cuda:A,B,...` (a fatbin for
+/// several architectures) is analysed as its oldest architecture, with the
+/// smallest shared-memory budget of the list, so the code fits all of them.
+std::optional<eval::TargetInfo> analysisTarget(llvm::StringRef spec) {
+  if (!spec.starts_with("cuda:") || !spec.contains(','))
+    return eval::TargetInfo::parse(spec);
+  llvm::SmallVector<llvm::StringRef, 4> archs;
+  spec.drop_front(5).split(archs, ',');
+  std::optional<eval::TargetInfo> result;
+  for (llvm::StringRef arch : archs) {
+    std::optional<eval::TargetInfo> t =
+        eval::TargetInfo::parse(("cuda:" + arch.trim()).str());
+    if (!t)
+      return std::nullopt;
+    if (!result) {
+      result = t;
+      continue;
+    }
+    int64_t shared = std::min(result->sharedMemoryBytes, t->sharedMemoryBytes);
+    if (t->name < result->name) // "cuda:sm_80" < "cuda:sm_86" < "cuda:sm_90a"
+      result = t;
+    result->sharedMemoryBytes = shared;
+  }
+  return result;
+}
+
 /// `-o DIR`: analyses every file and writes the artifacts of every kernel
 /// instance (source, binary, NAME.json) into \p outDir. Returns the exit
 /// status.
 int buildArtifacts(driver::Driver &drv, llvm::ArrayRef<std::string> inputs,
-                   llvm::StringRef outDir, bool lineDirectives) {
+                   llvm::StringRef outDir, llvm::StringRef targetName,
+                   bool lineDirectives) {
   const driver::DriverOptions &opts = drv.getOptions();
-  llvm::StringRef targetName = opts.eval.target.name;
   bool isCuda = targetName.starts_with("cuda:");
   if (targetName != "cpu" && !isCuda) {
     llvm::errs() << "tlc-build: error: -o: --target=" << targetName
@@ -73,13 +99,13 @@ int buildArtifacts(driver::Driver &drv, llvm::ArrayRef<std::string> inputs,
                     "cuda:sm_86, cuda:sm_89, cuda:sm_90a do)\n";
     return 2;
   }
-  if (isCuda &&
-      !llvm::is_contained(target::getCudaArchitectures(),
-                          targetName.drop_front(5))) {
-    llvm::errs() << "tlc-build: error: -o: no CUDA artifacts for --target="
-                 << targetName << " (cuda:sm_80, cuda:sm_86, cuda:sm_89 or "
-                    "cuda:sm_90a)\n";
-    return 2;
+  if (isCuda) {
+    auto archs = target::parseCudaArchitectures(targetName.drop_front(5));
+    if (!archs) {
+      llvm::errs() << "tlc-build: error: -o: --target=" << targetName << ": "
+                   << llvm::toString(archs.takeError()) << "\n";
+      return 2;
+    }
   }
   std::vector<driver::FileResult> results;
   for (const std::string &path : inputs) {
@@ -188,8 +214,9 @@ int main(int argc, char **argv) {
       cl::init(false), cl::cat(category));
   cl::opt<std::string> target(
       "target",
-      cl::desc("cuda:sm_90a|cuda:sm_80|hip:gfx90a|hip:gfx942|cpu "
-               "(budgets and warp size)"),
+      cl::desc("cuda:sm_90a|cuda:sm_80|cuda:sm_86|cuda:sm_89|hip:gfx90a|"
+               "hip:gfx942|cpu; with -o, several CUDA architectures as "
+               "cuda:sm_80,sm_90a build one fatbin for all of them"),
       cl::init("cuda:sm_90a"), cl::cat(category));
   cl::opt<std::string> kernelName("kernel",
                                   cl::desc("Only analyse this kernel"),
@@ -243,7 +270,7 @@ int main(int argc, char **argv) {
       return 2;
     }
     opts.format = *fmt;
-    std::optional<eval::TargetInfo> tgt = eval::TargetInfo::parse(target);
+    std::optional<eval::TargetInfo> tgt = analysisTarget(target);
     if (!tgt) {
       llvm::errs() << "tlc-build: error: unknown --target '" << target
                    << "'\n";
@@ -266,7 +293,7 @@ int main(int argc, char **argv) {
     }
     driver::Driver drv(std::move(opts));
     if (!outputDir.empty() && !check && !verifyDiags && emit.empty())
-      return buildArtifacts(drv, inputs, outputDir, lineDirectives);
+      return buildArtifacts(drv, inputs, outputDir, target, lineDirectives);
     int status = drv.run(inputs, llvm::outs(), llvm::errs());
     llvm::outs().flush();
     return status;

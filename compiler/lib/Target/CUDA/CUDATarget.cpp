@@ -74,20 +74,42 @@ llvm::Expected<std::string> tlc::target::findNvcc(llvm::StringRef configured) {
           "nvcc -cubin");
 }
 
-std::vector<std::string> tlc::target::getNvccFlags(llvm::StringRef arch) {
-  std::string compute = "compute_" + arch.drop_front(3).str();
-  std::vector<std::string> flags = {"-std=c++17", "-O3", "-lineinfo"};
-  if (arch == "sm_90a") {
-    // Arch-specific features: SASS for sm_90a only.
-    flags.push_back("-gencode=arch=" + compute + ",code=" + arch.str());
-    flags.push_back("-cubin");
-  } else {
-    // SASS for the architecture plus its PTX, which the driver JIT-compiles
-    // for newer GPUs (an sm_80 build runs on an H200).
-    flags.push_back("-gencode=arch=" + compute + ",code=[" + arch.str() +
-                    "," + compute + "]");
-    flags.push_back("-fatbin");
+llvm::Expected<std::vector<std::string>>
+tlc::target::parseCudaArchitectures(llvm::StringRef archList) {
+  llvm::SmallVector<llvm::StringRef, 4> parts;
+  archList.split(parts, ',');
+  std::vector<std::string> archs;
+  for (llvm::StringRef part : parts) {
+    part = part.trim();
+    if (!llvm::is_contained(getCudaArchitectures(), part))
+      return llvm::createStringError(
+          llvm::inconvertibleErrorCode(),
+          "unknown CUDA architecture '" + part +
+              "' (sm_80, sm_86, sm_89 or sm_90a; several comma-separated)");
+    if (!llvm::is_contained(archs, part.str()))
+      archs.push_back(part.str());
   }
+  return archs;
+}
+
+std::vector<std::string> tlc::target::getNvccFlags(llvm::StringRef arch) {
+  std::vector<std::string> flags = {"-std=c++17", "-O3", "-lineinfo"};
+  llvm::SmallVector<llvm::StringRef, 4> archs;
+  arch.split(archs, ',');
+  for (llvm::StringRef a : archs) {
+    a = a.trim();
+    std::string compute = "compute_" + a.drop_front(3).str();
+    if (a == "sm_90a") {
+      // Arch-specific features: SASS only (no PTX would run elsewhere).
+      flags.push_back("-gencode=arch=" + compute + ",code=" + a.str());
+    } else {
+      // SASS for the architecture plus its PTX, which the driver
+      // JIT-compiles for newer GPUs (an sm_80 build runs on an H200).
+      flags.push_back("-gencode=arch=" + compute + ",code=[" + a.str() +
+                      "," + compute + "]");
+    }
+  }
+  flags.push_back(arch == "sm_90a" ? "-cubin" : "-fatbin");
   return flags;
 }
 
@@ -173,9 +195,10 @@ static LogicalResult completeManifest(tile::FuncOp func,
 LogicalResult tlc::target::buildCudaArtifacts(ModuleOp module,
                                               llvm::StringRef outDir,
                                               const CudaBuildOptions &options) {
-  if (!llvm::is_contained(getCudaArchitectures(), options.arch))
-    return module.emitError() << "unknown CUDA architecture '" << options.arch
-                              << "' (sm_80, sm_86, sm_89 or sm_90a)";
+  auto archs = parseCudaArchitectures(options.arch);
+  if (!archs)
+    return module.emitError() << llvm::toString(archs.takeError());
+  std::string archList = llvm::join(*archs, ",");
   bool ok = true;
   std::optional<std::string> nvcc;
   for (auto func : module.getOps<tile::FuncOp>()) {
@@ -197,15 +220,15 @@ LogicalResult tlc::target::buildCudaArtifacts(ModuleOp module,
     }
     artifact::ArtifactBundle bundle;
     bundle.manifest = std::move(*manifest);
-    bundle.manifest.target = "cuda:" + options.arch;
+    bundle.manifest.target = "cuda:" + archList;
     bundle.source = std::move(kernel->source);
     bundle.sourceExtension = ".cu";
-    bundle.binaryExtension = options.arch == "sm_90a" ? ".cubin" : ".fatbin";
+    bundle.binaryExtension = archList == "sm_90a" ? ".cubin" : ".fatbin";
     bundle.extraFiles = getCudaDeviceHeaders();
     artifact::HostCompileOptions compile;
     compile.label = "nvcc";
     compile.useCache = options.useCache;
-    compile.flags = getNvccFlags(options.arch);
+    compile.flags = getNvccFlags(archList);
     if (!nvcc) {
       auto found = findNvcc(options.nvcc);
       if (!found) {

@@ -37,7 +37,8 @@ namespace tlc::target {
 
 /// Options of buildCudaArtifacts.
 struct CudaBuildOptions {
-  /// The architecture: `sm_80`, `sm_86`, `sm_89`, `sm_90a`.
+  /// The architecture: `sm_80`, `sm_86`, `sm_89`, `sm_90a`; or several,
+  /// comma-separated (`sm_80,sm_90a`): one fatbin with code for each.
   std::string arch = "sm_90a";
   /// nvcc; empty: $TLC_NVCC, else $CUDA_HOME/bin/nvcc, else
   /// /usr/local/cuda/bin/nvcc, else `nvcc` from PATH.
@@ -59,7 +60,15 @@ llvm::ArrayRef<llvm::StringRef> getCudaArchitectures();
 /// looked and how to point tlc at one.
 llvm::Expected<std::string> findNvcc(llvm::StringRef configured);
 
-/// The nvcc flags of \p arch (before `-I DIR SOURCE -o OUT`).
+/// Splits CudaBuildOptions::arch into its architectures; the error names
+/// the first unknown one.
+llvm::Expected<std::vector<std::string>>
+parseCudaArchitectures(llvm::StringRef archList);
+
+/// The nvcc flags of \p arch, one architecture or a comma-separated list
+/// (before `-I DIR SOURCE -o OUT`): sm_90a alone gives a cubin; anything
+/// else a fatbin with SASS for each architecture, plus PTX for each sm_8x
+/// one so newer GPUs can JIT it.
 std::vector<std::string> getNvccFlags(llvm::StringRef arch);
 
 /// tlc's CUDA device headers, as (relative path, contents) pairs.
