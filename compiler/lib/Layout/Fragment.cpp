@@ -373,3 +373,17 @@ bool Fragment::contains(const Fragment &other) const {
   });
   return ok;
 }
+
+std::string Fragment::structuralKey() const {
+  std::string key;
+  appendMemoKey(key, inputShape);
+  key += std::to_string(replicas);
+  key += '|';
+  appendMemoKey(key, indexShape);
+  key += std::to_string(threadExtent);
+  for (const IndexExpr &e : forwardIndex)
+    appendMemoKey(key, e);
+  key += '@';
+  appendMemoKey(key, forwardThread);
+  return key;
+}

@@ -208,6 +208,10 @@ static unsigned compileInto(const IndexExpr &e,
     break;
   }
   unsigned a = compileInto(e.lhs(), code);
+  if (std::optional<int64_t> c = e.rhs().getConstant()) {
+    code.push_back({e.kind(), *c, /*constRhs=*/true});
+    return a;
+  }
   unsigned b = compileInto(e.rhs(), code);
   code.push_back({e.kind(), 0});
   return std::max(a, b + 1);
@@ -222,30 +226,29 @@ std::optional<int64_t>
 CompiledIndexExpr::evaluate(llvm::ArrayRef<int64_t> inputs) const {
   if (code.empty())
     return std::nullopt;
-  llvm::SmallVector<int64_t, 32> stack;
-  stack.reserve(maxDepth + 1);
+  llvm::SmallVector<int64_t, 32> stack(maxDepth + 1);
+  int64_t *top = stack.data(); // One past the top element.
   for (const Op &op : code) {
     switch (op.kind) {
     case IndexKind::Const:
-      stack.push_back(op.value);
+      *top++ = op.value;
       break;
     case IndexKind::Var:
       if (static_cast<size_t>(op.value) >= inputs.size())
         return std::nullopt;
-      stack.push_back(inputs[op.value]);
+      *top++ = inputs[op.value];
       break;
     default: {
-      int64_t b = stack.pop_back_val();
-      int64_t &a = stack.back();
-      std::optional<int64_t> r = foldBinary(op.kind, a, b);
+      int64_t b = op.constRhs ? op.value : *--top;
+      std::optional<int64_t> r = foldBinary(op.kind, top[-1], b);
       if (!r)
         return std::nullopt;
-      a = *r;
+      top[-1] = *r;
       break;
     }
     }
   }
-  return stack.back();
+  return top[-1];
 }
 
 //===----------------------------------------------------------------------===//

@@ -156,6 +156,11 @@ public:
   /// replication, the two formulas and a table `T<thread>:<register>` of the
   /// top-left \p rows x \p cols corner (replica 0).
   std::string longForm(unsigned rows = 8, unsigned cols = 8) const;
+  /// A string that determines the map: the shape, the replication, the
+  /// simplified formulas and the extents (not the origin). Fragments with
+  /// equal keys place every element replica on the same slot; for caches of
+  /// facts derived by enumeration.
+  std::string structuralKey() const;
 
 private:
   /// Builds a fragment whose extents are already known (derived

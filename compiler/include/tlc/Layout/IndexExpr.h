@@ -146,10 +146,13 @@ public:
   /// Same result as IndexExpr::evaluate on the compiled expression.
   std::optional<int64_t> evaluate(llvm::ArrayRef<int64_t> inputs) const;
 
-  /// One postfix instruction (for the implementation).
+  /// One postfix instruction (for the implementation). A binary operator
+  /// with `constRhs` takes its right operand from `value` instead of the
+  /// stack.
   struct Op {
     IndexKind kind;
     int64_t value;
+    bool constRhs = false;
   };
 
 private:

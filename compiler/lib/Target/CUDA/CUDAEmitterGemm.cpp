@@ -57,10 +57,14 @@ fitRegisters(const FragmentInfo &f, ArrayRef<int64_t> extents,
         for (int64_t t = 0; t < threads; ++t) {
           SmallVector<int64_t> c = coordOf(t, p);
           int64_t found = -1;
-          for (int64_t rep = 0; rep < f.layout.getReplicate(); ++rep) {
-            std::optional<layout::FragmentSlot> s = f.layout.apply(c, rep);
-            if (s && s->thread == t)
-              found = s->index;
+          if (f.tables) {
+            found = f.tables->registerAt(c, t);
+          } else {
+            for (int64_t rep = 0; rep < f.layout.getReplicate(); ++rep) {
+              std::optional<layout::FragmentSlot> s = f.layout.apply(c, rep);
+              if (s && s->thread == t)
+                found = s->index;
+            }
           }
           if (found < 0 || (idx >= 0 && idx != found))
             return std::nullopt;

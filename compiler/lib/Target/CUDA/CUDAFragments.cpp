@@ -27,6 +27,10 @@
 #include "tlc/Layout/GemmLayouts.h"
 #include "tlc/Layout/Propagation.h"
 
+#include "llvm/Support/raw_ostream.h"
+
+#include <mutex>
+
 using namespace mlir;
 using namespace tlc;
 using namespace tlc::tile;
@@ -70,18 +74,29 @@ std::optional<BitLinear> BitLinear::fit(
       bits.push_back(std::move(c));
     }
   }
-  // Verify every point of the box.
+  // Verify every point of the box, with the map's value per input value
+  // tabulated: [input][value * dims + d] (base included in input 0).
+  SmallVector<std::vector<int64_t>> part;
+  for (auto [v, e] : llvm::enumerate(extents)) {
+    std::vector<int64_t> &t = part.emplace_back(e * dims, 0);
+    for (int64_t x = 0; x < e; ++x)
+      for (unsigned d = 0; d < dims; ++d) {
+        int64_t sum = v == 0 ? m.base[d] : 0;
+        for (unsigned b = 0; b < m.coef[v].size(); ++b)
+          if ((x >> b) & 1)
+            sum += m.coef[v][b][d];
+        t[x * dims + d] = sum;
+      }
+  }
   point.assign(extents.size(), 0);
   while (true) {
     std::optional<SmallVector<int64_t>> at = f(point);
     if (!at)
       return std::nullopt;
     for (unsigned d = 0; d < dims; ++d) {
-      int64_t want = m.base[d];
+      int64_t want = 0;
       for (auto [v, x] : llvm::enumerate(point))
-        for (unsigned b = 0; b < m.coef[v].size(); ++b)
-          if ((x >> b) & 1)
-            want += m.coef[v][b][d];
+        want += part[v][x * dims + d];
       if (want != (*at)[d])
         return std::nullopt;
     }
@@ -138,6 +153,104 @@ int64_t BitLinear::zeroMask(unsigned v) const {
     if (llvm::all_of(c, [](int64_t x) { return x == 0; }))
       mask |= int64_t(1) << b;
   return mask;
+}
+
+//===----------------------------------------------------------------------===//
+// FragmentTables
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Tables by structural key. Bounded (emptied when full): one file uses a
+/// handful of layouts, so this only trims what earlier builds left behind.
+class FragmentTableCache {
+public:
+  std::shared_ptr<const FragmentTables> lookup(const std::string &key) {
+    std::lock_guard<std::mutex> lock(mutex);
+    auto it = map.find(key);
+    return it == map.end() ? nullptr : it->second;
+  }
+  void record(const std::string &key,
+              std::shared_ptr<const FragmentTables> tables) {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (map.size() >= kMaxEntries)
+      map.clear();
+    map.try_emplace(key, std::move(tables));
+  }
+
+private:
+  static constexpr size_t kMaxEntries = 256;
+  std::mutex mutex;
+  llvm::StringMap<std::shared_ptr<const FragmentTables>> map;
+};
+} // namespace
+
+static FragmentTableCache &tableCache() {
+  static FragmentTableCache cache;
+  return cache;
+}
+
+std::shared_ptr<const FragmentTables>
+FragmentTables::get(const layout::Fragment &f, unsigned fitRank) {
+  std::string key = f.structuralKey();
+  key += '#';
+  key += std::to_string(fitRank);
+  if (std::shared_ptr<const FragmentTables> known = tableCache().lookup(key))
+    return known;
+  auto t = std::make_shared<FragmentTables>();
+  t->shape.assign(f.getInputShape().begin(), f.getInputShape().end());
+  unsigned rank = t->shape.size();
+  t->strides.assign(rank, 1);
+  int64_t numel = 1;
+  for (unsigned d = rank; d-- > 0;) {
+    t->strides[d] = numel;
+    numel *= t->shape[d];
+  }
+  t->replicate = f.getReplicate();
+  llvm::Expected<std::vector<std::vector<int64_t>>> table = f.invertTable();
+  if (!table) {
+    t->error = llvm::toString(table.takeError());
+  } else {
+    int64_t regs = f.getRegsPerThread();
+    t->coords = BitLinear::fit(
+        {f.getThreadExtent(), regs}, fitRank,
+        [&](ArrayRef<int64_t> p) -> std::optional<SmallVector<int64_t>> {
+          const std::vector<int64_t> &slot = (*table)[p[0] * regs + p[1]];
+          if (slot.size() < fitRank)
+            return std::nullopt;
+          return SmallVector<int64_t>(slot.begin(), slot.begin() + fitRank);
+        });
+    t->registerOf.assign(numel, -1);
+    t->threadOf.assign(numel * t->replicate, -1);
+    for (auto [s, entry] : llvm::enumerate(*table)) {
+      if (entry.size() != rank + 1)
+        continue;
+      int64_t flat = 0;
+      for (unsigned d = 0; d < rank; ++d)
+        flat += entry[d] * t->strides[d];
+      t->registerOf[flat] = int32_t(int64_t(s) % regs);
+      t->threadOf[flat * t->replicate + entry[rank]] =
+          int32_t(int64_t(s) / regs);
+    }
+  }
+  tableCache().record(key, t);
+  return t;
+}
+
+int64_t FragmentTables::registerAt(ArrayRef<int64_t> coord,
+                                   int64_t thread) const {
+  if (coord.size() != shape.size())
+    return -1;
+  int64_t flat = 0;
+  for (auto [c, e, s] : llvm::zip(coord, shape, strides)) {
+    if (c < 0 || c >= e)
+      return -1;
+    flat += c * s;
+  }
+  const int32_t *holders = threadOf.data() + flat * replicate;
+  for (int64_t r = 0; r < replicate; ++r)
+    if (holders[r] == thread)
+      return registerOf[flat];
+  return -1;
 }
 
 //===----------------------------------------------------------------------===//
@@ -399,21 +512,14 @@ LogicalResult Emitter::assignFragmentLayouts(KernelOp kernel) {
                         << numThreads;
       return WalkResult::interrupt();
     }
-    llvm::Expected<std::vector<std::vector<int64_t>>> table = f.invertTable();
-    if (!table) {
-      (void)fail(alloc, table.takeError());
+    std::shared_ptr<const FragmentTables> tables = FragmentTables::get(f, info.shape.size());
+    if (!tables->error.empty()) {
+      alloc.emitError() << "fragment layout: " << tables->error;
       return WalkResult::interrupt();
     }
     unsigned rank = info.shape.size();
     int64_t regs = info.regs;
-    std::optional<BitLinear> fit = BitLinear::fit(
-        {info.threadExtent, regs}, rank,
-        [&](ArrayRef<int64_t> p) -> std::optional<SmallVector<int64_t>> {
-          const std::vector<int64_t> &slot = (*table)[p[0] * regs + p[1]];
-          if (slot.size() < rank)
-            return std::nullopt;
-          return SmallVector<int64_t>(slot.begin(), slot.begin() + rank);
-        });
+    const std::optional<BitLinear> &fit = tables->coords;
     if (!fit) {
       alloc.emitError() << "the CUDA target cannot index fragment layout "
                         << f.shortLabel()
@@ -422,6 +528,7 @@ LogicalResult Emitter::assignFragmentLayouts(KernelOp kernel) {
       return WalkResult::interrupt();
     }
     info.coords = *fit;
+    info.tables = std::move(tables);
     info.repMask = info.coords.zeroMask(0);
     // Vector width: low register bits stepping the last dimension by 1, 2,
     // 4, ... with every other term a multiple of the width.
@@ -476,34 +583,71 @@ FailureOr<std::string> Emitter::fragmentIndex(const FragmentInfo &loop,
                                               const FragmentInfo &buf,
                                               ArrayRef<unsigned> dims,
                                               StringRef reg, Operation *at) {
+  // The answer depends only on the two layouts and dims: look it up first.
+  std::string key;
+  if (loop.tables && buf.tables) {
+    llvm::raw_string_ostream os(key);
+    os << static_cast<const void *>(loop.tables.get()) << '/'
+       << static_cast<const void *>(buf.tables.get());
+    for (unsigned d : dims)
+      os << ',' << d;
+    auto it = fragmentIndexMemo.find(key);
+    if (it != fragmentIndexMemo.end())
+      return it->second.identity ? reg.str()
+                                 : it->second.fit.expr(0, {reg.str()});
+  }
+  auto remember = [&](bool identity, const BitLinear &fit) {
+    if (key.empty())
+      return;
+    FragmentIndexMemo &m = fragmentIndexMemo[key];
+    m.loop = loop.tables;
+    m.buf = buf.tables;
+    m.identity = identity;
+    m.fit = fit;
+  };
   bool identity = dims.size() == loop.shape.size();
   for (auto [i, d] : llvm::enumerate(dims))
     identity &= d == i;
-  if (identity && buf.layout.isEquivalentTo(loop.layout))
+  if (identity && ((loop.tables && loop.tables == buf.tables) ||
+                   buf.layout.isEquivalentTo(loop.layout))) {
+    remember(true, BitLinear());
     return reg.str();
+  }
+  // The coordinate of slot (t, r) of the loop is base + T[t] + R[r].
+  unsigned rank = loop.shape.size();
+  int64_t tBits = loop.coords.coef.empty() ? 0 : loop.coords.coef[0].size();
+  int64_t rBits = loop.coords.coef.size() < 2 ? 0 : loop.coords.coef[1].size();
+  std::vector<int64_t> byThread(loop.threadExtent * rank, 0);
+  std::vector<int64_t> byReg(loop.regs * rank, 0);
+  for (int64_t t = 0; t < loop.threadExtent; ++t)
+    for (unsigned d = 0; d < rank; ++d)
+      for (int64_t b = 0; b < tBits; ++b)
+        if ((t >> b) & 1)
+          byThread[t * rank + d] += loop.coords.coef[0][b][d];
+  for (int64_t r = 0; r < loop.regs; ++r)
+    for (unsigned d = 0; d < rank; ++d) {
+      int64_t v = loop.coords.base[d];
+      for (int64_t b = 0; b < rBits; ++b)
+        if ((r >> b) & 1)
+          v += loop.coords.coef[1][b][d];
+      byReg[r * rank + d] = v;
+    }
   std::vector<int64_t> perReg(loop.regs, -1);
+  SmallVector<int64_t> bc(dims.size());
   for (int64_t t = 0; t < loop.threadExtent; ++t) {
     for (int64_t r = 0; r < loop.regs; ++r) {
-      SmallVector<int64_t> c;
-      for (unsigned d = 0; d < loop.shape.size(); ++d) {
-        int64_t v = loop.coords.base[d];
-        for (unsigned b = 0; b < loop.coords.coef[0].size(); ++b)
-          if ((t >> b) & 1)
-            v += loop.coords.coef[0][b][d];
-        for (unsigned b = 0; b < loop.coords.coef[1].size(); ++b)
-          if ((r >> b) & 1)
-            v += loop.coords.coef[1][b][d];
-        c.push_back(v);
-      }
-      SmallVector<int64_t> bc;
-      for (unsigned d : dims)
-        bc.push_back(c[d]);
+      for (auto [k, d] : llvm::enumerate(dims))
+        bc[k] = byThread[t * rank + d] + byReg[r * rank + d];
       int64_t found = -1;
-      for (int64_t rep = 0; rep < buf.layout.getReplicate() && found < 0;
-           ++rep) {
-        std::optional<layout::FragmentSlot> s = buf.layout.apply(bc, rep);
-        if (s && s->thread == t)
-          found = s->index;
+      if (buf.tables) {
+        found = buf.tables->registerAt(bc, t);
+      } else {
+        for (int64_t rep = 0; rep < buf.layout.getReplicate() && found < 0;
+             ++rep) {
+          std::optional<layout::FragmentSlot> s = buf.layout.apply(bc, rep);
+          if (s && s->thread == t)
+            found = s->index;
+        }
       }
       if (found < 0 || (perReg[r] >= 0 && perReg[r] != found)) {
         at->emitError() << "fragment layouts disagree: the element a thread "
@@ -530,5 +674,6 @@ FailureOr<std::string> Emitter::fragmentIndex(const FragmentInfo &loop,
                   "bits; not supported by the CUDA target yet");
     return failure();
   }
+  remember(false, *fit);
   return fit->expr(0, {reg.str()});
 }

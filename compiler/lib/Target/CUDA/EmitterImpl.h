@@ -25,7 +25,10 @@
 #include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 
+#include <memory>
+#include <optional>
 #include <string>
+#include <vector>
 
 namespace tlc::target::cuda_detail {
 
@@ -53,6 +56,36 @@ struct BitLinear {
   int64_t zeroMask(unsigned v) const;
 };
 
+/// Facts of one fragment layout that depend only on the layout (its
+/// structural key), found by enumerating it once and shared by every buffer
+/// and emission that uses the same layout (memoised process-wide).
+struct FragmentTables {
+  /// Why the layout cannot be inverted ("" when it can).
+  std::string error;
+  /// The inverse (tid, register) -> the first `fitRank` coordinates,
+  /// fitted over [0, threadExtent) x [0, regs); std::nullopt when it is not
+  /// linear in the bits. Meaningless when `error` is set.
+  std::optional<BitLinear> coords;
+  /// The logical shape and its row-major strides.
+  llvm::SmallVector<int64_t> shape, strides;
+  /// Replicas per element.
+  int64_t replicate = 1;
+  /// Per element (row-major): the register holding it.
+  std::vector<int32_t> registerOf;
+  /// Per element and replica (`[element * replicate + rep]`): the thread.
+  std::vector<int32_t> threadOf;
+
+  /// The register of thread \p thread that holds \p coord, or -1 when the
+  /// coordinate is outside the shape or no replica of it is on that thread
+  /// (what Fragment::apply over every replica says, without evaluating the
+  /// formulas).
+  int64_t registerAt(llvm::ArrayRef<int64_t> coord, int64_t thread) const;
+  /// The tables of \p layout with `coords` fitted to \p fitRank outputs
+  /// (the rank of the buffer), computed on first use.
+  static std::shared_ptr<const FragmentTables>
+  get(const layout::Fragment &layout, unsigned fitRank);
+};
+
 /// How a `local.fragment` buffer is spread over the threads: its TLCLayout
 /// fragment plus the fitted inverse map (thread, register) -> coordinate.
 struct FragmentInfo {
@@ -71,6 +104,8 @@ struct FragmentInfo {
   /// Consecutive registers that hold consecutive elements of the last
   /// dimension (aligned): the vector width of copies.
   int64_t vec = 1;
+  /// The enumerated facts of `layout` (null for a default-constructed info).
+  std::shared_ptr<const FragmentTables> tables;
 };
 
 /// What is statically known about an integer index value: every value it
@@ -209,6 +244,16 @@ public:
                                              llvm::ArrayRef<unsigned> dims,
                                              llvm::StringRef reg,
                                              mlir::Operation *at);
+  /// fragmentIndex() results of this emitter by (loop tables, buffer
+  /// tables, dims); the entries keep both tables alive.
+  struct FragmentIndexMemo {
+    std::shared_ptr<const FragmentTables> loop, buf;
+    /// Whether the buffer register is the loop register itself.
+    bool identity = false;
+    /// Otherwise the buffer register as a map of the loop register.
+    BitLinear fit;
+  };
+  llvm::StringMap<FragmentIndexMemo> fragmentIndexMemo;
   /// Declares the coordinates of slot (tid, \p reg) of \p info.
   llvm::SmallVector<std::string> emitCoords(const FragmentInfo &info,
                                             llvm::StringRef reg,

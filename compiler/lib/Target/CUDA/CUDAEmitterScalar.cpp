@@ -1,0 +1,206 @@
+//===- CUDAEmitterScalar.cpp - Scalar arithmetic of the CUDA emitter -----===//
+//
+// Part of the tlc project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Scalar `arith` and `math` operations as C++ expressions: constants,
+// integer and float arithmetic, comparisons, casts and math functions, with
+// 16- and 8-bit floats computed in f32 registers.
+//
+//===----------------------------------------------------------------------===//
+
+#include "EmitterImpl.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/IR/Matchers.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace tlc;
+using namespace tlc::tile;
+using namespace tlc::target;
+using namespace tlc::target::cuda_detail;
+
+static bool isSmallFloat(Type t) {
+  return t.isF16() || t.isBF16() || isa<Float8E4M3FNType, Float8E5M2Type>(t);
+}
+
+
+static std::string floatLiteral(double v, bool isDouble) {
+  if (std::isnan(v))
+    return isDouble ? "__longlong_as_double(0x7ff8000000000000ll)"
+                    : "__int_as_float(0x7fc00000)";
+  if (std::isinf(v))
+    return std::string(v < 0 ? "-" : "") +
+           (isDouble ? "__longlong_as_double(0x7ff0000000000000ll)"
+                     : "__int_as_float(0x7f800000)");
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << llvm::format("%.17g", v);
+  if (s.find_first_of(".e") == std::string::npos)
+    s += ".0";
+  return isDouble ? s : s + "f";
+}
+
+LogicalResult Emitter::emitScalar(Operation *op) {
+  if (op->getNumResults() != 1) {
+    op->emitError("unsupported scalar operation in the CUDA target");
+    return failure();
+  }
+  Value res = op->getResult(0);
+  Type rt = res.getType();
+  if (auto c = dyn_cast<arith::ConstantOp>(op)) {
+    Attribute v = c.getValue();
+    if (auto i = dyn_cast<IntegerAttr>(v)) {
+      if (rt.isInteger(1))
+        names[res] = i.getValue().isZero() ? "false" : "true";
+      else
+        names[res] = std::to_string(i.getValue().getSExtValue()) +
+                     ((isa<IndexType>(rt) ? wideIndex : byteWidth(rt) == 8)
+                          ? "ll"
+                          : "");
+      return success();
+    }
+    if (auto f = dyn_cast<FloatAttr>(v)) {
+      names[res] = floatLiteral(f.getValueAsDouble(), rt.isF64());
+      return success();
+    }
+    op->emitError("unsupported constant in the CUDA target");
+    return failure();
+  }
+  FailureOr<std::string> vt = valueType(rt, op);
+  if (failed(vt))
+    return failure();
+  auto arg = [&](unsigned i) { return expr(op->getOperand(i)); };
+  StringRef name = op->getName().getStringRef();
+  bool f64 = rt.isF64() ||
+             (op->getNumOperands() && op->getOperand(0).getType().isF64());
+  std::string fn = f64 ? "" : "f"; // math function suffix
+  std::string e;
+  auto bin = [&](StringRef sym) { e = "(" + arg(0) + " " + sym.str() + " " + arg(1) + ")"; };
+  auto call = [&](StringRef f) {
+    e = f.str() + "(";
+    for (unsigned i = 0; i < op->getNumOperands(); ++i)
+      e += (i ? ", " : "") + arg(i);
+    e += ")";
+  };
+  if (name == "arith.addf" || name == "arith.addi")
+    bin("+");
+  else if (name == "arith.subf" || name == "arith.subi")
+    bin("-");
+  else if (name == "arith.mulf" || name == "arith.muli")
+    bin("*");
+  else if (name == "arith.divf" || name == "arith.divsi")
+    bin("/");
+  else if (name == "arith.remsi")
+    bin("%");
+  else if (name == "arith.divui" || name == "arith.remui")
+    e = "(" + *vt + ")((unsigned long long)" + arg(0) +
+        (name == "arith.divui" ? " / " : " % ") + "(unsigned long long)" +
+        arg(1) + ")";
+  else if (name == "arith.andi")
+    bin("&");
+  else if (name == "arith.ori")
+    bin("|");
+  else if (name == "arith.xori")
+    bin("^");
+  else if (name == "arith.shli")
+    bin("<<");
+  else if (name == "arith.shrsi")
+    bin(">>");
+  else if (name == "arith.shrui")
+    e = "(" + *vt + ")((unsigned long long)" + arg(0) + " >> " + arg(1) + ")";
+  else if (name == "arith.remf")
+    call("fmod" + fn);
+  else if (name == "arith.maxnumf" || name == "arith.maximumf")
+    call("fmax" + fn);
+  else if (name == "arith.minnumf" || name == "arith.minimumf")
+    call("fmin" + fn);
+  else if (name == "arith.maxsi")
+    call("max");
+  else if (name == "arith.minsi")
+    call("min");
+  else if (name == "arith.floordivsi")
+    e = "((" + arg(0) + " / " + arg(1) + ") - ((" + arg(0) + " % " + arg(1) +
+        " != 0) && ((" + arg(0) + " < 0) != (" + arg(1) + " < 0))))";
+  else if (name == "arith.ceildivsi")
+    e = "((" + arg(0) + " + " + arg(1) + " - 1) / " + arg(1) + ")";
+  else if (name == "arith.negf")
+    e = "(-" + arg(0) + ")";
+  else if (name == "arith.select")
+    e = "(" + arg(0) + " ? " + arg(1) + " : " + arg(2) + ")";
+  else if (auto cmp = dyn_cast<arith::CmpIOp>(op)) {
+    using P = arith::CmpIPredicate;
+    static const std::pair<P, const char *> preds[] = {
+        {P::eq, "=="},  {P::ne, "!="},  {P::slt, "<"}, {P::sle, "<="},
+        {P::sgt, ">"},  {P::sge, ">="}, {P::ult, "<"}, {P::ule, "<="},
+        {P::ugt, ">"},  {P::uge, ">="}};
+    for (auto [p, s] : preds)
+      if (p == cmp.getPredicate())
+        bin(s);
+  } else if (auto cmp = dyn_cast<arith::CmpFOp>(op)) {
+    using P = arith::CmpFPredicate;
+    static const std::pair<P, const char *> preds[] = {
+        {P::OEQ, "=="}, {P::ONE, "!="}, {P::OLT, "<"}, {P::OLE, "<="},
+        {P::OGT, ">"},  {P::OGE, ">="}, {P::UEQ, "=="}, {P::UNE, "!="},
+        {P::ULT, "<"},  {P::ULE, "<="}, {P::UGT, ">"}, {P::UGE, ">="}};
+    for (auto [p, s] : preds)
+      if (p == cmp.getPredicate())
+        bin(s);
+  } else if (isa<arith::IndexCastOp, arith::SIToFPOp, arith::FPToSIOp,
+                 arith::ExtFOp, arith::TruncFOp, arith::ExtSIOp,
+                 arith::TruncIOp, arith::IndexCastUIOp>(op))
+    e = "(" + *vt + ")(" + arg(0) + ")";
+  else if (isa<arith::UIToFPOp, arith::ExtUIOp>(op))
+    e = "(" + *vt + ")(unsigned long long)(" + arg(0) + ")";
+  else if (isa<arith::FPToUIOp>(op))
+    e = "(" + *vt + ")(unsigned long long)(" + arg(0) + ")";
+  else {
+    std::string m = llvm::StringSwitch<std::string>(name)
+                        .Case("math.exp", "exp" + fn)
+                        .Case("math.exp2", "exp2" + fn)
+                        .Case("math.log", "log" + fn)
+                        .Case("math.log2", "log2" + fn)
+                        .Case("math.sqrt", "sqrt" + fn)
+                        .Case("math.rsqrt", "rsqrt" + fn)
+                        .Case("math.tanh", "tanh" + fn)
+                        .Case("math.absf", "fabs" + fn)
+                        .Case("math.absi", "abs")
+                        .Case("math.floor", "floor" + fn)
+                        .Case("math.ceil", "ceil" + fn)
+                        .Case("math.erf", "erf" + fn)
+                        .Case("math.sin", "sin" + fn)
+                        .Case("math.cos", "cos" + fn)
+                        .Case("math.tan", "tan" + fn)
+                        .Case("math.sinh", "sinh" + fn)
+                        .Case("math.cosh", "cosh" + fn)
+                        .Case("math.atan", "atan" + fn)
+                        .Case("math.powf", "pow" + fn)
+                        .Case("math.roundeven", "rint" + fn)
+                        .Case("math.trunc", "trunc" + fn)
+                        .Case("math.fma", "fma" + fn)
+                        .Case("math.isnan", "isnan")
+                        .Case("math.isinf", "isinf")
+                        .Case("math.isfinite", "isfinite")
+                        .Default("");
+    if (m.empty()) {
+      op->emitError() << "'" << name << "' is not supported by the CUDA "
+                      << "target yet";
+      return failure();
+    }
+    call(m);
+  }
+  // 16/8-bit float results are rounded like the GPU stores them.
+  if (isSmallFloat(rt))
+    e = fromStorage(rt, toStorage(rt, e));
+  std::string v = define(res, "t");
+  line("const " + *vt + " " + v + " = " + e + ";");
+  return success();
+}
