@@ -96,6 +96,11 @@ def check_references():
     # softmax([0, ln 3]) = [1/4, 3/4]; a constant row is uniform.
     out = run_ref("softmax", {"X": np.array([[0, np.log(3)], [2, 2]], dtype=np.float16)})
     expect("softmax", out.get("Y"), [[0.25, 0.75], [0.5, 0.5]], tol=1e-3)
+    # softmax_rows: the same function, and [ln 2, ln 2, 0] -> [2/5, 2/5, 1/5].
+    out = run_ref("softmax_rows", {"X": np.array([[0, np.log(3)], [np.log(2), np.log(2)]], dtype=np.float16)})
+    expect("softmax_rows", out.get("Y"), [[0.25, 0.75], [0.5, 0.5]], tol=1e-3)
+    out = run_ref("softmax_rows", {"X": np.array([[np.log(2), np.log(2), 0]], dtype=np.float16)})
+    expect("softmax_rows 3 columns", out.get("Y"), [[0.4, 0.4, 0.2]], tol=1e-3)
     # rms([3, 4]) = sqrt(12.5); W = [1, 2].
     out = run_ref("rms_norm", {"X": np.array([[3, 4]], dtype=np.float16), "W": np.array([1, 2], dtype=np.float16)},
                   ["eps=0"])

@@ -17,8 +17,10 @@
 #  2. the same under compute-sanitizer memcheck and racecheck, every kernel,
 #     one summary line per kernel and tool
 #  3. run_h200.py --verify (independent float64 PyTorch reference)
-#  4. run_h200.py --bench (copy bandwidth, cuBLAS f16/bf16 next to tlc f16/bf16
-#     GEMM 4096^3 and 8192^3, SDPA cuDNN/flash next to flash attention)
+#  4. run_h200.py --bench (copy bandwidth; softmax, softmax_rows and rms_norm
+#     as a percentage of it, next to torch.softmax and F.rms_norm; cuBLAS
+#     f16/bf16 next to tlc f16/bf16 GEMM 4096^3 and 8192^3, SDPA cuDNN/flash
+#     next to flash attention)
 #  5. the device-header suite
 # A failing step is reported and the next one runs; the exit status is 1
 # when any step failed.

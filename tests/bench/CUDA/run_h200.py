@@ -11,7 +11,8 @@
 # with poisoned (NaN / 0xFF) outputs, and compares every output with an
 # independent PyTorch computation in float64. Then times, in the same
 # process and with CUDA events (median of N), tlc kernels next to their
-# peers: device copy bandwidth, torch.matmul (cuBLAS) fp16/bf16 next to
+# peers: device copy bandwidth (every row kernel's percentage is of it),
+# torch.softmax and F.rms_norm, torch.matmul (cuBLAS) fp16/bf16 next to
 # tlc's fp16 and bf16 GEMMs at 4096^3 and 8192^3, and
 # scaled_dot_product_attention with the cuDNN and flash backends.
 #
@@ -217,6 +218,18 @@ def check_fac(k, shapes):
     return rel_err(o, ref), 5e-3
 
 
+# Row-wise benchmarks: kernel (build_kernels.sh name), M, N, label. The
+# bytes counted are x + y, as for the copy peer.
+ROW_BENCH = (
+    ("softmax_bench", 4096, 8192, "tlc softmax"),
+    ("softmax_rows_bench", 4096, 8192, "tlc softmax_rows bM=1 t=256"),
+    ("softmax_rows_t512_bench", 4096, 8192, "tlc softmax_rows bM=1 t=512"),
+    ("softmax_rows_b2_bench", 4096, 8192, "tlc softmax_rows bM=2 t=256"),
+    ("rmsnorm_bench", 8192, 4096, "tlc rms_norm"),
+    ("rmsnorm_b1_bench", 8192, 4096, "tlc rms_norm bM=1"),
+    ("rmsnorm_b2_bench", 8192, 4096, "tlc rms_norm bM=2"),
+)
+
 CHECKS = {
     "ew": check_ew, "softmax": check_softmax, "rmsnorm": check_rmsnorm,
     "layernorm": check_layernorm, "transpose": check_transpose,
@@ -227,7 +240,20 @@ CHECKS = {
 # ----------------------------------------------------------------- bench --
 
 
+_l2_flush = None
+
+
 def bench(fn, iters=20, warmup=3):
+    """Median device time of fn() in ms. Before each timed call a 256 MiB
+    write evicts the L2 (the row kernels' 64 MiB inputs would otherwise be
+    partly L2 resident, unlike the 1 GiB copy peer's), and a device-side
+    sleep keeps the GPU busy while the host enqueues the start event, fn()
+    and the end event, so a launch that takes the host longer than a short
+    kernel runs (CuPy, PyTorch: ~10 us) is not timed as device time."""
+    global _l2_flush
+    if _l2_flush is None:
+        _l2_flush = torch.empty(256 << 20, dtype=torch.uint8, device=DEV)
+    sleep = getattr(torch.cuda, "_sleep", None)
     for _ in range(warmup):
         fn()
     torch.cuda.synchronize()
@@ -235,6 +261,9 @@ def bench(fn, iters=20, warmup=3):
     for _ in range(iters):
         s = torch.cuda.Event(enable_timing=True)
         e = torch.cuda.Event(enable_timing=True)
+        _l2_flush.zero_()
+        if sleep is not None:
+            sleep(1 << 20)  # ~0.5 ms of cycles
         s.record()
         fn()
         e.record()
@@ -245,12 +274,13 @@ def bench(fn, iters=20, warmup=3):
 
 def row(label, ms, value, unit, peer=None):
     extra = f"  ({100 * value / peer:.1f}% of peer)" if peer else ""
-    print(f"  {label:<44} {ms:9.3f} ms {value:10.1f} {unit}{extra}",
+    print(f"  {label:<56} {ms:9.3f} ms {value:10.1f} {unit}{extra}",
           flush=True)
 
 
 def run_bench(kdir, names):
-    print("== bench (median of 20 CUDA-event timings, random inputs)")
+    print("== bench (median of 20 CUDA-event timings, random inputs, L2 "
+          "flushed and the launch queued behind a device sleep)")
     n = 1 << 28  # 1 GiB of f32 per buffer
     src = torch.randn(n, device=DEV)
     dst = torch.empty_like(src)
@@ -267,25 +297,39 @@ def run_bench(kdir, names):
         row("tlc elementwise_add 16384^2 f32 (3 x 1 GiB)", ms,
             3 * m * m * 4 / ms / 1e6, "GB/s", copy_bw)
         del a, b, c
-    for name, m, n, what in (("softmax_bench", 4096, 8192, "softmax"),
-                             ("rmsnorm_bench", 8192, 4096, "rms_norm")):
-        if name not in names:
-            continue
-        k = Kernel(kdir, name)
-        x = torch.randn(m, n, device=DEV).half()
-        y = torch.empty_like(x)
-        if what == "softmax":
-            ms = bench(lambda: k(x, y))
-            row(f"tlc softmax {m}x{n} f16 (bytes: x + y)", ms,
+    # Row kernels: bytes = x + y (W is 8 KiB, read from L2).
+    rows = [r for r in ROW_BENCH if r[0] in names]
+    for name, m, n, label in rows:
+        try:
+            k = Kernel(kdir, name)
+            x = torch.randn(m, n, device=DEV).half()
+            y = torch.empty_like(x)
+            if name.startswith("softmax"):
+                ms = bench(lambda: k(x, y))
+            else:
+                w = torch.randn(n, device=DEV).half()
+                ms = bench(lambda: k(x, w, y))
+            row(f"{label} {m}x{n} f16 (bytes: x + y)", ms,
                 2 * m * n * 2 / ms / 1e6, "GB/s", copy_bw)
+        except Exception as e:  # report and go on
+            print(f"  tlc {name}: {type(e).__name__}: {e}", flush=True)
+    for prefix, m, n in (("softmax", 4096, 8192), ("rmsnorm", 8192, 4096)):
+        if not any(r[0].startswith(prefix) for r in rows):
+            continue
+        x = torch.randn(m, n, device=DEV).half()
+        if prefix == "softmax":
             ms = bench(lambda: torch.softmax(x, -1))
-            row(f"torch.softmax {m}x{n} f16", ms, 2 * m * n * 2 / ms / 1e6,
-                "GB/s", copy_bw)
+            label = f"torch.softmax {m}x{n} f16"
         else:
             w = torch.randn(n, device=DEV).half()
-            ms = bench(lambda: k(x, w, y))
-            row(f"tlc rms_norm {m}x{n} f16 (bytes: x + y)", ms,
-                2 * m * n * 2 / ms / 1e6, "GB/s", copy_bw)
+            if hasattr(F, "rms_norm"):
+                ms = bench(lambda: F.rms_norm(x, (n,), w, 1e-6))
+                label = f"torch F.rms_norm {m}x{n} f16"
+            else:  # older PyTorch: the same formula in eager ops
+                ms = bench(lambda: x * torch.rsqrt(
+                    x.float().pow(2).mean(-1, keepdim=True) + 1e-6).half() * w)
+                label = f"torch eager rms_norm {m}x{n} f16"
+        row(label, ms, 2 * m * n * 2 / ms / 1e6, "GB/s", copy_bw)
     for size in (4096, 8192):
         flops = 2 * size ** 3
         peers = {}
@@ -367,7 +411,8 @@ def main():
             for name in names:
                 if is_bench_kernel(name):
                     print(f"would bench {name}")
-            print("would bench peers: copy bandwidth, torch.matmul float16 "
+            print("would bench peers: copy bandwidth, torch.softmax 4096x8192, "
+                  "F.rms_norm 8192x4096, torch.matmul float16 "
                   "and bfloat16 at 4096^3 and 8192^3, sdpa cuDNN and flash")
         return 0
     load_gpu_modules()

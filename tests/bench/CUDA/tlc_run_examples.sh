@@ -52,6 +52,11 @@ configs=(
   "gqa_decode_g8_ragged|gqa_decode|-D batch=3 -D heads=32 -D groups=8 -D seqlen_kv=1000 -D dim=128"
   "fa_ragged|flash_attention_fwd|-D batch=1 -D heads=2 -D seq_len=1000 -D dim=128"
   "fac_ragged|flash_attention_causal|-D batch=1 -D heads=2 -D seq_len=1000 -D dim=128"
+  # Row-resident softmax and rms_norm at one row per block (last, so that a
+  # spent sanitizer budget skips these before the older configurations).
+  "softmax_rows_ragged|softmax_rows|-D M=37 -D N=1000"
+  "softmax_rows_b2_ragged|softmax_rows|-D M=37 -D N=1000 -D block_M=2 -D threads=128"
+  "rmsnorm_b1_ragged|rms_norm|-D M=37 -D N=4096 -D block_M=1"
 )
 # Runs "$@" (or prints it with --dry-run).
 run() {
