@@ -311,6 +311,18 @@ LogicalResult Emitter::assignFragmentLayouts(KernelOp kernel) {
     op->emitError() << "fragment layout: " << llvm::toString(std::move(err));
     return failure();
   };
+  // Every fragment is a static register array: check before any layout
+  // is planned over its shape (a dynamic extent is no size to plan with).
+  WalkResult dynamic = kernel.walk([&](AllocOp alloc) {
+    auto type = cast<BufferType>(alloc.getResult().getType());
+    if (type.getScope() != MemoryScope::Fragment || type.isStatic())
+      return WalkResult::advance();
+    alloc.emitError("fragments need static shapes on the CUDA target "
+                    "(bind the sizes with -D or a call site)");
+    return WalkResult::interrupt();
+  });
+  if (dynamic.wasInterrupted())
+    return failure();
   // Strict: gemm operands.
   Operation *bad = nullptr;
   std::string badText;
