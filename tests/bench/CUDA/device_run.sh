@@ -60,7 +60,7 @@ step() { # step LIMIT_SECONDS COMMAND...
     $R --verify --bench --dry-run
   fi
   step 40 $R --verify
-  step 110 $R --bench
+  step 200 $R --bench
   echo "## device-header suite"
   [ -n "$dry" ] || OUT=$O timeout 60 bash tests/gpu/cuda/run_device_tests.sh "$B" | tail -12
   echo "## device_run exit $rc after ${SECONDS}s"

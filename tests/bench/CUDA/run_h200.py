@@ -341,7 +341,9 @@ def run_bench(kdir, names):
             row(f"torch.matmul (cuBLAS) {size}^3 {str(dt)[6:]}", ms,
                 peers[dt], "TFLOP/s")
         for name, dt in ((f"gemm_{size}", torch.float16),
-                         (f"gemm_bf16_{size}", torch.bfloat16)):
+                         (f"gemm_s4_{size}", torch.float16),
+                         (f"gemm_bf16_{size}", torch.bfloat16),
+                         (f"gemm_bf16_s4_{size}", torch.bfloat16)):
             if name not in names:
                 continue
             try:
@@ -350,7 +352,8 @@ def run_bench(kdir, names):
                 b = torch.randn(size, size, device=DEV).to(dt)
                 c = torch.empty(size, size, device=DEV).to(dt)
                 ms = bench(lambda: k(a, b, c))
-                row(f"tlc gemm {size}^3 {str(dt)[6:]} (mma.sync)", ms,
+                stages = 4 if "_s4_" in name else 3
+                row(f"tlc gemm {size}^3 {str(dt)[6:]} (mma.sync, {stages} stages)", ms,
                     flops / ms / 1e9, "TFLOP/s", peers[dt])
                 del a, b, c
             except Exception as e:  # report and go on
