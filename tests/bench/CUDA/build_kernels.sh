@@ -25,6 +25,7 @@ configs=(
   "softmax_rows_ragged|softmax_rows|-D m=37 -D n=1000"
   "softmax_rows_b2_ragged|softmax_rows|-D m=37 -D n=1000 -D block_M=2 -D threads=128"
   "softmax_rows_bench|softmax_rows|-D m=4096 -D n=8192"
+  "softmax_rows_16k_bench|softmax_rows|-D m=16384 -D n=8192"
   "softmax_rows_t512_bench|softmax_rows|-D m=4096 -D n=8192 -D threads=512"
   "softmax_rows_b2_bench|softmax_rows|-D m=4096 -D n=8192 -D block_M=2 -D threads=256"
   "rmsnorm_ragged|rms_norm|-D m=37 -D n=4096"
@@ -48,8 +49,14 @@ configs=(
   "gemm_bf16_8192|gemm|-D m=8192 -D n=8192 -D k=8192 -D dtype=T.bfloat16"
   "fa_ragged|flash_attention_fwd|-D batch=1 -D heads=2 -D seq_len=1000 -D dim=128"
   "fa_bench|flash_attention_fwd|-D batch=8 -D heads=32 -D seq_len=4096 -D dim=128"
+  "fa_bn64_ragged|flash_attention_fwd|-D batch=1 -D heads=2 -D seq_len=1000 -D dim=128 -D block_N=64"
+  "fa_bn64_bench|flash_attention_fwd|-D batch=8 -D heads=32 -D seq_len=4096 -D dim=128 -D block_N=64"
+  "fa_s1_bench|flash_attention_fwd|-D batch=8 -D heads=32 -D seq_len=4096 -D dim=128 -D num_stages=1"
   "fac_ragged|flash_attention_causal|-D batch=1 -D heads=2 -D seq_len=1000 -D dim=128"
   "fac_bench|flash_attention_causal|-D batch=8 -D heads=32 -D seq_len=4096 -D dim=128"
+  "fac_bn64_ragged|flash_attention_causal|-D batch=1 -D heads=2 -D seq_len=1000 -D dim=128 -D block_N=64"
+  "fac_bn64_bench|flash_attention_causal|-D batch=8 -D heads=32 -D seq_len=4096 -D dim=128 -D block_N=64"
+  "fac_s1_bench|flash_attention_causal|-D batch=8 -D heads=32 -D seq_len=4096 -D dim=128 -D num_stages=1"
 )
 for c in "${configs[@]}"; do
   IFS='|' read -r name ex defs <<< "$c"

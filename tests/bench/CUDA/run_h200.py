@@ -223,6 +223,7 @@ def check_fac(k, shapes):
 ROW_BENCH = (
     ("softmax_bench", 4096, 8192, "tlc softmax"),
     ("softmax_rows_bench", 4096, 8192, "tlc softmax_rows bM=1 t=256"),
+    ("softmax_rows_16k_bench", 16384, 8192, "tlc softmax_rows bM=1 t=256"),
     ("softmax_rows_t512_bench", 4096, 8192, "tlc softmax_rows bM=1 t=512"),
     ("softmax_rows_b2_bench", 4096, 8192, "tlc softmax_rows bM=2 t=256"),
     ("rmsnorm_bench", 8192, 4096, "tlc rms_norm"),
@@ -288,6 +289,15 @@ def run_bench(kdir, names):
     copy_bw = 2 * n * 4 / ms / 1e6
     row("device copy (torch copy_, 1 GiB, r+w)", ms, copy_bw, "GB/s")
     del src, dst
+    # Context for the row kernels: copies of their sizes (64 and 256 MiB
+    # each way); the percentages below are all of the 1 GiB copy.
+    for mib in (64, 256):
+        src = torch.randn(mib << 18, device=DEV)
+        dst = torch.empty_like(src)
+        ms = bench(lambda: dst.copy_(src))
+        row(f"device copy (torch copy_, {mib} MiB, r+w)", ms,
+            2 * (mib << 20) / ms / 1e6, "GB/s", copy_bw)
+        del src, dst
     if "ew_bench" in names:
         k = Kernel(kdir, "ew_bench")
         m = 16384
@@ -375,8 +385,13 @@ def run_bench(kdir, names):
                 row(f"sdpa {backend.name} causal={causal}", ms, tf, "TFLOP/s")
             except RuntimeError as err:
                 print(f"  sdpa {backend.name} causal={causal}: {err}")
-        name = "fac_bench" if causal else "fa_bench"
-        if name in names:
+        for name, label in (("fa_bench", "block_N=128, 2 stages"),
+                            ("fa_bn64_bench", "block_N=64, 2 stages"),
+                            ("fa_s1_bench", "block_N=128, 1 stage")):
+            if causal:
+                name = "fac" + name[2:]
+            if name not in names:
+                continue
             k = Kernel(kdir, name)
             o = torch.empty_like(q)
             if causal:  # this example takes [B, S, H, D]
@@ -385,8 +400,8 @@ def run_bench(kdir, names):
                 ms = bench(lambda: k(qs, ks, vs, o), iters=10)
             else:
                 ms = bench(lambda: k(q, kk, v, o), iters=10)
-            row(f"tlc flash attention causal={causal}", ms, flops / ms / 1e9,
-                "TFLOP/s", peer)
+            row(f"tlc flash attention causal={causal} ({label})", ms,
+                flops / ms / 1e9, "TFLOP/s", peer)
 
 
 def main():
