@@ -96,6 +96,15 @@ LogicalResult Emitter::emitGemm(GemmOp op) {
                  "with f32 or s8 with s32 (mma.sync.m16n8k32)");
     return failure();
   }
+  if (isFp8 && options.minComputeCapability < 89) {
+    StringRef name =
+        isa<Float8E4M3FNType>(ab) ? "float8_e4m3fn" : "float8_e5m2";
+    op.emitError() << "T.gemm of " << name
+                   << " operands (mma.sync.m16n8k32) needs sm_89 or newer; "
+                      "the target includes sm_"
+                   << options.minComputeCapability;
+    return failure();
+  }
   // 8-bit operands: m16n8k32, whose A and B fragments are those of k16 with
   // byte pairs in place of 16-bit elements, so ldmatrix loads them from
   // K-contiguous tiles (A [M, K], B [N, K]) with every column doubled.

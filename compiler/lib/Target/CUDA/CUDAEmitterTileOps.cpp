@@ -111,6 +111,28 @@ LogicalResult Emitter::emitParallel(ParallelOp op) {
       break;
     }
   }
+  // Otherwise a loop over a leading box of a fragment (the loop's extents
+  // at most the fragment's, the fragment accessed at exactly the loop
+  // variables) takes that fragment's layout; the slots outside the box are
+  // skipped. `bound` is the box then (empty for a whole-shape loop).
+  SmallVector<int64_t> bound;
+  for (auto [o, buf] : fragOps) {
+    if (loop || !isStatic)
+      break;
+    auto it = fragments.find(buf);
+    std::optional<SmallVector<unsigned>> dims = accessDims(op, indicesOf(o));
+    if (it == fragments.end() || !dims ||
+        it->second.shape.size() != loopShape.size() ||
+        dims->size() != loopShape.size())
+      continue;
+    bool box = true;
+    for (auto [i, d] : llvm::enumerate(*dims))
+      box &= d == i && loopShape[i] <= it->second.shape[i];
+    if (box) {
+      loop = &it->second;
+      bound = loopShape;
+    }
+  }
   if (!fragOps.empty() && !loop) {
     op.emitError("this T.Parallel touches fragments but none at exactly the "
                  "loop variables over its whole shape; the CUDA target needs "
@@ -130,6 +152,14 @@ LogicalResult Emitter::emitParallel(ParallelOp op) {
     open("for (int " + reg + " = 0; " + reg + " < " + Twine(loop->regs) +
          "; ++" + reg + ")");
     idx = emitCoords(*loop, reg, "i");
+    if (!bound.empty()) {
+      std::string inBox;
+      for (auto [d, e] : llvm::enumerate(bound))
+        if (e < loop->shape[d])
+          inBox += (inBox.empty() ? "" : " && ") + idx[d] + " < " +
+                   std::to_string(e);
+      open(inBox.empty() ? "" : "if (" + inBox + ")");
+    }
     for (auto [o, buf] : fragOps) {
       std::optional<SmallVector<unsigned>> dims = accessDims(op, indicesOf(o));
       Value root = rootOf(buf);
@@ -139,7 +169,8 @@ LogicalResult Emitter::emitParallel(ParallelOp op) {
                      "the loop variables on the CUDA target");
         return failure();
       }
-      FailureOr<std::string> r = fragmentIndex(*loop, it->second, *dims, reg, o);
+      FailureOr<std::string> r =
+          fragmentIndex(*loop, it->second, *dims, reg, o, bound);
       if (failed(r))
         return failure();
       fragmentAccess[o] = expr(root) + "[" + *r + "]";
@@ -173,6 +204,8 @@ LogicalResult Emitter::emitParallel(ParallelOp op) {
   parallelReg = savedReg;
   if (failed(r))
     return failure();
+  if (!bound.empty())
+    close();
   close();
   close();
   close();

@@ -594,7 +594,8 @@ SmallVector<std::string> Emitter::emitCoords(const FragmentInfo &info,
 FailureOr<std::string> Emitter::fragmentIndex(const FragmentInfo &loop,
                                               const FragmentInfo &buf,
                                               ArrayRef<unsigned> dims,
-                                              StringRef reg, Operation *at) {
+                                              StringRef reg, Operation *at,
+                                              ArrayRef<int64_t> bound) {
   // The answer depends only on the two layouts and dims: look it up first.
   std::string key;
   if (loop.tables && buf.tables) {
@@ -603,6 +604,10 @@ FailureOr<std::string> Emitter::fragmentIndex(const FragmentInfo &loop,
        << static_cast<const void *>(buf.tables.get());
     for (unsigned d : dims)
       os << ',' << d;
+    if (!bound.empty())
+      os << "/box";
+    for (int64_t e : bound)
+      os << ',' << e;
     auto it = fragmentIndexMemo.find(key);
     if (it != fragmentIndexMemo.end())
       return it->second.identity ? reg.str()
@@ -646,21 +651,33 @@ FailureOr<std::string> Emitter::fragmentIndex(const FragmentInfo &loop,
     }
   std::vector<int64_t> perReg(loop.regs, -1);
   SmallVector<int64_t> bc(dims.size());
+  auto registerOf = [&](int64_t t, int64_t r) -> int64_t {
+    for (auto [k, d] : llvm::enumerate(dims))
+      bc[k] = byThread[t * rank + d] + byReg[r * rank + d];
+    int64_t found = -1;
+    if (buf.tables) {
+      found = buf.tables->registerAt(bc, t);
+    } else {
+      for (int64_t rep = 0; rep < buf.layout.getReplicate() && found < 0;
+           ++rep) {
+        std::optional<layout::FragmentSlot> s = buf.layout.apply(bc, rep);
+        if (s && s->thread == t)
+          found = s->index;
+      }
+    }
+    return found;
+  };
+  auto inBox = [&](int64_t t, int64_t r) {
+    bool in = true;
+    for (auto [d, e] : llvm::enumerate(bound))
+      in &= byThread[t * rank + d] + byReg[r * rank + d] < e;
+    return in;
+  };
   for (int64_t t = 0; t < loop.threadExtent; ++t) {
     for (int64_t r = 0; r < loop.regs; ++r) {
-      for (auto [k, d] : llvm::enumerate(dims))
-        bc[k] = byThread[t * rank + d] + byReg[r * rank + d];
-      int64_t found = -1;
-      if (buf.tables) {
-        found = buf.tables->registerAt(bc, t);
-      } else {
-        for (int64_t rep = 0; rep < buf.layout.getReplicate() && found < 0;
-             ++rep) {
-          std::optional<layout::FragmentSlot> s = buf.layout.apply(bc, rep);
-          if (s && s->thread == t)
-            found = s->index;
-        }
-      }
+      if (!inBox(t, r))
+        continue;
+      int64_t found = registerOf(t, r);
       if (found < 0 || (perReg[r] >= 0 && perReg[r] != found)) {
         at->emitError() << "fragment layouts disagree: the element a thread "
                            "visits in the loop ("
@@ -674,6 +691,12 @@ FailureOr<std::string> Emitter::fragmentIndex(const FragmentInfo &loop,
       perReg[r] = found;
     }
   }
+  // Registers no slot of the box visits are free: take the buffer register
+  // of their first slot the buffer holds, which keeps the map linear where
+  // the whole-shape one is.
+  for (int64_t r = 0; r < loop.regs && !bound.empty(); ++r)
+    for (int64_t t = 0; t < loop.threadExtent && perReg[r] < 0; ++t)
+      perReg[r] = registerOf(t, r);
   std::optional<BitLinear> fit = BitLinear::fit(
       {loop.regs}, 1,
       [&](ArrayRef<int64_t> p) -> std::optional<SmallVector<int64_t>> {

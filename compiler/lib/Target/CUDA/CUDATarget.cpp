@@ -12,6 +12,7 @@
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
@@ -199,6 +200,16 @@ LogicalResult tlc::target::buildCudaArtifacts(ModuleOp module,
   if (!archs)
     return module.emitError() << llvm::toString(archs.takeError());
   std::string archList = llvm::join(*archs, ",");
+  // The emitter refuses what the oldest architecture of the list lacks.
+  CudaEmitOptions emitOptions = options.emit;
+  for (auto [i, a] : llvm::enumerate(*archs)) {
+    unsigned cc = 0;
+    if (llvm::StringRef(a).drop_front(3).take_while(llvm::isDigit).getAsInteger(
+            10, cc))
+      continue;
+    if (i == 0 || cc < emitOptions.minComputeCapability)
+      emitOptions.minComputeCapability = cc;
+  }
   bool ok = true;
   std::optional<std::string> nvcc;
   for (auto func : module.getOps<tile::FuncOp>()) {
@@ -213,7 +224,7 @@ LogicalResult tlc::target::buildCudaArtifacts(ModuleOp module,
         options.kernelFilter != manifest->name &&
         options.kernelFilter != manifest->kernel)
       continue;
-    auto kernel = emitCudaKernel(func, options.emit);
+    auto kernel = emitCudaKernel(func, emitOptions);
     if (failed(kernel) || failed(completeManifest(func, *manifest, *kernel))) {
       ok = false;
       continue;

@@ -238,12 +238,12 @@ public:
   /// The register of \p buf holding the element that slot (tid, r) of
   /// \p loop visits, \p buf dimension d being loop dimension dims[d]; an
   /// expression over \p reg. Fails (diagnostic on \p at) when another
-  /// thread holds it.
-  mlir::FailureOr<std::string> fragmentIndex(const FragmentInfo &loop,
-                                             const FragmentInfo &buf,
-                                             llvm::ArrayRef<unsigned> dims,
-                                             llvm::StringRef reg,
-                                             mlir::Operation *at);
+  /// thread holds it. A non-empty \p bound limits the loop to the slots
+  /// whose coordinates lie below it (the others are never visited).
+  mlir::FailureOr<std::string>
+  fragmentIndex(const FragmentInfo &loop, const FragmentInfo &buf,
+                llvm::ArrayRef<unsigned> dims, llvm::StringRef reg,
+                mlir::Operation *at, llvm::ArrayRef<int64_t> bound = {});
   /// fragmentIndex() results of this emitter by (loop tables, buffer
   /// tables, dims); the entries keep both tables alive.
   struct FragmentIndexMemo {

@@ -68,6 +68,10 @@ struct CudaEmitOptions {
   bool lineDirectives = false;
   /// Put a `// T.op  file:line:col` comment above the code of every op.
   bool locationComments = true;
+  /// The oldest architecture the code is built for, as its compute
+  /// capability major * 10 + minor (sm_80: 80, sm_90a: 90): operations only
+  /// newer architectures have are diagnosed instead of emitted.
+  unsigned minComputeCapability = 90;
 };
 
 /// One `__global__` kernel of the emitted source.
