@@ -226,9 +226,9 @@ ROW_BENCH = (
     ("softmax_rows_16k_bench", 16384, 8192, "tlc softmax_rows bM=1 t=256"),
     ("softmax_rows_t512_bench", 4096, 8192, "tlc softmax_rows bM=1 t=512"),
     ("softmax_rows_b2_bench", 4096, 8192, "tlc softmax_rows bM=2 t=256"),
-    ("rmsnorm_bench", 8192, 4096, "tlc rms_norm"),
-    ("rmsnorm_b1_bench", 8192, 4096, "tlc rms_norm bM=1"),
-    ("rmsnorm_b2_bench", 8192, 4096, "tlc rms_norm bM=2"),
+    ("rmsnorm_bench", 8192, 4096, "tlc rms_norm bM=1 t=128"),
+    ("rmsnorm_t256_bench", 8192, 4096, "tlc rms_norm bM=1 t=256"),
+    ("rmsnorm_b2_bench", 8192, 4096, "tlc rms_norm bM=2 t=128"),
 )
 
 CHECKS = {

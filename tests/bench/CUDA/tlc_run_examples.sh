@@ -56,7 +56,7 @@ configs=(
   # spent sanitizer budget skips these before the older configurations).
   "softmax_rows_ragged|softmax_rows|-D M=37 -D N=1000"
   "softmax_rows_b2_ragged|softmax_rows|-D M=37 -D N=1000 -D block_M=2 -D threads=128"
-  "rmsnorm_b1_ragged|rms_norm|-D M=37 -D N=4096 -D block_M=1"
+  "rmsnorm_t256_ragged|rms_norm|-D M=37 -D N=4096 -D threads=256"
 )
 # Runs "$@" (or prints it with --dry-run).
 run() {
