@@ -147,18 +147,12 @@ static LogicalResult completeManifest(tile::FuncOp func,
     if (auto n = dyn_cast<NameLoc>(alloc.getLoc()))
       w.name = n.getName().str();
     w.dtype = tile::getDTypeName(type.getElementType());
-    for (unsigned d = 0; d < type.getRank(); ++d) {
-      tile::Dim dim = type.getDim(d);
-      if (dim.isStatic())
-        w.shape.push_back(artifact::Extent::of(dim.getValue()));
-      else if (dim.isSymbolic())
-        w.shape.push_back(
-            artifact::Extent::symbolic(dim.getSymbol().getValue().str()));
-      else
-        return alloc.emitError() << "workspace '" << w.name
-                                 << "' has an unknown extent (?); the runtime "
-                                    "cannot allocate it";
-    }
+    std::optional<std::vector<artifact::Extent>> shape = getManifestShape(type);
+    if (!shape)
+      return alloc.emitError() << "workspace '" << w.name
+                               << "' has an unknown extent (?); the runtime "
+                                  "cannot allocate it";
+    w.shape = std::move(*shape);
     auto bytes = artifact::getBufferBytes(w.dtype, w.shape);
     if (!bytes)
       return alloc.emitError() << "workspace '" << w.name << "': "

@@ -194,6 +194,25 @@ static std::string locText(Location loc) {
   return "";
 }
 
+std::optional<std::vector<artifact::Extent>>
+tlc::target::getManifestShape(tile::BufferType type, unsigned *unknownDim) {
+  std::vector<artifact::Extent> shape;
+  for (unsigned d = 0; d < type.getRank(); ++d) {
+    tile::Dim dim = type.getDim(d);
+    if (dim.isStatic()) {
+      shape.push_back(artifact::Extent::of(dim.getValue()));
+    } else if (dim.isSymbolic()) {
+      shape.push_back(
+          artifact::Extent::symbolic(dim.getSymbol().getValue().str()));
+    } else {
+      if (unknownDim)
+        *unknownDim = d;
+      return std::nullopt;
+    }
+  }
+  return shape;
+}
+
 FailureOr<artifact::Manifest> tlc::target::describeKernel(tile::FuncOp func) {
   artifact::Manifest m;
   m.name = func.getSymName().str();
@@ -216,18 +235,14 @@ FailureOr<artifact::Manifest> tlc::target::describeKernel(tile::FuncOp func) {
     if (auto bt = dyn_cast<tile::BufferType>(t)) {
       p.isTensor = true;
       p.dtype = tile::getDTypeName(bt.getElementType());
-      for (unsigned d = 0; d < bt.getRank(); ++d) {
-        tile::Dim dim = bt.getDim(d);
-        if (dim.isStatic())
-          p.shape.push_back(artifact::Extent::of(dim.getValue()));
-        else if (dim.isSymbolic())
-          p.shape.push_back(
-              artifact::Extent::symbolic(dim.getSymbol().getValue().str()));
-        else
-          return func.emitError() << "parameter '" << p.name
-                                  << "' has an unknown extent (?) in dimension "
-                                  << d << "; artifacts need every extent";
-      }
+      unsigned unknownDim = 0;
+      std::optional<std::vector<artifact::Extent>> shape =
+          getManifestShape(bt, &unknownDim);
+      if (!shape)
+        return func.emitError() << "parameter '" << p.name
+                                << "' has an unknown extent (?) in dimension "
+                                << unknownDim << "; artifacts need every extent";
+      p.shape = std::move(*shape);
       p.role = inferParamRole(func, i);
     } else {
       p.isTensor = false;

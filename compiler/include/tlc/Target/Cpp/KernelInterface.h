@@ -20,11 +20,13 @@
 #include "mlir/IR/Value.h"
 #include "mlir/Support/LLVM.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace tlc {
 namespace tile {
+class BufferType;
 class FuncOp;
 } // namespace tile
 
@@ -47,6 +49,12 @@ artifact::Role inferParamRole(tile::FuncOp func, unsigned index);
 /// ops) as extent text (`128`, `ceildiv(M, 128)`); failure for anything
 /// else.
 mlir::FailureOr<artifact::Extent> getExtentOf(mlir::Value value);
+
+/// The extents of \p type as manifest extents (integers or symbol names).
+/// An unknown extent (`?`) has no manifest form: then the result is empty
+/// and \p unknownDim, when given, names the first such dimension.
+std::optional<std::vector<artifact::Extent>>
+getManifestShape(tile::BufferType type, unsigned *unknownDim = nullptr);
 
 /// The manifest fields that come from the IR: kernel name, source file,
 /// symbols, params and launches. Fails with a diagnostic on \p func for
