@@ -204,68 +204,46 @@ LogicalResult tlc::target::buildCudaArtifacts(ModuleOp module,
     if (i == 0 || cc < emitOptions.minComputeCapability)
       emitOptions.minComputeCapability = cc;
   }
-  bool ok = true;
   std::optional<std::string> nvcc;
-  for (auto func : module.getOps<tile::FuncOp>()) {
-    if (func.isDeclaration())
-      continue;
-    auto manifest = describeKernel(func);
-    if (failed(manifest)) {
-      ok = false;
-      continue;
-    }
-    if (!options.kernelFilter.empty() &&
-        options.kernelFilter != manifest->name &&
-        options.kernelFilter != manifest->kernel)
-      continue;
-    auto kernel = emitCudaKernel(func, emitOptions);
-    if (failed(kernel) || failed(completeManifest(func, *manifest, *kernel))) {
-      ok = false;
-      continue;
-    }
-    artifact::ArtifactBundle bundle;
-    bundle.manifest = std::move(*manifest);
-    bundle.manifest.target = "cuda:" + archList;
-    bundle.source = std::move(kernel->source);
-    bundle.sourceExtension = ".cu";
-    bundle.binaryExtension = archList == "sm_90a" ? ".cubin" : ".fatbin";
-    bundle.extraFiles = getCudaDeviceHeaders();
-    artifact::HostCompileOptions compile;
-    compile.label = "nvcc";
-    compile.useCache = options.useCache;
-    compile.flags = getNvccFlags(archList);
-    if (!nvcc) {
-      auto found = findNvcc(options.nvcc);
-      if (!found) {
-        // Write the source anyway, so it can be compiled elsewhere.
-        llvm::SmallString<256> cu(outDir);
-        path::append(cu, bundle.manifest.name + ".cu");
-        (void)fs::create_directories(outDir);
-        (void)llvm::writeToOutput(cu, [&](llvm::raw_ostream &os) {
-          os << bundle.source;
-          return llvm::Error::success();
-        });
-        func.emitError() << "cannot compile '" << bundle.manifest.name
-                         << "': " << llvm::toString(found.takeError());
-        return failure();
-      }
-      nvcc = *found;
-    }
-    compile.compiler = *nvcc;
-    bool cached = false;
-    if (llvm::Error e =
-            artifact::writeArtifact(bundle, outDir, compile, &cached)) {
-      func.emitError() << "cannot write the CUDA artifact of '"
-                       << bundle.manifest.name
-                       << "': " << llvm::toString(std::move(e));
-      ok = false;
-      continue;
-    }
-    if (options.log) {
-      llvm::SmallString<256> bin(outDir);
-      path::append(bin, bundle.manifest.binary);
-      *options.log << "wrote " << bin << (cached ? " (cached)" : "") << "\n";
-    }
-  }
-  return success(ok);
+  return forEachKernelToBuild(
+      module, options.kernelFilter,
+      [&](tile::FuncOp func, artifact::Manifest &manifest) {
+        auto kernel = emitCudaKernel(func, emitOptions);
+        if (failed(kernel) ||
+            failed(completeManifest(func, manifest, *kernel)))
+          return WalkResult::skip();
+        artifact::ArtifactBundle bundle;
+        bundle.manifest = std::move(manifest);
+        bundle.manifest.target = "cuda:" + archList;
+        bundle.source = std::move(kernel->source);
+        bundle.sourceExtension = ".cu";
+        bundle.binaryExtension = archList == "sm_90a" ? ".cubin" : ".fatbin";
+        bundle.extraFiles = getCudaDeviceHeaders();
+        artifact::HostCompileOptions compile;
+        compile.label = "nvcc";
+        compile.useCache = options.useCache;
+        compile.flags = getNvccFlags(archList);
+        if (!nvcc) {
+          auto found = findNvcc(options.nvcc);
+          if (!found) {
+            // Write the source anyway, so it can be compiled elsewhere.
+            llvm::SmallString<256> cu(outDir);
+            path::append(cu, bundle.manifest.name + ".cu");
+            (void)fs::create_directories(outDir);
+            (void)llvm::writeToOutput(cu, [&](llvm::raw_ostream &os) {
+              os << bundle.source;
+              return llvm::Error::success();
+            });
+            func.emitError() << "cannot compile '" << bundle.manifest.name
+                             << "': " << llvm::toString(found.takeError());
+            return WalkResult::interrupt();
+          }
+          nvcc = *found;
+        }
+        compile.compiler = *nvcc;
+        if (failed(writeKernelArtifact(func, bundle, outDir, compile, "CUDA",
+                                       options.log)))
+          return WalkResult::skip();
+        return WalkResult::advance();
+      });
 }

@@ -27,46 +27,23 @@ llvm::StringRef tlc::target::getCpuDeviceHeader() {
 LogicalResult tlc::target::buildCpuArtifacts(ModuleOp module,
                                              llvm::StringRef outDir,
                                              const CpuBuildOptions &options) {
-  bool ok = true;
-  for (auto func : module.getOps<tile::FuncOp>()) {
-    if (func.isDeclaration())
-      continue;
-    auto manifest = describeKernel(func);
-    if (failed(manifest)) {
-      ok = false;
-      continue;
-    }
-    if (!options.kernelFilter.empty() &&
-        options.kernelFilter != manifest->name &&
-        options.kernelFilter != manifest->kernel)
-      continue;
-    auto kernel = emitCpuKernel(func);
-    if (failed(kernel)) {
-      ok = false;
-      continue;
-    }
-    artifact::ArtifactBundle bundle;
-    bundle.manifest = std::move(*manifest);
-    bundle.manifest.target = "cpu";
-    bundle.manifest.entry = kernel->entry;
-    bundle.manifest.sourceMapFiles = kernel->files;
-    bundle.manifest.sourceMap = kernel->sourceMap;
-    bundle.source = std::move(kernel->source);
-    bundle.extraFiles.push_back({"tlc_cpu.h", getCpuDeviceHeader().str()});
-    bool cached = false;
-    if (llvm::Error e = artifact::writeArtifact(bundle, outDir,
-                                                options.compile, &cached)) {
-      func.emitError() << "cannot write the CPU artifact of '"
-                       << bundle.manifest.name
-                       << "': " << llvm::toString(std::move(e));
-      ok = false;
-      continue;
-    }
-    if (options.log) {
-      llvm::SmallString<256> so(outDir);
-      llvm::sys::path::append(so, bundle.manifest.binary);
-      *options.log << "wrote " << so << (cached ? " (cached)" : "") << "\n";
-    }
-  }
-  return success(ok);
+  return forEachKernelToBuild(
+      module, options.kernelFilter,
+      [&](tile::FuncOp func, artifact::Manifest &manifest) {
+        auto kernel = emitCpuKernel(func);
+        if (failed(kernel))
+          return WalkResult::skip();
+        artifact::ArtifactBundle bundle;
+        bundle.manifest = std::move(manifest);
+        bundle.manifest.target = "cpu";
+        bundle.manifest.entry = kernel->entry;
+        bundle.manifest.sourceMapFiles = kernel->files;
+        bundle.manifest.sourceMap = kernel->sourceMap;
+        bundle.source = std::move(kernel->source);
+        bundle.extraFiles.push_back({"tlc_cpu.h", getCpuDeviceHeader().str()});
+        if (failed(writeKernelArtifact(func, bundle, outDir, options.compile,
+                                       "CPU", options.log)))
+          return WalkResult::skip();
+        return WalkResult::advance();
+      });
 }

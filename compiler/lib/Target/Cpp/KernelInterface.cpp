@@ -17,6 +17,8 @@
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/Path.h"
 
 using namespace mlir;
 using namespace tlc;
@@ -294,4 +296,46 @@ FailureOr<artifact::Manifest> tlc::target::describeKernel(tile::FuncOp func) {
   if (!ok)
     return failure();
   return m;
+}
+
+LogicalResult tlc::target::forEachKernelToBuild(
+    Operation *module, StringRef kernelFilter,
+    function_ref<WalkResult(tile::FuncOp, artifact::Manifest &)> build) {
+  bool ok = true;
+  for (Operation &op : module->getRegion(0).front()) {
+    auto func = dyn_cast<tile::FuncOp>(op);
+    if (!func || func.isDeclaration())
+      continue;
+    FailureOr<artifact::Manifest> manifest = describeKernel(func);
+    if (failed(manifest)) {
+      ok = false;
+      continue;
+    }
+    if (!kernelFilter.empty() && kernelFilter != manifest->name &&
+        kernelFilter != manifest->kernel)
+      continue;
+    WalkResult r = build(func, *manifest);
+    if (r.wasInterrupted())
+      return failure();
+    if (r.wasSkipped())
+      ok = false;
+  }
+  return success(ok);
+}
+
+LogicalResult tlc::target::writeKernelArtifact(
+    tile::FuncOp func, artifact::ArtifactBundle &bundle, StringRef outDir,
+    const artifact::HostCompileOptions &compile, StringRef targetName,
+    llvm::raw_ostream *log) {
+  bool cached = false;
+  if (llvm::Error e = artifact::writeArtifact(bundle, outDir, compile, &cached))
+    return func.emitError() << "cannot write the " << targetName
+                            << " artifact of '" << bundle.manifest.name
+                            << "': " << llvm::toString(std::move(e));
+  if (log) {
+    llvm::SmallString<256> binary(outDir);
+    llvm::sys::path::append(binary, bundle.manifest.binary);
+    *log << "wrote " << binary << (cached ? " (cached)" : "") << "\n";
+  }
+  return success();
 }

@@ -15,9 +15,11 @@
 #ifndef TLC_TARGET_CPP_KERNELINTERFACE_H
 #define TLC_TARGET_CPP_KERNELINTERFACE_H
 
+#include "tlc/Target/Artifact/Artifact.h"
 #include "tlc/Target/Artifact/Manifest.h"
 
 #include "mlir/IR/Value.h"
+#include "mlir/IR/Visitors.h"
 #include "mlir/Support/LLVM.h"
 
 #include <optional>
@@ -60,6 +62,28 @@ getManifestShape(tile::BufferType type, unsigned *unknownDim = nullptr);
 /// symbols, params and launches. Fails with a diagnostic on \p func for
 /// parameters or launches that cannot be described.
 mlir::FailureOr<artifact::Manifest> describeKernel(tile::FuncOp func);
+
+/// What every target's artifact build does first: walks the defined
+/// functions of \p module in order, each with its manifest from
+/// describeKernel, passing over those that \p kernelFilter (when not empty)
+/// names neither by function nor by kernel name. A function that cannot be
+/// described has its diagnostic and counts as failed. \p build returns
+/// advance (built), skip (this one failed; go on) or interrupt (stop now).
+/// Fails when some function failed or the walk was interrupted.
+mlir::LogicalResult forEachKernelToBuild(
+    mlir::Operation *module, llvm::StringRef kernelFilter,
+    llvm::function_ref<mlir::WalkResult(tile::FuncOp, artifact::Manifest &)>
+        build);
+
+/// Writes \p bundle into \p outDir (artifact::writeArtifact); a failure is a
+/// diagnostic on \p func naming \p targetName ("CPU", "CUDA"). With \p log,
+/// prints `wrote DIR/BINARY` and ` (cached)` on a cache hit.
+mlir::LogicalResult writeKernelArtifact(tile::FuncOp func,
+                                        artifact::ArtifactBundle &bundle,
+                                        llvm::StringRef outDir,
+                                        const artifact::HostCompileOptions &compile,
+                                        llvm::StringRef targetName,
+                                        llvm::raw_ostream *log);
 
 } // namespace target
 } // namespace tlc
