@@ -42,6 +42,20 @@ namespace cl = llvm::cl;
 
 namespace {
 
+/// The bytes of input \p path (`-` is stdin); null after printing
+/// `PATH: error: cannot read file: ...` when it cannot be read.
+std::unique_ptr<llvm::MemoryBuffer> readInput(llvm::StringRef path) {
+  auto buffer = llvm::MemoryBuffer::getFileOrSTDIN(path, /*IsText=*/false,
+                                                   /*RequiresNullTerminator=*/
+                                                   false);
+  if (!buffer) {
+    llvm::errs() << path << ": error: cannot read file: "
+                 << buffer.getError().message() << '\n';
+    return nullptr;
+  }
+  return std::move(*buffer);
+}
+
 /// Prints the MLIR diagnostics of a back end (unsupported constructs,
 /// compiler failures) like every other diagnostic: `file:line:col:
 /// severity: message`, the source line, then the notes.
@@ -109,15 +123,10 @@ int buildArtifacts(driver::Driver &drv, llvm::ArrayRef<std::string> inputs,
   }
   std::vector<driver::FileResult> results;
   for (const std::string &path : inputs) {
-    auto buffer = llvm::MemoryBuffer::getFileOrSTDIN(path, /*IsText=*/false,
-                                                     /*RequiresNullTerminator=*/
-                                                     false);
-    if (!buffer) {
-      llvm::errs() << path << ": error: cannot read file: "
-                   << buffer.getError().message() << '\n';
+    std::unique_ptr<llvm::MemoryBuffer> buffer = readInput(path);
+    if (!buffer)
       return 2;
-    }
-    results.push_back(drv.analyze(path, (*buffer)->getBuffer()));
+    results.push_back(drv.analyze(path, buffer->getBuffer()));
   }
   driver::printDiagnostics(results, opts.format, opts.showSourceLines,
                            llvm::errs());
@@ -320,16 +329,12 @@ int main(int argc, char **argv) {
   bool anyError = false;
   llvm::raw_ostream &os = llvm::outs();
   for (const std::string &path : inputs) {
-    auto buffer = llvm::MemoryBuffer::getFileOrSTDIN(path, /*IsText=*/false,
-                                                     /*RequiresNullTerminator=*/
-                                                     false);
+    std::unique_ptr<llvm::MemoryBuffer> buffer = readInput(path);
     if (!buffer) {
-      llvm::errs() << path << ": error: cannot read file: "
-                   << buffer.getError().message() << '\n';
       anyError = true;
       continue;
     }
-    InputFile file{path, syntax::parse((*buffer)->getBuffer(), path)};
+    InputFile file{path, syntax::parse(buffer->getBuffer(), path)};
     printDiagnostics(llvm::errs(), file.tree->diagnostics(), path,
                      file.tree->lines(), printOptions);
     anyError |= file.tree->hasErrors();
