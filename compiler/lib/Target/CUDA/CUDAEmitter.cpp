@@ -218,6 +218,19 @@ FailureOr<std::string> Emitter::extent(BufferType t, unsigned d,
   return failure();
 }
 
+LogicalResult Emitter::extents(BufferType t, Operation *at,
+                               SmallVectorImpl<std::string> &shape,
+                               std::string &numel) {
+  for (unsigned d = 0; d < t.getRank(); ++d) {
+    FailureOr<std::string> e = extent(t, d, at);
+    if (failed(e))
+      return failure();
+    shape.push_back(*e);
+    numel += (numel.empty() ? "" : " * ") + *e;
+  }
+  return success();
+}
+
 std::string Emitter::foldResult(OpFoldResult r) {
   if (auto attr = dyn_cast<Attribute>(r))
     return std::to_string(cast<IntegerAttr>(attr).getInt());

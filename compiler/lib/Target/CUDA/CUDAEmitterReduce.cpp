@@ -462,13 +462,8 @@ LogicalResult Emitter::emitPrint(PrintOp op) {
     line("__syncthreads();");
   SmallVector<std::string> shape;
   std::string numel;
-  for (unsigned d = 0; d < bt.getRank(); ++d) {
-    FailureOr<std::string> e = extent(bt, d, op);
-    if (failed(e))
-      return failure();
-    shape.push_back(*e);
-    numel += (numel.empty() ? "" : " * ") + *e;
-  }
+  if (failed(extents(bt, op, shape, numel)))
+    return failure();
   open("if (tid == 0)");
   std::string f = fresh("f");
   open("for (" + indexType() + " " + f + " = 0; " + f + " < " +

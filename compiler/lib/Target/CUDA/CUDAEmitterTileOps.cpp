@@ -417,13 +417,8 @@ LogicalResult Emitter::emitFill(Operation *op, Value dst,
   // Memory: every element once, partitioned over the threads.
   SmallVector<std::string> shape;
   std::string numel;
-  for (unsigned d = 0; d < type.getRank(); ++d) {
-    FailureOr<std::string> e = extent(type, d, op);
-    if (failed(e))
-      return failure();
-    shape.push_back(*e);
-    numel += (numel.empty() ? "" : " * ") + *e;
-  }
+  if (failed(extents(type, op, shape, numel)))
+    return failure();
   bool perThread = scopeOf(root) == MemoryScope::Local ||
                    scopeOf(root) == MemoryScope::LocalVar;
   std::string f = fresh("f");

@@ -163,6 +163,11 @@ public:
   /// Expression of extent \p d of \p t (static or a symbol).
   mlir::FailureOr<std::string> extent(tile::BufferType t, unsigned d,
                                       mlir::Operation *at);
+  /// Every extent of \p t (extent()) into \p shape and their product as an
+  /// expression into \p numel (empty for rank 0).
+  mlir::LogicalResult extents(tile::BufferType t, mlir::Operation *at,
+                              llvm::SmallVectorImpl<std::string> &shape,
+                              std::string &numel);
   std::string foldResult(mlir::OpFoldResult r);
 
   // Buffers -----------------------------------------------------------------
