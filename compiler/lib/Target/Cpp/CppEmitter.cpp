@@ -210,6 +210,20 @@ FailureOr<std::string> Emitter::viewType(tile::BufferType t, Operation *at) {
   return "tlc::cpu::View<" + *elem + ", " + std::to_string(t.getRank()) + ">";
 }
 
+FailureOr<std::string> Emitter::splitExtents(tile::BufferType t,
+                                             unsigned dim, Operation *at,
+                                             std::vector<std::string> &outer) {
+  for (unsigned d = 0; d < t.getRank(); ++d) {
+    if (d == dim)
+      continue;
+    auto e = extent(t, d, at);
+    if (failed(e))
+      return failure();
+    outer.push_back(*e);
+  }
+  return extent(t, dim, at);
+}
+
 FailureOr<std::string> Emitter::extent(tile::BufferType t, unsigned d,
                                        Operation *at) {
   tile::Dim dim = t.getDim(d);

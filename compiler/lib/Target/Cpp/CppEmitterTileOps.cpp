@@ -274,15 +274,7 @@ LogicalResult Emitter::emitReduce(tile::ReduceOp op) {
                   ", in " + *acc);
 
   std::vector<std::string> outerExts;
-  for (unsigned d = 0; d < ts.getRank(); ++d) {
-    if (d == dim)
-      continue;
-    auto e = extent(ts, d, op);
-    if (failed(e))
-      return failure();
-    outerExts.push_back(*e);
-  }
-  auto inner = extent(ts, dim, op);
+  auto inner = splitExtents(ts, dim, op, outerExts);
   if (failed(inner))
     return failure();
   std::vector<std::string> outer = openLoops(outerExts, "i");
@@ -336,15 +328,7 @@ LogicalResult Emitter::emitCumSum(tile::CumSumOp op) {
   comment(op, std::string("T.cumsum over dimension ") + std::to_string(dim) +
                   (op.getReverse() ? ", reverse" : "") + ", in " + *acc);
   std::vector<std::string> outerExts;
-  for (unsigned d = 0; d < ts.getRank(); ++d) {
-    if (d == dim)
-      continue;
-    auto e = extent(ts, d, op);
-    if (failed(e))
-      return failure();
-    outerExts.push_back(*e);
-  }
-  auto n = extent(ts, dim, op);
+  auto n = splitExtents(ts, dim, op, outerExts);
   if (failed(n))
     return failure();
   std::vector<std::string> outer = openLoops(outerExts, "i");

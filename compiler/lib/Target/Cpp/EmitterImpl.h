@@ -87,6 +87,12 @@ public:
   /// C++ expression of extent \p d of \p t.
   mlir::FailureOr<std::string> extent(tile::BufferType t, unsigned d,
                                       mlir::Operation *at);
+  /// For an operator along dimension \p dim of \p t (reductions, cumsum):
+  /// the extents of the other dimensions, in order, into \p outer; returns
+  /// the extent of \p dim.
+  mlir::FailureOr<std::string> splitExtents(tile::BufferType t, unsigned dim,
+                                            mlir::Operation *at,
+                                            std::vector<std::string> &outer);
   /// The extents of \p t as a braced list `{a, b}`.
   mlir::FailureOr<std::string> extentList(tile::BufferType t,
                                           mlir::Operation *at);
