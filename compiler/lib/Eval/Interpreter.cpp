@@ -18,8 +18,8 @@ using syntax::BinaryOp;
 // Construction
 //===----------------------------------------------------------------------===//
 
-/// Records the names a top-level statement binds, for lazy resolution.
-static void collectTargetNames(Node target, llvm::SmallVectorImpl<Node> &out) {
+void tlc::eval::collectTargetNames(Node target,
+                                   llvm::SmallVectorImpl<Node> &out) {
   switch (target.kind()) {
   case NodeKind::Name:
     out.push_back(target);

@@ -460,6 +460,10 @@ public:
   unsigned nextLoopVar = 0;
 };
 
+/// Appends the Name nodes an assignment target binds (through tuples,
+/// lists and starred elements; attribute and subscript targets bind none).
+void collectTargetNames(Node target, llvm::SmallVectorImpl<Node> &out);
+
 } // namespace tlc::eval
 
 #endif // TLC_LIB_EVAL_INTERPRETER_H

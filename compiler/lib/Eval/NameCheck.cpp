@@ -74,21 +74,10 @@ public:
 private:
   /// Adds the names a target expression binds.
   void bindTarget(Node t, Scope &s) {
-    switch (t.kind()) {
-    case NodeKind::Name:
-      s.names.insert(t.identifier());
-      break;
-    case NodeKind::Tuple:
-    case NodeKind::List:
-      for (Node e : t.children(Field::elts))
-        bindTarget(e, s);
-      break;
-    case NodeKind::Starred:
-      bindTarget(t.child(Field::value), s);
-      break;
-    default:
-      break;
-    }
+    llvm::SmallVector<Node, 4> names;
+    collectTargetNames(t, names);
+    for (Node n : names)
+      s.names.insert(n.identifier());
   }
 
   /// Walrus targets inside an expression bind in the enclosing scope.
