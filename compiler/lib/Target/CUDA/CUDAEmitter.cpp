@@ -874,7 +874,14 @@ Emitter::elementAccess(Value buffer, ValueRange indices, Operation *at) {
     idx.push_back("0");
     ranges.push_back(IndexRange{0, 0, 0});
   }
-  FailureOr<RootAccess> access = resolve(buffer, idx, at, ranges);
+  return guardedElement(buffer, idx, at, ranges);
+}
+
+FailureOr<std::pair<std::string, std::string>>
+Emitter::guardedElement(Value buffer, ArrayRef<std::string> indices,
+                        Operation *at,
+                        ArrayRef<std::optional<IndexRange>> ranges) {
+  FailureOr<RootAccess> access = resolve(buffer, indices, at, ranges);
   if (failed(access))
     return failure();
   FailureOr<std::string> lv = lvalue(*access, at);

@@ -293,27 +293,24 @@ LogicalResult Emitter::emitAtomicAdd(AtomicAddOp op) {
       idx.push_back(expr(i));
     if (idx.empty())
       idx.push_back("0");
-    FailureOr<RootAccess> a = resolve(dst, idx, op);
-    if (failed(a))
+    auto element = guardedElement(dst, idx, op);
+    if (failed(element))
       return failure();
-    FailureOr<std::string> lv = lvalue(*a, op);
-    FailureOr<std::string> cond = boundsCondition(*a, op);
-    if (failed(lv) || failed(cond))
-      return failure();
-    std::string call = atomicOn(*lv, expr(op.getValue()));
+    auto &[lv, cond] = *element;
+    std::string call = atomicOn(lv, expr(op.getValue()));
     if (op.getPrev()) {
       FailureOr<std::string> vt = valueType(type.getElementType(), op);
       if (failed(vt))
         return failure();
       std::string name = define(op.getPrev(), "prev");
       line("const " + *vt + " " + name + " = " +
-           (cond->empty() ? fromStorage(type.getElementType(), call)
-                          : "(" + *cond + ") ? " +
-                                fromStorage(type.getElementType(), call) +
-                                " : " + *vt + "(0)") +
+           (cond.empty() ? fromStorage(type.getElementType(), call)
+                         : "(" + cond + ") ? " +
+                               fromStorage(type.getElementType(), call) +
+                               " : " + *vt + "(0)") +
            ";");
     } else {
-      line((cond->empty() ? "" : "if (" + *cond + ") ") + call + ";");
+      line((cond.empty() ? "" : "if (" + cond + ") ") + call + ";");
     }
     return success();
   }
@@ -346,16 +343,13 @@ LogicalResult Emitter::emitAtomicAdd(AtomicAddOp op) {
   for (auto [d, e] : llvm::enumerate(frag.shape))
     if (e != 1 && k < memDims.size())
       idx[memDims[k++]] = coords[d];
-  FailureOr<RootAccess> a = resolve(dst, idx, op);
-  if (failed(a))
+  auto element = guardedElement(dst, idx, op);
+  if (failed(element))
     return failure();
-  FailureOr<std::string> lv = lvalue(*a, op);
-  FailureOr<std::string> cond = boundsCondition(*a, op);
-  if (failed(lv) || failed(cond))
-    return failure();
-  std::string call = atomicOn(
-      *lv, fromStorage(valElem, expr(value) + "[" + reg + "]"));
-  line((cond->empty() ? "" : "if (" + *cond + ") ") + call + ";");
+  auto &[lv, cond] = *element;
+  std::string call =
+      atomicOn(lv, fromStorage(valElem, expr(value) + "[" + reg + "]"));
+  line((cond.empty() ? "" : "if (" + cond + ") ") + call + ";");
   close();
   close();
   close();

@@ -322,14 +322,7 @@ LogicalResult Emitter::emitFragmentCopy(CopyOp op) {
       idx[lastMem] = "(" + idx[lastMem] + " + " + e.str() + ")";
       ranges[lastMem] = IndexRange{0, ranges[lastMem]->hi + vec - 1, 1};
     }
-    FailureOr<RootAccess> a = resolve(mem, idx, op, ranges);
-    if (failed(a))
-      return failure();
-    FailureOr<std::string> lv = lvalue(*a, op);
-    FailureOr<std::string> cond = boundsCondition(*a, op);
-    if (failed(lv) || failed(cond))
-      return failure();
-    return std::make_pair(*lv, *cond);
+    return guardedElement(mem, idx, op, ranges);
   };
   std::string fragName = expr(srcFrag ? srcRoot : dstRoot);
   if (canVector) {
@@ -433,14 +426,11 @@ LogicalResult Emitter::emitFill(Operation *op, Value dst,
                          ? std::optional<IndexRange>(IndexRange{
                                0, type.getDim(d).getValue() - 1, 1})
                          : std::nullopt);
-  FailureOr<RootAccess> access = resolve(dst, idx, op, ranges);
-  if (failed(access))
+  auto element = guardedElement(dst, idx, op, ranges);
+  if (failed(element))
     return failure();
-  FailureOr<std::string> lv = lvalue(*access, op);
-  FailureOr<std::string> cond = boundsCondition(*access, op);
-  if (failed(lv) || failed(cond))
-    return failure();
-  line((cond->empty() ? "" : "if (" + *cond + ") ") + *lv + " = " + stored +
+  auto &[lv, cond] = *element;
+  line((cond.empty() ? "" : "if (" + cond + ") ") + lv + " = " + stored +
        ";");
   close();
   return success();
@@ -585,15 +575,8 @@ LogicalResult Emitter::emitCopy(CopyOp op) {
   };
   auto element = [&](const CopySide &side, ArrayRef<std::string> copyIdx)
       -> FailureOr<std::pair<std::string, std::string>> {
-    FailureOr<RootAccess> a = resolve(side.buffer, sideIndices(side, copyIdx),
-                                      op, sideRanges(side, elemRanges));
-    if (failed(a))
-      return failure();
-    FailureOr<std::string> lv = lvalue(*a, op);
-    FailureOr<std::string> cond = boundsCondition(*a, op);
-    if (failed(lv) || failed(cond))
-      return failure();
-    return std::make_pair(*lv, *cond);
+    return guardedElement(side.buffer, sideIndices(side, copyIdx), op,
+                          sideRanges(side, elemRanges));
   };
   std::string reg0 = c + " * " + std::to_string(vec);
 

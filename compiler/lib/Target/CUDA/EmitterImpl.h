@@ -203,6 +203,13 @@ public:
   /// An lvalue for \p access (not for fragments).
   mlir::FailureOr<std::string> lvalue(const RootAccess &access,
                                       mlir::Operation *at);
+  /// resolve() then lvalue() and boundsCondition(): the element of
+  /// \p buffer at index expressions \p indices (with their known \p ranges)
+  /// as an lvalue and its in-bounds condition ("" when no guard is needed).
+  mlir::FailureOr<std::pair<std::string, std::string>>
+  guardedElement(mlir::Value buffer, llvm::ArrayRef<std::string> indices,
+                 mlir::Operation *at,
+                 llvm::ArrayRef<std::optional<IndexRange>> ranges = {});
   /// The element of a non-fragment \p buffer at \p indices, as an lvalue
   /// and its in-bounds condition ("" when no guard is needed); what
   /// tile.load and tile.store share.
