@@ -48,7 +48,7 @@ def load_gpu_modules():
 
 def is_bench_kernel(name):
     """Kernels at benchmark sizes, not part of the verification."""
-    return name.endswith("_bench") or re.fullmatch(r"gemm(_bf16)?_\d+", name)
+    return name.endswith("_bench") or re.fullmatch(r"gemm(_\w+)?_\d+", name)
 
 
 class Kernel:
@@ -273,6 +273,18 @@ def bench(fn, iters=20, warmup=3):
     return statistics.median(times)
 
 
+def config_label(kdir, name):
+    """The tiling of a kernel: its -D bindings other than sizes and dtype
+    (written by build_kernels.sh as NAME.defs), "defaults" when none."""
+    try:
+        defs = open(f"{kdir}/{name}.defs").read().split()
+    except OSError:
+        return name
+    keep = [d for d in defs if d != "-D" and not re.match(
+        r"(m|n|k|batch|heads|seq_len|dim|dtype)=", d)]
+    return " ".join(keep) or "defaults"
+
+
 def row(label, ms, value, unit, peer=None):
     extra = f"  ({100 * value / peer:.1f}% of peer)" if peer else ""
     print(f"  {label:<56} {ms:9.3f} ms {value:10.1f} {unit}{extra}",
@@ -350,21 +362,19 @@ def run_bench(kdir, names):
             peers[dt] = flops / ms / 1e9
             row(f"torch.matmul (cuBLAS) {size}^3 {str(dt)[6:]}", ms,
                 peers[dt], "TFLOP/s")
-        for name, dt in ((f"gemm_{size}", torch.float16),
-                         (f"gemm_s4_{size}", torch.float16),
-                         (f"gemm_bf16_{size}", torch.bfloat16),
-                         (f"gemm_bf16_s4_{size}", torch.bfloat16)):
-            if name not in names:
-                continue
+        # Every GEMM configuration build_kernels.sh made at this size; the
+        # label is the example's -D bindings beyond the sizes and dtype.
+        for name in (n for n in names if n.startswith("gemm_")
+                     and n.endswith(f"_{size}")):
+            dt = torch.bfloat16 if "_bf16" in name else torch.float16
             try:
                 k = Kernel(kdir, name)
                 a = torch.randn(size, size, device=DEV).to(dt)
                 b = torch.randn(size, size, device=DEV).to(dt)
                 c = torch.empty(size, size, device=DEV).to(dt)
                 ms = bench(lambda: k(a, b, c))
-                stages = 4 if "_s4_" in name else 3
-                row(f"tlc gemm {size}^3 {str(dt)[6:]} (mma.sync, {stages} stages)", ms,
-                    flops / ms / 1e9, "TFLOP/s", peers[dt])
+                row(f"tlc gemm {size}^3 {str(dt)[6:]} ({config_label(kdir, name)})",
+                    ms, flops / ms / 1e9, "TFLOP/s", peers[dt])
                 del a, b, c
             except Exception as e:  # report and go on
                 print(f"  tlc {name}: {type(e).__name__}: {e}", flush=True)
@@ -385,13 +395,10 @@ def run_bench(kdir, names):
                 row(f"sdpa {backend.name} causal={causal}", ms, tf, "TFLOP/s")
             except RuntimeError as err:
                 print(f"  sdpa {backend.name} causal={causal}: {err}")
-        for name, label in (("fa_bench", "block_N=128, 2 stages"),
-                            ("fa_bn64_bench", "block_N=64, 2 stages"),
-                            ("fa_s1_bench", "block_N=128, 1 stage")):
-            if causal:
-                name = "fac" + name[2:]
-            if name not in names:
-                continue
+        prefix = "fac_" if causal else "fa_"
+        for name in (n for n in names
+                     if n.startswith(prefix) and n.endswith("_bench")):
+            label = config_label(kdir, name)
             k = Kernel(kdir, name)
             o = torch.empty_like(q)
             if causal:  # this example takes [B, S, H, D]

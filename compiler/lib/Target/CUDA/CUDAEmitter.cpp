@@ -468,6 +468,28 @@ LogicalResult Emitter::emitKernel(KernelOp op) {
     }
   });
 
+  // So are 16- and 8-bit shared tiles that only copies use and that a
+  // fragment is copied into (an accumulator written out through shared
+  // memory): a warp's narrow stores hit 8 rows of one chunk column, which
+  // conflict 8 ways in a plain row-major tile of 128 bytes or more.
+  op.walk([&](CopyOp copy) {
+    Value root = copy.getDst();
+    if (scopeOf(rootOf(copy.getSrc())) != MemoryScope::Fragment ||
+        rootOf(root) != root || swizzled.count(root))
+      return;
+    auto t = cast<BufferType>(root.getType());
+    if (!isSharedScope(t.getScope()) || !t.isStatic() || t.getRank() != 2 ||
+        (byteWidth(t.getElementType()) != 2 &&
+         byteWidth(t.getElementType()) != 1))
+      return;
+    if (!llvm::all_of(root.getUsers(),
+                      [](Operation *user) { return isa<CopyOp>(user); }))
+      return;
+    int64_t rowBytes = t.getShape().back() * byteWidth(t.getElementType());
+    if (rowBytes % 16 == 0 && rowBytes >= 32)
+      swizzled[root] = rowBytes / 16;
+  });
+
   // Software pipelines: which shared buffers get one copy per stage.
   pipelineStages.clear();
   stagedBuffers.clear();

@@ -8,9 +8,11 @@
 // Software pipelining of `T.Pipelined(..., num_stages = S)` with S >= 2:
 // the loop's copies from global memory into whole shared buffers (the
 // producers) get S shared-memory stages and run S - 1 iterations ahead as
-// cp.async groups (one commit per iteration); the rest of the body (the
-// consumers) waits for its stage with cp.async.wait_group S - 1 and a
-// barrier, and a trailing barrier frees the stage for the next prefetch.
+// cp.async groups (one commit per iteration). Each iteration waits for its
+// own stage with cp.async.wait_group S - 2 and one barrier; that barrier
+// both publishes the stage and proves every thread is done with the stage
+// the previous iteration read, so the prefetch issued after it may refill
+// that stage. One barrier per iteration, none trailing.
 // Loops whose producers depend on anything but index arithmetic, or whose
 // staged buffers something else writes, stay serial.
 //
@@ -287,20 +289,23 @@ LogicalResult Emitter::emitPipelined(PipelinedOp pipe) {
        "; ++" + iv + ")");
   std::string ahead = fresh("ahead");
   // The copies of iteration iv + stages - 1 go into the stage iteration
-  // iv - 1 consumed: at the top of the iteration, or after the compute when
-  // `order` puts them last (one fewer group in flight at the wait).
+  // iv - 1 read; the barrier below proves every thread is done with it.
+  // They are issued right after that barrier, or after the compute when
+  // `order` puts them last.
   auto issueAhead = [&]() -> LogicalResult {
     line("const " + it + " " + ahead + " = " + iv + " + " +
-         Twine(stages - 1) + ";  // its stage was consumed by iteration " +
-         iv + " - 1");
+         Twine(stages - 1) + ";  // into the stage iteration " + iv +
+         " - 1 read");
     return issue(ahead, writeStage);
   };
+  // Groups committed so far: stages - 1 + iv; the oldest pending one is
+  // this iteration's.
+  line("tlc::cuda::cpAsyncWait<" + Twine(stages - 2) + ">();  // stage of " +
+       iv + " landed");
+  line("__syncthreads();  // ... for every thread; iteration " + iv +
+       " - 1 is done with its stage");
   if (!producersLast && failed(issueAhead()))
     return failure();
-  int64_t inFlight = producersLast ? stages - 2 : stages - 1;
-  line("tlc::cuda::cpAsyncWait<" + Twine(inFlight) + ">();  // stage of " +
-       iv + " landed");
-  line("__syncthreads();");
   names[pipe.getInductionVar()] = iv;
   for (Operation *p : producers) {
     Value dst = cast<CopyOp>(p).getDst();
@@ -314,8 +319,6 @@ LogicalResult Emitter::emitPipelined(PipelinedOp pipe) {
     names[v] = n;
   if (failed(r))
     return failure();
-  line("__syncthreads();  // stage of " + iv + " is free for " + iv + " + " +
-       Twine(stages));
   if (producersLast) {
     if (failed(issueAhead()))
       return failure();

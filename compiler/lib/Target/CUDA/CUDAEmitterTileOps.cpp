@@ -278,10 +278,19 @@ LogicalResult Emitter::emitFragmentCopy(CopyOp op) {
     op.emitError("copy shapes differ");
     return failure();
   }
+  if (srcFrag) {
+    FailureOr<bool> staged = emitStagedFragmentStore(op, frag, memDims);
+    if (failed(staged))
+      return failure();
+    if (*staged)
+      return success();
+  }
   int64_t vec = frag.vec;
   bool sameType = srcElem == dstElem;
   int64_t vecBytes = vec * byteWidth(dstElem);
-  bool canVector = sameType && vec > 1 &&
+  // A fragment -> memory copy that converts (f32 accumulator -> f16)
+  // packs the converted elements and stores them as one vector too.
+  bool canVector = (sameType || srcFrag) && vec > 1 &&
                    (vecBytes == 4 || vecBytes == 8 || vecBytes == 16) &&
                    frag.shape.back() != 1;
   open("");
@@ -335,6 +344,17 @@ LogicalResult Emitter::emitFragmentCopy(CopyOp op) {
       return failure();
     std::string memAddr = "&" + expr(a->root) + "[" + *lin + "]";
     std::string fragAddr = "&" + fragName + "[" + reg + "]";
+    // The converted elements, when the types differ (emitted in front of
+    // the vector store).
+    SmallVector<std::string> packLines;
+    if (!sameType) {
+      fragAddr = fresh("packed");
+      FailureOr<SmallVector<std::string>> packed = packedRegisters(
+          fragAddr, srcElem, dstElem, fragName, reg, vec, op);
+      if (failed(packed))
+        return failure();
+      packLines = std::move(*packed);
+    }
     std::string cond = provenAligned(*a, vec)
                            ? std::string()
                            : "(" + *lin + ") % " + std::to_string(vec) +
@@ -346,12 +366,16 @@ LogicalResult Emitter::emitFragmentCopy(CopyOp op) {
                        (srcFrag ? fragAddr : memAddr) + ");";
     if (cond.empty()) {
       // Every vector in bounds and aligned: no element path.
+      for (const std::string &l : packLines)
+        line(l);
       line(stmt);
       for (int i = 0; i < 4; ++i)
         close();
       return success();
     }
     open("if (" + cond + ")");
+    for (const std::string &l : packLines)
+      line(l);
     line(stmt);
     --indent;
     open("} else");
@@ -383,6 +407,27 @@ LogicalResult Emitter::emitFragmentCopy(CopyOp op) {
   close();
   close();
   return success();
+}
+
+FailureOr<SmallVector<std::string>>
+Emitter::packedRegisters(StringRef name, Type srcElem, Type dstElem,
+                         StringRef frag, StringRef reg, int64_t vec,
+                         Operation *at) {
+  FailureOr<std::string> storage = storageType(dstElem, at);
+  if (failed(storage))
+    return failure();
+  int64_t bytes = vec * byteWidth(dstElem);
+  SmallVector<std::string> lines;
+  lines.push_back("alignas(" + std::to_string(bytes) + ") " + *storage + " " +
+                  name.str() + "[" + std::to_string(vec) + "];");
+  for (int64_t i = 0; i < vec; ++i)
+    lines.push_back(name.str() + "[" + std::to_string(i) + "] = " +
+                    toStorage(dstElem, fromStorage(srcElem, frag.str() + "[" +
+                                                                reg.str() + " + " +
+                                                                std::to_string(i) +
+                                                                "]")) +
+                    ";");
+  return lines;
 }
 
 //===----------------------------------------------------------------------===//

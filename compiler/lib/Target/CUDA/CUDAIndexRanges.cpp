@@ -161,6 +161,58 @@ std::optional<IndexRange> Emitter::rangeOf(Value v) {
   return r;
 }
 
+std::optional<bool> Emitter::decideCompare(arith::CmpIOp cmp) {
+  Type t = cmp.getLhs().getType();
+  if (!isa<IndexType>(t) && !(t.isInteger() && t.getIntOrFloatBitWidth() > 1))
+    return std::nullopt;
+  std::optional<IndexRange> a = rangeOf(cmp.getLhs()),
+                            b = rangeOf(cmp.getRhs());
+  if (!a || !b)
+    return std::nullopt;
+  using P = arith::CmpIPredicate;
+  P p = cmp.getPredicate();
+  bool isUnsigned = p == P::ult || p == P::ule || p == P::ugt || p == P::uge;
+  if (isUnsigned && (a->lo < 0 || b->lo < 0))
+    return std::nullopt;
+  // a < b holds everywhere when a.hi < b.lo and nowhere when a.lo >= b.hi.
+  auto less = [](const IndexRange &x,
+                 const IndexRange &y) -> std::optional<bool> {
+    if (x.hi < y.lo)
+      return true;
+    if (x.lo >= y.hi)
+      return false;
+    return std::nullopt;
+  };
+  auto negate = [](std::optional<bool> v) -> std::optional<bool> {
+    return v ? std::optional<bool>(!*v) : std::nullopt;
+  };
+  switch (p) {
+  case P::slt:
+  case P::ult:
+    return less(*a, *b);
+  case P::sge:
+  case P::uge:
+    return negate(less(*a, *b));
+  case P::sgt:
+  case P::ugt:
+    return less(*b, *a);
+  case P::sle:
+  case P::ule:
+    return negate(less(*b, *a));
+  case P::eq:
+    if (a->lo == a->hi && b->lo == b->hi)
+      return a->lo == b->lo;
+    return (a->hi < b->lo || b->hi < a->lo) ? std::optional<bool>(false)
+                                             : std::nullopt;
+  case P::ne:
+    if (a->lo == a->hi && b->lo == b->hi)
+      return a->lo != b->lo;
+    return (a->hi < b->lo || b->hi < a->lo) ? std::optional<bool>(true)
+                                             : std::nullopt;
+  }
+  return std::nullopt;
+}
+
 bool Emitter::provenAligned(const RootAccess &access, int64_t vec) {
   if (vec <= 1)
     return true;

@@ -30,6 +30,10 @@
 #include <string>
 #include <vector>
 
+namespace mlir::arith {
+class CmpIOp;
+} // namespace mlir::arith
+
 namespace tlc::target::cuda_detail {
 
 /// A map from small non-negative integers to integer vectors that is linear
@@ -185,6 +189,9 @@ public:
   /// extents (std::nullopt when unknown); memoised.
   std::optional<IndexRange> rangeOf(mlir::Value v);
   std::optional<IndexRange> rangeOf(mlir::OpFoldResult r);
+  /// The value of an integer comparison where the operands' ranges decide
+  /// it for every thread and iteration, else nothing.
+  std::optional<bool> decideCompare(mlir::arith::CmpIOp cmp);
   /// The C++ type of `index` values: `int`, or `long long` where some
   /// constant or static extent of the function does not fit 32 bits.
   std::string indexType() const { return wideIndex ? "long long" : "int"; }
@@ -242,6 +249,27 @@ public:
                                const std::string &value);
   /// Copies between a fragment and memory or another fragment.
   mlir::LogicalResult emitFragmentCopy(tile::CopyOp op);
+  /// The lines declaring `alignas(vec * size) T name[vec]` (T: storage of
+  /// \p dstElem) filled with fragment registers `frag[reg + i]` of
+  /// \p srcElem converted: a vector of converted elements to store at once.
+  mlir::FailureOr<llvm::SmallVector<std::string>>
+  packedRegisters(llvm::StringRef name, mlir::Type srcElem,
+                  mlir::Type dstElem, llvm::StringRef frag,
+                  llvm::StringRef reg, int64_t vec, mlir::Operation *at);
+  // CUDAEmitterStagedStore.cpp
+  /// A fragment -> global copy of a 2-D tile written through a padded
+  /// shared tile and 16-byte row stores (\p memDims: the global side's two
+  /// non-unit dimensions). False, with nothing emitted, when the direct
+  /// stores are already 16 bytes wide or no dead shared area is found.
+  mlir::FailureOr<bool> emitStagedFragmentStore(tile::CopyOp op,
+                                                const FragmentInfo &frag,
+                                                llvm::ArrayRef<unsigned> memDims);
+  /// A byte range of shared memory, at least \p bytes long, made of shared
+  /// buffers that neither \p at nor any later statement of its kernel uses
+  /// (\p at must be a statement of the kernel body itself): its offset and
+  /// the buffers' names. Nothing when there is none.
+  std::optional<std::pair<int64_t, std::string>>
+  deadSharedArea(mlir::Operation *at, int64_t bytes);
   // CUDAFragments.cpp
   /// Chooses a layout for every fragment of \p kernel (gemm operands,
   /// reductions, T.Parallel propagation, then the default partition) and

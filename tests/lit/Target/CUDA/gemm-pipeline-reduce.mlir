@@ -27,12 +27,14 @@
 // CHECK: tlc::cuda::cpAsyncCommit();
 // The loop rotates its read and write stages (no `% stages`).
 // CHECK-NEXT: int readStage = 0, writeStage = 1;
+// One barrier per iteration: after the wait for this iteration's stage it
+// also proves iteration k - 1 done with the stage the prefetch refills.
 // CHECK-NEXT: for (int k = 0; k < 8; ++k) {
-// CHECK-NEXT: const int ahead = k + 1;
+// CHECK-NEXT: tlc::cuda::cpAsyncWait<0>();  // stage of k landed
+// CHECK-NEXT: __syncthreads();  // ... for every thread; iteration k - 1 is done with its stage
+// CHECK-NEXT: const int ahead = k + 1;  // into the stage iteration k - 1 read
 // CHECK: tlc::cuda::cpAsync<16>(&(B_s + writeStage * 2048)
 // CHECK: tlc::cuda::cpAsyncCommit();
-// CHECK-NEXT: tlc::cuda::cpAsyncWait<1>();  // stage of k landed
-// CHECK-NEXT: __syncthreads();
 // No copy of the loop body runs synchronously any more.
 // CHECK-NOT: copyVector
 // CHECK: // T.gemm  g.py:14:13
@@ -55,8 +57,8 @@
 // CHECK: const int bOff2 = tlc::cuda::swizzledIndex<4>(wn * 32 + lane % 8 + (lane / 16) * 8, (((lane / 8) % 2) * 8) + 16);
 // CHECK-NEXT: tlc::cuda::ldmatrixX4(bFrag_1[0][0], bFrag_1[0][1], bFrag_1[1][0], bFrag_1[1][1], &(B_s + readStage * 2048)[bOff2]);
 // CHECK-NOT: k-step 2
-// CHECK: __syncthreads();  // stage of k is free for k + 2
-// CHECK-NEXT: readStage = readStage + 1 == 2 ? 0 : readStage + 1;
+// CHECK-NOT: __syncthreads();
+// CHECK: readStage = readStage + 1 == 2 ? 0 : readStage + 1;
 // CHECK-NEXT: writeStage = writeStage + 1 == 2 ? 0 : writeStage + 1;
 // CHECK: tlc::cuda::cpAsyncWaitAll();
 // CHECK: // T.reduce_max  g.py:15:9

@@ -15,10 +15,11 @@
 // CHECK: cpAsync<16>(&B_s[
 // CHECK: cpAsync<16>(&A_s[
 // CHECK: int readStage = 0, writeStage = 1;
-// CHECK: const int ahead = k + 1;
+// CHECK: tlc::cuda::cpAsyncWait<0>();  // stage of k landed
+// CHECK-NEXT: __syncthreads();
+// CHECK-NEXT: const int ahead = k + 1;
 // CHECK: cpAsync<16>(&(B_s + writeStage * 2048)
 // CHECK: cpAsync<16>(&(A_s + writeStage * 2048)
-// CHECK: tlc::cuda::cpAsyncWait<1>();  // stage of k landed
 // CHECK: // T.gemm
 
 // order [2, 1, 0]: the copies of iteration k + 2 are issued after the gemm
@@ -30,8 +31,8 @@
 // CHECK-NEXT: tlc::cuda::cpAsyncWait<1>();  // stage of k landed
 // CHECK-NEXT: __syncthreads();
 // CHECK: // T.gemm
-// CHECK: __syncthreads();  // stage of k is free for k + 3
-// CHECK-NEXT: const int ahead = k + 2;
+// CHECK-NOT: __syncthreads();
+// CHECK: const int ahead = k + 2;
 // CHECK: cpAsync<16>(&(B_s + writeStage * 2048)
 // CHECK: cpAsync<16>(&(A_s + writeStage * 2048)
 // CHECK: tlc::cuda::cpAsyncCommit();
@@ -42,7 +43,11 @@
 // CHECK-LABEL: void __launch_bounds__(128) b_in_loop_kernel(
 // CHECK: half *A_s = reinterpret_cast<tlc::cuda::half *>(smem + 0);
 // CHECK: half *B_s = reinterpret_cast<tlc::cuda::half *>(smem + 8192);
-// CHECK: tlc::cuda::cpAsyncWait<1>();  // stage of k landed
+// The iteration's barrier also orders this copy after the previous
+// iteration's gemm read B_s.
+// CHECK: tlc::cuda::cpAsyncWait<0>();  // stage of k landed
+// CHECK-NEXT: __syncthreads();
+// CHECK-NOT: __syncthreads();
 // CHECK: // T.copy  g.py:13:13
 // CHECK: tlc::cuda::copyVector<16>(&B_s[
 // CHECK: __syncthreads();  // shared-memory dependence

@@ -1,0 +1,224 @@
+//===- CUDAEmitterStagedStore.cpp - Fragment stores through shared ------===//
+//
+// Part of the tlc project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// A `T.copy(fragment, global)` of a 2-D tile whose per-thread runs are
+// narrower than 16 bytes (an mma accumulator holds 2 consecutive elements
+// per row: 4-byte stores, 8 rows per warp instruction) is written through
+// shared memory: every thread stores its registers into a padded row-major
+// tile there, and the block then writes whole rows in 16-byte vectors.
+// The tile goes into shared buffers that no later statement of the kernel
+// uses (typically the pipeline stages of the main loop), so the kernel's
+// shared-memory size and occupancy do not change; without such an area,
+// or inside a loop, the copy stays direct.
+//
+//===----------------------------------------------------------------------===//
+
+#include "EmitterImpl.h"
+
+using namespace mlir;
+using namespace tlc;
+using namespace tlc::tile;
+using namespace tlc::target;
+using namespace tlc::target::cuda_detail;
+
+/// Bytes of a shared allocation as planned (staged buffers once per stage).
+static int64_t allocBytes(Value alloc,
+                          const llvm::DenseMap<Value, int64_t> &stages) {
+  auto t = cast<BufferType>(alloc.getType());
+  int64_t bytes = byteWidth(t.getElementType());
+  for (int64_t e : t.getShape())
+    bytes *= e;
+  auto it = stages.find(alloc);
+  return it == stages.end() ? bytes : bytes * it->second;
+}
+
+std::optional<std::pair<int64_t, std::string>>
+Emitter::deadSharedArea(Operation *at, int64_t bytes) {
+  auto kernel = dyn_cast_or_null<KernelOp>(at->getParentOp());
+  if (!kernel)
+    return std::nullopt;
+  Block &body = kernel.getBody().front();
+  // Shared allocations some statement at or after `at` uses.
+  llvm::SmallPtrSet<Value, 8> live;
+  kernel.walk([&](Operation *user) {
+    Operation *top = body.findAncestorOpInBlock(*user);
+    if (!top || top->isBeforeInBlock(at))
+      return;
+    for (Value v : user->getOperands())
+      if (isa<BufferType>(v.getType()))
+        live.insert(rootOf(v));
+  });
+  // Dead allocations by offset; the first run of adjacent ones (128-byte
+  // alignment gaps allowed) that holds `bytes`.
+  SmallVector<std::tuple<int64_t, int64_t, Value>> dead;
+  for (auto &[alloc, offset] : sharedOffsets)
+    if (!live.contains(alloc))
+      dead.push_back({offset, allocBytes(alloc, stagedBuffers), alloc});
+  llvm::sort(dead, [](auto &a, auto &b) {
+    return std::get<0>(a) < std::get<0>(b);
+  });
+  for (size_t i = 0; i < dead.size(); ++i) {
+    int64_t start = std::get<0>(dead[i]), end = start;
+    std::string what;
+    for (size_t j = i; j < dead.size(); ++j) {
+      auto [offset, size, alloc] = dead[j];
+      if (offset > (end + 127) / 128 * 128)
+        break;
+      end = offset + size;
+      what += (what.empty() ? "" : ", ") + expr(alloc);
+      if (end - start >= bytes)
+        return std::make_pair(start, what);
+    }
+  }
+  return std::nullopt;
+}
+
+FailureOr<bool> Emitter::emitStagedFragmentStore(CopyOp op,
+                                                 const FragmentInfo &frag,
+                                                 ArrayRef<unsigned> memDims) {
+  Value dst = op.getDst();
+  Value srcRoot = rootOf(op.getSrc());
+  auto dstType = cast<BufferType>(dst.getType());
+  Type srcElem = cast<BufferType>(op.getSrc().getType()).getElementType();
+  Type dstElem = dstType.getElementType();
+  int64_t elemBytes = byteWidth(dstElem);
+  if (scopeOf(rootOf(dst)) != MemoryScope::Global || memDims.size() != 2 ||
+      frag.vec * elemBytes >= 16 || elemBytes > 16 || 16 % elemBytes)
+    return false;
+  // The fragment's two non-unit dimensions are the tile's rows and columns.
+  SmallVector<unsigned> fragDims;
+  for (auto [d, e] : llvm::enumerate(frag.shape))
+    if (e != 1)
+      fragDims.push_back(d);
+  if (fragDims.size() != 2 || fragDims[1] + 1 != frag.shape.size())
+    return false;
+  int64_t rows = frag.shape[fragDims[0]], cols = frag.shape[fragDims[1]];
+  int64_t chunk = 16 / elemBytes; // elements per 16-byte vector
+  if (cols % chunk)
+    return false;
+  int64_t ld = cols + chunk; // a padded row: 16 bytes against bank conflicts
+  std::optional<std::pair<int64_t, std::string>> area =
+      deadSharedArea(op, rows * ld * elemBytes);
+  if (!area)
+    return false;
+  FailureOr<std::string> storage = storageType(dstElem, op);
+  if (failed(storage))
+    return failure();
+
+  line("// through shared memory (" + area->second +
+       ", unused from here on), then 16-byte row stores");
+  line("__syncthreads();  // the area's last readers are done");
+  open("");
+  std::string stage = fresh("staged");
+  line(*storage + " *" + stage + " = reinterpret_cast<" + *storage +
+       " *>(smem + " + Twine(area->first) + ");");
+  // 1. Registers -> the padded tile (one replica of each element).
+  open(frag.threadExtent < numThreads
+           ? "if (tid < " + Twine(frag.threadExtent) + ")"
+           : Twine(""));
+  open(frag.repMask ? "if ((tid & " + Twine(frag.repMask) + ") == 0)"
+                    : Twine(""));
+  std::string reg = fresh("r");
+  int64_t vec = frag.vec;
+  line("#pragma unroll");
+  open("for (int " + reg + " = 0; " + reg + " < " + Twine(frag.regs) + "; " +
+       reg + " += " + Twine(vec) + ")");
+  SmallVector<std::string> coords = emitCoords(frag, reg, "i");
+  std::string at = stage + "[" + coords[fragDims[0]] + " * " + Twine(ld).str() +
+                   " + " + coords[fragDims[1]];
+  std::string fragName = expr(srcRoot);
+  int64_t vecBytes = vec * elemBytes;
+  if (vec > 1 && (vecBytes == 4 || vecBytes == 8)) {
+    std::string packed = fresh("packed");
+    FailureOr<SmallVector<std::string>> lines =
+        packedRegisters(packed, srcElem, dstElem, fragName, reg, vec, op);
+    if (failed(lines))
+      return failure();
+    for (const std::string &l : *lines)
+      line(l);
+    line("tlc::cuda::copyVector<" + Twine(vecBytes) + ">(&" + at + "], " +
+         packed + ");");
+  } else {
+    for (int64_t e = 0; e < vec; ++e)
+      line(at + (e ? " + " + std::to_string(e) : "") + "] = " +
+           toStorage(dstElem, fromStorage(srcElem, fragName + "[" + reg +
+                                                       " + " + std::to_string(e) +
+                                                       "]")) +
+           ";");
+  }
+  close();
+  close();
+  close();
+  line("__syncthreads();");
+  // 2. The tile -> global memory, 16 bytes per thread and step.
+  int64_t chunksPerRow = cols / chunk, chunks = rows * chunksPerRow;
+  std::string c = fresh("c");
+  line("#pragma unroll");
+  open("for (int " + c + " = 0; " + c + " < " +
+       Twine((chunks + numThreads - 1) / numThreads) + "; ++" + c + ")");
+  std::string q = fresh("q");
+  line("const int " + q + " = " + c + " * " + Twine(numThreads) +
+       " + tid;  // chunk");
+  open(chunks % numThreads ? "if (" + q + " < " + Twine(chunks) + ")"
+                           : Twine(""));
+  std::string row = fresh("row"), col = fresh("col");
+  line("const int " + row + " = " + q + " / " + Twine(chunksPerRow) + ";");
+  line("const int " + col + " = (" + q + " % " + Twine(chunksPerRow) +
+       ") * " + Twine(chunk) + ";");
+  std::string from = stage + "[" + row + " * " + Twine(ld).str() + " + " + col;
+  SmallVector<std::string> idx(dstType.getRank(), "0");
+  SmallVector<std::optional<IndexRange>> ranges(dstType.getRank(),
+                                                IndexRange{0, 0, 0});
+  idx[memDims[0]] = row;
+  ranges[memDims[0]] = IndexRange{0, rows - 1, 1};
+  idx[memDims[1]] = col;
+  ranges[memDims[1]] = IndexRange{0, cols - chunk, chunk};
+  FailureOr<RootAccess> a = resolve(dst, idx, op, ranges);
+  if (failed(a))
+    return failure();
+  FailureOr<std::string> lin = linearIndex(*a, op);
+  FailureOr<std::string> bounds = boundsCondition(*a, op, chunk);
+  if (failed(lin) || failed(bounds))
+    return failure();
+  std::string cond = provenAligned(*a, chunk) ? std::string()
+                                              : "(" + *lin + ") % " +
+                                                    std::to_string(chunk) +
+                                                    " == 0";
+  if (!bounds->empty())
+    cond = *bounds + (cond.empty() ? "" : " && " + cond);
+  std::string store = "tlc::cuda::copyVector<16>(&" + expr(a->root) + "[" +
+                      *lin + "], &" + from + "]);";
+  if (cond.empty()) {
+    line(store);
+  } else {
+    // A ragged edge or an unaligned row: element by element there.
+    open("if (" + cond + ")");
+    line(store);
+    --indent;
+    open("} else");
+    std::string e = fresh("e");
+    line("#pragma unroll");
+    open("for (int " + e + " = 0; " + e + " < " + Twine(chunk) + "; ++" + e +
+         ")");
+    SmallVector<std::string> eIdx = idx;
+    SmallVector<std::optional<IndexRange>> eRanges = ranges;
+    eIdx[memDims[1]] = "(" + col + " + " + e + ")";
+    eRanges[memDims[1]] = IndexRange{0, cols - 1, 1};
+    FailureOr<std::pair<std::string, std::string>> m =
+        guardedElement(dst, eIdx, op, eRanges);
+    if (failed(m))
+      return failure();
+    std::string stmt = m->first + " = " + from + " + " + e + "];";
+    line(m->second.empty() ? stmt : "if (" + m->second + ") " + stmt);
+    close();
+    close();
+  }
+  close();
+  close();
+  close();
+  return true;
+}
