@@ -111,7 +111,10 @@ InstanceCtx *Interpreter::beginInstance(llvm::StringRef kernelName,
 }
 
 void Interpreter::endInstance(InstanceCtx *ctx) {
-  ir->finishFunc(mlir::cast<tile::FuncOp>(ctx->func), ctx->symbols);
+  auto func = mlir::cast<tile::FuncOp>(ctx->func);
+  if (ctx->fastMath)
+    func.setFastMath(true);
+  ir->finishFunc(func, ctx->symbols);
 }
 
 /// Saves and restores the tracing state around a nested trace.
@@ -223,6 +226,34 @@ Value Interpreter::applyDecorator(Value deco, Value fn, Node decoNode,
   return fn; // unknown decorators (torch.no_grad, ...) are transparent
 }
 
+/// Whether a `pass_configs` dict turns fast math on: the key
+/// PassConfigKey.TL_ENABLE_FAST_MATH (or its string "tl.enable_fast_math")
+/// with a true value, and not TL_DISABLE_FAST_MATH likewise.
+static bool fastMathOf(Value configs) {
+  if (!configs.is(ValueKind::Dict))
+    return false;
+  bool enable = false, disable = false;
+  for (auto &[key, value] : configs.as<DictObj>()->items) {
+    bool on = value.is(ValueKind::Bool) ? value.getBool()
+              : value.is(ValueKind::Int) ? value.getInt() != 0
+                                         : false;
+    llvm::StringRef name;
+    if (key.isObj(ObjKind::EnumMember)) {
+      lang::BuiltinId id = key.as<EnumMemberObj>()->info->id;
+      name = id == lang::BuiltinId::KeyEnableFastMath    ? "tl.enable_fast_math"
+             : id == lang::BuiltinId::KeyDisableFastMath ? "tl.disable_fast_math"
+                                                         : "";
+    } else if (key.is(ValueKind::Str)) {
+      name = getStr(key);
+    }
+    if (name == "tl.enable_fast_math")
+      enable = on;
+    else if (name == "tl.disable_fast_math")
+      disable = on;
+  }
+  return enable && !disable;
+}
+
 Value Interpreter::applyDecoratorValue(const PArgs &p, Value fn) {
   if (p.info.id == BuiltinId::Autotune) {
     if (fn.isObj(ObjKind::JitFunction)) {
@@ -238,6 +269,7 @@ Value Interpreter::applyDecoratorValue(const PArgs &p, Value fn) {
   auto *jit = heap.make<JitFunctionObj>();
   jit->fn = fn.as<FunctionObj>();
   jit->outIdx = p.getOr("out_idx", Value::none());
+  jit->fastMath = fastMathOf(p.getOr("pass_configs", Value::none()));
   jit->lazy = containsPrimFunc(jit->fn->def);
   if (p.info.id == BuiltinId::Autotune)
     jit->autotuneConfigs = p.getOr("configs", Value::none());
@@ -256,8 +288,8 @@ Value Interpreter::tracePrimFunc(FunctionObj *fn, Node at) {
   Value result = heap.obj(ObjKind::PrimFunc, pf);
   std::string kernelName, label;
   if (!jitContext.empty()) {
-    kernelName = jitContext.back().first;
-    label = jitContext.back().second;
+    kernelName = jitContext.back().kernel;
+    label = jitContext.back().label;
   } else if (!callStack.empty()) {
     FunctionObj *outer = callStack.back().first;
     kernelName = outer->name.str();
@@ -270,6 +302,7 @@ Value Interpreter::tracePrimFunc(FunctionObj *fn, Node at) {
     return result;
   TraceState saved(*this);
   instance = beginInstance(kernelName, label, fn->def);
+  instance->fastMath = !jitContext.empty() && jitContext.back().fastMath;
   pf->instance = int(out.instances.size()) - 1;
   Env *callEnv = heap.make<Env>();
   callEnv->parent = fn->closure;
@@ -363,6 +396,7 @@ void Interpreter::traceEager(JitFunctionObj *jit, CallArgs &args, Node at,
     return;
   TraceState saved(*this);
   instance = beginInstance(fn->name, label, fn->def);
+  instance->fastMath = jit->fastMath;
   Env *callEnv = heap.make<Env>();
   callEnv->parent = fn->closure;
   llvm::SmallVector<std::pair<llvm::StringRef, OpaqueObj *>, 4> tensors;
@@ -516,7 +550,7 @@ Value Interpreter::callJit(JitFunctionObj *jit, CallArgs &argsIn, Node at,
   if (tracedLabels.count(fn->name) &&
       llvm::is_contained(tracedLabels[fn->name], label))
     return heap.opaque("JITKernel");
-  jitContext.push_back({fn->name.str(), label});
+  jitContext.push_back({fn->name.str(), label, jit->fastMath});
   TraceState saved(*this);
   instance = nullptr;
   traced = false;
@@ -577,7 +611,7 @@ void Interpreter::traceDefaultInstances() {
       args.kwNodes.push_back(stmt);
     }
     std::string label = makeLabel(name, args);
-    jitContext.push_back({name.str(), label});
+    jitContext.push_back({name.str(), label, false});
     TraceState saved(*this);
     instance = nullptr;
     traced = false;

@@ -130,6 +130,8 @@ struct InstanceCtx {
   unsigned numHints = 0;
   /// T.empty outputs (eager mode).
   llvm::SmallVector<BufferObj *, 2> outputs;
+  /// The decorator's pass_configs turn fast math on.
+  bool fastMath = false;
 };
 
 /// A pending Python exception.
@@ -434,8 +436,13 @@ public:
   unsigned callDepth = 0;
   /// Enclosing user-function calls (for instance labels).
   llvm::SmallVector<std::pair<FunctionObj *, CallArgs *>, 8> callStack;
-  /// (kernel, label) of the jit instance whose factory is running.
-  llvm::SmallVector<std::pair<std::string, std::string>, 2> jitContext;
+  /// The jit instance whose factory is running: its kernel name, label and
+  /// whether its decorator asked for fast math.
+  struct JitFrame {
+    std::string kernel, label;
+    bool fastMath = false;
+  };
+  llvm::SmallVector<JitFrame, 2> jitContext;
   /// Owned instance contexts.
   std::vector<std::unique_ptr<InstanceCtx>> instances;
 

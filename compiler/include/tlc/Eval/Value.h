@@ -410,6 +410,9 @@ struct JitFunctionObj : Obj {
   bool lazy = false;
   /// Autotune configs, when decorated with @tilelang.autotune(configs=...).
   Value autotuneConfigs;
+  /// `pass_configs=` turns TL_ENABLE_FAST_MATH on (and not
+  /// TL_DISABLE_FAST_MATH): its instances get `tile.func ... fast_math`.
+  bool fastMath = false;
 };
 
 /// A traced or not-yet-traced prim_func.

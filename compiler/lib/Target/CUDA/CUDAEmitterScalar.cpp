@@ -91,7 +91,24 @@ LogicalResult Emitter::emitScalar(Operation *op) {
       e += (i ? ", " : "") + arg(i);
     e += ")";
   };
-  if (name == "arith.addf" || name == "arith.addi")
+  // fast_math (TL_ENABLE_FAST_MATH): f32 transcendentals and division on
+  // the hardware approximations, like nvcc --use_fast_math.
+  StringRef fast;
+  if (func.getFastMath() && !f64 && rt.isF32())
+    fast = llvm::StringSwitch<StringRef>(name)
+               .Case("math.exp2", "tlc::cuda::fastExp2")
+               .Case("math.exp", "__expf")
+               .Case("math.log", "__logf")
+               .Case("math.log2", "__log2f")
+               .Case("math.sin", "__sinf")
+               .Case("math.cos", "__cosf")
+               .Case("math.tan", "__tanf")
+               .Case("math.powf", "__powf")
+               .Case("arith.divf", "__fdividef")
+               .Default("");
+  if (!fast.empty())
+    call(fast);
+  else if (name == "arith.addf" || name == "arith.addi")
     bin("+");
   else if (name == "arith.subf" || name == "arith.subi")
     bin("-");
@@ -134,9 +151,17 @@ LogicalResult Emitter::emitScalar(Operation *op) {
     e = "((" + arg(0) + " + " + arg(1) + " - 1) / " + arg(1) + ")";
   else if (name == "arith.negf")
     e = "(-" + arg(0) + ")";
+  else if (name == "arith.select" && (arg(0) == "true" || arg(0) == "false"))
+    e = arg(0) == "true" ? arg(1) : arg(2); // a condition ranges decided
   else if (name == "arith.select")
     e = "(" + arg(0) + " ? " + arg(1) + " : " + arg(2) + ")";
   else if (auto cmp = dyn_cast<arith::CmpIOp>(op)) {
+    if (std::optional<bool> known = decideCompare(cmp)) {
+      // e.g. a key-padding mask `k * block_N + j < seq_len` when the tiles
+      // divide seq_len: the value ranges prove it, so no compare is emitted.
+      names[res] = *known ? "true" : "false";
+      return success();
+    }
     using P = arith::CmpIPredicate;
     static const std::pair<P, const char *> preds[] = {
         {P::eq, "=="},  {P::ne, "!="},  {P::slt, "<"}, {P::sle, "<="},

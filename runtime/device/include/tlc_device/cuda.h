@@ -17,6 +17,7 @@
 #include "tlc_device/cuda/common.h"
 #include "tlc_device/cuda/convert.h"
 #include "tlc_device/cuda/cp_async.h"
+#include "tlc_device/cuda/fast_math.h"
 #include "tlc_device/cuda/ldmatrix.h"
 #include "tlc_device/cuda/memory.h"
 #include "tlc_device/cuda/mma.h"

@@ -66,6 +66,13 @@ def Tile_FuncOp : Tile_Op<"func", [
     `tile.symbol` ops and symbolic buffer dimensions of this function name,
     with where its value comes from (`dynamic`, `const` or `meta`).
 
+    `fast_math` (from `@tilelang.jit(pass_configs={
+    PassConfigKey.TL_ENABLE_FAST_MATH: True})`) lets GPU targets use
+    approximate math: `exp2`, `exp`, `log`, `log2`, `sin`, `cos`, `tan`,
+    `pow` and f32 division on hardware approximations that flush
+    subnormals, as nvcc's `--use_fast_math` does. The CPU target keeps
+    IEEE math.
+
     ```mlir
     tile.func @matmul(%A: !tile.buffer<[M, 1024], f16, global>,
                       %B: !tile.buffer<[1024, 1024], f16, global>,
@@ -82,7 +89,8 @@ def Tile_FuncOp : Tile_Op<"func", [
     OptionalAttr<StrAttr>:$sym_visibility,
     OptionalAttr<DictArrayAttr>:$arg_attrs,
     OptionalAttr<DictArrayAttr>:$res_attrs,
-    OptionalAttr<Tile_SymbolDeclArrayAttr>:$symbols
+    OptionalAttr<Tile_SymbolDeclArrayAttr>:$symbols,
+    UnitAttr:$fast_math
   );
   let regions = (region AnyRegion:$body);
   let builders = [OpBuilder<(ins
