@@ -97,7 +97,8 @@ def poisoned(shape, dtype):
 def dims(mlir_path):
     """The static shapes of the kernel's global parameters."""
     text = open(mlir_path).read()
-    sig = re.search(r"tile\.func @\w+\((.*?)\) \{", text).group(1)
+    sig = re.search(r"tile\.func @\w+\((.*?)\)(?: attributes \{[^}]*\})? \{",
+                    text).group(1)
     return [[int(x) for x in s.split(",")]
             for s in re.findall(r"buffer<\[([0-9, ]*)\]", sig)]
 
