@@ -109,7 +109,7 @@ def main():
     args = parser.parse_args()
 
     kernel = flashattn_causal(args.batch, args.seq_len, args.heads, args.dim, is_causal=bool(args.is_causal),
-                              block_M=128, block_N=128, num_stages=2, threads=256)
+                              block_M=128, block_N=32, num_stages=2, threads=128)
     shape = (args.batch, args.seq_len, args.heads, args.dim)
     q = torch.randn(shape, dtype=torch.float16, device="cuda")
     k = torch.randn(shape, dtype=torch.float16, device="cuda")

@@ -114,7 +114,7 @@ def main():
     parser.add_argument("--dim", type=int, default=128)
     args = parser.parse_args()
 
-    kernel = flashattn(args.batch, args.heads, args.seq_len, args.dim, block_M=128, block_N=128, num_stages=2, threads=256)
+    kernel = flashattn(args.batch, args.heads, args.seq_len, args.dim, block_M=128, block_N=32, num_stages=2, threads=128)
     profiler = kernel.get_profiler(tensor_supply_type=tilelang.TensorSupplyType.Normal)
     profiler.assert_allclose(ref_program, rtol=0.01, atol=0.01)
     print("flash_attention_fwd: all checks passed")
