@@ -913,6 +913,34 @@ Emitter::guardedElement(Value buffer, ArrayRef<std::string> indices,
   return std::make_pair(*lv, *cond);
 }
 
+FailureOr<Emitter::VectorAccess>
+Emitter::vectorAccess(Value buffer, ArrayRef<std::string> indices,
+                      Operation *at, ArrayRef<std::optional<IndexRange>> ranges,
+                      int64_t width) {
+  FailureOr<RootAccess> access = resolve(buffer, indices, at, ranges);
+  if (failed(access))
+    return failure();
+  FailureOr<std::string> lin = linearIndex(*access, at);
+  FailureOr<std::string> bounds = boundsCondition(*access, at, width);
+  if (failed(lin) || failed(bounds))
+    return failure();
+  VectorAccess v;
+  v.access = *access;
+  v.linear = *lin;
+  v.address = "&" + expr(access->root) + "[" + *lin + "]";
+  v.bounds = *bounds;
+  v.aligned = provenAligned(*access, width);
+  return v;
+}
+
+std::string Emitter::VectorAccess::condition(int64_t width) const {
+  std::string cond = bounds;
+  if (!aligned)
+    cond += (cond.empty() ? "" : " && ") + std::string("(") + linear +
+            ") % " + std::to_string(width) + " == 0";
+  return cond;
+}
+
 LogicalResult Emitter::emitLoad(LoadOp op) {
   auto type = cast<BufferType>(op.getBuffer().getType());
   Value root = rootOf(op.getBuffer());

@@ -177,21 +177,12 @@ FailureOr<bool> Emitter::emitStagedFragmentStore(CopyOp op,
   ranges[memDims[0]] = IndexRange{0, rows - 1, 1};
   idx[memDims[1]] = col;
   ranges[memDims[1]] = IndexRange{0, cols - chunk, chunk};
-  FailureOr<RootAccess> a = resolve(dst, idx, op, ranges);
+  FailureOr<VectorAccess> a = vectorAccess(dst, idx, op, ranges, chunk);
   if (failed(a))
     return failure();
-  FailureOr<std::string> lin = linearIndex(*a, op);
-  FailureOr<std::string> bounds = boundsCondition(*a, op, chunk);
-  if (failed(lin) || failed(bounds))
-    return failure();
-  std::string cond = provenAligned(*a, chunk) ? std::string()
-                                              : "(" + *lin + ") % " +
-                                                    std::to_string(chunk) +
-                                                    " == 0";
-  if (!bounds->empty())
-    cond = *bounds + (cond.empty() ? "" : " && " + cond);
-  std::string store = "tlc::cuda::copyVector<16>(&" + expr(a->root) + "[" +
-                      *lin + "], &" + from + "]);";
+  std::string cond = a->condition(chunk);
+  std::string store =
+      "tlc::cuda::copyVector<16>(" + a->address + ", &" + from + "]);";
   if (cond.empty()) {
     line(store);
   } else {

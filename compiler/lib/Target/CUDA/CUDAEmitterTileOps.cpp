@@ -335,14 +335,10 @@ LogicalResult Emitter::emitFragmentCopy(CopyOp op) {
   };
   std::string fragName = expr(srcFrag ? srcRoot : dstRoot);
   if (canVector) {
-    FailureOr<RootAccess> a = resolve(mem, memIdx, op, memRanges);
+    FailureOr<VectorAccess> a = vectorAccess(mem, memIdx, op, memRanges, vec);
     if (failed(a))
       return failure();
-    FailureOr<std::string> lin = linearIndex(*a, op);
-    FailureOr<std::string> bounds = boundsCondition(*a, op, vec);
-    if (failed(lin) || failed(bounds))
-      return failure();
-    std::string memAddr = "&" + expr(a->root) + "[" + *lin + "]";
+    std::string memAddr = a->address;
     std::string fragAddr = "&" + fragName + "[" + reg + "]";
     // The converted elements, when the types differ (emitted in front of
     // the vector store).
@@ -355,12 +351,7 @@ LogicalResult Emitter::emitFragmentCopy(CopyOp op) {
         return failure();
       packLines = std::move(*packed);
     }
-    std::string cond = provenAligned(*a, vec)
-                           ? std::string()
-                           : "(" + *lin + ") % " + std::to_string(vec) +
-                                 " == 0";
-    if (!bounds->empty())
-      cond = *bounds + (cond.empty() ? "" : " && " + cond);
+    std::string cond = a->condition(vec);
     std::string stmt = "tlc::cuda::copyVector<" + std::to_string(vecBytes) +
                        ">(" + (srcFrag ? memAddr : fragAddr) + ", " +
                        (srcFrag ? fragAddr : memAddr) + ");";
@@ -639,31 +630,26 @@ LogicalResult Emitter::emitCopy(CopyOp op) {
             "&" + expr(side->root) + "[" + reg0 + "]";
         continue;
       }
-      FailureOr<RootAccess> a = resolve(side->buffer, sideIndices(*side, idx),
-                                        op, sideRanges(*side, chunkRanges));
+      FailureOr<VectorAccess> a =
+          vectorAccess(side->buffer, sideIndices(*side, idx), op,
+                       sideRanges(*side, chunkRanges), vec);
       if (failed(a))
         return failure();
-      FailureOr<std::string> lin = linearIndex(*a, op);
-      FailureOr<std::string> bounds = boundsCondition(*a, op, vec);
-      if (failed(lin) || failed(bounds))
-        return failure();
-      if (!bounds->empty()) {
-        cond += (cond.empty() ? "" : " && ") + *bounds;
+      if (!a->bounds.empty()) {
+        const RootAccess &ra = a->access;
         Dim last = side->type.getRank()
-                       ? cast<BufferType>(a->root.getType())
-                             .getDim(a->indices.size() - 1)
+                       ? cast<BufferType>(ra.root.getType())
+                             .getDim(ra.indices.size() - 1)
                        : Dim();
-        const std::optional<IndexRange> &r = a->ranges.back();
+        const std::optional<IndexRange> &r = ra.ranges.back();
         allOrNothing &= last.isStatic() && last.getValue() % vec == 0 && r &&
                         r->div % vec == 0;
       }
-      if (!provenAligned(*a, vec)) {
-        cond += (cond.empty() ? "" : " && ") + std::string("(") + *lin +
-                ") % " + std::to_string(vec) + " == 0";
-        allOrNothing = false;
-      }
-      (side == &src ? srcAddr : dstAddr) =
-          "&" + expr(side->root) + "[" + *lin + "]";
+      allOrNothing &= a->aligned;
+      std::string sideCond = a->condition(vec);
+      if (!sideCond.empty())
+        cond += (cond.empty() ? "" : " && ") + sideCond;
+      (side == &src ? srcAddr : dstAddr) = a->address;
     }
     std::string stmt =
         asyncCopy && vecBytes >= 4 && isSharedScope(scopeOf(dst.root))

@@ -200,15 +200,14 @@ std::optional<bool> Emitter::decideCompare(arith::CmpIOp cmp) {
   case P::ule:
     return negate(less(*b, *a));
   case P::eq:
+  case P::ne: {
+    std::optional<bool> equal;
     if (a->lo == a->hi && b->lo == b->hi)
-      return a->lo == b->lo;
-    return (a->hi < b->lo || b->hi < a->lo) ? std::optional<bool>(false)
-                                             : std::nullopt;
-  case P::ne:
-    if (a->lo == a->hi && b->lo == b->hi)
-      return a->lo != b->lo;
-    return (a->hi < b->lo || b->hi < a->lo) ? std::optional<bool>(true)
-                                             : std::nullopt;
+      equal = a->lo == b->lo;
+    else if (a->hi < b->lo || b->hi < a->lo)
+      equal = false;
+    return p == P::eq ? equal : negate(equal);
+  }
   }
   return std::nullopt;
 }

@@ -217,6 +217,25 @@ public:
   guardedElement(mlir::Value buffer, llvm::ArrayRef<std::string> indices,
                  mlir::Operation *at,
                  llvm::ArrayRef<std::optional<IndexRange>> ranges = {});
+  /// A vector of \p width elements of \p buffer starting at \p indices.
+  struct VectorAccess {
+    RootAccess access;
+    /// Row-major linear index in the root, and `&root[linear]`.
+    std::string linear, address;
+    /// In-bounds condition of the whole vector ("" when proven).
+    std::string bounds;
+    /// Whether the ranges prove the start a multiple of the width.
+    bool aligned = true;
+    /// bounds, and the alignment test unless proven ("" when neither).
+    std::string condition(int64_t width) const;
+  };
+  /// resolve(), linearIndex(), boundsCondition() and provenAligned() for a
+  /// \p width-element vector access (the fast path of vector copies).
+  mlir::FailureOr<VectorAccess>
+  vectorAccess(mlir::Value buffer, llvm::ArrayRef<std::string> indices,
+               mlir::Operation *at,
+               llvm::ArrayRef<std::optional<IndexRange>> ranges,
+               int64_t width);
   /// The element of a non-fragment \p buffer at \p indices, as an lvalue
   /// and its in-bounds condition ("" when no guard is needed); what
   /// tile.load and tile.store share.
