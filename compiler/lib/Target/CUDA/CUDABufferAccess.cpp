@@ -1,0 +1,242 @@
+//===- CUDABufferAccess.cpp - Addressing buffers in CUDA C++ -----------===//
+//
+// Part of the tlc project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// How the CUDA emitter names an element or a vector of a buffer: views
+// resolved to their root allocation or parameter, row-major (or swizzled)
+// linear indices, the bounds conditions of global accesses that value
+// ranges do not prove, and the shared-memory effects barriers are placed
+// from.
+//
+//===----------------------------------------------------------------------===//
+
+#include "EmitterImpl.h"
+
+#include <numeric>
+
+using namespace mlir;
+using namespace tlc;
+using namespace tlc::tile;
+using namespace tlc::target;
+using namespace tlc::target::cuda_detail;
+
+Value Emitter::rootOf(Value buffer) {
+  while (auto region = buffer.getDefiningOp<RegionOp>())
+    buffer = region.getSource();
+  return buffer;
+}
+
+MemoryScope Emitter::scopeOf(Value root) {
+  return cast<BufferType>(root.getType()).getScope();
+}
+
+FailureOr<RootAccess>
+Emitter::resolve(Value buffer, ArrayRef<std::string> indices, Operation *at,
+                 ArrayRef<std::optional<IndexRange>> ranges) {
+  RootAccess access;
+  access.indices.assign(indices.begin(), indices.end());
+  if (ranges.size() == indices.size())
+    access.ranges.assign(ranges.begin(), ranges.end());
+  else
+    access.ranges.assign(indices.size(), std::nullopt);
+  while (auto region = buffer.getDefiningOp<RegionOp>()) {
+    SmallVector<OpFoldResult> offsets = region.getMixedOffsets();
+    if (offsets.size() != access.indices.size()) {
+      at->emitError() << "region rank mismatch in the CUDA target";
+      return failure();
+    }
+    for (auto [idx, range, off] :
+         llvm::zip(access.indices, access.ranges, offsets)) {
+      std::string o = foldResult(off);
+      if (o != "0")
+        idx = idx == "0" ? o : "(" + o + " + " + idx + ")";
+      std::optional<IndexRange> offRange = rangeOf(off);
+      if (range && offRange)
+        range = IndexRange{range->lo + offRange->lo, range->hi + offRange->hi,
+                           std::gcd(range->div, offRange->div)};
+      else
+        range = std::nullopt;
+    }
+    buffer = region.getSource();
+  }
+  access.root = buffer;
+  return access;
+}
+
+FailureOr<std::string> Emitter::linearIndex(const RootAccess &access,
+                                            Operation *at) {
+  auto type = cast<BufferType>(access.root.getType());
+  auto sw = swizzled.find(access.root);
+  if (sw != swizzled.end() && access.indices.size() >= 2) {
+    // Row-major with the 16-byte chunk XOR-swizzled by the row.
+    std::string rowIdx = access.indices[0];
+    for (unsigned d = 1; d + 1 < access.indices.size(); ++d)
+      rowIdx = "(" + rowIdx + ") * " + std::to_string(type.getShape()[d]) +
+               " + " + access.indices[d];
+    int64_t chunkElems = 16 / byteWidth(type.getElementType());
+    return "tlc::cuda::swizzledIndex<" + std::to_string(sw->second) +
+           (chunkElems == 8 ? "" : ", " + std::to_string(chunkElems)) +
+           ">(" + rowIdx + ", " + access.indices.back() + ")";
+  }
+  // A global buffer of more than 2^31 - 1 elements (or of symbolic shape)
+  // is addressed with a 64-bit element offset; everything else in 32 bits.
+  bool wide = false;
+  if (scopeOf(access.root) == MemoryScope::Global && !wideIndex) {
+    int64_t numel = 1;
+    for (unsigned d = 0; d < type.getRank() && !wide; ++d) {
+      Dim dim = type.getDim(d);
+      wide = !dim.isStatic() ||
+             __builtin_mul_overflow(numel, dim.getValue(), &numel) ||
+             numel > (int64_t(1) << 31) - 1;
+    }
+  }
+  std::string linear;
+  for (unsigned d = 0; d < access.indices.size(); ++d) {
+    if (d == 0) {
+      linear = access.indices[0];
+      if (wide && access.indices.size() > 1)
+        linear = "(long long)" + linear;
+      continue;
+    }
+    FailureOr<std::string> e = extent(type, d, at);
+    if (failed(e))
+      return failure();
+    linear = "(" + linear + ") * " + *e + " + " + access.indices[d];
+  }
+  return linear.empty() ? std::string("0") : linear;
+}
+
+FailureOr<std::string> Emitter::boundsCondition(const RootAccess &access,
+                                                Operation *at,
+                                                int64_t lastWidth) {
+  if (scopeOf(access.root) != MemoryScope::Global)
+    return std::string();
+  auto type = cast<BufferType>(access.root.getType());
+  std::string cond;
+  unsigned rank = access.indices.size();
+  for (unsigned d = 0; d < rank; ++d) {
+    FailureOr<std::string> e = extent(type, d, at);
+    if (failed(e))
+      return failure();
+    // No guard where the index's range proves it (static shapes that the
+    // tiles divide).
+    int64_t width = d + 1 == rank ? std::max<int64_t>(1, lastWidth) : 1;
+    Dim dim = type.getDim(d);
+    if (d < access.ranges.size() && access.ranges[d] && dim.isStatic() &&
+        access.ranges[d]->hi + width <= dim.getValue())
+      continue;
+    std::string c =
+        d + 1 == rank && lastWidth > 1
+            ? access.indices[d] + " + " + std::to_string(lastWidth) +
+                  " <= " + *e
+            : access.indices[d] + " < " + *e;
+    cond += (cond.empty() ? "" : " && ") + c;
+  }
+  return cond;
+}
+
+FailureOr<std::string> Emitter::lvalue(const RootAccess &access,
+                                       Operation *at) {
+  FailureOr<std::string> linear = linearIndex(access, at);
+  if (failed(linear))
+    return failure();
+  return expr(access.root) + "[" + *linear + "]";
+}
+
+SharedEffects Emitter::sharedEffectsOf(Operation *op) {
+  SharedEffects effects;
+  auto note = [&](Value buffer, bool write) {
+    Value root = rootOf(buffer);
+    if (!isSharedScope(scopeOf(root)))
+      return;
+    (write ? effects.writes : effects.reads).insert(root.getAsOpaquePointer());
+  };
+  op->walk([&](Operation *nested) {
+    if (auto copy = dyn_cast<CopyOp>(nested)) {
+      note(copy.getSrc(), false);
+      note(copy.getDst(), true);
+    } else if (auto load = dyn_cast<LoadOp>(nested)) {
+      note(load.getBuffer(), false);
+    } else if (auto store = dyn_cast<StoreOp>(nested)) {
+      note(store.getBuffer(), true);
+    } else if (auto fill = dyn_cast<FillOp>(nested)) {
+      note(fill.getDst(), true);
+    } else if (auto clear = dyn_cast<ClearOp>(nested)) {
+      note(clear.getDst(), true);
+    } else if (auto atomic = dyn_cast<AtomicAddOp>(nested)) {
+      note(atomic.getDst(), true);
+    } else if (auto gemm = dyn_cast<GemmOp>(nested)) {
+      note(gemm.getA(), false);
+      note(gemm.getB(), false);
+    } else if (auto red = dyn_cast<ReduceOp>(nested)) {
+      note(red.getSrc(), false);
+      note(red.getDst(), true);
+    } else if (auto cs = dyn_cast<CumSumOp>(nested)) {
+      note(cs.getSrc(), false);
+      note(cs.getDst(), true);
+    } else if (isa<PrintOp>(nested) && nested->getNumOperands()) {
+      note(nested->getOperand(0), false);
+    }
+  });
+  return effects;
+}
+
+FailureOr<std::pair<std::string, std::string>>
+Emitter::elementAccess(Value buffer, ValueRange indices, Operation *at) {
+  SmallVector<std::string> idx;
+  SmallVector<std::optional<IndexRange>> ranges;
+  for (Value i : indices) {
+    idx.push_back(expr(i));
+    ranges.push_back(rangeOf(i));
+  }
+  if (idx.empty()) {
+    idx.push_back("0");
+    ranges.push_back(IndexRange{0, 0, 0});
+  }
+  return guardedElement(buffer, idx, at, ranges);
+}
+
+FailureOr<std::pair<std::string, std::string>>
+Emitter::guardedElement(Value buffer, ArrayRef<std::string> indices,
+                        Operation *at,
+                        ArrayRef<std::optional<IndexRange>> ranges) {
+  FailureOr<RootAccess> access = resolve(buffer, indices, at, ranges);
+  if (failed(access))
+    return failure();
+  FailureOr<std::string> lv = lvalue(*access, at);
+  FailureOr<std::string> cond = boundsCondition(*access, at);
+  if (failed(lv) || failed(cond))
+    return failure();
+  return std::make_pair(*lv, *cond);
+}
+
+FailureOr<Emitter::VectorAccess>
+Emitter::vectorAccess(Value buffer, ArrayRef<std::string> indices,
+                      Operation *at, ArrayRef<std::optional<IndexRange>> ranges,
+                      int64_t width) {
+  FailureOr<RootAccess> access = resolve(buffer, indices, at, ranges);
+  if (failed(access))
+    return failure();
+  FailureOr<std::string> lin = linearIndex(*access, at);
+  FailureOr<std::string> bounds = boundsCondition(*access, at, width);
+  if (failed(lin) || failed(bounds))
+    return failure();
+  VectorAccess v;
+  v.access = *access;
+  v.linear = *lin;
+  v.address = "&" + expr(access->root) + "[" + *lin + "]";
+  v.bounds = *bounds;
+  v.aligned = provenAligned(*access, width);
+  return v;
+}
+
+std::string Emitter::VectorAccess::condition(int64_t width) const {
+  std::string cond = bounds;
+  if (!aligned)
+    cond += (cond.empty() ? "" : " && ") + std::string("(") + linear +
+            ") % " + std::to_string(width) + " == 0";
+  return cond;
+}
