@@ -20,7 +20,6 @@
 #include "mlir/IR/Matchers.h"
 #include "llvm/Support/Path.h"
 
-#include <numeric>
 
 using namespace mlir;
 using namespace tlc;
