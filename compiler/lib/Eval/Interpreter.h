@@ -83,6 +83,10 @@ struct CallArgs {
   llvm::SmallVector<std::pair<llvm::StringRef, Value>, 4> kw;
   llvm::SmallVector<Node, 4> kwNodes;
 
+  /// Positional argument \p i, or \p dflt when there are fewer.
+  Value positional(unsigned i, Value dflt = Value::poison()) const {
+    return i < pos.size() ? pos[i] : dflt;
+  }
   /// Keyword value named \p name or null.
   const Value *keyword(llvm::StringRef name) const {
     for (auto &kv : kw)

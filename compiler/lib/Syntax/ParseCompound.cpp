@@ -23,6 +23,17 @@ using detail::RawNode;
 // Compound statements
 //===----------------------------------------------------------------------===//
 
+ParserImpl::Idx ParserImpl::parseStrayIndent() {
+  error("unexpected indent");
+  Idx err = node(NodeKind::Error, p);
+  advance();
+  while (!at(TokenKind::Dedent) && !at(TokenKind::EndOfFile))
+    parseStatement(err, Field::body);
+  accept(TokenKind::Dedent);
+  finish(err);
+  return err;
+}
+
 void ParserImpl::parseBlock(Idx parent, Field field) {
   if (!expect(TokenKind::Colon, "':'")) {
     // Recover: skip the rest of the header line.
@@ -52,14 +63,7 @@ void ParserImpl::parseBlock(Idx parent, Field field) {
   while (!at(TokenKind::Dedent) && !at(TokenKind::EndOfFile)) {
     unsigned before = p;
     if (at(TokenKind::Indent)) {
-      error("unexpected indent");
-      Idx err = node(NodeKind::Error, p);
-      advance();
-      while (!at(TokenKind::Dedent) && !at(TokenKind::EndOfFile))
-        parseStatement(err, Field::body);
-      accept(TokenKind::Dedent);
-      finish(err);
-      adopt(parent, err, field);
+      adopt(parent, parseStrayIndent(), field);
     } else {
       parseStatement(parent, field);
     }

@@ -233,14 +233,7 @@ std::shared_ptr<detail::Chunk> ParserImpl::parseChunk() {
       break;
     unsigned before = p;
     if (at(TokenKind::Indent)) {
-      error("unexpected indent");
-      Idx err = node(NodeKind::Error, p);
-      advance();
-      while (!at(TokenKind::Dedent) && !at(TokenKind::EndOfFile))
-        parseStatement(err, Field::body);
-      accept(TokenKind::Dedent);
-      finish(err);
-      adopt(kNone, err, Field::None);
+      adopt(kNone, parseStrayIndent(), Field::None);
     } else if (at(TokenKind::Dedent)) {
       advance();
     } else {

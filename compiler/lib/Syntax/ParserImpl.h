@@ -105,6 +105,9 @@ private:
   Idx parseAlias(bool dotted);
   Idx parseNameList(NodeKind kind);
   void parseBlock(Idx parent, Field field);
+  /// At an unexpected Indent: reports it and parses the over-indented
+  /// statements into a finished Error node, which it returns.
+  Idx parseStrayIndent();
   void skipToNewline(Idx parent, Field field);
   Idx parseDecorated();
   Idx parseFunctionDef(unsigned startP, Idx decorators);

@@ -1,0 +1,364 @@
+//===- NativeMethods.cpp - Methods of str, list, dict and argparse --------===//
+//
+// Part of tlc. SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+//
+// The methods the interpreter runs natively (NativeFns.def, METHOD
+// entries): str, list and dict methods and the argparse calls of example
+// harnesses; the builtin functions are in NativeFns.cpp.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Interpreter.h"
+
+#include <algorithm>
+
+using namespace tlc;
+using namespace tlc::eval;
+
+//===----------------------------------------------------------------------===//
+// Methods
+//===----------------------------------------------------------------------===//
+
+/// The argparse destination of an add_argument call.
+static llvm::StringRef argDest(Interpreter &in, CallArgs &args) {
+  if (const Value *d = args.keyword("dest"))
+    if (d->isStr())
+      return getStr(*d);
+  llvm::StringRef best;
+  for (Value v : args.pos) {
+    if (!v.isStr())
+      continue;
+    llvm::StringRef s = getStr(v);
+    if (s.starts_with("--")) {
+      best = s.drop_front(2);
+      break;
+    }
+    if (best.empty())
+      best = s.ltrim('-');
+  }
+  std::string dest = best.str();
+  std::replace(dest.begin(), dest.end(), '-', '_');
+  return in.heap.copyString(dest);
+}
+
+Value Interpreter::callMethod(BoundMethodObj *m, CallArgs &args, Node at) {
+  Value self = m->self;
+  NativeId id = NativeId(m->method);
+  Value a0 = args.positional(0);
+  auto noMethod = [&]() {
+    return raise("AttributeError",
+                 "'" + self.getTypeName() + "' object has no attribute '" +
+                     m->name + "'",
+                 at);
+  };
+  switch (id) {
+  case NativeId::ListAppend:
+    if (!self.is(ValueKind::List))
+      return noMethod();
+    self.as<SeqObj>()->elems.push_back(a0);
+    return Value::none();
+  case NativeId::ListExtend: {
+    if (!self.is(ValueKind::List))
+      return noMethod();
+    llvm::SmallVector<Value, 16> vals;
+    if (!iterate(a0, vals, at))
+      return Value::exception();
+    self.as<SeqObj>()->elems.append(vals.begin(), vals.end());
+    return Value::none();
+  }
+  case NativeId::ListPop: {
+    if (self.is(ValueKind::Dict)) {
+      auto &items = self.as<DictObj>()->items;
+      for (size_t i = 0; i < items.size(); ++i)
+        if (equals(items[i].first, a0).value_or(false)) {
+          Value v = items[i].second;
+          items.erase(items.begin() + i);
+          return v;
+        }
+      if (args.pos.size() > 1)
+        return args.pos[1];
+      return raise("KeyError", toString(a0, true), at);
+    }
+    if (!self.is(ValueKind::List))
+      return noMethod();
+    auto &elems = self.as<SeqObj>()->elems;
+    if (elems.empty())
+      return raise("IndexError", "pop from empty list", at);
+    int64_t i = args.pos.empty() ? int64_t(elems.size()) - 1 : a0.getInt();
+    if (i < 0)
+      i += elems.size();
+    if (i < 0 || i >= int64_t(elems.size()))
+      return raise("IndexError", "pop index out of range", at);
+    Value v = elems[i];
+    elems.erase(elems.begin() + i);
+    return v;
+  }
+  case NativeId::ListInsert: {
+    if (!self.is(ValueKind::List))
+      return noMethod();
+    auto &elems = self.as<SeqObj>()->elems;
+    int64_t i = std::clamp<int64_t>(a0.getInt(), 0, elems.size());
+    elems.insert(elems.begin() + i, args.positional(1, Value::none()));
+    return Value::none();
+  }
+  case NativeId::SeqIndex:
+  case NativeId::SeqCount: {
+    if (!self.isSequence()) {
+      if (self.isStr() && a0.isStr()) {
+        size_t pos = getStr(self).find(getStr(a0));
+        if (id == NativeId::SeqCount)
+          return Value::integer(getStr(self).count(getStr(a0)));
+        if (pos == llvm::StringRef::npos)
+          return raise("ValueError", "substring not found", at);
+        return Value::integer(pos);
+      }
+      return noMethod();
+    }
+    int64_t count = 0;
+    auto elems = getElems(self);
+    for (size_t i = 0; i < elems.size(); ++i)
+      if (equals(elems[i], a0).value_or(false)) {
+        if (id == NativeId::SeqIndex)
+          return Value::integer(i);
+        ++count;
+      }
+    if (id == NativeId::SeqIndex)
+      return raise("ValueError", "value is not in list", at);
+    return Value::integer(count);
+  }
+  case NativeId::DictGet:
+  case NativeId::DictSetDefault: {
+    if (!self.is(ValueKind::Dict))
+      return self.is(ValueKind::Opaque) ? heap.opaque("get") : noMethod();
+    for (auto &kv : self.as<DictObj>()->items)
+      if (equals(kv.first, a0).value_or(false))
+        return kv.second;
+    Value d = args.positional(1, Value::none());
+    if (id == NativeId::DictSetDefault)
+      self.as<DictObj>()->items.push_back({a0, d});
+    return d;
+  }
+  case NativeId::DictItems:
+  case NativeId::DictKeys:
+  case NativeId::DictValues: {
+    if (!self.is(ValueKind::Dict))
+      return noMethod();
+    llvm::SmallVector<Value, 16> out;
+    for (auto &kv : self.as<DictObj>()->items)
+      out.push_back(id == NativeId::DictItems
+                        ? heap.tuple({kv.first, kv.second})
+                    : id == NativeId::DictKeys ? kv.first
+                                               : kv.second);
+    return heap.list(out);
+  }
+  case NativeId::DictUpdate: {
+    if (!self.is(ValueKind::Dict))
+      return noMethod();
+    auto &items = self.as<DictObj>()->items;
+    auto put = [&](Value k, Value v) {
+      for (auto &kv : items)
+        if (equals(kv.first, k).value_or(false)) {
+          kv.second = v;
+          return;
+        }
+      items.push_back({k, v});
+    };
+    if (a0.is(ValueKind::Dict))
+      for (auto &kv : a0.as<DictObj>()->items)
+        put(kv.first, kv.second);
+    for (auto &kv : args.kw)
+      put(heap.str(kv.first), kv.second);
+    return Value::none();
+  }
+  case NativeId::DictCopy:
+    if (self.is(ValueKind::Dict)) {
+      Value d = heap.dict();
+      d.as<DictObj>()->items = self.as<DictObj>()->items;
+      return d;
+    }
+    if (self.is(ValueKind::List))
+      return heap.list(getElems(self));
+    return noMethod();
+  case NativeId::StrFormat: {
+    if (!self.isStr())
+      return noMethod();
+    llvm::StringRef fmt = getStr(self);
+    std::string outStr;
+    llvm::raw_string_ostream os(outStr);
+    unsigned auto_ = 0;
+    for (size_t i = 0; i < fmt.size(); ++i) {
+      char c = fmt[i];
+      if (c == '{' && i + 1 < fmt.size() && fmt[i + 1] == '{') {
+        os << '{';
+        ++i;
+        continue;
+      }
+      if (c == '}' && i + 1 < fmt.size() && fmt[i + 1] == '}') {
+        os << '}';
+        ++i;
+        continue;
+      }
+      if (c != '{') {
+        os << c;
+        continue;
+      }
+      size_t close = fmt.find('}', i);
+      if (close == llvm::StringRef::npos)
+        break;
+      llvm::StringRef field = fmt.slice(i + 1, close).split(':').first;
+      field = field.split('!').first;
+      Value v = Value::none();
+      unsigned idx;
+      if (field.empty())
+        v = args.positional(auto_++, Value::none());
+      else if (!field.getAsInteger(10, idx))
+        v = args.positional(idx, Value::none());
+      else if (const Value *kv = args.keyword(field))
+        v = *kv;
+      format(v, os, false);
+      i = close;
+    }
+    return heap.str(outStr);
+  }
+  case NativeId::StrJoin: {
+    if (!self.isStr())
+      return noMethod();
+    llvm::SmallVector<Value, 16> vals;
+    if (!iterate(a0, vals, at))
+      return Value::exception();
+    std::string s;
+    for (size_t i = 0; i < vals.size(); ++i) {
+      if (i)
+        s += getStr(self);
+      s += toString(vals[i]);
+    }
+    return heap.str(s);
+  }
+  case NativeId::StrSplit: {
+    if (!self.isStr())
+      return noMethod();
+    llvm::SmallVector<llvm::StringRef, 8> parts;
+    if (a0.isStr())
+      getStr(self).split(parts, getStr(a0));
+    else
+      getStr(self).split(parts, ' ', -1, false);
+    llvm::SmallVector<Value, 8> out;
+    for (llvm::StringRef p : parts)
+      out.push_back(heap.str(p));
+    return heap.list(out);
+  }
+  case NativeId::StrUpper:
+  case NativeId::StrLower: {
+    if (!self.isStr())
+      return noMethod();
+    return heap.str(id == NativeId::StrUpper ? getStr(self).upper()
+                                             : getStr(self).lower());
+  }
+  case NativeId::StrStartsWith:
+  case NativeId::StrEndsWith:
+    if (!self.isStr() || !a0.isStr())
+      return self.isStr() ? heap.opaque("str") : noMethod();
+    return Value::boolean(id == NativeId::StrStartsWith
+                              ? getStr(self).starts_with(getStr(a0))
+                              : getStr(self).ends_with(getStr(a0)));
+  case NativeId::StrReplace: {
+    if (!self.isStr() || !a0.isStr() || !args.positional(1).isStr())
+      return self.isStr() ? heap.opaque("str") : noMethod();
+    std::string s = getStr(self).str(), from = getStr(a0).str(),
+                to = getStr(args.pos[1]).str();
+    if (from.empty())
+      return self;
+    std::string result;
+    size_t pos = 0, hit;
+    while ((hit = s.find(from, pos)) != std::string::npos) {
+      result += s.substr(pos, hit - pos) + to;
+      pos = hit + from.size();
+    }
+    result += s.substr(pos);
+    return heap.str(result);
+  }
+  case NativeId::StrStrip:
+    if (!self.isStr())
+      return noMethod();
+    return heap.str(getStr(self).trim());
+  case NativeId::AddArgument: {
+    if (!self.isObj(ObjKind::ArgParser))
+      return heap.opaque("add_argument");
+    Value dflt = Value::none();
+    if (const Value *d = args.keyword("default"))
+      dflt = *d;
+    else if (const Value *act = args.keyword("action")) {
+      if (act->isStr() && getStr(*act) == "store_true")
+        dflt = Value::boolean(false);
+      else if (act->isStr() && getStr(*act) == "store_false")
+        dflt = Value::boolean(true);
+    }
+    llvm::StringRef dest = argDest(*this, args);
+    // A -D binding with the argument's name overrides its default.
+    if (std::optional<Value> d = defineFor(dest))
+      dflt = *d;
+    auto *p = self.as<ArgParserObj>();
+    for (auto &kv : p->defaults)
+      if (kv.first == dest) {
+        kv.second = dflt;
+        return Value::none();
+      }
+    p->defaults.push_back({dest, dflt});
+    return Value::none();
+  }
+  case NativeId::SetDefaults:
+    if (self.isObj(ObjKind::ArgParser))
+      for (auto &kv : args.kw)
+        self.as<ArgParserObj>()->defaults.push_back(kv);
+    return Value::none();
+  case NativeId::AddGroup:
+  case NativeId::AddExclusiveGroup:
+    return self;
+  case NativeId::ParseArgs:
+  case NativeId::ParseKnownArgs: {
+    if (!self.isObj(ObjKind::ArgParser))
+      return heap.opaque("namespace");
+    auto *ns = heap.make<NamespaceObj>();
+    ns->name = "Namespace";
+    for (auto &kv : self.as<ArgParserObj>()->defaults)
+      ns->set(kv.first, kv.second);
+    Value nsv = heap.obj(ObjKind::Namespace, ns);
+    if (id == NativeId::ParseKnownArgs)
+      return heap.tuple({nsv, heap.list({})});
+    return nsv;
+  }
+  case NativeId::JitCompile:
+  case NativeId::JitGetTir:
+    if (self.isObj(ObjKind::JitFunction))
+      return callJit(self.as<JitFunctionObj>(), args, at, true);
+    return heap.opaque("compiled kernel");
+  case NativeId::JitParCompile:
+    if (self.isObj(ObjKind::JitFunction) && a0.isSequence()) {
+      for (Value cfg : getElems(a0)) {
+        CallArgs ca;
+        if (cfg.is(ValueKind::Dict)) {
+          for (auto &kv : cfg.as<DictObj>()->items)
+            if (kv.first.isStr()) {
+              ca.kw.push_back({getStr(kv.first), kv.second});
+              ca.kwNodes.push_back(at);
+            }
+        } else if (cfg.isSequence()) {
+          for (Value v : getElems(cfg)) {
+            ca.pos.push_back(v);
+            ca.posNodes.push_back(at);
+          }
+        }
+        Value r = callJit(self.as<JitFunctionObj>(), ca, at, true);
+        if (r.isException())
+          return r;
+      }
+    }
+    return heap.opaque("compiled kernels");
+  case NativeId::DTypeAsTorch:
+    return heap.opaque("torch dtype");
+  default:
+    return noMethod();
+  }
+}
