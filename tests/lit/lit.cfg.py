@@ -1,6 +1,7 @@
 # -*- Python -*-
 # lit configuration for tlc: IR, emitter, tool and language-server tests.
 
+import glob
 import os
 
 import lit.formats
@@ -32,3 +33,6 @@ if os.path.exists("/dev/kfd"):
     config.available_features.add("hip")
 if os.path.exists("/usr/local/cuda/bin/nvcc"):
     config.available_features.add("nvcc")
+if glob.glob("/usr/local/cuda/lib64/libnvrtc.so*") and os.path.exists(
+        "/usr/local/cuda/include/cuda_fp16.h"):
+    config.available_features.add("nvrtc")

@@ -104,7 +104,7 @@ std::optional<eval::TargetInfo> analysisTarget(llvm::StringRef spec) {
 /// status.
 int buildArtifacts(driver::Driver &drv, llvm::ArrayRef<std::string> inputs,
                    llvm::StringRef outDir, llvm::StringRef targetName,
-                   bool lineDirectives) {
+                   bool lineDirectives, target::CudaCompiler cudaCompiler) {
   const driver::DriverOptions &opts = drv.getOptions();
   bool isCuda = targetName.starts_with("cuda:");
   if (targetName != "cpu" && !isCuda) {
@@ -144,6 +144,7 @@ int buildArtifacts(driver::Driver &drv, llvm::ArrayRef<std::string> inputs,
       target::CudaBuildOptions build;
       build.arch = targetName.drop_front(5).str();
       build.emit.lineDirectives = lineDirectives;
+      build.compiler = cudaCompiler;
       build.log = &llvm::outs();
       anyError |= mlir::failed(
           target::buildCudaArtifacts(*r.analysis.module, outDir, build));
@@ -251,6 +252,18 @@ int main(int argc, char **argv) {
       cl::desc("With -o and a CUDA target, put #line directives pointing at "
                "the DSL source into NAME.cu"),
       cl::init(false), cl::cat(category));
+  cl::opt<target::CudaCompiler> cudaCompiler(
+      "cuda-compiler",
+      cl::desc("With -o and a CUDA target, what compiles NAME.cu"),
+      cl::values(clEnumValN(target::CudaCompiler::Auto, "auto",
+                            "nvcc when found, else NVRTC (default)"),
+                 clEnumValN(target::CudaCompiler::Nvcc, "nvcc",
+                            "nvcc: a cubin, or a fatbin for several "
+                            "architectures"),
+                 clEnumValN(target::CudaCompiler::Nvrtc, "nvrtc",
+                            "NVRTC in process: a cubin for one "
+                            "architecture")),
+      cl::init(target::CudaCompiler::Auto), cl::cat(category));
   cl::HideUnrelatedOptions(category);
 
   if (!cl::ParseCommandLineOptions(
@@ -302,7 +315,8 @@ int main(int argc, char **argv) {
     }
     driver::Driver drv(std::move(opts));
     if (!outputDir.empty() && !check && !verifyDiags && emit.empty())
-      return buildArtifacts(drv, inputs, outputDir, target, lineDirectives);
+      return buildArtifacts(drv, inputs, outputDir, target, lineDirectives,
+                            cudaCompiler);
     int status = drv.run(inputs, llvm::outs(), llvm::errs());
     llvm::outs().flush();
     return status;

@@ -307,7 +307,9 @@ int main(int argc, char **argv) {
     std::string outDir = (tmp + "/" + name + ".out").str();
     // Cold: the artifact-writing step alone (nvcc and the files); a hit:
     // the whole build from the text.
-    auto build = [&](bool useCache, bool cold) -> double {
+    auto build = [&](bool useCache, bool cold,
+                     target::CudaCompiler compiler =
+                         target::CudaCompiler::Auto) -> double {
       eval::FileAnalysis analysis;
       auto start = Clock::now();
       PassTimes t = runPass(file, text, ctx, &analysis);
@@ -315,6 +317,7 @@ int main(int argc, char **argv) {
         return -1;
       target::CudaBuildOptions options;
       options.useCache = useCache;
+      options.compiler = compiler;
       double front = msSince(start);
       auto n0 = Clock::now();
       bool ok = mlir::succeeded(
@@ -333,6 +336,17 @@ int main(int argc, char **argv) {
       hits.push_back(build(/*useCache=*/true, /*cold=*/false));
     table.row("DSL -> ready cubin, in process, cache hit").byExample[name] =
         Stat::of(hits);
+    // NVRTC in process instead of an nvcc process (no cache: it compiles).
+    auto nvrtc = target::getNvrtcVersion();
+    bool haveNvrtc = static_cast<bool>(nvrtc);
+    if (!haveNvrtc)
+      llvm::consumeError(nvrtc.takeError());
+    if (haveNvrtc) {
+      double rtc = build(/*useCache=*/false, /*cold=*/true,
+                         target::CudaCompiler::Nvrtc);
+      table.row("write artifacts + NVRTC, in process (once)")
+          .byExample[name] = {rtc, rtc};
+    }
 
     if (tlcBuild.empty())
       continue;
@@ -356,6 +370,13 @@ int main(int argc, char **argv) {
       phits.push_back(timeProcess(args, hitEnv));
     table.row("tlc-build process, cache hit").byExample[name] =
         Stat::of(phits);
+    if (haveNvrtc) {
+      llvm::StringRef rtcArgs[] = {tlcBuild, file, "--target=cuda:sm_90a",
+                                   "--cuda-compiler=nvrtc", "-o", procOut};
+      double prtc = timeProcess(rtcArgs, coldEnv);
+      table.row("tlc-build process, NVRTC (no cache, once)")
+          .byExample[name] = {prtc, prtc};
+    }
   }
   llvm::outs() << "tlc CUDA build times (cuda:sm_90a; medians of " << runs
                << " runs after " << warmup

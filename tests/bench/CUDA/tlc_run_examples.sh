@@ -4,8 +4,9 @@
 # the same runs under compute-sanitizer memcheck and racecheck.
 #
 #   tests/bench/CUDA/tlc_run_examples.sh build BIN_DIR ART_DIR
-#       (here, with nvcc) tlc-build --target=cuda:sm_90a and --target=cpu
-#       of every configuration into ART_DIR/NAME/{cuda,cpu}
+#       (here, with nvcc, or NVRTC where a configuration says so)
+#       tlc-build --target=cuda:sm_90a and --target=cpu of every
+#       configuration into ART_DIR/NAME/{cuda,cpu}
 #   tests/bench/CUDA/tlc_run_examples.sh run BIN_DIR ART_DIR [tlc-run args]
 #       (on the GPU machine) tlc-run ART_DIR/NAME/cuda --device cuda
 #       --reference ART_DIR/NAME/cpu --verify --bench, then one summary line
@@ -57,6 +58,10 @@ configs=(
   "softmax_rows_ragged|softmax_rows|-D M=37 -D N=1000"
   "softmax_rows_b2_ragged|softmax_rows|-D M=37 -D N=1000 -D block_M=2 -D threads=128"
   "rmsnorm_t256_ragged|rms_norm|-D M=37 -D N=4096 -D threads=256"
+  # The same kernels compiled in process by NVRTC (--cuda-compiler=nvrtc).
+  "gemm_nvrtc_ragged|gemm|-D M=1000 -D N=520 -D K=200|nvrtc"
+  "fa_nvrtc_ragged|flash_attention_fwd|-D batch=1 -D heads=2 -D seq_len=1000 -D dim=128|nvrtc"
+  "fp8_gemm_nvrtc_ragged|fp8_gemm|-D M=100 -D N=520 -D K=256|nvrtc"
 )
 # Runs "$@" (or prints it with --dry-run).
 run() {
@@ -72,15 +77,16 @@ start=$SECONDS
 status=0
 summary=()
 for c in "${configs[@]}"; do
-  IFS='|' read -r name ex defs <<< "$c"
+  IFS='|' read -r name ex defs compiler <<< "$c"
   if [ "$mode" = build ]; then
     if [ $dry = 1 ]; then
-      echo "would build: $bin/tlc-build $root/examples/$ex.py --target=cuda:sm_90a $defs -o $art/$name/cuda (and --target=cpu -o $art/$name/cpu)"
+      echo "would build: $bin/tlc-build $root/examples/$ex.py --target=cuda:sm_90a $defs --cuda-compiler=${compiler:-auto} -o $art/$name/cuda (and --target=cpu -o $art/$name/cpu)"
       continue
     fi
     mkdir -p "$art"
     # shellcheck disable=SC2086
     if "$bin/tlc-build" "$root/examples/$ex.py" --target=cuda:sm_90a $defs \
+         --cuda-compiler="${compiler:-auto}" \
          -o "$art/$name/cuda" > "$art/$name.log" 2>&1 &&
        "$bin/tlc-build" "$root/examples/$ex.py" --target=cpu $defs \
          -o "$art/$name/cpu" >> "$art/$name.log" 2>&1; then

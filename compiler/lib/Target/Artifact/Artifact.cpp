@@ -71,6 +71,8 @@ static void writeFileOrError(llvm::StringRef file, llvm::StringRef contents,
 llvm::Error tlc::artifact::compileSharedObject(
     llvm::StringRef sourcePath, llvm::StringRef outputPath,
     const HostCompileOptions &options) {
+  if (options.inProcess)
+    return options.inProcess(sourcePath, outputPath);
   auto compiler = findCompiler(options);
   if (!compiler)
     return compiler.takeError();
@@ -115,10 +117,14 @@ llvm::Error tlc::artifact::compileSharedObject(
 std::string tlc::artifact::getCacheKey(const ArtifactBundle &bundle,
                                        const HostCompileOptions &options) {
   std::string text = "tlc-host-cxx-v1\n" + bundle.binaryExtension + "\n";
-  auto compiler = findCompiler(options);
-  text += compiler ? *compiler : std::string("?");
-  if (!compiler)
-    llvm::consumeError(compiler.takeError());
+  if (options.inProcess) {
+    text += options.compiler;
+  } else {
+    auto compiler = findCompiler(options);
+    text += compiler ? *compiler : std::string("?");
+    if (!compiler)
+      llvm::consumeError(compiler.takeError());
+  }
   text += '\n';
   for (const std::string &f : options.flags)
     text += f + '\n';

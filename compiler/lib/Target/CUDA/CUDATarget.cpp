@@ -187,6 +187,53 @@ static LogicalResult completeManifest(tile::FuncOp func,
   return success();
 }
 
+/// Sets up \p compile for the compiler \p options ask for: nvcc with its
+/// flags, or NVRTC in process (one architecture only).
+static llvm::Error configureCompiler(const CudaBuildOptions &options,
+                                     llvm::ArrayRef<std::string> archs,
+                                     artifact::HostCompileOptions &compile) {
+  std::string archList = llvm::join(archs, ",");
+  auto useNvrtc = [&]() -> llvm::Error {
+    if (archs.size() != 1)
+      return llvm::createStringError(
+          llvm::inconvertibleErrorCode(),
+          "NVRTC builds a cubin for one architecture; a fatbin for '" +
+              archList + "' needs nvcc (--cuda-compiler=nvcc)");
+    auto version = getNvrtcVersion();
+    if (!version)
+      return version.takeError();
+    compile.label = "nvrtc";
+    compile.compiler = *version;
+    compile.flags = {"--gpu-architecture=" + archs.front(), "-std=c++17",
+                     "-lineinfo"};
+    std::string arch = archs.front();
+    compile.inProcess = [arch](llvm::StringRef src, llvm::StringRef out) {
+      return compileWithNvrtc(src, out, arch);
+    };
+    return llvm::Error::success();
+  };
+  if (options.compiler == CudaCompiler::Nvrtc)
+    return useNvrtc();
+  auto nvcc = findNvcc(options.nvcc);
+  if (!nvcc) {
+    // An nvcc named explicitly (option or $TLC_NVCC) that does not work is
+    // an error even in auto mode.
+    if (options.compiler == CudaCompiler::Nvcc || !options.nvcc.empty() ||
+        std::getenv("TLC_NVCC"))
+      return nvcc.takeError();
+    // Auto: NVRTC when nvcc is missing; both reasons when neither works.
+    std::string nvccWhy = llvm::toString(nvcc.takeError());
+    if (llvm::Error e = useNvrtc())
+      return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                     nvccWhy + "; " + llvm::toString(std::move(e)));
+    return llvm::Error::success();
+  }
+  compile.label = "nvcc";
+  compile.compiler = *nvcc;
+  compile.flags = getNvccFlags(archList);
+  return llvm::Error::success();
+}
+
 LogicalResult tlc::target::buildCudaArtifacts(ModuleOp module,
                                               llvm::StringRef outDir,
                                               const CudaBuildOptions &options) {
@@ -204,7 +251,10 @@ LogicalResult tlc::target::buildCudaArtifacts(ModuleOp module,
     if (i == 0 || cc < emitOptions.minComputeCapability)
       emitOptions.minComputeCapability = cc;
   }
-  std::optional<std::string> nvcc;
+  // The compiler is set up at the first kernel (a module without kernels
+  // needs none).
+  std::optional<artifact::HostCompileOptions> compiler;
+  std::string compilerError;
   return forEachKernelToBuild(
       module, options.kernelFilter,
       [&](tile::FuncOp func, artifact::Manifest &manifest) {
@@ -217,31 +267,31 @@ LogicalResult tlc::target::buildCudaArtifacts(ModuleOp module,
         bundle.manifest.target = "cuda:" + archList;
         bundle.source = std::move(kernel->source);
         bundle.sourceExtension = ".cu";
-        bundle.binaryExtension = archList == "sm_90a" ? ".cubin" : ".fatbin";
         bundle.extraFiles = getCudaDeviceHeaders();
-        artifact::HostCompileOptions compile;
-        compile.label = "nvcc";
-        compile.useCache = options.useCache;
-        compile.flags = getNvccFlags(archList);
-        if (!nvcc) {
-          auto found = findNvcc(options.nvcc);
-          if (!found) {
-            // Write the source anyway, so it can be compiled elsewhere.
-            llvm::SmallString<256> cu(outDir);
-            path::append(cu, bundle.manifest.name + ".cu");
-            (void)fs::create_directories(outDir);
-            (void)llvm::writeToOutput(cu, [&](llvm::raw_ostream &os) {
-              os << bundle.source;
-              return llvm::Error::success();
-            });
-            func.emitError() << "cannot compile '" << bundle.manifest.name
-                             << "': " << llvm::toString(found.takeError());
-            return WalkResult::interrupt();
-          }
-          nvcc = *found;
+        if (!compiler && compilerError.empty()) {
+          artifact::HostCompileOptions compile;
+          compile.useCache = options.useCache;
+          if (llvm::Error e = configureCompiler(options, *archs, compile))
+            compilerError = llvm::toString(std::move(e));
+          else
+            compiler = std::move(compile);
         }
-        compile.compiler = *nvcc;
-        if (failed(writeKernelArtifact(func, bundle, outDir, compile, "CUDA",
+        if (!compiler) {
+          // Write the source anyway, so it can be compiled elsewhere.
+          llvm::SmallString<256> cu(outDir);
+          path::append(cu, bundle.manifest.name + ".cu");
+          (void)fs::create_directories(outDir);
+          (void)llvm::writeToOutput(cu, [&](llvm::raw_ostream &os) {
+            os << bundle.source;
+            return llvm::Error::success();
+          });
+          func.emitError() << "cannot compile '" << bundle.manifest.name
+                           << "': " << compilerError;
+          return WalkResult::interrupt();
+        }
+        bundle.binaryExtension =
+            compiler->inProcess || archList == "sm_90a" ? ".cubin" : ".fatbin";
+        if (failed(writeKernelArtifact(func, bundle, outDir, *compiler, "CUDA",
                                        options.log)))
           return WalkResult::skip();
         return WalkResult::advance();

@@ -21,6 +21,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -59,6 +60,10 @@ struct HostCompileOptions {
   /// Names the compilation in errors (`host compilation failed ...`,
   /// `nvcc compilation failed ...`).
   std::string label = "host";
+  /// When set, compiles in process instead of running `compiler` (NVRTC):
+  /// reads the source at the first path, writes the binary at the second.
+  /// `compiler` then names it (with its version) in the cache key.
+  std::function<llvm::Error(llvm::StringRef, llvm::StringRef)> inProcess;
 };
 
 /// Compiles the C++ file \p sourcePath (whose directory is on the include

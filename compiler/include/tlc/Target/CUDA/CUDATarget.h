@@ -9,7 +9,8 @@
 // module, the generated CUDA C++ (NAME.cu), tlc's device headers
 // (tlc_device/...), the binary compiled by nvcc -lineinfo (NAME.cubin for
 // sm_90a; NAME.fatbin with SASS and PTX for sm_8x, so newer GPUs can JIT
-// it), through the content-hash cache the CPU target uses, and the
+// it) or by NVRTC in process (NAME.cubin, one architecture), through the
+// content-hash cache the CPU target uses, and the
 // manifest (NAME.json: entry, per-launch kernel symbol, grid and block,
 // dynamic shared memory, parameters with roles, symbols as trailing
 // `long long` arguments, source map).
@@ -35,6 +36,16 @@
 
 namespace tlc::target {
 
+/// What compiles the generated CUDA C++.
+enum class CudaCompiler {
+  /// nvcc when it is found, else NVRTC.
+  Auto,
+  /// nvcc (a process per kernel; cubin or fatbin).
+  Nvcc,
+  /// NVRTC in process (one architecture, a cubin).
+  Nvrtc,
+};
+
 /// Options of buildCudaArtifacts.
 struct CudaBuildOptions {
   /// The architecture: `sm_80`, `sm_86`, `sm_89`, `sm_90a`; or several,
@@ -43,6 +54,8 @@ struct CudaBuildOptions {
   /// nvcc; empty: $TLC_NVCC, else $CUDA_HOME/bin/nvcc, else
   /// /usr/local/cuda/bin/nvcc, else `nvcc` from PATH.
   std::string nvcc;
+  /// nvcc, NVRTC, or nvcc when found and NVRTC otherwise.
+  CudaCompiler compiler = CudaCompiler::Auto;
   /// Reuse and fill the content-hash cache (see HostCompileOptions).
   bool useCache = true;
   /// Emission options (#line directives, comments).
@@ -70,6 +83,22 @@ parseCudaArchitectures(llvm::StringRef archList);
 /// else a fatbin with SASS for each architecture, plus PTX for each sm_8x
 /// one so newer GPUs can JIT it.
 std::vector<std::string> getNvccFlags(llvm::StringRef arch);
+
+/// NVRTC's version and library path, loading it on first use ($TLC_NVRTC,
+/// the loader's path, $CUDA_HOME/lib64, /usr/local/cuda/lib64); the error
+/// says where it looked.
+llvm::Expected<std::string> getNvrtcVersion();
+
+/// The directory holding the CUDA headers the device headers include
+/// (cuda_fp16.h): $TLC_CUDA_INCLUDE, $CUDA_HOME/include, $CUDA_PATH/include,
+/// /usr/local/cuda/include, /usr/include.
+llvm::Expected<std::string> findCudaIncludeDir();
+
+/// Compiles the CUDA C++ file \p sourcePath (tlc's device headers next to
+/// it) for the one architecture \p arch into the cubin \p outputPath with
+/// NVRTC, in process. The error holds NVRTC's log.
+llvm::Error compileWithNvrtc(llvm::StringRef sourcePath,
+                             llvm::StringRef outputPath, llvm::StringRef arch);
 
 /// tlc's CUDA device headers, as (relative path, contents) pairs.
 const std::vector<std::pair<std::string, std::string>> &

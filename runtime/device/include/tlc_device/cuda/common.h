@@ -33,6 +33,16 @@
 
 #ifndef __CUDACC_RTC__
 #include <cstdint>
+#else
+// NVRTC has no <cstdint>; these are the widths the helpers use.
+typedef signed char int8_t;
+typedef unsigned char uint8_t;
+typedef short int16_t;
+typedef unsigned short uint16_t;
+typedef int int32_t;
+typedef unsigned int uint32_t;
+typedef long long int64_t;
+typedef unsigned long long uint64_t;
 #endif
 
 /// Every helper is a force-inlined device function.
