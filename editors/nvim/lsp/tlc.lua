@@ -20,17 +20,20 @@ end
 
 local ok, tlc = pcall(require, 'tlc')
 
+-- Where a project starts (root_dir falls back to the file's directory).
+local root_markers = { 'pyproject.toml', 'setup.py', 'setup.cfg', '.git' }
+
 return {
   cmd = { 'tlc-lsp' },
   filetypes = { 'python' },
-  root_markers = { 'pyproject.toml', 'setup.py', 'setup.cfg', '.git' },
+  root_markers = root_markers,
   -- Declining to call on_dir keeps the server away from other Python files.
   root_dir = function(bufnr, on_dir)
     if not imports_tilelang(bufnr) then
       return
     end
     local name = vim.api.nvim_buf_get_name(bufnr)
-    local root = vim.fs.root(bufnr, { 'pyproject.toml', 'setup.py', 'setup.cfg', '.git' })
+    local root = vim.fs.root(bufnr, root_markers)
     on_dir(root or vim.fs.dirname(name))
   end,
   settings = {
