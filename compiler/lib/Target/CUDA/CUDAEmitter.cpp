@@ -774,7 +774,107 @@ LogicalResult Emitter::emitStore(StoreOp op) {
 // Entry points
 //===----------------------------------------------------------------------===//
 
+/// The identifiers of \p text, in order.
+static SmallVector<StringRef> identifiers(StringRef text) {
+  SmallVector<StringRef> ids;
+  size_t i = 0;
+  while (i < text.size()) {
+    char c = text[i];
+    if (llvm::isAlpha(c) || c == '_') {
+      size_t j = i + 1;
+      while (j < text.size() && (llvm::isAlnum(text[j]) || text[j] == '_'))
+        ++j;
+      ids.push_back(text.slice(i, j));
+      i = j;
+    } else if (llvm::isDigit(c)) { // a literal: 1.0f, 0x7f800000, 32ll
+      while (i < text.size() && (llvm::isAlnum(text[i]) || text[i] == '.'))
+        ++i;
+    } else {
+      ++i;
+    }
+  }
+  return ids;
+}
+
+/// The name a line `const TYPE NAME = EXPR;` defines (one declarator), or
+/// "".
+static StringRef definedName(StringRef line) {
+  line = line.trim();
+  if (!line.consume_front("const ") || !line.ends_with(";"))
+    return "";
+  size_t eq = line.find(" = ");
+  if (eq == StringRef::npos || line.substr(eq + 3).contains(" = "))
+    return "";
+  StringRef lhs = line.take_front(eq);
+  if (lhs.contains(','))
+    return "";
+  SmallVector<StringRef> ids = identifiers(lhs);
+  return ids.size() >= 2 ? ids.back() : "";
+}
+
+void Emitter::pruneUnusedDefinitions() {
+  SmallVector<StringRef> lines;
+  StringRef(out).split(lines, '\n');
+  llvm::StringMap<unsigned> uses;
+  SmallVector<SmallVector<StringRef>> ids;
+  for (StringRef l : lines) {
+    ids.push_back(identifiers(l));
+    for (StringRef id : ids.back())
+      ++uses[id];
+  }
+  llvm::StringMap<unsigned> definedAt;
+  SmallVector<unsigned> work;
+  for (auto [i, l] : llvm::enumerate(lines)) {
+    StringRef name = definedName(l);
+    if (name.empty())
+      continue;
+    definedAt[name] = i;
+    if (uses[name] == 1)
+      work.push_back(i);
+  }
+  // A removed definition may leave the names it used unused in turn.
+  std::vector<bool> removed(lines.size(), false);
+  while (!work.empty()) {
+    unsigned i = work.pop_back_val();
+    if (removed[i])
+      continue;
+    removed[i] = true;
+    for (StringRef id : ids[i]) {
+      if (--uses[id] != 1)
+        continue;
+      auto it = definedAt.find(id);
+      if (it != definedAt.end() && !removed[it->second])
+        work.push_back(it->second);
+    }
+  }
+  if (llvm::none_of(removed, [](bool r) { return r; }))
+    return;
+  // Keep the lines, and renumber the source map (1-based lines of `out`).
+  std::string kept;
+  SmallVector<unsigned> newLine(lines.size() + 1, 0);
+  unsigned n = 0;
+  for (auto [i, l] : llvm::enumerate(lines)) {
+    if (removed[i])
+      continue;
+    newLine[i + 1] = ++n;
+    kept += l;
+    if (i + 1 < lines.size())
+      kept += '\n';
+  }
+  std::vector<artifact::SourceMapEntry> map;
+  for (artifact::SourceMapEntry e : result.sourceMap) {
+    if (e.generatedLine == 0 || e.generatedLine > lines.size() ||
+        !newLine[e.generatedLine])
+      continue;
+    e.generatedLine = newLine[e.generatedLine];
+    map.push_back(e);
+  }
+  result.sourceMap = std::move(map);
+  out = std::move(kept);
+}
+
 CudaKernel Emitter::takeResult() {
+  pruneUnusedDefinitions();
   result.source = std::move(out);
   return std::move(result);
 }

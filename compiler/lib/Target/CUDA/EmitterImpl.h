@@ -140,6 +140,11 @@ public:
 
   /// Emits the translation unit (without the #include).
   mlir::LogicalResult emitFunction();
+  /// Drops the `const T name = expr;` lines whose name nothing else uses
+  /// (index arithmetic a later choice made unnecessary, a compare that
+  /// value ranges decided), until none is left, and renumbers the source
+  /// map. Every such definition is side-effect free.
+  void pruneUnusedDefinitions();
   /// The result.
   CudaKernel takeResult();
 

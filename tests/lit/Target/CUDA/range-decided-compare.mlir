@@ -13,13 +13,13 @@
 // CHECK-NEXT: const float [[S1:t_[0-9]+]] = [[X1]];
 // CHECK-NEXT: const float [[X2:t_[0-9]+]] = (x + 2.0f);
 // CHECK-NEXT: const float {{t_[0-9]+}} = [[X2]];
-// CHECK-NOT: const bool
+// CHECK-NOT: const
 // CHECK: const float [[X3:t_[0-9]+]] = (x + 3.0f);
 // CHECK-NEXT: const float {{t_[0-9]+}} = [[X3]];
 // CHECK-NEXT: const float [[X4:t_[0-9]+]] = (x + 4.0f);
 // CHECK-NEXT: const float {{t_[0-9]+}} = [[X4]];
-// i == 40 is false: the select takes x, not x + 5.
-// CHECK-NEXT: const float {{t_[0-9]+}} = (x + 5.0f);
+// i == 40 is false: the select takes x, and x + 5, unused now, is pruned
+// with the operands of the decided compares (i + 32, j - 200).
 // CHECK-NEXT: const float {{t_[0-9]+}} = x;
 // CHECK-NEXT: const float [[X6:t_[0-9]+]] = (x + 6.0f);
 // CHECK-NEXT: const float {{t_[0-9]+}} = [[X6]];
