@@ -62,6 +62,9 @@ configs=(
   "gemm_nvrtc_ragged|gemm|-D M=1000 -D N=520 -D K=200|nvrtc"
   "fa_nvrtc_ragged|flash_attention_fwd|-D batch=1 -D heads=2 -D seq_len=1000 -D dim=128|nvrtc"
   "fp8_gemm_nvrtc_ragged|fp8_gemm|-D M=100 -D N=520 -D K=256|nvrtc"
+  # Fragments read and written in another thread's layout (a shared-memory
+  # exchange around the T.Parallel); a program of the lit tests.
+  "fragment_exchange|tests/lit/Target/CUDA/fragment-exchange|"
 )
 # Runs "$@" (or prints it with --dry-run).
 run() {
@@ -78,17 +81,20 @@ status=0
 summary=()
 for c in "${configs[@]}"; do
   IFS='|' read -r name ex defs compiler <<< "$c"
+  # An example's name, or a program's path under the repository.
+  src=$root/examples/$ex.py
+  case $ex in */*) src=$root/$ex.py;; esac
   if [ "$mode" = build ]; then
     if [ $dry = 1 ]; then
-      echo "would build: $bin/tlc-build $root/examples/$ex.py --target=cuda:sm_90a $defs --cuda-compiler=${compiler:-auto} -o $art/$name/cuda (and --target=cpu -o $art/$name/cpu)"
+      echo "would build: $bin/tlc-build $src --target=cuda:sm_90a $defs --cuda-compiler=${compiler:-auto} -o $art/$name/cuda (and --target=cpu -o $art/$name/cpu)"
       continue
     fi
     mkdir -p "$art"
     # shellcheck disable=SC2086
-    if "$bin/tlc-build" "$root/examples/$ex.py" --target=cuda:sm_90a $defs \
+    if "$bin/tlc-build" "$src" --target=cuda:sm_90a $defs \
          --cuda-compiler="${compiler:-auto}" \
          -o "$art/$name/cuda" > "$art/$name.log" 2>&1 &&
-       "$bin/tlc-build" "$root/examples/$ex.py" --target=cpu $defs \
+       "$bin/tlc-build" "$src" --target=cpu $defs \
          -o "$art/$name/cpu" >> "$art/$name.log" 2>&1; then
       echo "$name: built"
     else

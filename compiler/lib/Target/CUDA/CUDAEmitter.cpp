@@ -361,6 +361,14 @@ LogicalResult Emitter::emitKernel(KernelOp op) {
     scratchOffset = sharedBytes;
     sharedBytes += scratch;
   }
+  // T.Parallel loops that read or write fragments in another thread's
+  // layout exchange them through one more area.
+  exchangeOffset = -1;
+  if (int64_t exchange = planExchanges(op)) {
+    sharedBytes = (sharedBytes + 127) / 128 * 128;
+    exchangeOffset = sharedBytes;
+    sharedBytes += exchange;
+  }
 
   std::string entry = fresh(func.getSymName().str() +
                             (result.launches.empty()

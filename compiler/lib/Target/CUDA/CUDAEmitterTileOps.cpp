@@ -59,6 +59,117 @@ static std::optional<SmallVector<unsigned>> accessDims(ParallelOp par,
   return dims;
 }
 
+/// The fragment loads and stores inside \p op, with their buffers.
+static SmallVector<std::pair<Operation *, Value>>
+fragmentAccesses(ParallelOp op) {
+  SmallVector<std::pair<Operation *, Value>> fragOps;
+  op.getBody().walk([&](Operation *nested) {
+    Value buf;
+    if (auto l = dyn_cast<LoadOp>(nested))
+      buf = l.getBuffer();
+    else if (auto s = dyn_cast<StoreOp>(nested))
+      buf = s.getBuffer();
+    if (buf && Emitter::scopeOf(Emitter::rootOf(buf)) == MemoryScope::Fragment)
+      fragOps.push_back({nested, buf});
+  });
+  return fragOps;
+}
+
+static ValueRange indicesOf(Operation *o) {
+  if (auto l = dyn_cast<LoadOp>(o))
+    return l.getIndices();
+  return cast<StoreOp>(o).getIndices();
+}
+
+/// The static extents of \p op, or nothing.
+static std::optional<SmallVector<int64_t>> staticShape(ParallelOp op) {
+  SmallVector<int64_t> shape;
+  for (OpFoldResult ext : op.getMixedExtents()) {
+    auto attr = dyn_cast<Attribute>(ext);
+    if (!attr)
+      return std::nullopt;
+    shape.push_back(cast<IntegerAttr>(attr).getInt());
+  }
+  return shape;
+}
+
+const FragmentInfo *Emitter::loopLayout(ParallelOp op,
+                                        SmallVectorImpl<int64_t> &bound) {
+  bound.clear();
+  std::optional<SmallVector<int64_t>> loopShape = staticShape(op);
+  if (!loopShape)
+    return nullptr;
+  SmallVector<std::pair<Operation *, Value>> fragOps = fragmentAccesses(op);
+  // The loop takes the layout of a fragment accessed at exactly its
+  // variables over its whole shape.
+  for (auto [o, buf] : fragOps) {
+    auto it = fragments.find(buf);
+    std::optional<SmallVector<unsigned>> dims = accessDims(op, indicesOf(o));
+    if (it == fragments.end() || !dims ||
+        ArrayRef<int64_t>(it->second.shape) != ArrayRef<int64_t>(*loopShape) ||
+        dims->size() != loopShape->size())
+      continue;
+    bool identity = true;
+    for (auto [i, d] : llvm::enumerate(*dims))
+      identity &= d == i;
+    if (identity)
+      return &it->second;
+  }
+  // Otherwise a loop over a leading box of a fragment (the loop's extents
+  // at most the fragment's, the fragment accessed at exactly the loop
+  // variables) takes that fragment's layout; the slots outside the box are
+  // skipped.
+  for (auto [o, buf] : fragOps) {
+    auto it = fragments.find(buf);
+    std::optional<SmallVector<unsigned>> dims = accessDims(op, indicesOf(o));
+    if (it == fragments.end() || !dims ||
+        it->second.shape.size() != loopShape->size() ||
+        dims->size() != loopShape->size())
+      continue;
+    bool box = true;
+    for (auto [i, d] : llvm::enumerate(*dims))
+      box &= d == i && (*loopShape)[i] <= it->second.shape[i];
+    if (box) {
+      bound.assign(loopShape->begin(), loopShape->end());
+      return &it->second;
+    }
+  }
+  return nullptr;
+}
+
+int64_t Emitter::planExchanges(KernelOp kernel) {
+  exchanges.clear();
+  int64_t most = 0;
+  kernel.walk([&](ParallelOp op) {
+    SmallVector<int64_t> bound;
+    const FragmentInfo *loop = loopLayout(op, bound);
+    if (!loop)
+      return;
+    int64_t bytes = 0;
+    SmallVector<Value, 1> &list = exchanges[op];
+    for (auto [o, buf] : fragmentAccesses(op)) {
+      Value root = rootOf(buf);
+      auto it = fragments.find(root);
+      std::optional<SmallVector<unsigned>> dims = accessDims(op, indicesOf(o));
+      if (!dims || root != buf || it == fragments.end() ||
+          llvm::is_contained(list, root))
+        continue;
+      if (succeeded(fragmentIndex(*loop, it->second, *dims, "r", o, bound,
+                                  /*quiet=*/true)))
+        continue;
+      list.push_back(root);
+      int64_t n = byteWidth(cast<BufferType>(root.getType()).getElementType());
+      for (int64_t e : it->second.shape)
+        n *= e;
+      bytes += (n + 15) / 16 * 16;
+    }
+    if (list.empty())
+      exchanges.erase(op);
+    most = std::max(most, bytes);
+  });
+  return most;
+}
+
 LogicalResult Emitter::emitParallel(ParallelOp op) {
   beginOp(op, "T.Parallel");
   SmallVector<OpFoldResult> extents = op.getMixedExtents();
@@ -78,66 +189,47 @@ LogicalResult Emitter::emitParallel(ParallelOp op) {
       isStatic = false;
     }
   }
-  // Fragment accesses: the loop takes the layout of a fragment accessed at
-  // exactly its variables; every other fragment access maps onto it.
-  SmallVector<std::pair<Operation *, Value>> fragOps;
-  op.getBody().walk([&](Operation *nested) {
-    Value buf;
-    if (auto l = dyn_cast<LoadOp>(nested))
-      buf = l.getBuffer();
-    else if (auto s = dyn_cast<StoreOp>(nested))
-      buf = s.getBuffer();
-    if (buf && scopeOf(rootOf(buf)) == MemoryScope::Fragment)
-      fragOps.push_back({nested, buf});
-  });
-  auto indicesOf = [](Operation *o) -> ValueRange {
-    if (auto l = dyn_cast<LoadOp>(o))
-      return l.getIndices();
-    return cast<StoreOp>(o).getIndices();
-  };
-  const FragmentInfo *loop = nullptr;
-  for (auto [o, buf] : fragOps) {
-    auto it = fragments.find(buf);
-    std::optional<SmallVector<unsigned>> dims = accessDims(op, indicesOf(o));
-    if (it == fragments.end() || !dims || !isStatic ||
-        ArrayRef<int64_t>(it->second.shape) != ArrayRef<int64_t>(loopShape) ||
-        dims->size() != loopShape.size())
-      continue;
-    bool identity = true;
-    for (auto [i, d] : llvm::enumerate(*dims))
-      identity &= d == i;
-    if (identity) {
-      loop = &it->second;
-      break;
-    }
-  }
-  // Otherwise a loop over a leading box of a fragment (the loop's extents
-  // at most the fragment's, the fragment accessed at exactly the loop
-  // variables) takes that fragment's layout; the slots outside the box are
-  // skipped. `bound` is the box then (empty for a whole-shape loop).
+  SmallVector<std::pair<Operation *, Value>> fragOps = fragmentAccesses(op);
   SmallVector<int64_t> bound;
-  for (auto [o, buf] : fragOps) {
-    if (loop || !isStatic)
-      break;
-    auto it = fragments.find(buf);
-    std::optional<SmallVector<unsigned>> dims = accessDims(op, indicesOf(o));
-    if (it == fragments.end() || !dims ||
-        it->second.shape.size() != loopShape.size() ||
-        dims->size() != loopShape.size())
-      continue;
-    bool box = true;
-    for (auto [i, d] : llvm::enumerate(*dims))
-      box &= d == i && loopShape[i] <= it->second.shape[i];
-    if (box) {
-      loop = &it->second;
-      bound = loopShape;
-    }
-  }
+  const FragmentInfo *loop = loopLayout(op, bound);
   if (!fragOps.empty() && !loop) {
     op.emitError("this T.Parallel touches fragments but none at exactly the "
                  "loop variables over its whole shape; the CUDA target needs "
                  "one to partition the loop");
     return failure();
+  }
+
+  // Fragments whose elements other threads hold go through the exchange
+  // area: stored there before the loop, accessed there by it, and loaded
+  // back after it when the loop writes them.
+  llvm::DenseMap<Value, std::string> exchanged;
+  SmallVector<Value> loadBack;
+  auto ex = exchanges.find(op);
+  if (ex != exchanges.end()) {
+    line("__syncthreads();  // the exchange area is free");
+    int64_t offset = exchangeOffset;
+    for (Value root : ex->second) {
+      FailureOr<std::string> storage = storageType(
+          cast<BufferType>(root.getType()).getElementType(), op);
+      if (failed(storage))
+        return failure();
+      std::string tile = fresh("exchanged");
+      line(*storage + " *" + tile + " = reinterpret_cast<" + *storage +
+           " *>(smem + " + Twine(offset) + ");  // " + expr(root) +
+           ", row-major");
+      const FragmentInfo &f = fragments[root];
+      int64_t bytes = byteWidth(cast<BufferType>(root.getType()).getElementType());
+      for (int64_t e : f.shape)
+        bytes *= e;
+      offset += (bytes + 15) / 16 * 16;
+      exchanged[root] = tile;
+      emitExchange(f, expr(root), tile, /*toShared=*/true);
+      if (llvm::any_of(fragOps, [&](auto &p) {
+            return isa<StoreOp>(p.first) && rootOf(p.second) == root;
+          }))
+        loadBack.push_back(root);
+    }
+    line("__syncthreads();");
   }
 
   std::string reg = fresh("r");
@@ -168,6 +260,21 @@ LogicalResult Emitter::emitParallel(ParallelOp op) {
         o->emitError("fragment accesses inside T.Parallel must index with "
                      "the loop variables on the CUDA target");
         return failure();
+      }
+      auto tile = exchanged.find(root);
+      if (tile != exchanged.end()) {
+        // Row-major in the exchange tile, at the loop's coordinates.
+        std::string lin;
+        int64_t stride = 1;
+        for (int d = int(dims->size()) - 1; d >= 0; --d) {
+          std::string term = idx[(*dims)[d]];
+          if (stride != 1)
+            term = "(" + term + ") * " + std::to_string(stride);
+          lin = lin.empty() ? term : term + " + " + lin;
+          stride *= it->second.shape[d];
+        }
+        fragmentAccess[o] = tile->second + "[" + lin + "]";
+        continue;
       }
       FailureOr<std::string> r =
           fragmentIndex(*loop, it->second, *dims, reg, o, bound);
@@ -209,7 +316,44 @@ LogicalResult Emitter::emitParallel(ParallelOp op) {
   close();
   close();
   close();
+  if (!loadBack.empty()) {
+    line("__syncthreads();");
+    for (Value root : loadBack)
+      emitExchange(fragments[root], expr(root), exchanged[root],
+                   /*toShared=*/false);
+  }
   return success();
+}
+
+void Emitter::emitExchange(const FragmentInfo &frag, StringRef name,
+                           StringRef tile, bool toShared) {
+  open(frag.threadExtent < numThreads
+           ? "if (tid < " + Twine(frag.threadExtent) + ")"
+           : Twine(""));
+  // One replica stores; every replica loads.
+  open(toShared && frag.repMask
+           ? "if ((tid & " + Twine(frag.repMask) + ") == 0)"
+           : Twine(""));
+  std::string reg = fresh("r");
+  line("#pragma unroll");
+  open("for (int " + reg + " = 0; " + reg + " < " + Twine(frag.regs) +
+       "; ++" + reg + ")");
+  SmallVector<std::string> coords = emitCoords(frag, reg, "x");
+  std::string lin;
+  int64_t stride = 1;
+  for (int d = int(coords.size()) - 1; d >= 0; --d) {
+    std::string term = coords[d];
+    if (stride != 1)
+      term = "(" + term + ") * " + std::to_string(stride);
+    lin = lin.empty() ? term : term + " + " + lin;
+    stride *= frag.shape[d];
+  }
+  std::string shared = tile.str() + "[" + lin + "]";
+  std::string reg0 = name.str() + "[" + reg + "]";
+  line(toShared ? shared + " = " + reg0 + ";" : reg0 + " = " + shared + ";");
+  close();
+  close();
+  close();
 }
 
 //===----------------------------------------------------------------------===//

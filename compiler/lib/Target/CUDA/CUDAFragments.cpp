@@ -595,7 +595,8 @@ FailureOr<std::string> Emitter::fragmentIndex(const FragmentInfo &loop,
                                               const FragmentInfo &buf,
                                               ArrayRef<unsigned> dims,
                                               StringRef reg, Operation *at,
-                                              ArrayRef<int64_t> bound) {
+                                              ArrayRef<int64_t> bound,
+                                              bool quiet) {
   // The answer depends only on the two layouts and dims: look it up first.
   std::string key;
   if (loop.tables && buf.tables) {
@@ -679,13 +680,12 @@ FailureOr<std::string> Emitter::fragmentIndex(const FragmentInfo &loop,
         continue;
       int64_t found = registerOf(t, r);
       if (found < 0 || (perReg[r] >= 0 && perReg[r] != found)) {
-        at->emitError() << "fragment layouts disagree: the element a thread "
-                           "visits in the loop ("
-                        << loop.layout.shortLabel()
-                        << ") is held by another thread in "
-                        << buf.layout.shortLabel()
-                        << " (needs a shared-memory exchange, not supported "
-                           "by the CUDA target yet)";
+        if (!quiet)
+          at->emitError() << "fragment layouts disagree: the element a "
+                             "thread visits in the loop ("
+                          << loop.layout.shortLabel()
+                          << ") is held by another thread in "
+                          << buf.layout.shortLabel();
         return failure();
       }
       perReg[r] = found;
@@ -705,8 +705,9 @@ FailureOr<std::string> Emitter::fragmentIndex(const FragmentInfo &loop,
         return SmallVector<int64_t>{perReg[p[0]]};
       });
   if (!fit) {
-    at->emitError("fragment register mapping is not linear in the register "
-                  "bits; not supported by the CUDA target yet");
+    if (!quiet)
+      at->emitError("fragment register mapping is not linear in the "
+                    "register bits; not supported by the CUDA target yet");
     return failure();
   }
   remember(false, *fit);

@@ -280,6 +280,24 @@ public:
   packedRegisters(llvm::StringRef name, mlir::Type srcElem,
                   mlir::Type dstElem, llvm::StringRef frag,
                   llvm::StringRef reg, int64_t vec, mlir::Operation *at);
+  /// The fragment whose layout partitions a T.Parallel and, for a loop
+  /// over a leading box of it, the box (else empty); null when no fragment
+  /// is accessed at exactly the loop variables.
+  const FragmentInfo *loopLayout(tile::ParallelOp op,
+                                 llvm::SmallVectorImpl<int64_t> &bound);
+  /// Fragments a T.Parallel accesses whose elements its threads do not
+  /// hold (another thread's layout), found before emission: they go
+  /// through a shared tile (exchangeOffset) around the loop.
+  llvm::DenseMap<mlir::Operation *, llvm::SmallVector<mlir::Value, 1>>
+      exchanges;
+  /// Byte offset of the exchange area in shared memory (-1: none).
+  int64_t exchangeOffset = -1;
+  /// Plans `exchanges` for \p kernel; the bytes its largest loop needs.
+  int64_t planExchanges(tile::KernelOp kernel);
+  /// Every register of fragment \p name (layout \p frag) to its element of
+  /// the row-major shared \p tile, or (\p toShared false) back.
+  void emitExchange(const FragmentInfo &frag, llvm::StringRef name,
+                    llvm::StringRef tile, bool toShared);
   // CUDAEmitterStagedStore.cpp
   /// A fragment -> global copy of a 2-D tile written through a padded
   /// shared tile and 16-byte row stores (\p memDims: the global side's two
@@ -304,10 +322,12 @@ public:
   /// expression over \p reg. Fails (diagnostic on \p at) when another
   /// thread holds it. A non-empty \p bound limits the loop to the slots
   /// whose coordinates lie below it (the others are never visited).
+  /// \p quiet: fail without a diagnostic (planning the exchanges).
   mlir::FailureOr<std::string>
   fragmentIndex(const FragmentInfo &loop, const FragmentInfo &buf,
                 llvm::ArrayRef<unsigned> dims, llvm::StringRef reg,
-                mlir::Operation *at, llvm::ArrayRef<int64_t> bound = {});
+                mlir::Operation *at, llvm::ArrayRef<int64_t> bound = {},
+                bool quiet = false);
   /// fragmentIndex() results of this emitter by (loop tables, buffer
   /// tables, dims); the entries keep both tables alive.
   struct FragmentIndexMemo {
