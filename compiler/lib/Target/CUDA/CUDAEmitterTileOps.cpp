@@ -167,6 +167,25 @@ int64_t Emitter::planExchanges(KernelOp kernel) {
       exchanges.erase(op);
     most = std::max(most, bytes);
   });
+  // Whole-fragment copies between layouts that disagree.
+  kernel.walk([&](CopyOp copy) {
+    Value src = copy.getSrc(), dst = copy.getDst();
+    auto s = fragments.find(src), d = fragments.find(dst);
+    if (s == fragments.end() || d == fragments.end() ||
+        ArrayRef<int64_t>(s->second.shape) != ArrayRef<int64_t>(d->second.shape))
+      return;
+    SmallVector<unsigned> dims;
+    for (unsigned i = 0; i < d->second.shape.size(); ++i)
+      dims.push_back(i);
+    if (succeeded(fragmentIndex(d->second, s->second, dims, "r", copy, {},
+                                /*quiet=*/true)))
+      return;
+    exchanges[copy].push_back(src);
+    int64_t n = byteWidth(cast<BufferType>(src.getType()).getElementType());
+    for (int64_t e : s->second.shape)
+      n *= e;
+    most = std::max(most, n);
+  });
   return most;
 }
 
@@ -326,7 +345,7 @@ LogicalResult Emitter::emitParallel(ParallelOp op) {
 }
 
 void Emitter::emitExchange(const FragmentInfo &frag, StringRef name,
-                           StringRef tile, bool toShared) {
+                           StringRef tile, bool toShared, Type from, Type to) {
   open(frag.threadExtent < numThreads
            ? "if (tid < " + Twine(frag.threadExtent) + ")"
            : Twine(""));
@@ -350,6 +369,8 @@ void Emitter::emitExchange(const FragmentInfo &frag, StringRef name,
   }
   std::string shared = tile.str() + "[" + lin + "]";
   std::string reg0 = name.str() + "[" + reg + "]";
+  if (!toShared && from && to && from != to)
+    shared = toStorage(to, fromStorage(from, shared));
   line(toShared ? shared + " = " + reg0 + ";" : reg0 + " = " + shared + ";");
   close();
   close();
@@ -385,6 +406,22 @@ LogicalResult Emitter::emitFragmentCopy(CopyOp op) {
     SmallVector<unsigned> dims;
     for (unsigned i = 0; i < d.shape.size(); ++i)
       dims.push_back(i);
+    if (exchanges.count(op)) {
+      // Different layouts: through the exchange area.
+      FailureOr<std::string> storage = storageType(srcElem, op);
+      if (failed(storage))
+        return failure();
+      line("__syncthreads();  // the exchange area is free");
+      std::string tile = fresh("exchanged");
+      line(*storage + " *" + tile + " = reinterpret_cast<" + *storage +
+           " *>(smem + " + Twine(exchangeOffset) + ");  // " +
+           expr(srcRoot) + ", row-major");
+      emitExchange(frag, expr(srcRoot), tile, /*toShared=*/true);
+      line("__syncthreads();");
+      emitExchange(d, expr(dstRoot), tile, /*toShared=*/false, srcElem,
+                   dstElem);
+      return success();
+    }
     FailureOr<std::string> sIdx =
         fragmentIndex(d, fragments[srcRoot], dims, reg, op);
     if (failed(sIdx))

@@ -286,8 +286,9 @@ public:
   const FragmentInfo *loopLayout(tile::ParallelOp op,
                                  llvm::SmallVectorImpl<int64_t> &bound);
   /// Fragments a T.Parallel accesses whose elements its threads do not
-  /// hold (another thread's layout), found before emission: they go
-  /// through a shared tile (exchangeOffset) around the loop.
+  /// hold (another thread's layout), and the source of a fragment copy
+  /// between layouts that disagree, found before emission: they go through
+  /// a shared tile (exchangeOffset).
   llvm::DenseMap<mlir::Operation *, llvm::SmallVector<mlir::Value, 1>>
       exchanges;
   /// Byte offset of the exchange area in shared memory (-1: none).
@@ -295,9 +296,11 @@ public:
   /// Plans `exchanges` for \p kernel; the bytes its largest loop needs.
   int64_t planExchanges(tile::KernelOp kernel);
   /// Every register of fragment \p name (layout \p frag) to its element of
-  /// the row-major shared \p tile, or (\p toShared false) back.
+  /// the row-major shared \p tile, or (\p toShared false) back, converting
+  /// elements of type \p from to \p to when both are given and differ.
   void emitExchange(const FragmentInfo &frag, llvm::StringRef name,
-                    llvm::StringRef tile, bool toShared);
+                    llvm::StringRef tile, bool toShared,
+                    mlir::Type from = {}, mlir::Type to = {});
   // CUDAEmitterStagedStore.cpp
   /// A fragment -> global copy of a 2-D tile written through a padded
   /// shared tile and 16-byte row stores (\p memDims: the global side's two
