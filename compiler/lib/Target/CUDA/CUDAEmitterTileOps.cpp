@@ -59,6 +59,21 @@ static std::optional<SmallVector<unsigned>> accessDims(ParallelOp par,
   return dims;
 }
 
+/// The row-major linear index of \p coords in \p shape.
+static std::string rowMajor(ArrayRef<std::string> coords,
+                            ArrayRef<int64_t> shape) {
+  std::string lin;
+  int64_t stride = 1;
+  for (int d = int(coords.size()) - 1; d >= 0; --d) {
+    std::string term = coords[d];
+    if (stride != 1)
+      term = "(" + term + ") * " + std::to_string(stride);
+    lin = lin.empty() ? term : term + " + " + lin;
+    stride *= shape[d];
+  }
+  return lin;
+}
+
 /// The fragment loads and stores inside \p op, with their buffers.
 static SmallVector<std::pair<Operation *, Value>>
 fragmentAccesses(ParallelOp op) {
@@ -283,16 +298,11 @@ LogicalResult Emitter::emitParallel(ParallelOp op) {
       auto tile = exchanged.find(root);
       if (tile != exchanged.end()) {
         // Row-major in the exchange tile, at the loop's coordinates.
-        std::string lin;
-        int64_t stride = 1;
-        for (int d = int(dims->size()) - 1; d >= 0; --d) {
-          std::string term = idx[(*dims)[d]];
-          if (stride != 1)
-            term = "(" + term + ") * " + std::to_string(stride);
-          lin = lin.empty() ? term : term + " + " + lin;
-          stride *= it->second.shape[d];
-        }
-        fragmentAccess[o] = tile->second + "[" + lin + "]";
+        SmallVector<std::string> at;
+        for (unsigned d : *dims)
+          at.push_back(idx[d]);
+        fragmentAccess[o] =
+            tile->second + "[" + rowMajor(at, it->second.shape) + "]";
         continue;
       }
       FailureOr<std::string> r =
@@ -358,16 +368,8 @@ void Emitter::emitExchange(const FragmentInfo &frag, StringRef name,
   open("for (int " + reg + " = 0; " + reg + " < " + Twine(frag.regs) +
        "; ++" + reg + ")");
   SmallVector<std::string> coords = emitCoords(frag, reg, "x");
-  std::string lin;
-  int64_t stride = 1;
-  for (int d = int(coords.size()) - 1; d >= 0; --d) {
-    std::string term = coords[d];
-    if (stride != 1)
-      term = "(" + term + ") * " + std::to_string(stride);
-    lin = lin.empty() ? term : term + " + " + lin;
-    stride *= frag.shape[d];
-  }
-  std::string shared = tile.str() + "[" + lin + "]";
+  std::string shared =
+      tile.str() + "[" + rowMajor(coords, frag.shape) + "]";
   std::string reg0 = name.str() + "[" + reg + "]";
   if (!toShared && from && to && from != to)
     shared = toStorage(to, fromStorage(from, shared));
