@@ -279,7 +279,7 @@ LogicalResult Emitter::emitKernel(KernelOp op) {
   }
   numThreads = *threads;
   fragments.clear();
-  sharedOffsets.clear();
+  sharedSlots.clear();
   swizzled.clear();
   sharedBytes = 0;
   scratchOffset = -1;
@@ -288,18 +288,22 @@ LogicalResult Emitter::emitKernel(KernelOp op) {
   // Shared gemm operands of 16- and 8-bit elements are XOR-swizzled in
   // 16-byte chunks (conflict-free ldmatrix); every access goes through the
   // swizzle.
+  // A shared tile of 16- or 8-bit elements whose rows are whole 16-byte
+  // chunks (two at least) is swizzled by its chunks per row.
+  auto swizzle = [&](Value root, bool only2D) {
+    auto t = cast<BufferType>(root.getType());
+    if (!isSharedScope(t.getScope()) || !t.isStatic() || t.getRank() < 2 ||
+        (only2D && t.getRank() != 2) ||
+        (byteWidth(t.getElementType()) != 2 &&
+         byteWidth(t.getElementType()) != 1))
+      return;
+    int64_t rowBytes = t.getShape().back() * byteWidth(t.getElementType());
+    if (rowBytes % 16 == 0 && rowBytes >= 32)
+      swizzled[root] = rowBytes / 16;
+  };
   op.walk([&](GemmOp gemm) {
-    for (Value v : {gemm.getA(), gemm.getB()}) {
-      Value root = rootOf(v);
-      auto t = cast<BufferType>(root.getType());
-      if (!isSharedScope(t.getScope()) || !t.isStatic() || t.getRank() < 2 ||
-          (byteWidth(t.getElementType()) != 2 &&
-           byteWidth(t.getElementType()) != 1))
-        continue;
-      int64_t rowBytes = t.getShape().back() * byteWidth(t.getElementType());
-      if (rowBytes % 16 == 0 && rowBytes >= 32)
-        swizzled[root] = rowBytes / 16;
-    }
+    for (Value v : {gemm.getA(), gemm.getB()})
+      swizzle(rootOf(v), /*only2D=*/false);
   });
 
   // So are 16- and 8-bit shared tiles that only copies use and that a
@@ -309,19 +313,11 @@ LogicalResult Emitter::emitKernel(KernelOp op) {
   op.walk([&](CopyOp copy) {
     Value root = copy.getDst();
     if (scopeOf(rootOf(copy.getSrc())) != MemoryScope::Fragment ||
-        rootOf(root) != root || swizzled.count(root))
-      return;
-    auto t = cast<BufferType>(root.getType());
-    if (!isSharedScope(t.getScope()) || !t.isStatic() || t.getRank() != 2 ||
-        (byteWidth(t.getElementType()) != 2 &&
-         byteWidth(t.getElementType()) != 1))
-      return;
-    if (!llvm::all_of(root.getUsers(),
+        rootOf(root) != root || swizzled.count(root) ||
+        !llvm::all_of(root.getUsers(),
                       [](Operation *user) { return isa<CopyOp>(user); }))
       return;
-    int64_t rowBytes = t.getShape().back() * byteWidth(t.getElementType());
-    if (rowBytes % 16 == 0 && rowBytes >= 32)
-      swizzled[root] = rowBytes / 16;
+    swizzle(root, /*only2D=*/true);
   });
 
   // Software pipelines: which shared buffers get one copy per stage.
@@ -346,7 +342,7 @@ LogicalResult Emitter::emitKernel(KernelOp op) {
     if (staged != stagedBuffers.end())
       bytes *= staged->second;
     sharedBytes = (sharedBytes + 127) / 128 * 128;
-    sharedOffsets[alloc.getResult()] = sharedBytes;
+    sharedSlots[alloc.getResult()] = {sharedBytes, bytes};
     sharedBytes += bytes;
     return WalkResult::advance();
   });
@@ -494,7 +490,7 @@ LogicalResult Emitter::emitAlloc(AllocOp op) {
   case MemoryScope::Shared:
   case MemoryScope::SharedDyn:
     line(*t + " *" + name + " = reinterpret_cast<" + *t + " *>(smem + " +
-         Twine(sharedOffsets[op.getResult()]) + ");");
+         Twine(sharedSlots[op.getResult()].offset) + ");");
     return success();
   case MemoryScope::Fragment: {
     const FragmentInfo &info = fragments[op.getResult()];

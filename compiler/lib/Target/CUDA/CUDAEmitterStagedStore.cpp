@@ -25,17 +25,6 @@ using namespace tlc::tile;
 using namespace tlc::target;
 using namespace tlc::target::cuda_detail;
 
-/// Bytes of a shared allocation as planned (staged buffers once per stage).
-static int64_t allocBytes(Value alloc,
-                          const llvm::DenseMap<Value, int64_t> &stages) {
-  auto t = cast<BufferType>(alloc.getType());
-  int64_t bytes = byteWidth(t.getElementType());
-  for (int64_t e : t.getShape())
-    bytes *= e;
-  auto it = stages.find(alloc);
-  return it == stages.end() ? bytes : bytes * it->second;
-}
-
 std::optional<std::pair<int64_t, std::string>>
 Emitter::deadSharedArea(Operation *at, int64_t bytes) {
   auto kernel = dyn_cast_or_null<KernelOp>(at->getParentOp());
@@ -55,9 +44,9 @@ Emitter::deadSharedArea(Operation *at, int64_t bytes) {
   // Dead allocations by offset; the first run of adjacent ones (128-byte
   // alignment gaps allowed) that holds `bytes`.
   SmallVector<std::tuple<int64_t, int64_t, Value>> dead;
-  for (auto &[alloc, offset] : sharedOffsets)
+  for (auto &[alloc, slot] : sharedSlots)
     if (!live.contains(alloc))
-      dead.push_back({offset, allocBytes(alloc, stagedBuffers), alloc});
+      dead.push_back({slot.offset, slot.bytes, alloc});
   llvm::sort(dead, [](auto &a, auto &b) {
     return std::get<0>(a) < std::get<0>(b);
   });

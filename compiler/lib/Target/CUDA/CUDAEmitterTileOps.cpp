@@ -74,6 +74,14 @@ static std::string rowMajor(ArrayRef<std::string> coords,
   return lin;
 }
 
+/// Bytes of the row-major tile of fragment \p root (layout \p frag).
+static int64_t fragmentBytes(Value root, const FragmentInfo &frag) {
+  int64_t bytes = byteWidth(cast<BufferType>(root.getType()).getElementType());
+  for (int64_t e : frag.shape)
+    bytes *= e;
+  return bytes;
+}
+
 /// The fragment loads and stores inside \p op, with their buffers.
 static SmallVector<std::pair<Operation *, Value>>
 fragmentAccesses(ParallelOp op) {
@@ -173,10 +181,7 @@ int64_t Emitter::planExchanges(KernelOp kernel) {
                                   /*quiet=*/true)))
         continue;
       list.push_back(root);
-      int64_t n = byteWidth(cast<BufferType>(root.getType()).getElementType());
-      for (int64_t e : it->second.shape)
-        n *= e;
-      bytes += (n + 15) / 16 * 16;
+      bytes += (fragmentBytes(root, it->second) + 15) / 16 * 16;
     }
     if (list.empty())
       exchanges.erase(op);
@@ -196,10 +201,7 @@ int64_t Emitter::planExchanges(KernelOp kernel) {
                                 /*quiet=*/true)))
       return;
     exchanges[copy].push_back(src);
-    int64_t n = byteWidth(cast<BufferType>(src.getType()).getElementType());
-    for (int64_t e : s->second.shape)
-      n *= e;
-    most = std::max(most, n);
+    most = std::max(most, fragmentBytes(src, s->second));
   });
   return most;
 }
@@ -211,17 +213,14 @@ LogicalResult Emitter::emitParallel(ParallelOp op) {
   std::string numel;
   bool isStatic = true;
   int64_t staticNumel = 1;
-  SmallVector<int64_t> loopShape;
   for (OpFoldResult ext : extents) {
     std::string s = foldResult(ext);
     shape.push_back(s);
     numel += (numel.empty() ? "" : " * ") + s;
-    if (auto attr = dyn_cast<Attribute>(ext)) {
+    if (auto attr = dyn_cast<Attribute>(ext))
       staticNumel *= cast<IntegerAttr>(attr).getInt();
-      loopShape.push_back(cast<IntegerAttr>(attr).getInt());
-    } else {
+    else
       isStatic = false;
-    }
   }
   SmallVector<std::pair<Operation *, Value>> fragOps = fragmentAccesses(op);
   SmallVector<int64_t> bound;
@@ -243,21 +242,13 @@ LogicalResult Emitter::emitParallel(ParallelOp op) {
     line("__syncthreads();  // the exchange area is free");
     int64_t offset = exchangeOffset;
     for (Value root : ex->second) {
-      FailureOr<std::string> storage = storageType(
-          cast<BufferType>(root.getType()).getElementType(), op);
-      if (failed(storage))
+      FailureOr<std::string> tile = declareExchangeTile(root, offset, op);
+      if (failed(tile))
         return failure();
-      std::string tile = fresh("exchanged");
-      line(*storage + " *" + tile + " = reinterpret_cast<" + *storage +
-           " *>(smem + " + Twine(offset) + ");  // " + expr(root) +
-           ", row-major");
       const FragmentInfo &f = fragments[root];
-      int64_t bytes = byteWidth(cast<BufferType>(root.getType()).getElementType());
-      for (int64_t e : f.shape)
-        bytes *= e;
-      offset += (bytes + 15) / 16 * 16;
-      exchanged[root] = tile;
-      emitExchange(f, expr(root), tile, /*toShared=*/true);
+      offset += (fragmentBytes(root, f) + 15) / 16 * 16;
+      exchanged[root] = *tile;
+      emitExchange(f, expr(root), *tile, /*toShared=*/true);
       if (llvm::any_of(fragOps, [&](auto &p) {
             return isa<StoreOp>(p.first) && rootOf(p.second) == root;
           }))
@@ -354,6 +345,20 @@ LogicalResult Emitter::emitParallel(ParallelOp op) {
   return success();
 }
 
+FailureOr<std::string> Emitter::declareExchangeTile(Value root,
+                                                    int64_t offset,
+                                                    Operation *at) {
+  FailureOr<std::string> storage =
+      storageType(cast<BufferType>(root.getType()).getElementType(), at);
+  if (failed(storage))
+    return failure();
+  std::string tile = fresh("exchanged");
+  line(*storage + " *" + tile + " = reinterpret_cast<" + *storage +
+       " *>(smem + " + Twine(offset) + ");  // " + expr(root) +
+       ", row-major");
+  return tile;
+}
+
 void Emitter::emitExchange(const FragmentInfo &frag, StringRef name,
                            StringRef tile, bool toShared, Type from, Type to) {
   open(frag.threadExtent < numThreads
@@ -410,17 +415,14 @@ LogicalResult Emitter::emitFragmentCopy(CopyOp op) {
       dims.push_back(i);
     if (exchanges.count(op)) {
       // Different layouts: through the exchange area.
-      FailureOr<std::string> storage = storageType(srcElem, op);
-      if (failed(storage))
-        return failure();
       line("__syncthreads();  // the exchange area is free");
-      std::string tile = fresh("exchanged");
-      line(*storage + " *" + tile + " = reinterpret_cast<" + *storage +
-           " *>(smem + " + Twine(exchangeOffset) + ");  // " +
-           expr(srcRoot) + ", row-major");
-      emitExchange(frag, expr(srcRoot), tile, /*toShared=*/true);
+      FailureOr<std::string> tile =
+          declareExchangeTile(srcRoot, exchangeOffset, op);
+      if (failed(tile))
+        return failure();
+      emitExchange(frag, expr(srcRoot), *tile, /*toShared=*/true);
       line("__syncthreads();");
-      emitExchange(d, expr(dstRoot), tile, /*toShared=*/false, srcElem,
+      emitExchange(d, expr(dstRoot), *tile, /*toShared=*/false, srcElem,
                    dstElem);
       return success();
     }

@@ -295,6 +295,11 @@ public:
   int64_t exchangeOffset = -1;
   /// Plans `exchanges` for \p kernel; the bytes its largest loop needs.
   int64_t planExchanges(tile::KernelOp kernel);
+  /// Declares a pointer to the row-major exchange tile of fragment \p root
+  /// at byte \p offset of shared memory; its name.
+  mlir::FailureOr<std::string> declareExchangeTile(mlir::Value root,
+                                                   int64_t offset,
+                                                   mlir::Operation *at);
   /// Every register of fragment \p name (layout \p frag) to its element of
   /// the row-major shared \p tile, or (\p toShared false) back, converting
   /// elements of type \p from to \p to when both are given and differ.
@@ -405,7 +410,12 @@ private:
   llvm::StringSet<> usedNames;
   llvm::StringMap<std::string> symbolNames;
   llvm::StringMap<unsigned> fileIndex;
-  llvm::DenseMap<mlir::Value, int64_t> sharedOffsets;
+  /// Where each shared allocation lives in the dynamic shared memory and
+  /// how many bytes it takes there (all its stages).
+  struct SharedSlot {
+    int64_t offset = 0, bytes = 0;
+  };
+  llvm::DenseMap<mlir::Value, SharedSlot> sharedSlots;
   llvm::DenseMap<mlir::Value, std::optional<IndexRange>> rangeCache;
   int64_t sharedBytes = 0;
   CudaKernel result;
