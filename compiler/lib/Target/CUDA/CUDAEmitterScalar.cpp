@@ -94,7 +94,7 @@ LogicalResult Emitter::emitScalar(Operation *op) {
   // fast_math (TL_ENABLE_FAST_MATH): f32 transcendentals and division on
   // the hardware approximations, like nvcc --use_fast_math.
   StringRef fast;
-  if (func.getFastMath() && !f64 && rt.isF32())
+  if (func.getFastMath() && rt.isF32())
     fast = llvm::StringSwitch<StringRef>(name)
                .Case("math.exp2", "tlc::cuda::fastExp2")
                .Case("math.exp", "__expf")

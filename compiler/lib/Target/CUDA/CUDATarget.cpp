@@ -196,16 +196,14 @@ static llvm::Error configureCompiler(const CudaBuildOptions &options,
   auto useNvrtc = [&]() -> llvm::Error {
     if (archs.size() != 1)
       return llvm::createStringError(
-          llvm::inconvertibleErrorCode(),
           "NVRTC builds a cubin for one architecture; a fatbin for '" +
-              archList + "' needs nvcc (--cuda-compiler=nvcc)");
+          archList + "' needs nvcc (--cuda-compiler=nvcc)");
     auto version = getNvrtcVersion();
     if (!version)
       return version.takeError();
     compile.label = "nvrtc";
     compile.compiler = *version;
-    compile.flags = {"--gpu-architecture=" + archs.front(), "-std=c++17",
-                     "-lineinfo"};
+    compile.flags = getNvrtcFlags(archs.front());
     std::string arch = archs.front();
     compile.inProcess = [arch](llvm::StringRef src, llvm::StringRef out) {
       return compileWithNvrtc(src, out, arch);
@@ -224,8 +222,8 @@ static llvm::Error configureCompiler(const CudaBuildOptions &options,
     // Auto: NVRTC when nvcc is missing; both reasons when neither works.
     std::string nvccWhy = llvm::toString(nvcc.takeError());
     if (llvm::Error e = useNvrtc())
-      return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                     nvccWhy + "; " + llvm::toString(std::move(e)));
+      return llvm::createStringError(nvccWhy + "; " +
+                                     llvm::toString(std::move(e)));
     return llvm::Error::success();
   }
   compile.label = "nvcc";

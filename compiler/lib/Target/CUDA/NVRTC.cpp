@@ -49,10 +49,6 @@ struct NvrtcApi {
 };
 } // namespace
 
-static llvm::Error makeError(const llvm::Twine &msg) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), msg);
-}
-
 /// Loads NVRTC once: $TLC_NVRTC, then the loader's search path, then the
 /// toolkit under $CUDA_HOME and /usr/local/cuda.
 static const NvrtcApi &loadNvrtc() {
@@ -117,10 +113,16 @@ static const NvrtcApi &loadNvrtc() {
   return api;
 }
 
+std::vector<std::string> tlc::target::getNvrtcFlags(llvm::StringRef arch) {
+  // What nvcc gets from getNvccFlags, for one architecture: device code is
+  // optimised by default, -lineinfo keeps the source map for profilers.
+  return {"--gpu-architecture=" + arch.str(), "-std=c++17", "-lineinfo"};
+}
+
 llvm::Expected<std::string> tlc::target::getNvrtcVersion() {
   const NvrtcApi &api = loadNvrtc();
   if (!api.version)
-    return makeError(api.error);
+    return llvm::createStringError(api.error);
   int major = 0, minor = 0;
   api.version(&major, &minor);
   return "nvrtc " + std::to_string(major) + "." + std::to_string(minor) +
@@ -144,7 +146,7 @@ llvm::Expected<std::string> tlc::target::findCudaIncludeDir() {
       return r;
     tried += (tried.empty() ? "" : ", ") + r;
   }
-  return makeError("the CUDA headers (cuda_fp16.h) were not found (looked "
+  return llvm::createStringError("the CUDA headers (cuda_fp16.h) were not found (looked "
                    "in " + tried + "); set TLC_CUDA_INCLUDE");
 }
 
@@ -153,22 +155,20 @@ llvm::Error tlc::target::compileWithNvrtc(llvm::StringRef sourcePath,
                                           llvm::StringRef arch) {
   const NvrtcApi &api = loadNvrtc();
   if (!api.version)
-    return makeError(api.error);
+    return llvm::createStringError(api.error);
   auto include = findCudaIncludeDir();
   if (!include)
     return include.takeError();
   auto source = llvm::MemoryBuffer::getFile(sourcePath, /*IsText=*/true);
   if (!source)
-    return makeError("cannot read '" + sourcePath +
+    return llvm::createStringError("cannot read '" + sourcePath +
                      "': " + source.getError().message());
   llvm::SmallString<256> here = path::parent_path(sourcePath);
   if (here.empty())
     here = ".";
-  // What nvcc gets from getNvccFlags, for one architecture: device code is
-  // optimised by default, -lineinfo keeps the source map for profilers.
-  std::vector<std::string> options = {
-      "--gpu-architecture=" + arch.str(), "-std=c++17", "-lineinfo",
-      "-I" + here.str().str(), "-I" + *include};
+  std::vector<std::string> options = getNvrtcFlags(arch);
+  options.push_back("-I" + here.str().str());
+  options.push_back("-I" + *include);
   std::vector<const char *> argv;
   for (const std::string &o : options)
     argv.push_back(o.c_str());
@@ -177,7 +177,7 @@ llvm::Error tlc::target::compileWithNvrtc(llvm::StringRef sourcePath,
   std::string name = path::filename(sourcePath).str();
   if (int rc = api.create(&program, text.c_str(), name.c_str(), 0, nullptr,
                           nullptr))
-    return makeError(llvm::Twine("nvrtcCreateProgram: ") +
+    return llvm::createStringError(llvm::Twine("nvrtcCreateProgram: ") +
                      api.errorString(rc));
   int rc = api.compile(program, int(argv.size()), argv.data());
   size_t logSize = 0;
@@ -200,14 +200,14 @@ llvm::Error tlc::target::compileWithNvrtc(llvm::StringRef sourcePath,
     std::string cmd = "nvrtc";
     for (const std::string &o : options)
       cmd += " " + o;
-    return makeError("nvrtc compilation failed (" +
+    return llvm::createStringError("nvrtc compilation failed (" +
                      llvm::Twine(api.errorString(rc)) + "): " + cmd + " " +
                      name + "\n" + log);
   }
   std::error_code ec;
   llvm::raw_fd_ostream os(outputPath, ec, fs::OF_None);
   if (ec)
-    return makeError("cannot write '" + outputPath + "': " + ec.message());
+    return llvm::createStringError("cannot write '" + outputPath + "': " + ec.message());
   os << cubin;
   return llvm::Error::success();
 }

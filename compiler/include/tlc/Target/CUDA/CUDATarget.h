@@ -84,6 +84,10 @@ parseCudaArchitectures(llvm::StringRef archList);
 /// one so newer GPUs can JIT it.
 std::vector<std::string> getNvccFlags(llvm::StringRef arch);
 
+/// The NVRTC options of one architecture \p arch (before the include
+/// directories compileWithNvrtc adds), the counterpart of getNvccFlags.
+std::vector<std::string> getNvrtcFlags(llvm::StringRef arch);
+
 /// NVRTC's version and library path, loading it on first use ($TLC_NVRTC,
 /// the loader's path, $CUDA_HOME/lib64, /usr/local/cuda/lib64); the error
 /// says where it looked.
