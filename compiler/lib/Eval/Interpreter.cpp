@@ -748,7 +748,26 @@ Flow Interpreter::execWith(Node stmt) {
   llvm::SmallVector<Node, 2> items(stmt.children(Field::items).begin(),
                                    stmt.children(Field::items).end());
   for (Node item : items) {
-    Value ctx = eval(item.child(Field::context_expr));
+    Node ctxNode = item.child(Field::context_expr);
+    // `with T.While(cond):` evaluates its condition on every iteration,
+    // so the call is not evaluated here.
+    if (ctxNode.kind() == NodeKind::Call && traced &&
+        (ctxNode.child(Field::func).kind() == NodeKind::Attribute ||
+         ctxNode.child(Field::func).kind() == NodeKind::Name)) {
+      Value fn = eval(ctxNode.child(Field::func));
+      if (fn.isException())
+        return Flow::Raise;
+      if (fn.is(ValueKind::Primitive) &&
+          fn.getPrimitive()->getCanonical().id == lang::BuiltinId::While) {
+        Node cond;
+        for (Node a : ctxNode.children(Field::args)) {
+          cond = a;
+          break;
+        }
+        return execTIRWhile(stmt, cond);
+      }
+    }
+    Value ctx = eval(ctxNode);
     if (ctx.isException())
       return Flow::Raise;
     Node var = item.child(Field::optional_vars);
@@ -757,9 +776,12 @@ Flow Interpreter::execWith(Node stmt) {
         warning(item, "other context managers of this `with` are ignored");
       return execKernel(ctx.as<KernelFrameObj>(), stmt, var);
     }
-    if (var && assign(var, ctx.isObj(ObjKind::GenericFrame)
-                               ? Value::poison()
-                               : ctx) != Flow::Normal)
+    if (ctx.isObj(ObjKind::GenericFrame)) {
+      if (items.size() > 1)
+        warning(item, "other context managers of this `with` are ignored");
+      return execFrame(ctx.as<FrameObj>(), stmt, var);
+    }
+    if (var && assign(var, ctx) != Flow::Normal)
       return Flow::Raise;
   }
   return execBody(stmt, Field::body);

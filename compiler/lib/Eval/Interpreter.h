@@ -14,7 +14,9 @@
 //   NativeFns.cpp    Python builtins, math, itertools, functools, argparse
 //   Primitives.cpp   modules, T.* dispatch, meta-level and math primitives
 //   KernelRegions.cpp  T.Kernel regions, loops, buffers, hints, checks
+//   Frames.cpp       T.ws, T.If/Then/Else, T.While, launch queries, T.Persistent
 //   KernelOps.cpp    tile operations (copy, gemm, fill, reduce ...)
+//   Intrinsics.cpp   primitives built as one tile.intrinsic (shuffles ...)
 //   IRGen.cpp        construction of `tile` dialect operations
 //   Instances.cpp    kernel instances: jit, prim_func, -D, defaults
 //   NameCheck.cpp    static check for undefined names
@@ -110,6 +112,8 @@ struct KernelCtx {
   llvm::SmallVector<Value, 3> threadVars;
   /// Block binding values (bx, by, bz).
   llvm::SmallVector<Value, 3> blockVars;
+  /// Grid extents as written (Int, Sym or Expr values).
+  llvm::SmallVector<Value, 3> gridExtents;
 };
 
 /// One enclosing loop while tracing.
@@ -300,6 +304,18 @@ public:
   Value callPrimitive(const lang::BuiltinInfo &info, CallArgs &args, Node at);
   /// Kernel-level primitives (KernelOps.cpp); nullopt if \p p is not one.
   std::optional<Value> callKernelPrimitive(const PArgs &p);
+  /// The frame of T.Kernel / T.ClusterKernel / T.CUDASourceCodeKernel.
+  Value makeKernelFrame(const PArgs &p);
+  /// `with` frames other than T.Kernel, launch-frame queries and
+  /// T.Persistent (Frames.cpp); nullopt if \p p is not one.
+  std::optional<Value> callFramePrimitive(const PArgs &p);
+  /// Executes the body of a `with` over a FrameObj (Frames.cpp).
+  Flow execFrame(FrameObj *frame, Node withNode, Node target);
+  /// `with T.While(cond):` — \p condNode is re-evaluated every iteration.
+  Flow execTIRWhile(Node withNode, Node condNode);
+  /// Primitives built as one tile.intrinsic (Intrinsics.cpp); nullopt if
+  /// \p p is not one.
+  std::optional<Value> callIntrinsicPrimitive(const PArgs &p);
   /// Meta-level and math primitives (Primitives.cpp).
   Value callMetaPrimitive(const PArgs &p);
   Value declareSymbols(const PArgs &p, int kind);
@@ -465,6 +481,13 @@ public:
   llvm::DenseSet<std::pair<uint32_t, unsigned>> reported;
   /// Kind (tile::SymbolKind) of every named symbol created so far.
   llvm::StringMap<int> symbolKinds;
+  /// Enclosing `with T.If(...)` frames: the tile.if op (null when the
+  /// condition was known while tracing) and the known truth.
+  struct TIRIf {
+    mlir::Operation *op;
+    bool known;
+  };
+  llvm::SmallVector<TIRIf, 2> tirIfs;
   /// Last KernelCtx::id handed out.
   uint32_t lastKernelId = 0;
   /// Counter for unique names of symbols.

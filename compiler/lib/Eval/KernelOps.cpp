@@ -520,6 +520,65 @@ static Value makeRangeLoop(Interpreter &in, const PArgs &p, LoopKind kind) {
   return in.heap.obj(ObjKind::LoopFrame, loop);
 }
 
+/// The frame of `T.Kernel`, `T.ClusterKernel` or `T.CUDASourceCodeKernel`.
+/// A grid extent tlc cannot know (a value from outside TileLang) becomes a
+/// run-time symbol with a warning, so the body is still analysed.
+Value Interpreter::makeKernelFrame(const PArgs &p) {
+  Node at = p.call;
+  auto *k = heap.make<KernelFrameObj>();
+  k->call = at;
+  for (Value g : p.rest("blocks")) {
+    if (g.isAbrupt())
+      return g;
+    if (g.is(ValueKind::Opaque)) {
+      warning(at, "tlc cannot evaluate the grid extent '" + toString(g) +
+                      "'; it is analysed as a run-time value");
+      g = Value::sym(syms.freshSymbol("grid"));
+    } else if (!g.isIntLike() && !g.is(ValueKind::Sym) &&
+               !g.is(ValueKind::Expr)) {
+      error(at, "grid extents must be integers, not '" + g.getTypeName() +
+                    "'");
+      g = Value::sym(syms.freshSymbol("grid"));
+    }
+    k->grid.push_back(g);
+  }
+  if (k->grid.empty() || k->grid.size() > 3)
+    return fail(at, "T.Kernel takes 1 to 3 grid extents, got " +
+                        llvm::Twine(k->grid.size()));
+  Value threads = p.getOr("threads", Value::integer(128));
+  if (threads.isNone())
+    threads = Value::integer(128);
+  if (threads.isSequence())
+    k->threads.append(getElems(threads).begin(), getElems(threads).end());
+  else
+    k->threads.push_back(threads);
+  for (Value &t : k->threads) {
+    if (t.isAbrupt())
+      return t;
+    if (t.is(ValueKind::Opaque))
+      t = Value::sym(syms.freshSymbol("threads"));
+  }
+  if (std::optional<Value> c = p.get("cluster_dims")) {
+    llvm::SmallVector<Value, 3> dims;
+    if (c->isSequence())
+      dims.append(getElems(*c).begin(), getElems(*c).end());
+    else
+      dims.push_back(*c);
+    for (Value d : dims) {
+      if (d.isNone())
+        continue;
+      if (!d.isIntLike() || d.getInt() <= 0)
+        return fail(p.node("cluster_dims"),
+                    "cluster_dims must be positive integers");
+      k->clusterDims.push_back(d.getInt());
+    }
+  }
+  if (std::optional<Value> s = p.get("source_code_or_path"))
+    if (s->isStr())
+      k->sourceCode = getStr(*s);
+  return heap.obj(ObjKind::KernelFrame, k);
+}
+
 std::optional<Value> Interpreter::callKernelPrimitive(const PArgs &p) {
   Node at = p.call;
   switch (p.info.id) {
@@ -616,32 +675,10 @@ std::optional<Value> Interpreter::callKernelPrimitive(const PArgs &p) {
                                       ir->b.getDenseI64ArrayAttr(ints));
     return Value::object(ValueKind::Buffer, b);
   }
-  case BuiltinId::Kernel: {
-    auto *k = heap.make<KernelFrameObj>();
-    k->call = at;
-    for (Value g : p.rest("blocks")) {
-      if (g.isAbrupt())
-        return g;
-      if (!g.isIntLike() && !g.is(ValueKind::Sym) && !g.is(ValueKind::Expr))
-        return fail(at, "grid extents must be integers, not '" +
-                            g.getTypeName() + "'");
-      k->grid.push_back(g);
-    }
-    if (k->grid.empty() || k->grid.size() > 3)
-      return fail(at, "T.Kernel takes 1 to 3 grid extents, got " +
-                          llvm::Twine(k->grid.size()));
-    Value threads = p.getOr("threads", Value::integer(128));
-    if (threads.isNone())
-      threads = Value::integer(128);
-    if (threads.isSequence())
-      k->threads.append(getElems(threads).begin(), getElems(threads).end());
-    else
-      k->threads.push_back(threads);
-    for (Value t : k->threads)
-      if (t.isAbrupt())
-        return t;
-    return heap.obj(ObjKind::KernelFrame, k);
-  }
+  case BuiltinId::Kernel:
+  case BuiltinId::ClusterKernel:
+  case BuiltinId::CUDASourceCodeKernel:
+    return makeKernelFrame(p);
   case BuiltinId::Parallel: {
     auto *loop = heap.make<LoopFrameObj>();
     loop->loopKind = LoopKind::Parallel;

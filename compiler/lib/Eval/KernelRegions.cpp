@@ -313,6 +313,12 @@ Flow Interpreter::execKernel(KernelFrameObj *frame, Node withNode,
                                lang::DType(lang::ScalarType::Int32), sym}));
   }
   k.blockVars = vars;
+  k.gridExtents.assign(frame->grid.begin(), frame->grid.end());
+  if (!frame->clusterDims.empty())
+    op->setAttr("cluster_dims",
+                ir->b.getDenseI64ArrayAttr(frame->clusterDims));
+  if (!frame->sourceCode.empty())
+    op->setAttr("source_code", ir->b.getStringAttr(frame->sourceCode));
   if (target) {
     Value bound = vars.size() == 1 && target.kind() == NodeKind::Name
                       ? vars[0]
@@ -471,6 +477,35 @@ Flow Interpreter::execIRLoop(LoopFrameObj *loop, Node forNode) {
       inner = &op.getBody().front();
       vars.push_back(makeVar(inner->getArgument(0), d));
       ir->b.setInsertionPointToEnd(inner);
+    }
+    if (!loop->persistentDomain.empty()) {
+      // T.Persistent: wave w runs tile w * wave_size + index of the
+      // row-major tile domain, when there is one.
+      Value linear = binary(syntax::BinaryOp::Add,
+                            binary(syntax::BinaryOp::Mult, vars[0],
+                                   loop->waveSize, call),
+                            loop->waveIndex, call);
+      Value total = Value::integer(1);
+      for (Value d : loop->persistentDomain)
+        total = binary(syntax::BinaryOp::Mult, total, d, call);
+      Scalar inRange =
+          toScalar(compare(syntax::CmpOp::Lt, linear, total, call), call);
+      if (!inRange)
+        return Flow::Normal;
+      auto guard = tile::IfOp::create(
+          ir->b, l, ir->convert(inRange.value, ir->b.getI1Type(), l), false);
+      ir->b.setInsertionPointToEnd(guard.thenBlock());
+      inner = guard.thenBlock();
+      vars.clear();
+      Value rest = linear;
+      llvm::SmallVector<Value, 3> coords(loop->persistentDomain.size());
+      for (size_t d = loop->persistentDomain.size(); d-- > 0;) {
+        Value ext = loop->persistentDomain[d];
+        coords[d] = d == 0 ? rest : intDiv(rest, ext, SymKind::Mod, call);
+        if (d != 0)
+          rest = intDiv(rest, ext, SymKind::FloorDiv, call);
+      }
+      vars.append(coords.begin(), coords.end());
     }
     if (!bindVars(vars))
       return Flow::Raise;

@@ -287,6 +287,10 @@ Value Interpreter::callPrimitive(const lang::BuiltinInfo &info,
   PArgs p{canon, match, args, at};
   if (std::optional<Value> r = callKernelPrimitive(p))
     return *r;
+  if (std::optional<Value> r = callIntrinsicPrimitive(p))
+    return *r;
+  if (std::optional<Value> r = callFramePrimitive(p))
+    return *r;
   return callMetaPrimitive(p);
 }
 

@@ -94,7 +94,7 @@ enum class ObjKind : uint8_t {
   EnumMember,   ///< A member of a registry namespace (GemmWarpPolicy.FullRow).
   Class,        ///< A user class (attributes only).
   Instance,     ///< An instance of a user class.
-  GenericFrame, ///< Another `with` frame (T.ws, ...): body traced as is.
+  GenericFrame, ///< Another `with` frame (T.ws, T.If, T.attr ...).
   TensorType,   ///< T.Tensor(shape, dtype) used as a type (a BufferObj).
   Exception,    ///< An exception object (a NamespaceObj named by type).
 };
@@ -427,6 +427,23 @@ struct KernelFrameObj : Obj {
   llvm::SmallVector<Value, 3> grid;
   llvm::SmallVector<Value, 3> threads;
   syntax::Node call;
+  /// T.ClusterKernel: the cluster shape (empty for T.Kernel).
+  llvm::SmallVector<int64_t, 3> clusterDims;
+  /// T.CUDASourceCodeKernel: the source text or path (empty otherwise).
+  llvm::StringRef sourceCode;
+};
+
+/// A `with` frame other than T.Kernel: T.ws, T.If/Then/Else, T.Assert,
+/// T.sblock, T.attr, T.ws_op (GenericFrame). Which one is `id`.
+struct FrameObj : Obj {
+  lang::BuiltinId id;
+  /// T.If / T.Assert: the condition.
+  Value cond;
+  /// T.Assert: the message.
+  Value msg;
+  /// T.ws: the warp-group ids.
+  llvm::SmallVector<int64_t, 2> groups;
+  syntax::Node call;
 };
 
 /// The loop kinds of TileLang.
@@ -441,6 +458,10 @@ struct LoopFrameObj : Obj {
   int64_t numStages = 0;
   Value order, stage;
   syntax::Node call;
+  /// T.Persistent(domain, wave_size, index): the tile domain, the tiles per
+  /// wave and this block's tile in a wave (empty domain otherwise).
+  llvm::SmallVector<Value, 2> persistentDomain;
+  Value waveSize, waveIndex;
 };
 
 /// An opaque layout object (annotate_layout arguments).

@@ -831,4 +831,69 @@ def Tile_DeviceAssertOp : Tile_Op<"device_assert", [
   let assemblyFormat = "$condition `,` $msg attr-dict";
 }
 
+//===----------------------------------------------------------------------===//
+// Intrinsics and pointer views
+//===----------------------------------------------------------------------===//
+
+def Tile_IntrinsicOp : Tile_Op<"intrinsic", [
+    MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "a TileLang primitive that has no tile-level op of its own";
+  let description = [{
+    A call of a TileLang primitive whose meaning is a single target
+    instruction or runtime call rather than a tile computation: warp
+    shuffles and votes, mbarrier and cluster synchronisation, async-proxy
+    fences, `setmaxnreg`, raw TMA/cp.async/ld/st intrinsics, fast and IEEE
+    math with explicit rounding, packed two-wide math, `T.call_extern`,
+    random numbers, Blackwell tensor-memory copies and the like.
+
+    `callee` is the primitive's name as written in programs (`T.shfl_xor`);
+    `params` names the parameter each operand was passed for, in order.
+    Arguments that are not IR values (strings, flags, dtypes) are kept in
+    `options`, keyed by parameter name. The op has at most one result, a
+    scalar or vector element value whose type the primitive's rules give
+    (`T.shfl_xor` returns its value's type, `T.ballot_sync` a `ui32`).
+    Checking a program never needs more than this; a back end that cannot
+    generate a given callee reports it when building for that target.
+
+    ```mlir
+    %r = tile.intrinsic "T.shfl_xor"(%v, %c16) {params = ["value", "delta"]}
+        : (f32, i32) -> f32
+    tile.intrinsic "T.mbarrier_wait_parity"(%bar, %p)
+        {params = ["mbarrier", "parity"]}
+        : (!tile.buffer<[1], ui64, shared.barrier>, i32) -> ()
+    tile.intrinsic "T.fence_proxy_async"() : () -> ()
+    ```
+  }];
+  let arguments = (ins
+    StrAttr:$callee,
+    Variadic<AnyType>:$args,
+    DefaultValuedAttr<StrArrayAttr, "{}">:$params,
+    OptionalAttr<DictionaryAttr>:$options
+  );
+  let results = (outs Variadic<Tile_ElementValue>:$results);
+  let assemblyFormat = [{
+    $callee `(` $args `)` attr-dict `:` functional-type($args, $results)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_MakeTensorOp : Tile_Op<"make_tensor", [Pure]> {
+  let summary = "a global tensor view of a raw pointer";
+  let description = [{
+    `T.make_tensor(ptr, shape, dtype)` and `T.match_buffer(param, shape,
+    dtype)`: the global tensor of the result's shape and dtype starting at
+    the address held by `ptr` (a `T.ptr` parameter, an element of a pointer
+    table, or a `T.handle`). Symbolic extents are named by kernel symbols,
+    as for every other buffer.
+
+    ```mlir
+    %A = tile.make_tensor %ptr : i64 -> !tile.buffer<[M, 128], f16, global>
+    ```
+  }];
+  let arguments = (ins AnySignlessInteger:$ptr);
+  let results = (outs Tile_Buffer:$result);
+  let assemblyFormat = "$ptr attr-dict `:` type($ptr) `->` type($result)";
+  let hasVerifier = 1;
+}
+
 #endif // TLC_DIALECT_TILE_IR_TILEOPS_TD

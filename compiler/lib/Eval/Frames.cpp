@@ -1,0 +1,356 @@
+//===- Frames.cpp - with-frames, launch queries and T.Persistent ----------===//
+//
+// Part of tlc. SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+//
+// The `with` frames other than T.Kernel and the launch-frame queries:
+//
+//   with T.ws(1):            a tile.if on the thread's warp group
+//   with T.If(c): with T.Then(): ... with T.Else(): ...
+//                            TVM's frame form of `if`, a tile.if
+//   with T.While(c):         a tile.while whose condition is re-evaluated
+//   with T.Assert(c, msg):   a device assertion, then the body
+//   with T.sblock()/T.attr(...)/T.ws_op(...):
+//                            transparent: the body is traced as written
+//   T.launch_thread / T.thread_binding
+//                            the block or thread index named by a tag
+//   T.get_thread_extents / T.get_block_extent(s)
+//   for bx, by in T.Persistent(domain, wave_size, index):
+//                            a serial loop over waves of tiles
+//
+//===----------------------------------------------------------------------===//
+
+#include "IRGen.h"
+#include "Primitives.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+
+using namespace tlc;
+using namespace tlc::eval;
+using lang::BuiltinId;
+
+/// Threads in one warp group (four warps of 32).
+static constexpr int64_t kWarpGroupThreads = 128;
+
+/// The thread or block index a TVM thread tag names (`threadIdx.x`,
+/// `blockIdx.y`); nullopt for other tags.
+static std::optional<std::pair<bool, unsigned>> parseThreadTag(
+    llvm::StringRef tag) {
+  bool isThread = tag.consume_front("threadIdx.");
+  if (!isThread && !tag.consume_front("blockIdx."))
+    return std::nullopt;
+  if (tag.size() != 1 || tag[0] < 'x' || tag[0] > 'z')
+    return std::nullopt;
+  return std::make_pair(isThread, unsigned(tag[0] - 'x'));
+}
+
+/// The index value of a thread tag inside the current kernel, or a
+/// run-time symbol named after the tag outside of one (raw TIR programs
+/// bind the launch with T.launch_thread before any T.Kernel).
+static Value threadTagValue(Interpreter &in, llvm::StringRef tag, Node at) {
+  std::optional<std::pair<bool, unsigned>> t = parseThreadTag(tag);
+  if (!t) {
+    in.error(at, "unknown thread tag '" + tag +
+                     "'; expected threadIdx.x/y/z or blockIdx.x/y/z");
+    return Value::poison();
+  }
+  if (!in.kernel || !in.tracing())
+    return Value::sym(in.syms.freshSymbol(t->first ? "tx" : "bx"));
+  if (!t->first) {
+    if (t->second >= in.kernel->blockVars.size()) {
+      in.error(at, "'" + tag + "' is not a dimension of this kernel's grid");
+      return Value::poison();
+    }
+    return in.kernel->blockVars[t->second];
+  }
+  mlir::Value v = tile::ThreadBindingOp::create(
+      in.ir->b, in.ir->loc(at), in.ir->b.getIndexType(),
+      in.ir->b.getI64IntegerAttr(t->second));
+  static const char *const names[] = {"tx", "ty", "tz"};
+  return in.wrapScalar({v, lang::DType(lang::ScalarType::Int32),
+                        in.syms.freshSymbol(names[t->second])});
+}
+
+std::optional<Value> Interpreter::callFramePrimitive(const PArgs &p) {
+  Node at = p.call;
+  auto frame = [&]() {
+    auto *f = heap.make<FrameObj>();
+    f->id = p.info.id;
+    f->call = at;
+    return f;
+  };
+  switch (p.info.id) {
+  case BuiltinId::WarpSpecialize: {
+    FrameObj *f = frame();
+    for (Value g : p.rest("warp_group_ids")) {
+      if (g.isAbrupt())
+        return g;
+      llvm::SmallVector<Value, 4> ids;
+      if (g.isSequence())
+        ids.append(getElems(g).begin(), getElems(g).end());
+      else
+        ids.push_back(g);
+      for (Value id : ids) {
+        if (!id.isIntLike() || id.getInt() < 0)
+          return fail(at, "T.ws takes non-negative warp-group ids, not " +
+                              toString(id, true));
+        f->groups.push_back(id.getInt());
+      }
+    }
+    if (f->groups.empty())
+      return fail(at, "T.ws needs at least one warp-group id");
+    return heap.obj(ObjKind::GenericFrame, f);
+  }
+  case BuiltinId::If:
+  case BuiltinId::AssertFrame: {
+    FrameObj *f = frame();
+    f->cond = p.getOr("condition", Value::poison());
+    f->msg = p.getOr("message", heap.strNoCopy(""));
+    if (f->cond.isAbrupt())
+      return f->cond;
+    return heap.obj(ObjKind::GenericFrame, f);
+  }
+  case BuiltinId::Then:
+  case BuiltinId::Else:
+  case BuiltinId::Sblock:
+  case BuiltinId::Attr:
+  case BuiltinId::WsOp:
+    return heap.obj(ObjKind::GenericFrame, frame());
+  case BuiltinId::While:
+    // Reached only when T.While is called outside a `with` statement.
+    return fail(at, "T.While is a frame: use it as `with T.While(cond):`");
+  case BuiltinId::LaunchThread: {
+    Value tag = p.getOr("thread", Value::poison());
+    if (!tag.isStr())
+      return tag.isAbrupt() ? tag
+                            : fail(p.node("thread"),
+                                   "T.launch_thread expects a thread tag "
+                                   "such as 'threadIdx.x'");
+    return threadTagValue(*this, getStr(tag), at);
+  }
+  case BuiltinId::ThreadBinding: {
+    Value tag = p.getOr("thread", Value::none());
+    if (!tag.isStr())
+      return tag.isAbrupt() ? tag
+                            : fail(at, "T.thread_binding needs thread= "
+                                       "naming a tag such as 'threadIdx.x'");
+    Value idx = threadTagValue(*this, getStr(tag), at);
+    Value start = p.getOr("start", Value::integer(0));
+    std::optional<Value> stop = p.get("stop");
+    if (!stop || stop->isNone() || (start.isIntLike() && start.getInt() == 0))
+      return idx;
+    return binary(syntax::BinaryOp::Add, idx, start, at);
+  }
+  case BuiltinId::GetThreadExtents:
+  case BuiltinId::GetBlockExtent:
+  case BuiltinId::GetBlockExtents: {
+    if (checkInKernel(p.info.name, at))
+      return Value::poison();
+    if (p.info.id == BuiltinId::GetThreadExtents) {
+      llvm::SmallVector<Value, 3> ext = {Value::integer(kernel->threads),
+                                         Value::integer(1),
+                                         Value::integer(1)};
+      return heap.list(ext);
+    }
+    llvm::SmallVector<Value, 3> ext;
+    for (Value v : kernel->gridExtents)
+      ext.push_back(v);
+    if (p.info.id == BuiltinId::GetBlockExtents)
+      return heap.list(ext);
+    Value d = p.getOr("dim", Value::integer(0));
+    int64_t dim = d.isIntLike() ? d.getInt() : 0;
+    if (dim < 0 || dim >= int64_t(ext.size()))
+      return fail(p.node("dim"), "block dimension out of range");
+    return ext[dim];
+  }
+  case BuiltinId::Persistent: {
+    auto *loop = heap.make<LoopFrameObj>();
+    loop->loopKind = LoopKind::Serial;
+    loop->call = at;
+    Value domain = p.getOr("domain", Value::poison());
+    if (!domain.isSequence() || getElems(domain).empty())
+      return domain.isAbrupt()
+                 ? domain
+                 : fail(p.node("domain"),
+                        "T.Persistent expects a list of tile counts");
+    loop->persistentDomain.append(getElems(domain).begin(),
+                                  getElems(domain).end());
+    loop->waveSize = p.getOr("wave_size", Value::poison());
+    loop->waveIndex = p.getOr("index", Value::poison());
+    for (Value v : {loop->waveSize, loop->waveIndex})
+      if (v.isAbrupt())
+        return v;
+    // One serial loop over the waves: ceildiv(prod(domain), wave_size).
+    Value total = Value::integer(1);
+    for (Value d : loop->persistentDomain)
+      total = binary(syntax::BinaryOp::Mult, total, d, at);
+    loop->starts.push_back(Value::integer(0));
+    loop->stops.push_back(intDiv(total, loop->waveSize, SymKind::CeilDiv, at));
+    loop->steps.push_back(Value::integer(1));
+    return heap.obj(ObjKind::LoopFrame, loop);
+  }
+  default:
+    return std::nullopt;
+  }
+}
+
+/// The i1 condition `tx` is in one of the warp groups \p groups.
+static mlir::Value warpGroupCondition(Interpreter &in,
+                                      llvm::ArrayRef<int64_t> groups,
+                                      mlir::Location l) {
+  auto &B = in.ir->b;
+  mlir::Value tx = tile::ThreadBindingOp::create(B, l, B.getIndexType(),
+                                                 B.getI64IntegerAttr(0));
+  mlir::Value cond;
+  for (int64_t g : groups) {
+    mlir::Value lo = in.ir->constIndex(g * kWarpGroupThreads, l);
+    mlir::Value hi = in.ir->constIndex((g + 1) * kWarpGroupThreads, l);
+    mlir::Value inGroup = mlir::arith::AndIOp::create(
+        B, l,
+        mlir::arith::CmpIOp::create(B, l, mlir::arith::CmpIPredicate::sge, tx,
+                                    lo),
+        mlir::arith::CmpIOp::create(B, l, mlir::arith::CmpIPredicate::slt, tx,
+                                    hi));
+    cond = cond ? mlir::arith::OrIOp::create(B, l, cond, inGroup).getResult()
+                : inGroup;
+  }
+  return cond;
+}
+
+/// True when a `with T.If` body has a `with T.Else()` statement.
+static bool hasElseFrame(Node withNode) {
+  for (Node stmt : withNode.children(Field::body)) {
+    if (stmt.kind() != NodeKind::With)
+      continue;
+    for (Node item : stmt.children(Field::items)) {
+      Node ctx = item.child(Field::context_expr);
+      if (ctx.kind() == NodeKind::Call &&
+          ctx.child(Field::func).text().ends_with("Else"))
+        return true;
+    }
+  }
+  return false;
+}
+
+Flow Interpreter::execFrame(FrameObj *frame, Node withNode, Node target) {
+  if (target && assign(target, Value::poison()) != Flow::Normal)
+    return Flow::Raise;
+  Node call = frame->call;
+  switch (frame->id) {
+  case BuiltinId::WarpSpecialize: {
+    if (checkInKernel("T.ws", call))
+      return Flow::Normal;
+    int64_t maxGroup = *llvm::max_element(frame->groups);
+    if (kernel->threads &&
+        (maxGroup + 1) * kWarpGroupThreads > kernel->threads) {
+      error(call, "warp group " + llvm::Twine(maxGroup) + " needs " +
+                      llvm::Twine((maxGroup + 1) * kWarpGroupThreads) +
+                      " threads, but the kernel has " +
+                      llvm::Twine(kernel->threads));
+      return Flow::Normal;
+    }
+    mlir::Location l = ir->loc(call);
+    mlir::Value cond = warpGroupCondition(*this, frame->groups, l);
+    auto op = tile::IfOp::create(ir->b, l, cond, /*withElse=*/false);
+    op->setAttr("warp_groups", ir->b.getDenseI64ArrayAttr(frame->groups));
+    mlir::OpBuilder::InsertionGuard guard(ir->b);
+    ir->b.setInsertionPointToEnd(op.thenBlock());
+    return execBody(withNode, Field::body);
+  }
+  case BuiltinId::If: {
+    Truth t = truth(frame->cond, call);
+    if (t == Truth::Abrupt)
+      return flowOf(frame->cond);
+    if (t == Truth::True || t == Truth::False || t == Truth::Unknown) {
+      if (t == Truth::Unknown)
+        warnUnknownCondition(frame->cond, call, "the T.Then branch");
+      tirIfs.push_back({nullptr, t != Truth::False});
+    } else {
+      Scalar c = toScalar(frame->cond, call);
+      if (!c)
+        return Flow::Normal;
+      mlir::Location l = ir->loc(call);
+      auto op = tile::IfOp::create(
+          ir->b, l, ir->convert(c.value, ir->b.getI1Type(), l),
+          hasElseFrame(withNode));
+      tirIfs.push_back({op.getOperation(), true});
+    }
+    Flow f = execBody(withNode, Field::body);
+    tirIfs.pop_back();
+    return f;
+  }
+  case BuiltinId::Then:
+  case BuiltinId::Else: {
+    bool isThen = frame->id == BuiltinId::Then;
+    if (tirIfs.empty()) {
+      error(call, llvm::Twine(isThen ? "T.Then" : "T.Else") +
+                      " must be directly inside `with T.If(...)`");
+      return Flow::Normal;
+    }
+    TIRIf &top = tirIfs.back();
+    if (!top.op) {
+      if (top.known != isThen)
+        return Flow::Normal;
+      return execBody(withNode, Field::body);
+    }
+    auto op = llvm::cast<tile::IfOp>(top.op);
+    mlir::Block *block = isThen ? op.thenBlock() : op.elseBlock();
+    if (!block)
+      return Flow::Normal;
+    mlir::OpBuilder::InsertionGuard guard(ir->b);
+    ir->b.setInsertionPointToEnd(block);
+    return execBody(withNode, Field::body);
+  }
+  case BuiltinId::AssertFrame: {
+    if (checkInKernel("T.Assert", call))
+      return Flow::Normal;
+    Truth t = truth(frame->cond, call);
+    if (t == Truth::Abrupt)
+      return flowOf(frame->cond);
+    if (t == Truth::False)
+      error(call, "assertion is always false" +
+                      (frame->msg.isStr() && !getStr(frame->msg).empty()
+                           ? ": " + getStr(frame->msg)
+                           : std::string()));
+    if (t == Truth::IR) {
+      Scalar s = toScalar(frame->cond, call);
+      if (s)
+        tile::DeviceAssertOp::create(
+            ir->b, ir->loc(call),
+            ir->convert(s.value, ir->b.getI1Type(), ir->loc(call)),
+            ir->b.getStringAttr(frame->msg.isStr() ? getStr(frame->msg) : ""));
+    }
+    return execBody(withNode, Field::body);
+  }
+  default:
+    // T.sblock, T.attr, T.ws_op: the body as written.
+    return execBody(withNode, Field::body);
+  }
+}
+
+Flow Interpreter::execTIRWhile(Node withNode, Node condNode) {
+  if (!tracing() || !kernel) {
+    error(withNode, "T.While can only be used inside a T.Kernel region");
+    return Flow::Normal;
+  }
+  auto op = tile::WhileOp::create(ir->b, ir->loc(withNode));
+  mlir::OpBuilder::InsertionGuard guard(ir->b);
+  ir->b.setInsertionPointToEnd(&op.getCond().front());
+  Value c = condNode ? eval(condNode) : Value::poison();
+  Scalar s = c.isAbrupt() ? Scalar() : toScalar(c, condNode ? condNode
+                                                            : withNode);
+  mlir::Location l = ir->loc(condNode ? condNode : withNode);
+  mlir::Value pred = s ? ir->convert(s.value, ir->b.getI1Type(), l)
+                       : ir->constInt(0, ir->b.getI1Type(), l);
+  tile::ConditionOp::create(ir->b, l, pred);
+  if (c.isException())
+    return Flow::Raise;
+  ir->b.setInsertionPointToEnd(&op.getBody().front());
+  loops.push_back({LoopKind::Serial, 0, withNode});
+  Flow f = execBody(withNode, Field::body);
+  loops.pop_back();
+  if (f == Flow::Break || f == Flow::Continue)
+    return Flow::Normal;
+  return f;
+}

@@ -1,0 +1,403 @@
+//===- Intrinsics.cpp - T.* primitives that become tile.intrinsic ---------===//
+//
+// Part of tlc. SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+//
+// The TileLang primitives whose meaning is one target instruction or
+// runtime call rather than a tile computation: warp shuffles and votes,
+// mbarrier, cluster and async-proxy synchronisation, register control, raw
+// loads and stores, fast/IEEE/packed math, extern calls, random numbers,
+// Blackwell tensor-memory helpers. Each is checked against its registry
+// parameters and built as one `tile.intrinsic` op whose result type follows
+// the primitive's rule (IntrinsicRule below). Which back end can generate a
+// given callee is decided when building for that target, never here.
+//
+//===----------------------------------------------------------------------===//
+
+#include "IRGen.h"
+#include "Primitives.h"
+
+#include "llvm/ADT/StringExtras.h"
+
+using namespace tlc;
+using namespace tlc::eval;
+using lang::BuiltinId;
+using lang::DType;
+using lang::MemoryScope;
+using lang::ScalarType;
+
+namespace {
+
+/// How the result type of an intrinsic is found.
+enum class ResultKind : uint8_t {
+  /// No result (a statement).
+  None,
+  /// The dtype of the argument bound to `param` (element dtype for
+  /// buffers and element references).
+  SameAs,
+  /// A fixed dtype.
+  Fixed,
+  /// The dtype named by the argument bound to `param` (`T.call_extern`).
+  FromDTypeArg,
+};
+
+/// The result rule of one intrinsic.
+struct IntrinsicRule {
+  ResultKind kind = ResultKind::None;
+  const char *param = nullptr;
+  DType fixed = DType(ScalarType::Int32);
+};
+
+} // namespace
+
+static IntrinsicRule none() { return {}; }
+static IntrinsicRule sameAs(const char *param) {
+  return {ResultKind::SameAs, param, DType(ScalarType::Int32)};
+}
+static IntrinsicRule fixed(ScalarType t, unsigned lanes = 1) {
+  return {ResultKind::Fixed, nullptr, DType(t, lanes)};
+}
+static IntrinsicRule fromDType(const char *param) {
+  return {ResultKind::FromDTypeArg, param, DType(ScalarType::Int32)};
+}
+
+/// The rule of every primitive built as a tile.intrinsic; nullopt for the
+/// others.
+static std::optional<IntrinsicRule> getIntrinsicRule(BuiltinId id) {
+  switch (id) {
+  // Launch-frame queries.
+  case BuiltinId::GetLaneIdx:
+  case BuiltinId::GetWarpIdx:
+  case BuiltinId::GetWarpIdxSync:
+  case BuiltinId::GetWarpGroupIdx:
+  case BuiltinId::BlockRankInCluster:
+  case BuiltinId::ClcGetFirstCtaidX:
+  case BuiltinId::ClcGetFirstCtaidY:
+  case BuiltinId::ClcGetFirstCtaidZ:
+  case BuiltinId::SyncthreadsCount:
+    return fixed(ScalarType::Int32);
+  case BuiltinId::ShuffleElect:
+  case BuiltinId::ClcIsCanceled:
+  case BuiltinId::AnyOf:
+  case BuiltinId::AllOf:
+    return fixed(ScalarType::Bool);
+  // Warp shuffles, votes and reductions.
+  case BuiltinId::ShflXor:
+  case BuiltinId::ShflDown:
+  case BuiltinId::ShflUp:
+  case BuiltinId::ShflSync:
+  case BuiltinId::TvmWarpShuffle:
+  case BuiltinId::WarpReduceSum:
+  case BuiltinId::WarpReduceMax:
+  case BuiltinId::WarpReduceMin:
+  case BuiltinId::WarpReduceBitand:
+  case BuiltinId::WarpReduceBitor:
+    return sameAs("value");
+  case BuiltinId::AnySync:
+  case BuiltinId::AllSync:
+  case BuiltinId::SyncthreadsAnd:
+  case BuiltinId::SyncthreadsOr:
+  case BuiltinId::MatchAllSync:
+    return fixed(ScalarType::Int32);
+  case BuiltinId::BallotSync:
+  case BuiltinId::Ballot:
+  case BuiltinId::Activemask:
+  case BuiltinId::MatchAnySync:
+    return fixed(ScalarType::UInt32);
+  // Synchronisation, barriers, fences, register control: statements.
+  case BuiltinId::ClusterArrive:
+  case BuiltinId::ClusterArriveRelaxed:
+  case BuiltinId::ClusterWait:
+  case BuiltinId::ClusterSync:
+  case BuiltinId::ClcTryCancel:
+  case BuiltinId::ClcTryCancelMulticast:
+  case BuiltinId::PdlTrigger:
+  case BuiltinId::PdlSync:
+  case BuiltinId::DeallocateTmem:
+  case BuiltinId::TmaLoad:
+  case BuiltinId::TmaStoreArrive:
+  case BuiltinId::TmaStoreWait:
+  case BuiltinId::PtxCpAsync:
+  case BuiltinId::CpAsyncBarrierNoinc:
+  case BuiltinId::Stg32:
+  case BuiltinId::Stg64:
+  case BuiltinId::Stg128:
+  case BuiltinId::Stg256:
+  case BuiltinId::Sts32:
+  case BuiltinId::Sts64:
+  case BuiltinId::Sts128:
+  case BuiltinId::WaitWgmma:
+  case BuiltinId::Tcgen05MmaArrive:
+  case BuiltinId::AtomicStore:
+  case BuiltinId::Dp4a:
+  case BuiltinId::Tcgen05CpWarpx4:
+  case BuiltinId::Tcgen05SfWarpTranspose:
+  case BuiltinId::Tcgen05BeforeThreadSync:
+  case BuiltinId::Tcgen05AfterThreadSync:
+  case BuiltinId::RngInit:
+  case BuiltinId::TvmThreadAllreduce:
+  case BuiltinId::SetMaxNreg:
+  case BuiltinId::IncMaxNreg:
+  case BuiltinId::DecMaxNreg:
+  case BuiltinId::SyncGlobal:
+  case BuiltinId::NamedBarrierArrive:
+  case BuiltinId::BarrierWait:
+  case BuiltinId::BarrierArrive:
+  case BuiltinId::MbarrierWaitParity:
+  case BuiltinId::MbarrierArrive:
+  case BuiltinId::MbarrierExpectTx:
+  case BuiltinId::MbarrierArriveExpectTx:
+  case BuiltinId::PtxArriveClusterBarrier:
+  case BuiltinId::FenceProxyAsync:
+  case BuiltinId::WarpgroupArrive:
+  case BuiltinId::WarpgroupCommitBatch:
+  case BuiltinId::WarpgroupWait:
+  case BuiltinId::WarpgroupFenceOperand:
+  case BuiltinId::PtxWaitGroup:
+  case BuiltinId::PtxCommitGroup:
+  case BuiltinId::TvmStorageSync:
+  case BuiltinId::PtxArriveBarrier:
+  case BuiltinId::PtxInitBarrierThreadCount:
+  case BuiltinId::TmaCopy:
+  case BuiltinId::CopyCluster:
+  case BuiltinId::TmaGather4:
+  case BuiltinId::TmaScatter4:
+  case BuiltinId::Transpose:
+  case BuiltinId::WgmmaGemm:
+  case BuiltinId::Tcgen05Gemm:
+  case BuiltinId::Tcgen05GemmBlockscaled:
+  case BuiltinId::MmaGemmBlockscaled:
+  case BuiltinId::WgmmaGemmSp:
+  case BuiltinId::Tcgen05GemmSp:
+  case BuiltinId::ReducerInit:
+  case BuiltinId::ReducerUpdate:
+  case BuiltinId::FinalizeReducer:
+    return none();
+  // Raw loads: 32-bit words.
+  case BuiltinId::Ldg32:
+  case BuiltinId::Lds32:
+    return fixed(ScalarType::UInt32);
+  case BuiltinId::Ldg64:
+  case BuiltinId::Lds64:
+    return fixed(ScalarType::UInt32, 2);
+  case BuiltinId::Ldg128:
+  case BuiltinId::Lds128:
+    return fixed(ScalarType::UInt32, 4);
+  case BuiltinId::Ldg256:
+    return fixed(ScalarType::UInt32, 8);
+  // Atomics that read.
+  case BuiltinId::AtomicOr:
+    return sameAs("dst");
+  case BuiltinId::AtomicLoad:
+    return sameAs("src");
+  // Math with explicit precision or rounding, packed two-wide math.
+  case BuiltinId::FastExp:
+  case BuiltinId::FastExp10:
+  case BuiltinId::FastLog:
+  case BuiltinId::FastLog2:
+  case BuiltinId::FastLog10:
+  case BuiltinId::FastSin:
+  case BuiltinId::FastCos:
+  case BuiltinId::FastTan:
+  case BuiltinId::FastRcp:
+  case BuiltinId::IeeeAdd:
+  case BuiltinId::IeeeSub:
+  case BuiltinId::IeeeMul:
+  case BuiltinId::IeeeFdiv:
+  case BuiltinId::IeeeFmaf:
+  case BuiltinId::IeeeFrcp:
+  case BuiltinId::IeeeFsqrt:
+  case BuiltinId::IeeeFrsqrt:
+  case BuiltinId::Add2:
+  case BuiltinId::Sub2:
+  case BuiltinId::Mul2:
+  case BuiltinId::Max2:
+  case BuiltinId::Min2:
+  case BuiltinId::Fma2:
+  case BuiltinId::Abs2:
+    return sameAs("x");
+  // Calls.
+  case BuiltinId::CallExtern:
+  case BuiltinId::CallIntrin:
+    return fromDType("dtype");
+  case BuiltinId::CallPacked:
+    return fixed(ScalarType::Int32);
+  case BuiltinId::CreateTmaDescriptor:
+  case BuiltinId::AccessPtr:
+    return fixed(ScalarType::Handle);
+  // Random numbers.
+  case BuiltinId::RngRand:
+    return fixed(ScalarType::UInt32);
+  case BuiltinId::RngRandFloat:
+    return fixed(ScalarType::Float32);
+  default:
+    return std::nullopt;
+  }
+}
+
+/// Parameters whose argument is a location (a buffer, a region or an
+/// element address), not a value: `bar[0]` names the barrier, it does not
+/// read it.
+static bool isLocationParam(llvm::StringRef name) {
+  return llvm::is_contained(
+      {"mbarrier", "barrier", "dst", "src", "target", "result", "buffer",
+       "smem_src", "tmem_dst", "buffer_or_ptr", "base", "reducer", "A", "B",
+       "C", "E", "A_sparse", "SFA", "SFB", "SFA_tmem", "SFB_tmem", "mbar",
+       "remote_barrier"},
+      name);
+}
+
+namespace {
+/// Collects the operands and options of one tile.intrinsic.
+struct IntrinsicArgs {
+  Interpreter &in;
+  llvm::SmallVector<mlir::Value, 6> operands;
+  llvm::SmallVector<mlir::Attribute, 6> params;
+  llvm::SmallVector<mlir::NamedAttribute, 4> options;
+  /// Element dtype of each parameter's first IR argument.
+  llvm::StringMap<DType> dtypes;
+  bool failed = false;
+
+  void option(llvm::StringRef name, mlir::Attribute a) {
+    options.push_back(in.ir->b.getNamedAttr(name, a));
+  }
+
+  /// Adds the argument \p v passed for parameter \p name.
+  void add(llvm::StringRef name, Value v, Node at, bool location,
+           unsigned depth = 0) {
+    auto &B = in.ir->b;
+    if (v.isNone())
+      return;
+    if (v.isAbrupt()) {
+      failed = true;
+      return;
+    }
+    if (v.isStr()) {
+      option(name, B.getStringAttr(getStr(v)));
+      return;
+    }
+    if (v.is(ValueKind::DType)) {
+      option(name, B.getStringAttr(v.getDType().getName()));
+      return;
+    }
+    if (v.is(ValueKind::Buffer) || v.is(ValueKind::Region)) {
+      bool element =
+          v.is(ValueKind::Region) && v.as<RegionObj>()->isElement;
+      bool var = v.is(ValueKind::Buffer) &&
+                 v.as<BufferObj>()->scope == MemoryScope::LocalVar;
+      if (location || (!element && !var)) {
+        RegionObj *r = in.asRegion(v, at);
+        mlir::Value rv = r ? in.regionValue(r, at) : mlir::Value();
+        if (!rv) {
+          failed = true;
+          return;
+        }
+        dtypes.try_emplace(name, r->buffer->dtype);
+        operands.push_back(rv);
+        params.push_back(B.getStringAttr(name));
+        return;
+      }
+    }
+    if (v.isSequence() && depth < 4) {
+      for (Value e : getElems(v))
+        add(name, e, at, location, depth + 1);
+      return;
+    }
+    if (v.isNumber() || v.is(ValueKind::Sym) || v.is(ValueKind::Expr) ||
+        v.is(ValueKind::Region) || v.is(ValueKind::Buffer)) {
+      Scalar s = in.toScalar(v, at);
+      if (!s) {
+        failed = true;
+        return;
+      }
+      dtypes.try_emplace(name, s.dtype);
+      operands.push_back(s.value);
+      params.push_back(B.getStringAttr(name));
+      return;
+    }
+    // Functions, layouts and values from outside TileLang carry no IR;
+    // keep what they were for the reader.
+    option(name, B.getStringAttr(in.toString(v)));
+  }
+};
+} // namespace
+
+/// The dtype a `T.call_extern(dtype, ...)` style argument names; nullopt
+/// for `handle`/`void`-like spellings that give no value.
+static std::optional<DType> resultDTypeOf(Interpreter &in, Value v) {
+  if (v.isStr() && (getStr(v) == "void" || getStr(v).empty()))
+    return std::nullopt;
+  if (v.isNone())
+    return std::nullopt;
+  if (std::optional<DType> t = in.toDType(v))
+    return t;
+  return DType(ScalarType::Handle);
+}
+
+std::optional<Value> Interpreter::callIntrinsicPrimitive(const PArgs &p) {
+  std::optional<IntrinsicRule> rule = getIntrinsicRule(p.info.id);
+  if (!rule)
+    return std::nullopt;
+  if (checkInKernel(p.info.name, p.call))
+    return Value::poison();
+  IntrinsicArgs a{*this};
+  llvm::ArrayRef<lang::ParamInfo> params = p.info.params;
+  for (unsigned i = 0; i < params.size(); ++i) {
+    const lang::ParamInfo &param = params[i];
+    const lang::ParamBinding &bind = p.match.bindings[i];
+    if (bind.source == lang::ParamBinding::Source::Default ||
+        bind.source == lang::ParamBinding::Source::Missing)
+      continue;
+    if (rule->kind == ResultKind::FromDTypeArg && param.name == rule->param)
+      continue;
+    bool location = isLocationParam(param.name);
+    if (param.kind == lang::ParamKind::VarPositional) {
+      llvm::ArrayRef<Value> rest = p.rest(param.name);
+      for (unsigned j = 0; j < rest.size(); ++j) {
+        unsigned argIndex = bind.index + j;
+        Node n = argIndex < p.args.posNodes.size() ? p.args.posNodes[argIndex]
+                                                   : p.call;
+        a.add(param.name, rest[j], n, location);
+      }
+      continue;
+    }
+    if (param.kind == lang::ParamKind::VarKeyword)
+      continue;
+    a.add(param.name, p.getOr(param.name, Value::none()), p.node(param.name),
+          location);
+  }
+  if (a.failed)
+    return Value::poison();
+
+  std::optional<DType> result;
+  switch (rule->kind) {
+  case ResultKind::None:
+    break;
+  case ResultKind::Fixed:
+    result = rule->fixed;
+    break;
+  case ResultKind::SameAs: {
+    auto it = a.dtypes.find(rule->param);
+    result = it != a.dtypes.end() ? it->second : DType(ScalarType::Float32);
+    break;
+  }
+  case ResultKind::FromDTypeArg:
+    result = resultDTypeOf(*this, p.getOr(rule->param, Value::none()));
+    break;
+  }
+
+  auto &B = ir->b;
+  mlir::SmallVector<mlir::Type, 1> resultTypes;
+  if (result)
+    resultTypes.push_back(ir->valueType(*result));
+  mlir::DictionaryAttr options =
+      a.options.empty() ? mlir::DictionaryAttr()
+                        : B.getDictionaryAttr(a.options);
+  auto op = tile::IntrinsicOp::create(
+      B, ir->loc(p.call), resultTypes, B.getStringAttr(p.info.name),
+      a.operands, B.getArrayAttr(a.params), options);
+  if (!result)
+    return Value::none();
+  return wrapScalar({op->getResult(0), *result, SymExpr()});
+}
