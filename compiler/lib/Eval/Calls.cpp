@@ -264,6 +264,8 @@ Value Interpreter::call(Value callee, CallArgs &args, Node at) {
     o->description = "call result";
     if (callee.is(ValueKind::Opaque)) {
       llvm::StringRef d = callee.as<OpaqueObj>()->description;
+      if (std::optional<Value> v = callDeviceQuery(d, args, at))
+        return *v;
       if (d == "tensor method") {
         o->shape = callee.as<OpaqueObj>()->shape;
         o->hasShape = true;

@@ -20,23 +20,30 @@ using namespace tlc::eval;
 std::optional<TargetInfo> TargetInfo::parse(llvm::StringRef spec) {
   TargetInfo t;
   t.name = spec.str();
-  if (spec == "cuda:sm_90a" || spec == "cuda:sm_90" || spec == "cuda") {
-    t.sharedMemoryBytes = 227 * 1024;
-    t.warpSize = 32;
-  } else if (spec == "cuda:sm_80" || spec == "cuda:sm_86" ||
-             spec == "cuda:sm_89") {
-    t.sharedMemoryBytes = spec == "cuda:sm_80" ? 163 * 1024 : 99 * 1024;
-    t.warpSize = 32;
-  } else if (spec == "hip:gfx90a" || spec == "hip:gfx942" || spec == "hip") {
-    t.sharedMemoryBytes = 64 * 1024;
-    t.warpSize = 64;
-  } else if (spec == "cpu") {
+  if (spec == "cpu") {
     t.sharedMemoryBytes = int64_t(1) << 40;
     t.warpSize = 1;
-  } else {
-    return std::nullopt;
+    return t;
   }
+  const lang::DeviceInfo *d = lang::getDefaultDevice(spec);
+  if (!d)
+    return std::nullopt;
+  t.device = d;
+  t.sharedMemoryBytes = d->sharedMemoryPerBlock;
+  t.warpSize = d->warpSize;
+  t.maxThreads = d->maxThreadsPerBlock;
   return t;
+}
+
+bool TargetInfo::selectDevice(llvm::StringRef name) {
+  const lang::DeviceInfo *d = lang::lookupDevice(name);
+  if (!d || !device || d->platform != device->platform)
+    return false;
+  device = d;
+  sharedMemoryBytes = d->sharedMemoryPerBlock;
+  warpSize = d->warpSize;
+  maxThreads = d->maxThreadsPerBlock;
+  return true;
 }
 
 void tlc::eval::loadEvalDialects(mlir::MLIRContext &ctx) {

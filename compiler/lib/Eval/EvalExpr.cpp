@@ -448,9 +448,18 @@ Value Interpreter::getAttr(Value obj, llvm::StringRef attr, Node at) {
       m->hasShape = true;
       return Value::object(ValueKind::Opaque, m);
     }
-    return heap.opaque(o->description == "torch"
-                           ? heap.copyString(("torch." + attr).str())
-                           : llvm::StringRef("attribute"));
+    // Keep the qualified name of module members (`torch.cuda`,
+    // `tilelang.carver.arch.driver`) so that device queries are recognised
+    // when called.
+    llvm::StringRef d = o->description;
+    bool qualified = (d == "torch" || d.starts_with("torch.") ||
+                      d == "tvm" || d.starts_with("tvm.") ||
+                      d.starts_with("tilelang.")) &&
+                     llvm::all_of(d, [](char c) {
+                       return llvm::isAlnum(c) || c == '_' || c == '.';
+                     });
+    return heap.opaque(qualified ? heap.copyString((d + "." + attr).str())
+                                 : llvm::StringRef("attribute"));
   }
   case ValueKind::Primitive:
     return primitiveAttr(*obj.getPrimitive(), attr, at);
@@ -520,6 +529,16 @@ Value Interpreter::getAttr(Value obj, llvm::StringRef attr, Node at) {
     case ObjKind::Exception: {
       if (Value *v = obj.as<NamespaceObj>()->find(attr))
         return *v;
+      // torch.autograd.Function subclasses: `Cls.apply(*args)` runs
+      // `Cls.forward(ctx, *args)` with a context tlc cannot see into.
+      if (obj.getObjKind() == ObjKind::Class && attr == "apply")
+        if (Value *fwd = obj.as<NamespaceObj>()->find("forward");
+            fwd && fwd->is(ValueKind::Function)) {
+          auto *p = heap.make<PartialObj>();
+          p->fn = *fwd;
+          p->args.push_back(heap.opaque("autograd context"));
+          return heap.obj(ObjKind::Partial, p);
+        }
       if (obj.getObjKind() == ObjKind::Namespace)
         return raise("AttributeError",
                      "'Namespace' object has no attribute '" + attr + "'", at);

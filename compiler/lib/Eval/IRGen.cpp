@@ -342,6 +342,25 @@ Scalar Interpreter::toScalar(Value v, Node at, mlir::Type hint) {
   case ValueKind::Poison:
   case ValueKind::Exception:
     return {};
+  case ValueKind::Opaque: {
+    // A value from outside TileLang (torch, a C extension, a symbol's
+    // float arithmetic): analysis goes on with an unknown value of the
+    // wanted type; no back end can generate it.
+    mlir::Type t = hint && !hint.isIndex() ? hint : ir->b.getF32Type();
+    warning(at, "tlc cannot evaluate '" + toString(v) +
+                    "' (a value from outside TileLang); it is analysed as "
+                    "an unknown " +
+                    (isFloatType(t) ? "floating-point" : "integer") +
+                    " value");
+    auto op = tile::IntrinsicOp::create(
+        ir->b, l, mlir::TypeRange{t}, ir->b.getStringAttr("tlc.unknown_value"),
+        mlir::ValueRange(), ir->b.getStrArrayAttr({}),
+        ir->b.getDictionaryAttr(ir->b.getNamedAttr(
+            "what", ir->b.getStringAttr(v.as<OpaqueObj>()->description))));
+    lang::DType dt = isFloatType(t) ? lang::DType(lang::ScalarType::Float32)
+                                    : lang::DType(lang::ScalarType::Int32);
+    return {op->getResult(0), dt, SymExpr()};
+  }
   default:
     error(at, "expected a scalar value, got '" + v.getTypeName() + "'");
     return {};

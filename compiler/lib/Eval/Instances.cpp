@@ -324,8 +324,12 @@ Value Interpreter::tracePrimFunc(FunctionObj *fn, Node at) {
     }
     if (t.isObj(ObjKind::TensorType)) {
       callEnv->vars[name] = makeTensorFromAnnotation(t, name, param);
-    } else if (t.is(ValueKind::DType)) {
-      lang::DType dt = t.getDType();
+    } else if (t.is(ValueKind::DType) ||
+               (t.is(ValueKind::Primitive) &&
+                t.getPrimitive()->getCanonical().id == lang::BuiltinId::Ptr)) {
+      lang::DType dt = t.is(ValueKind::DType)
+                           ? t.getDType()
+                           : lang::DType(lang::ScalarType::Handle);
       mlir::Value arg = ir->addParam(ir->valueType(dt),
                                      ir->nameLoc(name, param.range()));
       SymExpr sym = syms.symbol(name);
@@ -643,6 +647,13 @@ void Interpreter::run() {
     }
   }
   traceDefaultInstances();
+  // Undefined names no evaluation reached are warnings, like pyflakes:
+  // Python raises only if the code runs, and TileLang runs what it traces.
+  for (Node n : undefinedNames) {
+    std::string msg = ("undefined name '" + n.identifier() + "'").str();
+    if (!wasReported(Severity::Error, n.range(), msg))
+      warning(n, msg);
+  }
   for (auto &[k, v] : options.defines)
     if (!usedDefines.count(k) &&
         llvm::find(out.unusedDefines, k) == out.unusedDefines.end()) {

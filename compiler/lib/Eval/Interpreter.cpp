@@ -99,13 +99,23 @@ Interpreter::~Interpreter() = default;
 // Diagnostics
 //===----------------------------------------------------------------------===//
 
+/// The deduplication key of a diagnostic.
+static std::pair<uint32_t, unsigned> reportKey(Severity sev, TextRange range,
+                                               llvm::StringRef text) {
+  return std::make_pair(range.begin,
+                        unsigned(llvm::hash_combine(llvm::hash_value(text),
+                                                    range.end, int(sev))));
+}
+
+bool Interpreter::wasReported(Severity sev, TextRange range,
+                              llvm::StringRef text) const {
+  return reported.count(reportKey(sev, range, text));
+}
+
 void Interpreter::report(Severity sev, TextRange range,
                          const llvm::Twine &msg) {
   std::string text = msg.str();
-  auto key = std::make_pair(range.begin,
-                            unsigned(llvm::hash_combine(
-                                llvm::hash_value(text), range.end, int(sev))));
-  if (!reported.insert(key).second)
+  if (!reported.insert(reportKey(sev, range, text)).second)
     return;
   Diagnostic d;
   d.severity = sev;

@@ -17,6 +17,9 @@
 //   Frames.cpp       T.ws, T.If/Then/Else, T.While, launch queries, T.Persistent
 //   KernelOps.cpp    tile operations (copy, gemm, fill, reduce ...)
 //   Intrinsics.cpp   primitives built as one tile.intrinsic (shuffles ...)
+//   Buffers.cpp      special allocations, pointer tensors, reshape/view
+//   DeviceQueries.cpp  driver.get_num_sms(), torch.cuda device properties
+//   MetaObjects.cpp  layouts, WS schedules, the persistent tile scheduler
 //   IRGen.cpp        construction of `tile` dialect operations
 //   Instances.cpp    kernel instances: jit, prim_func, -D, defaults
 //   NameCheck.cpp    static check for undefined names
@@ -168,6 +171,9 @@ public:
   //===--------------------------------------------------------------------===//
 
   void report(Severity sev, TextRange range, const llvm::Twine &msg);
+  /// True when a diagnostic of \p sev with \p text was reported at
+  /// \p range.
+  bool wasReported(Severity sev, TextRange range, llvm::StringRef text) const;
   void error(TextRange range, const llvm::Twine &msg) {
     report(Severity::Error, range, msg);
   }
@@ -313,6 +319,20 @@ public:
   Flow execFrame(FrameObj *frame, Node withNode, Node target);
   /// `with T.While(cond):` — \p condNode is re-evaluated every iteration.
   Flow execTIRWhile(Node withNode, Node condNode);
+  /// The answer of a device query (`driver.get_num_sms()`,
+  /// `torch.cuda.get_device_properties(0)`) from the target's device table
+  /// (DeviceQueries.cpp); nullopt when \p qualified is not one.
+  std::optional<Value> callDeviceQuery(llvm::StringRef qualified,
+                                       CallArgs &args, Node at);
+  /// Special allocations, pointer tensors and views (Buffers.cpp); nullopt
+  /// if \p p is not one.
+  std::optional<Value> callBufferPrimitive(const PArgs &p);
+  /// Trace-time objects: layouts, WS schedules, comm_reducer, the
+  /// persistent tile scheduler, vector builders (MetaObjects.cpp); nullopt
+  /// if \p p is not one.
+  std::optional<Value> callObjectPrimitive(const PArgs &p);
+  /// init / valid / next_tile / coord of a T.PersistentTileScheduler.
+  Value callSchedulerMethod(NativeId id, CallArgs &args, Node at);
   /// Primitives built as one tile.intrinsic (Intrinsics.cpp); nullopt if
   /// \p p is not one.
   std::optional<Value> callIntrinsicPrimitive(const PArgs &p);
@@ -444,6 +464,9 @@ public:
   /// Top-level statements that bind each global name (lazy resolution).
   llvm::DenseMap<llvm::StringRef, llvm::SmallVector<Node, 1>> globalDefs;
   llvm::DenseSet<llvm::StringRef> resolvingGlobals;
+  /// Loads of names that no scope binds (NameCheck.cpp), reported as
+  /// warnings at the end unless evaluation reached them.
+  llvm::SmallVector<Node, 4> undefinedNames;
   /// Names some statement of the file binds (NameCheck.cpp).
   llvm::DenseSet<llvm::StringRef> staticallyBound;
   /// Modules imported with `from M import *` that are opaque.

@@ -40,6 +40,8 @@ enum class ResultKind : uint8_t {
   Fixed,
   /// The dtype named by the argument bound to `param` (`T.call_extern`).
   FromDTypeArg,
+  /// The element dtype of `param` when `return_prev=True`, else none.
+  ReturnPrev,
 };
 
 /// The result rule of one intrinsic.
@@ -173,7 +175,28 @@ static std::optional<IntrinsicRule> getIntrinsicRule(BuiltinId id) {
   case BuiltinId::ReducerInit:
   case BuiltinId::ReducerUpdate:
   case BuiltinId::FinalizeReducer:
+  case BuiltinId::Cummax:
+  case BuiltinId::GemmSp:
+  case BuiltinId::Im2col:
+  case BuiltinId::LoopBreak:
+  case BuiltinId::SyncWarp:
+  case BuiltinId::SyncGrid:
     return none();
+  // Annotations: facts for the code generator, no effect on values.
+  case BuiltinId::AnnotateL2HitRatio:
+  case BuiltinId::AnnotateSafeValue:
+  case BuiltinId::AnnotateMinBlocksPerSm:
+  case BuiltinId::AnnotateRestrictBuffers:
+  case BuiltinId::AnnotateWsSchedule:
+  case BuiltinId::AnnotateProducerRegDealloc:
+  case BuiltinId::AnnotateConsumerRegAlloc:
+  case BuiltinId::NoSetMaxNreg:
+  case BuiltinId::DisableWarpGroupRegAlloc:
+    return none();
+  case BuiltinId::AtomicMax:
+  case BuiltinId::AtomicMin:
+    return IntrinsicRule{ResultKind::ReturnPrev, "dst",
+                         DType(ScalarType::Int32)};
   // Raw loads: 32-bit words.
   case BuiltinId::Ldg32:
   case BuiltinId::Lds32:
@@ -384,6 +407,12 @@ std::optional<Value> Interpreter::callIntrinsicPrimitive(const PArgs &p) {
   }
   case ResultKind::FromDTypeArg:
     result = resultDTypeOf(*this, p.getOr(rule->param, Value::none()));
+    break;
+  case ResultKind::ReturnPrev:
+    if (p.flag("return_prev", false)) {
+      auto it = a.dtypes.find(rule->param);
+      result = it != a.dtypes.end() ? it->second : DType(ScalarType::Float32);
+    }
     break;
   }
 

@@ -79,7 +79,7 @@ static bool shapesAgree(Interpreter &in, const RegionObj *a,
   return true;
 }
 
-static Value tileCopy(Interpreter &in, const PArgs &p) {
+Value tlc::eval::tileCopy(Interpreter &in, const PArgs &p) {
   if (in.checkInKernel("T.copy", p.call) ||
       in.checkNotInParallel("T.copy", p.call))
     return Value::poison();
@@ -462,7 +462,7 @@ static Value makeTensorType(Interpreter &in, const PArgs &p,
 }
 
 /// T.alloc_* with a shape.
-static Value allocate(Interpreter &in, const PArgs &p, MemoryScope scope) {
+Value tlc::eval::allocate(Interpreter &in, const PArgs &p, MemoryScope scope) {
   if (!lang::isGlobalScope(scope) && in.checkInKernel(p.info.name, p.call))
     return Value::poison();
   Value shapeV = p.getOr("shape", Value::poison());
@@ -761,7 +761,11 @@ std::optional<Value> Interpreter::callKernelPrimitive(const PArgs &p) {
   case BuiltinId::Cumsum:
     return tileCumsum(*this, p);
   case BuiltinId::AtomicAdd:
+  case BuiltinId::AtomicAddx2:
+  case BuiltinId::AtomicAddx4:
     return tileAtomicAdd(*this, p);
+  case BuiltinId::AsyncCopy:
+    return tileCopy(*this, p);
   case BuiltinId::GetThreadBinding: {
     if (checkInKernel("T.get_thread_binding", at))
       return Value::poison();

@@ -264,7 +264,7 @@ private:
     case NodeKind::Name:
       if (e.context() == syntax::ExprContext::Load &&
           !resolves(e.identifier(), s))
-        in.error(e, "undefined name '" + e.identifier() + "'");
+        in.undefinedNames.push_back(e);
       return;
     case NodeKind::Lambda:
       checkFunction(e, s);

@@ -70,6 +70,11 @@ Value Interpreter::callNative(NativeId id, CallArgs &args, Node at) {
   size_t n = args.pos.size();
   Value a0 = args.positional(0);
   switch (id) {
+  case NativeId::SchedInit:
+  case NativeId::SchedValid:
+  case NativeId::SchedNextTile:
+  case NativeId::SchedCoord:
+    return callSchedulerMethod(id, args, at);
   case NativeId::Len: {
     if (n != 1)
       return raise("TypeError", "len() takes exactly one argument", at);

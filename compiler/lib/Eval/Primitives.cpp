@@ -291,6 +291,10 @@ Value Interpreter::callPrimitive(const lang::BuiltinInfo &info,
     return *r;
   if (std::optional<Value> r = callFramePrimitive(p))
     return *r;
+  if (std::optional<Value> r = callBufferPrimitive(p))
+    return *r;
+  if (std::optional<Value> r = callObjectPrimitive(p))
+    return *r;
   return callMetaPrimitive(p);
 }
 

@@ -34,6 +34,12 @@ struct PArgs {
   bool flag(llvm::StringRef param, bool dflt) const;
 };
 
+/// `T.alloc_*(shape, dtype, scope=...)`: a buffer in \p scope (or the
+/// `scope` argument) with its hint (KernelOps.cpp).
+Value allocate(Interpreter &in, const PArgs &p, lang::MemoryScope scope);
+/// `T.copy(src, dst)` and its variants (KernelOps.cpp).
+Value tileCopy(Interpreter &in, const PArgs &p);
+
 } // namespace tlc::eval
 
 #endif // TLC_LIB_EVAL_PRIMITIVES_H

@@ -228,6 +228,12 @@ int main(int argc, char **argv) {
                "hip:gfx942|cpu; with -o, several CUDA architectures as "
                "cuda:sm_80,sm_90a build one fatbin for all of them"),
       cl::init("cuda:sm_90a"), cl::cat(category));
+  cl::opt<std::string> device(
+      "device",
+      cl::desc("The part programs query at trace time (SM count, device "
+               "properties): h100, h200, a100, b200, mi300x ...; default: the "
+               "target's usual part"),
+      cl::init(""), cl::cat(category));
   cl::opt<std::string> kernelName("kernel",
                                   cl::desc("Only analyse this kernel"),
                                   cl::init(""), cl::cat(category));
@@ -296,6 +302,15 @@ int main(int argc, char **argv) {
     if (!tgt) {
       llvm::errs() << "tlc-build: error: unknown --target '" << target
                    << "'\n";
+      return 2;
+    }
+    if (!device.empty() && !tgt->selectDevice(device)) {
+      llvm::errs() << "tlc-build: error: unknown --device '" << device
+                   << "' for target '" << target << "'; known:";
+      for (const lang::DeviceInfo &d : lang::getDevices())
+        if (!tgt->device || d.platform == tgt->device->platform)
+          llvm::errs() << " " << d.name;
+      llvm::errs() << "\n";
       return 2;
     }
     opts.eval.target = *tgt;

@@ -14,6 +14,7 @@
 #ifndef TLC_EVAL_EVAL_H
 #define TLC_EVAL_EVAL_H
 
+#include "tlc/Lang/Device.h"
 #include "tlc/Support/Diagnostic.h"
 #include "tlc/Syntax/SyntaxTree.h"
 
@@ -44,9 +45,15 @@ struct TargetInfo {
   int64_t warpSize = 32;
   /// Maximum threads per block.
   int64_t maxThreads = 1024;
+  /// The device programs query at trace time (SM count, properties); the
+  /// target's default part unless --device picks another. Null for `cpu`.
+  const lang::DeviceInfo *device = nullptr;
 
   /// Parses a --target value; std::nullopt if unknown.
   static std::optional<TargetInfo> parse(llvm::StringRef spec);
+  /// Selects the device called \p name; false if unknown or of another
+  /// platform than the target.
+  bool selectDevice(llvm::StringRef name);
 };
 
 /// Options of one evaluation.

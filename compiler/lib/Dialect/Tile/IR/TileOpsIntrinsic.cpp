@@ -6,7 +6,8 @@
 //===----------------------------------------------------------------------===//
 //
 // Verifiers of `tile.intrinsic` (a TileLang primitive without a tile-level op
-// of its own) and `tile.make_tensor` (a global tensor over a raw pointer).
+// of its own), `tile.make_tensor` (a global tensor over a raw pointer) and
+// `tile.view` (a buffer seen with another shape or dtype).
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,9 +18,10 @@ using namespace tlc::tile;
 
 LogicalResult IntrinsicOp::verify() {
   StringRef callee = getCallee();
-  if (!callee.starts_with("T.") && !callee.starts_with("tilelang."))
-    return emitOpError("callee must name a TileLang primitive (`T.name`), "
-                       "got '")
+  if (!callee.starts_with("T.") && !callee.starts_with("tilelang.") &&
+      callee != "tlc.unknown_value")
+    return emitOpError("callee must name a TileLang primitive (`T.name`) or "
+                       "be `tlc.unknown_value`, got '")
            << callee << "'";
   if (getResults().size() > 1)
     return emitOpError("has at most one result, got ")
@@ -40,5 +42,36 @@ LogicalResult MakeTensorOp::verify() {
   auto ptrType = cast<IntegerType>(getPtr().getType());
   if (ptrType.getWidth() != 64)
     return emitOpError("expects a 64-bit address, got ") << ptrType;
+  return success();
+}
+
+/// Bits of one element of \p type (vectors count all lanes).
+static int64_t elementBits(Type type) {
+  if (auto vec = dyn_cast<VectorType>(type))
+    return vec.getNumElements() * elementBits(vec.getElementType());
+  return type.getIntOrFloatBitWidth();
+}
+
+LogicalResult ViewOp::verify() {
+  auto src = cast<BufferType>(getSource().getType());
+  auto dst = cast<BufferType>(getResult().getType());
+  if (src.getScope() != dst.getScope())
+    return emitOpError("keeps the memory scope: '")
+           << stringifyMemoryScope(src.getScope()) << "' to '"
+           << stringifyMemoryScope(dst.getScope()) << "'";
+  if (!src.isStatic() || !dst.isStatic())
+    return success();
+  auto numElements = [](BufferType b) {
+    int64_t n = 1;
+    for (int64_t d : b.getShape())
+      n *= d;
+    return n;
+  };
+  int64_t srcBits = numElements(src) * elementBits(src.getElementType());
+  int64_t dstBits = numElements(dst) * elementBits(dst.getElementType());
+  if (srcBits != dstBits)
+    return emitOpError("views ")
+           << srcBits << " bits of " << src.getShapeString() << " as "
+           << dstBits << " bits of " << dst.getShapeString();
   return success();
 }

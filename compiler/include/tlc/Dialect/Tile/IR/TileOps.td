@@ -855,6 +855,10 @@ def Tile_IntrinsicOp : Tile_Op<"intrinsic", [
     Checking a program never needs more than this; a back end that cannot
     generate a given callee reports it when building for that target.
 
+    The callee `tlc.unknown_value` stands for a value tlc could not
+    evaluate at trace time (it came from outside TileLang, and a warning
+    said so); `options` says what it was. No back end generates it.
+
     ```mlir
     %r = tile.intrinsic "T.shfl_xor"(%v, %c16) {params = ["value", "delta"]}
         : (f32, i32) -> f32
@@ -893,6 +897,27 @@ def Tile_MakeTensorOp : Tile_Op<"make_tensor", [Pure]> {
   let arguments = (ins AnySignlessInteger:$ptr);
   let results = (outs Tile_Buffer:$result);
   let assemblyFormat = "$ptr attr-dict `:` type($ptr) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Tile_ViewOp : Tile_Op<"view", [Pure]> {
+  let summary = "the same memory as a buffer of another shape or dtype";
+  let description = [{
+    `T.reshape(src, shape)` and `T.view(src, shape, dtype)`: the elements of
+    `source`, in row-major order, seen as a buffer of the result's shape
+    and element type, in the same memory scope. When both sizes are static
+    they hold the same number of bits.
+
+    ```mlir
+    %flat = tile.view %A_shared
+        : !tile.buffer<[64, 64], f16, shared.dyn> to !tile.buffer<[4096], f16, shared.dyn>
+    %words = tile.view %A_shared
+        : !tile.buffer<[64, 64], f16, shared.dyn> to !tile.buffer<[64, 32], i32, shared.dyn>
+    ```
+  }];
+  let arguments = (ins Tile_Buffer:$source);
+  let results = (outs Tile_Buffer:$result);
+  let assemblyFormat = "$source attr-dict `:` type($source) `to` type($result)";
   let hasVerifier = 1;
 }
 

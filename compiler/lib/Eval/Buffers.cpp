@@ -1,0 +1,239 @@
+//===- Buffers.cpp - Special allocations, pointer tensors and views -------===//
+//
+// Part of tlc. SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+//
+// The buffer primitives beyond T.alloc_shared/fragment/local/var/barrier:
+//
+//   T.alloc_cluster_barrier, T.alloc_tmem, T.alloc_reducer,
+//   T.alloc_descriptor (+ the wgmma/tcgen05 spellings),
+//   T.decl_buffer, T.sblock_alloc_buffer   allocations in their scopes
+//   T.ptr                                  a raw pointer parameter type
+//   T.make_tensor, T.match_buffer          a global tensor over a pointer
+//   T.reshape, T.view                      the same memory, reshaped
+//
+//===----------------------------------------------------------------------===//
+
+#include "IRGen.h"
+#include "Primitives.h"
+
+using namespace tlc;
+using namespace tlc::eval;
+using lang::BuiltinId;
+using lang::DType;
+using lang::MemoryScope;
+using lang::ScalarType;
+
+/// The product of \p dims when all are static.
+static std::optional<int64_t> staticCount(llvm::ArrayRef<SymExpr> dims) {
+  int64_t n = 1;
+  for (SymExpr d : dims) {
+    if (!d || !d.isConstant())
+      return std::nullopt;
+    n *= *d.getConstant();
+  }
+  return n;
+}
+
+/// A one-element buffer of \p dtype in \p scope (descriptors).
+static Value scalarBuffer(Interpreter &in, const PArgs &p, DType dtype,
+                          MemoryScope scope) {
+  if (in.checkInKernel(p.info.name, p.call))
+    return Value::poison();
+  BufferObj *b =
+      in.makeBuffer("", {in.syms.constant(1)}, dtype, scope, p.call, false);
+  return Value::object(ValueKind::Buffer, b);
+}
+
+/// `T.reshape(src, shape)` / `T.view(src, shape, dtype)`.
+static Value viewBuffer(Interpreter &in, const PArgs &p) {
+  Value srcV = p.getOr("src", p.getOr("buffer", Value::poison()));
+  if (srcV.isAbrupt())
+    return srcV;
+  if (!srcV.is(ValueKind::Buffer))
+    return in.fail(p.node("src"), p.info.name + " expects a buffer, not '" +
+                                      srcV.getTypeName() + "'");
+  BufferObj *src = srcV.as<BufferObj>();
+  llvm::SmallVector<SymExpr, 4> shape(src->shape.begin(), src->shape.end());
+  if (std::optional<Value> s = p.get("shape"); s && !s->isNone()) {
+    shape.clear();
+    if (!in.toShape(*s, shape, p.node("shape")))
+      return Value::poison();
+  }
+  DType dtype = src->dtype;
+  if (std::optional<Value> d = p.get("dtype"); d && !d->isNone()) {
+    std::optional<DType> t = in.toDType(*d);
+    if (!t)
+      return in.fail(p.node("dtype"), "unknown dtype " + in.toString(*d, true));
+    dtype = *t;
+  }
+  std::optional<int64_t> srcCount = staticCount(src->shape);
+  std::optional<int64_t> dstCount = staticCount(shape);
+  if (srcCount && dstCount &&
+      *srcCount * src->dtype.getTotalBits() !=
+          *dstCount * dtype.getTotalBits())
+    return in.fail(p.call, p.info.name + " of '" + src->name + "' (" +
+                               llvm::Twine(*srcCount) + " x " +
+                               src->dtype.getName() + ") to " +
+                               llvm::Twine(*dstCount) + " x " +
+                               dtype.getName() +
+                               " changes the number of bytes");
+  if (!in.tracing() || !in.usable(src))
+    return Value::poison();
+  in.checkBufferUse(src, p.call);
+  auto *b = in.heap.make<BufferObj>(*src);
+  b->shape.assign(shape.begin(), shape.end());
+  b->dtype = dtype;
+  b->hintIndex = -1;
+  b->value = tile::ViewOp::create(in.ir->b, in.ir->loc(p.call),
+                                  in.ir->bufferType(shape, dtype, src->scope),
+                                  src->value);
+  return Value::object(ValueKind::Buffer, b);
+}
+
+/// `T.make_tensor(ptr, shape, dtype)` / `T.match_buffer(param, shape, dtype)`.
+static Value pointerTensor(Interpreter &in, const PArgs &p,
+                           llvm::StringRef ptrParam) {
+  Value ptrV = p.getOr(ptrParam, Value::poison());
+  Value shapeV = p.getOr("shape", Value::poison());
+  if (ptrV.isAbrupt() || shapeV.isAbrupt())
+    return Value::poison();
+  llvm::SmallVector<SymExpr, 4> shape;
+  if (!in.toShape(shapeV, shape, p.node("shape")))
+    return Value::poison();
+  Value dt = p.getOr("dtype", in.heap.strNoCopy("float32"));
+  std::optional<DType> dtype = in.toDType(dt);
+  if (!dtype)
+    return in.fail(p.node("dtype"), "unknown dtype " + in.toString(dt, true));
+  if (!in.tracing())
+    return in.fail(p.call, p.info.name + " needs a kernel");
+  // A tensor parameter passed where a pointer is expected views the same
+  // memory (T.match_buffer(A, ...) on a T.handle-like parameter).
+  if (ptrV.is(ValueKind::Buffer)) {
+    BufferObj *src = ptrV.as<BufferObj>();
+    auto *b = in.heap.make<BufferObj>(*src);
+    b->shape.assign(shape.begin(), shape.end());
+    b->dtype = *dtype;
+    b->hintIndex = -1;
+    b->value = tile::ViewOp::create(in.ir->b, in.ir->loc(p.call),
+                                    in.ir->bufferType(shape, *dtype,
+                                                      src->scope),
+                                    src->value);
+    return Value::object(ValueKind::Buffer, b);
+  }
+  Scalar s = in.toScalar(ptrV, p.node(ptrParam));
+  if (!s)
+    return Value::poison();
+  mlir::Location l = in.ir->loc(p.call);
+  mlir::Value addr = in.ir->convert(s.value, in.ir->b.getI64Type(), l);
+  auto *b = in.heap.make<BufferObj>();
+  b->shape.assign(shape.begin(), shape.end());
+  b->dtype = *dtype;
+  b->scope = MemoryScope::Global;
+  b->range = p.call.range();
+  b->value = tile::MakeTensorOp::create(
+      in.ir->b, l, in.ir->bufferType(shape, *dtype, MemoryScope::Global), addr);
+  return Value::object(ValueKind::Buffer, b);
+}
+
+std::optional<Value> Interpreter::callBufferPrimitive(const PArgs &p) {
+  Node at = p.call;
+  switch (p.info.id) {
+  case BuiltinId::AllocClusterBarrier: {
+    if (checkInKernel(p.info.name, at))
+      return Value::poison();
+    Value counts = p.getOr("arrive_count", Value::poison());
+    llvm::SmallVector<int64_t, 4> ints;
+    if (counts.isSequence()) {
+      for (Value c : getElems(counts))
+        ints.push_back(c.isIntLike() ? c.getInt() : 0);
+    } else {
+      ints.push_back(counts.isIntLike() ? counts.getInt() : 0);
+    }
+    BufferObj *b = makeBuffer("", {syms.constant(ints.size())},
+                              DType(ScalarType::UInt64),
+                              MemoryScope::ClusterBarrier, at, false);
+    b->value.getDefiningOp()->setAttr("arrive_counts",
+                                      ir->b.getDenseI64ArrayAttr(ints));
+    return Value::object(ValueKind::Buffer, b);
+  }
+  case BuiltinId::AllocTmem: {
+    Value shapeV = p.getOr("shape", Value::poison());
+    llvm::SmallVector<SymExpr, 4> shape;
+    if (!shapeV.isAbrupt() && toShape(shapeV, shape, p.node("shape")) &&
+        shape.size() < 2)
+      return fail(p.node("shape"), "T.alloc_tmem needs a shape of rank 2 or "
+                                   "more (rows, columns)");
+    return allocate(*this, p, MemoryScope::TensorMemory);
+  }
+  case BuiltinId::AllocReducer: {
+    Value op = p.getOr("op", heap.strNoCopy("sum"));
+    if (op.isStr() && !llvm::is_contained({"sum", "max", "min", "bitand",
+                                           "bitor", "bitxor"},
+                                          getStr(op)))
+      return fail(p.node("op"), "unknown reducer op '" + getStr(op) +
+                                    "'; expected sum, max, min, bitand, "
+                                    "bitor or bitxor");
+    Value r = allocate(*this, p, MemoryScope::Reducer);
+    if (r.is(ValueKind::Buffer) && op.isStr())
+      r.as<BufferObj>()->value.getDefiningOp()->setAttr(
+          "reducer", ir->b.getStringAttr(getStr(op)));
+    return r;
+  }
+  case BuiltinId::AllocDescriptor: {
+    Value kind = p.getOr("kind", heap.strNoCopy("wgmma"));
+    MemoryScope scope = MemoryScope::DescriptorWgmma;
+    if (kind.isStr() && getStr(kind) == "tcgen05_smem")
+      scope = MemoryScope::DescriptorTcgen05Smem;
+    else if (kind.isStr() && getStr(kind) == "tcgen05_instr")
+      scope = MemoryScope::DescriptorTcgen05Instr;
+    else if (!kind.isStr() || getStr(kind) != "wgmma")
+      return fail(p.node("kind"), "descriptor kind must be 'wgmma', "
+                                  "'tcgen05_smem' or 'tcgen05_instr'");
+    Value dt = p.getOr("dtype", heap.strNoCopy("uint64"));
+    std::optional<DType> dtype = toDType(dt);
+    return scalarBuffer(*this, p, dtype ? *dtype : DType(ScalarType::UInt64),
+                        scope);
+  }
+  case BuiltinId::AllocWgmmaDesc:
+  case BuiltinId::AllocTcgen05SmemDesc:
+  case BuiltinId::AllocTcgen05InstrDesc: {
+    MemoryScope scope = p.info.id == BuiltinId::AllocWgmmaDesc
+                            ? MemoryScope::DescriptorWgmma
+                        : p.info.id == BuiltinId::AllocTcgen05SmemDesc
+                            ? MemoryScope::DescriptorTcgen05Smem
+                            : MemoryScope::DescriptorTcgen05Instr;
+    Value dt = p.getOr("dtype", heap.strNoCopy("uint64"));
+    std::optional<DType> dtype = toDType(dt);
+    return scalarBuffer(*this, p, dtype ? *dtype : DType(ScalarType::UInt64),
+                        scope);
+  }
+  case BuiltinId::DeclBuffer:
+  case BuiltinId::SblockAllocBuffer: {
+    // With data=, a declaration names memory that exists already.
+    if (std::optional<Value> data = p.get("data"))
+      if (data->is(ValueKind::Buffer))
+        return pointerTensor(*this, p, "data");
+    Value sc = p.getOr("scope", heap.strNoCopy("global"));
+    if (kernel && sc.isStr() && getStr(sc) == "global")
+      return fail(at, p.info.name + " of a global buffer inside a T.Kernel "
+                                    "needs data=; allocate global memory "
+                                    "with T.alloc_global before the kernel");
+    return allocate(*this, p, MemoryScope::Global);
+  }
+  case BuiltinId::Ptr: {
+    // T.ptr(...) used as an annotation: a raw address parameter.
+    return Value::dtype(DType(ScalarType::Handle));
+  }
+  case BuiltinId::MakeTensor:
+    return pointerTensor(*this, p, "ptr");
+  case BuiltinId::MatchBuffer:
+    return pointerTensor(*this, p, "param");
+  case BuiltinId::Reshape:
+  case BuiltinId::View:
+    return viewBuffer(*this, p);
+  default:
+    return std::nullopt;
+  }
+}

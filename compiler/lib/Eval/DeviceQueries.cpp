@@ -1,0 +1,94 @@
+//===- DeviceQueries.cpp - Questions programs ask the machine -------------===//
+//
+// Part of tlc. SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+//
+// Programs size their launches from the device they run on:
+// `tilelang.carver.arch.driver.get_num_sms()`,
+// `torch.cuda.get_device_properties(0).multi_processor_count`,
+// `torch.cuda.get_device_capability()`. tlc answers from the device table of
+// the target (TargetInfo::device: the target's usual part, or --device), so
+// such programs analyse to the instance that would run there.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Interpreter.h"
+
+using namespace tlc;
+using namespace tlc::eval;
+
+/// The `torch.cuda.get_device_properties` object of \p d.
+static Value deviceProperties(Interpreter &in, const lang::DeviceInfo &d) {
+  auto *o = in.heap.make<NamespaceObj>();
+  o->name = "_CudaDeviceProperties";
+  auto num = [&](llvm::StringRef k, int64_t v) {
+    o->set(k, Value::integer(v));
+  };
+  o->set("name", in.heap.str(d.fullName));
+  num("major", d.major);
+  num("minor", d.minor);
+  num("multi_processor_count", d.numSMs);
+  num("total_memory", d.globalMemoryBytes);
+  num("L2_cache_size", d.l2Bytes);
+  num("warp_size", d.warpSize);
+  num("regs_per_multiprocessor", d.registersPerSM);
+  num("max_threads_per_multi_processor", d.maxThreadsPerSM);
+  num("shared_memory_per_block", 48 * 1024);
+  num("shared_memory_per_block_optin", d.sharedMemoryPerBlock);
+  num("shared_memory_per_multiprocessor", d.sharedMemoryPerSM);
+  o->set("gcnArchName", in.heap.str(d.platform == "hip" ? d.arch : ""));
+  return in.heap.obj(ObjKind::Namespace, o);
+}
+
+std::optional<Value> Interpreter::callDeviceQuery(llvm::StringRef qualified,
+                                                  CallArgs &args, Node at) {
+  const lang::DeviceInfo *d = options.target.device;
+  llvm::StringRef name = qualified;
+  // TVM's size variables (`tvm.te.var("m")`, `tvm.tir.Var("n", "int32")`)
+  // are run-time extents, like T.dynamic.
+  name.consume_front("tilelang.");
+  if (name == "tvm.te.var" || name == "tvm.te.size_var" ||
+      name == "tvm.tir.Var" || name == "tvm.tir.SizeVar") {
+    Value n = args.positional(0, Value::none());
+    if (const Value *kw = args.keyword("name"))
+      n = *kw;
+    if (!n.isStr())
+      return std::nullopt;
+    llvm::StringRef sym = heap.copyString(getStr(n));
+    if (std::optional<Value> bound = defineFor(sym))
+      return *bound;
+    symbolKinds[sym] = /*Dynamic=*/0;
+    return Value::sym(syms.symbol(sym));
+  }
+  (void)at;
+  name = qualified;
+  bool driver = name.consume_front("tilelang.carver.arch.driver.");
+  bool torchCuda = !driver && name.consume_front("torch.cuda.");
+  if (!driver && !torchCuda)
+    return std::nullopt;
+  if (torchCuda && name == "is_available")
+    return Value::boolean(d != nullptr);
+  if (torchCuda && name == "device_count")
+    return Value::integer(d ? 1 : 0);
+  if (!d)
+    return std::nullopt;
+  if (name == "get_num_sms")
+    return Value::integer(d->numSMs);
+  if (name == "get_max_dynamic_shared_size_bytes")
+    return Value::integer(d->sharedMemoryPerBlock);
+  if (name == "get_shared_memory_per_block")
+    return Value::integer(d->platform == "hip" ? d->sharedMemoryPerBlock
+                                               : 48 * 1024);
+  if (name == "get_registers_per_block")
+    return Value::integer(d->registersPerSM);
+  if (name == "get_device_name")
+    return heap.str(d->fullName);
+  if (name == "get_device_properties" || name == "get_cuda_device_properties")
+    return deviceProperties(*this, *d);
+  if (name == "get_device_capability")
+    return heap.tuple({Value::integer(d->major), Value::integer(d->minor)});
+  if (name == "current_device")
+    return Value::integer(0);
+  return std::nullopt;
+}

@@ -1,0 +1,329 @@
+//===- MetaObjects.cpp - Trace-time objects of the TileLang surface -------===//
+//
+// Part of tlc. SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+//
+// Primitives that make Python objects at trace time rather than IR:
+//
+//   layout constructors (tilelang.layout.make_*), the warp-specialisation
+//   schedule objects (T.WSSchedule, T.WSRole, T.WSPipeline, T.WSScope),
+//   T.comm_reducer, T.PersistentTileScheduler (state in T.alloc_var
+//   buffers, methods init / valid / next_tile / coord), and the expression
+//   helpers T.evaluate, T.index_to_coordinates, T.Broadcast, T.Ramp,
+//   T.Shuffle, T.extract_lane, T.tma_gather4_bytes.
+//
+//===----------------------------------------------------------------------===//
+
+#include "IRGen.h"
+#include "Primitives.h"
+
+using namespace tlc;
+using namespace tlc::eval;
+using lang::BuiltinId;
+using lang::DType;
+using lang::ScalarType;
+using syntax::BinaryOp;
+
+/// An attribute bag named \p name holding the matched arguments of \p p.
+static Value argumentObject(Interpreter &in, const PArgs &p,
+                            llvm::StringRef name) {
+  auto *o = in.heap.make<NamespaceObj>();
+  o->name = name;
+  for (const lang::ParamInfo &param : p.info.params)
+    if (std::optional<Value> v = p.get(param.name))
+      o->set(param.name, *v);
+  return in.heap.obj(ObjKind::Namespace, o);
+}
+
+/// A vector dtype of \p lanes lanes of \p elem.
+static DType withLanes(DType elem, int64_t lanes) {
+  return DType(elem.getScalarType(), unsigned(lanes));
+}
+
+//===----------------------------------------------------------------------===//
+// T.PersistentTileScheduler
+//===----------------------------------------------------------------------===//
+
+/// `m, n = coord(tile_id)`: the panel-swizzled decode of a linear tile index
+/// (panels of `swizzle_size` tiles along the slow axis; the fast axis is M
+/// when column-major).
+static Value schedulerCoord(Interpreter &in, NamespaceObj *s, Value tile,
+                            Node at) {
+  Value primary = *s->find("_primary");
+  Value secondary = *s->find("_secondary");
+  Value swizzle = *s->find("swizzle_size");
+  Value panel = in.binary(BinaryOp::Mult, primary, swizzle, at);
+  Value group = in.intDiv(tile, panel, SymKind::FloorDiv, at);
+  Value base = in.binary(BinaryOp::Mult, group, swizzle, at);
+  Value width = in.minMax(
+      Value::integer(1),
+      in.minMax(swizzle, in.binary(BinaryOp::Sub, secondary, base, at), false,
+                at),
+      true, at);
+  Value inGroup = in.binary(BinaryOp::Sub, tile,
+                            in.binary(BinaryOp::Mult, group, panel, at), at);
+  Value fast = in.intDiv(inGroup, width, SymKind::FloorDiv, at);
+  Value slow = in.binary(BinaryOp::Add, base,
+                         in.intDiv(inGroup, width, SymKind::Mod, at), at);
+  bool columnMajor = in.truth(*s->find("_column_major"), at) != Truth::False;
+  return columnMajor ? in.heap.tuple({fast, slow})
+                     : in.heap.tuple({slow, fast});
+}
+
+/// Stores the decode of the linear cursor into m_idx / n_idx.
+static void schedulerUpdate(Interpreter &in, NamespaceObj *s, Node at) {
+  Value coord = schedulerCoord(in, s, *s->find("linear_idx"), at);
+  in.irStore(*s->find("m_idx"), getElems(coord)[0], at);
+  in.irStore(*s->find("n_idx"), getElems(coord)[1], at);
+}
+
+Value Interpreter::callSchedulerMethod(NativeId id, CallArgs &args, Node at) {
+  Value self = args.positional(0);
+  if (!self.isObj(ObjKind::Instance))
+    return fail(at, "a PersistentTileScheduler method needs its scheduler");
+  auto *s = self.as<NamespaceObj>();
+  bool stateful = s->find("m_idx") != nullptr;
+  if (id == NativeId::SchedCoord) {
+    if (args.pos.size() != 2)
+      return raise("TypeError", "coord() takes one tile index", at);
+    return schedulerCoord(*this, s, args.pos[1], at);
+  }
+  if (!stateful)
+    return fail(at, "this PersistentTileScheduler was made with "
+                    "stateful=False; only coord() is available");
+  switch (id) {
+  case NativeId::SchedInit:
+    if (args.pos.size() != 2)
+      return raise("TypeError", "init() takes the worker's first tile index",
+                   at);
+    irStore(*s->find("current_iter"), Value::integer(0), at);
+    irStore(*s->find("linear_idx"), args.pos[1], at);
+    schedulerUpdate(*this, s, at);
+    return Value::none();
+  case NativeId::SchedNextTile: {
+    Value iter = *s->find("current_iter");
+    irStore(iter, binary(BinaryOp::Add, iter, Value::integer(1), at), at);
+    Value lin = *s->find("linear_idx");
+    Value step = args.pos.size() > 1 ? args.pos[1] : *s->find("num_workers");
+    irStore(lin, binary(BinaryOp::Add, lin, step, at), at);
+    schedulerUpdate(*this, s, at);
+    return Value::none();
+  }
+  case NativeId::SchedValid:
+    return compare(syntax::CmpOp::Lt, *s->find("linear_idx"),
+                   *s->find("_total_tiles"), at);
+  default:
+    return Value::poison();
+  }
+}
+
+/// `T.PersistentTileScheduler([prefix,] num_m_tiles, num_n_tiles, ...)`.
+static Value makeScheduler(Interpreter &in, const PArgs &p) {
+  Node at = p.call;
+  // Newer TileLang takes a name prefix first; older releases take it last
+  // (`name=`). Both spellings are accepted.
+  llvm::SmallVector<Value, 8> pos(p.args.pos.begin(), p.args.pos.end());
+  llvm::StringRef prefix = "sched";
+  if (!pos.empty() && pos[0].isStr()) {
+    prefix = getStr(pos[0]);
+    pos.erase(pos.begin());
+  }
+  auto arg = [&](unsigned i, llvm::StringRef kw, Value dflt) {
+    if (const Value *v = p.args.keyword(kw))
+      return *v;
+    return i < pos.size() ? pos[i] : dflt;
+  };
+  Value m = arg(0, "num_m_tiles", Value::poison());
+  Value n = arg(1, "num_n_tiles", Value::poison());
+  if (m.isPoison() || n.isPoison())
+    return in.fail(at, "T.PersistentTileScheduler needs num_m_tiles and "
+                       "num_n_tiles");
+  Value workers = arg(2, "num_workers", Value::none());
+  Value swizzle = arg(3, "swizzle_size", Value::integer(1));
+  Value columnMajor = arg(4, "column_major", Value::boolean(true));
+  Value cluster = arg(5, "cluster_size", Value::integer(1));
+  Value stateful = arg(6, "stateful", Value::boolean(true));
+  if (const Value *nm = p.args.keyword("name"))
+    if (nm->isStr())
+      prefix = getStr(*nm);
+  if (workers.isNone()) {
+    const lang::DeviceInfo *d = in.options.target.device;
+    if (!d)
+      return in.fail(at, "num_workers is needed: the target has no SM count");
+    workers = in.intDiv(Value::integer(d->numSMs), cluster, SymKind::FloorDiv,
+                        at);
+  }
+  auto *cls = in.heap.make<NamespaceObj>();
+  cls->name = "PersistentTileScheduler";
+  auto *s = in.heap.make<NamespaceObj>();
+  s->name = "PersistentTileScheduler";
+  s->cls = cls;
+  Value self = in.heap.obj(ObjKind::Instance, s);
+  Value mClusters = in.intDiv(m, cluster, SymKind::CeilDiv, at);
+  bool colMajor = in.truth(columnMajor, at) != Truth::False;
+  s->set("num_workers", workers);
+  s->set("swizzle_size", swizzle);
+  s->set("cluster_size", cluster);
+  s->set("_column_major", Value::boolean(colMajor));
+  s->set("_total_tiles", in.binary(BinaryOp::Mult, mClusters, n, at));
+  s->set("_primary", colMajor ? mClusters : n);
+  s->set("_secondary", colMajor ? n : mClusters);
+  if (in.truth(stateful, at) != Truth::False) {
+    if (in.checkInKernel("T.PersistentTileScheduler", at))
+      return Value::poison();
+    for (llvm::StringRef field :
+         {"m_idx", "n_idx", "linear_idx", "current_iter"}) {
+      std::string name = (prefix + "_" + field).str();
+      BufferObj *b =
+          in.makeBuffer(in.heap.copyString(name), {in.syms.constant(1)},
+                        DType(ScalarType::Int32),
+                        lang::MemoryScope::LocalVar, at, false);
+      s->set(field, Value::object(ValueKind::Buffer, b));
+    }
+  }
+  auto method = [&](llvm::StringRef name, NativeId id) {
+    auto *part = in.heap.make<PartialObj>();
+    part->fn = Value::native(uint32_t(id));
+    part->args.push_back(self);
+    s->set(name, in.heap.obj(ObjKind::Partial, part));
+  };
+  method("init", NativeId::SchedInit);
+  method("valid", NativeId::SchedValid);
+  method("next_tile", NativeId::SchedNextTile);
+  method("coord", NativeId::SchedCoord);
+  return self;
+}
+
+//===----------------------------------------------------------------------===//
+// Dispatch
+//===----------------------------------------------------------------------===//
+
+std::optional<Value> Interpreter::callObjectPrimitive(const PArgs &p) {
+  Node at = p.call;
+  switch (p.info.id) {
+  case BuiltinId::MakeWgmmaSwizzledLayout:
+  case BuiltinId::MakeTcgen05mmaSwizzledLayout:
+  case BuiltinId::MakeFullBankSwizzledLayout:
+  case BuiltinId::MakeHalfBankSwizzledLayout:
+  case BuiltinId::MakeQuarterBankSwizzledLayout:
+  case BuiltinId::MakeVoltaSwizzledLayout:
+  case BuiltinId::MakeGemmFragment8x8Transposed:
+  case BuiltinId::MakeFullyReplicatedLayoutFragment:
+  case BuiltinId::MakeCutlassMetadataLayout: {
+    auto *o = heap.make<LayoutObj>();
+    o->description = p.info.getShortName();
+    return heap.obj(ObjKind::Layout, o);
+  }
+  case BuiltinId::WSSchedule:
+  case BuiltinId::WSRole:
+  case BuiltinId::WSPipeline:
+  case BuiltinId::WSScope:
+  case BuiltinId::CommReducer:
+    return argumentObject(*this, p, p.info.getShortName());
+  case BuiltinId::PersistentTileScheduler:
+    return makeScheduler(*this, p);
+  case BuiltinId::Evaluate: {
+    // The expression was evaluated (and its ops built) as the argument.
+    Value v = p.getOr("value", Value::none());
+    return v.isAbrupt() ? v : Value::none();
+  }
+  case BuiltinId::IndexToCoordinates: {
+    Value index = p.getOr("index", Value::poison());
+    Value shape = p.getOr("shape", Value::poison());
+    if (index.isAbrupt() || shape.isAbrupt())
+      return Value::poison();
+    llvm::SmallVector<Value, 4> dims;
+    if (shape.is(ValueKind::Buffer)) {
+      for (SymExpr d : shape.as<BufferObj>()->shape)
+        dims.push_back(fromSym(d, at));
+    } else if (shape.isSequence()) {
+      dims.append(getElems(shape).begin(), getElems(shape).end());
+    } else {
+      return fail(p.node("shape"), "T.index_to_coordinates expects a shape");
+    }
+    llvm::SmallVector<Value, 4> coords(dims.size());
+    Value rest = index;
+    for (size_t d = dims.size(); d-- > 0;) {
+      coords[d] = d == 0 ? rest : intDiv(rest, dims[d], SymKind::Mod, at);
+      if (d != 0)
+        rest = intDiv(rest, dims[d], SymKind::FloorDiv, at);
+    }
+    return heap.list(coords);
+  }
+  case BuiltinId::TmaGather4Bytes: {
+    // Four rows of K_box elements.
+    Value k = p.getOr("K_box", Value::poison());
+    std::optional<DType> t = toDType(p.getOr("dtype", Value::none()));
+    if (!t)
+      return fail(p.node("dtype"), "T.tma_gather4_bytes needs a dtype");
+    return binary(BinaryOp::Mult, k,
+                  Value::integer(4 * int64_t(t->getTotalBits()) / 8), at);
+  }
+  case BuiltinId::Broadcast:
+  case BuiltinId::Ramp:
+  case BuiltinId::Shuffle:
+  case BuiltinId::ExtractLane: {
+    if (checkInKernel(p.info.name, at))
+      return Value::poison();
+    llvm::SmallVector<mlir::Value, 4> operands;
+    llvm::SmallVector<llvm::StringRef, 4> params;
+    auto addScalar = [&](llvm::StringRef param, Value v) -> Scalar {
+      Scalar s = toScalar(v, p.node(param));
+      if (s) {
+        operands.push_back(s.value);
+        params.push_back(param);
+      }
+      return s;
+    };
+    std::optional<DType> result;
+    if (p.info.id == BuiltinId::Broadcast || p.info.id == BuiltinId::Ramp) {
+      Value lanes = p.getOr("lanes", Value::poison());
+      if (!lanes.isIntLike() || lanes.getInt() < 2 || lanes.getInt() > 64)
+        return fail(p.node("lanes"), "lanes must be an integer from 2 to 64");
+      Scalar base = addScalar(p.info.id == BuiltinId::Ramp ? "base" : "value",
+                              p.getOr(p.info.id == BuiltinId::Ramp ? "base"
+                                                                   : "value",
+                                      Value::poison()));
+      if (!base)
+        return Value::poison();
+      if (p.info.id == BuiltinId::Ramp &&
+          !addScalar("stride", p.getOr("stride", Value::poison())))
+        return Value::poison();
+      result = withLanes(base.dtype, lanes.getInt());
+    } else if (p.info.id == BuiltinId::ExtractLane) {
+      Scalar vec = addScalar("vec", p.getOr("vec", Value::poison()));
+      if (!vec || !addScalar("lane", p.getOr("lane", Value::poison())))
+        return Value::poison();
+      result = withLanes(vec.dtype, 1);
+    } else {
+      Value vecs = p.getOr("vectors", Value::poison());
+      Value idx = p.getOr("indices", Value::poison());
+      llvm::SmallVector<Value, 4> vs;
+      if (vecs.isSequence())
+        vs.append(getElems(vecs).begin(), getElems(vecs).end());
+      else
+        vs.push_back(vecs);
+      std::optional<DType> elem;
+      for (Value v : vs)
+        if (Scalar s = addScalar("vectors", v); s && !elem)
+          elem = s.dtype;
+      size_t lanes = idx.isSequence() ? getElems(idx).size() : 1;
+      if (idx.isSequence())
+        for (Value i : getElems(idx))
+          addScalar("indices", i);
+      if (!elem)
+        return Value::poison();
+      result = withLanes(*elem, int64_t(lanes));
+    }
+    auto &B = ir->b;
+    auto op = tile::IntrinsicOp::create(
+        B, ir->loc(at), mlir::TypeRange{ir->valueType(*result)},
+        B.getStringAttr(p.info.name), operands, B.getStrArrayAttr(params),
+        mlir::DictionaryAttr());
+    return wrapScalar({op->getResult(0), *result, SymExpr()});
+  }
+  default:
+    return std::nullopt;
+  }
+}
