@@ -273,10 +273,13 @@ Value Interpreter::call(Value callee, CallArgs &args, Node at) {
         return Value::object(ValueKind::Opaque, o);
       }
       if (d == "torch.randn" || d == "torch.empty" || d == "torch.zeros" ||
-          d == "torch.ones" || d == "torch.rand" || d == "torch.randint") {
+          d == "torch.ones" || d == "torch.rand" || d == "torch.randint" ||
+          d == "torch.full") {
         llvm::ArrayRef<Value> dims = args.pos;
         if (d == "torch.randint" && dims.size() >= 3)
           dims = dims.drop_front(2);
+        if (d == "torch.full" && !dims.empty())
+          dims = dims.take_front(1);
         if (dims.size() == 1 && dims[0].isSequence())
           dims = getElems(dims[0]);
         if (llvm::all_of(dims, [](Value v) { return v.isIntLike(); })) {

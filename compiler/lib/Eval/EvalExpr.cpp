@@ -441,7 +441,9 @@ Value Interpreter::getAttr(Value obj, llvm::StringRef attr, Node at) {
     if (o->hasShape &&
         (attr == "to" || attr == "cuda" || attr == "contiguous" ||
          attr == "half" || attr == "float" || attr == "bfloat16" ||
-         attr == "clone" || attr == "detach" || attr == "cpu")) {
+         attr == "clone" || attr == "detach" || attr == "cpu" ||
+         attr == "requires_grad_" || attr == "normal_" ||
+         attr == "uniform_" || attr == "zero_" || attr == "fill_")) {
       auto *m = heap.make<OpaqueObj>();
       m->description = "tensor method";
       m->shape = o->shape;

@@ -791,6 +791,10 @@ Flow Interpreter::execWith(Node stmt) {
         warning(item, "other context managers of this `with` are ignored");
       return execFrame(ctx.as<FrameObj>(), stmt, var);
     }
+    // A launch tlc could not make (reported already): its body would only
+    // repeat that every allocation is outside a kernel.
+    if (ctx.isPoison() && traced && !kernel)
+      return Flow::Normal;
     if (var && assign(var, ctx) != Flow::Normal)
       return Flow::Raise;
   }

@@ -678,6 +678,7 @@ std::optional<Value> Interpreter::callKernelPrimitive(const PArgs &p) {
   case BuiltinId::Kernel:
   case BuiltinId::ClusterKernel:
   case BuiltinId::CUDASourceCodeKernel:
+  case BuiltinId::PersistentKernel:
     return makeKernelFrame(p);
   case BuiltinId::Parallel: {
     auto *loop = heap.make<LoopFrameObj>();

@@ -284,11 +284,8 @@ Flow Interpreter::execKernel(KernelFrameObj *frame, Node withNode,
       error(call, "thread count " + llvm::Twine(numThreads) +
                       " exceeds the maximum of " + llvm::Twine(tgt.maxThreads) +
                       " threads per block");
-    else if (tgt.warpSize > 1 && numThreads % tgt.warpSize != 0)
-      error(call, "thread count " + llvm::Twine(numThreads) +
-                      " is not a multiple of the " +
-                      (tgt.warpSize == 64 ? "wavefront" : "warp") + " size (" +
-                      llvm::Twine(tgt.warpSize) + ") of " + tgt.name);
+    // Any positive count is valid, as in TileLang: the last warp of a
+    // block may be partial.
   }
   auto op = tile::KernelOp::create(ir->b, ir->loc(call), grid, threads);
   mlir::Block &body = op.getBody().front();

@@ -12,21 +12,21 @@ import tilelang.language as T
 @tilelang.jit
 def k(N=64):
     A: T.Tensor((N,), T.float32)
-    with T.Kernel(1, threads=96 + 1) as bx:
+    with T.Kernel(1, threads=1024 + 1) as bx:
         T.fill(A, undefined_value)
 
-# TEXT: formats.py:[[@LINE-3]]:10: error: thread count 97 is not a multiple of the warp size (32) of cuda:sm_90a
+# TEXT: formats.py:[[@LINE-3]]:10: error: thread count 1025 exceeds the maximum of 1024 threads per block
 # TEXT: formats.py:[[@LINE-3]]:19: error: undefined name 'undefined_value'
 
 # JSON: "file": "{{.*}}formats.py"
 # JSON: "line": 15
-# JSON: "message": "thread count 97 is not a multiple of the warp size (32) of cuda:sm_90a"
+# JSON: "message": "thread count 1025 exceeds the maximum of 1024 threads per block"
 # JSON: "severity": "error"
 
 # SARIF: "level": "error"
 # SARIF: "startColumn": 10
 # SARIF: "startLine": 15
-# SARIF: "text": "thread count 97
+# SARIF: "text": "thread count 1025
 # SARIF: "version": "2.1.0"
 
 # USAGE: unknown --format 'yaml'
