@@ -266,6 +266,17 @@ Value Interpreter::call(Value callee, CallArgs &args, Node at) {
       llvm::StringRef d = callee.as<OpaqueObj>()->description;
       if (std::optional<Value> v = callDeviceQuery(d, args, at))
         return *v;
+      if (d == "tilelang.testing.main")
+        return runTestFunctions(at);
+      if (d == "pytest.raises")
+        return heap.opaque("pytest.raises");
+      if (d == "pytest.mark.parametrize" && args.pos.size() >= 2) {
+        auto *p = heap.make<NamespaceObj>();
+        p->name = "pytest.mark.parametrize";
+        p->set("argnames", args.pos[0]);
+        p->set("argvalues", args.pos[1]);
+        return heap.obj(ObjKind::Namespace, p);
+      }
       if (d == "tensor method") {
         o->shape = callee.as<OpaqueObj>()->shape;
         o->hasShape = true;

@@ -213,6 +213,11 @@ Value Interpreter::applyDecorator(Value deco, Value fn, Node decoNode,
       return fn;
     }
   }
+  if (deco.isObj(ObjKind::Namespace) &&
+      deco.as<NamespaceObj>()->name == "pytest.mark.parametrize") {
+    f->parametrize.push_back(deco);
+    return fn;
+  }
   if (deco.is(ValueKind::Function) || deco.isObj(ObjKind::Partial) ||
       deco.is(ValueKind::NativeFn)) {
     CallArgs args;
@@ -624,6 +629,79 @@ void Interpreter::traceDefaultInstances() {
     if (r.isException())
       reportEscaped(*this, stmt);
   }
+}
+
+/// The arguments of the first case of a function's parametrize decorators
+/// (`@pytest.mark.parametrize("M, N", [(128, 64), ...])`), as keywords.
+static bool firstParametrizedCase(Interpreter &in, FunctionObj *fn,
+                                  CallArgs &args) {
+  for (Value deco : fn->parametrize) {
+    auto *p = deco.as<NamespaceObj>();
+    Value names = *p->find("argnames");
+    Value values = *p->find("argvalues");
+    llvm::SmallVector<llvm::StringRef, 4> argNames;
+    if (names.isStr()) {
+      llvm::SmallVector<llvm::StringRef, 4> parts;
+      getStr(names).split(parts, ',', -1, false);
+      for (llvm::StringRef s : parts)
+        argNames.push_back(s.trim());
+    } else if (names.isSequence()) {
+      for (Value n : getElems(names))
+        if (n.isStr())
+          argNames.push_back(getStr(n));
+    }
+    if (argNames.empty() || !values.isSequence() || getElems(values).empty())
+      return false;
+    Value first = getElems(values)[0];
+    llvm::SmallVector<Value, 4> vals;
+    if (argNames.size() == 1)
+      vals.push_back(first);
+    else if (first.isSequence())
+      vals.append(getElems(first).begin(), getElems(first).end());
+    if (vals.size() != argNames.size())
+      return false;
+    for (size_t i = 0; i < vals.size(); ++i) {
+      args.kw.push_back({in.heap.copyString(argNames[i]), vals[i]});
+      args.kwNodes.push_back(fn->def);
+    }
+  }
+  return true;
+}
+
+Value Interpreter::runTestFunctions(Node at) {
+  for (Node stmt : tree.root().children(Field::body)) {
+    if (budgetExhausted)
+      break;
+    if (stmt.kind() != NodeKind::FunctionDef ||
+        !stmt.identifier().starts_with("test"))
+      continue;
+    Value fn = lookupModuleGlobal(stmt.identifier());
+    if (!fn.is(ValueKind::Function))
+      continue;
+    FunctionObj *f = fn.as<FunctionObj>();
+    CallArgs args;
+    if (!firstParametrizedCase(*this, f, args))
+      continue;
+    // Only tests that need no fixtures: every parameter is given or has a
+    // default.
+    size_t required = f->params.size() - f->defaults.size();
+    size_t given = 0;
+    for (Node p : f->params)
+      if (args.keyword(p.identifier()))
+        ++given;
+    if (given < required)
+      continue;
+    Value r = callFunction(f, args, at);
+    if (r.isException()) {
+      std::string msg = pending.type;
+      if (!pending.message.empty())
+        msg += ": " + pending.message;
+      warning(pending.range.empty() ? stmt.range() : pending.range,
+              msg + " (raised while running " + stmt.identifier() + ")");
+      pending = {};
+    }
+  }
+  return Value::none();
 }
 
 //===----------------------------------------------------------------------===//

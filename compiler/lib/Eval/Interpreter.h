@@ -432,6 +432,9 @@ public:
                   const std::string &label);
   /// Makes the label of an instance.
   std::string makeLabel(llvm::StringRef fnName, CallArgs &args);
+  /// `tilelang.testing.main()`: runs the file's `test*` functions that need
+  /// no fixtures, each with the first case of its parametrize decorators.
+  Value runTestFunctions(Node at);
   /// Analyses kernels that no call site instantiated.
   void traceDefaultInstances();
   /// Parses a -D value.

@@ -542,7 +542,10 @@ Value Interpreter::makeKernelFrame(const PArgs &p) {
     }
     k->grid.push_back(g);
   }
-  if (k->grid.empty() || k->grid.size() > 3)
+  // `T.Kernel()` launches one block.
+  if (k->grid.empty())
+    k->grid.push_back(Value::integer(1));
+  if (k->grid.size() > 3)
     return fail(at, "T.Kernel takes 1 to 3 grid extents, got " +
                         llvm::Twine(k->grid.size()));
   Value threads = p.getOr("threads", Value::integer(128));

@@ -296,6 +296,9 @@ struct FunctionObj : Obj {
   bool isMacro = false;
   /// True for a @T.prim_func definition.
   bool isPrimFunc = false;
+  /// `@pytest.mark.parametrize(names, values)` decorators, outermost first:
+  /// Namespace objects with `argnames` and `argvalues`.
+  llvm::SmallVector<Value, 1> parametrize;
 };
 
 /// A module known by its qualified name (`math`, `tilelang.language`).
