@@ -63,7 +63,7 @@ static Value viewBuffer(Interpreter &in, const PArgs &p) {
   }
   DType dtype = src->dtype;
   if (std::optional<Value> d = p.get("dtype"); d && !d->isNone()) {
-    std::optional<DType> t = in.toDType(*d);
+    std::optional<DType> t = in.toDType(*d, p.node("dtype"));
     if (!t)
       return in.fail(p.node("dtype"), "unknown dtype " + in.toString(*d, true));
     dtype = *t;
@@ -103,7 +103,7 @@ static Value pointerTensor(Interpreter &in, const PArgs &p,
   if (!in.toShape(shapeV, shape, p.node("shape")))
     return Value::poison();
   Value dt = p.getOr("dtype", in.heap.strNoCopy("float32"));
-  std::optional<DType> dtype = in.toDType(dt);
+  std::optional<DType> dtype = in.toDType(dt, p.node("dtype"));
   if (!dtype)
     return in.fail(p.node("dtype"), "unknown dtype " + in.toString(dt, true));
   if (!in.tracing())

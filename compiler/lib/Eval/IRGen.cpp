@@ -629,6 +629,25 @@ Flow Interpreter::irStore(Value target, Value v, Node at) {
     RegionObj *r = target.as<RegionObj>();
     buf = r->buffer;
     if (!r->isElement) {
+      // `out[0:8] = T.Broadcast(x, 8)`: a vector fills a region of as many
+      // elements.
+      if (v.is(ValueKind::Expr) && v.as<ExprObj>()->dtype.isVector()) {
+        int64_t count = 1;
+        for (SymExpr e : r->extents)
+          count = e && e.isConstant() ? count * *e.getConstant() : -1;
+        if (count == int64_t(v.as<ExprObj>()->dtype.getLanes())) {
+          mlir::Value region = regionValue(r, at);
+          if (!region)
+            return Flow::Normal;
+          mlir::Value vec = v.as<ExprObj>()->value;
+          tile::IntrinsicOp::create(
+              ir->b, l, mlir::TypeRange(), ir->b.getStringAttr("T.buffer_store"),
+              mlir::ValueRange{region, vec},
+              ir->b.getStrArrayAttr({"buffer", "value"}),
+              mlir::DictionaryAttr());
+          return Flow::Normal;
+        }
+      }
       error(at, "cannot assign to a buffer region; use T.copy or T.fill");
       return Flow::Normal;
     }

@@ -353,7 +353,9 @@ public:
   Value primitiveAttr(const lang::BuiltinInfo &info, llvm::StringRef attr,
                       Node at);
   /// Converts a value to a dtype (DType value, string, torch dtype ...).
-  std::optional<lang::DType> toDType(Value v);
+  /// A dtype parameter without a value (a symbol) is float32 with a
+  /// warning at \p at when \p at is given.
+  std::optional<lang::DType> toDType(Value v, Node at = Node());
   /// Converts a shape argument to dims; false on error (reported).
   bool toShape(Value v, llvm::SmallVectorImpl<SymExpr> &dims, Node at);
   /// Evaluates a T.Tensor-like annotation into a global buffer.

@@ -444,7 +444,7 @@ static Value makeTensorType(Interpreter &in, const PArgs &p,
     return Value::poison();
   t->dtype = lang::DType(lang::ScalarType::Float32);
   if (std::optional<Value> dt = p.get("dtype")) {
-    std::optional<lang::DType> d = in.toDType(*dt);
+    std::optional<lang::DType> d = in.toDType(*dt, p.node("dtype"));
     if (!d) {
       if (dt->isAbrupt())
         return *dt;
@@ -472,7 +472,7 @@ Value tlc::eval::allocate(Interpreter &in, const PArgs &p, MemoryScope scope) {
   if (!in.toShape(shapeV, shape, p.node("shape")))
     return Value::poison();
   Value dt = p.getOr("dtype", in.heap.strNoCopy("float32"));
-  std::optional<lang::DType> dtype = in.toDType(dt);
+  std::optional<lang::DType> dtype = in.toDType(dt, p.node("dtype"));
   if (!dtype) {
     if (dt.isAbrupt())
       return dt;
@@ -614,7 +614,7 @@ std::optional<Value> Interpreter::callKernelPrimitive(const PArgs &p) {
     llvm::SmallVector<SymExpr, 4> shape;
     if (!toShape(shapeV, shape, at))
       return Value::poison();
-    std::optional<lang::DType> dtype = toDType(dt);
+    std::optional<lang::DType> dtype = toDType(dt, p.node("dtype"));
     if (!dtype)
       return dt.isAbrupt() ? dt
                            : fail(p.node("dtype"),
@@ -637,7 +637,7 @@ std::optional<Value> Interpreter::callKernelPrimitive(const PArgs &p) {
     if (checkInKernel("T.alloc_var", at))
       return Value::poison();
     Value dt = p.getOr("dtype", Value::poison());
-    std::optional<lang::DType> dtype = toDType(dt);
+    std::optional<lang::DType> dtype = toDType(dt, p.node("dtype"));
     if (!dtype)
       return dt.isAbrupt() ? dt
                            : fail(p.node("dtype"),

@@ -191,10 +191,23 @@ Value Interpreter::primitiveAttr(const lang::BuiltinInfo &info,
 // Conversions
 //===----------------------------------------------------------------------===//
 
-std::optional<lang::DType> Interpreter::toDType(Value v) {
+std::optional<lang::DType> Interpreter::toDType(Value v, Node at) {
   switch (v.getKind()) {
   case ValueKind::DType:
     return v.getDType();
+  case ValueKind::Primitive:
+    // `T.Tensor([n], T.ptr)`: a table of addresses, stored as int64.
+    if (v.getPrimitive()->getCanonical().id == BuiltinId::Ptr)
+      return lang::DType(lang::ScalarType::Int64);
+    return std::nullopt;
+  case ValueKind::Sym:
+    // A dtype parameter no call site binds (a default instance).
+    if (at && v.getSym().isSymbol()) {
+      warning(at, "dtype '" + v.getSym().str() +
+                      "' has no value in this instance; analysed as float32");
+      return lang::DType(lang::ScalarType::Float32);
+    }
+    return std::nullopt;
   case ValueKind::Str:
     return lang::DType::parse(getStr(v));
   case ValueKind::Opaque: {
@@ -744,7 +757,7 @@ Value Interpreter::callMetaPrimitive(const PArgs &p) {
     // T.reinterpret accepts the old (dtype, value) order too.
     if (p.info.id == BuiltinId::Reinterpret && toDType(v) && !toDType(dt))
       std::swap(v, dt);
-    std::optional<lang::DType> t = toDType(dt);
+    std::optional<lang::DType> t = toDType(dt, p.node("dtype"));
     if (!t) {
       if (dt.isAbrupt())
         return dt;
@@ -768,7 +781,7 @@ Value Interpreter::callMetaPrimitive(const PArgs &p) {
   case BuiltinId::MaxValue:
   case BuiltinId::MinValue: {
     Value dt = p.getOr("dtype", Value::poison());
-    std::optional<lang::DType> t = toDType(dt);
+    std::optional<lang::DType> t = toDType(dt, p.node("dtype"));
     if (!t) {
       if (dt.isAbrupt())
         return dt;
