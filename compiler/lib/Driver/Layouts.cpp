@@ -15,7 +15,7 @@
 #include "tlc/Driver/Driver.h"
 
 #include "tlc/Dialect/Tile/IR/TileOps.h"
-#include "tlc/Dialect/Tile/Transforms/LayoutAttrCodec.h"
+#include "tlc/Dialect/Tile/IR/LayoutAttrCodec.h"
 #include "tlc/Dialect/Tile/Transforms/LayoutInference.h"
 
 #include "mlir/IR/Diagnostics.h"

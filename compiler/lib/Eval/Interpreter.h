@@ -331,6 +331,9 @@ public:
   /// persistent tile scheduler, vector builders (MetaObjects.cpp); nullopt
   /// if \p p is not one.
   std::optional<Value> callObjectPrimitive(const PArgs &p);
+  /// `T.Layout(shape, fn)` / `T.Fragment(shape, ...)`: traces the index
+  /// functions over symbolic coordinates into a layout (MetaObjects.cpp).
+  Value makeLayoutObject(const PArgs &p);
   /// init / valid / next_tile / coord of a T.PersistentTileScheduler.
   Value callSchedulerMethod(NativeId id, CallArgs &args, Node at);
   /// Primitives built as one tile.intrinsic (Intrinsics.cpp); nullopt if

@@ -850,11 +850,24 @@ std::optional<Value> Interpreter::callKernelPrimitive(const PArgs &p) {
       checkBufferUse(b, at);
       if (!usable(b))
         continue;
-      llvm::StringRef desc = "layout";
-      if (kv.second.isObj(ObjKind::Layout))
-        desc = kv.second.as<LayoutObj>()->description;
-      tile::AnnotateLayoutOp::create(ir->b, ir->loc(at), b->value,
-                                           ir->b.getStringAttr(desc));
+      mlir::Attribute layout = ir->b.getStringAttr("layout");
+      if (kv.second.isObj(ObjKind::Layout)) {
+        LayoutObj *lo = kv.second.as<LayoutObj>();
+        layout = lo->attr ? lo->attr : ir->b.getStringAttr(lo->description);
+        if (!lo->whyOpaque.empty())
+          warning(at, "the layout annotated for '" + b->name +
+                          "' is not used: " + lo->whyOpaque);
+      } else if (kv.second.is(ValueKind::Function)) {
+        // A callable is wrapped as T.Layout(buffer.shape, fn).
+        Value shape = getAttr(kv.first, "shape", at);
+        CallArgs args;
+        args.pos = {shape, kv.second};
+        args.posNodes = {at, at};
+        Value lv = callPrimitive(lang::getBuiltin(BuiltinId::Layout), args, at);
+        if (lv.isObj(ObjKind::Layout) && lv.as<LayoutObj>()->attr)
+          layout = lv.as<LayoutObj>()->attr;
+      }
+      tile::AnnotateLayoutOp::create(ir->b, ir->loc(at), b->value, layout);
     }
     return Value::none();
   }

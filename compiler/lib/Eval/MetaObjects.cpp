@@ -18,6 +18,10 @@
 #include "IRGen.h"
 #include "Primitives.h"
 
+#include "tlc/Dialect/Tile/IR/LayoutAttrCodec.h"
+#include "tlc/Layout/Fragment.h"
+#include "tlc/Layout/IndexExpr.h"
+
 using namespace tlc;
 using namespace tlc::eval;
 using lang::BuiltinId;
@@ -39,6 +43,229 @@ static Value argumentObject(Interpreter &in, const PArgs &p,
 /// A vector dtype of \p lanes lanes of \p elem.
 static DType withLanes(DType elem, int64_t lanes) {
   return DType(elem.getScalarType(), unsigned(lanes));
+}
+
+//===----------------------------------------------------------------------===//
+// T.Layout and T.Fragment
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Traces the index functions of one T.Layout / T.Fragment.
+struct LayoutTracer {
+  Interpreter &in;
+  const PArgs &p;
+  std::vector<int64_t> shape;
+  /// Coordinate names, then `__rep`.
+  std::vector<std::string> names;
+  std::string why;
+
+  /// Calls \p fn with the symbolic coordinates (and the replica when
+  /// \p withRep); the results, flattened one level.
+  std::optional<llvm::SmallVector<Value, 4>> call(Value fn, bool withRep) {
+    CallArgs args;
+    for (size_t d = 0; d < shape.size(); ++d) {
+      args.pos.push_back(Value::sym(in.syms.symbol(names[d])));
+      args.posNodes.push_back(p.call);
+    }
+    if (withRep) {
+      args.pos.push_back(Value::sym(in.syms.symbol(names.back())));
+      args.posNodes.push_back(p.call);
+    }
+    Value r = in.call(fn, args, p.call);
+    if (r.isAbrupt()) {
+      why = "its index function could not be evaluated";
+      return std::nullopt;
+    }
+    llvm::SmallVector<Value, 4> out;
+    if (r.isSequence())
+      out.append(getElems(r).begin(), getElems(r).end());
+    else
+      out.push_back(r);
+    return out;
+  }
+
+  /// The index expression of one traced result.
+  std::optional<layout::IndexExpr> expr(Value v) {
+    SymExpr s = in.toSym(v);
+    if (!s) {
+      why = "an index function returned '" + in.toString(v) +
+            "', not an integer expression of the coordinates";
+      return std::nullopt;
+    }
+    llvm::Expected<layout::IndexExpr> e =
+        layout::parseIndexExpr(s.str(), names);
+    if (!e) {
+      why = "tlc cannot represent the index expression '" + s.str() +
+            "': " + llvm::toString(e.takeError());
+      return std::nullopt;
+    }
+    return std::move(*e);
+  }
+};
+} // namespace
+
+/// The register index TileLang infers for a fragment given only its thread
+/// map: each thread's elements numbered in row-major order. Found among the
+/// two forms that give that numbering for the usual maps (`flat // T` when
+/// threads take consecutive elements cyclically, `flat % (E / T)` when each
+/// thread holds a contiguous run), checked by Fragment::verify.
+static std::optional<layout::Fragment>
+withInferredIndex(const std::vector<int64_t> &shape,
+                  const layout::IndexExpr &thread, int64_t replicate,
+                  int64_t blockThreads, const std::vector<std::string> &names) {
+  std::string flat;
+  int64_t elements = 1;
+  for (size_t d = 0; d < shape.size(); ++d) {
+    flat = d == 0 ? names[d] : "(" + flat + ") * " +
+                                   std::to_string(shape[d]) + " + " + names[d];
+    elements *= shape[d];
+  }
+  // The number of distinct threads of replica 0.
+  llvm::Expected<layout::Fragment> probe = layout::Fragment::get(
+      shape, {*layout::parseIndexExpr(flat, names)}, thread, replicate);
+  if (!probe) {
+    llvm::consumeError(probe.takeError());
+    return std::nullopt;
+  }
+  int64_t threads = std::max<int64_t>(1, probe->getThreadExtent());
+  for (std::string index :
+       {"(" + flat + ") // " + std::to_string(threads),
+        "(" + flat + ") % " +
+            std::to_string(std::max<int64_t>(1, elements * replicate /
+                                                    threads))}) {
+    llvm::Expected<layout::IndexExpr> e = layout::parseIndexExpr(index, names);
+    if (!e) {
+      llvm::consumeError(e.takeError());
+      continue;
+    }
+    llvm::Expected<layout::Fragment> f =
+        layout::Fragment::get(shape, {*e}, thread, replicate);
+    if (!f) {
+      llvm::consumeError(f.takeError());
+      continue;
+    }
+    if (llvm::Error err = f->verify(std::max(blockThreads, threads))) {
+      llvm::consumeError(std::move(err));
+      continue;
+    }
+    return std::move(*f);
+  }
+  return std::nullopt;
+}
+
+Value Interpreter::makeLayoutObject(const PArgs &p) {
+  auto *o = heap.make<LayoutObj>();
+  o->description = p.info.getShortName();
+  Value result = heap.obj(ObjKind::Layout, o);
+  LayoutTracer tr{*this, p, {}, {}, {}};
+  auto give = [&](llvm::StringRef why) {
+    o->whyOpaque = why.str();
+    return result;
+  };
+  Value shapeV = p.getOr("shape", Value::poison());
+  llvm::SmallVector<SymExpr, 4> dims;
+  if (shapeV.isAbrupt() || !toShape(shapeV, dims, p.node("shape")))
+    return shapeV.isAbrupt() ? shapeV : result;
+  for (SymExpr d : dims) {
+    if (!d || !d.isConstant() || *d.getConstant() <= 0)
+      return give("its shape is not static");
+    tr.shape.push_back(*d.getConstant());
+  }
+  // The names the layout attributes print and parse (`i, j, ...`, `rep`).
+  static const char *const kNames[] = {"i", "j", "k", "l", "m", "n"};
+  if (tr.shape.size() > std::size(kNames))
+    return give("it has more than 6 dimensions");
+  for (size_t d = 0; d < tr.shape.size(); ++d)
+    tr.names.push_back(kNames[d]);
+  tr.names.push_back("rep");
+  mlir::MLIRContext *ctx = &mlirContext;
+  if (p.info.id == BuiltinId::Layout) {
+    std::optional<Value> fn = p.get("forward_fn");
+    if (!fn)
+      return give("it has no forward_fn");
+    std::optional<llvm::SmallVector<Value, 4>> outs = tr.call(*fn, false);
+    if (!outs)
+      return give(tr.why);
+    std::vector<layout::IndexExpr> forward;
+    for (Value v : *outs) {
+      std::optional<layout::IndexExpr> e = tr.expr(v);
+      if (!e)
+        return give(tr.why);
+      forward.push_back(std::move(*e));
+    }
+    llvm::Expected<layout::Layout> l =
+        layout::Layout::get(tr.shape, std::move(forward));
+    if (!l)
+      return give(llvm::toString(l.takeError()));
+    o->attr = tile::encodeLayout(ctx, *l);
+    return result;
+  }
+  // T.Fragment.
+  Value rep = p.getOr("replicate", Value::integer(1));
+  int64_t replicate = rep.isIntLike() ? rep.getInt() : 1;
+  if (replicate < 1)
+    return give("replicate must be a positive integer");
+  std::optional<layout::IndexExpr> thread;
+  std::vector<layout::IndexExpr> index;
+  if (std::optional<Value> fn = p.get("forward_fn"); fn && !fn->isNone()) {
+    std::optional<llvm::SmallVector<Value, 4>> outs =
+        tr.call(*fn, replicate > 1);
+    if (!outs || outs->size() != 2)
+      return give(outs ? "forward_fn must return (thread, index)" : tr.why);
+    thread = tr.expr((*outs)[0]);
+    if (!thread)
+      return give(tr.why);
+    llvm::SmallVector<Value, 2> idx;
+    if ((*outs)[1].isSequence())
+      idx.append(getElems((*outs)[1]).begin(), getElems((*outs)[1]).end());
+    else
+      idx.push_back((*outs)[1]);
+    for (Value v : idx) {
+      std::optional<layout::IndexExpr> e = tr.expr(v);
+      if (!e)
+        return give(tr.why);
+      index.push_back(std::move(*e));
+    }
+  } else {
+    std::optional<Value> tfn = p.get("forward_thread_fn");
+    if (!tfn || tfn->isNone())
+      return give("it has neither forward_fn nor forward_thread_fn");
+    std::optional<llvm::SmallVector<Value, 4>> t = tr.call(*tfn, replicate > 1);
+    if (!t || t->size() != 1)
+      return give(t ? "forward_thread_fn must return one thread index"
+                    : tr.why);
+    thread = tr.expr((*t)[0]);
+    if (!thread)
+      return give(tr.why);
+    if (std::optional<Value> ifn = p.get("forward_index_fn");
+        ifn && !ifn->isNone()) {
+      std::optional<llvm::SmallVector<Value, 4>> outs = tr.call(*ifn, false);
+      if (!outs)
+        return give(tr.why);
+      for (Value v : *outs) {
+        std::optional<layout::IndexExpr> e = tr.expr(v);
+        if (!e)
+          return give(tr.why);
+        index.push_back(std::move(*e));
+      }
+    }
+  }
+  int64_t blockThreads = kernel && kernel->threads ? kernel->threads : 1024;
+  if (index.empty()) {
+    std::optional<layout::Fragment> f = withInferredIndex(
+        tr.shape, *thread, replicate, blockThreads, tr.names);
+    if (!f)
+      return give("tlc cannot infer a register index for its thread map; "
+                  "give forward_index_fn");
+    o->attr = tile::encodeFragment(ctx, *f);
+    return result;
+  }
+  llvm::Expected<layout::Fragment> f =
+      layout::Fragment::get(tr.shape, std::move(index), *thread, replicate);
+  if (!f)
+    return give(llvm::toString(f.takeError()));
+  o->attr = tile::encodeFragment(ctx, *f);
+  return result;
 }
 
 //===----------------------------------------------------------------------===//

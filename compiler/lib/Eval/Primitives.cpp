@@ -659,6 +659,7 @@ Value Interpreter::callMetaPrimitive(const PArgs &p) {
     return Value::none();
   case BuiltinId::Layout:
   case BuiltinId::Fragment:
+    return makeLayoutObject(p);
   case BuiltinId::MakeSwizzledLayout:
   case BuiltinId::MakeLinearLayout:
   case BuiltinId::MakeGemmFragment8x8: {

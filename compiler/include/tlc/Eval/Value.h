@@ -26,6 +26,7 @@
 #include "tlc/Support/Diagnostic.h"
 #include "tlc/Syntax/SyntaxTree.h"
 
+#include "mlir/IR/Attributes.h"
 #include "mlir/IR/Value.h"
 
 #include "llvm/ADT/SmallVector.h"
@@ -467,9 +468,16 @@ struct LoopFrameObj : Obj {
   Value waveSize, waveIndex;
 };
 
-/// An opaque layout object (annotate_layout arguments).
+/// A layout object (T.Layout, T.Fragment, tilelang.layout.make_*).
 struct LayoutObj : Obj {
+  /// The constructor's short name (`Fragment`, `make_swizzled_layout`).
   llvm::StringRef description;
+  /// The `#tile.layout` / `#tile.fragment` attribute when tlc evaluated
+  /// the index functions; null for constructors that depend on the buffer
+  /// and target (they are resolved by layout inference).
+  mlir::Attribute attr;
+  /// Why `attr` is null for a T.Layout / T.Fragment (empty otherwise).
+  std::string whyOpaque;
 };
 
 /// A member of a registry namespace, e.g. T.GemmWarpPolicy.FullRow.

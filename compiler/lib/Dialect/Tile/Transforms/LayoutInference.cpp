@@ -12,7 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tlc/Dialect/Tile/Transforms/LayoutInference.h"
-#include "tlc/Dialect/Tile/Transforms/LayoutAttrCodec.h"
+#include "tlc/Dialect/Tile/IR/LayoutAttrCodec.h"
 
 #include "tlc/Layout/Propagation.h"
 #include "tlc/Layout/SharedLayouts.h"

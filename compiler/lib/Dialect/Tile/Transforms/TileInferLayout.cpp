@@ -14,7 +14,7 @@
 #include "tlc/Dialect/Tile/Transforms/Passes.h"
 
 #include "tlc/Dialect/Tile/IR/TileOps.h"
-#include "tlc/Dialect/Tile/Transforms/LayoutAttrCodec.h"
+#include "tlc/Dialect/Tile/IR/LayoutAttrCodec.h"
 #include "tlc/Dialect/Tile/Transforms/LayoutInference.h"
 
 namespace tlc {

@@ -5,7 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tlc/Dialect/Tile/Transforms/LayoutAttrCodec.h"
+#include "tlc/Dialect/Tile/IR/LayoutAttrCodec.h"
 
 #include "tlc/Dialect/Tile/IR/TileDialect.h"
 
