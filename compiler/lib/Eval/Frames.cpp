@@ -92,13 +92,16 @@ std::optional<Value> Interpreter::callFramePrimitive(const PArgs &p) {
       else
         ids.push_back(g);
       for (Value id : ids) {
-        if (!id.isIntLike() || id.getInt() < 0)
-          return fail(at, "T.ws takes non-negative warp-group ids, not " +
+        if (!id.isIntLike())
+          return fail(at, "T.ws takes integer warp-group ids, not " +
                               toString(id, true));
+        // A negative id (T.ws(-1)) binds no warp group: every thread runs.
+        if (id.getInt() < 0)
+          return heap.obj(ObjKind::GenericFrame, frame());
         f->groups.push_back(id.getInt());
       }
     }
-    if (f->groups.empty())
+    if (f->groups.empty() && p.rest("warp_group_ids").empty())
       return fail(at, "T.ws needs at least one warp-group id");
     return heap.obj(ObjKind::GenericFrame, f);
   }
@@ -241,6 +244,8 @@ Flow Interpreter::execFrame(FrameObj *frame, Node withNode, Node target) {
   case BuiltinId::WarpSpecialize: {
     if (checkInKernel("T.ws", call))
       return Flow::Normal;
+    if (frame->groups.empty()) // T.ws(-1): every thread.
+      return execBody(withNode, Field::body);
     int64_t maxGroup = *llvm::max_element(frame->groups);
     if (kernel->threads &&
         (maxGroup + 1) * kWarpGroupThreads > kernel->threads) {

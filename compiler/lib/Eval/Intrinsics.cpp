@@ -362,8 +362,14 @@ std::optional<Value> Interpreter::callIntrinsicPrimitive(const PArgs &p) {
   std::optional<IntrinsicRule> rule = getIntrinsicRule(p.info.id);
   if (!rule)
     return std::nullopt;
-  if (checkInKernel(p.info.name, p.call))
-    return Value::poison();
+  // Outside a traced function these build TVM expressions for the Python
+  // code that inspects them; their value is nothing tlc models.
+  if (!tracing()) {
+    if (rule->kind != ResultKind::None)
+      return heap.opaque(p.info.name);
+    return fail(p.call, p.info.name + " can only be used while a kernel is "
+                                      "traced");
+  }
   IntrinsicArgs a{*this};
   llvm::ArrayRef<lang::ParamInfo> params = p.info.params;
   for (unsigned i = 0; i < params.size(); ++i) {

@@ -355,8 +355,12 @@ Flow Interpreter::execKernel(KernelFrameObj *frame, Node withNode,
 Flow Interpreter::execIRLoop(LoopFrameObj *loop, Node forNode) {
   Node call = loop->call;
   Node target = forNode.child(Field::target);
-  if (!kernel) {
-    error(call, "TileLang loops can only be used inside a T.Kernel region");
+  // Serial loops may also run at the function level (raw TIR style);
+  // distributing a loop over threads needs the kernel's threads.
+  if (!kernel && (loop->loopKind == LoopKind::Parallel ||
+                  loop->loopKind == LoopKind::Pipelined)) {
+    error(call, "T.Parallel and T.Pipelined can only be used inside a "
+                "T.Kernel region");
     return Flow::Normal;
   }
   bool inParallel = llvm::any_of(

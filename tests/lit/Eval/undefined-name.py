@@ -28,8 +28,9 @@ LATER_CONSTANT = 21
 
 def never_called(flag):
     if flag:
-        # Reported although no instance runs this code.
-        # expected-error@+1 {{undefined name 'typo_name'}}
+        # Reported although no instance runs this code: a warning, since
+        # Python only raises if it runs (an error where evaluation reaches).
+        # expected-warning@+1 {{undefined name 'typo_name'}}
         return typo_name
     squares = [v * v for v in range(flag)]
     return [w for w in squares if w > flag], (lambda q: q + flag)(1)

@@ -13,15 +13,15 @@ def scale(M, N, block_M=32, dtype="float16"):
     def main(A: T.Tensor((M, N), dtype), B: T.Tensor((M, N), dtype)):
         with T.Kernel(T.ceildiv(M, block_M), threads=128) as bx:
             for i, j in T.Parallel(block_M, N):
-                # CHECK: unknown-condition.py:[[@LINE+1]]:73: warning: tlc cannot evaluate `torch.cuda.is_available()` (a call result outside TileLang); the first alternative is assumed
-                B[bx * block_M + i, j] = A[bx * block_M + i, j] * (2 if torch.cuda.is_available() else 3)
-            # CHECK: unknown-condition.py:[[@LINE+1]]:16: warning: tlc cannot evaluate `torch.cuda.is_available()` (a call result outside TileLang); the `if` branch is assumed
-            if torch.cuda.is_available():
+                # CHECK: unknown-condition.py:[[@LINE+1]]:73: warning: tlc cannot evaluate `torch.are_deterministic_algorithms_enabled()` (a call result outside TileLang); the first alternative is assumed
+                B[bx * block_M + i, j] = A[bx * block_M + i, j] * (2 if torch.are_deterministic_algorithms_enabled() else 3)
+            # CHECK: unknown-condition.py:[[@LINE+1]]:16: warning: tlc cannot evaluate `torch.are_deterministic_algorithms_enabled()` (a call result outside TileLang); the `if` branch is assumed
+            if torch.are_deterministic_algorithms_enabled():
                 T.print(B)
 
     return main
 
 
 scale(1024, 1024)
-if torch.cuda.is_available():
+if torch.are_deterministic_algorithms_enabled():
     print("harness code: no warning")

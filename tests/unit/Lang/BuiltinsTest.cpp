@@ -236,13 +236,16 @@ TEST_CASE("lookup") {
 }
 
 TEST_CASE("support levels and the unsupported message") {
-  const BuiltinInfo *tma = lookupBuiltin("T.tma_copy");
-  REQUIRE(tma);
-  CHECK(tma->support == SupportLevel::NotSupportedByTlc);
-  CHECK(getNotSupportedMessage(*tma) == "'T.tma_copy' is not supported by tlc");
-  CHECK(!lookupBuiltin("T.wgmma_mma")->isSupported());
-  CHECK(!lookupBuiltin("T.call_extern")->isSupported());
-  CHECK(!lookupBuiltin("T.alloc_tmem")->isSupported());
+  // Every entry of the surface is evaluated (issue 12): none is left
+  // Unsupported. The message stays for entries that may be marked so.
+  for (const BuiltinInfo &info : getAllBuiltins()) {
+    CAPTURE(info.name.str());
+    CHECK(info.isSupported());
+  }
+  BuiltinInfo tma = *lookupBuiltin("T.tma_copy");
+  tma.support = SupportLevel::NotSupportedByTlc;
+  CHECK(!tma.isSupported());
+  CHECK(getNotSupportedMessage(tma) == "'T.tma_copy' is not supported by tlc");
 }
 
 TEST_CASE("names the evaluator must implement are supported") {
@@ -407,7 +410,8 @@ TEST_CASE("signatures") {
   checkSignature("T.GemmWarpPolicy", "T.GemmWarpPolicy");
   checkSignature("T.clear", "T.clear(buffer, annotations=None)");
   checkSignature("T.Kernel", "T.Kernel(*blocks, threads=None, prelude=None, "
-                             "is_cpu=False) -> Var | list[Var]");
+                             "is_cpu=False, cluster_dims=None) -> "
+                             "Var | list[Var]");
   checkSignature("T.Ref", "T.Ref");
   checkSignature("tilelang.PassConfigKey.TL_DISABLE_TMA_LOWER",
                  "tilelang.PassConfigKey.TL_DISABLE_TMA_LOWER: str");
@@ -435,10 +439,11 @@ TEST_CASE("argument matching") {
   checkCall("T.copy", 2, "", "ok:p0 p1 d d d d d d");
   checkCall("T.copy", 2, "disable_tma", "ok:p0 p1 d k0 d d d d");
   checkCall("T.copy", 0, "dst,src", "ok:k1 k0 d d d d d d");
-  checkCall("T.gemm", 3, "transpose_B,policy", "ok:p0 p1 p2 d k0 k1 d d d d");
-  checkCall("T.gemm", 5, "", "ok:p0 p1 p2 p3 p4 d d d d d");
-  checkCall("T.Kernel", 3, "threads", "ok:*0 k0 d d");
-  checkCall("T.Kernel", 0, "threads", "ok:*0 k0 d d");
+  checkCall("T.gemm", 3, "transpose_B,policy",
+            "ok:p0 p1 p2 d k0 k1 d d d d d");
+  checkCall("T.gemm", 5, "", "ok:p0 p1 p2 p3 p4 d d d d d d");
+  checkCall("T.Kernel", 3, "threads", "ok:*0 k0 d d d");
+  checkCall("T.Kernel", 0, "threads", "ok:*0 k0 d d d");
   checkCall("T.Parallel", 2, "", "ok:*0 d d d d");
   checkCall("T.Pipelined", 1, "num_stages", "ok:p0 d k0 d d d d d");
   checkCall("T.alloc_var", 2, "", "ok:p0 *1 d d");
