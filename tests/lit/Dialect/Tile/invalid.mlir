@@ -879,3 +879,52 @@ tile.func @print_type(%v: index) {
   // expected-error @+1 {{expects a scalar or a buffer, got 'vector<2x2xf32>'}}
   tile.print "m" %m : vector<2x2xf32>
 }
+
+// -----
+
+tile.func @intrinsic_callee(%v: f32) {
+  // expected-error @+1 {{callee must name a TileLang primitive (`T.name`) or be `tlc.unknown_value`, got 'shfl_xor'}}
+  %r = tile.intrinsic "shfl_xor"(%v) : (f32) -> f32
+}
+
+// -----
+
+tile.func @intrinsic_params(%v: f32, %d: i32) {
+  // expected-error @+1 {{names 1 parameters for 2 operands}}
+  %r = tile.intrinsic "T.shfl_xor"(%v, %d) {params = ["value"]} : (f32, i32) -> f32
+}
+
+// -----
+
+tile.func @intrinsic_results(%v: f32) {
+  // expected-error @+1 {{has at most one result, got 2}}
+  %r:2 = tile.intrinsic "T.shfl_xor"(%v) : (f32) -> (f32, f32)
+}
+
+// -----
+
+tile.func @make_tensor_scope(%p: i64) {
+  // expected-error @+1 {{makes a global tensor, not a 'shared.dyn' buffer}}
+  %t = tile.make_tensor %p : i64 -> !tile.buffer<[4], f16, shared.dyn>
+}
+
+// -----
+
+tile.func @make_tensor_width(%p: i32) {
+  // expected-error @+1 {{expects a 64-bit address, got 'i32'}}
+  %t = tile.make_tensor %p : i32 -> !tile.buffer<[4], f16, global>
+}
+
+// -----
+
+tile.func @view_scope(%a: !tile.buffer<[4, 4], f16, global>) {
+  // expected-error @+1 {{keeps the memory scope: 'global' to 'shared.dyn'}}
+  %v = tile.view %a : !tile.buffer<[4, 4], f16, global> to !tile.buffer<[16], f16, shared.dyn>
+}
+
+// -----
+
+tile.func @view_bits(%a: !tile.buffer<[4, 4], f16, global>) {
+  // expected-error @+1 {{views 256 bits of [4, 4] as 512 bits of [16]}}
+  %v = tile.view %a : !tile.buffer<[4, 4], f16, global> to !tile.buffer<[16], f32, global>
+}

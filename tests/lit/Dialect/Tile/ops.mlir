@@ -339,3 +339,31 @@ tile.func @empty_bodies(%t: index, %c: i1) {
 // CHECK-LABEL: tile.func private @decl(
 // CHECK-NOT: {
 tile.func private @decl(%a: !tile.buffer<[4], f32, global>)
+
+// CHECK-LABEL: tile.func @intrinsics(
+// CHECK: %{{.*}} = tile.intrinsic "T.shfl_xor"(%{{.*}}, %{{.*}}) {params = ["value", "delta"]} : (f32, i32) -> f32
+// CHECK: tile.intrinsic "T.mbarrier_wait_parity"(%{{.*}}, %{{.*}}) {options = {scope = "cta"}, params = ["mbarrier", "parity"]} : (!tile.buffer<[1], ui64, shared.barrier>, i32) -> ()
+// CHECK: tile.intrinsic "T.fence_proxy_async"() : () -> ()
+// CHECK: %{{.*}} = tile.intrinsic "tlc.unknown_value"() {options = {what = "torch tensor"}} : () -> f32
+tile.func @intrinsics(%v: f32, %d: i32, %p: i32) {
+  tile.kernel (%x) grid [1] threads [128] {
+    %bar = tile.alloc {arrive_counts = array<i64: 128>} : !tile.buffer<[1], ui64, shared.barrier>
+    %r = tile.intrinsic "T.shfl_xor"(%v, %d) {params = ["value", "delta"]} : (f32, i32) -> f32
+    tile.intrinsic "T.mbarrier_wait_parity"(%bar, %p) {params = ["mbarrier", "parity"], options = {scope = "cta"}} : (!tile.buffer<[1], ui64, shared.barrier>, i32) -> ()
+    tile.intrinsic "T.fence_proxy_async"() : () -> ()
+    %u = tile.intrinsic "tlc.unknown_value"() {options = {what = "torch tensor"}} : () -> f32
+  }
+}
+
+// CHECK-LABEL: tile.func @pointer_views(
+// CHECK: %{{.*}} = tile.make_tensor %{{.*}} : i64 -> !tile.buffer<[M, 128], f16, global>
+// CHECK: %{{.*}} = tile.view %{{.*}} : !tile.buffer<[64, 64], f16, shared.dyn> to !tile.buffer<[4096], f16, shared.dyn>
+// CHECK: %{{.*}} = tile.view %{{.*}} : !tile.buffer<[64, 64], f16, shared.dyn> to !tile.buffer<[64, 32], i32, shared.dyn>
+tile.func @pointer_views(%p: i64) symbols(M: dynamic) {
+  %t = tile.make_tensor %p : i64 -> !tile.buffer<[M, 128], f16, global>
+  tile.kernel (%x) grid [1] threads [128] {
+    %s = tile.alloc : !tile.buffer<[64, 64], f16, shared.dyn>
+    %flat = tile.view %s : !tile.buffer<[64, 64], f16, shared.dyn> to !tile.buffer<[4096], f16, shared.dyn>
+    %words = tile.view %s : !tile.buffer<[64, 64], f16, shared.dyn> to !tile.buffer<[64, 32], i32, shared.dyn>
+  }
+}
