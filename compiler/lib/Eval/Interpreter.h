@@ -111,6 +111,8 @@ struct KernelCtx {
   llvm::SmallVector<BufferObj *, 8> sharedBuffers;
   /// The `with T.Kernel` call (for the budget diagnostic).
   Node call;
+  /// The tile.kernel op (null when IR building is off).
+  mlir::Operation *op = nullptr;
   /// Thread binding values (threadIdx.x/y/z) created on demand.
   llvm::SmallVector<Value, 3> threadVars;
   /// Block binding values (bx, by, bz).

@@ -107,7 +107,10 @@ Value tlc::eval::tileCopy(Interpreter &in, const PArgs &p) {
                                " and " +
                                shapeStr(d ? d->extents : rd->extents));
   }
-  if (lang::isSharedScope(d->buffer->scope))
+  // Loads from global memory into shared memory are what T.Pipelined
+  // multi-buffers (its producer stage).
+  if (lang::isSharedScope(d->buffer->scope) &&
+      lang::isGlobalScope(s->buffer->scope))
     for (auto it = in.loops.rbegin(); it != in.loops.rend(); ++it)
       if (it->kind == LoopKind::Pipelined) {
         d->buffer->stages = std::max(d->buffer->stages, it->numStages);

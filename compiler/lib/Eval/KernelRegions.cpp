@@ -153,10 +153,58 @@ static std::string formatBytes(int64_t bytes) {
   return buf;
 }
 
+/// The index of the statement of \p body that contains \p op, or -1.
+static int statementIndex(mlir::Block &body, mlir::Operation *op,
+                          const llvm::DenseMap<mlir::Operation *, int> &index) {
+  for (; op; op = op->getParentOp()) {
+    if (op->getBlock() == &body)
+      return index.lookup(op);
+  }
+  return -1;
+}
+
+/// First and last statement of \p body that use \p buffer, through views
+/// and regions; std::nullopt when nothing uses it.
+static std::optional<std::pair<int, int>>
+liveRange(mlir::Block &body, mlir::Value buffer,
+          const llvm::DenseMap<mlir::Operation *, int> &index) {
+  int first = INT_MAX, last = -1;
+  llvm::SmallVector<mlir::Value, 4> work = {buffer};
+  while (!work.empty()) {
+    mlir::Value v = work.pop_back_val();
+    for (mlir::Operation *user : v.getUsers()) {
+      int s = statementIndex(body, user, index);
+      if (s >= 0) {
+        first = std::min(first, s);
+        last = std::max(last, s);
+      }
+      if (llvm::isa<tile::RegionOp, tile::ViewOp>(user))
+        work.push_back(user->getResult(0));
+    }
+  }
+  if (last < 0)
+    return std::nullopt;
+  return std::make_pair(first, last);
+}
+
 std::optional<int64_t> Interpreter::checkSharedMemory(KernelCtx &k) {
+  // As TileLang plans shared memory: buffers whose live ranges (first to
+  // last statement of the kernel body that uses them; a loop is one
+  // statement) do not overlap share bytes, and only buffers a T.Pipelined
+  // writes are multiplied by its stage count. The figure is the peak over
+  // the statements, a lower bound of any real placement, so no program is
+  // refused that TileLang could place.
   int64_t total = 0;
   bool allStatic = true;
   std::vector<RelatedInfo> notes;
+  mlir::Block *body = k.op ? &llvm::cast<tile::KernelOp>(k.op).getBody().front()
+                           : nullptr;
+  llvm::DenseMap<mlir::Operation *, int> index;
+  int numStatements = 0;
+  if (body)
+    for (mlir::Operation &op : *body)
+      index[&op] = numStatements++;
+  std::vector<int64_t> live(std::max(numStatements, 1), 0);
   for (BufferObj *b : k.sharedBuffers) {
     std::optional<int64_t> bytes = bufferBytes(b);
     if (!bytes) {
@@ -164,13 +212,23 @@ std::optional<int64_t> Interpreter::checkSharedMemory(KernelCtx &k) {
       continue;
     }
     int64_t used = *bytes * std::max<int64_t>(1, b->stages);
-    total += used;
+    std::optional<std::pair<int, int>> range =
+        body && b->value ? liveRange(*body, b->value, index)
+                         : std::optional<std::pair<int, int>>();
+    if (body && b->value && !range)
+      continue; // Never used: TileLang removes it.
+    int lo = range ? range->first : 0;
+    int hi = range ? range->second : int(live.size()) - 1;
+    for (int s = lo; s <= hi; ++s)
+      live[s] += used;
     std::string msg = "'" + b->name.str() + "' uses " + formatBytes(used);
     if (b->stages > 1)
       msg += " (" + std::to_string(b->stages) + " pipeline stages x " +
              formatBytes(*bytes) + ")";
     notes.push_back({b->range, msg});
   }
+  for (int64_t v : live)
+    total = std::max(total, v);
   std::optional<int64_t> result =
       allStatic ? std::optional<int64_t>(total) : std::nullopt;
   if (total <= options.target.sharedMemoryBytes)
@@ -292,6 +350,7 @@ Flow Interpreter::execKernel(KernelFrameObj *frame, Node withNode,
 
   KernelCtx k;
   k.id = ++lastKernelId;
+  k.op = op.getOperation();
   k.threads = staticThreads ? numThreads : 0;
   k.call = call;
   llvm::SmallVector<Node, 3> names;
