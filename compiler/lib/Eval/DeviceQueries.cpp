@@ -61,6 +61,23 @@ std::optional<Value> Interpreter::callDeviceQuery(llvm::StringRef qualified,
     symbolKinds[sym] = /*Dynamic=*/0;
     return Value::sym(syms.symbol(sym));
   }
+  // `tvm.DataType("float16")`: a dtype, as T.dtype.
+  if (name == "tvm.DataType" || name == "tvm.runtime.DataType") {
+    if (std::optional<lang::DType> t =
+            toDType(args.positional(0, Value::none())))
+      return Value::dtype(*t);
+    return std::nullopt;
+  }
+  // The fp8 format of the target (e4m3, and its `fnuz` variant on CDNA3).
+  if (name == "tilelang.language.fp8.determine_fp8_type" ||
+      name == "tilelang.utils.determine_fp8_type") {
+    bool fnuz = d && d->arch == "gfx942";
+    return heap.str(fnuz ? "float8_e4m3fnuz" : "float8_e4m3fn");
+  }
+  if (name == "tilelang.language.fp8.determine_torch_fp8_type") {
+    bool fnuz = d && d->arch == "gfx942";
+    return heap.opaque(fnuz ? "torch.float8_e4m3fnuz" : "torch.float8_e4m3fn");
+  }
   (void)at;
   name = qualified;
   bool driver = name.consume_front("tilelang.carver.arch.driver.");

@@ -497,6 +497,9 @@ Value Interpreter::getAttr(Value obj, llvm::StringRef attr, Node at) {
       return heap.str(lang::getScopeString(b->scope));
     if (attr == "name")
       return heap.str(b->name);
+    // The buffer's memory, for T.Tensor(shape, dtype, data=buf.data).
+    if (attr == "data")
+      return obj;
     return heap.opaque("buffer attribute");
   }
   case ValueKind::Region:

@@ -346,7 +346,9 @@ Scalar Interpreter::toScalar(Value v, Node at, mlir::Type hint) {
     // A value from outside TileLang (torch, a C extension, a symbol's
     // float arithmetic): analysis goes on with an unknown value of the
     // wanted type; no back end can generate it.
-    mlir::Type t = hint && !hint.isIndex() ? hint : ir->b.getF32Type();
+    mlir::Type t = !hint                ? ir->b.getF32Type()
+                   : hint.isIndex()     ? ir->b.getI32Type()
+                                        : hint;
     warning(at, "tlc cannot evaluate '" + toString(v) +
                     "' (a value from outside TileLang); it is analysed as "
                     "an unknown " +

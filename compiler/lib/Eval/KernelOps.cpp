@@ -461,6 +461,23 @@ static Value makeTensorType(Interpreter &in, const PArgs &p,
       if (std::optional<MemoryScope> s = lang::parseScope(getStr(*sc)))
         t->scope = *s;
   t->range = p.call.range();
+  // `T.Tensor(shape, dtype, buffer.data)` inside a kernel: the same memory
+  // seen with another shape.
+  if (std::optional<Value> data = p.get("data");
+      data && data->is(ValueKind::Buffer) && in.tracing()) {
+    BufferObj *src = data->as<BufferObj>();
+    if (!in.usable(src))
+      return Value::poison();
+    auto *b = in.heap.make<BufferObj>(*src);
+    b->shape.assign(t->shape.begin(), t->shape.end());
+    b->dtype = t->dtype;
+    b->hintIndex = -1;
+    b->value = tile::ViewOp::create(in.ir->b, in.ir->loc(p.call),
+                                    in.ir->bufferType(t->shape, t->dtype,
+                                                      src->scope),
+                                    src->value);
+    return Value::object(ValueKind::Buffer, b);
+  }
   return Value::object(ValueKind::Object, t);
 }
 
@@ -607,7 +624,8 @@ std::optional<Value> Interpreter::callKernelPrimitive(const PArgs &p) {
     // T.empty(shape, dtype) passes the dtype positionally.
     if (!p.get("dtype") && dims.size() >= 2 &&
         (dims.back().is(ValueKind::DType) || dims.back().isStr() ||
-         dims.back().is(ValueKind::Opaque))) {
+         dims.back().is(ValueKind::Opaque) ||
+         (dims.size() == 2 && dims[0].isSequence()))) {
       dt = dims.back();
       dims = dims.drop_back();
     }

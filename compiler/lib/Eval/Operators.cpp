@@ -73,8 +73,25 @@ Value Interpreter::binary(BinaryOp op, Value l, Value r, Node at) {
     return Value::poison();
   if (isIRScalar(l) || isIRScalar(r))
     return irBinary(op, l, r, at);
-  if (l.is(ValueKind::Opaque) || r.is(ValueKind::Opaque))
+  if (l.is(ValueKind::Opaque) || r.is(ValueKind::Opaque)) {
+    // Elementwise arithmetic of a torch tensor with a number (or a tensor
+    // of the same shape) keeps its shape: `torch.rand(m, k) * 2 - 1`.
+    auto *lo = l.is(ValueKind::Opaque) ? l.as<OpaqueObj>() : nullptr;
+    auto *ro = r.is(ValueKind::Opaque) ? r.as<OpaqueObj>() : nullptr;
+    OpaqueObj *shaped = lo && lo->hasShape ? lo : ro && ro->hasShape ? ro
+                                                                     : nullptr;
+    bool otherOk = (lo && ro) ? (lo->hasShape && ro->hasShape &&
+                                 lo->shape.size() == ro->shape.size())
+                              : (lo ? r : l).isNumber();
+    if (shaped && otherOk && op != syntax::BinaryOp::MatMult) {
+      auto *o = heap.make<OpaqueObj>();
+      o->description = "torch tensor";
+      o->shape = shaped->shape;
+      o->hasShape = true;
+      return Value::object(ValueKind::Opaque, o);
+    }
     return heap.opaque("arithmetic result");
+  }
 
   // Integers (bool included).
   if (l.isIntLike() && r.isIntLike()) {
