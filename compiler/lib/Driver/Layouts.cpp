@@ -251,10 +251,22 @@ LayoutStats tlc::driver::inferLayouts(eval::FileAnalysis &analysis,
       return stats;
     }
     for (mlir::Operation &top : module.getBody()->getOperations()) {
+      // An instance whose file asks for its own target (tile.target).
+      std::optional<tile::LayoutTarget> own;
+      std::string ownName;
+      if (auto t = top.getAttrOfType<mlir::StringAttr>("tile.target")) {
+        ownName = t.getValue().str();
+        if (ownName == "cpu" || llvm::StringRef(ownName).ends_with("cpu"))
+          continue;
+        own = tile::parseLayoutTarget(ownName);
+      }
+      const tile::LayoutTarget &instTarget = own ? *own : *layoutTarget;
+      llvm::StringRef instName = own ? llvm::StringRef(ownName)
+                                     : llvm::StringRef(name);
       std::vector<mlir::Operation *> ops;
       top.walk<mlir::WalkOrder::PreOrder>(
           [&](mlir::Operation *op) { ops.push_back(op); });
-      std::string key = cache ? instanceKey(&top, name) : std::string();
+      std::string key = cache ? instanceKey(&top, instName) : std::string();
       std::shared_ptr<const LayoutCache::Entry> entry =
           cache ? cache->lookup(key) : nullptr;
       if (entry) {
@@ -265,7 +277,7 @@ LayoutStats tlc::driver::inferLayouts(eval::FileAnalysis &analysis,
         size_t errorsBefore = errors;
         bool failedAny = false;
         std::shared_ptr<LayoutCache::Entry> fresh =
-            inferInstance(ops, *layoutTarget, failedAny);
+            inferInstance(ops, instTarget, failedAny);
         attach(*fresh, ops);
         computeLabels(*fresh, ops);
         // Errors point into the source by location, which the key ignores:

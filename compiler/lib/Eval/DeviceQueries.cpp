@@ -43,7 +43,7 @@ static Value deviceProperties(Interpreter &in, const lang::DeviceInfo &d) {
 
 std::optional<Value> Interpreter::callDeviceQuery(llvm::StringRef qualified,
                                                   CallArgs &args, Node at) {
-  const lang::DeviceInfo *d = options.target.device;
+  const lang::DeviceInfo *d = target().device;
   llvm::StringRef name = qualified;
   // TVM's size variables (`tvm.te.var("m")`, `tvm.tir.Var("n", "int32")`)
   // are run-time extents, like T.dynamic.

@@ -98,6 +98,56 @@ bool Interpreter::shouldSkipInstance(llvm::StringRef kernelName,
   return false;
 }
 
+const TargetInfo &Interpreter::target() const {
+  if (instance && instance->target)
+    return *instance->target;
+  if (!options.targetExplicit && !jitContext.empty() &&
+      !jitContext.back().target.empty()) {
+    // Factory code runs before the instance exists; answer for the target
+    // its decorator names.
+    static thread_local std::optional<TargetInfo> factoryTarget;
+    if (!factoryTarget || factoryTarget->name != jitContext.back().target)
+      factoryTarget = TargetInfo::parse(jitContext.back().target);
+    if (factoryTarget)
+      return *factoryTarget;
+  }
+  return options.target;
+}
+
+std::string Interpreter::fileTarget(Value v) const {
+  if (!v.isStr())
+    return {};
+  llvm::StringRef spec = getStr(v).trim();
+  llvm::StringRef kind = spec.take_until([](char c) { return c == ' '; });
+  llvm::StringRef rest = spec.drop_front(kind.size());
+  llvm::StringRef current = options.target.name;
+  if (kind == "cuda" || kind == "nvidia") {
+    size_t at = rest.find("-arch=");
+    if (at != llvm::StringRef::npos) {
+      llvm::StringRef arch = rest.drop_front(at + 6).take_until(
+          [](char c) { return c == ' '; });
+      std::string name = ("cuda:" + arch).str();
+      if (TargetInfo::parse(name))
+        return name;
+    }
+    return current.starts_with("cuda") ? current.str() : "cuda:sm_90a";
+  }
+  if (kind == "hip" || kind == "rocm") {
+    size_t at = rest.find("-mcpu=");
+    if (at != llvm::StringRef::npos) {
+      llvm::StringRef arch = rest.drop_front(at + 6).take_until(
+          [](char c) { return c == ' '; });
+      std::string name = ("hip:" + arch).str();
+      if (TargetInfo::parse(name))
+        return name;
+    }
+    return current.starts_with("hip") ? current.str() : "hip:gfx942";
+  }
+  if (kind == "cpu" || kind == "c" || kind == "llvm")
+    return "cpu";
+  return {};
+}
+
 InstanceCtx *Interpreter::beginInstance(llvm::StringRef kernelName,
                                         llvm::StringRef label, Node def) {
   instances.push_back(std::make_unique<InstanceCtx>());
@@ -114,6 +164,9 @@ void Interpreter::endInstance(InstanceCtx *ctx) {
   auto func = mlir::cast<tile::FuncOp>(ctx->func);
   if (ctx->fastMath)
     func.setFastMath(true);
+  if (ctx->target)
+    func->setAttr("tile.target",
+                  mlir::StringAttr::get(func.getContext(), ctx->target->name));
   ir->finishFunc(func, ctx->symbols);
 }
 
@@ -275,6 +328,7 @@ Value Interpreter::applyDecoratorValue(const PArgs &p, Value fn) {
   jit->fn = fn.as<FunctionObj>();
   jit->outIdx = p.getOr("out_idx", Value::none());
   jit->fastMath = fastMathOf(p.getOr("pass_configs", Value::none()));
+  jit->target = fileTarget(p.getOr("target", Value::none()));
   jit->lazy = containsPrimFunc(jit->fn->def);
   if (p.info.id == BuiltinId::Autotune)
     jit->autotuneConfigs = p.getOr("configs", Value::none());
@@ -308,6 +362,9 @@ Value Interpreter::tracePrimFunc(FunctionObj *fn, Node at) {
   TraceState saved(*this);
   instance = beginInstance(kernelName, label, fn->def);
   instance->fastMath = !jitContext.empty() && jitContext.back().fastMath;
+  if (!jitContext.empty() && !jitContext.back().target.empty() &&
+      !options.targetExplicit)
+    instance->target = TargetInfo::parse(jitContext.back().target);
   pf->instance = int(out.instances.size()) - 1;
   Env *callEnv = heap.make<Env>();
   callEnv->parent = fn->closure;
@@ -406,6 +463,8 @@ void Interpreter::traceEager(JitFunctionObj *jit, CallArgs &args, Node at,
   TraceState saved(*this);
   instance = beginInstance(fn->name, label, fn->def);
   instance->fastMath = jit->fastMath;
+  if (!jit->target.empty() && !options.targetExplicit)
+    instance->target = TargetInfo::parse(jit->target);
   Env *callEnv = heap.make<Env>();
   callEnv->parent = fn->closure;
   llvm::SmallVector<std::pair<llvm::StringRef, OpaqueObj *>, 4> tensors;
@@ -559,7 +618,7 @@ Value Interpreter::callJit(JitFunctionObj *jit, CallArgs &argsIn, Node at,
   if (tracedLabels.count(fn->name) &&
       llvm::is_contained(tracedLabels[fn->name], label))
     return heap.opaque("JITKernel");
-  jitContext.push_back({fn->name.str(), label, jit->fastMath});
+  jitContext.push_back({fn->name.str(), label, jit->fastMath, jit->target});
   TraceState saved(*this);
   instance = nullptr;
   traced = false;

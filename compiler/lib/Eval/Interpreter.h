@@ -145,6 +145,8 @@ struct InstanceCtx {
   llvm::SmallVector<BufferObj *, 2> outputs;
   /// The decorator's pass_configs turn fast math on.
   bool fastMath = false;
+  /// The target the file asks for (`@tilelang.jit(target="hip")`).
+  std::optional<TargetInfo> target;
 };
 
 /// A pending Python exception.
@@ -407,6 +409,13 @@ public:
   void addHint(TextRange range, llvm::StringRef name, llvm::StringRef kind,
                llvm::ArrayRef<SymExpr> shape, std::optional<lang::DType> dtype,
                std::optional<lang::MemoryScope> scope, std::string detail);
+  /// The target of the code being evaluated: the one the instance's file
+  /// asks for, unless the user chose one (EvalOptions::targetExplicit).
+  const TargetInfo &target() const;
+  /// The tlc target a TileLang target value names (`"cuda"`,
+  /// `"cuda -arch=sm_100a"`, `"hip"`, `"cpu"`); empty for `"auto"` and
+  /// values tlc cannot read.
+  std::string fileTarget(Value v) const;
   /// True when an IR function is being traced.
   bool tracing() const { return instance != nullptr; }
   /// While tracing a kernel, warns that condition \p test evaluated to a
@@ -494,6 +503,8 @@ public:
   struct JitFrame {
     std::string kernel, label;
     bool fastMath = false;
+    /// The decorator's target (tlc spelling), empty for the default.
+    std::string target;
   };
   llvm::SmallVector<JitFrame, 2> jitContext;
   /// Owned instance contexts.

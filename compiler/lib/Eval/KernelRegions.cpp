@@ -231,14 +231,14 @@ std::optional<int64_t> Interpreter::checkSharedMemory(KernelCtx &k) {
     total = std::max(total, v);
   std::optional<int64_t> result =
       allStatic ? std::optional<int64_t>(total) : std::nullopt;
-  if (total <= options.target.sharedMemoryBytes)
+  const TargetInfo &tgt = target();
+  if (total <= tgt.sharedMemoryBytes)
     return result;
   Diagnostic d;
   d.severity = Severity::Error;
   d.range = k.call.range();
   d.message = "shared memory usage " + formatBytes(total) + " exceeds the " +
-              formatBytes(options.target.sharedMemoryBytes) + " budget of " +
-              options.target.name;
+              formatBytes(tgt.sharedMemoryBytes) + " budget of " + tgt.name;
   d.notes = std::move(notes);
   if (instance)
     d.notes.push_back({instance->def.getIdentifier().range,
@@ -334,7 +334,7 @@ Flow Interpreter::execKernel(KernelFrameObj *frame, Node withNode,
       staticThreads = false;
   }
   if (staticThreads) {
-    const TargetInfo &tgt = options.target;
+    const TargetInfo &tgt = this->target();
     if (numThreads <= 0)
       error(call, "thread count must be positive, got " +
                       llvm::Twine(numThreads));

@@ -375,7 +375,7 @@ static Value makeScheduler(Interpreter &in, const PArgs &p) {
     if (nm->isStr())
       prefix = getStr(*nm);
   if (workers.isNone()) {
-    const lang::DeviceInfo *d = in.options.target.device;
+    const lang::DeviceInfo *d = in.target().device;
     if (!d)
       return in.fail(at, "num_workers is needed: the target has no SM count");
     workers = in.intDiv(Value::integer(d->numSMs), cluster, SymKind::FloorDiv,

@@ -682,9 +682,25 @@ Value Interpreter::callMetaPrimitive(const PArgs &p) {
   }
   case BuiltinId::Compile: {
     Value fn = p.getOr("func", Value::none());
+    std::string tgt = fileTarget(p.getOr("target", Value::none()));
     if (fn.isObj(ObjKind::JitFunction)) {
       CallArgs none;
-      return callJit(fn.as<JitFunctionObj>(), none, at, true);
+      JitFunctionObj *jit = fn.as<JitFunctionObj>();
+      std::string saved = jit->target;
+      if (!tgt.empty())
+        jit->target = tgt;
+      Value r = callJit(jit, none, at, true);
+      jit->target = saved;
+      return r;
+    }
+    // An already traced prim_func: its layouts are inferred for the
+    // target it is compiled for.
+    if (fn.isObj(ObjKind::PrimFunc) && !tgt.empty() &&
+        !options.targetExplicit) {
+      int idx = fn.as<PrimFuncObj>()->instance;
+      if (idx >= 0 && size_t(idx) < instances.size() && instances[idx]->func)
+        instances[idx]->func->setAttr(
+            "tile.target", mlir::StringAttr::get(&mlirContext, tgt));
     }
     return heap.opaque("JITKernel");
   }

@@ -314,6 +314,7 @@ int main(int argc, char **argv) {
       return 2;
     }
     opts.eval.target = *tgt;
+    opts.eval.targetExplicit = target.getNumOccurrences() > 0;
     opts.eval.kernelFilter = kernelName;
     for (const std::string &d : defines) {
       auto [name, value] = llvm::StringRef(d).split('=');

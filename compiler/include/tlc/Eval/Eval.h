@@ -60,6 +60,9 @@ struct TargetInfo {
 struct EvalOptions {
   /// Target profile used for budgets and warp size.
   TargetInfo target;
+  /// True when the target was chosen by the user (`--target`): it then
+  /// wins over the target a file asks for (`@tilelang.jit(target=...)`).
+  bool targetExplicit = false;
   /// `-D name=value` bindings (value is Python literal text).
   llvm::SmallVector<std::pair<std::string, std::string>, 4> defines;
   /// Only analyse kernels with this name (empty: all).

@@ -417,6 +417,9 @@ struct JitFunctionObj : Obj {
   /// `pass_configs=` turns TL_ENABLE_FAST_MATH on (and not
   /// TL_DISABLE_FAST_MATH): its instances get `tile.func ... fast_math`.
   bool fastMath = false;
+  /// `target=` of the decorator as a tlc target (`hip:gfx942`); empty when
+  /// absent or "auto".
+  std::string target;
 };
 
 /// A traced or not-yet-traced prim_func.

@@ -42,7 +42,10 @@ std::optional<LayoutTarget> tlc::tile::parseLayoutTarget(llvm::StringRef name) {
       llvm::StringSwitch<std::optional<layout::GemmArch>>(name)
           .Cases({"sm_80", "sm_86", "sm_87", "sm_89"}, layout::GemmArch::SM80)
           .Cases({"sm_90", "sm_90a"}, layout::GemmArch::SM90)
-          .Cases({"gfx90a", "gfx942"}, layout::GemmArch::CDNA)
+          // Blackwell has no wgmma: a fragment accumulator gets the
+          // mma.sync layouts (tcgen05 accumulates in tensor memory).
+          .Cases({"sm_100", "sm_100a", "sm_120"}, layout::GemmArch::SM80)
+          .Cases({"gfx90a", "gfx942", "gfx950"}, layout::GemmArch::CDNA)
           .Default(std::nullopt);
   if (!arch)
     return std::nullopt;
