@@ -141,9 +141,19 @@ std::optional<Value> Interpreter::callFramePrimitive(const PArgs &p) {
     Value idx = threadTagValue(*this, getStr(tag), at);
     Value start = p.getOr("start", Value::integer(0));
     std::optional<Value> stop = p.get("stop");
-    if (!stop || stop->isNone() || (start.isIntLike() && start.getInt() == 0))
-      return idx;
-    return binary(syntax::BinaryOp::Add, idx, start, at);
+    if (stop && !stop->isNone() && !(start.isIntLike() && start.getInt() == 0))
+      idx = binary(syntax::BinaryOp::Add, idx, start, at);
+    // As the iterable of a `for`, the loop is the launch itself.
+    Node parent = at.parent();
+    if (parent && parent.kind() == NodeKind::For &&
+        parent.child(Field::iter) == at) {
+      auto *loop = heap.make<LoopFrameObj>();
+      loop->loopKind = LoopKind::Serial;
+      loop->call = at;
+      loop->boundIndex = idx;
+      return heap.obj(ObjKind::LoopFrame, loop);
+    }
+    return idx;
   }
   case BuiltinId::GetThreadExtents:
   case BuiltinId::GetBlockExtent:

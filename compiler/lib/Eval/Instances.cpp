@@ -592,18 +592,25 @@ Value Interpreter::callJit(JitFunctionObj *jit, CallArgs &argsIn, Node at,
   size_t firstDefault = fn->params.size() - fn->defaults.size();
   for (size_t i = args.pos.size(); i < fn->params.size(); ++i) {
     llvm::StringRef name = fn->params[i].identifier();
-    if (args.keyword(name) || i >= firstDefault)
+    if (args.keyword(name))
       continue;
+    // The autotuner passes each configuration's values as keywords, over
+    // the parameters' defaults.
     Value v;
+    bool fromConfig = false;
     if (jit->autotuneConfigs.isSequence() &&
         !getElems(jit->autotuneConfigs).empty()) {
       Value cfg = getElems(jit->autotuneConfigs)[0];
       if (cfg.is(ValueKind::Dict))
         for (auto &kv : cfg.as<DictObj>()->items)
-          if (kv.first.isStr() && getStr(kv.first) == name)
+          if (kv.first.isStr() && getStr(kv.first) == name) {
             v = kv.second;
+            fromConfig = true;
+          }
     }
-    if (v.isNone()) {
+    if (!fromConfig && i >= firstDefault)
+      continue;
+    if (v.isNone() && !fromConfig) {
       symbolKinds[name] = /*Meta=*/2;
       v = Value::sym(syms.symbol(name));
     }

@@ -414,12 +414,11 @@ Flow Interpreter::execKernel(KernelFrameObj *frame, Node withNode,
 Flow Interpreter::execIRLoop(LoopFrameObj *loop, Node forNode) {
   Node call = loop->call;
   Node target = forNode.child(Field::target);
-  // Serial loops may also run at the function level (raw TIR style);
-  // distributing a loop over threads needs the kernel's threads.
-  if (!kernel && (loop->loopKind == LoopKind::Parallel ||
-                  loop->loopKind == LoopKind::Pipelined)) {
-    error(call, "T.Parallel and T.Pipelined can only be used inside a "
-                "T.Kernel region");
+  // Loops may also be written at the function level (raw TIR style, and
+  // programs built for IR transforms); software pipelining needs the
+  // kernel's shared memory.
+  if (!kernel && loop->loopKind == LoopKind::Pipelined) {
+    error(call, "T.Pipelined can only be used inside a T.Kernel region");
     return Flow::Normal;
   }
   bool inParallel = llvm::any_of(
@@ -464,6 +463,11 @@ Flow Interpreter::execIRLoop(LoopFrameObj *loop, Node forNode) {
     return f;
   };
 
+  if (!loop->boundIndex.isNone()) {
+    if (!bindVars({loop->boundIndex}))
+      return Flow::Raise;
+    return runBody(ir->b.getInsertionBlock(), LoopKind::Serial);
+  }
   switch (loop->loopKind) {
   case LoopKind::Parallel: {
     llvm::SmallVector<mlir::OpFoldResult, 3> extents;

@@ -804,8 +804,6 @@ Value Interpreter::callMetaPrimitive(const PArgs &p) {
         return dt;
       return fail(p.node("dtype"), "unknown dtype " + toString(dt, true));
     }
-    if (!tracing())
-      return heap.opaque("typed constant");
     mlir::Type vt = ir->valueType(*t);
     mlir::Location l = ir->loc(at);
     if (auto ft = mlir::dyn_cast<mlir::FloatType>(vt)) {
@@ -814,6 +812,9 @@ Value Interpreter::callMetaPrimitive(const PArgs &p) {
               ? llvm::APFloat::getInf(ft.getFloatSemantics())
               : llvm::APFloat::getLargest(ft.getFloatSemantics(),
                                           p.info.id == BuiltinId::MinValue);
+      // At trace time outside a kernel: the number itself.
+      if (!tracing())
+        return Value::floating(f.convertToDouble());
       mlir::Value c = mlir::arith::ConstantOp::create(ir->b, 
           l, ft, ir->b.getFloatAttr(ft, f));
       return wrapScalar({c, *t, SymExpr()});
@@ -827,6 +828,10 @@ Value Interpreter::callMetaPrimitive(const PArgs &p) {
                              : llvm::APInt::getSignedMaxValue(bits))
                         : (u ? llvm::APInt::getMinValue(bits)
                              : llvm::APInt::getSignedMinValue(bits));
+    if (!tracing())
+      return bits <= 63 || !u ? Value::integer(u ? int64_t(v.getZExtValue())
+                                                 : v.getSExtValue())
+                              : heap.opaque("typed constant");
     mlir::Value c = mlir::arith::ConstantOp::create(ir->b, 
         l, vt, ir->b.getIntegerAttr(vt, v));
     return wrapScalar({c, *t, SymExpr()});

@@ -469,6 +469,9 @@ struct LoopFrameObj : Obj {
   /// wave and this block's tile in a wave (empty domain otherwise).
   llvm::SmallVector<Value, 2> persistentDomain;
   Value waveSize, waveIndex;
+  /// `for tx in T.thread_binding(n, thread="threadIdx.x")`: the loop
+  /// variable is this thread index and the body runs once (None otherwise).
+  Value boundIndex;
 };
 
 /// A layout object (T.Layout, T.Fragment, tilelang.layout.make_*).
