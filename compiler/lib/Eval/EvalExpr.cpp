@@ -511,6 +511,8 @@ Value Interpreter::getAttr(Value obj, llvm::StringRef attr, Node at) {
   case ValueKind::Expr:
     if (attr == "dtype")
       return Value::dtype(obj.as<ExprObj>()->dtype);
+    if (attr == "astype")
+      return findMethod(obj, attr);
     return heap.opaque("expression attribute");
   case ValueKind::Str:
   case ValueKind::List:

@@ -691,8 +691,18 @@ static Flow settleRegionFlow(Interpreter &in, Flow f, Node at) {
     return Flow::Normal;
   }
   if (f == Flow::Break || f == Flow::Continue) {
-    in.warning(at, "'break'/'continue' under an IR condition is ignored by "
-                   "tlc");
+    // Leaves the enclosing IR loop at run time (TileLang's tir break /
+    // continue); a back end that cannot generate it says so.
+    if (in.loops.empty()) {
+      in.error(at, "'break'/'continue' outside a loop");
+      return Flow::Normal;
+    }
+    tile::IntrinsicOp::create(
+        in.ir->b, in.ir->loc(at), mlir::TypeRange(),
+        in.ir->b.getStringAttr(f == Flow::Break ? "T.loop_break"
+                                                : "T.loop_continue"),
+        mlir::ValueRange(), in.ir->b.getStrArrayAttr({}),
+        mlir::DictionaryAttr());
     return Flow::Normal;
   }
   return f;

@@ -358,6 +358,15 @@ Value Interpreter::callMethod(BoundMethodObj *m, CallArgs &args, Node at) {
     return heap.opaque("compiled kernels");
   case NativeId::DTypeAsTorch:
     return heap.opaque("torch dtype");
+  case NativeId::ExprAstype: {
+    // PrimExpr.astype(dtype): T.cast.
+    if (args.pos.size() != 1)
+      return raise("TypeError", "astype() takes one dtype", at);
+    std::optional<lang::DType> t = toDType(args.pos[0], at);
+    if (!t)
+      return fail(at, "unknown dtype " + toString(args.pos[0], true));
+    return castTo(self, *t, at);
+  }
   default:
     return noMethod();
   }

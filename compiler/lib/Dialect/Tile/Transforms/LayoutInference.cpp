@@ -289,6 +289,13 @@ void Solver::collectParallel(ParallelOp op) {
     if (index.size() == indices.size() &&
         index.size() == buffers[*id].shape.size())
       a.index = std::move(index);
+    // `frag[0]` read in a loop (a condition, a scalar): every thread holds
+    // the whole buffer, fixed at the strict level as TileLang does.
+    if (!write && a.index &&
+        llvm::all_of(*a.index, [](const IndexExpr &e) {
+          return e.collectVars().empty();
+        }))
+      floating.push_back({*id, op});
     node.accesses.push_back(std::move(a));
   };
   op.getBody().walk([&](Operation *inner) {
@@ -718,10 +725,14 @@ static bool accessFits(const Fragment &loop,
     int64_t flat = 0;
     for (auto [e, extent] : llvm::zip(compiled, shape)) {
       std::optional<int64_t> x = e.evaluate(p);
-      if (!x || *x < 0 || *x >= extent) {
+      if (!x) {
         ok = false;
         return;
       }
+      // An iteration outside the buffer touches no element a thread holds
+      // (TileLang does not reject it either).
+      if (*x < 0 || *x >= extent)
+        return;
       flat = flat * extent + *x;
     }
     for (int64_t r = 0; r < loop.getReplicate(); ++r) {
