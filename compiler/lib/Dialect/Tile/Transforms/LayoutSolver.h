@@ -1,0 +1,196 @@
+//===- LayoutSolver.h - The layout inference solver (private) --*- C++ -*-===//
+//
+// Part of the tlc project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Private to TLCTileTransforms: the solver state shared by
+// LayoutInference.cpp (collection, strict and common levels) and
+// LayoutFreeLevel.cpp (the free level's trials).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TLC_LIB_DIALECT_TILE_TRANSFORMS_LAYOUTSOLVER_H
+#define TLC_LIB_DIALECT_TILE_TRANSFORMS_LAYOUTSOLVER_H
+
+#include "tlc/Dialect/Tile/Transforms/LayoutInference.h"
+
+#include "tlc/Layout/Propagation.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/Matchers.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+#include <deque>
+
+namespace tlc::tile::detail {
+
+using layout::Fragment;
+using layout::IndexExpr;
+using layout::InferLevel;
+using layout::Layout;
+// The solver is written against MLIR's names; this header is private to the
+// two files of the solver.
+using namespace mlir;
+
+
+/// A buffer inference gives a layout to.
+struct BufferInfo {
+  Value root;
+  bool isFragment = false;
+  std::vector<int64_t> shape;
+  unsigned bits = 0;
+  std::optional<Fragment> fragment;
+  std::optional<Layout> shared;
+  /// The op that gave the current layout.
+  Operation *setter = nullptr;
+  /// Level of the current layout.
+  InferLevel level = InferLevel::Free;
+  /// Pinned by T.annotate_layout or an existing attribute.
+  bool pinned = false;
+  /// sm_90: the source of a copy to global memory (a TMA store).
+  bool tmaStoreSource = false;
+  /// Nodes that read or write the buffer.
+  std::vector<unsigned> users;
+};
+
+/// One fragment access of a loop-like node.
+struct Access {
+  unsigned buffer;
+  /// The index over the loop variables; std::nullopt when it is not an
+  /// integer expression of them.
+  std::optional<std::vector<IndexExpr>> index;
+  bool write = false;
+};
+
+enum class NodeKind { Gemm, Loop, Reduce };
+
+/// An op that constrains layouts.
+struct Node {
+  NodeKind kind;
+  Operation *op;
+  // Loop: a tile.parallel (attached) or the SIMT loop of a copy.
+  std::vector<int64_t> loopShape;
+  std::vector<Access> accesses;
+  std::optional<Fragment> loopLayout;
+  bool pinnedLoop = false;
+  unsigned elemBits = 32;
+  // Reduce.
+  unsigned src = 0, dst = 0, dim = 0;
+};
+
+/// Converts index values of a loop body into IndexExprs over its variables.
+class IndexTranslator {
+public:
+  explicit IndexTranslator(Block &body) {
+    for (auto [d, arg] : llvm::enumerate(body.getArguments()))
+      vars[arg] = IndexExpr::var(d, layout::inputName(d));
+  }
+
+  std::optional<IndexExpr> translate(Value v, unsigned depth = 0) {
+    if (depth > 64)
+      return std::nullopt;
+    if (auto it = vars.find(v); it != vars.end())
+      return it->second;
+    APInt cst;
+    if (matchPattern(v, m_ConstantInt(&cst)))
+      return IndexExpr::constant(cst.getSExtValue());
+    Operation *def = v.getDefiningOp();
+    if (!def)
+      return std::nullopt;
+    if (isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp,
+            arith::ExtUIOp, arith::TruncIOp>(def))
+      return translate(def->getOperand(0), depth + 1);
+    if (def->getNumOperands() != 2)
+      return std::nullopt;
+    std::optional<IndexExpr> l = translate(def->getOperand(0), depth + 1);
+    if (!l)
+      return std::nullopt;
+    std::optional<IndexExpr> r = translate(def->getOperand(1), depth + 1);
+    if (!r)
+      return std::nullopt;
+    return llvm::TypeSwitch<Operation *, std::optional<IndexExpr>>(def)
+        .Case<arith::AddIOp>([&](auto) { return *l + *r; })
+        .Case<arith::SubIOp>([&](auto) { return *l - *r; })
+        .Case<arith::MulIOp>([&](auto) { return *l * *r; })
+        .Case<arith::FloorDivSIOp, arith::DivSIOp, arith::DivUIOp>(
+            [&](auto) { return layout::floorDiv(*l, *r); })
+        .Case<arith::RemSIOp, arith::RemUIOp>(
+            [&](auto) { return layout::floorMod(*l, *r); })
+        .Case<arith::XOrIOp>([&](auto) { return layout::bitXor(*l, *r); })
+        .Case<arith::AndIOp>([&](auto) { return layout::bitAnd(*l, *r); })
+        .Case<arith::OrIOp>([&](auto) { return layout::bitOr(*l, *r); })
+        .Case<arith::ShLIOp>([&](auto) { return layout::shiftLeft(*l, *r); })
+        .Case<arith::ShRSIOp, arith::ShRUIOp>(
+            [&](auto) { return layout::shiftRight(*l, *r); })
+        .Default([](Operation *) { return std::nullopt; });
+  }
+
+private:
+  llvm::DenseMap<Value, IndexExpr> vars;
+};
+
+/// The solver state for one kernel.
+class Solver {
+public:
+  Solver(KernelOp kernel, LayoutTarget target, int64_t threads)
+      : kernel(kernel), target(target), threads(threads) {}
+
+  LogicalResult run();
+  KernelLayouts takeResult();
+
+private:
+  // Collection.
+  std::optional<unsigned> rootBuffer(Value v, bool allowRegion);
+  void collect();
+  void collectParallel(ParallelOp op);
+  void addLoop(Node node);
+
+  // Setting layouts.
+  LogicalResult setFragment(unsigned buf, Fragment f, Operation *by,
+                            InferLevel level, bool readOnly = false);
+  LogicalResult setShared(unsigned buf, Layout l, Operation *by,
+                          InferLevel level);
+  LogicalResult conflict(unsigned buf, Operation *by, llvm::StringRef existing,
+                         llvm::StringRef incoming, llvm::StringRef why);
+
+  // Levels.
+  LogicalResult strict();
+  LogicalResult applyAnnotation(AnnotateLayoutOp op);
+  LogicalResult inferGemm(GemmOp op);
+  LogicalResult propagate();
+  LogicalResult visit(unsigned node, InferLevel level);
+  LogicalResult visitLoop(unsigned node, InferLevel level);
+  LogicalResult visitReduce(unsigned node, InferLevel level);
+  LogicalResult freeLevel();
+  std::vector<unsigned> unresolvedComponent(unsigned id);
+  LogicalResult resolveFrom(unsigned root, llvm::ArrayRef<unsigned> comp);
+  int64_t registerCost(llvm::ArrayRef<unsigned> comp);
+  std::optional<Fragment> plannedPartition(const Node &n);
+  /// True when running \p n with layout \p loop keeps every fragment it
+  /// touches valid (what setFragment would accept).
+  bool isCompatible(const Node &n, const Fragment &loop);
+
+  void enqueueUsers(unsigned buf, unsigned except);
+
+  KernelOp kernel;
+  LayoutTarget target;
+  int64_t threads;
+  std::vector<BufferInfo> buffers;
+  llvm::DenseMap<Value, unsigned> bufferIds;
+  std::vector<Node> nodes;
+  std::vector<AnnotateLayoutOp> annotations;
+  std::vector<GemmOp> gemms;
+  /// Fragments read or written outside every loop, with the op doing it.
+  std::vector<std::pair<unsigned, Operation *>> floating;
+  std::deque<unsigned> queue;
+  std::vector<bool> queued;
+};
+
+
+} // namespace tlc::tile::detail
+
+#endif // TLC_LIB_DIALECT_TILE_TRANSFORMS_LAYOUTSOLVER_H
