@@ -264,7 +264,11 @@ static Value tileFill(Interpreter &in, const PArgs &p, bool clear) {
     return in.fail(p.node("buffer"), llvm::Twine(what) +
                                          " expects a buffer or region, not '" +
                                          bufV.getTypeName() + "'");
-  if (!r->isElement && in.checkNotInParallel(what, p.call))
+  // A thread's own buffer (local, var) may be filled inside T.Parallel:
+  // each iteration fills its thread's copy.
+  bool perThread = r->buffer->scope == MemoryScope::Local ||
+                   r->buffer->scope == MemoryScope::LocalVar;
+  if (!r->isElement && !perThread && in.checkNotInParallel(what, p.call))
     return Value::poison();
   if (r->isElement) {
     auto *copy = in.heap.make<RegionObj>(*r);

@@ -452,11 +452,30 @@ LogicalResult Solver::inferGemm(GemmOp op) {
     bool isRegion = !operand.value.getDefiningOp<AllocOp>();
     if (buf.isFragment && isRegion)
       continue; // A region of a fragment: not a whole-buffer layout.
+    // A sub-tile of a larger shared buffer (`A_shared[:, k0:k0 + 16]`):
+    // the buffer gets the swizzle of a gemm over its whole extent, as
+    // TileLang lays out the buffer, not the slice.
+    layout::GemmConfig whole = config;
+    if (!buf.isFragment && isRegion && buf.shape.size() == 2) {
+      if (operand.which == layout::GemmOperand::A) {
+        whole.m = buf.shape[config.transA ? 1 : 0];
+        whole.k = buf.shape[config.transA ? 0 : 1];
+      } else if (operand.which == layout::GemmOperand::B) {
+        whole.n = buf.shape[config.transB ? 0 : 1];
+        whole.k = buf.shape[config.transB ? 1 : 0];
+      }
+    }
     llvm::Expected<layout::OperandLayout> l = layout::layoutForGemmOperand(
-        config, operand.which,
+        whole, operand.which,
         buf.isFragment ? layout::OperandScope::Fragment
                        : layout::OperandScope::Shared,
         buf.shape);
+    if (!l && !buf.isFragment && isRegion) {
+      // No gemm layout fits the whole buffer: it keeps the layout the free
+      // level gives it.
+      llvm::consumeError(l.takeError());
+      continue;
+    }
     if (!l)
       return op.emitError()
              << "cannot lay out operand "
