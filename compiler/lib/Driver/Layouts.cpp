@@ -233,9 +233,12 @@ LayoutStats tlc::driver::inferLayouts(eval::FileAnalysis &analysis,
     // imposed the first layout as a note.
     size_t errors = 0;
     mlir::ScopedDiagnosticHandler collect(context, [&](mlir::Diagnostic &diag) {
-      if (diag.getSeverity() != mlir::DiagnosticSeverity::Error)
+      if (diag.getSeverity() != mlir::DiagnosticSeverity::Error &&
+          diag.getSeverity() != mlir::DiagnosticSeverity::Warning)
         return mlir::success();
       analysis.diagnostics.push_back(driver::toSourceDiagnostic(tree, diag));
+      // Warnings, like errors, keep the instance out of the cache: a cache
+      // hit would not repeat them.
       ++errors;
       return mlir::success();
     });

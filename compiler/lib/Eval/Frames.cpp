@@ -339,7 +339,13 @@ Flow Interpreter::execFrame(FrameObj *frame, Node withNode, Node target) {
     return execBody(withNode, Field::body);
   }
   default:
-    // T.sblock, T.attr, T.ws_op: the body as written.
+    // T.sblock, T.attr, T.ws_op: the body as written. A raw TIR block
+    // outside any T.Kernel (IR written for TVM's own passes) has no launch
+    // to check it against.
+    if (frame->id == BuiltinId::Sblock && !kernel) {
+      warning(call, "a T.block outside T.Kernel is not analysed by tlc");
+      return Flow::Normal;
+    }
     return execBody(withNode, Field::body);
   }
 }

@@ -193,6 +193,19 @@ static std::optional<IntrinsicRule> getIntrinsicRule(BuiltinId id) {
   case BuiltinId::NoSetMaxNreg:
   case BuiltinId::DisableWarpGroupRegAlloc:
     return none();
+  case BuiltinId::CreateListOfMbarrier:
+  case BuiltinId::InitializeWgmmaDescriptor:
+  case BuiltinId::PtxWgmmaSs:
+  case BuiltinId::ReduceArgmax:
+  case BuiltinId::ReduceArgmin:
+  case BuiltinId::AnnotatePadding:
+    return none();
+  case BuiltinId::GetMbarrier:
+    return fixed(ScalarType::Handle);
+  case BuiltinId::QMultiplyShiftPerAxis:
+    return fixed(ScalarType::Int32);
+  case BuiltinId::Rand:
+    return fixed(ScalarType::Float32);
   case BuiltinId::AtomicMax:
   case BuiltinId::AtomicMin:
     return IntrinsicRule{ResultKind::ReturnPrev, "dst",

@@ -450,6 +450,17 @@ std::optional<Value> Interpreter::callObjectPrimitive(const PArgs &p) {
     return argumentObject(*this, p, p.info.getShortName());
   case BuiltinId::PersistentTileScheduler:
     return makeScheduler(*this, p);
+  case BuiltinId::Var: {
+    // A run-time variable, like T.dynamic.
+    Value n = p.getOr("name", Value::poison());
+    if (!n.isStr())
+      return fail(p.node("name"), "T.Var expects a name");
+    llvm::StringRef name = heap.copyString(getStr(n));
+    if (std::optional<Value> bound = defineFor(name))
+      return *bound;
+    symbolKinds[name] = /*Dynamic=*/0;
+    return Value::sym(syms.symbol(name));
+  }
   case BuiltinId::Evaluate: {
     // The expression was evaluated (and its ops built) as the argument.
     Value v = p.getOr("value", Value::none());

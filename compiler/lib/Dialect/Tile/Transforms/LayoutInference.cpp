@@ -373,12 +373,33 @@ LogicalResult Solver::applyAnnotation(AnnotateLayoutOp op) {
     return success();
   }
   std::optional<Layout> l = decodeLayout(attr);
-  if (!l) {
-    auto name = dyn_cast<StringAttr>(attr);
-    if (name && name.getValue() == "make_swizzled_layout" &&
-        b.shape.size() >= 2 && b.bits)
+  // The tilelang.layout constructors that depend on the buffer: resolved
+  // here, where its shape and element width are known.
+  auto name = dyn_cast<StringAttr>(attr);
+  if (!l && name && b.shape.size() >= 2 && b.bits) {
+    auto swizzle = [&](layout::SwizzleMode mode) -> std::optional<Layout> {
+      llvm::Expected<Layout> s =
+          layout::makeSwizzledLayout(b.shape, b.bits, mode);
+      if (s)
+        return std::move(*s);
+      llvm::consumeError(s.takeError());
+      return std::nullopt;
+    };
+    llvm::StringRef n = name.getValue();
+    if (n == "make_swizzled_layout" || n == "make_volta_swizzled_layout")
       l = layout::makeGemmABLayoutSm80(b.shape, b.bits, /*kInner=*/true);
+    else if (n == "make_wgmma_swizzled_layout" ||
+             n == "make_tcgen05mma_swizzled_layout")
+      l = layout::makeGemmABLayoutHopper(b.shape, b.bits);
+    else if (n == "make_full_bank_swizzled_layout")
+      l = swizzle(layout::SwizzleMode::B128);
+    else if (n == "make_half_bank_swizzled_layout")
+      l = swizzle(layout::SwizzleMode::B64);
+    else if (n == "make_quarter_bank_swizzled_layout")
+      l = swizzle(layout::SwizzleMode::B32);
   }
+  if (!l && name && name.getValue() == "make_linear_layout")
+    l = Layout::linear(b.shape);
   if (!l) {
     op.emitWarning() << "layout inference ignores this annotation: unknown "
                         "shared-memory layout";
