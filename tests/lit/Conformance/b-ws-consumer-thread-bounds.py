@@ -1,4 +1,3 @@
-# XFAIL: *
 # RUN: tlc-build --check %s 2>&1 | count 0
 # RUN: tlc-build --emit=hints --format=json %s | FileCheck %s
 # Group B (+F): layout of a GEMM accumulator that only warp group 0 touches.

@@ -145,6 +145,7 @@ TEST_CASE("inlay hint labels come from the evaluator") {
                        "        S = T.alloc_shared((64, 64), T.bfloat16)\n"
                        "        F = T.alloc_fragment([64], \"float32\")\n"
                        "        v = T.alloc_var(\"int32\")\n"
+                       "        T.clear(S)\n"
                        "        for i in T.Pipelined(N, num_stages=4):\n"
                        "            pass\n";
   std::vector<std::string> expected = {

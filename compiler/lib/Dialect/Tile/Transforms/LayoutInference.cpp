@@ -441,6 +441,69 @@ static std::optional<std::pair<int64_t, int64_t>> matrixOf(Value v) {
   return std::make_pair(shape.end()[-2], shape.back());
 }
 
+/// The threads that run \p op when it is inside `with T.ws(...)` (a tile.if
+/// with `warp_groups` of contiguous groups): the first thread and the count.
+/// TileLang lays out a tile op for the threads of its region.
+/// `tx < c` / `tx >= c` on threadIdx.x (through casts): the thread range
+/// the then-branch of a tile.if runs on, for a block of \p threads.
+static std::optional<std::pair<int64_t, int64_t>>
+threadCondition(IfOp ifOp, int64_t threads) {
+  auto cmp = ifOp.getCondition().getDefiningOp<arith::CmpIOp>();
+  if (!cmp)
+    return std::nullopt;
+  auto isThread = [](Value v) {
+    while (Operation *d = v.getDefiningOp()) {
+      if (auto tb = dyn_cast<ThreadBindingOp>(d))
+        return tb.getDim() == 0;
+      if (!isa<arith::IndexCastOp, arith::ExtSIOp, arith::TruncIOp>(d))
+        return false;
+      v = d->getOperand(0);
+    }
+    return false;
+  };
+  APInt c;
+  if (!isThread(cmp.getLhs()) || !matchPattern(cmp.getRhs(), m_ConstantInt(&c)))
+    return std::nullopt;
+  int64_t k = c.getSExtValue();
+  switch (cmp.getPredicate()) {
+  case arith::CmpIPredicate::slt:
+  case arith::CmpIPredicate::ult:
+    return k > 0 && k < threads ? std::optional(std::make_pair(int64_t(0), k))
+                                : std::nullopt;
+  case arith::CmpIPredicate::sge:
+  case arith::CmpIPredicate::uge:
+    return k > 0 && k < threads
+               ? std::optional(std::make_pair(k, threads - k))
+               : std::nullopt;
+  default:
+    return std::nullopt;
+  }
+}
+
+static std::optional<std::pair<int64_t, int64_t>>
+warpGroupRange(Operation *op, int64_t threads) {
+  Operation *child = op;
+  for (Operation *p = op->getParentOp(); p && !isa<KernelOp>(p);
+       child = p, p = p->getParentOp()) {
+    auto ifOp = dyn_cast<IfOp>(p);
+    if (ifOp && !p->getAttr("warp_groups") &&
+        child->getParentRegion() == &ifOp.getThenRegion())
+      if (std::optional<std::pair<int64_t, int64_t>> r =
+              threadCondition(ifOp, threads))
+        return r;
+    auto groups = p->getAttrOfType<DenseI64ArrayAttr>("warp_groups");
+    if (!groups || groups.empty())
+      continue;
+    llvm::ArrayRef<int64_t> g = groups.asArrayRef();
+    for (size_t i = 1; i < g.size(); ++i)
+      if (g[i] != g[i - 1] + 1)
+        return std::nullopt;
+    constexpr int64_t kWarpGroup = 128;
+    return std::make_pair(g.front() * kWarpGroup, int64_t(g.size()) * kWarpGroup);
+  }
+  return std::nullopt;
+}
+
 LogicalResult Solver::inferGemm(GemmOp op) {
   std::optional<std::pair<int64_t, int64_t>> a = matrixOf(op.getA());
   std::optional<std::pair<int64_t, int64_t>> b = matrixOf(op.getB());
@@ -458,6 +521,13 @@ LogicalResult Solver::inferGemm(GemmOp op) {
   config.accBits = elementBitWidth(getBufferType(op.getC()).getElementType());
   config.policy = toWarpPolicy(op.getPolicy());
   config.threads = threads;
+  int64_t firstThread = 0;
+  if (std::optional<std::pair<int64_t, int64_t>> range =
+          warpGroupRange(op, threads);
+      range && range->first + range->second <= threads) {
+    firstThread = range->first;
+    config.threads = range->second;
+  }
 
   struct Operand {
     Value value;
@@ -504,6 +574,8 @@ LogicalResult Solver::inferGemm(GemmOp op) {
              << bufferDisplayName(buf.root)
              << "') of this gemm: " << llvm::toString(l.takeError());
     if (l->fragment) {
+      if (firstThread)
+        *l->fragment = l->fragment->shiftThreads(firstThread);
       if (failed(setFragment(*id, std::move(*l->fragment), op,
                              InferLevel::Strict)))
         return failure();
