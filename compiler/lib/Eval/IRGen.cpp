@@ -446,10 +446,19 @@ Value Interpreter::irBinary(BinaryOp op, Value lv, Value rv, Node at) {
   }
   if (!a || !b)
     return Value::poison();
+  // Vector values (float16x2 elements, T.Broadcast, T.ldg64 ...) combine
+  // only with vectors of their own type.
+  if (a.value.getType() != b.value.getType() &&
+      (mlir::isa<mlir::VectorType>(a.value.getType()) ||
+       mlir::isa<mlir::VectorType>(b.value.getType())))
+    return fail(at, "arithmetic between " + a.dtype.getName() + " and " +
+                        b.dtype.getName() +
+                        " values; make both vectors of one type (T.Broadcast)");
   SymExpr sa = a.sym, sb = b.sym;
   unify(*ir, a, b, l);
   mlir::Type t = a.value.getType();
-  bool isF = isFloatType(t);
+  // Vectors of floats (float16x2) take the float ops too.
+  bool isF = isFloatType(mlir::getElementTypeOrSelf(t));
   auto &B = ir->b;
   mlir::Value r;
   SymExpr sym;
@@ -585,6 +594,10 @@ Value Interpreter::irCompare(CmpOp op, Value lv, Value rv, Node at) {
   }
   if (!a || !b)
     return Value::poison();
+  if (mlir::isa<mlir::VectorType>(a.value.getType()) ||
+      mlir::isa<mlir::VectorType>(b.value.getType()))
+    return fail(at, "comparisons of vector values (" + a.dtype.getName() +
+                        ") are not supported; compare their lanes");
   unify(*ir, a, b, l);
   mlir::Value r;
   if (isFloatType(a.value.getType())) {

@@ -785,9 +785,27 @@ Value Interpreter::callMetaPrimitive(const PArgs &p) {
       if (!s)
         return Value::poison();
       mlir::Type want = ir->valueType(*t);
-      if (s.value.getType().getIntOrFloatBitWidth() !=
-          want.getIntOrFloatBitWidth())
+      auto bits = [](mlir::Type ty) -> int64_t {
+        if (auto vec = mlir::dyn_cast<mlir::VectorType>(ty))
+          return vec.getNumElements() *
+                 int64_t(vec.getElementType().getIntOrFloatBitWidth());
+        return ty.isIntOrFloat() ? int64_t(ty.getIntOrFloatBitWidth()) : -1;
+      };
+      if (bits(s.value.getType()) != bits(want) || bits(want) < 0)
         return fail(at, "T.reinterpret needs types of the same width");
+      auto lanes = [](mlir::Type ty) -> int64_t {
+        auto vec = mlir::dyn_cast<mlir::VectorType>(ty);
+        return vec ? vec.getNumElements() : 0;
+      };
+      // arith.bitcast keeps the lane count; other reinterpretations
+      // (uint32 -> float16x2) are one T.reinterpret intrinsic.
+      if (lanes(s.value.getType()) != lanes(want)) {
+        auto op = tile::IntrinsicOp::create(
+            ir->b, ir->loc(at), mlir::TypeRange{want},
+            ir->b.getStringAttr("T.reinterpret"), mlir::ValueRange{s.value},
+            ir->b.getStrArrayAttr({"value"}), mlir::DictionaryAttr());
+        return wrapScalar({op->getResult(0), *t, SymExpr()});
+      }
       return wrapScalar({mlir::arith::BitcastOp::create(ir->b, ir->loc(at),
                                                               want, s.value),
                          *t, SymExpr()});

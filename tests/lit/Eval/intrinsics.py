@@ -26,3 +26,17 @@ def hopper(N=128):
         mask = T.ballot_sync(v > 0)
         # expected-error@+1 {{T.copy between regions of different shapes}}
         T.copy(A[0:64, :], S)
+
+
+# Raw vector loads give vectors that T.reinterpret reads at their width
+# (this used to crash the evaluator).
+@tilelang.jit
+def vector_loads(N=256):
+    X: T.Tensor((N,), T.uint32)
+    Y: T.Tensor((N,), T.float32)
+    with T.Kernel(N // 2, threads=1) as pid:
+        # CHECK: tile.intrinsic "T.ldg64"({{.*}}) {params = ["src"]} : (!tile.buffer<[2], ui32, global>) -> vector<2xi32>
+        # CHECK: arith.bitcast {{.*}} : vector<2xi32> to vector<2xf32>
+        Y[pid * 2:pid * 2 + 2] = T.reinterpret(T.float32x2, T.ldg64(X[pid * 2:pid * 2 + 2]))
+        # CHECK: tile.intrinsic "T.reinterpret"({{.*}}) {params = ["value"]} : (i32) -> vector<2xf16>
+        h = T.reinterpret(T.float16x2, T.ldg32(X[pid]))

@@ -57,4 +57,7 @@ def buffers(N=64):
         v = T.Broadcast(x, 4)
         # expected-error@+1 {{lanes must be an integer from 2 to 64}}
         u = T.Broadcast(x, 1)
+        w = v + T.Broadcast(T.float32(1.0), 4)
+        # expected-error@+1 {{arithmetic between float32x4 and float32 values; make both vectors of one type (T.Broadcast)}}
+        z = v + 1.0
         T.copy(A, S)
