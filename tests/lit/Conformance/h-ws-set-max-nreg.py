@@ -1,4 +1,3 @@
-# XFAIL: *
 # RUN: tlc-build --check %s 2>&1 | count 0
 # RUN: tlc-build --emit=hints --format=json %s | FileCheck %s
 # H + I: T.disable_warp_group_reg_alloc, T.set_max_nreg / dec / inc_max_nreg in T.ws groups,

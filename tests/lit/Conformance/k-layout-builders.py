@@ -1,4 +1,3 @@
-# XFAIL: *
 # RUN: tlc-build --check %s 2>&1 | count 0
 # RUN: tlc-build --emit=hints --format=json %s | FileCheck %s
 # K: make_full/half/quarter_bank_swizzled_layout, make_wgmma_swizzled_layout, make_linear_layout.

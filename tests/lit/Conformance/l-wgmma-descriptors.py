@@ -1,4 +1,3 @@
-# XFAIL: *
 # RUN: tlc-build --check %s 2>&1 | count 0
 # RUN: tlc-build --emit=hints --format=json %s | FileCheck %s
 # L + I: T.alloc_descriptor / alloc_wgmma_desc, T.initialize_wgmma_descriptor, T.ptx_wgmma_ss,
