@@ -357,8 +357,18 @@ Value Interpreter::tracePrimFunc(FunctionObj *fn, Node at) {
     kernelName = fn->name.str();
     label = fn->name.str();
   }
-  if (budgetExhausted || shouldSkipInstance(kernelName, label))
+  // A factory may define several prim_funcs (and return one of them): each
+  // is its own kernel for deduplication.
+  std::string key = kernelName;
+  if (!jitContext.empty() || !callStack.empty())
+    key += "/" + fn->name.str();
+  if (budgetExhausted || shouldSkipInstance(key, label))
     return result;
+  if (key != kernelName) {
+    auto &labels = tracedLabels[kernelName];
+    if (!llvm::is_contained(labels, label))
+      labels.push_back(label);
+  }
   TraceState saved(*this);
   instance = beginInstance(kernelName, label, fn->def);
   instance->fastMath = !jitContext.empty() && jitContext.back().fastMath;
