@@ -15,6 +15,7 @@
 #include "IRGen.h"
 #include "Primitives.h"
 
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
 
 using namespace tlc;
@@ -205,8 +206,12 @@ static void reportEscaped(Interpreter &in, Node fallback) {
   std::string msg = in.pending.type;
   if (!in.pending.message.empty())
     msg += ": " + in.pending.message;
-  in.error(in.pending.range.empty() ? fallback.range() : in.pending.range,
-           msg);
+  TextRange at = in.pending.range.empty() ? fallback.range() : in.pending.range;
+  if (in.tracingDefaults)
+    in.warning(at, msg + " (raised while analysing a kernel without a call "
+                         "site; its analysis is incomplete)");
+  else
+    in.error(at, msg);
   in.pending = {};
 }
 
@@ -635,6 +640,10 @@ Value Interpreter::callJit(JitFunctionObj *jit, CallArgs &argsIn, Node at,
   if (tracedLabels.count(fn->name) &&
       llvm::is_contained(tracedLabels[fn->name], label))
     return heap.opaque("JITKernel");
+  // A call site counts as an instance even when its factory raises before
+  // building a kernel: no default instance is made for it then.
+  if (!tracingDefaults)
+    tracedLabels[fn->name];
   jitContext.push_back({fn->name.str(), label, jit->fastMath, jit->target});
   TraceState saved(*this);
   instance = nullptr;
@@ -647,9 +656,15 @@ Value Interpreter::callJit(JitFunctionObj *jit, CallArgs &argsIn, Node at,
     if (!pending.message.empty())
       msg += ": " + pending.message;
     Diagnostic d;
-    d.severity = Severity::Error;
+    // With no call site, the parameters are symbols and a check on them
+    // (`if n <= 0: raise ...`) took an assumed branch: not the program's
+    // error.
+    d.severity = tracingDefaults ? Severity::Warning : Severity::Error;
     d.range = pending.range.empty() ? at.range() : pending.range;
-    d.message = msg;
+    d.message = tracingDefaults
+                    ? msg + " (raised while analysing " + label +
+                          " without a call site; its analysis is incomplete)"
+                    : msg;
     d.notes.push_back({fn->def.getIdentifier().range, "in instance " + label});
     if (!budgetExhausted)
       out.diagnostics.push_back(std::move(d));
@@ -659,6 +674,8 @@ Value Interpreter::callJit(JitFunctionObj *jit, CallArgs &argsIn, Node at,
 }
 
 void Interpreter::traceDefaultInstances() {
+  tracingDefaults = true;
+  auto restore = llvm::make_scope_exit([&] { tracingDefaults = false; });
   for (Value v : kernelsSeen) {
     if (budgetExhausted)
       return;

@@ -453,6 +453,8 @@ public:
   Value runTestFunctions(Node at);
   /// Analyses kernels that no call site instantiated.
   void traceDefaultInstances();
+  /// True while traceDefaultInstances() runs (parameters are symbols).
+  bool tracingDefaults = false;
   /// Parses a -D value.
   Value parseDefine(llvm::StringRef text);
   /// The -D binding for \p name, if any.
