@@ -173,6 +173,9 @@ liveRange(mlir::Block &body, mlir::Value buffer,
   while (!work.empty()) {
     mlir::Value v = work.pop_back_val();
     for (mlir::Operation *user : v.getUsers()) {
+      // Annotating a layout touches no memory.
+      if (llvm::isa<tile::AnnotateLayoutOp>(user))
+        continue;
       int s = statementIndex(body, user, index);
       if (s >= 0) {
         first = std::min(first, s);

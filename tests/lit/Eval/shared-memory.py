@@ -64,3 +64,24 @@ def reused(K=4096, block_M=256, block_N=256, block_K=64, stages=3):
             T.gemm(A_shared, B_shared, C)
         T.copy(C, C_shared)
         T.copy(C_shared, D)
+
+
+@tilelang.jit
+def annotated_early(K=4096, block_M=256, block_N=256, block_K=64, stages=3):
+    A: T.Tensor((block_M, K), T.float16)
+    B: T.Tensor((K, block_N), T.float16)
+    D: T.Tensor((block_M, block_N), T.float16)
+    # Annotating C_shared's layout before the loop does not make it live
+    # there: the peak stays at the stages' 192 KiB.
+    with T.Kernel(1, threads=256) as bx:
+        A_shared = T.alloc_shared((block_M, block_K), T.float16)
+        B_shared = T.alloc_shared((block_K, block_N), T.float16)
+        C_shared = T.alloc_shared((block_M, block_N), T.float16)
+        C = T.alloc_fragment((block_M, block_N), T.float32)
+        T.annotate_layout({C_shared: tilelang.layout.make_swizzled_layout(C_shared)})
+        for k in T.Pipelined(T.ceildiv(K, block_K), num_stages=stages):
+            T.copy(A[0, k * block_K], A_shared)
+            T.copy(B[k * block_K, 0], B_shared)
+            T.gemm(A_shared, B_shared, C)
+        T.copy(C, C_shared)
+        T.copy(C_shared, D)
