@@ -17,6 +17,7 @@
 
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Path.h"
 
 using namespace tlc;
 using namespace tlc::eval;
@@ -762,6 +763,7 @@ static bool firstParametrizedCase(Interpreter &in, FunctionObj *fn,
 }
 
 Value Interpreter::runTestFunctions(Node at) {
+  ranTests = true;
   for (Node stmt : tree.root().children(Field::body)) {
     if (budgetExhausted)
       break;
@@ -817,6 +819,12 @@ void Interpreter::run() {
       pending = {};
     }
   }
+  // A pytest file (`test_*.py`, `*_test.py`) runs its tests even without
+  // `tilelang.testing.main()`: that is how pytest runs it.
+  llvm::StringRef base = llvm::sys::path::filename(tree.fileName());
+  if (!ranTests && !budgetExhausted &&
+      (base.starts_with("test_") || base.ends_with("_test.py")))
+    runTestFunctions(tree.root());
   traceDefaultInstances();
   // Undefined names no evaluation reached are warnings, like pyflakes:
   // Python raises only if the code runs, and TileLang runs what it traces.

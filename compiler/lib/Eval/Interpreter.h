@@ -453,6 +453,8 @@ public:
   Value runTestFunctions(Node at);
   /// Analyses kernels that no call site instantiated.
   void traceDefaultInstances();
+  /// True once runTestFunctions() ran.
+  bool ranTests = false;
   /// True while traceDefaultInstances() runs (parameters are symbols).
   bool tracingDefaults = false;
   /// Parses a -D value.

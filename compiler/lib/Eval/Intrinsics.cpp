@@ -42,6 +42,9 @@ enum class ResultKind : uint8_t {
   FromDTypeArg,
   /// The element dtype of `param` when `return_prev=True`, else none.
   ReturnPrev,
+  /// `T.call_extern`: the dtype is the `dtype=` keyword, or the first
+  /// positional argument (then the function name is the second).
+  Extern,
 };
 
 /// The result rule of one intrinsic.
@@ -254,9 +257,10 @@ static std::optional<IntrinsicRule> getIntrinsicRule(BuiltinId id) {
   case BuiltinId::Abs2:
     return sameAs("x");
   // Calls.
-  case BuiltinId::CallExtern:
   case BuiltinId::CallIntrin:
     return fromDType("dtype");
+  case BuiltinId::CallExtern:
+    return IntrinsicRule{ResultKind::Extern, nullptr, DType(ScalarType::Int32)};
   case BuiltinId::CallPacked:
     return fixed(ScalarType::Int32);
   case BuiltinId::CreateTmaDescriptor:
@@ -384,6 +388,32 @@ std::optional<Value> Interpreter::callIntrinsicPrimitive(const PArgs &p) {
                                       "traced");
   }
   IntrinsicArgs a{*this};
+  if (rule->kind == ResultKind::Extern) {
+    llvm::ArrayRef<Value> pos = p.rest("args");
+    Value dtype = p.getOr("dtype", Value::none());
+    if (dtype.isNone() && !pos.empty()) {
+      dtype = pos.front();
+      pos = pos.drop_front();
+    }
+    if (pos.empty() || !pos.front().isStr())
+      return fail(p.call, "T.call_extern needs the name of the function");
+    a.option("func_name", ir->b.getStringAttr(getStr(pos.front())));
+    for (Value v : pos.drop_front())
+      a.add("args", v, p.call, /*location=*/false);
+    if (a.failed)
+      return Value::poison();
+    std::optional<DType> result = resultDTypeOf(*this, dtype);
+    mlir::SmallVector<mlir::Type, 1> types;
+    if (result)
+      types.push_back(ir->valueType(*result));
+    auto op = tile::IntrinsicOp::create(
+        ir->b, ir->loc(p.call), types, ir->b.getStringAttr(p.info.name),
+        a.operands, ir->b.getArrayAttr(a.params),
+        ir->b.getDictionaryAttr(a.options));
+    if (!result)
+      return Value::none();
+    return wrapScalar({op->getResult(0), *result, SymExpr()});
+  }
   llvm::ArrayRef<lang::ParamInfo> params = p.info.params;
   for (unsigned i = 0; i < params.size(); ++i) {
     const lang::ParamInfo &param = params[i];
@@ -426,6 +456,8 @@ std::optional<Value> Interpreter::callIntrinsicPrimitive(const PArgs &p) {
   }
   case ResultKind::FromDTypeArg:
     result = resultDTypeOf(*this, p.getOr(rule->param, Value::none()));
+    break;
+  case ResultKind::Extern:
     break;
   case ResultKind::ReturnPrev:
     if (p.flag("return_prev", false)) {

@@ -283,6 +283,23 @@ Value Interpreter::callMethod(BoundMethodObj *m, CallArgs &args, Node at) {
     if (!self.isStr())
       return noMethod();
     return heap.str(getStr(self).trim());
+  case NativeId::StrRemovePrefix:
+  case NativeId::StrRemoveSuffix: {
+    if (!self.isStr() || args.pos.size() != 1 || !args.pos[0].isStr())
+      return noMethod();
+    llvm::StringRef s = getStr(self), affix = getStr(args.pos[0]);
+    if (id == NativeId::StrRemovePrefix)
+      s.consume_front(affix);
+    else
+      s.consume_back(affix);
+    return heap.str(s);
+  }
+  case NativeId::StrIsDigit: {
+    if (!self.isStr())
+      return noMethod();
+    llvm::StringRef s = getStr(self);
+    return Value::boolean(!s.empty() && llvm::all_of(s, [](char c) { return c >= '0' && c <= '9'; }));
+  }
   case NativeId::AddArgument: {
     if (!self.isObj(ObjKind::ArgParser))
       return heap.opaque("add_argument");
