@@ -140,24 +140,8 @@ static Value pointerTensor(Interpreter &in, const PArgs &p,
 std::optional<Value> Interpreter::callBufferPrimitive(const PArgs &p) {
   Node at = p.call;
   switch (p.info.id) {
-  case BuiltinId::AllocClusterBarrier: {
-    if (checkInKernel(p.info.name, at))
-      return Value::poison();
-    Value counts = p.getOr("arrive_count", Value::poison());
-    llvm::SmallVector<int64_t, 4> ints;
-    if (counts.isSequence()) {
-      for (Value c : getElems(counts))
-        ints.push_back(c.isIntLike() ? c.getInt() : 0);
-    } else {
-      ints.push_back(counts.isIntLike() ? counts.getInt() : 0);
-    }
-    BufferObj *b = makeBuffer("", {syms.constant(ints.size())},
-                              DType(ScalarType::UInt64),
-                              MemoryScope::ClusterBarrier, at, false);
-    b->value.getDefiningOp()->setAttr("arrive_counts",
-                                      ir->b.getDenseI64ArrayAttr(ints));
-    return Value::object(ValueKind::Buffer, b);
-  }
+  case BuiltinId::AllocClusterBarrier:
+    return allocateBarriers(*this, p, MemoryScope::ClusterBarrier);
   case BuiltinId::AllocTmem: {
     Value shapeV = p.getOr("shape", Value::poison());
     llvm::SmallVector<SymExpr, 4> shape;

@@ -349,29 +349,3 @@ Flow Interpreter::execFrame(FrameObj *frame, Node withNode, Node target) {
     return execBody(withNode, Field::body);
   }
 }
-
-Flow Interpreter::execTIRWhile(Node withNode, Node condNode) {
-  if (!tracing() || !kernel) {
-    error(withNode, "T.While can only be used inside a T.Kernel region");
-    return Flow::Normal;
-  }
-  auto op = tile::WhileOp::create(ir->b, ir->loc(withNode));
-  mlir::OpBuilder::InsertionGuard guard(ir->b);
-  ir->b.setInsertionPointToEnd(&op.getCond().front());
-  Value c = condNode ? eval(condNode) : Value::poison();
-  Scalar s = c.isAbrupt() ? Scalar() : toScalar(c, condNode ? condNode
-                                                            : withNode);
-  mlir::Location l = ir->loc(condNode ? condNode : withNode);
-  mlir::Value pred = s ? ir->convert(s.value, ir->b.getI1Type(), l)
-                       : ir->constInt(0, ir->b.getI1Type(), l);
-  tile::ConditionOp::create(ir->b, l, pred);
-  if (c.isException())
-    return Flow::Raise;
-  ir->b.setInsertionPointToEnd(&op.getBody().front());
-  loops.push_back({LoopKind::Serial, 0, withNode});
-  Flow f = execBody(withNode, Field::body);
-  loops.pop_back();
-  if (f == Flow::Break || f == Flow::Continue)
-    return Flow::Normal;
-  return f;
-}

@@ -742,17 +742,18 @@ Flow Interpreter::execIRIf(Value cond, Node ifNode) {
   return f;
 }
 
-Flow Interpreter::execIRWhile(Node whileNode) {
-  Node test = whileNode.child(Field::test);
+Flow Interpreter::execIRWhile(Node whileNode, Node condNode) {
+  if (!condNode)
+    condNode = whileNode.child(Field::test);
   auto op = tile::WhileOp::create(ir->b, ir->loc(whileNode));
   mlir::OpBuilder::InsertionGuard guard(ir->b);
   ir->b.setInsertionPointToEnd(&op.getCond().front());
-  Value c = eval(test);
-  Scalar s = c.isAbrupt() ? Scalar() : toScalar(c, test);
-  mlir::Value pred =
-      s ? ir->convert(s.value, ir->b.getI1Type(), ir->loc(test))
-        : ir->constInt(0, ir->b.getI1Type(), ir->loc(test));
-  tile::ConditionOp::create(ir->b, ir->loc(test), pred);
+  Value c = condNode ? eval(condNode) : Value::poison();
+  Node at = condNode ? condNode : whileNode;
+  Scalar s = c.isAbrupt() ? Scalar() : toScalar(c, at);
+  mlir::Value pred = s ? ir->convert(s.value, ir->b.getI1Type(), ir->loc(at))
+                       : ir->constInt(0, ir->b.getI1Type(), ir->loc(at));
+  tile::ConditionOp::create(ir->b, ir->loc(at), pred);
   if (c.isException())
     return Flow::Raise;
   ir->b.setInsertionPointToEnd(&op.getBody().front());

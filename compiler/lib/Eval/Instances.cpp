@@ -123,28 +123,24 @@ std::string Interpreter::fileTarget(Value v) const {
   llvm::StringRef kind = spec.take_until([](char c) { return c == ' '; });
   llvm::StringRef rest = spec.drop_front(kind.size());
   llvm::StringRef current = options.target.name;
-  if (kind == "cuda" || kind == "nvidia") {
-    size_t at = rest.find("-arch=");
+  // `cuda -arch=sm_100a`, `hip -mcpu=gfx90a`: that architecture when tlc
+  // knows it; else the current target of the platform, or its default.
+  auto withArch = [&](llvm::StringRef option, llvm::StringRef platform,
+                      llvm::StringRef dflt) {
+    size_t at = rest.find(option);
     if (at != llvm::StringRef::npos) {
-      llvm::StringRef arch = rest.drop_front(at + 6).take_until(
-          [](char c) { return c == ' '; });
-      std::string name = ("cuda:" + arch).str();
+      llvm::StringRef arch = rest.drop_front(at + option.size())
+                                 .take_until([](char c) { return c == ' '; });
+      std::string name = (platform + ":" + arch).str();
       if (TargetInfo::parse(name))
         return name;
     }
-    return current.starts_with("cuda") ? current.str() : "cuda:sm_90a";
-  }
-  if (kind == "hip" || kind == "rocm") {
-    size_t at = rest.find("-mcpu=");
-    if (at != llvm::StringRef::npos) {
-      llvm::StringRef arch = rest.drop_front(at + 6).take_until(
-          [](char c) { return c == ' '; });
-      std::string name = ("hip:" + arch).str();
-      if (TargetInfo::parse(name))
-        return name;
-    }
-    return current.starts_with("hip") ? current.str() : "hip:gfx942";
-  }
+    return current.starts_with(platform) ? current.str() : dflt.str();
+  };
+  if (kind == "cuda" || kind == "nvidia")
+    return withArch("-arch=", "cuda", "cuda:sm_90a");
+  if (kind == "hip" || kind == "rocm")
+    return withArch("-mcpu=", "hip", "hip:gfx942");
   if (kind == "cpu" || kind == "c" || kind == "llvm")
     return "cpu";
   return {};

@@ -774,7 +774,11 @@ Flow Interpreter::execWith(Node stmt) {
           cond = a;
           break;
         }
-        return execTIRWhile(stmt, cond);
+        if (!tracing() || !kernel) {
+          error(stmt, "T.While can only be used inside a T.Kernel region");
+          return Flow::Normal;
+        }
+        return execIRWhile(stmt, cond);
       }
     }
     Value ctx = eval(ctxNode);

@@ -321,8 +321,6 @@ public:
   std::optional<Value> callFramePrimitive(const PArgs &p);
   /// Executes the body of a `with` over a FrameObj (Frames.cpp).
   Flow execFrame(FrameObj *frame, Node withNode, Node target);
-  /// `with T.While(cond):` — \p condNode is re-evaluated every iteration.
-  Flow execTIRWhile(Node withNode, Node condNode);
   /// The answer of a device query (`driver.get_num_sms()`,
   /// `torch.cuda.get_device_properties(0)`) from the target's device table
   /// (DeviceQueries.cpp); nullopt when \p qualified is not one.
@@ -383,7 +381,9 @@ public:
   Flow irStore(Value target, Value v, Node at);
   /// Builds an IR `if` whose condition is \p cond.
   Flow execIRIf(Value cond, Node ifNode);
-  Flow execIRWhile(Node whileNode);
+  /// A tile.while over \p whileNode's body; the condition is \p condNode
+  /// (the `while` test when null), re-evaluated every iteration.
+  Flow execIRWhile(Node whileNode, Node condNode = Node());
   /// Materializes a value as a scalar IR value; \p hint is the wanted type
   /// for Python numbers (null: i32/f32). Reports and returns null on error.
   Scalar toScalar(Value v, Node at, mlir::Type hint = {});

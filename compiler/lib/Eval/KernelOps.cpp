@@ -515,6 +515,26 @@ Value tlc::eval::allocate(Interpreter &in, const PArgs &p, MemoryScope scope) {
   return Value::object(ValueKind::Buffer, b);
 }
 
+Value tlc::eval::allocateBarriers(Interpreter &in, const PArgs &p,
+                                  MemoryScope scope) {
+  if (in.checkInKernel(p.info.name, p.call))
+    return Value::poison();
+  Value counts = p.getOr("arrive_count", Value::poison());
+  llvm::SmallVector<int64_t, 4> ints;
+  if (counts.isSequence()) {
+    for (Value c : getElems(counts))
+      ints.push_back(c.isIntLike() ? c.getInt() : 0);
+  } else {
+    ints.push_back(counts.isIntLike() ? counts.getInt() : 0);
+  }
+  BufferObj *b = in.makeBuffer("", {in.syms.constant(ints.size())},
+                               lang::DType(lang::ScalarType::UInt64), scope,
+                               p.call, false);
+  b->value.getDefiningOp()->setAttr("arrive_counts",
+                                    in.ir->b.getDenseI64ArrayAttr(ints));
+  return Value::object(ValueKind::Buffer, b);
+}
+
 /// Builds a LoopFrame from (start, stop, step) arguments.
 static Value makeRangeLoop(Interpreter &in, const PArgs &p, LoopKind kind) {
   auto *loop = in.heap.make<LoopFrameObj>();
@@ -685,24 +705,8 @@ std::optional<Value> Interpreter::callKernelPrimitive(const PArgs &p) {
                               MemoryScope::LocalVar, at, false, initValue);
     return Value::object(ValueKind::Buffer, b);
   }
-  case BuiltinId::AllocBarrier: {
-    if (checkInKernel("T.alloc_barrier", at))
-      return Value::poison();
-    Value counts = p.getOr("arrive_count", Value::poison());
-    llvm::SmallVector<int64_t, 4> ints;
-    if (counts.isSequence()) {
-      for (Value c : getElems(counts))
-        ints.push_back(c.isIntLike() ? c.getInt() : 0);
-    } else {
-      ints.push_back(counts.isIntLike() ? counts.getInt() : 0);
-    }
-    BufferObj *b = makeBuffer("", {syms.constant(ints.size())},
-                              lang::DType(lang::ScalarType::UInt64),
-                              MemoryScope::Barrier, at, false);
-    b->value.getDefiningOp()->setAttr("arrive_counts",
-                                      ir->b.getDenseI64ArrayAttr(ints));
-    return Value::object(ValueKind::Buffer, b);
-  }
+  case BuiltinId::AllocBarrier:
+    return allocateBarriers(*this, p, MemoryScope::Barrier);
   case BuiltinId::Kernel:
   case BuiltinId::ClusterKernel:
   case BuiltinId::CUDASourceCodeKernel:

@@ -37,6 +37,10 @@ struct PArgs {
 /// `T.alloc_*(shape, dtype, scope=...)`: a buffer in \p scope (or the
 /// `scope` argument) with its hint (KernelOps.cpp).
 Value allocate(Interpreter &in, const PArgs &p, lang::MemoryScope scope);
+/// `T.alloc_barrier` / `T.alloc_cluster_barrier(arrive_count)`: mbarriers in
+/// \p scope, one per arrive count (KernelOps.cpp).
+Value allocateBarriers(Interpreter &in, const PArgs &p,
+                       lang::MemoryScope scope);
 /// `T.copy(src, dst)` and its variants (KernelOps.cpp).
 Value tileCopy(Interpreter &in, const PArgs &p);
 
