@@ -97,7 +97,25 @@ std::optional<unsigned> Solver::rootBuffer(Value v, bool allowRegion) {
   return it->second;
 }
 
+/// The element count of \p shape, saturating at INT64_MAX.
+static int64_t elementCount(llvm::ArrayRef<int64_t> shape) {
+  int64_t n = 1;
+  for (int64_t d : shape) {
+    if (d <= 0)
+      return 0;
+    if (n > std::numeric_limits<int64_t>::max() / d)
+      return std::numeric_limits<int64_t>::max();
+    n *= d;
+  }
+  return n;
+}
+
 void Solver::addLoop(Node node) {
+  // Inference enumerates a loop's iterations: a loop larger than any tile
+  // a block holds gets no layout here (one over fragments was reported at
+  // their allocation; one over memory only needs none to be checked).
+  if (elementCount(node.loopShape) > kMaxEnumerated)
+    return;
   unsigned id = nodes.size();
   for (const Access &a : node.accesses) {
     buffers[a.buffer].users.push_back(id);
@@ -168,6 +186,19 @@ void Solver::collect() {
       if (!isFragment && scope != MemoryScope::Shared &&
           scope != MemoryScope::SharedDyn)
         return WalkResult::advance();
+      int64_t elements = elementCount(type.getShape());
+      if (elements > kMaxEnumerated) {
+        // Bounded analysis: answered without enumerating the tile.
+        if (isFragment) {
+          int64_t regs = (elements + threads - 1) / threads;
+          alloc.emitError()
+              << "fragment '" << bufferDisplayName(alloc.getResult()) << "' of "
+              << elements << " elements needs " << regs
+              << " registers per thread over " << threads
+              << " threads; the limit is 255";
+        }
+        return WalkResult::advance();
+      }
       BufferInfo info;
       info.root = alloc.getResult();
       info.isFragment = isFragment;

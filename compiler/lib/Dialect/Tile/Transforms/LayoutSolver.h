@@ -25,8 +25,13 @@
 #include "llvm/ADT/TypeSwitch.h"
 
 #include <deque>
+#include <limits>
 
 namespace tlc::tile::detail {
+
+/// The largest tile (elements) inference enumerates; TileLang tiles are far
+/// below (a 256 x 256 accumulator has 65,536).
+constexpr int64_t kMaxEnumerated = int64_t(1) << 22;
 
 using layout::Fragment;
 using layout::IndexExpr;
