@@ -18,6 +18,7 @@
 #include "IRGen.h"
 #include "Primitives.h"
 
+#include "tlc/Dialect/Tile/IR/IndexTranslator.h"
 #include "tlc/Dialect/Tile/IR/LayoutAttrCodec.h"
 #include "tlc/Layout/Fragment.h"
 #include "tlc/Layout/IndexExpr.h"
@@ -82,6 +83,61 @@ struct LayoutTracer {
     else
       out.push_back(r);
     return out;
+  }
+
+  /// Index functions with bit operations (XOR swizzles) are beyond the
+  /// symbolic arithmetic: while a kernel is traced, they are traced again
+  /// over IR index values in a scratch block, and their results read back
+  /// as index expressions. Empty when that is not possible.
+  std::optional<std::vector<layout::IndexExpr>>
+  traceThroughIR(Value fn, bool withRep) {
+    if (!in.tracing())
+      return std::nullopt;
+    auto &B = in.ir->b;
+    mlir::Location l = in.ir->loc(p.call);
+    auto scratch = std::make_unique<mlir::Block>();
+    size_t rank = shape.size() + (withRep ? 1 : 0);
+    CallArgs args;
+    for (size_t d = 0; d < rank; ++d) {
+      mlir::Value arg = scratch->addArgument(B.getIndexType(), l);
+      args.pos.push_back(
+          in.wrapScalar({arg, lang::DType(lang::ScalarType::Int32), SymExpr()}));
+      args.posNodes.push_back(p.call);
+    }
+    std::optional<std::vector<layout::IndexExpr>> result;
+    {
+      mlir::OpBuilder::InsertionGuard guard(B);
+      B.setInsertionPointToEnd(scratch.get());
+      Value r = in.call(fn, args, p.call);
+      llvm::SmallVector<Value, 4> outs;
+      if (r.isSequence())
+        outs.append(getElems(r).begin(), getElems(r).end());
+      else
+        outs.push_back(r);
+      tile::IndexTranslator translator(*scratch);
+      std::vector<layout::IndexExpr> exprs;
+      bool ok = !r.isAbrupt();
+      for (Value v : outs) {
+        if (!ok)
+          break;
+        if (v.isIntLike()) {
+          exprs.push_back(layout::IndexExpr::constant(v.getInt()));
+          continue;
+        }
+        Scalar s = v.is(ValueKind::Expr) ? in.toScalar(v, p.call) : Scalar();
+        std::optional<layout::IndexExpr> e =
+            s ? translator.translate(s.value) : std::nullopt;
+        ok = e.has_value();
+        if (e)
+          exprs.push_back(std::move(*e));
+      }
+      if (ok)
+        result = std::move(exprs);
+    }
+    // The scratch ops were only read; nothing outside refers to them.
+    scratch->dropAllDefinedValueUses();
+    scratch->dropAllReferences();
+    return result;
   }
 
   /// The index expression of one traced result.
@@ -189,9 +245,18 @@ Value Interpreter::makeLayoutObject(const PArgs &p) {
     std::vector<layout::IndexExpr> forward;
     for (Value v : *outs) {
       std::optional<layout::IndexExpr> e = tr.expr(v);
-      if (!e)
-        return give(tr.why);
+      if (!e) {
+        forward.clear();
+        break;
+      }
       forward.push_back(std::move(*e));
+    }
+    if (forward.empty()) {
+      std::optional<std::vector<layout::IndexExpr>> viaIR =
+          tr.traceThroughIR(*fn, false);
+      if (!viaIR)
+        return give(tr.why);
+      forward = std::move(*viaIR);
     }
     llvm::Expected<layout::Layout> l =
         layout::Layout::get(tr.shape, std::move(forward));

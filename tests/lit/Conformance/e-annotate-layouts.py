@@ -1,5 +1,3 @@
-# XFAIL: *
-# Known gap (tlc, not the program): XOR in a T.Layout index function is not representable yet (the annotation is dropped with a warning).
 # RUN: tlc-build --check %s 2>&1 | count 0
 # RUN: tlc-build --emit=hints --format=json %s | FileCheck %s
 # Group E (+H, K): explicit layouts. T.annotate_layout with

@@ -1,5 +1,5 @@
 # XFAIL: *
-# Known gap (tlc, not the program): XOR in a T.Layout index function is not representable yet (the annotation is dropped with a warning).
+# Known gap (tlc, not the program): XOR in a T.Layout index function evaluated outside a kernel (in the factory) is not representable yet; inside a kernel it is.
 # RUN: tlc-build --check %s 2>&1 | count 0
 # RUN: tlc-build --emit=hints --format=json %s | FileCheck %s
 # K: T.Layout from an XOR-swizzle lambda, a callable in T.annotate_layout, T.Fragment

@@ -139,7 +139,7 @@ void Solver::collectParallel(ParallelOp op) {
       node.pinnedLoop = true;
     }
   }
-  IndexTranslator translator(op.getBody().front());
+  tile::IndexTranslator translator(op.getBody().front());
   auto record = [&](Value buffer, ValueRange indices, bool write) {
     std::optional<unsigned> id = rootBuffer(buffer, /*allowRegion=*/false);
     if (!id || !buffers[*id].isFragment)

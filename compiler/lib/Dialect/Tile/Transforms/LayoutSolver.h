@@ -14,6 +14,7 @@
 #ifndef TLC_LIB_DIALECT_TILE_TRANSFORMS_LAYOUTSOLVER_H
 #define TLC_LIB_DIALECT_TILE_TRANSFORMS_LAYOUTSOLVER_H
 
+#include "tlc/Dialect/Tile/IR/IndexTranslator.h"
 #include "tlc/Dialect/Tile/Transforms/LayoutInference.h"
 
 #include "tlc/Layout/Propagation.h"
@@ -85,57 +86,6 @@ struct Node {
   unsigned elemBits = 32;
   // Reduce.
   unsigned src = 0, dst = 0, dim = 0;
-};
-
-/// Converts index values of a loop body into IndexExprs over its variables.
-class IndexTranslator {
-public:
-  explicit IndexTranslator(Block &body) {
-    for (auto [d, arg] : llvm::enumerate(body.getArguments()))
-      vars[arg] = IndexExpr::var(d, layout::inputName(d));
-  }
-
-  std::optional<IndexExpr> translate(Value v, unsigned depth = 0) {
-    if (depth > 64)
-      return std::nullopt;
-    if (auto it = vars.find(v); it != vars.end())
-      return it->second;
-    APInt cst;
-    if (matchPattern(v, m_ConstantInt(&cst)))
-      return IndexExpr::constant(cst.getSExtValue());
-    Operation *def = v.getDefiningOp();
-    if (!def)
-      return std::nullopt;
-    if (isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp,
-            arith::ExtUIOp, arith::TruncIOp>(def))
-      return translate(def->getOperand(0), depth + 1);
-    if (def->getNumOperands() != 2)
-      return std::nullopt;
-    std::optional<IndexExpr> l = translate(def->getOperand(0), depth + 1);
-    if (!l)
-      return std::nullopt;
-    std::optional<IndexExpr> r = translate(def->getOperand(1), depth + 1);
-    if (!r)
-      return std::nullopt;
-    return llvm::TypeSwitch<Operation *, std::optional<IndexExpr>>(def)
-        .Case<arith::AddIOp>([&](auto) { return *l + *r; })
-        .Case<arith::SubIOp>([&](auto) { return *l - *r; })
-        .Case<arith::MulIOp>([&](auto) { return *l * *r; })
-        .Case<arith::FloorDivSIOp, arith::DivSIOp, arith::DivUIOp>(
-            [&](auto) { return layout::floorDiv(*l, *r); })
-        .Case<arith::RemSIOp, arith::RemUIOp>(
-            [&](auto) { return layout::floorMod(*l, *r); })
-        .Case<arith::XOrIOp>([&](auto) { return layout::bitXor(*l, *r); })
-        .Case<arith::AndIOp>([&](auto) { return layout::bitAnd(*l, *r); })
-        .Case<arith::OrIOp>([&](auto) { return layout::bitOr(*l, *r); })
-        .Case<arith::ShLIOp>([&](auto) { return layout::shiftLeft(*l, *r); })
-        .Case<arith::ShRSIOp, arith::ShRUIOp>(
-            [&](auto) { return layout::shiftRight(*l, *r); })
-        .Default([](Operation *) { return std::nullopt; });
-  }
-
-private:
-  llvm::DenseMap<Value, IndexExpr> vars;
 };
 
 /// The solver state for one kernel.
