@@ -88,10 +88,11 @@ std::string Interpreter::makeLabel(llvm::StringRef fnName, CallArgs &args) {
 //===----------------------------------------------------------------------===//
 
 bool Interpreter::shouldSkipInstance(llvm::StringRef kernelName,
-                                     llvm::StringRef label) {
+                                     llvm::StringRef label,
+                                     llvm::StringRef dedupKey) {
   if (!options.kernelFilter.empty() && kernelName != options.kernelFilter)
     return true;
-  auto &labels = tracedLabels[kernelName];
+  auto &labels = tracedLabels[dedupKey.empty() ? kernelName : dedupKey];
   if (llvm::is_contained(labels, label))
     return true;
   if (labels.size() >= options.maxInstancesPerKernel)
@@ -204,7 +205,7 @@ static void reportEscaped(Interpreter &in, Node fallback) {
   if (!in.pending.message.empty())
     msg += ": " + in.pending.message;
   TextRange at = in.pending.range.empty() ? fallback.range() : in.pending.range;
-  if (in.tracingDefaults)
+  if (in.raisedOnAssumption())
     in.warning(at, msg + " (raised while analysing a kernel without a call "
                          "site; its analysis is incomplete)");
   else
@@ -364,7 +365,7 @@ Value Interpreter::tracePrimFunc(FunctionObj *fn, Node at) {
   std::string key = kernelName;
   if (!jitContext.empty() || !callStack.empty())
     key += "/" + fn->name.str();
-  if (budgetExhausted || shouldSkipInstance(key, label))
+  if (budgetExhausted || shouldSkipInstance(kernelName, label, key))
     return result;
   if (key != kernelName) {
     auto &labels = tracedLabels[kernelName];
@@ -656,9 +657,10 @@ Value Interpreter::callJit(JitFunctionObj *jit, CallArgs &argsIn, Node at,
     // With no call site, the parameters are symbols and a check on them
     // (`if n <= 0: raise ...`) took an assumed branch: not the program's
     // error.
-    d.severity = tracingDefaults ? Severity::Warning : Severity::Error;
+    bool assumed = raisedOnAssumption();
+    d.severity = assumed ? Severity::Warning : Severity::Error;
     d.range = pending.range.empty() ? at.range() : pending.range;
-    d.message = tracingDefaults
+    d.message = assumed
                     ? msg + " (raised while analysing " + label +
                           " without a call site; its analysis is incomplete)"
                     : msg;
@@ -680,6 +682,7 @@ void Interpreter::traceDefaultInstances() {
     if (tracedLabels.count(jit->fn->name))
       continue;
     CallArgs none;
+    assumedUnknown = false;
     callJit(jit, none, jit->fn->def, true);
   }
   // Plain factories returning a prim_func that nothing called.
@@ -714,6 +717,7 @@ void Interpreter::traceDefaultInstances() {
     TraceState saved(*this);
     instance = nullptr;
     traced = false;
+    assumedUnknown = false;
     Value r = callFunction(fn, args, stmt);
     jitContext.pop_back();
     if (r.isException())

@@ -457,6 +457,12 @@ public:
   bool ranTests = false;
   /// True while traceDefaultInstances() runs (parameters are symbols).
   bool tracingDefaults = false;
+  /// Set when a condition on a symbol or unknown value took an assumed
+  /// branch (reset per default instance).
+  bool assumedUnknown = false;
+  /// True when an exception escaping now may be an artifact of symbolic
+  /// parameters: a default instance took an assumed branch.
+  bool raisedOnAssumption() const { return tracingDefaults && assumedUnknown; }
   /// Parses a -D value.
   Value parseDefine(llvm::StringRef text);
   /// The -D binding for \p name, if any.
@@ -467,8 +473,10 @@ public:
   InstanceCtx *beginInstance(llvm::StringRef kernel, llvm::StringRef label,
                              Node def);
   void endInstance(InstanceCtx *ctx);
-  /// True when the instance was already traced (dedup) or over the cap.
-  bool shouldSkipInstance(llvm::StringRef kernel, llvm::StringRef label);
+  /// True when the instance was already traced (dedup under \p dedupKey,
+  /// the kernel's name by default) or over the cap, or filtered out.
+  bool shouldSkipInstance(llvm::StringRef kernel, llvm::StringRef label,
+                          llvm::StringRef dedupKey = {});
 
   //===--------------------------------------------------------------------===//
   // State

@@ -574,6 +574,7 @@ Truth Interpreter::truth(Value v, Node at) {
   }
   case ValueKind::Sym:
   case ValueKind::Opaque:
+    assumedUnknown = true;
     return Truth::Unknown;
   case ValueKind::Expr:
     return Truth::IR;
