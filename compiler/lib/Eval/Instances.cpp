@@ -198,6 +198,12 @@ struct TraceState {
 } // namespace
 
 /// Reports the pending exception as an error of the current instance.
+/// Why an exception of a kernel no call site instantiates is a warning.
+static constexpr llvm::StringLiteral kDefaultInstanceNote =
+    "raised while analysing a kernel without a call site: its parameters are "
+    "symbols, so a check on them may not hold for any real call; the "
+    "analysis of this instance is incomplete";
+
 static void reportEscaped(Interpreter &in, Node fallback) {
   if (in.budgetExhausted)
     return;
@@ -205,11 +211,16 @@ static void reportEscaped(Interpreter &in, Node fallback) {
   if (!in.pending.message.empty())
     msg += ": " + in.pending.message;
   TextRange at = in.pending.range.empty() ? fallback.range() : in.pending.range;
-  if (in.raisedOnAssumption())
-    in.warning(at, msg + " (raised while analysing a kernel without a call "
-                         "site; its analysis is incomplete)");
-  else
+  if (in.tracingDefaults) {
+    Diagnostic d;
+    d.severity = Severity::Warning;
+    d.range = at;
+    d.message = msg;
+    d.notes.push_back({fallback.range(), kDefaultInstanceNote.str()});
+    in.out.diagnostics.push_back(std::move(d));
+  } else {
     in.error(at, msg);
+  }
   in.pending = {};
 }
 
@@ -657,14 +668,13 @@ Value Interpreter::callJit(JitFunctionObj *jit, CallArgs &argsIn, Node at,
     // With no call site, the parameters are symbols and a check on them
     // (`if n <= 0: raise ...`) took an assumed branch: not the program's
     // error.
-    bool assumed = raisedOnAssumption();
-    d.severity = assumed ? Severity::Warning : Severity::Error;
+    d.severity = tracingDefaults ? Severity::Warning : Severity::Error;
     d.range = pending.range.empty() ? at.range() : pending.range;
-    d.message = assumed
-                    ? msg + " (raised while analysing " + label +
-                          " without a call site; its analysis is incomplete)"
-                    : msg;
+    d.message = msg;
     d.notes.push_back({fn->def.getIdentifier().range, "in instance " + label});
+    if (tracingDefaults)
+      d.notes.push_back({fn->def.getIdentifier().range,
+                         kDefaultInstanceNote.str()});
     if (!budgetExhausted)
       out.diagnostics.push_back(std::move(d));
     pending = {};
@@ -682,7 +692,6 @@ void Interpreter::traceDefaultInstances() {
     if (tracedLabels.count(jit->fn->name))
       continue;
     CallArgs none;
-    assumedUnknown = false;
     callJit(jit, none, jit->fn->def, true);
   }
   // Plain factories returning a prim_func that nothing called.
@@ -717,7 +726,6 @@ void Interpreter::traceDefaultInstances() {
     TraceState saved(*this);
     instance = nullptr;
     traced = false;
-    assumedUnknown = false;
     Value r = callFunction(fn, args, stmt);
     jitContext.pop_back();
     if (r.isException())

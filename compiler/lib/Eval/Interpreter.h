@@ -457,12 +457,6 @@ public:
   bool ranTests = false;
   /// True while traceDefaultInstances() runs (parameters are symbols).
   bool tracingDefaults = false;
-  /// Set when a condition on a symbol or unknown value took an assumed
-  /// branch (reset per default instance).
-  bool assumedUnknown = false;
-  /// True when an exception escaping now may be an artifact of symbolic
-  /// parameters: a default instance took an assumed branch.
-  bool raisedOnAssumption() const { return tracingDefaults && assumedUnknown; }
   /// Parses a -D value.
   Value parseDefine(llvm::StringRef text);
   /// The -D binding for \p name, if any.

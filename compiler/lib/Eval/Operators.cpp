@@ -574,7 +574,6 @@ Truth Interpreter::truth(Value v, Node at) {
   }
   case ValueKind::Sym:
   case ValueKind::Opaque:
-    assumedUnknown = true;
     return Truth::Unknown;
   case ValueKind::Expr:
     return Truth::IR;
