@@ -36,6 +36,22 @@ static std::optional<int64_t> staticCount(llvm::ArrayRef<SymExpr> dims) {
   return n;
 }
 
+Value tlc::eval::viewBuffer(Interpreter &in, BufferObj *src,
+                            llvm::ArrayRef<SymExpr> shape, DType dtype,
+                            Node at) {
+  if (!in.usable(src))
+    return Value::poison();
+  in.checkBufferUse(src, at);
+  auto *b = in.heap.make<BufferObj>(*src);
+  b->shape.assign(shape.begin(), shape.end());
+  b->dtype = dtype;
+  b->hintIndex = -1;
+  b->value = tile::ViewOp::create(in.ir->b, in.ir->loc(at),
+                                  in.ir->bufferType(shape, dtype, src->scope),
+                                  src->value);
+  return Value::object(ValueKind::Buffer, b);
+}
+
 /// A one-element buffer of \p dtype in \p scope (descriptors).
 static Value scalarBuffer(Interpreter &in, const PArgs &p, DType dtype,
                           MemoryScope scope) {
@@ -47,7 +63,7 @@ static Value scalarBuffer(Interpreter &in, const PArgs &p, DType dtype,
 }
 
 /// `T.reshape(src, shape)` / `T.view(src, shape, dtype)`.
-static Value viewBuffer(Interpreter &in, const PArgs &p) {
+static Value reshapeOrView(Interpreter &in, const PArgs &p) {
   Value srcV = p.getOr("src", p.getOr("buffer", Value::poison()));
   if (srcV.isAbrupt())
     return srcV;
@@ -79,17 +95,9 @@ static Value viewBuffer(Interpreter &in, const PArgs &p) {
                                llvm::Twine(*dstCount) + " x " +
                                dtype.getName() +
                                " changes the number of bytes");
-  if (!in.tracing() || !in.usable(src))
+  if (!in.tracing())
     return Value::poison();
-  in.checkBufferUse(src, p.call);
-  auto *b = in.heap.make<BufferObj>(*src);
-  b->shape.assign(shape.begin(), shape.end());
-  b->dtype = dtype;
-  b->hintIndex = -1;
-  b->value = tile::ViewOp::create(in.ir->b, in.ir->loc(p.call),
-                                  in.ir->bufferType(shape, dtype, src->scope),
-                                  src->value);
-  return Value::object(ValueKind::Buffer, b);
+  return viewBuffer(in, src, shape, dtype, p.call);
 }
 
 /// `T.make_tensor(ptr, shape, dtype)` / `T.match_buffer(param, shape, dtype)`.
@@ -110,18 +118,8 @@ static Value pointerTensor(Interpreter &in, const PArgs &p,
     return in.fail(p.call, p.info.name + " needs a kernel");
   // A tensor parameter passed where a pointer is expected views the same
   // memory (T.match_buffer(A, ...) on a T.handle-like parameter).
-  if (ptrV.is(ValueKind::Buffer)) {
-    BufferObj *src = ptrV.as<BufferObj>();
-    auto *b = in.heap.make<BufferObj>(*src);
-    b->shape.assign(shape.begin(), shape.end());
-    b->dtype = *dtype;
-    b->hintIndex = -1;
-    b->value = tile::ViewOp::create(in.ir->b, in.ir->loc(p.call),
-                                    in.ir->bufferType(shape, *dtype,
-                                                      src->scope),
-                                    src->value);
-    return Value::object(ValueKind::Buffer, b);
-  }
+  if (ptrV.is(ValueKind::Buffer))
+    return viewBuffer(in, ptrV.as<BufferObj>(), shape, *dtype, p.call);
   Scalar s = in.toScalar(ptrV, p.node(ptrParam));
   if (!s)
     return Value::poison();
@@ -216,7 +214,7 @@ std::optional<Value> Interpreter::callBufferPrimitive(const PArgs &p) {
     return pointerTensor(*this, p, "param");
   case BuiltinId::Reshape:
   case BuiltinId::View:
-    return viewBuffer(*this, p);
+    return reshapeOrView(*this, p);
   default:
     return std::nullopt;
   }

@@ -101,19 +101,12 @@ bool Interpreter::shouldSkipInstance(llvm::StringRef kernelName,
   return false;
 }
 
-const TargetInfo &Interpreter::target() const {
+TargetInfo Interpreter::target() const {
   if (instance && instance->target)
     return *instance->target;
-  if (!options.targetExplicit && !jitContext.empty() &&
-      !jitContext.back().target.empty()) {
-    // Factory code runs before the instance exists; answer for the target
-    // its decorator names.
-    static thread_local std::optional<TargetInfo> factoryTarget;
-    if (!factoryTarget || factoryTarget->name != jitContext.back().target)
-      factoryTarget = TargetInfo::parse(jitContext.back().target);
-    if (factoryTarget)
-      return *factoryTarget;
-  }
+  // Factory code runs before the instance exists: the decorator's target.
+  if (!jitContext.empty() && jitContext.back().target)
+    return *jitContext.back().target;
   return options.target;
 }
 
@@ -386,9 +379,8 @@ Value Interpreter::tracePrimFunc(FunctionObj *fn, Node at) {
   TraceState saved(*this);
   instance = beginInstance(kernelName, label, fn->def);
   instance->fastMath = !jitContext.empty() && jitContext.back().fastMath;
-  if (!jitContext.empty() && !jitContext.back().target.empty() &&
-      !options.targetExplicit)
-    instance->target = TargetInfo::parse(jitContext.back().target);
+  if (!jitContext.empty())
+    instance->target = jitContext.back().target;
   pf->instance = int(out.instances.size()) - 1;
   Env *callEnv = heap.make<Env>();
   callEnv->parent = fn->closure;
@@ -653,7 +645,10 @@ Value Interpreter::callJit(JitFunctionObj *jit, CallArgs &argsIn, Node at,
   // building a kernel: no default instance is made for it then.
   if (!tracingDefaults)
     tracedLabels[fn->name];
-  jitContext.push_back({fn->name.str(), label, jit->fastMath, jit->target});
+  std::optional<TargetInfo> jitTarget;
+  if (!jit->target.empty() && !options.targetExplicit)
+    jitTarget = TargetInfo::parse(jit->target);
+  jitContext.push_back({fn->name.str(), label, jit->fastMath, jitTarget});
   TraceState saved(*this);
   instance = nullptr;
   traced = false;

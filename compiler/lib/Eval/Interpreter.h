@@ -348,6 +348,10 @@ public:
   Value selectValue(Value c, Value t, Value f, Node at);
   Value minMax(Value a, Value b, bool isMax, Node at);
   Value intDiv(Value a, Value b, SymKind kind, Node at);
+  /// The row-major coordinates of \p linear in a domain of extents \p dims
+  /// (the first coordinate is not reduced modulo its extent).
+  llvm::SmallVector<Value, 4> unflatten(Value linear,
+                                        llvm::ArrayRef<Value> dims, Node at);
   Value castTo(Value v, lang::DType dtype, Node at);
   /// Applies tilelang.jit/autotune (with options in \p p) to \p fn.
   Value applyDecoratorValue(const PArgs &p, Value fn);
@@ -411,7 +415,7 @@ public:
                std::optional<lang::MemoryScope> scope, std::string detail);
   /// The target of the code being evaluated: the one the instance's file
   /// asks for, unless the user chose one (EvalOptions::targetExplicit).
-  const TargetInfo &target() const;
+  TargetInfo target() const;
   /// The tlc target a TileLang target value names (`"cuda"`,
   /// `"cuda -arch=sm_100a"`, `"hip"`, `"cpu"`); empty for `"auto"` and
   /// values tlc cannot read.
@@ -509,8 +513,8 @@ public:
   struct JitFrame {
     std::string kernel, label;
     bool fastMath = false;
-    /// The decorator's target (tlc spelling), empty for the default.
-    std::string target;
+    /// The decorator's target, unless none or --target was given.
+    std::optional<TargetInfo> target;
   };
   llvm::SmallVector<JitFrame, 2> jitContext;
   /// Owned instance contexts.

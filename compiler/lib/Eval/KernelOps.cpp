@@ -468,20 +468,8 @@ static Value makeTensorType(Interpreter &in, const PArgs &p,
   // `T.Tensor(shape, dtype, buffer.data)` inside a kernel: the same memory
   // seen with another shape.
   if (std::optional<Value> data = p.get("data");
-      data && data->is(ValueKind::Buffer) && in.tracing()) {
-    BufferObj *src = data->as<BufferObj>();
-    if (!in.usable(src))
-      return Value::poison();
-    auto *b = in.heap.make<BufferObj>(*src);
-    b->shape.assign(t->shape.begin(), t->shape.end());
-    b->dtype = t->dtype;
-    b->hintIndex = -1;
-    b->value = tile::ViewOp::create(in.ir->b, in.ir->loc(p.call),
-                                    in.ir->bufferType(t->shape, t->dtype,
-                                                      src->scope),
-                                    src->value);
-    return Value::object(ValueKind::Buffer, b);
-  }
+      data && data->is(ValueKind::Buffer) && in.tracing())
+    return viewBuffer(in, data->as<BufferObj>(), t->shape, t->dtype, p.call);
   return Value::object(ValueKind::Object, t);
 }
 

@@ -563,16 +563,9 @@ Flow Interpreter::execIRLoop(LoopFrameObj *loop, Node forNode) {
           ir->b, l, ir->convert(inRange.value, ir->b.getI1Type(), l), false);
       ir->b.setInsertionPointToEnd(guard.thenBlock());
       inner = guard.thenBlock();
-      vars.clear();
-      Value rest = linear;
-      llvm::SmallVector<Value, 3> coords(loop->persistentDomain.size());
-      for (size_t d = loop->persistentDomain.size(); d-- > 0;) {
-        Value ext = loop->persistentDomain[d];
-        coords[d] = d == 0 ? rest : intDiv(rest, ext, SymKind::Mod, call);
-        if (d != 0)
-          rest = intDiv(rest, ext, SymKind::FloorDiv, call);
-      }
-      vars.append(coords.begin(), coords.end());
+      llvm::SmallVector<Value, 4> coords =
+          unflatten(linear, loop->persistentDomain, call);
+      vars.assign(coords.begin(), coords.end());
     }
     if (!bindVars(vars))
       return Flow::Raise;

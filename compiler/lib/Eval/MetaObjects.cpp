@@ -545,14 +545,7 @@ std::optional<Value> Interpreter::callObjectPrimitive(const PArgs &p) {
     } else {
       return fail(p.node("shape"), "T.index_to_coordinates expects a shape");
     }
-    llvm::SmallVector<Value, 4> coords(dims.size());
-    Value rest = index;
-    for (size_t d = dims.size(); d-- > 0;) {
-      coords[d] = d == 0 ? rest : intDiv(rest, dims[d], SymKind::Mod, at);
-      if (d != 0)
-        rest = intDiv(rest, dims[d], SymKind::FloorDiv, at);
-    }
-    return heap.list(coords);
+    return heap.list(unflatten(index, dims, at));
   }
   case BuiltinId::TmaGather4Bytes: {
     // Four rows of K_box elements.

@@ -619,6 +619,19 @@ Value Interpreter::intDiv(Value a, Value b, SymKind kind, Node at) {
   return binary(syntax::BinaryOp::FloorDiv, m1, b, at);
 }
 
+llvm::SmallVector<Value, 4> Interpreter::unflatten(Value linear,
+                                                   llvm::ArrayRef<Value> dims,
+                                                   Node at) {
+  llvm::SmallVector<Value, 4> coords(dims.size());
+  Value rest = linear;
+  for (size_t d = dims.size(); d-- > 0;) {
+    coords[d] = d == 0 ? rest : intDiv(rest, dims[d], SymKind::Mod, at);
+    if (d != 0)
+      rest = intDiv(rest, dims[d], SymKind::FloorDiv, at);
+  }
+  return coords;
+}
+
 /// Converts \p v to \p dtype (T.cast).
 Value Interpreter::castTo(Value v, lang::DType dtype, Node at) {
   if (v.isAbrupt())

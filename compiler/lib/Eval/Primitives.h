@@ -41,6 +41,10 @@ Value allocate(Interpreter &in, const PArgs &p, lang::MemoryScope scope);
 /// \p scope, one per arrive count (KernelOps.cpp).
 Value allocateBarriers(Interpreter &in, const PArgs &p,
                        lang::MemoryScope scope);
+/// The memory of \p src seen as a buffer of \p shape and \p dtype, in its
+/// scope (a tile.view; Buffers.cpp). Poison when \p src is not usable here.
+Value viewBuffer(Interpreter &in, BufferObj *src,
+                 llvm::ArrayRef<SymExpr> shape, lang::DType dtype, Node at);
 /// `T.copy(src, dst)` and its variants (KernelOps.cpp).
 Value tileCopy(Interpreter &in, const PArgs &p);
 
