@@ -50,7 +50,7 @@ void Driver::inferLayouts(FileResult &r) {
 FileResult Driver::analyze(llvm::StringRef path, llvm::StringRef text) {
   FileResult r;
   r.path = path.str();
-  r.tree = syntax::parse(text, path);
+  r.tree = syntax::parseFile(text, path);
   r.analysis = eval::analyzeFile(*r.tree, *context, options.eval);
   inferLayouts(r);
   r.diagnostics.assign(r.tree->diagnostics().begin(),

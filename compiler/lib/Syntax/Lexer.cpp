@@ -7,7 +7,10 @@
 
 #include "Lexer.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/Twine.h"
+
+#include <algorithm>
 
 #include <cstring>
 
@@ -115,6 +118,42 @@ static bool isIdentChar(unsigned char c) {
   return isIdentStart(c) || (c >= '0' && c <= '9');
 }
 static bool isDigit(char c) { return c >= '0' && c <= '9'; }
+
+namespace {
+struct CodePointRange {
+  uint32_t first, last;
+};
+const CodePointRange xidStart[] = {
+#define TLC_XID_START
+#include "UnicodeIdent.inc"
+};
+const CodePointRange xidContinue[] = {
+#define TLC_XID_CONTINUE
+#include "UnicodeIdent.inc"
+};
+} // namespace
+
+/// True when non-ASCII `cp` may start (or, `start` false, continue) an
+/// identifier.
+static bool isIdentifierCodePoint(uint32_t cp, bool start) {
+  llvm::ArrayRef<CodePointRange> ranges =
+      start ? llvm::ArrayRef(xidStart) : llvm::ArrayRef(xidContinue);
+  const CodePointRange *it = std::upper_bound(
+      ranges.begin(), ranges.end(), cp,
+      [](uint32_t c, const CodePointRange &r) { return c < r.first; });
+  return it != ranges.begin() && cp <= (it - 1)->last;
+}
+
+/// Decodes the valid UTF-8 sequence of `len` bytes at `p`.
+static uint32_t decodeUtf8(const char *p, unsigned len) {
+  auto b = [&](unsigned k) { return static_cast<unsigned char>(p[k]); };
+  if (len == 2)
+    return ((b(0) & 0x1F) << 6) | (b(1) & 0x3F);
+  if (len == 3)
+    return ((b(0) & 0x0F) << 12) | ((b(1) & 0x3F) << 6) | (b(2) & 0x3F);
+  return ((b(0) & 0x07) << 18) | ((b(1) & 0x3F) << 12) |
+         ((b(2) & 0x3F) << 6) | (b(3) & 0x3F);
+}
 
 Lexer::Lexer(llvm::StringRef text, uint32_t start,
              std::vector<Diagnostic> &diags)
@@ -408,8 +447,22 @@ LexToken Lexer::lexName(uint32_t begin) {
         return lexUnknown(begin);
       break;
     }
+    // Like CPython, the token takes every non-ASCII character; the first
+    // that cannot be part of an identifier (XID_Start first, XID_Continue
+    // after) is an error, once per name.
+    uint32_t cp = decodeUtf8(buf + pos, len);
+    if (!badIdentifierChar &&
+        !isIdentifierCodePoint(cp, /*start=*/pos == begin)) {
+      badIdentifierChar = true;
+      std::string hex = llvm::utohexstr(cp);
+      hex.insert(0, hex.size() < 4 ? 4 - hex.size() : 0, '0');
+      error(pos, pos + len,
+            llvm::Twine("invalid character '") +
+                llvm::StringRef(buf + pos, len) + "' (U+" + hex + ")");
+    }
     pos += len;
   }
+  badIdentifierChar = false;
   uint32_t len = pos - begin;
   if (len <= 3 && pos < size && (buf[pos] == '"' || buf[pos] == '\'')) {
     // A string prefix: any case-insensitive mix of r with one of b/u/f.
@@ -591,12 +644,14 @@ LexToken Lexer::lexString(uint32_t begin, uint32_t prefixEnd, bool isF,
       continue;
     }
     if (c == '\\') {
-      pos += 2;
-      if (pos <= size && buf[pos - 1] == '\r' && pos < size &&
-          buf[pos] == '\n')
+      // The escaped character is skipped here when it is ASCII; a non-ASCII
+      // one is a whole UTF-8 sequence, left to the check below.
+      ++pos;
+      if (pos < size && static_cast<unsigned char>(buf[pos]) < 0x80) {
         ++pos;
-      if (pos > size)
-        pos = size;
+        if (buf[pos - 1] == '\r' && pos < size && buf[pos] == '\n')
+          ++pos;
+      }
       continue;
     }
     if ((c == '\n' || c == '\r') && !triple) {
@@ -668,8 +723,11 @@ LexToken Lexer::lexFStringText(Mode &mode) {
       popFString();
       return LexToken{pos, 0, TokenKind::FStringEnd};
     }
-    if (c == '\\' && !raw) {
-      if (pos + 2 < size && buf[pos + 1] == 'N' && buf[pos + 2] == '{') {
+    if (c == '\\') {
+      // Raw or not, a backslash takes the next character along (a quote
+      // does not end the string), except a brace.
+      if (!raw && pos + 2 < size && buf[pos + 1] == 'N' &&
+          buf[pos + 2] == '{') {
         pos += 3;
         while (pos < size && buf[pos] != '}' && buf[pos] != quote &&
                buf[pos] != '\n')
@@ -679,7 +737,8 @@ LexToken Lexer::lexFStringText(Mode &mode) {
         continue;
       }
       ++pos;
-      if (pos < size && buf[pos] != '{' && buf[pos] != '}') {
+      if (pos < size && buf[pos] != '{' && buf[pos] != '}' &&
+          static_cast<unsigned char>(buf[pos]) < 0x80) {
         if (buf[pos] == '\r' && pos + 1 < size && buf[pos + 1] == '\n')
           ++pos;
         ++pos;

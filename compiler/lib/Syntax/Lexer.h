@@ -81,6 +81,8 @@ private:
   std::vector<Diagnostic> &diags;
   bool atLineStart = true;
   bool atEnd = false;
+  /// Set while lexName() has reported an invalid character.
+  bool badIdentifierChar = false;
   uint32_t currentIndent = 0;
   llvm::SmallVector<uint32_t, 16> indents{0};
   llvm::SmallVector<uint32_t, 16> altIndents{0};

@@ -341,12 +341,14 @@ ParserImpl::Idx ParserImpl::parseMatch() {
   advance(); // match
   {
     unsigned startP = p;
-    Idx subject = parseStarExpression();
+    // subject_expr: star_named_expression ',' star_named_expressions? |
+    // named_expression, so `match w := x,:` is a tuple of a NamedExpr.
+    Idx subject = parseStarNamedExpression();
     if (at(TokenKind::Comma)) {
       Idx tuple = node(NodeKind::Tuple, startP);
       adopt(tuple, subject, Field::elts);
       while (accept(TokenKind::Comma) && !at(TokenKind::Colon) && !panic)
-        adopt(tuple, parseStarExpression(), Field::elts);
+        adopt(tuple, parseStarNamedExpression(), Field::elts);
       finish(tuple);
       subject = tuple;
     }

@@ -8,6 +8,7 @@
 #include "ParserImpl.h"
 
 #include "tlc/Syntax/Parser.h"
+#include "tlc/Syntax/SourceEncoding.h"
 
 #include "llvm/ADT/Twine.h"
 
@@ -304,8 +305,10 @@ std::shared_ptr<detail::Chunk> ParserImpl::parseChunk() {
   return result;
 }
 
-std::shared_ptr<const SyntaxTree> syntax::parse(llvm::StringRef text,
-                                                llvm::StringRef fileName) {
+/// Parses `text`, adding `extra` (absolute ranges) to the diagnostics.
+static std::shared_ptr<const SyntaxTree>
+parseWith(llvm::StringRef text, llvm::StringRef fileName,
+          llvm::ArrayRef<Diagnostic> extra) {
   std::string owned;
   bool truncated = false;
   if (text.size() >= 0xFFFFFFF0ull) {
@@ -328,7 +331,32 @@ std::shared_ptr<const SyntaxTree> syntax::parse(llvm::StringRef text,
     last->diags.push_back(diag);
     chunks.back() = last;
   }
+  // Each extra diagnostic goes to the chunk that holds its start.
+  for (const Diagnostic &d : extra) {
+    uint32_t chunkOffset = 0;
+    size_t i = 0;
+    while (i + 1 < chunks.size() &&
+           d.range.begin >= chunkOffset + chunks[i]->length)
+      chunkOffset += chunks[i++]->length;
+    auto copy = std::make_shared<detail::Chunk>(*chunks[i]);
+    Diagnostic rel = d;
+    rel.range.begin -= std::min(rel.range.begin, chunkOffset);
+    rel.range.end -= std::min(rel.range.end, chunkOffset);
+    copy->diags.push_back(std::move(rel));
+    chunks[i] = copy;
+  }
   return TreeBuilder::build(std::move(owned), fileName, std::move(chunks));
+}
+
+std::shared_ptr<const SyntaxTree> syntax::parse(llvm::StringRef text,
+                                                llvm::StringRef fileName) {
+  return parseWith(text, fileName, {});
+}
+
+std::shared_ptr<const SyntaxTree> syntax::parseFile(llvm::StringRef bytes,
+                                                    llvm::StringRef fileName) {
+  DecodedSource decoded = decodeSource(bytes);
+  return parseWith(decoded.text, fileName, decoded.diagnostics);
 }
 
 //===----------------------------------------------------------------------===//
@@ -339,7 +367,8 @@ bool ParserImpl::isMatchStatement() {
   if (!atSoft("match"))
     return false;
   TokenKind next = kind(1);
-  if (!startsExpression(next) || next == TokenKind::KwLambda)
+  if ((!startsExpression(next) && next != TokenKind::Star) ||
+      next == TokenKind::KwLambda)
     return false;
   // The logical line must end with ':' (an expression statement never does).
   TokenKind last = TokenKind::Newline;

@@ -364,7 +364,7 @@ int main(int argc, char **argv) {
       anyError = true;
       continue;
     }
-    InputFile file{path, syntax::parse(buffer->getBuffer(), path)};
+    InputFile file{path, syntax::parseFile(buffer->getBuffer(), path)};
     printDiagnostics(llvm::errs(), file.tree->diagnostics(), path,
                      file.tree->lines(), printOptions);
     anyError |= file.tree->hasErrors();

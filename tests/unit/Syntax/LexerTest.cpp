@@ -189,6 +189,28 @@ TEST_CASE("Lexer: invalid characters and bytes") {
         "expected expression; invalid syntax; invalid UTF-8 byte");
   check("\xef\xbb\xbfx\n", "Name:x Newline EndOfFile");
   check("π = 1\n", "Name:π Equal Number:1 Newline EndOfFile");
+  // Identifiers are XID_Start XID_Continue* (CPython: "invalid character
+  // '€' (U+20AC)"); a combining mark may continue a name, not start it.
+  check("€ = 2\n", "Name:€ Equal Number:2 Newline EndOfFile",
+        "invalid character '€' (U+20AC)");
+  check("a€b€ = 2\n", "Name:a€b€ Equal Number:2 Newline EndOfFile",
+        "invalid character '€' (U+20AC)");
+  check("e\u0301 = \u0301\n",
+        "Name:e\u0301 Equal Name:\u0301 Newline EndOfFile",
+        "invalid character '\u0301' (U+0301)");
+  check("x\u00b7\U0001d7ce\u2118 = 1\n",
+        "Name:x\u00b7\U0001d7ce\u2118 Equal Number:1 Newline EndOfFile");
   check("x = '\xff'\n", "Name:x Equal String:'\xff' Newline EndOfFile",
+        "invalid UTF-8 byte in string literal");
+  // A backslash before a non-ASCII character escapes the whole character
+  // (CPython: "\\\u041f" is two characters; test_utf8source.py).
+  check("x = '\\\xd0\x9f'\n",
+        "Name:x Equal String:'\\\xd0\x9f' Newline EndOfFile");
+  check("x = f'\\\xd0\x9f'\n", "Name:x Equal FStringStart:f' "
+        "FStringMiddle:\\\xd0\x9f FStringEnd:' Newline EndOfFile");
+  // In a raw f-string too, a backslash keeps the quote after it.
+  check("fr'\\'\\\"'\n", "FStringStart:fr' FStringMiddle:\\'\\\" "
+        "FStringEnd:' Newline EndOfFile");
+  check("x = '\\\xd0'\n", "Name:x Equal String:'\\\xd0' Newline EndOfFile",
         "invalid UTF-8 byte in string literal");
 }

@@ -142,6 +142,18 @@ TEST_CASE("Parser: soft keywords and patterns") {
         "right=Constant=2j)))), body=Pass), match_case(pattern=MatchValue("
         "value=Attribute:B(value=Name:a)), body=Pass), "
         "match_case(pattern=MatchAs, body=Pass)])");
+  // subject_expr takes named expressions, bare or in a tuple
+  // (test_patma.py's `match w := x,:`).
+  check("match w := x,:\n    case y: pass\n",
+        "Match(subject=Tuple(elts=NamedExpr(target=Name:w!, value=Name:x)), "
+        "cases=match_case(pattern=MatchAs:y, body=Pass))");
+  check("match w := x:\n    case y: pass\n",
+        "Match(subject=NamedExpr(target=Name:w!, value=Name:x), "
+        "cases=match_case(pattern=MatchAs:y, body=Pass))");
+  check("match *a, w := x:\n    case y: pass\n",
+        "Match(subject=Tuple(elts=[Starred(value=Name:a), NamedExpr("
+        "target=Name:w!, value=Name:x)]), "
+        "cases=match_case(pattern=MatchAs:y, body=Pass))");
 }
 
 TEST_CASE("Parser: error recovery keeps the rest of the file") {

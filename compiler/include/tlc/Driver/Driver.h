@@ -85,7 +85,8 @@ public:
   explicit Driver(DriverOptions options);
   ~Driver();
 
-  /// Parses and analyses \p text as file \p path.
+  /// Parses and analyses \p text, the bytes of file \p path (decoded to
+  /// UTF-8 first as CPython does: syntax::parseFile).
   FileResult analyze(llvm::StringRef path, llvm::StringRef text);
 
   /// Runs the configured action over \p paths (reading the files), writing

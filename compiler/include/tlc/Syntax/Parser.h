@@ -34,6 +34,14 @@ constexpr unsigned kMaxNestingDepth = 200;
 std::shared_ptr<const SyntaxTree> parse(llvm::StringRef text,
                                         llvm::StringRef fileName = "");
 
+/// Parses the bytes of a Python file: decodes them to UTF-8 as CPython
+/// does (PEP 263 coding declarations, BOM; see SourceEncoding.h), then
+/// parse()s the decoded text, whose offsets are the tree's offsets. The
+/// decoding's diagnostics are part of the tree's. For text that is already
+/// decoded (an editor's document), use parse().
+std::shared_ptr<const SyntaxTree> parseFile(llvm::StringRef bytes,
+                                            llvm::StringRef fileName = "");
+
 } // namespace syntax
 } // namespace tlc
 
