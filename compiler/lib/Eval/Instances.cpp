@@ -598,6 +598,10 @@ Value Interpreter::callJit(JitFunctionObj *jit, CallArgs &argsIn, Node at,
       }
     }
   }
+  // --defines-only: call sites make no instance; traceDefaultInstances
+  // makes the one the -D bindings describe.
+  if (!options.callSites && !tracingDefaults)
+    return heap.opaque(compile || jit->lazy ? "JITKernel" : "kernel outputs");
   std::string label = makeLabel(fn->name, args);
   if (!jit->lazy) {
     traceEager(jit, args, at, label);
@@ -704,11 +708,13 @@ void Interpreter::traceDefaultInstances() {
     FunctionObj *fn = it->second.as<FunctionObj>();
     CallArgs args;
     size_t firstDefault = fn->params.size() - fn->defaults.size();
-    for (size_t i = 0; i < firstDefault; ++i) {
+    for (size_t i = 0; i < fn->params.size(); ++i) {
       llvm::StringRef p = fn->params[i].identifier();
       Value val;
       if (std::optional<Value> d = defineFor(p))
         val = *d;
+      else if (i >= firstDefault)
+        continue; // its default
       else {
         symbolKinds[p] = /*Meta=*/2;
         val = Value::sym(syms.symbol(p));

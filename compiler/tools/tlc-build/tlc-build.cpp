@@ -35,6 +35,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cstdlib>
 #include <string>
 
 using namespace tlc;
@@ -253,6 +254,17 @@ int main(int argc, char **argv) {
       cl::desc("Write the artifacts of every kernel instance (generated "
                "source, binary, NAME.json manifest) into this directory"),
       cl::value_desc("dir"), cl::init(""), cl::cat(category));
+  cl::opt<bool> definesOnly(
+      "defines-only",
+      cl::desc("Make each kernel's instance from the -D bindings alone: "
+               "do not run the __main__ block and do not instantiate "
+               "kernels at their call sites (what the Python package uses)"),
+      cl::init(false), cl::cat(category));
+  cl::opt<bool> noCache(
+      "no-cache",
+      cl::desc("With -o, neither use nor fill the content-hash build cache "
+               "(also TLC_NO_CACHE=1 or TILELANG_DISABLE_CACHE=1)"),
+      cl::init(false), cl::cat(category));
   cl::opt<bool> lineDirectives(
       "line-directives",
       cl::desc("With -o and a CUDA target, put #line directives pointing at "
@@ -316,6 +328,14 @@ int main(int argc, char **argv) {
     opts.eval.target = *tgt;
     opts.eval.targetExplicit = target.getNumOccurrences() > 0;
     opts.eval.kernelFilter = kernelName;
+    if (definesOnly) {
+      opts.eval.runMain = false;
+      opts.eval.callSites = false;
+    }
+    // The artifact library reads the switch from the environment, as it
+    // does for TLC_NO_CACHE set by the user.
+    if (noCache)
+      ::setenv("TLC_NO_CACHE", "1", /*overwrite=*/1);
     for (const std::string &d : defines) {
       auto [name, value] = llvm::StringRef(d).split('=');
       if (name.empty() || !llvm::StringRef(d).contains('=')) {

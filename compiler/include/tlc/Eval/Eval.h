@@ -75,6 +75,11 @@ struct EvalOptions {
   unsigned maxCallDepth = 200;
   /// Execute `if __name__ == "__main__":` blocks to find call sites.
   bool runMain = true;
+  /// Instantiate `@tilelang.jit` kernels at their call sites in the module.
+  /// When false, each kernel gets one instance made from the `-D`
+  /// bindings alone (tlc-build --defines-only, what the Python package
+  /// uses: the call it compiles is not in the file).
+  bool callSites = true;
 };
 
 /// One editor/CI hint: a tensor parameter, a buffer, a launch or a

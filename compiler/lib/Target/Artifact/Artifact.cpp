@@ -138,6 +138,10 @@ std::string tlc::artifact::getCacheKey(const ArtifactBundle &bundle,
 static std::string getCacheDir(const HostCompileOptions &options) {
   if (!options.useCache || std::getenv("TLC_NO_CACHE"))
     return {};
+  // TileLang's switch turns tlc's cache off too.
+  if (const char *tl = std::getenv("TILELANG_DISABLE_CACHE"))
+    if (llvm::StringRef(tl).trim() != "0" && !llvm::StringRef(tl).empty())
+      return {};
   llvm::SmallString<256> dir;
   if (!options.cacheDir.empty()) {
     dir = options.cacheDir;

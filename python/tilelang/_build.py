@@ -1,0 +1,191 @@
+"""Driving ``tlc-build``: one kernel instance per call.
+
+The package never traces kernels itself. A call such as ``matmul(1024,
+1024, 1024)`` becomes ``tlc-build FILE --kernel=matmul -D M=1024 ... -o
+DIR``: the call's argument values are the instance's ``-D`` bindings, so
+what runs is what the editor shows for that call. tlc-build compiles the
+generated source through its content-hash cache (shared with the command
+line), and prints ``wrote DIR/NAME.so (cached)`` when the binary came from
+it.
+"""
+
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+import threading
+
+from . import _env
+
+
+class TLCBuildError(RuntimeError):
+    """tlc-build could not build the kernel; the message carries its
+    diagnostics."""
+
+    def __init__(self, message, diagnostics="", command=None):
+        super().__init__(message + ("\n" + diagnostics.rstrip()
+                                    if diagnostics else ""))
+        self.diagnostics = diagnostics
+        self.command = command
+
+
+def find_tlc_build():
+    """The tlc-build executable: ``$TLC_BUILD``, the ``build/bin`` of the
+    checkout this package is in, or ``tlc-build`` on PATH."""
+    env = os.environ.get("TLC_BUILD")
+    if env:
+        return env
+    here = os.path.dirname(os.path.abspath(__file__))
+    local = os.path.join(os.path.dirname(os.path.dirname(here)), "build",
+                         "bin", "tlc-build")
+    if os.path.exists(local):
+        return local
+    found = shutil.which("tlc-build")
+    if found:
+        return found
+    raise TLCBuildError("tlc-build not found: set TLC_BUILD, build tlc into "
+                        "build/ or put tlc-build on PATH")
+
+
+def cache_root():
+    """The cache directory shared with tlc-build (``$TLC_CACHE_DIR``, else
+    ``$XDG_CACHE_HOME/tlc``, else ``~/.cache/tlc``)."""
+    if os.environ.get("TLC_CACHE_DIR"):
+        return os.environ["TLC_CACHE_DIR"]
+    if os.environ.get("XDG_CACHE_HOME"):
+        return os.path.join(os.environ["XDG_CACHE_HOME"], "tlc")
+    return os.path.join(os.path.expanduser("~"), ".cache", "tlc")
+
+
+def format_define(value):
+    """The ``-D`` text of a Python value, or None when tlc-build cannot
+    take it (the caller then reports a TypeError)."""
+    from ._dtype import dtype
+    if isinstance(value, bool):
+        return "True" if value else "False"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        return repr(value)
+    if value is None:
+        return "None"
+    if isinstance(value, dtype):
+        return "T." + str(value)
+    if isinstance(value, str):
+        if "'" in value or "\n" in value:
+            return None
+        return "'" + value + "'"
+    torch_name = str(value)
+    if torch_name.startswith("torch."):
+        try:
+            return "T." + str(dtype(value))
+        except (TypeError, ValueError):
+            return None
+    return None
+
+
+class BuildResult:
+    """The artifact directory of one tlc-build run and its manifests."""
+
+    def __init__(self, out_dir, manifests, log, command):
+        self.out_dir = out_dir
+        self.manifests = manifests
+        self.log = log
+        self.command = command
+
+    @property
+    def cache_hits(self):
+        """Binaries tlc-build took from its cache in this build."""
+        return sum(1 for line in self.log.splitlines()
+                   if line.startswith("wrote ") and line.endswith("(cached)"))
+
+
+# Counters over the process, for tests and curious users.
+stats = {"builds": 0, "cache_hits": 0, "compiled": 0}
+_stats_lock = threading.Lock()
+
+
+def _out_dir(key_text):
+    key = hashlib.sha256(key_text.encode()).hexdigest()[:24]
+    if _env.cache_disabled():
+        return tempfile.mkdtemp(prefix="tlc-py-")
+    path = os.path.join(cache_root(), "python", key)
+    os.makedirs(path, exist_ok=True)
+    return path
+
+
+def build(source_file, kernel, defines, target, timeout=None,
+          extra_args=()):
+    """Runs tlc-build for one instance of ``kernel`` in ``source_file``
+    with the ``-D`` bindings ``defines`` (name -> text) for ``target``;
+    returns a :class:`BuildResult` or raises :class:`TLCBuildError`."""
+    exe = find_tlc_build()
+    with open(source_file, "rb") as f:
+        source_hash = hashlib.sha256(f.read()).hexdigest()
+    defs = sorted(defines.items())
+    key_text = json.dumps([source_file, source_hash, kernel, defs, target,
+                           list(extra_args)])
+    out_dir = _out_dir(key_text)
+    # Stale manifests of an older version of the file must not be read.
+    for name in os.listdir(out_dir):
+        if name.endswith(".json"):
+            os.remove(os.path.join(out_dir, name))
+    cmd = [exe, source_file, f"--target={target}", f"--kernel={kernel}",
+           "--defines-only", "-o", out_dir]
+    cmd += [f"-D{k}={v}" for k, v in defs]
+    cmd += list(extra_args)
+    if _env.cache_disabled():
+        cmd.append("--no-cache")
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True,
+                              timeout=timeout)
+    except subprocess.TimeoutExpired as e:
+        raise TLCBuildError(f"tlc-build timed out after {timeout} s "
+                            f"building '{kernel}'", command=cmd) from e
+    if _env.verbose() and proc.stdout:
+        print(proc.stdout, end="")
+    if proc.returncode != 0:
+        raise TLCBuildError(
+            f"tlc-build could not build kernel '{kernel}' of {source_file} "
+            f"for target '{target}' (exit status {proc.returncode}); "
+            f"command: {' '.join(cmd)}", proc.stderr + proc.stdout,
+            command=cmd)
+    manifests = []
+    for name in sorted(os.listdir(out_dir)):
+        if name.endswith(".json"):
+            with open(os.path.join(out_dir, name)) as f:
+                m = json.load(f)
+            if m.get("format") == "tlc-kernel":
+                manifests.append(m)
+    if not manifests:
+        raise TLCBuildError(
+            f"tlc-build built no instance of kernel '{kernel}' in "
+            f"{source_file} (is it a @tilelang.jit / @T.prim_func function "
+            f"at module level?); command: {' '.join(cmd)}",
+            proc.stderr + proc.stdout, command=cmd)
+    result = BuildResult(out_dir, manifests, proc.stdout, cmd)
+    with _stats_lock:
+        stats["builds"] += 1
+        stats["cache_hits"] += result.cache_hits
+        stats["compiled"] += sum(
+            1 for line in proc.stdout.splitlines()
+            if line.startswith("wrote ") and not line.endswith("(cached)"))
+    return result
+
+
+def emit_tile(source_file, kernel, defines, target="cpu"):
+    """The Tile IR of one instance (``tlc-build --emit=tile``)."""
+    exe = find_tlc_build()
+    cmd = [exe, source_file, "--emit=tile", f"--target={target}",
+           f"--kernel={kernel}", "--defines-only"]
+    for k, v in sorted(defines.items()):
+        text = format_define(v)
+        if text is not None:
+            cmd.append(f"-D{k}={text}")
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise TLCBuildError(f"tlc-build --emit=tile failed for '{kernel}'",
+                            proc.stderr, command=cmd)
+    return proc.stdout

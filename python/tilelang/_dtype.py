@@ -1,0 +1,144 @@
+"""TileLang data types as Python objects.
+
+``T.float16``, ``T.dtype("bfloat16")`` and friends are :class:`dtype`
+objects: strings (so ``dtype == "float16"`` and dictionary look-ups work)
+that also know their bit width, lane count and torch counterpart. They are
+what module-level code and default arguments see; inside kernel bodies tlc
+evaluates the same names itself.
+"""
+
+import re
+
+_SCALARS = {
+    # name: (bits, kind)  kind: f=float, i=signed, u=unsigned, b=bool, h=handle
+    "bool": (8, "b"),
+    "int4": (4, "i"), "int8": (8, "i"), "int16": (16, "i"),
+    "int32": (32, "i"), "int64": (64, "i"),
+    "uint4": (4, "u"), "uint8": (8, "u"), "uint16": (16, "u"),
+    "uint32": (32, "u"), "uint64": (64, "u"),
+    "float16": (16, "f"), "bfloat16": (16, "f"), "float32": (32, "f"),
+    "float64": (64, "f"), "tfloat32": (32, "f"),
+    "float8_e4m3": (8, "f"), "float8_e4m3fn": (8, "f"),
+    "float8_e4m3fnuz": (8, "f"), "float8_e5m2": (8, "f"),
+    "float8_e5m2fnuz": (8, "f"), "float8_e8m0fnu": (8, "f"),
+    "float4_e2m1fn": (4, "f"), "float6_e2m3fn": (6, "f"),
+    "float6_e3m2fn": (6, "f"),
+    "handle": (64, "h"),
+}
+
+_ALIASES = {
+    "half": "float16", "float": "float32", "double": "float64",
+    "int": "int32", "long": "int64", "short": "int16",
+    "bf16": "bfloat16", "fp16": "float16", "fp32": "float32",
+    "e4m3_float8": "float8_e4m3", "e5m2_float8": "float8_e5m2",
+    "ptr": "handle",
+}
+
+_VECTOR = re.compile(r"^([a-z0-9_]+?)x(\d+)$")
+
+
+def _split(name):
+    """(scalar name, lanes) of a dtype spelling, or None."""
+    name = _ALIASES.get(name, name)
+    if name in _SCALARS:
+        return name, 1
+    m = _VECTOR.match(name)
+    if m and _ALIASES.get(m.group(1), m.group(1)) in _SCALARS:
+        return _ALIASES.get(m.group(1), m.group(1)), int(m.group(2))
+    return None
+
+
+def _torch_name(obj):
+    text = str(obj)
+    return text[len("torch."):] if text.startswith("torch.") else None
+
+
+class dtype(str):
+    """A TileLang dtype: a ``str`` subclass with ``bits``, ``lanes``,
+    ``itemsize`` and ``as_torch()``. ``dtype(x)`` accepts a dtype name
+    (``"float16"``, ``"half"``), another dtype or a torch dtype."""
+
+    def __new__(cls, value="float32"):
+        if isinstance(value, dtype):
+            return value
+        name = _torch_name(value) if not isinstance(value, str) else value
+        if name is None and hasattr(value, "dtype"):
+            name = str(value.dtype)
+        if name is None:
+            raise TypeError(f"cannot make a TileLang dtype from {value!r}")
+        parts = _split(name)
+        if parts is None:
+            raise ValueError(f"unknown TileLang dtype '{name}'")
+        scalar, lanes = parts
+        text = scalar if lanes == 1 else f"{scalar}x{lanes}"
+        return super().__new__(cls, text)
+
+    @property
+    def scalar(self):
+        """The element type of a vector type (``float16`` for float16x2)."""
+        return dtype(_split(str(self))[0])
+
+    @property
+    def bits(self):
+        scalar, lanes = _split(str(self))
+        return _SCALARS[scalar][0] * lanes
+
+    @property
+    def lanes(self):
+        return _split(str(self))[1]
+
+    @property
+    def itemsize(self):
+        return max(1, self.bits // 8)
+
+    @property
+    def type_code(self):
+        return _SCALARS[_split(str(self))[0]][1]
+
+    def is_float(self):
+        return self.type_code == "f"
+
+    def is_int(self):
+        return self.type_code in ("i", "u")
+
+    def as_torch(self):
+        """The torch dtype of this dtype's storage."""
+        import torch
+        scalar = str(self.scalar)
+        name = {"float8_e4m3": "float8_e4m3fn", "handle": "int64",
+                "tfloat32": "float32"}.get(scalar, scalar)
+        result = getattr(torch, name, None)
+        if result is None:
+            raise TypeError(f"torch {torch.__version__} has no dtype for "
+                            f"TileLang's '{scalar}'")
+        return result
+
+    def __call__(self, *args, **kwargs):
+        """``T.float32(1.0)`` at Python level: the value itself (a number
+        outside kernels); no arguments: a fresh scalar annotation."""
+        if len(args) == 1 and not kwargs:
+            value = args[0]
+            if isinstance(value, (int, float, bool)):
+                if self.type_code == "f":
+                    return float(value)
+                if self.type_code == "b":
+                    return bool(value)
+                return int(value)
+            return value
+        return self
+
+    def __repr__(self):
+        return f"T.{str(self)}"
+
+    def __reduce__(self):
+        return (dtype, (str(self),))
+
+
+def is_dtype_name(name):
+    """True when ``name`` spells a TileLang dtype attribute (``T.NAME``)."""
+    return _split(name) is not None
+
+
+def from_manifest(name):
+    """The dtype of a manifest's ``dtype`` field."""
+    return dtype(name)

@@ -1,0 +1,502 @@
+"""``@tilelang.jit``, ``tilelang.compile`` and the mapping of a Python call
+to the tlc kernel instance it asks for.
+
+Python never runs a kernel body. A lazy factory call ``matmul(1024, 1024,
+1024, block_M=64)`` is bound to the factory's signature (defaults applied)
+and every parameter becomes a ``-D`` binding; an eager call ``add(a, b)``
+binds its compile-time parameters the same way and its ``T.const`` sizes
+from the tensors' shapes (found, like TileLang does, where a const is a
+direct dimension of a tensor annotation). tlc-build then compiles exactly
+that instance.
+"""
+
+import ast
+import inspect
+import os
+import textwrap
+import threading
+
+from . import _build
+from ._kernel import JITKernel
+from .language._objects import PrimFunc, Symbol, TensorType
+
+_TENSOR_ANNOTATIONS = {"Tensor", "Buffer", "StridedTensor", "ptr",
+                       "SharedBuffer", "FragmentBuffer", "LocalBuffer"}
+_SUPPORTED_CUDA = {(8, 0): "sm_80", (8, 6): "sm_86", (8, 9): "sm_89",
+                   (9, 0): "sm_90a"}
+
+
+# -- targets -------------------------------------------------------------------
+
+
+def resolve_target(target):
+    """The tlc-build ``--target`` for a TileLang target spec (``"cpu"``,
+    ``"cuda"``, ``"auto"``, ``"cuda -arch=sm_80"``, a dict, None)."""
+    if target is None:
+        target = os.environ.get("TILELANG_DEFAULT_TARGET", "auto")
+    if isinstance(target, dict):
+        kind = target.get("kind", "auto")
+        arch = target.get("arch") or target.get("mcpu")
+        target = kind if not arch else f"{kind}:{arch}"
+    target = str(target).strip()
+    if target in ("cpu", "llvm", "c", "cpp"):
+        return "cpu"
+    if target.startswith("hip"):
+        return target if ":" in target else "hip:gfx942"
+    if target == "auto" or target.startswith("cuda"):
+        arch = None
+        if "sm_" in target:
+            arch = "sm_" + target.split("sm_", 1)[1].split()[0].rstrip(",")
+        elif target == "auto":
+            if not _cuda_available():
+                return "cpu"
+        if arch is None:
+            arch = _current_cuda_arch()
+        if arch in ("sm_90", "sm_100", "sm_100a", "sm_120"):
+            arch = "sm_90a" if arch == "sm_90" else arch
+        return f"cuda:{arch}"
+    return target
+
+
+def _cuda_available():
+    try:
+        import torch
+        return torch.cuda.is_available()
+    except ImportError:
+        return False
+
+
+def _current_cuda_arch():
+    if not _cuda_available():
+        return "sm_90a"
+    import torch
+    cap = torch.cuda.get_device_capability()
+    if cap in _SUPPORTED_CUDA:
+        return _SUPPORTED_CUDA[cap]
+    older = [c for c in _SUPPORTED_CUDA if c <= cap]
+    return _SUPPORTED_CUDA[max(older)] if older else f"sm_{cap[0]}{cap[1]}"
+
+
+# -- source analysis -----------------------------------------------------------
+
+
+def _source_file(fn):
+    path = inspect.getsourcefile(fn) or inspect.getfile(fn)
+    return os.path.abspath(path)
+
+
+def _function_node(fn):
+    lines, _ = inspect.getsourcelines(fn)
+    tree = ast.parse(textwrap.dedent("".join(lines)))
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            return node
+    raise TypeError(f"cannot find the source of function '{fn.__name__}'")
+
+
+def _callee_name(node):
+    """``prim_func`` of ``T.prim_func`` / ``prim_func`` / ``T.prim_func()``."""
+    if isinstance(node, ast.Call):
+        node = node.func
+    if isinstance(node, ast.Subscript):
+        node = node.value
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    if isinstance(node, ast.Name):
+        return node.id
+    return None
+
+
+def _own_nodes(fn_node):
+    """The nodes of a function body, not of functions nested in it."""
+    stack = list(fn_node.body)
+    while stack:
+        node = stack.pop()
+        yield node
+        for child in ast.iter_child_nodes(node):
+            if not isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef,
+                                      ast.Lambda)):
+                stack.append(child)
+
+
+def _is_lazy(fn_node):
+    for node in ast.walk(fn_node):
+        if node is not fn_node and isinstance(node, ast.FunctionDef):
+            if any(_callee_name(d) == "prim_func"
+                   for d in node.decorator_list):
+                return True
+    return False
+
+
+def _shape_node(ann):
+    """The shape expression of a tensor annotation node."""
+    if isinstance(ann, ast.Call) and ann.args:
+        return ann.args[0]
+    if isinstance(ann, ast.Subscript):
+        s = ann.slice
+        if isinstance(s, ast.Tuple) and s.elts:
+            return s.elts[0]
+        return s
+    return None
+
+
+class EagerSignature:
+    """What Python needs to know about an eager kernel: which parameters
+    are runtime tensors / scalars, its ``T.const`` names and where each is a
+    direct dimension, and the names it returns."""
+
+    def __init__(self, fn_node, param_names):
+        from ._dtype import is_dtype_name
+        self.tensors = []
+        self.scalars = []
+        self.consts = []
+        shapes = {}
+        args = fn_node.args
+        for a in args.posonlyargs + args.args + args.kwonlyargs:
+            if a.annotation is not None:
+                kind = _callee_name(a.annotation)
+                if kind in _TENSOR_ANNOTATIONS:
+                    self.tensors.append(a.arg)
+                    shapes[a.arg] = _shape_node(a.annotation)
+                elif kind and is_dtype_name(kind) and \
+                        isinstance(a.annotation, ast.Attribute):
+                    self.scalars.append(a.arg)
+        self.returns = []
+        for node in _own_nodes(fn_node):
+            if isinstance(node, ast.AnnAssign) and \
+                    isinstance(node.target, ast.Name) and \
+                    node.target.id in param_names:
+                kind = _callee_name(node.annotation)
+                name = node.target.id
+                if kind in _TENSOR_ANNOTATIONS and name not in self.tensors:
+                    self.tensors.append(name)
+                    shapes[name] = _shape_node(node.annotation)
+                elif kind and is_dtype_name(kind) and \
+                        name not in self.scalars:
+                    self.scalars.append(name)
+            elif isinstance(node, ast.Assign) and \
+                    isinstance(node.value, ast.Call):
+                callee = _callee_name(node.value.func)
+                cargs = node.value.args
+                if callee == "const" and cargs and \
+                        isinstance(cargs[0], ast.Constant) and \
+                        isinstance(cargs[0].value, str):
+                    self.consts += [n for n in cargs[0].value.replace(
+                        ",", " ").split() if n]
+                elif callee in ("make_tensor", "match_buffer") and \
+                        len(cargs) >= 2 and isinstance(cargs[0], ast.Name) \
+                        and cargs[0].id in param_names:
+                    if cargs[0].id not in self.tensors:
+                        self.tensors.append(cargs[0].id)
+                    shapes.setdefault(cargs[0].id, cargs[1])
+            elif isinstance(node, ast.Return) and node.value is not None:
+                v = node.value
+                elts = v.elts if isinstance(v, ast.Tuple) else [v]
+                self.returns = [e.id for e in elts if isinstance(e, ast.Name)]
+        # Where each const is first a direct dimension.
+        self.const_dims = {}
+        for name in self.tensors:
+            shape = shapes.get(name)
+            if shape is None:
+                continue
+            elts = shape.elts if isinstance(shape, (ast.Tuple, ast.List)) \
+                else [shape]
+            for dim, e in enumerate(elts):
+                if isinstance(e, ast.Name) and e.id in self.consts and \
+                        e.id not in self.const_dims:
+                    self.const_dims[e.id] = (name, dim)
+        order = {n: i for i, n in enumerate(param_names)}
+        self.runtime = sorted(set(self.tensors) | set(self.scalars),
+                              key=lambda n: order.get(n, 1 << 30))
+
+
+# -- defines -------------------------------------------------------------------
+
+
+def _defines_for(bound, defaults, kernel):
+    """``-D`` texts for the bound values (Symbols stay symbolic)."""
+    defines = {}
+    for name, value in bound.items():
+        if isinstance(value, Symbol):
+            continue
+        text = _build.format_define(value)
+        if text is None:
+            if name in defaults and defaults[name] is value:
+                continue  # tlc evaluates the default itself
+            raise TypeError(
+                f"kernel '{kernel}': cannot pass {name}={value!r} to tlc "
+                "(parameters must be int, float, bool, None, str or a "
+                "dtype)")
+        defines[name] = text
+    return defines
+
+
+def _pick_manifest(build, kernel):
+    """The instance of a build: the only one, else the first named like
+    the kernel."""
+    ms = build.manifests
+    if len(ms) == 1:
+        return ms[0]
+    named = [m for m in ms if m.get("name") == kernel]
+    if len(named) == 1:
+        return named[0]
+    raise _build.TLCBuildError(
+        f"tlc-build made {len(ms)} instances of kernel '{kernel}' for one "
+        f"call ({', '.join(m['name'] for m in ms)}); the package cannot tell "
+        "which one the call asked for", build.log, command=build.command)
+
+
+class _Compiler:
+    """Builds and memoizes instances of one kernel of one source file."""
+
+    def __init__(self, source_file, kernel, target, pass_configs=None):
+        self.source_file = source_file
+        self.kernel = kernel
+        self.target_spec = target
+        self.pass_configs = dict(pass_configs or {})
+        self._cache = {}
+        self._lock = threading.Lock()
+
+    def instance(self, defines, make, timeout=None):
+        target = resolve_target(self.target_spec)
+        key = (target, tuple(sorted(defines.items())),
+               tuple(sorted((str(k), str(v))
+                            for k, v in self.pass_configs.items())))
+        with self._lock:
+            if key in self._cache:
+                return self._cache[key]
+        build = _build.build(self.source_file, self.kernel, defines, target,
+                             timeout=timeout)
+        kernel = make(build, _pick_manifest(build, self.kernel), target)
+        with self._lock:
+            self._cache.setdefault(key, kernel)
+        return kernel
+
+
+class JITFunction:
+    """What ``@tilelang.jit`` returns: a lazy factory (calling it gives a
+    :class:`JITKernel`) or an eager kernel (calling it runs it)."""
+
+    def __init__(self, fn, out_idx=None, target=None, pass_configs=None,
+                 **options):
+        self.fn = fn
+        self.__name__ = fn.__name__
+        self.__doc__ = fn.__doc__
+        self.__wrapped__ = fn
+        self.out_idx = out_idx
+        self.target = target
+        self.pass_configs = pass_configs
+        self.options = options
+        self.source_file = _source_file(fn)
+        self.signature = inspect.signature(fn)
+        node = _function_node(fn)
+        self.is_lazy = _is_lazy(node)
+        names = list(self.signature.parameters)
+        self.eager = None if self.is_lazy else EagerSignature(node, names)
+        if self.eager is not None and out_idx is not None:
+            raise ValueError(f"@tilelang.jit(out_idx=...) on eager kernel "
+                             f"'{fn.__name__}': declare outputs with "
+                             "T.empty() and return them instead")
+        self._compiler = _Compiler(self.source_file, fn.__name__, target,
+                                   pass_configs)
+        self._defaults = {n: p.default for n, p in
+                          self.signature.parameters.items()
+                          if p.default is not inspect.Parameter.empty}
+
+    def __repr__(self):
+        kind = "lazy" if self.is_lazy else "eager"
+        return f"<tilelang.jit {kind} {self.__name__} ({self.source_file})>"
+
+    # -- lazy ------------------------------------------------------------------
+
+    def _bind(self, args, kwargs):
+        try:
+            bound = self.signature.bind(*args, **kwargs)
+        except TypeError as e:
+            raise TypeError(f"{self.__name__}(): {e}") from None
+        bound.apply_defaults()
+        values = dict(bound.arguments)
+        for p in self.signature.parameters.values():
+            if p.kind == inspect.Parameter.VAR_KEYWORD:
+                values.update(values.pop(p.name, {}))
+            elif p.kind == inspect.Parameter.VAR_POSITIONAL:
+                values.pop(p.name, None)
+        return values
+
+    def _lazy_kernel(self, values, timeout=None):
+        defines = _defines_for(values, self._defaults, self.__name__)
+
+        def make(build, manifest, target):
+            return JITKernel(build, manifest, target, out_idx=self.out_idx,
+                             source_file=self.source_file,
+                             kernel_name=self.__name__, defines=defines)
+        return self._compiler.instance(defines, make, timeout)
+
+    # -- eager -----------------------------------------------------------------
+
+    def _eager_kernel(self, compile_values, consts, timeout=None):
+        sig = self.eager
+        defines = _defines_for(compile_values, self._defaults, self.__name__)
+        for name, value in consts.items():
+            text = _build.format_define(value)
+            if text is None:
+                raise TypeError(f"kernel '{self.__name__}': T.const '{name}' "
+                                f"must be an int, got {value!r}")
+            defines[name] = text
+
+        def make(build, manifest, target):
+            return JITKernel(build, manifest, target,
+                             input_names=sig.runtime,
+                             return_names=sig.returns,
+                             source_file=self.source_file,
+                             kernel_name=self.__name__, defines=defines)
+        return self._compiler.instance(defines, make, timeout)
+
+    def _split_eager(self, values):
+        sig = self.eager
+        runtime = {n: values[n] for n in sig.runtime if n in values}
+        compile_values = {n: v for n, v in values.items()
+                          if n not in sig.runtime}
+        consts = {}
+        for name in sig.consts:
+            where = sig.const_dims.get(name)
+            if where is None:
+                raise TypeError(
+                    f"kernel '{self.__name__}': T.const '{name}' is not a "
+                    "direct dimension of any tensor annotation, so it "
+                    "cannot be bound from the arguments")
+            param, dim = where
+            t = runtime.get(param)
+            shape = getattr(t, "shape", None)
+            if shape is None:
+                raise TypeError(
+                    f"argument '{param}' of kernel '{self.__name__}' must be "
+                    f"a tensor, got {type(t).__name__}")
+            if dim >= len(shape):
+                raise ValueError(
+                    f"argument '{param}' of kernel '{self.__name__}' has "
+                    f"{len(shape)} dimension(s); its annotation needs more")
+            if isinstance(shape[dim], Symbol):
+                continue
+            consts[name] = int(shape[dim])
+        return runtime, compile_values, consts
+
+    # -- public ----------------------------------------------------------------
+
+    def __call__(self, *args, **kwargs):
+        if self.is_lazy:
+            return self._lazy_kernel(self._bind(args, kwargs))
+        values = self._bind(args, kwargs)
+        runtime, compile_values, consts = self._split_eager(values)
+        kernel = self._eager_kernel(compile_values, consts)
+        return kernel(**{n: v for n, v in runtime.items()
+                         if n in kernel._input_names})
+
+    def compile(self, *args, timeout=None, **kwargs):
+        """Builds the instance without running it. Eager kernels take
+        their ``T.const`` sizes by name (``add.compile(N=4096)``) or from
+        placeholder ``T.Tensor(shape, dtype)`` arguments."""
+        if self.is_lazy:
+            return self._lazy_kernel(self._bind(args, kwargs), timeout)
+        sig = self.eager
+        consts = {k: kwargs.pop(k) for k in list(kwargs) if k in sig.consts}
+        params = self.signature.parameters
+        given = dict(zip(params, args))
+        for k, v in kwargs.items():
+            if k not in params:
+                raise TypeError(f"{self.__name__}.compile(): unexpected "
+                                f"argument '{k}' (not a parameter or a "
+                                "T.const)")
+            given[k] = v
+        compile_values = {}
+        for name, p in params.items():
+            if name in sig.runtime or p.kind in (
+                    inspect.Parameter.VAR_KEYWORD,
+                    inspect.Parameter.VAR_POSITIONAL):
+                continue
+            if name in given:
+                compile_values[name] = given[name]
+            elif p.default is not inspect.Parameter.empty:
+                compile_values[name] = p.default
+            else:
+                raise TypeError(f"{self.__name__}.compile(): missing "
+                                f"argument '{name}'")
+        for name in sig.consts:
+            if name in consts:
+                continue
+            param, dim = sig.const_dims.get(name, (None, 0))
+            shape = getattr(given.get(param), "shape", None)
+            if shape is None or dim >= len(shape) or \
+                    isinstance(shape[dim], Symbol):
+                raise TypeError(
+                    f"{self.__name__}.compile(): T.const '{name}' needs a "
+                    f"value: pass {name}=... or a tensor for "
+                    f"'{param or '?'}'")
+            consts[name] = int(shape[dim])
+        return self._eager_kernel(compile_values, consts, timeout)
+
+    def get_kernel_source(self, *args, **kwargs):
+        return self.compile(*args, **kwargs).get_kernel_source()
+
+    def par_compile(self, configs, num_workers=None, ignore_error=False):
+        """Compiles many configurations (dicts of keywords or tuples of
+        positional arguments) in parallel; returns the kernels in order
+        (None for failures when ``ignore_error``)."""
+        from concurrent.futures import ThreadPoolExecutor
+
+        def one(cfg):
+            try:
+                if isinstance(cfg, dict):
+                    return self.compile(**cfg)
+                return self.compile(*cfg)
+            except Exception:
+                if ignore_error:
+                    return None
+                raise
+        with ThreadPoolExecutor(num_workers or os.cpu_count() or 1) as pool:
+            return list(pool.map(one, configs))
+
+
+def jit(func=None, *, out_idx=None, target=None, target_host=None,
+        execution_backend=None, verbose=None, pass_configs=None,
+        debug_root_path=None, compile_flags=None):
+    """``@tilelang.jit`` / ``@tilelang.jit(out_idx=[-1], target="cpu")``."""
+    options = dict(target_host=target_host,
+                   execution_backend=execution_backend, verbose=verbose,
+                   debug_root_path=debug_root_path,
+                   compile_flags=compile_flags)
+
+    def wrap(fn):
+        return JITFunction(fn, out_idx=out_idx, target=target,
+                           pass_configs=pass_configs, **options)
+    if func is not None:
+        return wrap(func)
+    return wrap
+
+
+def compile(func, out_idx=None, execution_backend=None, target=None,  # noqa: A001
+            target_host=None, verbose=None, pass_configs=None,
+            compile_flags=None):
+    """``tilelang.compile(prim_func, out_idx=..., target=...)``: builds the
+    instance the prim_func object describes (a module-level prim_func, or
+    one made by a plain factory call, whose arguments become the
+    bindings)."""
+    if isinstance(func, JITFunction):
+        return func.compile()
+    if not isinstance(func, PrimFunc):
+        raise TypeError("tilelang.compile expects a @T.prim_func, got "
+                        f"{type(func).__name__}")
+    compiler = _Compiler(func.source_file, func.kernel_name, target,
+                         pass_configs)
+    defaults = {}
+    defines = _defines_for(func.factory_args, defaults, func.kernel_name)
+
+    def make(build, manifest, tgt):
+        return JITKernel(build, manifest, tgt, out_idx=out_idx,
+                         source_file=func.source_file,
+                         kernel_name=func.kernel_name, defines=defines)
+    return compiler.instance(defines, make)
+
+
+__all__ = ["jit", "compile", "JITFunction", "JITKernel", "resolve_target",
+           "TensorType"]

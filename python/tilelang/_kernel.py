@@ -1,0 +1,316 @@
+"""``JITKernel``: one built kernel instance, callable with tensors."""
+
+import ctypes
+import os
+
+from . import _tensors as tz
+from ._runtime import (CpuLauncher, CudaLauncher, eval_extent,
+                       scalar_ctype)
+
+
+def _fmt_shape(shape):
+    return "(" + ", ".join(str(s) for s in shape) + \
+        ("," if len(shape) == 1 else "") + ")"
+
+
+class JITKernel:
+    """A compiled kernel instance.
+
+    Call it with the inputs (torch tensors; NumPy arrays too on the ``cpu``
+    target) positionally or by parameter name. Outputs (``out_idx`` of a
+    lazy factory, ``T.empty`` tensors of an eager kernel) are allocated and
+    returned: one tensor, or a list (lazy) / tuple (eager) of several.
+
+    Wrong calls raise before anything runs: ``TypeError`` for a missing or
+    extra argument, a non-tensor where a tensor is expected, or a wrong
+    dtype; ``ValueError`` for a wrong shape, a tensor on the wrong device
+    or a non-contiguous output.
+    """
+
+    def __init__(self, build, manifest, target, out_idx=None,
+                 input_names=None, return_names=None, source_file=None,
+                 kernel_name=None, defines=None):
+        self.build_result = build
+        self.manifest = manifest
+        self.artifact_dir = build.out_dir
+        self.target = target
+        self.source_file = source_file
+        self.kernel_name = kernel_name or manifest["kernel"]
+        self.defines = dict(defines or {})
+        self.params = manifest["params"]
+        names = [p["name"] for p in self.params]
+        if input_names is None:
+            outs = _normalize_out_idx(out_idx, len(self.params))
+            self._outputs = outs
+            self._inputs = [i for i in range(len(self.params))
+                            if i not in outs]
+        else:
+            self._inputs = [names.index(n) for n in input_names if n in names]
+            self._outputs = [i for i, n in enumerate(names)
+                             if n not in input_names]
+            if return_names:
+                order = {n: k for k, n in enumerate(return_names)}
+                self._outputs.sort(key=lambda i: order.get(names[i], 1 << 30))
+        self._input_names = list(input_names) if input_names is not None \
+            else [names[i] for i in self._inputs]
+        self._eager = input_names is not None
+        self._launchers = {}
+        self.latency = None
+        self.config = None
+        self.ref_latency = None
+
+    # -- introspection ---------------------------------------------------------
+
+    @property
+    def cache_hit(self):
+        """True when tlc-build took every binary from its cache."""
+        return self.build_result.cache_hits > 0 and \
+            self.build_result.cache_hits == len(self.build_result.manifests)
+
+    def get_kernel_source(self, kernel_only=True):
+        """The generated source (CUDA C++ or the CPU target's C++)."""
+        path = os.path.join(self.artifact_dir,
+                            self.manifest["generated_source"])
+        with open(path) as f:
+            return f.read()
+
+    def get_host_source(self):
+        return self.get_kernel_source()
+
+    def show_source(self, which="kernel"):
+        print(self.get_kernel_source())
+
+    def get_profiler(self, tensor_supply_type=None):
+        from .profiler import Profiler, TensorSupplyType
+        return Profiler(self, tensor_supply_type or TensorSupplyType.Auto)
+
+    @property
+    def input_params(self):
+        return [self.params[i] for i in self._inputs]
+
+    @property
+    def output_params(self):
+        return [self.params[i] for i in self._outputs]
+
+    def __repr__(self):
+        return (f"<JITKernel {self.manifest['name']} target={self.target} "
+                f"inputs={[p['name'] for p in self.input_params]} "
+                f"outputs={[p['name'] for p in self.output_params]}>")
+
+    # -- calling ---------------------------------------------------------------
+
+    def _launcher(self, device):
+        launcher = self._launchers.get(device)
+        if launcher is None:
+            if self.target == "cpu":
+                launcher = CpuLauncher(self.artifact_dir, self.manifest)
+            else:
+                index = int(device.split(":")[1]) if ":" in device else 0
+                launcher = CudaLauncher(self.artifact_dir, self.manifest,
+                                        index)
+            self._launchers[device] = launcher
+        return launcher
+
+    def _collect(self, args, kwargs):
+        name = self.manifest["name"]
+        want = self._input_names
+        if len(args) > len(want):
+            raise TypeError(
+                f"kernel '{name}' takes {len(want)} argument(s) "
+                f"({', '.join(want)}), got {len(args)}")
+        values = dict(zip(want, args))
+        for k, v in kwargs.items():
+            if k not in want:
+                raise TypeError(f"kernel '{name}' has no input '{k}' "
+                                f"(inputs: {', '.join(want)})")
+            if k in values:
+                raise TypeError(f"kernel '{name}': argument '{k}' given "
+                                "twice")
+            values[k] = v
+        missing = [n for n in want if n not in values]
+        if missing:
+            outs = [p["name"] for p in self.output_params]
+            hint = f"; outputs {', '.join(outs)} are allocated by the " \
+                "kernel" if outs else ""
+            raise TypeError(
+                f"kernel '{name}' is missing argument(s) "
+                f"{', '.join(missing)} (inputs: {', '.join(want)}{hint})")
+        return values
+
+    def _bind_symbols(self, values):
+        env = {}
+        for sym in self.manifest.get("symbols", []):
+            s = sym["name"]
+            for p in self.input_params:
+                if p["kind"] != "tensor" or s not in p["shape"]:
+                    continue
+                t = values.get(p["name"])
+                if tz.is_torch(t) or tz.is_numpy(t):
+                    dim = p["shape"].index(s)
+                    if len(t.shape) == len(p["shape"]):
+                        env[s] = int(t.shape[dim])
+                        break
+            given = values.get(s)
+            if s not in env and isinstance(given, (int, float)) and \
+                    not (tz.is_torch(given) or tz.is_numpy(given)):
+                # A runtime scalar tlc keeps as an integer symbol.
+                if isinstance(given, float) and not given.is_integer():
+                    raise TypeError(
+                        f"kernel '{self.manifest['name']}': tlc compiles "
+                        f"the runtime scalar '{s}' as an integer symbol and "
+                        f"cannot pass {given!r}; runtime float scalars of "
+                        "eager kernels are not supported by tlc yet (make "
+                        "it a compile-time parameter)")
+                env[s] = int(given)
+            if s not in env:
+                raise ValueError(
+                    f"kernel '{self.manifest['name']}': cannot bind symbol "
+                    f"'{s}' ({sym['kind']}): it is not a dimension of any "
+                    "input tensor")
+        return env
+
+    def _check_tensor(self, p, t, env, device):
+        name = self.manifest["name"]
+        what = f"argument '{p['name']}' of kernel '{name}'"
+        if not (tz.is_torch(t) or tz.is_numpy(t)):
+            raise TypeError(f"{what} must be a tensor, got "
+                            f"{type(t).__name__}")
+        if tz.is_numpy(t) and self.target != "cpu":
+            raise TypeError(f"{what}: NumPy arrays only run on the cpu "
+                            f"target; this kernel is for '{self.target}' "
+                            "(pass a CUDA torch tensor)")
+        if not tz.matches_dtype(t, p["dtype"]):
+            raise TypeError(f"{what} must have dtype {p['dtype']}, got "
+                            f"{tz.describe_dtype(t)}")
+        expect = [eval_extent(e, env) for e in p["shape"]]
+        if list(t.shape) != expect:
+            sym = any(isinstance(e, str) for e in p["shape"])
+            detail = f" = {_fmt_shape(p['shape'])}" if sym else ""
+            raise ValueError(f"{what} must have shape {_fmt_shape(expect)}"
+                             f"{detail}, got {_fmt_shape(list(t.shape))}")
+        dev = tz.device_of(t)
+        if dev != device:
+            raise ValueError(f"{what} is on {dev}, but the other arguments "
+                             f"are on {device}")
+
+    def _device(self, values):
+        devices = [tz.device_of(values[p["name"]]) for p in self.input_params
+                   if p["kind"] == "tensor" and
+                   (tz.is_torch(values[p["name"]]) or
+                    tz.is_numpy(values[p["name"]]))]
+        if self.target == "cpu":
+            for d in devices:
+                if d != "cpu":
+                    raise ValueError(
+                        f"kernel '{self.manifest['name']}' was built for the "
+                        f"cpu target, but an argument is on {d}; move it to "
+                        "the CPU or build for a CUDA target")
+            return "cpu"
+        for d in devices:
+            if not d.startswith("cuda"):
+                raise ValueError(
+                    f"kernel '{self.manifest['name']}' was built for "
+                    f"{self.target}, but an argument is on {d}; pass CUDA "
+                    "tensors")
+        if devices:
+            return devices[0]
+        import torch
+        return f"cuda:{torch.cuda.current_device()}"
+
+    def __call__(self, *args, **kwargs):
+        values = self._collect(args, kwargs)
+        device = self._device(values)
+        env = self._bind_symbols(values)
+        use_numpy = any(tz.is_numpy(v) for v in values.values())
+        keep = []  # ctypes objects and copies alive until the launch ends
+        cuda = self.target != "cpu"
+        args_out = [None] * len(self.params)
+        outputs = []
+        for i, p in enumerate(self.params):
+            if i in self._outputs:
+                if p["kind"] != "tensor":
+                    raise TypeError(f"output '{p['name']}' is a scalar")
+                shape = [eval_extent(e, env) for e in p["shape"]]
+                t = tz.empty(shape, p["dtype"], use_numpy, device)
+                outputs.append((i, t))
+                args_out[i] = t
+                continue
+            v = values[p["name"]]
+            if p["kind"] == "tensor":
+                self._check_tensor(p, v, env, device)
+                if not tz.is_contiguous(v):
+                    if p.get("role", "in") != "in":
+                        raise ValueError(
+                            f"argument '{p['name']}' of kernel "
+                            f"'{self.manifest['name']}' is written by the "
+                            "kernel and must be contiguous")
+                    v = tz.contiguous(v)
+                args_out[i] = v
+            else:
+                args_out[i] = v
+        pointers = []
+        for i, p in enumerate(self.params):
+            v = args_out[i]
+            if p["kind"] == "tensor":
+                keep.append(v)
+                addr = tz.data_ptr(v)
+                pointers.append(ctypes.c_uint64(addr) if cuda else addr)
+                continue
+            ctype = scalar_ctype(p["dtype"])
+            if ctype is None:
+                raise TypeError(f"scalar parameter '{p['name']}' has dtype "
+                                f"{p['dtype']}, which the package cannot pass")
+            if tz.is_torch(v) and v.numel() == 1:
+                v = v.item()
+            if not isinstance(v, (int, float, bool)):
+                raise TypeError(f"argument '{p['name']}' of kernel "
+                                f"'{self.manifest['name']}' must be a number "
+                                f"({p['dtype']}), got {type(v).__name__}")
+            c = ctype(v)
+            keep.append(c)
+            pointers.append(c if cuda else ctypes.addressof(c))
+        symbols = [env[s["name"]] for s in self.manifest.get("symbols", [])]
+        launcher = self._launcher(device)
+        if cuda:
+            self._launch_cuda(launcher, pointers, symbols, env, device)
+        else:
+            launcher.launch(pointers, symbols)
+        del keep
+        result = [t for _, t in outputs]
+        if not result:
+            return None
+        if len(result) == 1:
+            return result[0]
+        return tuple(result) if self._eager else result
+
+    def _launch_cuda(self, launcher, values, symbols, env, device):
+        import torch
+        stream = torch.cuda.current_stream(torch.device(device)).cuda_stream
+        spaces = {}
+        buffers = []
+        for w in self.manifest.get("workspaces", []):
+            size = eval_extent(w["bytes"], env)
+            buf = torch.full((max(1, size),), 0xFF, dtype=torch.uint8,
+                             device=device)
+            buffers.append(buf)
+            spaces[w["name"]] = buf.data_ptr()
+        launcher.launch(values, symbols, stream=stream, workspaces=spaces,
+                        symbol_env=env)
+        # The caching allocator may hand the workspaces out again only after
+        # the stream has finished with them.
+        for buf in buffers:
+            buf.record_stream(torch.cuda.current_stream(torch.device(device)))
+
+
+def _normalize_out_idx(out_idx, n):
+    if out_idx is None:
+        return []
+    if isinstance(out_idx, int):
+        out_idx = [out_idx]
+    result = []
+    for i in out_idx:
+        if not -n <= i < n:
+            raise ValueError(f"out_idx {i} is out of range for a kernel with "
+                             f"{n} parameters")
+        result.append(i % n)
+    return sorted(set(result))

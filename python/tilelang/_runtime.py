@@ -1,0 +1,208 @@
+"""Calling built kernels: the CPU entry point and the CUDA C API via ctypes.
+
+A CPU artifact is ``NAME.so`` with ``int ENTRY(const tlc_cpu_args *)``
+(``runtime/device/include/tlc_device/cpu.h``); a CUDA artifact is a cubin or
+fatbin launched through ``libtlc_cuda.so`` (``runtime/cuda/include/
+tlc_cuda.h``), which opens the CUDA driver itself and uses the device's
+primary context, the one PyTorch uses, on the current torch stream.
+"""
+
+import ctypes
+import os
+import threading
+
+_CPU_ABI_VERSION = 1
+
+
+class _CpuArgs(ctypes.Structure):
+    _fields_ = [
+        ("abiVersion", ctypes.c_uint32),
+        ("numParams", ctypes.c_uint32),
+        ("params", ctypes.POINTER(ctypes.c_void_p)),
+        ("numSymbols", ctypes.c_uint32),
+        ("symbols", ctypes.POINTER(ctypes.c_int64)),
+        ("numWorkers", ctypes.c_int32),
+        ("error", ctypes.c_char_p),
+        ("errorSize", ctypes.c_size_t),
+    ]
+
+
+class KernelRunError(RuntimeError):
+    """A kernel failed while running (the message is the runtime's)."""
+
+
+def eval_extent(expr, symbols):
+    """Value of a manifest extent: an int or an expression over the
+    symbols in Python syntax (``ceildiv(m, 128)``, ``(M) * 4``)."""
+    if isinstance(expr, int):
+        return expr
+    env = {"ceildiv": lambda a, b: -(-a // b), "min": min, "max": max}
+    env.update(symbols)
+    try:
+        return int(eval(expr, {"__builtins__": {}}, env))  # noqa: S307
+    except NameError as e:
+        raise ValueError(f"extent '{expr}' uses an unbound symbol: {e}") \
+            from None
+
+
+def scalar_ctype(dtype):
+    """The ctypes type of a scalar parameter of manifest dtype ``dtype``."""
+    return {
+        "bool": ctypes.c_bool, "int8": ctypes.c_int8,
+        "int16": ctypes.c_int16, "int32": ctypes.c_int32,
+        "int64": ctypes.c_int64, "uint8": ctypes.c_uint8,
+        "uint16": ctypes.c_uint16, "uint32": ctypes.c_uint32,
+        "uint64": ctypes.c_uint64, "float32": ctypes.c_float,
+        "float64": ctypes.c_double, "handle": ctypes.c_uint64,
+    }.get(dtype)
+
+
+class CpuLauncher:
+    """Runs ``NAME.so`` of a ``--target=cpu`` artifact."""
+
+    def __init__(self, out_dir, manifest):
+        path = os.path.join(out_dir, manifest["binary"])
+        self._lib = ctypes.CDLL(path, mode=ctypes.RTLD_LOCAL)
+        self._entry = getattr(self._lib, manifest["entry"])
+        self._entry.argtypes = [ctypes.POINTER(_CpuArgs)]
+        self._entry.restype = ctypes.c_int
+        self.name = manifest["name"]
+        self.workers = int(os.environ.get("TLC_CPU_THREADS",
+                                          os.cpu_count() or 1))
+
+    def launch(self, pointers, symbols, stream=None):
+        """``pointers``: one address per parameter (tensor data or the
+        address of a scalar's value); ``symbols``: ints in manifest order."""
+        params = (ctypes.c_void_p * max(1, len(pointers)))(*pointers)
+        syms = (ctypes.c_int64 * max(1, len(symbols)))(*symbols)
+        message = ctypes.create_string_buffer(2048)
+        args = _CpuArgs(_CPU_ABI_VERSION, len(pointers), params, len(symbols),
+                        syms, self.workers,
+                        ctypes.cast(message, ctypes.c_char_p), len(message))
+        if self._entry(ctypes.byref(args)) != 0:
+            text = message.value.decode(errors="replace") or "unknown error"
+            raise KernelRunError(f"kernel '{self.name}' failed: {text}")
+
+
+# -- CUDA ---------------------------------------------------------------------
+
+_cuda_lock = threading.Lock()
+_cuda_lib = None
+_cuda_contexts = {}
+
+
+def _find_libtlc_cuda():
+    env = os.environ.get("TLC_CUDA_RUNTIME")
+    if env:
+        return env
+    here = os.path.dirname(os.path.abspath(__file__))
+    root = os.path.dirname(os.path.dirname(here))
+    for candidate in (os.path.join(root, "build", "lib", "libtlc_cuda.so"),
+                      os.path.join(root, "build", "runtime", "cuda",
+                                   "libtlc_cuda.so")):
+        if os.path.exists(candidate):
+            return candidate
+    return "libtlc_cuda.so"
+
+
+def cuda_library():
+    """The loaded ``libtlc_cuda.so`` with argument types declared."""
+    global _cuda_lib
+    with _cuda_lock:
+        if _cuda_lib is not None:
+            return _cuda_lib
+        path = _find_libtlc_cuda()
+        try:
+            lib = ctypes.CDLL(path)
+        except OSError as e:
+            raise RuntimeError(
+                f"cannot load tlc's CUDA runtime '{path}' ({e}); build the "
+                "target tlc_cuda (ninja -C build lib/libtlc_cuda.so) or set "
+                "TLC_CUDA_RUNTIME") from None
+        vp = ctypes.c_void_p
+        lib.tlc_cuda_last_error.restype = ctypes.c_char_p
+        lib.tlc_cuda_context_create.argtypes = [ctypes.c_int,
+                                                ctypes.POINTER(vp)]
+        lib.tlc_cuda_module_load_file.argtypes = [vp, ctypes.c_char_p,
+                                                  ctypes.POINTER(vp)]
+        lib.tlc_cuda_module_get_kernel.argtypes = [vp, ctypes.c_char_p,
+                                                   ctypes.POINTER(vp)]
+        lib.tlc_cuda_kernel_launch.argtypes = [
+            vp, ctypes.POINTER(ctypes.c_uint), ctypes.POINTER(ctypes.c_uint),
+            ctypes.c_uint, vp, ctypes.POINTER(vp)]
+        lib.tlc_cuda_module_destroy.argtypes = [vp]
+        _cuda_lib = lib
+        return lib
+
+
+def _check(rc, what):
+    if rc != 0:
+        msg = cuda_library().tlc_cuda_last_error().decode(errors="replace")
+        raise KernelRunError(f"{what}: {msg or f'error {rc}'}")
+
+
+def _cuda_context(ordinal):
+    lib = cuda_library()
+    with _cuda_lock:
+        ctx = _cuda_contexts.get(ordinal)
+        if ctx is None:
+            handle = ctypes.c_void_p()
+            _check(lib.tlc_cuda_context_create(ordinal, ctypes.byref(handle)),
+                   f"cannot open CUDA device {ordinal}")
+            ctx = _cuda_contexts[ordinal] = handle
+        return ctx
+
+
+class CudaLauncher:
+    """Launches the kernels of a CUDA artifact, in manifest order, on a
+    stream. Kernel arguments: the parameters, the launch's workspaces, then
+    the symbols as ``long long``."""
+
+    def __init__(self, out_dir, manifest, device_index):
+        self.lib = cuda_library()
+        self.name = manifest["name"]
+        ctx = _cuda_context(device_index)
+        self._module = ctypes.c_void_p()
+        path = os.path.join(out_dir, manifest["binary"])
+        _check(self.lib.tlc_cuda_module_load_file(
+            ctx, path.encode(), ctypes.byref(self._module)),
+            f"cannot load '{path}'")
+        self.launches = []
+        for launch in manifest.get("launches", []):
+            entry = launch.get("entry", manifest["entry"])
+            kernel = ctypes.c_void_p()
+            _check(self.lib.tlc_cuda_module_get_kernel(
+                self._module, entry.encode(), ctypes.byref(kernel)),
+                f"kernel '{entry}' not in '{path}'")
+            self.launches.append((kernel, launch))
+        self.workspace_names = [w["name"] for w in
+                                manifest.get("workspaces", [])]
+
+    def launch(self, values_in, symbols, stream=None, workspaces=None,
+               symbol_env=None):
+        """``values_in``: one ctypes value per parameter (``c_uint64`` device
+        addresses of tensors, scalars in their own type)."""
+        workspaces = workspaces or {}
+        storage = []
+        for kernel, launch in self.launches:
+            values = list(values_in)
+            values += [ctypes.c_uint64(workspaces[w])
+                       for w in launch.get("workspaces", [])]
+            values += [ctypes.c_longlong(s) for s in symbols]
+            storage.append(values)
+            argv = (ctypes.c_void_p * max(1, len(values)))(
+                *[ctypes.cast(ctypes.byref(v), ctypes.c_void_p)
+                  for v in values])
+            grid = [eval_extent(g, symbol_env or {}) for g in launch["grid"]]
+            block = [eval_extent(b, symbol_env or {}) for b in launch["block"]]
+            grid += [1] * (3 - len(grid))
+            block += [1] * (3 - len(block))
+            if min(grid) <= 0:
+                continue  # an empty grid launches nothing
+            g = (ctypes.c_uint * 3)(*grid)
+            b = (ctypes.c_uint * 3)(*block)
+            shared = eval_extent(launch.get("dynamic_shared_memory", 0),
+                                 symbol_env or {})
+            _check(self.lib.tlc_cuda_kernel_launch(
+                kernel, g, b, shared, ctypes.c_void_p(stream or 0), argv),
+                f"launch of kernel '{self.name}' failed")

@@ -1,0 +1,100 @@
+"""Torch tensors and NumPy arrays as kernel arguments."""
+
+try:
+    import torch
+except ImportError:  # NumPy-only use on the CPU target
+    torch = None
+try:
+    import numpy
+except ImportError:
+    numpy = None
+
+# Manifest dtype -> the torch dtype attribute that stores it.
+_TORCH_NAMES = {
+    "bool": "bool", "int8": "int8", "int16": "int16", "int32": "int32",
+    "int64": "int64", "uint8": "uint8", "uint16": "uint16",
+    "uint32": "uint32", "uint64": "uint64", "float16": "float16",
+    "bfloat16": "bfloat16", "float32": "float32", "float64": "float64",
+    "float8_e4m3": "float8_e4m3fn", "float8_e4m3fn": "float8_e4m3fn",
+    "float8_e5m2": "float8_e5m2", "float8_e4m3fnuz": "float8_e4m3fnuz",
+    "float8_e5m2fnuz": "float8_e5m2fnuz", "handle": "int64",
+    "tfloat32": "float32",
+}
+
+_NUMPY_NAMES = {
+    "bool": "bool_", "int8": "int8", "int16": "int16", "int32": "int32",
+    "int64": "int64", "uint8": "uint8", "uint16": "uint16",
+    "uint32": "uint32", "uint64": "uint64", "float16": "float16",
+    "float32": "float32", "float64": "float64", "handle": "int64",
+}
+
+
+def torch_dtype(name):
+    """The torch dtype of manifest dtype ``name`` (TypeError if none)."""
+    if torch is None:
+        raise TypeError("torch is not installed")
+    attr = _TORCH_NAMES.get(name)
+    result = getattr(torch, attr, None) if attr else None
+    if result is None:
+        raise TypeError(f"torch {torch.__version__} has no dtype for the "
+                        f"kernel's '{name}'")
+    return result
+
+
+def numpy_dtype(name):
+    if numpy is None or name not in _NUMPY_NAMES:
+        raise TypeError(f"NumPy has no dtype for the kernel's '{name}'")
+    return numpy.dtype(getattr(numpy, _NUMPY_NAMES[name]))
+
+
+def is_torch(x):
+    return torch is not None and isinstance(x, torch.Tensor)
+
+
+def is_numpy(x):
+    return numpy is not None and isinstance(x, numpy.ndarray)
+
+
+def describe_dtype(x):
+    return str(x.dtype).replace("torch.", "")
+
+
+def matches_dtype(x, name):
+    if is_torch(x):
+        attr = _TORCH_NAMES.get(name)
+        return attr is not None and getattr(torch, attr, None) == x.dtype
+    return name in _NUMPY_NAMES and x.dtype == numpy_dtype(name)
+
+
+def device_of(x):
+    """``"cpu"`` or ``"cuda:N"``."""
+    if is_torch(x):
+        if x.device.type == "cuda":
+            return f"cuda:{x.device.index or 0}"
+        return x.device.type
+    return "cpu"
+
+
+def is_contiguous(x):
+    if is_torch(x):
+        return x.is_contiguous()
+    return x.flags["C_CONTIGUOUS"]
+
+
+def contiguous(x):
+    if is_torch(x):
+        return x.contiguous()
+    return numpy.ascontiguousarray(x)
+
+
+def data_ptr(x):
+    if is_torch(x):
+        return x.data_ptr()
+    return x.ctypes.data
+
+
+def empty(shape, name, like_numpy, device):
+    """An output tensor of manifest dtype ``name``."""
+    if like_numpy or torch is None:
+        return numpy.empty(shape, dtype=numpy_dtype(name))
+    return torch.empty(shape, dtype=torch_dtype(name), device=device)

@@ -1,0 +1,378 @@
+"""``@tilelang.autotune``: build every configuration in parallel, check
+each against a reference, time them, keep the fastest.
+
+Builds run as parallel tlc-build processes (a thread pool; tlc-build's
+content-hash cache makes rebuilt configurations free). The best
+configuration of a (file, kernel, arguments, configurations, target) is
+also written to ``<cache>/autotune/`` so a later process rebuilds only that
+one (``autotune cache hit`` is printed).
+"""
+
+import contextlib
+import hashlib
+import json
+import os
+from concurrent.futures import ThreadPoolExecutor
+
+from . import _build, _env
+from . import _tensors as tz
+from ._jit import JITFunction, compile as _compile, resolve_target
+from .language._objects import PrimFunc
+from .profiler import Profiler, TensorSupplyType, do_bench
+
+_autotune_inputs = []
+
+
+@contextlib.contextmanager
+def set_autotune_inputs(*tensors):
+    """``with set_autotune_inputs(a, b):`` the tuner times and checks every
+    configuration on these inputs instead of random ones."""
+    if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
+        tensors = tuple(tensors[0])
+    _autotune_inputs.append(list(tensors))
+    try:
+        yield
+    finally:
+        _autotune_inputs.pop()
+
+
+class AutotuneResult:
+    """The outcome of a tuning run."""
+
+    def __init__(self, kernel, config, latency, ref_latency=None,
+                 results=None):
+        self.kernel = kernel
+        self.func = kernel
+        self.config = config
+        self.latency = latency
+        self.ref_latency = ref_latency
+        self.results = results or []
+
+    def __repr__(self):
+        return (f"AutotuneResult(config={self.config}, "
+                f"latency={self.latency:.4f} ms)")
+
+
+def _clone_written(kernel, inputs):
+    """Inputs with the tensors the kernel writes copied (each run then
+    starts from the same values)."""
+    out = []
+    for p, x in zip(kernel.input_params, inputs):
+        if tz.is_torch(x) and p.get("role", "in") != "in":
+            x = x.clone()
+        out.append(x)
+    return out
+
+
+def _outputs(kernel, inputs):
+    result = kernel(*inputs)
+    if result is None:
+        return [x for p, x in zip(kernel.input_params, inputs)
+                if p.get("role", "in") != "in"]
+    return list(result) if isinstance(result, (list, tuple)) else [result]
+
+
+class _Tuner:
+    """Shared by the decorator and :class:`AutoTuner`."""
+
+    def __init__(self, configs, warmup=25, rep=100, timeout=100,
+                 supply_type=TensorSupplyType.Auto, ref_prog=None,
+                 supply_prog=None, rtol=1e-2, atol=1e-2,
+                 max_mismatched_ratio=0.01, skip_check=False,
+                 manual_check_prog=None, cache_input_tensors=False,
+                 verbose=True, **ignored):
+        self.configs = configs
+        self.warmup, self.rep, self.timeout = warmup, rep, timeout
+        self.supply_type = supply_type
+        self.ref_prog = ref_prog
+        self.supply_prog = supply_prog
+        self.rtol, self.atol = rtol, atol
+        self.max_mismatched_ratio = max_mismatched_ratio
+        self.skip_check = skip_check
+        self.manual_check_prog = manual_check_prog
+        self.verbose = verbose
+
+    def _log(self, text):
+        if self.verbose:
+            print(f"autotune: {text}", flush=True)
+
+    def run(self, build_one, configs, inputs=None, cache_key=None):
+        """Builds ``build_one(config)`` for every config in parallel, then
+        checks and times each; returns an :class:`AutotuneResult`."""
+        if not configs:
+            raise ValueError("autotune: no configurations to tune")
+        if cache_key is not None:
+            stored = _load_best(cache_key)
+            if stored is not None:
+                config = stored["config"]
+                self._log(f"autotune cache hit: {config} "
+                          f"({stored['latency']:.4f} ms)")
+                kernel = build_one(config)
+                kernel.config, kernel.latency = config, stored["latency"]
+                kernel.ref_latency = stored.get("ref_latency")
+                return AutotuneResult(kernel, config, stored["latency"],
+                                      stored.get("ref_latency"))
+
+        def attempt(cfg):
+            try:
+                return build_one(cfg), None
+            except Exception as e:  # a configuration tlc cannot build
+                return None, e
+        workers = max(1, min(len(configs), os.cpu_count() or 1))
+        with ThreadPoolExecutor(workers) as pool:
+            built = list(pool.map(attempt, configs))
+        results = []
+        reference = None
+        best = None
+        for cfg, (kernel, err) in zip(configs, built):
+            if kernel is None:
+                first = str(err).splitlines()[0] if str(err) else repr(err)
+                self._log(f"{cfg}: build failed: {first}")
+                results.append((cfg, None, f"build failed: {first}"))
+                continue
+            if inputs is None:
+                inputs = self._make_inputs(kernel)
+            try:
+                run_inputs = _clone_written(kernel, inputs)
+                outs = _outputs(kernel, run_inputs)
+                if not self.skip_check:
+                    if self.manual_check_prog is not None:
+                        self.manual_check_prog(outs, inputs)
+                    elif self.ref_prog is not None:
+                        ref = self.ref_prog(*_clone_written(kernel, inputs))
+                        self._compare(outs, ref)
+                    elif reference is None:
+                        reference = outs
+                    else:
+                        self._compare(outs, reference)
+                timed = _clone_written(kernel, inputs)
+                latency = do_bench(lambda: kernel(*timed), warmup=self.warmup,
+                                   rep=self.rep,
+                                   cuda=kernel.target != "cpu")
+            except Exception as e:
+                first = str(e).splitlines()[0] if str(e) else repr(e)
+                self._log(f"{cfg}: rejected: {first}")
+                results.append((cfg, None, f"rejected: {first}"))
+                continue
+            self._log(f"{cfg}: {latency:.4f} ms")
+            results.append((cfg, latency, None))
+            if best is None or latency < best[1]:
+                best = (cfg, latency, kernel)
+        if best is None:
+            raise RuntimeError(
+                "autotune: no configuration built and passed the check:\n" +
+                "\n".join(f"  {c}: {msg}" for c, _, msg in results))
+        cfg, latency, kernel = best
+        ref_latency = None
+        if self.ref_prog is not None:
+            ref_inputs = _clone_written(kernel, inputs)
+            ref_latency = do_bench(lambda: self.ref_prog(*ref_inputs),
+                                   warmup=self.warmup, rep=self.rep,
+                                   cuda=kernel.target != "cpu")
+        kernel.config, kernel.latency = cfg, latency
+        kernel.ref_latency = ref_latency
+        self._log(f"best {cfg}: {latency:.4f} ms")
+        if cache_key is not None:
+            _store_best(cache_key, cfg, latency, ref_latency)
+        return AutotuneResult(kernel, cfg, latency, ref_latency, results)
+
+    def _make_inputs(self, kernel):
+        if _autotune_inputs:
+            return list(_autotune_inputs[-1])
+        if self.supply_prog is not None:
+            return list(self.supply_prog(kernel.input_params))
+        return Profiler(kernel, self.supply_type)._supply_inputs()
+
+    def _compare(self, outs, ref):
+        from .testing import torch_assert_close
+        refs = list(ref) if isinstance(ref, (list, tuple)) else [ref]
+        if len(refs) != len(outs):
+            raise AssertionError(f"{len(outs)} outputs, reference gave "
+                                 f"{len(refs)}")
+        for o, r in zip(outs, refs):
+            torch_assert_close(o, r, rtol=self.rtol, atol=self.atol,
+                               max_mismatched_ratio=self.max_mismatched_ratio)
+
+
+def _cache_file(key):
+    return os.path.join(_build.cache_root(), "autotune", key + ".json")
+
+
+def _load_best(key):
+    if _env.cache_disabled():
+        return None
+    try:
+        with open(_cache_file(key)) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return None
+
+
+def _store_best(key, config, latency, ref_latency):
+    if _env.cache_disabled():
+        return
+    path = _cache_file(key)
+    try:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        tmp = f"{path}.{os.getpid()}.tmp"
+        with open(tmp, "w") as f:
+            json.dump({"config": config, "latency": latency,
+                       "ref_latency": ref_latency}, f)
+        os.replace(tmp, path)
+    except (OSError, TypeError):
+        pass
+
+
+def _tuning_key(jit_fn, args, kwargs, configs):
+    try:
+        with open(jit_fn.source_file, "rb") as f:
+            source = hashlib.sha256(f.read()).hexdigest()
+        shapes = [tuple(getattr(a, "shape", ())) if hasattr(a, "shape")
+                  else repr(a) for a in args]
+        text = json.dumps([jit_fn.source_file, source, jit_fn.__name__,
+                           repr(shapes), repr(sorted(kwargs.items())),
+                           repr(configs), resolve_target(jit_fn.target)],
+                          default=str)
+    except (OSError, TypeError):
+        return None
+    return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+class AutoTuneFunction:
+    """What ``@tilelang.autotune(...)`` over ``@tilelang.jit`` returns."""
+
+    def __init__(self, jit_fn, tuner):
+        if not isinstance(jit_fn, JITFunction):
+            raise TypeError("@tilelang.autotune must decorate a "
+                            "@tilelang.jit function (put it above @jit)")
+        self.jit_fn = jit_fn
+        self.tuner = tuner
+        self.__name__ = jit_fn.__name__
+        self.__wrapped__ = jit_fn
+        self._best = {}
+
+    def _configs(self, args, kwargs):
+        configs = self.tuner.configs
+        if callable(configs):
+            try:
+                configs = configs(*args, **kwargs)
+            except TypeError:
+                configs = configs()
+        return [dict(c) for c in configs]
+
+    def __call__(self, *args, **kwargs):
+        configs = self._configs(args, kwargs)
+        tunables = set().union(*[c.keys() for c in configs]) if configs \
+            else set()
+        tunables.discard("pass_configs")
+        if tunables and tunables <= set(kwargs):
+            return self.jit_fn(*args, **kwargs)  # explicit values: no tuning
+        key = repr((args, sorted(kwargs.items()))) \
+            if self.jit_fn.is_lazy else None
+        fn = self.jit_fn
+        if fn.is_lazy:
+            if key not in self._best:
+                def build_one(cfg):
+                    cfg = {k: v for k, v in cfg.items()
+                           if k != "pass_configs"}
+                    return fn.compile(*args, timeout=self.tuner.timeout,
+                                      **{**kwargs, **cfg})
+                self._best[key] = self.tuner.run(
+                    build_one, configs,
+                    cache_key=_tuning_key(fn, args, kwargs, configs))
+            return self._best[key].kernel
+        # Eager: tune on the call's own tensors, then run the best.
+        values = fn._bind(args, {**kwargs, **{k: None for k in tunables
+                                              if k not in kwargs}})
+        runtime, compile_values, consts = fn._split_eager(values)
+
+        def build_eager(cfg):
+            cv = dict(compile_values)
+            cv.update({k: v for k, v in cfg.items() if k != "pass_configs"})
+            for k in tunables:
+                if cv.get(k) is None and k not in cfg:
+                    cv[k] = fn._defaults.get(k)
+            return fn._eager_kernel(cv, consts, self.tuner.timeout)
+        probe = [runtime[n] for n in fn.eager.runtime if n in runtime]
+        result = self.tuner.run(build_eager, configs, inputs=probe,
+                                cache_key=_tuning_key(fn, args, kwargs,
+                                                      configs))
+        kernel = result.kernel
+        return kernel(**{n: v for n, v in runtime.items()
+                         if n in kernel._input_names})
+
+    def compile(self, *args, **kwargs):
+        return self.jit_fn.compile(*args, **kwargs)
+
+
+def autotune(func=None, *, configs=None, warmup=25, rep=100, timeout=100,
+             **options):
+    """``@tilelang.autotune(configs=[...], warmup=25, rep=100,
+    timeout=100, ref_prog=None, rtol=1e-2, atol=1e-2, ...)`` above
+    ``@tilelang.jit``. ``timeout`` bounds each configuration's build (s)."""
+    tuner = _Tuner(configs if configs is not None else [], warmup, rep,
+                   timeout, **options)
+
+    def wrap(fn):
+        return AutoTuneFunction(fn, tuner)
+    if func is not None:
+        return wrap(func)
+    return wrap
+
+
+class AutoTuner:
+    """Imperative tuner: ``AutoTuner.from_kernel(kernel=factory,
+    configs=...).set_compile_args(out_idx=[-1], target="auto")
+    .set_profile_args(ref_prog=...).run(warmup=3, rep=20)``. ``factory`` is
+    a ``@tilelang.jit`` factory or a plain function returning a
+    ``@T.prim_func``."""
+
+    def __init__(self, fn, configs):
+        self.fn = fn
+        self.configs = configs
+        self.compile_args = {}
+        self.profile_args = {}
+        self.call_args = ((), {})
+
+    @classmethod
+    def from_kernel(cls, kernel, configs):
+        return cls(kernel, configs)
+
+    def set_compile_args(self, out_idx=None, target="auto", **kwargs):
+        self.compile_args = dict(out_idx=out_idx, target=target)
+        return self
+
+    def set_profile_args(self, supply_type=TensorSupplyType.Auto,
+                         ref_prog=None, supply_prog=None, rtol=1e-2,
+                         atol=1e-2, max_mismatched_ratio=0.01,
+                         skip_check=False, manual_check_prog=None,
+                         cache_input_tensors=False, **kwargs):
+        self.profile_args = dict(
+            supply_type=supply_type, ref_prog=ref_prog,
+            supply_prog=supply_prog, rtol=rtol, atol=atol,
+            max_mismatched_ratio=max_mismatched_ratio, skip_check=skip_check,
+            manual_check_prog=manual_check_prog)
+        return self
+
+    def set_kernel_parameters(self, *args, **kwargs):
+        self.call_args = (args, kwargs)
+        return self
+
+    def run(self, warmup=25, rep=100, timeout=30):
+        tuner = _Tuner(self.configs, warmup, rep, timeout,
+                       **self.profile_args)
+        args, kwargs = self.call_args
+        configs = self.configs() if callable(self.configs) else \
+            list(self.configs)
+
+        def build_one(cfg):
+            if isinstance(self.fn, JITFunction):
+                return self.fn.compile(*args, **{**kwargs, **cfg})
+            func = self.fn(*args, **{**kwargs, **cfg})
+            if isinstance(func, PrimFunc):
+                return _compile(func, **self.compile_args)
+            return func
+        return tuner.run(build_one, [dict(c) for c in configs])
+
+
+__all__ = ["autotune", "AutoTuner", "AutotuneResult", "set_autotune_inputs"]

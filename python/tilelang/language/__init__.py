@@ -1,0 +1,205 @@
+"""``tilelang.language`` (``T``) as Python sees it.
+
+tlc compiles kernel bodies itself, from the source file: Python never runs
+the statements inside a ``@T.prim_func``, an eager ``@tilelang.jit`` body or
+a ``@T.macro``. What Python does evaluate is module-level code, default
+arguments, annotations of signatures and the Python code of plain factories
+around a ``@T.prim_func``. There every ``T.*`` name gives a sensible object:
+dtypes are :class:`~tilelang._dtype.dtype` strings, ``T.Tensor((M, N),
+dtype)`` is a :class:`TensorType`, ``T.dynamic("m")`` a :class:`Symbol`,
+``T.ceildiv`` divides Python integers, and ``@T.prim_func`` records where
+the function is so that tlc can build it. Any other name is a
+:class:`Placeholder` that can be called, indexed and combined freely.
+"""
+
+import builtins as _builtins
+import inspect as _inspect
+import math as _math
+import sys as _sys
+
+from .._dtype import dtype, is_dtype_name as _is_dtype_name
+from ._objects import (Placeholder, PrimFunc, Symbol, TensorType,
+                       prim_func_from_frame as _prim_func_from_frame)
+
+# -- dtypes -------------------------------------------------------------------
+
+for _name in ("bool", "int4", "int8", "int16", "int32", "int64", "uint4",
+              "uint8", "uint16", "uint32", "uint64", "float16", "bfloat16",
+              "float32", "float64", "tfloat32", "float8_e4m3", "float8_e4m3fn",
+              "float8_e4m3fnuz", "float8_e5m2", "float8_e5m2fnuz",
+              "float8_e8m0fnu", "float4_e2m1fn", "handle"):
+    globals()[_name] = dtype(_name)
+half = dtype("float16")
+float = dtype("float32")  # noqa: A001 - TileLang spells it T.float
+double = dtype("float64")
+int = dtype("int32")  # noqa: A001
+ptr = dtype("handle")
+DataType = dtype
+
+# -- tensor annotations -----------------------------------------------------
+
+
+class _AnnotationMeta(type):
+    """Lets ``T.Tensor[shape, dtype]`` work like ``T.Tensor(shape, dtype)``."""
+
+    def __getitem__(cls, item):
+        if not isinstance(item, tuple):
+            item = (item,)
+        return cls(*item)
+
+
+class Tensor(TensorType, metaclass=_AnnotationMeta):
+    """``T.Tensor(shape, dtype)``: a global-memory tensor annotation."""
+
+
+class Buffer(TensorType, metaclass=_AnnotationMeta):
+    """``T.Buffer(shape, dtype)``: same as ``T.Tensor``."""
+
+
+class SharedBuffer(TensorType, metaclass=_AnnotationMeta):
+    scope = "shared"
+
+
+class FragmentBuffer(TensorType, metaclass=_AnnotationMeta):
+    scope = "local.fragment"
+
+
+class LocalBuffer(TensorType, metaclass=_AnnotationMeta):
+    scope = "local"
+
+
+class StridedTensor(TensorType, metaclass=_AnnotationMeta):
+    """``T.StridedTensor(shape, strides, dtype)``."""
+
+    def __init__(self, shape, strides=None, dtype="float32", **kwargs):
+        super().__init__(shape, dtype, **kwargs)
+        self.strides = tuple(strides) if strides is not None else None
+
+
+class Ref(metaclass=_AnnotationMeta):
+    """``T.Ref[...]``: a by-reference macro parameter annotation."""
+
+    def __init__(self, *args):
+        self.args = args
+
+
+# -- symbols ------------------------------------------------------------------
+
+
+def _symbols(names, dtype, kind):
+    parts = [p for p in names.replace(",", " ").split() if p]
+    syms = tuple(Symbol(p, dtype, kind) for p in parts)
+    return syms[0] if len(syms) == 1 else syms
+
+
+def dynamic(names, dtype="int32"):
+    """``T.dynamic("m")``: a size kept symbolic in the compiled kernel and
+    bound from the arguments' shapes at call time."""
+    return _symbols(names, dtype, "dynamic")
+
+
+def symbolic(names, dtype="int32"):
+    """Deprecated spelling of :func:`dynamic`."""
+    return _symbols(names, dtype, "dynamic")
+
+
+def const(names, dtype="int32"):
+    """``T.const("M, N")``: sizes specialised per call (eager kernels)."""
+    return _symbols(names, dtype, "const")
+
+
+# -- decorators -----------------------------------------------------------------
+
+
+def prim_func(fn=None, **kwargs):
+    """``@T.prim_func``: records the function and, when it is defined inside
+    a plain factory, the factory's name and argument values, so that
+    ``tilelang.compile`` can ask tlc for exactly this instance."""
+    if fn is None:
+        return lambda f: prim_func(f, **kwargs)
+    return _prim_func_from_frame(fn, _inspect.currentframe().f_back)
+
+
+def macro(fn=None, **kwargs):
+    """``@T.macro``: inlined by tlc; Python keeps the function as is."""
+    if fn is None:
+        return lambda f: f
+    return fn
+
+
+# -- integer helpers usable on Python values ----------------------------------
+
+
+def _is_int(x):
+    return isinstance(x, _builtins.int)
+
+
+def ceildiv(a, b):
+    """``T.ceildiv`` on Python integers; symbolic otherwise."""
+    if _is_int(a) and _is_int(b):
+        return -(-a // b)
+    return Placeholder("ceildiv", (a, b))
+
+
+cdiv = ceildiv
+
+
+def floordiv(a, b):
+    return a // b if _is_int(a) and _is_int(b) else Placeholder("floordiv", (a, b))
+
+
+def floormod(a, b):
+    return a % b if _is_int(a) and _is_int(b) else Placeholder("floormod", (a, b))
+
+
+def truncdiv(a, b):
+    if _is_int(a) and _is_int(b):
+        q = abs(a) // abs(b)
+        return q if (a >= 0) == (b >= 0) else -q
+    return Placeholder("truncdiv", (a, b))
+
+
+def truncmod(a, b):
+    if _is_int(a) and _is_int(b):
+        return a - truncdiv(a, b) * b
+    return Placeholder("truncmod", (a, b))
+
+
+def max(*args):  # noqa: A001
+    try:
+        return _builtins.max(*args)
+    except TypeError:
+        return Placeholder("max", args)
+
+
+def min(*args):  # noqa: A001
+    try:
+        return _builtins.min(*args)
+    except TypeError:
+        return Placeholder("min", args)
+
+
+def log2(x):
+    if isinstance(x, (_builtins.int, _builtins.float)):
+        return _math.log2(x)
+    return Placeholder("log2", (x,))
+
+
+class GemmWarpPolicy:
+    """Warp partitioning policies of ``T.gemm``."""
+    Square = "Square"
+    FullRow = "FullRow"
+    FullCol = "FullCol"
+
+
+# -- everything else -------------------------------------------------------------
+
+
+def __getattr__(name):
+    """Any other ``T.NAME``: a dtype spelling (``T.float16x2``) or a
+    placeholder that Python can carry around without evaluating it."""
+    if name.startswith("__"):
+        raise AttributeError(name)
+    if _is_dtype_name(name):
+        return dtype(name)
+    return Placeholder(f"T.{name}")

@@ -1,0 +1,152 @@
+"""The Python objects behind ``T.*`` names outside kernel bodies."""
+
+import inspect
+import os
+
+
+class Placeholder:
+    """A TileLang value Python does not evaluate (``T.Kernel``,
+    ``T.alloc_shared(...)``, an expression over symbols). It can be called,
+    indexed, used in arithmetic and passed around; tlc gives it meaning when
+    it compiles the source."""
+
+    def __init__(self, text, args=()):
+        self._text = text
+        self._args = tuple(args)
+
+    def __repr__(self):
+        if not self._args:
+            return self._text
+        return f"{self._text}({', '.join(map(repr, self._args))})"
+
+    def __call__(self, *args, **kwargs):
+        return Placeholder(self._text, args)
+
+    def __getattr__(self, name):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return Placeholder(f"{self._text}.{name}")
+
+    def __getitem__(self, item):
+        return Placeholder(f"{self!r}[{item!r}]")
+
+    def _binary(op):
+        def fn(self, other):
+            return Placeholder(f"({self!r} {op} {other!r})")
+
+        def rfn(self, other):
+            return Placeholder(f"({other!r} {op} {self!r})")
+        return fn, rfn
+
+    __add__, __radd__ = _binary("+")
+    __sub__, __rsub__ = _binary("-")
+    __mul__, __rmul__ = _binary("*")
+    __truediv__, __rtruediv__ = _binary("/")
+    __floordiv__, __rfloordiv__ = _binary("//")
+    __mod__, __rmod__ = _binary("%")
+    __pow__, __rpow__ = _binary("**")
+    __and__, __rand__ = _binary("&")
+    __or__, __ror__ = _binary("|")
+    __xor__, __rxor__ = _binary("^")
+    __lshift__, __rlshift__ = _binary("<<")
+    __rshift__, __rrshift__ = _binary(">>")
+    del _binary
+
+    def __neg__(self):
+        return Placeholder(f"(-{self!r})")
+
+    def __hash__(self):
+        return hash(repr(self))
+
+
+class Symbol(Placeholder):
+    """``T.dynamic("m")`` / ``T.const("M")`` outside a kernel body: a named
+    size. Passed to a lazy factory it stays symbolic in the compiled kernel
+    and is bound from the arguments' shapes at call time."""
+
+    def __init__(self, name, dtype="int32", kind="dynamic"):
+        super().__init__(name)
+        self.name = name
+        self.dtype = dtype
+        self.kind = kind
+
+    def __repr__(self):
+        return self.name
+
+    def __eq__(self, other):
+        return isinstance(other, Symbol) and other.name == self.name
+
+    def __hash__(self):
+        return hash(("Symbol", self.name))
+
+
+class TensorType:
+    """``T.Tensor(shape, dtype)`` as a Python object: an annotation, or a
+    placeholder argument for ``par_compile``."""
+
+    scope = "global"
+
+    def __init__(self, shape, dtype="float32", data=None, scope=None,
+                 **kwargs):
+        from .._dtype import dtype as _dtype
+        if isinstance(shape, (list, tuple)):
+            self.shape = tuple(shape)
+        else:
+            self.shape = (shape,)
+        try:
+            self.dtype = _dtype(dtype)
+        except (TypeError, ValueError):
+            self.dtype = dtype
+        if scope is not None:
+            self.scope = scope
+
+    def __repr__(self):
+        return f"{type(self).__name__}({self.shape!r}, {self.dtype!r})"
+
+
+class PrimFunc:
+    """What ``@T.prim_func`` returns in Python: the function, the file it
+    is in and, for a prim_func built by a plain factory, the factory's name
+    and arguments. ``tilelang.compile`` turns it into a kernel."""
+
+    def __init__(self, fn, source_file, factory=None, factory_args=None):
+        self.fn = fn
+        self.__name__ = fn.__name__
+        self.__doc__ = fn.__doc__
+        self.source_file = source_file
+        self.factory = factory
+        self.factory_args = dict(factory_args or {})
+
+    @property
+    def kernel_name(self):
+        """The name tlc-build's ``--kernel`` selects this instance by."""
+        return self.factory or self.fn.__name__
+
+    def script(self, target="cpu"):
+        """The Tile IR tlc builds for this prim_func (``--emit=tile``)."""
+        from .._build import emit_tile
+        return emit_tile(self.source_file, self.kernel_name,
+                         self.factory_args, target)
+
+    def __repr__(self):
+        where = f" from {self.factory}({self.factory_args})" \
+            if self.factory else ""
+        return f"<T.prim_func {self.fn.__name__}{where}>"
+
+    def __call__(self, *args, **kwargs):
+        raise TypeError(
+            f"prim_func '{self.fn.__name__}' cannot be called from Python; "
+            "compile it first: kernel = tilelang.compile(func, out_idx=...)")
+
+
+def prim_func_from_frame(fn, frame):
+    """A :class:`PrimFunc` for ``fn`` decorated in ``frame``."""
+    source = inspect.getsourcefile(fn) or inspect.getfile(fn)
+    source = os.path.abspath(source)
+    code = frame.f_code if frame is not None else None
+    if code is None or code.co_name == "<module>":
+        return PrimFunc(fn, source)
+    nargs = code.co_argcount + code.co_kwonlyargcount
+    names = code.co_varnames[:nargs]
+    args = {n: frame.f_locals[n] for n in names if n in frame.f_locals}
+    return PrimFunc(fn, source, code.co_name, args)

@@ -1,0 +1,216 @@
+"""Benchmarking and checking kernels: ``Profiler``, ``do_bench``."""
+
+import enum
+import statistics
+import time
+
+from . import _tensors as tz
+from ._runtime import eval_extent
+
+
+class TensorSupplyType(enum.Enum):
+    """How the profiler fills input tensors."""
+    Integer = 1
+    Uniform = 2
+    Normal = 3
+    Randn = 4
+    Zero = 5
+    One = 6
+    Auto = 7
+
+
+def _is_cuda_value(x):
+    return tz.is_torch(x) and x.device.type == "cuda"
+
+
+def _sync(cuda):
+    if cuda:
+        import torch
+        torch.cuda.synchronize()
+
+
+def do_bench(fn, warmup=25, rep=100, _n_warmup=0, _n_repeat=0,
+             quantiles=None, fast_flush=True, backend="event",
+             return_mode="mean", input_tensors=None, cuda=None):
+    """Runs ``fn()`` repeatedly; returns its time in milliseconds (the
+    mean, or ``return_mode`` min/max/median, or the ``quantiles``).
+
+    ``warmup`` and ``rep`` are time budgets in ms, as in TileLang;
+    ``_n_warmup`` / ``_n_repeat`` override them with run counts. CUDA work
+    is timed with CUDA events on the current stream, CPU work with a
+    monotonic clock.
+    """
+    call = (lambda: fn(*input_tensors)) if input_tensors is not None else fn
+    if cuda is None:
+        try:
+            import torch
+            cuda = torch.cuda.is_available() and torch.cuda.is_initialized()
+        except ImportError:
+            cuda = False
+    # Estimate one run.
+    call()
+    _sync(cuda)
+    start = time.perf_counter()
+    for _ in range(3):
+        call()
+    _sync(cuda)
+    est_ms = max((time.perf_counter() - start) * 1000 / 3, 1e-4)
+    n_warmup = _n_warmup or max(1, int(warmup / est_ms))
+    n_repeat = _n_repeat or max(1, int(rep / est_ms))
+    n_warmup, n_repeat = min(n_warmup, 1000), min(n_repeat, 1000)
+    for _ in range(n_warmup):
+        call()
+    _sync(cuda)
+    times = []
+    if cuda:
+        import torch
+        events = [(torch.cuda.Event(enable_timing=True),
+                   torch.cuda.Event(enable_timing=True))
+                  for _ in range(n_repeat)]
+        for s, e in events:
+            s.record()
+            call()
+            e.record()
+        torch.cuda.synchronize()
+        times = [s.elapsed_time(e) for s, e in events]
+    else:
+        for _ in range(n_repeat):
+            t0 = time.perf_counter()
+            call()
+            times.append((time.perf_counter() - t0) * 1000)
+    if quantiles is not None:
+        ordered = sorted(times)
+        return [ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+                for q in quantiles]
+    if return_mode == "min":
+        return min(times)
+    if return_mode == "max":
+        return max(times)
+    if return_mode == "median":
+        return statistics.median(times)
+    if return_mode == "all":
+        return times
+    return statistics.fmean(times)
+
+
+def supply_tensor(param, env, supply_type, device):
+    """A random input tensor for manifest parameter ``param``."""
+    import torch
+    shape = [eval_extent(e, env) for e in param["shape"]]
+    dtype = tz.torch_dtype(param["dtype"])
+    is_float = dtype.is_floating_point
+    if supply_type == TensorSupplyType.Auto:
+        supply_type = TensorSupplyType.Normal if is_float \
+            else TensorSupplyType.Integer
+    if supply_type == TensorSupplyType.Zero:
+        return torch.zeros(shape, dtype=dtype, device=device)
+    if supply_type == TensorSupplyType.One:
+        return torch.ones(shape, dtype=dtype, device=device)
+    if supply_type == TensorSupplyType.Integer or not is_float:
+        if dtype == torch.bool:
+            return torch.randint(0, 2, shape, device=device).bool()
+        low = 0 if dtype in (torch.uint8,) else -2
+        return torch.randint(low, 3, shape, device=device).to(dtype)
+    if supply_type == TensorSupplyType.Uniform:
+        return torch.rand(shape, dtype=torch.float32,
+                          device=device).to(dtype)
+    return torch.randn(shape, dtype=torch.float32, device=device).to(dtype)
+
+
+class Profiler:
+    """``kernel.get_profiler(tensor_supply_type=...)``: makes inputs for a
+    kernel, benchmarks it and checks it against a reference program."""
+
+    def __init__(self, kernel, supply_type=TensorSupplyType.Auto,
+                 symbols=None):
+        self.kernel = kernel
+        self.supply_type = supply_type
+        self.symbols = dict(symbols or {})
+        self._inputs = None
+
+    @property
+    def device(self):
+        if self.kernel.target == "cpu":
+            return "cpu"
+        import torch
+        return f"cuda:{torch.cuda.current_device()}"
+
+    def _supply_inputs(self):
+        env = dict(self.symbols)
+        missing = [s["name"] for s in self.kernel.manifest.get("symbols", [])
+                   if s["name"] not in env]
+        if missing:
+            raise ValueError(
+                f"kernel '{self.kernel.manifest['name']}' has unbound symbols "
+                f"{', '.join(missing)}: pass input_tensors, or "
+                "get_profiler().with_symbols(name=value)")
+        return [supply_tensor(p, env, self.supply_type, self.device)
+                if p["kind"] == "tensor" else 1
+                for p in self.kernel.input_params]
+
+    def with_symbols(self, **symbols):
+        self.symbols.update(symbols)
+        self._inputs = None
+        return self
+
+    def _get_inputs(self, input_tensors=None):
+        if input_tensors is not None:
+            return list(input_tensors)
+        if self._inputs is None:
+            self._inputs = self._supply_inputs()
+        return self._inputs
+
+    def run_once(self, func=None):
+        inputs = self._get_inputs()
+        return (func or self.kernel)(*inputs)
+
+    def do_bench(self, func=None, warmup=25, rep=100, n_warmup=0, n_repeat=0,
+                 input_tensors=None, backend="event", quantiles=None,
+                 return_mode="mean"):
+        """Median-free TileLang-style timing (ms) of the kernel, or of
+        ``func`` (e.g. a reference program) on the same inputs."""
+        inputs = self._get_inputs(input_tensors)
+        target = func or self.kernel
+        cuda = self.kernel.target != "cpu"
+        return do_bench(lambda: target(*inputs), warmup=warmup, rep=rep,
+                        _n_warmup=n_warmup, _n_repeat=n_repeat,
+                        quantiles=quantiles, return_mode=return_mode,
+                        cuda=cuda)
+
+    def assert_allclose(self, reference_program, input_tensors=None,
+                        atol=1e-2, rtol=1e-2, max_mismatched_ratio=0.01):
+        """Runs the kernel and ``reference_program`` on the same inputs and
+        compares every output (AssertionError with the details)."""
+        from .testing import torch_assert_close
+        inputs = self._get_inputs(input_tensors)
+        # A kernel writing in place (no allocated outputs) must not change
+        # the inputs the reference sees.
+        snapshot = [x.clone() if tz.is_torch(x) else x for x in inputs]
+        outs = self.kernel(*inputs)
+        if outs is None:
+            outs = [inputs[i] for i, p in enumerate(self.kernel.input_params)
+                    if p.get("role", "in") != "in"]
+            ref_inputs = snapshot
+        else:
+            ref_inputs = snapshot
+        ref = reference_program(*ref_inputs)
+        outs = list(outs) if isinstance(outs, (list, tuple)) else [outs]
+        refs = list(ref) if isinstance(ref, (list, tuple)) else [ref]
+        if len(outs) != len(refs):
+            raise AssertionError(f"the kernel has {len(outs)} output(s), the "
+                                 f"reference program returned {len(refs)}")
+        for i, (o, r) in enumerate(zip(outs, refs)):
+            torch_assert_close(o, r, rtol=rtol, atol=atol,
+                               max_mismatched_ratio=max_mismatched_ratio,
+                               base_name=f"output {i}",
+                               ref_name="reference")
+        return True
+
+    def assert_consistent(self, repeat=10):
+        first = self.run_once()
+        for _ in range(repeat):
+            again = self.run_once()
+            from .testing import torch_assert_close
+            a = first if not isinstance(first, (list, tuple)) else first[0]
+            b = again if not isinstance(again, (list, tuple)) else again[0]
+            torch_assert_close(a, b, rtol=0, atol=0)

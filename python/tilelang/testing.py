@@ -1,0 +1,154 @@
+"""``tilelang.testing``: helpers TileLang test scripts use."""
+
+import functools
+import inspect
+import random
+import sys
+import traceback
+import unittest
+
+from . import _tensors as tz
+
+
+def set_random_seed(seed=42):
+    """Seeds Python's, NumPy's and torch's generators."""
+    random.seed(seed)
+    if tz.numpy is not None:
+        tz.numpy.random.seed(seed)
+    if tz.torch is not None:
+        tz.torch.manual_seed(seed)
+        if tz.torch.cuda.is_available():
+            tz.torch.cuda.manual_seed_all(seed)
+
+
+def torch_assert_close(tensor_a, tensor_b, rtol=1e-2, atol=1e-3,
+                       max_mismatched_ratio=0.001, verbose=False,
+                       equal_nan=True, check_device=False, check_dtype=False,
+                       base_name="LHS", ref_name="RHS"):
+    """Asserts ``|a - b| <= atol + rtol * |b|`` for all but
+    ``max_mismatched_ratio`` of the elements (TileLang's default check);
+    NaN in ``a`` where ``b`` has none always counts as a mismatch."""
+    torch = tz.torch
+    a = tensor_a if tz.is_torch(tensor_a) else torch.as_tensor(tensor_a)
+    b = tensor_b if tz.is_torch(tensor_b) else torch.as_tensor(tensor_b)
+    if a.shape != b.shape:
+        raise AssertionError(f"{base_name} has shape {tuple(a.shape)}, "
+                             f"{ref_name} has {tuple(b.shape)}")
+    a64 = a.detach().to("cpu", torch.float64)
+    b64 = b.detach().to("cpu", torch.float64)
+    close = (a64 - b64).abs() <= atol + rtol * b64.abs()
+    both_nan = torch.isnan(a64) & torch.isnan(b64)
+    if equal_nan:
+        close = close | both_nan
+    close = close | ((a64 == b64) & torch.isinf(b64))
+    total = close.numel()
+    mismatched = int((~close).sum())
+    allowed = int(max_mismatched_ratio * total)
+    if mismatched > allowed:
+        diff = (a64 - b64).abs()
+        diff[torch.isnan(diff)] = float("inf")
+        raise AssertionError(
+            f"{base_name} and {ref_name} differ in {mismatched} of {total} "
+            f"elements ({mismatched / max(total, 1):.2%}; allowed "
+            f"{max_mismatched_ratio:.2%}) with rtol={rtol}, atol={atol}; "
+            f"max abs difference {float(diff.max()):.6g}")
+    if verbose:
+        print(f"{base_name} vs {ref_name}: {mismatched}/{total} mismatched")
+
+
+def _cuda_capability():
+    torch = tz.torch
+    if torch is None or not torch.cuda.is_available():
+        return None
+    return torch.cuda.get_device_capability()
+
+
+def _skip_unless(condition, reason):
+    def deco(fn):
+        @functools.wraps(fn)
+        def wrapper(*args, **kwargs):
+            if not condition():
+                raise unittest.SkipTest(reason)
+            return fn(*args, **kwargs)
+        return wrapper
+    return deco
+
+
+def requires_cuda(fn=None):
+    """Skips the test (``unittest.SkipTest``) without a CUDA device."""
+    deco = _skip_unless(lambda: _cuda_capability() is not None,
+                        "needs a CUDA device")
+    return deco(fn) if fn is not None else deco
+
+
+def requires_rocm(fn=None):
+    deco = _skip_unless(lambda: False, "needs a ROCm device")
+    return deco(fn) if fn is not None else deco
+
+
+def requires_cuda_compute_version(major, minor=0, mode="ge"):
+    """Skips unless the device's compute capability compares ``mode``
+    (ge, gt, le, lt, eq) with ``major.minor``."""
+    ops = {"ge": lambda a, b: a >= b, "gt": lambda a, b: a > b,
+           "le": lambda a, b: a <= b, "lt": lambda a, b: a < b,
+           "eq": lambda a, b: a == b}
+
+    def check():
+        cap = _cuda_capability()
+        return cap is not None and ops[mode](tuple(cap), (major, minor))
+    return _skip_unless(check, f"needs CUDA compute capability {mode} "
+                        f"{major}.{minor}")
+
+
+def requires_cuda_compute_version_ge(major, minor=0):
+    return requires_cuda_compute_version(major, minor, "ge")
+
+
+def requires_cuda_compute_version_gt(major, minor=0):
+    return requires_cuda_compute_version(major, minor, "gt")
+
+
+def requires_cuda_compute_version_eq(major, minor=0):
+    return requires_cuda_compute_version(major, minor, "eq")
+
+
+def requires_cuda_compute_version_le(major, minor=0):
+    return requires_cuda_compute_version(major, minor, "le")
+
+
+def requires_cuda_compute_version_lt(major, minor=0):
+    return requires_cuda_compute_version(major, minor, "lt")
+
+
+def requires_package(*names):
+    def available():
+        import importlib.util
+        return all(importlib.util.find_spec(n) is not None for n in names)
+    return _skip_unless(available, f"needs package(s) {', '.join(names)}")
+
+
+def main():
+    """Runs every ``test_*`` function of the calling module (the
+    ``__main__`` script); exits with status 1 when one fails. Tests raising
+    ``unittest.SkipTest`` are reported as skipped."""
+    caller = inspect.stack()[1].frame.f_globals
+    tests = [(name, fn) for name, fn in list(caller.items())
+             if name.startswith("test") and callable(fn)
+             and inspect.isfunction(fn)]
+    failed = skipped = 0
+    for name, fn in tests:
+        try:
+            fn()
+        except unittest.SkipTest as e:
+            skipped += 1
+            print(f"SKIP {name}: {e}")
+            continue
+        except Exception:
+            failed += 1
+            print(f"FAIL {name}")
+            traceback.print_exc()
+            continue
+        print(f"PASS {name}")
+    print(f"{len(tests) - failed - skipped} passed, {failed} failed, "
+          f"{skipped} skipped")
+    sys.exit(1 if failed else 0)

@@ -1,0 +1,87 @@
+# Eager @tilelang.jit kernels: T.const sizes bound from the tensors'
+# shapes at call time, T.empty output returned, compile-time keywords, an
+# integer runtime scalar, and .compile() with consts by name. Then bad calls: each must raise the
+# documented Python exception before anything runs.
+
+import tilelang
+import tilelang.language as T
+import torch
+
+
+@tilelang.jit(target="cpu")
+def scaled_add(A, B, alpha: float = 1.0, block_M: int = 16, block_N: int = 32, dtype: T.dtype = T.float32):
+    M, N = T.const("M, N")
+    A: T.Tensor((M, N), dtype)
+    B: T.Tensor((M, N), dtype)
+    C = T.empty((M, N), dtype)
+    with T.Kernel(T.ceildiv(N, block_N), T.ceildiv(M, block_M), threads=128) as (bx, by):
+        for i, j in T.Parallel(block_M, block_N):
+            C[by * block_M + i, bx * block_N + j] = A[by * block_M + i, bx * block_N + j] * alpha + B[by * block_M + i, bx * block_N + j]
+    return C
+
+
+@tilelang.jit(target="cpu")
+def shift(X, offset, block: int = 64):
+    N = T.const("N")
+    X: T.Tensor((N,), T.int32)
+    offset: T.int32
+    Y = T.empty((N,), T.int32)
+    with T.Kernel(T.ceildiv(N, block), threads=64) as bx:
+        for i in T.Parallel(block):
+            Y[bx * block + i] = X[bx * block + i] + offset
+    return Y
+
+
+def expect(exc, fn, text):
+    try:
+        fn()
+    except exc as e:
+        assert text in str(e), f"{exc.__name__} without '{text}': {e}"
+        print(f"ok: {exc.__name__}: {str(e).splitlines()[0]}")
+        return
+    raise AssertionError(f"expected {exc.__name__} ({text})")
+
+
+def main():
+    torch.manual_seed(0)
+    for m, n in [(37, 50), (64, 64)]:
+        a = torch.randn(m, n)
+        b = torch.randn(m, n)
+        c = scaled_add(a, b, 0.5)
+        torch.testing.assert_close(c, a * 0.5 + b, rtol=1e-6, atol=1e-6)
+        c = scaled_add(a, b, alpha=-2.0, block_M=8)
+        torch.testing.assert_close(c, a * -2.0 + b, rtol=1e-6, atol=1e-6)
+    # Another dtype is another instance.
+    a64, b64 = torch.randn(20, 30, dtype=torch.float64), torch.randn(20, 30, dtype=torch.float64)
+    c64 = scaled_add(a64, b64, 2.0, dtype=T.float64)
+    assert c64.dtype == torch.float64
+    torch.testing.assert_close(c64, a64 * 2.0 + b64)
+    kernel = scaled_add.compile(M=37, N=50, alpha=3.0, block_M=8)
+    a, b = torch.randn(37, 50), torch.randn(37, 50)
+    torch.testing.assert_close(kernel(a, b), a * 3.0 + b, rtol=1e-6, atol=1e-6)
+    # A runtime integer scalar: one instance serves every value.
+    x = torch.randint(-100, 100, (100,), dtype=torch.int32)
+    for off in (0, 7, -3):
+        torch.testing.assert_close(shift(x, off), x + off)
+    print("elementwise_eager: all checks passed")
+
+    # Bad calls on a compiled instance.
+    expect(ValueError, lambda: kernel(torch.randn(36, 50), b), "shape")
+    expect(ValueError, lambda: kernel(a.reshape(50, 37), b), "shape")
+    expect(TypeError, lambda: kernel(a.double(), b), "dtype float32")
+    expect(TypeError, lambda: kernel(a), "missing")
+    expect(TypeError, lambda: kernel(a, b, b), "takes 2")
+    expect(TypeError, lambda: kernel(a, [1, 2]), "must be a tensor")
+    expect(TypeError, lambda: kernel(a, C=b), "no input 'C'")
+    if torch.cuda.is_available():
+        expect(ValueError, lambda: kernel(a.cuda(), b.cuda()), "cpu target")
+    else:
+        # A tensor on another device: the meta device stands in for CUDA.
+        expect(ValueError, lambda: kernel(torch.empty(37, 50, device="meta"), b), "cpu target")
+    expect(TypeError, lambda: scaled_add(a), "B")
+    expect(TypeError, lambda: shift(x, 1.5), "integer symbol")
+    print("elementwise_eager: bad calls raise")
+
+
+if __name__ == "__main__":
+    main()
