@@ -14,9 +14,14 @@
 
 using namespace tlc::lsp;
 
-/// Reads one line including its terminator; false at end of input with
-/// nothing read. Retries on EINTR.
-bool MessageReader::readLine(std::string &line) {
+/// Longest header line kept; the rest of a longer line is read and
+/// dropped, so a client cannot make the server buffer a gigabyte header.
+static constexpr size_t kMaxHeaderLine = 64u << 10;
+
+/// Reads one line including its terminator (at most `limit` bytes of it
+/// are kept, the last replaced by a NUL so that a cut header is never
+/// valid); false at end of input with nothing read. Retries on EINTR.
+bool MessageReader::readLine(std::string &line, size_t limit) {
   line.clear();
   for (;;) {
     int c = std::getc(in);
@@ -27,9 +32,14 @@ bool MessageReader::readLine(std::string &line) {
       }
       return !line.empty();
     }
-    line.push_back(static_cast<char>(c));
-    if (c == '\n')
+    if (c == '\n') {
+      line.push_back('\n');
       return true;
+    }
+    if (line.size() < limit)
+      line.push_back(static_cast<char>(c));
+    else if (!line.empty())
+      line.back() = '\0';
   }
 }
 
@@ -60,7 +70,7 @@ MessageReader::Status MessageReader::readStandard(std::string &body,
   bool badHeader = false;
   // Headers up to an empty line.
   for (;;) {
-    if (!readLine(line))
+    if (!readLine(line, kMaxHeaderLine))
       return Status::Eof;
     std::string t = trim(line);
     if (t.empty()) {
@@ -70,7 +80,7 @@ MessageReader::Status MessageReader::readStandard(std::string &body,
     }
     sawHeader = true;
     size_t colon = t.find(':');
-    if (colon == std::string::npos) {
+    if (colon == std::string::npos || t.find('\0') != std::string::npos) {
       badHeader = true;
       continue;
     }
@@ -146,10 +156,18 @@ MessageReader::Status MessageReader::readDelimited(std::string &body) {
 
 void MessageWriter::write(const std::string &body) {
   std::lock_guard<std::mutex> lock(mutex);
+  if (broken)
+    return;
+  bool ok = true;
   if (style == StreamStyle::Standard)
-    std::fprintf(out, "Content-Length: %zu\r\n\r\n", body.size());
-  std::fwrite(body.data(), 1, body.size(), out);
+    ok &= std::fprintf(out, "Content-Length: %zu\r\n\r\n", body.size()) > 0;
+  ok &= std::fwrite(body.data(), 1, body.size(), out) == body.size();
   if (style == StreamStyle::Delimited)
-    std::fputc('\n', out);
-  std::fflush(out);
+    ok &= std::fputc('\n', out) != EOF;
+  ok &= std::fflush(out) == 0;
+  if (!ok) {
+    broken = true;
+    std::fputs("tlc-lsp: cannot write to the client; dropping replies\n",
+               stderr);
+  }
 }

@@ -20,6 +20,7 @@
 #ifndef TLC_LSP_TRANSPORT_H
 #define TLC_LSP_TRANSPORT_H
 
+#include <atomic>
 #include <cstdio>
 #include <mutex>
 #include <string>
@@ -62,7 +63,7 @@ public:
 private:
   Status readStandard(std::string &body, std::string &error);
   Status readDelimited(std::string &body);
-  bool readLine(std::string &line);
+  bool readLine(std::string &line, size_t limit = ~size_t(0));
 
   std::FILE *in;
   StreamStyle style;
@@ -75,13 +76,18 @@ public:
   /// writes each body followed by a newline, without headers.
   MessageWriter(std::FILE *out, StreamStyle style) : out(out), style(style) {}
 
-  /// Writes one body and flushes.
+  /// Writes one body and flushes. Once a write fails (the client closed
+  /// its end: EPIPE), every later body is dropped and isBroken() is true.
   void write(const std::string &body);
+
+  /// True when the output can no longer be written.
+  bool isBroken() const { return broken.load(); }
 
 private:
   std::mutex mutex;
   std::FILE *out;
   StreamStyle style;
+  std::atomic<bool> broken{false};
 };
 
 } // namespace lsp

@@ -18,6 +18,7 @@
 #include "LSPServer.h"
 #include "Transport.h"
 
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -101,6 +102,10 @@ int main(int argc, char **argv) {
     options.prettyPrint = true;
   }
 
+  // A client that closes its end makes writes fail with EPIPE instead of
+  // killing the server with SIGPIPE; the loop below then ends.
+  std::signal(SIGPIPE, SIG_IGN);
+
   StreamStyle style = litTest ? StreamStyle::Delimited : StreamStyle::Standard;
   MessageReader reader(stdin, style);
   MessageWriter writer(stdout, style);
@@ -118,6 +123,8 @@ int main(int argc, char **argv) {
       server.runUntilIdle();
     if (!server.handleMessage(body))
       return server.getExitCode();
+    if (writer.isBroken())
+      break; // Nobody reads the answers any more.
   }
   server.runUntilIdle();
   // End of input without `exit`: an editor that died, or a lit test.
