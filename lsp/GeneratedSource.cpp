@@ -21,7 +21,9 @@
 #include "tlc/Support/LineIndex.h"
 #include "tlc/Syntax/SyntaxTree.h"
 #ifdef TLC_LSP_HAVE_CUDA
+#include "tlc/Dialect/Tile/Transforms/Passes.h"
 #include "tlc/Target/CUDA/CUDAEmitter.h"
+#include "tlc/Target/CUDA/CUDATarget.h"
 #endif
 #include "tlc/Target/Cpp/CppEmitter.h"
 
@@ -293,6 +295,12 @@ tlc::lsp::generateSource(const Document &doc, const KernelFact &kernel,
                    "this tlc-lsp was built without the CUDA emitter "
                    "(TLC_LSP_CUDA=OFF)"};
 #else
+    // The printer reads the plan of the GPU lowering passes.
+    auto module = func->getParentOfType<mlir::ModuleOp>();
+    if (!module || mlir::failed(target::lowerForCuda(module)) ||
+        tile::hasLoweringFailed(func))
+      return Failure{FailureKind::Failed,
+                     "cannot generate CUDA for " + label + ": " + errors};
     mlir::FailureOr<target::CudaKernel> cu = target::emitCudaKernel(func);
     if (mlir::failed(cu))
       return Failure{FailureKind::Failed,

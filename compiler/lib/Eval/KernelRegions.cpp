@@ -11,6 +11,7 @@
 
 #include "IRGen.h"
 #include "Primitives.h"
+#include "tlc/Dialect/Tile/IR/BufferEffects.h"
 
 #include "llvm/ADT/StringExtras.h"
 
@@ -153,43 +154,6 @@ static std::string formatBytes(int64_t bytes) {
   return buf;
 }
 
-/// The index of the statement of \p body that contains \p op, or -1.
-static int statementIndex(mlir::Block &body, mlir::Operation *op,
-                          const llvm::DenseMap<mlir::Operation *, int> &index) {
-  for (; op; op = op->getParentOp()) {
-    if (op->getBlock() == &body)
-      return index.lookup(op);
-  }
-  return -1;
-}
-
-/// First and last statement of \p body that use \p buffer, through views
-/// and regions; std::nullopt when nothing uses it.
-static std::optional<std::pair<int, int>>
-liveRange(mlir::Block &body, mlir::Value buffer,
-          const llvm::DenseMap<mlir::Operation *, int> &index) {
-  int first = INT_MAX, last = -1;
-  llvm::SmallVector<mlir::Value, 4> work = {buffer};
-  while (!work.empty()) {
-    mlir::Value v = work.pop_back_val();
-    for (mlir::Operation *user : v.getUsers()) {
-      // Annotating a layout touches no memory.
-      if (llvm::isa<tile::AnnotateLayoutOp>(user))
-        continue;
-      int s = statementIndex(body, user, index);
-      if (s >= 0) {
-        first = std::min(first, s);
-        last = std::max(last, s);
-      }
-      if (llvm::isa<tile::RegionOp, tile::ViewOp>(user))
-        work.push_back(user->getResult(0));
-    }
-  }
-  if (last < 0)
-    return std::nullopt;
-  return std::make_pair(first, last);
-}
-
 std::optional<int64_t> Interpreter::checkSharedMemory(KernelCtx &k) {
   // As TileLang plans shared memory: buffers whose live ranges (first to
   // last statement of the kernel body that uses them; a loop is one
@@ -202,11 +166,10 @@ std::optional<int64_t> Interpreter::checkSharedMemory(KernelCtx &k) {
   std::vector<RelatedInfo> notes;
   mlir::Block *body = k.op ? &llvm::cast<tile::KernelOp>(k.op).getBody().front()
                            : nullptr;
-  llvm::DenseMap<mlir::Operation *, int> index;
-  int numStatements = 0;
+  tile::StatementIndex index;
   if (body)
-    for (mlir::Operation &op : *body)
-      index[&op] = numStatements++;
+    index = tile::indexStatements(*body);
+  int numStatements = int(index.size());
   std::vector<int64_t> live(std::max(numStatements, 1), 0);
   for (BufferObj *b : k.sharedBuffers) {
     std::optional<int64_t> bytes = bufferBytes(b);
@@ -216,7 +179,7 @@ std::optional<int64_t> Interpreter::checkSharedMemory(KernelCtx &k) {
     }
     int64_t used = *bytes * std::max<int64_t>(1, b->stages);
     std::optional<std::pair<int, int>> range =
-        body && b->value ? liveRange(*body, b->value, index)
+        body && b->value ? tile::getLiveRange(*body, b->value, index)
                          : std::optional<std::pair<int, int>>();
     if (body && b->value && !range)
       continue; // Never used: TileLang removes it.

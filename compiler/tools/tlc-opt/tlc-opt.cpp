@@ -27,6 +27,7 @@ int main(int argc, char **argv) {
   mlir::registerCSEPass();
   // Tile dialect passes (--tile-infer-layout, ...).
   tlc::tile::registerTileTransformsPasses();
+  tlc::tile::registerTilePipelines();
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "tlc optimizer driver\n", registry));
 }

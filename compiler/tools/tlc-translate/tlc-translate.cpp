@@ -19,9 +19,11 @@
 
 #include "tlc/Dialect/Tile/IR/TileDialect.h"
 #include "tlc/Dialect/Tile/IR/TileOps.h"
+#include "tlc/Dialect/Tile/Transforms/Passes.h"
+#include "tlc/Target/CUDA/CUDAEmitter.h"
+#include "tlc/Target/CUDA/CUDATarget.h"
 #include "tlc/Target/Cpp/CppEmitter.h"
 #include "tlc/Target/Cpp/KernelInterface.h"
-#include "tlc/Target/CUDA/CUDAEmitter.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -53,9 +55,13 @@ static LogicalResult printCudaSourceMap(Operation *op, raw_ostream &os) {
   auto module = dyn_cast<ModuleOp>(op);
   if (!module)
     return op->emitError("expected a module");
+  if (failed(tlc::target::lowerForCuda(module)))
+    return failure();
   for (auto func : module.getOps<tlc::tile::FuncOp>()) {
     if (func.isDeclaration())
       continue;
+    if (tlc::tile::hasLoweringFailed(func))
+      return failure();
     auto k = tlc::target::emitCudaKernel(func);
     if (failed(k))
       return failure();

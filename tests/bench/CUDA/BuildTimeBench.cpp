@@ -168,8 +168,13 @@ PassTimes runPass(const std::string &path, llvm::StringRef text,
     return t;
   }
 
-  // What buildCudaArtifacts does before nvcc: describe and emit.
+  // What buildCudaArtifacts does before nvcc: lower, describe and emit.
   t0 = Clock::now();
+  if (failed(target::lowerForCuda(*analysis.module))) {
+    t.ok = false;
+    t.error = "the GPU lowering passes failed";
+    return t;
+  }
   for (auto func : analysis.module->getOps<tile::FuncOp>()) {
     if (func.isDeclaration())
       continue;

@@ -4,10 +4,10 @@
 # RUN: not tlc-build --target=cuda:sm_90a --no-source-lines -o %t %s 2>&1 | FileCheck %s --check-prefix=BARE
 
 # CHECK-NOT: loc(
-# CHECK: backend-diagnostics.py:[[@LINE+14]]:17: error: shared buffers need static shapes on the CUDA target
+# CHECK: backend-diagnostics.py:[[@LINE+14]]:17: error: a shared buffer needs a static shape to be placed in shared memory
 # CHECK-NEXT: {{^}}            S = T.alloc_shared((N,), "float32")
 # CHECK-NEXT: {{^}}                ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~{{$}}
-# BARE: backend-diagnostics.py:[[@LINE+11]]:17: error: shared buffers need static shapes on the CUDA target
+# BARE: backend-diagnostics.py:[[@LINE+11]]:17: error: a shared buffer needs a static shape to be placed in shared memory
 # BARE-NOT: T.alloc_shared
 
 import tilelang

@@ -146,42 +146,8 @@ FailureOr<std::string> Emitter::lvalue(const RootAccess &access,
   return expr(access.root) + "[" + *linear + "]";
 }
 
-SharedEffects Emitter::sharedEffectsOf(Operation *op) {
-  SharedEffects effects;
-  auto note = [&](Value buffer, bool write) {
-    Value root = rootOf(buffer);
-    if (!isSharedScope(scopeOf(root)))
-      return;
-    (write ? effects.writes : effects.reads).insert(root.getAsOpaquePointer());
-  };
-  op->walk([&](Operation *nested) {
-    if (auto copy = dyn_cast<CopyOp>(nested)) {
-      note(copy.getSrc(), false);
-      note(copy.getDst(), true);
-    } else if (auto load = dyn_cast<LoadOp>(nested)) {
-      note(load.getBuffer(), false);
-    } else if (auto store = dyn_cast<StoreOp>(nested)) {
-      note(store.getBuffer(), true);
-    } else if (auto fill = dyn_cast<FillOp>(nested)) {
-      note(fill.getDst(), true);
-    } else if (auto clear = dyn_cast<ClearOp>(nested)) {
-      note(clear.getDst(), true);
-    } else if (auto atomic = dyn_cast<AtomicAddOp>(nested)) {
-      note(atomic.getDst(), true);
-    } else if (auto gemm = dyn_cast<GemmOp>(nested)) {
-      note(gemm.getA(), false);
-      note(gemm.getB(), false);
-    } else if (auto red = dyn_cast<ReduceOp>(nested)) {
-      note(red.getSrc(), false);
-      note(red.getDst(), true);
-    } else if (auto cs = dyn_cast<CumSumOp>(nested)) {
-      note(cs.getSrc(), false);
-      note(cs.getDst(), true);
-    } else if (isa<PrintOp>(nested) && nested->getNumOperands()) {
-      note(nested->getOperand(0), false);
-    }
-  });
-  return effects;
+BufferAccesses Emitter::sharedEffectsOf(Operation *op) {
+  return getBufferAccesses(op, isSharedScope);
 }
 
 FailureOr<std::pair<std::string, std::string>>

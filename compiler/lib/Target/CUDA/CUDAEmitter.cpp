@@ -13,6 +13,8 @@
 
 #include "EmitterImpl.h"
 
+#include "tlc/Dialect/Tile/Transforms/Passes.h"
+#include "tlc/Target/CUDA/CUDATarget.h"
 #include "tlc/Target/Cpp/KernelInterface.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -320,19 +322,23 @@ LogicalResult Emitter::emitKernel(KernelOp op) {
     swizzle(root, /*only2D=*/true);
   });
 
-  // Software pipelines: which shared buffers get one copy per stage.
-  pipelineStages.clear();
-  stagedBuffers.clear();
-  op.walk([&](PipelinedOp pipe) { planPipeline(pipe); });
-
-  // Dynamic shared memory: every shared buffer of the kernel, 128-byte
-  // aligned, in allocation order (staged buffers once per stage).
+  // Multi-buffered pipelines (tile-plan-pipelines) and the placement of
+  // every shared buffer (tile-plan-shared-memory).
+  readPipelinePlan(op);
+  auto planned = op->getAttrOfType<IntegerAttr>("tile.shared_bytes");
+  if (!planned) {
+    op.emitError("the kernel's shared memory is not planned (run "
+                 "--tile-lower-gpu before the CUDA printer)");
+    return failure();
+  }
   WalkResult walk = op.walk([&](AllocOp alloc) {
     auto type = cast<BufferType>(alloc.getType());
     if (!isSharedScope(type.getScope()))
       return WalkResult::advance();
-    if (!type.isStatic()) {
-      alloc.emitError("shared buffers need static shapes on the CUDA target");
+    auto offset = alloc->getAttrOfType<IntegerAttr>("tile.offset");
+    if (!offset || !type.isStatic()) {
+      alloc.emitError("this shared buffer has no place in shared memory "
+                      "(run --tile-plan-shared-memory)");
       return WalkResult::interrupt();
     }
     int64_t bytes = byteWidth(type.getElementType());
@@ -341,13 +347,12 @@ LogicalResult Emitter::emitKernel(KernelOp op) {
     auto staged = stagedBuffers.find(alloc.getResult());
     if (staged != stagedBuffers.end())
       bytes *= staged->second;
-    sharedBytes = (sharedBytes + 127) / 128 * 128;
-    sharedSlots[alloc.getResult()] = {sharedBytes, bytes};
-    sharedBytes += bytes;
+    sharedSlots[alloc.getResult()] = {offset.getInt(), bytes};
     return WalkResult::advance();
   });
   if (walk.wasInterrupted())
     return failure();
+  sharedBytes = planned.getInt();
   int64_t scratch = 0;
   op.walk([&](ReduceOp red) {
     scratch = std::max(scratch, reduceScratchBytes(red));
@@ -526,27 +531,45 @@ LogicalResult Emitter::emitAlloc(AllocOp op) {
 // Statements
 //===----------------------------------------------------------------------===//
 
+bool Emitter::sharesBytes(Value a, Value b) const {
+  if (a == b)
+    return true;
+  auto sa = sharedSlots.find(a), sb = sharedSlots.find(b);
+  if (sa == sharedSlots.end() || sb == sharedSlots.end())
+    return false;
+  const SharedSlot &x = sa->second, &y = sb->second;
+  return x.bytes && y.bytes && x.offset < y.offset + y.bytes &&
+         y.offset < x.offset + x.bytes;
+}
+
 LogicalResult Emitter::emitBlock(Block &block, bool allowBarriers) {
-  llvm::SmallPtrSet<void *, 8> pendingReads, pendingWrites;
+  // Shared buffers written / read since the last barrier. Buffers the plan
+  // placed in the same bytes (reuse after a live range ends) conflict like
+  // one buffer.
+  llvm::SmallVector<Value, 8> pendingReads, pendingWrites;
+  auto overlapsAny = [&](Value v, ArrayRef<Value> pending) {
+    return llvm::any_of(pending, [&](Value p) { return sharesBytes(v, p); });
+  };
   for (Operation &op : block) {
     if (skipOps.contains(&op))
       continue;
     if (allowBarriers && !isa<AllocOp, RegionOp>(op) &&
         op.getNumRegions() + op.getNumOperands() > 0) {
-      SharedEffects e = sharedEffectsOf(&op);
+      BufferAccesses e = sharedEffectsOf(&op);
       bool conflict = false;
-      for (void *r : e.reads)
-        conflict |= pendingWrites.contains(r);
-      for (void *w : e.writes)
-        conflict |= pendingWrites.contains(w) || pendingReads.contains(w);
+      for (Value r : e.reads)
+        conflict |= overlapsAny(r, pendingWrites);
+      for (Value w : e.writes)
+        conflict |= overlapsAny(w, pendingWrites) ||
+                    overlapsAny(w, pendingReads);
       if (conflict) {
         currentLoc = op.getLoc();
         line("__syncthreads();  // shared-memory dependence");
         pendingReads.clear();
         pendingWrites.clear();
       }
-      pendingReads.insert(e.reads.begin(), e.reads.end());
-      pendingWrites.insert(e.writes.begin(), e.writes.end());
+      pendingReads.append(e.reads.begin(), e.reads.end());
+      pendingWrites.append(e.writes.begin(), e.writes.end());
     }
     if (failed(emitOp(&op)))
       return failure();
@@ -559,7 +582,7 @@ LogicalResult Emitter::emitBlock(Block &block, bool allowBarriers) {
 /// still reads).
 static LogicalResult emitLoopBody(Emitter &e, Operation *loop, Block &body,
                                   bool allowBarriers) {
-  SharedEffects effects = Emitter::sharedEffectsOf(loop);
+  BufferAccesses effects = Emitter::sharedEffectsOf(loop);
   if (allowBarriers && !effects.writes.empty() && !effects.reads.empty())
     e.line("__syncthreads();  // the previous iteration's reads are done");
   return e.emitBlock(body, allowBarriers);
@@ -952,10 +975,16 @@ FailureOr<CudaKernel> tlc::target::emitCudaKernel(FuncOp func,
 LogicalResult tlc::target::translateModuleToCuda(ModuleOp module,
                                                  llvm::raw_ostream &os,
                                                  const CudaEmitOptions &options) {
+  if (failed(lowerForCuda(module)))
+    return failure();
   bool ok = true, first = true;
   for (FuncOp func : module.getOps<FuncOp>()) {
     if (func.isDeclaration())
       continue;
+    if (tile::hasLoweringFailed(func)) {
+      ok = false;
+      continue;
+    }
     FailureOr<CudaKernel> k = emitCudaKernel(func, options);
     if (failed(k)) {
       ok = false;

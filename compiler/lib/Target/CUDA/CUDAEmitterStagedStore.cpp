@@ -42,11 +42,21 @@ Emitter::deadSharedArea(Operation *at, int64_t bytes) {
         live.insert(rootOf(v));
   });
   // Dead allocations by offset; the first run of adjacent ones (128-byte
-  // alignment gaps allowed) that holds `bytes`.
+  // alignment gaps allowed) that holds `bytes` and that no live buffer
+  // placed in the same bytes (tile-plan-shared-memory reuse) overlaps.
   SmallVector<std::tuple<int64_t, int64_t, Value>> dead;
-  for (auto &[alloc, slot] : sharedSlots)
+  SmallVector<std::pair<int64_t, int64_t>> busy;
+  for (auto &[alloc, slot] : sharedSlots) {
     if (!live.contains(alloc))
       dead.push_back({slot.offset, slot.bytes, alloc});
+    else if (slot.bytes)
+      busy.push_back({slot.offset, slot.offset + slot.bytes});
+  }
+  auto isFree = [&](int64_t lo, int64_t hi) {
+    return llvm::none_of(busy, [&](auto &b) {
+      return lo < b.second && b.first < hi;
+    });
+  };
   llvm::sort(dead, [](auto &a, auto &b) {
     return std::get<0>(a) < std::get<0>(b);
   });
@@ -57,10 +67,13 @@ Emitter::deadSharedArea(Operation *at, int64_t bytes) {
       auto [offset, size, alloc] = dead[j];
       if (offset > (end + 127) / 128 * 128)
         break;
-      end = offset + size;
+      end = std::max(end, offset + size);
       what += (what.empty() ? "" : ", ") + expr(alloc);
-      if (end - start >= bytes)
-        return std::make_pair(start, what);
+      if (end - start >= bytes) {
+        if (isFree(start, start + bytes))
+          return std::make_pair(start, what);
+        break;
+      }
     }
   }
   return std::nullopt;

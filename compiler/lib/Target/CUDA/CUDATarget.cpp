@@ -8,7 +8,10 @@
 #include "tlc/Target/CUDA/CUDATarget.h"
 
 #include "tlc/Dialect/Tile/IR/TileOps.h"
+#include "tlc/Dialect/Tile/Transforms/Passes.h"
 #include "tlc/Target/Cpp/KernelInterface.h"
+
+#include "mlir/Pass/PassManager.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
@@ -232,12 +235,28 @@ static llvm::Error configureCompiler(const CudaBuildOptions &options,
   return llvm::Error::success();
 }
 
+LogicalResult tlc::target::lowerForCuda(ModuleOp module) {
+  bool planned = true;
+  module.walk([&](tile::KernelOp kernel) {
+    auto func = kernel->getParentOfType<tile::FuncOp>();
+    planned &= kernel->hasAttr("tile.shared_bytes") ||
+               (func && tile::hasLoweringFailed(func));
+  });
+  if (planned)
+    return success();
+  PassManager pm(module.getContext());
+  tile::buildGpuLoweringPipeline(pm);
+  return pm.run(module);
+}
+
 LogicalResult tlc::target::buildCudaArtifacts(ModuleOp module,
                                               llvm::StringRef outDir,
                                               const CudaBuildOptions &options) {
   auto archs = parseCudaArchitectures(options.arch);
   if (!archs)
     return module.emitError() << llvm::toString(archs.takeError());
+  if (failed(lowerForCuda(module)))
+    return failure();
   std::string archList = llvm::join(*archs, ",");
   // The emitter refuses what the oldest architecture of the list lacks.
   CudaEmitOptions emitOptions = options.emit;
@@ -256,6 +275,8 @@ LogicalResult tlc::target::buildCudaArtifacts(ModuleOp module,
   return forEachKernelToBuild(
       module, options.kernelFilter,
       [&](tile::FuncOp func, artifact::Manifest &manifest) {
+        if (tile::hasLoweringFailed(func)) // already diagnosed
+          return WalkResult::skip();
         auto kernel = emitCudaKernel(func, emitOptions);
         if (failed(kernel) ||
             failed(completeManifest(func, manifest, *kernel)))

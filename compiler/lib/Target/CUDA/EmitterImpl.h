@@ -14,6 +14,7 @@
 #ifndef TLC_LIB_TARGET_CUDA_EMITTERIMPL_H
 #define TLC_LIB_TARGET_CUDA_EMITTERIMPL_H
 
+#include "tlc/Dialect/Tile/IR/BufferEffects.h"
 #include "tlc/Dialect/Tile/IR/TileOps.h"
 #include "tlc/Layout/Fragment.h"
 #include "tlc/Target/CUDA/CUDAEmitter.h"
@@ -129,10 +130,6 @@ struct RootAccess {
   llvm::SmallVector<std::optional<IndexRange>> ranges;
 };
 
-/// The shared-memory buffers a statement reads and writes.
-struct SharedEffects {
-  llvm::SmallPtrSet<void *, 4> reads, writes;
-};
 
 class Emitter {
 public:
@@ -252,7 +249,10 @@ public:
   /// The root a (possibly region) buffer value views.
   static mlir::Value rootOf(mlir::Value buffer);
   /// The shared buffers \p op reads and writes (nested ops included).
-  static SharedEffects sharedEffectsOf(mlir::Operation *op);
+  static tile::BufferAccesses sharedEffectsOf(mlir::Operation *op);
+  /// Whether two shared buffers occupy common bytes (the same buffer, or
+  /// two that tile-plan-shared-memory placed in one area).
+  bool sharesBytes(mlir::Value a, mlir::Value b) const;
 
   // Ops ---------------------------------------------------------------------
   mlir::LogicalResult emitBlock(mlir::Block &block, bool allowBarriers);
@@ -372,22 +372,15 @@ public:
   llvm::DenseMap<mlir::Value, std::string> stagePointers;
   /// Set while emitting a copy that should use cp.async.
   bool asyncCopy = false;
-  /// Software-pipelined loops -> stages; staged shared buffers -> stages.
+  /// Software-pipelined loops -> stages; staged shared buffers -> stages
+  /// (tile.stages of tile-plan-pipelines).
   llvm::DenseMap<mlir::Operation *, int64_t> pipelineStages;
   llvm::DenseMap<mlir::Value, int64_t> stagedBuffers;
   /// Ops emitBlock skips (a pipeline's producers).
   llvm::SmallPtrSet<mlir::Operation *, 8> skipOps;
-  /// A pipeline's explicit `stage`/`order`: the producers in issue order,
-  /// whether they are issued after the consumers, or why the CUDA target
-  /// cannot honour them.
-  struct PipelineSchedule {
-    llvm::SmallVector<mlir::Operation *> producerOrder;
-    bool producersLast = false;
-    std::string error;
-  };
-  llvm::DenseMap<mlir::Operation *, PipelineSchedule> pipelineSchedules;
-  /// Decides whether \p pipe is multi-buffered (fills the maps above).
-  void planPipeline(tile::PipelinedOp pipe);
+  /// Reads the plan of tile-plan-pipelines for \p kernel (fills the maps
+  /// above).
+  void readPipelinePlan(tile::KernelOp kernel);
   /// A pipelined loop: prologue, cp.async prefetch, wait, compute.
   mlir::LogicalResult emitPipelined(tile::PipelinedOp pipe);
 

@@ -72,7 +72,7 @@ tile.func @order_compute(%A: !tile.buffer<[64, 64], f16, global>) {
     %c = tile.alloc : !tile.buffer<[64, 64], f32, local.fragment>
     %c0 = arith.constant 0 : index
     %c4 = arith.constant 4 : index
-    // expected-error @+1 {{T.Pipelined: 'order' reorders compute statements 2 and earlier ones; the CUDA target keeps them in program order}}
+    // expected-error @+1 {{T.Pipelined: 'order' reorders compute statements 2 and earlier ones; the compute keeps its program order}}
     tile.pipelined %k = %c0 to %c4 stages 2 order [0, 2, 1] {
       tile.copy %A to %a : !tile.buffer<[64, 64], f16, global> to !tile.buffer<[64, 64], f16, shared.dyn>
       tile.clear %c : !tile.buffer<[64, 64], f32, local.fragment>
@@ -90,7 +90,7 @@ tile.func @three_stages(%A: !tile.buffer<[64, 64], f16, global>) {
     %c = tile.alloc : !tile.buffer<[64, 64], f32, local.fragment>
     %c0 = arith.constant 0 : index
     %c4 = arith.constant 4 : index
-    // expected-error @+1 {{T.Pipelined: stage 1 of statement 1: the CUDA target pipelines global -> shared copies in stage 0 and everything else in the last stage}}
+    // expected-error @+1 {{T.Pipelined: stage 1 of statement 1: pipelines run global -> shared copies in stage 0 and everything else in the last stage}}
     tile.pipelined %k = %c0 to %c4 stages 3 stage [0, 1, 2] {
       tile.copy %A to %a : !tile.buffer<[64, 64], f16, global> to !tile.buffer<[64, 64], f16, shared.dyn>
       tile.clear %c : !tile.buffer<[64, 64], f32, local.fragment>
@@ -108,7 +108,7 @@ tile.func @compute_stage0(%A: !tile.buffer<[64, 64], f16, global>) {
     %c = tile.alloc : !tile.buffer<[64, 64], f32, local.fragment>
     %c0 = arith.constant 0 : index
     %c4 = arith.constant 4 : index
-    // expected-error @+1 {{T.Pipelined: statement 1 is in stage 0 but is not a copy from global into a whole shared buffer, which the CUDA target needs}}
+    // expected-error @+1 {{T.Pipelined: statement 1 is in stage 0 but is not a copy from global into a whole shared buffer}}
     tile.pipelined %k = %c0 to %c4 stages 2 stage [0, 0, 1] {
       tile.copy %A to %a : !tile.buffer<[64, 64], f16, global> to !tile.buffer<[64, 64], f16, shared.dyn>
       tile.clear %c : !tile.buffer<[64, 64], f32, local.fragment>

@@ -108,6 +108,13 @@ llvm::Error compileWithNvrtc(llvm::StringRef sourcePath,
 const std::vector<std::pair<std::string, std::string>> &
 getCudaDeviceHeaders();
 
+/// Runs the GPU lowering passes (tile::buildGpuLoweringPipeline) on
+/// \p module unless every kernel is already planned (a driver that traces
+/// the passes runs them first). Functions a pass cannot lower are marked
+/// (tile::hasLoweringFailed) and diagnosed; this fails only when the pass
+/// manager does.
+mlir::LogicalResult lowerForCuda(mlir::ModuleOp module);
+
 /// Writes the CUDA artifacts of every defined `tile.func` of \p module into
 /// \p outDir. Problems are reported as MLIR diagnostics (emission errors on
 /// the op, nvcc or write errors on the function); an instance that fails

@@ -17,6 +17,7 @@
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
+#include "mlir/Pass/PassManager.h"
 
 #include <memory>
 
@@ -28,6 +29,19 @@ namespace tile {
 
 #define GEN_PASS_REGISTRATION
 #include "tlc/Dialect/Tile/Transforms/Passes.h.inc"
+
+/// Adds the target-independent GPU lowering passes that follow layout
+/// inference, in order: tile-plan-pipelines, tile-plan-shared-memory. The
+/// CUDA printer reads what they decide.
+void buildGpuLoweringPipeline(mlir::OpPassManager &pm);
+
+/// Registers `--tile-lower-gpu`, the pipeline buildGpuLoweringPipeline
+/// builds, for tlc-opt.
+void registerTilePipelines();
+
+/// Whether a pass marked \p func as impossible to lower (the error is
+/// already diagnosed); back ends skip such functions.
+bool hasLoweringFailed(mlir::Operation *func);
 
 } // namespace tile
 } // namespace tlc

@@ -65,4 +65,81 @@ def TileInferLayout : Pass<"tile-infer-layout", "::mlir::ModuleOp"> {
   let dependentDialects = ["::tlc::tile::TileDialect"];
 }
 
+def TilePlanPipelines : Pass<"tile-plan-pipelines", "::mlir::ModuleOp"> {
+  let summary = "decide which T.Pipelined loops are multi-buffered and how";
+  let description = [{
+    Software pipelining plan of every `tile.pipelined` loop. With
+    `num_stages = S >= 2`, the loop's *producers* — copies from global
+    memory into whole shared buffers allocated outside the loop, whose
+    operands depend only on index arithmetic — run `S - 1` iterations ahead
+    into `S` copies of their shared buffers. A loop is left serial when it
+    has no producer or when something else in the loop writes a buffer a
+    producer fills.
+
+    Explicit `stage = [...]` / `order = [...]` lists (one entry per
+    statement of the body) are honoured when they describe such a plan:
+    copies in stage 0 run `max(stage)` iterations ahead into
+    `max(stage) + 1` buffers, everything else is in the last stage, and
+    `order` orders the copies' issue and puts them before or after the
+    compute, whose own order stays the program order. Lists this plan
+    cannot honour are an error on the loop; its function is then marked
+    `tile.lowering_failed` (the other functions go on).
+
+    Results, as attributes:
+
+    * `tile.stages = S : i64` on a multi-buffered `tile.pipelined` and on
+      every shared `tile.alloc` it stages (their memory is `S` times their
+      type's size);
+    * `tile.prefetch = R : i64` on each producer copy: its position in the
+      issue order;
+    * `tile.producers_last` on a loop whose copies are issued after the
+      compute.
+
+    ```mlir
+    // num_stages = 3, one copy from global into %A_s:
+    %A_s = tile.alloc {tile.stages = 3 : i64} : !tile.buffer<[128, 32], f16, shared.dyn>
+    tile.pipelined %k = %c0 to %n {num_stages = 3 : i64, tile.stages = 3 : i64} {
+      tile.copy %tileA, %A_s {tile.prefetch = 0 : i64} : ...
+      tile.gemm %A_s, %B_s, %acc : ...
+    }
+    ```
+  }];
+  let dependentDialects = ["::tlc::tile::TileDialect"];
+}
+
+def TilePlanSharedMemory : Pass<"tile-plan-shared-memory", "::mlir::ModuleOp"> {
+  let summary = "place every shared buffer of a kernel, reusing dead bytes";
+  let description = [{
+    Gives every `shared`/`shared.dyn` allocation of each `tile.kernel` a
+    byte offset in the block's dynamic shared memory. A buffer is live from
+    the first to the last statement of the kernel body that uses it (a loop
+    is one statement; views count as uses, layout annotations do not), so
+    buffers whose live ranges do not overlap may share bytes — as TileLang
+    plans shared memory, and as the evaluator's budget check assumes.
+    Pipeline stages (`tile.stages`, from `tile-plan-pipelines`) multiply a
+    buffer's size. Buffers are placed largest first at the lowest offset,
+    aligned to 128 bytes, that overlaps no placed buffer live at the same
+    time; unused buffers take no bytes.
+
+    Results: `tile.offset = B : i64` on each shared `tile.alloc` and
+    `tile.shared_bytes = N : i64` (the bytes the plan needs) on each
+    `tile.kernel`. Whoever reuses memory must order the accesses: the CUDA
+    printer puts a barrier between the last use of a buffer and the first
+    write of another that overlaps it. A shared buffer of non-static shape
+    is an error (its function is marked `tile.lowering_failed`).
+
+    ```mlir
+    // A_s (8 KiB) is dead when C_s (16 KiB) is first written:
+    %A_s = tile.alloc {tile.offset = 0 : i64} : !tile.buffer<[128, 32], f16, shared.dyn>
+    %C_s = tile.alloc {tile.offset = 0 : i64} : !tile.buffer<[128, 64], f16, shared.dyn>
+    tile.kernel ... {tile.shared_bytes = 16384 : i64}
+    ```
+  }];
+  let options = [
+    Option<"alignment", "alignment", "int64_t", /*default=*/"128",
+           "Byte alignment of every buffer's offset (a power of two).">
+  ];
+  let dependentDialects = ["::tlc::tile::TileDialect"];
+}
+
 #endif // TLC_DIALECT_TILE_TRANSFORMS_PASSES_TD

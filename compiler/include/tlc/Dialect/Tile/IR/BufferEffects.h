@@ -1,0 +1,66 @@
+//===- BufferEffects.h - What Tile ops read and write -----------*- C++ -*-===//
+//
+// Part of the tlc project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The buffer facts every planning step needs, in one place: the allocation
+// or parameter behind a view (`tile.region`, `tile.view`), the buffers a
+// statement reads and writes (nested ops included), and the live range of a
+// buffer over the statements of a block. The shared-memory budget check of
+// the evaluator, the pipeline and shared-memory planning passes and the
+// barrier placement of the CUDA printer all use these, so they agree on
+// what a statement touches.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TLC_DIALECT_TILE_IR_BUFFEREFFECTS_H
+#define TLC_DIALECT_TILE_IR_BUFFEREFFECTS_H
+
+#include "tlc/Dialect/Tile/IR/TileTypes.h"
+
+#include "mlir/IR/Block.h"
+#include "mlir/IR/Value.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
+
+#include <optional>
+#include <utility>
+
+namespace tlc::tile {
+
+/// The `tile.alloc` result or function argument that \p buffer views,
+/// through any chain of `tile.region` and `tile.view`.
+mlir::Value getRootBuffer(mlir::Value buffer);
+
+/// The memory scope of a buffer value.
+MemoryScope getScopeOf(mlir::Value buffer);
+
+/// The root buffers an operation (and everything nested in it) reads and
+/// writes, restricted to the scopes \p keep accepts.
+struct BufferAccesses {
+  llvm::SmallPtrSet<mlir::Value, 4> reads, writes;
+};
+BufferAccesses getBufferAccesses(mlir::Operation *op,
+                                 bool (*keep)(MemoryScope) = nullptr);
+
+/// Positions of the statements of a block (the ops directly in it).
+using StatementIndex = llvm::DenseMap<mlir::Operation *, int>;
+StatementIndex indexStatements(mlir::Block &body);
+
+/// The statement of \p body that contains \p op (itself or an ancestor),
+/// or -1 when \p op is not inside \p body.
+int getStatementOf(mlir::Block &body, mlir::Operation *op,
+                   const StatementIndex &index);
+
+/// The first and last statement of \p body that use \p buffer (through
+/// views; a loop or other region op is one statement; a layout annotation
+/// is no use), or std::nullopt when none does.
+std::optional<std::pair<int, int>>
+getLiveRange(mlir::Block &body, mlir::Value buffer,
+             const StatementIndex &index);
+
+} // namespace tlc::tile
+
+#endif // TLC_DIALECT_TILE_IR_BUFFEREFFECTS_H

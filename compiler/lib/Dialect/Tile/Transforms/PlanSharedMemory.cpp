@@ -1,0 +1,146 @@
+//===- PlanSharedMemory.cpp - The --tile-plan-shared-memory pass ----------===//
+//
+// Part of the tlc project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Places the shared buffers of every kernel in its dynamic shared memory,
+// letting buffers whose live ranges do not overlap share bytes (Passes.td
+// has the contract). The placement is a greedy interval packing: buffers
+// by decreasing size, each at the lowest aligned offset free for its whole
+// live range.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tlc/Dialect/Tile/Transforms/Passes.h"
+
+#include "tlc/Dialect/Tile/IR/BufferEffects.h"
+#include "tlc/Dialect/Tile/IR/TileOps.h"
+
+namespace tlc {
+namespace tile {
+#define GEN_PASS_DEF_TILEPLANSHAREDMEMORY
+#include "tlc/Dialect/Tile/Transforms/Passes.h.inc"
+} // namespace tile
+} // namespace tlc
+
+using namespace mlir;
+using namespace tlc;
+using namespace tlc::tile;
+
+/// Bytes of one element as the printers store it (sub-byte types take a
+/// byte), 0 when unknown.
+static int64_t storageBytes(Type t) {
+  if (t.isIntOrFloat())
+    return std::max<int64_t>(1, t.getIntOrFloatBitWidth() / 8);
+  if (isa<IndexType>(t))
+    return 8;
+  return 0;
+}
+
+namespace {
+/// One shared buffer to place.
+struct Item {
+  AllocOp alloc;
+  int64_t bytes = 0;
+  /// Live statements [first, last] of the kernel body.
+  int first = 0, last = -1;
+  int64_t offset = 0;
+};
+} // namespace
+
+/// Places the shared buffers of \p kernel; false after an error.
+static bool planKernel(KernelOp kernel, int64_t alignment) {
+  Block &body = kernel.getBody().front();
+  StatementIndex index = indexStatements(body);
+  SmallVector<Item> items;
+  bool ok = true;
+  kernel.walk([&](AllocOp alloc) {
+    auto type = cast<BufferType>(alloc.getType());
+    if (!isSharedScope(type.getScope()))
+      return;
+    if (!type.isStatic()) {
+      alloc.emitError("a shared buffer needs a static shape to be placed in "
+                      "shared memory");
+      ok = false;
+      return;
+    }
+    Item item;
+    item.alloc = alloc;
+    item.bytes = storageBytes(type.getElementType());
+    for (int64_t e : type.getShape())
+      item.bytes *= e;
+    if (auto stages = alloc->getAttrOfType<IntegerAttr>("tile.stages"))
+      item.bytes *= std::max<int64_t>(1, stages.getInt());
+    std::optional<std::pair<int, int>> range =
+        getLiveRange(body, alloc.getResult(), index);
+    if (!range) {
+      item.bytes = 0; // never used: no bytes
+    } else {
+      item.first = range->first;
+      item.last = range->second;
+    }
+    items.push_back(item);
+  });
+  if (!ok)
+    return false;
+  // Largest first (ties: allocation order), each at the lowest offset that
+  // no placed buffer live at the same time covers.
+  SmallVector<Item *> order;
+  for (Item &item : items)
+    order.push_back(&item);
+  llvm::stable_sort(order,
+                    [](Item *a, Item *b) { return a->bytes > b->bytes; });
+  SmallVector<Item *> placed;
+  int64_t total = 0;
+  auto alignUp = [&](int64_t v) {
+    return (v + alignment - 1) / alignment * alignment;
+  };
+  for (Item *item : order) {
+    if (item->bytes == 0)
+      continue;
+    SmallVector<std::pair<int64_t, int64_t>> busy;
+    for (Item *other : placed)
+      if (other->first <= item->last && item->first <= other->last)
+        busy.push_back({other->offset, other->offset + other->bytes});
+    llvm::sort(busy);
+    int64_t offset = 0;
+    for (auto [lo, hi] : busy) {
+      if (offset + item->bytes <= lo)
+        break;
+      offset = std::max(offset, alignUp(hi));
+    }
+    item->offset = offset;
+    total = std::max(total, offset + item->bytes);
+    placed.push_back(item);
+  }
+  Builder b(kernel.getContext());
+  for (Item &item : items)
+    item.alloc->setAttr("tile.offset", b.getI64IntegerAttr(item.offset));
+  kernel->setAttr("tile.shared_bytes", b.getI64IntegerAttr(total));
+  return true;
+}
+
+namespace {
+struct TilePlanSharedMemoryPass final
+    : tlc::tile::impl::TilePlanSharedMemoryBase<TilePlanSharedMemoryPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    if (alignment <= 0 || (alignment & (alignment - 1))) {
+      getOperation().emitError()
+          << "tile-plan-shared-memory: alignment " << int64_t(alignment)
+          << " is not a power of two";
+      return signalPassFailure();
+    }
+    MLIRContext *context = &getContext();
+    getOperation().walk([&](FuncOp func) {
+      func.walk([&](KernelOp kernel) {
+        if (!planKernel(kernel, alignment))
+          func->setAttr("tile.lowering_failed", UnitAttr::get(context));
+      });
+    });
+  }
+};
+} // namespace
