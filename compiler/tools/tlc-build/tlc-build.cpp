@@ -12,6 +12,14 @@
 //                    (1-based line, 0-based UTF-8 byte column, CPython `ast`
 //                    class name). With several files, each file's output is
 //                    preceded by a `==> FILE <==` header line.
+//     --check, --emit=tile|hints, --verify-diagnostics   analysis (TLCDriver)
+//     --emit=lowered  the IR after the target's lowering passes
+//     --emit=cuda|cpp the generated CUDA / CPU C++ of every instance, written
+//                    nowhere (--emit=hip: the HIP back end does not exist yet)
+//     -o DIR         artifacts of every instance (source, binary, manifest)
+//     --print-ir-after-all, --print-ir-after=PASS   with -o or
+//                    --emit=lowered|cuda: the module after each lowering pass,
+//                    on stderr
 //
 // Exit status: 0 without errors, 1 when some file has errors (diagnostics
 // `file:line:col: error: message` on stderr), 2 for bad usage.
@@ -21,16 +29,22 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tlc/Dialect/Tile/IR/TileOps.h"
+#include "tlc/Dialect/Tile/Transforms/Passes.h"
 #include "tlc/Driver/Driver.h"
+#include "tlc/Driver/Lowering.h"
 #include "tlc/Support/Diagnostic.h"
 #include "tlc/Syntax/Parser.h"
 #include "tlc/Syntax/SyntaxTree.h"
-#include "tlc/Target/Cpp/CpuTarget.h"
+#include "tlc/Target/CUDA/CUDAEmitter.h"
 #include "tlc/Target/CUDA/CUDATarget.h"
+#include "tlc/Target/Cpp/CppEmitter.h"
+#include "tlc/Target/Cpp/CpuTarget.h"
 
 #include "mlir/IR/Diagnostics.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
@@ -105,7 +119,8 @@ std::optional<eval::TargetInfo> analysisTarget(llvm::StringRef spec) {
 /// status.
 int buildArtifacts(driver::Driver &drv, llvm::ArrayRef<std::string> inputs,
                    llvm::StringRef outDir, llvm::StringRef targetName,
-                   bool lineDirectives, target::CudaCompiler cudaCompiler) {
+                   bool lineDirectives, target::CudaCompiler cudaCompiler,
+                   const driver::LoweringOptions &lowering) {
   const driver::DriverOptions &opts = drv.getOptions();
   bool isCuda = targetName.starts_with("cuda:");
   if (targetName != "cpu" && !isCuda) {
@@ -141,6 +156,11 @@ int buildArtifacts(driver::Driver &drv, llvm::ArrayRef<std::string> inputs,
       continue;
     BackendDiagnostics diagnostics(r.analysis.module->getContext(), r,
                                    opts.showSourceLines);
+    if (mlir::failed(driver::lowerForTarget(*r.analysis.module, targetName,
+                                            lowering))) {
+      anyError = true;
+      continue;
+    }
     if (isCuda) {
       target::CudaBuildOptions build;
       build.arch = targetName.drop_front(5).str();
@@ -156,6 +176,105 @@ int buildArtifacts(driver::Driver &drv, llvm::ArrayRef<std::string> inputs,
     anyError |= mlir::failed(
         target::buildCpuArtifacts(*r.analysis.module, outDir, build));
   }
+  return anyError ? 1 : 0;
+}
+
+/// The compute capability (major * 10 + minor) of the oldest architecture
+/// of `cuda:A,B,...`, 0 when unknown.
+unsigned oldestComputeCapability(llvm::StringRef targetName) {
+  unsigned oldest = 0;
+  llvm::SmallVector<llvm::StringRef, 4> archs;
+  targetName.drop_front(5).split(archs, ',');
+  for (llvm::StringRef a : archs) {
+    unsigned cc = 0;
+    if (a.trim().drop_front(3).take_while(llvm::isDigit).getAsInteger(10, cc))
+      continue;
+    if (!oldest || cc < oldest)
+      oldest = cc;
+  }
+  return oldest;
+}
+
+/// `--emit=lowered|cuda|cpp|hip`: analyses every file and prints, per file,
+/// the lowered IR or the generated source of every kernel instance, writing
+/// nothing. Returns the exit status.
+int emitGenerated(driver::Driver &drv, llvm::ArrayRef<std::string> inputs,
+                  llvm::StringRef kind, llvm::StringRef targetName,
+                  bool lineDirectives,
+                  const driver::LoweringOptions &lowering) {
+  const driver::DriverOptions &opts = drv.getOptions();
+  bool isCuda = targetName.starts_with("cuda:");
+  if (kind == "hip") {
+    llvm::errs() << "tlc-build: error: --emit=hip: the HIP back end does not "
+                    "exist yet\n";
+    return 2;
+  }
+  if (kind == "lowered" && !driver::hasLoweredLevel(targetName)) {
+    llvm::errs() << "tlc-build: error: --emit=lowered: --target=" << targetName
+                 << " has no lowered level (the CPU target prints Tile IR "
+                    "directly: --emit=tile, --emit=cpp)\n";
+    return 2;
+  }
+  if (kind == "cuda" && !isCuda) {
+    llvm::errs() << "tlc-build: error: --emit=cuda needs a CUDA --target "
+                    "(cuda:sm_80 ... cuda:sm_90a), not '"
+                 << targetName << "'\n";
+    return 2;
+  }
+  if (kind == "cpp" && targetName != "cpu") {
+    llvm::errs() << "tlc-build: error: --emit=cpp prints the CPU target's "
+                    "C++; use --target=cpu\n";
+    return 2;
+  }
+  std::vector<driver::FileResult> results;
+  for (const std::string &path : inputs) {
+    std::unique_ptr<llvm::MemoryBuffer> buffer = readInput(path);
+    if (!buffer)
+      return 2;
+    results.push_back(drv.analyze(path, buffer->getBuffer()));
+  }
+  driver::printDiagnostics(results, opts.format, opts.showSourceLines,
+                           llvm::errs());
+  bool anyError = false;
+  llvm::raw_ostream &os = llvm::outs();
+  for (driver::FileResult &r : results) {
+    if (results.size() > 1)
+      os << "==> " << r.path << " <==\n";
+    if (hasErrors(r.diagnostics)) {
+      anyError = true;
+      continue;
+    }
+    if (!r.analysis.module)
+      continue;
+    mlir::ModuleOp module = *r.analysis.module;
+    BackendDiagnostics diagnostics(module.getContext(), r,
+                                   opts.showSourceLines);
+    if (mlir::failed(driver::lowerForTarget(module, targetName, lowering))) {
+      anyError = true;
+      continue;
+    }
+    if (kind == "lowered") {
+      mlir::OpPrintingFlags flags;
+      flags.assumeVerified();
+      if (opts.printLocations)
+        flags.enableDebugInfo(/*enable=*/true, /*prettyForm=*/false);
+      module.print(os, flags);
+      os << "\n";
+      anyError |= llvm::any_of(module.getOps<tile::FuncOp>(),
+                               [](tile::FuncOp f) {
+                                 return tile::hasLoweringFailed(f);
+                               });
+    } else if (kind == "cuda") {
+      target::CudaEmitOptions emit;
+      emit.lineDirectives = lineDirectives;
+      if (unsigned cc = oldestComputeCapability(targetName))
+        emit.minComputeCapability = cc;
+      anyError |= mlir::failed(target::translateModuleToCuda(module, os, emit));
+    } else {
+      anyError |= mlir::failed(target::translateModuleToCpp(module, os));
+    }
+  }
+  os.flush();
   return anyError ? 1 : 0;
 }
 
@@ -212,7 +331,9 @@ int main(int argc, char **argv) {
   // Analysis options (TLCDriver): --check, --emit=tile|hints,
   // --verify-diagnostics and their modifiers.
   emitHelp += " tile (Tile IR of every kernel instance) hints (buffer, tensor,"
-              " launch and pipeline facts as JSON)";
+              " launch and pipeline facts as JSON) lowered (the IR after the"
+              " target's lowering passes) cuda|cpp (the generated source of"
+              " the CUDA or CPU target, written nowhere) hip (not yet)";
   emit.setDescription(emitHelp);
   cl::opt<bool> check("check",
                       cl::desc("Parse, evaluate and check every kernel "
@@ -282,6 +403,16 @@ int main(int argc, char **argv) {
                             "NVRTC in process: a cubin for one "
                             "architecture")),
       cl::init(target::CudaCompiler::Auto), cl::cat(category));
+  cl::opt<bool> printIRAfterAll(
+      "print-ir-after-all",
+      cl::desc("With -o or --emit=lowered|cuda, print the module after every "
+               "lowering pass (on stderr)"),
+      cl::init(false), cl::cat(category));
+  cl::list<std::string> printIRAfter(
+      "print-ir-after", cl::CommaSeparated,
+      cl::desc("With -o or --emit=lowered|cuda, print the module after these "
+               "lowering passes (tile-plan-pipelines, ...; on stderr)"),
+      cl::value_desc("pass"), cl::cat(category));
   cl::HideUnrelatedOptions(category);
 
   if (!cl::ParseCommandLineOptions(
@@ -294,8 +425,10 @@ int main(int argc, char **argv) {
           &llvm::errs()))
     return 2;
 
+  bool emitGeneratedKind = emit == "lowered" || emit == "cuda" ||
+                           emit == "cpp" || emit == "hip";
   if (check || verifyDiags || emit == "tile" || emit == "hints" ||
-      !outputDir.empty()) {
+      emitGeneratedKind || !outputDir.empty()) {
     driver::DriverOptions opts;
     opts.action = verifyDiags        ? driver::Action::VerifyDiagnostics
                   : emit == "tile"   ? driver::Action::EmitTile
@@ -350,9 +483,28 @@ int main(int argc, char **argv) {
       return 2;
     }
     driver::Driver drv(std::move(opts));
+    driver::LoweringOptions lowering;
+    lowering.printAfterAll = printIRAfterAll;
+    lowering.printAfter.assign(printIRAfter.begin(), printIRAfter.end());
+    std::vector<std::string> passes = driver::getLoweringPasses(target);
+    for (const std::string &p : lowering.printAfter) {
+      if (llvm::is_contained(passes, p))
+        continue;
+      llvm::errs() << "tlc-build: error: --print-ir-after: no pass '" << p
+                   << "' in the lowering of " << target << " (";
+      if (passes.empty())
+        llvm::errs() << "it has no lowering passes";
+      else
+        llvm::errs() << "its passes: " << llvm::join(passes, ", ");
+      llvm::errs() << ")\n";
+      return 2;
+    }
+    if (emitGeneratedKind && !check && !verifyDiags)
+      return emitGenerated(drv, inputs, emit, target, lineDirectives,
+                           lowering);
     if (!outputDir.empty() && !check && !verifyDiags && emit.empty())
       return buildArtifacts(drv, inputs, outputDir, target, lineDirectives,
-                            cudaCompiler);
+                            cudaCompiler, lowering);
     int status = drv.run(inputs, llvm::outs(), llvm::errs());
     llvm::outs().flush();
     return status;

@@ -1,0 +1,71 @@
+//===- Lowering.cpp - The lowering passes a target needs ------------------===//
+//
+// Part of the tlc project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "tlc/Driver/Lowering.h"
+
+#include "tlc/Dialect/Tile/Transforms/Passes.h"
+
+#include "mlir/Pass/PassManager.h"
+
+#include "llvm/ADT/STLExtras.h"
+
+using namespace mlir;
+using namespace tlc;
+
+bool tlc::driver::hasLoweredLevel(llvm::StringRef targetName) {
+  return targetName.starts_with("cuda:") || targetName.starts_with("hip:");
+}
+
+std::vector<std::string>
+tlc::driver::getLoweringPasses(llvm::StringRef targetName) {
+  if (!hasLoweredLevel(targetName))
+    return {};
+  OpPassManager pm(ModuleOp::getOperationName());
+  tile::buildGpuLoweringPipeline(pm);
+  std::vector<std::string> flags;
+  for (Pass &pass : pm.getPasses())
+    flags.push_back(pass.getArgument().str());
+  return flags;
+}
+
+LogicalResult tlc::driver::lowerForTarget(ModuleOp module,
+                                          llvm::StringRef targetName,
+                                          const LoweringOptions &options) {
+  if (!hasLoweredLevel(targetName))
+    return success();
+  std::vector<std::string> known = getLoweringPasses(targetName);
+  for (const std::string &p : options.printAfter)
+    if (!llvm::is_contained(known, p)) {
+      std::string list;
+      for (const std::string &k : known)
+        list += (list.empty() ? "" : ", ") + k;
+      module.emitError() << "--print-ir-after: no pass '" << p
+                         << "' in the lowering of " << targetName
+                         << " (its passes: " << list << ")";
+      return failure();
+    }
+  PassManager pm(module.getContext());
+  tile::buildGpuLoweringPipeline(pm);
+  if (options.printAfterAll || !options.printAfter.empty()) {
+    // The trace prints the whole module after the chosen passes; the
+    // context must not be multithreaded for IR printing.
+    std::vector<std::string> after = options.printAfter;
+    bool all = options.printAfterAll;
+    OpPrintingFlags flags;
+    flags.assumeVerified();
+    pm.enableIRPrinting(
+        /*shouldPrintBeforePass=*/[](Pass *, Operation *) { return false; },
+        /*shouldPrintAfterPass=*/
+        [after, all](Pass *pass, Operation *) {
+          return all || llvm::is_contained(after, pass->getArgument().str());
+        },
+        /*printModuleScope=*/true, /*printAfterOnlyOnChange=*/false,
+        /*printAfterOnlyOnFailure=*/false,
+        options.trace ? *options.trace : llvm::errs(), flags);
+  }
+  return pm.run(module);
+}
