@@ -22,18 +22,20 @@
 //  * `T.Parallel` runs over the layout of a fragment it accesses at its
 //    loop variables; other fragments map onto the same thread's registers.
 //  * `T.copy` moves 16-byte vectors when a chunk is in bounds and aligned,
-//    guarded elements otherwise; inside a multi-stage `T.Pipelined` the
-//    global -> shared copies become cp.async into per-stage buffers, issued
-//    num_stages - 1 iterations ahead with commit/wait groups.
+//    guarded elements otherwise; the producers of a multi-buffered
+//    `T.Pipelined` (tile-plan-pipelines decides which) become cp.async into
+//    per-stage buffers, issued ahead with commit/wait groups.
 //  * `T.gemm` (f16/bf16, f32 accumulate): ldmatrix(.trans) from XOR-swizzled
 //    shared tiles or packed register operands, mma.sync.m16n8k16, every
 //    transpose combination and warp policy (CUDAEmitterGemm.cpp).
 //  * `T.reduce_*`: per-thread fold, `__shfl_xor_sync` over the thread bits
 //    inside a warp, shared-memory scratch across warps; T.cumsum (shared),
 //    T.atomic_add, T.print, T.device_assert, T.use_swizzle.
-//  * Shared buffers live in one dynamic shared-memory array; barriers are
-//    inserted where a shared buffer written by one statement is read or
-//    rewritten by a later one.
+//  * Shared buffers live in one dynamic shared-memory array at the offsets
+//    tile-plan-shared-memory gave them (the module must have run the GPU
+//    lowering passes: lowerForCuda); barriers are inserted where shared
+//    bytes written by one statement are read or rewritten by a later one
+//    (two buffers the plan placed in the same bytes count as one).
 //  * f16/bf16 values are computed in f32 and rounded after every
 //    arithmetic result, like the CPU reference target.
 // Not yet lowered (a diagnostic on the op): 8-bit gemms, fragment exchanges
