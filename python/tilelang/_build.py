@@ -144,6 +144,9 @@ def build(source_file, kernel, defines, target, timeout=None,
     except subprocess.TimeoutExpired as e:
         raise TLCBuildError(f"tlc-build timed out after {timeout} s "
                             f"building '{kernel}'", command=cmd) from e
+    except OSError as e:
+        raise TLCBuildError(f"cannot run tlc-build '{exe}': {e}",
+                            command=cmd) from e
     if _env.verbose() and proc.stdout:
         print(proc.stdout, end="")
     if proc.returncode != 0:

@@ -79,7 +79,7 @@ def reference(q, k, v, is_causal):
     scores = qf @ kf.transpose(-1, -2) / math.sqrt(q.shape[-1])
     if is_causal:
         n = q.shape[1]
-        mask = torch.ones(n, n, dtype=torch.bool).tril()
+        mask = torch.ones(n, n, dtype=torch.bool, device=q.device).tril()
         scores = scores.masked_fill(~mask, float("-inf"))
     out = torch.softmax(scores, dim=-1) @ vf
     return out.transpose(1, 2).to(q.dtype)
