@@ -548,6 +548,16 @@ static Value makeRangeLoop(Interpreter &in, const PArgs &p, LoopKind kind) {
     loop->numStages = ns.isIntLike() ? ns.getInt() : 0;
     loop->order = p.getOr("order", Value::none());
     loop->stage = p.getOr("stage", Value::none());
+    // `T.Pipelined(n, order=..., stage=...)` without num_stages: the stage
+    // list says how many stages there are (TileLang plans from it).
+    if ((ns.isNone() || !p.get("num_stages")) && loop->stage.isSequence()) {
+      int64_t maxStage = -1;
+      for (const Value &s : getElems(loop->stage))
+        if (s.isIntLike())
+          maxStage = std::max<int64_t>(maxStage, s.getInt());
+      if (maxStage >= 0)
+        loop->numStages = std::max<int64_t>(loop->numStages, maxStage + 1);
+    }
   }
   return in.heap.obj(ObjKind::LoopFrame, loop);
 }
