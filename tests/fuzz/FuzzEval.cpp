@@ -1,0 +1,156 @@
+//===- FuzzEval.cpp - Fuzz target: evaluator, checks and layouts ----------===//
+//
+// Part of the tlc project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Input: a Python file. Files with syntax errors are skipped; the others go
+// through what `tlc-build --check` runs (Driver::analyze: evaluation, every
+// check, layout inference). The custom mutator keeps most mutants
+// syntactically valid: it swaps a number, name, string or operator token
+// for another of the same kind (sizes, dtypes, TileLang names), or
+// duplicates, deletes or swaps lines; libFuzzer's byte mutations do the
+// rest. Seeds: examples/*.py and tests/lit/Conformance/*.py.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tlc/Driver/Driver.h"
+#include "tlc/Syntax/Parser.h"
+
+#include <cstdint>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+using namespace tlc;
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  if (size > (64u << 10))
+    return 0;
+  llvm::StringRef text(reinterpret_cast<const char *>(data), size);
+  if (syntax::parseFile(text, "fuzz.py")->hasErrors())
+    return 0;
+  static driver::Driver *drv = new driver::Driver(driver::DriverOptions{});
+  drv->analyze("fuzz.py", text);
+  return 0;
+}
+
+#ifdef TLC_FUZZING
+extern "C" size_t LLVMFuzzerMutate(uint8_t *data, size_t size,
+                                   size_t maxSize);
+
+namespace {
+
+const char *const numbers[] = {
+    "0",  "1",    "-1",    "2",       "3",       "7",        "16",
+    "31", "32",   "64",    "127",     "128",     "255",      "256",
+    "1024", "4096", "65536", "1 << 24", "10**12", "2**63", "0.5",
+    "-0.0", "1e308", "(1 << 62)", "N", "-N"};
+const char *const names[] = {
+    "T.float16",       "T.float32",     "T.int32",      "T.Parallel",
+    "T.serial",        "T.Pipelined",   "T.alloc_shared", "T.alloc_fragment",
+    "T.alloc_local",   "T.copy",        "T.gemm",       "T.clear",
+    "T.fill",          "T.reduce_max",  "T.reduce_sum", "T.exp2",
+    "T.Kernel",        "T.prim_func",   "T.Tensor",     "T.ceildiv",
+    "T.max",           "T.min",         "T.if_then_else", "T.thread_binding",
+    "None",            "True",          "range",        "len"};
+const char *const strings[] = {
+    "\"float16\"",  "\"float32\"", "\"bfloat16\"", "\"int8\"",
+    "\"float8_e4m3\"", "\"int4\"",  "\"uint1\"",    "\"x\"",
+    "\"cuda\"",     "\"sm_80\"",   "\"local.fragment\"", "\"\""};
+const char *const operators[] = {"+", "-", "*", "//", "%", "<<", ">>",
+                                 "&", "|", "^", "**", "/", "<", "=="};
+
+template <size_t N> const char *pick(const char *const (&pool)[N],
+                                     std::mt19937 &rng) {
+  return pool[rng() % N];
+}
+
+/// One structure-aware edit of `text`, or false when none applies.
+bool mutateText(std::string &text, std::mt19937 &rng) {
+  if (rng() % 4 == 0) { // Line operations.
+    std::vector<size_t> starts{0};
+    for (size_t i = 0; i < text.size(); ++i)
+      if (text[i] == '\n' && i + 1 < text.size())
+        starts.push_back(i + 1);
+    auto lineAt = [&](size_t k) {
+      size_t b = starts[k];
+      size_t e = k + 1 < starts.size() ? starts[k + 1] : text.size();
+      return text.substr(b, e - b);
+    };
+    size_t k = rng() % starts.size();
+    std::string line = lineAt(k);
+    if (line.empty() || line.back() != '\n')
+      line += '\n';
+    switch (rng() % 3) {
+    case 0:
+      text.insert(starts[k], line);
+      return true;
+    case 1:
+      text.erase(starts[k], lineAt(k).size());
+      return true;
+    default: {
+      size_t j = rng() % starts.size();
+      std::string other = lineAt(j);
+      if (other.empty() || other.back() != '\n')
+        other += '\n';
+      if (j == k)
+        return false;
+      size_t lo = std::min(j, k), hi = std::max(j, k);
+      std::string a = lo == k ? line : other, b = lo == k ? other : line;
+      std::string hiLine = lineAt(hi);
+      text.replace(starts[hi], hiLine.size(), a);
+      text.replace(starts[lo], lineAt(lo).size(), b);
+      return true;
+    }
+    }
+  }
+  auto tree = syntax::parse(text);
+  std::vector<syntax::Token> tokens;
+  for (const syntax::Token &t : tree->tokens())
+    if (!syntax::isTrivia(t.kind) && t.range.size() > 0)
+      tokens.push_back(t);
+  if (tokens.empty())
+    return false;
+  const syntax::Token &t = tokens[rng() % tokens.size()];
+  llvm::StringRef spelling =
+      llvm::StringRef(text).substr(t.range.begin, t.range.size());
+  const char *replacement = nullptr;
+  switch (t.kind) {
+  case syntax::TokenKind::Number:
+    replacement = pick(numbers, rng);
+    break;
+  case syntax::TokenKind::Name:
+    replacement = pick(names, rng);
+    break;
+  case syntax::TokenKind::String:
+    replacement = pick(strings, rng);
+    break;
+  default:
+    if (spelling.size() <= 2 && !llvm::isAlnum(spelling[0]))
+      replacement = pick(operators, rng);
+    break;
+  }
+  if (!replacement)
+    return false;
+  text.replace(t.range.begin, t.range.size(), replacement);
+  return true;
+}
+
+} // namespace
+
+extern "C" size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size,
+                                          size_t maxSize, unsigned seed) {
+  std::mt19937 rng(seed);
+  if (rng() % 5 != 0) {
+    std::string text(reinterpret_cast<const char *>(data), size);
+    if (mutateText(text, rng) && text.size() <= maxSize) {
+      std::memcpy(data, text.data(), text.size());
+      return text.size();
+    }
+  }
+  return LLVMFuzzerMutate(data, size, maxSize);
+}
+#endif // TLC_FUZZING

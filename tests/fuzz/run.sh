@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Runs every libFuzzer target of build-fuzz/ for a fixed number of
+# executions and prints, per target: executions, seconds, coverage (edges,
+# features), corpus size and crashes (inputs saved under
+# build-fuzz/fuzz-out/TARGET/crashes/).
+#
+#   bash tests/fuzz/run.sh [RUNS] [TARGET...]     (RUNS default 100000)
+#
+# Build first (clang-22, see tests/fuzz/README.md):
+#   cmake -G Ninja -S . -B build-fuzz -DCMAKE_C_COMPILER=clang-22 \
+#     -DCMAKE_CXX_COMPILER=clang++-22 -DTLC_FUZZ=ON && ninja -C build-fuzz tlc-fuzz
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+runs=${1:-100000}
+shift || true
+targets=("$@")
+((${#targets[@]})) || targets=(parser manifest lsp eval)
+# LLVM's headers poison memory from instrumented code that the Debian
+# libraries (not instrumented) then touch: user poisoning off.
+export ASAN_OPTIONS=${ASAN_OPTIONS:-allow_user_poisoning=0:detect_leaks=0}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1}
+seeds() {
+  case $1 in
+    parser) echo examples tests/lit/Conformance ;;
+    eval) echo examples tests/lit/Conformance ;;
+    manifest) echo tests/fuzz/seeds/manifest ;;
+    lsp) echo tests/fuzz/seeds/lsp ;;
+  esac
+}
+maxlen() {
+  case $1 in
+    eval) echo 65536 ;;
+    lsp) echo 16384 ;;
+    *) echo 8192 ;;
+  esac
+}
+printf '%-9s %12s %8s %8s %8s %7s %8s\n' target executions seconds edges features corpus crashes
+for t in "${targets[@]}"; do
+  bin=build-fuzz/bin/tlc-fuzz-$t
+  [ -x "$bin" ] || { echo "$t: $bin not built"; continue; }
+  out=build-fuzz/fuzz-out/$t
+  mkdir -p "$out/corpus" "$out/crashes"
+  log=$out/last.log
+  start=$(date +%s)
+  # shellcheck disable=SC2046
+  "$bin" -runs="$runs" -max_len="$(maxlen "$t")" -timeout=20 \
+    -rss_limit_mb=3072 -print_final_stats=1 \
+    -artifact_prefix="$out/crashes/" "$out/corpus" $(seeds "$t") \
+    >"$log" 2>&1
+  rc=$?
+  secs=$(( $(date +%s) - start ))
+  execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' | tail -1)
+  cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1 | grep -o '[0-9]*')
+  ft=$(grep -o 'ft: [0-9]*' "$log" | tail -1 | grep -o '[0-9]*')
+  corp=$(find "$out/corpus" -type f | wc -l)
+  crashes=$(find "$out/crashes" -type f | wc -l)
+  printf '%-9s %12s %8s %8s %8s %7s %8s%s\n' "$t" "${execs:-?}" "$secs" \
+    "${cov:-?}" "${ft:-?}" "$corp" "$crashes" \
+    "$( ((rc)) && echo "   (exit $rc; see $log)")"
+done
