@@ -39,6 +39,8 @@ Driver::Driver(DriverOptions options)
       context(std::make_unique<mlir::MLIRContext>(
           mlir::MLIRContext::Threading::DISABLED)) {
   eval::loadEvalDialects(*context);
+  // Diagnostics are shown at the source line; the op's IR is no help there.
+  context->printOpOnDiagnostic(false);
 }
 
 Driver::~Driver() = default;

@@ -203,6 +203,7 @@ int emitGenerated(driver::Driver &drv, llvm::ArrayRef<std::string> inputs,
                   bool lineDirectives,
                   const driver::LoweringOptions &lowering) {
   const driver::DriverOptions &opts = drv.getOptions();
+  llvm::StringRef kernelFilter = opts.eval.kernelFilter;
   bool isCuda = targetName.starts_with("cuda:");
   if (kind == "hip") {
     llvm::errs() << "tlc-build: error: --emit=hip: the HIP back end does not "
@@ -269,9 +270,11 @@ int emitGenerated(driver::Driver &drv, llvm::ArrayRef<std::string> inputs,
       emit.lineDirectives = lineDirectives;
       if (unsigned cc = oldestComputeCapability(targetName))
         emit.minComputeCapability = cc;
-      anyError |= mlir::failed(target::translateModuleToCuda(module, os, emit));
+      anyError |= mlir::failed(
+          target::translateModuleToCuda(module, os, emit, kernelFilter));
     } else {
-      anyError |= mlir::failed(target::translateModuleToCpp(module, os));
+      anyError |= mlir::failed(
+          target::translateModuleToCpp(module, os, {}, kernelFilter));
     }
   }
   os.flush();

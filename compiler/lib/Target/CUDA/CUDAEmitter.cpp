@@ -974,7 +974,8 @@ FailureOr<CudaKernel> tlc::target::emitCudaKernel(FuncOp func,
 
 LogicalResult tlc::target::translateModuleToCuda(ModuleOp module,
                                                  llvm::raw_ostream &os,
-                                                 const CudaEmitOptions &options) {
+                                                 const CudaEmitOptions &options,
+                                         llvm::StringRef kernelFilter) {
   if (failed(lowerForCuda(module)))
     return failure();
   bool ok = true, first = true;
@@ -983,6 +984,11 @@ LogicalResult tlc::target::translateModuleToCuda(ModuleOp module,
       continue;
     if (tile::hasLoweringFailed(func)) {
       ok = false;
+      continue;
+    }
+    bool namedFailed = false;
+    if (skipUnboundInstance(func, kernelFilter, namedFailed)) {
+      ok &= !namedFailed;
       continue;
     }
     FailureOr<CudaKernel> k = emitCudaKernel(func, options);

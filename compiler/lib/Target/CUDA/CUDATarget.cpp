@@ -7,6 +7,7 @@
 
 #include "tlc/Target/CUDA/CUDATarget.h"
 
+#include "tlc/Dialect/Tile/IR/BufferEffects.h"
 #include "tlc/Dialect/Tile/IR/TileOps.h"
 #include "tlc/Dialect/Tile/Transforms/Passes.h"
 #include "tlc/Target/Cpp/KernelInterface.h"
@@ -240,7 +241,8 @@ LogicalResult tlc::target::lowerForCuda(ModuleOp module) {
   module.walk([&](tile::KernelOp kernel) {
     auto func = kernel->getParentOfType<tile::FuncOp>();
     planned &= kernel->hasAttr("tile.shared_bytes") ||
-               (func && tile::hasLoweringFailed(func));
+               (func && (tile::hasLoweringFailed(func) ||
+                         !tile::getUnboundTileParameters(func).empty()));
   });
   if (planned)
     return success();

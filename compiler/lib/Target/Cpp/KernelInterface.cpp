@@ -9,6 +9,7 @@
 
 #include "EmitterImpl.h"
 
+#include "tlc/Dialect/Tile/IR/BufferEffects.h"
 #include "tlc/Dialect/Tile/IR/TileOps.h"
 #include "tlc/Target/Artifact/ShapeExpr.h"
 
@@ -18,6 +19,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Path.h"
 
 using namespace mlir;
@@ -298,6 +300,24 @@ FailureOr<artifact::Manifest> tlc::target::describeKernel(tile::FuncOp func) {
   return m;
 }
 
+bool tlc::target::skipUnboundInstance(tile::FuncOp func,
+                                      StringRef kernelFilter, bool &failed) {
+  SmallVector<StringRef> unbound = tile::getUnboundTileParameters(func);
+  if (unbound.empty())
+    return false;
+  // The analysis keeps only the instances a --kernel filter selects, so
+  // with a filter this instance is one the user asked for.
+  bool named = !kernelFilter.empty();
+  InFlightDiagnostic d = named ? func.emitError() : func.emitWarning();
+  d << "'" << func.getSymName() << "' is not built: its tile shapes depend on "
+    << (unbound.size() == 1 ? "the parameter " : "the parameters ")
+    << llvm::join(unbound, ", ")
+    << ", which no call site binds (bind them with -D name=value or call "
+       "the factory)";
+  failed |= named;
+  return true;
+}
+
 LogicalResult tlc::target::forEachKernelToBuild(
     Operation *module, StringRef kernelFilter,
     function_ref<WalkResult(tile::FuncOp, artifact::Manifest &)> build) {
@@ -306,6 +326,13 @@ LogicalResult tlc::target::forEachKernelToBuild(
     auto func = dyn_cast<tile::FuncOp>(op);
     if (!func || func.isDeclaration())
       continue;
+    // A default instance whose tile shapes depend on parameters nothing
+    // bound is not built; it is an error only when asked for by name.
+    bool namedFailed = false;
+    if (skipUnboundInstance(func, kernelFilter, namedFailed)) {
+      ok &= !namedFailed;
+      continue;
+    }
     FailureOr<artifact::Manifest> manifest = describeKernel(func);
     if (failed(manifest)) {
       ok = false;

@@ -106,12 +106,16 @@ struct CudaKernel {
 mlir::FailureOr<CudaKernel> emitCudaKernel(tile::FuncOp func,
                                            const CudaEmitOptions &options = {});
 
-/// Translates every defined `tile.func` of \p module into one CUDA text
+/// Translates every defined `tile.func` of \p module (a default instance
+/// that cannot be built is skipped with a warning; an error when
+/// \p kernelFilter, the --kernel the analysis selected by, is given) into
+/// one CUDA text
 /// (for `tlc-translate --tile-to-cuda` and the lit tests). Keeps going after
 /// a function fails; succeeds when all did.
 mlir::LogicalResult translateModuleToCuda(mlir::ModuleOp module,
                                           llvm::raw_ostream &os,
-                                          const CudaEmitOptions &options = {});
+                                          const CudaEmitOptions &options = {},
+                                          llvm::StringRef kernelFilter = "");
 
 } // namespace target
 } // namespace tlc

@@ -74,12 +74,16 @@ struct CppKernel {
 mlir::FailureOr<CppKernel> emitCpuKernel(tile::FuncOp func,
                                          const CppEmitOptions &options = {});
 
-/// Translates every defined `tile.func` of \p module into one C++ text
+/// Translates every defined `tile.func` of \p module (a default instance
+/// that cannot be built is skipped with a warning; an error when
+/// \p kernelFilter, the --kernel the analysis selected by, is given) into
+/// one C++ text
 /// (used by `tlc-translate --tile-to-cpp`); an `#include` of the device
 /// header precedes the kernels.
 mlir::LogicalResult translateModuleToCpp(mlir::ModuleOp module,
                                          llvm::raw_ostream &os,
-                                         const CppEmitOptions &options = {});
+                                         const CppEmitOptions &options = {},
+                                         llvm::StringRef kernelFilter = "");
 
 /// The text of the device header the generated code includes.
 llvm::StringRef getCpuDeviceHeader();

@@ -63,6 +63,13 @@ getManifestShape(tile::BufferType type, unsigned *unknownDim = nullptr);
 /// parameters or launches that cannot be described.
 mlir::FailureOr<artifact::Manifest> describeKernel(tile::FuncOp func);
 
+/// Whether \p func is a default instance no code can be generated for
+/// (tile::getUnboundTileParameters): then a warning says so, or an error
+/// (setting \p failed) when a \p kernelFilter is given (the analysis kept
+/// only the instances it selects, so the user asked for this one).
+bool skipUnboundInstance(tile::FuncOp func, llvm::StringRef kernelFilter,
+                         bool &failed);
+
 /// What every target's artifact build does first: walks the defined
 /// functions of \p module in order, each with its manifest from
 /// describeKernel, passing over those that \p kernelFilter (when not empty)

@@ -9,6 +9,9 @@
 
 #include "tlc/Dialect/Tile/IR/TileOps.h"
 
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/StringExtras.h"
+
 #include <climits>
 
 using namespace mlir;
@@ -120,3 +123,45 @@ tlc::tile::getLiveRange(Block &body, Value buffer,
     return std::nullopt;
   return std::make_pair(first, last);
 }
+
+SmallVector<StringRef> tlc::tile::getUnboundTileParameters(FuncOp func) {
+  SmallVector<StringRef> meta, used;
+  if (ArrayAttr symbols = func.getSymbolsAttr())
+    for (Attribute a : symbols)
+      if (auto decl = dyn_cast<SymbolDeclAttr>(a))
+        if (decl.getKind() == SymbolKind::Meta)
+          meta.push_back(decl.getName().getValue());
+  if (meta.empty())
+    return used;
+  llvm::SmallPtrSet<const void *, 4> seen;
+  func.walk([&](AllocOp alloc) {
+    auto type = cast<BufferType>(alloc.getType());
+    if (type.getScope() == MemoryScope::Global)
+      return;
+    for (unsigned d = 0; d < type.getRank(); ++d) {
+      Dim dim = type.getDim(d);
+      if (!dim.isSymbolic())
+        continue;
+      // The extent's text names the symbols it is computed from.
+      StringRef text = dim.getSymbol().getValue();
+      for (StringRef name : meta) {
+        size_t at = text.find(name);
+        for (; at != StringRef::npos; at = text.find(name, at + 1)) {
+          auto isIdent = [](char c) { return llvm::isAlnum(c) || c == '_'; };
+          bool before = at > 0 && isIdent(text[at - 1]);
+          bool after = at + name.size() < text.size() &&
+                       isIdent(text[at + name.size()]);
+          if (!before && !after)
+            break;
+        }
+        if (at != StringRef::npos && seen.insert(name.data()).second)
+          used.push_back(name);
+      }
+    }
+  });
+  llvm::sort(used, [&](StringRef a, StringRef b) {
+    return llvm::find(meta, a) < llvm::find(meta, b);
+  });
+  return used;
+}
+

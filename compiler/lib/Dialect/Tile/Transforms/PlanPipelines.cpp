@@ -215,6 +215,9 @@ struct TilePlanPipelinesPass final
     MLIRContext *context = &getContext();
     Builder b(context);
     getOperation().walk([&](FuncOp func) {
+      // Instances without values for their tile shapes, or already failed.
+      if (hasLoweringFailed(func) || !getUnboundTileParameters(func).empty())
+        return;
       llvm::DenseMap<Value, int64_t> staged;
       func.walk([&](PipelinedOp pipe) {
         FailureOr<Plan> plan = planLoop(pipe, staged);

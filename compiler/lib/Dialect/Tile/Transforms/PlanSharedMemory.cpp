@@ -136,6 +136,9 @@ struct TilePlanSharedMemoryPass final
     }
     MLIRContext *context = &getContext();
     getOperation().walk([&](FuncOp func) {
+      // Instances without values for their tile shapes, or already failed.
+      if (hasLoweringFailed(func) || !getUnboundTileParameters(func).empty())
+        return;
       func.walk([&](KernelOp kernel) {
         if (!planKernel(kernel, alignment))
           func->setAttr("tile.lowering_failed", UnitAttr::get(context));

@@ -24,6 +24,8 @@
 #include "mlir/IR/Value.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
 
 #include <optional>
 #include <utility>
@@ -60,6 +62,15 @@ int getStatementOf(mlir::Block &body, mlir::Operation *op,
 std::optional<std::pair<int, int>>
 getLiveRange(mlir::Block &body, mlir::Value buffer,
              const StatementIndex &index);
+
+class FuncOp;
+
+/// The meta parameters of \p func (factory parameters no call site bound)
+/// that shape some tile buffer (shared, fragment, local), in declaration
+/// order. Such an instance exists for the editor only: no code can be
+/// generated for it until the parameters have values, so the lowering
+/// passes leave it alone and the back ends do not build it.
+llvm::SmallVector<llvm::StringRef> getUnboundTileParameters(FuncOp func);
 
 } // namespace tlc::tile
 

@@ -83,7 +83,9 @@ def TilePlanPipelines : Pass<"tile-plan-pipelines", "::mlir::ModuleOp"> {
     `order` orders the copies' issue and puts them before or after the
     compute, whose own order stays the program order. Lists this plan
     cannot honour are an error on the loop; its function is then marked
-    `tile.lowering_failed` (the other functions go on).
+    `tile.lowering_failed` (the other functions go on). Functions already
+    marked, and default instances whose tile shapes depend on unbound
+    parameters (`getUnboundTileParameters`), are left alone.
 
     Results, as attributes:
 
@@ -126,7 +128,9 @@ def TilePlanSharedMemory : Pass<"tile-plan-shared-memory", "::mlir::ModuleOp"> {
     `tile.kernel`. Whoever reuses memory must order the accesses: the CUDA
     printer puts a barrier between the last use of a buffer and the first
     write of another that overlaps it. A shared buffer of non-static shape
-    is an error (its function is marked `tile.lowering_failed`).
+    is an error (its function is marked `tile.lowering_failed`); functions
+    already marked and default instances whose tile shapes depend on
+    unbound parameters are left alone.
 
     ```mlir
     // A_s (8 KiB) is dead when C_s (16 KiB) is first written:
