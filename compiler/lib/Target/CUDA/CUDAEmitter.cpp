@@ -527,6 +527,37 @@ LogicalResult Emitter::emitAlloc(AllocOp op) {
   }
 }
 
+LogicalResult Emitter::emitView(ViewOp op) {
+  // T.reshape / T.view of a whole global tensor or shared buffer: a pointer
+  // to the same bytes, indexed row-major by the view's own shape (the view
+  // is a root for addressing). Swizzled, multi-buffered and register
+  // buffers have no such row-major bytes.
+  Value src = op.getSource();
+  auto srcType = cast<BufferType>(src.getType());
+  auto type = cast<BufferType>(op.getType());
+  MemoryScope scope = srcType.getScope();
+  bool whole = rootOf(src) == src && !src.getDefiningOp<ViewOp>();
+  if (!whole || !(scope == MemoryScope::Global || isSharedScope(scope)) ||
+      swizzled.count(src) || stagedBuffers.count(src) ||
+      byteWidth(srcType.getElementType()) == 0 ||
+      byteWidth(type.getElementType()) == 0 ||
+      (srcType.getElementType() != type.getElementType() &&
+       (getElementBitWidth(srcType.getElementType()) < 8 ||
+        getElementBitWidth(type.getElementType()) < 8))) {
+    op.emitError("the CUDA target views (T.reshape, T.view) whole global "
+                 "tensors and unswizzled, single-stage shared buffers of "
+                 "byte-sized elements only");
+    return failure();
+  }
+  FailureOr<std::string> t = storageType(type.getElementType(), op);
+  if (failed(t))
+    return failure();
+  beginOp(op, "T.view " + type.getShapeString());
+  std::string name = define(op.getResult(), "view");
+  line(*t + " *" + name + " = (" + *t + " *)(" + expr(src) + ");");
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // Statements
 //===----------------------------------------------------------------------===//
@@ -642,6 +673,8 @@ LogicalResult Emitter::emitOp(Operation *op) {
     return emitAlloc(alloc);
   if (isa<RegionOp, AnnotateLayoutOp>(op))
     return success(); // views are resolved at their uses
+  if (auto view = dyn_cast<ViewOp>(op))
+    return emitView(view);
   if (auto load = dyn_cast<LoadOp>(op))
     return emitLoad(load);
   if (auto store = dyn_cast<StoreOp>(op))

@@ -256,6 +256,7 @@ public:
 
   // Ops ---------------------------------------------------------------------
   mlir::LogicalResult emitBlock(mlir::Block &block, bool allowBarriers);
+  mlir::LogicalResult emitView(tile::ViewOp op);
   mlir::LogicalResult emitOp(mlir::Operation *op);
   mlir::LogicalResult emitKernel(tile::KernelOp op);
   mlir::LogicalResult emitAlloc(tile::AllocOp op);

@@ -500,6 +500,29 @@ LogicalResult Emitter::emitOp(Operation *op) {
          expr(r.getSource()) + ", " + braced(offs) + ", " + *shape + ");");
     return success();
   }
+  if (auto v = dyn_cast<tile::ViewOp>(op)) {
+    // T.reshape / T.view: the same bytes with another shape or dtype
+    // (checked to be a whole dense buffer when the program runs).
+    auto src = cast<tile::BufferType>(v.getSource().getType());
+    auto bt = cast<tile::BufferType>(v.getType());
+    unsigned srcBits = tile::getElementBitWidth(src.getElementType());
+    unsigned dstBits = tile::getElementBitWidth(bt.getElementType());
+    if (src.getElementType() != bt.getElementType() &&
+        (srcBits < 8 || dstBits < 8))
+      return op->emitError()
+             << "the CPU target stores sub-byte elements one per byte and "
+                "cannot view their bits as another type";
+    auto view = viewType(bt, op);
+    auto elem = storageType(bt.getElementType(), op);
+    auto shape = extentList(bt, op);
+    if (failed(view) || failed(elem) || failed(shape))
+      return failure();
+    std::string name = define(v.getResult(), "view");
+    line("const " + *view + " " + name + " = tlc::cpu::reshape<" + *elem +
+         ", " + Twine(bt.getRank()) + ">(st, " + locLiteral(op->getLoc()) +
+         ", " + expr(v.getSource()) + ", " + *shape + ");");
+    return success();
+  }
   if (auto l = dyn_cast<tile::LoadOp>(op)) {
     auto bt = cast<tile::BufferType>(l.getBuffer().getType());
     auto t = valueType(l.getType(), op);

@@ -76,8 +76,8 @@ static void collectAccess(Value buffer, bool &reads, bool &writes) {
   for (OpOperand &use : buffer.getUses()) {
     Operation *user = use.getOwner();
     Value v = use.get();
-    if (auto r = dyn_cast<tile::RegionOp>(user)) {
-      collectAccess(r.getResult(), reads, writes);
+    if (isa<tile::RegionOp, tile::ViewOp>(user)) {
+      collectAccess(user->getResult(0), reads, writes);
       continue;
     }
     if (isa<tile::LoadOp, tile::PrintOp>(user)) {

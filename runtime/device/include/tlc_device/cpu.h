@@ -443,6 +443,27 @@ inline View<T, R> region(const View<T, R> &src, const int64_t (&offsets)[R],
   return v;
 }
 
+/// The elements of \p src in row-major order seen with extents \p shape and
+/// element type U (`T.reshape`, `T.view`; U's storage is T's bits when the
+/// types differ). \p src must be a whole dense buffer; otherwise the
+/// program fails at \p loc and the view covers no element.
+template <typename U, int R2, typename T, int R>
+inline View<U, R2> reshape(Status &st, const char *loc, const View<T, R> &src,
+                           const int64_t (&shape)[R2]) {
+  int64_t s = 1;
+  bool dense = true;
+  for (int d = R - 1; d >= 0; --d) {
+    dense &= src.stride[d] == s && src.lo[d] == 0 && src.hi[d] == src.shape[d];
+    s *= std::max<int64_t>(src.shape[d], 0);
+  }
+  if (!dense) {
+    st.fail(loc, "T.reshape/T.view of a buffer that is not whole and dense");
+    View<U, R2> none;
+    return none;
+  }
+  return denseView(reinterpret_cast<U *>(src.base + src.origin), shape);
+}
+
 /// Guarded read of global memory: zero outside the buffer.
 template <typename T, int R>
 inline T load(const View<T, R> &v, const int64_t (&idx)[R]) {
