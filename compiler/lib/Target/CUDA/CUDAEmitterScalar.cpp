@@ -183,7 +183,22 @@ LogicalResult Emitter::emitScalar(Operation *op) {
                  arith::ExtFOp, arith::TruncFOp, arith::ExtSIOp,
                  arith::TruncIOp, arith::IndexCastUIOp>(op))
     e = "(" + *vt + ")(" + arg(0) + ")";
-  else if (isa<arith::UIToFPOp, arith::ExtUIOp>(op))
+  else if (isa<arith::BitcastOp>(op)) {
+    // The bits of the stored value: 16- and 8-bit floats live in registers
+    // as f32, so they are rounded to their storage first (and a result of
+    // such a type is widened again below, after its bits are in place).
+    Type st = op->getOperand(0).getType();
+    FailureOr<std::string> to = storageType(rt, op);
+    if (failed(to))
+      return failure();
+    std::string bits = isSmallFloat(st) ? toStorage(st, arg(0)) : arg(0);
+    e = "tlc::cuda::bitCast<" + *to + ">(" + bits + ")";
+    if (isSmallFloat(rt))
+      e = fromStorage(rt, e);
+    std::string v = define(res, "t");
+    line("const " + *vt + " " + v + " = " + e + ";");
+    return success();
+  } else if (isa<arith::UIToFPOp, arith::ExtUIOp>(op))
     e = "(" + *vt + ")(unsigned long long)(" + arg(0) + ")";
   else if (isa<arith::FPToUIOp>(op))
     e = "(" + *vt + ")(unsigned long long)(" + arg(0) + ")";
