@@ -18,6 +18,8 @@
 #include "tlc/Driver/Driver.h"
 #include "tlc/Syntax/Parser.h"
 
+#include "llvm/ADT/StringExtras.h"
+
 #include <cstdint>
 #include <cstring>
 #include <random>

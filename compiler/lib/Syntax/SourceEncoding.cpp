@@ -101,8 +101,8 @@ void appendUtf8(std::string &out, uint32_t cp) {
 
 /// Decodes `bytes` with a single-byte codec (`page` null: Latin-1, or
 /// ASCII when `ascii`). The first undefined byte gives a diagnostic.
-void decodeSingleByte(llvm::StringRef bytes, const CodePage *page,
-                      bool ascii, DecodedSource &out) {
+void decodeSingleByte(llvm::StringRef bytes, const CodePage *page, bool ascii,
+                      DecodedSource &out) {
   out.text.clear();
   out.text.reserve(bytes.size() + bytes.size() / 4);
   bool reported = false;
@@ -156,7 +156,8 @@ syntax::findCodingDeclaration(llvm::StringRef bytes) {
         if (after >= line.size() || (line[after] != ':' && line[after] != '='))
           continue;
         size_t begin = after + 1;
-        while (begin < line.size() && (line[begin] == ' ' || line[begin] == '\t'))
+        while (begin < line.size() &&
+               (line[begin] == ' ' || line[begin] == '\t'))
           ++begin;
         size_t end = begin;
         while (end < line.size() &&
@@ -212,9 +213,9 @@ DecodedSource syntax::decodeSource(llvm::StringRef bytes) {
   };
   bool bom = bytes.starts_with("\xEF\xBB\xBF");
   if (bom && decl && tokenizerNormalName(decl->name) != "utf-8")
-    return keepBytes(decl->range, "encoding problem: " +
-                                      tokenizerNormalName(decl->name) +
-                                      " with BOM");
+    return keepBytes(decl->range,
+                     "encoding problem: " + tokenizerNormalName(decl->name) +
+                         " with BOM");
   if (bom || !decl) {
     // CPython tokenizes without the BOM; its columns do not count it.
     out.text = bytes.drop_front(bom ? 3 : 0).str();
