@@ -247,6 +247,9 @@ LogicalResult tlc::target::lowerForCuda(ModuleOp module) {
   if (planned)
     return success();
   PassManager pm(module.getContext());
+  // As tlc-build's lowering (Driver/Lowering.cpp): an invalid instance
+  // fails alone, at its op, not the whole module.
+  pm.enableVerifier(false);
   tile::buildGpuLoweringPipeline(pm);
   return pm.run(module);
 }
@@ -277,8 +280,6 @@ LogicalResult tlc::target::buildCudaArtifacts(ModuleOp module,
   return forEachKernelToBuild(
       module, options.kernelFilter,
       [&](tile::FuncOp func, artifact::Manifest &manifest) {
-        if (tile::hasLoweringFailed(func)) // already diagnosed
-          return WalkResult::skip();
         auto kernel = emitCudaKernel(func, emitOptions);
         if (failed(kernel) ||
             failed(completeManifest(func, manifest, *kernel)))

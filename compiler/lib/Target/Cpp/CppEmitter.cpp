@@ -13,6 +13,7 @@
 #include "EmitterImpl.h"
 
 #include "tlc/Target/Artifact/ShapeExpr.h"
+#include "tlc/Dialect/Tile/IR/LoweringStatus.h"
 #include "tlc/Target/Cpp/KernelInterface.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -739,6 +740,10 @@ LogicalResult tlc::target::translateModuleToCpp(ModuleOp module,
   for (auto func : module.getOps<tile::FuncOp>()) {
     if (func.isDeclaration())
       continue;
+    if (tile::hasLoweringFailed(func)) { // already diagnosed
+      ok = false;
+      continue;
+    }
     bool namedFailed = false;
     if (skipUnboundInstance(func, kernelFilter, namedFailed)) {
       ok &= !namedFailed;

@@ -10,6 +10,7 @@
 #include "EmitterImpl.h"
 
 #include "tlc/Dialect/Tile/IR/BufferEffects.h"
+#include "tlc/Dialect/Tile/IR/LoweringStatus.h"
 #include "tlc/Dialect/Tile/IR/TileOps.h"
 #include "tlc/Target/Artifact/ShapeExpr.h"
 
@@ -326,6 +327,11 @@ LogicalResult tlc::target::forEachKernelToBuild(
     auto func = dyn_cast<tile::FuncOp>(op);
     if (!func || func.isDeclaration())
       continue;
+    // Already diagnosed as impossible to lower.
+    if (tile::hasLoweringFailed(func)) {
+      ok = false;
+      continue;
+    }
     // A default instance whose tile shapes depend on parameters nothing
     // bound is not built; it is an error only when asked for by name.
     bool namedFailed = false;

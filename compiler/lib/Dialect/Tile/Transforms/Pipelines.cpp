@@ -23,7 +23,3 @@ void tlc::tile::registerTilePipelines() {
       "(tile-plan-pipelines, tile-plan-shared-memory)",
       [](OpPassManager &pm) { buildGpuLoweringPipeline(pm); });
 }
-
-bool tlc::tile::hasLoweringFailed(Operation *func) {
-  return func->hasAttr("tile.lowering_failed");
-}

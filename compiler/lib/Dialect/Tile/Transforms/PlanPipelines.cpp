@@ -222,7 +222,7 @@ struct TilePlanPipelinesPass final
       func.walk([&](PipelinedOp pipe) {
         FailureOr<Plan> plan = planLoop(pipe, staged);
         if (failed(plan)) {
-          func->setAttr("tile.lowering_failed", UnitAttr::get(context));
+          markLoweringFailed(func);
           return;
         }
         if (plan->stages < 2)

@@ -134,14 +134,13 @@ struct TilePlanSharedMemoryPass final
           << " is not a power of two";
       return signalPassFailure();
     }
-    MLIRContext *context = &getContext();
     getOperation().walk([&](FuncOp func) {
       // Instances without values for their tile shapes, or already failed.
       if (hasLoweringFailed(func) || !getUnboundTileParameters(func).empty())
         return;
       func.walk([&](KernelOp kernel) {
         if (!planKernel(kernel, alignment))
-          func->setAttr("tile.lowering_failed", UnitAttr::get(context));
+          markLoweringFailed(func);
       });
     });
   }

@@ -13,6 +13,7 @@
 #ifndef TLC_DIALECT_TILE_TRANSFORMS_PASSES_H
 #define TLC_DIALECT_TILE_TRANSFORMS_PASSES_H
 
+#include "tlc/Dialect/Tile/IR/LoweringStatus.h"
 #include "tlc/Dialect/Tile/IR/TileDialect.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -38,10 +39,6 @@ void buildGpuLoweringPipeline(mlir::OpPassManager &pm);
 /// Registers `--tile-lower-gpu`, the pipeline buildGpuLoweringPipeline
 /// builds, for tlc-opt.
 void registerTilePipelines();
-
-/// Whether a pass marked \p func as impossible to lower (the error is
-/// already diagnosed); back ends skip such functions.
-bool hasLoweringFailed(mlir::Operation *func);
 
 } // namespace tile
 } // namespace tlc

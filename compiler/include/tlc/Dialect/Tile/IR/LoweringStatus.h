@@ -1,0 +1,36 @@
+//===- LoweringStatus.h - Functions no back end may build -------*- C++ -*-===//
+//
+// Part of the tlc project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// A `tile.func` that cannot be lowered — a lowering pass reported why, or
+// the evaluator built IR the dialect rejects — carries the unit attribute
+// `tile.lowering_failed`. The reason is already diagnosed; layout
+// inference and every back end skip the function, and the other functions
+// of the module go on.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TLC_DIALECT_TILE_IR_LOWERINGSTATUS_H
+#define TLC_DIALECT_TILE_IR_LOWERINGSTATUS_H
+
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Operation.h"
+
+namespace tlc::tile {
+
+/// Whether \p func is marked as impossible to lower.
+inline bool hasLoweringFailed(mlir::Operation *func) {
+  return func->hasAttr("tile.lowering_failed");
+}
+
+/// Marks \p func as impossible to lower (after diagnosing why).
+inline void markLoweringFailed(mlir::Operation *func) {
+  func->setAttr("tile.lowering_failed", mlir::UnitAttr::get(func->getContext()));
+}
+
+} // namespace tlc::tile
+
+#endif // TLC_DIALECT_TILE_IR_LOWERINGSTATUS_H
