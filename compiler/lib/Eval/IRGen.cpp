@@ -54,7 +54,17 @@ mlir::Location IRGen::nameLoc(llvm::StringRef name, TextRange r) {
 }
 
 mlir::Type IRGen::elementType(lang::DType t) {
-  mlir::Type ty = tile::getElementTypeForDType(ctx, t.getName());
+  llvm::StringRef name = t.getName();
+  // `float8_e4m3` is TileLang's platform-neutral e4m3: the finite e4m3fn of
+  // NVIDIA GPUs (and of the CPU reference), the unsigned-zero e4m3fnuz of
+  // CDNA 2/3 (gfx90a, gfx942) — the type the instance's target stores.
+  if (name == "float8_e4m3") {
+    std::string target = interp.target().name;
+    bool fnuz = llvm::StringRef(target).starts_with("hip:gfx90") ||
+                llvm::StringRef(target).starts_with("hip:gfx94");
+    name = fnuz ? "float8_e4m3fnuz" : "float8_e4m3fn";
+  }
+  mlir::Type ty = tile::getElementTypeForDType(ctx, name);
   return ty ? ty : b.getF32Type();
 }
 
