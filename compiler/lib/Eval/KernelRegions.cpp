@@ -251,7 +251,19 @@ Value Interpreter::makeTensorFromAnnotation(Value ann, llvm::StringRef name,
   auto *t = ann.as<BufferObj>();
   if (!tracing())
     return ann;
-  BufferObj *b = makeBuffer(name, t->shape, t->dtype, t->scope, at, true);
+  // An extent tlc cannot evaluate (a size from torch, `q.shape[0]`) is the
+  // tensor's own at run time: a dynamic symbol `NAME_shapeD`, bound from
+  // the argument at launch like a T.dynamic extent.
+  llvm::SmallVector<SymExpr, 4> shape(t->shape.begin(), t->shape.end());
+  for (auto [d, e] : llvm::enumerate(shape)) {
+    if (e || name.empty())
+      continue;
+    llvm::StringRef sym =
+        heap.copyString((name + "_shape" + llvm::Twine(d)).str());
+    symbolKinds[sym] = /*Dynamic=*/0;
+    e = syms.symbol(sym);
+  }
+  BufferObj *b = makeBuffer(name, shape, t->dtype, t->scope, at, true);
   return Value::object(ValueKind::Buffer, b);
 }
 
