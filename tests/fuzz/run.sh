@@ -5,6 +5,7 @@
 # build-fuzz/fuzz-out/TARGET/crashes/).
 #
 #   bash tests/fuzz/run.sh [RUNS] [TARGET...]     (RUNS default 100000)
+#   FUZZ_SECONDS=600 bash tests/fuzz/run.sh ...   (also stop after 600 s)
 #
 # Build first (clang-22, see tests/fuzz/README.md):
 #   cmake -G Ninja -S . -B build-fuzz -DCMAKE_C_COMPILER=clang-22 \
@@ -43,7 +44,7 @@ for t in "${targets[@]}"; do
   log=$out/last.log
   start=$(date +%s)
   # shellcheck disable=SC2046
-  "$bin" -runs="$runs" -max_len="$(maxlen "$t")" -timeout=20 \
+  "$bin" -runs="$runs" -max_total_time="${FUZZ_SECONDS:-0}" -max_len="$(maxlen "$t")" -timeout=20 \
     -rss_limit_mb=3072 -print_final_stats=1 \
     -artifact_prefix="$out/crashes/" "$out/corpus" $(seeds "$t") \
     >"$log" 2>&1
