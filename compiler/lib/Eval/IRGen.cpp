@@ -54,7 +54,7 @@ mlir::Location IRGen::nameLoc(llvm::StringRef name, TextRange r) {
 }
 
 mlir::Type IRGen::elementType(lang::DType t) {
-  llvm::StringRef name = t.getName();
+  std::string name = t.getName(); // getName() returns a temporary
   // `float8_e4m3` is TileLang's platform-neutral e4m3: the finite e4m3fn of
   // NVIDIA GPUs (and of the CPU reference), the unsigned-zero e4m3fnuz of
   // CDNA 2/3 (gfx90a, gfx942) — the type the instance's target stores.
