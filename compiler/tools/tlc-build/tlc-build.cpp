@@ -114,6 +114,22 @@ std::optional<eval::TargetInfo> analysisTarget(llvm::StringRef spec) {
   return result;
 }
 
+/// Analyses every input into \p results and prints the analysis
+/// diagnostics; false (after an error line) when a file cannot be read.
+bool analyzeInputs(driver::Driver &drv, llvm::ArrayRef<std::string> inputs,
+                   std::vector<driver::FileResult> &results) {
+  const driver::DriverOptions &opts = drv.getOptions();
+  for (const std::string &path : inputs) {
+    std::unique_ptr<llvm::MemoryBuffer> buffer = readInput(path);
+    if (!buffer)
+      return false;
+    results.push_back(drv.analyze(path, buffer->getBuffer()));
+  }
+  driver::printDiagnostics(results, opts.format, opts.showSourceLines,
+                           llvm::errs());
+  return true;
+}
+
 /// `-o DIR`: analyses every file and writes the artifacts of every kernel
 /// instance (source, binary, NAME.json) into \p outDir. Returns the exit
 /// status.
@@ -138,14 +154,8 @@ int buildArtifacts(driver::Driver &drv, llvm::ArrayRef<std::string> inputs,
     }
   }
   std::vector<driver::FileResult> results;
-  for (const std::string &path : inputs) {
-    std::unique_ptr<llvm::MemoryBuffer> buffer = readInput(path);
-    if (!buffer)
-      return 2;
-    results.push_back(drv.analyze(path, buffer->getBuffer()));
-  }
-  driver::printDiagnostics(results, opts.format, opts.showSourceLines,
-                           llvm::errs());
+  if (!analyzeInputs(drv, inputs, results))
+    return 2;
   bool anyError = false;
   for (driver::FileResult &r : results) {
     if (hasErrors(r.diagnostics)) {
@@ -228,14 +238,8 @@ int emitGenerated(driver::Driver &drv, llvm::ArrayRef<std::string> inputs,
     return 2;
   }
   std::vector<driver::FileResult> results;
-  for (const std::string &path : inputs) {
-    std::unique_ptr<llvm::MemoryBuffer> buffer = readInput(path);
-    if (!buffer)
-      return 2;
-    results.push_back(drv.analyze(path, buffer->getBuffer()));
-  }
-  driver::printDiagnostics(results, opts.format, opts.showSourceLines,
-                           llvm::errs());
+  if (!analyzeInputs(drv, inputs, results))
+    return 2;
   bool anyError = false;
   llvm::raw_ostream &os = llvm::outs();
   for (driver::FileResult &r : results) {

@@ -1013,17 +1013,8 @@ LogicalResult tlc::target::translateModuleToCuda(ModuleOp module,
     return failure();
   bool ok = true, first = true;
   for (FuncOp func : module.getOps<FuncOp>()) {
-    if (func.isDeclaration())
+    if (skipUnbuildable(func, kernelFilter, ok))
       continue;
-    if (tile::hasLoweringFailed(func)) {
-      ok = false;
-      continue;
-    }
-    bool namedFailed = false;
-    if (skipUnboundInstance(func, kernelFilter, namedFailed)) {
-      ok &= !namedFailed;
-      continue;
-    }
     FailureOr<CudaKernel> k = emitCudaKernel(func, options);
     if (failed(k)) {
       ok = false;

@@ -738,17 +738,8 @@ LogicalResult tlc::target::translateModuleToCpp(ModuleOp module,
      << "#include \"" << options.headerName << "\"\n";
   bool ok = true;
   for (auto func : module.getOps<tile::FuncOp>()) {
-    if (func.isDeclaration())
+    if (skipUnbuildable(func, kernelFilter, ok))
       continue;
-    if (tile::hasLoweringFailed(func)) { // already diagnosed
-      ok = false;
-      continue;
-    }
-    bool namedFailed = false;
-    if (skipUnboundInstance(func, kernelFilter, namedFailed)) {
-      ok &= !namedFailed;
-      continue;
-    }
     Emitter emitter(func, options);
     if (failed(emitter.emitFunction())) {
       ok = false;

@@ -301,8 +301,15 @@ FailureOr<artifact::Manifest> tlc::target::describeKernel(tile::FuncOp func) {
   return m;
 }
 
-bool tlc::target::skipUnboundInstance(tile::FuncOp func,
-                                      StringRef kernelFilter, bool &failed) {
+bool tlc::target::skipUnbuildable(tile::FuncOp func, StringRef kernelFilter,
+                                  bool &ok) {
+  if (func.isDeclaration())
+    return true;
+  // Already diagnosed as impossible to lower.
+  if (tile::hasLoweringFailed(func)) {
+    ok = false;
+    return true;
+  }
   SmallVector<StringRef> unbound = tile::getUnboundTileParameters(func);
   if (unbound.empty())
     return false;
@@ -315,7 +322,7 @@ bool tlc::target::skipUnboundInstance(tile::FuncOp func,
     << llvm::join(unbound, ", ")
     << ", which no call site binds (bind them with -D name=value or call "
        "the factory)";
-  failed |= named;
+  ok &= !named;
   return true;
 }
 
@@ -325,20 +332,8 @@ LogicalResult tlc::target::forEachKernelToBuild(
   bool ok = true;
   for (Operation &op : module->getRegion(0).front()) {
     auto func = dyn_cast<tile::FuncOp>(op);
-    if (!func || func.isDeclaration())
+    if (!func || skipUnbuildable(func, kernelFilter, ok))
       continue;
-    // Already diagnosed as impossible to lower.
-    if (tile::hasLoweringFailed(func)) {
-      ok = false;
-      continue;
-    }
-    // A default instance whose tile shapes depend on parameters nothing
-    // bound is not built; it is an error only when asked for by name.
-    bool namedFailed = false;
-    if (skipUnboundInstance(func, kernelFilter, namedFailed)) {
-      ok &= !namedFailed;
-      continue;
-    }
     FailureOr<artifact::Manifest> manifest = describeKernel(func);
     if (failed(manifest)) {
       ok = false;

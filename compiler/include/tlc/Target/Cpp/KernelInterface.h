@@ -63,12 +63,14 @@ getManifestShape(tile::BufferType type, unsigned *unknownDim = nullptr);
 /// parameters or launches that cannot be described.
 mlir::FailureOr<artifact::Manifest> describeKernel(tile::FuncOp func);
 
-/// Whether \p func is a default instance no code can be generated for
-/// (tile::getUnboundTileParameters): then a warning says so, or an error
-/// (setting \p failed) when a \p kernelFilter is given (the analysis kept
+/// Whether a back end passes over \p func: a declaration; a function a
+/// lowering step already diagnosed (tile::hasLoweringFailed; clears \p ok);
+/// or a default instance no code can be generated for
+/// (tile::getUnboundTileParameters), with a warning that says so — an error
+/// that clears \p ok when a \p kernelFilter is given (the analysis kept
 /// only the instances it selects, so the user asked for this one).
-bool skipUnboundInstance(tile::FuncOp func, llvm::StringRef kernelFilter,
-                         bool &failed);
+bool skipUnbuildable(tile::FuncOp func, llvm::StringRef kernelFilter,
+                     bool &ok);
 
 /// What every target's artifact build does first: walks the defined
 /// functions of \p module in order, each with its manifest from
