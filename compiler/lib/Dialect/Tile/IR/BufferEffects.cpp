@@ -149,8 +149,8 @@ SmallVector<StringRef> tlc::tile::getUnboundTileParameters(FuncOp func) {
         for (; at != StringRef::npos; at = text.find(name, at + 1)) {
           auto isIdent = [](char c) { return llvm::isAlnum(c) || c == '_'; };
           bool before = at > 0 && isIdent(text[at - 1]);
-          bool after = at + name.size() < text.size() &&
-                       isIdent(text[at + name.size()]);
+          bool after =
+              at + name.size() < text.size() && isIdent(text[at + name.size()]);
           if (!before && !after)
             break;
         }
@@ -164,4 +164,3 @@ SmallVector<StringRef> tlc::tile::getUnboundTileParameters(FuncOp func) {
   });
   return used;
 }
-

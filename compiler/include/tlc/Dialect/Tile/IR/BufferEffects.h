@@ -59,9 +59,9 @@ int getStatementOf(mlir::Block &body, mlir::Operation *op,
 /// The first and last statement of \p body that use \p buffer (through
 /// views; a loop or other region op is one statement; a layout annotation
 /// is no use), or std::nullopt when none does.
-std::optional<std::pair<int, int>>
-getLiveRange(mlir::Block &body, mlir::Value buffer,
-             const StatementIndex &index);
+std::optional<std::pair<int, int>> getLiveRange(mlir::Block &body,
+                                                mlir::Value buffer,
+                                                const StatementIndex &index);
 
 class FuncOp;
 

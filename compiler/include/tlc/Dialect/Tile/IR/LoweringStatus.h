@@ -28,7 +28,8 @@ inline bool hasLoweringFailed(mlir::Operation *func) {
 
 /// Marks \p func as impossible to lower (after diagnosing why).
 inline void markLoweringFailed(mlir::Operation *func) {
-  func->setAttr("tile.lowering_failed", mlir::UnitAttr::get(func->getContext()));
+  func->setAttr("tile.lowering_failed",
+                mlir::UnitAttr::get(func->getContext()));
 }
 
 } // namespace tlc::tile
