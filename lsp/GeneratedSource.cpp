@@ -23,7 +23,6 @@
 #ifdef TLC_LSP_HAVE_CUDA
 #include "tlc/Dialect/Tile/Transforms/Passes.h"
 #include "tlc/Target/CUDA/CUDAEmitter.h"
-#include "tlc/Target/CUDA/CUDATarget.h"
 #endif
 #include "tlc/Target/Cpp/CppEmitter.h"
 
@@ -297,7 +296,7 @@ tlc::lsp::generateSource(const Document &doc, const KernelFact &kernel,
 #else
     // The printer reads the plan of the GPU lowering passes.
     auto module = func->getParentOfType<mlir::ModuleOp>();
-    if (!module || mlir::failed(target::lowerForCuda(module)) ||
+    if (!module || mlir::failed(tile::runGpuLowering(module)) ||
         tile::hasLoweringFailed(func))
       return Failure{FailureKind::Failed,
                      "cannot generate CUDA for " + label + ": " + errors};

@@ -37,28 +37,13 @@ LogicalResult tlc::driver::lowerForTarget(ModuleOp module,
                                           const LoweringOptions &options) {
   if (!hasLoweredLevel(targetName))
     return success();
-  std::vector<std::string> known = getLoweringPasses(targetName);
-  for (const std::string &p : options.printAfter)
-    if (!llvm::is_contained(known, p)) {
-      std::string list;
-      for (const std::string &k : known)
-        list += (list.empty() ? "" : ", ") + k;
-      module.emitError() << "--print-ir-after: no pass '" << p
-                         << "' in the lowering of " << targetName
-                         << " (its passes: " << list << ")";
-      return failure();
-    }
-  PassManager pm(module.getContext());
-  // Not verified between passes: an instance the evaluator could not build
-  // validly must fail alone (at the op the back end cannot print), not
-  // stop every other instance of the file.
-  pm.enableVerifier(false);
-  tile::buildGpuLoweringPipeline(pm);
-  if (options.printAfterAll || !options.printAfter.empty()) {
-    // The trace prints the whole module after the chosen passes; the
-    // context must not be multithreaded for IR printing.
-    std::vector<std::string> after = options.printAfter;
-    bool all = options.printAfterAll;
+  if (!options.printAfterAll && options.printAfter.empty())
+    return tile::runGpuLowering(module);
+  // The trace prints the whole module after the chosen passes; the context
+  // must not be multithreaded for IR printing.
+  std::vector<std::string> after = options.printAfter;
+  bool all = options.printAfterAll;
+  return tile::runGpuLowering(module, [&](PassManager &pm) {
     OpPrintingFlags flags;
     flags.assumeVerified();
     pm.enableIRPrinting(
@@ -70,6 +55,5 @@ LogicalResult tlc::driver::lowerForTarget(ModuleOp module,
         /*printModuleScope=*/true, /*printAfterOnlyOnChange=*/false,
         /*printAfterOnlyOnFailure=*/false,
         options.trace ? *options.trace : llvm::errs(), flags);
-  }
-  return pm.run(module);
+  });
 }

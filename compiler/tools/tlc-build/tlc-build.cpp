@@ -114,6 +114,20 @@ std::optional<eval::TargetInfo> analysisTarget(llvm::StringRef spec) {
   return result;
 }
 
+/// The architectures of a `cuda:A,B,...` target into \p archs; false after
+/// `tlc-build: error: WHAT: --target=...: why` when one is unknown.
+bool readCudaArchitectures(llvm::StringRef what, llvm::StringRef targetName,
+                           std::vector<std::string> &archs) {
+  auto parsed = target::parseCudaArchitectures(targetName.drop_front(5));
+  if (!parsed) {
+    llvm::errs() << "tlc-build: error: " << what << ": --target=" << targetName
+                 << ": " << llvm::toString(parsed.takeError()) << "\n";
+    return false;
+  }
+  archs = std::move(*parsed);
+  return true;
+}
+
 /// Analyses every input into \p results and prints the analysis
 /// diagnostics; false (after an error line) when a file cannot be read.
 bool analyzeInputs(driver::Driver &drv, llvm::ArrayRef<std::string> inputs,
@@ -145,14 +159,9 @@ int buildArtifacts(driver::Driver &drv, llvm::ArrayRef<std::string> inputs,
                     "cuda:sm_86, cuda:sm_89, cuda:sm_90a do)\n";
     return 2;
   }
-  if (isCuda) {
-    auto archs = target::parseCudaArchitectures(targetName.drop_front(5));
-    if (!archs) {
-      llvm::errs() << "tlc-build: error: -o: --target=" << targetName << ": "
-                   << llvm::toString(archs.takeError()) << "\n";
-      return 2;
-    }
-  }
+  std::vector<std::string> archs;
+  if (isCuda && !readCudaArchitectures("-o", targetName, archs))
+    return 2;
   std::vector<driver::FileResult> results;
   if (!analyzeInputs(drv, inputs, results))
     return 2;
@@ -189,22 +198,6 @@ int buildArtifacts(driver::Driver &drv, llvm::ArrayRef<std::string> inputs,
   return anyError ? 1 : 0;
 }
 
-/// The compute capability (major * 10 + minor) of the oldest architecture
-/// of `cuda:A,B,...`, 0 when unknown.
-unsigned oldestComputeCapability(llvm::StringRef targetName) {
-  unsigned oldest = 0;
-  llvm::SmallVector<llvm::StringRef, 4> archs;
-  targetName.drop_front(5).split(archs, ',');
-  for (llvm::StringRef a : archs) {
-    unsigned cc = 0;
-    if (a.trim().drop_front(3).take_while(llvm::isDigit).getAsInteger(10, cc))
-      continue;
-    if (!oldest || cc < oldest)
-      oldest = cc;
-  }
-  return oldest;
-}
-
 /// `--emit=lowered|cuda|cpp|hip`: analyses every file and prints, per file,
 /// the lowered IR or the generated source of every kernel instance, writing
 /// nothing. Returns the exit status.
@@ -237,6 +230,10 @@ int emitGenerated(driver::Driver &drv, llvm::ArrayRef<std::string> inputs,
                     "C++; use --target=cpu\n";
     return 2;
   }
+  std::vector<std::string> cudaArchs;
+  if (isCuda &&
+      !readCudaArchitectures(("--emit=" + kind).str(), targetName, cudaArchs))
+    return 2;
   std::vector<driver::FileResult> results;
   if (!analyzeInputs(drv, inputs, results))
     return 2;
@@ -272,7 +269,7 @@ int emitGenerated(driver::Driver &drv, llvm::ArrayRef<std::string> inputs,
     } else if (kind == "cuda") {
       target::CudaEmitOptions emit;
       emit.lineDirectives = lineDirectives;
-      if (unsigned cc = oldestComputeCapability(targetName))
+      if (unsigned cc = target::getOldestComputeCapability(cudaArchs))
         emit.minComputeCapability = cc;
       anyError |= mlir::failed(
           target::translateModuleToCuda(module, os, emit, kernelFilter));

@@ -21,7 +21,6 @@
 #include "tlc/Dialect/Tile/IR/TileOps.h"
 #include "tlc/Dialect/Tile/Transforms/Passes.h"
 #include "tlc/Target/CUDA/CUDAEmitter.h"
-#include "tlc/Target/CUDA/CUDATarget.h"
 #include "tlc/Target/Cpp/CppEmitter.h"
 #include "tlc/Target/Cpp/KernelInterface.h"
 
@@ -55,7 +54,7 @@ static LogicalResult printCudaSourceMap(Operation *op, raw_ostream &os) {
   auto module = dyn_cast<ModuleOp>(op);
   if (!module)
     return op->emitError("expected a module");
-  if (failed(tlc::target::lowerForCuda(module)))
+  if (failed(tlc::tile::runGpuLowering(module)))
     return failure();
   for (auto func : module.getOps<tlc::tile::FuncOp>()) {
     if (func.isDeclaration())

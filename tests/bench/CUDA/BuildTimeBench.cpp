@@ -25,6 +25,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tlc/Dialect/Tile/IR/TileOps.h"
+#include "tlc/Dialect/Tile/Transforms/Passes.h"
 #include "tlc/Driver/Driver.h"
 #include "tlc/Eval/Eval.h"
 #include "tlc/Syntax/Parser.h"
@@ -170,7 +171,7 @@ PassTimes runPass(const std::string &path, llvm::StringRef text,
 
   // What buildCudaArtifacts does before nvcc: lower, describe and emit.
   t0 = Clock::now();
-  if (failed(target::lowerForCuda(*analysis.module))) {
+  if (failed(tile::runGpuLowering(*analysis.module))) {
     t.ok = false;
     t.error = "the GPU lowering passes failed";
     return t;

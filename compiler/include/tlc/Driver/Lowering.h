@@ -29,7 +29,8 @@ namespace tlc::driver {
 struct LoweringOptions {
   /// Print the module after every pass.
   bool printAfterAll = false;
-  /// Print the module after the passes with these flags (`tile-plan-...`).
+  /// Print the module after the passes with these flags (`tile-plan-...`;
+  /// getLoweringPasses lists them, and tlc-build refuses other names).
   std::vector<std::string> printAfter;
   /// Where the trace goes (stderr when null).
   llvm::raw_ostream *trace = nullptr;
@@ -42,11 +43,11 @@ bool hasLoweredLevel(llvm::StringRef targetName);
 /// The flags of the passes lowerForTarget runs for \p targetName, in order.
 std::vector<std::string> getLoweringPasses(llvm::StringRef targetName);
 
-/// Runs the lowering passes of \p targetName on \p module (nothing for a
-/// target without a lowered level). Functions a pass cannot lower are
-/// marked and diagnosed through the context's handler; this fails only for
-/// a bad option (an unknown --print-ir-after pass) or a pass manager
-/// failure.
+/// Runs the lowering passes of \p targetName on \p module, traced as
+/// \p options say (tile::runGpuLowering; nothing for a target without a
+/// lowered level). Functions a pass cannot lower are marked and diagnosed
+/// through the context's handler; this fails only when the pass manager
+/// does.
 mlir::LogicalResult lowerForTarget(mlir::ModuleOp module,
                                    llvm::StringRef targetName,
                                    const LoweringOptions &options = {});

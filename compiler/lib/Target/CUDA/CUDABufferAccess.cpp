@@ -76,7 +76,7 @@ FailureOr<std::string> Emitter::linearIndex(const RootAccess &access,
     for (unsigned d = 1; d + 1 < access.indices.size(); ++d)
       rowIdx = "(" + rowIdx + ") * " + std::to_string(type.getShape()[d]) +
                " + " + access.indices[d];
-    int64_t chunkElems = 16 / byteWidth(type.getElementType());
+    int64_t chunkElems = 16 / getElementStorageBytes(type.getElementType());
     return "tlc::cuda::swizzledIndex<" + std::to_string(sw->second) +
            (chunkElems == 8 ? "" : ", " + std::to_string(chunkElems)) +
            ">(" + rowIdx + ", " + access.indices.back() + ")";

@@ -14,7 +14,6 @@
 #include "EmitterImpl.h"
 
 #include "tlc/Dialect/Tile/Transforms/Passes.h"
-#include "tlc/Target/CUDA/CUDATarget.h"
 #include "tlc/Target/Cpp/KernelInterface.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -31,14 +30,6 @@ using namespace tlc::target::cuda_detail;
 
 FileLineColRange tlc::target::cuda_detail::getFileLoc(Location loc) {
   return tile::getSourceLocation(loc);
-}
-
-int64_t tlc::target::cuda_detail::byteWidth(Type t) {
-  if (t.isIntOrFloat())
-    return std::max<int64_t>(1, t.getIntOrFloatBitWidth() / 8);
-  if (isa<IndexType>(t))
-    return 8;
-  return 0;
 }
 
 static bool isSmallFloat(Type t) {
@@ -296,10 +287,10 @@ LogicalResult Emitter::emitKernel(KernelOp op) {
     auto t = cast<BufferType>(root.getType());
     if (!isSharedScope(t.getScope()) || !t.isStatic() || t.getRank() < 2 ||
         (only2D && t.getRank() != 2) ||
-        (byteWidth(t.getElementType()) != 2 &&
-         byteWidth(t.getElementType()) != 1))
+        (getElementStorageBytes(t.getElementType()) != 2 &&
+         getElementStorageBytes(t.getElementType()) != 1))
       return;
-    int64_t rowBytes = t.getShape().back() * byteWidth(t.getElementType());
+    int64_t rowBytes = t.getShape().back() * getElementStorageBytes(t.getElementType());
     if (rowBytes % 16 == 0 && rowBytes >= 32)
       swizzled[root] = rowBytes / 16;
   };
@@ -341,7 +332,7 @@ LogicalResult Emitter::emitKernel(KernelOp op) {
                       "(run --tile-plan-shared-memory)");
       return WalkResult::interrupt();
     }
-    int64_t bytes = byteWidth(type.getElementType());
+    int64_t bytes = getElementStorageBytes(type.getElementType());
     for (int64_t e : type.getShape())
       bytes *= e;
     auto staged = stagedBuffers.find(alloc.getResult());
@@ -536,11 +527,11 @@ LogicalResult Emitter::emitView(ViewOp op) {
   auto srcType = cast<BufferType>(src.getType());
   auto type = cast<BufferType>(op.getType());
   MemoryScope scope = srcType.getScope();
-  bool whole = rootOf(src) == src && !src.getDefiningOp<ViewOp>();
+  bool whole = getRootBuffer(src) == src; // an allocation or a parameter
   if (!whole || !(scope == MemoryScope::Global || isSharedScope(scope)) ||
       swizzled.count(src) || stagedBuffers.count(src) ||
-      byteWidth(srcType.getElementType()) == 0 ||
-      byteWidth(type.getElementType()) == 0 ||
+      getElementStorageBytes(srcType.getElementType()) == 0 ||
+      getElementStorageBytes(type.getElementType()) == 0 ||
       (srcType.getElementType() != type.getElementType() &&
        (getElementBitWidth(srcType.getElementType()) < 8 ||
         getElementBitWidth(type.getElementType()) < 8))) {
@@ -1009,7 +1000,7 @@ LogicalResult tlc::target::translateModuleToCuda(ModuleOp module,
                                                  llvm::raw_ostream &os,
                                                  const CudaEmitOptions &options,
                                          llvm::StringRef kernelFilter) {
-  if (failed(lowerForCuda(module)))
+  if (failed(tile::runGpuLowering(module)))
     return failure();
   bool ok = true, first = true;
   for (FuncOp func : module.getOps<FuncOp>()) {

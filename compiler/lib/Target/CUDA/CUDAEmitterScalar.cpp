@@ -63,7 +63,7 @@ LogicalResult Emitter::emitScalar(Operation *op) {
         names[res] = i.getValue().isZero() ? "false" : "true";
       else
         names[res] = std::to_string(i.getValue().getSExtValue()) +
-                     ((isa<IndexType>(rt) ? wideIndex : byteWidth(rt) == 8)
+                     ((isa<IndexType>(rt) ? wideIndex : getElementStorageBytes(rt) == 8)
                           ? "ll"
                           : "");
       return success();

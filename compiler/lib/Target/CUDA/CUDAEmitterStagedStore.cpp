@@ -31,23 +31,22 @@ Emitter::deadSharedArea(Operation *at, int64_t bytes) {
   if (!kernel)
     return std::nullopt;
   Block &body = kernel.getBody().front();
-  // Shared allocations some statement at or after `at` uses.
-  llvm::SmallPtrSet<Value, 8> live;
-  kernel.walk([&](Operation *user) {
-    Operation *top = body.findAncestorOpInBlock(*user);
-    if (!top || top->isBeforeInBlock(at))
-      return;
-    for (Value v : user->getOperands())
-      if (isa<BufferType>(v.getType()))
-        live.insert(rootOf(v));
-  });
+  // Shared allocations some statement at or after `at` uses (through
+  // regions and views: the live ranges tile-plan-shared-memory planned by).
+  StatementIndex index = indexStatements(body);
+  int now = getStatementOf(body, at, index);
+  auto isLive = [&](Value alloc) {
+    std::optional<std::pair<int, int>> range =
+        getLiveRange(body, alloc, index);
+    return range && range->second >= now;
+  };
   // Dead allocations by offset; the first run of adjacent ones (128-byte
   // alignment gaps allowed) that holds `bytes` and that no live buffer
   // placed in the same bytes (tile-plan-shared-memory reuse) overlaps.
   SmallVector<std::tuple<int64_t, int64_t, Value>> dead;
   SmallVector<std::pair<int64_t, int64_t>> busy;
   for (auto &[alloc, slot] : sharedSlots) {
-    if (!live.contains(alloc))
+    if (!isLive(alloc))
       dead.push_back({slot.offset, slot.bytes, alloc});
     else if (slot.bytes)
       busy.push_back({slot.offset, slot.offset + slot.bytes});
@@ -87,7 +86,7 @@ FailureOr<bool> Emitter::emitStagedFragmentStore(CopyOp op,
   auto dstType = cast<BufferType>(dst.getType());
   Type srcElem = cast<BufferType>(op.getSrc().getType()).getElementType();
   Type dstElem = dstType.getElementType();
-  int64_t elemBytes = byteWidth(dstElem);
+  int64_t elemBytes = getElementStorageBytes(dstElem);
   if (scopeOf(rootOf(dst)) != MemoryScope::Global || memDims.size() != 2 ||
       frag.vec * elemBytes >= 16 || elemBytes > 16 || 16 % elemBytes)
     return false;

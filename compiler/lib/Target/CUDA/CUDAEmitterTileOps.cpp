@@ -76,7 +76,7 @@ static std::string rowMajor(ArrayRef<std::string> coords,
 
 /// Bytes of the row-major tile of fragment \p root (layout \p frag).
 static int64_t fragmentBytes(Value root, const FragmentInfo &frag) {
-  int64_t bytes = byteWidth(cast<BufferType>(root.getType()).getElementType());
+  int64_t bytes = getElementStorageBytes(cast<BufferType>(root.getType()).getElementType());
   for (int64_t e : frag.shape)
     bytes *= e;
   return bytes;
@@ -472,7 +472,7 @@ LogicalResult Emitter::emitFragmentCopy(CopyOp op) {
   }
   int64_t vec = frag.vec;
   bool sameType = srcElem == dstElem;
-  int64_t vecBytes = vec * byteWidth(dstElem);
+  int64_t vecBytes = vec * getElementStorageBytes(dstElem);
   // A fragment -> memory copy that converts (f32 accumulator -> f16)
   // packs the converted elements and stores them as one vector too.
   bool canVector = (sameType || srcFrag) && vec > 1 &&
@@ -592,7 +592,7 @@ Emitter::packedRegisters(StringRef name, Type srcElem, Type dstElem,
   FailureOr<std::string> storage = storageType(dstElem, at);
   if (failed(storage))
     return failure();
-  int64_t bytes = vec * byteWidth(dstElem);
+  int64_t bytes = vec * getElementStorageBytes(dstElem);
   SmallVector<std::string> lines;
   lines.push_back("alignas(" + std::to_string(bytes) + ") " + *storage + " " +
                   name.str() + "[" + std::to_string(vec) + "];");
@@ -749,11 +749,11 @@ LogicalResult Emitter::emitCopy(CopyOp op) {
   if (frag) {
     vec = frag->vec;
   } else if (sameType && !extents.empty()) {
-    vec = std::max<int64_t>(1, 16 / byteWidth(srcElem));
+    vec = std::max<int64_t>(1, 16 / getElementStorageBytes(srcElem));
     while (vec > 1 && extents.back() % vec != 0)
       vec /= 2;
   }
-  int64_t vecBytes = vec * byteWidth(dstElem);
+  int64_t vecBytes = vec * getElementStorageBytes(dstElem);
   bool canVector = sameType && vec > 1 &&
                    (vecBytes == 4 || vecBytes == 8 || vecBytes == 16);
   int64_t chunks = numel / vec;

@@ -564,7 +564,7 @@ LogicalResult Emitter::assignFragmentLayouts(KernelOp kernel) {
           break;
         vec /= 2;
       }
-      int64_t bytes = byteWidth(type.getElementType());
+      int64_t bytes = getElementStorageBytes(type.getElementType());
       while (vec * bytes > 16)
         vec /= 2;
     }

@@ -229,7 +229,7 @@ bool Emitter::provenAligned(const RootAccess &access, int64_t vec) {
     // The swizzle permutes 16-byte chunks of a row and keeps the offset
     // inside a chunk: aligned when the column is and vec fits a chunk.
     int64_t rowLen = type.getShape().back();
-    int64_t bytes = byteWidth(type.getElementType());
+    int64_t bytes = getElementStorageBytes(type.getElementType());
     return vec * bytes <= 16 && rowLen % vec == 0 && divides(rank - 1, 1);
   }
   int64_t stride = 1;

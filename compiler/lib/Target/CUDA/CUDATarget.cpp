@@ -7,12 +7,9 @@
 
 #include "tlc/Target/CUDA/CUDATarget.h"
 
-#include "tlc/Dialect/Tile/IR/BufferEffects.h"
 #include "tlc/Dialect/Tile/IR/TileOps.h"
 #include "tlc/Dialect/Tile/Transforms/Passes.h"
 #include "tlc/Target/Cpp/KernelInterface.h"
-
-#include "mlir/Pass/PassManager.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
@@ -77,6 +74,19 @@ llvm::Expected<std::string> tlc::target::findNvcc(llvm::StringRef configured) {
           "and PATH); install the CUDA toolkit or set TLC_NVCC to nvcc's "
           "path. The CUDA source was written; compile it elsewhere with "
           "nvcc -cubin");
+}
+
+unsigned
+tlc::target::getOldestComputeCapability(llvm::ArrayRef<std::string> archs) {
+  unsigned oldest = 0;
+  for (llvm::StringRef a : archs) {
+    unsigned cc = 0;
+    if (a.drop_front(3).take_while(llvm::isDigit).getAsInteger(10, cc))
+      continue;
+    if (!oldest || cc < oldest)
+      oldest = cc;
+  }
+  return oldest;
 }
 
 llvm::Expected<std::vector<std::string>>
@@ -236,43 +246,19 @@ static llvm::Error configureCompiler(const CudaBuildOptions &options,
   return llvm::Error::success();
 }
 
-LogicalResult tlc::target::lowerForCuda(ModuleOp module) {
-  bool planned = true;
-  module.walk([&](tile::KernelOp kernel) {
-    auto func = kernel->getParentOfType<tile::FuncOp>();
-    planned &= kernel->hasAttr("tile.shared_bytes") ||
-               (func && (tile::hasLoweringFailed(func) ||
-                         !tile::getUnboundTileParameters(func).empty()));
-  });
-  if (planned)
-    return success();
-  PassManager pm(module.getContext());
-  // As tlc-build's lowering (Driver/Lowering.cpp): an invalid instance
-  // fails alone, at its op, not the whole module.
-  pm.enableVerifier(false);
-  tile::buildGpuLoweringPipeline(pm);
-  return pm.run(module);
-}
-
 LogicalResult tlc::target::buildCudaArtifacts(ModuleOp module,
                                               llvm::StringRef outDir,
                                               const CudaBuildOptions &options) {
   auto archs = parseCudaArchitectures(options.arch);
   if (!archs)
     return module.emitError() << llvm::toString(archs.takeError());
-  if (failed(lowerForCuda(module)))
+  if (failed(tile::runGpuLowering(module)))
     return failure();
   std::string archList = llvm::join(*archs, ",");
   // The emitter refuses what the oldest architecture of the list lacks.
   CudaEmitOptions emitOptions = options.emit;
-  for (auto [i, a] : llvm::enumerate(*archs)) {
-    unsigned cc = 0;
-    if (llvm::StringRef(a).drop_front(3).take_while(llvm::isDigit).getAsInteger(
-            10, cc))
-      continue;
-    if (i == 0 || cc < emitOptions.minComputeCapability)
-      emitOptions.minComputeCapability = cc;
-  }
+  if (unsigned cc = getOldestComputeCapability(*archs))
+    emitOptions.minComputeCapability = cc;
   // The compiler is set up at the first kernel (a module without kernels
   // needs none).
   std::optional<artifact::HostCompileOptions> compiler;

@@ -417,8 +417,6 @@ private:
 
 /// The file location inside \p loc (through names, call sites, fusions).
 mlir::FileLineColRange getFileLoc(mlir::Location loc);
-/// Bytes of one element of \p t (0 if unknown).
-int64_t byteWidth(mlir::Type t);
 
 } // namespace tlc::target::cuda_detail
 

@@ -33,7 +33,7 @@
 //    T.atomic_add, T.print, T.device_assert, T.use_swizzle.
 //  * Shared buffers live in one dynamic shared-memory array at the offsets
 //    tile-plan-shared-memory gave them (the module must have run the GPU
-//    lowering passes: lowerForCuda); barriers are inserted where shared
+//    lowering passes: tile::runGpuLowering); barriers are inserted where shared
 //    bytes written by one statement are read or rewritten by a later one
 //    (two buffers the plan placed in the same bytes count as one).
 //  * f16/bf16 values are computed in f32 and rounded after every

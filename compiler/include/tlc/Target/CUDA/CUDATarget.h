@@ -78,6 +78,10 @@ llvm::Expected<std::string> findNvcc(llvm::StringRef configured);
 llvm::Expected<std::vector<std::string>>
 parseCudaArchitectures(llvm::StringRef archList);
 
+/// The compute capability (major * 10 + minor: sm_80 is 80) of the oldest
+/// of \p archs (`sm_80`, `sm_90a`, ...), 0 when none can be read.
+unsigned getOldestComputeCapability(llvm::ArrayRef<std::string> archs);
+
 /// The nvcc flags of \p arch, one architecture or a comma-separated list
 /// (before `-I DIR SOURCE -o OUT`): sm_90a alone gives a cubin; anything
 /// else a fatbin with SASS for each architecture, plus PTX for each sm_8x
@@ -108,14 +112,8 @@ llvm::Error compileWithNvrtc(llvm::StringRef sourcePath,
 const std::vector<std::pair<std::string, std::string>> &
 getCudaDeviceHeaders();
 
-/// Runs the GPU lowering passes (tile::buildGpuLoweringPipeline) on
-/// \p module unless every kernel is already planned (a driver that traces
-/// the passes runs them first). Functions a pass cannot lower are marked
-/// (tile::hasLoweringFailed) and diagnosed; this fails only when the pass
-/// manager does.
-mlir::LogicalResult lowerForCuda(mlir::ModuleOp module);
-
-/// Writes the CUDA artifacts of every defined `tile.func` of \p module into
+/// Writes the CUDA artifacts of every defined `tile.func` of \p module (after
+/// the GPU lowering passes, tile::runGpuLowering) into
 /// \p outDir. Problems are reported as MLIR diagnostics (emission errors on
 /// the op, nvcc or write errors on the function); an instance that fails
 /// does not stop the others. Succeeds when every instance was written.

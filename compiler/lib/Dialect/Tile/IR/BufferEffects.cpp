@@ -29,6 +29,14 @@ Value tlc::tile::getRootBuffer(Value buffer) {
   }
 }
 
+int64_t tlc::tile::getElementStorageBytes(Type t) {
+  if (t.isIntOrFloat())
+    return std::max<int64_t>(1, t.getIntOrFloatBitWidth() / 8);
+  if (isa<IndexType>(t))
+    return 8;
+  return 0;
+}
+
 MemoryScope tlc::tile::getScopeOf(Value buffer) {
   return cast<BufferType>(buffer.getType()).getScope();
 }

@@ -7,6 +7,7 @@
 
 #include "tlc/Dialect/Tile/Transforms/Passes.h"
 
+#include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/Pass/PassRegistry.h"
 
 using namespace mlir;
@@ -14,6 +15,22 @@ using namespace mlir;
 void tlc::tile::buildGpuLoweringPipeline(OpPassManager &pm) {
   pm.addPass(createTilePlanPipelines());
   pm.addPass(createTilePlanSharedMemory());
+}
+
+LogicalResult
+tlc::tile::runGpuLowering(ModuleOp module,
+                          llvm::function_ref<void(PassManager &)> instrument) {
+  if (module->hasAttr("tile.gpu_lowered"))
+    return success();
+  PassManager pm(module.getContext());
+  pm.enableVerifier(false);
+  buildGpuLoweringPipeline(pm);
+  if (instrument)
+    instrument(pm);
+  if (failed(pm.run(module)))
+    return failure();
+  module->setAttr("tile.gpu_lowered", UnitAttr::get(module.getContext()));
+  return success();
 }
 
 void tlc::tile::registerTilePipelines() {

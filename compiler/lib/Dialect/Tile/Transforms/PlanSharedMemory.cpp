@@ -29,16 +29,6 @@ using namespace mlir;
 using namespace tlc;
 using namespace tlc::tile;
 
-/// Bytes of one element as the printers store it (sub-byte types take a
-/// byte), 0 when unknown.
-static int64_t storageBytes(Type t) {
-  if (t.isIntOrFloat())
-    return std::max<int64_t>(1, t.getIntOrFloatBitWidth() / 8);
-  if (isa<IndexType>(t))
-    return 8;
-  return 0;
-}
-
 namespace {
 /// One shared buffer to place.
 struct Item {
@@ -68,7 +58,7 @@ static bool planKernel(KernelOp kernel, int64_t alignment) {
     }
     Item item;
     item.alloc = alloc;
-    item.bytes = storageBytes(type.getElementType());
+    item.bytes = getElementStorageBytes(type.getElementType());
     for (int64_t e : type.getShape())
       item.bytes *= e;
     if (auto stages = alloc->getAttrOfType<IntegerAttr>("tile.stages"))

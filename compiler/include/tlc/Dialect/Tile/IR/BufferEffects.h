@@ -36,6 +36,10 @@ namespace tlc::tile {
 /// through any chain of `tile.region` and `tile.view`.
 mlir::Value getRootBuffer(mlir::Value buffer);
 
+/// Bytes one element of type \p t takes in a buffer as the printers store
+/// it (sub-byte types take a byte; `index` 8), 0 for a non-scalar type.
+int64_t getElementStorageBytes(mlir::Type t);
+
 /// The memory scope of a buffer value.
 MemoryScope getScopeOf(mlir::Value buffer);
 

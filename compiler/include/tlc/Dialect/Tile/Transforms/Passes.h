@@ -36,6 +36,19 @@ namespace tile {
 /// CUDA printer reads what they decide.
 void buildGpuLoweringPipeline(mlir::OpPassManager &pm);
 
+/// Runs buildGpuLoweringPipeline on \p module once: a module already
+/// lowered (the unit attribute `tile.gpu_lowered`, set after a successful
+/// run) is left as it is, so a driver that traced the passes and the back
+/// end that needs them do not run them twice. \p instrument may configure
+/// the pass manager first (IR printing). Between passes the IR is not
+/// verified: an instance the evaluator built invalidly fails alone, at the
+/// op a back end cannot print, instead of stopping every instance of the
+/// file. Functions a pass cannot lower are marked (hasLoweringFailed) and
+/// diagnosed; this fails only when the pass manager does.
+mlir::LogicalResult runGpuLowering(
+    mlir::ModuleOp module,
+    llvm::function_ref<void(mlir::PassManager &)> instrument = nullptr);
+
 /// Registers `--tile-lower-gpu`, the pipeline buildGpuLoweringPipeline
 /// builds, for tlc-opt.
 void registerTilePipelines();
