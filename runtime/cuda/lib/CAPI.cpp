@@ -7,7 +7,7 @@
 
 #include "tlc_cuda.h"
 
-#include "tlc/Runtime/CUDA/CUDADevice.h"
+#include "tlc/Runtime/CUDA/DriverObjects.h"
 
 #include <cstring>
 

@@ -19,7 +19,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tlc/Runtime/CUDA/CUDADevice.h"
+#include "tlc/Runtime/CUDA/DriverObjects.h"
 #include "tlc/Target/Artifact/ShapeExpr.h"
 #include "tlc/runtime/Device.h"
 

@@ -11,7 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tlc/Runtime/CUDA/CUDADevice.h"
+#include "tlc/Runtime/CUDA/DriverObjects.h"
 #include "tlc_cuda.h"
 
 #include <doctest/doctest.h>

@@ -1,4 +1,4 @@
-//===- CUDADevice.h - Contexts, modules, kernels, buffers, timers -*- C++ -*-===//
+//===- DriverObjects.h - Contexts, modules, buffers, timers -----*- C++ -*-===//
 //
 // Part of the tlc project.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
@@ -16,8 +16,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TLC_RUNTIME_CUDA_CUDADEVICE_H
-#define TLC_RUNTIME_CUDA_CUDADEVICE_H
+#ifndef TLC_RUNTIME_CUDA_DRIVEROBJECTS_H
+#define TLC_RUNTIME_CUDA_DRIVEROBJECTS_H
 
 #include "tlc/Runtime/CUDA/DynamicSymbols.h"
 
@@ -210,4 +210,4 @@ Status readFile(const std::string &path, std::vector<char> &out);
 
 } // namespace tlc::runtime::cuda
 
-#endif // TLC_RUNTIME_CUDA_CUDADEVICE_H
+#endif // TLC_RUNTIME_CUDA_DRIVEROBJECTS_H

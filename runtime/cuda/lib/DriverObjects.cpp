@@ -1,11 +1,11 @@
-//===- CUDADevice.cpp - Contexts, modules, kernels, buffers, timers ---===//
+//===- DriverObjects.cpp - Contexts, modules, kernels, buffers, timers ----===//
 //
 // Part of the tlc project.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 //===----------------------------------------------------------------------===//
 
-#include "tlc/Runtime/CUDA/CUDADevice.h"
+#include "tlc/Runtime/CUDA/DriverObjects.h"
 
 #include <cstring>
 #include <fstream>
