@@ -7,6 +7,9 @@
 
 #include "tlc/runtime/HostTensor.h"
 
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cmath>
@@ -80,37 +83,307 @@ void HostTensor::poison() {
     dtype.storeNaN(bytes.data() + i * dtype.size);
 }
 
-llvm::Error HostTensor::writeNpy(llvm::StringRef path) const {
+void HostTensor::writeNpy(llvm::raw_ostream &os) const {
   bool asFloat32 = dtype.npyDescr == "<f4" && dtype.size != 4;
   bool tf32 = dtype.name == "tfloat32";
-  std::string header = "{'descr': '" + dtype.npyDescr +
-                       "', 'fortran_order': False, 'shape': (";
+  std::string header =
+      "{'descr': '" + dtype.npyDescr + "', 'fortran_order': False, 'shape': (";
   for (size_t d = 0; d < shape.size(); ++d)
-    header += std::to_string(shape[d]) + (shape.size() == 1 ? "," : d + 1 < shape.size() ? ", " : "");
+    header += std::to_string(shape[d]) + (shape.size() == 1      ? ","
+                                          : d + 1 < shape.size() ? ", "
+                                                                 : "");
   header += "), }";
   // magic(6) + version(2) + length(2) + header + '\n', padded to 64.
   size_t total = 10 + header.size() + 1;
   header.append((64 - total % 64) % 64, ' ');
   header += '\n';
+  os.write("\x93NUMPY\x01\x00", 8);
+  uint16_t len = uint16_t(header.size());
+  char lenBytes[2] = {char(len & 0xFF), char(len >> 8)};
+  os.write(lenBytes, 2);
+  os << header;
+  if (!asFloat32 && !tf32) {
+    os.write(reinterpret_cast<const char *>(bytes.data()), bytes.size());
+    return;
+  }
+  int64_t n = numElements();
+  for (int64_t i = 0; i < n; ++i) {
+    float f = float(get(i));
+    char b[4];
+    std::memcpy(b, &f, 4);
+    os.write(b, 4);
+  }
+}
+
+llvm::Error HostTensor::writeNpy(llvm::StringRef path) const {
   return llvm::writeToOutput(path, [&](llvm::raw_ostream &os) {
-    os.write("\x93NUMPY\x01\x00", 8);
-    uint16_t len = uint16_t(header.size());
-    char lenBytes[2] = {char(len & 0xFF), char(len >> 8)};
-    os.write(lenBytes, 2);
-    os << header;
-    if (!asFloat32 && !tf32) {
-      os.write(reinterpret_cast<const char *>(bytes.data()), bytes.size());
-      return llvm::Error::success();
-    }
-    int64_t n = numElements();
-    for (int64_t i = 0; i < n; ++i) {
-      float f = float(get(i));
-      char b[4];
-      std::memcpy(b, &f, 4);
-      os.write(b, 4);
-    }
+    writeNpy(os);
     return llvm::Error::success();
   });
+}
+
+namespace {
+
+llvm::Error npyError(const llvm::Twine &msg) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), msg);
+}
+
+/// The header dictionary of a `.npy` file: a Python literal of the form
+/// NumPy writes ({'descr': '<f4', 'fortran_order': False, 'shape': (2, 3),}),
+/// parsed strictly (no expressions, no escapes in strings).
+struct NpyHeader {
+  std::string descr;
+  bool fortranOrder = false;
+  std::vector<int64_t> shape;
+};
+
+class NpyHeaderParser {
+public:
+  explicit NpyHeaderParser(llvm::StringRef text) : text(text) {}
+
+  llvm::Expected<NpyHeader> parse() {
+    NpyHeader h;
+    bool sawDescr = false, sawOrder = false, sawShape = false;
+    if (!consume('{'))
+      return fail("the header is not a dictionary ('{' expected)");
+    while (!peek('}')) {
+      std::string key;
+      if (llvm::Error e = parseString(key))
+        return std::move(e);
+      if (!consume(':'))
+        return fail("':' expected after '" + key + "'");
+      if (key == "descr") {
+        if (sawDescr)
+          return fail("'descr' appears twice");
+        sawDescr = true;
+        if (peek('['))
+          return fail("structured dtypes (a list as 'descr') are not "
+                      "supported");
+        if (llvm::Error e = parseString(h.descr))
+          return std::move(e);
+      } else if (key == "fortran_order") {
+        if (sawOrder)
+          return fail("'fortran_order' appears twice");
+        sawOrder = true;
+        if (consumeWord("True"))
+          h.fortranOrder = true;
+        else if (!consumeWord("False"))
+          return fail("'fortran_order' is not True or False");
+      } else if (key == "shape") {
+        if (sawShape)
+          return fail("'shape' appears twice");
+        sawShape = true;
+        if (llvm::Error e = parseShape(h.shape))
+          return std::move(e);
+      } else {
+        return fail("unknown key '" + key +
+                    "' (expected 'descr', "
+                    "'fortran_order' and 'shape')");
+      }
+      if (!consume(','))
+        break;
+    }
+    if (!consume('}'))
+      return fail("',' or '}' expected");
+    skipSpace();
+    if (pos != text.size())
+      return fail("text after the dictionary");
+    if (!sawDescr || !sawOrder || !sawShape)
+      return fail(std::string("the header lacks '") +
+                  (!sawDescr   ? "descr"
+                   : !sawOrder ? "fortran_order"
+                               : "shape") +
+                  "'");
+    return h;
+  }
+
+private:
+  llvm::StringRef text;
+  size_t pos = 0;
+
+  llvm::Error fail(const llvm::Twine &msg) {
+    return npyError("bad .npy header at byte " + llvm::Twine(pos) + ": " + msg);
+  }
+  void skipSpace() {
+    while (pos < text.size() && (text[pos] == ' ' || text[pos] == '\t' ||
+                                 text[pos] == '\n' || text[pos] == '\r'))
+      ++pos;
+  }
+  bool peek(char c) {
+    skipSpace();
+    return pos < text.size() && text[pos] == c;
+  }
+  bool consume(char c) {
+    if (!peek(c))
+      return false;
+    ++pos;
+    return true;
+  }
+  bool consumeWord(llvm::StringRef word) {
+    skipSpace();
+    if (!text.substr(pos).starts_with(word))
+      return false;
+    size_t end = pos + word.size();
+    if (end < text.size() && (llvm::isAlnum(text[end]) || text[end] == '_'))
+      return false;
+    pos = end;
+    return true;
+  }
+  llvm::Error parseString(std::string &out) {
+    skipSpace();
+    if (pos >= text.size() || (text[pos] != '\'' && text[pos] != '"'))
+      return fail("a quoted string expected");
+    char quote = text[pos++];
+    size_t end = text.find(quote, pos);
+    if (end == llvm::StringRef::npos)
+      return fail("unterminated string");
+    llvm::StringRef body = text.slice(pos, end);
+    if (body.contains('\\') || body.contains('\n'))
+      return fail("escapes and newlines in strings are not supported");
+    out = body.str();
+    pos = end + 1;
+    return llvm::Error::success();
+  }
+  llvm::Error parseShape(std::vector<int64_t> &shape) {
+    if (!consume('('))
+      return fail("'shape' is not a tuple");
+    bool comma = false;
+    while (!peek(')')) {
+      skipSpace();
+      size_t begin = pos;
+      while (pos < text.size() && llvm::isDigit(text[pos]))
+        ++pos;
+      llvm::StringRef digits = text.slice(begin, pos);
+      if (digits.empty())
+        return fail("'shape' holds something other than non-negative "
+                    "integers");
+      int64_t v;
+      if (digits.getAsInteger(10, v) || v < 0)
+        return fail("extent " + digits + " is too large");
+      shape.push_back(v);
+      if (shape.size() > 64)
+        return fail("more than 64 dimensions");
+      comma = consume(',');
+      if (!comma)
+        break;
+    }
+    if (!consume(')'))
+      return fail("',' or ')' expected in 'shape'");
+    // (3) is the integer 3 in Python, not a tuple.
+    if (shape.size() == 1 && !comma)
+      return fail("'shape' is not a tuple (a one-element tuple is (N,))");
+    return llvm::Error::success();
+  }
+};
+
+/// Whether the file's descr \p file stores elements as \p want does: the
+/// same kind and size, little-endian ('<'), native ('=') or, for one-byte
+/// types, any byte order.
+bool sameDescr(llvm::StringRef file, llvm::StringRef want) {
+  if (file.size() < 2 || want.size() < 2)
+    return false;
+  if (file.drop_front() != want.drop_front())
+    return false;
+  bool oneByte = want.drop_front(2) == "1";
+  return file[0] == '<' || file[0] == '=' ||
+         (oneByte && llvm::is_contained("|>", file[0]));
+}
+
+} // namespace
+
+llvm::Expected<HostTensor> HostTensor::parseNpy(llvm::StringRef contents,
+                                                const DType &dtype) {
+  if (!contents.starts_with("\x93NUMPY"))
+    return npyError("not a .npy file (no \\x93NUMPY magic)");
+  if (contents.size() < 10)
+    return npyError("truncated .npy header");
+  unsigned major = uint8_t(contents[6]), minor = uint8_t(contents[7]);
+  if (major < 1 || major > 3 || minor != 0)
+    return npyError("unsupported .npy format version " + llvm::Twine(major) +
+                    "." + llvm::Twine(minor) + " (1.0, 2.0 and 3.0 are)");
+  size_t lenBytes = major == 1 ? 2 : 4;
+  if (contents.size() < 8 + lenBytes)
+    return npyError("truncated .npy header");
+  uint64_t headerLen = 0;
+  for (size_t i = 0; i < lenBytes; ++i)
+    headerLen |= uint64_t(uint8_t(contents[8 + i])) << (8 * i);
+  size_t dataStart = 8 + lenBytes;
+  if (headerLen > contents.size() - dataStart)
+    return npyError("the header length " + llvm::Twine(headerLen) +
+                    " runs past the end of the file (" +
+                    llvm::Twine(contents.size()) + " bytes)");
+  llvm::StringRef headerText = contents.substr(dataStart, headerLen);
+  dataStart += headerLen;
+  auto header = NpyHeaderParser(headerText).parse();
+  if (!header)
+    return header.takeError();
+  if (header->fortranOrder)
+    return npyError("the array is in Fortran order; save a C-order array "
+                    "(numpy.ascontiguousarray)");
+  if (!sameDescr(header->descr, dtype.npyDescr)) {
+    std::string hint;
+    if (header->descr.size() > 2 && header->descr[0] == '>')
+      hint = " (the file is big-endian)";
+    return npyError("dtype '" + header->descr + "' where " + dtype.name +
+                    " needs '" + dtype.npyDescr + "'" + hint);
+  }
+  size_t fileElemSize = 0;
+  if (llvm::StringRef(header->descr)
+          .drop_front(2)
+          .getAsInteger(10, fileElemSize) ||
+      fileElemSize == 0)
+    return npyError("dtype '" + header->descr + "' has no element size");
+  // The data must be exactly numElements * fileElemSize bytes.
+  uint64_t dataBytes = contents.size() - dataStart;
+  uint64_t elems = 1;
+  bool empty = llvm::is_contained(header->shape, 0);
+  for (int64_t e : header->shape)
+    if (!empty && __builtin_mul_overflow(elems, uint64_t(e), &elems))
+      return npyError("the shape's element count overflows");
+  if (empty)
+    elems = 0;
+  uint64_t want = 0;
+  bool overflow = __builtin_mul_overflow(elems, uint64_t(fileElemSize), &want);
+  if (overflow || want != dataBytes) {
+    std::string shape;
+    for (int64_t e : header->shape)
+      shape += (shape.empty() ? "" : ", ") + std::to_string(e);
+    return npyError(
+        "shape (" + shape + ") of '" + header->descr + "' needs " +
+        (overflow ? std::string("more than 2^64") : std::to_string(want)) +
+        " bytes of data; the file has " + std::to_string(dataBytes));
+  }
+  HostTensor t(dtype, header->shape);
+  const char *data = contents.data() + dataStart;
+  if (fileElemSize == dtype.size && dtype.name != "tfloat32") {
+    if (dataBytes) // data() of an empty vector may be null.
+      std::memcpy(t.bytes.data(), data, dataBytes);
+    if (dtype.cls == DTypeClass::Bool)
+      for (uint8_t &b : t.bytes)
+        b = b != 0;
+    return t;
+  }
+  // float32 on disk for a dtype NumPy lacks: round each value to it.
+  for (uint64_t i = 0; i < elems; ++i) {
+    float f;
+    std::memcpy(&f, data + 4 * i, 4);
+    t.set(int64_t(i), f);
+  }
+  return t;
+}
+
+llvm::Expected<HostTensor> HostTensor::readNpy(llvm::StringRef path,
+                                               const DType &dtype) {
+  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                            /*RequiresNullTerminator=*/false);
+  if (!buffer)
+    return llvm::createStringError(buffer.getError(),
+                                   "cannot read '" + path +
+                                       "': " + buffer.getError().message());
+  auto t = parseNpy((*buffer)->getBuffer(), dtype);
+  if (!t)
+    return npyError(path + ": " + llvm::toString(t.takeError()));
+  return t;
 }
 
 Comparison tlc::runtime::compareTensors(const HostTensor &out,

@@ -15,7 +15,7 @@ cd "$(dirname "$0")/../.."
 runs=${1:-100000}
 shift || true
 targets=("$@")
-((${#targets[@]})) || targets=(parser manifest lsp eval)
+((${#targets[@]})) || targets=(parser manifest npy lsp eval)
 # LLVM's headers poison memory from instrumented code that the Debian
 # libraries (not instrumented) then touch: user poisoning off.
 export ASAN_OPTIONS=${ASAN_OPTIONS:-allow_user_poisoning=0:detect_leaks=0}
@@ -25,6 +25,7 @@ seeds() {
     parser) echo examples tests/lit/Conformance ;;
     eval) echo examples tests/lit/Conformance ;;
     manifest) echo tests/fuzz/seeds/manifest ;;
+    npy) echo tests/fuzz/seeds/npy ;;
     lsp) echo tests/fuzz/seeds/lsp ;;
   esac
 }

@@ -6,12 +6,15 @@
 //===----------------------------------------------------------------------===//
 //
 //   tlc-run DIR|NAME.json [--kernel NAME] [-D sym=value]... [--seed N]
-//           [--save OUT] [--verify] [--bench] [--device cpu|cuda|hip]
+//           [--inputs DIR] [--save OUT] [--verify] [--bench]
+//           [--device cpu|cuda|hip]
 //
 // Loads the manifests `tlc-build -o DIR` wrote, allocates every tensor
 // parameter (inputs: seeded random normal values; outputs: NaN poison), runs
-// the kernel and reports. `--save OUT` writes every parameter after the run
-// as OUT/NAME.npy and the inputs as they were before it as
+// the kernel and reports. `--inputs DIR` takes the inputs that DIR/NAME.npy
+// holds (DIR/KERNEL/NAME.npy first; shape and dtype checked against the
+// manifest) instead of random ones. `--save OUT` writes every parameter after
+// the run as OUT/NAME.npy and the inputs as they were before it as
 // OUT/inputs/NAME.npy (with several kernels, under OUT/KERNEL/).
 // `--verify` runs the CPU reference on the same inputs and compares every
 // output with dtype-aware tolerances; NaN outputs (unwritten elements) fail.
@@ -61,6 +64,10 @@ cl::list<std::string> defines("D", cl::Prefix,
                               cl::cat(category));
 cl::opt<uint64_t> seed("seed", cl::desc("Seed of the random inputs"),
                        cl::init(0), cl::cat(category));
+cl::opt<std::string>
+    inputsDir("inputs",
+              cl::desc("Read inputs from DIR/NAME.npy where it exists"),
+              cl::value_desc("DIR"), cl::init(""), cl::cat(category));
 cl::opt<std::string> saveDir("save", cl::desc("Write every parameter as .npy"),
                              cl::init(""), cl::cat(category));
 cl::opt<bool> verify("verify",
@@ -96,10 +103,26 @@ struct HostArgs {
   std::vector<std::optional<HostTensor>> tensors;
   std::vector<std::vector<uint8_t>> scalars;
   std::vector<int64_t> symbols;
+  /// The inputs read from --inputs.
+  std::vector<std::string> loaded;
 };
 
-/// Builds the host arguments: evaluates shapes, fills inputs from the seed
-/// and poisons outputs.
+/// The `.npy` file of input \p param of \p m under --inputs, or "" when
+/// there is none: DIR/KERNEL/NAME.npy, else DIR/NAME.npy.
+std::string findInputFile(const artifact::Manifest &m, llvm::StringRef param) {
+  if (inputsDir.empty())
+    return "";
+  for (llvm::StringRef sub : {llvm::StringRef(m.name), llvm::StringRef()}) {
+    llvm::SmallString<256> p(inputsDir);
+    path::append(p, sub, param + ".npy");
+    if (fs::exists(p))
+      return p.str().str();
+  }
+  return "";
+}
+
+/// Builds the host arguments: evaluates shapes, reads inputs from
+/// --inputs or fills them from the seed, and poisons outputs.
 llvm::Expected<HostArgs> makeHostArgs(const artifact::Manifest &m,
                                       const llvm::StringMap<std::string> &defs) {
   HostArgs a;
@@ -173,10 +196,31 @@ llvm::Expected<HostArgs> makeHostArgs(const artifact::Manifest &m,
       shape.push_back(*v);
     }
     HostTensor t(*dt, shape);
-    if (p.role == artifact::Role::Out)
+    std::string file = p.role == artifact::Role::Out ? std::string()
+                                                     : findInputFile(m, p.name);
+    if (p.role == artifact::Role::Out) {
       t.poison();
-    else
+    } else if (file.empty()) {
       t.fillRandom(seed, index);
+    } else {
+      auto loaded = HostTensor::readNpy(file, *dt);
+      if (!loaded)
+        return loaded.takeError();
+      if (loaded->shape != shape) {
+        std::string want, got;
+        for (int64_t e : shape)
+          want += (want.empty() ? "" : ",") + std::to_string(e);
+        for (int64_t e : loaded->shape)
+          got += (got.empty() ? "" : ",") + std::to_string(e);
+        return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                       file + ": shape [" + got +
+                                           "], but parameter '" + p.name +
+                                           "' of kernel '" + m.name + "' is " +
+                                           p.dtype + "[" + want + "]");
+      }
+      t = std::move(*loaded);
+      a.loaded.push_back(p.name);
+    }
     a.tensors.push_back(std::move(t));
   }
   return a;
@@ -258,6 +302,11 @@ int runKernel(Device &dev, const artifact::Manifest &m, llvm::StringRef dir,
   auto host = makeHostArgs(m, defs);
   if (!host)
     return fail(llvm::toString(host.takeError()));
+  if (!inputsDir.empty())
+    llvm::outs() << "  inputs from " << inputsDir << ": "
+                 << (host->loaded.empty() ? std::string("none (all random)")
+                                          : llvm::join(host->loaded, ", "))
+                 << "\n";
   HostArgs before = *host;
   if (!outDir.empty()) {
     llvm::SmallString<256> inDir(outDir);

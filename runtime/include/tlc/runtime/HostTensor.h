@@ -7,7 +7,8 @@
 //
 // A dense row-major tensor in host memory with a manifest dtype: filled with
 // seeded random normal values (inputs) or NaN poison (outputs), compared
-// with dtype-aware tolerances, and written as NumPy `.npy`.
+// with dtype-aware tolerances, written as NumPy `.npy` and read back from
+// `.npy` files with strict header validation.
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,6 +19,7 @@
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <cstdint>
 #include <string>
@@ -39,9 +41,13 @@ struct HostTensor {
   /// The number of elements.
   int64_t numElements() const;
   /// Element \p i as a double.
-  double get(int64_t i) const { return dtype.load(bytes.data() + i * dtype.size); }
+  double get(int64_t i) const {
+    return dtype.load(bytes.data() + i * dtype.size);
+  }
   /// Stores \p v (rounded to the dtype) at element \p i.
-  void set(int64_t i, double v) { dtype.store(bytes.data() + i * dtype.size, v); }
+  void set(int64_t i, double v) {
+    dtype.store(bytes.data() + i * dtype.size, v);
+  }
   /// The data pointer.
   void *data() { return bytes.data(); }
 
@@ -55,6 +61,22 @@ struct HostTensor {
   /// Writes the tensor as `.npy` (version 1.0, C order); dtypes NumPy lacks
   /// are written as float32 holding the exact values.
   llvm::Error writeNpy(llvm::StringRef path) const;
+  /// Writes the `.npy` bytes of writeNpy() to \p os.
+  void writeNpy(llvm::raw_ostream &os) const;
+
+  /// Reads the `.npy` file at \p path as a tensor of \p dtype: see
+  /// parseNpy(). Errors name the file.
+  static llvm::Expected<HostTensor> readNpy(llvm::StringRef path,
+                                            const DType &dtype);
+  /// Parses the `.npy` bytes \p contents (format versions 1.0, 2.0 and
+  /// 3.0) as a tensor of \p dtype. The header must be the dictionary NumPy
+  /// writes: 'descr' equal to \p dtype's npyDescr (any byte-order mark for
+  /// one-byte types; float32 for the dtypes NumPy lacks, whose values are
+  /// then rounded to \p dtype), 'fortran_order' False, 'shape' a tuple of
+  /// non-negative integers, and the data exactly the bytes the shape
+  /// needs. Anything else is an error that says what is wrong.
+  static llvm::Expected<HostTensor> parseNpy(llvm::StringRef contents,
+                                             const DType &dtype);
 };
 
 /// The result of comparing a tensor with a reference.
