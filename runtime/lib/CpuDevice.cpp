@@ -141,7 +141,9 @@ tlc::runtime::openDevice(llvm::StringRef kind) {
     return openCudaDevice();
   if (kind == "hip")
     return openHipDevice();
+  if (kind == "sim")
+    return createSimDevice();
   return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                  "unknown device '" + kind +
-                                     "' (expected cpu, cuda or hip)");
+                                     "' (expected cpu, cuda, hip or sim)");
 }

@@ -11,7 +11,7 @@
 // only through dlopen (no link-time GPU dependency, see DynamicLibrary.h
 // and the X-macro symbol tables under lib/cuda and lib/hip).
 //
-//   auto dev = openDevice("cpu");           // or "cuda", "hip"
+//   auto dev = openDevice("cpu");           // or "cuda", "hip", "sim"
 //   auto kernel = (*dev)->loadKernel(manifest, dir);
 //   LaunchArgs args;                        // device pointers, symbols
 //   (*kernel)->launch(args);
@@ -63,7 +63,7 @@ public:
 class Device {
 public:
   virtual ~Device();
-  /// `cpu`, `cuda` or `hip`.
+  /// `cpu`, `cuda`, `hip` or `sim`.
   virtual llvm::StringRef getKind() const = 0;
   /// A one-line description (`cpu (16 hardware threads)`).
   virtual std::string describe() const = 0;
@@ -83,7 +83,7 @@ public:
   loadKernel(const artifact::Manifest &manifest, llvm::StringRef dir) = 0;
 };
 
-/// Opens the device \p kind (`cpu`, `cuda`, `hip`). Errors are readable:
+/// Opens the device \p kind (`cpu`, `cuda`, `hip`, `sim`). Errors are readable:
 /// `no CUDA driver found (libcuda.so.1: ...)`, `no CUDA device`, ...
 llvm::Expected<std::unique_ptr<Device>> openDevice(llvm::StringRef kind);
 
@@ -93,6 +93,9 @@ std::unique_ptr<Device> createCpuDevice();
 llvm::Expected<std::unique_ptr<Device>> openCudaDevice();
 /// The HIP device through libamdhip64 opened with dlopen.
 llvm::Expected<std::unique_ptr<Device>> openHipDevice();
+/// The sim device: CUDA artifacts compiled for the host and run with GPU
+/// semantics, checked by racecheck, memcheck and synccheck (lib/sim).
+std::unique_ptr<Device> createSimDevice();
 
 } // namespace tlc::runtime
 

@@ -1,0 +1,561 @@
+//===- SimDevice.cpp - The `sim` device: CUDA artifacts on the host -------===//
+//
+// Part of the tlc project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Runs the NAME.cu of a CUDA artifact without a GPU. loadKernel() compiles
+// it for the host with clang (-fsanitize-coverage=trace-loads,trace-stores:
+// every load and store calls the simulator's checks) against the headers of
+// runtime/sim/include, embedded in this file and written next to the
+// compiled object in the content-hash cache ($TLC_CACHE_DIR/sim/HASH/);
+// the artifact's own tlc_device/ headers that are plain CUDA C++ come after
+// them on the include path. run() executes each launch of the manifest on
+// the Simulator and turns its findings into an error whose places are
+// NAME.cu lines (from the object's line table) and DSL locations (from the
+// manifest's source map).
+//
+// The compiler is $TLC_SIM_CXX, else clang++-22, /usr/lib/llvm-22/bin/clang++
+// or clang++ on PATH.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Simulator.h"
+
+#include "tlc/Target/Artifact/ShapeExpr.h"
+#include "tlc/runtime/Device.h"
+#include "tlc/runtime/DynamicLibrary.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/DebugInfo/Symbolize/Symbolize.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <chrono>
+#include <climits>
+#include <cstdlib>
+#include <cstring>
+#include <dlfcn.h>
+#include <map>
+#include <optional>
+#include <thread>
+#include <unistd.h>
+
+using namespace tlc;
+using namespace tlc::runtime;
+namespace fs = llvm::sys::fs;
+namespace path = llvm::sys::path;
+
+namespace {
+
+/// The simulator's headers: {"relative/name.h", "contents"}.
+const std::pair<const char *, const char *> kSimHeaders[] = {
+#include "SimHeaders.inc"
+};
+
+/// Threads x blocks beyond which a launch is refused as too slow to
+/// simulate (about a minute on one host core).
+constexpr uint64_t kMaxSimulatedThreads = uint64_t(1) << 22;
+
+llvm::Error makeError(const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+
+/// The host compiler the simulator uses.
+llvm::Expected<std::string> findSimCompiler() {
+  if (const char *env = std::getenv("TLC_SIM_CXX")) {
+    if (auto p = llvm::sys::findProgramByName(env))
+      return *p;
+    if (fs::can_execute(env))
+      return std::string(env);
+    return makeError("TLC_SIM_CXX='" + std::string(env) +
+                     "' is not an executable");
+  }
+  if (auto p = llvm::sys::findProgramByName("clang++-22"))
+    return *p;
+  if (fs::can_execute("/usr/lib/llvm-22/bin/clang++"))
+    return std::string("/usr/lib/llvm-22/bin/clang++");
+  if (auto p = llvm::sys::findProgramByName("clang++"))
+    return *p;
+  return makeError("the sim device needs clang++ (clang 15 or newer, for "
+                   "-fsanitize-coverage=trace-loads,trace-stores); none found "
+                   "(set TLC_SIM_CXX)");
+}
+
+std::vector<std::string> simFlags() {
+  return {"-std=c++17", "-O1", "-gline-tables-only", "-fPIC", "-shared",
+          "-fsanitize-coverage=func,trace-loads,trace-stores",
+          "-ffp-contract=off", "-fno-exceptions", "-w"};
+}
+
+std::string cacheRoot() {
+  llvm::SmallString<256> dir;
+  if (const char *env = std::getenv("TLC_CACHE_DIR"))
+    dir = env;
+  else if (const char *xdg = std::getenv("XDG_CACHE_HOME"))
+    (dir = xdg), path::append(dir, "tlc");
+  else if (const char *home = std::getenv("HOME"))
+    (dir = home), path::append(dir, ".cache", "tlc");
+  else
+    dir = "/tmp/tlc-cache";
+  path::append(dir, "sim");
+  return dir.str().str();
+}
+
+llvm::Error writeFile(llvm::StringRef file, llvm::StringRef contents) {
+  if (std::error_code ec = fs::create_directories(path::parent_path(file)))
+    return makeError("cannot create '" + path::parent_path(file) +
+                     "': " + ec.message());
+  std::error_code ec;
+  llvm::raw_fd_ostream os(file, ec);
+  if (ec)
+    return makeError("cannot write '" + file + "': " + ec.message());
+  os << contents;
+  return llvm::Error::success();
+}
+
+/// Compiles \p source (the text of NAME.cu) with the entries \p entries into
+/// a shared object; returns its path (from the cache when present).
+llvm::Expected<std::string> compileForSim(const artifact::Manifest &m,
+                                          llvm::StringRef artifactDir,
+                                          llvm::StringRef source,
+                                          const std::vector<std::string> &entries,
+                                          std::string &sourceCopy) {
+  auto compiler = findSimCompiler();
+  if (!compiler)
+    return compiler.takeError();
+  std::string unit = "#include \"tlc_sim/launch.h\"\n#include \"" + m.name +
+                     ".cu\"\nTLC_SIM_BEGIN_ENTRIES\n";
+  for (const std::string &e : entries)
+    unit += "TLC_SIM_ENTRY(" + e + ")\n";
+  unit += "TLC_SIM_END_ENTRIES\n";
+  // The key: compiler, flags, the unit, the source, every header.
+  std::string keyText = "tlc-sim-v1\n" + *compiler + "\n";
+  for (const std::string &f : simFlags())
+    keyText += f + "\n";
+  keyText += unit + "--source--\n" + source.str();
+  for (auto &[name, contents] : kSimHeaders)
+    keyText += std::string("--sim ") + name + "--\n" + contents;
+  std::error_code ec;
+  llvm::SmallString<256> deviceDir(artifactDir);
+  path::append(deviceDir, "tlc_device");
+  for (fs::recursive_directory_iterator it(deviceDir, ec), end; it != end && !ec;
+       it.increment(ec)) {
+    auto buf = llvm::MemoryBuffer::getFile(it->path());
+    if (buf)
+      keyText += "--artifact " + it->path() + "--\n" + (*buf)->getBuffer().str();
+  }
+  std::string key = artifact::sha256Hex(keyText);
+  llvm::SmallString<256> dir(cacheRoot());
+  path::append(dir, key);
+  llvm::SmallString<256> object(dir), copy(dir);
+  path::append(object, m.name + ".so");
+  path::append(copy, m.name + ".cu");
+  sourceCopy = copy.str().str();
+  if (fs::exists(object))
+    return object.str().str();
+
+  for (auto &[name, contents] : kSimHeaders) {
+    llvm::SmallString<256> p(dir);
+    path::append(p, "include", name);
+    if (llvm::Error e = writeFile(p, contents))
+      return std::move(e);
+  }
+  llvm::SmallString<256> unitPath(dir);
+  path::append(unitPath, m.name + ".sim.cpp");
+  if (llvm::Error e = writeFile(copy, source))
+    return std::move(e);
+  if (llvm::Error e = writeFile(unitPath, unit))
+    return std::move(e);
+  llvm::SmallString<256> include(dir), absArtifact(artifactDir);
+  path::append(include, "include");
+  fs::make_absolute(absArtifact);
+  llvm::SmallString<256> tmp(object);
+  tmp += ".tmp" + std::to_string(::getpid());
+  std::vector<std::string> argv = {*compiler};
+  for (const std::string &f : simFlags())
+    argv.push_back(f);
+  argv.push_back(("-I" + include).str());
+  argv.push_back(("-I" + absArtifact).str());
+  argv.push_back(unitPath.str().str());
+  argv.push_back("-o");
+  argv.push_back(tmp.str().str());
+  llvm::SmallString<256> log(dir);
+  path::append(log, "compile.log");
+  std::optional<llvm::StringRef> redirects[] = {std::nullopt, log.str(),
+                                                log.str()};
+  std::vector<llvm::StringRef> args(argv.begin(), argv.end());
+  std::string why;
+  int rc = llvm::sys::ExecuteAndWait(*compiler, args, std::nullopt, redirects,
+                                     0, 0, &why);
+  if (rc != 0) {
+    std::string text;
+    if (auto buf = llvm::MemoryBuffer::getFile(log))
+      text = (*buf)->getBuffer().str();
+    if (text.size() > 4000)
+      text = text.substr(0, 4000) + "\n...";
+    return makeError("the sim device could not compile '" + m.name +
+                     ".cu' for the host (" +
+                     (why.empty() ? "exit status " + std::to_string(rc) : why) +
+                     "): " + llvm::join(argv, " ") + "\n" + text);
+  }
+  if (std::error_code rec = fs::rename(tmp, object))
+    return makeError("cannot move '" + tmp + "' into the cache: " +
+                     rec.message());
+  return object.str().str();
+}
+
+/// One launch of an instance, resolved against the shared object.
+struct SimLaunchPlan {
+  void (*invoke)(void **) = nullptr;
+  std::string entry;
+  std::vector<artifact::ShapeExpr> grid;
+  unsigned block[3] = {1, 1, 1};
+  unsigned dynamicSharedMemory = 0;
+  std::vector<size_t> workspaces;
+};
+
+class SimKernel final : public runtime::Kernel {
+public:
+  SimKernel(artifact::Manifest m, DynamicLibrary lib, std::string object,
+            std::string sourceCopy, const tlc_sim_kernel_api *api,
+            std::vector<SimLaunchPlan> plans)
+      : manifest(std::move(m)), lib(std::move(lib)), object(std::move(object)),
+        sourceCopy(std::move(sourceCopy)), api(api), plans(std::move(plans)) {}
+
+  llvm::Error run(const LaunchArgs &args) override {
+    if (args.params.size() != manifest.params.size() ||
+        args.symbols.size() != manifest.symbols.size())
+      return makeError("kernel '" + manifest.name + "' takes " +
+                       llvm::Twine(manifest.params.size()) + " parameters and " +
+                       llvm::Twine(manifest.symbols.size()) + " symbols");
+    llvm::StringMap<int64_t> values;
+    for (auto [s, v] : llvm::zip(manifest.symbols, args.symbols))
+      values[s.name] = v;
+    auto lookup = [&](llvm::StringRef n) -> std::optional<int64_t> {
+      auto it = values.find(n);
+      if (it == values.end())
+        return std::nullopt;
+      return it->second;
+    };
+    sim::Arena &arena = sim::Arena::get();
+    for (auto [p, ptr] : llvm::zip(manifest.params, args.params)) {
+      if (!p.isTensor)
+        continue;
+      std::string shape;
+      for (const artifact::Extent &e : p.shape)
+        shape += (shape.empty() ? "" : ",") + e.str();
+      arena.setName(ptr, "parameter " + p.name + " " + p.dtype + "[" + shape + "]");
+    }
+    // Workspaces: allocated per run, filled with 0xFF (NaN) like on CUDA.
+    std::vector<void *> workspaceMemory;
+    llvm::scope_exit freeWorkspaces([&] {
+      for (void *w : workspaceMemory)
+        arena.release(w);
+    });
+    for (const artifact::Workspace &w : manifest.workspaces) {
+      int64_t bytes = w.bytes.value;
+      if (!w.bytes.isStatic) {
+        auto expr = artifact::ShapeExpr::parse(w.bytes.expr);
+        if (!expr)
+          return expr.takeError();
+        auto v = expr->evaluate(lookup);
+        if (!v)
+          return v.takeError();
+        bytes = *v;
+      }
+      void *mem = arena.allocate(size_t(std::max<int64_t>(bytes, 1)));
+      if (!mem)
+        return makeError("workspace '" + w.name + "': out of simulator memory");
+      std::memset(mem, 0xFF, size_t(bytes));
+      arena.setName(mem, "workspace " + w.name);
+      workspaceMemory.push_back(mem);
+    }
+    std::vector<void *> params = args.params;
+    std::vector<long long> symbols(args.symbols.begin(), args.symbols.end());
+    unsigned workers = args.numWorkers > 0
+                           ? unsigned(args.numWorkers)
+                           : std::max(1u, std::thread::hardware_concurrency());
+    sim::Simulator simulator(*api);
+    for (const SimLaunchPlan &plan : plans) {
+      std::vector<void *> kernelArgs;
+      for (size_t i = 0; i < manifest.params.size(); ++i)
+        kernelArgs.push_back(manifest.params[i].isTensor
+                                 ? static_cast<void *>(&params[i])
+                                 : args.params[i]);
+      for (size_t w : plan.workspaces)
+        kernelArgs.push_back(&workspaceMemory[w]);
+      for (long long &s : symbols)
+        kernelArgs.push_back(&s);
+      sim::LaunchConfig config;
+      config.invoke = plan.invoke;
+      config.args = kernelArgs.data();
+      uint64_t blocks = 1;
+      for (size_t d = 0; d < plan.grid.size(); ++d) {
+        auto v = plan.grid[d].evaluate(lookup);
+        if (!v)
+          return v.takeError();
+        if (*v <= 0 || *v > INT_MAX)
+          return makeError("kernel '" + manifest.name + "': grid extent " +
+                           llvm::Twine(d) + " is " + llvm::Twine(*v));
+        config.grid[d] = unsigned(*v);
+        blocks *= uint64_t(*v);
+      }
+      for (int d = 0; d < 3; ++d)
+        config.block[d] = plan.block[d];
+      config.dynamicSharedMemory = plan.dynamicSharedMemory;
+      config.numWorkers = workers;
+      uint64_t threadsPerBlock =
+          uint64_t(plan.block[0]) * plan.block[1] * plan.block[2];
+      if (blocks * threadsPerBlock > kMaxSimulatedThreads)
+        return makeError(
+            "kernel '" + manifest.name + "': launch '" + plan.entry + "' has " +
+            llvm::Twine(blocks) + " blocks of " + llvm::Twine(threadsPerBlock) +
+            " threads (" + llvm::Twine(blocks * threadsPerBlock) +
+            " threads), more than the sim device runs in reasonable time (" +
+            llvm::Twine(kMaxSimulatedThreads) +
+            "); simulate smaller sizes, e.g. with -D bindings that give at "
+            "most " +
+            llvm::Twine(std::max<uint64_t>(1, kMaxSimulatedThreads /
+                                                  threadsPerBlock)) +
+            " blocks");
+      if (config.dynamicSharedMemory > api->sharedCapacity - 4096)
+        return makeError("kernel '" + manifest.name + "': launch '" +
+                         plan.entry + "' asks for " +
+                         llvm::Twine(config.dynamicSharedMemory) +
+                         " bytes of dynamic shared memory, more than sm_90's "
+                         "232448");
+      std::vector<sim::Finding> findings = simulator.launch(config);
+      if (!findings.empty())
+        return makeError(describe(plan, findings));
+    }
+    return llvm::Error::success();
+  }
+
+  llvm::Expected<double> timeRun(const LaunchArgs &args) override {
+    auto start = std::chrono::steady_clock::now();
+    if (llvm::Error e = run(args))
+      return std::move(e);
+    return std::chrono::duration<double, std::milli>(
+               std::chrono::steady_clock::now() - start)
+        .count();
+  }
+
+private:
+  /// `NAME.cu:LINE (file.py:L:C)` for a place.
+  std::string place(uint64_t where) {
+    if (!where)
+      return "?";
+    if (where & TLC_SIM_WHERE_LINE)
+      return withDsl(unsigned(where & ~TLC_SIM_WHERE_LINE));
+    Dl_info info;
+    if (!dladdr(reinterpret_cast<void *>(where), &info) || !info.dli_fbase)
+      return "?";
+    uint64_t offset = where - 1 - reinterpret_cast<uint64_t>(info.dli_fbase);
+    llvm::symbolize::LLVMSymbolizer::Options options;
+    options.Demangle = false;
+    static llvm::symbolize::LLVMSymbolizer symbolizer(options);
+    auto frames = symbolizer.symbolizeInlinedCode(
+        object, {offset, llvm::object::SectionedAddress::UndefSection});
+    if (!frames) {
+      llvm::consumeError(frames.takeError());
+      return "?";
+    }
+    // The innermost frame in NAME.cu (the helpers' own lines say less).
+    std::string fallback;
+    for (uint32_t i = 0; i < frames->getNumberOfFrames(); ++i) {
+      const llvm::DILineInfo &f = frames->getFrame(i);
+      if (path::filename(f.FileName) == m_name() + ".cu")
+        return withDsl(f.Line);
+      if (fallback.empty() && f.Line)
+        fallback = path::filename(f.FileName).str() + ":" + std::to_string(f.Line);
+    }
+    return fallback.empty() ? "?" : fallback;
+  }
+
+  std::string m_name() const { return manifest.name; }
+
+  std::string withDsl(unsigned line) {
+    std::string text = manifest.name + ".cu:" + std::to_string(line);
+    const artifact::SourceMapEntry *best = nullptr;
+    for (const artifact::SourceMapEntry &e : manifest.sourceMap)
+      if (e.generatedLine <= line &&
+          (!best || e.generatedLine > best->generatedLine))
+        best = &e;
+    if (best && best->fileIndex < manifest.sourceMapFiles.size())
+      text += " (" + manifest.sourceMapFiles[best->fileIndex] + ":" +
+              std::to_string(best->line) + ":" + std::to_string(best->column) +
+              ")";
+    return text;
+  }
+
+  std::string describe(const SimLaunchPlan &plan,
+                       const std::vector<sim::Finding> &findings) {
+    std::string text = "kernel '" + manifest.name + "' (" + plan.entry +
+                       ") failed on the sim device:";
+    // Findings at different addresses of one line (unrolled loops) read
+    // the same once placed: print each text once with the summed count.
+    std::vector<std::pair<std::string, uint64_t>> lines;
+    for (const sim::Finding &f : findings) {
+      std::string message = f.message;
+      auto fill = [&](const char *mark, uint64_t where) {
+        size_t at = message.find(mark);
+        if (at != std::string::npos)
+          message.replace(at, 3, place(where));
+      };
+      fill("{0}", f.where);
+      fill("{1}", f.otherWhere);
+      message = f.checker + ": " + message;
+      auto it = llvm::find_if(lines, [&](auto &l) { return l.first == message; });
+      if (it == lines.end())
+        lines.push_back({message, f.count});
+      else
+        it->second += f.count;
+    }
+    for (auto &[message, count] : lines) {
+      text += "\n  " + message;
+      if (count > 1)
+        text += " (" + std::to_string(count) + " times)";
+    }
+    text += "\n  (generated source: " + sourceCopy + ")";
+    return text;
+  }
+
+  artifact::Manifest manifest;
+  DynamicLibrary lib;
+  std::string object, sourceCopy;
+  const tlc_sim_kernel_api *api;
+  std::vector<SimLaunchPlan> plans;
+};
+
+class SimDevice final : public Device {
+public:
+  llvm::StringRef getKind() const override { return "sim"; }
+  std::string describe() const override {
+    return "sim (CUDA semantics on the host: warps of 32, racecheck, "
+           "memcheck, synccheck)";
+  }
+  bool canRun(llvm::StringRef target) const override {
+    return target.starts_with("cuda");
+  }
+  llvm::Expected<void *> allocate(size_t bytes) override {
+    void *p = sim::Arena::get().allocate(bytes);
+    if (!p)
+      return makeError("out of simulator memory allocating " +
+                       llvm::Twine(bytes) + " bytes");
+    return p;
+  }
+  void release(void *ptr) override { sim::Arena::get().release(ptr); }
+  llvm::Error copyToDevice(void *dst, const void *src, size_t bytes) override {
+    std::memcpy(dst, src, bytes);
+    return llvm::Error::success();
+  }
+  llvm::Error copyToHost(void *dst, const void *src, size_t bytes) override {
+    std::memcpy(dst, src, bytes);
+    return llvm::Error::success();
+  }
+  llvm::Expected<std::unique_ptr<runtime::Kernel>>
+  loadKernel(const artifact::Manifest &m, llvm::StringRef dir) override;
+};
+
+llvm::Expected<std::unique_ptr<runtime::Kernel>>
+SimDevice::loadKernel(const artifact::Manifest &m, llvm::StringRef dir) {
+  if (!canRun(m.target))
+    return makeError("kernel '" + m.name + "' was built for target '" +
+                     m.target +
+                     "'; the sim device runs CUDA artifacts (tlc-build "
+                     "--target=cuda:sm_80 -o DIR)");
+  llvm::SmallString<256> cu(dir);
+  path::append(cu, m.generatedSource.empty() ? m.name + ".cu"
+                                             : m.generatedSource);
+  auto source = llvm::MemoryBuffer::getFile(cu);
+  if (!source)
+    return makeError("cannot read the generated source '" + cu +
+                     "': " + source.getError().message());
+  std::vector<std::string> entries;
+  for (const artifact::Launch &l : m.launches) {
+    std::string e = l.entry.empty() ? m.entry : l.entry;
+    if (!llvm::is_contained(entries, e))
+      entries.push_back(e);
+  }
+  std::string sourceCopy;
+  auto object =
+      compileForSim(m, dir, (*source)->getBuffer(), entries, sourceCopy);
+  if (!object)
+    return object.takeError();
+  const char *names[] = {object->c_str()};
+  auto lib = DynamicLibrary::open(names);
+  if (!lib)
+    return makeError("cannot load '" + *object +
+                     "': " + llvm::toString(lib.takeError()));
+  using GetApi = const tlc_sim_kernel_api *(*)();
+  auto get = reinterpret_cast<GetApi>(lib->lookup("tlc_sim_kernel"));
+  const tlc_sim_kernel_api *api = get ? get() : nullptr;
+  if (!api || api->abiVersion != TLC_SIM_ABI_VERSION)
+    return makeError("'" + *object + "' is not a sim kernel of ABI version " +
+                     llvm::Twine(TLC_SIM_ABI_VERSION));
+  api->bind(&sim::Simulator::hostApi());
+
+  std::vector<SimLaunchPlan> plans;
+  for (const artifact::Launch &l : m.launches) {
+    SimLaunchPlan plan;
+    plan.entry = l.entry.empty() ? m.entry : l.entry;
+    for (uint32_t i = 0; i < api->numEntries; ++i)
+      if (plan.entry == api->entries[i].name)
+        plan.invoke = api->entries[i].invoke;
+    if (!plan.invoke)
+      return makeError("kernel '" + m.name + "': no entry '" + plan.entry +
+                       "' in the simulated object");
+    if (l.grid.empty() || l.grid.size() > 3 || l.block.empty() ||
+        l.block.size() > 3)
+      return makeError("kernel '" + m.name +
+                       "': a launch needs 1 to 3 grid and block extents");
+    for (const artifact::Extent &g : l.grid) {
+      if (g.isStatic) {
+        plan.grid.push_back(artifact::ShapeExpr::constant(g.value));
+        continue;
+      }
+      auto expr = artifact::ShapeExpr::parse(g.expr);
+      if (!expr)
+        return expr.takeError();
+      plan.grid.push_back(*expr);
+    }
+    for (size_t d = 0; d < l.block.size(); ++d) {
+      if (!l.block[d].isStatic)
+        return makeError("kernel '" + m.name +
+                         "': symbolic block extents are not supported");
+      plan.block[d] = unsigned(l.block[d].value);
+    }
+    if (uint64_t(plan.block[0]) * plan.block[1] * plan.block[2] > 1024)
+      return makeError("kernel '" + m.name + "': a block of more than 1024 "
+                       "threads");
+    plan.dynamicSharedMemory = unsigned(l.dynamicSharedMemory);
+    for (const std::string &name : l.workspaces) {
+      auto it = llvm::find_if(m.workspaces, [&](const artifact::Workspace &w) {
+        return w.name == name;
+      });
+      if (it == m.workspaces.end())
+        return makeError("kernel '" + m.name + "': launch '" + plan.entry +
+                         "' takes workspace '" + name +
+                         "', which the manifest does not declare");
+      plan.workspaces.push_back(it - m.workspaces.begin());
+    }
+    plans.push_back(std::move(plan));
+  }
+  return std::make_unique<SimKernel>(m, std::move(*lib), *object, sourceCopy,
+                                     api, std::move(plans));
+}
+
+} // namespace
+
+std::unique_ptr<Device> tlc::runtime::createSimDevice() {
+  return std::make_unique<SimDevice>();
+}

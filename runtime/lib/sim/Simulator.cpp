@@ -1,0 +1,842 @@
+//===- Simulator.cpp - SIMT execution of simulated CUDA kernels -----------===//
+//
+// Part of the tlc project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "Simulator.h"
+#include "Fiber.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <sys/mman.h>
+#include <thread>
+#include <tuple>
+
+using namespace tlc::runtime::sim;
+
+//===----------------------------------------------------------------------===//
+// Arena
+//===----------------------------------------------------------------------===//
+
+namespace {
+constexpr size_t kArenaBytes = size_t(64) << 30;
+constexpr size_t kPage = 4096;
+/// Red zone after a buffer: at least 4 KiB, an eighth of its size up to
+/// 1 MiB (a far overrun is still reported as in no buffer).
+size_t redZone(size_t bytes) {
+  return std::max<size_t>(kPage, std::min<size_t>(bytes / 8, 1 << 20));
+}
+} // namespace
+
+Arena &Arena::get() {
+  static Arena arena;
+  return arena;
+}
+
+Arena::Arena() {
+  void *m = mmap(nullptr, kArenaBytes, PROT_NONE,
+                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (m != MAP_FAILED) {
+    start = static_cast<char *>(m);
+    size = kArenaBytes;
+  }
+}
+
+Arena::~Arena() {
+  if (start)
+    munmap(start, size);
+}
+
+void *Arena::allocate(size_t bytes) {
+  std::lock_guard<std::mutex> lock(mutex);
+  size_t rounded = (std::max<size_t>(bytes, 1) + kPage - 1) / kPage * kPage;
+  // A leading red zone too, so underruns of the first buffer are seen.
+  size_t offset = used + kPage;
+  size_t end = offset + rounded + redZone(bytes);
+  if (!start || end > size)
+    return nullptr;
+  if (mprotect(start + used, end - used, PROT_READ | PROT_WRITE) != 0)
+    return nullptr;
+  used = end;
+  Buffer b;
+  b.base = reinterpret_cast<uintptr_t>(start + offset);
+  b.size = bytes;
+  b.live = true;
+  buffers.push_back(b);
+  return start + offset;
+}
+
+void Arena::release(void *ptr) {
+  std::lock_guard<std::mutex> lock(mutex);
+  for (Buffer &b : buffers)
+    if (b.base == reinterpret_cast<uintptr_t>(ptr) && b.live) {
+      b.live = false;
+      // The pages stay mapped: a stale pointer is reported, not a fault.
+      std::memset(ptr, 0xFF, b.size);
+    }
+}
+
+void Arena::setName(void *ptr, std::string name) {
+  std::lock_guard<std::mutex> lock(mutex);
+  for (Buffer &b : buffers)
+    if (b.base == reinterpret_cast<uintptr_t>(ptr) && b.live)
+      b.name = std::move(name);
+}
+
+const Arena::Buffer *Arena::find(uintptr_t address) const {
+  auto it = std::upper_bound(
+      buffers.begin(), buffers.end(), address,
+      [](uintptr_t a, const Buffer &b) { return a < b.base; });
+  // The buffer below (whose range or red zone may hold the address) or,
+  // for an address in a leading red zone, the one above.
+  if (it != buffers.begin()) {
+    const Buffer &below = *(it - 1);
+    if (address < below.base + below.size + redZone(below.size))
+      return &below;
+  }
+  if (it != buffers.end() && it->base - address <= kPage)
+    return &*it;
+  return nullptr;
+}
+
+//===----------------------------------------------------------------------===//
+// Workers: one block at a time on one OS thread
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+constexpr uint16_t kNone = 0xFFFF;
+constexpr unsigned kMaxFindings = 16;
+constexpr size_t kFiberStack = 256 << 10;
+
+enum class State { Runnable, AtBarrier, AtCollective, Done };
+
+/// A cp.async waiting in its thread's queue.
+struct Copy {
+  unsigned char *dst;
+  const unsigned char *src;
+  uint32_t bytes, srcBytes;
+  uint64_t group;
+  uint64_t where;
+};
+
+struct Thread {
+  std::unique_ptr<Fiber> fiber;
+  unsigned linear = 0;
+  tlc_sim_indices indices{};
+  State state = State::Done;
+  uint64_t where = 0;
+  unsigned barrier = 0;
+  // Warp collective being waited at.
+  const char *op = nullptr;
+  uint32_t mask = 0;
+  tlc_sim_warp_fn fn = nullptr;
+  void *data = nullptr;
+  // cp.async queue: copies, and the number of groups committed so far.
+  std::vector<Copy> copies;
+  uint64_t committed = 0;
+};
+
+/// The shadow of one byte of shared memory.
+struct ShadowByte {
+  uint32_t writeClock;
+  uint16_t writer;
+  uint16_t flags;
+  uint32_t readClock[2];
+  uint16_t reader[2];
+  uint32_t pad;
+  uint64_t writeWhere;
+  uint64_t readWhere[2];
+};
+enum : uint16_t { kWritten = 1, kPending = 2 };
+
+struct Barrier {
+  unsigned expected = 0;
+  std::vector<unsigned> arrived;
+};
+
+class Worker;
+thread_local Worker *currentWorker = nullptr;
+
+/// State shared by the workers of one launch.
+struct LaunchState {
+  const LaunchConfig *config;
+  const tlc_sim_kernel_api *kernel;
+  std::atomic<uint64_t> nextBlock{0};
+  std::atomic<bool> aborted{false};
+  std::mutex mutex;
+  std::vector<Finding> findings;
+  std::map<std::tuple<std::string, uint64_t, uint64_t>, size_t> seen;
+
+  void add(Finding f, bool fatal) {
+    std::lock_guard<std::mutex> lock(mutex);
+    auto key = std::make_tuple(f.checker, f.where, f.otherWhere);
+    auto it = seen.find(key);
+    if (it != seen.end()) {
+      ++findings[it->second].count;
+    } else if (findings.size() < kMaxFindings) {
+      seen[key] = findings.size();
+      findings.push_back(std::move(f));
+    }
+    if (fatal || findings.size() >= kMaxFindings)
+      aborted = true;
+  }
+};
+
+std::string tuple3(const uint32_t v[3]) {
+  return "(" + std::to_string(v[0]) + "," + std::to_string(v[1]) + "," +
+         std::to_string(v[2]) + ")";
+}
+
+class Worker {
+public:
+  Worker(LaunchState &launch) : launch(launch), main(Fiber::forCurrentThread()) {
+    const LaunchConfig &c = *launch.config;
+    numThreads = c.block[0] * c.block[1] * c.block[2];
+    threads.resize(numThreads);
+    for (unsigned t = 0; t < numThreads; ++t) {
+      threads[t].fiber = std::make_unique<Fiber>(kFiberStack);
+      threads[t].linear = t;
+    }
+    shared = launch.kernel->sharedMemory();
+    sharedBytes = c.dynamicSharedMemory;
+    shadow.resize(sharedBytes ? sharedBytes : 1);
+    clock.resize(numThreads);
+    base.resize(numThreads);
+  }
+
+  bool valid() const {
+    for (const Thread &t : threads)
+      if (!t.fiber->valid())
+        return false;
+    return true;
+  }
+
+  /// Runs blocks until the grid is done or the launch aborted.
+  void run() {
+    currentWorker = this;
+    const LaunchConfig &c = *launch.config;
+    uint64_t numBlocks = uint64_t(c.grid[0]) * c.grid[1] * c.grid[2];
+    while (!launch.aborted) {
+      uint64_t b = launch.nextBlock.fetch_add(1);
+      if (b >= numBlocks)
+        break;
+      runBlock(b);
+    }
+    currentWorker = nullptr;
+  }
+
+  // The host API, for the calling fiber.
+  const tlc_sim_indices *indices() { return &current->indices; }
+  void access(const void *address, uint32_t bytes, int kind, int32_t thread,
+              uint64_t where);
+  void barrierArrive(uint32_t id, uint32_t count, uint64_t where);
+  void warpCollective(const char *op, uint32_t mask, tlc_sim_warp_fn fn,
+                      void *data, uint64_t where);
+  void cpAsync(void *dst, const void *src, uint32_t bytes, uint32_t srcBytes,
+               uint64_t where);
+  void cpAsyncCommit() { ++current->committed; }
+  void cpAsyncWait(int32_t pending, uint64_t where);
+  [[noreturn]] void trap(const std::string &checker, const std::string &message,
+                         uint64_t where, uint64_t otherWhere = 0);
+
+private:
+  void runBlock(uint64_t linearBlock);
+  static void threadMain(void *arg);
+  /// Suspends the calling fiber until the scheduler resumes it.
+  void yield() { main.switchFrom(*current->fiber); }
+  [[noreturn]] void exitThread();
+
+  /// What thread \p t knows of thread \p u's clock.
+  uint32_t knows(unsigned t, unsigned u) const {
+    if (t == u)
+      return clock[t];
+    uint32_t k = base[u];
+    if (!overlay.empty())
+      k = std::max(k, overlay[size_t(t) * numThreads + u]);
+    return k;
+  }
+  bool ordered(unsigned t, uint16_t other, uint32_t otherClock) const {
+    return other == kNone || other == t || knows(t, other) >= otherClock;
+  }
+  void release(const std::vector<unsigned> &participants);
+
+  std::string threadName(unsigned t) const {
+    return "thread " + tuple3(threads[t].indices.thread) + " of block " +
+           tuple3(threads[t].indices.block);
+  }
+  void report(const std::string &checker, const std::string &message,
+              uint64_t where, uint64_t otherWhere = 0) {
+    Finding f;
+    f.checker = checker;
+    f.message = message;
+    f.where = where;
+    f.otherWhere = otherWhere;
+    launch.add(std::move(f), /*fatal=*/false);
+  }
+  void checkShared(unsigned t, size_t offset, uint32_t bytes, int kind,
+                   uint64_t where);
+  void completeCopy(Thread &t, const Copy &c);
+  void reportDeadlock();
+
+  LaunchState &launch;
+  Fiber main;
+  std::vector<Thread> threads;
+  unsigned numThreads = 0;
+  Thread *current = nullptr;
+  bool blockAborted = false;
+  unsigned char *shared = nullptr;
+  uint32_t sharedBytes = 0;
+  std::vector<ShadowByte> shadow;
+  // Vector clocks: own clocks, what every thread knows after the last full
+  // barrier, and per-thread knowledge from partial (named) barriers.
+  std::vector<uint32_t> clock, base, overlay;
+  Barrier barriers[16];
+};
+
+void Worker::runBlock(uint64_t b) {
+  const LaunchConfig &c = *launch.config;
+  uint32_t block[3] = {uint32_t(b % c.grid[0]),
+                       uint32_t(b / c.grid[0] % c.grid[1]),
+                       uint32_t(b / (uint64_t(c.grid[0]) * c.grid[1]))};
+  for (Thread &t : threads) {
+    unsigned l = t.linear;
+    uint32_t idx[3] = {l % c.block[0], l / c.block[0] % c.block[1],
+                       l / (c.block[0] * c.block[1])};
+    for (int d = 0; d < 3; ++d) {
+      t.indices.thread[d] = idx[d];
+      t.indices.block[d] = block[d];
+      t.indices.blockDim[d] = c.block[d];
+      t.indices.gridDim[d] = c.grid[d];
+    }
+    t.state = State::Runnable;
+    t.copies.clear();
+    t.committed = 0;
+    t.fiber->reset(&Worker::threadMain, &t);
+  }
+  // Shared memory starts as garbage (all ones: NaN in every float type).
+  std::memset(shared, 0xFF, sharedBytes);
+  ShadowByte fresh{};
+  fresh.writer = fresh.reader[0] = fresh.reader[1] = kNone;
+  std::fill(shadow.begin(), shadow.end(), fresh);
+  std::fill(clock.begin(), clock.end(), 1);
+  std::fill(base.begin(), base.end(), 0);
+  overlay.clear();
+  for (Barrier &bar : barriers)
+    bar = Barrier();
+  blockAborted = false;
+
+  while (!blockAborted && !launch.aborted) {
+    bool ran = false, live = false;
+    for (Thread &t : threads) {
+      if (blockAborted || launch.aborted)
+        break;
+      if (t.state == State::Runnable) {
+        current = &t;
+        t.fiber->switchFrom(main);
+        current = nullptr;
+        ran = true;
+      }
+      live |= t.state != State::Done;
+    }
+    if (!live)
+      break;
+    if (!ran && !blockAborted && !launch.aborted) {
+      reportDeadlock();
+      break;
+    }
+  }
+}
+
+void Worker::threadMain(void *arg) {
+  Thread &t = *static_cast<Thread *>(arg);
+  Worker &w = *currentWorker;
+  w.launch.config->invoke(w.launch.config->args);
+  // Copies never waited for still land (nobody may read them any more).
+  for (const Copy &c : t.copies)
+    w.completeCopy(t, c);
+  t.copies.clear();
+  w.exitThread();
+}
+
+void Worker::exitThread() {
+  current->state = State::Done;
+  // A collective or barrier that only waited for this thread is now stuck;
+  // the scheduler finds out when nothing can run.
+  main.switchFrom(*current->fiber);
+  __builtin_unreachable();
+}
+
+void Worker::trap(const std::string &checker, const std::string &message,
+                  uint64_t where, uint64_t otherWhere) {
+  Finding f;
+  f.checker = checker;
+  f.message = message;
+  f.where = where;
+  f.otherWhere = otherWhere;
+  launch.add(std::move(f), /*fatal=*/true);
+  blockAborted = true;
+  current->state = State::Done;
+  main.switchFrom(*current->fiber);
+  __builtin_unreachable();
+}
+
+void Worker::release(const std::vector<unsigned> &participants) {
+  if (participants.size() == numThreads) {
+    // Everyone learns everyone's clock.
+    for (unsigned u = 0; u < numThreads; ++u)
+      base[u] = clock[u];
+    if (!overlay.empty())
+      std::fill(overlay.begin(), overlay.end(), 0);
+  } else {
+    if (overlay.empty())
+      overlay.assign(size_t(numThreads) * numThreads, 0);
+    std::vector<uint32_t> merged(numThreads, 0);
+    for (unsigned p : participants)
+      for (unsigned u = 0; u < numThreads; ++u)
+        merged[u] = std::max(merged[u], knows(p, u));
+    for (unsigned p : participants)
+      std::copy(merged.begin(), merged.end(),
+                overlay.begin() + size_t(p) * numThreads);
+  }
+  for (unsigned p : participants) {
+    ++clock[p];
+    threads[p].state = State::Runnable;
+  }
+}
+
+void Worker::barrierArrive(uint32_t id, uint32_t count, uint64_t where) {
+  Thread &t = *current;
+  if (id >= 16)
+    trap("synccheck", "bar.sync " + std::to_string(id) +
+                          ": barrier ids are 0..15, by " + threadName(t.linear),
+         where);
+  if (count == 0)
+    count = numThreads;
+  if (count > numThreads || (count % 32 && count != numThreads))
+    trap("synccheck",
+         "bar.sync " + std::to_string(id) + ", " + std::to_string(count) +
+             ": the thread count must be a multiple of 32 and at most the "
+             "block's " +
+             std::to_string(numThreads) + ", by " + threadName(t.linear),
+         where);
+  Barrier &bar = barriers[id];
+  if (bar.arrived.empty())
+    bar.expected = count;
+  else if (bar.expected != count)
+    trap("synccheck",
+         "bar.sync " + std::to_string(id) + " with " + std::to_string(count) +
+             " threads while others wait there for " +
+             std::to_string(bar.expected) + ", by " + threadName(t.linear),
+         where);
+  t.state = State::AtBarrier;
+  t.where = where;
+  t.barrier = id;
+  bar.arrived.push_back(t.linear);
+  if (bar.arrived.size() == bar.expected) {
+    std::vector<unsigned> participants = std::move(bar.arrived);
+    bar = Barrier();
+    release(participants);
+    return;
+  }
+  yield();
+}
+
+void Worker::warpCollective(const char *op, uint32_t mask, tlc_sim_warp_fn fn,
+                            void *data, uint64_t where) {
+  Thread &t = *current;
+  unsigned warp = t.linear / 32, lane = t.linear % 32;
+  unsigned warpBase = warp * 32;
+  if (!(mask >> lane & 1u))
+    trap("synccheck",
+         std::string(op) + " by a lane outside its own mask, " +
+             threadName(t.linear),
+         where);
+  t.state = State::AtCollective;
+  t.where = where;
+  t.op = op;
+  t.mask = mask;
+  t.fn = fn;
+  t.data = data;
+  void *lanes[32] = {};
+  for (unsigned l = 0; l < 32; ++l) {
+    if (!(mask >> l & 1u))
+      continue;
+    if (warpBase + l >= numThreads)
+      trap("synccheck",
+           std::string(op) + ": the mask names lane " + std::to_string(l) +
+               ", which the block does not have, by " + threadName(t.linear),
+           where);
+    Thread &o = threads[warpBase + l];
+    if (o.state == State::Done)
+      trap("synccheck",
+           std::string(op) + ": lane " + std::to_string(l) +
+               " of the mask has exited, by " + threadName(t.linear),
+           where);
+    if (o.state != State::AtCollective)
+      break;
+    if (o.op != op || o.mask != mask)
+      trap("synccheck",
+           "lanes of warp " + std::to_string(warp) + " meet at different "
+           "warp collectives: " + std::string(op) + " by " +
+               threadName(t.linear) + " at {0}, " + o.op + " by " +
+               threadName(o.linear) + " at {1}",
+           where, o.where);
+    lanes[l] = o.data;
+    if (l == 31 || (mask >> (l + 1)) == 0) {
+      // Everyone arrived.
+      std::vector<unsigned> participants;
+      for (unsigned p = 0; p < 32; ++p)
+        if (mask >> p & 1u) {
+          threads[warpBase + p].state = State::Runnable;
+          participants.push_back(warpBase + p);
+        }
+      fn(lanes, mask, warpBase, where);
+      if (fn && std::strcmp(op, "bar.warp.sync") == 0 &&
+          participants.size() < numThreads)
+        release(participants); // __syncwarp orders memory of its lanes
+      else if (std::strcmp(op, "bar.warp.sync") == 0)
+        release(participants);
+      else
+        for (unsigned p : participants)
+          threads[p].state = State::Runnable;
+      return;
+    }
+  }
+  yield();
+}
+
+void Worker::reportDeadlock() {
+  // Group the threads by what they wait at.
+  std::map<std::tuple<int, std::string, uint64_t>, std::vector<unsigned>> groups;
+  for (const Thread &t : threads) {
+    std::string what = t.state == State::AtBarrier
+                           ? "bar.sync " + std::to_string(t.barrier)
+                       : t.state == State::AtCollective ? std::string(t.op)
+                                                        : "exit";
+    groups[{int(t.state), what, t.state == State::Done ? 0 : t.where}].push_back(
+        t.linear);
+  }
+  std::string message = "the threads of block " +
+                        tuple3(threads[0].indices.block) +
+                        " cannot all continue (a barrier or warp collective "
+                        "not reached by every thread it waits for):";
+  uint64_t first = 0, second = 0;
+  int placeIndex = 0;
+  for (auto &[key, ids] : groups) {
+    auto &[state, what, where] = key;
+    std::string range = std::to_string(ids.size()) + " thread" +
+                        (ids.size() == 1 ? "" : "s") + " (linear " +
+                        std::to_string(ids.front()) +
+                        (ids.size() > 1 ? ".." + std::to_string(ids.back()) : "") +
+                        ")";
+    if (state == int(State::Done)) {
+      message += " " + range + " exited;";
+      continue;
+    }
+    message += " " + range + " wait at " + what;
+    if (placeIndex < 2) {
+      message += " at {" + std::to_string(placeIndex) + "}";
+      (placeIndex == 0 ? first : second) = where;
+      ++placeIndex;
+    }
+    message += ";";
+  }
+  message.pop_back();
+  Finding f;
+  f.checker = "synccheck";
+  f.message = message;
+  f.where = first;
+  f.otherWhere = second;
+  launch.add(std::move(f), /*fatal=*/true);
+  blockAborted = true;
+}
+
+void Worker::access(const void *address, uint32_t bytes, int kind,
+                    int32_t thread, uint64_t where) {
+  unsigned t = thread < 0 ? current->linear : unsigned(thread);
+  auto a = reinterpret_cast<uintptr_t>(address);
+  auto s = reinterpret_cast<uintptr_t>(shared);
+  const char *verb = kind == TLC_SIM_LOAD    ? "load"
+                     : kind == TLC_SIM_STORE ? "store"
+                                             : "atomic";
+  if (a >= s && a < s + launch.kernel->sharedCapacity) {
+    size_t offset = a - s;
+    if (offset + bytes > sharedBytes) {
+      report("memcheck",
+             "out-of-bounds shared " + std::string(verb) + " of " +
+                 std::to_string(bytes) + " bytes at offset " +
+                 std::to_string(offset) + " (the block has " +
+                 std::to_string(sharedBytes) +
+                 " bytes of dynamic shared memory) by " + threadName(t) +
+                 " at {0}",
+             where);
+      return;
+    }
+    checkShared(t, offset, bytes, kind, where);
+    return;
+  }
+  // Registers and local arrays (fiber stacks) are not checked.
+  if (a - Arena::get().base() >= Arena::get().reserved())
+    return;
+  const Arena::Buffer *b = Arena::get().find(a);
+  if (b && b->live && a >= b->base && a + bytes <= b->base + b->size)
+    return;
+  std::string which = b ? "'" + (b->name.empty() ? std::string("buffer")
+                                                 : b->name) +
+                              "' (" + std::to_string(b->size) + " bytes)"
+                        : std::string();
+  std::string detail;
+  char hex[32];
+  std::snprintf(hex, sizeof hex, "0x%llx", (unsigned long long)a);
+  if (!b)
+    detail = std::string("address ") + hex + ", not in any buffer";
+  else if (!b->live)
+    detail = "in " + which + ", which was freed";
+  else if (a < b->base)
+    detail = std::to_string(b->base - a) + " bytes before " + which;
+  else
+    detail = std::to_string(a + bytes - (b->base + b->size)) +
+             " bytes past the end of " + which;
+  report("memcheck",
+         "out-of-bounds global " + std::string(verb) + " of " +
+             std::to_string(bytes) + " bytes (" + detail + ") by " +
+             threadName(t) + " at {0}",
+         where);
+}
+
+void Worker::checkShared(unsigned t, size_t offset, uint32_t bytes, int kind,
+                         uint64_t where) {
+  for (uint32_t i = 0; i < bytes; ++i) {
+    ShadowByte &s = shadow[offset + i];
+    std::string at = " at offset " + std::to_string(offset + i);
+    if (s.flags & kPending) {
+      report("racecheck",
+             std::string(kind == TLC_SIM_LOAD ? "read" : "write") +
+                 " of shared memory" + at + " by " + threadName(t) +
+                 " at {0} while a cp.async issued by " +
+                 threadName(s.writer) + " at {1} is still writing it (no "
+                 "cp.async.wait_group and barrier in between)",
+             where, s.writeWhere);
+      return;
+    }
+    if (kind == TLC_SIM_ATOMIC) {
+      s.flags |= kWritten;
+      continue;
+    }
+    if (kind == TLC_SIM_LOAD) {
+      if (!(s.flags & kWritten)) {
+        report("initcheck",
+               "read of shared memory" + at + " that no thread has written, by " +
+                   threadName(t) + " at {0}",
+               where);
+        return;
+      }
+      if (!ordered(t, s.writer, s.writeClock)) {
+        report("racecheck",
+               "read of shared memory" + at + " by " + threadName(t) +
+                   " at {0} after a write by " + threadName(s.writer) +
+                   " at {1} with no barrier between them (read-after-write "
+                   "hazard)",
+               where, s.writeWhere);
+        return;
+      }
+      int slot = ordered(t, s.reader[0], s.readClock[0]) ? 0 : 1;
+      s.reader[slot] = uint16_t(t);
+      s.readClock[slot] = clock[t];
+      s.readWhere[slot] = where;
+      continue;
+    }
+    if (!ordered(t, s.writer, s.writeClock)) {
+      report("racecheck",
+             "write of shared memory" + at + " by " + threadName(t) +
+                 " at {0} and by " + threadName(s.writer) +
+                 " at {1} with no barrier between them (write-after-write "
+                 "hazard)",
+             where, s.writeWhere);
+      return;
+    }
+    for (int r = 0; r < 2; ++r)
+      if (!ordered(t, s.reader[r], s.readClock[r])) {
+        report("racecheck",
+               "write of shared memory" + at + " by " + threadName(t) +
+                   " at {0} after a read by " + threadName(s.reader[r]) +
+                   " at {1} with no barrier between them (write-after-read "
+                   "hazard)",
+               where, s.readWhere[r]);
+        return;
+      }
+    s.writer = uint16_t(t);
+    s.writeClock = clock[t];
+    s.writeWhere = where;
+    s.flags |= kWritten;
+    s.reader[0] = s.reader[1] = kNone;
+  }
+}
+
+void Worker::cpAsync(void *dst, const void *src, uint32_t bytes,
+                     uint32_t srcBytes, uint64_t where) {
+  Thread &t = *current;
+  auto d = static_cast<unsigned char *>(dst);
+  auto s = static_cast<const unsigned char *>(src);
+  if (srcBytes > bytes)
+    trap("memcheck",
+         "cp.async src-size " + std::to_string(srcBytes) +
+             " is larger than its cp-size " + std::to_string(bytes) + ", by " +
+             threadName(t.linear) + " at {0}",
+         where);
+  if (reinterpret_cast<uintptr_t>(d) % bytes ||
+      (srcBytes && reinterpret_cast<uintptr_t>(s) % bytes))
+    trap("memcheck",
+         "misaligned cp.async of " + std::to_string(bytes) +
+             " bytes (both addresses must be multiples of the cp-size), by " +
+             threadName(t.linear) + " at {0}",
+         where);
+  if (d < shared || d + bytes > shared + sharedBytes)
+    trap("memcheck",
+         "cp.async destination is not inside the block's " +
+             std::to_string(sharedBytes) + " bytes of shared memory, by " +
+             threadName(t.linear) + " at {0}",
+         where);
+  if (srcBytes)
+    access(src, srcBytes, TLC_SIM_LOAD, -1, where);
+  size_t offset = d - shared;
+  for (uint32_t i = 0; i < bytes; ++i) {
+    ShadowByte &sh = shadow[offset + i];
+    if (sh.flags & kPending) {
+      report("racecheck",
+             "cp.async to shared memory at offset " +
+                 std::to_string(offset + i) + " by " + threadName(t.linear) +
+                 " at {0} while an earlier cp.async by " +
+                 threadName(sh.writer) + " at {1} is still writing it",
+             where, sh.writeWhere);
+      break;
+    }
+  }
+  // The copy itself happens at the wait; until then its bytes are pending.
+  checkShared(t.linear, offset, bytes, TLC_SIM_STORE, where);
+  for (uint32_t i = 0; i < bytes; ++i) {
+    ShadowByte &sh = shadow[offset + i];
+    sh.flags |= kPending;
+    sh.writer = uint16_t(t.linear);
+    sh.writeWhere = where;
+  }
+  t.copies.push_back({d, s, bytes, srcBytes, t.committed, where});
+}
+
+void Worker::completeCopy(Thread &t, const Copy &c) {
+  size_t offset = c.dst - shared;
+  for (uint32_t i = 0; i < c.bytes; ++i) {
+    ShadowByte &sh = shadow[offset + i];
+    sh.flags = uint16_t((sh.flags & ~kPending) | kWritten);
+    sh.writer = uint16_t(t.linear);
+    sh.writeClock = clock[t.linear];
+    sh.writeWhere = c.where;
+    sh.reader[0] = sh.reader[1] = kNone;
+  }
+  if (c.srcBytes)
+    std::memcpy(c.dst, c.src, c.srcBytes);
+  std::memset(c.dst + c.srcBytes, 0, c.bytes - c.srcBytes);
+}
+
+void Worker::cpAsyncWait(int32_t pending, uint64_t) {
+  Thread &t = *current;
+  // Groups 0 .. committed-1 are committed; keep the newest `pending`.
+  uint64_t limit = pending < 0 ? UINT64_MAX
+                   : t.committed >= uint64_t(pending)
+                       ? t.committed - uint64_t(pending)
+                       : 0;
+  std::vector<Copy> keep;
+  for (const Copy &c : t.copies) {
+    if (c.group < limit)
+      completeCopy(t, c);
+    else
+      keep.push_back(c);
+  }
+  t.copies = std::move(keep);
+}
+
+//===----------------------------------------------------------------------===//
+// The host API table
+//===----------------------------------------------------------------------===//
+
+const tlc_sim_indices *apiIndices() { return currentWorker->indices(); }
+void apiAccess(const void *a, uint32_t n, int kind, int32_t thread,
+               uint64_t where) {
+  currentWorker->access(a, n, kind, thread, where);
+}
+void apiBarrier(uint32_t id, uint32_t count, uint64_t where) {
+  currentWorker->barrierArrive(id, count, where);
+}
+void apiCollective(const char *op, uint32_t mask, tlc_sim_warp_fn fn,
+                   void *data, uint64_t where) {
+  currentWorker->warpCollective(op, mask, fn, data, where);
+}
+void apiCpAsync(void *d, const void *s, uint32_t n, uint32_t sn,
+                uint64_t where) {
+  currentWorker->cpAsync(d, s, n, sn, where);
+}
+void apiCpAsyncCommit(uint64_t) { currentWorker->cpAsyncCommit(); }
+void apiCpAsyncWait(int32_t pending, uint64_t where) {
+  currentWorker->cpAsyncWait(pending, where);
+}
+void apiTrap(const char *message, uint64_t where) {
+  currentWorker->trap("trap", std::string(message) + " at {0}", where);
+}
+
+} // namespace
+
+const tlc_sim_host_api &Simulator::hostApi() {
+  static const tlc_sim_host_api api = [] {
+    tlc_sim_host_api a{};
+    a.abiVersion = TLC_SIM_ABI_VERSION;
+    a.checkedBase = Arena::get().base();
+    a.checkedSize = Arena::get().reserved();
+    a.indices = &apiIndices;
+    a.access = &apiAccess;
+    a.barrier = &apiBarrier;
+    a.warpCollective = &apiCollective;
+    a.cpAsync = &apiCpAsync;
+    a.cpAsyncCommit = &apiCpAsyncCommit;
+    a.cpAsyncWait = &apiCpAsyncWait;
+    a.trap = &apiTrap;
+    return a;
+  }();
+  return api;
+}
+
+Simulator::Simulator(const tlc_sim_kernel_api &kernel) : kernel(kernel) {}
+
+std::vector<Finding> Simulator::launch(const LaunchConfig &config) {
+  LaunchState state;
+  state.config = &config;
+  state.kernel = &kernel;
+  uint64_t numBlocks =
+      uint64_t(config.grid[0]) * config.grid[1] * config.grid[2];
+  unsigned workers = std::max(1u, std::min<unsigned>(
+                                      config.numWorkers,
+                                      unsigned(std::min<uint64_t>(numBlocks, 256))));
+  auto body = [&] {
+    Worker w(state);
+    if (!w.valid()) {
+      Finding f;
+      f.checker = "trap";
+      f.message = "cannot map the fiber stacks of a block";
+      state.add(std::move(f), true);
+      return;
+    }
+    w.run();
+  };
+  std::vector<std::thread> pool;
+  for (unsigned i = 1; i < workers; ++i)
+    pool.emplace_back(body);
+  body();
+  for (std::thread &t : pool)
+    t.join();
+  return std::move(state.findings);
+}

@@ -1,0 +1,120 @@
+//===- Simulator.h - SIMT execution of simulated CUDA kernels ---*- C++ -*-===//
+//
+// Part of the tlc project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The core of the `sim` device. Global memory lives in an Arena (one
+// reserved range, allocations with red zones, so memcheck knows every
+// buffer). A launch runs the grid's blocks on worker OS threads; a worker
+// runs one block at a time, each CUDA thread a Fiber, round robin until
+// every thread blocks (barrier, warp collective) or exits:
+//
+//   * barriers (bar.sync id, count) release when their count has arrived;
+//   * warp collectives (shuffles, votes, ldmatrix, mma) run once all lanes
+//     of their mask have arrived at the same one;
+//   * cp.async copies wait in their thread's queue until a wait covers
+//     their group.
+//
+// Every access to shared memory is checked against a per-byte shadow with
+// vector clocks advanced by barriers (racecheck: read-after-write,
+// write-after-read, write-after-write between threads with no barrier
+// between them; reads of bytes a cp.async is still writing; reads of bytes
+// never written), every access to global or shared memory against the
+// buffers' bounds (memcheck), and a block whose threads can no longer make
+// progress is reported with where each one waits (synccheck).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TLC_RUNTIME_SIM_SIMULATOR_H
+#define TLC_RUNTIME_SIM_SIMULATOR_H
+
+#include "tlc_sim/abi.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace tlc::runtime::sim {
+
+/// Global memory: one reserved address range, bump-allocated, every buffer
+/// followed by a red zone.
+class Arena {
+public:
+  /// The process's arena (the kernels' checked range is fixed at bind).
+  static Arena &get();
+  ~Arena();
+  Arena(const Arena &) = delete;
+  Arena &operator=(const Arena &) = delete;
+
+  /// \p bytes of zeroed memory, or null when the arena is exhausted.
+  void *allocate(size_t bytes);
+  /// Releases \p ptr (its range stays reserved and reported as freed).
+  void release(void *ptr);
+  /// Names the buffer at \p ptr for reports (`parameter 'A' float16[..]`).
+  void setName(void *ptr, std::string name);
+
+  struct Buffer {
+    uintptr_t base = 0;
+    size_t size = 0;
+    bool live = false;
+    std::string name;
+  };
+  /// The buffer whose range or red zone holds \p address (null if none).
+  const Buffer *find(uintptr_t address) const;
+
+  uintptr_t base() const { return reinterpret_cast<uintptr_t>(start); }
+  size_t reserved() const { return size; }
+
+private:
+  Arena();
+  mutable std::mutex mutex;
+  char *start = nullptr;
+  size_t size = 0;
+  size_t used = 0;
+  std::vector<Buffer> buffers; // sorted by base
+};
+
+/// One finding of the checkers. Places are `where` values (tlc_sim/abi.h).
+struct Finding {
+  /// racecheck, memcheck, initcheck, synccheck, trap.
+  std::string checker;
+  /// What happened and who did it, with `{0}` / `{1}` where the places go.
+  std::string message;
+  uint64_t where = 0, otherWhere = 0;
+  /// How many times the same finding (checker and places) occurred.
+  uint64_t count = 1;
+};
+
+/// One launch of a kernel entry.
+struct LaunchConfig {
+  void (*invoke)(void **args) = nullptr;
+  void **args = nullptr;
+  unsigned grid[3] = {1, 1, 1};
+  unsigned block[3] = {1, 1, 1};
+  unsigned dynamicSharedMemory = 0;
+  unsigned numWorkers = 1;
+};
+
+/// Runs launches of one loaded kernel shared object.
+class Simulator {
+public:
+  explicit Simulator(const tlc_sim_kernel_api &kernel);
+
+  /// Runs \p config to completion (or until a block traps or deadlocks);
+  /// returns the findings (empty when the launch was clean).
+  std::vector<Finding> launch(const LaunchConfig &config);
+
+  /// The table the kernel's shared object was bound to.
+  static const tlc_sim_host_api &hostApi();
+
+private:
+  const tlc_sim_kernel_api &kernel;
+};
+
+} // namespace tlc::runtime::sim
+
+#endif // TLC_RUNTIME_SIM_SIMULATOR_H

@@ -1,0 +1,194 @@
+//===- mma.h - Warp-level matrix products mma.sync (sim) --------*- C++ -*-===//
+//
+// Part of the tlc project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// mma.sync.aligned.m16n8k16 / m16n8k32 .row.col on the simulator: the warp
+// meets, the A (16 x K), B (K x 8) and C (16 x 8) matrices are assembled
+// from the 32 lanes' fragments as the PTX ISA's "Matrix Fragments for
+// mma.m16n8k16 / mma.m16n8k32" define them (groupID = lane / 4,
+// threadID_in_group = lane % 4):
+//
+//   A, 16-bit: a_i row groupID (+8 for i % 4 >= 2), column
+//              2*threadID_in_group + i % 2 (+8 for i >= 4); 2 per register
+//   A,  8-bit: a_i row groupID (+8 for i % 8 >= 4), column
+//              4*threadID_in_group + i % 4 (+16 for i >= 8); 4 per register
+//   B, 16-bit: b_i row 2*threadID_in_group + i % 2 (+8 for i >= 2)
+//   B,  8-bit: b_i row 4*threadID_in_group + i % 4 (+16 for i >= 4);
+//              column groupID
+//   C, D:      c_i row groupID (+8 for i >= 2), column
+//              2*threadID_in_group + i % 2
+//
+// with the lower-numbered element in the lower bits of a register. D is
+// C + A*B with the products and their sum exact (double, or int64 for s8)
+// and one rounding to the accumulator type; the tensor cores' own internal
+// precision differs in the last bits.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TLC_DEVICE_CUDA_MMA_H
+#define TLC_DEVICE_CUDA_MMA_H
+
+#include "tlc_device/cuda/common.h"
+
+namespace tlc {
+namespace cuda {
+namespace simimpl {
+
+enum class MmaInput { F16, BF16, E4M3, E5M2, S8 };
+enum class MmaAcc { F32, F16, S32 };
+
+struct MmaLane {
+  const uint32_t *a, *b;
+  const void *c;
+  uint32_t d[4];
+};
+
+inline double mmaElement(uint32_t bits, MmaInput t) {
+  switch (t) {
+  case MmaInput::F16:
+    return float(__half(__half_raw{static_cast<unsigned short>(bits)}));
+  case MmaInput::BF16:
+    return float(
+        __nv_bfloat16(__nv_bfloat16_raw{static_cast<unsigned short>(bits)}));
+  case MmaInput::E4M3:
+    return sim::fp8Value(bits & 0xff, __NV_E4M3);
+  case MmaInput::E5M2:
+    return sim::fp8Value(bits & 0xff, __NV_E5M2);
+  case MmaInput::S8:
+    return double(int8_t(bits & 0xff));
+  }
+  return 0;
+}
+
+template <MmaInput In, MmaAcc Acc, int K>
+TLC_SIM_UNCHECKED void mmaRun(void *const *lanes, uint32_t, uint32_t,
+                              uint64_t) {
+  constexpr bool eight = In == MmaInput::E4M3 || In == MmaInput::E5M2 ||
+                         In == MmaInput::S8;
+  constexpr int perReg = eight ? 4 : 2, bitsPer = 32 / perReg;
+  double A[16][K], B[K][8], C[16][8];
+  for (int l = 0; l < 32; ++l) {
+    const MmaLane *me = static_cast<const MmaLane *>(lanes[l]);
+    int g = l / 4, t = l % 4;
+    for (int i = 0; i < 4 * perReg; ++i) {
+      uint32_t bits = me->a[i / perReg] >> (bitsPer * (i % perReg));
+      int row = g + ((i % (2 * perReg)) >= perReg ? 8 : 0);
+      int col = perReg * t + i % perReg + (i >= 2 * perReg ? K / 2 : 0);
+      A[row][col] = mmaElement(bits, In);
+    }
+    for (int i = 0; i < 2 * perReg; ++i) {
+      uint32_t bits = me->b[i / perReg] >> (bitsPer * (i % perReg));
+      int row = perReg * t + i % perReg + (i >= perReg ? K / 2 : 0);
+      B[row][g] = mmaElement(bits, In);
+    }
+    for (int i = 0; i < 4; ++i) {
+      int row = g + (i >= 2 ? 8 : 0), col = 2 * t + i % 2;
+      if constexpr (Acc == MmaAcc::F32)
+        C[row][col] = static_cast<const float *>(me->c)[i];
+      else if constexpr (Acc == MmaAcc::S32)
+        C[row][col] = static_cast<const int *>(me->c)[i];
+      else
+        C[row][col] = mmaElement(
+            static_cast<const uint32_t *>(me->c)[i / 2] >> (16 * (i % 2)),
+            MmaInput::F16);
+    }
+  }
+  for (int l = 0; l < 32; ++l) {
+    MmaLane *me = static_cast<MmaLane *>(lanes[l]);
+    int g = l / 4, t = l % 4;
+    me->d[0] = me->d[1] = me->d[2] = me->d[3] = 0;
+    for (int i = 0; i < 4; ++i) {
+      int row = g + (i >= 2 ? 8 : 0), col = 2 * t + i % 2;
+      if constexpr (Acc == MmaAcc::S32) {
+        int64_t sum = int64_t(C[row][col]);
+        for (int k = 0; k < K; ++k)
+          sum += int64_t(A[row][k]) * int64_t(B[k][col]);
+        me->d[i] = uint32_t(sum); // wraps modulo 2^32 (no .satfinite)
+      } else {
+        double sum = C[row][col];
+        for (int k = 0; k < K; ++k)
+          sum += A[row][k] * B[k][col];
+        if constexpr (Acc == MmaAcc::F32) {
+          float f = float(sum);
+          std::memcpy(&me->d[i], &f, 4);
+        } else {
+          me->d[i / 2] |= uint32_t(__half(float(sum)).__x) << (16 * (i % 2));
+        }
+      }
+    }
+  }
+}
+
+template <MmaInput In, MmaAcc Acc, int K>
+TLC_SIM_UNCHECKED void mma(uint32_t *d, int dRegs, const uint32_t *a,
+                           const uint32_t *b, const void *c, const char *name,
+                           uint64_t where) {
+  MmaLane me{a, b, c, {0, 0, 0, 0}};
+  sim::api->warpCollective(name, 0xffffffffu, &mmaRun<In, Acc, K>, &me, where);
+  std::memcpy(d, me.d, 4 * dRegs);
+}
+
+} // namespace simimpl
+
+TLC_SIM_PRIMITIVE inline void mmaM16N8K16F16F32(float *d, const uint32_t *a,
+                                                const uint32_t *b,
+                                                const float *c) {
+  simimpl::mma<simimpl::MmaInput::F16, simimpl::MmaAcc::F32, 16>(
+      reinterpret_cast<uint32_t *>(d), 4, a, b, c,
+      "mma.m16n8k16.f32.f16.f16.f32", TLC_SIM_HERE);
+}
+TLC_SIM_PRIMITIVE inline void mmaM16N8K16BF16F32(float *d, const uint32_t *a,
+                                                 const uint32_t *b,
+                                                 const float *c) {
+  simimpl::mma<simimpl::MmaInput::BF16, simimpl::MmaAcc::F32, 16>(
+      reinterpret_cast<uint32_t *>(d), 4, a, b, c,
+      "mma.m16n8k16.f32.bf16.bf16.f32", TLC_SIM_HERE);
+}
+TLC_SIM_PRIMITIVE inline void mmaM16N8K16F16F16(uint32_t *d, const uint32_t *a,
+                                                const uint32_t *b,
+                                                const uint32_t *c) {
+  simimpl::mma<simimpl::MmaInput::F16, simimpl::MmaAcc::F16, 16>(
+      d, 2, a, b, c, "mma.m16n8k16.f16.f16.f16.f16", TLC_SIM_HERE);
+}
+TLC_SIM_PRIMITIVE inline void mmaM16N8K32S8S32(int *d, const uint32_t *a,
+                                               const uint32_t *b,
+                                               const int *c) {
+  simimpl::mma<simimpl::MmaInput::S8, simimpl::MmaAcc::S32, 32>(
+      reinterpret_cast<uint32_t *>(d), 4, a, b, c,
+      "mma.m16n8k32.s32.s8.s8.s32", TLC_SIM_HERE);
+}
+TLC_SIM_PRIMITIVE inline void mmaM16N8K32E4M3F32(float *d, const uint32_t *a,
+                                                 const uint32_t *b,
+                                                 const float *c) {
+  simimpl::mma<simimpl::MmaInput::E4M3, simimpl::MmaAcc::F32, 32>(
+      reinterpret_cast<uint32_t *>(d), 4, a, b, c,
+      "mma.m16n8k32.f32.e4m3.e4m3.f32", TLC_SIM_HERE);
+}
+TLC_SIM_PRIMITIVE inline void mmaM16N8K32E5M2F32(float *d, const uint32_t *a,
+                                                 const uint32_t *b,
+                                                 const float *c) {
+  simimpl::mma<simimpl::MmaInput::E5M2, simimpl::MmaAcc::F32, 32>(
+      reinterpret_cast<uint32_t *>(d), 4, a, b, c,
+      "mma.m16n8k32.f32.e5m2.e5m2.f32", TLC_SIM_HERE);
+}
+
+template <typename AB>
+TLC_DEVICE void mmaM16N8K16(float *c, const uint32_t *a, const uint32_t *b);
+template <>
+TLC_DEVICE void mmaM16N8K16<half>(float *c, const uint32_t *a,
+                                  const uint32_t *b) {
+  mmaM16N8K16F16F32(c, a, b, c);
+}
+template <>
+TLC_DEVICE void mmaM16N8K16<bfloat16>(float *c, const uint32_t *a,
+                                      const uint32_t *b) {
+  mmaM16N8K16BF16F32(c, a, b, c);
+}
+
+} // namespace cuda
+} // namespace tlc
+
+#endif // TLC_DEVICE_CUDA_MMA_H

@@ -1,0 +1,105 @@
+/*===- abi.h - Interface between simulated kernels and the simulator -*- C -*-===*
+ *
+ * Part of the tlc project.
+ * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+ *
+ *===----------------------------------------------------------------------===*
+ *
+ * The `sim` device (runtime/lib/sim) compiles a CUDA artifact's NAME.cu for
+ * the host against the headers of runtime/sim/include and dlopens it. The
+ * kernel side (tlc_sim/builtins.h) reaches the simulator only through the
+ * table below: thread indices, memory-access checks, barriers, warp
+ * rendezvous, cp.async queues. The shared object exports
+ * `const tlc_sim_kernel_api *tlc_sim_kernel(void)`.
+ *
+ * A *where* value names a place in the generated source: a return address
+ * inside the kernel's shared object (symbolized with its line table), or,
+ * with TLC_SIM_WHERE_LINE set, a line number of NAME.cu itself.
+ *
+ *===----------------------------------------------------------------------===*/
+
+#ifndef TLC_SIM_ABI_H
+#define TLC_SIM_ABI_H
+
+#include <stdint.h>
+
+#define TLC_SIM_ABI_VERSION 1
+#define TLC_SIM_WHERE_LINE (1ull << 63)
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Kinds of memory access. */
+enum {
+  TLC_SIM_LOAD = 0,
+  TLC_SIM_STORE = 1,
+  TLC_SIM_ATOMIC = 2
+};
+
+/* One thread's CUDA indices (threadIdx, blockIdx, blockDim, gridDim). */
+typedef struct tlc_sim_indices {
+  uint32_t thread[3], block[3], blockDim[3], gridDim[3];
+} tlc_sim_indices;
+
+/* A warp collective: called once, by the last lane to arrive, with every
+ * participating lane's data (null for lanes outside \p laneMask). */
+typedef void (*tlc_sim_warp_fn)(void *const *laneData, uint32_t laneMask,
+                                uint32_t warpBaseThread, uint64_t where);
+
+/* What the simulator offers the kernel. */
+typedef struct tlc_sim_host_api {
+  uint32_t abiVersion;
+  /* Global memory and shared memory of every worker live in
+   * [checkedBase, checkedBase + checkedSize); other addresses (the fiber
+   * stacks: registers and local arrays) are not checked. */
+  uintptr_t checkedBase, checkedSize;
+  /* The calling thread's indices. */
+  const tlc_sim_indices *(*indices)(void);
+  /* Checks an access of \p bytes at \p address by linear thread \p thread
+   * of the running block (-1: the calling thread). */
+  void (*access)(const void *address, uint32_t bytes, int kind,
+                 int32_t thread, uint64_t where);
+  /* bar.sync \p id with \p numThreads threads (0: the whole block). */
+  void (*barrier)(uint32_t id, uint32_t numThreads, uint64_t where);
+  /* Waits until every lane of \p laneMask has reached a collective named
+   * \p op (a string literal: same pointer, same collective); the last one
+   * runs \p fn. \p laneData is this lane's in/out record. */
+  void (*warpCollective)(const char *op, uint32_t laneMask, tlc_sim_warp_fn fn,
+                         void *laneData, uint64_t where);
+  /* cp.async of \p bytes (copying \p srcBytes of them, zero-filling the
+   * rest), performed when a wait covers its group. */
+  void (*cpAsync)(void *dst, const void *src, uint32_t bytes,
+                  uint32_t srcBytes, uint64_t where);
+  void (*cpAsyncCommit)(uint64_t where);
+  /* Completes all but the newest \p pending committed groups (-1: every
+   * copy, committed or not). */
+  void (*cpAsyncWait)(int32_t pending, uint64_t where);
+  /* __trap / a failed device check: ends the launch with \p message. */
+  void (*trap)(const char *message, uint64_t where);
+} tlc_sim_host_api;
+
+/* One kernel of the shared object: calls the __global__ function with
+ * cuLaunchKernel-style arguments (a pointer to each argument's value). */
+typedef struct tlc_sim_entry {
+  const char *name;
+  void (*invoke)(void **args);
+} tlc_sim_entry;
+
+/* What the kernel's shared object offers the simulator. */
+typedef struct tlc_sim_kernel_api {
+  uint32_t abiVersion;
+  /* Installs the simulator's table (before any launch). */
+  void (*bind)(const tlc_sim_host_api *api);
+  /* The calling OS thread's shared-memory array (`smem`) and its size. */
+  unsigned char *(*sharedMemory)(void);
+  uint32_t sharedCapacity;
+  uint32_t numEntries;
+  const tlc_sim_entry *entries;
+} tlc_sim_kernel_api;
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TLC_SIM_ABI_H */

@@ -1,0 +1,485 @@
+//===- builtins.h - CUDA built-ins on the simulator -------------*- C++ -*-===//
+//
+// Part of the tlc project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// What CUDA C++ provides to device code, for generated NAME.cu compiled as
+// host C++ by the `sim` device: the execution-space keywords, vector types,
+// threadIdx / blockIdx / blockDim / gridDim, __syncthreads and named
+// barriers, warp shuffles and votes (CUDA Programming Guide semantics, warp
+// of 32), atomics, the math intrinsics, and the memory-access hooks of
+// clang's -fsanitize-coverage=trace-loads,trace-stores through which every
+// load and store of the kernel is checked (racecheck, memcheck).
+//
+// Each CUDA thread of a block is a fiber of the simulator (runtime/lib/sim);
+// everything that synchronises goes through the table of tlc_sim/abi.h.
+// Functions that report a place take it as their return address, so they
+// are never inlined.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TLC_SIM_BUILTINS_H
+#define TLC_SIM_BUILTINS_H
+
+#include "tlc_sim/abi.h"
+
+#include <cmath>
+#include <math.h> // CUDA declares isfinite, isnan, ... in the global namespace
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <type_traits>
+#include <utility>
+
+#define __global__
+#define __device__
+#define __host__
+#define __forceinline__ inline __attribute__((always_inline))
+#define __noinline__ __attribute__((noinline))
+#define __launch_bounds__(...)
+#define __restrict__ __restrict
+#define __align__(n) __attribute__((aligned(n)))
+// One array per OS thread: the simulator runs a block's threads as fibers
+// of one OS thread, so this is per block.
+#define __shared__ thread_local
+
+/// Not instrumented by the access hooks (does its own checks).
+#define TLC_SIM_UNCHECKED __attribute__((no_sanitize("coverage")))
+/// A simulator primitive: its return address is the place it was called.
+#define TLC_SIM_PRIMITIVE __attribute__((noinline)) TLC_SIM_UNCHECKED
+#define TLC_SIM_HERE                                                           \
+  reinterpret_cast<uint64_t>(__builtin_return_address(0))
+
+struct uint3 {
+  unsigned x, y, z;
+};
+struct dim3 {
+  unsigned x = 1, y = 1, z = 1;
+};
+struct alignas(8) uint2 {
+  unsigned x, y;
+};
+struct alignas(16) uint4 {
+  unsigned x, y, z, w;
+};
+struct alignas(8) int2 {
+  int x, y;
+};
+struct alignas(16) int4 {
+  int x, y, z, w;
+};
+struct alignas(8) float2 {
+  float x, y;
+};
+struct alignas(16) float4 {
+  float x, y, z, w;
+};
+inline float2 make_float2(float x, float y) { return {x, y}; }
+inline float4 make_float4(float x, float y, float z, float w) {
+  return {x, y, z, w};
+}
+inline uint2 make_uint2(unsigned x, unsigned y) { return {x, y}; }
+inline uint4 make_uint4(unsigned x, unsigned y, unsigned z, unsigned w) {
+  return {x, y, z, w};
+}
+inline int2 make_int2(int x, int y) { return {x, y}; }
+inline int4 make_int4(int x, int y, int z, int w) { return {x, y, z, w}; }
+
+namespace tlc {
+namespace sim {
+
+/// The simulator's table, installed by bind().
+inline const tlc_sim_host_api *api = nullptr;
+
+/// The shared-memory array of the calling OS thread (`smem`), 227 KiB (the
+/// largest opt-in dynamic shared memory of sm_90) plus a red zone that
+/// memcheck reports accesses to.
+constexpr uint32_t kSharedCapacity = 232448 + 4096;
+
+TLC_SIM_UNCHECKED inline const uint3 &index(int which) {
+  const tlc_sim_indices *i = api->indices();
+  const uint32_t *v = which == 0   ? i->thread
+                      : which == 1 ? i->block
+                      : which == 2 ? i->blockDim
+                                   : i->gridDim;
+  return *reinterpret_cast<const uint3 *>(v);
+}
+
+/// Linear index of the calling thread in its block.
+TLC_SIM_UNCHECKED inline unsigned linearThread() {
+  const tlc_sim_indices *i = api->indices();
+  return i->thread[0] +
+         i->blockDim[0] * (i->thread[1] + i->blockDim[1] * i->thread[2]);
+}
+
+} // namespace sim
+} // namespace tlc
+
+#define threadIdx (::tlc::sim::index(0))
+#define blockIdx (::tlc::sim::index(1))
+#define blockDim (::tlc::sim::index(2))
+#define gridDim (::tlc::sim::index(3))
+#define warpSize 32
+
+// Generated kernels are extern "C" and declare `extern __shared__ ... smem[]`
+// in their body, which names this array.
+extern "C" {
+thread_local __attribute__((aligned(128))) unsigned char
+    smem[tlc::sim::kSharedCapacity];
+}
+
+//===----------------------------------------------------------------------===//
+// Memory-access hooks (clang -fsanitize-coverage=trace-loads,trace-stores)
+//===----------------------------------------------------------------------===//
+
+namespace tlc {
+namespace sim {
+/// Reports the access to the simulator when it touches checked memory
+/// (global buffers or this block's shared memory).
+TLC_SIM_UNCHECKED inline void hook(const void *p, uint32_t bytes, int kind,
+                                   void *where) {
+  uintptr_t a = reinterpret_cast<uintptr_t>(p);
+  if (a - api->checkedBase < api->checkedSize ||
+      a - reinterpret_cast<uintptr_t>(smem) < kSharedCapacity)
+    api->access(p, bytes, kind, -1, reinterpret_cast<uint64_t>(where));
+}
+} // namespace sim
+} // namespace tlc
+
+#define TLC_SIM_HOOK(N)                                                        \
+  extern "C" TLC_SIM_UNCHECKED __attribute__((visibility("hidden"))) void      \
+      __sanitizer_cov_load##N(void *p) {                                       \
+    ::tlc::sim::hook(p, N, TLC_SIM_LOAD, __builtin_return_address(0));         \
+  }                                                                            \
+  extern "C" TLC_SIM_UNCHECKED __attribute__((visibility("hidden"))) void      \
+      __sanitizer_cov_store##N(void *p) {                                      \
+    ::tlc::sim::hook(p, N, TLC_SIM_STORE, __builtin_return_address(0));        \
+  }
+TLC_SIM_HOOK(1)
+TLC_SIM_HOOK(2)
+TLC_SIM_HOOK(4)
+TLC_SIM_HOOK(8)
+TLC_SIM_HOOK(16)
+#undef TLC_SIM_HOOK
+
+//===----------------------------------------------------------------------===//
+// Barriers, traps
+//===----------------------------------------------------------------------===//
+
+TLC_SIM_PRIMITIVE inline void __syncthreads() {
+  tlc::sim::api->barrier(0, 0, TLC_SIM_HERE);
+}
+TLC_SIM_PRIMITIVE inline void __trap() {
+  tlc::sim::api->trap("__trap() called", TLC_SIM_HERE);
+}
+TLC_SIM_PRIMITIVE inline void __threadfence() {}
+TLC_SIM_PRIMITIVE inline void __threadfence_block() {}
+
+namespace tlc {
+namespace sim {
+/// bar.sync \p id, \p numThreads.
+TLC_SIM_PRIMITIVE inline void namedBarrier(unsigned id, unsigned numThreads) {
+  api->barrier(id, numThreads, TLC_SIM_HERE);
+}
+
+/// Loads / stores \p bytes through the checker on behalf of linear thread
+/// \p thread (-1: the caller), at place \p where.
+TLC_SIM_UNCHECKED inline void checkedCopy(void *dst, const void *src,
+                                          uint32_t bytes, int32_t thread,
+                                          uint64_t where) {
+  api->access(src, bytes, TLC_SIM_LOAD, thread, where);
+  api->access(dst, bytes, TLC_SIM_STORE, thread, where);
+  std::memcpy(dst, src, bytes);
+}
+TLC_SIM_UNCHECKED inline void checkedLoad(void *dst, const void *src,
+                                          uint32_t bytes, int32_t thread,
+                                          uint64_t where) {
+  api->access(src, bytes, TLC_SIM_LOAD, thread, where);
+  std::memcpy(dst, src, bytes);
+}
+} // namespace sim
+} // namespace tlc
+
+//===----------------------------------------------------------------------===//
+// Warp shuffles and votes
+//===----------------------------------------------------------------------===//
+
+namespace tlc {
+namespace sim {
+
+/// One lane's record of a shuffle: its value in, the result out.
+struct ShuffleLane {
+  uint64_t value;
+  int operand; // source lane, delta or xor mask
+  int width;
+  uint64_t result;
+};
+
+/// The lane a shuffle of \p mode reads for \p lane, or \p lane itself when
+/// the source lies outside the lane's segment of \p width lanes (CUDA
+/// Programming Guide, warp shuffle functions).
+inline int shuffleSource(int mode, int lane, int operand, int width) {
+  int segment = lane & ~(width - 1);
+  switch (mode) {
+  case 0: // idx
+    return segment + (operand & (width - 1));
+  case 1: { // up
+    int src = lane - operand;
+    return src < segment ? lane : src;
+  }
+  case 2: { // down
+    int src = lane + operand;
+    return src >= segment + width ? lane : src;
+  }
+  default: { // xor: earlier groups are reachable, later ones are not
+    int src = lane ^ operand;
+    return src >= segment + width ? lane : src;
+  }
+  }
+}
+
+template <int Mode>
+TLC_SIM_UNCHECKED void shuffleRun(void *const *lanes, uint32_t mask, uint32_t,
+                                  uint64_t where) {
+  for (int l = 0; l < 32; ++l) {
+    if (!lanes[l])
+      continue;
+    auto *me = static_cast<ShuffleLane *>(lanes[l]);
+    int src = shuffleSource(Mode, l, me->operand, me->width);
+    if (!(mask >> src & 1u)) {
+      api->trap("warp shuffle reads a lane outside its mask or an exited "
+                "lane (the result is undefined)",
+                where);
+      return;
+    }
+    me->result = static_cast<ShuffleLane *>(lanes[src])->value;
+  }
+}
+
+inline const char *const kShuffleNames[4] = {"shfl.sync.idx", "shfl.sync.up",
+                                             "shfl.sync.down",
+                                             "shfl.sync.bfly"};
+
+template <int Mode, typename T>
+TLC_SIM_UNCHECKED T shuffle(unsigned mask, T value, int operand, int width,
+                            uint64_t where) {
+  static_assert(sizeof(T) <= 8, "shuffles move 2, 4 or 8 bytes");
+  ShuffleLane me{};
+  std::memcpy(&me.value, &value, sizeof(T));
+  me.operand = operand;
+  me.width = width;
+  api->warpCollective(kShuffleNames[Mode], mask, &shuffleRun<Mode>, &me, where);
+  T out;
+  std::memcpy(&out, &me.result, sizeof(T));
+  return out;
+}
+
+struct VoteLane {
+  int predicate;
+  uint32_t ballot;
+};
+TLC_SIM_UNCHECKED inline void voteRun(void *const *lanes, uint32_t mask,
+                                      uint32_t, uint64_t) {
+  uint32_t ballot = 0;
+  for (int l = 0; l < 32; ++l)
+    if (lanes[l] && static_cast<VoteLane *>(lanes[l])->predicate)
+      ballot |= 1u << l;
+  for (int l = 0; l < 32; ++l)
+    if (lanes[l])
+      static_cast<VoteLane *>(lanes[l])->ballot = ballot & mask;
+}
+TLC_SIM_UNCHECKED inline uint32_t ballot(unsigned mask, int predicate,
+                                         uint64_t where) {
+  VoteLane me{predicate != 0, 0};
+  api->warpCollective("vote.sync", mask, &voteRun, &me, where);
+  return me.ballot;
+}
+TLC_SIM_UNCHECKED inline void syncWarpRun(void *const *, uint32_t, uint32_t,
+                                          uint64_t) {}
+
+} // namespace sim
+} // namespace tlc
+
+template <typename T>
+TLC_SIM_PRIMITIVE T __shfl_sync(unsigned mask, T v, int src, int width = 32) {
+  return tlc::sim::shuffle<0>(mask, v, src, width, TLC_SIM_HERE);
+}
+template <typename T>
+TLC_SIM_PRIMITIVE T __shfl_up_sync(unsigned mask, T v, unsigned delta,
+                                   int width = 32) {
+  return tlc::sim::shuffle<1>(mask, v, int(delta), width, TLC_SIM_HERE);
+}
+template <typename T>
+TLC_SIM_PRIMITIVE T __shfl_down_sync(unsigned mask, T v, unsigned delta,
+                                     int width = 32) {
+  return tlc::sim::shuffle<2>(mask, v, int(delta), width, TLC_SIM_HERE);
+}
+template <typename T>
+TLC_SIM_PRIMITIVE T __shfl_xor_sync(unsigned mask, T v, int laneMask,
+                                    int width = 32) {
+  return tlc::sim::shuffle<3>(mask, v, laneMask, width, TLC_SIM_HERE);
+}
+TLC_SIM_PRIMITIVE inline unsigned __ballot_sync(unsigned mask, int pred) {
+  return tlc::sim::ballot(mask, pred, TLC_SIM_HERE);
+}
+TLC_SIM_PRIMITIVE inline int __any_sync(unsigned mask, int pred) {
+  return tlc::sim::ballot(mask, pred, TLC_SIM_HERE) != 0;
+}
+TLC_SIM_PRIMITIVE inline int __all_sync(unsigned mask, int pred) {
+  return tlc::sim::ballot(mask, pred, TLC_SIM_HERE) == mask;
+}
+TLC_SIM_PRIMITIVE inline void __syncwarp(unsigned mask = 0xffffffffu) {
+  tlc::sim::api->warpCollective("bar.warp.sync", mask, &tlc::sim::syncWarpRun,
+                                nullptr, TLC_SIM_HERE);
+}
+
+//===----------------------------------------------------------------------===//
+// Atomics: checked as atomic accesses (never a race), done with the host's
+// atomics (blocks run on several OS threads).
+//===----------------------------------------------------------------------===//
+
+namespace tlc {
+namespace sim {
+/// Applies \p op to *address atomically with a compare-and-swap loop on the
+/// bits; returns the old value.
+template <typename T, typename Op>
+TLC_SIM_UNCHECKED T atomicUpdate(T *address, Op op, uint64_t where) {
+  api->access(address, sizeof(T), TLC_SIM_ATOMIC, -1, where);
+  using Bits = std::conditional_t<
+      sizeof(T) == 2, uint16_t,
+      std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>>;
+  static_assert(sizeof(T) == sizeof(Bits), "atomics on 2, 4 or 8 bytes");
+  Bits *bits = reinterpret_cast<Bits *>(address);
+  Bits old = __atomic_load_n(bits, __ATOMIC_RELAXED);
+  while (true) {
+    T current;
+    std::memcpy(&current, &old, sizeof(T));
+    T next = op(current);
+    Bits nextBits;
+    std::memcpy(&nextBits, &next, sizeof(T));
+    if (__atomic_compare_exchange_n(bits, &old, nextBits, false,
+                                    __ATOMIC_SEQ_CST, __ATOMIC_RELAXED))
+      return current;
+  }
+}
+} // namespace sim
+} // namespace tlc
+
+template <typename T> TLC_SIM_PRIMITIVE T atomicAdd(T *address, T value) {
+  return tlc::sim::atomicUpdate(
+      address, [&](T old) { return T(old + value); }, TLC_SIM_HERE);
+}
+template <typename T> TLC_SIM_PRIMITIVE T atomicSub(T *address, T value) {
+  return tlc::sim::atomicUpdate(
+      address, [&](T old) { return T(old - value); }, TLC_SIM_HERE);
+}
+template <typename T> TLC_SIM_PRIMITIVE T atomicMax(T *address, T value) {
+  return tlc::sim::atomicUpdate(
+      address, [&](T old) { return old < value ? value : old; }, TLC_SIM_HERE);
+}
+template <typename T> TLC_SIM_PRIMITIVE T atomicMin(T *address, T value) {
+  return tlc::sim::atomicUpdate(
+      address, [&](T old) { return value < old ? value : old; }, TLC_SIM_HERE);
+}
+template <typename T> TLC_SIM_PRIMITIVE T atomicExch(T *address, T value) {
+  return tlc::sim::atomicUpdate(
+      address, [&](T) { return value; }, TLC_SIM_HERE);
+}
+template <typename T>
+TLC_SIM_PRIMITIVE T atomicCAS(T *address, T compare, T value) {
+  return tlc::sim::atomicUpdate(
+      address, [&](T old) { return old == compare ? value : old; },
+      TLC_SIM_HERE);
+}
+template <typename T> TLC_SIM_PRIMITIVE T atomicAnd(T *address, T value) {
+  return tlc::sim::atomicUpdate(
+      address, [&](T old) { return T(old & value); }, TLC_SIM_HERE);
+}
+template <typename T> TLC_SIM_PRIMITIVE T atomicOr(T *address, T value) {
+  return tlc::sim::atomicUpdate(
+      address, [&](T old) { return T(old | value); }, TLC_SIM_HERE);
+}
+
+//===----------------------------------------------------------------------===//
+// Math
+//===----------------------------------------------------------------------===//
+
+inline int min(int a, int b) { return a < b ? a : b; }
+inline int max(int a, int b) { return a > b ? a : b; }
+inline unsigned min(unsigned a, unsigned b) { return a < b ? a : b; }
+inline unsigned max(unsigned a, unsigned b) { return a > b ? a : b; }
+inline long long min(long long a, long long b) { return a < b ? a : b; }
+inline long long max(long long a, long long b) { return a > b ? a : b; }
+inline float min(float a, float b) { return fminf(a, b); }
+inline float max(float a, float b) { return fmaxf(a, b); }
+inline double min(double a, double b) { return fmin(a, b); }
+inline double max(double a, double b) { return fmax(a, b); }
+
+inline float __int_as_float(int x) {
+  float f;
+  std::memcpy(&f, &x, 4);
+  return f;
+}
+inline int __float_as_int(float x) {
+  int i;
+  std::memcpy(&i, &x, 4);
+  return i;
+}
+inline float __uint_as_float(unsigned x) {
+  float f;
+  std::memcpy(&f, &x, 4);
+  return f;
+}
+inline unsigned __float_as_uint(float x) {
+  unsigned i;
+  std::memcpy(&i, &x, 4);
+  return i;
+}
+inline double __longlong_as_double(long long x) {
+  double d;
+  std::memcpy(&d, &x, 8);
+  return d;
+}
+inline long long __double_as_longlong(double x) {
+  long long i;
+  std::memcpy(&i, &x, 8);
+  return i;
+}
+inline float rsqrtf(float x) { return 1.0f / sqrtf(x); }
+inline float __fdividef(float a, float b) { return a / b; }
+inline float __expf(float x) { return expf(x); }
+inline float __exp10f(float x) { return exp10f(x); }
+inline float __logf(float x) { return logf(x); }
+inline float __log2f(float x) { return log2f(x); }
+inline float __log10f(float x) { return log10f(x); }
+inline float __sinf(float x) { return sinf(x); }
+inline float __cosf(float x) { return cosf(x); }
+inline float __tanf(float x) { return tanf(x); }
+inline float __powf(float a, float b) { return powf(a, b); }
+inline float __saturatef(float x) {
+  return x != x ? 0.0f : fminf(fmaxf(x, 0.0f), 1.0f);
+}
+inline float __frcp_rn(float x) { return 1.0f / x; }
+inline float __fsqrt_rn(float x) { return sqrtf(x); }
+inline float __fmaf_rn(float a, float b, float c) { return fmaf(a, b, c); }
+inline float __fadd_rn(float a, float b) { return a + b; }
+inline float __fmul_rn(float a, float b) { return a * b; }
+inline int __popc(unsigned x) { return __builtin_popcount(x); }
+inline int __popcll(unsigned long long x) { return __builtin_popcountll(x); }
+inline int __clz(int x) { return x ? __builtin_clz(unsigned(x)) : 32; }
+inline int __ffs(int x) { return __builtin_ffs(x); }
+inline unsigned __brev(unsigned x) {
+  unsigned r = 0;
+  for (int i = 0; i < 32; ++i)
+    r |= ((x >> i) & 1u) << (31 - i);
+  return r;
+}
+inline int __mul24(int a, int b) { return a * b; }
+inline int __mulhi(int a, int b) { return int((long long)a * b >> 32); }
+inline unsigned __umulhi(unsigned a, unsigned b) {
+  return unsigned((unsigned long long)a * b >> 32);
+}
+
+#endif // TLC_SIM_BUILTINS_H

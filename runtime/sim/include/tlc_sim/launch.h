@@ -1,0 +1,65 @@
+//===- launch.h - Entry points of a simulated kernel ------------*- C++ -*-===//
+//
+// Part of the tlc project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The `sim` device compiles, per artifact, a translation unit
+//
+//   #include "tlc_sim/launch.h"
+//   #include "NAME.cu"
+//   TLC_SIM_BEGIN_ENTRIES
+//   TLC_SIM_ENTRY(kernel_a)
+//   ...
+//   TLC_SIM_END_ENTRIES
+//
+// that exports tlc_sim_kernel() (tlc_sim/abi.h). invoke() calls a
+// __global__ function with cuLaunchKernel-style arguments, each cast to the
+// function's own parameter type.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TLC_SIM_LAUNCH_H
+#define TLC_SIM_LAUNCH_H
+
+#include "tlc_sim/builtins.h"
+
+namespace tlc {
+namespace sim {
+
+template <typename... P, size_t... I>
+void invokeWith(void (*f)(P...), void **args, std::index_sequence<I...>) {
+  f(*static_cast<std::remove_cv_t<std::remove_reference_t<P>> *>(args[I])...);
+}
+template <typename... P> void invoke(void (*f)(P...), void **args) {
+  invokeWith(f, args, std::index_sequence_for<P...>{});
+}
+
+TLC_SIM_UNCHECKED inline void bind(const tlc_sim_host_api *table) {
+  api = table;
+}
+TLC_SIM_UNCHECKED inline unsigned char *sharedMemory() { return smem; }
+
+} // namespace sim
+} // namespace tlc
+
+#define TLC_SIM_BEGIN_ENTRIES static const tlc_sim_entry tlcSimEntries[] = {
+#define TLC_SIM_ENTRY(name)                                                    \
+  {#name, [](void **args) { ::tlc::sim::invoke(&name, args); }},
+#define TLC_SIM_END_ENTRIES                                                    \
+  }                                                                            \
+  ;                                                                            \
+  extern "C" __attribute__((visibility("default"))) const tlc_sim_kernel_api * \
+  tlc_sim_kernel(void) {                                                       \
+    static const tlc_sim_kernel_api kernel = {                                 \
+        TLC_SIM_ABI_VERSION,                                                   \
+        &::tlc::sim::bind,                                                     \
+        &::tlc::sim::sharedMemory,                                             \
+        ::tlc::sim::kSharedCapacity,                                           \
+        sizeof(tlcSimEntries) / sizeof(tlcSimEntries[0]),                      \
+        tlcSimEntries};                                                        \
+    return &kernel;                                                            \
+  }
+
+#endif // TLC_SIM_LAUNCH_H
