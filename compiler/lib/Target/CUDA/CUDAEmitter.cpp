@@ -13,6 +13,7 @@
 
 #include "EmitterImpl.h"
 
+#include "tlc/Dialect/Tile/IR/ThreadUniformity.h"
 #include "tlc/Dialect/Tile/Transforms/Passes.h"
 #include "tlc/Target/Cpp/KernelInterface.h"
 
@@ -20,6 +21,7 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/Matchers.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/SaveAndRestore.h"
 
 
 using namespace mlir;
@@ -568,6 +570,7 @@ LogicalResult Emitter::emitBlock(Block &block, bool allowBarriers) {
   // Shared buffers written / read since the last barrier. Buffers the plan
   // placed in the same bytes (reuse after a live range ends) conflict like
   // one buffer.
+  llvm::SaveAndRestore<bool> scope(barriersAllowed, allowBarriers);
   llvm::SmallVector<Value, 8> pendingReads, pendingWrites;
   auto overlapsAny = [&](Value v, ArrayRef<Value> pending) {
     return llvm::any_of(pending, [&](Value p) { return sharesBytes(v, p); });
@@ -610,18 +613,8 @@ static LogicalResult emitLoopBody(Emitter &e, Operation *loop, Block &body,
   return e.emitBlock(body, allowBarriers);
 }
 
-/// True when \p v is computed from the thread index (through arith ops and
-/// loads, a bounded walk).
-static bool dependsOnThread(Value v, unsigned depth = 0) {
-  Operation *def = v.getDefiningOp();
-  if (!def || depth > 32)
-    return false;
-  if (isa<ThreadBindingOp>(def))
-    return true;
-  return llvm::any_of(def->getOperands(), [&](Value operand) {
-    return dependsOnThread(operand, depth + 1);
-  });
-}
+/// True when \p v may differ between the threads of a block.
+static bool dependsOnThread(Value v) { return mayVaryAcrossThreads(v); }
 
 /// The enclosing tile.if whose condition depends on the thread index (`if tx
 /// < 128`, `with T.ws(1)`), or null.
@@ -727,7 +720,7 @@ LogicalResult Emitter::emitOp(Operation *op) {
          iv + " < " + expr(forOp.getUpperBound()) + "; " + iv + " += " +
          expr(forOp.getStep()) + ")");
     if (failed(emitLoopBody(*this, op, forOp.getBody().front(),
-                            parallelReg.empty())))
+                            barriersAllowed && parallelReg.empty())))
       return failure();
     close();
     return success();
@@ -742,20 +735,26 @@ LogicalResult Emitter::emitOp(Operation *op) {
     open("for (" + indexType() + " " + iv + " = " +
          expr(pipe.getLowerBound()) + "; " +
          iv + " < " + expr(pipe.getUpperBound()) + "; ++" + iv + ")");
-    if (failed(emitLoopBody(*this, op, pipe.getBody().front(), true)))
+    if (failed(emitLoopBody(*this, op, pipe.getBody().front(),
+                            barriersAllowed)))
       return failure();
     close();
     return success();
   }
   if (auto ifOp = dyn_cast<IfOp>(op)) {
     beginOp(op, "if");
+    // Every thread takes the same branch of a block-uniform condition, so
+    // the branch may hold barriers of its own (a copy into shared memory
+    // and the gemm that reads it under `if mask[...]`).
+    bool uniform = barriersAllowed && parallelReg.empty() &&
+                   !dependsOnThread(ifOp.getCondition());
     open("if (" + expr(ifOp.getCondition()) + ")");
-    if (failed(emitBlock(*ifOp.thenBlock(), false)))
+    if (failed(emitBlock(*ifOp.thenBlock(), uniform)))
       return failure();
     if (Block *elseBlock = ifOp.elseBlock()) {
       --indent;
       open("} else");
-      if (failed(emitBlock(*elseBlock, false)))
+      if (failed(emitBlock(*elseBlock, uniform)))
         return failure();
     }
     close();
@@ -763,8 +762,14 @@ LogicalResult Emitter::emitOp(Operation *op) {
   }
   if (auto whileOp = dyn_cast<WhileOp>(op)) {
     beginOp(op, "while");
-    open("while (true)");
     Block &cond = whileOp.getCond().front();
+    auto condition = dyn_cast<ConditionOp>(cond.getTerminator());
+    bool uniform = barriersAllowed && parallelReg.empty() && condition &&
+                   !dependsOnThread(condition.getCondition());
+    open("while (true)");
+    BufferAccesses effects = sharedEffectsOf(op);
+    if (uniform && !effects.writes.empty() && !effects.reads.empty())
+      line("__syncthreads();  // the previous iteration's accesses are done");
     for (Operation &c : cond) {
       if (auto condition = dyn_cast<ConditionOp>(c)) {
         line("if (!(" + expr(condition.getCondition()) + ")) break;");
@@ -773,7 +778,7 @@ LogicalResult Emitter::emitOp(Operation *op) {
       if (failed(emitOp(&c)))
         return failure();
     }
-    if (failed(emitBlock(whileOp.getBody().front(), false)))
+    if (failed(emitBlock(whileOp.getBody().front(), uniform)))
       return failure();
     close();
     return success();

@@ -475,9 +475,13 @@ LogicalResult Emitter::emitFragmentCopy(CopyOp op) {
   int64_t vecBytes = vec * getElementStorageBytes(dstElem);
   // A fragment -> memory copy that converts (f32 accumulator -> f16)
   // packs the converted elements and stores them as one vector too.
+  // A vector runs along the memory's innermost dimension; where that is a
+  // unit dimension of the copy (a column G[b, s0:s1, h]), the fragment's
+  // last dimension is strided in memory and goes element by element.
   bool canVector = (sameType || srcFrag) && vec > 1 &&
                    (vecBytes == 4 || vecBytes == 8 || vecBytes == 16) &&
-                   frag.shape.back() != 1;
+                   frag.shape.back() != 1 && !memDims.empty() &&
+                   memDims.back() + 1 == memType.getRank();
   open("");
   if (frag.threadExtent < numThreads || (!srcFrag && false))
     open("if (tid < " + Twine(frag.threadExtent) + ")");
@@ -753,6 +757,16 @@ LogicalResult Emitter::emitCopy(CopyOp op) {
     while (vec > 1 && extents.back() % vec != 0)
       vec /= 2;
   }
+  // A chunk is contiguous only where the copy's last dimension is the
+  // innermost one of both sides (not a column `G[b, s0:s1, h]`).
+  bool innermost = llvm::all_of(
+      std::initializer_list<const CopySide *>{&src, &dst},
+      [](const CopySide *side) {
+        return side->dims.empty() ||
+               side->dims.back() + 1 == side->type.getRank();
+      });
+  if (!innermost)
+    vec = 1;
   int64_t vecBytes = vec * getElementStorageBytes(dstElem);
   bool canVector = sameType && vec > 1 &&
                    (vecBytes == 4 || vecBytes == 8 || vecBytes == 16);

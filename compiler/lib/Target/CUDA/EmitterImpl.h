@@ -391,6 +391,10 @@ public:
   llvm::DenseMap<mlir::Value, FragmentInfo> fragments;
   /// Inside a T.Parallel: the register variable.
   std::string parallelReg;
+  /// True while emitting a block that every thread of the block runs
+  /// together (the kernel body, loops and branches on block-uniform
+  /// conditions): only there may a `__syncthreads()` be placed.
+  bool barriersAllowed = false;
   /// Names of values.
   llvm::DenseMap<mlir::Value, std::string> names;
 
