@@ -2,7 +2,10 @@
 # process: the same kernel built by a second Python process, and by the
 # command line, takes its binary from the cache (tlc-build prints
 # "wrote DIR/NAME.so (cached)"); TILELANG_DISABLE_CACHE=1 and
-# tlc-build --no-cache compile again.
+# tlc-build --no-cache compile again. The key is tlc's version, the target,
+# the instance's Tile IR and the compiler flags: a comment that moves the
+# kernel down the file (its generated source's location comments change)
+# still hits; a change to the kernel's body misses.
 
 import json
 import os
@@ -22,12 +25,12 @@ def axpy(N, alpha=2.0, block=64):
     def main(X: T.Tensor((N,), T.float32), Y: T.Tensor((N,), T.float32), Z: T.Tensor((N,), T.float32)):
         with T.Kernel(T.ceildiv(N, block), threads=64) as bx:
             for i in T.Parallel(block):
-                Z[bx * block + i] = X[bx * block + i] * alpha + Y[bx * block + i]
+                Z[bx * block + i] = X[bx * block + i] * alpha OP Y[bx * block + i]
     return main
 
 k = axpy(300)
 x, y = torch.randn(300), torch.randn(300)
-torch.testing.assert_close(k(x, y), x * 2.0 + y)
+torch.testing.assert_close(k(x, y), x * 2.0 OP y)
 print(json.dumps({"stats": tilelang.build_stats, "command": k.build_result.command}))
 '''
 
@@ -43,7 +46,7 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         script = os.path.join(tmp, "axpy_kernel.py")
         with open(script, "w") as f:
-            f.write(CHILD)
+            f.write(CHILD.replace("OP", "+"))
         import tilelang
         package_dir = os.path.dirname(os.path.dirname(os.path.abspath(tilelang.__file__)))
         env = dict(os.environ, TLC_CACHE_DIR=os.path.join(tmp, "cache"),
@@ -67,6 +70,16 @@ def main():
         off = run_child(script, dict(env, TILELANG_DISABLE_CACHE="1"))["stats"]
         assert off["compiled"] == 1 and off["cache_hits"] == 0, off
         print("cache off: compiled again")
+        with open(script, "w") as f:
+            f.write("# This line moves every kernel of the file down.\n\n" + CHILD.replace("OP", "+"))
+        moved = run_child(script, env)["stats"]
+        assert moved["compiled"] == 0 and moved["cache_hits"] == 1, moved
+        print("kernel moved down the file: cache hit")
+        with open(script, "w") as f:
+            f.write(CHILD.replace("OP", "-"))
+        changed = run_child(script, env)["stats"]
+        assert changed["compiled"] == 1 and changed["cache_hits"] == 0, changed
+        print("kernel changed: compiled")
 
 
 if __name__ == "__main__":

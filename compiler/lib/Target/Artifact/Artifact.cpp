@@ -8,12 +8,14 @@
 #include "tlc/Target/Artifact/Artifact.h"
 
 #include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/Support/xxhash.h"
 
 #include <cstdlib>
 
@@ -114,9 +116,25 @@ llvm::Error tlc::artifact::compileSharedObject(
   return llvm::Error::success();
 }
 
+llvm::StringRef tlc::artifact::getToolVersion() {
+  static const std::string version = [] {
+    std::string v = "tlc 0.1.0";
+    std::string exe = llvm::sys::fs::getMainExecutable(nullptr, nullptr);
+    auto bytes = llvm::MemoryBuffer::getFile(exe, /*IsText=*/false,
+                                             /*RequiresNullTerminator=*/false);
+    if (!bytes)
+      return v + " (unidentified build)";
+    return v + " (build " + llvm::utohexstr(llvm::xxh3_64bits(
+                                (*bytes)->getBuffer())) + ")";
+  }();
+  return version;
+}
+
 std::string tlc::artifact::getCacheKey(const ArtifactBundle &bundle,
                                        const HostCompileOptions &options) {
-  std::string text = "tlc-host-cxx-v1\n" + bundle.binaryExtension + "\n";
+  std::string text = "tlc-kernel-v2\n" + getToolVersion().str() + "\n" +
+                     bundle.manifest.target + "\n" + bundle.binaryExtension +
+                     "\n";
   if (options.inProcess) {
     text += options.compiler;
   } else {
@@ -128,7 +146,11 @@ std::string tlc::artifact::getCacheKey(const ArtifactBundle &bundle,
   text += '\n';
   for (const std::string &f : options.flags)
     text += f + '\n';
-  text += "--source--\n" + bundle.source;
+  bool lineDirectives = llvm::StringRef(bundle.source).contains("\n#line ");
+  if (!options.instance.empty())
+    text += "--instance--\n" + options.instance;
+  if (options.instance.empty() || lineDirectives)
+    text += "--source--\n" + bundle.source;
   for (const auto &[name, contents] : bundle.extraFiles)
     text += "--file " + name + "--\n" + contents;
   return sha256Hex(text);

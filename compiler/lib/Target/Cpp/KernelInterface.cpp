@@ -355,8 +355,16 @@ LogicalResult tlc::target::writeKernelArtifact(
     tile::FuncOp func, artifact::ArtifactBundle &bundle, StringRef outDir,
     const artifact::HostCompileOptions &compile, StringRef targetName,
     llvm::raw_ostream *log) {
+  // The cache key names the instance by its Tile IR without locations.
+  artifact::HostCompileOptions keyed = compile;
+  {
+    llvm::raw_string_ostream os(keyed.instance);
+    mlir::OpPrintingFlags flags;
+    flags.assumeVerified();
+    func->print(os, flags);
+  }
   bool cached = false;
-  if (llvm::Error e = artifact::writeArtifact(bundle, outDir, compile, &cached))
+  if (llvm::Error e = artifact::writeArtifact(bundle, outDir, keyed, &cached))
     return func.emitError() << "cannot write the " << targetName
                             << " artifact of '" << bundle.manifest.name
                             << "': " << llvm::toString(std::move(e));

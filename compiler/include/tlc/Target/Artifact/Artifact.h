@@ -64,7 +64,16 @@ struct HostCompileOptions {
   /// reads the source at the first path, writes the binary at the second.
   /// `compiler` then names it (with its version) in the cache key.
   std::function<llvm::Error(llvm::StringRef, llvm::StringRef)> inProcess;
+  /// The kernel instance the binary is built from, as the cache key names
+  /// it: its Tile IR without locations (writeKernelArtifact fills it in).
+  /// Empty: the key names the generated source instead.
+  std::string instance;
 };
+
+/// tlc's version as the cache key names it: the release and the identity
+/// of the running executable (a hash of its bytes), so a changed tlc never
+/// reuses binaries another tlc built.
+llvm::StringRef getToolVersion();
 
 /// Compiles the C++ file \p sourcePath (whose directory is on the include
 /// path) into the shared object \p outputPath. The error holds the
@@ -73,8 +82,12 @@ llvm::Error compileSharedObject(llvm::StringRef sourcePath,
                                 llvm::StringRef outputPath,
                                 const HostCompileOptions &options);
 
-/// The cache key of compiling \p bundle with \p options: SHA-256 of the
-/// compiler, its flags, the source and the extra files.
+/// The cache key of compiling \p bundle with \p options: SHA-256 of tlc's
+/// version, the target, the instance's Tile IR (options.instance; the
+/// generated source when that is empty or carries `#line` directives, which
+/// put the DSL file's lines into the binary), the compiler, its flags and
+/// the support headers. Location comments of the source are not part of
+/// it: an edit elsewhere in the DSL file does not recompile a kernel.
 std::string getCacheKey(const ArtifactBundle &bundle,
                         const HostCompileOptions &options);
 
