@@ -1,6 +1,7 @@
 """``JITKernel``: one built kernel instance, callable with tensors."""
 
 import ctypes
+import numbers
 import os
 
 from . import _tensors as tz
@@ -153,14 +154,14 @@ class JITKernel:
             given = values.get(s)
             if s not in env and isinstance(given, (int, float)) and \
                     not (tz.is_torch(given) or tz.is_numpy(given)):
-                # A runtime scalar tlc keeps as an integer symbol.
+                # An integer runtime scalar tlc keeps as a symbol (float
+                # ones are scalar parameters).
                 if isinstance(given, float) and not given.is_integer():
                     raise TypeError(
-                        f"kernel '{self.manifest['name']}': tlc compiles "
-                        f"the runtime scalar '{s}' as an integer symbol and "
-                        f"cannot pass {given!r}; runtime float scalars of "
-                        "eager kernels are not supported by tlc yet (make "
-                        "it a compile-time parameter)")
+                        f"kernel '{self.manifest['name']}': the runtime "
+                        f"scalar '{s}' is an integer symbol of the kernel "
+                        f"and cannot take {given!r} (annotate it with a "
+                        "float dtype, e.g. T.float32, for a float scalar)")
                 env[s] = int(given)
             if s not in env:
                 raise ValueError(
@@ -260,12 +261,22 @@ class JITKernel:
             if ctype is None:
                 raise TypeError(f"scalar parameter '{p['name']}' has dtype "
                                 f"{p['dtype']}, which the package cannot pass")
-            if tz.is_torch(v) and v.numel() == 1:
+            if (tz.is_torch(v) and v.numel() == 1) or \
+                    (tz.is_numpy(v) and v.size == 1):
                 v = v.item()
-            if not isinstance(v, (int, float, bool)):
-                raise TypeError(f"argument '{p['name']}' of kernel "
-                                f"'{self.manifest['name']}' must be a number "
-                                f"({p['dtype']}), got {type(v).__name__}")
+            what = f"argument '{p['name']}' of kernel " \
+                f"'{self.manifest['name']}'"
+            if not isinstance(v, numbers.Real):
+                raise TypeError(f"{what} must be a number ({p['dtype']}), "
+                                f"got {type(v).__name__}")
+            if not p["dtype"].startswith("float"):
+                if not isinstance(v, numbers.Integral) and \
+                        not float(v).is_integer():
+                    raise TypeError(f"{what} is an integer ({p['dtype']}), "
+                                    f"got {v!r}")
+                v = int(v)
+            else:
+                v = float(v)
             c = ctype(v)
             keep.append(c)
             pointers.append(c if cuda else ctypes.addressof(c))

@@ -1,6 +1,7 @@
 # Eager @tilelang.jit kernels: T.const sizes bound from the tensors'
 # shapes at call time, T.empty output returned, compile-time keywords, an
-# integer runtime scalar, and .compile() with consts by name. Then bad calls: each must raise the
+# integer runtime scalar, float runtime scalars (eager and prim_func
+# parameters), and .compile() with consts by name. Then bad calls: each must raise the
 # documented Python exception before anything runs.
 
 import tilelang
@@ -30,6 +31,29 @@ def shift(X, offset, block: int = 64):
         for i in T.Parallel(block):
             Y[bx * block + i] = X[bx * block + i] + offset
     return Y
+
+
+@tilelang.jit(target="cpu")
+def affine(X, alpha, beta, block: int = 64):
+    N = T.const("N")
+    X: T.Tensor((N,), T.float32)
+    alpha: T.float32
+    beta: T.float64
+    Y = T.empty((N,), T.float32)
+    with T.Kernel(T.ceildiv(N, block), threads=64) as bx:
+        for i in T.Parallel(block):
+            Y[bx * block + i] = X[bx * block + i] * alpha + T.cast(beta, T.float32)
+    return Y
+
+
+@tilelang.jit(out_idx=[-1], target="cpu")
+def lerp(N, block=32):
+    @T.prim_func
+    def main(A: T.Tensor((N,), T.float32), B: T.Tensor((N,), T.float32), t: T.float32, C: T.Tensor((N,), T.float32)):
+        with T.Kernel(T.ceildiv(N, block), threads=32) as bx:
+            for i in T.Parallel(block):
+                C[bx * block + i] = A[bx * block + i] + (B[bx * block + i] - A[bx * block + i]) * t
+    return main
 
 
 def expect(exc, fn, text):
@@ -63,6 +87,18 @@ def main():
     x = torch.randint(-100, 100, (100,), dtype=torch.int32)
     for off in (0, 7, -3):
         torch.testing.assert_close(shift(x, off), x + off)
+    # Runtime float scalars: parameters of the kernel, one instance for all
+    # values (a float32 and a float64 one; a 0-d tensor works too).
+    xf = torch.randn(300)
+    builds = tilelang.build_stats["builds"]
+    for alpha, beta in [(0.5, 0.0), (-1.25, 3.5), (1e-3, -2.0)]:
+        torch.testing.assert_close(affine(xf, alpha, beta), xf * alpha + beta, rtol=1e-6, atol=1e-6)
+    torch.testing.assert_close(affine(xf, torch.tensor(2.5), 1), xf * 2.5 + 1.0, rtol=1e-6, atol=1e-6)
+    assert tilelang.build_stats["builds"] == builds + 1, tilelang.build_stats
+    k = lerp(100)
+    a1, b1 = torch.randn(100), torch.randn(100)
+    for t in (0.0, 0.25, 1.0):
+        torch.testing.assert_close(k(a1, b1, t), a1 + (b1 - a1) * t, rtol=1e-6, atol=1e-6)
     print("elementwise_eager: all checks passed")
 
     # Bad calls on a compiled instance.
@@ -80,6 +116,9 @@ def main():
         expect(ValueError, lambda: kernel(torch.empty(37, 50, device="meta"), b), "cpu target")
     expect(TypeError, lambda: scaled_add(a), "B")
     expect(TypeError, lambda: shift(x, 1.5), "integer symbol")
+    expect(TypeError, lambda: affine(xf, "2", 1.0), "must be a number")
+    expect(TypeError, lambda: k(a1, b1, [0.5]), "must be a number")
+    expect(TypeError, lambda: k(a1, b1), "missing")
     print("elementwise_eager: bad calls raise")
 
 

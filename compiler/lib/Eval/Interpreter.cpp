@@ -629,6 +629,23 @@ Flow Interpreter::execAnnAssign(Node stmt) {
     if (buf.isException())
       return Flow::Raise;
     bind(target.identifier(), buf);
+    return Flow::Normal;
+  }
+  // `alpha: T.float32` for a parameter of an eager kernel that no value
+  // bound (still its own symbol): a run-time float scalar parameter. An
+  // integer one stays the symbol, bound at launch.
+  if (ann.is(ValueKind::DType) && ann.getDType().isFloat() && instance) {
+    llvm::StringRef name = target.identifier();
+    auto it = env->vars.find(name);
+    SymExpr s = it != env->vars.end() && it->second.is(ValueKind::Sym)
+                    ? it->second.getSym()
+                    : SymExpr();
+    if (s.isSymbol() && s.getNode()->name == name) {
+      lang::DType dt = ann.getDType();
+      mlir::Value arg =
+          ir->addParam(ir->valueType(dt), ir->nameLoc(name, target.range()));
+      it->second = wrapScalar({arg, dt, SymExpr()});
+    }
   }
   return Flow::Normal;
 }
