@@ -620,7 +620,15 @@ Value Interpreter::callJit(JitFunctionObj *jit, CallArgs &argsIn, Node at,
     bool fromConfig = false;
     if (jit->autotuneConfigs.isSequence() &&
         !getElems(jit->autotuneConfigs).empty()) {
-      Value cfg = getElems(jit->autotuneConfigs)[0];
+      auto configs = getElems(jit->autotuneConfigs);
+      auto known = llvm::find_if(out.autotuned, [&](const auto &k) {
+        return k.first == fn->name;
+      });
+      if (known == out.autotuned.end())
+        out.autotuned.push_back({fn->name.str(), unsigned(configs.size())});
+      if (options.autotuneConfig >= configs.size())
+        return heap.opaque("JITKernel");
+      Value cfg = configs[options.autotuneConfig];
       if (cfg.is(ValueKind::Dict))
         for (auto &kv : cfg.as<DictObj>()->items)
           if (kv.first.isStr() && getStr(kv.first) == name) {

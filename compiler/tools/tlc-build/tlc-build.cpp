@@ -20,6 +20,11 @@
 //     --print-ir-after-all, --print-ir-after=PASS   with -o or
 //                    --emit=lowered|cuda: the module after each lowering pass,
 //                    on stderr
+//     -j N           with -o, build N kernel instances at once (one child
+//                    tlc-build per instance; output printed in order)
+//     --autotune     build every configuration of each @tilelang.autotune
+//                    kernel (-j at once), run them on the target's device,
+//                    check each against the first, time them, print the best
 //
 // Exit status: 0 without errors, 1 when some file has errors (diagnostics
 // `file:line:col: error: message` on stderr), 2 for bad usage.
@@ -28,6 +33,9 @@
 // function from a parsed file to an exit status.
 //
 //===----------------------------------------------------------------------===//
+
+#include "Autotune.h"
+#include "Jobs.h"
 
 #include "tlc/Dialect/Tile/IR/TileOps.h"
 #include "tlc/Dialect/Tile/Transforms/Passes.h"
@@ -40,13 +48,16 @@
 #include "tlc/Target/CUDA/CUDATarget.h"
 #include "tlc/Target/Cpp/CppEmitter.h"
 #include "tlc/Target/Cpp/CpuTarget.h"
+#include "tlc/Target/Cpp/KernelInterface.h"
 
 #include "mlir/IR/Diagnostics.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdlib>
@@ -129,9 +140,11 @@ bool readCudaArchitectures(llvm::StringRef what, llvm::StringRef targetName,
 }
 
 /// Analyses every input into \p results and prints the analysis
-/// diagnostics; false (after an error line) when a file cannot be read.
+/// diagnostics (unless \p quiet: a child build, whose parent printed them);
+/// false (after an error line) when a file cannot be read.
 bool analyzeInputs(driver::Driver &drv, llvm::ArrayRef<std::string> inputs,
-                   std::vector<driver::FileResult> &results) {
+                   std::vector<driver::FileResult> &results,
+                   bool quiet = false) {
   const driver::DriverOptions &opts = drv.getOptions();
   for (const std::string &path : inputs) {
     std::unique_ptr<llvm::MemoryBuffer> buffer = readInput(path);
@@ -139,9 +152,41 @@ bool analyzeInputs(driver::Driver &drv, llvm::ArrayRef<std::string> inputs,
       return false;
     results.push_back(drv.analyze(path, buffer->getBuffer()));
   }
-  driver::printDiagnostics(results, opts.format, opts.showSourceLines,
-                           llvm::errs());
+  if (!quiet)
+    driver::printDiagnostics(results, opts.format, opts.showSourceLines,
+                             llvm::errs());
   return true;
+}
+
+/// How `-o` builds: in this process, or fanned out to child builds.
+struct BuildPlan {
+  /// Child builds at once (`-j`); 1 builds here.
+  unsigned jobs = 1;
+  /// The options every child gets (everything but the inputs, -o, -j).
+  std::vector<std::string> childArgs;
+  /// In a child: the one instance to build (the parent printed the
+  /// analysis diagnostics).
+  std::string instance;
+};
+
+/// Removes every kernel instance but \p name from \p module.
+void keepOnlyInstance(mlir::ModuleOp module, llvm::StringRef name) {
+  for (tile::FuncOp f :
+       llvm::make_early_inc_range(module.getOps<tile::FuncOp>()))
+    if (!f.isDeclaration() && f.getSymName() != name)
+      f.erase();
+}
+
+/// The instances of \p module a build would write, with the warnings (or
+/// errors) for those it cannot, as the back ends report them.
+std::vector<std::string> instancesToBuild(mlir::ModuleOp module,
+                                          llvm::StringRef kernelFilter,
+                                          bool &ok) {
+  std::vector<std::string> names;
+  for (tile::FuncOp f : module.getOps<tile::FuncOp>())
+    if (!target::skipUnbuildable(f, kernelFilter, ok))
+      names.push_back(f.getSymName().str());
+  return names;
 }
 
 /// `-o DIR`: analyses every file and writes the artifacts of every kernel
@@ -150,7 +195,8 @@ bool analyzeInputs(driver::Driver &drv, llvm::ArrayRef<std::string> inputs,
 int buildArtifacts(driver::Driver &drv, llvm::ArrayRef<std::string> inputs,
                    llvm::StringRef outDir, llvm::StringRef targetName,
                    bool lineDirectives, target::CudaCompiler cudaCompiler,
-                   const driver::LoweringOptions &lowering) {
+                   const driver::LoweringOptions &lowering,
+                   const BuildPlan &plan) {
   const driver::DriverOptions &opts = drv.getOptions();
   bool isCuda = targetName.starts_with("cuda:");
   if (targetName != "cpu" && !isCuda) {
@@ -163,9 +209,34 @@ int buildArtifacts(driver::Driver &drv, llvm::ArrayRef<std::string> inputs,
   if (isCuda && !readCudaArchitectures("-o", targetName, archs))
     return 2;
   std::vector<driver::FileResult> results;
-  if (!analyzeInputs(drv, inputs, results))
+  if (!analyzeInputs(drv, inputs, results, !plan.instance.empty()))
     return 2;
   bool anyError = false;
+  // -j N: one child build per instance, N at once.
+  std::vector<build::Job> jobs;
+  for (driver::FileResult &r : results) {
+    if (plan.jobs <= 1 || hasErrors(r.diagnostics) || !r.analysis.module)
+      continue;
+    BackendDiagnostics diagnostics(r.analysis.module->getContext(), r,
+                                   opts.showSourceLines);
+    bool ok = true;
+    for (const std::string &name :
+         instancesToBuild(*r.analysis.module, opts.eval.kernelFilter, ok)) {
+      build::Job job;
+      job.args = plan.childArgs;
+      job.args.insert(job.args.end(),
+                      {r.path, "--build-instance=" + name, "-o", outDir.str()});
+      jobs.push_back(std::move(job));
+    }
+    anyError |= !ok;
+  }
+  if (plan.jobs > 1) {
+    build::runJobs(jobs, plan.jobs);
+    int worst = build::printJobs(jobs, llvm::outs(), llvm::errs());
+    for (driver::FileResult &r : results)
+      anyError |= hasErrors(r.diagnostics);
+    return std::max(worst, anyError ? 1 : 0);
+  }
   for (driver::FileResult &r : results) {
     if (hasErrors(r.diagnostics)) {
       anyError = true;
@@ -173,6 +244,8 @@ int buildArtifacts(driver::Driver &drv, llvm::ArrayRef<std::string> inputs,
     }
     if (!r.analysis.module)
       continue;
+    if (!plan.instance.empty())
+      keepOnlyInstance(*r.analysis.module, plan.instance);
     BackendDiagnostics diagnostics(r.analysis.module->getContext(), r,
                                    opts.showSourceLines);
     if (mlir::failed(driver::lowerForTarget(*r.analysis.module, targetName,
@@ -196,6 +269,114 @@ int buildArtifacts(driver::Driver &drv, llvm::ArrayRef<std::string> inputs,
         target::buildCpuArtifacts(*r.analysis.module, outDir, build));
   }
   return anyError ? 1 : 0;
+}
+
+/// The first line of \p text that says `error`, else its first line.
+std::string firstErrorLine(llvm::StringRef text) {
+  llvm::SmallVector<llvm::StringRef> lines;
+  text.split(lines, '\n', -1, /*KeepEmpty=*/false);
+  for (llvm::StringRef line : lines)
+    if (line.contains("error"))
+      return line.trim().str();
+  return lines.empty() ? std::string("failed") : lines.front().trim().str();
+}
+
+/// `--autotune FILE`: builds every configuration of each autotuned kernel
+/// into OUT/config-I (child builds, \p plan.jobs at once; OUT is \p outDir
+/// or a new temporary directory), then runs, checks and times them on the
+/// target's device. Returns the exit status.
+int autotuneFile(const driver::DriverOptions &base, llvm::StringRef path,
+                 llvm::StringRef outDir, llvm::StringRef targetName,
+                 const BuildPlan &plan, build::TuningOptions tuning) {
+  std::unique_ptr<llvm::MemoryBuffer> buffer = readInput(path);
+  if (!buffer)
+    return 2;
+  // The instances (with their labels) that configuration I makes.
+  struct ConfigAnalysis {
+    std::vector<eval::InstanceInfo> instances;
+    std::vector<std::pair<std::string, unsigned>> autotuned;
+  };
+  auto analyzeConfig = [&](unsigned index, bool print) {
+    driver::DriverOptions o = base;
+    o.eval.autotuneConfig = index;
+    driver::Driver drv(std::move(o));
+    std::vector<driver::FileResult> r;
+    r.push_back(drv.analyze(path, buffer->getBuffer()));
+    if (print)
+      driver::printDiagnostics(r, base.format, base.showSourceLines,
+                               llvm::errs());
+    std::optional<ConfigAnalysis> result;
+    if (!hasErrors(r[0].diagnostics))
+      result = ConfigAnalysis{r[0].analysis.instances, r[0].analysis.autotuned};
+    return result;
+  };
+  std::optional<ConfigAnalysis> first = analyzeConfig(0, /*print=*/true);
+  if (!first)
+    return 1;
+  if (first->autotuned.empty()) {
+    llvm::errs() << "tlc-build: error: --autotune: " << path
+                 << " has no traced @tilelang.autotune(configs=[...]) "
+                    "kernel (a list of configurations; call the factory or "
+                    "bind its other parameters with -D)\n";
+    return 2;
+  }
+  unsigned count = 0;
+  for (auto &[kernel, n] : first->autotuned)
+    count = std::max(count, n);
+  llvm::SmallString<256> root(outDir);
+  if (root.empty()) {
+    if (std::error_code ec =
+            llvm::sys::fs::createUniqueDirectory("tlc-autotune", root)) {
+      llvm::errs() << "tlc-build: error: --autotune: cannot create a "
+                      "directory: "
+                   << ec.message() << "\n";
+      return 2;
+    }
+  }
+  std::vector<build::Job> jobs(count);
+  std::vector<std::string> dirs;
+  for (unsigned i = 0; i < count; ++i) {
+    llvm::SmallString<256> dir(root);
+    llvm::sys::path::append(dir, "config-" + std::to_string(i));
+    dirs.push_back(dir.str().str());
+    jobs[i].args = plan.childArgs;
+    // One tuned kernel: the children need not build the file's others.
+    if (first->autotuned.size() == 1 && base.eval.kernelFilter.empty())
+      jobs[i].args.push_back("--kernel=" + first->autotuned.front().first);
+    jobs[i].args.insert(jobs[i].args.end(),
+                        {path.str(), "--autotune-config=" + std::to_string(i),
+                         "-o", dirs.back()});
+  }
+  build::runJobs(jobs, plan.jobs);
+  build::printJobs(jobs, llvm::outs(), llvm::errs());
+  tuning.device = targetName.starts_with("cuda:")  ? "cuda"
+                  : targetName.starts_with("hip:") ? "hip"
+                                                   : "cpu";
+  std::vector<std::optional<ConfigAnalysis>> analyses(count);
+  analyses[0] = std::move(first);
+  for (unsigned i = 1; i < count; ++i)
+    analyses[i] = analyzeConfig(i, /*print=*/false);
+  int status = 0;
+  for (auto &[kernel, n] : analyses[0]->autotuned) {
+    std::vector<build::TunedConfig> configs;
+    for (unsigned i = 0; i < n; ++i) {
+      build::TunedConfig c;
+      c.label = kernel + " configuration " + std::to_string(i);
+      if (analyses[i])
+        for (const eval::InstanceInfo &info : analyses[i]->instances)
+          if (info.kernel == kernel) {
+            c.label = info.label;
+            break;
+          }
+      c.dir = dirs[i];
+      if (jobs[i].status != 0)
+        c.buildError = firstErrorLine(jobs[i].err);
+      configs.push_back(std::move(c));
+    }
+    status = std::max(status,
+                      build::tuneKernel(kernel, configs, tuning, llvm::outs()));
+  }
+  return status;
 }
 
 /// `--emit=lowered|cuda|cpp|hip`: analyses every file and prints, per file,
@@ -417,6 +598,33 @@ int main(int argc, char **argv) {
       cl::desc("With -o or --emit=lowered|cuda, print the module after these "
                "lowering passes (tile-plan-pipelines, ...; on stderr)"),
       cl::value_desc("pass"), cl::cat(category));
+  cl::opt<unsigned> jobs(
+      "j", cl::Prefix,
+      cl::desc("With -o or --autotune, build this many kernel instances at "
+               "once (child tlc-build processes; 0: one per hardware "
+               "thread); default 1, --autotune: 0"),
+      cl::value_desc("N"), cl::init(1), cl::cat(category));
+  cl::opt<bool> autotune(
+      "autotune",
+      cl::desc("Build every configuration of each @tilelang.autotune kernel "
+               "of FILE (into -o DIR/config-I), run them on the target's "
+               "device with the same random inputs, check each against the "
+               "first configuration (rtol = atol = 1e-2, at most 1% of the "
+               "elements outside), time them and print the best"),
+      cl::init(false), cl::cat(category));
+  cl::opt<unsigned> autotuneRuns(
+      "autotune-runs",
+      cl::desc("With --autotune, timed runs per "
+               "configuration (the median is reported)"),
+      cl::init(10), cl::cat(category));
+  cl::opt<unsigned> autotuneConfig(
+      "autotune-config",
+      cl::desc("Complete autotuned parameters from this configuration"),
+      cl::init(0), cl::Hidden, cl::cat(category));
+  cl::opt<std::string> buildInstance(
+      "build-instance",
+      cl::desc("With -o, build only this instance (what -j's children do)"),
+      cl::init(""), cl::Hidden, cl::cat(category));
   cl::HideUnrelatedOptions(category);
 
   if (!cl::ParseCommandLineOptions(
@@ -432,7 +640,7 @@ int main(int argc, char **argv) {
   bool emitGeneratedKind = emit == "lowered" || emit == "cuda" ||
                            emit == "cpp" || emit == "hip";
   if (check || verifyDiags || emit == "tile" || emit == "hints" ||
-      emitGeneratedKind || !outputDir.empty()) {
+      emitGeneratedKind || !outputDir.empty() || autotune) {
     driver::DriverOptions opts;
     opts.action = verifyDiags        ? driver::Action::VerifyDiagnostics
                   : emit == "tile"   ? driver::Action::EmitTile
@@ -469,6 +677,7 @@ int main(int argc, char **argv) {
       opts.eval.runMain = false;
       opts.eval.callSites = false;
     }
+    opts.eval.autotuneConfig = autotuneConfig;
     // The artifact library reads the switch from the environment, as it
     // does for TLC_NO_CACHE set by the user.
     if (noCache)
@@ -503,12 +712,54 @@ int main(int argc, char **argv) {
       llvm::errs() << ")\n";
       return 2;
     }
+    // What -j's and --autotune's children are given besides their input,
+    // instance and -o.
+    BuildPlan plan;
+    plan.jobs = lowering.printAfterAll || !lowering.printAfter.empty()
+                    ? 1
+                    : unsigned(jobs);
+    plan.instance = buildInstance;
+    plan.childArgs = {
+        "--target=" + target, "--format=" + format,
+        "--cuda-compiler=" +
+            std::string(cudaCompiler == target::CudaCompiler::Nvcc ? "nvcc"
+                        : cudaCompiler == target::CudaCompiler::Nvrtc
+                            ? "nvrtc"
+                            : "auto")};
+    if (!device.empty())
+      plan.childArgs.push_back("--device=" + device);
+    if (!kernelName.empty())
+      plan.childArgs.push_back("--kernel=" + kernelName);
+    for (const std::string &d : defines)
+      plan.childArgs.push_back("-D" + d);
+    for (auto [on, flag] :
+         {std::pair{bool(definesOnly), "--defines-only"},
+          std::pair{bool(noCache), "--no-cache"},
+          std::pair{bool(lineDirectives), "--line-directives"},
+          std::pair{bool(noSourceLines), "--no-source-lines"}})
+      if (on)
+        plan.childArgs.push_back(flag);
+    if (autotune) {
+      if (inputs.size() != 1 || check || verifyDiags || !emit.empty()) {
+        llvm::errs() << "tlc-build: error: --autotune takes one FILE and no "
+                        "--check, --verify-diagnostics or --emit\n";
+        return 2;
+      }
+      if (jobs.getNumOccurrences() == 0)
+        plan.jobs = 0;
+      build::TuningOptions tuning;
+      tuning.runs = autotuneRuns;
+      for (const auto &[name, value] : drv.getOptions().eval.defines)
+        tuning.values[name] = value;
+      return autotuneFile(drv.getOptions(), inputs.front(), outputDir, target,
+                          plan, std::move(tuning));
+    }
     if (emitGeneratedKind && !check && !verifyDiags)
       return emitGenerated(drv, inputs, emit, target, lineDirectives,
                            lowering);
     if (!outputDir.empty() && !check && !verifyDiags && emit.empty())
       return buildArtifacts(drv, inputs, outputDir, target, lineDirectives,
-                            cudaCompiler, lowering);
+                            cudaCompiler, lowering, plan);
     int status = drv.run(inputs, llvm::outs(), llvm::errs());
     llvm::outs().flush();
     return status;

@@ -75,6 +75,10 @@ struct EvalOptions {
   unsigned maxCallDepth = 200;
   /// Execute `if __name__ == "__main__":` blocks to find call sites.
   bool runMain = true;
+  /// Which entry of `@tilelang.autotune(configs=[...])` completes the
+  /// parameters a call leaves to the tuner (`tlc-build --autotune` builds
+  /// each in turn); a kernel with fewer configurations gets no instance.
+  unsigned autotuneConfig = 0;
   /// Instantiate `@tilelang.jit` kernels at their call sites in the module.
   /// When false, each kernel gets one instance made from the `-D`
   /// bindings alone (tlc-build --defines-only, what the Python package
@@ -147,6 +151,9 @@ struct FileAnalysis {
   /// traced kernel or factory, no T.const name, no argparse option. Tools
   /// report them (a misspelt -D otherwise silently keeps the default size).
   std::vector<std::string> unusedDefines;
+  /// The `@tilelang.autotune` kernels traced and how many configurations
+  /// each lists.
+  std::vector<std::pair<std::string, unsigned>> autotuned;
 };
 
 /// Loads the dialects the evaluator builds (tile, arith, math) into \p ctx.

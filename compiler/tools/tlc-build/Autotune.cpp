@@ -1,0 +1,287 @@
+//===- Autotune.cpp - tlc-build --autotune on the target's device ---------===//
+//
+// Part of the tlc project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "Autotune.h"
+
+#include "tlc/Target/Artifact/Manifest.h"
+#include "tlc/Target/Artifact/ShapeExpr.h"
+#include "tlc/runtime/Device.h"
+#include "tlc/runtime/HostTensor.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/Path.h"
+
+#include <algorithm>
+#include <optional>
+
+using namespace tlc;
+using namespace tlc::build;
+using namespace tlc::runtime;
+namespace fs = llvm::sys::fs;
+namespace path = llvm::sys::path;
+
+namespace {
+
+llvm::Error fail(const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+
+/// The manifests of \p kernel's instances in \p dir, by name.
+std::vector<artifact::Manifest> findInstances(llvm::StringRef dir,
+                                              llvm::StringRef kernel) {
+  std::vector<artifact::Manifest> found;
+  std::error_code ec;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end;
+       it.increment(ec)) {
+    if (path::extension(it->path()) != ".json")
+      continue;
+    auto m = artifact::readManifest(it->path());
+    if (!m) {
+      llvm::consumeError(m.takeError());
+      continue;
+    }
+    if (m->kernel == kernel)
+      found.push_back(std::move(*m));
+  }
+  llvm::sort(found,
+             [](const artifact::Manifest &a, const artifact::Manifest &b) {
+               return a.name < b.name;
+             });
+  return found;
+}
+
+/// One instance's arguments in host memory: seeded random inputs (the
+/// same in every configuration), poisoned outputs, scalars from -D.
+struct HostArgs {
+  std::vector<std::optional<HostTensor>> tensors;
+  std::vector<std::vector<uint8_t>> scalars;
+  std::vector<int64_t> symbols;
+};
+
+llvm::Expected<HostArgs> makeArgs(const artifact::Manifest &m,
+                                  const llvm::StringMap<std::string> &values) {
+  HostArgs a;
+  llvm::StringMap<int64_t> bound;
+  for (const artifact::Symbol &s : m.symbols) {
+    auto it = values.find(s.name);
+    int64_t v = 0;
+    if (it == values.end() || llvm::StringRef(it->second).getAsInteger(0, v))
+      return fail("symbol '" + s.name + "' of '" + m.name +
+                  "' needs an integer value (-D " + s.name + "=VALUE)");
+    bound[s.name] = v;
+    a.symbols.push_back(v);
+  }
+  auto lookup = [&](llvm::StringRef name) -> std::optional<int64_t> {
+    auto it = bound.find(name);
+    if (it == bound.end())
+      return std::nullopt;
+    return it->second;
+  };
+  for (auto [index, p] : llvm::enumerate(m.params)) {
+    std::optional<DType> dt = lookupDType(p.dtype);
+    if (!dt)
+      return fail("parameter '" + p.name + "' has dtype '" + p.dtype +
+                  "', which the runtime does not support");
+    if (!p.isTensor) {
+      auto it = values.find(p.name);
+      double v = 0;
+      if (it == values.end() || llvm::StringRef(it->second).getAsDouble(v))
+        return fail("scalar parameter '" + p.name + "' needs a value (-D " +
+                    p.name + "=VALUE)");
+      std::vector<uint8_t> bytes(dt->size);
+      dt->store(bytes.data(), v);
+      a.scalars.push_back(std::move(bytes));
+      a.tensors.emplace_back();
+      continue;
+    }
+    std::vector<int64_t> shape;
+    for (const artifact::Extent &e : p.shape) {
+      if (e.isStatic) {
+        shape.push_back(e.value);
+        continue;
+      }
+      auto expr = artifact::ShapeExpr::parse(e.expr);
+      if (!expr)
+        return expr.takeError();
+      auto v = expr->evaluate(lookup);
+      if (!v)
+        return v.takeError();
+      shape.push_back(std::max<int64_t>(*v, 0));
+    }
+    HostTensor t(*dt, shape);
+    if (p.role == artifact::Role::Out)
+      t.poison();
+    else
+      t.fillRandom(/*seed=*/0, index);
+    a.scalars.emplace_back();
+    a.tensors.push_back(std::move(t));
+  }
+  return a;
+}
+
+/// Runs \p m from \p dir on \p dev: once for the outputs (copied back into
+/// \p host), \p warmup more times, then \p runs timed runs; returns their
+/// median in milliseconds.
+llvm::Expected<double> runAndTime(Device &dev, const artifact::Manifest &m,
+                                  llvm::StringRef dir, HostArgs &host,
+                                  unsigned warmup, unsigned runs) {
+  auto kernel = dev.loadKernel(m, dir);
+  if (!kernel)
+    return kernel.takeError();
+  LaunchArgs args;
+  args.symbols = host.symbols;
+  std::vector<void *> owned;
+  llvm::scope_exit release([&] {
+    for (void *p : owned)
+      dev.release(p);
+  });
+  for (size_t i = 0; i < m.params.size(); ++i) {
+    if (!host.tensors[i]) {
+      args.params.push_back(host.scalars[i].data());
+      continue;
+    }
+    HostTensor &t = *host.tensors[i];
+    auto mem = dev.allocate(std::max<size_t>(t.bytes.size(), 1));
+    if (!mem)
+      return mem.takeError();
+    owned.push_back(*mem);
+    if (llvm::Error e = dev.copyToDevice(*mem, t.bytes.data(), t.bytes.size()))
+      return std::move(e);
+    args.params.push_back(*mem);
+  }
+  if (llvm::Error e = (*kernel)->run(args))
+    return std::move(e);
+  for (size_t i = 0; i < m.params.size(); ++i) {
+    if (!host.tensors[i] || m.params[i].role == artifact::Role::In)
+      continue;
+    HostTensor &t = *host.tensors[i];
+    if (llvm::Error e =
+            dev.copyToHost(t.bytes.data(), args.params[i], t.bytes.size()))
+      return std::move(e);
+  }
+  for (unsigned r = 0; r < warmup; ++r)
+    if (llvm::Error e = (*kernel)->run(args))
+      return std::move(e);
+  std::vector<double> times;
+  for (unsigned r = 0; r < std::max(1u, runs); ++r) {
+    auto ms = (*kernel)->timeRun(args);
+    if (!ms)
+      return ms.takeError();
+    times.push_back(*ms);
+  }
+  llvm::sort(times);
+  return times[times.size() / 2];
+}
+
+/// Why \p out does not match \p ref (empty when it does): outputs written
+/// by the kernel, compared as TileLang's autotuner does.
+std::string checkOutputs(const artifact::Manifest &m, const HostArgs &out,
+                         const HostArgs &ref, const TuningOptions &options) {
+  for (size_t i = 0; i < m.params.size(); ++i) {
+    if (!out.tensors[i] || m.params[i].role == artifact::Role::In)
+      continue;
+    const HostTensor &o = *out.tensors[i];
+    const HostTensor &r = *ref.tensors[i];
+    if (o.shape != r.shape || o.dtype.size != r.dtype.size)
+      return "output '" + m.params[i].name + "' differs in shape or dtype";
+    Comparison c = compareTensors(o, r, options.rtol, options.atol);
+    int64_t allowed =
+        int64_t(options.maxMismatchedRatio * double(o.numElements()));
+    if (c.nans > 0 || c.mismatches > allowed)
+      return "output '" + m.params[i].name +
+             "': " + std::to_string(c.mismatches) + " of " +
+             std::to_string(o.numElements()) + " elements outside rtol/atol, " +
+             std::to_string(c.nans) + " NaN (max abs error " +
+             std::to_string(c.maxAbsError) + ")";
+  }
+  return "";
+}
+
+} // namespace
+
+int tlc::build::tuneKernel(llvm::StringRef kernel,
+                           llvm::ArrayRef<TunedConfig> configs,
+                           const TuningOptions &options,
+                           llvm::raw_ostream &os) {
+  auto dev = openDevice(options.device);
+  if (!dev) {
+    os << "autotune: error: " << llvm::toString(dev.takeError()) << "\n";
+    return 1;
+  }
+  // Instances of the kernel per configuration (several call sites give
+  // several; each position is tuned on its own).
+  std::vector<std::vector<artifact::Manifest>> instances;
+  size_t positions = 0;
+  for (const TunedConfig &c : configs) {
+    instances.push_back(c.buildError.empty()
+                            ? findInstances(c.dir, kernel)
+                            : std::vector<artifact::Manifest>());
+    positions = std::max(positions, instances.back().size());
+  }
+  if (positions == 0) {
+    os << "autotune: " << kernel << ": no configuration built\n";
+    for (const TunedConfig &c : configs)
+      os << "  " << c.label << ": " << c.buildError << "\n";
+    return 1;
+  }
+  bool anyPassed = false;
+  for (size_t at = 0; at < positions; ++at) {
+    std::optional<HostArgs> reference;
+    std::optional<size_t> best;
+    double bestMs = 0;
+    for (auto [i, c] : llvm::enumerate(configs)) {
+      os << "autotune: " << c.label << ": ";
+      if (!c.buildError.empty()) {
+        os << "build failed: " << c.buildError << "\n";
+        continue;
+      }
+      if (at >= instances[i].size()) {
+        os << "no instance\n";
+        continue;
+      }
+      const artifact::Manifest &m = instances[i][at];
+      auto host = makeArgs(m, options.values);
+      if (!host) {
+        os << "rejected: " << llvm::toString(host.takeError()) << "\n";
+        continue;
+      }
+      auto ms =
+          runAndTime(**dev, m, c.dir, *host, options.warmup, options.runs);
+      if (!ms) {
+        os << "rejected: " << llvm::toString(ms.takeError()) << "\n";
+        continue;
+      }
+      if (reference) {
+        std::string why = checkOutputs(m, *host, *reference, options);
+        if (!why.empty()) {
+          os << "rejected: " << why << "\n";
+          continue;
+        }
+      } else {
+        reference = std::move(*host);
+      }
+      os << llvm::format("%.4f ms", *ms) << "\n";
+      if (!best || *ms < bestMs) {
+        best = i;
+        bestMs = *ms;
+      }
+    }
+    if (!best) {
+      os << "autotune: " << kernel << ": no configuration passed\n";
+      continue;
+    }
+    anyPassed = true;
+    os << "autotune: best " << configs[*best].label << ": "
+       << llvm::format("%.4f ms", bestMs) << " (" << configs[*best].dir
+       << ")\n";
+  }
+  os.flush();
+  return anyPassed ? 0 : 1;
+}
