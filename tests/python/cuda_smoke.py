@@ -67,6 +67,24 @@ def main():
         torch.testing.assert_close(on_cuda(e.scaled_add)(a, b, 0.5), a * 0.5 + b)
     check("elementwise_eager", elementwise)
 
+    def float_scalars():
+        x = torch.randn(3000, device="cuda")
+        affine = on_cuda(e.affine)
+        for alpha, beta in [(0.5, 0.0), (-1.25, 3.5)]:
+            torch.testing.assert_close(affine(x, alpha, beta), x * alpha + beta, rtol=1e-6, atol=1e-6)
+        k = on_cuda(e.lerp)(3000)
+        a, b = torch.randn(3000, device="cuda"), torch.randn(3000, device="cuda")
+        torch.testing.assert_close(k(a, b, 0.25), a + (b - a) * 0.25, rtol=1e-6, atol=1e-6)
+        for bad, exc in [(lambda: k(a, b.half(), 0.25), TypeError), (lambda: k(a, b[:-1], 0.25), ValueError),
+                         (lambda: k(a, b.cpu(), 0.25), ValueError), (lambda: k(a, b, "x"), TypeError), (lambda: k(a), TypeError)]:
+            try:
+                bad()
+            except exc:
+                pass
+            else:
+                raise AssertionError(f"expected {exc.__name__}")
+    check("float_scalars_and_bad_calls", float_scalars)
+
     s = load("splitk_atomic")
 
     def splitk():

@@ -56,10 +56,12 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <chrono>
 #include <cstdlib>
 #include <string>
 
@@ -347,8 +349,20 @@ int autotuneFile(const driver::DriverOptions &base, llvm::StringRef path,
                         {path.str(), "--autotune-config=" + std::to_string(i),
                          "-o", dirs.back()});
   }
+  auto start = std::chrono::steady_clock::now();
   build::runJobs(jobs, plan.jobs);
+  double seconds = std::chrono::duration<double>(
+                       std::chrono::steady_clock::now() - start)
+                       .count();
   build::printJobs(jobs, llvm::outs(), llvm::errs());
+  unsigned cached = 0, compiled = 0;
+  for (const build::Job &job : jobs)
+    for (llvm::StringRef line : llvm::split(job.out, '\n'))
+      if (line.starts_with("wrote "))
+        ++(line.ends_with(" (cached)") ? cached : compiled);
+  llvm::outs() << "autotune: built " << count << " configurations in "
+               << llvm::format("%.2f", seconds) << " s (" << compiled
+               << " binaries compiled, " << cached << " from the cache)\n";
   tuning.device = targetName.starts_with("cuda:")  ? "cuda"
                   : targetName.starts_with("hip:") ? "hip"
                                                    : "cpu";

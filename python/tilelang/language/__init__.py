@@ -195,10 +195,16 @@ class GemmWarpPolicy:
 # -- everything else -------------------------------------------------------------
 
 
+_FAST_MATH = {"__cos", "__exp", "__exp10", "__log", "__log10", "__log2",
+              "__sin", "__tan"}
+
+
 def __getattr__(name):
     """Any other ``T.NAME``: a dtype spelling (``T.float16x2``) or a
     placeholder that Python can carry around without evaluating it."""
-    if name.startswith("__"):
+    # Python's own protocol names (__path__, __wrapped__ ...) are not
+    # TileLang's; the fast-math intrinsics (__exp, __cos ...) are.
+    if name.startswith("__") and (name.endswith("__") or name not in _FAST_MATH):
         raise AttributeError(name)
     if _is_dtype_name(name):
         return dtype(name)
