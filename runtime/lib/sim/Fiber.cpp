@@ -7,12 +7,16 @@
 
 #include "Fiber.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <sys/mman.h>
 #include <unistd.h>
 
 using namespace tlc::runtime::sim;
+
+/// How much of the top of a stack reset() fills with 0xFF.
+static constexpr size_t kPoisonBytes = 16 << 10;
 
 #if defined(__x86_64__)
 // void tlc_sim_fiber_switch(void **saveSp, void *loadSp): pushes the
@@ -84,6 +88,10 @@ Fiber Fiber::forCurrentThread() { return Fiber(); }
 
 #if defined(__x86_64__)
 void Fiber::reset(void (*entry)(void *), void *arg) {
+  // Registers and local arrays start as all-ones bytes (NaN in every float
+  // type), not as what the previous thread left there.
+  size_t poison = std::min<size_t>(stackSize, kPoisonBytes);
+  std::memset(stack + stackSize - poison, 0xFF, poison);
   auto top = reinterpret_cast<uintptr_t>(stack + stackSize) & ~uintptr_t(15);
   auto *frame = reinterpret_cast<uint64_t *>(top - 64);
   uint32_t mxcsr;
@@ -109,6 +117,8 @@ void Fiber::trampoline(unsigned hi, unsigned lo) {
 }
 
 void Fiber::reset(void (*e)(void *), void *a) {
+  size_t poison = std::min<size_t>(stackSize, kPoisonBytes);
+  std::memset(stack + stackSize - poison, 0xFF, poison);
   entry = e;
   arg = a;
   getcontext(&context);

@@ -35,7 +35,9 @@ public:
   /// False when the stack could not be mapped.
   bool valid() const { return stack != nullptr; }
 
-  /// Prepares the fiber to run \p entry(\p arg) at the next switchTo(); a
+  /// Prepares the fiber to run \p entry(\p arg) at the next switchTo(), its
+  /// stack's top 16 KiB filled with 0xFF (uninitialised registers read as
+  /// NaN, not as a previous thread's values); a
   /// fiber whose entry returned, or one abandoned mid-way, can be reset.
   /// \p entry must not return: it ends by switching back for good.
   void reset(void (*entry)(void *), void *arg);

@@ -29,7 +29,8 @@ constexpr size_t kPage = 4096;
 /// Red zone after a buffer: at least 4 KiB, an eighth of its size up to
 /// 1 MiB (a far overrun is still reported as in no buffer).
 size_t redZone(size_t bytes) {
-  return std::max<size_t>(kPage, std::min<size_t>(bytes / 8, 1 << 20));
+  size_t z = std::max<size_t>(kPage, std::min<size_t>(bytes / 8, 1 << 20));
+  return (z + kPage - 1) / kPage * kPage;
 }
 } // namespace
 
@@ -175,17 +176,21 @@ struct LaunchState {
 
   void add(Finding f, bool fatal) {
     std::lock_guard<std::mutex> lock(mutex);
+    // initcheck findings are warnings: they never end the launch.
+    bool warning = f.checker == "initcheck";
     auto key = std::make_tuple(f.checker, f.where, f.otherWhere);
     auto it = seen.find(key);
     if (it != seen.end()) {
       ++findings[it->second].count;
-    } else if (findings.size() < kMaxFindings) {
+    } else if ((warning ? warnings : errors) < kMaxFindings) {
       seen[key] = findings.size();
       findings.push_back(std::move(f));
+      ++(warning ? warnings : errors);
     }
-    if (fatal || findings.size() >= kMaxFindings)
+    if (fatal || errors >= kMaxFindings)
       aborted = true;
   }
+  unsigned warnings = 0, errors = 0;
 };
 
 std::string tuple3(const uint32_t v[3]) {
@@ -208,6 +213,7 @@ public:
     shadow.resize(sharedBytes ? sharedBytes : 1);
     clock.resize(numThreads);
     base.resize(numThreads);
+    warpArrived.resize((numThreads + 31) / 32);
   }
 
   bool valid() const {
@@ -297,6 +303,8 @@ private:
   // barrier, and per-thread knowledge from partial (named) barriers.
   std::vector<uint32_t> clock, base, overlay;
   Barrier barriers[16];
+  /// Lanes of each warp waiting at a warp collective.
+  std::vector<unsigned> warpArrived;
 };
 
 void Worker::runBlock(uint64_t b) {
@@ -329,6 +337,7 @@ void Worker::runBlock(uint64_t b) {
   overlay.clear();
   for (Barrier &bar : barriers)
     bar = Barrier();
+  std::fill(warpArrived.begin(), warpArrived.end(), 0);
   blockAborted = false;
 
   while (!blockAborted && !launch.aborted) {
@@ -463,6 +472,11 @@ void Worker::warpCollective(const char *op, uint32_t mask, tlc_sim_warp_fn fn,
   t.mask = mask;
   t.fn = fn;
   t.data = data;
+  // Most arrivals are not the last: only then is the mask checked.
+  if (++warpArrived[warp] < unsigned(__builtin_popcount(mask))) {
+    yield();
+    return;
+  }
   void *lanes[32] = {};
   for (unsigned l = 0; l < 32; ++l) {
     if (!(mask >> l & 1u))
@@ -496,15 +510,11 @@ void Worker::warpCollective(const char *op, uint32_t mask, tlc_sim_warp_fn fn,
           threads[warpBase + p].state = State::Runnable;
           participants.push_back(warpBase + p);
         }
+      // (fn may trap; the lanes are runnable already, the block ends.)
+      warpArrived[warp] -= unsigned(participants.size());
       fn(lanes, mask, warpBase, where);
-      if (fn && std::strcmp(op, "bar.warp.sync") == 0 &&
-          participants.size() < numThreads)
-        release(participants); // __syncwarp orders memory of its lanes
-      else if (std::strcmp(op, "bar.warp.sync") == 0)
-        release(participants);
-      else
-        for (unsigned p : participants)
-          threads[p].state = State::Runnable;
+      if (std::strcmp(op, "bar.warp.sync") == 0)
+        release(participants); // __syncwarp orders its lanes' memory
       return;
     }
   }
@@ -614,11 +624,11 @@ void Worker::checkShared(unsigned t, size_t offset, uint32_t bytes, int kind,
                          uint64_t where) {
   for (uint32_t i = 0; i < bytes; ++i) {
     ShadowByte &s = shadow[offset + i];
-    std::string at = " at offset " + std::to_string(offset + i);
+    auto at = [&] { return " at offset " + std::to_string(offset + i); };
     if (s.flags & kPending) {
       report("racecheck",
              std::string(kind == TLC_SIM_LOAD ? "read" : "write") +
-                 " of shared memory" + at + " by " + threadName(t) +
+                 " of shared memory" + at() + " by " + threadName(t) +
                  " at {0} while a cp.async issued by " +
                  threadName(s.writer) + " at {1} is still writing it (no "
                  "cp.async.wait_group and barrier in between)",
@@ -632,14 +642,14 @@ void Worker::checkShared(unsigned t, size_t offset, uint32_t bytes, int kind,
     if (kind == TLC_SIM_LOAD) {
       if (!(s.flags & kWritten)) {
         report("initcheck",
-               "read of shared memory" + at + " that no thread has written, by " +
+               "read of shared memory" + at() + " that no thread has written, by " +
                    threadName(t) + " at {0}",
                where);
-        return;
+        s.flags |= kWritten; // once per byte
       }
       if (!ordered(t, s.writer, s.writeClock)) {
         report("racecheck",
-               "read of shared memory" + at + " by " + threadName(t) +
+               "read of shared memory" + at() + " by " + threadName(t) +
                    " at {0} after a write by " + threadName(s.writer) +
                    " at {1} with no barrier between them (read-after-write "
                    "hazard)",
@@ -654,7 +664,7 @@ void Worker::checkShared(unsigned t, size_t offset, uint32_t bytes, int kind,
     }
     if (!ordered(t, s.writer, s.writeClock)) {
       report("racecheck",
-             "write of shared memory" + at + " by " + threadName(t) +
+             "write of shared memory" + at() + " by " + threadName(t) +
                  " at {0} and by " + threadName(s.writer) +
                  " at {1} with no barrier between them (write-after-write "
                  "hazard)",
@@ -664,7 +674,7 @@ void Worker::checkShared(unsigned t, size_t offset, uint32_t bytes, int kind,
     for (int r = 0; r < 2; ++r)
       if (!ordered(t, s.reader[r], s.readClock[r])) {
         report("racecheck",
-               "write of shared memory" + at + " by " + threadName(t) +
+               "write of shared memory" + at() + " by " + threadName(t) +
                    " at {0} after a read by " + threadName(s.reader[r]) +
                    " at {1} with no barrier between them (write-after-read "
                    "hazard)",

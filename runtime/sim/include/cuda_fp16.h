@@ -28,10 +28,25 @@ struct __half {
   __half(float f) { *this = fromFloat(f); }
   __half(double f) { *this = fromFloat(float(f)); }
   __half(int i) { *this = fromFloat(float(i)); }
+  /// Exact, by the bits (sign, 5-bit exponent biased by 15, 10-bit
+  /// fraction; subnormals renormalised).
   operator float() const {
-    _Float16 h;
-    std::memcpy(&h, &__x, 2);
-    return float(h);
+    uint32_t sign = uint32_t(__x & 0x8000u) << 16;
+    uint32_t exp = (__x >> 10) & 0x1fu, frac = __x & 0x3ffu, bits;
+    if (exp == 0x1f) {
+      bits = sign | 0x7f800000u | (frac << 13); // inf, NaN (payload kept)
+    } else if (exp) {
+      bits = sign | ((exp + 112) << 23) | (frac << 13);
+    } else if (!frac) {
+      bits = sign;
+    } else {
+      int shift = __builtin_clz(frac) - 21; // bring the leading 1 to bit 10
+      bits = sign | (uint32_t(113 - shift) << 23) |
+             ((frac << shift) & 0x3ffu) << 13;
+    }
+    float f;
+    std::memcpy(&f, &bits, 4);
+    return f;
   }
   operator __half_raw() const { return {__x}; }
   static __half fromFloat(float f) {

@@ -1,0 +1,112 @@
+#!/usr/bin/python3
+"""Faults planted in generated CUDA must be caught by the sim device.
+
+Builds examples/gemm.py for cuda:sm_80 (and the CPU reference) at a ragged
+size, checks that the untouched NAME.cu runs clean and verifies, then edits
+the generated source, one fault at a time, and runs it again on `sim`:
+
+  barrier     the __syncthreads after the pipeline's cp.async wait removed
+  guard       the row guard of A's tile load off by one (< M becomes <= M)
+  mma-lane    two registers of an ldmatrix A fragment swapped, so mma.sync
+              gets lanes' operands in the wrong places
+  wait        the pipeline's cp.async.wait_group dropped
+  divergence  a __syncthreads at the end reached by warp 0 only
+
+Each must fail, with the checker (or the verification) that shows it.
+Usage: planted_faults.py --bin BUILD/bin [--keep DIR]
+"""
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+STAND_IN = os.path.join(HERE, "nvcc-stand-in.sh")
+SIZES = ["-DM=100", "-DN=70", "-DK=50"]
+
+# name: (pattern, replacement, what the output must contain)
+FAULTS = {
+    "barrier": (r"(tlc::cuda::cpAsyncWait<1>\(\);[^\n]*\n\s*)__syncthreads\(\);",
+                r"\1", "racecheck:"),
+    "guard": (r"if \(\(t \+ i0\) < 100 &&", "if ((t + i0) <= 100 &&",
+              "memcheck: out-of-bounds global load"),
+    "mma-lane": (r"ldmatrixX4\(aFrag\[0\]\[0\], aFrag\[0\]\[1\], aFrag\[0\]\[2\]",
+                 "ldmatrixX4(aFrag[0][0], aFrag[0][2], aFrag[0][1]",
+                 "verify C: FAIL"),
+    "wait": (r"tlc::cuda::cpAsyncWait<1>\(\);", "",
+             "is still writing it"),
+    "divergence": (r"\n}\n*$", "\n  if (tid < 32) __syncthreads();\n}\n",
+                   "synccheck: the threads of block"),
+}
+
+
+def run(cmd, env):
+    proc = subprocess.run(cmd, capture_output=True, text=True, env=env)
+    return proc.returncode, proc.stdout + proc.stderr
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--bin", required=True)
+    parser.add_argument("--keep")
+    args = parser.parse_args()
+    work = args.keep or tempfile.mkdtemp(prefix="tlc-sim-faults-")
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+    env = dict(os.environ, TLC_NVCC=STAND_IN, TLC_SIM_QUIET_INITCHECK="1")
+    build = os.path.join(args.bin, "tlc-build")
+    gemm = os.path.join(ROOT, "examples", "gemm.py")
+    ref, clean = os.path.join(work, "cpu"), os.path.join(work, "clean")
+    for cmd in ([build, gemm, "--target=cpu", "-o", ref] + SIZES,
+                [build, gemm, "--target=cuda:sm_80", "-o", clean] + SIZES):
+        rc, out = run(cmd, env)
+        if rc != 0:
+            print(out)
+            print("FAIL: building examples/gemm.py")
+            return 1
+
+    def sim(art):
+        return run([os.path.join(args.bin, "tlc-run"), art, "--device", "sim", "--verify",
+                    "--reference", ref, "--seed", "3"], env)
+
+    rc, out = sim(clean)
+    if rc != 0 or "verify C: PASS" not in out:
+        print(out)
+        print("FAIL: the untouched kernel does not run clean on sim")
+        return 1
+    print("PASS: untouched kernel runs clean and verifies")
+    source = os.path.join(clean, "matmul.cu")
+    text = open(source).read()
+    failed = 0
+    for name, (pattern, repl, expect) in FAULTS.items():
+        planted, n = re.subn(pattern, repl, text, count=1)
+        if n != 1:
+            print(f"FAIL: {name}: the generated source has no '{pattern}' to edit")
+            failed += 1
+            continue
+        art = os.path.join(work, name)
+        shutil.copytree(clean, art)
+        with open(os.path.join(art, "matmul.cu"), "w") as f:
+            f.write(planted)
+        rc, out = sim(art)
+        if rc != 0 and expect in out:
+            line = next((l.strip() for l in out.splitlines() if expect in l), "")
+            print(f"PASS: {name}: caught: {line[:300]}")
+        else:
+            print(out)
+            print(f"FAIL: {name}: not caught (exit {rc}; expected '{expect}')")
+            failed += 1
+    if not args.keep:
+        shutil.rmtree(work, ignore_errors=True)
+    print(f"{len(FAULTS) - failed}/{len(FAULTS)} planted faults caught")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

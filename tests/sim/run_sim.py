@@ -1,0 +1,186 @@
+#!/usr/bin/python3
+"""The sim device on every example and conformance program.
+
+For each program, at the small ragged sizes of tests/cpu/run_examples.py
+(examples) or the program's own sizes (conformance):
+
+  1. tlc-build FILE --target=cpu -o REF                     (the reference)
+  2. tlc-build FILE --target=cuda:ARCH -o ART   for ARCH in sm_80, sm_90a
+     (TLC_NVCC=tests/sim/nvcc-stand-in.sh: the sim device needs NAME.cu and
+     NAME.json, not a cubin)
+  3. tlc-run ART --device sim --verify --reference REF      (every kernel)
+
+A program passes when every kernel runs on the simulator with no racecheck,
+memcheck or synccheck finding and matches the CPU target within the dtype
+tolerances. Programs that the CUDA or CPU target cannot build are listed as
+not built (with the first error line) and do not fail the run; --strict
+makes them fail. Usage:
+
+  run_sim.py --bin BUILD/bin (--examples | --conformance) [--only NAME]...
+             [--arch sm_80] [--keep DIR] [-v]
+"""
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(ROOT, "tests", "cpu"))
+from run_examples import CASES  # noqa: E402  (the ragged sizes)
+
+STAND_IN = os.path.join(HERE, "nvcc-stand-in.sh")
+
+# Examples whose CPU-test sizes bind nothing (their argparse options are
+# lower case): small ragged sizes of their own here.
+SIM_SIZES = {
+    "dequant_gemm": {"m": 100, "n": 200, "k": 256},
+    "layer_norm": {"m": 37, "n": 128},  # n=100 does not build for CUDA
+    "transpose": {"m": 100, "n": 70},
+}
+
+# Programs the sim device shows to be wrong on the GPU too: they must fail
+# on sim (an unexpected pass fails the run, so the entry gets removed).
+KNOWN_FAILURES = {
+    "rms_norm": "the T.reduce_sum over a 100-wide row in a 128-thread block "
+                "adds x_sq of threads 100..127, which never set it (uninitialised "
+                "registers, NaN on sim; on the GPU whatever the registers hold)",
+}
+
+
+def run(cmd, log, env=None):
+    log.append("$ " + " ".join(cmd))
+    proc = subprocess.run(cmd, capture_output=True, text=True, env=env)
+    log.append((proc.stdout + proc.stderr).rstrip())
+    return proc.returncode, proc.stdout + proc.stderr
+
+
+def first_error(text):
+    for line in text.splitlines():
+        if "error:" in line:
+            return line.strip()
+    return text.strip().splitlines()[-1] if text.strip() else "?"
+
+
+def run_bindings(art, run_defs):
+    """-D bindings for tlc-run: \p run_defs, then values for the remaining
+    scalar parameters (0.5, or 3 for integers) and symbols (100, ragged)."""
+    defs = dict(run_defs)
+    for f in sorted(os.listdir(art)):
+        if not f.endswith(".json"):
+            continue
+        with open(os.path.join(art, f)) as m:
+            manifest = json.load(m)
+        for p in manifest.get("params", []):
+            if p.get("kind") != "tensor" and p["name"] not in defs:
+                defs[p["name"]] = 0.5 if "float" in p.get("dtype", "") else 3
+        for s in manifest.get("symbols", []):
+            defs.setdefault(s["name"], 100)
+    return [f"-D{k}={v}" for k, v in defs.items()]
+
+
+def run_program(path, build_defs, run_defs, archs, bindir, workdir, threads):
+    """Returns (status, log): status is 'pass ...', 'fail' or 'not built: ...'.
+    Without a CPU reference the kernels still run on sim (checked by the
+    simulator, not compared)."""
+    log = []
+    env = dict(os.environ, TLC_NVCC=STAND_IN)
+    defs = [f"-D{k}={v}" for k, v in build_defs.items()]
+    build = os.path.join(bindir, "tlc-build")
+    ref = os.path.join(workdir, "cpu")
+    rc, out = run([build, path, "--target=cpu", "-o", ref] + defs, log, env)
+    no_ref = None if rc == 0 else "cpu: " + first_error(out)
+    skipped, ran = [], 0
+    for arch in archs:
+        art = os.path.join(workdir, arch)
+        rc, out = run([build, path, f"--target=cuda:{arch}", "-o", art] + defs, log, env)
+        if rc != 0:
+            skipped.append(f"cuda:{arch}: " + first_error(out))
+            continue
+        ran += 1
+        cmd = [os.path.join(bindir, "tlc-run"), art, "--device", "sim", "--seed", "7",
+               "--threads", str(threads)]
+        if not no_ref:
+            cmd += ["--verify", "--reference", ref]
+        cmd += run_bindings(art, run_defs)
+        rc, out = run(cmd, log, env)
+        if rc != 0:
+            return "fail", log
+    if not ran:
+        return "not built: " + skipped[0], log
+    notes = []
+    if no_ref:
+        notes.append(f"checked only, no CPU reference: {no_ref}")
+    if skipped:
+        notes.append(f"not built for {'; '.join(skipped)}")
+    return "pass" + (f" ({'; '.join(notes)})" if notes else ""), log
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--bin", required=True)
+    group = parser.add_mutually_exclusive_group(required=True)
+    group.add_argument("--examples", action="store_true")
+    group.add_argument("--conformance", action="store_true")
+    parser.add_argument("--only", action="append", default=[])
+    parser.add_argument("--arch", action="append", default=[])
+    parser.add_argument("--keep")
+    parser.add_argument("--strict", action="store_true",
+                        help="programs that do not build fail the run")
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("-v", "--verbose", action="store_true")
+    args = parser.parse_args()
+    archs = args.arch or ["sm_80", "sm_90a"]
+    programs = []
+    if args.examples:
+        for name, case in CASES.items():
+            programs.append((name, os.path.join(ROOT, "examples", name + ".py"),
+                             SIM_SIZES.get(name, case.get("build", {})),
+                             case.get("run", {})))
+    else:
+        conf = os.path.join(ROOT, "tests", "lit", "Conformance")
+        for f in sorted(os.listdir(conf)):
+            if f.endswith(".py"):
+                programs.append((f[:-3], os.path.join(conf, f), {}, {}))
+    if args.only:
+        programs = [p for p in programs if p[0] in args.only]
+    start = time.time()
+    counts = {"pass": 0, "fail": 0, "not built": 0, "xfail": 0}
+    failed = []
+    for name, path, build_defs, run_defs in programs:
+        workdir = (os.path.join(args.keep, name) if args.keep
+                   else tempfile.mkdtemp(prefix=f"tlc-sim-{name}-"))
+        shutil.rmtree(workdir, ignore_errors=True)
+        os.makedirs(workdir)
+        t0 = time.time()
+        status, log = run_program(path, build_defs, run_defs, archs, args.bin, workdir,
+                                  args.threads)
+        kind = "not built" if status.startswith("not built") else status.split()[0]
+        if name in KNOWN_FAILURES:
+            if kind == "fail":
+                kind, status = "xfail", "xfail: " + KNOWN_FAILURES[name]
+            elif kind == "pass":
+                kind, status = "fail", "xpass: passes now; remove it from KNOWN_FAILURES"
+        counts[kind] += 1
+        label = status.upper() if kind in ("pass", "fail") else status
+        print(f"{name}: {label} ({time.time() - t0:.1f} s)", flush=True)
+        if kind == "fail" or args.verbose:
+            print("\n".join("    " + line for entry in log for line in entry.splitlines()))
+        if kind == "fail" or (kind == "not built" and args.strict):
+            failed.append(name)
+        if not args.keep:
+            shutil.rmtree(workdir, ignore_errors=True)
+    print(f"{counts['pass']} passed, {counts['fail']} failed, {counts['xfail']} known "
+          f"failures, {counts['not built']} not built for {'/'.join(archs)} "
+          f"({time.time() - start:.0f} s)")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
