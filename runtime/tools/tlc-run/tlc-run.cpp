@@ -7,7 +7,7 @@
 //
 //   tlc-run DIR|NAME.json [--kernel NAME] [-D sym=value]... [--seed N]
 //           [--inputs DIR] [--save OUT] [--verify] [--bench]
-//           [--device cpu|cuda|hip]
+//           [--device cpu|cuda|hip|sim]
 //
 // Loads the manifests `tlc-build -o DIR` wrote, allocates every tensor
 // parameter (inputs: seeded random normal values; outputs: NaN poison), runs
@@ -77,10 +77,10 @@ cl::opt<bool> bench("bench", cl::desc("Print the median time of runs"),
                     cl::init(false), cl::cat(category));
 cl::opt<unsigned> benchRuns("bench-runs", cl::desc("Timed runs of --bench"),
                             cl::init(10), cl::cat(category));
-cl::opt<std::string> deviceName("device", cl::desc("cpu, cuda or hip"),
+cl::opt<std::string> deviceName("device", cl::desc("cpu, cuda, hip or sim"),
                                 cl::init("cpu"), cl::cat(category));
 cl::opt<int> threads("threads",
-                     cl::desc("CPU: host threads running blocks (0: all)"),
+                     cl::desc("cpu, sim: host threads running blocks (0: all)"),
                      cl::init(0), cl::cat(category));
 cl::opt<std::string> referenceDir(
     "reference",
