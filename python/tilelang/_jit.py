@@ -246,6 +246,17 @@ def _pick_manifest(build, kernel):
         "which one the call asked for", build.log, command=build.command)
 
 
+def _pass_config_args(pass_configs):
+    """tlc-build options for the pass configs tlc understands. Those in the
+    source's decorator tlc reads itself; these come from Python
+    (``tilelang.compile(f, pass_configs=...)``, ``jit_fn.pass_configs``)."""
+    configs = {str(k): v for k, v in (pass_configs or {}).items()}
+    if configs.get("tl.enable_fast_math") and \
+            not configs.get("tl.disable_fast_math"):
+        return ["--fast-math"]
+    return []
+
+
 class _Compiler:
     """Builds and memoizes instances of one kernel of one source file."""
 
@@ -266,7 +277,8 @@ class _Compiler:
             if key in self._cache:
                 return self._cache[key]
         build = _build.build(self.source_file, self.kernel, defines, target,
-                             timeout=timeout)
+                             timeout=timeout,
+                             extra_args=_pass_config_args(self.pass_configs))
         kernel = make(build, _pick_manifest(build, self.kernel), target)
         with self._lock:
             self._cache.setdefault(key, kernel)

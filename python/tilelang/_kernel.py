@@ -6,7 +6,7 @@ import os
 
 from . import _tensors as tz
 from ._runtime import (CpuLauncher, CudaLauncher, eval_extent,
-                       scalar_ctype)
+                       scalar_value)
 
 
 def _fmt_shape(shape):
@@ -257,8 +257,7 @@ class JITKernel:
                 addr = tz.data_ptr(v)
                 pointers.append(ctypes.c_uint64(addr) if cuda else addr)
                 continue
-            ctype = scalar_ctype(p["dtype"])
-            if ctype is None:
+            if scalar_value(p["dtype"], 0) is None:
                 raise TypeError(f"scalar parameter '{p['name']}' has dtype "
                                 f"{p['dtype']}, which the package cannot pass")
             if (tz.is_torch(v) and v.numel() == 1) or \
@@ -269,7 +268,7 @@ class JITKernel:
             if not isinstance(v, numbers.Real):
                 raise TypeError(f"{what} must be a number ({p['dtype']}), "
                                 f"got {type(v).__name__}")
-            if not p["dtype"].startswith("float"):
+            if not p["dtype"].startswith(("float", "bfloat")):
                 if not isinstance(v, numbers.Integral) and \
                         not float(v).is_integer():
                     raise TypeError(f"{what} is an integer ({p['dtype']}), "
@@ -277,7 +276,7 @@ class JITKernel:
                 v = int(v)
             else:
                 v = float(v)
-            c = ctype(v)
+            c = scalar_value(p["dtype"], v)
             keep.append(c)
             pointers.append(c if cuda else ctypes.addressof(c))
         symbols = [env[s["name"]] for s in self.manifest.get("symbols", [])]

@@ -8,7 +8,9 @@ primary context, the one PyTorch uses, on the current torch stream.
 """
 
 import ctypes
+import math
 import os
+import struct
 import threading
 
 _CPU_ABI_VERSION = 1
@@ -43,6 +45,38 @@ def eval_extent(expr, symbols):
     except NameError as e:
         raise ValueError(f"extent '{expr}' uses an unbound symbol: {e}") \
             from None
+
+
+def _half_bits(v):
+    """IEEE binary16 bits of float ``v``, rounded to nearest even
+    (overflow to infinity, as a float16 cast does)."""
+    try:
+        return struct.unpack("<H", struct.pack("<e", v))[0]
+    except OverflowError:
+        return 0xFC00 if v < 0 else 0x7C00
+
+
+def _bfloat16_bits(v):
+    """bfloat16 bits of float ``v``: float32 rounded to nearest even."""
+    try:
+        bits = struct.unpack("<I", struct.pack("<f", v))[0]
+    except OverflowError:
+        bits = 0xFF800000 if v < 0 else 0x7F800000
+    if math.isnan(v):
+        return 0x7FC0
+    return ((bits + 0x7FFF + ((bits >> 16) & 1)) >> 16) & 0xFFFF
+
+
+def scalar_value(dtype, v):
+    """A ctypes object holding scalar ``v`` as the kernel's ``dtype``
+    stores it (16-bit floats as their bit patterns), or None when the
+    package cannot pass that dtype."""
+    if dtype == "float16":
+        return ctypes.c_uint16(_half_bits(float(v)))
+    if dtype == "bfloat16":
+        return ctypes.c_uint16(_bfloat16_bits(float(v)))
+    ctype = scalar_ctype(dtype)
+    return None if ctype is None else ctype(v)
 
 
 def scalar_ctype(dtype):

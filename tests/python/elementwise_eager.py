@@ -1,7 +1,8 @@
 # Eager @tilelang.jit kernels: T.const sizes bound from the tensors'
 # shapes at call time, T.empty output returned, compile-time keywords, an
 # integer runtime scalar, float runtime scalars (eager and prim_func
-# parameters), and .compile() with consts by name. Then bad calls: each must raise the
+# parameters, 32/64/16-bit), pass_configs from Python, and .compile() with
+# consts by name. Then bad calls: each must raise the
 # documented Python exception before anything runs.
 
 import tilelang
@@ -56,6 +57,25 @@ def lerp(N, block=32):
     return main
 
 
+@tilelang.jit(out_idx=[-1], target="cpu")
+def scale_shift_h(N, block=32):
+    @T.prim_func
+    def main(A: T.Tensor((N,), T.float16), a: T.float16, b: T.bfloat16, C: T.Tensor((N,), T.float32)):
+        with T.Kernel(T.ceildiv(N, block), threads=32) as bx:
+            for i in T.Parallel(block):
+                C[bx * block + i] = T.cast(A[bx * block + i] * a, T.float32) + T.cast(b, T.float32)
+    return main
+
+
+def expo(N, block=64):
+    @T.prim_func
+    def main(X: T.Tensor((N,), T.float32), Y: T.Tensor((N,), T.float32)):
+        with T.Kernel(T.ceildiv(N, block), threads=64) as bx:
+            for i in T.Parallel(block):
+                Y[bx * block + i] = T.exp(X[bx * block + i])
+    return main
+
+
 def expect(exc, fn, text):
     try:
         fn()
@@ -99,6 +119,19 @@ def main():
     a1, b1 = torch.randn(100), torch.randn(100)
     for t in (0.0, 0.25, 1.0):
         torch.testing.assert_close(k(a1, b1, t), a1 + (b1 - a1) * t, rtol=1e-6, atol=1e-6)
+    # 16-bit float scalars are passed as their dtype stores them.
+    h = scale_shift_h(100)
+    ah = torch.randn(100, dtype=torch.float16)
+    for sa, sb in [(0.3, 1.7), (-2.5, 1e-3), (70000.0, 0.1)]:
+        ref = (ah * torch.tensor(sa, dtype=torch.float16)).float() + torch.tensor(sb, dtype=torch.bfloat16).float()
+        torch.testing.assert_close(h(ah, sa, sb), ref, rtol=0, atol=0)
+    # pass_configs given from Python reach tlc-build (fast math; the CPU
+    # target keeps IEEE math, so the values are torch's).
+    fast = tilelang.compile(expo(256), out_idx=[-1], target="cpu", pass_configs={tilelang.PassConfigKey.TL_ENABLE_FAST_MATH: True})
+    assert "--fast-math" in fast.build_result.command, fast.build_result.command
+    assert "--fast-math" not in tilelang.compile(expo(256), target="cpu").build_result.command
+    xe = torch.randn(256)
+    torch.testing.assert_close(fast(xe), torch.exp(xe))
     print("elementwise_eager: all checks passed")
 
     # Bad calls on a compiled instance.

@@ -154,7 +154,7 @@ InstanceCtx *Interpreter::beginInstance(llvm::StringRef kernelName,
 
 void Interpreter::endInstance(InstanceCtx *ctx) {
   auto func = mlir::cast<tile::FuncOp>(ctx->func);
-  if (ctx->fastMath)
+  if (ctx->fastMath || options.fastMath)
     func.setFastMath(true);
   if (ctx->target)
     func->setAttr("tile.target",

@@ -585,6 +585,11 @@ int main(int argc, char **argv) {
       cl::desc("With -o, neither use nor fill the content-hash build cache "
                "(also TLC_NO_CACHE=1 or TILELANG_DISABLE_CACHE=1)"),
       cl::init(false), cl::cat(category));
+  cl::opt<bool> fastMath(
+      "fast-math",
+      cl::desc("Build every instance with fast math, as "
+               "pass_configs={TL_ENABLE_FAST_MATH: True} does"),
+      cl::init(false), cl::cat(category));
   cl::opt<bool> lineDirectives(
       "line-directives",
       cl::desc("With -o and a CUDA target, put #line directives pointing at "
@@ -692,6 +697,7 @@ int main(int argc, char **argv) {
       opts.eval.callSites = false;
     }
     opts.eval.autotuneConfig = autotuneConfig;
+    opts.eval.fastMath = fastMath;
     // The artifact library reads the switch from the environment, as it
     // does for TLC_NO_CACHE set by the user.
     if (noCache)
@@ -750,6 +756,7 @@ int main(int argc, char **argv) {
          {std::pair{bool(definesOnly), "--defines-only"},
           std::pair{bool(noCache), "--no-cache"},
           std::pair{bool(lineDirectives), "--line-directives"},
+          std::pair{bool(fastMath), "--fast-math"},
           std::pair{bool(noSourceLines), "--no-source-lines"}})
       if (on)
         plan.childArgs.push_back(flag);

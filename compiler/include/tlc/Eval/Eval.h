@@ -79,6 +79,10 @@ struct EvalOptions {
   /// parameters a call leaves to the tuner (`tlc-build --autotune` builds
   /// each in turn); a kernel with fewer configurations gets no instance.
   unsigned autotuneConfig = 0;
+  /// Every instance uses fast math, as TL_ENABLE_FAST_MATH in a kernel's
+  /// pass_configs does (`tlc-build --fast-math`: the Python package's
+  /// pass_configs, which the source does not show).
+  bool fastMath = false;
   /// Instantiate `@tilelang.jit` kernels at their call sites in the module.
   /// When false, each kernel gets one instance made from the `-D`
   /// bindings alone (tlc-build --defines-only, what the Python package
