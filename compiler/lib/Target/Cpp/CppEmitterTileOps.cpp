@@ -180,38 +180,13 @@ LogicalResult Emitter::emitGemm(tile::GemmOp op) {
                   (op.getTransposeA() ? "A^T" : "A") + " * " +
                   (op.getTransposeB() ? "B^T" : "B") + ", K = " + *k +
                   ", accumulated in " + *acc);
-  std::string i = fresh("i"), j = fresh("j"), kk = fresh("k");
-  auto index = [&](unsigned rank, StringRef row, StringRef col) {
-    std::vector<std::string> idx(rank - 2, "0");
-    idx.push_back(row.str());
-    idx.push_back(col.str());
-    return idx;
-  };
-  auto at = [&](Value buf, unsigned rank, StringRef row, StringRef col) {
-    Guard g = guardOf(buf) == Guard::Global ? Guard::Global : Guard::None;
-    return loadExpr(buf, index(rank, row, col), op, g);
-  };
-  std::string accName = fresh("acc");
-  open("for (int64_t " + i + " = 0; " + i + " < " + *m + "; ++" + i + ")");
-  open("for (int64_t " + j + " = 0; " + j + " < " + *n + "; ++" + j + ")");
-  std::string cElem = at(op.getC(), rc, i, j);
-  line(*acc + " " + accName + " = " +
-       (op.getClearAccum() ? *acc + "()"
-                           : "tlc::cpu::cast<" + *acc + ">(" + cElem + ")") +
-       ";");
-  open("for (int64_t " + kk + " = 0; " + kk + " < " + *k + "; ++" + kk + ")");
-  std::string aElem = op.getTransposeA() ? at(op.getA(), ra, kk, i)
-                                         : at(op.getA(), ra, i, kk);
-  std::string bElem = op.getTransposeB() ? at(op.getB(), rb, j, kk)
-                                         : at(op.getB(), rb, kk, j);
-  line(accName + " += tlc::cpu::cast<" + *acc + ">(" + aElem +
-       ") * tlc::cpu::cast<" + *acc + ">(" + bElem + ");");
-  close();
-  Guard cg = guardOf(op.getC()) == Guard::Global ? Guard::Global : Guard::None;
-  line(storeStmt(op.getC(), index(rc, i, j),
-                 "tlc::cpu::cast<" + *cStorage + ">(" + accName + ")", op, cg));
-  close();
-  close();
+  // tlc::cpu::gemm adds the products in k order per element, as the loop
+  // nest `acc += A[i][k] * B[k][j]` does, over operands converted once.
+  line("tlc::cpu::gemm<" + *acc + ">(" + expr(op.getA()) + ", " +
+       expr(op.getB()) + ", " + expr(op.getC()) + ", " + *m + ", " + *n +
+       ", " + *k + ", " + (op.getTransposeA() ? "true" : "false") + ", " +
+       (op.getTransposeB() ? "true" : "false") + ", " +
+       (op.getClearAccum() ? "true" : "false") + ");");
   return success();
 }
 

@@ -497,6 +497,69 @@ inline void storeChecked(Status &st, const char *loc, const View<T, R> &v,
 }
 
 //===----------------------------------------------------------------------===//
+// Matrix multiply
+//===----------------------------------------------------------------------===//
+
+/// Element (r, c) of the two innermost dimensions of \p v (the leading
+/// indices 0), zero outside the underlying buffer.
+template <typename T, int R>
+inline T loadMatrix(const View<T, R> &v, int64_t r, int64_t c) {
+  static_assert(R >= 2, "a matrix view has rank >= 2");
+  int64_t idx[R] = {};
+  idx[R - 2] = r;
+  idx[R - 1] = c;
+  return load(v, idx);
+}
+
+/// T.gemm on the host: C[m, n] (+)= op(A)[m, k] * op(B)[k, n] over the two
+/// innermost dimensions of each view, accumulated in Acc and rounded to C's
+/// type once at the end. Every product is added in k order, as a loop
+/// `acc += a[i][k] * b[k][j]` per element would; the operands are first
+/// converted to Acc in row-major scratch (once per element instead of once
+/// per product) so that the inner loop runs over contiguous j and
+/// vectorises. Reads outside a view's buffer give zero and writes there are
+/// dropped (the guards of global memory).
+template <typename Acc, typename TA, int RA, typename TB, int RB,
+          typename TC, int RC>
+inline void gemm(const View<TA, RA> &a, const View<TB, RB> &b,
+                 const View<TC, RC> &c, int64_t m, int64_t n, int64_t k,
+                 bool transA, bool transB, bool clear) {
+  if (m <= 0 || n <= 0)
+    return;
+  thread_local std::vector<Acc> sa, sb, sc;
+  sa.resize(size_t(m) * size_t(std::max<int64_t>(k, 0)));
+  sb.resize(size_t(std::max<int64_t>(k, 0)) * size_t(n));
+  sc.resize(size_t(m) * size_t(n));
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t kk = 0; kk < k; ++kk)
+      sa[i * k + kk] = cast<Acc>(transA ? loadMatrix(a, kk, i)
+                                        : loadMatrix(a, i, kk));
+  for (int64_t kk = 0; kk < k; ++kk)
+    for (int64_t j = 0; j < n; ++j)
+      sb[kk * n + j] = cast<Acc>(transB ? loadMatrix(b, j, kk)
+                                        : loadMatrix(b, kk, j));
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t j = 0; j < n; ++j)
+      sc[i * n + j] = clear ? Acc() : cast<Acc>(loadMatrix(c, i, j));
+  for (int64_t i = 0; i < m; ++i) {
+    Acc *row = &sc[i * n];
+    for (int64_t kk = 0; kk < k; ++kk) {
+      const Acc x = sa[i * k + kk];
+      const Acc *col = &sb[kk * n];
+      for (int64_t j = 0; j < n; ++j)
+        row[j] += x * col[j];
+    }
+  }
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t j = 0; j < n; ++j) {
+      int64_t idx[RC] = {};
+      idx[RC - 2] = i;
+      idx[RC - 1] = j;
+      store(c, idx, cast<TC>(sc[i * n + j]));
+    }
+}
+
+//===----------------------------------------------------------------------===//
 // Atomics
 //===----------------------------------------------------------------------===//
 

@@ -1,22 +1,18 @@
 // RUN: tlc-translate --tile-to-cpp %s | FileCheck %s
 
-// T.gemm: loops accumulating in the accumulator dtype (f32 for f16/fp8
-// operands, i32 for i8), transposes read the operand the other way round,
-// leading unit dimensions are indexed with 0, clear_accum starts from zero.
+// T.gemm: one call of tlc::cpu::gemm per op, accumulating in the
+// accumulator dtype (f32 for f16/fp8 operands, i32 for i8), with the
+// transposes and clear_accum as flags (the helper reads the innermost two
+// dimensions, leading unit dimensions at 0; tests/unit/Runtime/GemmTest.cpp
+// checks it against the loop nest of the definition).
 
 // CHECK-LABEL: extern "C" int tlc_gemms(
 // CHECK: // T.gemm: C[64, 64] += A * B^T, K = 32, accumulated in float
-// CHECK: for (int64_t [[I:i[_0-9]*]] = 0; [[I]] < 64; ++[[I]]) {
-// CHECK:   for (int64_t [[J:j[_0-9]*]] = 0; [[J]] < 64; ++[[J]]) {
-// CHECK:     float [[ACC:acc[_0-9]*]] = tlc::cpu::cast<float>(c.at({[[I]], [[J]]}));
-// CHECK:     for (int64_t [[K:k[_0-9]*]] = 0; [[K]] < 32; ++[[K]]) {
-// CHECK:       [[ACC]] += tlc::cpu::cast<float>(a.at({0, [[I]], [[K]]})) * tlc::cpu::cast<float>(b.at({[[J]], [[K]]}));
-// CHECK:     c.at({[[I]], [[J]]}) = tlc::cpu::cast<float>([[ACC]]);
+// CHECK-NEXT: tlc::cpu::gemm<float>(a, b, c, 64, 64, 32, false, true, false);
 // CHECK: // T.gemm: C[64, 64] = A^T * B, K = 32, accumulated in int32_t
-// CHECK:     int32_t [[ACC2:acc[_0-9]*]] = int32_t();
-// CHECK:       [[ACC2]] += tlc::cpu::cast<int32_t>(ia.at({{{.*}}})) * tlc::cpu::cast<int32_t>(ib.at({{{.*}}}));
+// CHECK-NEXT: tlc::cpu::gemm<int32_t>(ia, ib, ic, 64, 64, 32, true, false, true);
 // CHECK: // T.gemm: C[64, 64] += A * B, K = 32, accumulated in float
-// CHECK:       {{.*}} += tlc::cpu::cast<float>(fa.at({{{.*}}})) * tlc::cpu::cast<float>(fb.at({{{.*}}}));
+// CHECK-NEXT: tlc::cpu::gemm<float>(fa, fb, c, 64, 64, 32, false, false, false);
 tile.func @gemms() {
   tile.kernel (%bx) grid [1] threads [128] {
     %a = tile.alloc : !tile.buffer<[1, 64, 32], f16, shared.dyn> loc("a")

@@ -1,0 +1,134 @@
+//===- GemmTest.cpp - T.gemm of the CPU target ----------------------------===//
+//
+// Part of the tlc project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// tlc::cpu::gemm against the definition of T.gemm written out as the
+// plain loop nest (per element of C: start from C or zero, add
+// A[i][k] * B[k][j] in k order in the accumulator type, round once), on
+// ragged sizes, transposes, leading unit dimensions, views that reach past
+// the end of their buffer (zero reads, dropped writes) and 8-bit integers.
+// The helper reorders the loops and converts operands once; the results
+// must be bit for bit those of the loop nest.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tlc_device/cpu.h"
+
+#include <doctest/doctest.h>
+
+#include <cstdint>
+#include <random>
+#include <vector>
+
+using namespace tlc::cpu;
+
+namespace {
+
+/// The loop nest of the definition over two dense row-major matrices
+/// (A is m x k, or k x m when transposed; B is k x n, or n x k).
+template <typename Acc, typename TA, typename TB, typename TC>
+std::vector<TC> reference(const std::vector<TA> &a, const std::vector<TB> &b,
+                          std::vector<TC> c, int64_t m, int64_t n, int64_t k,
+                          bool ta, bool tb, bool clear) {
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t j = 0; j < n; ++j) {
+      Acc acc = clear ? Acc() : cast<Acc>(c[i * n + j]);
+      for (int64_t kk = 0; kk < k; ++kk)
+        acc += cast<Acc>(ta ? a[kk * m + i] : a[i * k + kk]) *
+               cast<Acc>(tb ? b[j * k + kk] : b[kk * n + j]);
+      c[i * n + j] = cast<TC>(acc);
+    }
+  return c;
+}
+
+template <typename T> std::vector<T> randomHalf(size_t count, std::mt19937 &g) {
+  std::normal_distribution<float> d;
+  std::vector<T> v(count);
+  for (T &x : v)
+    x = cast<T>(d(g));
+  return v;
+}
+
+} // namespace
+
+TEST_CASE("cpu gemm: f16 operands, f32 accumulator, ragged sizes") {
+  std::mt19937 g(7);
+  for (bool ta : {false, true})
+    for (bool tb : {false, true})
+      for (bool clear : {false, true}) {
+        const int64_t m = 37, n = 29, k = 19;
+        std::vector<f16> a = randomHalf<f16>(m * k, g);
+        std::vector<f16> b = randomHalf<f16>(k * n, g);
+        std::vector<float> c(m * n);
+        std::normal_distribution<float> d;
+        for (float &x : c)
+          x = d(g);
+        std::vector<float> want =
+            reference<float>(a, b, c, m, n, k, ta, tb, clear);
+        // A with a leading unit dimension, as T.gemm(A[0:1, ...]) gives.
+        View<f16, 3> va =
+            denseView<f16, 3>(a.data(), {1, ta ? k : m, ta ? m : k});
+        View<f16, 2> vb = denseView<f16, 2>(b.data(), {tb ? n : k, tb ? k : n});
+        View<float, 2> vc = denseView<float, 2>(c.data(), {m, n});
+        gemm<float>(va, vb, vc, m, n, k, ta, tb, clear);
+        CAPTURE(ta);
+        CAPTURE(tb);
+        CAPTURE(clear);
+        bool same = true;
+        for (int64_t e = 0; e < m * n; ++e)
+          same &= c[e] == want[e];
+        CHECK(same);
+      }
+}
+
+TEST_CASE("cpu gemm: a window past the buffer reads zero, drops writes") {
+  // A 6 x 4 matrix seen through an 8 x 4 window at row 2: rows 4..7 of the
+  // window lie outside and count as zero; C's window also hangs over.
+  std::mt19937 g(3);
+  std::vector<bf16> a = randomHalf<bf16>(6 * 4, g), b = randomHalf<bf16>(4 * 5, g);
+  View<bf16, 2> whole = denseView<bf16, 2>(a.data(), {6, 4});
+  View<bf16, 2> va = region(whole, {2, 0}, {8, 4});
+  View<bf16, 2> vb = denseView<bf16, 2>(b.data(), {4, 5});
+  std::vector<float> c(6 * 5, 1.0f);
+  View<float, 2> vcWhole = denseView<float, 2>(c.data(), {6, 5});
+  View<float, 2> vc = region(vcWhole, {2, 0}, {8, 5});
+  gemm<float>(va, vb, vc, 8, 5, 4, false, false, false);
+  for (int64_t i = 0; i < 6; ++i)
+    for (int64_t j = 0; j < 5; ++j) {
+      float want = 1.0f;
+      if (i >= 2)
+        for (int64_t kk = 0; kk < 4; ++kk)
+          want += cast<float>(a[i * 4 + kk]) * cast<float>(b[kk * 5 + j]);
+      CAPTURE(i);
+      CAPTURE(j);
+      CHECK(c[i * 5 + j] == want);
+    }
+}
+
+TEST_CASE("cpu gemm: int8 operands, int32 accumulator") {
+  std::mt19937 g(11);
+  std::uniform_int_distribution<int> d(-128, 127);
+  const int64_t m = 16, n = 24, k = 40;
+  std::vector<int8_t> a(m * k), b(k * n);
+  for (int8_t &x : a)
+    x = int8_t(d(g));
+  for (int8_t &x : b)
+    x = int8_t(d(g));
+  std::vector<int32_t> c(m * n, 5);
+  std::vector<int32_t> want =
+      reference<int32_t>(a, b, c, m, n, k, false, true /*B is n x k*/, false);
+  // The reference reads B as n x k when transposed: lay b out that way.
+  View<int8_t, 2> va = denseView<int8_t, 2>(a.data(), {m, k});
+  View<int8_t, 2> vb = denseView<int8_t, 2>(b.data(), {n, k});
+  View<int32_t, 2> vc = denseView<int32_t, 2>(c.data(), {m, n});
+  gemm<int32_t>(va, vb, vc, m, n, k, false, true, false);
+  CHECK(c == want);
+  // Extremes: -128 * -128 * 40 fits the int32 accumulator.
+  std::fill(a.begin(), a.end(), int8_t(-128));
+  std::fill(b.begin(), b.end(), int8_t(-128));
+  gemm<int32_t>(va, vb, vc, m, n, k, false, true, true);
+  CHECK(c[0] == 128 * 128 * 40);
+}
