@@ -59,6 +59,7 @@
 #include "llvm/Support/Format.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Threading.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
@@ -735,8 +736,12 @@ int main(int argc, char **argv) {
     // What -j's and --autotune's children are given besides their input,
     // instance and -o.
     BuildPlan plan;
-    plan.jobs = lowering.printAfterAll || !lowering.printAfter.empty()
-                    ? 1
+    // -j0 (and --autotune without -j): one child per hardware thread.
+    unsigned hardwareThreads =
+        llvm::hardware_concurrency().compute_thread_count();
+    plan.jobs = lowering.printAfterAll || !lowering.printAfter.empty() ? 1
+                : jobs == 0 || (autotune && jobs.getNumOccurrences() == 0)
+                    ? hardwareThreads
                     : unsigned(jobs);
     plan.instance = buildInstance;
     plan.childArgs = {
@@ -766,8 +771,6 @@ int main(int argc, char **argv) {
                         "--check, --verify-diagnostics or --emit\n";
         return 2;
       }
-      if (jobs.getNumOccurrences() == 0)
-        plan.jobs = 0;
       build::TuningOptions tuning;
       tuning.runs = autotuneRuns;
       for (const auto &[name, value] : drv.getOptions().eval.defines)
