@@ -19,6 +19,7 @@
 #include "llvm/Support/Path.h"
 
 #include <algorithm>
+#include <cmath>
 #include <optional>
 
 using namespace tlc;
@@ -226,6 +227,24 @@ std::string checkOutputs(const artifact::Manifest &m, const HostArgs &out,
   return "";
 }
 
+/// Why the outputs of \p m in \p host cannot serve as the reference (empty
+/// when they can): a NaN is an element the kernel did not write (outputs
+/// start poisoned), as tlc-run --verify treats it.
+std::string checkWritten(const artifact::Manifest &m, const HostArgs &host) {
+  for (size_t i = 0; i < m.params.size(); ++i) {
+    if (!host.tensors[i] || m.params[i].role == artifact::Role::In)
+      continue;
+    const HostTensor &t = *host.tensors[i];
+    int64_t nans = 0;
+    for (int64_t e = 0, n = t.numElements(); e < n; ++e)
+      nans += std::isnan(t.get(e));
+    if (nans)
+      return "output '" + m.params[i].name + "' has " + std::to_string(nans) +
+             " NaN (elements the kernel did not write)";
+  }
+  return "";
+}
+
 } // namespace
 
 int tlc::build::tuneKernel(llvm::StringRef kernel,
@@ -298,6 +317,11 @@ int tlc::build::tuneKernel(llvm::StringRef kernel,
           continue;
         }
       } else {
+        std::string why = checkWritten(m, *host);
+        if (!why.empty()) {
+          os << "rejected: " << why << "\n";
+          continue;
+        }
         reference = std::move(*host);
       }
       os << llvm::format("%.4f ms", *ms) << "\n";
