@@ -610,6 +610,21 @@ Value Interpreter::callJit(JitFunctionObj *jit, CallArgs &argsIn, Node at,
   // Lazy factory: complete missing parameters from autotune configs or
   // with symbols, then run the factory; its @T.prim_func traces itself.
   size_t firstDefault = fn->params.size() - fn->defaults.size();
+  // `configs=` may be a function: TileLang's tuner calls it with the call's
+  // arguments, or with none when that fails.
+  Value tuned = jit->autotuneConfigs;
+  if (tuned.is(ValueKind::Function) || tuned.isObj(ObjKind::Partial)) {
+    CallArgs callArgs = args;
+    Value r = call(tuned, callArgs, at);
+    if (r.isException()) {
+      pending = {};
+      CallArgs none;
+      r = call(tuned, none, at);
+    }
+    if (r.isException())
+      pending = {};
+    tuned = r.isSequence() ? r : Value::none();
+  }
   for (size_t i = args.pos.size(); i < fn->params.size(); ++i) {
     llvm::StringRef name = fn->params[i].identifier();
     if (args.keyword(name))
@@ -618,9 +633,8 @@ Value Interpreter::callJit(JitFunctionObj *jit, CallArgs &argsIn, Node at,
     // the parameters' defaults.
     Value v;
     bool fromConfig = false;
-    if (jit->autotuneConfigs.isSequence() &&
-        !getElems(jit->autotuneConfigs).empty()) {
-      auto configs = getElems(jit->autotuneConfigs);
+    if (tuned.isSequence() && !getElems(tuned).empty()) {
+      auto configs = getElems(tuned);
       auto known = llvm::find_if(out.autotuned, [&](const auto &k) {
         return k.first == fn->name;
       });
