@@ -132,10 +132,10 @@ llvm::Expected<HostArgs> makeArgs(const artifact::Manifest &m,
 bool sameArguments(const artifact::Manifest &a, const artifact::Manifest &b) {
   auto sameExtents = [](const std::vector<artifact::Extent> &x,
                         const std::vector<artifact::Extent> &y) {
-    return llvm::equal(x, y, [](const artifact::Extent &e,
-                                const artifact::Extent &f) {
-      return e.str() == f.str();
-    });
+    return llvm::equal(
+        x, y, [](const artifact::Extent &e, const artifact::Extent &f) {
+          return e.str() == f.str();
+        });
   };
   return llvm::equal(a.params, b.params,
                      [&](const artifact::Param &p, const artifact::Param &q) {
