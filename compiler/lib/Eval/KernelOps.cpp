@@ -376,7 +376,53 @@ static Value tileCumsum(Interpreter &in, const PArgs &p) {
   return Value::none();
 }
 
-static Value tileAtomicAdd(Interpreter &in, const PArgs &p) {
+/// T.atomic_addx2 / T.atomic_addx4: `width` adjacent elements along the
+/// innermost dimension, dst[..., j + e] += value[..., c + e] for each e
+/// (TileLang passes both as addresses, so \p val is an element of a buffer,
+/// not a scalar). Each element is its own atomic add: the same result as
+/// the packed instruction, which is atomic per element too.
+static Value atomicAddVector(Interpreter &in, const PArgs &p, RegionObj *d,
+                             llvm::ArrayRef<mlir::Value> idx, Value val,
+                             int width) {
+  auto &B = in.ir->b;
+  mlir::Location l = in.ir->loc(p.call);
+  std::string name = "T.atomic_addx" + std::to_string(width);
+  if (!val.is(ValueKind::Region) || !val.as<RegionObj>()->isElement)
+    return in.fail(p.node("value"),
+                   name + " adds " + std::to_string(width) +
+                       " adjacent elements: its value must be a buffer "
+                       "element such as S[i, 2 * j], not a scalar");
+  if (p.flag("return_prev", false))
+    return in.fail(p.call, name + "(..., return_prev=True) is not supported: "
+                               "it returns a vector");
+  RegionObj *v = val.as<RegionObj>();
+  if (!in.usable(v->buffer) || idx.empty() || v->starts.empty())
+    return Value::poison();
+  llvm::SmallVector<mlir::Value, 4> vidx;
+  for (Value s : v->starts) {
+    mlir::Value iv = in.toIndex(s, p.node("value"));
+    if (!iv)
+      return Value::poison();
+    vidx.push_back(iv);
+  }
+  mlir::Type want = in.ir->valueType(d->buffer->dtype);
+  for (int e = 0; e < width; ++e) {
+    llvm::SmallVector<mlir::Value, 4> di(idx), si(vidx);
+    if (e) {
+      mlir::Value off = in.ir->constInt(e, B.getIndexType(), l);
+      di.back() = mlir::arith::AddIOp::create(B, l, di.back(), off);
+      si.back() = mlir::arith::AddIOp::create(B, l, si.back(), off);
+    }
+    mlir::Value x = tile::LoadOp::create(
+        B, l, in.ir->valueType(v->buffer->dtype), v->buffer->value, si);
+    tile::AtomicAddOp::create(B, l, mlir::Type(), d->buffer->value, di,
+                              in.ir->convert(x, want, l),
+                              tile::MemoryOrderAttr());
+  }
+  return Value::none();
+}
+
+static Value tileAtomicAdd(Interpreter &in, const PArgs &p, int width = 1) {
   if (in.checkInKernel("T.atomic_add", p.call))
     return Value::poison();
   Value dstV = p.getOr("dst", Value::poison());
@@ -422,6 +468,8 @@ static Value tileAtomicAdd(Interpreter &in, const PArgs &p) {
     idx.push_back(iv);
   }
   mlir::Type want = in.ir->valueType(d->buffer->dtype);
+  if (width > 1)
+    return atomicAddVector(in, p, d, idx, val, width);
   Scalar s = in.toScalar(val, p.node("value"), want);
   if (!s)
     return Value::poison();
@@ -792,9 +840,11 @@ std::optional<Value> Interpreter::callKernelPrimitive(const PArgs &p) {
   case BuiltinId::Cumsum:
     return tileCumsum(*this, p);
   case BuiltinId::AtomicAdd:
-  case BuiltinId::AtomicAddx2:
-  case BuiltinId::AtomicAddx4:
     return tileAtomicAdd(*this, p);
+  case BuiltinId::AtomicAddx2:
+    return tileAtomicAdd(*this, p, 2);
+  case BuiltinId::AtomicAddx4:
+    return tileAtomicAdd(*this, p, 4);
   case BuiltinId::AsyncCopy:
     return tileCopy(*this, p);
   case BuiltinId::GetThreadBinding: {
