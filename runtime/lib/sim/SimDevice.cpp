@@ -17,7 +17,8 @@
 // manifest's source map).
 //
 // The compiler is $TLC_SIM_CXX, else clang++-22, /usr/lib/llvm-22/bin/clang++
-// or clang++ on PATH.
+// or clang++ on PATH. A launch that runs longer than $TLC_SIM_TIME_LIMIT
+// seconds (default 600) is stopped as too large to simulate.
 //
 //===----------------------------------------------------------------------===//
 
@@ -313,6 +314,9 @@ public:
         config.block[d] = plan.block[d];
       config.dynamicSharedMemory = plan.dynamicSharedMemory;
       config.numWorkers = workers;
+      config.timeLimit = 600;
+      if (const char *limit = std::getenv("TLC_SIM_TIME_LIMIT"))
+        config.timeLimit = std::atof(limit);
       uint64_t threadsPerBlock =
           uint64_t(plan.block[0]) * plan.block[1] * plan.block[2];
       if (blocks * threadsPerBlock > kMaxSimulatedThreads)

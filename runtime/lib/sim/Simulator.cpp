@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstring>
 #include <map>
 #include <memory>
@@ -114,6 +115,9 @@ namespace {
 constexpr uint16_t kNone = 0xFFFF;
 constexpr unsigned kMaxFindings = 16;
 constexpr size_t kFiberStack = 256 << 10;
+/// Helper accesses up to this far below a block's shared memory are
+/// reported as shared underruns.
+constexpr uintptr_t kSharedUnderrun = 4096;
 
 enum class State { Runnable, AtBarrier, AtCollective, Done };
 
@@ -168,7 +172,8 @@ thread_local Worker *currentWorker = nullptr;
 struct LaunchState {
   const LaunchConfig *config;
   const tlc_sim_kernel_api *kernel;
-  std::atomic<uint64_t> nextBlock{0};
+  std::atomic<uint64_t> nextBlock{0}, blocksDone{0};
+  std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
   std::atomic<bool> aborted{false};
   std::mutex mutex;
   std::vector<Finding> findings;
@@ -233,13 +238,34 @@ public:
       if (b >= numBlocks)
         break;
       runBlock(b);
+      uint64_t done = ++launch.blocksDone;
+      double elapsed = std::chrono::duration<double>(
+                           std::chrono::steady_clock::now() - launch.start)
+                           .count();
+      if (c.timeLimit > 0 && elapsed > c.timeLimit && done < numBlocks &&
+          !launch.aborted.exchange(true)) {
+        uint64_t fit = std::max<uint64_t>(
+            1, uint64_t(double(done) * c.timeLimit / elapsed / 2));
+        Finding f;
+        f.checker = "limit";
+        f.message = "too large to simulate in reasonable time: " +
+                    std::to_string(done) + " of " + std::to_string(numBlocks) +
+                    " blocks in " + std::to_string(int(elapsed)) +
+                    " s (about " +
+                    std::to_string(int(elapsed * double(numBlocks) / double(done))) +
+                    " s for all); simulate smaller sizes (-D bindings), e.g. "
+                    "a grid of at most " +
+                    std::to_string(fit) + " blocks or a shorter reduction loop";
+        std::lock_guard<std::mutex> lock(launch.mutex);
+        launch.findings.push_back(std::move(f));
+      }
     }
     currentWorker = nullptr;
   }
 
   // The host API, for the calling fiber.
   const tlc_sim_indices *indices() { return &current->indices; }
-  void access(const void *address, uint32_t bytes, int kind, int32_t thread,
+  bool access(const void *address, uint32_t bytes, int kind, int32_t thread,
               uint64_t where);
   void barrierArrive(uint32_t id, uint32_t count, uint64_t where);
   void warpCollective(const char *op, uint32_t mask, tlc_sim_warp_fn fn,
@@ -567,7 +593,7 @@ void Worker::reportDeadlock() {
   blockAborted = true;
 }
 
-void Worker::access(const void *address, uint32_t bytes, int kind,
+bool Worker::access(const void *address, uint32_t bytes, int kind,
                     int32_t thread, uint64_t where) {
   unsigned t = thread < 0 ? current->linear : unsigned(thread);
   auto a = reinterpret_cast<uintptr_t>(address);
@@ -575,6 +601,10 @@ void Worker::access(const void *address, uint32_t bytes, int kind,
   const char *verb = kind == TLC_SIM_LOAD    ? "load"
                      : kind == TLC_SIM_STORE ? "store"
                                              : "atomic";
+  // The calling thread's registers and local arrays are not checked.
+  if (current && a >= reinterpret_cast<uintptr_t>(current->fiber->stackLow()) &&
+      a < reinterpret_cast<uintptr_t>(current->fiber->stackHigh()))
+    return true;
   if (a >= s && a < s + launch.kernel->sharedCapacity) {
     size_t offset = a - s;
     if (offset + bytes > sharedBytes) {
@@ -586,17 +616,29 @@ void Worker::access(const void *address, uint32_t bytes, int kind,
                  " bytes of dynamic shared memory) by " + threadName(t) +
                  " at {0}",
              where);
-      return;
+      return false;
     }
     checkShared(t, offset, bytes, kind, where);
-    return;
+    return true;
   }
-  // Registers and local arrays (fiber stacks) are not checked.
-  if (a - Arena::get().base() >= Arena::get().reserved())
-    return;
+  // The access hooks pass only global and shared addresses; anything else
+  // comes from a helper (atomics, vector accesses, cp.async), whose operand
+  // must be global or shared memory (or the caller's registers, above).
+  if (a - Arena::get().base() >= Arena::get().reserved()) {
+    std::string near =
+        a < s && s - a <= kSharedUnderrun
+            ? std::to_string(s - a) +
+                  " bytes before the block's shared memory (a negative index?)"
+            : "neither global nor shared memory";
+    report("memcheck", "out-of-bounds " + std::string(verb) + " of " +
+                           std::to_string(bytes) + " bytes: " + near + ", by " +
+                           threadName(t) + " at {0}",
+           where);
+    return false;
+  }
   const Arena::Buffer *b = Arena::get().find(a);
   if (b && b->live && a >= b->base && a + bytes <= b->base + b->size)
-    return;
+    return true;
   std::string which = b ? "'" + (b->name.empty() ? std::string("buffer")
                                                  : b->name) +
                               "' (" + std::to_string(b->size) + " bytes)"
@@ -618,6 +660,7 @@ void Worker::access(const void *address, uint32_t bytes, int kind,
              std::to_string(bytes) + " bytes (" + detail + ") by " +
              threadName(t) + " at {0}",
          where);
+  return false;
 }
 
 void Worker::checkShared(unsigned t, size_t offset, uint32_t bytes, int kind,
@@ -713,8 +756,9 @@ void Worker::cpAsync(void *dst, const void *src, uint32_t bytes,
              std::to_string(sharedBytes) + " bytes of shared memory, by " +
              threadName(t.linear) + " at {0}",
          where);
-  if (srcBytes)
-    access(src, srcBytes, TLC_SIM_LOAD, -1, where);
+  // An out-of-bounds source is reported and copied as zeros.
+  if (srcBytes && !access(src, srcBytes, TLC_SIM_LOAD, -1, where))
+    srcBytes = 0;
   size_t offset = d - shared;
   for (uint32_t i = 0; i < bytes; ++i) {
     ShadowByte &sh = shadow[offset + i];
@@ -776,9 +820,9 @@ void Worker::cpAsyncWait(int32_t pending, uint64_t) {
 //===----------------------------------------------------------------------===//
 
 const tlc_sim_indices *apiIndices() { return currentWorker->indices(); }
-void apiAccess(const void *a, uint32_t n, int kind, int32_t thread,
-               uint64_t where) {
-  currentWorker->access(a, n, kind, thread, where);
+int apiAccess(const void *a, uint32_t n, int kind, int32_t thread,
+              uint64_t where) {
+  return currentWorker->access(a, n, kind, thread, where);
 }
 void apiBarrier(uint32_t id, uint32_t count, uint64_t where) {
   currentWorker->barrierArrive(id, count, where);

@@ -97,6 +97,9 @@ struct LaunchConfig {
   unsigned block[3] = {1, 1, 1};
   unsigned dynamicSharedMemory = 0;
   unsigned numWorkers = 1;
+  /// Seconds after which the launch is stopped as too large to simulate
+  /// (0: no limit); the finding says how far it got and suggests sizes.
+  double timeLimit = 0;
 };
 
 /// Runs launches of one loaded kernel shared object.

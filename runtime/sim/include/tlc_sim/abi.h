@@ -57,9 +57,10 @@ typedef struct tlc_sim_host_api {
   /* The calling thread's indices. */
   const tlc_sim_indices *(*indices)(void);
   /* Checks an access of \p bytes at \p address by linear thread \p thread
-   * of the running block (-1: the calling thread). */
-  void (*access)(const void *address, uint32_t bytes, int kind,
-                 int32_t thread, uint64_t where);
+   * of the running block (-1: the calling thread); 0 when it is out of
+   * bounds (reported; the caller should not perform it). */
+  int (*access)(const void *address, uint32_t bytes, int kind,
+                int32_t thread, uint64_t where);
   /* bar.sync \p id with \p numThreads threads (0: the whole block). */
   void (*barrier)(uint32_t id, uint32_t numThreads, uint64_t where);
   /* Waits until every lane of \p laneMask has reached a collective named

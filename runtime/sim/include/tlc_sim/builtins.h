@@ -186,18 +186,22 @@ TLC_SIM_PRIMITIVE inline void namedBarrier(unsigned id, unsigned numThreads) {
 
 /// Loads / stores \p bytes through the checker on behalf of linear thread
 /// \p thread (-1: the caller), at place \p where.
+/// (Out-of-bounds accesses are reported and not performed: a load gives
+/// zeros.)
 TLC_SIM_UNCHECKED inline void checkedCopy(void *dst, const void *src,
                                           uint32_t bytes, int32_t thread,
                                           uint64_t where) {
-  api->access(src, bytes, TLC_SIM_LOAD, thread, where);
-  api->access(dst, bytes, TLC_SIM_STORE, thread, where);
-  std::memcpy(dst, src, bytes);
+  if (api->access(src, bytes, TLC_SIM_LOAD, thread, where) &&
+      api->access(dst, bytes, TLC_SIM_STORE, thread, where))
+    std::memcpy(dst, src, bytes);
 }
 TLC_SIM_UNCHECKED inline void checkedLoad(void *dst, const void *src,
                                           uint32_t bytes, int32_t thread,
                                           uint64_t where) {
-  api->access(src, bytes, TLC_SIM_LOAD, thread, where);
-  std::memcpy(dst, src, bytes);
+  if (api->access(src, bytes, TLC_SIM_LOAD, thread, where))
+    std::memcpy(dst, src, bytes);
+  else
+    std::memset(dst, 0, bytes);
 }
 } // namespace sim
 } // namespace tlc
@@ -346,7 +350,8 @@ namespace sim {
 /// bits; returns the old value.
 template <typename T, typename Op>
 TLC_SIM_UNCHECKED T atomicUpdate(T *address, Op op, uint64_t where) {
-  api->access(address, sizeof(T), TLC_SIM_ATOMIC, -1, where);
+  if (!api->access(address, sizeof(T), TLC_SIM_ATOMIC, -1, where))
+    return T(); // out of bounds: reported, not performed
   using Bits = std::conditional_t<
       sizeof(T) == 2, uint16_t,
       std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>>;
