@@ -157,10 +157,10 @@ public:
           const AnalysisOptions &options, const CancelToken &token) = 0;
 };
 
-/// Files larger than this are not evaluated: the evaluator has no
-/// cancellation point (only a step budget), so a huge file would hold its
-/// document's worker for a long time. Such files get parser diagnostics and
-/// one informational diagnostic.
+/// Files larger than this are not evaluated: evaluating one takes long even
+/// though every newer edit cancels it (EvalOptions::cancelled), and its hints
+/// would be of little use. Such files get parser diagnostics and one
+/// informational diagnostic.
 constexpr size_t kMaxAnalyzedBytes = 2u << 20;
 
 /// The analyzer backed by the evaluator (EvalAnalyzer.cpp).

@@ -116,13 +116,15 @@ EvalAnalyzer::analyze(const std::shared_ptr<const syntax::SyntaxTree> &tree,
   eval::EvalOptions evalOptions;
   if (auto target = eval::TargetInfo::parse(options.target))
     evalOptions.target = *target;
-  // The evaluator takes no cancellation flag; its step budget
-  // (EvalOptions::stepBudget, default 4M) bounds the time instead, and a
-  // cancelled result is dropped by the caller.
+  // A newer edit or $/cancelRequest stops the evaluator within
+  // EvalOptions::kCancelPollSteps steps and layout inference before its
+  // next instance; the caller drops the cancelled result.
+  auto cancelled = [token] { return token.isCancelled(); };
+  evalOptions.cancelled = cancelled;
   eval::FileAnalysis analysis = eval::analyzeFile(*tree, *context, evalOptions);
   // Layouts, exactly as `tlc-build --emit=hints` infers them.
   driver::LayoutStats layoutStats = driver::inferLayouts(
-      analysis, *tree, evalOptions.target.name, &layoutCache);
+      analysis, *tree, evalOptions.target.name, &layoutCache, cancelled);
   // The module belongs to the thread's context: free it here.
   analysis.module = nullptr;
 

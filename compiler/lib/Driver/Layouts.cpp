@@ -217,7 +217,8 @@ static void computeLabels(LayoutCache::Entry &entry,
 LayoutStats tlc::driver::inferLayouts(eval::FileAnalysis &analysis,
                                       const syntax::SyntaxTree &tree,
                                       llvm::StringRef target,
-                                      LayoutCache *cache) {
+                                      LayoutCache *cache,
+                                      const std::function<bool()> &cancelled) {
   LayoutStats stats;
   if (!analysis.module || target.ends_with("cpu"))
     return stats;
@@ -254,6 +255,8 @@ LayoutStats tlc::driver::inferLayouts(eval::FileAnalysis &analysis,
       return stats;
     }
     for (mlir::Operation &top : module.getBody()->getOperations()) {
+      if (cancelled && cancelled())
+        break;
       // An instance whose file asks for its own target (tile.target).
       std::optional<tile::LayoutTarget> own;
       std::string ownName;

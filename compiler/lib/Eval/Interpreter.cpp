@@ -9,6 +9,7 @@
 
 #include "llvm/ADT/Hashing.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
 
 using namespace tlc;
 using namespace tlc::eval;
@@ -140,6 +141,28 @@ Value Interpreter::raise(llvm::StringRef type, const llvm::Twine &msg,
 bool Interpreter::step(Node at) {
   if (budgetExhausted)
     return false;
+  if (steps % EvalOptions::kCancelPollSteps == 0) {
+    auto now = std::chrono::steady_clock::now();
+    if (steps == 0)
+      startTime = now;
+    double seconds = std::chrono::duration<double>(now - startTime).count();
+    std::string exhausted;
+    if (options.cancelled && options.cancelled())
+      exhausted = "analysis cancelled";
+    else if (seconds > options.timeBudgetSeconds)
+      exhausted = "evaluation time budget exhausted (" +
+                  llvm::formatv("{0:F1}", options.timeBudgetSeconds).str() +
+                  " s)";
+    else if (heap.getBytesAllocated() > options.memoryBudgetBytes)
+      exhausted = "evaluation memory budget exhausted (" +
+                  std::to_string(options.memoryBudgetBytes >> 20) +
+                  " MiB of Python objects)";
+    if (!exhausted.empty()) {
+      budgetExhausted = true;
+      error(at, exhausted + "; the rest of the file is not analysed");
+      return false;
+    }
+  }
   if (++steps <= options.stepBudget)
     return true;
   budgetExhausted = true;

@@ -47,6 +47,8 @@
 #include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/Twine.h"
 
+#include <chrono>
+
 namespace tlc::eval {
 
 using syntax::Field;
@@ -504,6 +506,8 @@ public:
   PendingException pending;
   Value returnValue;
   uint64_t steps = 0;
+  /// When the first step ran (the time budget's start).
+  std::chrono::steady_clock::time_point startTime;
   bool budgetExhausted = false;
   unsigned callDepth = 0;
   /// Enclosing user-function calls (for instance labels).

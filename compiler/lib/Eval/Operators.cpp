@@ -268,6 +268,10 @@ Value Interpreter::binary(BinaryOp op, Value l, Value r, Node at) {
   }
   if (l.isSequence() && r.isSequence() && l.getKind() == r.getKind() &&
       op == BinaryOp::Add) {
+    // As `range` and `*`: bounded, so that doubling a list in a loop cannot
+    // exhaust memory between two checks of the memory budget.
+    if (getElems(l).size() + getElems(r).size() > (1u << 20))
+      return raise("MemoryError", "sequence too large at trace time", at);
     llvm::SmallVector<Value, 8> elems(getElems(l).begin(), getElems(l).end());
     elems.append(getElems(r).begin(), getElems(r).end());
     return l.is(ValueKind::Tuple) ? heap.tuple(elems) : heap.list(elems);

@@ -34,12 +34,14 @@ Value Heap::strNoCopy(llvm::StringRef s) {
 Value Heap::tuple(llvm::ArrayRef<Value> elems) {
   auto *o = make<SeqObj>();
   o->elems.assign(elems.begin(), elems.end());
+  elementBytes += elems.size() * sizeof(Value);
   return Value::object(ValueKind::Tuple, o);
 }
 
 Value Heap::list(llvm::ArrayRef<Value> elems) {
   auto *o = make<SeqObj>();
   o->elems.assign(elems.begin(), elems.end());
+  elementBytes += elems.size() * sizeof(Value);
   return Value::object(ValueKind::List, o);
 }
 

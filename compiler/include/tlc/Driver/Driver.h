@@ -22,6 +22,7 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -155,9 +156,12 @@ struct LayoutStats {
 /// layout. \p tree is the syntax tree the analysis was made from. With a
 /// \p cache, instances whose IR is unchanged since an earlier call reuse
 /// its results (instances whose inference reported errors are not cached).
+/// \p cancelled is polled before each instance: once it returns true, the
+/// remaining instances keep no layout (the editor's superseded analyses).
 LayoutStats inferLayouts(eval::FileAnalysis &analysis,
-                         const syntax::SyntaxTree &tree,
-                         llvm::StringRef target, LayoutCache *cache = nullptr);
+                         const syntax::SyntaxTree &tree, llvm::StringRef target,
+                         LayoutCache *cache = nullptr,
+                         const std::function<bool()> &cancelled = {});
 
 /// Converts an MLIR diagnostic about IR built from \p tree (its location
 /// and its notes' locations: the first file location inside each, 1-based

@@ -25,6 +25,7 @@
 #include "llvm/ADT/StringRef.h"
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -71,6 +72,18 @@ struct EvalOptions {
   unsigned maxInstancesPerKernel = 8;
   /// Interpreter steps (statements + calls) for the whole file.
   uint64_t stepBudget = 4'000'000;
+  /// Wall-clock seconds of interpretation for the whole file (steps that
+  /// each do much work: sorting long lists in a loop).
+  double timeBudgetSeconds = 10;
+  /// Bytes of Python objects (Heap::getBytesAllocated) for the whole file.
+  uint64_t memoryBudgetBytes = uint64_t(1) << 30;
+  /// Polled every kCancelPollSteps interpreter steps: once it returns true,
+  /// evaluation stops as when the step budget is spent (the editor's
+  /// superseded analyses). Must be thread-safe; empty: never cancelled.
+  std::function<bool()> cancelled;
+  /// Steps between two checks of the time and memory budgets and polls of
+  /// `cancelled`.
+  static constexpr uint64_t kCancelPollSteps = 1024;
   /// Maximum Python call depth.
   unsigned maxCallDepth = 200;
   /// Execute `if __name__ == "__main__":` blocks to find call sites.

@@ -527,11 +527,15 @@ public:
     o->objKind = k;
     return Value::object(ValueKind::Object, o);
   }
-  /// Bytes allocated so far.
-  size_t getBytesAllocated() const { return allocator.getBytesAllocated(); }
+  /// Bytes allocated so far: the arena and the elements of the tuples and
+  /// lists made by tuple() and list() (the memory budget counts these).
+  size_t getBytesAllocated() const {
+    return allocator.getBytesAllocated() + elementBytes;
+  }
 
 private:
   llvm::BumpPtrAllocator allocator;
+  size_t elementBytes = 0;
   std::vector<std::pair<void *, void (*)(void *)>> destructors;
 };
 

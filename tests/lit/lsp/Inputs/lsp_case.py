@@ -389,7 +389,47 @@ def case_vanish(c):
     ok("server ended with status %d" % code)
 
 
+def case_cancel_eval(c):
+    """A newer edit stops an analysis inside the evaluator: the first text
+    evaluates for the evaluator's whole time budget (10 s: each step sorts
+    a long list); once its analysis is reported in progress, the document
+    is replaced by a small kernel, whose hints must come back within 3 s
+    rather than after the first analysis ends."""
+    r = c.request("initialize", {"capabilities": {"window": {"workDoneProgress": True}}})
+    if "capabilities" not in r.get("result", {}):
+        fail("initialize: %s" % r)
+    c.notify("initialized", {})
+    uri = "file:///slow.py"
+    slow = KERNEL + "\nx = list(range(4000))\nwhile True:\n    y = sorted(x)\n"
+    start = time.time()
+    c.open(uri, slow)
+    create = c.wait(lambda m: m.get("method") == "window/workDoneProgress/create",
+                    "progress token for the slow analysis", timeout=20)
+    c.send({"jsonrpc": "2.0", "id": create["id"], "result": None})
+    token = create["params"]["token"]
+    c.wait(lambda m: m.get("method") == "$/progress" and m["params"]["token"] == token
+           and m["params"]["value"]["kind"] == "begin", "progress begin", timeout=20)
+    ok("the slow analysis is in flight")
+    changed = time.time()
+    c.notify("textDocument/didChange", {
+        "textDocument": {"uri": uri, "version": 2},
+        "contentChanges": [{"text": KERNEL}]})
+    r = c.hints(uri)
+    answered = time.time()
+    labels = "".join(json.dumps(h.get("label")) for h in r.get("result") or [])
+    if "64" not in labels:
+        fail("hints of the new text: %s" % str(r)[:300])
+    if answered - changed > 3.0:
+        fail("hints of the new text took %.1f s after the edit (%.1f s after "
+             "the slow text was opened): the old analysis was not cancelled"
+             % (answered - changed, answered - start))
+    ok("hints of the new text within 3 s of the edit")
+    c.healthy()
+    c.shutdown()
+
+
 CASES = {
+    "cancel-eval": case_cancel_eval,
     "vanish": case_vanish,
     "headers": case_headers,
     "json": case_json,
