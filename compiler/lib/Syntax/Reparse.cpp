@@ -66,6 +66,11 @@ syntax::reparse(const std::shared_ptr<const SyntaxTree> &old,
     uint64_t next = parser.offset();
     if (next < newEditEnd)
       continue;
+    // The end of the file is no place to splice: the old end-of-file chunk
+    // was parsed with an empty tokenizer state, which a line continuation
+    // just before the end leaves pending (found by tlc-fuzz-parser).
+    if (next >= text.size())
+      continue;
     int64_t oldOffset = static_cast<int64_t>(next) - delta;
     if (oldOffset < static_cast<int64_t>(end))
       continue;

@@ -187,6 +187,16 @@ void Solver::collect() {
           scope != MemoryScope::SharedDyn)
         return WalkResult::advance();
       int64_t elements = elementCount(type.getShape());
+      if (llvm::any_of(type.getShape(), [](int64_t e) { return e <= 0; })) {
+        // No layout maps an empty tile (found by tlc-fuzz-eval: such a
+        // buffer crashed the default-fragment and swizzle planners).
+        alloc.emitError() << "buffer '" << bufferDisplayName(alloc.getResult())
+                          << "' has an extent of "
+                          << *llvm::find_if(type.getShape(),
+                                            [](int64_t e) { return e <= 0; })
+                          << "; every extent of a tile must be positive";
+        return WalkResult::advance();
+      }
       if (elements > kMaxEnumerated) {
         // Bounded analysis: answered without enumerating the tile.
         if (isFragment) {
