@@ -92,9 +92,15 @@ llvm::Expected<std::string> findSimCompiler() {
 }
 
 std::vector<std::string> simFlags() {
-  return {"-std=c++17", "-O1", "-gline-tables-only", "-fPIC", "-shared",
+  return {"-std=c++17",
+          "-O1",
+          "-gline-tables-only",
+          "-fPIC",
+          "-shared",
           "-fsanitize-coverage=func,trace-loads,trace-stores",
-          "-ffp-contract=off", "-fno-exceptions", "-w"};
+          "-ffp-contract=off",
+          "-fno-exceptions",
+          "-w"};
 }
 
 std::string cacheRoot() {
@@ -125,11 +131,10 @@ llvm::Error writeFile(llvm::StringRef file, llvm::StringRef contents) {
 
 /// Compiles \p source (the text of NAME.cu) with the entries \p entries into
 /// a shared object; returns its path (from the cache when present).
-llvm::Expected<std::string> compileForSim(const artifact::Manifest &m,
-                                          llvm::StringRef artifactDir,
-                                          llvm::StringRef source,
-                                          const std::vector<std::string> &entries,
-                                          std::string &sourceCopy) {
+llvm::Expected<std::string>
+compileForSim(const artifact::Manifest &m, llvm::StringRef artifactDir,
+              llvm::StringRef source, const std::vector<std::string> &entries,
+              std::string &sourceCopy) {
   auto compiler = findSimCompiler();
   if (!compiler)
     return compiler.takeError();
@@ -148,11 +153,12 @@ llvm::Expected<std::string> compileForSim(const artifact::Manifest &m,
   std::error_code ec;
   llvm::SmallString<256> deviceDir(artifactDir);
   path::append(deviceDir, "tlc_device");
-  for (fs::recursive_directory_iterator it(deviceDir, ec), end; it != end && !ec;
-       it.increment(ec)) {
+  for (fs::recursive_directory_iterator it(deviceDir, ec), end;
+       it != end && !ec; it.increment(ec)) {
     auto buf = llvm::MemoryBuffer::getFile(it->path());
     if (buf)
-      keyText += "--artifact " + it->path() + "--\n" + (*buf)->getBuffer().str();
+      keyText +=
+          "--artifact " + it->path() + "--\n" + (*buf)->getBuffer().str();
   }
   std::string key = artifact::sha256Hex(keyText);
   llvm::SmallString<256> dir(cacheRoot());
@@ -209,8 +215,8 @@ llvm::Expected<std::string> compileForSim(const artifact::Manifest &m,
                      "): " + llvm::join(argv, " ") + "\n" + text);
   }
   if (std::error_code rec = fs::rename(tmp, object))
-    return makeError("cannot move '" + tmp + "' into the cache: " +
-                     rec.message());
+    return makeError("cannot move '" + tmp +
+                     "' into the cache: " + rec.message());
   return object.str().str();
 }
 
@@ -236,7 +242,8 @@ public:
     if (args.params.size() != manifest.params.size() ||
         args.symbols.size() != manifest.symbols.size())
       return makeError("kernel '" + manifest.name + "' takes " +
-                       llvm::Twine(manifest.params.size()) + " parameters and " +
+                       llvm::Twine(manifest.params.size()) +
+                       " parameters and " +
                        llvm::Twine(manifest.symbols.size()) + " symbols");
     llvm::StringMap<int64_t> values;
     for (auto [s, v] : llvm::zip(manifest.symbols, args.symbols))
@@ -254,7 +261,8 @@ public:
       std::string shape;
       for (const artifact::Extent &e : p.shape)
         shape += (shape.empty() ? "" : ",") + e.str();
-      arena.setName(ptr, "parameter " + p.name + " " + p.dtype + "[" + shape + "]");
+      arena.setName(ptr,
+                    "parameter " + p.name + " " + p.dtype + "[" + shape + "]");
     }
     // Workspaces: allocated per run, filled with 0xFF (NaN) like on CUDA.
     std::vector<void *> workspaceMemory;
@@ -328,8 +336,8 @@ public:
             llvm::Twine(kMaxSimulatedThreads) +
             "); simulate smaller sizes, e.g. with -D bindings that give at "
             "most " +
-            llvm::Twine(std::max<uint64_t>(1, kMaxSimulatedThreads /
-                                                  threadsPerBlock)) +
+            llvm::Twine(
+                std::max<uint64_t>(1, kMaxSimulatedThreads / threadsPerBlock)) +
             " blocks");
       if (config.dynamicSharedMemory > api->sharedCapacity - 4096)
         return makeError("kernel '" + manifest.name + "': launch '" +
@@ -388,7 +396,8 @@ private:
       if (path::filename(f.FileName) == m_name() + ".cu")
         return withDsl(f.Line);
       if (fallback.empty() && f.Line)
-        fallback = path::filename(f.FileName).str() + ":" + std::to_string(f.Line);
+        fallback =
+            path::filename(f.FileName).str() + ":" + std::to_string(f.Line);
     }
     return fallback.empty() ? "?" : fallback;
   }
@@ -425,7 +434,8 @@ private:
     for (const sim::Finding &f : findings) {
       std::string here = place(f.where), there = place(f.otherWhere);
       std::string key = f.checker + "|" + here + "|" + there;
-      auto it = llvm::find_if(lines, [&](const Line &l) { return l.key == key; });
+      auto it =
+          llvm::find_if(lines, [&](const Line &l) { return l.key == key; });
       if (it != lines.end()) {
         it->count += f.count;
         continue;
@@ -494,8 +504,8 @@ SimDevice::loadKernel(const artifact::Manifest &m, llvm::StringRef dir) {
                      "'; the sim device runs CUDA artifacts (tlc-build "
                      "--target=cuda:sm_80 -o DIR)");
   llvm::SmallString<256> cu(dir);
-  path::append(cu, m.generatedSource.empty() ? m.name + ".cu"
-                                             : m.generatedSource);
+  path::append(cu,
+               m.generatedSource.empty() ? m.name + ".cu" : m.generatedSource);
   auto source = llvm::MemoryBuffer::getFile(cu);
   if (!source)
     return makeError("cannot read the generated source '" + cu +
@@ -555,7 +565,8 @@ SimDevice::loadKernel(const artifact::Manifest &m, llvm::StringRef dir) {
       plan.block[d] = unsigned(l.block[d].value);
     }
     if (uint64_t(plan.block[0]) * plan.block[1] * plan.block[2] > 1024)
-      return makeError("kernel '" + m.name + "': a block of more than 1024 "
+      return makeError("kernel '" + m.name +
+                       "': a block of more than 1024 "
                        "threads");
     plan.dynamicSharedMemory = unsigned(l.dynamicSharedMemory);
     for (const std::string &name : l.workspaces) {

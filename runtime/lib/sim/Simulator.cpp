@@ -91,9 +91,9 @@ void Arena::setName(void *ptr, std::string name) {
 }
 
 const Arena::Buffer *Arena::find(uintptr_t address) const {
-  auto it = std::upper_bound(
-      buffers.begin(), buffers.end(), address,
-      [](uintptr_t a, const Buffer &b) { return a < b.base; });
+  auto it =
+      std::upper_bound(buffers.begin(), buffers.end(), address,
+                       [](uintptr_t a, const Buffer &b) { return a < b.base; });
   // The buffer below (whose range or red zone may hold the address) or,
   // for an address in a leading red zone, the one above.
   if (it != buffers.begin()) {
@@ -173,7 +173,8 @@ struct LaunchState {
   const LaunchConfig *config;
   const tlc_sim_kernel_api *kernel;
   std::atomic<uint64_t> nextBlock{0}, blocksDone{0};
-  std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
+  std::chrono::steady_clock::time_point start =
+      std::chrono::steady_clock::now();
   std::atomic<bool> aborted{false};
   std::mutex mutex;
   std::vector<Finding> findings;
@@ -205,7 +206,8 @@ std::string tuple3(const uint32_t v[3]) {
 
 class Worker {
 public:
-  Worker(LaunchState &launch) : launch(launch), main(Fiber::forCurrentThread()) {
+  Worker(LaunchState &launch)
+      : launch(launch), main(Fiber::forCurrentThread()) {
     const LaunchConfig &c = *launch.config;
     numThreads = c.block[0] * c.block[1] * c.block[2];
     threads.resize(numThreads);
@@ -248,14 +250,14 @@ public:
             1, uint64_t(double(done) * c.timeLimit / elapsed / 2));
         Finding f;
         f.checker = "limit";
-        f.message = "too large to simulate in reasonable time: " +
-                    std::to_string(done) + " of " + std::to_string(numBlocks) +
-                    " blocks in " + std::to_string(int(elapsed)) +
-                    " s (about " +
-                    std::to_string(int(elapsed * double(numBlocks) / double(done))) +
-                    " s for all); simulate smaller sizes (-D bindings), e.g. "
-                    "a grid of at most " +
-                    std::to_string(fit) + " blocks or a shorter reduction loop";
+        f.message =
+            "too large to simulate in reasonable time: " +
+            std::to_string(done) + " of " + std::to_string(numBlocks) +
+            " blocks in " + std::to_string(int(elapsed)) + " s (about " +
+            std::to_string(int(elapsed * double(numBlocks) / double(done))) +
+            " s for all); simulate smaller sizes (-D bindings), e.g. "
+            "a grid of at most " +
+            std::to_string(fit) + " blocks or a shorter reduction loop";
         std::lock_guard<std::mutex> lock(launch.mutex);
         launch.findings.push_back(std::move(f));
       }
@@ -448,8 +450,9 @@ void Worker::release(const std::vector<unsigned> &participants) {
 void Worker::barrierArrive(uint32_t id, uint32_t count, uint64_t where) {
   Thread &t = *current;
   if (id >= 16)
-    trap("synccheck", "bar.sync " + std::to_string(id) +
-                          ": barrier ids are 0..15, by " + threadName(t.linear),
+    trap("synccheck",
+         "bar.sync " + std::to_string(id) + ": barrier ids are 0..15, by " +
+             threadName(t.linear),
          where);
   if (count == 0)
     count = numThreads;
@@ -522,10 +525,11 @@ void Worker::warpCollective(const char *op, uint32_t mask, tlc_sim_warp_fn fn,
       break;
     if (o.op != op || o.mask != mask)
       trap("synccheck",
-           "lanes of warp " + std::to_string(warp) + " meet at different "
-           "warp collectives: " + std::string(op) + " by " +
-               threadName(t.linear) + " at {0}, " + o.op + " by " +
-               threadName(o.linear) + " at {1}",
+           "lanes of warp " + std::to_string(warp) +
+               " meet at different "
+               "warp collectives: " +
+               std::string(op) + " by " + threadName(t.linear) + " at {0}, " +
+               o.op + " by " + threadName(o.linear) + " at {1}",
            where, o.where);
     lanes[l] = o.data;
     if (l == 31 || (mask >> (l + 1)) == 0) {
@@ -549,14 +553,15 @@ void Worker::warpCollective(const char *op, uint32_t mask, tlc_sim_warp_fn fn,
 
 void Worker::reportDeadlock() {
   // Group the threads by what they wait at.
-  std::map<std::tuple<int, std::string, uint64_t>, std::vector<unsigned>> groups;
+  std::map<std::tuple<int, std::string, uint64_t>, std::vector<unsigned>>
+      groups;
   for (const Thread &t : threads) {
     std::string what = t.state == State::AtBarrier
                            ? "bar.sync " + std::to_string(t.barrier)
                        : t.state == State::AtCollective ? std::string(t.op)
                                                         : "exit";
-    groups[{int(t.state), what, t.state == State::Done ? 0 : t.where}].push_back(
-        t.linear);
+    groups[{int(t.state), what, t.state == State::Done ? 0 : t.where}]
+        .push_back(t.linear);
   }
   std::string message = "the threads of block " +
                         tuple3(threads[0].indices.block) +
@@ -566,11 +571,10 @@ void Worker::reportDeadlock() {
   int placeIndex = 0;
   for (auto &[key, ids] : groups) {
     auto &[state, what, where] = key;
-    std::string range = std::to_string(ids.size()) + " thread" +
-                        (ids.size() == 1 ? "" : "s") + " (linear " +
-                        std::to_string(ids.front()) +
-                        (ids.size() > 1 ? ".." + std::to_string(ids.back()) : "") +
-                        ")";
+    std::string range =
+        std::to_string(ids.size()) + " thread" + (ids.size() == 1 ? "" : "s") +
+        " (linear " + std::to_string(ids.front()) +
+        (ids.size() > 1 ? ".." + std::to_string(ids.back()) : "") + ")";
     if (state == int(State::Done)) {
       message += " " + range + " exited;";
       continue;
@@ -630,19 +634,20 @@ bool Worker::access(const void *address, uint32_t bytes, int kind,
             ? std::to_string(s - a) +
                   " bytes before the block's shared memory (a negative index?)"
             : "neither global nor shared memory";
-    report("memcheck", "out-of-bounds " + std::string(verb) + " of " +
-                           std::to_string(bytes) + " bytes: " + near + ", by " +
-                           threadName(t) + " at {0}",
+    report("memcheck",
+           "out-of-bounds " + std::string(verb) + " of " +
+               std::to_string(bytes) + " bytes: " + near + ", by " +
+               threadName(t) + " at {0}",
            where);
     return false;
   }
   const Arena::Buffer *b = Arena::get().find(a);
   if (b && b->live && a >= b->base && a + bytes <= b->base + b->size)
     return true;
-  std::string which = b ? "'" + (b->name.empty() ? std::string("buffer")
-                                                 : b->name) +
-                              "' (" + std::to_string(b->size) + " bytes)"
-                        : std::string();
+  std::string which =
+      b ? "'" + (b->name.empty() ? std::string("buffer") : b->name) + "' (" +
+              std::to_string(b->size) + " bytes)"
+        : std::string();
   std::string detail;
   char hex[32];
   std::snprintf(hex, sizeof hex, "0x%llx", (unsigned long long)a);
@@ -672,8 +677,8 @@ void Worker::checkShared(unsigned t, size_t offset, uint32_t bytes, int kind,
       report("racecheck",
              std::string(kind == TLC_SIM_LOAD ? "read" : "write") +
                  " of shared memory" + at() + " by " + threadName(t) +
-                 " at {0} while a cp.async issued by " +
-                 threadName(s.writer) + " at {1} is still writing it (no "
+                 " at {0} while a cp.async issued by " + threadName(s.writer) +
+                 " at {1} is still writing it (no "
                  "cp.async.wait_group and barrier in between)",
              where, s.writeWhere);
       return;
@@ -685,8 +690,9 @@ void Worker::checkShared(unsigned t, size_t offset, uint32_t bytes, int kind,
     if (kind == TLC_SIM_LOAD) {
       if (!(s.flags & kWritten)) {
         report("initcheck",
-               "read of shared memory" + at() + " that no thread has written, by " +
-                   threadName(t) + " at {0}",
+               "read of shared memory" + at() +
+                   " that no thread has written, by " + threadName(t) +
+                   " at {0}",
                where);
         s.flags |= kWritten; // once per byte
       }
@@ -872,9 +878,9 @@ std::vector<Finding> Simulator::launch(const LaunchConfig &config) {
   state.kernel = &kernel;
   uint64_t numBlocks =
       uint64_t(config.grid[0]) * config.grid[1] * config.grid[2];
-  unsigned workers = std::max(1u, std::min<unsigned>(
-                                      config.numWorkers,
-                                      unsigned(std::min<uint64_t>(numBlocks, 256))));
+  unsigned workers = std::max(
+      1u, std::min<unsigned>(config.numWorkers,
+                             unsigned(std::min<uint64_t>(numBlocks, 256))));
   auto body = [&] {
     Worker w(state);
     if (!w.valid()) {

@@ -60,15 +60,23 @@ inline __nv_bfloat16 operator*(__nv_bfloat16 a, __nv_bfloat16 b) {
 inline __nv_bfloat16 operator/(__nv_bfloat16 a, __nv_bfloat16 b) {
   return __nv_bfloat16(float(a) / float(b));
 }
-inline bool operator<(__nv_bfloat16 a, __nv_bfloat16 b) { return float(a) < float(b); }
-inline bool operator>(__nv_bfloat16 a, __nv_bfloat16 b) { return float(a) > float(b); }
-inline bool operator==(__nv_bfloat16 a, __nv_bfloat16 b) { return float(a) == float(b); }
+inline bool operator<(__nv_bfloat16 a, __nv_bfloat16 b) {
+  return float(a) < float(b);
+}
+inline bool operator>(__nv_bfloat16 a, __nv_bfloat16 b) {
+  return float(a) > float(b);
+}
+inline bool operator==(__nv_bfloat16 a, __nv_bfloat16 b) {
+  return float(a) == float(b);
+}
 
 struct alignas(4) __nv_bfloat162 {
   __nv_bfloat16 x, y;
 };
 
-inline __nv_bfloat16 __float2bfloat16(float f) { return __nv_bfloat16::fromFloat(f); }
+inline __nv_bfloat16 __float2bfloat16(float f) {
+  return __nv_bfloat16::fromFloat(f);
+}
 inline __nv_bfloat16 __float2bfloat16_rn(float f) {
   return __nv_bfloat16::fromFloat(f);
 }

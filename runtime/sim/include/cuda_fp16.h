@@ -55,15 +55,31 @@ struct __half {
     std::memcpy(&out.__x, &h, 2);
     return out;
   }
-  __half &operator+=(__half o) { return *this = __half(float(*this) + float(o)); }
-  __half &operator-=(__half o) { return *this = __half(float(*this) - float(o)); }
-  __half &operator*=(__half o) { return *this = __half(float(*this) * float(o)); }
-  __half &operator/=(__half o) { return *this = __half(float(*this) / float(o)); }
+  __half &operator+=(__half o) {
+    return *this = __half(float(*this) + float(o));
+  }
+  __half &operator-=(__half o) {
+    return *this = __half(float(*this) - float(o));
+  }
+  __half &operator*=(__half o) {
+    return *this = __half(float(*this) * float(o));
+  }
+  __half &operator/=(__half o) {
+    return *this = __half(float(*this) / float(o));
+  }
 };
-inline __half operator+(__half a, __half b) { return __half(float(a) + float(b)); }
-inline __half operator-(__half a, __half b) { return __half(float(a) - float(b)); }
-inline __half operator*(__half a, __half b) { return __half(float(a) * float(b)); }
-inline __half operator/(__half a, __half b) { return __half(float(a) / float(b)); }
+inline __half operator+(__half a, __half b) {
+  return __half(float(a) + float(b));
+}
+inline __half operator-(__half a, __half b) {
+  return __half(float(a) - float(b));
+}
+inline __half operator*(__half a, __half b) {
+  return __half(float(a) * float(b));
+}
+inline __half operator/(__half a, __half b) {
+  return __half(float(a) / float(b));
+}
 inline __half operator-(__half a) {
   __half r = a;
   r.__x ^= 0x8000u;
@@ -79,8 +95,12 @@ inline bool operator>=(__half a, __half b) { return float(a) >= float(b); }
 struct alignas(4) __half2 {
   __half x, y;
 };
-inline __half2 operator+(__half2 a, __half2 b) { return {a.x + b.x, a.y + b.y}; }
-inline __half2 operator*(__half2 a, __half2 b) { return {a.x * b.x, a.y * b.y}; }
+inline __half2 operator+(__half2 a, __half2 b) {
+  return {a.x + b.x, a.y + b.y};
+}
+inline __half2 operator*(__half2 a, __half2 b) {
+  return {a.x * b.x, a.y * b.y};
+}
 
 inline __half __float2half(float f) { return __half::fromFloat(f); }
 inline __half __float2half_rn(float f) { return __half::fromFloat(f); }

@@ -56,8 +56,8 @@ inline __nv_fp8_storage_t fp8FromFloat(float x, __nv_saturation_t sat,
     double halfway = top + (top - fp8Value(maxCode - 1, fmt)) / 2;
     if (sat == __NV_SATFINITE || a < halfway)
       return static_cast<__nv_fp8_storage_t>(maxCode | sign);
-    return static_cast<__nv_fp8_storage_t>(
-        (fmt == __NV_E4M3 ? 0x7fu : 0x7cu) | sign);
+    return static_cast<__nv_fp8_storage_t>((fmt == __NV_E4M3 ? 0x7fu : 0x7cu) |
+                                           sign);
   }
   // Positive codes are ordered by value: find the neighbours of a.
   unsigned lo = 0;
@@ -74,9 +74,8 @@ inline __nv_fp8_storage_t fp8FromFloat(float x, __nv_saturation_t sat,
 } // namespace sim
 } // namespace tlc
 
-inline __nv_fp8_storage_t
-__nv_cvt_float_to_fp8(float x, __nv_saturation_t sat,
-                      __nv_fp8_interpretation_t fmt) {
+inline __nv_fp8_storage_t __nv_cvt_float_to_fp8(float x, __nv_saturation_t sat,
+                                                __nv_fp8_interpretation_t fmt) {
   return tlc::sim::fp8FromFloat(x, sat, fmt);
 }
 inline __nv_fp8x2_storage_t

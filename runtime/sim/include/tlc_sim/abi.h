@@ -1,4 +1,4 @@
-/*===- abi.h - Interface between simulated kernels and the simulator -*- C -*-===*
+/*===- abi.h - Between simulated kernels and the simulator ---------*- C -*-===*
  *
  * Part of the tlc project.
  * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
@@ -31,11 +31,7 @@ extern "C" {
 #endif
 
 /* Kinds of memory access. */
-enum {
-  TLC_SIM_LOAD = 0,
-  TLC_SIM_STORE = 1,
-  TLC_SIM_ATOMIC = 2
-};
+enum { TLC_SIM_LOAD = 0, TLC_SIM_STORE = 1, TLC_SIM_ATOMIC = 2 };
 
 /* One thread's CUDA indices (threadIdx, blockIdx, blockDim, gridDim). */
 typedef struct tlc_sim_indices {
@@ -59,8 +55,8 @@ typedef struct tlc_sim_host_api {
   /* Checks an access of \p bytes at \p address by linear thread \p thread
    * of the running block (-1: the calling thread); 0 when it is out of
    * bounds (reported; the caller should not perform it). */
-  int (*access)(const void *address, uint32_t bytes, int kind,
-                int32_t thread, uint64_t where);
+  int (*access)(const void *address, uint32_t bytes, int kind, int32_t thread,
+                uint64_t where);
   /* bar.sync \p id with \p numThreads threads (0: the whole block). */
   void (*barrier)(uint32_t id, uint32_t numThreads, uint64_t where);
   /* Waits until every lane of \p laneMask has reached a collective named
@@ -70,8 +66,8 @@ typedef struct tlc_sim_host_api {
                          void *laneData, uint64_t where);
   /* cp.async of \p bytes (copying \p srcBytes of them, zero-filling the
    * rest), performed when a wait covers its group. */
-  void (*cpAsync)(void *dst, const void *src, uint32_t bytes,
-                  uint32_t srcBytes, uint64_t where);
+  void (*cpAsync)(void *dst, const void *src, uint32_t bytes, uint32_t srcBytes,
+                  uint64_t where);
   void (*cpAsyncCommit)(uint64_t where);
   /* Completes all but the newest \p pending committed groups (-1: every
    * copy, committed or not). */

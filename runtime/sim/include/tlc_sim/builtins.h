@@ -26,10 +26,10 @@
 #include "tlc_sim/abi.h"
 
 #include <cmath>
-#include <math.h> // CUDA declares isfinite, isnan, ... in the global namespace
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <math.h> // CUDA declares isfinite, isnan, ... in the global namespace
 #include <type_traits>
 #include <utility>
 
@@ -49,8 +49,7 @@
 #define TLC_SIM_UNCHECKED __attribute__((no_sanitize("coverage")))
 /// A simulator primitive: its return address is the place it was called.
 #define TLC_SIM_PRIMITIVE __attribute__((noinline)) TLC_SIM_UNCHECKED
-#define TLC_SIM_HERE                                                           \
-  reinterpret_cast<uint64_t>(__builtin_return_address(0))
+#define TLC_SIM_HERE reinterpret_cast<uint64_t>(__builtin_return_address(0))
 
 struct uint3 {
   unsigned x, y, z;
@@ -126,8 +125,8 @@ TLC_SIM_UNCHECKED inline unsigned linearThread() {
 // Generated kernels are extern "C" and declare `extern __shared__ ... smem[]`
 // in their body, which names this array.
 extern "C" {
-thread_local __attribute__((aligned(128))) unsigned char
-    smem[tlc::sim::kSharedCapacity];
+thread_local
+    __attribute__((aligned(128))) unsigned char smem[tlc::sim::kSharedCapacity];
 }
 
 //===----------------------------------------------------------------------===//
@@ -149,12 +148,12 @@ TLC_SIM_UNCHECKED inline void hook(const void *p, uint32_t bytes, int kind,
 } // namespace tlc
 
 #define TLC_SIM_HOOK(N)                                                        \
-  extern "C" TLC_SIM_UNCHECKED __attribute__((visibility("hidden"))) void      \
-      __sanitizer_cov_load##N(void *p) {                                       \
+  extern "C" TLC_SIM_UNCHECKED __attribute__((                                 \
+      visibility("hidden"))) void __sanitizer_cov_load##N(void *p) {           \
     ::tlc::sim::hook(p, N, TLC_SIM_LOAD, __builtin_return_address(0));         \
   }                                                                            \
-  extern "C" TLC_SIM_UNCHECKED __attribute__((visibility("hidden"))) void      \
-      __sanitizer_cov_store##N(void *p) {                                      \
+  extern "C" TLC_SIM_UNCHECKED __attribute__((                                 \
+      visibility("hidden"))) void __sanitizer_cov_store##N(void *p) {          \
     ::tlc::sim::hook(p, N, TLC_SIM_STORE, __builtin_return_address(0));        \
   }
 TLC_SIM_HOOK(1)
@@ -262,9 +261,8 @@ TLC_SIM_UNCHECKED void shuffleRun(void *const *lanes, uint32_t mask, uint32_t,
   }
 }
 
-inline const char *const kShuffleNames[4] = {"shfl.sync.idx", "shfl.sync.up",
-                                             "shfl.sync.down",
-                                             "shfl.sync.bfly"};
+inline const char *const kShuffleNames[4] = {
+    "shfl.sync.idx", "shfl.sync.up", "shfl.sync.down", "shfl.sync.bfly"};
 
 template <int Mode, typename T>
 TLC_SIM_UNCHECKED T shuffle(unsigned mask, T value, int operand, int width,

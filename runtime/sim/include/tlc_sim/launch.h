@@ -52,13 +52,13 @@ TLC_SIM_UNCHECKED inline unsigned char *sharedMemory() { return smem; }
   ;                                                                            \
   extern "C" __attribute__((visibility("default"))) const tlc_sim_kernel_api * \
   tlc_sim_kernel(void) {                                                       \
-    static const tlc_sim_kernel_api kernel = {                                 \
-        TLC_SIM_ABI_VERSION,                                                   \
-        &::tlc::sim::bind,                                                     \
-        &::tlc::sim::sharedMemory,                                             \
-        ::tlc::sim::kSharedCapacity,                                           \
-        sizeof(tlcSimEntries) / sizeof(tlcSimEntries[0]),                      \
-        tlcSimEntries};                                                        \
+    static const tlc_sim_kernel_api kernel = {TLC_SIM_ABI_VERSION,             \
+                                              &::tlc::sim::bind,               \
+                                              &::tlc::sim::sharedMemory,       \
+                                              ::tlc::sim::kSharedCapacity,     \
+                                              sizeof(tlcSimEntries) /          \
+                                                  sizeof(tlcSimEntries[0]),    \
+                                              tlcSimEntries};                  \
     return &kernel;                                                            \
   }
 

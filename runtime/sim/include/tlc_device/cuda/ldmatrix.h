@@ -64,7 +64,9 @@ template <int N, bool Trans>
 TLC_SIM_UNCHECKED void ldmatrix(uint32_t *regs, const void *rowPtr,
                                 uint64_t where) {
   LdmatrixLane me{rowPtr, {0, 0, 0, 0}};
-  sim::api->warpCollective(kLdmatrixNames[Trans][N == 1 ? 0 : N == 2 ? 1 : 2],
+  sim::api->warpCollective(kLdmatrixNames[Trans][N == 1   ? 0
+                                                 : N == 2 ? 1
+                                                          : 2],
                            0xffffffffu, &ldmatrixRun<N, Trans>, &me, where);
   for (int i = 0; i < N; ++i)
     regs[i] = me.regs[i];

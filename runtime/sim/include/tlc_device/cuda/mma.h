@@ -66,8 +66,8 @@ inline double mmaElement(uint32_t bits, MmaInput t) {
 template <MmaInput In, MmaAcc Acc, int K>
 TLC_SIM_UNCHECKED void mmaRun(void *const *lanes, uint32_t, uint32_t,
                               uint64_t) {
-  constexpr bool eight = In == MmaInput::E4M3 || In == MmaInput::E5M2 ||
-                         In == MmaInput::S8;
+  constexpr bool eight =
+      In == MmaInput::E4M3 || In == MmaInput::E5M2 || In == MmaInput::S8;
   constexpr int perReg = eight ? 4 : 2, bitsPer = 32 / perReg;
   double A[16][K], B[K][8], C[16][8];
   for (int l = 0; l < 32; ++l) {
@@ -91,9 +91,9 @@ TLC_SIM_UNCHECKED void mmaRun(void *const *lanes, uint32_t, uint32_t,
       else if constexpr (Acc == MmaAcc::S32)
         C[row][col] = static_cast<const int *>(me->c)[i];
       else
-        C[row][col] = mmaElement(
-            static_cast<const uint32_t *>(me->c)[i / 2] >> (16 * (i % 2)),
-            MmaInput::F16);
+        C[row][col] = mmaElement(static_cast<const uint32_t *>(me->c)[i / 2] >>
+                                     (16 * (i % 2)),
+                                 MmaInput::F16);
     }
   }
   for (int l = 0; l < 32; ++l) {
@@ -153,12 +153,11 @@ TLC_SIM_PRIMITIVE inline void mmaM16N8K16F16F16(uint32_t *d, const uint32_t *a,
   simimpl::mma<simimpl::MmaInput::F16, simimpl::MmaAcc::F16, 16>(
       d, 2, a, b, c, "mma.m16n8k16.f16.f16.f16.f16", TLC_SIM_HERE);
 }
-TLC_SIM_PRIMITIVE inline void mmaM16N8K32S8S32(int *d, const uint32_t *a,
-                                               const uint32_t *b,
-                                               const int *c) {
+TLC_SIM_PRIMITIVE inline void
+mmaM16N8K32S8S32(int *d, const uint32_t *a, const uint32_t *b, const int *c) {
   simimpl::mma<simimpl::MmaInput::S8, simimpl::MmaAcc::S32, 32>(
-      reinterpret_cast<uint32_t *>(d), 4, a, b, c,
-      "mma.m16n8k32.s32.s8.s8.s32", TLC_SIM_HERE);
+      reinterpret_cast<uint32_t *>(d), 4, a, b, c, "mma.m16n8k32.s32.s8.s8.s32",
+      TLC_SIM_HERE);
 }
 TLC_SIM_PRIMITIVE inline void mmaM16N8K32E4M3F32(float *d, const uint32_t *a,
                                                  const uint32_t *b,
