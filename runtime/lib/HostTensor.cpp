@@ -13,6 +13,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 
 using namespace tlc::runtime;
@@ -23,9 +24,11 @@ HostTensor::HostTensor(DType dtype, std::vector<int64_t> shape)
 }
 
 int64_t HostTensor::numElements() const {
+  if (llvm::any_of(shape, [](int64_t e) { return e <= 0; }))
+    return 0;
   int64_t n = 1;
   for (int64_t e : shape)
-    n *= std::max<int64_t>(e, 0);
+    n *= e;
   return n;
 }
 
@@ -336,11 +339,13 @@ llvm::Expected<HostTensor> HostTensor::parseNpy(llvm::StringRef contents,
   // The data must be exactly numElements * fileElemSize bytes.
   uint64_t dataBytes = contents.size() - dataStart;
   uint64_t elems = 1;
-  bool empty = llvm::is_contained(header->shape, 0);
+  // The non-zero extents must multiply to an int64 even when another
+  // extent is 0 (numElements() multiplies them all; found by tlc-fuzz-npy).
   for (int64_t e : header->shape)
-    if (!empty && __builtin_mul_overflow(elems, uint64_t(e), &elems))
+    if (e != 0 && (__builtin_mul_overflow(elems, uint64_t(e), &elems) ||
+                   elems > uint64_t(INT64_MAX)))
       return npyError("the shape's element count overflows");
-  if (empty)
+  if (llvm::is_contained(header->shape, 0))
     elems = 0;
   uint64_t want = 0;
   bool overflow = __builtin_mul_overflow(elems, uint64_t(fileElemSize), &want);
