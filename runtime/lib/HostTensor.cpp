@@ -289,7 +289,7 @@ bool sameDescr(llvm::StringRef file, llvm::StringRef want) {
     return false;
   bool oneByte = want.drop_front(2) == "1";
   return file[0] == '<' || file[0] == '=' ||
-         (oneByte && llvm::is_contained("|>", file[0]));
+         (oneByte && (file[0] == '|' || file[0] == '>'));
 }
 
 } // namespace
