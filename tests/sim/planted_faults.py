@@ -10,6 +10,7 @@ the generated source, one fault at a time, and runs it again on `sim`:
   mma-lane    two registers of an ldmatrix A fragment swapped, so mma.sync
               gets lanes' operands in the wrong places
   wait        the pipeline's cp.async.wait_group dropped
+  wild-store  a store 2 GiB past C (faults: reported, not a crash)
   divergence  a __syncthreads at the end reached by warp 0 only
 
 Each must fail, with the checker (or the verification) that shows it.
@@ -40,6 +41,8 @@ FAULTS = {
                  "verify C: FAIL"),
     "wait": (r"tlc::cuda::cpAsyncWait<1>\(\);", "",
              "is still writing it"),
+    "wild-store": (r"\n  const int t_16 = ", "\n  if (tid == 5) C[1 << 30] = tlc::cuda::toHalf(1.0f);"
+                   "\n  const int t_16 = ", "memcheck: SIGSEGV at address"),
     "divergence": (r"\n}\n*$", "\n  if (tid < 32) __syncthreads();\n}\n",
                    "synccheck: the threads of block"),
 }

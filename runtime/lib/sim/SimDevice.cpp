@@ -433,7 +433,10 @@ private:
     std::vector<Line> lines;
     for (const sim::Finding &f : findings) {
       std::string here = place(f.where), there = place(f.otherWhere);
-      std::string key = f.checker + "|" + here + "|" + there;
+      // What happened (the message up to its first number) and where.
+      std::string what =
+          f.message.substr(0, f.message.find_first_of("0123456789{"));
+      std::string key = f.checker + "|" + what + "|" + here + "|" + there;
       auto it =
           llvm::find_if(lines, [&](const Line &l) { return l.key == key; });
       if (it != lines.end()) {

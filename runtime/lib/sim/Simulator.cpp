@@ -11,12 +11,15 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <csetjmp>
+#include <csignal>
 #include <cstring>
 #include <map>
 #include <memory>
 #include <sys/mman.h>
 #include <thread>
 #include <tuple>
+#include <ucontext.h>
 
 using namespace tlc::runtime::sim;
 
@@ -168,6 +171,39 @@ struct Barrier {
 class Worker;
 thread_local Worker *currentWorker = nullptr;
 
+/// Where a simulated thread faulted (SIGSEGV/SIGBUS in kernel code: an
+/// access far outside any buffer, a fiber stack overflow): the handler
+/// jumps back to the worker's scheduler, which reports it.
+struct Fault {
+  sigjmp_buf jump;
+  bool armed = false;
+  uintptr_t address = 0;
+  uint64_t pc = 0;
+  int signal = 0;
+};
+thread_local Fault *currentFault = nullptr;
+
+void onFault(int sig, siginfo_t *info, void *context) {
+  Fault *f = currentFault;
+  if (!f || !f->armed) {
+    // Not in a simulated thread: die as without the handler.
+    signal(sig, SIG_DFL);
+    raise(sig);
+    return;
+  }
+  f->armed = false;
+  f->signal = sig;
+  f->address = reinterpret_cast<uintptr_t>(info->si_addr);
+#if defined(__x86_64__)
+  f->pc =
+      uint64_t(static_cast<ucontext_t *>(context)->uc_mcontext.gregs[REG_RIP]) +
+      1;
+#else
+  (void)context;
+#endif
+  siglongjmp(f->jump, 1);
+}
+
 /// State shared by the workers of one launch.
 struct LaunchState {
   const LaunchConfig *config;
@@ -232,6 +268,12 @@ public:
 
   /// Runs blocks until the grid is done or the launch aborted.
   void run() {
+    // Faults are handled on their own stack (a fiber's may be exhausted).
+    std::vector<char> altStack(1 << 16);
+    stack_t alt{}, old{};
+    alt.ss_sp = altStack.data();
+    alt.ss_size = altStack.size();
+    sigaltstack(&alt, &old);
     currentWorker = this;
     const LaunchConfig &c = *launch.config;
     uint64_t numBlocks = uint64_t(c.grid[0]) * c.grid[1] * c.grid[2];
@@ -240,6 +282,8 @@ public:
       if (b >= numBlocks)
         break;
       runBlock(b);
+      if (blockAborted)
+        break;
       uint64_t done = ++launch.blocksDone;
       double elapsed = std::chrono::duration<double>(
                            std::chrono::steady_clock::now() - launch.start)
@@ -263,6 +307,7 @@ public:
       }
     }
     currentWorker = nullptr;
+    sigaltstack(&old, nullptr);
   }
 
   // The host API, for the calling fiber.
@@ -368,6 +413,28 @@ void Worker::runBlock(uint64_t b) {
   std::fill(warpArrived.begin(), warpArrived.end(), 0);
   blockAborted = false;
 
+  Fault fault;
+  currentFault = &fault;
+  if (sigsetjmp(fault.jump, 1)) {
+    // A simulated thread faulted; its fiber is abandoned with the block.
+    char hex[32];
+    std::snprintf(hex, sizeof hex, "0x%llx", (unsigned long long)fault.address);
+    Finding f;
+    f.checker = "memcheck";
+    f.message =
+        std::string(fault.signal == SIGBUS ? "SIGBUS" : "SIGSEGV") +
+        " at address " + hex +
+        " (outside every buffer and red zone, or "
+        "a stack overflow) by " +
+        (current ? threadName(current->linear) : std::string("a thread")) +
+        " at {0}";
+    f.where = fault.pc;
+    launch.add(std::move(f), /*fatal=*/true);
+    blockAborted = true;
+    current = nullptr;
+    currentFault = nullptr;
+    return;
+  }
   while (!blockAborted && !launch.aborted) {
     bool ran = false, live = false;
     for (Thread &t : threads) {
@@ -375,7 +442,9 @@ void Worker::runBlock(uint64_t b) {
         break;
       if (t.state == State::Runnable) {
         current = &t;
+        fault.armed = true;
         t.fiber->switchFrom(main);
+        fault.armed = false;
         current = nullptr;
         ran = true;
       }
@@ -388,6 +457,7 @@ void Worker::runBlock(uint64_t b) {
       break;
     }
   }
+  currentFault = nullptr;
 }
 
 void Worker::threadMain(void *arg) {
@@ -892,11 +962,21 @@ std::vector<Finding> Simulator::launch(const LaunchConfig &config) {
     }
     w.run();
   };
+  // Kernel faults become findings for the duration of the launch.
+  struct sigaction action {
+  }, oldSegv{}, oldBus{};
+  action.sa_sigaction = &onFault;
+  action.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
+  sigemptyset(&action.sa_mask);
+  sigaction(SIGSEGV, &action, &oldSegv);
+  sigaction(SIGBUS, &action, &oldBus);
   std::vector<std::thread> pool;
   for (unsigned i = 1; i < workers; ++i)
     pool.emplace_back(body);
   body();
   for (std::thread &t : pool)
     t.join();
+  sigaction(SIGSEGV, &oldSegv, nullptr);
+  sigaction(SIGBUS, &oldBus, nullptr);
   return std::move(state.findings);
 }
