@@ -125,8 +125,17 @@ FailureOr<std::string> Emitter::boundsCondition(const RootAccess &access,
     // tiles divide).
     int64_t width = d + 1 == rank ? std::max<int64_t>(1, lastWidth) : 1;
     Dim dim = type.getDim(d);
-    if (d < access.ranges.size() && access.ranges[d] && dim.isStatic() &&
-        access.ranges[d]->hi + width <= dim.getValue())
+    const std::optional<IndexRange> *range =
+        d < access.ranges.size() ? &access.ranges[d] : nullptr;
+    // An index that may be negative (`i - 1`, or read from memory: a
+    // gather or scatter through an index tensor) is checked at 0 too.
+    bool nonNegative = !range || !*range || (*range)->lo >= 0;
+    if (!nonNegative) {
+      std::string c = access.indices[d] + " >= 0";
+      cond += (cond.empty() ? "" : " && ") + c;
+    }
+    if (range && *range && dim.isStatic() &&
+        (*range)->hi + width <= dim.getValue())
       continue;
     std::string c =
         d + 1 == rank && lastWidth > 1
@@ -150,13 +159,36 @@ BufferAccesses Emitter::sharedEffectsOf(Operation *op) {
   return getBufferAccesses(op, isSharedScope);
 }
 
+/// True when \p v is computed from a value read from memory (an element
+/// of an index tensor), through a bounded walk of its definition.
+static bool readFromMemory(Value v, unsigned depth = 0) {
+  Operation *def = v.getDefiningOp();
+  if (!def || depth > 32)
+    return false;
+  if (isa<LoadOp>(def))
+    return true;
+  return llvm::any_of(def->getOperands(), [&](Value operand) {
+    return readFromMemory(operand, depth + 1);
+  });
+}
+
+/// What is known about an index read from memory: anything, negative
+/// values included (so its guard checks both ends).
+static IndexRange dataDependentRange() {
+  const int64_t big = int64_t(1) << 40;
+  return IndexRange{-big, big, 1};
+}
+
 FailureOr<std::pair<std::string, std::string>>
 Emitter::elementAccess(Value buffer, ValueRange indices, Operation *at) {
   SmallVector<std::string> idx;
   SmallVector<std::optional<IndexRange>> ranges;
   for (Value i : indices) {
     idx.push_back(expr(i));
-    ranges.push_back(rangeOf(i));
+    std::optional<IndexRange> r = rangeOf(i);
+    if (!r && readFromMemory(i))
+      r = dataDependentRange();
+    ranges.push_back(r);
   }
   if (idx.empty()) {
     idx.push_back("0");

@@ -179,6 +179,15 @@ LogicalResult Emitter::emitScalar(Operation *op) {
     for (auto [p, s] : preds)
       if (p == cmp.getPredicate())
         bin(s);
+  } else if (isa<arith::IndexCastOp>(op) && rt.isIndex() &&
+             indexType() == "int" &&
+             op->getOperand(0).getType().getIntOrFloatBitWidth() > 32) {
+    // A 64-bit value (an int64 tensor element used as an index) in a
+    // kernel that indexes in 32 bits: one that does not fit becomes -1,
+    // which every bounds guard rejects, instead of wrapping into range.
+    std::string a = arg(0);
+    e = "(int)((long long)(int)(" + a + ") == (" + a + ") ? (" + a +
+        ") : -1)";
   } else if (isa<arith::IndexCastOp, arith::SIToFPOp, arith::FPToSIOp,
                  arith::ExtFOp, arith::TruncFOp, arith::ExtSIOp,
                  arith::TruncIOp, arith::IndexCastUIOp>(op))
