@@ -266,6 +266,27 @@ LogicalResult Emitter::emitFunction() {
   return success();
 }
 
+/// Dynamic shared memory one block may use on an architecture (compute
+/// capability major * 10 + minor), from the CUDA programming guide's table
+/// of compute capabilities: 163 KB on 8.0/8.7, 99 KB on 8.6/8.9/12.x,
+/// 227 KB on 9.0 and 10.x, 48 KB before.
+static int64_t maxDynamicSharedMemory(unsigned cc) {
+  switch (cc) {
+  case 80:
+  case 87:
+    return 163 * 1024;
+  case 86:
+  case 89:
+    return 99 * 1024;
+  default:
+    if (cc >= 120)
+      return 99 * 1024;
+    if (cc >= 90)
+      return 227 * 1024;
+    return cc >= 70 ? 96 * 1024 : 48 * 1024;
+  }
+}
+
 LogicalResult Emitter::emitKernel(KernelOp op) {
   std::optional<int64_t> threads = op.getStaticNumThreads();
   if (!threads) {
@@ -362,6 +383,23 @@ LogicalResult Emitter::emitKernel(KernelOp op) {
     sharedBytes = (sharedBytes + 127) / 128 * 128;
     exchangeOffset = sharedBytes;
     sharedBytes += exchange;
+  }
+
+  // The planned buffers fit the budget the evaluator checked; the areas
+  // this printer adds (reduction scratch, fragment exchange) may not.
+  int64_t limit = maxDynamicSharedMemory(options.minComputeCapability);
+  if (sharedBytes > limit) {
+    InFlightDiagnostic d = op.emitError()
+                           << "the kernel needs " << sharedBytes
+                           << " bytes of shared memory per block on the CUDA "
+                              "target ("
+                           << planned.getInt() << " for its buffers";
+    if (scratch)
+      d << ", " << scratch << " for reduction scratch";
+    if (exchangeOffset >= 0)
+      d << ", " << sharedBytes - exchangeOffset << " to exchange fragments";
+    d << "); sm_" << options.minComputeCapability << " allows " << limit;
+    return failure();
   }
 
   std::string entry = fresh(func.getSymName().str() +

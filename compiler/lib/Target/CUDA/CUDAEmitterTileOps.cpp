@@ -514,7 +514,8 @@ LogicalResult Emitter::emitFragmentCopy(CopyOp op) {
   auto elementAt = [&](StringRef e) -> FailureOr<std::pair<std::string, std::string>> {
     SmallVector<std::string> idx = memIdx;
     SmallVector<std::optional<IndexRange>> ranges = memRanges;
-    if (!idx.empty() && e != "0") {
+    // (A copy of one element has no non-unit dimension: nothing to offset.)
+    if (!idx.empty() && !memDims.empty() && e != "0") {
       // The fragment's last dimension is the memory's last non-unit one.
       unsigned lastMem = memDims.back();
       idx[lastMem] = "(" + idx[lastMem] + " + " + e.str() + ")";
