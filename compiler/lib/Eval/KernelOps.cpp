@@ -394,7 +394,7 @@ static Value atomicAddVector(Interpreter &in, const PArgs &p, RegionObj *d,
                        "element such as S[i, 2 * j], not a scalar");
   if (p.flag("return_prev", false))
     return in.fail(p.call, name + "(..., return_prev=True) is not supported: "
-                               "it returns a vector");
+                                  "it returns a vector");
   RegionObj *v = val.as<RegionObj>();
   if (!in.usable(v->buffer) || idx.empty() || v->starts.empty())
     return Value::poison();

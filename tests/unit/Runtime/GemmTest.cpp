@@ -88,7 +88,8 @@ TEST_CASE("cpu gemm: a window past the buffer reads zero, drops writes") {
   // A 6 x 4 matrix seen through an 8 x 4 window at row 2: rows 4..7 of the
   // window lie outside and count as zero; C's window also hangs over.
   std::mt19937 g(3);
-  std::vector<bf16> a = randomHalf<bf16>(6 * 4, g), b = randomHalf<bf16>(4 * 5, g);
+  std::vector<bf16> a = randomHalf<bf16>(6 * 4, g),
+                    b = randomHalf<bf16>(4 * 5, g);
   View<bf16, 2> whole = denseView<bf16, 2>(a.data(), {6, 4});
   View<bf16, 2> va = region(whole, {2, 0}, {8, 4});
   View<bf16, 2> vb = denseView<bf16, 2>(b.data(), {4, 5});

@@ -23,7 +23,6 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SaveAndRestore.h"
 
-
 using namespace mlir;
 using namespace tlc;
 using namespace tlc::tile;
@@ -773,8 +772,8 @@ LogicalResult Emitter::emitOp(Operation *op) {
     open("for (" + indexType() + " " + iv + " = " +
          expr(pipe.getLowerBound()) + "; " +
          iv + " < " + expr(pipe.getUpperBound()) + "; ++" + iv + ")");
-    if (failed(emitLoopBody(*this, op, pipe.getBody().front(),
-                            barriersAllowed)))
+    if (failed(
+            emitLoopBody(*this, op, pipe.getBody().front(), barriersAllowed)))
       return failure();
     close();
     return success();

@@ -186,8 +186,7 @@ LogicalResult Emitter::emitScalar(Operation *op) {
     // kernel that indexes in 32 bits: one that does not fit becomes -1,
     // which every bounds guard rejects, instead of wrapping into range.
     std::string a = arg(0);
-    e = "(int)((long long)(int)(" + a + ") == (" + a + ") ? (" + a +
-        ") : -1)";
+    e = "(int)((long long)(int)(" + a + ") == (" + a + ") ? (" + a + ") : -1)";
   } else if (isa<arith::IndexCastOp, arith::SIToFPOp, arith::FPToSIOp,
                  arith::ExtFOp, arith::TruncFOp, arith::ExtSIOp,
                  arith::TruncIOp, arith::IndexCastUIOp>(op))

@@ -760,12 +760,12 @@ LogicalResult Emitter::emitCopy(CopyOp op) {
   }
   // A chunk is contiguous only where the copy's last dimension is the
   // innermost one of both sides (not a column `G[b, s0:s1, h]`).
-  bool innermost = llvm::all_of(
-      std::initializer_list<const CopySide *>{&src, &dst},
-      [](const CopySide *side) {
-        return side->dims.empty() ||
-               side->dims.back() + 1 == side->type.getRank();
-      });
+  bool innermost =
+      llvm::all_of(std::initializer_list<const CopySide *>{&src, &dst},
+                   [](const CopySide *side) {
+                     return side->dims.empty() ||
+                            side->dims.back() + 1 == side->type.getRank();
+                   });
   if (!innermost)
     vec = 1;
   int64_t vecBytes = vec * getElementStorageBytes(dstElem);

@@ -183,8 +183,8 @@ LogicalResult Emitter::emitGemm(tile::GemmOp op) {
   // tlc::cpu::gemm adds the products in k order per element, as the loop
   // nest `acc += A[i][k] * B[k][j]` does, over operands converted once.
   line("tlc::cpu::gemm<" + *acc + ">(" + expr(op.getA()) + ", " +
-       expr(op.getB()) + ", " + expr(op.getC()) + ", " + *m + ", " + *n +
-       ", " + *k + ", " + (op.getTransposeA() ? "true" : "false") + ", " +
+       expr(op.getB()) + ", " + expr(op.getC()) + ", " + *m + ", " + *n + ", " +
+       *k + ", " + (op.getTransposeA() ? "true" : "false") + ", " +
        (op.getTransposeB() ? "true" : "false") + ", " +
        (op.getClearAccum() ? "true" : "false") + ");");
   return success();

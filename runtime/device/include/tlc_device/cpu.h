@@ -518,8 +518,8 @@ template <typename Acc>
 #if defined(__GNUC__) && !defined(__clang__)
 __attribute__((optimize("O3")))
 #endif
-inline void axpy(Acc *__restrict row, Acc x, const Acc *__restrict col,
-                 int64_t n) {
+inline void
+axpy(Acc *__restrict row, Acc x, const Acc *__restrict col, int64_t n) {
   for (int64_t j = 0; j < n; ++j)
     row[j] += x * col[j];
 }
@@ -532,8 +532,8 @@ inline void axpy(Acc *__restrict row, Acc x, const Acc *__restrict col,
 /// per product) so that the inner loop runs over contiguous j and
 /// vectorises. Reads outside a view's buffer give zero and writes there are
 /// dropped (the guards of global memory).
-template <typename Acc, typename TA, int RA, typename TB, int RB,
-          typename TC, int RC>
+template <typename Acc, typename TA, int RA, typename TB, int RB, typename TC,
+          int RC>
 inline void gemm(const View<TA, RA> &a, const View<TB, RB> &b,
                  const View<TC, RC> &c, int64_t m, int64_t n, int64_t k,
                  bool transA, bool transB, bool clear) {
@@ -545,12 +545,12 @@ inline void gemm(const View<TA, RA> &a, const View<TB, RB> &b,
   sc.resize(size_t(m) * size_t(n));
   for (int64_t i = 0; i < m; ++i)
     for (int64_t kk = 0; kk < k; ++kk)
-      sa[i * k + kk] = cast<Acc>(transA ? loadMatrix(a, kk, i)
-                                        : loadMatrix(a, i, kk));
+      sa[i * k + kk] =
+          cast<Acc>(transA ? loadMatrix(a, kk, i) : loadMatrix(a, i, kk));
   for (int64_t kk = 0; kk < k; ++kk)
     for (int64_t j = 0; j < n; ++j)
-      sb[kk * n + j] = cast<Acc>(transB ? loadMatrix(b, j, kk)
-                                        : loadMatrix(b, kk, j));
+      sb[kk * n + j] =
+          cast<Acc>(transB ? loadMatrix(b, j, kk) : loadMatrix(b, kk, j));
   for (int64_t i = 0; i < m; ++i)
     for (int64_t j = 0; j < n; ++j)
       sc[i * n + j] = clear ? Acc() : cast<Acc>(loadMatrix(c, i, j));
