@@ -399,6 +399,12 @@ Flow Interpreter::execIRLoop(LoopFrameObj *loop, Node forNode) {
     error(call, "T.Pipelined can only be used inside a T.Kernel region");
     return Flow::Normal;
   }
+  // A tile loop run by plain Python code (a macro called outside any
+  // prim_func) has no function to build into (found by tlc-fuzz-eval).
+  if (!ir->currentFunc) {
+    error(call, "this loop can only be used inside a @T.prim_func");
+    return Flow::Normal;
+  }
   bool inParallel = llvm::any_of(
       loops, [](const LoopCtx &l) { return l.kind == LoopKind::Parallel; });
   if (loop->loopKind == LoopKind::Pipelined && inParallel) {
