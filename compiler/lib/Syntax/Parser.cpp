@@ -256,6 +256,12 @@ std::shared_ptr<detail::Chunk> ParserImpl::parseChunk() {
     TokenKind prev = toks[sig[p - 1]].kind;
     bool lineStart = cur.offset == 0 || src[cur.offset - 1] == '\n' ||
                      src[cur.offset - 1] == '\r';
+    // A line continuation just before it means the logical line began
+    // earlier (`\` on a line of its own), so the lexer's state is not empty
+    // (found by tlc-fuzz-parser).
+    uint32_t curIndex = sig[p];
+    if (curIndex > 0 && toks[curIndex - 1].kind == TokenKind::LineContinuation)
+      lineStart = false;
     if ((prev == TokenKind::Newline || prev == TokenKind::Dedent) &&
         cur.kind != TokenKind::Indent && cur.kind != TokenKind::Dedent &&
         lineStart) {
