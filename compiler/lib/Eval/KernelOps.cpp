@@ -228,6 +228,21 @@ static Value tileGemm(Interpreter &in, const PArgs &p) {
   for (int i = 0; i < 3; ++i)
     if (!(ops[i] = in.regionValue(regs[i], p.node(names[i]))))
       return Value::poison();
+  // clear_accum known only at run time (`clear_accum=k == 0` in the first
+  // iteration of a loop): C is cleared under that condition, then the gemm
+  // accumulates, which is what TileLang's lowering of the flag does.
+  std::optional<Value> clearArg = p.get("clear_accum");
+  if (clearArg && !clearArg->isNone() && !clearArg->isIntLike()) {
+    Scalar c = in.toScalar(*clearArg, p.node("clear_accum"));
+    if (!c)
+      return Value::poison();
+    mlir::Location l = in.ir->loc(p.node("clear_accum"));
+    mlir::Value pred = in.ir->convert(c.value, B.getI1Type(), l);
+    auto ifOp = tile::IfOp::create(B, l, pred, /*withElse=*/false);
+    mlir::OpBuilder::InsertionGuard guard(B);
+    B.setInsertionPointToEnd(ifOp.thenBlock());
+    tile::ClearOp::create(B, l, ops[2]);
+  }
   auto op = tile::GemmOp::create(B, in.ir->loc(p.call), ops[0], ops[1], ops[2]);
   if (tA)
     op->setAttr("transpose_a", B.getUnitAttr());

@@ -85,6 +85,19 @@ LogicalResult Emitter::emitScalar(Operation *op) {
   std::string fn = f64 ? "" : "f"; // math function suffix
   std::string e;
   auto bin = [&](StringRef sym) { e = "(" + arg(0) + " " + sym.str() + " " + arg(1) + ")"; };
+  // Operand i read as unsigned of its own width: signless integers live in
+  // signed C types, so zero extension and unsigned compares go through it.
+  auto uarg = [&](unsigned i) -> std::string {
+    Type t = op->getOperand(i).getType();
+    unsigned w = t.isIndex() ? 64 : t.getIntOrFloatBitWidth();
+    if (w == 1)
+      return arg(i);
+    std::string u = w <= 8    ? "uint8_t"
+                    : w <= 16 ? "uint16_t"
+                    : w <= 32 ? "uint32_t"
+                              : "unsigned long long";
+    return "((" + u + ")(" + arg(i) + "))";
+  };
   auto call = [&](StringRef f) {
     e = f.str() + "(";
     for (unsigned i = 0; i < op->getNumOperands(); ++i)
@@ -119,9 +132,8 @@ LogicalResult Emitter::emitScalar(Operation *op) {
   else if (name == "arith.remsi")
     bin("%");
   else if (name == "arith.divui" || name == "arith.remui")
-    e = "(" + *vt + ")((unsigned long long)" + arg(0) +
-        (name == "arith.divui" ? " / " : " % ") + "(unsigned long long)" +
-        arg(1) + ")";
+    e = "(" + *vt + ")(" + uarg(0) + (name == "arith.divui" ? " / " : " % ") +
+        uarg(1) + ")";
   else if (name == "arith.andi")
     bin("&");
   else if (name == "arith.ori")
@@ -133,13 +145,16 @@ LogicalResult Emitter::emitScalar(Operation *op) {
   else if (name == "arith.shrsi")
     bin(">>");
   else if (name == "arith.shrui")
-    e = "(" + *vt + ")((unsigned long long)" + arg(0) + " >> " + arg(1) + ")";
+    e = "(" + *vt + ")(" + uarg(0) + " >> " + arg(1) + ")";
   else if (name == "arith.remf")
     call("fmod" + fn);
   else if (name == "arith.maxnumf" || name == "arith.maximumf")
     call("fmax" + fn);
   else if (name == "arith.minnumf" || name == "arith.minimumf")
     call("fmin" + fn);
+  else if (name == "arith.maxui" || name == "arith.minui")
+    e = "(" + *vt + ")(" + uarg(0) + (name == "arith.maxui" ? " > " : " < ") +
+        uarg(1) + " ? " + uarg(0) + " : " + uarg(1) + ")";
   else if (name == "arith.maxsi")
     call("max");
   else if (name == "arith.minsi")
@@ -167,9 +182,17 @@ LogicalResult Emitter::emitScalar(Operation *op) {
         {P::eq, "=="},  {P::ne, "!="},  {P::slt, "<"}, {P::sle, "<="},
         {P::sgt, ">"},  {P::sge, ">="}, {P::ult, "<"}, {P::ule, "<="},
         {P::ugt, ">"},  {P::uge, ">="}};
+    bool isUnsigned = cmp.getPredicate() == P::ult ||
+                      cmp.getPredicate() == P::ule ||
+                      cmp.getPredicate() == P::ugt ||
+                      cmp.getPredicate() == P::uge;
     for (auto [p, s] : preds)
-      if (p == cmp.getPredicate())
-        bin(s);
+      if (p == cmp.getPredicate()) {
+        if (isUnsigned)
+          e = "(" + uarg(0) + " " + s + " " + uarg(1) + ")";
+        else
+          bin(s);
+      }
   } else if (auto cmp = dyn_cast<arith::CmpFOp>(op)) {
     using P = arith::CmpFPredicate;
     static const std::pair<P, const char *> preds[] = {
@@ -189,7 +212,7 @@ LogicalResult Emitter::emitScalar(Operation *op) {
     e = "(int)((long long)(int)(" + a + ") == (" + a + ") ? (" + a + ") : -1)";
   } else if (isa<arith::IndexCastOp, arith::SIToFPOp, arith::FPToSIOp,
                  arith::ExtFOp, arith::TruncFOp, arith::ExtSIOp,
-                 arith::TruncIOp, arith::IndexCastUIOp>(op))
+                 arith::TruncIOp>(op))
     e = "(" + *vt + ")(" + arg(0) + ")";
   else if (isa<arith::BitcastOp>(op)) {
     // The bits of the stored value: 16- and 8-bit floats live in registers
@@ -206,8 +229,8 @@ LogicalResult Emitter::emitScalar(Operation *op) {
     std::string v = define(res, "t");
     line("const " + *vt + " " + v + " = " + e + ";");
     return success();
-  } else if (isa<arith::UIToFPOp, arith::ExtUIOp>(op))
-    e = "(" + *vt + ")(unsigned long long)(" + arg(0) + ")";
+  } else if (isa<arith::UIToFPOp, arith::ExtUIOp, arith::IndexCastUIOp>(op))
+    e = "(" + *vt + ")" + uarg(0);
   else if (isa<arith::FPToUIOp>(op))
     e = "(" + *vt + ")(unsigned long long)(" + arg(0) + ")";
   else {
