@@ -57,13 +57,11 @@ KNOWN_FAILURES = {
     "e-layout-fragment": "the annotated row-per-thread fragment is not used: each "
                          "thread holds 4 columns of 16 rows and ssq[i] sums only "
                          "those, with no reduction across threads",
-    "f-gemm-transpose-policy": "T.gemm(..., clear_accum=k == 0) never clears "
-                               "S_local (the emitter drops a run-time clear_accum): "
-                               "uninitialised registers, NaN on sim",
-    "c-alloc-scopes-histogram": "memcheck: the uint8 data is read as int8 "
-                                "(`const int8_t x = staged[r]`), so bytes >= 128 "
-                                "index local_bins[-128..-1] (shared underrun)",
     # Not bugs of the generated code:
+    "f-gemm-transpose-policy": "rounding, not a bug: the f16 intermediate S_cast "
+                               "rounds to the other neighbour where the f32 sums "
+                               "differ in their last bits (33 of 262,144 outputs, "
+                               "at most 4 f16 ulps of D; rel_err 4.8e-5)",
     "j-device-assert": "the program's T.device_assert traps on the random "
                        "indices tlc-run gives it (the trap, placed on its line, "
                        "is the simulator working)",
