@@ -48,9 +48,6 @@ SIM_SIZES = {
 # on sim (an unexpected pass fails the run, so the entry gets removed).
 KNOWN_FAILURES = {
     # Generated-code bugs the simulator found (the CPU target is right):
-    "rms_norm": "the T.reduce_sum over a 100-wide row in a 128-thread block "
-                "adds x_sq of threads 100..127, which never set it (uninitialised "
-                "registers, NaN on sim; on the GPU whatever the registers hold)",
     "b-persistent-gemm": "racecheck: in the T.Persistent loop the C_local -> "
                          "C_shared and C_shared -> C copies have no barrier "
                          "between them (nor before the next tile's C_shared write)",

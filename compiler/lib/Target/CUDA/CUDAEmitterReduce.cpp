@@ -141,6 +141,12 @@ LogicalResult Emitter::emitReduce(ReduceOp op) {
   line("#pragma unroll");
   line("for (int " + k + " = 0; " + k + " < " + Twine(D.regs) + "; ++" + k +
        ") " + part + "[" + k + "] = " + reduceIdentity(kind, *vt) + ";");
+  // Threads the source layout gives no elements (a 100-wide row over 128
+  // threads) hold no values in its registers: they add the identity to
+  // the shuffles below.
+  bool partial = S.threadExtent < numThreads;
+  if (partial)
+    open("if (tid < " + Twine(S.threadExtent) + ")");
   line("#pragma unroll");
   open("for (int " + reg + " = 0; " + reg + " < " + Twine(S.regs) + "; ++" +
        reg + ")");
@@ -150,6 +156,8 @@ LogicalResult Emitter::emitReduce(ReduceOp op) {
   std::string slot = part + "[" + *dIdx + "]";
   line(slot + " = " + combine(kind, slot, x, isFloat) + ";");
   close();
+  if (partial)
+    close();
   // Inside the warp.
   for (unsigned b = 0; b < 5; ++b) {
     if (!((plan->warpMask >> b) & 1))
