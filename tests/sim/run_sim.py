@@ -48,9 +48,6 @@ SIM_SIZES = {
 # on sim (an unexpected pass fails the run, so the entry gets removed).
 KNOWN_FAILURES = {
     # Generated-code bugs the simulator found (the CPU target is right):
-    "b-persistent-gemm": "racecheck: in the T.Persistent loop the C_local -> "
-                         "C_shared and C_shared -> C copies have no barrier "
-                         "between them (nor before the next tile's C_shared write)",
     "e-layout-fragment": "the annotated row-per-thread fragment is not used: each "
                          "thread holds 4 columns of 16 rows and ssq[i] sums only "
                          "those, with no reduction across threads",
