@@ -1,0 +1,36 @@
+#!/bin/bash
+# Corpus check on the H200: every TileLang file of S/corpus (or
+# S/$CORPUS) built for cuda:sm_90a and cpu with tlc-build on the device
+# host (16 cores), then tlc-run --device cuda --verify against the CPU
+# target with the same inputs. Usage (S holds bin/tlc-build, bin/tlc-run
+# and the corpus): LIMIT=SECONDS PAR=N OUT=DIR bash corpus_check.sh S
+# One line per file in summary.txt, the verify lines in runlogs.txt.
+S=${1:-$(dirname "$0")}; O=${OUT:-out}; mkdir -p $O/logs
+A=/tmp/art; mkdir -p $A
+export TLC_CACHE_DIR=/tmp/tlc-cache
+build() { # file
+  n=$(basename $1 .py)
+  timeout 120 $S/bin/tlc-build --target=cuda:sm_90a -o $A/cuda/$n $1 > $O/logs/$n.build-cuda 2>&1; echo "cuda $?" > $A/$n.rc
+  timeout 240 $S/bin/tlc-build --target=cpu -o $A/cpu/$n $1 > $O/logs/$n.build-cpu 2>&1; echo "cpu $?" >> $A/$n.rc
+}
+export -f build; export S O A
+SECONDS=0
+ls $S/${CORPUS:-corpus}/*.py | xargs -P 16 -I{} bash -c 'build {}'
+echo "built in ${SECONDS}s"
+verify() {
+  n=$(basename $1 .py)
+  if grep -q "cuda 0" $A/$n.rc && grep -q "cpu 0" $A/$n.rc; then
+    t0=$SECONDS
+    timeout ${LIMIT:-60} $S/bin/tlc-run --device cuda --verify --threads 4 --reference $A/cpu/$n $A/cuda/$n > $O/logs/$n.run 2>&1; rc=$?
+    echo "$n run=$rc $((SECONDS-t0))s"
+  else
+    echo "$n build=$(tr '\n' ' ' < $A/$n.rc)"
+  fi
+}
+export -f verify
+ls $S/${CORPUS:-corpus}/*.py | xargs -P ${PAR:-4} -I{} bash -c 'verify {}' | sort > $O/summary.txt
+echo "total ${SECONDS}s"
+cat $O/summary.txt
+for f in $O/logs/*.run; do echo "=== $f"; grep -v "^  ran:" $f | tail -12; done > $O/runlogs.txt
+for f in $O/logs/*.build-*; do echo "=== $f"; grep -i "error" $f | head -5; done > $O/buildlogs.txt
+rm -rf $O/logs
