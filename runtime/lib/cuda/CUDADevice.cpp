@@ -22,6 +22,7 @@
 #include "tlc/Runtime/CUDA/DriverObjects.h"
 #include "tlc/Target/Artifact/ShapeExpr.h"
 #include "tlc/runtime/Device.h"
+#include "tlc/runtime/LaunchPlan.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
@@ -53,13 +54,8 @@ llvm::Error makeError(const llvm::Twine &message) {
 }
 
 /// One launch of an instance, resolved against its module.
-struct CudaLaunchPlan {
+struct CudaLaunchPlan : runtime::LaunchPlan {
   cu::Kernel *kernel = nullptr;
-  std::vector<artifact::ShapeExpr> grid;
-  unsigned block[3] = {1, 1, 1};
-  unsigned dynamicSharedMemory = 0;
-  /// Indices into the instance's workspaces, in argument order.
-  std::vector<size_t> workspaces;
 };
 
 /// One workspace of an instance: its name and byte size.
@@ -290,43 +286,13 @@ public:
     }
     std::vector<CudaLaunchPlan> plans;
     for (const artifact::Launch &l : m.launches) {
+      llvm::Expected<runtime::LaunchPlan> planned = runtime::planLaunch(m, l);
+      if (!planned)
+        return planned.takeError();
       CudaLaunchPlan plan;
-      std::string entry = l.entry.empty() ? m.entry : l.entry;
-      if (llvm::Error e = toError(module->getKernel(entry, plan.kernel)))
+      static_cast<runtime::LaunchPlan &>(plan) = std::move(*planned);
+      if (llvm::Error e = toError(module->getKernel(plan.entry, plan.kernel)))
         return std::move(e);
-      if (l.grid.empty() || l.grid.size() > 3 || l.block.empty() ||
-          l.block.size() > 3)
-        return makeError("kernel '" + m.name +
-                         "': a launch needs 1 to 3 grid and block extents");
-      for (const artifact::Extent &g : l.grid) {
-        if (g.isStatic) {
-          plan.grid.push_back(artifact::ShapeExpr::constant(g.value));
-          continue;
-        }
-        auto expr = artifact::ShapeExpr::parse(g.expr);
-        if (!expr)
-          return expr.takeError();
-        plan.grid.push_back(*expr);
-      }
-      for (size_t d = 0; d < l.block.size(); ++d) {
-        if (!l.block[d].isStatic)
-          return makeError("kernel '" + m.name +
-                           "': symbolic block extents are not supported");
-        plan.block[d] = static_cast<unsigned>(l.block[d].value);
-      }
-      plan.dynamicSharedMemory =
-          static_cast<unsigned>(l.dynamicSharedMemory);
-      for (const std::string &name : l.workspaces) {
-        auto it =
-            llvm::find_if(m.workspaces, [&](const artifact::Workspace &w) {
-              return w.name == name;
-            });
-        if (it == m.workspaces.end())
-          return makeError("kernel '" + m.name + "': launch '" + entry +
-                           "' takes workspace '" + name +
-                           "', which the manifest does not declare");
-        plan.workspaces.push_back(it - m.workspaces.begin());
-      }
       plans.push_back(std::move(plan));
     }
     return std::make_unique<CudaKernelInstance>(*context, m, std::move(module),

@@ -27,6 +27,7 @@
 #include "tlc/Target/Artifact/ShapeExpr.h"
 #include "tlc/runtime/Device.h"
 #include "tlc/runtime/DynamicLibrary.h"
+#include "tlc/runtime/LaunchPlan.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/ScopeExit.h"
@@ -221,13 +222,8 @@ compileForSim(const artifact::Manifest &m, llvm::StringRef artifactDir,
 }
 
 /// One launch of an instance, resolved against the shared object.
-struct SimLaunchPlan {
+struct SimLaunchPlan : runtime::LaunchPlan {
   void (*invoke)(void **) = nullptr;
-  std::string entry;
-  std::vector<artifact::ShapeExpr> grid;
-  unsigned block[3] = {1, 1, 1};
-  unsigned dynamicSharedMemory = 0;
-  std::vector<size_t> workspaces;
 };
 
 class SimKernel final : public runtime::Kernel {
@@ -539,49 +535,17 @@ SimDevice::loadKernel(const artifact::Manifest &m, llvm::StringRef dir) {
 
   std::vector<SimLaunchPlan> plans;
   for (const artifact::Launch &l : m.launches) {
+    llvm::Expected<runtime::LaunchPlan> planned = runtime::planLaunch(m, l);
+    if (!planned)
+      return planned.takeError();
     SimLaunchPlan plan;
-    plan.entry = l.entry.empty() ? m.entry : l.entry;
+    static_cast<runtime::LaunchPlan &>(plan) = std::move(*planned);
     for (uint32_t i = 0; i < api->numEntries; ++i)
       if (plan.entry == api->entries[i].name)
         plan.invoke = api->entries[i].invoke;
     if (!plan.invoke)
       return makeError("kernel '" + m.name + "': no entry '" + plan.entry +
                        "' in the simulated object");
-    if (l.grid.empty() || l.grid.size() > 3 || l.block.empty() ||
-        l.block.size() > 3)
-      return makeError("kernel '" + m.name +
-                       "': a launch needs 1 to 3 grid and block extents");
-    for (const artifact::Extent &g : l.grid) {
-      if (g.isStatic) {
-        plan.grid.push_back(artifact::ShapeExpr::constant(g.value));
-        continue;
-      }
-      auto expr = artifact::ShapeExpr::parse(g.expr);
-      if (!expr)
-        return expr.takeError();
-      plan.grid.push_back(*expr);
-    }
-    for (size_t d = 0; d < l.block.size(); ++d) {
-      if (!l.block[d].isStatic)
-        return makeError("kernel '" + m.name +
-                         "': symbolic block extents are not supported");
-      plan.block[d] = unsigned(l.block[d].value);
-    }
-    if (uint64_t(plan.block[0]) * plan.block[1] * plan.block[2] > 1024)
-      return makeError("kernel '" + m.name +
-                       "': a block of more than 1024 "
-                       "threads");
-    plan.dynamicSharedMemory = unsigned(l.dynamicSharedMemory);
-    for (const std::string &name : l.workspaces) {
-      auto it = llvm::find_if(m.workspaces, [&](const artifact::Workspace &w) {
-        return w.name == name;
-      });
-      if (it == m.workspaces.end())
-        return makeError("kernel '" + m.name + "': launch '" + plan.entry +
-                         "' takes workspace '" + name +
-                         "', which the manifest does not declare");
-      plan.workspaces.push_back(it - m.workspaces.begin());
-    }
     plans.push_back(std::move(plan));
   }
   return std::make_unique<SimKernel>(m, std::move(*lib), *object, sourceCopy,
