@@ -27,6 +27,10 @@ config.substitutions.append(("%examples", os.path.join(config.tlc_src_root, "exa
 config.substitutions.append(("%scripts", os.path.join(config.tlc_src_root, "tests", "scripts")))
 
 # Features for tests that need a device or an optional host tool.
+# "asan": an AddressSanitizer build (.ci/sanitizers), several times slower,
+# where tests of the evaluator's wall-clock budgets cannot hold.
+if "address" in getattr(config, "tlc_sanitize", ""):
+    config.available_features.add("asan")
 if os.path.exists("/dev/nvidiactl") or os.path.exists("/proc/driver/nvidia/version"):
     config.available_features.add("cuda")
 if os.path.exists("/dev/kfd"):
