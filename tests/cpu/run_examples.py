@@ -38,7 +38,7 @@ CASES = {
     # dropped column, so this case uses (rtol, atol) = (1e-2, 1e-4).
     "softmax_rows": {"build": {"M": 37, "N": 300, "block_M": 2, "threads": 64}, "tol": (1e-2, 1e-4)},
     "rms_norm": {"build": {"M": 37, "N": 100}},
-    "layer_norm": {"build": {"M": 37, "N": 100}},
+    "layer_norm": {"build": {"m": 37, "n": 100}},
     "gemm": {"build": {"M": 100, "N": 70, "K": 50}},
     "gemm_eager": {"build": {"M": 100, "N": 70, "K": 50}},
     "gemm_splitk": {"build": {"M": 100, "N": 70, "K": 150}},
@@ -47,10 +47,10 @@ CASES = {
     "flash_attention_causal": {"build": {"batch": 2, "seq_len": 100, "heads": 2, "dim": 64}},
     "gqa_decode": {"build": {"batch": 2, "heads": 8, "groups": 2, "seqlen_kv": 150, "dim": 64}},
     "fp8_gemm": {"build": {"M": 100, "N": 70, "K": 50}},
-    "dequant_gemm": {"build": {"M": 100, "N": 70, "K": 160}},
+    "dequant_gemm": {"build": {"m": 100, "n": 70, "k": 160}},
     "cumsum": {"build": {"batch": 2, "seq_len": 100, "heads": 40}},
     "per_token_quant": {"build": {"M": 37, "N": 300}},
-    "transpose": {"build": {"M": 100, "N": 70}},
+    "transpose": {"build": {"m": 100, "n": 70}},
 }
 
 # (rtol, atol) by output dtype. f16/bf16: a few ulps of the stored value;
