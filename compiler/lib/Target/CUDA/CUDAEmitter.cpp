@@ -650,16 +650,13 @@ static LogicalResult emitLoopBody(Emitter &e, Operation *loop, Block &body,
   return e.emitBlock(body, allowBarriers);
 }
 
-/// True when \p v may differ between the threads of a block.
-static bool dependsOnThread(Value v) { return mayVaryAcrossThreads(v); }
-
 /// The enclosing tile.if whose condition depends on the thread index (`if tx
 /// < 128`, `with T.ws(1)`), or null.
 static Operation *threadCondition(Operation *op) {
   for (Operation *p = op->getParentOp(); p && !isa<KernelOp>(p);
        p = p->getParentOp())
     if (auto ifOp = dyn_cast<IfOp>(p))
-      if (dependsOnThread(ifOp.getCondition()))
+      if (mayVaryAcrossThreads(ifOp.getCondition()))
         return p;
   return nullptr;
 }
@@ -784,7 +781,7 @@ LogicalResult Emitter::emitOp(Operation *op) {
     // the branch may hold barriers of its own (a copy into shared memory
     // and the gemm that reads it under `if mask[...]`).
     bool uniform = barriersAllowed && parallelReg.empty() &&
-                   !dependsOnThread(ifOp.getCondition());
+                   !mayVaryAcrossThreads(ifOp.getCondition());
     open("if (" + expr(ifOp.getCondition()) + ")");
     if (failed(emitBlock(*ifOp.thenBlock(), uniform)))
       return failure();
@@ -802,7 +799,7 @@ LogicalResult Emitter::emitOp(Operation *op) {
     Block &cond = whileOp.getCond().front();
     auto condition = dyn_cast<ConditionOp>(cond.getTerminator());
     bool uniform = barriersAllowed && parallelReg.empty() && condition &&
-                   !dependsOnThread(condition.getCondition());
+                   !mayVaryAcrossThreads(condition.getCondition());
     open("while (true)");
     BufferAccesses effects = sharedEffectsOf(op);
     if (uniform && !effects.writes.empty() && !effects.reads.empty())
