@@ -14,6 +14,8 @@
 //   tlc-translate --tile-to-cuda in.mlir       CUDA C++ of the CUDA target
 //   tlc-translate --tile-to-cuda-lines in.mlir   ... with #line directives
 //   tlc-translate --tile-to-cuda-sourcemap in.mlir  kernels and source map
+//   tlc-translate --tile-to-hip in.mlir        HIP C++ for AMD CDNA (the same
+//                                              printer, GPULanguage::hip())
 //
 //===----------------------------------------------------------------------===//
 
@@ -85,6 +87,14 @@ int main(int argc, char **argv) {
         tlc::target::CudaEmitOptions options;
         options.lineDirectives = true;
         options.locationComments = false;
+        return toCuda(op, os, options);
+      },
+      registerTileDialects);
+  TranslateFromMLIRRegistration toHip(
+      "tile-to-hip", "translate Tile IR to HIP C++ for AMD CDNA",
+      [](Operation *op, raw_ostream &os) {
+        tlc::target::CudaEmitOptions options;
+        options.language = &tlc::target::GPULanguage::hip();
         return toCuda(op, os, options);
       },
       registerTileDialects);

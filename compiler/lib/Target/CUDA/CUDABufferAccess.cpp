@@ -77,7 +77,7 @@ FailureOr<std::string> Emitter::linearIndex(const RootAccess &access,
       rowIdx = "(" + rowIdx + ") * " + std::to_string(type.getShape()[d]) +
                " + " + access.indices[d];
     int64_t chunkElems = 16 / getElementStorageBytes(type.getElementType());
-    return "tlc::cuda::swizzledIndex<" + std::to_string(sw->second) +
+    return ns + "swizzledIndex<" + std::to_string(sw->second) +
            (chunkElems == 8 ? "" : ", " + std::to_string(chunkElems)) +
            ">(" + rowIdx + ", " + access.indices.back() + ")";
   }

@@ -41,14 +41,10 @@ static SmallVector<int64_t> matrixDims(BufferType t) {
   return s;
 }
 
-/// A fitted register-index map of a fragment for the given per-thread
-/// coordinates, or failure (diagnostic on \p at).
-static FailureOr<BitLinear>
-fitRegisters(const FragmentInfo &f, ArrayRef<int64_t> extents,
-             int64_t threads,
-             function_ref<SmallVector<int64_t>(int64_t tid, ArrayRef<int64_t>)>
-                 coordOf,
-             Operation *at, StringRef what) {
+FailureOr<BitLinear> cuda_detail::fitGemmRegisters(
+    const FragmentInfo &f, ArrayRef<int64_t> extents, int64_t threads,
+    function_ref<SmallVector<int64_t>(int64_t tid, ArrayRef<int64_t>)> coordOf,
+    Operation *at, StringRef what, StringRef instr) {
   std::string err;
   std::optional<BitLinear> fit = BitLinear::fit(
       extents, 1,
@@ -75,13 +71,16 @@ fitRegisters(const FragmentInfo &f, ArrayRef<int64_t> extents,
   if (!fit) {
     at->emitError() << "T.gemm: the " << what << " fragment layout "
                     << f.layout.shortLabel()
-                    << " does not give each thread the mma.sync registers";
+                    << " does not give each thread the " << instr
+                    << " registers";
     return failure();
   }
   return *fit;
 }
 
 LogicalResult Emitter::emitGemm(GemmOp op) {
+  if (lang.isHip())
+    return emitMfmaGemm(op);
   beginOp(op, "T.gemm");
   auto aType = cast<BufferType>(op.getA().getType());
   auto bType = cast<BufferType>(op.getB().getType());
@@ -165,7 +164,7 @@ LogicalResult Emitter::emitGemm(GemmOp op) {
   };
   SmallVector<BitLinear> cq;
   for (int64_t q = 0; q < 4; ++q) {
-    FailureOr<BitLinear> f = fitRegisters(
+    FailureOr<BitLinear> f = fitGemmRegisters(
         C, {g.mTiles, g.nTiles}, numThreads,
         [&](int64_t t, ArrayRef<int64_t> p) {
           return cCoord(t, p[0], p[1], q);
@@ -313,7 +312,7 @@ LogicalResult Emitter::emitGemm(GemmOp op) {
     for (int64_t q = 0; q < 4; ++q) {
       SmallVector<BitLinear> h;
       for (int64_t half = 0; half < 2; ++half) {
-        FailureOr<BitLinear> f = fitRegisters(
+        FailureOr<BitLinear> f = fitGemmRegisters(
             AF, {g.mTiles, g.k / 16}, numThreads,
             [&](int64_t t, ArrayRef<int64_t> p) {
               auto [wmv, wnv] = warpOf(t);

@@ -47,8 +47,11 @@ LogicalResult Emitter::emitPipelined(PipelinedOp pipe) {
   bool producersLast = pipe->hasAttr("tile.producers_last");
   int64_t stages = pipelineStages[pipe.getOperation()];
   beginOp(pipe, "T.Pipelined (num_stages = " + std::to_string(stages) +
-                    ": cp.async into " + std::to_string(stages) +
-                    " shared-memory stages)");
+                    (lang.hasAsyncCopy ? ": cp.async into "
+                                       : ": vector loads into ") +
+                    std::to_string(stages) +
+                    (lang.hasAsyncCopy ? " shared-memory stages)"
+                                       : " LDS stages, issued ahead)"));
   Block &body = pipe.getBody().front();
   // The producers (tile-plan-pipelines marks them) in issue order.
   SmallVector<std::pair<int64_t, Operation *>> ranked;
@@ -89,7 +92,7 @@ LogicalResult Emitter::emitPipelined(PipelinedOp pipe) {
     for (Operation *s : scalars)
       if (failed(emitOp(s)))
         return failure();
-    asyncCopy = true;
+    asyncCopy = lang.hasAsyncCopy;
     for (Operation *p : producers) {
       Value dst = cast<CopyOp>(p).getDst();
       names[dst] = stagePtr(dst, stage);
@@ -98,7 +101,8 @@ LogicalResult Emitter::emitPipelined(PipelinedOp pipe) {
     }
     asyncCopy = false;
     close();
-    line("tlc::cuda::cpAsyncCommit();");
+    if (lang.hasAsyncCopy)
+      line("tlc::cuda::cpAsyncCommit();");
     return success();
   };
   open("");
@@ -130,10 +134,14 @@ LogicalResult Emitter::emitPipelined(PipelinedOp pipe) {
   };
   // Groups committed so far: stages - 1 + iv; the oldest pending one is
   // this iteration's.
-  line("tlc::cuda::cpAsyncWait<" + Twine(stages - 2) + ">();  // stage of " +
-       iv + " landed");
-  line("__syncthreads();  // ... for every thread; iteration " + iv +
-       " - 1 is done with its stage");
+  if (lang.hasAsyncCopy)
+    line("tlc::cuda::cpAsyncWait<" + Twine(stages - 2) + ">();  // stage of " +
+         iv + " landed");
+  // Without asynchronous copies the stage was written by plain stores.
+  line("__syncthreads();  // " +
+       Twine(lang.hasAsyncCopy ? "... for every thread" : "stage of " + iv +
+                                                           " written") +
+       "; iteration " + iv + " - 1 is done with its stage");
   if (!producersLast && failed(issueAhead()))
     return failure();
   names[pipe.getInductionVar()] = iv;
@@ -160,7 +168,8 @@ LogicalResult Emitter::emitPipelined(PipelinedOp pipe) {
   line(writeStage + " = " + writeStage + " + 1 == " + Twine(stages) +
        " ? 0 : " + writeStage + " + 1;");
   close();
-  line("tlc::cuda::cpAsyncWaitAll();");
+  if (lang.hasAsyncCopy)
+    line("tlc::cuda::cpAsyncWaitAll();");
   close();
   return success();
 }

@@ -34,8 +34,9 @@ struct ReducePlan {
 };
 } // namespace
 
+/// \p laneBits: the thread-id bits inside one warp (5) or wavefront (6).
 static FailureOr<ReducePlan> planReduce(const FragmentInfo &src, unsigned dim,
-                                        Operation *at) {
+                                        Operation *at, unsigned laneBits) {
   ReducePlan plan;
   for (auto [b, c] : llvm::enumerate(src.coords.coef[0])) {
     if (c[dim] == 0)
@@ -46,7 +47,7 @@ static FailureOr<ReducePlan> planReduce(const FragmentInfo &src, unsigned dim,
                       "dimension with another in one thread bit");
         return failure();
       }
-    (b < 5 ? plan.warpMask : plan.blockMask) |= int64_t(1) << b;
+    (b < laneBits ? plan.warpMask : plan.blockMask) |= int64_t(1) << b;
   }
   return plan;
 }
@@ -55,7 +56,7 @@ int64_t Emitter::reduceScratchBytes(ReduceOp op) {
   auto s = fragments.find(op.getSrc()), d = fragments.find(op.getDst());
   if (s == fragments.end() || d == fragments.end())
     return 0;
-  FailureOr<ReducePlan> plan = planReduce(s->second, op.getDim(), op);
+  FailureOr<ReducePlan> plan = planReduce(s->second, op.getDim(), op, lang.laneBits());
   if (failed(plan) || !plan->blockMask)
     return 0;
   return d->second.regs * numThreads * 8;
@@ -114,7 +115,7 @@ LogicalResult Emitter::emitReduce(ReduceOp op) {
   }
   const FragmentInfo &S = s->second, &D = d->second;
   unsigned dim = op.getDim();
-  FailureOr<ReducePlan> plan = planReduce(S, dim, op);
+  FailureOr<ReducePlan> plan = planReduce(S, dim, op, lang.laneBits());
   if (failed(plan))
     return failure();
   Type srcElem = cast<BufferType>(src.getType()).getElementType();
@@ -159,14 +160,14 @@ LogicalResult Emitter::emitReduce(ReduceOp op) {
   if (partial)
     close();
   // Inside the warp.
-  for (unsigned b = 0; b < 5; ++b) {
+  for (unsigned b = 0; b < lang.laneBits(); ++b) {
     if (!((plan->warpMask >> b) & 1))
       continue;
     line("#pragma unroll");
     line("for (int " + k + " = 0; " + k + " < " + Twine(D.regs) + "; ++" +
          k + ") " + part + "[" + k + "] = " +
          combine(kind, part + "[" + k + "]",
-                 "tlc::cuda::shuffleXor(" + part + "[" + k + "], " +
+                 ns + "shuffleXor(" + part + "[" + k + "], " +
                      Twine(1 << b).str() + ")",
                  isFloat) +
          ";");
@@ -292,7 +293,7 @@ LogicalResult Emitter::emitAtomicAdd(AtomicAddOp op) {
   if (failed(st))
     return failure();
   auto atomicOn = [&](const std::string &lv, const std::string &value) {
-    return "tlc::cuda::atomicAddTo<" + *st + ">(&" + lv + ", " +
+    return ns + "atomicAddTo<" + *st + ">(&" + lv + ", " +
            toStorage(type.getElementType(), value) + ")";
   };
   if (!op.getIndices().empty() || type.getRank() == 0) {
@@ -408,6 +409,11 @@ static std::string printfValue(Type t, const std::string &v) {
 }
 
 LogicalResult Emitter::emitPrint(PrintOp op) {
+  if (lang.isHip()) {
+    op.emitError("T.print: the HIP target has no device printf yet (it needs "
+                 "ROCm's hostcall buffer)");
+    return failure();
+  }
   beginOp(op, "T.print");
   FileLineColRange where = getFileLoc(op.getLoc());
   std::string tag = literalText(op.getMsg());
@@ -503,6 +509,14 @@ LogicalResult Emitter::emitDeviceAssert(DeviceAssertOp op) {
                   .str()
             : std::string("<unknown>");
   open("if (!(" + expr(op.getCondition()) + "))");
+  if (lang.isHip()) {
+    // No device printf on HIP yet: the trap ends the kernel (the runtime
+    // reports it; the sim device names this line).
+    line("__trap();  // " + literalText(loc) + ": device assertion failed: " +
+         literalText(op.getMsg()));
+    close();
+    return success();
+  }
   line("printf(" +
        quoted(literalText(loc) + ": device assertion failed: " +
               literalText(op.getMsg()) +

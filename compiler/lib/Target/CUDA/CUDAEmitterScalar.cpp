@@ -107,9 +107,10 @@ LogicalResult Emitter::emitScalar(Operation *op) {
   // fast_math (TL_ENABLE_FAST_MATH): f32 transcendentals and division on
   // the hardware approximations, like nvcc --use_fast_math.
   StringRef fast;
+  std::string fastExp2 = ns + "fastExp2";
   if (func.getFastMath() && rt.isF32())
     fast = llvm::StringSwitch<StringRef>(name)
-               .Case("math.exp2", "tlc::cuda::fastExp2")
+               .Case("math.exp2", fastExp2)
                .Case("math.exp", "__expf")
                .Case("math.log", "__logf")
                .Case("math.log2", "__log2f")
@@ -223,7 +224,7 @@ LogicalResult Emitter::emitScalar(Operation *op) {
     if (failed(to))
       return failure();
     std::string bits = isSmallFloat(st) ? toStorage(st, arg(0)) : arg(0);
-    e = "tlc::cuda::bitCast<" + *to + ">(" + bits + ")";
+    e = ns + "bitCast<" + *to + ">(" + bits + ")";
     if (isSmallFloat(rt))
       e = fromStorage(rt, e);
     std::string v = define(res, "t");

@@ -144,7 +144,7 @@ FailureOr<bool> Emitter::emitStagedFragmentStore(CopyOp op,
       return failure();
     for (const std::string &l : *lines)
       line(l);
-    line("tlc::cuda::copyVector<" + Twine(vecBytes) + ">(&" + at + "], " +
+    line(ns + "copyVector<" + Twine(vecBytes) + ">(&" + at + "], " +
          packed + ");");
   } else {
     for (int64_t e = 0; e < vec; ++e)
@@ -186,7 +186,7 @@ FailureOr<bool> Emitter::emitStagedFragmentStore(CopyOp op,
     return failure();
   std::string cond = a->condition(chunk);
   std::string store =
-      "tlc::cuda::copyVector<16>(" + a->address + ", &" + from + "]);";
+      ns + "copyVector<16>(" + a->address + ", &" + from + "]);";
   if (cond.empty()) {
     line(store);
   } else {

@@ -542,7 +542,7 @@ LogicalResult Emitter::emitFragmentCopy(CopyOp op) {
       packLines = std::move(*packed);
     }
     std::string cond = a->condition(vec);
-    std::string stmt = "tlc::cuda::copyVector<" + std::to_string(vecBytes) +
+    std::string stmt = ns + "copyVector<" + std::to_string(vecBytes) +
                        ">(" + (srcFrag ? memAddr : fragAddr) + ", " +
                        (srcFrag ? fragAddr : memAddr) + ");";
     if (cond.empty()) {
@@ -855,7 +855,7 @@ LogicalResult Emitter::emitCopy(CopyOp op) {
         asyncCopy && vecBytes >= 4 && isSharedScope(scopeOf(dst.root))
             ? "tlc::cuda::cpAsync<" + std::to_string(vecBytes) + ">(" +
                   dstAddr + ", " + srcAddr + ");"
-            : "tlc::cuda::copyVector<" + std::to_string(vecBytes) + ">(" +
+            : ns + "copyVector<" + std::to_string(vecBytes) + ">(" +
                   dstAddr + ", " + srcAddr + ");";
     bool async = asyncCopy && vecBytes >= 4 && isSharedScope(scopeOf(dst.root));
     if (!cond.empty() && async && allOrNothing) {

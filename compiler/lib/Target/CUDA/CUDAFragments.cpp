@@ -273,7 +273,8 @@ static bool isFragmentBuffer(Value v) {
 }
 
 /// The gemm configuration of \p op for \p threads threads.
-static FailureOr<layout::GemmConfig> gemmConfig(GemmOp op, int64_t threads) {
+static FailureOr<layout::GemmConfig> gemmConfig(GemmOp op, int64_t threads,
+                                                layout::GemmArch arch) {
   auto a = cast<BufferType>(op.getA().getType());
   auto c = cast<BufferType>(op.getC().getType());
   SmallVector<int64_t> as = matrixShape(a), cs = matrixShape(c);
@@ -282,7 +283,7 @@ static FailureOr<layout::GemmConfig> gemmConfig(GemmOp op, int64_t threads) {
     return failure();
   }
   layout::GemmConfig cfg;
-  cfg.arch = layout::GemmArch::SM80;
+  cfg.arch = arch;
   cfg.transA = op.getTransposeA();
   cfg.transB = op.getTransposeB();
   cfg.m = cs[0];
@@ -329,7 +330,7 @@ LogicalResult Emitter::assignFragmentLayouts(KernelOp kernel) {
   kernel.walk([&](GemmOp gemm) {
     if (bad)
       return;
-    FailureOr<layout::GemmConfig> cfg = gemmConfig(gemm, numThreads);
+    FailureOr<layout::GemmConfig> cfg = gemmConfig(gemm, numThreads, lang.gemmArch);
     if (failed(cfg)) {
       bad = gemm;
       return;

@@ -136,12 +136,9 @@ tlc::target::getCudaDeviceHeaders() {
   return headers;
 }
 
-/// Fills the CUDA-specific manifest fields of \p m from \p kernel: entry,
-/// per-launch kernel symbols, block, dynamic shared memory, and the
-/// symbols in the order the kernels take them.
-static LogicalResult completeManifest(tile::FuncOp func,
-                                      artifact::Manifest &m,
-                                      const CudaKernel &kernel) {
+LogicalResult tlc::target::completeGpuManifest(tile::FuncOp func,
+                                              artifact::Manifest &m,
+                                              const CudaKernel &kernel) {
   if (kernel.launches.size() != m.launches.size())
     return func.emitError() << "the CUDA emitter produced "
                             << kernel.launches.size()
@@ -268,7 +265,7 @@ LogicalResult tlc::target::buildCudaArtifacts(ModuleOp module,
       [&](tile::FuncOp func, artifact::Manifest &manifest) {
         auto kernel = emitCudaKernel(func, emitOptions);
         if (failed(kernel) ||
-            failed(completeManifest(func, manifest, *kernel)))
+            failed(completeGpuManifest(func, manifest, *kernel)))
           return WalkResult::skip();
         artifact::ArtifactBundle bundle;
         bundle.manifest = std::move(manifest);

@@ -397,6 +397,14 @@ public:
   bool barriersAllowed = false;
   /// Names of values.
   llvm::DenseMap<mlir::Value, std::string> names;
+  /// What the language and instruction set spell (CUDA or HIP).
+  const GPULanguage &lang;
+  /// `lang.helpers`: the namespace of the device helpers, with `::`.
+  std::string ns;
+  // HIPEmitterGemm.cpp
+  /// T.gemm on MFMA (HIP): per wavefront 16x16 tiles of C, K in steps of
+  /// 16, operands read from LDS or register fragments lane by lane.
+  mlir::LogicalResult emitMfmaGemm(tile::GemmOp op);
 
 private:
   tile::FuncOp func;
@@ -418,6 +426,19 @@ private:
   int64_t sharedBytes = 0;
   CudaKernel result;
 };
+
+/// The register-index map of fragment \p f that holds, for every thread
+/// \p tid < \p threads and point p of the box \p extents, the element
+/// coordOf(tid, p) (a gemm instruction's operand or accumulator value),
+/// fitted linear in the bits; failure with a diagnostic on \p at naming
+/// the \p what fragment and the instruction \p instr when there is none.
+mlir::FailureOr<BitLinear> fitGemmRegisters(
+    const FragmentInfo &f, llvm::ArrayRef<int64_t> extents, int64_t threads,
+    llvm::function_ref<llvm::SmallVector<int64_t>(int64_t tid,
+                                                  llvm::ArrayRef<int64_t>)>
+        coordOf,
+    mlir::Operation *at, llvm::StringRef what,
+    llvm::StringRef instr = "mma.sync");
 
 /// The file location inside \p loc (through names, call sites, fusions).
 mlir::FileLineColRange getFileLoc(mlir::Location loc);

@@ -49,6 +49,7 @@
 #define TLC_TARGET_CUDA_CUDAEMITTER_H
 
 #include "tlc/Target/Artifact/Manifest.h"
+#include "tlc/Target/CUDA/GPULanguage.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Support/LLVM.h"
@@ -74,6 +75,12 @@ struct CudaEmitOptions {
   /// capability major * 10 + minor (sm_80: 80, sm_90a: 90): operations only
   /// newer architectures have are diagnosed instead of emitted.
   unsigned minComputeCapability = 90;
+  /// The language written: CUDA C++, or HIP C++ for AMD CDNA (wavefront
+  /// 64, MFMA; see GPULanguage.h).
+  const GPULanguage *language = &GPULanguage::cuda();
+  /// HIP: the oldest CDNA architecture built for (`gfx90a`, `gfx942`,
+  /// `gfx950`): instructions only newer ones have are diagnosed.
+  std::string amdArch = "gfx90a";
 };
 
 /// One `__global__` kernel of the emitted source.

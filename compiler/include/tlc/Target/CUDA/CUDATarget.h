@@ -112,6 +112,14 @@ llvm::Error compileWithNvrtc(llvm::StringRef sourcePath,
 const std::vector<std::pair<std::string, std::string>> &
 getCudaDeviceHeaders();
 
+/// Fills the manifest fields of \p m that the GPU printer decides (CUDA
+/// and HIP): entry, per-launch kernel symbols, block, dynamic shared
+/// memory, workspaces, the symbols in the order the kernels take them, and
+/// the source map of \p kernel.
+mlir::LogicalResult completeGpuManifest(tile::FuncOp func,
+                                        artifact::Manifest &m,
+                                        const CudaKernel &kernel);
+
 /// Writes the CUDA artifacts of every defined `tile.func` of \p module (after
 /// the GPU lowering passes, tile::runGpuLowering) into
 /// \p outDir. Problems are reported as MLIR diagnostics (emission errors on

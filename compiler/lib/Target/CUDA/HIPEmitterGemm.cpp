@@ -1,0 +1,187 @@
+//===- HIPEmitterGemm.cpp - T.gemm on MFMA for HIP ------------------------===//
+//
+// Part of the tlc project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// T.gemm with f16/bf16 A/B in LDS and an f32 accumulator on CDNA: the
+// block's wavefronts form the warp grid of the accumulator's MFMA layout
+// (gemmAccumulatorFragment with GemmArch::CDNA); each wavefront walks K in
+// steps of 16 and issues v_mfma_f32_16x16x16{f16,bf16_1k} per 16 x 16 tile
+// of its part of C.
+//
+// Operand lanes (CDNA3 ISA, "dependent and independent matrix operands" of
+// the 16x16x16 instructions): lane l of srcA holds row i = l % 16 at
+// k = 4 (l / 16) .. +3, lane l of srcB column j = l % 16 at the same k, and
+// lane l of the result D rows 4 (l / 16) .. +3 of column j = l % 16. The
+// printer passes B as srcA and A as srcB, so D = (A B)^T and lane l holds
+// C[l % 16][4 (l / 16) + r]: consecutive columns of C in its 4 registers,
+// the layout mfmaAtomC() gives the accumulator.
+//
+//===----------------------------------------------------------------------===//
+
+#include "EmitterImpl.h"
+
+using namespace mlir;
+using namespace tlc;
+using namespace tlc::tile;
+using namespace tlc::target;
+using namespace tlc::target::cuda_detail;
+
+LogicalResult Emitter::emitMfmaGemm(GemmOp op) {
+  beginOp(op, "T.gemm");
+  auto aType = cast<BufferType>(op.getA().getType());
+  auto bType = cast<BufferType>(op.getB().getType());
+  auto cType = cast<BufferType>(op.getC().getType());
+  Type ab = aType.getElementType(), acc = cType.getElementType();
+  if (!(ab.isF16() || ab.isBF16()) || !acc.isF32() ||
+      bType.getElementType() != ab) {
+    op.emitError("the HIP target lowers T.gemm for f16/bf16 operands with an "
+                 "f32 accumulator (v_mfma_f32_16x16x16f16 / _bf16_1k); 8-bit "
+                 "MFMA is not generated yet");
+    return failure();
+  }
+  Value a = op.getA(), b = op.getB(), c = op.getC();
+  if (!isSharedScope(scopeOf(rootOf(a))) ||
+      !isSharedScope(scopeOf(rootOf(b)))) {
+    op.emitError("T.gemm: the HIP target needs A and B in shared memory "
+                 "(LDS); register operands are not generated yet");
+    return failure();
+  }
+  auto cIt = fragments.find(c);
+  if (cIt == fragments.end()) {
+    op.emitError("T.gemm needs a whole fragment accumulator");
+    return failure();
+  }
+  const FragmentInfo &C = cIt->second;
+  bool transA = op.getTransposeA(), transB = op.getTransposeB();
+  auto matrix = [](BufferType t) {
+    SmallVector<int64_t> s(t.getShape().begin(), t.getShape().end());
+    while (s.size() > 2 && s.front() == 1)
+      s.erase(s.begin());
+    return s;
+  };
+  SmallVector<int64_t> as = matrix(aType), bs = matrix(bType);
+  int64_t m = C.shape[0], n = C.shape[1];
+  int64_t k = transA ? as[0] : as[1];
+  if ((transB ? bs[1] : bs[0]) != k || k % 16 != 0) {
+    op.emitError("T.gemm: K must agree and be a multiple of 16");
+    return failure();
+  }
+  const int64_t wave = lang.warpSize;
+  const layout::FragmentOrigin &origin = C.layout.getOrigin();
+  int64_t warpRows = origin.warpRows, warpCols = origin.warpCols;
+  if (warpRows <= 0 || warpCols <= 0 ||
+      warpRows * warpCols * wave != numThreads) {
+    op.emitError() << "T.gemm: the accumulator has no MFMA wavefront grid "
+                      "for this block ("
+                   << numThreads << " threads, wavefronts of " << wave << ")";
+    return failure();
+  }
+  int64_t warpM = m / warpRows, warpN = n / warpCols;
+  if (warpM % 16 || warpN % 16) {
+    op.emitError("T.gemm: wavefront tiles must be multiples of 16 x 16");
+    return failure();
+  }
+  int64_t mTiles = warpM / 16, nTiles = warpN / 16;
+
+  // Accumulator registers of tile (mi, ni): base + q for its 4 values.
+  auto cCoord = [&](int64_t t, int64_t mi, int64_t ni, int64_t q) {
+    int64_t w = t / wave, lane = t % wave;
+    int64_t wm = w % warpRows, wn = w / warpRows;
+    return SmallVector<int64_t>{wm * warpM + mi * 16 + lane % 16,
+                                wn * warpN + ni * 16 + 4 * (lane / 16) + q};
+  };
+  SmallVector<BitLinear> cq;
+  for (int64_t q = 0; q < 4; ++q) {
+    FailureOr<BitLinear> f = fitGemmRegisters(
+        C, {mTiles, nTiles}, numThreads,
+        [&](int64_t t, ArrayRef<int64_t> p) {
+          return cCoord(t, p[0], p[1], q);
+        },
+        op, "accumulator", "MFMA");
+    if (failed(f))
+      return failure();
+    cq.push_back(*f);
+  }
+  for (int64_t q = 1; q < 4; ++q)
+    if (cq[q].base[0] != cq[0].base[0] + q || cq[q].coef != cq[0].coef) {
+      op.emitError("T.gemm: the accumulator layout does not keep each MFMA's "
+                   "four values in consecutive registers");
+      return failure();
+    }
+
+  FailureOr<std::string> st = storageType(ab, op);
+  if (failed(st))
+    return failure();
+  std::string wv = fresh("wave"), lane = fresh("lane"), wm = fresh("wm"),
+              wn = fresh("wn"), kk = fresh("kk"), mi = fresh("mi"),
+              ni = fresh("ni"), r = fresh("r");
+  open("");
+  if (op.getClearAccum()) {
+    std::string i = fresh("i");
+    line("#pragma unroll");
+    line("for (int " + i + " = 0; " + i + " < " + Twine(C.regs) + "; ++" + i +
+         ") " + expr(c) + "[" + i + "] = 0.0f;");
+  }
+  line("const int " + wv + " = tid / " + Twine(wave) + ", " + lane +
+       " = tid % " + Twine(wave) + ";");
+  line("const int " + wm + " = " + wv + " % " + Twine(warpRows) + ", " + wn +
+       " = " + wv + " / " + Twine(warpRows) + ";  // wavefront grid " +
+       Twine(warpRows) + " x " + Twine(warpCols));
+  // The element of a shared operand at (row, col) of its matrix.
+  auto element = [&](Value buf, const std::string &row,
+                     const std::string &col) -> FailureOr<std::string> {
+    auto t = cast<BufferType>(buf.getType());
+    SmallVector<std::string> idx(t.getRank(), "0");
+    idx[t.getRank() - 2] = row;
+    idx[t.getRank() - 1] = col;
+    FailureOr<RootAccess> access = resolve(buf, idx, op);
+    if (failed(access))
+      return failure();
+    return lvalue(*access, op);
+  };
+  std::string kLane = "(" + kk + " * 16 + 4 * (" + lane + " / 16) + " + r + ")";
+  std::string mRow = "(" + wm + " * " + std::to_string(warpM) + " + " + mi +
+                     " * 16 + " + lane + " % 16)";
+  std::string nCol = "(" + wn + " * " + std::to_string(warpN) + " + " + ni +
+                     " * 16 + " + lane + " % 16)";
+  FailureOr<std::string> aElem =
+      transA ? element(a, kLane, mRow) : element(a, mRow, kLane);
+  FailureOr<std::string> bElem =
+      transB ? element(b, nCol, kLane) : element(b, kLane, nCol);
+  if (failed(aElem) || failed(bElem))
+    return failure();
+  line("#pragma unroll");
+  open("for (int " + kk + " = 0; " + kk + " < " + Twine(k / 16) + "; ++" + kk +
+       ")");
+  std::string aVals = fresh("aLanes"), bVals = fresh("bLanes");
+  line("// this lane's A[m][k .. k + 3] and B[k .. k + 3][n] of each tile");
+  line(*st + " " + aVals + "[" + Twine(mTiles) + "][4], " + bVals + "[" +
+       Twine(nTiles) + "][4];");
+  auto fill = [&](const std::string &vals, const std::string &tile,
+                  int64_t tiles, const std::string &elem) {
+    line("#pragma unroll");
+    open("for (int " + tile + " = 0; " + tile + " < " + Twine(tiles) + "; ++" +
+         tile + ")");
+    line("#pragma unroll");
+    line("for (int " + r + " = 0; " + r + " < 4; ++" + r + ") " + vals + "[" +
+         tile + "][" + r + "] = " + elem + ";");
+    close();
+  };
+  fill(aVals, mi, mTiles, *aElem);
+  fill(bVals, ni, nTiles, *bElem);
+  line("#pragma unroll");
+  open("for (int " + mi + " = 0; " + mi + " < " + Twine(mTiles) + "; ++" + mi +
+       ")");
+  line("#pragma unroll");
+  line("for (int " + ni + " = 0; " + ni + " < " + Twine(nTiles) + "; ++" + ni +
+       ") " + ns + "mfmaF32x16x16x16(&" + expr(c) + "[" +
+       cq[0].expr(0, {mi, ni}) + "], " + bVals + "[" + ni + "], " + aVals +
+       "[" + mi + "]);");
+  close();
+  close();
+  close();
+  return success();
+}
