@@ -35,6 +35,12 @@ if os.path.exists("/dev/nvidiactl") or os.path.exists("/proc/driver/nvidia/versi
     config.available_features.add("cuda")
 if os.path.exists("/dev/kfd"):
     config.available_features.add("hip")
+# "hip-toolchain": clang-22's AMDGPU back end can link code objects (lld-22)
+# and ROCm's device libraries are installed (.ci/setup installs both).
+if os.path.exists("/usr/lib/llvm-22/bin/ld.lld") and (
+        os.path.exists("/usr/lib/x86_64-linux-gnu/amdgcn/bitcode/ocml.bc")
+        or os.environ.get("TLC_ROCM_DEVICE_LIBS")):
+    config.available_features.add("hip-toolchain")
 if os.path.exists("/usr/local/cuda/bin/nvcc"):
     config.available_features.add("nvcc")
 if glob.glob("/usr/local/cuda/lib64/libnvrtc.so*") and os.path.exists(

@@ -7,7 +7,9 @@ For each program, at the small ragged sizes of tests/cpu/run_examples.py
   1. tlc-build FILE --target=cpu -o REF                     (the reference)
   2. tlc-build FILE --target=cuda:ARCH -o ART   for ARCH in sm_80, sm_90a
      (TLC_NVCC=tests/sim/nvcc-stand-in.sh: the sim device needs NAME.cu and
-     NAME.json, not a cubin)
+     NAME.json, not a cubin); with --hip, --target=hip:gfx90a and
+     hip:gfx942 instead (real code objects from clang's AMDGPU back end,
+     and NAME.hip, which the sim device runs with wavefronts of 64)
   3. tlc-run ART --device sim --verify --reference REF      (every kernel)
 
 A program passes when every kernel runs on the simulator with no racecheck,
@@ -17,7 +19,7 @@ not built (with the first error line) and do not fail the run; --strict
 makes them fail. Usage:
 
   run_sim.py --bin BUILD/bin (--examples | --conformance) [--only NAME]...
-             [--arch sm_80] [--keep DIR] [-v]
+             [--arch sm_80 | --arch hip:gfx942 | --hip] [--keep DIR] [-v]
 """
 
 import argparse
@@ -109,13 +111,14 @@ def run_program(path, build_defs, run_defs, archs, bindir, workdir, threads):
     skipped, ran, same, seen_sources = [], 0, [], []
     for arch in archs:
         art = os.path.join(workdir, arch)
-        rc, out = run([build, path, f"--target=cuda:{arch}", "-o", art] + defs, log, env)
+        target = arch if ":" in arch else f"cuda:{arch}"
+        rc, out = run([build, path, f"--target={target}", "-o", art] + defs, log, env)
         if rc != 0:
-            skipped.append(f"cuda:{arch}: " + first_error(out))
+            skipped.append(f"{target}: " + first_error(out))
             continue
         ran += 1
         sources = {f: open(os.path.join(art, f)).read()
-                   for f in sorted(os.listdir(art)) if f.endswith(".cu")}
+                   for f in sorted(os.listdir(art)) if f.endswith((".cu", ".hip"))}
         if sources in seen_sources:
             same.append(arch)
             continue
@@ -139,7 +142,7 @@ def run_program(path, build_defs, run_defs, archs, bindir, workdir, threads):
     if skipped:
         notes.append(f"not built for {'; '.join(skipped)}")
     if same:
-        notes.append(f"{', '.join(same)}: the same CUDA source, run once")
+        notes.append(f"{', '.join(same)}: the same generated source, run once")
     return "pass" + (f" ({'; '.join(notes)})" if notes else ""), log
 
 
@@ -151,14 +154,18 @@ def main():
     group.add_argument("--examples", action="store_true")
     group.add_argument("--conformance", action="store_true")
     parser.add_argument("--only", action="append", default=[])
-    parser.add_argument("--arch", action="append", default=[])
+    parser.add_argument("--arch", action="append", default=[],
+                        help="sm_80, sm_90a, ... or a whole target (hip:gfx942)")
+    parser.add_argument("--hip", action="store_true",
+                        help="build for hip:gfx90a and hip:gfx942")
     parser.add_argument("--keep")
     parser.add_argument("--strict", action="store_true",
                         help="programs that do not build fail the run")
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("-v", "--verbose", action="store_true")
     args = parser.parse_args()
-    archs = args.arch or ["sm_80", "sm_90a"]
+    archs = args.arch or (["hip:gfx90a", "hip:gfx942"] if args.hip
+                          else ["sm_80", "sm_90a"])
     programs = []
     if args.examples:
         for name, case in CASES.items():

@@ -14,8 +14,8 @@
 //                    preceded by a `==> FILE <==` header line.
 //     --check, --emit=tile|hints, --verify-diagnostics   analysis (TLCDriver)
 //     --emit=lowered  the IR after the target's lowering passes
-//     --emit=cuda|cpp the generated CUDA / CPU C++ of every instance, written
-//                    nowhere (--emit=hip: the HIP back end does not exist yet)
+//     --emit=cuda|hip|cpp the generated CUDA / HIP / CPU C++ of every
+//                    instance, written nowhere
 //     -o DIR         artifacts of every instance (source, binary, manifest)
 //     --print-ir-after-all, --print-ir-after=PASS   with -o or
 //                    --emit=lowered|cuda: the module after each lowering pass,
@@ -46,6 +46,7 @@
 #include "tlc/Syntax/SyntaxTree.h"
 #include "tlc/Target/CUDA/CUDAEmitter.h"
 #include "tlc/Target/CUDA/CUDATarget.h"
+#include "tlc/Target/HIP/HIPTarget.h"
 #include "tlc/Target/Cpp/CppEmitter.h"
 #include "tlc/Target/Cpp/CpuTarget.h"
 #include "tlc/Target/Cpp/KernelInterface.h"
@@ -106,14 +107,17 @@ struct BackendDiagnostics {
 /// several architectures) is analysed as its oldest architecture, with the
 /// smallest shared-memory budget of the list, so the code fits all of them.
 std::optional<eval::TargetInfo> analysisTarget(llvm::StringRef spec) {
-  if (!spec.starts_with("cuda:") || !spec.contains(','))
+  llvm::StringRef prefix = spec.starts_with("cuda:")  ? "cuda:"
+                           : spec.starts_with("hip:") ? "hip:"
+                                                      : "";
+  if (prefix.empty() || !spec.contains(','))
     return eval::TargetInfo::parse(spec);
   llvm::SmallVector<llvm::StringRef, 4> archs;
-  spec.drop_front(5).split(archs, ',');
+  spec.drop_front(prefix.size()).split(archs, ',');
   std::optional<eval::TargetInfo> result;
   for (llvm::StringRef arch : archs) {
     std::optional<eval::TargetInfo> t =
-        eval::TargetInfo::parse(("cuda:" + arch.trim()).str());
+        eval::TargetInfo::parse((prefix + arch.trim()).str());
     if (!t)
       return std::nullopt;
     if (!result) {
@@ -121,7 +125,8 @@ std::optional<eval::TargetInfo> analysisTarget(llvm::StringRef spec) {
       continue;
     }
     int64_t shared = std::min(result->sharedMemoryBytes, t->sharedMemoryBytes);
-    if (t->name < result->name) // "cuda:sm_80" < "cuda:sm_86" < "cuda:sm_90a"
+    // "cuda:sm_80" < "cuda:sm_86" < "cuda:sm_90a"; "hip:gfx90a" < "hip:gfx942"
+    if (t->name < result->name)
       result = t;
     result->sharedMemoryBytes = shared;
   }
@@ -133,6 +138,20 @@ std::optional<eval::TargetInfo> analysisTarget(llvm::StringRef spec) {
 bool readCudaArchitectures(llvm::StringRef what, llvm::StringRef targetName,
                            std::vector<std::string> &archs) {
   auto parsed = target::parseCudaArchitectures(targetName.drop_front(5));
+  if (!parsed) {
+    llvm::errs() << "tlc-build: error: " << what << ": --target=" << targetName
+                 << ": " << llvm::toString(parsed.takeError()) << "\n";
+    return false;
+  }
+  archs = std::move(*parsed);
+  return true;
+}
+
+/// The CDNA architectures of `hip:A,B,...` into \p archs; false after an
+/// error line naming \p what when one is unknown.
+bool readHipArchitectures(llvm::StringRef what, llvm::StringRef targetName,
+                          std::vector<std::string> &archs) {
+  auto parsed = target::parseHipArchitectures(targetName.drop_front(4));
   if (!parsed) {
     llvm::errs() << "tlc-build: error: " << what << ": --target=" << targetName
                  << ": " << llvm::toString(parsed.takeError()) << "\n";
@@ -202,14 +221,18 @@ int buildArtifacts(driver::Driver &drv, llvm::ArrayRef<std::string> inputs,
                    const BuildPlan &plan) {
   const driver::DriverOptions &opts = drv.getOptions();
   bool isCuda = targetName.starts_with("cuda:");
-  if (targetName != "cpu" && !isCuda) {
+  bool isHip = targetName.starts_with("hip:");
+  if (targetName != "cpu" && !isCuda && !isHip) {
     llvm::errs() << "tlc-build: error: -o: --target=" << targetName
-                 << " does not write artifacts yet (cpu and cuda:sm_80, "
-                    "cuda:sm_86, cuda:sm_89, cuda:sm_90a do)\n";
+                 << " does not write artifacts (cpu, cuda:sm_80, cuda:sm_86, "
+                    "cuda:sm_89, cuda:sm_90a, hip:gfx90a, hip:gfx942 and "
+                    "hip:gfx950 do)\n";
     return 2;
   }
   std::vector<std::string> archs;
   if (isCuda && !readCudaArchitectures("-o", targetName, archs))
+    return 2;
+  if (isHip && !readHipArchitectures("-o", targetName, archs))
     return 2;
   std::vector<driver::FileResult> results;
   if (!analyzeInputs(drv, inputs, results, !plan.instance.empty()))
@@ -254,6 +277,15 @@ int buildArtifacts(driver::Driver &drv, llvm::ArrayRef<std::string> inputs,
     if (mlir::failed(driver::lowerForTarget(*r.analysis.module, targetName,
                                             lowering))) {
       anyError = true;
+      continue;
+    }
+    if (isHip) {
+      target::HipBuildOptions build;
+      build.arch = targetName.drop_front(4).str();
+      build.emit.lineDirectives = lineDirectives;
+      build.log = &llvm::outs();
+      anyError |= mlir::failed(
+          target::buildHipArtifacts(*r.analysis.module, outDir, build));
       continue;
     }
     if (isCuda) {
@@ -404,9 +436,11 @@ int emitGenerated(driver::Driver &drv, llvm::ArrayRef<std::string> inputs,
   const driver::DriverOptions &opts = drv.getOptions();
   llvm::StringRef kernelFilter = opts.eval.kernelFilter;
   bool isCuda = targetName.starts_with("cuda:");
-  if (kind == "hip") {
-    llvm::errs() << "tlc-build: error: --emit=hip: the HIP back end does not "
-                    "exist yet\n";
+  bool isHip = targetName.starts_with("hip:");
+  if (kind == "hip" && !isHip) {
+    llvm::errs() << "tlc-build: error: --emit=hip needs a HIP --target "
+                    "(hip:gfx90a, hip:gfx942, hip:gfx950), not '"
+                 << targetName << "'\n";
     return 2;
   }
   if (kind == "lowered" && !driver::hasLoweredLevel(targetName)) {
@@ -426,9 +460,12 @@ int emitGenerated(driver::Driver &drv, llvm::ArrayRef<std::string> inputs,
                     "C++; use --target=cpu\n";
     return 2;
   }
-  std::vector<std::string> cudaArchs;
+  std::vector<std::string> cudaArchs, hipArchs;
   if (isCuda &&
       !readCudaArchitectures(("--emit=" + kind).str(), targetName, cudaArchs))
+    return 2;
+  if (isHip &&
+      !readHipArchitectures(("--emit=" + kind).str(), targetName, hipArchs))
     return 2;
   std::vector<driver::FileResult> results;
   if (!analyzeInputs(drv, inputs, results))
@@ -469,6 +506,12 @@ int emitGenerated(driver::Driver &drv, llvm::ArrayRef<std::string> inputs,
         emit.minComputeCapability = cc;
       anyError |= mlir::failed(
           target::translateModuleToCuda(module, os, emit, kernelFilter));
+    } else if (kind == "hip") {
+      target::CudaEmitOptions emit;
+      emit.lineDirectives = lineDirectives;
+      anyError |= mlir::failed(target::translateModuleToCuda(
+          module, os, target::getHipEmitOptions(hipArchs, emit),
+          kernelFilter));
     } else {
       anyError |= mlir::failed(
           target::translateModuleToCpp(module, os, {}, kernelFilter));
@@ -532,8 +575,8 @@ int main(int argc, char **argv) {
   // --verify-diagnostics and their modifiers.
   emitHelp += " tile (Tile IR of every kernel instance) hints (buffer, tensor,"
               " launch and pipeline facts as JSON) lowered (the IR after the"
-              " target's lowering passes) cuda|cpp (the generated source of"
-              " the CUDA or CPU target, written nowhere) hip (not yet)";
+              " target's lowering passes) cuda|hip|cpp (the generated source of"
+              " the CUDA, HIP or CPU target, written nowhere)";
   emit.setDescription(emitHelp);
   cl::opt<bool> check("check",
                       cl::desc("Parse, evaluate and check every kernel "

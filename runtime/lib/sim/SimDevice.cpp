@@ -130,6 +130,15 @@ llvm::Error writeFile(llvm::StringRef file, llvm::StringRef contents) {
   return llvm::Error::success();
 }
 
+/// The file name of the generated source of \p m: NAME.cu (CUDA) or
+/// NAME.hip (HIP).
+std::string sourceName(const artifact::Manifest &m) {
+  if (!m.generatedSource.empty())
+    return path::filename(m.generatedSource).str();
+  return m.name + (llvm::StringRef(m.target).starts_with("hip") ? ".hip"
+                                                                 : ".cu");
+}
+
 /// Compiles \p source (the text of NAME.cu) with the entries \p entries into
 /// a shared object; returns its path (from the cache when present).
 llvm::Expected<std::string>
@@ -139,8 +148,13 @@ compileForSim(const artifact::Manifest &m, llvm::StringRef artifactDir,
   auto compiler = findSimCompiler();
   if (!compiler)
     return compiler.takeError();
-  std::string unit = "#include \"tlc_sim/launch.h\"\n#include \"" + m.name +
-                     ".cu\"\nTLC_SIM_BEGIN_ENTRIES\n";
+  // HIP sources are written for wavefronts of 64.
+  std::string unit =
+      std::string(llvm::StringRef(m.target).starts_with("hip")
+                      ? "#define TLC_SIM_WARP_SIZE 64\n"
+                      : "") +
+      "#include \"tlc_sim/launch.h\"\n#include \"" + sourceName(m) +
+      "\"\nTLC_SIM_BEGIN_ENTRIES\n";
   for (const std::string &e : entries)
     unit += "TLC_SIM_ENTRY(" + e + ")\n";
   unit += "TLC_SIM_END_ENTRIES\n";
@@ -166,7 +180,7 @@ compileForSim(const artifact::Manifest &m, llvm::StringRef artifactDir,
   path::append(dir, key);
   llvm::SmallString<256> object(dir), copy(dir);
   path::append(object, m.name + ".so");
-  path::append(copy, m.name + ".cu");
+  path::append(copy, sourceName(m));
   sourceCopy = copy.str().str();
   if (fs::exists(object))
     return object.str().str();
@@ -210,8 +224,8 @@ compileForSim(const artifact::Manifest &m, llvm::StringRef artifactDir,
       text = (*buf)->getBuffer().str();
     if (text.size() > 4000)
       text = text.substr(0, 4000) + "\n...";
-    return makeError("the sim device could not compile '" + m.name +
-                     ".cu' for the host (" +
+    return makeError("the sim device could not compile '" + sourceName(m) +
+                     "' for the host (" +
                      (why.empty() ? "exit status " + std::to_string(rc) : why) +
                      "): " + llvm::join(argv, " ") + "\n" + text);
   }
@@ -389,7 +403,7 @@ private:
     std::string fallback;
     for (uint32_t i = 0; i < frames->getNumberOfFrames(); ++i) {
       const llvm::DILineInfo &f = frames->getFrame(i);
-      if (path::filename(f.FileName) == m_name() + ".cu")
+      if (path::filename(f.FileName) == sourceName(manifest))
         return withDsl(f.Line);
       if (fallback.empty() && f.Line)
         fallback =
@@ -401,7 +415,7 @@ private:
   std::string m_name() const { return manifest.name; }
 
   std::string withDsl(unsigned line) {
-    std::string text = manifest.name + ".cu:" + std::to_string(line);
+    std::string text = sourceName(manifest) + ":" + std::to_string(line);
     const artifact::SourceMapEntry *best = nullptr;
     for (const artifact::SourceMapEntry &e : manifest.sourceMap)
       if (e.generatedLine <= line &&
@@ -469,11 +483,11 @@ class SimDevice final : public Device {
 public:
   llvm::StringRef getKind() const override { return "sim"; }
   std::string describe() const override {
-    return "sim (CUDA semantics on the host: warps of 32, racecheck, "
-           "memcheck, synccheck)";
+    return "sim (CUDA and HIP semantics on the host: warps of 32, "
+           "wavefronts of 64, racecheck, memcheck, synccheck)";
   }
   bool canRun(llvm::StringRef target) const override {
-    return target.starts_with("cuda");
+    return target.starts_with("cuda") || target.starts_with("hip");
   }
   llvm::Expected<void *> allocate(size_t bytes) override {
     void *p = sim::Arena::get().allocate(bytes);
@@ -500,11 +514,10 @@ SimDevice::loadKernel(const artifact::Manifest &m, llvm::StringRef dir) {
   if (!canRun(m.target))
     return makeError("kernel '" + m.name + "' was built for target '" +
                      m.target +
-                     "'; the sim device runs CUDA artifacts (tlc-build "
-                     "--target=cuda:sm_80 -o DIR)");
+                     "'; the sim device runs CUDA and HIP artifacts "
+                     "(tlc-build --target=cuda:sm_80 or hip:gfx942 -o DIR)");
   llvm::SmallString<256> cu(dir);
-  path::append(cu,
-               m.generatedSource.empty() ? m.name + ".cu" : m.generatedSource);
+  path::append(cu, sourceName(m));
   auto source = llvm::MemoryBuffer::getFile(cu);
   if (!source)
     return makeError("cannot read the generated source '" + cu +

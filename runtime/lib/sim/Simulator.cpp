@@ -142,7 +142,7 @@ struct Thread {
   unsigned barrier = 0;
   // Warp collective being waited at.
   const char *op = nullptr;
-  uint32_t mask = 0;
+  uint64_t mask = 0;
   tlc_sim_warp_fn fn = nullptr;
   void *data = nullptr;
   // cp.async queue: copies, and the number of groups committed so far.
@@ -256,7 +256,8 @@ public:
     shadow.resize(sharedBytes ? sharedBytes : 1);
     clock.resize(numThreads);
     base.resize(numThreads);
-    warpArrived.resize((numThreads + 31) / 32);
+    warpSize = launch.kernel->warpSize;
+    warpArrived.resize((numThreads + warpSize - 1) / warpSize);
   }
 
   bool valid() const {
@@ -315,7 +316,7 @@ public:
   bool access(const void *address, uint32_t bytes, int kind, int32_t thread,
               uint64_t where);
   void barrierArrive(uint32_t id, uint32_t count, uint64_t where);
-  void warpCollective(const char *op, uint32_t mask, tlc_sim_warp_fn fn,
+  void warpCollective(const char *op, uint64_t mask, tlc_sim_warp_fn fn,
                       void *data, uint64_t where);
   void cpAsync(void *dst, const void *src, uint32_t bytes, uint32_t srcBytes,
                uint64_t where);
@@ -376,6 +377,8 @@ private:
   // barrier, and per-thread knowledge from partial (named) barriers.
   std::vector<uint32_t> clock, base, overlay;
   Barrier barriers[16];
+  /// Threads per warp (32) or wavefront (64) of the kernel's language.
+  unsigned warpSize = 32;
   /// Lanes of each warp waiting at a warp collective.
   std::vector<unsigned> warpArrived;
 };
@@ -555,11 +558,13 @@ void Worker::barrierArrive(uint32_t id, uint32_t count, uint64_t where) {
   yield();
 }
 
-void Worker::warpCollective(const char *op, uint32_t mask, tlc_sim_warp_fn fn,
+void Worker::warpCollective(const char *op, uint64_t mask, tlc_sim_warp_fn fn,
                             void *data, uint64_t where) {
   Thread &t = *current;
-  unsigned warp = t.linear / 32, lane = t.linear % 32;
-  unsigned warpBase = warp * 32;
+  unsigned warp = t.linear / warpSize, lane = t.linear % warpSize;
+  unsigned warpBase = warp * warpSize;
+  if (warpSize < 64)
+    mask &= (uint64_t(1) << warpSize) - 1;
   if (!(mask >> lane & 1u))
     trap("synccheck",
          std::string(op) + " by a lane outside its own mask, " +
@@ -572,12 +577,12 @@ void Worker::warpCollective(const char *op, uint32_t mask, tlc_sim_warp_fn fn,
   t.fn = fn;
   t.data = data;
   // Most arrivals are not the last: only then is the mask checked.
-  if (++warpArrived[warp] < unsigned(__builtin_popcount(mask))) {
+  if (++warpArrived[warp] < unsigned(__builtin_popcountll(mask))) {
     yield();
     return;
   }
-  void *lanes[32] = {};
-  for (unsigned l = 0; l < 32; ++l) {
+  void *lanes[64] = {};
+  for (unsigned l = 0; l < warpSize; ++l) {
     if (!(mask >> l & 1u))
       continue;
     if (warpBase + l >= numThreads)
@@ -602,10 +607,10 @@ void Worker::warpCollective(const char *op, uint32_t mask, tlc_sim_warp_fn fn,
                o.op + " by " + threadName(o.linear) + " at {1}",
            where, o.where);
     lanes[l] = o.data;
-    if (l == 31 || (mask >> (l + 1)) == 0) {
+    if (l == warpSize - 1 || (mask >> (l + 1)) == 0) {
       // Everyone arrived.
       std::vector<unsigned> participants;
-      for (unsigned p = 0; p < 32; ++p)
+      for (unsigned p = 0; p < warpSize; ++p)
         if (mask >> p & 1u) {
           threads[warpBase + p].state = State::Runnable;
           participants.push_back(warpBase + p);
@@ -903,7 +908,7 @@ int apiAccess(const void *a, uint32_t n, int kind, int32_t thread,
 void apiBarrier(uint32_t id, uint32_t count, uint64_t where) {
   currentWorker->barrierArrive(id, count, where);
 }
-void apiCollective(const char *op, uint32_t mask, tlc_sim_warp_fn fn,
+void apiCollective(const char *op, uint64_t mask, tlc_sim_warp_fn fn,
                    void *data, uint64_t where) {
   currentWorker->warpCollective(op, mask, fn, data, where);
 }

@@ -23,7 +23,7 @@
 
 #include <stdint.h>
 
-#define TLC_SIM_ABI_VERSION 1
+#define TLC_SIM_ABI_VERSION 2
 #define TLC_SIM_WHERE_LINE (1ull << 63)
 
 #ifdef __cplusplus
@@ -39,8 +39,9 @@ typedef struct tlc_sim_indices {
 } tlc_sim_indices;
 
 /* A warp collective: called once, by the last lane to arrive, with every
- * participating lane's data (null for lanes outside \p laneMask). */
-typedef void (*tlc_sim_warp_fn)(void *const *laneData, uint32_t laneMask,
+ * participating lane's data (null for lanes outside \p laneMask; bit l is
+ * lane l of the warp of 32 or wavefront of 64). */
+typedef void (*tlc_sim_warp_fn)(void *const *laneData, uint64_t laneMask,
                                 uint32_t warpBaseThread, uint64_t where);
 
 /* What the simulator offers the kernel. */
@@ -62,7 +63,7 @@ typedef struct tlc_sim_host_api {
   /* Waits until every lane of \p laneMask has reached a collective named
    * \p op (a string literal: same pointer, same collective); the last one
    * runs \p fn. \p laneData is this lane's in/out record. */
-  void (*warpCollective)(const char *op, uint32_t laneMask, tlc_sim_warp_fn fn,
+  void (*warpCollective)(const char *op, uint64_t laneMask, tlc_sim_warp_fn fn,
                          void *laneData, uint64_t where);
   /* cp.async of \p bytes (copying \p srcBytes of them, zero-filling the
    * rest), performed when a wait covers its group. */
@@ -93,6 +94,9 @@ typedef struct tlc_sim_kernel_api {
   uint32_t sharedCapacity;
   uint32_t numEntries;
   const tlc_sim_entry *entries;
+  /* Threads per warp the source was written for: 32 (CUDA) or 64 (HIP
+   * wavefronts). */
+  uint32_t warpSize;
 } tlc_sim_kernel_api;
 
 #ifdef __cplusplus

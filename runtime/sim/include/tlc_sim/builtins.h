@@ -120,7 +120,10 @@ TLC_SIM_UNCHECKED inline unsigned linearThread() {
 #define blockIdx (::tlc::sim::index(1))
 #define blockDim (::tlc::sim::index(2))
 #define gridDim (::tlc::sim::index(3))
-#define warpSize 32
+#ifndef TLC_SIM_WARP_SIZE
+#define TLC_SIM_WARP_SIZE 32
+#endif
+#define warpSize TLC_SIM_WARP_SIZE
 
 // Generated kernels are extern "C" and declare `extern __shared__ ... smem[]`
 // in their body, which names this array.
@@ -244,9 +247,9 @@ inline int shuffleSource(int mode, int lane, int operand, int width) {
 }
 
 template <int Mode>
-TLC_SIM_UNCHECKED void shuffleRun(void *const *lanes, uint32_t mask, uint32_t,
+TLC_SIM_UNCHECKED void shuffleRun(void *const *lanes, uint64_t mask, uint32_t,
                                   uint64_t where) {
-  for (int l = 0; l < 32; ++l) {
+  for (int l = 0; l < TLC_SIM_WARP_SIZE; ++l) {
     if (!lanes[l])
       continue;
     auto *me = static_cast<ShuffleLane *>(lanes[l]);
@@ -265,7 +268,7 @@ inline const char *const kShuffleNames[4] = {
     "shfl.sync.idx", "shfl.sync.up", "shfl.sync.down", "shfl.sync.bfly"};
 
 template <int Mode, typename T>
-TLC_SIM_UNCHECKED T shuffle(unsigned mask, T value, int operand, int width,
+TLC_SIM_UNCHECKED T shuffle(uint64_t mask, T value, int operand, int width,
                             uint64_t where) {
   static_assert(sizeof(T) <= 8, "shuffles move 2, 4 or 8 bytes");
   ShuffleLane me{};
@@ -280,25 +283,25 @@ TLC_SIM_UNCHECKED T shuffle(unsigned mask, T value, int operand, int width,
 
 struct VoteLane {
   int predicate;
-  uint32_t ballot;
+  uint64_t ballot;
 };
-TLC_SIM_UNCHECKED inline void voteRun(void *const *lanes, uint32_t mask,
+TLC_SIM_UNCHECKED inline void voteRun(void *const *lanes, uint64_t mask,
                                       uint32_t, uint64_t) {
-  uint32_t ballot = 0;
-  for (int l = 0; l < 32; ++l)
+  uint64_t ballot = 0;
+  for (int l = 0; l < TLC_SIM_WARP_SIZE; ++l)
     if (lanes[l] && static_cast<VoteLane *>(lanes[l])->predicate)
-      ballot |= 1u << l;
-  for (int l = 0; l < 32; ++l)
+      ballot |= uint64_t(1) << l;
+  for (int l = 0; l < TLC_SIM_WARP_SIZE; ++l)
     if (lanes[l])
       static_cast<VoteLane *>(lanes[l])->ballot = ballot & mask;
 }
-TLC_SIM_UNCHECKED inline uint32_t ballot(unsigned mask, int predicate,
+TLC_SIM_UNCHECKED inline uint64_t ballot(uint64_t mask, int predicate,
                                          uint64_t where) {
   VoteLane me{predicate != 0, 0};
   api->warpCollective("vote.sync", mask, &voteRun, &me, where);
   return me.ballot;
 }
-TLC_SIM_UNCHECKED inline void syncWarpRun(void *const *, uint32_t, uint32_t,
+TLC_SIM_UNCHECKED inline void syncWarpRun(void *const *, uint64_t, uint32_t,
                                           uint64_t) {}
 
 } // namespace sim
@@ -324,13 +327,13 @@ TLC_SIM_PRIMITIVE T __shfl_xor_sync(unsigned mask, T v, int laneMask,
   return tlc::sim::shuffle<3>(mask, v, laneMask, width, TLC_SIM_HERE);
 }
 TLC_SIM_PRIMITIVE inline unsigned __ballot_sync(unsigned mask, int pred) {
-  return tlc::sim::ballot(mask, pred, TLC_SIM_HERE);
+  return unsigned(tlc::sim::ballot(mask, pred, TLC_SIM_HERE));
 }
 TLC_SIM_PRIMITIVE inline int __any_sync(unsigned mask, int pred) {
   return tlc::sim::ballot(mask, pred, TLC_SIM_HERE) != 0;
 }
 TLC_SIM_PRIMITIVE inline int __all_sync(unsigned mask, int pred) {
-  return tlc::sim::ballot(mask, pred, TLC_SIM_HERE) == mask;
+  return tlc::sim::ballot(mask, pred, TLC_SIM_HERE) == uint64_t(mask);
 }
 TLC_SIM_PRIMITIVE inline void __syncwarp(unsigned mask = 0xffffffffu) {
   tlc::sim::api->warpCollective("bar.warp.sync", mask, &tlc::sim::syncWarpRun,

@@ -58,7 +58,8 @@ TLC_SIM_UNCHECKED inline unsigned char *sharedMemory() { return smem; }
                                               ::tlc::sim::kSharedCapacity,     \
                                               sizeof(tlcSimEntries) /          \
                                                   sizeof(tlcSimEntries[0]),    \
-                                              tlcSimEntries};                  \
+                                              tlcSimEntries,                   \
+                                              TLC_SIM_WARP_SIZE};              \
     return &kernel;                                                            \
   }
 

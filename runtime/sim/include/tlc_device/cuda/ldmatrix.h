@@ -31,7 +31,7 @@ struct LdmatrixLane {
 };
 
 template <int N, bool Trans>
-TLC_SIM_UNCHECKED void ldmatrixRun(void *const *lanes, uint32_t, uint32_t base,
+TLC_SIM_UNCHECKED void ldmatrixRun(void *const *lanes, uint64_t, uint32_t base,
                                    uint64_t where) {
   uint16_t rows[4][8][8];
   for (int i = 0; i < N; ++i)

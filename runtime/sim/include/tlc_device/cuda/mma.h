@@ -64,7 +64,7 @@ inline double mmaElement(uint32_t bits, MmaInput t) {
 }
 
 template <MmaInput In, MmaAcc Acc, int K>
-TLC_SIM_UNCHECKED void mmaRun(void *const *lanes, uint32_t, uint32_t,
+TLC_SIM_UNCHECKED void mmaRun(void *const *lanes, uint64_t, uint32_t,
                               uint64_t) {
   constexpr bool eight =
       In == MmaInput::E4M3 || In == MmaInput::E5M2 || In == MmaInput::S8;

@@ -1,0 +1,176 @@
+//===- common.h - HIP language and wavefront primitives (sim) ---*- C++ -*-===//
+//
+// Part of the tlc project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The `sim` device's version of tlc_device/hip/common.h: generated HIP C++
+// compiled for the host, each thread a fiber of the simulator, wavefronts
+// of 64 (the translation unit defines TLC_SIM_WARP_SIZE 64 before
+// tlc_sim/builtins.h). The language (keywords, indices, __syncthreads,
+// atomics, math) is tlc_sim/builtins.h; this file adds the 16-bit types,
+// the wavefront shuffle the reductions use, and the AMDGPU MFMA builtins the
+// device headers call, each computed lane by lane from the CDNA3 ISA's
+// definition of its operand and result layouts (not from tlc's layout
+// tables, so running on sim checks the printer's lane mappings).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TLC_DEVICE_HIP_COMMON_H
+#define TLC_DEVICE_HIP_COMMON_H
+
+#include "tlc_sim/builtins.h"
+
+static_assert(TLC_SIM_WARP_SIZE == 64, "HIP sources simulate wavefronts of 64");
+
+#define TLC_DEVICE inline
+
+namespace tlc {
+namespace hip {
+
+using half = _Float16;
+struct bfloat16 {
+  uint16_t bits;
+};
+
+template <typename To, typename From> TLC_DEVICE To bitCast(const From &value) {
+  static_assert(sizeof(To) == sizeof(From), "bitCast needs equal sizes");
+  To out;
+  std::memcpy(&out, &value, sizeof(To));
+  return out;
+}
+
+TLC_DEVICE unsigned laneId() { return sim::linearThread() % 64u; }
+
+/// ds_bpermute_b32 with lane `laneId() ^ offset`: every lane of the
+/// wavefront takes part.
+TLC_SIM_PRIMITIVE inline uint32_t shuffleXor32(uint32_t value,
+                                               unsigned offset) {
+  return sim::shuffle<3>(~uint64_t(0), value, int(offset & 63u), 64,
+                         TLC_SIM_HERE);
+}
+
+} // namespace hip
+} // namespace tlc
+
+//===----------------------------------------------------------------------===//
+// MFMA (CDNA3 ISA, section 7 "Matrix Arithmetic Instructions"): D = A B + C
+// of a 64-lane wavefront. For the 16x16xK (K = 16 f16/bf16, 4 values per
+// lane) instructions lane l holds A[i = l % 16][k = 4 (l / 16) + v] and
+// B[k = 4 (l / 16) + v][j = l % 16] in element v of its operand vector,
+// and C/D[i = 4 (l / 16) + v][j = l % 16] in accumulator register v. For
+// 32x32x8 (f16, 4 values per lane) lane l holds A[i = l % 32][k = 4 (l /
+// 32) + v], B[k = 4 (l / 32) + v][j = l % 32] and, in register v of its 16,
+// C/D[i = 8 (v / 4) + 4 (l / 32) + v % 4][j = l % 32]. Products are exact
+// and sums are formed in double, then rounded to f32 once.
+//===----------------------------------------------------------------------===//
+
+typedef float tlc_sim_floatx4 __attribute__((ext_vector_type(4)));
+typedef float tlc_sim_floatx16 __attribute__((ext_vector_type(16)));
+typedef _Float16 tlc_sim_halfx4 __attribute__((ext_vector_type(4)));
+typedef short tlc_sim_shortx4 __attribute__((ext_vector_type(4)));
+
+namespace tlc {
+namespace sim {
+
+struct MfmaLane {
+  double a[4], b[4], c[16];
+  float d[16];
+};
+
+/// One MFMA over the lanes: \p M x \p M output, K = 4 * 64 / M.
+template <int M>
+TLC_SIM_UNCHECKED void mfmaRun(void *const *lanes, uint64_t, uint32_t,
+                               uint64_t) {
+  constexpr int K = 4 * 64 / M, Regs = M * M / 64;
+  double A[M][K], B[K][M], C[M][M];
+  auto cRow = [](int l, int v) {
+    return M == 16 ? 4 * (l / 16) + v : 8 * (v / 4) + 4 * (l / 32) + v % 4;
+  };
+  for (int l = 0; l < 64; ++l) {
+    const MfmaLane *me = static_cast<const MfmaLane *>(lanes[l]);
+    for (int v = 0; v < 4; ++v) {
+      int k = 4 * (l / M) + v;
+      A[l % M][k] = me->a[v];
+      B[k][l % M] = me->b[v];
+    }
+    for (int v = 0; v < Regs; ++v)
+      C[cRow(l, v)][l % M] = me->c[v];
+  }
+  for (int l = 0; l < 64; ++l) {
+    MfmaLane *me = static_cast<MfmaLane *>(lanes[l]);
+    for (int v = 0; v < Regs; ++v) {
+      int i = cRow(l, v), j = l % M;
+      double sum = C[i][j];
+      for (int k = 0; k < K; ++k)
+        sum += A[i][k] * B[k][j];
+      me->d[v] = float(sum);
+    }
+  }
+}
+
+inline double bf16Value(short bits) {
+  uint32_t u = uint32_t(uint16_t(bits)) << 16;
+  float f;
+  std::memcpy(&f, &u, 4);
+  return f;
+}
+
+template <int M, typename Vec, typename Acc, typename Conv>
+TLC_SIM_UNCHECKED Acc mfma(const char *name, Vec a, Vec b, Acc c, Conv conv,
+                           uint64_t where) {
+  MfmaLane me{};
+  for (int v = 0; v < 4; ++v) {
+    me.a[v] = conv(a[v]);
+    me.b[v] = conv(b[v]);
+  }
+  constexpr int Regs = M * M / 64;
+  for (int v = 0; v < Regs; ++v)
+    me.c[v] = c[v];
+  api->warpCollective(name, ~uint64_t(0), &mfmaRun<M>, &me, where);
+  Acc d;
+  for (int v = 0; v < Regs; ++v)
+    d[v] = me.d[v];
+  return d;
+}
+
+} // namespace sim
+} // namespace tlc
+
+/// The modifiers (cbsz, abid, blgp: broadcasts between lane blocks) are
+/// not simulated; the printer passes 0.
+TLC_SIM_PRIMITIVE inline tlc_sim_floatx4
+__builtin_amdgcn_mfma_f32_16x16x16f16(tlc_sim_halfx4 a, tlc_sim_halfx4 b,
+                                      tlc_sim_floatx4 c, int cbsz, int abid,
+                                      int blgp) {
+  if (cbsz || abid || blgp)
+    tlc::sim::api->trap("v_mfma with cbsz/abid/blgp is not simulated",
+                        TLC_SIM_HERE);
+  return tlc::sim::mfma<16>(
+      "v_mfma_f32_16x16x16f16", a, b, c,
+      [](_Float16 x) { return double(float(x)); }, TLC_SIM_HERE);
+}
+TLC_SIM_PRIMITIVE inline tlc_sim_floatx4
+__builtin_amdgcn_mfma_f32_16x16x16bf16_1k(tlc_sim_shortx4 a, tlc_sim_shortx4 b,
+                                          tlc_sim_floatx4 c, int cbsz, int abid,
+                                          int blgp) {
+  if (cbsz || abid || blgp)
+    tlc::sim::api->trap("v_mfma with cbsz/abid/blgp is not simulated",
+                        TLC_SIM_HERE);
+  return tlc::sim::mfma<16>("v_mfma_f32_16x16x16bf16_1k", a, b, c,
+                            &tlc::sim::bf16Value, TLC_SIM_HERE);
+}
+TLC_SIM_PRIMITIVE inline tlc_sim_floatx16
+__builtin_amdgcn_mfma_f32_32x32x8f16(tlc_sim_halfx4 a, tlc_sim_halfx4 b,
+                                     tlc_sim_floatx16 c, int cbsz, int abid,
+                                     int blgp) {
+  if (cbsz || abid || blgp)
+    tlc::sim::api->trap("v_mfma with cbsz/abid/blgp is not simulated",
+                        TLC_SIM_HERE);
+  return tlc::sim::mfma<32>(
+      "v_mfma_f32_32x32x8f16", a, b, c,
+      [](_Float16 x) { return double(float(x)); }, TLC_SIM_HERE);
+}
+
+#endif // TLC_DEVICE_HIP_COMMON_H
