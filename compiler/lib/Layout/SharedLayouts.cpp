@@ -106,6 +106,37 @@ llvm::Expected<Layout> tlc::layout::makeSwizzledLayout(
   return l;
 }
 
+llvm::Expected<Layout>
+tlc::layout::makeRowSwizzledLayout(llvm::ArrayRef<int64_t> shape,
+                                   unsigned elemBits) {
+  if (shape.empty() || (elemBits != 8 && elemBits != 16))
+    return makeError("a row swizzle needs 8- or 16-bit elements");
+  int64_t elems = 128 / elemBits;
+  if (shape.back() % elems != 0)
+    return makeError("a row swizzle needs rows of whole 16-byte chunks");
+  unsigned rank = shape.size();
+  int64_t chunks = shape.back() / elems;
+  IndexExpr row = IndexExpr::constant(0);
+  for (unsigned d = 0; d + 1 < rank; ++d)
+    row = row * shape[d] + IndexExpr::var(d, inputName(d));
+  IndexExpr col = IndexExpr::var(rank - 1, inputName(rank - 1));
+  IndexExpr mask = chunks >= 8    ? floorMod(row, 8)
+                   : chunks == 4 ? floorMod(floorDiv(row, 2), 4)
+                   : chunks == 2 ? floorMod(floorDiv(row, 4), 2)
+                                 : IndexExpr::constant(0);
+  IndexExpr offset = row * shape.back() +
+                     bitXor(floorDiv(col, elems), mask) * elems +
+                     floorMod(col, elems);
+  LayoutKind kind = chunks >= 8    ? LayoutKind::Swizzle128B
+                    : chunks == 4 ? LayoutKind::Swizzle64B
+                    : chunks == 2 ? LayoutKind::Swizzle32B
+                                  : LayoutKind::Linear;
+  llvm::Expected<Layout> l = Layout::get(shape.vec(), {offset}, kind);
+  if (l)
+    l->setElementBits(elemBits);
+  return l;
+}
+
 llvm::Expected<Layout> tlc::layout::makePaddedLayout(
     llvm::ArrayRef<int64_t> shape, unsigned elemBits, int64_t padElems) {
   if (shape.size() < 2)

@@ -62,6 +62,14 @@ bool canSwizzle(SwizzleMode mode, int64_t rows, int64_t cont,
 llvm::Expected<Layout> makeSwizzledLayout(llvm::ArrayRef<int64_t> shape,
                                           unsigned elemBits, SwizzleMode mode);
 
+/// The layout of the device runtime's `tlc::cuda::swizzledIndex` (what the
+/// CUDA printer gives the shared tiles it swizzles): row-major with every
+/// dimension but the last folded into the row, and the 16-byte chunk number
+/// c of each row XOR-ed by row bits: `c ^ row % 8` for rows of 8 or more
+/// chunks, `c ^ (row / 2) % 4` for 4, `c ^ (row / 4) % 2` for 2. Fails
+/// unless the rows are whole chunks of 8- or 16-bit elements.
+llvm::Expected<Layout> makeRowSwizzledLayout(llvm::ArrayRef<int64_t> shape,
+                                             unsigned elemBits);
 /// Row-major with row pitch `cont + padElems` (offset = row * pitch + col,
 /// leading dimensions folded in front).
 llvm::Expected<Layout> makePaddedLayout(llvm::ArrayRef<int64_t> shape,

@@ -1,0 +1,85 @@
+//===- BankConflicts.cpp - Shared-memory bank conflicts of warp accesses --===//
+//
+// Part of the tlc project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "tlc/Layout/BankConflicts.h"
+
+#include "tlc/Layout/LayoutMap.h"
+
+#include <algorithm>
+#include <set>
+
+using namespace tlc::layout;
+
+int64_t tlc::layout::lanesPerPhase(int64_t bytes) {
+  return bytes >= 16 ? 8 : bytes == 8 ? 16 : 32;
+}
+
+int64_t tlc::layout::bankConflictDegree(const WarpAccess &access) {
+  int64_t lanes = lanesPerPhase(access.bytes);
+  int64_t degree = 0;
+  for (int64_t first = 0; first < 32; first += lanes) {
+    // The distinct 4-byte words of each bank in this phase.
+    std::array<std::set<int64_t>, kSharedBanks> words;
+    bool any = false;
+    for (int64_t l = first; l < first + lanes; ++l) {
+      int64_t a = access.address[l];
+      if (a < 0)
+        continue;
+      any = true;
+      int64_t begin = a / kBankBytes;
+      int64_t end = (a + std::max<int64_t>(access.bytes, 1) - 1) / kBankBytes;
+      for (int64_t w = begin; w <= end; ++w)
+        words[w % kSharedBanks].insert(w);
+    }
+    if (!any)
+      continue;
+    for (const std::set<int64_t> &s : words)
+      degree = std::max<int64_t>(degree, s.size());
+  }
+  return degree;
+}
+
+WarpAccess tlc::layout::sharedAccess(const Layout &layout,
+                                     int64_t elementBytes, int64_t vectorElems,
+                                     const LaneCoords &lanes,
+                                     int64_t baseBytes) {
+  WarpAccess access;
+  access.bytes = elementBytes * vectorElems;
+  for (auto [l, coord] : llvm::enumerate(lanes)) {
+    if (!coord)
+      continue;
+    std::optional<int64_t> offset = layout.applyFlat(*coord);
+    if (offset)
+      access.address[l] = baseBytes + *offset * elementBytes;
+  }
+  return access;
+}
+
+bool tlc::layout::isVectorContiguous(const Layout &layout, int64_t n) {
+  if (n <= 1)
+    return true;
+  llvm::ArrayRef<int64_t> shape = layout.getInputShape();
+  if (shape.empty() || shape.back() % n != 0)
+    return false;
+  bool ok = true;
+  forEachCoord(shape, [&](llvm::ArrayRef<int64_t> coord) {
+    if (!ok || coord.back() % n != 0)
+      return;
+    std::optional<int64_t> first = layout.applyFlat(coord);
+    if (!first || *first % n != 0) {
+      ok = false;
+      return;
+    }
+    std::vector<int64_t> c = coord.vec();
+    for (int64_t k = 1; k < n && ok; ++k) {
+      ++c.back();
+      std::optional<int64_t> at = layout.applyFlat(c);
+      ok = at && *at == *first + k;
+    }
+  });
+  return ok;
+}

@@ -1,0 +1,227 @@
+//===- BankConflictsTest.cpp - Bank-conflict degrees against brute force --===//
+//
+// Part of the tlc project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The oracle follows NVIDIA's description of shared memory (CUDA C++
+// Programming Guide, "Shared Memory" for compute capability 5.x and later,
+// and the 64-/128-bit access notes): 32 banks, successive 32-bit words in
+// successive banks; a request is split into transactions of at most 128
+// bytes (a whole warp for 32-bit accesses, half warps for 64-bit, quarter
+// warps for 128-bit); within one, lanes accessing the same 32-bit word are
+// served together (broadcast), and distinct words of one bank are
+// serialised. The oracle replays each transaction wavefront by wavefront
+// (each wavefront serves at most one word per bank, and every lane waiting
+// for it) and counts wavefronts; the library counts distinct words per bank.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tlc/Layout/BankConflicts.h"
+#include "tlc/Layout/SharedLayouts.h"
+
+#include <doctest/doctest.h>
+
+#include <map>
+#include <random>
+#include <set>
+
+using namespace tlc::layout;
+
+namespace {
+/// Wavefronts the worst transaction of \p a takes, replayed.
+int64_t replayWavefronts(const WarpAccess &a) {
+  int64_t group = a.bytes == 16 ? 8 : a.bytes == 8 ? 16 : 32;
+  int64_t worst = 0;
+  for (int64_t first = 0; first < 32; first += group) {
+    // Pending (lane, word) requests of this transaction.
+    std::set<std::pair<int64_t, int64_t>> pending;
+    for (int64_t l = first; l < first + group; ++l) {
+      if (a.address[l] < 0)
+        continue;
+      for (int64_t byte = a.address[l]; byte < a.address[l] + a.bytes;
+           byte += 4)
+        pending.insert({l, byte / 4});
+      // Sub-word accesses touch one word.
+      if (a.bytes < 4)
+        pending.insert({l, a.address[l] / 4});
+    }
+    int64_t waves = 0;
+    while (!pending.empty()) {
+      ++waves;
+      // Each bank delivers the word of its first waiting request.
+      std::map<int64_t, int64_t> served; // bank -> word
+      for (auto [lane, word] : pending)
+        served.try_emplace(word % 32, word);
+      for (auto it = pending.begin(); it != pending.end();)
+        it = served[it->second % 32] == it->second ? pending.erase(it)
+                                                   : std::next(it);
+    }
+    worst = std::max(worst, waves);
+  }
+  return worst;
+}
+
+WarpAccess strided(int64_t bytes, int64_t strideBytes, int64_t lanes = 32) {
+  WarpAccess a;
+  a.bytes = bytes;
+  for (int64_t l = 0; l < lanes; ++l)
+    a.address[l] = l * strideBytes;
+  return a;
+}
+} // namespace
+
+TEST_CASE("documented cases") {
+  // Consecutive 32-bit words: conflict-free.
+  CHECK(bankConflictDegree(strided(4, 4)) == 1);
+  // Stride of two words: lanes l and l + 16 share a bank.
+  CHECK(bankConflictDegree(strided(4, 8)) == 2);
+  // Stride of 32 words: every lane in bank 0.
+  CHECK(bankConflictDegree(strided(4, 128)) == 32);
+  // Odd strides are conflict-free.
+  CHECK(bankConflictDegree(strided(4, 12)) == 1);
+  // Every lane reads one word: a broadcast.
+  CHECK(bankConflictDegree(strided(4, 0)) == 1);
+  // Bytes of one word: one word.
+  CHECK(bankConflictDegree(strided(1, 1)) == 1);
+  // 64-bit consecutive: each half warp moves 128 bytes.
+  CHECK(bankConflictDegree(strided(8, 8)) == 1);
+  // 128-bit consecutive: each quarter warp moves 128 bytes.
+  CHECK(bankConflictDegree(strided(16, 16)) == 1);
+  // 128-bit, one column of a tile with 128-byte rows (ldmatrix on an
+  // unswizzled 64 x f16 tile): eight rows in the same four banks.
+  CHECK(bankConflictDegree(strided(16, 128)) == 8);
+  // 64-bit accumulator stores into rows of 512 bytes: lanes 4r .. 4r + 3
+  // write row r (mma.C: 2 floats per lane), four rows per half warp.
+  WarpAccess acc;
+  acc.bytes = 8;
+  for (int64_t l = 0; l < 32; ++l)
+    acc.address[l] = (l / 4) * 512 + (l % 4) * 8;
+  CHECK(bankConflictDegree(acc) == 4);
+  CHECK(replayWavefronts(acc) == 4);
+  // No active lane.
+  CHECK(bankConflictDegree(WarpAccess()) == 0);
+}
+
+TEST_CASE("random accesses agree with the wavefront replay") {
+  std::mt19937 rng(18);
+  for (int trial = 0; trial < 3000; ++trial) {
+    WarpAccess a;
+    a.bytes = int64_t(1) << (rng() % 5);
+    // Small address ranges make conflicts and broadcasts likely.
+    int64_t span = int64_t(1) << (6 + rng() % 8);
+    for (int64_t l = 0; l < 32; ++l) {
+      if (rng() % 8 == 0)
+        continue;
+      int64_t addr = rng() % span;
+      a.address[l] = addr - addr % a.bytes;
+    }
+    INFO("trial " << trial << ", " << a.bytes << "-byte");
+    CHECK(bankConflictDegree(a) == replayWavefronts(a));
+  }
+}
+
+namespace {
+/// The device runtime's tlc::cuda::swizzledIndex, as its header documents
+/// it: rows of ChunksPerRow 16-byte chunks, chunk XOR row bits.
+int64_t runtimeSwizzle(int64_t row, int64_t col, int64_t chunksPerRow,
+                       int64_t chunkElems) {
+  int64_t chunk = col / chunkElems;
+  int64_t mask = chunksPerRow >= 8   ? (row & 7)
+                 : chunksPerRow == 4 ? ((row >> 1) & 3)
+                 : chunksPerRow == 2 ? ((row >> 2) & 1)
+                                     : 0;
+  return row * chunksPerRow * chunkElems + (chunk ^ mask) * chunkElems +
+         col % chunkElems;
+}
+
+/// ldmatrix's worst phase over a [rows, cols] tile of 16-bit elements whose
+/// element offsets \p offset gives: eight 16-byte rows of one chunk column.
+template <typename F>
+int64_t ldmatrixBruteForce(int64_t rows, int64_t cols, F offset) {
+  int64_t worst = 0;
+  for (int64_t r0 = 0; r0 < rows; r0 += 8)
+    for (int64_t c = 0; c < cols; c += 8) {
+      WarpAccess a;
+      a.bytes = 16;
+      for (int64_t i = 0; i < 8; ++i)
+        a.address[i] = offset(r0 + i, c) * 2;
+      worst = std::max(worst, replayWavefronts(a));
+    }
+  return worst;
+}
+
+int64_t ldmatrixAnalysis(const Layout &layout) {
+  int64_t rows = layout.getInputShape()[0], cols = layout.getInputShape()[1];
+  int64_t worst = 0;
+  for (int64_t r0 = 0; r0 < rows; r0 += 8)
+    for (int64_t c = 0; c < cols; c += 8) {
+      LaneCoords lanes;
+      for (int64_t i = 0; i < 8; ++i)
+        lanes[i] = std::vector<int64_t>{r0 + i, c};
+      worst = std::max(worst,
+                       bankConflictDegree(sharedAccess(layout, 2, 8, lanes)));
+    }
+  return worst;
+}
+} // namespace
+
+TEST_CASE("row swizzle is the runtime's swizzledIndex") {
+  for (auto [rows, cols, bits] :
+       {std::tuple{16, 16, 16}, {32, 32, 16}, {64, 64, 16}, {16, 128, 16},
+        {32, 64, 8}, {8, 256, 8}}) {
+    llvm::Expected<Layout> l = makeRowSwizzledLayout({rows, cols}, bits);
+    REQUIRE(l);
+    int64_t chunkElems = 128 / bits;
+    for (int64_t r = 0; r < rows; ++r)
+      for (int64_t c = 0; c < cols; ++c)
+        CHECK(*l->applyFlat({r, c}) ==
+              runtimeSwizzle(r, c, cols / chunkElems, chunkElems));
+  }
+  // Leading dimensions fold into the row.
+  llvm::Expected<Layout> staged = makeRowSwizzledLayout({2, 16, 64}, 16);
+  REQUIRE(staged);
+  CHECK(*staged->applyFlat({1, 3, 9}) == runtimeSwizzle(19, 9, 8, 8));
+  CHECK(!makeRowSwizzledLayout({16, 12}, 16));
+  CHECK(!makeRowSwizzledLayout({16, 16}, 32));
+}
+
+TEST_CASE("ldmatrix on linear, padded and swizzled tiles") {
+  for (auto [rows, cols] : {std::pair{64, 64}, {32, 32}, {16, 128}, {64, 8}}) {
+    INFO(rows << "x" << cols);
+    Layout linear = Layout::linear({rows, cols});
+    CHECK(ldmatrixAnalysis(linear) ==
+          ldmatrixBruteForce(rows, cols,
+                             [&](int64_t r, int64_t c) { return r * cols + c; }));
+    llvm::Expected<Layout> padded = makePaddedLayout({rows, cols}, 16, 8);
+    REQUIRE(padded);
+    CHECK(ldmatrixAnalysis(*padded) ==
+          ldmatrixBruteForce(rows, cols, [&](int64_t r, int64_t c) {
+            return r * (cols + 8) + c;
+          }));
+    if (cols >= 16) {
+      llvm::Expected<Layout> swz = makeRowSwizzledLayout({rows, cols}, 16);
+      REQUIRE(swz);
+      CHECK(ldmatrixAnalysis(*swz) ==
+            ldmatrixBruteForce(rows, cols, [&](int64_t r, int64_t c) {
+              return runtimeSwizzle(r, c, cols / 8, 8);
+            }));
+      CHECK(ldmatrixAnalysis(*swz) == 1);
+    }
+  }
+  // The textbook numbers: 128-byte rows conflict 8 ways, 64-byte rows 4
+  // ways, a 16-byte pad removes both.
+  CHECK(ldmatrixAnalysis(Layout::linear({64, 64})) == 8);
+  CHECK(ldmatrixAnalysis(Layout::linear({32, 32})) == 4);
+  CHECK(ldmatrixAnalysis(*makePaddedLayout({64, 64}, 16, 8)) == 1);
+}
+
+TEST_CASE("vector contiguity") {
+  CHECK(isVectorContiguous(Layout::linear({8, 64}), 8));
+  CHECK(isVectorContiguous(*makeRowSwizzledLayout({8, 64}, 16), 8));
+  CHECK(!isVectorContiguous(*makeRowSwizzledLayout({8, 64}, 16), 16));
+  // A pitch of 66 halves misaligns 16-byte vectors of odd rows.
+  CHECK(!isVectorContiguous(*makePaddedLayout({8, 64}, 16, 2), 8));
+  CHECK(isVectorContiguous(*makePaddedLayout({8, 64}, 16, 2), 2));
+}
