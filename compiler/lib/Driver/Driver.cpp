@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tlc/Driver/Driver.h"
+#include "tlc/Driver/LayoutViews.h"
 
 #include "tlc/Syntax/Parser.h"
 #include "tlc/Dialect/Tile/IR/TileOps.h"
@@ -47,6 +48,7 @@ Driver::~Driver() = default;
 
 void Driver::inferLayouts(FileResult &r) {
   driver::inferLayouts(r.analysis, *r.tree, options.eval.target.name);
+  driver::reportBankConflicts(r.analysis, *r.tree, options.eval.target.name);
 }
 
 FileResult Driver::analyze(llvm::StringRef path, llvm::StringRef text) {

@@ -17,6 +17,10 @@
 //     --emit=cuda|hip|cpp the generated CUDA / HIP / CPU C++ of every
 //                    instance, written nowhere
 //     -o DIR         artifacts of every instance (source, binary, manifest)
+//     --emit=layout-svg [--buffer=NAME] [-o DIR]   an SVG picture of every
+//                    fragment and shared buffer's layout, into DIR (one
+//                    file each); without -o the one matching buffer's SVG
+//                    on stdout
 //     --print-ir-after-all, --print-ir-after=PASS   with -o or
 //                    --emit=lowered|cuda: the module after each lowering pass,
 //                    on stderr
@@ -40,6 +44,7 @@
 #include "tlc/Dialect/Tile/IR/TileOps.h"
 #include "tlc/Dialect/Tile/Transforms/Passes.h"
 #include "tlc/Driver/Driver.h"
+#include "tlc/Driver/LayoutViews.h"
 #include "tlc/Driver/Lowering.h"
 #include "tlc/Support/Diagnostic.h"
 #include "tlc/Syntax/Parser.h"
@@ -521,6 +526,84 @@ int emitGenerated(driver::Driver &drv, llvm::ArrayRef<std::string> inputs,
   return anyError ? 1 : 0;
 }
 
+/// `--emit=layout-svg`: a picture of the layout of every fragment and shared
+/// buffer of every instance (only buffers named \p buffer when given):
+/// into \p outputDir, one file each (their paths on stdout), or, without
+/// a directory, the one matching buffer's SVG on stdout. Returns the exit
+/// status.
+int emitLayoutSvg(driver::Driver &drv, llvm::ArrayRef<std::string> inputs,
+                  llvm::StringRef outputDir, llvm::StringRef buffer,
+                  llvm::StringRef targetName) {
+  std::vector<driver::FileResult> results;
+  if (!analyzeInputs(drv, inputs, results))
+    return 2;
+  bool anyError = false;
+  std::vector<driver::LayoutView> views;
+  for (driver::FileResult &r : results) {
+    anyError |= hasErrors(r.diagnostics);
+    for (driver::LayoutView &v :
+         driver::collectLayoutViews(r.analysis, *r.tree, targetName))
+      if (buffer.empty() || v.name == buffer)
+        views.push_back(std::move(v));
+  }
+  if (views.empty()) {
+    llvm::errs() << "tlc-build: error: --emit=layout-svg: no "
+                 << (buffer.empty() ? std::string("fragment or shared buffer")
+                                    : "buffer named '" + buffer.str() + "'")
+                 << " with a layout"
+                 << (anyError ? " (the file has errors)" : "") << "\n";
+    return anyError ? 1 : 2;
+  }
+  if (outputDir.empty()) {
+    if (views.size() > 1) {
+      llvm::errs() << "tlc-build: error: --emit=layout-svg without -o "
+                      "prints one picture, and "
+                   << views.size()
+                   << " buffers match; choose one with --buffer=NAME "
+                      "(--kernel=K, -D to bind one instance) or write them "
+                      "all with -o DIR:\n";
+      for (const driver::LayoutView &v : views)
+        llvm::errs() << "  " << v.name << " in "
+                     << (v.instance.empty() ? v.kernel : v.instance) << "\n";
+      return 2;
+    }
+    llvm::Expected<layout::LayoutMap> map = views.front().buildMap();
+    if (!map) {
+      llvm::errs() << "tlc-build: error: " << views.front().name << ": "
+                   << llvm::toString(map.takeError()) << "\n";
+      return 1;
+    }
+    llvm::outs() << layout::renderLayoutSvg(*map);
+    return anyError ? 1 : 0;
+  }
+  if (std::error_code ec = llvm::sys::fs::create_directories(outputDir)) {
+    llvm::errs() << "tlc-build: error: cannot create '" << outputDir
+                 << "': " << ec.message() << "\n";
+    return 2;
+  }
+  for (const driver::LayoutView &v : views) {
+    llvm::Expected<layout::LayoutMap> map = v.buildMap();
+    if (!map) {
+      llvm::errs() << "tlc-build: error: " << v.name << ": "
+                   << llvm::toString(map.takeError()) << "\n";
+      anyError = true;
+      continue;
+    }
+    llvm::SmallString<256> path(outputDir);
+    llvm::sys::path::append(path, driver::layoutFileName(v));
+    std::error_code ec;
+    llvm::raw_fd_ostream os(path, ec);
+    if (ec) {
+      llvm::errs() << "tlc-build: error: cannot write '" << path
+                   << "': " << ec.message() << "\n";
+      return 2;
+    }
+    os << layout::renderLayoutSvg(*map);
+    llvm::outs() << path << "\n";
+  }
+  return anyError ? 1 : 0;
+}
+
 /// Everything an emitter sees about one input file.
 struct InputFile {
   std::string path;
@@ -576,7 +659,9 @@ int main(int argc, char **argv) {
   emitHelp += " tile (Tile IR of every kernel instance) hints (buffer, tensor,"
               " launch and pipeline facts as JSON) lowered (the IR after the"
               " target's lowering passes) cuda|hip|cpp (the generated source of"
-              " the CUDA, HIP or CPU target, written nowhere)";
+              " the CUDA, HIP or CPU target, written nowhere)"
+              " layout-svg (an SVG picture of every fragment and shared"
+              " buffer's layout: into -o DIR, or one buffer on stdout)";
   emit.setDescription(emitHelp);
   cl::opt<bool> check("check",
                       cl::desc("Parse, evaluate and check every kernel "
@@ -618,6 +703,10 @@ int main(int argc, char **argv) {
       cl::desc("Write the artifacts of every kernel instance (generated "
                "source, binary, NAME.json manifest) into this directory"),
       cl::value_desc("dir"), cl::init(""), cl::cat(category));
+  cl::opt<std::string> bufferName(
+      "buffer",
+      cl::desc("With --emit=layout-svg, only the buffers of this name"),
+      cl::init(""), cl::cat(category));
   cl::opt<bool> definesOnly(
       "defines-only",
       cl::desc("Make each kernel's instance from the -D bindings alone: "
@@ -703,7 +792,7 @@ int main(int argc, char **argv) {
   bool emitGeneratedKind = emit == "lowered" || emit == "cuda" ||
                            emit == "cpp" || emit == "hip";
   if (check || verifyDiags || emit == "tile" || emit == "hints" ||
-      emitGeneratedKind || !outputDir.empty() || autotune) {
+      emit == "layout-svg" || emitGeneratedKind || !outputDir.empty() || autotune) {
     driver::DriverOptions opts;
     opts.action = verifyDiags        ? driver::Action::VerifyDiagnostics
                   : emit == "tile"   ? driver::Action::EmitTile
@@ -821,6 +910,8 @@ int main(int argc, char **argv) {
       return autotuneFile(drv.getOptions(), inputs.front(), outputDir, target,
                           plan, std::move(tuning));
     }
+    if (emit == "layout-svg" && !check && !verifyDiags)
+      return emitLayoutSvg(drv, inputs, outputDir, bufferName, target);
     if (emitGeneratedKind && !check && !verifyDiags)
       return emitGenerated(drv, inputs, emit, target, lineDirectives,
                            lowering);

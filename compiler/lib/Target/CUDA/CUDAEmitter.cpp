@@ -15,6 +15,7 @@
 
 #include "tlc/Dialect/Tile/IR/ThreadUniformity.h"
 #include "tlc/Dialect/Tile/Transforms/Passes.h"
+#include "tlc/Dialect/Tile/Transforms/SharedAccesses.h"
 #include "tlc/Target/Cpp/KernelInterface.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -301,40 +302,11 @@ LogicalResult Emitter::emitKernel(KernelOp op) {
   scratchOffset = -1;
   if (failed(assignFragmentLayouts(op)))
     return failure();
-  // Shared gemm operands of 16- and 8-bit elements are XOR-swizzled in
-  // 16-byte chunks (conflict-free ldmatrix); every access goes through the
-  // swizzle.
-  // A shared tile of 16- or 8-bit elements whose rows are whole 16-byte
-  // chunks (two at least) is swizzled by its chunks per row.
-  auto swizzle = [&](Value root, bool only2D) {
-    auto t = cast<BufferType>(root.getType());
-    if (!isSharedScope(t.getScope()) || !t.isStatic() || t.getRank() < 2 ||
-        (only2D && t.getRank() != 2) ||
-        (getElementStorageBytes(t.getElementType()) != 2 &&
-         getElementStorageBytes(t.getElementType()) != 1))
-      return;
-    int64_t rowBytes = t.getShape().back() * getElementStorageBytes(t.getElementType());
-    if (rowBytes % 16 == 0 && rowBytes >= 32)
-      swizzled[root] = rowBytes / 16;
-  };
-  op.walk([&](GemmOp gemm) {
-    for (Value v : {gemm.getA(), gemm.getB()})
-      swizzle(rootOf(v), /*only2D=*/false);
-  });
-
-  // So are 16- and 8-bit shared tiles that only copies use and that a
-  // fragment is copied into (an accumulator written out through shared
-  // memory): a warp's narrow stores hit 8 rows of one chunk column, which
-  // conflict 8 ways in a plain row-major tile of 128 bytes or more.
-  op.walk([&](CopyOp copy) {
-    Value root = copy.getDst();
-    if (scopeOf(rootOf(copy.getSrc())) != MemoryScope::Fragment ||
-        rootOf(root) != root || swizzled.count(root) ||
-        !llvm::all_of(root.getUsers(),
-                      [](Operation *user) { return isa<CopyOp>(user); }))
-      return;
-    swizzle(root, /*only2D=*/true);
-  });
+  // Shared gemm operands and accumulator staging tiles of 16- and 8-bit
+  // elements are XOR-swizzled in 16-byte chunks (conflict-free ldmatrix and
+  // stores); every access goes through the swizzle. The plan is shared
+  // with layout pictures and the bank-conflict analysis.
+  swizzled = planSwizzledTiles(op);
 
   // Multi-buffered pipelines (tile-plan-pipelines) and the placement of
   // every shared buffer (tile-plan-shared-memory).

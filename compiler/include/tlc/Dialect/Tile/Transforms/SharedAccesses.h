@@ -1,0 +1,79 @@
+//===- SharedAccesses.h - Shared-memory layouts and accesses of CUDA code -*- C++ -*-===//
+//
+// Part of the tlc project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// What the CUDA back end does with shared memory, as facts over Tile IR:
+// which shared tiles it XOR-swizzles (the printer asks planSwizzledTiles()
+// and so do pictures and the bank-conflict analysis), the layout each
+// shared buffer is stored in, and the warp-wide accesses the generated
+// code makes to them, with their bank-conflict degree
+// (layout/BankConflicts.h).
+//
+// Accesses modelled: T.copy between global (or shared) memory and shared
+// memory (16-byte vectors or elements, chunk q = round * threads + tid;
+// cp.async inside T.Pipelined), T.copy between a fragment and shared
+// memory (each thread's registers in vector steps, the fragment's layout
+// attribute), and the ldmatrix reads of T.gemm's shared operands on mma.sync
+// targets (each 8x8 matrix is eight 16-byte row reads, rows 8-aligned).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TLC_DIALECT_TILE_TRANSFORMS_SHAREDACCESSES_H
+#define TLC_DIALECT_TILE_TRANSFORMS_SHAREDACCESSES_H
+
+#include "tlc/Dialect/Tile/IR/TileOps.h"
+#include "tlc/Layout/Layout.h"
+
+#include "llvm/ADT/DenseMap.h"
+
+#include <string>
+#include <vector>
+
+namespace tlc {
+namespace tile {
+
+/// The shared tiles of \p kernel that the CUDA target stores XOR-swizzled
+/// (`tlc::cuda::swizzledIndex`), with their 16-byte chunks per row: shared
+/// gemm operands of 16- and 8-bit elements whose rows are two chunks or
+/// more, and 2-d tiles of such elements that only copies use and that a
+/// fragment is copied into.
+llvm::DenseMap<mlir::Value, int64_t> planSwizzledTiles(KernelOp kernel);
+
+/// The element-offset layout the CUDA target stores shared buffer \p root
+/// (an allocation of static shape) in, given the swizzle plan of its
+/// kernel: the row swizzle (layout::makeRowSwizzledLayout) or row-major.
+layout::Layout cudaSharedLayout(mlir::Value root,
+                                const llvm::DenseMap<mlir::Value, int64_t>
+                                    &swizzled);
+
+/// One shared-memory access of the generated code with a bank conflict.
+struct BankConflict {
+  /// The tile op (T.copy, T.gemm).
+  mlir::Operation *op = nullptr;
+  /// The shared allocation accessed.
+  mlir::Value root;
+  /// `ldmatrix`, `cp.async`, `16-byte st.shared`, `4-byte ld.shared`, ...
+  std::string instruction;
+  /// Wavefronts per phase in the worst warp access (>= 2).
+  int64_t degree = 0;
+  /// A padding of the buffer's rows (in elements) that makes every access
+  /// of this op conflict-free, or 0 when none of up to 32 bytes does.
+  int64_t padElems = 0;
+  /// True when the row swizzle would make them conflict-free.
+  bool swizzleFixes = false;
+};
+
+/// The accesses of \p kernel (threads static) that conflict, in program
+/// order, one per (op, buffer, instruction). \p mmaSync: the target issues
+/// T.gemm as mma.sync with ldmatrix operand loads (sm_80 .. sm_89, and
+/// sm_90 without the `a` features). Fragments are read from the `layout`
+/// attributes of their allocations (run layout inference first).
+std::vector<BankConflict> findBankConflicts(KernelOp kernel, bool mmaSync);
+
+} // namespace tile
+} // namespace tlc
+
+#endif // TLC_DIALECT_TILE_TRANSFORMS_SHAREDACCESSES_H

@@ -1,0 +1,72 @@
+//===- LayoutViews.h - Layout pictures and bank conflicts of a file -*- C++ -*-===//
+//
+// Part of tlc. SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+//
+// What tlc-build --emit=layout-svg, the language server's tlc/layout
+// request and the bank-conflict hints read from an analysed file (after
+// inferLayouts): the layout map of every fragment and shared buffer of
+// every instance, as the generated code stores it, and the shared-memory
+// accesses whose warps conflict on banks.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TLC_DRIVER_LAYOUTVIEWS_H
+#define TLC_DRIVER_LAYOUTVIEWS_H
+
+#include "tlc/Eval/Eval.h"
+#include "tlc/Layout/LayoutMap.h"
+#include "tlc/Syntax/SyntaxTree.h"
+
+#include "llvm/ADT/StringRef.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tlc::driver {
+
+/// One buffer of one instance with its layout map.
+struct LayoutView {
+  /// The kernel and instance label (`matmul(M=1024, ...)`).
+  std::string kernel, instance;
+  /// Index of the instance in the file (0-based, analysis order).
+  unsigned instanceIndex = 0;
+  /// The buffer name and its declaration.
+  std::string name;
+  TextRange range;
+  /// The element type name and size in bytes.
+  std::string dtype;
+  int64_t elementBytes = 0;
+  /// The layout: a fragment's, or the shared buffer's element offsets.
+  std::optional<layout::Fragment> fragment;
+  std::optional<layout::Layout> shared;
+  /// Enumerates the layout (its title names the instance).
+  llvm::Expected<layout::LayoutMap> buildMap() const;
+};
+
+/// The layout views (cheap: maps are built on demand) of \p analysis (fragments from their inferred layout
+/// attributes; shared buffers in the layout the \p target's generated code
+/// stores them: the CUDA row swizzle or row-major; other targets the
+/// inferred attribute). Buffers without a layout are left out.
+std::vector<LayoutView> collectLayoutViews(const eval::FileAnalysis &analysis,
+                                           const syntax::SyntaxTree &tree,
+                                           llvm::StringRef target);
+
+/// Adds a hint-severity diagnostic (Severity::Remark) at each T.copy /
+/// T.gemm statement whose shared-memory accesses in the \p target's CUDA
+/// code conflict on banks (`4-way bank conflict on A_shared (ldmatrix)`),
+/// with a note at the allocation naming the padding or swizzle that
+/// removes it, and a `bank-conflict` hint with the same text. Nothing for
+/// non-CUDA targets.
+void reportBankConflicts(eval::FileAnalysis &analysis,
+                         const syntax::SyntaxTree &tree,
+                         llvm::StringRef target);
+
+/// File-safe name of a view: `KERNEL.INSTANCE-INDEX.NAME.svg`.
+std::string layoutFileName(const LayoutView &view);
+
+} // namespace tlc::driver
+
+#endif // TLC_DRIVER_LAYOUTVIEWS_H

@@ -1,0 +1,234 @@
+//===- LayoutViews.cpp - Layout pictures and bank conflicts of a file -----===//
+//
+// Part of tlc. SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+#include "tlc/Driver/LayoutViews.h"
+
+#include "tlc/Dialect/Tile/IR/BufferEffects.h"
+#include "tlc/Dialect/Tile/IR/TileOps.h"
+#include "tlc/Dialect/Tile/Transforms/SharedAccesses.h"
+#include "tlc/Driver/Driver.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+#include <set>
+
+using namespace tlc;
+using namespace tlc::driver;
+
+/// True when \p target is generated as CUDA (the default analysis target
+/// is a CUDA one).
+static bool isCudaTarget(llvm::StringRef target) {
+  return target.empty() || target.starts_with("cuda:") ||
+         target.starts_with("sm_");
+}
+
+/// The byte range of the first file location in \p loc.
+static TextRange rangeOf(const syntax::SyntaxTree &tree, mlir::Location loc) {
+  mlir::FileLineColRange f = tile::getSourceLocation(loc);
+  if (!f)
+    return TextRange{0, 0};
+  auto offset = [&](unsigned line, unsigned col) {
+    return tree.lines().fromUtf8({line ? line - 1 : 0, col ? col - 1 : 0});
+  };
+  uint32_t begin = offset(f.getStartLine(), f.getStartColumn());
+  uint32_t end = offset(f.getEndLine(), f.getEndColumn());
+  return TextRange{begin, std::max(begin, end)};
+}
+
+/// The variable name an allocation was written to, or "".
+static std::string allocName(mlir::Value root) {
+  mlir::Location loc = root.getLoc();
+  if (auto name = llvm::dyn_cast<mlir::NameLoc>(loc))
+    return name.getName().str();
+  return "";
+}
+
+/// The canonical dtype name of a buffer type (`float16`).
+static std::string dtypeName(tile::BufferType type) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  mlir::Type t = type.getElementType();
+  if (t.isF16())
+    return "float16";
+  if (t.isBF16())
+    return "bfloat16";
+  if (t.isF32())
+    return "float32";
+  if (t.isF64())
+    return "float64";
+  if (t.isSignlessInteger() || t.isSignedInteger())
+    return "int" + std::to_string(t.getIntOrFloatBitWidth());
+  if (t.isUnsignedInteger())
+    return "uint" + std::to_string(t.getIntOrFloatBitWidth());
+  t.print(os);
+  return s;
+}
+
+/// The instance label of the \p index-th top-level op, when the analysis
+/// lists one instance per op.
+static std::string instanceLabel(const eval::FileAnalysis &analysis,
+                                 size_t index, size_t ops) {
+  if (analysis.instances.size() == ops && index < ops)
+    return analysis.instances[index].label;
+  return "";
+}
+
+std::vector<LayoutView>
+tlc::driver::collectLayoutViews(const eval::FileAnalysis &analysis,
+                                const syntax::SyntaxTree &tree,
+                                llvm::StringRef target) {
+  std::vector<LayoutView> views;
+  if (!analysis.module)
+    return views;
+  mlir::ModuleOp module = *analysis.module;
+  bool cuda = isCudaTarget(target);
+  size_t ops = module.getBody()->getOperations().size();
+  for (auto [index, top] :
+       llvm::enumerate(module.getBody()->getOperations())) {
+    std::string instance = instanceLabel(analysis, index, ops);
+    top.walk([&](tile::KernelOp kernel) {
+      llvm::DenseMap<mlir::Value, int64_t> swizzled =
+          tile::planSwizzledTiles(kernel);
+      std::string kernelName;
+      if (auto fn = kernel->getParentOfType<tile::FuncOp>())
+        kernelName = fn.getSymName().str();
+      kernel.walk([&](tile::AllocOp alloc) {
+        mlir::Value root = alloc.getResult();
+        auto type = llvm::cast<tile::BufferType>(root.getType());
+        std::string name = allocName(root);
+        if (name.empty() || !type.isStatic())
+          return;
+        LayoutView v;
+        if (auto f = llvm::dyn_cast_or_null<tile::FragmentAttr>(
+                alloc.getLayoutAttr())) {
+          v.fragment = f.getFragment();
+        } else if (isSharedScope(type.getScope())) {
+          if (cuda)
+            v.shared = tile::cudaSharedLayout(root, swizzled);
+          else if (auto l = llvm::dyn_cast_or_null<tile::LayoutAttr>(
+                       alloc.getLayoutAttr()))
+            v.shared = l.getLayout();
+          else
+            v.shared = layout::Layout::linear(type.getShape());
+        } else {
+          return;
+        }
+        v.dtype = dtypeName(type);
+        v.elementBytes = tile::getElementStorageBytes(type.getElementType());
+        v.kernel = kernelName;
+        v.instance = instance;
+        v.instanceIndex = index;
+        v.name = name;
+        v.range = rangeOf(tree, alloc.getLoc());
+        views.push_back(std::move(v));
+      });
+    });
+  }
+  return views;
+}
+
+llvm::Expected<layout::LayoutMap> LayoutView::buildMap() const {
+  llvm::Expected<layout::LayoutMap> map =
+      fragment ? layout::mapFragment(*fragment, name, dtype)
+      : shared ? layout::mapShared(*shared, elementBytes, name, dtype)
+               : llvm::Expected<layout::LayoutMap>(llvm::createStringError(
+                     llvm::inconvertibleErrorCode(), "no layout"));
+  if (map)
+    map->instance = instance;
+  return map;
+}
+
+std::string tlc::driver::layoutFileName(const LayoutView &view) {
+  std::string s = (view.kernel.empty() ? "kernel" : view.kernel) + "." +
+                  std::to_string(view.instanceIndex) + "." + view.name +
+                  ".svg";
+  for (char &c : s)
+    if (!llvm::isAlnum(c) && c != '.' && c != '_' && c != '-')
+      c = '_';
+  return s;
+}
+
+void tlc::driver::reportBankConflicts(eval::FileAnalysis &analysis,
+                                      const syntax::SyntaxTree &tree,
+                                      llvm::StringRef target) {
+  if (!analysis.module || !isCudaTarget(target))
+    return;
+  // sm_90a and later `a` targets issue T.gemm as wgmma, which reads its
+  // shared operands through descriptors, not ldmatrix.
+  bool mmaSync = !target.ends_with("a");
+  mlir::ModuleOp module = *analysis.module;
+  std::set<std::pair<uint32_t, std::string>> seen;
+  size_t ops = module.getBody()->getOperations().size();
+  for (auto [index, top] :
+       llvm::enumerate(module.getBody()->getOperations())) {
+    std::string instance = instanceLabel(analysis, index, ops);
+    top.walk([&](tile::KernelOp kernel) {
+      std::string kernelName;
+      if (auto fn = kernel->getParentOfType<tile::FuncOp>())
+        kernelName = fn.getSymName().str();
+      for (const tile::BankConflict &c :
+           tile::findBankConflicts(kernel, mmaSync)) {
+        std::string name = allocName(c.root);
+        if (name.empty())
+          name = "a shared buffer";
+        Diagnostic d;
+        d.severity = Severity::Remark;
+        d.range = rangeOf(tree, c.op->getLoc());
+        d.message = std::to_string(c.degree) + "-way bank conflict on " +
+                    name + " (" + c.instruction + ")";
+        // One report per statement and text across instances.
+        if (!seen.insert({d.range.begin, d.message}).second)
+          continue;
+        auto type = llvm::cast<tile::BufferType>(c.root.getType());
+        llvm::ArrayRef<int64_t> shape = type.getShape();
+        std::string note;
+        if (c.padElems > 0 && shape.size() >= 2) {
+          std::string padded, slice;
+          for (auto [i, e] : llvm::enumerate(shape)) {
+            bool last = i + 1 == shape.size();
+            padded += (i ? ", " : "") +
+                      std::to_string(last ? e + c.padElems : e);
+            slice += std::string(i ? ", " : "") +
+                     (last ? "0:" + std::to_string(e) : ":");
+          }
+          note = "padding each row of " + name + " by " +
+                 std::to_string(c.padElems) + " element" +
+                 (c.padElems == 1 ? "" : "s") + " (allocate (" + padded +
+                 ") and use " + name + "[" + slice +
+                 "]) makes this access conflict-free";
+        } else if (c.swizzleFixes) {
+          note = "XOR-swizzling the 16-byte chunks of " + name +
+                 "'s rows would make this access conflict-free (the CUDA "
+                 "target swizzles 16- and 8-bit tiles that T.gemm reads, "
+                 "and those only T.copy uses that a fragment is copied "
+                 "into)";
+        } else {
+          note = "no row padding of up to 32 bytes removes it: the "
+                 "conflict comes from the access pattern itself";
+        }
+        if (c.padElems > 0 && c.swizzleFixes)
+          note += "; so would XOR-swizzling its 16-byte chunks";
+        d.notes.push_back({rangeOf(tree, c.root.getLoc()), note});
+        analysis.diagnostics.push_back(d);
+        eval::Hint h;
+        h.range = d.range;
+        h.kernel = kernelName;
+        h.instance = instance;
+        h.name = name;
+        h.kind = "bank-conflict";
+        h.detail = d.message;
+        analysis.hints.push_back(std::move(h));
+      }
+    });
+  }
+  std::stable_sort(analysis.diagnostics.begin(), analysis.diagnostics.end(),
+                   [](const Diagnostic &a, const Diagnostic &b) {
+                     return a.range.begin < b.range.begin;
+                   });
+}
