@@ -23,6 +23,7 @@
 
 #include "Types.h"
 
+#include "tlc/Driver/LayoutViews.h"
 #include "tlc/Support/Diagnostic.h"
 
 #include <cstddef>
@@ -129,6 +130,10 @@ struct AnalysisFacts {
   /// True when the file was not evaluated (too large); `diagnostics` then
   /// holds one informational diagnostic saying so and there are no kernels.
   bool skipped = false;
+  /// The layout of every fragment and shared buffer of every instance, as
+  /// the configured target's code stores it (tilelang/layout, hovers,
+  /// code lenses); maps are built on request.
+  std::vector<driver::LayoutView> layouts;
   /// Kernel instances whose layouts this analysis inferred.
   unsigned layoutsInferred = 0;
   /// Kernel instances whose layouts came unchanged from an earlier analysis

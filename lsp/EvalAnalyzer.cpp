@@ -125,12 +125,20 @@ EvalAnalyzer::analyze(const std::shared_ptr<const syntax::SyntaxTree> &tree,
   // Layouts, exactly as `tlc-build --emit=hints` infers them.
   driver::LayoutStats layoutStats = driver::inferLayouts(
       analysis, *tree, evalOptions.target.name, &layoutCache, cancelled);
+  // What the generated code does with shared memory: bank-conflict hints
+  // and the layout pictures' sources (both need the IR).
+  if (!token.isCancelled()) {
+    driver::reportBankConflicts(analysis, *tree, evalOptions.target.name);
+  }
+  std::vector<driver::LayoutView> layouts =
+      driver::collectLayoutViews(analysis, *tree, evalOptions.target.name);
   // The module belongs to the thread's context: free it here.
   analysis.module = nullptr;
 
   auto facts = std::make_shared<AnalysisFacts>();
   facts->source = "tlc-eval";
   facts->diagnostics = std::move(analysis.diagnostics);
+  facts->layouts = std::move(layouts);
   facts->layoutsInferred = layoutStats.inferred;
   facts->layoutsReused = layoutStats.reused;
 

@@ -115,6 +115,24 @@ computeCodeLenses(const Document &doc, const AnalysisFacts &facts,
                   const Config &config,
                   const std::function<unsigned(const std::string &)> &pick);
 
+/// The layout picture of one buffer (LayoutPicture.cpp): the one named
+/// `buffer` when given, else the one allocated or named at `offset`;
+/// `instance` indexes its instances (default: the kernel's picked one).
+Result<LayoutPicture>
+computeLayoutPicture(const Document &doc, const AnalysisFacts &facts,
+                     std::optional<uint32_t> offset, const std::string &buffer,
+                     std::optional<unsigned> instance, const Config &config,
+                     const std::function<unsigned(const std::string &)> &pick);
+
+/// A `Show layout` lens on each allocation with a layout
+/// (LayoutPicture.cpp); appended to computeCodeLenses().
+void appendLayoutLenses(const Document &doc, const AnalysisFacts &facts,
+                        std::vector<CodeLens> &lenses);
+
+/// The layout's text grid for a buffer's hover, or "" (LayoutPicture.cpp).
+std::string layoutHoverText(const AnalysisFacts &facts, const KernelFact &kernel,
+                            unsigned instance, const std::string &name);
+
 /// Formats a byte count as `48 KiB` / `512 B`.
 std::string formatBytes(int64_t bytes);
 

@@ -91,9 +91,13 @@ std::optional<HoverInfo> tlc::lsp::computeHover(
       index = 0;
     const InstanceFact &instance = kernel.instances[index];
     for (const BufferFact &b : instance.buffers)
-      if (b.nameRange == *def)
-        return HoverInfo{bufferMarkdown(b, instance.label),
-                         doc.toRange(node.range())};
+      if (b.nameRange == *def) {
+        std::string md = bufferMarkdown(b, instance.label);
+        std::string grid = layoutHoverText(*facts, kernel, index, b.name);
+        if (!grid.empty())
+          md += "\n```text\n" + grid + "```\n";
+        return HoverInfo{md, doc.toRange(node.range())};
+      }
   }
   return std::nullopt;
 }

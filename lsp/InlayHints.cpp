@@ -144,5 +144,6 @@ std::vector<CodeLens> tlc::lsp::computeCodeLenses(
                   {doc.getUri(), kernel.name, std::to_string(next)}}});
     }
   }
+  appendLayoutLenses(doc, facts, result);
   return result;
 }

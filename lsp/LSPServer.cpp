@@ -124,6 +124,7 @@ private:
   void onDidChangeConfiguration(const json &params);
   // Features.
   void onHover(const json &id, const json &params);
+  void onLayout(const json &id, const json &params);
   void onDefinition(const json &id, const json &params);
   void onDocumentSymbol(const json &id, const json &params);
   void onSemanticTokens(const json &id, const json &params);
@@ -203,6 +204,7 @@ void LSPServer::Impl::registerHandlers() {
       {"textDocument/codeLens", &Impl::onCodeLens},
       {"workspace/executeCommand", &Impl::onExecuteCommand},
       {"tilelang/generatedSource", &Impl::onGeneratedSource},
+      {"tilelang/layout", &Impl::onLayout},
       {"tilelang/originalSource", &Impl::onOriginalSource},
       {"tilelang/viewFileText", &Impl::onViewFileText},
   };
@@ -471,7 +473,8 @@ void LSPServer::Impl::onInitialize(const json &id, const json &params) {
       {"executeCommandProvider", {{"commands", commands}}},
       {"experimental",
        {{"tilelang/generatedSource", true},
-        {"tilelang/originalSource", true}}},
+        {"tilelang/originalSource", true},
+        {"tilelang/layout", true}}},
   };
   if (serverOptions.config.semanticTokens) {
     json types = json::array(), modifiers = json::array();
@@ -603,6 +606,31 @@ void LSPServer::Impl::onHover(const json &id, const json &params) {
                     id, "hover", [](const std::optional<HoverInfo> &h) {
                       return h ? toJSON(*h) : json();
                     }));
+}
+
+void LSPServer::Impl::onLayout(const json &id, const json &params) {
+  std::string uri = getDocumentUri(params);
+  std::optional<Position> pos;
+  if (const json *p = getOptionalField(params, "position"))
+    pos = readPosition(*p);
+  std::string buffer;
+  if (const json *b = getOptionalField(params, "buffer"))
+    buffer = getString(*b, "buffer");
+  std::optional<unsigned> instance;
+  if (const json *i = getOptionalField(params, "instance")) {
+    if (!i->is_number_unsigned())
+      throw ProtocolError{InvalidParams,
+                          "tilelang/layout: instance must be an index"};
+    instance = i->get<unsigned>();
+  }
+  if (!pos && buffer.empty())
+    throw ProtocolError{InvalidParams,
+                        "tilelang/layout needs a position or a buffer name"};
+  server->layoutPicture(uri, pos, buffer, instance, track(id),
+                        replier<LayoutPicture>(id, "layout",
+                                               [](const LayoutPicture &p) {
+                                                 return toJSON(p);
+                                               }));
 }
 
 void LSPServer::Impl::onDefinition(const json &id, const json &params) {

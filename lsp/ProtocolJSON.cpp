@@ -226,6 +226,28 @@ json tlc::lsp::toJSON(const GeneratedSource &source) {
               {"range", toJSON(source.range)}};
 }
 
+json tlc::lsp::toJSON(const LayoutPicture &p) {
+  json cells;
+  if (p.kind == "fragment")
+    cells = json{{"thread", p.thread}, {"register", p.reg}};
+  else
+    cells = json{{"offset", p.offset}, {"bank", p.bank}};
+  return json{{"name", p.name},
+              {"kernel", p.kernel},
+              {"instance", p.instance},
+              {"instanceIndex", p.instanceIndex},
+              {"instances", p.instances},
+              {"range", toJSON(p.range)},
+              {"target", p.target},
+              {"kind", p.kind},
+              {"title", p.title},
+              {"rows", p.rows},
+              {"cols", p.cols},
+              {"cells", std::move(cells)},
+              {"text", p.text},
+              {"svg", p.svg}};
+}
+
 json tlc::lsp::encodeSemanticTokens(const std::vector<SemanticToken> &tokens) {
   json data = json::array();
   uint32_t line = 0, start = 0;

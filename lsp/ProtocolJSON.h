@@ -69,6 +69,7 @@ json toJSON(const HoverInfo &hover);
 json toJSON(const DocumentSymbol &symbol);
 json toJSON(const CodeLens &lens);
 json toJSON(const GeneratedSource &source);
+json toJSON(const LayoutPicture &picture);
 /// The LSP relative encoding of semantic tokens (`data` array).
 json encodeSemanticTokens(const std::vector<SemanticToken> &tokens);
 

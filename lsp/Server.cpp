@@ -187,6 +187,33 @@ void TlcServer::hover(const std::string &uri, Position pos,
       });
 }
 
+void TlcServer::layoutPicture(const std::string &uri,
+                              std::optional<Position> pos,
+                              const std::string &buffer,
+                              std::optional<unsigned> instance,
+                              const CancelToken &token,
+                              Callback<LayoutPicture> reply) {
+  withDocument<LayoutPicture>(
+      uri, token, true, std::move(reply),
+      [this, uri, pos, buffer, instance](
+          const Document &doc,
+          const AnalysisFacts *facts) -> Result<LayoutPicture> {
+        if (!doc.isTileLang())
+          return Failure{FailureKind::Failed,
+                         "not a TileLang file (no `import tilelang`)"};
+        if (!facts)
+          return Failure{FailureKind::Failed, "the file is not analysed"};
+        auto pick = [&](const std::string &k) {
+          return getInstancePick(uri, k);
+        };
+        std::optional<uint32_t> offset;
+        if (pos)
+          offset = doc.toOffset(*pos);
+        return computeLayoutPicture(doc, *facts, offset, buffer, instance,
+                                    getConfig(), pick);
+      });
+}
+
 void TlcServer::definition(const std::string &uri, Position pos,
                            const CancelToken &token,
                            Callback<std::vector<Location>> reply) {

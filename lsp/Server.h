@@ -134,6 +134,13 @@ public:
   /// One lens group per kernel.
   void codeLenses(const std::string &uri, const CancelToken &token,
                   Callback<std::vector<CodeLens>> reply);
+  /// The layout picture of a buffer (`tilelang/layout`): the one named
+  /// `buffer`, or allocated or named at `pos`; `instance` indexes its
+  /// instances (default: the kernel's picked instance).
+  void layoutPicture(const std::string &uri, std::optional<Position> pos,
+                     const std::string &buffer,
+                     std::optional<unsigned> instance,
+                     const CancelToken &token, Callback<LayoutPicture> reply);
   /// The generated code for the statement at `pos` (see Types.h): `target`
   /// is `cpu`, `cuda[:sm_XX]` or `tile` (Tile IR); the configured target
   /// when absent.

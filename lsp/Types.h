@@ -239,6 +239,27 @@ struct CodeLens {
   Command command;
 };
 
+/// Result of `tilelang/layout`: one buffer's layout picture and cell map.
+struct LayoutPicture {
+  /// The buffer, its kernel and the instance shown.
+  std::string name, kernel, instance;
+  /// Index of the instance among the buffer's instances, and their labels.
+  unsigned instanceIndex = 0;
+  std::vector<std::string> instances;
+  /// The allocation statement.
+  Range range;
+  /// The target whose code the layout is (the configured one).
+  std::string target;
+  /// `fragment` or `shared`, the title and the 2-d view's extents.
+  std::string kind, title;
+  int64_t rows = 0, cols = 0;
+  /// Per cell, row-major: fragments' thread and register; shared buffers'
+  /// element offset and bank.
+  std::vector<int64_t> thread, reg, offset, bank;
+  /// The picture (SVG document) and the text grid.
+  std::string svg, text;
+};
+
 /// Result of `tilelang/generatedSource`.
 struct GeneratedSource {
   /// URI of the generated file (a cache file).

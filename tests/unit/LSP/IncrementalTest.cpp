@@ -114,6 +114,9 @@ struct Session {
     };
     std::vector<std::string> out;
     for (const Diag &d : callbacks.diags) {
+      // Hints (bank conflicts of the generated code) are not problems.
+      if (d.severity == DiagSeverity::Hint)
+        continue;
       std::string s = pos(d.range.start) + "-" + pos(d.range.end) + " " +
                       d.source + " " + d.message;
       for (const DiagRelated &r : d.related)

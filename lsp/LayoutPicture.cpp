@@ -1,0 +1,190 @@
+//===- LayoutPicture.cpp - Layout pictures, lenses and hover grids ---------===//
+//
+// Part of the tlc project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The layout views of an analysis (driver::collectLayoutViews) grouped by
+// allocation statement: one view per instance of the kernel. A request
+// names the buffer (by name or by the cursor on its allocation or on a use)
+// and optionally the instance; the answer carries the SVG, the text grid
+// and the cell map the editors draw hovers from.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Features.h"
+
+#include "tlc/Layout/LayoutMap.h"
+
+#include "llvm/ADT/StringExtras.h"
+
+#include <algorithm>
+
+using namespace tlc;
+using namespace tlc::lsp;
+
+/// The innermost kernel whose function contains byte \p offset.
+static const KernelFact *kernelAt(const AnalysisFacts &facts,
+                                  uint32_t offset) {
+  const KernelFact *best = nullptr;
+  for (const KernelFact &k : facts.kernels)
+    if (k.range.begin <= offset && offset <= k.range.end &&
+        (!best ||
+         k.range.end - k.range.begin < best->range.end - best->range.begin))
+      best = &k;
+  return best;
+}
+
+/// The views of the allocation at byte \p begin, in instance order.
+static std::vector<const driver::LayoutView *>
+groupAt(const AnalysisFacts &facts, uint32_t begin) {
+  std::vector<const driver::LayoutView *> group;
+  for (const driver::LayoutView &v : facts.layouts)
+    if (v.range.begin == begin)
+      group.push_back(&v);
+  std::stable_sort(group.begin(), group.end(),
+                   [](const driver::LayoutView *a, const driver::LayoutView *b) {
+                     return a->instanceIndex < b->instanceIndex;
+                   });
+  return group;
+}
+
+/// The identifier around byte \p offset of \p text, or "".
+static std::string wordAt(llvm::StringRef text, uint32_t offset) {
+  auto isIdent = [](char c) { return llvm::isAlnum(c) || c == '_'; };
+  size_t b = std::min<size_t>(offset, text.size()), e = b;
+  while (b > 0 && isIdent(text[b - 1]))
+    --b;
+  while (e < text.size() && isIdent(text[e]))
+    ++e;
+  return text.slice(b, e).str();
+}
+
+/// The allocation a request means: the first one named \p name in the
+/// kernel at \p offset (or anywhere), else the one whose statement or name
+/// is under the cursor. Returns the allocation's byte offset.
+static std::optional<uint32_t> findAllocation(const Document &doc,
+                                              const AnalysisFacts &facts,
+                                              std::optional<uint32_t> offset,
+                                              std::string name) {
+  const KernelFact *kernel = offset ? kernelAt(facts, *offset) : nullptr;
+  if (name.empty() && offset) {
+    for (const driver::LayoutView &v : facts.layouts)
+      if (v.range.begin <= *offset && *offset <= v.range.end)
+        return v.range.begin;
+    name = wordAt(doc.getTree()->source(), *offset);
+  }
+  if (name.empty())
+    return std::nullopt;
+  std::optional<uint32_t> any;
+  for (const driver::LayoutView &v : facts.layouts) {
+    if (v.name != name)
+      continue;
+    bool inKernel = kernel && kernel->range.begin <= v.range.begin &&
+                    v.range.end <= kernel->range.end;
+    // Of several allocations of the name, the last one before the cursor.
+    if (inKernel && (!any || (offset && v.range.begin <= *offset)))
+      any = v.range.begin;
+    else if (!kernel && !any)
+      any = v.range.begin;
+  }
+  return any;
+}
+
+Result<LayoutPicture> tlc::lsp::computeLayoutPicture(
+    const Document &doc, const AnalysisFacts &facts,
+    std::optional<uint32_t> offset, const std::string &buffer,
+    std::optional<unsigned> instance, const Config &config,
+    const std::function<unsigned(const std::string &)> &pick) {
+  if (facts.skipped)
+    return Failure{FailureKind::Failed,
+                   "the file is not analysed (too large)"};
+  std::optional<uint32_t> at = findAllocation(doc, facts, offset, buffer);
+  if (!at)
+    return Failure{FailureKind::Failed,
+                   buffer.empty()
+                       ? "no fragment or shared buffer with a layout here"
+                       : "no fragment or shared buffer named '" + buffer +
+                             "' with a layout"};
+  std::vector<const driver::LayoutView *> group = groupAt(facts, *at);
+  unsigned index = 0;
+  if (instance) {
+    index = *instance;
+  } else if (const KernelFact *k = kernelAt(facts, *at)) {
+    index = pick(k->name);
+  }
+  if (index >= group.size())
+    index = 0;
+  const driver::LayoutView &view = *group[index];
+  llvm::Expected<layout::LayoutMap> map = view.buildMap();
+  if (!map)
+    return Failure{FailureKind::Failed, llvm::toString(map.takeError())};
+  LayoutPicture p;
+  p.name = view.name;
+  p.kernel = view.kernel;
+  p.instance = view.instance;
+  p.instanceIndex = index;
+  for (const driver::LayoutView *v : group)
+    p.instances.push_back(v->instance);
+  p.range = doc.toRange(view.range);
+  p.target = config.target;
+  bool frag = map->kind == layout::LayoutMapKind::Fragment;
+  p.kind = frag ? "fragment" : "shared";
+  p.title = map->title();
+  p.rows = map->rows;
+  p.cols = map->cols;
+  for (const layout::LayoutCell &c : map->cells) {
+    if (frag) {
+      p.thread.push_back(c.thread);
+      p.reg.push_back(c.index);
+    } else {
+      p.offset.push_back(c.index);
+      p.bank.push_back(c.bank);
+    }
+  }
+  p.svg = layout::renderLayoutSvg(*map);
+  p.text = layout::renderLayoutText(*map, 64, 32);
+  return p;
+}
+
+void tlc::lsp::appendLayoutLenses(const Document &doc,
+                                  const AnalysisFacts &facts,
+                                  std::vector<CodeLens> &lenses) {
+  std::vector<uint32_t> seen;
+  for (const driver::LayoutView &v : facts.layouts) {
+    if (llvm::is_contained(seen, v.range.begin))
+      continue;
+    seen.push_back(v.range.begin);
+    Range range = doc.toRange(v.range);
+    lenses.push_back(CodeLens{
+        range,
+        Command{"Show layout", "tilelang.showLayout",
+                {doc.getUri(), std::to_string(range.start.line),
+                 std::to_string(range.start.character), v.name}}});
+  }
+}
+
+std::string tlc::lsp::layoutHoverText(const AnalysisFacts &facts,
+                                      const KernelFact &kernel,
+                                      unsigned instance,
+                                      const std::string &name) {
+  std::optional<uint32_t> at;
+  for (const driver::LayoutView &v : facts.layouts)
+    if (v.name == name && kernel.range.begin <= v.range.begin &&
+        v.range.end <= kernel.range.end) {
+      at = v.range.begin;
+      break;
+    }
+  if (!at)
+    return "";
+  std::vector<const driver::LayoutView *> group = groupAt(facts, *at);
+  const driver::LayoutView &view =
+      *group[instance < group.size() ? instance : 0];
+  llvm::Expected<layout::LayoutMap> map = view.buildMap();
+  if (!map) {
+    llvm::consumeError(map.takeError());
+    return "";
+  }
+  return layout::renderLayoutText(*map, 8, 16);
+}
