@@ -89,8 +89,7 @@ tlc::driver::collectLayoutViews(const eval::FileAnalysis &analysis,
   mlir::ModuleOp module = *analysis.module;
   bool cuda = isCudaTarget(target);
   size_t ops = module.getBody()->getOperations().size();
-  for (auto [index, top] :
-       llvm::enumerate(module.getBody()->getOperations())) {
+  for (auto [index, top] : llvm::enumerate(module.getBody()->getOperations())) {
     std::string instance = instanceLabel(analysis, index, ops);
     top.walk([&](tile::KernelOp kernel) {
       llvm::DenseMap<mlir::Value, int64_t> swizzled =
@@ -146,8 +145,7 @@ llvm::Expected<layout::LayoutMap> LayoutView::buildMap() const {
 
 std::string tlc::driver::layoutFileName(const LayoutView &view) {
   std::string s = (view.kernel.empty() ? "kernel" : view.kernel) + "." +
-                  std::to_string(view.instanceIndex) + "." + view.name +
-                  ".svg";
+                  std::to_string(view.instanceIndex) + "." + view.name + ".svg";
   for (char &c : s)
     if (!llvm::isAlnum(c) && c != '.' && c != '_' && c != '-')
       c = '_';
@@ -165,8 +163,7 @@ void tlc::driver::reportBankConflicts(eval::FileAnalysis &analysis,
   mlir::ModuleOp module = *analysis.module;
   std::set<std::pair<uint32_t, std::string>> seen;
   size_t ops = module.getBody()->getOperations().size();
-  for (auto [index, top] :
-       llvm::enumerate(module.getBody()->getOperations())) {
+  for (auto [index, top] : llvm::enumerate(module.getBody()->getOperations())) {
     std::string instance = instanceLabel(analysis, index, ops);
     top.walk([&](tile::KernelOp kernel) {
       std::string kernelName;
@@ -180,8 +177,8 @@ void tlc::driver::reportBankConflicts(eval::FileAnalysis &analysis,
         Diagnostic d;
         d.severity = Severity::Remark;
         d.range = rangeOf(tree, c.op->getLoc());
-        d.message = std::to_string(c.degree) + "-way bank conflict on " +
-                    name + " (" + c.instruction + ")";
+        d.message = std::to_string(c.degree) + "-way bank conflict on " + name +
+                    " (" + c.instruction + ")";
         // One report per statement and text across instances.
         if (!seen.insert({d.range.begin, d.message}).second)
           continue;
@@ -192,8 +189,8 @@ void tlc::driver::reportBankConflicts(eval::FileAnalysis &analysis,
           std::string padded, slice;
           for (auto [i, e] : llvm::enumerate(shape)) {
             bool last = i + 1 == shape.size();
-            padded += (i ? ", " : "") +
-                      std::to_string(last ? e + c.padElems : e);
+            padded +=
+                (i ? ", " : "") + std::to_string(last ? e + c.padElems : e);
             slice += std::string(i ? ", " : "") +
                      (last ? "0:" + std::to_string(e) : ":");
           }

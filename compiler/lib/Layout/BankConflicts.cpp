@@ -43,8 +43,8 @@ int64_t tlc::layout::bankConflictDegree(const WarpAccess &access) {
   return degree;
 }
 
-WarpAccess tlc::layout::sharedAccess(const Layout &layout,
-                                     int64_t elementBytes, int64_t vectorElems,
+WarpAccess tlc::layout::sharedAccess(const Layout &layout, int64_t elementBytes,
+                                     int64_t vectorElems,
                                      const LaneCoords &lanes,
                                      int64_t baseBytes) {
   WarpAccess access;

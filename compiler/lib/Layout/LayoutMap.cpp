@@ -139,8 +139,7 @@ static std::string padLeft(int64_t value, unsigned width) {
 }
 
 std::string tlc::layout::renderLayoutText(const LayoutMap &map,
-                                          unsigned maxRows,
-                                          unsigned maxCols) {
+                                          unsigned maxRows, unsigned maxCols) {
   std::string out;
   llvm::raw_string_ostream os(out);
   bool frag = map.kind == LayoutMapKind::Fragment;
@@ -162,7 +161,8 @@ std::string tlc::layout::renderLayoutText(const LayoutMap &map,
   os << std::string(rowWidth, ' ') << " |";
   for (int64_t c = 0; c < cols; ++c)
     os << " " << padLeft(c, width);
-  os << "\n" << std::string(rowWidth, '-') << "-+"
+  os << "\n"
+     << std::string(rowWidth, '-') << "-+"
      << std::string(cols * (width + 1), '-') << "\n";
   for (int64_t r = 0; r < rows; ++r) {
     os << padLeft(r, rowWidth) << " |";

@@ -1,4 +1,5 @@
-//===- LayoutSvg.cpp - SVG pictures of layout maps -------------------------===//
+//===- LayoutSvg.cpp - SVG pictures of layout maps
+//-------------------------===//
 //
 // Part of the tlc project.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
@@ -51,8 +52,7 @@ std::string tlc::layout::bankColour(int64_t bank) {
   int64_t slot = bank * 7 % kSharedBanks;
   int64_t hue = slot * 45 / 4; // 11.25° steps, distinct integers
   int64_t light = bank % 2 ? 62 : 74;
-  return "hsl(" + std::to_string(hue) + ",70%," + std::to_string(light) +
-         "%)";
+  return "hsl(" + std::to_string(hue) + ",70%," + std::to_string(light) + "%)";
 }
 
 /// \p text with XML's special characters escaped.
@@ -122,8 +122,8 @@ static std::string tooltip(const LayoutMap &map, int64_t r, int64_t c) {
         s += " (also threads";
         int64_t n = map.replicate - 1;
         for (int64_t k = 0; k < n; ++k)
-          s += " " + std::to_string(
-                         map.replicaThreads[(r * map.cols + c) * n + k]);
+          s += " " +
+               std::to_string(map.replicaThreads[(r * map.cols + c) * n + k]);
         s += ")";
       }
     }
@@ -157,8 +157,8 @@ std::string tlc::layout::renderLayoutSvg(const LayoutMap &map,
   for (const LayoutCell &cell : map.cells) {
     int64_t a = frag ? cell.thread : cell.bank;
     int64_t b = frag ? cell.index : cell.phase;
-    longest = std::max({longest, std::to_string(a).size() + 1,
-                        std::to_string(b).size() + 1});
+    longest = std::max(
+        {longest, std::to_string(a).size() + 1, std::to_string(b).size() + 1});
   }
   double cellFont = std::min(kCell * 0.36, (kCell - 4) / (kGlyph * longest));
   double rulerFont = 9;
@@ -169,8 +169,8 @@ std::string tlc::layout::renderLayoutSvg(const LayoutMap &map,
     rowStep *= 2;
 
   double titleFont = 14, subFont = 11;
-  double left = kMargin + std::to_string(map.rows - 1).size() * kGlyph *
-                              rulerFont + 6;
+  double left =
+      kMargin + std::to_string(map.rows - 1).size() * kGlyph * rulerFont + 6;
   double top = 10 + titleFont + 6 + subFont + 10 + rulerFont + 4;
   double gridW = map.cols * kCell, gridH = map.rows * kCell;
 
@@ -182,11 +182,10 @@ std::string tlc::layout::renderLayoutSvg(const LayoutMap &map,
   if (frag) {
     int64_t warps = (map.threads + 31) / 32;
     for (int64_t w = 0; w < warps; ++w)
-      legend.push_back({threadColour(w * 32 + 12),
-                        "warp " + std::to_string(w) + ": T" +
-                            std::to_string(w * 32) + "–" +
-                            std::to_string(std::min(map.threads, w * 32 + 32) -
-                                           1)});
+      legend.push_back(
+          {threadColour(w * 32 + 12),
+           "warp " + std::to_string(w) + ": T" + std::to_string(w * 32) + "–" +
+               std::to_string(std::min(map.threads, w * 32 + 32) - 1)});
   } else {
     for (int64_t b = 0; b < kSharedBanks; ++b)
       legend.push_back({bankColour(b), std::to_string(b)});
@@ -210,9 +209,9 @@ std::string tlc::layout::renderLayoutSvg(const LayoutMap &map,
   std::string out;
   llvm::raw_string_ostream os(out);
   os << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-     << "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 "
-     << num(width) << " " << num(height) << "\" width=\""
-     << num(width * scale) << "\" height=\"" << num(height * scale)
+     << "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 " << num(width)
+     << " " << num(height) << "\" width=\"" << num(width * scale)
+     << "\" height=\"" << num(height * scale)
      << "\" font-family=\"DejaVu Sans, Verdana, sans-serif\""
      << " data-kind=\"" << (frag ? "fragment" : "shared") << "\" data-rows=\""
      << map.rows << "\" data-cols=\"" << map.cols << "\">\n";
@@ -251,11 +250,11 @@ std::string tlc::layout::renderLayoutSvg(const LayoutMap &map,
          << (frag ? threadColour(cell.thread) : bankColour(cell.bank))
          << "\" data-i=\"" << r << "\" data-j=\"" << c << "\"";
       if (frag)
-        os << " data-thread=\"" << cell.thread << "\" data-reg=\""
-           << cell.index << "\"";
+        os << " data-thread=\"" << cell.thread << "\" data-reg=\"" << cell.index
+           << "\"";
       else
-        os << " data-offset=\"" << cell.index << "\" data-bank=\""
-           << cell.bank << "\" data-phase=\"" << cell.phase << "\"";
+        os << " data-offset=\"" << cell.index << "\" data-bank=\"" << cell.bank
+           << "\" data-phase=\"" << cell.phase << "\"";
       os << "><title>" << escape(tooltip(map, r, c)) << "</title></rect>\n";
     }
   os << "</g>\n";
@@ -270,10 +269,10 @@ std::string tlc::layout::renderLayoutSvg(const LayoutMap &map,
                              : "b" + std::to_string(cell.bank);
         std::string b = frag ? "r" + std::to_string(cell.index)
                              : "φ" + std::to_string(cell.phase);
-        os << "<text x=\"" << num(cx) << "\" y=\""
-           << num(cy + kCell / 2 - 1) << "\">" << a << "</text><text x=\""
-           << num(cx) << "\" y=\"" << num(cy + kCell / 2 + cellFont)
-           << "\">" << escape(b) << "</text>\n";
+        os << "<text x=\"" << num(cx) << "\" y=\"" << num(cy + kCell / 2 - 1)
+           << "\">" << a << "</text><text x=\"" << num(cx) << "\" y=\""
+           << num(cy + kCell / 2 + cellFont) << "\">" << escape(b)
+           << "</text>\n";
       }
     os << "</g>\n";
   }
@@ -282,8 +281,7 @@ std::string tlc::layout::renderLayoutSvg(const LayoutMap &map,
   os << "<g class=\"legend\" font-size=\"" << num(legendFont) << "\">\n";
   os << "<text x=\"" << num(left) << "\" y=\"" << num(legendTop + 10)
      << "\" fill=\"#444\">"
-     << (frag ? "warps (shade: lane 0 darkest → lane 31 lightest)"
-              : "banks")
+     << (frag ? "warps (shade: lane 0 darkest → lane 31 lightest)" : "banks")
      << "</text>\n";
   for (auto [k, s] : llvm::enumerate(legend)) {
     double x = left + (k % perRow) * swatchW;

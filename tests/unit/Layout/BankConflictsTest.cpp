@@ -168,9 +168,12 @@ int64_t ldmatrixAnalysis(const Layout &layout) {
 } // namespace
 
 TEST_CASE("row swizzle is the runtime's swizzledIndex") {
-  for (auto [rows, cols, bits] :
-       {std::tuple{16, 16, 16}, {32, 32, 16}, {64, 64, 16}, {16, 128, 16},
-        {32, 64, 8}, {8, 256, 8}}) {
+  for (auto [rows, cols, bits] : {std::tuple{16, 16, 16},
+                                  {32, 32, 16},
+                                  {64, 64, 16},
+                                  {16, 128, 16},
+                                  {32, 64, 8},
+                                  {8, 256, 8}}) {
     llvm::Expected<Layout> l = makeRowSwizzledLayout({rows, cols}, bits);
     REQUIRE(l);
     int64_t chunkElems = 128 / bits;
@@ -192,8 +195,8 @@ TEST_CASE("ldmatrix on linear, padded and swizzled tiles") {
     INFO(rows << "x" << cols);
     Layout linear = Layout::linear({rows, cols});
     CHECK(ldmatrixAnalysis(linear) ==
-          ldmatrixBruteForce(rows, cols,
-                             [&](int64_t r, int64_t c) { return r * cols + c; }));
+          ldmatrixBruteForce(
+              rows, cols, [&](int64_t r, int64_t c) { return r * cols + c; }));
     llvm::Expected<Layout> padded = makePaddedLayout({rows, cols}, 16, 8);
     REQUIRE(padded);
     CHECK(ldmatrixAnalysis(*padded) ==

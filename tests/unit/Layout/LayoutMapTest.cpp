@@ -11,8 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tlc/Layout/GemmLayouts.h"
 #include "tlc/Layout/LayoutMap.h"
+#include "tlc/Layout/GemmLayouts.h"
 #include "tlc/Layout/SharedLayouts.h"
 
 #include <doctest/doctest.h>

@@ -1,4 +1,5 @@
-//===- LayoutViews.h - Layout pictures and bank conflicts of a file -*- C++ -*-===//
+//===- LayoutViews.h - Layout pictures and bank conflicts of a file -*- C++
+//-*-===//
 //
 // Part of tlc. SPDX-License-Identifier: Apache-2.0
 //
@@ -46,10 +47,11 @@ struct LayoutView {
   llvm::Expected<layout::LayoutMap> buildMap() const;
 };
 
-/// The layout views (cheap: maps are built on demand) of \p analysis (fragments from their inferred layout
-/// attributes; shared buffers in the layout the \p target's generated code
-/// stores them: the CUDA row swizzle or row-major; other targets the
-/// inferred attribute). Buffers without a layout are left out.
+/// The layout views (cheap: maps are built on demand) of \p analysis (fragments
+/// from their inferred layout attributes; shared buffers in the layout the \p
+/// target's generated code stores them: the CUDA row swizzle or row-major;
+/// other targets the inferred attribute). Buffers without a layout are left
+/// out.
 std::vector<LayoutView> collectLayoutViews(const eval::FileAnalysis &analysis,
                                            const syntax::SyntaxTree &tree,
                                            llvm::StringRef target);

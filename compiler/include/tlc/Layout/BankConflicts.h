@@ -1,4 +1,5 @@
-//===- BankConflicts.h - Shared-memory bank conflicts of warp accesses -*- C++ -*-===//
+//===- BankConflicts.h - Shared-memory bank conflicts of warp accesses -*- C++
+//-*-===//
 //
 // Part of the tlc project.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception

@@ -1,4 +1,5 @@
-//===- LayoutMap.h - Element-by-element maps of layouts, for pictures -*- C++ -*-===//
+//===- LayoutMap.h - Element-by-element maps of layouts, for pictures -*- C++
+//-*-===//
 //
 // Part of the tlc project.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
@@ -99,8 +100,8 @@ llvm::Expected<LayoutMap> mapFragment(const Fragment &fragment,
 
 /// Enumerates the shared layout \p layout (one output: the element offset)
 /// of elements of \p elementBytes bytes.
-llvm::Expected<LayoutMap> mapShared(const Layout &layout,
-                                    int64_t elementBytes, llvm::StringRef name,
+llvm::Expected<LayoutMap> mapShared(const Layout &layout, int64_t elementBytes,
+                                    llvm::StringRef name,
                                     llvm::StringRef dtype = "");
 
 /// The map as a text grid: the title line, a column header, then one line
@@ -121,8 +122,8 @@ struct SvgOptions {
 /// by thread (fragments: hue by warp, shade by lane) or by bank (shared),
 /// each with a `<title>` tooltip, row/column rulers and a legend. The
 /// viewBox makes it scale; text never exceeds its cell.
-std::string renderLayoutSvg(const LayoutMap &map, const SvgOptions &options =
-                                                      SvgOptions());
+std::string renderLayoutSvg(const LayoutMap &map,
+                            const SvgOptions &options = SvgOptions());
 
 /// The fill colour of thread \p thread in fragment pictures
 /// (`hsl(H,S%,L%)`): distinct for every thread of a block of up to 1024.

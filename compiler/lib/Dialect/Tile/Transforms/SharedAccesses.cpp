@@ -1,4 +1,5 @@
-//===- SharedAccesses.cpp - Shared-memory layouts and accesses of CUDA code ===//
+//===- SharedAccesses.cpp - Shared-memory layouts and accesses of CUDA code
+//===//
 //
 // Part of the tlc project.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
@@ -135,8 +136,7 @@ static std::optional<SmallVector<unsigned>> copyDims(BufferType t) {
 
 /// `16-byte st.shared`.
 static std::string widthName(int64_t bytes, bool store) {
-  return std::to_string(bytes) + "-byte " + (store ? "st" : "ld") +
-         ".shared";
+  return std::to_string(bytes) + "-byte " + (store ? "st" : "ld") + ".shared";
 }
 
 /// The root coordinate of view element \p viewCoord (coordinates along the
@@ -179,8 +179,8 @@ static void planMemoryCopy(CopyOp op, int64_t threads,
   if (!innermost)
     vec = 1;
   int64_t vecBytes = vec * getElementStorageBytes(dstElem);
-  bool canVector = sameType && vec > 1 &&
-                   (vecBytes == 4 || vecBytes == 8 || vecBytes == 16);
+  bool canVector =
+      sameType && vec > 1 && (vecBytes == 4 || vecBytes == 8 || vecBytes == 16);
   int64_t chunks = numel / vec;
   int64_t rounds = (chunks + threads - 1) / threads;
   int64_t warps = (threads + 31) / 32;
@@ -203,8 +203,7 @@ static void planMemoryCopy(CopyOp op, int64_t threads,
     bool async = store && pipelined && canVector &&
                  scopeOfRoot(op.getSrc()) == MemoryScope::Global;
     plan.instruction =
-        async ? "cp.async"
-              : widthName(plan.vec * plan.elementBytes, store);
+        async ? "cp.async" : widthName(plan.vec * plan.elementBytes, store);
     // The element path moves element e of every lane's chunk at once.
     int64_t steps = canVector ? 1 : vec;
     for (int64_t c = 0; c < rounds; ++c)
@@ -415,8 +414,8 @@ std::vector<BankConflict> tlc::tile::findBankConflicts(KernelOp kernel,
   std::vector<std::vector<const AccessPlan *>> groups;
   std::map<std::tuple<Operation *, void *, std::string>, size_t> index;
   for (const AccessPlan &p : plans) {
-    auto key = std::make_tuple(p.op, p.root.getAsOpaquePointer(),
-                               p.instruction);
+    auto key =
+        std::make_tuple(p.op, p.root.getAsOpaquePointer(), p.instruction);
     auto [it, fresh] = index.try_emplace(key, groups.size());
     if (fresh)
       groups.emplace_back();

@@ -1,4 +1,5 @@
-//===- SharedAccesses.h - Shared-memory layouts and accesses of CUDA code -*- C++ -*-===//
+//===- SharedAccesses.h - Shared-memory layouts and accesses of CUDA code -*-
+//C++ -*-===//
 //
 // Part of the tlc project.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
@@ -45,9 +46,9 @@ llvm::DenseMap<mlir::Value, int64_t> planSwizzledTiles(KernelOp kernel);
 /// The element-offset layout the CUDA target stores shared buffer \p root
 /// (an allocation of static shape) in, given the swizzle plan of its
 /// kernel: the row swizzle (layout::makeRowSwizzledLayout) or row-major.
-layout::Layout cudaSharedLayout(mlir::Value root,
-                                const llvm::DenseMap<mlir::Value, int64_t>
-                                    &swizzled);
+layout::Layout
+cudaSharedLayout(mlir::Value root,
+                 const llvm::DenseMap<mlir::Value, int64_t> &swizzled);
 
 /// One shared-memory access of the generated code with a bank conflict.
 struct BankConflict {
