@@ -1,4 +1,5 @@
-//===- LayoutPicture.cpp - Layout pictures, lenses and hover grids ---------===//
+//===- LayoutPicture.cpp - Layout pictures, lenses and hover grids
+//---------===//
 //
 // Part of the tlc project.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
@@ -25,8 +26,7 @@ using namespace tlc;
 using namespace tlc::lsp;
 
 /// The innermost kernel whose function contains byte \p offset.
-static const KernelFact *kernelAt(const AnalysisFacts &facts,
-                                  uint32_t offset) {
+static const KernelFact *kernelAt(const AnalysisFacts &facts, uint32_t offset) {
   const KernelFact *best = nullptr;
   for (const KernelFact &k : facts.kernels)
     if (k.range.begin <= offset && offset <= k.range.end &&
@@ -43,10 +43,11 @@ groupAt(const AnalysisFacts &facts, uint32_t begin) {
   for (const driver::LayoutView &v : facts.layouts)
     if (v.range.begin == begin)
       group.push_back(&v);
-  std::stable_sort(group.begin(), group.end(),
-                   [](const driver::LayoutView *a, const driver::LayoutView *b) {
-                     return a->instanceIndex < b->instanceIndex;
-                   });
+  std::stable_sort(
+      group.begin(), group.end(),
+      [](const driver::LayoutView *a, const driver::LayoutView *b) {
+        return a->instanceIndex < b->instanceIndex;
+      });
   return group;
 }
 
@@ -73,6 +74,11 @@ static std::optional<uint32_t> findAllocation(const Document &doc,
     for (const driver::LayoutView &v : facts.layouts)
       if (v.range.begin <= *offset && *offset <= v.range.end)
         return v.range.begin;
+    // Anywhere on an allocation's line (its name, the indentation).
+    const LineIndex &lines = doc.getTree()->lines();
+    for (const driver::LayoutView &v : facts.layouts)
+      if (lines.getLine(v.range.begin) == lines.getLine(*offset))
+        return v.range.begin;
     name = wordAt(doc.getTree()->source(), *offset);
   }
   if (name.empty())
@@ -98,8 +104,7 @@ Result<LayoutPicture> tlc::lsp::computeLayoutPicture(
     std::optional<unsigned> instance, const Config &config,
     const std::function<unsigned(const std::string &)> &pick) {
   if (facts.skipped)
-    return Failure{FailureKind::Failed,
-                   "the file is not analysed (too large)"};
+    return Failure{FailureKind::Failed, "the file is not analysed (too large)"};
   std::optional<uint32_t> at = findAllocation(doc, facts, offset, buffer);
   if (!at)
     return Failure{FailureKind::Failed,
@@ -158,10 +163,10 @@ void tlc::lsp::appendLayoutLenses(const Document &doc,
     seen.push_back(v.range.begin);
     Range range = doc.toRange(v.range);
     lenses.push_back(CodeLens{
-        range,
-        Command{"Show layout", "tilelang.showLayout",
-                {doc.getUri(), std::to_string(range.start.line),
-                 std::to_string(range.start.character), v.name}}});
+        range, Command{"Show layout",
+                       "tilelang.showLayout",
+                       {doc.getUri(), std::to_string(range.start.line),
+                        std::to_string(range.start.character), v.name}}});
   }
 }
 

@@ -256,7 +256,58 @@ else
   end, 50), ':TlcIR reports the server error "' .. want .. '"')
 end
 
+-- 6. :TlcLayout: the accumulator's thread map as text in a split. The
+-- oracle is the PTX ISA's mma/wgmma accumulator fragment: element (i, j)
+-- is on lane 4 * (i % 8) + (j % 8) / 2 of its warp.
+vim.api.nvim_set_current_win(src_win)
+local c_row = row_of('C_local = T.alloc_fragment')
+vim.api.nvim_win_set_cursor(src_win, { c_row + 1, 10 })
+tlc.last_layout = nil
+vim.cmd('TlcLayout')
+check(vim.wait(15000, function()
+  return tlc.last_layout ~= nil
+end, 50), ':TlcLayout answered')
+local layout_buf = vim.fn.bufnr('tlc://layout')
+local lines = layout_buf > 0 and vim.api.nvim_buf_get_lines(layout_buf, 0, -1, false) or {}
+check(vim.fn.bufwinnr(layout_buf) ~= -1, ':TlcLayout shows the map in a split')
+check((lines[1] or ''):find('C_local — fragment 128×128 float32', 1, true) ~= nil,
+      'the map is C_local\'s (' .. tostring(lines[1]) .. ')')
+local lanes_ok, shown_cols = true, 0
+for r = 0, 15 do
+  local line = lines[5 + r] or ''
+  local bar = line:find('|', 1, true)
+  local j = 0
+  for v in line:sub((bar or 0) + 1):gmatch('%d+') do
+    if tonumber(v) % 32 ~= 4 * (r % 8) + math.floor((j % 8) / 2) then
+      lanes_ok = false
+    end
+    j = j + 1
+  end
+  shown_cols = j
+  if not bar or tonumber(line:match('^%s*(%d+)')) ~= r then
+    lanes_ok = false
+  end
+end
+check(lanes_ok and shown_cols > 8, 'rows 0-15 show the accumulator lanes (' .. shown_cols .. ' columns)')
+local last = lines[#lines] or ''
+check(last:find('(showing 64 of 128 rows, ' .. shown_cols .. ' of 128 columns)', 1, true) ~= nil,
+      'the map is clipped to the split (' .. last .. ')')
+-- The code lens command names a shared buffer: its banks.
+local a_row = row_of('A_shared = T.alloc_shared')
+tlc.last_layout = nil
+vim.lsp.commands['tilelang.showLayout']({
+  arguments = { vim.uri_from_bufnr(src), tostring(a_row), '20', 'A_shared' },
+})
+check(vim.wait(15000, function()
+  return tlc.last_layout ~= nil
+end, 50), 'the Show layout lens answered')
+lines = vim.api.nvim_buf_get_lines(layout_buf, 0, -1, false)
+check((lines[1] or ''):find('A_shared — shared 128×32 float16', 1, true) ~= nil
+      and (lines[2] or ''):find('bank', 1, true) ~= nil,
+      'the lens shows A_shared\'s banks (' .. tostring(lines[1]) .. ')')
+
 notes = {}
+vim.api.nvim_set_current_win(src_win)
 vim.cmd('TlcInstance')
 local inst_done = vim.wait(10000, function()
   return #notes > 0

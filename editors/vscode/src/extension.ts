@@ -29,11 +29,13 @@ import {
 } from 'vscode-languageclient/node';
 
 import { GeneratedView, generatedScheme } from './generatedView';
+import { LayoutView } from './layoutView';
 import {
   errorMessage,
   isTileLangDocument,
   LspRange,
   ServerCommand,
+  showLayoutLensCommand,
 } from './protocol';
 
 /// The generatedSource target that asks for Tile IR.
@@ -65,6 +67,7 @@ export class TlcExtension implements vscode.Disposable {
   private readonly log: vscode.LogOutputChannel;
   private readonly status: vscode.StatusBarItem;
   private readonly view: GeneratedView;
+  private readonly layoutView: LayoutView;
   private readonly disposables: vscode.Disposable[] = [];
   private serverState = 'stopped';
   private lastError = '';
@@ -77,6 +80,7 @@ export class TlcExtension implements vscode.Disposable {
     this.status.name = 'TileLang (tlc)';
     this.status.command = 'tlc.statusMenu';
     this.view = new GeneratedView(() => this.runningClient(), this.log);
+    this.layoutView = new LayoutView(() => this.runningClient(), this.log);
     const command = (id: string, fn: (...args: any[]) => unknown) =>
         vscode.commands.registerCommand(id, async (...args: any[]) => {
           try {
@@ -87,7 +91,10 @@ export class TlcExtension implements vscode.Disposable {
           }
         });
     this.disposables.push(
-        this.log, this.status, this.view,
+        this.log, this.status, this.view, this.layoutView,
+        command('tlc.showLayout', () => this.layoutView.showAtCursor()),
+        command(showLayoutLensCommand,
+                (...args: unknown[]) => this.layoutView.showFromLens(args)),
         command('tlc.showGeneratedSource', () => this.showGenerated()),
         command('tlc.showOriginalSource', () => this.showOriginal()),
         command('tlc.showTileIR', () => this.showTileIR()),

@@ -65,6 +65,39 @@ export const originalSourceRequest = new RequestType<
   void
 >('tilelang/originalSource');
 
+/// Params of `tilelang/layout`: a buffer by position (its allocation or a
+/// use) or by name, and optionally which of its instances.
+export interface LayoutParams {
+  textDocument: { uri: string };
+  position?: LspPosition;
+  buffer?: string;
+  instance?: number;
+}
+
+/// Result of `tilelang/layout`: the picture and the cell map of one buffer.
+export interface LayoutResult {
+  name: string;
+  kernel: string;
+  instance: string;
+  instanceIndex: number;
+  instances: string[];
+  range: LspRange;
+  target: string;
+  kind: 'fragment' | 'shared';
+  title: string;
+  rows: number;
+  cols: number;
+  cells: { thread?: number[]; register?: number[]; offset?: number[]; bank?: number[] };
+  text: string;
+  svg: string;
+}
+
+export const layoutRequest = new RequestType<LayoutParams, LayoutResult, void>(
+  'tilelang/layout');
+
+/// The client-side command of the layout code lenses.
+export const showLayoutLensCommand = 'tilelang.showLayout';
+
 /// The server-side commands (`workspace/executeCommand`).
 export const ServerCommand = {
   pickInstance: 'tilelang.pickInstance',

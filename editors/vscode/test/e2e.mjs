@@ -232,6 +232,58 @@ try {
     }, 15000);
     check(Boolean(toast), `Show Tile IR reports the server error "${want}"`);
   }
+
+  // 7. Show Layout: the accumulator's picture in a webview beside the
+  // kernel. The oracle for the cells is the PTX ISA's mma/wgmma
+  // accumulator fragment: element (i, j) is on lane 4 (i % 8) + (j % 8) / 2.
+  const source = fs.readFileSync(`${env.TLC_WORK}/ws/${env.TLC_FILE}`, 'utf8').split('\n');
+  const lineOf = (text) => source.findIndex((l) => l.includes(text)) + 1;
+  const layoutFrame = async (name) => {
+    for (const f of page.frames()) {
+      try {
+        const got = await f.evaluate(() => document.body?.dataset?.name ?? '');
+        if (got && (!name || got === name))
+          return f;
+      } catch { /* detached or cross-origin while loading */ }
+    }
+    return undefined;
+  };
+  await page.keyboard.press('Control+1');
+  await goToLine(lineOf('C_local = T.alloc_fragment'));
+  await runCommand('TileLang: Show Layout');
+  let frame = await until(() => layoutFrame('C_local'), 30000);
+  check(Boolean(frame), 'Show Layout opened a webview with C_local');
+  if (frame) {
+    const title = await frame.locator('#title').innerText();
+    check(title.includes('C_local — fragment 128×128 float32'), `layout title: ${title}`);
+    const cells = await frame.locator('rect.cell').count();
+    check(cells === 128 * 128, `the picture has ${cells} cells (128 × 128)`);
+    const groups = await page.locator('.editor-group-container').count();
+    check(groups >= 2, `the layout view is beside the kernel (${groups} editor groups)`);
+    await frame.locator('rect.cell[data-i="9"][data-j="5"]').hover();
+    const readout = await until(async () => {
+      const t = await frame.locator('#readout').innerText();
+      return t.includes('(9, 5)') ? t : '';
+    }, 10000);
+    const m = /\(thread, register\) = \((\d+), (\d+)\)/.exec(readout ?? '');
+    check(Boolean(m) && Number(m[1]) % 32 === 4 * (9 % 8) + Math.floor((5 % 8) / 2),
+          `hovering (9, 5) shows its thread and register: ${readout}`);
+    if (env.TLC_SCREENSHOT_LAYOUT) {
+      await page.screenshot({ path: env.TLC_SCREENSHOT_LAYOUT });
+      console.log(`screenshot: ${env.TLC_SCREENSHOT_LAYOUT}`);
+    }
+    // 8. It follows the cursor: onto A_shared's allocation.
+    await page.keyboard.press('Control+1');
+    await goToLine(lineOf('A_shared = T.alloc_shared'));
+    frame = await until(() => layoutFrame('A_shared'), 20000);
+    check(Boolean(frame), 'the layout view followed the cursor to A_shared');
+    if (frame) {
+      const kind = await frame.evaluate(() => document.body.dataset.kind);
+      const banks = await frame.locator('rect.cell[data-bank]').count();
+      check(kind === 'shared' && banks === 128 * 32,
+            `A_shared is drawn by bank (${kind}, ${banks} cells)`);
+    }
+  }
 } catch (e) {
   failures++;
   console.log(`FAIL exception: ${e.stack ?? e}`);

@@ -5,7 +5,8 @@
 # examples/gemm.py and checks the status bar, the inlay hints in the editor
 # DOM, Show Generated CUDA/HIP (the document beside the kernel at the mapped
 # line, or the server's error where it has no generated source yet), the
-# cursor-following view, the jump back and Show Tile IR.
+# cursor-following view, the jump back, Show Tile IR and Show Layout (the
+# webview's picture, its hover readout and following the cursor).
 #
 # Two server set-ups (as in editors/nvim/test/run.sh):
 #   tlc-lsp        the server as built;
@@ -165,7 +166,7 @@ EOF
   echo "== vscode e2e: $name (code-server on port $port)"
   TLC_URL="http://127.0.0.1:$port/?folder=$dir/ws" TLC_FILE="$file" TLC_PROBE="$dir/probe.json" \
   TLC_GEN_LINE="$gen_line" TLC_GEN_COL="$gen_col" TLC_CASE="$name" TLC_WORK="$dir" \
-  TLC_SCREENSHOT="$dir/hints.png" TLC_SCREENSHOT_GEN="$dir/generated.png" TLC_SCREENSHOT_IR="$dir/tile-ir.png" CHROMIUM=/usr/bin/chromium \
+  TLC_SCREENSHOT="$dir/hints.png" TLC_SCREENSHOT_GEN="$dir/generated.png" TLC_SCREENSHOT_IR="$dir/tile-ir.png" TLC_SCREENSHOT_LAYOUT="$dir/layout.png" CHROMIUM=/usr/bin/chromium \
     timeout 300 node "$here/e2e.mjs" || status=1
   cleanup
   cs_pid=

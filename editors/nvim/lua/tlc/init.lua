@@ -371,6 +371,97 @@ local function follow(bufnr)
   M.generated(view.target, { silent = true })
 end
 
+--- The layout map of `result` (a tilelang/layout answer) as text lines:
+--- the title, then the thread (fragments) or bank (shared) of every cell,
+--- with as many columns as fit in `width` and at most `max_rows` rows.
+function M.layout_lines(result, width, max_rows)
+  local frag = result.kind == 'fragment'
+  local values = frag and result.cells.thread or result.cells.bank
+  local rows, cols = result.rows, result.cols
+  local widest = #tostring(math.max(cols - 1, 1))
+  for _, v in ipairs(values) do
+    widest = math.max(widest, #tostring(v))
+  end
+  local label = #tostring(math.max(rows - 1, 0))
+  local fit = math.max(1, math.floor((width - label - 2) / (widest + 1)))
+  local show_cols = math.min(cols, fit)
+  local show_rows = math.min(rows, max_rows)
+  local lines = {
+    result.title,
+    (frag and 'thread of each element' or 'bank (4-byte, of 32) of each element')
+      .. ' · instance ' .. (result.instanceIndex + 1) .. '/' .. #result.instances
+      .. ' · target ' .. result.target,
+  }
+  local header = string.rep(' ', label) .. ' |'
+  for c = 0, show_cols - 1 do
+    header = header .. string.format(' %' .. widest .. 'd', c)
+  end
+  table.insert(lines, header)
+  table.insert(lines, string.rep('-', label) .. '-+' .. string.rep('-', show_cols * (widest + 1)))
+  for r = 0, show_rows - 1 do
+    local line = string.format('%' .. label .. 'd |', r)
+    for c = 0, show_cols - 1 do
+      line = line .. string.format(' %' .. widest .. 'd', values[r * cols + c + 1])
+    end
+    table.insert(lines, line)
+  end
+  if show_rows < rows or show_cols < cols then
+    table.insert(lines, string.format('(showing %d of %d rows, %d of %d columns)',
+                                      show_rows, rows, show_cols, cols))
+  end
+  return lines
+end
+
+local layout_buf = nil
+
+--- Shows the layout map of the buffer at the cursor (or named `name`) as
+--- text in a split.
+function M.layout(name, position)
+  local bufnr = vim.api.nvim_get_current_buf()
+  local client = M.client(bufnr)
+  if not client then
+    return err('tlc-lsp is not attached to this buffer')
+  end
+  local params = {
+    textDocument = { uri = vim.uri_from_bufnr(bufnr) },
+    position = position or cursor_position(client),
+  }
+  if name and name ~= '' then
+    params.buffer = name
+  end
+  compat.request(client, 'tilelang/layout', params, function(e, result)
+    if e then
+      return err(e.message or vim.inspect(e))
+    end
+    if not result or not result.cells then
+      return err('tlc-lsp returned no layout')
+    end
+    M.last_error = nil
+    local win = layout_buf and find_win(layout_buf)
+    if not win then
+      vim.cmd('botright vsplit')
+      win = vim.api.nvim_get_current_win()
+      if not (layout_buf and vim.api.nvim_buf_is_valid(layout_buf)) then
+        layout_buf = vim.api.nvim_create_buf(false, true)
+        vim.bo[layout_buf].bufhidden = 'hide'
+        pcall(vim.api.nvim_buf_set_name, layout_buf, 'tlc://layout')
+      end
+      vim.api.nvim_win_set_buf(win, layout_buf)
+      vim.wo[win].wrap = false
+      vim.wo[win].number = false
+    end
+    local lines = M.layout_lines(result, vim.api.nvim_win_get_width(win), 64)
+    vim.bo[layout_buf].modifiable = true
+    vim.api.nvim_buf_set_lines(layout_buf, 0, -1, false, lines)
+    vim.bo[layout_buf].modifiable = false
+    M.last_layout = result
+    local src = find_win(bufnr)
+    if src then
+      vim.api.nvim_set_current_win(src)
+    end
+  end, bufnr)
+end
+
 --- Called when tlc-lsp attaches to `bufnr` (also from lsp/tlc.lua).
 function M.on_attach(client, bufnr)
   local cmd = function(name, fn, opts)
@@ -385,6 +476,9 @@ function M.on_attach(client, bufnr)
   cmd('TlcInstance', function(a)
     M.instance(a.args)
   end, { nargs = '?', desc = 'Pick the kernel instance the hints show' })
+  cmd('TlcLayout', function(a)
+    M.layout(a.args)
+  end, { nargs = '?', desc = 'Show the layout map of the buffer at the cursor (or named) in a split' })
   cmd('TlcOriginal', function()
     M.original()
   end, { desc = 'Jump from generated code back to the TileLang statement' })
@@ -543,6 +637,11 @@ function M.setup(opts)
     end,
   })
   vim.api.nvim_create_user_command('TlcRestart', M.restart, { desc = 'Restart tlc-lsp' })
+  -- The `Show layout` code lens: [uri, line, character, name].
+  vim.lsp.commands['tilelang.showLayout'] = function(command)
+    local args = command.arguments or {}
+    M.layout(args[4], { line = tonumber(args[2]) or 0, character = tonumber(args[3]) or 0 })
+  end
   -- Buffers opened before setup().
   for _, bufnr in ipairs(vim.api.nvim_list_bufs()) do
     if vim.api.nvim_buf_is_loaded(bufnr) then
