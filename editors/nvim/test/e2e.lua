@@ -260,6 +260,7 @@ end
 -- oracle is the PTX ISA's mma/wgmma accumulator fragment: element (i, j)
 -- is on lane 4 * (i % 8) + (j % 8) / 2 of its warp.
 vim.api.nvim_set_current_win(src_win)
+vim.o.columns = 240 -- a wide screen: the split shows 30 columns or so
 local c_row = row_of('C_local = T.alloc_fragment')
 vim.api.nvim_win_set_cursor(src_win, { c_row + 1, 10 })
 tlc.last_layout = nil
