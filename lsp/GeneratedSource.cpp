@@ -50,14 +50,12 @@ Result<GeneratedKind> tlc::lsp::parseGeneratedTarget(llvm::StringRef target) {
     return GeneratedKind::Cpp;
   if (target == "cuda" || target.starts_with("cuda:"))
     return GeneratedKind::Cuda;
+  if (target == "hip" || target.starts_with("hip:"))
+    return GeneratedKind::Hip;
   if (target == "tile")
     return GeneratedKind::TileIR;
   std::string supported = "generated source is available for the targets "
-                          "`cpu`, `cuda:*` and `tile` (Tile IR)";
-  if (target == "hip" || target.starts_with("hip:"))
-    return Failure{FailureKind::Failed,
-                   "no generated source for target " + target.str() +
-                       ": tlc has no HIP emitter yet; " + supported};
+                          "`cpu`, `cuda:*`, `hip:*` and `tile` (Tile IR)";
   return Failure{FailureKind::InvalidParams,
                  "unknown target '" + target.str() + "': " + supported};
 }
@@ -288,26 +286,35 @@ tlc::lsp::generateSource(const Document &doc, const KernelFact &kernel,
     ext = ".cpp";
     break;
   }
-  case GeneratedKind::Cuda: {
+  case GeneratedKind::Cuda:
+  case GeneratedKind::Hip: {
 #ifndef TLC_LSP_HAVE_CUDA
     return Failure{FailureKind::Failed,
-                   "this tlc-lsp was built without the CUDA emitter "
+                   "this tlc-lsp was built without the GPU printer "
                    "(TLC_LSP_CUDA=OFF)"};
 #else
+    bool hip = kind == GeneratedKind::Hip;
+    std::string language = hip ? "HIP" : "CUDA";
     // The printer reads the plan of the GPU lowering passes.
     auto module = func->getParentOfType<mlir::ModuleOp>();
     if (!module || mlir::failed(tile::runGpuLowering(module)) ||
         tile::hasLoweringFailed(func))
       return Failure{FailureKind::Failed,
-                     "cannot generate CUDA for " + label + ": " + errors};
-    mlir::FailureOr<target::CudaKernel> cu = target::emitCudaKernel(func);
+                     "cannot generate " + language + " for " + label + ": " +
+                         errors};
+    target::CudaEmitOptions emitOptions;
+    if (hip)
+      emitOptions.language = &target::GPULanguage::hip();
+    mlir::FailureOr<target::CudaKernel> cu =
+        target::emitCudaKernel(func, emitOptions);
     if (mlir::failed(cu))
       return Failure{FailureKind::Failed,
-                     "cannot generate CUDA for " + label + ": " + errors};
+                     "cannot generate " + language + " for " + label + ": " +
+                         errors};
     emitted.text = std::move(cu->source);
     addSourceMap(emitted, lines, cu->sourceMap);
-    file.language = "cuda";
-    ext = ".cu";
+    file.language = hip ? "hip" : "cuda";
+    ext = hip ? ".hip" : ".cu";
     break;
 #endif
   }

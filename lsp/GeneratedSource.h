@@ -42,12 +42,15 @@ enum class GeneratedKind : uint8_t {
   Cpp,
   /// CUDA C++ (`cuda`, `cuda:sm_80`, `cuda:sm_90a`).
   Cuda,
+  /// HIP C++ for AMD CDNA (`hip`, `hip:gfx90a`, `hip:gfx942`), the same
+  /// printer in HIP mode.
+  Hip,
   /// The instance's Tile IR (`tile`).
   TileIR,
 };
 
 /// Parses a `target` of generatedSource. Fails with a message naming the
-/// target and the supported ones (`hip:*` has no emitter yet).
+/// target and the supported ones.
 Result<GeneratedKind> parseGeneratedTarget(llvm::StringRef target);
 
 /// One generated line and the DSL statement it comes from.

@@ -43,10 +43,15 @@ LogicalResult Emitter::emitMfmaGemm(GemmOp op) {
     return failure();
   }
   Value a = op.getA(), b = op.getB(), c = op.getC();
-  if (!isSharedScope(scopeOf(rootOf(a))) ||
-      !isSharedScope(scopeOf(rootOf(b)))) {
-    op.emitError("T.gemm: the HIP target needs A and B in shared memory "
-                 "(LDS); register operands are not generated yet");
+  bool aShared = isSharedScope(scopeOf(rootOf(a)));
+  if (!isSharedScope(scopeOf(rootOf(b)))) {
+    op.emitError("T.gemm: the HIP target needs B in shared memory (LDS); a "
+                 "register B operand is not generated yet");
+    return failure();
+  }
+  if (!aShared && (!fragments.count(a) || op.getTransposeA())) {
+    op.emitError("T.gemm: a register A operand must be a whole fragment "
+                 "stored [M, K]");
     return failure();
   }
   auto cIt = fragments.find(c);
@@ -112,6 +117,27 @@ LogicalResult Emitter::emitMfmaGemm(GemmOp op) {
       return failure();
     }
 
+  // Register A operand (gemm_rs): lane l's A[m][k .. k + 3] of tile
+  // (mi, kk) in its fragment registers aRegs[v](mi, kk).
+  SmallVector<BitLinear> aRegs;
+  if (!aShared) {
+    const FragmentInfo &AF = fragments.find(a)->second;
+    for (int64_t v = 0; v < 4; ++v) {
+      FailureOr<BitLinear> f = fitGemmRegisters(
+          AF, {mTiles, k / 16}, numThreads,
+          [&](int64_t t, ArrayRef<int64_t> p) {
+            int64_t w = t / wave, l = t % wave;
+            int64_t wmv = w % warpRows;
+            return SmallVector<int64_t>{wmv * warpM + p[0] * 16 + l % 16,
+                                        p[1] * 16 + 4 * (l / 16) + v};
+          },
+          op, "A", "MFMA");
+      if (failed(f))
+        return failure();
+      aRegs.push_back(*f);
+    }
+  }
+
   FailureOr<std::string> st = storageType(ab, op);
   if (failed(st))
     return failure();
@@ -147,8 +173,10 @@ LogicalResult Emitter::emitMfmaGemm(GemmOp op) {
                      " * 16 + " + lane + " % 16)";
   std::string nCol = "(" + wn + " * " + std::to_string(warpN) + " + " + ni +
                      " * 16 + " + lane + " % 16)";
-  FailureOr<std::string> aElem =
-      transA ? element(a, kLane, mRow) : element(a, mRow, kLane);
+  FailureOr<std::string> aElem = !aShared
+                                     ? FailureOr<std::string>(std::string())
+                                 : transA ? element(a, kLane, mRow)
+                                          : element(a, mRow, kLane);
   FailureOr<std::string> bElem =
       transB ? element(b, nCol, kLane) : element(b, kLane, nCol);
   if (failed(aElem) || failed(bElem))
@@ -170,7 +198,17 @@ LogicalResult Emitter::emitMfmaGemm(GemmOp op) {
          tile + "][" + r + "] = " + elem + ";");
     close();
   };
-  fill(aVals, mi, mTiles, *aElem);
+  if (aShared) {
+    fill(aVals, mi, mTiles, *aElem);
+  } else {
+    // Constant register indices once the loops are unrolled.
+    for (int64_t v = 0; v < 4; ++v) {
+      line("#pragma unroll");
+      line("for (int " + mi + " = 0; " + mi + " < " + Twine(mTiles) + "; ++" +
+           mi + ") " + aVals + "[" + mi + "][" + Twine(v) + "] = " + expr(a) +
+           "[" + aRegs[v].expr(0, {mi, kk}) + "];");
+    }
+  }
   fill(bVals, ni, nTiles, *bElem);
   line("#pragma unroll");
   open("for (int " + mi + " = 0; " + mi + " < " + Twine(mTiles) + "; ++" + mi +

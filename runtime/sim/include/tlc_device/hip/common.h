@@ -41,6 +41,9 @@ template <typename To, typename From> TLC_DEVICE To bitCast(const From &value) {
   return out;
 }
 
+/// v_exp_f32 (fast_math): 2^x, here exp2f.
+TLC_DEVICE float fastExp2(float x) { return exp2f(x); }
+
 TLC_DEVICE unsigned laneId() { return sim::linearThread() % 64u; }
 
 /// ds_bpermute_b32 with lane `laneId() ^ offset`: every lane of the

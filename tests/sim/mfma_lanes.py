@@ -1,0 +1,174 @@
+#!/usr/bin/python3
+"""The sim device's MFMA builtins against NumPy, with lane tables written
+from the CDNA3 ISA's description of each instruction's operands.
+
+CDNA3 ISA ("Matrix Arithmetic Instructions", dependent/independent operand
+layouts of the 64-lane MFMA instructions), as tables of (lane, element) ->
+matrix entry, written here and not taken from tlc's layout library:
+
+  v_mfma_f32_16x16x16f16 / _16x16x16bf16_1k: A is 16 x 16, lane l holds
+    row l % 16, columns 4 (l / 16) .. 4 (l / 16) + 3 in its 4 elements; B
+    (16 x 16) column l % 16, rows 4 (l / 16) + v; D (16 x 16) in 4 VGPRs:
+    register v of lane l is row 4 (l / 16) + v, column l % 16.
+  v_mfma_f32_32x32x8f16: A is 32 x 8, lane l holds row l % 32, columns
+    4 (l / 32) + v; B (8 x 32) column l % 32, rows 4 (l / 32) + v; D
+    (32 x 32) in 16 VGPRs: register v of lane l is row 8 (v / 4) +
+    4 (l / 32) + v % 4, column l % 32.
+
+A hand-written HIP kernel (one wavefront) loads each lane's operands and
+stores its results through these tables, calls the builtin, and runs on the
+sim device; D must equal NumPy's A @ B. A variant with two A rows swapped in
+the table must not. With the HIP toolchain installed the same source is also
+compiled into a gfx942 code object (the builtins' signatures are the
+device's). Usage: mfma_lanes.py --bin BUILD/bin
+"""
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+KERNEL = r"""
+#include "tlc_device/hip.h"
+typedef float accx __attribute__((ext_vector_type(REGS)));
+typedef ELEM vecx4 __attribute__((ext_vector_type(4)));
+__device__ const int tabA[64][4] = {TAB_A};
+__device__ const int tabB[64][4] = {TAB_B};
+__device__ const int tabD[64][REGS] = {TAB_D};
+extern "C" __global__ void __launch_bounds__(64) lanes_kernel(
+    const STORAGE *__restrict__ A, const STORAGE *__restrict__ B,
+    float *__restrict__ D) {
+  const int lane = threadIdx.x;
+  vecx4 a, b;
+  for (int v = 0; v < 4; ++v) {
+    a[v] = LOAD(A[tabA[lane][v]]);
+    b[v] = LOAD(B[tabB[lane][v]]);
+  }
+  accx c = {};
+  c = BUILTIN(a, b, c, 0, 0, 0);
+  for (int r = 0; r < REGS; ++r)
+    D[tabD[lane][r]] = c[r];
+}
+"""
+
+# name: (builtin, M, N, K, element, storage, load, dtype)
+INSTRUCTIONS = {
+    "v_mfma_f32_16x16x16f16": ("__builtin_amdgcn_mfma_f32_16x16x16f16", 16, 16,
+                               "_Float16", "tlc::hip::half", "{}", "float16"),
+    "v_mfma_f32_16x16x16bf16_1k": ("__builtin_amdgcn_mfma_f32_16x16x16bf16_1k", 16, 16,
+                                   "short", "tlc::hip::bfloat16", "(short){}.bits",
+                                   "bfloat16"),
+    "v_mfma_f32_32x32x8f16": ("__builtin_amdgcn_mfma_f32_32x32x8f16", 32, 8,
+                              "_Float16", "tlc::hip::half", "{}", "float16"),
+}
+
+
+def tables(m, k):
+    """(A, B, D) tables of the ISA layouts: flat row-major indices of
+    A (m x k), B (k x m) and D (m x m) per lane and element."""
+    a = [[(l % m) * k + 4 * (l // m) + v for v in range(4)] for l in range(64)]
+    b = [[(4 * (l // m) + v) * m + l % m for v in range(4)] for l in range(64)]
+    regs = m * m // 64
+    if m == 16:
+        row = lambda l, v: 4 * (l // 16) + v
+    else:
+        row = lambda l, v: 8 * (v // 4) + 4 * (l // 32) + v % 4
+    d = [[row(l, v) * m + l % m for v in range(regs)] for l in range(64)]
+    return a, b, d
+
+
+def c_table(t):
+    return ", ".join("{" + ", ".join(map(str, row)) + "}" for row in t)
+
+
+def manifest(m, k, dtype):
+    def tensor(name, shape, dt, role):
+        return {"name": name, "kind": "tensor", "dtype": dt, "shape": shape, "role": role}
+    return {
+        "format": "tlc-kernel", "version": 1, "name": "lanes", "kernel": "lanes",
+        "target": "hip:gfx942", "source_file": "mfma_lanes.py",
+        "generated_source": "lanes.hip", "binary": "lanes.hsaco", "entry": "lanes_kernel",
+        "source_hash": "", "symbols": [],
+        "params": [tensor("A", [m, k], dtype, "in"), tensor("B", [k, m], dtype, "in"),
+                   tensor("D", [m, m], "float32", "out")],
+        "launches": [{"grid": [1], "block": [64], "dynamic_shared_memory": 0,
+                      "entry": "lanes_kernel", "location": "mfma_lanes.py:1:1"}],
+    }
+
+
+def to_f64(x):
+    return x.astype(np.float64)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--bin", required=True)
+    args = parser.parse_args()
+    work = tempfile.mkdtemp(prefix="tlc-sim-mfma-")
+    clang = shutil.which("clang++-22")
+    libs = "/usr/lib/x86_64-linux-gnu/amdgcn/bitcode"
+    failed = 0
+    for instr, (builtin, m, k, elem, storage, load, dtype) in INSTRUCTIONS.items():
+        ta, tb, td = tables(m, k)
+        broken = [row[:] for row in ta]
+        broken[0], broken[1] = broken[1], broken[0]  # lanes of rows 0 and 1
+        for variant, table_a, should_match in (("ISA tables", ta, True),
+                                              ("A rows 0 and 1 swapped", broken, False)):
+            name = f"{instr}, {variant}"
+            art = os.path.join(work, f"{instr}-{should_match}", "art")
+            os.makedirs(art)
+            shutil.copytree(os.path.join(ROOT, "runtime", "device", "include", "tlc_device"),
+                            os.path.join(art, "tlc_device"))
+            src = (KERNEL.replace("TAB_A", c_table(table_a)).replace("TAB_B", c_table(tb))
+                   .replace("TAB_D", c_table(td)).replace("REGS", str(m * m // 64))
+                   .replace("ELEM", elem).replace("STORAGE", storage)
+                   .replace("LOAD(A[tabA[lane][v]])", load.format("A[tabA[lane][v]]"))
+                   .replace("LOAD(B[tabB[lane][v]])", load.format("B[tabB[lane][v]]"))
+                   .replace("BUILTIN", builtin))
+            with open(os.path.join(art, "lanes.hip"), "w") as f:
+                f.write(src)
+            with open(os.path.join(art, "lanes.json"), "w") as f:
+                json.dump(manifest(m, k, dtype), f)
+            if should_match and clang and os.path.exists(os.path.join(libs, "ocml.bc")):
+                proc = subprocess.run([clang, "-x", "hip", "--offload-arch=gfx942",
+                                       "--cuda-device-only", "--no-gpu-bundle-output",
+                                       "-nogpuinc", "-nogpulib", "-O2", "-I", art,
+                                       os.path.join(art, "lanes.hip"), "-o",
+                                       os.path.join(art, "lanes.hsaco")],
+                                      capture_output=True, text=True)
+                if proc.returncode != 0:
+                    print(proc.stderr)
+                    print(f"FAIL: {name}: does not compile for gfx942")
+                    failed += 1
+            out = os.path.join(work, f"{instr}-{should_match}", "out")
+            proc = subprocess.run([os.path.join(args.bin, "tlc-run"), art, "--device", "sim",
+                                   "--seed", "5", "--save", out], capture_output=True, text=True)
+            if proc.returncode != 0:
+                print(proc.stdout + proc.stderr)
+                print(f"FAIL: {name}: tlc-run failed")
+                failed += 1
+                continue
+            a = to_f64(np.load(os.path.join(out, "inputs", "A.npy")))
+            b = to_f64(np.load(os.path.join(out, "inputs", "B.npy")))
+            d = to_f64(np.load(os.path.join(out, "D.npy")))
+            ref = a @ b
+            matches = np.allclose(d, ref, rtol=1e-6, atol=1e-5)
+            ok = matches == should_match
+            print(f"{'PASS' if ok else 'FAIL'}: {name}: "
+                  f"{'matches' if matches else 'differs from'} NumPy's A @ B "
+                  f"(max abs difference {np.max(np.abs(d - ref)):.3g})")
+            failed += not ok
+    shutil.rmtree(work, ignore_errors=True)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
