@@ -15,6 +15,8 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 using namespace tlc;
 using namespace tlc::eval;
@@ -774,6 +776,36 @@ Flow Interpreter::execIRWhile(Node whileNode, Node condNode) {
     return Flow::Normal;
   return settleRegionFlow(*this, f, whileNode);
 }
+/// Whether \p a and \p b compute the same value: one SSA value, or the same
+/// side-effect-free arithmetic, or tile.loads with nothing that may write
+/// between them, over operands that are the same.
+static bool sameExpression(mlir::Value a, mlir::Value b, unsigned depth = 0) {
+  if (a == b)
+    return true;
+  mlir::Operation *x = a.getDefiningOp(), *y = b.getDefiningOp();
+  if (!x || !y || depth > 6 || x->getName() != y->getName() ||
+      x->getAttrDictionary() != y->getAttrDictionary() ||
+      x->getNumOperands() != y->getNumOperands() || x->getNumResults() != 1 ||
+      x->getNumRegions() || y->getNumRegions())
+    return false;
+  if (mlir::isa<tile::LoadOp>(x)) {
+    // Both loads in one block with nothing that may write between them.
+    if (x->getBlock() != y->getBlock())
+      return false;
+    if (y->isBeforeInBlock(x))
+      std::swap(x, y);
+    for (mlir::Operation *o = x->getNextNode(); o && o != y; o = o->getNextNode())
+      if (!mlir::isa<tile::LoadOp>(o) && !mlir::isMemoryEffectFree(o))
+        return false;
+  } else if (!mlir::isMemoryEffectFree(x)) {
+    return false;
+  }
+  for (auto [p, q] : llvm::zip(x->getOperands(), y->getOperands()))
+    if (!sameExpression(p, q, depth + 1))
+      return false;
+  return true;
+}
+
 
 //===----------------------------------------------------------------------===//
 // Regions
@@ -818,8 +850,36 @@ Value Interpreter::makeRegion(BufferObj *buf, Value index, Node at) {
         hiSym = s->upper.as<ExprObj>()->sym;
       else
         hiSym = toSym(s->upper);
+      SymExpr extent = loSym && hiSym ? syms.sub(hiSym, loSym) : SymExpr();
+      // `x[s : s + 32]` with s a run-time value (read from memory, no
+      // symbolic form): the stop is `s + c` in the IR (s evaluated again:
+      // the same loads and arithmetic), so the extent is c.
+      if (!extent && s->upper.is(ValueKind::Expr) &&
+          (lo.is(ValueKind::Expr) ||
+           (lo.is(ValueKind::Region) && lo.as<RegionObj>()->isElement))) {
+        if (lo.is(ValueKind::Region)) {
+          // `s = Starts[b]`: read it here, once, as the start.
+          Scalar start = toScalar(lo, at);
+          if (!start)
+            return Value::poison();
+          lo = wrapScalar(start);
+        }
+        mlir::Value loV =
+            lo.is(ValueKind::Expr) ? lo.as<ExprObj>()->value : mlir::Value();
+        mlir::Value hiV = s->upper.as<ExprObj>()->value;
+        if (auto add = hiV && loV ? hiV.getDefiningOp<mlir::arith::AddIOp>()
+                           : mlir::arith::AddIOp()) {
+          mlir::Value other = sameExpression(add.getLhs(), loV) ? add.getRhs()
+                              : sameExpression(add.getRhs(), loV)
+                                  ? add.getLhs()
+                                  : mlir::Value();
+          mlir::IntegerAttr c;
+          if (other && mlir::matchPattern(other, mlir::m_Constant(&c)))
+            extent = syms.constant(c.getValue().getSExtValue());
+        }
+      }
       r->starts.push_back(lo);
-      r->extents.push_back(loSym && hiSym ? syms.sub(hiSym, loSym) : SymExpr());
+      r->extents.push_back(extent);
       r->sliced.push_back(true);
       r->isElement = false;
       continue;

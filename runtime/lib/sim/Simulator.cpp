@@ -165,7 +165,10 @@ enum : uint16_t { kWritten = 1, kPending = 2 };
 
 struct Barrier {
   unsigned expected = 0;
+  /// Threads waiting at it.
   std::vector<unsigned> arrived;
+  /// Threads counted by bar.arrive, which went on without waiting.
+  std::vector<unsigned> arrivedOnly;
 };
 
 class Worker;
@@ -344,7 +347,10 @@ private:
   bool ordered(unsigned t, uint16_t other, uint32_t otherClock) const {
     return other == kNone || other == t || knows(t, other) >= otherClock;
   }
-  void release(const std::vector<unsigned> &participants);
+  /// Resumes \p participants after a barrier, each learning what every
+  /// participant and every one of \p senders (bar.arrive) knew.
+  void release(const std::vector<unsigned> &participants,
+               const std::vector<unsigned> &senders = {});
 
   std::string threadName(unsigned t) const {
     return "thread " + tuple3(threads[t].indices.thread) + " of block " +
@@ -363,6 +369,11 @@ private:
                    uint64_t where);
   void completeCopy(Thread &t, const Copy &c);
   void reportDeadlock();
+  /// With no thread runnable: completes every `activemask` collective with
+  /// the lanes of its warp that wait at it from the same place (the lanes
+  /// that are converged there; the others are blocked elsewhere or have
+  /// exited). Whether any was completed.
+  bool resolveActiveMasks();
 
   LaunchState &launch;
   Fiber main;
@@ -456,6 +467,8 @@ void Worker::runBlock(uint64_t b) {
     if (!live)
       break;
     if (!ran && !blockAborted && !launch.aborted) {
+      if (resolveActiveMasks())
+        continue;
       reportDeadlock();
       break;
     }
@@ -496,7 +509,29 @@ void Worker::trap(const std::string &checker, const std::string &message,
   __builtin_unreachable();
 }
 
-void Worker::release(const std::vector<unsigned> &participants) {
+void Worker::release(const std::vector<unsigned> &participants,
+                     const std::vector<unsigned> &senders) {
+  if (!senders.empty()) {
+    // bar.arrive: the senders' earlier accesses happen before what the
+    // waiters do next; the senders learn nothing and are not resumed.
+    if (overlay.empty())
+      overlay.assign(size_t(numThreads) * numThreads, 0);
+    std::vector<uint32_t> merged(numThreads, 0);
+    for (const std::vector<unsigned> *group : {&participants, &senders})
+      for (unsigned p : *group)
+        for (unsigned u = 0; u < numThreads; ++u)
+          merged[u] = std::max(merged[u], knows(p, u));
+    for (unsigned p : participants)
+      std::copy(merged.begin(), merged.end(),
+                overlay.begin() + size_t(p) * numThreads);
+    for (unsigned p : senders)
+      ++clock[p];
+    for (unsigned p : participants) {
+      ++clock[p];
+      threads[p].state = State::Runnable;
+    }
+    return;
+  }
   if (participants.size() == numThreads) {
     // Everyone learns everyone's clock.
     for (unsigned u = 0; u < numThreads; ++u)
@@ -522,6 +557,8 @@ void Worker::release(const std::vector<unsigned> &participants) {
 
 void Worker::barrierArrive(uint32_t id, uint32_t count, uint64_t where) {
   Thread &t = *current;
+  bool arriveOnly = id & TLC_SIM_BARRIER_ARRIVE_ONLY;
+  id &= ~uint32_t(TLC_SIM_BARRIER_ARRIVE_ONLY);
   if (id >= 16)
     trap("synccheck",
          "bar.sync " + std::to_string(id) + ": barrier ids are 0..15, by " +
@@ -537,7 +574,7 @@ void Worker::barrierArrive(uint32_t id, uint32_t count, uint64_t where) {
              std::to_string(numThreads) + ", by " + threadName(t.linear),
          where);
   Barrier &bar = barriers[id];
-  if (bar.arrived.empty())
+  if (bar.arrived.empty() && bar.arrivedOnly.empty())
     bar.expected = count;
   else if (bar.expected != count)
     trap("synccheck",
@@ -545,17 +582,23 @@ void Worker::barrierArrive(uint32_t id, uint32_t count, uint64_t where) {
              " threads while others wait there for " +
              std::to_string(bar.expected) + ", by " + threadName(t.linear),
          where);
-  t.state = State::AtBarrier;
-  t.where = where;
-  t.barrier = id;
-  bar.arrived.push_back(t.linear);
-  if (bar.arrived.size() == bar.expected) {
+  if (arriveOnly)
+    bar.arrivedOnly.push_back(t.linear);
+  else {
+    t.state = State::AtBarrier;
+    t.where = where;
+    t.barrier = id;
+    bar.arrived.push_back(t.linear);
+  }
+  if (bar.arrived.size() + bar.arrivedOnly.size() == bar.expected) {
     std::vector<unsigned> participants = std::move(bar.arrived);
+    std::vector<unsigned> senders = std::move(bar.arrivedOnly);
     bar = Barrier();
-    release(participants);
+    release(participants, senders);
     return;
   }
-  yield();
+  if (!arriveOnly)
+    yield();
 }
 
 void Worker::warpCollective(const char *op, uint64_t mask, tlc_sim_warp_fn fn,
@@ -624,6 +667,36 @@ void Worker::warpCollective(const char *op, uint64_t mask, tlc_sim_warp_fn fn,
     }
   }
   yield();
+}
+
+bool Worker::resolveActiveMasks() {
+  bool resolved = false;
+  for (unsigned warpBase = 0; warpBase < numThreads; warpBase += warpSize) {
+    for (unsigned l = 0; l < warpSize && warpBase + l < numThreads; ++l) {
+      Thread &t = threads[warpBase + l];
+      if (t.state != State::AtCollective ||
+          std::strcmp(t.op, "activemask") != 0)
+        continue;
+      void *lanes[64] = {};
+      uint64_t present = 0;
+      for (unsigned o = 0; o < warpSize && warpBase + o < numThreads; ++o) {
+        Thread &u = threads[warpBase + o];
+        if (u.state == State::AtCollective && u.op == t.op &&
+            u.where == t.where) {
+          present |= uint64_t(1) << o;
+          lanes[o] = u.data;
+        }
+      }
+      for (unsigned o = 0; o < warpSize; ++o)
+        if (present >> o & 1u)
+          threads[warpBase + o].state = State::Runnable;
+      warpArrived[warpBase / warpSize] -=
+          unsigned(__builtin_popcountll(present));
+      t.fn(lanes, present, warpBase, t.where);
+      resolved = true;
+    }
+  }
+  return resolved;
 }
 
 void Worker::reportDeadlock() {

@@ -419,9 +419,19 @@ LogicalResult Emitter::emitKernel(KernelOp op) {
     params += (params.empty() ? "" : ", ") + std::string("long long ") +
               symbolNames[s];
 
+  // T.annotate_min_blocks_per_sm(n): __launch_bounds__'s second argument.
+  std::string minBlocks;
+  op.walk([&](IntrinsicOp in) {
+    IntegerAttr c;
+    if (in.getCallee() == "T.annotate_min_blocks_per_sm" &&
+        in.getArgs().size() == 1 &&
+        matchPattern(in.getArgs()[0], m_Constant(&c)) &&
+        c.getValue().getSExtValue() > 0)
+      minBlocks = ", " + std::to_string(c.getValue().getSExtValue());
+  });
   beginOp(op, "T.Kernel");
   line("extern \"C\" __global__ void __launch_bounds__(" +
-       Twine(numThreads) + ") " + entry + "(" + params + ")");
+       Twine(numThreads) + minBlocks + ") " + entry + "(" + params + ")");
   open("");
   line("const int tid = threadIdx.x;");
   if (sharedBytes)
@@ -754,6 +764,12 @@ LogicalResult Emitter::emitOp(Operation *op) {
     return success();
   }
   if (auto ifOp = dyn_cast<IfOp>(op)) {
+    if (std::optional<std::string> exit = uniformLoopExit(ifOp)) {
+      beginOp(op, "if ...: " + *exit + " (decided for the whole block)");
+      line("if (__syncthreads_or(" + expr(ifOp.getCondition()) + ")) " +
+           *exit + ";");
+      return success();
+    }
     beginOp(op, "if");
     // Every thread takes the same branch of a block-uniform condition, so
     // the branch may hold barriers of its own (a copy into shared memory
@@ -795,6 +811,8 @@ LogicalResult Emitter::emitOp(Operation *op) {
     close();
     return success();
   }
+  if (auto intrinsic = dyn_cast<IntrinsicOp>(op))
+    return emitIntrinsic(intrinsic);
   if (op->getDialect() &&
       isa<arith::ArithDialect, math::MathDialect>(op->getDialect()))
     return emitScalar(op);

@@ -357,6 +357,13 @@ public:
   mlir::LogicalResult emitAtomicAdd(tile::AtomicAddOp op);
   mlir::LogicalResult emitPrint(tile::PrintOp op);
   mlir::LogicalResult emitDeviceAssert(tile::DeviceAssertOp op);
+  // CUDAEmitterIntrinsic.cpp
+  /// A `tile.intrinsic` (one CUDA instruction or builtin).
+  mlir::LogicalResult emitIntrinsic(tile::IntrinsicOp op);
+  /// For `if cond: break` (or continue) directly in a loop with block
+  /// barriers, under a condition that may differ between threads: the
+  /// statement to run when `__syncthreads_or(cond)` holds; else nothing.
+  std::optional<std::string> uniformLoopExit(tile::IfOp ifOp);
   /// Bytes of the reduction scratch area \p op needs (0: warp-local).
   int64_t reduceScratchBytes(tile::ReduceOp op);
   // CUDAEmitterGemm.cpp

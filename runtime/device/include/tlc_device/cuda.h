@@ -23,5 +23,7 @@
 #include "tlc_device/cuda/mma.h"
 #include "tlc_device/cuda/reduce.h"
 #include "tlc_device/cuda/swizzle.h"
+#include "tlc_device/cuda/sync.h"
+#include "tlc_device/cuda/warp.h"
 
 #endif // TLC_DEVICE_CUDA_H

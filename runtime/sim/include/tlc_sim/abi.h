@@ -25,6 +25,8 @@
 
 #define TLC_SIM_ABI_VERSION 2
 #define TLC_SIM_WHERE_LINE (1ull << 63)
+/* Or-ed into a barrier id: bar.arrive, which counts without waiting. */
+#define TLC_SIM_BARRIER_ARRIVE_ONLY 0x100u
 
 #ifdef __cplusplus
 extern "C" {
@@ -58,7 +60,8 @@ typedef struct tlc_sim_host_api {
    * bounds (reported; the caller should not perform it). */
   int (*access)(const void *address, uint32_t bytes, int kind, int32_t thread,
                 uint64_t where);
-  /* bar.sync \p id with \p numThreads threads (0: the whole block). */
+  /* bar.sync \p id with \p numThreads threads (0: the whole block); with
+   * TLC_SIM_BARRIER_ARRIVE_ONLY in \p id, bar.arrive (counted, no wait). */
   void (*barrier)(uint32_t id, uint32_t numThreads, uint64_t where);
   /* Waits until every lane of \p laneMask has reached a collective named
    * \p op (a string literal: same pointer, same collective); the last one

@@ -25,6 +25,7 @@
 
 #include "tlc_sim/abi.h"
 
+#include <cfenv>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -304,8 +305,102 @@ TLC_SIM_UNCHECKED inline uint64_t ballot(uint64_t mask, int predicate,
 TLC_SIM_UNCHECKED inline void syncWarpRun(void *const *, uint64_t, uint32_t,
                                           uint64_t) {}
 
+/// The lanes of the calling warp that the block has.
+TLC_SIM_UNCHECKED inline uint64_t warpLanes() {
+  unsigned threads = blockDim.x * blockDim.y * blockDim.z;
+  unsigned base = linearThread() / TLC_SIM_WARP_SIZE * TLC_SIM_WARP_SIZE;
+  unsigned n = threads - base < unsigned(TLC_SIM_WARP_SIZE)
+                   ? threads - base
+                   : unsigned(TLC_SIM_WARP_SIZE);
+  return n == 64 ? ~uint64_t(0) : (uint64_t(1) << n) - 1;
+}
+/// __activemask: a collective of the warp's lanes that the simulator
+/// completes early, with the lanes waiting at the same place, once every
+/// other lane is blocked elsewhere or has exited (the lanes converged
+/// there; Worker::resolveActiveMasks).
+TLC_SIM_UNCHECKED inline void activeMaskRun(void *const *lanes, uint64_t mask,
+                                            uint32_t, uint64_t) {
+  for (int l = 0; l < TLC_SIM_WARP_SIZE; ++l)
+    if (lanes[l])
+      *static_cast<uint64_t *>(lanes[l]) = mask;
+}
+
+/// One lane's record of a match: its value in, the matching lanes out.
+struct MatchLane {
+  uint64_t value;
+  uint64_t result;
+};
+TLC_SIM_UNCHECKED inline void matchRun(void *const *lanes, uint64_t mask,
+                                       uint32_t, uint64_t) {
+  for (int l = 0; l < TLC_SIM_WARP_SIZE; ++l) {
+    if (!lanes[l])
+      continue;
+    auto *me = static_cast<MatchLane *>(lanes[l]);
+    me->result = 0;
+    for (int o = 0; o < TLC_SIM_WARP_SIZE; ++o)
+      if (lanes[o] && static_cast<MatchLane *>(lanes[o])->value == me->value)
+        me->result |= uint64_t(1) << o;
+    me->result &= mask;
+  }
+}
+template <typename T>
+TLC_SIM_UNCHECKED uint64_t match(uint64_t mask, T value, uint64_t where) {
+  static_assert(sizeof(T) == 4 || sizeof(T) == 8, "match on 4 or 8 bytes");
+  MatchLane me{};
+  std::memcpy(&me.value, &value, sizeof(T));
+  api->warpCollective("match.sync", mask, &matchRun, &me, where);
+  return me.result;
+}
+
+/// __syncthreads_count: the block's threads add their predicates between
+/// two barriers (the block runs as fibers of one OS thread, so one
+/// thread_local sum serves it), read it after the second and thread 0
+/// clears it after a third, before any thread can start the next vote.
+struct BlockVote {
+  int count = 0;
+};
+inline thread_local BlockVote blockVote;
+TLC_SIM_UNCHECKED inline int syncthreadsCount(int predicate, uint64_t where) {
+  api->barrier(0, 0, where);
+  blockVote.count += predicate != 0;
+  api->barrier(0, 0, where);
+  int count = blockVote.count;
+  api->barrier(0, 0, where);
+  if (linearThread() == 0)
+    blockVote.count = 0;
+  return count;
+}
+
 } // namespace sim
 } // namespace tlc
+
+TLC_SIM_PRIMITIVE inline unsigned __activemask() {
+  uint64_t mask = 0;
+  tlc::sim::api->warpCollective("activemask", tlc::sim::warpLanes(),
+                                &tlc::sim::activeMaskRun, &mask, TLC_SIM_HERE);
+  return unsigned(mask);
+}
+template <typename T>
+TLC_SIM_PRIMITIVE unsigned __match_any_sync(unsigned mask, T value) {
+  return unsigned(tlc::sim::match(mask, value, TLC_SIM_HERE));
+}
+template <typename T>
+TLC_SIM_PRIMITIVE unsigned __match_all_sync(unsigned mask, T value,
+                                            int *pred) {
+  unsigned same = unsigned(tlc::sim::match(mask, value, TLC_SIM_HERE));
+  *pred = same == mask;
+  return same == mask ? mask : 0u;
+}
+TLC_SIM_PRIMITIVE inline int __syncthreads_count(int predicate) {
+  return tlc::sim::syncthreadsCount(predicate, TLC_SIM_HERE);
+}
+TLC_SIM_PRIMITIVE inline int __syncthreads_and(int predicate) {
+  return tlc::sim::syncthreadsCount(predicate, TLC_SIM_HERE) ==
+         int(blockDim.x * blockDim.y * blockDim.z);
+}
+TLC_SIM_PRIMITIVE inline int __syncthreads_or(int predicate) {
+  return tlc::sim::syncthreadsCount(predicate, TLC_SIM_HERE) != 0;
+}
 
 template <typename T>
 TLC_SIM_PRIMITIVE T __shfl_sync(unsigned mask, T v, int src, int width = 32) {
@@ -472,6 +567,48 @@ inline float __fsqrt_rn(float x) { return sqrtf(x); }
 inline float __fmaf_rn(float a, float b, float c) { return fmaf(a, b, c); }
 inline float __fadd_rn(float a, float b) { return a + b; }
 inline float __fmul_rn(float a, float b) { return a * b; }
+inline float __fsub_rn(float a, float b) { return a - b; }
+inline float __fdiv_rn(float a, float b) { return a / b; }
+inline float __frsqrt_rn(float x) { return float(1.0 / std::sqrt(double(x))); }
+namespace tlc {
+namespace sim {
+/// \p f computed in the host's rounding mode \p mode (FE_TOWARDZERO, ...):
+/// the IEEE single-precision result CUDA's __f*_rz/ru/rd give.
+template <typename F> inline float roundedAs(int mode, F f) {
+  int saved = fegetround();
+  fesetround(mode);
+  volatile float r = f();
+  fesetround(saved);
+  return r;
+}
+} // namespace sim
+} // namespace tlc
+#define TLC_SIM_ROUNDED(SUFFIX, MODE)                                          \
+  inline float __fadd_##SUFFIX(float a, float b) {                             \
+    return tlc::sim::roundedAs(MODE, [&] { return a + b; });                   \
+  }                                                                            \
+  inline float __fsub_##SUFFIX(float a, float b) {                             \
+    return tlc::sim::roundedAs(MODE, [&] { return a - b; });                   \
+  }                                                                            \
+  inline float __fmul_##SUFFIX(float a, float b) {                             \
+    return tlc::sim::roundedAs(MODE, [&] { return a * b; });                   \
+  }                                                                            \
+  inline float __fdiv_##SUFFIX(float a, float b) {                             \
+    return tlc::sim::roundedAs(MODE, [&] { return a / b; });                   \
+  }                                                                            \
+  inline float __fmaf_##SUFFIX(float a, float b, float c) {                    \
+    return tlc::sim::roundedAs(MODE, [&] { return fmaf(a, b, c); });           \
+  }                                                                            \
+  inline float __frcp_##SUFFIX(float x) {                                      \
+    return tlc::sim::roundedAs(MODE, [&] { return 1.0f / x; });                \
+  }                                                                            \
+  inline float __fsqrt_##SUFFIX(float x) {                                     \
+    return tlc::sim::roundedAs(MODE, [&] { return sqrtf(x); });                \
+  }
+TLC_SIM_ROUNDED(rz, FE_TOWARDZERO)
+TLC_SIM_ROUNDED(ru, FE_UPWARD)
+TLC_SIM_ROUNDED(rd, FE_DOWNWARD)
+#undef TLC_SIM_ROUNDED
 inline int __popc(unsigned x) { return __builtin_popcount(x); }
 inline int __popcll(unsigned long long x) { return __builtin_popcountll(x); }
 inline int __clz(int x) { return x ? __builtin_clz(unsigned(x)) : 32; }

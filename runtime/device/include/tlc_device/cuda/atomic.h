@@ -5,10 +5,12 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// T.atomic_add / atomic_max / atomic_min on global or shared memory. f16 and
-// bf16 adds use the native instructions (sm_70 / sm_80); float max / min
-// are compare-and-swap loops that order values like fmaxf / fminf.
-// Every function returns the old value.
+// T.atomic_add / atomic_max / atomic_min / atomic_or on global or shared
+// memory. f16 and bf16 adds use the native instructions (sm_70 / sm_80);
+// float max / min are compare-and-swap loops that order values like fmaxf /
+// fminf. Every read-modify-write returns the old value. T.atomic_load /
+// atomic_store are single volatile accesses between fences (at least as
+// strong as every memory order TileLang names).
 //
 //===----------------------------------------------------------------------===//
 
@@ -71,6 +73,44 @@ template <> TLC_DEVICE float atomicMinOf<float>(float *address, float value) {
     if (old == assumed)
       return current;
   }
+}
+
+/// *address |= value (32- and 64-bit integers).
+template <typename T> TLC_DEVICE T atomicOrOf(T *address, T value) {
+  static_assert(sizeof(T) == 4 || sizeof(T) == 8,
+                "atomic_or needs a 32- or 64-bit integer");
+  if constexpr (sizeof(T) == 4)
+    return static_cast<T>(atomicOr(reinterpret_cast<unsigned *>(address),
+                                   static_cast<unsigned>(value)));
+  else
+    return static_cast<T>(
+        atomicOr(reinterpret_cast<unsigned long long *>(address),
+                 static_cast<unsigned long long>(value)));
+}
+
+/// The unsigned integer of \p Bytes bytes.
+template <int Bytes> struct BitsOf;
+template <> struct BitsOf<1> { using type = uint8_t; };
+template <> struct BitsOf<2> { using type = uint16_t; };
+template <> struct BitsOf<4> { using type = uint32_t; };
+template <> struct BitsOf<8> { using type = unsigned long long; };
+
+/// One indivisible read of *address, ordered after every earlier access of
+/// the thread and before every later one.
+template <typename T> TLC_DEVICE T atomicLoadFrom(const T *address) {
+  using Bits = typename BitsOf<sizeof(T)>::type;
+  __threadfence();
+  Bits bits = *reinterpret_cast<const volatile Bits *>(address);
+  __threadfence();
+  return bitCast<T>(bits);
+}
+
+/// One indivisible write of *address, ordered like atomicLoadFrom.
+template <typename T> TLC_DEVICE void atomicStoreTo(T *address, T value) {
+  using Bits = typename BitsOf<sizeof(T)>::type;
+  __threadfence();
+  *reinterpret_cast<volatile Bits *>(address) = bitCast<Bits>(value);
+  __threadfence();
 }
 
 } // namespace cuda

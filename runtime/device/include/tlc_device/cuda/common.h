@@ -15,7 +15,10 @@
 //   mma.h       mma.sync m16n8k16 (f16/bf16), m16n8k32 (s8, fp8)
 //   reduce.h    warp shuffle and block all-reductions
 //   convert.h   f32 <-> f16 / bf16 / fp8 conversions
-//   atomic.h    atomics on f32/f16/bf16/integers, float max/min
+//   atomic.h    atomics on f32/f16/bf16/integers, float max/min, ordered
+//               loads and stores
+//   sync.h      bar.arrive, fence.proxy.async, griddepcontrol (PDL)
+//   warp.h      __match_all_sync as a value
 //
 // Everything is in namespace tlc::cuda and force-inlined.
 //

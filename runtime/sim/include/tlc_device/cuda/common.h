@@ -7,9 +7,9 @@
 //
 // The `sim` device's version of tlc_device/cuda/common.h: the same names,
 // for host compilation. The helpers that are plain CUDA C++ (atomic.h,
-// convert.h, reduce.h, swizzle.h) are compiled from the artifact's own
-// copies on top of this; the ones written with PTX (cp_async.h,
-// fast_math.h, ldmatrix.h, memory.h, mma.h) have simulator versions next to
+// convert.h, reduce.h, swizzle.h, warp.h) are compiled from the artifact's
+// own copies on top of this; the ones written with PTX (cp_async.h,
+// fast_math.h, ldmatrix.h, memory.h, mma.h, sync.h) have simulator versions next to
 // this file, written from the PTX ISA's definitions.
 //
 //===----------------------------------------------------------------------===//

@@ -1,0 +1,536 @@
+//===- CUDAEmitterIntrinsic.cpp - tile.intrinsic for the CUDA target ------===//
+//
+// Part of the tlc project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The TileLang primitives that are one CUDA instruction or builtin each
+// (`tile.intrinsic`): launch-frame queries (lane, warp, warp group, elected
+// lane), warp shuffles, votes and reductions, block votes
+// (`__syncthreads_count`), warp and named barriers, programmatic dependent
+// launch, async-proxy fences, atomics with an order, fast and IEEE-rounded
+// math, `any_of`/`all_of` over a bool region, loop `break`/`continue`, and
+// the annotations that only steer register or cache policy. Every other
+// callee is a build-time error naming it, at its source range.
+//
+//===----------------------------------------------------------------------===//
+
+#include "EmitterImpl.h"
+
+#include "tlc/Dialect/Tile/IR/ThreadUniformity.h"
+
+#include "mlir/IR/Matchers.h"
+#include "llvm/ADT/StringSwitch.h"
+
+using namespace mlir;
+using namespace tlc;
+using namespace tlc::tile;
+using namespace tlc::target;
+using namespace tlc::target::cuda_detail;
+
+namespace {
+/// The operands of one intrinsic by parameter name.
+struct IntrinsicArgs {
+  mutable IntrinsicOp op;
+
+  /// The operands passed for \p param, in order.
+  SmallVector<Value, 2> all(StringRef param) const {
+    SmallVector<Value, 2> vs;
+    ArrayAttr params = op.getParams();
+    for (auto [i, v] : llvm::enumerate(op.getArgs()))
+      if (i < params.size() && cast<StringAttr>(params[i]).getValue() == param)
+        vs.push_back(v);
+    return vs;
+  }
+  /// The first operand passed for \p param, or null.
+  Value get(StringRef param) const {
+    SmallVector<Value, 2> vs = all(param);
+    return vs.empty() ? Value() : vs.front();
+  }
+  /// The constant integer passed for \p param; \p dflt when it was not
+  /// passed; nullopt when it is not a constant.
+  std::optional<int64_t> constant(StringRef param,
+                                  std::optional<int64_t> dflt) const {
+    Value v = get(param);
+    if (!v)
+      return dflt;
+    IntegerAttr c;
+    if (!matchPattern(v, m_Constant(&c)))
+      return std::nullopt;
+    return c.getValue().getSExtValue();
+  }
+  /// The string option \p name ("" when absent).
+  StringRef option(StringRef name) const {
+    if (DictionaryAttr d = op.getOptionsAttr())
+      if (auto s = d.getAs<StringAttr>(name))
+        return s.getValue();
+    return "";
+  }
+};
+} // namespace
+
+/// Whether \p callee only steers register allocation, caches or schedules
+/// that this target decides itself: it generates no code.
+static bool isPolicyAnnotation(StringRef callee) {
+  return llvm::is_contained(
+      {"T.no_set_max_nreg", "T.disable_warp_group_reg_alloc",
+       "T.annotate_producer_reg_dealloc", "T.annotate_consumer_reg_alloc",
+       "T.annotate_l2_hit_ratio", "T.annotate_padding",
+       "T.annotate_restrict_buffers", "T.annotate_ws_schedule",
+       "T.annotate_min_blocks_per_sm", "T.annotate_safe_value"},
+      callee);
+}
+
+/// The innermost loop around \p op inside its kernel, or null; \p parallel
+/// is set when a T.Parallel lies between them.
+static Operation *enclosingLoop(Operation *op, bool &parallel) {
+  parallel = false;
+  for (Operation *p = op->getParentOp(); p && !isa<KernelOp>(p);
+       p = p->getParentOp()) {
+    if (isa<ParallelOp>(p))
+      parallel = true;
+    if (isa<ForOp, WhileOp, PipelinedOp>(p))
+      return p;
+  }
+  return nullptr;
+}
+
+/// Whether \p loop holds anything a block barrier is emitted for: explicit
+/// barriers, block votes and tile operations, or shared-memory accesses.
+static bool loopHasBarriers(Operation *loop) {
+  bool found = false;
+  loop->walk([&](Operation *op) {
+    if (isa<SyncThreadsOp, ParallelOp, CopyOp, GemmOp, ReduceOp, CumSumOp>(op))
+      found = true;
+    if (auto in = dyn_cast<IntrinsicOp>(op))
+      found |= in.getCallee().starts_with("T.syncthreads_");
+  });
+  return found || !Emitter::sharedEffectsOf(loop).writes.empty();
+}
+
+std::optional<std::string> Emitter::uniformLoopExit(IfOp ifOp) {
+  // `if cond: break` whose condition may differ between threads, in a loop
+  // with block barriers: the exit is decided for the whole block
+  // (`__syncthreads_or`), so no thread leaves the barriers of the others.
+  // Where every thread computes the same condition (the programs that are
+  // correct on the GPU at all) this is the same exit.
+  Block *then = ifOp.thenBlock();
+  if (lang.isHip() || ifOp.elseBlock() || !barriersAllowed || !parallelReg.empty() ||
+      !mayVaryAcrossThreads(ifOp.getCondition()))
+    return std::nullopt;
+  if (then->empty())
+    return std::nullopt;
+  auto intrinsic = dyn_cast<IntrinsicOp>(&then->front());
+  auto next = std::next(then->begin());
+  bool alone = next == then->end() ||
+               (next->hasTrait<OpTrait::IsTerminator>() &&
+                std::next(next) == then->end());
+  if (!intrinsic || !alone ||
+      (intrinsic.getCallee() != "T.loop_break" &&
+       intrinsic.getCallee() != "T.loop_continue"))
+    return std::nullopt;
+  bool parallel = false;
+  Operation *loop = enclosingLoop(ifOp, parallel);
+  if (!loop || parallel || loop != ifOp->getParentOp() ||
+      !loopHasBarriers(loop))
+    return std::nullopt;
+  return std::string(intrinsic.getCallee() == "T.loop_break" ? "break"
+                                                             : "continue");
+}
+
+LogicalResult Emitter::emitIntrinsic(IntrinsicOp op) {
+  StringRef callee = op.getCallee();
+  if (lang.isHip()) {
+    op.emitError() << "'" << callee
+                   << "' is not supported by the HIP target yet";
+    return failure();
+  }
+  IntrinsicArgs a{op};
+  beginOp(op, callee);
+  auto fail = [&](const Twine &why) {
+    op.emitError() << callee << ": " << why;
+    return failure();
+  };
+  auto arg = [&](StringRef param) -> std::string {
+    Value v = a.get(param);
+    return v ? expr(v) : std::string();
+  };
+  // A result `const T name = e;`.
+  auto result = [&](const std::string &e) -> LogicalResult {
+    if (op.getNumResults() == 0) {
+      line(e + ";");
+      return success();
+    }
+    FailureOr<std::string> vt = valueType(op.getResult(0).getType(), op);
+    if (failed(vt))
+      return failure();
+    std::string name = define(op.getResult(0), "r");
+    line("const " + *vt + " " + name + " = (" + *vt + ")(" + e + ");");
+    return success();
+  };
+  auto mask = [&]() -> std::string {
+    Value m = a.get("mask");
+    return m ? "(unsigned)(" + expr(m) + ")" : "0xffffffffu";
+  };
+  // Block barriers and block votes: every thread of the block must reach
+  // them.
+  auto needsBlock = [&]() -> LogicalResult {
+    if (barriersAllowed && parallelReg.empty())
+      return success();
+    return fail("is a barrier of the whole block, but here only some threads "
+                "may reach it (inside T.Parallel or under a condition that "
+                "may differ between threads)");
+  };
+
+  if (isPolicyAnnotation(callee)) {
+    // __launch_bounds__ carries T.annotate_min_blocks_per_sm (emitKernel).
+    line("// " + callee.str() +
+         (callee == "T.annotate_min_blocks_per_sm"
+              ? ": in __launch_bounds__"
+              : ": no code (register, cache and padding policy are this "
+                "target's own)"));
+    return success();
+  }
+
+  // Launch frame ------------------------------------------------------------
+  if (callee == "T.get_lane_idx" || callee == "T.get_warp_idx" ||
+      callee == "T.get_warp_idx_sync" || callee == "T.get_warp_group_idx") {
+    std::optional<int64_t> ws = a.constant("warp_size", 32);
+    std::optional<int64_t> wpg = a.constant("warps_per_group", 4);
+    std::string w = ws ? std::to_string(*ws) : "(int)(" + arg("warp_size") + ")";
+    std::string g =
+        wpg ? std::to_string(*wpg) : "(int)(" + arg("warps_per_group") + ")";
+    if (callee == "T.get_lane_idx")
+      return result("tid % " + w);
+    if (callee == "T.get_warp_group_idx")
+      return result("tid / (" + w + " * " + g + ")");
+    return result("tid / " + w);
+  }
+  if (callee == "T.shuffle_elect") {
+    // One thread per group of thread_extent threads (0: the block): lane 0
+    // of the first warp of each group of whole warps (a group under 32
+    // threads is its warp), the lane elect.sync picks in converged code.
+    std::optional<int64_t> n = a.constant("thread_extent", 0);
+    if (!n || *n < 0)
+      return fail("needs a constant, non-negative thread extent (0: the "
+                  "whole block)");
+    int64_t group = (*n + 31) / 32 * 32;
+    if (*n == 0 || group >= numThreads)
+      return result("tid == 0");
+    return result("tid % " + std::to_string(group) + " == 0");
+  }
+  if (callee == "T.block_rank_in_cluster") {
+    auto dims = op->getParentOfType<KernelOp>()->getAttrOfType<DenseI64ArrayAttr>(
+        "cluster_dims");
+    if (dims && llvm::any_of(dims.asArrayRef(), [](int64_t d) { return d > 1; }))
+      return fail("needs a cluster launch, which the CUDA target does not "
+                  "generate yet");
+    return result("0"); // every block is a cluster of one
+  }
+
+  // Warp shuffles, votes, reductions -----------------------------------------
+  if (callee == "T.shfl_xor" || callee == "T.shfl_down" ||
+      callee == "T.shfl_up" || callee == "T.shfl_sync") {
+    std::string fn = llvm::StringSwitch<std::string>(callee)
+                         .Case("T.shfl_xor", "__shfl_xor_sync")
+                         .Case("T.shfl_down", "__shfl_down_sync")
+                         .Case("T.shfl_up", "__shfl_up_sync")
+                         .Default("__shfl_sync");
+    std::string lane = callee == "T.shfl_sync" ? arg("srcLane") : arg("delta");
+    std::string width = a.get("width") ? arg("width") : "32";
+    return result(fn + "(" + mask() + ", " + arg("value") + ", (int)(" + lane +
+                  "), (int)(" + width + "))");
+  }
+  if (callee == "T.tvm_warp_shuffle")
+    return result("__shfl_sync(" + mask() + ", " + arg("value") + ", (int)(" +
+                  arg("warp_id") + "), (int)(" + arg("width") + "))");
+  if (callee.starts_with("T.warp_reduce_")) {
+    std::string combiner = llvm::StringSwitch<std::string>(callee)
+                               .Case("T.warp_reduce_sum", "SumOp")
+                               .Case("T.warp_reduce_max", "MaxOp")
+                               .Case("T.warp_reduce_min", "MinOp")
+                               .Case("T.warp_reduce_bitand", "BitAndOp")
+                               .Case("T.warp_reduce_bitor", "BitOrOp")
+                               .Default("");
+    if (combiner.empty())
+      return fail("is not a warp reduction the CUDA target knows");
+    return result("tlc::cuda::warpAllReduce<tlc::cuda::" + combiner +
+                  ", 32>(" + arg("value") + ")");
+  }
+  if (callee == "T.any_sync")
+    return result("__any_sync(" + mask() + ", " + arg("pred") + ")");
+  if (callee == "T.all_sync")
+    return result("__all_sync(" + mask() + ", " + arg("pred") + ")");
+  if (callee == "T.ballot_sync")
+    return result("__ballot_sync(" + mask() + ", " + arg("pred") + ")");
+  if (callee == "T.ballot")
+    return result("__ballot_sync(__activemask(), " + arg("pred") + ")");
+  if (callee == "T.activemask")
+    return result("__activemask()");
+  if (callee == "T.match_any_sync")
+    return result("__match_any_sync(" + mask() + ", " + arg("value") + ")");
+  if (callee == "T.match_all_sync")
+    return result("tlc::cuda::matchAll(" + mask() + ", " + arg("value") + ")");
+  if (callee == "T.syncthreads_count" || callee == "T.syncthreads_and" ||
+      callee == "T.syncthreads_or") {
+    if (failed(needsBlock()))
+      return failure();
+    return result("__" + callee.drop_front(2).str() + "(" + arg("pred") + ")");
+  }
+
+  // Barriers and fences -----------------------------------------------------
+  if (callee == "T.sync_warp") {
+    line("__syncwarp(" + mask() + ");");
+    return success();
+  }
+  if (callee == "T.tvm_storage_sync") {
+    StringRef scope = a.option("scope");
+    if (scope == "warp") {
+      line("__syncwarp();");
+      return success();
+    }
+    if (scope != "shared" && scope != "shared.dyn")
+      return fail("synchronises scope '" + scope +
+                  "'; the CUDA target generates 'shared' and 'warp'");
+    if (failed(needsBlock()))
+      return failure();
+    line("__syncthreads();");
+    return success();
+  }
+  if (callee == "T.named_barrier_arrive") {
+    std::optional<int64_t> id = a.constant("barrier_id", std::nullopt);
+    std::optional<int64_t> n = a.constant("thread_count", std::nullopt);
+    if (!id || *id < 1 || *id > 15 || !n || *n % 32 || *n <= 0)
+      return fail("needs a constant barrier id in 1..15 (0 is "
+                  "__syncthreads') and a constant thread count that is a "
+                  "multiple of 32");
+    line("tlc::cuda::namedBarrierArrive(" + std::to_string(*id) + ", " +
+         std::to_string(*n) + ");");
+    return success();
+  }
+  if (callee == "T.fence_proxy_async") {
+    line("tlc::cuda::fenceProxyAsync();");
+    return success();
+  }
+  if (callee == "T.pdl_trigger" || callee == "T.pdl_sync") {
+    // griddepcontrol (sm_90): without a programmatic launch the grids run
+    // one after the other and both are no-ops.
+    line(callee == "T.pdl_trigger" ? "tlc::cuda::pdlLaunchDependents();"
+                                   : "tlc::cuda::pdlWaitPrimary();");
+    return success();
+  }
+  if (callee == "T.set_max_nreg" || callee == "T.inc_max_nreg" ||
+      callee == "T.dec_max_nreg") {
+    // setmaxnreg only rebalances registers between the warp groups of a
+    // warp-specialised kernel; this target lets ptxas allocate them.
+    line("// " + callee.str() + ": no code (registers are allocated by ptxas)");
+    return success();
+  }
+  if (callee == "T.loop_break" || callee == "T.loop_continue") {
+    bool parallel = false;
+    Operation *loop = enclosingLoop(op, parallel);
+    if (!loop || parallel)
+      return fail(parallel ? "leaves a T.Parallel, whose iterations the CUDA "
+                             "target spreads over threads"
+                           : "is not inside a loop");
+    if (auto pipe = dyn_cast<PipelinedOp>(loop);
+        pipe && pipelineStages.count(pipe))
+      return fail("leaves a software-pipelined loop, whose prefetches the "
+                  "CUDA target issues ahead of the iterations");
+    // Leaving a loop with block barriers is only sound when every thread
+    // leaves together (uniformLoopExit handled `if c: break` at the if).
+    for (Operation *p = op->getParentOp(); p != loop; p = p->getParentOp())
+      if (auto ifOp = dyn_cast<IfOp>(p);
+          ifOp && mayVaryAcrossThreads(ifOp.getCondition()) &&
+          loopHasBarriers(loop)) {
+        InFlightDiagnostic d =
+            op.emitError()
+            << callee
+            << ": leaves a loop with block barriers under a condition that "
+               "may differ between threads (the threads that stay would "
+               "wait at a barrier for the ones that left); write it as `if "
+               "cond: break` directly in the loop body, which the CUDA "
+               "target decides for the whole block";
+        d.attachNote(ifOp.getLoc()) << "the condition";
+        return failure();
+      }
+    line(callee == "T.loop_break" ? "break;" : "continue;");
+    return success();
+  }
+
+  // Memory ------------------------------------------------------------------
+  auto element = [&](StringRef param) -> FailureOr<std::pair<std::string, std::string>> {
+    Value buf = a.get(param);
+    auto type = buf ? dyn_cast<BufferType>(buf.getType()) : BufferType();
+    if (!type) {
+      (void)fail("needs a buffer element for '" + param + "'");
+      return failure();
+    }
+    if (scopeOf(rootOf(buf)) == MemoryScope::Fragment) {
+      (void)fail("operates on memory, not on a fragment");
+      return failure();
+    }
+    SmallVector<std::string> idx(std::max<unsigned>(type.getRank(), 1), "0");
+    return guardedElement(buf, idx, op);
+  };
+  if (callee == "T.atomic_load" || callee == "T.atomic_store" ||
+      callee == "T.atomic_max" || callee == "T.atomic_min" ||
+      callee == "T.atomic_or") {
+    bool load = callee == "T.atomic_load";
+    StringRef param = load ? "src" : "dst";
+    Value buf = a.get(param);
+    auto type = buf ? dyn_cast<BufferType>(buf.getType()) : BufferType();
+    if (!type)
+      return fail("needs a buffer element");
+    Type elem = type.getElementType();
+    FailureOr<std::string> st = storageType(elem, op);
+    if (failed(st))
+      return failure();
+    FailureOr<std::pair<std::string, std::string>> el = element(param);
+    if (failed(el))
+      return failure();
+    auto &[lv, cond] = *el;
+    std::string order = a.option("memory_order").str();
+    if (!order.empty() && order != "seq_cst" && order != "relaxed" &&
+        order != "acquire" && order != "release" && order != "acq_rel" &&
+        order != "consume")
+      return fail("memory order '" + order + "' is not one of relaxed, "
+                  "consume, acquire, release, acq_rel, seq_cst");
+    if (callee == "T.atomic_store") {
+      Value src = a.get("src");
+      if (!src || isa<BufferType>(src.getType()))
+        return fail("stores a scalar value");
+      std::string call = "tlc::cuda::atomicStoreTo<" + *st + ">(&" + lv +
+                         ", " + toStorage(elem, expr(src)) + ")";
+      line((cond.empty() ? "" : "if (" + cond + ") ") + call + ";");
+      return success();
+    }
+    std::string call;
+    if (load)
+      call = "tlc::cuda::atomicLoadFrom<" + *st + ">(&" + lv + ")";
+    else {
+      std::string fn = callee == "T.atomic_max"   ? "atomicMaxOf"
+                       : callee == "T.atomic_min" ? "atomicMinOf"
+                                                  : "atomicOrOf";
+      if (callee == "T.atomic_or" && !isa<IntegerType>(elem))
+        return fail("needs an integer element type");
+      call = "tlc::cuda::" + fn + "<" + *st + ">(&" + lv + ", " +
+             toStorage(elem, arg("value")) + ")";
+    }
+    if (op.getNumResults() == 0) {
+      line((cond.empty() ? "" : "if (" + cond + ") ") + call + ";");
+      return success();
+    }
+    FailureOr<std::string> vt = valueType(op.getResult(0).getType(), op);
+    if (failed(vt))
+      return failure();
+    std::string name = define(op.getResult(0), "prev");
+    std::string v = fromStorage(elem, call);
+    line("const " + *vt + " " + name + " = " +
+         (cond.empty() ? v : "(" + cond + ") ? " + v + " : " + *vt + "(0)") +
+         ";");
+    return success();
+  }
+  if (callee == "T.any_of" || callee == "T.all_of") {
+    Value buf = a.get("buffer");
+    auto type = buf ? dyn_cast<BufferType>(buf.getType()) : BufferType();
+    if (!type || !type.isStatic())
+      return fail("needs a bool buffer or region of static shape");
+    if (scopeOf(rootOf(buf)) == MemoryScope::Fragment)
+      return fail("reads memory, not a fragment");
+    bool any = callee == "T.any_of";
+    std::string name = define(op.getResult(0), any ? "any" : "all");
+    line("bool " + name + " = " + (any ? "false" : "true") + ";");
+    ArrayRef<int64_t> shape = type.getShape();
+    int64_t n = 1;
+    for (int64_t e : shape)
+      n *= e;
+    std::string i = fresh("i");
+    line("#pragma unroll");
+    open("for (int " + i + " = 0; " + i + " < " + std::to_string(n) + "; ++" +
+         i + ")");
+    SmallVector<std::string> idx;
+    int64_t stride = n;
+    for (int64_t e : shape) {
+      stride /= e;
+      idx.push_back("(" + i + " / " + std::to_string(stride) + ") % " +
+                    std::to_string(e));
+    }
+    if (idx.empty())
+      idx.push_back("0");
+    FailureOr<std::pair<std::string, std::string>> el =
+        guardedElement(buf, idx, op);
+    if (failed(el))
+      return failure();
+    std::string v = "(bool)(" + el->first + ")";
+    if (!el->second.empty())
+      v = "((" + el->second + ") ? " + v + " : " + (any ? "false" : "true") +
+          ")";
+    line(name + (any ? " = " + name + " || " : " = " + name + " && ") + v +
+         ";");
+    close();
+    return success();
+  }
+
+  // Math with explicit precision or rounding ---------------------------------
+  auto isF32 = [&]() {
+    return op.getNumResults() == 1 && op.getResult(0).getType().isF32();
+  };
+  if (callee.starts_with("T.__") || callee == "T.fast_rcp") {
+    std::string fn = llvm::StringSwitch<std::string>(callee)
+                         .Case("T.__exp", "__expf")
+                         .Case("T.__exp10", "__exp10f")
+                         .Case("T.__log", "__logf")
+                         .Case("T.__log2", "__log2f")
+                         .Case("T.__log10", "__log10f")
+                         .Case("T.__sin", "__sinf")
+                         .Case("T.__cos", "__cosf")
+                         .Case("T.__tan", "__tanf")
+                         .Case("T.fast_rcp", "__frcp_rn")
+                         .Default("");
+    if (fn.empty())
+      return fail("is not a fast-math function the CUDA target knows");
+    if (!isF32())
+      return fail("is an f32 approximation; the value is not f32");
+    return result(fn + "(" + arg("x") + ")");
+  }
+  if (callee.starts_with("T.ieee_")) {
+    std::string mode = a.option("rounding_mode").str();
+    if (mode.empty())
+      mode = "rn";
+    if (mode != "rn" && mode != "rz" && mode != "ru" && mode != "rd")
+      return fail("rounding mode '" + mode + "' is not rn, rz, ru or rd");
+    if (!isF32())
+      return fail("is an f32 operation; the value is not f32");
+    std::string fn = llvm::StringSwitch<std::string>(callee)
+                         .Case("T.ieee_add", "__fadd_")
+                         .Case("T.ieee_sub", "__fsub_")
+                         .Case("T.ieee_mul", "__fmul_")
+                         .Case("T.ieee_fdiv", "__fdiv_")
+                         .Case("T.ieee_fmaf", "__fmaf_")
+                         .Case("T.ieee_frcp", "__frcp_")
+                         .Case("T.ieee_fsqrt", "__fsqrt_")
+                         .Case("T.ieee_frsqrt", "__frsqrt_rn")
+                         .Default("");
+    if (fn.empty())
+      return fail("is not an IEEE operation the CUDA target knows");
+    if (callee == "T.ieee_frsqrt")
+      return result(fn + "(" + arg("x") + ")");
+    std::string args = arg("x");
+    for (StringRef p : {"y", "z"})
+      if (a.get(p))
+        args += ", " + arg(p);
+    return result(fn + mode + "(" + args + ")");
+  }
+
+  if (callee == "tlc.unknown_value") {
+    op.emitError() << "this value comes from outside TileLang ("
+                   << a.option("what")
+                   << "); tlc cannot generate code for it";
+    return failure();
+  }
+  op.emitError() << "'" << callee
+                 << "' is not supported by the CUDA target yet";
+  return failure();
+}

@@ -1,0 +1,147 @@
+#!/usr/bin/python3
+"""tile.intrinsic programs on the sim device against NumPy.
+
+The CPU target has no per-thread code, so these programs have no CPU
+reference: each is built for cuda:sm_80 and cuda:sm_90a
+(TLC_NVCC=nvcc-stand-in.sh), run on the sim device with --save, and every
+output is recomputed here with NumPy from the saved inputs:
+
+  intrinsics-warp.py    shuffles (xor, up, idx, down with width 16), ballot,
+                        any/all, match_any, __syncthreads_count, warp max,
+                        lane/warp/warp-group indices, shuffle_elect, and
+                        __activemask under `if lane < 5`
+  intrinsics-memory.py  a loop left with T.loop_break under a condition each
+                        thread computes in its own order (decided for the
+                        block), any_of / all_of over bool regions, atomic_max,
+                        IEEE add/mul/div with rz/ru/rd rounding and sqrt_rn
+
+Usage: intrinsics.py --bin BUILD/bin
+"""
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+LIT = os.path.join(ROOT, "tests", "lit", "Target", "CUDA")
+
+
+def warp_oracle(ins, outs):
+    x = ins["X"].astype(np.int64)
+    n = x.size
+    lane = np.arange(n) % 32
+    w = x.reshape(-1, 32)
+    want = np.zeros((13, n), np.int64)
+    want[0] = np.repeat(w.sum(1), 32)
+    want[1] = np.cumsum(w, 1).reshape(-1)
+    want[2] = np.repeat(w[:, 3], 32)
+    h = x.reshape(-1, 16)
+    down = np.concatenate([h[:, 1:], h[:, -1:]], 1)  # lane 15 of 16 keeps its own
+    want[3] = down.reshape(-1)
+    bits = (w > 0).astype(np.int64) << np.arange(32)
+    want[4] = np.repeat(bits.sum(1), 32)
+    want[5] = np.repeat((w > 6).any(1), 32)
+    want[6] = np.repeat((w > -9).all(1), 32)
+    m = w & 3
+    match = np.zeros_like(w)
+    for l in range(32):
+        match[:, l] = ((m == m[:, l:l + 1]).astype(np.int64) << np.arange(32)).sum(1)
+    want[7] = match.reshape(-1)
+    want[8] = np.repeat((x.reshape(-1, 128) > 0).sum(1), 128)
+    want[9] = np.repeat(w.max(1), 32)
+    tid = np.arange(n) % 128
+    want[10] = tid % 32 + 100 * (tid // 32) + 1000 * (tid // 64)
+    want[11] = tid % 64 == 0
+    want[12] = np.where(lane < 5, 0x1F, -1)
+    got = outs["Out"].astype(np.int64)
+    want = (want + 2**31) % 2**32 - 2**31  # int32 bits
+    return [("Out row %d" % r, got[r], want[r]) for r in range(13)]
+
+
+def rounded(f, x, y, mode):
+    """f(x, y) in float64 (exact for +, * of two f32; division/sqrt to
+    within 2^-53), rounded to f32 in direction mode."""
+    exact = f(x.astype(np.float64), y.astype(np.float64))
+    near = exact.astype(np.float32)
+    up = np.where(near.astype(np.float64) < exact, np.nextafter(near, np.float32(np.inf)), near)
+    down = np.where(near.astype(np.float64) > exact, np.nextafter(near, np.float32(-np.inf)), near)
+    if mode == "ru":
+        return up
+    if mode == "rd":
+        return down
+    return np.where(exact >= 0, down, up)  # rz
+
+
+def memory_oracle(ins, outs):
+    x = ins["X"].astype(np.float32)
+    flags = ins["Flags"].astype(bool)
+    blocks = x.reshape(-1, 64)
+    rounds = []
+    for b in blocks:
+        s = np.abs(b.astype(np.float64)).sum()
+        r = 0
+        while r < 40 and s >= 1.0:
+            s /= 2
+            r += 1
+        rounds.append(r)
+    rounds = np.array(rounds)
+    checks = [("Rounds", outs["Rounds"], rounds),
+              ("AnyAll[:, 0]", outs["AnyAll"][:, 0], flags[:, 0:4].any(1)),
+              ("AnyAll[:, 1]", outs["AnyAll"][:, 1], flags[:, 1:3].all(1)),
+              ("Peak", outs["Peak"], np.array([rounds.max()]))]
+    got = outs["Rounded"]
+    checks.append(("ieee_add rz", got[0], rounded(np.add, x, np.full_like(x, np.float32(0.1)), "rz")))
+    checks.append(("ieee_mul ru", got[1], rounded(np.multiply, x, np.full_like(x, np.float32(0.3)), "ru")))
+    checks.append(("ieee_fdiv rd", got[2], rounded(np.divide, x, np.full_like(x, np.float32(3.0)), "rd")))
+    checks.append(("ieee_fsqrt rn", got[3], np.sqrt(np.abs(x).astype(np.float64)).astype(np.float32)))
+    return checks
+
+
+PROGRAMS = [("intrinsics-warp.py", warp_oracle), ("intrinsics-memory.py", memory_oracle)]
+
+
+def load(d):
+    return {f[:-4]: np.load(os.path.join(d, f)) for f in os.listdir(d) if f.endswith(".npy")}
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--bin", required=True)
+    args = parser.parse_args()
+    env = dict(os.environ, TLC_NVCC=os.path.join(HERE, "nvcc-stand-in.sh"))
+    failures = 0
+    with tempfile.TemporaryDirectory(prefix="tlc-sim-intrinsics-") as tmp:
+        for name, oracle in PROGRAMS:
+            for arch in ("sm_80", "sm_90a"):
+                art = os.path.join(tmp, name, arch)
+                save = os.path.join(tmp, name, arch + "-run")
+                for cmd in ([os.path.join(args.bin, "tlc-build"), os.path.join(LIT, name),
+                             f"--target=cuda:{arch}", "-o", art],
+                            [os.path.join(args.bin, "tlc-run"), art, "--device", "sim",
+                             "--seed", "7", "--threads", "2", "--save", save]):
+                    p = subprocess.run(cmd, capture_output=True, text=True, env=env)
+                    if p.returncode:
+                        print(f"{name} {arch}: FAIL: {' '.join(cmd)}\n{p.stdout}{p.stderr}")
+                        failures += 1
+                        break
+                else:
+                    bad = []
+                    for what, got, want in oracle(load(os.path.join(save, "inputs")), load(save)):
+                        if got.shape != np.shape(want) or not np.array_equal(got, want):
+                            diff = np.flatnonzero(np.asarray(got).reshape(-1) != np.asarray(want).reshape(-1))
+                            bad.append(f"{what}: {diff.size} elements differ, first at {diff[:3]}: "
+                                       f"got {np.asarray(got).reshape(-1)[diff[:3]]}, "
+                                       f"want {np.asarray(want).reshape(-1)[diff[:3]]}")
+                    print(f"{name} {arch}: " + ("PASS" if not bad else "FAIL\n  " + "\n  ".join(bad)))
+                    failures += bool(bad)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
