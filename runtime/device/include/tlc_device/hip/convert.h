@@ -5,9 +5,10 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// f32 <-> f16 (the _Float16 conversions, round to nearest even) and f32 <->
-// bf16 (the high 16 bits, rounded to nearest even; NaN stays a quiet NaN),
-// shared by the device and the sim device's host build.
+// f32 <-> f16 (the _Float16 conversions, round to nearest even), f32 <->
+// bf16 (the high 16 bits, rounded to nearest even; NaN stays a quiet NaN)
+// and f32 <-> OCP e4m3, shared by the device and the sim device's host
+// build.
 //
 //===----------------------------------------------------------------------===//
 
@@ -32,6 +33,50 @@ TLC_DEVICE float toFloat(bfloat16 x) {
   return bitCast<float>(uint32_t(x.bits) << 16);
 }
 TLC_DEVICE float toFloat(float x) { return x; }
+
+/// f32 -> OCP float8_e4m3fn (bias 7, no infinities, NaN 0x7f), rounded to
+/// nearest even and saturated to +-448 (like CUDA's __NV_SATFINITE), in
+/// integer arithmetic: CDNA3's own fp8 is the FNUZ variant.
+TLC_DEVICE uint8_t toFp8E4M3(float x) {
+  uint32_t u = bitCast<uint32_t>(x);
+  uint8_t sign = uint8_t((u >> 24) & 0x80u);
+  if ((u & 0x7fffffffu) > 0x7f800000u)
+    return uint8_t(sign | 0x7fu);
+  int e = int((u >> 23) & 0xffu) - 127;
+  uint32_t mant = (u & 0x7fffffu) | (e > -127 ? 0x800000u : 0u);
+  // Keep 3 fraction bits of a normal (e >= -6) or multiples of 2^-9.
+  int shift = e >= -6 ? 20 : 14 - e;
+  uint32_t q = 0;
+  if (shift < 32) {
+    q = mant >> shift;
+    uint32_t rem = mant & ((1u << shift) - 1u), half = 1u << (shift - 1);
+    if (rem > half || (rem == half && (q & 1u)))
+      ++q;
+  }
+  uint32_t bits;
+  if (e >= -6) {
+    if (q == 16) // rounded up to the next binade
+      q = 8, ++e;
+    bits = e > 8 ? 0x7fu : uint32_t(e + 7) << 3 | (q - 8);
+  } else {
+    bits = q; // 8 is the smallest normal, 0x08
+  }
+  if (bits > 0x7eu)
+    bits = 0x7eu;
+  return uint8_t(sign | bits);
+}
+/// OCP float8_e4m3fn -> f32 (exact).
+TLC_DEVICE float fp8E4M3ToFloat(uint8_t x) {
+  uint32_t e = (x >> 3) & 0xfu, m = x & 7u;
+  float v;
+  if ((x & 0x7fu) == 0x7fu)
+    v = __builtin_nanf("");
+  else if (e == 0)
+    v = float(m) * (1.0f / 512.0f);
+  else
+    v = bitCast<float>((e + 120u) << 23 | m << 20);
+  return (x & 0x80u) ? -v : v;
+}
 
 } // namespace hip
 } // namespace tlc
