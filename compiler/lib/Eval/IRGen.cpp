@@ -794,7 +794,8 @@ static bool sameExpression(mlir::Value a, mlir::Value b, unsigned depth = 0) {
       return false;
     if (y->isBeforeInBlock(x))
       std::swap(x, y);
-    for (mlir::Operation *o = x->getNextNode(); o && o != y; o = o->getNextNode())
+    for (mlir::Operation *o = x->getNextNode(); o && o != y;
+         o = o->getNextNode())
       if (!mlir::isa<tile::LoadOp>(o) && !mlir::isMemoryEffectFree(o))
         return false;
   } else if (!mlir::isMemoryEffectFree(x)) {
@@ -805,7 +806,6 @@ static bool sameExpression(mlir::Value a, mlir::Value b, unsigned depth = 0) {
       return false;
   return true;
 }
-
 
 //===----------------------------------------------------------------------===//
 // Regions
@@ -868,7 +868,7 @@ Value Interpreter::makeRegion(BufferObj *buf, Value index, Node at) {
             lo.is(ValueKind::Expr) ? lo.as<ExprObj>()->value : mlir::Value();
         mlir::Value hiV = s->upper.as<ExprObj>()->value;
         if (auto add = hiV && loV ? hiV.getDefiningOp<mlir::arith::AddIOp>()
-                           : mlir::arith::AddIOp()) {
+                                  : mlir::arith::AddIOp()) {
           mlir::Value other = sameExpression(add.getLhs(), loV) ? add.getRhs()
                               : sameExpression(add.getRhs(), loV)
                                   ? add.getLhs()

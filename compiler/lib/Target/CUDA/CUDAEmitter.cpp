@@ -430,8 +430,8 @@ LogicalResult Emitter::emitKernel(KernelOp op) {
       minBlocks = ", " + std::to_string(c.getValue().getSExtValue());
   });
   beginOp(op, "T.Kernel");
-  line("extern \"C\" __global__ void __launch_bounds__(" +
-       Twine(numThreads) + minBlocks + ") " + entry + "(" + params + ")");
+  line("extern \"C\" __global__ void __launch_bounds__(" + Twine(numThreads) +
+       minBlocks + ") " + entry + "(" + params + ")");
   open("");
   line("const int tid = threadIdx.x;");
   if (sharedBytes)
@@ -766,8 +766,8 @@ LogicalResult Emitter::emitOp(Operation *op) {
   if (auto ifOp = dyn_cast<IfOp>(op)) {
     if (std::optional<std::string> exit = uniformLoopExit(ifOp)) {
       beginOp(op, "if ...: " + *exit + " (decided for the whole block)");
-      line("if (__syncthreads_or(" + expr(ifOp.getCondition()) + ")) " +
-           *exit + ";");
+      line("if (__syncthreads_or(" + expr(ifOp.getCondition()) + ")) " + *exit +
+           ";");
       return success();
     }
     beginOp(op, "if");

@@ -116,16 +116,16 @@ std::optional<std::string> Emitter::uniformLoopExit(IfOp ifOp) {
   // Where every thread computes the same condition (the programs that are
   // correct on the GPU at all) this is the same exit.
   Block *then = ifOp.thenBlock();
-  if (lang.isHip() || ifOp.elseBlock() || !barriersAllowed || !parallelReg.empty() ||
-      !mayVaryAcrossThreads(ifOp.getCondition()))
+  if (lang.isHip() || ifOp.elseBlock() || !barriersAllowed ||
+      !parallelReg.empty() || !mayVaryAcrossThreads(ifOp.getCondition()))
     return std::nullopt;
   if (then->empty())
     return std::nullopt;
   auto intrinsic = dyn_cast<IntrinsicOp>(&then->front());
   auto next = std::next(then->begin());
-  bool alone = next == then->end() ||
-               (next->hasTrait<OpTrait::IsTerminator>() &&
-                std::next(next) == then->end());
+  bool alone =
+      next == then->end() || (next->hasTrait<OpTrait::IsTerminator>() &&
+                              std::next(next) == then->end());
   if (!intrinsic || !alone ||
       (intrinsic.getCallee() != "T.loop_break" &&
        intrinsic.getCallee() != "T.loop_continue"))
@@ -198,7 +198,8 @@ LogicalResult Emitter::emitIntrinsic(IntrinsicOp op) {
       callee == "T.get_warp_idx_sync" || callee == "T.get_warp_group_idx") {
     std::optional<int64_t> ws = a.constant("warp_size", 32);
     std::optional<int64_t> wpg = a.constant("warps_per_group", 4);
-    std::string w = ws ? std::to_string(*ws) : "(int)(" + arg("warp_size") + ")";
+    std::string w =
+        ws ? std::to_string(*ws) : "(int)(" + arg("warp_size") + ")";
     std::string g =
         wpg ? std::to_string(*wpg) : "(int)(" + arg("warps_per_group") + ")";
     if (callee == "T.get_lane_idx")
@@ -221,9 +222,11 @@ LogicalResult Emitter::emitIntrinsic(IntrinsicOp op) {
     return result("tid % " + std::to_string(group) + " == 0");
   }
   if (callee == "T.block_rank_in_cluster") {
-    auto dims = op->getParentOfType<KernelOp>()->getAttrOfType<DenseI64ArrayAttr>(
-        "cluster_dims");
-    if (dims && llvm::any_of(dims.asArrayRef(), [](int64_t d) { return d > 1; }))
+    auto dims =
+        op->getParentOfType<KernelOp>()->getAttrOfType<DenseI64ArrayAttr>(
+            "cluster_dims");
+    if (dims &&
+        llvm::any_of(dims.asArrayRef(), [](int64_t d) { return d > 1; }))
       return fail("needs a cluster launch, which the CUDA target does not "
                   "generate yet");
     return result("0"); // every block is a cluster of one
@@ -255,8 +258,8 @@ LogicalResult Emitter::emitIntrinsic(IntrinsicOp op) {
                                .Default("");
     if (combiner.empty())
       return fail("is not a warp reduction the CUDA target knows");
-    return result("tlc::cuda::warpAllReduce<tlc::cuda::" + combiner +
-                  ", 32>(" + arg("value") + ")");
+    return result("tlc::cuda::warpAllReduce<tlc::cuda::" + combiner + ", 32>(" +
+                  arg("value") + ")");
   }
   if (callee == "T.any_sync")
     return result("__any_sync(" + mask() + ", " + arg("pred") + ")");
@@ -360,7 +363,8 @@ LogicalResult Emitter::emitIntrinsic(IntrinsicOp op) {
   }
 
   // Memory ------------------------------------------------------------------
-  auto element = [&](StringRef param) -> FailureOr<std::pair<std::string, std::string>> {
+  auto element =
+      [&](StringRef param) -> FailureOr<std::pair<std::string, std::string>> {
     Value buf = a.get(param);
     auto type = buf ? dyn_cast<BufferType>(buf.getType()) : BufferType();
     if (!type) {
@@ -395,14 +399,15 @@ LogicalResult Emitter::emitIntrinsic(IntrinsicOp op) {
     if (!order.empty() && order != "seq_cst" && order != "relaxed" &&
         order != "acquire" && order != "release" && order != "acq_rel" &&
         order != "consume")
-      return fail("memory order '" + order + "' is not one of relaxed, "
+      return fail("memory order '" + order +
+                  "' is not one of relaxed, "
                   "consume, acquire, release, acq_rel, seq_cst");
     if (callee == "T.atomic_store") {
       Value src = a.get("src");
       if (!src || isa<BufferType>(src.getType()))
         return fail("stores a scalar value");
-      std::string call = "tlc::cuda::atomicStoreTo<" + *st + ">(&" + lv +
-                         ", " + toStorage(elem, expr(src)) + ")";
+      std::string call = "tlc::cuda::atomicStoreTo<" + *st + ">(&" + lv + ", " +
+                         toStorage(elem, expr(src)) + ")";
       line((cond.empty() ? "" : "if (" + cond + ") ") + call + ";");
       return success();
     }
@@ -526,8 +531,7 @@ LogicalResult Emitter::emitIntrinsic(IntrinsicOp op) {
 
   if (callee == "tlc.unknown_value") {
     op.emitError() << "this value comes from outside TileLang ("
-                   << a.option("what")
-                   << "); tlc cannot generate code for it";
+                   << a.option("what") << "); tlc cannot generate code for it";
     return failure();
   }
   op.emitError() << "'" << callee

@@ -385,8 +385,7 @@ TLC_SIM_PRIMITIVE unsigned __match_any_sync(unsigned mask, T value) {
   return unsigned(tlc::sim::match(mask, value, TLC_SIM_HERE));
 }
 template <typename T>
-TLC_SIM_PRIMITIVE unsigned __match_all_sync(unsigned mask, T value,
-                                            int *pred) {
+TLC_SIM_PRIMITIVE unsigned __match_all_sync(unsigned mask, T value, int *pred) {
   unsigned same = unsigned(tlc::sim::match(mask, value, TLC_SIM_HERE));
   *pred = same == mask;
   return same == mask ? mask : 0u;

@@ -22,8 +22,7 @@ namespace cuda {
 
 TLC_SIM_PRIMITIVE inline void namedBarrierArrive(unsigned id,
                                                  unsigned numThreads) {
-  sim::api->barrier(id | TLC_SIM_BARRIER_ARRIVE_ONLY, numThreads,
-                    TLC_SIM_HERE);
+  sim::api->barrier(id | TLC_SIM_BARRIER_ARRIVE_ONLY, numThreads, TLC_SIM_HERE);
 }
 TLC_DEVICE void fenceProxyAsync() {}
 TLC_DEVICE void pdlLaunchDependents() {}
