@@ -8,12 +8,11 @@
 #include "Autotune.h"
 
 #include "tlc/Target/Artifact/Manifest.h"
-#include "tlc/Target/Artifact/ShapeExpr.h"
 #include "tlc/runtime/Device.h"
+#include "tlc/runtime/HostArgs.h"
 #include "tlc/runtime/HostTensor.h"
 
 #include "llvm/ADT/STLExtras.h"
-#include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/Path.h"
@@ -29,10 +28,6 @@ namespace fs = llvm::sys::fs;
 namespace path = llvm::sys::path;
 
 namespace {
-
-llvm::Error fail(const llvm::Twine &message) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
-}
 
 /// The manifests of \p kernel's instances in \p dir, by name.
 std::vector<artifact::Manifest> findInstances(llvm::StringRef dir,
@@ -56,75 +51,6 @@ std::vector<artifact::Manifest> findInstances(llvm::StringRef dir,
                return a.name < b.name;
              });
   return found;
-}
-
-/// One instance's arguments in host memory: seeded random inputs (the
-/// same in every configuration), poisoned outputs, scalars from -D.
-struct HostArgs {
-  std::vector<std::optional<HostTensor>> tensors;
-  std::vector<std::vector<uint8_t>> scalars;
-  std::vector<int64_t> symbols;
-};
-
-llvm::Expected<HostArgs> makeArgs(const artifact::Manifest &m,
-                                  const llvm::StringMap<std::string> &values) {
-  HostArgs a;
-  llvm::StringMap<int64_t> bound;
-  for (const artifact::Symbol &s : m.symbols) {
-    auto it = values.find(s.name);
-    int64_t v = 0;
-    if (it == values.end() || llvm::StringRef(it->second).getAsInteger(0, v))
-      return fail("symbol '" + s.name + "' of '" + m.name +
-                  "' needs an integer value (-D " + s.name + "=VALUE)");
-    bound[s.name] = v;
-    a.symbols.push_back(v);
-  }
-  auto lookup = [&](llvm::StringRef name) -> std::optional<int64_t> {
-    auto it = bound.find(name);
-    if (it == bound.end())
-      return std::nullopt;
-    return it->second;
-  };
-  for (auto [index, p] : llvm::enumerate(m.params)) {
-    std::optional<DType> dt = lookupDType(p.dtype);
-    if (!dt)
-      return fail("parameter '" + p.name + "' has dtype '" + p.dtype +
-                  "', which the runtime does not support");
-    if (!p.isTensor) {
-      auto it = values.find(p.name);
-      double v = 0;
-      if (it == values.end() || llvm::StringRef(it->second).getAsDouble(v))
-        return fail("scalar parameter '" + p.name + "' needs a value (-D " +
-                    p.name + "=VALUE)");
-      std::vector<uint8_t> bytes(dt->size);
-      dt->store(bytes.data(), v);
-      a.scalars.push_back(std::move(bytes));
-      a.tensors.emplace_back();
-      continue;
-    }
-    std::vector<int64_t> shape;
-    for (const artifact::Extent &e : p.shape) {
-      if (e.isStatic) {
-        shape.push_back(e.value);
-        continue;
-      }
-      auto expr = artifact::ShapeExpr::parse(e.expr);
-      if (!expr)
-        return expr.takeError();
-      auto v = expr->evaluate(lookup);
-      if (!v)
-        return v.takeError();
-      shape.push_back(std::max<int64_t>(*v, 0));
-    }
-    HostTensor t(*dt, shape);
-    if (p.role == artifact::Role::Out)
-      t.poison();
-    else
-      t.fillRandom(/*seed=*/0, index);
-    a.scalars.emplace_back();
-    a.tensors.push_back(std::move(t));
-  }
-  return a;
 }
 
 /// True when \p a and \p b take the same arguments (names, kinds, dtypes,
@@ -158,47 +84,13 @@ llvm::Expected<double> runAndTime(Device &dev, const artifact::Manifest &m,
   auto kernel = dev.loadKernel(m, dir);
   if (!kernel)
     return kernel.takeError();
-  LaunchArgs args;
-  args.symbols = host.symbols;
-  std::vector<void *> owned;
-  llvm::scope_exit release([&] {
-    for (void *p : owned)
-      dev.release(p);
-  });
-  for (size_t i = 0; i < m.params.size(); ++i) {
-    if (!host.tensors[i]) {
-      args.params.push_back(host.scalars[i].data());
-      continue;
-    }
-    HostTensor &t = *host.tensors[i];
-    auto mem = dev.allocate(std::max<size_t>(t.bytes.size(), 1));
-    if (!mem)
-      return mem.takeError();
-    owned.push_back(*mem);
-    if (llvm::Error e = dev.copyToDevice(*mem, t.bytes.data(), t.bytes.size()))
-      return std::move(e);
-    args.params.push_back(*mem);
-  }
-  if (llvm::Error e = (*kernel)->run(args))
-    return std::move(e);
-  for (size_t i = 0; i < m.params.size(); ++i) {
-    if (!host.tensors[i] || m.params[i].role == artifact::Role::In)
-      continue;
-    HostTensor &t = *host.tensors[i];
-    if (llvm::Error e =
-            dev.copyToHost(t.bytes.data(), args.params[i], t.bytes.size()))
-      return std::move(e);
-  }
-  for (unsigned r = 0; r < warmup; ++r)
-    if (llvm::Error e = (*kernel)->run(args))
-      return std::move(e);
   std::vector<double> times;
-  for (unsigned r = 0; r < std::max(1u, runs); ++r) {
-    auto ms = (*kernel)->timeRun(args);
-    if (!ms)
-      return ms.takeError();
-    times.push_back(*ms);
-  }
+  RunOptions run;
+  run.warmupRuns = warmup;
+  run.timedRuns = std::max(1u, runs);
+  run.timesMs = &times;
+  if (llvm::Error e = runWithHostArgs(dev, **kernel, m, host, run))
+    return std::move(e);
   llvm::sort(times);
   return times[times.size() / 2];
 }
@@ -295,7 +187,7 @@ int tlc::build::tuneKernel(llvm::StringRef kernel,
       llvm::Expected<HostArgs> host =
           pristineFor && sameArguments(m, *pristineFor)
               ? llvm::Expected<HostArgs>(*pristine)
-              : makeArgs(m, options.values);
+              : makeHostArgs(m, options.values);
       if (!host) {
         os << "rejected: " << llvm::toString(host.takeError()) << "\n";
         continue;

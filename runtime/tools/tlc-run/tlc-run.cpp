@@ -28,14 +28,13 @@
 //===----------------------------------------------------------------------===//
 
 #include "tlc/Target/Artifact/Manifest.h"
-#include "tlc/Target/Artifact/ShapeExpr.h"
 #include "tlc/runtime/Device.h"
+#include "tlc/runtime/HostArgs.h"
 #include "tlc/runtime/HostTensor.h"
 
 #include "llvm/ADT/STLExtras.h"
-#include "llvm/ADT/ScopeExit.h"
-#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
@@ -98,180 +97,6 @@ int fail(const llvm::Twine &msg, int status = 1) {
   return status;
 }
 
-/// One kernel's parameters in host memory, created from the manifest.
-struct HostArgs {
-  std::vector<std::optional<HostTensor>> tensors;
-  std::vector<std::vector<uint8_t>> scalars;
-  std::vector<int64_t> symbols;
-  /// The inputs read from --inputs.
-  std::vector<std::string> loaded;
-};
-
-/// The `.npy` file of input \p param of \p m under --inputs, or "" when
-/// there is none: DIR/KERNEL/NAME.npy, else DIR/NAME.npy.
-std::string findInputFile(const artifact::Manifest &m, llvm::StringRef param) {
-  if (inputsDir.empty())
-    return "";
-  for (llvm::StringRef sub : {llvm::StringRef(m.name), llvm::StringRef()}) {
-    llvm::SmallString<256> p(inputsDir);
-    path::append(p, sub, param + ".npy");
-    if (fs::exists(p))
-      return p.str().str();
-  }
-  return "";
-}
-
-/// Builds the host arguments: evaluates shapes, reads inputs from
-/// --inputs or fills them from the seed, and poisons outputs.
-llvm::Expected<HostArgs> makeHostArgs(const artifact::Manifest &m,
-                                      const llvm::StringMap<std::string> &defs) {
-  HostArgs a;
-  llvm::StringMap<int64_t> symbolValues;
-  for (const artifact::Symbol &s : m.symbols) {
-    auto it = defs.find(s.name);
-    if (it == defs.end())
-      return llvm::createStringError(
-          llvm::inconvertibleErrorCode(),
-          "unbound symbol '" + s.name + "' of kernel '" + m.name +
-              "' (bind it with -D " + s.name + "=VALUE)");
-    int64_t v;
-    if (llvm::StringRef(it->second).getAsInteger(0, v))
-      return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                     "-D " + s.name + "=" + it->second +
-                                         ": symbol values are integers");
-    symbolValues[s.name] = v;
-    a.symbols.push_back(v);
-  }
-  auto lookup = [&](llvm::StringRef name) -> std::optional<int64_t> {
-    auto it = symbolValues.find(name);
-    if (it == symbolValues.end())
-      return std::nullopt;
-    return it->second;
-  };
-  for (auto [index, p] : llvm::enumerate(m.params)) {
-    std::optional<DType> dt = lookupDType(p.dtype);
-    if (!dt)
-      return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                     "parameter '" + p.name +
-                                         "' has dtype '" + p.dtype +
-                                         "', which tlc-run does not support");
-    if (!p.isTensor) {
-      auto it = defs.find(p.name);
-      if (it == defs.end())
-        return llvm::createStringError(
-            llvm::inconvertibleErrorCode(),
-            "scalar parameter '" + p.name + "' has no value (bind it with -D " +
-                p.name + "=VALUE)");
-      double v;
-      if (llvm::StringRef(it->second).getAsDouble(v))
-        return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                       "-D " + p.name + "=" + it->second +
-                                           " is not a number");
-      std::vector<uint8_t> bytes(dt->size);
-      dt->store(bytes.data(), v);
-      a.scalars.push_back(std::move(bytes));
-      a.tensors.emplace_back();
-      continue;
-    }
-    a.scalars.emplace_back();
-    std::vector<int64_t> shape;
-    for (const artifact::Extent &e : p.shape) {
-      if (e.isStatic) {
-        shape.push_back(e.value);
-        continue;
-      }
-      auto expr = artifact::ShapeExpr::parse(e.expr);
-      if (!expr)
-        return expr.takeError();
-      auto v = expr->evaluate(lookup);
-      if (!v)
-        return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                       "shape of '" + p.name + "': " +
-                                           llvm::toString(v.takeError()));
-      if (*v < 0)
-        return llvm::createStringError(
-            llvm::inconvertibleErrorCode(),
-            "shape of '" + p.name + "': extent '" + e.expr + "' is " +
-                std::to_string(*v));
-      shape.push_back(*v);
-    }
-    HostTensor t(*dt, shape);
-    std::string file = p.role == artifact::Role::Out ? std::string()
-                                                     : findInputFile(m, p.name);
-    if (p.role == artifact::Role::Out) {
-      t.poison();
-    } else if (file.empty()) {
-      t.fillRandom(seed, index);
-    } else {
-      auto loaded = HostTensor::readNpy(file, *dt);
-      if (!loaded)
-        return loaded.takeError();
-      if (loaded->shape != shape) {
-        std::string want, got;
-        for (int64_t e : shape)
-          want += (want.empty() ? "" : ",") + std::to_string(e);
-        for (int64_t e : loaded->shape)
-          got += (got.empty() ? "" : ",") + std::to_string(e);
-        return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                       file + ": shape [" + got +
-                                           "], but parameter '" + p.name +
-                                           "' of kernel '" + m.name + "' is " +
-                                           p.dtype + "[" + want + "]");
-      }
-      t = std::move(*loaded);
-      a.loaded.push_back(p.name);
-    }
-    a.tensors.push_back(std::move(t));
-  }
-  return a;
-}
-
-/// Runs \p kernel on \p dev with \p host (outputs copied back into it).
-/// With \p timesMs, runs 1 + benchRuns times and records each timed run.
-llvm::Error runOnDevice(Device &dev, Kernel &kernel, const artifact::Manifest &m,
-                        HostArgs &host, int workers,
-                        std::vector<double> *timesMs) {
-  LaunchArgs args;
-  args.symbols = host.symbols;
-  args.numWorkers = workers;
-  std::vector<void *> owned;
-  auto cleanup = llvm::make_scope_exit([&] {
-    for (void *p : owned)
-      dev.release(p);
-  });
-  for (size_t i = 0; i < m.params.size(); ++i) {
-    if (!host.tensors[i]) {
-      args.params.push_back(host.scalars[i].data());
-      continue;
-    }
-    HostTensor &t = *host.tensors[i];
-    auto mem = dev.allocate(t.bytes.size());
-    if (!mem)
-      return mem.takeError();
-    owned.push_back(*mem);
-    if (llvm::Error e = dev.copyToDevice(*mem, t.bytes.data(), t.bytes.size()))
-      return e;
-    args.params.push_back(*mem);
-  }
-  if (llvm::Error e = kernel.run(args))
-    return e;
-  for (size_t i = 0; i < m.params.size(); ++i) {
-    if (!host.tensors[i] || m.params[i].role == artifact::Role::In)
-      continue;
-    HostTensor &t = *host.tensors[i];
-    if (llvm::Error e = dev.copyToHost(t.bytes.data(), args.params[i], t.bytes.size()))
-      return e;
-  }
-  if (timesMs)
-    for (unsigned r = 0; r < benchRuns; ++r) {
-      auto ms = kernel.timeRun(args);
-      if (!ms)
-        return ms.takeError();
-      timesMs->push_back(*ms);
-    }
-  return llvm::Error::success();
-}
-
 /// Writes the tensors of \p host whose role matches into \p dir.
 llvm::Error saveTensors(const artifact::Manifest &m, const HostArgs &host,
                         llvm::StringRef dir, bool inputsOnly) {
@@ -299,7 +124,10 @@ int runKernel(Device &dev, const artifact::Manifest &m, llvm::StringRef dir,
   auto kernel = dev.loadKernel(m, dir);
   if (!kernel)
     return fail(llvm::toString(kernel.takeError()));
-  auto host = makeHostArgs(m, defs);
+  HostArgsOptions argOptions;
+  argOptions.seed = seed;
+  argOptions.inputsDir = inputsDir;
+  auto host = makeHostArgs(m, defs, argOptions);
   if (!host)
     return fail(llvm::toString(host.takeError()));
   if (!inputsDir.empty())
@@ -315,8 +143,13 @@ int runKernel(Device &dev, const artifact::Manifest &m, llvm::StringRef dir,
       return fail(llvm::toString(std::move(e)));
   }
   std::vector<double> times;
-  if (llvm::Error e = runOnDevice(dev, **kernel, m, *host, threads,
-                                  bench ? &times : nullptr))
+  RunOptions runOptions;
+  runOptions.numWorkers = threads;
+  if (bench) {
+    runOptions.timedRuns = benchRuns;
+    runOptions.timesMs = &times;
+  }
+  if (llvm::Error e = runWithHostArgs(dev, **kernel, m, *host, runOptions))
     return fail(llvm::toString(std::move(e)));
   llvm::outs() << "  ran: ";
   for (size_t i = 0; i < m.params.size(); ++i) {
@@ -367,8 +200,10 @@ int runKernel(Device &dev, const artifact::Manifest &m, llvm::StringRef dir,
     if (!refKernel)
       return fail(llvm::toString(refKernel.takeError()));
     HostArgs ref = before;
-    if (llvm::Error e = runOnDevice(*cpuDev, **refKernel, refManifest, ref,
-                                    /*workers=*/1, nullptr))
+    RunOptions oneThread;
+    oneThread.numWorkers = 1;
+    if (llvm::Error e =
+            runWithHostArgs(*cpuDev, **refKernel, refManifest, ref, oneThread))
       return fail("CPU reference: " + llvm::toString(std::move(e)));
     if (dev.getKind() == "cpu")
       llvm::outs() << "  verify: the device is the CPU reference itself; "

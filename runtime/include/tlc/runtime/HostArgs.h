@@ -1,0 +1,82 @@
+//===- HostArgs.h - A kernel's arguments in host memory ---------*- C++ -*-===//
+//
+// Part of the tlc project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The arguments of one kernel instance as the tools create them from its
+// manifest: symbols bound from `-D NAME=VALUE`, tensors of the evaluated
+// shapes (inputs read from `.npy` files or filled with seeded normal values,
+// outputs poisoned with NaN), scalar parameters from `-D` too. `tlc-run`
+// and `tlc-build --autotune` both build and run them here.
+//
+//   auto host = makeHostArgs(manifest, defs, {.seed = 7});
+//   runWithHostArgs(*dev, *kernel, manifest, *host, {});  // outputs in host
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TLC_RUNTIME_HOSTARGS_H
+#define TLC_RUNTIME_HOSTARGS_H
+
+#include "tlc/Target/Artifact/Manifest.h"
+#include "tlc/runtime/Device.h"
+#include "tlc/runtime/HostTensor.h"
+
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/Error.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tlc::runtime {
+
+/// One kernel's parameters in host memory, in manifest order.
+struct HostArgs {
+  /// The tensor of each tensor parameter (nullopt for a scalar).
+  std::vector<std::optional<HostTensor>> tensors;
+  /// The bytes of each scalar parameter in its dtype (empty for a tensor).
+  std::vector<std::vector<uint8_t>> scalars;
+  /// The values of the manifest's symbols, in manifest order.
+  std::vector<int64_t> symbols;
+  /// The parameters read from HostArgsOptions::inputsDir.
+  std::vector<std::string> loaded;
+};
+
+struct HostArgsOptions {
+  /// Seed of the random inputs; parameter i uses stream i.
+  uint64_t seed = 0;
+  /// When set, input NAME of kernel K is read from DIR/K/NAME.npy or
+  /// DIR/NAME.npy where one exists (shape and dtype checked).
+  std::string inputsDir;
+};
+
+/// Creates the arguments of \p m: symbols and scalars from \p defs (an
+/// error names each one missing or malformed, with the `-D` to give),
+/// tensor shapes evaluated against the symbols (a negative extent is an
+/// error), inputs read or randomised, outputs poisoned.
+llvm::Expected<HostArgs> makeHostArgs(const artifact::Manifest &m,
+                                      const llvm::StringMap<std::string> &defs,
+                                      const HostArgsOptions &options = {});
+
+struct RunOptions {
+  /// CPU only: host threads running blocks (0: all hardware threads).
+  int numWorkers = 0;
+  /// Untimed runs after the first, then timed runs whose times (ms) are
+  /// appended to \p timesMs when it is given.
+  unsigned warmupRuns = 0;
+  unsigned timedRuns = 0;
+  std::vector<double> *timesMs = nullptr;
+};
+
+/// Copies \p host to \p dev, runs \p kernel once and copies its outputs
+/// back into \p host; then the warm-up and timed runs \p options asks for.
+/// Device memory is released on every path.
+llvm::Error runWithHostArgs(Device &dev, Kernel &kernel,
+                            const artifact::Manifest &m, HostArgs &host,
+                            const RunOptions &options = {});
+
+} // namespace tlc::runtime
+
+#endif // TLC_RUNTIME_HOSTARGS_H
