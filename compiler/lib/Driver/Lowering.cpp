@@ -7,6 +7,7 @@
 
 #include "tlc/Driver/Lowering.h"
 
+#include "tlc/Dialect/Tile/IR/LoweringStatus.h"
 #include "tlc/Dialect/Tile/Transforms/Passes.h"
 
 #include "mlir/Pass/PassManager.h"
@@ -35,6 +36,10 @@ tlc::driver::getLoweringPasses(llvm::StringRef targetName) {
 LogicalResult tlc::driver::lowerForTarget(ModuleOp module,
                                           llvm::StringRef targetName,
                                           const LoweringOptions &options) {
+  // What no target can build is diagnosed and marked before any
+  // target-specific work; the back ends skip (and fail on) the marked
+  // functions and build the others.
+  (void)tile::checkBuildable(module);
   if (!hasLoweredLevel(targetName))
     return success();
   if (!options.printAfterAll && options.printAfter.empty())

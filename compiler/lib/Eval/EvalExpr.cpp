@@ -48,7 +48,19 @@ Value Interpreter::eval(Node n) {
       return abrupt;
     if (fn.isPoison())
       return fn;
-    return call(fn, args, n);
+    Value result = call(fn, args, n);
+    // A call of an unknown object inside a kernel, made for its effect
+    // (TensorCoreIntrinEmitter.mma(A_local, B_local, C_local)) with its
+    // unknown result discarded, may change the kernel's data, and nothing
+    // else would notice. A call whose result is used is left to the use (a
+    // condition, a stored value, a layout function), which says what it
+    // assumed and keeps the kernel from being built where it must.
+    if (tracing() && (fn.is(ValueKind::Opaque) || fn.is(ValueKind::Module)) &&
+        result.is(ValueKind::Opaque) &&
+        result.as<OpaqueObj>()->description == "call result" &&
+        n.parent().kind() == NodeKind::Expr)
+      recordUnmodelledCall(n, args);
+    return result;
   }
   case NodeKind::BinOp: {
     Value l = eval(n.child(Field::left));

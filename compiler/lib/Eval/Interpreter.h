@@ -343,6 +343,12 @@ public:
   /// Primitives built as one tile.intrinsic (Intrinsics.cpp); nullopt if
   /// \p p is not one.
   std::optional<Value> callIntrinsicPrimitive(const PArgs &p);
+  /// Records a call, made while a kernel is traced, of an object from
+  /// outside TileLang whose effect tlc cannot model (a method of
+  /// tilelang.intrinsics' TensorCoreIntrinEmitter, a TVM helper): a warning
+  /// at \p call and a `tile.intrinsic "tlc.unmodelled_call"` holding the
+  /// kernel data it was given, which no target builds (Intrinsics.cpp).
+  void recordUnmodelledCall(Node call, CallArgs &args);
   /// Meta-level and math primitives (Primitives.cpp).
   Value callMetaPrimitive(const PArgs &p);
   Value declareSymbols(const PArgs &p, int kind);

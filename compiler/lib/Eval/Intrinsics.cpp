@@ -481,3 +481,44 @@ std::optional<Value> Interpreter::callIntrinsicPrimitive(const PArgs &p) {
     return Value::none();
   return wrapScalar({op->getResult(0), *result, SymExpr()});
 }
+
+void Interpreter::recordUnmodelledCall(Node call, CallArgs &args) {
+  Node func = call.child(Field::func);
+  std::string name = func.text().str();
+  if (name.size() > 80)
+    name = name.substr(0, 77) + "...";
+  warning(func, "tlc does not model '" + name +
+                    "' (an object from outside TileLang): what this call "
+                    "does to the kernel is not analysed, and no target can "
+                    "build the kernel while it is there");
+  // The kernel data the call was given become operands, so that the op
+  // stands where the effect would be; other arguments carry no IR.
+  auto &B = ir->b;
+  llvm::SmallVector<mlir::Value, 6> operands;
+  llvm::SmallVector<mlir::Attribute, 6> params;
+  auto add = [&](const llvm::Twine &param, Value v, Node at) {
+    if (v.is(ValueKind::Buffer) || v.is(ValueKind::Region)) {
+      if (RegionObj *r = asRegion(v, at))
+        if (mlir::Value rv = regionValue(r, at)) {
+          operands.push_back(rv);
+          params.push_back(B.getStringAttr(param));
+        }
+      return;
+    }
+    if (v.is(ValueKind::Expr) || v.is(ValueKind::Sym)) {
+      if (Scalar s = toScalar(v, at)) {
+        operands.push_back(s.value);
+        params.push_back(B.getStringAttr(param));
+      }
+    }
+  };
+  for (auto [i, v] : llvm::enumerate(args.pos))
+    add("arg" + llvm::Twine(i), v,
+        i < args.posNodes.size() ? args.posNodes[i] : call);
+  for (auto [i, kv] : llvm::enumerate(args.kw))
+    add(kv.first, kv.second, i < args.kwNodes.size() ? args.kwNodes[i] : call);
+  tile::IntrinsicOp::create(
+      B, ir->loc(call), mlir::TypeRange(),
+      B.getStringAttr("tlc.unmodelled_call"), operands, B.getArrayAttr(params),
+      B.getDictionaryAttr(B.getNamedAttr("what", B.getStringAttr(name))));
+}

@@ -144,6 +144,17 @@ Value Interpreter::moduleAttr(ModuleObj *m, llvm::StringRef attr, Node at) {
   }
   if (std::optional<NativeId> id = findNative(qualified))
     return Value::native(uint32_t(*id));
+  if (m->name == "argparse") {
+    // Values scripts pass to the parser: an action is only compared with
+    // the `store_true`/`store_false` spellings, formatters only affect
+    // --help.
+    if (attr == "SUPPRESS")
+      return heap.str("==SUPPRESS==");
+    if (attr == "BooleanOptionalAction" || attr == "Action" ||
+        attr == "HelpFormatter" || attr.ends_with("HelpFormatter") ||
+        attr == "Namespace" || attr == "FileType")
+      return heap.opaque(heap.copyString(qualified));
+  }
   if (isModelledPythonModule(m->name))
     return raise("AttributeError",
                  "module '" + m->name + "' has no attribute '" + attr + "'",

@@ -45,7 +45,8 @@ std::vector<std::string> getLoweringPasses(llvm::StringRef targetName);
 
 /// Runs the lowering passes of \p targetName on \p module, traced as
 /// \p options say (tile::runGpuLowering; nothing for a target without a
-/// lowered level). Functions a pass cannot lower are marked and diagnosed
+/// lowered level), after tile::checkBuildable for every target. Functions
+/// no target or a pass cannot lower are marked and diagnosed
 /// through the context's handler; this fails only when the pass manager
 /// does.
 mlir::LogicalResult lowerForTarget(mlir::ModuleOp module,

@@ -345,6 +345,7 @@ tile.func private @decl(%a: !tile.buffer<[4], f32, global>)
 // CHECK: tile.intrinsic "T.mbarrier_wait_parity"(%{{.*}}, %{{.*}}) {options = {scope = "cta"}, params = ["mbarrier", "parity"]} : (!tile.buffer<[1], ui64, shared.barrier>, i32) -> ()
 // CHECK: tile.intrinsic "T.fence_proxy_async"() : () -> ()
 // CHECK: %{{.*}} = tile.intrinsic "tlc.unknown_value"() {options = {what = "torch tensor"}} : () -> f32
+// CHECK: tile.intrinsic "tlc.unmodelled_call"(%{{.*}}) {options = {what = "emitter.mma"}, params = ["arg0"]} : (!tile.buffer<[1], ui64, shared.barrier>) -> ()
 tile.func @intrinsics(%v: f32, %d: i32, %p: i32) {
   tile.kernel (%x) grid [1] threads [128] {
     %bar = tile.alloc {arrive_counts = array<i64: 128>} : !tile.buffer<[1], ui64, shared.barrier>
@@ -352,6 +353,7 @@ tile.func @intrinsics(%v: f32, %d: i32, %p: i32) {
     tile.intrinsic "T.mbarrier_wait_parity"(%bar, %p) {params = ["mbarrier", "parity"], options = {scope = "cta"}} : (!tile.buffer<[1], ui64, shared.barrier>, i32) -> ()
     tile.intrinsic "T.fence_proxy_async"() : () -> ()
     %u = tile.intrinsic "tlc.unknown_value"() {options = {what = "torch tensor"}} : () -> f32
+    tile.intrinsic "tlc.unmodelled_call"(%bar) {params = ["arg0"], options = {what = "emitter.mma"}} : (!tile.buffer<[1], ui64, shared.barrier>) -> ()
   }
 }
 

@@ -11,12 +11,19 @@
 // inference and every back end skip the function, and the other functions
 // of the module go on.
 //
+// checkBuildable() is the first step of building for any target: it marks
+// the functions that hold what no target can generate — values and calls
+// from outside TileLang that the evaluator could only keep as
+// `tlc.unknown_value` / `tlc.unmodelled_call` intrinsics — with an error at
+// each.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef TLC_DIALECT_TILE_IR_LOWERINGSTATUS_H
 #define TLC_DIALECT_TILE_IR_LOWERINGSTATUS_H
 
 #include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Operation.h"
 
 namespace tlc::tile {
@@ -31,6 +38,11 @@ inline void markLoweringFailed(mlir::Operation *func) {
   func->setAttr("tile.lowering_failed",
                 mlir::UnitAttr::get(func->getContext()));
 }
+
+/// Reports, with an error at each, the operations of \p module that no
+/// target can build, and marks their functions as impossible to lower.
+/// Fails when it reported any.
+mlir::LogicalResult checkBuildable(mlir::ModuleOp module);
 
 } // namespace tlc::tile
 

@@ -857,7 +857,12 @@ def Tile_IntrinsicOp : Tile_Op<"intrinsic", [
 
     The callee `tlc.unknown_value` stands for a value tlc could not
     evaluate at trace time (it came from outside TileLang, and a warning
-    said so); `options` says what it was. No back end generates it.
+    said so); `options` says what it was. The callee `tlc.unmodelled_call`
+    stands for a call, inside a kernel, of such an object (a method of
+    `tilelang.intrinsics`' TensorCoreIntrinEmitter, a TVM helper): its
+    operands are the kernel data the call was given, `options.what` the
+    callee as written. Building for any target refuses both
+    (`tlc::tile::checkBuildable`).
 
     ```mlir
     %r = tile.intrinsic "T.shfl_xor"(%v, %c16) {params = ["value", "delta"]}
