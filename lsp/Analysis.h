@@ -137,8 +137,14 @@ struct AnalysisFacts {
   /// Kernel instances whose layouts this analysis inferred.
   unsigned layoutsInferred = 0;
   /// Kernel instances whose layouts came unchanged from an earlier analysis
-  /// (their Tile IR was equal; see driver::LayoutCache).
+  /// (their Tile IR was equal, see driver::LayoutCache, or their slice was
+  /// kept).
   unsigned layoutsReused = 0;
+  /// Top-level slices (eval::sliceTopLevel) evaluated by this analysis, and
+  /// those whose results were kept from an earlier one.
+  unsigned slicesEvaluated = 0, slicesReused = 0;
+  /// Why the file was evaluated whole (empty: slice by slice).
+  std::string wholeFileReason;
 };
 
 /// Options that change analysis results.
@@ -168,8 +174,11 @@ public:
 /// informational diagnostic.
 constexpr size_t kMaxAnalyzedBytes = 2u << 20;
 
-/// The analyzer backed by the evaluator (EvalAnalyzer.cpp).
-std::unique_ptr<Analyzer> createDefaultAnalyzer();
+/// The analyzer backed by the evaluator (EvalAnalyzer.cpp). With
+/// \p incremental, an analysis re-evaluates only the top-level slices an
+/// edit changed (IncrementalEval.h); without, every analysis evaluates the
+/// whole file (the reference the tests compare with).
+std::unique_ptr<Analyzer> createDefaultAnalyzer(bool incremental = true);
 
 } // namespace lsp
 } // namespace tlc

@@ -8,13 +8,16 @@
 // Adapts tlc::eval::analyzeFile (the facts `tlc-build --emit=hints` prints)
 // to the Analysis seam: hints are grouped per kernel and instance, each
 // fact gets the byte range of its name and the offset where its inlay hint
-// goes. Files over kMaxAnalyzedBytes are not evaluated.
+// goes. The file is evaluated slice by slice, re-evaluating only the slices
+// an edit changed (IncrementalEval.h). Files over kMaxAnalyzedBytes are not
+// evaluated.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Analysis.h"
 #include "Features.h"
 #include "HintFields.h"
+#include "IncrementalEval.h"
 
 #include "tlc/Driver/Driver.h"
 #include "tlc/Eval/Eval.h"
@@ -24,7 +27,9 @@
 
 #include "mlir/IR/MLIRContext.h"
 
+#include <algorithm>
 #include <map>
+#include <tuple>
 
 using namespace tlc;
 using namespace tlc::lsp;
@@ -34,9 +39,43 @@ using syntax::NodeKind;
 
 namespace {
 
+/// SyntaxTree::findNode with the top-level statement found by binary
+/// search: facts are made for every hint of a file after each edit.
+class NodeFinder {
+public:
+  explicit NodeFinder(const syntax::SyntaxTree &tree)
+      : root(tree.root()), top(root.children(Field::body).toVector()) {}
+  /// The innermost node containing `offset` (SyntaxTree::findNode).
+  Node find(uint32_t offset) const {
+    auto it = llvm::upper_bound(top, offset, [](uint32_t x, Node n) {
+      return x < n.range().begin;
+    });
+    if (it == top.begin() || offset >= std::prev(it)->range().end)
+      return root;
+    Node cur = *std::prev(it);
+    for (;;) {
+      Node next;
+      for (Node child : cur.children()) {
+        TextRange r = child.range();
+        if (r.begin <= offset && offset < r.end) {
+          next = child;
+          break;
+        }
+      }
+      if (!next)
+        return cur;
+      cur = next;
+    }
+  }
+
+private:
+  Node root;
+  llvm::SmallVector<Node, 0> top;
+};
+
 /// The innermost arg or statement containing `offset`.
-Node enclosingDeclaration(const syntax::SyntaxTree &tree, uint32_t offset) {
-  for (Node n = tree.findNode(offset); n; n = n.parent())
+Node enclosingDeclaration(const NodeFinder &finder, uint32_t offset) {
+  for (Node n = finder.find(offset); n; n = n.parent())
     if (n.kind() == NodeKind::arg || syntax::isStatement(n.kind()))
       return n;
   return Node();
@@ -71,6 +110,7 @@ constexpr unsigned kAnalysesPerContext = 32;
 
 class EvalAnalyzer : public Analyzer {
 public:
+  explicit EvalAnalyzer(bool incremental) : incremental(incremental) {}
   const char *getName() const override { return "eval"; }
   std::shared_ptr<const AnalysisFacts>
   analyze(const std::shared_ptr<const syntax::SyntaxTree> &tree,
@@ -81,6 +121,10 @@ private:
   /// and worker threads: an edit re-infers only the instances whose Tile IR
   /// it changed.
   driver::LayoutCache layoutCache;
+  /// The results of the slices of the files seen lately (all documents).
+  SliceCache sliceCache;
+  /// False: evaluate every file whole (the reference of the tests).
+  bool incremental;
 };
 
 } // namespace
@@ -121,27 +165,30 @@ EvalAnalyzer::analyze(const std::shared_ptr<const syntax::SyntaxTree> &tree,
   // next instance; the caller drops the cancelled result.
   auto cancelled = [token] { return token.isCancelled(); };
   evalOptions.cancelled = cancelled;
-  eval::FileAnalysis analysis = eval::analyzeFile(*tree, *context, evalOptions);
-  // Layouts, exactly as `tlc-build --emit=hints` infers them.
-  driver::LayoutStats layoutStats = driver::inferLayouts(
-      analysis, *tree, evalOptions.target.name, &layoutCache, cancelled);
-  // What the generated code does with shared memory: bank-conflict hints
-  // and the layout pictures' sources (both need the IR).
-  if (!token.isCancelled()) {
-    driver::reportBankConflicts(analysis, *tree, evalOptions.target.name);
-  }
-  std::vector<driver::LayoutView> layouts =
-      driver::collectLayoutViews(analysis, *tree, evalOptions.target.name);
-  // The module belongs to the thread's context: free it here.
-  analysis.module = nullptr;
+  // Layouts are inferred exactly as `tlc-build --emit=hints` does.
+  IncrementalResult evaluated =
+      evaluateFile(*tree, *context, evalOptions, layoutCache,
+                   incremental ? &sliceCache : nullptr, cancelled);
+  eval::FileAnalysis &analysis = evaluated.analysis;
 
   auto facts = std::make_shared<AnalysisFacts>();
   facts->source = "tlc-eval";
   facts->diagnostics = std::move(analysis.diagnostics);
-  facts->layouts = std::move(layouts);
-  facts->layoutsInferred = layoutStats.inferred;
-  facts->layoutsReused = layoutStats.reused;
+  // One order whatever the evaluation order was (slices or whole file).
+  std::stable_sort(facts->diagnostics.begin(), facts->diagnostics.end(),
+                   [](const Diagnostic &a, const Diagnostic &b) {
+                     return std::tie(a.range.begin, a.range.end, a.message) <
+                            std::tie(b.range.begin, b.range.end, b.message);
+                   });
+  facts->layouts = std::move(evaluated.layouts);
+  facts->layoutsInferred = evaluated.layoutsInferred;
+  facts->layoutsReused = evaluated.layoutsReused;
+  facts->slicesEvaluated = evaluated.slicesEvaluated;
+  facts->slicesReused = evaluated.slicesReused;
+  facts->wholeFileReason = evaluated.wholeFileReason;
 
+  TileLangNames names(*tree);
+  NodeFinder finder(*tree);
   std::map<std::string, size_t> kernelIndex;
   auto getKernel = [&](const std::string &name,
                        TextRange range) -> KernelFact & {
@@ -152,11 +199,11 @@ EvalAnalyzer::analyze(const std::shared_ptr<const syntax::SyntaxTree> &tree,
     kernel.name = name;
     kernel.range = range;
     kernel.nameRange = range;
-    for (Node n = tree->findNode(range.begin); n; n = n.parent())
+    for (Node n = finder.find(range.begin); n; n = n.parent())
       if (isFunction(n)) {
         kernel.nameRange = n.getIdentifier().range;
         kernel.range = n.range();
-        kernel.decorator = TileLangNames(*tree).getKernelDecorator(n);
+        kernel.decorator = names.getKernelDecorator(n);
         break;
       }
     kernelIndex[name] = facts->kernels.size();
@@ -187,7 +234,7 @@ EvalAnalyzer::analyze(const std::shared_ptr<const syntax::SyntaxTree> &tree,
       return facts;
     std::pair<size_t, size_t> at = instances[{hint.kernel, hint.instance}];
     InstanceFact *instance = &facts->kernels[at.first].instances[at.second];
-    Node decl = enclosingDeclaration(*tree, hint.range.begin);
+    Node decl = enclosingDeclaration(finder, hint.range.begin);
     std::string shape = "[";
     for (size_t i = 0; i < hint.shape.size(); ++i)
       shape += (i ? ", " : "") + hint.shape[i];
@@ -243,9 +290,14 @@ EvalAnalyzer::analyze(const std::shared_ptr<const syntax::SyntaxTree> &tree,
       instance->pipelines.push_back(std::move(p));
     }
   }
+  // Kernels in source order (a slice's kernels come with its slice).
+  std::stable_sort(facts->kernels.begin(), facts->kernels.end(),
+                   [](const KernelFact &a, const KernelFact &b) {
+                     return a.range.begin < b.range.begin;
+                   });
   return facts;
 }
 
-std::unique_ptr<Analyzer> tlc::lsp::createDefaultAnalyzer() {
-  return std::make_unique<EvalAnalyzer>();
+std::unique_ptr<Analyzer> tlc::lsp::createDefaultAnalyzer(bool incremental) {
+  return std::make_unique<EvalAnalyzer>(incremental);
 }

@@ -716,7 +716,7 @@ void Interpreter::traceDefaultInstances() {
     callJit(jit, none, jit->fn->def, true);
   }
   // Plain factories returning a prim_func that nothing called.
-  for (Node stmt : tree.root().children(Field::body)) {
+  for (Node stmt : topLevel) {
     if (budgetExhausted)
       return;
     if (stmt.kind() != NodeKind::FunctionDef || !containsPrimFunc(stmt))
@@ -795,7 +795,7 @@ static bool firstParametrizedCase(Interpreter &in, FunctionObj *fn,
 
 Value Interpreter::runTestFunctions(Node at) {
   ranTests = true;
-  for (Node stmt : tree.root().children(Field::body)) {
+  for (Node stmt : topLevel) {
     if (budgetExhausted)
       break;
     if (stmt.kind() != NodeKind::FunctionDef ||
@@ -836,7 +836,7 @@ Value Interpreter::runTestFunctions(Node at) {
 
 void Interpreter::run() {
   checkUndefinedNames();
-  for (Node stmt : tree.root().children(Field::body)) {
+  for (Node stmt : topLevel) {
     if (budgetExhausted)
       break;
     // Statements may already have run through lazy global resolution.
@@ -875,6 +875,8 @@ void Interpreter::run() {
                   "name or argparse option is named '" + k + "'");
     }
   out.steps = steps;
+  out.budgetExhausted = budgetExhausted;
+  out.bytesAllocated = heap.getBytesAllocated();
   out.module = mlir::OwningOpRef<mlir::ModuleOp>(ir->module);
   std::stable_sort(out.diagnostics.begin(), out.diagnostics.end(),
                    [](const Diagnostic &a, const Diagnostic &b) {

@@ -5,6 +5,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "Interpreter.h"
+
+#include "tlc/Eval/Slices.h"
 #include "IRGen.h"
 
 #include "llvm/ADT/Hashing.h"
@@ -85,7 +87,17 @@ Interpreter::Interpreter(const syntax::SyntaxTree &tree,
   moduleEnv = heap.make<Env>();
   env = moduleEnv;
   ir = std::make_unique<IRGen>(*this);
-  for (Node stmt : tree.root().children(Field::body)) {
+  if (options.statements.empty()) {
+    for (Node stmt : tree.root().children(Field::body))
+      topLevel.push_back(stmt);
+  } else {
+    llvm::SmallVector<Node, 0> all =
+        tree.root().children(Field::body).toVector();
+    for (unsigned i : options.statements)
+      if (i < all.size())
+        topLevel.push_back(all[i]);
+  }
+  for (Node stmt : topLevel) {
     indexGlobals(stmt, globalDefs);
     // Imports guarded by try/if at top level are common.
     if (stmt.kind() == NodeKind::Try || stmt.kind() == NodeKind::If)
@@ -285,7 +297,7 @@ Value Interpreter::lookup(llvm::StringRef name, Node at) {
   // A name bound somewhere on a path the evaluator has not taken (or by a
   // statement that failed) is unknown rather than undefined; truly
   // undefined names are reported by the static check (NameCheck.cpp).
-  if (hasOpaqueStarImport || staticallyBound.count(name))
+  if (hasOpaqueStarImport || (fileNames && fileNames->bound.count(name)))
     return heap.opaque(name);
   error(at, "undefined name '" + name + "'");
   return Value::poison();

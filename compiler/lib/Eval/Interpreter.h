@@ -496,6 +496,9 @@ public:
   SymContext syms;
   std::unique_ptr<IRGen> ir;
 
+  /// The top-level statements this evaluation runs: the module's body, or
+  /// the slice EvalOptions::statements selects.
+  llvm::SmallVector<Node, 0> topLevel;
   Env *moduleEnv = nullptr;
   Env *env = nullptr;
   /// Top-level statements that bind each global name (lazy resolution).
@@ -504,8 +507,9 @@ public:
   /// Loads of names that no scope binds (NameCheck.cpp), reported as
   /// warnings at the end unless evaluation reached them.
   llvm::SmallVector<Node, 4> undefinedNames;
-  /// Names some statement of the file binds (NameCheck.cpp).
-  llvm::DenseSet<llvm::StringRef> staticallyBound;
+  /// Names some statement of the file binds, in any scope (NameCheck.cpp;
+  /// shared by the slices of one file, EvalOptions::fileNames).
+  std::shared_ptr<const FileNames> fileNames;
   /// Modules imported with `from M import *` that are opaque.
   bool hasOpaqueStarImport = false;
 

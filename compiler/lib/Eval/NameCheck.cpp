@@ -14,6 +14,8 @@
 
 #include "Interpreter.h"
 
+#include "tlc/Eval/Slices.h"
+
 using namespace tlc;
 using namespace tlc::eval;
 
@@ -32,43 +34,21 @@ public:
   explicit NameChecker(Interpreter &in) : in(in) {}
 
   void run() {
-    Node root = in.tree.root();
     // Every name bound anywhere: the evaluator stays quiet about these when
     // its approximate control flow has not bound them yet.
-    syntax::walk(root, [&](Node n) {
-      if (n.kind() == NodeKind::Name &&
-          n.context() == syntax::ExprContext::Store)
-        in.staticallyBound.insert(n.identifier());
-      else if (n.kind() == NodeKind::FunctionDef ||
-               n.kind() == NodeKind::AsyncFunctionDef ||
-               n.kind() == NodeKind::ClassDef ||
-               n.kind() == NodeKind::arg ||
-               n.kind() == NodeKind::ExceptHandler)
-        in.staticallyBound.insert(n.identifier());
-      else if (n.kind() == NodeKind::alias) {
-        llvm::StringRef as = n.identifier(Field::asname);
-        llvm::StringRef name = n.identifier(Field::name);
-        in.staticallyBound.insert(as.empty() ? name.split('.').first : as);
-      } else if (n.kind() == NodeKind::Global ||
-                 n.kind() == NodeKind::Nonlocal) {
-        for (const syntax::Identifier &id : n.identifiers(Field::names))
-          in.staticallyBound.insert(id.name);
-      }
-      return syntax::WalkResult::Advance;
-    });
-    bool starImport = false;
-    syntax::walk(root, [&](Node n) {
-      if (n.kind() == NodeKind::ImportFrom)
-        for (Node a : n.children(Field::names))
-          if (a.identifier(Field::name) == "*")
-            starImport = true;
-      return syntax::WalkResult::Advance;
-    });
+    in.fileNames = in.options.fileNames;
+    if (!in.fileNames)
+      in.fileNames = std::make_shared<const FileNames>(collectFileNames(in.tree));
+    bool starImport = in.fileNames->starImport;
     if (starImport)
       return; // names may come from anywhere
+    // The module scope: the statements this evaluation runs (a slice's
+    // share the names of the whole file's that they read).
     Scope module;
-    bindBlock(root, Field::body, module);
-    checkBlock(root, Field::body, module);
+    for (Node stmt : in.topLevel)
+      bindStmt(stmt, module);
+    for (Node stmt : in.topLevel)
+      checkStmt(stmt, module);
   }
 
 private:
@@ -301,5 +281,32 @@ private:
 };
 
 } // namespace
+
+FileNames tlc::eval::collectFileNames(const syntax::SyntaxTree &tree) {
+  FileNames out;
+  syntax::walk(tree.root(), [&](Node n) {
+    if (n.kind() == NodeKind::Name &&
+        n.context() == syntax::ExprContext::Store)
+      out.bound.insert(n.identifier());
+    else if (n.kind() == NodeKind::FunctionDef ||
+             n.kind() == NodeKind::AsyncFunctionDef ||
+             n.kind() == NodeKind::ClassDef || n.kind() == NodeKind::arg ||
+             n.kind() == NodeKind::ExceptHandler)
+      out.bound.insert(n.identifier());
+    else if (n.kind() == NodeKind::alias) {
+      llvm::StringRef as = n.identifier(Field::asname);
+      llvm::StringRef name = n.identifier(Field::name);
+      out.bound.insert(as.empty() ? name.split('.').first : as);
+      if (name == "*")
+        out.starImport = true;
+    } else if (n.kind() == NodeKind::Global ||
+               n.kind() == NodeKind::Nonlocal) {
+      for (const syntax::Identifier &id : n.identifiers(Field::names))
+        out.bound.insert(id.name);
+    }
+    return syntax::WalkResult::Advance;
+  });
+  return out;
+}
 
 void Interpreter::checkUndefinedNames() { NameChecker(*this).run(); }

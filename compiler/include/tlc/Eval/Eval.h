@@ -26,6 +26,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -35,6 +36,8 @@ class MLIRContext;
 } // namespace mlir
 
 namespace tlc::eval {
+
+struct FileNames;
 
 /// A compilation target profile: the facts checks need.
 struct TargetInfo {
@@ -101,6 +104,13 @@ struct EvalOptions {
   /// bindings alone (tlc-build --defines-only, what the Python package
   /// uses: the call it compiles is not in the file).
   bool callSites = true;
+  /// When not empty: run only these top-level statements (indices into
+  /// the module body, ascending), a slice from sliceTopLevel (Slices.h).
+  /// Everything else behaves as when evaluating the whole file.
+  std::vector<unsigned> statements;
+  /// The file's name facts when already computed (FileSlices::names);
+  /// null: computed by the evaluation.
+  std::shared_ptr<const FileNames> fileNames;
 };
 
 /// One editor/CI hint: a tensor parameter, a buffer, a launch or a
@@ -164,6 +174,11 @@ struct FileAnalysis {
   mlir::OwningOpRef<mlir::ModuleOp> module;
   /// Interpreter steps used.
   uint64_t steps = 0;
+  /// True when a budget (steps, time, memory, call depth) stopped the
+  /// evaluation or it was cancelled.
+  bool budgetExhausted = false;
+  /// Bytes of Python objects allocated (what the memory budget limits).
+  uint64_t bytesAllocated = 0;
   /// Names of EvalOptions::defines that bound nothing: no parameter of a
   /// traced kernel or factory, no T.const name, no argparse option. Tools
   /// report them (a misspelt -D otherwise silently keeps the default size).

@@ -1,0 +1,85 @@
+//===- Slices.h - Independent parts of a file's top level -------*- C++ -*-===//
+//
+// Part of tlc. SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+//
+// A dependence analysis over the top-level statements of one file, for
+// incremental evaluation (the language server re-evaluates only what an edit
+// can affect). Statements that share a module-level name (one binds it, the
+// other reads or binds it, in any scope) belong to the same slice; import
+// statements whose names nothing else binds are copied into the slices that
+// mention them (one of them per name when all bind the same module), and
+// all of them form one more slice. Evaluating each slice alone
+// (EvalOptions::statements) gives the diagnostics, hints and instances that
+// evaluating the whole file gives for those statements, because the
+// interpreter reaches module state only through names. A slice's key holds
+// everything its evaluation reads from the file: its statements' text and
+// syntax, and the file-wide facts the evaluator consults (names bound
+// anywhere, the file name); equal keys give equal results, moved by the
+// statements' offsets. Statement texts enter the key as 64-bit hashes with
+// their lengths, next to a second, independent 64-bit digest of their
+// syntax trees.
+//
+// What the analysis cannot vouch for makes the whole file one unit
+// (FileSlices::reason): `exec`/`eval`/`globals()`-like reflection, star
+// imports, pytest files and `tilelang.testing.main()` (they run functions
+// found by name).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TLC_EVAL_SLICES_H
+#define TLC_EVAL_SLICES_H
+
+#include "tlc/Syntax/SyntaxTree.h"
+
+#include "llvm/ADT/DenseSet.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace tlc::eval {
+
+/// Whole-file facts about names that the evaluator consults wherever it
+/// is: names bound anywhere (an unresolved one is unknown, not undefined)
+/// and star imports. Computed once per file for all of its slices.
+struct FileNames {
+  /// Every name some statement binds, in any scope (points into the tree).
+  llvm::DenseSet<llvm::StringRef> bound;
+  /// The file has a `from M import *`.
+  bool starImport = false;
+};
+
+/// Collects the FileNames of \p tree (NameCheck.cpp).
+FileNames collectFileNames(const syntax::SyntaxTree &tree);
+
+/// Top-level statements that evaluate independently of the others.
+struct Slice {
+  /// Indices into the module body, ascending.
+  std::vector<unsigned> statements;
+  /// Which of `statements` are imports copied into several slices
+  /// (their diagnostics appear once per slice that has them).
+  std::vector<bool> shared;
+  /// Everything evaluating the slice depends on (equal keys: equal results
+  /// up to the statements' offsets).
+  std::string key;
+};
+
+/// The slices of one file.
+struct FileSlices {
+  /// Every top-level statement is in at least one slice (shared imports in
+  /// several). Empty when `reason` is set.
+  std::vector<Slice> slices;
+  /// Why the file must be evaluated as a whole (empty when sliced).
+  std::string reason;
+  /// The file's names, for EvalOptions::fileNames (set when sliced).
+  std::shared_ptr<const FileNames> names;
+};
+
+/// Splits the top level of \p tree into slices.
+FileSlices sliceTopLevel(const syntax::SyntaxTree &tree);
+
+} // namespace tlc::eval
+
+#endif // TLC_EVAL_SLICES_H

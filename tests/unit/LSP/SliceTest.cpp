@@ -1,0 +1,382 @@
+//===- SliceTest.cpp - Incremental evaluation equals a whole evaluation ---===//
+//
+// Part of the tlc project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The server evaluates a file slice by slice and keeps the slices an edit
+// did not change (IncrementalEval.h, eval::sliceTopLevel). The oracle is an
+// evaluation of the whole file from scratch: a fresh parse, the analyzer
+// without slices (eval::analyzeFile on everything, as `tlc-build` does).
+// After random edits of the generated 100-kernel file (tests/bench/LSP/
+// kernel_file.py, built by CMake), every fact the editor shows (kernels,
+// instances, buffers with layouts, launches, pipelines, hint offsets) and
+// every diagnostic must be equal.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Analysis.h"
+#include "Server.h"
+
+#include "tlc/Eval/Slices.h"
+#include "tlc/Syntax/Parser.h"
+
+#include <doctest/doctest.h>
+
+#include <fstream>
+#include <random>
+#include <sstream>
+
+using namespace tlc;
+using namespace tlc::lsp;
+
+namespace {
+
+/// The default analyzer, keeping its last facts.
+struct RecordingAnalyzer : Analyzer {
+  std::unique_ptr<Analyzer> inner = createDefaultAnalyzer(true);
+  std::shared_ptr<const AnalysisFacts> last;
+  const char *getName() const override { return "recording"; }
+  std::shared_ptr<const AnalysisFacts>
+  analyze(const std::shared_ptr<const syntax::SyntaxTree> &tree,
+          const AnalysisOptions &options, const CancelToken &token) override {
+    last = inner->analyze(tree, options, token);
+    return last;
+  }
+};
+
+struct NoCallbacks : ServerCallbacks {
+  void onDiagnostics(const std::string &, std::optional<int64_t>,
+                     std::vector<Diag>) override {}
+};
+
+/// Every fact and diagnostic as text, one per line.
+std::string dump(const AnalysisFacts &facts) {
+  std::ostringstream os;
+  auto range = [](TextRange r) {
+    return std::to_string(r.begin) + "-" + std::to_string(r.end);
+  };
+  for (const KernelFact &k : facts.kernels) {
+    os << "kernel " << k.name << " " << range(k.nameRange) << " "
+       << range(k.range) << " " << k.decorator << "\n";
+    for (const InstanceFact &i : k.instances) {
+      os << "  instance " << i.label << "\n";
+      for (const BufferFact &b : i.buffers)
+        os << "    buffer " << b.name << " " << range(b.nameRange) << " @"
+           << b.hintOffset << " " << b.isParameter << " " << b.shape << " "
+           << b.dtype << " " << b.scopeString << " [" << b.layout << "] "
+           << std::hash<std::string>()(b.layoutDetail) << " "
+           << (b.bytes ? std::to_string(*b.bytes) : "?") << "\n";
+      for (const LaunchFact &l : i.launches) {
+        os << "    launch " << range(l.range) << " @" << l.hintOffset;
+        for (const std::string &g : l.grid)
+          os << " " << g;
+        os << " threads " << l.threads << " smem "
+           << (l.sharedBytes ? std::to_string(*l.sharedBytes) : "?") << "\n";
+      }
+      for (const PipelineFact &p : i.pipelines)
+        os << "    pipeline " << range(p.range) << " @" << p.hintOffset << " "
+           << (p.stages ? std::to_string(*p.stages) : "?") << "\n";
+    }
+  }
+  for (const Diagnostic &d : facts.diagnostics) {
+    os << "diag " << int(d.severity) << " " << range(d.range) << " "
+       << d.message;
+    for (const RelatedInfo &n : d.notes)
+      os << " (" << range(n.range) << " " << n.message << ")";
+    os << "\n";
+  }
+  return os.str();
+}
+
+/// The facts of `text` evaluated whole, from a fresh parse.
+std::string wholeFile(const std::string &text) {
+  auto tree = std::shared_ptr<const syntax::SyntaxTree>(
+      syntax::parse(text, "/large/kernels.py"));
+  std::unique_ptr<Analyzer> reference = createDefaultAnalyzer(false);
+  return dump(*reference->analyze(tree, AnalysisOptions(), CancelToken()));
+}
+
+std::string readFile(const std::string &path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+Position positionOf(const std::string &text, size_t offset) {
+  Position p;
+  for (size_t i = 0; i < offset && i < text.size(); ++i) {
+    if (text[i] == '\n') {
+      ++p.line;
+      p.character = 0;
+    } else {
+      ++p.character;
+    }
+  }
+  return p;
+}
+
+/// A server on one document, synchronous, analysing after every edit.
+struct LargeSession {
+  static constexpr const char *uri = "file:///large/kernels.py";
+  NoCallbacks callbacks;
+  std::shared_ptr<RecordingAnalyzer> analyzer =
+      std::make_shared<RecordingAnalyzer>();
+  std::unique_ptr<TlcServer> server;
+  int64_t version = 1;
+  std::string text;
+
+  explicit LargeSession(std::string initial) : text(std::move(initial)) {
+    ServerOptions options;
+    options.workerThreads = 0;
+    options.debounce = std::chrono::milliseconds(0);
+    options.analyzer = analyzer;
+    server = std::make_unique<TlcServer>(options, callbacks);
+    server->openDocument(uri, version, text);
+    server->runUntilIdle();
+  }
+  /// Replaces bytes [begin, end) of the text by `with`.
+  void replace(size_t begin, size_t end, const std::string &with) {
+    REQUIRE(!server->changeDocument(
+        uri, ++version,
+        {{Range{positionOf(text, begin), positionOf(text, end)}, with}}));
+    server->runUntilIdle();
+    text.replace(begin, end - begin, with);
+    REQUIRE(*server->getDocumentText(uri) == text);
+  }
+  const AnalysisFacts &facts() const {
+    REQUIRE(analyzer->last);
+    return *analyzer->last;
+  }
+};
+
+/// Offsets of every occurrence of `what` in `text`.
+std::vector<size_t> findAll(const std::string &text, const std::string &what) {
+  std::vector<size_t> out;
+  for (size_t i = text.find(what); i != std::string::npos;
+       i = text.find(what, i + 1))
+    out.push_back(i);
+  return out;
+}
+
+/// Offsets where a line starts with `prefix`.
+std::vector<size_t> lineStarts(const std::string &text,
+                               const std::string &prefix) {
+  std::vector<size_t> out;
+  for (size_t i : findAll(text, prefix))
+    if (i == 0 || text[i - 1] == '\n')
+      out.push_back(i);
+  return out;
+}
+
+} // namespace
+
+TEST_CASE("the generated file splits into one slice per kernel") {
+  std::string text = readFile(TLC_LARGE_KERNEL_FILE);
+  REQUIRE(text.size() > 100000);
+  auto tree = syntax::parse(text, "/large/kernels.py");
+  eval::FileSlices slices = eval::sliceTopLevel(*tree);
+  CHECK(slices.reason.empty());
+  // 100 copies; the ten that read the shared THREADS form one slice; the
+  // imports one more.
+  CHECK(slices.slices.size() == 92);
+  // Every statement is in a slice; only shared imports in several.
+  std::vector<unsigned> seen(tree->root().children(syntax::Field::body)
+                                 .size());
+  for (const eval::Slice &s : slices.slices)
+    for (size_t i = 0; i < s.statements.size(); ++i) {
+      ++seen[s.statements[i]];
+      if (!s.shared[i])
+        CHECK(seen[s.statements[i]] == 1);
+    }
+  CHECK(std::count(seen.begin(), seen.end(), 0u) == 0);
+
+  // Reflection makes the file one unit.
+  auto escaped = syntax::parse(text + "\nprint(globals())\n", "/x.py");
+  CHECK(eval::sliceTopLevel(*escaped).reason == "the file uses 'globals'");
+  auto star = syntax::parse("from os import *\nx = 1\n", "/x.py");
+  CHECK(eval::sliceTopLevel(*star).reason == "the file uses a star import");
+  auto tests = syntax::parse("x = 1\n", "/test_x.py");
+  CHECK(!eval::sliceTopLevel(*tests).reason.empty());
+}
+
+TEST_CASE("random edits of the 100-kernel file: incremental equals whole") {
+  std::string initial = readFile(TLC_LARGE_KERNEL_FILE);
+  LargeSession s(initial);
+  CHECK(s.facts().kernels.size() >= 100);
+  CHECK(s.facts().wholeFileReason.empty());
+  CHECK(dump(s.facts()) == wholeFile(s.text));
+
+  std::mt19937 rng(18);
+  auto pick = [&](size_t n) {
+    return std::uniform_int_distribution<size_t>(0, n - 1)(rng);
+  };
+  auto any = [&](const std::vector<size_t> &v) { return v[pick(v.size())]; };
+  // A syntax error planted mid-file, repaired by the next edit.
+  std::optional<std::pair<size_t, std::string>> broken;
+  unsigned reusedTotal = 0, evaluatedTotal = 0;
+  const int kEdits = 40;
+  for (int e = 1; e <= kEdits; ++e) {
+    std::string what;
+    const std::string &t = s.text;
+    if (broken) {
+      what = "repair the syntax error";
+      s.replace(broken->first, broken->first + broken->second.size(), "");
+      broken.reset();
+    } else {
+      switch (pick(11)) {
+      case 0: { // The shared module constant.
+        size_t at = t.find("THREADS = ");
+        what = "shared constant";
+        s.replace(at + 10, t.find('\n', at), pick(2) ? "256" : "64");
+        break;
+      }
+      case 1: { // One kernel's own module constant.
+        size_t at = any(lineStarts(t, "THREADS_"));
+        size_t eq = t.find(" = ", at) + 3;
+        what = "own constant";
+        s.replace(eq, t.find('\n', eq), pick(2) ? "256" : "128");
+        break;
+      }
+      case 2: { // A default of a factory that main() calls.
+        std::vector<size_t> at = findAll(t, "block_M=");
+        size_t p = any(at) + 8;
+        size_t end = p;
+        while (end < t.size() && isdigit(t[end]))
+          ++end;
+        if (end == p)
+          continue;
+        what = "factory default";
+        s.replace(p, end, pick(2) ? "64" : "128");
+        break;
+      }
+      case 3: { // A decorator: drop out_idx, or the whole line.
+        std::vector<size_t> at = lineStarts(t, "@tilelang.jit(out_idx=[-1])");
+        if (at.empty())
+          continue;
+        size_t p = any(at);
+        what = "decorator";
+        if (pick(2))
+          s.replace(p + 13, p + 27, "");
+        else
+          s.replace(p, t.find('\n', p) + 1, "");
+        break;
+      }
+      case 4: { // An import: removed, or given another alias.
+        std::vector<size_t> at = lineStarts(t, "import tilelang.language as T");
+        size_t p = any(at);
+        what = "import";
+        if (pick(2))
+          s.replace(p, t.find('\n', p) + 1, "");
+        else
+          s.replace(p + 28, p + 29, "TL");
+        break;
+      }
+      case 5: { // A function deleted (up to the next top-level line).
+        size_t p = any(lineStarts(t, "def ref_program_"));
+        size_t end = p;
+        while ((end = t.find('\n', end + 1)) != std::string::npos &&
+               end + 1 < t.size() &&
+               (t[end + 1] == ' ' || t[end + 1] == '\n'))
+          ;
+        what = "delete a function";
+        s.replace(p, end == std::string::npos ? t.size() : end + 1, "");
+        break;
+      }
+      case 6: { // A factory renamed: its callers now miss it.
+        size_t p = any(lineStarts(t, "def "));
+        size_t paren = t.find('(', p);
+        what = "rename a function";
+        s.replace(paren, paren, "_renamed");
+        break;
+      }
+      case 7: { // A syntax error mid-file (repaired next).
+        size_t p = any(lineStarts(t, "def main_"));
+        broken = {p, "def broken(:\n"};
+        what = "syntax error";
+        s.replace(p, p, broken->second);
+        break;
+      }
+      case 8: { // A comment line: moves everything below.
+        size_t p = any(lineStarts(t, "def "));
+        what = "comment";
+        s.replace(p, p, "# edit " + std::to_string(e) + "\n");
+        break;
+      }
+      case 9: { // A stray character anywhere.
+        size_t p = pick(t.size());
+        what = "stray character";
+        s.replace(p, p, "x");
+        break;
+      }
+      case 10: { // A block size inside a kernel body.
+        std::vector<size_t> at = findAll(t, "threads=");
+        size_t p = any(at) + 8;
+        if (!isdigit(t[p]))
+          continue;
+        size_t end = p;
+        while (isdigit(t[end]))
+          ++end;
+        what = "launch threads";
+        s.replace(p, end, pick(2) ? "256" : "128");
+        break;
+      }
+      }
+    }
+    INFO("edit " << e << ": " << what);
+    reusedTotal += s.facts().slicesReused;
+    evaluatedTotal += s.facts().slicesEvaluated;
+    if (e % 4 == 0 || what == "syntax error" || what == "import" ||
+        what == "shared constant" || what == "rename a function")
+      CHECK(dump(s.facts()) == wholeFile(s.text));
+  }
+  // Almost every slice was kept across edits.
+  CHECK(reusedTotal > 20 * evaluatedTotal);
+  // Back to the original text: every slice is kept from the first analysis
+  // or re-evaluated, and the facts are the first ones.
+  s.replace(0, s.text.size(), initial);
+  CHECK(dump(s.facts()) == wholeFile(initial));
+}
+
+TEST_CASE("only the slices an edit changes are evaluated again") {
+  std::string initial = readFile(TLC_LARGE_KERNEL_FILE);
+  LargeSession s(initial);
+  unsigned slices = s.facts().slicesEvaluated;
+  REQUIRE(slices == 92);
+  // A comment line: it belongs to the statement above it (its range, so
+  // its text), whose slice alone is evaluated again.
+  size_t def = lineStarts(s.text, "def main_7")[0];
+  s.replace(def, def, "# note\n");
+  CHECK(s.facts().slicesEvaluated == 1);
+  CHECK(s.facts().slicesReused == slices - 1);
+  // Text between two edits of one statement: the same text as before,
+  // so nothing is evaluated.
+  s.replace(def, def + 7, "");
+  CHECK(s.facts().slicesEvaluated == 0);
+  CHECK(s.facts().slicesReused == slices);
+  // One kernel's own constant: its slice only.
+  size_t own = lineStarts(s.text, "THREADS_13 = ")[0];
+  s.replace(own + 13, own + 16, "256");
+  CHECK(s.facts().slicesEvaluated == 1);
+  // The shared constant: the slice of its ten readers.
+  size_t shared = s.text.find("THREADS = ");
+  s.replace(shared + 10, shared + 13, "256");
+  CHECK(s.facts().slicesEvaluated == 1);
+  CHECK(s.facts().slicesReused == slices - 1);
+  // A new import nobody reads: the slice of the imports only.
+  size_t imp = lineStarts(s.text, "import tilelang.language as T")[3];
+  s.replace(imp, imp, "import numpy as np\n");
+  CHECK(s.facts().slicesEvaluated == 1);
+  s.replace(imp, imp + 19, "");
+  // A copy of an import every kernel reads, spelt differently: the name
+  // still means the same module, so still the imports only.
+  size_t torch = lineStarts(s.text, "import torch\n")[5];
+  s.replace(torch + 12, torch + 12, " as torch");
+  CHECK(s.facts().slicesEvaluated == 1);
+  // Now it binds another module: every slice reading `torch`.
+  s.replace(torch, torch + 21, "import numpy as torch");
+  CHECK(s.facts().slicesEvaluated >= 90);
+  CHECK(dump(s.facts()) == wholeFile(s.text));
+}
