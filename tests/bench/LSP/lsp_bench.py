@@ -1,64 +1,36 @@
 #!/usr/bin/python3
-"""Drives tlc-lsp like an editor on a ~1,000-line file of kernels.
+"""Drives tlc-lsp like an editor on files of 10, 40 and 100 kernels.
 
-Opens the file, asks for inlay hints (first hints after open), then makes
-many small edits, each followed by `textDocument/inlayHint`, and measures
-edit -> fresh hints (a response computed for the edited version). Then
-edits without asking and waits for the server's
-`workspace/inlayHint/refresh` (sent once the debounced background analysis
-of the edited version is done) before asking: edit -> refresh -> fresh
-hints, the path an editor takes when it does not re-ask on every keystroke.
-Prints p50/p95 latencies and the server's peak RSS (VmHWM).
+The files are copies of the examples with distinct names (kernel_file.py:
+100 kernels are about 7,000 lines). For each file, a fresh server opens it
+and is asked for inlay hints (first hints after open); then many small
+edits, each followed by `textDocument/inlayHint`, measure edit -> fresh
+hints (a response computed for the edited version). Then edits without
+asking wait for the server's `workspace/inlayHint/refresh` (sent once the
+debounced background analysis of the edited version is done) before
+asking: edit -> refresh -> fresh hints, the path an editor takes when it
+does not re-ask on every keystroke. Prints p50/p95 latencies and the
+server's peak RSS (VmHWM) per file, then the scaling table.
 
-The edits cycle through few texts per kernel; the line "of which the
-edited kernel's text was new" isolates the edits that the server's
-per-instance layout cache cannot answer.
+The edits retype the last digit of a tile size (`block_M=128`) in
+successive kernels; the line "of which the edited kernel's text was new"
+isolates the edits that no cache of the server can answer.
 
-usage: lsp_bench.py [--server build/bin/tlc-lsp] [--edits 300] [--lines 1000]
-                    [--examples DIR] [-- extra server args]
+usage: lsp_bench.py [--server build/bin/tlc-lsp] [--edits 300]
+                    [--kernels 10,40,100] [--examples DIR]
+                    [-- extra server args]
 """
 import argparse
 import glob
 import json
 import os
+import re
 import subprocess
 import sys
 import time
 
-KERNEL = '''
-@tilelang.jit
-def matmul{n}(M, N, K, block_M=128, block_N=128, block_K=32, dtype="float16"):
-    @T.prim_func
-    def main(A: T.Tensor((M, K), dtype), B: T.Tensor((K, N), dtype), C: T.Tensor((M, N), dtype)):
-        with T.Kernel(T.ceildiv(N, block_N), T.ceildiv(M, block_M), threads=128) as (bx, by):
-            A_shared = T.alloc_shared((block_M, block_K), dtype)
-            B_shared = T.alloc_shared((block_K, block_N), dtype)
-            C_local = T.alloc_fragment((block_M, block_N), "float32")
-            T.clear(C_local)
-            for ko in T.Pipelined(T.ceildiv(K, block_K), num_stages=3):
-                T.copy(A[by * block_M, ko * block_K], A_shared)
-                T.copy(B[ko * block_K, bx * block_N], B_shared)
-                T.gemm(A_shared, B_shared, C_local)
-            T.copy(C_local, C[by * block_M, bx * block_N])
-
-    return main
-
-
-kernel{n} = matmul{n}(1024, 1024, 1024)
-'''
-
-
-def build_source(lines, examples):
-    parts = ["import tilelang\nimport tilelang.language as T\n"]
-    files = sorted(glob.glob(os.path.join(examples, "*.py"))) if examples else []
-    n = 0
-    while sum(p.count("\n") for p in parts) < lines:
-        if files:
-            parts.append(open(files[n % len(files)]).read() + "\n")
-        else:
-            parts.append(KERNEL.replace("{n}", str(n)))
-        n += 1
-    return "".join(parts)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import kernel_file  # noqa: E402
 
 
 class Client:
@@ -117,21 +89,10 @@ def percentile(values, p):
     return values[min(len(values) - 1, int(round(p / 100.0 * (len(values) - 1))))]
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--server", default=os.path.join(
-        os.path.dirname(__file__), "../../../build/bin/tlc-lsp"))
-    ap.add_argument("--edits", type=int, default=300)
-    ap.add_argument("--refresh-edits", type=int, default=50)
-    ap.add_argument("--lines", type=int, default=1000)
-    ap.add_argument("--examples", default=os.path.join(
-        os.path.dirname(__file__), "../../../examples"))
-    ap.add_argument("extra", nargs="*")
-    args = ap.parse_args()
-
-    text = build_source(args.lines, args.examples)
+def measure(argv, text, edits, refresh_edits):
+    """One server session on `text`; returns the measurements."""
     uri = "file:///bench/kernels.py"
-    client = Client([args.server] + args.extra)
+    client = Client(argv)
     client.request("initialize", {"capabilities": {
         "workspace": {"inlayHint": {"refreshSupport": True}}}})
     client.notify("initialized", {})
@@ -146,20 +107,26 @@ def main():
     first_ms = (time.perf_counter() - t0) * 1000
     nhints = len(first.get("result") or [])
 
-    # Edits: retype the digit of `block_K=32` in successive kernels (a shape
-    # change that every hint of the kernel depends on).
+    # Edits: retype the last digit of a tile size in successive kernels (a
+    # shape change that every hint of the kernel depends on).
     lines = text.split("\n")
-    targets = [i for i, l in enumerate(lines) if "block_K=3" in l]
+    targets = []
+    for i, line in enumerate(lines):
+        m = re.search(r"block_[MNK](?:: int)? ?= ?\d+", line)
+        if m and line.startswith("def "):
+            targets.append((i, m.end() - 1, line[m.end() - 1]))
     latencies = []
     # Edits that give the edited kernel a text the server has not analysed
-    # before (the server caches layouts per kernel instance, so a repeated
-    # text is answered from the cache).
+    # before (the server keeps the results of each slice and the layouts of
+    # each kernel instance, so a repeated text is answered from a cache).
     new_latencies = []
-    seen = set((line, "2") for line in targets)
+    seen = set((line, digit) for line, _, digit in targets)
     stale = 0
-    for e in range(args.edits):
-        line = targets[e % len(targets)]
-        col = lines[line].index("block_K=3") + len("block_K=3")
+    # Responses without hints (a size the kernel rejects: its instance
+    # fails and has no facts).
+    empty = 0
+    for e in range(edits):
+        line, col, _ = targets[e % len(targets)]
         digit = str(e % 10)
         version = e + 2
         t = time.perf_counter()
@@ -168,25 +135,25 @@ def main():
             "contentChanges": [{"range": {"start": {"line": line, "character": col},
                                           "end": {"line": line, "character": col + 1}},
                                 "text": digit}]})
-        lo = max(0, line - 2)
         reply = client.request("textDocument/inlayHint", {
             "textDocument": {"uri": uri},
-            "range": {"start": {"line": lo, "character": 0},
+            "range": {"start": {"line": max(0, line - 2), "character": 0},
                       "end": {"line": line + 20, "character": 0}}})
         latencies.append((time.perf_counter() - t) * 1000)
         if (line, digit) not in seen:
             seen.add((line, digit))
             new_latencies.append(latencies[-1])
         hints = reply.get("result") or []
-        if not hints or any(h["data"]["version"] != version for h in hints):
+        if any(h["data"]["version"] != version for h in hints):
             stale += 1
+        if not hints:
+            empty += 1
 
     # Edits answered through the refresh request.
     refresh_latencies = []
-    for e in range(args.refresh_edits):
-        line = targets[(e + 7) % len(targets)]
-        col = lines[line].index("block_K=3") + len("block_K=3")
-        version = args.edits + 2 + e
+    for e in range(refresh_edits):
+        line, col, _ = targets[(e + 7) % len(targets)]
+        version = edits + 2 + e
         t = time.perf_counter()
         client.notify("textDocument/didChange", {
             "textDocument": {"uri": uri, "version": version},
@@ -200,13 +167,14 @@ def main():
                       "end": {"line": line + 20, "character": 0}}})
         refresh_latencies.append((time.perf_counter() - t) * 1000)
         hints = reply.get("result") or []
-        if not hints or any(h["data"]["version"] != version for h in hints):
+        if any(h["data"]["version"] != version for h in hints):
             stale += 1
+        if not hints:
+            empty += 1
 
     # Jump to generated source (compiles the kernel in-process and writes
     # the file to the server's cache directory).
-    kernel_line = next(i for i, l in enumerate(text.split("\n"))
-                       if "T.Kernel(" in l)
+    kernel_line = next(i for i, l in enumerate(lines) if "T.Kernel(" in l)
     generated = {}
     for target in ("tile", "cpu"):
         t = time.perf_counter()
@@ -223,26 +191,61 @@ def main():
         rss = [l for l in f if l.startswith("VmHWM")][0].split()[1]
     client.notify("exit", None)
     client.proc.wait()
+    return {"lines": text.count("\n"), "bytes": len(text), "hints": nhints,
+            "first": first_ms, "edits": latencies, "new": new_latencies,
+            "refresh": refresh_latencies, "stale": stale, "empty": empty,
+            "generated": generated, "rss": int(rss) / 1024.0}
 
-    print("file: %d lines, %d bytes, %d hints" % (text.count("\n"), len(text), nhints))
-    print("first hints after open: %.1f ms" % first_ms)
-    print("edit -> fresh hints (%d edits): p50 %.2f ms, p95 %.2f ms, max %.2f ms"
-          % (len(latencies), percentile(latencies, 50), percentile(latencies, 95),
-             max(latencies)))
-    if new_latencies:
-        print("  of which the edited kernel's text was new (%d edits): p50 %.2f ms,"
-              " p95 %.2f ms, max %.2f ms"
-              % (len(new_latencies), percentile(new_latencies, 50),
-                 percentile(new_latencies, 95), max(new_latencies)))
-    if refresh_latencies:
-        print("edit -> refresh -> fresh hints (%d edits, includes the debounce):"
-              " p50 %.2f ms, p95 %.2f ms" % (len(refresh_latencies),
-                                             percentile(refresh_latencies, 50),
-                                             percentile(refresh_latencies, 95)))
-    print("responses not for the edited version: %d" % stale)
-    for target, (ms, status) in generated.items():
-        print("generatedSource %s: %.1f ms (%s)" % (target, ms, status))
-    print("peak RSS: %.1f MB" % (int(rss) / 1024.0))
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--server", default=os.path.join(
+        os.path.dirname(__file__), "../../../build/bin/tlc-lsp"))
+    ap.add_argument("--edits", type=int, default=300)
+    ap.add_argument("--refresh-edits", type=int, default=50)
+    ap.add_argument("--kernels", default="10,40,100",
+                    help="comma-separated kernel counts, one file each")
+    ap.add_argument("--examples", default=os.path.join(
+        os.path.dirname(__file__), "../../../examples"))
+    ap.add_argument("extra", nargs="*")
+    args = ap.parse_args()
+
+    rows = []
+    for kernels in [int(k) for k in args.kernels.split(",")]:
+        text = kernel_file.build(kernels, args.examples)
+        r = measure([args.server] + args.extra, text, args.edits,
+                    args.refresh_edits)
+        rows.append((kernels, r))
+        lat = r["edits"]
+        print("== %d kernels: %d lines, %d bytes, %d hints"
+              % (kernels, r["lines"], r["bytes"], r["hints"]))
+        print("first hints after open: %.1f ms" % r["first"])
+        print("edit -> fresh hints (%d edits): p50 %.2f ms, p95 %.2f ms, max %.2f ms"
+              % (len(lat), percentile(lat, 50), percentile(lat, 95), max(lat)))
+        new = r["new"]
+        if new:
+            print("  of which the edited kernel's text was new (%d edits): p50 %.2f ms,"
+                  " p95 %.2f ms, max %.2f ms"
+                  % (len(new), percentile(new, 50), percentile(new, 95), max(new)))
+        ref = r["refresh"]
+        if ref:
+            print("edit -> refresh -> fresh hints (%d edits, includes the debounce):"
+                  " p50 %.2f ms, p95 %.2f ms" % (len(ref), percentile(ref, 50),
+                                                 percentile(ref, 95)))
+        print("responses not for the edited version: %d (without hints: %d)"
+              % (r["stale"], r["empty"]))
+        for target, (ms, status) in r["generated"].items():
+            print("generatedSource %s: %.1f ms (%s)" % (target, ms, status))
+        print("peak RSS: %.1f MB" % r["rss"])
+        sys.stdout.flush()
+
+    print()
+    print("kernels  lines   first hints  edit->hints p50  p95 (new text)     peak RSS")
+    for kernels, r in rows:
+        new = r["new"] or r["edits"]
+        print("%7d  %5d  %9.1f ms  %12.2f ms  %6.2f ms (%6.2f ms)  %6.1f MB"
+              % (kernels, r["lines"], r["first"], percentile(r["edits"], 50),
+                 percentile(r["edits"], 95), percentile(new, 95), r["rss"]))
 
 
 if __name__ == "__main__":
