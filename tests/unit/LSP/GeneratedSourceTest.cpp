@@ -119,9 +119,10 @@ TEST_CASE("generated targets") {
   CHECK(*parseGeneratedTarget("cpu") == GeneratedKind::Cpp);
   CHECK(*parseGeneratedTarget("cuda:sm_80") == GeneratedKind::Cuda);
   CHECK(*parseGeneratedTarget("tile") == GeneratedKind::TileIR);
-  Result<GeneratedKind> hip = parseGeneratedTarget("hip:gfx942");
-  REQUIRE(!hip);
-  CHECK(llvm::StringRef(hip.getFailure().message).contains("hip:gfx942"));
+  CHECK(*parseGeneratedTarget("hip:gfx942") == GeneratedKind::Hip);
+  Result<GeneratedKind> bad = parseGeneratedTarget("rocm:gfx942");
+  REQUIRE(!bad);
+  CHECK(llvm::StringRef(bad.getFailure().message).contains("rocm:gfx942"));
   CHECK(parseGeneratedTarget("fortran").getFailure().kind ==
         FailureKind::InvalidParams);
 }
