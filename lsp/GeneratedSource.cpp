@@ -297,6 +297,8 @@ tlc::lsp::generateSource(const Document &doc, const KernelFact &kernel,
     std::string language = hip ? "HIP" : "CUDA";
     // The printer reads the plan of the GPU lowering passes.
     auto module = func->getParentOfType<mlir::ModuleOp>();
+    if (module)
+      tile::setGpuTarget(module, options.target.name);
     if (!module || mlir::failed(tile::runGpuLowering(module)) ||
         tile::hasLoweringFailed(func))
       return Failure{FailureKind::Failed,

@@ -42,6 +42,7 @@ LogicalResult tlc::driver::lowerForTarget(ModuleOp module,
   (void)tile::checkBuildable(module);
   if (!hasLoweredLevel(targetName))
     return success();
+  tile::setGpuTarget(module, targetName);
   if (!options.printAfterAll && options.printAfter.empty())
     return tile::runGpuLowering(module);
   // The trace prints the whole module after the chosen passes; the context

@@ -69,6 +69,26 @@ Emitter::resolve(Value buffer, ArrayRef<std::string> indices, Operation *at,
 FailureOr<std::string> Emitter::linearIndex(const RootAccess &access,
                                             Operation *at) {
   auto type = cast<BufferType>(access.root.getType());
+  auto panel = panelSwizzle.find(access.root);
+  if (panel != panelSwizzle.end() && access.indices.size() >= 2 &&
+      type.isStatic()) {
+    // wgmma operand panels (panelSwizzledIndex): the leading dimensions
+    // select a whole [rows, cols] tile.
+    unsigned rank = access.indices.size();
+    std::string lead = "0";
+    for (unsigned d = 0; d + 2 < rank; ++d)
+      lead = d == 0 ? access.indices[0]
+                    : "(" + lead + ") * " +
+                          std::to_string(type.getShape()[d]) + " + " +
+                          access.indices[d];
+    int64_t chunkElems = 16 / getElementStorageBytes(type.getElementType());
+    return "tlc::cuda::panelSwizzledIndex<" +
+           std::to_string(panel->second / 16) + ", " +
+           std::to_string(chunkElems) + ", " +
+           std::to_string(type.getShape()[rank - 2]) + ", " +
+           std::to_string(type.getShape()[rank - 1]) + ">(" + lead + ", " +
+           access.indices[rank - 2] + ", " + access.indices[rank - 1] + ")";
+  }
   auto sw = swizzled.find(access.root);
   if (sw != swizzled.end() && access.indices.size() >= 2) {
     // Row-major with the 16-byte chunk XOR-swizzled by the row.

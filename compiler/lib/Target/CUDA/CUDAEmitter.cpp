@@ -307,6 +307,27 @@ LogicalResult Emitter::emitKernel(KernelOp op) {
   // stores); every access goes through the swizzle. The plan is shared
   // with layout pictures and the bank-conflict analysis.
   swizzled = planSwizzledTiles(op);
+  // Operands of wgmma gemms are stored in the swizzled panels their
+  // descriptors read (tile-plan-wgmma); each panel row is `tile.swizzle`
+  // bytes, so the chunk swizzle of a row is that of swizzledIndex.
+  panelSwizzle.clear();
+  usesWgmma = false;
+  op.walk([&](GemmOp gemm) {
+    if (!isWgmmaGemm(gemm))
+      return;
+    usesWgmma = anyWgmma = true;
+    for (Value v : {gemm.getA(), gemm.getB()}) {
+      Value root = rootOf(v);
+      auto bytes = root.getDefiningOp()
+                       ? root.getDefiningOp()->getAttrOfType<IntegerAttr>(
+                             "tile.swizzle")
+                       : IntegerAttr();
+      if (!bytes)
+        continue;
+      panelSwizzle[root] = bytes.getInt();
+      swizzled[root] = bytes.getInt() / 16;
+    }
+  });
 
   // Multi-buffered pipelines (tile-plan-pipelines) and the placement of
   // every shared buffer (tile-plan-shared-memory).
@@ -434,8 +455,10 @@ LogicalResult Emitter::emitKernel(KernelOp op) {
        minBlocks + ") " + entry + "(" + params + ")");
   open("");
   line("const int tid = threadIdx.x;");
+  // wgmma's swizzled operands start on 1024-byte boundaries of it.
   if (sharedBytes)
-    line("extern __shared__ __align__(128) unsigned char smem[];");
+    line(std::string("extern __shared__ __align__(") +
+         (usesWgmma ? "1024" : "128") + ") unsigned char smem[];");
   static const char *axes[] = {"x", "y", "z"};
   UseSwizzleOp raster;
   op.walk([&](UseSwizzleOp u) {
@@ -609,6 +632,8 @@ LogicalResult Emitter::emitBlock(Block &block, bool allowBarriers) {
                     overlapsAny(w, pendingReads);
       if (conflict) {
         currentLoc = op.getLoc();
+        if (usesWgmma) // ordinary writes that wgmma (async proxy) reads
+          line("tlc::cuda::fenceProxyAsyncShared();");
         line("__syncthreads();  // shared-memory dependence");
         pendingReads.clear();
         pendingWrites.clear();
@@ -1026,6 +1051,12 @@ FailureOr<CudaKernel> tlc::target::emitCudaKernel(FuncOp func,
                        "; do not edit.\n#include \"" +
                        options.language->deviceHeader.str() + "\"\n\n";
   unsigned headerLines = 3;
+  // The wgmma helpers (one per instruction shape) only where used; after
+  // the blank line, so translateModuleToCuda keeps it with its function.
+  if (emitter.anyWgmma) {
+    header += "#include \"tlc_device/cuda/wgmma.h\"\n\n";
+    headerLines += 2;
+  }
   for (artifact::SourceMapEntry &e : kernel.sourceMap)
     e.generatedLine += headerLines;
   kernel.source = header + kernel.source;

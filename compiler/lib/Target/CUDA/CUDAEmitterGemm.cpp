@@ -78,9 +78,16 @@ FailureOr<BitLinear> cuda_detail::fitGemmRegisters(
   return *fit;
 }
 
+bool tlc::target::cuda_detail::isWgmmaGemm(GemmOp op) {
+  auto instr = op->getAttrOfType<StringAttr>("tile.instr");
+  return instr && instr.getValue() == "wgmma";
+}
+
 LogicalResult Emitter::emitGemm(GemmOp op) {
   if (lang.isHip())
     return emitMfmaGemm(op);
+  if (isWgmmaGemm(op))
+    return emitWgmma(op);
   beginOp(op, "T.gemm");
   auto aType = cast<BufferType>(op.getA().getType());
   auto bType = cast<BufferType>(op.getB().getType());

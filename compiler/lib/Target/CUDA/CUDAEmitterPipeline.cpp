@@ -137,6 +137,8 @@ LogicalResult Emitter::emitPipelined(PipelinedOp pipe) {
   if (lang.hasAsyncCopy)
     line("tlc::cuda::cpAsyncWait<" + Twine(stages - 2) + ">();  // stage of " +
          iv + " landed");
+  if (usesWgmma) // cp.async's writes, read by wgmma (async proxy)
+    line("tlc::cuda::fenceProxyAsyncShared();");
   // Without asynchronous copies the stage was written by plain stores.
   line("__syncthreads();  // " +
        Twine(lang.hasAsyncCopy ? "... for every thread" : "stage of " + iv +

@@ -283,7 +283,9 @@ static FailureOr<layout::GemmConfig> gemmConfig(GemmOp op, int64_t threads,
     return failure();
   }
   layout::GemmConfig cfg;
-  cfg.arch = arch;
+  // tile-plan-wgmma chose wgmma: the sm_90 family's layouts (whose
+  // selection gives wgmma for this gemm); otherwise the target's.
+  cfg.arch = isWgmmaGemm(op) ? layout::GemmArch::SM90 : arch;
   cfg.transA = op.getTransposeA();
   cfg.transB = op.getTransposeB();
   cfg.m = cs[0];

@@ -249,9 +249,10 @@ LogicalResult tlc::target::buildCudaArtifacts(ModuleOp module,
   auto archs = parseCudaArchitectures(options.arch);
   if (!archs)
     return module.emitError() << llvm::toString(archs.takeError());
+  std::string archList = llvm::join(*archs, ",");
+  tile::setGpuTarget(module, "cuda:" + archList);
   if (failed(tile::runGpuLowering(module)))
     return failure();
-  std::string archList = llvm::join(*archs, ",");
   // The emitter refuses what the oldest architecture of the list lacks.
   CudaEmitOptions emitOptions = options.emit;
   if (unsigned cc = getOldestComputeCapability(*archs))

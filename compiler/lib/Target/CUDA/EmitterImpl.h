@@ -368,6 +368,17 @@ public:
   int64_t reduceScratchBytes(tile::ReduceOp op);
   // CUDAEmitterGemm.cpp
   mlir::LogicalResult emitGemm(tile::GemmOp op);
+  // CUDAEmitterWgmma.cpp
+  /// T.gemm on wgmma.mma_async (tile-plan-wgmma chose it).
+  mlir::LogicalResult emitWgmma(tile::GemmOp op);
+  /// Shared buffers stored in swizzled panels for wgmma descriptors
+  /// (`tile.swizzle` of tile-plan-wgmma): the swizzle's row bytes.
+  llvm::DenseMap<mlir::Value, int64_t> panelSwizzle;
+  /// Whether the kernel being emitted issues wgmma (its shared writes are
+  /// fenced for the async proxy before barriers).
+  bool usesWgmma = false;
+  /// Whether any kernel of the function issues wgmma.
+  bool anyWgmma = false;
   /// The swizzle of a shared gemm operand buffer: 16-byte chunks per row
   /// (0 when not swizzled).
   llvm::DenseMap<mlir::Value, int64_t> swizzled;
@@ -446,6 +457,9 @@ mlir::FailureOr<BitLinear> fitGemmRegisters(
         coordOf,
     mlir::Operation *at, llvm::StringRef what,
     llvm::StringRef instr = "mma.sync");
+
+/// Whether tile-plan-wgmma chose wgmma.mma_async for \p op.
+bool isWgmmaGemm(tile::GemmOp op);
 
 /// The file location inside \p loc (through names, call sites, fusions).
 mlir::FileLineColRange getFileLoc(mlir::Location loc);

@@ -130,7 +130,7 @@ TLC_SIM_UNCHECKED inline unsigned linearThread() {
 // in their body, which names this array.
 extern "C" {
 thread_local
-    __attribute__((aligned(128))) unsigned char smem[tlc::sim::kSharedCapacity];
+    __attribute__((aligned(1024))) unsigned char smem[tlc::sim::kSharedCapacity];
 }
 
 //===----------------------------------------------------------------------===//

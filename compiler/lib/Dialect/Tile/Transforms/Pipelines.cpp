@@ -14,7 +14,16 @@ using namespace mlir;
 
 void tlc::tile::buildGpuLoweringPipeline(OpPassManager &pm) {
   pm.addPass(createTilePlanPipelines());
+  pm.addPass(createTilePlanWgmma());
   pm.addPass(createTilePlanSharedMemory());
+}
+
+void tlc::tile::setGpuTarget(ModuleOp module, llvm::StringRef target) {
+  if (target.empty() || module->hasAttr("tile.gpu_target") ||
+      module->hasAttr("tile.gpu_lowered"))
+    return;
+  module->setAttr("tile.gpu_target",
+                  StringAttr::get(module.getContext(), target));
 }
 
 LogicalResult
@@ -37,6 +46,6 @@ void tlc::tile::registerTilePipelines() {
   PassPipelineRegistration<>(
       "tile-lower-gpu",
       "the target-independent GPU lowering after layout inference "
-      "(tile-plan-pipelines, tile-plan-shared-memory)",
+      "(tile-plan-pipelines, tile-plan-wgmma, tile-plan-shared-memory)",
       [](OpPassManager &pm) { buildGpuLoweringPipeline(pm); });
 }

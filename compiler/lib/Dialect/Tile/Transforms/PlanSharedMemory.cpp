@@ -37,6 +37,8 @@ struct Item {
   /// Live statements [first, last] of the kernel body.
   int first = 0, last = -1;
   int64_t offset = 0;
+  /// The buffer's own alignment (`tile.align`), 0 when none.
+  int64_t align = 0;
 };
 } // namespace
 
@@ -58,6 +60,15 @@ static bool planKernel(KernelOp kernel, int64_t alignment) {
     }
     Item item;
     item.alloc = alloc;
+    if (auto align = alloc->getAttrOfType<IntegerAttr>("tile.align")) {
+      int64_t a = align.getInt();
+      if (a <= 0 || (a & (a - 1))) {
+        alloc.emitError() << "tile.align " << a << " is not a power of two";
+        ok = false;
+        return;
+      }
+      item.align = a;
+    }
     item.bytes = getElementStorageBytes(type.getElementType());
     for (int64_t e : type.getShape())
       item.bytes *= e;
@@ -84,8 +95,9 @@ static bool planKernel(KernelOp kernel, int64_t alignment) {
                     [](Item *a, Item *b) { return a->bytes > b->bytes; });
   SmallVector<Item *> placed;
   int64_t total = 0;
-  auto alignUp = [&](int64_t v) {
-    return (v + alignment - 1) / alignment * alignment;
+  auto alignUp = [&](int64_t v, int64_t a) {
+    a = std::max(a, alignment);
+    return (v + a - 1) / a * a;
   };
   for (Item *item : order) {
     if (item->bytes == 0)
@@ -99,7 +111,7 @@ static bool planKernel(KernelOp kernel, int64_t alignment) {
     for (auto [lo, hi] : busy) {
       if (offset + item->bytes <= lo)
         break;
-      offset = std::max(offset, alignUp(hi));
+      offset = std::max(offset, alignUp(hi, item->align));
     }
     item->offset = offset;
     total = std::max(total, offset + item->bytes);

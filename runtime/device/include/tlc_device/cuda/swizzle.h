@@ -37,6 +37,20 @@ TLC_DEVICE constexpr int swizzledIndex(int row, int col) {
          int(unsigned(col) % ChunkElems);
 }
 
+/// Element offset of (row, col) in a tile of \p Rows x \p Cols elements
+/// (the \p lead-th of several such tiles in a row) stored as Cols / W
+/// panels of W = ChunksPerRow * ChunkElems columns, panel after panel, each
+/// a swizzledIndex<ChunksPerRow> tile of Rows rows: the layout wgmma reads
+/// through a 128-, 64- or 32-byte swizzle descriptor (ChunksPerRow 8, 4,
+/// 2) when every panel starts on a 1024-byte boundary.
+template <int ChunksPerRow, int ChunkElems, int Rows, int Cols>
+TLC_DEVICE constexpr int panelSwizzledIndex(int lead, int row, int col) {
+  constexpr int W = ChunksPerRow * ChunkElems;
+  static_assert(Cols % W == 0, "the tile is a whole number of panels");
+  return lead * (Rows * Cols) + int(unsigned(col) / W) * (Rows * W) +
+         swizzledIndex<ChunksPerRow, ChunkElems>(row, int(unsigned(col) % W));
+}
+
 /// Two consecutive 16-bit registers of a fragment as one 32-bit operand.
 template <typename T> TLC_DEVICE uint32_t packPair(const T *pair) {
   return *reinterpret_cast<const uint32_t *>(pair);

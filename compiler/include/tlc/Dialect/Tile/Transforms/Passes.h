@@ -32,8 +32,8 @@ namespace tile {
 #include "tlc/Dialect/Tile/Transforms/Passes.h.inc"
 
 /// Adds the target-independent GPU lowering passes that follow layout
-/// inference, in order: tile-plan-pipelines, tile-plan-shared-memory. The
-/// CUDA printer reads what they decide.
+/// inference, in order: tile-plan-pipelines, tile-plan-wgmma,
+/// tile-plan-shared-memory. The CUDA printer reads what they decide.
 void buildGpuLoweringPipeline(mlir::OpPassManager &pm);
 
 /// Runs buildGpuLoweringPipeline on \p module once: a module already
@@ -48,6 +48,12 @@ void buildGpuLoweringPipeline(mlir::OpPassManager &pm);
 mlir::LogicalResult runGpuLowering(
     mlir::ModuleOp module,
     llvm::function_ref<void(mlir::PassManager &)> instrument = nullptr);
+
+/// Records the GPU target \p target (`cuda:sm_90a`, `cuda:sm_80,sm_90a`,
+/// `hip:gfx942`, ...) as the module's `tile.gpu_target` attribute, which
+/// target-specific lowering passes (tile-plan-wgmma) read; a module that
+/// already has one or is already lowered keeps it.
+void setGpuTarget(mlir::ModuleOp module, llvm::StringRef target);
 
 /// Registers `--tile-lower-gpu`, the pipeline buildGpuLoweringPipeline
 /// builds, for tlc-opt.

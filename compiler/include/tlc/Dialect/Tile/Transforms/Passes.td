@@ -109,6 +109,51 @@ def TilePlanPipelines : Pass<"tile-plan-pipelines", "::mlir::ModuleOp"> {
   let dependentDialects = ["::tlc::tile::TileDialect"];
 }
 
+def TilePlanWgmma : Pass<"tile-plan-wgmma", "::mlir::ModuleOp"> {
+  let summary = "choose wgmma for the gemms of sm_90a and lay out their operands";
+  let description = [{
+    On `sm_90a`, marks every `tile.gemm` that `wgmma.mma_async` can compute
+    as the CUDA printer generates it, and lays out its shared operands for
+    the instruction's matrix descriptors. A gemm takes wgmma when the
+    layout library selects it (`layout::selectGemmInstr` on the sm_90
+    family: M a multiple of 64, whole warpgroups, K a multiple of the
+    instruction's K; 8-bit operands only K-major) and moreover: f16/bf16
+    with an f32 accumulator (or e4m3/e5m2 with f32), A and B whole shared
+    allocations of static shape that a 128-, 64- or 32-byte swizzle covers
+    (`layout::widestSwizzle`: rows a multiple of 8, the contiguous extent a
+    multiple of the swizzle width), a warp partition whose warpgroup tiles
+    are multiples of 64 x 8, and no other gemm reading the same buffers
+    with mma.sync. A kernel in which some gemm keeps mma.sync keeps it for
+    all its gemms. Everything else keeps mma.sync (the layouts of the
+    sm_80 family).
+
+    Results, as attributes:
+
+    * `tile.instr = "wgmma"` on each such `tile.gemm`;
+    * on each of its operand allocations `tile.swizzle = S : i64` (the
+      swizzle's row bytes: the buffer is stored in panels of S bytes per
+      row, `layout::makeGemmABLayoutHopper`) and `tile.align = 1024 : i64`,
+      which `tile-plan-shared-memory` honours (the hardware swizzles
+      addresses, so every panel starts on a 1024-byte boundary).
+
+    The target is the `target` option, else the module's `tile.gpu_target`
+    string attribute (`cuda:sm_90a`; several architectures such as
+    `cuda:sm_80,sm_90a` keep mma.sync, as does anything else).
+
+    ```mlir
+    %A_s = tile.alloc {tile.align = 1024 : i64, tile.swizzle = 64 : i64} : !tile.buffer<[128, 32], f16, shared.dyn>
+    %B_s = tile.alloc {tile.align = 1024 : i64, tile.swizzle = 128 : i64} : !tile.buffer<[32, 128], f16, shared.dyn>
+    tile.gemm %A_s, %B_s, %acc {tile.instr = "wgmma"} : ...
+    ```
+  }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"\"",
+           "The CUDA target (`sm_90a` or `cuda:sm_90a` enables wgmma). "
+           "Empty: the module's `tile.gpu_target` attribute.">
+  ];
+  let dependentDialects = ["::tlc::tile::TileDialect"];
+}
+
 def TilePlanSharedMemory : Pass<"tile-plan-shared-memory", "::mlir::ModuleOp"> {
   let summary = "place every shared buffer of a kernel, reusing dead bytes";
   let description = [{
@@ -120,7 +165,8 @@ def TilePlanSharedMemory : Pass<"tile-plan-shared-memory", "::mlir::ModuleOp"> {
     plans shared memory, and as the evaluator's budget check assumes.
     Pipeline stages (`tile.stages`, from `tile-plan-pipelines`) multiply a
     buffer's size. Buffers are placed largest first at the lowest offset,
-    aligned to 128 bytes, that overlaps no placed buffer live at the same
+    aligned to 128 bytes (or to the buffer's own `tile.align = A : i64`
+    where larger, as `tile-plan-wgmma` asks for swizzled operands), that overlaps no placed buffer live at the same
     time; unused buffers take no bytes.
 
     Results: `tile.offset = B : i64` on each shared `tile.alloc` and

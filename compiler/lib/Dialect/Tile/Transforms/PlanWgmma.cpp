@@ -1,0 +1,178 @@
+//===- PlanWgmma.cpp - The --tile-plan-wgmma pass -------------------------===//
+//
+// Part of the tlc project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Chooses wgmma.mma_async for the gemms of an sm_90a kernel that it can
+// compute and lays out their shared operands for its matrix descriptors
+// (Passes.td has the contract). The choice is the layout library's
+// (layout::selectGemmInstr on the sm_90 family), so the layouts layout
+// inference reports are those of the instruction the printer generates,
+// narrowed to the operands the printer reads through descriptors.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tlc/Dialect/Tile/Transforms/Passes.h"
+
+#include "tlc/Dialect/Tile/IR/BufferEffects.h"
+#include "tlc/Dialect/Tile/IR/TileOps.h"
+#include "tlc/Layout/GemmLayouts.h"
+#include "tlc/Layout/SharedLayouts.h"
+
+#include "llvm/ADT/DenseSet.h"
+
+namespace tlc {
+namespace tile {
+#define GEN_PASS_DEF_TILEPLANWGMMA
+#include "tlc/Dialect/Tile/Transforms/Passes.h.inc"
+} // namespace tile
+} // namespace tlc
+
+using namespace mlir;
+using namespace tlc;
+using namespace tlc::tile;
+
+/// Whether \p target names sm_90a alone.
+static bool isSm90a(StringRef target) {
+  target.consume_front("cuda:");
+  return target == "sm_90a";
+}
+
+/// The matrix shape of \p t without leading unit dimensions.
+static SmallVector<int64_t> matrixShape(BufferType t) {
+  SmallVector<int64_t> s(t.getShape().begin(), t.getShape().end());
+  while (s.size() > 2 && s.front() == 1)
+    s.erase(s.begin());
+  return s;
+}
+
+/// The swizzle (row bytes) a shared operand allocation of \p gemm gets, or
+/// nothing when \p v is not one wgmma can read.
+static std::optional<int64_t> operandSwizzle(Value v) {
+  auto alloc = v.getDefiningOp<AllocOp>();
+  auto t = cast<BufferType>(v.getType());
+  if (!alloc || !isSharedScope(t.getScope()) || !t.isStatic() ||
+      matrixShape(t).size() != 2)
+    return std::nullopt;
+  unsigned bits = getElementStorageBytes(t.getElementType()) * 8;
+  std::optional<layout::SwizzleMode> mode =
+      layout::widestSwizzle(t.getShape(), bits);
+  if (!mode)
+    return std::nullopt;
+  return layout::swizzleBytes(*mode);
+}
+
+/// Whether \p gemm in a kernel of \p threads threads takes wgmma.
+static bool takesWgmma(GemmOp gemm, int64_t threads) {
+  auto a = cast<BufferType>(gemm.getA().getType());
+  auto b = cast<BufferType>(gemm.getB().getType());
+  auto c = cast<BufferType>(gemm.getC().getType());
+  Type ab = a.getElementType(), acc = c.getElementType();
+  bool is16 = ab.isF16() || ab.isBF16();
+  bool isFp8 = isa<Float8E4M3FNType, Float8E5M2Type>(ab);
+  if (!(is16 || isFp8) || b.getElementType() != ab || !acc.isF32())
+    return false;
+  SmallVector<int64_t> as = matrixShape(a), cs = matrixShape(c);
+  if (!a.isStatic() || !c.isStatic() || as.size() != 2 || cs.size() != 2)
+    return false;
+  layout::GemmConfig cfg;
+  cfg.arch = layout::GemmArch::SM90;
+  cfg.transA = gemm.getTransposeA();
+  cfg.transB = gemm.getTransposeB();
+  cfg.m = cs[0];
+  cfg.n = cs[1];
+  cfg.k = cfg.transA ? as[0] : as[1];
+  cfg.abBits = is16 ? 16 : 8;
+  cfg.accBits = 32;
+  cfg.threads = threads;
+  switch (gemm.getPolicy()) {
+  case GemmWarpPolicy::Square:
+    cfg.policy = layout::WarpPolicy::Square;
+    break;
+  case GemmWarpPolicy::FullRow:
+    cfg.policy = layout::WarpPolicy::FullRow;
+    break;
+  case GemmWarpPolicy::FullCol:
+    cfg.policy = layout::WarpPolicy::FullCol;
+    break;
+  }
+  if (layout::selectGemmInstr(cfg) != layout::GemmInstr::WGMMA)
+    return false;
+  llvm::Expected<layout::WarpPartition> p = layout::gemmWarpPartition(cfg);
+  if (!p) {
+    llvm::consumeError(p.takeError());
+    return false;
+  }
+  int64_t groups = p->warpRows / 4;
+  if (groups == 0 || cfg.m % (groups * 64) || cfg.n % (p->warpCols * 8))
+    return false;
+  return operandSwizzle(gemm.getA()) && operandSwizzle(gemm.getB());
+}
+
+namespace {
+struct TilePlanWgmmaPass final
+    : tlc::tile::impl::TilePlanWgmmaBase<TilePlanWgmmaPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    std::string name = target;
+    if (name.empty())
+      if (auto attr = module->getAttrOfType<StringAttr>("tile.gpu_target"))
+        name = attr.getValue().str();
+    if (!isSm90a(name))
+      return;
+    Builder b(module.getContext());
+    module.walk([&](FuncOp func) {
+      if (hasLoweringFailed(func) || !getUnboundTileParameters(func).empty())
+        return;
+      func.walk([&](KernelOp kernel) { planKernel(kernel, b); });
+    });
+  }
+
+  void planKernel(KernelOp kernel, Builder &b) {
+    std::optional<int64_t> threads = kernel.getStaticNumThreads();
+    if (!threads)
+      return;
+    SmallVector<GemmOp> gemms;
+    kernel.walk([&](GemmOp gemm) { gemms.push_back(gemm); });
+    // A buffer is laid out for one instruction: a gemm reading it with
+    // mma.sync keeps every other gemm on it on mma.sync too.
+    llvm::DenseSet<Operation *> chosen;
+    for (GemmOp gemm : gemms)
+      if (takesWgmma(gemm, *threads))
+        chosen.insert(gemm);
+    for (bool changed = true; changed;) {
+      changed = false;
+      llvm::DenseSet<Value> mmaBuffers;
+      for (GemmOp gemm : gemms)
+        if (!chosen.count(gemm))
+          for (Value v : {gemm.getA(), gemm.getB()})
+            mmaBuffers.insert(v);
+      for (GemmOp gemm : gemms)
+        if (chosen.count(gemm) && (mmaBuffers.count(gemm.getA()) ||
+                                   mmaBuffers.count(gemm.getB()))) {
+          chosen.erase(gemm);
+          changed = true;
+        }
+    }
+    // A kernel mixing wgmma and mma.sync gemms (flash attention's P.V from
+    // registers next to a wgmma Q.K^T) keeps mma.sync everywhere for now:
+    // on the simulator its P.V product gets NaN rows (under investigation).
+    if (chosen.size() != gemms.size())
+      return;
+    for (GemmOp gemm : gemms) {
+      if (!chosen.count(gemm))
+        continue;
+      gemm->setAttr("tile.instr", b.getStringAttr("wgmma"));
+      for (Value v : {gemm.getA(), gemm.getB()}) {
+        Operation *alloc = v.getDefiningOp();
+        alloc->setAttr("tile.swizzle", b.getI64IntegerAttr(*operandSwizzle(v)));
+        alloc->setAttr("tile.align", b.getI64IntegerAttr(1024));
+      }
+    }
+  }
+};
+} // namespace

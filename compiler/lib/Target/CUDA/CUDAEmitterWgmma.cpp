@@ -1,0 +1,305 @@
+//===- CUDAEmitterWgmma.cpp - T.gemm on wgmma.mma_async for CUDA ----------===//
+//
+// Part of the tlc project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// T.gemm on sm_90a where tile-plan-wgmma chose wgmma.mma_async: the block's
+// warps form the warpgroup grid of the sm_90 warp partition (4 consecutive
+// warps per warpgroup along M, each warpgroup owning a [M / groups, N /
+// warpCols] tile of C in m64 atoms); each instruction is one m64nNk16
+// (f16/bf16) or m64nNk32 (e4m3/e5m2) with the widest N <= 256 dividing the
+// warpgroup's columns. A and B are read from their shared tiles through
+// matrix descriptors (WgmmaDescriptor.h); the accumulator registers are
+// those of the fragment's wgmma layout (gemmAccumulatorFragment), found
+// through the layout as for mma.sync.
+//
+// Ordering: wgmma.fence before the first instruction (the accumulator was
+// written by ordinary instructions), one commit group for the gemm and a
+// wait for it at the end, before anything reads the accumulator or
+// overwrites the operands' shared memory. Writers of the shared tiles fence
+// their writes for the async proxy before the barrier that publishes them
+// (CUDAEmitter.cpp, CUDAEmitterPipeline.cpp).
+//
+//===----------------------------------------------------------------------===//
+
+#include "EmitterImpl.h"
+
+#include "tlc/Target/CUDA/WgmmaDescriptor.h"
+
+#include "llvm/Support/Format.h"
+
+using namespace mlir;
+using namespace tlc;
+using namespace tlc::tile;
+using namespace tlc::target;
+using namespace tlc::target::cuda_detail;
+
+/// The value of output 0 of \p f at \p point.
+static int64_t evaluate(const BitLinear &f, ArrayRef<int64_t> point) {
+  int64_t v = f.base[0];
+  for (auto [input, bits] : llvm::enumerate(f.coef))
+    for (auto [b, c] : llvm::enumerate(bits))
+      if ((point[input] >> b) & 1)
+        v += c[0];
+  return v;
+}
+
+namespace {
+/// One shared operand as its descriptors see it.
+struct WgmmaOperand {
+  Value root;
+  WgmmaOperandTile tile;
+  /// Descriptor bits other than the start address.
+  uint64_t layoutBits = 0;
+  /// The part of an instruction's start offset that depends on its M/N
+  /// index (per-thread, in 16-byte units) as C++, for a runtime \p mn.
+  std::string mnPart(const std::string &mn) const {
+    int64_t rowBytes = getSwizzleBytes(tile.swizzle);
+    int64_t width = rowBytes / tile.elemBytes;
+    if (tile.kMajor)
+      return "(" + mn + ") * " + std::to_string(rowBytes / 16);
+    return "(" + mn + ") / " + std::to_string(width) + " * " +
+           std::to_string(tile.rows * rowBytes / 16) + " + (" + mn + ") % " +
+           std::to_string(width) + " / " +
+           std::to_string(16 / tile.elemBytes);
+  }
+  /// The same in bytes for a known \p mn.
+  int64_t mnBytes(int64_t mn) const {
+    int64_t rowBytes = getSwizzleBytes(tile.swizzle);
+    int64_t width = rowBytes / tile.elemBytes;
+    if (tile.kMajor)
+      return mn * rowBytes;
+    return mn / width * tile.rows * rowBytes + mn % width * tile.elemBytes;
+  }
+};
+} // namespace
+
+/// The operand \p v of \p op as a descriptor operand.
+static FailureOr<WgmmaOperand>
+describeOperand(Value v, Value root, int64_t swizzleBytes, bool kMajor,
+                GemmOp op, StringRef which) {
+  auto t = cast<BufferType>(root.getType());
+  if (root != v || t.getRank() < 2 || !t.isStatic()) {
+    op.emitError() << "T.gemm (wgmma): operand " << which
+                   << " must be a whole static shared buffer";
+    return failure();
+  }
+  WgmmaOperand o;
+  o.root = root;
+  o.tile.rows = t.getShape()[t.getRank() - 2];
+  o.tile.cols = t.getShape()[t.getRank() - 1];
+  o.tile.elemBytes = getElementStorageBytes(t.getElementType());
+  o.tile.kMajor = kMajor;
+  llvm::Expected<WgmmaSwizzle> mode = getSwizzleForBytes(swizzleBytes);
+  if (!mode) {
+    op.emitError() << "T.gemm (wgmma): " << llvm::toString(mode.takeError());
+    return failure();
+  }
+  o.tile.swizzle = *mode;
+  llvm::Expected<WgmmaOperandAccess> first =
+      getWgmmaOperandAccess(o.tile, 0, 0);
+  if (!first) {
+    op.emitError() << "T.gemm (wgmma): operand " << which << ": "
+                   << llvm::toString(first.takeError());
+    return failure();
+  }
+  llvm::Expected<uint64_t> bits =
+      encodeWgmmaDescriptor(0, first->leadingByteOffset,
+                            first->strideByteOffset, o.tile.swizzle);
+  if (!bits) {
+    op.emitError() << "T.gemm (wgmma): operand " << which << ": "
+                   << llvm::toString(bits.takeError());
+    return failure();
+  }
+  o.layoutBits = *bits;
+  return o;
+}
+
+LogicalResult Emitter::emitWgmma(GemmOp op) {
+  beginOp(op, "T.gemm (wgmma.mma_async)");
+  auto aType = cast<BufferType>(op.getA().getType());
+  auto cType = cast<BufferType>(op.getC().getType());
+  Type ab = aType.getElementType();
+  bool is16 = ab.isF16() || ab.isBF16();
+  if (!cType.getElementType().isF32() ||
+      !(is16 || isa<Float8E4M3FNType, Float8E5M2Type>(ab))) {
+    op.emitError("T.gemm (wgmma): f16/bf16 or e4m3/e5m2 operands with an f32 "
+                 "accumulator only");
+    return failure();
+  }
+  std::string suffix = ab.isF16()    ? "F16"
+                       : ab.isBF16() ? "BF16"
+                       : isa<Float8E4M3FNType>(ab) ? "E4M3"
+                                                   : "E5M2";
+  int64_t kStep = is16 ? 16 : 32;
+  Value c = op.getC();
+  auto cIt = fragments.find(c);
+  if (cIt == fragments.end()) {
+    op.emitError("T.gemm needs a whole fragment accumulator");
+    return failure();
+  }
+  const FragmentInfo &C = cIt->second;
+  bool transA = op.getTransposeA(), transB = op.getTransposeB();
+  int64_t m = C.shape[0], n = C.shape[1];
+  auto aShape = cast<BufferType>(rootOf(op.getA()).getType()).getShape();
+  int64_t k = transA ? aShape[aShape.size() - 2] : aShape.back();
+  const layout::FragmentOrigin &origin = C.layout.getOrigin();
+  int64_t warpRows = origin.warpRows, warpCols = origin.warpCols;
+  if (warpRows <= 0 || warpRows % 4 || warpCols <= 0 ||
+      warpRows * warpCols * 32 != numThreads || k % kStep) {
+    op.emitError("T.gemm (wgmma): the accumulator has no warpgroup grid for "
+                 "this block");
+    return failure();
+  }
+  int64_t groups = warpRows / 4, groupM = m / groups, warpN = n / warpCols;
+  if (groupM % 64 || warpN % 8) {
+    op.emitError("T.gemm (wgmma): warpgroup tiles must be multiples of 64 x 8");
+    return failure();
+  }
+  int64_t mAtoms = groupM / 64;
+  // The widest instruction N (a multiple of 8, at most 256) that divides
+  // the warpgroup's columns.
+  int64_t nInstr = 8;
+  for (int64_t w = std::min<int64_t>(256, warpN); w >= 8; w -= 8)
+    if (warpN % w == 0) {
+      nInstr = w;
+      break;
+    }
+  int64_t nChunks = warpN / nInstr, regs = nInstr / 2;
+
+  // Accumulator registers of instruction (mi, chunk): consecutive, from
+  // the fragment's layout.
+  auto coord = [&](int64_t t, ArrayRef<int64_t> p) {
+    int64_t warp = t / 32, lane = t % 32;
+    int64_t wm = warp % warpRows, wn = warp / warpRows;
+    int64_t r = p[2];
+    return SmallVector<int64_t>{
+        (wm / 4) * groupM + p[0] * 64 + 16 * (wm % 4) + lane / 4 +
+            8 * ((r / 2) % 2),
+        wn * warpN + p[1] * nInstr + 8 * (r / 4) + 2 * (lane % 4) + r % 2};
+  };
+  FailureOr<BitLinear> fit =
+      fitGemmRegisters(C, {mAtoms, nChunks, regs}, numThreads, coord, op,
+                       "accumulator", "wgmma");
+  if (failed(fit))
+    return failure();
+  for (int64_t mi = 0; mi < mAtoms; ++mi)
+    for (int64_t ch = 0; ch < nChunks; ++ch)
+      for (int64_t r = 0; r < regs; ++r)
+        if (evaluate(*fit, {mi, ch, r}) != evaluate(*fit, {mi, ch, 0}) + r) {
+          op.emitError("T.gemm (wgmma): the accumulator layout does not keep "
+                       "an instruction's registers consecutive");
+          return failure();
+        }
+
+  Value aRoot = rootOf(op.getA()), bRoot = rootOf(op.getB());
+  auto swA = panelSwizzle.find(aRoot), swB = panelSwizzle.find(bRoot);
+  if (swA == panelSwizzle.end() || swB == panelSwizzle.end()) {
+    op.emitError("T.gemm (wgmma): the operands have no swizzled panels (run "
+                 "--tile-plan-wgmma)");
+    return failure();
+  }
+  FailureOr<WgmmaOperand> A = describeOperand(op.getA(), aRoot, swA->second,
+                                              !transA, op, "A");
+  FailureOr<WgmmaOperand> B = describeOperand(op.getB(), bRoot, swB->second,
+                                              transB, op, "B");
+  if (failed(A) || failed(B))
+    return failure();
+  // Every instruction's start, checked here: the per-thread M/N part plus
+  // the K part must be what the tile layout says.
+  auto kBytes = [&](const WgmmaOperand &o, int64_t k0) -> FailureOr<int64_t> {
+    llvm::Expected<WgmmaOperandAccess> acc =
+        getWgmmaOperandAccess(o.tile, 0, k0);
+    if (!acc) {
+      op.emitError() << "T.gemm (wgmma): " << llvm::toString(acc.takeError());
+      return failure();
+    }
+    return acc->startOffset;
+  };
+  auto check = [&](const WgmmaOperand &o, int64_t mn0,
+                   int64_t k0) -> LogicalResult {
+    llvm::Expected<WgmmaOperandAccess> acc =
+        getWgmmaOperandAccess(o.tile, mn0, k0);
+    FailureOr<int64_t> kb = kBytes(o, k0);
+    if (!acc || failed(kb) || acc->startOffset != o.mnBytes(mn0) + *kb) {
+      if (!acc)
+        llvm::consumeError(acc.takeError());
+      op.emitError("T.gemm (wgmma): an instruction's operand does not start "
+                   "where its tile puts it");
+      return failure();
+    }
+    return success();
+  };
+  for (int64_t kk = 0; kk < k / kStep; ++kk) {
+    for (int64_t g = 0; g < groups; ++g)
+      for (int64_t mi = 0; mi < mAtoms; ++mi)
+        if (failed(check(*A, g * groupM + mi * 64, kk * kStep)))
+          return failure();
+    for (int64_t wn = 0; wn < warpCols; ++wn)
+      for (int64_t ch = 0; ch < nChunks; ++ch)
+        if (failed(check(*B, wn * warpN + ch * nInstr, kk * kStep)))
+          return failure();
+  }
+
+  auto hex = [](uint64_t v) {
+    std::string s;
+    llvm::raw_string_ostream os(s);
+    os << llvm::format_hex(v, 18) << "ull";
+    return s;
+  };
+  std::string warp = fresh("warp"), wm = fresh("wm"), wn = fresh("wn");
+  std::string aDesc = fresh("aDesc"), bDesc = fresh("bDesc");
+  open("");
+  line("const int " + warp + " = tid / 32;");
+  line("const int " + wm + " = " + warp + " % " + Twine(warpRows) + ", " + wn +
+       " = " + warp + " / " + Twine(warpRows) + ";  // warpgroup " + wm +
+       " / 4 of " + Twine(groups) + " along M, " + Twine(warpCols) +
+       " along N");
+  line("const uint64_t " + aDesc + " = tlc::cuda::wgmmaDescriptor(" +
+       expr(aRoot) + ", " + hex(A->layoutBits) + ");");
+  line("const uint64_t " + bDesc + " = tlc::cuda::wgmmaDescriptor(" +
+       expr(bRoot) + ", " + hex(B->layoutBits) + ");");
+  SmallVector<std::string> aMn, bMn;
+  for (int64_t mi = 0; mi < mAtoms; ++mi) {
+    std::string name = fresh("aRow");
+    line("const uint32_t " + name + " = " +
+         A->mnPart("(" + wm + " / 4) * " + std::to_string(groupM) + " + " +
+                   std::to_string(mi * 64)) +
+         ";");
+    aMn.push_back(name);
+  }
+  for (int64_t ch = 0; ch < nChunks; ++ch) {
+    std::string name = fresh("bCol");
+    line("const uint32_t " + name + " = " +
+         B->mnPart(wn + " * " + std::to_string(warpN) + " + " +
+                   std::to_string(ch * nInstr)) +
+         ";");
+    bMn.push_back(name);
+  }
+  line("tlc::cuda::wgmmaFence();");
+  std::string callee = "tlc::cuda::wgmmaM64N" + std::to_string(nInstr) + "K" +
+                       std::to_string(kStep) + "F32" + suffix;
+  if (is16)
+    callee += std::string("<") + (transA ? "1" : "0") + ", " +
+              (transB ? "0" : "1") + ">";
+  for (int64_t kk = 0; kk < k / kStep; ++kk) {
+    FailureOr<int64_t> ka = kBytes(*A, kk * kStep), kb = kBytes(*B, kk * kStep);
+    if (failed(ka) || failed(kb))
+      return failure();
+    std::string scale = op.getClearAccum() && kk == 0 ? "0" : "1";
+    for (int64_t mi = 0; mi < mAtoms; ++mi)
+      for (int64_t ch = 0; ch < nChunks; ++ch)
+        line(callee + "(&" + expr(c) + "[" +
+             std::to_string(evaluate(*fit, {mi, ch, 0})) + "], " + aDesc +
+             " + (" + aMn[mi] + " + " + std::to_string(*ka / 16) + "), " +
+             bDesc + " + (" + bMn[ch] + " + " + std::to_string(*kb / 16) +
+             "), " + scale + ");");
+  }
+  line("tlc::cuda::wgmmaCommit();");
+  line("tlc::cuda::wgmmaWait<0>();  // C is read, the operands' stage "
+       "refilled, after this");
+  close();
+  return success();
+}

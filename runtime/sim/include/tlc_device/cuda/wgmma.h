@@ -1,0 +1,221 @@
+//===- wgmma.h - Warpgroup matrix products wgmma (sim) ----------*- C++ -*-===//
+//
+// Part of the tlc project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// wgmma.mma_async on the simulator, from the PTX ISA's definitions
+// ("Asynchronous Warpgroup Level Matrix Shared Memory Layout", "Matrix
+// Descriptor Format", "Register Fragments"):
+//
+//  * a matrix descriptor holds the start address >> 4 (bits 0-13), the
+//    leading dimension byte offset >> 4 (16-29), the stride dimension byte
+//    offset >> 4 (32-45), the base offset (49-51, must be 0 here) and the
+//    swizzle mode (62-63: 1 = 128B, 2 = 64B, 3 = 32B; 0, no swizzle, is not
+//    simulated and traps);
+//  * an operand is made of swizzle atoms of 8 rows of S bytes (S = 128, 64,
+//    32), rows along M/N for K-major operands and along K for M-/N-major
+//    ones. K-major: element (mn, k) at byte start + (mn / 8) * SBO +
+//    (mn % 8) * S + k * size; MN-major: start + (mn / (S / size)) * LBO +
+//    (mn % (S / size)) * size + (k / 8) * SBO + (k % 8) * S. The swizzle then
+//    XORs the 16-byte chunk bits 4.. of that shared address with bits 7..
+//    (3 bits for 128B, 2 for 64B, 1 for 32B);
+//  * D[64 x N]: warp w of the warpgroup, lane l, register r hold row
+//    16 w + l / 4 + 8 ((r / 2) % 2), column 8 (r / 4) + 2 (l % 4) + r % 2.
+//
+// Each thread computes its own registers, so no lanes meet. Like cp.async
+// here, an instruction is queued on its thread and performed (operands
+// read from shared memory, D written) when a wgmma.wait_group of that
+// thread covers its group: shared memory changed before then changes the
+// result, as it may on the GPU. Products and their sum are exact (double)
+// with one rounding to f32 per instruction.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TLC_DEVICE_CUDA_WGMMA_H
+#define TLC_DEVICE_CUDA_WGMMA_H
+
+#include "tlc_device/cuda/common.h"
+#include "tlc_device/cuda/mma.h"
+
+#include <map>
+#include <vector>
+
+namespace tlc {
+namespace cuda {
+
+TLC_DEVICE uint64_t wgmmaDescriptor(const void *smemPtr, uint64_t layoutBits) {
+  return layoutBits | uint64_t((sharedAddress(smemPtr) & 0x3FFFF) >> 4);
+}
+
+namespace simimpl {
+
+struct WgmmaOp {
+  float *d;
+  int n, k;
+  MmaInput in;
+  uint64_t descA, descB;
+  int scaleD, transA, transB;
+  uint64_t where;
+};
+
+struct WgmmaThread {
+  /// Committed groups, oldest first, and the open one.
+  std::vector<std::vector<WgmmaOp>> groups;
+  std::vector<WgmmaOp> open;
+};
+
+/// Per simulated thread of the block being run on this OS thread.
+inline thread_local std::map<unsigned, WgmmaThread> wgmmaThreads;
+
+/// The shared-memory offset of element (mn, k) of an operand.
+TLC_SIM_UNCHECKED inline uint32_t wgmmaOffset(uint64_t desc, bool mnMajor,
+                                              int mn, int k, int size,
+                                              uint64_t where) {
+  uint32_t start = uint32_t(desc & 0x3FFF) << 4;
+  uint32_t lbo = uint32_t((desc >> 16) & 0x3FFF) << 4;
+  uint32_t sbo = uint32_t((desc >> 32) & 0x3FFF) << 4;
+  unsigned base = unsigned((desc >> 49) & 7), mode = unsigned(desc >> 62);
+  if (mode == 0)
+    sim::api->trap("wgmma descriptor without swizzle is not simulated",
+                   where);
+  if (base != 0)
+    sim::api->trap("wgmma descriptor with a non-zero base offset is not "
+                   "simulated",
+                   where);
+  uint32_t s = mode == 1 ? 128 : mode == 2 ? 64 : 32;
+  uint32_t off;
+  if (!mnMajor) {
+    off = start + uint32_t(mn / 8) * sbo + uint32_t(mn % 8) * s +
+          uint32_t(k * size);
+  } else {
+    uint32_t per = s / uint32_t(size);
+    off = start + uint32_t(mn) / per * lbo + uint32_t(mn) % per * size +
+          uint32_t(k / 8) * sbo + uint32_t(k % 8) * s;
+  }
+  uint32_t bits = mode == 1 ? 7 : mode == 2 ? 3 : 1;
+  return off ^ (((off >> 7) & bits) << 4);
+}
+
+TLC_SIM_UNCHECKED inline double wgmmaLoad(uint32_t off, int size,
+                                          MmaInput in, uint64_t where) {
+  uint32_t bits = 0;
+  if (off + uint32_t(size) > sim::kSharedCapacity)
+    sim::api->trap("wgmma operand outside shared memory", where);
+  sim::checkedLoad(&bits, smem + off, uint32_t(size),
+                   int32_t(sim::linearThread()), where);
+  return mmaElement(bits, in);
+}
+
+TLC_SIM_UNCHECKED inline void wgmmaPerform(const WgmmaOp &op) {
+  unsigned t = sim::linearThread();
+  int w = int(t / 32) % 4, l = int(t % 32);
+  int size = op.in == MmaInput::F16 || op.in == MmaInput::BF16 ? 2 : 1;
+  for (int r = 0; r < op.n / 2; ++r) {
+    int row = 16 * w + l / 4 + 8 * ((r / 2) % 2);
+    int col = 8 * (r / 4) + 2 * (l % 4) + r % 2;
+    double acc = op.scaleD ? double(op.d[r]) : 0.0;
+    for (int kk = 0; kk < op.k; ++kk) {
+      double a = wgmmaLoad(
+          wgmmaOffset(op.descA, op.transA, row, kk, size, op.where), size,
+          op.in, op.where);
+      double b = wgmmaLoad(
+          wgmmaOffset(op.descB, op.transB, col, kk, size, op.where), size,
+          op.in, op.where);
+      acc += a * b;
+    }
+    op.d[r] = float(acc);
+  }
+}
+
+TLC_SIM_UNCHECKED inline void wgmmaIssue(float *d, int n, int k, MmaInput in,
+                                         uint64_t descA, uint64_t descB,
+                                         int scaleD, int transA, int transB,
+                                         uint64_t where) {
+  wgmmaThreads[sim::linearThread()].open.push_back(
+      {d, n, k, in, descA, descB, scaleD, transA, transB, where});
+}
+
+} // namespace simimpl
+
+TLC_SIM_PRIMITIVE inline void wgmmaFence() {}
+
+TLC_SIM_PRIMITIVE inline void wgmmaCommit() {
+  simimpl::WgmmaThread &me = simimpl::wgmmaThreads[sim::linearThread()];
+  me.groups.push_back(std::move(me.open));
+  me.open.clear();
+}
+
+template <int N> TLC_SIM_PRIMITIVE void wgmmaWait() {
+  static_assert(N >= 0, "wgmma.wait_group takes a count >= 0");
+  simimpl::WgmmaThread &me = simimpl::wgmmaThreads[sim::linearThread()];
+  while (me.groups.size() > size_t(N)) {
+    for (const simimpl::WgmmaOp &op : me.groups.front())
+      simimpl::wgmmaPerform(op);
+    me.groups.erase(me.groups.begin());
+  }
+}
+
+TLC_SIM_PRIMITIVE inline void fenceProxyAsyncShared() {}
+template <int Regs> TLC_SIM_PRIMITIVE void setMaxNRegDec() {}
+template <int Regs> TLC_SIM_PRIMITIVE void setMaxNRegInc() {}
+
+#define TLC_SIM_WGMMA16(N, NAME, IN)                                           \
+  template <int TransA, int TransB>                                            \
+  TLC_SIM_PRIMITIVE void wgmmaM64N##N##K16F32##NAME(                           \
+      float *d, uint64_t descA, uint64_t descB, int scaleD) {                  \
+    simimpl::wgmmaIssue(d, N, 16, simimpl::MmaInput::IN, descA, descB,         \
+                        scaleD, TransA, TransB, TLC_SIM_HERE);                 \
+  }
+#define TLC_SIM_WGMMA8(N, NAME, IN)                                            \
+  TLC_SIM_PRIMITIVE inline void wgmmaM64N##N##K32F32##NAME(                    \
+      float *d, uint64_t descA, uint64_t descB, int scaleD) {                  \
+    simimpl::wgmmaIssue(d, N, 32, simimpl::MmaInput::IN, descA, descB,         \
+                        scaleD, 0, 0, TLC_SIM_HERE);                           \
+  }
+#define TLC_SIM_WGMMA_ALL(N)                                                   \
+  TLC_SIM_WGMMA16(N, F16, F16)                                                 \
+  TLC_SIM_WGMMA16(N, BF16, BF16)                                               \
+  TLC_SIM_WGMMA8(N, E4M3, E4M3)                                                \
+  TLC_SIM_WGMMA8(N, E5M2, E5M2)
+TLC_SIM_WGMMA_ALL(8)
+TLC_SIM_WGMMA_ALL(16)
+TLC_SIM_WGMMA_ALL(24)
+TLC_SIM_WGMMA_ALL(32)
+TLC_SIM_WGMMA_ALL(40)
+TLC_SIM_WGMMA_ALL(48)
+TLC_SIM_WGMMA_ALL(56)
+TLC_SIM_WGMMA_ALL(64)
+TLC_SIM_WGMMA_ALL(72)
+TLC_SIM_WGMMA_ALL(80)
+TLC_SIM_WGMMA_ALL(88)
+TLC_SIM_WGMMA_ALL(96)
+TLC_SIM_WGMMA_ALL(104)
+TLC_SIM_WGMMA_ALL(112)
+TLC_SIM_WGMMA_ALL(120)
+TLC_SIM_WGMMA_ALL(128)
+TLC_SIM_WGMMA_ALL(136)
+TLC_SIM_WGMMA_ALL(144)
+TLC_SIM_WGMMA_ALL(152)
+TLC_SIM_WGMMA_ALL(160)
+TLC_SIM_WGMMA_ALL(168)
+TLC_SIM_WGMMA_ALL(176)
+TLC_SIM_WGMMA_ALL(184)
+TLC_SIM_WGMMA_ALL(192)
+TLC_SIM_WGMMA_ALL(200)
+TLC_SIM_WGMMA_ALL(208)
+TLC_SIM_WGMMA_ALL(216)
+TLC_SIM_WGMMA_ALL(224)
+TLC_SIM_WGMMA_ALL(232)
+TLC_SIM_WGMMA_ALL(240)
+TLC_SIM_WGMMA_ALL(248)
+TLC_SIM_WGMMA_ALL(256)
+#undef TLC_SIM_WGMMA_ALL
+#undef TLC_SIM_WGMMA8
+#undef TLC_SIM_WGMMA16
+
+} // namespace cuda
+} // namespace tlc
+
+#endif // TLC_DEVICE_CUDA_WGMMA_H

@@ -1,0 +1,107 @@
+// RUN: tlc-opt --tile-plan-wgmma=target=cuda:sm_90a %s | FileCheck %s
+// RUN: tlc-opt --tile-plan-wgmma=target=sm_80 %s | FileCheck %s --check-prefix=SM80
+// RUN: tlc-opt --tile-plan-wgmma=target=cuda:sm_80,sm_90a %s | FileCheck %s --check-prefix=SM80
+// RUN: tlc-opt --tile-plan-wgmma %s | FileCheck %s --check-prefix=SM80
+// RUN: tlc-opt --tile-plan-wgmma=target=cuda:sm_90a --tile-plan-shared-memory %s | FileCheck %s --check-prefix=ALIGNED
+
+// NN f16 GEMM, 128 threads (one warpgroup): A [128, 32] (64-byte rows: 64B
+// swizzle), B [32, 128] (256-byte rows: two panels of the 128B swizzle).
+// CHECK-LABEL: tile.func @nn
+// CHECK: tile.alloc {tile.align = 1024 : i64, tile.swizzle = 64 : i64} : !tile.buffer<[128, 32], f16, shared.dyn>
+// CHECK: tile.alloc {tile.align = 1024 : i64, tile.swizzle = 128 : i64} : !tile.buffer<[32, 128], f16, shared.dyn>
+// CHECK: tile.gemm {{.*}} {tile.instr = "wgmma"}
+// SM80-LABEL: tile.func @nn
+// SM80-NOT: tile.instr
+// SM80-NOT: tile.swizzle
+// ALIGNED-LABEL: tile.func @nn
+// ALIGNED: tile.alloc {tile.align = 1024 : i64, tile.offset = 0 : i64, tile.swizzle = 64 : i64}
+// ALIGNED: tile.alloc {tile.align = 1024 : i64, tile.offset = 8192 : i64, tile.swizzle = 128 : i64}
+tile.func @nn(%A: !tile.buffer<[256, 256], f16, global>, %B: !tile.buffer<[256, 256], f16, global>) {
+  tile.kernel (%bx, %by) grid [2, 2] threads [128] {
+    %A_s = tile.alloc : !tile.buffer<[128, 32], f16, shared.dyn>
+    %B_s = tile.alloc : !tile.buffer<[32, 128], f16, shared.dyn>
+    %acc = tile.alloc : !tile.buffer<[128, 128], f32, local.fragment>
+    tile.gemm %A_s, %B_s, %acc : !tile.buffer<[128, 32], f16, shared.dyn>, !tile.buffer<[32, 128], f16, shared.dyn>, !tile.buffer<[128, 128], f32, local.fragment>
+  }
+}
+
+// mma.sync stays where wgmma does not apply: 64 threads (no whole
+// warpgroup), M = 32 (not a multiple of 64), a register A operand, an f16
+// accumulator, and a tile no swizzle covers (rows of 72 elements).
+// CHECK-LABEL: tile.func @mma_sync
+// CHECK-NOT: tile.instr
+// CHECK-NOT: tile.swizzle
+tile.func @mma_sync(%A: !tile.buffer<[256, 256], f16, global>) {
+  tile.kernel (%bx) grid [1] threads [64] {
+    %A_s = tile.alloc : !tile.buffer<[64, 32], f16, shared.dyn>
+    %B_s = tile.alloc : !tile.buffer<[32, 64], f16, shared.dyn>
+    %acc = tile.alloc : !tile.buffer<[64, 64], f32, local.fragment>
+    tile.gemm %A_s, %B_s, %acc : !tile.buffer<[64, 32], f16, shared.dyn>, !tile.buffer<[32, 64], f16, shared.dyn>, !tile.buffer<[64, 64], f32, local.fragment>
+  }
+  tile.kernel (%bx) grid [1] threads [128] {
+    %A_s = tile.alloc : !tile.buffer<[32, 32], f16, shared.dyn>
+    %B_s = tile.alloc : !tile.buffer<[32, 64], f16, shared.dyn>
+    %acc = tile.alloc : !tile.buffer<[32, 64], f32, local.fragment>
+    tile.gemm %A_s, %B_s, %acc : !tile.buffer<[32, 32], f16, shared.dyn>, !tile.buffer<[32, 64], f16, shared.dyn>, !tile.buffer<[32, 64], f32, local.fragment>
+  }
+  tile.kernel (%bx) grid [1] threads [128] {
+    %A_f = tile.alloc : !tile.buffer<[64, 32], f16, local.fragment>
+    %B_s = tile.alloc : !tile.buffer<[32, 64], f16, shared.dyn>
+    %acc = tile.alloc : !tile.buffer<[64, 64], f32, local.fragment>
+    tile.gemm %A_f, %B_s, %acc : !tile.buffer<[64, 32], f16, local.fragment>, !tile.buffer<[32, 64], f16, shared.dyn>, !tile.buffer<[64, 64], f32, local.fragment>
+  }
+  tile.kernel (%bx) grid [1] threads [128] {
+    %A_s = tile.alloc : !tile.buffer<[64, 32], f16, shared.dyn>
+    %B_s = tile.alloc : !tile.buffer<[32, 64], f16, shared.dyn>
+    %acc = tile.alloc : !tile.buffer<[64, 64], f16, local.fragment>
+    tile.gemm %A_s, %B_s, %acc : !tile.buffer<[64, 32], f16, shared.dyn>, !tile.buffer<[32, 64], f16, shared.dyn>, !tile.buffer<[64, 64], f16, local.fragment>
+  }
+  tile.kernel (%bx) grid [1] threads [128] {
+    %A_s = tile.alloc : !tile.buffer<[64, 16], f16, shared.dyn>
+    %B_s = tile.alloc : !tile.buffer<[16, 72], f16, shared.dyn>
+    %acc = tile.alloc : !tile.buffer<[64, 72], f32, local.fragment>
+    tile.gemm %A_s, %B_s, %acc : !tile.buffer<[64, 16], f16, shared.dyn>, !tile.buffer<[16, 72], f16, shared.dyn>, !tile.buffer<[64, 72], f32, local.fragment>
+  }
+}
+
+// A buffer also read by a gemm that keeps mma.sync (the first gemm alone
+// would take wgmma, but B_s is shared with an M = 16 gemm): both keep
+// mma.sync, since the buffer has one layout; so does a kernel in which any
+// gemm keeps mma.sync (the second kernel: separate buffers, A from
+// registers in the second gemm).
+// CHECK-LABEL: tile.func @shared_with_mma
+// CHECK-NOT: tile.instr
+tile.func @shared_with_mma(%A: !tile.buffer<[256, 256], f16, global>) {
+  tile.kernel (%bx) grid [1] threads [128] {
+    %A_s = tile.alloc : !tile.buffer<[64, 32], f16, shared.dyn>
+    %A2_s = tile.alloc : !tile.buffer<[16, 32], f16, shared.dyn>
+    %B_s = tile.alloc : !tile.buffer<[32, 64], f16, shared.dyn>
+    %acc = tile.alloc : !tile.buffer<[64, 64], f32, local.fragment>
+    %acc2 = tile.alloc : !tile.buffer<[16, 64], f32, local.fragment>
+    tile.gemm %A_s, %B_s, %acc : !tile.buffer<[64, 32], f16, shared.dyn>, !tile.buffer<[32, 64], f16, shared.dyn>, !tile.buffer<[64, 64], f32, local.fragment>
+    tile.gemm %A2_s, %B_s, %acc2 : !tile.buffer<[16, 32], f16, shared.dyn>, !tile.buffer<[32, 64], f16, shared.dyn>, !tile.buffer<[16, 64], f32, local.fragment>
+  }
+  tile.kernel (%bx) grid [1] threads [128] {
+    %A_s = tile.alloc : !tile.buffer<[64, 32], f16, shared.dyn>
+    %B_s = tile.alloc : !tile.buffer<[32, 64], f16, shared.dyn>
+    %acc = tile.alloc : !tile.buffer<[64, 64], f32, local.fragment>
+    %P = tile.alloc : !tile.buffer<[64, 64], f16, local.fragment>
+    %V_s = tile.alloc : !tile.buffer<[64, 64], f16, shared.dyn>
+    %acc2 = tile.alloc : !tile.buffer<[64, 64], f32, local.fragment>
+    tile.gemm %A_s, %B_s, %acc : !tile.buffer<[64, 32], f16, shared.dyn>, !tile.buffer<[32, 64], f16, shared.dyn>, !tile.buffer<[64, 64], f32, local.fragment>
+    tile.gemm %P, %V_s, %acc2 : !tile.buffer<[64, 64], f16, local.fragment>, !tile.buffer<[64, 64], f16, shared.dyn>, !tile.buffer<[64, 64], f32, local.fragment>
+  }
+}
+
+// fp8 e4m3, K-major A and B (transpose_b): 128-byte rows of 128 elements.
+// CHECK-LABEL: tile.func @fp8
+// CHECK: tile.alloc {tile.align = 1024 : i64, tile.swizzle = 128 : i64} : !tile.buffer<[64, 128], f8E4M3FN, shared.dyn>
+// CHECK: tile.gemm {{.*}} {tile.instr = "wgmma", transpose_b}
+tile.func @fp8(%A: !tile.buffer<[256, 256], f16, global>) {
+  tile.kernel (%bx) grid [1] threads [128] {
+    %A_s = tile.alloc : !tile.buffer<[64, 128], f8E4M3FN, shared.dyn>
+    %B_s = tile.alloc : !tile.buffer<[64, 128], f8E4M3FN, shared.dyn>
+    %acc = tile.alloc : !tile.buffer<[64, 64], f32, local.fragment>
+    tile.gemm %A_s, %B_s, %acc {transpose_b} : !tile.buffer<[64, 128], f8E4M3FN, shared.dyn>, !tile.buffer<[64, 128], f8E4M3FN, shared.dyn>, !tile.buffer<[64, 64], f32, local.fragment>
+  }
+}
