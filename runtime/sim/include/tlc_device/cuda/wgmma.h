@@ -98,33 +98,73 @@ TLC_SIM_UNCHECKED inline uint32_t wgmmaOffset(uint64_t desc, bool mnMajor,
   return off ^ (((off >> 7) & bits) << 4);
 }
 
-TLC_SIM_UNCHECKED inline double wgmmaLoad(uint32_t off, int size,
-                                          MmaInput in, uint64_t where) {
-  uint32_t bits = 0;
-  if (off + uint32_t(size) > sim::kSharedCapacity)
-    sim::api->trap("wgmma operand outside shared memory", where);
-  sim::checkedLoad(&bits, smem + off, uint32_t(size),
-                   int32_t(sim::linearThread()), where);
+/// The 16 bytes of shared memory at \p off (one swizzle chunk: a run of
+/// consecutive elements along the operand's contiguous dimension), checked
+/// as a load of the calling thread.
+TLC_SIM_UNCHECKED inline void wgmmaChunk(uint32_t off, unsigned char *out,
+                                         uint64_t where) {
+  if (off % 16 || off + 16 > sim::kSharedCapacity)
+    sim::api->trap("wgmma operand chunk outside shared memory or not "
+                   "16-byte aligned",
+                   where);
+  sim::checkedLoad(out, smem + off, 16, int32_t(sim::linearThread()), where);
+}
+
+TLC_SIM_UNCHECKED inline double wgmmaDecode(const unsigned char *p, int size,
+                                            MmaInput in) {
+  uint32_t bits = size == 2 ? uint32_t(p[0]) | uint32_t(p[1]) << 8
+                            : uint32_t(p[0]);
   return mmaElement(bits, in);
+}
+
+/// Element (mn, k), k < K, of the operand for every mn in \p mns, into
+/// out[i * K + k]: whole 16-byte chunks are read (K-major: K / E chunks
+/// per mn; MN-major: one per k and group of E consecutive mn), E elements
+/// per chunk.
+TLC_SIM_UNCHECKED inline void wgmmaGather(uint64_t desc, bool mnMajor,
+                                          const int *mns, int count, int K,
+                                          int size, MmaInput in, double *out,
+                                          uint64_t where) {
+  int e = 16 / size;
+  unsigned char chunk[16];
+  for (int i = 0; i < count; ++i) {
+    int mn = mns[i];
+    if (!mnMajor) {
+      for (int k0 = 0; k0 < K; k0 += e) {
+        wgmmaChunk(wgmmaOffset(desc, false, mn, k0, size, where), chunk,
+                   where);
+        for (int j = 0; j < e; ++j)
+          out[i * K + k0 + j] = wgmmaDecode(chunk + j * size, size, in);
+      }
+    } else {
+      for (int k = 0; k < K; ++k) {
+        wgmmaChunk(wgmmaOffset(desc, true, mn - mn % e, k, size, where),
+                   chunk, where);
+        out[i * K + k] = wgmmaDecode(chunk + (mn % e) * size, size, in);
+      }
+    }
+  }
 }
 
 TLC_SIM_UNCHECKED inline void wgmmaPerform(const WgmmaOp &op) {
   unsigned t = sim::linearThread();
   int w = int(t / 32) % 4, l = int(t % 32);
   int size = op.in == MmaInput::F16 || op.in == MmaInput::BF16 ? 2 : 1;
+  // This thread's two rows of A and N / 4 columns of B.
+  int rows[2] = {16 * w + l / 4, 16 * w + l / 4 + 8};
+  int cols[64];
+  for (int c = 0; c < op.n / 4; ++c)
+    cols[c] = 8 * (c / 2) + 2 * (l % 4) + c % 2;
+  double a[2 * 32], b[64 * 32];
+  wgmmaGather(op.descA, op.transA, rows, 2, op.k, size, op.in, a, op.where);
+  wgmmaGather(op.descB, op.transB, cols, op.n / 4, op.k, size, op.in, b,
+              op.where);
   for (int r = 0; r < op.n / 2; ++r) {
-    int row = 16 * w + l / 4 + 8 * ((r / 2) % 2);
-    int col = 8 * (r / 4) + 2 * (l % 4) + r % 2;
+    int ri = (r / 2) % 2;
+    int ci = 2 * (r / 4) + r % 2;
     double acc = op.scaleD ? double(op.d[r]) : 0.0;
-    for (int kk = 0; kk < op.k; ++kk) {
-      double a = wgmmaLoad(
-          wgmmaOffset(op.descA, op.transA, row, kk, size, op.where), size,
-          op.in, op.where);
-      double b = wgmmaLoad(
-          wgmmaOffset(op.descB, op.transB, col, kk, size, op.where), size,
-          op.in, op.where);
-      acc += a * b;
-    }
+    for (int kk = 0; kk < op.k; ++kk)
+      acc += a[ri * op.k + kk] * b[ci * op.k + kk];
     op.d[r] = float(acc);
   }
 }
