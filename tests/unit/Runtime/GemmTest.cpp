@@ -133,3 +133,68 @@ TEST_CASE("cpu gemm: int8 operands, int32 accumulator") {
   gemm<int32_t>(va, vb, vc, m, n, k, false, true, true);
   CHECK(c[0] == 128 * 128 * 40);
 }
+
+TEST_CASE("cpu gemm: register tiles, edges and strided C, bit for bit") {
+  // Sizes on both sides of every micro-kernel tile (6 rows, two vectors of
+  // 4, 8 or 16 floats by host), f32 operands (products that round), and C
+  // a window of a wider buffer (row stride > n), worked on in place.
+  std::mt19937 g(5);
+  std::normal_distribution<float> d;
+  for (int64_t m : {1, 5, 6, 7, 13, 64})
+    for (int64_t n : {1, 15, 16, 17, 33, 64})
+      for (int64_t k : {0, 1, 31}) {
+        std::vector<float> a(m * k), b(k * n);
+        for (float &x : a)
+          x = d(g);
+        for (float &x : b)
+          x = d(g);
+        const int64_t ld = n + 3;
+        std::vector<float> c(m * ld);
+        for (float &x : c)
+          x = d(g);
+        std::vector<float> cDense(m * n);
+        for (int64_t i = 0; i < m; ++i)
+          for (int64_t j = 0; j < n; ++j)
+            cDense[i * n + j] = c[i * ld + j];
+        std::vector<float> want =
+            reference<float>(a, b, cDense, m, n, k, false, false, false);
+        View<float, 2> va = denseView<float, 2>(a.data(), {m, k});
+        View<float, 2> vb = denseView<float, 2>(b.data(), {k, n});
+        View<float, 2> whole = denseView<float, 2>(c.data(), {m, ld});
+        View<float, 2> vc = region(whole, {0, 0}, {m, n});
+        std::vector<float> pad(c.begin(), c.end());
+        gemm<float>(va, vb, vc, m, n, k, false, false, false);
+        CAPTURE(m);
+        CAPTURE(n);
+        CAPTURE(k);
+        bool same = true, untouched = true;
+        for (int64_t i = 0; i < m; ++i) {
+          for (int64_t j = 0; j < n; ++j)
+            same &= c[i * ld + j] == want[i * n + j];
+          for (int64_t j = n; j < ld; ++j)
+            untouched &= c[i * ld + j] == pad[i * ld + j];
+        }
+        CHECK(same);
+        CHECK(untouched);
+      }
+}
+
+TEST_CASE("cpu gemm: double and int32 accumulators through the tiles") {
+  std::mt19937 g(9);
+  std::normal_distribution<double> d;
+  const int64_t m = 19, n = 23, k = 17;
+  std::vector<double> a(m * k), b(n * k), c(m * n);
+  for (double &x : a)
+    x = d(g);
+  for (double &x : b)
+    x = d(g);
+  for (double &x : c)
+    x = d(g);
+  std::vector<double> want =
+      reference<double>(a, b, c, m, n, k, false, true, false);
+  View<double, 2> va = denseView<double, 2>(a.data(), {m, k});
+  View<double, 2> vb = denseView<double, 2>(b.data(), {n, k});
+  View<double, 2> vc = denseView<double, 2>(c.data(), {m, n});
+  gemm<double>(va, vb, vc, m, n, k, false, true, false);
+  CHECK(c == want);
+}

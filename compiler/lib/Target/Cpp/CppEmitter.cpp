@@ -534,7 +534,8 @@ LogicalResult Emitter::emitOp(Operation *op) {
       idx.push_back(expr(i));
     if (idx.empty())
       idx.push_back("0");
-    std::string e = loadExpr(l.getBuffer(), idx, op, guardOf(l.getBuffer()));
+    std::string e =
+        loadExpr(l.getBuffer(), idx, op, guardOfAccess(op, l.getBuffer()));
     if (l.getType() != bt.getElementType())
       e = "tlc::cpu::cast<" + *t + ">(" + e + ")";
     line("const " + *t + " " + define(l.getResult(), "x") + " = " + e + ";");
@@ -554,26 +555,11 @@ LogicalResult Emitter::emitOp(Operation *op) {
         return failure();
       v = "tlc::cpu::cast<" + *st + ">(" + v + ")";
     }
-    line(storeStmt(s.getBuffer(), idx, v, op, guardOf(s.getBuffer())));
+    line(storeStmt(s.getBuffer(), idx, v, op, guardOfAccess(op, s.getBuffer())));
     return success();
   }
-  if (auto p = dyn_cast<tile::ParallelOp>(op)) {
-    std::vector<std::string> exts;
-    for (OpFoldResult e : p.getMixedExtents())
-      exts.push_back(foldResult(e));
-    comment(op, "T.Parallel: one host loop per dimension");
-    auto ivs = p.getInductionVars();
-    for (auto [d, iv] : llvm::enumerate(ivs)) {
-      std::string v = define(iv, "i");
-      open("for (int64_t " + v + " = 0; " + v + " < " + exts[d] + "; ++" + v +
-           ")");
-    }
-    if (failed(emitBlock(p.getBody().front())))
-      return failure();
-    currentLoc = op->getLoc();
-    closeLoops(ivs.size());
-    return success();
-  }
+  if (auto p = dyn_cast<tile::ParallelOp>(op))
+    return emitParallel(p);
   if (auto p = dyn_cast<tile::PipelinedOp>(op)) {
     comment(op, "T.Pipelined(num_stages=" +
                     std::to_string(p.getNumStages()) +

@@ -37,9 +37,36 @@ static Type getAccumulatorType(Type t) {
   return tile::getElementValueType(t);
 }
 
+std::string Emitter::coversCheck(ArrayRef<std::pair<Value, std::vector<std::string>>> boxes) {
+  std::vector<std::string> checks;
+  for (const auto &[view, box] : boxes)
+    checks.push_back("tlc::cpu::covers(" + expr(view) + ", {" +
+                     llvm::join(box, ", ") + "})");
+  return llvm::join(checks, " && ");
+}
+
+void Emitter::emitWithFastPath(llvm::StringRef check,
+                               llvm::function_ref<void()> loops) {
+  if (check.empty()) {
+    loops();
+    return;
+  }
+  open(("if (" + check + ")").str());
+  bool saved = fastVersion;
+  fastVersion = true;
+  loops();
+  fastVersion = saved;
+  --indent;
+  line("} else {");
+  ++indent;
+  loops();
+  close();
+}
+
 LogicalResult Emitter::emitPairedLoops(
     Operation *op, Value a, Value b,
-    function_ref<void(ArrayRef<std::string>, ArrayRef<std::string>)> body) {
+    function_ref<void(ArrayRef<std::string>, ArrayRef<std::string>)> body,
+    bool withFastPath) {
   auto ta = cast<tile::BufferType>(a.getType());
   auto tb = cast<tile::BufferType>(b.getType());
   SmallVector<unsigned> keepA, keepB;
@@ -63,13 +90,23 @@ LogicalResult Emitter::emitPairedLoops(
         return failure();
       exts.push_back(*e);
     }
-    std::vector<std::string> vars = openLoops(exts, "i");
-    for (size_t k = 0; k < vars.size(); ++k) {
-      idxA[keepA[k]] = vars[k];
-      idxB[keepB[k]] = vars[k];
+    // The boxes of indices the loops visit in each view.
+    std::vector<std::string> boxA(ta.getRank(), "1"), boxB(tb.getRank(), "1");
+    for (size_t k = 0; k < keepA.size(); ++k) {
+      boxA[keepA[k]] = "int64_t(" + exts[k] + ")";
+      boxB[keepB[k]] = "int64_t(" + exts[k] + ")";
     }
-    body(idxA, idxB);
-    closeLoops(vars.size());
+    std::string check =
+        withFastPath ? coversCheck({{a, boxA}, {b, boxB}}) : std::string();
+    emitWithFastPath(check, [&] {
+      std::vector<std::string> vars = openLoops(exts, "i");
+      for (size_t k = 0; k < vars.size(); ++k) {
+        idxA[keepA[k]] = vars[k];
+        idxB[keepB[k]] = vars[k];
+      }
+      body(idxA, idxB);
+      closeLoops(vars.size());
+    });
     return success();
   }
 
@@ -98,11 +135,15 @@ LogicalResult Emitter::emitPairedLoops(
     }
   };
   std::string total = llvm::join(extA, " * ");
-  std::vector<std::string> vars = openLoops({total}, "l");
-  unravel(extA, vars[0], idxA);
-  unravel(extB, vars[0], idxB);
-  body(idxA, idxB);
-  closeLoops(1);
+  std::string check =
+      withFastPath ? coversCheck({{a, extA}, {b, extB}}) : std::string();
+  emitWithFastPath(check, [&] {
+    std::vector<std::string> vars = openLoops({total}, "l");
+    unravel(extA, vars[0], idxA);
+    unravel(extB, vars[0], idxB);
+    body(idxA, idxB);
+    closeLoops(1);
+  });
   return success();
 }
 
@@ -125,11 +166,12 @@ LogicalResult Emitter::emitCopy(tile::CopyOp op) {
   return emitPairedLoops(
       op, op.getSrc(), op.getDst(),
       [&](ArrayRef<std::string> src, ArrayRef<std::string> dst) {
-        std::string v = loadExpr(op.getSrc(), src, op, guardOf(op.getSrc()));
+        std::string v = loadExpr(op.getSrc(), src, op, fastGuard(op.getSrc()));
         if (convert)
           v = "tlc::cpu::cast<" + *dstStorage + ">(" + v + ")";
-        line(storeStmt(op.getDst(), dst, v, op, guardOf(op.getDst())));
-      });
+        line(storeStmt(op.getDst(), dst, v, op, fastGuard(op.getDst())));
+      },
+      /*withFastPath=*/true);
 }
 
 LogicalResult Emitter::emitFill(Operation *op, Value dst,
@@ -152,9 +194,14 @@ LogicalResult Emitter::emitFill(Operation *op, Value dst,
     v = fresh("fill_value");
     line("const " + *st + " " + v + " = " + valueExpr + ";");
   }
-  std::vector<std::string> vars = openLoops(exts, "i");
-  line(storeStmt(dst, vars, v, op, guardOf(dst)));
-  closeLoops(vars.size());
+  std::vector<std::string> box;
+  for (const std::string &e : exts)
+    box.push_back("int64_t(" + e + ")");
+  emitWithFastPath(exts.empty() ? "" : coversCheck({{dst, box}}), [&] {
+    std::vector<std::string> vars = openLoops(exts, "i");
+    line(storeStmt(dst, vars, v, op, fastGuard(dst)));
+    closeLoops(vars.size());
+  });
   return success();
 }
 
@@ -252,40 +299,60 @@ LogicalResult Emitter::emitReduce(tile::ReduceOp op) {
   auto inner = splitExtents(ts, dim, op, outerExts);
   if (failed(inner))
     return failure();
-  std::vector<std::string> outer = openLoops(outerExts, "i");
-  std::string accName = fresh("acc"), r = fresh("r");
-  line(*acc + " " + accName + " = " + init + ";");
-  open("for (int64_t " + r + " = 0; " + r + " < " + *inner + "; ++" + r + ")");
-  std::vector<std::string> srcIdx;
+  // The boxes of indices read and written, for the fast path.
+  std::vector<std::string> srcBox, dstBox;
   for (unsigned d = 0, o = 0; d < ts.getRank(); ++d)
-    srcIdx.push_back(d == dim ? r : outer[o++]);
-  std::string x = "tlc::cpu::cast<" + *acc + ">(" +
-                  loadExpr(op.getSrc(), srcIdx, op, guardOf(op.getSrc())) +
-                  ")";
-  if (isAbs)
-    x = isFloat ? "std::fabs(" + x + ")"
-                : "(" + x + " < 0 ? -" + x + " : " + x + ")";
-  line(accName + " = " + combine(accName, x) + ";");
-  close();
-  std::vector<std::string> dstIdx;
+    srcBox.push_back("int64_t(" + (d == dim ? *inner : outerExts[o++]) + ")");
   if (td.getRank() == ts.getRank()) {
-    dstIdx = srcIdx;
-    dstIdx[dim] = "0";
+    dstBox = srcBox;
+    dstBox[dim] = "1";
   } else {
-    dstIdx = outer;
+    for (const std::string &e : outerExts)
+      dstBox.push_back("int64_t(" + e + ")");
   }
-  if (dstIdx.empty())
-    dstIdx.push_back("0");
-  if (!op.getClear()) {
-    std::string old = "tlc::cpu::cast<" + *acc + ">(" +
-                      loadExpr(op.getDst(), dstIdx, op, guardOf(op.getDst())) +
-                      ")";
-    line(accName + " = " + combine(old, accName) + ";");
-  }
-  line(storeStmt(op.getDst(), dstIdx,
-                 "tlc::cpu::cast<" + *dStorage + ">(" + accName + ")", op,
-                 guardOf(op.getDst())));
-  closeLoops(outer.size());
+  if (dstBox.empty())
+    dstBox.push_back("1");
+  bool boxesMatch = dstBox.size() == size_t(td.getRank());
+  std::string check =
+      boxesMatch ? coversCheck({{op.getSrc(), srcBox}, {op.getDst(), dstBox}})
+                 : std::string();
+  emitWithFastPath(check, [&] {
+    std::vector<std::string> outer = openLoops(outerExts, "i");
+    std::string accName = fresh("acc"), r = fresh("r");
+    line(*acc + " " + accName + " = " + init + ";");
+    open("for (int64_t " + r + " = 0; " + r + " < " + *inner + "; ++" + r +
+         ")");
+    std::vector<std::string> srcIdx;
+    for (unsigned d = 0, o = 0; d < ts.getRank(); ++d)
+      srcIdx.push_back(d == dim ? r : outer[o++]);
+    std::string x = "tlc::cpu::cast<" + *acc + ">(" +
+                    loadExpr(op.getSrc(), srcIdx, op, fastGuard(op.getSrc())) +
+                    ")";
+    if (isAbs)
+      x = isFloat ? "std::fabs(" + x + ")"
+                  : "(" + x + " < 0 ? -" + x + " : " + x + ")";
+    line(accName + " = " + combine(accName, x) + ";");
+    close();
+    std::vector<std::string> dstIdx;
+    if (td.getRank() == ts.getRank()) {
+      dstIdx = srcIdx;
+      dstIdx[dim] = "0";
+    } else {
+      dstIdx = outer;
+    }
+    if (dstIdx.empty())
+      dstIdx.push_back("0");
+    if (!op.getClear()) {
+      std::string old =
+          "tlc::cpu::cast<" + *acc + ">(" +
+          loadExpr(op.getDst(), dstIdx, op, fastGuard(op.getDst())) + ")";
+      line(accName + " = " + combine(old, accName) + ";");
+    }
+    line(storeStmt(op.getDst(), dstIdx,
+                   "tlc::cpu::cast<" + *dStorage + ">(" + accName + ")", op,
+                   fastGuard(op.getDst())));
+    closeLoops(outer.size());
+  });
   return success();
 }
 

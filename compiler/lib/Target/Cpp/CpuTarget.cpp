@@ -24,9 +24,28 @@ llvm::StringRef tlc::target::getCpuDeviceHeader() {
   return llvm::StringRef(text, sizeof(text) - 1);
 }
 
+std::vector<std::string>
+tlc::target::getCpuCompileFlags(llvm::ArrayRef<std::string> flags) {
+  std::vector<std::string> out;
+  for (const std::string &f : flags)
+    out.push_back(f == "-O2" ? "-O3" : f);
+  // -O3: the vectoriser (and loop versioning for unit strides) on the
+  // copies, T.Parallel loops and conversions. The value of every operation
+  // is unchanged by the other three: no fused multiply-add (the reference
+  // rounds every product and every sum, whatever the host's instruction
+  // set), and only errno and floating-point exception flags, which kernels
+  // cannot observe, are given up.
+  for (const char *f : {"-ffp-contract=off", "-fno-math-errno",
+                        "-fno-trapping-math"})
+    out.push_back(f);
+  return out;
+}
+
 LogicalResult tlc::target::buildCpuArtifacts(ModuleOp module,
                                              llvm::StringRef outDir,
                                              const CpuBuildOptions &options) {
+  artifact::HostCompileOptions compile = options.compile;
+  compile.flags = getCpuCompileFlags(compile.flags);
   return forEachKernelToBuild(
       module, options.kernelFilter,
       [&](tile::FuncOp func, artifact::Manifest &manifest) {
@@ -41,7 +60,7 @@ LogicalResult tlc::target::buildCpuArtifacts(ModuleOp module,
         bundle.manifest.sourceMap = kernel->sourceMap;
         bundle.source = std::move(kernel->source);
         bundle.extraFiles.push_back({"tlc_cpu.h", getCpuDeviceHeader().str()});
-        if (failed(writeKernelArtifact(func, bundle, outDir, options.compile,
+        if (failed(writeKernelArtifact(func, bundle, outDir, compile,
                                        "CPU", options.log)))
           return WalkResult::skip();
         return WalkResult::advance();

@@ -21,9 +21,11 @@
 #include "mlir/IR/Operation.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -130,6 +132,33 @@ public:
   mlir::LogicalResult emitAlloc(tile::AllocOp op);
   mlir::LogicalResult emitScalar(mlir::Operation *op);
 
+  // CppEmitterFastPath.cpp
+  /// C++ expressions of the least and the greatest value of an index.
+  struct IndexRange {
+    std::string min, max;
+  };
+  /// The range of \p v over every iteration of \p loop (of extents
+  /// \p extents), when \p v is built from its loop variables, constants and
+  /// values defined outside it by +, -, *, max, min, and division or
+  /// remainder by a positive constant; nullopt otherwise.
+  std::optional<IndexRange> indexRange(mlir::Value v, tile::ParallelOp loop,
+                                       llvm::ArrayRef<std::string> extents,
+                                       unsigned depth);
+  /// The condition (C++) under which the accesses of \p loop's body that
+  /// it puts into \p fast are all in range of their buffers; empty when
+  /// there is none.
+  std::string parallelFastCheck(tile::ParallelOp loop,
+                                llvm::ArrayRef<std::string> extents,
+                                llvm::DenseSet<mlir::Operation *> &fast);
+  /// T.Parallel: the loops, preceded by a version without the checks that
+  /// parallelFastCheck proves cannot fail.
+  mlir::LogicalResult emitParallel(tile::ParallelOp op);
+  /// The guard of \p access (a load or store of \p buffer): none when a
+  /// fast path proved it in range, else guardOf(buffer).
+  Guard guardOfAccess(mlir::Operation *access, mlir::Value buffer) const {
+    return unguarded.contains(access) ? Guard::None : guardOf(buffer);
+  }
+
   // CppEmitterTileOps.cpp
   mlir::LogicalResult emitCopy(tile::CopyOp op);
   mlir::LogicalResult emitFill(mlir::Operation *op, mlir::Value dst,
@@ -142,11 +171,27 @@ public:
   /// Emits loops that pair the elements of \p a and \p b the way T.copy
   /// does (shapes equal once unit dimensions are dropped); \p body gets the
   /// index lists of a and b.
+  /// With \p withFastPath, a first version of the loops runs when both
+  /// views hold every index visited (see emitWithFastPath).
   mlir::LogicalResult emitPairedLoops(
       mlir::Operation *op, mlir::Value a, mlir::Value b,
       llvm::function_ref<void(llvm::ArrayRef<std::string>,
                               llvm::ArrayRef<std::string>)>
-          body);
+          body,
+      bool withFastPath = false);
+  /// `tlc::cpu::covers(V, {box}) && ...` for each (view, box of extents).
+  std::string coversCheck(
+      llvm::ArrayRef<std::pair<mlir::Value, std::vector<std::string>>> boxes);
+  /// Emits `if (check) { loops } else { loops }`, the first with
+  /// fastGuard() giving Guard::None (\p check proves every access of
+  /// \p loops in range); just the loops when \p check is empty.
+  void emitWithFastPath(llvm::StringRef check,
+                        llvm::function_ref<void()> loops);
+  /// Guard::None inside the fast version of emitWithFastPath, else
+  /// guardOf(buffer).
+  Guard fastGuard(mlir::Value buffer) const {
+    return fastVersion ? Guard::None : guardOf(buffer);
+  }
 
   /// The statement that leaves the current block (kernel lambda) or entry.
   llvm::StringRef returnStmt() const {
@@ -165,6 +210,10 @@ private:
   llvm::StringMap<std::string> symbolNames;
   llvm::StringMap<unsigned> fileIndex;
   bool inKernel = false;
+  /// Inside the fast version of emitWithFastPath.
+  bool fastVersion = false;
+  /// Accesses a fast path proved in range (emitted without checks).
+  llvm::DenseSet<mlir::Operation *> unguarded;
   unsigned kernelCount = 0;
   CppKernel result;
 };

@@ -477,6 +477,46 @@ inline void store(const View<T, R> &v, const int64_t (&idx)[R], T value) {
     v.at(idx) = value;
 }
 
+/// True when every index between \p min and \p max (inclusive, per
+/// dimension) lies inside the buffer of \p v; true for an empty range. The
+/// fast paths of the generated loops run unchecked when this holds.
+template <typename T, int R>
+inline bool spans(const View<T, R> &v, const int64_t (&min)[R],
+                  const int64_t (&max)[R]) {
+  bool ok = true;
+  for (int d = 0; d < R; ++d) {
+    if (max[d] < min[d])
+      return true;
+    ok &= v.lo[d] <= min[d] && max[d] < v.hi[d];
+  }
+  return ok;
+}
+
+/// True when the box [0, ext) of indices lies inside \p v's buffer.
+template <typename T, int R>
+inline bool covers(const View<T, R> &v, const int64_t (&ext)[R]) {
+  int64_t max[R], min[R] = {};
+  for (int d = 0; d < R; ++d)
+    max[d] = ext[d] - 1;
+  return spans(v, min, max);
+}
+
+/// The least (\p greatest false) or the greatest value of x * y, x max y
+/// or x min y for x in [a0, a1] and y in [b0, b1] (at the corners).
+inline int64_t mulRange(bool greatest, int64_t a0, int64_t a1, int64_t b0,
+                        int64_t b1) {
+  int64_t p[4] = {a0 * b0, a0 * b1, a1 * b0, a1 * b1};
+  return greatest ? *std::max_element(p, p + 4) : *std::min_element(p, p + 4);
+}
+inline int64_t maxRange(bool greatest, int64_t a0, int64_t a1, int64_t b0,
+                        int64_t b1) {
+  return greatest ? std::max(a1, b1) : std::max(a0, b0);
+}
+inline int64_t minRange(bool greatest, int64_t a0, int64_t a1, int64_t b0,
+                        int64_t b1) {
+  return greatest ? std::min(a1, b1) : std::min(a0, b0);
+}
+
 /// Checked access to an on-chip buffer: an index outside it is a program
 /// error, reported at \p loc; reads give zero and writes are dropped then.
 template <typename T, int R>
@@ -511,26 +551,174 @@ inline T loadMatrix(const View<T, R> &v, int64_t r, int64_t c) {
   return load(v, idx);
 }
 
-/// row[j] += x * col[j] for j < n: the inner loop of gemm, compiled with
-/// the vectoriser on whatever the artifact's optimisation level (the
-/// CPU target builds at -O2, where GCC vectorises only the cheapest loops).
-template <typename Acc>
-#if defined(__GNUC__) && !defined(__clang__)
-__attribute__((optimize("O3")))
-#endif
-inline void
-axpy(Acc *__restrict row, Acc x, const Acc *__restrict col, int64_t n) {
-  for (int64_t j = 0; j < n; ++j)
-    row[j] += x * col[j];
+/// True when the \p rows x \p cols matrix at the origin of the two
+/// innermost dimensions of \p v (leading indices 0) lies inside the
+/// underlying buffer, so that element (r, c) is
+/// `v.base[v.origin + r * v.stride[R - 2] + c * v.stride[R - 1]]`.
+template <typename T, int R>
+inline bool matrixInBounds(const View<T, R> &v, int64_t rows, int64_t cols) {
+  for (int d = 0; d < R - 2; ++d)
+    if (v.lo[d] > 0 || v.hi[d] <= 0)
+      return false;
+  return v.lo[R - 2] <= 0 && v.hi[R - 2] >= rows && v.lo[R - 1] <= 0 &&
+         v.hi[R - 1] >= cols;
 }
+
+namespace detail {
+
+/// Rows of the gemm micro-kernel's register tile.
+constexpr int kGemmRows = 6;
+
+/// The micro-kernel of gemm with vectors of \p VB bytes: for every
+/// kGemmRows x NR tile of C (NR = two vectors of Acc), loads the tile into
+/// registers, adds `a[i][kk] * b[kk][j]` for kk = 0, 1, ..., k-1 in that
+/// order (a product rounded to Acc, then a sum rounded to Acc: the code is
+/// compiled with -ffp-contract=off, so never fused), and stores it back.
+/// Each element of C therefore sees exactly the sums of the loop nest
+/// `acc += a * b`; only the order in which elements are computed changes.
+/// \p pa holds A in panels of kGemmRows rows (`pa[p*k*MR + kk*MR + r]`),
+/// \p pb holds B in panels of NR columns (`pb[q*k*NR + kk*NR + c]`), both
+/// zero padded; \p c is m x n with row stride \p ldc.
+template <typename Acc, int VB>
+__attribute__((always_inline)) inline void
+gemmTiles(const Acc *__restrict pa, const Acc *__restrict pb, Acc *__restrict c,
+          int64_t ldc, int64_t m, int64_t n, int64_t k) {
+  typedef Acc V __attribute__((vector_size(VB)));
+  constexpr int L = VB / int(sizeof(Acc));
+  constexpr int MR = kGemmRows, NR = 2 * L;
+  for (int64_t j0 = 0; j0 < n; j0 += NR) {
+    const Acc *bp = pb + (j0 / NR) * k * NR;
+    const int64_t nr = std::min<int64_t>(NR, n - j0);
+    for (int64_t i0 = 0; i0 < m; i0 += MR) {
+      const Acc *ap = pa + (i0 / MR) * k * MR;
+      const int64_t mr = std::min<int64_t>(MR, m - i0);
+      bool full = mr == MR && nr == NR;
+      Acc edge[MR][NR];
+      V acc[MR][2];
+      if (full) {
+        for (int r = 0; r < MR; ++r) {
+          __builtin_memcpy(&acc[r][0], c + (i0 + r) * ldc + j0, VB);
+          __builtin_memcpy(&acc[r][1], c + (i0 + r) * ldc + j0 + L, VB);
+        }
+      } else {
+        for (int r = 0; r < MR; ++r)
+          for (int j = 0; j < NR; ++j)
+            edge[r][j] = (r < mr && j < nr) ? c[(i0 + r) * ldc + j0 + j] : Acc();
+        for (int r = 0; r < MR; ++r) {
+          __builtin_memcpy(&acc[r][0], &edge[r][0], VB);
+          __builtin_memcpy(&acc[r][1], &edge[r][L], VB);
+        }
+      }
+      for (int64_t kk = 0; kk < k; ++kk) {
+        V b0, b1;
+        __builtin_memcpy(&b0, bp + kk * NR, VB);
+        __builtin_memcpy(&b1, bp + kk * NR + L, VB);
+#pragma GCC unroll 16
+        for (int r = 0; r < MR; ++r) {
+          Acc a = ap[kk * MR + r];
+          acc[r][0] = acc[r][0] + a * b0;
+          acc[r][1] = acc[r][1] + a * b1;
+        }
+      }
+      if (full) {
+        for (int r = 0; r < MR; ++r) {
+          __builtin_memcpy(c + (i0 + r) * ldc + j0, &acc[r][0], VB);
+          __builtin_memcpy(c + (i0 + r) * ldc + j0 + L, &acc[r][1], VB);
+        }
+      } else {
+        for (int r = 0; r < MR; ++r) {
+          __builtin_memcpy(&edge[r][0], &acc[r][0], VB);
+          __builtin_memcpy(&edge[r][L], &acc[r][1], VB);
+        }
+        for (int r = 0; r < mr; ++r)
+          for (int j = 0; j < nr; ++j)
+            c[(i0 + r) * ldc + j0 + j] = edge[r][j];
+      }
+    }
+  }
+}
+
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define TLC_CPU_GEMM_DISPATCH 1
+template <typename Acc>
+__attribute__((target("avx512f"))) void
+gemmTiles512(const Acc *pa, const Acc *pb, Acc *c, int64_t ldc, int64_t m,
+             int64_t n, int64_t k) {
+  gemmTiles<Acc, 64>(pa, pb, c, ldc, m, n, k);
+}
+template <typename Acc>
+__attribute__((target("avx2"))) void
+gemmTiles256(const Acc *pa, const Acc *pb, Acc *c, int64_t ldc, int64_t m,
+             int64_t n, int64_t k) {
+  gemmTiles<Acc, 32>(pa, pb, c, ldc, m, n, k);
+}
+#endif
+
+/// The vector width (bytes) of the micro-kernel this host runs: 64 with
+/// AVX-512, 32 with AVX2, else 16. The arithmetic is the same for every
+/// width (no fused multiply-add), so results do not depend on the host.
+inline int gemmVectorBytes() {
+#ifdef TLC_CPU_GEMM_DISPATCH
+  static const int bytes = __builtin_cpu_supports("avx512f") ? 64
+                           : __builtin_cpu_supports("avx2")  ? 32
+                                                             : 16;
+  return bytes;
+#else
+  return 16;
+#endif
+}
+
+/// Copies the \p rows x \p cols matrix of \p v (transposed when \p trans:
+/// element (r, c) is v's (c, r)) into \p dst in panels of \p P rows
+/// (`dst[p*cols*P + c*P + r%P]`), converted to Acc and zero padded to a
+/// multiple of P rows; reads outside v's buffer give zero.
+template <typename Acc, typename T, int R>
+inline void packPanels(Acc *dst, const View<T, R> &v, bool trans, int64_t rows,
+                       int64_t cols, int64_t P) {
+  int64_t panels = (rows + P - 1) / P;
+  bool inside = trans ? matrixInBounds(v, cols, rows)
+                      : matrixInBounds(v, rows, cols);
+  const T *base = v.base + v.origin;
+  int64_t sr = v.stride[R - 2], sc = v.stride[R - 1];
+  if (trans)
+    std::swap(sr, sc);
+  for (int64_t p = 0; p < panels; ++p) {
+    Acc *out = dst + p * cols * P;
+    for (int64_t r = 0; r < P; ++r) {
+      int64_t row = p * P + r;
+      if (row >= rows) {
+        for (int64_t c = 0; c < cols; ++c)
+          out[c * P + r] = Acc();
+      } else if (inside) {
+        const T *src = base + row * sr;
+        for (int64_t c = 0; c < cols; ++c)
+          out[c * P + r] = cast<Acc>(src[c * sc]);
+      } else {
+        for (int64_t c = 0; c < cols; ++c)
+          out[c * P + r] = cast<Acc>(trans ? loadMatrix(v, c, row)
+                                           : loadMatrix(v, row, c));
+      }
+    }
+  }
+}
+
+} // namespace detail
 
 /// T.gemm on the host: C[m, n] (+)= op(A)[m, k] * op(B)[k, n] over the two
 /// innermost dimensions of each view, accumulated in Acc and rounded to C's
-/// type once at the end. Every product is added in k order, as a loop
-/// `acc += a[i][k] * b[k][j]` per element would; the operands are first
-/// converted to Acc in row-major scratch (once per element instead of once
-/// per product) so that the inner loop runs over contiguous j and
-/// vectorises. Reads outside a view's buffer give zero and writes there are
+/// type once at the end.
+///
+/// The order of the arithmetic is that of the loop nest
+///
+///     for i, j:  acc = clear ? 0 : Acc(C[i][j])
+///                for kk = 0 .. k-1:  acc = acc + Acc(A[i][kk]) * Acc(B[kk][j])
+///                C[i][j] = TC(acc)
+///
+/// with every product and every sum rounded to Acc (never fused), bit for
+/// bit: operands are converted to Acc once (into packed panels), and a
+/// register-blocked, vectorised micro-kernel computes kGemmRows x (two
+/// vectors) tiles of C, each element still summing its k products in k
+/// order. Reads outside a view's buffer give zero and writes there are
 /// dropped (the guards of global memory).
 template <typename Acc, typename TA, int RA, typename TB, int RB, typename TC,
           int RC>
@@ -539,24 +727,48 @@ inline void gemm(const View<TA, RA> &a, const View<TB, RB> &b,
                  bool transA, bool transB, bool clear) {
   if (m <= 0 || n <= 0)
     return;
+  k = std::max<int64_t>(k, 0);
+  const int vb = detail::gemmVectorBytes();
+  const int64_t MR = detail::kGemmRows;
+  const int64_t NR = 2 * vb / int64_t(sizeof(Acc));
   thread_local std::vector<Acc> sa, sb, sc;
-  sa.resize(size_t(m) * size_t(std::max<int64_t>(k, 0)));
-  sb.resize(size_t(std::max<int64_t>(k, 0)) * size_t(n));
-  sc.resize(size_t(m) * size_t(n));
-  for (int64_t i = 0; i < m; ++i)
-    for (int64_t kk = 0; kk < k; ++kk)
-      sa[i * k + kk] =
-          cast<Acc>(transA ? loadMatrix(a, kk, i) : loadMatrix(a, i, kk));
-  for (int64_t kk = 0; kk < k; ++kk)
-    for (int64_t j = 0; j < n; ++j)
-      sb[kk * n + j] =
-          cast<Acc>(transB ? loadMatrix(b, j, kk) : loadMatrix(b, kk, j));
-  for (int64_t i = 0; i < m; ++i)
-    for (int64_t j = 0; j < n; ++j)
-      sc[i * n + j] = clear ? Acc() : cast<Acc>(loadMatrix(c, i, j));
-  for (int64_t i = 0; i < m; ++i)
-    for (int64_t kk = 0; kk < k; ++kk)
-      axpy(&sc[i * n], sa[i * k + kk], &sb[kk * n], n);
+  sa.resize(size_t((m + MR - 1) / MR * MR * k));
+  sb.resize(size_t((n + NR - 1) / NR * NR * k));
+  detail::packPanels<Acc>(sa.data(), a, transA, m, k, MR);
+  // B's panels are of columns: pack op(B)^T, whose rows are B's columns.
+  detail::packPanels<Acc>(sb.data(), b, !transB, n, k, NR);
+
+  // C: worked on in place when it is of type Acc, inside its buffer and
+  // contiguous along rows; otherwise through row-major scratch.
+  Acc *cp;
+  int64_t ldc;
+  bool direct = false;
+  if constexpr (std::is_same_v<TC, Acc>)
+    direct = matrixInBounds(c, m, n) && c.stride[RC - 1] == 1;
+  if (direct) {
+    cp = reinterpret_cast<Acc *>(c.base + c.origin);
+    ldc = c.stride[RC - 2];
+    if (clear)
+      for (int64_t i = 0; i < m; ++i)
+        std::fill(cp + i * ldc, cp + i * ldc + n, Acc());
+  } else {
+    sc.resize(size_t(m) * size_t(n));
+    cp = sc.data();
+    ldc = n;
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t j = 0; j < n; ++j)
+        sc[i * n + j] = clear ? Acc() : cast<Acc>(loadMatrix(c, i, j));
+  }
+#ifdef TLC_CPU_GEMM_DISPATCH
+  if (vb == 64)
+    detail::gemmTiles512<Acc>(sa.data(), sb.data(), cp, ldc, m, n, k);
+  else if (vb == 32)
+    detail::gemmTiles256<Acc>(sa.data(), sb.data(), cp, ldc, m, n, k);
+  else
+#endif
+    detail::gemmTiles<Acc, 16>(sa.data(), sb.data(), cp, ldc, m, n, k);
+  if (direct)
+    return;
   for (int64_t i = 0; i < m; ++i)
     for (int64_t j = 0; j < n; ++j) {
       int64_t idx[RC] = {};

@@ -24,6 +24,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <string>
+#include <vector>
 
 namespace tlc::target {
 
@@ -36,6 +37,12 @@ struct CpuBuildOptions {
   /// Print one line per artifact (`wrote DIR/NAME.so (cached)`) here.
   llvm::raw_ostream *log = nullptr;
 };
+
+/// The host compiler flags of CPU kernels made from \p flags (the generic
+/// host flags): -O3 instead of -O2, plus -ffp-contract=off (every product
+/// and sum rounded on its own, on every host), -fno-math-errno and
+/// -fno-trapping-math (neither changes a value).
+std::vector<std::string> getCpuCompileFlags(llvm::ArrayRef<std::string> flags);
 
 /// Writes the CPU artifacts of every defined `tile.func` of \p module into
 /// \p outDir. Problems are reported as MLIR diagnostics on the module's

@@ -1,0 +1,184 @@
+//===- CppEmitterFastPath.cpp - Unchecked loops when a tile is in range ---===//
+//
+// Part of the tlc project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The fast path of T.Parallel loops: every buffer access of the body whose
+// indices are affine-like functions of the loop variables (sums,
+// differences and products of loop variables, constants and values defined
+// outside the loop; division and remainder by a positive constant) has a
+// range over the whole iteration space that C++ can compute before the
+// loop. When all those ranges lie inside their buffers, the loop runs with
+// those accesses unchecked (and GCC can vectorise it); otherwise it runs
+// with every check, as before. Both versions compute the same values: a
+// check that cannot fail changes nothing.
+//
+//===----------------------------------------------------------------------===//
+
+#include "EmitterImpl.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/Matchers.h"
+
+#include "llvm/ADT/StringExtras.h"
+
+using namespace mlir;
+using namespace tlc;
+using namespace tlc::target;
+using namespace tlc::target::detail;
+
+/// True when \p v is defined outside \p scope (so its C++ name is in scope
+/// and its value is the same in every iteration).
+static bool isInvariant(Value v, Operation *scope) {
+  Operation *owner = v.getParentBlock() ? v.getParentBlock()->getParentOp()
+                                        : nullptr;
+  if (auto r = dyn_cast<OpResult>(v))
+    owner = r.getOwner();
+  return owner && !scope->isAncestor(owner);
+}
+
+std::optional<Emitter::IndexRange>
+Emitter::indexRange(Value v, tile::ParallelOp loop,
+                    ArrayRef<std::string> extents, unsigned depth) {
+  if (depth > 8)
+    return std::nullopt;
+  if (!v.getType().isIndex() && !v.getType().isInteger(64)) {
+    // Narrower integers may wrap; only their invariant values are known.
+    if (isInvariant(v, loop) && isa<IntegerType>(v.getType()))
+      return IndexRange{"int64_t(" + expr(v) + ")", "int64_t(" + expr(v) + ")"};
+    return std::nullopt;
+  }
+  APInt c;
+  if (matchPattern(v, m_ConstantInt(&c))) {
+    std::string s = "INT64_C(" + std::to_string(c.getSExtValue()) + ")";
+    return IndexRange{s, s};
+  }
+  if (isInvariant(v, loop))
+    return IndexRange{"int64_t(" + expr(v) + ")", "int64_t(" + expr(v) + ")"};
+  for (auto [d, iv] : llvm::enumerate(loop.getInductionVars()))
+    if (v == iv)
+      return IndexRange{"INT64_C(0)", "(int64_t(" + extents[d] + ") - 1)"};
+  Operation *def = v.getDefiningOp();
+  if (!def || def->getNumOperands() == 0)
+    return std::nullopt;
+  auto sub = [&](unsigned i) {
+    return indexRange(def->getOperand(i), loop, extents, depth + 1);
+  };
+  if (isa<arith::IndexCastOp, arith::ExtSIOp>(def))
+    return sub(0);
+  if (def->getNumOperands() != 2)
+    return std::nullopt;
+  auto a = sub(0), b = sub(1);
+  if (!a || !b)
+    return std::nullopt;
+  if (isa<arith::AddIOp>(def))
+    return IndexRange{"(" + a->min + " + " + b->min + ")",
+                      "(" + a->max + " + " + b->max + ")"};
+  if (isa<arith::SubIOp>(def))
+    return IndexRange{"(" + a->min + " - " + b->max + ")",
+                      "(" + a->max + " - " + b->min + ")"};
+  if (isa<arith::MulIOp, arith::MaxSIOp, arith::MinSIOp>(def)) {
+    // Extremes of a monotone (or bilinear) function are at the corners.
+    const char *fn = isa<arith::MulIOp>(def) ? "tlc::cpu::mulRange"
+                     : isa<arith::MaxSIOp>(def) ? "tlc::cpu::maxRange"
+                                                : "tlc::cpu::minRange";
+    std::string args = a->min + ", " + a->max + ", " + b->min + ", " + b->max;
+    return IndexRange{std::string(fn) + "(false, " + args + ")",
+                      std::string(fn) + "(true, " + args + ")"};
+  }
+  // Division and remainder by a positive constant.
+  APInt divisor;
+  if (!matchPattern(def->getOperand(1), m_ConstantInt(&divisor)) ||
+      divisor.getSExtValue() <= 0)
+    return std::nullopt;
+  std::string dv = "INT64_C(" + std::to_string(divisor.getSExtValue()) + ")";
+  if (isa<arith::FloorDivSIOp>(def))
+    return IndexRange{"tlc::cpu::floorDiv(" + a->min + ", " + dv + ")",
+                      "tlc::cpu::floorDiv(" + a->max + ", " + dv + ")"};
+  if (isa<arith::DivSIOp>(def))
+    return IndexRange{"tlc::cpu::truncDiv(" + a->min + ", " + dv + ")",
+                      "tlc::cpu::truncDiv(" + a->max + ", " + dv + ")"};
+  if (isa<arith::RemSIOp>(def))
+    return IndexRange{"(" + a->min + " >= 0 ? INT64_C(0) : 1 - " + dv + ")",
+                      "(" + dv + " - 1)"};
+  return std::nullopt;
+}
+
+std::string Emitter::parallelFastCheck(tile::ParallelOp loop,
+                                       ArrayRef<std::string> extents,
+                                       llvm::DenseSet<Operation *> &fast) {
+  std::vector<std::string> checks;
+  loop.getBody().walk([&](Operation *op) {
+    Value buffer;
+    ValueRange indices;
+    if (auto l = dyn_cast<tile::LoadOp>(op)) {
+      buffer = l.getBuffer();
+      indices = l.getIndices();
+    } else if (auto s = dyn_cast<tile::StoreOp>(op)) {
+      buffer = s.getBuffer();
+      indices = s.getIndices();
+    } else {
+      return;
+    }
+    if (indices.empty() || !isInvariant(buffer, loop))
+      return;
+    std::vector<std::string> mins, maxs;
+    for (Value i : indices) {
+      auto r = indexRange(i, loop, extents, 0);
+      if (!r)
+        return;
+      mins.push_back(r->min);
+      maxs.push_back(r->max);
+    }
+    checks.push_back("tlc::cpu::spans(" + expr(buffer) + ", {" +
+                     llvm::join(mins, ", ") + "}, {" + llvm::join(maxs, ", ") +
+                     "})");
+    fast.insert(op);
+  });
+  // Each distinct check once.
+  std::sort(checks.begin(), checks.end());
+  checks.erase(std::unique(checks.begin(), checks.end()), checks.end());
+  return llvm::join(checks, " &&\n      ");
+}
+
+LogicalResult Emitter::emitParallel(tile::ParallelOp op) {
+  std::vector<std::string> exts;
+  for (OpFoldResult e : op.getMixedExtents())
+    exts.push_back(foldResult(e));
+  auto emitLoops = [&](StringRef what) -> LogicalResult {
+    comment(op, ("T.Parallel: one host loop per dimension" + what).str());
+    auto ivs = op.getInductionVars();
+    for (auto [d, iv] : llvm::enumerate(ivs)) {
+      std::string v = define(iv, "i");
+      open("for (int64_t " + v + " = 0; " + v + " < " + exts[d] + "; ++" + v +
+           ")");
+    }
+    if (failed(emitBlock(op.getBody().front())))
+      return failure();
+    currentLoc = op->getLoc();
+    closeLoops(ivs.size());
+    return success();
+  };
+  llvm::DenseSet<Operation *> fast;
+  std::string check = parallelFastCheck(op, exts, fast);
+  if (check.empty())
+    return emitLoops("");
+  // Fast path first: the accesses whose ranges were checked run unchecked.
+  open("if (" + check + ")");
+  for (Operation *f : fast)
+    unguarded.insert(f);
+  LogicalResult r = emitLoops(" (every analysed access in range: unchecked)");
+  for (Operation *f : fast)
+    unguarded.erase(f);
+  if (failed(r))
+    return failure();
+  --indent;
+  line("} else {");
+  ++indent;
+  if (failed(emitLoops(" (checked)")))
+    return failure();
+  close();
+  return success();
+}
