@@ -56,6 +56,20 @@ def main():
             "float8_e5m2": round_float8_e5m2(x),
         }
     failed = False
+    # Decoding: every binary16 bit pattern against NumPy's float16.
+    with tempfile.TemporaryDirectory() as d:
+        dst = os.path.join(d, "f16.bin")
+        subprocess.run([tool, "--decode-f16", dst], check=True)
+        have = np.fromfile(dst, dtype="<f4")
+    want = np.arange(65536, dtype=np.uint16).view(np.float16).astype(np.float32)
+    bad = ~((have.view(np.uint32) == want.view(np.uint32)) | (np.isnan(have) & np.isnan(want)))
+    if bad.any():
+        i = int(np.argmax(bad))
+        print(f"FAIL float16 decode: {int(bad.sum())} of 65536 bit patterns differ; "
+              f"first: 0x{i:04x} -> {have[i]!r}, expected {want[i]!r}")
+        failed = True
+    else:
+        print("ok   float16 decode: all 65536 bit patterns agree")
     for col, (name, want) in enumerate(expected.items()):
         have = got[:, col]
         bad = ~((have == want) | (np.isnan(have) & np.isnan(want)))

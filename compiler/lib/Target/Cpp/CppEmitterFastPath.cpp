@@ -147,8 +147,7 @@ LogicalResult Emitter::emitParallel(tile::ParallelOp op) {
   std::vector<std::string> exts;
   for (OpFoldResult e : op.getMixedExtents())
     exts.push_back(foldResult(e));
-  auto emitLoops = [&](StringRef what) -> LogicalResult {
-    comment(op, ("T.Parallel: one host loop per dimension" + what).str());
+  auto emitLoops = [&]() -> LogicalResult {
     auto ivs = op.getInductionVars();
     for (auto [d, iv] : llvm::enumerate(ivs)) {
       std::string v = define(iv, "i");
@@ -163,13 +162,18 @@ LogicalResult Emitter::emitParallel(tile::ParallelOp op) {
   };
   llvm::DenseSet<Operation *> fast;
   std::string check = parallelFastCheck(op, exts, fast);
-  if (check.empty())
-    return emitLoops("");
+  if (check.empty()) {
+    comment(op, "T.Parallel: one host loop per dimension");
+    return emitLoops();
+  }
   // Fast path first: the accesses whose ranges were checked run unchecked.
+  comment(op, "T.Parallel: one host loop per dimension; unchecked when the " +
+                  std::to_string(fast.size()) +
+                  " accesses with known index ranges are in range");
   open("if (" + check + ")");
   for (Operation *f : fast)
     unguarded.insert(f);
-  LogicalResult r = emitLoops(" (every analysed access in range: unchecked)");
+  LogicalResult r = emitLoops();
   for (Operation *f : fast)
     unguarded.erase(f);
   if (failed(r))
@@ -177,7 +181,7 @@ LogicalResult Emitter::emitParallel(tile::ParallelOp op) {
   --indent;
   line("} else {");
   ++indent;
-  if (failed(emitLoops(" (checked)")))
+  if (failed(emitLoops()))
     return failure();
   close();
   return success();

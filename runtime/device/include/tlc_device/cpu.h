@@ -120,18 +120,19 @@ inline uint16_t floatToHalfBits(float x) {
   return uint16_t(sign | (r >> 13));
 }
 
-/// The float value of binary16 bits \p h (exact).
+/// The float value of binary16 bits \p h (exact). Branch-free (selects
+/// only), so that loops converting f16 vectorise: a normal or infinite/NaN
+/// half moves its exponent and mantissa into place and rebiases (15 -> 127,
+/// twice for the all-ones exponent); a subnormal one is m * 2^-24, which
+/// int -> float conversion computes exactly.
 inline float halfBitsToFloat(uint16_t h) {
   uint32_t sign = uint32_t(h & 0x8000u) << 16;
-  uint32_t e = (h >> 10) & 0x1Fu;
+  uint32_t e = h & 0x7C00u;
   uint32_t m = h & 0x3FFu;
-  if (e == 0x1F)
-    return bitsFloat(sign | 0x7F800000u | (m << 13));
-  if (e == 0) {
-    float v = std::ldexp(float(m), -24);
-    return sign ? -v : v;
-  }
-  return bitsFloat(sign | ((e + 112) << 23) | (m << 13));
+  uint32_t normal = (uint32_t(h & 0x7FFFu) << 13) + (112u << 23);
+  normal += e == 0x7C00u ? (112u << 23) : 0u;
+  uint32_t subnormal = floatBits(float(int32_t(m)) * 0x1p-24f);
+  return bitsFloat(sign | (e == 0 ? subnormal : normal));
 }
 
 /// bfloat16 bits of \p x, round to nearest even; NaN stays a quiet NaN.

@@ -2,7 +2,8 @@
 
 // T.copy between scopes: global accesses are guarded (zero-filled reads,
 // dropped writes), on-chip ones checked; converting copies round through
-// tlc::cpu::cast; unit dimensions are dropped when pairing elements.
+// tlc::cpu::cast; unit dimensions are dropped when pairing elements. Each
+// copy runs unchecked when both views hold every index it visits.
 
 // CHECK-LABEL: extern "C" int tlc_copies(const tlc_cpu_args *args)
 // CHECK: const int64_t M = args->symbols[0];
@@ -14,13 +15,23 @@
 // CHECK:   tlc::cpu::Local<float, 2> acc_mem({32, 64});
 // CHECK:   const tlc::cpu::View<tlc::cpu::f16, 2> [[R:.*]] = tlc::cpu::region(A, {[[Y:.*]], 0}, {32, 64});
 // CHECK:   // T.copy global [32, 64] -> shared.dyn [32, 64] (global accesses guarded)  (copy.mlir:
-// CHECK:   for (int64_t [[I:.*]] = 0; [[I]] < 32; ++[[I]]) {
-// CHECK:     for (int64_t [[J:.*]] = 0; [[J]] < 64; ++[[J]]) {
-// CHECK:       tlc::cpu::storeChecked(st, "{{.*}}copy.mlir:{{[0-9]+}}:{{[0-9]+}}", A_s, {[[I]], [[J]]}, tlc::cpu::load([[R]], {[[I]], [[J]]}));
+// The fast path: both views hold the whole box, so no access is checked.
+// CHECK:   if (tlc::cpu::covers([[R]], {int64_t(32), int64_t(64)}) && tlc::cpu::covers(A_s, {int64_t(32), int64_t(64)})) {
+// CHECK:     for (int64_t [[I:.*]] = 0; [[I]] < 32; ++[[I]]) {
+// CHECK:       for (int64_t [[J:.*]] = 0; [[J]] < 64; ++[[J]]) {
+// CHECK-NEXT:    A_s.at({[[I]], [[J]]}) = [[R]].at({[[I]], [[J]]});
+// CHECK:   } else {
+// CHECK:     for (int64_t [[I2:.*]] = 0; [[I2]] < 32; ++[[I2]]) {
+// CHECK:       for (int64_t [[J2:.*]] = 0; [[J2]] < 64; ++[[J2]]) {
+// CHECK-NEXT:    tlc::cpu::storeChecked(st, "{{.*}}copy.mlir:{{[0-9]+}}:{{[0-9]+}}", A_s, {[[I2]], [[J2]]}, tlc::cpu::load([[R]], {[[I2]], [[J2]]}));
+// CHECK:   {{.*}}.at({{{.*}}}) = tlc::cpu::cast<tlc::cpu::f16>(acc.at({{{.*}}}));
 // CHECK:   tlc::cpu::store({{.*}}, {{{.*}}}, tlc::cpu::cast<tlc::cpu::f16>(tlc::cpu::loadChecked(st, {{.*}}, acc, {{{.*}}})));
 // CHECK:   // T.copy shared.dyn [1, 64] -> local.fragment [64]
-// CHECK:   for (int64_t [[K:.*]] = 0; [[K]] < 64; ++[[K]]) {
-// CHECK:     tlc::cpu::storeChecked(st, {{.*}}, row, {[[K]]}, tlc::cpu::cast<float>(tlc::cpu::loadChecked(st, {{.*}}, {{.*}}, {0, [[K]]})));
+// CHECK:   if (tlc::cpu::covers({{.*}}, {1, int64_t(64)}) && tlc::cpu::covers(row, {int64_t(64)})) {
+// CHECK:     row.at({[[K:.*]]}) = tlc::cpu::cast<float>({{.*}}.at({0, [[K]]}));
+// CHECK:   } else {
+// CHECK:   for (int64_t [[K2:.*]] = 0; [[K2]] < 64; ++[[K2]]) {
+// CHECK:     tlc::cpu::storeChecked(st, {{.*}}, row, {[[K2]]}, tlc::cpu::cast<float>(tlc::cpu::loadChecked(st, {{.*}}, {{.*}}, {0, [[K2]]})));
 tile.func @copies(%A: !tile.buffer<[M, 64], f16, global> loc("A"),
                   %C: !tile.buffer<[M, 64], f16, global> loc("C"))
     symbols(M: dynamic) {

@@ -1,12 +1,17 @@
 // RUN: tlc-translate --tile-to-cpp %s | FileCheck %s
 
-// T.reduce_*, T.cumsum and T.fill/T.clear.
+// T.reduce_*, T.cumsum and T.fill/T.clear: each first as a version without
+// checks, taken when the views hold every index visited, then checked.
 
 // CHECK-LABEL: extern "C" int tlc_reductions(
 // CHECK: // T.fill
 // CHECK: const float [[F:.*]] = -std::numeric_limits<float>::infinity();
 // CHECK: tlc::cpu::storeChecked(st, {{.*}}, mx, {{{.*}}}, [[F]]);
 // CHECK: // T.reduce_max over dimension 1, accumulate into dst, in float
+// CHECK-NEXT: if (tlc::cpu::covers(s, {int64_t(64), int64_t(128)}) && tlc::cpu::covers(mx, {int64_t(64)})) {
+// CHECK:        acc = std::max<float>(acc, tlc::cpu::cast<float>(s.at({{{.*}}, r})));
+// CHECK:        acc = std::max<float>(tlc::cpu::cast<float>(mx.at({{{.*}}})), acc);
+// CHECK:      } else {
 // CHECK: float [[A:acc[_0-9]*]] = -std::numeric_limits<float>::infinity();
 // CHECK: [[A]] = std::max<float>([[A]], tlc::cpu::cast<float>(tlc::cpu::loadChecked(st, {{.*}}, s, {{{.*}}})));
 // CHECK: [[A]] = std::max<float>(tlc::cpu::cast<float>(tlc::cpu::loadChecked(st, {{.*}}, mx, {{{.*}}})), [[A]]);
