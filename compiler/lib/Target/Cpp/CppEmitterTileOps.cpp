@@ -66,7 +66,7 @@ void Emitter::emitWithFastPath(llvm::StringRef check,
 LogicalResult Emitter::emitPairedLoops(
     Operation *op, Value a, Value b,
     function_ref<void(ArrayRef<std::string>, ArrayRef<std::string>)> body,
-    bool withFastPath) {
+    bool withFastPath, RowBody rowBody) {
   auto ta = cast<tile::BufferType>(a.getType());
   auto tb = cast<tile::BufferType>(b.getType());
   SmallVector<unsigned> keepA, keepB;
@@ -99,6 +99,18 @@ LogicalResult Emitter::emitPairedLoops(
     std::string check =
         withFastPath ? coversCheck({{a, boxA}, {b, boxB}}) : std::string();
     emitWithFastPath(check, [&] {
+      if (fastVersion && rowBody && !exts.empty()) {
+        // The innermost dimension as one call on a row.
+        std::vector<std::string> vars =
+            openLoops(ArrayRef(exts).drop_back(), "i");
+        for (size_t k = 0; k < vars.size(); ++k) {
+          idxA[keepA[k]] = vars[k];
+          idxB[keepB[k]] = vars[k];
+        }
+        rowBody(idxA, idxB, keepA.back(), keepB.back(), exts.back());
+        closeLoops(vars.size());
+        return;
+      }
       std::vector<std::string> vars = openLoops(exts, "i");
       for (size_t k = 0; k < vars.size(); ++k) {
         idxA[keepA[k]] = vars[k];
@@ -171,7 +183,15 @@ LogicalResult Emitter::emitCopy(tile::CopyOp op) {
           v = "tlc::cpu::cast<" + *dstStorage + ">(" + v + ")";
         line(storeStmt(op.getDst(), dst, v, op, fastGuard(op.getDst())));
       },
-      /*withFastPath=*/true);
+      /*withFastPath=*/true,
+      [&](ArrayRef<std::string> src, ArrayRef<std::string> dst, unsigned dimSrc,
+          unsigned dimDst, StringRef n) {
+        std::string s = expr(op.getSrc()), d = expr(op.getDst());
+        line("tlc::cpu::copyRow(&" + d + ".at({" + llvm::join(dst, ", ") +
+             "}), " + d + ".stride[" + std::to_string(dimDst) + "], &" + s +
+             ".at({" + llvm::join(src, ", ") + "}), " + s + ".stride[" +
+             std::to_string(dimSrc) + "], int64_t(" + n + "));");
+      });
 }
 
 LogicalResult Emitter::emitFill(Operation *op, Value dst,

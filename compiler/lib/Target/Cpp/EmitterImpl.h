@@ -171,14 +171,21 @@ public:
   /// Emits loops that pair the elements of \p a and \p b the way T.copy
   /// does (shapes equal once unit dimensions are dropped); \p body gets the
   /// index lists of a and b.
+  /// Emits the innermost dimension of paired loops at once: gets the index
+  /// lists (0 in that dimension), the dimension of a and of b, and its
+  /// extent.
+  using RowBody = llvm::function_ref<void(
+      llvm::ArrayRef<std::string>, llvm::ArrayRef<std::string>, unsigned,
+      unsigned, llvm::StringRef)>;
   /// With \p withFastPath, a first version of the loops runs when both
-  /// views hold every index visited (see emitWithFastPath).
+  /// views hold every index visited (see emitWithFastPath); in it,
+  /// \p rowBody (when given) replaces the innermost loop.
   mlir::LogicalResult emitPairedLoops(
       mlir::Operation *op, mlir::Value a, mlir::Value b,
       llvm::function_ref<void(llvm::ArrayRef<std::string>,
                               llvm::ArrayRef<std::string>)>
           body,
-      bool withFastPath = false);
+      bool withFastPath = false, RowBody rowBody = nullptr);
   /// `tlc::cpu::covers(V, {box}) && ...` for each (view, box of extents).
   std::string coversCheck(
       llvm::ArrayRef<std::pair<mlir::Value, std::vector<std::string>>> boxes);

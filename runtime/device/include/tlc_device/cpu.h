@@ -502,6 +502,27 @@ inline bool covers(const View<T, R> &v, const int64_t (&ext)[R]) {
   return spans(v, min, max);
 }
 
+/// dst[j * dstStride] = To(src[j * srcStride]) for j < n: the innermost
+/// loop of an unchecked T.copy. Contiguous rows of one type are copied as
+/// bytes; contiguous converting rows run as a plain loop GCC vectorises.
+template <typename To, typename From>
+inline void copyRow(To *dst, int64_t dstStride, const From *src,
+                    int64_t srcStride, int64_t n) {
+  if (n <= 0)
+    return;
+  if (dstStride == 1 && srcStride == 1) {
+    if constexpr (std::is_same_v<To, From>) {
+      std::memmove(dst, src, size_t(n) * sizeof(To));
+    } else {
+      for (int64_t j = 0; j < n; ++j)
+        dst[j] = cast<To>(src[j]);
+    }
+    return;
+  }
+  for (int64_t j = 0; j < n; ++j)
+    dst[j * dstStride] = cast<To>(src[j * srcStride]);
+}
+
 /// The least (\p greatest false) or the greatest value of x * y, x max y
 /// or x min y for x in [a0, a1] and y in [b0, b1] (at the corners).
 inline int64_t mulRange(bool greatest, int64_t a0, int64_t a1, int64_t b0,
@@ -683,6 +704,22 @@ inline void packPanels(Acc *dst, const View<T, R> &v, bool trans, int64_t rows,
   int64_t sr = v.stride[R - 2], sc = v.stride[R - 1];
   if (trans)
     std::swap(sr, sc);
+  if (inside && sr == 1) {
+    // Rows adjacent in memory (B in its usual layout): read and write
+    // contiguously, P rows at a time.
+    for (int64_t p = 0; p < panels; ++p) {
+      Acc *out = dst + p * cols * P;
+      int64_t n = std::min<int64_t>(P, rows - p * P);
+      for (int64_t c = 0; c < cols; ++c) {
+        const T *src = base + p * P + c * sc;
+        for (int64_t r = 0; r < n; ++r)
+          out[c * P + r] = cast<Acc>(src[r]);
+        for (int64_t r = n; r < P; ++r)
+          out[c * P + r] = Acc();
+      }
+    }
+    return;
+  }
   for (int64_t p = 0; p < panels; ++p) {
     Acc *out = dst + p * cols * P;
     for (int64_t r = 0; r < P; ++r) {

@@ -17,18 +17,18 @@
 // CHECK:   // T.copy global [32, 64] -> shared.dyn [32, 64] (global accesses guarded)  (copy.mlir:
 // The fast path: both views hold the whole box, so no access is checked.
 // CHECK:   if (tlc::cpu::covers([[R]], {int64_t(32), int64_t(64)}) && tlc::cpu::covers(A_s, {int64_t(32), int64_t(64)})) {
+// Its innermost dimension is one tlc::cpu::copyRow per row.
 // CHECK:     for (int64_t [[I:.*]] = 0; [[I]] < 32; ++[[I]]) {
-// CHECK:       for (int64_t [[J:.*]] = 0; [[J]] < 64; ++[[J]]) {
-// CHECK-NEXT:    A_s.at({[[I]], [[J]]}) = [[R]].at({[[I]], [[J]]});
+// CHECK-NEXT:  tlc::cpu::copyRow(&A_s.at({[[I]], 0}), A_s.stride[1], &[[R]].at({[[I]], 0}), [[R]].stride[1], int64_t(64));
 // CHECK:   } else {
 // CHECK:     for (int64_t [[I2:.*]] = 0; [[I2]] < 32; ++[[I2]]) {
 // CHECK:       for (int64_t [[J2:.*]] = 0; [[J2]] < 64; ++[[J2]]) {
 // CHECK-NEXT:    tlc::cpu::storeChecked(st, "{{.*}}copy.mlir:{{[0-9]+}}:{{[0-9]+}}", A_s, {[[I2]], [[J2]]}, tlc::cpu::load([[R]], {[[I2]], [[J2]]}));
-// CHECK:   {{.*}}.at({{{.*}}}) = tlc::cpu::cast<tlc::cpu::f16>(acc.at({{{.*}}}));
+// CHECK:   tlc::cpu::copyRow(&{{.*}}.at({{{.*}}, 0}), {{.*}}.stride[1], &acc.at({{{.*}}, 0}), acc.stride[1], int64_t(64));
 // CHECK:   tlc::cpu::store({{.*}}, {{{.*}}}, tlc::cpu::cast<tlc::cpu::f16>(tlc::cpu::loadChecked(st, {{.*}}, acc, {{{.*}}})));
 // CHECK:   // T.copy shared.dyn [1, 64] -> local.fragment [64]
 // CHECK:   if (tlc::cpu::covers({{.*}}, {1, int64_t(64)}) && tlc::cpu::covers(row, {int64_t(64)})) {
-// CHECK:     row.at({[[K:.*]]}) = tlc::cpu::cast<float>({{.*}}.at({0, [[K]]}));
+// CHECK:     tlc::cpu::copyRow(&row.at({0}), row.stride[0], &{{.*}}.at({0, 0}), {{.*}}.stride[1], int64_t(64));
 // CHECK:   } else {
 // CHECK:   for (int64_t [[K2:.*]] = 0; [[K2]] < 64; ++[[K2]]) {
 // CHECK:     tlc::cpu::storeChecked(st, {{.*}}, row, {[[K2]]}, tlc::cpu::cast<float>(tlc::cpu::loadChecked(st, {{.*}}, {{.*}}, {0, [[K2]]})));
