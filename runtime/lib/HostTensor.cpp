@@ -12,9 +12,12 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <thread>
+#include <vector>
 
 using namespace tlc::runtime;
 
@@ -54,26 +57,48 @@ struct SplitMix64 {
 } // namespace
 
 void HostTensor::fillRandom(uint64_t seed, uint64_t stream) {
-  SplitMix64 rng{seed * 0x100000001B3ull + stream * 0x9E3779B97F4A7C15ull};
-  int64_t n = numElements();
-  for (int64_t i = 0; i < n; ++i) {
-    double v;
-    switch (dtype.cls) {
-    case DTypeClass::Float:
-      v = float(rng.normal());
-      break;
-    case DTypeClass::SignedInt:
-      v = std::round(4.0 * rng.normal());
-      break;
-    case DTypeClass::UnsignedInt:
-      v = double(rng.next() % 256);
-      break;
-    case DTypeClass::Bool:
-      v = double(rng.next() & 1);
-      break;
+  const uint64_t start = seed * 0x100000001B3ull + stream * 0x9E3779B97F4A7C15ull;
+  // Element i draws `draws` numbers starting with the generator's
+  // (i * draws)-th, and SplitMix64 can start anywhere in its sequence, so
+  // chunks fill in parallel with exactly the values of one sequential pass.
+  const uint64_t draws =
+      dtype.cls == DTypeClass::Float || dtype.cls == DTypeClass::SignedInt ? 2
+                                                                            : 1;
+  const int64_t n = numElements();
+  auto fill = [&](int64_t begin, int64_t end) {
+    SplitMix64 rng{start + uint64_t(begin) * draws * 0x9E3779B97F4A7C15ull};
+    for (int64_t i = begin; i < end; ++i) {
+      double v;
+      switch (dtype.cls) {
+      case DTypeClass::Float:
+        v = float(rng.normal());
+        break;
+      case DTypeClass::SignedInt:
+        v = std::round(4.0 * rng.normal());
+        break;
+      case DTypeClass::UnsignedInt:
+        v = double(rng.next() % 256);
+        break;
+      case DTypeClass::Bool:
+        v = double(rng.next() & 1);
+        break;
+      }
+      set(i, v);
     }
-    set(i, v);
+  };
+  const int64_t chunk = int64_t(1) << 20;
+  int64_t workers = std::min<int64_t>(
+      (n + chunk - 1) / chunk, std::max(1u, std::thread::hardware_concurrency()));
+  if (workers <= 1) {
+    fill(0, n);
+    return;
   }
+  std::vector<std::thread> pool;
+  int64_t per = (n + workers - 1) / workers;
+  for (int64_t w = 0; w < workers; ++w)
+    pool.emplace_back(fill, w * per, std::min(n, (w + 1) * per));
+  for (std::thread &t : pool)
+    t.join();
 }
 
 void HostTensor::poison() {

@@ -131,6 +131,10 @@ public:
   mlir::LogicalResult emitKernel(tile::KernelOp op);
   mlir::LogicalResult emitAlloc(tile::AllocOp op);
   mlir::LogicalResult emitScalar(mlir::Operation *op);
+  /// tile.intrinsic: the primitives that are no-ops on the CPU (GPU
+  /// scheduling hints and completion waits); an error naming the callee for
+  /// the others.
+  mlir::LogicalResult emitIntrinsic(tile::IntrinsicOp op);
 
   // CppEmitterFastPath.cpp
   /// C++ expressions of the least and the greatest value of an index.
