@@ -79,6 +79,20 @@ Emitter::indexRange(Value v, tile::ParallelOp loop,
   if (isa<arith::SubIOp>(def))
     return IndexRange{"(" + a->min + " - " + b->max + ")",
                       "(" + a->max + " - " + b->min + ")"};
+  APInt factor;
+  if (isa<arith::MulIOp>(def) &&
+      (matchPattern(def->getOperand(1), m_ConstantInt(&factor)) ||
+       matchPattern(def->getOperand(0), m_ConstantInt(&factor)))) {
+    // Scaling by a constant: the ends scale (and swap when it is negative).
+    APInt unused;
+    bool rhs = matchPattern(def->getOperand(1), m_ConstantInt(&unused));
+    const IndexRange &x = rhs ? *a : *b;
+    int64_t f = factor.getSExtValue();
+    std::string fs = "INT64_C(" + std::to_string(f) + ")";
+    std::string lo = "(" + x.min + " * " + fs + ")",
+                hi = "(" + x.max + " * " + fs + ")";
+    return f >= 0 ? IndexRange{lo, hi} : IndexRange{hi, lo};
+  }
   if (isa<arith::MulIOp, arith::MaxSIOp, arith::MinSIOp>(def)) {
     // Extremes of a monotone (or bilinear) function are at the corners.
     const char *fn = isa<arith::MulIOp>(def) ? "tlc::cpu::mulRange"
@@ -106,9 +120,9 @@ Emitter::indexRange(Value v, tile::ParallelOp loop,
   return std::nullopt;
 }
 
-std::string Emitter::parallelFastCheck(tile::ParallelOp loop,
-                                       ArrayRef<std::string> extents,
-                                       llvm::DenseSet<Operation *> &fast) {
+std::vector<std::string>
+Emitter::parallelFastCheck(tile::ParallelOp loop, ArrayRef<std::string> extents,
+                           llvm::DenseSet<Operation *> &fast) {
   std::vector<std::string> checks;
   loop.getBody().walk([&](Operation *op) {
     Value buffer;
@@ -140,7 +154,7 @@ std::string Emitter::parallelFastCheck(tile::ParallelOp loop,
   // Each distinct check once.
   std::sort(checks.begin(), checks.end());
   checks.erase(std::unique(checks.begin(), checks.end()), checks.end());
-  return llvm::join(checks, " &&\n      ");
+  return checks;
 }
 
 LogicalResult Emitter::emitParallel(tile::ParallelOp op) {
@@ -161,8 +175,8 @@ LogicalResult Emitter::emitParallel(tile::ParallelOp op) {
     return success();
   };
   llvm::DenseSet<Operation *> fast;
-  std::string check = parallelFastCheck(op, exts, fast);
-  if (check.empty()) {
+  std::vector<std::string> checks = parallelFastCheck(op, exts, fast);
+  if (checks.empty()) {
     comment(op, "T.Parallel: one host loop per dimension");
     return emitLoops();
   }
@@ -170,7 +184,10 @@ LogicalResult Emitter::emitParallel(tile::ParallelOp op) {
   comment(op, "T.Parallel: one host loop per dimension; unchecked when the " +
                   std::to_string(fast.size()) +
                   " accesses with known index ranges are in range");
-  open("if (" + check + ")");
+  // One line per check (the source map counts lines).
+  for (size_t c = 0; c + 1 < checks.size(); ++c)
+    line((c ? "    " : "if (") + checks[c] + " &&");
+  open((checks.size() > 1 ? "    " : "if (") + checks.back() + ")");
   for (Operation *f : fast)
     unguarded.insert(f);
   LogicalResult r = emitLoops();

@@ -148,10 +148,10 @@ public:
   std::optional<IndexRange> indexRange(mlir::Value v, tile::ParallelOp loop,
                                        llvm::ArrayRef<std::string> extents,
                                        unsigned depth);
-  /// The condition (C++) under which the accesses of \p loop's body that
-  /// it puts into \p fast are all in range of their buffers; empty when
-  /// there is none.
-  std::string parallelFastCheck(tile::ParallelOp loop,
+  /// The conditions (C++, all to hold) under which the accesses of
+  /// \p loop's body that it puts into \p fast are all in range of their
+  /// buffers; empty when there is none.
+  std::vector<std::string> parallelFastCheck(tile::ParallelOp loop,
                                 llvm::ArrayRef<std::string> extents,
                                 llvm::DenseSet<mlir::Operation *> &fast);
   /// T.Parallel: the loops, preceded by a version without the checks that
