@@ -57,13 +57,14 @@ struct SplitMix64 {
 } // namespace
 
 void HostTensor::fillRandom(uint64_t seed, uint64_t stream) {
-  const uint64_t start = seed * 0x100000001B3ull + stream * 0x9E3779B97F4A7C15ull;
+  const uint64_t start =
+      seed * 0x100000001B3ull + stream * 0x9E3779B97F4A7C15ull;
   // Element i draws `draws` numbers starting with the generator's
   // (i * draws)-th, and SplitMix64 can start anywhere in its sequence, so
   // chunks fill in parallel with exactly the values of one sequential pass.
   const uint64_t draws =
       dtype.cls == DTypeClass::Float || dtype.cls == DTypeClass::SignedInt ? 2
-                                                                            : 1;
+                                                                           : 1;
   const int64_t n = numElements();
   auto fill = [&](int64_t begin, int64_t end) {
     SplitMix64 rng{start + uint64_t(begin) * draws * 0x9E3779B97F4A7C15ull};
@@ -87,8 +88,9 @@ void HostTensor::fillRandom(uint64_t seed, uint64_t stream) {
     }
   };
   const int64_t chunk = int64_t(1) << 20;
-  int64_t workers = std::min<int64_t>(
-      (n + chunk - 1) / chunk, std::max(1u, std::thread::hardware_concurrency()));
+  int64_t workers =
+      std::min<int64_t>((n + chunk - 1) / chunk,
+                        std::max(1u, std::thread::hardware_concurrency()));
   if (workers <= 1) {
     fill(0, n);
     return;

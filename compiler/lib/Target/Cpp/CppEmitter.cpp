@@ -555,7 +555,8 @@ LogicalResult Emitter::emitOp(Operation *op) {
         return failure();
       v = "tlc::cpu::cast<" + *st + ">(" + v + ")";
     }
-    line(storeStmt(s.getBuffer(), idx, v, op, guardOfAccess(op, s.getBuffer())));
+    line(
+        storeStmt(s.getBuffer(), idx, v, op, guardOfAccess(op, s.getBuffer())));
     return success();
   }
   if (auto p = dyn_cast<tile::ParallelOp>(op))
@@ -702,16 +703,22 @@ LogicalResult Emitter::emitOp(Operation *op) {
 /// and kernels run one after the other, so each of them is already
 /// satisfied there.
 static bool isCpuNoOpIntrinsic(StringRef callee) {
-  static const char *const names[] = {
-      "T.set_max_nreg",           "T.no_set_max_nreg",
-      "T.inc_max_nreg",           "T.dec_max_nreg",
-      "T.disable_warp_group_reg_alloc",
-      "T.pdl_trigger",            "T.pdl_sync",
-      "T.warpgroup_arrive",       "T.warpgroup_commit_batch",
-      "T.warpgroup_wait",         "T.wait_wgmma",
-      "T.tma_store_arrive",       "T.tma_store_wait",
-      "T.fence_proxy_async",      "T.tcgen05_before_thread_sync",
-      "T.tcgen05_after_thread_sync"};
+  static const char *const names[] = {"T.set_max_nreg",
+                                      "T.no_set_max_nreg",
+                                      "T.inc_max_nreg",
+                                      "T.dec_max_nreg",
+                                      "T.disable_warp_group_reg_alloc",
+                                      "T.pdl_trigger",
+                                      "T.pdl_sync",
+                                      "T.warpgroup_arrive",
+                                      "T.warpgroup_commit_batch",
+                                      "T.warpgroup_wait",
+                                      "T.wait_wgmma",
+                                      "T.tma_store_arrive",
+                                      "T.tma_store_wait",
+                                      "T.fence_proxy_async",
+                                      "T.tcgen05_before_thread_sync",
+                                      "T.tcgen05_after_thread_sync"};
   for (const char *n : names)
     if (callee == n)
       return true;

@@ -32,8 +32,8 @@ using namespace tlc::target::detail;
 /// True when \p v is defined outside \p scope (so its C++ name is in scope
 /// and its value is the same in every iteration).
 static bool isInvariant(Value v, Operation *scope) {
-  Operation *owner = v.getParentBlock() ? v.getParentBlock()->getParentOp()
-                                        : nullptr;
+  Operation *owner =
+      v.getParentBlock() ? v.getParentBlock()->getParentOp() : nullptr;
   if (auto r = dyn_cast<OpResult>(v))
     owner = r.getOwner();
   return owner && !scope->isAncestor(owner);
@@ -95,7 +95,7 @@ Emitter::indexRange(Value v, tile::ParallelOp loop,
   }
   if (isa<arith::MulIOp, arith::MaxSIOp, arith::MinSIOp>(def)) {
     // Extremes of a monotone (or bilinear) function are at the corners.
-    const char *fn = isa<arith::MulIOp>(def) ? "tlc::cpu::mulRange"
+    const char *fn = isa<arith::MulIOp>(def)    ? "tlc::cpu::mulRange"
                      : isa<arith::MaxSIOp>(def) ? "tlc::cpu::maxRange"
                                                 : "tlc::cpu::minRange";
     std::string args = a->min + ", " + a->max + ", " + b->min + ", " + b->max;

@@ -37,7 +37,8 @@ static Type getAccumulatorType(Type t) {
   return tile::getElementValueType(t);
 }
 
-std::string Emitter::coversCheck(ArrayRef<std::pair<Value, std::vector<std::string>>> boxes) {
+std::string Emitter::coversCheck(
+    ArrayRef<std::pair<Value, std::vector<std::string>>> boxes) {
   std::vector<std::string> checks;
   for (const auto &[view, box] : boxes)
     checks.push_back("tlc::cpu::covers(" + expr(view) + ", {" +

@@ -35,8 +35,8 @@ tlc::target::getCpuCompileFlags(llvm::ArrayRef<std::string> flags) {
   // rounds every product and every sum, whatever the host's instruction
   // set), and only errno and floating-point exception flags, which kernels
   // cannot observe, are given up.
-  for (const char *f : {"-ffp-contract=off", "-fno-math-errno",
-                        "-fno-trapping-math"})
+  for (const char *f :
+       {"-ffp-contract=off", "-fno-math-errno", "-fno-trapping-math"})
     out.push_back(f);
   return out;
 }
@@ -60,8 +60,8 @@ LogicalResult tlc::target::buildCpuArtifacts(ModuleOp module,
         bundle.manifest.sourceMap = kernel->sourceMap;
         bundle.source = std::move(kernel->source);
         bundle.extraFiles.push_back({"tlc_cpu.h", getCpuDeviceHeader().str()});
-        if (failed(writeKernelArtifact(func, bundle, outDir, compile,
-                                       "CPU", options.log)))
+        if (failed(writeKernelArtifact(func, bundle, outDir, compile, "CPU",
+                                       options.log)))
           return WalkResult::skip();
         return WalkResult::advance();
       });

@@ -151,9 +151,9 @@ public:
   /// The conditions (C++, all to hold) under which the accesses of
   /// \p loop's body that it puts into \p fast are all in range of their
   /// buffers; empty when there is none.
-  std::vector<std::string> parallelFastCheck(tile::ParallelOp loop,
-                                llvm::ArrayRef<std::string> extents,
-                                llvm::DenseSet<mlir::Operation *> &fast);
+  std::vector<std::string>
+  parallelFastCheck(tile::ParallelOp loop, llvm::ArrayRef<std::string> extents,
+                    llvm::DenseSet<mlir::Operation *> &fast);
   /// T.Parallel: the loops, preceded by a version without the checks that
   /// parallelFastCheck proves cannot fail.
   mlir::LogicalResult emitParallel(tile::ParallelOp op);
@@ -178,18 +178,18 @@ public:
   /// Emits the innermost dimension of paired loops at once: gets the index
   /// lists (0 in that dimension), the dimension of a and of b, and its
   /// extent.
-  using RowBody = llvm::function_ref<void(
-      llvm::ArrayRef<std::string>, llvm::ArrayRef<std::string>, unsigned,
-      unsigned, llvm::StringRef)>;
+  using RowBody = llvm::function_ref<void(llvm::ArrayRef<std::string>,
+                                          llvm::ArrayRef<std::string>, unsigned,
+                                          unsigned, llvm::StringRef)>;
   /// With \p withFastPath, a first version of the loops runs when both
   /// views hold every index visited (see emitWithFastPath); in it,
   /// \p rowBody (when given) replaces the innermost loop.
-  mlir::LogicalResult emitPairedLoops(
-      mlir::Operation *op, mlir::Value a, mlir::Value b,
-      llvm::function_ref<void(llvm::ArrayRef<std::string>,
-                              llvm::ArrayRef<std::string>)>
-          body,
-      bool withFastPath = false, RowBody rowBody = nullptr);
+  mlir::LogicalResult
+  emitPairedLoops(mlir::Operation *op, mlir::Value a, mlir::Value b,
+                  llvm::function_ref<void(llvm::ArrayRef<std::string>,
+                                          llvm::ArrayRef<std::string>)>
+                      body,
+                  bool withFastPath = false, RowBody rowBody = nullptr);
   /// `tlc::cpu::covers(V, {box}) && ...` for each (view, box of extents).
   std::string coversCheck(
       llvm::ArrayRef<std::pair<mlir::Value, std::vector<std::string>>> boxes);

@@ -17,6 +17,10 @@
 //    are in bounds: out-of-range reads of global memory give zero, writes
 //    are dropped (TileLang's guards); out-of-range accesses to on-chip
 //    buffers are reported as errors with the source location;
+//  * the range tests of the generated code's unchecked fast paths
+//    (`spans`, `covers`) and their row copy (`copyRow`);
+//  * `gemm`: packed operands and a register-blocked, vectorised
+//    micro-kernel that keeps the loop nest's per-element k order;
 //  * atomics, integer helpers with Python semantics, the block scheduler.
 //
 // It is also included by the runtime (storage conversions for `--save`)
@@ -625,7 +629,8 @@ gemmTiles(const Acc *__restrict pa, const Acc *__restrict pb, Acc *__restrict c,
       } else {
         for (int r = 0; r < MR; ++r)
           for (int j = 0; j < NR; ++j)
-            edge[r][j] = (r < mr && j < nr) ? c[(i0 + r) * ldc + j0 + j] : Acc();
+            edge[r][j] =
+                (r < mr && j < nr) ? c[(i0 + r) * ldc + j0 + j] : Acc();
         for (int r = 0; r < MR; ++r) {
           __builtin_memcpy(&acc[r][0], &edge[r][0], VB);
           __builtin_memcpy(&acc[r][1], &edge[r][L], VB);
@@ -698,8 +703,8 @@ template <typename Acc, typename T, int R>
 inline void packPanels(Acc *dst, const View<T, R> &v, bool trans, int64_t rows,
                        int64_t cols, int64_t P) {
   int64_t panels = (rows + P - 1) / P;
-  bool inside = trans ? matrixInBounds(v, cols, rows)
-                      : matrixInBounds(v, rows, cols);
+  bool inside =
+      trans ? matrixInBounds(v, cols, rows) : matrixInBounds(v, rows, cols);
   const T *base = v.base + v.origin;
   int64_t sr = v.stride[R - 2], sc = v.stride[R - 1];
   if (trans)
@@ -733,8 +738,8 @@ inline void packPanels(Acc *dst, const View<T, R> &v, bool trans, int64_t rows,
           out[c * P + r] = cast<Acc>(src[c * sc]);
       } else {
         for (int64_t c = 0; c < cols; ++c)
-          out[c * P + r] = cast<Acc>(trans ? loadMatrix(v, c, row)
-                                           : loadMatrix(v, row, c));
+          out[c * P + r] =
+              cast<Acc>(trans ? loadMatrix(v, c, row) : loadMatrix(v, row, c));
       }
     }
   }
