@@ -150,6 +150,12 @@ static std::vector<int64_t> rootCoord(ArrayRef<unsigned> dims,
   return c;
 }
 
+/// The most threads of a block on any target.
+static constexpr int64_t kMaxBlockThreads = 1024;
+/// The largest copy whose accesses are enumerated (a 4 MiB f32 tile; shared
+/// memory holds at most 228 KiB).
+static constexpr int64_t kMaxEnumeratedElements = int64_t(1) << 20;
+
 /// T.copy between global (or shared) memory and shared memory: chunk
 /// q = round * threads + tid of `vec` elements, row-major over the copy's
 /// extents (CUDAEmitterTileOps: emitCopy).
@@ -182,6 +188,10 @@ static void planMemoryCopy(CopyOp op, int64_t threads,
   bool canVector =
       sameType && vec > 1 && (vecBytes == 4 || vecBytes == 8 || vecBytes == 16);
   int64_t chunks = numel / vec;
+  // A tile this large does not fit shared memory (an error of its own);
+  // its accesses are not enumerated.
+  if (numel <= 0 || numel > kMaxEnumeratedElements)
+    return;
   int64_t rounds = (chunks + threads - 1) / threads;
   int64_t warps = (threads + 31) / 32;
   bool pipelined = op->getParentOfType<PipelinedOp>() != nullptr;
@@ -391,7 +401,9 @@ std::vector<BankConflict> tlc::tile::findBankConflicts(KernelOp kernel,
                                                        bool mmaSync) {
   std::vector<BankConflict> result;
   std::optional<int64_t> threads = kernel.getStaticNumThreads();
-  if (!threads || *threads <= 0)
+  // Past the 1,024 threads of a block no target generates the kernel, so
+  // there are no accesses to analyse (and enumerating them would not end).
+  if (!threads || *threads <= 0 || *threads > kMaxBlockThreads)
     return result;
   std::vector<AccessPlan> plans;
   kernel.walk([&](Operation *op) {
