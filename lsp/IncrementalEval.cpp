@@ -187,8 +187,13 @@ tlc::lsp::evaluateFile(const syntax::SyntaxTree &tree,
       eval::EvalOptions sliceOptions = options;
       sliceOptions.statements = slice.statements;
       sliceOptions.fileNames = sliced.names;
+      // The time budget is the evaluator's, as in a whole evaluation:
+      // layout inference and the checks after it are not counted.
       auto start = std::chrono::steady_clock::now();
       eval::FileAnalysis a = eval::analyzeFile(tree, context, sliceOptions);
+      double evalSeconds = std::chrono::duration<double>(
+                               std::chrono::steady_clock::now() - start)
+                               .count();
       driver::LayoutStats stats = driver::inferLayouts(
           a, tree, options.target.name, &layoutCache, cancelled);
       if (!(cancelled && cancelled()))
@@ -218,9 +223,7 @@ tlc::lsp::evaluateFile(const syntax::SyntaxTree &tree,
       fresh->layouts = std::move(views);
       fresh->steps = a.steps;
       fresh->bytes = a.bytesAllocated;
-      fresh->seconds = std::chrono::duration<double>(
-                           std::chrono::steady_clock::now() - start)
-                           .count();
+      fresh->seconds = evalSeconds;
       fresh->layoutInstances = stats.inferred + stats.reused;
       // Kept only if every result can be moved with its statements.
       Relocation same{ranges, ranges};
