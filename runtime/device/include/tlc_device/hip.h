@@ -23,6 +23,12 @@
 #include "tlc_device/hip/memory.h"
 #include "tlc_device/hip/mfma.h"
 #include "tlc_device/hip/reduce.h"
-#include "tlc_device/hip/swizzle.h"
+#include "tlc_device/swizzle.h"
+
+namespace tlc {
+namespace hip {
+using ::tlc::swizzledIndex;
+} // namespace hip
+} // namespace tlc
 
 #endif // TLC_DEVICE_HIP_H

@@ -5,11 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// The shared-memory layout of tensor-core operand tiles of 16-bit elements:
-// row-major, with the 16-byte chunk number of each row XOR-ed by a few row
-// bits so that the 8 row addresses of one ldmatrix (8 consecutive rows, one
-// chunk column) fall into 8 distinct 16-byte bank groups of a 128-byte
-// line, and so do 8 consecutive chunks written by one quarter warp.
+// The shared-memory layouts of tensor-core operand tiles: swizzledIndex
+// (tlc_device/swizzle.h, shared with HIP) and the panels wgmma reads.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,25 +14,12 @@
 #define TLC_DEVICE_CUDA_SWIZZLE_H
 
 #include "tlc_device/cuda/common.h"
+#include "tlc_device/swizzle.h"
 
 namespace tlc {
 namespace cuda {
 
-/// Element offset of (row, col) in a tile whose rows are `ChunksPerRow`
-/// 16-byte chunks of `ChunkElems` elements (8 for 16-bit, 16 for 8-bit
-/// elements). Rows of 8 or more chunks XOR the low 3 chunk bits with
-/// row % 8; rows of 4 chunks (two rows per 128-byte line) with
-/// (row / 2) % 4; rows of 2 chunks with (row / 4) % 2.
-template <int ChunksPerRow, int ChunkElems = 8>
-TLC_DEVICE constexpr int swizzledIndex(int row, int col) {
-  int chunk = unsigned(col) / ChunkElems;
-  int mask = ChunksPerRow >= 8   ? (row & 7)
-             : ChunksPerRow == 4 ? ((row >> 1) & 3)
-             : ChunksPerRow == 2 ? ((row >> 2) & 1)
-                                 : 0;
-  return row * (ChunksPerRow * ChunkElems) + (chunk ^ mask) * ChunkElems +
-         int(unsigned(col) % ChunkElems);
-}
+using ::tlc::swizzledIndex;
 
 /// Element offset of (row, col) in a tile of \p Rows x \p Cols elements
 /// (the \p lead-th of several such tiles in a row) stored as Cols / W
