@@ -257,37 +257,58 @@ LogicalResult tlc::target::buildCudaArtifacts(ModuleOp module,
   CudaEmitOptions emitOptions = options.emit;
   if (unsigned cc = getOldestComputeCapability(*archs))
     emitOptions.minComputeCapability = cc;
-  // The compiler is set up at the first kernel (a module without kernels
-  // needs none).
+  GpuBuild build;
+  build.target = "cuda:" + archList;
+  build.language = "CUDA";
+  build.sourceExtension = ".cu";
+  build.headers = &getCudaDeviceHeaders();
+  build.compiler = [&]() -> llvm::Expected<artifact::HostCompileOptions> {
+    artifact::HostCompileOptions compile;
+    compile.useCache = options.useCache;
+    if (llvm::Error e = configureCompiler(options, *archs, compile))
+      return std::move(e);
+    return compile;
+  };
+  build.binaryExtension = [&](const artifact::HostCompileOptions &c) {
+    return c.inProcess || archList == "sm_90a" ? ".cubin" : ".fatbin";
+  };
+  build.emit = emitOptions;
+  build.kernelFilter = options.kernelFilter;
+  build.log = options.log;
+  return buildGpuArtifacts(module, outDir, build);
+}
+
+LogicalResult tlc::target::buildGpuArtifacts(ModuleOp module,
+                                             llvm::StringRef outDir,
+                                             const GpuBuild &build) {
   std::optional<artifact::HostCompileOptions> compiler;
   std::string compilerError;
   return forEachKernelToBuild(
-      module, options.kernelFilter,
+      module, build.kernelFilter,
       [&](tile::FuncOp func, artifact::Manifest &manifest) {
-        auto kernel = emitCudaKernel(func, emitOptions);
+        auto kernel = emitCudaKernel(func, build.emit);
         if (failed(kernel) ||
             failed(completeGpuManifest(func, manifest, *kernel)))
           return WalkResult::skip();
         artifact::ArtifactBundle bundle;
         bundle.manifest = std::move(manifest);
-        bundle.manifest.target = "cuda:" + archList;
+        bundle.manifest.target = build.target;
         bundle.source = std::move(kernel->source);
-        bundle.sourceExtension = ".cu";
-        bundle.extraFiles = getCudaDeviceHeaders();
+        bundle.sourceExtension = build.sourceExtension;
+        bundle.extraFiles = *build.headers;
         if (!compiler && compilerError.empty()) {
-          artifact::HostCompileOptions compile;
-          compile.useCache = options.useCache;
-          if (llvm::Error e = configureCompiler(options, *archs, compile))
-            compilerError = llvm::toString(std::move(e));
+          auto compile = build.compiler();
+          if (compile)
+            compiler = std::move(*compile);
           else
-            compiler = std::move(compile);
+            compilerError = llvm::toString(compile.takeError());
         }
         if (!compiler) {
           // Write the source anyway, so it can be compiled elsewhere.
-          llvm::SmallString<256> cu(outDir);
-          path::append(cu, bundle.manifest.name + ".cu");
+          llvm::SmallString<256> src(outDir);
+          path::append(src, bundle.manifest.name + build.sourceExtension);
           (void)fs::create_directories(outDir);
-          (void)llvm::writeToOutput(cu, [&](llvm::raw_ostream &os) {
+          (void)llvm::writeToOutput(src, [&](llvm::raw_ostream &os) {
             os << bundle.source;
             return llvm::Error::success();
           });
@@ -295,10 +316,9 @@ LogicalResult tlc::target::buildCudaArtifacts(ModuleOp module,
                            << "': " << compilerError;
           return WalkResult::interrupt();
         }
-        bundle.binaryExtension =
-            compiler->inProcess || archList == "sm_90a" ? ".cubin" : ".fatbin";
-        if (failed(writeKernelArtifact(func, bundle, outDir, *compiler, "CUDA",
-                                       options.log)))
+        bundle.binaryExtension = build.binaryExtension(*compiler);
+        if (failed(writeKernelArtifact(func, bundle, outDir, *compiler,
+                                       build.language, build.log)))
           return WalkResult::skip();
         return WalkResult::advance();
       });

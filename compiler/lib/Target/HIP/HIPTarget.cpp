@@ -259,62 +259,36 @@ LogicalResult tlc::target::buildHipArtifacts(ModuleOp module,
     return failure();
   std::string archList = llvm::join(*archs, ",");
   CudaEmitOptions emitOptions = getHipEmitOptions(*archs, options.emit);
-  std::optional<artifact::HostCompileOptions> compiler;
-  std::string compilerError;
-  return forEachKernelToBuild(
-      module, options.kernelFilter,
-      [&](tile::FuncOp func, artifact::Manifest &manifest) {
-        auto kernel = emitCudaKernel(func, emitOptions);
-        if (failed(kernel) ||
-            failed(completeGpuManifest(func, manifest, *kernel)))
-          return WalkResult::skip();
-        artifact::ArtifactBundle bundle;
-        bundle.manifest = std::move(manifest);
-        bundle.manifest.target = "hip:" + archList;
-        bundle.source = std::move(kernel->source);
-        bundle.sourceExtension = ".hip";
-        bundle.extraFiles = getHipDeviceHeaders();
-        if (!compiler && compilerError.empty()) {
-          auto clang = findHipClang(options.clang);
-          auto libs = clang ? findRocmDeviceLibs()
-                            : llvm::Expected<std::string>(std::string());
-          if (!clang) {
-            compilerError = llvm::toString(clang.takeError());
-            llvm::consumeError(libs.takeError());
-          } else if (!libs) {
-            compilerError = llvm::toString(libs.takeError());
-          } else {
-            artifact::HostCompileOptions compile;
-            compile.useCache = options.useCache;
-            compile.label = "clang (HIP)";
-            compile.compiler = *clang;
-            compile.flags = getHipClangFlags(archs->front(), *libs);
-            compile.flags.push_back("--offload-arch=" + archList);
-            std::string c = *clang, l = *libs;
-            std::vector<std::string> as = *archs;
-            compile.inProcess = [c, l, as](llvm::StringRef src,
-                                           llvm::StringRef out) {
-              return compileCodeObjects(c, l, as, src, out);
-            };
-            compiler = std::move(compile);
-          }
-        }
-        if (!compiler) {
-          llvm::SmallString<256> src(outDir);
-          path::append(src, bundle.manifest.name + ".hip");
-          (void)fs::create_directories(outDir);
-          (void)llvm::writeToOutput(src, [&](llvm::raw_ostream &os) {
-            os << bundle.source;
-            return llvm::Error::success();
-          });
-          func.emitError() << "cannot compile '" << bundle.manifest.name
-                           << "': " << compilerError;
-          return WalkResult::interrupt();
-        }
-        bundle.binaryExtension = archs->size() == 1 ? ".hsaco" : ".hipfb";
-        if (failed(writeKernelArtifact(func, bundle, outDir, *compiler, "HIP",
-                                       options.log)))
-          return WalkResult::skip();
-        return WalkResult::advance();
-      });
+  GpuBuild build;
+  build.target = "hip:" + archList;
+  build.language = "HIP";
+  build.sourceExtension = ".hip";
+  build.headers = &getHipDeviceHeaders();
+  build.compiler = [&]() -> llvm::Expected<artifact::HostCompileOptions> {
+    auto clang = findHipClang(options.clang);
+    if (!clang)
+      return clang.takeError();
+    auto libs = findRocmDeviceLibs();
+    if (!libs)
+      return libs.takeError();
+    artifact::HostCompileOptions compile;
+    compile.useCache = options.useCache;
+    compile.label = "clang (HIP)";
+    compile.compiler = *clang;
+    compile.flags = getHipClangFlags(archs->front(), *libs);
+    compile.flags.push_back("--offload-arch=" + archList);
+    std::string c = *clang, l = *libs;
+    std::vector<std::string> as = *archs;
+    compile.inProcess = [c, l, as](llvm::StringRef src, llvm::StringRef out) {
+      return compileCodeObjects(c, l, as, src, out);
+    };
+    return compile;
+  };
+  build.binaryExtension = [&](const artifact::HostCompileOptions &) {
+    return archs->size() == 1 ? ".hsaco" : ".hipfb";
+  };
+  build.emit = emitOptions;
+  build.kernelFilter = options.kernelFilter;
+  build.log = options.log;
+  return buildGpuArtifacts(module, outDir, build);
 }

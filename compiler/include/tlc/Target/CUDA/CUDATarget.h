@@ -28,8 +28,10 @@
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
+
 #include "llvm/Support/raw_ostream.h"
 
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -119,6 +121,35 @@ getCudaDeviceHeaders();
 mlir::LogicalResult completeGpuManifest(tile::FuncOp func,
                                         artifact::Manifest &m,
                                         const CudaKernel &kernel);
+
+/// What one GPU language (CUDA, HIP) contributes to buildGpuArtifacts.
+struct GpuBuild {
+  /// The manifest's target ("cuda:sm_90a", "hip:gfx942").
+  std::string target;
+  /// The language's name in diagnostics ("CUDA", "HIP").
+  std::string language;
+  /// The generated source's extension (".cu", ".hip").
+  std::string sourceExtension;
+  /// The device headers written beside the source.
+  const std::vector<std::pair<std::string, std::string>> *headers = nullptr;
+  /// Sets up the compiler; called once, at the first kernel (a module
+  /// without kernels needs none). An error stops the build at that kernel,
+  /// after its source is written.
+  std::function<llvm::Expected<artifact::HostCompileOptions>()> compiler;
+  /// The binary's extension for the compiler set up (".cubin", ".hsaco").
+  std::function<std::string(const artifact::HostCompileOptions &)>
+      binaryExtension;
+  CudaEmitOptions emit;
+  std::string kernelFilter;
+  llvm::raw_ostream *log = nullptr;
+};
+
+/// Prints, compiles and writes every kernel of \p module (already through
+/// tile::runGpuLowering) into \p outDir as \p build describes: the loop
+/// buildCudaArtifacts and buildHipArtifacts share.
+mlir::LogicalResult buildGpuArtifacts(mlir::ModuleOp module,
+                                      llvm::StringRef outDir,
+                                      const GpuBuild &build);
 
 /// Writes the CUDA artifacts of every defined `tile.func` of \p module (after
 /// the GPU lowering passes, tile::runGpuLowering) into
