@@ -11,6 +11,7 @@ that instance.
 """
 
 import ast
+import copy
 import inspect
 import os
 import textwrap
@@ -246,25 +247,49 @@ def _pick_manifest(build, kernel):
         "which one the call asked for", build.log, command=build.command)
 
 
-def _pass_config_args(pass_configs):
-    """tlc-build options for the pass configs tlc understands. Those in the
-    source's decorator tlc reads itself; these come from Python
-    (``tilelang.compile(f, pass_configs=...)``, ``jit_fn.pass_configs``)."""
-    configs = {str(k): v for k, v in (pass_configs or {}).items()}
-    if configs.get("tl.enable_fast_math") and \
-            not configs.get("tl.disable_fast_math"):
-        return ["--fast-math"]
-    return []
+def _split_flags(flags):
+    """``compile_flags`` as a list: a string is split at whitespace."""
+    if flags is None:
+        return []
+    if isinstance(flags, str):
+        return flags.split()
+    if isinstance(flags, (list, tuple)) and all(isinstance(f, str)
+                                                 for f in flags):
+        return list(flags)
+    raise TypeError("compile_flags must be a string or a list of strings, "
+                    f"got {flags!r}")
+
+
+def _config_text(value):
+    """A pass-config value as tlc records it: as Python prints it."""
+    return value if isinstance(value, str) else str(value)
+
+
+def _build_config_args(pass_configs, compile_flags=None):
+    """tlc-build's ``--pass-config`` / ``--compile-flag`` options for pass
+    configs and compile flags given from Python
+    (``tilelang.compile(f, pass_configs=..., compile_flags=...)``); they win
+    over the source's, as TileLang's external arguments do."""
+    args = []
+    for key, value in (pass_configs or {}).items():
+        key = str(getattr(key, "value", key))
+        if key == "tl.device_compile_flags":
+            args += ["--compile-flag=" + f for f in _split_flags(value)]
+        args.append(f"--pass-config={key}={_config_text(value)}")
+    args += ["--compile-flag=" + f for f in _split_flags(compile_flags)]
+    return args
 
 
 class _Compiler:
     """Builds and memoizes instances of one kernel of one source file."""
 
-    def __init__(self, source_file, kernel, target, pass_configs=None):
+    def __init__(self, source_file, kernel, target, pass_configs=None,
+                 compile_flags=None):
         self.source_file = source_file
         self.kernel = kernel
         self.target_spec = target
         self.pass_configs = dict(pass_configs or {})
+        self.compile_flags = _split_flags(compile_flags)
         self._cache = {}
         self._lock = threading.Lock()
 
@@ -272,13 +297,15 @@ class _Compiler:
         target = resolve_target(self.target_spec)
         key = (target, tuple(sorted(defines.items())),
                tuple(sorted((str(k), str(v))
-                            for k, v in self.pass_configs.items())))
+                            for k, v in self.pass_configs.items())),
+               tuple(self.compile_flags))
         with self._lock:
             if key in self._cache:
                 return self._cache[key]
         build = _build.build(self.source_file, self.kernel, defines, target,
                              timeout=timeout,
-                             extra_args=_pass_config_args(self.pass_configs))
+                             extra_args=_build_config_args(
+                                 self.pass_configs, self.compile_flags))
         kernel = make(build, _pick_manifest(build, self.kernel), target)
         with self._lock:
             self._cache.setdefault(key, kernel)
@@ -404,6 +431,17 @@ class JITFunction:
         return kernel(**{n: v for n, v in runtime.items()
                          if n in kernel._input_names})
 
+    def _with_build_configs(self, pass_configs, compile_flags):
+        """This kernel with more pass configs and compile flags
+        (``tilelang.compile(jit_fn, pass_configs=...)``): the decorator's
+        tlc reads from the source; these win over them."""
+        other = copy.copy(self)
+        other._compiler = _Compiler(
+            self.source_file, self.__name__, self.target,
+            {**(self.pass_configs or {}), **(pass_configs or {})},
+            compile_flags)
+        return other
+
     def compile(self, *args, timeout=None, **kwargs):
         """Builds the instance without running it. Eager kernels take
         their ``T.const`` sizes by name (``add.compile(N=4096)``) or from
@@ -494,12 +532,14 @@ def compile(func, out_idx=None, execution_backend=None, target=None,  # noqa: A0
     one made by a plain factory call, whose arguments become the
     bindings)."""
     if isinstance(func, JITFunction):
+        if pass_configs or compile_flags:
+            func = func._with_build_configs(pass_configs, compile_flags)
         return func.compile()
     if not isinstance(func, PrimFunc):
         raise TypeError("tilelang.compile expects a @T.prim_func, got "
                         f"{type(func).__name__}")
     compiler = _Compiler(func.source_file, func.kernel_name, target,
-                         pass_configs)
+                         pass_configs, compile_flags)
     defaults = {}
     defines = _defines_for(func.factory_args, defaults, func.kernel_name)
 

@@ -128,8 +128,17 @@ def main():
     # pass_configs given from Python reach tlc-build (fast math; the CPU
     # target keeps IEEE math, so the values are torch's).
     fast = tilelang.compile(expo(256), out_idx=[-1], target="cpu", pass_configs={tilelang.PassConfigKey.TL_ENABLE_FAST_MATH: True})
-    assert "--fast-math" in fast.build_result.command, fast.build_result.command
-    assert "--fast-math" not in tilelang.compile(expo(256), target="cpu").build_result.command
+    assert "--pass-config=tl.enable_fast_math=True" in fast.build_result.command, fast.build_result.command
+    assert "--pass-config" not in " ".join(tilelang.compile(expo(256), target="cpu").build_result.command)
+    # compile_flags and tl.device_compile_flags from Python become
+    # --compile-flag options (device-compiler flags: the CPU target has no
+    # device compiler, so the values stay torch's).
+    flagged = tilelang.compile(expo(256), out_idx=[-1], target="cpu", compile_flags="-DA=1 -DB=2",
+                               pass_configs={"tl.device_compile_flags": ["-DC=3"]})
+    cmd = flagged.build_result.command
+    assert [c for c in cmd if c.startswith("--compile-flag")] == ["--compile-flag=-DC=3", "--compile-flag=-DA=1", "--compile-flag=-DB=2"], cmd
+    torch.testing.assert_close(flagged(xe := torch.randn(256)), torch.exp(xe))
+    expect(TypeError, lambda: tilelang.compile(expo(256), target="cpu", compile_flags=3), "compile_flags")
     xe = torch.randn(256)
     torch.testing.assert_close(fast(xe), torch.exp(xe))
     print("elementwise_eager: all checks passed")

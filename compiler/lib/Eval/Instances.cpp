@@ -15,6 +15,8 @@
 #include "IRGen.h"
 #include "Primitives.h"
 
+#include "tlc/Dialect/Tile/IR/PassConfigs.h"
+
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Path.h"
@@ -152,10 +154,18 @@ InstanceCtx *Interpreter::beginInstance(llvm::StringRef kernelName,
   return ctx;
 }
 
+void Interpreter::applyBuildConfigs(InstanceCtx &ctx) {
+  auto func = mlir::cast<tile::FuncOp>(ctx.func);
+  BuildConfigs build = ctx.annotated;
+  build.merge(ctx.external);
+  build.merge(options.build);
+  func.setFastMath(build.fastMath() || options.fastMath);
+  tile::setBuildConfigs(func, build.passConfigs, build.compileFlags);
+}
+
 void Interpreter::endInstance(InstanceCtx *ctx) {
   auto func = mlir::cast<tile::FuncOp>(ctx->func);
-  if (ctx->fastMath || options.fastMath)
-    func.setFastMath(true);
+  applyBuildConfigs(*ctx);
   if (ctx->target)
     func->setAttr("tile.target",
                   mlir::StringAttr::get(func.getContext(), ctx->target->name));
@@ -291,32 +301,80 @@ Value Interpreter::applyDecorator(Value deco, Value fn, Node decoNode,
   return fn; // unknown decorators (torch.no_grad, ...) are transparent
 }
 
-/// Whether a `pass_configs` dict turns fast math on: the key
-/// PassConfigKey.TL_ENABLE_FAST_MATH (or its string "tl.enable_fast_math")
-/// with a true value, and not TL_DISABLE_FAST_MATH likewise.
-static bool fastMathOf(Value configs) {
-  if (!configs.is(ValueKind::Dict))
-    return false;
-  bool enable = false, disable = false;
-  for (auto &[key, value] : configs.as<DictObj>()->items) {
-    bool on = value.is(ValueKind::Bool) ? value.getBool()
-              : value.is(ValueKind::Int) ? value.getInt() != 0
-                                         : false;
-    llvm::StringRef name;
-    if (key.isObj(ObjKind::EnumMember)) {
-      lang::BuiltinId id = key.as<EnumMemberObj>()->info->id;
-      name = id == lang::BuiltinId::KeyEnableFastMath    ? "tl.enable_fast_math"
-             : id == lang::BuiltinId::KeyDisableFastMath ? "tl.disable_fast_math"
-                                                         : "";
-    } else if (key.is(ValueKind::Str)) {
-      name = getStr(key);
-    }
-    if (name == "tl.enable_fast_math")
-      enable = on;
-    else if (name == "tl.disable_fast_math")
-      disable = on;
+/// The key of a `pass_configs` entry as TileLang spells it: a string, or a
+/// `PassConfigKey` member's value. Empty for anything else (a member tlc's
+/// registry does not list evaluates to an opaque value).
+static std::string passConfigKey(Value key) {
+  if (key.is(ValueKind::Str))
+    return getStr(key).str();
+  if (!key.isObj(ObjKind::EnumMember))
+    return "";
+  switch (key.as<EnumMemberObj>()->info->id) {
+  case lang::BuiltinId::KeyEnableFastMath:
+    return "tl.enable_fast_math";
+  case lang::BuiltinId::KeyDisableFastMath:
+    return "tl.disable_fast_math";
+  case lang::BuiltinId::KeyDisableWarpSpecialized:
+    return "tl.disable_warp_specialized";
+  case lang::BuiltinId::KeyDisableTmaLower:
+    return "tl.disable_tma_lower";
+  case lang::BuiltinId::KeyDisableThreadStorageSync:
+    return "tl.disable_thread_storage_sync";
+  case lang::BuiltinId::KeyPtxasRegisterUsageLevel:
+    return "tl.ptxas_register_usage_level";
+  case lang::BuiltinId::KeyEnableAggressiveSmemMerge:
+    return "tl.enable_aggressive_shared_memory_merge";
+  case lang::BuiltinId::KeyEnablePtxasVerboseOutput:
+    return "tl.enable_ptxas_verbose_output";
+  case lang::BuiltinId::KeyLayoutVisualizationEnable:
+    return "tl.layout_visualization_enable";
+  case lang::BuiltinId::KeyLayoutVisualizationFormats:
+    return "tl.layout_visualization_formats";
+  case lang::BuiltinId::KeyDisableSafeMemoryLegalize:
+    return "tl.disable_safe_memory_legalize";
+  case lang::BuiltinId::KeyDisableWgmma:
+    return "tl.disable_wgmma";
+  case lang::BuiltinId::KeyConfigIndexBitwidth:
+    return "tl.config_index_bitwidth";
+  default:
+    return "";
   }
-  return enable && !disable;
+}
+
+/// Appends the flags of a `compile_flags` value: a string (split at
+/// whitespace, as TileLang's shell-like splitting of plain flags does) or
+/// a list or tuple of strings.
+static void appendFlags(Value flags, std::vector<std::string> &out) {
+  if (flags.is(ValueKind::Str)) {
+    llvm::SmallVector<llvm::StringRef, 8> words;
+    getStr(flags).split(words, ' ', -1, /*KeepEmpty=*/false);
+    for (llvm::StringRef w : words)
+      if (!w.trim().empty())
+        out.push_back(w.trim().str());
+    return;
+  }
+  if (flags.isSequence())
+    for (Value f : flags.as<SeqObj>()->elems)
+      if (f.is(ValueKind::Str))
+        out.push_back(getStr(f).str());
+}
+
+void Interpreter::readPassConfigs(Value configs, BuildConfigs &out) {
+  if (!configs.is(ValueKind::Dict))
+    return;
+  for (auto &[key, value] : configs.as<DictObj>()->items) {
+    std::string name = passConfigKey(key);
+    if (name.empty())
+      continue;
+    if (name == "tl.device_compile_flags")
+      appendFlags(value, out.compileFlags);
+    out.set(name, value.is(ValueKind::Str) ? getStr(value).str()
+                                           : toString(value, false));
+  }
+}
+
+void Interpreter::readCompileFlags(Value flags, BuildConfigs &out) {
+  appendFlags(flags, out.compileFlags);
 }
 
 Value Interpreter::applyDecoratorValue(const PArgs &p, Value fn) {
@@ -334,7 +392,8 @@ Value Interpreter::applyDecoratorValue(const PArgs &p, Value fn) {
   auto *jit = heap.make<JitFunctionObj>();
   jit->fn = fn.as<FunctionObj>();
   jit->outIdx = p.getOr("out_idx", Value::none());
-  jit->fastMath = fastMathOf(p.getOr("pass_configs", Value::none()));
+  readPassConfigs(p.getOr("pass_configs", Value::none()), jit->build);
+  readCompileFlags(p.getOr("compile_flags", Value::none()), jit->build);
   jit->target = fileTarget(p.getOr("target", Value::none()));
   jit->lazy = containsPrimFunc(jit->fn->def);
   if (p.info.id == BuiltinId::Autotune)
@@ -378,7 +437,8 @@ Value Interpreter::tracePrimFunc(FunctionObj *fn, Node at) {
   }
   TraceState saved(*this);
   instance = beginInstance(kernelName, label, fn->def);
-  instance->fastMath = !jitContext.empty() && jitContext.back().fastMath;
+  if (!jitContext.empty())
+    instance->external = jitContext.back().build;
   if (!jitContext.empty())
     instance->target = jitContext.back().target;
   pf->instance = int(out.instances.size()) - 1;
@@ -478,7 +538,7 @@ void Interpreter::traceEager(JitFunctionObj *jit, CallArgs &args, Node at,
     return;
   TraceState saved(*this);
   instance = beginInstance(fn->name, label, fn->def);
-  instance->fastMath = jit->fastMath;
+  instance->external = jit->build;
   if (!jit->target.empty() && !options.targetExplicit)
     instance->target = TargetInfo::parse(jit->target);
   Env *callEnv = heap.make<Env>();
@@ -674,7 +734,7 @@ Value Interpreter::callJit(JitFunctionObj *jit, CallArgs &argsIn, Node at,
   std::optional<TargetInfo> jitTarget;
   if (!jit->target.empty() && !options.targetExplicit)
     jitTarget = TargetInfo::parse(jit->target);
-  jitContext.push_back({fn->name.str(), label, jit->fastMath, jitTarget});
+  jitContext.push_back({fn->name.str(), label, jit->build, jitTarget});
   TraceState saved(*this);
   instance = nullptr;
   traced = false;
@@ -745,7 +805,7 @@ void Interpreter::traceDefaultInstances() {
       args.kwNodes.push_back(stmt);
     }
     std::string label = makeLabel(name, args);
-    jitContext.push_back({name.str(), label, false});
+    jitContext.push_back({name.str(), label, BuildConfigs(), std::nullopt});
     TraceState saved(*this);
     instance = nullptr;
     traced = false;

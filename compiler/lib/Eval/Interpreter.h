@@ -145,8 +145,10 @@ struct InstanceCtx {
   unsigned numHints = 0;
   /// T.empty outputs (eager mode).
   llvm::SmallVector<BufferObj *, 2> outputs;
-  /// The decorator's pass_configs turn fast math on.
-  bool fastMath = false;
+  /// The decorator's (or tilelang.compile's) pass_configs and
+  /// compile_flags, and the body's T.annotate_pass_configs /
+  /// T.annotate_compile_flags (the decorator's win).
+  BuildConfigs external, annotated;
   /// The target the file asks for (`@tilelang.jit(target="hip")`).
   std::optional<TargetInfo> target;
 };
@@ -284,6 +286,14 @@ public:
   bool iterate(Value v, llvm::SmallVectorImpl<Value> &out, Node at);
   /// Formats a value like Python's str()/repr().
   void format(Value v, llvm::raw_ostream &os, bool repr);
+  /// Reads a `pass_configs=` dict (T.annotate_pass_configs' too) into
+  /// \p out; `tl.device_compile_flags` adds compile flags as well.
+  void readPassConfigs(Value configs, BuildConfigs &out);
+  /// Reads a `compile_flags=` value: a string of flags or a list of them.
+  void readCompileFlags(Value flags, BuildConfigs &out);
+  /// Records the instance's merged build configs on its tile.func (again
+  /// after `tilelang.compile(prim_func, pass_configs=...)`).
+  void applyBuildConfigs(InstanceCtx &ctx);
   std::string toString(Value v, bool repr = false);
   /// Coerces Int/Bool/Sym to a SymExpr; null otherwise.
   SymExpr toSym(Value v);
@@ -523,10 +533,10 @@ public:
   /// Enclosing user-function calls (for instance labels).
   llvm::SmallVector<std::pair<FunctionObj *, CallArgs *>, 8> callStack;
   /// The jit instance whose factory is running: its kernel name, label and
-  /// whether its decorator asked for fast math.
+  /// what its decorator asks of the build.
   struct JitFrame {
     std::string kernel, label;
-    bool fastMath = false;
+    BuildConfigs build;
     /// The decorator's target, unless none or --target was given.
     std::optional<TargetInfo> target;
   };

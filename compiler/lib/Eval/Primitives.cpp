@@ -677,7 +677,13 @@ Value Interpreter::callMetaPrimitive(const PArgs &p) {
     return fail(p.node("value"), "unknown dtype " + toString(v, true));
   }
   case BuiltinId::AnnotatePassConfigs:
+    if (instance)
+      readPassConfigs(p.getOr("configs", Value::none()), instance->annotated);
+    return Value::none();
   case BuiltinId::AnnotateCompileFlags:
+    if (instance)
+      readCompileFlags(p.getOr("flags", Value::none()), instance->annotated);
+    return Value::none();
   case BuiltinId::ImportSource:
   case BuiltinId::DisableCache:
     return Value::none();
@@ -707,15 +713,29 @@ Value Interpreter::callMetaPrimitive(const PArgs &p) {
   case BuiltinId::Compile: {
     Value fn = p.getOr("func", Value::none());
     std::string tgt = fileTarget(p.getOr("target", Value::none()));
+    // Its pass_configs and compile_flags win over the function's own.
+    BuildConfigs build;
+    readPassConfigs(p.getOr("pass_configs", Value::none()), build);
+    readCompileFlags(p.getOr("compile_flags", Value::none()), build);
     if (fn.isObj(ObjKind::JitFunction)) {
       CallArgs none;
       JitFunctionObj *jit = fn.as<JitFunctionObj>();
       std::string saved = jit->target;
+      BuildConfigs savedBuild = jit->build;
       if (!tgt.empty())
         jit->target = tgt;
+      jit->build.merge(build);
       Value r = callJit(jit, none, at, true);
       jit->target = saved;
+      jit->build = std::move(savedBuild);
       return r;
+    }
+    if (fn.isObj(ObjKind::PrimFunc) && !build.empty()) {
+      int idx = fn.as<PrimFuncObj>()->instance;
+      if (idx >= 0 && size_t(idx) < instances.size() && instances[idx]->func) {
+        instances[idx]->external.merge(build);
+        applyBuildConfigs(*instances[idx]);
+      }
     }
     // An already traced prim_func: its layouts are inferred for the
     // target it is compiled for.

@@ -723,6 +723,16 @@ int main(int argc, char **argv) {
       cl::desc("Build every instance with fast math, as "
                "pass_configs={TL_ENABLE_FAST_MATH: True} does"),
       cl::init(false), cl::cat(category));
+  cl::list<std::string> passConfigs(
+      "pass-config",
+      cl::desc("key=value: a TileLang pass config for every instance, over "
+               "the source's (--pass-config=tl.disable_wgmma=True)"),
+      cl::cat(category));
+  cl::list<std::string> compileFlags(
+      "compile-flag",
+      cl::desc("A device-compiler flag for every instance, after the "
+               "source's compile_flags (repeat for several)"),
+      cl::cat(category));
   cl::opt<bool> lineDirectives(
       "line-directives",
       cl::desc("With -o and a CUDA target, put #line directives pointing at "
@@ -831,6 +841,18 @@ int main(int argc, char **argv) {
     }
     opts.eval.autotuneConfig = autotuneConfig;
     opts.eval.fastMath = fastMath;
+    for (llvm::StringRef c : passConfigs) {
+      auto [key, value] = c.split('=');
+      if (key.trim().empty() || !c.contains('=')) {
+        llvm::errs() << "tlc-build: error: --pass-config expects key=value, "
+                        "got '"
+                     << c << "'\n";
+        return 2;
+      }
+      opts.eval.build.set(key.trim(), value.trim());
+    }
+    opts.eval.build.compileFlags.assign(compileFlags.begin(),
+                                        compileFlags.end());
     // The artifact library reads the switch from the environment, as it
     // does for TLC_NO_CACHE set by the user.
     if (noCache)
@@ -889,6 +911,10 @@ int main(int argc, char **argv) {
       plan.childArgs.push_back("--kernel=" + kernelName);
     for (const std::string &d : defines)
       plan.childArgs.push_back("-D" + d);
+    for (const std::string &c : passConfigs)
+      plan.childArgs.push_back("--pass-config=" + c);
+    for (const std::string &f : compileFlags)
+      plan.childArgs.push_back("--compile-flag=" + f);
     for (auto [on, flag] :
          {std::pair{bool(definesOnly), "--defines-only"},
           std::pair{bool(noCache), "--no-cache"},

@@ -43,10 +43,10 @@ def off(A: T.Tensor((128,), T.float32), B: T.Tensor((128,), T.float32)):
 def plain(A: T.Tensor((128,), T.float32), B: T.Tensor((128,), T.float32)):
     body(A, B)
 
-# CHECK: tile.func @by_key({{.*}}) attributes {fast_math} {
-# CHECK: tile.func @by_string({{.*}}) attributes {fast_math} {
-# CHECK: tile.func @disabled({{.*}}) {
-# CHECK: tile.func @off({{.*}}) {
+# CHECK: tile.func @by_key({{.*}}) attributes {fast_math, tile.pass_configs = {tl.enable_fast_math = "True"}} {
+# CHECK: tile.func @by_string({{.*}}) attributes {fast_math, tile.pass_configs = {tl.enable_fast_math = "True"}} {
+# CHECK: tile.func @disabled({{.*}}) attributes {tile.pass_configs = {tl.disable_fast_math = "True", tl.enable_fast_math = "True"}} {
+# CHECK: tile.func @off({{.*}}) attributes {tile.pass_configs = {tl.enable_fast_math = "False"}} {
 # CHECK: tile.func @plain({{.*}}) {
 
 # CUDA-LABEL: by_key_kernel(

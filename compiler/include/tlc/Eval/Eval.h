@@ -14,6 +14,7 @@
 #ifndef TLC_EVAL_EVAL_H
 #define TLC_EVAL_EVAL_H
 
+#include "tlc/Eval/BuildConfigs.h"
 #include "tlc/Lang/Device.h"
 #include "tlc/Support/Diagnostic.h"
 #include "tlc/Syntax/SyntaxTree.h"
@@ -99,6 +100,10 @@ struct EvalOptions {
   /// pass_configs does (`tlc-build --fast-math`: the Python package's
   /// pass_configs, which the source does not show).
   bool fastMath = false;
+  /// Pass configs and device-compiler flags for every instance, over what
+  /// the source gives (`tlc-build --pass-config`, `--compile-flag`: the
+  /// Python package's `pass_configs=` / `compile_flags=`).
+  BuildConfigs build;
   /// Instantiate `@tilelang.jit` kernels at their call sites in the module.
   /// When false, each kernel gets one instance made from the `-D`
   /// bindings alone (tlc-build --defines-only, what the Python package

@@ -19,6 +19,7 @@
 #ifndef TLC_EVAL_VALUE_H
 #define TLC_EVAL_VALUE_H
 
+#include "tlc/Eval/BuildConfigs.h"
 #include "tlc/Eval/SymExpr.h"
 #include "tlc/Lang/Builtins.h"
 #include "tlc/Lang/DType.h"
@@ -414,9 +415,8 @@ struct JitFunctionObj : Obj {
   bool lazy = false;
   /// Autotune configs, when decorated with @tilelang.autotune(configs=...).
   Value autotuneConfigs;
-  /// `pass_configs=` turns TL_ENABLE_FAST_MATH on (and not
-  /// TL_DISABLE_FAST_MATH): its instances get `tile.func ... fast_math`.
-  bool fastMath = false;
+  /// `pass_configs=` and `compile_flags=` of the decorator.
+  BuildConfigs build;
   /// `target=` of the decorator as a tlc target (`hip:gfx942`); empty when
   /// absent or "auto".
   std::string target;

@@ -74,7 +74,7 @@ llvm::Error tlc::artifact::compileSharedObject(
     llvm::StringRef sourcePath, llvm::StringRef outputPath,
     const HostCompileOptions &options) {
   if (options.inProcess)
-    return options.inProcess(sourcePath, outputPath);
+    return options.inProcess(sourcePath, outputPath, options.extraFlags);
   auto compiler = findCompiler(options);
   if (!compiler)
     return compiler.takeError();
@@ -83,6 +83,8 @@ llvm::Error tlc::artifact::compileSharedObject(
     includeDir = ".";
   std::vector<std::string> argStorage = {*compiler};
   for (const std::string &f : options.flags)
+    argStorage.push_back(f);
+  for (const std::string &f : options.extraFlags)
     argStorage.push_back(f);
   argStorage.push_back(("-I" + includeDir).str());
   argStorage.push_back(sourcePath.str());
@@ -145,6 +147,10 @@ std::string tlc::artifact::getCacheKey(const ArtifactBundle &bundle,
   }
   text += '\n';
   for (const std::string &f : options.flags)
+    text += f + '\n';
+  if (!options.extraFlags.empty())
+    text += "--extra flags--\n";
+  for (const std::string &f : options.extraFlags)
     text += f + '\n';
   bool lineDirectives = llvm::StringRef(bundle.source).contains("\n#line ");
   if (!options.instance.empty())

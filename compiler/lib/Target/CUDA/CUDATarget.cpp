@@ -7,6 +7,7 @@
 
 #include "tlc/Target/CUDA/CUDATarget.h"
 
+#include "tlc/Dialect/Tile/IR/PassConfigs.h"
 #include "tlc/Dialect/Tile/IR/TileOps.h"
 #include "tlc/Dialect/Tile/Transforms/Passes.h"
 #include "tlc/Target/Cpp/KernelInterface.h"
@@ -198,6 +199,19 @@ LogicalResult tlc::target::completeGpuManifest(tile::FuncOp func,
   return success();
 }
 
+std::vector<std::string> tlc::target::getCudaKernelFlags(tile::FuncOp func) {
+  std::vector<std::string> flags;
+  // TileLang's ptxas pass configs, as nvcc and NVRTC both spell them.
+  if (std::optional<llvm::StringRef> level =
+          tile::getPassConfig(func, "tl.ptxas_register_usage_level"))
+    flags.push_back("--ptxas-options=--register-usage-level=" + level->str());
+  if (tile::isPassConfigOn(func, "tl.enable_ptxas_verbose_output"))
+    flags.push_back("--ptxas-options=--verbose");
+  for (std::string &f : tile::getCompileFlags(func))
+    flags.push_back(std::move(f));
+  return flags;
+}
+
 /// Sets up \p compile for the compiler \p options ask for: nvcc with its
 /// flags, or NVRTC in process (one architecture only).
 static llvm::Error configureCompiler(const CudaBuildOptions &options,
@@ -216,8 +230,9 @@ static llvm::Error configureCompiler(const CudaBuildOptions &options,
     compile.compiler = *version;
     compile.flags = getNvrtcFlags(archs.front());
     std::string arch = archs.front();
-    compile.inProcess = [arch](llvm::StringRef src, llvm::StringRef out) {
-      return compileWithNvrtc(src, out, arch);
+    compile.inProcess = [arch](llvm::StringRef src, llvm::StringRef out,
+                               llvm::ArrayRef<std::string> extra) {
+      return compileWithNvrtc(src, out, arch, extra);
     };
     return llvm::Error::success();
   };
@@ -272,6 +287,7 @@ LogicalResult tlc::target::buildCudaArtifacts(ModuleOp module,
   build.binaryExtension = [&](const artifact::HostCompileOptions &c) {
     return c.inProcess || archList == "sm_90a" ? ".cubin" : ".fatbin";
   };
+  build.kernelFlags = getCudaKernelFlags;
   build.emit = emitOptions;
   build.kernelFilter = options.kernelFilter;
   build.log = options.log;
@@ -317,7 +333,10 @@ LogicalResult tlc::target::buildGpuArtifacts(ModuleOp module,
           return WalkResult::interrupt();
         }
         bundle.binaryExtension = build.binaryExtension(*compiler);
-        if (failed(writeKernelArtifact(func, bundle, outDir, *compiler,
+        artifact::HostCompileOptions compile = *compiler;
+        if (build.kernelFlags)
+          compile.extraFlags = build.kernelFlags(func);
+        if (failed(writeKernelArtifact(func, bundle, outDir, compile,
                                        build.language, build.log)))
           return WalkResult::skip();
         return WalkResult::advance();

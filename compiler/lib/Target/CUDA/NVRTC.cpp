@@ -152,7 +152,8 @@ llvm::Expected<std::string> tlc::target::findCudaIncludeDir() {
 
 llvm::Error tlc::target::compileWithNvrtc(llvm::StringRef sourcePath,
                                           llvm::StringRef outputPath,
-                                          llvm::StringRef arch) {
+                                          llvm::StringRef arch,
+                                          llvm::ArrayRef<std::string> extraFlags) {
   const NvrtcApi &api = loadNvrtc();
   if (!api.version)
     return llvm::createStringError(api.error);
@@ -167,6 +168,7 @@ llvm::Error tlc::target::compileWithNvrtc(llvm::StringRef sourcePath,
   if (here.empty())
     here = ".";
   std::vector<std::string> options = getNvrtcFlags(arch);
+  options.insert(options.end(), extraFlags.begin(), extraFlags.end());
   options.push_back("-I" + here.str().str());
   options.push_back("-I" + *include);
   std::vector<const char *> argv;

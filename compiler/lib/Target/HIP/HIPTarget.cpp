@@ -7,6 +7,7 @@
 
 #include "tlc/Target/HIP/HIPTarget.h"
 
+#include "tlc/Dialect/Tile/IR/PassConfigs.h"
 #include "tlc/Dialect/Tile/IR/TileOps.h"
 #include "tlc/Dialect/Tile/Transforms/Passes.h"
 #include "tlc/Target/CUDA/CUDATarget.h"
@@ -194,13 +195,15 @@ tlc::target::getHipDeviceHeaders() {
   return headers;
 }
 
-/// Runs \p clang on \p source for each of \p archs and writes the code
-/// object (one architecture) or their bundle to \p output.
+/// Runs \p clang on \p source for each of \p archs (its flags, then
+/// \p extraFlags) and writes the code object (one architecture) or their
+/// bundle to \p output.
 static llvm::Error compileCodeObjects(const std::string &clang,
                                       const std::string &deviceLibs,
                                       llvm::ArrayRef<std::string> archs,
                                       llvm::StringRef source,
-                                      llvm::StringRef output) {
+                                      llvm::StringRef output,
+                                      llvm::ArrayRef<std::string> extraFlags) {
   std::vector<std::pair<std::string, std::string>> objects;
   for (const std::string &arch : archs) {
     std::string object = archs.size() == 1
@@ -209,6 +212,7 @@ static llvm::Error compileCodeObjects(const std::string &clang,
     std::vector<std::string> argv = {clang};
     for (std::string &f : getHipClangFlags(arch, deviceLibs))
       argv.push_back(std::move(f));
+    argv.insert(argv.end(), extraFlags.begin(), extraFlags.end());
     argv.push_back(("-I" + path::parent_path(source)).str());
     argv.push_back(source.str());
     argv.push_back("-o");
@@ -279,13 +283,17 @@ LogicalResult tlc::target::buildHipArtifacts(ModuleOp module,
     compile.flags.push_back("--offload-arch=" + archList);
     std::string c = *clang, l = *libs;
     std::vector<std::string> as = *archs;
-    compile.inProcess = [c, l, as](llvm::StringRef src, llvm::StringRef out) {
-      return compileCodeObjects(c, l, as, src, out);
+    compile.inProcess = [c, l, as](llvm::StringRef src, llvm::StringRef out,
+                                   llvm::ArrayRef<std::string> extra) {
+      return compileCodeObjects(c, l, as, src, out, extra);
     };
     return compile;
   };
   build.binaryExtension = [&](const artifact::HostCompileOptions &) {
     return archs->size() == 1 ? ".hsaco" : ".hipfb";
+  };
+  build.kernelFlags = [](tile::FuncOp func) {
+    return tile::getCompileFlags(func);
   };
   build.emit = emitOptions;
   build.kernelFilter = options.kernelFilter;

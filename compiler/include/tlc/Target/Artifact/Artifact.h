@@ -60,10 +60,17 @@ struct HostCompileOptions {
   /// Names the compilation in errors (`host compilation failed ...`,
   /// `nvcc compilation failed ...`).
   std::string label = "host";
+  /// Flags the kernel itself asks for (`compile_flags=`, pass configs that
+  /// are compiler options): after `flags` on the command line and in the
+  /// cache key.
+  std::vector<std::string> extraFlags;
   /// When set, compiles in process instead of running `compiler` (NVRTC):
-  /// reads the source at the first path, writes the binary at the second.
-  /// `compiler` then names it (with its version) in the cache key.
-  std::function<llvm::Error(llvm::StringRef, llvm::StringRef)> inProcess;
+  /// reads the source at the first path, writes the binary at the second,
+  /// with `extraFlags` as the third. `compiler` then names it (with its
+  /// version) in the cache key.
+  std::function<llvm::Error(llvm::StringRef, llvm::StringRef,
+                            llvm::ArrayRef<std::string>)>
+      inProcess;
   /// The kernel instance the binary is built from, as the cache key names
   /// it: its Tile IR without locations (writeKernelArtifact fills it in).
   /// Empty: the key names the generated source instead.

@@ -106,9 +106,11 @@ llvm::Expected<std::string> findCudaIncludeDir();
 
 /// Compiles the CUDA C++ file \p sourcePath (tlc's device headers next to
 /// it) for the one architecture \p arch into the cubin \p outputPath with
-/// NVRTC, in process. The error holds NVRTC's log.
+/// NVRTC, in process, with getNvrtcFlags and then \p extraFlags. The error
+/// holds NVRTC's log.
 llvm::Error compileWithNvrtc(llvm::StringRef sourcePath,
-                             llvm::StringRef outputPath, llvm::StringRef arch);
+                             llvm::StringRef outputPath, llvm::StringRef arch,
+                             llvm::ArrayRef<std::string> extraFlags = {});
 
 /// tlc's CUDA device headers, as (relative path, contents) pairs.
 const std::vector<std::pair<std::string, std::string>> &
@@ -121,6 +123,11 @@ getCudaDeviceHeaders();
 mlir::LogicalResult completeGpuManifest(tile::FuncOp func,
                                         artifact::Manifest &m,
                                         const CudaKernel &kernel);
+
+/// The nvcc/NVRTC flags \p func asks for: `tl.ptxas_register_usage_level`
+/// and `tl.enable_ptxas_verbose_output` as ptxas options, then its
+/// compile flags (tlc/Dialect/Tile/IR/PassConfigs.h).
+std::vector<std::string> getCudaKernelFlags(tile::FuncOp func);
 
 /// What one GPU language (CUDA, HIP) contributes to buildGpuArtifacts.
 struct GpuBuild {
@@ -139,6 +146,8 @@ struct GpuBuild {
   /// The binary's extension for the compiler set up (".cubin", ".hsaco").
   std::function<std::string(const artifact::HostCompileOptions &)>
       binaryExtension;
+  /// The compiler flags a kernel asks for (HostCompileOptions::extraFlags).
+  std::function<std::vector<std::string>(tile::FuncOp)> kernelFlags;
   CudaEmitOptions emit;
   std::string kernelFilter;
   llvm::raw_ostream *log = nullptr;

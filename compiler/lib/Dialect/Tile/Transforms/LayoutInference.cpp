@@ -13,6 +13,7 @@
 
 #include "LayoutSolver.h"
 #include "tlc/Dialect/Tile/IR/LayoutAttrCodec.h"
+#include "tlc/Dialect/Tile/IR/PassConfigs.h"
 
 #include "tlc/Layout/Propagation.h"
 #include "tlc/Layout/SharedLayouts.h"
@@ -950,7 +951,13 @@ tlc::tile::inferKernelLayouts(KernelOp kernel, const LayoutTarget &target) {
   std::optional<int64_t> threads = kernel.getStaticNumThreads();
   if (!threads || *threads <= 0)
     return KernelLayouts{};
-  Solver solver(kernel, target, *threads);
+  // TL_DISABLE_WGMMA keeps sm_90's gemms on mma.sync (tile-plan-wgmma
+  // takes none), so their fragments get the mma.sync layouts.
+  LayoutTarget own = target;
+  if (own.arch == layout::GemmArch::SM90 &&
+      isPassConfigOn(kernel, "tl.disable_wgmma"))
+    own.arch = layout::GemmArch::SM80;
+  Solver solver(kernel, own, *threads);
   if (failed(solver.run()))
     return failure();
   return solver.takeResult();

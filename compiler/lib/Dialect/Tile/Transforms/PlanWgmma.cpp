@@ -17,6 +17,7 @@
 #include "tlc/Dialect/Tile/Transforms/Passes.h"
 
 #include "tlc/Dialect/Tile/IR/BufferEffects.h"
+#include "tlc/Dialect/Tile/IR/PassConfigs.h"
 #include "tlc/Dialect/Tile/IR/TileOps.h"
 #include "tlc/Layout/GemmLayouts.h"
 #include "tlc/Layout/SharedLayouts.h"
@@ -126,7 +127,8 @@ struct TilePlanWgmmaPass final
       return;
     Builder b(module.getContext());
     module.walk([&](FuncOp func) {
-      if (hasLoweringFailed(func) || !getUnboundTileParameters(func).empty())
+      if (hasLoweringFailed(func) || !getUnboundTileParameters(func).empty() ||
+          isPassConfigOn(func, "tl.disable_wgmma"))
         return;
       func.walk([&](KernelOp kernel) { planKernel(kernel, b); });
     });

@@ -125,7 +125,9 @@ def TilePlanWgmma : Pass<"tile-plan-wgmma", "::mlir::ModuleOp"> {
     are multiples of 64 x 8, and no other gemm reading the same buffers
     with mma.sync. A kernel in which some gemm keeps mma.sync keeps it for
     all its gemms. Everything else keeps mma.sync (the layouts of the
-    sm_80 family).
+    sm_80 family), and so does every gemm of a function whose pass
+    configs set `tl.disable_wgmma` (TileLang's TL_DISABLE_WGMMA; layout
+    inference then gives its fragments the sm_80 layouts too).
 
     Results, as attributes:
 
