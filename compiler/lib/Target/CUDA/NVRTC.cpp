@@ -150,10 +150,10 @@ llvm::Expected<std::string> tlc::target::findCudaIncludeDir() {
                    "in " + tried + "); set TLC_CUDA_INCLUDE");
 }
 
-llvm::Error tlc::target::compileWithNvrtc(llvm::StringRef sourcePath,
-                                          llvm::StringRef outputPath,
-                                          llvm::StringRef arch,
-                                          llvm::ArrayRef<std::string> extraFlags) {
+llvm::Error
+tlc::target::compileWithNvrtc(llvm::StringRef sourcePath,
+                              llvm::StringRef outputPath, llvm::StringRef arch,
+                              llvm::ArrayRef<std::string> extraFlags) {
   const NvrtcApi &api = loadNvrtc();
   if (!api.version)
     return llvm::createStringError(api.error);

@@ -26,7 +26,8 @@ static Operation *functionOf(Operation *op) {
 }
 
 void tile::setBuildConfigs(
-    Operation *func, llvm::ArrayRef<std::pair<std::string, std::string>> configs,
+    Operation *func,
+    llvm::ArrayRef<std::pair<std::string, std::string>> configs,
     llvm::ArrayRef<std::string> compileFlags) {
   Builder b(func->getContext());
   if (!configs.empty()) {
