@@ -129,6 +129,44 @@ def _is_lazy(fn_node):
     return False
 
 
+def _own_returns(fn_node):
+    """The ``return`` statements of a function, not of functions in it."""
+    todo = list(fn_node.body)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef,
+                             ast.ClassDef, ast.Lambda)):
+            continue
+        if isinstance(node, ast.Return):
+            yield node
+            continue
+        todo.extend(ast.iter_child_nodes(node))
+
+
+def _returns_factory(fn, fn_node, depth=0):
+    """Whether ``fn`` returns what another lazy factory returns
+    (``def kernel(N): return copy_kernel(N)``), as tlc decides it: a
+    ``return`` calls, by name, a function of the module that defines a
+    ``@T.prim_func`` or is such a factory itself."""
+    if depth > 4:
+        return False
+    for ret in _own_returns(fn_node):
+        call = ret.value
+        if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name)):
+            continue
+        g = getattr(fn, "__globals__", {}).get(call.func.id)
+        g = getattr(g, "__wrapped__", g)
+        if not inspect.isfunction(g) or g is fn:
+            continue
+        try:
+            node = _function_node(g)
+        except (OSError, TypeError):
+            continue
+        if _is_lazy(node) or _returns_factory(g, node, depth + 1):
+            return True
+    return False
+
+
 def _shape_node(ann):
     """The shape expression of a tensor annotation node."""
     if isinstance(ann, ast.Call) and ann.args:
@@ -329,7 +367,7 @@ class JITFunction:
         self.source_file = _source_file(fn)
         self.signature = inspect.signature(fn)
         node = _function_node(fn)
-        self.is_lazy = _is_lazy(node)
+        self.is_lazy = _is_lazy(node) or _returns_factory(fn, node)
         names = list(self.signature.parameters)
         self.eager = None if self.is_lazy else EagerSignature(node, names)
         if self.eager is not None and out_idx is not None:

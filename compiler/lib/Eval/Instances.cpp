@@ -243,6 +243,48 @@ static bool containsPrimFunc(Node def) {
   return found;
 }
 
+/// Whether \p fn is a lazy factory through another function: a `return`
+/// of its body (not of nested functions) calls, by name, a function of its
+/// scope that defines a `@T.prim_func` or is such a factory itself
+/// (`def kernel(N): return copy_kernel(N)`). TileLang tells lazy from
+/// eager by calling the function and looking for a PrimFunc result; this
+/// follows the names statically, a few calls deep.
+static bool returnsPrimFuncFactory(FunctionObj *fn, unsigned depth = 0) {
+  if (!fn || depth > 4)
+    return false;
+  bool found = false;
+  for (Node stmt : fn->def.children(Field::body))
+    syntax::walk(stmt, [&](Node n) {
+      if (n.kind() == NodeKind::FunctionDef ||
+          n.kind() == NodeKind::AsyncFunctionDef ||
+          n.kind() == NodeKind::Lambda || n.kind() == NodeKind::ClassDef)
+        return syntax::WalkResult::Skip;
+      if (n.kind() != NodeKind::Return)
+        return syntax::WalkResult::Advance;
+      Node call = n.child(Field::value);
+      if (!call || call.kind() != NodeKind::Call)
+        return syntax::WalkResult::Skip;
+      Node callee = call.child(Field::func);
+      if (!callee || callee.kind() != NodeKind::Name)
+        return syntax::WalkResult::Skip;
+      llvm::StringRef name = callee.identifier();
+      for (Env *e = fn->closure; e; e = e->parent) {
+        auto it = e->vars.find(name);
+        if (it == e->vars.end())
+          continue;
+        if (it->second.is(ValueKind::Function)) {
+          FunctionObj *g = it->second.as<FunctionObj>();
+          if (g != fn && (containsPrimFunc(g->def) ||
+                          returnsPrimFuncFactory(g, depth + 1)))
+            found = true;
+        }
+        break;
+      }
+      return found ? syntax::WalkResult::Interrupt : syntax::WalkResult::Skip;
+    });
+  return found;
+}
+
 //===----------------------------------------------------------------------===//
 // Decorators
 //===----------------------------------------------------------------------===//
@@ -415,6 +457,10 @@ Value Interpreter::tracePrimFunc(FunctionObj *fn, Node at) {
   if (!jitContext.empty()) {
     kernelName = jitContext.back().kernel;
     label = jitContext.back().label;
+    // Plain factories the jit function called have a call site: they get
+    // no default instance of their own.
+    for (const auto &frame : callStack)
+      tracedLabels[frame.first->name];
   } else if (!callStack.empty()) {
     FunctionObj *outer = callStack.back().first;
     kernelName = outer->name.str();
@@ -658,6 +704,10 @@ Value Interpreter::callJit(JitFunctionObj *jit, CallArgs &argsIn, Node at,
       }
     }
   }
+  // A factory that returns another factory's prim_func is lazy too; the
+  // functions it names are all defined by the time it is called.
+  if (!jit->lazy && returnsPrimFuncFactory(fn))
+    jit->lazy = true;
   // --defines-only: call sites make no instance; traceDefaultInstances
   // makes the one the -D bindings describe.
   if (!options.callSites && !tracingDefaults)
