@@ -42,39 +42,8 @@ struct SliceCache::Entry {
   unsigned layoutInstances = 0;
 };
 
-SliceCache::SliceCache(size_t maxEntries) : maxEntries(maxEntries) {}
+SliceCache::SliceCache(size_t maxEntries) : entries(maxEntries, 8) {}
 SliceCache::~SliceCache() = default;
-
-std::shared_ptr<const SliceCache::Entry>
-SliceCache::lookup(const std::string &key) {
-  std::lock_guard<std::mutex> lock(mutex);
-  auto it = slots.find(key);
-  if (it == slots.end())
-    return nullptr;
-  it->second.lastUse = ++clock;
-  return it->second.entry;
-}
-
-void SliceCache::record(const std::string &key,
-                        std::shared_ptr<const Entry> entry) {
-  std::lock_guard<std::mutex> lock(mutex);
-  slots[key] = Slot{std::move(entry), ++clock};
-  if (slots.size() <= maxEntries)
-    return;
-  // Drop the oldest eighth at once: eviction scans are rare.
-  std::vector<uint64_t> uses;
-  for (auto &[k, slot] : slots)
-    uses.push_back(slot.lastUse);
-  std::nth_element(uses.begin(), uses.begin() + uses.size() / 8, uses.end());
-  uint64_t limit = uses[uses.size() / 8];
-  for (auto it = slots.begin(); it != slots.end();)
-    it = it->second.lastUse <= limit ? slots.erase(it) : std::next(it);
-}
-
-void SliceCache::clear() {
-  std::lock_guard<std::mutex> lock(mutex);
-  slots.clear();
-}
 
 namespace {
 

@@ -26,6 +26,7 @@
 #include "tlc/Driver/Driver.h"
 #include "tlc/Driver/LayoutViews.h"
 #include "tlc/Eval/Eval.h"
+#include "tlc/Support/LruCache.h"
 
 #include <cstdint>
 #include <map>
@@ -46,21 +47,19 @@ public:
   explicit SliceCache(size_t maxEntries = 2048);
   ~SliceCache();
   /// The entry recorded under \p key, or null.
-  std::shared_ptr<const Entry> lookup(const std::string &key);
+  std::shared_ptr<const Entry> lookup(const std::string &key) {
+    return entries.lookup(key);
+  }
   /// Records \p entry under \p key.
-  void record(const std::string &key, std::shared_ptr<const Entry> entry);
+  void record(const std::string &key, std::shared_ptr<const Entry> entry) {
+    entries.record(key, std::move(entry));
+  }
   /// Drops every entry.
-  void clear();
+  void clear() { entries.clear(); }
 
 private:
-  struct Slot {
-    std::shared_ptr<const Entry> entry;
-    uint64_t lastUse = 0;
-  };
-  size_t maxEntries;
-  uint64_t clock = 0;
-  std::mutex mutex;
-  std::map<std::string, Slot> slots;
+  /// The least recently used eighth is dropped when full.
+  LruCache<Entry> entries;
 };
 
 /// What evaluateFile() found, with counts of the work it did.

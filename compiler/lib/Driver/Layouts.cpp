@@ -46,41 +46,9 @@ struct LayoutCache::Entry {
   std::vector<std::tuple<unsigned, std::string, std::string>> labels;
 };
 
-LayoutCache::LayoutCache(size_t maxEntries)
-    : maxEntries(std::max<size_t>(maxEntries, 1)) {}
+LayoutCache::LayoutCache(size_t maxEntries) : entries(maxEntries, 2) {}
 
 LayoutCache::~LayoutCache() = default;
-
-std::shared_ptr<const LayoutCache::Entry>
-LayoutCache::lookup(const std::string &key) {
-  std::lock_guard<std::mutex> lock(mutex);
-  auto it = slots.find(key);
-  if (it == slots.end())
-    return nullptr;
-  it->second.lastUse = ++clock;
-  return it->second.entry;
-}
-
-void LayoutCache::record(const std::string &key,
-                         std::shared_ptr<const Entry> entry) {
-  std::lock_guard<std::mutex> lock(mutex);
-  slots[key] = Slot{std::move(entry), ++clock};
-  if (slots.size() <= maxEntries)
-    return;
-  // Drop the least recently used half.
-  std::vector<uint64_t> uses;
-  for (auto &[k, slot] : slots)
-    uses.push_back(slot.lastUse);
-  std::nth_element(uses.begin(), uses.begin() + uses.size() / 2, uses.end());
-  uint64_t cutoff = uses[uses.size() / 2];
-  for (auto it = slots.begin(); it != slots.end();)
-    it = it->second.lastUse < cutoff ? slots.erase(it) : std::next(it);
-}
-
-size_t LayoutCache::size() {
-  std::lock_guard<std::mutex> lock(mutex);
-  return slots.size();
-}
 
 /// The byte range of the first file location inside \p loc (1-based line
 /// and byte column, as the evaluator writes them); empty when there is none.

@@ -17,6 +17,7 @@
 
 #include "tlc/Eval/Eval.h"
 #include "tlc/Support/Diagnostic.h"
+#include "tlc/Support/LruCache.h"
 #include "tlc/Syntax/SyntaxTree.h"
 
 #include "llvm/ADT/ArrayRef.h"
@@ -124,21 +125,19 @@ public:
   /// The results of one instance (opaque; defined in Layouts.cpp).
   struct Entry;
   /// The entry recorded under \p key, or null.
-  std::shared_ptr<const Entry> lookup(const std::string &key);
+  std::shared_ptr<const Entry> lookup(const std::string &key) {
+    return entries.lookup(key);
+  }
   /// Records \p entry under \p key.
-  void record(const std::string &key, std::shared_ptr<const Entry> entry);
+  void record(const std::string &key, std::shared_ptr<const Entry> entry) {
+    entries.record(key, std::move(entry));
+  }
   /// Number of recorded instances.
-  size_t size();
+  size_t size() { return entries.size(); }
 
 private:
-  struct Slot {
-    std::shared_ptr<const Entry> entry;
-    uint64_t lastUse = 0;
-  };
-  size_t maxEntries;
-  uint64_t clock = 0;
-  std::mutex mutex;
-  std::map<std::string, Slot> slots;
+  /// The least recently used half is dropped when full.
+  LruCache<Entry> entries;
 };
 
 /// What inferLayouts() did, per kernel instance (a top-level op of the
