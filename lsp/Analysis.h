@@ -145,12 +145,20 @@ struct AnalysisFacts {
   unsigned slicesEvaluated = 0, slicesReused = 0;
   /// Why the file was evaluated whole (empty: slice by slice).
   std::string wholeFileReason;
+  /// True when only the slices AnalysisOptions::visible needs were
+  /// evaluated: the facts located inside that range are those of a
+  /// complete analysis; kernels, hints and diagnostics elsewhere are
+  /// missing.
+  bool partial = false;
 };
 
 /// Options that change analysis results.
 struct AnalysisOptions {
   /// Code generation target (`cuda:sm_90a`, ...).
   std::string target;
+  /// When set, analyse only what the facts located inside this byte range
+  /// need (the editor's visible lines; AnalysisFacts::partial).
+  std::optional<TextRange> visible;
 };
 
 /// Computes AnalysisFacts for a syntax tree. Implementations must be

@@ -60,3 +60,20 @@ Document::getFacts(Analyzer &analyzer, const AnalysisOptions &options,
   facts = std::move(result);
   return facts;
 }
+
+std::shared_ptr<const AnalysisFacts>
+Document::getFactsFor(Analyzer &analyzer, const AnalysisOptions &options,
+                      TextRange visible, const CancelToken &token) const {
+  if (facts || !tree)
+    return facts;
+  if (visible.begin == 0 && visible.end >= tree->source().size())
+    return getFacts(analyzer, options, token);
+  AnalysisOptions partial = options;
+  partial.visible = visible;
+  auto result = analyzer.analyze(tree, partial, token);
+  if (token.isCancelled())
+    return nullptr;
+  if (!result->partial)
+    facts = result;
+  return result;
+}

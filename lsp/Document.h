@@ -74,6 +74,14 @@ public:
   std::shared_ptr<const AnalysisFacts>
   getFacts(Analyzer &analyzer, const AnalysisOptions &options,
            const CancelToken &token) const;
+  /// Facts complete for the byte range \p visible (an editor's visible
+  /// lines): the cached facts if computed, else an analysis of only what
+  /// the range needs (AnalysisOptions::visible), which is cached when it
+  /// turned out complete. Null when `token` was cancelled. Call only on
+  /// the document's worker.
+  std::shared_ptr<const AnalysisFacts>
+  getFactsFor(Analyzer &analyzer, const AnalysisOptions &options,
+              TextRange visible, const CancelToken &token) const;
   /// The cached facts, or null when not yet computed.
   std::shared_ptr<const AnalysisFacts> getCachedFacts() const {
     return facts;
@@ -83,6 +91,11 @@ public:
   /// True once inlay hints of this version were sent: a background analysis
   /// of this version then needs no `workspace/inlayHint/refresh`.
   bool wereHintsServed() const { return hintsServed; }
+  /// Records that hints from partial facts (getFactsFor) were sent: the
+  /// complete analysis of this version then asks for a refresh.
+  void markPartialHintsServed() const { partialHintsServed = true; }
+  /// True once hints from partial facts of this version were sent.
+  bool werePartialHintsServed() const { return partialHintsServed; }
 
 private:
   std::string uri;
@@ -91,6 +104,7 @@ private:
   std::shared_ptr<const syntax::SyntaxTree> tree;
   mutable std::shared_ptr<const AnalysisFacts> facts;
   mutable std::atomic<bool> hintsServed{false};
+  mutable std::atomic<bool> partialHintsServed{false};
 };
 
 } // namespace lsp

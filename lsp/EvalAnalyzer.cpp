@@ -166,9 +166,9 @@ EvalAnalyzer::analyze(const std::shared_ptr<const syntax::SyntaxTree> &tree,
   auto cancelled = [token] { return token.isCancelled(); };
   evalOptions.cancelled = cancelled;
   // Layouts are inferred exactly as `tlc-build --emit=hints` does.
-  IncrementalResult evaluated =
-      evaluateFile(*tree, *context, evalOptions, layoutCache,
-                   incremental ? &sliceCache : nullptr, cancelled);
+  IncrementalResult evaluated = evaluateFile(
+      *tree, *context, evalOptions, layoutCache,
+      incremental ? &sliceCache : nullptr, cancelled, options.visible);
   eval::FileAnalysis &analysis = evaluated.analysis;
 
   auto facts = std::make_shared<AnalysisFacts>();
@@ -186,6 +186,7 @@ EvalAnalyzer::analyze(const std::shared_ptr<const syntax::SyntaxTree> &tree,
   facts->slicesEvaluated = evaluated.slicesEvaluated;
   facts->slicesReused = evaluated.slicesReused;
   facts->wholeFileReason = evaluated.wholeFileReason;
+  facts->partial = evaluated.partial;
 
   TileLangNames names(*tree);
   NodeFinder finder(*tree);

@@ -112,15 +112,16 @@ IncrementalResult evaluateWhole(const syntax::SyntaxTree &tree,
 
 } // namespace
 
-IncrementalResult
-tlc::lsp::evaluateFile(const syntax::SyntaxTree &tree,
-                       mlir::MLIRContext &context,
-                       const eval::EvalOptions &options,
-                       driver::LayoutCache &layoutCache, SliceCache *cache,
-                       const std::function<bool()> &cancelled) {
+IncrementalResult tlc::lsp::evaluateFile(const syntax::SyntaxTree &tree,
+                                         mlir::MLIRContext &context,
+                                         const eval::EvalOptions &options,
+                                         driver::LayoutCache &layoutCache,
+                                         SliceCache *cache,
+                                         const std::function<bool()> &cancelled,
+                                         std::optional<TextRange> visible) {
   if (!cache)
     return evaluateWhole(tree, context, options, layoutCache, cancelled);
-  eval::FileSlices sliced = eval::sliceTopLevel(tree);
+  eval::FileSlices sliced = eval::sliceTopLevel(tree, &cache->statements());
   if (!options.defines.empty())
     sliced.reason = "-D bindings";
   if (!sliced.reason.empty() || sliced.slices.empty()) {
@@ -141,10 +142,25 @@ tlc::lsp::evaluateFile(const syntax::SyntaxTree &tree,
   std::vector<std::pair<std::shared_ptr<const SliceCache::Entry>,
                         std::vector<TextRange>>>
       parts;
+  // Whether a slice has results in the visible range: a statement of its
+  // own overlaps it (a copied import's results are the imports slice's).
+  auto needed = [&](const eval::Slice &slice,
+                    const std::vector<TextRange> &ranges) {
+    bool allShared = llvm::all_of(slice.shared, [](bool b) { return b; });
+    for (size_t k = 0; k < ranges.size(); ++k)
+      if ((allShared || !slice.shared[k]) && ranges[k].begin <= visible->end &&
+          visible->begin <= ranges[k].end)
+        return true;
+    return false;
+  };
   for (const eval::Slice &slice : sliced.slices) {
     std::vector<TextRange> ranges;
     for (unsigned i : slice.statements)
       ranges.push_back(top[i].range());
+    if (visible && !needed(slice, ranges)) {
+      result.partial = true;
+      continue;
+    }
     std::string key = prefix + slice.key;
     std::shared_ptr<const SliceCache::Entry> entry = cache->lookup(key);
     if (entry) {
@@ -214,8 +230,9 @@ tlc::lsp::evaluateFile(const syntax::SyntaxTree &tree,
     seconds += entry->seconds;
     parts.push_back({std::move(entry), std::move(ranges)});
   }
-  if (steps > options.stepBudget || bytes > options.memoryBudgetBytes ||
-      seconds > options.timeBudgetSeconds) {
+  if (!result.partial &&
+      (steps > options.stepBudget || bytes > options.memoryBudgetBytes ||
+       seconds > options.timeBudgetSeconds)) {
     IncrementalResult r =
         evaluateWhole(tree, context, options, layoutCache, cancelled);
     r.wholeFileReason = "an evaluation budget";

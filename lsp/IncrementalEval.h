@@ -26,12 +26,14 @@
 #include "tlc/Driver/Driver.h"
 #include "tlc/Driver/LayoutViews.h"
 #include "tlc/Eval/Eval.h"
+#include "tlc/Eval/Slices.h"
 #include "tlc/Support/LruCache.h"
 
 #include <cstdint>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 
 namespace tlc {
@@ -55,11 +57,18 @@ public:
     entries.record(key, std::move(entry));
   }
   /// Drops every entry.
-  void clear() { entries.clear(); }
+  void clear() {
+    entries.clear();
+    statementFacts.clear();
+  }
+  /// What slicing found in the statements seen lately
+  /// (eval::sliceTopLevel).
+  eval::StatementCache &statements() { return statementFacts; }
 
 private:
   /// The least recently used eighth is dropped when full.
   LruCache<Entry> entries;
+  eval::StatementCache statementFacts{8192, 8};
 };
 
 /// What evaluateFile() found, with counts of the work it did.
@@ -77,6 +86,9 @@ struct IncrementalResult {
   unsigned layoutsInferred = 0, layoutsReused = 0;
   /// Why the file was evaluated as a whole (empty: it was sliced).
   std::string wholeFileReason;
+  /// True when slices outside the visible range were left out (the
+  /// results are those of the slices it needs only).
+  bool partial = false;
 };
 
 /// Evaluates \p tree, infers layouts for \p options.target and reports
@@ -85,12 +97,17 @@ struct IncrementalResult {
 /// tests compare with). \p cancelled is polled by the evaluator, between
 /// slices and by layout inference; a cancelled result is incomplete and
 /// must be dropped (slices finished before the cancellation are kept).
-IncrementalResult evaluateFile(const syntax::SyntaxTree &tree,
-                               mlir::MLIRContext &context,
-                               const eval::EvalOptions &options,
-                               driver::LayoutCache &layoutCache,
-                               SliceCache *slices,
-                               const std::function<bool()> &cancelled);
+/// With \p visible (and slices), only the slices with a statement of their
+/// own (not a shared import) overlapping that byte range are evaluated and
+/// merged: every result located in the range is then the one a complete
+/// evaluation gives, and IncrementalResult::partial is set. The whole-file
+/// budgets are then checked per slice only; the complete evaluation that
+/// follows checks their sum.
+IncrementalResult
+evaluateFile(const syntax::SyntaxTree &tree, mlir::MLIRContext &context,
+             const eval::EvalOptions &options, driver::LayoutCache &layoutCache,
+             SliceCache *slices, const std::function<bool()> &cancelled,
+             std::optional<TextRange> visible = {});
 
 } // namespace lsp
 } // namespace tlc

@@ -259,25 +259,43 @@ void TlcServer::semanticTokens(const std::string &uri,
 void TlcServer::inlayHints(const std::string &uri, Range range,
                            const CancelToken &token,
                            Callback<std::vector<InlayHint>> reply) {
-  withDocument<std::vector<InlayHint>>(
-      uri, token, true, std::move(reply),
-      [this, uri, range](const Document &doc, const AnalysisFacts *facts)
-          -> Result<std::vector<InlayHint>> {
-        std::vector<InlayHint> result;
-        if (!doc.isTileLang() || !facts)
-          return result;
+  Scheduler *sched = scheduler.get(); // Valid while work runs.
+  // Hints need only the facts inside the requested (visible) range: before
+  // the complete analysis of this version is done, only the slices there
+  // are evaluated (Document::getFactsFor) and the complete analysis asks
+  // for a refresh when it finishes (onAnalyzed).
+  scheduler->runWithDocument(
+      uri, token,
+      [this, sched, uri, range, token, reply = std::move(reply)](
+          Result<std::shared_ptr<const Document>> result) mutable {
+        if (!result)
+          return reply(result.getFailure());
+        const Document &doc = **result;
+        std::vector<InlayHint> hints;
+        if (!doc.isTileLang())
+          return reply(std::move(hints));
+        TextRange visible{doc.toOffset(range.start), doc.toOffset(range.end)};
+        if (visible.end < visible.begin)
+          visible.end = visible.begin;
+        std::shared_ptr<const AnalysisFacts> facts = doc.getFactsFor(
+            *analyzer, sched->getAnalysisOptions(), visible, token);
+        if (!facts)
+          return reply(Failure{FailureKind::Cancelled, "request cancelled"});
+        if (facts->partial)
+          doc.markPartialHintsServed();
+        else
+          doc.markHintsServed();
         auto pick = [&](const std::string &k) {
           return getInstancePick(uri, k);
         };
-        doc.markHintsServed();
         for (InlayHint &hint :
              computeInlayHints(doc, *facts, getConfig(), pick)) {
           if (hint.position < range.start || range.end < hint.position)
             continue;
           hint.tooltip.clear(); // Sent by resolve.
-          result.push_back(std::move(hint));
+          hints.push_back(std::move(hint));
         }
-        return result;
+        reply(std::move(hints));
       });
 }
 
@@ -296,8 +314,17 @@ void TlcServer::resolveInlayHint(const std::string &uri, InlayHint hint,
         };
         std::vector<InlayHint> all =
             computeInlayHints(doc, *facts, getConfig(), pick);
-        if (hint.index < all.size() && all[hint.index].label == hint.label)
+        if (hint.index < all.size() && all[hint.index].label == hint.label &&
+            all[hint.index].position == hint.position) {
           resolved.tooltip = all[hint.index].tooltip;
+          return resolved;
+        }
+        // Served from partial facts: its index counts only their hints.
+        for (const InlayHint &h : all)
+          if (h.label == hint.label && h.position == hint.position) {
+            resolved.tooltip = h.tooltip;
+            break;
+          }
         return resolved;
       });
 }
@@ -519,7 +546,7 @@ void TlcServer::onAnalyzed(const Document &doc, bool latest) {
     diags = computeDiagnostics(doc, doc.getCachedFacts().get());
   callbacks.onDiagnostics(doc.getUri(), doc.getVersion(), std::move(diags));
   if (latest && doc.isTileLang() && doc.getCachedFacts() &&
-      !doc.wereHintsServed())
+      (!doc.wereHintsServed() || doc.werePartialHintsServed()))
     callbacks.onHintsChanged(doc.getUri());
 }
 

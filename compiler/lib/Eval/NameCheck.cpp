@@ -282,9 +282,8 @@ private:
 
 } // namespace
 
-FileNames tlc::eval::collectFileNames(const syntax::SyntaxTree &tree) {
-  FileNames out;
-  syntax::walk(tree.root(), [&](Node n) {
+void tlc::eval::collectFileNames(Node node, FileNames &out) {
+  syntax::walk(node, [&](Node n) {
     if (n.kind() == NodeKind::Name &&
         n.context() == syntax::ExprContext::Store)
       out.bound.insert(n.identifier());
@@ -306,6 +305,11 @@ FileNames tlc::eval::collectFileNames(const syntax::SyntaxTree &tree) {
     }
     return syntax::WalkResult::Advance;
   });
+}
+
+FileNames tlc::eval::collectFileNames(const syntax::SyntaxTree &tree) {
+  FileNames out;
+  collectFileNames(tree.root(), out);
   return out;
 }
 

@@ -39,9 +39,32 @@ using syntax::Node;
 using syntax::NodeKind;
 using syntax::WalkResult;
 
+/// What one top-level statement touches, owning its names (the entries of
+/// a StatementCache outlive the trees they were made from).
+struct tlc::eval::StatementFacts {
+  /// Names it binds in the module scope, in order.
+  std::vector<std::string> binds;
+  /// Names it mentions anywhere (a superset of `binds`), sorted, unique.
+  std::vector<std::string> mentions;
+  /// Digest of the syntax tree below it (kinds, relative ranges, contexts).
+  uint64_t digest = 0xcbf29ce484222325ull;
+  /// An import statement.
+  bool isImport = false;
+  /// For an import at the top level: each name it binds and what it binds
+  /// it to (`a.b` for `import a.b as X`, `a` for `import a.b`, `m:x` for
+  /// `from m import x`).
+  std::vector<std::pair<std::string, std::string>> imports;
+  /// Why it defeats name-based reasoning (empty: it does not).
+  std::string escape;
+  /// The names it binds in any scope (FileNames::bound), and whether it
+  /// star-imports.
+  std::vector<std::string> bound;
+  bool starImport = false;
+};
+
 namespace {
 
-/// What one top-level statement touches.
+/// What one top-level statement touches, while it is being walked.
 struct StmtFacts {
   Node node;
   /// Names it binds in the module scope.
@@ -52,9 +75,7 @@ struct StmtFacts {
   uint64_t digest = 0xcbf29ce484222325ull;
   /// An import statement.
   bool isImport = false;
-  /// For an import at the top level: each name it binds and what it binds
-  /// it to (`a.b` for `import a.b as X`, `a` for `import a.b`, `m:x` for
-  /// `from m import x`).
+  /// See StatementFacts::imports.
   llvm::SmallVector<std::pair<llvm::StringRef, std::string>, 2> imports;
   /// Why it defeats name-based reasoning (empty: it does not).
   std::string escape;
@@ -218,6 +239,38 @@ StmtFacts analyzeStatement(Node stmt) {
   return f;
 }
 
+/// The owned facts of \p stmt.
+std::shared_ptr<const StatementFacts> ownFacts(Node stmt) {
+  StmtFacts f = analyzeStatement(stmt);
+  auto out = std::make_shared<StatementFacts>();
+  for (llvm::StringRef name : f.binds)
+    out->binds.push_back(name.str());
+  for (llvm::StringRef name : f.mentions)
+    out->mentions.push_back(name.str());
+  llvm::sort(out->mentions);
+  out->digest = f.digest;
+  out->isImport = f.isImport;
+  for (auto &[bound, what] : f.imports)
+    out->imports.push_back({bound.str(), what});
+  out->escape = f.escape;
+  FileNames names;
+  collectFileNames(stmt, names);
+  for (llvm::StringRef name : names.bound)
+    out->bound.push_back(name.str());
+  out->starImport = names.starImport;
+  return out;
+}
+
+/// The cache key of \p stmt: its text's 128-bit hash, length and kind.
+std::string statementKey(Node stmt) {
+  llvm::StringRef text = stmt.text();
+  llvm::XXH128_hash_t h = llvm::xxh3_128bits(
+      llvm::ArrayRef<uint8_t>(text.bytes_begin(), text.size()));
+  return std::to_string(h.high64) + ":" + std::to_string(h.low64) + ":" +
+         std::to_string(text.size()) + ":" +
+         std::to_string(unsigned(stmt.kind()));
+}
+
 /// Union-find over statement indices.
 struct Sets {
   std::vector<unsigned> parent;
@@ -239,18 +292,34 @@ struct Sets {
 
 } // namespace
 
-FileSlices tlc::eval::sliceTopLevel(const syntax::SyntaxTree &tree) {
+FileSlices tlc::eval::sliceTopLevel(const syntax::SyntaxTree &tree,
+                                    StatementCache *cache) {
   FileSlices out;
   llvm::StringRef base = llvm::sys::path::filename(tree.fileName());
   if (base.starts_with("test_") || base.ends_with("_test.py")) {
     out.reason = "a test file (its test functions run by name)";
     return out;
   }
-  std::vector<StmtFacts> stmts;
-  for (Node stmt : tree.root().children(Field::body)) {
-    stmts.push_back(analyzeStatement(stmt));
-    if (!stmts.back().escape.empty()) {
-      out.reason = "the file uses " + stmts.back().escape;
+  llvm::SmallVector<Node, 0> nodes =
+      tree.root().children(Field::body).toVector();
+  auto storage =
+      std::make_shared<std::vector<std::shared_ptr<const StatementFacts>>>();
+  std::vector<std::shared_ptr<const StatementFacts>> &stmts = *storage;
+  for (Node stmt : nodes) {
+    std::shared_ptr<const StatementFacts> facts;
+    std::string key;
+    if (cache) {
+      key = statementKey(stmt);
+      facts = cache->lookup(key);
+    }
+    if (!facts) {
+      facts = ownFacts(stmt);
+      if (cache)
+        cache->record(key, facts);
+    }
+    stmts.push_back(std::move(facts));
+    if (!stmts.back()->escape.empty()) {
+      out.reason = "the file uses " + stmts.back()->escape;
       return out;
     }
   }
@@ -258,7 +327,7 @@ FileSlices tlc::eval::sliceTopLevel(const syntax::SyntaxTree &tree) {
   // Which statements bind each module-level name.
   llvm::DenseMap<llvm::StringRef, llvm::SmallVector<unsigned, 2>> binders;
   for (unsigned i = 0; i < n; ++i)
-    for (llvm::StringRef name : stmts[i].binds) {
+    for (llvm::StringRef name : stmts[i]->binds) {
       auto &list = binders[name];
       if (list.empty() || list.back() != i)
         list.push_back(i);
@@ -266,12 +335,12 @@ FileSlices tlc::eval::sliceTopLevel(const syntax::SyntaxTree &tree) {
   // Names only imports bind, and the imports binding only such names.
   llvm::DenseSet<llvm::StringRef> importOnly;
   for (auto &[name, list] : binders)
-    if (llvm::all_of(list, [&](unsigned i) { return stmts[i].isImport; }))
+    if (llvm::all_of(list, [&](unsigned i) { return stmts[i]->isImport; }))
       importOnly.insert(name);
   std::vector<bool> shared(n, false);
   for (unsigned i = 0; i < n; ++i)
-    shared[i] = stmts[i].isImport &&
-                llvm::all_of(stmts[i].binds, [&](llvm::StringRef name) {
+    shared[i] = stmts[i]->isImport &&
+                llvm::all_of(stmts[i]->binds, [&](llvm::StringRef name) {
                   return importOnly.contains(name);
                 });
   // Merge every statement mentioning a module-level name with its binders.
@@ -279,7 +348,7 @@ FileSlices tlc::eval::sliceTopLevel(const syntax::SyntaxTree &tree) {
   for (unsigned i = 0; i < n; ++i) {
     if (shared[i])
       continue;
-    for (llvm::StringRef name : stmts[i].mentions) {
+    for (llvm::StringRef name : stmts[i]->mentions) {
       auto it = binders.find(name);
       if (it == binders.end() || importOnly.contains(name))
         continue;
@@ -289,8 +358,14 @@ FileSlices tlc::eval::sliceTopLevel(const syntax::SyntaxTree &tree) {
   }
   // The file-wide facts a slice's evaluation reads: names bound anywhere
   // (the evaluator treats an unresolved such name as unknown, others as
-  // undefined).
-  auto names = std::make_shared<const FileNames>(collectFileNames(tree));
+  // undefined), what collectFileNames(tree) gives.
+  auto names = std::make_shared<FileNames>();
+  for (const auto &stmt : stmts) {
+    for (const std::string &name : stmt->bound)
+      names->bound.insert(name);
+    names->starImport |= stmt->starImport;
+  }
+  names->storage = storage;
   if (names->starImport) {
     out.reason = "the file uses a star import";
     return out;
@@ -305,7 +380,7 @@ FileSlices tlc::eval::sliceTopLevel(const syntax::SyntaxTree &tree) {
     const std::string *first = nullptr;
     bool same = true;
     for (unsigned i : binders.find(name)->second)
-      for (const auto &[bound, what] : stmts[i].imports)
+      for (const auto &[bound, what] : stmts[i]->imports)
         if (bound == name) {
           if (!first)
             first = &what;
@@ -325,7 +400,7 @@ FileSlices tlc::eval::sliceTopLevel(const syntax::SyntaxTree &tree) {
       inSlice[i] = true;
     std::vector<llvm::StringRef> mentioned;
     for (unsigned i : members)
-      for (llvm::StringRef name : stmts[i].mentions)
+      for (llvm::StringRef name : stmts[i]->mentions)
         mentioned.push_back(name);
     llvm::sort(mentioned);
     mentioned.erase(std::unique(mentioned.begin(), mentioned.end()),
@@ -351,12 +426,12 @@ FileSlices tlc::eval::sliceTopLevel(const syntax::SyntaxTree &tree) {
     slice.key += '\0';
     for (unsigned i : members) {
       inSlice[i] = false;
-      llvm::StringRef text = stmts[i].node.text();
+      llvm::StringRef text = nodes[i].text();
       slice.shared.push_back(shared[i]);
       slice.key += shared[i] ? 'I' : 'S';
       slice.key += std::to_string(llvm::xxh3_64bits(text)) + ":" +
                    std::to_string(text.size()) + ":" +
-                   std::to_string(stmts[i].digest) + ";";
+                   std::to_string(stmts[i]->digest) + ";";
     }
     slice.key += "bound:";
     for (llvm::StringRef name : mentioned)

@@ -152,6 +152,48 @@ struct LargeSession {
   }
 };
 
+/// The facts an inlay hint shows whose hint lies in [begin, end], with
+/// their kernel and instance, one per line.
+std::string dumpIn(const AnalysisFacts &facts, uint32_t begin, uint32_t end) {
+  std::ostringstream os;
+  auto in = [&](uint32_t offset) { return begin <= offset && offset <= end; };
+  for (const KernelFact &k : facts.kernels)
+    for (const InstanceFact &i : k.instances) {
+      std::string where = k.name + " " + i.label + " ";
+      for (const BufferFact &b : i.buffers)
+        if (in(b.hintOffset))
+          os << where << "buffer " << b.name << " @" << b.hintOffset << " "
+             << b.shape << " " << b.dtype << " " << b.scopeString << " ["
+             << b.layout << "] " << std::hash<std::string>()(b.layoutDetail)
+             << "\n";
+      for (const LaunchFact &l : i.launches)
+        if (in(l.hintOffset)) {
+          os << where << "launch @" << l.hintOffset;
+          for (const std::string &g : l.grid)
+            os << " " << g;
+          os << " threads " << l.threads << "\n";
+        }
+      for (const PipelineFact &p : i.pipelines)
+        if (in(p.hintOffset))
+          os << where << "pipeline @" << p.hintOffset << " "
+             << (p.stages ? std::to_string(*p.stages) : "?") << "\n";
+    }
+  return os.str();
+}
+
+/// The facts of `text` for the visible bytes [begin, end] only, from
+/// \p analyzer (incremental: its caches are those of the earlier calls).
+std::shared_ptr<const AnalysisFacts> visibleFacts(Analyzer &analyzer,
+                                                  const std::string &text,
+                                                  uint32_t begin,
+                                                  uint32_t end) {
+  auto tree = std::shared_ptr<const syntax::SyntaxTree>(
+      syntax::parse(text, "/large/kernels.py"));
+  AnalysisOptions options;
+  options.visible = TextRange{begin, end};
+  return analyzer.analyze(tree, options, CancelToken());
+}
+
 /// Offsets of every occurrence of `what` in `text`.
 std::vector<size_t> findAll(const std::string &text, const std::string &what) {
   std::vector<size_t> out;
@@ -193,6 +235,37 @@ TEST_CASE("the generated file splits into one slice per kernel") {
     }
   CHECK(std::count(seen.begin(), seen.end(), 0u) == 0);
 
+  // Slicing from a statement cache (filled by the first call, then after
+  // an edit of one kernel) gives what slicing from the tree gives.
+  eval::StatementCache cache(8192);
+  auto sameSlices = [](const eval::FileSlices &a, const eval::FileSlices &b,
+                       const syntax::SyntaxTree &tree) {
+    REQUIRE(a.slices.size() == b.slices.size());
+    for (size_t i = 0; i < a.slices.size(); ++i) {
+      CHECK(a.slices[i].statements == b.slices[i].statements);
+      CHECK(a.slices[i].shared == b.slices[i].shared);
+      CHECK(a.slices[i].key == b.slices[i].key);
+    }
+    CHECK(a.reason == b.reason);
+    eval::FileNames names = eval::collectFileNames(tree);
+    REQUIRE(b.names);
+    CHECK(b.names->bound.size() == names.bound.size());
+    for (llvm::StringRef name : names.bound)
+      CHECK(b.names->bound.contains(name));
+  };
+  eval::sliceTopLevel(*tree, &cache);
+  // One entry per distinct statement text (the copies of `import torch`
+  // share one).
+  CHECK(cache.size() > 100);
+  CHECK(cache.size() < tree->root().children(syntax::Field::body).size());
+  sameSlices(slices, eval::sliceTopLevel(*tree, &cache), *tree);
+  size_t at = text.find("THREADS_13 = ");
+  std::string edited = text;
+  edited.replace(at + 13, 3, "256");
+  auto editedTree = syntax::parse(edited, "/large/kernels.py");
+  sameSlices(eval::sliceTopLevel(*editedTree),
+             eval::sliceTopLevel(*editedTree, &cache), *editedTree);
+
   // Reflection makes the file one unit.
   auto escaped = syntax::parse(text + "\nprint(globals())\n", "/x.py");
   CHECK(eval::sliceTopLevel(*escaped).reason == "the file uses 'globals'");
@@ -217,6 +290,9 @@ TEST_CASE("random edits of the 100-kernel file: incremental equals whole") {
   // A syntax error planted mid-file, repaired by the next edit.
   std::optional<std::pair<size_t, std::string>> broken;
   unsigned reusedTotal = 0, evaluatedTotal = 0;
+  // Another incremental analyzer, asked for visible ranges only.
+  std::unique_ptr<Analyzer> visible = createDefaultAnalyzer(true);
+  unsigned partialChecks = 0, partialFacts = 0;
   const int kEdits = 40;
   for (int e = 1; e <= kEdits; ++e) {
     std::string what;
@@ -331,9 +407,33 @@ TEST_CASE("random edits of the 100-kernel file: incremental equals whole") {
     if (e % 4 == 0 || what == "syntax error" || what == "import" ||
         what == "shared constant" || what == "rename a function")
       CHECK(dump(s.facts()) == wholeFile(s.text));
+    // The first hints of a screen (60 lines around a random offset, the
+    // file's start every fifth edit), evaluated alone: equal to the
+    // complete analysis' hints there.
+    if (e % 2 == 0) {
+      uint32_t at = e % 5 == 0 ? 0 : uint32_t(pick(t.size()));
+      uint32_t begin = at, end = at;
+      for (int lines = 0; begin > 0 && lines < 30; --begin)
+        lines += t[begin - 1] == '\n';
+      for (int lines = 0; end < t.size() && lines < 30; ++end)
+        lines += t[end] == '\n';
+      auto partial = visibleFacts(*visible, t, begin, end);
+      if (!partial->wholeFileReason.empty())
+        continue;
+      INFO("visible bytes " << begin << "-" << end);
+      CHECK(partial->partial);
+      CHECK(partial->slicesEvaluated + partial->slicesReused <
+            s.facts().slicesEvaluated + s.facts().slicesReused);
+      std::string expected = dumpIn(s.facts(), begin, end);
+      CHECK(dumpIn(*partial, begin, end) == expected);
+      ++partialChecks;
+      partialFacts += !expected.empty();
+    }
   }
   // Almost every slice was kept across edits.
   CHECK(reusedTotal > 20 * evaluatedTotal);
+  CHECK(partialChecks > 0);
+  CHECK(partialFacts > 0);
   // Back to the original text: every slice is kept from the first analysis
   // or re-evaluated, and the facts are the first ones.
   s.replace(0, s.text.size(), initial);

@@ -31,6 +31,7 @@
 #ifndef TLC_EVAL_SLICES_H
 #define TLC_EVAL_SLICES_H
 
+#include "tlc/Support/LruCache.h"
 #include "tlc/Syntax/SyntaxTree.h"
 
 #include "llvm/ADT/DenseSet.h"
@@ -45,14 +46,29 @@ namespace tlc::eval {
 /// is: names bound anywhere (an unresolved one is unknown, not undefined)
 /// and star imports. Computed once per file for all of its slices.
 struct FileNames {
-  /// Every name some statement binds, in any scope (points into the tree).
+  /// Every name some statement binds, in any scope (points into the tree,
+  /// or into `storage`).
   llvm::DenseSet<llvm::StringRef> bound;
   /// The file has a `from M import *`.
   bool starImport = false;
+  /// What `bound` points into when it was assembled from a
+  /// StatementCache's entries.
+  std::shared_ptr<const void> storage;
 };
 
 /// Collects the FileNames of \p tree (NameCheck.cpp).
 FileNames collectFileNames(const syntax::SyntaxTree &tree);
+/// Adds the names \p node and the nodes below it bind to \p names (what
+/// collectFileNames collects from the whole tree).
+void collectFileNames(syntax::Node node, FileNames &names);
+
+/// What slicing finds in one top-level statement, owning its names
+/// (Slices.cpp).
+struct StatementFacts;
+/// The StatementFacts of the statements sliced lately, by the statement's
+/// text (a 128-bit hash, its length and kind): slicing after an edit walks
+/// only the statements whose text changed. Thread-safe and bounded.
+using StatementCache = LruCache<StatementFacts>;
 
 /// Top-level statements that evaluate independently of the others.
 struct Slice {
@@ -77,8 +93,11 @@ struct FileSlices {
   std::shared_ptr<const FileNames> names;
 };
 
-/// Splits the top level of \p tree into slices.
-FileSlices sliceTopLevel(const syntax::SyntaxTree &tree);
+/// Splits the top level of \p tree into slices. With \p cache, statements
+/// whose text was sliced before are not walked again (the result is the
+/// same).
+FileSlices sliceTopLevel(const syntax::SyntaxTree &tree,
+                         StatementCache *cache = nullptr);
 
 } // namespace tlc::eval
 
