@@ -480,3 +480,70 @@ TEST_CASE("only the slices an edit changes are evaluated again") {
   CHECK(s.facts().slicesEvaluated >= 90);
   CHECK(dump(s.facts()) == wholeFile(s.text));
 }
+
+TEST_CASE("the first screen's hints come first, the rest with a refresh") {
+  struct Refreshes : ServerCallbacks {
+    unsigned count = 0;
+    void onDiagnostics(const std::string &, std::optional<int64_t>,
+                       std::vector<Diag>) override {}
+    void onHintsChanged(const std::string &) override { ++count; }
+  } callbacks;
+  auto analyzer = std::make_shared<RecordingAnalyzer>();
+  ServerOptions options;
+  options.workerThreads = 0;
+  options.debounce = std::chrono::milliseconds(0);
+  options.analyzer = analyzer;
+  TlcServer server(options, callbacks);
+  std::string text = readFile(TLC_LARGE_KERNEL_FILE);
+  const char *uri = "file:///large/kernels.py";
+  // A screen in the middle of the file, asked right after the open.
+  size_t mid = lineStarts(text, "def main_50")[0];
+  Position at = positionOf(text, mid);
+  Range screen{{at.line - 30, 0}, {at.line + 30, 0}};
+  server.openDocument(uri, 1, text);
+  std::vector<InlayHint> first, later;
+  bool partial = false;
+  server.inlayHints(uri, screen, CancelToken(),
+                    [&](Result<std::vector<InlayHint>> r) {
+                      REQUIRE(bool(r));
+                      first = *r;
+                      partial = analyzer->last && analyzer->last->partial;
+                    });
+  server.runUntilIdle();
+  // The screen was answered from a few slices; the complete analysis
+  // followed and asked for a refresh.
+  CHECK(partial);
+  CHECK(!first.empty());
+  CHECK(callbacks.count == 1);
+  REQUIRE(analyzer->last);
+  CHECK(!analyzer->last->partial);
+  server.inlayHints(uri, screen, CancelToken(),
+                    [&](Result<std::vector<InlayHint>> r) {
+                      REQUIRE(bool(r));
+                      later = *r;
+                    });
+  server.runUntilIdle();
+  REQUIRE(first.size() == later.size());
+  for (size_t i = 0; i < first.size(); ++i) {
+    CHECK(first[i].label == later[i].label);
+    CHECK(first[i].position == later[i].position);
+  }
+  // A hint with a layout served from the partial facts still resolves (its
+  // index counts only their hints, `later`'s all of the file's).
+  const InlayHint *layout = nullptr;
+  for (size_t i = 0; i < first.size(); ++i)
+    if (first[i].label.find(" · ") != std::string::npos &&
+        first[i].index != later[i].index)
+      layout = &first[i];
+  REQUIRE(layout);
+  InlayHint resolved;
+  server.resolveInlayHint(uri, *layout, CancelToken(),
+                          [&](Result<InlayHint> r) {
+                            REQUIRE(bool(r));
+                            resolved = *r;
+                          });
+  server.runUntilIdle();
+  CHECK(!resolved.tooltip.empty());
+  // With the complete facts there, hints are served from them: no refresh.
+  CHECK(callbacks.count == 1);
+}
