@@ -65,19 +65,39 @@ bool tlc::layout::isVectorContiguous(const Layout &layout, int64_t n) {
   llvm::ArrayRef<int64_t> shape = layout.getInputShape();
   if (shape.empty() || shape.back() % n != 0)
     return false;
+  // Layout::applyFlat with the expressions compiled once: every element of
+  // the tile is visited.
+  std::vector<CompiledIndexExpr> compiled(layout.getForward().begin(),
+                                          layout.getForward().end());
+  std::vector<int64_t> outShape = layout.getOutputShape();
+  auto applyFlat =
+      [&](llvm::ArrayRef<int64_t> coord) -> std::optional<int64_t> {
+    for (auto [c, e] : llvm::zip(coord, shape))
+      if (c < 0 || c >= e)
+        return std::nullopt;
+    int64_t flat = 0;
+    for (auto [e, extent] : llvm::zip(compiled, outShape)) {
+      std::optional<int64_t> v = e.evaluate(coord);
+      if (!v)
+        return std::nullopt;
+      flat = flat * extent + *v;
+    }
+    return flat;
+  };
   bool ok = true;
+  std::vector<int64_t> c;
   forEachCoord(shape, [&](llvm::ArrayRef<int64_t> coord) {
     if (!ok || coord.back() % n != 0)
       return;
-    std::optional<int64_t> first = layout.applyFlat(coord);
+    std::optional<int64_t> first = applyFlat(coord);
     if (!first || *first % n != 0) {
       ok = false;
       return;
     }
-    std::vector<int64_t> c = coord.vec();
+    c.assign(coord.begin(), coord.end());
     for (int64_t k = 1; k < n && ok; ++k) {
       ++c.back();
-      std::optional<int64_t> at = layout.applyFlat(c);
+      std::optional<int64_t> at = applyFlat(c);
       ok = at && *at == *first + k;
     }
   });

@@ -23,6 +23,7 @@
 
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 
 #include <map>
@@ -387,8 +388,13 @@ static void planGemmOperands(GemmOp op, std::vector<AccessPlan> &plans) {
 static int64_t worstDegree(ArrayRef<const AccessPlan *> plans,
                            const layout::Layout &layout) {
   int64_t worst = 0;
+  // Contiguity depends on the vector width only (it visits every element).
+  llvm::SmallDenseMap<int64_t, bool, 4> contiguous;
   for (const AccessPlan *p : plans) {
-    if (!layout::isVectorContiguous(layout, p->vec))
+    auto [it, fresh] = contiguous.try_emplace(p->vec, false);
+    if (fresh)
+      it->second = layout::isVectorContiguous(layout, p->vec);
+    if (!it->second)
       return INT64_MAX;
     for (const layout::LaneCoords &w : p->warps)
       worst = std::max(worst, layout::bankConflictDegree(layout::sharedAccess(
