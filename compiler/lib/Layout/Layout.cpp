@@ -151,6 +151,8 @@ llvm::Expected<Layout> Layout::get(std::vector<int64_t> inputShape,
         return;
       }
     });
+    if (fresh->error.empty())
+      fresh->compiled = std::move(compiled);
     memo = recordLayoutMemo(std::move(key), std::move(fresh));
   }
   if (!memo->error.empty())
@@ -202,6 +204,22 @@ static int64_t flatten(llvm::ArrayRef<int64_t> coord,
 }
 
 std::optional<int64_t> Layout::applyFlat(llvm::ArrayRef<int64_t> coord) const {
+  // The memo's compiled outputs: no expression tree walked, nothing
+  // allocated (bank-conflict checks call this per lane of every access).
+  if (memo && memo->compiled.size() == forward.size() &&
+      coord.size() == inputShape.size()) {
+    for (auto [c, e] : llvm::zip(coord, inputShape))
+      if (c < 0 || c >= e)
+        return std::nullopt;
+    int64_t flat = 0;
+    for (auto [e, extent] : llvm::zip(memo->compiled, outputShape)) {
+      std::optional<int64_t> v = e.evaluate(coord);
+      if (!v)
+        return std::nullopt;
+      flat = flat * extent + *v;
+    }
+    return flat;
+  }
   std::optional<std::vector<int64_t>> out = apply(coord);
   if (!out)
     return std::nullopt;

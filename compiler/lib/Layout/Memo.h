@@ -46,6 +46,8 @@ struct LayoutMemo {
   std::vector<int64_t> outputShape;
   /// Injectivity once computed: -1 unknown, 0 no, 1 yes.
   mutable std::atomic<int8_t> injective{-1};
+  /// The outputs compiled (Layout::applyFlat), when valid.
+  std::vector<CompiledIndexExpr> compiled;
 };
 
 /// What enumerating a Fragment's tile found.
