@@ -6,8 +6,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "tlc/Layout/BankConflicts.h"
+#include "Memo.h"
 
 #include "tlc/Layout/LayoutMap.h"
+#include "tlc/Support/LruCache.h"
 
 #include <algorithm>
 #include <set>
@@ -59,12 +61,26 @@ WarpAccess tlc::layout::sharedAccess(const Layout &layout, int64_t elementBytes,
   return access;
 }
 
+/// Answers of isVectorContiguous by the layout's structural key and the
+/// width: the same tiles (and their padded and swizzled alternatives) are
+/// checked again after every edit of a kernel.
+static tlc::LruCache<bool> &contiguityMemo() {
+  static tlc::LruCache<bool> memo(4096, 2);
+  return memo;
+}
+
 bool tlc::layout::isVectorContiguous(const Layout &layout, int64_t n) {
   if (n <= 1)
     return true;
   llvm::ArrayRef<int64_t> shape = layout.getInputShape();
   if (shape.empty() || shape.back() % n != 0)
     return false;
+  std::string key = std::to_string(n) + ";";
+  appendMemoKey(key, shape);
+  for (const IndexExpr &e : layout.getForward())
+    appendMemoKey(key, e);
+  if (std::shared_ptr<const bool> known = contiguityMemo().lookup(key))
+    return *known;
   // Layout::applyFlat with the expressions compiled once: every element of
   // the tile is visited.
   std::vector<CompiledIndexExpr> compiled(layout.getForward().begin(),
@@ -101,5 +117,6 @@ bool tlc::layout::isVectorContiguous(const Layout &layout, int64_t n) {
       ok = at && *at == *first + k;
     }
   });
+  contiguityMemo().record(key, std::make_shared<const bool>(ok));
   return ok;
 }
