@@ -13,7 +13,6 @@
 
 #include "LayoutSolver.h"
 #include "tlc/Dialect/Tile/IR/LayoutAttrCodec.h"
-#include "tlc/Dialect/Tile/IR/PassConfigs.h"
 
 #include "tlc/Layout/Propagation.h"
 #include "tlc/Layout/SharedLayouts.h"
@@ -27,6 +26,7 @@
 #include "llvm/ADT/TypeSwitch.h"
 
 #include <deque>
+#include <vector>
 
 using namespace mlir;
 using namespace tlc;
@@ -951,13 +951,33 @@ tlc::tile::inferKernelLayouts(KernelOp kernel, const LayoutTarget &target) {
   std::optional<int64_t> threads = kernel.getStaticNumThreads();
   if (!threads || *threads <= 0)
     return KernelLayouts{};
-  // TL_DISABLE_WGMMA keeps sm_90's gemms on mma.sync (tile-plan-wgmma
-  // takes none), so their fragments get the mma.sync layouts.
-  LayoutTarget own = target;
-  if (own.arch == layout::GemmArch::SM90 &&
-      isPassConfigOn(kernel, "tl.disable_wgmma"))
-    own.arch = layout::GemmArch::SM80;
-  Solver solver(kernel, own, *threads);
+  // A kernel whose gemms tile-plan-wgmma leaves on mma.sync (operands it
+  // cannot read through descriptors, TL_DISABLE_WGMMA, ...) gets the
+  // mma.sync layouts, the ones the printer then uses; where those do not
+  // fit the kernel (sm_80's inference still refuses some programs TileLang
+  // accepts), the sm_90 ones, as before, rather than a false error.
+  if (target.arch == layout::GemmArch::SM90 &&
+      kernel.walk([](GemmOp) { return WalkResult::interrupt(); })
+          .wasInterrupted() &&
+      selectWgmmaGemms(kernel).empty()) {
+    std::vector<Diagnostic> held;
+    FailureOr<KernelLayouts> result = failure();
+    {
+      ScopedDiagnosticHandler hold(kernel.getContext(), [&](Diagnostic &d) {
+        held.push_back(std::move(d));
+        return success();
+      });
+      Solver solver(kernel, LayoutTarget{layout::GemmArch::SM80}, *threads);
+      if (succeeded(solver.run()))
+        result = solver.takeResult();
+    }
+    if (succeeded(result)) {
+      for (Diagnostic &d : held)
+        kernel.getContext()->getDiagEngine().emit(std::move(d));
+      return result;
+    }
+  }
+  Solver solver(kernel, target, *threads);
   if (failed(solver.run()))
     return failure();
   return solver.takeResult();

@@ -19,6 +19,7 @@
 #include "tlc/Dialect/Tile/IR/BufferEffects.h"
 #include "tlc/Dialect/Tile/IR/PassConfigs.h"
 #include "tlc/Dialect/Tile/IR/TileOps.h"
+#include "tlc/Dialect/Tile/Transforms/LayoutInference.h"
 #include "tlc/Layout/GemmLayouts.h"
 #include "tlc/Layout/SharedLayouts.h"
 
@@ -112,6 +113,40 @@ static bool takesWgmma(GemmOp gemm, int64_t threads) {
   return operandSwizzle(gemm.getA()) && operandSwizzle(gemm.getB());
 }
 
+SmallVector<GemmOp> tlc::tile::selectWgmmaGemms(KernelOp kernel) {
+  std::optional<int64_t> threads = kernel.getStaticNumThreads();
+  if (!threads || isPassConfigOn(kernel, "tl.disable_wgmma"))
+    return {};
+  SmallVector<GemmOp> gemms;
+  kernel.walk([&](GemmOp gemm) { gemms.push_back(gemm); });
+  // A buffer is laid out for one instruction: a gemm reading it with
+  // mma.sync keeps every other gemm on it on mma.sync too.
+  llvm::DenseSet<Operation *> chosen;
+  for (GemmOp gemm : gemms)
+    if (takesWgmma(gemm, *threads))
+      chosen.insert(gemm);
+  for (bool changed = true; changed;) {
+    changed = false;
+    llvm::DenseSet<Value> mmaBuffers;
+    for (GemmOp gemm : gemms)
+      if (!chosen.count(gemm))
+        for (Value v : {gemm.getA(), gemm.getB()})
+          mmaBuffers.insert(v);
+    for (GemmOp gemm : gemms)
+      if (chosen.count(gemm) && (mmaBuffers.count(gemm.getA()) ||
+                                 mmaBuffers.count(gemm.getB()))) {
+        chosen.erase(gemm);
+        changed = true;
+      }
+  }
+  // A kernel mixing wgmma and mma.sync gemms (flash attention's P.V from
+  // registers next to a wgmma Q.K^T) keeps mma.sync everywhere for now:
+  // on the simulator its P.V product gets NaN rows (under investigation).
+  if (chosen.size() != gemms.size())
+    return {};
+  return gemms;
+}
+
 namespace {
 struct TilePlanWgmmaPass final
     : tlc::tile::impl::TilePlanWgmmaBase<TilePlanWgmmaPass> {
@@ -127,47 +162,14 @@ struct TilePlanWgmmaPass final
       return;
     Builder b(module.getContext());
     module.walk([&](FuncOp func) {
-      if (hasLoweringFailed(func) || !getUnboundTileParameters(func).empty() ||
-          isPassConfigOn(func, "tl.disable_wgmma"))
+      if (hasLoweringFailed(func) || !getUnboundTileParameters(func).empty())
         return;
       func.walk([&](KernelOp kernel) { planKernel(kernel, b); });
     });
   }
 
   void planKernel(KernelOp kernel, Builder &b) {
-    std::optional<int64_t> threads = kernel.getStaticNumThreads();
-    if (!threads)
-      return;
-    SmallVector<GemmOp> gemms;
-    kernel.walk([&](GemmOp gemm) { gemms.push_back(gemm); });
-    // A buffer is laid out for one instruction: a gemm reading it with
-    // mma.sync keeps every other gemm on it on mma.sync too.
-    llvm::DenseSet<Operation *> chosen;
-    for (GemmOp gemm : gemms)
-      if (takesWgmma(gemm, *threads))
-        chosen.insert(gemm);
-    for (bool changed = true; changed;) {
-      changed = false;
-      llvm::DenseSet<Value> mmaBuffers;
-      for (GemmOp gemm : gemms)
-        if (!chosen.count(gemm))
-          for (Value v : {gemm.getA(), gemm.getB()})
-            mmaBuffers.insert(v);
-      for (GemmOp gemm : gemms)
-        if (chosen.count(gemm) && (mmaBuffers.count(gemm.getA()) ||
-                                   mmaBuffers.count(gemm.getB()))) {
-          chosen.erase(gemm);
-          changed = true;
-        }
-    }
-    // A kernel mixing wgmma and mma.sync gemms (flash attention's P.V from
-    // registers next to a wgmma Q.K^T) keeps mma.sync everywhere for now:
-    // on the simulator its P.V product gets NaN rows (under investigation).
-    if (chosen.size() != gemms.size())
-      return;
-    for (GemmOp gemm : gemms) {
-      if (!chosen.count(gemm))
-        continue;
+    for (GemmOp gemm : selectWgmmaGemms(kernel)) {
       gemm->setAttr("tile.instr", b.getStringAttr("wgmma"));
       for (Value v : {gemm.getA(), gemm.getB()}) {
         Operation *alloc = v.getDefiningOp();

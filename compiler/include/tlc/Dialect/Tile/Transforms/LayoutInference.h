@@ -57,6 +57,13 @@ struct KernelLayouts {
   llvm::MapVector<mlir::Operation *, layout::Fragment> loops;
 };
 
+/// The gemms of \p kernel that `tile-plan-wgmma` puts on wgmma.mma_async
+/// for sm_90a (all of them, or none: see the pass's description); none
+/// when its pass configs set `tl.disable_wgmma`. Layout inference on sm_90
+/// gives a kernel whose gemms all keep mma.sync the sm_80 layouts, so its
+/// hints describe the code the printer generates.
+llvm::SmallVector<GemmOp> selectWgmmaGemms(KernelOp kernel);
+
 /// Runs layout inference on \p kernel. Fails (after emitting an error at
 /// the op that could not be satisfied, with a note at the op whose layout
 /// it contradicts) on a layout conflict or an impossible gemm. Kernels
