@@ -133,8 +133,8 @@ SmallVector<GemmOp> tlc::tile::selectWgmmaGemms(KernelOp kernel) {
         for (Value v : {gemm.getA(), gemm.getB()})
           mmaBuffers.insert(v);
     for (GemmOp gemm : gemms)
-      if (chosen.count(gemm) && (mmaBuffers.count(gemm.getA()) ||
-                                 mmaBuffers.count(gemm.getB()))) {
+      if (chosen.count(gemm) &&
+          (mmaBuffers.count(gemm.getA()) || mmaBuffers.count(gemm.getB()))) {
         chosen.erase(gemm);
         changed = true;
       }
