@@ -45,8 +45,7 @@ import tilelang
 import tilelang.language as T
 
 
-@tilelang.jit
-def gemm_wgmma(M, N, K, block_M=128, block_N=128, block_K=32):
+def gemm(M, N, K, block_M=128, block_N=128, block_K=32):
     @T.prim_func
     def main(A: T.Tensor((M, K), T.float16), B: T.Tensor((K, N), T.float16),
              C: T.Tensor((M, N), T.float32)):
@@ -66,28 +65,19 @@ def gemm_wgmma(M, N, K, block_M=128, block_N=128, block_K=32):
     return main
 
 
+@tilelang.jit
+def gemm_wgmma(M, N, K):
+    return gemm(M, N, K)
+
+
+# The decorator's TL_DISABLE_WGMMA wins over the body's.
 @tilelang.jit(pass_configs={
     tilelang.PassConfigKey.TL_DISABLE_WGMMA: True,
     tilelang.PassConfigKey.TL_PTXAS_REGISTER_USAGE_LEVEL: 8,
     "tl.device_compile_flags": "-DFROM_STRING=1",
 }, compile_flags=["-DFROM_DECORATOR=1"])
-def gemm_mma(M, N, K, block_M=128, block_N=128, block_K=32):
-    @T.prim_func
-    def main(A: T.Tensor((M, K), T.float16), B: T.Tensor((K, N), T.float16),
-             C: T.Tensor((M, N), T.float32)):
-        with T.Kernel(T.ceildiv(N, block_N), T.ceildiv(M, block_M),
-                      threads=128) as (bx, by):
-            T.annotate_compile_flags(["-DFROM_BODY=1"])
-            A_s = T.alloc_shared((block_M, block_K), T.float16)
-            B_s = T.alloc_shared((block_K, block_N), T.float16)
-            C_l = T.alloc_fragment((block_M, block_N), T.float32)
-            T.clear(C_l)
-            for k in T.Pipelined(T.ceildiv(K, block_K), num_stages=2):
-                T.copy(A[by * block_M, k * block_K], A_s)
-                T.copy(B[k * block_K, bx * block_N], B_s)
-                T.gemm(A_s, B_s, C_l)
-            T.copy(C_l, C[by * block_M, bx * block_N])
-    return main
+def gemm_mma(M, N, K):
+    return gemm(M, N, K)
 
 
 @tilelang.jit(pass_configs={"tl.enable_fast_math": True})
