@@ -393,8 +393,10 @@ def case_cancel_eval(c):
     """A newer edit stops an analysis inside the evaluator: the first text
     evaluates for the evaluator's whole time budget (10 s: each step sorts
     a long list); once its analysis is reported in progress, the document
-    is replaced by a small kernel, whose hints must come back within 3 s
-    rather than after the first analysis ends."""
+    is replaced by a small kernel, whose hints must come back within 6 s
+    rather than after the first analysis ends (its 10 s time budget, about
+    9 s after the edit). 6 s leaves room for an ASan build on a loaded
+    machine (3.2 s seen at load 6)."""
     r = c.request("initialize", {"capabilities": {"window": {"workDoneProgress": True}}})
     if "capabilities" not in r.get("result", {}):
         fail("initialize: %s" % r)
@@ -419,11 +421,11 @@ def case_cancel_eval(c):
     labels = "".join(json.dumps(h.get("label")) for h in r.get("result") or [])
     if "64" not in labels:
         fail("hints of the new text: %s" % str(r)[:300])
-    if answered - changed > 3.0:
+    if answered - changed > 6.0:
         fail("hints of the new text took %.1f s after the edit (%.1f s after "
              "the slow text was opened): the old analysis was not cancelled"
              % (answered - changed, answered - start))
-    ok("hints of the new text within 3 s of the edit")
+    ok("hints of the new text within 6 s of the edit")
     c.healthy()
     c.shutdown()
 
