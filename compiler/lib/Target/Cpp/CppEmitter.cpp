@@ -423,7 +423,8 @@ LogicalResult Emitter::emitKernel(tile::KernelOp op) {
   open("tlc::cpu::launch(st, args->numWorkers, " + g[0] + ", " + g[1] + ", " +
        g[2] + ", [&](" + params + ")");
   inKernel = true;
-  LogicalResult r = emitBlock(op.getBody().front());
+  LogicalResult r = hasPerThreadCode(op) ? emitThreadedBody(op)
+                                         : emitBlock(op.getBody().front());
   inKernel = false;
   currentLoc = op.getLoc();
   close(");");
@@ -446,6 +447,36 @@ LogicalResult Emitter::emitAlloc(tile::AllocOp op) {
     return failure();
   std::string name = define(op.getResult(), "buf");
   std::string mem = fresh(name + "_mem");
+  bool perThread = threaded && !inThreadLoop &&
+                   (bt.getScope() == tile::MemoryScope::Local ||
+                    bt.getScope() == tile::MemoryScope::LocalVar);
+  if (perThread) {
+    // One copy per thread (the leading dimension); each thread loop reads
+    // its own.
+    std::string all = fresh(name + "_all");
+    std::string lanesShape = "{" + threadCount + ", " + shape->substr(1);
+    line("// " + name + ": " + tile::getDTypeName(bt.getElementType()) + " " +
+         bt.getShapeString() + ", " +
+         tile::stringifyMemoryScope(bt.getScope()).str() + ", one per thread");
+    line("tlc::cpu::Local<" + *elem + ", " + Twine(bt.getRank() + 1) + "> " +
+         mem + "(" + lanesShape + ");");
+    line("const tlc::cpu::View<" + *elem + ", " + Twine(bt.getRank() + 1) +
+         "> " + all + " = " + mem + ".view;");
+    names[op.getResult()] = "tlc::cpu::lane(" + all + ", tlc_t)";
+    if (Value init = op.getInit()) {
+      if (!isBlockValue(init))
+        return op.emitError("the CPU target needs the initial value of a "
+                            "per-thread T.alloc_var to be the same in every "
+                            "thread; assign it after the allocation");
+      auto elemVal = tile::getElementValueType(bt.getElementType());
+      std::string v = expr(init);
+      if (elemVal != bt.getElementType())
+        v = "tlc::cpu::cast<" + *elem + ">(" + v + ")";
+      line("std::fill(" + mem + ".data.begin(), " + mem + ".data.end(), " +
+           v + ");");
+    }
+    return success();
+  }
   line("// " + name + ": " + tile::getDTypeName(bt.getElementType()) + " " +
        bt.getShapeString() + ", " +
        tile::stringifyMemoryScope(bt.getScope()).str());
@@ -686,6 +717,16 @@ LogicalResult Emitter::emitOp(Operation *op) {
     return emitPrint(p);
   if (auto i = dyn_cast<tile::IntrinsicOp>(op))
     return emitIntrinsic(i);
+  if (auto tb = dyn_cast<tile::ThreadBindingOp>(op); tb && inThreadLoop) {
+    int64_t d = tb.getDim();
+    std::string e = d == 0   ? "tlc_t % " + threadExtent[0]
+                    : d == 1 ? "tlc_t / " + threadExtent[0] + " % " +
+                                   threadExtent[1]
+                             : "tlc_t / (" + threadExtent[0] + " * " +
+                                   threadExtent[1] + ")";
+    line("const int64_t " + define(tb.getResult(), "tx") + " = " + e + ";");
+    return success();
+  }
   if (isa<tile::ThreadBindingOp>(op))
     return op->emitError(
         "the CPU target runs each block as one executor and cannot emit "
@@ -727,6 +768,9 @@ static bool isCpuNoOpIntrinsic(StringRef callee) {
 
 LogicalResult Emitter::emitIntrinsic(tile::IntrinsicOp op) {
   StringRef callee = op.getCallee();
+  if (threaded)
+    if (std::optional<LogicalResult> r = emitThreadIntrinsic(op))
+      return *r;
   if (isCpuNoOpIntrinsic(callee) && op->getNumResults() == 0) {
     comment(op, (callee + "(): no-op on the CPU (one executor per block, "
                           "memory operations complete in program order)")

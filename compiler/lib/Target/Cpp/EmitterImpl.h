@@ -204,6 +204,52 @@ public:
     return fastVersion ? Guard::None : guardOf(buffer);
   }
 
+  // CppEmitterThreads.cpp: kernels with per-thread code.
+  /// Whether \p kernel reads its thread index (T.get_thread_binding, lane
+  /// and warp indices, warp shuffles and votes, block votes): its blocks
+  /// then run thread by thread, one loop over the threads per run of
+  /// per-thread statements between barriers and warp operations.
+  static bool hasPerThreadCode(tile::KernelOp kernel);
+  /// The body of such a kernel.
+  mlir::LogicalResult emitThreadedBody(tile::KernelOp op);
+  /// The ops of \p block at the level of the whole block: runs of
+  /// per-thread ops become thread loops, the others are emitted once.
+  mlir::LogicalResult emitThreadedBlock(mlir::Block &block);
+  /// One loop over the threads for \p run; values used after it go to
+  /// Lanes arrays.
+  mlir::LogicalResult emitThreadRun(llvm::ArrayRef<mlir::Operation *> run);
+  /// An op that runs once for the block: a barrier, a warp or block vote, a
+  /// tile operation, or control flow around one.
+  mlir::LogicalResult emitBlockLevel(mlir::Operation *op);
+  /// A warp shuffle, vote or reduction, computed for every thread from the
+  /// other lanes' values.
+  mlir::LogicalResult emitWarpIntrinsic(tile::IntrinsicOp op);
+  /// T.syncthreads_count/and/or.
+  mlir::LogicalResult emitBlockVote(tile::IntrinsicOp op);
+  /// A tile operation in a threaded kernel, once for the threads that
+  /// reach it.
+  mlir::LogicalResult emitThreadedTileOp(mlir::Operation *op);
+  /// Intrinsics with a per-thread value (lane, warp, elected thread) and
+  /// loop exits inside a thread loop; nullopt for other callees.
+  std::optional<mlir::LogicalResult> emitThreadIntrinsic(tile::IntrinsicOp op);
+  /// True when \p v is the same in every thread and computed once for the
+  /// block (constants, block indices, loops run for the block, pure
+  /// arithmetic on those).
+  bool isBlockValue(mlir::Value v);
+  /// The C++ expression of \p v in thread \p thread (a Lanes element or a
+  /// block value).
+  std::string laneValue(mlir::Value v, llvm::StringRef thread);
+  /// \p v as one value for the block (checked to agree between the active
+  /// threads when it is per-thread).
+  mlir::FailureOr<std::string> blockScalar(mlir::Value v, mlir::Operation *at,
+                                           llvm::StringRef what);
+  /// `&mask` or `nullptr` for the current active mask.
+  std::string activePtr() const {
+    return activeMask.empty() ? "nullptr" : "&" + activeMask;
+  }
+  /// Inside a thread loop of a threaded kernel.
+  bool inThreadLoop = false;
+
   /// The statement that leaves the current block (kernel lambda) or entry.
   llvm::StringRef returnStmt() const {
     return inKernel ? "return;" : "return 1;";
@@ -226,6 +272,19 @@ private:
   /// Accesses a fast path proved in range (emitted without checks).
   llvm::DenseSet<mlir::Operation *> unguarded;
   unsigned kernelCount = 0;
+  /// In a kernel with per-thread code.
+  bool threaded = false;
+  /// The thread extents (x, y, z) and count of a threaded kernel.
+  std::string threadExtent[3];
+  std::string threadCount;
+  /// The Lanes<uint8_t> of the threads that reach the current code ("":
+  /// every thread).
+  std::string activeMask;
+  /// Values kept per thread in a Lanes array (their name).
+  llvm::DenseMap<mlir::Value, std::string> laneArrays;
+  /// Ops that run once for the block and the ops around them.
+  llvm::DenseSet<mlir::Operation *> blockLevelOps;
+  llvm::DenseMap<mlir::Value, bool> blockValueMemo;
   CppKernel result;
 };
 
