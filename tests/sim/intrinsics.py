@@ -1,10 +1,12 @@
 #!/usr/bin/python3
 """tile.intrinsic programs on the sim device against NumPy.
 
-The CPU target has no per-thread code, so these programs have no CPU
-reference: each is built for cuda:sm_80 and cuda:sm_90a
-(TLC_NVCC=nvcc-stand-in.sh), run on the sim device with --save, and every
-output is recomputed here with NumPy from the saved inputs:
+Each is built for cuda:sm_80 and cuda:sm_90a (TLC_NVCC=nvcc-stand-in.sh),
+run on the sim device with --save, and every output is recomputed here with
+NumPy from the saved inputs; the programs the CPU target builds (its
+per-thread lowering: CPU_REFERENCE) are also run on the CPU target, whose
+outputs must equal NumPy's too, and the sim run is verified against it
+(tlc-run --verify --reference):
 
   intrinsics-warp.py    shuffles (xor, up, idx, down with width 16), ballot,
                         any/all, match_any, __syncthreads_count, warp max,
@@ -103,6 +105,21 @@ def memory_oracle(ins, outs):
 
 
 PROGRAMS = [("intrinsics-warp.py", warp_oracle), ("intrinsics-memory.py", memory_oracle)]
+# Programs the CPU target builds: the sim run is verified against it, and
+# its own outputs against the oracle (None: the CPU target is the oracle).
+CPU_REFERENCE = {"intrinsics-warp.py"}
+CPU_ONLY_ORACLE = [(os.path.join(ROOT, "tests", "lit", "Target", "Cpp", "per-thread.py"), None)]
+
+
+def compare(oracle, ins, outs):
+    bad = []
+    for what, got, want in oracle(ins, outs):
+        if got.shape != np.shape(want) or not np.array_equal(got, want):
+            diff = np.flatnonzero(np.asarray(got).reshape(-1) != np.asarray(want).reshape(-1))
+            bad.append(f"{what}: {diff.size} elements differ, first at {diff[:3]}: "
+                       f"got {np.asarray(got).reshape(-1)[diff[:3]]}, "
+                       f"want {np.asarray(want).reshape(-1)[diff[:3]]}")
+    return bad
 
 
 def load(d):
@@ -116,30 +133,45 @@ def main():
     args = parser.parse_args()
     env = dict(os.environ, TLC_NVCC=os.path.join(HERE, "nvcc-stand-in.sh"))
     failures = 0
+    def run(label, cmds):
+        for cmd in cmds:
+            p = subprocess.run(cmd, capture_output=True, text=True, env=env)
+            if p.returncode:
+                print(f"{label}: FAIL: {' '.join(cmd)}\n{p.stdout}{p.stderr}")
+                return False
+        return True
+
+    build = os.path.join(args.bin, "tlc-build")
+    tlc_run = os.path.join(args.bin, "tlc-run")
     with tempfile.TemporaryDirectory(prefix="tlc-sim-intrinsics-") as tmp:
-        for name, oracle in PROGRAMS:
+        programs = [(os.path.join(LIT, n), o) for n, o in PROGRAMS] + CPU_ONLY_ORACLE
+        for path, oracle in programs:
+            name = os.path.basename(path)
+            cpu = None
+            if name in CPU_REFERENCE or oracle is None:
+                cpu = os.path.join(tmp, name, "cpu")
+                cpu_save = cpu + "-run"
+                if not run(f"{name} cpu", [[build, path, "--target=cpu", "-o", cpu],
+                                           [tlc_run, cpu, "--seed", "7", "--save", cpu_save]]):
+                    failures += 1
+                    continue
+                if oracle:
+                    bad = compare(oracle, load(os.path.join(cpu_save, "inputs")), load(cpu_save))
+                    print(f"{name} cpu against NumPy: " + ("PASS" if not bad else "FAIL\n  " + "\n  ".join(bad)))
+                    failures += bool(bad)
             for arch in ("sm_80", "sm_90a"):
                 art = os.path.join(tmp, name, arch)
                 save = os.path.join(tmp, name, arch + "-run")
-                for cmd in ([os.path.join(args.bin, "tlc-build"), os.path.join(LIT, name),
-                             f"--target=cuda:{arch}", "-o", art],
-                            [os.path.join(args.bin, "tlc-run"), art, "--device", "sim",
-                             "--seed", "7", "--threads", "2", "--save", save]):
-                    p = subprocess.run(cmd, capture_output=True, text=True, env=env)
-                    if p.returncode:
-                        print(f"{name} {arch}: FAIL: {' '.join(cmd)}\n{p.stdout}{p.stderr}")
-                        failures += 1
-                        break
-                else:
-                    bad = []
-                    for what, got, want in oracle(load(os.path.join(save, "inputs")), load(save)):
-                        if got.shape != np.shape(want) or not np.array_equal(got, want):
-                            diff = np.flatnonzero(np.asarray(got).reshape(-1) != np.asarray(want).reshape(-1))
-                            bad.append(f"{what}: {diff.size} elements differ, first at {diff[:3]}: "
-                                       f"got {np.asarray(got).reshape(-1)[diff[:3]]}, "
-                                       f"want {np.asarray(want).reshape(-1)[diff[:3]]}")
-                    print(f"{name} {arch}: " + ("PASS" if not bad else "FAIL\n  " + "\n  ".join(bad)))
-                    failures += bool(bad)
+                sim = [tlc_run, art, "--device", "sim", "--seed", "7", "--threads", "2", "--save", save]
+                if cpu:
+                    sim += ["--verify", "--reference", cpu]
+                if not run(f"{name} {arch}", [[build, path, f"--target=cuda:{arch}", "-o", art], sim]):
+                    failures += 1
+                    continue
+                bad = compare(oracle, load(os.path.join(save, "inputs")), load(save)) if oracle else []
+                what = " and ".join(w for w, on in (("NumPy", oracle), ("the CPU target", cpu)) if on)
+                print(f"{name} {arch} against {what}: " + ("PASS" if not bad else "FAIL\n  " + "\n  ".join(bad)))
+                failures += bool(bad)
     return 1 if failures else 0
 
 
