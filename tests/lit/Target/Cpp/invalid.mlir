@@ -3,10 +3,14 @@
 // Operations and types the CPU target cannot execute are diagnosed at the
 // op, never miscompiled.
 
-// CHECK: invalid.mlir:[[@LINE+3]]:{{[0-9]+}}: error: the CPU target runs each block as one executor and cannot emit T.get_thread_binding (per-thread code)
-tile.func @per_thread() {
+// Per-thread code runs thread by thread between barriers; a wait for
+// another thread's arrival (mbarrier) needs threads that run at once.
+// CHECK: invalid.mlir:[[@LINE+5]]:{{[0-9]+}}: error: the CPU target cannot emit T.mbarrier_wait_parity
+tile.func @per_thread_mbarrier(%p: index) {
   tile.kernel (%bx) grid [1] threads [128] {
     %tx = tile.thread_binding 0
+    %0 = arith.addi %tx, %p : index
+    tile.intrinsic "T.mbarrier_wait_parity"(%0) {params = ["parity"]} : (index) -> ()
   }
 }
 
