@@ -472,8 +472,8 @@ LogicalResult Emitter::emitAlloc(tile::AllocOp op) {
       std::string v = expr(init);
       if (elemVal != bt.getElementType())
         v = "tlc::cpu::cast<" + *elem + ">(" + v + ")";
-      line("std::fill(" + mem + ".data.begin(), " + mem + ".data.end(), " +
-           v + ");");
+      line("std::fill(" + mem + ".data.begin(), " + mem + ".data.end(), " + v +
+           ");");
     }
     return success();
   }
@@ -719,11 +719,11 @@ LogicalResult Emitter::emitOp(Operation *op) {
     return emitIntrinsic(i);
   if (auto tb = dyn_cast<tile::ThreadBindingOp>(op); tb && inThreadLoop) {
     int64_t d = tb.getDim();
-    std::string e = d == 0   ? "tlc_t % " + threadExtent[0]
-                    : d == 1 ? "tlc_t / " + threadExtent[0] + " % " +
-                                   threadExtent[1]
-                             : "tlc_t / (" + threadExtent[0] + " * " +
-                                   threadExtent[1] + ")";
+    std::string e =
+        d == 0 ? "tlc_t % " + threadExtent[0]
+        : d == 1
+            ? "tlc_t / " + threadExtent[0] + " % " + threadExtent[1]
+            : "tlc_t / (" + threadExtent[0] + " * " + threadExtent[1] + ")";
     line("const int64_t " + define(tb.getResult(), "tx") + " = " + e + ";");
     return success();
   }

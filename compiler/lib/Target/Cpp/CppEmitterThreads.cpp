@@ -61,9 +61,9 @@ using namespace tlc::target::detail;
 /// Warp operations: every lane of the (implied or given) mask takes part.
 static bool isWarpIntrinsic(StringRef c) {
   return llvm::is_contained({"T.shfl_xor", "T.shfl_down", "T.shfl_up",
-                             "T.shfl_sync", "T.tvm_warp_shuffle",
-                             "T.any_sync", "T.all_sync", "T.ballot_sync",
-                             "T.ballot", "T.activemask", "T.match_any_sync",
+                             "T.shfl_sync", "T.tvm_warp_shuffle", "T.any_sync",
+                             "T.all_sync", "T.ballot_sync", "T.ballot",
+                             "T.activemask", "T.match_any_sync",
                              "T.match_all_sync", "T.sync_warp"},
                             c) ||
          c.starts_with("T.warp_reduce_");
@@ -135,8 +135,8 @@ bool Emitter::hasPerThreadCode(tile::KernelOp kernel) {
       found = true;
     if (auto i = dyn_cast<tile::IntrinsicOp>(op)) {
       StringRef c = i.getCallee();
-      found |= isWarpIntrinsic(c) || isBlockVoteIntrinsic(c) ||
-               isFrameIntrinsic(c);
+      found |=
+          isWarpIntrinsic(c) || isBlockVoteIntrinsic(c) || isFrameIntrinsic(c);
     }
   });
   return found;
@@ -206,8 +206,8 @@ static std::optional<bool> blockLoopExit(Operation *op,
   if (then->empty() || std::next(then->begin()) != then->end())
     return std::nullopt;
   auto in = dyn_cast<tile::IntrinsicOp>(&then->front());
-  if (!in || (in.getCallee() != "T.loop_break" &&
-              in.getCallee() != "T.loop_continue"))
+  if (!in ||
+      (in.getCallee() != "T.loop_break" && in.getCallee() != "T.loop_continue"))
     return std::nullopt;
   return in.getCallee() == "T.loop_break";
 }
@@ -494,8 +494,7 @@ LogicalResult Emitter::emitThreadedTileOp(Operation *op) {
         "loads and stores");
   bool masked = !activeMask.empty();
   if (masked)
-    open("if (tlc::cpu::anyThread(" + activePtr() + ", " + threadCount +
-         "))");
+    open("if (tlc::cpu::anyThread(" + activePtr() + ", " + threadCount + "))");
   std::string opName = op->getName().getStringRef().str();
   if (opName.rfind("tile.", 0) == 0)
     opName = "T." + opName.substr(5);
@@ -558,9 +557,8 @@ LogicalResult Emitter::emitWarpIntrinsic(tile::IntrinsicOp op) {
            threadCount + ", " + activePtr() + ");");
     } else {
       line("uint32_t tlc_m = 0;");
-      line("if (!tlc::cpu::warpMembers(st, " + loc + ", " + what +
-           ", tlc_t, " + threadCount + ", " + mask + ", " + activePtr() +
-           ", tlc_m))");
+      line("if (!tlc::cpu::warpMembers(st, " + loc + ", " + what + ", tlc_t, " +
+           threadCount + ", " + mask + ", " + activePtr() + ", tlc_m))");
       line("  return;");
     }
     line("const int64_t tlc_base = tlc_t / 32 * 32;");
@@ -641,8 +639,8 @@ LogicalResult Emitter::emitWarpIntrinsic(tile::IntrinsicOp op) {
     line("uint32_t tlc_bits = 0;");
     open("for (int tlc_l = 0; tlc_l < 32; ++tlc_l)");
     line("if ((tlc_m >> tlc_l & 1u) && " +
-         laneValue(value, "tlc_base + tlc_l") + " == " +
-         laneValue(value, "tlc_t") + ")");
+         laneValue(value, "tlc_base + tlc_l") +
+         " == " + laneValue(value, "tlc_t") + ")");
     line("  tlc_bits |= 1u << tlc_l;");
     close();
     store(callee == "T.match_any_sync"
@@ -681,8 +679,8 @@ LogicalResult Emitter::emitWarpIntrinsic(tile::IntrinsicOp op) {
          "short)\");");
     line("  return;");
     line("}");
-    store("tlc::cpu::warpAllReduce<" + *vty + ">(int(tlc_t % 32), [](" +
-          *vty + " a, " + *vty + " b) { return " + *vty + "(" + e +
+    store("tlc::cpu::warpAllReduce<" + *vty + ">(int(tlc_t % 32), [](" + *vty +
+          " a, " + *vty + " b) { return " + *vty + "(" + e +
           "); }, [&](int tlc_l) { return " +
           laneValue(value, "tlc_base + tlc_l") + "; })");
   } else {

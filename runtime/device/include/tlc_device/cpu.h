@@ -1085,7 +1085,8 @@ inline bool warpMembers(Status &st, const char *loc, const char *what,
 }
 
 /// The lanes of thread \p t's warp that exist and are active (__activemask).
-inline uint32_t activeLanes(int64_t t, int64_t n, const Lanes<uint8_t> *active) {
+inline uint32_t activeLanes(int64_t t, int64_t n,
+                            const Lanes<uint8_t> *active) {
   int64_t base = t / 32 * 32;
   uint32_t m = 0;
   for (int l = 0; l < 32 && base + l < n; ++l)
