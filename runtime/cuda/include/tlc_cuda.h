@@ -96,6 +96,19 @@ int tlc_cuda_kernel_launch(tlc_cuda_kernel *kernel, const unsigned grid[3],
                            const unsigned block[3], unsigned shared_bytes,
                            void *stream, void **args);
 
+/** Encodes a TMA tensor map (cuTensorMapEncodeTiled) over the tensor at
+ *  device address `address` into `out` (128 bytes, 64-byte aligned): what a
+ *  manifest launch's `tensor_maps` entry describes. `dims` and `box` hold
+ *  `rank` (2 to 5) extents innermost first, `strides` the rank - 1 byte
+ *  strides of dims 1..; `swizzle` 0/32/64/128 and `l2_promotion`
+ *  0/64/128/256 bytes; out-of-bounds elements read as zero. Kernels take
+ *  the maps after the symbols, by value (pass `out` as the argument). */
+int tlc_cuda_tensor_map_encode(tlc_cuda_context *context, const char *dtype,
+                               unsigned rank, uint64_t address,
+                               const uint64_t *dims, const uint64_t *strides,
+                               const unsigned *box, int swizzle,
+                               int l2_promotion, void *out);
+
 /** Creates a timer (two device events). */
 int tlc_cuda_timer_create(tlc_cuda_context *context, tlc_cuda_timer **out);
 /** Destroys the timer. Null is ignored. */

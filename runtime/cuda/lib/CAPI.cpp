@@ -172,6 +172,24 @@ int tlc_cuda_kernel_launch(tlc_cuda_kernel *kernel, const unsigned grid[3],
   return report(reinterpret_cast<Kernel *>(kernel)->launch(config, args));
 }
 
+int tlc_cuda_tensor_map_encode(tlc_cuda_context *context, const char *dtype,
+                               unsigned rank, uint64_t address,
+                               const uint64_t *dims, const uint64_t *strides,
+                               const unsigned *box, int swizzle,
+                               int l2_promotion, void *out) {
+  if (!context || !dtype || !dims || !strides || !box || !out || rank < 2 ||
+      rank > 5)
+    return nullArgument("tlc_cuda_tensor_map_encode");
+  TensorMapSpec spec;
+  spec.dtype = dtype;
+  spec.dims.assign(dims, dims + rank);
+  spec.strides.assign(strides, strides + rank - 1);
+  spec.box.assign(box, box + rank);
+  spec.swizzle = swizzle;
+  spec.l2Promotion = l2_promotion;
+  return report(encodeTensorMap(*context->impl, spec, address, out));
+}
+
 int tlc_cuda_timer_create(tlc_cuda_context *context, tlc_cuda_timer **out) {
   if (!context || !out)
     return nullArgument("tlc_cuda_timer_create");

@@ -352,3 +352,62 @@ Status Timer::elapsedMilliseconds(float &out) {
   TLC_CU_TRY(s, cuEventElapsedTime(&out, begin, end));
   return Status();
 }
+
+Status tlc::runtime::cuda::encodeTensorMap(const Context &context,
+                                           const TensorMapSpec &spec,
+                                           CUdeviceptr address, void *out) {
+  const DynamicSymbols &s = context.driver();
+  if (!s.cuTensorMapEncodeTiled)
+    return Status::error("this CUDA driver has no cuTensorMapEncodeTiled "
+                         "(TMA needs CUDA 12 and an sm_90 GPU)");
+  // CUtensorMapDataType, from cuda.h's enumeration.
+  static const std::pair<const char *, int> types[] = {
+      {"uint8", 0},    {"int8", 0},     {"float8_e4m3", 0}, {"float8_e4m3fn", 0},
+      {"float8_e5m2", 0}, {"uint16", 1}, {"int16", 1},      {"uint32", 2},
+      {"int32", 3},    {"uint64", 4},   {"int64", 5},       {"float16", 6},
+      {"float32", 7},  {"float64", 8},  {"bfloat16", 9}};
+  int type = -1;
+  for (auto &[name, code] : types)
+    if (spec.dtype == name)
+      type = code;
+  if (type < 0)
+    return Status::error("tensor map of dtype '" + spec.dtype +
+                         "' is not supported");
+  size_t rank = spec.dims.size();
+  if (rank < 2 || rank > 5 || spec.strides.size() + 1 != rank ||
+      spec.box.size() != rank)
+    return Status::error("a tensor map needs rank 2 to 5 with matching "
+                         "strides and box");
+  int swizzle = spec.swizzle == 0    ? 0
+                : spec.swizzle == 32 ? 1
+                : spec.swizzle == 64 ? 2
+                : spec.swizzle == 128 ? 3
+                                      : -1;
+  int l2 = spec.l2Promotion == 0     ? 0
+           : spec.l2Promotion == 64  ? 1
+           : spec.l2Promotion == 128 ? 2
+           : spec.l2Promotion == 256 ? 3
+                                     : -1;
+  if (swizzle < 0 || l2 < 0)
+    return Status::error("tensor map swizzle or L2 promotion out of range");
+  unsigned elementStrides[5] = {1, 1, 1, 1, 1};
+  Status st = s.check(
+      s.cuTensorMapEncodeTiled(out, type, unsigned(rank),
+                               reinterpret_cast<void *>(address),
+                               spec.dims.data(), spec.strides.data(),
+                               spec.box.data(), elementStrides,
+                               /*interleave none*/ 0, swizzle, l2,
+                               /*OOB fill zero*/ 0),
+      "cuTensorMapEncodeTiled");
+  if (!st.ok()) {
+    std::string dims;
+    for (std::uint64_t d : spec.dims)
+      dims += (dims.empty() ? "" : ", ") + std::to_string(d);
+    return st.withContext("a tensor map over [" + dims +
+                          "] (innermost first) at address " +
+                          std::to_string(address) +
+                          ": TMA needs a 16-byte aligned address and "
+                          "16-byte multiple strides");
+  }
+  return Status();
+}

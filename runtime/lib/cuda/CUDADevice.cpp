@@ -11,8 +11,9 @@
 // A kernel instance loads the manifest's binary (cubin or fatbin) and runs
 // its launches in order on the context's default stream: grid extents
 // evaluated from the symbols, block and dynamic shared memory from the
-// manifest, arguments = the parameters, the launch's workspaces, then the
-// symbols as `long long`. Workspaces (the manifest's `workspaces`) are
+// manifest, arguments = the parameters, the launch's workspaces, the
+// symbols as `long long`, then the launch's TMA tensor maps, encoded over
+// the run's tensors (cuTensorMapEncodeTiled) and passed by value. Workspaces (the manifest's `workspaces`) are
 // allocated per run, filled with 0xFF bytes (NaN in every float type, so a
 // read before a write shows up in the outputs), and freed after the run has
 // synchronised.
@@ -56,6 +57,13 @@ llvm::Error makeError(const llvm::Twine &message) {
 /// One launch of an instance, resolved against its module.
 struct CudaLaunchPlan : runtime::LaunchPlan {
   cu::Kernel *kernel = nullptr;
+  /// TMA tensor maps (parameter index, what to encode), after the symbols.
+  std::vector<std::pair<size_t, cu::TensorMapSpec>> tensorMaps;
+};
+
+/// One encoded tensor map (CUtensorMap's size and alignment).
+struct alignas(64) EncodedTensorMap {
+  unsigned long long opaque[16];
 };
 
 /// One workspace of an instance: its name and byte size.
@@ -194,6 +202,17 @@ private:
         kernelArgs.push_back(&workspaceAddresses[w]);
       for (long long &s : symbols)
         kernelArgs.push_back(&s);
+      // Tensor maps over this run's tensors, passed by value.
+      std::vector<EncodedTensorMap> maps(plan.tensorMaps.size());
+      for (size_t t = 0; t < plan.tensorMaps.size(); ++t) {
+        auto &[param, spec] = plan.tensorMaps[t];
+        if (llvm::Error e = toError(cu::encodeTensorMap(
+                context, spec, addresses[param], &maps[t])))
+          return makeError("kernel '" + manifest.name + "', parameter '" +
+                           manifest.params[param].name + "': " +
+                           llvm::toString(std::move(e)));
+        kernelArgs.push_back(&maps[t]);
+      }
       cu::LaunchConfig config;
       for (size_t d = 0; d < plan.grid.size(); ++d) {
         auto e = plan.grid[d].evaluate(lookup);
@@ -293,6 +312,25 @@ public:
       static_cast<runtime::LaunchPlan &>(plan) = std::move(*planned);
       if (llvm::Error e = toError(module->getKernel(plan.entry, plan.kernel)))
         return std::move(e);
+      for (const artifact::TensorMap &t : l.tensorMaps) {
+        auto it = llvm::find_if(m.params, [&](const artifact::Param &p) {
+          return p.name == t.param && p.isTensor;
+        });
+        if (it == m.params.end())
+          return makeError("kernel '" + m.name + "': a tensor map of '" +
+                           t.param + "', which is no tensor parameter");
+        cu::TensorMapSpec spec;
+        spec.dtype = t.dtype;
+        spec.dims.assign(t.dims.begin(), t.dims.end());
+        spec.strides.assign(t.strides.begin(), t.strides.end());
+        spec.box.assign(t.box.begin(), t.box.end());
+        spec.swizzle = int(t.swizzle);
+        spec.l2Promotion = t.l2Promotion == "none"   ? 0
+                           : t.l2Promotion == "64B"  ? 64
+                           : t.l2Promotion == "256B" ? 256
+                                                     : 128;
+        plan.tensorMaps.push_back({size_t(it - m.params.begin()), spec});
+      }
       plans.push_back(std::move(plan));
     }
     return std::make_unique<CudaKernelInstance>(*context, m, std::move(module),

@@ -238,7 +238,20 @@ compileForSim(const artifact::Manifest &m, llvm::StringRef artifactDir,
 /// One launch of an instance, resolved against the shared object.
 struct SimLaunchPlan : runtime::LaunchPlan {
   void (*invoke)(void **) = nullptr;
+  /// TMA tensor maps: the parameter and the manifest's description.
+  std::vector<std::pair<size_t, artifact::TensorMap>> tensorMaps;
 };
+
+/// The simulator's tensor map encoding (runtime/sim/include/tlc_device/
+/// cuda/tma.h: TensorMap), written as the driver would encode a tiled map.
+struct alignas(64) SimTensorMap {
+  uint32_t magic, rank, elemBytes, swizzle;
+  uint64_t address;
+  uint32_t dims[5], box[5];
+  uint64_t strides[4];
+  uint64_t unused[4];
+};
+static_assert(sizeof(SimTensorMap) == 128, "CUtensorMap's size");
 
 class SimKernel final : public runtime::Kernel {
 public:
@@ -314,6 +327,43 @@ public:
         kernelArgs.push_back(&workspaceMemory[w]);
       for (long long &s : symbols)
         kernelArgs.push_back(&s);
+      // Tensor maps, checked as cuTensorMapEncodeTiled checks them.
+      std::vector<SimTensorMap> maps(plan.tensorMaps.size());
+      for (size_t t = 0; t < plan.tensorMaps.size(); ++t) {
+        auto &[param, spec] = plan.tensorMaps[t];
+        SimTensorMap &m = maps[t];
+        std::memset(&m, 0, sizeof m);
+        m.magic = 0x4D434C54u;
+        m.rank = uint32_t(spec.dims.size());
+        auto bytes = artifact::getDTypeBytes(spec.dtype, 1);
+        m.elemBytes = bytes ? uint32_t(*bytes) : 0;
+        m.swizzle = uint32_t(spec.swizzle);
+        m.address = reinterpret_cast<uint64_t>(params[param]);
+        std::string why;
+        if (m.rank < 2 || m.rank > 5 || !bytes)
+          why = "rank or dtype not supported";
+        else if (m.address % 16)
+          why = "the tensor's address is not 16-byte aligned";
+        for (size_t d = 0; why.empty() && d < m.rank; ++d) {
+          if (spec.dims[d] == 0 || spec.dims[d] > (int64_t(1) << 32) ||
+              spec.box[d] == 0 || spec.box[d] > 256)
+            why = "an extent or box extent out of range";
+          m.dims[d] = uint32_t(spec.dims[d]);
+          m.box[d] = uint32_t(spec.box[d]);
+          if (d > 0) {
+            if (spec.strides[d - 1] % 16)
+              why = "a stride that is not a multiple of 16 bytes";
+            m.strides[d - 1] = uint64_t(spec.strides[d - 1]);
+          }
+        }
+        if (why.empty() && spec.swizzle &&
+            spec.box[0] * uint64_t(m.elemBytes) > uint64_t(spec.swizzle))
+          why = "the box's inner extent is wider than the swizzle";
+        if (!why.empty())
+          return makeError("kernel '" + manifest.name + "', tensor map of '" +
+                           spec.param + "': " + why);
+        kernelArgs.push_back(&m);
+      }
       sim::LaunchConfig config;
       config.invoke = plan.invoke;
       config.args = kernelArgs.data();
@@ -559,6 +609,15 @@ SimDevice::loadKernel(const artifact::Manifest &m, llvm::StringRef dir) {
     if (!plan.invoke)
       return makeError("kernel '" + m.name + "': no entry '" + plan.entry +
                        "' in the simulated object");
+    for (const artifact::TensorMap &t : l.tensorMaps) {
+      auto it = llvm::find_if(m.params, [&](const artifact::Param &p) {
+        return p.name == t.param && p.isTensor;
+      });
+      if (it == m.params.end())
+        return makeError("kernel '" + m.name + "': a tensor map of '" +
+                         t.param + "', which is no tensor parameter");
+      plan.tensorMaps.push_back({size_t(it - m.params.begin()), t});
+    }
     plans.push_back(std::move(plan));
   }
   return std::make_unique<SimKernel>(m, std::move(*lib), *object, sourceCopy,

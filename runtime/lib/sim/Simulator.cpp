@@ -122,7 +122,7 @@ constexpr size_t kFiberStack = 256 << 10;
 /// reported as shared underruns.
 constexpr uintptr_t kSharedUnderrun = 4096;
 
-enum class State { Runnable, AtBarrier, AtCollective, Done };
+enum class State { Runnable, AtBarrier, AtCollective, AtMbarrier, Done };
 
 /// A cp.async waiting in its thread's queue.
 struct Copy {
@@ -134,6 +134,9 @@ struct Copy {
 };
 
 struct Thread {
+  /// At an mbarrier wait: the barrier and the parity waited for.
+  const uint64_t *mbarrier = nullptr;
+  uint32_t parity = 0;
   std::unique_ptr<Fiber> fiber;
   unsigned linear = 0;
   tlc_sim_indices indices{};
@@ -319,6 +322,11 @@ public:
   bool access(const void *address, uint32_t bytes, int kind, int32_t thread,
               uint64_t where);
   void barrierArrive(uint32_t id, uint32_t count, uint64_t where);
+  /// mbarrier.try_wait.parity in a loop: blocks until the phase completed.
+  void mbarrierWait(const uint64_t *bar, uint32_t parity, uint64_t where);
+  /// Makes the threads whose mbarrier phase completed runnable; whether
+  /// there was one.
+  bool resolveMbarriers();
   void warpCollective(const char *op, uint64_t mask, tlc_sim_warp_fn fn,
                       void *data, uint64_t where);
   void cpAsync(void *dst, const void *src, uint32_t bytes, uint32_t srcBytes,
@@ -466,6 +474,8 @@ void Worker::runBlock(uint64_t b) {
     }
     if (!live)
       break;
+    if (!blockAborted && !launch.aborted && resolveMbarriers())
+      continue;
     if (!ran && !blockAborted && !launch.aborted) {
       if (resolveActiveMasks())
         continue;
@@ -601,6 +611,35 @@ void Worker::barrierArrive(uint32_t id, uint32_t count, uint64_t where) {
     yield();
 }
 
+/// Whether the phase of parity \p parity of \p bar has completed: the
+/// current phase's parity (bit 63) differs.
+static bool mbarrierPhaseDone(const uint64_t *bar, uint32_t parity) {
+  return (*bar >> 63) != (parity & 1u);
+}
+
+void Worker::mbarrierWait(const uint64_t *bar, uint32_t parity,
+                          uint64_t where) {
+  if (mbarrierPhaseDone(bar, parity))
+    return;
+  Thread &t = *current;
+  t.state = State::AtMbarrier;
+  t.where = where;
+  t.mbarrier = bar;
+  t.parity = parity;
+  yield();
+}
+
+bool Worker::resolveMbarriers() {
+  bool resolved = false;
+  for (Thread &t : threads)
+    if (t.state == State::AtMbarrier &&
+        mbarrierPhaseDone(t.mbarrier, t.parity)) {
+      t.state = State::Runnable;
+      resolved = true;
+    }
+  return resolved;
+}
+
 void Worker::warpCollective(const char *op, uint64_t mask, tlc_sim_warp_fn fn,
                             void *data, uint64_t where) {
   Thread &t = *current;
@@ -704,17 +743,21 @@ void Worker::reportDeadlock() {
   std::map<std::tuple<int, std::string, uint64_t>, std::vector<unsigned>>
       groups;
   for (const Thread &t : threads) {
-    std::string what = t.state == State::AtBarrier
-                           ? "bar.sync " + std::to_string(t.barrier)
-                       : t.state == State::AtCollective ? std::string(t.op)
-                                                        : "exit";
+    std::string what =
+        t.state == State::AtBarrier ? "bar.sync " + std::to_string(t.barrier)
+        : t.state == State::AtCollective ? std::string(t.op)
+        : t.state == State::AtMbarrier
+            ? "an mbarrier wait for phase parity " + std::to_string(t.parity) +
+                  " that no thread or copy can complete"
+            : "exit";
     groups[{int(t.state), what, t.state == State::Done ? 0 : t.where}]
         .push_back(t.linear);
   }
   std::string message = "the threads of block " +
                         tuple3(threads[0].indices.block) +
                         " cannot all continue (a barrier or warp collective "
-                        "not reached by every thread it waits for):";
+                        "not reached by every thread it waits for, or an "
+                        "mbarrier phase that cannot complete):";
   uint64_t first = 0, second = 0;
   int placeIndex = 0;
   for (auto &[key, ids] : groups) {
@@ -993,6 +1036,9 @@ void apiCpAsyncCommit(uint64_t) { currentWorker->cpAsyncCommit(); }
 void apiCpAsyncWait(int32_t pending, uint64_t where) {
   currentWorker->cpAsyncWait(pending, where);
 }
+void apiMbarrierWait(const uint64_t *bar, uint32_t parity, uint64_t where) {
+  currentWorker->mbarrierWait(bar, parity, where);
+}
 void apiTrap(const char *message, uint64_t where) {
   currentWorker->trap("trap", std::string(message) + " at {0}", where);
 }
@@ -1013,6 +1059,7 @@ const tlc_sim_host_api &Simulator::hostApi() {
     a.cpAsyncCommit = &apiCpAsyncCommit;
     a.cpAsyncWait = &apiCpAsyncWait;
     a.trap = &apiTrap;
+    a.mbarrierWait = &apiMbarrierWait;
     return a;
   }();
   return api;

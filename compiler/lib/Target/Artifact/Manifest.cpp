@@ -128,6 +128,26 @@ json::Value tlc::artifact::toJSON(const Manifest &m) {
         names.push_back(w);
       o["workspaces"] = std::move(names);
     }
+    if (!l.tensorMaps.empty()) {
+      json::Array maps;
+      auto ints = [](const std::vector<int64_t> &v) {
+        json::Array a;
+        for (int64_t x : v)
+          a.push_back(x);
+        return a;
+      };
+      for (const TensorMap &t : l.tensorMaps)
+        maps.push_back(json::Object{{"param", t.param},
+                                    {"dtype", t.dtype},
+                                    {"dims", ints(t.dims)},
+                                    {"strides", ints(t.strides)},
+                                    {"box", ints(t.box)},
+                                    {"swizzle", t.swizzle},
+                                    {"interleave", t.interleave},
+                                    {"l2_promotion", t.l2Promotion},
+                                    {"oob_fill", t.oobFill}});
+      o["tensor_maps"] = std::move(maps);
+    }
     launches.push_back(std::move(o));
   }
   for (const std::string &f : m.sourceMapFiles)
@@ -138,7 +158,13 @@ json::Value tlc::artifact::toJSON(const Manifest &m) {
   json::Object root{
       {"format", "tlc-kernel"},
       // Version 1 readers can run an instance without workspaces.
-      {"version", m.workspaces.empty() ? kMinManifestVersion : m.version},
+      {"version", llvm::any_of(m.launches,
+                               [](const Launch &l) {
+                                 return !l.tensorMaps.empty();
+                               })
+                      ? int64_t(3)
+                  : m.workspaces.empty() ? kMinManifestVersion
+                                         : int64_t(2)},
       {"name", m.name},
       {"kernel", m.kernel},
       {"target", m.target},
@@ -321,6 +347,51 @@ tlc::artifact::manifestFromJSON(const json::Value &value) {
             l.workspaces.push_back(s->str());
           else
             r.fail("a launch's 'workspaces' holds a non-string");
+        }
+      if (const json::Array *ts = o->getArray("tensor_maps"))
+        for (const json::Value &tv : *ts) {
+          const json::Object *t = tv.getAsObject();
+          if (!t) {
+            r.fail("a launch's tensor map is not an object");
+            continue;
+          }
+          TensorMap map;
+          map.param = r.str(*t, "param");
+          map.dtype = r.str(*t, "dtype");
+          auto ints = [&](llvm::StringRef key) {
+            std::vector<int64_t> v;
+            const json::Array *a = t->getArray(key);
+            if (!a) {
+              r.fail("tensor map of '" + map.param + "' has no '" + key +
+                     "' array");
+              return v;
+            }
+            for (const json::Value &x : *a) {
+              if (auto i = x.getAsInteger(); i && *i >= 0)
+                v.push_back(*i);
+              else
+                r.fail("tensor map of '" + map.param + "': '" + key +
+                       "' holds a value that is not a natural number");
+            }
+            return v;
+          };
+          map.dims = ints("dims");
+          map.strides = ints("strides");
+          map.box = ints("box");
+          map.swizzle = t->getInteger("swizzle").value_or(-1);
+          map.interleave = r.str(*t, "interleave");
+          map.l2Promotion = r.str(*t, "l2_promotion");
+          map.oobFill = r.str(*t, "oob_fill");
+          size_t rank = map.dims.size();
+          if (rank < 2 || rank > 5 || map.strides.size() + 1 != rank ||
+              map.box.size() != rank)
+            r.fail("tensor map of '" + map.param +
+                   "': dims, strides and box do not describe a tensor of "
+                   "rank 2 to 5");
+          if (!llvm::is_contained({0, 32, 64, 128}, map.swizzle))
+            r.fail("tensor map of '" + map.param + "' has swizzle " +
+                   llvm::Twine(map.swizzle) + " (0, 32, 64 or 128)");
+          l.tensorMaps.push_back(std::move(map));
         }
       m.launches.push_back(std::move(l));
     }

@@ -439,6 +439,9 @@ LogicalResult Emitter::emitKernel(KernelOp op) {
   for (const std::string &s : result.symbols)
     params += (params.empty() ? "" : ", ") + std::string("long long ") +
               symbolNames[s];
+  // Tensor maps of the TMA copies (tile-plan-tma), by value.
+  if (failed(planTensorMaps(op, params, result.launches.back().tensorMaps)))
+    return failure();
 
   // T.annotate_min_blocks_per_sm(n): __launch_bounds__'s second argument.
   std::string minBlocks;
@@ -1053,9 +1056,13 @@ FailureOr<CudaKernel> tlc::target::emitCudaKernel(FuncOp func,
   unsigned headerLines = 3;
   // The wgmma helpers (one per instruction shape) only where used; after
   // the blank line, so translateModuleToCuda keeps it with its function.
-  if (emitter.anyWgmma) {
-    header += "#include \"tlc_device/cuda/wgmma.h\"\n\n";
-    headerLines += 2;
+  if (emitter.anyWgmma || emitter.anyTma) {
+    if (emitter.anyWgmma)
+      header += "#include \"tlc_device/cuda/wgmma.h\"\n";
+    if (emitter.anyTma) // TMA copies and mbarriers (tile-plan-tma)
+      header += "#include \"tlc_device/cuda/tma.h\"\n";
+    header += "\n";
+    headerLines += 1 + int(emitter.anyWgmma) + int(emitter.anyTma);
   }
   for (artifact::SourceMapEntry &e : kernel.sourceMap)
     e.generatedLine += headerLines;

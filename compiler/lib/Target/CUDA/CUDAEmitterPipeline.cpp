@@ -46,12 +46,18 @@ void Emitter::readPipelinePlan(KernelOp kernel) {
 LogicalResult Emitter::emitPipelined(PipelinedOp pipe) {
   bool producersLast = pipe->hasAttr("tile.producers_last");
   int64_t stages = pipelineStages[pipe.getOperation()];
+  // tile-plan-tma: the producers are TMA copies completing on a ring of
+  // one mbarrier per stage at this byte offset.
+  auto tmaBarriers = pipe->getAttrOfType<IntegerAttr>("tile.tma_barriers");
+  bool tma = tmaBarriers != nullptr;
   beginOp(pipe, "T.Pipelined (num_stages = " + std::to_string(stages) +
-                    (lang.hasAsyncCopy ? ": cp.async into "
-                                       : ": vector loads into ") +
+                    (tma                 ? ": TMA into "
+                     : lang.hasAsyncCopy ? ": cp.async into "
+                                         : ": vector loads into ") +
                     std::to_string(stages) +
-                    (lang.hasAsyncCopy ? " shared-memory stages)"
-                                       : " LDS stages, issued ahead)"));
+                    (tma ? " shared-memory stages, an mbarrier each)"
+                     : lang.hasAsyncCopy ? " shared-memory stages)"
+                                         : " LDS stages, issued ahead)"));
   Block &body = pipe.getBody().front();
   // The producers (tile-plan-pipelines marks them) in issue order.
   SmallVector<std::pair<int64_t, Operation *>> ranked;
@@ -83,6 +89,8 @@ LogicalResult Emitter::emitPipelined(PipelinedOp pipe) {
       return saved[buf];
     return "(" + saved[buf] + " + " + stage + " * " + std::to_string(n) + ")";
   };
+  // The stages' mbarriers and the parity of the read stage's phase (TMA).
+  std::string full = tma ? fresh("full") : "", phase = tma ? fresh("phase") : "";
   // Issues the copies of iteration `iter` into `stage` (guarded by the
   // trip count).
   auto issue = [&](const std::string &iter,
@@ -92,6 +100,24 @@ LogicalResult Emitter::emitPipelined(PipelinedOp pipe) {
     for (Operation *s : scalars)
       if (failed(emitOp(s)))
         return failure();
+    if (tma) {
+      // One elected thread expects the stage's bytes and issues the boxes.
+      int64_t bytes = 0;
+      for (Operation *p : producers)
+        bytes += tmaCopyBytes(cast<CopyOp>(p));
+      std::string bar = "&" + full + "[" + stage + "]";
+      open("if (tid == 0)");
+      line("tlc::cuda::mbarrierArriveExpectTx(" + bar + ", " + Twine(bytes) +
+           ");");
+      for (Operation *p : producers) {
+        Value dst = cast<CopyOp>(p).getDst();
+        if (failed(emitTmaCopy(cast<CopyOp>(p), stagePtr(dst, stage), bar)))
+          return failure();
+      }
+      close();
+      close();
+      return success();
+    }
     asyncCopy = lang.hasAsyncCopy;
     for (Operation *p : producers) {
       Value dst = cast<CopyOp>(p).getDst();
@@ -106,6 +132,21 @@ LogicalResult Emitter::emitPipelined(PipelinedOp pipe) {
     return success();
   };
   open("");
+  if (tma) {
+    line("uint64_t *" + full + " = reinterpret_cast<uint64_t *>(smem + " +
+         Twine(tmaBarriers.getInt()) + ");  // the stages' full barriers");
+    // Earlier ordinary writes to the stages (a reused area) are ordered
+    // before the copy engine's by each writer's proxy fence and the
+    // barrier that also publishes the initialised mbarriers.
+    open("if (tid == 0)");
+    open("for (int s = 0; s < " + Twine(stages) + "; ++s)");
+    line("tlc::cuda::mbarrierInit(&" + full + "[s], 1);");
+    close();
+    line("tlc::cuda::mbarrierInitFence();");
+    close();
+    line("tlc::cuda::fenceProxyAsyncShared();");
+    line("__syncthreads();");
+  }
   // Iteration lb + s fills stage s; the loop then rotates a read and a
   // write stage index (no division by the stage count).
   std::string it = indexType();
@@ -118,6 +159,8 @@ LogicalResult Emitter::emitPipelined(PipelinedOp pipe) {
   std::string readStage = fresh("readStage"), writeStage = fresh("writeStage");
   line("int " + readStage + " = 0, " + writeStage + " = " +
        Twine(stages - 1) + ";");
+  if (tma)
+    line("uint32_t " + phase + " = 0;  // parity of the read stage's phase");
   std::string iv = define(pipe.getInductionVar(), "k");
   open("for (" + it + " " + iv + " = " + lb + "; " + iv + " < " + ub +
        "; ++" + iv + ")");
@@ -134,10 +177,13 @@ LogicalResult Emitter::emitPipelined(PipelinedOp pipe) {
   };
   // Groups committed so far: stages - 1 + iv; the oldest pending one is
   // this iteration's.
-  if (lang.hasAsyncCopy)
+  if (tma)
+    line("tlc::cuda::mbarrierWait(&" + full + "[" + readStage + "], " + phase +
+         ");  // stage of " + iv + " landed");
+  else if (lang.hasAsyncCopy)
     line("tlc::cuda::cpAsyncWait<" + Twine(stages - 2) + ">();  // stage of " +
          iv + " landed");
-  if (usesWgmma) // cp.async's writes, read by wgmma (async proxy)
+  if (usesWgmma && !tma) // cp.async's writes, read by wgmma (async proxy)
     line("tlc::cuda::fenceProxyAsyncShared();");
   // Without asynchronous copies the stage was written by plain stores.
   line("__syncthreads();  // " +
@@ -167,10 +213,12 @@ LogicalResult Emitter::emitPipelined(PipelinedOp pipe) {
   }
   line(readStage + " = " + readStage + " + 1 == " + Twine(stages) + " ? 0 : " +
        readStage + " + 1;");
+  if (tma)
+    line("if (" + readStage + " == 0) " + phase + " ^= 1;");
   line(writeStage + " = " + writeStage + " + 1 == " + Twine(stages) +
        " ? 0 : " + writeStage + " + 1;");
   close();
-  if (lang.hasAsyncCopy)
+  if (lang.hasAsyncCopy && !tma)
     line("tlc::cuda::cpAsyncWaitAll();");
   close();
   return success();

@@ -178,6 +178,16 @@ LogicalResult tlc::target::completeGpuManifest(tile::FuncOp func,
     launch.dynamicSharedMemory = cuda.dynamicSharedMemory;
     for (const artifact::Workspace &w : m.workspaces)
       launch.workspaces.push_back(w.name);
+    for (const CudaTensorMap &t : cuda.tensorMaps) {
+      artifact::TensorMap map;
+      map.param = m.params[t.param].name;
+      map.dtype = t.dtype;
+      map.dims = t.dims;
+      map.strides = t.strides;
+      map.box = t.box;
+      map.swizzle = t.swizzle;
+      launch.tensorMaps.push_back(std::move(map));
+    }
   }
   std::vector<artifact::Symbol> ordered;
   for (const std::string &name : kernel.symbols) {

@@ -391,6 +391,22 @@ public:
   llvm::DenseMap<mlir::Value, std::string> stagePointers;
   /// Set while emitting a copy that should use cp.async.
   bool asyncCopy = false;
+  // CUDAEmitterTma.cpp
+  /// The kernel parameter name of each TMA copy's tensor map (tile.tma).
+  llvm::DenseMap<mlir::Operation *, std::string> tensorMapNames;
+  /// Whether any kernel of the function issues TMA copies.
+  bool anyTma = false;
+  /// Collects the TMA copies of \p kernel (tile-plan-tma): fills
+  /// tensorMapNames and appends the parameter declarations to \p params
+  /// and their descriptions to \p maps.
+  mlir::LogicalResult planTensorMaps(tile::KernelOp kernel, std::string &params,
+                                     std::vector<CudaTensorMap> &maps);
+  /// Issues the TMA copy \p op (tile.tma) into the stage at \p dst,
+  /// completing on the mbarrier \p bar: one box per swizzle panel.
+  mlir::LogicalResult emitTmaCopy(tile::CopyOp op, const std::string &dst,
+                                  const std::string &bar);
+  /// Bytes the TMA copy \p op moves (its box bytes).
+  int64_t tmaCopyBytes(tile::CopyOp op);
   /// Software-pipelined loops -> stages; staged shared buffers -> stages
   /// (tile.stages of tile-plan-pipelines).
   llvm::DenseMap<mlir::Operation *, int64_t> pipelineStages;

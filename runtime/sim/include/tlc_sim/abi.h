@@ -23,7 +23,7 @@
 
 #include <stdint.h>
 
-#define TLC_SIM_ABI_VERSION 2
+#define TLC_SIM_ABI_VERSION 3
 #define TLC_SIM_WHERE_LINE (1ull << 63)
 /* Or-ed into a barrier id: bar.arrive, which counts without waiting. */
 #define TLC_SIM_BARRIER_ARRIVE_ONLY 0x100u
@@ -78,6 +78,10 @@ typedef struct tlc_sim_host_api {
   void (*cpAsyncWait)(int32_t pending, uint64_t where);
   /* __trap / a failed device check: ends the launch with \p message. */
   void (*trap)(const char *message, uint64_t where);
+  /* Blocks until the phase of parity \p parity of the mbarrier \p bar
+   * (tlc_device/cuda/tma.h's encoding: bit 63 the current phase's parity)
+   * has completed; a wait no thread can complete is a deadlock (ABI 3). */
+  void (*mbarrierWait)(const uint64_t *bar, uint32_t parity, uint64_t where);
 } tlc_sim_host_api;
 
 /* One kernel of the shared object: calls the __global__ function with

@@ -41,6 +41,7 @@
 #define __noinline__ __attribute__((noinline))
 #define __launch_bounds__(...)
 #define __restrict__ __restrict
+#define __grid_constant__
 #define __align__(n) __attribute__((aligned(n)))
 // One array per OS thread: the simulator runs a block's threads as fibers
 // of one OS thread, so this is per block.

@@ -27,9 +27,10 @@
 namespace tlc::artifact {
 
 /// Newest version of the manifest format this build reads and writes.
-/// Version 2 adds workspaces; a manifest without workspaces is written as
-/// version 1, so tools that only know version 1 still read it.
-constexpr int64_t kManifestVersion = 2;
+/// Version 2 adds workspaces, version 3 TMA tensor maps; a manifest is
+/// written with the oldest version that has what it uses, so tools that
+/// only know older versions still read it.
+constexpr int64_t kManifestVersion = 3;
 /// Oldest version this build reads.
 constexpr int64_t kMinManifestVersion = 1;
 
@@ -78,6 +79,30 @@ struct Symbol {
   std::string kind;
 };
 
+/// A TMA tensor map a launch's kernel takes by value after the symbols (in
+/// order): the loader encodes it with cuTensorMapEncodeTiled over the
+/// tensor parameter's device address.
+struct TensorMap {
+  /// Name of the tensor parameter it describes.
+  std::string param;
+  /// TileLang dtype name of the elements.
+  std::string dtype;
+  /// Extents, innermost first (2 to 5).
+  std::vector<int64_t> dims;
+  /// Byte strides of dimensions 1.. (dims.size() - 1 entries).
+  std::vector<int64_t> strides;
+  /// Box extents, innermost first.
+  std::vector<int64_t> box;
+  /// Shared-memory swizzle bytes: 0 (none), 32, 64 or 128.
+  int64_t swizzle = 0;
+  /// `none` (the only interleave tlc generates).
+  std::string interleave = "none";
+  /// L2 promotion: `none`, `64B`, `128B` or `256B`.
+  std::string l2Promotion = "128B";
+  /// Out-of-bounds elements: `zero` (CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE).
+  std::string oobFill = "zero";
+};
+
 /// One `T.Kernel` launch of the instance, in program order.
 struct Launch {
   /// Grid extents (x, y, z), 1 to 3 entries.
@@ -93,6 +118,8 @@ struct Launch {
   /// Names of the manifest's workspaces this launch's kernel takes, in
   /// argument order: after the parameters, before the symbols.
   std::vector<std::string> workspaces;
+  /// TMA tensor maps, after the symbols.
+  std::vector<TensorMap> tensorMaps;
 };
 
 /// A global scratch buffer of the instance (`T.alloc_global` in the function

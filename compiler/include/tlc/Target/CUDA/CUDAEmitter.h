@@ -83,6 +83,23 @@ struct CudaEmitOptions {
   std::string amdArch = "gfx90a";
 };
 
+/// A TMA tensor map a kernel takes (tile-plan-tma), after the symbols, in
+/// this order; the host encodes it with cuTensorMapEncodeTiled.
+struct CudaTensorMap {
+  /// Index of the tensor parameter it describes.
+  unsigned param = 0;
+  /// TileLang dtype name of the elements.
+  std::string dtype;
+  /// Extents, innermost first.
+  std::vector<int64_t> dims;
+  /// Byte strides of dims 1.. (rank - 1 entries).
+  std::vector<int64_t> strides;
+  /// The box, innermost first.
+  std::vector<int64_t> box;
+  /// Shared-memory swizzle: 0 (none), 32, 64 or 128 bytes.
+  int64_t swizzle = 0;
+};
+
 /// One `__global__` kernel of the emitted source.
 struct CudaLaunch {
   /// The kernel's symbol.
@@ -91,6 +108,8 @@ struct CudaLaunch {
   int64_t threads = 0;
   /// Bytes of dynamic shared memory.
   int64_t dynamicSharedMemory = 0;
+  /// Tensor maps, passed after the symbols.
+  std::vector<CudaTensorMap> tensorMaps;
 };
 
 /// The CUDA C++ of one kernel instance.

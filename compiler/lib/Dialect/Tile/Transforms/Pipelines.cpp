@@ -16,6 +16,7 @@ void tlc::tile::buildGpuLoweringPipeline(OpPassManager &pm) {
   pm.addPass(createTilePlanPipelines());
   pm.addPass(createTilePlanWgmma());
   pm.addPass(createTilePlanSharedMemory());
+  pm.addPass(createTilePlanTma());
 }
 
 void tlc::tile::setGpuTarget(ModuleOp module, llvm::StringRef target) {
@@ -46,6 +47,7 @@ void tlc::tile::registerTilePipelines() {
   PassPipelineRegistration<>(
       "tile-lower-gpu",
       "the target-independent GPU lowering after layout inference "
-      "(tile-plan-pipelines, tile-plan-wgmma, tile-plan-shared-memory)",
+      "(tile-plan-pipelines, tile-plan-wgmma, tile-plan-shared-memory, "
+      "tile-plan-tma)",
       [](OpPassManager &pm) { buildGpuLoweringPipeline(pm); });
 }

@@ -33,7 +33,7 @@ namespace tile {
 
 /// Adds the target-independent GPU lowering passes that follow layout
 /// inference, in order: tile-plan-pipelines, tile-plan-wgmma,
-/// tile-plan-shared-memory. The CUDA printer reads what they decide.
+/// tile-plan-shared-memory, tile-plan-tma. The CUDA printer reads what they decide.
 void buildGpuLoweringPipeline(mlir::OpPassManager &pm);
 
 /// Runs buildGpuLoweringPipeline on \p module once: a module already

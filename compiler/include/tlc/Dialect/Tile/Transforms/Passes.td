@@ -194,4 +194,53 @@ def TilePlanSharedMemory : Pass<"tile-plan-shared-memory", "::mlir::ModuleOp"> {
   let dependentDialects = ["::tlc::tile::TileDialect"];
 }
 
+def TilePlanTma : Pass<"tile-plan-tma", "::mlir::ModuleOp"> {
+  let summary = "load the pipeline stages of sm_90a kernels with TMA and mbarriers";
+  let description = [{
+    On `sm_90a`, after `tile-plan-shared-memory`: a multi-buffered
+    `tile.pipelined` (`tile.stages = S`) all of whose producers are box
+    copies that the tensor memory accelerator can perform is loaded with
+    `cp.async.bulk.tensor` instead of `cp.async`. A producer qualifies when
+    its source is a `tile.region` of a global tensor argument that the
+    kernel does not write, of static dense shape with rank 2 to 5, every
+    extent below 2^31 and rows a multiple of 16 bytes (what
+    `cuTensorMapEncodeTiled` accepts), whose region has at most two
+    non-unit extents, the last along the tensor's innermost dimension; and
+    its destination is a whole shared allocation with `tile.swizzle`
+    (`tile-plan-wgmma`'s panels) of the same element type (1, 2 or 4
+    bytes), at most 256 rows (a multiple of 8), its columns a whole number
+    of swizzle panels. Each panel is then one box of the tensor map, and
+    the box's out-of-bounds elements are filled with zeros, as the guarded
+    cp.async copies fill them. Loops with any other producer keep cp.async
+    entirely.
+
+    Results, as attributes:
+
+    * `tile.tma = I : i64` on each such copy: the index of its tensor map
+      among the kernel's (the printer passes them in this order after the
+      symbols);
+    * `tile.tma_barriers = B : i64` on the loop: the byte offset of its
+      ring of `S` 8-byte mbarriers (the full barriers, one per stage),
+      placed after every planned buffer at an 8-byte boundary;
+    * `tile.shared_bytes` on the kernel grows by the rings. A kernel whose
+      rings would pass sm_90's 227 KiB keeps cp.async.
+
+    The target is the `target` option, else the module's `tile.gpu_target`
+    attribute (`cuda:sm_90a` only).
+
+    ```mlir
+    tile.pipelined %k = %c0 to %n stages 3 attributes {tile.stages = 3 : i64, tile.tma_barriers = 49152 : i64} {
+      %a = tile.region %A[%y, %x] : ... to !tile.buffer<[128, 32], f16, global>
+      tile.copy %a to %A_s {tile.prefetch = 0 : i64, tile.tma = 0 : i64} : ...
+    }
+    ```
+  }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"\"",
+           "The CUDA target (`sm_90a` or `cuda:sm_90a` enables TMA). "
+           "Empty: the module's `tile.gpu_target` attribute.">
+  ];
+  let dependentDialects = ["::tlc::tile::TileDialect"];
+}
+
 #endif // TLC_DIALECT_TILE_TRANSFORMS_PASSES_TD

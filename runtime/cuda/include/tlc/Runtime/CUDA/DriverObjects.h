@@ -86,6 +86,25 @@ private:
   DeviceInfo device;
 };
 
+/// A TMA tensor map to encode (a manifest launch's `tensor_maps` entry).
+struct TensorMapSpec {
+  /// TileLang dtype name: float16, bfloat16, float32, float64, int32,
+  /// int64, uint8/int8/float8_*, uint16/int16, uint32, uint64.
+  std::string dtype;
+  /// Extents and box, innermost first; byte strides of dims 1..
+  std::vector<std::uint64_t> dims, strides;
+  std::vector<unsigned> box;
+  /// Swizzle bytes (0, 32, 64, 128) and L2 promotion bytes (0, 64, 128,
+  /// 256). Interleave none; out-of-bounds elements read as zero.
+  int swizzle = 0, l2Promotion = 128;
+};
+
+/// Encodes \p spec over the tensor at device address \p address into the
+/// 128-byte, 64-byte aligned \p out (cuTensorMapEncodeTiled). Errors name
+/// what the driver refused or what is missing.
+Status encodeTensorMap(const Context &context, const TensorMapSpec &spec,
+                       CUdeviceptr address, void *out);
+
 /// A device allocation.
 class Buffer {
 public:

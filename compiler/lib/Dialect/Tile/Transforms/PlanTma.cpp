@@ -1,0 +1,161 @@
+//===- PlanTma.cpp - The --tile-plan-tma pass -----------------------------===//
+//
+// Part of the tlc project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Chooses TMA (cp.async.bulk.tensor completing on an mbarrier ring) for the
+// producers of the multi-buffered pipelines of an sm_90a kernel when every
+// producer of the loop is a box copy of a global tensor into a swizzled
+// operand tile (Passes.td has the contract), and places the ring's
+// barriers after the planned shared memory.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tlc/Dialect/Tile/Transforms/Passes.h"
+
+#include "tlc/Dialect/Tile/IR/BufferEffects.h"
+#include "tlc/Dialect/Tile/IR/LoweringStatus.h"
+#include "tlc/Dialect/Tile/IR/TileOps.h"
+
+namespace tlc {
+namespace tile {
+#define GEN_PASS_DEF_TILEPLANTMA
+#include "tlc/Dialect/Tile/Transforms/Passes.h.inc"
+} // namespace tile
+} // namespace tlc
+
+using namespace mlir;
+using namespace tlc;
+using namespace tlc::tile;
+
+/// The most dynamic shared memory an sm_90 block may have.
+static constexpr int64_t kSm90SharedLimit = 227 * 1024;
+
+/// Whether \p target names sm_90a alone.
+static bool isSm90a(StringRef target) {
+  target.consume_front("cuda:");
+  return target == "sm_90a";
+}
+
+static bool isGlobal(MemoryScope s) { return s == MemoryScope::Global; }
+
+/// Whether \p copy can be one tensor-map box copy per swizzle panel: the
+/// source a region of a read-only global tensor argument of static, dense
+/// shape (rank 2 to 5, rows 16-byte aligned), the destination a whole
+/// swizzled shared tile whose rows are the region's two non-unit
+/// dimensions, the second of them the tensor's innermost one.
+static bool isTmaCopy(CopyOp copy, const BufferAccesses &kernelAccesses) {
+  auto region = copy.getSrc().getDefiningOp<RegionOp>();
+  auto alloc = copy.getDst().getDefiningOp<AllocOp>();
+  if (!region || !alloc || !alloc->hasAttr("tile.swizzle") ||
+      !alloc->hasAttr("tile.offset"))
+    return false;
+  auto arg = dyn_cast<BlockArgument>(region.getSource());
+  if (!arg || !isa<FuncOp>(arg.getOwner()->getParentOp()) ||
+      kernelAccesses.writes.contains(arg))
+    return false;
+  auto global = cast<BufferType>(arg.getType());
+  auto box = cast<BufferType>(region.getType());
+  auto tile = cast<BufferType>(alloc.getType());
+  Type elem = global.getElementType();
+  int64_t bytes = getElementStorageBytes(elem);
+  if (global.getScope() != MemoryScope::Global || !global.isStatic() ||
+      !box.isStatic() || !tile.isStatic() || tile.getElementType() != elem ||
+      !(bytes == 1 || bytes == 2 || bytes == 4) || global.getRank() < 2 ||
+      global.getRank() > 5)
+    return false;
+  // Dense rows: every stride but the innermost a multiple of 16 bytes
+  // (cuTensorMapEncodeTiled's requirement), extents within 2^31 (the
+  // copy's coordinates are 32-bit).
+  ArrayRef<int64_t> shape = global.getShape();
+  if (shape.back() * bytes % 16)
+    return false;
+  for (int64_t e : shape)
+    if (e <= 0 || e >= (int64_t(1) << 31))
+      return false;
+  // The box: its non-unit extents are the tile's rows and columns.
+  SmallVector<int64_t> tileShape(tile.getShape());
+  while (tileShape.size() > 2 && tileShape.front() == 1)
+    tileShape.erase(tileShape.begin());
+  if (tileShape.size() != 2)
+    return false;
+  SmallVector<unsigned> dims;
+  for (unsigned d = 0; d < box.getRank(); ++d)
+    if (box.getShape()[d] != 1)
+      dims.push_back(d);
+  int64_t rows = tileShape[0], cols = tileShape[1];
+  if (dims.empty() || dims.size() > 2 ||
+      dims.back() + 1 != global.getRank() ||
+      box.getShape()[dims.back()] != cols ||
+      (dims.size() == 2 ? box.getShape()[dims.front()] != rows : rows != 1))
+    return false;
+  // One box per panel: panel columns = swizzle bytes / element bytes, at
+  // most 256 rows a box.
+  int64_t swizzle =
+      alloc->getAttrOfType<IntegerAttr>("tile.swizzle").getInt();
+  return swizzle % bytes == 0 && cols % (swizzle / bytes) == 0 &&
+         rows <= 256 && rows % 8 == 0;
+}
+
+namespace {
+struct TilePlanTmaPass final
+    : tlc::tile::impl::TilePlanTmaBase<TilePlanTmaPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    std::string name = target;
+    if (name.empty())
+      if (auto attr = module->getAttrOfType<StringAttr>("tile.gpu_target"))
+        name = attr.getValue().str();
+    if (!isSm90a(name))
+      return;
+    Builder b(module.getContext());
+    module.walk([&](FuncOp func) {
+      if (hasLoweringFailed(func) || !getUnboundTileParameters(func).empty())
+        return;
+      func.walk([&](KernelOp kernel) { planKernel(kernel, b); });
+    });
+  }
+
+  void planKernel(KernelOp kernel, Builder &b) {
+    auto planned = kernel->getAttrOfType<IntegerAttr>("tile.shared_bytes");
+    if (!planned)
+      return;
+    int64_t sharedBytes = planned.getInt();
+    BufferAccesses accesses = getBufferAccesses(kernel, isGlobal);
+    int64_t maps = 0;
+    kernel.walk([&](PipelinedOp pipe) {
+      auto stages = pipe->getAttrOfType<IntegerAttr>("tile.stages");
+      if (!stages)
+        return;
+      SmallVector<CopyOp> producers;
+      bool all = true;
+      for (Operation &op : pipe.getBody().front()) {
+        if (!op.hasAttr("tile.prefetch"))
+          continue;
+        auto copy = dyn_cast<CopyOp>(op);
+        if (!copy || !isTmaCopy(copy, accesses))
+          all = false;
+        else
+          producers.push_back(copy);
+      }
+      if (!all || producers.empty())
+        return;
+      // The ring: one 8-byte full barrier per stage after everything else.
+      int64_t offset = (sharedBytes + 7) / 8 * 8;
+      int64_t end = offset + 8 * stages.getInt();
+      if (end > kSm90SharedLimit)
+        return;
+      sharedBytes = end;
+      pipe->setAttr("tile.tma_barriers", b.getI64IntegerAttr(offset));
+      for (CopyOp copy : producers)
+        copy->setAttr("tile.tma", b.getI64IntegerAttr(maps++));
+    });
+    if (maps)
+      kernel->setAttr("tile.shared_bytes", b.getI64IntegerAttr(sharedBytes));
+  }
+};
+} // namespace

@@ -1,0 +1,128 @@
+//===- tma.h - Tensor memory access (TMA) and mbarriers ---------*- C++ -*-===//
+//
+// Part of the tlc project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// sm_90 bulk tensor copies and the shared-memory barriers they complete on,
+// written from the PTX ISA ("Tensor Copy Instructions: cp.async.bulk.tensor",
+// "Parallel Synchronization and Communication Instructions: mbarrier"):
+//
+//  * a TensorMap is the 128-byte, 64-byte aligned tensor map the host
+//    encodes with the driver's cuTensorMapEncodeTiled; kernels take it by
+//    value as a `const __grid_constant__` parameter and pass its (generic)
+//    address to the copy;
+//  * tmaLoad<Rank>(dst, map, bar, c0, ...) copies the box at element
+//    coordinates (c0 innermost, ...) into shared \p dst, swizzled as the
+//    map says, filling elements outside the tensor with zeros; on
+//    completion it signals the box's bytes to the mbarrier \p bar
+//    (complete_tx). One thread issues it;
+//  * an mbarrier is a 64-bit shared-memory object: mbarrierInit sets its
+//    expected arrival count; a phase completes when that many arrivals
+//    happened and every expected transaction byte arrived.
+//    mbarrierArriveExpectTx(bar, bytes) raises the expected bytes and
+//    arrives; mbarrierWait(bar, parity) waits until the phase of that
+//    parity has completed (phases alternate 0, 1, 0 ...).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TLC_DEVICE_CUDA_TMA_H
+#define TLC_DEVICE_CUDA_TMA_H
+
+#include "tlc_device/cuda/common.h"
+
+namespace tlc {
+namespace cuda {
+
+/// The opaque tensor map (CUtensorMap's size and alignment).
+struct alignas(64) TensorMap {
+  unsigned long long opaque[16];
+};
+
+/// Initialises the mbarrier at \p bar for \p count arrivals per phase.
+TLC_DEVICE void mbarrierInit(uint64_t *bar, uint32_t count) {
+#if TLC_CUDA_ARCH >= 900
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(
+                   sharedAddress(bar)),
+               "r"(count)
+               : "memory");
+#endif
+}
+
+/// Makes the initialising thread's mbarrier.init visible to the async
+/// proxy (the copy engine) before any copy signals the barrier.
+TLC_DEVICE void mbarrierInitFence() {
+#if TLC_CUDA_ARCH >= 900
+  asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+#endif
+}
+
+/// Expects \p bytes more transaction bytes in the current phase of \p bar
+/// and arrives on it once.
+TLC_DEVICE void mbarrierArriveExpectTx(uint64_t *bar, uint32_t bytes) {
+#if TLC_CUDA_ARCH >= 900
+  asm volatile(
+      "mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(
+          sharedAddress(bar)),
+      "r"(bytes)
+      : "memory");
+#endif
+}
+
+/// Waits until the phase of \p bar with parity \p parity has completed.
+TLC_DEVICE void mbarrierWait(uint64_t *bar, uint32_t parity) {
+#if TLC_CUDA_ARCH >= 900
+  uint32_t done = 0;
+  do
+    asm volatile("{\n"
+                 ".reg .pred p;\n"
+                 "mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n"
+                 "selp.u32 %0, 1, 0, p;\n"
+                 "}"
+                 : "=r"(done)
+                 : "r"(sharedAddress(bar)), "r"(parity)
+                 : "memory");
+  while (!done);
+#endif
+}
+
+/// Copies the box of \p map at coordinates \p c (innermost first) into
+/// shared \p dst (128-byte aligned; 1024 for the 128-byte swizzle) and
+/// signals its bytes to \p bar.
+template <int Rank>
+TLC_DEVICE void tmaLoad(void *dst, const TensorMap *map, uint64_t *bar,
+                        int c0, int c1, int c2 = 0, int c3 = 0, int c4 = 0) {
+  static_assert(Rank >= 2 && Rank <= 5, "tensor maps of rank 2 to 5");
+#if TLC_CUDA_ARCH >= 900
+  uint32_t d = sharedAddress(dst), b = sharedAddress(bar);
+  uint64_t m = reinterpret_cast<uint64_t>(map);
+  if constexpr (Rank == 2)
+    asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::"
+                 "complete_tx::bytes [%0], [%1, {%3, %4}], [%2];" ::"r"(d),
+                 "l"(m), "r"(b), "r"(c0), "r"(c1)
+                 : "memory");
+  else if constexpr (Rank == 3)
+    asm volatile("cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::"
+                 "complete_tx::bytes [%0], [%1, {%3, %4, %5}], [%2];" ::"r"(d),
+                 "l"(m), "r"(b), "r"(c0), "r"(c1), "r"(c2)
+                 : "memory");
+  else if constexpr (Rank == 4)
+    asm volatile("cp.async.bulk.tensor.4d.shared::cluster.global.mbarrier::"
+                 "complete_tx::bytes [%0], [%1, {%3, %4, %5, %6}], [%2];" ::"r"(
+                     d),
+                 "l"(m), "r"(b), "r"(c0), "r"(c1), "r"(c2), "r"(c3)
+                 : "memory");
+  else
+    asm volatile(
+        "cp.async.bulk.tensor.5d.shared::cluster.global.mbarrier::"
+        "complete_tx::bytes [%0], [%1, {%3, %4, %5, %6, %7}], [%2];" ::"r"(d),
+        "l"(m), "r"(b), "r"(c0), "r"(c1), "r"(c2), "r"(c3), "r"(c4)
+        : "memory");
+#endif
+}
+
+} // namespace cuda
+} // namespace tlc
+
+#endif // TLC_DEVICE_CUDA_TMA_H
