@@ -165,6 +165,10 @@ def cuda_library():
             vp, ctypes.POINTER(ctypes.c_uint), ctypes.POINTER(ctypes.c_uint),
             ctypes.c_uint, vp, ctypes.POINTER(vp)]
         lib.tlc_cuda_module_destroy.argtypes = [vp]
+        u64p = ctypes.POINTER(ctypes.c_uint64)
+        lib.tlc_cuda_tensor_map_encode.argtypes = [
+            vp, ctypes.c_char_p, ctypes.c_uint, ctypes.c_uint64, u64p, u64p,
+            ctypes.POINTER(ctypes.c_uint), ctypes.c_int, ctypes.c_int, vp]
         _cuda_lib = lib
         return lib
 
@@ -189,13 +193,16 @@ def _cuda_context(ordinal):
 
 class CudaLauncher:
     """Launches the kernels of a CUDA artifact, in manifest order, on a
-    stream. Kernel arguments: the parameters, the launch's workspaces, then
-    the symbols as ``long long``."""
+    stream. Kernel arguments: the parameters, the launch's workspaces, the
+    symbols as ``long long``, then the launch's TMA tensor maps (encoded
+    over the call's tensors by ``tlc_cuda_tensor_map_encode``, by value)."""
 
     def __init__(self, out_dir, manifest, device_index):
         self.lib = cuda_library()
         self.name = manifest["name"]
         ctx = _cuda_context(device_index)
+        self._ctx = ctx
+        self._params = [p["name"] for p in manifest.get("params", [])]
         self._module = ctypes.c_void_p()
         path = os.path.join(out_dir, manifest["binary"])
         _check(self.lib.tlc_cuda_module_load_file(
@@ -212,6 +219,25 @@ class CudaLauncher:
         self.workspace_names = [w["name"] for w in
                                 manifest.get("workspaces", [])]
 
+    def _tensor_map(self, tm, values_in, storage):
+        """Encodes the manifest tensor map ``tm`` over the tensor argument it
+        names; returns the address of the 128-byte map (kept in storage)."""
+        address = values_in[self._params.index(tm["param"])].value
+        rank = len(tm["dims"])
+        buf = ctypes.create_string_buffer(128 + 64)
+        aligned = (ctypes.addressof(buf) + 63) // 64 * 64
+        storage.append(buf)
+        l2 = {"none": 0, "64B": 64, "128B": 128, "256B": 256}[
+            tm.get("l2_promotion", "128B")]
+        _check(self.lib.tlc_cuda_tensor_map_encode(
+            self._ctx, tm["dtype"].encode(), rank, address,
+            (ctypes.c_uint64 * rank)(*tm["dims"]),
+            (ctypes.c_uint64 * max(1, rank - 1))(*tm["strides"]),
+            (ctypes.c_uint * rank)(*tm["box"]), tm.get("swizzle", 0), l2,
+            ctypes.c_void_p(aligned)),
+            f"kernel '{self.name}': tensor map of '{tm['param']}'")
+        return ctypes.c_void_p(aligned)
+
     def launch(self, values_in, symbols, stream=None, workspaces=None,
                symbol_env=None):
         """``values_in``: one ctypes value per parameter (``c_uint64`` device
@@ -224,9 +250,11 @@ class CudaLauncher:
                        for w in launch.get("workspaces", [])]
             values += [ctypes.c_longlong(s) for s in symbols]
             storage.append(values)
-            argv = (ctypes.c_void_p * max(1, len(values)))(
-                *[ctypes.cast(ctypes.byref(v), ctypes.c_void_p)
-                  for v in values])
+            pointers = [ctypes.cast(ctypes.byref(v), ctypes.c_void_p)
+                        for v in values]
+            for tm in launch.get("tensor_maps", []):
+                pointers.append(self._tensor_map(tm, values_in, storage))
+            argv = (ctypes.c_void_p * max(1, len(pointers)))(*pointers)
             grid = [eval_extent(g, symbol_env or {}) for g in launch["grid"]]
             block = [eval_extent(b, symbol_env or {}) for b in launch["block"]]
             grid += [1] * (3 - len(grid))

@@ -13,6 +13,13 @@ the generated source, one fault at a time, and runs it again on `sim`:
   wild-store  a store 2 GiB past C (faults: reported, not a crash)
   divergence  a __syncthreads at the end reached by warp 0 only
 
+and, built for cuda:sm_90a where its stages are loaded by TMA (rows a
+multiple of 16 bytes):
+
+  tma-expect  the stage's expected transaction bytes doubled, so its
+              mbarrier phase never completes (a deadlock, not a hang)
+  tma-coord   A's first box 8 columns off (the wrong part of A loaded)
+
 Each must fail, with the checker (or the verification) that shows it.
 Usage: planted_faults.py --bin BUILD/bin [--keep DIR]
 """
@@ -46,6 +53,15 @@ FAULTS = {
     "divergence": (r"\n}\n*$", "\n  if (tid < 32) __syncthreads();\n}\n",
                    "synccheck: the threads of block"),
 }
+TMA_SIZES = ["-DM=100", "-DN=72", "-DK=56"]
+TMA_FAULTS = {
+    "tma-expect": (r"mbarrierArriveExpectTx\(&full\[0\], 16384\)",
+                   "mbarrierArriveExpectTx(&full[0], 32768)",
+                   "mbarrier wait for phase parity 0 that no thread or copy can complete"),
+    "tma-coord": (r"tmaLoad<2>\(A_shared, &tmap0, &full\[0\], int\((\w+)\),",
+                  r"tmaLoad<2>(A_shared, &tmap0, &full[0], int(\1) + 8,",
+                  "verify C: FAIL"),
+}
 
 
 def run(cmd, env):
@@ -62,17 +78,33 @@ def main():
     work = args.keep or tempfile.mkdtemp(prefix="tlc-sim-faults-")
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(work)
+    failed = 0
+    total = 0
+    for arch, sizes, faults in (("sm_80", SIZES, FAULTS),
+                                ("sm_90a", TMA_SIZES, TMA_FAULTS)):
+        f, n = plant(args, os.path.join(work, arch), arch, sizes, faults)
+        failed += f
+        total += n
+    if not args.keep:
+        shutil.rmtree(work, ignore_errors=True)
+    print(f"{total - failed}/{total} planted faults caught")
+    return 1 if failed else 0
+
+
+def plant(args, work, arch, sizes, faults):
+    """Builds gemm for \p arch, checks it runs clean, plants \p faults."""
+    os.makedirs(work)
     env = dict(os.environ, TLC_NVCC=STAND_IN, TLC_SIM_QUIET_INITCHECK="1")
     build = os.path.join(args.bin, "tlc-build")
     gemm = os.path.join(ROOT, "examples", "gemm.py")
     ref, clean = os.path.join(work, "cpu"), os.path.join(work, "clean")
-    for cmd in ([build, gemm, "--target=cpu", "-o", ref] + SIZES,
-                [build, gemm, "--target=cuda:sm_80", "-o", clean] + SIZES):
+    for cmd in ([build, gemm, "--target=cpu", "-o", ref] + sizes,
+                [build, gemm, f"--target=cuda:{arch}", "-o", clean] + sizes):
         rc, out = run(cmd, env)
         if rc != 0:
             print(out)
             print("FAIL: building examples/gemm.py")
-            return 1
+            return 1, 1
 
     def sim(art):
         return run([os.path.join(args.bin, "tlc-run"), art, "--device", "sim", "--verify",
@@ -81,13 +113,13 @@ def main():
     rc, out = sim(clean)
     if rc != 0 or "verify C: PASS" not in out:
         print(out)
-        print("FAIL: the untouched kernel does not run clean on sim")
-        return 1
-    print("PASS: untouched kernel runs clean and verifies")
+        print(f"FAIL: the untouched {arch} kernel does not run clean on sim")
+        return 1, 1
+    print(f"PASS: untouched {arch} kernel runs clean and verifies")
     source = os.path.join(clean, "matmul.cu")
     text = open(source).read()
     failed = 0
-    for name, (pattern, repl, expect) in FAULTS.items():
+    for name, (pattern, repl, expect) in faults.items():
         planted, n = re.subn(pattern, repl, text, count=1)
         if n != 1:
             print(f"FAIL: {name}: the generated source has no '{pattern}' to edit")
@@ -105,10 +137,7 @@ def main():
             print(out)
             print(f"FAIL: {name}: not caught (exit {rc}; expected '{expect}')")
             failed += 1
-    if not args.keep:
-        shutil.rmtree(work, ignore_errors=True)
-    print(f"{len(FAULTS) - failed}/{len(FAULTS)} planted faults caught")
-    return 1 if failed else 0
+    return failed, len(faults)
 
 
 if __name__ == "__main__":
