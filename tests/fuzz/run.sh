@@ -9,6 +9,9 @@
 #   FUZZ_FORK=8 bash tests/fuzz/run.sh ...        (8 processes: -fork=8,
 #                                                  crashes do not stop it)
 #   FUZZ_BIN=DIR bash tests/fuzz/run.sh ...       (tlc-fuzz-* from DIR)
+#   FUZZ_OUT=DIR bash tests/fuzz/run.sh ...       (corpus, crashes and logs
+#                                                  under DIR/TARGET, not
+#                                                  build-fuzz/fuzz-out)
 #
 # Build first (clang-22, see tests/fuzz/README.md):
 #   cmake -G Ninja -S . -B build-fuzz -DCMAKE_C_COMPILER=clang-22 \
@@ -24,6 +27,7 @@ targets=("$@")
 export ASAN_OPTIONS=${ASAN_OPTIONS:-allow_user_poisoning=0:detect_leaks=0}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1}
 seeds() {
+  echo tests/fuzz/corpus/"$1" # What the target found before.
   case $1 in
     parser) echo examples tests/lit/Conformance ;;
     eval) echo examples tests/lit/Conformance ;;
@@ -32,18 +36,28 @@ seeds() {
     lsp) echo tests/fuzz/seeds/lsp ;;
   esac
 }
+# Input sizes: a few KB of Python (parser: 2 KB, enough for several
+# top-level statements around an edit; eval: 16 KB, the largest example is
+# 7.7 KB), an LSP session of 8 KB.
 maxlen() {
   case $1 in
-    eval) echo 65536 ;;
-    lsp) echo 16384 ;;
+    parser) echo 2048 ;;
+    eval) echo 16384 ;;
+    lsp) echo 8192 ;;
     *) echo 8192 ;;
+  esac
+}
+dict() {
+  case $1 in
+    parser | eval) echo -dict=tests/fuzz/dicts/python.dict ;;
+    lsp) echo -dict=tests/fuzz/dicts/lsp.dict ;;
   esac
 }
 printf '%-9s %12s %8s %8s %8s %7s %8s\n' target executions seconds edges features corpus crashes
 for t in "${targets[@]}"; do
   bin=${FUZZ_BIN:-build-fuzz/bin}/tlc-fuzz-$t
   [ -x "$bin" ] || { echo "$t: $bin not built"; continue; }
-  out=build-fuzz/fuzz-out/$t
+  out=${FUZZ_OUT:-build-fuzz/fuzz-out}/$t
   mkdir -p "$out/corpus" "$out/crashes"
   log=$out/last.log
   start=$(date +%s)
@@ -51,6 +65,7 @@ for t in "${targets[@]}"; do
   [ -n "${FUZZ_FORK:-}" ] && fork=(-fork="$FUZZ_FORK" -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1)
   # shellcheck disable=SC2046
   "$bin" "${fork[@]}" -runs="$runs" -max_total_time="${FUZZ_SECONDS:-0}" -max_len="$(maxlen "$t")" -timeout=20 \
+    $(dict "$t") \
     -rss_limit_mb=3072 -print_final_stats=1 \
     -artifact_prefix="$out/crashes/" "$out/corpus" $(seeds "$t") \
     >"$log" 2>&1

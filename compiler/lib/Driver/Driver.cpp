@@ -52,9 +52,14 @@ void Driver::inferLayouts(FileResult &r) {
 }
 
 FileResult Driver::analyze(llvm::StringRef path, llvm::StringRef text) {
+  return analyze(path, syntax::parseFile(text, path));
+}
+
+FileResult Driver::analyze(llvm::StringRef path,
+                           std::shared_ptr<const syntax::SyntaxTree> tree) {
   FileResult r;
   r.path = path.str();
-  r.tree = syntax::parseFile(text, path);
+  r.tree = std::move(tree);
   r.analysis = eval::analyzeFile(*r.tree, *context, options.eval);
   inferLayouts(r);
   r.diagnostics.assign(r.tree->diagnostics().begin(),

@@ -90,6 +90,10 @@ public:
   /// Parses and analyses \p text, the bytes of file \p path (decoded to
   /// UTF-8 first as CPython does: syntax::parseFile).
   FileResult analyze(llvm::StringRef path, llvm::StringRef text);
+  /// Analyses the file \p path that was already parsed into \p tree (the
+  /// fuzz target checks it for syntax errors first).
+  FileResult analyze(llvm::StringRef path,
+                     std::shared_ptr<const syntax::SyntaxTree> tree);
 
   /// Runs the configured action over \p paths (reading the files), writing
   /// results to \p out and diagnostics to \p err. Returns the exit status:
