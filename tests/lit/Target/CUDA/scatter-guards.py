@@ -27,7 +27,7 @@ def set_cache(S=10, D=2, pos_dtype="int64"):
 
 # CHECK-LABEL: void {{.*}}set_cache_kernel(
 # CHECK: const int64_t [[X:[a-z0-9_]+]] = pos[bx];
-# CHECK-NEXT: const int [[T:[a-z0-9_]+]] = (int)((long long)(int)([[X]]) == ([[X]]) ? ([[X]]) : -1);
+# CHECK: const int [[T:[a-z0-9_]+]] = (int)((long long)(int)([[X]]) == ([[X]]) ? ([[X]]) : -1);
 # CHECK: if ([[T]] >= 0 && [[T]] < 10) cache[([[T]]) * 2 + {{[a-z0-9_]+}}] =
 k64 = set_cache(10, 2, "int64")
 
