@@ -440,8 +440,8 @@ Flow Interpreter::assign(Node target, Value v) {
     // `t = S[i]` binds the element's value at this point (TileLang's
     // immutable Bind of a BufferLoad), not a reference read again where
     // `t` is used: a store to S[i] in between must not change t.
-    if (tracing() && v.is(ValueKind::Region) &&
-        v.as<RegionObj>()->isElement && !isRefParam(name)) {
+    if (tracing() && v.is(ValueKind::Region) && v.as<RegionObj>()->isElement &&
+        !isRefParam(name)) {
       Scalar s = toScalar(v, target);
       if (s.value)
         v = wrapScalar(s);
