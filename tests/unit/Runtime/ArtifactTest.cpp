@@ -150,9 +150,9 @@ TEST_CASE("Manifest: workspaces (version 2) and version 1 compatibility") {
   std::string noBytes = v2;
   noBytes.replace(noBytes.find(", \"bytes\": 20"), 13, "");
   checkManifest(noBytes, "workspace 'part' has no integer or string 'bytes'");
-  checkManifest(R"({"format": "tlc-kernel", "version": 3})",
-                "unsupported manifest version 3 (this tlc reads versions 1 "
-                "to 2)");
+  checkManifest(R"({"format": "tlc-kernel", "version": 4})",
+                "unsupported manifest version 4 (this tlc reads versions 1 "
+                "to 3)");
 }
 
 TEST_CASE("Buffer byte sizes: dtype widths, symbolic shapes") {
