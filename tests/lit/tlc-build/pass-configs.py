@@ -26,6 +26,13 @@
 #
 # RUN: tlc-build --emit=cuda --target=cuda:sm_90a --kernel=gemm_wgmma %s | FileCheck %s --check-prefix=WGMMA
 # WGMMA: wgmma
+# TL_DISABLE_TMA_LOWER keeps the pipelined loads on cp.async.
+# RUN: tlc-build --emit=cuda --target=cuda:sm_90a --kernel=gemm_wgmma %s | FileCheck %s --check-prefix=TMA
+# TMA: tlc::cuda::tmaLoad
+# RUN: tlc-build --emit=cuda --target=cuda:sm_90a --kernel=gemm_wgmma --pass-config=tl.disable_tma_lower=True %s | FileCheck %s --check-prefix=NOTMA
+# NOTMA-NOT: tmaLoad
+# NOTMA: tlc::cuda::cpAsync
+# NOTMA-NOT: tmaLoad
 # RUN: tlc-build --emit=cuda --target=cuda:sm_90a --kernel=gemm_mma %s | FileCheck %s --check-prefix=MMA
 # MMA-NOT: wgmma
 # MMA: tlc::cuda::mmaM16N8K16

@@ -17,6 +17,7 @@
 
 #include "tlc/Dialect/Tile/IR/BufferEffects.h"
 #include "tlc/Dialect/Tile/IR/LoweringStatus.h"
+#include "tlc/Dialect/Tile/IR/PassConfigs.h"
 #include "tlc/Dialect/Tile/IR/TileOps.h"
 
 namespace tlc {
@@ -47,6 +48,10 @@ static bool isGlobal(MemoryScope s) { return s == MemoryScope::Global; }
 /// swizzled shared tile whose rows are the region's two non-unit
 /// dimensions, the second of them the tensor's innermost one.
 static bool isTmaCopy(CopyOp copy, const BufferAccesses &kernelAccesses) {
+  // T.copy(..., disable_tma=True) and TL_DISABLE_TMA_LOWER keep cp.async.
+  if (copy->hasAttr("disable_tma") ||
+      isPassConfigOn(copy, "tl.disable_tma_lower"))
+    return false;
   auto region = copy.getSrc().getDefiningOp<RegionOp>();
   auto alloc = copy.getDst().getDefiningOp<AllocOp>();
   if (!region || !alloc || !alloc->hasAttr("tile.swizzle") ||
