@@ -17,31 +17,44 @@
 using namespace tlc::layout;
 
 int64_t tlc::layout::lanesPerPhase(int64_t bytes) {
-  return bytes >= 16 ? 8 : bytes == 8 ? 16 : 32;
+  return bytes == 8 ? 16 : 32;
+}
+
+/// The distinct 4-byte words of each bank that lanes [first, first + n) of
+/// \p access touch.
+static std::array<std::set<int64_t>, kSharedBanks>
+wordsByBank(const WarpAccess &access, int64_t first, int64_t n) {
+  std::array<std::set<int64_t>, kSharedBanks> words;
+  for (int64_t l = first; l < first + n; ++l) {
+    int64_t a = access.address[l];
+    if (a < 0)
+      continue;
+    int64_t begin = a / kBankBytes;
+    int64_t end = (a + std::max<int64_t>(access.bytes, 1) - 1) / kBankBytes;
+    for (int64_t w = begin; w <= end; ++w)
+      words[w % kSharedBanks].insert(w);
+  }
+  return words;
 }
 
 int64_t tlc::layout::bankConflictDegree(const WarpAccess &access) {
+  if (access.bytes >= 16) {
+    // The whole warp at once, as measured on the H200: the most distinct
+    // words of one bank, over the wavefronts the words need at least.
+    auto words = wordsByBank(access, 0, 32);
+    int64_t most = 0, total = 0;
+    for (const std::set<int64_t> &s : words) {
+      most = std::max<int64_t>(most, s.size());
+      total += s.size();
+    }
+    int64_t least = (total + kSharedBanks - 1) / kSharedBanks;
+    return least ? (most + least - 1) / least : 0;
+  }
   int64_t lanes = lanesPerPhase(access.bytes);
   int64_t degree = 0;
-  for (int64_t first = 0; first < 32; first += lanes) {
-    // The distinct 4-byte words of each bank in this phase.
-    std::array<std::set<int64_t>, kSharedBanks> words;
-    bool any = false;
-    for (int64_t l = first; l < first + lanes; ++l) {
-      int64_t a = access.address[l];
-      if (a < 0)
-        continue;
-      any = true;
-      int64_t begin = a / kBankBytes;
-      int64_t end = (a + std::max<int64_t>(access.bytes, 1) - 1) / kBankBytes;
-      for (int64_t w = begin; w <= end; ++w)
-        words[w % kSharedBanks].insert(w);
-    }
-    if (!any)
-      continue;
-    for (const std::set<int64_t> &s : words)
+  for (int64_t first = 0; first < 32; first += lanes)
+    for (const std::set<int64_t> &s : wordsByBank(access, first, lanes))
       degree = std::max<int64_t>(degree, s.size());
-  }
   return degree;
 }
 

@@ -1,5 +1,3 @@
-# XFAIL: *
-# Known gap (tlc, not the program): the imperative AutoTuner.from_kernel(...).run() path loses the call site sizes and configs.
 # RUN: tlc-build --check %s 2>&1 | count 0
 # RUN: tlc-build --emit=hints --format=json %s | FileCheck %s
 # Shape: imperative AutoTuner.from_kernel(...).set_compile_args/set_profile_args/run and

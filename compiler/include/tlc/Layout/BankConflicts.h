@@ -7,15 +7,20 @@
 //===----------------------------------------------------------------------===//
 //
 // Shared memory is 32 banks of 4 bytes (LayoutMap.h). A warp's access is
-// served in phases: 4-byte (and narrower) accesses in one phase of 32
-// lanes, 8-byte accesses in two of 16 lanes, 16-byte accesses in four of 8
-// lanes (each phase moves at most one 128-byte wavefront's worth). Within a
-// phase, lanes reading the same 4-byte word share it (broadcast); distinct
-// words of one bank are served one wavefront each. The conflict degree of a
-// phase is the most distinct words any bank holds; an access's degree is
-// the largest over its phases (1: conflict-free). ldmatrix reads its 8x8
-// matrices one per phase, each as eight 16-byte row reads, which is the
-// 16-byte rule.
+// served in wavefronts of at most one 4-byte word per bank (128 bytes);
+// lanes reading the same word share it (broadcast). 4-byte (and narrower)
+// accesses are one phase of 32 lanes and 8-byte accesses two phases of 16
+// lanes (NVIDIA's documented rule): the conflict degree of a phase is the
+// most distinct words any bank holds, an access's degree the largest over
+// its phases. 16-byte accesses are not served in the documented quarter
+// warps on the H200 (docs/perf/bank-conflicts-h200.md: eight rows of one
+// chunk column per quarter took 8 wavefronts for the whole warp, not 32):
+// the warp is served at once, in as many wavefronts as the most distinct
+// words of one bank, and the degree is that over the wavefronts its words
+// need at least (a quarter of the warp's words when all are distinct).
+// The 1 is conflict-free. ldmatrix reads its 8x8 matrices one per phase,
+// each as eight 16-byte row reads: callers pass one matrix (8 lanes) per
+// access.
 //
 //===----------------------------------------------------------------------===//
 
@@ -44,7 +49,8 @@ struct WarpAccess {
   WarpAccess() { address.fill(-1); }
 };
 
-/// Lanes served together for accesses of \p bytes bytes: 32, 16 or 8.
+/// Lanes of one phase for accesses of \p bytes bytes: 16 for 8-byte
+/// accesses, else the whole warp.
 int64_t lanesPerPhase(int64_t bytes);
 
 /// The conflict degree of \p access (1 when conflict-free, 0 when no lane
