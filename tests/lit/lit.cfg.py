@@ -3,6 +3,7 @@
 
 import glob
 import os
+import shutil
 
 import lit.formats
 from lit.llvm import llvm_config
@@ -41,6 +42,10 @@ if os.path.exists("/usr/lib/llvm-22/bin/ld.lld") and (
         os.path.exists("/usr/lib/x86_64-linux-gnu/amdgcn/bitcode/ocml.bc")
         or os.environ.get("TLC_ROCM_DEVICE_LIBS")):
     config.available_features.add("hip-toolchain")
+# "sim-compiler": the sim device's host compiler (clang++-22, as .ci/setup
+# installs it) is there, so generated CUDA can run on --device sim.
+if shutil.which("clang++-22") or os.path.exists("/usr/lib/llvm-22/bin/clang++"):
+    config.available_features.add("sim-compiler")
 if os.path.exists("/usr/local/cuda/bin/nvcc"):
     config.available_features.add("nvcc")
 if glob.glob("/usr/local/cuda/lib64/libnvrtc.so*") and os.path.exists(

@@ -748,7 +748,10 @@ int main(int argc, char **argv) {
                             "architectures"),
                  clEnumValN(target::CudaCompiler::Nvrtc, "nvrtc",
                             "NVRTC in process: a cubin for one "
-                            "architecture")),
+                            "architecture"),
+                 clEnumValN(target::CudaCompiler::None, "none",
+                            "none: the source, headers and manifest "
+                            "without a binary (for tlc-run --device sim)")),
       cl::init(target::CudaCompiler::Auto), cl::cat(category));
   cl::opt<bool> printIRAfterAll(
       "print-ir-after-all",
@@ -904,6 +907,8 @@ int main(int argc, char **argv) {
             std::string(cudaCompiler == target::CudaCompiler::Nvcc ? "nvcc"
                         : cudaCompiler == target::CudaCompiler::Nvrtc
                             ? "nvrtc"
+                        : cudaCompiler == target::CudaCompiler::None
+                            ? "none"
                             : "auto")};
     if (!device.empty())
       plan.childArgs.push_back("--device=" + device);

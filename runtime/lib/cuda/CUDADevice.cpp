@@ -282,6 +282,11 @@ public:
                        m.target +
                        "', not for CUDA (build it with tlc-build "
                        "--target=cuda:sm_90a -o DIR)");
+    if (m.binary.empty())
+      return makeError("kernel '" + m.name +
+                       "' has no binary: it was built with "
+                       "--cuda-compiler=none (run it with --device sim, or "
+                       "build it with nvcc or NVRTC)");
     llvm::SmallString<256> binary(dir);
     llvm::sys::path::append(binary, m.binary);
     std::unique_ptr<cu::Module> module;

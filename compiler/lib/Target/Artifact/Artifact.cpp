@@ -201,7 +201,7 @@ llvm::Error tlc::artifact::writeArtifact(ArtifactBundle &bundle,
                      "': " + ec.message());
   Manifest &m = bundle.manifest;
   m.generatedSource = m.name + bundle.sourceExtension;
-  m.binary = m.name + bundle.binaryExtension;
+  m.binary = options.noBinary ? "" : m.name + bundle.binaryExtension;
   m.sourceHash = sha256Hex(bundle.source);
 
   auto inDir = [&](llvm::StringRef file) {
@@ -222,6 +222,8 @@ llvm::Error tlc::artifact::writeArtifact(ArtifactBundle &bundle,
   writeFileOrError(sourcePath, bundle.source, err);
   if (err)
     return err;
+  if (options.noBinary)
+    return writeManifest(m, inDir(m.name + ".json"));
 
   std::string binaryPath = inDir(m.binary);
   std::string cacheDir = getCacheDir(options);

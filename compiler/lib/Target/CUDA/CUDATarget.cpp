@@ -248,6 +248,11 @@ static llvm::Error configureCompiler(const CudaBuildOptions &options,
   };
   if (options.compiler == CudaCompiler::Nvrtc)
     return useNvrtc();
+  if (options.compiler == CudaCompiler::None) {
+    compile.label = "none";
+    compile.noBinary = true;
+    return llvm::Error::success();
+  }
   auto nvcc = findNvcc(options.nvcc);
   if (!nvcc) {
     // An nvcc named explicitly (option or $TLC_NVCC) that does not work is

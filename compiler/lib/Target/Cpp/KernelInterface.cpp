@@ -369,9 +369,13 @@ LogicalResult tlc::target::writeKernelArtifact(
                             << " artifact of '" << bundle.manifest.name
                             << "': " << llvm::toString(std::move(e));
   if (log) {
-    llvm::SmallString<256> binary(outDir);
-    llvm::sys::path::append(binary, bundle.manifest.binary);
-    *log << "wrote " << binary << (cached ? " (cached)" : "") << "\n";
+    const artifact::Manifest &m = bundle.manifest;
+    llvm::SmallString<256> written(outDir);
+    llvm::sys::path::append(written,
+                            m.binary.empty() ? m.generatedSource : m.binary);
+    *log << "wrote " << written
+         << (m.binary.empty() ? " (no binary)" : cached ? " (cached)" : "")
+         << "\n";
   }
   return success();
 }

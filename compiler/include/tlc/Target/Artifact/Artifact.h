@@ -75,6 +75,10 @@ struct HostCompileOptions {
   /// it: its Tile IR without locations (writeKernelArtifact fills it in).
   /// Empty: the key names the generated source instead.
   std::string instance;
+  /// Write the source, the extra files and the manifest only: no compiler
+  /// runs, the manifest names no binary and the cache is not used
+  /// (`tlc-build --cuda-compiler=none`).
+  bool noBinary = false;
 };
 
 /// tlc's version as the cache key names it: the release and the identity

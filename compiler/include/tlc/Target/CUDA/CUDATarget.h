@@ -46,6 +46,9 @@ enum class CudaCompiler {
   Nvcc,
   /// NVRTC in process (one architecture, a cubin).
   Nvrtc,
+  /// None: NAME.cu, its headers and the manifest without a binary, for the
+  /// sim device on machines without a CUDA toolchain (CI).
+  None,
 };
 
 /// Options of buildCudaArtifacts.
