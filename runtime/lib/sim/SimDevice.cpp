@@ -148,12 +148,18 @@ compileForSim(const artifact::Manifest &m, llvm::StringRef artifactDir,
   auto compiler = findSimCompiler();
   if (!compiler)
     return compiler.takeError();
-  // HIP sources are written for wavefronts of 64.
+  // HIP sources are written for wavefronts of 64; the first architecture's
+  // macro (`__gfx90a__`, as the device compiler defines it) selects the
+  // code that architecture compiles where the device headers differ.
+  std::string prelude;
+  llvm::StringRef target(m.target);
+  if (target.consume_front("hip:")) {
+    llvm::StringRef arch = target.split(',').first.split(':').first;
+    prelude = "#define TLC_SIM_WARP_SIZE 64\n#define __" + arch.str() +
+              "__ 1\n";
+  }
   std::string unit =
-      std::string(llvm::StringRef(m.target).starts_with("hip")
-                      ? "#define TLC_SIM_WARP_SIZE 64\n"
-                      : "") +
-      "#include \"tlc_sim/launch.h\"\n#include \"" + sourceName(m) +
+      prelude + "#include \"tlc_sim/launch.h\"\n#include \"" + sourceName(m) +
       "\"\nTLC_SIM_BEGIN_ENTRIES\n";
   for (const std::string &e : entries)
     unit += "TLC_SIM_ENTRY(" + e + ")\n";

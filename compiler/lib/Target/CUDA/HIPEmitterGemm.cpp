@@ -19,6 +19,11 @@
 // C[l % 16][4 (l / 16) + r]: consecutive columns of C in its 4 registers,
 // the layout mfmaAtomC() gives the accumulator.
 //
+// int8 A/B with an int32 accumulator: steps of K = 32, lane l holding
+// k = 8 (l / 16) .. +7 of its row or column (v_mfma_i32_16x16x32_i8's
+// layout; the device helper mfmaI32x16x16x32 issues it on CDNA3 and two
+// v_mfma_i32_16x16x16i8 on CDNA2); the accumulator is laid out as above.
+//
 //===----------------------------------------------------------------------===//
 
 #include "EmitterImpl.h"
@@ -35,18 +40,32 @@ LogicalResult Emitter::emitMfmaGemm(GemmOp op) {
   auto bType = cast<BufferType>(op.getB().getType());
   auto cType = cast<BufferType>(op.getC().getType());
   Type ab = aType.getElementType(), acc = cType.getElementType();
-  if (!(ab.isF16() || ab.isBF16()) || !acc.isF32() ||
-      bType.getElementType() != ab) {
+  bool int8 = ab.isSignlessInteger(8) || ab.isSignedInteger(8);
+  if (!((ab.isF16() || ab.isBF16()) && acc.isF32()) &&
+      !(int8 && acc.isInteger(32))) {
     op.emitError("the HIP target lowers T.gemm for f16/bf16 operands with an "
-                 "f32 accumulator (v_mfma_f32_16x16x16f16 / _bf16_1k); 8-bit "
-                 "MFMA is not generated yet");
+                 "f32 accumulator (v_mfma_f32_16x16x16f16 / _bf16_1k) and "
+                 "int8 operands with an int32 accumulator "
+                 "(v_mfma_i32_16x16x32_i8); other types, fp8 included, are "
+                 "not generated yet");
     return failure();
   }
+  if (bType.getElementType() != ab) {
+    op.emitError("T.gemm: the HIP target needs A and B of one element type");
+    return failure();
+  }
+  // Values of A (and of B) each lane passes to one MFMA, and the K step.
+  const int64_t perLane = int8 ? 8 : 4, kStep = 4 * perLane;
   Value a = op.getA(), b = op.getB(), c = op.getC();
   bool aShared = isSharedScope(scopeOf(rootOf(a)));
   if (!isSharedScope(scopeOf(rootOf(b)))) {
     op.emitError("T.gemm: the HIP target needs B in shared memory (LDS); a "
                  "register B operand is not generated yet");
+    return failure();
+  }
+  if (!aShared && int8) {
+    op.emitError("T.gemm: a register A operand of an int8 MFMA is not "
+                 "generated yet on HIP; keep A in shared memory");
     return failure();
   }
   if (!aShared && (!fragments.count(a) || op.getTransposeA())) {
@@ -70,8 +89,9 @@ LogicalResult Emitter::emitMfmaGemm(GemmOp op) {
   SmallVector<int64_t> as = matrix(aType), bs = matrix(bType);
   int64_t m = C.shape[0], n = C.shape[1];
   int64_t k = transA ? as[0] : as[1];
-  if ((transB ? bs[1] : bs[0]) != k || k % 16 != 0) {
-    op.emitError("T.gemm: K must agree and be a multiple of 16");
+  if ((transB ? bs[1] : bs[0]) != k || k % kStep != 0) {
+    op.emitError() << "T.gemm: K must agree and be a multiple of " << kStep
+                   << " on the HIP target";
     return failure();
   }
   const int64_t wave = lang.warpSize;
@@ -149,7 +169,7 @@ LogicalResult Emitter::emitMfmaGemm(GemmOp op) {
     std::string i = fresh("i");
     line("#pragma unroll");
     line("for (int " + i + " = 0; " + i + " < " + Twine(C.regs) + "; ++" + i +
-         ") " + expr(c) + "[" + i + "] = 0.0f;");
+         ") " + expr(c) + "[" + i + "] = " + (int8 ? "0" : "0.0f") + ";");
   }
   line("const int " + wv + " = tid / " + Twine(wave) + ", " + lane +
        " = tid % " + Twine(wave) + ";");
@@ -168,7 +188,9 @@ LogicalResult Emitter::emitMfmaGemm(GemmOp op) {
       return failure();
     return lvalue(*access, op);
   };
-  std::string kLane = "(" + kk + " * 16 + 4 * (" + lane + " / 16) + " + r + ")";
+  std::string kLane = "(" + kk + " * " + std::to_string(kStep) + " + " +
+                      std::to_string(perLane) + " * (" + lane + " / 16) + " +
+                      r + ")";
   std::string mRow = "(" + wm + " * " + std::to_string(warpM) + " + " + mi +
                      " * 16 + " + lane + " % 16)";
   std::string nCol = "(" + wn + " * " + std::to_string(warpN) + " + " + ni +
@@ -182,20 +204,21 @@ LogicalResult Emitter::emitMfmaGemm(GemmOp op) {
   if (failed(aElem) || failed(bElem))
     return failure();
   line("#pragma unroll");
-  open("for (int " + kk + " = 0; " + kk + " < " + Twine(k / 16) + "; ++" + kk +
-       ")");
+  open("for (int " + kk + " = 0; " + kk + " < " + Twine(k / kStep) + "; ++" +
+       kk + ")");
   std::string aVals = fresh("aLanes"), bVals = fresh("bLanes");
-  line("// this lane's A[m][k .. k + 3] and B[k .. k + 3][n] of each tile");
-  line(*st + " " + aVals + "[" + Twine(mTiles) + "][4], " + bVals + "[" +
-       Twine(nTiles) + "][4];");
+  line("// this lane's A[m][k .. k + " + Twine(perLane - 1) +
+       "] and B[k .. k + " + Twine(perLane - 1) + "][n] of each tile");
+  line(*st + " " + aVals + "[" + Twine(mTiles) + "][" + Twine(perLane) + "], " +
+       bVals + "[" + Twine(nTiles) + "][" + Twine(perLane) + "];");
   auto fill = [&](const std::string &vals, const std::string &tile,
                   int64_t tiles, const std::string &elem) {
     line("#pragma unroll");
     open("for (int " + tile + " = 0; " + tile + " < " + Twine(tiles) + "; ++" +
          tile + ")");
     line("#pragma unroll");
-    line("for (int " + r + " = 0; " + r + " < 4; ++" + r + ") " + vals + "[" +
-         tile + "][" + r + "] = " + elem + ";");
+    line("for (int " + r + " = 0; " + r + " < " + Twine(perLane) + "; ++" + r +
+         ") " + vals + "[" + tile + "][" + r + "] = " + elem + ";");
     close();
   };
   if (aShared) {
@@ -215,9 +238,9 @@ LogicalResult Emitter::emitMfmaGemm(GemmOp op) {
        ")");
   line("#pragma unroll");
   line("for (int " + ni + " = 0; " + ni + " < " + Twine(nTiles) + "; ++" + ni +
-       ") " + ns + "mfmaF32x16x16x16(&" + expr(c) + "[" +
-       cq[0].expr(0, {mi, ni}) + "], " + bVals + "[" + ni + "], " + aVals +
-       "[" + mi + "]);");
+       ") " + ns + (int8 ? "mfmaI32x16x16x32(&" : "mfmaF32x16x16x16(&") +
+       expr(c) + "[" + cq[0].expr(0, {mi, ni}) + "], " + bVals + "[" + ni +
+       "], " + aVals + "[" + mi + "]);");
   close();
   close();
   close();

@@ -66,13 +66,20 @@ TLC_SIM_PRIMITIVE inline uint32_t shuffleXor32(uint32_t value,
 // 32x32x8 (f16, 4 values per lane) lane l holds A[i = l % 32][k = 4 (l /
 // 32) + v], B[k = 4 (l / 32) + v][j = l % 32] and, in register v of its 16,
 // C/D[i = 8 (v / 4) + 4 (l / 32) + v % 4][j = l % 32]. Products are exact
-// and sums are formed in double, then rounded to f32 once.
+// and sums are formed in double, then rounded to f32 once. The 8-bit
+// integer instructions follow the same rule with more values per lane:
+// v_mfma_i32_16x16x16i8 (CDNA2; 4 int8 packed in a 32-bit srcA/srcB,
+// byte v is element v) has lane l's A[l % 16][4 (l / 16) + v], and
+// v_mfma_i32_16x16x32_i8 (CDNA3; 8 int8 packed in 64 bits) A[l % 16][8 (l
+// / 16) + v], B likewise, C/D as the 16x16 f32 ones; sums are exact and
+// wrap modulo 2^32 as the integer adder does.
 //===----------------------------------------------------------------------===//
 
 typedef float tlc_sim_floatx4 __attribute__((ext_vector_type(4)));
 typedef float tlc_sim_floatx16 __attribute__((ext_vector_type(16)));
 typedef _Float16 tlc_sim_halfx4 __attribute__((ext_vector_type(4)));
 typedef short tlc_sim_shortx4 __attribute__((ext_vector_type(4)));
+typedef int tlc_sim_intx4 __attribute__((ext_vector_type(4)));
 
 namespace tlc {
 namespace sim {
@@ -138,6 +145,57 @@ TLC_SIM_UNCHECKED Acc mfma(const char *name, Vec a, Vec b, Acc c, Conv conv,
   return d;
 }
 
+struct MfmaLaneI8 {
+  int32_t a[8], b[8], c[4], d[4];
+};
+
+/// One 16x16 integer MFMA with \p PerLane int8 values of A and B per lane
+/// (K = 4 PerLane).
+template <int PerLane>
+TLC_SIM_UNCHECKED void mfmaI8Run(void *const *lanes, uint64_t, uint32_t,
+                                 uint64_t) {
+  constexpr int K = 4 * PerLane;
+  int64_t A[16][K], B[K][16], C[16][16];
+  for (int l = 0; l < 64; ++l) {
+    const MfmaLaneI8 *me = static_cast<const MfmaLaneI8 *>(lanes[l]);
+    for (int v = 0; v < PerLane; ++v) {
+      int k = PerLane * (l / 16) + v;
+      A[l % 16][k] = me->a[v];
+      B[k][l % 16] = me->b[v];
+    }
+    for (int v = 0; v < 4; ++v)
+      C[4 * (l / 16) + v][l % 16] = me->c[v];
+  }
+  for (int l = 0; l < 64; ++l) {
+    MfmaLaneI8 *me = static_cast<MfmaLaneI8 *>(lanes[l]);
+    for (int v = 0; v < 4; ++v) {
+      int i = 4 * (l / 16) + v, j = l % 16;
+      int64_t sum = C[i][j];
+      for (int k = 0; k < K; ++k)
+        sum += A[i][k] * B[k][j];
+      me->d[v] = int32_t(uint32_t(uint64_t(sum)));
+    }
+  }
+}
+
+/// \p a and \p b hold \p PerLane int8 values, byte v being element v.
+template <int PerLane, typename Packed>
+TLC_SIM_UNCHECKED tlc_sim_intx4 mfmaI8(const char *name, Packed a, Packed b,
+                                       tlc_sim_intx4 c, uint64_t where) {
+  MfmaLaneI8 me{};
+  for (int v = 0; v < PerLane; ++v) {
+    me.a[v] = int8_t(uint8_t(uint64_t(a) >> (8 * v)));
+    me.b[v] = int8_t(uint8_t(uint64_t(b) >> (8 * v)));
+  }
+  for (int v = 0; v < 4; ++v)
+    me.c[v] = c[v];
+  api->warpCollective(name, ~uint64_t(0), &mfmaI8Run<PerLane>, &me, where);
+  tlc_sim_intx4 d;
+  for (int v = 0; v < 4; ++v)
+    d[v] = me.d[v];
+  return d;
+}
+
 } // namespace sim
 } // namespace tlc
 
@@ -174,6 +232,25 @@ __builtin_amdgcn_mfma_f32_32x32x8f16(tlc_sim_halfx4 a, tlc_sim_halfx4 b,
   return tlc::sim::mfma<32>(
       "v_mfma_f32_32x32x8f16", a, b, c,
       [](_Float16 x) { return double(float(x)); }, TLC_SIM_HERE);
+}
+
+TLC_SIM_PRIMITIVE inline tlc_sim_intx4
+__builtin_amdgcn_mfma_i32_16x16x16i8(int a, int b, tlc_sim_intx4 c, int cbsz,
+                                     int abid, int blgp) {
+  if (cbsz || abid || blgp)
+    tlc::sim::api->trap("v_mfma with cbsz/abid/blgp is not simulated",
+                        TLC_SIM_HERE);
+  return tlc::sim::mfmaI8<4>("v_mfma_i32_16x16x16i8", uint32_t(a), uint32_t(b),
+                             c, TLC_SIM_HERE);
+}
+TLC_SIM_PRIMITIVE inline tlc_sim_intx4
+__builtin_amdgcn_mfma_i32_16x16x32_i8(long a, long b, tlc_sim_intx4 c, int cbsz,
+                                      int abid, int blgp) {
+  if (cbsz || abid || blgp)
+    tlc::sim::api->trap("v_mfma with cbsz/abid/blgp is not simulated",
+                        TLC_SIM_HERE);
+  return tlc::sim::mfmaI8<8>("v_mfma_i32_16x16x32_i8", uint64_t(a), uint64_t(b),
+                             c, TLC_SIM_HERE);
 }
 
 #endif // TLC_DEVICE_HIP_COMMON_H
