@@ -110,16 +110,21 @@ tile.func @serial_loops(%A: !tile.buffer<[256, 256], f16, global>, %Idx: !tile.b
 
 // -----
 
-// Schedules the plan cannot honour are errors on the loop; the function is
-// marked so that back ends skip it.
-// CHECK: tile.func @bad_stage{{.*}} attributes {tile.lowering_failed}
+// Schedules the plan cannot honour are warnings on the loop, which is then
+// planned as if the lists were absent (they schedule it; its results do not
+// depend on them). Here the fill writes the buffer the copy would fill
+// ahead, so the default plan keeps the loop serial.
+// CHECK-LABEL: tile.func @bad_stage
+// CHECK-NOT: tile.lowering_failed
+// CHECK-NOT: tile.stages
+// CHECK: // -----
 tile.func @bad_stage(%A: !tile.buffer<[256, 256], f16, global>) {
   tile.kernel (%bx) grid [4] threads [128] {
     %A_s = tile.alloc : !tile.buffer<[64, 32], f16, shared.dyn>
     %c0 = arith.constant 0 : index
     %c8 = arith.constant 8 : index
     %zero = arith.constant 0.0 : f16
-    // expected-error @+1 {{T.Pipelined: statement 0 is in stage 0 but is not a copy from global into a whole shared buffer}}
+    // expected-warning @+1 {{T.Pipelined: statement 0 is in stage 0 but is not a copy from global into a whole shared buffer; tlc does not follow this schedule and plans the loop itself (num_stages = 2): the results are the same, the overlap may differ}}
     tile.pipelined %k = %c0 to %c8 stages 2 stage [0, 1] {
       tile.fill %A_s, %zero : !tile.buffer<[64, 32], f16, shared.dyn>
       %At = tile.region %A[%c0, %k] : !tile.buffer<[256, 256], f16, global> to !tile.buffer<[64, 32], f16, global>
@@ -130,18 +135,53 @@ tile.func @bad_stage(%A: !tile.buffer<[256, 256], f16, global>) {
 
 // -----
 
-// CHECK: tile.func @bad_order{{.*}} attributes {tile.lowering_failed}
+// CHECK-LABEL: tile.func @bad_order
+// CHECK-NOT: tile.lowering_failed
+// CHECK-NOT: tile.stages
+// CHECK: // -----
 tile.func @bad_order(%A: !tile.buffer<[256, 256], f16, global>) {
   tile.kernel (%bx) grid [4] threads [128] {
     %A_s = tile.alloc : !tile.buffer<[64, 32], f16, shared.dyn>
     %c0 = arith.constant 0 : index
     %c8 = arith.constant 8 : index
     %zero = arith.constant 0.0 : f16
-    // expected-error @+1 {{T.Pipelined: 'order' must be a permutation of 0 .. 1}}
+    // expected-warning @+1 {{T.Pipelined: 'order' must be a permutation of 0 .. 1; tlc does not follow this schedule}}
     tile.pipelined %k = %c0 to %c8 stages 2 order [0, 0] {
       %At = tile.region %A[%c0, %k] : !tile.buffer<[256, 256], f16, global> to !tile.buffer<[64, 32], f16, global>
       tile.copy %At to %A_s : !tile.buffer<[64, 32], f16, global> to !tile.buffer<[64, 32], f16, shared.dyn>
       tile.fill %A_s, %zero : !tile.buffer<[64, 32], f16, shared.dyn>
+    }
+  }
+}
+
+// -----
+
+// Lists that number TileLang's statement groups (`group=`), not the
+// statements, and stage -1: the default plan of num_stages = 3 (both copies
+// three buffers deep, issued in program order).
+// CHECK-LABEL: tile.func @grouped_schedule
+// CHECK-NOT: tile.lowering_failed
+// CHECK: %[[A:.*]] = tile.alloc {tile.stages = 3 : i64}
+// CHECK: %[[B:.*]] = tile.alloc {tile.stages = 3 : i64}
+// CHECK: attributes {tile.stages = 3 : i64}
+// CHECK: tile.copy {{.*}} to %[[A]] {tile.prefetch = 0 : i64}
+// CHECK: tile.copy {{.*}} to %[[B]] {tile.prefetch = 1 : i64}
+tile.func @grouped_schedule(%A: !tile.buffer<[256, 256], f16, global>, %B: !tile.buffer<[256, 256], f16, global>) {
+  tile.kernel (%bx, %by) grid [4, 4] threads [128] {
+    %A_s = tile.alloc : !tile.buffer<[64, 32], f16, shared.dyn>
+    %B_s = tile.alloc : !tile.buffer<[64, 32], f16, shared.dyn>
+    %acc = tile.alloc : !tile.buffer<[64, 64], f32, local.fragment>
+    %c0 = arith.constant 0 : index
+    %c8 = arith.constant 8 : index
+    %c32 = arith.constant 32 : index
+    // expected-warning @+1 {{T.Pipelined: 'stage' and 'order' need one entry per statement of the loop body (3 here); tlc does not follow this schedule and plans the loop itself (num_stages = 3)}}
+    tile.pipelined %k = %c0 to %c8 stages 3 order [-1, 0] stage [-1, 1] {
+      %kk = arith.muli %k, %c32 : index
+      %At = tile.region %A[%c0, %kk] : !tile.buffer<[256, 256], f16, global> to !tile.buffer<[64, 32], f16, global>
+      tile.copy %At to %A_s : !tile.buffer<[64, 32], f16, global> to !tile.buffer<[64, 32], f16, shared.dyn>
+      %Bt = tile.region %B[%c0, %kk] : !tile.buffer<[256, 256], f16, global> to !tile.buffer<[64, 32], f16, global>
+      tile.copy %Bt to %B_s : !tile.buffer<[64, 32], f16, global> to !tile.buffer<[64, 32], f16, shared.dyn>
+      tile.gemm %A_s, %B_s, %acc {transpose_b} : !tile.buffer<[64, 32], f16, shared.dyn>, !tile.buffer<[64, 32], f16, shared.dyn>, !tile.buffer<[64, 64], f32, local.fragment>
     }
   }
 }

@@ -61,16 +61,22 @@ struct Plan {
 };
 } // namespace
 
-/// Plans \p pipe; a failure is an error diagnostic on the loop.
+/// Plans \p pipe, following its explicit `stage`/`order` lists when
+/// \p followLists is set; a failure (only then) sets \p why to the reason
+/// the lists cannot be followed.
 static FailureOr<Plan> planLoop(PipelinedOp pipe,
-                                const llvm::DenseMap<Value, int64_t> &staged) {
+                                const llvm::DenseMap<Value, int64_t> &staged,
+                                bool followLists, std::string &why) {
   Plan plan;
   int64_t stages = pipe.getNumStages();
   Block &body = pipe.getBody().front();
-  std::optional<ArrayRef<int64_t>> stageList = pipe.getStage(),
-                                   orderList = pipe.getOrder();
+  std::optional<ArrayRef<int64_t>> stageList, orderList;
+  if (followLists) {
+    stageList = pipe.getStage();
+    orderList = pipe.getOrder();
+  }
   auto fail = [&](const Twine &msg) -> FailureOr<Plan> {
-    pipe.emitError() << "T.Pipelined: " << msg;
+    why = msg.str();
     return failure();
   };
   // The statements `stage` and `order` number.
@@ -220,11 +226,22 @@ struct TilePlanPipelinesPass final
         return;
       llvm::DenseMap<Value, int64_t> staged;
       func.walk([&](PipelinedOp pipe) {
-        FailureOr<Plan> plan = planLoop(pipe, staged);
+        std::string why;
+        FailureOr<Plan> plan =
+            planLoop(pipe, staged, /*followLists=*/true, why);
         if (failed(plan)) {
-          markLoweringFailed(func);
-          return;
+          // The lists only schedule the loop: the loop computes the same
+          // without them, so it is planned as if they were not there.
+          pipe.emitWarning()
+              << "T.Pipelined: " << why
+              << "; tlc does not follow this schedule and plans the loop "
+                 "itself (num_stages = "
+              << pipe.getNumStages()
+              << "): the results are the same, the overlap may differ";
+          plan = planLoop(pipe, staged, /*followLists=*/false, why);
         }
+        if (failed(plan))
+          return;
         if (plan->stages < 2)
           return;
         pipe->setAttr("tile.stages", b.getI64IntegerAttr(plan->stages));

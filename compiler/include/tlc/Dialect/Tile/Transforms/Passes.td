@@ -82,8 +82,10 @@ def TilePlanPipelines : Pass<"tile-plan-pipelines", "::mlir::ModuleOp"> {
     `max(stage) + 1` buffers, everything else is in the last stage, and
     `order` orders the copies' issue and puts them before or after the
     compute, whose own order stays the program order. Lists this plan
-    cannot honour are an error on the loop; its function is then marked
-    `tile.lowering_failed` (the other functions go on). Functions already
+    cannot honour (another stage split, reordered compute, lists of another
+    length, such as TileLang's `group=` schedules) are a warning on the
+    loop, which is then planned as if they were absent: they schedule the
+    loop, its results do not depend on them. Functions already
     marked, and default instances whose tile shapes depend on unbound
     parameters (`getUnboundTileParameters`), are left alone.
 
