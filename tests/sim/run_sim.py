@@ -53,10 +53,6 @@ KNOWN_FAILURES = {
     "e-layout-fragment": "the annotated row-per-thread fragment is not used: each "
                          "thread holds 4 columns of 16 rows and ssq[i] sums only "
                          "those, with no reduction across threads",
-    "b-warp-rows": "found when the CPU target gained per-thread code (its Out "
-                   "equals NumPy's row norms): the CUDA code for the 2-D block "
-                   "threads=[32, 8] leaves 875 of 1000 rows NaN (not "
-                   "investigated yet)",
     "d-python-syntax": "found when the CPU target gained per-thread code: the "
                        "evaluator lowers `s % 4` to arith.remsi (truncating), "
                        "TileLang's % is floormod; for the negative Lo[i] of "

@@ -755,9 +755,26 @@ LogicalResult Emitter::emitOp(Operation *op) {
     return success();
   }
   if (auto tb = dyn_cast<ThreadBindingOp>(op)) {
-    static const char *axes[] = {"x", "y", "z"};
-    names[tb.getResult()] =
-        "(" + indexType() + ")threadIdx." + std::string(axes[tb.getDim()]);
+    // Blocks are launched one-dimensional (`tid` is threadIdx.x); the
+    // thread index along dimension d of threads = [X, Y, Z] is its digit of
+    // the linear index, x fastest, as CUDA numbers the threads of a block.
+    ArrayRef<int64_t> dims;
+    if (auto kernel = tb->getParentOfType<KernelOp>())
+      dims = kernel.getStaticThreads();
+    unsigned d = tb.getDim();
+    std::string index = "(" + indexType() + ")threadIdx.x";
+    if (d >= dims.size()) {
+      names[tb.getResult()] = d == 0 ? index : "0";
+      return success();
+    }
+    int64_t below = 1;
+    for (unsigned i = 0; i < d; ++i)
+      below *= dims[i];
+    if (below > 1)
+      index = "(" + index + " / " + std::to_string(below) + ")";
+    if (d + 1 < dims.size())
+      index = "(" + index + " % " + std::to_string(dims[d]) + ")";
+    names[tb.getResult()] = index;
     return success();
   }
   if (auto forOp = dyn_cast<ForOp>(op)) {
