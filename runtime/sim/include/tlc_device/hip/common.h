@@ -199,15 +199,23 @@ TLC_SIM_UNCHECKED tlc_sim_intx4 mfmaI8(const char *name, Packed a, Packed b,
 } // namespace sim
 } // namespace tlc
 
+namespace tlc {
+namespace sim {
 /// The modifiers (cbsz, abid, blgp: broadcasts between lane blocks) are
-/// not simulated; the printer passes 0.
+/// not simulated; the printer passes 0, anything else traps.
+TLC_SIM_UNCHECKED inline void plainMfma(int cbsz, int abid, int blgp,
+                                        uint64_t where) {
+  if (cbsz || abid || blgp)
+    api->trap("v_mfma with cbsz/abid/blgp is not simulated", where);
+}
+} // namespace sim
+} // namespace tlc
+
 TLC_SIM_PRIMITIVE inline tlc_sim_floatx4
 __builtin_amdgcn_mfma_f32_16x16x16f16(tlc_sim_halfx4 a, tlc_sim_halfx4 b,
                                       tlc_sim_floatx4 c, int cbsz, int abid,
                                       int blgp) {
-  if (cbsz || abid || blgp)
-    tlc::sim::api->trap("v_mfma with cbsz/abid/blgp is not simulated",
-                        TLC_SIM_HERE);
+  tlc::sim::plainMfma(cbsz, abid, blgp, TLC_SIM_HERE);
   return tlc::sim::mfma<16>(
       "v_mfma_f32_16x16x16f16", a, b, c,
       [](_Float16 x) { return double(float(x)); }, TLC_SIM_HERE);
@@ -216,9 +224,7 @@ TLC_SIM_PRIMITIVE inline tlc_sim_floatx4
 __builtin_amdgcn_mfma_f32_16x16x16bf16_1k(tlc_sim_shortx4 a, tlc_sim_shortx4 b,
                                           tlc_sim_floatx4 c, int cbsz, int abid,
                                           int blgp) {
-  if (cbsz || abid || blgp)
-    tlc::sim::api->trap("v_mfma with cbsz/abid/blgp is not simulated",
-                        TLC_SIM_HERE);
+  tlc::sim::plainMfma(cbsz, abid, blgp, TLC_SIM_HERE);
   return tlc::sim::mfma<16>("v_mfma_f32_16x16x16bf16_1k", a, b, c,
                             &tlc::sim::bf16Value, TLC_SIM_HERE);
 }
@@ -226,9 +232,7 @@ TLC_SIM_PRIMITIVE inline tlc_sim_floatx16
 __builtin_amdgcn_mfma_f32_32x32x8f16(tlc_sim_halfx4 a, tlc_sim_halfx4 b,
                                      tlc_sim_floatx16 c, int cbsz, int abid,
                                      int blgp) {
-  if (cbsz || abid || blgp)
-    tlc::sim::api->trap("v_mfma with cbsz/abid/blgp is not simulated",
-                        TLC_SIM_HERE);
+  tlc::sim::plainMfma(cbsz, abid, blgp, TLC_SIM_HERE);
   return tlc::sim::mfma<32>(
       "v_mfma_f32_32x32x8f16", a, b, c,
       [](_Float16 x) { return double(float(x)); }, TLC_SIM_HERE);
@@ -237,18 +241,14 @@ __builtin_amdgcn_mfma_f32_32x32x8f16(tlc_sim_halfx4 a, tlc_sim_halfx4 b,
 TLC_SIM_PRIMITIVE inline tlc_sim_intx4
 __builtin_amdgcn_mfma_i32_16x16x16i8(int a, int b, tlc_sim_intx4 c, int cbsz,
                                      int abid, int blgp) {
-  if (cbsz || abid || blgp)
-    tlc::sim::api->trap("v_mfma with cbsz/abid/blgp is not simulated",
-                        TLC_SIM_HERE);
+  tlc::sim::plainMfma(cbsz, abid, blgp, TLC_SIM_HERE);
   return tlc::sim::mfmaI8<4>("v_mfma_i32_16x16x16i8", uint32_t(a), uint32_t(b),
                              c, TLC_SIM_HERE);
 }
 TLC_SIM_PRIMITIVE inline tlc_sim_intx4
 __builtin_amdgcn_mfma_i32_16x16x32_i8(long a, long b, tlc_sim_intx4 c, int cbsz,
                                       int abid, int blgp) {
-  if (cbsz || abid || blgp)
-    tlc::sim::api->trap("v_mfma with cbsz/abid/blgp is not simulated",
-                        TLC_SIM_HERE);
+  tlc::sim::plainMfma(cbsz, abid, blgp, TLC_SIM_HERE);
   return tlc::sim::mfmaI8<8>("v_mfma_i32_16x16x32_i8", uint64_t(a), uint64_t(b),
                              c, TLC_SIM_HERE);
 }
