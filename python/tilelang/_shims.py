@@ -23,6 +23,10 @@ from .language._objects import Placeholder, Symbol
 
 # Module prefixes served by placeholder modules.
 _PREFIXES = ("tilelang.intrinsics", "tilelang.quantize", "tilelang.tvm")
+# Packages whose submodules that the package does not have are placeholder
+# modules too (``from tilelang.language.builtin import access_ptr``: names
+# kernels use). Asked only after the ordinary import found nothing.
+_FALLBACK_PACKAGES = ("tilelang.language.",)
 
 
 class PlaceholderModule(types.ModuleType):
@@ -60,9 +64,16 @@ def _fill(module):
 
 
 class _Finder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    def __init__(self, fallback=False):
+        self.fallback = fallback
+
     def find_spec(self, fullname, path=None, target=None):
-        if any(fullname == p or fullname.startswith(p + ".")
-               for p in _PREFIXES):
+        if self.fallback:
+            served = fullname.startswith(_FALLBACK_PACKAGES)
+        else:
+            served = any(fullname == p or fullname.startswith(p + ".")
+                         for p in _PREFIXES)
+        if served:
             return importlib.machinery.ModuleSpec(fullname, self,
                                                   is_package=True)
         return None
@@ -76,6 +87,7 @@ class _Finder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
 
 
 _finder = _Finder()
+_fallback = _Finder(fallback=True)
 
 
 def install():
@@ -84,6 +96,8 @@ def install():
     TVM on the path the same way)."""
     if _finder not in sys.meta_path:
         sys.meta_path.insert(0, _finder)
+    if _fallback not in sys.meta_path:
+        sys.meta_path.append(_fallback)
     tvm = importlib.import_module("tilelang.tvm")
     if "tvm" not in sys.modules and importlib.util.find_spec("tvm") is None:
         sys.modules["tvm"] = tvm

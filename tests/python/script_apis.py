@@ -6,7 +6,7 @@
 # AutoTuner.set_compile_args(ref_prog=...) spelling, element .astype(), bool
 # local buffers, tilelang.tools.bench.
 
-import itertools
+import importlib
 
 import tilelang
 import tilelang.language as T
@@ -25,6 +25,17 @@ from tvm import DataType
 
 def test_shim_modules():
     assert DataType("float16").bits == 16 and DataType("int8").bits == 8
+    # Submodules of tilelang.language the package does not have import as
+    # placeholder modules; its own submodules are still the real ones.
+    from tilelang.language.builtin import access_ptr  # noqa: F401
+    import tilelang.language._objects as objects
+    assert hasattr(objects, "PrimFunc")
+    try:
+        importlib.import_module("tilelang.utils.no_such_module")
+    except ImportError:
+        pass
+    else:
+        raise AssertionError("only tilelang.language.* falls back")
     m = tvm.te.var("m")
     assert isinstance(m, tilelang.language._objects.Symbol) and m.name == "m"
 
