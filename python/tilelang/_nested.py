@@ -55,8 +55,11 @@ def closure_values(fn):
 def check_defines(kernel, enclosing, values):
     """``-D`` texts of the closure ``values``; TypeError naming the first
     one the package cannot pass."""
+    from .language._objects import Symbol
     defines = {}
     for name, value in values.items():
+        if isinstance(value, Symbol):
+            continue  # stays symbolic, as a Symbol passed to a factory does
         text = _build.format_define(value)
         if text is None:
             raise TypeError(

@@ -173,6 +173,32 @@ def test_nested_jit_closure_values():
         torch.testing.assert_close(kernel(a), a * scale)
 
 
+def dynamic_triple():
+    M = T.dynamic("m")
+
+    @tilelang.jit(out_idx=[-1], target="cpu")
+    def triple(block=16):
+        @T.prim_func
+        def main(A: T.Tensor((M,), "float32"), B: T.Tensor((M,), "float32")):
+            with T.Kernel(T.ceildiv(M, block), threads=32) as bx:
+                for i in T.Parallel(block):
+                    if bx * block + i < M:
+                        B[bx * block + i] = A[bx * block + i] * 3.0
+
+        return main
+
+    return triple()
+
+
+def test_nested_dynamic_closure():
+    # A T.dynamic size of the enclosing function stays symbolic: one
+    # instance serves every length.
+    kernel = dynamic_triple()
+    for n in (40, 100):
+        a = torch.randn(n)
+        torch.testing.assert_close(kernel(a), a * 3)
+
+
 def test_nested_closure_not_passable():
     table = torch.ones(4)
 
