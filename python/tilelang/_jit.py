@@ -17,7 +17,7 @@ import os
 import textwrap
 import threading
 
-from . import _build
+from . import _build, _nested
 from ._kernel import JITKernel
 from .language._objects import PrimFunc, Symbol, TensorType
 
@@ -374,8 +374,15 @@ class JITFunction:
             raise ValueError(f"@tilelang.jit(out_idx=...) on eager kernel "
                              f"'{fn.__name__}': declare outputs with "
                              "T.empty() and return them instead")
-        self._compiler = _Compiler(self.source_file, fn.__name__, target,
-                                   pass_configs)
+        # A kernel defined inside another function is built from a copy of
+        # the file with it lifted to module level (tilelang._nested).
+        self.is_nested = "<locals>" in fn.__qualname__
+        self._build_file, self._build_kernel = self.source_file, fn.__name__
+        if self.is_nested:
+            self._build_file, self._build_kernel = _nested.lift(
+                self.source_file, fn.__code__, fn.__code__.co_freevars)
+        self._compiler = _Compiler(self._build_file, self._build_kernel,
+                                   target, pass_configs)
         self._defaults = {n: p.default for n, p in
                           self.signature.parameters.items()
                           if p.default is not inspect.Parameter.empty}
@@ -400,8 +407,18 @@ class JITFunction:
                 values.pop(p.name, None)
         return values
 
+    def _closure_defines(self):
+        """``-D`` texts of a nested kernel's free variables (none for a
+        module-level one)."""
+        if not self.is_nested:
+            return {}
+        enclosing = self.fn.__qualname__.rsplit(".<locals>.", 1)[0]
+        return _nested.check_defines(self.__name__, enclosing,
+                                     _nested.closure_values(self.fn))
+
     def _lazy_kernel(self, values, timeout=None):
-        defines = _defines_for(values, self._defaults, self.__name__)
+        defines = {**self._closure_defines(),
+                   **_defines_for(values, self._defaults, self.__name__)}
 
         def make(build, manifest, target):
             return JITKernel(build, manifest, target, out_idx=self.out_idx,
@@ -413,7 +430,9 @@ class JITFunction:
 
     def _eager_kernel(self, compile_values, consts, timeout=None):
         sig = self.eager
-        defines = _defines_for(compile_values, self._defaults, self.__name__)
+        defines = {**self._closure_defines(),
+                   **_defines_for(compile_values, self._defaults,
+                                  self.__name__)}
         for name, value in consts.items():
             text = _build.format_define(value)
             if text is None:
@@ -475,7 +494,7 @@ class JITFunction:
         tlc reads from the source; these win over them."""
         other = copy.copy(self)
         other._compiler = _Compiler(
-            self.source_file, self.__name__, self.target,
+            self._build_file, self._build_kernel, self.target,
             {**(self.pass_configs or {}), **(pass_configs or {})},
             compile_flags)
         return other
@@ -576,10 +595,17 @@ def compile(func, out_idx=None, execution_backend=None, target=None,  # noqa: A0
     if not isinstance(func, PrimFunc):
         raise TypeError("tilelang.compile expects a @T.prim_func, got "
                         f"{type(func).__name__}")
-    compiler = _Compiler(func.source_file, func.kernel_name, target,
-                         pass_configs, compile_flags)
-    defaults = {}
-    defines = _defines_for(func.factory_args, defaults, func.kernel_name)
+    build_file, build_kernel = func.source_file, func.kernel_name
+    defines = {}
+    if func.factory_code is not None and func.factory_nested:
+        # A prim_func made by a factory defined inside another function.
+        build_file, build_kernel = _nested.lift(
+            func.source_file, func.factory_code, list(func.factory_closure))
+        defines = _nested.check_defines(func.kernel_name, "its enclosing "
+                                        "function", func.factory_closure)
+    compiler = _Compiler(build_file, build_kernel, target, pass_configs,
+                         compile_flags)
+    defines.update(_defines_for(func.factory_args, {}, func.kernel_name))
 
     def make(build, manifest, tgt):
         return JITKernel(build, manifest, tgt, out_idx=out_idx,

@@ -230,6 +230,7 @@ def _tuning_key(jit_fn, args, kwargs, configs):
         shapes = [tuple(getattr(a, "shape", ())) if hasattr(a, "shape")
                   else repr(a) for a in args]
         text = json.dumps([jit_fn.source_file, source, jit_fn.__name__,
+                           repr(sorted(jit_fn._closure_defines().items())),
                            repr(shapes), repr(sorted(kwargs.items())),
                            repr(configs), resolve_target(jit_fn.target)],
                           default=str)
@@ -338,8 +339,27 @@ class AutoTuner:
     def from_kernel(cls, kernel, configs):
         return cls(kernel, configs)
 
-    def set_compile_args(self, out_idx=None, target="auto", **kwargs):
-        self.compile_args = dict(out_idx=out_idx, target=target)
+    _PROFILE_KEYS = ("supply_type", "ref_prog", "supply_prog", "rtol",
+                     "atol", "max_mismatched_ratio", "skip_check",
+                     "manual_check_prog", "cache_input_tensors")
+
+    def set_compile_args(self, out_idx=None, target="auto",
+                         execution_backend=None, target_host=None,
+                         verbose=False, pass_configs=None,
+                         compile_flags=None, **kwargs):
+        """``tilelang.compile`` arguments of every configuration. Older
+        TileLang scripts also pass the profile arguments here
+        (``supply_type``, ``ref_prog``, ``skip_check``...): they are taken
+        as :meth:`set_profile_args` would take them."""
+        self.compile_args = dict(out_idx=out_idx, target=target,
+                                 pass_configs=pass_configs,
+                                 compile_flags=compile_flags)
+        unknown = [k for k in kwargs if k not in self._PROFILE_KEYS]
+        if unknown:
+            raise TypeError("AutoTuner.set_compile_args() got unexpected "
+                            f"argument(s) {', '.join(unknown)}")
+        if kwargs:
+            self.set_profile_args(**{**self.profile_args, **kwargs})
         return self
 
     def set_profile_args(self, supply_type=TensorSupplyType.Auto,

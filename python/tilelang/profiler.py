@@ -166,9 +166,11 @@ class Profiler:
 
     def do_bench(self, func=None, warmup=25, rep=100, n_warmup=0, n_repeat=0,
                  input_tensors=None, backend="event", quantiles=None,
-                 return_mode="mean"):
+                 return_mode="mean", profiler=None):
         """Median-free TileLang-style timing (ms) of the kernel, or of
-        ``func`` (e.g. a reference program) on the same inputs."""
+        ``func`` (e.g. a reference program) on the same inputs.
+        ``profiler`` is older TileLang's name for ``backend``; CUDA work is
+        timed with CUDA events whichever backend is named."""
         inputs = self._get_inputs(input_tensors)
         target = func or self.kernel
         cuda = self.kernel.target != "cpu"

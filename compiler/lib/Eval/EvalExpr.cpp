@@ -519,6 +519,9 @@ Value Interpreter::getAttr(Value obj, llvm::StringRef attr, Node at) {
       return Value::object(ValueKind::Buffer, obj.as<RegionObj>()->buffer);
     if (attr == "dtype")
       return Value::dtype(obj.as<RegionObj>()->buffer->dtype);
+    // An element reference is a scalar: A[i].astype(dtype) casts its load.
+    if (attr == "astype" && obj.as<RegionObj>()->isElement)
+      return findMethod(obj, attr);
     return heap.opaque("region attribute");
   case ValueKind::Expr:
     if (attr == "dtype")

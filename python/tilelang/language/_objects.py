@@ -109,8 +109,15 @@ class PrimFunc:
     is in and, for a prim_func built by a plain factory, the factory's name
     and arguments. ``tilelang.compile`` turns it into a kernel."""
 
-    def __init__(self, fn, source_file, factory=None, factory_args=None):
+    def __init__(self, fn, source_file, factory=None, factory_args=None,
+                 factory_code=None, factory_nested=False,
+                 factory_closure=None):
         self.fn = fn
+        # The factory's code object, whether it is defined inside another
+        # function, and then the values of its free variables.
+        self.factory_code = factory_code
+        self.factory_nested = factory_nested
+        self.factory_closure = dict(factory_closure or {})
         self.__name__ = fn.__name__
         self.__doc__ = fn.__doc__
         self.source_file = source_file
@@ -146,7 +153,11 @@ def prim_func_from_frame(fn, frame):
     code = frame.f_code if frame is not None else None
     if code is None or code.co_name == "<module>":
         return PrimFunc(fn, source)
+    from .._nested import is_nested_code
     nargs = code.co_argcount + code.co_kwonlyargcount
     names = code.co_varnames[:nargs]
     args = {n: frame.f_locals[n] for n in names if n in frame.f_locals}
-    return PrimFunc(fn, source, code.co_name, args)
+    nested = is_nested_code(code, frame.f_globals)
+    closure = {n: frame.f_locals[n] for n in code.co_freevars
+               if n in frame.f_locals} if nested else {}
+    return PrimFunc(fn, source, code.co_name, args, code, nested, closure)

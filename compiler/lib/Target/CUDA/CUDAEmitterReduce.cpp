@@ -62,6 +62,27 @@ int64_t Emitter::reduceScratchBytes(ReduceOp op) {
   return d->second.regs * numThreads * 8;
 }
 
+/// The lowest (\p max false) or highest value of integer type \p type as a
+/// literal: std::numeric_limits is a host constexpr function that device
+/// code may not call without --expt-relaxed-constexpr.
+static std::string integerLimit(StringRef type, bool max) {
+  if (!type.contains("int") && type != "bool")
+    return "std::numeric_limits<" + type.str() +
+           ">::" + (max ? "max()" : "lowest()");
+  if (type == "bool")
+    return max ? "true" : "false";
+  if (type.starts_with("u"))
+    return max ? "(" + type.str() + ")~0ull" : "(" + type.str() + ")0";
+  unsigned bits = 32;
+  StringRef digits = type.drop_while([](char c) { return !llvm::isDigit(c); })
+                         .take_while([](char c) { return llvm::isDigit(c); });
+  if (!digits.empty())
+    digits.getAsInteger(10, bits);
+  std::string hi = std::to_string((uint64_t(1) << (bits - 1)) - 1) + "ll";
+  return max ? "(" + type.str() + ")" + hi
+             : "(" + type.str() + ")(-" + hi + " - 1)";
+}
+
 static std::string reduceIdentity(ReduceKind kind, StringRef type) {
   bool isFloat = type == "float" || type == "double";
   switch (kind) {
@@ -72,11 +93,9 @@ static std::string reduceIdentity(ReduceKind kind, StringRef type) {
   case ReduceKind::BitXor:
     return "(" + type.str() + ")0";
   case ReduceKind::Max:
-    return isFloat ? "-__int_as_float(0x7f800000)"
-                   : "std::numeric_limits<" + type.str() + ">::lowest()";
+    return isFloat ? "-__int_as_float(0x7f800000)" : integerLimit(type, false);
   case ReduceKind::Min:
-    return isFloat ? "__int_as_float(0x7f800000)"
-                   : "std::numeric_limits<" + type.str() + ">::max()";
+    return isFloat ? "__int_as_float(0x7f800000)" : integerLimit(type, true);
   case ReduceKind::BitAnd:
     return "(" + type.str() + ")~0ll";
   }

@@ -426,11 +426,22 @@ template <int R> inline int64_t numElements(const int64_t (&shape)[R]) {
 
 /// Storage of an on-chip buffer (shared, fragment, local, var) of one
 /// block: zero-initialised, freed at the end of the block.
+/// The element storage of a Local: T itself, except for bool, whose
+/// std::vector packs bits and has no data(); a one-byte cell holding a bool
+/// is pointer-interconvertible with it.
+template <typename T> struct LocalCell { using type = T; };
+template <> struct LocalCell<bool> {
+  struct type {
+    bool value;
+  };
+};
+
 template <typename T, int R> struct Local {
-  std::vector<T> data;
+  std::vector<typename LocalCell<T>::type> data;
   View<T, R> view;
-  explicit Local(const int64_t (&shape)[R]) : data(size_t(numElements(shape)), T()) {
-    view = denseView(data.data(), shape);
+  explicit Local(const int64_t (&shape)[R])
+      : data(size_t(numElements(shape)), typename LocalCell<T>::type()) {
+    view = denseView(reinterpret_cast<T *>(data.data()), shape);
   }
 };
 

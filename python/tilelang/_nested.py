@@ -1,0 +1,128 @@
+"""Kernels defined inside functions.
+
+tlc-build addresses kernels by the name of a module-level function. A
+TileLang script often defines its kernel inside another function
+(``def get_best_config(M, N, K): def kernel(block_M=None, ...): ...``,
+``@autotune @jit`` inside a helper, factories inside tests), using that
+function's variables. For such a kernel the package builds a copy of the
+script with the nested function appended at module level under a new name,
+its free variables turned into leading parameters; the call binds them to
+the values the closure holds (``-D M=4096``), so tlc compiles the instance
+Python asked for. The copy lives in the package's cache directory; the
+original file is never written.
+"""
+
+import ast
+import hashlib
+import inspect
+import os
+import re
+import tempfile
+import textwrap
+
+from . import _build, _env
+
+
+def is_nested_code(code, globals_=None):
+    """Whether the function of ``code`` is defined inside another function
+    (its qualified name has ``<locals>``; before Python 3.11, whether the
+    module's global of that name is not this function)."""
+    qualname = getattr(code, "co_qualname", None)
+    if qualname is not None:
+        return "<locals>" in qualname
+    g = (globals_ or {}).get(code.co_name)
+    while g is not None and not inspect.isfunction(g) and \
+            hasattr(g, "__wrapped__"):
+        g = g.__wrapped__
+    return not (inspect.isfunction(g) and g.__code__ is code)
+
+
+def closure_values(fn):
+    """The free variables of ``fn`` and the values its closure holds now."""
+    code = fn.__code__
+    cells = fn.__closure__ or ()
+    values = {}
+    for name, cell in zip(code.co_freevars, cells):
+        try:
+            values[name] = cell.cell_contents
+        except ValueError:  # not assigned yet in the enclosing function
+            raise TypeError(
+                f"kernel '{fn.__name__}' uses '{name}' of its enclosing "
+                "function before that function assigns it") from None
+    return values
+
+
+def check_defines(kernel, enclosing, values):
+    """``-D`` texts of the closure ``values``; TypeError naming the first
+    one the package cannot pass."""
+    from .language._objects import Symbol
+    defines = {}
+    for name, value in values.items():
+        if isinstance(value, Symbol):
+            continue  # stays symbolic, as a Symbol passed to a factory does
+        text = _build.format_define(value)
+        if text is None:
+            raise TypeError(
+                f"kernel '{kernel}' is defined inside '{enclosing}' and uses "
+                f"its variable '{name}' = {_short(value)}; tlc builds a "
+                "nested kernel from the values of such variables, which must "
+                "be int, float, bool, None, str or a dtype (define "
+                f"'{name}' at module level or pass it as a parameter)")
+        defines[name] = text
+    return defines
+
+
+def _short(value):
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _lifted_dir():
+    if _env.cache_disabled():
+        return os.path.join(tempfile.gettempdir(), "tlc-py-nested")
+    return os.path.join(_build.cache_root(), "python", "nested")
+
+
+def lift(source_file, code, free_names):
+    """``(path, name)``: a copy of ``source_file`` with the function of
+    ``code`` (defined inside another function) appended at module level as
+    ``name``, with ``free_names`` as its first parameters and without its
+    decorators (the package applies what they say)."""
+    lines, first_line = inspect.getsourcelines(code)
+    text = textwrap.dedent("".join(lines))
+    tree = ast.parse(text)
+    node = next((n for n in tree.body
+                 if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))),
+                None)
+    if node is None:
+        raise TypeError(f"cannot find the source of '{code.co_name}'")
+    body = text.splitlines(keepends=True)[node.lineno - 1:]
+    qualname = getattr(code, "co_qualname", code.co_name)
+    new_name = "__tlc_nested_" + re.sub(r"\W", "_", qualname.replace(
+        ".<locals>.", "__"))
+    head = re.match(r"(\s*(?:async\s+)?def\s+)" + re.escape(code.co_name) +
+                    r"(\s*\()", body[0])
+    if head is None:
+        raise TypeError(f"cannot lift the nested function '{qualname}': its "
+                        "'def' line is not where Python says it is")
+    params = "".join(f"{n}, " for n in free_names)
+    body[0] = head.group(1) + new_name + head.group(2) + params + \
+        body[0][head.end():]
+    with open(source_file, encoding="utf-8", errors="surrogateescape") as f:
+        original = f.read()
+    derived = (original.rstrip("\n") + "\n\n\n"
+               f"# tlc: '{qualname}' of {os.path.basename(source_file)}:"
+               f"{first_line + node.lineno - 1}, lifted to module level by "
+               "the tilelang package\n" + "".join(body))
+    digest = hashlib.sha256(derived.encode("utf-8", "surrogateescape"))
+    stem = os.path.splitext(os.path.basename(source_file))[0]
+    directory = _lifted_dir()
+    os.makedirs(directory, exist_ok=True)
+    path = os.path.join(directory,
+                        f"{stem}__{digest.hexdigest()[:16]}.py")
+    if not os.path.exists(path):
+        tmp = f"{path}.{os.getpid()}.tmp"
+        with open(tmp, "w", encoding="utf-8", errors="surrogateescape") as f:
+            f.write(derived)
+        os.replace(tmp, path)
+    return path, new_name

@@ -1,0 +1,106 @@
+"""Modules TileLang scripts import for names that only kernel bodies use.
+
+``from tilelang.intrinsics import make_mma_swizzle_layout`` at module
+level, ``from tilelang.quantize import _tir_packed_int_to_int_convert``,
+``from tilelang import tvm`` / ``from tvm import DataType``: tlc evaluates
+these names itself where a kernel body uses them, so Python only needs the
+imports to succeed. Every attribute of these modules (and of any of their
+submodules, ``tilelang.intrinsics.mma_macro_generator``) is a
+:class:`~tilelang.language._objects.Placeholder`, except the few that
+module-level code computes with: ``tvm.DataType`` is the package's dtype
+(``DataType("float16").bits``), ``tvm.te.var`` / ``tvm.tir.Var`` make
+symbolic sizes (:class:`~tilelang.language._objects.Symbol`), as
+``T.dynamic`` does.
+"""
+
+import importlib.abc
+import importlib.machinery
+import importlib.util
+import sys
+import types
+
+from .language._objects import Placeholder, Symbol
+
+# Module prefixes served by placeholder modules.
+_PREFIXES = ("tilelang.intrinsics", "tilelang.quantize", "tilelang.tvm")
+# Packages whose submodules that the package does not have are placeholder
+# modules too (``from tilelang.language.builtin import access_ptr``: names
+# kernels use). Asked only after the ordinary import found nothing.
+_FALLBACK_PACKAGES = ("tilelang.language.",)
+
+
+class PlaceholderModule(types.ModuleType):
+    """A module whose unknown attributes are placeholders."""
+
+    def __getattr__(self, name):
+        if name.startswith("__") and name.endswith("__"):
+            raise AttributeError(name)
+        return Placeholder(f"{self.__name__}.{name}")
+
+
+def _var(name="v", dtype="int32", *args, **kwargs):
+    return Symbol(str(name), str(dtype), "dynamic")
+
+
+def _fill(module):
+    """Real values for the names module-level code computes with."""
+    from ._dtype import dtype
+    name = module.__name__
+    if name == "tilelang.tvm":
+        module.DataType = dtype
+        module.te = sys.modules.get("tilelang.tvm.te") or \
+            importlib.import_module("tilelang.tvm.te")
+        module.tir = sys.modules.get("tilelang.tvm.tir") or \
+            importlib.import_module("tilelang.tvm.tir")
+    elif name == "tilelang.tvm.te":
+        module.var = _var
+        module.size_var = _var
+    elif name == "tilelang.tvm.tir":
+        module.Var = _var
+        module.SizeVar = _var
+        module.IntImm = lambda dtype, value, *a, **k: int(value)
+        module.FloatImm = lambda dtype, value, *a, **k: float(value)
+        module.const = lambda value, dtype=None, *a, **k: value
+
+
+class _Finder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    def __init__(self, fallback=False):
+        self.fallback = fallback
+
+    def find_spec(self, fullname, path=None, target=None):
+        if self.fallback:
+            served = fullname.startswith(_FALLBACK_PACKAGES)
+        else:
+            served = any(fullname == p or fullname.startswith(p + ".")
+                         for p in _PREFIXES)
+        if served:
+            return importlib.machinery.ModuleSpec(fullname, self,
+                                                  is_package=True)
+        return None
+
+    def create_module(self, spec):
+        return PlaceholderModule(spec.name)
+
+    def exec_module(self, module):
+        module.__path__ = []
+        _fill(module)
+
+
+_finder = _Finder()
+_fallback = _Finder(fallback=True)
+
+
+def install():
+    """Serves the placeholder modules; makes ``import tvm`` resolve to
+    ``tilelang.tvm`` where no TVM is installed (TileLang puts its bundled
+    TVM on the path the same way)."""
+    if _finder not in sys.meta_path:
+        sys.meta_path.insert(0, _finder)
+    if _fallback not in sys.meta_path:
+        sys.meta_path.append(_fallback)
+    tvm = importlib.import_module("tilelang.tvm")
+    if "tvm" not in sys.modules and importlib.util.find_spec("tvm") is None:
+        sys.modules["tvm"] = tvm
+        for sub in ("te", "tir"):
+            sys.modules["tvm." + sub] = getattr(tvm, sub)
+    return tvm

@@ -1,0 +1,3 @@
+"""``tilelang.tools``: ``tilelang.tools.bench`` runs benchmark functions."""
+
+from . import bench  # noqa: F401
