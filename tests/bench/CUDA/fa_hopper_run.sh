@@ -18,6 +18,7 @@ for d in "$S"/verify/*/; do
   echo "rc=$?" >> "$O/fa-verify.log"
 done
 for n in fa_small_sanitizer fac_small_sanitizer; do
+  [ -d "$S/verify/$n" ] || continue
   for tool in memcheck racecheck; do
     echo "=== compute-sanitizer --tool $tool $n" >> "$O/fa-sanitizer.log"
     compute-sanitizer --tool $tool "$S/bin/tlc-run" "$S/verify/$n/cuda" --device cuda --verify --reference "$S/verify/$n/cpu" 2>&1 | tail -4 >> "$O/fa-sanitizer.log"
