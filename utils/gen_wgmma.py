@@ -12,6 +12,11 @@
 #
 #   wgmmaM64N<N>K16F32<F16|BF16><TransA, TransB>(d, descA, descB, scaleD)
 #   wgmmaM64N<N>K32F32<E4M3|E5M2>(d, descA, descB, scaleD)
+#   wgmmaM64N<N>K16F32<F16|BF16>RS<TransB>(d, a, descB, scaleD)
+#
+# the last with A from registers (four .b32 registers of f16x2 / bf16x2 per
+# thread: PTX ISA "Matrix Fragments for wgmma.mma_async.m64nNk16",
+# multiplicand A in registers), B from shared memory.
 #
 # for N = 8, 16, ..., 256 (PTX ISA, "wgmma.mma_async": .m64nNk16 for
 # .f16/.bf16, .m64nNk32 for .e4m3/.e5m2, N a multiple of 8 up to 256).
@@ -41,7 +46,16 @@ HEADER = """\
 //   row = 16 w + l / 4 + 8 ((r / 2) % 2),  col = 8 (r / 4) + 2 (l % 4) + r % 2
 //
 // TransA / TransB (16-bit inputs only) select M-/N-major operands instead
-// of K-major ones. The instructions are asynchronous: wgmmaFence() before
+// of K-major ones. The RS helpers take A from registers instead: four
+// 32-bit registers a[0..3] holding A's elements a0..a7 (two per register,
+// the lower-numbered one in the low half) at
+//
+//   row = 16 w + l / 4 + 8 ((i / 2) % 2),  col = 2 (l % 4) + i % 2 + 8 (i / 4)
+//
+// which for 16-bit data is the accumulator's placement over 16 columns, so
+// a converted m64nNk16 result is the A operand of the next product without
+// moving between threads. a must not change until the wait that covers the
+// instruction. The instructions are asynchronous: wgmmaFence() before
 // the first one that reads or writes registers touched since,
 // wgmmaCommit() closes a group, wgmmaWait<N>() waits until at most N
 // groups are pending; D must not be accessed before.
@@ -151,6 +165,35 @@ def helper(n, name, ptx, k, trans):
     return "\n".join(lines) + "\n"
 
 
+def helper_rs(n, name, ptx):
+    regs = n // 2
+    dlist = ", ".join(f"%{i}" for i in range(regs))
+    a0 = regs
+    alist = ", ".join(f"%{a0 + i}" for i in range(4))
+    b, s, t = regs + 4, regs + 5, regs + 6
+    outs = ", ".join(f'"+f"(d[{i}])' for i in range(regs))
+    ins = ('"r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(descB), '
+           '"r"(scaleD), "n"(TransB)')
+    fn = f"wgmmaM64N{n}K16F32{name}RS"
+    lines = ["template <int TransB>"]
+    lines.append(f"TLC_DEVICE void {fn}(float *d, const uint32_t *a,")
+    lines.append(" " * (len(f"TLC_DEVICE void {fn}(")) + "uint64_t descB, int scaleD) {")
+    lines.append("#if defined(__CUDA_ARCH_FEAT_SM90_ALL)")
+    lines.append('  asm volatile("{\\n.reg .pred p;\\n"')
+    lines.append(f'               "setp.ne.b32 p, %{s}, 0;\\n"')
+    lines.append(f'               "wgmma.mma_async.sync.aligned.m64n{n}k16.f32.{ptx}.{ptx} "')
+    lines.append(f'               "{{{dlist}}}, "')
+    lines.append(f'               "{{{alist}}}, %{b}, p, 1, 1, %{t};\\n}}\\n"')
+    lines.append(f"               : {outs}")
+    lines.append(f"               : {ins});")
+    lines.append("#else")
+    lines.append("  (void)d, (void)a, (void)descB, (void)scaleD;")
+    lines.append("  __trap(); // wgmma needs sm_90a")
+    lines.append("#endif")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
 def main():
     out = [HEADER]
     for name, ptx, k, trans in (("F16", "f16", 16, True), ("BF16", "bf16", 16, True),
@@ -158,6 +201,11 @@ def main():
         out.append(f"// {ptx} x {ptx} -> f32, K = {k}\n")
         for n in range(8, 257, 8):
             out.append(helper(n, name, ptx, k, trans))
+        out.append("\n")
+    for name, ptx in (("F16", "f16"), ("BF16", "bf16")):
+        out.append(f"// {ptx} x {ptx} -> f32, K = 16, A from registers\n")
+        for n in range(8, 257, 8):
+            out.append(helper_rs(n, name, ptx))
         out.append("\n")
     out.append(FOOTER)
     sys.stdout.write("".join(out))

@@ -20,6 +20,14 @@ multiple of 16 bytes):
               mbarrier phase never completes (a deadlock, not a hang)
   tma-coord   A's first box 8 columns off (the wrong part of A loaded)
 
+and examples/flash_attention_fwd.py for cuda:sm_90a, whose P.V is a
+wgmma with A from registers:
+
+  wgmma-a-regs  one of P's A registers changed after the instruction and
+                before the wait_group that covers it
+  wgmma-a-lane  P's a2/a3 packed from the elements of a4/a5 (the wrong
+                A placement)
+
 Each must fail, with the checker (or the verification) that shows it.
 Usage: planted_faults.py --bin BUILD/bin [--keep DIR]
 """
@@ -63,6 +71,16 @@ TMA_FAULTS = {
                   "verify C: FAIL"),
 }
 
+FA_SIZES = ["-Dbatch=1", "-Dheads=1", "-Dseq_len=100", "-Ddim=64"]
+FA_FAULTS = {
+    "wgmma-a-regs": (r"(tlc::cuda::wgmmaM64N\d+K16F32F16RS<\d>\(&\w+\[\d+\], (aFrag\w*)"
+                     r"\[[^\n]*\n)(\s*)(tlc::cuda::wgmmaCommit\(\);)",
+                     r"\1\3\2[0][0][0] ^= 1u;\n\3\4",
+                     "wgmma A registers changed before the wait_group"),
+    "wgmma-a-lane": (r"(aFrag\w*\[0\]\[0\]\[1\] = tlc::cuda::packPair\(&\w+\[)2\]",
+                     r"\g<1>4]", "verify Output: FAIL"),
+}
+
 
 def run(cmd, env):
     proc = subprocess.run(cmd, capture_output=True, text=True, env=env)
@@ -80,9 +98,13 @@ def main():
     os.makedirs(work)
     failed = 0
     total = 0
-    for arch, sizes, faults in (("sm_80", SIZES, FAULTS),
-                                ("sm_90a", TMA_SIZES, TMA_FAULTS)):
-        f, n = plant(args, os.path.join(work, arch), arch, sizes, faults)
+    gemm = ("gemm", "matmul", "C")
+    fa = ("flash_attention_fwd", "flashattn", "Output")
+    for arch, sizes, faults, example in (("sm_80", SIZES, FAULTS, gemm),
+                                         ("sm_90a", TMA_SIZES, TMA_FAULTS, gemm),
+                                         ("sm_90a", FA_SIZES, FA_FAULTS, fa)):
+        f, n = plant(args, os.path.join(work, arch + "-" + example[0]), arch,
+                     sizes, faults, example)
         failed += f
         total += n
     if not args.keep:
@@ -91,19 +113,21 @@ def main():
     return 1 if failed else 0
 
 
-def plant(args, work, arch, sizes, faults):
-    """Builds gemm for \p arch, checks it runs clean, plants \p faults."""
+def plant(args, work, arch, sizes, faults, example):
+    """Builds \p example (file stem, kernel, output) for \p arch, checks it
+    runs clean, plants \p faults."""
+    stem, kernel, output = example
     os.makedirs(work)
     env = dict(os.environ, TLC_NVCC=STAND_IN, TLC_SIM_QUIET_INITCHECK="1")
     build = os.path.join(args.bin, "tlc-build")
-    gemm = os.path.join(ROOT, "examples", "gemm.py")
+    gemm = os.path.join(ROOT, "examples", stem + ".py")
     ref, clean = os.path.join(work, "cpu"), os.path.join(work, "clean")
     for cmd in ([build, gemm, "--target=cpu", "-o", ref] + sizes,
                 [build, gemm, f"--target=cuda:{arch}", "-o", clean] + sizes):
         rc, out = run(cmd, env)
         if rc != 0:
             print(out)
-            print("FAIL: building examples/gemm.py")
+            print(f"FAIL: building examples/{stem}.py")
             return 1, 1
 
     def sim(art):
@@ -111,12 +135,12 @@ def plant(args, work, arch, sizes, faults):
                     "--reference", ref, "--seed", "3"], env)
 
     rc, out = sim(clean)
-    if rc != 0 or "verify C: PASS" not in out:
+    if rc != 0 or f"verify {output}: PASS" not in out:
         print(out)
-        print(f"FAIL: the untouched {arch} kernel does not run clean on sim")
+        print(f"FAIL: the untouched {arch} {stem} kernel does not run clean on sim")
         return 1, 1
-    print(f"PASS: untouched {arch} kernel runs clean and verifies")
-    source = os.path.join(clean, "matmul.cu")
+    print(f"PASS: untouched {arch} {stem} kernel runs clean and verifies")
+    source = os.path.join(clean, kernel + ".cu")
     text = open(source).read()
     failed = 0
     for name, (pattern, repl, expect) in faults.items():
@@ -127,7 +151,7 @@ def plant(args, work, arch, sizes, faults):
             continue
         art = os.path.join(work, name)
         shutil.copytree(clean, art)
-        with open(os.path.join(art, "matmul.cu"), "w") as f:
+        with open(os.path.join(art, kernel + ".cu"), "w") as f:
             f.write(planted)
         rc, out = sim(art)
         if rc != 0 and expect in out:

@@ -46,6 +46,18 @@ SIM_SIZES = {
     "transpose": {"m": 100, "n": 70},
 }
 
+# Further instances of examples, NAME@VARIANT: the attention examples with
+# two warpgroups (256 threads, one m64 wgmma atom each) at D = 128, whose
+# P.V takes P from registers with K = 128 on sm_90a.
+EXTRA_INSTANCES = {
+    "flash_attention_fwd@t256": {"batch": 1, "heads": 1, "seq_len": 200, "dim": 128,
+                                 "block_M": 128, "block_N": 128, "threads": 256,
+                                 "num_stages": 2},
+    "flash_attention_causal@t256": {"batch": 1, "seq_len": 200, "heads": 1, "dim": 128,
+                                    "block_M": 128, "block_N": 128, "threads": 256,
+                                    "num_stages": 2},
+}
+
 # Programs the sim device shows to be wrong on the GPU too: they must fail
 # on sim (an unexpected pass fails the run, so the entry gets removed).
 KNOWN_FAILURES = {
@@ -177,19 +189,23 @@ def main():
             programs.append((name, os.path.join(ROOT, "examples", name + ".py"),
                              SIM_SIZES.get(name, case.get("build", {})),
                              case.get("run", {})))
+        for name, defs in EXTRA_INSTANCES.items():
+            programs.append((name, os.path.join(ROOT, "examples",
+                                                name.split("@")[0] + ".py"), defs, {}))
     else:
         conf = os.path.join(ROOT, "tests", "lit", "Conformance")
         for f in sorted(os.listdir(conf)):
             if f.endswith(".py"):
                 programs.append((f[:-3], os.path.join(conf, f), {}, {}))
     if args.only:
-        programs = [p for p in programs if p[0] in args.only]
+        programs = [p for p in programs
+                    if p[0] in args.only or p[0].split("@")[0] in args.only]
     start = time.time()
     counts = {"pass": 0, "fail": 0, "not built": 0, "xfail": 0, "too large": 0}
     failed = []
     for name, path, build_defs, run_defs in programs:
         workdir = (os.path.join(args.keep, name) if args.keep
-                   else tempfile.mkdtemp(prefix=f"tlc-sim-{name}-"))
+                   else tempfile.mkdtemp(prefix=f"tlc-sim-{name.replace('@', '-')}-"))
         shutil.rmtree(workdir, ignore_errors=True)
         os.makedirs(workdir)
         t0 = time.time()

@@ -12,6 +12,11 @@
 //    9.7.14.5.10 (mma.m16n8k32, .s8/.u8/.e4m3/.e5m2 A and B, C/D);
 //  * PTX ISA wgmma.m64nNk16 accumulator D (warp w owns rows 16w..16w+15;
 //    thread 0 holds (0,0) (0,1) (8,0) (8,1) and again every 8 columns);
+//  * PTX ISA "Matrix Fragments for wgmma.mma_async.m64nNk16", multiplicand
+//    A in registers (.f16/.bf16, a0..a7 in four .f16x2 registers): warp w
+//    owns rows 16w..16w+15; row groupID for a0, a1, a4, a5, groupID + 8
+//    for a2, a3, a6, a7; column 2 * threadID_in_group + (i & 1), + 8 for
+//    i >= 4;
 //  * AMD matrix instruction calculator, v_mfma_f32_16x16x16f16:
 //    A: i = lane % 16, k = 4 * (lane / 16) + item;
 //    B: j = lane % 16, k = 4 * (lane / 16) + item;
@@ -25,13 +30,14 @@
 
 #include <functional>
 #include <map>
+#include <tuple>
 
 using namespace tlc::layout;
 
 namespace {
 /// An ISA description: for (lane, register item) -> (row, col).
-using IsaMap = std::function<std::pair<int64_t, int64_t>(int64_t lane,
-                                                         int64_t item)>;
+using IsaMap =
+    std::function<std::pair<int64_t, int64_t>(int64_t lane, int64_t item)>;
 
 /// Checks that \p fragment places, for every lane < lanes and item < items,
 /// the element the ISA names on exactly that (lane, item), and that the
@@ -75,8 +81,8 @@ TEST_CASE("mma.m16n8k16 f16/bf16 fragments match the PTX ISA") {
   checkAgainstIsa(
       mmaAtomA(16), 32, 8,
       [](int64_t lane, int64_t i) {
-        int64_t row = (i < 2 || (4 <= i && i < 6)) ? groupId(lane)
-                                                   : groupId(lane) + 8;
+        int64_t row =
+            (i < 2 || (4 <= i && i < 6)) ? groupId(lane) : groupId(lane) + 8;
         int64_t col = threadInGroup(lane) * 2 + (i & 0x1) + (i >= 4 ? 8 : 0);
         return std::make_pair(row, col);
       },
@@ -108,8 +114,8 @@ TEST_CASE("mma.m16n8k32 8-bit fragments match the PTX ISA") {
   checkAgainstIsa(
       mmaAtomA(8), 32, 16,
       [](int64_t lane, int64_t i) {
-        int64_t row = (i < 4 || (8 <= i && i < 12)) ? groupId(lane)
-                                                    : groupId(lane) + 8;
+        int64_t row =
+            (i < 4 || (8 <= i && i < 12)) ? groupId(lane) : groupId(lane) + 8;
         int64_t col = threadInGroup(lane) * 4 + (i & 0x3) + (i >= 8 ? 16 : 0);
         return std::make_pair(row, col);
       },
@@ -136,6 +142,67 @@ TEST_CASE("wgmma.m64nNk16 accumulator matches the PTX ISA") {
           return std::make_pair(row, col);
         },
         "wgmma D");
+  }
+}
+
+TEST_CASE("wgmma.m64nNk16 register A matches the PTX ISA") {
+  // One warpgroup, one m64 atom, K = 16 .. 64: instruction kk's a0..a7 are
+  // registers 8 kk .. 8 kk + 7.
+  for (int64_t k : {16, 32, 64}) {
+    GemmConfig c;
+    c.arch = GemmArch::SM90;
+    c.m = 64, c.n = 64, c.k = k, c.threads = 128, c.abBits = 16;
+    c.policy = WarpPolicy::FullRow;
+    REQUIRE(selectGemmInstr(c) == GemmInstr::WGMMA);
+    llvm::Expected<Fragment> f = gemmOperandFragment(c, GemmOperand::A);
+    REQUIRE(f);
+    checkAgainstIsa(
+        *f, 128, k / 2,
+        [](int64_t tid, int64_t item) {
+          int64_t warp = tid / 32, lane = tid % 32;
+          int64_t kk = item / 8, i = item % 8;
+          int64_t row =
+              16 * warp + ((i < 2 || (4 <= i && i < 6)) ? groupId(lane)
+                                                        : groupId(lane) + 8);
+          int64_t col =
+              16 * kk + 2 * threadInGroup(lane) + (i & 1) + (i >= 4 ? 8 : 0);
+          return std::make_pair(row, col);
+        },
+        "wgmma A (registers)");
+  }
+}
+
+TEST_CASE("a 16-bit copy of a wgmma accumulator is the next wgmma's A") {
+  // Attention: S = Q K^T [M, N] accumulates with wgmma; P = cast(S) is the
+  // register A [M, K = N] of O += P V. Every element must sit on the same
+  // thread and register in both, so the cast needs no exchange.
+  for (auto [m, n, threads] :
+       {std::tuple<int64_t, int64_t, int64_t>{64, 64, 128},
+        {128, 32, 128},
+        {128, 64, 128},
+        {128, 128, 256}}) {
+    INFO("M " << m << " N " << n << " threads " << threads);
+    GemmConfig s;
+    s.arch = GemmArch::SM90;
+    s.m = m, s.n = n, s.k = 64, s.threads = threads, s.abBits = 16;
+    s.policy = WarpPolicy::FullRow;
+    GemmConfig pv = s;
+    pv.n = 128, pv.k = n;
+    REQUIRE(selectGemmInstr(s) == GemmInstr::WGMMA);
+    REQUIRE(selectGemmInstr(pv) == GemmInstr::WGMMA);
+    llvm::Expected<Fragment> cs = gemmAccumulatorFragment(s);
+    llvm::Expected<Fragment> ap = gemmOperandFragment(pv, GemmOperand::A);
+    REQUIRE(cs);
+    REQUIRE(ap);
+    CHECK(ap->getRegsPerThread() == cs->getRegsPerThread());
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t j = 0; j < n; ++j) {
+        FragmentSlot x = *cs->apply({i, j}), y = *ap->apply({i, j});
+        REQUIRE_MESSAGE((x.thread == y.thread && x.index == y.index),
+                        "(" << i << "," << j << "): C T" << x.thread << ":"
+                            << x.index << ", A T" << y.thread << ":"
+                            << y.index);
+      }
   }
 }
 

@@ -11,9 +11,11 @@
 // warpCols] tile of C in m64 atoms); each instruction is one m64nNk16
 // (f16/bf16) or m64nNk32 (e4m3/e5m2) with the widest N <= 256 dividing the
 // warpgroup's columns. A and B are read from their shared tiles through
-// matrix descriptors (WgmmaDescriptor.h); the accumulator registers are
-// those of the fragment's wgmma layout (gemmAccumulatorFragment), found
-// through the layout as for mma.sync.
+// matrix descriptors (WgmmaDescriptor.h), or A from registers where it is
+// a 16-bit fragment (`wgmma ... {a}, descB`: attention's P.V), packed in
+// pairs from the fragment's wgmma A layout (gemmOperandFragment); the
+// accumulator registers are those of the fragment's wgmma layout
+// (gemmAccumulatorFragment), found through the layout as for mma.sync.
 //
 // Ordering: wgmma.fence before the first instruction (the accumulator was
 // written by ordinary instructions), one commit group for the gemm and a
@@ -62,8 +64,7 @@ struct WgmmaOperand {
       return "(" + mn + ") * " + std::to_string(rowBytes / 16);
     return "(" + mn + ") / " + std::to_string(width) + " * " +
            std::to_string(tile.rows * rowBytes / 16) + " + (" + mn + ") % " +
-           std::to_string(width) + " / " +
-           std::to_string(16 / tile.elemBytes);
+           std::to_string(width) + " / " + std::to_string(16 / tile.elemBytes);
   }
   /// The same in bytes for a known \p mn.
   int64_t mnBytes(int64_t mn) const {
@@ -77,9 +78,10 @@ struct WgmmaOperand {
 } // namespace
 
 /// The operand \p v of \p op as a descriptor operand.
-static FailureOr<WgmmaOperand>
-describeOperand(Value v, Value root, int64_t swizzleBytes, bool kMajor,
-                GemmOp op, StringRef which) {
+static FailureOr<WgmmaOperand> describeOperand(Value v, Value root,
+                                               int64_t swizzleBytes,
+                                               bool kMajor, GemmOp op,
+                                               StringRef which) {
   auto t = cast<BufferType>(root.getType());
   if (root != v || t.getRank() < 2 || !t.isStatic()) {
     op.emitError() << "T.gemm (wgmma): operand " << which
@@ -105,9 +107,8 @@ describeOperand(Value v, Value root, int64_t swizzleBytes, bool kMajor,
                    << llvm::toString(first.takeError());
     return failure();
   }
-  llvm::Expected<uint64_t> bits =
-      encodeWgmmaDescriptor(0, first->leadingByteOffset,
-                            first->strideByteOffset, o.tile.swizzle);
+  llvm::Expected<uint64_t> bits = encodeWgmmaDescriptor(
+      0, first->leadingByteOffset, first->strideByteOffset, o.tile.swizzle);
   if (!bits) {
     op.emitError() << "T.gemm (wgmma): operand " << which << ": "
                    << llvm::toString(bits.takeError());
@@ -129,8 +130,8 @@ LogicalResult Emitter::emitWgmma(GemmOp op) {
                  "accumulator only");
     return failure();
   }
-  std::string suffix = ab.isF16()    ? "F16"
-                       : ab.isBF16() ? "BF16"
+  std::string suffix = ab.isF16()                  ? "F16"
+                       : ab.isBF16()               ? "BF16"
                        : isa<Float8E4M3FNType>(ab) ? "E4M3"
                                                    : "E5M2";
   int64_t kStep = is16 ? 16 : 32;
@@ -175,10 +176,10 @@ LogicalResult Emitter::emitWgmma(GemmOp op) {
     int64_t warp = t / 32, lane = t % 32;
     int64_t wm = warp % warpRows, wn = warp / warpRows;
     int64_t r = p[2];
-    return SmallVector<int64_t>{
-        (wm / 4) * groupM + p[0] * 64 + 16 * (wm % 4) + lane / 4 +
-            8 * ((r / 2) % 2),
-        wn * warpN + p[1] * nInstr + 8 * (r / 4) + 2 * (lane % 4) + r % 2};
+    return SmallVector<int64_t>{(wm / 4) * groupM + p[0] * 64 + 16 * (wm % 4) +
+                                    lane / 4 + 8 * ((r / 2) % 2),
+                                wn * warpN + p[1] * nInstr + 8 * (r / 4) +
+                                    2 * (lane % 4) + r % 2};
   };
   FailureOr<BitLinear> fit =
       fitGemmRegisters(C, {mAtoms, nChunks, regs}, numThreads, coord, op,
@@ -195,16 +196,51 @@ LogicalResult Emitter::emitWgmma(GemmOp op) {
         }
 
   Value aRoot = rootOf(op.getA()), bRoot = rootOf(op.getB());
+  // A from registers (the RS form): the fragment's registers of instruction
+  // (mi, kk), element i, at the wgmma A placement (wgmma.h).
+  bool aInRegs = scopeOf(aRoot) == MemoryScope::Fragment;
+  std::optional<BitLinear> aFit;
+  if (aInRegs) {
+    auto aIt = fragments.find(aRoot);
+    if (!is16 || transA || aRoot != op.getA() || aIt == fragments.end()) {
+      op.emitError("T.gemm (wgmma): a register A operand must be a whole "
+                   "16-bit fragment stored [M, K]");
+      return failure();
+    }
+    FailureOr<BitLinear> fit = fitGemmRegisters(
+        aIt->second, {mAtoms, k / kStep, 8}, numThreads,
+        [&](int64_t t, ArrayRef<int64_t> p) {
+          int64_t wm = (t / 32) % warpRows, lane = t % 32, i = p[2];
+          return SmallVector<int64_t>{
+              (wm / 4) * groupM + p[0] * 64 + 16 * (wm % 4) + lane / 4 +
+                  8 * ((i / 2) % 2),
+              p[1] * kStep + 2 * (lane % 4) + i % 2 + 8 * (i / 4)};
+        },
+        op, "A", "wgmma");
+    if (failed(fit))
+      return failure();
+    for (int64_t mi = 0; mi < mAtoms; ++mi)
+      for (int64_t kk = 0; kk < k / kStep; ++kk)
+        for (int64_t i = 0; i < 8; i += 2)
+          if (evaluate(*fit, {mi, kk, i + 1}) !=
+              evaluate(*fit, {mi, kk, i}) + 1) {
+            op.emitError("T.gemm (wgmma): the A fragment does not pair its "
+                         "16-bit values in registers");
+            return failure();
+          }
+    aFit = *fit;
+  }
   auto swA = panelSwizzle.find(aRoot), swB = panelSwizzle.find(bRoot);
-  if (swA == panelSwizzle.end() || swB == panelSwizzle.end()) {
+  if ((!aInRegs && swA == panelSwizzle.end()) || swB == panelSwizzle.end()) {
     op.emitError("T.gemm (wgmma): the operands have no swizzled panels (run "
                  "--tile-plan-wgmma)");
     return failure();
   }
-  FailureOr<WgmmaOperand> A = describeOperand(op.getA(), aRoot, swA->second,
-                                              !transA, op, "A");
-  FailureOr<WgmmaOperand> B = describeOperand(op.getB(), bRoot, swB->second,
-                                              transB, op, "B");
+  FailureOr<WgmmaOperand> A = WgmmaOperand();
+  if (!aInRegs)
+    A = describeOperand(op.getA(), aRoot, swA->second, !transA, op, "A");
+  FailureOr<WgmmaOperand> B =
+      describeOperand(op.getB(), bRoot, swB->second, transB, op, "B");
   if (failed(A) || failed(B))
     return failure();
   // Every instruction's start, checked here: the per-thread M/N part plus
@@ -233,7 +269,7 @@ LogicalResult Emitter::emitWgmma(GemmOp op) {
     return success();
   };
   for (int64_t kk = 0; kk < k / kStep; ++kk) {
-    for (int64_t g = 0; g < groups; ++g)
+    for (int64_t g = 0; g < groups && !aInRegs; ++g)
       for (int64_t mi = 0; mi < mAtoms; ++mi)
         if (failed(check(*A, g * groupM + mi * 64, kk * kStep)))
           return failure();
@@ -253,16 +289,23 @@ LogicalResult Emitter::emitWgmma(GemmOp op) {
   std::string aDesc = fresh("aDesc"), bDesc = fresh("bDesc");
   open("");
   line("const int " + warp + " = tid / 32;");
-  line("const int " + wm + " = " + warp + " % " + Twine(warpRows) + ", " + wn +
-       " = " + warp + " / " + Twine(warpRows) + ";  // warpgroup " + wm +
-       " / 4 of " + Twine(groups) + " along M, " + Twine(warpCols) +
-       " along N");
-  line("const uint64_t " + aDesc + " = tlc::cuda::wgmmaDescriptor(" +
-       expr(aRoot) + ", " + hex(A->layoutBits) + ");");
+  // A from registers needs no M offset: wm is only A's descriptor row.
+  if (aInRegs)
+    line("const int " + wn + " = " + warp + " / " + Twine(warpRows) + ";  // " +
+         Twine(groups) + " warpgroup(s) along M, " + Twine(warpCols) +
+         " along N");
+  else
+    line("const int " + wm + " = " + warp + " % " + Twine(warpRows) + ", " +
+         wn + " = " + warp + " / " + Twine(warpRows) + ";  // warpgroup " + wm +
+         " / 4 of " + Twine(groups) + " along M, " + Twine(warpCols) +
+         " along N");
+  if (!aInRegs)
+    line("const uint64_t " + aDesc + " = tlc::cuda::wgmmaDescriptor(" +
+         expr(aRoot) + ", " + hex(A->layoutBits) + ");");
   line("const uint64_t " + bDesc + " = tlc::cuda::wgmmaDescriptor(" +
        expr(bRoot) + ", " + hex(B->layoutBits) + ");");
   SmallVector<std::string> aMn, bMn;
-  for (int64_t mi = 0; mi < mAtoms; ++mi) {
+  for (int64_t mi = 0; mi < mAtoms && !aInRegs; ++mi) {
     std::string name = fresh("aRow");
     line("const uint32_t " + name + " = " +
          A->mnPart("(" + wm + " / 4) * " + std::to_string(groupM) + " + " +
@@ -278,24 +321,46 @@ LogicalResult Emitter::emitWgmma(GemmOp op) {
          ";");
     bMn.push_back(name);
   }
+  // Register A: the instructions' 32-bit registers, packed before the
+  // fence (which orders these writes before wgmma reads them) and kept
+  // unchanged in this scope until the wait.
+  std::string aFrag = fresh("aFrag");
+  if (aInRegs) {
+    line("uint32_t " + aFrag + "[" + Twine(mAtoms) + "][" + Twine(k / kStep) +
+         "][4];  // wgmma A registers");
+    for (int64_t mi = 0; mi < mAtoms; ++mi)
+      for (int64_t kk = 0; kk < k / kStep; ++kk)
+        for (int64_t q = 0; q < 4; ++q)
+          line(aFrag + "[" + Twine(mi) + "][" + Twine(kk) + "][" + Twine(q) +
+               "] = tlc::cuda::packPair(&" + expr(aRoot) + "[" +
+               Twine(evaluate(*aFit, {mi, kk, 2 * q})) + "]);");
+  }
   line("tlc::cuda::wgmmaFence();");
   std::string callee = "tlc::cuda::wgmmaM64N" + std::to_string(nInstr) + "K" +
                        std::to_string(kStep) + "F32" + suffix;
-  if (is16)
+  if (aInRegs)
+    callee += std::string("RS<") + (transB ? "0" : "1") + ">";
+  else if (is16)
     callee += std::string("<") + (transA ? "1" : "0") + ", " +
               (transB ? "0" : "1") + ">";
   for (int64_t kk = 0; kk < k / kStep; ++kk) {
-    FailureOr<int64_t> ka = kBytes(*A, kk * kStep), kb = kBytes(*B, kk * kStep);
+    FailureOr<int64_t> kb = kBytes(*B, kk * kStep);
+    FailureOr<int64_t> ka =
+        aInRegs ? FailureOr<int64_t>(0) : kBytes(*A, kk * kStep);
     if (failed(ka) || failed(kb))
       return failure();
     std::string scale = op.getClearAccum() && kk == 0 ? "0" : "1";
-    for (int64_t mi = 0; mi < mAtoms; ++mi)
+    for (int64_t mi = 0; mi < mAtoms; ++mi) {
+      std::string aArg = aInRegs ? aFrag + "[" + std::to_string(mi) + "][" +
+                                       std::to_string(kk) + "]"
+                                 : aDesc + " + (" + aMn[mi] + " + " +
+                                       std::to_string(*ka / 16) + ")";
       for (int64_t ch = 0; ch < nChunks; ++ch)
         line(callee + "(&" + expr(c) + "[" +
-             std::to_string(evaluate(*fit, {mi, ch, 0})) + "], " + aDesc +
-             " + (" + aMn[mi] + " + " + std::to_string(*ka / 16) + "), " +
+             std::to_string(evaluate(*fit, {mi, ch, 0})) + "], " + aArg + ", " +
              bDesc + " + (" + bMn[ch] + " + " + std::to_string(*kb / 16) +
              "), " + scale + ");");
+    }
   }
   line("tlc::cuda::wgmmaCommit();");
   line("tlc::cuda::wgmmaWait<0>();  // C is read, the operands' stage "

@@ -26,8 +26,8 @@ tile.func @nn(%A: !tile.buffer<[256, 256], f16, global>, %B: !tile.buffer<[256, 
 }
 
 // mma.sync stays where wgmma does not apply: 64 threads (no whole
-// warpgroup), M = 32 (not a multiple of 64), a register A operand, an f16
-// accumulator, and a tile no swizzle covers (rows of 72 elements).
+// warpgroup), M = 32 (not a multiple of 64), an f16 accumulator, and a
+// tile no swizzle covers (rows of 72 elements).
 // CHECK-LABEL: tile.func @mma_sync
 // CHECK-NOT: tile.instr
 // CHECK-NOT: tile.swizzle
@@ -43,12 +43,6 @@ tile.func @mma_sync(%A: !tile.buffer<[256, 256], f16, global>) {
     %B_s = tile.alloc : !tile.buffer<[32, 64], f16, shared.dyn>
     %acc = tile.alloc : !tile.buffer<[32, 64], f32, local.fragment>
     tile.gemm %A_s, %B_s, %acc : !tile.buffer<[32, 32], f16, shared.dyn>, !tile.buffer<[32, 64], f16, shared.dyn>, !tile.buffer<[32, 64], f32, local.fragment>
-  }
-  tile.kernel (%bx) grid [1] threads [128] {
-    %A_f = tile.alloc : !tile.buffer<[64, 32], f16, local.fragment>
-    %B_s = tile.alloc : !tile.buffer<[32, 64], f16, shared.dyn>
-    %acc = tile.alloc : !tile.buffer<[64, 64], f32, local.fragment>
-    tile.gemm %A_f, %B_s, %acc : !tile.buffer<[64, 32], f16, local.fragment>, !tile.buffer<[32, 64], f16, shared.dyn>, !tile.buffer<[64, 64], f32, local.fragment>
   }
   tile.kernel (%bx) grid [1] threads [128] {
     %A_s = tile.alloc : !tile.buffer<[64, 32], f16, shared.dyn>
@@ -67,8 +61,8 @@ tile.func @mma_sync(%A: !tile.buffer<[256, 256], f16, global>) {
 // A buffer also read by a gemm that keeps mma.sync (the first gemm alone
 // would take wgmma, but B_s is shared with an M = 16 gemm): both keep
 // mma.sync, since the buffer has one layout; so does a kernel in which any
-// gemm keeps mma.sync (the second kernel: separate buffers, A from
-// registers in the second gemm).
+// gemm keeps mma.sync (the second kernel: separate buffers, the second
+// gemm's register A is stored [K, M], which wgmma cannot take).
 // CHECK-LABEL: tile.func @shared_with_mma
 // CHECK-NOT: tile.instr
 tile.func @shared_with_mma(%A: !tile.buffer<[256, 256], f16, global>) {
@@ -89,7 +83,39 @@ tile.func @shared_with_mma(%A: !tile.buffer<[256, 256], f16, global>) {
     %V_s = tile.alloc : !tile.buffer<[64, 64], f16, shared.dyn>
     %acc2 = tile.alloc : !tile.buffer<[64, 64], f32, local.fragment>
     tile.gemm %A_s, %B_s, %acc : !tile.buffer<[64, 32], f16, shared.dyn>, !tile.buffer<[32, 64], f16, shared.dyn>, !tile.buffer<[64, 64], f32, local.fragment>
-    tile.gemm %P, %V_s, %acc2 : !tile.buffer<[64, 64], f16, local.fragment>, !tile.buffer<[64, 64], f16, shared.dyn>, !tile.buffer<[64, 64], f32, local.fragment>
+    tile.gemm %P, %V_s, %acc2 {transpose_a} : !tile.buffer<[64, 64], f16, local.fragment>, !tile.buffer<[64, 64], f16, shared.dyn>, !tile.buffer<[64, 64], f32, local.fragment>
+  }
+}
+
+// Attention: S = Q K^T (shared operands, K stored [N, K]) and O += P V with
+// P a 16-bit fragment (the register-A form): both take wgmma; P gets no
+// swizzle (it is not in shared memory), V is N-major (256-byte rows: 128B
+// panels). A bf16 P works too.
+// CHECK-LABEL: tile.func @attention
+// CHECK: tile.alloc {tile.align = 1024 : i64, tile.swizzle = 128 : i64} : !tile.buffer<[128, 64], f16, shared.dyn>
+// CHECK: tile.alloc {tile.align = 1024 : i64, tile.swizzle = 128 : i64} : !tile.buffer<[64, 64], f16, shared.dyn>
+// CHECK: tile.alloc : !tile.buffer<[128, 64], f16, local.fragment>
+// CHECK: tile.alloc {tile.align = 1024 : i64, tile.swizzle = 128 : i64} : !tile.buffer<[64, 128], f16, shared.dyn>
+// CHECK: tile.gemm {{.*}} {tile.instr = "wgmma", transpose_b}
+// CHECK: tile.gemm {{.*}} {tile.instr = "wgmma"}
+// CHECK: tile.gemm {{.*}} {tile.instr = "wgmma"} : !tile.buffer<[64, 32], bf16, local.fragment>
+tile.func @attention(%A: !tile.buffer<[256, 256], f16, global>) {
+  tile.kernel (%bx) grid [1] threads [128] {
+    %Q_s = tile.alloc : !tile.buffer<[128, 64], f16, shared.dyn>
+    %K_s = tile.alloc : !tile.buffer<[64, 64], f16, shared.dyn>
+    %S = tile.alloc : !tile.buffer<[128, 64], f32, local.fragment>
+    %P = tile.alloc : !tile.buffer<[128, 64], f16, local.fragment>
+    %V_s = tile.alloc : !tile.buffer<[64, 128], f16, shared.dyn>
+    %O = tile.alloc : !tile.buffer<[128, 128], f32, local.fragment>
+    tile.gemm %Q_s, %K_s, %S {transpose_b} : !tile.buffer<[128, 64], f16, shared.dyn>, !tile.buffer<[64, 64], f16, shared.dyn>, !tile.buffer<[128, 64], f32, local.fragment>
+    tile.copy %S to %P : !tile.buffer<[128, 64], f32, local.fragment> to !tile.buffer<[128, 64], f16, local.fragment>
+    tile.gemm %P, %V_s, %O : !tile.buffer<[128, 64], f16, local.fragment>, !tile.buffer<[64, 128], f16, shared.dyn>, !tile.buffer<[128, 128], f32, local.fragment>
+  }
+  tile.kernel (%bx) grid [1] threads [128] {
+    %P = tile.alloc : !tile.buffer<[64, 32], bf16, local.fragment>
+    %V_s = tile.alloc : !tile.buffer<[32, 64], bf16, shared.dyn>
+    %O = tile.alloc : !tile.buffer<[64, 64], f32, local.fragment>
+    tile.gemm %P, %V_s, %O : !tile.buffer<[64, 32], bf16, local.fragment>, !tile.buffer<[32, 64], bf16, shared.dyn>, !tile.buffer<[64, 64], f32, local.fragment>
   }
 }
 

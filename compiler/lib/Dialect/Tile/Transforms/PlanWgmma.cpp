@@ -66,6 +66,16 @@ static std::optional<int64_t> operandSwizzle(Value v) {
   return layout::swizzleBytes(*mode);
 }
 
+/// Whether \p v is a whole static 2-D fragment that wgmma can take as its
+/// register A operand of a \p gemm (16-bit elements, stored [M, K]).
+static bool isRegisterA(GemmOp gemm, Value v) {
+  auto t = cast<BufferType>(v.getType());
+  Type e = t.getElementType();
+  return v.getDefiningOp<AllocOp>() && t.getScope() == MemoryScope::Fragment &&
+         t.isStatic() && t.getRank() == 2 && (e.isF16() || e.isBF16()) &&
+         !gemm.getTransposeA();
+}
+
 /// Whether \p gemm in a kernel of \p threads threads takes wgmma.
 static bool takesWgmma(GemmOp gemm, int64_t threads) {
   auto a = cast<BufferType>(gemm.getA().getType());
@@ -110,7 +120,8 @@ static bool takesWgmma(GemmOp gemm, int64_t threads) {
   int64_t groups = p->warpRows / 4;
   if (groups == 0 || cfg.m % (groups * 64) || cfg.n % (p->warpCols * 8))
     return false;
-  return operandSwizzle(gemm.getA()) && operandSwizzle(gemm.getB());
+  return (operandSwizzle(gemm.getA()) || isRegisterA(gemm, gemm.getA())) &&
+         operandSwizzle(gemm.getB());
 }
 
 SmallVector<GemmOp> tlc::tile::selectWgmmaGemms(KernelOp kernel) {
@@ -139,9 +150,10 @@ SmallVector<GemmOp> tlc::tile::selectWgmmaGemms(KernelOp kernel) {
         changed = true;
       }
   }
-  // A kernel mixing wgmma and mma.sync gemms (flash attention's P.V from
-  // registers next to a wgmma Q.K^T) keeps mma.sync everywhere for now:
-  // on the simulator its P.V product gets NaN rows (under investigation).
+  // A kernel mixing wgmma and mma.sync gemms keeps mma.sync everywhere for
+  // now: on the simulator such a kernel (flash attention's P.V on mma.sync
+  // next to a wgmma Q.K^T, before P.V could take A from registers) got NaN
+  // rows in its P.V product (not investigated further).
   if (chosen.size() != gemms.size())
     return {};
   return gemms;
@@ -172,6 +184,8 @@ struct TilePlanWgmmaPass final
     for (GemmOp gemm : selectWgmmaGemms(kernel)) {
       gemm->setAttr("tile.instr", b.getStringAttr("wgmma"));
       for (Value v : {gemm.getA(), gemm.getB()}) {
+        if (!isSharedScope(cast<BufferType>(v.getType()).getScope()))
+          continue; // a register A operand (the RS form)
         Operation *alloc = v.getDefiningOp();
         alloc->setAttr("tile.swizzle", b.getI64IntegerAttr(*operandSwizzle(v)));
         alloc->setAttr("tile.align", b.getI64IntegerAttr(1024));

@@ -36,8 +36,15 @@ TLC_DEVICE constexpr int panelSwizzledIndex(int lead, int row, int col) {
 }
 
 /// Two consecutive 16-bit registers of a fragment as one 32-bit operand.
+/// Copied, not read through a uint32_t pointer: that access would alias
+/// the 16-bit stores that wrote the pair, which the compiler may then move
+/// past it (the sim device's clang -O1 did: the P.V product read P before
+/// the cast that wrote it).
 template <typename T> TLC_DEVICE uint32_t packPair(const T *pair) {
-  return *reinterpret_cast<const uint32_t *>(pair);
+  static_assert(sizeof(T) == 2, "packPair packs two 16-bit values");
+  uint32_t v;
+  __builtin_memcpy(&v, pair, sizeof(v));
+  return v;
 }
 
 } // namespace cuda

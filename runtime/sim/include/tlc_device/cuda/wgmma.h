@@ -22,7 +22,16 @@
 //    XORs the 16-byte chunk bits 4.. of that shared address with bits 7..
 //    (3 bits for 128B, 2 for 64B, 1 for 32B);
 //  * D[64 x N]: warp w of the warpgroup, lane l, register r hold row
-//    16 w + l / 4 + 8 ((r / 2) % 2), column 8 (r / 4) + 2 (l % 4) + r % 2.
+//    16 w + l / 4 + 8 ((r / 2) % 2), column 8 (r / 4) + 2 (l % 4) + r % 2;
+//  * A from registers (the RS form, 16-bit types, "Matrix Fragments for
+//    wgmma.mma_async.m64nNk16", multiplicand A): four 32-bit registers of
+//    two elements each, a0..a7 low half first; warp w, lane l, element i
+//    holds row 16 w + l / 4 + 8 ((i / 2) % 2), column 2 (l % 4) + i % 2 +
+//    8 (i / 4) of the 64 x 16 A. A thread's D rows are rows its own warp
+//    holds, so at the instruction each warp meets (a warp collective) and
+//    every lane takes its two rows of A; at the covering wait the thread's
+//    registers must still hold what they held then (the PTX ISA forbids
+//    changing them before; the simulator traps if they changed).
 //
 // Each thread computes its own registers, so no lanes meet. Like cp.async
 // here, an instruction is queued on its thread and performed (operands
@@ -39,6 +48,7 @@
 #include "tlc_device/cuda/common.h"
 #include "tlc_device/cuda/mma.h"
 
+#include <cstring>
 #include <map>
 #include <vector>
 
@@ -58,6 +68,12 @@ struct WgmmaOp {
   uint64_t descA, descB;
   int scaleD, transA, transB;
   uint64_t where;
+  /// A from registers (the RS form): this thread's registers, what they
+  /// held at the instruction, and its two rows of A (row l / 4, then + 8).
+  bool regA = false;
+  const uint32_t *aRegs = nullptr;
+  uint32_t aHeld[4] = {0, 0, 0, 0};
+  double aRows[2 * 16] = {};
 };
 
 struct WgmmaThread {
@@ -78,8 +94,7 @@ TLC_SIM_UNCHECKED inline uint32_t wgmmaOffset(uint64_t desc, bool mnMajor,
   uint32_t sbo = uint32_t((desc >> 32) & 0x3FFF) << 4;
   unsigned base = unsigned((desc >> 49) & 7), mode = unsigned(desc >> 62);
   if (mode == 0)
-    sim::api->trap("wgmma descriptor without swizzle is not simulated",
-                   where);
+    sim::api->trap("wgmma descriptor without swizzle is not simulated", where);
   if (base != 0)
     sim::api->trap("wgmma descriptor with a non-zero base offset is not "
                    "simulated",
@@ -112,8 +127,8 @@ TLC_SIM_UNCHECKED inline void wgmmaChunk(uint32_t off, unsigned char *out,
 
 TLC_SIM_UNCHECKED inline double wgmmaDecode(const unsigned char *p, int size,
                                             MmaInput in) {
-  uint32_t bits = size == 2 ? uint32_t(p[0]) | uint32_t(p[1]) << 8
-                            : uint32_t(p[0]);
+  uint32_t bits =
+      size == 2 ? uint32_t(p[0]) | uint32_t(p[1]) << 8 : uint32_t(p[0]);
   return mmaElement(bits, in);
 }
 
@@ -131,15 +146,14 @@ TLC_SIM_UNCHECKED inline void wgmmaGather(uint64_t desc, bool mnMajor,
     int mn = mns[i];
     if (!mnMajor) {
       for (int k0 = 0; k0 < K; k0 += e) {
-        wgmmaChunk(wgmmaOffset(desc, false, mn, k0, size, where), chunk,
-                   where);
+        wgmmaChunk(wgmmaOffset(desc, false, mn, k0, size, where), chunk, where);
         for (int j = 0; j < e; ++j)
           out[i * K + k0 + j] = wgmmaDecode(chunk + j * size, size, in);
       }
     } else {
       for (int k = 0; k < K; ++k) {
-        wgmmaChunk(wgmmaOffset(desc, true, mn - mn % e, k, size, where),
-                   chunk, where);
+        wgmmaChunk(wgmmaOffset(desc, true, mn - mn % e, k, size, where), chunk,
+                   where);
         out[i * K + k] = wgmmaDecode(chunk + (mn % e) * size, size, in);
       }
     }
@@ -156,7 +170,15 @@ TLC_SIM_UNCHECKED inline void wgmmaPerform(const WgmmaOp &op) {
   for (int c = 0; c < op.n / 4; ++c)
     cols[c] = 8 * (c / 2) + 2 * (l % 4) + c % 2;
   double a[2 * 32], b[64 * 32];
-  wgmmaGather(op.descA, op.transA, rows, 2, op.k, size, op.in, a, op.where);
+  if (op.regA) {
+    if (std::memcmp(op.aRegs, op.aHeld, sizeof(op.aHeld)) != 0)
+      sim::api->trap("wgmma A registers changed before the wait_group that "
+                     "covers the instruction",
+                     op.where);
+    std::memcpy(a, op.aRows, sizeof(op.aRows));
+  } else {
+    wgmmaGather(op.descA, op.transA, rows, 2, op.k, size, op.in, a, op.where);
+  }
   wgmmaGather(op.descB, op.transB, cols, op.n / 4, op.k, size, op.in, b,
               op.where);
   for (int r = 0; r < op.n / 2; ++r) {
@@ -175,6 +197,50 @@ TLC_SIM_UNCHECKED inline void wgmmaIssue(float *d, int n, int k, MmaInput in,
                                          uint64_t where) {
   wgmmaThreads[sim::linearThread()].open.push_back(
       {d, n, k, in, descA, descB, scaleD, transA, transB, where});
+}
+
+/// One lane at an RS instruction: its A registers in, its rows of A out.
+struct WgmmaALane {
+  const uint32_t *a;
+  double rows[2 * 16];
+};
+
+/// Assembles the warp's 16 x 16 slice of A from its 32 lanes' registers
+/// (PTX ISA, wgmma m64nNk16 multiplicand A) and hands each lane its rows.
+template <MmaInput In>
+TLC_SIM_UNCHECKED void wgmmaGatherA(void *const *lanes, uint64_t, uint32_t,
+                                    uint64_t) {
+  double A[16][16];
+  for (int l = 0; l < 32; ++l) {
+    const WgmmaALane *me = static_cast<const WgmmaALane *>(lanes[l]);
+    int g = l / 4, t = l % 4;
+    for (int i = 0; i < 8; ++i) {
+      uint32_t bits = (me->a[i / 2] >> (16 * (i % 2))) & 0xffff;
+      A[g + 8 * ((i / 2) % 2)][2 * t + i % 2 + 8 * (i / 4)] =
+          mmaElement(bits, In);
+    }
+  }
+  for (int l = 0; l < 32; ++l) {
+    WgmmaALane *me = static_cast<WgmmaALane *>(lanes[l]);
+    for (int kk = 0; kk < 16; ++kk) {
+      me->rows[kk] = A[l / 4][kk];
+      me->rows[16 + kk] = A[l / 4 + 8][kk];
+    }
+  }
+}
+
+template <MmaInput In>
+TLC_SIM_UNCHECKED void wgmmaIssueRS(float *d, int n, const uint32_t *a,
+                                    uint64_t descB, int scaleD, int transB,
+                                    const char *name, uint64_t where) {
+  WgmmaALane me{a, {}};
+  sim::api->warpCollective(name, 0xffffffffu, &wgmmaGatherA<In>, &me, where);
+  WgmmaOp op{d, n, 16, In, 0, descB, scaleD, 0, transB, where};
+  op.regA = true;
+  op.aRegs = a;
+  std::memcpy(op.aHeld, a, sizeof(op.aHeld));
+  std::memcpy(op.aRows, me.rows, sizeof(op.aRows));
+  wgmmaThreads[sim::linearThread()].open.push_back(op);
 }
 
 } // namespace simimpl
@@ -205,18 +271,29 @@ template <int Regs> TLC_SIM_PRIMITIVE void setMaxNRegInc() {}
   template <int TransA, int TransB>                                            \
   TLC_SIM_PRIMITIVE void wgmmaM64N##N##K16F32##NAME(                           \
       float *d, uint64_t descA, uint64_t descB, int scaleD) {                  \
-    simimpl::wgmmaIssue(d, N, 16, simimpl::MmaInput::IN, descA, descB,         \
-                        scaleD, TransA, TransB, TLC_SIM_HERE);                 \
+    simimpl::wgmmaIssue(d, N, 16, simimpl::MmaInput::IN, descA, descB, scaleD, \
+                        TransA, TransB, TLC_SIM_HERE);                         \
   }
 #define TLC_SIM_WGMMA8(N, NAME, IN)                                            \
   TLC_SIM_PRIMITIVE inline void wgmmaM64N##N##K32F32##NAME(                    \
       float *d, uint64_t descA, uint64_t descB, int scaleD) {                  \
-    simimpl::wgmmaIssue(d, N, 32, simimpl::MmaInput::IN, descA, descB,         \
-                        scaleD, 0, 0, TLC_SIM_HERE);                           \
+    simimpl::wgmmaIssue(d, N, 32, simimpl::MmaInput::IN, descA, descB, scaleD, \
+                        0, 0, TLC_SIM_HERE);                                   \
+  }
+#define TLC_SIM_WGMMA_RS(N, NAME, IN, PTX)                                     \
+  template <int TransB>                                                        \
+  TLC_SIM_PRIMITIVE void wgmmaM64N##N##K16F32##NAME##RS(                       \
+      float *d, const uint32_t *a, uint64_t descB, int scaleD) {               \
+    simimpl::wgmmaIssueRS<simimpl::MmaInput::IN>(                              \
+        d, N, a, descB, scaleD, TransB,                                        \
+        "wgmma.mma_async.m64n" #N "k16.f32." PTX " (A in registers)",          \
+        TLC_SIM_HERE);                                                         \
   }
 #define TLC_SIM_WGMMA_ALL(N)                                                   \
   TLC_SIM_WGMMA16(N, F16, F16)                                                 \
   TLC_SIM_WGMMA16(N, BF16, BF16)                                               \
+  TLC_SIM_WGMMA_RS(N, F16, F16, "f16")                                         \
+  TLC_SIM_WGMMA_RS(N, BF16, BF16, "bf16")                                      \
   TLC_SIM_WGMMA8(N, E4M3, E4M3)                                                \
   TLC_SIM_WGMMA8(N, E5M2, E5M2)
 TLC_SIM_WGMMA_ALL(8)
@@ -252,6 +329,7 @@ TLC_SIM_WGMMA_ALL(240)
 TLC_SIM_WGMMA_ALL(248)
 TLC_SIM_WGMMA_ALL(256)
 #undef TLC_SIM_WGMMA_ALL
+#undef TLC_SIM_WGMMA_RS
 #undef TLC_SIM_WGMMA8
 #undef TLC_SIM_WGMMA16
 

@@ -120,13 +120,16 @@ def TilePlanWgmma : Pass<"tile-plan-wgmma", "::mlir::ModuleOp"> {
     layout library selects it (`layout::selectGemmInstr` on the sm_90
     family: M a multiple of 64, whole warpgroups, K a multiple of the
     instruction's K; 8-bit operands only K-major) and moreover: f16/bf16
-    with an f32 accumulator (or e4m3/e5m2 with f32), A and B whole shared
-    allocations of static shape that a 128-, 64- or 32-byte swizzle covers
+    with an f32 accumulator (or e4m3/e5m2 with f32), B a whole shared
+    allocation of static shape that a 128-, 64- or 32-byte swizzle covers
     (`layout::widestSwizzle`: rows a multiple of 8, the contiguous extent a
-    multiple of the swizzle width), a warp partition whose warpgroup tiles
-    are multiples of 64 x 8, and no other gemm reading the same buffers
-    with mma.sync. A kernel in which some gemm keeps mma.sync keeps it for
-    all its gemms. Everything else keeps mma.sync (the layouts of the
+    multiple of the swizzle width), A such a shared allocation too or a
+    whole static f16/bf16 fragment stored [M, K] (the register-A form,
+    `wgmma.mma_async ... {a}, descB`: the P.V product of attention, whose
+    fragment gets the wgmma A register layout), a warp partition whose
+    warpgroup tiles are multiples of 64 x 8, and no other gemm reading the
+    same buffers with mma.sync. A kernel in which some gemm keeps mma.sync
+    keeps it for all its gemms. Everything else keeps mma.sync (the layouts of the
     sm_80 family), and so does every gemm of a function whose pass
     configs set `tl.disable_wgmma` (TileLang's TL_DISABLE_WGMMA; layout
     inference then gives its fragments the sm_80 layouts too).
@@ -134,7 +137,7 @@ def TilePlanWgmma : Pass<"tile-plan-wgmma", "::mlir::ModuleOp"> {
     Results, as attributes:
 
     * `tile.instr = "wgmma"` on each such `tile.gemm`;
-    * on each of its operand allocations `tile.swizzle = S : i64` (the
+    * on each of its shared operand allocations `tile.swizzle = S : i64` (the
       swizzle's row bytes: the buffer is stored in panels of S bytes per
       row, `layout::makeGemmABLayoutHopper`) and `tile.align = 1024 : i64`,
       which `tile-plan-shared-memory` honours (the hardware swizzles
