@@ -172,6 +172,7 @@ static std::optional<IntrinsicRule> getIntrinsicRule(BuiltinId id) {
   case BuiltinId::WgmmaGemm:
   case BuiltinId::Tcgen05Gemm:
   case BuiltinId::Tcgen05GemmBlockscaled:
+  case BuiltinId::BlockscaledGemm:
   case BuiltinId::MmaGemmBlockscaled:
   case BuiltinId::WgmmaGemmSp:
   case BuiltinId::Tcgen05GemmSp:
