@@ -558,6 +558,14 @@ static Value makeTensorType(Interpreter &in, const PArgs &p,
     return Value::poison();
   t->dtype = lang::DType(lang::ScalarType::Float32);
   if (std::optional<Value> dt = p.get("dtype")) {
+    // `typing.Any` in a generic annotation: the argument's dtype, which
+    // tlc does not know before the call.
+    if (dt->is(ValueKind::Opaque) &&
+        dt->as<OpaqueObj>()->description == "typing.Any") {
+      in.warning(p.node("dtype"), "the dtype of this tensor comes from the "
+                                  "argument (Any); analysed as float32");
+      dt = in.heap.strNoCopy("float32");
+    }
     std::optional<lang::DType> d = in.toDType(*dt, p.node("dtype"));
     if (!d) {
       if (dt->isAbrupt())

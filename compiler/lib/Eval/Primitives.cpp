@@ -268,7 +268,14 @@ bool Interpreter::toShape(Value v, llvm::SmallVectorImpl<SymExpr> &dims,
       dims.push_back(e.getSym());
     } else if (e.is(ValueKind::Expr)) {
       dims.push_back(e.as<ExprObj>()->sym);
-    } else if (e.isAbrupt() || e.is(ValueKind::Opaque)) {
+    } else if (e.isAbrupt() || e.is(ValueKind::Opaque) ||
+               (e.is(ValueKind::NativeFn) &&
+                NativeId(e.getNativeId()) == NativeId::Int) ||
+               (e.isObj(ObjKind::EnumMember) &&
+                e.as<EnumMemberObj>()->info->id == BuiltinId::Dyn)) {
+      // `int` and `T.dyn` in a generic annotation (`T.Tensor[[int, int],
+      // Any]` of a tilelang.lazy_jit function): an extent the argument
+      // gives.
       dims.push_back(SymExpr());
     } else {
       error(at, "shape entries must be integers, not '" + e.getTypeName() +
