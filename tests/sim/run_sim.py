@@ -65,11 +65,6 @@ KNOWN_FAILURES = {
     "e-layout-fragment": "the annotated row-per-thread fragment is not used: each "
                          "thread holds 4 columns of 16 rows and ssq[i] sums only "
                          "those, with no reduction across threads",
-    "d-python-syntax": "found when the CPU target gained per-thread code: the "
-                       "evaluator lowers `s % 4` to arith.remsi (truncating), "
-                       "TileLang's % is floormod; for the negative Lo[i] of "
-                       "random inputs hist[s % 4] is out of range, which the "
-                       "CPU reference reports",
     # Not bugs of the generated code:
     "f-gemm-transpose-policy": "rounding, not a bug: the f16 intermediate S_cast "
                                "rounds to the other neighbour where the f32 sums "

@@ -61,8 +61,10 @@ std::optional<Value> Interpreter::callDeviceQuery(llvm::StringRef qualified,
     symbolKinds[sym] = /*Dynamic=*/0;
     return Value::sym(syms.symbol(sym));
   }
-  // `tvm.DataType("float16")`: a dtype, as T.dtype.
-  if (name == "tvm.DataType" || name == "tvm.runtime.DataType") {
+  // `tvm.DataType("float16")` (re-exported as `tilelang.DataType`): a
+  // dtype, as T.dtype.
+  if (name == "tvm.DataType" || name == "tvm.runtime.DataType" ||
+      name == "DataType") {
     if (std::optional<lang::DType> t =
             toDType(args.positional(0, Value::none())))
       return Value::dtype(*t);

@@ -195,7 +195,7 @@ mlir::Value IRGen::materialize(SymExpr e, mlir::Location l) {
     case SymKind::FloorDiv:
       return mlir::arith::FloorDivSIOp::create(b, l, lhs, rhs);
     case SymKind::Mod:
-      return mlir::arith::RemSIOp::create(b, l, lhs, rhs);
+      return floorMod(lhs, rhs, /*isUnsigned=*/false, l);
     case SymKind::CeilDiv:
       return mlir::arith::CeilDivSIOp::create(b, l, lhs, rhs);
     case SymKind::Min:
@@ -205,6 +205,102 @@ mlir::Value IRGen::materialize(SymExpr e, mlir::Location l) {
     }
   }
   }
+}
+
+/// The constant integer \p v is, if it is one.
+static std::optional<int64_t> constantInt(mlir::Value v) {
+  llvm::APInt c;
+  if (mlir::matchPattern(v, mlir::m_ConstantInt(&c)))
+    return c.getSExtValue();
+  return std::nullopt;
+}
+
+/// Whether the IR shows the signed integer \p v to be >= 0: constants,
+/// thread indices, kernel and parallel indices, the coordinates of a traced
+/// index function, loop variables counting up from a non-negative start,
+/// and sums, products, quotients and remainders of such values. \p depth
+/// bounds the walk.
+static bool isKnownNonNegative(mlir::Value v, unsigned depth = 8) {
+  if (std::optional<int64_t> c = constantInt(v))
+    return *c >= 0;
+  if (depth == 0)
+    return false;
+  if (auto arg = mlir::dyn_cast<mlir::BlockArgument>(v)) {
+    mlir::Operation *owner = arg.getOwner()->getParentOp();
+    // A detached block holds the coordinates a layout's index function is
+    // traced over (MetaObjects.cpp).
+    if (!owner || mlir::isa<tile::KernelOp, tile::ParallelOp>(owner))
+      return true;
+    if (auto loop = mlir::dyn_cast_or_null<tile::ForOp>(owner)) {
+      std::optional<int64_t> step = constantInt(loop.getStep());
+      return step && *step > 0 &&
+             isKnownNonNegative(loop.getLowerBound(), depth - 1);
+    }
+    if (auto loop = mlir::dyn_cast_or_null<tile::PipelinedOp>(owner))
+      return isKnownNonNegative(loop.getLowerBound(), depth - 1);
+    return false;
+  }
+  mlir::Operation *def = v.getDefiningOp();
+  if (!def)
+    return false;
+  if (mlir::isa<tile::ThreadBindingOp>(def))
+    return true;
+  auto operandsNonNegative = [&] {
+    return llvm::all_of(def->getOperands(), [&](mlir::Value o) {
+      return isKnownNonNegative(o, depth - 1);
+    });
+  };
+  if (mlir::isa<mlir::arith::AddIOp, mlir::arith::MulIOp, mlir::arith::DivSIOp,
+                mlir::arith::FloorDivSIOp, mlir::arith::CeilDivSIOp,
+                mlir::arith::RemSIOp, mlir::arith::MinSIOp,
+                mlir::arith::IndexCastOp, mlir::arith::ExtSIOp>(def))
+    return operandsNonNegative();
+  if (mlir::isa<mlir::arith::ExtUIOp>(def))
+    return true;
+  if (mlir::isa<mlir::arith::MaxSIOp, mlir::arith::AndIOp>(def))
+    return llvm::any_of(def->getOperands(), [&](mlir::Value o) {
+      return isKnownNonNegative(o, depth - 1);
+    });
+  return false;
+}
+
+mlir::Value IRGen::floorMod(mlir::Value lhs, mlir::Value rhs, bool isUnsigned,
+                            mlir::Location l) {
+  mlir::Type t = lhs.getType();
+  if (mlir::isa<mlir::FloatType>(mlir::getElementTypeOrSelf(t))) {
+    mlir::Value q = mlir::arith::DivFOp::create(b, l, lhs, rhs);
+    mlir::Value f = mlir::math::FloorOp::create(b, l, q);
+    mlir::Value m = mlir::arith::MulFOp::create(b, l, f, rhs);
+    return mlir::arith::SubFOp::create(b, l, lhs, m);
+  }
+  if (isUnsigned)
+    return mlir::arith::RemUIOp::create(b, l, lhs, rhs);
+  mlir::Value r = mlir::arith::RemSIOp::create(b, l, lhs, rhs);
+  std::optional<int64_t> d = constantInt(rhs);
+  bool positiveDivisor = d ? *d > 0 : isKnownNonNegative(rhs);
+  if (positiveDivisor && isKnownNonNegative(lhs))
+    return r;
+  // A non-zero remainder whose sign differs from the divisor's moves by
+  // one divisor: (r != 0) && ((r < 0) != (rhs < 0)).
+  using mlir::arith::CmpIPredicate;
+  mlir::Value zero = constInt(0, t, l);
+  mlir::Value fix;
+  if (positiveDivisor) {
+    fix = mlir::arith::CmpIOp::create(b, l, CmpIPredicate::slt, r, zero);
+  } else if (d && *d < 0) {
+    fix = mlir::arith::CmpIOp::create(b, l, CmpIPredicate::sgt, r, zero);
+  } else {
+    mlir::Value rNeg =
+        mlir::arith::CmpIOp::create(b, l, CmpIPredicate::slt, r, zero);
+    mlir::Value rNonZero =
+        mlir::arith::CmpIOp::create(b, l, CmpIPredicate::ne, r, zero);
+    mlir::Value dNeg =
+        mlir::arith::CmpIOp::create(b, l, CmpIPredicate::slt, rhs, zero);
+    mlir::Value signsDiffer = mlir::arith::XOrIOp::create(b, l, rNeg, dNeg);
+    fix = mlir::arith::AndIOp::create(b, l, rNonZero, signsDiffer);
+  }
+  mlir::Value moved = mlir::arith::AddIOp::create(b, l, r, rhs);
+  return mlir::arith::SelectOp::create(b, l, fix, moved, r);
 }
 
 mlir::Value IRGen::convert(mlir::Value v, mlir::Type to, mlir::Location l,
@@ -508,8 +604,7 @@ Value Interpreter::irBinary(BinaryOp op, Value lv, Value rv, Node at) {
     }
     break;
   case BinaryOp::Mod:
-    r = isF ? mlir::arith::RemFOp::create(B, l, a.value, b.value).getResult()
-            : mlir::arith::RemSIOp::create(B, l, a.value, b.value).getResult();
+    r = ir->floorMod(a.value, b.value, a.dtype.isUnsignedInteger(), l);
     if (!isF && sa && sb)
       sym = syms.mod(sa, sb);
     break;

@@ -78,6 +78,14 @@ public:
   mlir::Value symbolValue(llvm::StringRef name, mlir::Location l);
   /// The index value of a symbolic expression.
   mlir::Value materialize(SymExpr e, mlir::Location l);
+  /// Python's `lhs % rhs` on IR values, as TileLang builds it (TVM's
+  /// floormod: the result has the sign of \p rhs). Integers the IR shows to
+  /// be non-negative over a positive divisor (indices, loop variables,
+  /// thread indices) take plain `arith.remsi`; others get the sign fix-up.
+  /// Unsigned integers use `arith.remui`; floats `lhs - floor(lhs / rhs) *
+  /// rhs`.
+  mlir::Value floorMod(mlir::Value lhs, mlir::Value rhs, bool isUnsigned,
+                       mlir::Location l);
   /// Converts \p v to type \p to (index/int/float/bool casts).
   mlir::Value convert(mlir::Value v, mlir::Type to, mlir::Location l,
                       bool isUnsigned = false);

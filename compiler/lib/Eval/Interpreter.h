@@ -366,6 +366,7 @@ public:
   Value selectValue(Value c, Value t, Value f, Node at);
   Value minMax(Value a, Value b, bool isMax, Node at);
   Value intDiv(Value a, Value b, SymKind kind, Node at);
+  Value truncMod(Value a, Value b, Node at);
   /// The row-major coordinates of \p linear in a domain of extents \p dims
   /// (the first coordinate is not reduced modulo its extent).
   llvm::SmallVector<Value, 4> unflatten(Value linear,

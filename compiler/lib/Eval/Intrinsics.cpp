@@ -172,6 +172,7 @@ static std::optional<IntrinsicRule> getIntrinsicRule(BuiltinId id) {
   case BuiltinId::WgmmaGemm:
   case BuiltinId::Tcgen05Gemm:
   case BuiltinId::Tcgen05GemmBlockscaled:
+  case BuiltinId::BlockscaledGemm:
   case BuiltinId::MmaGemmBlockscaled:
   case BuiltinId::WgmmaGemmSp:
   case BuiltinId::Tcgen05GemmSp:
@@ -265,6 +266,7 @@ static std::optional<IntrinsicRule> getIntrinsicRule(BuiltinId id) {
     return fixed(ScalarType::Int32);
   case BuiltinId::CreateTmaDescriptor:
   case BuiltinId::AccessPtr:
+  case BuiltinId::AddressOf:
     return fixed(ScalarType::Handle);
   // Random numbers.
   case BuiltinId::RngRand:
@@ -284,7 +286,7 @@ static bool isLocationParam(llvm::StringRef name) {
       {"mbarrier", "barrier", "dst", "src", "target", "result", "buffer",
        "smem_src", "tmem_dst", "buffer_or_ptr", "base", "reducer", "A", "B",
        "C", "E", "A_sparse", "SFA", "SFB", "SFA_tmem", "SFB_tmem", "mbar",
-       "remote_barrier"},
+       "remote_barrier", "buffer_load"},
       name);
 }
 
@@ -395,9 +397,24 @@ std::optional<Value> Interpreter::callIntrinsicPrimitive(const PArgs &p) {
       dtype = pos.front();
       pos = pos.drop_front();
     }
-    if (pos.empty() || !pos.front().isStr())
+    // The name may come from outside TileLang (a string computed by a
+    // library, e.g. tilelang.quantize's intrinsic tables): the call stays,
+    // as an unmodelled call no target builds, and analysis goes on.
+    bool unknownName = !pos.empty() && pos.front().is(ValueKind::Opaque);
+    if (pos.empty() || (!pos.front().isStr() && !unknownName))
       return fail(p.call, "T.call_extern needs the name of the function");
-    a.option("func_name", ir->b.getStringAttr(getStr(pos.front())));
+    std::string name =
+        unknownName ? toString(pos.front()) : std::string(getStr(pos.front()));
+    if (unknownName)
+      warning(p.call,
+              "tlc cannot evaluate the name of this extern function "
+              "('" +
+                  name +
+                  "', a value from outside TileLang); the "
+                  "call is analysed as an opaque call, and no target can "
+                  "build the kernel while it is there");
+    else
+      a.option("func_name", ir->b.getStringAttr(name));
     for (Value v : pos.drop_front())
       a.add("args", v, p.call, /*location=*/false);
     if (a.failed)
@@ -406,8 +423,11 @@ std::optional<Value> Interpreter::callIntrinsicPrimitive(const PArgs &p) {
     mlir::SmallVector<mlir::Type, 1> types;
     if (result)
       types.push_back(ir->valueType(*result));
+    if (unknownName)
+      a.option("what", ir->b.getStringAttr("T.call_extern of " + name));
     auto op = tile::IntrinsicOp::create(
-        ir->b, ir->loc(p.call), types, ir->b.getStringAttr(p.info.name),
+        ir->b, ir->loc(p.call), types,
+        ir->b.getStringAttr(unknownName ? "tlc.unmodelled_call" : p.info.name),
         a.operands, ir->b.getArrayAttr(a.params),
         ir->b.getDictionaryAttr(a.options));
     if (!result)

@@ -79,6 +79,43 @@ static bool shapesAgree(Interpreter &in, const RegionObj *a,
   return true;
 }
 
+/// True when both regions have static extents with the same product.
+static bool sameElementCount(Interpreter &in, const RegionObj *a,
+                             const RegionObj *b) {
+  auto count = [](const RegionObj *r) -> std::optional<int64_t> {
+    int64_t n = 1;
+    for (SymExpr e : r->extents) {
+      if (!e || !e.isConstant())
+        return std::nullopt;
+      n *= *e.getConstant();
+    }
+    return n;
+  };
+  std::optional<int64_t> na = count(a), nb = count(b);
+  return na && nb && *na == *nb;
+}
+
+/// `T.copy(SF_shared, SF_tmem)`: the per-warp scale-factor transpose in
+/// shared memory, then the copy into tensor memory (what TileLang's copy
+/// lowers to for this pair of scopes).
+static Value scaleFactorCopy(Interpreter &in, const PArgs &p, Value src,
+                             Value dst) {
+  CallArgs transpose;
+  transpose.pos.push_back(src);
+  transpose.posNodes.push_back(p.node("src"));
+  Value r = in.callPrimitive(
+      *lang::lookupBuiltin("T.tcgen05_sf_warp_transpose"), transpose, p.call);
+  if (r.isAbrupt())
+    return r;
+  CallArgs cp;
+  cp.pos.push_back(src);
+  cp.posNodes.push_back(p.node("src"));
+  cp.pos.push_back(dst);
+  cp.posNodes.push_back(p.node("dst"));
+  return in.callPrimitive(*lang::lookupBuiltin("T.tcgen05_cp_warpx4"), cp,
+                          p.call);
+}
+
 Value tlc::eval::tileCopy(Interpreter &in, const PArgs &p) {
   if (in.checkInKernel("T.copy", p.call) ||
       in.checkNotInParallel("T.copy", p.call))
@@ -99,6 +136,13 @@ Value tlc::eval::tileCopy(Interpreter &in, const PArgs &p) {
     s = inferExtents(in, s, d);
   else if (d->isElement && !s->isElement)
     d = inferExtents(in, d, s);
+  // Scale factors copied from shared to tensor memory (block-scaled UMMA):
+  // TileLang transposes them per warp and issues tcgen05.cp, so the tensor
+  // memory tile has another shape with the same elements.
+  if (s && d && d->buffer->scope == MemoryScope::TensorMemory &&
+      lang::isSharedScope(s->buffer->scope) && !shapesAgree(in, s, d) &&
+      sameElementCount(in, s, d))
+    return scaleFactorCopy(in, p, src, dst);
   if (!s || !d || !shapesAgree(in, s, d)) {
     RegionObj *rs = in.asRegion(src, p.node("src"));
     RegionObj *rd = in.asRegion(dst, p.node("dst"));
@@ -514,6 +558,14 @@ static Value makeTensorType(Interpreter &in, const PArgs &p,
     return Value::poison();
   t->dtype = lang::DType(lang::ScalarType::Float32);
   if (std::optional<Value> dt = p.get("dtype")) {
+    // `typing.Any` in a generic annotation: the argument's dtype, which
+    // tlc does not know before the call.
+    if (dt->is(ValueKind::Opaque) &&
+        dt->as<OpaqueObj>()->description == "typing.Any") {
+      in.warning(p.node("dtype"), "the dtype of this tensor comes from the "
+                                  "argument (Any); analysed as float32");
+      dt = in.heap.strNoCopy("float32");
+    }
     std::optional<lang::DType> d = in.toDType(*dt, p.node("dtype"));
     if (!d) {
       if (dt->isAbrupt())

@@ -189,6 +189,9 @@ Value Interpreter::primitiveAttr(const lang::BuiltinInfo &info,
                                  llvm::StringRef attr, Node at) {
   std::string member = (info.name + "." + attr).str();
   if (const lang::BuiltinInfo *m = lang::lookupBuiltin(member)) {
+    // A function reached through its class (`T.Tensor.from_ptr`).
+    if (m->kind != lang::BuiltinKind::Value)
+      return Value::primitive(m);
     auto *e = heap.make<EnumMemberObj>();
     e->info = m;
     return heap.obj(ObjKind::EnumMember, e);
@@ -265,7 +268,14 @@ bool Interpreter::toShape(Value v, llvm::SmallVectorImpl<SymExpr> &dims,
       dims.push_back(e.getSym());
     } else if (e.is(ValueKind::Expr)) {
       dims.push_back(e.as<ExprObj>()->sym);
-    } else if (e.isAbrupt() || e.is(ValueKind::Opaque)) {
+    } else if (e.isAbrupt() || e.is(ValueKind::Opaque) ||
+               (e.is(ValueKind::NativeFn) &&
+                NativeId(e.getNativeId()) == NativeId::Int) ||
+               (e.isObj(ObjKind::EnumMember) &&
+                e.as<EnumMemberObj>()->info->id == BuiltinId::Dyn)) {
+      // `int` and `T.dyn` in a generic annotation (`T.Tensor[[int, int],
+      // Any]` of a tilelang.lazy_jit function): an extent the argument
+      // gives.
       dims.push_back(SymExpr());
     } else {
       error(at, "shape entries must be integers, not '" + e.getTypeName() +
@@ -604,6 +614,38 @@ Value Interpreter::minMax(Value a, Value b, bool isMax, Node at) {
                      sym});
 }
 
+/// `T.truncmod(a, b)`: the remainder with the sign of \p a (C's `%`), where
+/// Python's `%` on IR values is floormod.
+Value Interpreter::truncMod(Value a, Value b, Node at) {
+  if (a.isAbrupt())
+    return a;
+  if (b.isAbrupt())
+    return b;
+  if (a.isIntLike() && b.isIntLike()) {
+    if (b.getInt() == 0)
+      return raise("ZeroDivisionError", "integer modulo by zero", at);
+    return Value::integer(a.getInt() % b.getInt());
+  }
+  if (!tracing())
+    return binary(syntax::BinaryOp::Mod, a, b, at);
+  Scalar x = toScalar(a, at);
+  if (!x)
+    return Value::poison();
+  Scalar y = toScalar(b, at, x.value.getType());
+  if (!y)
+    return Value::poison();
+  if (x.value.getType() != y.value.getType() ||
+      !x.value.getType().isIntOrIndex())
+    return binary(syntax::BinaryOp::Mod, a, b, at);
+  mlir::Location l = ir->loc(at);
+  mlir::Value r =
+      x.dtype.isUnsignedInteger()
+          ? mlir::arith::RemUIOp::create(ir->b, l, x.value, y.value).getResult()
+          : mlir::arith::RemSIOp::create(ir->b, l, x.value, y.value)
+                .getResult();
+  return wrapScalar({r, x.dtype, SymExpr()});
+}
+
 /// Integer division helpers on Python ints, symbols and IR values.
 Value Interpreter::intDiv(Value a, Value b, SymKind kind, Node at) {
   if ((a.isIntLike() || a.is(ValueKind::Sym)) &&
@@ -765,8 +807,8 @@ Value Interpreter::callMetaPrimitive(const PArgs &p) {
     return binary(syntax::BinaryOp::Div, p.getOr("a", Value::poison()),
                   p.getOr("b", Value::poison()), at);
   case BuiltinId::Truncmod:
-    return binary(syntax::BinaryOp::Mod, p.getOr("a", Value::poison()),
-                  p.getOr("b", Value::poison()), at);
+    return truncMod(p.getOr("a", Value::poison()),
+                    p.getOr("b", Value::poison()), at);
   case BuiltinId::NextPowerOf2: {
     Value x = p.getOr("x", Value::poison());
     if (!x.isIntLike())

@@ -695,6 +695,38 @@ static bool coversBuffer(const std::vector<IndexExpr> &index,
   return true;
 }
 
+/// True when \p index is exactly the loop variables in order and the loop
+/// runs at least as far as the buffer in every dimension, further in one
+/// (`for i in T.Parallel(128): frag32[i] = ...`: the iterations past the
+/// buffer touch nothing). TileLang gives such a buffer the loop's own
+/// layout; here it is the loop layout restricted to the buffer's shape.
+static bool overrunsBuffer(const std::vector<IndexExpr> &index,
+                           llvm::ArrayRef<int64_t> loopShape,
+                           llvm::ArrayRef<int64_t> bufferShape) {
+  if (!isIdentity(index) || loopShape.size() != bufferShape.size())
+    return false;
+  bool longer = false;
+  for (auto [l, b] : llvm::zip(loopShape, bufferShape)) {
+    if (l < b)
+      return false;
+    longer |= l > b;
+  }
+  return longer;
+}
+
+/// \p f's thread and register expressions over the input shape \p shape.
+static std::optional<Fragment> reshapeInputs(const Fragment &f,
+                                             llvm::ArrayRef<int64_t> shape) {
+  llvm::Expected<Fragment> r =
+      Fragment::get(shape.vec(), f.getForwardIndex(), f.getForwardThread(),
+                    f.getReplicate(), f.getOrigin());
+  if (!r) {
+    llvm::consumeError(r.takeError());
+    return std::nullopt;
+  }
+  return std::move(*r);
+}
+
 /// Checks by enumeration that a loop laid out as \p loop may access
 /// \p buffer at \p index: every thread running an iteration holds the
 /// element it touches, and for a write, every holder of a written element
@@ -764,6 +796,13 @@ bool Solver::isCompatible(const Node &n, const Fragment &loop) {
     const BufferInfo &b = buffers[a.buffer];
     if (!a.index || !b.fragment)
       continue;
+    if (overrunsBuffer(*a.index, n.loopShape, b.shape)) {
+      std::optional<Fragment> derived = reshapeInputs(loop, b.shape);
+      if (!derived || !(b.fragment->isEquivalentTo(*derived) ||
+                        (!a.write && b.fragment->contains(*derived))))
+        return false;
+      continue;
+    }
     if (!coversBuffer(*a.index, n.loopShape, b.shape)) {
       if (!accessFits(loop, *a.index, *b.fragment, a.write))
         return false;
@@ -793,6 +832,8 @@ LogicalResult Solver::visitLoop(unsigned id, InferLevel level) {
       const BufferInfo &b = buffers[a.buffer];
       if (!b.fragment || !a.index)
         return std::nullopt;
+      if (overrunsBuffer(*a.index, n.loopShape, b.shape))
+        return reshapeInputs(*b.fragment, n.loopShape);
       llvm::Expected<Fragment> f =
           layout::loopLayoutFromBuffer(*b.fragment, *a.index, n.loopShape);
       if (!f) {
@@ -837,6 +878,19 @@ LogicalResult Solver::visitLoop(unsigned id, InferLevel level) {
     if (!a.index)
       continue;
     BufferInfo &b = buffers[a.buffer];
+    if (overrunsBuffer(*a.index, n.loopShape, b.shape)) {
+      std::optional<Fragment> derived = reshapeInputs(*n.loopLayout, b.shape);
+      if (!derived)
+        continue;
+      bool hadLayout = b.fragment.has_value();
+      std::optional<Fragment> before = b.fragment;
+      if (failed(setFragment(a.buffer, std::move(*derived), n.op, level,
+                             !a.write)))
+        return failure();
+      if (!hadLayout || !before->isEquivalentTo(*b.fragment))
+        enqueueUsers(a.buffer, id);
+      continue;
+    }
     if (!coversBuffer(*a.index, n.loopShape, b.shape)) {
       // A part of the buffer, or through an index expression: it must
       // already hold what the loop touches.
