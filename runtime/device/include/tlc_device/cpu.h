@@ -764,11 +764,16 @@ inline void packPanels(Acc *dst, const View<T, R> &v, bool trans, int64_t rows,
 /// vectors) tiles of C, each element still summing its k products in k
 /// order. Reads outside a view's buffer give zero and writes there are
 /// dropped (the guards of global memory).
+///
+/// With \p tf32 (f32 operands) each operand is first read as tf32, as the
+/// CUDA mma.sync/wgmma .tf32 instructions read the f32 bit patterns TileLang
+/// gives them: the 13 low mantissa bits are dropped (truncation toward
+/// zero). The products of two tf32 values are exact in f32.
 template <typename Acc, typename TA, int RA, typename TB, int RB, typename TC,
           int RC>
 inline void gemm(const View<TA, RA> &a, const View<TB, RB> &b,
                  const View<TC, RC> &c, int64_t m, int64_t n, int64_t k,
-                 bool transA, bool transB, bool clear) {
+                 bool transA, bool transB, bool clear, bool tf32 = false) {
   if (m <= 0 || n <= 0)
     return;
   k = std::max<int64_t>(k, 0);
@@ -781,6 +786,16 @@ inline void gemm(const View<TA, RA> &a, const View<TB, RB> &b,
   detail::packPanels<Acc>(sa.data(), a, transA, m, k, MR);
   // B's panels are of columns: pack op(B)^T, whose rows are B's columns.
   detail::packPanels<Acc>(sb.data(), b, !transB, n, k, NR);
+  if constexpr (std::is_same_v<Acc, float>) {
+    if (tf32)
+      for (std::vector<float> *panel : {&sa, &sb})
+        for (float &x : *panel) {
+          uint32_t bits;
+          std::memcpy(&bits, &x, 4);
+          bits &= 0xffffe000u;
+          std::memcpy(&x, &bits, 4);
+        }
+  }
 
   // C: worked on in place when it is of type Acc, inside its buffer and
   // contiguous along rows; otherwise through row-major scratch.
