@@ -20,6 +20,12 @@ multiple of 16 bytes):
               mbarrier phase never completes (a deadlock, not a hang)
   tma-coord   A's first box 8 columns off (the wrong part of A loaded)
 
+and tests/lit/Target/Cpp's gemm-tf32.py / gemm-dtypes.py (f64) for
+cuda:sm_80, whose 32/64-bit operands are one element per register:
+
+  tf32-lane   A registers a1 and a2 of the first m16n8k8 swapped
+  f64-lane    A registers a0 and a1 of the first 16 x 8 x 4 step swapped
+
 Each must fail, with the checker (or the verification) that shows it.
 Usage: planted_faults.py --bin BUILD/bin [--keep DIR]
 """
@@ -54,6 +60,14 @@ FAULTS = {
                    "synccheck: the threads of block"),
 }
 TMA_SIZES = ["-DM=100", "-DN=72", "-DK=56"]
+_CPP = os.path.join(ROOT, "tests", "lit", "Target", "Cpp")
+SWAP = r"(aFrag\[0\]\[{0}\]) = ([^\n]*)\n(\s*)(aFrag\[0\]\[{1}\]) = ([^\n]*)"
+SCALAR_FAULTS = {
+    "tf32": (os.path.join(_CPP, "gemm-tf32.py"), [], {
+        "tf32-lane": (SWAP.format(1, 2), r"\1 = \5\n\3\4 = \2", "verify C: FAIL")}),
+    "f64": (os.path.join(_CPP, "gemm-dtypes.py"), [], {
+        "f64-lane": (SWAP.format(0, 1), r"\1 = \5\n\3\4 = \2", "verify C: FAIL")}),
+}
 TMA_FAULTS = {
     "tma-expect": (r"mbarrierArriveExpectTx\(&full\[0\], 16384\)",
                    "mbarrierArriveExpectTx(&full[0], 32768)",
@@ -80,9 +94,14 @@ def main():
     os.makedirs(work)
     failed = 0
     total = 0
-    for arch, sizes, faults in (("sm_80", SIZES, FAULTS),
-                                ("sm_90a", TMA_SIZES, TMA_FAULTS)):
-        f, n = plant(args, os.path.join(work, arch), arch, sizes, faults)
+    gemm = os.path.join(ROOT, "examples", "gemm.py")
+    runs = [("sm_80", "sm_80", gemm, SIZES, FAULTS),
+            ("sm_90a", "sm_90a", gemm, TMA_SIZES, TMA_FAULTS)]
+    for name, (program, sizes, faults) in SCALAR_FAULTS.items():
+        runs.append((name, "sm_80", program, sizes, faults))
+    for name, arch, program, sizes, faults in runs:
+        f, n = plant(args, os.path.join(work, name), arch, sizes, faults,
+                     program)
         failed += f
         total += n
     if not args.keep:
@@ -91,19 +110,19 @@ def main():
     return 1 if failed else 0
 
 
-def plant(args, work, arch, sizes, faults):
-    """Builds gemm for \p arch, checks it runs clean, plants \p faults."""
+def plant(args, work, arch, sizes, faults, gemm):
+    """Builds the GEMM program \p gemm for \p arch, checks it runs clean,
+    plants \p faults."""
     os.makedirs(work)
     env = dict(os.environ, TLC_NVCC=STAND_IN, TLC_SIM_QUIET_INITCHECK="1")
     build = os.path.join(args.bin, "tlc-build")
-    gemm = os.path.join(ROOT, "examples", "gemm.py")
     ref, clean = os.path.join(work, "cpu"), os.path.join(work, "clean")
     for cmd in ([build, gemm, "--target=cpu", "-o", ref] + sizes,
                 [build, gemm, f"--target=cuda:{arch}", "-o", clean] + sizes):
         rc, out = run(cmd, env)
         if rc != 0:
             print(out)
-            print("FAIL: building examples/gemm.py")
+            print(f"FAIL: building {gemm}")
             return 1, 1
 
     def sim(art):

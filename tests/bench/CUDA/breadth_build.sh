@@ -38,5 +38,5 @@ for p in "${progs[@]}"; do
   done
   "$bin/tlc-build" "$cpp/$file" --target=cpu -o "$out/progs/$name/cpu" $defs > /dev/null
 done
-cp "$root/tests/bench/CUDA/breadth_run.sh" "$out/"
+cp "$root/tests/bench/CUDA/breadth_run.sh" "$root/tests/bench/CUDA/tf32_check.py" "$out/"
 echo "built into $out"

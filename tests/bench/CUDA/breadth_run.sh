@@ -3,11 +3,26 @@
 # built (S, default build/h200-breadth): every program's sm_90a and sm_80
 # builds with tlc-run --device cuda --verify against its CPU-target
 # reference (same seeded inputs), then the tf32, f64 and fragment-rows
-# kernels under compute-sanitizer memcheck and racecheck. Log in $OUT.
+# kernels under compute-sanitizer memcheck and racecheck (breadth-h200.log);
+# with `tf32` as the second argument instead, the K = 1000 tf32 GEMM with a
+# K-sized tolerance and its GPU output against NumPy models of tf32
+# truncation and rounding (tf32_check.py; breadth-h200-tf32.log).
 S=${1:-build/h200-breadth}
 O=${OUT:-/tmp/out}; mkdir -p "$O"
 L=$O/breadth-h200.log
 export TLC_CACHE_DIR=/tmp/tlc-cache
+if [ "${2:-}" = tf32 ]; then
+  L=$O/breadth-h200-tf32.log
+  for a in sm_90a sm_80; do
+    echo "=== tf32_nt_large $a: tlc-run --device cuda --verify --reference cpu --atol 2e-3 (K=1000)" >> "$L"
+    "$S/bin/tlc-run" "$S/progs/tf32_nt_large/$a" --device cuda --verify --reference "$S/progs/tf32_nt_large/cpu" --atol 2e-3 --save /tmp/o_$a >> "$L" 2>&1
+    echo "rc=$?" >> "$L"
+    echo "--- python3 tf32_check.py (GPU $a output vs NumPy models)" >> "$L"
+    python3 "$S/tf32_check.py" /tmp/o_$a >> "$L" 2>&1
+  done
+  cat "$L"
+  exit 0
+fi
 nvidia-smi --query-gpu=name,driver_version --format=csv | tee "$L"
 for d in "$S"/progs/*/; do
   n=$(basename "$d")
