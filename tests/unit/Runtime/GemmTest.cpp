@@ -20,6 +20,7 @@
 #include <doctest/doctest.h>
 
 #include <cstdint>
+#include <cstring>
 #include <random>
 #include <vector>
 
@@ -197,4 +198,48 @@ TEST_CASE("cpu gemm: double and int32 accumulators through the tiles") {
   View<double, 2> vc = denseView<double, 2>(c.data(), {m, n});
   gemm<double>(va, vb, vc, m, n, k, false, true, false);
   CHECK(c == want);
+}
+
+TEST_CASE("cpu gemm: f32 operands read as tf32 (truncated), bit for bit") {
+  // The loop nest over operands whose 13 low mantissa bits are cleared
+  // (what the CUDA tensor cores read of f32 bits given to .tf32 mma): the
+  // tf32 flag must equal it exactly, every transpose, and differ from the
+  // plain f32 product.
+  auto truncate = [](std::vector<float> v) {
+    for (float &x : v) {
+      uint32_t bits;
+      std::memcpy(&bits, &x, 4);
+      bits &= 0xffffe000u;
+      std::memcpy(&x, &bits, 4);
+    }
+    return v;
+  };
+  std::mt19937 g(13);
+  std::normal_distribution<float> d;
+  const int64_t m = 13, n = 21, k = 37;
+  std::vector<float> a(m * k), b(k * n), c0(m * n);
+  for (float &x : a)
+    x = d(g);
+  for (float &x : b)
+    x = d(g);
+  for (float &x : c0)
+    x = d(g);
+  for (bool ta : {false, true})
+    for (bool tb : {false, true}) {
+      CAPTURE(ta);
+      CAPTURE(tb);
+      std::vector<float> want = reference<float>(truncate(a), truncate(b), c0,
+                                                 m, n, k, ta, tb, false);
+      std::vector<float> full =
+          reference<float>(a, b, c0, m, n, k, ta, tb, false);
+      View<float, 2> va =
+          denseView<float, 2>(a.data(), {ta ? k : m, ta ? m : k});
+      View<float, 2> vb =
+          denseView<float, 2>(b.data(), {tb ? n : k, tb ? k : n});
+      std::vector<float> c = c0;
+      View<float, 2> vc = denseView<float, 2>(c.data(), {m, n});
+      gemm<float>(va, vb, vc, m, n, k, ta, tb, false, /*tf32=*/true);
+      CHECK(c == want);
+      CHECK(c != full);
+    }
 }
