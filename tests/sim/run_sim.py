@@ -67,6 +67,7 @@ BREADTH = [
     ("reduce-keepdim", "reduce-keepdim.py", {}),
     ("scalar-fragments", "scalar-fragments.py", {}),
     ("fragment-rows", "fragment-rows.py", {}),
+    ("fragment-serial-read", "fragment-serial-read.py", {}),
 ]
 
 # Programs the sim device shows to be wrong on the GPU too: they must fail

@@ -882,9 +882,14 @@ FailureOr<std::string> Emitter::fragmentRegister(Operation *op, Value buffer,
              "]";
     }
   }
+  if (info != fragments.end() && root == buffer)
+    if (FailureOr<std::string> e = publishedElement(op, root, indices);
+        succeeded(e))
+      return *e;
   op->emitError("the CUDA target accesses fragments only inside a "
                 "T.Parallel at the loop variables, or in scalar code when "
-                "every thread holds the whole fragment");
+                "every thread holds the whole fragment or reads it where "
+                "the block may meet at a barrier");
   return failure();
 }
 

@@ -243,6 +243,16 @@ int64_t Emitter::planExchanges(KernelOp kernel) {
       exchanges.erase(op);
     most = std::max(most, bytes);
   });
+  // Scalar code reading a fragment its threads do not all hold whole
+  // (`acc[i, 0]` in a T.serial loop): published there before the read.
+  kernel.walk([&](LoadOp load) {
+    Value root = rootOf(load.getBuffer());
+    auto it = fragments.find(root);
+    if (it == fragments.end() || load->getParentOfType<ParallelOp>() ||
+        isWholeInEveryThread(it->second))
+      return;
+    most = std::max(most, fragmentBytes(root, it->second));
+  });
   // Whole-fragment copies between layouts that disagree.
   kernel.walk([&](CopyOp copy) {
     Value src = copy.getSrc(), dst = copy.getDst();
@@ -424,6 +434,24 @@ LogicalResult Emitter::emitParallel(ParallelOp op) {
                    /*toShared=*/false);
   }
   return success();
+}
+
+FailureOr<std::string> Emitter::publishedElement(Operation *op, Value root,
+                                                 ValueRange indices) {
+  auto it = fragments.find(root);
+  if (it == fragments.end() || !isa<LoadOp>(op) || !barriersAllowed ||
+      !parallelReg.empty() || exchangeOffset < 0)
+    return failure();
+  // Every thread stores the registers it holds into the exchange area
+  // (between two barriers: it is free, then complete), then reads the
+  // element it asks for, whoever held it.
+  line("__syncthreads();  // the exchange area is free");
+  FailureOr<std::string> tile = declareExchangeTile(root, exchangeOffset, op);
+  if (failed(tile))
+    return failure();
+  emitExchange(it->second, expr(root), *tile, /*toShared=*/true);
+  line("__syncthreads();");
+  return *tile + "[" + rowMajorIndex(indices, it->second.shape) + "]";
 }
 
 FailureOr<std::string> Emitter::declareExchangeTile(Value root,

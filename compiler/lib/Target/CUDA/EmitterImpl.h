@@ -301,6 +301,12 @@ public:
   int64_t planExchanges(tile::KernelOp kernel);
   /// Declares a pointer to the row-major exchange tile of fragment \p root
   /// at byte \p offset of shared memory; its name.
+  /// A fragment element scalar code reads although not every thread holds
+  /// it: the fragment is stored to the exchange area (barriers around) and
+  /// the element read from there. Fails where barriers may not go.
+  mlir::FailureOr<std::string> publishedElement(mlir::Operation *op,
+                                                mlir::Value root,
+                                                mlir::ValueRange indices);
   mlir::FailureOr<std::string> declareExchangeTile(mlir::Value root,
                                                    int64_t offset,
                                                    mlir::Operation *at);
