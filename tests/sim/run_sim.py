@@ -68,6 +68,8 @@ BREADTH = [
     ("scalar-fragments", "scalar-fragments.py", {}),
     ("fragment-rows", "fragment-rows.py", {}),
     ("fragment-serial-read", "fragment-serial-read.py", {}),
+    ("element-e5m2", "element-types.py", {}),
+    ("element-f64", "element-types.py", {"in_dtype": "float64", "out_dtype": "float64"}),
 ]
 
 # Programs the sim device shows to be wrong on the GPU too: they must fail
