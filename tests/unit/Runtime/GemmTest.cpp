@@ -243,3 +243,44 @@ TEST_CASE("cpu gemm: f32 operands read as tf32 (truncated), bit for bit") {
       CHECK(c != full);
     }
 }
+
+TEST_CASE("cpu gemm: an f16 accumulator rounded every 16 k (mma.sync .f16)") {
+  // The loop nest with C stored to f16 after each slice of 16 k (a ragged
+  // last slice), every transpose, a leading unit dimension on A: equal bit
+  // for bit; and different from rounding once at the end.
+  std::mt19937 g(17);
+  const int64_t m = 21, n = 19, k = 45;
+  for (bool ta : {false, true})
+    for (bool tb : {false, true}) {
+      CAPTURE(ta);
+      CAPTURE(tb);
+      std::vector<f16> a = randomHalf<f16>(m * k, g);
+      std::vector<f16> b = randomHalf<f16>(k * n, g);
+      std::vector<f16> c0 = randomHalf<f16>(m * n, g);
+      std::vector<f16> want = c0;
+      for (int64_t i = 0; i < m; ++i)
+        for (int64_t j = 0; j < n; ++j)
+          for (int64_t k0 = 0; k0 < k; k0 += 16) {
+            float acc = cast<float>(want[i * n + j]);
+            for (int64_t kk = k0; kk < std::min<int64_t>(k, k0 + 16); ++kk)
+              acc += cast<float>(ta ? a[kk * m + i] : a[i * k + kk]) *
+                     cast<float>(tb ? b[j * k + kk] : b[kk * n + j]);
+            want[i * n + j] = cast<f16>(acc);
+          }
+      std::vector<f16> once =
+          reference<float>(a, b, c0, m, n, k, ta, tb, false);
+      View<f16, 3> va =
+          denseView<f16, 3>(a.data(), {1, ta ? k : m, ta ? m : k});
+      View<f16, 2> vb = denseView<f16, 2>(b.data(), {tb ? n : k, tb ? k : n});
+      std::vector<f16> c = c0;
+      View<f16, 2> vc = denseView<f16, 2>(c.data(), {m, n});
+      gemm<float>(va, vb, vc, m, n, k, ta, tb, false, false, 16);
+      bool same = true, differs = false;
+      for (int64_t e = 0; e < m * n; ++e) {
+        same &= cast<float>(c[e]) == cast<float>(want[e]);
+        differs |= cast<float>(c[e]) != cast<float>(once[e]);
+      }
+      CHECK(same);
+      CHECK(differs);
+    }
+}

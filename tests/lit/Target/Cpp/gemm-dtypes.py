@@ -1,8 +1,8 @@
 # T.gemm over the operand / accumulator / output dtypes of TileLang's
 # test_tilelang_kernel_gemm: f64 (CUDA: mma.sync.m8n8k4 .f64), int8 and
 # uint8 with int32 accumulators (m16n8k32), f16 accumulated in f16
-# (m16n8k16 .f16.f16; block_K = 16, so that the CPU target, which rounds
-# the f16 accumulator after each T.gemm, rounds where the GPU's mma does),
+# (m16n8k16 .f16.f16: the CPU target rounds the f16 accumulator after
+# every 16 k, where the GPU's mma instructions do),
 # bf16 accumulated in f32 and stored as bf16. Ragged
 # M, N and K; the CPU target's results against NumPy
 # (Inputs/gemm_dtypes_ref.py). The sim device runs the CUDA builds of the
@@ -16,7 +16,7 @@
 # RUN: tlc-build --target=cpu -o %t/u8 %s -Din_dtype=uint8 -Daccum_dtype=int32 -Dout_dtype=int32
 # RUN: tlc-run %t/u8 --save %t/u8-out
 # RUN: %python %S/Inputs/gemm_dtypes_ref.py %t/u8-out int 0 1 | FileCheck %s --check-prefix=INT
-# RUN: tlc-build --target=cpu -o %t/h %s -Din_dtype=float16 -Daccum_dtype=float16 -Dout_dtype=float16 -Dblock_K=16
+# RUN: tlc-build --target=cpu -o %t/h %s -Din_dtype=float16 -Daccum_dtype=float16 -Dout_dtype=float16
 # RUN: tlc-run %t/h --save %t/h-out
 # RUN: %python %S/Inputs/gemm_dtypes_ref.py %t/h-out f16 0 1 16 | FileCheck %s --check-prefix=F16
 # RUN: tlc-build --target=cuda:sm_80 --emit=cuda %s -Din_dtype=float64 -Daccum_dtype=float64 -Dout_dtype=float64 | FileCheck %s --check-prefix=CUDA-F64

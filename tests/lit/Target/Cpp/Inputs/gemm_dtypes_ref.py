@@ -11,10 +11,10 @@ Modes:
          (so the truncation is really there).
   f64    float64 product, within 1e-12.
   int    integer product, exactly (int32 wrap-around).
-  f16    f16 A and B accumulated in an f16 fragment: every T.gemm (one per
-         block_K = argv[5] slice of K) adds its products to the f16 values
-         in f32, in k order, then rounds to f16 (tlc's CPU target, which
-         must equal this bit for bit).
+  f16    f16 A and B accumulated in an f16 fragment: every argv[5] = 16 k
+         (one mma.sync .f16 instruction's K) the products are added to the
+         f16 values in f32, in k order, then rounded to f16 (tlc's CPU
+         target, which must equal this bit for bit).
 """
 import os
 import sys
