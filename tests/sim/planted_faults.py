@@ -28,6 +28,12 @@ wgmma with A from registers:
   wgmma-a-lane  P's a2/a3 packed from the elements of a4/a5 (the wrong
                 A placement)
 
+and tests/lit/Target/Cpp's gemm-tf32.py / gemm-dtypes.py (f64) for
+cuda:sm_80, whose 32/64-bit operands are one element per register:
+
+  tf32-lane   A registers a1 and a2 of the first m16n8k8 swapped
+  f64-lane    A registers a0 and a1 of the first 16 x 8 x 4 step swapped
+
 Each must fail, with the checker (or the verification) that shows it.
 Usage: planted_faults.py --bin BUILD/bin [--keep DIR]
 """
@@ -62,6 +68,14 @@ FAULTS = {
                    "synccheck: the threads of block"),
 }
 TMA_SIZES = ["-DM=100", "-DN=72", "-DK=56"]
+_CPP = os.path.join(ROOT, "tests", "lit", "Target", "Cpp")
+SWAP = r"(aFrag\[0\]\[{0}\]) = ([^\n]*)\n(\s*)(aFrag\[0\]\[{1}\]) = ([^\n]*)"
+SCALAR_FAULTS = {
+    "tf32": (os.path.join(_CPP, "gemm-tf32.py"), [], {
+        "tf32-lane": (SWAP.format(1, 2), r"\1 = \5\n\3\4 = \2", "verify C: FAIL")}),
+    "f64": (os.path.join(_CPP, "gemm-dtypes.py"), [], {
+        "f64-lane": (SWAP.format(0, 1), r"\1 = \5\n\3\4 = \2", "verify C: FAIL")}),
+}
 TMA_FAULTS = {
     "tma-expect": (r"mbarrierArriveExpectTx\(&full\[0\], 16384\)",
                    "mbarrierArriveExpectTx(&full[0], 32768)",
@@ -98,13 +112,17 @@ def main():
     os.makedirs(work)
     failed = 0
     total = 0
-    gemm = ("gemm", "matmul", "C")
-    fa = ("flash_attention_fwd", "flashattn", "Output")
-    for arch, sizes, faults, example in (("sm_80", SIZES, FAULTS, gemm),
-                                         ("sm_90a", TMA_SIZES, TMA_FAULTS, gemm),
-                                         ("sm_90a", FA_SIZES, FA_FAULTS, fa)):
-        f, n = plant(args, os.path.join(work, arch + "-" + example[0]), arch,
-                     sizes, faults, example)
+    gemm = (os.path.join(ROOT, "examples", "gemm.py"), "matmul", "C")
+    fa = (os.path.join(ROOT, "examples", "flash_attention_fwd.py"), "flashattn",
+          "Output")
+    runs = [("sm_80", "sm_80", gemm, SIZES, FAULTS),
+            ("sm_90a", "sm_90a", gemm, TMA_SIZES, TMA_FAULTS),
+            ("sm_90a-flash_attention_fwd", "sm_90a", fa, FA_SIZES, FA_FAULTS)]
+    for name, (program, sizes, faults) in SCALAR_FAULTS.items():
+        runs.append((name, "sm_80", (program, "matmul", "C"), sizes, faults))
+    for name, arch, example, sizes, faults in runs:
+        f, n = plant(args, os.path.join(work, name), arch, sizes, faults,
+                     example)
         failed += f
         total += n
     if not args.keep:
@@ -114,20 +132,20 @@ def main():
 
 
 def plant(args, work, arch, sizes, faults, example):
-    """Builds \p example (file stem, kernel, output) for \p arch, checks it
-    runs clean, plants \p faults."""
-    stem, kernel, output = example
+    """Builds \p example (program path, kernel, output) for \p arch, checks
+    it runs clean, plants \p faults."""
+    gemm, kernel, output = example
+    stem = os.path.splitext(os.path.basename(gemm))[0]
     os.makedirs(work)
     env = dict(os.environ, TLC_NVCC=STAND_IN, TLC_SIM_QUIET_INITCHECK="1")
     build = os.path.join(args.bin, "tlc-build")
-    gemm = os.path.join(ROOT, "examples", stem + ".py")
     ref, clean = os.path.join(work, "cpu"), os.path.join(work, "clean")
     for cmd in ([build, gemm, "--target=cpu", "-o", ref] + sizes,
                 [build, gemm, f"--target=cuda:{arch}", "-o", clean] + sizes):
         rc, out = run(cmd, env)
         if rc != 0:
             print(out)
-            print(f"FAIL: building examples/{stem}.py")
+            print(f"FAIL: building {gemm}")
             return 1, 1
 
     def sim(art):

@@ -12,13 +12,18 @@ For each program, at the small ragged sizes of tests/cpu/run_examples.py
      and NAME.hip, which the sim device runs with wavefronts of 64)
   3. tlc-run ART --device sim --verify --reference REF      (every kernel)
 
+--breadth runs the programs of issue 13's breadth items (gemm dtypes,
+reductions that keep their dimension, scalar fragment reads), kept as lit
+tests under tests/lit/Target/Cpp, at the sizes and -D bindings of BREADTH.
+
 A program passes when every kernel runs on the simulator with no racecheck,
 memcheck or synccheck finding and matches the CPU target within the dtype
 tolerances. Programs that the CUDA or CPU target cannot build are listed as
 not built (with the first error line) and do not fail the run; --strict
 makes them fail. Usage:
 
-  run_sim.py --bin BUILD/bin (--examples | --conformance) [--only NAME]...
+  run_sim.py --bin BUILD/bin (--examples | --conformance | --breadth)
+             [--only NAME]...
              [--arch sm_80 | --arch hip:gfx942 | --hip] [--keep DIR] [-v]
 """
 
@@ -57,6 +62,26 @@ EXTRA_INSTANCES = {
                                     "block_M": 128, "block_N": 128, "threads": 256,
                                     "num_stages": 2},
 }
+# The breadth programs: (name, lit file, -D bindings of the build).
+_CPP = os.path.join(ROOT, "tests", "lit", "Target", "Cpp")
+BREADTH = [
+    ("gemm-tf32-nt", "gemm-tf32.py", {}),
+    ("gemm-tf32-nn", "gemm-tf32.py", {"tA": "False", "tB": "False"}),
+    ("gemm-tf32-tn", "gemm-tf32.py", {"tA": "True", "tB": "False"}),
+    ("gemm-tf32-tt", "gemm-tf32.py", {"tA": "True", "tB": "True"}),
+    ("gemm-f64-nn", "gemm-dtypes.py", {"in_dtype": "float64", "accum_dtype": "float64", "out_dtype": "float64", "tA": "False", "tB": "False"}),
+    ("gemm-f64-tt", "gemm-dtypes.py", {"in_dtype": "float64", "accum_dtype": "float64", "out_dtype": "float64", "tA": "True", "tB": "True"}),
+    ("gemm-int8", "gemm-dtypes.py", {"in_dtype": "int8", "accum_dtype": "int32", "out_dtype": "int32"}),
+    ("gemm-uint8", "gemm-dtypes.py", {"in_dtype": "uint8", "accum_dtype": "int32", "out_dtype": "int32"}),
+    ("gemm-f16-f16acc", "gemm-dtypes.py", {"in_dtype": "float16", "accum_dtype": "float16", "out_dtype": "float16"}),
+    ("gemm-bf16-f32acc-bf16out", "gemm-dtypes.py", {"in_dtype": "bfloat16", "accum_dtype": "float32", "out_dtype": "bfloat16"}),
+    ("reduce-keepdim", "reduce-keepdim.py", {}),
+    ("scalar-fragments", "scalar-fragments.py", {}),
+    ("fragment-rows", "fragment-rows.py", {}),
+    ("fragment-serial-read", "fragment-serial-read.py", {}),
+    ("element-e5m2", "element-types.py", {}),
+    ("element-f64", "element-types.py", {"in_dtype": "float64", "out_dtype": "float64"}),
+]
 
 # Programs the sim device shows to be wrong on the GPU too: they must fail
 # on sim (an unexpected pass fails the run, so the entry gets removed).
@@ -165,6 +190,7 @@ def main():
     group = parser.add_mutually_exclusive_group(required=True)
     group.add_argument("--examples", action="store_true")
     group.add_argument("--conformance", action="store_true")
+    group.add_argument("--breadth", action="store_true")
     parser.add_argument("--only", action="append", default=[])
     parser.add_argument("--arch", action="append", default=[],
                         help="sm_80, sm_90a, ... or a whole target (hip:gfx942)")
@@ -187,6 +213,9 @@ def main():
         for name, defs in EXTRA_INSTANCES.items():
             programs.append((name, os.path.join(ROOT, "examples",
                                                 name.split("@")[0] + ".py"), defs, {}))
+    elif args.breadth:
+        for name, f, defs in BREADTH:
+            programs.append((name, os.path.join(_CPP, f), defs, {}))
     else:
         conf = os.path.join(ROOT, "tests", "lit", "Conformance")
         for f in sorted(os.listdir(conf)):

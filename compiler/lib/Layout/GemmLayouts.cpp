@@ -315,6 +315,13 @@ Fragment tlc::layout::mmaAtomC() {
 }
 
 Fragment tlc::layout::mmaAtomA(unsigned abBits) {
+  // One element per register: m16n8k8 .tf32 (a0..a3 down the rows, then
+  // across k + 4) and the two m8n8k4 .f64 of a 16 x 4 step.
+  if (abBits == 32)
+    return atom({16, 8}, "i // 8 + 2 * (j // 4)", "4 * (i % 8) + j % 4",
+                "mma.A");
+  if (abBits == 64)
+    return atom({16, 4}, "i // 8", "4 * (i % 8) + j", "mma.A");
   if (abBits == 8)
     return atom({16, 32}, "8 * (j // 16) + 4 * (i // 8) + j % 4",
                 "4 * (i % 8) + (j % 16) // 4", "mma.A");
@@ -323,6 +330,12 @@ Fragment tlc::layout::mmaAtomA(unsigned abBits) {
 }
 
 Fragment tlc::layout::mmaAtomB(unsigned abBits) {
+  // Over [n, k] for two n8 tiles, as the 16-bit atom.
+  if (abBits == 32)
+    return atom({16, 8}, "2 * (i // 8) + j // 4", "4 * (i % 8) + j % 4",
+                "mma.B");
+  if (abBits == 64)
+    return atom({16, 4}, "i // 8", "4 * (i % 8) + j", "mma.B");
   if (abBits == 8)
     return atom({16, 32}, "8 * (i // 8) + 4 * (j // 16) + j % 4",
                 "4 * (i % 8) + (j % 16) // 4", "mma.B");
@@ -427,9 +440,12 @@ tlc::layout::gemmOperandFragment(const GemmConfig &config,
   GemmInstr instr = selectGemmInstr(config);
   int64_t warpM = config.m / p->warpRows, warpN = config.n / p->warpCols;
   int64_t kAtom = instr == GemmInstr::MFMA ? 16 : 256 / config.abBits;
-  if (config.abBits != 16 && !(config.abBits == 8 && instr != GemmInstr::MFMA))
-    return makeError("register operands are supported for 16-bit (and 8-bit "
-                     "mma) elements, got " +
+  if (config.abBits != 16 &&
+      !(instr == GemmInstr::MMA &&
+        (config.abBits == 8 || config.abBits == 32 || config.abBits == 64)) &&
+      !(instr == GemmInstr::WGMMA && config.abBits == 8))
+    return makeError("register operands are supported for 16-bit elements "
+                     "(and 8/32/64-bit ones on mma), got " +
                      llvm::Twine(config.abBits) + "-bit");
   if (llvm::Error e = requireMultiple("gemm K", config.k, kAtom))
     return std::move(e);

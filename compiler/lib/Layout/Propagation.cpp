@@ -247,6 +247,30 @@ llvm::Expected<Fragment> tlc::layout::reduceFragment(const Fragment &src,
   return f;
 }
 
+llvm::Expected<Fragment> tlc::layout::reduceFragmentKeepDim(const Fragment &src,
+                                                            unsigned dim) {
+  llvm::Expected<Fragment> reduced = reduceFragment(src, dim);
+  if (!reduced)
+    return reduced.takeError();
+  // Inputs at or after dim move up by one; `rep` (id rank - 1 of the
+  // reduced fragment) becomes id rank.
+  unsigned rank = src.getInputRank();
+  std::vector<IndexExpr> shift(rank);
+  for (unsigned d = 0; d + 1 < rank; ++d) {
+    unsigned to = d < dim ? d : d + 1;
+    shift[d] = IndexExpr::var(to, inputName(to));
+  }
+  shift[rank - 1] = IndexExpr::var(rank, "rep");
+  std::vector<IndexExpr> index;
+  for (const IndexExpr &e : reduced->getForwardIndex())
+    index.push_back(substitute(e, shift));
+  std::vector<int64_t> shape = src.getInputShape().vec();
+  shape[dim] = 1;
+  return Fragment::get(shape, index,
+                       substitute(reduced->getForwardThread(), shift),
+                       reduced->getReplicate(), reduced->getOrigin());
+}
+
 //===----------------------------------------------------------------------===//
 // T.Parallel loops
 //===----------------------------------------------------------------------===//
@@ -318,6 +342,11 @@ tlc::layout::completeBufferFragment(const Fragment &loop,
                      llvm::Twine(bufferShape.size()) + " buffer");
   std::vector<int> bufferDimOf(loopRank, -1);
   for (auto [d, e] : llvm::enumerate(access)) {
+    // A unit dimension read at 0 (`m[i, 0]` of an [M, 1] fragment): every
+    // holder of the row holds it.
+    if (e && e.kind() == IndexKind::Const && e.getConstant() == 0 &&
+        bufferShape[d] == 1)
+      continue;
     if (!e || e.kind() != IndexKind::Var || e.getVarId() >= loopRank)
       return makeError("cannot derive a fragment layout through access '" +
                        (e ? e.str() : std::string("<null>")) +
@@ -355,6 +384,8 @@ tlc::layout::completeBufferFragment(const Fragment &loop,
     unsigned d = bufferDimOf[kept[p]];
     perm[p] = IndexExpr::var(d, inputName(d));
   }
+  if (bufferShape.size() != rank) // unit dimensions: `rep` moves up
+    perm[rank] = IndexExpr::var(bufferShape.size(), "rep");
   std::vector<IndexExpr> index;
   for (const IndexExpr &e : f.getForwardIndex())
     index.push_back(substitute(e, perm));

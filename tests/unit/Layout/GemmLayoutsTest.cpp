@@ -9,7 +9,9 @@
 // "register -> element" direction, which is the opposite of the library's
 // "element -> (lane, register)" formulas:
 //  * PTX ISA 9.7.14.5.8 (mma.m16n8k16, .f16/.bf16 A and B, f32 C/D),
-//    9.7.14.5.10 (mma.m16n8k32, .s8/.u8/.e4m3/.e5m2 A and B, C/D);
+//    9.7.14.5.10 (mma.m16n8k32, .s8/.u8/.e4m3/.e5m2 A and B, C/D),
+//    9.7.14.5.7 (mma.m16n8k8, .tf32 A and B), 9.7.14.5.2 (mma.m8n8k4,
+//    .f64 A, B and C/D);
 //  * PTX ISA wgmma.m64nNk16 accumulator D (warp w owns rows 16w..16w+15;
 //    thread 0 holds (0,0) (0,1) (8,0) (8,1) and again every 8 columns);
 //  * PTX ISA "Matrix Fragments for wgmma.mma_async.m64nNk16", multiplicand
@@ -129,6 +131,59 @@ TEST_CASE("mma.m16n8k32 8-bit fragments match the PTX ISA") {
         return std::make_pair(n, k);
       },
       "mma B [n, k] s8");
+}
+
+TEST_CASE("mma.m16n8k8 tf32 fragments match the PTX ISA") {
+  // A: a0 and a2 in row groupID, a1 and a3 in groupID + 8; a0 and a1 in
+  // column threadID_in_group, a2 and a3 four columns on.
+  checkAgainstIsa(
+      mmaAtomA(32), 32, 4,
+      [](int64_t lane, int64_t i) {
+        int64_t row = (i == 0 || i == 2) ? groupId(lane) : groupId(lane) + 8;
+        int64_t col = (i < 2) ? threadInGroup(lane) : threadInGroup(lane) + 4;
+        return std::make_pair(row, col);
+      },
+      "mma A 16x8 tf32");
+  // B: b0 in row (k) threadID_in_group, b1 in row + 4, column groupID;
+  // two n8 instructions side by side, stored [n, k].
+  checkAgainstIsa(
+      mmaAtomB(32), 32, 4,
+      [](int64_t lane, int64_t item) {
+        int64_t half = item / 2, i = item % 2;
+        int64_t k = i == 0 ? threadInGroup(lane) : threadInGroup(lane) + 4;
+        int64_t n = groupId(lane) + 8 * half;
+        return std::make_pair(n, k);
+      },
+      "mma B [n, k] tf32");
+}
+
+TEST_CASE("mma.m8n8k4 f64 fragments match the PTX ISA") {
+  // A (8 x 4): a0 at (groupID, threadID_in_group); two instructions, the
+  // second for rows 8..15.
+  checkAgainstIsa(
+      mmaAtomA(64), 32, 2,
+      [](int64_t lane, int64_t item) {
+        return std::make_pair(groupId(lane) + 8 * item, threadInGroup(lane));
+      },
+      "mma A 16x4 f64");
+  // B (4 x 8): b0 at (threadID_in_group, groupID); stored [n, k], two n8.
+  checkAgainstIsa(
+      mmaAtomB(64), 32, 2,
+      [](int64_t lane, int64_t item) {
+        return std::make_pair(groupId(lane) + 8 * item, threadInGroup(lane));
+      },
+      "mma B [n, k] f64");
+  // C/D (8 x 8): c0, c1 at (groupID, 2 * threadID_in_group + i); the two
+  // instructions of a 16-row step are the f32 mma.C of 16 x 8 (c2, c3 the
+  // second instruction's c0, c1).
+  checkAgainstIsa(
+      mmaInstrC(), 32, 4,
+      [](int64_t lane, int64_t item) {
+        int64_t instr = item / 2, i = item % 2;
+        return std::make_pair(groupId(lane) + 8 * instr,
+                              2 * threadInGroup(lane) + i);
+      },
+      "mma C 16x8 as two m8n8k4 f64");
 }
 
 TEST_CASE("wgmma.m64nNk16 accumulator matches the PTX ISA") {
@@ -365,7 +420,7 @@ TEST_CASE("property: every gemm layout covers its tile exactly") {
         for (int64_t threads : {32, 128, 256, 512})
           for (WarpPolicy policy :
                {WarpPolicy::Square, WarpPolicy::FullRow, WarpPolicy::FullCol})
-            for (unsigned bits : {16u, 8u}) {
+            for (unsigned bits : {16u, 8u, 32u, 64u}) {
               GemmConfig c;
               c.arch = arch, c.m = m, c.n = n, c.k = 64, c.threads = threads;
               c.policy = policy, c.abBits = bits;

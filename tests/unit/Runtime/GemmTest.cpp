@@ -20,6 +20,7 @@
 #include <doctest/doctest.h>
 
 #include <cstdint>
+#include <cstring>
 #include <random>
 #include <vector>
 
@@ -197,4 +198,89 @@ TEST_CASE("cpu gemm: double and int32 accumulators through the tiles") {
   View<double, 2> vc = denseView<double, 2>(c.data(), {m, n});
   gemm<double>(va, vb, vc, m, n, k, false, true, false);
   CHECK(c == want);
+}
+
+TEST_CASE("cpu gemm: f32 operands read as tf32 (truncated), bit for bit") {
+  // The loop nest over operands whose 13 low mantissa bits are cleared
+  // (what the CUDA tensor cores read of f32 bits given to .tf32 mma): the
+  // tf32 flag must equal it exactly, every transpose, and differ from the
+  // plain f32 product.
+  auto truncate = [](std::vector<float> v) {
+    for (float &x : v) {
+      uint32_t bits;
+      std::memcpy(&bits, &x, 4);
+      bits &= 0xffffe000u;
+      std::memcpy(&x, &bits, 4);
+    }
+    return v;
+  };
+  std::mt19937 g(13);
+  std::normal_distribution<float> d;
+  const int64_t m = 13, n = 21, k = 37;
+  std::vector<float> a(m * k), b(k * n), c0(m * n);
+  for (float &x : a)
+    x = d(g);
+  for (float &x : b)
+    x = d(g);
+  for (float &x : c0)
+    x = d(g);
+  for (bool ta : {false, true})
+    for (bool tb : {false, true}) {
+      CAPTURE(ta);
+      CAPTURE(tb);
+      std::vector<float> want = reference<float>(truncate(a), truncate(b), c0,
+                                                 m, n, k, ta, tb, false);
+      std::vector<float> full =
+          reference<float>(a, b, c0, m, n, k, ta, tb, false);
+      View<float, 2> va =
+          denseView<float, 2>(a.data(), {ta ? k : m, ta ? m : k});
+      View<float, 2> vb =
+          denseView<float, 2>(b.data(), {tb ? n : k, tb ? k : n});
+      std::vector<float> c = c0;
+      View<float, 2> vc = denseView<float, 2>(c.data(), {m, n});
+      gemm<float>(va, vb, vc, m, n, k, ta, tb, false, /*tf32=*/true);
+      CHECK(c == want);
+      CHECK(c != full);
+    }
+}
+
+TEST_CASE("cpu gemm: an f16 accumulator rounded every 16 k (mma.sync .f16)") {
+  // The loop nest with C stored to f16 after each slice of 16 k (a ragged
+  // last slice), every transpose, a leading unit dimension on A: equal bit
+  // for bit; and different from rounding once at the end.
+  std::mt19937 g(17);
+  const int64_t m = 21, n = 19, k = 45;
+  for (bool ta : {false, true})
+    for (bool tb : {false, true}) {
+      CAPTURE(ta);
+      CAPTURE(tb);
+      std::vector<f16> a = randomHalf<f16>(m * k, g);
+      std::vector<f16> b = randomHalf<f16>(k * n, g);
+      std::vector<f16> c0 = randomHalf<f16>(m * n, g);
+      std::vector<f16> want = c0;
+      for (int64_t i = 0; i < m; ++i)
+        for (int64_t j = 0; j < n; ++j)
+          for (int64_t k0 = 0; k0 < k; k0 += 16) {
+            float acc = cast<float>(want[i * n + j]);
+            for (int64_t kk = k0; kk < std::min<int64_t>(k, k0 + 16); ++kk)
+              acc += cast<float>(ta ? a[kk * m + i] : a[i * k + kk]) *
+                     cast<float>(tb ? b[j * k + kk] : b[kk * n + j]);
+            want[i * n + j] = cast<f16>(acc);
+          }
+      std::vector<f16> once =
+          reference<float>(a, b, c0, m, n, k, ta, tb, false);
+      View<f16, 3> va =
+          denseView<f16, 3>(a.data(), {1, ta ? k : m, ta ? m : k});
+      View<f16, 2> vb = denseView<f16, 2>(b.data(), {tb ? n : k, tb ? k : n});
+      std::vector<f16> c = c0;
+      View<f16, 2> vc = denseView<f16, 2>(c.data(), {m, n});
+      gemm<float>(va, vb, vc, m, n, k, ta, tb, false, false, 16);
+      bool same = true, differs = false;
+      for (int64_t e = 0; e < m * n; ++e) {
+        same &= cast<float>(c[e]) == cast<float>(want[e]);
+        differs |= cast<float>(c[e]) != cast<float>(once[e]);
+      }
+      CHECK(same);
+      CHECK(differs);
+    }
 }

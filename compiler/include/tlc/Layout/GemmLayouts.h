@@ -133,12 +133,14 @@ Fragment mmaInstrC();
 /// TileLang's 16 x 16 accumulator atom (two n8 instructions side by side):
 /// 8 registers, the second n8 half in registers 4..7.
 Fragment mmaAtomC();
-/// TileLang's A atom over [m, k]: [16, 16] for 16-bit (8 regs) or [16, 32]
-/// for 8-bit (16 regs), in PTX register order.
+/// TileLang's A atom over [m, k]: [16, 16] for 16-bit (8 regs), [16, 32]
+/// for 8-bit (16 regs), [16, 8] for 32-bit (m16n8k8 .tf32, 4 regs) or
+/// [16, 4] for 64-bit (two m8n8k4 .f64, 2 regs), in PTX register order.
 Fragment mmaAtomA(unsigned abBits);
 /// TileLang's B atom over [n, k] (two n8 instructions): [16, 16] for 16-bit
-/// (8 regs), [16, 32] for 8-bit (16 regs); registers of the second n8 half
-/// follow those of the first.
+/// (8 regs), [16, 32] for 8-bit (16 regs), [16, 8] for 32-bit (4 regs),
+/// [16, 4] for 64-bit (2 regs); registers of the second n8 half follow
+/// those of the first.
 Fragment mmaAtomB(unsigned abBits);
 /// The wgmma `m64nNk16` accumulator of one warpgroup: [64, N] with
 /// N % 8 == 0, N / 2 registers, 128 threads; warp w owns rows 16w..16w+15.

@@ -42,6 +42,13 @@ namespace layout {
 /// sum of digits (`(x // a) % m`) of it.
 llvm::Expected<Fragment> reduceFragment(const Fragment &src, unsigned dim);
 
+/// The layout of a reduction result that keeps the reduced dimension with
+/// extent 1 (`T.reduce_max(x, m, dim=1)` into an [M, 1] fragment):
+/// reduceFragment() of \p src with a unit dimension put back at \p dim,
+/// which no thread or register depends on.
+llvm::Expected<Fragment> reduceFragmentKeepDim(const Fragment &src,
+                                               unsigned dim);
+
 /// The layout of a `T.Parallel` loop of \p loopShape that accesses a buffer
 /// laid out as \p buffer at `buffer[access...]`, where \p access are
 /// expressions over the loop variables (ids 0 .. loopRank-1). When the access

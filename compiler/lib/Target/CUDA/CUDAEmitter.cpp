@@ -872,12 +872,16 @@ FailureOr<std::string> Emitter::fragmentRegister(Operation *op, Value buffer,
   auto it = fragmentAccess.find(op);
   if (it != fragmentAccess.end())
     return it->second;
-  // Outside T.Parallel: constant indices into a fragment every thread holds
-  // whole (a fully replicated, row-major layout).
+  auto ex = exchangeReads.find(op);
+  if (ex != exchangeReads.end())
+    return ex->second.first + "[" +
+           rowMajorIndex(indices, fragments[ex->second.second].shape) + "]";
+  // Scalar code (outside T.Parallel, or inside one at indices that are not
+  // loop variables): any indices into a fragment every thread holds whole
+  // (a fully replicated layout, its registers row-major: checked).
   auto info = fragments.find(root);
   if (info != fragments.end() && root == buffer &&
-      info->second.layout.getReplicate() == numThreads &&
-      info->second.regs == info->second.numel) {
+      isWholeInEveryThread(info->second)) {
     SmallVector<int64_t> coord;
     for (Value i : indices) {
       IntegerAttr c;
@@ -890,11 +894,19 @@ FailureOr<std::string> Emitter::fragmentRegister(Operation *op, Value buffer,
           info->second.layout.apply(coord, 0);
       if (slot)
         return expr(root) + "[" + std::to_string(slot->index) + "]";
+    } else {
+      return expr(root) + "[" + rowMajorIndex(indices, info->second.shape) +
+             "]";
     }
   }
+  if (info != fragments.end() && root == buffer)
+    if (FailureOr<std::string> e = publishedElement(op, root, indices);
+        succeeded(e))
+      return *e;
   op->emitError("the CUDA target accesses fragments only inside a "
-                "T.Parallel at the loop variables, or at constant indices "
-                "of a fragment every thread holds");
+                "T.Parallel at the loop variables, or in scalar code when "
+                "every thread holds the whole fragment or reads it where "
+                "the block may meet at a barrier");
   return failure();
 }
 

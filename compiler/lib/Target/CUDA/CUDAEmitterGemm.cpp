@@ -5,13 +5,19 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// T.gemm with 16-bit A/B and an f32 accumulator on sm_80+: the block's
-// warps form the warp grid of TLCLayout's gemmWarpPartition(); each warp
-// walks K in steps of 16, loads its A and B operand registers with
-// ldmatrix (`.trans` where the tile is stored the other way round) from
-// the swizzled shared tiles, or packs them from a register fragment
-// (gemm_rs), and issues mma.sync.m16n8k16 into the accumulator fragment,
-// whose registers are found through its layout (gemmAccumulatorFragment).
+// T.gemm on mma.sync for sm_80+: the block's warps form the warp grid of
+// TLCLayout's gemmWarpPartition(); each warp walks K in steps of one
+// instruction and issues it over its 16 x 8 tiles of the accumulator
+// fragment, whose registers are found through its layout
+// (gemmAccumulatorFragment). 16- and 8-bit operands are loaded with
+// ldmatrix (`.trans` where the tile is stored the other way round) from the
+// swizzled shared tiles, or packed from a register fragment (gemm_rs):
+// m16n8k16 (f16/bf16 -> f32, f16 -> f16) and m16n8k32 (e4m3/e5m2 -> f32,
+// s8/u8 -> s32). 32- and 64-bit operands hold one element per register and
+// are read element by element (ldmatrix moves 16-bit elements): m16n8k8
+// .tf32 for f32 operands, as TileLang's CUDA back end issues it (the f32
+// bits go to the instruction unchanged), and two m8n8k4 .f64 per 16 x 8
+// tile for f64.
 //
 //===----------------------------------------------------------------------===//
 
@@ -93,13 +99,18 @@ LogicalResult Emitter::emitGemm(GemmOp op) {
   auto bType = cast<BufferType>(op.getB().getType());
   auto cType = cast<BufferType>(op.getC().getType());
   Type ab = aType.getElementType(), acc = cType.getElementType();
-  bool is16 = (ab.isF16() || ab.isBF16()) && acc.isF32();
+  bool f16Acc = ab.isF16() && acc.isF16();
+  bool is16 = ((ab.isF16() || ab.isBF16()) && acc.isF32()) || f16Acc;
   bool isFp8 = isa<Float8E4M3FNType, Float8E5M2Type>(ab) && acc.isF32();
-  bool isS8 = ab.isInteger(8) && !ab.isUnsignedInteger() && acc.isInteger(32);
-  if (!(is16 || isFp8 || isS8) || bType.getElementType() != ab) {
+  bool isI8 = ab.isInteger(8) && acc.isInteger(32);
+  bool isTf32 = ab.isF32() && acc.isF32();
+  bool isF64 = ab.isF64() && acc.isF64();
+  if (!(is16 || isFp8 || isI8 || isTf32 || isF64) ||
+      bType.getElementType() != ab) {
     op.emitError("the CUDA target lowers T.gemm for f16/bf16 operands with "
-                 "an f32 accumulator (mma.sync.m16n8k16), and for e4m3/e5m2 "
-                 "with f32 or s8 with s32 (mma.sync.m16n8k32)");
+                 "an f32 accumulator or f16 with f16 (mma.sync.m16n8k16), "
+                 "e4m3/e5m2 with f32 and s8/u8 with s32 (m16n8k32), f32 "
+                 "with f32 (m16n8k8 .tf32) and f64 with f64 (m8n8k4)");
     return failure();
   }
   if (isFp8 && options.minComputeCapability < 89) {
@@ -115,9 +126,11 @@ LogicalResult Emitter::emitGemm(GemmOp op) {
   // byte pairs in place of 16-bit elements, so ldmatrix loads them from
   // K-contiguous tiles (A [M, K], B [N, K]) with every column doubled.
   int64_t cs = is16 ? 1 : 2;
-  int64_t kStep = 16 * cs;
-  if (!is16 && (op.getTransposeA() || !op.getTransposeB() ||
-                !isSharedScope(scopeOf(rootOf(op.getA()))))) {
+  bool scalarOps = isTf32 || isF64;
+  int64_t kStep = isTf32 ? 8 : isF64 ? 4 : 16 * cs;
+  if (!is16 && !scalarOps &&
+      (op.getTransposeA() || !op.getTransposeB() ||
+       !isSharedScope(scopeOf(rootOf(op.getA()))))) {
     op.emitError("T.gemm of 8-bit operands needs A stored [M, K] in shared "
                  "memory and B stored [N, K] (transpose_B=True) on the CUDA "
                  "target");
@@ -191,13 +204,20 @@ LogicalResult Emitter::emitGemm(GemmOp op) {
   // The mma of one 16 x 8 tile: accumulator pointer, A and B registers.
   auto mmaCall = [&](const std::string &acc, const std::string &a,
                      const std::string &b) {
-    if (is16)
+    if (is16 && !f16Acc)
       return std::string("tlc::cuda::mmaM16N8K16<tlc::cuda::") +
              (ab.isF16() ? "half" : "bfloat16") + ">(" + acc + ", " + a +
              ", " + b + ");";
-    std::string f = isS8                             ? "S8S32"
+    if (f16Acc)
+      return "tlc::cuda::mmaM16N8K16F16Acc(" + acc + ", " + a + ", " + b + ");";
+    if (isTf32)
+      return "tlc::cuda::mmaM16N8K8TF32F32(" + acc + ", " + a + ", " + b +
+             ", " + acc + ");";
+    if (isF64)
+      return "tlc::cuda::mmaM16N8K4F64(" + acc + ", " + a + ", " + b + ");";
+    std::string f = isI8 ? (ab.isUnsignedInteger() ? "U8S32" : "S8S32")
                     : isa<Float8E4M3FNType>(ab) ? "E4M3F32"
-                                                     : "E5M2F32";
+                                                : "E5M2F32";
     return "tlc::cuda::mmaM16N8K32" + f + "(" + acc + ", " + a + ", " + b +
            ", " + acc + ");";
   };
@@ -208,7 +228,8 @@ LogicalResult Emitter::emitGemm(GemmOp op) {
     std::string r = fresh("r");
     line("#pragma unroll");
     line("for (int " + r + " = 0; " + r + " < " + Twine(C.regs) + "; ++" + r +
-         ") " + expr(c) + "[" + r + "] = 0.0f;");
+         ") " + expr(c) + "[" + r +
+         "] = " + (f16Acc ? toStorage(acc, "0.0f") : std::string("0")) + ";");
   }
   line("const int " + warp + " = tid / 32, " + lane + " = tid % 32;");
   line("const int " + wm + " = " + warp + " % " + Twine(g.warpRows) + ", " +
@@ -301,6 +322,116 @@ LogicalResult Emitter::emitGemm(GemmOp op) {
     B.colT = wnBase + " + (" + lane + " / 16) * 8";
     B2.rowT = B.rowT;
     B2.colT = wnBase;
+  }
+  if (scalarOps) {
+    // One element per register. With g = lane / 4 and t = lane % 4, A's
+    // register q holds (m, k) = (g + 8 * (q % 2), t + 4 * (q / 2)) of a
+    // 16-row tile (tf32: q < 4; f64: q < 2, k = t) and B's register q holds
+    // (k, n) = (t + 4 * q, g) of an 8-column tile (tf32: q < 2; f64: q = 0).
+    // The tiles are not swizzled (planSwizzledTiles swizzles 1- and 2-byte
+    // elements only), so each element is this lane's offset plus a
+    // constant.
+    std::string gl = lane + " / 4", tl = lane + " % 4";
+    int64_t aRegs = isTf32 ? 4 : 2, bRegs = isTf32 ? 2 : 1;
+    std::string regType = isTf32 ? "uint32_t" : "double";
+    auto asReg = [&](const std::string &v) {
+      return isTf32 ? "tlc::cuda::bitCast<uint32_t>(" + v + ")" : v;
+    };
+    if (transA) {
+      A.rowT = tl;
+      A.colT = wmBase + " + " + gl;
+    } else {
+      A.rowT = wmBase + " + " + gl;
+      A.colT = tl;
+    }
+    if (transB) {
+      B.rowT = wnBase + " + " + gl;
+      B.colT = tl;
+    } else {
+      B.rowT = tl;
+      B.colT = wnBase + " + " + gl;
+    }
+    if ((aShared && failed(prepare(A))) || failed(prepare(B)))
+      return failure();
+    if (A.swz || B.swz) {
+      op.emitError("T.gemm: 32/64-bit operands in a swizzled tile");
+      return failure();
+    }
+    // A register fragment (gemm_rs): its register of each (mi, k-step)
+    // and q.
+    SmallVector<BitLinear> aRegFit;
+    if (!aShared) {
+      auto aIt = fragments.find(a);
+      if (aIt == fragments.end() || transA) {
+        op.emitError("T.gemm: a register A operand must be a whole fragment "
+                     "stored [M, K]");
+        return failure();
+      }
+      for (int64_t q = 0; q < aRegs; ++q) {
+        FailureOr<BitLinear> f = fitGemmRegisters(
+            aIt->second, {g.mTiles, g.k / kStep}, numThreads,
+            [&](int64_t t, ArrayRef<int64_t> p) {
+              int64_t l = t % 32;
+              return SmallVector<int64_t>{warpOf(t).first * g.warpM +
+                                              p[0] * 16 + l / 4 + 8 * (q % 2),
+                                          p[1] * kStep + l % 4 + 4 * (q / 2)};
+            },
+            op, "A");
+        if (failed(f))
+          return failure();
+        aRegFit.push_back(*f);
+      }
+    }
+    for (int64_t kk = 0; kk < g.k / kStep; ++kk) {
+      std::string aReg = fresh("aFrag"), bReg = fresh("bFrag");
+      std::string ks = std::to_string(kk);
+      line("// k-step " + ks);
+      line(regType + " " + aReg + "[" + Twine(g.mTiles) + "][" + Twine(aRegs) +
+           "];");
+      line(regType + " " + bReg + "[" + Twine(g.nTiles) + "][" + Twine(bRegs) +
+           "];");
+      for (int64_t m = 0; m < g.mTiles; ++m) {
+        for (int64_t q = 0; q < aRegs; ++q) {
+          std::string dst =
+              aReg + "[" + std::to_string(m) + "][" + std::to_string(q) + "]";
+          if (!aShared) {
+            line(dst + " = " +
+                 asReg(expr(a) + "[" +
+                       aRegFit[q].expr(0, {std::to_string(m), ks}) + "]") +
+                 ";");
+            continue;
+          }
+          int64_t mC = m * 16 + 8 * (q % 2), kC = kk * kStep + 4 * (q / 2);
+          FailureOr<std::string> addr =
+              transA ? address(A, kC, mC) : address(A, mC, kC);
+          if (failed(addr))
+            return failure();
+          line(dst + " = " + asReg(addr->substr(1)) + ";");
+        }
+      }
+      for (int64_t n = 0; n < g.nTiles; ++n) {
+        for (int64_t q = 0; q < bRegs; ++q) {
+          int64_t kC = kk * kStep + 4 * q, nC = n * 8;
+          FailureOr<std::string> addr =
+              transB ? address(B, nC, kC) : address(B, kC, nC);
+          if (failed(addr))
+            return failure();
+          line(bReg + "[" + std::to_string(n) + "][" + std::to_string(q) +
+               "] = " + asReg(addr->substr(1)) + ";");
+        }
+      }
+      line("#pragma unroll");
+      open("for (int " + mi + " = 0; " + mi + " < " + Twine(g.mTiles) + "; ++" +
+           mi + ")");
+      line("#pragma unroll");
+      line("for (int " + ni + " = 0; " + ni + " < " + Twine(g.nTiles) + "; ++" +
+           ni + ") " +
+           mmaCall("&" + expr(c) + "[" + cq[0].expr(0, {mi, ni}) + "]",
+                   aReg + "[" + mi + "]", bReg + "[" + ni + "]"));
+      close();
+    }
+    close();
+    return success();
   }
   if ((aShared && failed(prepare(A))) || failed(prepare(B)) ||
       failed(prepare(B2)))

@@ -102,17 +102,23 @@ static std::string reduceIdentity(ReduceKind kind, StringRef type) {
   return "0";
 }
 
+/// \p isFloat: a float or double value (\p isDouble: double, whose
+/// max/min are fmax/fmin, not the f32 fmaxf/fminf).
 static std::string combine(ReduceKind kind, const std::string &a,
-                           const std::string &b, bool isFloat) {
+                           const std::string &b, bool isFloat,
+                           bool isDouble = false) {
+  std::string f = isDouble ? "" : "f";
   switch (kind) {
   case ReduceKind::Sum:
   case ReduceKind::AbsSum:
     return a + " + " + b;
   case ReduceKind::Max:
   case ReduceKind::AbsMax:
-    return isFloat ? "fmaxf(" + a + ", " + b + ")" : "max(" + a + ", " + b + ")";
+    return isFloat ? "fmax" + f + "(" + a + ", " + b + ")"
+                   : "max(" + a + ", " + b + ")";
   case ReduceKind::Min:
-    return isFloat ? "fminf(" + a + ", " + b + ")" : "min(" + a + ", " + b + ")";
+    return isFloat ? "fmin" + f + "(" + a + ", " + b + ")"
+                   : "min(" + a + ", " + b + ")";
   case ReduceKind::BitAnd:
     return a + " & " + b;
   case ReduceKind::BitOr:
@@ -143,13 +149,18 @@ LogicalResult Emitter::emitReduce(ReduceOp op) {
   if (failed(vt))
     return failure();
   bool isFloat = *vt == "float" || *vt == "double";
+  bool isDouble = *vt == "double";
   ReduceKind kind = op.getKind();
   bool abs = kind == ReduceKind::AbsSum || kind == ReduceKind::AbsMax;
   // Register of dst for each source register (same thread by layout).
+  // dst drops the reduced dimension, or keeps it with extent 1 (read at 0).
+  bool keep = D.shape.size() == S.shape.size();
   SmallVector<unsigned> dims;
   for (unsigned i = 0; i < S.shape.size(); ++i)
     if (i != dim)
       dims.push_back(i);
+    else if (keep)
+      dims.push_back(kUnitDim);
   std::string reg = fresh("r");
   FailureOr<std::string> dIdx = fragmentIndex(S, D, dims, reg, op);
   if (failed(dIdx))
@@ -172,9 +183,9 @@ LogicalResult Emitter::emitReduce(ReduceOp op) {
        reg + ")");
   std::string x = fromStorage(srcElem, expr(src) + "[" + reg + "]");
   if (abs)
-    x = isFloat ? "fabsf(" + x + ")" : "abs(" + x + ")";
+    x = isFloat ? (isDouble ? "fabs(" : "fabsf(") + x + ")" : "abs(" + x + ")";
   std::string slot = part + "[" + *dIdx + "]";
-  line(slot + " = " + combine(kind, slot, x, isFloat) + ";");
+  line(slot + " = " + combine(kind, slot, x, isFloat, isDouble) + ";");
   close();
   if (partial)
     close();
@@ -183,12 +194,12 @@ LogicalResult Emitter::emitReduce(ReduceOp op) {
     if (!((plan->warpMask >> b) & 1))
       continue;
     line("#pragma unroll");
-    line("for (int " + k + " = 0; " + k + " < " + Twine(D.regs) + "; ++" +
-         k + ") " + part + "[" + k + "] = " +
+    line("for (int " + k + " = 0; " + k + " < " + Twine(D.regs) + "; ++" + k +
+         ") " + part + "[" + k + "] = " +
          combine(kind, part + "[" + k + "]",
                  ns + "shuffleXor(" + part + "[" + k + "], " +
                      Twine(1 << b).str() + ")",
-                 isFloat) +
+                 isFloat, isDouble) +
          ";");
   }
   // Across warps: every thread publishes its partials, then folds those of
@@ -220,9 +231,10 @@ LogicalResult Emitter::emitReduce(ReduceOp op) {
          "; ++" + p + ")");
     line("if ((" + p + " & ~" + Twine(plan->blockMask) + ") == 0) all = " +
          combine(kind, "all",
-                 ws + "[" + k + " * " + std::to_string(numThreads) + " + ((tid & ~" +
-                     Twine(plan->blockMask).str() + ") | " + p + ")]",
-                 isFloat) +
+                 ws + "[" + k + " * " + std::to_string(numThreads) +
+                     " + ((tid & ~" + Twine(plan->blockMask).str() + ") | " +
+                     p + ")]",
+                 isFloat, isDouble) +
          ";");
     close();
     line(part + "[" + k + "] = all;");
@@ -232,7 +244,7 @@ LogicalResult Emitter::emitReduce(ReduceOp op) {
   std::string dk = expr(dst) + "[" + k + "]";
   std::string value = part + "[" + k + "]";
   if (!op.getClear())
-    value = combine(kind, fromStorage(dstElem, dk), value, isFloat);
+    value = combine(kind, fromStorage(dstElem, dk), value, isFloat, isDouble);
   line("#pragma unroll");
   line("for (int " + k + " = 0; " + k + " < " + Twine(D.regs) + "; ++" + k +
        ") " + dk + " = " + toStorage(dstElem, value) + ";");

@@ -14,6 +14,8 @@
 
 #include "EmitterImpl.h"
 
+#include "mlir/IR/Matchers.h"
+
 using namespace mlir;
 using namespace tlc;
 using namespace tlc::tile;
@@ -45,12 +47,29 @@ static SmallVector<std::string> unflatten(Emitter &e, StringRef flat,
 // T.Parallel
 //===----------------------------------------------------------------------===//
 
-/// The loop dimensions a fragment access uses (each index must be one of
-/// \p par's induction variables), or std::nullopt.
+/// The indices of a fragment load or store.
+static ValueRange indicesOf(Operation *o) {
+  if (auto l = dyn_cast<LoadOp>(o))
+    return l.getIndices();
+  return cast<StoreOp>(o).getIndices();
+}
+
+/// The loop dimension of each index of \p access (Emitter::kUnitDim for a
+/// unit dimension read at 0), or nothing when one is another expression.
 static std::optional<SmallVector<unsigned>> accessDims(ParallelOp par,
-                                                       ValueRange indices) {
+                                                       Operation *access) {
+  Value buf = isa<LoadOp>(access) ? cast<LoadOp>(access).getBuffer()
+                                  : cast<StoreOp>(access).getBuffer();
+  ArrayRef<int64_t> shape = cast<BufferType>(buf.getType()).getShape();
   SmallVector<unsigned> dims;
-  for (Value i : indices) {
+  for (auto [d, i] : llvm::enumerate(indicesOf(access))) {
+    // A unit dimension at 0 (`m[i, 0]` of an [M, 1] fragment).
+    IntegerAttr c;
+    if (d < shape.size() && shape[d] == 1 && matchPattern(i, m_Constant(&c)) &&
+        c.getInt() == 0) {
+      dims.push_back(Emitter::kUnitDim);
+      continue;
+    }
     auto arg = dyn_cast<BlockArgument>(i);
     if (!arg || arg.getOwner() != &par.getBody().front())
       return std::nullopt;
@@ -98,12 +117,6 @@ fragmentAccesses(ParallelOp op) {
   return fragOps;
 }
 
-static ValueRange indicesOf(Operation *o) {
-  if (auto l = dyn_cast<LoadOp>(o))
-    return l.getIndices();
-  return cast<StoreOp>(o).getIndices();
-}
-
 /// The static extents of \p op, or nothing.
 static std::optional<SmallVector<int64_t>> staticShape(ParallelOp op) {
   SmallVector<int64_t> shape;
@@ -117,17 +130,21 @@ static std::optional<SmallVector<int64_t>> staticShape(ParallelOp op) {
 }
 
 const FragmentInfo *Emitter::loopLayout(ParallelOp op,
-                                        SmallVectorImpl<int64_t> &bound) {
+                                        SmallVectorImpl<int64_t> &bound,
+                                        SmallVectorImpl<unsigned> &varDim) {
   bound.clear();
   std::optional<SmallVector<int64_t>> loopShape = staticShape(op);
   if (!loopShape)
     return nullptr;
+  varDim.clear();
+  for (unsigned v = 0; v < loopShape->size(); ++v)
+    varDim.push_back(v);
   SmallVector<std::pair<Operation *, Value>> fragOps = fragmentAccesses(op);
   // The loop takes the layout of a fragment accessed at exactly its
   // variables over its whole shape.
   for (auto [o, buf] : fragOps) {
     auto it = fragments.find(buf);
-    std::optional<SmallVector<unsigned>> dims = accessDims(op, indicesOf(o));
+    std::optional<SmallVector<unsigned>> dims = accessDims(op, o);
     if (it == fragments.end() || !dims ||
         ArrayRef<int64_t>(it->second.shape) != ArrayRef<int64_t>(*loopShape) ||
         dims->size() != loopShape->size())
@@ -144,7 +161,7 @@ const FragmentInfo *Emitter::loopLayout(ParallelOp op,
   // skipped.
   for (auto [o, buf] : fragOps) {
     auto it = fragments.find(buf);
-    std::optional<SmallVector<unsigned>> dims = accessDims(op, indicesOf(o));
+    std::optional<SmallVector<unsigned>> dims = accessDims(op, o);
     if (it == fragments.end() || !dims ||
         it->second.shape.size() != loopShape->size() ||
         dims->size() != loopShape->size())
@@ -157,7 +174,39 @@ const FragmentInfo *Emitter::loopLayout(ParallelOp op,
       return &it->second;
     }
   }
+  // Otherwise a fragment accessed at the loop variables in order with unit
+  // dimensions read at 0 between them (`m[i, 0]` of an [M, 1] fragment
+  // under T.Parallel(M)).
+  for (auto [o, buf] : fragOps) {
+    auto it = fragments.find(buf);
+    std::optional<SmallVector<unsigned>> dims = accessDims(op, o);
+    if (it == fragments.end() || !dims ||
+        it->second.shape.size() != dims->size())
+      continue;
+    SmallVector<unsigned> where;
+    for (auto [d, v] : llvm::enumerate(*dims)) {
+      if (v == kUnitDim)
+        continue;
+      if (v != where.size() || it->second.shape[d] != (*loopShape)[v])
+        break;
+      where.push_back(d);
+    }
+    if (where.size() == loopShape->size()) {
+      varDim.assign(where.begin(), where.end());
+      return &it->second;
+    }
+  }
   return nullptr;
+}
+
+/// \p dims (loop variables, or kUnitDim) as dimensions of the fragment
+/// that partitions the loop.
+static SmallVector<unsigned> onLoopLayout(ArrayRef<unsigned> dims,
+                                          ArrayRef<unsigned> varDim) {
+  SmallVector<unsigned> out;
+  for (unsigned d : dims)
+    out.push_back(d == Emitter::kUnitDim ? d : varDim[d]);
+  return out;
 }
 
 int64_t Emitter::planExchanges(KernelOp kernel) {
@@ -165,27 +214,44 @@ int64_t Emitter::planExchanges(KernelOp kernel) {
   int64_t most = 0;
   kernel.walk([&](ParallelOp op) {
     SmallVector<int64_t> bound;
-    const FragmentInfo *loop = loopLayout(op, bound);
-    if (!loop)
-      return;
+    SmallVector<unsigned> varDim;
+    const FragmentInfo *loop = loopLayout(op, bound, varDim);
     int64_t bytes = 0;
     SmallVector<Value, 1> &list = exchanges[op];
     for (auto [o, buf] : fragmentAccesses(op)) {
       Value root = rootOf(buf);
       auto it = fragments.find(root);
-      std::optional<SmallVector<unsigned>> dims = accessDims(op, indicesOf(o));
-      if (!dims || root != buf || it == fragments.end() ||
+      if (root != buf || it == fragments.end() ||
           llvm::is_contained(list, root))
         continue;
-      if (succeeded(fragmentIndex(*loop, it->second, *dims, "r", o, bound,
-                                  /*quiet=*/true)))
+      std::optional<SmallVector<unsigned>> dims = accessDims(op, o);
+      if (!dims) {
+        // A read at indices that are not the loop variables (a row chosen
+        // by an outer loop) needs the whole fragment, unless every thread
+        // holds it whole.
+        if (!isa<LoadOp>(o) || isWholeInEveryThread(it->second))
+          continue;
+      } else if (!loop || succeeded(fragmentIndex(
+                              *loop, it->second, onLoopLayout(*dims, varDim),
+                              "r", o, bound, /*quiet=*/true))) {
         continue;
+      }
       list.push_back(root);
       bytes += (fragmentBytes(root, it->second) + 15) / 16 * 16;
     }
     if (list.empty())
       exchanges.erase(op);
     most = std::max(most, bytes);
+  });
+  // Scalar code reading a fragment its threads do not all hold whole
+  // (`acc[i, 0]` in a T.serial loop): published there before the read.
+  kernel.walk([&](LoadOp load) {
+    Value root = rootOf(load.getBuffer());
+    auto it = fragments.find(root);
+    if (it == fragments.end() || load->getParentOfType<ParallelOp>() ||
+        isWholeInEveryThread(it->second))
+      return;
+    most = std::max(most, fragmentBytes(root, it->second));
   });
   // Whole-fragment copies between layouts that disagree.
   kernel.walk([&](CopyOp copy) {
@@ -223,9 +289,28 @@ LogicalResult Emitter::emitParallel(ParallelOp op) {
       isStatic = false;
   }
   SmallVector<std::pair<Operation *, Value>> fragOps = fragmentAccesses(op);
+  // A fragment every thread holds whole, read at indices that are not the
+  // loop variables (`s[0]`), is read as scalar code reads it: its register
+  // is found where the load is printed (fragmentRegister).
+  llvm::erase_if(fragOps, [&](const std::pair<Operation *, Value> &p) {
+    Value root = rootOf(p.second);
+    auto it = fragments.find(root);
+    return isa<LoadOp>(p.first) && root == p.second && it != fragments.end() &&
+           !accessDims(op, p.first) && isWholeInEveryThread(it->second);
+  });
   SmallVector<int64_t> bound;
-  const FragmentInfo *loop = loopLayout(op, bound);
-  if (!fragOps.empty() && !loop) {
+  SmallVector<unsigned> varDim;
+  const FragmentInfo *loop = loopLayout(op, bound, varDim);
+  // Reads at indices that are not the loop variables go through the
+  // exchange tile and need no loop layout.
+  auto exchangedRead = [&](Operation *o, Value buf) {
+    auto ex = exchanges.find(op);
+    return isa<LoadOp>(o) && !accessDims(op, o) && ex != exchanges.end() &&
+           llvm::is_contained(ex->second, rootOf(buf)) && rootOf(buf) == buf;
+  };
+  if (!loop && llvm::any_of(fragOps, [&](const auto &p) {
+        return !exchangedRead(p.first, p.second);
+      })) {
     op.emitError("this T.Parallel touches fragments but none at exactly the "
                  "loop variables over its whole shape; the CUDA target needs "
                  "one to partition the loop");
@@ -257,6 +342,10 @@ LogicalResult Emitter::emitParallel(ParallelOp op) {
     line("__syncthreads();");
   }
 
+  for (auto [o, buf] : fragOps)
+    if (exchangedRead(o, buf))
+      exchangeReads[o] = {exchanged[rootOf(buf)], rootOf(buf)};
+
   std::string reg = fresh("r");
   open("");
   SmallVector<std::string> idx;
@@ -278,9 +367,11 @@ LogicalResult Emitter::emitParallel(ParallelOp op) {
       open(inBox.empty() ? "" : "if (" + inBox + ")");
     }
     for (auto [o, buf] : fragOps) {
-      std::optional<SmallVector<unsigned>> dims = accessDims(op, indicesOf(o));
+      std::optional<SmallVector<unsigned>> dims = accessDims(op, o);
       Value root = rootOf(buf);
       auto it = fragments.find(root);
+      if (exchangedRead(o, buf))
+        continue;
       if (!dims || root != buf || it == fragments.end()) {
         o->emitError("fragment accesses inside T.Parallel must index with "
                      "the loop variables on the CUDA target");
@@ -291,13 +382,13 @@ LogicalResult Emitter::emitParallel(ParallelOp op) {
         // Row-major in the exchange tile, at the loop's coordinates.
         SmallVector<std::string> at;
         for (unsigned d : *dims)
-          at.push_back(idx[d]);
+          at.push_back(d == kUnitDim ? std::string("0") : idx[varDim[d]]);
         fragmentAccess[o] =
             tile->second + "[" + rowMajor(at, it->second.shape) + "]";
         continue;
       }
-      FailureOr<std::string> r =
-          fragmentIndex(*loop, it->second, *dims, reg, o, bound);
+      FailureOr<std::string> r = fragmentIndex(
+          *loop, it->second, onLoopLayout(*dims, varDim), reg, o, bound);
       if (failed(r))
         return failure();
       fragmentAccess[o] = expr(root) + "[" + *r + "]";
@@ -322,8 +413,8 @@ LogicalResult Emitter::emitParallel(ParallelOp op) {
     open("");
     idx = unflatten(*this, flat, shape, "i");
   }
-  for (auto [arg, name] : llvm::zip(op.getInductionVars(), idx))
-    names[arg] = name;
+  for (auto [v, arg] : llvm::enumerate(op.getInductionVars()))
+    names[arg] = loop ? idx[varDim[v]] : idx[v];
 
   std::string savedReg = parallelReg;
   parallelReg = reg;
@@ -343,6 +434,24 @@ LogicalResult Emitter::emitParallel(ParallelOp op) {
                    /*toShared=*/false);
   }
   return success();
+}
+
+FailureOr<std::string> Emitter::publishedElement(Operation *op, Value root,
+                                                 ValueRange indices) {
+  auto it = fragments.find(root);
+  if (it == fragments.end() || !isa<LoadOp>(op) || !barriersAllowed ||
+      !parallelReg.empty() || exchangeOffset < 0)
+    return failure();
+  // Every thread stores the registers it holds into the exchange area
+  // (between two barriers: it is free, then complete), then reads the
+  // element it asks for, whoever held it.
+  line("__syncthreads();  // the exchange area is free");
+  FailureOr<std::string> tile = declareExchangeTile(root, exchangeOffset, op);
+  if (failed(tile))
+    return failure();
+  emitExchange(it->second, expr(root), *tile, /*toShared=*/true);
+  line("__syncthreads();");
+  return *tile + "[" + rowMajorIndex(indices, it->second.shape) + "]";
 }
 
 FailureOr<std::string> Emitter::declareExchangeTile(Value root,

@@ -27,6 +27,9 @@
 #include "tlc/Layout/GemmLayouts.h"
 #include "tlc/Layout/Propagation.h"
 
+#include "mlir/IR/Matchers.h"
+
+#include "llvm/ADT/BitVector.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <mutex>
@@ -308,6 +311,38 @@ static FailureOr<layout::GemmConfig> gemmConfig(GemmOp op, int64_t threads,
   return cfg;
 }
 
+/// Whether every use of fragment \p v is an element load or store outside
+/// a T.Parallel or inside one at indices that are not all loop variables
+/// (or a fill), and it has at most 64 elements.
+static bool isScalarFragment(Value v) {
+  auto t = cast<BufferType>(v.getType());
+  if (!t.isStatic())
+    return false;
+  int64_t numel = 1;
+  for (int64_t e : t.getShape())
+    numel *= e;
+  if (numel > 64)
+    return false;
+  return llvm::all_of(v.getUsers(), [&](Operation *user) {
+    if (isa<FillOp, ClearOp>(user))
+      return true;
+    ValueRange idx;
+    if (auto l = dyn_cast<LoadOp>(user))
+      idx = l.getIndices();
+    else if (auto s = dyn_cast<StoreOp>(user))
+      idx = s.getIndices();
+    else
+      return false;
+    auto par = user->getParentOfType<ParallelOp>();
+    if (!par)
+      return true;
+    return llvm::any_of(idx, [&](Value i) {
+      auto arg = dyn_cast<BlockArgument>(i);
+      return !arg || arg.getOwner() != &par.getBody().front();
+    });
+  });
+}
+
 LogicalResult Emitter::assignFragmentLayouts(KernelOp kernel) {
   llvm::DenseMap<Value, layout::Fragment> layouts;
   auto fail = [&](Operation *op, llvm::Error err) {
@@ -379,19 +414,13 @@ LogicalResult Emitter::assignFragmentLayouts(KernelOp kernel) {
                                                          numThreads));
         if (isFragmentBuffer(s) && isFragmentBuffer(d) && known(s) &&
             !known(d)) {
+          // dst drops the reduced dimension, or keeps it with extent 1.
+          bool keep = shapeOf(d).size() == shapeOf(s).size();
           llvm::Expected<layout::Fragment> f =
-              layout::reduceFragment(layouts[s], red.getDim());
+              keep ? layout::reduceFragmentKeepDim(layouts[s], red.getDim())
+                   : layout::reduceFragment(layouts[s], red.getDim());
           if (!f) {
             (void)fail(op, f.takeError());
-            return WalkResult::interrupt();
-          }
-          if (shapeOf(d).size() == shapeOf(s).size()) {
-            // dst keeps the reduced dimension with extent 1.
-            SmallVector<unsigned> perm;
-            (void)perm;
-            op->emitError("reductions into a buffer that keeps the reduced "
-                          "dimension are not supported by the CUDA target "
-                          "yet");
             return WalkResult::interrupt();
           }
           layouts.try_emplace(d, *f);
@@ -434,12 +463,22 @@ LogicalResult Emitter::assignFragmentLayouts(KernelOp kernel) {
         if (!buf || !isFragmentBuffer(buf))
           return;
         SmallVector<unsigned> dims;
-        for (Value i : idx) {
+        for (auto [d, i] : llvm::enumerate(idx)) {
+          // A unit dimension at 0 (`m[i, 0]` of an [M, 1] fragment).
+          IntegerAttr c;
+          if (shapeOf(buf)[d] == 1 && matchPattern(i, m_Constant(&c)) &&
+              c.getInt() == 0) {
+            dims.push_back(kUnitDim);
+            continue;
+          }
           auto arg = dyn_cast<BlockArgument>(i);
           if (!arg || arg.getOwner() != &par.getBody().front())
             return;
           dims.push_back(arg.getArgNumber());
         }
+        // Scalar reads (`s[0]`) say nothing about the loop's layout.
+        if (llvm::all_of(dims, [](unsigned d) { return d == kUnitDim; }))
+          return;
         accesses.push_back({buf, dims});
       });
       auto isFull = [&](const SmallVector<unsigned> &dims, Value buf) {
@@ -484,7 +523,9 @@ LogicalResult Emitter::assignFragmentLayouts(KernelOp kernel) {
         }
         std::vector<layout::IndexExpr> access;
         for (unsigned d : dims)
-          access.push_back(layout::IndexExpr::var(d, "x" + std::to_string(d)));
+          access.push_back(d == kUnitDim ? layout::IndexExpr::constant(0)
+                                         : layout::IndexExpr::var(
+                                               d, "x" + std::to_string(d)));
         llvm::Expected<layout::Fragment> f = layout::completeBufferFragment(
             *loop, access, shapeOf(buf));
         if (!f) {
@@ -509,6 +550,13 @@ LogicalResult Emitter::assignFragmentLayouts(KernelOp kernel) {
       alloc.emitError("fragments need static shapes on the CUDA target");
       return WalkResult::interrupt();
     }
+    // A small fragment that only scalar code reads and writes (`s[0]`
+    // outside any T.Parallel, or at indices that are not loop variables)
+    // is every thread's own copy, as in TileLang: all threads run that code
+    // and compute the same values.
+    if (!known(v) && isScalarFragment(v))
+      layouts.try_emplace(
+          v, layout::Fragment::fullyReplicated(type.getShape(), numThreads));
     if (!known(v))
       layouts.try_emplace(v, layout::defaultFragment(type.getShape(),
                                                      elemBits(v), numThreads));
@@ -576,6 +624,40 @@ LogicalResult Emitter::assignFragmentLayouts(KernelOp kernel) {
     return WalkResult::advance();
   });
   return failure(w.wasInterrupted());
+}
+
+std::string Emitter::rowMajorIndex(ValueRange indices,
+                                   ArrayRef<int64_t> shape) {
+  std::string lin;
+  for (auto [d, i] : llvm::enumerate(indices))
+    lin = lin.empty() ? "(" + expr(i) + ")"
+                      : "(" + lin + ") * " + std::to_string(shape[d]) + " + (" +
+                            expr(i) + ")";
+  return lin.empty() ? "0" : lin;
+}
+
+bool Emitter::isWholeInEveryThread(const FragmentInfo &f) const {
+  if (f.layout.getReplicate() < numThreads || f.regs != f.numel)
+    return false;
+  SmallVector<int64_t> coord(f.shape.size());
+  for (int64_t r = 0; r < f.numel; ++r) {
+    int64_t rest = r;
+    for (int d = int(f.shape.size()) - 1; d >= 0; --d) {
+      coord[d] = rest % f.shape[d];
+      rest /= f.shape[d];
+    }
+    llvm::BitVector held(numThreads);
+    for (int64_t rep = 0; rep < f.layout.getReplicate(); ++rep) {
+      std::optional<layout::FragmentSlot> s = f.layout.apply(coord, rep);
+      if (!s || s->index != r)
+        return false;
+      if (s->thread < numThreads)
+        held.set(s->thread);
+    }
+    if (!held.all())
+      return false;
+  }
+  return true;
 }
 
 //===----------------------------------------------------------------------===//
@@ -657,7 +739,7 @@ FailureOr<std::string> Emitter::fragmentIndex(const FragmentInfo &loop,
   SmallVector<int64_t> bc(dims.size());
   auto registerOf = [&](int64_t t, int64_t r) -> int64_t {
     for (auto [k, d] : llvm::enumerate(dims))
-      bc[k] = byThread[t * rank + d] + byReg[r * rank + d];
+      bc[k] = d == kUnitDim ? 0 : byThread[t * rank + d] + byReg[r * rank + d];
     int64_t found = -1;
     if (buf.tables) {
       found = buf.tables->registerAt(bc, t);

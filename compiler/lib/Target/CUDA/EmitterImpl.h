@@ -283,9 +283,12 @@ public:
                   llvm::StringRef reg, int64_t vec, mlir::Operation *at);
   /// The fragment whose layout partitions a T.Parallel and, for a loop
   /// over a leading box of it, the box (else empty); null when no fragment
-  /// is accessed at exactly the loop variables.
+  /// is accessed at exactly the loop variables. \p varDim: the fragment
+  /// dimension of each loop variable (the fragment may have unit
+  /// dimensions read at 0 in between: `m[i, 0]` under T.Parallel(M)).
   const FragmentInfo *loopLayout(tile::ParallelOp op,
-                                 llvm::SmallVectorImpl<int64_t> &bound);
+                                 llvm::SmallVectorImpl<int64_t> &bound,
+                                 llvm::SmallVectorImpl<unsigned> &varDim);
   /// Fragments a T.Parallel accesses whose elements its threads do not
   /// hold (another thread's layout), and the source of a fragment copy
   /// between layouts that disagree, found before emission: they go through
@@ -298,6 +301,12 @@ public:
   int64_t planExchanges(tile::KernelOp kernel);
   /// Declares a pointer to the row-major exchange tile of fragment \p root
   /// at byte \p offset of shared memory; its name.
+  /// A fragment element scalar code reads although not every thread holds
+  /// it: the fragment is stored to the exchange area (barriers around) and
+  /// the element read from there. Fails where barriers may not go.
+  mlir::FailureOr<std::string> publishedElement(mlir::Operation *op,
+                                                mlir::Value root,
+                                                mlir::ValueRange indices);
   mlir::FailureOr<std::string> declareExchangeTile(mlir::Value root,
                                                    int64_t offset,
                                                    mlir::Operation *at);
@@ -326,12 +335,17 @@ public:
   /// reductions, T.Parallel propagation, then the default partition) and
   /// fills `fragments`.
   mlir::LogicalResult assignFragmentLayouts(tile::KernelOp kernel);
+  /// Whether every thread holds all of \p f, its registers row-major (a
+  /// fragment scalar code may index anywhere).
+  bool isWholeInEveryThread(const FragmentInfo &f) const;
   /// The register of \p buf holding the element that slot (tid, r) of
   /// \p loop visits, \p buf dimension d being loop dimension dims[d]; an
   /// expression over \p reg. Fails (diagnostic on \p at) when another
   /// thread holds it. A non-empty \p bound limits the loop to the slots
   /// whose coordinates lie below it (the others are never visited).
   /// \p quiet: fail without a diagnostic (planning the exchanges).
+  /// dims[d] == kUnitDim: \p buf dimension d is a unit dimension read at 0.
+  static constexpr unsigned kUnitDim = ~0u;
   mlir::FailureOr<std::string>
   fragmentIndex(const FragmentInfo &loop, const FragmentInfo &buf,
                 llvm::ArrayRef<unsigned> dims, llvm::StringRef reg,
@@ -386,6 +400,14 @@ public:
   int64_t scratchOffset = -1;
   /// Fragment loads/stores inside T.Parallel -> register expression.
   llvm::DenseMap<mlir::Operation *, std::string> fragmentAccess;
+  /// Fragment loads inside T.Parallel at indices that are not the loop
+  /// variables -> the exchange tile they read (row-major, the fragment's
+  /// shape), indexed where the load is printed.
+  llvm::DenseMap<mlir::Operation *, std::pair<std::string, mlir::Value>>
+      exchangeReads;
+  /// The row-major index of \p indices (printed values) in \p shape.
+  std::string rowMajorIndex(mlir::ValueRange indices,
+                            llvm::ArrayRef<int64_t> shape);
   /// Inside a pipelined loop: shared buffer -> pointer expression of the
   /// stage being computed on.
   llvm::DenseMap<mlir::Value, std::string> stagePointers;

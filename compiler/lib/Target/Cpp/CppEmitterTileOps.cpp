@@ -243,18 +243,35 @@ LogicalResult Emitter::emitGemm(tile::GemmOp op) {
       failed(storageType(ta.getElementType(), op)) ||
       failed(storageType(tb.getElementType(), op)))
     return failure();
+  // f32 (or tf32) A and B: TileLang's CUDA back end multiplies them with
+  // mma.sync/wgmma .tf32, passing the f32 bits unchanged, and the tensor
+  // cores drop their 13 low mantissa bits; the CPU target models that so
+  // that it is the reference those GPU kernels are checked against.
+  auto isF32Like = [](Type t) { return t.isF32() || t.isTF32(); };
+  bool tf32 = isF32Like(ta.getElementType()) && isF32Like(tb.getElementType());
+  // f16 A and B into an f16 accumulator: mma.sync .f16 rounds the sums to
+  // f16 after every k16 instruction; the CPU target rounds there too.
+  bool f16Acc = ta.getElementType().isF16() && tb.getElementType().isF16() &&
+                tc.getElementType().isF16();
   comment(op, std::string("T.gemm: C[") + *m + ", " + *n + "] " +
                   (op.getClearAccum() ? "= " : "+= ") +
                   (op.getTransposeA() ? "A^T" : "A") + " * " +
                   (op.getTransposeB() ? "B^T" : "B") + ", K = " + *k +
-                  ", accumulated in " + *acc);
+                  ", accumulated in " + *acc +
+                  (tf32     ? ", A and B read as tf32"
+                   : f16Acc ? ", rounded to f16 every 16 k as mma.sync .f16"
+                            : ""));
   // tlc::cpu::gemm adds the products in k order per element, as the loop
   // nest `acc += A[i][k] * B[k][j]` does, over operands converted once.
   line("tlc::cpu::gemm<" + *acc + ">(" + expr(op.getA()) + ", " +
        expr(op.getB()) + ", " + expr(op.getC()) + ", " + *m + ", " + *n + ", " +
        *k + ", " + (op.getTransposeA() ? "true" : "false") + ", " +
        (op.getTransposeB() ? "true" : "false") + ", " +
-       (op.getClearAccum() ? "true" : "false") + ");");
+       (op.getClearAccum() ? "true" : "false") +
+       (tf32     ? ", /*tf32=*/true"
+        : f16Acc ? ", /*tf32=*/false, /*roundEvery=*/16"
+                 : "") +
+       ");");
   return success();
 }
 

@@ -775,13 +775,38 @@ inline void packPanels(Acc *dst, const View<T, R> &v, bool trans, int64_t rows,
 /// vectors) tiles of C, each element still summing its k products in k
 /// order. Reads outside a view's buffer give zero and writes there are
 /// dropped (the guards of global memory).
+///
+/// With \p tf32 (f32 operands) each operand is first read as tf32, as the
+/// CUDA mma.sync/wgmma .tf32 instructions read the f32 bit patterns TileLang
+/// gives them: the 13 low mantissa bits are dropped (truncation toward
+/// zero). The products of two tf32 values are exact in f32.
+///
+/// With \p roundEvery > 0, K is taken in slices of that many, C being
+/// stored (rounded to its type) after each: an f16 accumulator as the CUDA
+/// mma.sync .f16 instructions keep it, rounded after every k16 step.
 template <typename Acc, typename TA, int RA, typename TB, int RB, typename TC,
           int RC>
 inline void gemm(const View<TA, RA> &a, const View<TB, RB> &b,
                  const View<TC, RC> &c, int64_t m, int64_t n, int64_t k,
-                 bool transA, bool transB, bool clear) {
+                 bool transA, bool transB, bool clear, bool tf32 = false,
+                 int64_t roundEvery = 0) {
   if (m <= 0 || n <= 0)
     return;
+  if (roundEvery > 0 && k > roundEvery) {
+    const int ka = transA ? RA - 2 : RA - 1, kb = transB ? RB - 1 : RB - 2;
+    for (int64_t k0 = 0; k0 < k; k0 += roundEvery) {
+      int64_t ao[RA] = {}, as[RA], bo[RB] = {}, bs[RB];
+      for (int d = 0; d < RA; ++d)
+        as[d] = a.shape[d];
+      for (int d = 0; d < RB; ++d)
+        bs[d] = b.shape[d];
+      int64_t kc = std::min(roundEvery, k - k0);
+      ao[ka] = k0, as[ka] = kc, bo[kb] = k0, bs[kb] = kc;
+      gemm<Acc>(region(a, ao, as), region(b, bo, bs), c, m, n, kc, transA,
+                transB, clear && k0 == 0, tf32, 0);
+    }
+    return;
+  }
   k = std::max<int64_t>(k, 0);
   const int vb = detail::gemmVectorBytes();
   const int64_t MR = detail::kGemmRows;
@@ -792,6 +817,16 @@ inline void gemm(const View<TA, RA> &a, const View<TB, RB> &b,
   detail::packPanels<Acc>(sa.data(), a, transA, m, k, MR);
   // B's panels are of columns: pack op(B)^T, whose rows are B's columns.
   detail::packPanels<Acc>(sb.data(), b, !transB, n, k, NR);
+  if constexpr (std::is_same_v<Acc, float>) {
+    if (tf32)
+      for (std::vector<float> *panel : {&sa, &sb})
+        for (float &x : *panel) {
+          uint32_t bits;
+          std::memcpy(&bits, &x, 4);
+          bits &= 0xffffe000u;
+          std::memcpy(&x, &bits, 4);
+        }
+  }
 
   // C: worked on in place when it is of type Acc, inside its buffer and
   // contiguous along rows; otherwise through row-major scratch.

@@ -1,17 +1,18 @@
 // RUN: tlc-translate --tile-to-cuda %s -split-input-file -verify-diagnostics
 
-// A fragment read at an index that is not a loop variable: the element may
-// live in another thread.
-tile.func @shifted_read(%X: !tile.buffer<[64, 128], f32, global>) {
+// A fragment written at an index that is not a loop variable: the element
+// may live in another thread. (A read there goes through the exchange
+// area: fragment-rows.py.)
+tile.func @shifted_write(%X: !tile.buffer<[64, 128], f32, global>) {
   tile.kernel (%bx) grid [1] threads [128] {
     %S = tile.alloc : !tile.buffer<[64, 128], f32, local.fragment>
     %m = tile.alloc : !tile.buffer<[64], f32, local.fragment>
     %c1 = arith.constant 1 : index
     tile.parallel (%i, %j) in [64, 128] {
       %i1 = arith.addi %i, %c1 : index
+      %v = tile.load %S[%i, %j] : !tile.buffer<[64, 128], f32, local.fragment>
       // expected-error @+1 {{fragment accesses inside T.Parallel must index with the loop variables}}
-      %v = tile.load %m[%i1] : !tile.buffer<[64], f32, local.fragment>
-      tile.store %v, %S[%i, %j] : !tile.buffer<[64, 128], f32, local.fragment>
+      tile.store %v, %m[%i1] : !tile.buffer<[64], f32, local.fragment>
     }
   }
 }
@@ -39,26 +40,13 @@ tile.func @gemm_fp8_b_kn(%A: !tile.buffer<[64, 64], f8E4M3FN, global>) {
 
 // -----
 
-// f32 operands (tf32 mma) are not lowered.
-tile.func @gemm_f32(%A: !tile.buffer<[64, 64], f32, global>) {
+// bf16 operands with a bf16 accumulator: no mma.sync shape takes them.
+tile.func @gemm_bf16_acc(%A: !tile.buffer<[64, 64], bf16, global>) {
   tile.kernel (%bx) grid [1] threads [128] {
-    %a = tile.alloc : !tile.buffer<[64, 64], f32, shared.dyn>
-    %c = tile.alloc : !tile.buffer<[64, 64], f32, local.fragment>
-    // expected-error @+1 {{the CUDA target lowers T.gemm for f16/bf16 operands with an f32 accumulator (mma.sync.m16n8k16), and for e4m3/e5m2 with f32 or s8 with s32 (mma.sync.m16n8k32)}}
-    tile.gemm %a, %a, %c {transpose_b} : !tile.buffer<[64, 64], f32, shared.dyn>, !tile.buffer<[64, 64], f32, shared.dyn>, !tile.buffer<[64, 64], f32, local.fragment>
-  }
-}
-
-// -----
-
-// A reduction whose destination keeps the reduced dimension.
-tile.func @reduce_keepdim(%X: !tile.buffer<[64, 128], f32, global>) {
-  tile.kernel (%bx) grid [1] threads [128] {
-    %S = tile.alloc : !tile.buffer<[64, 128], f32, local.fragment>
-    %m = tile.alloc : !tile.buffer<[64, 1], f32, local.fragment>
-    tile.clear %S : !tile.buffer<[64, 128], f32, local.fragment>
-    // expected-error @+1 {{reductions into a buffer that keeps the reduced dimension are not supported}}
-    tile.reduce sum %S to %m dim = 1 clear : !tile.buffer<[64, 128], f32, local.fragment> to !tile.buffer<[64, 1], f32, local.fragment>
+    %a = tile.alloc : !tile.buffer<[64, 64], bf16, shared.dyn>
+    %c = tile.alloc : !tile.buffer<[64, 64], bf16, local.fragment>
+    // expected-error @+1 {{the CUDA target lowers T.gemm for f16/bf16 operands with an f32 accumulator or f16 with f16 (mma.sync.m16n8k16), e4m3/e5m2 with f32 and s8/u8 with s32 (m16n8k32), f32 with f32 (m16n8k8 .tf32) and f64 with f64 (m8n8k4)}}
+    tile.gemm %a, %a, %c {transpose_b} : !tile.buffer<[64, 64], bf16, shared.dyn>, !tile.buffer<[64, 64], bf16, shared.dyn>, !tile.buffer<[64, 64], bf16, local.fragment>
   }
 }
 

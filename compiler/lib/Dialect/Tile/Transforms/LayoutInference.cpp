@@ -685,6 +685,10 @@ static bool coversBuffer(const std::vector<IndexExpr> &index,
                          llvm::ArrayRef<int64_t> bufferShape) {
   std::vector<bool> used(loopShape.size(), false);
   for (auto [d, e] : llvm::enumerate(index)) {
+    // A unit dimension read at 0 (`m[i, 0]` of an [M, 1] fragment).
+    if (e.kind() == layout::IndexKind::Const && e.getConstant() == 0 &&
+        bufferShape[d] == 1)
+      continue;
     if (e.kind() != layout::IndexKind::Var)
       return false;
     unsigned v = e.getVarId();
@@ -925,11 +929,16 @@ LogicalResult Solver::visitReduce(unsigned id, InferLevel level) {
   BufferInfo &dst = buffers[n.dst];
   if (!src.fragment || n.dim >= src.shape.size())
     return success();
-  std::vector<int64_t> reduced = src.shape;
+  // dst drops the reduced dimension, or keeps it with extent 1.
+  std::vector<int64_t> reduced = src.shape, kept = src.shape;
   reduced.erase(reduced.begin() + n.dim);
-  if (reduced != dst.shape)
+  kept[n.dim] = 1;
+  bool keep = kept == dst.shape && reduced != dst.shape;
+  if (reduced != dst.shape && !keep)
     return success();
-  llvm::Expected<Fragment> f = layout::reduceFragment(*src.fragment, n.dim);
+  llvm::Expected<Fragment> f =
+      keep ? layout::reduceFragmentKeepDim(*src.fragment, n.dim)
+           : layout::reduceFragment(*src.fragment, n.dim);
   if (!f) {
     n.op->emitWarning() << "cannot derive the layout of the reduction "
                            "result: "

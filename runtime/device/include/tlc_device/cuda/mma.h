@@ -19,6 +19,18 @@
 //
 // ldmatrix (ldmatrix.h) produces the A and B fragments from shared memory.
 //
+// 32- and 64-bit operands hold one element per register:
+//
+//   m16n8k8 .tf32  A 16 x 8: a[0] (g, t), a[1] (g+8, t), a[2] (g, t+4),
+//                  a[3] (g+8, t+4); B 8 x 8: b[0] (t, g), b[1] (t+4, g);
+//                  C as above. The registers hold f32 bit patterns; the
+//                  tensor cores read them as tf32 (the 13 low mantissa bits
+//                  do not take part).
+//   m8n8k4 .f64    A 8 x 4: a (g, t); B 4 x 8: b (t, g); C 8 x 8: c[0],
+//                  c[1] (g, 2t), (g, 2t+1). Two of them, one per 8 rows,
+//                  make the 16 x 8 x 4 step tlc's T.gemm uses, whose C
+//                  registers are those of the 16 x 8 shapes above.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef TLC_DEVICE_CUDA_MMA_H
@@ -60,6 +72,53 @@ TLC_DEVICE void mmaM16N8K16F16F16(uint32_t *d, const uint32_t *a,
                : "=r"(d[0]), "=r"(d[1])
                : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]),
                  "r"(b[1]), "r"(c[0]), "r"(c[1]));
+}
+
+/// m16n8k16, f16 inputs, f16 accumulator held as four halves in place
+/// (c[0], c[1]: row g; c[2], c[3]: row g+8).
+TLC_DEVICE void mmaM16N8K16F16Acc(half *c, const uint32_t *a,
+                                  const uint32_t *b) {
+  uint32_t acc[2];
+  memcpy(acc, c, sizeof(acc));
+  mmaM16N8K16F16F16(acc, a, b, acc);
+  memcpy(c, acc, sizeof(acc));
+}
+
+/// m16n8k8, tf32 inputs (f32 bit patterns), f32 accumulator.
+TLC_DEVICE void mmaM16N8K8TF32F32(float *d, const uint32_t *a,
+                                  const uint32_t *b, const float *c) {
+  asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 "
+               "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
+               "{%10, %11, %12, %13};"
+               : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])
+               : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]),
+                 "r"(b[1]), "f"(c[0]), "f"(c[1]), "f"(c[2]), "f"(c[3]));
+}
+
+/// m8n8k4, f64 inputs and accumulator (sm_80+).
+TLC_DEVICE void mmaM8N8K4F64(double *d, double a, double b, const double *c) {
+  asm volatile("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 "
+               "{%0, %1}, {%2}, {%3}, {%4, %5};"
+               : "=d"(d[0]), "=d"(d[1])
+               : "d"(a), "d"(b), "d"(c[0]), "d"(c[1]));
+}
+
+/// The 16 x 8 x 4 f64 step in place: rows g (c[0], c[1]) with a[0], rows
+/// g+8 (c[2], c[3]) with a[1], both times with b[0].
+TLC_DEVICE void mmaM16N8K4F64(double *c, const double *a, const double *b) {
+  mmaM8N8K4F64(c, a[0], b[0], c);
+  mmaM8N8K4F64(c + 2, a[1], b[0], c + 2);
+}
+
+/// m16n8k32, unsigned 8-bit inputs, s32 accumulator.
+TLC_DEVICE void mmaM16N8K32U8S32(int *d, const uint32_t *a, const uint32_t *b,
+                                 const int *c) {
+  asm volatile("mma.sync.aligned.m16n8k32.row.col.s32.u8.u8.s32 "
+               "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
+               "{%10, %11, %12, %13};"
+               : "=r"(d[0]), "=r"(d[1]), "=r"(d[2]), "=r"(d[3])
+               : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]),
+                 "r"(b[1]), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]));
 }
 
 /// m16n8k32, signed 8-bit inputs, s32 accumulator.

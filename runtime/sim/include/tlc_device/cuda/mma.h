@@ -26,6 +26,19 @@
 // and one rounding to the accumulator type; the tensor cores' own internal
 // precision differs in the last bits.
 //
+// One element per register ("Matrix Fragments for mma.m16n8k8", .tf32, and
+// "for mma.m8n8k4 with .f64"):
+//
+//   m16n8k8 .tf32  a0 (groupID, tig), a1 (groupID+8, tig), a2 (groupID,
+//                  tig+4), a3 (groupID+8, tig+4); b0 (tig, groupID), b1
+//                  (tig+4, groupID); C/D as m16n8k16. Operands are read as
+//                  tf32: the 13 low mantissa bits of the f32 pattern are
+//                  dropped (truncation), products and sum exact, one
+//                  rounding to f32.
+//   m8n8k4 .f64    a0 (groupID, tig); b0 (tig, groupID); c0, c1 (groupID,
+//                  2*tig + i). Computed in long double where it is wider
+//                  than double (the hardware's fma chain rounds each step).
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef TLC_DEVICE_CUDA_MMA_H
@@ -37,7 +50,7 @@ namespace tlc {
 namespace cuda {
 namespace simimpl {
 
-enum class MmaInput { F16, BF16, E4M3, E5M2, S8 };
+enum class MmaInput { F16, BF16, E4M3, E5M2, S8, U8 };
 enum class MmaAcc { F32, F16, S32 };
 
 struct MmaLane {
@@ -59,6 +72,8 @@ inline double mmaElement(uint32_t bits, MmaInput t) {
     return sim::fp8Value(bits & 0xff, __NV_E5M2);
   case MmaInput::S8:
     return double(int8_t(bits & 0xff));
+  case MmaInput::U8:
+    return double(bits & 0xff);
   }
   return 0;
 }
@@ -66,8 +81,8 @@ inline double mmaElement(uint32_t bits, MmaInput t) {
 template <MmaInput In, MmaAcc Acc, int K>
 TLC_SIM_UNCHECKED void mmaRun(void *const *lanes, uint64_t, uint32_t,
                               uint64_t) {
-  constexpr bool eight =
-      In == MmaInput::E4M3 || In == MmaInput::E5M2 || In == MmaInput::S8;
+  constexpr bool eight = In == MmaInput::E4M3 || In == MmaInput::E5M2 ||
+                         In == MmaInput::S8 || In == MmaInput::U8;
   constexpr int perReg = eight ? 4 : 2, bitsPer = 32 / perReg;
   double A[16][K], B[K][8], C[16][8];
   for (int l = 0; l < 32; ++l) {
@@ -122,6 +137,73 @@ TLC_SIM_UNCHECKED void mmaRun(void *const *lanes, uint64_t, uint32_t,
   }
 }
 
+/// The f32 bit pattern \p bits read as tf32: sign, exponent and the 10
+/// high mantissa bits.
+inline double tf32Value(uint32_t bits) {
+  uint32_t kept = bits & 0xffffe000u;
+  float f;
+  std::memcpy(&f, &kept, 4);
+  return f;
+}
+
+/// m16n8k8 .tf32 -> .f32, one element per register.
+TLC_SIM_UNCHECKED inline void mmaRunTF32(void *const *lanes, uint64_t, uint32_t,
+                                         uint64_t) {
+  double A[16][8], B[8][8], C[16][8];
+  for (int l = 0; l < 32; ++l) {
+    const MmaLane *me = static_cast<const MmaLane *>(lanes[l]);
+    int g = l / 4, t = l % 4;
+    for (int i = 0; i < 4; ++i)
+      A[g + 8 * (i % 2)][t + 4 * (i / 2)] = tf32Value(me->a[i]);
+    for (int i = 0; i < 2; ++i)
+      B[t + 4 * i][g] = tf32Value(me->b[i]);
+    for (int i = 0; i < 4; ++i)
+      C[g + 8 * (i / 2)][2 * t + i % 2] = static_cast<const float *>(me->c)[i];
+  }
+  for (int l = 0; l < 32; ++l) {
+    MmaLane *me = static_cast<MmaLane *>(lanes[l]);
+    int g = l / 4, t = l % 4;
+    for (int i = 0; i < 4; ++i) {
+      int row = g + 8 * (i / 2), col = 2 * t + i % 2;
+      double sum = C[row][col];
+      for (int k = 0; k < 8; ++k)
+        sum += A[row][k] * B[k][col];
+      float f = float(sum);
+      std::memcpy(&me->d[i], &f, 4);
+    }
+  }
+}
+
+/// The lane of an m8n8k4 .f64 product: its a, b and two c/d registers.
+struct MmaF64Lane {
+  double a, b;
+  const double *c;
+  double d[2];
+};
+
+TLC_SIM_UNCHECKED inline void mmaRunF64(void *const *lanes, uint64_t, uint32_t,
+                                        uint64_t) {
+  long double A[8][4], B[4][8], C[8][8];
+  for (int l = 0; l < 32; ++l) {
+    const MmaF64Lane *me = static_cast<const MmaF64Lane *>(lanes[l]);
+    int g = l / 4, t = l % 4;
+    A[g][t] = me->a;
+    B[t][g] = me->b;
+    C[g][2 * t] = me->c[0];
+    C[g][2 * t + 1] = me->c[1];
+  }
+  for (int l = 0; l < 32; ++l) {
+    MmaF64Lane *me = static_cast<MmaF64Lane *>(lanes[l]);
+    int g = l / 4, t = l % 4;
+    for (int i = 0; i < 2; ++i) {
+      long double sum = C[g][2 * t + i];
+      for (int k = 0; k < 4; ++k)
+        sum += A[g][k] * B[k][2 * t + i];
+      me->d[i] = double(sum);
+    }
+  }
+}
+
 template <MmaInput In, MmaAcc Acc, int K>
 TLC_SIM_UNCHECKED void mma(uint32_t *d, int dRegs, const uint32_t *a,
                            const uint32_t *b, const void *c, const char *name,
@@ -159,6 +241,28 @@ mmaM16N8K32S8S32(int *d, const uint32_t *a, const uint32_t *b, const int *c) {
       reinterpret_cast<uint32_t *>(d), 4, a, b, c, "mma.m16n8k32.s32.s8.s8.s32",
       TLC_SIM_HERE);
 }
+TLC_SIM_PRIMITIVE inline void
+mmaM16N8K32U8S32(int *d, const uint32_t *a, const uint32_t *b, const int *c) {
+  simimpl::mma<simimpl::MmaInput::U8, simimpl::MmaAcc::S32, 32>(
+      reinterpret_cast<uint32_t *>(d), 4, a, b, c, "mma.m16n8k32.s32.u8.u8.s32",
+      TLC_SIM_HERE);
+}
+TLC_SIM_PRIMITIVE inline void mmaM16N8K8TF32F32(float *d, const uint32_t *a,
+                                                const uint32_t *b,
+                                                const float *c) {
+  simimpl::MmaLane me{a, b, c, {0, 0, 0, 0}};
+  sim::api->warpCollective("mma.m16n8k8.f32.tf32.tf32.f32", 0xffffffffu,
+                           &simimpl::mmaRunTF32, &me, TLC_SIM_HERE);
+  std::memcpy(d, me.d, 16);
+}
+TLC_SIM_PRIMITIVE inline void mmaM8N8K4F64(double *d, double a, double b,
+                                           const double *c) {
+  simimpl::MmaF64Lane me{a, b, c, {0, 0}};
+  sim::api->warpCollective("mma.m8n8k4.f64.f64.f64.f64", 0xffffffffu,
+                           &simimpl::mmaRunF64, &me, TLC_SIM_HERE);
+  d[0] = me.d[0];
+  d[1] = me.d[1];
+}
 TLC_SIM_PRIMITIVE inline void mmaM16N8K32E4M3F32(float *d, const uint32_t *a,
                                                  const uint32_t *b,
                                                  const float *c) {
@@ -172,6 +276,18 @@ TLC_SIM_PRIMITIVE inline void mmaM16N8K32E5M2F32(float *d, const uint32_t *a,
   simimpl::mma<simimpl::MmaInput::E5M2, simimpl::MmaAcc::F32, 32>(
       reinterpret_cast<uint32_t *>(d), 4, a, b, c,
       "mma.m16n8k32.f32.e5m2.e5m2.f32", TLC_SIM_HERE);
+}
+
+TLC_DEVICE void mmaM16N8K16F16Acc(half *c, const uint32_t *a,
+                                  const uint32_t *b) {
+  uint32_t acc[2];
+  std::memcpy(acc, c, sizeof(acc));
+  mmaM16N8K16F16F16(acc, a, b, acc);
+  std::memcpy(c, acc, sizeof(acc));
+}
+TLC_DEVICE void mmaM16N8K4F64(double *c, const double *a, const double *b) {
+  mmaM8N8K4F64(c, a[0], b[0], c);
+  mmaM8N8K4F64(c + 2, a[1], b[0], c + 2);
 }
 
 template <typename AB>
