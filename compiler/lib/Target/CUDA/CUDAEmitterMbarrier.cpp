@@ -20,6 +20,8 @@
 //    expected transaction bytes. In a kernel that issues wgmma an arrival
 //    is preceded by fence.proxy.async: the shared memory the arriving
 //    thread wrote is read by wgmma (the async proxy) after the wait;
+//    T.cp_async_barrier_noinc waits for the thread's cp.async copies and
+//    arrives;
 //  * T.set_max_nreg / T.inc_max_nreg / T.dec_max_nreg are setmaxnreg for
 //    the warpgroup, T.warpgroup_arrive / commit_batch / wait and
 //    T.wait_wgmma the wgmma fence and group operations.
@@ -246,6 +248,20 @@ std::optional<LogicalResult> Emitter::emitMbarrierIntrinsic(IntrinsicOp op) {
     if (failed(bar))
       return failure();
     if (usesWgmma) // the shared memory written here is read by wgmma
+      line("tlc::cuda::fenceProxyAsync();");
+    line("tlc::cuda::mbarrierArrive(" + *bar + ");");
+    return success();
+  }
+  if (callee == "T.cp_async_barrier_noinc") {
+    // cp.async.mbarrier.arrive.noinc arrives once this thread's cp.async
+    // copies are done; this target waits for them here and arrives
+    // (release), the same order without the overlap.
+    FailureOr<std::string> bar = address("barrier");
+    if (failed(bar))
+      return failure();
+    if (lang.hasAsyncCopy)
+      line("tlc::cuda::cpAsyncWaitAll();");
+    if (usesWgmma)
       line("tlc::cuda::fenceProxyAsync();");
     line("tlc::cuda::mbarrierArrive(" + *bar + ");");
     return success();

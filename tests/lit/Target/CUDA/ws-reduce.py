@@ -7,7 +7,8 @@
 # NumPy.
 #
 # CHECK: // threads [0, 128) (128): tile operations are partitioned over them
-# CHECK: tlc::cuda::mbarrierArrive(&ready[
+# CHECK: tlc::cuda::cpAsyncWaitAll();
+# CHECK-NEXT: tlc::cuda::mbarrierArrive(&ready[
 # CHECK-NOT: __syncthreads
 # CHECK: // threads [128, 256) (128): tile operations are partitioned over them
 # CHECK-NEXT: const int tid = (int)threadIdx.x - 128;
@@ -38,7 +39,8 @@ def ws_row_sum(M, N, block_M=32, block_N=64, stages=2, dtype="float32"):
                 for j in T.serial(num_n):
                     T.barrier_wait(free[j % stages], (j // stages + 1) % 2)
                     T.copy(X[bx * block_M, j * block_N], X_s[j % stages, :, :])
-                    T.barrier_arrive(ready[j % stages])
+                    # arrives once this thread's copies are done
+                    T.cp_async_barrier_noinc(ready[j % stages])
             with T.ws(1):
                 T.clear(acc)
                 for j in T.serial(num_n):
