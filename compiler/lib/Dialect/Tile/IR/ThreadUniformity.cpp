@@ -184,6 +184,11 @@ std::optional<Interval> conditionInterval(Value cond, bool negate,
       return std::nullopt; // two pieces
     return clip({std::min(a->lo, b->lo), std::max(a->hi, b->hi)});
   }
+  // A constant: every thread or none.
+  if (IntegerAttr c; matchPattern(cond, m_Constant(&c)))
+    return (c.getValue().getBoolValue() != negate)
+               ? Interval{0, threads}
+               : Interval{0, 0};
   auto cmp = dyn_cast<arith::CmpIOp>(d);
   if (!cmp)
     return std::nullopt;
