@@ -44,6 +44,19 @@ public:
       return true;
     if (isa<ThreadBindingOp>(def))
       return true;
+    // Instruction-like primitives: lane, warp and warp-group indices,
+    // shuffles, votes, atomics, raw loads ... differ between threads (or
+    // warps). Block votes are the same in every thread; plain math of
+    // uniform operands is uniform.
+    if (auto in = dyn_cast<IntrinsicOp>(def)) {
+      llvm::StringRef c = in.getCallee();
+      if (c == "T.syncthreads_count" || c == "T.syncthreads_and" ||
+          c == "T.syncthreads_or" || c == "T.block_rank_in_cluster")
+        return false;
+      if (!c.starts_with("T.__") && !c.starts_with("T.ieee_") &&
+          c != "T.fast_rcp")
+        return true;
+    }
     if (auto load = dyn_cast<LoadOp>(def)) {
       for (Value index : load.getIndices())
         if (varies(index, depth + 1))
