@@ -44,17 +44,24 @@ public:
       return true;
     if (isa<ThreadBindingOp>(def))
       return true;
-    // Instruction-like primitives: lane, warp and warp-group indices,
-    // shuffles, votes, atomics, raw loads ... differ between threads (or
-    // warps). Block votes are the same in every thread; plain math of
-    // uniform operands is uniform.
+    // Instruction-like primitives that read the thread's position or
+    // exchange values between threads (lane, warp and warp-group indices,
+    // elections, shuffles, warp votes and reductions, atomics' previous
+    // values, random numbers, raw loads) differ between threads; the others
+    // (T.any_of over uniform memory, block votes, math) are uniform where
+    // their operands are.
     if (auto in = dyn_cast<IntrinsicOp>(def)) {
       llvm::StringRef c = in.getCallee();
-      if (c == "T.syncthreads_count" || c == "T.syncthreads_and" ||
-          c == "T.syncthreads_or" || c == "T.block_rank_in_cluster")
-        return false;
-      if (!c.starts_with("T.__") && !c.starts_with("T.ieee_") &&
-          c != "T.fast_rcp")
+      if (llvm::is_contained({"T.get_lane_idx", "T.get_warp_idx",
+                              "T.get_warp_idx_sync", "T.get_warp_group_idx",
+                              "T.shuffle_elect", "T.tvm_warp_shuffle",
+                              "T.ballot", "T.ballot_sync", "T.any_sync",
+                              "T.all_sync", "T.activemask", "T.rand"},
+                             c) ||
+          c.starts_with("T.shfl_") || c.starts_with("T.warp_reduce_") ||
+          c.starts_with("T.match_") || c.starts_with("T.atomic_") ||
+          c.starts_with("T.rng_") || c.starts_with("T.ldg") ||
+          c.starts_with("T.lds"))
         return true;
     }
     if (auto load = dyn_cast<LoadOp>(def)) {
