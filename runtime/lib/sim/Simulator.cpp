@@ -324,6 +324,11 @@ public:
   void barrierArrive(uint32_t id, uint32_t count, uint64_t where);
   /// mbarrier.try_wait.parity in a loop: blocks until the phase completed.
   void mbarrierWait(const uint64_t *bar, uint32_t parity, uint64_t where);
+  /// mbarrier.arrive's release: the caller's accesses so far happen before
+  /// what a thread does after a wait on \p bar returns.
+  void mbarrierRelease(const uint64_t *bar);
+  /// The acquire of a wait on \p bar that returned in thread \p t.
+  void mbarrierAcquire(unsigned t, const uint64_t *bar);
   /// Makes the threads whose mbarrier phase completed runnable; whether
   /// there was one.
   bool resolveMbarriers();
@@ -395,6 +400,9 @@ private:
   // Vector clocks: own clocks, what every thread knows after the last full
   // barrier, and per-thread knowledge from partial (named) barriers.
   std::vector<uint32_t> clock, base, overlay;
+  /// Per mbarrier: what its arrivers knew when they arrived (release);
+  /// a wait that returns learns it (acquire).
+  std::map<const uint64_t *, std::vector<uint32_t>> mbarrierClocks;
   Barrier barriers[16];
   /// Threads per warp (32) or wavefront (64) of the kernel's language.
   unsigned warpSize = 32;
@@ -430,6 +438,7 @@ void Worker::runBlock(uint64_t b) {
   std::fill(clock.begin(), clock.end(), 1);
   std::fill(base.begin(), base.end(), 0);
   overlay.clear();
+  mbarrierClocks.clear();
   for (Barrier &bar : barriers)
     bar = Barrier();
   std::fill(warpArrived.begin(), warpArrived.end(), 0);
@@ -617,10 +626,35 @@ static bool mbarrierPhaseDone(const uint64_t *bar, uint32_t parity) {
   return (*bar >> 63) != (parity & 1u);
 }
 
+void Worker::mbarrierRelease(const uint64_t *bar) {
+  Thread &t = *current;
+  std::vector<uint32_t> &known = mbarrierClocks[bar];
+  if (known.empty())
+    known.assign(numThreads, 0);
+  for (unsigned u = 0; u < numThreads; ++u)
+    known[u] = std::max(known[u], knows(t.linear, u));
+  ++clock[t.linear];
+}
+
+void Worker::mbarrierAcquire(unsigned t, const uint64_t *bar) {
+  auto it = mbarrierClocks.find(bar);
+  if (it == mbarrierClocks.end())
+    return;
+  if (overlay.empty())
+    overlay.assign(size_t(numThreads) * numThreads, 0);
+  for (unsigned u = 0; u < numThreads; ++u)
+    if (u != t) {
+      uint32_t &k = overlay[size_t(t) * numThreads + u];
+      k = std::max(k, it->second[u]);
+    }
+}
+
 void Worker::mbarrierWait(const uint64_t *bar, uint32_t parity,
                           uint64_t where) {
-  if (mbarrierPhaseDone(bar, parity))
+  if (mbarrierPhaseDone(bar, parity)) {
+    mbarrierAcquire(current->linear, bar);
     return;
+  }
   Thread &t = *current;
   t.state = State::AtMbarrier;
   t.where = where;
@@ -635,6 +669,7 @@ bool Worker::resolveMbarriers() {
     if (t.state == State::AtMbarrier &&
         mbarrierPhaseDone(t.mbarrier, t.parity)) {
       t.state = State::Runnable;
+      mbarrierAcquire(t.linear, t.mbarrier);
       resolved = true;
     }
   return resolved;
@@ -1039,6 +1074,9 @@ void apiCpAsyncWait(int32_t pending, uint64_t where) {
 void apiMbarrierWait(const uint64_t *bar, uint32_t parity, uint64_t where) {
   currentWorker->mbarrierWait(bar, parity, where);
 }
+void apiMbarrierRelease(const uint64_t *bar) {
+  currentWorker->mbarrierRelease(bar);
+}
 void apiTrap(const char *message, uint64_t where) {
   currentWorker->trap("trap", std::string(message) + " at {0}", where);
 }
@@ -1060,6 +1098,7 @@ const tlc_sim_host_api &Simulator::hostApi() {
     a.cpAsyncWait = &apiCpAsyncWait;
     a.trap = &apiTrap;
     a.mbarrierWait = &apiMbarrierWait;
+    a.mbarrierRelease = &apiMbarrierRelease;
     return a;
   }();
   return api;

@@ -294,13 +294,14 @@ LogicalResult Emitter::emitKernel(KernelOp op) {
     op.emitError("the CUDA target needs a static thread count");
     return failure();
   }
-  numThreads = *threads;
+  numThreads = blockThreads = *threads;
+  range = ThreadRange{0, blockThreads, nullptr};
   fragments.clear();
   sharedSlots.clear();
   swizzled.clear();
   sharedBytes = 0;
   scratchOffset = -1;
-  if (failed(assignFragmentLayouts(op)))
+  if (failed(planThreadRanges(op)) || failed(assignFragmentLayouts(op)))
     return failure();
   // Shared gemm operands and accumulator staging tiles of 16- and 8-bit
   // elements are XOR-swizzled in 16-byte chunks (conflict-free ldmatrix and
@@ -378,6 +379,14 @@ LogicalResult Emitter::emitKernel(KernelOp op) {
     sharedBytes += exchange;
   }
 
+  if (failed(checkAreaRanges(op)))
+    return failure();
+  // The mbarriers of the program (T.alloc_barrier, create_list_of_mbarrier).
+  FailureOr<int64_t> withBarriers = planMbarriers(op, sharedBytes);
+  if (failed(withBarriers))
+    return failure();
+  sharedBytes = *withBarriers;
+
   // The planned buffers fit the budget the evaluator checked; the areas
   // this printer adds (reduction scratch, fragment exchange) may not.
   int64_t limit = maxDynamicSharedMemory(options.minComputeCapability);
@@ -400,7 +409,7 @@ LogicalResult Emitter::emitKernel(KernelOp op) {
                                  ? std::string("_kernel")
                                  : "_kernel" + std::to_string(
                                                    result.launches.size())));
-  result.launches.push_back({entry, numThreads, sharedBytes});
+  result.launches.push_back({entry, blockThreads, sharedBytes});
 
   // Parameters: global tensors, scalars, then the symbols.
   currentLoc = op.getLoc();
@@ -453,8 +462,17 @@ LogicalResult Emitter::emitKernel(KernelOp op) {
         c.getValue().getSExtValue() > 0)
       minBlocks = ", " + std::to_string(c.getValue().getSExtValue());
   });
+  // setmaxnreg takes effect only in a kernel with a register cap at entry:
+  // one block per multiprocessor unless the program asks for more.
+  if (minBlocks.empty())
+    op.walk([&](IntrinsicOp in) {
+      StringRef c = in.getCallee();
+      if (c == "T.set_max_nreg" || c == "T.inc_max_nreg" ||
+          c == "T.dec_max_nreg")
+        minBlocks = ", 1";
+    });
   beginOp(op, "T.Kernel");
-  line("extern \"C\" __global__ void __launch_bounds__(" + Twine(numThreads) +
+  line("extern \"C\" __global__ void __launch_bounds__(" + Twine(blockThreads) +
        minBlocks + ") " + entry + "(" + params + ")");
   open("");
   line("const int tid = threadIdx.x;");
@@ -524,6 +542,8 @@ LogicalResult Emitter::emitKernel(KernelOp op) {
 
 LogicalResult Emitter::emitAlloc(AllocOp op) {
   auto type = cast<BufferType>(op.getType());
+  if (type.getScope() == MemoryScope::Barrier)
+    return emitBarrierAlloc(op);
   FailureOr<std::string> t = storageType(type.getElementType(), op);
   if (failed(t))
     return failure();
@@ -617,32 +637,68 @@ LogicalResult Emitter::emitBlock(Block &block, bool allowBarriers) {
   // placed in the same bytes (reuse after a live range ends) conflict like
   // one buffer.
   llvm::SaveAndRestore<bool> scope(barriersAllowed, allowBarriers);
-  llvm::SmallVector<Value, 8> pendingReads, pendingWrites;
-  auto overlapsAny = [&](Value v, ArrayRef<Value> pending) {
-    return llvm::any_of(pending, [&](Value p) { return sharesBytes(v, p); });
+  // Each pending access with the threads that made it: in a kernel that
+  // orders its thread groups with mbarriers itself, accesses of disjoint
+  // thread ranges are the program's to order.
+  struct Pending {
+    Value buffer;
+    ThreadRange by;
+  };
+  llvm::SmallVector<Pending, 8> pendingReads, pendingWrites;
+  auto overlapsAny = [&](Value v, const ThreadRange &by,
+                         ArrayRef<Pending> pending) {
+    return llvm::any_of(pending, [&](const Pending &p) {
+      if (explicitMbarriers && (p.by.hi <= by.lo || by.hi <= p.by.lo))
+        return false;
+      return sharesBytes(v, p.buffer);
+    });
   };
   for (Operation &op : block) {
     if (skipOps.contains(&op))
       continue;
     if (allowBarriers && !isa<AllocOp, RegionOp>(op) &&
         op.getNumRegions() + op.getNumOperands() > 0) {
-      BufferAccesses e = sharedEffectsOf(&op);
+      // Per branch of a ranged if, the branch's threads; else the range's.
+      llvm::SmallVector<std::pair<BufferAccesses, ThreadRange>, 2> parts;
+      auto ifOp = dyn_cast<IfOp>(op);
+      if (ifOp && parallelReg.empty() &&
+          mayVaryAcrossThreads(ifOp.getCondition())) {
+        for (Region *region : {&ifOp.getThenRegion(), &ifOp.getElseRegion()}) {
+          if (region->empty())
+            continue;
+          BufferAccesses acc;
+          for (Operation &nested : region->front()) {
+            BufferAccesses n = sharedEffectsOf(&nested);
+            acc.reads.insert(n.reads.begin(), n.reads.end());
+            acc.writes.insert(n.writes.begin(), n.writes.end());
+          }
+          parts.push_back({acc, branchRange(ifOp, *region).value_or(range)});
+        }
+      } else {
+        parts.push_back({sharedEffectsOf(&op), range});
+      }
       bool conflict = false;
-      for (Value r : e.reads)
-        conflict |= overlapsAny(r, pendingWrites);
-      for (Value w : e.writes)
-        conflict |= overlapsAny(w, pendingWrites) ||
-                    overlapsAny(w, pendingReads);
+      for (auto &[e, by] : parts) {
+        for (Value r : e.reads)
+          conflict |= overlapsAny(r, by, pendingWrites);
+        for (Value w : e.writes)
+          conflict |= overlapsAny(w, by, pendingWrites) ||
+                      overlapsAny(w, by, pendingReads);
+      }
       if (conflict) {
         currentLoc = op.getLoc();
         if (usesWgmma) // ordinary writes that wgmma (async proxy) reads
           line("tlc::cuda::fenceProxyAsyncShared();");
-        line("__syncthreads();  // shared-memory dependence");
+        line(blockBarrier() + "  // shared-memory dependence");
         pendingReads.clear();
         pendingWrites.clear();
       }
-      pendingReads.append(e.reads.begin(), e.reads.end());
-      pendingWrites.append(e.writes.begin(), e.writes.end());
+      for (auto &[e, by] : parts) {
+        for (Value r : e.reads)
+          pendingReads.push_back({r, by});
+        for (Value w : e.writes)
+          pendingWrites.push_back({w, by});
+      }
     }
     if (failed(emitOp(&op)))
       return failure();
@@ -656,27 +712,17 @@ LogicalResult Emitter::emitBlock(Block &block, bool allowBarriers) {
 static LogicalResult emitLoopBody(Emitter &e, Operation *loop, Block &body,
                                   bool allowBarriers) {
   BufferAccesses effects = Emitter::sharedEffectsOf(loop);
-  if (allowBarriers && !effects.writes.empty() && !effects.reads.empty())
-    e.line("__syncthreads();  // the previous iteration's reads are done");
+  if (allowBarriers && !effects.writes.empty() && !effects.reads.empty() &&
+      !e.rangeBranchesOnly(body))
+    e.line(e.blockBarrier() + "  // the previous iteration's reads are done");
   return e.emitBlock(body, allowBarriers);
 }
 
-/// The enclosing tile.if whose condition depends on the thread index (`if tx
-/// < 128`, `with T.ws(1)`), or null.
-static Operation *threadCondition(Operation *op) {
-  for (Operation *p = op->getParentOp(); p && !isa<KernelOp>(p);
-       p = p->getParentOp())
-    if (auto ifOp = dyn_cast<IfOp>(p))
-      if (mayVaryAcrossThreads(ifOp.getCondition()))
-        return p;
-  return nullptr;
-}
-
 LogicalResult Emitter::emitOp(Operation *op) {
-  // Tile operations are partitioned over every thread of the block; under
-  // a condition on the thread index only some threads would run their
-  // part (TileLang lays such an op out for the threads of the branch,
-  // which this target does not generate yet). Refused, not miscompiled.
+  // Tile operations are partitioned over the threads of their range: the
+  // block, or the warps `T.ws(g)` / `if tx < c` select (TileLang lays such
+  // an op out for the threads of the branch). A condition that is not a
+  // warp-aligned range is refused, not miscompiled.
   auto perThread = [](Value buffer) {
     auto type = dyn_cast<BufferType>(buffer.getType());
     return type && (type.getScope() == MemoryScope::Local ||
@@ -689,15 +735,29 @@ LogicalResult Emitter::emitOp(Operation *op) {
            op) &&
        !perThreadFill) ||
       (isa<AtomicAddOp>(op) && op->getNumResults() == 0 &&
-       isa<BufferType>(op->getOperand(op->getNumOperands() - 1).getType())))
-    if (Operation *cond = threadCondition(op)) {
-      InFlightDiagnostic d = op->emitError()
-                             << "a tile operation under a condition on the "
-                                "thread index (T.ws, if tx < ...) is not "
-                                "supported by the CUDA target yet";
-      d.attachNote(cond->getLoc()) << "the condition";
-      return failure();
+       isa<BufferType>(op->getOperand(op->getNumOperands() - 1).getType()))) {
+    if (!parallelReg.empty() && !isa<ParallelOp>(op)) {
+      // Nested in a T.Parallel: per-thread already (the loop's checks).
+    } else {
+      FailureOr<ThreadRange> r = rangeOfOp(op);
+      if (failed(r))
+        return failure();
+      if (*r != range) {
+        InFlightDiagnostic d =
+            op->emitError()
+            << "a tile operation under a condition on the thread index "
+               "(threads ["
+            << r->lo << ", " << r->hi
+            << ")) must sit directly in that condition's branch on the CUDA "
+               "target (a loop or a block-uniform branch in between is fine)";
+        if (r->condition)
+          d.attachNote(r->condition->getLoc()) << "the condition";
+        return failure();
+      }
+      if (failed(checkFragmentRanges(op)))
+        return failure();
     }
+  }
   if (auto alloc = dyn_cast<AllocOp>(op))
     return emitAlloc(alloc);
   if (isa<RegionOp, AnnotateLayoutOp>(op))
@@ -742,10 +802,10 @@ LogicalResult Emitter::emitOp(Operation *op) {
       return failure();
     }
     if (sync.getBarrierId())
-      line("tlc::cuda::namedBarrierSync(" + Twine(*sync.getBarrierId()) +
-           ", " + Twine(sync.getArriveCount().value_or(numThreads)) + ");");
-    else
-      line("__syncthreads();");
+      line("tlc::cuda::namedBarrierSync(" + Twine(*sync.getBarrierId()) + ", " +
+           Twine(sync.getArriveCount().value_or(blockThreads)) + ");");
+    else // under a thread range: the range's threads
+      line(blockBarrier());
     return success();
   }
   if (auto sym = dyn_cast<SymbolOp>(op)) {
@@ -821,13 +881,25 @@ LogicalResult Emitter::emitOp(Operation *op) {
     // and the gemm that reads it under `if mask[...]`).
     bool uniform = barriersAllowed && parallelReg.empty() &&
                    !mayVaryAcrossThreads(ifOp.getCondition());
+    // A branch that a warp-aligned range of threads takes (T.ws, `if tx <
+    // c`) partitions its tile operations over those threads and
+    // synchronises them with a named barrier.
+    bool ranged = barriersAllowed && parallelReg.empty() && !uniform;
+    bool inLoop =
+        isa_and_nonnull<ForOp, PipelinedOp, WhileOp>(op->getParentOp());
+    auto emitBranch = [&](Block &b) {
+      if (ranged)
+        if (std::optional<ThreadRange> r = branchRange(ifOp, *b.getParent()))
+          return emitRangeBlock(b, *r, inLoop);
+      return emitBlock(b, uniform);
+    };
     open("if (" + expr(ifOp.getCondition()) + ")");
-    if (failed(emitBlock(*ifOp.thenBlock(), uniform)))
+    if (failed(emitBranch(*ifOp.thenBlock())))
       return failure();
     if (Block *elseBlock = ifOp.elseBlock()) {
       --indent;
       open("} else");
-      if (failed(emitBlock(*elseBlock, uniform)))
+      if (failed(emitBranch(*elseBlock)))
         return failure();
     }
     close();
@@ -842,7 +914,7 @@ LogicalResult Emitter::emitOp(Operation *op) {
     open("while (true)");
     BufferAccesses effects = sharedEffectsOf(op);
     if (uniform && !effects.writes.empty() && !effects.reads.empty())
-      line("__syncthreads();  // the previous iteration's accesses are done");
+      line(blockBarrier() + "  // the previous iteration's accesses are done");
     for (Operation &c : cond) {
       if (auto condition = dyn_cast<ConditionOp>(c)) {
         line("if (!(" + expr(condition.getCondition()) + ")) break;");

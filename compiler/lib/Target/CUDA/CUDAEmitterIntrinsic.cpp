@@ -148,6 +148,8 @@ LogicalResult Emitter::emitIntrinsic(IntrinsicOp op) {
   }
   IntrinsicArgs a{op};
   beginOp(op, callee);
+  if (std::optional<LogicalResult> r = emitMbarrierIntrinsic(op))
+    return *r;
   auto fail = [&](const Twine &why) {
     op.emitError() << callee << ": " << why;
     return failure();
@@ -176,7 +178,8 @@ LogicalResult Emitter::emitIntrinsic(IntrinsicOp op) {
   // Block barriers and block votes: every thread of the block must reach
   // them.
   auto needsBlock = [&]() -> LogicalResult {
-    if (barriersAllowed && parallelReg.empty())
+    if (barriersAllowed && parallelReg.empty() && range.lo == 0 &&
+        range.hi == blockThreads)
       return success();
     return fail("is a barrier of the whole block, but here only some threads "
                 "may reach it (inside T.Parallel or under a condition that "
@@ -202,11 +205,13 @@ LogicalResult Emitter::emitIntrinsic(IntrinsicOp op) {
         ws ? std::to_string(*ws) : "(int)(" + arg("warp_size") + ")";
     std::string g =
         wpg ? std::to_string(*wpg) : "(int)(" + arg("warps_per_group") + ")";
+    // Of the block, also inside a thread range (where `tid` is relative).
+    std::string t = range.lo ? "(int)threadIdx.x" : "tid";
     if (callee == "T.get_lane_idx")
-      return result("tid % " + w);
+      return result(t + " % " + w);
     if (callee == "T.get_warp_group_idx")
-      return result("tid / (" + w + " * " + g + ")");
-    return result("tid / " + w);
+      return result(t + " / (" + w + " * " + g + ")");
+    return result(t + " / " + w);
   }
   if (callee == "T.shuffle_elect") {
     // One thread per group of thread_extent threads (0: the block): lane 0
@@ -217,9 +222,10 @@ LogicalResult Emitter::emitIntrinsic(IntrinsicOp op) {
       return fail("needs a constant, non-negative thread extent (0: the "
                   "whole block)");
     int64_t group = (*n + 31) / 32 * 32;
-    if (*n == 0 || group >= numThreads)
-      return result("tid == 0");
-    return result("tid % " + std::to_string(group) + " == 0");
+    std::string t = range.lo ? "(int)threadIdx.x" : "tid";
+    if (*n == 0 || group >= blockThreads)
+      return result(t + " == 0");
+    return result(t + " % " + std::to_string(group) + " == 0");
   }
   if (callee == "T.block_rank_in_cluster") {
     auto dims =
@@ -321,13 +327,6 @@ LogicalResult Emitter::emitIntrinsic(IntrinsicOp op) {
     // one after the other and both are no-ops.
     line(callee == "T.pdl_trigger" ? "tlc::cuda::pdlLaunchDependents();"
                                    : "tlc::cuda::pdlWaitPrimary();");
-    return success();
-  }
-  if (callee == "T.set_max_nreg" || callee == "T.inc_max_nreg" ||
-      callee == "T.dec_max_nreg") {
-    // setmaxnreg only rebalances registers between the warp groups of a
-    // warp-specialised kernel; this target lets ptxas allocate them.
-    line("// " + callee.str() + ": no code (registers are allocated by ptxas)");
     return success();
   }
   if (callee == "T.loop_break" || callee == "T.loop_continue") {

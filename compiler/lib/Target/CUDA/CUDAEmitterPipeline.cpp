@@ -145,7 +145,7 @@ LogicalResult Emitter::emitPipelined(PipelinedOp pipe) {
     line("tlc::cuda::mbarrierInitFence();");
     close();
     line("tlc::cuda::fenceProxyAsyncShared();");
-    line("__syncthreads();");
+    line(blockBarrier());
   }
   // Iteration lb + s fills stage s; the loop then rotates a read and a
   // write stage index (no division by the stage count).
@@ -186,9 +186,9 @@ LogicalResult Emitter::emitPipelined(PipelinedOp pipe) {
   if (usesWgmma && !tma) // cp.async's writes, read by wgmma (async proxy)
     line("tlc::cuda::fenceProxyAsyncShared();");
   // Without asynchronous copies the stage was written by plain stores.
-  line("__syncthreads();  // " +
-       Twine(lang.hasAsyncCopy ? "... for every thread" : "stage of " + iv +
-                                                           " written") +
+  line(blockBarrier() + "  // " +
+       Twine(lang.hasAsyncCopy ? "... for every thread"
+                               : "stage of " + iv + " written") +
        "; iteration " + iv + " - 1 is done with its stage");
   if (!producersLast && failed(issueAhead()))
     return failure();

@@ -208,12 +208,12 @@ LogicalResult Emitter::emitReduce(ReduceOp op) {
     std::string ws = fresh("scratch");
     line(*vt + " *" + ws + " = reinterpret_cast<" + *vt + " *>(smem + " +
          Twine(scratchOffset) + ");");
-    line("__syncthreads();  // scratch free");
+    line(blockBarrier() + "  // scratch free");
     line("#pragma unroll");
     line("for (int " + k + " = 0; " + k + " < " + Twine(D.regs) + "; ++" +
          k + ") " + ws + "[" + k + " * " + Twine(numThreads) + " + tid] = " +
          part + "[" + k + "];");
-    line("__syncthreads();");
+    line(blockBarrier());
     SmallVector<int64_t> partners;
     for (int64_t m = 0; m <= plan->blockMask; ++m)
       if ((m & ~plan->blockMask) == 0)
@@ -277,7 +277,7 @@ LogicalResult Emitter::emitCumSum(CumSumOp op) {
   SmallVector<int64_t> shape(st.getShape());
   int64_t len = shape[dim];
   int64_t lines = shape.size() == 2 ? shape[1 - dim] : 1;
-  line("__syncthreads();");
+  line(blockBarrier());
   std::string l = fresh("line"), i = fresh("i");
   open("for (int " + l + " = tid; " + l + " < " + Twine(lines) + "; " +
        l + " += " + Twine(numThreads) + ")");
@@ -308,7 +308,7 @@ LogicalResult Emitter::emitCumSum(CumSumOp op) {
   line(cb->empty() ? stmt : "if (" + *cb + ") " + stmt);
   close();
   close();
-  line("__syncthreads();");
+  line(blockBarrier());
   return success();
 }
 
@@ -498,7 +498,7 @@ LogicalResult Emitter::emitPrint(PrintOp op) {
   }
   // Memory: thread 0 prints every element after a barrier.
   if (isSharedScope(scopeOf(root)))
-    line("__syncthreads();");
+    line(blockBarrier());
   SmallVector<std::string> shape;
   std::string numel;
   if (failed(extents(bt, op, shape, numel)))

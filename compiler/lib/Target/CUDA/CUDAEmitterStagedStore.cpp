@@ -87,6 +87,10 @@ FailureOr<bool> Emitter::emitStagedFragmentStore(CopyOp op,
   Type srcElem = cast<BufferType>(op.getSrc().getType()).getElementType();
   Type dstElem = dstType.getElementType();
   int64_t elemBytes = getElementStorageBytes(dstElem);
+  // Under a thread range the other threads may be using the dead area's
+  // bytes' neighbours at the same time: store directly.
+  if (range.condition)
+    return false;
   // Rows are stored as 16-byte vectors along the destination's innermost
   // dimension, which must then be the tile's columns.
   if (scopeOf(rootOf(dst)) != MemoryScope::Global || memDims.size() != 2 ||
@@ -115,7 +119,7 @@ FailureOr<bool> Emitter::emitStagedFragmentStore(CopyOp op,
 
   line("// through shared memory (" + area->second +
        ", unused from here on), then 16-byte row stores");
-  line("__syncthreads();  // the area's last readers are done");
+  line(blockBarrier() + "  // the area's last readers are done");
   open("");
   std::string stage = fresh("staged");
   line(*storage + " *" + stage + " = reinterpret_cast<" + *storage +
@@ -157,7 +161,7 @@ FailureOr<bool> Emitter::emitStagedFragmentStore(CopyOp op,
   close();
   close();
   close();
-  line("__syncthreads();");
+  line(blockBarrier());
   // 2. The tile -> global memory, 16 bytes per thread and step.
   int64_t chunksPerRow = cols / chunk, chunks = rows * chunksPerRow;
   std::string c = fresh("c");

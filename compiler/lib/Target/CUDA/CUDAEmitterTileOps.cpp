@@ -324,7 +324,7 @@ LogicalResult Emitter::emitParallel(ParallelOp op) {
   SmallVector<Value> loadBack;
   auto ex = exchanges.find(op);
   if (ex != exchanges.end()) {
-    line("__syncthreads();  // the exchange area is free");
+    line(blockBarrier() + "  // the exchange area is free");
     int64_t offset = exchangeOffset;
     for (Value root : ex->second) {
       FailureOr<std::string> tile = declareExchangeTile(root, offset, op);
@@ -339,7 +339,7 @@ LogicalResult Emitter::emitParallel(ParallelOp op) {
           }))
         loadBack.push_back(root);
     }
-    line("__syncthreads();");
+    line(blockBarrier());
   }
 
   for (auto [o, buf] : fragOps)
@@ -428,7 +428,7 @@ LogicalResult Emitter::emitParallel(ParallelOp op) {
   close();
   close();
   if (!loadBack.empty()) {
-    line("__syncthreads();");
+    line(blockBarrier());
     for (Value root : loadBack)
       emitExchange(fragments[root], expr(root), exchanged[root],
                    /*toShared=*/false);
@@ -524,13 +524,13 @@ LogicalResult Emitter::emitFragmentCopy(CopyOp op) {
       dims.push_back(i);
     if (exchanges.count(op)) {
       // Different layouts: through the exchange area.
-      line("__syncthreads();  // the exchange area is free");
+      line(blockBarrier() + "  // the exchange area is free");
       FailureOr<std::string> tile =
           declareExchangeTile(srcRoot, exchangeOffset, op);
       if (failed(tile))
         return failure();
       emitExchange(frag, expr(srcRoot), *tile, /*toShared=*/true);
-      line("__syncthreads();");
+      line(blockBarrier());
       emitExchange(d, expr(dstRoot), *tile, /*toShared=*/false, srcElem,
                    dstElem);
       return success();

@@ -367,7 +367,8 @@ LogicalResult Emitter::assignFragmentLayouts(KernelOp kernel) {
   kernel.walk([&](GemmOp gemm) {
     if (bad)
       return;
-    FailureOr<layout::GemmConfig> cfg = gemmConfig(gemm, numThreads, lang.gemmArch);
+    FailureOr<layout::GemmConfig> cfg =
+        gemmConfig(gemm, threadsFor(gemm), lang.gemmArch);
     if (failed(cfg)) {
       bad = gemm;
       return;
@@ -409,9 +410,8 @@ LogicalResult Emitter::assignFragmentLayouts(KernelOp kernel) {
       if (auto red = dyn_cast<ReduceOp>(op)) {
         Value s = red.getSrc(), d = red.getDst();
         if (round > 0 && isFragmentBuffer(s) && !known(s))
-          layouts.try_emplace(s, layout::defaultFragment(shapeOf(s),
-                                                         elemBits(s),
-                                                         numThreads));
+          layouts.try_emplace(s, layout::defaultFragment(
+                                     shapeOf(s), elemBits(s), threadsFor(red)));
         if (isFragmentBuffer(s) && isFragmentBuffer(d) && known(s) &&
             !known(d)) {
           // dst drops the reduced dimension, or keeps it with extent 1.
@@ -508,7 +508,7 @@ LogicalResult Emitter::assignFragmentLayouts(KernelOp kernel) {
         for (auto &[buf, dims] : accesses)
           if (isFull(dims, buf)) {
             loop = layout::defaultFragment(loopShape, elemBits(buf),
-                                           numThreads);
+                                           threadsFor(par));
             break;
           }
       }
@@ -550,16 +550,20 @@ LogicalResult Emitter::assignFragmentLayouts(KernelOp kernel) {
       alloc.emitError("fragments need static shapes on the CUDA target");
       return WalkResult::interrupt();
     }
+    // Laid out for the threads of the range whose operations use it.
+    auto home = fragmentRanges.find(v);
+    int64_t homeThreads =
+        home != fragmentRanges.end() ? home->second.count() : blockThreads;
     // A small fragment that only scalar code reads and writes (`s[0]`
     // outside any T.Parallel, or at indices that are not loop variables)
     // is every thread's own copy, as in TileLang: all threads run that code
     // and compute the same values.
     if (!known(v) && isScalarFragment(v))
       layouts.try_emplace(
-          v, layout::Fragment::fullyReplicated(type.getShape(), numThreads));
+          v, layout::Fragment::fullyReplicated(type.getShape(), homeThreads));
     if (!known(v))
       layouts.try_emplace(v, layout::defaultFragment(type.getShape(),
-                                                     elemBits(v), numThreads));
+                                                     elemBits(v), homeThreads));
     const layout::Fragment &f = layouts[v];
     FragmentInfo info;
     info.shape.assign(type.getShape().begin(), type.getShape().end());
@@ -569,10 +573,13 @@ LogicalResult Emitter::assignFragmentLayouts(KernelOp kernel) {
     info.layout = f;
     info.regs = f.getRegsPerThread();
     info.threadExtent = f.getThreadExtent();
-    if (info.threadExtent > numThreads) {
+    if (info.threadExtent > homeThreads) {
       alloc.emitError() << "fragment layout " << f.shortLabel() << " needs "
-                        << info.threadExtent << " threads, the kernel has "
-                        << numThreads;
+                        << info.threadExtent << " threads, "
+                        << (homeThreads == blockThreads
+                                ? "the kernel has "
+                                : "the thread range using it has ")
+                        << homeThreads;
       return WalkResult::interrupt();
     }
     std::shared_ptr<const FragmentTables> tables = FragmentTables::get(f, info.shape.size());

@@ -15,6 +15,7 @@
 #define TLC_LIB_TARGET_CUDA_EMITTERIMPL_H
 
 #include "tlc/Dialect/Tile/IR/BufferEffects.h"
+#include "tlc/Dialect/Tile/IR/ThreadUniformity.h"
 #include "tlc/Dialect/Tile/IR/TileOps.h"
 #include "tlc/Layout/Fragment.h"
 #include "tlc/Target/CUDA/CUDAEmitter.h"
@@ -441,8 +442,77 @@ public:
   /// A pipelined loop: prologue, cp.async prefetch, wait, compute.
   mlir::LogicalResult emitPipelined(tile::PipelinedOp pipe);
 
-  /// Threads per block of the kernel being emitted.
+  /// Threads that partition the tile operations being emitted: the
+  /// block's, or under a thread range (`T.ws`, `if tx < c`) the range's.
   int64_t numThreads = 0;
+  /// Threads per block of the kernel being emitted.
+  int64_t blockThreads = 0;
+  // CUDAEmitterThreadRange.cpp
+  /// The thread range being emitted ([0, blockThreads) outside every
+  /// condition on the thread index). Inside a range `tid` is the thread's
+  /// index in it (threadIdx.x - lo) and numThreads its size.
+  tile::ThreadRange range;
+  /// The range a fragment is laid out for and may be used in (the range
+  /// of its tile operations; fills run anywhere).
+  llvm::DenseMap<mlir::Value, tile::ThreadRange> fragmentRanges;
+  /// Named barrier ids of the ranges that synchronise on their own.
+  llvm::SmallVector<std::pair<tile::ThreadRange, int64_t>, 4> rangeBarrierIds;
+  /// Barrier ids the program names itself (T.sync_threads(barrier_id=),
+  /// T.named_barrier_arrive): not given to ranges.
+  llvm::SmallVector<int64_t, 4> userBarrierIds;
+  /// Whether the kernel synchronises its thread groups itself with
+  /// mbarriers (T.alloc_barrier, T.create_list_of_mbarrier): then accesses
+  /// of shared memory by disjoint thread ranges are the program's to order,
+  /// and no block barrier is placed between them.
+  bool explicitMbarriers = false;
+  /// The thread range that runs \p op (the whole block when \p op is not
+  /// under a condition on the thread index); failure, with a diagnostic on
+  /// \p op, when the condition is not a warp-aligned range.
+  mlir::FailureOr<tile::ThreadRange> rangeOfOp(mlir::Operation *op);
+  /// The number of threads that partition \p op (its range's size; the
+  /// block's where its range cannot be used, which rangeOfOp reports).
+  int64_t threadsFor(mlir::Operation *op);
+  /// The statement that synchronises the threads of the current range: a
+  /// `__syncthreads()` for the whole block, else a named barrier.
+  std::string blockBarrier();
+  /// The range the branch \p region of \p ifOp runs on when it is a
+  /// proper, warp-aligned part of the current range; else nothing.
+  std::optional<tile::ThreadRange> branchRange(tile::IfOp ifOp,
+                                               mlir::Region &region);
+  /// Emits \p block as the code of thread range \p r.
+  mlir::LogicalResult emitRangeBlock(mlir::Block &block, tile::ThreadRange r,
+                                     bool inLoop);
+  /// Whether, in a kernel with explicit mbarriers, every statement of
+  /// \p body that accesses shared memory is a branch of thread ranges
+  /// (their order across iterations is the program's).
+  bool rangeBranchesOnly(mlir::Block &body);
+  /// Refuses reductions and fragment exchanges of different ranges, which
+  /// would share one scratch area at the same time. After the areas are
+  /// planned.
+  mlir::LogicalResult checkAreaRanges(tile::KernelOp kernel);
+  /// Checks that the fragments \p op uses are laid out for the current
+  /// range (diagnostic on \p op otherwise).
+  mlir::LogicalResult checkFragmentRanges(mlir::Operation *op);
+  /// Plans the ranges of \p kernel: fragment home ranges, barrier ids,
+  /// the areas only one range may use. Before assignFragmentLayouts.
+  mlir::LogicalResult planThreadRanges(tile::KernelOp kernel);
+  // CUDAEmitterMbarrier.cpp
+  /// Byte offsets in shared memory of the mbarrier buffers (T.alloc_barrier)
+  /// and of T.create_list_of_mbarrier's list (-1: none).
+  llvm::DenseMap<mlir::Value, int64_t> mbarrierOffsets;
+  int64_t mbarrierListOffset = -1;
+  llvm::SmallVector<int64_t, 8> mbarrierListCounts;
+  /// The name of the list's pointer once it is declared.
+  std::string mbarrierListName;
+  /// Places the kernel's mbarriers after \p sharedBytes; the new size.
+  mlir::FailureOr<int64_t> planMbarriers(tile::KernelOp kernel,
+                                         int64_t sharedBytes);
+  /// Initialises the barriers of a T.alloc_barrier at its place.
+  mlir::LogicalResult emitBarrierAlloc(tile::AllocOp op);
+  /// The mbarrier, warpgroup and register-count intrinsics; std::nullopt
+  /// when \p op is none of them.
+  std::optional<mlir::LogicalResult>
+  emitMbarrierIntrinsic(tile::IntrinsicOp op);
   /// Fragments of the kernel being emitted.
   llvm::DenseMap<mlir::Value, FragmentInfo> fragments;
   /// Inside a T.Parallel: the register variable.

@@ -23,7 +23,7 @@
 
 #include <stdint.h>
 
-#define TLC_SIM_ABI_VERSION 3
+#define TLC_SIM_ABI_VERSION 4
 #define TLC_SIM_WHERE_LINE (1ull << 63)
 /* Or-ed into a barrier id: bar.arrive, which counts without waiting. */
 #define TLC_SIM_BARRIER_ARRIVE_ONLY 0x100u
@@ -82,6 +82,10 @@ typedef struct tlc_sim_host_api {
    * (tlc_device/cuda/tma.h's encoding: bit 63 the current phase's parity)
    * has completed; a wait no thread can complete is a deadlock (ABI 3). */
   void (*mbarrierWait)(const uint64_t *bar, uint32_t parity, uint64_t where);
+  /* mbarrier.arrive's release semantics: what the calling thread did so far
+   * happens before what a thread does after its wait on \p bar returns
+   * (racecheck; ABI 4). Called before the arrival is counted. */
+  void (*mbarrierRelease)(const uint64_t *bar);
 } tlc_sim_host_api;
 
 /* One kernel of the shared object: calls the __global__ function with

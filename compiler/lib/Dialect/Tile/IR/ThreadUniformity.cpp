@@ -9,6 +9,8 @@
 #include "tlc/Dialect/Tile/IR/BufferEffects.h"
 #include "tlc/Dialect/Tile/IR/TileOps.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/Matchers.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
@@ -42,6 +44,26 @@ public:
       return true;
     if (isa<ThreadBindingOp>(def))
       return true;
+    // Instruction-like primitives that read the thread's position or
+    // exchange values between threads (lane, warp and warp-group indices,
+    // elections, shuffles, warp votes and reductions, atomics' previous
+    // values, random numbers, raw loads) differ between threads; the others
+    // (T.any_of over uniform memory, block votes, math) are uniform where
+    // their operands are.
+    if (auto in = dyn_cast<IntrinsicOp>(def)) {
+      llvm::StringRef c = in.getCallee();
+      if (llvm::is_contained({"T.get_lane_idx", "T.get_warp_idx",
+                              "T.get_warp_idx_sync", "T.get_warp_group_idx",
+                              "T.shuffle_elect", "T.tvm_warp_shuffle",
+                              "T.ballot", "T.ballot_sync", "T.any_sync",
+                              "T.all_sync", "T.activemask", "T.rand"},
+                             c) ||
+          c.starts_with("T.shfl_") || c.starts_with("T.warp_reduce_") ||
+          c.starts_with("T.match_") || c.starts_with("T.atomic_") ||
+          c.starts_with("T.rng_") || c.starts_with("T.ldg") ||
+          c.starts_with("T.lds"))
+        return true;
+    }
     if (auto load = dyn_cast<LoadOp>(def)) {
       for (Value index : load.getIndices())
         if (varies(index, depth + 1))
@@ -105,5 +127,160 @@ private:
 } // namespace
 
 bool mayVaryAcrossThreads(Value v) { return ThreadVariance().varies(v); }
+
+namespace {
+/// A half-open interval of thread indices; empty when hi <= lo.
+struct Interval {
+  int64_t lo, hi;
+};
+
+/// The factor k when \p v is threadIdx.x / k (k = 1: threadIdx.x itself),
+/// through integer casts, divisions by constants and the warp / warp-group
+/// index intrinsics with their default sizes.
+std::optional<int64_t> threadIndexScale(Value v) {
+  int64_t scale = 1;
+  while (Operation *d = v.getDefiningOp()) {
+    if (auto tb = dyn_cast<ThreadBindingOp>(d))
+      return tb.getDim() == 0 ? std::optional(scale) : std::nullopt;
+    if (isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp,
+            arith::ExtUIOp, arith::TruncIOp>(d)) {
+      v = d->getOperand(0);
+      continue;
+    }
+    if (isa<arith::DivSIOp, arith::DivUIOp, arith::FloorDivSIOp>(d)) {
+      APInt c;
+      if (!matchPattern(d->getOperand(1), m_ConstantInt(&c)) ||
+          c.getSExtValue() <= 0)
+        return std::nullopt;
+      scale *= c.getSExtValue();
+      v = d->getOperand(0);
+      continue;
+    }
+    if (auto in = dyn_cast<IntrinsicOp>(d)) {
+      if (!in.getArgs().empty())
+        return std::nullopt; // a warp size other than the default
+      if (in.getCallee() == "T.get_warp_group_idx")
+        return scale * 128;
+      if (in.getCallee() == "T.get_warp_idx" ||
+          in.getCallee() == "T.get_warp_idx_sync")
+        return scale * 32;
+      return std::nullopt;
+    }
+    return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+/// The threads of [0, threads) for which \p cond holds (\p negate: does
+/// not hold), when they form one interval.
+std::optional<Interval> conditionInterval(Value cond, bool negate,
+                                          int64_t threads, unsigned depth = 0) {
+  if (depth > 8)
+    return std::nullopt;
+  Operation *d = cond.getDefiningOp();
+  if (!d)
+    return std::nullopt;
+  auto clip = [&](Interval i) -> std::optional<Interval> {
+    i.lo = std::max<int64_t>(i.lo, 0);
+    i.hi = std::min<int64_t>(i.hi, threads);
+    return i;
+  };
+  // and / or: intersections and contiguous unions (De Morgan for negate).
+  if (isa<arith::AndIOp, arith::OrIOp>(d)) {
+    std::optional<Interval> a =
+        conditionInterval(d->getOperand(0), negate, threads, depth + 1);
+    std::optional<Interval> b =
+        conditionInterval(d->getOperand(1), negate, threads, depth + 1);
+    if (!a || !b)
+      return std::nullopt;
+    bool intersect = isa<arith::AndIOp>(d) != negate;
+    if (intersect)
+      return clip({std::max(a->lo, b->lo), std::min(a->hi, b->hi)});
+    if (a->hi <= a->lo)
+      return b;
+    if (b->hi <= b->lo)
+      return a;
+    if (a->lo > b->hi || b->lo > a->hi)
+      return std::nullopt; // two pieces
+    return clip({std::min(a->lo, b->lo), std::max(a->hi, b->hi)});
+  }
+  // A constant: every thread or none.
+  if (IntegerAttr c; matchPattern(cond, m_Constant(&c)))
+    return (c.getValue().getBoolValue() != negate)
+               ? Interval{0, threads}
+               : Interval{0, 0};
+  auto cmp = dyn_cast<arith::CmpIOp>(d);
+  if (!cmp)
+    return std::nullopt;
+  APInt c;
+  std::optional<int64_t> scale = threadIndexScale(cmp.getLhs());
+  if (!scale || !matchPattern(cmp.getRhs(), m_ConstantInt(&c)))
+    return std::nullopt;
+  int64_t k = c.getSExtValue(), s = *scale;
+  // In units of the scaled index x = tx / s: the interval [a, b) of x.
+  int64_t a = 0, b = (threads + s - 1) / s;
+  switch (cmp.getPredicate()) {
+  case arith::CmpIPredicate::slt:
+  case arith::CmpIPredicate::ult:
+    b = k;
+    break;
+  case arith::CmpIPredicate::sle:
+  case arith::CmpIPredicate::ule:
+    b = k + 1;
+    break;
+  case arith::CmpIPredicate::sge:
+  case arith::CmpIPredicate::uge:
+    a = k;
+    break;
+  case arith::CmpIPredicate::sgt:
+  case arith::CmpIPredicate::ugt:
+    a = k + 1;
+    break;
+  case arith::CmpIPredicate::eq:
+    a = k;
+    b = k + 1;
+    break;
+  default:
+    return std::nullopt;
+  }
+  Interval in{a * s, b * s};
+  if (!negate)
+    return clip(in);
+  // The complement of [lo, hi) in [0, threads) is one interval only when
+  // the range touches an end.
+  if (in.lo <= 0)
+    return clip({in.hi, threads});
+  if (in.hi >= threads)
+    return clip({0, in.lo});
+  return std::nullopt;
+}
+} // namespace
+
+std::optional<ThreadRange> threadRangeOf(Operation *op, int64_t threads,
+                                         Operation **unrecognised) {
+  ThreadRange range{0, threads, nullptr};
+  Operation *child = op;
+  for (Operation *p = op->getParentOp(); p && !isa<KernelOp>(p);
+       child = p, p = p->getParentOp()) {
+    auto ifOp = dyn_cast<IfOp>(p);
+    if (!ifOp || !mayVaryAcrossThreads(ifOp.getCondition()))
+      continue;
+    bool inElse = child->getParentRegion() != &ifOp.getThenRegion();
+    std::optional<Interval> in =
+        conditionInterval(ifOp.getCondition(), inElse, threads);
+    if (!in) {
+      if (unrecognised)
+        *unrecognised = p;
+      return std::nullopt;
+    }
+    if (!range.condition)
+      range.condition = p;
+    range.lo = std::max(range.lo, in->lo);
+    range.hi = std::min(range.hi, in->hi);
+  }
+  if (range.hi < range.lo)
+    range.hi = range.lo;
+  return range;
+}
 
 } // namespace tlc::tile

@@ -13,6 +13,7 @@
 
 #include "LayoutSolver.h"
 #include "tlc/Dialect/Tile/IR/LayoutAttrCodec.h"
+#include "tlc/Dialect/Tile/IR/ThreadUniformity.h"
 
 #include "tlc/Layout/Propagation.h"
 #include "tlc/Layout/SharedLayouts.h"
@@ -483,67 +484,17 @@ static std::optional<std::pair<int64_t, int64_t>> matrixOf(Value v) {
   return std::make_pair(shape.end()[-2], shape.back());
 }
 
-/// The threads that run \p op when it is inside `with T.ws(...)` (a tile.if
-/// with `warp_groups` of contiguous groups): the first thread and the count.
-/// TileLang lays out a tile op for the threads of its region.
-/// `tx < c` / `tx >= c` on threadIdx.x (through casts): the thread range
-/// the then-branch of a tile.if runs on, for a block of \p threads.
-static std::optional<std::pair<int64_t, int64_t>>
-threadCondition(IfOp ifOp, int64_t threads) {
-  auto cmp = ifOp.getCondition().getDefiningOp<arith::CmpIOp>();
-  if (!cmp)
-    return std::nullopt;
-  auto isThread = [](Value v) {
-    while (Operation *d = v.getDefiningOp()) {
-      if (auto tb = dyn_cast<ThreadBindingOp>(d))
-        return tb.getDim() == 0;
-      if (!isa<arith::IndexCastOp, arith::ExtSIOp, arith::TruncIOp>(d))
-        return false;
-      v = d->getOperand(0);
-    }
-    return false;
-  };
-  APInt c;
-  if (!isThread(cmp.getLhs()) || !matchPattern(cmp.getRhs(), m_ConstantInt(&c)))
-    return std::nullopt;
-  int64_t k = c.getSExtValue();
-  switch (cmp.getPredicate()) {
-  case arith::CmpIPredicate::slt:
-  case arith::CmpIPredicate::ult:
-    return k > 0 && k < threads ? std::optional(std::make_pair(int64_t(0), k))
-                                : std::nullopt;
-  case arith::CmpIPredicate::sge:
-  case arith::CmpIPredicate::uge:
-    return k > 0 && k < threads
-               ? std::optional(std::make_pair(k, threads - k))
-               : std::nullopt;
-  default:
-    return std::nullopt;
-  }
-}
-
+/// The threads that run \p op when it is under `with T.ws(...)` or a
+/// condition selecting a range of threadIdx.x (`tx < c`, `tx >= c`, their
+/// else branches): the first thread and the count. TileLang lays out a
+/// tile op for the threads of its region; the CUDA target partitions it
+/// the same way (ThreadUniformity.h's threadRangeOf, shared by both).
 static std::optional<std::pair<int64_t, int64_t>>
 warpGroupRange(Operation *op, int64_t threads) {
-  Operation *child = op;
-  for (Operation *p = op->getParentOp(); p && !isa<KernelOp>(p);
-       child = p, p = p->getParentOp()) {
-    auto ifOp = dyn_cast<IfOp>(p);
-    if (ifOp && !p->getAttr("warp_groups") &&
-        child->getParentRegion() == &ifOp.getThenRegion())
-      if (std::optional<std::pair<int64_t, int64_t>> r =
-              threadCondition(ifOp, threads))
-        return r;
-    auto groups = p->getAttrOfType<DenseI64ArrayAttr>("warp_groups");
-    if (!groups || groups.empty())
-      continue;
-    llvm::ArrayRef<int64_t> g = groups.asArrayRef();
-    for (size_t i = 1; i < g.size(); ++i)
-      if (g[i] != g[i - 1] + 1)
-        return std::nullopt;
-    constexpr int64_t kWarpGroup = 128;
-    return std::make_pair(g.front() * kWarpGroup, int64_t(g.size()) * kWarpGroup);
-  }
-  return std::nullopt;
+  std::optional<ThreadRange> r = threadRangeOf(op, threads);
+  if (!r || !r->condition || r->count() <= 0 || r->count() == threads)
+    return std::nullopt;
+  return std::make_pair(r->lo, r->count());
 }
 
 LogicalResult Solver::inferGemm(GemmOp op) {

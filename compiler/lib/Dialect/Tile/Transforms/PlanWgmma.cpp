@@ -18,6 +18,7 @@
 
 #include "tlc/Dialect/Tile/IR/BufferEffects.h"
 #include "tlc/Dialect/Tile/IR/PassConfigs.h"
+#include "tlc/Dialect/Tile/IR/ThreadUniformity.h"
 #include "tlc/Dialect/Tile/IR/TileOps.h"
 #include "tlc/Dialect/Tile/Transforms/LayoutInference.h"
 #include "tlc/Layout/GemmLayouts.h"
@@ -133,9 +134,15 @@ SmallVector<GemmOp> tlc::tile::selectWgmmaGemms(KernelOp kernel) {
   // A buffer is laid out for one instruction: a gemm reading it with
   // mma.sync keeps every other gemm on it on mma.sync too.
   llvm::DenseSet<Operation *> chosen;
-  for (GemmOp gemm : gemms)
-    if (takesWgmma(gemm, *threads))
+  for (GemmOp gemm : gemms) {
+    // A gemm under T.ws / `if tx < c` runs on the warpgroups of its range.
+    std::optional<ThreadRange> r = threadRangeOf(gemm, *threads);
+    if (!r ||
+        (r->condition && (r->lo % 128 || r->count() % 128 || r->count() <= 0)))
+      continue;
+    if (takesWgmma(gemm, r->count()))
       chosen.insert(gemm);
+  }
   for (bool changed = true; changed;) {
     changed = false;
     llvm::DenseSet<Value> mmaBuffers;

@@ -70,6 +70,27 @@ TLC_DEVICE void mbarrierArriveExpectTx(uint64_t *bar, uint32_t bytes) {
 #endif
 }
 
+/// Arrives once on the current phase of \p bar (release at CTA scope: this
+/// thread's earlier accesses happen before a waiter's later ones).
+TLC_DEVICE void mbarrierArrive(uint64_t *bar) {
+#if TLC_CUDA_ARCH >= 900
+  asm volatile(
+      "mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(sharedAddress(bar))
+      : "memory");
+#endif
+}
+
+/// Expects \p bytes more transaction bytes in the current phase of \p bar
+/// without arriving.
+TLC_DEVICE void mbarrierExpectTx(uint64_t *bar, uint32_t bytes) {
+#if TLC_CUDA_ARCH >= 900
+  asm volatile("mbarrier.expect_tx.relaxed.cta.shared::cta.b64 [%0], %1;" ::"r"(
+                   sharedAddress(bar)),
+               "r"(bytes)
+               : "memory");
+#endif
+}
+
 /// Waits until the phase of \p bar with parity \p parity has completed.
 TLC_DEVICE void mbarrierWait(uint64_t *bar, uint32_t parity) {
 #if TLC_CUDA_ARCH >= 900

@@ -89,12 +89,34 @@ TLC_SIM_PRIMITIVE inline void mbarrierArriveExpectTx(uint64_t *bar,
   uint64_t where = TLC_SIM_HERE;
   if (!sim::api->access(bar, 8, TLC_SIM_ATOMIC, -1, where))
     return;
+  sim::api->mbarrierRelease(bar);
   simimpl::mbarrierTx(bar, int64_t(bytes), where);
   if ((*bar & 0xFFFFu) == 0)
     sim::api->trap("mbarrier arrive on a phase with no pending arrival",
                    where);
   *bar -= 1;
   simimpl::mbarrierComplete(bar);
+}
+
+/// mbarrier.arrive (release): one arrival on the current phase.
+TLC_SIM_PRIMITIVE inline void mbarrierArrive(uint64_t *bar) {
+  uint64_t where = TLC_SIM_HERE;
+  if (!sim::api->access(bar, 8, TLC_SIM_ATOMIC, -1, where))
+    return;
+  sim::api->mbarrierRelease(bar);
+  if ((*bar & 0xFFFFu) == 0)
+    sim::api->trap("mbarrier arrive on a phase with no pending arrival", where);
+  *bar -= 1;
+  simimpl::mbarrierComplete(bar);
+}
+
+/// mbarrier.expect_tx: \p bytes more expected in the current phase, no
+/// arrival.
+TLC_SIM_PRIMITIVE inline void mbarrierExpectTx(uint64_t *bar, uint32_t bytes) {
+  uint64_t where = TLC_SIM_HERE;
+  if (!sim::api->access(bar, 8, TLC_SIM_ATOMIC, -1, where))
+    return;
+  simimpl::mbarrierTx(bar, int64_t(bytes), where);
 }
 
 TLC_SIM_PRIMITIVE inline void mbarrierWait(uint64_t *bar, uint32_t parity) {
@@ -159,6 +181,7 @@ TLC_SIM_PRIMITIVE void tmaLoad(void *dst, const TensorMap *map, uint64_t *bar,
   }
   if (!sim::api->access(bar, 8, TLC_SIM_ATOMIC, -1, where))
     return;
+  sim::api->mbarrierRelease(bar); // the copy's writes, by the issuer
   simimpl::mbarrierTx(bar, -int64_t(elems * eb), where);
   simimpl::mbarrierComplete(bar);
 }

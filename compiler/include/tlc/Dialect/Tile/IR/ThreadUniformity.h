@@ -17,7 +17,11 @@
 #ifndef TLC_DIALECT_TILE_IR_THREADUNIFORMITY_H
 #define TLC_DIALECT_TILE_IR_THREADUNIFORMITY_H
 
+#include "mlir/IR/Operation.h"
 #include "mlir/IR/Value.h"
+
+#include <cstdint>
+#include <optional>
 
 namespace tlc::tile {
 
@@ -29,6 +33,36 @@ namespace tlc::tile {
 /// uniform values are the same in every thread. Conservative: true where
 /// the walk gives up.
 bool mayVaryAcrossThreads(mlir::Value v);
+
+/// The threads [lo, hi) of a block that run an operation: the whole block,
+/// or the range that `T.ws(g, ...)` (contiguous warp groups of 128 threads)
+/// or conditions `tx < c`, `tx >= c` (their else branches, and `and`s of
+/// them) on threadIdx.x select. TileLang lays out and partitions a tile
+/// operation for the threads of its range.
+struct ThreadRange {
+  int64_t lo = 0, hi = 0;
+  /// The innermost condition on the thread index that narrowed the range
+  /// (null for the whole block).
+  mlir::Operation *condition = nullptr;
+
+  int64_t count() const { return hi - lo; }
+  bool operator==(const ThreadRange &o) const {
+    return lo == o.lo && hi == o.hi;
+  }
+  bool operator!=(const ThreadRange &o) const { return !(*this == o); }
+  /// Whether the range is a whole number of warps of \p warpSize threads.
+  bool warpAligned(int64_t warpSize = 32) const {
+    return lo % warpSize == 0 && hi % warpSize == 0 && hi > lo;
+  }
+};
+
+/// The thread range that runs \p op in a block of \p threads threads. On
+/// failure, \p unrecognised (when given) is the enclosing `tile.if` whose
+/// condition depends on the thread index in a way that is not a range
+/// (`tx % 2 == 0`, a value read from a register).
+std::optional<ThreadRange>
+threadRangeOf(mlir::Operation *op, int64_t threads,
+              mlir::Operation **unrecognised = nullptr);
 
 } // namespace tlc::tile
 

@@ -1,0 +1,328 @@
+//===- CUDAEmitterMbarrier.cpp - Explicit mbarriers, wgmma groups ---------===//
+//
+// Part of the tlc project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The primitives of hand-written warp-specialised kernels (PTX ISA,
+// "Parallel Synchronization and Communication Instructions: mbarrier",
+// "setmaxnreg", "wgmma.fence / commit_group / wait_group"):
+//
+//  * T.alloc_barrier(arrive_count=...) and the legacy
+//    T.create_list_of_mbarrier(...) are 64-bit mbarriers in shared memory,
+//    placed after everything else the kernel keeps there, initialised by
+//    thread 0 where they are declared (mbarrier.init with each barrier's
+//    arrival count, fence.mbarrier_init), then a block barrier;
+//  * T.barrier_arrive / T.mbarrier_arrive arrive (release), T.barrier_wait /
+//    T.mbarrier_wait_parity spin on try_wait.parity (acquire),
+//    T.mbarrier_expect_tx / T.mbarrier_arrive_expect_tx raise the phase's
+//    expected transaction bytes. In a kernel that issues wgmma an arrival
+//    is preceded by fence.proxy.async: the shared memory the arriving
+//    thread wrote is read by wgmma (the async proxy) after the wait;
+//    T.cp_async_barrier_noinc waits for the thread's cp.async copies and
+//    arrives;
+//  * T.set_max_nreg / T.inc_max_nreg / T.dec_max_nreg are setmaxnreg for
+//    the warpgroup, T.warpgroup_arrive / commit_batch / wait and
+//    T.wait_wgmma the wgmma fence and group operations.
+//
+// mbarrier waits need sm_90 (try_wait); they are refused below it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "EmitterImpl.h"
+
+#include "mlir/IR/Matchers.h"
+
+using namespace mlir;
+using namespace tlc;
+using namespace tlc::tile;
+using namespace tlc::target;
+using namespace tlc::target::cuda_detail;
+
+/// The constant integer operands passed for \p param (in order); failure
+/// when one is not a constant.
+static FailureOr<SmallVector<int64_t>> constantArgs(IntrinsicOp op,
+                                                    StringRef param) {
+  SmallVector<int64_t> out;
+  ArrayAttr params = op.getParams();
+  for (auto [i, v] : llvm::enumerate(op.getArgs())) {
+    if (i >= params.size() || cast<StringAttr>(params[i]).getValue() != param)
+      continue;
+    IntegerAttr c;
+    if (!matchPattern(v, m_Constant(&c)))
+      return failure();
+    out.push_back(c.getValue().getSExtValue());
+  }
+  return out;
+}
+
+/// The first operand passed for \p param, or null.
+static Value argOf(IntrinsicOp op, StringRef param) {
+  ArrayAttr params = op.getParams();
+  for (auto [i, v] : llvm::enumerate(op.getArgs()))
+    if (i < params.size() && cast<StringAttr>(params[i]).getValue() == param)
+      return v;
+  return {};
+}
+
+FailureOr<int64_t> Emitter::planMbarriers(KernelOp kernel, int64_t bytes) {
+  mbarrierOffsets.clear();
+  mbarrierListOffset = -1;
+  mbarrierListCounts.clear();
+  mbarrierListName.clear();
+  int64_t offset = (bytes + 7) / 8 * 8;
+  WalkResult w = kernel.walk([&](Operation *op) {
+    if (auto alloc = dyn_cast<AllocOp>(op)) {
+      auto type = cast<BufferType>(alloc.getType());
+      if (type.getScope() == MemoryScope::ClusterBarrier) {
+        alloc.emitError("cluster barriers need a cluster launch, which the "
+                        "CUDA target does not generate yet");
+        return WalkResult::interrupt();
+      }
+      if (type.getScope() != MemoryScope::Barrier)
+        return WalkResult::advance();
+      int64_t n =
+          type.isStatic() && type.getRank() == 1 ? type.getShape()[0] : 0;
+      if (n <= 0) {
+        alloc.emitError("an mbarrier allocation needs a static count");
+        return WalkResult::interrupt();
+      }
+      mbarrierOffsets[alloc.getResult()] = offset;
+      offset += 8 * n;
+      return WalkResult::advance();
+    }
+    auto in = dyn_cast<IntrinsicOp>(op);
+    if (!in || in.getCallee() != "T.create_list_of_mbarrier")
+      return WalkResult::advance();
+    FailureOr<SmallVector<int64_t>> counts = constantArgs(in, "arrive_counts");
+    if (mbarrierListOffset >= 0 || failed(counts) || counts->empty()) {
+      in.emitError(mbarrierListOffset >= 0
+                       ? "T.create_list_of_mbarrier: a kernel declares its "
+                         "list of mbarriers once"
+                       : "T.create_list_of_mbarrier: needs constant arrival "
+                         "counts");
+      return WalkResult::interrupt();
+    }
+    mbarrierListOffset = offset;
+    mbarrierListCounts.assign(counts->begin(), counts->end());
+    offset += 8 * int64_t(counts->size());
+    return WalkResult::advance();
+  });
+  if (w.wasInterrupted())
+    return failure();
+  if (offset == (bytes + 7) / 8 * 8)
+    return bytes; // no mbarriers
+  if (options.minComputeCapability < 90) {
+    kernel.emitError() << "mbarriers (T.alloc_barrier, "
+                          "T.create_list_of_mbarrier) need sm_90 on the CUDA "
+                          "target (try_wait.parity); building for sm_"
+                       << options.minComputeCapability;
+    return failure();
+  }
+  anyTma = true; // tma.h holds the mbarrier helpers
+  return offset;
+}
+
+/// Thread 0 initialises \p counts barriers at \p name, then every thread
+/// waits until they are.
+static void emitInit(Emitter &e, const std::string &name,
+                     ArrayRef<int64_t> counts) {
+  e.open("if (threadIdx.x == 0)");
+  for (auto [i, c] : llvm::enumerate(counts))
+    e.line("tlc::cuda::mbarrierInit(&" + name + "[" + std::to_string(i) +
+           "], " + std::to_string(c) + ");");
+  e.line("tlc::cuda::mbarrierInitFence();");
+  e.close();
+  e.line("__syncthreads();  // the mbarriers are initialised");
+}
+
+/// Whether \p op is a statement of its kernel's body, which every thread
+/// runs (where barriers may be initialised).
+static bool atKernelTop(Operation *op) {
+  return isa_and_nonnull<KernelOp>(op->getParentOp());
+}
+
+LogicalResult Emitter::emitBarrierAlloc(AllocOp op) {
+  auto counts = op->getAttrOfType<DenseI64ArrayAttr>("arrive_counts");
+  auto it = mbarrierOffsets.find(op.getResult());
+  if (it == mbarrierOffsets.end())
+    return op.emitError("this mbarrier has no place in shared memory");
+  if (!atKernelTop(op))
+    return op.emitError("mbarriers are allocated in the kernel body, where "
+                        "every thread initialises them together (not in a "
+                        "loop or branch)");
+  auto type = cast<BufferType>(op.getType());
+  int64_t n = type.getShape()[0];
+  SmallVector<int64_t> c;
+  for (int64_t i = 0; i < n; ++i) {
+    int64_t v = counts && !counts.empty()
+                    ? counts[std::min<int64_t>(i, counts.size() - 1)]
+                    : 1;
+    if (v <= 0 || v > 0xFFFFF)
+      return op.emitError()
+             << "mbarrier arrival count " << v << " is outside 1..2^20-1";
+    c.push_back(v);
+  }
+  std::string name = define(op.getResult(), "bar");
+  beginOp(op, "T.alloc_barrier");
+  line("uint64_t *" + name + " = reinterpret_cast<uint64_t *>(smem + " +
+       std::to_string(it->second) + ");");
+  emitInit(*this, name, c);
+  return success();
+}
+
+std::optional<LogicalResult> Emitter::emitMbarrierIntrinsic(IntrinsicOp op) {
+  StringRef callee = op.getCallee();
+  auto fail = [&](const Twine &why) -> LogicalResult {
+    op.emitError() << callee << ": " << why;
+    return failure();
+  };
+  // The address of the mbarrier passed for parameter \p param.
+  auto address = [&](StringRef param) -> FailureOr<std::string> {
+    Value v = argOf(op, param);
+    if (!v) {
+      (void)fail("needs an mbarrier");
+      return failure();
+    }
+    if (auto type = dyn_cast<BufferType>(v.getType())) {
+      Value root = rootOf(v);
+      if (!mbarrierOffsets.count(root)) {
+        (void)fail("needs a barrier of T.alloc_barrier");
+        return failure();
+      }
+      SmallVector<std::string> idx(std::max<unsigned>(type.getRank(), 1), "0");
+      FailureOr<std::pair<std::string, std::string>> el =
+          guardedElement(v, idx, op);
+      if (failed(el))
+        return failure();
+      return "&" + el->first;
+    }
+    if (auto get = v.getDefiningOp<IntrinsicOp>();
+        get && get.getCallee() == "T.get_mbarrier")
+      return expr(v);
+    if (!v.getType().isIntOrIndex() || mbarrierListName.empty()) {
+      (void)fail("needs an mbarrier: a T.alloc_barrier element, or the "
+                 "number of one of T.create_list_of_mbarrier's");
+      return failure();
+    }
+    return "(" + mbarrierListName + " + (int)(" + expr(v) + "))";
+  };
+  auto u32 = [&](StringRef param) {
+    Value v = argOf(op, param);
+    return v ? "(uint32_t)(" + expr(v) + ")" : std::string("0u");
+  };
+
+  if (callee == "T.create_list_of_mbarrier") {
+    if (!atKernelTop(op) || mbarrierListOffset < 0)
+      return fail("declares the kernel's mbarriers in its body, where every "
+                  "thread initialises them together (not in a loop or "
+                  "branch)");
+    mbarrierListName = fresh("mbarriers");
+    line("uint64_t *" + mbarrierListName +
+         " = reinterpret_cast<uint64_t *>(smem + " +
+         std::to_string(mbarrierListOffset) + ");");
+    emitInit(*this, mbarrierListName, mbarrierListCounts);
+    return success();
+  }
+  if (callee == "T.get_mbarrier") {
+    Value id = argOf(op, "id");
+    if (!id || mbarrierListName.empty())
+      return fail("needs T.create_list_of_mbarrier before it");
+    names[op.getResult(0)] =
+        "(" + mbarrierListName + " + (int)(" + expr(id) + "))";
+    return success();
+  }
+  if (callee == "T.barrier_wait" || callee == "T.mbarrier_wait_parity") {
+    FailureOr<std::string> bar = address("mbarrier");
+    if (failed(bar))
+      return failure();
+    line("tlc::cuda::mbarrierWait(" + *bar + ", " + u32("parity") + " & 1u);");
+    return success();
+  }
+  if (callee == "T.barrier_arrive" || callee == "T.mbarrier_arrive") {
+    if (argOf(op, "cta_id"))
+      return fail("arrives on another block's barrier, which needs a "
+                  "cluster launch the CUDA target does not generate yet");
+    FailureOr<std::string> bar = address("mbarrier");
+    if (failed(bar))
+      return failure();
+    if (usesWgmma) // the shared memory written here is read by wgmma
+      line("tlc::cuda::fenceProxyAsync();");
+    line("tlc::cuda::mbarrierArrive(" + *bar + ");");
+    return success();
+  }
+  if (callee == "T.cp_async_barrier_noinc") {
+    // cp.async.mbarrier.arrive.noinc arrives once this thread's cp.async
+    // copies are done; this target waits for them here and arrives
+    // (release), the same order without the overlap.
+    FailureOr<std::string> bar = address("barrier");
+    if (failed(bar))
+      return failure();
+    if (lang.hasAsyncCopy)
+      line("tlc::cuda::cpAsyncWaitAll();");
+    if (usesWgmma)
+      line("tlc::cuda::fenceProxyAsync();");
+    line("tlc::cuda::mbarrierArrive(" + *bar + ");");
+    return success();
+  }
+  if (callee == "T.mbarrier_expect_tx" ||
+      callee == "T.mbarrier_arrive_expect_tx") {
+    FailureOr<std::string> bar = address("mbarrier");
+    if (failed(bar))
+      return failure();
+    line(std::string(callee == "T.mbarrier_expect_tx"
+                         ? "tlc::cuda::mbarrierExpectTx("
+                         : "tlc::cuda::mbarrierArriveExpectTx(") +
+         *bar + ", " + u32("tx") + ");");
+    return success();
+  }
+
+  // setmaxnreg: a warpgroup's register budget (sm_90a).
+  if (callee == "T.set_max_nreg" || callee == "T.inc_max_nreg" ||
+      callee == "T.dec_max_nreg") {
+    FailureOr<SmallVector<int64_t>> regs = constantArgs(op, "reg_count");
+    if (failed(regs) || regs->size() != 1 || (*regs)[0] < 24 ||
+        (*regs)[0] > 256 || (*regs)[0] % 8)
+      return fail("needs a constant register count in 24..256, a multiple "
+                  "of 8 (setmaxnreg)");
+    bool inc = callee == "T.inc_max_nreg";
+    if (callee == "T.set_max_nreg") {
+      FailureOr<SmallVector<int64_t>> isInc = constantArgs(op, "is_inc");
+      if (failed(isInc) || isInc->size() != 1)
+        return fail("needs a constant is_inc");
+      inc = (*isInc)[0] != 0;
+    }
+    if (range.lo % 128 || range.count() % 128 || !parallelReg.empty())
+      return fail("is executed by whole warpgroups (setmaxnreg.sync.aligned): "
+                  "it must be in the kernel body or under T.ws / a thread "
+                  "range of whole warpgroups");
+    anyWgmma = true; // wgmma.h holds the helper
+    line(std::string("tlc::cuda::setMaxNReg") + (inc ? "Inc" : "Dec") + "<" +
+         std::to_string((*regs)[0]) + ">();");
+    return success();
+  }
+  if (callee == "T.warpgroup_arrive" || callee == "T.warpgroup_commit_batch") {
+    anyWgmma = true;
+    line(callee == "T.warpgroup_arrive" ? "tlc::cuda::wgmmaFence();"
+                                        : "tlc::cuda::wgmmaCommit();");
+    return success();
+  }
+  if (callee == "T.warpgroup_wait" || callee == "T.wait_wgmma") {
+    FailureOr<SmallVector<int64_t>> n =
+        constantArgs(op, callee == "T.warpgroup_wait" ? "num_mma" : "id");
+    if (failed(n) || n->size() != 1 || (*n)[0] < 0 || (*n)[0] > 7)
+      return fail("needs a constant count of pending groups in 0..7");
+    anyWgmma = true;
+    line("tlc::cuda::wgmmaWait<" + std::to_string((*n)[0]) + ">();");
+    return success();
+  }
+  if (callee == "T.warpgroup_fence_operand") {
+    // The printer's wgmma gemms wait for their groups before any register
+    // of the accumulator is read: no operand is in flight here.
+    line("// T.warpgroup_fence_operand: no code (wgmma groups are waited "
+         "for before their registers are read)");
+    return success();
+  }
+  return std::nullopt;
+}

@@ -1,0 +1,306 @@
+//===- CUDAEmitterThreadRange.cpp - Tile ops of part of a block -----------===//
+//
+// Part of the tlc project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Tile operations under a condition that selects a range of threads
+// (`with T.ws(g)`, `if tx < c:`, `if tx >= c:` and their else branches):
+// TileLang lays such an operation out for the threads of the range, and
+// this target partitions it over them. Inside the branch `tid` is the
+// thread's index in the range (threadIdx.x - lo) and `numThreads` its size,
+// so every partitioning of the printer works unchanged; the fragments the
+// range's operations use are laid out for that many threads, and the
+// barriers the printer places between them are named barriers
+// (`bar.sync id, count`) over the range's warps, never `__syncthreads`,
+// which the other threads do not reach.
+//
+// What stays refused, at the operation: a condition on the thread index
+// that is not a range (`tx % 2 == 0`), a range that is not a whole number
+// of warps, a fragment used by tile operations of different ranges, and
+// two ranges that would use the reduction or exchange scratch area at once.
+//
+//===----------------------------------------------------------------------===//
+
+#include "EmitterImpl.h"
+
+#include "mlir/IR/Matchers.h"
+#include "llvm/Support/SaveAndRestore.h"
+
+using namespace mlir;
+using namespace tlc;
+using namespace tlc::tile;
+using namespace tlc::target;
+using namespace tlc::target::cuda_detail;
+
+static std::string rangeText(const ThreadRange &r) {
+  return "[" + std::to_string(r.lo) + ", " + std::to_string(r.hi) + ")";
+}
+
+FailureOr<ThreadRange> Emitter::rangeOfOp(Operation *op) {
+  Operation *bad = nullptr;
+  std::optional<ThreadRange> r = threadRangeOf(op, blockThreads, &bad);
+  if (!r) {
+    InFlightDiagnostic d =
+        op->emitError()
+        << "a tile operation under a condition on the thread index that "
+           "does not select a range of threads (T.ws(g), tx < c, tx >= c) "
+           "is not supported by the CUDA target";
+    if (bad)
+      d.attachNote(bad->getLoc()) << "the condition";
+    return failure();
+  }
+  if (r->condition && (r->count() <= 0 || !r->warpAligned())) {
+    InFlightDiagnostic d = op->emitError()
+                           << "this tile operation runs on threads "
+                           << rangeText(*r)
+                           << ", which is not a whole number of warps: the "
+                              "CUDA target partitions tile operations over "
+                              "whole warps";
+    d.attachNote(r->condition->getLoc()) << "the condition";
+    return failure();
+  }
+  return *r;
+}
+
+int64_t Emitter::threadsFor(Operation *op) {
+  std::optional<ThreadRange> r = threadRangeOf(op, blockThreads);
+  if (!r || r->count() <= 0 || !r->warpAligned())
+    return blockThreads;
+  return r->count();
+}
+
+std::string Emitter::blockBarrier() {
+  if (range.lo == 0 && range.hi == blockThreads)
+    return "__syncthreads();";
+  for (auto &[r, id] : rangeBarrierIds)
+    if (r == range)
+      return "tlc::cuda::namedBarrierSync(" + std::to_string(id) + ", " +
+             std::to_string(range.count()) + ");";
+  // planThreadRanges gave every range an id; a range it did not see is a
+  // printer bug, which a trap makes visible.
+  return "__trap();  // no named barrier for threads " + rangeText(range);
+}
+
+std::optional<ThreadRange> Emitter::branchRange(IfOp ifOp, Region &region) {
+  if (region.empty() || region.front().empty() ||
+      !mayVaryAcrossThreads(ifOp.getCondition()))
+    return std::nullopt;
+  std::optional<ThreadRange> r =
+      threadRangeOf(&region.front().front(), blockThreads);
+  if (!r || !r->condition || r->count() <= 0 || !r->warpAligned())
+    return std::nullopt;
+  return r;
+}
+
+LogicalResult Emitter::emitRangeBlock(Block &block, ThreadRange r,
+                                      bool inLoop) {
+  llvm::SaveAndRestore<ThreadRange> saveRange(range, r);
+  llvm::SaveAndRestore<int64_t> saveThreads(numThreads, r.count());
+  line("// threads " + rangeText(r) + " (" + std::to_string(r.count()) +
+       "): tile operations are partitioned over them");
+  if (r.lo != 0)
+    line("const int tid = (int)threadIdx.x - " + std::to_string(r.lo) + ";");
+  // The branch runs again in the next iteration: its accesses of this one
+  // are done before it starts over.
+  if (inLoop) {
+    BufferAccesses acc;
+    for (Operation &op : block) {
+      BufferAccesses n = sharedEffectsOf(&op);
+      acc.reads.insert(n.reads.begin(), n.reads.end());
+      acc.writes.insert(n.writes.begin(), n.writes.end());
+    }
+    if (!acc.reads.empty() && !acc.writes.empty())
+      line(blockBarrier() + "  // the previous iteration's accesses are done");
+  }
+  return emitBlock(block, /*allowBarriers=*/true);
+}
+
+bool Emitter::rangeBranchesOnly(Block &body) {
+  if (!explicitMbarriers)
+    return false;
+  for (Operation &op : body) {
+    BufferAccesses e = sharedEffectsOf(&op);
+    if (e.reads.empty() && e.writes.empty())
+      continue;
+    auto ifOp = dyn_cast<IfOp>(op);
+    if (!ifOp || !branchRange(ifOp, ifOp.getThenRegion()))
+      return false;
+    if (!ifOp.getElseRegion().empty() &&
+        !branchRange(ifOp, ifOp.getElseRegion()))
+      return false;
+  }
+  return true;
+}
+
+/// The fragments \p op reads or writes (nested ops included), by root.
+static SmallVector<Value, 4> fragmentsOf(Operation *op) {
+  SmallVector<Value, 4> roots;
+  op->walk([&](Operation *nested) {
+    for (Value v : nested->getOperands()) {
+      auto type = dyn_cast<BufferType>(v.getType());
+      if (!type)
+        continue;
+      Value root = Emitter::rootOf(v);
+      if (Emitter::scopeOf(root) == MemoryScope::Fragment &&
+          !llvm::is_contained(roots, root))
+        roots.push_back(root);
+    }
+  });
+  return roots;
+}
+
+LogicalResult Emitter::checkFragmentRanges(Operation *op) {
+  if (isa<FillOp, ClearOp>(op))
+    return success(); // every thread fills its own registers
+  for (Value root : fragmentsOf(op)) {
+    auto it = fragmentRanges.find(root);
+    ThreadRange home =
+        it != fragmentRanges.end() ? it->second : ThreadRange{0, blockThreads};
+    if (home == range)
+      continue;
+    InFlightDiagnostic d = op->emitError()
+                           << "this tile operation runs on threads "
+                           << rangeText(range)
+                           << " but uses a fragment laid out for threads "
+                           << rangeText(home)
+                           << " (the CUDA target lays out a fragment for the "
+                              "threads of the tile operations that use it; use "
+                              "it under one thread range)";
+    if (root.getDefiningOp())
+      d.attachNote(root.getLoc()) << "the fragment";
+    return failure();
+  }
+  return success();
+}
+
+LogicalResult Emitter::planThreadRanges(KernelOp kernel) {
+  fragmentRanges.clear();
+  rangeBarrierIds.clear();
+  userBarrierIds.clear();
+  explicitMbarriers = false;
+  ThreadRange whole{0, blockThreads, nullptr};
+  kernel.walk([&](Operation *op) {
+    if (auto alloc = dyn_cast<AllocOp>(op))
+      if (isBarrierScope(cast<BufferType>(alloc.getType()).getScope()))
+        explicitMbarriers = true;
+    if (auto in = dyn_cast<IntrinsicOp>(op)) {
+      StringRef c = in.getCallee();
+      if (c == "T.create_list_of_mbarrier" || c.starts_with("T.mbarrier_") ||
+          c == "T.barrier_wait" || c == "T.barrier_arrive")
+        explicitMbarriers = true;
+      IntegerAttr id;
+      if (c == "T.named_barrier_arrive" && !in.getArgs().empty() &&
+          matchPattern(in.getArgs()[0], m_Constant(&id)))
+        userBarrierIds.push_back(id.getInt());
+    }
+    if (auto sync = dyn_cast<SyncThreadsOp>(op))
+      if (sync.getBarrierId())
+        userBarrierIds.push_back(*sync.getBarrierId());
+  });
+  // A named barrier per range, from id 15 down (programs number theirs
+  // from 1 up).
+  int64_t next = 15;
+  WalkResult ids = kernel.walk([&](IfOp ifOp) {
+    for (Region *region : {&ifOp.getThenRegion(), &ifOp.getElseRegion()}) {
+      std::optional<ThreadRange> r = branchRange(ifOp, *region);
+      if (!r || *r == whole || llvm::any_of(rangeBarrierIds, [&](auto &entry) {
+            return entry.first == *r;
+          }))
+        continue;
+      while (next > 0 && llvm::is_contained(userBarrierIds, next))
+        --next;
+      if (next == 0) {
+        ifOp.emitError("more thread ranges than free named barriers (ids "
+                       "1..15) in this kernel");
+        return WalkResult::interrupt();
+      }
+      rangeBarrierIds.push_back({*r, next--});
+    }
+    return WalkResult::advance();
+  });
+  if (ids.wasInterrupted())
+    return failure();
+
+  // Each fragment's range: that of the tile operations using it, in
+  // program order (fills run anywhere: every thread fills its registers).
+  llvm::DenseMap<Value, std::pair<ThreadRange, Operation *>> homes;
+  WalkResult uses = kernel.walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (!isa<GemmOp, CopyOp, ReduceOp, CumSumOp, AtomicAddOp, ParallelOp>(op))
+      return WalkResult::advance();
+    std::optional<ThreadRange> r = threadRangeOf(op, blockThreads);
+    if (r && r->count() > 0 && r->warpAligned()) {
+      r->condition = nullptr;
+      for (Value root : fragmentsOf(op)) {
+        auto [it, inserted] = homes.try_emplace(root, *r, op);
+        if (inserted || it->second.first == *r)
+          continue;
+        InFlightDiagnostic d =
+            op->emitError()
+            << "this tile operation runs on threads " << rangeText(*r)
+            << " and another that uses the same fragment on threads "
+            << rangeText(it->second.first)
+            << ": the CUDA target lays out a fragment for the threads of "
+               "one range";
+        d.attachNote(it->second.second->getLoc()) << "the other operation";
+        return WalkResult::interrupt();
+      }
+    } // else refused where it is emitted
+    // A T.Parallel's accesses are its own.
+    return isa<ParallelOp>(op) ? WalkResult::skip() : WalkResult::advance();
+  });
+  if (uses.wasInterrupted())
+    return failure();
+  kernel.walk([&](AllocOp alloc) {
+    if (cast<BufferType>(alloc.getType()).getScope() != MemoryScope::Fragment)
+      return;
+    auto it = homes.find(alloc.getResult());
+    fragmentRanges[alloc.getResult()] =
+        it != homes.end() ? it->second.first : whole;
+  });
+  return success();
+}
+
+LogicalResult Emitter::checkAreaRanges(KernelOp kernel) {
+  std::optional<ThreadRange> user;
+  Operation *first = nullptr;
+  auto use = [&](Operation *op) {
+    std::optional<ThreadRange> r = threadRangeOf(op, blockThreads);
+    if (!r)
+      return success();
+    r->condition = nullptr;
+    if (!user) {
+      user = *r;
+      first = op;
+      return success();
+    }
+    if (*user == *r)
+      return success();
+    InFlightDiagnostic d = op->emitError()
+                           << "this operation needs the shared scratch area on "
+                              "threads "
+                           << rangeText(*r) << " while threads "
+                           << rangeText(*user)
+                           << " may use it at the same time; the CUDA target "
+                              "does not give thread ranges areas of their own "
+                              "yet";
+    d.attachNote(first->getLoc()) << "the other user";
+    return failure();
+  };
+  ThreadRange whole{0, blockThreads, nullptr};
+  bool ranged =
+      llvm::any_of(rangeBarrierIds, [&](auto &e) { return e.first != whole; });
+  if (!ranged)
+    return success();
+  WalkResult w = kernel.walk([&](Operation *op) {
+    bool scratch = false;
+    if (auto red = dyn_cast<ReduceOp>(op))
+      scratch = reduceScratchBytes(red) > 0;
+    scratch |= exchanges.count(op) != 0;
+    if (scratch && failed(use(op)))
+      return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return failure(w.wasInterrupted());
+}
