@@ -65,6 +65,9 @@ configs=(
   # Fragments read and written in another thread's layout (a shared-memory
   # exchange around the T.Parallel); a program of the lit tests.
   "fragment_exchange|tests/lit/Target/CUDA/fragment-exchange|"
+  # Blocks of several thread dimensions (threads=[32, 8], [32, 4, 2]).
+  "warp_rows_2d|tests/lit/Conformance/b-warp-rows|"
+  "thread_binding_3d|tests/lit/Target/CUDA/thread-binding|"
 )
 # Runs "$@" (or prints it with --dry-run).
 run() {

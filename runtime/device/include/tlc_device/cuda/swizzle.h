@@ -43,7 +43,7 @@ TLC_DEVICE constexpr int panelSwizzledIndex(int lead, int row, int col) {
 template <typename T> TLC_DEVICE uint32_t packPair(const T *pair) {
   static_assert(sizeof(T) == 2, "packPair packs two 16-bit values");
   uint32_t v;
-  __builtin_memcpy(&v, pair, sizeof(v));
+  memcpy(&v, pair, sizeof(v));
   return v;
 }
 
