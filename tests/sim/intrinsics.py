@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """tile.intrinsic programs on the sim device against NumPy.
 
-Each is built for cuda:sm_80 and cuda:sm_90a (TLC_NVCC=nvcc-stand-in.sh),
+Each is built for cuda:sm_80 and cuda:sm_90a (--cuda-compiler=none),
 run on the sim device with --save, and every output is recomputed here with
 NumPy from the saved inputs; the programs the CPU target builds (its
 per-thread lowering: CPU_REFERENCE) are also run on the CPU target, whose
@@ -131,11 +131,10 @@ def main():
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--bin", required=True)
     args = parser.parse_args()
-    env = dict(os.environ, TLC_NVCC=os.path.join(HERE, "nvcc-stand-in.sh"))
     failures = 0
     def run(label, cmds):
         for cmd in cmds:
-            p = subprocess.run(cmd, capture_output=True, text=True, env=env)
+            p = subprocess.run(cmd, capture_output=True, text=True)
             if p.returncode:
                 print(f"{label}: FAIL: {' '.join(cmd)}\n{p.stdout}{p.stderr}")
                 return False
@@ -165,7 +164,7 @@ def main():
                 sim = [tlc_run, art, "--device", "sim", "--seed", "7", "--threads", "2", "--save", save]
                 if cpu:
                     sim += ["--verify", "--reference", cpu]
-                if not run(f"{name} {arch}", [[build, path, f"--target=cuda:{arch}", "-o", art], sim]):
+                if not run(f"{name} {arch}", [[build, path, f"--target=cuda:{arch}", "--cuda-compiler=none", "-o", art], sim]):
                     failures += 1
                     continue
                 bad = compare(oracle, load(os.path.join(save, "inputs")), load(save)) if oracle else []

@@ -6,8 +6,8 @@ For each program, at the small ragged sizes of tests/cpu/run_examples.py
 
   1. tlc-build FILE --target=cpu -o REF                     (the reference)
   2. tlc-build FILE --target=cuda:ARCH -o ART   for ARCH in sm_80, sm_90a
-     (TLC_NVCC=tests/sim/nvcc-stand-in.sh: the sim device needs NAME.cu and
-     NAME.json, not a cubin); with --hip, --target=hip:gfx90a and
+     (--cuda-compiler=none: the sim device needs NAME.cu and NAME.json,
+     not a cubin); with --hip, --target=hip:gfx90a and
      hip:gfx942 instead (real code objects from clang's AMDGPU back end,
      and NAME.hip, which the sim device runs with wavefronts of 64)
   3. tlc-run ART --device sim --verify --reference REF      (every kernel)
@@ -41,7 +41,6 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "tests", "cpu"))
 from run_examples import CASES  # noqa: E402  (the ragged sizes)
 
-STAND_IN = os.path.join(HERE, "nvcc-stand-in.sh")
 
 # Examples simulated at sizes of their own: layer_norm at n = 128 (n = 100
 # does not build for CUDA yet), the others smaller than the CPU test's.
@@ -103,9 +102,9 @@ KNOWN_FAILURES = {
 }
 
 
-def run(cmd, log, env=None):
+def run(cmd, log):
     log.append("$ " + " ".join(cmd))
-    proc = subprocess.run(cmd, capture_output=True, text=True, env=env)
+    proc = subprocess.run(cmd, capture_output=True, text=True)
     log.append((proc.stdout + proc.stderr).rstrip())
     return proc.returncode, proc.stdout + proc.stderr
 
@@ -139,17 +138,17 @@ def run_program(path, build_defs, run_defs, archs, bindir, workdir, threads):
     Without a CPU reference the kernels still run on sim (checked by the
     simulator, not compared)."""
     log = []
-    env = dict(os.environ, TLC_NVCC=STAND_IN)
     defs = [f"-D{k}={v}" for k, v in build_defs.items()]
     build = os.path.join(bindir, "tlc-build")
     ref = os.path.join(workdir, "cpu")
-    rc, out = run([build, path, "--target=cpu", "-o", ref] + defs, log, env)
+    rc, out = run([build, path, "--target=cpu", "-o", ref] + defs, log)
     no_ref = None if rc == 0 else "cpu: " + first_error(out)
     skipped, ran, same, seen_sources = [], 0, [], []
     for arch in archs:
         art = os.path.join(workdir, arch)
         target = arch if ":" in arch else f"cuda:{arch}"
-        rc, out = run([build, path, f"--target={target}", "-o", art] + defs, log, env)
+        rc, out = run([build, path, f"--target={target}", "--cuda-compiler=none",
+                       "-o", art] + defs, log)
         if rc != 0:
             skipped.append(f"{target}: " + first_error(out))
             continue
@@ -165,7 +164,7 @@ def run_program(path, build_defs, run_defs, archs, bindir, workdir, threads):
         if not no_ref:
             cmd += ["--verify", "--reference", ref]
         cmd += run_bindings(art, run_defs)
-        rc, out = run(cmd, log, env)
+        rc, out = run(cmd, log)
         if rc != 0 and "too large to simulate" in out:
             return "too large: " + next(l.strip() for l in out.splitlines()
                                         if "too large to simulate" in l), log
