@@ -223,6 +223,19 @@ LogicalResult Emitter::emitGemm(GemmOp op) {
   };
   std::string warp = fresh("warp"), lane = fresh("lane"), wm = fresh("wm"),
               wn = fresh("wn"), mi = fresh("mi"), ni = fresh("ni");
+  // The mma grid of one k-step: every (mi, ni) tile of this warp's part of
+  // C from A registers \p aReg[mi] and B registers \p bReg[ni].
+  auto emitMmaGrid = [&](const std::string &aReg, const std::string &bReg) {
+    line("#pragma unroll");
+    open("for (int " + mi + " = 0; " + mi + " < " + Twine(g.mTiles) + "; ++" +
+         mi + ")");
+    line("#pragma unroll");
+    line("for (int " + ni + " = 0; " + ni + " < " + Twine(g.nTiles) + "; ++" +
+         ni + ") " +
+         mmaCall("&" + expr(c) + "[" + cq[0].expr(0, {mi, ni}) + "]",
+                 aReg + "[" + mi + "]", bReg + "[" + ni + "]"));
+    close();
+  };
   open("");
   if (op.getClearAccum()) {
     std::string r = fresh("r");
@@ -420,15 +433,7 @@ LogicalResult Emitter::emitGemm(GemmOp op) {
                "] = " + asReg(addr->substr(1)) + ";");
         }
       }
-      line("#pragma unroll");
-      open("for (int " + mi + " = 0; " + mi + " < " + Twine(g.mTiles) + "; ++" +
-           mi + ")");
-      line("#pragma unroll");
-      line("for (int " + ni + " = 0; " + ni + " < " + Twine(g.nTiles) + "; ++" +
-           ni + ") " +
-           mmaCall("&" + expr(c) + "[" + cq[0].expr(0, {mi, ni}) + "]",
-                   aReg + "[" + mi + "]", bReg + "[" + ni + "]"));
-      close();
+      emitMmaGrid(aReg, bReg);
     }
     close();
     return success();
@@ -522,16 +527,7 @@ LogicalResult Emitter::emitGemm(GemmOp op) {
       line("tlc::cuda::ldmatrixX2" + trans + "(" + bReg + "[" + ls + "][0], " +
            bReg + "[" + ls + "][1], " + *addr + ");");
     }
-    // The mma grid.
-    line("#pragma unroll");
-    open("for (int " + mi + " = 0; " + mi + " < " + Twine(g.mTiles) + "; ++" +
-         mi + ")");
-    line("#pragma unroll");
-    line("for (int " + ni + " = 0; " + ni + " < " + Twine(g.nTiles) + "; ++" +
-         ni + ") " +
-         mmaCall("&" + expr(c) + "[" + cq[0].expr(0, {mi, ni}) + "]",
-                 aReg + "[" + mi + "]", bReg + "[" + ni + "]"));
-    close();
+    emitMmaGrid(aReg, bReg);
   }
   close();
   return success();
