@@ -59,7 +59,13 @@ int64_t Emitter::reduceScratchBytes(ReduceOp op) {
   FailureOr<ReducePlan> plan = planReduce(s->second, op.getDim(), op, lang.laneBits());
   if (failed(plan) || !plan->blockMask)
     return 0;
-  return d->second.regs * numThreads * 8;
+  // One value of the reduction's value type per register and thread: 8
+  // bytes for f64 and 64-bit integers, at most 4 for the others (narrow
+  // floats reduce as float).
+  Type elem = cast<BufferType>(op.getDst().getType()).getElementType();
+  int64_t valueBytes =
+      elem.isIntOrFloat() && elem.getIntOrFloatBitWidth() <= 32 ? 4 : 8;
+  return d->second.regs * numThreads * valueBytes;
 }
 
 /// The lowest (\p max false) or highest value of integer type \p type as a

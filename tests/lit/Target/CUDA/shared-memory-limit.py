@@ -15,9 +15,9 @@ import tilelang.language as T
 def big(M=2, N=4096):
     X: T.Tensor((M, N), T.float32)
     Y: T.Tensor((1,), T.float32)
-    # CHECK: shared-memory-limit.py:[[@LINE+1]]:{{[0-9]+}}: error: the kernel needs 233472 bytes of shared memory per block on the CUDA target (229376 for its buffers, 4096 for reduction scratch); sm_90 allows 232448
+    # CHECK: shared-memory-limit.py:[[@LINE+1]]:{{[0-9]+}}: error: the kernel needs 233472 bytes of shared memory per block on the CUDA target (231424 for its buffers, 2048 for reduction scratch); sm_90 allows 232448
     with T.Kernel(1, threads=256) as bx:
-        S = T.alloc_shared((112, 1024), T.float16)
+        S = T.alloc_shared((113, 1024), T.float16)
         S2 = T.alloc_shared((M, N), T.float32)
         F = T.alloc_fragment((M, N), T.float32)
         R = T.alloc_fragment((M,), T.float32)
