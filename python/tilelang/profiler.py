@@ -119,14 +119,49 @@ def supply_tensor(param, env, supply_type, device):
 
 class Profiler:
     """``kernel.get_profiler(tensor_supply_type=...)``: makes inputs for a
-    kernel, benchmarks it and checks it against a reference program."""
+    kernel, benchmarks it and checks it against a reference program.
+
+    Older scripts make it themselves from what ``tilelang.lower`` returned:
+    ``Profiler(mod, params, result_idx, supply_type)`` (``result_idx``: the
+    parameters the call allocates and returns). It is then callable like the
+    kernel, and ``.func``, ``.params`` and ``.result_idx`` are what those
+    scripts read.
+    """
 
     def __init__(self, kernel, supply_type=TensorSupplyType.Auto,
-                 symbols=None):
+                 symbols=None, legacy_supply_type=None, result_idx=None):
+        if isinstance(supply_type, (list, tuple)):
+            # Profiler(mod, params, result_idx, supply_type)
+            if result_idx is None:
+                result_idx = symbols
+            symbols = None
+            supply_type = legacy_supply_type or TensorSupplyType.Auto
+        if result_idx is not None:
+            kernel = kernel.with_out_idx(result_idx)
+        if not isinstance(supply_type, TensorSupplyType):
+            raise TypeError("tensor_supply_type must be a TensorSupplyType, "
+                            f"got {supply_type!r}")
         self.kernel = kernel
         self.supply_type = supply_type
         self.symbols = dict(symbols or {})
         self._inputs = None
+
+    @property
+    def func(self):
+        """The kernel: called with the inputs, returns the outputs."""
+        return self.kernel
+
+    @property
+    def params(self):
+        """Every parameter of the kernel (``.shape``, ``.dtype``)."""
+        return self.kernel.kernel_params
+
+    @property
+    def result_idx(self):
+        return self.kernel.result_idx
+
+    def __call__(self, *args, **kwargs):
+        return self.kernel(*args, **kwargs)
 
     @property
     def device(self):
