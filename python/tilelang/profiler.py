@@ -94,26 +94,53 @@ def do_bench(fn, warmup=25, rep=100, _n_warmup=0, _n_repeat=0,
 
 
 def supply_tensor(param, env, supply_type, device):
-    """A random input tensor for manifest parameter ``param``."""
+    """A random input tensor for manifest parameter ``param``, drawn as
+    TileLang's profiler draws it: ``Auto`` is uniform in [-1, 1) for
+    float16/bfloat16/float32, integers in [-2, 2] for other signed types and
+    float64, [0, 2] for unsigned ones, {0, 1} for bool and integers in
+    [-128, 127] for float8; ``Integer`` the same integers (float types
+    included); ``Uniform`` uniform in [-1, 1); ``Normal`` normal with mean
+    -1 and standard deviation 1; ``Randn`` standard normal; int8 under
+    ``Uniform``/``Normal`` is all ones."""
     import torch
     shape = [eval_extent(e, env) for e in param["shape"]]
-    dtype = tz.torch_dtype(param["dtype"])
-    is_float = dtype.is_floating_point
-    if supply_type == TensorSupplyType.Auto:
-        supply_type = TensorSupplyType.Normal if is_float \
-            else TensorSupplyType.Integer
+    name = param["dtype"]
+    dtype = tz.torch_dtype(name)
+    unsigned = name.startswith("uint")
+    float8 = name.startswith("float8")
     if supply_type == TensorSupplyType.Zero:
         return torch.zeros(shape, dtype=dtype, device=device)
     if supply_type == TensorSupplyType.One:
         return torch.ones(shape, dtype=dtype, device=device)
-    if supply_type == TensorSupplyType.Integer or not is_float:
+
+    def integers():
         if dtype == torch.bool:
             return torch.randint(0, 2, shape, device=device).bool()
-        low = 0 if dtype in (torch.uint8,) else -2
-        return torch.randint(low, 3, shape, device=device).to(dtype)
+        if unsigned:
+            return torch.randint(0, 3, shape, device=device).to(dtype)
+        if float8:
+            return torch.randint(-128, 128, shape, device=device,
+                                 dtype=torch.int8).to(dtype)
+        return torch.randint(-2, 3, shape, device=device).to(dtype)
+
+    def uniform():
+        return torch.empty(shape, dtype=torch.float32,
+                           device=device).uniform_(-1.0, 1.0).to(dtype)
+
+    if supply_type == TensorSupplyType.Auto:
+        if dtype in (torch.float16, torch.bfloat16, torch.float32):
+            return uniform()
+        return integers()
+    if supply_type == TensorSupplyType.Integer or not (
+            dtype.is_floating_point or dtype == torch.int8):
+        return integers()
+    if dtype == torch.int8:
+        return torch.ones(shape, dtype=dtype, device=device)
     if supply_type == TensorSupplyType.Uniform:
-        return torch.rand(shape, dtype=torch.float32,
-                          device=device).to(dtype)
+        return uniform()
+    if supply_type == TensorSupplyType.Normal:
+        return torch.empty(shape, dtype=torch.float32,
+                           device=device).normal_(-1.0, 1.0).to(dtype)
     return torch.randn(shape, dtype=torch.float32, device=device).to(dtype)
 
 

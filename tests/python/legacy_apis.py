@@ -105,6 +105,46 @@ def test_simplify_prim_func_factory():
     assert "row_sum" in kernel.get_host_source()
 
 
+def supply_kernel(M, N):
+
+    @T.prim_func
+    def main(H: T.Tensor((M, N), "float16"), F: T.Tensor((M, N), "float32"),
+             D: T.Tensor((M, N), "float64"), I8: T.Tensor((M, N), "int8"),
+             U8: T.Tensor((M, N), "uint8"), O: T.Tensor((M, N), "float32")):
+        with T.Kernel(T.ceildiv(M, 32), threads=32) as bx:
+            for i, j in T.Parallel(32, N):
+                O[bx * 32 + i, j] = F[bx * 32 + i, j]
+
+    return main
+
+
+def test_profiler_inputs():
+    # The inputs get_profiler() draws are TileLang's: scripts' tolerances
+    # (f16 accumulation, f16 atomics) are written for these ranges.
+    kernel = tilelang.compile(supply_kernel(256, 512), out_idx=[5], target="cpu")
+    T_ = tilelang.TensorSupplyType
+
+    def inputs(kind):
+        return kernel.get_profiler(tensor_supply_type=kind)._get_inputs()
+
+    h, f, d, i8, u8 = inputs(T_.Auto)
+    for x in (h, f):
+        assert x.min() >= -1 and x.max() <= 1 and abs(float(x.double().mean())) < 0.02
+        assert float(x.double().std()) > 0.5  # uniform in [-1, 1): 0.577
+    assert sorted(set(d.flatten().tolist())) == [-2.0, -1.0, 0.0, 1.0, 2.0]
+    assert sorted(set(i8.flatten().tolist())) == [-2, -1, 0, 1, 2]
+    assert sorted(set(u8.flatten().tolist())) == [0, 1, 2]
+    h, f, d, i8, u8 = inputs(T_.Normal)
+    for x in (h, f, d):
+        assert abs(float(x.double().mean()) + 1) < 0.02 and abs(float(x.double().std()) - 1) < 0.02
+    assert bool((i8 == 1).all())
+    h, f, d, i8, u8 = inputs(T_.Randn)
+    for x in (h, f, d):
+        assert abs(float(x.double().mean())) < 0.02 and abs(float(x.double().std()) - 1) < 0.02
+    h, f, d, i8, u8 = inputs(T_.Integer)
+    assert sorted(set(h.flatten().tolist())) == [-2.0, -1.0, 0.0, 1.0, 2.0]
+
+
 def _parametrize(names, values):
     """pytest.mark.parametrize, or the same mark object pytest attaches
     where pytest is not installed."""
