@@ -22,6 +22,7 @@ class KernelParam:
     def __init__(self, param):
         from ._dtype import dtype
         from .language._objects import Symbol
+        self.manifest_param = param
         self.name = param["name"]
         self.kind = param["kind"]
         self.shape = [e if isinstance(e, int) else Symbol(str(e))

@@ -62,6 +62,19 @@ def test_lower_and_legacy_profiler():
         pass
     else:
         raise AssertionError("assert_allclose accepted a wrong reference")
+    # The engine names and the tensor supply of blocksparse-GEMM-style
+    # scripts, over the same parameters.
+    from tilelang.engine.param import KernelParam
+    from tilelang.utils.tensor import TensorSupplyType, get_tensor_supply
+    assert all(isinstance(p, KernelParam) for p in params)
+    supply = get_tensor_supply(TensorSupplyType.Integer)
+    made = [supply(p) for p in params[:2]]
+    for t in made:
+        assert t.shape == (128, 48) and t.dtype == torch.float32
+        assert set(t.flatten().tolist()) <= {-2.0, -1.0, 0.0, 1.0, 2.0}
+    torch.testing.assert_close(prof(*made).double(), made[0].double() * 3 + made[1].double(),
+                               rtol=0, atol=0)
+    assert tilelang.engine.lower is tilelang.lower
     for backend in ("torch", "tvm", "auto"):
         ms = prof.do_bench(prof.func, n_warmup=2, n_repeat=3, profiler=backend)
         assert ms > 0
