@@ -187,6 +187,13 @@ def main():
             print(f"FAIL {name}")
             traceback.print_exc()
             continue
+        except BaseException as e:
+            # pytest.skip() raises pytest's Skipped, a BaseException.
+            if type(e).__name__ != "Skipped":
+                raise
+            skipped += 1
+            print(f"SKIP {name}: {e}")
+            continue
         print(f"PASS {name}")
     print(f"{len(tests) - failed - skipped} passed, {failed} failed, "
           f"{skipped} skipped")
