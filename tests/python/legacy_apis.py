@@ -193,6 +193,52 @@ def test_parametrized_cases_ran():
 
 
 
+_TVM_FIRST = """
+from tvm import DataType   # before tilelang, as gemm_simt-style tests do
+import tvm
+import tilelang
+import tilelang.language as T
+import torch
+
+
+def widen(M, dtype):
+    lanes = 128 // DataType(dtype).bits   # computed in Python: 8 for float16
+
+    @T.prim_func
+    def main(A: T.Tensor((M, lanes), dtype), B: T.Tensor((M,), "float32")):
+        with T.Kernel(M, threads=32) as bx:
+            acc = T.alloc_local((1,), "float32")
+            acc[0] = 0
+            for v in T.serial(lanes):
+                acc[0] += A[bx, v]
+            B[bx] = acc[0]
+
+    return main
+
+
+assert tvm.te.var("m").name == "m"
+kernel = tilelang.compile(widen(16, "float16"), out_idx=[1], target="cpu")
+a = torch.randn(16, 8).half()
+torch.testing.assert_close(kernel(a).double(), a.double().sum(1), rtol=1e-5, atol=1e-5)
+print("tvm-first ok")
+"""
+
+
+def test_tvm_imported_before_tilelang():
+    import os
+    import subprocess
+    import sys
+    import tempfile
+    here = os.path.dirname(os.path.abspath(tilelang.__file__))
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "tvm_first.py")
+        with open(path, "w") as f:
+            f.write(_TVM_FIRST)
+        env = dict(os.environ, PYTHONPATH=os.path.dirname(here))
+        proc = subprocess.run([sys.executable, path], capture_output=True, text=True, env=env)
+    assert proc.returncode == 0 and "tvm-first ok" in proc.stdout, proc.stderr[-2000:]
+
+
 def test_pytest_skip():
     # pytest.skip() raises pytest's Skipped, a BaseException: the runner
     # reports the test as skipped and goes on (an escaping BaseException
