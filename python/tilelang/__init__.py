@@ -25,7 +25,7 @@ from . import language  # noqa: F401
 from ._build import TLCBuildError, cache_root, stats as build_stats  # noqa: F401
 from ._dtype import dtype as DataType  # noqa: F401
 from ._env import cache_disabled as _cache_disabled, set_cache_enabled
-from ._jit import compile, jit, JITFunction  # noqa: F401,A004
+from ._jit import compile, jit, lower, JITFunction  # noqa: F401,A004
 from ._kernel import JITKernel  # noqa: F401
 from ._runtime import KernelRunError  # noqa: F401
 from .autotuner import autotune, AutoTuner, set_autotune_inputs  # noqa: F401
@@ -34,7 +34,7 @@ from .profiler import do_bench, Profiler, TensorSupplyType  # noqa: F401
 from .transform import PassConfigKey  # noqa: F401
 from . import testing, profiler, autotuner, utils, layout, transform  # noqa: F401,E402
 from . import math  # noqa: F401,E402
-from . import carver, tools  # noqa: F401,E402
+from . import carver, engine, tools  # noqa: F401,E402
 from . import _shims  # noqa: E402
 
 tvm = _shims.install()

@@ -614,5 +614,38 @@ def compile(func, out_idx=None, execution_backend=None, target=None,  # noqa: A0
     return compiler.instance(defines, make)
 
 
-__all__ = ["jit", "compile", "JITFunction", "JITKernel", "resolve_target",
+class CompiledArtifact:
+    """What ``tilelang.lower(func)`` returns: the built kernel (no outputs
+    allocated by the call) and its parameters. Older scripts unpack it,
+    ``mod, params = tilelang.lower(func)``, and hand both to
+    ``tilelang.Profiler(mod, params, result_idx, supply_type)``."""
+
+    def __init__(self, kernel):
+        self.rt_mod = kernel
+        self.params = kernel.kernel_params
+
+    @property
+    def kernel_source(self):
+        return self.rt_mod.get_kernel_source()
+
+    def __iter__(self):
+        return iter((self.rt_mod, self.params))
+
+    def __repr__(self):
+        return f"<CompiledArtifact {self.rt_mod.manifest['name']}>"
+
+
+def lower(func, target=None, target_host=None, runtime_only=False,
+          enable_host_codegen=False, enable_device_compile=False,
+          pass_configs=None, compile_flags=None, **kwargs):
+    """``tilelang.lower(prim_func, target=...)``: builds the instance the
+    prim_func describes (as :func:`compile` does) and returns a
+    :class:`CompiledArtifact`. tlc always builds the complete kernel, so
+    the host/device switches change nothing."""
+    return CompiledArtifact(compile(func, target=target,
+                                    pass_configs=pass_configs,
+                                    compile_flags=compile_flags))
+
+
+__all__ = ["jit", "compile", "lower", "CompiledArtifact", "JITFunction", "JITKernel", "resolve_target",
            "TensorType"]

@@ -14,6 +14,34 @@ def _fmt_shape(shape):
         ("," if len(shape) == 1 else "") + ")"
 
 
+class KernelParam:
+    """One parameter of a built kernel as scripts see it
+    (``profiler.params[i].shape``, ``.dtype``): the shape holds ints, and
+    the names of symbolic extents as :class:`Symbol` objects."""
+
+    def __init__(self, param):
+        from ._dtype import dtype
+        from .language._objects import Symbol
+        self.manifest_param = param
+        self.name = param["name"]
+        self.kind = param["kind"]
+        self.shape = [e if isinstance(e, int) else Symbol(str(e))
+                      for e in param.get("shape", [])]
+        try:
+            self.dtype = dtype(param["dtype"])
+        except (TypeError, ValueError):
+            self.dtype = param["dtype"]
+
+    def is_scalar(self):
+        return self.kind != "tensor"
+
+    def torch_dtype(self):
+        return tz.torch_dtype(str(self.dtype))
+
+    def __repr__(self):
+        return f"KernelParam({self.name}, {self.shape}, {self.dtype})"
+
+
 class JITKernel:
     """A compiled kernel instance.
 
@@ -80,6 +108,26 @@ class JITKernel:
 
     def show_source(self, which="kernel"):
         print(self.get_kernel_source())
+
+    def with_out_idx(self, out_idx):
+        """The same built instance with other outputs allocated by the call
+        (older scripts' ``tilelang.Profiler(mod, params, result_idx)``)."""
+        if self._eager:
+            raise TypeError(f"kernel '{self.manifest['name']}' is eager: its "
+                            "outputs are the tensors it returns")
+        return JITKernel(self.build_result, self.manifest, self.target,
+                         out_idx=out_idx, source_file=self.source_file,
+                         kernel_name=self.kernel_name, defines=self.defines)
+
+    @property
+    def result_idx(self):
+        """The indices of the parameters the call allocates and returns."""
+        return list(self._outputs)
+
+    @property
+    def kernel_params(self):
+        """Every parameter as a :class:`KernelParam`."""
+        return [KernelParam(p) for p in self.params]
 
     def get_profiler(self, tensor_supply_type=None):
         from .profiler import Profiler, TensorSupplyType

@@ -94,39 +94,101 @@ def do_bench(fn, warmup=25, rep=100, _n_warmup=0, _n_repeat=0,
 
 
 def supply_tensor(param, env, supply_type, device):
-    """A random input tensor for manifest parameter ``param``."""
+    """A random input tensor for manifest parameter ``param``, drawn as
+    TileLang's profiler draws it: ``Auto`` is uniform in [-1, 1) for
+    float16/bfloat16/float32, integers in [-2, 2] for other signed types and
+    float64, [0, 2] for unsigned ones, {0, 1} for bool and integers in
+    [-128, 127] for float8; ``Integer`` the same integers (float types
+    included); ``Uniform`` uniform in [-1, 1); ``Normal`` normal with mean
+    -1 and standard deviation 1; ``Randn`` standard normal; int8 under
+    ``Uniform``/``Normal`` is all ones."""
     import torch
     shape = [eval_extent(e, env) for e in param["shape"]]
-    dtype = tz.torch_dtype(param["dtype"])
-    is_float = dtype.is_floating_point
-    if supply_type == TensorSupplyType.Auto:
-        supply_type = TensorSupplyType.Normal if is_float \
-            else TensorSupplyType.Integer
+    name = param["dtype"]
+    dtype = tz.torch_dtype(name)
+    unsigned = name.startswith("uint")
+    float8 = name.startswith("float8")
     if supply_type == TensorSupplyType.Zero:
         return torch.zeros(shape, dtype=dtype, device=device)
     if supply_type == TensorSupplyType.One:
         return torch.ones(shape, dtype=dtype, device=device)
-    if supply_type == TensorSupplyType.Integer or not is_float:
+
+    def integers():
         if dtype == torch.bool:
             return torch.randint(0, 2, shape, device=device).bool()
-        low = 0 if dtype in (torch.uint8,) else -2
-        return torch.randint(low, 3, shape, device=device).to(dtype)
+        if unsigned:
+            return torch.randint(0, 3, shape, device=device).to(dtype)
+        if float8:
+            return torch.randint(-128, 128, shape, device=device,
+                                 dtype=torch.int8).to(dtype)
+        return torch.randint(-2, 3, shape, device=device).to(dtype)
+
+    def uniform():
+        return torch.empty(shape, dtype=torch.float32,
+                           device=device).uniform_(-1.0, 1.0).to(dtype)
+
+    if supply_type == TensorSupplyType.Auto:
+        if dtype in (torch.float16, torch.bfloat16, torch.float32):
+            return uniform()
+        return integers()
+    if supply_type == TensorSupplyType.Integer or not (
+            dtype.is_floating_point or dtype == torch.int8):
+        return integers()
+    if dtype == torch.int8:
+        return torch.ones(shape, dtype=dtype, device=device)
     if supply_type == TensorSupplyType.Uniform:
-        return torch.rand(shape, dtype=torch.float32,
-                          device=device).to(dtype)
+        return uniform()
+    if supply_type == TensorSupplyType.Normal:
+        return torch.empty(shape, dtype=torch.float32,
+                           device=device).normal_(-1.0, 1.0).to(dtype)
     return torch.randn(shape, dtype=torch.float32, device=device).to(dtype)
 
 
 class Profiler:
     """``kernel.get_profiler(tensor_supply_type=...)``: makes inputs for a
-    kernel, benchmarks it and checks it against a reference program."""
+    kernel, benchmarks it and checks it against a reference program.
+
+    Older scripts make it themselves from what ``tilelang.lower`` returned:
+    ``Profiler(mod, params, result_idx, supply_type)`` (``result_idx``: the
+    parameters the call allocates and returns). It is then callable like the
+    kernel, and ``.func``, ``.params`` and ``.result_idx`` are what those
+    scripts read.
+    """
 
     def __init__(self, kernel, supply_type=TensorSupplyType.Auto,
-                 symbols=None):
+                 symbols=None, legacy_supply_type=None, result_idx=None):
+        if isinstance(supply_type, (list, tuple)):
+            # Profiler(mod, params, result_idx, supply_type)
+            if result_idx is None:
+                result_idx = symbols
+            symbols = None
+            supply_type = legacy_supply_type or TensorSupplyType.Auto
+        if result_idx is not None:
+            kernel = kernel.with_out_idx(result_idx)
+        if not isinstance(supply_type, TensorSupplyType):
+            raise TypeError("tensor_supply_type must be a TensorSupplyType, "
+                            f"got {supply_type!r}")
         self.kernel = kernel
         self.supply_type = supply_type
         self.symbols = dict(symbols or {})
         self._inputs = None
+
+    @property
+    def func(self):
+        """The kernel: called with the inputs, returns the outputs."""
+        return self.kernel
+
+    @property
+    def params(self):
+        """Every parameter of the kernel (``.shape``, ``.dtype``)."""
+        return self.kernel.kernel_params
+
+    @property
+    def result_idx(self):
+        return self.kernel.result_idx
+
+    def __call__(self, *args, **kwargs):
+        return self.kernel(*args, **kwargs)
 
     @property
     def device(self):

@@ -127,14 +127,53 @@ def requires_package(*names):
     return _skip_unless(available, f"needs package(s) {', '.join(names)}")
 
 
+def _cases(fn):
+    """The keyword sets a test runs with: one per combination of its
+    ``pytest.mark.parametrize`` cases (read from the marks pytest attaches
+    as ``fn.pytestmark``), or one empty set; None when a ``skip`` /
+    ``skipif(True)`` mark skips it."""
+    cases = [{}]
+    for mark in reversed(getattr(fn, "pytestmark", [])):
+        name = getattr(mark, "name", None)
+        args = tuple(getattr(mark, "args", ()))
+        kwargs = dict(getattr(mark, "kwargs", {}))
+        if name == "skip" or (name == "skipif" and args and args[0]):
+            return None
+        if name != "parametrize":
+            continue
+        names = args[0] if args else kwargs["argnames"]
+        values = args[1] if len(args) > 1 else kwargs["argvalues"]
+        if isinstance(names, str):
+            names = [n.strip() for n in names.split(",") if n.strip()]
+        rows = []
+        for v in values:
+            v = getattr(v, "values", v)  # pytest.param(...)
+            if len(names) == 1 and not (isinstance(v, tuple) and len(v) == 1):
+                v = (v,)
+            rows.append(dict(zip(names, v)))
+        cases = [{**c, **r} for c in cases for r in rows]
+    return cases
+
+
 def main():
     """Runs every ``test_*`` function of the calling module (the
-    ``__main__`` script); exits with status 1 when one fails. Tests raising
+    ``__main__`` script), each ``pytest.mark.parametrize`` case once;
+    exits with status 1 when one fails. Tests raising
     ``unittest.SkipTest`` are reported as skipped."""
     caller = inspect.stack()[1].frame.f_globals
-    tests = [(name, fn) for name, fn in list(caller.items())
-             if name.startswith("test") and callable(fn)
-             and inspect.isfunction(fn)]
+    tests = []
+    for name, fn in list(caller.items()):
+        if not (name.startswith("test") and callable(fn)
+                and inspect.isfunction(fn)):
+            continue
+        cases = _cases(fn)
+        if cases is None:
+            print(f"SKIP {name}: skip mark")
+            continue
+        for kw in cases:
+            label = name if not kw else \
+                f"{name}[{'-'.join(map(str, kw.values()))}]"
+            tests.append((label, functools.partial(fn, **kw)))
     failed = skipped = 0
     for name, fn in tests:
         try:
@@ -147,6 +186,13 @@ def main():
             failed += 1
             print(f"FAIL {name}")
             traceback.print_exc()
+            continue
+        except BaseException as e:
+            # pytest.skip() raises pytest's Skipped, a BaseException.
+            if type(e).__name__ != "Skipped":
+                raise
+            skipped += 1
+            print(f"SKIP {name}: {e}")
             continue
         print(f"PASS {name}")
     print(f"{len(tests) - failed - skipped} passed, {failed} failed, "

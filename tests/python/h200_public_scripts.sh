@@ -7,7 +7,9 @@
 # and run from the repository root:  STAGE=build-h200-NAME bash THIS_FILE
 # Each script runs as `python3 SCRIPT` in the corpus folder (scripts import
 # their siblings), PAR at a time, each within LIMIT seconds; its exit status is
-# its own reference check. Writes $OUT/summary.txt and $OUT/logs.txt.
+# its own reference check. Writes $OUT/summary.txt and $OUT/logs.txt; then
+# runs POST (a command, in the corpus folder, with the same environment) into
+# $OUT/post.txt when it is set.
 S=$(cd "${STAGE:?set STAGE}" && pwd)
 OUT=${OUT:-/tmp/out}; LIMIT=${LIMIT:-150}; PAR=${PAR:-5}
 export TLC_BUILD=$S/bin/tlc-build TLC_CUDA_RUNTIME=$S/lib/libtlc_cuda.so \
@@ -29,3 +31,6 @@ export -f one
 ls ${SCRIPTS:-*.py} | grep -v -x -F -f <(printf '%s\n' ${HELPERS:-}) |
   xargs -P $PAR -I{} bash -c 'one {}' | sort | tee $OUT/summary.txt
 for f in /tmp/logs/*.log; do echo "===== $(basename $f .log)"; tail -c 6000 $f; done > $OUT/logs.txt
+if [ -n "${POST:-}" ]; then
+  bash -c "$POST" > $OUT/post.txt 2>&1; echo "POST rc=$?" >> $OUT/post.txt
+fi

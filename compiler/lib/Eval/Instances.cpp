@@ -462,6 +462,10 @@ Value Interpreter::tracePrimFunc(FunctionObj *fn, Node at) {
     for (const auto &frame : callStack)
       tracedLabels[frame.first->name];
   } else if (!callStack.empty()) {
+    // --defines-only: a plain factory's call site makes no instance either;
+    // traceDefaultInstances makes the one the -D bindings describe.
+    if (!options.callSites && !tracingDefaults)
+      return result;
     FunctionObj *outer = callStack.back().first;
     kernelName = outer->name.str();
     label = makeLabel(outer->name, *callStack.back().second);
@@ -961,9 +965,10 @@ void Interpreter::run() {
     }
   }
   // A pytest file (`test_*.py`, `*_test.py`) runs its tests even without
-  // `tilelang.testing.main()`: that is how pytest runs it.
+  // `tilelang.testing.main()`: that is how pytest runs it. Not with
+  // --defines-only, whose instances come from the -D bindings alone.
   llvm::StringRef base = llvm::sys::path::filename(tree.fileName());
-  if (!ranTests && !budgetExhausted &&
+  if (!ranTests && !budgetExhausted && options.callSites &&
       (base.starts_with("test_") || base.ends_with("_test.py")))
     runTestFunctions(tree.root());
   traceDefaultInstances();

@@ -1,0 +1,27 @@
+"""``import tvm`` with tlc's ``python/`` on the path and no TVM installed:
+the names TileLang scripts take from TVM outside kernel bodies
+(``from tvm import DataType``, ``tvm.te.var``) are ``tilelang.tvm``'s, as
+after ``import tilelang`` (``tilelang/_shims.py``). Scripts may import tvm
+before tilelang. Where a real TVM is installed further down ``sys.path``,
+that one is loaded instead."""
+
+import importlib.machinery
+import importlib.util
+import os
+import sys
+
+_here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+_others = [p for p in sys.path
+           if os.path.abspath(p or os.curdir) != _here]
+_spec = importlib.machinery.PathFinder.find_spec("tvm", _others)
+if _spec is not None and _spec.loader is not None:
+    _real = importlib.util.module_from_spec(_spec)
+    sys.modules["tvm"] = _real
+    _spec.loader.exec_module(_real)
+else:
+    import tilelang  # noqa: F401  (installs tilelang.tvm)
+
+    _shim = sys.modules["tilelang.tvm"]
+    sys.modules["tvm"] = _shim
+    for _sub in ("te", "tir"):
+        sys.modules["tvm." + _sub] = getattr(_shim, _sub)
