@@ -23,6 +23,9 @@
 // k = 8 (l / 16) .. +7 of its row or column (v_mfma_i32_16x16x32_i8's
 // layout; the device helper mfmaI32x16x16x32 issues it on CDNA3 and two
 // v_mfma_i32_16x16x16i8 on CDNA2); the accumulator is laid out as above.
+// fp8 A/B (OCP e4m3fn, e5m2) with an f32 accumulator take the same lanes
+// (v_mfma_f32_16x16x32_fp8_fp8 / _bf8_bf8 on gfx942; mfma.h says how OCP
+// values meet CDNA3's FNUZ formats, and what gfx90a/gfx950 issue).
 //
 //===----------------------------------------------------------------------===//
 
@@ -41,13 +44,16 @@ LogicalResult Emitter::emitMfmaGemm(GemmOp op) {
   auto cType = cast<BufferType>(op.getC().getType());
   Type ab = aType.getElementType(), acc = cType.getElementType();
   bool int8 = ab.isSignlessInteger(8) || ab.isSignedInteger(8);
-  if (!((ab.isF16() || ab.isBF16()) && acc.isF32()) &&
+  bool e5m2 = isa<Float8E5M2Type>(ab);
+  bool fp8 = e5m2 || isa<Float8E4M3FNType>(ab);
+  if (!((ab.isF16() || ab.isBF16() || fp8) && acc.isF32()) &&
       !(int8 && acc.isInteger(32))) {
-    op.emitError("the HIP target lowers T.gemm for f16/bf16 operands with an "
-                 "f32 accumulator (v_mfma_f32_16x16x16f16 / _bf16_1k) and "
-                 "int8 operands with an int32 accumulator "
-                 "(v_mfma_i32_16x16x32_i8); other types, fp8 included, are "
-                 "not generated yet");
+    op.emitError("the HIP target lowers T.gemm for f16/bf16 and fp8 "
+                 "(e4m3fn, e5m2) operands with an f32 accumulator "
+                 "(v_mfma_f32_16x16x16f16 / _bf16_1k, _16x16x32_fp8_fp8 / "
+                 "_bf8_bf8) and int8 operands with an int32 accumulator "
+                 "(v_mfma_i32_16x16x32_i8); other types are not generated "
+                 "yet");
     return failure();
   }
   if (bType.getElementType() != ab) {
@@ -55,7 +61,7 @@ LogicalResult Emitter::emitMfmaGemm(GemmOp op) {
     return failure();
   }
   // Values of A (and of B) each lane passes to one MFMA, and the K step.
-  const int64_t perLane = int8 ? 8 : 4, kStep = 4 * perLane;
+  const int64_t perLane = int8 || fp8 ? 8 : 4, kStep = 4 * perLane;
   Value a = op.getA(), b = op.getB(), c = op.getC();
   bool aShared = isSharedScope(scopeOf(rootOf(a)));
   if (!isSharedScope(scopeOf(rootOf(b)))) {
@@ -63,8 +69,8 @@ LogicalResult Emitter::emitMfmaGemm(GemmOp op) {
                  "register B operand is not generated yet");
     return failure();
   }
-  if (!aShared && int8) {
-    op.emitError("T.gemm: a register A operand of an int8 MFMA is not "
+  if (!aShared && (int8 || fp8)) {
+    op.emitError("T.gemm: a register A operand of an 8-bit MFMA is not "
                  "generated yet on HIP; keep A in shared memory");
     return failure();
   }
@@ -238,7 +244,11 @@ LogicalResult Emitter::emitMfmaGemm(GemmOp op) {
        ")");
   line("#pragma unroll");
   line("for (int " + ni + " = 0; " + ni + " < " + Twine(nTiles) + "; ++" + ni +
-       ") " + ns + (int8 ? "mfmaI32x16x16x32(&" : "mfmaF32x16x16x16(&") +
+       ") " + ns +
+       (int8 ? "mfmaI32x16x16x32(&"
+        : fp8
+            ? (e5m2 ? "mfmaF32x16x16x32<true>(&" : "mfmaF32x16x16x32<false>(&")
+            : "mfmaF32x16x16x16(&") +
        expr(c) + "[" + cq[0].expr(0, {mi, ni}) + "], " + bVals + "[" + ni +
        "], " + aVals + "[" + mi + "]);");
   close();
