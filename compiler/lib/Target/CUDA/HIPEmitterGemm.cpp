@@ -64,21 +64,23 @@ LogicalResult Emitter::emitMfmaGemm(GemmOp op) {
   const int64_t perLane = int8 || fp8 ? 8 : 4, kStep = 4 * perLane;
   Value a = op.getA(), b = op.getB(), c = op.getC();
   bool aShared = isSharedScope(scopeOf(rootOf(a)));
-  if (!isSharedScope(scopeOf(rootOf(b)))) {
-    op.emitError("T.gemm: the HIP target needs B in shared memory (LDS); a "
-                 "register B operand is not generated yet");
-    return failure();
-  }
-  if (!aShared && (int8 || fp8)) {
-    op.emitError("T.gemm: a register A operand of an 8-bit MFMA is not "
-                 "generated yet on HIP; keep A in shared memory");
-    return failure();
-  }
+  bool bShared = isSharedScope(scopeOf(rootOf(b)));
   if (!aShared && (!fragments.count(a) || op.getTransposeA())) {
     op.emitError("T.gemm: a register A operand must be a whole fragment "
                  "stored [M, K]");
     return failure();
   }
+  if (!bShared && !fragments.count(b)) {
+    op.emitError("T.gemm: a register B operand must be a whole fragment");
+    return failure();
+  }
+  // An 8-bit step covers two 16-wide K chunks of the register layouts
+  // (lane l holds k = 4 (l / 16) .. + 3 of each): with an operand in
+  // registers the lane passes values 0..3 from the first chunk and 4..7
+  // from the second, and reads the LDS operand at the same k. The MFMA
+  // pairs A's and B's value v of the same lane group, so any common order
+  // of k gives the same sums.
+  const bool splitK = perLane == 8 && (!aShared || !bShared);
   auto cIt = fragments.find(c);
   if (cIt == fragments.end()) {
     op.emitError("T.gemm needs a whole fragment accumulator");
@@ -143,25 +145,39 @@ LogicalResult Emitter::emitMfmaGemm(GemmOp op) {
       return failure();
     }
 
-  // Register A operand (gemm_rs): lane l's A[m][k .. k + 3] of tile
-  // (mi, kk) in its fragment registers aRegs[v](mi, kk).
-  SmallVector<BitLinear> aRegs;
-  if (!aShared) {
-    const FragmentInfo &AF = fragments.find(a)->second;
-    for (int64_t v = 0; v < 4; ++v) {
-      FailureOr<BitLinear> f = fitGemmRegisters(
-          AF, {mTiles, k / 16}, numThreads,
-          [&](int64_t t, ArrayRef<int64_t> p) {
-            int64_t w = t / wave, l = t % wave;
-            int64_t wmv = w % warpRows;
-            return SmallVector<int64_t>{wmv * warpM + p[0] * 16 + l % 16,
-                                        p[1] * 16 + 4 * (l / 16) + v};
-          },
-          op, "A", "MFMA");
-      if (failed(f))
-        return failure();
-      aRegs.push_back(*f);
-    }
+  // Register operands: lane l's A[m][k .. k + 3] of tile (mi, chunk) in
+  // its fragment registers aRegs[v](mi, chunk), B's [k .. k + 3][n] in
+  // bRegs[v](ni, chunk), chunks of 16 along K.
+  SmallVector<BitLinear> aRegs, bRegs;
+  for (int64_t v = 0; v < 4 && !aShared; ++v) {
+    FailureOr<BitLinear> f = fitGemmRegisters(
+        fragments.find(a)->second, {mTiles, k / 16}, numThreads,
+        [&](int64_t t, ArrayRef<int64_t> p) {
+          int64_t w = t / wave, l = t % wave;
+          int64_t wmv = w % warpRows;
+          return SmallVector<int64_t>{wmv * warpM + p[0] * 16 + l % 16,
+                                      p[1] * 16 + 4 * (l / 16) + v};
+        },
+        op, "A", "MFMA");
+    if (failed(f))
+      return failure();
+    aRegs.push_back(*f);
+  }
+  for (int64_t v = 0; v < 4 && !bShared; ++v) {
+    FailureOr<BitLinear> f = fitGemmRegisters(
+        fragments.find(b)->second, {nTiles, k / 16}, numThreads,
+        [&](int64_t t, ArrayRef<int64_t> p) {
+          int64_t w = t / wave, l = t % wave;
+          int64_t wnv = w / warpRows;
+          int64_t n = wnv * warpN + p[0] * 16 + l % 16,
+                  kc = p[1] * 16 + 4 * (l / 16) + v;
+          return transB ? SmallVector<int64_t>{n, kc}
+                        : SmallVector<int64_t>{kc, n};
+        },
+        op, "B", "MFMA");
+    if (failed(f))
+      return failure();
+    bRegs.push_back(*f);
   }
 
   FailureOr<std::string> st = storageType(ab, op);
@@ -194,9 +210,12 @@ LogicalResult Emitter::emitMfmaGemm(GemmOp op) {
       return failure();
     return lvalue(*access, op);
   };
-  std::string kLane = "(" + kk + " * " + std::to_string(kStep) + " + " +
-                      std::to_string(perLane) + " * (" + lane + " / 16) + " +
-                      r + ")";
+  std::string kLane = splitK
+                          ? "(" + kk + " * 32 + 16 * (" + r + " / 4) + 4 * (" +
+                                lane + " / 16) + " + r + " % 4)"
+                          : "(" + kk + " * " + std::to_string(kStep) + " + " +
+                                std::to_string(perLane) + " * (" + lane +
+                                " / 16) + " + r + ")";
   std::string mRow = "(" + wm + " * " + std::to_string(warpM) + " + " + mi +
                      " * 16 + " + lane + " % 16)";
   std::string nCol = "(" + wn + " * " + std::to_string(warpN) + " + " + ni +
@@ -205,8 +224,10 @@ LogicalResult Emitter::emitMfmaGemm(GemmOp op) {
                                      ? FailureOr<std::string>(std::string())
                                  : transA ? element(a, kLane, mRow)
                                           : element(a, mRow, kLane);
-  FailureOr<std::string> bElem =
-      transB ? element(b, nCol, kLane) : element(b, kLane, nCol);
+  FailureOr<std::string> bElem = !bShared
+                                     ? FailureOr<std::string>(std::string())
+                                 : transB ? element(b, nCol, kLane)
+                                          : element(b, kLane, nCol);
   if (failed(aElem) || failed(bElem))
     return failure();
   line("#pragma unroll");
@@ -227,18 +248,29 @@ LogicalResult Emitter::emitMfmaGemm(GemmOp op) {
          ") " + vals + "[" + tile + "][" + r + "] = " + elem + ";");
     close();
   };
-  if (aShared) {
-    fill(aVals, mi, mTiles, *aElem);
-  } else {
-    // Constant register indices once the loops are unrolled.
-    for (int64_t v = 0; v < 4; ++v) {
+  // Value v of a register operand: register v % 4 of K chunk
+  // perLane / 4 * kk + v / 4 (constant indices once the loops unroll).
+  auto fromRegisters = [&](const std::string &vals, const std::string &tile,
+                           int64_t tiles, Value frag,
+                           ArrayRef<BitLinear> regs) {
+    for (int64_t v = 0; v < perLane; ++v) {
+      std::string chunk =
+          perLane == 8 ? "(2 * " + kk + " + " + std::to_string(v / 4) + ")"
+                       : kk;
       line("#pragma unroll");
-      line("for (int " + mi + " = 0; " + mi + " < " + Twine(mTiles) + "; ++" +
-           mi + ") " + aVals + "[" + mi + "][" + Twine(v) + "] = " + expr(a) +
-           "[" + aRegs[v].expr(0, {mi, kk}) + "];");
+      line("for (int " + tile + " = 0; " + tile + " < " + Twine(tiles) +
+           "; ++" + tile + ") " + vals + "[" + tile + "][" + Twine(v) + "] = " +
+           expr(frag) + "[" + regs[v % 4].expr(0, {tile, chunk}) + "];");
     }
-  }
-  fill(bVals, ni, nTiles, *bElem);
+  };
+  if (aShared)
+    fill(aVals, mi, mTiles, *aElem);
+  else
+    fromRegisters(aVals, mi, mTiles, a, aRegs);
+  if (bShared)
+    fill(bVals, ni, nTiles, *bElem);
+  else
+    fromRegisters(bVals, ni, nTiles, b, bRegs);
   line("#pragma unroll");
   open("for (int " + mi + " = 0; " + mi + " < " + Twine(mTiles) + "; ++" + mi +
        ")");
