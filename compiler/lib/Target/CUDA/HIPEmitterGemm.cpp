@@ -81,6 +81,15 @@ LogicalResult Emitter::emitMfmaGemm(GemmOp op) {
   // pairs A's and B's value v of the same lane group, so any common order
   // of k gives the same sums.
   const bool splitK = perLane == 8 && (!aShared || !bShared);
+  // k_pack: each lane reads kPack groups of perLane consecutive k from LDS
+  // and issues kPack MFMAs per step, group g pairing A's and B's values
+  // g perLane .. of the same lane (register operands keep their layout).
+  int64_t kPack = 1;
+  if (auto kp = op->getAttrOfType<IntegerAttr>("k_pack"))
+    kPack = kp.getInt();
+  if (!aShared || !bShared)
+    kPack = 1;
+  const int64_t perStep = perLane * kPack, step = kStep * kPack;
   auto cIt = fragments.find(c);
   if (cIt == fragments.end()) {
     op.emitError("T.gemm needs a whole fragment accumulator");
@@ -97,8 +106,12 @@ LogicalResult Emitter::emitMfmaGemm(GemmOp op) {
   SmallVector<int64_t> as = matrix(aType), bs = matrix(bType);
   int64_t m = C.shape[0], n = C.shape[1];
   int64_t k = transA ? as[0] : as[1];
-  if ((transB ? bs[1] : bs[0]) != k || k % kStep != 0) {
-    op.emitError() << "T.gemm: K must agree and be a multiple of " << kStep
+  if ((transB ? bs[1] : bs[0]) != k || k % step != 0) {
+    op.emitError() << "T.gemm: K must agree and be a multiple of " << step
+                   << (kPack > 1 ? " (k_pack " + std::to_string(kPack) +
+                                       " MFMA steps of K = " +
+                                       std::to_string(kStep) + ")"
+                                 : std::string())
                    << " on the HIP target";
     return failure();
   }
@@ -213,8 +226,8 @@ LogicalResult Emitter::emitMfmaGemm(GemmOp op) {
   std::string kLane = splitK
                           ? "(" + kk + " * 32 + 16 * (" + r + " / 4) + 4 * (" +
                                 lane + " / 16) + " + r + " % 4)"
-                          : "(" + kk + " * " + std::to_string(kStep) + " + " +
-                                std::to_string(perLane) + " * (" + lane +
+                          : "(" + kk + " * " + std::to_string(step) + " + " +
+                                std::to_string(perStep) + " * (" + lane +
                                 " / 16) + " + r + ")";
   std::string mRow = "(" + wm + " * " + std::to_string(warpM) + " + " + mi +
                      " * 16 + " + lane + " % 16)";
@@ -231,20 +244,20 @@ LogicalResult Emitter::emitMfmaGemm(GemmOp op) {
   if (failed(aElem) || failed(bElem))
     return failure();
   line("#pragma unroll");
-  open("for (int " + kk + " = 0; " + kk + " < " + Twine(k / kStep) + "; ++" +
+  open("for (int " + kk + " = 0; " + kk + " < " + Twine(k / step) + "; ++" +
        kk + ")");
   std::string aVals = fresh("aLanes"), bVals = fresh("bLanes");
-  line("// this lane's A[m][k .. k + " + Twine(perLane - 1) +
-       "] and B[k .. k + " + Twine(perLane - 1) + "][n] of each tile");
-  line(*st + " " + aVals + "[" + Twine(mTiles) + "][" + Twine(perLane) + "], " +
-       bVals + "[" + Twine(nTiles) + "][" + Twine(perLane) + "];");
+  line("// this lane's A[m][k .. k + " + Twine(perStep - 1) +
+       "] and B[k .. k + " + Twine(perStep - 1) + "][n] of each tile");
+  line(*st + " " + aVals + "[" + Twine(mTiles) + "][" + Twine(perStep) + "], " +
+       bVals + "[" + Twine(nTiles) + "][" + Twine(perStep) + "];");
   auto fill = [&](const std::string &vals, const std::string &tile,
                   int64_t tiles, const std::string &elem) {
     line("#pragma unroll");
     open("for (int " + tile + " = 0; " + tile + " < " + Twine(tiles) + "; ++" +
          tile + ")");
     line("#pragma unroll");
-    line("for (int " + r + " = 0; " + r + " < " + Twine(perLane) + "; ++" + r +
+    line("for (int " + r + " = 0; " + r + " < " + Twine(perStep) + "; ++" + r +
          ") " + vals + "[" + tile + "][" + r + "] = " + elem + ";");
     close();
   };
@@ -274,15 +287,18 @@ LogicalResult Emitter::emitMfmaGemm(GemmOp op) {
   line("#pragma unroll");
   open("for (int " + mi + " = 0; " + mi + " < " + Twine(mTiles) + "; ++" + mi +
        ")");
-  line("#pragma unroll");
-  line("for (int " + ni + " = 0; " + ni + " < " + Twine(nTiles) + "; ++" + ni +
-       ") " + ns +
-       (int8 ? "mfmaI32x16x16x32(&"
-        : fp8
-            ? (e5m2 ? "mfmaF32x16x16x32<true>(&" : "mfmaF32x16x16x32<false>(&")
-            : "mfmaF32x16x16x16(&") +
-       expr(c) + "[" + cq[0].expr(0, {mi, ni}) + "], " + bVals + "[" + ni +
-       "], " + aVals + "[" + mi + "]);");
+  std::string mfma = ns + (int8   ? "mfmaI32x16x16x32"
+                           : !fp8 ? "mfmaF32x16x16x16"
+                           : e5m2 ? "mfmaF32x16x16x32<true>"
+                                  : "mfmaF32x16x16x32<false>");
+  for (int64_t g = 0; g < kPack; ++g) {
+    std::string at = g ? " + " + std::to_string(g * perLane) : "";
+    line("#pragma unroll");
+    line("for (int " + ni + " = 0; " + ni + " < " + Twine(nTiles) + "; ++" +
+         ni + ") " + mfma + "(&" + expr(c) + "[" + cq[0].expr(0, {mi, ni}) +
+         "], " + bVals + "[" + ni + "]" + at + ", " + aVals + "[" + mi + "]" +
+         at + ");");
+  }
   close();
   close();
   close();
