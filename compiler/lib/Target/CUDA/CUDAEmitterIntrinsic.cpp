@@ -116,8 +116,8 @@ std::optional<std::string> Emitter::uniformLoopExit(IfOp ifOp) {
   // Where every thread computes the same condition (the programs that are
   // correct on the GPU at all) this is the same exit.
   Block *then = ifOp.thenBlock();
-  if (ifOp.elseBlock() || !barriersAllowed ||
-      !parallelReg.empty() || !mayVaryAcrossThreads(ifOp.getCondition()))
+  if (ifOp.elseBlock() || !barriersAllowed || !parallelReg.empty() ||
+      !mayVaryAcrossThreads(ifOp.getCondition()))
     return std::nullopt;
   if (then->empty())
     return std::nullopt;
@@ -404,8 +404,8 @@ LogicalResult Emitter::emitIntrinsic(IntrinsicOp op) {
       Value src = a.get("src");
       if (!src || isa<BufferType>(src.getType()))
         return fail("stores a scalar value");
-      std::string call = lang.helpers.str() + "atomicStoreTo<" + *st + ">(&" + lv + ", " +
-                         toStorage(elem, expr(src)) + ")";
+      std::string call = lang.helpers.str() + "atomicStoreTo<" + *st + ">(&" +
+                         lv + ", " + toStorage(elem, expr(src)) + ")";
       line((cond.empty() ? "" : "if (" + cond + ") ") + call + ";");
       return success();
     }
