@@ -28,8 +28,13 @@
 /// __launch_bounds__(threads[, min blocks per CU]): the work-group size,
 /// and for a minimum of b blocks of w wavefronts per CU (4 SIMDs) at least
 /// ceil(b w / 4) wavefronts per SIMD (at most 8).
-#define __launch_bounds__(...) TLC_HIP_LAUNCH_BOUNDS(__VA_ARGS__, 0, 0)
-#define TLC_HIP_LAUNCH_BOUNDS(n, blocks, ...)                                  \
+#define __launch_bounds__(...)                                                 \
+  TLC_HIP_LAUNCH_BOUNDS_PICK(__VA_ARGS__, TLC_HIP_LAUNCH_BOUNDS2,              \
+                             TLC_HIP_LAUNCH_BOUNDS1)(__VA_ARGS__)
+#define TLC_HIP_LAUNCH_BOUNDS_PICK(a, b, name, ...) name
+#define TLC_HIP_LAUNCH_BOUNDS1(n)                                              \
+  __attribute__((amdgpu_flat_work_group_size(1, n)))
+#define TLC_HIP_LAUNCH_BOUNDS2(n, blocks)                                      \
   __attribute__((amdgpu_flat_work_group_size(1, n),                            \
                  amdgpu_waves_per_eu(TLC_HIP_WAVES_PER_EU(n, blocks))))
 #define TLC_HIP_WAVES_PER_EU(n, blocks)                                        \
