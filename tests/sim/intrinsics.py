@@ -17,7 +17,14 @@ outputs must equal NumPy's too, and the sim run is verified against it
                         block), any_of / all_of over bool regions, atomic_max,
                         IEEE add/mul/div with rz/ru/rd rounding and sqrt_rn
 
-Usage: intrinsics.py --bin BUILD/bin
+With --hip both are built for hip:gfx90a and hip:gfx942 instead (wavefronts
+of 64: the default width of 32 shuffles within each half-wavefront and
+32-bit masks name the half, so every row is the same as on CUDA except the
+lane and warp indices, whose default warp size is 64 there, and
+T.warp_reduce_max, over the wavefront). The CPU target (warps of 32) is no
+reference for those rows: the HIP runs are compared with NumPy only.
+
+Usage: intrinsics.py --bin BUILD/bin [--hip]
 """
 
 import argparse
@@ -31,6 +38,9 @@ import numpy as np
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 LIT = os.path.join(ROOT, "tests", "lit", "Target", "CUDA")
+
+
+WAVE = 32  # the target's warp size (--hip: 64)
 
 
 def warp_oracle(ins, outs):
@@ -55,9 +65,9 @@ def warp_oracle(ins, outs):
         match[:, l] = ((m == m[:, l:l + 1]).astype(np.int64) << np.arange(32)).sum(1)
     want[7] = match.reshape(-1)
     want[8] = np.repeat((x.reshape(-1, 128) > 0).sum(1), 128)
-    want[9] = np.repeat(w.max(1), 32)
+    want[9] = np.repeat(x.reshape(-1, WAVE).max(1), WAVE)
     tid = np.arange(n) % 128
-    want[10] = tid % 32 + 100 * (tid // 32) + 1000 * (tid // 64)
+    want[10] = tid % WAVE + 100 * (tid // WAVE) + 1000 * (tid // 64)
     want[11] = tid % 64 == 0
     want[12] = np.where(lane < 5, 0x1F, -1)
     got = outs["Out"].astype(np.int64)
@@ -130,7 +140,11 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--bin", required=True)
+    parser.add_argument("--hip", action="store_true")
     args = parser.parse_args()
+    global WAVE
+    WAVE = 64 if args.hip else 32
+    archs = ("hip:gfx90a", "hip:gfx942") if args.hip else ("cuda:sm_80", "cuda:sm_90a")
     failures = 0
     def run(label, cmds):
         for cmd in cmds:
@@ -143,11 +157,12 @@ def main():
     build = os.path.join(args.bin, "tlc-build")
     tlc_run = os.path.join(args.bin, "tlc-run")
     with tempfile.TemporaryDirectory(prefix="tlc-sim-intrinsics-") as tmp:
-        programs = [(os.path.join(LIT, n), o) for n, o in PROGRAMS] + CPU_ONLY_ORACLE
+        programs = [(os.path.join(LIT, n), o) for n, o in PROGRAMS]
+        programs += [] if args.hip else CPU_ONLY_ORACLE
         for path, oracle in programs:
             name = os.path.basename(path)
             cpu = None
-            if name in CPU_REFERENCE or oracle is None:
+            if (name in CPU_REFERENCE and not args.hip) or oracle is None:
                 cpu = os.path.join(tmp, name, "cpu")
                 cpu_save = cpu + "-run"
                 if not run(f"{name} cpu", [[build, path, "--target=cpu", "-o", cpu],
@@ -158,13 +173,14 @@ def main():
                     bad = compare(oracle, load(os.path.join(cpu_save, "inputs")), load(cpu_save))
                     print(f"{name} cpu against NumPy: " + ("PASS" if not bad else "FAIL\n  " + "\n  ".join(bad)))
                     failures += bool(bad)
-            for arch in ("sm_80", "sm_90a"):
+            for target in archs:
+                arch = target.split(":")[1]
                 art = os.path.join(tmp, name, arch)
                 save = os.path.join(tmp, name, arch + "-run")
                 sim = [tlc_run, art, "--device", "sim", "--seed", "7", "--threads", "2", "--save", save]
                 if cpu:
                     sim += ["--verify", "--reference", cpu]
-                if not run(f"{name} {arch}", [[build, path, f"--target=cuda:{arch}", "--cuda-compiler=none", "-o", art], sim]):
+                if not run(f"{name} {arch}", [[build, path, f"--target={target}", "--cuda-compiler=none", "-o", art], sim]):
                     failures += 1
                     continue
                 bad = compare(oracle, load(os.path.join(save, "inputs")), load(save)) if oracle else []

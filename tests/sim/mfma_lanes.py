@@ -15,6 +15,14 @@ matrix entry, written here and not taken from tlc's layout library:
     (32 x 32) in 16 VGPRs: register v of lane l is row 8 (v / 4) +
     4 (l / 32) + v % 4, column l % 32.
 
+  v_mfma_f32_16x16x32_fp8_fp8 / _bf8_bf8 (CDNA3): A is 16 x 32, lane l
+    holds row l % 16, columns 8 (l / 16) .. + 7 in the 8 bytes of its
+    64-bit operand (byte v is element v); B (32 x 16) column l % 16, rows
+    8 (l / 16) + v; D as the 16x16 f32 instructions. The bytes are FNUZ
+    fp8 (sign, 4 exponent bits with bias 8, 3 mantissa bits) or bf8 (5
+    exponent bits, bias 16, 2 mantissa bits): no infinities, 0x80 NaN
+    (the kernel passes 0x80 as 0), decoded here in NumPy.
+
 A hand-written HIP kernel (one wavefront) loads each lane's operands and
 stores its results through these tables, calls the builtin, and runs on the
 sim device; D must equal NumPy's A @ B. A variant with two A rows swapped in
@@ -57,6 +65,55 @@ extern "C" __global__ void __launch_bounds__(64) lanes_kernel(
     D[tabD[lane][r]] = c[r];
 }
 """
+
+KERNEL8 = r"""
+#include "tlc_device/hip.h"
+typedef float accx __attribute__((ext_vector_type(4)));
+__device__ const int tabA[64][8] = {TAB_A};
+__device__ const int tabB[64][8] = {TAB_B};
+__device__ const int tabD[64][4] = {TAB_D};
+extern "C" __global__ void __launch_bounds__(64) lanes_kernel(
+    const uint8_t *__restrict__ A, const uint8_t *__restrict__ B,
+    float *__restrict__ D) {
+  const int lane = threadIdx.x;
+  unsigned long long a = 0, b = 0;
+  for (int v = 0; v < 8; ++v) {
+    uint8_t x = A[tabA[lane][v]], y = B[tabB[lane][v]];
+    a |= (unsigned long long)(x == 0x80 ? 0 : x) << (8 * v);
+    b |= (unsigned long long)(y == 0x80 ? 0 : y) << (8 * v);
+  }
+  accx c = {};
+  c = BUILTIN((long)a, (long)b, c, 0, 0, 0);
+  for (int r = 0; r < 4; ++r)
+    D[tabD[lane][r]] = c[r];
+}
+"""
+
+# 8-bit float instructions: name: (builtin, exponent bits, bias)
+FP8_INSTRUCTIONS = {
+    "v_mfma_f32_16x16x32_fp8_fp8": ("__builtin_amdgcn_mfma_f32_16x16x32_fp8_fp8", 4, 8),
+    "v_mfma_f32_16x16x32_bf8_bf8": ("__builtin_amdgcn_mfma_f32_16x16x32_bf8_bf8", 5, 16),
+}
+
+
+def fnuz(bytes_, ebits, bias):
+    """FNUZ fp8/bf8 bytes as float64 (0x80, passed as 0 by the kernel: 0)."""
+    x = bytes_.astype(np.int64)
+    mbits = 7 - ebits
+    e = (x & 0x7F) >> mbits
+    m = x & ((1 << mbits) - 1)
+    v = np.where(e == 0, np.ldexp(m.astype(np.float64), 1 - bias - mbits),
+                 np.ldexp((m + (1 << mbits)).astype(np.float64), e - bias - mbits))
+    v = np.where(x & 0x80, -v, v)
+    return np.where(x == 0x80, 0.0, v)
+
+
+def tables8():
+    a = [[(l % 16) * 32 + 8 * (l // 16) + v for v in range(8)] for l in range(64)]
+    b = [[(8 * (l // 16) + v) * 16 + l % 16 for v in range(8)] for l in range(64)]
+    d = [[(4 * (l // 16) + v) * 16 + l % 16 for v in range(4)] for l in range(64)]
+    return a, b, d
+
 
 # name: (builtin, M, N, K, element, storage, load, dtype)
 INSTRUCTIONS = {
@@ -116,8 +173,12 @@ def main():
     clang = shutil.which("clang++-22")
     libs = "/usr/lib/x86_64-linux-gnu/amdgcn/bitcode"
     failed = 0
-    for instr, (builtin, m, k, elem, storage, load, dtype) in INSTRUCTIONS.items():
-        ta, tb, td = tables(m, k)
+    cases = [(instr, builtin, m, k, elem, storage, load, dtype, None)
+             for instr, (builtin, m, k, elem, storage, load, dtype) in INSTRUCTIONS.items()]
+    cases += [(instr, builtin, 16, 32, None, None, None, "uint8", (ebits, bias))
+              for instr, (builtin, ebits, bias) in FP8_INSTRUCTIONS.items()]
+    for instr, builtin, m, k, elem, storage, load, dtype, fp8 in cases:
+        ta, tb, td = tables8() if fp8 else tables(m, k)
         broken = [row[:] for row in ta]
         broken[0], broken[1] = broken[1], broken[0]  # lanes of rows 0 and 1
         for variant, table_a, should_match in (("ISA tables", ta, True),
@@ -127,12 +188,16 @@ def main():
             os.makedirs(art)
             shutil.copytree(os.path.join(ROOT, "runtime", "device", "include", "tlc_device"),
                             os.path.join(art, "tlc_device"))
-            src = (KERNEL.replace("TAB_A", c_table(table_a)).replace("TAB_B", c_table(tb))
-                   .replace("TAB_D", c_table(td)).replace("REGS", str(m * m // 64))
-                   .replace("ELEM", elem).replace("STORAGE", storage)
-                   .replace("LOAD(A[tabA[lane][v]])", load.format("A[tabA[lane][v]]"))
-                   .replace("LOAD(B[tabB[lane][v]])", load.format("B[tabB[lane][v]]"))
-                   .replace("BUILTIN", builtin))
+            if fp8:
+                src = (KERNEL8.replace("TAB_A", c_table(table_a)).replace("TAB_B", c_table(tb))
+                       .replace("TAB_D", c_table(td)).replace("BUILTIN", builtin))
+            else:
+                src = (KERNEL.replace("TAB_A", c_table(table_a)).replace("TAB_B", c_table(tb))
+                       .replace("TAB_D", c_table(td)).replace("REGS", str(m * m // 64))
+                       .replace("ELEM", elem).replace("STORAGE", storage)
+                       .replace("LOAD(A[tabA[lane][v]])", load.format("A[tabA[lane][v]]"))
+                       .replace("LOAD(B[tabB[lane][v]])", load.format("B[tabB[lane][v]]"))
+                       .replace("BUILTIN", builtin))
             with open(os.path.join(art, "lanes.hip"), "w") as f:
                 f.write(src)
             with open(os.path.join(art, "lanes.json"), "w") as f:
@@ -156,8 +221,9 @@ def main():
                 print(f"FAIL: {name}: tlc-run failed")
                 failed += 1
                 continue
-            a = to_f64(np.load(os.path.join(out, "inputs", "A.npy")))
-            b = to_f64(np.load(os.path.join(out, "inputs", "B.npy")))
+            a = np.load(os.path.join(out, "inputs", "A.npy"))
+            b = np.load(os.path.join(out, "inputs", "B.npy"))
+            a, b = (fnuz(a, *fp8), fnuz(b, *fp8)) if fp8 else (to_f64(a), to_f64(b))
             d = to_f64(np.load(os.path.join(out, "D.npy")))
             ref = a @ b
             matches = np.allclose(d, ref, rtol=1e-6, atol=1e-5)

@@ -440,12 +440,15 @@ tlc::layout::gemmOperandFragment(const GemmConfig &config,
   GemmInstr instr = selectGemmInstr(config);
   int64_t warpM = config.m / p->warpRows, warpN = config.n / p->warpCols;
   int64_t kAtom = instr == GemmInstr::MFMA ? 16 : 256 / config.abBits;
+  // 8-bit MFMA operands keep the 16-bit atoms (4 values of a 16-wide K
+  // chunk per lane); the HIP printer passes two chunks to each 16x16x32.
   if (config.abBits != 16 &&
       !(instr == GemmInstr::MMA &&
         (config.abBits == 8 || config.abBits == 32 || config.abBits == 64)) &&
-      !(instr == GemmInstr::WGMMA && config.abBits == 8))
+      !(instr == GemmInstr::WGMMA && config.abBits == 8) &&
+      !(instr == GemmInstr::MFMA && config.abBits == 8))
     return makeError("register operands are supported for 16-bit elements "
-                     "(and 8/32/64-bit ones on mma), got " +
+                     "(and 8/32/64-bit ones on mma, 8-bit on mfma), got " +
                      llvm::Twine(config.abBits) + "-bit");
   if (llvm::Error e = requireMultiple("gemm K", config.k, kAtom))
     return std::move(e);

@@ -375,6 +375,10 @@ public:
   // CUDAEmitterIntrinsic.cpp
   /// A `tile.intrinsic` (one CUDA instruction or builtin).
   mlir::LogicalResult emitIntrinsic(tile::IntrinsicOp op);
+  // HIPEmitterIntrinsic.cpp
+  /// The HIP spelling of \p op, or nullopt when emitIntrinsic's (CUDA's)
+  /// is portable.
+  std::optional<mlir::LogicalResult> emitHipIntrinsic(tile::IntrinsicOp op);
   /// For `if cond: break` (or continue) directly in a loop with block
   /// barriers, under a condition that may differ between threads: the
   /// statement to run when `__syncthreads_or(cond)` holds; else nothing.

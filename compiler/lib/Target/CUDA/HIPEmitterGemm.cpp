@@ -23,6 +23,9 @@
 // k = 8 (l / 16) .. +7 of its row or column (v_mfma_i32_16x16x32_i8's
 // layout; the device helper mfmaI32x16x16x32 issues it on CDNA3 and two
 // v_mfma_i32_16x16x16i8 on CDNA2); the accumulator is laid out as above.
+// fp8 A/B (OCP e4m3fn, e5m2) with an f32 accumulator take the same lanes
+// (v_mfma_f32_16x16x32_fp8_fp8 / _bf8_bf8 on gfx942; mfma.h says how OCP
+// values meet CDNA3's FNUZ formats, and what gfx90a/gfx950 issue).
 //
 //===----------------------------------------------------------------------===//
 
@@ -41,13 +44,16 @@ LogicalResult Emitter::emitMfmaGemm(GemmOp op) {
   auto cType = cast<BufferType>(op.getC().getType());
   Type ab = aType.getElementType(), acc = cType.getElementType();
   bool int8 = ab.isSignlessInteger(8) || ab.isSignedInteger(8);
-  if (!((ab.isF16() || ab.isBF16()) && acc.isF32()) &&
+  bool e5m2 = isa<Float8E5M2Type>(ab);
+  bool fp8 = e5m2 || isa<Float8E4M3FNType>(ab);
+  if (!((ab.isF16() || ab.isBF16() || fp8) && acc.isF32()) &&
       !(int8 && acc.isInteger(32))) {
-    op.emitError("the HIP target lowers T.gemm for f16/bf16 operands with an "
-                 "f32 accumulator (v_mfma_f32_16x16x16f16 / _bf16_1k) and "
-                 "int8 operands with an int32 accumulator "
-                 "(v_mfma_i32_16x16x32_i8); other types, fp8 included, are "
-                 "not generated yet");
+    op.emitError("the HIP target lowers T.gemm for f16/bf16 and fp8 "
+                 "(e4m3fn, e5m2) operands with an f32 accumulator "
+                 "(v_mfma_f32_16x16x16f16 / _bf16_1k, _16x16x32_fp8_fp8 / "
+                 "_bf8_bf8) and int8 operands with an int32 accumulator "
+                 "(v_mfma_i32_16x16x32_i8); other types are not generated "
+                 "yet");
     return failure();
   }
   if (bType.getElementType() != ab) {
@@ -55,24 +61,35 @@ LogicalResult Emitter::emitMfmaGemm(GemmOp op) {
     return failure();
   }
   // Values of A (and of B) each lane passes to one MFMA, and the K step.
-  const int64_t perLane = int8 ? 8 : 4, kStep = 4 * perLane;
+  const int64_t perLane = int8 || fp8 ? 8 : 4, kStep = 4 * perLane;
   Value a = op.getA(), b = op.getB(), c = op.getC();
   bool aShared = isSharedScope(scopeOf(rootOf(a)));
-  if (!isSharedScope(scopeOf(rootOf(b)))) {
-    op.emitError("T.gemm: the HIP target needs B in shared memory (LDS); a "
-                 "register B operand is not generated yet");
-    return failure();
-  }
-  if (!aShared && int8) {
-    op.emitError("T.gemm: a register A operand of an int8 MFMA is not "
-                 "generated yet on HIP; keep A in shared memory");
-    return failure();
-  }
+  bool bShared = isSharedScope(scopeOf(rootOf(b)));
   if (!aShared && (!fragments.count(a) || op.getTransposeA())) {
     op.emitError("T.gemm: a register A operand must be a whole fragment "
                  "stored [M, K]");
     return failure();
   }
+  if (!bShared && !fragments.count(b)) {
+    op.emitError("T.gemm: a register B operand must be a whole fragment");
+    return failure();
+  }
+  // An 8-bit step covers two 16-wide K chunks of the register layouts
+  // (lane l holds k = 4 (l / 16) .. + 3 of each): with an operand in
+  // registers the lane passes values 0..3 from the first chunk and 4..7
+  // from the second, and reads the LDS operand at the same k. The MFMA
+  // pairs A's and B's value v of the same lane group, so any common order
+  // of k gives the same sums.
+  const bool splitK = perLane == 8 && (!aShared || !bShared);
+  // k_pack: each lane reads kPack groups of perLane consecutive k from LDS
+  // and issues kPack MFMAs per step, group g pairing A's and B's values
+  // g perLane .. of the same lane (register operands keep their layout).
+  int64_t kPack = 1;
+  if (auto kp = op->getAttrOfType<IntegerAttr>("k_pack"))
+    kPack = kp.getInt();
+  if (!aShared || !bShared)
+    kPack = 1;
+  const int64_t perStep = perLane * kPack, step = kStep * kPack;
   auto cIt = fragments.find(c);
   if (cIt == fragments.end()) {
     op.emitError("T.gemm needs a whole fragment accumulator");
@@ -89,8 +106,12 @@ LogicalResult Emitter::emitMfmaGemm(GemmOp op) {
   SmallVector<int64_t> as = matrix(aType), bs = matrix(bType);
   int64_t m = C.shape[0], n = C.shape[1];
   int64_t k = transA ? as[0] : as[1];
-  if ((transB ? bs[1] : bs[0]) != k || k % kStep != 0) {
-    op.emitError() << "T.gemm: K must agree and be a multiple of " << kStep
+  if ((transB ? bs[1] : bs[0]) != k || k % step != 0) {
+    op.emitError() << "T.gemm: K must agree and be a multiple of " << step
+                   << (kPack > 1 ? " (k_pack " + std::to_string(kPack) +
+                                       " MFMA steps of K = " +
+                                       std::to_string(kStep) + ")"
+                                 : std::string())
                    << " on the HIP target";
     return failure();
   }
@@ -137,25 +158,39 @@ LogicalResult Emitter::emitMfmaGemm(GemmOp op) {
       return failure();
     }
 
-  // Register A operand (gemm_rs): lane l's A[m][k .. k + 3] of tile
-  // (mi, kk) in its fragment registers aRegs[v](mi, kk).
-  SmallVector<BitLinear> aRegs;
-  if (!aShared) {
-    const FragmentInfo &AF = fragments.find(a)->second;
-    for (int64_t v = 0; v < 4; ++v) {
-      FailureOr<BitLinear> f = fitGemmRegisters(
-          AF, {mTiles, k / 16}, numThreads,
-          [&](int64_t t, ArrayRef<int64_t> p) {
-            int64_t w = t / wave, l = t % wave;
-            int64_t wmv = w % warpRows;
-            return SmallVector<int64_t>{wmv * warpM + p[0] * 16 + l % 16,
-                                        p[1] * 16 + 4 * (l / 16) + v};
-          },
-          op, "A", "MFMA");
-      if (failed(f))
-        return failure();
-      aRegs.push_back(*f);
-    }
+  // Register operands: lane l's A[m][k .. k + 3] of tile (mi, chunk) in
+  // its fragment registers aRegs[v](mi, chunk), B's [k .. k + 3][n] in
+  // bRegs[v](ni, chunk), chunks of 16 along K.
+  SmallVector<BitLinear> aRegs, bRegs;
+  for (int64_t v = 0; v < 4 && !aShared; ++v) {
+    FailureOr<BitLinear> f = fitGemmRegisters(
+        fragments.find(a)->second, {mTiles, k / 16}, numThreads,
+        [&](int64_t t, ArrayRef<int64_t> p) {
+          int64_t w = t / wave, l = t % wave;
+          int64_t wmv = w % warpRows;
+          return SmallVector<int64_t>{wmv * warpM + p[0] * 16 + l % 16,
+                                      p[1] * 16 + 4 * (l / 16) + v};
+        },
+        op, "A", "MFMA");
+    if (failed(f))
+      return failure();
+    aRegs.push_back(*f);
+  }
+  for (int64_t v = 0; v < 4 && !bShared; ++v) {
+    FailureOr<BitLinear> f = fitGemmRegisters(
+        fragments.find(b)->second, {nTiles, k / 16}, numThreads,
+        [&](int64_t t, ArrayRef<int64_t> p) {
+          int64_t w = t / wave, l = t % wave;
+          int64_t wnv = w / warpRows;
+          int64_t n = wnv * warpN + p[0] * 16 + l % 16,
+                  kc = p[1] * 16 + 4 * (l / 16) + v;
+          return transB ? SmallVector<int64_t>{n, kc}
+                        : SmallVector<int64_t>{kc, n};
+        },
+        op, "B", "MFMA");
+    if (failed(f))
+      return failure();
+    bRegs.push_back(*f);
   }
 
   FailureOr<std::string> st = storageType(ab, op);
@@ -188,9 +223,12 @@ LogicalResult Emitter::emitMfmaGemm(GemmOp op) {
       return failure();
     return lvalue(*access, op);
   };
-  std::string kLane = "(" + kk + " * " + std::to_string(kStep) + " + " +
-                      std::to_string(perLane) + " * (" + lane + " / 16) + " +
-                      r + ")";
+  std::string kLane = splitK
+                          ? "(" + kk + " * 32 + 16 * (" + r + " / 4) + 4 * (" +
+                                lane + " / 16) + " + r + " % 4)"
+                          : "(" + kk + " * " + std::to_string(step) + " + " +
+                                std::to_string(perStep) + " * (" + lane +
+                                " / 16) + " + r + ")";
   std::string mRow = "(" + wm + " * " + std::to_string(warpM) + " + " + mi +
                      " * 16 + " + lane + " % 16)";
   std::string nCol = "(" + wn + " * " + std::to_string(warpN) + " + " + ni +
@@ -199,48 +237,68 @@ LogicalResult Emitter::emitMfmaGemm(GemmOp op) {
                                      ? FailureOr<std::string>(std::string())
                                  : transA ? element(a, kLane, mRow)
                                           : element(a, mRow, kLane);
-  FailureOr<std::string> bElem =
-      transB ? element(b, nCol, kLane) : element(b, kLane, nCol);
+  FailureOr<std::string> bElem = !bShared
+                                     ? FailureOr<std::string>(std::string())
+                                 : transB ? element(b, nCol, kLane)
+                                          : element(b, kLane, nCol);
   if (failed(aElem) || failed(bElem))
     return failure();
   line("#pragma unroll");
-  open("for (int " + kk + " = 0; " + kk + " < " + Twine(k / kStep) + "; ++" +
+  open("for (int " + kk + " = 0; " + kk + " < " + Twine(k / step) + "; ++" +
        kk + ")");
   std::string aVals = fresh("aLanes"), bVals = fresh("bLanes");
-  line("// this lane's A[m][k .. k + " + Twine(perLane - 1) +
-       "] and B[k .. k + " + Twine(perLane - 1) + "][n] of each tile");
-  line(*st + " " + aVals + "[" + Twine(mTiles) + "][" + Twine(perLane) + "], " +
-       bVals + "[" + Twine(nTiles) + "][" + Twine(perLane) + "];");
+  line("// this lane's A[m][k .. k + " + Twine(perStep - 1) +
+       "] and B[k .. k + " + Twine(perStep - 1) + "][n] of each tile");
+  line(*st + " " + aVals + "[" + Twine(mTiles) + "][" + Twine(perStep) + "], " +
+       bVals + "[" + Twine(nTiles) + "][" + Twine(perStep) + "];");
   auto fill = [&](const std::string &vals, const std::string &tile,
                   int64_t tiles, const std::string &elem) {
     line("#pragma unroll");
     open("for (int " + tile + " = 0; " + tile + " < " + Twine(tiles) + "; ++" +
          tile + ")");
     line("#pragma unroll");
-    line("for (int " + r + " = 0; " + r + " < " + Twine(perLane) + "; ++" + r +
+    line("for (int " + r + " = 0; " + r + " < " + Twine(perStep) + "; ++" + r +
          ") " + vals + "[" + tile + "][" + r + "] = " + elem + ";");
     close();
   };
-  if (aShared) {
-    fill(aVals, mi, mTiles, *aElem);
-  } else {
-    // Constant register indices once the loops are unrolled.
-    for (int64_t v = 0; v < 4; ++v) {
+  // Value v of a register operand: register v % 4 of K chunk
+  // perLane / 4 * kk + v / 4 (constant indices once the loops unroll).
+  auto fromRegisters = [&](const std::string &vals, const std::string &tile,
+                           int64_t tiles, Value frag,
+                           ArrayRef<BitLinear> regs) {
+    for (int64_t v = 0; v < perLane; ++v) {
+      std::string chunk =
+          perLane == 8 ? "(2 * " + kk + " + " + std::to_string(v / 4) + ")"
+                       : kk;
       line("#pragma unroll");
-      line("for (int " + mi + " = 0; " + mi + " < " + Twine(mTiles) + "; ++" +
-           mi + ") " + aVals + "[" + mi + "][" + Twine(v) + "] = " + expr(a) +
-           "[" + aRegs[v].expr(0, {mi, kk}) + "];");
+      line("for (int " + tile + " = 0; " + tile + " < " + Twine(tiles) +
+           "; ++" + tile + ") " + vals + "[" + tile + "][" + Twine(v) + "] = " +
+           expr(frag) + "[" + regs[v % 4].expr(0, {tile, chunk}) + "];");
     }
-  }
-  fill(bVals, ni, nTiles, *bElem);
+  };
+  if (aShared)
+    fill(aVals, mi, mTiles, *aElem);
+  else
+    fromRegisters(aVals, mi, mTiles, a, aRegs);
+  if (bShared)
+    fill(bVals, ni, nTiles, *bElem);
+  else
+    fromRegisters(bVals, ni, nTiles, b, bRegs);
   line("#pragma unroll");
   open("for (int " + mi + " = 0; " + mi + " < " + Twine(mTiles) + "; ++" + mi +
        ")");
-  line("#pragma unroll");
-  line("for (int " + ni + " = 0; " + ni + " < " + Twine(nTiles) + "; ++" + ni +
-       ") " + ns + (int8 ? "mfmaI32x16x16x32(&" : "mfmaF32x16x16x16(&") +
-       expr(c) + "[" + cq[0].expr(0, {mi, ni}) + "], " + bVals + "[" + ni +
-       "], " + aVals + "[" + mi + "]);");
+  std::string mfma = ns + (int8   ? "mfmaI32x16x16x32"
+                           : !fp8 ? "mfmaF32x16x16x16"
+                           : e5m2 ? "mfmaF32x16x16x32<true>"
+                                  : "mfmaF32x16x16x32<false>");
+  for (int64_t g = 0; g < kPack; ++g) {
+    std::string at = g ? " + " + std::to_string(g * perLane) : "";
+    line("#pragma unroll");
+    line("for (int " + ni + " = 0; " + ni + " < " + Twine(nTiles) + "; ++" +
+         ni + ") " + mfma + "(&" + expr(c) + "[" + cq[0].expr(0, {mi, ni}) +
+         "], " + bVals + "[" + ni + "]" + at + ", " + aVals + "[" + mi + "]" +
+         at + ");");
+  }
   close();
   close();
   close();

@@ -20,9 +20,11 @@
 #include "tlc_device/hip/atomic.h"
 #include "tlc_device/hip/common.h"
 #include "tlc_device/hip/convert.h"
+#include "tlc_device/hip/ieee.h"
 #include "tlc_device/hip/memory.h"
 #include "tlc_device/hip/mfma.h"
 #include "tlc_device/hip/reduce.h"
+#include "tlc_device/hip/warp.h"
 #include "tlc_device/swizzle.h"
 
 namespace tlc {

@@ -9,6 +9,10 @@
 // floats (global_atomic_add / _add_f32 where the target has it, a CAS loop
 // otherwise, as clang lowers __hip_atomic_fetch_add), and of f16/bf16 by a
 // compare-and-swap of the aligned 32-bit word holding the element.
+// atomicMaxOf / atomicMinOf / atomicOrOf (T.atomic_max/min/or): integers
+// by global_atomic_smax & co., floats by a compare-and-swap loop in which a
+// NaN in memory is replaced; atomicLoadFrom / atomicStoreTo: one indivisible
+// access between device-scope fences.
 //
 //===----------------------------------------------------------------------===//
 
@@ -54,6 +58,51 @@ template <> TLC_DEVICE half atomicAddTo<half>(half *address, half value) {
 template <>
 TLC_DEVICE bfloat16 atomicAddTo<bfloat16>(bfloat16 *address, bfloat16 value) {
   return atomicAddHalfWord(address, value);
+}
+
+template <typename T, bool Max>
+TLC_DEVICE T atomicExtremum(T *address, T value) {
+  if constexpr (__is_same(T, float) || __is_same(T, double)) {
+    T old =
+        __hip_atomic_load(address, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT);
+    while (true) {
+      if (!(Max ? value > old : value < old) && !(old != old))
+        return old; // Already at least as far (a NaN is replaced).
+      if (__hip_atomic_compare_exchange_strong(
+              address, &old, value, __ATOMIC_RELAXED, __ATOMIC_RELAXED,
+              __HIP_MEMORY_SCOPE_AGENT))
+        return old;
+    }
+  } else if constexpr (Max) {
+    return __hip_atomic_fetch_max(address, value, __ATOMIC_RELAXED,
+                                  __HIP_MEMORY_SCOPE_AGENT);
+  } else {
+    return __hip_atomic_fetch_min(address, value, __ATOMIC_RELAXED,
+                                  __HIP_MEMORY_SCOPE_AGENT);
+  }
+}
+template <typename T> TLC_DEVICE T atomicMaxOf(T *address, T value) {
+  return atomicExtremum<T, true>(address, value);
+}
+template <typename T> TLC_DEVICE T atomicMinOf(T *address, T value) {
+  return atomicExtremum<T, false>(address, value);
+}
+template <typename T> TLC_DEVICE T atomicOrOf(T *address, T value) {
+  return __hip_atomic_fetch_or(address, value, __ATOMIC_RELAXED,
+                               __HIP_MEMORY_SCOPE_AGENT);
+}
+template <typename T> TLC_DEVICE T atomicLoadFrom(const T *address) {
+  __builtin_amdgcn_fence(__ATOMIC_SEQ_CST, "agent");
+  T value =
+      __hip_atomic_load(address, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT);
+  __builtin_amdgcn_fence(__ATOMIC_SEQ_CST, "agent");
+  return value;
+}
+template <typename T> TLC_DEVICE void atomicStoreTo(T *address, T value) {
+  __builtin_amdgcn_fence(__ATOMIC_SEQ_CST, "agent");
+  __hip_atomic_store(address, value, __ATOMIC_RELAXED,
+                     __HIP_MEMORY_SCOPE_AGENT);
+  __builtin_amdgcn_fence(__ATOMIC_SEQ_CST, "agent");
 }
 
 } // namespace hip

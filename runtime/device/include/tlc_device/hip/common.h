@@ -25,7 +25,22 @@
 #define __host__ __attribute__((host))
 #define __shared__ __attribute__((shared))
 #define __forceinline__ inline __attribute__((always_inline))
-#define __launch_bounds__(n) __attribute__((amdgpu_flat_work_group_size(1, n)))
+/// __launch_bounds__(threads[, min blocks per CU]): the work-group size,
+/// and for a minimum of b blocks of w wavefronts per CU (4 SIMDs) at least
+/// ceil(b w / 4) wavefronts per SIMD (at most 8).
+#define __launch_bounds__(...)                                                 \
+  TLC_HIP_LAUNCH_BOUNDS_PICK(__VA_ARGS__, TLC_HIP_LAUNCH_BOUNDS2,              \
+                             TLC_HIP_LAUNCH_BOUNDS1)(__VA_ARGS__)
+#define TLC_HIP_LAUNCH_BOUNDS_PICK(a, b, name, ...) name
+#define TLC_HIP_LAUNCH_BOUNDS1(n)                                              \
+  __attribute__((amdgpu_flat_work_group_size(1, n)))
+#define TLC_HIP_LAUNCH_BOUNDS2(n, blocks)                                      \
+  __attribute__((amdgpu_flat_work_group_size(1, n),                            \
+                 amdgpu_waves_per_eu(TLC_HIP_WAVES_PER_EU(n, blocks))))
+#define TLC_HIP_WAVES_PER_EU(n, blocks)                                        \
+  ((blocks) * (((n) + 63) / 64) + 3) / 4 < 1   ? 1                            \
+  : ((blocks) * (((n) + 63) / 64) + 3) / 4 > 8 ? 8                            \
+                                               : ((blocks) * (((n) + 63) / 64) + 3) / 4
 #define __restrict__ __restrict
 #define __align__(n) __attribute__((aligned(n)))
 
@@ -147,6 +162,14 @@ TLC_DEVICE float __cosf(float x) {
   return __builtin_amdgcn_cosf(x * 0.15915494309189535f);
 }
 TLC_DEVICE float __tanf(float x) { return __sinf(x) / __cosf(x); }
+TLC_DEVICE float __exp10f(float x) {
+  return __builtin_amdgcn_exp2f(x * 3.321928094887362f);
+}
+TLC_DEVICE float __log10f(float x) {
+  return __builtin_amdgcn_logf(x) * 0.3010299956639812f;
+}
+/// 1 / x rounded to nearest (f32 division is correctly rounded here).
+TLC_DEVICE float __frcp_rn(float x) { return 1.0f / x; }
 TLC_DEVICE float __powf(float a, float b) {
   return __builtin_amdgcn_exp2f(b * __builtin_amdgcn_logf(a));
 }

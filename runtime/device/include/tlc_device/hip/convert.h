@@ -78,6 +78,41 @@ TLC_DEVICE float fp8E4M3ToFloat(uint8_t x) {
   return (x & 0x80u) ? -v : v;
 }
 
+/// f32 -> OCP float8_e5m2 (bias 15, 2 mantissa bits), rounded to nearest
+/// even and saturated to +-57344 (infinities included), NaN kept.
+TLC_DEVICE uint8_t toFp8E5M2(float x) {
+  uint32_t u = bitCast<uint32_t>(x);
+  uint8_t sign = uint8_t((u >> 24) & 0x80u);
+  if ((u & 0x7fffffffu) > 0x7f800000u)
+    return uint8_t(sign | 0x7fu);
+  int e = int((u >> 23) & 0xffu) - 127;
+  uint32_t mant = (u & 0x7fffffu) | (e > -127 ? 0x800000u : 0u);
+  // Keep 2 fraction bits of a normal (e >= -14) or multiples of 2^-16.
+  int shift = e >= -14 ? 21 : 7 - e;
+  uint32_t q = 0;
+  if (shift < 32) {
+    q = mant >> shift;
+    uint32_t rem = mant & ((1u << shift) - 1u), half = 1u << (shift - 1);
+    if (rem > half || (rem == half && (q & 1u)))
+      ++q;
+  }
+  uint32_t bits;
+  if (e >= -14) {
+    if (q == 8) // rounded up to the next binade
+      q = 4, ++e;
+    bits = e > 15 ? 0x7bu : uint32_t(e + 15) << 2 | (q - 4);
+  } else {
+    bits = q; // 4 is the smallest normal, 0x04
+  }
+  if (bits > 0x7bu)
+    bits = 0x7bu;
+  return uint8_t(sign | bits);
+}
+/// OCP float8_e5m2 -> f32 (exact: e5m2 is the top byte of an f16).
+TLC_DEVICE float fp8E5M2ToFloat(uint8_t x) {
+  return toFloat(bitCast<half>(uint16_t(uint16_t(x) << 8)));
+}
+
 } // namespace hip
 } // namespace tlc
 

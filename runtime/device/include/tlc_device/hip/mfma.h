@@ -17,12 +17,27 @@
 // values 0..3 of every lane and the second over 4..7: each pairs A's and
 // B's values of the same k, and integer sums do not depend on the order.
 //
+// mfmaF32x16x16x32<E5M2>(acc, a, b): an fp8 16x16x32 step with f32
+// accumulators, a and b this lane's 8 OCP fp8 values (e4m3fn, or e5m2 when
+// E5M2), the lanes of the int8 step. gfx942 (CDNA3) has
+// v_mfma_f32_16x16x32_fp8_fp8 / _bf8_bf8, but reads its operands as the
+// FNUZ formats, whose exponent bias is one more than OCP's (8 for e4m3, 16
+// for e5m2): the OCP bit pattern of every finite value reads as half of
+// it. So the OCP bits are passed unchanged except -0 (FNUZ NaN 0x80) made
+// +0 and NaN (and e5m2's infinities, which FNUZ lacks) made 0x80, and the
+// instruction computes (A B + C / 4) with C scaled by 1/4 before and the
+// result by 4 after (exact: powers of two, outside f32's subnormals).
+// Every other architecture (gfx90a has no fp8 MFMA; gfx950 reads OCP
+// formats, not checked here) converts the values to f16, exactly, and
+// issues two v_mfma_f32_16x16x16f16 as the int8 step does on CDNA2.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef TLC_DEVICE_HIP_MFMA_H
 #define TLC_DEVICE_HIP_MFMA_H
 
 #include "tlc_device/hip/common.h"
+#include "tlc_device/hip/convert.h"
 
 namespace tlc {
 namespace hip {
@@ -68,6 +83,49 @@ TLC_DEVICE void mfmaI32x16x16x32(int *acc, const int8_t *a, const int8_t *b) {
                                             long(pack(b, 0, 8)), c, 0, 0, 0);
 #endif
   acc[0] = c[0], acc[1] = c[1], acc[2] = c[2], acc[3] = c[3];
+}
+
+/// OCP fp8 bits as the FNUZ bits of half the value (see the file comment).
+template <bool E5M2> TLC_DEVICE long packFnuz(const uint8_t *v) {
+  unsigned long long bits = 0;
+  for (int e = 0; e < 8; ++e) {
+    unsigned x = v[e];
+    bool special = E5M2 ? (x & 0x7cu) == 0x7cu : (x & 0x7fu) == 0x7fu;
+    x = special ? 0x80u : (x & 0x7fu) == 0 ? 0u : x;
+    bits |= (unsigned long long)x << (8 * e);
+  }
+  return long(bits);
+}
+/// An OCP fp8 value as f16 (exact).
+template <bool E5M2> TLC_DEVICE half fp8ToHalf(uint8_t x) {
+  if (E5M2) // e5m2 is the top byte of an f16
+    return bitCast<half>(uint16_t(uint16_t(x) << 8));
+  return half(fp8E4M3ToFloat(x));
+}
+
+template <bool E5M2>
+TLC_DEVICE void mfmaF32x16x16x32(float *acc, const uint8_t *a,
+                                 const uint8_t *b) {
+#if defined(__gfx942__)
+  floatx4 c = {acc[0] * 0.25f, acc[1] * 0.25f, acc[2] * 0.25f, acc[3] * 0.25f};
+  if constexpr (E5M2)
+    c = __builtin_amdgcn_mfma_f32_16x16x32_bf8_bf8(
+        packFnuz<true>(a), packFnuz<true>(b), c, 0, 0, 0);
+  else
+    c = __builtin_amdgcn_mfma_f32_16x16x32_fp8_fp8(
+        packFnuz<false>(a), packFnuz<false>(b), c, 0, 0, 0);
+  acc[0] = c[0] * 4.0f, acc[1] = c[1] * 4.0f, acc[2] = c[2] * 4.0f,
+  acc[3] = c[3] * 4.0f;
+#else
+  for (int step = 0; step < 2; ++step) { // values 0..3, then 4..7
+    half x[4], y[4];
+    for (int v = 0; v < 4; ++v) {
+      x[v] = fp8ToHalf<E5M2>(a[4 * step + v]);
+      y[v] = fp8ToHalf<E5M2>(b[4 * step + v]);
+    }
+    mfmaF32x16x16x16(acc, x, y);
+  }
+#endif
 }
 
 } // namespace hip

@@ -10,12 +10,17 @@
 // (common.h: ds_bpermute_b32 on the device, the simulator's wavefront
 // collective on the sim device).
 //
+// waveReduce<Op>(value): Op (0 sum, 1 max, 2 min, 3 and, 4 or) over the
+// wavefront of 64, every lane getting the result (T.warp_reduce_*: the
+// hardware warp is the wavefront).
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef TLC_DEVICE_HIP_REDUCE_H
 #define TLC_DEVICE_HIP_REDUCE_H
 
 #include "tlc_device/hip/common.h"
+#include "tlc_device/hip/warp.h"
 
 namespace tlc {
 namespace hip {
@@ -33,6 +38,18 @@ template <typename T> TLC_DEVICE T shuffleXor(T value, unsigned offset) {
   } else {
     return bitCast<T>(uint16_t(shuffleXor32(bitCast<uint16_t>(value), offset)));
   }
+}
+
+template <int Op, typename T> TLC_DEVICE T waveReduce(T value) {
+  for (int offset = 32; offset > 0; offset /= 2) {
+    T other = shuffle<3>(value, offset, 64);
+    value = Op == 0   ? T(value + other)
+            : Op == 1 ? (other > value ? other : value)
+            : Op == 2 ? (other < value ? other : value)
+            : Op == 3 ? T(value & other)
+                      : T(value | other);
+  }
+  return value;
 }
 
 } // namespace hip

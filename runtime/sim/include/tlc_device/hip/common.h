@@ -72,7 +72,11 @@ TLC_SIM_PRIMITIVE inline uint32_t shuffleXor32(uint32_t value,
 // byte v is element v) has lane l's A[l % 16][4 (l / 16) + v], and
 // v_mfma_i32_16x16x32_i8 (CDNA3; 8 int8 packed in 64 bits) A[l % 16][8 (l
 // / 16) + v], B likewise, C/D as the 16x16 f32 ones; sums are exact and
-// wrap modulo 2^32 as the integer adder does.
+// wrap modulo 2^32 as the integer adder does. v_mfma_f32_16x16x32_fp8_fp8
+// and _bf8_bf8 (CDNA3) take the lanes of the 16x16x32 int8 one, the 8
+// bytes of a 64-bit operand being CDNA3's FNUZ fp8 values: sign, 4 (fp8)
+// or 5 (bf8) exponent bits with bias 8 or 16, 3 or 2 mantissa bits,
+// subnormals at exponent 0, no infinities and 0x80 the only NaN.
 //===----------------------------------------------------------------------===//
 
 typedef float tlc_sim_floatx4 __attribute__((ext_vector_type(4)));
@@ -196,6 +200,65 @@ TLC_SIM_UNCHECKED tlc_sim_intx4 mfmaI8(const char *name, Packed a, Packed b,
   return d;
 }
 
+/// A CDNA3 FNUZ fp8 (\p Bf8: e5m2, bias 16; else e4m3, bias 8) value.
+inline double fnuzValue(uint8_t x, bool bf8) {
+  if (x == 0x80)
+    return __builtin_nan("");
+  int mbits = bf8 ? 2 : 3, bias = bf8 ? 16 : 8;
+  int e = (x & 0x7f) >> mbits, m = x & ((1 << mbits) - 1);
+  double v = e == 0 ? std::ldexp(double(m), 1 - bias - mbits)
+                    : std::ldexp(double(m + (1 << mbits)), e - bias - mbits);
+  return x & 0x80 ? -v : v;
+}
+
+struct MfmaLaneF8 {
+  double a[8], b[8], c[4];
+  float d[4];
+};
+
+/// One 16x16x32 fp8 MFMA: exact products, sums in double, one rounding.
+TLC_SIM_UNCHECKED inline void mfmaF8Run(void *const *lanes, uint64_t, uint32_t,
+                                        uint64_t) {
+  double A[16][32], B[32][16], C[16][16];
+  for (int l = 0; l < 64; ++l) {
+    const MfmaLaneF8 *me = static_cast<const MfmaLaneF8 *>(lanes[l]);
+    for (int v = 0; v < 8; ++v) {
+      int k = 8 * (l / 16) + v;
+      A[l % 16][k] = me->a[v];
+      B[k][l % 16] = me->b[v];
+    }
+    for (int v = 0; v < 4; ++v)
+      C[4 * (l / 16) + v][l % 16] = me->c[v];
+  }
+  for (int l = 0; l < 64; ++l) {
+    MfmaLaneF8 *me = static_cast<MfmaLaneF8 *>(lanes[l]);
+    for (int v = 0; v < 4; ++v) {
+      int i = 4 * (l / 16) + v, j = l % 16;
+      double sum = C[i][j];
+      for (int k = 0; k < 32; ++k)
+        sum += A[i][k] * B[k][j];
+      me->d[v] = float(sum);
+    }
+  }
+}
+
+TLC_SIM_UNCHECKED inline tlc_sim_floatx4 mfmaF8(const char *name, long a,
+                                                long b, tlc_sim_floatx4 c,
+                                                bool bf8, uint64_t where) {
+  MfmaLaneF8 me{};
+  for (int v = 0; v < 8; ++v) {
+    me.a[v] = fnuzValue(uint8_t(uint64_t(a) >> (8 * v)), bf8);
+    me.b[v] = fnuzValue(uint8_t(uint64_t(b) >> (8 * v)), bf8);
+  }
+  for (int v = 0; v < 4; ++v)
+    me.c[v] = c[v];
+  api->warpCollective(name, ~uint64_t(0), &mfmaF8Run, &me, where);
+  tlc_sim_floatx4 d;
+  for (int v = 0; v < 4; ++v)
+    d[v] = me.d[v];
+  return d;
+}
+
 } // namespace sim
 } // namespace tlc
 
@@ -251,6 +314,21 @@ __builtin_amdgcn_mfma_i32_16x16x32_i8(long a, long b, tlc_sim_intx4 c, int cbsz,
   tlc::sim::plainMfma(cbsz, abid, blgp, TLC_SIM_HERE);
   return tlc::sim::mfmaI8<8>("v_mfma_i32_16x16x32_i8", uint64_t(a), uint64_t(b),
                              c, TLC_SIM_HERE);
+}
+
+TLC_SIM_PRIMITIVE inline tlc_sim_floatx4
+__builtin_amdgcn_mfma_f32_16x16x32_fp8_fp8(long a, long b, tlc_sim_floatx4 c,
+                                           int cbsz, int abid, int blgp) {
+  tlc::sim::plainMfma(cbsz, abid, blgp, TLC_SIM_HERE);
+  return tlc::sim::mfmaF8("v_mfma_f32_16x16x32_fp8_fp8", a, b, c, false,
+                          TLC_SIM_HERE);
+}
+TLC_SIM_PRIMITIVE inline tlc_sim_floatx4
+__builtin_amdgcn_mfma_f32_16x16x32_bf8_bf8(long a, long b, tlc_sim_floatx4 c,
+                                           int cbsz, int abid, int blgp) {
+  tlc::sim::plainMfma(cbsz, abid, blgp, TLC_SIM_HERE);
+  return tlc::sim::mfmaF8("v_mfma_f32_16x16x32_bf8_bf8", a, b, c, true,
+                          TLC_SIM_HERE);
 }
 
 #endif // TLC_DEVICE_HIP_COMMON_H

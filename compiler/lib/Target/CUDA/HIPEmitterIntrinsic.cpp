@@ -1,0 +1,334 @@
+//===- HIPEmitterIntrinsic.cpp - tile.intrinsic for the HIP target --------===//
+//
+// Part of the tlc project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The TileLang primitives whose HIP spelling differs from CUDA's, on a
+// wavefront of 64 lanes (tlc_device/hip/warp.h, ieee.h):
+//
+// * Shuffles (`T.shfl_xor/up/down/sync`, `T.tvm_warp_shuffle`) read lanes
+//   of the wavefront within segments of `width` lanes: the language's
+//   default width is 32, so a program written for warps of 32 shuffles
+//   within each half of the wavefront; width=64 spans it.
+// * Lane masks name lanes as CUDA's do: 0xffffffff (the default) the 32
+//   lanes of the thread's half-wavefront, all 64 bits set the wavefront.
+//   Votes under a 32-bit mask (and T.ballot / T.activemask whose value is
+//   32 bits) answer for the half-wavefront, as a warp of 32 would; any
+//   other mask is an error (CDNA has no masked wavefront operations).
+// * Block votes (`T.syncthreads_count/and/or`) through LDS;
+//   `T.warp_reduce_*` over the wavefront of 64 (the hardware warp).
+// * `T.sync_warp` / `tvm_storage_sync("warp")`: a wavefront fence (the
+//   lanes run together).
+// * Lane/warp indices default to warp_size 64.
+// * `T.ieee_*` with rn, rz, ru, rd through ieee.h (CDNA rounds to nearest;
+//   the other roundings are derived exactly).
+// * PDL: no-ops (kernels run one after the other).
+//
+// Callees that CUDA prints portably (policy annotations, loop break and
+// continue, any_of/all_of, ordered atomics through the language's helper
+// namespace, fast math) are left to emitIntrinsic; every other callee is a
+// build-time error naming it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "EmitterImpl.h"
+
+#include "mlir/IR/Matchers.h"
+#include "llvm/ADT/StringSwitch.h"
+
+using namespace mlir;
+using namespace tlc;
+using namespace tlc::tile;
+using namespace tlc::target;
+using namespace tlc::target::cuda_detail;
+
+/// The first operand of \p op passed for \p param, or null.
+static Value operand(IntrinsicOp op, StringRef param) {
+  ArrayAttr params = op.getParams();
+  for (auto [i, v] : llvm::enumerate(op.getArgs()))
+    if (i < params.size() && cast<StringAttr>(params[i]).getValue() == param)
+      return v;
+  return Value();
+}
+
+/// The constant integer of \p v, if it is one.
+static std::optional<int64_t> constantOf(Value v) {
+  IntegerAttr c;
+  if (!v || !matchPattern(v, m_Constant(&c)))
+    return std::nullopt;
+  return c.getValue().getSExtValue();
+}
+
+/// Whether \p callee prints the same in HIP as in CUDA (emitIntrinsic).
+static bool isPortable(StringRef callee) {
+  return llvm::is_contained({"T.no_set_max_nreg",
+                             "T.disable_warp_group_reg_alloc",
+                             "T.annotate_producer_reg_dealloc",
+                             "T.annotate_consumer_reg_alloc",
+                             "T.annotate_l2_hit_ratio",
+                             "T.annotate_padding",
+                             "T.annotate_restrict_buffers",
+                             "T.annotate_ws_schedule",
+                             "T.annotate_min_blocks_per_sm",
+                             "T.annotate_safe_value",
+                             "T.loop_break",
+                             "T.loop_continue",
+                             "T.any_of",
+                             "T.all_of",
+                             "T.atomic_load",
+                             "T.atomic_store",
+                             "T.atomic_max",
+                             "T.atomic_min",
+                             "T.atomic_or",
+                             "T.fast_rcp",
+                             "T.__exp",
+                             "T.__exp10",
+                             "T.__log",
+                             "T.__log2",
+                             "T.__log10",
+                             "T.__sin",
+                             "T.__cos",
+                             "T.__tan",
+                             "tlc.unknown_value"},
+                            callee);
+}
+
+std::optional<LogicalResult> Emitter::emitHipIntrinsic(IntrinsicOp op) {
+  StringRef callee = op.getCallee();
+  if (isPortable(callee))
+    return std::nullopt;
+  auto fail = [&](const Twine &why) -> LogicalResult {
+    op.emitError() << callee << ": " << why;
+    return failure();
+  };
+  auto arg = [&](StringRef param) -> std::string {
+    Value v = operand(op, param);
+    return v ? expr(v) : std::string();
+  };
+  auto result = [&](const std::string &e) -> LogicalResult {
+    if (op.getNumResults() == 0) {
+      line(e + ";");
+      return success();
+    }
+    FailureOr<std::string> vt = valueType(op.getResult(0).getType(), op);
+    if (failed(vt))
+      return failure();
+    std::string name = define(op.getResult(0), "r");
+    line("const " + *vt + " " + name + " = (" + *vt + ")(" + e + ");");
+    return success();
+  };
+  // The lanes a mask names: the thread's half-wavefront (false: no mask or
+  // 0xffffffff) or the whole wavefront (true: all 64 bits).
+  auto wholeWave = [&]() -> FailureOr<bool> {
+    Value m = operand(op, "mask");
+    if (!m)
+      return false;
+    IntegerAttr c;
+    if (matchPattern(m, m_Constant(&c))) {
+      APInt v = c.getValue();
+      if (v.getBitWidth() >= 64 && v.isAllOnes())
+        return true;
+      if (v.getBitWidth() <= 32 ? v.isAllOnes() : v == 0xffffffffULL)
+        return false;
+    }
+    (void)fail("a lane mask other than every lane of the warp (0xffffffff, "
+               "the thread's 32 lanes) or of the wavefront (all 64 bits) is "
+               "not supported by the HIP target (CDNA has no masked "
+               "wavefront operations)");
+    return failure();
+  };
+  // Whether the value of a mask-valued result spans the wavefront.
+  auto wideResult = [&]() {
+    return op.getNumResults() == 1 &&
+           op.getResult(0).getType().getIntOrFloatBitWidth() >= 64;
+  };
+  auto needsBlock = [&]() -> LogicalResult {
+    if (barriersAllowed && parallelReg.empty() && range.lo == 0 &&
+        range.hi == blockThreads)
+      return success();
+    return fail("is a barrier of the whole block, but here only some threads "
+                "may reach it (inside T.Parallel or under a condition that "
+                "may differ between threads)");
+  };
+  auto unsupported = [&]() -> LogicalResult {
+    op.emitError() << "'" << callee
+                   << "' is not supported by the HIP target yet";
+    return failure();
+  };
+  const std::string ns = "tlc::hip::";
+
+  beginOp(op, callee);
+
+  // Launch frame: warps are wavefronts of 64 unless the program says.
+  if (callee == "T.get_lane_idx" || callee == "T.get_warp_idx" ||
+      callee == "T.get_warp_idx_sync" || callee == "T.get_warp_group_idx") {
+    Value wsv = operand(op, "warp_size"), wpgv = operand(op, "warps_per_group");
+    std::optional<int64_t> ws = wsv ? constantOf(wsv) : lang.warpSize;
+    std::optional<int64_t> wpg = wpgv ? constantOf(wpgv) : 4;
+    std::string w = ws ? std::to_string(*ws) : "(int)(" + expr(wsv) + ")";
+    std::string g = wpg ? std::to_string(*wpg) : "(int)(" + expr(wpgv) + ")";
+    std::string t = range.lo ? "(int)threadIdx.x" : "tid";
+    if (callee == "T.get_lane_idx")
+      return result(t + " % " + w);
+    if (callee == "T.get_warp_group_idx")
+      return result(t + " / (" + w + " * " + g + ")");
+    return result(t + " / " + w);
+  }
+  if (callee == "T.shuffle_elect") {
+    std::optional<int64_t> n = operand(op, "thread_extent")
+                                   ? constantOf(operand(op, "thread_extent"))
+                                   : 0;
+    if (!n || *n < 0)
+      return fail("needs a constant, non-negative thread extent (0: the "
+                  "whole block)");
+    int64_t group = (*n + 63) / 64 * 64;
+    std::string t = range.lo ? "(int)threadIdx.x" : "tid";
+    if (*n == 0 || group >= blockThreads)
+      return result(t + " == 0");
+    return result(t + " % " + std::to_string(group) + " == 0");
+  }
+
+  // Shuffles and votes over the wavefront.
+  if (callee == "T.shfl_xor" || callee == "T.shfl_down" ||
+      callee == "T.shfl_up" || callee == "T.shfl_sync" ||
+      callee == "T.tvm_warp_shuffle") {
+    if (failed(wholeWave()))
+      return failure();
+    int mode = llvm::StringSwitch<int>(callee)
+                   .Case("T.shfl_up", 1)
+                   .Case("T.shfl_down", 2)
+                   .Case("T.shfl_xor", 3)
+                   .Default(0);
+    std::string lane = callee == "T.shfl_sync"          ? arg("srcLane")
+                       : callee == "T.tvm_warp_shuffle" ? arg("warp_id")
+                                                        : arg("delta");
+    Value width = operand(op, "width");
+    if (std::optional<int64_t> w = constantOf(width);
+        w && (*w < 1 || *w > 64 || (*w & (*w - 1))))
+      return fail("width " + Twine(*w) +
+                  " is not a power of two of at most 64 (the wavefront)");
+    std::string w = width ? "(int)(" + expr(width) + ")" : "32";
+    return result(ns + "shuffle<" + std::to_string(mode) + ">(" + arg("value") +
+                  ", (int)(" + lane + "), " + w + ")");
+  }
+  if (callee == "T.any_sync" || callee == "T.all_sync" ||
+      callee == "T.ballot_sync" || callee == "T.ballot" ||
+      callee == "T.activemask" || callee == "T.match_any_sync") {
+    FailureOr<bool> whole = wholeWave();
+    if (failed(whole))
+      return failure();
+    if (callee == "T.ballot" || callee == "T.activemask")
+      *whole = wideResult();
+    auto lanes = [&](const std::string &mask) {
+      return *whole ? mask : ns + "halfOf(" + mask + ")";
+    };
+    std::string pred = "(int)(" + arg("pred") + ")";
+    if (callee == "T.activemask")
+      return result(lanes(ns + "activeMask()"));
+    if (callee == "T.match_any_sync")
+      return result(lanes(ns + "matchAny(" + arg("value") + ")"));
+    if (callee == "T.ballot_sync" || callee == "T.ballot")
+      return result(lanes(ns + "ballot(" + pred + ")"));
+    if (*whole)
+      return result(ns + (callee == "T.any_sync" ? "waveAny(" : "waveAll(") +
+                    pred + ")");
+    if (callee == "T.any_sync")
+      return result(lanes(ns + "ballot(" + pred + ")") + " != 0u");
+    return result(lanes(ns + "ballot(" + pred + ")") +
+                  " == " + lanes(ns + "activeMask()"));
+  }
+  if (callee.starts_with("T.warp_reduce_")) {
+    int combiner = llvm::StringSwitch<int>(callee)
+                       .Case("T.warp_reduce_sum", 0)
+                       .Case("T.warp_reduce_max", 1)
+                       .Case("T.warp_reduce_min", 2)
+                       .Case("T.warp_reduce_bitand", 3)
+                       .Case("T.warp_reduce_bitor", 4)
+                       .Default(-1);
+    if (combiner < 0)
+      return fail("is not a warp reduction the HIP target knows");
+    return result(ns + "waveReduce<" + std::to_string(combiner) + ">(" +
+                  arg("value") + ")");
+  }
+  if (callee == "T.syncthreads_count" || callee == "T.syncthreads_and" ||
+      callee == "T.syncthreads_or") {
+    if (failed(needsBlock()))
+      return failure();
+    std::string fn = callee == "T.syncthreads_count" ? "syncthreadsCount"
+                     : callee == "T.syncthreads_and" ? "syncthreadsAnd"
+                                                     : "syncthreadsOr";
+    return result(ns + fn + "((int)(" + arg("pred") + "))");
+  }
+
+  // Barriers.
+  if (callee == "T.sync_warp") {
+    if (failed(wholeWave()))
+      return failure();
+    line(ns + "syncWave();");
+    return success();
+  }
+  if (callee == "T.tvm_storage_sync") {
+    StringRef scope;
+    if (DictionaryAttr d = op.getOptionsAttr())
+      if (auto s = d.getAs<StringAttr>("scope"))
+        scope = s.getValue();
+    if (scope == "warp") {
+      line(ns + "syncWave();");
+      return success();
+    }
+    if (scope != "shared" && scope != "shared.dyn")
+      return fail("synchronises scope '" + scope +
+                  "'; the HIP target generates 'shared' and 'warp'");
+    if (failed(needsBlock()))
+      return failure();
+    line("__syncthreads();");
+    return success();
+  }
+  if (callee == "T.pdl_trigger" || callee == "T.pdl_sync") {
+    line("// " + callee.str() +
+         ": no code (HIP launches no dependent grid early)");
+    return success();
+  }
+
+  // f32 arithmetic with a chosen rounding.
+  if (callee.starts_with("T.ieee_")) {
+    StringRef mode;
+    if (DictionaryAttr d = op.getOptionsAttr())
+      if (auto s = d.getAs<StringAttr>("rounding_mode"))
+        mode = s.getValue();
+    if (mode.empty())
+      mode = "rn";
+    std::string r = llvm::StringSwitch<std::string>(mode)
+                        .Case("rn", "RN")
+                        .Case("rz", "RZ")
+                        .Case("ru", "RU")
+                        .Case("rd", "RD")
+                        .Default("");
+    if (r.empty())
+      return fail("rounding mode '" + mode + "' is not rn, rz, ru or rd");
+    if (op.getNumResults() != 1 || !op.getResult(0).getType().isF32())
+      return fail("is an f32 operation; the value is not f32");
+    std::string fn = llvm::StringSwitch<std::string>(callee)
+                         .Case("T.ieee_add", "add")
+                         .Case("T.ieee_sub", "sub")
+                         .Case("T.ieee_mul", "mul")
+                         .Case("T.ieee_fdiv", "div")
+                         .Case("T.ieee_fmaf", "fma")
+                         .Case("T.ieee_frcp", "rcp")
+                         .Case("T.ieee_fsqrt", "sqrt")
+                         .Case("T.ieee_frsqrt", "rsqrt")
+                         .Default("");
+    if (fn.empty())
+      return fail("is not an IEEE operation the HIP target knows");
+    std::string args = arg("x");
+    for (StringRef p : {"y", "z"})
+      if (operand(op, p))
+        args += ", " + arg(p);
+    if (fn != "rsqrt")
+      args += ", " + ns + "ieee::" + r;
+    return result(ns + "ieee::" + fn + "(" + args + ")");
+  }
+  return unsupported();
+}
