@@ -21,16 +21,17 @@ multiple of 16 bytes) from a producer warpgroup (tile-warp-specialize;
                  mbarrier phase never completes (a deadlock, not a hang)
   tma-coord      A's box 8 columns off (the wrong part of A loaded)
   ws-full-wait   the consumers' wait on the stage's full barrier dropped:
-                 they run ahead of the loads and release stages the
-                 producer has not filled, whose empty barriers then pass
-                 the parity it waits for (synccheck: a deadlock; the sim
-                 performs TMA at issue, so no read of an unfilled stage is
-                 seen as a race)
+                 wgmma reads stages the copy engine writes with nothing
+                 ordering the two (racecheck)
   ws-empty-arrive  the consumers' arrival on the empty barrier dropped:
                  the producer waits for a release that never comes
   ws-empty-wait  the producer's wait on the empty barrier dropped: it
                  refills stages before they are released, and the full
                  barriers pass the parity the consumers wait for
+  ws-release-early  the consumers release the stage of the wgmma group
+                 they leave in flight (wait_group 1) instead of the previous
+                 one: the producer refills it before the group has read it
+                 (racecheck)
 
 and examples/flash_attention_fwd.py for cuda:sm_90a, whose P.V is a
 wgmma with A from registers:
@@ -94,11 +95,13 @@ TMA_FAULTS = {
     "tma-coord": (r"(tmaLoad<2>\(\(A_shared \+ stage \* 4096\), &tmap0, &full\[stage\], "
                   r"int\(\w+\))", r"\1 + 8", "verify C: FAIL"),
     "ws-full-wait": (r"tlc::cuda::mbarrierWait\(&full\[readStage\], \w+\);",
-                     "", "an mbarrier wait for phase parity"),
-    "ws-empty-arrive": (r"tlc::cuda::mbarrierArrive\(&empty\[readStage\]\);", "",
+                     "", "racecheck:"),
+    "ws-empty-arrive": (r"if \(lastStage >= 0\) tlc::cuda::mbarrierArrive\(&empty\[lastStage\]\);", "",
                         "an mbarrier wait for phase parity"),
     "ws-empty-wait": (r"tlc::cuda::mbarrierWait\(&empty\[stage\], phase \^ 1\);",
                       "", "an mbarrier wait for phase parity"),
+    "ws-release-early": (r"if \(lastStage >= 0\) tlc::cuda::mbarrierArrive\(&empty\[lastStage\]\);",
+                         "tlc::cuda::mbarrierArrive(&empty[readStage]);", "racecheck:"),
 }
 
 FA_SIZES = ["-Dbatch=1", "-Dheads=1", "-Dseq_len=100", "-Ddim=64"]

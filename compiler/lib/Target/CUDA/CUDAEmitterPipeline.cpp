@@ -381,9 +381,16 @@ LogicalResult Emitter::emitWsConsumerLoop(PipelinedOp pipe) {
   llvm::DenseMap<Value, std::string> saved;
   for (CopyOp p : producers)
     saved[p.getDst()] = names[p.getDst()];
+  // tile-warp-specialize's wait depth: one wgmma group left in flight, so
+  // iteration k releases the stage of k - 1.
+  bool inFlight = false;
+  pipe.walk([&](GemmOp g) { inFlight |= g->hasAttr("tile.wgmma_wait"); });
   open("");
   std::string readStage = fresh("readStage"), phase = fresh("phase");
+  std::string lastStage = inFlight ? fresh("lastStage") : "";
   line("int " + readStage + " = 0;");
+  if (inFlight)
+    line("int " + lastStage + " = -1;  // the stage of the group in flight");
   line("uint32_t " + phase + " = 0;  // parity of the read stage's phase");
   std::string it = indexType();
   std::string iv = define(pipe.getInductionVar(), "k");
@@ -408,13 +415,22 @@ LogicalResult Emitter::emitWsConsumerLoop(PipelinedOp pipe) {
     names[v] = n;
   if (failed(r))
     return failure();
-  // Every gemm of the loop waited for its wgmma group: the stage is read.
-  line("tlc::cuda::mbarrierArrive(&" + wsEmpty + "[" + readStage +
-       "]);  // the wgmma reading the stage completed");
+  if (inFlight) {
+    // The gemm waited for the previous iteration's group: its stage is read.
+    line("if (" + lastStage + " >= 0) tlc::cuda::mbarrierArrive(&" + wsEmpty +
+         "[" + lastStage + "]);  // the wgmma reading it completed");
+    line(lastStage + " = " + readStage + ";");
+  } else {
+    // Every gemm of the loop waited for its wgmma group: the stage is read.
+    line("tlc::cuda::mbarrierArrive(&" + wsEmpty + "[" + readStage +
+         "]);  // the wgmma reading the stage completed");
+  }
   line(readStage + " = " + readStage + " + 1 == " + Twine(stages) +
        " ? 0 : " + readStage + " + 1;");
   line("if (" + readStage + " == 0) " + phase + " ^= 1;");
   close();
+  if (inFlight)
+    line("tlc::cuda::wgmmaWait<0>();  // the last group: C is complete");
   close();
   return success();
 }

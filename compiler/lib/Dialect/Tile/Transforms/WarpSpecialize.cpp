@@ -136,6 +136,29 @@ static bool hasExplicitThreadCode(KernelOp kernel) {
   return found;
 }
 
+/// One wgmma group in flight across iterations: when the loop's one gemm
+/// reads both operands from shared memory and nothing else in the loop
+/// touches its accumulator, iteration k waits only for the group of k - 1
+/// (wait_group 1) and releases that stage; the consumers wait for the last
+/// group after the loop.
+static void planWaitDepth(PipelinedOp pipe, Builder &b) {
+  SmallVector<GemmOp> gemms;
+  pipe.walk([&](GemmOp g) { gemms.push_back(g); });
+  if (gemms.size() != 1)
+    return;
+  GemmOp gemm = gemms.front();
+  auto a = gemm.getA().getDefiningOp<AllocOp>();
+  if (!a || !isSharedScope(cast<BufferType>(a.getType()).getScope()))
+    return;
+  auto c = gemm.getC().getDefiningOp<AllocOp>();
+  if (!c)
+    return;
+  for (Operation *user : c.getResult().getUsers())
+    if (user != gemm.getOperation() && pipe->isAncestor(user))
+      return;
+  gemm->setAttr("tile.wgmma_wait", b.getI64IntegerAttr(1));
+}
+
 namespace {
 struct TileWarpSpecializePass final
     : tlc::tile::impl::TileWarpSpecializeBase<TileWarpSpecializePass> {
@@ -220,6 +243,7 @@ struct TileWarpSpecializePass final
     pipe->setAttr("tile.ws_empty_barriers", b.getI64IntegerAttr(offset));
     kernel->setAttr("tile.ws_producer_threads",
                     b.getI64IntegerAttr(kProducerThreads));
+    planWaitDepth(pipe, b);
     // setmaxnreg unless the program opts out; T.annotate_producer_reg_dealloc
     // / T.annotate_consumer_reg_alloc choose the counts.
     if (intrinsicArg(kernel, "T.disable_warp_group_reg_alloc") >= 0 ||

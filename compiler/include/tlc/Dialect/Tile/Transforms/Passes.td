@@ -294,6 +294,11 @@ def TileWarpSpecialize : Pass<"tile-warp-specialize", "::mlir::ModuleOp"> {
     * `tile.ws_empty_barriers = B : i64` on the loop: the byte offset of
       its ring of `S` empty mbarriers, placed after every planned buffer;
       `tile.shared_bytes` on the kernel grows by it.
+    * `tile.wgmma_wait = 1 : i64` on the loop's gemm when it is the only
+      one, reads A and B from shared memory and nothing else in the loop
+      touches its accumulator: one wgmma group stays in flight across
+      iterations (`wgmma.wait_group 1`), iteration k releases the stage of
+      k - 1, and the consumers wait for the last group after the loop.
 
     ```mlir
     tile.kernel ... attributes {tile.shared_bytes = 49200 : i64, tile.ws_max_nreg = array<i64: 40, 232>, tile.ws_producer_threads = 128 : i64} {
