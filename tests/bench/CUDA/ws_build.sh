@@ -32,20 +32,30 @@ verify=(
   "gemm_example_bf16|$root/examples/gemm.py|-Dm=1000 -Dn=520 -Dk=200 -Ddtype=T.bfloat16"
   "san_tn_f16_t256|$hg|-DM=333 -DN=248 -DK=200 -Dtrans_B=True"
   "san_gemm_example|$root/examples/gemm.py|-Dm=333 -Dn=248 -Dk=200"
+  "nn_f16_t128_s3_2cta|$hg|-DM=333 -DN=248 -DK=520 -Dthreads=128 -Dblock_N=128"
+  "tn_bf16_t128_s3_2cta|$hg|-DM=333 -DN=248 -DK=520 -Dthreads=128 -Dblock_N=128 -Dtrans_B=True -Ddtype=T.bfloat16"
+  "san_nn_f16_t128_2cta|$hg|-DM=333 -DN=248 -DK=200 -Dthreads=128 -Dblock_N=128"
 )
+# VERIFY (a regular expression): only the verification kernels it matches.
 for v in "${verify[@]}"; do
   IFS='|' read -r name file defs <<< "$v"
+  [[ $name =~ ${VERIFY:-.} ]] || continue
   "$build/bin/tlc-build" "$file" --target=cuda:sm_90a -o "$out/verify/$name/cuda" $defs > /dev/null
   "$build/bin/tlc-build" "$file" --target=cpu -o "$out/verify/$name/cpu" $defs > /dev/null
   grep -q "setMaxNReg\|if (tid >= " "$out/verify/$name/cuda/"*.cu || { echo "$name: not warp-specialised" >&2; exit 1; }
   rm -rf "$out/verify/$name/cuda/tlc_device"
 done
 # Benchmarks: shape x layout x dtype, each tiling WS and not.
+# WS_TILINGS / BASE_TILINGS: the tilings built warp-specialised and as the
+# single-role control (names of the table below).
 tilings=(
   "t256|"
+  "t256s4|-Dnum_stages=4"
   "t128|-Dthreads=128 -Dblock_N=128"
   "m256|-Dblock_M=256 -Dblock_N=128"
 )
+wsTilings=" ${WS_TILINGS:-t256 t128 m256} "
+baseTilings=" ${BASE_TILINGS:-t256 t128 m256} "
 jobs=()
 for s in 4096 8192; do
   for l in nn tn; do
@@ -55,8 +65,8 @@ for s in 4096 8192; do
       [ $dt = bf16 ] && d="$d -Ddtype=T.bfloat16"
       for t in "${tilings[@]}"; do
         IFS='|' read -r tn tdefs <<< "$t"
-        jobs+=("ws_${tn}_${l}_${dt}_$s|$d $tdefs")
-        jobs+=("base_${tn}_${l}_${dt}_$s|$d $tdefs $noWs")
+        [[ $wsTilings == *" $tn "* ]] && jobs+=("ws_${tn}_${l}_${dt}_$s|$d $tdefs")
+        [[ $baseTilings == *" $tn "* ]] && jobs+=("base_${tn}_${l}_${dt}_$s|$d $tdefs $noWs")
       done
     done
   done

@@ -23,7 +23,7 @@ for d in "$S"/bench/*/; do
   s=$(cuobjdump -sass "$c")
   echo "$(basename "$d"): HGMMA $(grep -c HGMMA <<< "$s") USETMAXREG $(grep -c USETMAXREG <<< "$s") SYNCS $(grep -c SYNCS <<< "$s") BAR $(grep -cE '\bBAR\b' <<< "$s")" >> "$O/ws-sass.log"
 done
-for n in san_tn_f16_t256 san_gemm_example; do
+for n in ${SANITIZE:-san_tn_f16_t256 san_gemm_example}; do
   for tool in memcheck racecheck; do
     echo "=== compute-sanitizer --tool $tool $n" >> "$O/ws-sanitizer.log"
     timeout 120 compute-sanitizer --tool $tool "$S/bin/tlc-run" "$S/verify/$n/cuda" --device cuda --verify --reference "$S/verify/$n/cpu" 2>&1 | tail -4 >> "$O/ws-sanitizer.log"

@@ -468,8 +468,10 @@ LogicalResult Emitter::emitKernel(KernelOp op) {
   });
   // setmaxnreg takes effect only in a kernel with a register cap at entry:
   // one block per multiprocessor unless the program asks for more.
-  if (minBlocks.empty() && op->hasAttr("tile.ws_max_nreg"))
-    minBlocks = ", 1";
+  if (minBlocks.empty() && op->hasAttr("tile.ws_max_nreg")) {
+    auto blocks = op->getAttrOfType<IntegerAttr>("tile.ws_blocks_per_sm");
+    minBlocks = ", " + std::to_string(blocks ? blocks.getInt() : 1);
+  }
   if (minBlocks.empty())
     op.walk([&](IntrinsicOp in) {
       StringRef c = in.getCallee();

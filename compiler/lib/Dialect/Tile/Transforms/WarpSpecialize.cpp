@@ -46,6 +46,13 @@ static constexpr int64_t kProducerThreads = 128;
 /// producer and at most two consumer warpgroups 128 * 40 + 256 * 232 =
 /// 64512 of the multiprocessor's 65536 registers.
 static constexpr int64_t kProducerRegs = 40, kConsumerRegs = 232;
+/// The consumers' count when two blocks of one consumer warpgroup share a
+/// multiprocessor.
+static constexpr int64_t kConsumerRegsTwoBlocks = 216;
+/// Shared memory of an sm_90 multiprocessor, and what the system reserves
+/// per block.
+static constexpr int64_t kSm90SharedPerSm = 228 * 1024;
+static constexpr int64_t kSm90ReservedShared = 1024;
 
 /// Whether \p target names sm_90a alone.
 static bool isSm90a(StringRef target) {
@@ -249,17 +256,28 @@ struct TileWarpSpecializePass final
     if (intrinsicArg(kernel, "T.disable_warp_group_reg_alloc") >= 0 ||
         intrinsicArg(kernel, "T.no_set_max_nreg") >= 0 || *threads > 256)
       return;
+    // One consumer warpgroup whose shared memory lets two blocks share a
+    // multiprocessor keeps two: the registers are split so that both fit
+    // (2 x 128 x (40 + 216) = 65536), and __launch_bounds__ says 2.
+    int64_t blocks = 1;
+    if (*threads == 128 &&
+        intrinsicArg(kernel, "T.annotate_min_blocks_per_sm") < 0 &&
+        2 * (end + kSm90ReservedShared) <= kSm90SharedPerSm)
+      blocks = 2;
     int64_t producer = intrinsicArg(kernel, "T.annotate_producer_reg_dealloc");
     int64_t consumer = intrinsicArg(kernel, "T.annotate_consumer_reg_alloc");
     auto valid = [](int64_t r) { return r >= 24 && r <= 256 && r % 8 == 0; };
     if (!valid(producer))
       producer = kProducerRegs;
     if (!valid(consumer))
-      consumer = kConsumerRegs;
+      consumer = blocks == 2 ? kConsumerRegsTwoBlocks : kConsumerRegs;
+    if (blocks * (kProducerThreads * producer + *threads * consumer) > 65536)
+      blocks = 1;
     if (kProducerThreads * producer + *threads * consumer > 65536)
       return;
     kernel->setAttr("tile.ws_max_nreg",
                     b.getDenseI64ArrayAttr({producer, consumer}));
+    kernel->setAttr("tile.ws_blocks_per_sm", b.getI64IntegerAttr(blocks));
   }
 };
 } // namespace

@@ -291,6 +291,11 @@ def TileWarpSpecialize : Pass<"tile-warp-specialize", "::mlir::ModuleOp"> {
     * `tile.ws_max_nreg = array<i64: P, C>` on the kernel: the producer's
       and the consumers' setmaxnreg counts (absent: no setmaxnreg; only
       for 128 or 256 consumer threads, 40 / 232 by default);
+    * `tile.ws_blocks_per_sm = N : i64` with it: the blocks per
+      multiprocessor the counts are planned for (`__launch_bounds__`'s
+      second argument). 2 for one consumer warpgroup whose shared memory
+      lets two blocks share a multiprocessor (then 40 / 216 by default:
+      2 x 128 x (40 + 216) = 65536 registers), else 1;
     * `tile.ws_empty_barriers = B : i64` on the loop: the byte offset of
       its ring of `S` empty mbarriers, placed after every planned buffer;
       `tile.shared_bytes` on the kernel grows by it.
@@ -301,7 +306,7 @@ def TileWarpSpecialize : Pass<"tile-warp-specialize", "::mlir::ModuleOp"> {
       k - 1, and the consumers wait for the last group after the loop.
 
     ```mlir
-    tile.kernel ... attributes {tile.shared_bytes = 49200 : i64, tile.ws_max_nreg = array<i64: 40, 232>, tile.ws_producer_threads = 128 : i64} {
+    tile.kernel ... attributes {tile.shared_bytes = 49200 : i64, tile.ws_blocks_per_sm = 2 : i64, tile.ws_max_nreg = array<i64: 40, 216>, tile.ws_producer_threads = 128 : i64} {
       tile.pipelined %k = %c0 to %n stages 3 attributes {tile.stages = 3 : i64, tile.tma_barriers = 49152 : i64, tile.ws_empty_barriers = 49176 : i64} {
         ...
       }
