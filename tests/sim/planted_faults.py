@@ -14,11 +14,24 @@ the generated source, one fault at a time, and runs it again on `sim`:
   divergence  a __syncthreads at the end reached by warp 0 only
 
 and, built for cuda:sm_90a where its stages are loaded by TMA (rows a
-multiple of 16 bytes):
+multiple of 16 bytes) from a producer warpgroup (tile-warp-specialize;
+7 k-tiles through 3 stages, so the ring wraps):
 
-  tma-expect  the stage's expected transaction bytes doubled, so its
-              mbarrier phase never completes (a deadlock, not a hang)
-  tma-coord   A's first box 8 columns off (the wrong part of A loaded)
+  tma-expect     the stage's expected transaction bytes doubled, so its
+                 mbarrier phase never completes (a deadlock, not a hang)
+  tma-coord      A's box 8 columns off (the wrong part of A loaded)
+  ws-full-wait   the consumers' wait on the stage's full barrier dropped:
+                 wgmma reads stages the copy engine writes with nothing
+                 ordering the two (racecheck)
+  ws-empty-arrive  the consumers' arrival on the empty barrier dropped:
+                 the producer waits for a release that never comes
+  ws-empty-wait  the producer's wait on the empty barrier dropped: it
+                 refills stages before they are released, and the full
+                 barriers pass the parity the consumers wait for
+  ws-release-early  the consumers release the stage of the wgmma group
+                 they leave in flight (wait_group 1) instead of the previous
+                 one: the producer refills it before the group has read it
+                 (racecheck)
 
 and examples/flash_attention_fwd.py for cuda:sm_90a, whose P.V is a
 wgmma with A from registers:
@@ -66,7 +79,7 @@ FAULTS = {
     "divergence": (r"\n}\n*$", "\n  if (tid < 32) __syncthreads();\n}\n",
                    "synccheck: the threads of block"),
 }
-TMA_SIZES = ["-DM=100", "-DN=72", "-DK=56"]
+TMA_SIZES = ["-DM=100", "-DN=72", "-DK=200"]
 _CPP = os.path.join(ROOT, "tests", "lit", "Target", "Cpp")
 SWAP = r"(aFrag\[0\]\[{0}\]) = ([^\n]*)\n(\s*)(aFrag\[0\]\[{1}\]) = ([^\n]*)"
 SCALAR_FAULTS = {
@@ -76,12 +89,19 @@ SCALAR_FAULTS = {
         "f64-lane": (SWAP.format(0, 1), r"\1 = \5\n\3\4 = \2", "verify C: FAIL")}),
 }
 TMA_FAULTS = {
-    "tma-expect": (r"mbarrierArriveExpectTx\(&full\[0\], 16384\)",
-                   "mbarrierArriveExpectTx(&full[0], 32768)",
+    "tma-expect": (r"mbarrierArriveExpectTx\(&full\[stage\], 16384\)",
+                   "mbarrierArriveExpectTx(&full[stage], 32768)",
                    "mbarrier wait for phase parity 0 that no thread or copy can complete"),
-    "tma-coord": (r"tmaLoad<2>\(A_shared, &tmap0, &full\[0\], int\((\w+)\),",
-                  r"tmaLoad<2>(A_shared, &tmap0, &full[0], int(\1) + 8,",
-                  "verify C: FAIL"),
+    "tma-coord": (r"(tmaLoad<2>\(\(A_shared \+ stage \* 4096\), &tmap0, &full\[stage\], "
+                  r"int\(\w+\))", r"\1 + 8", "verify C: FAIL"),
+    "ws-full-wait": (r"tlc::cuda::mbarrierWait\(&full\[readStage\], \w+\);",
+                     "", "racecheck:"),
+    "ws-empty-arrive": (r"if \(lastStage >= 0\) tlc::cuda::mbarrierArrive\(&empty\[lastStage\]\);", "",
+                        "an mbarrier wait for phase parity"),
+    "ws-empty-wait": (r"tlc::cuda::mbarrierWait\(&empty\[stage\], phase \^ 1\);",
+                      "", "an mbarrier wait for phase parity"),
+    "ws-release-early": (r"if \(lastStage >= 0\) tlc::cuda::mbarrierArrive\(&empty\[lastStage\]\);",
+                         "tlc::cuda::mbarrierArrive(&empty[readStage]);", "racecheck:"),
 }
 
 FA_SIZES = ["-Dbatch=1", "-Dheads=1", "-Dseq_len=100", "-Ddim=64"]

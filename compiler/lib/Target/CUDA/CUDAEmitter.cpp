@@ -296,6 +296,10 @@ LogicalResult Emitter::emitKernel(KernelOp op) {
   }
   numThreads = blockThreads = *threads;
   range = ThreadRange{0, blockThreads, nullptr};
+  // tile-warp-specialize: a producer warpgroup after the program's threads.
+  auto wsProducer = op->getAttrOfType<IntegerAttr>("tile.ws_producer_threads");
+  wsProducerThreads = wsProducer ? wsProducer.getInt() : 0;
+  int64_t launchThreads = blockThreads + wsProducerThreads;
   fragments.clear();
   sharedSlots.clear();
   swizzled.clear();
@@ -409,7 +413,7 @@ LogicalResult Emitter::emitKernel(KernelOp op) {
                                  ? std::string("_kernel")
                                  : "_kernel" + std::to_string(
                                                    result.launches.size())));
-  result.launches.push_back({entry, blockThreads, sharedBytes});
+  result.launches.push_back({entry, launchThreads, sharedBytes});
 
   // Parameters: global tensors, scalars, then the symbols.
   currentLoc = op.getLoc();
@@ -464,6 +468,10 @@ LogicalResult Emitter::emitKernel(KernelOp op) {
   });
   // setmaxnreg takes effect only in a kernel with a register cap at entry:
   // one block per multiprocessor unless the program asks for more.
+  if (minBlocks.empty() && op->hasAttr("tile.ws_max_nreg")) {
+    auto blocks = op->getAttrOfType<IntegerAttr>("tile.ws_blocks_per_sm");
+    minBlocks = ", " + std::to_string(blocks ? blocks.getInt() : 1);
+  }
   if (minBlocks.empty())
     op.walk([&](IntrinsicOp in) {
       StringRef c = in.getCallee();
@@ -472,8 +480,8 @@ LogicalResult Emitter::emitKernel(KernelOp op) {
         minBlocks = ", 1";
     });
   beginOp(op, "T.Kernel");
-  line("extern \"C\" __global__ void __launch_bounds__(" + Twine(blockThreads) +
-       minBlocks + ") " + entry + "(" + params + ")");
+  line("extern \"C\" __global__ void __launch_bounds__(" +
+       Twine(launchThreads) + minBlocks + ") " + entry + "(" + params + ")");
   open("");
   line("const int tid = threadIdx.x;");
   // wgmma's swizzled operands start on 1024-byte boundaries of it.
@@ -533,7 +541,9 @@ LogicalResult Emitter::emitKernel(KernelOp op) {
     if (failed(emitOp(&pre)))
       return failure();
   }
-  if (failed(emitBlock(op.getBody().front(), /*allowBarriers=*/true)))
+  if (failed(wsProducerThreads
+                 ? emitWarpSpecializedBody(op)
+                 : emitBlock(op.getBody().front(), /*allowBarriers=*/true)))
     return failure();
   close();
   line("");

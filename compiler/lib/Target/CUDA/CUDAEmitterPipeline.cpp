@@ -17,6 +17,14 @@
 // which order they are issued is decided by --tile-plan-pipelines; this
 // file prints that plan.
 //
+// A loop that --tile-warp-specialize gives a producer warpgroup is printed
+// in two halves: the producer's elected thread walks the iterations,
+// waiting on each stage's empty mbarrier before it expects the stage's
+// bytes on its full mbarrier and issues the TMA boxes; the consumers wait
+// on the full mbarrier, compute, and arrive on the empty one once the
+// wgmma that read the stage has completed (its wait_group). The ring is
+// num_stages deep and no block barrier is left in the loop.
+//
 //===----------------------------------------------------------------------===//
 
 #include "EmitterImpl.h"
@@ -44,6 +52,8 @@ void Emitter::readPipelinePlan(KernelOp kernel) {
 }
 
 LogicalResult Emitter::emitPipelined(PipelinedOp pipe) {
+  if (wsProducerThreads && pipe->hasAttr("tile.ws_empty_barriers"))
+    return emitWsConsumerLoop(pipe);
   bool producersLast = pipe->hasAttr("tile.producers_last");
   int64_t stages = pipelineStages[pipe.getOperation()];
   // tile-plan-tma: the producers are TMA copies completing on a ring of
@@ -220,6 +230,207 @@ LogicalResult Emitter::emitPipelined(PipelinedOp pipe) {
   close();
   if (lang.hasAsyncCopy && !tma)
     line("tlc::cuda::cpAsyncWaitAll();");
+  close();
+  return success();
+}
+
+/// The producers of \p pipe (tile-plan-pipelines' copies) in issue order.
+static SmallVector<CopyOp> producersOf(PipelinedOp pipe) {
+  SmallVector<std::pair<int64_t, CopyOp>> ranked;
+  for (Operation &op : pipe.getBody().front())
+    if (auto rank = op.getAttrOfType<IntegerAttr>("tile.prefetch"))
+      ranked.push_back({rank.getInt(), cast<CopyOp>(op)});
+  llvm::stable_sort(ranked, [](auto &a, auto &b) { return a.first < b.first; });
+  SmallVector<CopyOp> out;
+  for (auto &[rank, copy] : ranked)
+    out.push_back(copy);
+  return out;
+}
+
+/// The ops of \p kernel's body and of \p pipe's body (in program order)
+/// that the loop bounds and the producers' sources depend on: what the
+/// producer warpgroup recomputes (tile-warp-specialize checked that they
+/// are index arithmetic and views of the function's tensors).
+static SmallVector<Operation *> producerSlice(KernelOp kernel,
+                                              PipelinedOp pipe) {
+  llvm::SmallPtrSet<Operation *, 16> needed;
+  SmallVector<Value> work{pipe.getLowerBound(), pipe.getUpperBound()};
+  for (CopyOp copy : producersOf(pipe))
+    work.push_back(copy.getSrc());
+  while (!work.empty()) {
+    Operation *def = work.pop_back_val().getDefiningOp();
+    if (!def || !kernel->isProperAncestor(def) || !needed.insert(def).second)
+      continue;
+    for (Value o : def->getOperands())
+      work.push_back(o);
+  }
+  SmallVector<Operation *> slice;
+  kernel.walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (needed.contains(op))
+      slice.push_back(op);
+  });
+  return slice;
+}
+
+LogicalResult Emitter::emitWarpSpecializedBody(KernelOp kernel) {
+  PipelinedOp pipe;
+  kernel.walk([&](PipelinedOp p) {
+    if (p->hasAttr("tile.ws_empty_barriers"))
+      pipe = p;
+  });
+  if (!pipe || !pipe->hasAttr("tile.tma_barriers")) {
+    kernel.emitError("a warp-specialised kernel needs one TMA pipeline "
+                     "planned by tile-warp-specialize");
+    return failure();
+  }
+  int64_t stages = pipelineStages[pipe.getOperation()];
+  int64_t fullOffset =
+      pipe->getAttrOfType<IntegerAttr>("tile.tma_barriers").getInt();
+  int64_t emptyOffset =
+      pipe->getAttrOfType<IntegerAttr>("tile.ws_empty_barriers").getInt();
+  auto nreg = kernel->getAttrOfType<DenseI64ArrayAttr>("tile.ws_max_nreg");
+  beginOp(pipe,
+          "warp specialisation (tile-warp-specialize): threads [0, " +
+              std::to_string(blockThreads) + ") consume, the warpgroup [" +
+              std::to_string(blockThreads) + ", " +
+              std::to_string(blockThreads + wsProducerThreads) + ") loads");
+  wsFull = fresh("full");
+  wsEmpty = fresh("empty");
+  line("uint64_t *" + wsFull + " = reinterpret_cast<uint64_t *>(smem + " +
+       Twine(fullOffset) + ");  // stage s landed");
+  line("uint64_t *" + wsEmpty + " = reinterpret_cast<uint64_t *>(smem + " +
+       Twine(emptyOffset) + ");  // stage s is free again");
+  open("if (tid == 0)");
+  open("for (int s = 0; s < " + Twine(stages) + "; ++s)");
+  line("tlc::cuda::mbarrierInit(&" + wsFull + "[s], 1);");
+  line("tlc::cuda::mbarrierInit(&" + wsEmpty + "[s], " + Twine(blockThreads) +
+       ");");
+  close();
+  line("tlc::cuda::mbarrierInitFence();");
+  close();
+  line("__syncthreads();  // the rings are initialised (the last barrier of "
+       "the whole launch)");
+  anyWgmma = true; // wgmma.h holds the setmaxnreg helpers
+
+  // The producer warpgroup: one elected thread walks the iterations.
+  open("if (tid >= " + Twine(blockThreads) + ")");
+  if (nreg)
+    line("tlc::cuda::setMaxNRegDec<" + Twine(nreg[0]) + ">();");
+  // The stages it fills, and the index arithmetic before the loop.
+  SmallVector<CopyOp> producers = producersOf(pipe);
+  for (CopyOp p : producers)
+    if (failed(emitOp(p.getDst().getDefiningOp())))
+      return failure();
+  SmallVector<Operation *> slice = producerSlice(kernel, pipe);
+  for (Operation *op : slice)
+    if (!pipe->isProperAncestor(op) && failed(emitOp(op)))
+      return failure();
+  open("if (tid == " + Twine(blockThreads) + ")");
+  std::string stage = fresh("stage"), phase = fresh("phase");
+  line("int " + stage + " = 0;");
+  line("uint32_t " + phase + " = 0;  // parity of the stage's current use");
+  std::string it = indexType();
+  std::string iv = define(pipe.getInductionVar(), "k");
+  open("for (" + it + " " + iv + " = " + expr(pipe.getLowerBound()) + "; " +
+       iv + " < " + expr(pipe.getUpperBound()) + "; ++" + iv + ")");
+  line("tlc::cuda::mbarrierWait(&" + wsEmpty + "[" + stage + "], " + phase +
+       " ^ 1);  // the consumers released the stage's previous use");
+  for (Operation *op : slice)
+    if (pipe->isProperAncestor(op) && failed(emitOp(op)))
+      return failure();
+  int64_t bytes = 0;
+  for (CopyOp p : producers)
+    bytes += tmaCopyBytes(p);
+  std::string bar = "&" + wsFull + "[" + stage + "]";
+  line("tlc::cuda::mbarrierArriveExpectTx(" + bar + ", " + Twine(bytes) + ");");
+  for (CopyOp p : producers) {
+    Value dst = p.getDst();
+    auto t = cast<BufferType>(dst.getType());
+    int64_t n = 1;
+    for (int64_t e : t.getShape())
+      n *= e;
+    std::string ptr =
+        "(" + names[dst] + " + " + stage + " * " + std::to_string(n) + ")";
+    if (failed(emitTmaCopy(p, ptr, bar)))
+      return failure();
+  }
+  line(stage + " = " + stage + " + 1 == " + Twine(stages) + " ? 0 : " + stage +
+       " + 1;");
+  line("if (" + stage + " == 0) " + phase + " ^= 1;");
+  close();
+  close();
+  close();
+
+  // The consumers: the program's body, its barriers named among them.
+  open("else");
+  if (nreg)
+    line("tlc::cuda::setMaxNRegInc<" + Twine(nreg[1]) + ">();");
+  if (failed(emitBlock(kernel.getBody().front(), /*allowBarriers=*/true)))
+    return failure();
+  close();
+  return success();
+}
+
+LogicalResult Emitter::emitWsConsumerLoop(PipelinedOp pipe) {
+  int64_t stages = pipelineStages[pipe.getOperation()];
+  beginOp(pipe, "T.Pipelined (num_stages = " + std::to_string(stages) +
+                    ": warp-specialised, the producer warpgroup loads " +
+                    std::to_string(stages) +
+                    " stages by TMA; full and empty mbarriers)");
+  SmallVector<CopyOp> producers = producersOf(pipe);
+  llvm::DenseMap<Value, std::string> saved;
+  for (CopyOp p : producers)
+    saved[p.getDst()] = names[p.getDst()];
+  // tile-warp-specialize's wait depth: one wgmma group left in flight, so
+  // iteration k releases the stage of k - 1.
+  bool inFlight = false;
+  pipe.walk([&](GemmOp g) { inFlight |= g->hasAttr("tile.wgmma_wait"); });
+  open("");
+  std::string readStage = fresh("readStage"), phase = fresh("phase");
+  std::string lastStage = inFlight ? fresh("lastStage") : "";
+  line("int " + readStage + " = 0;");
+  if (inFlight)
+    line("int " + lastStage + " = -1;  // the stage of the group in flight");
+  line("uint32_t " + phase + " = 0;  // parity of the read stage's phase");
+  std::string it = indexType();
+  std::string iv = define(pipe.getInductionVar(), "k");
+  open("for (" + it + " " + iv + " = " + expr(pipe.getLowerBound()) + "; " +
+       iv + " < " + expr(pipe.getUpperBound()) + "; ++" + iv + ")");
+  line("tlc::cuda::mbarrierWait(&" + wsFull + "[" + readStage + "], " + phase +
+       ");  // stage of " + iv + " landed");
+  for (CopyOp p : producers) {
+    Value dst = p.getDst();
+    auto t = cast<BufferType>(dst.getType());
+    int64_t n = 1;
+    for (int64_t e : t.getShape())
+      n *= e;
+    names[dst] =
+        "(" + saved[dst] + " + " + readStage + " * " + std::to_string(n) + ")";
+    skipOps.insert(p);
+  }
+  LogicalResult r = emitBlock(pipe.getBody().front(), true);
+  for (CopyOp p : producers)
+    skipOps.erase(p);
+  for (auto &[v, n] : saved)
+    names[v] = n;
+  if (failed(r))
+    return failure();
+  if (inFlight) {
+    // The gemm waited for the previous iteration's group: its stage is read.
+    line("if (" + lastStage + " >= 0) tlc::cuda::mbarrierArrive(&" + wsEmpty +
+         "[" + lastStage + "]);  // the wgmma reading it completed");
+    line(lastStage + " = " + readStage + ";");
+  } else {
+    // Every gemm of the loop waited for its wgmma group: the stage is read.
+    line("tlc::cuda::mbarrierArrive(&" + wsEmpty + "[" + readStage +
+         "]);  // the wgmma reading the stage completed");
+  }
+  line(readStage + " = " + readStage + " + 1 == " + Twine(stages) +
+       " ? 0 : " + readStage + " + 1;");
+  line("if (" + readStage + " == 0) " + phase + " ^= 1;");
+  close();
+  if (inFlight)
+    line("tlc::cuda::wgmmaWait<0>();  // the last group: C is complete");
   close();
   return success();
 }

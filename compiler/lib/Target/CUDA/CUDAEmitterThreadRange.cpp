@@ -72,6 +72,11 @@ int64_t Emitter::threadsFor(Operation *op) {
 }
 
 std::string Emitter::blockBarrier() {
+  // In a warp-specialised kernel the program's threads are the consumers:
+  // the producer warpgroup takes no part in their barriers.
+  if (range.lo == 0 && range.hi == blockThreads && wsProducerThreads)
+    return "tlc::cuda::namedBarrierSync(1, " + std::to_string(blockThreads) +
+           ");";
   if (range.lo == 0 && range.hi == blockThreads)
     return "__syncthreads();";
   for (auto &[r, id] : rangeBarrierIds)

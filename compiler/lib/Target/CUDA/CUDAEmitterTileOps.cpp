@@ -445,12 +445,12 @@ FailureOr<std::string> Emitter::publishedElement(Operation *op, Value root,
   // Every thread stores the registers it holds into the exchange area
   // (between two barriers: it is free, then complete), then reads the
   // element it asks for, whoever held it.
-  line("__syncthreads();  // the exchange area is free");
+  line(blockBarrier() + "  // the exchange area is free");
   FailureOr<std::string> tile = declareExchangeTile(root, exchangeOffset, op);
   if (failed(tile))
     return failure();
   emitExchange(it->second, expr(root), *tile, /*toShared=*/true);
-  line("__syncthreads();");
+  line(blockBarrier());
   return *tile + "[" + rowMajorIndex(indices, it->second.shape) + "]";
 }
 

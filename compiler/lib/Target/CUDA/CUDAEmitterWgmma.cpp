@@ -363,8 +363,15 @@ LogicalResult Emitter::emitWgmma(GemmOp op) {
     }
   }
   line("tlc::cuda::wgmmaCommit();");
-  line("tlc::cuda::wgmmaWait<0>();  // C is read, the operands' stage "
-       "refilled, after this");
+  // tile-warp-specialize may keep this group in flight into the next
+  // iteration (the loop then waits for it and releases its stage).
+  if (auto depth = op->getAttrOfType<IntegerAttr>("tile.wgmma_wait"))
+    line("tlc::cuda::wgmmaWait<" + Twine(depth.getInt()) +
+         ">();  // the previous iteration's group is done: its stage may be "
+         "refilled");
+  else
+    line("tlc::cuda::wgmmaWait<0>();  // C is read, the operands' stage "
+         "refilled, after this");
   close();
   return success();
 }

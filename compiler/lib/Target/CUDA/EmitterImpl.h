@@ -445,6 +445,17 @@ public:
   void readPipelinePlan(tile::KernelOp kernel);
   /// A pipelined loop: prologue, cp.async prefetch, wait, compute.
   mlir::LogicalResult emitPipelined(tile::PipelinedOp pipe);
+  /// Warp specialisation (tile-warp-specialize): the producer warpgroup's
+  /// threads after the program's (0: none), and the names of the ring of
+  /// full and empty mbarriers once declared.
+  int64_t wsProducerThreads = 0;
+  std::string wsFull, wsEmpty;
+  /// The body of a warp-specialised kernel: the rings initialised, then
+  /// the producer warpgroup's TMA loop and the consumers' body as the two
+  /// branches of one if / else.
+  mlir::LogicalResult emitWarpSpecializedBody(tile::KernelOp kernel);
+  /// The consumers' side of the warp-specialised loop \p pipe.
+  mlir::LogicalResult emitWsConsumerLoop(tile::PipelinedOp pipe);
 
   /// Threads that partition the tile operations being emitted: the
   /// block's, or under a thread range (`T.ws`, `if tx < c`) the range's.

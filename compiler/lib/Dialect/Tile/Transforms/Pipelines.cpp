@@ -17,6 +17,7 @@ void tlc::tile::buildGpuLoweringPipeline(OpPassManager &pm) {
   pm.addPass(createTilePlanWgmma());
   pm.addPass(createTilePlanSharedMemory());
   pm.addPass(createTilePlanTma());
+  pm.addPass(createTileWarpSpecialize());
 }
 
 void tlc::tile::setGpuTarget(ModuleOp module, llvm::StringRef target) {
@@ -48,6 +49,6 @@ void tlc::tile::registerTilePipelines() {
       "tile-lower-gpu",
       "the target-independent GPU lowering after layout inference "
       "(tile-plan-pipelines, tile-plan-wgmma, tile-plan-shared-memory, "
-      "tile-plan-tma)",
+      "tile-plan-tma, tile-warp-specialize)",
       [](OpPassManager &pm) { buildGpuLoweringPipeline(pm); });
 }

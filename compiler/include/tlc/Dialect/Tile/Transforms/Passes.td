@@ -248,4 +248,77 @@ def TilePlanTma : Pass<"tile-plan-tma", "::mlir::ModuleOp"> {
   let dependentDialects = ["::tlc::tile::TileDialect"];
 }
 
+def TileWarpSpecialize : Pass<"tile-warp-specialize", "::mlir::ModuleOp"> {
+  let summary = "give the TMA pipelines of sm_90a kernels a producer warpgroup";
+  let description = [{
+    On `sm_90a`, after `tile-plan-tma`: automatic warp specialisation of a
+    kernel whose one TMA pipeline (`tile.tma_barriers`) lies in the kernel
+    body itself and computes with `wgmma` gemms only. The launch grows by
+    one *producer* warpgroup of 128 threads placed after the program's
+    threads, which keep their indices and become the *consumers*:
+
+    * the producer (one elected thread) runs the loop's iterations, waits
+      on the stage's empty barrier (parity of its previous use), expects
+      the stage's bytes on its full barrier and issues the TMA boxes;
+    * the consumers run the whole kernel body as written: in the loop they
+      wait on the stage's full barrier, compute, and once the wgmma that
+      read the stage has completed each thread arrives on its empty
+      barrier; no block barrier in the loop, and every block barrier of
+      the kernel becomes a named barrier among the consumer threads;
+    * `setmaxnreg` rebalances registers between the two roles (producer
+      down, consumers up; `__launch_bounds__(threads, 1)`).
+
+    A kernel qualifies when its static thread count is 128, 256 or 384,
+    the pipeline's producers are all TMA copies whose stages only wgmma
+    gemms read, the copies' coordinates and the loop bounds are index
+    arithmetic on block indices, scalars and views of the function's
+    tensors (the producer recomputes them), and the empty ring fits in
+    227 KiB. Kernels that arrange threads themselves (thread bindings,
+    thread ranges such as `T.ws` or `if tx < c`, mbarriers, named barriers,
+    setmaxnreg, warp intrinsics) are left alone, as are kernels with
+    reductions or scans (their helpers synchronise the whole block), and so
+    is every kernel of
+    a function with `tl.disable_warp_specialized` (TileLang's
+    TL_DISABLE_WARP_SPECIALIZED). `T.disable_warp_group_reg_alloc` /
+    `T.no_set_max_nreg` keep the registers as they are; the counts may be
+    chosen with `T.annotate_producer_reg_dealloc(n)` /
+    `T.annotate_consumer_reg_alloc(n)` (multiples of 8 in 24..256).
+
+    Results, as attributes:
+
+    * `tile.ws_producer_threads = 128 : i64` on the `tile.kernel` (the
+      block launched has this many more threads than the program names);
+    * `tile.ws_max_nreg = array<i64: P, C>` on the kernel: the producer's
+      and the consumers' setmaxnreg counts (absent: no setmaxnreg; only
+      for 128 or 256 consumer threads, 40 / 232 by default);
+    * `tile.ws_blocks_per_sm = N : i64` with it: the blocks per
+      multiprocessor the counts are planned for (`__launch_bounds__`'s
+      second argument). 2 for one consumer warpgroup whose shared memory
+      lets two blocks share a multiprocessor (then 40 / 216 by default:
+      2 x 128 x (40 + 216) = 65536 registers), else 1;
+    * `tile.ws_empty_barriers = B : i64` on the loop: the byte offset of
+      its ring of `S` empty mbarriers, placed after every planned buffer;
+      `tile.shared_bytes` on the kernel grows by it.
+    * `tile.wgmma_wait = 1 : i64` on the loop's gemm when it is the only
+      one, reads A and B from shared memory and nothing else in the loop
+      touches its accumulator: one wgmma group stays in flight across
+      iterations (`wgmma.wait_group 1`), iteration k releases the stage of
+      k - 1, and the consumers wait for the last group after the loop.
+
+    ```mlir
+    tile.kernel ... attributes {tile.shared_bytes = 49200 : i64, tile.ws_blocks_per_sm = 2 : i64, tile.ws_max_nreg = array<i64: 40, 216>, tile.ws_producer_threads = 128 : i64} {
+      tile.pipelined %k = %c0 to %n stages 3 attributes {tile.stages = 3 : i64, tile.tma_barriers = 49152 : i64, tile.ws_empty_barriers = 49176 : i64} {
+        ...
+      }
+    }
+    ```
+  }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"\"",
+           "The CUDA target (`sm_90a` or `cuda:sm_90a` enables it). "
+           "Empty: the module's `tile.gpu_target` attribute.">
+  ];
+  let dependentDialects = ["::tlc::tile::TileDialect"];
+}
+
 #endif // TLC_DIALECT_TILE_TRANSFORMS_PASSES_TD

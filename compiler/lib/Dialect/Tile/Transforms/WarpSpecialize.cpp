@@ -1,0 +1,283 @@
+//===- WarpSpecialize.cpp - The --tile-warp-specialize pass ---------------===//
+//
+// Part of the tlc project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Warp specialisation of the TMA pipelines of sm_90a kernels (Passes.td has
+// the contract): a kernel whose one pipelined loop is loaded by TMA and
+// computes with wgmma gets a producer warpgroup after its own threads,
+// which issues the loads through a ring of full and empty mbarriers, while
+// the program's threads only wait, compute and release stages.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tlc/Dialect/Tile/Transforms/Passes.h"
+
+#include "tlc/Dialect/Tile/IR/BufferEffects.h"
+#include "tlc/Dialect/Tile/IR/LoweringStatus.h"
+#include "tlc/Dialect/Tile/IR/PassConfigs.h"
+#include "tlc/Dialect/Tile/IR/ThreadUniformity.h"
+#include "tlc/Dialect/Tile/IR/TileOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/Matchers.h"
+
+#include "llvm/ADT/SetVector.h"
+
+namespace tlc {
+namespace tile {
+#define GEN_PASS_DEF_TILEWARPSPECIALIZE
+#include "tlc/Dialect/Tile/Transforms/Passes.h.inc"
+} // namespace tile
+} // namespace tlc
+
+using namespace mlir;
+using namespace tlc;
+using namespace tlc::tile;
+
+/// The most dynamic shared memory an sm_90 block may have.
+static constexpr int64_t kSm90SharedLimit = 227 * 1024;
+/// The producer warpgroup.
+static constexpr int64_t kProducerThreads = 128;
+/// setmaxnreg defaults (registers per thread, multiples of 8): the
+/// producer only issues TMA, the consumers hold the accumulators. With one
+/// producer and at most two consumer warpgroups 128 * 40 + 256 * 232 =
+/// 64512 of the multiprocessor's 65536 registers.
+static constexpr int64_t kProducerRegs = 40, kConsumerRegs = 232;
+/// The consumers' count when two blocks of one consumer warpgroup share a
+/// multiprocessor.
+static constexpr int64_t kConsumerRegsTwoBlocks = 216;
+/// Shared memory of an sm_90 multiprocessor, and what the system reserves
+/// per block.
+static constexpr int64_t kSm90SharedPerSm = 228 * 1024;
+static constexpr int64_t kSm90ReservedShared = 1024;
+
+/// Whether \p target names sm_90a alone.
+static bool isSm90a(StringRef target) {
+  target.consume_front("cuda:");
+  return target == "sm_90a";
+}
+
+/// Whether \p op is code the producer may recompute: index arithmetic and
+/// views of the function's global tensors.
+static bool isProducerScalar(Operation *op) {
+  if (auto region = dyn_cast<RegionOp>(op)) {
+    auto arg = dyn_cast<BlockArgument>(region.getSource());
+    return arg && isa<FuncOp>(arg.getOwner()->getParentOp());
+  }
+  return op->getDialect() && isa<arith::ArithDialect>(op->getDialect()) &&
+         op->getNumRegions() == 0 && isPure(op);
+}
+
+/// Collects into \p slice the ops of \p kernel that \p roots depend on;
+/// false when one of them is not a producer scalar.
+static bool collectSlice(KernelOp kernel, ArrayRef<Value> roots,
+                         llvm::SetVector<Operation *> &slice) {
+  SmallVector<Value> work(roots.begin(), roots.end());
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    Operation *def = v.getDefiningOp();
+    if (!def) {
+      // Block indices of the kernel, arguments of the function; the
+      // pipelined loop's own index.
+      continue;
+    }
+    if (!kernel->isProperAncestor(def))
+      continue; // computed before the kernel: both branches see it
+    if (!isProducerScalar(def))
+      return false;
+    if (!slice.insert(def))
+      continue;
+    for (Value o : def->getOperands())
+      work.push_back(o);
+  }
+  return true;
+}
+
+/// The integer argument of the intrinsic \p callee in \p kernel, 0 when it
+/// is absent or not a constant, -1 when \p callee is absent.
+static int64_t intrinsicArg(KernelOp kernel, StringRef callee) {
+  int64_t value = -1;
+  kernel.walk([&](IntrinsicOp in) {
+    if (in.getCallee() != callee)
+      return;
+    value = 0;
+    IntegerAttr c;
+    if (in.getArgs().size() == 1 &&
+        matchPattern(in.getArgs()[0], m_Constant(&c)))
+      value = c.getValue().getSExtValue();
+  });
+  return value;
+}
+
+/// Whether \p kernel already arranges its threads itself: thread indices,
+/// branches on them (T.ws, `if tx < c`), mbarriers, setmaxnreg, named
+/// barriers or warpgroup intrinsics. Such kernels are left alone, and so
+/// are kernels with reductions or scans, whose device helpers synchronise
+/// the whole block (the producer warpgroup would never reach them).
+static bool hasExplicitThreadCode(KernelOp kernel) {
+  bool found = false;
+  kernel.walk([&](Operation *op) {
+    if (isa<ThreadBindingOp, ReduceOp, CumSumOp>(op))
+      found = true;
+    else if (auto alloc = dyn_cast<AllocOp>(op))
+      found |=
+          cast<BufferType>(alloc.getType()).getScope() == MemoryScope::Barrier;
+    else if (auto ifOp = dyn_cast<IfOp>(op))
+      found |= mayVaryAcrossThreads(ifOp.getCondition());
+    else if (auto sync = dyn_cast<SyncThreadsOp>(op))
+      found |= sync.getBarrierId().has_value();
+    else if (auto in = dyn_cast<IntrinsicOp>(op)) {
+      StringRef c = in.getCallee();
+      if (c.contains("barrier") || c.contains("nreg") || c == "T.ws" ||
+          c.contains("warpgroup") || c.contains("wgmma") || c.contains("tma") ||
+          c.contains("thread") || c.contains("lane") ||
+          c.contains("warp_idx") || c.contains("shfl") || c.contains("elect"))
+        found |= !c.starts_with("T.annotate") &&
+                 c != "T.disable_warp_group_reg_alloc" &&
+                 c != "T.no_set_max_nreg";
+    }
+  });
+  return found;
+}
+
+/// One wgmma group in flight across iterations: when the loop's one gemm
+/// reads both operands from shared memory and nothing else in the loop
+/// touches its accumulator, iteration k waits only for the group of k - 1
+/// (wait_group 1) and releases that stage; the consumers wait for the last
+/// group after the loop.
+static void planWaitDepth(PipelinedOp pipe, Builder &b) {
+  SmallVector<GemmOp> gemms;
+  pipe.walk([&](GemmOp g) { gemms.push_back(g); });
+  if (gemms.size() != 1)
+    return;
+  GemmOp gemm = gemms.front();
+  auto a = gemm.getA().getDefiningOp<AllocOp>();
+  if (!a || !isSharedScope(cast<BufferType>(a.getType()).getScope()))
+    return;
+  auto c = gemm.getC().getDefiningOp<AllocOp>();
+  if (!c)
+    return;
+  for (Operation *user : c.getResult().getUsers())
+    if (user != gemm.getOperation() && pipe->isAncestor(user))
+      return;
+  gemm->setAttr("tile.wgmma_wait", b.getI64IntegerAttr(1));
+}
+
+namespace {
+struct TileWarpSpecializePass final
+    : tlc::tile::impl::TileWarpSpecializeBase<TileWarpSpecializePass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    std::string name = target;
+    if (name.empty())
+      if (auto attr = module->getAttrOfType<StringAttr>("tile.gpu_target"))
+        name = attr.getValue().str();
+    if (!isSm90a(name))
+      return;
+    Builder b(module.getContext());
+    module.walk([&](FuncOp func) {
+      if (hasLoweringFailed(func) || !getUnboundTileParameters(func).empty())
+        return;
+      func.walk([&](KernelOp kernel) { planKernel(kernel, b); });
+    });
+  }
+
+  void planKernel(KernelOp kernel, Builder &b) {
+    // TL_DISABLE_WARP_SPECIALIZED keeps the single-role pipeline.
+    if (isPassConfigOn(kernel, "tl.disable_warp_specialized"))
+      return;
+    auto planned = kernel->getAttrOfType<IntegerAttr>("tile.shared_bytes");
+    std::optional<int64_t> threads = kernel.getStaticNumThreads();
+    if (!planned || !threads || *threads % 128 || *threads < 128 ||
+        *threads > 384 || hasExplicitThreadCode(kernel))
+      return;
+    // One TMA pipeline, in the kernel body itself (not under a loop or a
+    // branch): the producer runs exactly its iterations.
+    SmallVector<PipelinedOp> pipes;
+    kernel.walk([&](PipelinedOp pipe) {
+      if (pipe->hasAttr("tile.tma_barriers"))
+        pipes.push_back(pipe);
+    });
+    if (pipes.size() != 1)
+      return;
+    PipelinedOp pipe = pipes.front();
+    if (pipe->getBlock() != &kernel.getBody().front())
+      return;
+    // Every gemm of the loop is wgmma, and there is one.
+    bool gemms = false, other = false;
+    pipe.walk([&](GemmOp gemm) {
+      auto instr = gemm->getAttrOfType<StringAttr>("tile.instr");
+      (instr && instr.getValue() == "wgmma" ? gemms : other) = true;
+    });
+    if (!gemms || other)
+      return;
+    // The stages are written by the producer's copies only and read by
+    // wgmma only (whose completion, waited for by each consumer before it
+    // releases a stage, is what the empty barriers order).
+    SmallVector<Value> roots{pipe.getLowerBound(), pipe.getUpperBound()};
+    for (Operation &op : pipe.getBody().front()) {
+      if (!op.hasAttr("tile.prefetch"))
+        continue;
+      auto copy = dyn_cast<CopyOp>(op);
+      if (!copy || !copy->hasAttr("tile.tma"))
+        return;
+      roots.push_back(copy.getSrc());
+      for (OpOperand &use : copy.getDst().getUses()) {
+        Operation *user = use.getOwner();
+        if (user == copy.getOperation())
+          continue;
+        auto gemm = dyn_cast<GemmOp>(user);
+        if (!gemm || !pipe->isProperAncestor(gemm) || use.get() == gemm.getC())
+          return;
+      }
+    }
+    // The producer recomputes the index arithmetic its copies need.
+    llvm::SetVector<Operation *> slice;
+    if (!collectSlice(kernel, roots, slice))
+      return;
+    // The empty barriers: one per stage after everything else.
+    int64_t stages = pipe->getAttrOfType<IntegerAttr>("tile.stages").getInt();
+    int64_t offset = (planned.getInt() + 7) / 8 * 8;
+    int64_t end = offset + 8 * stages;
+    if (end > kSm90SharedLimit)
+      return;
+    kernel->setAttr("tile.shared_bytes", b.getI64IntegerAttr(end));
+    pipe->setAttr("tile.ws_empty_barriers", b.getI64IntegerAttr(offset));
+    kernel->setAttr("tile.ws_producer_threads",
+                    b.getI64IntegerAttr(kProducerThreads));
+    planWaitDepth(pipe, b);
+    // setmaxnreg unless the program opts out; T.annotate_producer_reg_dealloc
+    // / T.annotate_consumer_reg_alloc choose the counts.
+    if (intrinsicArg(kernel, "T.disable_warp_group_reg_alloc") >= 0 ||
+        intrinsicArg(kernel, "T.no_set_max_nreg") >= 0 || *threads > 256)
+      return;
+    // One consumer warpgroup whose shared memory lets two blocks share a
+    // multiprocessor keeps two: the registers are split so that both fit
+    // (2 x 128 x (40 + 216) = 65536), and __launch_bounds__ says 2.
+    int64_t blocks = 1;
+    if (*threads == 128 &&
+        intrinsicArg(kernel, "T.annotate_min_blocks_per_sm") < 0 &&
+        2 * (end + kSm90ReservedShared) <= kSm90SharedPerSm)
+      blocks = 2;
+    int64_t producer = intrinsicArg(kernel, "T.annotate_producer_reg_dealloc");
+    int64_t consumer = intrinsicArg(kernel, "T.annotate_consumer_reg_alloc");
+    auto valid = [](int64_t r) { return r >= 24 && r <= 256 && r % 8 == 0; };
+    if (!valid(producer))
+      producer = kProducerRegs;
+    if (!valid(consumer))
+      consumer = blocks == 2 ? kConsumerRegsTwoBlocks : kConsumerRegs;
+    if (blocks * (kProducerThreads * producer + *threads * consumer) > 65536)
+      blocks = 1;
+    if (kProducerThreads * producer + *threads * consumer > 65536)
+      return;
+    kernel->setAttr("tile.ws_max_nreg",
+                    b.getDenseI64ArrayAttr({producer, consumer}));
+    kernel->setAttr("tile.ws_blocks_per_sm", b.getI64IntegerAttr(blocks));
+  }
+};
+} // namespace

@@ -1,0 +1,80 @@
+#!/usr/bin/python3
+"""Automatically warp-specialised GEMMs (tile-warp-specialize) on the sim.
+
+tests/bench/CUDA/hopper_gemm.py built for cuda:sm_90a at ragged sizes (no
+dimension a multiple of its tile; rows multiples of 16 bytes, so TMA loads
+them), NN and TN, f16 and bf16, one and two consumer warpgroups, 2 to 4
+stages, run on the sim device (racecheck, memcheck, synccheck, mbarrier
+parity and transaction bytes, wgmma performed at its wait_group) and
+verified against the CPU target. Each generated kernel must be
+warp-specialised (a producer branch and setmaxnreg).
+
+Usage: ws_gemm.py --bin BUILD/bin
+"""
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+GEMM = os.path.join(ROOT, "tests", "bench", "CUDA", "hopper_gemm.py")
+
+CASES = [
+    ("nn_f16_s3_t256", "-DM=120 -DN=248 -DK=328"),
+    ("tn_f16_s2_t256", "-DM=120 -DN=248 -DK=328 -Dtrans_B=True -Dnum_stages=2"),
+    ("nn_bf16_s4_t256", "-DM=120 -DN=248 -DK=456 -Ddtype=T.bfloat16 -Dnum_stages=4"),
+    ("tn_bf16_s3_t256", "-DM=120 -DN=248 -DK=456 -Ddtype=T.bfloat16 -Dtrans_B=True"),
+    ("nn_f16_s4_t128", "-DM=120 -DN=120 -DK=520 -Dthreads=128 -Dblock_N=128 -Dnum_stages=4"),
+    ("tn_bf16_s2_t128", "-DM=120 -DN=120 -DK=520 -Dthreads=128 -Dblock_N=128 "
+                        "-Dtrans_B=True -Ddtype=T.bfloat16 -Dnum_stages=2"),
+    ("nn_f16_m256_t256", "-DM=200 -DN=120 -DK=200 -Dblock_M=256 -Dblock_N=128"),
+]
+
+
+def run(cmd, env):
+    proc = subprocess.run(cmd, capture_output=True, text=True, env=env)
+    return proc.returncode, proc.stdout + proc.stderr
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--bin", required=True)
+    args = parser.parse_args()
+    env = dict(os.environ, TLC_SIM_QUIET_INITCHECK="1")
+    build = os.path.join(args.bin, "tlc-build")
+    failed = 0
+    with tempfile.TemporaryDirectory(prefix="tlc-sim-ws-") as work:
+        for name, defs in CASES:
+            cpu, ws = os.path.join(work, name, "cpu"), os.path.join(work, name, "ws")
+            bad = None
+            for cmd in ([build, GEMM, "--target=cpu", "-o", cpu] + defs.split(),
+                        [build, GEMM, "--target=cuda:sm_90a", "--cuda-compiler=none",
+                         "-o", ws] + defs.split()):
+                rc, out = run(cmd, env)
+                if rc != 0:
+                    bad = f"build failed:\n{out}"
+                    break
+            if bad is None:
+                src = open(os.path.join(ws, "matmul.cu")).read()
+                if "setMaxNRegDec" not in src or "mbarrierWait(&empty[" not in src:
+                    bad = "the kernel is not warp-specialised"
+            if bad is None:
+                rc, out = run([os.path.join(args.bin, "tlc-run"), ws, "--device", "sim",
+                               "--verify", "--reference", cpu, "--seed", "5"], env)
+                if rc != 0 or "verify C: PASS" not in out:
+                    bad = out
+            if bad is None:
+                print(f"PASS: {name}")
+            else:
+                print(f"FAIL: {name}: {bad}")
+                failed += 1
+    print(f"{len(CASES) - failed}/{len(CASES)} warp-specialised GEMMs verified on sim")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
