@@ -709,6 +709,12 @@ Value Interpreter::subscript(Value obj, Value idx, Node at) {
     return callPrimitive(*obj.getPrimitive(), args, at);
   }
   case ValueKind::Opaque:
+    // An item of a library result keeps its provenance (see Calls.cpp).
+    if (llvm::StringRef d = obj.as<OpaqueObj>()->description;
+        d.ends_with("(...)") && idx.isStr())
+      return heap.opaque(
+          heap.copyString((d + "['" + getStr(idx) + "']").str()));
+    return heap.opaque("element");
   case ValueKind::Module:
     return heap.opaque("element");
   case ValueKind::Object:
