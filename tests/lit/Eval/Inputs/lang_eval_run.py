@@ -28,15 +28,17 @@ def persistent(t, sms):
 
 
 def vector_let(t):
-    """B[r, 4:8] = A[r, 0:4] and B[r, 0:4] = A[r, 8:12] + 1, 16 x 16."""
+    """Per row r of 16 x 16: B[r, 0:4] = A[r, 8:12] + 1, B[r, 4:8] =
+    A[r, 0:4], B[r, 8:12] = A[r, 12:16], B[r, 12:16] = A[r, 4:8]."""
     a, b = t["A"], t["B"]
     bad = []
     for r in range(16):
         for j in range(4):
-            if b[r * 16 + 4 + j] != a[r * 16 + j]:
-                bad.append(r * 16 + 4 + j)
-            if abs(b[r * 16 + j] - (a[r * 16 + 8 + j] + 1)) > 1e-6:
-                bad.append(r * 16 + j)
+            want = {j: a[r * 16 + 8 + j] + 1, 4 + j: a[r * 16 + j],
+                    8 + j: a[r * 16 + 12 + j], 12 + j: a[r * 16 + 4 + j]}
+            for col, w in want.items():
+                if abs(b[r * 16 + col] - w) > 1e-6:
+                    bad.append(r * 16 + col)
     return bad
 
 
