@@ -277,6 +277,13 @@ Value Interpreter::call(Value callee, CallArgs &args, Node at) {
         p->set("argvalues", args.pos[1]);
         return heap.obj(ObjKind::Namespace, p);
       }
+      // A result of TileLang's quantize library keeps where it came from,
+      // so a diagnostic that meets it can say
+      // (`tilelang.quantize.get_lop3_intrin_group(...)['func_name']`).
+      if (d.starts_with("tilelang.quantize.")) {
+        o->description = heap.copyString((d + "(...)").str());
+        return Value::object(ValueKind::Opaque, o);
+      }
       if (d == "tensor method") {
         o->shape = callee.as<OpaqueObj>()->shape;
         o->hasShape = true;

@@ -23,6 +23,10 @@ std::optional<TargetInfo> TargetInfo::parse(llvm::StringRef spec) {
   if (spec == "cpu") {
     t.sharedMemoryBytes = int64_t(1) << 40;
     t.warpSize = 1;
+    // The CPU target is the reference GPU builds are verified against, so
+    // programs that size their launch from the device
+    // (`driver.get_num_sms()`) trace the instance of `cuda:sm_90a`'s part.
+    t.device = lang::getDefaultDevice("cuda:sm_90a");
     return t;
   }
   const lang::DeviceInfo *d = lang::getDefaultDevice(spec);
@@ -37,7 +41,15 @@ std::optional<TargetInfo> TargetInfo::parse(llvm::StringRef spec) {
 
 bool TargetInfo::selectDevice(llvm::StringRef name) {
   const lang::DeviceInfo *d = lang::lookupDevice(name);
-  if (!d || !device || d->platform != device->platform)
+  if (!d || !device)
+    return false;
+  // On the CPU target the part only answers device queries; the budgets
+  // stay the CPU's.
+  if (this->name == "cpu") {
+    device = d;
+    return true;
+  }
+  if (d->platform != device->platform)
     return false;
   device = d;
   sharedMemoryBytes = d->sharedMemoryPerBlock;

@@ -488,7 +488,8 @@ Value Interpreter::getAttr(Value obj, llvm::StringRef attr, Node at) {
       return Value::integer(t.getItemSize());
     if (attr == "name" || attr == "dtype")
       return heap.str(t.getName());
-    Value m = findMethod(obj, attr);
+    // `T.float16.torch()` is `as_torch()`.
+    Value m = findMethod(obj, attr == "torch" ? "as_torch" : attr);
     if (!m.isPoison())
       return m;
     return heap.opaque("dtype attribute");
@@ -553,15 +554,11 @@ Value Interpreter::getAttr(Value obj, llvm::StringRef attr, Node at) {
       if (Value *v = obj.as<NamespaceObj>()->find(attr))
         return *v;
       // torch.autograd.Function subclasses: `Cls.apply(*args)` runs
-      // `Cls.forward(ctx, *args)` with a context tlc cannot see into.
+      // `Cls.forward(ctx, *args)`, then `Cls.backward` (callMethod).
       if (obj.getObjKind() == ObjKind::Class && attr == "apply")
         if (Value *fwd = obj.as<NamespaceObj>()->find("forward");
-            fwd && fwd->is(ValueKind::Function)) {
-          auto *p = heap.make<PartialObj>();
-          p->fn = *fwd;
-          p->args.push_back(heap.opaque("autograd context"));
-          return heap.obj(ObjKind::Partial, p);
-        }
+            fwd && fwd->is(ValueKind::Function))
+          return findMethod(obj, "apply");
       if (obj.getObjKind() == ObjKind::Namespace)
         return raise("AttributeError",
                      "'Namespace' object has no attribute '" + attr + "'", at);
@@ -712,6 +709,12 @@ Value Interpreter::subscript(Value obj, Value idx, Node at) {
     return callPrimitive(*obj.getPrimitive(), args, at);
   }
   case ValueKind::Opaque:
+    // An item of a library result keeps its provenance (see Calls.cpp).
+    if (llvm::StringRef d = obj.as<OpaqueObj>()->description;
+        d.ends_with("(...)") && idx.isStr())
+      return heap.opaque(
+          heap.copyString((d + "['" + getStr(idx) + "']").str()));
+    return heap.opaque("element");
   case ValueKind::Module:
     return heap.opaque("element");
   case ValueKind::Object:

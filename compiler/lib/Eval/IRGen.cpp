@@ -66,6 +66,9 @@ mlir::Type IRGen::elementType(lang::DType t) {
                 llvm::StringRef(target).starts_with("hip:gfx94");
     name = fnuz ? "float8_e4m3fnuz" : "float8_e4m3fn";
   }
+  // A pointer (`T.ptr`, `T.handle`) is carried as its 64-bit address.
+  if (t.getScalarType() == lang::ScalarType::Handle)
+    return b.getI64Type();
   mlir::Type ty = tile::getElementTypeForDType(ctx, name);
   return ty ? ty : b.getF32Type();
 }
@@ -730,6 +733,73 @@ Value Interpreter::irCompare(CmpOp op, Value lv, Value rv, Node at) {
   return wrapScalar({r, lang::DType(lang::ScalarType::Bool), SymExpr()});
 }
 
+bool Interpreter::regionElements(
+    RegionObj *r, Node at,
+    llvm::SmallVectorImpl<llvm::SmallVector<mlir::Value, 4>> &elements) {
+  mlir::Location l = ir->loc(at);
+  llvm::SmallVector<mlir::Value, 4> starts;
+  llvm::SmallVector<int64_t, 4> extents;
+  for (unsigned d = 0; d < r->starts.size(); ++d) {
+    SymExpr e = r->extents[d];
+    if (!e || !e.isConstant()) {
+      error(at, "the region's extents must be constants here");
+      return false;
+    }
+    mlir::Value iv = toIndex(r->starts[d], at);
+    if (!iv)
+      return false;
+    starts.push_back(iv);
+    extents.push_back(*e.getConstant());
+  }
+  int64_t count = 1;
+  for (int64_t e : extents)
+    count *= e;
+  for (int64_t n = 0; n < count; ++n) {
+    llvm::SmallVector<mlir::Value, 4> idx(starts.size());
+    int64_t rest = n;
+    for (int d = int(starts.size()) - 1; d >= 0; --d) {
+      int64_t off = rest % extents[d];
+      rest /= extents[d];
+      idx[d] = off == 0 ? starts[d]
+                        : mlir::arith::AddIOp::create(ir->b, l, starts[d],
+                                                      ir->constIndex(off, l))
+                              .getResult();
+    }
+    elements.push_back(std::move(idx));
+  }
+  return true;
+}
+
+Value Interpreter::vectorLet(RegionObj *r, lang::DType type, Node at) {
+  BufferObj *src = r->buffer;
+  if (!usable(src))
+    return Value::poison();
+  if (src->dtype != type.getElementType())
+    return fail(at, "a " + type.getName() + " value cannot hold elements of " +
+                        src->dtype.getName());
+  llvm::SmallVector<llvm::SmallVector<mlir::Value, 4>, 8> elements;
+  if (!regionElements(r, at, elements))
+    return Value::poison();
+  if (int64_t(elements.size()) != int64_t(type.getLanes()))
+    return fail(at, "a " + type.getName() + " value holds " +
+                        llvm::Twine(type.getLanes()).str() +
+                        " elements, the region has " +
+                        llvm::Twine(elements.size()).str());
+  mlir::Location l = ir->loc(at);
+  // Named by the assignment that binds it.
+  BufferObj *b =
+      makeBuffer("", {syms.constant(type.getLanes())}, type.getElementType(),
+                 lang::MemoryScope::Local, at, false);
+  b->vectorLet = true;
+  for (size_t lane = 0; lane < elements.size(); ++lane) {
+    mlir::Value x = tile::LoadOp::create(ir->b, l, ir->valueType(src->dtype),
+                                         src->value, elements[lane]);
+    tile::StoreOp::create(ir->b, l, x, b->value,
+                          mlir::ValueRange{ir->constIndex(lane, l)});
+  }
+  return Value::object(ValueKind::Buffer, b);
+}
+
 Flow Interpreter::irStore(Value target, Value v, Node at) {
   if (v.isPoison() || target.isPoison())
     return Flow::Normal;
@@ -769,6 +839,29 @@ Flow Interpreter::irStore(Value target, Value v, Node at) {
               mlir::DictionaryAttr());
           return Flow::Normal;
         }
+      }
+      // `A[0, 4:8] = b` of a vector let `b`: lane by lane.
+      if (v.is(ValueKind::Buffer) && v.as<BufferObj>()->vectorLet) {
+        BufferObj *lanes = v.as<BufferObj>();
+        llvm::SmallVector<llvm::SmallVector<mlir::Value, 4>, 8> elements;
+        if (!regionElements(r, at, elements) || !usable(buf))
+          return Flow::Normal;
+        if (int64_t(elements.size()) != *lanes->shape[0].getConstant()) {
+          error(at, "the region has " + llvm::Twine(elements.size()).str() +
+                        " elements, the vector '" + lanes->name.str() + "' " +
+                        llvm::Twine(*lanes->shape[0].getConstant()).str() +
+                        " lanes");
+          return Flow::Normal;
+        }
+        mlir::Type want = ir->valueType(buf->dtype);
+        for (size_t lane = 0; lane < elements.size(); ++lane) {
+          mlir::Value x = tile::LoadOp::create(
+              ir->b, l, ir->valueType(lanes->dtype), lanes->value,
+              mlir::ValueRange{ir->constIndex(lane, l)});
+          x = ir->convert(x, want, l, lanes->dtype.isUnsignedInteger());
+          tile::StoreOp::create(ir->b, l, x, buf->value, elements[lane]);
+        }
+        return Flow::Normal;
       }
       error(at, "cannot assign to a buffer region; use T.copy or T.fill");
       return Flow::Normal;

@@ -645,6 +645,20 @@ void Interpreter::traceEager(JitFunctionObj *jit, CallArgs &args, Node at,
         callEnv->vars[name] = makeTensorFromAnnotation(t, name, param);
         return true;
       }
+      // `A: T.ptr` (or `T.handle`): a pointer parameter of the kernel,
+      // whatever the call passes (a tensor, or `T.ptr()` to compile).
+      bool isPtr =
+          (t.is(ValueKind::Primitive) &&
+           t.getPrimitive()->getCanonical().id == lang::BuiltinId::Ptr) ||
+          (t.is(ValueKind::DType) &&
+           t.getDType().getScalarType() == lang::ScalarType::Handle);
+      if (isPtr) {
+        lang::DType dt(lang::ScalarType::Handle);
+        mlir::Value arg =
+            ir->addParam(ir->valueType(dt), ir->nameLoc(name, param.range()));
+        callEnv->vars[name] = wrapScalar({arg, dt, SymExpr()});
+        return true;
+      }
     }
     if (callEnv->vars.count(name))
       return true;

@@ -660,6 +660,15 @@ Flow Interpreter::execAnnAssign(Node stmt) {
     Value v = eval(valueNode);
     if (v.isException())
       return Flow::Raise;
+    // `b: T.float32x4 = A[0, 0:4]`: a vector let of a region's elements.
+    if (target.kind() == NodeKind::Name && tracing() &&
+        v.is(ValueKind::Region) && !v.as<RegionObj>()->isElement) {
+      Value ann = eval(stmt.child(Field::annotation));
+      if (ann.isException())
+        return Flow::Raise;
+      if (ann.is(ValueKind::DType) && ann.getDType().isVector())
+        v = vectorLet(v.as<RegionObj>(), ann.getDType(), target);
+    }
     return assign(target, v);
   }
   // `A: T.Tensor((M, K), dtype)` in an eager body declares a tensor.

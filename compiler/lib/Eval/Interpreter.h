@@ -402,6 +402,14 @@ public:
   Value irCompare(syntax::CmpOp op, Value l, Value r, Node at);
   /// Stores \p v into an element reference / local.var buffer.
   Flow irStore(Value target, Value v, Node at);
+  /// The indices of every element of \p r in row-major order; false (with
+  /// an error at \p at) unless its extents are constants.
+  bool regionElements(
+      RegionObj *r, Node at,
+      llvm::SmallVectorImpl<llvm::SmallVector<mlir::Value, 4>> &elements);
+  /// `name: T.float32x4 = A[0, 0:4]`: loads the region's elements into a
+  /// local buffer of \p type's lanes (BufferObj::vectorLet).
+  Value vectorLet(RegionObj *r, lang::DType type, Node at);
   /// Builds an IR `if` whose condition is \p cond.
   Flow execIRIf(Value cond, Node ifNode);
   /// A tile.while over \p whileNode's body; the condition is \p condNode

@@ -405,7 +405,21 @@ std::optional<Value> Interpreter::callIntrinsicPrimitive(const PArgs &p) {
       return fail(p.call, "T.call_extern needs the name of the function");
     std::string name =
         unknownName ? toString(pos.front()) : std::string(getStr(pos.front()));
-    if (unknownName)
+    // A name from TileLang's quantize library names the function of the
+    // decoder source that library generates (LOP3 dequantisers), which tlc
+    // does not carry.
+    llvm::StringRef from =
+        unknownName ? pos.front().as<OpaqueObj>()->description : "";
+    bool fromLibrary = from.starts_with("tilelang.quantize.");
+    if (fromLibrary)
+      name = from.str();
+    if (fromLibrary)
+      warning(p.call, "the extern function's name is " + name +
+                          ", a decoder of TileLang's quantize library whose "
+                          "source tlc does not carry; the call is analysed "
+                          "as an opaque call, and no target can build the "
+                          "kernel while it is there");
+    else if (unknownName)
       warning(p.call,
               "tlc cannot evaluate the name of this extern function "
               "('" +

@@ -373,8 +373,82 @@ Value Interpreter::callMethod(BoundMethodObj *m, CallArgs &args, Node at) {
       }
     }
     return heap.opaque("compiled kernels");
-  case NativeId::DTypeAsTorch:
+  case NativeId::AutogradApply: {
+    // `Cls.apply(*args)` of a torch.autograd.Function: `forward(ctx,
+    // *args)` with a context that keeps what it is given
+    // (`ctx.save_for_backward(...)`, `ctx.causal = ...`); then, as the
+    // program's `loss.backward()` would, `backward(ctx, *grads)` with one
+    // gradient of each output's shape, so the backward kernels trace at the
+    // sizes the forward pass saw. A failure inside backward is not the
+    // program's (tlc cannot tell whether it calls backward at all): it
+    // ends the backward pass silently.
+    if (!self.isObj(ObjKind::Class))
+      return noMethod();
+    auto *cls = self.as<NamespaceObj>();
+    Value *fwd = cls->find("forward");
+    if (!fwd || !fwd->is(ValueKind::Function))
+      return noMethod();
+    auto *ctxCls = heap.make<NamespaceObj>();
+    ctxCls->name = "FunctionCtx";
+    auto *ctxObj = heap.make<NamespaceObj>();
+    ctxObj->name = "FunctionCtx";
+    ctxObj->cls = ctxCls;
+    Value ctx = heap.obj(ObjKind::Instance, ctxObj);
+    ctxObj->set("save_for_backward", findMethod(ctx, "save_for_backward"));
+    ctxObj->set("saved_tensors", heap.tuple({}));
+    ctxObj->set("needs_input_grad", heap.opaque("needs_input_grad"));
+    CallArgs fargs = args;
+    fargs.pos.insert(fargs.pos.begin(), ctx);
+    fargs.posNodes.insert(fargs.posNodes.begin(), at);
+    Value out = call(*fwd, fargs, at);
+    if (out.isAbrupt())
+      return out;
+    Value *bwd = cls->find("backward");
+    if (!bwd || !bwd->is(ValueKind::Function))
+      return out;
+    CallArgs bargs;
+    bargs.pos.push_back(ctx);
+    bargs.posNodes.push_back(at);
+    auto gradOf = [&](Value o) {
+      auto *g = heap.make<OpaqueObj>();
+      g->description = "torch tensor";
+      if (o.is(ValueKind::Opaque) && o.as<OpaqueObj>()->hasShape) {
+        g->shape = o.as<OpaqueObj>()->shape;
+        g->hasShape = true;
+      }
+      return Value::object(ValueKind::Opaque, g);
+    };
+    if (out.is(ValueKind::Tuple))
+      for (Value o : getElems(out)) {
+        bargs.pos.push_back(gradOf(o));
+        bargs.posNodes.push_back(at);
+      }
+    else {
+      bargs.pos.push_back(gradOf(out));
+      bargs.posNodes.push_back(at);
+    }
+    Value r = call(*bwd, bargs, at);
+    if (r.isException())
+      pending = {};
+    return out;
+  }
+  case NativeId::SaveForBackward: {
+    if (!self.isObj(ObjKind::Instance))
+      return noMethod();
+    self.as<NamespaceObj>()->set("saved_tensors", heap.tuple(args.pos));
+    return Value::none();
+  }
+  case NativeId::DTypeAsTorch: {
+    // `T.float16.torch()`: torch.float16, which converts back to the dtype.
+    if (self.is(ValueKind::DType)) {
+      std::string n = self.getDType().getName();
+      if (n == "float8_e4m3")
+        n = "float8_e4m3fn";
+      if (lang::DType::parseTorch(n))
+        return heap.opaque(heap.copyString("torch." + n));
+    }
     return heap.opaque("torch dtype");
+  }
   case NativeId::ExprAstype: {
     // PrimExpr.astype(dtype): T.cast.
     if (args.pos.size() != 1)

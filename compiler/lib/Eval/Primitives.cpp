@@ -871,6 +871,13 @@ Value Interpreter::callMetaPrimitive(const PArgs &p) {
       if (!s)
         return Value::poison();
       mlir::Type want = ir->valueType(*t);
+      // A handle is an address: an integer reinterpreted as one keeps its
+      // value (`T.reinterpret(T.uint64(0), dtype="handle")`).
+      if (t->getScalarType() == lang::ScalarType::Handle &&
+          mlir::isa<mlir::IntegerType>(s.value.getType()))
+        return wrapScalar({ir->convert(s.value, want, ir->loc(at),
+                                       s.dtype.isUnsignedInteger()),
+                           *t, SymExpr()});
       auto bits = [](mlir::Type ty) -> int64_t {
         if (auto vec = mlir::dyn_cast<mlir::VectorType>(ty))
           return vec.getNumElements() *

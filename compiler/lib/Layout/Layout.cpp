@@ -128,6 +128,28 @@ llvm::Expected<Layout> Layout::get(std::vector<int64_t> inputShape,
   for (const IndexExpr &e : layout.forward)
     appendMemoKey(key, e);
   std::shared_ptr<const LayoutMemo> memo = lookupLayoutMemo(key);
+  // Over 4M inputs (a layout annotated on a whole global tensor), the
+  // output shape comes from the outputs' interval bounds when every output
+  // has non-negative bounds, instead of seconds of enumeration.
+  int64_t inputs = 1;
+  for (int64_t e : layout.inputShape)
+    inputs = e > (int64_t(1) << 40) / std::max<int64_t>(inputs, 1)
+                 ? int64_t(1) << 40
+                 : inputs * e;
+  if (!memo && inputs > (int64_t(1) << 22)) {
+    auto fresh = std::make_shared<LayoutMemo>();
+    bool ok = true;
+    for (const IndexExpr &e : layout.forward) {
+      std::optional<IndexRange> b = bounds(e, ranges);
+      ok &= b && b->lo >= 0;
+      fresh->outputShape.push_back(ok ? b->hi + 1 : 0);
+    }
+    if (ok) {
+      fresh->compiled = std::vector<CompiledIndexExpr>(layout.forward.begin(),
+                                                       layout.forward.end());
+      memo = recordLayoutMemo(std::string(key), std::move(fresh));
+    }
+  }
   if (!memo) {
     auto fresh = std::make_shared<LayoutMemo>();
     fresh->outputShape.assign(layout.forward.size(), 0);

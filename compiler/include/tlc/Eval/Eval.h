@@ -51,7 +51,10 @@ struct TargetInfo {
   /// Maximum threads per block.
   int64_t maxThreads = 1024;
   /// The device programs query at trace time (SM count, properties); the
-  /// target's default part unless --device picks another. Null for `cpu`.
+  /// target's default part unless --device picks another. For `cpu`, the
+  /// part of `cuda:sm_90a` (the CPU target is the reference GPU runs are
+  /// verified against, so it traces the same instance); only the device
+  /// queries read it there, the budgets stay the CPU's.
   const lang::DeviceInfo *device = nullptr;
 
   /// Parses a --target value; std::nullopt if unknown.

@@ -346,6 +346,10 @@ struct BufferObj : Obj {
   int64_t stages = 1;
   /// Index of the buffer's hint in FileAnalysis::hints (-1 if none).
   int hintIndex = -1;
+  /// A raw-TIR vector let (`b: T.float32x4 = A[0, 0:4]`): a local buffer
+  /// holding the value of each of its lanes, which a store to a region of as
+  /// many elements (`A[0, 4:8] = b`) writes back lane by lane.
+  bool vectorLet = false;
 };
 
 /// A buffer region `A[a:b, c]` or element reference `A[i, j]`.

@@ -1189,7 +1189,7 @@ LogicalResult tlc::target::translateModuleToCuda(ModuleOp module,
     return failure();
   bool ok = true, first = true;
   for (FuncOp func : module.getOps<FuncOp>()) {
-    if (skipUnbuildable(func, kernelFilter, ok))
+    if (skipUnbuildable(func, kernelFilter, ok, /*needsKernel=*/true))
       continue;
     FailureOr<CudaKernel> k = emitCudaKernel(func, options);
     if (failed(k)) {

@@ -355,5 +355,6 @@ LogicalResult tlc::target::buildGpuArtifacts(ModuleOp module,
                                        build.language, build.log)))
           return WalkResult::skip();
         return WalkResult::advance();
-      });
+      },
+      /*needsKernel=*/true);
 }

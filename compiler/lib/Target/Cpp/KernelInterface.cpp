@@ -302,7 +302,7 @@ FailureOr<artifact::Manifest> tlc::target::describeKernel(tile::FuncOp func) {
 }
 
 bool tlc::target::skipUnbuildable(tile::FuncOp func, StringRef kernelFilter,
-                                  bool &ok) {
+                                  bool &ok, bool needsKernel) {
   if (func.isDeclaration())
     return true;
   // Already diagnosed as impossible to lower.
@@ -310,12 +310,22 @@ bool tlc::target::skipUnbuildable(tile::FuncOp func, StringRef kernelFilter,
     ok = false;
     return true;
   }
-  SmallVector<StringRef> unbound = tile::getUnboundTileParameters(func);
-  if (unbound.empty())
-    return false;
   // The analysis keeps only the instances a --kernel filter selects, so
   // with a filter this instance is one the user asked for.
   bool named = !kernelFilter.empty();
+  if (needsKernel &&
+      !func.walk([](tile::KernelOp) { return WalkResult::interrupt(); })
+           .wasInterrupted()) {
+    InFlightDiagnostic d = named ? func.emitError() : func.emitWarning();
+    d << "'" << func.getSymName()
+      << "' is not built: it has no T.Kernel, so it launches nothing on the "
+         "GPU";
+    ok &= !named;
+    return true;
+  }
+  SmallVector<StringRef> unbound = tile::getUnboundTileParameters(func);
+  if (unbound.empty())
+    return false;
   InFlightDiagnostic d = named ? func.emitError() : func.emitWarning();
   d << "'" << func.getSymName() << "' is not built: its tile shapes depend on "
     << (unbound.size() == 1 ? "the parameter " : "the parameters ")
@@ -328,11 +338,12 @@ bool tlc::target::skipUnbuildable(tile::FuncOp func, StringRef kernelFilter,
 
 LogicalResult tlc::target::forEachKernelToBuild(
     Operation *module, StringRef kernelFilter,
-    function_ref<WalkResult(tile::FuncOp, artifact::Manifest &)> build) {
+    function_ref<WalkResult(tile::FuncOp, artifact::Manifest &)> build,
+    bool needsKernel) {
   bool ok = true;
   for (Operation &op : module->getRegion(0).front()) {
     auto func = dyn_cast<tile::FuncOp>(op);
-    if (!func || skipUnbuildable(func, kernelFilter, ok))
+    if (!func || skipUnbuildable(func, kernelFilter, ok, needsKernel))
       continue;
     FailureOr<artifact::Manifest> manifest = describeKernel(func);
     if (failed(manifest)) {

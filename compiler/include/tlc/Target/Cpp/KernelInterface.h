@@ -68,9 +68,12 @@ mlir::FailureOr<artifact::Manifest> describeKernel(tile::FuncOp func);
 /// or a default instance no code can be generated for
 /// (tile::getUnboundTileParameters), with a warning that says so — an error
 /// that clears \p ok when a \p kernelFilter is given (the analysis kept
-/// only the instances it selects, so the user asked for this one).
-bool skipUnbuildable(tile::FuncOp func, llvm::StringRef kernelFilter,
-                     bool &ok);
+/// only the instances it selects, so the user asked for this one). With
+/// \p needsKernel (the GPU targets), also a function with no T.Kernel: it
+/// launches nothing, so there is no device code to build (a warning; an
+/// error under a \p kernelFilter).
+bool skipUnbuildable(tile::FuncOp func, llvm::StringRef kernelFilter, bool &ok,
+                     bool needsKernel = false);
 
 /// What every target's artifact build does first: walks the defined
 /// functions of \p module in order, each with its manifest from
@@ -79,10 +82,12 @@ bool skipUnbuildable(tile::FuncOp func, llvm::StringRef kernelFilter,
 /// described has its diagnostic and counts as failed. \p build returns
 /// advance (built), skip (this one failed; go on) or interrupt (stop now).
 /// Fails when some function failed or the walk was interrupted.
+/// \p needsKernel as for skipUnbuildable.
 mlir::LogicalResult forEachKernelToBuild(
     mlir::Operation *module, llvm::StringRef kernelFilter,
     llvm::function_ref<mlir::WalkResult(tile::FuncOp, artifact::Manifest &)>
-        build);
+        build,
+    bool needsKernel = false);
 
 /// Writes \p bundle into \p outDir (artifact::writeArtifact); a failure is a
 /// diagnostic on \p func naming \p targetName ("CPU", "CUDA"). With \p log,

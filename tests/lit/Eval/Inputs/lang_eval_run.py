@@ -1,0 +1,64 @@
+"""Runs a kernel built for the CPU target on tlc-run's random inputs and
+checks its outputs against a reference computed here in plain Python.
+
+Usage: lang_eval_run.py CHECK TLC_RUN ARTIFACTS WORKDIR. CHECK names the
+relation (see CHECKS). Reads the .npy files tlc-run saves without NumPy
+(little-endian float32, flattened)."""
+
+import os
+import struct
+import subprocess
+import sys
+
+
+def read_f32(path):
+    data = open(path, "rb").read()
+    assert data[:6] == b"\x93NUMPY", path
+    hlen = struct.unpack("<H", data[8:10])[0]
+    assert "'<f4'" in data[10:10 + hlen].decode("latin1"), path
+    body = data[10 + hlen:]
+    return list(struct.unpack("<%df" % (len(body) // 4), body))
+
+
+def persistent(t, sms):
+    """Y[g] = 2 X[g] + wave, in 300 tiles of 128 over `sms` workers."""
+    x, y = t["X"], t["Y"]
+    want = [2.0 * x[g] + (g // 128) // sms for g in range(len(x))]
+    return [g for g in range(len(x)) if abs(y[g] - want[g]) > 1e-4]
+
+
+def vector_let(t):
+    """Per row r of 16 x 16: B[r, 0:4] = A[r, 8:12] + 1, B[r, 4:8] =
+    A[r, 0:4], B[r, 8:12] = A[r, 12:16], B[r, 12:16] = A[r, 4:8]."""
+    a, b = t["A"], t["B"]
+    bad = []
+    for r in range(16):
+        for j in range(4):
+            want = {j: a[r * 16 + 8 + j] + 1, 4 + j: a[r * 16 + j],
+                    8 + j: a[r * 16 + 12 + j], 12 + j: a[r * 16 + 4 + j]}
+            for col, w in want.items():
+                if abs(b[r * 16 + col] - w) > 1e-6:
+                    bad.append(r * 16 + col)
+    return bad
+
+
+CHECKS = {
+    "persistent-h100": lambda t: persistent(t, 132),
+    "persistent-a100": lambda t: persistent(t, 108),
+    "vector-let": vector_let,
+}
+
+
+def main():
+    check, tlc_run, art, work = sys.argv[1:5]
+    out = os.path.join(work, "out")
+    subprocess.run([tlc_run, art, "--save", out], check=True,
+                   stdout=subprocess.DEVNULL)
+    tensors = {f[:-4]: read_f32(os.path.join(out, f))
+               for f in os.listdir(out) if f.endswith(".npy")}
+    bad = CHECKS[check](tensors)
+    print(check, "ok" if not bad else "MISMATCH at %d of %d" % (bad[0], len(bad)))
+
+
+if __name__ == "__main__":
+    main()
