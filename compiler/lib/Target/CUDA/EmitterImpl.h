@@ -572,6 +572,12 @@ bool isWgmmaGemm(tile::GemmOp op);
 /// The file location inside \p loc (through names, call sites, fusions).
 mlir::FileLineColRange getFileLoc(mlir::Location loc);
 
+/// The C++ index expressions of flat element \p flat over \p shape
+/// (row-major), declared as variables named after \p hint.
+llvm::SmallVector<std::string> unflatten(Emitter &e, llvm::StringRef flat,
+                                         llvm::ArrayRef<std::string> shape,
+                                         llvm::StringRef hint);
+
 } // namespace tlc::target::cuda_detail
 
 #endif // TLC_LIB_TARGET_CUDA_EMITTERIMPL_H
