@@ -13,6 +13,7 @@
 
 #include "EmitterImpl.h"
 
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Matchers.h"
 
 using namespace mlir;
@@ -25,6 +26,36 @@ using namespace tlc::target::cuda_detail;
 // Fragment copies
 //===----------------------------------------------------------------------===//
 
+FailureOr<FragmentWindow>
+Emitter::fragmentWindow(Value view, const FragmentInfo &frag, Operation *at) {
+  FragmentWindow w;
+  w.offsets.assign(frag.shape.size(), 0);
+  auto type = cast<BufferType>(view.getType());
+  for (unsigned d = 0; d < type.getRank(); ++d) {
+    if (!type.getDim(d).isStatic()) {
+      at->emitError("the CUDA target copies parts of a fragment of static "
+                    "shape only");
+      return failure();
+    }
+    w.extents.push_back(type.getDim(d).getValue());
+  }
+  while (auto region = view.getDefiningOp<RegionOp>()) {
+    for (auto [d, o] : llvm::enumerate(region.getMixedOffsets())) {
+      std::optional<int64_t> c = getConstantIntValue(o);
+      if (!c) {
+        at->emitError("the CUDA target copies parts of a fragment at "
+                      "constant offsets only");
+        return failure();
+      }
+      w.offsets[d] += *c;
+    }
+    view = region.getSource();
+  }
+  for (auto [d, e] : llvm::enumerate(frag.shape))
+    w.whole = w.whole && w.offsets[d] == 0 && w.extents[d] == e;
+  return w;
+}
+
 LogicalResult Emitter::emitFragmentCopy(CopyOp op) {
   Value src = op.getSrc(), dst = op.getDst();
   Value srcRoot = rootOf(src), dstRoot = rootOf(dst);
@@ -33,13 +64,19 @@ LogicalResult Emitter::emitFragmentCopy(CopyOp op) {
   auto srcType = cast<BufferType>(src.getType());
   auto dstType = cast<BufferType>(dst.getType());
   Type srcElem = srcType.getElementType(), dstElem = dstType.getElementType();
-  if ((srcFrag && srcRoot != src) || (dstFrag && dstRoot != dst) ||
-      (srcFrag && !fragments.count(srcRoot)) ||
-      (dstFrag && !fragments.count(dstRoot))) {
+  if ((srcFrag && !fragments.count(srcRoot)) ||
+      (dstFrag && !fragments.count(dstRoot)) ||
+      (srcFrag && dstFrag && (srcRoot != src || dstRoot != dst))) {
     op.emitError("the CUDA target copies whole fragments only");
     return failure();
   }
   const FragmentInfo &frag = fragments[srcFrag ? srcRoot : dstRoot];
+  // The part of the fragment the copy touches: every register is visited
+  // and those outside the window skip the copy.
+  FailureOr<FragmentWindow> window =
+      fragmentWindow(srcFrag ? src : dst, frag, op);
+  if (failed(window))
+    return failure();
   std::string reg = fresh("r");
   if (srcFrag && dstFrag) {
     const FragmentInfo &d = fragments[dstRoot];
@@ -93,14 +130,14 @@ LogicalResult Emitter::emitFragmentCopy(CopyOp op) {
     memExtents.push_back(dim.getValue());
   }
   SmallVector<int64_t> fragExtents;
-  for (int64_t e : frag.shape)
+  for (int64_t e : window->extents)
     if (e != 1)
       fragExtents.push_back(e);
   if (fragExtents != memExtents) {
     op.emitError("copy shapes differ");
     return failure();
   }
-  if (srcFrag) {
+  if (srcFrag && window->whole) {
     FailureOr<bool> staged = emitStagedFragmentStore(op, frag, memDims);
     if (failed(staged))
       return failure();
@@ -115,10 +152,13 @@ LogicalResult Emitter::emitFragmentCopy(CopyOp op) {
   // A vector runs along the memory's innermost dimension; where that is a
   // unit dimension of the copy (a column G[b, s0:s1, h]), the fragment's
   // last dimension is strided in memory and goes element by element.
+  // A window cut inside a vector goes element by element.
+  bool vectorWindow =
+      window->offsets.back() % vec == 0 && window->extents.back() % vec == 0;
   bool canVector = (sameType || srcFrag) && vec > 1 &&
                    (vecBytes == 4 || vecBytes == 8 || vecBytes == 16) &&
-                   frag.shape.back() != 1 && !memDims.empty() &&
-                   memDims.back() + 1 == memType.getRank();
+                   window->extents.back() != 1 && !memDims.empty() &&
+                   memDims.back() + 1 == memType.getRank() && vectorWindow;
   open("");
   if (frag.threadExtent < numThreads || (!srcFrag && false))
     open("if (tid < " + Twine(frag.threadExtent) + ")");
@@ -132,27 +172,52 @@ LogicalResult Emitter::emitFragmentCopy(CopyOp op) {
   open("for (int " + reg + " = 0; " + reg + " < " + Twine(frag.regs) + "; " +
        reg + " += " + Twine(vec) + ")");
   SmallVector<std::string> coords = emitCoords(frag, reg, "i");
-  // Memory indices: fragment dims with extent 1 dropped. Coordinates lie in
-  // the fragment's shape; the last one of a vector starts a vector.
+  // Registers outside the window: their coordinates in every dimension the
+  // window cuts (the last one per element where vectors are cut).
+  unsigned last = frag.shape.size() - 1;
+  auto outside = [&](StringRef e) {
+    SmallVector<std::string> conds;
+    for (auto [d, c] : llvm::enumerate(coords)) {
+      int64_t lo = window->offsets[d], hi = lo + window->extents[d];
+      if (lo == 0 && hi == frag.shape[d])
+        continue;
+      std::string at = c;
+      if (d == last && !e.empty())
+        at = "(" + c + " + " + e.str() + ")";
+      if (lo > 0)
+        conds.push_back(at + " < " + std::to_string(lo));
+      if (hi < frag.shape[d])
+        conds.push_back(at + " >= " + std::to_string(hi));
+    }
+    return llvm::join(conds, " || ");
+  };
+  if (!window->whole && vectorWindow)
+    line("if (" + outside("") + ") continue;  // outside the copied part");
+  // Memory indices: window dims with extent 1 dropped, coordinates taken
+  // relative to the window. Coordinates lie in the window's shape; the last
+  // one of a vector starts a vector.
   SmallVector<std::string> memIdx(memType.getRank(), "0");
   SmallVector<std::optional<IndexRange>> memRanges(memType.getRank(),
                                                    IndexRange{0, 0, 0});
   {
     unsigned k = 0;
-    for (auto [d, e] : llvm::enumerate(frag.shape)) {
+    for (auto [d, e] : llvm::enumerate(window->extents)) {
       if (e == 1)
         continue;
-      memRanges[memDims[k]] = d + 1 == frag.shape.size()
-                                  ? IndexRange{0, e - vec, vec}
-                                  : IndexRange{0, e - 1, 1};
-      memIdx[memDims[k++]] = coords[d];
+      memRanges[memDims[k]] =
+          d == last ? IndexRange{0, e - vec, vec} : IndexRange{0, e - 1, 1};
+      memIdx[memDims[k++]] = window->offsets[d] == 0
+                                 ? coords[d]
+                                 : "(" + coords[d] + " - " +
+                                       std::to_string(window->offsets[d]) + ")";
     }
   }
   auto elementAt = [&](StringRef e) -> FailureOr<std::pair<std::string, std::string>> {
     SmallVector<std::string> idx = memIdx;
     SmallVector<std::optional<IndexRange>> ranges = memRanges;
     // (A copy of one element has no non-unit dimension: nothing to offset.)
-    if (!idx.empty() && !memDims.empty() && e != "0") {
+    if (!idx.empty() && !memDims.empty() && e != "0" &&
+        window->extents.back() != 1) {
       // The fragment's last dimension is the memory's last non-unit one.
       unsigned lastMem = memDims.back();
       idx[lastMem] = "(" + idx[lastMem] + " + " + e.str() + ")";
@@ -203,6 +268,8 @@ LogicalResult Emitter::emitFragmentCopy(CopyOp op) {
   std::string e = fresh("e");
   line("#pragma unroll");
   open("for (int " + e + " = 0; " + e + " < " + Twine(vec) + "; ++" + e + ")");
+  if (!window->whole && !vectorWindow)
+    line("if (" + outside(e) + ") continue;  // outside the copied part");
   FailureOr<std::pair<std::string, std::string>> m = elementAt(e);
   if (failed(m))
     return failure();

@@ -268,6 +268,13 @@ int64_t Emitter::planExchanges(KernelOp kernel) {
     exchanges[copy].push_back(src);
     most = std::max(most, fragmentBytes(src, s->second));
   });
+  // T.cumsum over a fragment: scanned in the exchange area.
+  kernel.walk([&](CumSumOp op) {
+    Value root = rootOf(op.getSrc());
+    auto it = fragments.find(root);
+    if (it != fragments.end())
+      most = std::max(most, fragmentBytes(root, it->second));
+  });
   return most;
 }
 
