@@ -1,4 +1,4 @@
-# T.cumsum over fragments (rank 1 and 2, along either dimension, forward
+# T.cumsum over fragments (rank 1, 2 and 3, along any dimension, forward
 # and reverse): the CUDA target stores the fragment into a row-major tile
 # of the exchange area, scans each line there with one thread, and loads
 # the destination's registers back. The CPU target against NumPy at ragged
@@ -12,6 +12,7 @@
 # CHECK: tile dim 0 forward True
 # CHECK-NEXT: tile dim 1 reverse True
 # CHECK-NEXT: row forward True
+# CHECK-NEXT: cube dim 1 True
 #
 # CUDA-LABEL: cumsum_tile_kernel(
 # CUDA: // T.cumsum  fragment-cumsum.py:[[# @LINE + 25]]:{{[0-9]+}}
@@ -63,6 +64,22 @@ def cumsum_row(N, block_N=96, threads=64):
     return main
 
 
+@tilelang.jit
+def cumsum_cube(B, threads=128):
+    dtype = "float32"
+
+    @T.prim_func
+    def main(P: T.Tensor((B, 4, 8, 16), dtype), Q: T.Tensor((B, 4, 8, 16), dtype)):
+        with T.Kernel(B, threads=threads) as bx:
+            p = T.alloc_fragment((4, 8, 16), dtype)
+            T.copy(P[bx, 0, 0, 0], p)
+            T.cumsum(src=p, dim=1)
+            T.copy(p, Q[bx, 0, 0, 0])
+
+    return main
+
+
 cumsum_tile(70, 100)
 cumsum_tile(70, 100, dim=1, reverse=True)
 cumsum_row(200)
+cumsum_cube(3)

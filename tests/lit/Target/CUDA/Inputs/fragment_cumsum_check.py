@@ -35,3 +35,6 @@ for d, name, block, axis, reverse in [
 x = np.load(os.path.join(root, "cumsum_row", "inputs", "X.npy")).astype(np.float64)
 y = np.load(os.path.join(root, "cumsum_row", "Y.npy"))
 print("row forward", np.abs(y - blockwise(2 * x, 96, 0, False)).max() < 1e-3)
+p = np.load(os.path.join(root, "cumsum_cube", "inputs", "P.npy")).astype(np.float64)
+q = np.load(os.path.join(root, "cumsum_cube", "Q.npy"))
+print("cube dim 1", np.abs(q - np.cumsum(p, 2)).max() < 1e-3)
