@@ -84,6 +84,7 @@ BREADTH = [
     # Copies, views and fragment accesses (tests/lit/Target/CUDA).
     ("fragment-partial-copy", os.path.join(_CUDA_LIT, "fragment-partial-copy.py"), {}),
     ("fragment-cumsum", os.path.join(_CUDA_LIT, "fragment-cumsum.py"), {}),
+    ("fragment-composed-index", os.path.join(_CUDA_LIT, "fragment-composed-index.py"), {}),
 ]
 
 # Programs the sim device shows to be wrong on the GPU too: they must fail

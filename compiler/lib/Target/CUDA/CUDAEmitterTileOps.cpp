@@ -225,10 +225,11 @@ int64_t Emitter::planExchanges(KernelOp kernel) {
         continue;
       std::optional<SmallVector<unsigned>> dims = accessDims(op, o);
       if (!dims) {
-        // A read at indices that are not the loop variables (a row chosen
-        // by an outer loop) needs the whole fragment, unless every thread
-        // holds it whole.
-        if (!isa<LoadOp>(o) || isWholeInEveryThread(it->second))
+        // An access at indices that are not the loop variables (a row
+        // chosen by an outer loop, a flattened `b[i * N + j]`) needs the
+        // whole fragment, unless it is a read and every thread holds it
+        // whole.
+        if (isa<LoadOp>(o) && isWholeInEveryThread(it->second))
           continue;
       } else if (!loop || succeeded(fragmentIndex(
                               *loop, it->second, onLoopLayout(*dims, varDim),
@@ -307,11 +308,11 @@ LogicalResult Emitter::emitParallel(ParallelOp op) {
   SmallVector<int64_t> bound;
   SmallVector<unsigned> varDim;
   const FragmentInfo *loop = loopLayout(op, bound, varDim);
-  // Reads at indices that are not the loop variables go through the
+  // Accesses at indices that are not the loop variables go through the
   // exchange tile and need no loop layout.
   auto exchangedRead = [&](Operation *o, Value buf) {
     auto ex = exchanges.find(op);
-    return isa<LoadOp>(o) && !accessDims(op, o) && ex != exchanges.end() &&
+    return !accessDims(op, o) && ex != exchanges.end() &&
            llvm::is_contained(ex->second, rootOf(buf)) && rootOf(buf) == buf;
   };
   if (!loop && llvm::any_of(fragOps, [&](const auto &p) {
@@ -348,9 +349,31 @@ LogicalResult Emitter::emitParallel(ParallelOp op) {
     line(blockBarrier());
   }
 
-  for (auto [o, buf] : fragOps)
-    if (exchangedRead(o, buf))
-      exchangeReads[o] = {exchanged[rootOf(buf)], rootOf(buf)};
+  for (auto [o, buf] : fragOps) {
+    if (!exchangedRead(o, buf))
+      continue;
+    // A store into the exchange tile must stay inside it.
+    if (auto store = dyn_cast<StoreOp>(o)) {
+      ArrayRef<int64_t> shape = fragments[rootOf(buf)].shape;
+      for (auto [d, i] : llvm::enumerate(store.getIndices())) {
+        std::optional<IndexRange> r = rangeOf(i);
+        if (r && r->lo >= 0 && r->hi < shape[d])
+          continue;
+        InFlightDiagnostic diag = o->emitError()
+                                  << "the CUDA target writes a fragment at "
+                                     "indices that are not the loop variables "
+                                     "only where they stay inside it: index "
+                                  << d;
+        if (r)
+          diag << " runs over [" << r->lo << ", " << r->hi << "]";
+        else
+          diag << " has no known range";
+        diag << ", extent " << shape[d];
+        return failure();
+      }
+    }
+    exchangeReads[o] = {exchanged[rootOf(buf)], rootOf(buf)};
+  }
 
   std::string reg = fresh("r");
   open("");

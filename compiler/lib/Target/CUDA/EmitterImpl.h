@@ -415,9 +415,9 @@ public:
   int64_t scratchOffset = -1;
   /// Fragment loads/stores inside T.Parallel -> register expression.
   llvm::DenseMap<mlir::Operation *, std::string> fragmentAccess;
-  /// Fragment loads inside T.Parallel at indices that are not the loop
-  /// variables -> the exchange tile they read (row-major, the fragment's
-  /// shape), indexed where the load is printed.
+  /// Fragment loads and stores inside T.Parallel at indices that are not
+  /// the loop variables -> the exchange tile they access (row-major, the
+  /// fragment's shape), indexed where the access is printed.
   llvm::DenseMap<mlir::Operation *, std::pair<std::string, mlir::Value>>
       exchangeReads;
   /// The row-major index of \p indices (printed values) in \p shape.
