@@ -63,6 +63,7 @@ EXTRA_INSTANCES = {
 }
 # The breadth programs: (name, lit file, -D bindings of the build).
 _CPP = os.path.join(ROOT, "tests", "lit", "Target", "Cpp")
+_CUDA_LIT = os.path.join(ROOT, "tests", "lit", "Target", "CUDA")
 BREADTH = [
     ("gemm-tf32-nt", "gemm-tf32.py", {}),
     ("gemm-tf32-nn", "gemm-tf32.py", {"tA": "False", "tB": "False"}),
@@ -80,6 +81,10 @@ BREADTH = [
     ("fragment-serial-read", "fragment-serial-read.py", {}),
     ("element-e5m2", "element-types.py", {}),
     ("element-f64", "element-types.py", {"in_dtype": "float64", "out_dtype": "float64"}),
+    # Copies, views and fragment accesses (tests/lit/Target/CUDA).
+    ("fragment-partial-copy", os.path.join(_CUDA_LIT, "fragment-partial-copy.py"), {}),
+    ("fragment-cumsum", os.path.join(_CUDA_LIT, "fragment-cumsum.py"), {}),
+    ("fragment-composed-index", os.path.join(_CUDA_LIT, "fragment-composed-index.py"), {}),
 ]
 
 # Programs the sim device shows to be wrong on the GPU too: they must fail

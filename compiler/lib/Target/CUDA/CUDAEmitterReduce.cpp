@@ -268,8 +268,9 @@ LogicalResult Emitter::emitCumSum(CumSumOp op) {
   auto st = cast<BufferType>(src.getType());
   auto dt = cast<BufferType>(dst.getType());
   if (scopeOf(rootOf(src)) == MemoryScope::Fragment ||
-      scopeOf(rootOf(dst)) == MemoryScope::Fragment || !st.isStatic() ||
-      st.getRank() > 2) {
+      scopeOf(rootOf(dst)) == MemoryScope::Fragment)
+    return emitFragmentCumSum(op);
+  if (!st.isStatic() || st.getRank() > 2) {
     op.emitError("the CUDA target lowers T.cumsum over shared or global "
                  "tiles of rank 1 or 2 (copy fragments to shared memory "
                  "first)");
@@ -315,6 +316,62 @@ LogicalResult Emitter::emitCumSum(CumSumOp op) {
   close();
   close();
   line(blockBarrier());
+  return success();
+}
+
+LogicalResult Emitter::emitFragmentCumSum(CumSumOp op) {
+  Value src = op.getSrc(), dst = op.getDst();
+  auto srcInfo = fragments.find(src), dstInfo = fragments.find(dst);
+  Type elem = cast<BufferType>(src.getType()).getElementType();
+  Type dstElem = cast<BufferType>(dst.getType()).getElementType();
+  if (srcInfo == fragments.end() || dstInfo == fragments.end() ||
+      ArrayRef<int64_t>(srcInfo->second.shape) !=
+          ArrayRef<int64_t>(dstInfo->second.shape) ||
+      elem != dstElem) {
+    op.emitError("the CUDA target lowers T.cumsum over a fragment into a "
+                 "whole fragment of the same shape and element type only");
+    return failure();
+  }
+  if (exchangeOffset < 0) {
+    op.emitError("no exchange area for this T.cumsum (internal error)");
+    return failure();
+  }
+  FailureOr<std::string> vt = valueType(elem, op);
+  if (failed(vt))
+    return failure();
+  // Every thread stores its registers into a row-major tile of the exchange
+  // area, each line along `dim` is scanned by one thread, and the
+  // destination's registers are loaded back.
+  line(blockBarrier() + "  // the exchange area is free");
+  FailureOr<std::string> tile = declareExchangeTile(src, exchangeOffset, op);
+  if (failed(tile))
+    return failure();
+  emitExchange(srcInfo->second, expr(src), *tile, /*toShared=*/true);
+  line(blockBarrier());
+  ArrayRef<int64_t> shape = srcInfo->second.shape;
+  unsigned dim = op.getDim();
+  int64_t len = shape[dim], stride = 1;
+  for (int64_t e : shape.drop_front(dim + 1))
+    stride *= e;
+  int64_t lines = srcInfo->second.numel / len;
+  std::string l = fresh("line"), i = fresh("i"), base = fresh("base");
+  open("for (int " + l + " = tid; " + l + " < " + Twine(lines) + "; " + l +
+       " += " + Twine(numThreads) + ")");
+  line("const int " + base + " = (" + l + " / " + Twine(stride) + ") * " +
+       Twine(len * stride) + " + " + l + " % " + Twine(stride) + ";");
+  std::string sum = fresh("running");
+  line(*vt + " " + sum + " = 0;");
+  open("for (int " + i + " = 0; " + i + " < " + Twine(len) + "; ++" + i + ")");
+  std::string pos =
+      op.getReverse() ? "(" + Twine(len - 1).str() + " - " + i + ")" : i;
+  std::string at =
+      *tile + "[" + base + " + " + pos + " * " + std::to_string(stride) + "]";
+  line(sum + " += " + fromStorage(elem, at) + ";");
+  line(at + " = " + toStorage(elem, sum) + ";");
+  close();
+  close();
+  line(blockBarrier());
+  emitExchange(dstInfo->second, expr(dst), *tile, /*toShared=*/false);
   return success();
 }
 

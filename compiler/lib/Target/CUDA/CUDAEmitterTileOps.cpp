@@ -1,4 +1,4 @@
-//===- CUDAEmitterTileOps.cpp - T.Parallel, T.copy, T.fill for CUDA ----===//
+//===- CUDAEmitterTileOps.cpp - T.Parallel and T.fill for CUDA ----------===//
 //
 // Part of the tlc project.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
@@ -22,11 +22,10 @@ using namespace tlc::tile;
 using namespace tlc::target;
 using namespace tlc::target::cuda_detail;
 
-/// The C++ index expressions of flat element \p flat over \p shape
-/// (row-major), declared as variables named after \p hint.
-static SmallVector<std::string> unflatten(Emitter &e, StringRef flat,
-                                          ArrayRef<std::string> shape,
-                                          StringRef hint) {
+SmallVector<std::string>
+tlc::target::cuda_detail::unflatten(Emitter &e, StringRef flat,
+                                    ArrayRef<std::string> shape,
+                                    StringRef hint) {
   SmallVector<std::string> idx(shape.size());
   std::string rest = flat.str();
   for (int d = static_cast<int>(shape.size()) - 1; d >= 0; --d) {
@@ -226,10 +225,11 @@ int64_t Emitter::planExchanges(KernelOp kernel) {
         continue;
       std::optional<SmallVector<unsigned>> dims = accessDims(op, o);
       if (!dims) {
-        // A read at indices that are not the loop variables (a row chosen
-        // by an outer loop) needs the whole fragment, unless every thread
-        // holds it whole.
-        if (!isa<LoadOp>(o) || isWholeInEveryThread(it->second))
+        // An access at indices that are not the loop variables (a row
+        // chosen by an outer loop, a flattened `b[i * N + j]`) needs the
+        // whole fragment, unless it is a read and every thread holds it
+        // whole.
+        if (isa<LoadOp>(o) && isWholeInEveryThread(it->second))
           continue;
       } else if (!loop || succeeded(fragmentIndex(
                               *loop, it->second, onLoopLayout(*dims, varDim),
@@ -269,6 +269,13 @@ int64_t Emitter::planExchanges(KernelOp kernel) {
     exchanges[copy].push_back(src);
     most = std::max(most, fragmentBytes(src, s->second));
   });
+  // T.cumsum over a fragment: scanned in the exchange area.
+  kernel.walk([&](CumSumOp op) {
+    Value root = rootOf(op.getSrc());
+    auto it = fragments.find(root);
+    if (it != fragments.end())
+      most = std::max(most, fragmentBytes(root, it->second));
+  });
   return most;
 }
 
@@ -301,11 +308,11 @@ LogicalResult Emitter::emitParallel(ParallelOp op) {
   SmallVector<int64_t> bound;
   SmallVector<unsigned> varDim;
   const FragmentInfo *loop = loopLayout(op, bound, varDim);
-  // Reads at indices that are not the loop variables go through the
+  // Accesses at indices that are not the loop variables go through the
   // exchange tile and need no loop layout.
   auto exchangedRead = [&](Operation *o, Value buf) {
     auto ex = exchanges.find(op);
-    return isa<LoadOp>(o) && !accessDims(op, o) && ex != exchanges.end() &&
+    return !accessDims(op, o) && ex != exchanges.end() &&
            llvm::is_contained(ex->second, rootOf(buf)) && rootOf(buf) == buf;
   };
   if (!loop && llvm::any_of(fragOps, [&](const auto &p) {
@@ -342,9 +349,31 @@ LogicalResult Emitter::emitParallel(ParallelOp op) {
     line(blockBarrier());
   }
 
-  for (auto [o, buf] : fragOps)
-    if (exchangedRead(o, buf))
-      exchangeReads[o] = {exchanged[rootOf(buf)], rootOf(buf)};
+  for (auto [o, buf] : fragOps) {
+    if (!exchangedRead(o, buf))
+      continue;
+    // A store into the exchange tile must stay inside it.
+    if (auto store = dyn_cast<StoreOp>(o)) {
+      ArrayRef<int64_t> shape = fragments[rootOf(buf)].shape;
+      for (auto [d, i] : llvm::enumerate(store.getIndices())) {
+        std::optional<IndexRange> r = rangeOf(i);
+        if (r && r->lo >= 0 && r->hi < shape[d])
+          continue;
+        InFlightDiagnostic diag = o->emitError()
+                                  << "the CUDA target writes a fragment at "
+                                     "indices that are not the loop variables "
+                                     "only where they stay inside it: index "
+                                  << d;
+        if (r)
+          diag << " runs over [" << r->lo << ", " << r->hi << "]";
+        else
+          diag << " has no known range";
+        diag << ", extent " << shape[d];
+        return failure();
+      }
+    }
+    exchangeReads[o] = {exchanged[rootOf(buf)], rootOf(buf)};
+  }
 
   std::string reg = fresh("r");
   open("");
@@ -493,232 +522,6 @@ void Emitter::emitExchange(const FragmentInfo &frag, StringRef name,
   close();
 }
 
-//===----------------------------------------------------------------------===//
-// Fragment copies
-//===----------------------------------------------------------------------===//
-
-LogicalResult Emitter::emitFragmentCopy(CopyOp op) {
-  Value src = op.getSrc(), dst = op.getDst();
-  Value srcRoot = rootOf(src), dstRoot = rootOf(dst);
-  bool srcFrag = scopeOf(srcRoot) == MemoryScope::Fragment;
-  bool dstFrag = scopeOf(dstRoot) == MemoryScope::Fragment;
-  auto srcType = cast<BufferType>(src.getType());
-  auto dstType = cast<BufferType>(dst.getType());
-  Type srcElem = srcType.getElementType(), dstElem = dstType.getElementType();
-  if ((srcFrag && srcRoot != src) || (dstFrag && dstRoot != dst) ||
-      (srcFrag && !fragments.count(srcRoot)) ||
-      (dstFrag && !fragments.count(dstRoot))) {
-    op.emitError("the CUDA target copies whole fragments only");
-    return failure();
-  }
-  const FragmentInfo &frag = fragments[srcFrag ? srcRoot : dstRoot];
-  std::string reg = fresh("r");
-  if (srcFrag && dstFrag) {
-    const FragmentInfo &d = fragments[dstRoot];
-    if (ArrayRef<int64_t>(d.shape) != ArrayRef<int64_t>(frag.shape)) {
-      op.emitError("fragment copy shapes differ");
-      return failure();
-    }
-    SmallVector<unsigned> dims;
-    for (unsigned i = 0; i < d.shape.size(); ++i)
-      dims.push_back(i);
-    if (exchanges.count(op)) {
-      // Different layouts: through the exchange area.
-      line(blockBarrier() + "  // the exchange area is free");
-      FailureOr<std::string> tile =
-          declareExchangeTile(srcRoot, exchangeOffset, op);
-      if (failed(tile))
-        return failure();
-      emitExchange(frag, expr(srcRoot), *tile, /*toShared=*/true);
-      line(blockBarrier());
-      emitExchange(d, expr(dstRoot), *tile, /*toShared=*/false, srcElem,
-                   dstElem);
-      return success();
-    }
-    FailureOr<std::string> sIdx =
-        fragmentIndex(d, fragments[srcRoot], dims, reg, op);
-    if (failed(sIdx))
-      return failure();
-    line("#pragma unroll");
-    line("for (int " + reg + " = 0; " + reg + " < " + Twine(d.regs) + "; ++" +
-         reg + ") " + expr(dstRoot) + "[" + reg + "] = " +
-         toStorage(dstElem, fromStorage(srcElem, expr(srcRoot) + "[" + *sIdx +
-                                                     "]")) +
-         ";");
-    return success();
-  }
-  // Fragment <-> memory: the memory side's non-unit dimensions are the
-  // fragment's.
-  Value mem = srcFrag ? dst : src;
-  auto memType = cast<BufferType>(mem.getType());
-  SmallVector<unsigned> memDims;
-  SmallVector<int64_t> memExtents;
-  for (unsigned d = 0; d < memType.getRank(); ++d) {
-    Dim dim = memType.getDim(d);
-    if (dim.isStatic() && dim.getValue() == 1)
-      continue;
-    if (!dim.isStatic()) {
-      op.emitError("the CUDA target copies tiles of static shape only");
-      return failure();
-    }
-    memDims.push_back(d);
-    memExtents.push_back(dim.getValue());
-  }
-  SmallVector<int64_t> fragExtents;
-  for (int64_t e : frag.shape)
-    if (e != 1)
-      fragExtents.push_back(e);
-  if (fragExtents != memExtents) {
-    op.emitError("copy shapes differ");
-    return failure();
-  }
-  if (srcFrag) {
-    FailureOr<bool> staged = emitStagedFragmentStore(op, frag, memDims);
-    if (failed(staged))
-      return failure();
-    if (*staged)
-      return success();
-  }
-  int64_t vec = frag.vec;
-  bool sameType = srcElem == dstElem;
-  int64_t vecBytes = vec * getElementStorageBytes(dstElem);
-  // A fragment -> memory copy that converts (f32 accumulator -> f16)
-  // packs the converted elements and stores them as one vector too.
-  // A vector runs along the memory's innermost dimension; where that is a
-  // unit dimension of the copy (a column G[b, s0:s1, h]), the fragment's
-  // last dimension is strided in memory and goes element by element.
-  bool canVector = (sameType || srcFrag) && vec > 1 &&
-                   (vecBytes == 4 || vecBytes == 8 || vecBytes == 16) &&
-                   frag.shape.back() != 1 && !memDims.empty() &&
-                   memDims.back() + 1 == memType.getRank();
-  open("");
-  if (frag.threadExtent < numThreads || (!srcFrag && false))
-    open("if (tid < " + Twine(frag.threadExtent) + ")");
-  else
-    open("");
-  if (srcFrag && frag.repMask) // one replica writes
-    open("if ((tid & " + Twine(frag.repMask) + ") == 0)");
-  else
-    open("");
-  line("#pragma unroll");
-  open("for (int " + reg + " = 0; " + reg + " < " + Twine(frag.regs) + "; " +
-       reg + " += " + Twine(vec) + ")");
-  SmallVector<std::string> coords = emitCoords(frag, reg, "i");
-  // Memory indices: fragment dims with extent 1 dropped. Coordinates lie in
-  // the fragment's shape; the last one of a vector starts a vector.
-  SmallVector<std::string> memIdx(memType.getRank(), "0");
-  SmallVector<std::optional<IndexRange>> memRanges(memType.getRank(),
-                                                   IndexRange{0, 0, 0});
-  {
-    unsigned k = 0;
-    for (auto [d, e] : llvm::enumerate(frag.shape)) {
-      if (e == 1)
-        continue;
-      memRanges[memDims[k]] = d + 1 == frag.shape.size()
-                                  ? IndexRange{0, e - vec, vec}
-                                  : IndexRange{0, e - 1, 1};
-      memIdx[memDims[k++]] = coords[d];
-    }
-  }
-  auto elementAt = [&](StringRef e) -> FailureOr<std::pair<std::string, std::string>> {
-    SmallVector<std::string> idx = memIdx;
-    SmallVector<std::optional<IndexRange>> ranges = memRanges;
-    // (A copy of one element has no non-unit dimension: nothing to offset.)
-    if (!idx.empty() && !memDims.empty() && e != "0") {
-      // The fragment's last dimension is the memory's last non-unit one.
-      unsigned lastMem = memDims.back();
-      idx[lastMem] = "(" + idx[lastMem] + " + " + e.str() + ")";
-      ranges[lastMem] = IndexRange{0, ranges[lastMem]->hi + vec - 1, 1};
-    }
-    return guardedElement(mem, idx, op, ranges);
-  };
-  std::string fragName = expr(srcFrag ? srcRoot : dstRoot);
-  if (canVector) {
-    FailureOr<VectorAccess> a = vectorAccess(mem, memIdx, op, memRanges, vec);
-    if (failed(a))
-      return failure();
-    std::string memAddr = a->address;
-    std::string fragAddr = "&" + fragName + "[" + reg + "]";
-    // The converted elements, when the types differ (emitted in front of
-    // the vector store).
-    SmallVector<std::string> packLines;
-    if (!sameType) {
-      fragAddr = fresh("packed");
-      FailureOr<SmallVector<std::string>> packed = packedRegisters(
-          fragAddr, srcElem, dstElem, fragName, reg, vec, op);
-      if (failed(packed))
-        return failure();
-      packLines = std::move(*packed);
-    }
-    std::string cond = a->condition(vec);
-    std::string stmt = ns + "copyVector<" + std::to_string(vecBytes) +
-                       ">(" + (srcFrag ? memAddr : fragAddr) + ", " +
-                       (srcFrag ? fragAddr : memAddr) + ");";
-    if (cond.empty()) {
-      // Every vector in bounds and aligned: no element path.
-      for (const std::string &l : packLines)
-        line(l);
-      line(stmt);
-      for (int i = 0; i < 4; ++i)
-        close();
-      return success();
-    }
-    open("if (" + cond + ")");
-    for (const std::string &l : packLines)
-      line(l);
-    line(stmt);
-    --indent;
-    open("} else");
-  } else {
-    open("");
-  }
-  std::string e = fresh("e");
-  line("#pragma unroll");
-  open("for (int " + e + " = 0; " + e + " < " + Twine(vec) + "; ++" + e + ")");
-  FailureOr<std::pair<std::string, std::string>> m = elementAt(e);
-  if (failed(m))
-    return failure();
-  std::string fragReg = fragName + "[" + reg + " + " + e + "]";
-  if (srcFrag) {
-    std::string stmt =
-        m->first + " = " + toStorage(dstElem, fromStorage(srcElem, fragReg)) +
-        ";";
-    line(m->second.empty() ? stmt : "if (" + m->second + ") " + stmt);
-  } else {
-    std::string value = fromStorage(srcElem, m->first);
-    if (!m->second.empty())
-      value = "((" + m->second + ") ? " + value + " : 0)";
-    line(fragReg + " = " + toStorage(dstElem, value) + ";");
-  }
-  close();
-  close();
-  close();
-  close();
-  close();
-  close();
-  return success();
-}
-
-FailureOr<SmallVector<std::string>>
-Emitter::packedRegisters(StringRef name, Type srcElem, Type dstElem,
-                         StringRef frag, StringRef reg, int64_t vec,
-                         Operation *at) {
-  FailureOr<std::string> storage = storageType(dstElem, at);
-  if (failed(storage))
-    return failure();
-  int64_t bytes = vec * getElementStorageBytes(dstElem);
-  SmallVector<std::string> lines;
-  lines.push_back("alignas(" + std::to_string(bytes) + ") " + *storage + " " +
-                  name.str() + "[" + std::to_string(vec) + "];");
-  for (int64_t i = 0; i < vec; ++i)
-    lines.push_back(name.str() + "[" + std::to_string(i) + "] = " +
-                    toStorage(dstElem, fromStorage(srcElem, frag.str() + "[" +
-                                                                reg.str() + " + " +
-                                                                std::to_string(i) +
-                                                                "]")) +
-                    ";");
-  return lines;
-}
 
 //===----------------------------------------------------------------------===//
 // T.fill / T.clear
@@ -767,273 +570,6 @@ LogicalResult Emitter::emitFill(Operation *op, Value dst,
   auto &[lv, cond] = *element;
   line((cond.empty() ? "" : "if (" + cond + ") ") + lv + " = " + stored +
        ";");
-  close();
-  return success();
-}
-
-//===----------------------------------------------------------------------===//
-// T.copy
-//===----------------------------------------------------------------------===//
-
-namespace {
-/// One side of a copy: the buffer and which of its dimensions are the
-/// copy's (non-unit) dimensions.
-struct CopySide {
-  Value buffer, root;
-  BufferType type;
-  SmallVector<unsigned> dims;
-};
-} // namespace
-
-/// The index list of \p side for the copy indices \p copyIdx (0 in unit
-/// dimensions).
-static SmallVector<std::string> sideIndices(const CopySide &side,
-                                            ArrayRef<std::string> copyIdx) {
-  SmallVector<std::string> idx(side.type.getRank(), "0");
-  for (auto [d, i] : llvm::zip(side.dims, copyIdx))
-    idx[d] = i;
-  return idx;
-}
-
-LogicalResult Emitter::emitCopy(CopyOp op) {
-  beginOp(op, "T.copy");
-  CopySide src{op.getSrc(), rootOf(op.getSrc()),
-               cast<BufferType>(op.getSrc().getType()), {}};
-  CopySide dst{op.getDst(), rootOf(op.getDst()),
-               cast<BufferType>(op.getDst().getType()), {}};
-  SmallVector<int64_t> extents;
-  for (CopySide *side : {&src, &dst}) {
-    SmallVector<int64_t> ext;
-    for (unsigned d = 0; d < side->type.getRank(); ++d) {
-      Dim dim = side->type.getDim(d);
-      if (dim.isStatic() && dim.getValue() == 1)
-        continue;
-      if (!dim.isStatic()) {
-        op.emitError("the CUDA target copies tiles of static shape only");
-        return failure();
-      }
-      side->dims.push_back(d);
-      ext.push_back(dim.getValue());
-    }
-    if (side == &src)
-      extents = ext;
-    else if (ext != extents) {
-      op.emitError("copy shapes differ");
-      return failure();
-    }
-  }
-  int64_t numel = 1;
-  for (int64_t e : extents)
-    numel *= e;
-  SmallVector<std::string> shape;
-  for (int64_t e : extents)
-    shape.push_back(std::to_string(e));
-  Type srcElem = src.type.getElementType(), dstElem = dst.type.getElementType();
-  bool sameType = srcElem == dstElem;
-  FailureOr<std::string> dstStorage = storageType(dstElem, op);
-  if (failed(dstStorage))
-    return failure();
-
-  bool srcFrag = scopeOf(src.root) == MemoryScope::Fragment;
-  bool dstFrag = scopeOf(dst.root) == MemoryScope::Fragment;
-  if (srcFrag || dstFrag)
-    return emitFragmentCopy(op);
-  const FragmentInfo *frag = nullptr;
-  if (srcFrag || dstFrag) {
-    const CopySide &f = srcFrag ? src : dst;
-    auto it = fragments.find(f.root);
-    if (it == fragments.end() || f.root != f.buffer ||
-        (srcFrag && dstFrag && src.root != dst.root &&
-         fragments[src.root].shape != fragments[dst.root].shape)) {
-      op.emitError("this fragment copy needs layout inference, which the "
-                   "CUDA target does not have yet");
-      return failure();
-    }
-    frag = &it->second;
-    if (SmallVector<int64_t>(frag->shape) != extents &&
-        !(extents.empty() && frag->numel == 1)) {
-      op.emitError("the CUDA target copies whole fragments only");
-      return failure();
-    }
-  }
-
-  // Chunk size: a fragment's chunks, else 16 bytes when the innermost
-  // extent allows and no conversion happens.
-  int64_t vec = 1;
-  if (frag) {
-    vec = frag->vec;
-  } else if (sameType && !extents.empty()) {
-    vec = std::max<int64_t>(1, 16 / getElementStorageBytes(srcElem));
-    while (vec > 1 && extents.back() % vec != 0)
-      vec /= 2;
-  }
-  // A chunk is contiguous only where the copy's last dimension is the
-  // innermost one of both sides (not a column `G[b, s0:s1, h]`).
-  bool innermost =
-      llvm::all_of(std::initializer_list<const CopySide *>{&src, &dst},
-                   [](const CopySide *side) {
-                     return side->dims.empty() ||
-                            side->dims.back() + 1 == side->type.getRank();
-                   });
-  if (!innermost)
-    vec = 1;
-  int64_t vecBytes = vec * getElementStorageBytes(dstElem);
-  bool canVector = sameType && vec > 1 &&
-                   (vecBytes == 4 || vecBytes == 8 || vecBytes == 16);
-  int64_t chunks = numel / vec;
-  int64_t perThread = (chunks + numThreads - 1) / numThreads;
-
-  open("");
-  std::string c = fresh("c");
-  line("#pragma unroll");
-  open("for (int " + c + " = 0; " + c + " < " + Twine(perThread) + "; ++" +
-       c + ")");
-  std::string q = fresh("q");
-  line("const int " + q + " = " + c + " * " + Twine(numThreads) +
-       " + tid;  // chunk");
-  if (chunks % numThreads != 0)
-    open("if (" + q + " < " + Twine(chunks) + ")");
-  else
-    open("");
-  // (Hoisting a thread's column and first row out of the rounds was
-  // measured 18% slower for flash attention on the H200: nvcc schedules
-  // the per-round division-free form worse; the rounds stay unflattened.)
-  std::string firstFlat = fresh("f");
-  line("const int " + firstFlat + " = " + q + " * " + Twine(vec) + ";");
-  SmallVector<std::string> idx = unflatten(*this, firstFlat, shape, "i");
-  // Copy coordinates lie in the copy's extents (the chunk guard above keeps
-  // a partial last round in); a chunk starts at a multiple of vec.
-  SmallVector<std::optional<IndexRange>> chunkRanges, elemRanges;
-  for (auto [d, ext] : llvm::enumerate(extents)) {
-    elemRanges.push_back(IndexRange{0, ext - 1, 1});
-    chunkRanges.push_back(d + 1 == extents.size()
-                              ? IndexRange{0, ext - vec, vec}
-                              : IndexRange{0, ext - 1, 1});
-  }
-  auto sideRanges = [&](const CopySide &side,
-                        ArrayRef<std::optional<IndexRange>> r) {
-    SmallVector<std::optional<IndexRange>> out(side.type.getRank(),
-                                               IndexRange{0, 0, 0});
-    for (auto [d, x] : llvm::zip(side.dims, r))
-      out[d] = x;
-    return out;
-  };
-  auto element = [&](const CopySide &side, ArrayRef<std::string> copyIdx)
-      -> FailureOr<std::pair<std::string, std::string>> {
-    return guardedElement(side.buffer, sideIndices(side, copyIdx), op,
-                          sideRanges(side, elemRanges));
-  };
-  std::string reg0 = c + " * " + std::to_string(vec);
-
-  // The vector path: whole chunk in bounds and aligned.
-  if (canVector) {
-    std::string cond;
-    std::string srcAddr, dstAddr;
-    // Whether the condition is bounds only and a chunk is either wholly in
-    // or wholly out of bounds (aligned chunks of an extent they divide).
-    bool allOrNothing = true;
-    for (const CopySide *side : {&src, &dst}) {
-      bool isFrag = side == &src ? srcFrag : dstFrag;
-      if (isFrag) {
-        (side == &src ? srcAddr : dstAddr) =
-            "&" + expr(side->root) + "[" + reg0 + "]";
-        continue;
-      }
-      FailureOr<VectorAccess> a =
-          vectorAccess(side->buffer, sideIndices(*side, idx), op,
-                       sideRanges(*side, chunkRanges), vec);
-      if (failed(a))
-        return failure();
-      if (!a->bounds.empty()) {
-        const RootAccess &ra = a->access;
-        Dim last = side->type.getRank()
-                       ? cast<BufferType>(ra.root.getType())
-                             .getDim(ra.indices.size() - 1)
-                       : Dim();
-        const std::optional<IndexRange> &r = ra.ranges.back();
-        allOrNothing &= last.isStatic() && last.getValue() % vec == 0 && r &&
-                        r->div % vec == 0;
-      }
-      allOrNothing &= a->aligned;
-      std::string sideCond = a->condition(vec);
-      if (!sideCond.empty())
-        cond += (cond.empty() ? "" : " && ") + sideCond;
-      (side == &src ? srcAddr : dstAddr) = a->address;
-    }
-    std::string stmt =
-        asyncCopy && vecBytes >= 4 && isSharedScope(scopeOf(dst.root))
-            ? "tlc::cuda::cpAsync<" + std::to_string(vecBytes) + ">(" +
-                  dstAddr + ", " + srcAddr + ");"
-            : ns + "copyVector<" + std::to_string(vecBytes) + ">(" +
-                  dstAddr + ", " + srcAddr + ");";
-    bool async = asyncCopy && vecBytes >= 4 && isSharedScope(scopeOf(dst.root));
-    if (!cond.empty() && async && allOrNothing) {
-      // A chunk out of bounds is zero-filled by cp.async itself (the source
-      // is then not read; the tensor's base stands in for its address).
-      std::string in = fresh("inBounds");
-      line("const bool " + in + " = " + cond + ";");
-      stmt = "tlc::cuda::cpAsyncPred<" + std::to_string(vecBytes) + ">(" +
-             dstAddr + ", " + in + " ? " + srcAddr + " : " + expr(src.root) +
-             ", " + in + ");";
-      cond.clear();
-    }
-    if (cond.empty()) {
-      // Every chunk in bounds and aligned: no element path.
-      line(stmt);
-      close();
-      close();
-      close();
-      return success();
-    }
-    open("if (" + cond + ")");
-    line(stmt);
-    --indent;
-    open("} else");
-  } else {
-    open("");
-  }
-  // Element path: per element, guarded.
-  std::string e = fresh("e");
-  if (vec > 1) {
-    line("#pragma unroll");
-    open("for (int " + e + " = 0; " + e + " < " + Twine(vec) + "; ++" + e +
-         ")");
-  } else {
-    line("const int " + e + " = 0;");
-    open("");
-  }
-  SmallVector<std::string> eIdx(idx.begin(), idx.end());
-  if (!eIdx.empty())
-    eIdx.back() = "(" + eIdx.back() + " + " + e + ")";
-  std::string value, guard;
-  if (srcFrag) {
-    value = fromStorage(srcElem, expr(src.root) + "[" + reg0 + " + " + e + "]");
-  } else {
-    auto s = element(src, eIdx);
-    if (failed(s))
-      return failure();
-    value = fromStorage(srcElem, s->first);
-    if (!s->second.empty())
-      value = "((" + s->second + ") ? " + value + " : 0)";
-  }
-  std::string target;
-  if (dstFrag) {
-    target = expr(dst.root) + "[" + reg0 + " + " + e + "]";
-  } else {
-    auto d = element(dst, eIdx);
-    if (failed(d))
-      return failure();
-    target = d->first;
-    guard = d->second;
-  }
-  // Storage -> register value -> storage: exact for equal types, the
-  // target's rounding for conversions.
-  std::string stmt = target + " = " + toStorage(dstElem, value) + ";";
-  line(guard.empty() ? stmt : "if (" + guard + ") " + stmt);
-  close();
-  close();
-  close();
-  close();
   close();
   return success();
 }

@@ -361,6 +361,38 @@ LogicalResult Emitter::assignFragmentLayouts(KernelOp kernel) {
   });
   if (dynamic.wasInterrupted())
     return failure();
+  // A T.Parallel variable indexing a fragment dimension it runs past (a
+  // [32] fragment written for i in T.Parallel(128)) leaves the fragment:
+  // no layout can hold it (the CPU target stops at the access).
+  WalkResult outside = kernel.walk([&](Operation *op) {
+    Value buffer;
+    ValueRange indices;
+    if (auto load = dyn_cast<LoadOp>(op))
+      buffer = load.getBuffer(), indices = load.getIndices();
+    else if (auto store = dyn_cast<StoreOp>(op))
+      buffer = store.getBuffer(), indices = store.getIndices();
+    auto par = op->getParentOfType<ParallelOp>();
+    if (!buffer || !par || rootOf(buffer) != buffer ||
+        scopeOf(buffer) != MemoryScope::Fragment)
+      return WalkResult::advance();
+    ArrayRef<int64_t> shape = cast<BufferType>(buffer.getType()).getShape();
+    for (auto [d, i] : llvm::enumerate(indices)) {
+      auto arg = dyn_cast<BlockArgument>(i);
+      if (!arg || arg.getOwner() != &par.getBody().front())
+        continue;
+      std::optional<IndexRange> r = rangeOf(i);
+      if (!r || r->hi < shape[d])
+        continue;
+      op->emitError() << "T.Parallel variable " << arg.getArgNumber()
+                      << " runs to " << r->hi << " past dimension " << d
+                      << " of the fragment (extent " << shape[d]
+                      << "): the access leaves it";
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  if (outside.wasInterrupted())
+    return failure();
   // Strict: gemm operands.
   Operation *bad = nullptr;
   std::string badText;

@@ -121,6 +121,13 @@ struct IndexRange {
   int64_t div = 1;
 };
 
+/// The part of a fragment a T.copy touches: a tile.region of it at
+/// constant offsets, or the whole fragment.
+struct FragmentWindow {
+  llvm::SmallVector<int64_t> offsets, extents;
+  bool whole = true;
+};
+
 /// A buffer access resolved to its allocation or parameter.
 struct RootAccess {
   /// The tile.alloc result or tile.func argument.
@@ -275,6 +282,11 @@ public:
                                const std::string &value);
   /// Copies between a fragment and memory or another fragment.
   mlir::LogicalResult emitFragmentCopy(tile::CopyOp op);
+  /// The window of \p frag that \p view (the fragment or a tile.region of
+  /// it) covers; an error at \p at where offsets are not constant.
+  mlir::FailureOr<FragmentWindow> fragmentWindow(mlir::Value view,
+                                                 const FragmentInfo &frag,
+                                                 mlir::Operation *at);
   /// The lines declaring `alignas(vec * size) T name[vec]` (T: storage of
   /// \p dstElem) filled with fragment registers `frag[reg + i]` of
   /// \p srcElem converted: a vector of converted elements to store at once.
@@ -369,6 +381,8 @@ public:
   // CUDAEmitterReduce.cpp
   mlir::LogicalResult emitReduce(tile::ReduceOp op);
   mlir::LogicalResult emitCumSum(tile::CumSumOp op);
+  /// T.cumsum over a fragment: scanned in the exchange area.
+  mlir::LogicalResult emitFragmentCumSum(tile::CumSumOp op);
   mlir::LogicalResult emitAtomicAdd(tile::AtomicAddOp op);
   mlir::LogicalResult emitPrint(tile::PrintOp op);
   mlir::LogicalResult emitDeviceAssert(tile::DeviceAssertOp op);
@@ -405,9 +419,9 @@ public:
   int64_t scratchOffset = -1;
   /// Fragment loads/stores inside T.Parallel -> register expression.
   llvm::DenseMap<mlir::Operation *, std::string> fragmentAccess;
-  /// Fragment loads inside T.Parallel at indices that are not the loop
-  /// variables -> the exchange tile they read (row-major, the fragment's
-  /// shape), indexed where the load is printed.
+  /// Fragment loads and stores inside T.Parallel at indices that are not
+  /// the loop variables -> the exchange tile they access (row-major, the
+  /// fragment's shape), indexed where the access is printed.
   llvm::DenseMap<mlir::Operation *, std::pair<std::string, mlir::Value>>
       exchangeReads;
   /// The row-major index of \p indices (printed values) in \p shape.
@@ -586,6 +600,12 @@ bool isWgmmaGemm(tile::GemmOp op);
 
 /// The file location inside \p loc (through names, call sites, fusions).
 mlir::FileLineColRange getFileLoc(mlir::Location loc);
+
+/// The C++ index expressions of flat element \p flat over \p shape
+/// (row-major), declared as variables named after \p hint.
+llvm::SmallVector<std::string> unflatten(Emitter &e, llvm::StringRef flat,
+                                         llvm::ArrayRef<std::string> shape,
+                                         llvm::StringRef hint);
 
 } // namespace tlc::target::cuda_detail
 

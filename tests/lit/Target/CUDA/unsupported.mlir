@@ -1,8 +1,8 @@
 // RUN: tlc-translate --tile-to-cuda %s -split-input-file -verify-diagnostics
 
-// A fragment written at an index that is not a loop variable: the element
-// may live in another thread. (A read there goes through the exchange
-// area: fragment-rows.py.)
+// A fragment written at an index that is not a loop variable goes through
+// the exchange area (fragment-composed-index.py), where it must stay inside
+// the fragment: here i + 1 reaches 64.
 tile.func @shifted_write(%X: !tile.buffer<[64, 128], f32, global>) {
   tile.kernel (%bx) grid [1] threads [128] {
     %S = tile.alloc : !tile.buffer<[64, 128], f32, local.fragment>
@@ -11,7 +11,7 @@ tile.func @shifted_write(%X: !tile.buffer<[64, 128], f32, global>) {
     tile.parallel (%i, %j) in [64, 128] {
       %i1 = arith.addi %i, %c1 : index
       %v = tile.load %S[%i, %j] : !tile.buffer<[64, 128], f32, local.fragment>
-      // expected-error @+1 {{fragment accesses inside T.Parallel must index with the loop variables}}
+      // expected-error @+1 {{the CUDA target writes a fragment at indices that are not the loop variables only where they stay inside it: index 0 runs over [1, 64], extent 64}}
       tile.store %v, %m[%i1] : !tile.buffer<[64], f32, local.fragment>
     }
   }
