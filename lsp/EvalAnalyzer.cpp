@@ -280,6 +280,11 @@ EvalAnalyzer::analyze(const std::shared_ptr<const syntax::SyntaxTree> &tree,
       l.hintOffset = decl ? headerEnd(*tree, decl) : hint.range.end;
       l.grid = hint.shape;
       l.threads = hint.threads ? std::to_string(*hint.threads) : "?";
+      // A warp-specialised launch: the program's threads + the producer's.
+      if (hint.threads && hint.producerThreads)
+        l.threads = std::to_string(*hint.threads - *hint.producerThreads) +
+                    " + " + std::to_string(*hint.producerThreads) +
+                    " producer";
       l.sharedBytes = hint.sharedBytes;
       instance->launches.push_back(std::move(l));
     } else if (hint.kind == "pipeline") {

@@ -291,6 +291,8 @@ void tlc::driver::printHintsJson(llvm::ArrayRef<FileResult> results,
         if (!h.layoutDetail.empty())
           j.attribute("layoutDetail", h.layoutDetail);
         strOrNull("detail", h.detail);
+        if (h.producerThreads)
+          j.attribute("producerThreads", *h.producerThreads);
       });
     }
   }

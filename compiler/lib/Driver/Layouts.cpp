@@ -17,7 +17,9 @@
 #include "tlc/Dialect/Tile/IR/TileOps.h"
 #include "tlc/Dialect/Tile/IR/LayoutAttrCodec.h"
 #include "tlc/Dialect/Tile/Transforms/LayoutInference.h"
+#include "tlc/Dialect/Tile/Transforms/Passes.h"
 
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/OperationSupport.h"
@@ -44,6 +46,8 @@ struct LayoutCache::Entry {
   /// Short and long labels of every allocation with a layout, in walk
   /// order.
   std::vector<std::tuple<unsigned, std::string, std::string>> labels;
+  /// The producer warpgroup's threads of every warp-specialised kernel.
+  std::vector<std::pair<unsigned, int64_t>> producers;
 };
 
 LayoutCache::LayoutCache(size_t maxEntries) : entries(maxEntries, 2) {}
@@ -152,6 +156,46 @@ static void attach(const LayoutCache::Entry &entry,
       ops[i]->setAttr("loop_layout", tile::encodeFragment(context, fragment));
 }
 
+/// Fills the producer threads of \p entry: on sm_90a, the GPU lowering
+/// (run on a copy of the instance \p top, laid out) decides which kernels
+/// are warp-specialised and so launch a producer warpgroup beyond the
+/// program's threads; the launch hint says so. The lowering's diagnostics
+/// are dropped: what a back end cannot generate is reported only when
+/// building for it.
+static void planLaunches(LayoutCache::Entry &entry, mlir::Operation *top,
+                         llvm::ArrayRef<mlir::Operation *> ops,
+                         llvm::StringRef target) {
+  target.consume_front("cuda:");
+  if (target != "sm_90a")
+    return;
+  std::vector<unsigned> kernels;
+  for (auto [i, op] : llvm::enumerate(ops))
+    if (llvm::isa<tile::KernelOp>(op))
+      kernels.push_back(i);
+  if (kernels.empty())
+    return;
+  mlir::MLIRContext *context = top->getContext();
+  mlir::OwningOpRef<mlir::ModuleOp> copy =
+      mlir::ModuleOp::create(mlir::UnknownLoc::get(context));
+  copy->getBody()->push_back(top->clone());
+  tile::setGpuTarget(*copy, "cuda:sm_90a");
+  {
+    mlir::ScopedDiagnosticHandler drop(
+        context, [](mlir::Diagnostic &) { return mlir::success(); });
+    if (mlir::failed(tile::runGpuLowering(*copy)))
+      return;
+  }
+  size_t k = 0;
+  copy->walk<mlir::WalkOrder::PreOrder>([&](tile::KernelOp kernel) {
+    if (k >= kernels.size())
+      return;
+    if (auto p = kernel->getAttrOfType<mlir::IntegerAttr>(
+            "tile.ws_producer_threads"))
+      entry.producers.push_back({kernels[k], p.getInt()});
+    ++k;
+  });
+}
+
 /// Fills the labels of \p entry from the layouts it holds, or from the
 /// attribute of an allocation whose layout came with the IR.
 static void computeLabels(LayoutCache::Entry &entry,
@@ -197,6 +241,9 @@ LayoutStats tlc::driver::inferLayouts(eval::FileAnalysis &analysis,
   std::map<std::pair<unsigned, std::string>,
            std::vector<std::pair<std::string, std::string>>>
       labels;
+  // Warp-specialised kernels: their source lines and producer threads, in
+  // IR order (one entry per instance), matched to the launch hints.
+  std::vector<std::tuple<unsigned, unsigned, int64_t>> producers;
   {
     // Layout conflicts become diagnostics on the source, with the op that
     // imposed the first layout as a note.
@@ -254,6 +301,8 @@ LayoutStats tlc::driver::inferLayouts(eval::FileAnalysis &analysis,
             inferInstance(ops, instTarget, failedAny);
         attach(*fresh, ops);
         computeLabels(*fresh, ops);
+        if (!failedAny)
+          planLaunches(*fresh, &top, ops, instName);
         // Errors point into the source by location, which the key ignores:
         // an instance with errors is inferred again next time.
         if (cache && !failedAny && errors == errorsBefore)
@@ -271,6 +320,13 @@ LayoutStats tlc::driver::inferLayouts(eval::FileAnalysis &analysis,
         labels[{at.getStartLine(), nameLoc.getName().str()}].push_back(
             {shortLabel, longLabel});
       }
+      for (const auto &[i, threads] : entry->producers) {
+        if (i >= ops.size())
+          continue;
+        mlir::FileLineColRange at = tile::getSourceLocation(ops[i]->getLoc());
+        if (at)
+          producers.push_back({at.getStartLine(), at.getEndLine(), threads});
+      }
     }
   }
   std::map<std::pair<unsigned, std::string>, size_t> seen;
@@ -283,6 +339,23 @@ LayoutStats tlc::driver::inferLayouts(eval::FileAnalysis &analysis,
     size_t n = seen[key]++;
     if (it != labels.end() && n < it->second.size())
       std::tie(h.layout, h.layoutDetail) = it->second[n];
+  }
+  for (eval::Hint &h : analysis.hints) {
+    if (h.kind != "kernel" || !h.threads || producers.empty())
+      continue;
+    unsigned line = tree.lines().toUtf8(h.range.begin).line + 1;
+    auto it = llvm::find_if(producers, [&](const auto &p) {
+      return std::get<0>(p) <= line && line <= std::get<1>(p);
+    });
+    if (it == producers.end())
+      continue;
+    int64_t producer = std::get<2>(*it);
+    h.producerThreads = producer;
+    h.detail = std::to_string(*h.threads) + " threads + a " +
+               std::to_string(producer) +
+               "-thread TMA producer warpgroup (warp-specialised)";
+    *h.threads += producer;
+    producers.erase(it);
   }
   return stats;
 }

@@ -5,8 +5,8 @@
 # RUN: tlc-build --emit=lowered %s | FileCheck %s
 # RUN: tlc-build --emit=cuda %s | FileCheck %s --check-prefix=CUDA
 
-# CHECK: tile.pipelined {{.*}} stages 2 order [0, 1, 2] stage [0, 0, 1] attributes {tile.stages = 2 : i64{{(, tile.tma_barriers = [0-9]+ : i64)?}}}
-# CUDA: T.Pipelined (num_stages = 2: TMA into 2 shared-memory stages, an mbarrier each)
+# CHECK: tile.pipelined {{.*}} stages 2 order [0, 1, 2] stage [0, 0, 1] attributes {tile.stages = 2 : i64{{(, tile.tma_barriers = [0-9]+ : i64)?(, tile.ws_empty_barriers = [0-9]+ : i64)?}}}
+# CUDA: T.Pipelined (num_stages = 2: warp-specialised, the producer warpgroup loads 2 stages by TMA; full and empty mbarriers)
 
 import tilelang
 import tilelang.language as T

@@ -144,8 +144,13 @@ struct Hint {
   std::string scope;
   /// Extra facts: threads for a launch, stages for a pipeline.
   std::string detail;
-  /// For a launch: threads per block, when static.
+  /// For a launch: threads per block, when static (with the producer
+  /// warpgroup below, once the GPU lowering added one).
   std::optional<int64_t> threads;
+  /// For a launch on `cuda:sm_90a`, once the GPU lowering ran: the threads
+  /// of the TMA producer warpgroup `tile-warp-specialize` adds after the
+  /// program's own (counted in `threads`).
+  std::optional<int64_t> producerThreads;
   /// For a launch: static shared memory in bytes, counting the copies that
   /// `T.Pipelined` multi-buffering makes; unset when a shared buffer has a
   /// symbolic shape.

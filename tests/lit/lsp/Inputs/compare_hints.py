@@ -42,6 +42,9 @@ def expected_label(h):
     if h["kind"] == "kernel":
         grid = "×".join(str(d) for d in h["shape"]) or "1"
         threads = h["detail"].split(" ")[0]
+        # A warp-specialised launch: the program's threads + the producer's.
+        if h.get("producerThreads"):
+            threads += " + %d producer" % h["producerThreads"]
         return "grid %s · %s threads" % (grid, "?" if threads == "symbolic"
                                          else threads)
     if h["kind"] == "pipeline":
