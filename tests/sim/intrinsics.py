@@ -16,6 +16,8 @@ outputs must equal NumPy's too, and the sim run is verified against it
                         thread computes in its own order (decided for the
                         block), any_of / all_of over bool regions, atomic_max,
                         IEEE add/mul/div with rz/ru/rd rounding and sqrt_rn
+  intrinsics-dp4a.py    T.dp4a from per-thread int8 buffers and from a
+                        global row (guarded in the short last block)
 
 Usage: intrinsics.py --bin BUILD/bin
 """
@@ -104,10 +106,19 @@ def memory_oracle(ins, outs):
     return checks
 
 
-PROGRAMS = [("intrinsics-warp.py", warp_oracle), ("intrinsics-memory.py", memory_oracle)]
+def dp4a_oracle(ins, outs):
+    a = ins["A"].astype(np.int64)
+    b = ins["B"].astype(np.int64)
+    dot = a @ b
+    got = outs["C"].astype(np.int64)
+    return [("C[0] (local bytes)", got[0], dot), ("C[1] (global row, from 7)", got[1], dot + 7)]
+
+
+PROGRAMS = [("intrinsics-warp.py", warp_oracle), ("intrinsics-memory.py", memory_oracle),
+            ("intrinsics-dp4a.py", dp4a_oracle)]
 # Programs the CPU target builds: the sim run is verified against it, and
 # its own outputs against the oracle (None: the CPU target is the oracle).
-CPU_REFERENCE = {"intrinsics-warp.py"}
+CPU_REFERENCE = {"intrinsics-warp.py", "intrinsics-dp4a.py"}
 CPU_ONLY_ORACLE = [(os.path.join(ROOT, "tests", "lit", "Target", "Cpp", "per-thread.py"), None)]
 
 

@@ -737,49 +737,6 @@ LogicalResult Emitter::emitOp(Operation *op) {
                          << "'";
 }
 
-/// Primitives that only order or tune GPU execution: register-allocation
-/// hints, programmatic dependent launch, wgmma/TMA-store completion and
-/// async-proxy fences. A CPU block runs its statements in program order on
-/// one executor, every memory operation completes before the next starts,
-/// and kernels run one after the other, so each of them is already
-/// satisfied there.
-static bool isCpuNoOpIntrinsic(StringRef callee) {
-  static const char *const names[] = {"T.set_max_nreg",
-                                      "T.no_set_max_nreg",
-                                      "T.inc_max_nreg",
-                                      "T.dec_max_nreg",
-                                      "T.disable_warp_group_reg_alloc",
-                                      "T.pdl_trigger",
-                                      "T.pdl_sync",
-                                      "T.warpgroup_arrive",
-                                      "T.warpgroup_commit_batch",
-                                      "T.warpgroup_wait",
-                                      "T.wait_wgmma",
-                                      "T.tma_store_arrive",
-                                      "T.tma_store_wait",
-                                      "T.fence_proxy_async",
-                                      "T.tcgen05_before_thread_sync",
-                                      "T.tcgen05_after_thread_sync"};
-  for (const char *n : names)
-    if (callee == n)
-      return true;
-  return false;
-}
-
-LogicalResult Emitter::emitIntrinsic(tile::IntrinsicOp op) {
-  StringRef callee = op.getCallee();
-  if (threaded)
-    if (std::optional<LogicalResult> r = emitThreadIntrinsic(op))
-      return *r;
-  if (isCpuNoOpIntrinsic(callee) && op->getNumResults() == 0) {
-    comment(op, (callee + "(): no-op on the CPU (one executor per block, "
-                          "memory operations complete in program order)")
-                    .str());
-    return success();
-  }
-  return op.emitError() << "the CPU target cannot emit " << callee;
-}
-
 //===----------------------------------------------------------------------===//
 // Entry points
 //===----------------------------------------------------------------------===//

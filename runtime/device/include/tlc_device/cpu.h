@@ -922,6 +922,53 @@ inline T atomicAddChecked(Status &st, const char *loc, const View<T, R> &v,
   return atomicAdd(&v.at(idx), value);
 }
 
+/// Atomically replaces \p *ptr by \p update(old) (compare-and-swap on the
+/// storage bits) and returns the old value: the ordered atomics
+/// (T.atomic_load/store/max/min/or), whose order the blocks' host threads
+/// need no more than this.
+template <typename T, typename F> inline T atomicUpdate(T *ptr, F update) {
+  using Bits = std::conditional_t<
+      sizeof(T) == 8, uint64_t,
+      std::conditional_t<
+          sizeof(T) == 4, uint32_t,
+          std::conditional_t<sizeof(T) == 2, uint16_t, uint8_t>>>;
+  static_assert(sizeof(Bits) == sizeof(T), "unexpected storage size");
+  Bits *bits = reinterpret_cast<Bits *>(ptr);
+  Bits oldBits = __atomic_load_n(bits, __ATOMIC_SEQ_CST);
+  while (true) {
+    T oldValue;
+    std::memcpy(&oldValue, &oldBits, sizeof(T));
+    T newValue = update(oldValue);
+    Bits newBits;
+    std::memcpy(&newBits, &newValue, sizeof(T));
+    if (newBits == oldBits ||
+        __atomic_compare_exchange_n(bits, &oldBits, newBits, /*weak=*/false,
+                                    __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
+      return oldValue;
+  }
+}
+
+/// atomicUpdate in global memory at \p idx; dropped (returning zero)
+/// outside the buffer, like a guarded GPU atomic.
+template <typename T, int R, typename F>
+inline T atomicUpdateGuarded(const View<T, R> &v, const int64_t (&idx)[R],
+                             F update) {
+  if (!v.inBounds(idx))
+    return T();
+  return atomicUpdate(&v.at(idx), update);
+}
+
+/// atomicUpdate of an on-chip buffer; out of range is a reported error.
+template <typename T, int R, typename F>
+inline T atomicUpdateChecked(Status &st, const char *loc, const View<T, R> &v,
+                             const int64_t (&idx)[R], F update) {
+  if (!v.inBounds(idx)) {
+    st.fail(loc, "index out of range of an on-chip buffer");
+    return T();
+  }
+  return atomicUpdate(&v.at(idx), update);
+}
+
 //===----------------------------------------------------------------------===//
 // Printing
 //===----------------------------------------------------------------------===//
