@@ -436,8 +436,28 @@ LogicalResult Emitter::emitKernel(tile::KernelOp op) {
 LogicalResult Emitter::emitAlloc(tile::AllocOp op) {
   auto bt = cast<tile::BufferType>(op.getType());
   if (tile::isBarrierScope(bt.getScope())) {
-    comment(op, "T.alloc_barrier: barriers are no-ops on the CPU");
-    names[op.getResult()] = "/*barrier*/0";
+    // mbarriers (tlc::cpu::mbarrierInit: the PTX ISA's state in the 64-bit
+    // word), initialised with their arrival counts.
+    if (!bt.isStatic() || bt.getRank() != 1)
+      return op.emitError("an mbarrier allocation needs a static count");
+    auto counts = op->getAttrOfType<DenseI64ArrayAttr>("arrive_counts");
+    std::string name = define(op.getResult(), "bar");
+    std::string mem = fresh(name + "_mem");
+    int64_t n = bt.getShape()[0];
+    comment(op, "T.alloc_barrier: " + std::to_string(n) + " mbarrier(s)");
+    line("tlc::cpu::Local<uint64_t, 1> " + mem + "({" + std::to_string(n) +
+         "});");
+    line("const tlc::cpu::View<uint64_t, 1> " + name + " = " + mem + ".view;");
+    for (int64_t i = 0; i < n; ++i) {
+      int64_t c = counts && !counts.empty()
+                      ? counts[std::min<int64_t>(i, counts.size() - 1)]
+                      : 1;
+      if (c <= 0 || c > 0xFFFFF)
+        return op.emitError()
+               << "mbarrier arrival count " << c << " is outside 1..2^20-1";
+      line("tlc::cpu::mbarrierInit(&" + name + ".at({" + std::to_string(i) +
+           "}), " + std::to_string(c) + ");");
+    }
     return success();
   }
   auto view = viewType(bt, op);

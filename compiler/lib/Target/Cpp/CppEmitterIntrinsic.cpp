@@ -94,6 +94,8 @@ LogicalResult Emitter::emitIntrinsic(tile::IntrinsicOp op) {
   if (threaded)
     if (std::optional<LogicalResult> r = emitThreadIntrinsic(op))
       return *r;
+  if (std::optional<LogicalResult> r = emitMbarrierIntrinsic(op))
+    return *r;
   if (isCpuNoOpIntrinsic(callee) && op->getNumResults() == 0) {
     comment(op, (callee + "(): no-op on the CPU (one executor per block, "
                           "memory operations complete in program order)")
