@@ -293,8 +293,23 @@ std::string Emitter::loadExpr(Value buffer, ArrayRef<std::string> indices,
   std::string idx = braced(indices);
   std::string view = expr(buffer);
   switch (guard) {
-  case Guard::Global:
+  case Guard::Global: {
+    // T.annotate_safe_value: reads outside the tensor give its value.
+    Value root = buffer;
+    while (Operation *def = root.getDefiningOp()) {
+      if (auto r = dyn_cast<tile::RegionOp>(def))
+        root = r.getSource();
+      else if (auto v = dyn_cast<tile::ViewOp>(def))
+        root = v.getSource();
+      else
+        break;
+    }
+    auto safe = safeValues.find(root);
+    if (safe != safeValues.end())
+      return "tlc::cpu::loadOr(" + view + ", " + idx + ", " + safe->second +
+             ")";
     return "tlc::cpu::load(" + view + ", " + idx + ")";
+  }
   case Guard::Checked:
     return "tlc::cpu::loadChecked(st, " + locLiteral(at->getLoc()) + ", " +
            view + ", " + idx + ")";
@@ -404,6 +419,8 @@ LogicalResult Emitter::emitKernel(tile::KernelOp op) {
   std::string threadText;
   for (OpFoldResult t : threads)
     threadText += (threadText.empty() ? "" : " x ") + foldResult(t);
+  if (failed(collectSafeValues(op)))
+    return failure();
   comment(op, "T.Kernel #" + std::to_string(kernelCount++) + ": " +
                   std::to_string(grid.size()) + "-D grid, " + threadText +
                   " threads per block (one host executor per block)");

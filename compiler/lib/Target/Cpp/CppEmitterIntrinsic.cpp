@@ -18,6 +18,7 @@
 #include "EmitterImpl.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/Format.h"
 
 using namespace mlir;
 using namespace tlc;
@@ -70,23 +71,50 @@ static StringRef optionOf(tile::IntrinsicOp op, StringRef name) {
   return "";
 }
 
-/// The entries of T.annotate_safe_value's map (`{A: 0.0, B: 1}` as the
-/// evaluator prints it) whose value is not zero: out-of-range reads of
-/// those buffers would give that value instead of the zero that guarded
-/// reads give here. Empty when every value is zero.
-static std::string nonZeroSafeValues(StringRef map) {
-  map = map.trim().trim("{}");
-  SmallVector<StringRef> entries;
-  map.split(entries, ',', -1, /*KeepEmpty=*/false);
-  std::string bad;
-  for (StringRef e : entries) {
-    auto [name, value] = e.split(':');
-    double d = 1;
-    if (!value.trim().getAsDouble(d) && d == 0)
-      continue;
-    bad += (bad.empty() ? "" : ", ") + e.trim().str();
-  }
-  return bad;
+LogicalResult Emitter::collectSafeValues(tile::KernelOp kernel) {
+  safeValues.clear();
+  Block &body = func.getBody().front();
+  WalkResult w = kernel.walk([&](tile::IntrinsicOp op) {
+    if (op.getCallee() != "T.annotate_safe_value")
+      return WalkResult::advance();
+    // `{A: 10, B: 0.5}` as the evaluator prints the map.
+    StringRef map = optionOf(op, "safe_value_map").trim().trim("{}");
+    SmallVector<StringRef> entries;
+    map.split(entries, ',', -1, /*KeepEmpty=*/false);
+    for (StringRef e : entries) {
+      auto [name, text] = e.split(':');
+      name = name.trim();
+      text = text.trim();
+      double value;
+      if (text.getAsDouble(value)) {
+        op.emitError() << "T.annotate_safe_value: the CPU target needs a "
+                          "number as the safe value of '"
+                       << name << "', not '" << text << "'";
+        return WalkResult::interrupt();
+      }
+      Value arg;
+      for (BlockArgument a : body.getArguments())
+        if (auto n = dyn_cast<NameLoc>(a.getLoc());
+            n && n.getName().getValue() == name)
+          arg = a;
+      auto t =
+          arg ? dyn_cast<tile::BufferType>(arg.getType()) : tile::BufferType();
+      if (!t) {
+        op.emitError() << "T.annotate_safe_value: '" << name
+                       << "' is not a tensor parameter of the kernel";
+        return WalkResult::interrupt();
+      }
+      auto st = storageType(t.getElementType(), op);
+      if (failed(st))
+        return WalkResult::interrupt();
+      std::string literal;
+      llvm::raw_string_ostream os(literal);
+      os << llvm::format("%.17g", value);
+      safeValues[arg] = "tlc::cpu::cast<" + *st + ">(" + literal + ")";
+    }
+    return WalkResult::advance();
+  });
+  return failure(w.wasInterrupted());
 }
 
 LogicalResult Emitter::emitIntrinsic(tile::IntrinsicOp op) {
@@ -102,15 +130,12 @@ LogicalResult Emitter::emitIntrinsic(tile::IntrinsicOp op) {
                     .str());
     return success();
   }
-  if (callee == "T.annotate_safe_value") {
-    std::string bad = nonZeroSafeValues(optionOf(op, "safe_value_map"));
-    if (!bad.empty())
-      return op.emitError()
-             << callee << ": out-of-range reads give zero on the CPU target; "
-             << "a non-zero safe value (" << bad << ") is not supported yet";
-  }
   if (isAnnotation(callee) && op->getNumResults() == 0) {
-    comment(op, (callee + "(): a GPU code-generation hint; no code").str());
+    comment(op, (callee + (callee == "T.annotate_safe_value"
+                               ? "(): guarded reads of the tensors named give "
+                                 "their value out of range"
+                               : "(): a GPU code-generation hint; no code"))
+                    .str());
     return success();
   }
   auto fail = [&](const Twine &why) {

@@ -268,6 +268,12 @@ public:
   /// The address (`uint64_t *`) of the mbarrier passed for \p param.
   mlir::FailureOr<std::string> mbarrierAddress(tile::IntrinsicOp op,
                                                llvm::StringRef param);
+  // CppEmitterIntrinsic.cpp.
+  /// Records the T.annotate_safe_value entries of \p kernel: the value a
+  /// guarded read outside each named tensor gives instead of zero.
+  mlir::LogicalResult collectSafeValues(tile::KernelOp kernel);
+  /// Per tensor parameter, its safe value (a storage-type expression).
+  llvm::DenseMap<mlir::Value, std::string> safeValues;
   /// In a kernel whose branches run as fibers.
   bool fibered = false;
   /// The fiber group spawned in the current block and not joined yet.

@@ -490,6 +490,13 @@ inline T load(const View<T, R> &v, const int64_t (&idx)[R]) {
   return v.inBounds(idx) ? v.at(idx) : T();
 }
 
+/// Guarded read of global memory under T.annotate_safe_value: \p safe
+/// outside the buffer.
+template <typename T, int R>
+inline T loadOr(const View<T, R> &v, const int64_t (&idx)[R], T safe) {
+  return v.inBounds(idx) ? v.at(idx) : safe;
+}
+
 /// Guarded write of global memory: dropped outside the buffer.
 template <typename T, int R>
 inline void store(const View<T, R> &v, const int64_t (&idx)[R], T value) {

@@ -3,11 +3,13 @@
 # RUN: rm -rf %t && tlc-build --target=cpu -o %t/art %s
 # RUN: tlc-run %t/art --seed 5 --save %t/out
 # RUN: %python %S/Inputs/intrinsics_ref.py %t/out | FileCheck %s --check-prefix=REF
-# RUN: not tlc-build --target=cpu --emit=cpp -Dpad=1.5 %s 2>&1 | FileCheck %s --check-prefix=ERR
+# RUN: not tlc-build --target=cuda:sm_90a --emit=cuda %s 2>&1 | FileCheck %s --check-prefix=ERR
+# RUN: tlc-build --target=cuda:sm_90a --emit=cuda -Dpad=0 %s | FileCheck %s --check-prefix=CUDA
 # tile.intrinsic primitives on the CPU target outside per-thread code:
 # T.any_of / T.all_of over bool regions of a block-sparse mask (as
-# blocksparse GEMMs guard their K blocks), T.annotate_safe_value with zero
-# (the value guarded reads give anyway; a non-zero one is refused), the
+# blocksparse GEMMs guard their K blocks), T.annotate_safe_value (reads
+# of X outside the tensor give 2.5; the CUDA target refuses a non-zero
+# safe value and accepts zero, what its guarded reads give), the
 # ordered atomics (max, min, or, load, store), and T.dp4a from an int8
 # tile. Inputs/intrinsics_ref.py recomputes every output with NumPy.
 import tilelang
@@ -15,7 +17,7 @@ import tilelang.language as T
 
 
 @tilelang.jit
-def block_flags(X, Mask, Bytes, M=96, N=64, KB=5, block_M=32, pad=0.0):
+def block_flags(X, Mask, Bytes, M=96, N=64, KB=5, block_M=32, pad=2.5):
     X: T.Tensor((M, N), T.float32)
     Mask: T.Tensor((M // block_M, KB), T.bool)
     Bytes: T.Tensor((M, 8), T.int8)
@@ -25,8 +27,10 @@ def block_flags(X, Mask, Bytes, M=96, N=64, KB=5, block_M=32, pad=0.0):
     Dot = T.empty((M, 2), T.int32)
     with T.Kernel(M // block_M, threads=128) as by:
         S = T.alloc_shared((block_M, N), T.float32)
-        # CHECK: // T.annotate_safe_value(): a GPU code-generation hint; no code
-        # ERR: intrinsics.py:[[@LINE+1]]:9: error: T.annotate_safe_value: out-of-range reads give zero on the CPU target; a non-zero safe value (X: 1.5) is not supported yet
+        # CHECK: // T.annotate_safe_value(): guarded reads of the tensors named give their value out of range
+        # CHECK: tlc::cpu::loadOr(X, {{.*}}, tlc::cpu::cast<float>(2.5))
+        # ERR: intrinsics.py:[[@LINE+2]]:9: error: T.annotate_safe_value: out-of-range reads give zero on the CUDA target; a non-zero safe value (X: 2.5) is not supported yet
+        # CUDA: // T.annotate_safe_value: no code
         T.annotate_safe_value({X: pad})
         for i, j in T.Parallel(block_M, N):
             S[i, j] = X[by * block_M + i - 7, j]
