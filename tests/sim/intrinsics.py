@@ -18,6 +18,7 @@ outputs must equal NumPy's too, and the sim run is verified against it
                         IEEE add/mul/div with rz/ru/rd rounding and sqrt_rn
   intrinsics-dp4a.py    T.dp4a from per-thread int8 buffers and from a
                         global row (guarded in the short last block)
+  thread-range-swapped.py  a T.copy by the threads `128 <= tx and tx < 256`
 
 Usage: intrinsics.py --bin BUILD/bin
 """
@@ -114,11 +115,15 @@ def dp4a_oracle(ins, outs):
     return [("C[0] (local bytes)", got[0], dot), ("C[1] (global row, from 7)", got[1], dot + 7)]
 
 
+def masked_copy_oracle(ins, outs):
+    return [("B", outs["B"], ins["A"])]
+
+
 PROGRAMS = [("intrinsics-warp.py", warp_oracle), ("intrinsics-memory.py", memory_oracle),
-            ("intrinsics-dp4a.py", dp4a_oracle)]
+            ("intrinsics-dp4a.py", dp4a_oracle), ("thread-range-swapped.py", masked_copy_oracle)]
 # Programs the CPU target builds: the sim run is verified against it, and
 # its own outputs against the oracle (None: the CPU target is the oracle).
-CPU_REFERENCE = {"intrinsics-warp.py", "intrinsics-dp4a.py"}
+CPU_REFERENCE = {"intrinsics-warp.py", "intrinsics-dp4a.py", "thread-range-swapped.py"}
 CPU_ONLY_ORACLE = [(os.path.join(ROOT, "tests", "lit", "Target", "Cpp", "per-thread.py"), None)]
 
 
