@@ -123,7 +123,8 @@ PROGRAMS = [("intrinsics-warp.py", warp_oracle), ("intrinsics-memory.py", memory
             ("intrinsics-dp4a.py", dp4a_oracle), ("thread-range-swapped.py", masked_copy_oracle)]
 # Programs the CPU target builds: the sim run is verified against it, and
 # its own outputs against the oracle (None: the CPU target is the oracle).
-CPU_REFERENCE = {"intrinsics-warp.py", "intrinsics-dp4a.py", "thread-range-swapped.py"}
+CPU_REFERENCE = {"intrinsics-warp.py", "intrinsics-memory.py", "intrinsics-dp4a.py",
+                 "thread-range-swapped.py"}
 CPU_ONLY_ORACLE = [(os.path.join(ROOT, "tests", "lit", "Target", "Cpp", "per-thread.py"), None)]
 
 

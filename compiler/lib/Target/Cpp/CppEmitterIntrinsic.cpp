@@ -18,6 +18,7 @@
 #include "EmitterImpl.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/Format.h"
 
 using namespace mlir;
@@ -293,6 +294,68 @@ LogicalResult Emitter::emitIntrinsic(tile::IntrinsicOp op) {
     line("const " + *rt + " " + define(op.getResult(0), "prev") +
          " = tlc::cpu::cast<" + *rt + ">(" + call + ");");
     return success();
+  }
+
+  // Math with explicit precision or rounding: the CPU computes the exact
+  // IEEE result (the fast approximations' error bounds include it).
+  auto f32Result = [&](const std::string &e) -> LogicalResult {
+    if (op->getNumResults() != 1 || !op.getResult(0).getType().isF32())
+      return fail("is an f32 operation; the value is not f32");
+    line("const float " + define(op.getResult(0), "r") + " = " + e + ";");
+    return success();
+  };
+  auto f32Arg = [&](StringRef param) {
+    Value v = argOf(op, param);
+    return v ? "float(" + expr(v) + ")" : std::string();
+  };
+  if (callee.starts_with("T.__") || callee == "T.fast_rcp") {
+    std::string fn = llvm::StringSwitch<std::string>(callee)
+                         .Case("T.__exp", "std::exp")
+                         .Case("T.__exp10", "exp10f")
+                         .Case("T.__log", "std::log")
+                         .Case("T.__log2", "std::log2")
+                         .Case("T.__log10", "std::log10")
+                         .Case("T.__sin", "std::sin")
+                         .Case("T.__cos", "std::cos")
+                         .Case("T.__tan", "std::tan")
+                         .Default("");
+    if (callee == "T.fast_rcp")
+      return f32Result("1.0f / " + f32Arg("x"));
+    if (fn.empty())
+      return fail("is not a fast-math function the CPU target knows");
+    return f32Result(fn + "(" + f32Arg("x") + ")");
+  }
+  if (callee.starts_with("T.ieee_")) {
+    StringRef mode = optionOf(op, "rounding_mode");
+    std::string m = llvm::StringSwitch<std::string>(mode.empty() ? "rn" : mode)
+                        .Case("rn", "Nearest")
+                        .Case("rz", "TowardZero")
+                        .Case("ru", "Up")
+                        .Case("rd", "Down")
+                        .Default("");
+    if (m.empty())
+      return fail("rounding mode '" + mode + "' is not rn, rz, ru or rd");
+    m = "tlc::cpu::Rounding::" + m;
+    std::string x = f32Arg("x"), y = f32Arg("y"), z = f32Arg("z");
+    if (callee == "T.ieee_add" || callee == "T.ieee_sub" ||
+        callee == "T.ieee_mul" || callee == "T.ieee_fdiv") {
+      std::string fn = llvm::StringSwitch<std::string>(callee)
+                           .Case("T.ieee_add", "ieeeAdd")
+                           .Case("T.ieee_sub", "ieeeSub")
+                           .Case("T.ieee_mul", "ieeeMul")
+                           .Default("ieeeDiv");
+      return f32Result("tlc::cpu::" + fn + "(" + x + ", " + y + ", " + m + ")");
+    }
+    if (callee == "T.ieee_fmaf")
+      return f32Result("tlc::cpu::ieeeFma(" + x + ", " + y + ", " + z + ", " +
+                       m + ")");
+    if (callee == "T.ieee_frcp")
+      return f32Result("tlc::cpu::ieeeRcp(" + x + ", " + m + ")");
+    if (callee == "T.ieee_fsqrt")
+      return f32Result("tlc::cpu::ieeeSqrt(" + x + ", " + m + ")");
+    if (callee == "T.ieee_frsqrt")
+      return f32Result("float(1.0 / std::sqrt(double(" + x + ")))");
+    return fail("is not an IEEE operation the CPU target knows");
   }
 
   return op.emitError() << "the CPU target cannot emit " << callee;

@@ -980,6 +980,78 @@ inline T atomicUpdateChecked(Status &st, const char *loc, const View<T, R> &v,
 }
 
 //===----------------------------------------------------------------------===//
+// IEEE single precision with a rounding direction (T.ieee_*)
+//===----------------------------------------------------------------------===//
+
+/// The rounding directions of CUDA's __f*_rn/rz/ru/rd.
+enum class Rounding { Nearest, TowardZero, Up, Down };
+
+/// The float nearest \p s + \p err (an exact double-double value, |err|
+/// far below an ulp of s) in direction \p mode, without the host's
+/// rounding mode: round to nearest, then step once if that went the wrong
+/// way.
+inline float roundDirected(double s, double err, Rounding mode) {
+  float f = float(s);
+  if (mode == Rounding::Nearest || std::isnan(s) || std::isinf(s))
+    return f;
+  // f - (s + err), by its sign: (f - s) is exact (f and s are within a
+  // factor of two), err is exact.
+  double d = double(f) - s;
+  bool above = d > err, below = d < err;
+  bool up =
+      mode == Rounding::Up || (mode == Rounding::TowardZero && s + err < 0);
+  if (up && below)
+    return std::nextafter(f, std::numeric_limits<float>::infinity());
+  if (!up && above)
+    return std::nextafter(f, -std::numeric_limits<float>::infinity());
+  return f;
+}
+
+/// a + b exactly as s + err (TwoSum).
+inline double twoSum(double a, double b, double &err) {
+  double s = a + b;
+  double bv = s - a;
+  err = (a - (s - bv)) + (b - bv);
+  return s;
+}
+
+inline float ieeeAdd(float a, float b, Rounding m) {
+  double e;
+  double s = twoSum(a, b, e);
+  return roundDirected(s, e, m);
+}
+inline float ieeeSub(float a, float b, Rounding m) { return ieeeAdd(a, -b, m); }
+inline float ieeeMul(float a, float b, Rounding m) {
+  return roundDirected(double(a) * double(b), 0, m); // exact in double
+}
+inline float ieeeFma(float a, float b, float c, Rounding m) {
+  double e;
+  double s = twoSum(double(a) * double(b), c, e); // the product is exact
+  return roundDirected(s, e, m);
+}
+inline float ieeeDiv(float a, float b, Rounding m) {
+  double q = double(a) / double(b);
+  if (!std::isfinite(q) || b == 0)
+    return float(q);
+  // a - q b exactly (fma); a / b - q has its sign times b's.
+  double r = std::fma(-q, double(b), double(a));
+  // A stand-in of that sign far below any nonzero f - q.
+  double tiny = std::numeric_limits<double>::denorm_min();
+  double e = r == 0 ? 0 : ((r > 0) == (b > 0) ? tiny : -tiny);
+  return roundDirected(q, e, m);
+}
+inline float ieeeRcp(float x, Rounding m) { return ieeeDiv(1.0f, x, m); }
+inline float ieeeSqrt(float x, Rounding m) {
+  double q = std::sqrt(double(x));
+  if (!std::isfinite(q) || x <= 0)
+    return float(q);
+  double r = std::fma(-q, q, double(x)); // x - q^2: the sign of sqrt(x) - q
+  double tiny = std::numeric_limits<double>::denorm_min();
+  double e = r == 0 ? 0 : (r > 0 ? tiny : -tiny);
+  return roundDirected(q, e, m);
+}
+
+//===----------------------------------------------------------------------===//
 // Printing
 //===----------------------------------------------------------------------===//
 
