@@ -249,6 +249,7 @@ LogicalResult Emitter::emitThreadedBody(tile::KernelOp op) {
     line("// Branches on the thread index that wait on mbarriers run as "
          "fibers.");
     line("tlc::cpu::NamedBarriers " + namedBarriers + ";");
+    line("tlc::cpu::Fibers::current().reset();");
   }
   blockLevelOps.clear();
   blockValueMemo.clear();

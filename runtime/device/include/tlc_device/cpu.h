@@ -1409,6 +1409,16 @@ public:
       std::free(s);
   }
 
+  /// Forgets the fibers a block that failed left behind (never resumed:
+  /// the frames they refer to are gone); each block starts with this.
+  void reset() {
+    for (auto &f : fibers)
+      if (f->stack)
+        freeStacks.push_back(f->stack);
+    fibers.clear();
+    running = nullptr;
+  }
+
   /// A new group of fibers that the caller joins.
   int newGroup() { return ++lastGroup; }
 
