@@ -16,6 +16,9 @@ outputs must equal NumPy's too, and the sim run is verified against it
                         thread computes in its own order (decided for the
                         block), any_of / all_of over bool regions, atomic_max,
                         IEEE add/mul/div with rz/ru/rd rounding and sqrt_rn
+  intrinsics-dp4a.py    T.dp4a from per-thread int8 buffers and from a
+                        global row (guarded in the short last block)
+  thread-range-swapped.py  a T.copy by the threads `128 <= tx and tx < 256`
 
 With --hip both are built for hip:gfx90a and hip:gfx942 instead (wavefronts
 of 64: the default width of 32 shuffles within each half-wavefront and
@@ -114,10 +117,24 @@ def memory_oracle(ins, outs):
     return checks
 
 
-PROGRAMS = [("intrinsics-warp.py", warp_oracle), ("intrinsics-memory.py", memory_oracle)]
+def dp4a_oracle(ins, outs):
+    a = ins["A"].astype(np.int64)
+    b = ins["B"].astype(np.int64)
+    dot = a @ b
+    got = outs["C"].astype(np.int64)
+    return [("C[0] (local bytes)", got[0], dot), ("C[1] (global row, from 7)", got[1], dot + 7)]
+
+
+def masked_copy_oracle(ins, outs):
+    return [("B", outs["B"], ins["A"])]
+
+
+PROGRAMS = [("intrinsics-warp.py", warp_oracle), ("intrinsics-memory.py", memory_oracle),
+            ("intrinsics-dp4a.py", dp4a_oracle), ("thread-range-swapped.py", masked_copy_oracle)]
 # Programs the CPU target builds: the sim run is verified against it, and
 # its own outputs against the oracle (None: the CPU target is the oracle).
-CPU_REFERENCE = {"intrinsics-warp.py"}
+CPU_REFERENCE = {"intrinsics-warp.py", "intrinsics-memory.py", "intrinsics-dp4a.py",
+                 "thread-range-swapped.py"}
 CPU_ONLY_ORACLE = [(os.path.join(ROOT, "tests", "lit", "Target", "Cpp", "per-thread.py"), None)]
 
 

@@ -5,10 +5,10 @@ The programs of tests/lit/Target/CUDA written the way hand-written Hopper
 kernels are (thread ranges with T.ws / `if tx < c`, explicit mbarriers,
 setmaxnreg) are built for cuda:sm_90a (--cuda-compiler=none), run on
 the sim device with --save (racecheck and synccheck on), and every output
-is recomputed here with NumPy from the saved inputs. The CPU target refuses
-mbarrier waits (its threads do not run at once); the program without them
-(ws-range.py) is also built for cuda:sm_80 and the CPU target, and the sim
-runs are verified against the CPU target too.
+is recomputed here with NumPy from the saved inputs. Every program is also
+built for the CPU target (whose branches with mbarrier waits run as fibers,
+CppEmitterFibers.cpp), its outputs compared with NumPy, and the sim runs
+verified against it; ws-range.py is also built for cuda:sm_80.
 
   ws-gemm.py         producer / consumer GEMM, T.alloc_barrier full/empty
                      rings, T.ws, dec/inc_max_nreg
@@ -21,7 +21,8 @@ and two faults planted in ws-gemm.py's source must be caught: without the
 consumer's wait on the full barrier the gemm reads what the producer is
 still writing (racecheck, through the mbarriers' release/acquire order),
 and without its arrival on the empty barrier the block deadlocks
-(synccheck).
+(synccheck); the CPU target must report the second as a deadlock at the
+producer's wait.
 
 Usage: warp_specialized.py --bin BUILD/bin
        warp_specialized.py --check ws-gemm.py SAVED_RUN  (one saved run,
@@ -61,9 +62,9 @@ PLANTED = [("T.barrier_wait(full[s], (ko // stages) % 2)", "racecheck"),
            ("T.barrier_arrive(empty[s])", "synccheck")]
 
 # name, oracle, architectures, whether the CPU target builds it
-PROGRAMS = [("ws-gemm.py", gemm_oracle, ["sm_90a"], False),
-            ("ws-gemm-legacy.py", gemm_oracle, ["sm_90a"], False),
-            ("ws-reduce.py", row_sum_oracle, ["sm_90a"], False),
+PROGRAMS = [("ws-gemm.py", gemm_oracle, ["sm_90a"], True),
+            ("ws-gemm-legacy.py", gemm_oracle, ["sm_90a"], True),
+            ("ws-reduce.py", row_sum_oracle, ["sm_90a"], True),
             ("ws-range.py", split_oracle, ["sm_80", "sm_90a"], True)]
 
 
@@ -152,6 +153,19 @@ def main():
             caught = p.returncode != 0 and checker + ":" in p.stdout + p.stderr
             print(f"planted fault without `{line}`: " +
                   (f"PASS ({checker} caught it)" if caught else
+                   f"FAIL (rc {p.returncode})\n{p.stdout}{p.stderr}"))
+            failures += not caught
+            if checker != "synccheck":
+                continue
+            # The CPU target: the producer waits for a free stage forever.
+            art = os.path.join(tmp, "planted-cpu")
+            if not run("planted cpu", [[build, path, "--target=cpu", "-o", art]]):
+                failures += 1
+                continue
+            p = subprocess.run([tlc_run, art, "--seed", "7"], capture_output=True, text=True)
+            caught = p.returncode != 0 and "deadlock: T.barrier_wait" in p.stdout + p.stderr
+            print(f"planted fault without `{line}` on the CPU target: " +
+                  ("PASS (deadlock reported)" if caught else
                    f"FAIL (rc {p.returncode})\n{p.stdout}{p.stderr}"))
             failures += not caught
     return 1 if failures else 0

@@ -139,6 +139,25 @@ std::optional<std::string> Emitter::uniformLoopExit(IfOp ifOp) {
                                                              : "continue");
 }
 
+/// The entries of T.annotate_safe_value's map (`{A: 0.0, B: 1}` as the
+/// evaluator prints it) whose value is not zero: out-of-range reads of
+/// those buffers would give that value instead of the zero that guarded
+/// reads give here. Empty when every value is zero.
+static std::string nonZeroSafeValues(StringRef map) {
+  map = map.trim().trim("{}");
+  SmallVector<StringRef> entries;
+  map.split(entries, ',', -1, /*KeepEmpty=*/false);
+  std::string bad;
+  for (StringRef e : entries) {
+    auto [name, value] = e.split(':');
+    double d = 1;
+    if (!value.trim().getAsDouble(d) && d == 0)
+      continue;
+    bad += (bad.empty() ? "" : ", ") + e.trim().str();
+  }
+  return bad;
+}
+
 LogicalResult Emitter::emitIntrinsic(IntrinsicOp op) {
   StringRef callee = op.getCallee();
   // HIP's own spellings (HIPEmitterIntrinsic.cpp); the portable rest below.
@@ -185,6 +204,13 @@ LogicalResult Emitter::emitIntrinsic(IntrinsicOp op) {
                 "may differ between threads)");
   };
 
+  if (callee == "T.annotate_safe_value") {
+    std::string bad = nonZeroSafeValues(a.option("safe_value_map"));
+    if (!bad.empty())
+      return fail("out-of-range reads give zero on the CUDA target; a "
+                  "non-zero safe value (" +
+                  bad + ") is not supported yet");
+  }
   if (isPolicyAnnotation(callee)) {
     // __launch_bounds__ carries T.annotate_min_blocks_per_sm (emitKernel).
     line("// " + callee.str() +
@@ -473,6 +499,63 @@ LogicalResult Emitter::emitIntrinsic(IntrinsicOp op) {
     line(name + (any ? " = " + name + " || " : " = " + name + " && ") + v +
          ";");
     close();
+    return success();
+  }
+
+  if (callee == "T.dp4a") {
+    // C += dot(A[0..3], B[0..3]) over four 8-bit integers from each
+    // element on (dp4a.s32.s32 / dp4a.u32.u32, PTX ISA).
+    Value av = a.get("A"), bv = a.get("B"), cv = a.get("C");
+    auto bufType = [](Value v) {
+      return v ? dyn_cast<BufferType>(v.getType()) : BufferType();
+    };
+    BufferType at = bufType(av), bt = bufType(bv), ct = bufType(cv);
+    if (!at || !bt || !ct)
+      return fail("needs buffer elements A, B (four 8-bit integers from "
+                  "each) and C (the 32-bit accumulator)");
+    auto intOf = [](BufferType t) {
+      return dyn_cast<IntegerType>(t.getElementType());
+    };
+    IntegerType ai = intOf(at), bi = intOf(bt), ci = intOf(ct);
+    if (!ai || !bi || !ci || ai.getWidth() != 8 || bi.getWidth() != 8 ||
+        ci.getWidth() != 32 || ai.isUnsigned() != bi.isUnsigned() ||
+        ai.isUnsigned() != ci.isUnsigned())
+      return fail("needs A and B of int8 (or both uint8) and C of int32 (or "
+                  "uint32)");
+    for (Value v : {av, bv, cv})
+      if (scopeOf(rootOf(v)) == MemoryScope::Fragment)
+        return fail("operates on memory, not on a fragment");
+    // The four bytes from an element on along the last dimension, packed
+    // little-endian as the instruction reads a 32-bit register.
+    auto packed = [&](Value v) -> FailureOr<std::string> {
+      unsigned rank =
+          std::max<int64_t>(cast<BufferType>(v.getType()).getRank(), 1);
+      std::string word;
+      for (int k = 0; k < 4; ++k) {
+        SmallVector<std::string> idx(rank, "0");
+        idx.back() = std::to_string(k);
+        FailureOr<std::pair<std::string, std::string>> el =
+            guardedElement(v, idx, op);
+        if (failed(el))
+          return failure();
+        std::string b = "(unsigned)(unsigned char)(" + el->first + ")";
+        if (!el->second.empty())
+          b = "((" + el->second + ") ? " + b + " : 0u)";
+        word += (k ? " | " : "") +
+                (k ? "(" + b + " << " + std::to_string(8 * k) + ")" : b);
+      }
+      return word;
+    };
+    FailureOr<std::string> pa = packed(av), pb = packed(bv);
+    SmallVector<std::string> cidx(std::max<int64_t>(ct.getRank(), 1), "0");
+    FailureOr<std::pair<std::string, std::string>> c =
+        guardedElement(cv, cidx, op);
+    if (failed(pa) || failed(pb) || failed(c))
+      return failure();
+    std::string t = ai.isUnsigned() ? "unsigned" : "int";
+    std::string call = c->first + " = __dp4a((" + t + ")(" + *pa + "), (" + t +
+                       ")(" + *pb + "), (" + t + ")(" + c->first + "));";
+    line(c->second.empty() ? call : "if (" + c->second + ") " + call);
     return success();
   }
 

@@ -293,8 +293,23 @@ std::string Emitter::loadExpr(Value buffer, ArrayRef<std::string> indices,
   std::string idx = braced(indices);
   std::string view = expr(buffer);
   switch (guard) {
-  case Guard::Global:
+  case Guard::Global: {
+    // T.annotate_safe_value: reads outside the tensor give its value.
+    Value root = buffer;
+    while (Operation *def = root.getDefiningOp()) {
+      if (auto r = dyn_cast<tile::RegionOp>(def))
+        root = r.getSource();
+      else if (auto v = dyn_cast<tile::ViewOp>(def))
+        root = v.getSource();
+      else
+        break;
+    }
+    auto safe = safeValues.find(root);
+    if (safe != safeValues.end())
+      return "tlc::cpu::loadOr(" + view + ", " + idx + ", " + safe->second +
+             ")";
     return "tlc::cpu::load(" + view + ", " + idx + ")";
+  }
   case Guard::Checked:
     return "tlc::cpu::loadChecked(st, " + locLiteral(at->getLoc()) + ", " +
            view + ", " + idx + ")";
@@ -404,6 +419,8 @@ LogicalResult Emitter::emitKernel(tile::KernelOp op) {
   std::string threadText;
   for (OpFoldResult t : threads)
     threadText += (threadText.empty() ? "" : " x ") + foldResult(t);
+  if (failed(collectSafeValues(op)))
+    return failure();
   comment(op, "T.Kernel #" + std::to_string(kernelCount++) + ": " +
                   std::to_string(grid.size()) + "-D grid, " + threadText +
                   " threads per block (one host executor per block)");
@@ -436,8 +453,28 @@ LogicalResult Emitter::emitKernel(tile::KernelOp op) {
 LogicalResult Emitter::emitAlloc(tile::AllocOp op) {
   auto bt = cast<tile::BufferType>(op.getType());
   if (tile::isBarrierScope(bt.getScope())) {
-    comment(op, "T.alloc_barrier: barriers are no-ops on the CPU");
-    names[op.getResult()] = "/*barrier*/0";
+    // mbarriers (tlc::cpu::mbarrierInit: the PTX ISA's state in the 64-bit
+    // word), initialised with their arrival counts.
+    if (!bt.isStatic() || bt.getRank() != 1)
+      return op.emitError("an mbarrier allocation needs a static count");
+    auto counts = op->getAttrOfType<DenseI64ArrayAttr>("arrive_counts");
+    std::string name = define(op.getResult(), "bar");
+    std::string mem = fresh(name + "_mem");
+    int64_t n = bt.getShape()[0];
+    comment(op, "T.alloc_barrier: " + std::to_string(n) + " mbarrier(s)");
+    line("tlc::cpu::Local<uint64_t, 1> " + mem + "({" + std::to_string(n) +
+         "});");
+    line("const tlc::cpu::View<uint64_t, 1> " + name + " = " + mem + ".view;");
+    for (int64_t i = 0; i < n; ++i) {
+      int64_t c = counts && !counts.empty()
+                      ? counts[std::min<int64_t>(i, counts.size() - 1)]
+                      : 1;
+      if (c <= 0 || c > 0xFFFFF)
+        return op.emitError()
+               << "mbarrier arrival count " << c << " is outside 1..2^20-1";
+      line("tlc::cpu::mbarrierInit(&" + name + ".at({" + std::to_string(i) +
+           "}), " + std::to_string(c) + ");");
+    }
     return success();
   }
   auto view = viewType(bt, op);
@@ -735,49 +772,6 @@ LogicalResult Emitter::emitOp(Operation *op) {
     return emitScalar(op);
   return op->emitError() << "the CPU target cannot emit '" << op->getName()
                          << "'";
-}
-
-/// Primitives that only order or tune GPU execution: register-allocation
-/// hints, programmatic dependent launch, wgmma/TMA-store completion and
-/// async-proxy fences. A CPU block runs its statements in program order on
-/// one executor, every memory operation completes before the next starts,
-/// and kernels run one after the other, so each of them is already
-/// satisfied there.
-static bool isCpuNoOpIntrinsic(StringRef callee) {
-  static const char *const names[] = {"T.set_max_nreg",
-                                      "T.no_set_max_nreg",
-                                      "T.inc_max_nreg",
-                                      "T.dec_max_nreg",
-                                      "T.disable_warp_group_reg_alloc",
-                                      "T.pdl_trigger",
-                                      "T.pdl_sync",
-                                      "T.warpgroup_arrive",
-                                      "T.warpgroup_commit_batch",
-                                      "T.warpgroup_wait",
-                                      "T.wait_wgmma",
-                                      "T.tma_store_arrive",
-                                      "T.tma_store_wait",
-                                      "T.fence_proxy_async",
-                                      "T.tcgen05_before_thread_sync",
-                                      "T.tcgen05_after_thread_sync"};
-  for (const char *n : names)
-    if (callee == n)
-      return true;
-  return false;
-}
-
-LogicalResult Emitter::emitIntrinsic(tile::IntrinsicOp op) {
-  StringRef callee = op.getCallee();
-  if (threaded)
-    if (std::optional<LogicalResult> r = emitThreadIntrinsic(op))
-      return *r;
-  if (isCpuNoOpIntrinsic(callee) && op->getNumResults() == 0) {
-    comment(op, (callee + "(): no-op on the CPU (one executor per block, "
-                          "memory operations complete in program order)")
-                    .str());
-    return success();
-  }
-  return op.emitError() << "the CPU target cannot emit " << callee;
 }
 
 //===----------------------------------------------------------------------===//

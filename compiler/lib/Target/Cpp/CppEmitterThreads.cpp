@@ -124,8 +124,17 @@ static bool isCollective(Operation *op) {
     return isa<tile::BufferType>(a.getValue().getType());
   if (auto i = dyn_cast<tile::IntrinsicOp>(op))
     return isWarpIntrinsic(i.getCallee()) ||
-           isBlockVoteIntrinsic(i.getCallee());
+           isBlockVoteIntrinsic(i.getCallee()) ||
+           i.getCallee() == "T.barrier_wait" ||
+           i.getCallee() == "T.mbarrier_wait_parity";
   return false;
+}
+
+/// The legacy mbarrier list and its elements: declared once for the block.
+static bool isMbarrierListIntrinsic(Operation *op) {
+  auto i = dyn_cast<tile::IntrinsicOp>(op);
+  return i && (i.getCallee() == "T.create_list_of_mbarrier" ||
+               i.getCallee() == "T.get_mbarrier");
 }
 
 bool Emitter::hasPerThreadCode(tile::KernelOp kernel) {
@@ -135,8 +144,8 @@ bool Emitter::hasPerThreadCode(tile::KernelOp kernel) {
       found = true;
     if (auto i = dyn_cast<tile::IntrinsicOp>(op)) {
       StringRef c = i.getCallee();
-      found |=
-          isWarpIntrinsic(c) || isBlockVoteIntrinsic(c) || isFrameIntrinsic(c);
+      found |= isWarpIntrinsic(c) || isBlockVoteIntrinsic(c) ||
+               isFrameIntrinsic(c) || c.contains("barrier");
     }
   });
   return found;
@@ -232,6 +241,16 @@ LogicalResult Emitter::emitThreadedBody(tile::KernelOp op) {
        "once per phase between barriers.");
   line("const int64_t " + threadCount + " = " + count + ";");
   threaded = true;
+  fibered = needsFibers(op);
+  pendingFibers.clear();
+  mbarrierList.clear();
+  if (fibered) {
+    namedBarriers = fresh("named_barriers");
+    line("// Branches on the thread index that wait on mbarriers run as "
+         "fibers.");
+    line("tlc::cpu::NamedBarriers " + namedBarriers + ";");
+    line("tlc::cpu::Fibers::current().reset();");
+  }
   blockLevelOps.clear();
   blockValueMemo.clear();
   laneArrays.clear();
@@ -244,6 +263,7 @@ LogicalResult Emitter::emitThreadedBody(tile::KernelOp op) {
   });
   LogicalResult r = emitThreadedBlock(op.getBody().front());
   threaded = false;
+  fibered = false;
   return r;
 }
 
@@ -254,13 +274,41 @@ LogicalResult Emitter::emitThreadedBlock(Block &block) {
     run.clear();
     return r;
   };
+  // Fibers started in this block are joined before anything but pure
+  // arithmetic (the next branch's condition) and at its end.
+  std::string outerFibers = pendingFibers;
+  pendingFibers.clear();
+  auto finish = [&](LogicalResult r) {
+    if (succeeded(r))
+      r = flush();
+    if (succeeded(r))
+      joinFibers();
+    pendingFibers = outerFibers;
+    return r;
+  };
   for (Operation &o : block) {
     Operation *op = &o;
     currentLoc = op->getLoc();
+    if (isFiberBranch(op)) {
+      if (failed(flush()) || failed(emitFiberBranch(cast<tile::IfOp>(op))))
+        return finish(failure());
+      continue;
+    }
+    if (!pendingFibers.empty() &&
+        (op->getNumRegions() || !isPure(op) || isCollective(op))) {
+      if (failed(flush()))
+        return finish(failure());
+      joinFibers();
+    }
+    if (isMbarrierListIntrinsic(op)) {
+      if (failed(flush()) || failed(emitOp(op)))
+        return finish(failure());
+      continue;
+    }
     if (blockLevelOps.contains(op) || isa<tile::ConditionOp>(op) ||
         blockLoopExit(op, blockLevelOps)) {
       if (failed(flush()) || failed(emitBlockLevel(op)))
-        return failure();
+        return finish(failure());
       continue;
     }
     // Allocations, layout annotations and arithmetic on block values run
@@ -272,12 +320,12 @@ LogicalResult Emitter::emitThreadedBlock(Block &block) {
                               [&](Value v) { return isBlockValue(v); }));
     if (once) {
       if (failed(emitOp(op)))
-        return failure();
+        return finish(failure());
       continue;
     }
     run.push_back(op);
   }
-  return flush();
+  return finish(success());
 }
 
 LogicalResult Emitter::emitThreadRun(ArrayRef<Operation *> run) {
@@ -451,6 +499,8 @@ LogicalResult Emitter::emitBlockLevel(Operation *op) {
     close();
     return success();
   }
+  if (fibered && isBlockingOp(op))
+    return emitBlockingOp(op);
   if (isa<tile::SyncThreadsOp>(op)) {
     comment(op, "T.sync_threads(): every thread has finished the phase "
                 "before it");

@@ -243,6 +243,46 @@ public:
   /// threads when it is per-thread).
   mlir::FailureOr<std::string> blockScalar(mlir::Value v, mlir::Operation *at,
                                            llvm::StringRef what);
+
+  // CppEmitterFibers.cpp: threads that wait for each other.
+  /// Whether \p kernel waits on mbarriers: its branches on the thread
+  /// index that hold waits then run as fibers (tlc::cpu::Fibers).
+  static bool needsFibers(tile::KernelOp kernel);
+  /// Whether \p op waits for other threads in such a kernel (an mbarrier
+  /// wait, a named barrier).
+  static bool isBlockingOp(mlir::Operation *op);
+  /// Whether \p op is a branch on the thread index holding waits, whose
+  /// branches run as fibers.
+  bool isFiberBranch(mlir::Operation *op);
+  /// Starts the branches of \p op as fibers of the pending group (opened
+  /// here when none is).
+  mlir::LogicalResult emitFiberBranch(tile::IfOp op);
+  /// Waits for the fibers of the pending group, if any.
+  void joinFibers();
+  /// An mbarrier wait or a named barrier, once for the active threads.
+  mlir::LogicalResult emitBlockingOp(mlir::Operation *op);
+  /// The mbarrier primitives (T.alloc_barrier's elements, the legacy
+  /// list); nullopt for other callees.
+  std::optional<mlir::LogicalResult>
+  emitMbarrierIntrinsic(tile::IntrinsicOp op);
+  /// The address (`uint64_t *`) of the mbarrier passed for \p param.
+  mlir::FailureOr<std::string> mbarrierAddress(tile::IntrinsicOp op,
+                                               llvm::StringRef param);
+  // CppEmitterIntrinsic.cpp.
+  /// Records the T.annotate_safe_value entries of \p kernel: the value a
+  /// guarded read outside each named tensor gives instead of zero.
+  mlir::LogicalResult collectSafeValues(tile::KernelOp kernel);
+  /// Per tensor parameter, its safe value (a storage-type expression).
+  llvm::DenseMap<mlir::Value, std::string> safeValues;
+  /// In a kernel whose branches run as fibers.
+  bool fibered = false;
+  /// The fiber group spawned in the current block and not joined yet.
+  std::string pendingFibers;
+  /// The tlc::cpu::NamedBarriers of a fibered kernel.
+  std::string namedBarriers;
+  /// The legacy T.create_list_of_mbarrier list (`uint64_t *`).
+  std::string mbarrierList;
+
   /// `&mask` or `nullptr` for the current active mask.
   std::string activePtr() const {
     return activeMask.empty() ? "nullptr" : "&" + activeMask;

@@ -72,6 +72,21 @@ std::string tlc::target::getParamName(tile::FuncOp func, unsigned index) {
   return "arg" + std::to_string(index);
 }
 
+/// Whether operand \p index of \p op is a buffer the primitive only reads:
+/// the operands of T.dp4a but its accumulator, T.any_of / T.all_of's
+/// region, T.atomic_load's element.
+static bool isReadOnlyIntrinsicOperand(tile::IntrinsicOp op, unsigned index) {
+  ArrayAttr params = op.getParams();
+  if (index >= params.size())
+    return false;
+  StringRef param = cast<StringAttr>(params[index]).getValue();
+  StringRef callee = op.getCallee();
+  return (callee == "T.dp4a" && (param == "A" || param == "B")) ||
+         ((callee == "T.any_of" || callee == "T.all_of") &&
+          param == "buffer") ||
+         (callee == "T.atomic_load" && param == "src");
+}
+
 /// Adds how the uses of \p buffer (and of regions of it) read or write it.
 static void collectAccess(Value buffer, bool &reads, bool &writes) {
   for (OpOperand &use : buffer.getUses()) {
@@ -106,6 +121,9 @@ static void collectAccess(Value buffer, bool &reads, bool &writes) {
         writes = true;
     } else if (isa<tile::AnnotateLayoutOp>(user)) {
       // No access.
+    } else if (auto i = dyn_cast<tile::IntrinsicOp>(user);
+               i && isReadOnlyIntrinsicOperand(i, use.getOperandNumber())) {
+      reads = true;
     } else {
       reads = writes = true; // unknown: assume both
     }

@@ -37,11 +37,14 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <functional>
 #include <limits>
 #include <memory>
 #include <thread>
 #include <type_traits>
 #include <vector>
+
+#include <ucontext.h>
 
 //===----------------------------------------------------------------------===//
 // Kernel ABI
@@ -487,6 +490,13 @@ inline T load(const View<T, R> &v, const int64_t (&idx)[R]) {
   return v.inBounds(idx) ? v.at(idx) : T();
 }
 
+/// Guarded read of global memory under T.annotate_safe_value: \p safe
+/// outside the buffer.
+template <typename T, int R>
+inline T loadOr(const View<T, R> &v, const int64_t (&idx)[R], T safe) {
+  return v.inBounds(idx) ? v.at(idx) : safe;
+}
+
 /// Guarded write of global memory: dropped outside the buffer.
 template <typename T, int R>
 inline void store(const View<T, R> &v, const int64_t (&idx)[R], T value) {
@@ -922,6 +932,125 @@ inline T atomicAddChecked(Status &st, const char *loc, const View<T, R> &v,
   return atomicAdd(&v.at(idx), value);
 }
 
+/// Atomically replaces \p *ptr by \p update(old) (compare-and-swap on the
+/// storage bits) and returns the old value: the ordered atomics
+/// (T.atomic_load/store/max/min/or), whose order the blocks' host threads
+/// need no more than this.
+template <typename T, typename F> inline T atomicUpdate(T *ptr, F update) {
+  using Bits = std::conditional_t<
+      sizeof(T) == 8, uint64_t,
+      std::conditional_t<
+          sizeof(T) == 4, uint32_t,
+          std::conditional_t<sizeof(T) == 2, uint16_t, uint8_t>>>;
+  static_assert(sizeof(Bits) == sizeof(T), "unexpected storage size");
+  Bits *bits = reinterpret_cast<Bits *>(ptr);
+  Bits oldBits = __atomic_load_n(bits, __ATOMIC_SEQ_CST);
+  while (true) {
+    T oldValue;
+    std::memcpy(&oldValue, &oldBits, sizeof(T));
+    T newValue = update(oldValue);
+    Bits newBits;
+    std::memcpy(&newBits, &newValue, sizeof(T));
+    if (newBits == oldBits ||
+        __atomic_compare_exchange_n(bits, &oldBits, newBits, /*weak=*/false,
+                                    __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
+      return oldValue;
+  }
+}
+
+/// atomicUpdate in global memory at \p idx; dropped (returning zero)
+/// outside the buffer, like a guarded GPU atomic.
+template <typename T, int R, typename F>
+inline T atomicUpdateGuarded(const View<T, R> &v, const int64_t (&idx)[R],
+                             F update) {
+  if (!v.inBounds(idx))
+    return T();
+  return atomicUpdate(&v.at(idx), update);
+}
+
+/// atomicUpdate of an on-chip buffer; out of range is a reported error.
+template <typename T, int R, typename F>
+inline T atomicUpdateChecked(Status &st, const char *loc, const View<T, R> &v,
+                             const int64_t (&idx)[R], F update) {
+  if (!v.inBounds(idx)) {
+    st.fail(loc, "index out of range of an on-chip buffer");
+    return T();
+  }
+  return atomicUpdate(&v.at(idx), update);
+}
+
+//===----------------------------------------------------------------------===//
+// IEEE single precision with a rounding direction (T.ieee_*)
+//===----------------------------------------------------------------------===//
+
+/// The rounding directions of CUDA's __f*_rn/rz/ru/rd.
+enum class Rounding { Nearest, TowardZero, Up, Down };
+
+/// The float nearest \p s + \p err (an exact double-double value, |err|
+/// far below an ulp of s) in direction \p mode, without the host's
+/// rounding mode: round to nearest, then step once if that went the wrong
+/// way.
+inline float roundDirected(double s, double err, Rounding mode) {
+  float f = float(s);
+  if (mode == Rounding::Nearest || std::isnan(s) || std::isinf(s))
+    return f;
+  // f - (s + err), by its sign: (f - s) is exact (f and s are within a
+  // factor of two), err is exact.
+  double d = double(f) - s;
+  bool above = d > err, below = d < err;
+  bool up =
+      mode == Rounding::Up || (mode == Rounding::TowardZero && s + err < 0);
+  if (up && below)
+    return std::nextafter(f, std::numeric_limits<float>::infinity());
+  if (!up && above)
+    return std::nextafter(f, -std::numeric_limits<float>::infinity());
+  return f;
+}
+
+/// a + b exactly as s + err (TwoSum).
+inline double twoSum(double a, double b, double &err) {
+  double s = a + b;
+  double bv = s - a;
+  err = (a - (s - bv)) + (b - bv);
+  return s;
+}
+
+inline float ieeeAdd(float a, float b, Rounding m) {
+  double e;
+  double s = twoSum(a, b, e);
+  return roundDirected(s, e, m);
+}
+inline float ieeeSub(float a, float b, Rounding m) { return ieeeAdd(a, -b, m); }
+inline float ieeeMul(float a, float b, Rounding m) {
+  return roundDirected(double(a) * double(b), 0, m); // exact in double
+}
+inline float ieeeFma(float a, float b, float c, Rounding m) {
+  double e;
+  double s = twoSum(double(a) * double(b), c, e); // the product is exact
+  return roundDirected(s, e, m);
+}
+inline float ieeeDiv(float a, float b, Rounding m) {
+  double q = double(a) / double(b);
+  if (!std::isfinite(q) || b == 0)
+    return float(q);
+  // a - q b exactly (fma); a / b - q has its sign times b's.
+  double r = std::fma(-q, double(b), double(a));
+  // A stand-in of that sign far below any nonzero f - q.
+  double tiny = std::numeric_limits<double>::denorm_min();
+  double e = r == 0 ? 0 : ((r > 0) == (b > 0) ? tiny : -tiny);
+  return roundDirected(q, e, m);
+}
+inline float ieeeRcp(float x, Rounding m) { return ieeeDiv(1.0f, x, m); }
+inline float ieeeSqrt(float x, Rounding m) {
+  double q = std::sqrt(double(x));
+  if (!std::isfinite(q) || x <= 0)
+    return float(q);
+  double r = std::fma(-q, q, double(x)); // x - q^2: the sign of sqrt(x) - q
+  double tiny = std::numeric_limits<double>::denorm_min();
+  double e = r == 0 ? 0 : (r > 0 ? tiny : -tiny);
+  return roundDirected(q, e, m);
+}
+
 //===----------------------------------------------------------------------===//
 // Printing
 //===----------------------------------------------------------------------===//
@@ -1240,6 +1369,299 @@ inline bool checkArgs(const tlc_cpu_args *args, uint32_t numParams,
   if (args->error && args->errorSize)
     std::snprintf(args->error, args->errorSize, "error: %s", what);
   return false;
+}
+
+//===----------------------------------------------------------------------===//
+// Thread groups that wait for each other: fibers and mbarriers
+//===----------------------------------------------------------------------===//
+//
+// A kernel whose threads wait for each other (mbarrier waits, named
+// barriers of part of the block: hand-written warp-specialised kernels)
+// cannot run its branches one after the other: the producer's branch waits
+// for the consumer's arrivals and the other way round. There each branch
+// on the thread index that holds such a wait runs as a fiber (ucontext) of
+// the block's host thread, with the threads that take it; the fibers run
+// one at a time and switch only where one waits, so a block runs the same
+// way every time. A wait no fiber can end (no arrival or fiber completion
+// over a whole round of the waiting fibers) is reported as a deadlock.
+
+/// The fibers of the block that a host thread runs, and their scheduler.
+class Fibers {
+public:
+  struct Fiber {
+    ucontext_t context;
+    std::function<void()> body;
+    char *stack = nullptr;
+    bool done = false;
+    int group = 0;
+    /// The wait the fiber gave way at last.
+    const char *waitLoc = nullptr;
+    const char *waitWhat = nullptr;
+  };
+
+  /// The scheduler of the calling host thread.
+  static Fibers &current() {
+    thread_local Fibers f;
+    return f;
+  }
+  ~Fibers() {
+    for (char *s : freeStacks)
+      std::free(s);
+  }
+
+  /// Forgets the fibers a block that failed left behind (never resumed:
+  /// the frames they refer to are gone); each block starts with this.
+  void reset() {
+    for (auto &f : fibers)
+      if (f->stack)
+        freeStacks.push_back(f->stack);
+    fibers.clear();
+    running = nullptr;
+  }
+
+  /// A new group of fibers that the caller joins.
+  int newGroup() { return ++lastGroup; }
+
+  /// Starts \p body as a fiber of \p group; it first runs when the caller
+  /// waits (join or wait).
+  void spawn(int group, std::function<void()> body) {
+    auto f = std::make_unique<Fiber>();
+    f->body = std::move(body);
+    f->group = group;
+    if (!freeStacks.empty()) {
+      f->stack = freeStacks.back();
+      freeStacks.pop_back();
+    } else {
+      f->stack = static_cast<char *>(std::malloc(kStackBytes));
+    }
+    getcontext(&f->context);
+    f->context.uc_stack.ss_sp = f->stack;
+    f->context.uc_stack.ss_size = kStackBytes;
+    f->context.uc_link = &mainContext;
+    makecontext(&f->context, &Fibers::entry, 0);
+    fibers.push_back(std::move(f));
+    ++progress;
+  }
+
+  /// Something a waiter may be waiting for happened (an arrival).
+  void madeProgress() { ++progress; }
+
+  /// Waits until \p ready() holds: a fiber gives way to the others; the
+  /// block's own code runs the fibers until it does. False (with \p st
+  /// failed) on a deadlock or another error.
+  template <typename Ready>
+  bool waitUntil(Status &st, const char *loc, const char *what,
+                 const Ready &ready) {
+    if (running) {
+      while (!ready()) {
+        if (st.hasFailed())
+          return false;
+        running->waitLoc = loc;
+        running->waitWhat = what;
+        swapcontext(&running->context, &mainContext);
+      }
+      return !st.hasFailed();
+    }
+    while (!ready()) {
+      if (fibers.empty() || !runRound()) {
+        // Name a waiting fiber's wait rather than the join.
+        for (const auto &f : fibers)
+          if (!f->done && f->waitLoc) {
+            loc = f->waitLoc;
+            what = f->waitWhat;
+            break;
+          }
+        char msg[320];
+        std::snprintf(msg, sizeof msg,
+                      "deadlock: %s waits for an arrival that none of the "
+                      "block's threads can make any more",
+                      what);
+        st.fail(loc, msg);
+        drain();
+        return false;
+      }
+      if (st.hasFailed()) {
+        drain();
+        return false;
+      }
+    }
+    return !st.hasFailed();
+  }
+
+  /// Waits until every fiber of \p group has finished.
+  void join(Status &st, const char *loc, int group) {
+    waitUntil(st, loc, "a branch", [&] {
+      for (const auto &f : fibers)
+        if (f->group == group && !f->done)
+          return false;
+      return true;
+    });
+    reap();
+  }
+
+private:
+  static constexpr size_t kStackBytes = size_t(8) << 20;
+
+  static void entry() {
+    Fibers &self = current();
+    Fiber *f = self.running;
+    f->body();
+    f->done = true;
+    ++self.progress;
+    // uc_link returns to mainContext.
+  }
+
+  /// Resumes every unfinished fiber once; false when none made progress.
+  bool runRound() {
+    uint64_t before = progress;
+    for (size_t i = 0; i < fibers.size(); ++i) {
+      Fiber *f = fibers[i].get();
+      if (f->done)
+        continue;
+      running = f;
+      swapcontext(&mainContext, &f->context);
+      running = nullptr;
+    }
+    reap();
+    return progress != before;
+  }
+
+  /// Lets the fibers run to their end once the block has failed (each
+  /// returns at its next wait).
+  void drain() {
+    while (true) {
+      bool any = false;
+      for (size_t i = 0; i < fibers.size(); ++i) {
+        Fiber *f = fibers[i].get();
+        if (f->done)
+          continue;
+        any = true;
+        running = f;
+        swapcontext(&mainContext, &f->context);
+        running = nullptr;
+      }
+      if (!any)
+        break;
+    }
+    reap();
+  }
+
+  void reap() {
+    if (running)
+      return;
+    for (auto &f : fibers)
+      if (f->done && f->stack) {
+        freeStacks.push_back(f->stack);
+        f->stack = nullptr;
+      }
+    fibers.erase(
+        std::remove_if(fibers.begin(), fibers.end(),
+                       [](const std::unique_ptr<Fiber> &f) { return f->done; }),
+        fibers.end());
+  }
+
+  ucontext_t mainContext;
+  std::vector<std::unique_ptr<Fiber>> fibers;
+  std::vector<char *> freeStacks;
+  Fiber *running = nullptr;
+  uint64_t progress = 0;
+  int lastGroup = 0;
+};
+
+/// An mbarrier (PTX ISA, "mbarrier"): the pending arrivals of the current
+/// phase (bits 0-19), the arrival count (bits 20-39), the current phase's
+/// parity (bit 40) and its pending transaction bytes (bits 41-63), in the
+/// 64-bit word of a T.alloc_barrier element.
+namespace mbarrier {
+constexpr uint64_t kCountMask = (uint64_t(1) << 20) - 1;
+inline uint64_t pending(uint64_t b) { return b & kCountMask; }
+inline uint64_t expected(uint64_t b) { return b >> 20 & kCountMask; }
+inline uint64_t phase(uint64_t b) { return b >> 40 & 1; }
+inline uint64_t tx(uint64_t b) { return b >> 41; }
+inline uint64_t make(uint64_t pending, uint64_t expected, uint64_t phase,
+                     uint64_t tx) {
+  return pending | expected << 20 | phase << 40 | tx << 41;
+}
+} // namespace mbarrier
+
+/// mbarrier.init: \p count arrivals complete each phase; phase 0.
+inline void mbarrierInit(uint64_t *bar, int64_t count) {
+  *bar = mbarrier::make(uint64_t(count), uint64_t(count), 0, 0);
+}
+
+/// Completes the current phase when its arrivals and bytes are all in.
+inline void mbarrierSettle(uint64_t *bar) {
+  uint64_t b = *bar;
+  if (mbarrier::pending(b) == 0 && mbarrier::tx(b) == 0)
+    *bar = mbarrier::make(mbarrier::expected(b), mbarrier::expected(b),
+                          mbarrier::phase(b) ^ 1, 0);
+  Fibers::current().madeProgress();
+}
+
+/// mbarrier.arrive: one arrival of the calling thread.
+inline void mbarrierArrive(Status &st, const char *loc, uint64_t *bar) {
+  uint64_t b = *bar;
+  if (mbarrier::pending(b) == 0) {
+    st.fail(loc, "an mbarrier arrival beyond the barrier's arrival count");
+    return;
+  }
+  *bar = b - 1;
+  mbarrierSettle(bar);
+}
+
+/// mbarrier.expect_tx: the current phase also waits for \p bytes.
+inline void mbarrierExpectTx(uint64_t *bar, uint64_t bytes) {
+  uint64_t b = *bar;
+  *bar = mbarrier::make(mbarrier::pending(b), mbarrier::expected(b),
+                        mbarrier::phase(b), mbarrier::tx(b) + bytes);
+}
+
+/// mbarrier.try_wait.parity: whether the phase of parity \p parity has
+/// completed (the current phase has the other parity).
+inline bool mbarrierPhaseDone(const uint64_t *bar, uint64_t parity) {
+  return mbarrier::phase(*bar) != (parity & 1);
+}
+
+/// The threads of \p active that reach a named barrier (bar.sync id, n)
+/// arrive together, and go on once \p count threads have arrived.
+struct NamedBarriers {
+  int64_t arrived[16] = {};
+  uint64_t generation[16] = {};
+};
+
+inline bool namedBarrierSync(Status &st, const char *loc, NamedBarriers &nb,
+                             int id, int64_t count, int64_t threads) {
+  if (id < 0 || id > 15 || count <= 0) {
+    st.fail(loc, "a named barrier needs an id in 0..15 and a positive "
+                 "thread count");
+    return false;
+  }
+  uint64_t gen = nb.generation[id];
+  nb.arrived[id] += threads;
+  if (nb.arrived[id] > count) {
+    st.fail(loc, "more threads arrive at a named barrier than its thread "
+                 "count");
+    return false;
+  }
+  if (nb.arrived[id] == count) {
+    nb.arrived[id] = 0;
+    ++nb.generation[id];
+    Fibers::current().madeProgress();
+    return true;
+  }
+  return Fibers::current().waitUntil(
+      st, loc, "a named barrier (T.sync_threads with an id)",
+      [&] { return nb.generation[id] != gen; });
+}
+
+/// The number of threads of \p active (all \p n without a mask).
+inline int64_t countThreads(const Lanes<uint8_t> *active, int64_t n) {
+  if (!active)
+    return n;
+  int64_t c = 0;
+  for (int64_t t = 0; t < n; ++t)
+    c += (*active)[t] ? 1 : 0;
+  return c;
 }
 
 } // namespace cpu

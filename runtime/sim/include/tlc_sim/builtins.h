@@ -619,6 +619,22 @@ inline unsigned __brev(unsigned x) {
     r |= ((x >> i) & 1u) << (31 - i);
   return r;
 }
+/// dp4a.s32.s32 and dp4a.u32.u32 (PTX ISA): \p c plus the dot product of
+/// the four bytes of \p a and \p b (byte i is bits 8i..8i+7), each byte
+/// sign- or zero-extended; the sum wraps modulo 2^32.
+inline int __dp4a(int a, int b, int c) {
+  unsigned sum = unsigned(c);
+  for (int i = 0; i < 4; ++i)
+    sum += unsigned(int(int8_t(uint8_t(unsigned(a) >> 8 * i))) *
+                    int(int8_t(uint8_t(unsigned(b) >> 8 * i))));
+  return int(sum);
+}
+inline unsigned __dp4a(unsigned a, unsigned b, unsigned c) {
+  unsigned sum = c;
+  for (int i = 0; i < 4; ++i)
+    sum += (a >> 8 * i & 0xffu) * (b >> 8 * i & 0xffu);
+  return sum;
+}
 inline int __mul24(int a, int b) { return a * b; }
 inline int __mulhi(int a, int b) { return int((long long)a * b >> 32); }
 inline unsigned __umulhi(unsigned a, unsigned b) {

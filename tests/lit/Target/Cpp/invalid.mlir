@@ -3,9 +3,9 @@
 // Operations and types the CPU target cannot execute are diagnosed at the
 // op, never miscompiled.
 
-// Per-thread code runs thread by thread between barriers; a wait for
-// another thread's arrival (mbarrier) needs threads that run at once.
-// CHECK: invalid.mlir:[[@LINE+5]]:{{[0-9]+}}: error: the CPU target cannot emit T.mbarrier_wait_parity
+// An mbarrier wait names its barrier (a T.alloc_barrier element or a
+// number of T.create_list_of_mbarrier's list).
+// CHECK: invalid.mlir:[[@LINE+5]]:{{[0-9]+}}: error: T.mbarrier_wait_parity: needs an mbarrier
 tile.func @per_thread_mbarrier(%p: index) {
   tile.kernel (%bx) grid [1] threads [128] {
     %tx = tile.thread_binding 0

@@ -171,6 +171,31 @@ std::optional<int64_t> threadIndexScale(Value v) {
   return std::nullopt;
 }
 
+/// \p p with its operands swapped (`c < x` is `x > c`).
+arith::CmpIPredicate swapPredicate(arith::CmpIPredicate p) {
+  using P = arith::CmpIPredicate;
+  switch (p) {
+  case P::slt:
+    return P::sgt;
+  case P::sle:
+    return P::sge;
+  case P::sgt:
+    return P::slt;
+  case P::sge:
+    return P::sle;
+  case P::ult:
+    return P::ugt;
+  case P::ule:
+    return P::uge;
+  case P::ugt:
+    return P::ult;
+  case P::uge:
+    return P::ule;
+  default:
+    return p; // eq, ne
+  }
+}
+
 /// The threads of [0, threads) for which \p cond holds (\p negate: does
 /// not hold), when they form one interval.
 std::optional<Interval> conditionInterval(Value cond, bool negate,
@@ -213,13 +238,19 @@ std::optional<Interval> conditionInterval(Value cond, bool negate,
   if (!cmp)
     return std::nullopt;
   APInt c;
+  arith::CmpIPredicate pred = cmp.getPredicate();
   std::optional<int64_t> scale = threadIndexScale(cmp.getLhs());
-  if (!scale || !matchPattern(cmp.getRhs(), m_ConstantInt(&c)))
-    return std::nullopt;
+  if (!scale || !matchPattern(cmp.getRhs(), m_ConstantInt(&c))) {
+    // `c <= tx` and the like: the same comparison with tx on the left.
+    scale = threadIndexScale(cmp.getRhs());
+    if (!scale || !matchPattern(cmp.getLhs(), m_ConstantInt(&c)))
+      return std::nullopt;
+    pred = swapPredicate(pred);
+  }
   int64_t k = c.getSExtValue(), s = *scale;
   // In units of the scaled index x = tx / s: the interval [a, b) of x.
   int64_t a = 0, b = (threads + s - 1) / s;
-  switch (cmp.getPredicate()) {
+  switch (pred) {
   case arith::CmpIPredicate::slt:
   case arith::CmpIPredicate::ult:
     b = k;

@@ -1,0 +1,291 @@
+//===- CppEmitterFibers.cpp - Threads that wait for each other on the CPU -===//
+//
+// Part of the tlc project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Hand-written warp-specialised kernels: thread ranges (T.ws, `if tx < c`)
+// that order their work through mbarriers (T.alloc_barrier or the legacy
+// T.create_list_of_mbarrier: arrive, expect_tx, wait on a phase parity)
+// and named barriers. The per-thread executor of CppEmitterThreads.cpp runs
+// one branch after the other, which cannot satisfy a producer's wait for
+// its consumer; in a kernel that waits on mbarriers:
+//
+// * every branch on the thread index that holds a wait (or a named
+//   barrier) runs as a fiber of the block's host thread (tlc::cpu::Fibers)
+//   with the threads that take it. Consecutive such branches (the T.ws
+//   blocks of a kernel, an if/else chain) run together and are joined
+//   before the next statement that is not pure arithmetic;
+// * a wait is one operation of the fiber's threads (its parity must agree
+//   between them): the fiber gives way to the others until the phase has
+//   completed; an arrival is per thread (the arrival count counts
+//   threads, as on the GPU), and mbarrier state follows the PTX ISA
+//   (pending arrivals and transaction bytes, phase parity);
+// * named barriers (T.sync_threads(id, count)) count the arriving threads
+//   of each fiber.
+//
+// Fibers switch only at waits, so a block runs the same way every run, and
+// a wait that no thread can end any more is reported as a deadlock.
+//
+//===----------------------------------------------------------------------===//
+
+#include "EmitterImpl.h"
+
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+using namespace mlir;
+using namespace tlc;
+using namespace tlc::target;
+using namespace tlc::target::detail;
+
+/// The operand of \p op passed for \p param, or null.
+static Value argOf(tile::IntrinsicOp op, StringRef param) {
+  ArrayAttr params = op.getParams();
+  for (auto [i, v] : llvm::enumerate(op.getArgs()))
+    if (i < params.size() && cast<StringAttr>(params[i]).getValue() == param)
+      return v;
+  return {};
+}
+
+static bool isMbarrierWait(Operation *op) {
+  auto in = dyn_cast<tile::IntrinsicOp>(op);
+  return in && (in.getCallee() == "T.barrier_wait" ||
+                in.getCallee() == "T.mbarrier_wait_parity");
+}
+
+bool Emitter::needsFibers(tile::KernelOp kernel) {
+  bool found = false;
+  kernel.walk([&](Operation *op) { found |= isMbarrierWait(op); });
+  return found;
+}
+
+bool Emitter::isBlockingOp(Operation *op) {
+  if (isMbarrierWait(op))
+    return true;
+  auto s = dyn_cast<tile::SyncThreadsOp>(op);
+  return s && s.getBarrierId() && *s.getBarrierId() != 0;
+}
+
+bool Emitter::isFiberBranch(Operation *op) {
+  auto i = dyn_cast<tile::IfOp>(op);
+  if (!fibered || !i || isBlockValue(i.getCondition()))
+    return false;
+  bool blocking = false;
+  op->walk([&](Operation *inner) { blocking |= isBlockingOp(inner); });
+  return blocking;
+}
+
+void Emitter::joinFibers() {
+  if (pendingFibers.empty())
+    return;
+  line("tlc::cpu::Fibers::current().join(st, " + locLiteral(currentLoc) + ", " +
+       pendingFibers + ");");
+  line("if (st.hasFailed())");
+  line("  return;");
+  pendingFibers.clear();
+}
+
+LogicalResult Emitter::emitFiberBranch(tile::IfOp op) {
+  currentLoc = op->getLoc();
+  if (op->getNumResults())
+    return op.emitError("the CPU target runs a branch with mbarrier waits as "
+                        "a fiber and cannot take values out of it");
+  // A fiber is a lambda: `break` / `continue` cannot leave it.
+  WalkResult w = op->walk([&](tile::IntrinsicOp in) {
+    if (in.getCallee() != "T.loop_break" && in.getCallee() != "T.loop_continue")
+      return WalkResult::advance();
+    for (Operation *p = in->getParentOp(); p != op.getOperation();
+         p = p->getParentOp())
+      if (isa<tile::ForOp, tile::WhileOp, tile::PipelinedOp>(p))
+        return WalkResult::advance();
+    in.emitError() << in.getCallee()
+                   << ": leaves a loop around a branch with mbarrier waits, "
+                      "which the CPU target runs as a fiber";
+    return WalkResult::interrupt();
+  });
+  if (w.wasInterrupted())
+    return failure();
+
+  std::string outer = activeMask;
+  std::string thenMask = fresh("active"), elseMask;
+  line("tlc::cpu::Lanes<uint8_t> " + thenMask + "(" + threadCount + ");");
+  if (op.elseBlock()) {
+    elseMask = fresh("active");
+    line("tlc::cpu::Lanes<uint8_t> " + elseMask + "(" + threadCount + ");");
+  }
+  std::string c = "bool(" + laneValue(op.getCondition(), "tlc_t") + ")";
+  std::string o = outer.empty() ? "" : outer + "[tlc_t] && ";
+  open("for (int64_t tlc_t = 0; tlc_t < " + threadCount + "; ++tlc_t)");
+  line(thenMask + "[tlc_t] = " + o + c + ";");
+  if (!elseMask.empty())
+    line(elseMask + "[tlc_t] = " + o + "!" + c + ";");
+  close();
+  if (pendingFibers.empty()) {
+    pendingFibers = fresh("fibers");
+    line("const int " + pendingFibers +
+         " = tlc::cpu::Fibers::current().newGroup();");
+  }
+  std::string group = pendingFibers;
+  auto spawn = [&](Block *body, const std::string &mask) -> LogicalResult {
+    comment(op, "a branch with waits: a fiber of the threads that take it");
+    open("if (tlc::cpu::anyThread(&" + mask + ", " + threadCount + "))");
+    line("tlc::cpu::Fibers::current().spawn(" + group + ", [&]() {");
+    ++indent;
+    activeMask = mask;
+    pendingFibers.clear();
+    LogicalResult r = emitThreadedBlock(*body);
+    currentLoc = op->getLoc();
+    --indent;
+    line("});");
+    close();
+    return r;
+  };
+  LogicalResult r = spawn(op.thenBlock(), thenMask);
+  if (succeeded(r) && op.elseBlock())
+    r = spawn(op.elseBlock(), elseMask);
+  activeMask = outer;
+  pendingFibers = group;
+  return r;
+}
+
+LogicalResult Emitter::emitBlockingOp(Operation *op) {
+  std::string loc = locLiteral(op->getLoc());
+  bool masked = !activeMask.empty();
+  if (auto s = dyn_cast<tile::SyncThreadsOp>(op)) {
+    int64_t id = *s.getBarrierId();
+    std::optional<int64_t> count = s.getArriveCount();
+    comment(op, "T.sync_threads(" + std::to_string(id) +
+                    "): a named barrier of the threads that reach it");
+    if (masked)
+      open("if (tlc::cpu::anyThread(" + activePtr() + ", " + threadCount +
+           "))");
+    line("if (!tlc::cpu::namedBarrierSync(st, " + loc + ", " + namedBarriers +
+         ", " + std::to_string(id) + ", " +
+         (count ? std::to_string(*count) : threadCount) +
+         ", tlc::cpu::countThreads(" + activePtr() + ", " + threadCount +
+         ")))");
+    line("  return;");
+    if (masked)
+      close();
+    return success();
+  }
+  auto in = cast<tile::IntrinsicOp>(op);
+  Value parityV = argOf(in, "parity");
+  if (!parityV)
+    return in.emitError() << in.getCallee() << ": needs a phase parity";
+  FailureOr<std::string> bar = mbarrierAddress(in, "mbarrier");
+  if (failed(bar))
+    return failure();
+  comment(op, in.getCallee().str() +
+                  ": the threads wait until the phase of this parity has "
+                  "completed");
+  if (masked)
+    open("if (tlc::cpu::anyThread(" + activePtr() + ", " + threadCount + "))");
+  FailureOr<std::string> parity =
+      blockScalar(parityV, op, "the parity of an mbarrier wait");
+  if (failed(parity))
+    return failure();
+  line("if (!tlc::cpu::Fibers::current().waitUntil(st, " + loc + ", \"" +
+       in.getCallee().str() + "\", [&] { return tlc::cpu::mbarrierPhaseDone(" +
+       *bar + ", uint64_t(" + *parity + ")); }))");
+  line("  return;");
+  if (masked)
+    close();
+  return success();
+}
+
+FailureOr<std::string> Emitter::mbarrierAddress(tile::IntrinsicOp op,
+                                                StringRef param) {
+  Value v = argOf(op, param);
+  auto fail = [&](const Twine &why) -> FailureOr<std::string> {
+    op.emitError() << op.getCallee() << ": " << why;
+    return failure();
+  };
+  if (!v)
+    return fail("needs an mbarrier");
+  if (auto t = dyn_cast<tile::BufferType>(v.getType())) {
+    if (!tile::isBarrierScope(t.getScope()))
+      return fail("needs a barrier of T.alloc_barrier");
+    std::vector<std::string> idx(std::max<int64_t>(t.getRank(), 1), "0");
+    return "&" + expr(v) + ".at({" + llvm::join(idx, ", ") + "})";
+  }
+  if (auto get = v.getDefiningOp<tile::IntrinsicOp>();
+      get && get.getCallee() == "T.get_mbarrier")
+    return expr(v);
+  if (!v.getType().isIntOrIndex() || mbarrierList.empty())
+    return fail("needs an mbarrier: a T.alloc_barrier element, or the number "
+                "of one of T.create_list_of_mbarrier's");
+  return "(" + mbarrierList + " + int64_t(" + expr(v) + "))";
+}
+
+std::optional<LogicalResult>
+Emitter::emitMbarrierIntrinsic(tile::IntrinsicOp op) {
+  StringRef callee = op.getCallee();
+  std::string loc = locLiteral(op->getLoc());
+  if (callee == "T.create_list_of_mbarrier") {
+    SmallVector<std::string> counts;
+    ArrayAttr params = op.getParams();
+    for (auto [i, v] : llvm::enumerate(op.getArgs()))
+      if (i < params.size() &&
+          cast<StringAttr>(params[i]).getValue() == "arrive_counts")
+        counts.push_back(expr(v));
+    if (counts.empty() || !mbarrierList.empty() || inThreadLoop)
+      return op.emitError()
+             << callee
+             << ": declares the kernel's mbarriers once, in its body, with "
+                "their arrival counts";
+    mbarrierList = fresh("mbarriers");
+    std::string mem = fresh("mbarriers_mem");
+    comment(op, callee.str());
+    line("std::vector<uint64_t> " + mem + "(" + std::to_string(counts.size()) +
+         ");");
+    line("uint64_t *const " + mbarrierList + " = " + mem + ".data();");
+    for (auto [i, c] : llvm::enumerate(counts))
+      line("tlc::cpu::mbarrierInit(" + mbarrierList + " + " +
+           std::to_string(i) + ", int64_t(" + c + "));");
+    return success();
+  }
+  if (callee == "T.get_mbarrier") {
+    Value id = argOf(op, "id");
+    if (!id || mbarrierList.empty())
+      return op.emitError()
+             << callee << ": needs T.create_list_of_mbarrier before it";
+    names[op.getResult(0)] =
+        "(" + mbarrierList + " + int64_t(" + expr(id) + "))";
+    return success();
+  }
+  if (callee == "T.barrier_wait" || callee == "T.mbarrier_wait_parity") {
+    if (!fibered || inThreadLoop)
+      return op.emitError() << callee
+                            << ": the CPU target waits on mbarriers for the "
+                               "threads of a block, not inside a thread loop";
+    return emitBlockingOp(op);
+  }
+  bool arrive = callee == "T.barrier_arrive" || callee == "T.mbarrier_arrive" ||
+                callee == "T.cp_async_barrier_noinc";
+  bool expect = callee == "T.mbarrier_expect_tx" ||
+                callee == "T.mbarrier_arrive_expect_tx";
+  if (!arrive && !expect)
+    return std::nullopt;
+  if (argOf(op, "cta_id"))
+    return op.emitError() << callee
+                          << ": arrives on another block's barrier (a "
+                             "cluster), which the CPU target does not run";
+  FailureOr<std::string> bar = mbarrierAddress(
+      op, callee == "T.cp_async_barrier_noinc" ? "barrier" : "mbarrier");
+  if (failed(bar))
+    return failure();
+  comment(op, callee.str());
+  if (expect) {
+    Value tx = argOf(op, "tx");
+    if (!tx)
+      return op.emitError() << callee << ": needs a byte count";
+    line("tlc::cpu::mbarrierExpectTx(" + *bar + ", uint64_t(" + expr(tx) +
+         "));");
+  }
+  // cp.async's noinc arrival: the CPU's copies are complete already.
+  if (arrive || callee == "T.mbarrier_arrive_expect_tx")
+    line("tlc::cpu::mbarrierArrive(st, " + loc + ", " + *bar + ");");
+  return success();
+}

@@ -1,0 +1,362 @@
+//===- CppEmitterIntrinsic.cpp - tile.intrinsic on the CPU target ---------===//
+//
+// Part of the tlc project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The TileLang primitives that are one GPU instruction each, as the CPU
+// reference target computes them: hints that only steer GPU registers,
+// caches or schedules (no code), fences and completions that program order
+// already gives, `any_of`/`all_of` over a bool region, `dp4a`, and atomics
+// with an order (compare-and-swap on the storage bits, since blocks run on
+// several host threads). Warp, vote and launch-frame primitives are per
+// thread: CppEmitterThreads.cpp.
+//
+//===----------------------------------------------------------------------===//
+
+#include "EmitterImpl.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/Format.h"
+
+using namespace mlir;
+using namespace tlc;
+using namespace tlc::target;
+using namespace tlc::target::detail;
+
+/// Primitives that only order or tune GPU execution: register-allocation
+/// hints, programmatic dependent launch, wgmma/TMA-store completion and
+/// async-proxy fences. A CPU block runs its statements in program order on
+/// one executor, every memory operation completes before the next starts,
+/// and kernels run one after the other, so each of them is already
+/// satisfied there.
+static bool isCpuNoOpIntrinsic(StringRef callee) {
+  return llvm::is_contained(
+      {"T.set_max_nreg", "T.no_set_max_nreg", "T.inc_max_nreg",
+       "T.dec_max_nreg", "T.disable_warp_group_reg_alloc", "T.pdl_trigger",
+       "T.pdl_sync", "T.warpgroup_arrive", "T.warpgroup_commit_batch",
+       "T.warpgroup_wait", "T.wait_wgmma", "T.tma_store_arrive",
+       "T.tma_store_wait", "T.fence_proxy_async",
+       "T.tcgen05_before_thread_sync", "T.tcgen05_after_thread_sync"},
+      callee);
+}
+
+/// Annotations: facts for a GPU code generator (cache, padding, register
+/// and occupancy policy, values safe to read out of bounds) that change no
+/// value.
+static bool isAnnotation(StringRef callee) {
+  return llvm::is_contained(
+      {"T.annotate_producer_reg_dealloc", "T.annotate_consumer_reg_alloc",
+       "T.annotate_l2_hit_ratio", "T.annotate_padding",
+       "T.annotate_restrict_buffers", "T.annotate_ws_schedule",
+       "T.annotate_min_blocks_per_sm", "T.annotate_safe_value"},
+      callee);
+}
+
+/// The operand of \p op passed for \p param, or null.
+static Value argOf(tile::IntrinsicOp op, StringRef param) {
+  ArrayAttr params = op.getParams();
+  for (auto [i, v] : llvm::enumerate(op.getArgs()))
+    if (i < params.size() && cast<StringAttr>(params[i]).getValue() == param)
+      return v;
+  return {};
+}
+
+/// The string option \p name of \p op ("" when absent).
+static StringRef optionOf(tile::IntrinsicOp op, StringRef name) {
+  if (DictionaryAttr d = op.getOptionsAttr())
+    if (auto s = d.getAs<StringAttr>(name))
+      return s.getValue();
+  return "";
+}
+
+LogicalResult Emitter::collectSafeValues(tile::KernelOp kernel) {
+  safeValues.clear();
+  Block &body = func.getBody().front();
+  WalkResult w = kernel.walk([&](tile::IntrinsicOp op) {
+    if (op.getCallee() != "T.annotate_safe_value")
+      return WalkResult::advance();
+    // `{A: 10, B: 0.5}` as the evaluator prints the map.
+    StringRef map = optionOf(op, "safe_value_map").trim().trim("{}");
+    SmallVector<StringRef> entries;
+    map.split(entries, ',', -1, /*KeepEmpty=*/false);
+    for (StringRef e : entries) {
+      auto [name, text] = e.split(':');
+      name = name.trim();
+      text = text.trim();
+      double value;
+      if (text.getAsDouble(value)) {
+        op.emitError() << "T.annotate_safe_value: the CPU target needs a "
+                          "number as the safe value of '"
+                       << name << "', not '" << text << "'";
+        return WalkResult::interrupt();
+      }
+      Value arg;
+      for (BlockArgument a : body.getArguments())
+        if (auto n = dyn_cast<NameLoc>(a.getLoc());
+            n && n.getName().getValue() == name)
+          arg = a;
+      auto t =
+          arg ? dyn_cast<tile::BufferType>(arg.getType()) : tile::BufferType();
+      if (!t) {
+        op.emitError() << "T.annotate_safe_value: '" << name
+                       << "' is not a tensor parameter of the kernel";
+        return WalkResult::interrupt();
+      }
+      auto st = storageType(t.getElementType(), op);
+      if (failed(st))
+        return WalkResult::interrupt();
+      std::string literal;
+      llvm::raw_string_ostream os(literal);
+      os << llvm::format("%.17g", value);
+      safeValues[arg] = "tlc::cpu::cast<" + *st + ">(" + literal + ")";
+    }
+    return WalkResult::advance();
+  });
+  return failure(w.wasInterrupted());
+}
+
+LogicalResult Emitter::emitIntrinsic(tile::IntrinsicOp op) {
+  StringRef callee = op.getCallee();
+  if (threaded)
+    if (std::optional<LogicalResult> r = emitThreadIntrinsic(op))
+      return *r;
+  if (std::optional<LogicalResult> r = emitMbarrierIntrinsic(op))
+    return *r;
+  if (isCpuNoOpIntrinsic(callee) && op->getNumResults() == 0) {
+    comment(op, (callee + "(): no-op on the CPU (one executor per block, "
+                          "memory operations complete in program order)")
+                    .str());
+    return success();
+  }
+  if (isAnnotation(callee) && op->getNumResults() == 0) {
+    comment(op, (callee + (callee == "T.annotate_safe_value"
+                               ? "(): guarded reads of the tensors named give "
+                                 "their value out of range"
+                               : "(): a GPU code-generation hint; no code"))
+                    .str());
+    return success();
+  }
+  auto fail = [&](const Twine &why) {
+    op.emitError() << callee << ": " << why;
+    return failure();
+  };
+  auto bufferArg = [&](StringRef param) -> tile::BufferType {
+    Value v = argOf(op, param);
+    return v ? dyn_cast<tile::BufferType>(v.getType()) : tile::BufferType();
+  };
+  // The element at index 0 of every dimension of a one-element region.
+  auto firstElement = [](tile::BufferType t) {
+    return std::vector<std::string>(std::max<int64_t>(t.getRank(), 1), "0");
+  };
+
+  if (callee == "T.any_of" || callee == "T.all_of") {
+    Value buf = argOf(op, "buffer");
+    tile::BufferType t = bufferArg("buffer");
+    if (!t || op->getNumResults() != 1)
+      return fail("needs a bool buffer or region and a result");
+    bool any = callee == "T.any_of";
+    std::vector<std::string> extents;
+    for (unsigned d = 0; d < t.getRank(); ++d) {
+      FailureOr<std::string> e = extent(t, d, op);
+      if (failed(e))
+        return failure();
+      extents.push_back(*e);
+    }
+    auto rt = valueType(op.getResult(0).getType(), op);
+    if (failed(rt))
+      return failure();
+    std::string acc = fresh(any ? "any" : "all");
+    comment(op, callee.str());
+    line("bool " + acc + " = " + (any ? "false" : "true") + ";");
+    std::vector<std::string> vars = openLoops(extents, "e");
+    if (vars.empty())
+      vars.push_back("0");
+    std::string v = "bool(" + loadExpr(buf, vars, op, guardOf(buf)) + ")";
+    line(acc + (any ? " = " + acc + " || " : " = " + acc + " && ") + v + ";");
+    closeLoops(extents.size());
+    line("const " + *rt + " " + define(op.getResult(0), any ? "any" : "all") +
+         " = tlc::cpu::cast<" + *rt + ">(" + acc + ");");
+    return success();
+  }
+
+  if (callee == "T.dp4a") {
+    // C += dot(A[0..3], B[0..3]): four 8-bit integers from each element on
+    // along the last dimension (dp4a.s32.s32 / dp4a.u32.u32, PTX ISA; the
+    // sum wraps modulo 2^32).
+    tile::BufferType at = bufferArg("A"), bt = bufferArg("B"),
+                     ct = bufferArg("C");
+    if (!at || !bt || !ct)
+      return fail("needs buffer elements A, B (four 8-bit integers from "
+                  "each) and C (the 32-bit accumulator)");
+    auto ai = dyn_cast<IntegerType>(at.getElementType());
+    auto bi = dyn_cast<IntegerType>(bt.getElementType());
+    auto ci = dyn_cast<IntegerType>(ct.getElementType());
+    if (!ai || !bi || !ci || ai.getWidth() != 8 || bi.getWidth() != 8 ||
+        ci.getWidth() != 32 || ai.isUnsigned() != bi.isUnsigned() ||
+        ai.isUnsigned() != ci.isUnsigned())
+      return fail("needs A and B of int8 (or both uint8) and C of int32 (or "
+                  "uint32)");
+    // Element k after the one passed: the same position of the region's
+    // source, k further along its last dimension.
+    auto byteAt = [&](Value v, int k) {
+      std::vector<std::string> idx;
+      Value src = v;
+      if (auto r = v.getDefiningOp<tile::RegionOp>()) {
+        src = r.getSource();
+        for (OpFoldResult o : r.getMixedOffsets())
+          idx.push_back(foldResult(o));
+      } else {
+        idx = firstElement(cast<tile::BufferType>(v.getType()));
+      }
+      if (idx.empty())
+        idx.push_back("0");
+      idx.back() = "(" + idx.back() + " + " + std::to_string(k) + ")";
+      return "int64_t(" + loadExpr(src, idx, op, guardOf(src)) + ")";
+    };
+    Value av = argOf(op, "A"), bv = argOf(op, "B"), cv = argOf(op, "C");
+    std::string wide = ai.isUnsigned() ? "uint64_t" : "int64_t";
+    std::string dot =
+        wide + "(" + loadExpr(cv, firstElement(ct), op, guardOf(cv)) + ")";
+    for (int k = 0; k < 4; ++k)
+      dot += " + " + wide + "(" + byteAt(av, k) + " * " + byteAt(bv, k) + ")";
+    auto st = storageType(ct.getElementType(), op);
+    if (failed(st))
+      return failure();
+    comment(op, "T.dp4a");
+    line(storeStmt(cv, firstElement(ct),
+                   *st + "(uint32_t(uint64_t(" + dot + ")))", op, guardOf(cv)));
+    return success();
+  }
+
+  if (callee == "T.atomic_load" || callee == "T.atomic_store" ||
+      callee == "T.atomic_max" || callee == "T.atomic_min" ||
+      callee == "T.atomic_or") {
+    // The memory order only constrains other threads' views on the GPU;
+    // here each update is one compare-and-swap.
+    StringRef order = optionOf(op, "memory_order");
+    if (!order.empty() && !llvm::is_contained({"relaxed", "consume", "acquire",
+                                               "release", "acq_rel", "seq_cst"},
+                                              order))
+      return fail("memory order '" + order +
+                  "' is not one of relaxed, consume, acquire, release, "
+                  "acq_rel, seq_cst");
+    bool load = callee == "T.atomic_load";
+    StringRef param = load ? "src" : "dst";
+    Value buf = argOf(op, param);
+    tile::BufferType t = bufferArg(param);
+    if (!t)
+      return fail("needs a buffer element");
+    Type elem = t.getElementType();
+    if (callee == "T.atomic_or" && !isa<IntegerType>(elem))
+      return fail("needs an integer element type");
+    auto st = storageType(elem, op);
+    auto vt = valueType(elem, op);
+    if (failed(st) || failed(vt))
+      return failure();
+    std::string update;
+    if (load) {
+      update = "return o;";
+    } else {
+      Value value = argOf(op, callee == "T.atomic_store" ? "src" : "value");
+      if (!value || isa<tile::BufferType>(value.getType()))
+        return fail("needs a scalar value");
+      std::string nv = "tlc::cpu::cast<" + *vt + ">(" + expr(value) + ")";
+      std::string ov = "tlc::cpu::cast<" + *vt + ">(o)";
+      std::string e =
+          callee == "T.atomic_store" ? nv
+          : callee == "T.atomic_max"
+              ? "(" + nv + " > " + ov + " ? " + nv + " : " + ov + ")"
+          : callee == "T.atomic_min"
+              ? "(" + nv + " < " + ov + " ? " + nv + " : " + ov + ")"
+              : "(" + ov + " | " + nv + ")";
+      update = "return tlc::cpu::cast<" + *st + ">(" + e + ");";
+    }
+    std::vector<std::string> idx = firstElement(t);
+    std::string list = "{" + llvm::join(idx, ", ") + "}";
+    std::string fn = "[&](" + *st + " o) { " + update + " }";
+    std::string call = guardOf(buf) == Guard::Global
+                           ? "tlc::cpu::atomicUpdateGuarded(" + expr(buf) +
+                                 ", " + list + ", " + fn + ")"
+                           : "tlc::cpu::atomicUpdateChecked(st, " +
+                                 locLiteral(op.getLoc()) + ", " + expr(buf) +
+                                 ", " + list + ", " + fn + ")";
+    comment(op, callee.str());
+    if (op->getNumResults() == 0) {
+      line(call + ";");
+      return success();
+    }
+    auto rt = valueType(op.getResult(0).getType(), op);
+    if (failed(rt))
+      return failure();
+    line("const " + *rt + " " + define(op.getResult(0), "prev") +
+         " = tlc::cpu::cast<" + *rt + ">(" + call + ");");
+    return success();
+  }
+
+  // Math with explicit precision or rounding: the CPU computes the exact
+  // IEEE result (the fast approximations' error bounds include it).
+  auto f32Result = [&](const std::string &e) -> LogicalResult {
+    if (op->getNumResults() != 1 || !op.getResult(0).getType().isF32())
+      return fail("is an f32 operation; the value is not f32");
+    line("const float " + define(op.getResult(0), "r") + " = " + e + ";");
+    return success();
+  };
+  auto f32Arg = [&](StringRef param) {
+    Value v = argOf(op, param);
+    return v ? "float(" + expr(v) + ")" : std::string();
+  };
+  if (callee.starts_with("T.__") || callee == "T.fast_rcp") {
+    std::string fn = llvm::StringSwitch<std::string>(callee)
+                         .Case("T.__exp", "std::exp")
+                         .Case("T.__exp10", "exp10f")
+                         .Case("T.__log", "std::log")
+                         .Case("T.__log2", "std::log2")
+                         .Case("T.__log10", "std::log10")
+                         .Case("T.__sin", "std::sin")
+                         .Case("T.__cos", "std::cos")
+                         .Case("T.__tan", "std::tan")
+                         .Default("");
+    if (callee == "T.fast_rcp")
+      return f32Result("1.0f / " + f32Arg("x"));
+    if (fn.empty())
+      return fail("is not a fast-math function the CPU target knows");
+    return f32Result(fn + "(" + f32Arg("x") + ")");
+  }
+  if (callee.starts_with("T.ieee_")) {
+    StringRef mode = optionOf(op, "rounding_mode");
+    std::string m = llvm::StringSwitch<std::string>(mode.empty() ? "rn" : mode)
+                        .Case("rn", "Nearest")
+                        .Case("rz", "TowardZero")
+                        .Case("ru", "Up")
+                        .Case("rd", "Down")
+                        .Default("");
+    if (m.empty())
+      return fail("rounding mode '" + mode + "' is not rn, rz, ru or rd");
+    m = "tlc::cpu::Rounding::" + m;
+    std::string x = f32Arg("x"), y = f32Arg("y"), z = f32Arg("z");
+    if (callee == "T.ieee_add" || callee == "T.ieee_sub" ||
+        callee == "T.ieee_mul" || callee == "T.ieee_fdiv") {
+      std::string fn = llvm::StringSwitch<std::string>(callee)
+                           .Case("T.ieee_add", "ieeeAdd")
+                           .Case("T.ieee_sub", "ieeeSub")
+                           .Case("T.ieee_mul", "ieeeMul")
+                           .Default("ieeeDiv");
+      return f32Result("tlc::cpu::" + fn + "(" + x + ", " + y + ", " + m + ")");
+    }
+    if (callee == "T.ieee_fmaf")
+      return f32Result("tlc::cpu::ieeeFma(" + x + ", " + y + ", " + z + ", " +
+                       m + ")");
+    if (callee == "T.ieee_frcp")
+      return f32Result("tlc::cpu::ieeeRcp(" + x + ", " + m + ")");
+    if (callee == "T.ieee_fsqrt")
+      return f32Result("tlc::cpu::ieeeSqrt(" + x + ", " + m + ")");
+    if (callee == "T.ieee_frsqrt")
+      return f32Result("float(1.0 / std::sqrt(double(" + x + ")))");
+    return fail("is not an IEEE operation the CPU target knows");
+  }
+
+  return op.emitError() << "the CPU target cannot emit " << callee;
+}
