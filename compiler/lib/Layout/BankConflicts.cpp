@@ -9,6 +9,7 @@
 #include "Memo.h"
 
 #include "tlc/Layout/LayoutMap.h"
+#include "tlc/Layout/SharedLayouts.h"
 #include "tlc/Support/LruCache.h"
 
 #include <algorithm>
@@ -132,4 +133,155 @@ bool tlc::layout::isVectorContiguous(const Layout &layout, int64_t n) {
   });
   contiguityMemo().record(key, std::make_shared<const bool>(ok));
   return ok;
+}
+
+std::optional<std::vector<LaneCoords>>
+tlc::layout::parallelLoopWarps(llvm::ArrayRef<int64_t> loopShape,
+                               int64_t threads,
+                               const LoopPartition &partition) {
+  std::vector<LaneCoords> warps;
+  int64_t numWarps = (threads + 31) / 32;
+  const Fragment *f = partition.fragment;
+  if (!f) {
+    int64_t numel = numElements(loopShape);
+    int64_t rounds = (numel + threads - 1) / threads;
+    for (int64_t r = 0; r < rounds; ++r)
+      for (int64_t w = 0; w < numWarps; ++w) {
+        LaneCoords lanes;
+        for (int64_t l = 0; l < 32; ++l) {
+          int64_t t = w * 32 + l, flat = r * threads + t;
+          if (t >= threads || flat >= numel)
+            continue;
+          std::vector<int64_t> c(loopShape.size());
+          for (int d = int(loopShape.size()) - 1; d >= 0; --d) {
+            c[d] = flat % loopShape[d];
+            flat /= loopShape[d];
+          }
+          lanes[l] = std::move(c);
+        }
+        warps.push_back(std::move(lanes));
+      }
+    return warps;
+  }
+  llvm::Expected<std::vector<std::vector<int64_t>>> table = f->invertTable();
+  if (!table) {
+    llvm::consumeError(table.takeError());
+    return std::nullopt;
+  }
+  int64_t regs = f->getRegsPerThread();
+  int64_t active = std::min(f->getThreadExtent(), threads);
+  for (int64_t r = 0; r < regs; ++r)
+    for (int64_t w = 0; w * 32 < active; ++w) {
+      LaneCoords lanes;
+      for (int64_t l = 0; l < 32; ++l) {
+        int64_t t = w * 32 + l;
+        if (t >= active)
+          continue;
+        const std::vector<int64_t> &entry = (*table)[t * regs + r];
+        if (entry.empty())
+          continue;
+        bool inBox = true;
+        for (auto [d, e] : llvm::enumerate(partition.bound))
+          inBox &= entry[d] < e;
+        if (!inBox)
+          continue;
+        std::vector<int64_t> c(loopShape.size());
+        for (size_t v = 0; v < c.size(); ++v)
+          c[v] = entry[partition.varDim.empty() ? v : partition.varDim[v]];
+        lanes[l] = std::move(c);
+      }
+      warps.push_back(std::move(lanes));
+    }
+  return warps;
+}
+
+std::vector<WarpAccess> tlc::layout::reductionScratchAccesses(int64_t threads,
+                                                              int64_t blockMask,
+                                                              int64_t regs,
+                                                              int64_t bytes) {
+  std::vector<WarpAccess> out;
+  int64_t numWarps = (threads + 31) / 32;
+  auto each = [&](llvm::function_ref<int64_t(int64_t)> element) {
+    for (int64_t w = 0; w < numWarps; ++w) {
+      WarpAccess a;
+      a.bytes = bytes;
+      for (int64_t l = 0; l < 32 && w * 32 + l < threads; ++l)
+        a.address[l] = element(w * 32 + l) * bytes;
+      out.push_back(a);
+    }
+  };
+  for (int64_t k = 0; k < regs; ++k)
+    each([&](int64_t t) { return k * threads + t; });
+  for (int64_t k = 0; k < regs; ++k)
+    for (int64_t p = 0; p <= blockMask; ++p)
+      if ((p & ~blockMask) == 0)
+        each([&](int64_t t) { return k * threads + ((t & ~blockMask) | p); });
+  return out;
+}
+
+std::optional<StagedStore>
+tlc::layout::stagedStoreAccesses(const Fragment &f, int64_t threads,
+                                 int64_t elementBytes, int64_t vec) {
+  std::vector<unsigned> dims;
+  for (auto [d, e] : llvm::enumerate(f.getInputShape()))
+    if (e != 1)
+      dims.push_back(d);
+  if (dims.size() != 2 || dims[1] + 1 != f.getInputRank() ||
+      elementBytes <= 0 || 16 % elementBytes != 0 || vec * elementBytes >= 16 ||
+      vec < 1)
+    return std::nullopt;
+  StagedStore s;
+  s.rows = f.getInputShape()[dims[0]];
+  s.cols = f.getInputShape()[dims[1]];
+  int64_t chunk = 16 / elementBytes;
+  if (s.cols % chunk != 0)
+    return std::nullopt;
+  s.padElems = chunk;
+  llvm::Expected<Layout> tile = makePaddedLayout(
+      {s.rows, s.cols}, unsigned(elementBytes * 8), s.padElems);
+  if (!tile) {
+    llvm::consumeError(tile.takeError());
+    return std::nullopt;
+  }
+  s.tile = *tile;
+  llvm::Expected<std::vector<std::vector<int64_t>>> table = f.invertTable();
+  if (!table) {
+    llvm::consumeError(table.takeError());
+    return std::nullopt;
+  }
+  // Registers -> tile: vector stores when they are 4 or 8 bytes, else one
+  // element at a time (each element its own instruction).
+  int64_t vecBytes = vec * elementBytes;
+  bool vector = vec > 1 && (vecBytes == 4 || vecBytes == 8);
+  s.storeVec = vector ? vec : 1;
+  int64_t regs = f.getRegsPerThread();
+  int64_t active = std::min(f.getThreadExtent(), threads);
+  unsigned rank = f.getInputRank();
+  for (int64_t r = 0; r < regs; r += vec)
+    for (int64_t e = 0; e < (vector ? 1 : vec); ++e)
+      for (int64_t w = 0; w * 32 < active; ++w) {
+        LaneCoords lanes;
+        for (int64_t l = 0; l < 32 && w * 32 + l < active; ++l) {
+          const std::vector<int64_t> &entry =
+              (*table)[(w * 32 + l) * regs + r + e];
+          if (entry.empty() || entry[rank] != 0)
+            continue;
+          lanes[l] = std::vector<int64_t>{entry[dims[0]], entry[dims[1]]};
+        }
+        s.stores.push_back(std::move(lanes));
+      }
+  // Tile -> global: 16-byte chunks, row-major.
+  int64_t perRow = s.cols / chunk, chunks = s.rows * perRow;
+  int64_t numWarps = (threads + 31) / 32;
+  for (int64_t c = 0; c * threads < chunks; ++c)
+    for (int64_t w = 0; w < numWarps; ++w) {
+      LaneCoords lanes;
+      for (int64_t l = 0; l < 32 && w * 32 + l < threads; ++l) {
+        int64_t q = c * threads + w * 32 + l;
+        if (q < chunks)
+          lanes[l] = std::vector<int64_t>{q / perRow, (q % perRow) * chunk};
+      }
+      s.reads.push_back(std::move(lanes));
+    }
+  return s;
 }
