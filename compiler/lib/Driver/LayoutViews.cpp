@@ -200,9 +200,11 @@ void tlc::driver::reportBankConflicts(eval::FileAnalysis &analysis,
                                       llvm::StringRef target) {
   if (!analysis.module || !isCudaTarget(target))
     return;
-  // sm_90a and later `a` targets issue T.gemm as wgmma, which reads its
-  // shared operands through descriptors, not ldmatrix.
+  // `a` targets issue T.gemm as wgmma, which reads its shared operands
+  // through descriptors, not ldmatrix; on sm_90a the analysis knows which
+  // gemms take it (the others stay on mma.sync).
   bool mmaSync = !target.ends_with("a");
+  bool sm90a = target.ends_with("sm_90a");
   mlir::ModuleOp module = *analysis.module;
   std::set<std::pair<uint32_t, std::string>> seen;
   size_t ops = module.getBody()->getOperations().size();
@@ -213,7 +215,7 @@ void tlc::driver::reportBankConflicts(eval::FileAnalysis &analysis,
       if (auto fn = kernel->getParentOfType<tile::FuncOp>())
         kernelName = fn.getSymName().str();
       for (const tile::BankConflict &c :
-           tile::findBankConflicts(kernel, mmaSync)) {
+           tile::findBankConflicts(kernel, mmaSync, sm90a)) {
         std::string name = c.root ? allocName(c.root) : std::string();
         if (!c.area.empty())
           name = c.area + (name.empty() ? "" : " of " + name);

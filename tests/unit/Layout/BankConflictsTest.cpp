@@ -463,3 +463,43 @@ TEST_CASE("staged epilogue store, against the PTX formula") {
   // 16-byte register runs are stored directly, not staged.
   CHECK(!stagedStoreAccesses(f, 128, 4, 4));
 }
+
+TEST_CASE("wgmma core-matrix reads of the Hopper panel swizzle") {
+  // The oracle: CuTe's Swizzle<B, 4, 3> on each panel of `swz` bytes per
+  // row (the TMA / wgmma swizzle modes: byte-offset bits 4.. XOR bits 7..),
+  // panels of swz / 2 columns stored one after another.
+  for (int64_t cols : {16, 32, 64, 128, 256})
+    for (int64_t rows : {8, 64, 128}) {
+      std::optional<SwizzleMode> mode = widestSwizzle({rows, cols}, 16);
+      if (!mode)
+        continue;
+      int64_t swz = swizzleBytes(*mode), w = swz / 2;
+      Layout l = makeGemmABLayoutHopper({rows, cols}, 16);
+      auto oracle = [&](int64_t r, int64_t c) {
+        int64_t o = r * swz + (c % w) * 2;
+        o ^= ((o >> 7) & (swz / 16 - 1)) << 4;
+        return (c / w) * rows * swz + o;
+      };
+      for (int64_t r = 0; r < rows; ++r)
+        for (int64_t c = 0; c < cols; ++c)
+          REQUIRE(*l.applyFlat({r, c}) * 2 == oracle(r, c));
+      // Each core matrix (8 rows of one 16-byte chunk column) is one
+      // phase of 8 lanes: replayed, one wavefront.
+      int64_t worstLinear = 0;
+      for (int64_t r0 = 0; r0 < rows; r0 += 8)
+        for (int64_t c = 0; c < cols; c += 8) {
+          WarpAccess a, linear;
+          a.bytes = linear.bytes = 16;
+          for (int64_t i = 0; i < 8; ++i) {
+            a.address[i] = oracle(r0 + i, c);
+            linear.address[i] = ((r0 + i) * cols + c) * 2;
+          }
+          CHECK(replayWavefronts(a) == 1);
+          CHECK(bankConflictDegree(a) == 1);
+          worstLinear = std::max(worstLinear, replayWavefronts(linear));
+        }
+      // Unswizzled rows of 128 bytes or more would conflict 8 ways.
+      if (cols * 2 >= 128)
+        CHECK(worstLinear == 8);
+    }
+}

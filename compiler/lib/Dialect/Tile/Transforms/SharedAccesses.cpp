@@ -16,6 +16,8 @@
 
 #include "tlc/Dialect/Tile/Transforms/SharedAccesses.h"
 
+#include "tlc/Dialect/Tile/Transforms/LayoutInference.h"
+
 #include "tlc/Dialect/Tile/IR/BufferEffects.h"
 #include "tlc/Layout/BankConflicts.h"
 #include "tlc/Layout/Fragment.h"
@@ -25,6 +27,7 @@
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 
 #include "tlc/Support/LruCache.h"
@@ -359,7 +362,8 @@ static void planFragmentCopy(CopyOp op, int64_t threads,
 /// The ldmatrix reads of T.gemm's shared operands: every 8x8 matrix of the
 /// tile (8-aligned rows, one 16-byte chunk column) is read as eight 16-byte
 /// rows by lanes 8q .. 8q + 7 (PTX ISA, ldmatrix); one phase each.
-static void planGemmOperands(GemmOp op, std::vector<AccessPlan> &plans) {
+static void planGemmOperands(GemmOp op, std::vector<AccessPlan> &plans,
+                             StringRef instruction) {
   for (Value v : {op.getA(), op.getB()}) {
     Value root = rootOf(v);
     auto rootType = cast<BufferType>(root.getType());
@@ -381,7 +385,7 @@ static void planGemmOperands(GemmOp op, std::vector<AccessPlan> &plans) {
     plan.root = root;
     plan.elementBytes = bytes;
     plan.vec = chunk;
-    plan.instruction = "ldmatrix";
+    plan.instruction = instruction.str();
     for (int64_t r0 = 0; r0 < rows; r0 += 8)
       for (int64_t c = 0; c < cols; c += chunk) {
         layout::LaneCoords lanes;
@@ -810,14 +814,26 @@ static int64_t worstDegree(ArrayRef<const AccessPlan *> plans,
   return worst;
 }
 
-std::vector<BankConflict> tlc::tile::findBankConflicts(KernelOp kernel,
-                                                       bool mmaSync) {
+std::vector<BankConflict>
+tlc::tile::findBankConflicts(KernelOp kernel, bool mmaSync, bool sm90a) {
   std::vector<BankConflict> result;
   std::optional<int64_t> threads = kernel.getStaticNumThreads();
   // Past the 1,024 threads of a block no target generates the kernel, so
   // there are no accesses to analyse (and enumerating them would not end).
   if (!threads || *threads <= 0 || *threads > kMaxBlockThreads)
     return result;
+  // On sm_90a the gemms tile-plan-wgmma puts on wgmma read their shared
+  // operands through descriptors, stored in the descriptors' panel
+  // swizzle; the others (all, when one cannot) stay on mma.sync.
+  llvm::DenseSet<Operation *> wgmma;
+  llvm::DenseSet<Value> panelTiles;
+  if (sm90a)
+    for (GemmOp gemm : selectWgmmaGemms(kernel)) {
+      wgmma.insert(gemm);
+      for (Value v : {gemm.getA(), gemm.getB()})
+        if (isSharedScope(scopeOfRoot(v)))
+          panelTiles.insert(rootOf(v));
+    }
   std::vector<AccessPlan> plans;
   kernel.walk([&](Operation *op) {
     if (auto copy = dyn_cast<CopyOp>(op)) {
@@ -832,8 +848,10 @@ std::vector<BankConflict> tlc::tile::findBankConflicts(KernelOp kernel,
       else
         planMemoryCopy(copy, *threads, plans);
     } else if (auto gemm = dyn_cast<GemmOp>(op)) {
-      if (mmaSync)
-        planGemmOperands(gemm, plans);
+      if (wgmma.count(gemm))
+        planGemmOperands(gemm, plans, "wgmma operand read");
+      else if (mmaSync || sm90a)
+        planGemmOperands(gemm, plans, "ldmatrix");
     } else if (auto par = dyn_cast<ParallelOp>(op)) {
       planParallel(par, *threads, plans);
     } else if (auto reduce = dyn_cast<ReduceOp>(op)) {
@@ -863,8 +881,13 @@ std::vector<BankConflict> tlc::tile::findBankConflicts(KernelOp kernel,
   }
   for (const std::vector<const AccessPlan *> &group : groups) {
     const AccessPlan &first = *group.front();
+    bool panel = panelTiles.count(first.root);
     layout::Layout actual =
-        first.tile ? *first.tile : cudaSharedLayout(first.root, swizzled);
+        first.tile ? *first.tile
+        : panel    ? layout::makeGemmABLayoutHopper(
+                         cast<BufferType>(first.root.getType()).getShape(),
+                         first.elementBytes * 8)
+                : cudaSharedLayout(first.root, swizzled);
     int64_t degree = worstDegree(group, actual);
     if (degree < 2 || degree == INT64_MAX)
       continue;
@@ -882,7 +905,8 @@ std::vector<BankConflict> tlc::tile::findBankConflicts(KernelOp kernel,
       shape.assign(cast<BufferType>(first.root.getType()).getShape().begin(),
                    cast<BufferType>(first.root.getType()).getShape().end());
     unsigned bits = first.elementBytes * 8;
-    if (shape.size() >= 2) {
+    // Descriptors read canonical layouts only: no padding to suggest.
+    if (shape.size() >= 2 && !panel) {
       for (int64_t padBytes : {4, 8, 16, 32, 64}) {
         // The printer's own tile is padded by 16 bytes already.
         if (!first.tile && padBytes > 32)

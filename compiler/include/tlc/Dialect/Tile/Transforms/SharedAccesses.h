@@ -76,9 +76,15 @@ struct BankConflict {
 /// The accesses of \p kernel (threads static) that conflict, in program
 /// order, one per (op, buffer, instruction). \p mmaSync: the target issues
 /// T.gemm as mma.sync with ldmatrix operand loads (sm_80 .. sm_89, and
-/// sm_90 without the `a` features). Fragments are read from the `layout`
-/// attributes of their allocations (run layout inference first).
-std::vector<BankConflict> findBankConflicts(KernelOp kernel, bool mmaSync);
+/// sm_90 without the `a` features). \p sm90a: the target is sm_90a, whose
+/// gemms take wgmma when tile-plan-wgmma chooses it (selectWgmmaGemms):
+/// their shared operands are then stored in the descriptors' panel swizzle
+/// (layout::makeGemmABLayoutHopper) and read as 8-row x 16-byte core
+/// matrices, one phase each; the other gemms use ldmatrix. Fragments are
+/// read from the `layout` attributes of their allocations (run layout
+/// inference first).
+std::vector<BankConflict> findBankConflicts(KernelOp kernel, bool mmaSync,
+                                            bool sm90a = false);
 
 } // namespace tile
 } // namespace tlc
