@@ -13,7 +13,6 @@
 #include "tlc/Support/LruCache.h"
 
 #include <algorithm>
-#include <set>
 
 using namespace tlc::layout;
 
@@ -21,11 +20,11 @@ int64_t tlc::layout::lanesPerPhase(int64_t bytes) {
   return bytes == 8 ? 16 : 32;
 }
 
-/// The distinct 4-byte words of each bank that lanes [first, first + n) of
-/// \p access touch.
-static std::array<std::set<int64_t>, kSharedBanks>
-wordsByBank(const WarpAccess &access, int64_t first, int64_t n) {
-  std::array<std::set<int64_t>, kSharedBanks> words;
+/// The distinct 4-byte words that lanes [first, first + n) of \p access
+/// touch, sorted (at most 32 lanes x 4 words: no allocation per bank).
+static llvm::SmallVector<int64_t, 128> distinctWords(const WarpAccess &access,
+                                                     int64_t first, int64_t n) {
+  llvm::SmallVector<int64_t, 128> words;
   for (int64_t l = first; l < first + n; ++l) {
     int64_t a = access.address[l];
     if (a < 0)
@@ -33,29 +32,35 @@ wordsByBank(const WarpAccess &access, int64_t first, int64_t n) {
     int64_t begin = a / kBankBytes;
     int64_t end = (a + std::max<int64_t>(access.bytes, 1) - 1) / kBankBytes;
     for (int64_t w = begin; w <= end; ++w)
-      words[w % kSharedBanks].insert(w);
+      words.push_back(w);
   }
+  llvm::sort(words);
+  words.erase(std::unique(words.begin(), words.end()), words.end());
   return words;
+}
+
+/// The most distinct words any bank holds among \p words.
+static int64_t mostPerBank(llvm::ArrayRef<int64_t> words) {
+  std::array<int64_t, kSharedBanks> count{};
+  int64_t most = 0;
+  for (int64_t w : words)
+    most = std::max(most, ++count[w % kSharedBanks]);
+  return most;
 }
 
 int64_t tlc::layout::bankConflictDegree(const WarpAccess &access) {
   if (access.bytes >= 16) {
     // The whole warp at once, as measured on the H200: the most distinct
     // words of one bank, over the wavefronts the words need at least.
-    auto words = wordsByBank(access, 0, 32);
-    int64_t most = 0, total = 0;
-    for (const std::set<int64_t> &s : words) {
-      most = std::max<int64_t>(most, s.size());
-      total += s.size();
-    }
-    int64_t least = (total + kSharedBanks - 1) / kSharedBanks;
+    llvm::SmallVector<int64_t, 128> words = distinctWords(access, 0, 32);
+    int64_t most = mostPerBank(words);
+    int64_t least = (int64_t(words.size()) + kSharedBanks - 1) / kSharedBanks;
     return least ? (most + least - 1) / least : 0;
   }
   int64_t lanes = lanesPerPhase(access.bytes);
   int64_t degree = 0;
   for (int64_t first = 0; first < 32; first += lanes)
-    for (const std::set<int64_t> &s : wordsByBank(access, first, lanes))
-      degree = std::max<int64_t>(degree, s.size());
+    degree = std::max(degree, mostPerBank(distinctWords(access, first, lanes)));
   return degree;
 }
 
@@ -135,6 +140,37 @@ bool tlc::layout::isVectorContiguous(const Layout &layout, int64_t n) {
   return ok;
 }
 
+/// The structure of \p f as a memo key.
+static std::string fragmentKey(const Fragment &f) {
+  std::string key;
+  appendMemoKey(key, f.getInputShape());
+  key += std::to_string(f.getReplicate()) + ";";
+  appendMemoKey(key, f.getIndexShape());
+  for (const IndexExpr &e : f.getForwardIndex())
+    appendMemoKey(key, e);
+  key += '|';
+  appendMemoKey(key, f.getForwardThread());
+  return key;
+}
+
+std::shared_ptr<const std::vector<std::vector<int64_t>>>
+tlc::layout::invertTableShared(const Fragment &f) {
+  static tlc::LruCache<std::vector<std::vector<int64_t>>> memo(1024, 4);
+  std::string key = fragmentKey(f);
+  if (std::shared_ptr<const std::vector<std::vector<int64_t>>> known =
+          memo.lookup(key))
+    return known;
+  llvm::Expected<std::vector<std::vector<int64_t>>> table = f.invertTable();
+  if (!table) {
+    llvm::consumeError(table.takeError());
+    return nullptr;
+  }
+  auto shared = std::make_shared<const std::vector<std::vector<int64_t>>>(
+      std::move(*table));
+  memo.record(key, shared);
+  return shared;
+}
+
 std::optional<std::vector<LaneCoords>>
 tlc::layout::parallelLoopWarps(llvm::ArrayRef<int64_t> loopShape,
                                int64_t threads,
@@ -163,11 +199,10 @@ tlc::layout::parallelLoopWarps(llvm::ArrayRef<int64_t> loopShape,
       }
     return warps;
   }
-  llvm::Expected<std::vector<std::vector<int64_t>>> table = f->invertTable();
-  if (!table) {
-    llvm::consumeError(table.takeError());
+  std::shared_ptr<const std::vector<std::vector<int64_t>>> table =
+      invertTableShared(*f);
+  if (!table)
     return std::nullopt;
-  }
   int64_t regs = f->getRegsPerThread();
   int64_t active = std::min(f->getThreadExtent(), threads);
   for (int64_t r = 0; r < regs; ++r)
@@ -244,11 +279,10 @@ tlc::layout::stagedStoreAccesses(const Fragment &f, int64_t threads,
     return std::nullopt;
   }
   s.tile = *tile;
-  llvm::Expected<std::vector<std::vector<int64_t>>> table = f.invertTable();
-  if (!table) {
-    llvm::consumeError(table.takeError());
+  std::shared_ptr<const std::vector<std::vector<int64_t>>> table =
+      invertTableShared(f);
+  if (!table)
     return std::nullopt;
-  }
   // Registers -> tile: vector stores when they are 4 or 8 bytes, else one
   // element at a time (each element its own instruction).
   int64_t vecBytes = vec * elementBytes;
@@ -284,4 +318,26 @@ tlc::layout::stagedStoreAccesses(const Fragment &f, int64_t threads,
       s.reads.push_back(std::move(lanes));
     }
   return s;
+}
+
+int64_t tlc::layout::stagedStoreDegree(const Fragment &f, int64_t threads,
+                                       int64_t elementBytes, int64_t vec) {
+  static tlc::LruCache<int64_t> memo(1024, 4);
+  std::string key = fragmentKey(f) + "/" + std::to_string(threads) + "," +
+                    std::to_string(elementBytes) + "," + std::to_string(vec);
+  if (std::shared_ptr<const int64_t> known = memo.lookup(key))
+    return *known;
+  int64_t worst = 0;
+  if (std::optional<StagedStore> s =
+          stagedStoreAccesses(f, threads, elementBytes, vec)) {
+    for (const LaneCoords &w : s->stores)
+      worst = std::max(worst, bankConflictDegree(sharedAccess(
+                                  s->tile, elementBytes, s->storeVec, w)));
+    for (const LaneCoords &w : s->reads)
+      worst =
+          std::max(worst, bankConflictDegree(sharedAccess(
+                              s->tile, elementBytes, 16 / elementBytes, w)));
+  }
+  memo.record(key, std::make_shared<const int64_t>(worst));
+  return worst;
 }

@@ -503,3 +503,13 @@ TEST_CASE("wgmma core-matrix reads of the Hopper panel swizzle") {
         CHECK(worstLinear == 8);
     }
 }
+
+TEST_CASE("stagedStoreDegree is the worst of the staged accesses") {
+  Fragment f = mmaInstrC().repeat(1, 8, /*onThread=*/false);
+  // f32: the 2-way stores; f16: none; 16-byte runs: not staged.
+  CHECK(stagedStoreDegree(f, 128, 4, 2) == 2);
+  CHECK(stagedStoreDegree(f, 128, 2, 2) == 1);
+  CHECK(stagedStoreDegree(f, 128, 4, 4) == 0);
+  // Kept: the same answer again.
+  CHECK(stagedStoreDegree(f, 128, 4, 2) == 2);
+}

@@ -35,6 +35,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -74,6 +75,12 @@ WarpAccess sharedAccess(const Layout &layout, int64_t elementBytes,
 /// consecutive in \p layout for every coord whose last index is a multiple
 /// of \p n (a vector of n elements is one naturally aligned access).
 bool isVectorContiguous(const Layout &layout, int64_t n);
+
+/// Fragment::invertTable() of \p f, kept by the fragment's structure
+/// (shape, replication, formulas) and shared: the analysis inverts the same
+/// fragments again after every edit. Null when it fails.
+std::shared_ptr<const std::vector<std::vector<int64_t>>>
+invertTableShared(const Fragment &f);
 
 /// How the CUDA printer spreads a T.Parallel loop over a block's threads
 /// (CUDAEmitterTileOps: emitParallel). Without a fragment, step r of
@@ -130,6 +137,12 @@ std::optional<StagedStore> stagedStoreAccesses(const Fragment &f,
                                                int64_t threads,
                                                int64_t elementBytes,
                                                int64_t vec);
+
+/// The worst degree of the accesses of stagedStoreAccesses() (the stores
+/// and the reads back), 0 when the store is not staged; kept by the
+/// fragment's structure and the arguments.
+int64_t stagedStoreDegree(const Fragment &f, int64_t threads,
+                          int64_t elementBytes, int64_t vec);
 
 } // namespace layout
 } // namespace tlc

@@ -274,9 +274,12 @@ static int64_t fragmentVector(const layout::Fragment &f,
         }
         ok = first[last] % v == 0;
         for (int64_t k = 1; k < v && ok; ++k) {
-          std::vector<int64_t> want = first;
-          want[last] += k;
-          ok = table[t * regs + r + k] == want;
+          // The same coordinate (and replica), k further along the last
+          // dimension.
+          const std::vector<int64_t> &next = table[t * regs + r + k];
+          ok = next.size() == first.size();
+          for (size_t d = 0; d < first.size() && ok; ++d)
+            ok = next[d] == first[d] + (d == last ? k : 0);
         }
       }
     if (ok)
@@ -314,11 +317,10 @@ static void planFragmentCopy(CopyOp op, int64_t threads,
       fragDims.push_back(d);
   if (fragDims.size() != memDims->size())
     return;
-  llvm::Expected<std::vector<std::vector<int64_t>>> table = f.invertTable();
-  if (!table) {
-    llvm::consumeError(table.takeError());
+  std::shared_ptr<const std::vector<std::vector<int64_t>>> table =
+      layout::invertTableShared(f);
+  if (!table)
     return;
-  }
   auto fragType = cast<BufferType>(frag.getType());
   Type fragElem = fragType.getElementType();
   Type memElem = memType.getElementType();
@@ -679,11 +681,10 @@ static int64_t reductionDegree(ReduceOp op, int64_t threads) {
                                   dst = fragmentOf(op.getDst());
   if (!src || !dst || op.getDim() >= src->getInputRank())
     return 0;
-  llvm::Expected<std::vector<std::vector<int64_t>>> table = src->invertTable();
-  if (!table) {
-    llvm::consumeError(table.takeError());
+  std::shared_ptr<const std::vector<std::vector<int64_t>>> table =
+      layout::invertTableShared(*src);
+  if (!table)
     return 0;
-  }
   // Threads that hold one result row: the first holder of each row XOR the
   // others, above the lane bits.
   std::map<std::vector<int64_t>, int64_t> first;
@@ -743,20 +744,16 @@ static void planStagedStore(CopyOp op, int64_t threads,
   if (!attr)
     return;
   layout::Fragment f = attr.getFragment();
-  llvm::Expected<std::vector<std::vector<int64_t>>> table = f.invertTable();
-  if (!table) {
-    llvm::consumeError(table.takeError());
-    return;
-  }
   int64_t bytes = getElementStorageBytes(dstType.getElementType());
-  int64_t vec =
-      fragmentVector(f, *table,
-                     getElementStorageBytes(
-                         cast<BufferType>(frag.getType()).getElementType()));
-  std::optional<layout::StagedStore> staged =
-      layout::stagedStoreAccesses(f, threads, bytes, vec);
-  if (!staged)
+  // The tile's size first (rows x columns padded by 16 bytes): most
+  // fragment stores find no dead area that large.
+  SmallVector<int64_t> dims;
+  for (int64_t e : f.getInputShape())
+    if (e != 1)
+      dims.push_back(e);
+  if (dims.size() != 2 || bytes <= 0 || 16 % bytes != 0)
     return;
+  int64_t tileBytes = dims[0] * (dims[1] * bytes + 16);
   // A dead area: shared allocations no statement at or after this one
   // uses, as large as the tile together.
   Block &body = kernel.getBody().front();
@@ -765,7 +762,7 @@ static void planStagedStore(CopyOp op, int64_t threads,
   int64_t dead = 0;
   kernel.walk([&](AllocOp a) {
     auto t = cast<BufferType>(a.getType());
-    if (!isSharedScope(t.getScope()) || !t.isStatic())
+    if (dead >= tileBytes || !isSharedScope(t.getScope()) || !t.isStatic())
       return;
     std::optional<std::pair<int, int>> range =
         getLiveRange(body, a.getResult(), index);
@@ -779,7 +776,23 @@ static void planStagedStore(CopyOp op, int64_t threads,
     dead += stages * layout::numElements(t.getShape()) *
             getElementStorageBytes(t.getElementType());
   });
-  if (dead < staged->rows * (staged->cols + staged->padElems) * bytes)
+  if (dead < tileBytes)
+    return;
+  std::shared_ptr<const std::vector<std::vector<int64_t>>> table =
+      layout::invertTableShared(f);
+  if (!table)
+    return;
+  int64_t vec =
+      fragmentVector(f, *table,
+                     getElementStorageBytes(
+                         cast<BufferType>(frag.getType()).getElementType()));
+  // Its degree depends on the fragment, the block and the widths only:
+  // kept, and the plans made only when it conflicts.
+  if (layout::stagedStoreDegree(f, threads, bytes, vec) < 2)
+    return;
+  std::optional<layout::StagedStore> staged =
+      layout::stagedStoreAccesses(f, threads, bytes, vec);
+  if (!staged)
     return;
   for (bool read : {false, true}) {
     AccessPlan plan;
