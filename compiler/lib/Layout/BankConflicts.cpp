@@ -155,7 +155,9 @@ static std::string fragmentKey(const Fragment &f) {
 
 std::shared_ptr<const std::vector<std::vector<int64_t>>>
 tlc::layout::invertTableShared(const Fragment &f) {
-  static tlc::LruCache<std::vector<std::vector<int64_t>>> memo(1024, 4);
+  // Few: a 128 x 128 fragment's table is about a megabyte, and an edit
+  // re-analyses one kernel's few fragments.
+  static tlc::LruCache<std::vector<std::vector<int64_t>>> memo(8, 4);
   std::string key = fragmentKey(f);
   if (std::shared_ptr<const std::vector<std::vector<int64_t>>> known =
           memo.lookup(key))
