@@ -152,14 +152,59 @@ std::string tlc::driver::layoutFileName(const LayoutView &view) {
   return s;
 }
 
+/// The note of a bank conflict: the padding or swizzle that removes it.
+static std::string conflictNote(const tile::BankConflict &c,
+                                const std::string &name) {
+  if (!c.area.empty()) {
+    std::string note = "the CUDA target stages this store through shared "
+                       "memory in a tile whose rows it pads by 16 bytes";
+    if (c.padElems > 0)
+      note += "; a padding of " + std::to_string(c.padElems) +
+              " elements would be conflict-free (a T.copy of " +
+              (c.root ? allocName(c.root) : std::string("the fragment")) +
+              " into a shared tile of your own padded so, then to global "
+              "memory, avoids it)";
+    return note;
+  }
+  llvm::ArrayRef<int64_t> shape =
+      llvm::cast<tile::BufferType>(c.root.getType()).getShape();
+  std::string note;
+  if (c.padElems > 0 && shape.size() >= 2) {
+    std::string padded, slice;
+    for (auto [i, e] : llvm::enumerate(shape)) {
+      bool last = i + 1 == shape.size();
+      padded += (i ? ", " : "") + std::to_string(last ? e + c.padElems : e);
+      slice +=
+          std::string(i ? ", " : "") + (last ? "0:" + std::to_string(e) : ":");
+    }
+    note = "padding each row of " + name + " by " + std::to_string(c.padElems) +
+           " element" + (c.padElems == 1 ? "" : "s") + " (allocate (" + padded +
+           ") and use " + name + "[" + slice +
+           "]) makes this access conflict-free";
+  } else if (c.swizzleFixes) {
+    note = "XOR-swizzling the 16-byte chunks of " + name +
+           "'s rows would make this access conflict-free (the CUDA target "
+           "swizzles 16- and 8-bit tiles that T.gemm reads, and those only "
+           "T.copy uses that a fragment is copied into)";
+  } else {
+    note = "no row padding of up to 32 bytes removes it: the conflict comes "
+           "from the access pattern itself";
+  }
+  if (c.padElems > 0 && c.swizzleFixes)
+    note += "; so would XOR-swizzling its 16-byte chunks";
+  return note;
+}
+
 void tlc::driver::reportBankConflicts(eval::FileAnalysis &analysis,
                                       const syntax::SyntaxTree &tree,
                                       llvm::StringRef target) {
   if (!analysis.module || !isCudaTarget(target))
     return;
-  // sm_90a and later `a` targets issue T.gemm as wgmma, which reads its
-  // shared operands through descriptors, not ldmatrix.
+  // `a` targets issue T.gemm as wgmma, which reads its shared operands
+  // through descriptors, not ldmatrix; on sm_90a the analysis knows which
+  // gemms take it (the others stay on mma.sync).
   bool mmaSync = !target.ends_with("a");
+  bool sm90a = target.ends_with("sm_90a");
   mlir::ModuleOp module = *analysis.module;
   std::set<std::pair<uint32_t, std::string>> seen;
   size_t ops = module.getBody()->getOperations().size();
@@ -170,9 +215,11 @@ void tlc::driver::reportBankConflicts(eval::FileAnalysis &analysis,
       if (auto fn = kernel->getParentOfType<tile::FuncOp>())
         kernelName = fn.getSymName().str();
       for (const tile::BankConflict &c :
-           tile::findBankConflicts(kernel, mmaSync)) {
-        std::string name = allocName(c.root);
-        if (name.empty())
+           tile::findBankConflicts(kernel, mmaSync, sm90a)) {
+        std::string name = c.root ? allocName(c.root) : std::string();
+        if (!c.area.empty())
+          name = c.area + (name.empty() ? "" : " of " + name);
+        else if (name.empty())
           name = "a shared buffer";
         Diagnostic d;
         d.severity = Severity::Remark;
@@ -182,36 +229,8 @@ void tlc::driver::reportBankConflicts(eval::FileAnalysis &analysis,
         // One report per statement and text across instances.
         if (!seen.insert({d.range.begin, d.message}).second)
           continue;
-        auto type = llvm::cast<tile::BufferType>(c.root.getType());
-        llvm::ArrayRef<int64_t> shape = type.getShape();
-        std::string note;
-        if (c.padElems > 0 && shape.size() >= 2) {
-          std::string padded, slice;
-          for (auto [i, e] : llvm::enumerate(shape)) {
-            bool last = i + 1 == shape.size();
-            padded +=
-                (i ? ", " : "") + std::to_string(last ? e + c.padElems : e);
-            slice += std::string(i ? ", " : "") +
-                     (last ? "0:" + std::to_string(e) : ":");
-          }
-          note = "padding each row of " + name + " by " +
-                 std::to_string(c.padElems) + " element" +
-                 (c.padElems == 1 ? "" : "s") + " (allocate (" + padded +
-                 ") and use " + name + "[" + slice +
-                 "]) makes this access conflict-free";
-        } else if (c.swizzleFixes) {
-          note = "XOR-swizzling the 16-byte chunks of " + name +
-                 "'s rows would make this access conflict-free (the CUDA "
-                 "target swizzles 16- and 8-bit tiles that T.gemm reads, "
-                 "and those only T.copy uses that a fragment is copied "
-                 "into)";
-        } else {
-          note = "no row padding of up to 32 bytes removes it: the "
-                 "conflict comes from the access pattern itself";
-        }
-        if (c.padElems > 0 && c.swizzleFixes)
-          note += "; so would XOR-swizzling its 16-byte chunks";
-        d.notes.push_back({rangeOf(tree, c.root.getLoc()), note});
+        mlir::Location at = c.root ? c.root.getLoc() : c.op->getLoc();
+        d.notes.push_back({rangeOf(tree, at), conflictNote(c, name)});
         analysis.diagnostics.push_back(d);
         eval::Hint h;
         h.range = d.range;

@@ -9,10 +9,10 @@
 #include "Memo.h"
 
 #include "tlc/Layout/LayoutMap.h"
+#include "tlc/Layout/SharedLayouts.h"
 #include "tlc/Support/LruCache.h"
 
 #include <algorithm>
-#include <set>
 
 using namespace tlc::layout;
 
@@ -20,11 +20,11 @@ int64_t tlc::layout::lanesPerPhase(int64_t bytes) {
   return bytes == 8 ? 16 : 32;
 }
 
-/// The distinct 4-byte words of each bank that lanes [first, first + n) of
-/// \p access touch.
-static std::array<std::set<int64_t>, kSharedBanks>
-wordsByBank(const WarpAccess &access, int64_t first, int64_t n) {
-  std::array<std::set<int64_t>, kSharedBanks> words;
+/// The distinct 4-byte words that lanes [first, first + n) of \p access
+/// touch, sorted (at most 32 lanes x 4 words: no allocation per bank).
+static llvm::SmallVector<int64_t, 128> distinctWords(const WarpAccess &access,
+                                                     int64_t first, int64_t n) {
+  llvm::SmallVector<int64_t, 128> words;
   for (int64_t l = first; l < first + n; ++l) {
     int64_t a = access.address[l];
     if (a < 0)
@@ -32,29 +32,35 @@ wordsByBank(const WarpAccess &access, int64_t first, int64_t n) {
     int64_t begin = a / kBankBytes;
     int64_t end = (a + std::max<int64_t>(access.bytes, 1) - 1) / kBankBytes;
     for (int64_t w = begin; w <= end; ++w)
-      words[w % kSharedBanks].insert(w);
+      words.push_back(w);
   }
+  llvm::sort(words);
+  words.erase(std::unique(words.begin(), words.end()), words.end());
   return words;
+}
+
+/// The most distinct words any bank holds among \p words.
+static int64_t mostPerBank(llvm::ArrayRef<int64_t> words) {
+  std::array<int64_t, kSharedBanks> count{};
+  int64_t most = 0;
+  for (int64_t w : words)
+    most = std::max(most, ++count[w % kSharedBanks]);
+  return most;
 }
 
 int64_t tlc::layout::bankConflictDegree(const WarpAccess &access) {
   if (access.bytes >= 16) {
     // The whole warp at once, as measured on the H200: the most distinct
     // words of one bank, over the wavefronts the words need at least.
-    auto words = wordsByBank(access, 0, 32);
-    int64_t most = 0, total = 0;
-    for (const std::set<int64_t> &s : words) {
-      most = std::max<int64_t>(most, s.size());
-      total += s.size();
-    }
-    int64_t least = (total + kSharedBanks - 1) / kSharedBanks;
+    llvm::SmallVector<int64_t, 128> words = distinctWords(access, 0, 32);
+    int64_t most = mostPerBank(words);
+    int64_t least = (int64_t(words.size()) + kSharedBanks - 1) / kSharedBanks;
     return least ? (most + least - 1) / least : 0;
   }
   int64_t lanes = lanesPerPhase(access.bytes);
   int64_t degree = 0;
   for (int64_t first = 0; first < 32; first += lanes)
-    for (const std::set<int64_t> &s : wordsByBank(access, first, lanes))
-      degree = std::max<int64_t>(degree, s.size());
+    degree = std::max(degree, mostPerBank(distinctWords(access, first, lanes)));
   return degree;
 }
 
@@ -132,4 +138,208 @@ bool tlc::layout::isVectorContiguous(const Layout &layout, int64_t n) {
   });
   contiguityMemo().record(key, std::make_shared<const bool>(ok));
   return ok;
+}
+
+/// The structure of \p f as a memo key.
+static std::string fragmentKey(const Fragment &f) {
+  std::string key;
+  appendMemoKey(key, f.getInputShape());
+  key += std::to_string(f.getReplicate()) + ";";
+  appendMemoKey(key, f.getIndexShape());
+  for (const IndexExpr &e : f.getForwardIndex())
+    appendMemoKey(key, e);
+  key += '|';
+  appendMemoKey(key, f.getForwardThread());
+  return key;
+}
+
+std::shared_ptr<const std::vector<std::vector<int64_t>>>
+tlc::layout::invertTableShared(const Fragment &f) {
+  // Few: a 128 x 128 fragment's table is about a megabyte, and an edit
+  // re-analyses one kernel's few fragments.
+  static tlc::LruCache<std::vector<std::vector<int64_t>>> memo(8, 4);
+  std::string key = fragmentKey(f);
+  if (std::shared_ptr<const std::vector<std::vector<int64_t>>> known =
+          memo.lookup(key))
+    return known;
+  llvm::Expected<std::vector<std::vector<int64_t>>> table = f.invertTable();
+  if (!table) {
+    llvm::consumeError(table.takeError());
+    return nullptr;
+  }
+  auto shared = std::make_shared<const std::vector<std::vector<int64_t>>>(
+      std::move(*table));
+  memo.record(key, shared);
+  return shared;
+}
+
+std::optional<std::vector<LaneCoords>>
+tlc::layout::parallelLoopWarps(llvm::ArrayRef<int64_t> loopShape,
+                               int64_t threads,
+                               const LoopPartition &partition) {
+  std::vector<LaneCoords> warps;
+  int64_t numWarps = (threads + 31) / 32;
+  const Fragment *f = partition.fragment;
+  if (!f) {
+    int64_t numel = numElements(loopShape);
+    int64_t rounds = (numel + threads - 1) / threads;
+    for (int64_t r = 0; r < rounds; ++r)
+      for (int64_t w = 0; w < numWarps; ++w) {
+        LaneCoords lanes;
+        for (int64_t l = 0; l < 32; ++l) {
+          int64_t t = w * 32 + l, flat = r * threads + t;
+          if (t >= threads || flat >= numel)
+            continue;
+          std::vector<int64_t> c(loopShape.size());
+          for (int d = int(loopShape.size()) - 1; d >= 0; --d) {
+            c[d] = flat % loopShape[d];
+            flat /= loopShape[d];
+          }
+          lanes[l] = std::move(c);
+        }
+        warps.push_back(std::move(lanes));
+      }
+    return warps;
+  }
+  std::shared_ptr<const std::vector<std::vector<int64_t>>> table =
+      invertTableShared(*f);
+  if (!table)
+    return std::nullopt;
+  int64_t regs = f->getRegsPerThread();
+  int64_t active = std::min(f->getThreadExtent(), threads);
+  for (int64_t r = 0; r < regs; ++r)
+    for (int64_t w = 0; w * 32 < active; ++w) {
+      LaneCoords lanes;
+      for (int64_t l = 0; l < 32; ++l) {
+        int64_t t = w * 32 + l;
+        if (t >= active)
+          continue;
+        const std::vector<int64_t> &entry = (*table)[t * regs + r];
+        if (entry.empty())
+          continue;
+        bool inBox = true;
+        for (auto [d, e] : llvm::enumerate(partition.bound))
+          inBox &= entry[d] < e;
+        if (!inBox)
+          continue;
+        std::vector<int64_t> c(loopShape.size());
+        for (size_t v = 0; v < c.size(); ++v)
+          c[v] = entry[partition.varDim.empty() ? v : partition.varDim[v]];
+        lanes[l] = std::move(c);
+      }
+      warps.push_back(std::move(lanes));
+    }
+  return warps;
+}
+
+std::vector<WarpAccess> tlc::layout::reductionScratchAccesses(int64_t threads,
+                                                              int64_t blockMask,
+                                                              int64_t regs,
+                                                              int64_t bytes) {
+  std::vector<WarpAccess> out;
+  int64_t numWarps = (threads + 31) / 32;
+  auto each = [&](llvm::function_ref<int64_t(int64_t)> element) {
+    for (int64_t w = 0; w < numWarps; ++w) {
+      WarpAccess a;
+      a.bytes = bytes;
+      for (int64_t l = 0; l < 32 && w * 32 + l < threads; ++l)
+        a.address[l] = element(w * 32 + l) * bytes;
+      out.push_back(a);
+    }
+  };
+  for (int64_t k = 0; k < regs; ++k)
+    each([&](int64_t t) { return k * threads + t; });
+  for (int64_t k = 0; k < regs; ++k)
+    for (int64_t p = 0; p <= blockMask; ++p)
+      if ((p & ~blockMask) == 0)
+        each([&](int64_t t) { return k * threads + ((t & ~blockMask) | p); });
+  return out;
+}
+
+std::optional<StagedStore>
+tlc::layout::stagedStoreAccesses(const Fragment &f, int64_t threads,
+                                 int64_t elementBytes, int64_t vec) {
+  std::vector<unsigned> dims;
+  for (auto [d, e] : llvm::enumerate(f.getInputShape()))
+    if (e != 1)
+      dims.push_back(d);
+  if (dims.size() != 2 || dims[1] + 1 != f.getInputRank() ||
+      elementBytes <= 0 || 16 % elementBytes != 0 || vec * elementBytes >= 16 ||
+      vec < 1)
+    return std::nullopt;
+  StagedStore s;
+  s.rows = f.getInputShape()[dims[0]];
+  s.cols = f.getInputShape()[dims[1]];
+  int64_t chunk = 16 / elementBytes;
+  if (s.cols % chunk != 0)
+    return std::nullopt;
+  s.padElems = chunk;
+  llvm::Expected<Layout> tile = makePaddedLayout(
+      {s.rows, s.cols}, unsigned(elementBytes * 8), s.padElems);
+  if (!tile) {
+    llvm::consumeError(tile.takeError());
+    return std::nullopt;
+  }
+  s.tile = *tile;
+  std::shared_ptr<const std::vector<std::vector<int64_t>>> table =
+      invertTableShared(f);
+  if (!table)
+    return std::nullopt;
+  // Registers -> tile: vector stores when they are 4 or 8 bytes, else one
+  // element at a time (each element its own instruction).
+  int64_t vecBytes = vec * elementBytes;
+  bool vector = vec > 1 && (vecBytes == 4 || vecBytes == 8);
+  s.storeVec = vector ? vec : 1;
+  int64_t regs = f.getRegsPerThread();
+  int64_t active = std::min(f.getThreadExtent(), threads);
+  unsigned rank = f.getInputRank();
+  for (int64_t r = 0; r < regs; r += vec)
+    for (int64_t e = 0; e < (vector ? 1 : vec); ++e)
+      for (int64_t w = 0; w * 32 < active; ++w) {
+        LaneCoords lanes;
+        for (int64_t l = 0; l < 32 && w * 32 + l < active; ++l) {
+          const std::vector<int64_t> &entry =
+              (*table)[(w * 32 + l) * regs + r + e];
+          if (entry.empty() || entry[rank] != 0)
+            continue;
+          lanes[l] = std::vector<int64_t>{entry[dims[0]], entry[dims[1]]};
+        }
+        s.stores.push_back(std::move(lanes));
+      }
+  // Tile -> global: 16-byte chunks, row-major.
+  int64_t perRow = s.cols / chunk, chunks = s.rows * perRow;
+  int64_t numWarps = (threads + 31) / 32;
+  for (int64_t c = 0; c * threads < chunks; ++c)
+    for (int64_t w = 0; w < numWarps; ++w) {
+      LaneCoords lanes;
+      for (int64_t l = 0; l < 32 && w * 32 + l < threads; ++l) {
+        int64_t q = c * threads + w * 32 + l;
+        if (q < chunks)
+          lanes[l] = std::vector<int64_t>{q / perRow, (q % perRow) * chunk};
+      }
+      s.reads.push_back(std::move(lanes));
+    }
+  return s;
+}
+
+int64_t tlc::layout::stagedStoreDegree(const Fragment &f, int64_t threads,
+                                       int64_t elementBytes, int64_t vec) {
+  static tlc::LruCache<int64_t> memo(1024, 4);
+  std::string key = fragmentKey(f) + "/" + std::to_string(threads) + "," +
+                    std::to_string(elementBytes) + "," + std::to_string(vec);
+  if (std::shared_ptr<const int64_t> known = memo.lookup(key))
+    return *known;
+  int64_t worst = 0;
+  if (std::optional<StagedStore> s =
+          stagedStoreAccesses(f, threads, elementBytes, vec)) {
+    for (const LaneCoords &w : s->stores)
+      worst = std::max(worst, bankConflictDegree(sharedAccess(
+                                  s->tile, elementBytes, s->storeVec, w)));
+    for (const LaneCoords &w : s->reads)
+      worst =
+          std::max(worst, bankConflictDegree(sharedAccess(
+                              s->tile, elementBytes, 16 / elementBytes, w)));
+  }
+  memo.record(key, std::make_shared<const int64_t>(worst));
+  return worst;
 }

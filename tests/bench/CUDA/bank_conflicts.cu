@@ -12,7 +12,12 @@
 //   acc-f16-*   the same converted to f16 (4-byte st.shared), rows of 64 or
 //               72 halves, or the runtime's row swizzle;
 //   ldm-*       ldmatrix-like 16-byte row reads: lane l reads row l % 8 of
-//               chunk column l / 8, rows of 64 halves, plain or swizzled.
+//               chunk column l / 8, rows of 64 halves, plain or swizzled;
+//   staged-f32  the accumulator stores of the CUDA target's staged epilogue
+//               store: rows of 68 floats (64 + 16 bytes of padding);
+//   column-*    a T.Parallel loop spread flat over the threads writing a
+//               tile's column: lane l at row l, rows of 32 or 33 floats
+//               (4-byte st.shared).
 // Printed per case: cycles per instruction (clock64 over 4096 unrolled
 // repetitions, median of 5 runs) and the ratio to the conflict-free
 // variant; ncu's l1tex__data_bank_conflicts_pipe_lsu_mem_shared counters
@@ -44,7 +49,10 @@ __device__ int laneOffset(int which, int l) {
   case 3: return (row * 72 + col) * 2;                  // acc-f16 padded
   case 4: return swizzled(row, col, 8, 8) * 2;          // acc-f16 swizzled
   case 5: return ((l % 8) * 64 + (l / 8) * 8) * 2;      // ldm unswizzled
-  default: return swizzled(l % 8, (l / 8) * 8, 8, 8) * 2; // ldm swizzled
+  case 6: return swizzled(l % 8, (l / 8) * 8, 8, 8) * 2; // ldm swizzled
+  case 7: return (row * 68 + col) * 4;                  // staged f32
+  case 8: return l * 32 * 4;                            // column, 32 floats
+  default: return l * 33 * 4;                           // column, 33 floats
   }
 }
 
@@ -94,12 +102,15 @@ int main() {
       {"acc-f16-swizzled (4-byte st.shared, row swizzle)      ", 4, 4, 3},
       {"ldm-unswizzled   (16-byte ld.shared, rows of 64 halves)", 5, 16, 6},
       {"ldm-swizzled     (16-byte ld.shared, row swizzle)      ", 6, 16, 6},
+      {"staged-f32       (8-byte st.shared, rows of 68 floats)", 7, 8, 1},
+      {"column-32        (4-byte st.shared, rows of 32 floats)", 8, 4, 9},
+      {"column-33        (4-byte st.shared, rows of 33 floats)", 9, 4, 9},
   };
   long long *dCycles;
   int *dSink;
   cudaMalloc(&dCycles, sizeof(long long));
   cudaMalloc(&dSink, 32 * sizeof(int));
-  double perInstr[7];
+  double perInstr[10];
   for (const Case &c : cases) {
     std::vector<long long> runs;
     for (int k = 0; k < 6; ++k) {

@@ -1,4 +1,4 @@
-# RUN: tlc-build --check %s 2>&1 | count 0
+# RUN: tlc-build --check %s 2>&1 | FileCheck %s --check-prefix=DIAG --implicit-check-not=error: --implicit-check-not=warning:
 # RUN: tlc-build --emit=hints --format=json %s | FileCheck %s
 # H: T.annotate_l2_hit_ratio, T.annotate_safe_value, T.annotate_min_blocks_per_sm,
 # T.annotate_restrict_buffers, T.use_swizzle. Shape: eager T.const, T.empty + in-place.
@@ -50,3 +50,7 @@ axpy = axpy_inplace.compile(N=1 << 20, alpha=0.5)
 # CHECK: "name":"out","kind":"buffer","shape":[64,128],"dtype":"float32","scope":"local.fragment","layout":"parallel · 64 regs/thread"
 # CHECK: "name":"Y","kind":"tensor","shape":[1048576],"dtype":"float32","scope":"global","layout":null
 # CHECK: "name":"y","kind":"buffer","shape":[1024],"dtype":"float32","scope":"local.fragment","layout":"parallel · 4 regs/thread"
+
+# The element-wise shared accesses of T.Parallel (one element per lane at the
+# loop's thread partition):
+# DIAG: 25:25: remark: 2-way bank conflict on window (2-byte ld.shared)

@@ -23,6 +23,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tlc/Layout/BankConflicts.h"
+#include "tlc/Layout/GemmLayouts.h"
 #include "tlc/Layout/SharedLayouts.h"
 
 #include <doctest/doctest.h>
@@ -259,4 +260,256 @@ TEST_CASE("vector contiguity") {
   // A pitch of 66 halves misaligns 16-byte vectors of odd rows.
   CHECK(!isVectorContiguous(*makePaddedLayout({8, 64}, 16, 2), 8));
   CHECK(isVectorContiguous(*makePaddedLayout({8, 64}, 16, 2), 2));
+}
+
+namespace {
+/// The PTX ISA's mma.m16n8k16 accumulator, repeated along the columns in
+/// registers (register R of lane l holds row l / 4 + 8 ((R % 4) / 2),
+/// column 8 (R / 4) + 2 (l % 4) + R % 2): the oracle's own formula.
+std::pair<int64_t, int64_t> mmaCElement(int64_t lane, int64_t reg) {
+  return {lane / 4 + 8 * ((reg % 4) / 2),
+          8 * (reg / 4) + 2 * (lane % 4) + reg % 2};
+}
+
+/// The degree of the accesses of \p warps (element coordinates) to tile
+/// \p layout, the library's way.
+int64_t libraryDegree(const std::vector<LaneCoords> &warps,
+                      const Layout &layout, int64_t bytes, int64_t vec) {
+  int64_t worst = 0;
+  for (const LaneCoords &w : warps)
+    worst = std::max(worst,
+                     bankConflictDegree(sharedAccess(layout, bytes, vec, w)));
+  return worst;
+}
+} // namespace
+
+TEST_CASE("T.Parallel, flat partition, against enumerated addresses") {
+  // The loop (rows, cols) over `threads` threads reads a row-major shared
+  // tile of pitch `pitch` 4-byte elements at [a * i + b * j + c, j]-style
+  // affine indices; the oracle enumerates flat elements r * threads + t.
+  std::mt19937 rng(1818);
+  for (int trial = 0; trial < 300; ++trial) {
+    int64_t rows = int64_t(1) << (rng() % 6), cols = int64_t(1) << (rng() % 7);
+    int64_t threads = 32 * (1 + rng() % 8);
+    int64_t bytes = int64_t(1) << (rng() % 4); // 1, 2, 4, 8
+    bool transposed = rng() % 2;
+    int64_t pitch = (transposed ? rows : cols) + rng() % 3;
+    int64_t tileRows = transposed ? cols : rows;
+    std::optional<std::vector<LaneCoords>> warps =
+        parallelLoopWarps({rows, cols}, threads, LoopPartition());
+    REQUIRE(warps);
+    Layout tile = *makePaddedLayout({tileRows, transposed ? rows : cols},
+                                    unsigned(bytes * 8),
+                                    pitch - (transposed ? rows : cols));
+    int64_t expect = 0;
+    size_t k = 0;
+    int64_t numel = rows * cols;
+    for (int64_t r = 0; r * threads < numel; ++r)
+      for (int64_t w = 0; w * 32 < threads; ++w, ++k) {
+        REQUIRE(k < warps->size());
+        WarpAccess oracle, library;
+        oracle.bytes = library.bytes = bytes;
+        for (int64_t l = 0; l < 32; ++l) {
+          int64_t flat = r * threads + w * 32 + l;
+          bool active = w * 32 + l < threads && flat < numel;
+          REQUIRE(active == bool((*warps)[k][l]));
+          if (!active)
+            continue;
+          int64_t i = flat / cols, j = flat % cols;
+          const std::vector<int64_t> &c = *(*warps)[k][l];
+          CHECK((c[0] == i && c[1] == j));
+          int64_t ti = transposed ? j : i, tj = transposed ? i : j;
+          oracle.address[l] = (ti * pitch + tj) * bytes;
+          library.address[l] = *tile.applyFlat({ti, tj}) * bytes;
+        }
+        CHECK(oracle.address == library.address);
+        expect = std::max(expect, replayWavefronts(oracle));
+      }
+    CHECK(k == warps->size());
+    // The degree the analysis computes from the loop coordinates.
+    std::vector<LaneCoords> onTile = *warps;
+    for (LaneCoords &w : onTile)
+      for (auto &c : w)
+        if (c && transposed)
+          std::swap((*c)[0], (*c)[1]);
+    CHECK(libraryDegree(onTile, tile, bytes, 1) == expect);
+  }
+  // The textbook transpose: a column of 32 floats, every lane in one bank;
+  // a pitch of 33 spreads them.
+  auto transposeDegree = [](int64_t pitch) {
+    std::vector<LaneCoords> warps =
+        *parallelLoopWarps({32, 32}, 128, LoopPartition());
+    for (LaneCoords &w : warps)
+      for (auto &c : w)
+        std::swap((*c)[0], (*c)[1]);
+    return libraryDegree(warps, *makePaddedLayout({32, 32}, 32, pitch - 32), 4,
+                         1);
+  };
+  CHECK(transposeDegree(32) == 32);
+  CHECK(transposeDegree(33) == 1);
+}
+
+TEST_CASE("T.Parallel over an mma accumulator, against the PTX formula") {
+  // One warp's 16 x 64 accumulator (mma.C repeated 8 times in registers);
+  // the loop takes its layout and stores each element into a row-major f32
+  // tile of pitch 64 + pad.
+  Fragment f = mmaInstrC().repeat(1, 8, /*onThread=*/false);
+  LoopPartition p;
+  p.fragment = &f;
+  std::optional<std::vector<LaneCoords>> warps =
+      parallelLoopWarps({16, 64}, 128, p);
+  REQUIRE(warps);
+  REQUIRE(warps->size() == 32); // 32 registers, one warp
+  for (int64_t reg = 0; reg < 32; ++reg)
+    for (int64_t l = 0; l < 32; ++l) {
+      auto [i, j] = mmaCElement(l, reg);
+      REQUIRE((*warps)[reg][l]);
+      CHECK(*(*warps)[reg][l] == std::vector<int64_t>{i, j});
+    }
+  for (int64_t pad : {0, 1, 2, 4, 8}) {
+    int64_t expect = 0;
+    for (int64_t reg = 0; reg < 32; ++reg) {
+      WarpAccess oracle;
+      oracle.bytes = 4;
+      for (int64_t l = 0; l < 32; ++l) {
+        auto [i, j] = mmaCElement(l, reg);
+        oracle.address[l] = (i * (64 + pad) + j) * 4;
+      }
+      expect = std::max(expect, replayWavefronts(oracle));
+    }
+    CHECK(libraryDegree(*warps, *makePaddedLayout({16, 64}, 32, pad), 4, 1) ==
+          expect);
+    // 8 rows x 4 even columns: banks 0, 2, 4, 6 of every row when rows are
+    // 32 words apart.
+    if (pad == 0)
+      CHECK(expect == 8);
+  }
+  // Threads past the fragment's 32 do nothing.
+  for (const LaneCoords &w : *warps)
+    CHECK(llvm::all_of(w, [](auto &c) { return bool(c); }));
+}
+
+TEST_CASE("reduction scratch is conflict-free, replayed") {
+  // Every block size, every set of cross-warp bits, 4- and 8-byte partials:
+  // the stores and the partner reads of the printer's scratch exchange.
+  for (int64_t threads : {64, 96, 128, 256, 512, 1024})
+    for (int64_t mask = 32; mask < 1024; mask += 32) {
+      if (mask >= threads * 2)
+        break;
+      for (int64_t bytes : {4, 8})
+        for (const WarpAccess &a :
+             reductionScratchAccesses(threads, mask & ~int64_t(31), 2, bytes)) {
+          // The oracle: every lane of a warp at consecutive elements.
+          int64_t base = -1;
+          for (int64_t l = 0; l < 32; ++l) {
+            if (a.address[l] < 0)
+              continue;
+            if (base < 0)
+              base = a.address[l] - l * bytes;
+            CHECK(a.address[l] == base + l * bytes);
+          }
+          CHECK(replayWavefronts(a) == 1);
+          CHECK(bankConflictDegree(a) == 1);
+        }
+    }
+}
+
+TEST_CASE("staged epilogue store, against the PTX formula") {
+  // One warp's 16 x 64 accumulator stored through the printer's staging
+  // tile (rows padded by 16 bytes), 2 registers per store.
+  Fragment f = mmaInstrC().repeat(1, 8, /*onThread=*/false);
+  for (int64_t bytes : {4, 2}) {
+    std::optional<StagedStore> s = stagedStoreAccesses(f, 128, bytes, 2);
+    REQUIRE(s);
+    int64_t pitch = 64 + 16 / bytes;
+    CHECK(s->padElems == 16 / bytes);
+    CHECK(s->storeVec == 2);
+    REQUIRE(s->stores.size() == 16);
+    int64_t expectStore = 0;
+    for (int64_t k = 0; k < 16; ++k) {
+      WarpAccess oracle;
+      oracle.bytes = 2 * bytes;
+      for (int64_t l = 0; l < 32; ++l) {
+        auto [i, j] = mmaCElement(l, 2 * k);
+        oracle.address[l] = (i * pitch + j) * bytes;
+      }
+      CHECK(oracle.address ==
+            sharedAccess(s->tile, bytes, 2, s->stores[k]).address);
+      expectStore = std::max(expectStore, replayWavefronts(oracle));
+    }
+    CHECK(libraryDegree(s->stores, s->tile, bytes, 2) == expectStore);
+    // f32: a half warp's 4 rows of 8 words, 4 banks apart: 2-way. f16: 8
+    // rows of 4 words, 4 banks apart: conflict-free.
+    CHECK(expectStore == (bytes == 4 ? 2 : 1));
+    // Back out: 16-byte chunks, chunk c * 128 + t in row-major order.
+    int64_t chunk = 16 / bytes, perRow = 64 / chunk;
+    int64_t expectRead = 0;
+    for (size_t k = 0; k < s->reads.size(); ++k) {
+      WarpAccess oracle;
+      oracle.bytes = 16;
+      int64_t c = k / 4, w = k % 4;
+      for (int64_t l = 0; l < 32; ++l) {
+        int64_t q = c * 128 + w * 32 + l;
+        if (q < 16 * perRow)
+          oracle.address[l] =
+              ((q / perRow) * pitch + (q % perRow) * chunk) * bytes;
+      }
+      CHECK(oracle.address ==
+            sharedAccess(s->tile, bytes, chunk, s->reads[k]).address);
+      expectRead = std::max(expectRead, replayWavefronts(oracle));
+    }
+    CHECK(libraryDegree(s->reads, s->tile, bytes, chunk) == expectRead);
+  }
+  // 16-byte register runs are stored directly, not staged.
+  CHECK(!stagedStoreAccesses(f, 128, 4, 4));
+}
+
+TEST_CASE("wgmma core-matrix reads of the Hopper panel swizzle") {
+  // The oracle: CuTe's Swizzle<B, 4, 3> on each panel of `swz` bytes per
+  // row (the TMA / wgmma swizzle modes: byte-offset bits 4.. XOR bits 7..),
+  // panels of swz / 2 columns stored one after another.
+  for (int64_t cols : {16, 32, 64, 128, 256})
+    for (int64_t rows : {8, 64, 128}) {
+      std::optional<SwizzleMode> mode = widestSwizzle({rows, cols}, 16);
+      if (!mode)
+        continue;
+      int64_t swz = swizzleBytes(*mode), w = swz / 2;
+      Layout l = makeGemmABLayoutHopper({rows, cols}, 16);
+      auto oracle = [&](int64_t r, int64_t c) {
+        int64_t o = r * swz + (c % w) * 2;
+        o ^= ((o >> 7) & (swz / 16 - 1)) << 4;
+        return (c / w) * rows * swz + o;
+      };
+      for (int64_t r = 0; r < rows; ++r)
+        for (int64_t c = 0; c < cols; ++c)
+          REQUIRE(*l.applyFlat({r, c}) * 2 == oracle(r, c));
+      // Each core matrix (8 rows of one 16-byte chunk column) is one
+      // phase of 8 lanes: replayed, one wavefront.
+      int64_t worstLinear = 0;
+      for (int64_t r0 = 0; r0 < rows; r0 += 8)
+        for (int64_t c = 0; c < cols; c += 8) {
+          WarpAccess a, linear;
+          a.bytes = linear.bytes = 16;
+          for (int64_t i = 0; i < 8; ++i) {
+            a.address[i] = oracle(r0 + i, c);
+            linear.address[i] = ((r0 + i) * cols + c) * 2;
+          }
+          CHECK(replayWavefronts(a) == 1);
+          CHECK(bankConflictDegree(a) == 1);
+          worstLinear = std::max(worstLinear, replayWavefronts(linear));
+        }
+      // Unswizzled rows of 128 bytes or more would conflict 8 ways.
+      if (cols * 2 >= 128)
+        CHECK(worstLinear == 8);
+    }
+}
+
+TEST_CASE("stagedStoreDegree is the worst of the staged accesses") {
+  Fragment f = mmaInstrC().repeat(1, 8, /*onThread=*/false);
+  // f32: the 2-way stores; f16: none; 16-byte runs: not staged.
+  CHECK(stagedStoreDegree(f, 128, 4, 2) == 2);
+  CHECK(stagedStoreDegree(f, 128, 2, 2) == 1);
+  CHECK(stagedStoreDegree(f, 128, 4, 4) == 0);
+  // Kept: the same answer again.
+  CHECK(stagedStoreDegree(f, 128, 4, 2) == 2);
 }

@@ -27,6 +27,7 @@
 #ifndef TLC_LAYOUT_BANKCONFLICTS_H
 #define TLC_LAYOUT_BANKCONFLICTS_H
 
+#include "tlc/Layout/Fragment.h"
 #include "tlc/Layout/Layout.h"
 
 #include "llvm/ADT/ArrayRef.h"
@@ -34,6 +35,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -73,6 +75,74 @@ WarpAccess sharedAccess(const Layout &layout, int64_t elementBytes,
 /// consecutive in \p layout for every coord whose last index is a multiple
 /// of \p n (a vector of n elements is one naturally aligned access).
 bool isVectorContiguous(const Layout &layout, int64_t n);
+
+/// Fragment::invertTable() of \p f, kept by the fragment's structure
+/// (shape, replication, formulas) and shared: the analysis inverts the same
+/// fragments again after every edit. Null when it fails.
+std::shared_ptr<const std::vector<std::vector<int64_t>>>
+invertTableShared(const Fragment &f);
+
+/// How the CUDA printer spreads a T.Parallel loop over a block's threads
+/// (CUDAEmitterTileOps: emitParallel). Without a fragment, step r of
+/// thread t takes flat element r * threads + t of the row-major loop.
+/// With one (a fragment the loop accesses at exactly its variables), thread
+/// t's register r takes the fragment's element there, in every replica,
+/// and threads past the fragment's thread extent do nothing.
+struct LoopPartition {
+  const Fragment *fragment = nullptr;
+  /// Loop variable v is fragment dimension varDim[v] (identity when empty).
+  std::vector<unsigned> varDim;
+  /// When not empty, fragment elements outside this box are skipped.
+  std::vector<int64_t> bound;
+};
+
+/// The loop coordinates of every lane of each warp instruction of a
+/// T.Parallel loop of shape \p loopShape over \p threads threads
+/// partitioned as \p partition: one entry per (register, warp), registers
+/// outer. std::nullopt when the fragment cannot be inverted.
+std::optional<std::vector<LaneCoords>>
+parallelLoopWarps(llvm::ArrayRef<int64_t> loopShape, int64_t threads,
+                  const LoopPartition &partition);
+
+/// The shared scratch accesses of a reduction across warps (CUDA printer,
+/// CUDAEmitterReduce): thread t stores its partial of register k at element
+/// k * threads + t, then reads element k * threads + ((t & ~blockMask) | p)
+/// for every p whose bits are inside \p blockMask (the cross-warp thread
+/// bits). Stores first, then reads; \p bytes per element.
+std::vector<WarpAccess> reductionScratchAccesses(int64_t threads,
+                                                 int64_t blockMask,
+                                                 int64_t regs, int64_t bytes);
+
+/// The shared accesses of a staged epilogue store (CUDA printer,
+/// CUDAEmitterStagedStore): a 2-d fragment (its two non-unit dimensions the
+/// rows and columns) is stored into a row-major tile whose rows are padded
+/// by 16 bytes, \p vec registers per step and one replica, then read back
+/// as 16-byte chunks in row-major order, chunk c * threads + t per step.
+struct StagedStore {
+  /// The padded tile (element offsets).
+  Layout tile;
+  /// Elements per register store.
+  int64_t storeVec = 1;
+  /// Rows and columns of the tile; the 16-byte pad in elements.
+  int64_t rows = 0, cols = 0, padElems = 0;
+  std::vector<LaneCoords> stores;
+  std::vector<LaneCoords> reads;
+};
+
+/// The staged store of fragment \p f with \p elementBytes-byte elements and
+/// \p vec registers per store over \p threads threads, or std::nullopt when
+/// the printer would not stage it (not two non-unit dimensions with the
+/// columns last, columns not whole 16-byte chunks, stores of 16 bytes).
+std::optional<StagedStore> stagedStoreAccesses(const Fragment &f,
+                                               int64_t threads,
+                                               int64_t elementBytes,
+                                               int64_t vec);
+
+/// The worst degree of the accesses of stagedStoreAccesses() (the stores
+/// and the reads back), 0 when the store is not staged; kept by the
+/// fragment's structure and the arguments.
+int64_t stagedStoreDegree(const Fragment &f, int64_t threads,
+                          int64_t elementBytes, int64_t vec);
 
 } // namespace layout
 } // namespace tlc

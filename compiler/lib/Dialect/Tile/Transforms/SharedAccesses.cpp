@@ -16,15 +16,23 @@
 
 #include "tlc/Dialect/Tile/Transforms/SharedAccesses.h"
 
+#include "tlc/Dialect/Tile/Transforms/LayoutInference.h"
+
 #include "tlc/Dialect/Tile/IR/BufferEffects.h"
 #include "tlc/Layout/BankConflicts.h"
 #include "tlc/Layout/Fragment.h"
 #include "tlc/Layout/SharedLayouts.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
+
+#include "tlc/Support/LruCache.h"
+
+#include "llvm/ADT/TypeSwitch.h"
 
 #include <map>
 
@@ -102,6 +110,10 @@ struct AccessPlan {
   /// Elements per lane and instruction.
   int64_t vec = 1;
   std::vector<layout::LaneCoords> warps;
+  /// A tile of the printer's own (the staging tile of an epilogue store),
+  /// instead of the allocation's layout; named by `area`.
+  std::optional<layout::Layout> tile;
+  std::string area;
 };
 } // namespace
 
@@ -262,9 +274,12 @@ static int64_t fragmentVector(const layout::Fragment &f,
         }
         ok = first[last] % v == 0;
         for (int64_t k = 1; k < v && ok; ++k) {
-          std::vector<int64_t> want = first;
-          want[last] += k;
-          ok = table[t * regs + r + k] == want;
+          // The same coordinate (and replica), k further along the last
+          // dimension.
+          const std::vector<int64_t> &next = table[t * regs + r + k];
+          ok = next.size() == first.size();
+          for (size_t d = 0; d < first.size() && ok; ++d)
+            ok = next[d] == first[d] + (d == last ? k : 0);
         }
       }
     if (ok)
@@ -302,11 +317,10 @@ static void planFragmentCopy(CopyOp op, int64_t threads,
       fragDims.push_back(d);
   if (fragDims.size() != memDims->size())
     return;
-  llvm::Expected<std::vector<std::vector<int64_t>>> table = f.invertTable();
-  if (!table) {
-    llvm::consumeError(table.takeError());
+  std::shared_ptr<const std::vector<std::vector<int64_t>>> table =
+      layout::invertTableShared(f);
+  if (!table)
     return;
-  }
   auto fragType = cast<BufferType>(frag.getType());
   Type fragElem = fragType.getElementType();
   Type memElem = memType.getElementType();
@@ -350,7 +364,8 @@ static void planFragmentCopy(CopyOp op, int64_t threads,
 /// The ldmatrix reads of T.gemm's shared operands: every 8x8 matrix of the
 /// tile (8-aligned rows, one 16-byte chunk column) is read as eight 16-byte
 /// rows by lanes 8q .. 8q + 7 (PTX ISA, ldmatrix); one phase each.
-static void planGemmOperands(GemmOp op, std::vector<AccessPlan> &plans) {
+static void planGemmOperands(GemmOp op, std::vector<AccessPlan> &plans,
+                             StringRef instruction) {
   for (Value v : {op.getA(), op.getB()}) {
     Value root = rootOf(v);
     auto rootType = cast<BufferType>(root.getType());
@@ -372,7 +387,7 @@ static void planGemmOperands(GemmOp op, std::vector<AccessPlan> &plans) {
     plan.root = root;
     plan.elementBytes = bytes;
     plan.vec = chunk;
-    plan.instruction = "ldmatrix";
+    plan.instruction = instruction.str();
     for (int64_t r0 = 0; r0 < rows; r0 += 8)
       for (int64_t c = 0; c < cols; c += chunk) {
         layout::LaneCoords lanes;
@@ -380,6 +395,415 @@ static void planGemmOperands(GemmOp op, std::vector<AccessPlan> &plans) {
           lanes[i] = rootCoord({rank - 2, rank - 1}, {r0 + i, c}, *offsets);
         plan.warps.push_back(std::move(lanes));
       }
+    plans.push_back(std::move(plan));
+  }
+}
+
+/// The value of index \p v at loop coordinates \p coords of \p par (its
+/// induction variables), or std::nullopt when it depends on anything else
+/// or is not an integer operation modelled here.
+static std::optional<int64_t> evalIndex(Value v, ParallelOp par,
+                                        ArrayRef<int64_t> coords) {
+  if (auto arg = dyn_cast<BlockArgument>(v)) {
+    if (arg.getOwner() != &par.getBody().front() ||
+        arg.getArgNumber() >= coords.size())
+      return std::nullopt;
+    return coords[arg.getArgNumber()];
+  }
+  if (std::optional<int64_t> c = getConstantIntValue(v))
+    return c;
+  Operation *def = v.getDefiningOp();
+  if (!def)
+    return std::nullopt;
+  if (auto cast = dyn_cast<arith::IndexCastOp>(def))
+    return evalIndex(cast.getIn(), par, coords);
+  if (def->getNumOperands() != 2 || def->getNumResults() != 1)
+    return std::nullopt;
+  std::optional<int64_t> a = evalIndex(def->getOperand(0), par, coords);
+  if (!a)
+    return std::nullopt;
+  std::optional<int64_t> b = evalIndex(def->getOperand(1), par, coords);
+  if (!b)
+    return std::nullopt;
+  auto floorDiv = [](int64_t x, int64_t y) {
+    return x / y - ((x % y != 0) && ((x < 0) != (y < 0)));
+  };
+  return llvm::TypeSwitch<Operation *, std::optional<int64_t>>(def)
+      .Case([&](arith::AddIOp) { return *a + *b; })
+      .Case([&](arith::SubIOp) { return *a - *b; })
+      .Case([&](arith::MulIOp) { return *a * *b; })
+      .Case([&](arith::AndIOp) { return *a & *b; })
+      .Case([&](arith::OrIOp) { return *a | *b; })
+      .Case([&](arith::XOrIOp) { return *a ^ *b; })
+      .Case([&](arith::MinSIOp) { return std::min(*a, *b); })
+      .Case([&](arith::MaxSIOp) { return std::max(*a, *b); })
+      .Case([&](arith::ShLIOp) -> std::optional<int64_t> {
+        if (*b < 0 || *b > 62)
+          return std::nullopt;
+        return *a << *b;
+      })
+      .Case([&](arith::ShRSIOp) -> std::optional<int64_t> {
+        if (*b < 0 || *b > 62)
+          return std::nullopt;
+        return *a >> *b;
+      })
+      .Case([&](arith::DivSIOp) -> std::optional<int64_t> {
+        if (*b == 0)
+          return std::nullopt;
+        return *a / *b;
+      })
+      .Case([&](arith::RemSIOp) -> std::optional<int64_t> {
+        if (*b == 0)
+          return std::nullopt;
+        return *a % *b;
+      })
+      .Case([&](arith::FloorDivSIOp) -> std::optional<int64_t> {
+        if (*b == 0)
+          return std::nullopt;
+        return floorDiv(*a, *b);
+      })
+      .Default([](Operation *) { return std::nullopt; });
+}
+
+/// The loop dimension of each index of fragment access \p o of \p par
+/// (kUnitDim for a unit dimension read at 0), as the CUDA printer matches
+/// them (CUDAEmitterTileOps: accessDims), or std::nullopt.
+static constexpr unsigned kUnitDim = ~0u;
+static std::optional<SmallVector<unsigned>>
+loopDimsOf(ParallelOp par, Value buf, ValueRange indices) {
+  ArrayRef<int64_t> shape = cast<BufferType>(buf.getType()).getShape();
+  SmallVector<unsigned> dims;
+  for (auto [d, i] : llvm::enumerate(indices)) {
+    std::optional<int64_t> c = getConstantIntValue(i);
+    if (d < shape.size() && shape[d] == 1 && c && *c == 0) {
+      dims.push_back(kUnitDim);
+      continue;
+    }
+    auto arg = dyn_cast<BlockArgument>(i);
+    if (!arg || arg.getOwner() != &par.getBody().front())
+      return std::nullopt;
+    dims.push_back(arg.getArgNumber());
+  }
+  return dims;
+}
+
+/// The fragment that partitions \p par, chosen as the CUDA printer chooses
+/// it (CUDAEmitterTileOps: Emitter::loopLayout) but from the fragments'
+/// inferred `layout` attributes: one accessed at exactly the loop variables
+/// over the loop's whole shape, else over a leading box of it, else in
+/// order with unit dimensions read at 0 between them. No fragment access:
+/// the flat partition.
+static std::optional<layout::LoopPartition>
+loopPartition(ParallelOp par, ArrayRef<int64_t> loopShape,
+              std::optional<layout::Fragment> &storage) {
+  struct Access {
+    layout::Fragment fragment;
+    std::optional<SmallVector<unsigned>> dims;
+  };
+  std::vector<Access> accesses;
+  bool touchesFragments = false;
+  par.getBody().walk([&](Operation *o) {
+    Value buf;
+    ValueRange indices;
+    if (auto l = dyn_cast<LoadOp>(o)) {
+      buf = l.getBuffer();
+      indices = l.getIndices();
+    } else if (auto s = dyn_cast<StoreOp>(o)) {
+      buf = s.getBuffer();
+      indices = s.getIndices();
+    }
+    if (!buf || scopeOfRoot(buf) != MemoryScope::Fragment)
+      return;
+    touchesFragments = true;
+    auto alloc = buf.getDefiningOp<AllocOp>();
+    auto attr = alloc ? dyn_cast_or_null<FragmentAttr>(alloc.getLayoutAttr())
+                      : FragmentAttr();
+    if (attr)
+      accesses.push_back({attr.getFragment(), loopDimsOf(par, buf, indices)});
+  });
+  layout::LoopPartition p;
+  auto take = [&](const layout::Fragment &f) {
+    storage = f;
+    p.fragment = &*storage;
+    return p;
+  };
+  for (const Access &a : accesses) {
+    if (!a.dims || a.fragment.getInputShape() != loopShape)
+      continue;
+    bool identity = true;
+    for (auto [i, d] : llvm::enumerate(*a.dims))
+      identity &= d == i;
+    if (identity)
+      return take(a.fragment);
+  }
+  for (const Access &a : accesses) {
+    ArrayRef<int64_t> shape = a.fragment.getInputShape();
+    if (!a.dims || shape.size() != loopShape.size())
+      continue;
+    bool box = true;
+    for (auto [i, d] : llvm::enumerate(*a.dims))
+      box &= d == i && loopShape[i] <= shape[i];
+    if (box) {
+      p.bound.assign(loopShape.begin(), loopShape.end());
+      return take(a.fragment);
+    }
+  }
+  for (const Access &a : accesses) {
+    ArrayRef<int64_t> shape = a.fragment.getInputShape();
+    if (!a.dims || shape.size() != a.dims->size())
+      continue;
+    std::vector<unsigned> where;
+    for (auto [d, v] : llvm::enumerate(*a.dims)) {
+      if (v == kUnitDim)
+        continue;
+      if (v != where.size() || shape[d] != loopShape[v])
+        break;
+      where.push_back(d);
+    }
+    if (where.size() == loopShape.size()) {
+      p.varDim = std::move(where);
+      return take(a.fragment);
+    }
+  }
+  // The printer refuses a loop that touches fragments without one it can
+  // partition by (or reads them through the exchange area, which is not
+  // modelled): no code to analyse.
+  if (touchesFragments)
+    return std::nullopt;
+  return p;
+}
+
+/// The shared loads and stores inside T.Parallel: one element per lane and
+/// instruction, at the loop coordinates the printer gives each thread
+/// (layout::parallelLoopWarps), through index expressions of the loop
+/// variables and constants (others are not modelled).
+static void planParallel(ParallelOp op, int64_t threads,
+                         std::vector<AccessPlan> &plans) {
+  SmallVector<int64_t> loopShape;
+  for (OpFoldResult e : op.getMixedExtents()) {
+    std::optional<int64_t> c = getConstantIntValue(e);
+    if (!c || *c <= 0)
+      return;
+    loopShape.push_back(*c);
+  }
+  if (layout::numElements(loopShape) > kMaxEnumeratedElements)
+    return;
+  SmallVector<Operation *> shared;
+  op.getBody().walk([&](Operation *o) {
+    Value buf;
+    if (auto l = dyn_cast<LoadOp>(o))
+      buf = l.getBuffer();
+    else if (auto s = dyn_cast<StoreOp>(o))
+      buf = s.getBuffer();
+    if (!buf)
+      return;
+    auto rootType = cast<BufferType>(rootOf(buf).getType());
+    if (isSharedScope(rootType.getScope()) && rootType.isStatic())
+      shared.push_back(o);
+  });
+  if (shared.empty())
+    return;
+  std::optional<layout::Fragment> storage;
+  std::optional<layout::LoopPartition> partition =
+      loopPartition(op, loopShape, storage);
+  if (!partition)
+    return;
+  std::optional<std::vector<layout::LaneCoords>> warps =
+      layout::parallelLoopWarps(loopShape, threads, *partition);
+  if (!warps)
+    return;
+  for (Operation *o : shared) {
+    bool store = isa<StoreOp>(o);
+    Value buf =
+        store ? cast<StoreOp>(o).getBuffer() : cast<LoadOp>(o).getBuffer();
+    ValueRange indices =
+        store ? cast<StoreOp>(o).getIndices() : cast<LoadOp>(o).getIndices();
+    std::optional<SmallVector<int64_t>> offsets = staticOffsets(buf);
+    if (!offsets || offsets->size() != indices.size())
+      continue;
+    AccessPlan plan;
+    plan.op = o;
+    plan.root = rootOf(buf);
+    plan.elementBytes = getElementStorageBytes(
+        cast<BufferType>(plan.root.getType()).getElementType());
+    plan.instruction = widthName(plan.elementBytes, store);
+    bool ok = true;
+    for (const layout::LaneCoords &w : *warps) {
+      layout::LaneCoords lanes;
+      for (auto [l, c] : llvm::enumerate(w)) {
+        if (!c)
+          continue;
+        std::vector<int64_t> at(offsets->begin(), offsets->end());
+        for (auto [d, i] : llvm::enumerate(indices)) {
+          std::optional<int64_t> x = evalIndex(i, op, *c);
+          if (!x) {
+            ok = false;
+            break;
+          }
+          at[d] += *x;
+        }
+        if (!ok)
+          break;
+        lanes[l] = std::move(at);
+      }
+      if (!ok)
+        break;
+      plan.warps.push_back(std::move(lanes));
+    }
+    if (ok)
+      plans.push_back(std::move(plan));
+  }
+}
+
+/// The element type's bytes in the reduction scratch: the printer computes
+/// in float for 16- and 8-bit floats (Emitter::valueType).
+static int64_t scratchBytes(Type t) {
+  if (isa<FloatType>(t) && t.getIntOrFloatBitWidth() < 32)
+    return 4;
+  return getElementStorageBytes(t);
+}
+
+/// T.reduce_* whose result rows are spread over several warps: the
+/// printer's scratch exchange (layout::reductionScratchAccesses), with the
+/// cross-warp bits of the threads that hold one result row in the source's
+/// inferred fragment. The degree is kept by (threads, bits, registers,
+/// bytes): it does not depend on the kernel otherwise.
+static int64_t reductionDegree(ReduceOp op, int64_t threads) {
+  auto fragmentOf = [](Value v) -> std::optional<layout::Fragment> {
+    auto alloc = v.getDefiningOp<AllocOp>();
+    auto attr = alloc ? dyn_cast_or_null<FragmentAttr>(alloc.getLayoutAttr())
+                      : FragmentAttr();
+    if (!attr)
+      return std::nullopt;
+    return attr.getFragment();
+  };
+  std::optional<layout::Fragment> src = fragmentOf(op.getSrc()),
+                                  dst = fragmentOf(op.getDst());
+  if (!src || !dst || op.getDim() >= src->getInputRank())
+    return 0;
+  std::shared_ptr<const std::vector<std::vector<int64_t>>> table =
+      layout::invertTableShared(*src);
+  if (!table)
+    return 0;
+  // Threads that hold one result row: the first holder of each row XOR the
+  // others, above the lane bits.
+  std::map<std::vector<int64_t>, int64_t> first;
+  int64_t mask = 0, regs = src->getRegsPerThread();
+  unsigned rank = src->getInputRank();
+  for (int64_t t = 0; t < src->getThreadExtent(); ++t)
+    for (int64_t r = 0; r < regs; ++r) {
+      std::vector<int64_t> row = (*table)[t * regs + r];
+      if (row.empty())
+        continue;
+      row.resize(rank);
+      row[op.getDim()] = 0;
+      auto [it, fresh] = first.try_emplace(row, t);
+      if (!fresh)
+        mask |= it->second ^ t;
+    }
+  mask &= ~int64_t(31);
+  if (!mask)
+    return 0;
+  int64_t bytes =
+      scratchBytes(cast<BufferType>(op.getDst().getType()).getElementType());
+  int64_t dregs = dst->getRegsPerThread();
+  static tlc::LruCache<int64_t> memo(256, 1);
+  std::string key = std::to_string(threads) + "," + std::to_string(mask) + "," +
+                    std::to_string(dregs) + "," + std::to_string(bytes);
+  if (std::shared_ptr<const int64_t> known = memo.lookup(key))
+    return *known;
+  int64_t worst = 0;
+  for (const layout::WarpAccess &a :
+       layout::reductionScratchAccesses(threads, mask, dregs, bytes))
+    worst = std::max(worst, layout::bankConflictDegree(a));
+  memo.record(key, std::make_shared<const int64_t>(worst));
+  return worst;
+}
+
+/// A T.copy of a whole 2-d fragment to global memory that the CUDA printer
+/// stages through shared memory (CUDAEmitterStagedStore: a statement of
+/// the kernel body itself, stores narrower than 16 bytes, and a shared area
+/// no later statement uses; the area is approximated here by the dead
+/// allocations' total size, a copy per pipeline stage, where the printer
+/// also wants them adjacent in its placement).
+static void planStagedStore(CopyOp op, int64_t threads,
+                            std::vector<AccessPlan> &plans) {
+  auto kernel = dyn_cast_or_null<KernelOp>(op->getParentOp());
+  Value frag = op.getSrc();
+  auto dstType = cast<BufferType>(op.getDst().getType());
+  if (!kernel || rootOf(frag) != frag ||
+      scopeOfRoot(op.getDst()) != MemoryScope::Global)
+    return;
+  std::optional<SmallVector<unsigned>> memDims = copyDims(dstType);
+  if (!memDims || memDims->size() != 2 ||
+      memDims->back() + 1 != dstType.getRank())
+    return;
+  auto alloc = frag.getDefiningOp<AllocOp>();
+  auto attr = alloc ? dyn_cast_or_null<FragmentAttr>(alloc.getLayoutAttr())
+                    : FragmentAttr();
+  if (!attr)
+    return;
+  layout::Fragment f = attr.getFragment();
+  int64_t bytes = getElementStorageBytes(dstType.getElementType());
+  // The tile's size first (rows x columns padded by 16 bytes): most
+  // fragment stores find no dead area that large.
+  SmallVector<int64_t> dims;
+  for (int64_t e : f.getInputShape())
+    if (e != 1)
+      dims.push_back(e);
+  if (dims.size() != 2 || bytes <= 0 || 16 % bytes != 0)
+    return;
+  int64_t tileBytes = dims[0] * (dims[1] * bytes + 16);
+  // A dead area: shared allocations no statement at or after this one
+  // uses, as large as the tile together.
+  Block &body = kernel.getBody().front();
+  StatementIndex index = indexStatements(body);
+  int now = getStatementOf(body, op, index);
+  int64_t dead = 0;
+  kernel.walk([&](AllocOp a) {
+    auto t = cast<BufferType>(a.getType());
+    if (dead >= tileBytes || !isSharedScope(t.getScope()) || !t.isStatic())
+      return;
+    std::optional<std::pair<int, int>> range =
+        getLiveRange(body, a.getResult(), index);
+    if (!range || range->second >= now)
+      return;
+    // A tile written inside T.Pipelined has a copy per stage.
+    int64_t stages = 1;
+    for (Operation *user : a->getUsers())
+      if (auto pipe = user->getParentOfType<PipelinedOp>())
+        stages = std::max<int64_t>(stages, pipe.getNumStages());
+    dead += stages * layout::numElements(t.getShape()) *
+            getElementStorageBytes(t.getElementType());
+  });
+  if (dead < tileBytes)
+    return;
+  std::shared_ptr<const std::vector<std::vector<int64_t>>> table =
+      layout::invertTableShared(f);
+  if (!table)
+    return;
+  int64_t vec =
+      fragmentVector(f, *table,
+                     getElementStorageBytes(
+                         cast<BufferType>(frag.getType()).getElementType()));
+  // Its degree depends on the fragment, the block and the widths only:
+  // kept, and the plans made only when it conflicts.
+  if (layout::stagedStoreDegree(f, threads, bytes, vec) < 2)
+    return;
+  std::optional<layout::StagedStore> staged =
+      layout::stagedStoreAccesses(f, threads, bytes, vec);
+  if (!staged)
+    return;
+  for (bool read : {false, true}) {
+    AccessPlan plan;
+    plan.op = op;
+    plan.root = frag;
+    plan.elementBytes = bytes;
+    plan.vec = read ? 16 / bytes : staged->storeVec;
+    plan.instruction = widthName(plan.vec * bytes, !read);
+    plan.tile = staged->tile;
+    plan.area = "the staging tile";
+    plan.warps = read ? staged->reads : staged->stores;
     plans.push_back(std::move(plan));
   }
 }
@@ -403,14 +827,26 @@ static int64_t worstDegree(ArrayRef<const AccessPlan *> plans,
   return worst;
 }
 
-std::vector<BankConflict> tlc::tile::findBankConflicts(KernelOp kernel,
-                                                       bool mmaSync) {
+std::vector<BankConflict>
+tlc::tile::findBankConflicts(KernelOp kernel, bool mmaSync, bool sm90a) {
   std::vector<BankConflict> result;
   std::optional<int64_t> threads = kernel.getStaticNumThreads();
   // Past the 1,024 threads of a block no target generates the kernel, so
   // there are no accesses to analyse (and enumerating them would not end).
   if (!threads || *threads <= 0 || *threads > kMaxBlockThreads)
     return result;
+  // On sm_90a the gemms tile-plan-wgmma puts on wgmma read their shared
+  // operands through descriptors, stored in the descriptors' panel
+  // swizzle; the others (all, when one cannot) stay on mma.sync.
+  llvm::DenseSet<Operation *> wgmma;
+  llvm::DenseSet<Value> panelTiles;
+  if (sm90a)
+    for (GemmOp gemm : selectWgmmaGemms(kernel)) {
+      wgmma.insert(gemm);
+      for (Value v : {gemm.getA(), gemm.getB()})
+        if (isSharedScope(scopeOfRoot(v)))
+          panelTiles.insert(rootOf(v));
+    }
   std::vector<AccessPlan> plans;
   kernel.walk([&](Operation *op) {
     if (auto copy = dyn_cast<CopyOp>(op)) {
@@ -418,13 +854,30 @@ std::vector<BankConflict> tlc::tile::findBankConflicts(KernelOp kernel,
       bool dstFrag = scopeOfRoot(copy.getDst()) == MemoryScope::Fragment;
       if (srcFrag && dstFrag)
         return;
-      if (srcFrag || dstFrag)
+      if (srcFrag && scopeOfRoot(copy.getDst()) == MemoryScope::Global)
+        planStagedStore(copy, *threads, plans);
+      else if (srcFrag || dstFrag)
         planFragmentCopy(copy, *threads, plans);
       else
         planMemoryCopy(copy, *threads, plans);
     } else if (auto gemm = dyn_cast<GemmOp>(op)) {
-      if (mmaSync)
-        planGemmOperands(gemm, plans);
+      if (wgmma.count(gemm))
+        planGemmOperands(gemm, plans, "wgmma operand read");
+      else if (mmaSync || sm90a)
+        planGemmOperands(gemm, plans, "ldmatrix");
+    } else if (auto par = dyn_cast<ParallelOp>(op)) {
+      planParallel(par, *threads, plans);
+    } else if (auto reduce = dyn_cast<ReduceOp>(op)) {
+      // Never conflicts (consecutive words per warp); checked all the same.
+      int64_t degree = reductionDegree(reduce, *threads);
+      if (degree >= 2) {
+        BankConflict c;
+        c.op = op;
+        c.area = "the reduction scratch";
+        c.instruction = "exchange";
+        c.degree = degree;
+        result.push_back(std::move(c));
+      }
     }
   });
   DenseMap<Value, int64_t> swizzled = planSwizzledTiles(kernel);
@@ -441,20 +894,36 @@ std::vector<BankConflict> tlc::tile::findBankConflicts(KernelOp kernel,
   }
   for (const std::vector<const AccessPlan *> &group : groups) {
     const AccessPlan &first = *group.front();
-    layout::Layout actual = cudaSharedLayout(first.root, swizzled);
+    bool panel = panelTiles.count(first.root);
+    layout::Layout actual =
+        first.tile ? *first.tile
+        : panel    ? layout::makeGemmABLayoutHopper(
+                         cast<BufferType>(first.root.getType()).getShape(),
+                         first.elementBytes * 8)
+                : cudaSharedLayout(first.root, swizzled);
     int64_t degree = worstDegree(group, actual);
     if (degree < 2 || degree == INT64_MAX)
       continue;
     BankConflict c;
     c.op = first.op;
     c.root = first.root;
+    c.area = first.area;
     c.instruction = first.instruction;
     c.degree = degree;
-    auto rootType = cast<BufferType>(first.root.getType());
-    SmallVector<int64_t> shape(rootType.getShape());
+    SmallVector<int64_t> shape;
+    if (first.tile)
+      shape.assign(first.tile->getInputShape().begin(),
+                   first.tile->getInputShape().end());
+    else
+      shape.assign(cast<BufferType>(first.root.getType()).getShape().begin(),
+                   cast<BufferType>(first.root.getType()).getShape().end());
     unsigned bits = first.elementBytes * 8;
-    if (shape.size() >= 2) {
-      for (int64_t padBytes : {4, 8, 16, 32}) {
+    // Descriptors read canonical layouts only: no padding to suggest.
+    if (shape.size() >= 2 && !panel) {
+      for (int64_t padBytes : {4, 8, 16, 32, 64}) {
+        // The printer's own tile is padded by 16 bytes already.
+        if (!first.tile && padBytes > 32)
+          break;
         if (padBytes % first.elementBytes != 0)
           continue;
         llvm::Expected<layout::Layout> padded = layout::makePaddedLayout(
@@ -468,7 +937,7 @@ std::vector<BankConflict> tlc::tile::findBankConflicts(KernelOp kernel,
           break;
         }
       }
-      if (!swizzled.count(first.root)) {
+      if (!first.tile && !swizzled.count(first.root)) {
         llvm::Expected<layout::Layout> swz =
             layout::makeRowSwizzledLayout(shape, bits);
         if (swz)

@@ -52,16 +52,22 @@ cudaSharedLayout(mlir::Value root,
 
 /// One shared-memory access of the generated code with a bank conflict.
 struct BankConflict {
-  /// The tile op (T.copy, T.gemm).
+  /// The tile op (T.copy, T.gemm, T.reduce_*), or the element load or store
+  /// inside a T.Parallel.
   mlir::Operation *op = nullptr;
-  /// The shared allocation accessed.
+  /// The shared allocation accessed (for an area of the printer's own, the
+  /// fragment stored through it, or null).
   mlir::Value root;
+  /// `the staging tile`, `the reduction scratch`: shared memory the CUDA
+  /// printer lays out itself; empty for an allocation.
+  std::string area;
   /// `ldmatrix`, `cp.async`, `16-byte st.shared`, `4-byte ld.shared`, ...
   std::string instruction;
   /// Wavefronts per phase in the worst warp access (>= 2).
   int64_t degree = 0;
   /// A padding of the buffer's rows (in elements) that makes every access
-  /// of this op conflict-free, or 0 when none of up to 32 bytes does.
+  /// of this op conflict-free, or 0 when none of up to 32 bytes does (for
+  /// the staging tile, the whole padding of its rows, up to 64 bytes).
   int64_t padElems = 0;
   /// True when the row swizzle would make them conflict-free.
   bool swizzleFixes = false;
@@ -70,9 +76,15 @@ struct BankConflict {
 /// The accesses of \p kernel (threads static) that conflict, in program
 /// order, one per (op, buffer, instruction). \p mmaSync: the target issues
 /// T.gemm as mma.sync with ldmatrix operand loads (sm_80 .. sm_89, and
-/// sm_90 without the `a` features). Fragments are read from the `layout`
-/// attributes of their allocations (run layout inference first).
-std::vector<BankConflict> findBankConflicts(KernelOp kernel, bool mmaSync);
+/// sm_90 without the `a` features). \p sm90a: the target is sm_90a, whose
+/// gemms take wgmma when tile-plan-wgmma chooses it (selectWgmmaGemms):
+/// their shared operands are then stored in the descriptors' panel swizzle
+/// (layout::makeGemmABLayoutHopper) and read as 8-row x 16-byte core
+/// matrices, one phase each; the other gemms use ldmatrix. Fragments are
+/// read from the `layout` attributes of their allocations (run layout
+/// inference first).
+std::vector<BankConflict> findBankConflicts(KernelOp kernel, bool mmaSync,
+                                            bool sm90a = false);
 
 } // namespace tile
 } // namespace tlc
