@@ -292,29 +292,38 @@ public:
       if (blockAborted)
         break;
       uint64_t done = ++launch.blocksDone;
-      double elapsed = std::chrono::duration<double>(
-                           std::chrono::steady_clock::now() - launch.start)
-                           .count();
-      if (c.timeLimit > 0 && elapsed > c.timeLimit && done < numBlocks &&
-          !launch.aborted.exchange(true)) {
+      double seconds = elapsed();
+      if (c.timeLimit > 0 && seconds > c.timeLimit && done < numBlocks) {
         uint64_t fit = std::max<uint64_t>(
-            1, uint64_t(double(done) * c.timeLimit / elapsed / 2));
-        Finding f;
-        f.checker = "limit";
-        f.message =
-            "too large to simulate in reasonable time: " +
+            1, uint64_t(double(done) * c.timeLimit / seconds / 2));
+        reportTooLarge(
             std::to_string(done) + " of " + std::to_string(numBlocks) +
-            " blocks in " + std::to_string(int(elapsed)) + " s (about " +
-            std::to_string(int(elapsed * double(numBlocks) / double(done))) +
+            " blocks in " + std::to_string(int(seconds)) + " s (about " +
+            std::to_string(int(seconds * double(numBlocks) / double(done))) +
             " s for all); simulate smaller sizes (-D bindings), e.g. "
             "a grid of at most " +
-            std::to_string(fit) + " blocks or a shorter reduction loop";
-        std::lock_guard<std::mutex> lock(launch.mutex);
-        launch.findings.push_back(std::move(f));
+            std::to_string(fit) + " blocks or a shorter reduction loop");
       }
     }
     currentWorker = nullptr;
     sigaltstack(&old, nullptr);
+  }
+
+  /// Ends the launch (once) with a "too large to simulate" finding.
+  void reportTooLarge(const std::string &why) {
+    if (launch.aborted.exchange(true))
+      return;
+    Finding f;
+    f.checker = "limit";
+    f.message = "too large to simulate in reasonable time: " + why;
+    std::lock_guard<std::mutex> lock(launch.mutex);
+    launch.findings.push_back(std::move(f));
+  }
+  /// Seconds since the launch began.
+  double elapsed() const {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                         launch.start)
+        .count();
   }
 
   // The host API, for the calling fiber.
@@ -483,6 +492,16 @@ void Worker::runBlock(uint64_t b) {
     }
     if (!live)
       break;
+    // One block that alone outlasts the limit (a long loop per block, as
+    // in a persistent kernel) ends the launch too: the limit is checked
+    // after every scheduling round, not only between blocks.
+    if (c.timeLimit > 0 && !launch.aborted && elapsed() > c.timeLimit) {
+      reportTooLarge("block " + tuple3(block) + " has not finished after " +
+                     std::to_string(int(elapsed())) +
+                     " s; simulate smaller sizes (-D bindings), e.g. fewer "
+                     "iterations of the block's loops");
+      break;
+    }
     if (!blockAborted && !launch.aborted && resolveMbarriers())
       continue;
     if (!ran && !blockAborted && !launch.aborted) {

@@ -6,7 +6,8 @@
 #   tests/bench/CUDA/tlc_run_examples.sh build BIN_DIR ART_DIR
 #       (here, with nvcc, or NVRTC where a configuration says so)
 #       tlc-build --target=cuda:sm_90a and --target=cpu of every
-#       configuration into ART_DIR/NAME/{cuda,cpu}
+#       configuration into ART_DIR/NAME/{cuda,cpu}, $TLC_BUILD_JOBS at
+#       once (default 1)
 #   tests/bench/CUDA/tlc_run_examples.sh run BIN_DIR ART_DIR [tlc-run args]
 #       (on the GPU machine) tlc-run ART_DIR/NAME/cuda --device cuda
 #       --reference ART_DIR/NAME/cpu --verify --bench, then one summary line
@@ -77,6 +78,22 @@ run() {
   fi
   "$@"
 }
+# Builds one configuration; its result line goes to $art/NAME.result.
+build_one() {
+  local name=$1 src=$2 defs=$3 compiler=$4
+  # shellcheck disable=SC2086
+  if "$bin/tlc-build" "$src" --target=cuda:sm_90a $defs \
+       --cuda-compiler="${compiler:-auto}" \
+       -o "$art/$name/cuda" > "$art/$name.log" 2>&1 &&
+     "$bin/tlc-build" "$src" --target=cpu $defs \
+       -o "$art/$name/cpu" >> "$art/$name.log" 2>&1; then
+    echo "$name: built" > "$art/$name.result"
+  else
+    echo "$name: BUILD FAILED: $(grep -m2 error "$art/$name.log" | tr '\n' ' ')" \
+      > "$art/$name.result"
+    rm -rf "${art:?}/$name"
+  fi
+}
 cs=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
 budget=${TLC_SANITIZE_BUDGET:-200}
 start=$SECONDS
@@ -93,18 +110,9 @@ for c in "${configs[@]}"; do
       continue
     fi
     mkdir -p "$art"
-    # shellcheck disable=SC2086
-    if "$bin/tlc-build" "$src" --target=cuda:sm_90a $defs \
-         --cuda-compiler="${compiler:-auto}" \
-         -o "$art/$name/cuda" > "$art/$name.log" 2>&1 &&
-       "$bin/tlc-build" "$src" --target=cpu $defs \
-         -o "$art/$name/cpu" >> "$art/$name.log" 2>&1; then
-      echo "$name: built"
-    else
-      echo "$name: BUILD FAILED: $(grep -m2 error "$art/$name.log" | tr '\n' ' ')"
-      rm -rf "${art:?}/$name"
-      status=1
-    fi
+    # $TLC_BUILD_JOBS configurations at once (default 1).
+    while [ "$(jobs -rp | wc -l)" -ge "${TLC_BUILD_JOBS:-1}" ]; do wait -n; done
+    build_one "$name" "$src" "$defs" "$compiler" &
     continue
   fi
   if [ ! -d "$art/$name/cuda" ] && [ $dry = 0 ]; then
@@ -157,6 +165,14 @@ for c in "${configs[@]}"; do
     summary+=("$(printf '%-10s %-22s %s; tlc-run exit %d, %s; %d s' $tool "$name" "$line" $rc "$verdict" $((SECONDS - t0)))")
   done
 done
+if [ "$mode" = build ] && [ $dry = 0 ]; then
+  wait
+  for c in "${configs[@]}"; do
+    IFS='|' read -r name _ <<< "$c"
+    cat "$art/$name.result" 2>/dev/null || echo "$name: BUILD FAILED: no result"
+    grep -q "BUILD FAILED" "$art/$name.result" 2>/dev/null && status=1
+  done
+fi
 if [ "$mode" != build ] && [ $dry = 0 ]; then
   echo "## summary ($mode)"
   printf '%s\n' "${summary[@]}"
