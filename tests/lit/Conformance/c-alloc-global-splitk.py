@@ -48,7 +48,7 @@ kernel = splitk_matmul(1024, 1024, 8192)
 
 # CHECK: "name":"A","kind":"tensor","shape":[1024,8192],"dtype":"float16","scope":"global","layout":null
 # CHECK: "name":"partial","kind":"buffer","shape":[4,1024,1024],"dtype":"float32","scope":"global","layout":null
-# CHECK: "name":"(bx, by, bz)","kind":"kernel","shape":[8,8,4],{{.*}}"detail":"128 threads"
+# CHECK: "name":"(bx, by, bz)","kind":"kernel","shape":[8,8,4],{{.*}}"detail":"128 threads + a 128-thread TMA producer warpgroup (warp-specialised)"
 # CHECK: "name":"A_shared","kind":"buffer","shape":[128,32],"dtype":"float16","scope":"shared.dyn","layout":"swizzle 64B"
 # CHECK: "name":"C_local","kind":"buffer","shape":[128,128],"dtype":"float32","scope":"local.fragment","layout":"wgmma.C · 4×1 warps · 128 regs/thread"
 # CHECK: "name":"(rx, ry)","kind":"kernel","shape":[16,16],{{.*}}"detail":"128 threads"

@@ -7,6 +7,9 @@
 
 #include "tlc/Dialect/Tile/Transforms/Passes.h"
 
+#include "tlc/Dialect/Tile/IR/BufferEffects.h"
+#include "tlc/Dialect/Tile/IR/TileOps.h"
+
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/Pass/PassRegistry.h"
 
@@ -42,6 +45,23 @@ tlc::tile::runGpuLowering(ModuleOp module,
     return failure();
   module->setAttr("tile.gpu_lowered", UnitAttr::get(module.getContext()));
   return success();
+}
+
+void tlc::tile::forEachSm90aKernel(
+    ModuleOp module, llvm::StringRef targetOption,
+    llvm::function_ref<void(KernelOp)> planKernel) {
+  llvm::StringRef name = targetOption;
+  if (name.empty())
+    if (auto attr = module->getAttrOfType<StringAttr>("tile.gpu_target"))
+      name = attr.getValue();
+  name.consume_front("cuda:");
+  if (name != "sm_90a")
+    return;
+  module.walk([&](FuncOp func) {
+    if (hasLoweringFailed(func) || !getUnboundTileParameters(func).empty())
+      return;
+    func.walk([&](KernelOp kernel) { planKernel(kernel); });
+  });
 }
 
 void tlc::tile::registerTilePipelines() {

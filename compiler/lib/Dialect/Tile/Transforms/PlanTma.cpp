@@ -34,12 +34,6 @@ using namespace tlc::tile;
 /// The most dynamic shared memory an sm_90 block may have.
 static constexpr int64_t kSm90SharedLimit = 227 * 1024;
 
-/// Whether \p target names sm_90a alone.
-static bool isSm90a(StringRef target) {
-  target.consume_front("cuda:");
-  return target == "sm_90a";
-}
-
 static bool isGlobal(MemoryScope s) { return s == MemoryScope::Global; }
 
 /// Whether \p copy can be one tensor-map box copy per swizzle panel: the
@@ -111,18 +105,9 @@ struct TilePlanTmaPass final
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    std::string name = target;
-    if (name.empty())
-      if (auto attr = module->getAttrOfType<StringAttr>("tile.gpu_target"))
-        name = attr.getValue().str();
-    if (!isSm90a(name))
-      return;
     Builder b(module.getContext());
-    module.walk([&](FuncOp func) {
-      if (hasLoweringFailed(func) || !getUnboundTileParameters(func).empty())
-        return;
-      func.walk([&](KernelOp kernel) { planKernel(kernel, b); });
-    });
+    forEachSm90aKernel(module, target,
+                       [&](KernelOp kernel) { planKernel(kernel, b); });
   }
 
   void planKernel(KernelOp kernel, Builder &b) {

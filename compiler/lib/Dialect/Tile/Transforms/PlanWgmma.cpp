@@ -37,12 +37,6 @@ using namespace mlir;
 using namespace tlc;
 using namespace tlc::tile;
 
-/// Whether \p target names sm_90a alone.
-static bool isSm90a(StringRef target) {
-  target.consume_front("cuda:");
-  return target == "sm_90a";
-}
-
 /// The matrix shape of \p t without leading unit dimensions.
 static SmallVector<int64_t> matrixShape(BufferType t) {
   SmallVector<int64_t> s(t.getShape().begin(), t.getShape().end());
@@ -173,18 +167,9 @@ struct TilePlanWgmmaPass final
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    std::string name = target;
-    if (name.empty())
-      if (auto attr = module->getAttrOfType<StringAttr>("tile.gpu_target"))
-        name = attr.getValue().str();
-    if (!isSm90a(name))
-      return;
     Builder b(module.getContext());
-    module.walk([&](FuncOp func) {
-      if (hasLoweringFailed(func) || !getUnboundTileParameters(func).empty())
-        return;
-      func.walk([&](KernelOp kernel) { planKernel(kernel, b); });
-    });
+    forEachSm90aKernel(module, target,
+                       [&](KernelOp kernel) { planKernel(kernel, b); });
   }
 
   void planKernel(KernelOp kernel, Builder &b) {

@@ -54,12 +54,6 @@ static constexpr int64_t kConsumerRegsTwoBlocks = 216;
 static constexpr int64_t kSm90SharedPerSm = 228 * 1024;
 static constexpr int64_t kSm90ReservedShared = 1024;
 
-/// Whether \p target names sm_90a alone.
-static bool isSm90a(StringRef target) {
-  target.consume_front("cuda:");
-  return target == "sm_90a";
-}
-
 /// Whether \p op is code the producer may recompute: index arithmetic and
 /// views of the function's global tensors.
 static bool isProducerScalar(Operation *op) {
@@ -173,18 +167,9 @@ struct TileWarpSpecializePass final
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    std::string name = target;
-    if (name.empty())
-      if (auto attr = module->getAttrOfType<StringAttr>("tile.gpu_target"))
-        name = attr.getValue().str();
-    if (!isSm90a(name))
-      return;
     Builder b(module.getContext());
-    module.walk([&](FuncOp func) {
-      if (hasLoweringFailed(func) || !getUnboundTileParameters(func).empty())
-        return;
-      func.walk([&](KernelOp kernel) { planKernel(kernel, b); });
-    });
+    forEachSm90aKernel(module, target,
+                       [&](KernelOp kernel) { planKernel(kernel, b); });
   }
 
   void planKernel(KernelOp kernel, Builder &b) {

@@ -25,6 +25,8 @@
 namespace tlc {
 namespace tile {
 
+class KernelOp;
+
 #define GEN_PASS_DECL
 #include "tlc/Dialect/Tile/Transforms/Passes.h.inc"
 
@@ -33,7 +35,8 @@ namespace tile {
 
 /// Adds the target-independent GPU lowering passes that follow layout
 /// inference, in order: tile-plan-pipelines, tile-plan-wgmma,
-/// tile-plan-shared-memory, tile-plan-tma. The CUDA printer reads what they decide.
+/// tile-plan-shared-memory, tile-plan-tma, tile-warp-specialize. The CUDA
+/// printer reads what they decide.
 void buildGpuLoweringPipeline(mlir::OpPassManager &pm);
 
 /// Runs buildGpuLoweringPipeline on \p module once: a module already
@@ -54,6 +57,13 @@ mlir::LogicalResult runGpuLowering(
 /// target-specific lowering passes (tile-plan-wgmma) read; a module that
 /// already has one or is already lowered keeps it.
 void setGpuTarget(mlir::ModuleOp module, llvm::StringRef target);
+
+/// Calls \p planKernel on every kernel a Hopper-only pass plans: when the
+/// target (\p targetOption, the pass's `target` option, else the module's
+/// `tile.gpu_target`) is `cuda:sm_90a` alone, the kernels of each function
+/// whose lowering has not failed and whose tile parameters are all bound.
+void forEachSm90aKernel(mlir::ModuleOp module, llvm::StringRef targetOption,
+                        llvm::function_ref<void(KernelOp)> planKernel);
 
 /// Registers `--tile-lower-gpu`, the pipeline buildGpuLoweringPipeline
 /// builds, for tlc-opt.
