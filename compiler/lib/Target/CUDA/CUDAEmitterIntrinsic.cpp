@@ -358,13 +358,14 @@ LogicalResult Emitter::emitIntrinsic(IntrinsicOp op) {
     bool parallel = false;
     Operation *loop = enclosingLoop(op, parallel);
     if (!loop || parallel)
-      return fail(parallel ? "leaves a T.Parallel, whose iterations the CUDA "
-                             "target spreads over threads"
-                           : "is not inside a loop");
+      return fail(parallel ? "leaves a T.Parallel, whose iterations the " +
+                                 lang.name.str() +
+                                 " target spreads over threads"
+                           : std::string("is not inside a loop"));
     if (auto pipe = dyn_cast<PipelinedOp>(loop);
         pipe && pipelineStages.count(pipe))
-      return fail("leaves a software-pipelined loop, whose prefetches the "
-                  "CUDA target issues ahead of the iterations");
+      return fail("leaves a software-pipelined loop, whose prefetches the " +
+                  lang.name.str() + " target issues ahead of the iterations");
     // Leaving a loop with block barriers is only sound when every thread
     // leaves together (uniformLoopExit handled `if c: break` at the if).
     for (Operation *p = op->getParentOp(); p != loop; p = p->getParentOp())
@@ -377,8 +378,8 @@ LogicalResult Emitter::emitIntrinsic(IntrinsicOp op) {
             << ": leaves a loop with block barriers under a condition that "
                "may differ between threads (the threads that stay would "
                "wait at a barrier for the ones that left); write it as `if "
-               "cond: break` directly in the loop body, which the CUDA "
-               "target decides for the whole block";
+               "cond: break` directly in the loop body, which the "
+            << lang.name << " target decides for the whole block";
         d.attachNote(ifOp.getLoc()) << "the condition";
         return failure();
       }
