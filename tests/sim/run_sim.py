@@ -157,6 +157,12 @@ def run_program(path, build_defs, run_defs, archs, bindir, workdir, threads):
         if rc != 0:
             skipped.append(f"{target}: " + first_error(out))
             continue
+        if not os.path.isdir(art):
+            # Built with nothing to write: a function with no T.Kernel
+            # (raw TIR) makes no device code, only a warning.
+            skipped.append(f"{target}: no kernel to run (" +
+                           (first_error(out) or "no artifact") + ")")
+            continue
         ran += 1
         sources = {f: open(os.path.join(art, f)).read()
                    for f in sorted(os.listdir(art)) if f.endswith((".cu", ".hip"))}

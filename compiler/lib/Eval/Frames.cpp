@@ -55,8 +55,14 @@ static Value threadTagValue(Interpreter &in, llvm::StringRef tag, Node at) {
                      "'; expected threadIdx.x/y/z or blockIdx.x/y/z");
     return Value::poison();
   }
-  if (!in.kernel || !in.tracing())
+  if (!in.kernel || !in.tracing()) {
+    // A raw TIR launch: the function launches threads without a T.Kernel
+    // (tile.raw_launch tells the back ends it is not a host-only function).
+    if (in.tracing() && in.ir && in.ir->currentFunc)
+      in.ir->currentFunc->setAttr("tile.raw_launch",
+                                  in.ir->b.getUnitAttr());
     return Value::sym(in.syms.freshSymbol(t->first ? "tx" : "bx"));
+  }
   if (!t->first) {
     if (t->second >= in.kernel->blockVars.size()) {
       in.error(at, "'" + tag + "' is not a dimension of this kernel's grid");

@@ -325,6 +325,12 @@ public:
                                          launch.start)
         .count();
   }
+  /// Seconds since the running block began.
+  double blockSeconds() const {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                         blockStart)
+        .count();
+  }
 
   // The host API, for the calling fiber.
   const tlc_sim_indices *indices() { return &current->indices; }
@@ -403,6 +409,8 @@ private:
   unsigned numThreads = 0;
   Thread *current = nullptr;
   bool blockAborted = false;
+  /// When the running block began (its own time limit).
+  std::chrono::steady_clock::time_point blockStart;
   unsigned char *shared = nullptr;
   uint32_t sharedBytes = 0;
   std::vector<ShadowByte> shadow;
@@ -452,6 +460,7 @@ void Worker::runBlock(uint64_t b) {
     bar = Barrier();
   std::fill(warpArrived.begin(), warpArrived.end(), 0);
   blockAborted = false;
+  blockStart = std::chrono::steady_clock::now();
 
   Fault fault;
   currentFault = &fault;
@@ -493,11 +502,11 @@ void Worker::runBlock(uint64_t b) {
     if (!live)
       break;
     // One block that alone outlasts the limit (a long loop per block, as
-    // in a persistent kernel) ends the launch too: the limit is checked
-    // after every scheduling round, not only between blocks.
-    if (c.timeLimit > 0 && !launch.aborted && elapsed() > c.timeLimit) {
+    // in a persistent kernel) ends the launch too: its own time is checked
+    // after every scheduling round (the launch's between blocks, in run()).
+    if (c.timeLimit > 0 && !launch.aborted && blockSeconds() > c.timeLimit) {
       reportTooLarge("block " + tuple3(block) + " has not finished after " +
-                     std::to_string(int(elapsed())) +
+                     std::to_string(int(blockSeconds())) +
                      " s; simulate smaller sizes (-D bindings), e.g. fewer "
                      "iterations of the block's loops");
       break;
