@@ -145,8 +145,10 @@ local facts = {
   { 'A_shared = T.alloc_shared((block_M, block_K), dtype)', { 'shared', 'f16', '%[128, 32%]', 'swizzle 64B' } },
   { 'B_shared = T.alloc_shared((block_K, block_N), dtype)', { 'shared', 'f16', '%[32, 128%]', 'swizzle 128B' } },
   { 'C_local = T.alloc_fragment((block_M, block_N), accum_dtype)', { 'fragment', 'f32', '%[128, 128%]', 'wgmma%.C' } },
-  -- 3 pipeline stages x (8 KiB + 8 KiB) of shared tiles.
-  { 'with T.Kernel(', { 'grid', '128 threads', 'smem 48 KiB' } },
+  -- 3 pipeline stages x (8 KiB + 8 KiB) of shared tiles; on sm_90a the
+  -- kernel is warp-specialised: the program's 128 threads + a producer
+  -- warpgroup.
+  { 'with T.Kernel(', { 'grid', '128 %+ 128 producer threads', 'smem 48 KiB' } },
   { 'in T.Pipelined(', { '3 stages' } },
 }
 for _, fact in ipairs(facts) do

@@ -117,7 +117,8 @@ try {
     ['A_shared: shared f16[128, 32], 64B swizzle (sm_90a)', /shared f16\[128, 32\] · swizzle 64B/],
     ['C_local: fragment f32[128, 128], wgmma accumulator', /fragment f32\[128, 128\] · wgmma\.C/],
     ['A: global f16 tensor', /global f16\[[M4][, 0-9K]*\]/],
-    ['T.Kernel: 128 threads, 3 stages x 16 KiB of shared memory', /128 threads · smem 48 KiB/],
+    ['T.Kernel: 128 threads + a 128-thread producer warpgroup (warp-specialised on sm_90a), 3 stages x 16 KiB of shared memory',
+     /128 \+ 128 producer threads · smem 48 KiB/],
     ['T.Pipelined: 3 stages', /3 stages/],
   ])
     check(re.test(viewText ?? ''), `hint ${what}`);
