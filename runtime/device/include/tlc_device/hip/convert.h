@@ -34,18 +34,22 @@ TLC_DEVICE float toFloat(bfloat16 x) {
 }
 TLC_DEVICE float toFloat(float x) { return x; }
 
-/// f32 -> OCP float8_e4m3fn (bias 7, no infinities, NaN 0x7f), rounded to
-/// nearest even and saturated to +-448 (like CUDA's __NV_SATFINITE), in
-/// integer arithmetic: CDNA3's own fp8 is the FNUZ variant.
-TLC_DEVICE uint8_t toFp8E4M3(float x) {
+/// f32 -> the bits of an OCP fp8 format with \p M mantissa bits and
+/// exponent bias \p Bias whose largest finite encoding is \p MaxBits,
+/// rounded to nearest even and saturated to it, NaN kept, in integer
+/// arithmetic (CDNA3's own fp8 is the FNUZ variant).
+template <int M, int Bias, uint32_t MaxBits>
+TLC_DEVICE uint8_t toFp8Bits(float x) {
   uint32_t u = bitCast<uint32_t>(x);
   uint8_t sign = uint8_t((u >> 24) & 0x80u);
   if ((u & 0x7fffffffu) > 0x7f800000u)
     return uint8_t(sign | 0x7fu);
   int e = int((u >> 23) & 0xffu) - 127;
   uint32_t mant = (u & 0x7fffffu) | (e > -127 ? 0x800000u : 0u);
-  // Keep 3 fraction bits of a normal (e >= -6) or multiples of 2^-9.
-  int shift = e >= -6 ? 20 : 14 - e;
+  // Keep M fraction bits of a normal (e >= 1 - Bias) or multiples of the
+  // smallest subnormal 2^(1 - Bias - M).
+  bool normal = e >= 1 - Bias;
+  int shift = normal ? 23 - M : 23 - (M + Bias - 1) - e;
   uint32_t q = 0;
   if (shift < 32) {
     q = mant >> shift;
@@ -54,17 +58,23 @@ TLC_DEVICE uint8_t toFp8E4M3(float x) {
       ++q;
   }
   uint32_t bits;
-  if (e >= -6) {
-    if (q == 16) // rounded up to the next binade
-      q = 8, ++e;
-    bits = e > 8 ? 0x7fu : uint32_t(e + 7) << 3 | (q - 8);
+  if (normal) {
+    if (q == 2u << M) // rounded up to the next binade
+      q = 1u << M, ++e;
+    bits = e > int(MaxBits >> M) - Bias
+               ? MaxBits
+               : uint32_t(e + Bias) << M | (q - (1u << M));
   } else {
-    bits = q; // 8 is the smallest normal, 0x08
+    bits = q; // 1 << M is the smallest normal
   }
-  if (bits > 0x7eu)
-    bits = 0x7eu;
+  if (bits > MaxBits)
+    bits = MaxBits;
   return uint8_t(sign | bits);
 }
+
+/// f32 -> OCP float8_e4m3fn (bias 7, no infinities, NaN 0x7f), rounded to
+/// nearest even and saturated to +-448 (like CUDA's __NV_SATFINITE).
+TLC_DEVICE uint8_t toFp8E4M3(float x) { return toFp8Bits<3, 7, 0x7eu>(x); }
 /// OCP float8_e4m3fn -> f32 (exact).
 TLC_DEVICE float fp8E4M3ToFloat(uint8_t x) {
   uint32_t e = (x >> 3) & 0xfu, m = x & 7u;
@@ -80,34 +90,7 @@ TLC_DEVICE float fp8E4M3ToFloat(uint8_t x) {
 
 /// f32 -> OCP float8_e5m2 (bias 15, 2 mantissa bits), rounded to nearest
 /// even and saturated to +-57344 (infinities included), NaN kept.
-TLC_DEVICE uint8_t toFp8E5M2(float x) {
-  uint32_t u = bitCast<uint32_t>(x);
-  uint8_t sign = uint8_t((u >> 24) & 0x80u);
-  if ((u & 0x7fffffffu) > 0x7f800000u)
-    return uint8_t(sign | 0x7fu);
-  int e = int((u >> 23) & 0xffu) - 127;
-  uint32_t mant = (u & 0x7fffffu) | (e > -127 ? 0x800000u : 0u);
-  // Keep 2 fraction bits of a normal (e >= -14) or multiples of 2^-16.
-  int shift = e >= -14 ? 21 : 7 - e;
-  uint32_t q = 0;
-  if (shift < 32) {
-    q = mant >> shift;
-    uint32_t rem = mant & ((1u << shift) - 1u), half = 1u << (shift - 1);
-    if (rem > half || (rem == half && (q & 1u)))
-      ++q;
-  }
-  uint32_t bits;
-  if (e >= -14) {
-    if (q == 8) // rounded up to the next binade
-      q = 4, ++e;
-    bits = e > 15 ? 0x7bu : uint32_t(e + 15) << 2 | (q - 4);
-  } else {
-    bits = q; // 4 is the smallest normal, 0x04
-  }
-  if (bits > 0x7bu)
-    bits = 0x7bu;
-  return uint8_t(sign | bits);
-}
+TLC_DEVICE uint8_t toFp8E5M2(float x) { return toFp8Bits<2, 15, 0x7bu>(x); }
 /// OCP float8_e5m2 -> f32 (exact: e5m2 is the top byte of an f16).
 TLC_DEVICE float fp8E5M2ToFloat(uint8_t x) {
   return toFloat(bitCast<half>(uint16_t(uint16_t(x) << 8)));
