@@ -31,7 +31,12 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "python"))
 
-import torch  # noqa: E402
+try:
+    import torch  # noqa: E402
+except ImportError:
+    print("SKIP: torch is not installed (Debian: apt-get install "
+          "python3-torch)")
+    sys.exit(77)
 from torch.overrides import TorchFunctionMode  # noqa: E402
 
 _LOW = (torch.float16, torch.bfloat16)
