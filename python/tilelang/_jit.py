@@ -424,7 +424,13 @@ class JITFunction:
             return JITKernel(build, manifest, target, out_idx=self.out_idx,
                              source_file=self.source_file,
                              kernel_name=self.__name__, defines=defines)
-        return self._compiler.instance(defines, make, timeout)
+        kernel = self._compiler.instance(defines, make, timeout)
+        # A parameter given T.dynamic("m") stays symbolic under its own
+        # name; the profiler also takes the script's name for it.
+        kernel.symbol_aliases.update(
+            {v.name: k for k, v in values.items()
+             if isinstance(v, Symbol) and v.name != k})
+        return kernel
 
     # -- eager -----------------------------------------------------------------
 

@@ -84,6 +84,8 @@ class JITKernel:
             else [names[i] for i in self._inputs]
         self._eager = input_names is not None
         self._launchers = {}
+        # Script names of symbolic parameters (T.dynamic("m") passed as M).
+        self.symbol_aliases = {}
         self.latency = None
         self.config = None
         self.ref_latency = None
@@ -104,7 +106,15 @@ class JITKernel:
             return f.read()
 
     def get_host_source(self):
-        return self.get_kernel_source()
+        """The host side of the launch as C++: one function that launches
+        this instance's kernels as the package does (grid, block, shared
+        memory and TMA maps from the manifest, symbols as arguments)
+        through tlc's CUDA runtime, or fills the CPU entry point's
+        arguments (``tilelang/_host_source.py``)."""
+        from ._host_source import host_source
+        name = os.path.splitext(self.manifest["generated_source"])[0]
+        return host_source(self.manifest, name,
+                           {v: k for k, v in self.symbol_aliases.items()})
 
     def show_source(self, which="kernel"):
         print(self.get_kernel_source())
@@ -115,9 +125,11 @@ class JITKernel:
         if self._eager:
             raise TypeError(f"kernel '{self.manifest['name']}' is eager: its "
                             "outputs are the tensors it returns")
-        return JITKernel(self.build_result, self.manifest, self.target,
-                         out_idx=out_idx, source_file=self.source_file,
-                         kernel_name=self.kernel_name, defines=self.defines)
+        other = JITKernel(self.build_result, self.manifest, self.target,
+                          out_idx=out_idx, source_file=self.source_file,
+                          kernel_name=self.kernel_name, defines=self.defines)
+        other.symbol_aliases = dict(self.symbol_aliases)
+        return other
 
     @property
     def result_idx(self):
@@ -285,6 +297,12 @@ class JITKernel:
                 args_out[i] = t
                 continue
             v = values[p["name"]]
+            if p["kind"] == "tensor" and v is None:
+                # TileLang's null tensor: a null pointer, for a parameter
+                # the kernel does not touch on this call (a flag argument
+                # guards it); its symbols must come from other arguments.
+                args_out[i] = None
+                continue
             if p["kind"] == "tensor":
                 self._check_tensor(p, v, env, device)
                 if not tz.is_contiguous(v):
@@ -302,7 +320,7 @@ class JITKernel:
             v = args_out[i]
             if p["kind"] == "tensor":
                 keep.append(v)
-                addr = tz.data_ptr(v)
+                addr = 0 if v is None else tz.data_ptr(v)
                 pointers.append(ctypes.c_uint64(addr) if cuda else addr)
                 continue
             if scalar_value(p["dtype"], 0) is None:

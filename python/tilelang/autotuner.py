@@ -72,6 +72,19 @@ def _outputs(kernel, inputs):
     return list(result) if isinstance(result, (list, tuple)) else [result]
 
 
+# Keys of a configuration that are build options, not factory arguments.
+_BUILD_KEYS = ("pass_configs", "compile_flags")
+
+
+def _split_config(cfg):
+    """``(factory arguments, (pass_configs, compile_flags))`` of one
+    configuration: a ``pass_configs`` / ``compile_flags`` entry configures
+    that configuration's build (TileLang tunes compiler options this
+    way)."""
+    args = {k: v for k, v in cfg.items() if k not in _BUILD_KEYS}
+    return args, (cfg.get("pass_configs"), cfg.get("compile_flags"))
+
+
 class _Tuner:
     """Shared by the decorator and :class:`AutoTuner`."""
 
@@ -80,7 +93,8 @@ class _Tuner:
                  supply_prog=None, rtol=1e-2, atol=1e-2,
                  max_mismatched_ratio=0.01, skip_check=False,
                  manual_check_prog=None, cache_input_tensors=False,
-                 verbose=True, **ignored):
+                 verbose=True, early_stop=False, early_stop_factor=1.2,
+                 **ignored):
         self.configs = configs
         self.warmup, self.rep, self.timeout = warmup, rep, timeout
         self.supply_type = supply_type
@@ -91,6 +105,8 @@ class _Tuner:
         self.skip_check = skip_check
         self.manual_check_prog = manual_check_prog
         self.verbose = verbose
+        self.early_stop = bool(early_stop)
+        self.early_stop_factor = float(early_stop_factor)
 
     def _log(self, text):
         if self.verbose:
@@ -146,9 +162,18 @@ class _Tuner:
                     else:
                         self._compare(outs, reference)
                 timed = _clone_written(kernel, inputs)
+                cuda = kernel.target != "cpu"
+                if self.early_stop and best is not None:
+                    probe = do_bench(lambda: kernel(*timed), warmup=1, rep=1,
+                                     _n_warmup=1, _n_repeat=3, cuda=cuda)
+                    if probe > self.early_stop_factor * best[1]:
+                        self._log(f"{cfg}: stopped early: {probe:.4f} ms > "
+                                  f"{self.early_stop_factor:g} x best "
+                                  f"{best[1]:.4f} ms")
+                        results.append((cfg, None, "stopped early"))
+                        continue
                 latency = do_bench(lambda: kernel(*timed), warmup=self.warmup,
-                                   rep=self.rep,
-                                   cuda=kernel.target != "cpu")
+                                   rep=self.rep, cuda=cuda)
             except Exception as e:
                 first = str(e).splitlines()[0] if str(e) else repr(e)
                 self._log(f"{cfg}: rejected: {first}")
@@ -265,7 +290,7 @@ class AutoTuneFunction:
         configs = self._configs(args, kwargs)
         tunables = set().union(*[c.keys() for c in configs]) if configs \
             else set()
-        tunables.discard("pass_configs")
+        tunables -= set(_BUILD_KEYS)
         if tunables and tunables <= set(kwargs):
             return self.jit_fn(*args, **kwargs)  # explicit values: no tuning
         key = repr((args, sorted(kwargs.items()))) \
@@ -274,10 +299,11 @@ class AutoTuneFunction:
         if fn.is_lazy:
             if key not in self._best:
                 def build_one(cfg):
-                    cfg = {k: v for k, v in cfg.items()
-                           if k != "pass_configs"}
-                    return fn.compile(*args, timeout=self.tuner.timeout,
-                                      **{**kwargs, **cfg})
+                    cfg, build = _split_config(cfg)
+                    target = fn._with_build_configs(*build) if any(build) \
+                        else fn
+                    return target.compile(*args, timeout=self.tuner.timeout,
+                                          **{**kwargs, **cfg})
                 self._best[key] = self.tuner.run(
                     build_one, configs,
                     cache_key=_tuning_key(fn, args, kwargs, configs))
@@ -288,12 +314,14 @@ class AutoTuneFunction:
         runtime, compile_values, consts = fn._split_eager(values)
 
         def build_eager(cfg):
+            cfg, build = _split_config(cfg)
             cv = dict(compile_values)
-            cv.update({k: v for k, v in cfg.items() if k != "pass_configs"})
+            cv.update(cfg)
             for k in tunables:
                 if cv.get(k) is None and k not in cfg:
                     cv[k] = fn._defaults.get(k)
-            return fn._eager_kernel(cv, consts, self.tuner.timeout)
+            target = fn._with_build_configs(*build) if any(build) else fn
+            return target._eager_kernel(cv, consts, self.tuner.timeout)
         probe = [runtime[n] for n in fn.eager.runtime if n in runtime]
         result = self.tuner.run(build_eager, configs, inputs=probe,
                                 cache_key=_tuning_key(fn, args, kwargs,
@@ -378,19 +406,34 @@ class AutoTuner:
         self.call_args = (args, kwargs)
         return self
 
-    def run(self, warmup=25, rep=100, timeout=30):
+    def run(self, warmup=25, rep=100, timeout=30, early_stop=False,
+            early_stop_factor=1.2):
         tuner = _Tuner(self.configs, warmup, rep, timeout,
+                       early_stop=early_stop,
+                       early_stop_factor=early_stop_factor,
                        **self.profile_args)
         args, kwargs = self.call_args
         configs = self.configs() if callable(self.configs) else \
             list(self.configs)
 
         def build_one(cfg):
+            cfg, (pass_configs, compile_flags) = _split_config(cfg)
             if isinstance(self.fn, JITFunction):
-                return self.fn.compile(*args, **{**kwargs, **cfg})
+                fn = self.fn
+                if pass_configs or compile_flags:
+                    fn = fn._with_build_configs(pass_configs, compile_flags)
+                return fn.compile(*args, **{**kwargs, **cfg})
             func = self.fn(*args, **{**kwargs, **cfg})
             if isinstance(func, PrimFunc):
-                return _compile(func, **self.compile_args)
+                compile_args = dict(self.compile_args)
+                compile_args["pass_configs"] = {
+                    **(compile_args.get("pass_configs") or {}),
+                    **(pass_configs or {})} or None
+                if compile_flags:
+                    compile_args["compile_flags"] = list(
+                        compile_args.get("compile_flags") or []) + \
+                        list(compile_flags)
+                return _compile(func, **compile_args)
             return func
         return tuner.run(build_one, [dict(c) for c in configs])
 

@@ -172,6 +172,7 @@ class Profiler:
         self.supply_type = supply_type
         self.symbols = dict(symbols or {})
         self._inputs = None
+        self._by_symbols = {}
 
     @property
     def func(self):
@@ -197,11 +198,14 @@ class Profiler:
         import torch
         return f"cuda:{torch.cuda.current_device()}"
 
-    def _supply_inputs(self):
-        env = dict(self.symbols)
+    def _supply_inputs(self, symbols=None):
+        env = dict(self.symbols if symbols is None else symbols)
         missing = [s["name"] for s in self.kernel.manifest.get("symbols", [])
                    if s["name"] not in env]
         if missing:
+            script = {v: k for k, v in self.kernel.symbol_aliases.items()}
+            missing = [f"{script[m]} (parameter {m})" if m in script else m
+                       for m in missing]
             raise ValueError(
                 f"kernel '{self.kernel.manifest['name']}' has unbound symbols "
                 f"{', '.join(missing)}: pass input_tensors, or "
@@ -215,9 +219,21 @@ class Profiler:
         self._inputs = None
         return self
 
-    def _get_inputs(self, input_tensors=None):
+    def _get_inputs(self, input_tensors=None, symbols=None):
+        """The call's inputs: ``input_tensors``, else tensors supplied for
+        the profiler's symbols updated by ``symbols`` (TileLang's
+        ``dynamic_symbolic_constraints``; one set kept per binding)."""
         if input_tensors is not None:
             return list(input_tensors)
+        if symbols:
+            aliases = self.kernel.symbol_aliases
+            env = {**self.symbols,
+                   **{aliases.get(k, k): v for k, v in symbols.items()}}
+            key = tuple(sorted(env.items()))
+            cached = self._by_symbols.get(key)
+            if cached is None:
+                cached = self._by_symbols[key] = self._supply_inputs(env)
+            return cached
         if self._inputs is None:
             self._inputs = self._supply_inputs()
         return self._inputs
@@ -228,12 +244,18 @@ class Profiler:
 
     def do_bench(self, func=None, warmup=25, rep=100, n_warmup=0, n_repeat=0,
                  input_tensors=None, backend="event", quantiles=None,
-                 return_mode="mean", profiler=None):
+                 return_mode="mean", profiler=None,
+                 dynamic_symbolic_constraints=None):
         """Median-free TileLang-style timing (ms) of the kernel, or of
         ``func`` (e.g. a reference program) on the same inputs.
         ``profiler`` is older TileLang's name for ``backend``; CUDA work is
-        timed with CUDA events whichever backend is named."""
-        inputs = self._get_inputs(input_tensors)
+        timed with CUDA events whichever backend is named.
+        ``dynamic_symbolic_constraints`` (``{"m": 256}``) gives the
+        symbolic extents of the supplied inputs for this call (a symbol
+        left unbound is a ``ValueError`` naming it); ``input_tensors``
+        wins over it."""
+        inputs = self._get_inputs(input_tensors,
+                                  dynamic_symbolic_constraints)
         target = func or self.kernel
         cuda = self.kernel.target != "cpu"
         return do_bench(lambda: target(*inputs), warmup=warmup, rep=rep,

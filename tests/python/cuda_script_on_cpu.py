@@ -1,0 +1,168 @@
+"""Runs a TileLang script written for a CUDA GPU on the package's CPU target.
+
+    /usr/bin/python3 tests/python/cuda_script_on_cpu.py SCRIPT [ARGS...]
+
+Public TileLang scripts put their tensors on ``"cuda"`` and compare with
+torch references in float16. This runner lets such a script run, unchanged,
+with Debian's CPU-only torch (1.13):
+
+* every kernel is built for tlc's ``cpu`` target (``target="cuda"``,
+  ``"auto"`` and the default resolve to it);
+* torch calls that name the CUDA device (``.cuda()``, ``device="cuda"``,
+  ``.to("cuda")``) get the CPU; ``torch.cuda.synchronize`` / ``Event`` /
+  ``current_stream`` / ``manual_seed`` work on the host clock;
+* a torch operation that CPU torch 1.13 does not implement for float16 or
+  bfloat16 ("... not implemented for 'Half'": matmul, softmax, exp, ...) is
+  run on float32 copies of its 16-bit operands and its floating results are
+  rounded back to the operands' dtype, as the GPU's half-precision kernels
+  accumulate in float32 and round once;
+* ``tilelang.testing.requires_cuda`` lets the test run.
+
+The script's own checks decide the exit status. Nothing here changes what a
+kernel computes: tlc's CPU target runs the same Tile IR instance that a CUDA
+build would lower.
+"""
+
+import os
+import runpy
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "python"))
+
+try:
+    import torch  # noqa: E402
+except ImportError:
+    print("SKIP: torch is not installed (Debian: apt-get install "
+          "python3-torch)")
+    sys.exit(77)
+from torch.overrides import TorchFunctionMode  # noqa: E402
+
+_LOW = (torch.float16, torch.bfloat16)
+
+
+def _cpu_device(d):
+    if isinstance(d, torch.device) and d.type == "cuda":
+        return torch.device("cpu")
+    if isinstance(d, str) and d.startswith("cuda"):
+        return "cpu"
+    if isinstance(d, int) and not isinstance(d, bool):
+        return "cpu"
+    return d
+
+
+def _map(x, f):
+    if isinstance(x, (list, tuple)):
+        return type(x)(_map(v, f) for v in x)
+    if isinstance(x, dict):
+        return {k: _map(v, f) for k, v in x.items()}
+    return f(x)
+
+
+def _low_dtype(args, kwargs):
+    found = []
+
+    def see(x):
+        if isinstance(x, torch.Tensor) and x.dtype in _LOW:
+            found.append(x.dtype)
+        return x
+    _map(args, see)
+    _map(kwargs, see)
+    return found[0] if found else None
+
+
+class _CudaOnCpu(TorchFunctionMode):
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        kwargs = dict(kwargs or {})
+        name = getattr(func, "__name__", "")
+        if name == "cuda":           # Tensor.cuda(): stays on the host
+            return args[0]
+        if "device" in kwargs:
+            kwargs["device"] = _cpu_device(kwargs["device"])
+        if name == "to":
+            args = (args[0],) + tuple(_cpu_device(a) for a in args[1:])
+        try:
+            return func(*args, **kwargs)
+        except RuntimeError as e:
+            low = _low_dtype(args, kwargs)
+            if low is None or "not implemented for" not in str(e):
+                raise
+
+        def up(x):
+            if isinstance(x, torch.Tensor) and x.dtype in _LOW:
+                return x.float()
+            return x
+
+        def down(x):
+            if isinstance(x, torch.Tensor) and x.dtype == torch.float32:
+                return x.to(low)
+            return x
+        return _map(func(*_map(args, up), **_map(kwargs, up)), down)
+
+
+class _Event:
+    """torch.cuda.Event on the host clock."""
+
+    def __init__(self, enable_timing=False, **_):
+        self.t = None
+
+    def record(self, stream=None):
+        self.t = time.perf_counter()
+
+    def synchronize(self):
+        pass
+
+    def elapsed_time(self, end):
+        return (end.t - self.t) * 1e3
+
+
+class _Stream:
+    cuda_stream = 0
+
+    def synchronize(self):
+        pass
+
+
+def _install():
+    os.environ.setdefault("TILELANG_DEFAULT_TARGET", "cpu")
+    cuda = torch.cuda
+    cuda.synchronize = lambda *a, **k: None
+    cuda.Event = _Event
+    cuda.current_stream = lambda *a, **k: _Stream()
+    cuda.default_stream = lambda *a, **k: _Stream()
+    cuda.manual_seed = lambda *a, **k: None
+    cuda.manual_seed_all = lambda *a, **k: None
+    cuda.empty_cache = lambda *a, **k: None
+
+    import tilelang  # noqa: F401
+    from tilelang import _jit, autotuner, testing
+    resolve = _jit.resolve_target
+
+    def to_cpu(target):
+        spec = target if target is not None else "cpu"
+        if isinstance(spec, str) and (spec == "auto" or
+                                      spec.startswith("cuda")):
+            return "cpu"
+        return resolve(spec)
+    _jit.resolve_target = to_cpu
+    autotuner.resolve_target = to_cpu
+    testing.requires_cuda = lambda f: f
+    mode = _CudaOnCpu()
+    mode.__enter__()
+
+
+def main():
+    if len(sys.argv) < 2:
+        print(__doc__)
+        return 2
+    script = os.path.abspath(sys.argv[1])
+    sys.argv = sys.argv[1:]
+    sys.path.insert(0, os.path.dirname(script))
+    _install()
+    runpy.run_path(script, run_name="__main__")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
