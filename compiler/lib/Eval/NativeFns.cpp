@@ -54,6 +54,19 @@ Value Interpreter::findMethod(Value self, llvm::StringRef name) {
 //===----------------------------------------------------------------------===//
 
 /// The element list of a sequence-like value materialised for iteration.
+/// What `isinstance(v, T.PrimExpr)` answers: run-time scalars (IR
+/// expressions, symbols, element loads, T.alloc_var variables, which
+/// TileLang reads as loads) are PrimExprs, Python numbers are not.
+static bool isPrimExpr(Value v) {
+  if (v.is(ValueKind::Expr) || v.is(ValueKind::Sym))
+    return true;
+  if (v.is(ValueKind::Region))
+    return v.as<RegionObj>()->isElement;
+  if (v.is(ValueKind::Buffer))
+    return v.as<BufferObj>()->scope == lang::MemoryScope::LocalVar;
+  return false;
+}
+
 static bool items(Interpreter &in, Value v, llvm::SmallVectorImpl<Value> &out,
                   Node at) {
   return in.iterate(v, out, at);
@@ -317,6 +330,16 @@ Value Interpreter::callNative(NativeId id, CallArgs &args, Node at) {
           return a0.is(ValueKind::Tuple);
         case NativeId::Dict:
           return a0.is(ValueKind::Dict);
+        default:
+          return std::nullopt;
+        }
+      }
+      if (c.is(ValueKind::Primitive)) {
+        switch (c.getPrimitive()->getCanonical().id) {
+        case lang::BuiltinId::PrimExprType:
+          return isPrimExpr(a0);
+        case lang::BuiltinId::PrimFuncType:
+          return a0.isObj(ObjKind::PrimFunc);
         default:
           return std::nullopt;
         }

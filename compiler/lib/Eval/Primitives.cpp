@@ -295,6 +295,11 @@ Value Interpreter::callPrimitive(const lang::BuiltinInfo &info,
   const lang::BuiltinInfo &canon = info.getCanonical();
   // Decorators used as plain calls: T.prim_func(f), T.macro(f).
   if (canon.id == BuiltinId::PrimFunc || canon.id == BuiltinId::Macro) {
+    // Called with options only (`@T.prim_func(generator=True)`,
+    // `@T.macro(hygienic=False)`): the decorator itself, options ignored
+    // (they change how TileLang builds the function, not its meaning).
+    if (args.pos.empty() && !args.kw.empty())
+      return Value::primitive(&info);
     if (args.pos.size() != 1 || !args.pos[0].is(ValueKind::Function))
       return fail(at, info.name + " expects a function");
     return applyDecorator(Value::primitive(&info), args.pos[0], at, Node());
