@@ -1024,7 +1024,9 @@ Value Interpreter::makeRegion(BufferObj *buf, Value index, Node at) {
       return i;
     if (i.is(ValueKind::Slice)) {
       SliceObj *s = i.as<SliceObj>();
-      if (!s->step.isNone())
+      // A step of 1 is the contiguous region `a[lo:hi]` (TVM's default).
+      if (!s->step.isNone() &&
+          !(s->step.is(ValueKind::Int) && s->step.getInt() == 1))
         return fail(at, "slice steps are not supported in buffer regions");
       Value lo = s->lower.isNone() ? Value::integer(0) : s->lower;
       SymExpr loSym, hiSym;

@@ -522,6 +522,23 @@ Value Interpreter::callNative(NativeId id, CallArgs &args, Node at) {
     return Value::none();
   case NativeId::Type:
     return heap.opaque(a0.getTypeName());
+  case NativeId::Slice: {
+    // slice(stop) / slice(start, stop[, step]), as `a[start:stop:step]`.
+    if (n < 1 || n > 3)
+      return raise("TypeError",
+                   "slice expected 1 to 3 arguments, got " + std::to_string(n),
+                   at);
+    auto *s = heap.make<SliceObj>();
+    if (n == 1) {
+      s->upper = a0;
+    } else {
+      s->lower = a0;
+      s->upper = args.positional(1);
+      if (n == 3)
+        s->step = args.positional(2);
+    }
+    return Value::object(ValueKind::Slice, s);
+  }
   case NativeId::DivMod: {
     Value q = binary(syntax::BinaryOp::FloorDiv, a0, args.positional(1), at);
     if (q.isAbrupt())
