@@ -45,6 +45,9 @@ IRGen::InsertionGuard::InsertionGuard(IRGen &gen)
 IRGen::InsertionGuard::~InsertionGuard() { gen.b.restoreInsertionPoint(saved); }
 
 mlir::Location IRGen::loc(TextRange r) {
+  // Code of an imported file is located where the analysed file entered it.
+  if (interp.foreignDepth > 0)
+    r = interp.foreignAnchor;
   const LineIndex &lines = interp.tree.lines();
   LinePosition s = lines.toUtf8(r.begin), e = lines.toUtf8(r.end);
   return mlir::FileLineColRange::get(fileName, s.line + 1, s.column + 1,

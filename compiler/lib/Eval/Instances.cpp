@@ -461,6 +461,9 @@ Value Interpreter::tracePrimFunc(FunctionObj *fn, Node at) {
   auto *pf = heap.make<PrimFuncObj>();
   pf->fn = fn;
   Value result = heap.obj(ObjKind::PrimFunc, pf);
+  // Kernels of imported files are analysed with their own file.
+  if (isForeign(fn->def))
+    return result;
   std::string kernelName, label;
   if (!jitContext.empty()) {
     kernelName = jitContext.back().kernel;
@@ -714,6 +717,9 @@ void Interpreter::traceEager(JitFunctionObj *jit, CallArgs &args, Node at,
 Value Interpreter::callJit(JitFunctionObj *jit, CallArgs &argsIn, Node at,
                            bool compile) {
   FunctionObj *fn = jit->fn;
+  // Kernels of imported files are analysed with their own file.
+  if (isForeign(fn->def))
+    return heap.opaque(fn->name);
   CallArgs args = argsIn;
   // -D bindings override call-site values of parameters.
   for (auto &[k, v] : options.defines) {

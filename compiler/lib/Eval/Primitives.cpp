@@ -127,6 +127,14 @@ static bool looksLikeDType(llvm::StringRef name) {
 }
 
 Value Interpreter::moduleAttr(ModuleObj *m, llvm::StringRef attr, Node at) {
+  if (m->globals) {
+    auto it = m->globals->vars.find(attr);
+    if (it != m->globals->vars.end())
+      return it->second;
+    return raise("AttributeError",
+                 "module '" + m->name + "' has no attribute '" + attr + "'",
+                 at);
+  }
   if (m->opaque) {
     std::string d = (m->name + "." + attr).str();
     return heap.opaque(heap.copyString(d));
