@@ -872,7 +872,7 @@ Flow Interpreter::execWith(Node stmt) {
       return execKernel(ctx.as<KernelFrameObj>(), stmt, var);
     }
     if (ctx.isObj(ObjKind::GenericFrame)) {
-      if (items.size() > 1)
+      if (items.size() > 1 && !isIfThenPair(stmt))
         warning(item, "other context managers of this `with` are ignored");
       return execFrame(ctx.as<FrameObj>(), stmt, var);
     }

@@ -323,6 +323,8 @@ public:
                                      Node at);
   /// `from m import *` of an imported module: binds its public names.
   void importStar(ModuleObj *m);
+  /// True for `with T.If(cond), T.Then():` (the T.Then nested in the T.If).
+  static bool isIfThenPair(Node withStmt);
   /// True when \p n belongs to a file imported by the analysed one.
   bool isForeign(Node n) const { return n && n.getTree() != &tree; }
   /// While code of an imported file runs, diagnostics, IR locations and
