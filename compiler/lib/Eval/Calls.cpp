@@ -155,6 +155,7 @@ Value Interpreter::callFunction(FunctionObj *fn, CallArgs &args, Node at) {
 
   Env *savedEnv = env;
   bool savedTraced = traced;
+  ForeignScope foreign(*this, fn->def, at.range());
   env = callEnv;
   traced = fn->isMacro;
   ++callDepth;

@@ -252,6 +252,17 @@ static bool hasElseFrame(Node withNode) {
   return false;
 }
 
+bool Interpreter::isIfThenPair(Node withStmt) {
+  llvm::SmallVector<Node, 2> items(withStmt.children(Field::items).begin(),
+                                   withStmt.children(Field::items).end());
+  auto calls = [&](Node item, llvm::StringRef name) {
+    Node ctx = item.child(Field::context_expr);
+    return ctx.kind() == NodeKind::Call &&
+           ctx.child(Field::func).text().ends_with(name);
+  };
+  return items.size() == 2 && calls(items[0], "If") && calls(items[1], "Then");
+}
+
 Flow Interpreter::execFrame(FrameObj *frame, Node withNode, Node target) {
   if (target && assign(target, Value::poison()) != Flow::Normal)
     return Flow::Raise;
@@ -280,6 +291,8 @@ Flow Interpreter::execFrame(FrameObj *frame, Node withNode, Node target) {
     return execBody(withNode, Field::body);
   }
   case BuiltinId::If: {
+    // `with T.If(c), T.Then():` is T.If with its T.Then nested.
+    bool thenToo = isIfThenPair(withNode);
     Truth t = truth(frame->cond, call);
     if (t == Truth::Abrupt)
       return flowOf(frame->cond);
@@ -297,7 +310,18 @@ Flow Interpreter::execFrame(FrameObj *frame, Node withNode, Node target) {
           hasElseFrame(withNode));
       tirIfs.push_back({op.getOperation(), true});
     }
-    Flow f = execBody(withNode, Field::body);
+    Flow f = Flow::Normal;
+    if (!thenToo) {
+      f = execBody(withNode, Field::body);
+    } else if (!tirIfs.back().op) {
+      if (tirIfs.back().known)
+        f = execBody(withNode, Field::body);
+    } else {
+      mlir::OpBuilder::InsertionGuard guard(ir->b);
+      ir->b.setInsertionPointToEnd(
+          llvm::cast<tile::IfOp>(tirIfs.back().op).thenBlock());
+      f = execBody(withNode, Field::body);
+    }
     tirIfs.pop_back();
     return f;
   }

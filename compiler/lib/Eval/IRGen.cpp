@@ -45,6 +45,9 @@ IRGen::InsertionGuard::InsertionGuard(IRGen &gen)
 IRGen::InsertionGuard::~InsertionGuard() { gen.b.restoreInsertionPoint(saved); }
 
 mlir::Location IRGen::loc(TextRange r) {
+  // Code of an imported file is located where the analysed file entered it.
+  if (interp.foreignDepth > 0)
+    r = interp.foreignAnchor;
   const LineIndex &lines = interp.tree.lines();
   LinePosition s = lines.toUtf8(r.begin), e = lines.toUtf8(r.end);
   return mlir::FileLineColRange::get(fileName, s.line + 1, s.column + 1,
@@ -1024,7 +1027,9 @@ Value Interpreter::makeRegion(BufferObj *buf, Value index, Node at) {
       return i;
     if (i.is(ValueKind::Slice)) {
       SliceObj *s = i.as<SliceObj>();
-      if (!s->step.isNone())
+      // A step of 1 is the contiguous region `a[lo:hi]` (TVM's default).
+      if (!s->step.isNone() &&
+          !(s->step.is(ValueKind::Int) && s->step.getInt() == 1))
         return fail(at, "slice steps are not supported in buffer regions");
       Value lo = s->lower.isNone() ? Value::integer(0) : s->lower;
       SymExpr loSym, hiSym;

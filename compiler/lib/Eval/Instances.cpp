@@ -449,10 +449,21 @@ Value Interpreter::applyDecoratorValue(const PArgs &p, Value fn) {
 // Tracing
 //===----------------------------------------------------------------------===//
 
+/// True when \p v can type a prim_func parameter: a tensor type, a scalar
+/// dtype or `T.ptr`.
+static bool isParamType(Value v) {
+  return v.isObj(ObjKind::TensorType) || v.is(ValueKind::DType) ||
+         (v.is(ValueKind::Primitive) &&
+          v.getPrimitive()->getCanonical().id == lang::BuiltinId::Ptr);
+}
+
 Value Interpreter::tracePrimFunc(FunctionObj *fn, Node at) {
   auto *pf = heap.make<PrimFuncObj>();
   pf->fn = fn;
   Value result = heap.obj(ObjKind::PrimFunc, pf);
+  // Kernels of imported files are analysed with their own file.
+  if (isForeign(fn->def))
+    return result;
   std::string kernelName, label;
   if (!jitContext.empty()) {
     kernelName = jitContext.back().kernel;
@@ -495,20 +506,28 @@ Value Interpreter::tracePrimFunc(FunctionObj *fn, Node at) {
   Env *callEnv = heap.make<Env>();
   callEnv->parent = fn->closure;
   bool ok = true;
-  for (Node param : fn->params) {
+  size_t firstDefault = fn->params.size() - fn->defaults.size();
+  for (auto [index, param] : llvm::enumerate(fn->params)) {
     llvm::StringRef name = param.identifier();
     Node ann = param.child(Field::annotation);
-    if (!ann) {
+    Value t;
+    if (ann) {
+      env = fn->closure;
+      t = eval(ann);
+      if (t.isException()) {
+        reportEscaped(*this, ann);
+        ok = false;
+        break;
+      }
+    } else if (index >= firstDefault &&
+               isParamType(fn->defaults[index - firstDefault])) {
+      // `@T.prim_func(generator=True)` style: the type is the default,
+      // `A=T.Tensor((128,), T.float32)`.
+      t = fn->defaults[index - firstDefault];
+    } else {
       error(param, "parameter '" + name + "' of a prim_func must be annotated");
       callEnv->vars[name] = Value::poison();
       continue;
-    }
-    env = fn->closure;
-    Value t = eval(ann);
-    if (t.isException()) {
-      reportEscaped(*this, ann);
-      ok = false;
-      break;
     }
     if (t.isObj(ObjKind::TensorType)) {
       callEnv->vars[name] = makeTensorFromAnnotation(t, name, param);
@@ -698,6 +717,9 @@ void Interpreter::traceEager(JitFunctionObj *jit, CallArgs &args, Node at,
 Value Interpreter::callJit(JitFunctionObj *jit, CallArgs &argsIn, Node at,
                            bool compile) {
   FunctionObj *fn = jit->fn;
+  // Kernels of imported files are analysed with their own file.
+  if (isForeign(fn->def))
+    return heap.opaque(fn->name);
   CallArgs args = argsIn;
   // -D bindings override call-site values of parameters.
   for (auto &[k, v] : options.defines) {

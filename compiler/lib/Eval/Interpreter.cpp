@@ -128,6 +128,10 @@ bool Interpreter::wasReported(Severity sev, TextRange range,
 void Interpreter::report(Severity sev, TextRange range,
                          const llvm::Twine &msg) {
   std::string text = msg.str();
+  if (foreignDepth > 0) {
+    range = foreignAnchor;
+    text = ("in module '" + foreignModule + "': " + text).str();
+  }
   if (!reported.insert(reportKey(sev, range, text)).second)
     return;
   Diagnostic d;
@@ -147,6 +151,10 @@ Value Interpreter::raise(llvm::StringRef type, const llvm::Twine &msg,
   pending.type = type.str();
   pending.message = msg.str();
   pending.range = range;
+  if (foreignDepth > 0) {
+    pending.range = foreignAnchor;
+    pending.message += " (raised in module '" + foreignModule.str() + "')";
+  }
   return Value::exception();
 }
 
@@ -205,8 +213,11 @@ static const char *const kPythonBuiltinNames[] = {
     "ExceptionGroup", "copyright", "credits", "license"};
 
 Value Interpreter::lookupBuiltinName(llvm::StringRef name) {
-  if (name == "__name__")
+  if (name == "__name__") {
+    if (foreignDepth > 0)
+      return heap.str(foreignModule);
     return heap.strNoCopy(options.runMain ? "__main__" : "__tlc__");
+  }
   if (name == "__file__")
     return heap.str(tree.fileName());
   if (name == "Ellipsis")
@@ -861,7 +872,7 @@ Flow Interpreter::execWith(Node stmt) {
       return execKernel(ctx.as<KernelFrameObj>(), stmt, var);
     }
     if (ctx.isObj(ObjKind::GenericFrame)) {
-      if (items.size() > 1)
+      if (items.size() > 1 && !isIfThenPair(stmt))
         warning(item, "other context managers of this `with` are ignored");
       return execFrame(ctx.as<FrameObj>(), stmt, var);
     }
@@ -916,7 +927,9 @@ Flow Interpreter::execImport(Node stmt) {
   for (Node alias : stmt.children(Field::names)) {
     llvm::StringRef name = alias.identifier(Field::name);
     llvm::StringRef as = alias.identifier(Field::asname);
-    if (!as.empty()) {
+    if (std::optional<Value> sib = importSibling(name, 0, stmt)) {
+      bind(as.empty() ? name : as, *sib);
+    } else if (!as.empty()) {
       bind(as, importModule(name));
     } else {
       llvm::StringRef top = name.split('.').first;
@@ -928,6 +941,23 @@ Flow Interpreter::execImport(Node stmt) {
 
 Flow Interpreter::execImportFrom(Node stmt) {
   llvm::StringRef modName = stmt.identifier(Field::module);
+  if (std::optional<Value> sib =
+          importSibling(modName, stmt.importLevel(), stmt)) {
+    auto *m = sib->as<ModuleObj>();
+    for (Node alias : stmt.children(Field::names)) {
+      llvm::StringRef name = alias.identifier(Field::name);
+      llvm::StringRef as = alias.identifier(Field::asname);
+      if (name == "*") {
+        importStar(m);
+        continue;
+      }
+      Value v = moduleAttr(m, name, alias);
+      if (v.isAbrupt())
+        v = heap.opaque(name);
+      bind(as.empty() ? name : as, v);
+    }
+    return Flow::Normal;
+  }
   if (stmt.importLevel() > 0) {
     // Relative imports refer to files tlc does not read.
     for (Node alias : stmt.children(Field::names)) {

@@ -316,6 +316,29 @@ public:
   //===--------------------------------------------------------------------===//
 
   Value importModule(llvm::StringRef qualified);
+  /// The module \p name imported from the analysed file's directory
+  /// (\p level 1 for `from .name import ...`), run on first import;
+  /// std::nullopt when there is no such file (Modules.cpp).
+  std::optional<Value> importSibling(llvm::StringRef name, unsigned level,
+                                     Node at);
+  /// `from m import *` of an imported module: binds its public names.
+  void importStar(ModuleObj *m);
+  /// True for `with T.If(cond), T.Then():` (the T.Then nested in the T.If).
+  static bool isIfThenPair(Node withStmt);
+  /// True when \p n belongs to a file imported by the analysed one.
+  bool isForeign(Node n) const { return n && n.getTree() != &tree; }
+  /// While code of an imported file runs, diagnostics, IR locations and
+  /// hints use the range of the analysed file that entered it.
+  class ForeignScope {
+  public:
+    ForeignScope(Interpreter &in, Node code, TextRange entry,
+                 llvm::StringRef module = "");
+    ~ForeignScope();
+
+  private:
+    Interpreter &in;
+    bool entered = false;
+  };
   Value moduleAttr(ModuleObj *m, llvm::StringRef attr, Node at);
   bool isTileLangModule(llvm::StringRef name);
 
@@ -520,6 +543,15 @@ public:
   llvm::SmallVector<Node, 0> topLevel;
   Env *moduleEnv = nullptr;
   Env *env = nullptr;
+  /// Modules imported from the analysed file's directory, by name, and the
+  /// trees their nodes point into (Modules.cpp).
+  llvm::StringMap<ModuleObj *> siblingModules;
+  std::vector<std::shared_ptr<const syntax::SyntaxTree>> siblingTrees;
+  /// Nesting of code from imported files (ForeignScope); while non-zero,
+  /// reports go to foreignAnchor, prefixed with foreignModule.
+  unsigned foreignDepth = 0;
+  TextRange foreignAnchor;
+  llvm::StringRef foreignModule;
   /// Top-level statements that bind each global name (lazy resolution).
   llvm::DenseMap<llvm::StringRef, llvm::SmallVector<Node, 1>> globalDefs;
   llvm::DenseSet<llvm::StringRef> resolvingGlobals;

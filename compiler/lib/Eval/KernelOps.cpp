@@ -792,7 +792,9 @@ std::optional<Value> Interpreter::callKernelPrimitive(const PArgs &p) {
   case BuiltinId::AllocBuffer:
     return allocate(*this, p, MemoryScope::Global);
   case BuiltinId::AllocVar: {
-    if (checkInKernel("T.alloc_var", at))
+    // A prim_func without a T.Kernel is host code: a variable there is a
+    // scalar of the host function (what TileLang's TIR holds too).
+    if (!tracing() && checkInKernel("T.alloc_var", at))
       return Value::poison();
     Value dt = p.getOr("dtype", Value::poison());
     std::optional<lang::DType> dtype = toDType(dt, p.node("dtype"));

@@ -66,7 +66,7 @@ void Interpreter::addHint(TextRange range, llvm::StringRef name,
                           std::optional<lang::DType> dtype,
                           std::optional<lang::MemoryScope> scope,
                           std::string detail) {
-  if (!instance)
+  if (!instance || foreignDepth > 0)
     return;
   Hint h;
   h.range = range;

@@ -54,6 +54,19 @@ Value Interpreter::findMethod(Value self, llvm::StringRef name) {
 //===----------------------------------------------------------------------===//
 
 /// The element list of a sequence-like value materialised for iteration.
+/// What `isinstance(v, T.PrimExpr)` answers: run-time scalars (IR
+/// expressions, symbols, element loads, T.alloc_var variables, which
+/// TileLang reads as loads) are PrimExprs, Python numbers are not.
+static bool isPrimExpr(Value v) {
+  if (v.is(ValueKind::Expr) || v.is(ValueKind::Sym))
+    return true;
+  if (v.is(ValueKind::Region))
+    return v.as<RegionObj>()->isElement;
+  if (v.is(ValueKind::Buffer))
+    return v.as<BufferObj>()->scope == lang::MemoryScope::LocalVar;
+  return false;
+}
+
 static bool items(Interpreter &in, Value v, llvm::SmallVectorImpl<Value> &out,
                   Node at) {
   return in.iterate(v, out, at);
@@ -321,6 +334,16 @@ Value Interpreter::callNative(NativeId id, CallArgs &args, Node at) {
           return std::nullopt;
         }
       }
+      if (c.is(ValueKind::Primitive)) {
+        switch (c.getPrimitive()->getCanonical().id) {
+        case lang::BuiltinId::PrimExprType:
+          return isPrimExpr(a0);
+        case lang::BuiltinId::PrimFuncType:
+          return a0.isObj(ObjKind::PrimFunc);
+        default:
+          return std::nullopt;
+        }
+      }
       if (c.isObj(ObjKind::Class) && a0.isObj(ObjKind::Instance))
         return a0.as<NamespaceObj>()->cls == c.as<NamespaceObj>();
       if (a0.is(ValueKind::Opaque) || a0.is(ValueKind::Sym))
@@ -499,6 +522,23 @@ Value Interpreter::callNative(NativeId id, CallArgs &args, Node at) {
     return Value::none();
   case NativeId::Type:
     return heap.opaque(a0.getTypeName());
+  case NativeId::Slice: {
+    // slice(stop) / slice(start, stop[, step]), as `a[start:stop:step]`.
+    if (n < 1 || n > 3)
+      return raise("TypeError",
+                   "slice expected 1 to 3 arguments, got " + std::to_string(n),
+                   at);
+    auto *s = heap.make<SliceObj>();
+    if (n == 1) {
+      s->upper = a0;
+    } else {
+      s->lower = a0;
+      s->upper = args.positional(1);
+      if (n == 3)
+        s->step = args.positional(2);
+    }
+    return Value::object(ValueKind::Slice, s);
+  }
   case NativeId::DivMod: {
     Value q = binary(syntax::BinaryOp::FloorDiv, a0, args.positional(1), at);
     if (q.isAbrupt())

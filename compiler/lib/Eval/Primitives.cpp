@@ -127,6 +127,14 @@ static bool looksLikeDType(llvm::StringRef name) {
 }
 
 Value Interpreter::moduleAttr(ModuleObj *m, llvm::StringRef attr, Node at) {
+  if (m->globals) {
+    auto it = m->globals->vars.find(attr);
+    if (it != m->globals->vars.end())
+      return it->second;
+    return raise("AttributeError",
+                 "module '" + m->name + "' has no attribute '" + attr + "'",
+                 at);
+  }
   if (m->opaque) {
     std::string d = (m->name + "." + attr).str();
     return heap.opaque(heap.copyString(d));
@@ -295,6 +303,11 @@ Value Interpreter::callPrimitive(const lang::BuiltinInfo &info,
   const lang::BuiltinInfo &canon = info.getCanonical();
   // Decorators used as plain calls: T.prim_func(f), T.macro(f).
   if (canon.id == BuiltinId::PrimFunc || canon.id == BuiltinId::Macro) {
+    // Called with options only (`@T.prim_func(generator=True)`,
+    // `@T.macro(hygienic=False)`): the decorator itself, options ignored
+    // (they change how TileLang builds the function, not its meaning).
+    if (args.pos.empty() && !args.kw.empty())
+      return Value::primitive(&info);
     if (args.pos.size() != 1 || !args.pos[0].is(ValueKind::Function))
       return fail(at, info.name + " expects a function");
     return applyDecorator(Value::primitive(&info), args.pos[0], at, Node());

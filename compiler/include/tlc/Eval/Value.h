@@ -309,6 +309,9 @@ struct ModuleObj : Obj {
   /// True for modules the interpreter does not model (torch, numpy ...):
   /// every attribute is opaque.
   bool opaque = false;
+  /// The namespace of a module imported from the analysed file's directory
+  /// (Modules.cpp); null for the others.
+  Env *globals = nullptr;
 };
 
 /// An unknown object; remembers a short description for messages and,
