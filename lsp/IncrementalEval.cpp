@@ -40,6 +40,9 @@ struct SliceCache::Entry {
   double seconds = 0;
   /// Instances that had their layouts inferred (or reused) then.
   unsigned layoutInstances = 0;
+  /// Whether the bank conflicts were checked (not in a visible-range
+  /// analysis): the complete analysis needs them.
+  bool conflictsChecked = false;
 };
 
 SliceCache::SliceCache(size_t maxEntries) : entries(maxEntries, 8) {}
@@ -54,9 +57,8 @@ struct Relocation {
 
   /// The statement holding `offset` (its end included), or -1.
   int statementOf(uint32_t offset) const {
-    auto it = llvm::upper_bound(from, offset, [](uint32_t x, TextRange r) {
-      return x < r.begin;
-    });
+    auto it = llvm::upper_bound(
+        from, offset, [](uint32_t x, TextRange r) { return x < r.begin; });
     if (it == from.begin())
       return -1;
     --it;
@@ -99,10 +101,9 @@ IncrementalResult evaluateWhole(const syntax::SyntaxTree &tree,
                                 const std::function<bool()> &cancelled) {
   IncrementalResult r;
   r.analysis = eval::analyzeFile(tree, context, options);
-  driver::LayoutStats stats = driver::inferLayouts(
-      r.analysis, tree, options.target.name, &layoutCache, cancelled);
-  if (!(cancelled && cancelled()))
-    driver::reportBankConflicts(r.analysis, tree, options.target.name);
+  driver::LayoutStats stats =
+      driver::inferLayouts(r.analysis, tree, options.target.name, &layoutCache,
+                           cancelled, /*bankConflicts=*/true);
   r.layouts = driver::collectLayoutViews(r.analysis, tree, options.target.name);
   r.analysis.module = nullptr;
   r.layoutsInferred = stats.inferred;
@@ -153,16 +154,31 @@ IncrementalResult tlc::lsp::evaluateFile(const syntax::SyntaxTree &tree,
         return true;
     return false;
   };
-  for (const eval::Slice &slice : sliced.slices) {
+  auto rangesOf = [&](const eval::Slice &slice) {
     std::vector<TextRange> ranges;
     for (unsigned i : slice.statements)
       ranges.push_back(top[i].range());
+    return ranges;
+  };
+  // A range every slice has results in asks for the complete analysis
+  // (bank conflicts included: the result is the complete facts).
+  if (visible && llvm::all_of(sliced.slices, [&](const eval::Slice &slice) {
+        return needed(slice, rangesOf(slice));
+      }))
+    visible = std::nullopt;
+  for (const eval::Slice &slice : sliced.slices) {
+    std::vector<TextRange> ranges = rangesOf(slice);
     if (visible && !needed(slice, ranges)) {
       result.partial = true;
       continue;
     }
     std::string key = prefix + slice.key;
     std::shared_ptr<const SliceCache::Entry> entry = cache->lookup(key);
+    // Kept by a visible-range analysis, without its bank conflicts: a
+    // complete analysis evaluates the slice again (its layouts and
+    // conflicts come from the layout cache when its IR is unchanged).
+    if (entry && !visible && !entry->conflictsChecked)
+      entry = nullptr;
     if (entry) {
       ++result.slicesReused;
       result.layoutsReused += entry->layoutInstances;
@@ -179,10 +195,11 @@ IncrementalResult tlc::lsp::evaluateFile(const syntax::SyntaxTree &tree,
       double evalSeconds = std::chrono::duration<double>(
                                std::chrono::steady_clock::now() - start)
                                .count();
-      driver::LayoutStats stats = driver::inferLayouts(
-          a, tree, options.target.name, &layoutCache, cancelled);
-      if (!(cancelled && cancelled()))
-        driver::reportBankConflicts(a, tree, options.target.name);
+      // Bank conflicts are remarks, which only the complete analysis
+      // publishes: the first hints of an edit (a visible range) do without.
+      driver::LayoutStats stats =
+          driver::inferLayouts(a, tree, options.target.name, &layoutCache,
+                               cancelled, /*bankConflicts=*/!visible);
       std::vector<driver::LayoutView> views =
           driver::collectLayoutViews(a, tree, options.target.name);
       a.module = nullptr;
@@ -210,6 +227,7 @@ IncrementalResult tlc::lsp::evaluateFile(const syntax::SyntaxTree &tree,
       fresh->bytes = a.bytesAllocated;
       fresh->seconds = evalSeconds;
       fresh->layoutInstances = stats.inferred + stats.reused;
+      fresh->conflictsChecked = !visible;
       // Kept only if every result can be moved with its statements.
       Relocation same{ranges, ranges};
       bool movable = true;

@@ -92,15 +92,16 @@ struct IncrementalResult {
 };
 
 /// Evaluates \p tree, infers layouts for \p options.target and reports
-/// bank conflicts (driver::reportBankConflicts), slice by
-/// slice with \p slices (null: the whole file at once, the reference the
+/// bank conflicts (driver::inferLayouts), slice by slice with \p slices (null: the whole file at once, the reference the
 /// tests compare with). \p cancelled is polled by the evaluator, between
 /// slices and by layout inference; a cancelled result is incomplete and
 /// must be dropped (slices finished before the cancellation are kept).
 /// With \p visible (and slices), only the slices with a statement of their
 /// own (not a shared import) overlapping that byte range are evaluated and
 /// merged: every result located in the range is then the one a complete
-/// evaluation gives, and IncrementalResult::partial is set. The whole-file
+/// evaluation gives (bank-conflict remarks aside: they are left to the
+/// complete analysis, whose diagnostics are the ones published), and
+/// IncrementalResult::partial is set. The whole-file
 /// budgets are then checked per slice only; the complete evaluation that
 /// follows checks their sum.
 IncrementalResult

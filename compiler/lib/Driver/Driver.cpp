@@ -47,8 +47,9 @@ Driver::Driver(DriverOptions options)
 Driver::~Driver() = default;
 
 void Driver::inferLayouts(FileResult &r) {
-  driver::inferLayouts(r.analysis, *r.tree, options.eval.target.name);
-  driver::reportBankConflicts(r.analysis, *r.tree, options.eval.target.name);
+  driver::inferLayouts(r.analysis, *r.tree, options.eval.target.name,
+                       /*cache=*/nullptr, /*cancelled=*/{},
+                       /*bankConflicts=*/true);
 }
 
 FileResult Driver::analyze(llvm::StringRef path, llvm::StringRef text) {

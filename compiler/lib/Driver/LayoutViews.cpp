@@ -28,6 +28,16 @@ static bool isCudaTarget(llvm::StringRef target) {
          target.starts_with("sm_");
 }
 
+/// True when \p target is generated as HIP (CDNA's LDS).
+static bool isHipTarget(llvm::StringRef target) {
+  return target.starts_with("hip:");
+}
+
+/// The language the \p target's code is printed in, for the notes.
+static llvm::StringRef languageOf(llvm::StringRef target) {
+  return isHipTarget(target) ? "HIP" : "CUDA";
+}
+
 /// The byte range of the first file location in \p loc.
 static TextRange rangeOf(const syntax::SyntaxTree &tree, mlir::Location loc) {
   mlir::FileLineColRange f = tile::getSourceLocation(loc);
@@ -87,7 +97,8 @@ tlc::driver::collectLayoutViews(const eval::FileAnalysis &analysis,
   if (!analysis.module)
     return views;
   mlir::ModuleOp module = *analysis.module;
-  bool cuda = isCudaTarget(target);
+  // HIP is printed by the same printer: the same swizzle plan.
+  bool cuda = isCudaTarget(target) || isHipTarget(target);
   size_t ops = module.getBody()->getOperations().size();
   for (auto [index, top] : llvm::enumerate(module.getBody()->getOperations())) {
     std::string instance = instanceLabel(analysis, index, ops);
@@ -153,21 +164,25 @@ std::string tlc::driver::layoutFileName(const LayoutView &view) {
 }
 
 /// The note of a bank conflict: the padding or swizzle that removes it.
-static std::string conflictNote(const tile::BankConflict &c,
-                                const std::string &name) {
+static std::string conflictNote(const InstanceConflict &c, mlir::Value root,
+                                const std::string &name,
+                                llvm::StringRef target) {
   if (!c.area.empty()) {
-    std::string note = "the CUDA target stages this store through shared "
-                       "memory in a tile whose rows it pads by 16 bytes";
+    std::string note = "the " + languageOf(target).str() +
+                       " target stages this store through shared memory in a "
+                       "tile whose rows it pads by 16 bytes";
     if (c.padElems > 0)
       note += "; a padding of " + std::to_string(c.padElems) +
               " elements would be conflict-free (a T.copy of " +
-              (c.root ? allocName(c.root) : std::string("the fragment")) +
+              (root ? allocName(root) : std::string("the fragment")) +
               " into a shared tile of your own padded so, then to global "
               "memory, avoids it)";
     return note;
   }
-  llvm::ArrayRef<int64_t> shape =
-      llvm::cast<tile::BufferType>(c.root.getType()).getShape();
+  llvm::ArrayRef<int64_t> shape;
+  if (root)
+    if (auto type = llvm::dyn_cast<tile::BufferType>(root.getType()))
+      shape = type.getShape();
   std::string note;
   if (c.padElems > 0 && shape.size() >= 2) {
     std::string padded, slice;
@@ -183,9 +198,10 @@ static std::string conflictNote(const tile::BankConflict &c,
            "]) makes this access conflict-free";
   } else if (c.swizzleFixes) {
     note = "XOR-swizzling the 16-byte chunks of " + name +
-           "'s rows would make this access conflict-free (the CUDA target "
-           "swizzles 16- and 8-bit tiles that T.gemm reads, and those only "
-           "T.copy uses that a fragment is copied into)";
+           "'s rows would make this access conflict-free (the " +
+           languageOf(target).str() +
+           " target swizzles 16- and 8-bit tiles that T.gemm reads, and those "
+           "only T.copy uses that a fragment is copied into)";
   } else {
     note = "no row padding of up to 32 bytes removes it: the conflict comes "
            "from the access pattern itself";
@@ -195,56 +211,88 @@ static std::string conflictNote(const tile::BankConflict &c,
   return note;
 }
 
-void tlc::driver::reportBankConflicts(eval::FileAnalysis &analysis,
-                                      const syntax::SyntaxTree &tree,
-                                      llvm::StringRef target) {
-  if (!analysis.module || !isCudaTarget(target))
-    return;
+std::vector<InstanceConflict>
+tlc::driver::findInstanceConflicts(llvm::ArrayRef<mlir::Operation *> ops,
+                                   llvm::StringRef target) {
+  std::vector<InstanceConflict> result;
+  bool hip = isHipTarget(target);
+  if (ops.empty() || (!isCudaTarget(target) && !hip))
+    return result;
   // `a` targets issue T.gemm as wgmma, which reads its shared operands
   // through descriptors, not ldmatrix; on sm_90a the analysis knows which
   // gemms take it (the others stay on mma.sync).
   bool mmaSync = !target.ends_with("a");
   bool sm90a = target.ends_with("sm_90a");
-  mlir::ModuleOp module = *analysis.module;
-  std::set<std::pair<uint32_t, std::string>> seen;
-  size_t ops = module.getBody()->getOperations().size();
-  for (auto [index, top] : llvm::enumerate(module.getBody()->getOperations())) {
-    std::string instance = instanceLabel(analysis, index, ops);
-    top.walk([&](tile::KernelOp kernel) {
-      std::string kernelName;
-      if (auto fn = kernel->getParentOfType<tile::FuncOp>())
-        kernelName = fn.getSymName().str();
-      for (const tile::BankConflict &c :
-           tile::findBankConflicts(kernel, mmaSync, sm90a)) {
-        std::string name = c.root ? allocName(c.root) : std::string();
-        if (!c.area.empty())
-          name = c.area + (name.empty() ? "" : " of " + name);
-        else if (name.empty())
-          name = "a shared buffer";
-        Diagnostic d;
-        d.severity = Severity::Remark;
-        d.range = rangeOf(tree, c.op->getLoc());
-        d.message = std::to_string(c.degree) + "-way bank conflict on " + name +
-                    " (" + c.instruction + ")";
-        // One report per statement and text across instances.
-        if (!seen.insert({d.range.begin, d.message}).second)
-          continue;
-        mlir::Location at = c.root ? c.root.getLoc() : c.op->getLoc();
-        d.notes.push_back({rangeOf(tree, at), conflictNote(c, name)});
-        analysis.diagnostics.push_back(d);
-        eval::Hint h;
-        h.range = d.range;
-        h.kernel = kernelName;
-        h.instance = instance;
-        h.name = name;
-        h.kind = "bank-conflict";
-        h.detail = d.message;
-        analysis.hints.push_back(std::move(h));
-      }
-    });
+  llvm::DenseMap<mlir::Operation *, unsigned> position;
+  for (auto [i, op] : llvm::enumerate(ops))
+    position[op] = i;
+  for (mlir::Operation *op : ops) {
+    auto kernel = llvm::dyn_cast<tile::KernelOp>(op);
+    if (!kernel)
+      continue;
+    for (const tile::BankConflict &c :
+         hip ? tile::findLdsBankConflicts(kernel)
+             : tile::findBankConflicts(kernel, mmaSync, sm90a)) {
+      InstanceConflict ic;
+      auto at = position.find(c.op);
+      if (at == position.end())
+        continue;
+      ic.op = at->second;
+      if (c.root)
+        if (mlir::Operation *def = c.root.getDefiningOp()) {
+          auto r = position.find(def);
+          if (r != position.end())
+            ic.root = r->second;
+        }
+      ic.area = c.area;
+      ic.instruction = c.instruction;
+      ic.degree = c.degree;
+      ic.padElems = c.padElems;
+      ic.swizzleFixes = c.swizzleFixes;
+      result.push_back(std::move(ic));
+    }
   }
-  std::stable_sort(analysis.diagnostics.begin(), analysis.diagnostics.end(),
-                   [](const Diagnostic &a, const Diagnostic &b) {
-                     return a.range.begin < b.range.begin;
-                   });
+  return result;
+}
+
+void tlc::driver::reportInstanceConflicts(
+    eval::FileAnalysis &analysis, const syntax::SyntaxTree &tree,
+    llvm::ArrayRef<mlir::Operation *> ops,
+    llvm::ArrayRef<InstanceConflict> conflicts, llvm::StringRef target,
+    const std::string &instance,
+    std::set<std::pair<uint32_t, std::string>> &seen) {
+  for (const InstanceConflict &c : conflicts) {
+    if (c.op >= ops.size() || (c.root >= 0 && size_t(c.root) >= ops.size()))
+      continue;
+    mlir::Operation *op = ops[c.op];
+    mlir::Value root = c.root >= 0 && ops[c.root]->getNumResults() == 1
+                           ? ops[c.root]->getResult(0)
+                           : mlir::Value();
+    std::string kernelName;
+    if (auto fn = op->getParentOfType<tile::FuncOp>())
+      kernelName = fn.getSymName().str();
+    std::string name = root ? allocName(root) : std::string();
+    if (!c.area.empty())
+      name = c.area + (name.empty() ? "" : " of " + name);
+    else if (name.empty())
+      name = "a shared buffer";
+    Diagnostic d;
+    d.severity = Severity::Remark;
+    d.range = rangeOf(tree, op->getLoc());
+    d.message = std::to_string(c.degree) + "-way bank conflict on " + name +
+                " (" + c.instruction + ")";
+    if (!seen.insert({d.range.begin, d.message}).second)
+      continue;
+    mlir::Location at = root ? root.getLoc() : op->getLoc();
+    d.notes.push_back({rangeOf(tree, at), conflictNote(c, root, name, target)});
+    analysis.diagnostics.push_back(d);
+    eval::Hint h;
+    h.range = d.range;
+    h.kernel = kernelName;
+    h.instance = instance;
+    h.name = name;
+    h.kind = "bank-conflict";
+    h.detail = d.message;
+    analysis.hints.push_back(std::move(h));
+  }
 }

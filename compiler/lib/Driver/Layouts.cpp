@@ -13,9 +13,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "tlc/Driver/Driver.h"
+#include "tlc/Driver/LayoutViews.h"
 
-#include "tlc/Dialect/Tile/IR/TileOps.h"
 #include "tlc/Dialect/Tile/IR/LayoutAttrCodec.h"
+#include "tlc/Dialect/Tile/IR/TileOps.h"
 #include "tlc/Dialect/Tile/Transforms/LayoutInference.h"
 #include "tlc/Dialect/Tile/Transforms/Passes.h"
 
@@ -28,6 +29,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <set>
 #include <tuple>
 
 using namespace tlc;
@@ -48,6 +50,8 @@ struct LayoutCache::Entry {
   std::vector<std::tuple<unsigned, std::string, std::string>> labels;
   /// The producer warpgroup's threads of every warp-specialised kernel.
   std::vector<std::pair<unsigned, int64_t>> producers;
+  /// The bank conflicts of the instance's shared accesses, once checked.
+  std::optional<std::vector<InstanceConflict>> conflicts;
 };
 
 LayoutCache::LayoutCache(size_t maxEntries) : entries(maxEntries, 2) {}
@@ -230,7 +234,8 @@ LayoutStats tlc::driver::inferLayouts(eval::FileAnalysis &analysis,
                                       const syntax::SyntaxTree &tree,
                                       llvm::StringRef target,
                                       LayoutCache *cache,
-                                      const std::function<bool()> &cancelled) {
+                                      const std::function<bool()> &cancelled,
+                                      bool bankConflicts) {
   LayoutStats stats;
   if (!analysis.module || target.ends_with("cpu"))
     return stats;
@@ -244,6 +249,10 @@ LayoutStats tlc::driver::inferLayouts(eval::FileAnalysis &analysis,
   // Warp-specialised kernels: their source lines and producer threads, in
   // IR order (one entry per instance), matched to the launch hints.
   std::vector<std::tuple<unsigned, unsigned, int64_t>> producers;
+  // Bank conflicts reported so far (one per statement and text).
+  std::set<std::pair<uint32_t, std::string>> seenConflicts;
+  size_t numTop = module.getBody()->getOperations().size();
+  size_t index = 0;
   {
     // Layout conflicts become diagnostics on the source, with the op that
     // imposed the first layout as a note.
@@ -272,6 +281,7 @@ LayoutStats tlc::driver::inferLayouts(eval::FileAnalysis &analysis,
     for (mlir::Operation &top : module.getBody()->getOperations()) {
       if (cancelled && cancelled())
         break;
+      size_t topIndex = index++;
       // An instance whose file asks for its own target (tile.target).
       std::optional<tile::LayoutTarget> own;
       std::string ownName;
@@ -282,8 +292,8 @@ LayoutStats tlc::driver::inferLayouts(eval::FileAnalysis &analysis,
         own = tile::parseLayoutTarget(ownName);
       }
       const tile::LayoutTarget &instTarget = own ? *own : *layoutTarget;
-      llvm::StringRef instName = own ? llvm::StringRef(ownName)
-                                     : llvm::StringRef(name);
+      llvm::StringRef instName =
+          own ? llvm::StringRef(ownName) : llvm::StringRef(name);
       std::vector<mlir::Operation *> ops;
       top.walk<mlir::WalkOrder::PreOrder>(
           [&](mlir::Operation *op) { ops.push_back(op); });
@@ -305,9 +315,30 @@ LayoutStats tlc::driver::inferLayouts(eval::FileAnalysis &analysis,
           planLaunches(*fresh, &top, ops, instName);
         // Errors point into the source by location, which the key ignores:
         // an instance with errors is inferred again next time.
+        if (bankConflicts && !(cancelled && cancelled())) {
+          fresh->conflicts = findInstanceConflicts(ops, instName);
+          ++stats.conflictsChecked;
+        }
         if (cache && !failedAny && errors == errorsBefore)
           cache->record(key, fresh);
         entry = std::move(fresh);
+      }
+      if (bankConflicts && !entry->conflicts && !(cancelled && cancelled())) {
+        // Inferred earlier without its conflicts (an editor's first
+        // hints): checked now and kept with the layouts.
+        auto checked = std::make_shared<LayoutCache::Entry>(*entry);
+        checked->conflicts = findInstanceConflicts(ops, instName);
+        ++stats.conflictsChecked;
+        if (cache)
+          cache->record(key, checked);
+        entry = std::move(checked);
+      }
+      if (bankConflicts && entry->conflicts) {
+        std::string instance;
+        if (analysis.instances.size() == numTop)
+          instance = analysis.instances[topIndex].label;
+        reportInstanceConflicts(analysis, tree, ops, *entry->conflicts,
+                                instName, instance, seenConflicts);
       }
       for (const auto &[i, shortLabel, longLabel] : entry->labels) {
         if (i >= ops.size())
@@ -357,5 +388,10 @@ LayoutStats tlc::driver::inferLayouts(eval::FileAnalysis &analysis,
     *h.threads += producer;
     producers.erase(it);
   }
+  if (bankConflicts)
+    std::stable_sort(analysis.diagnostics.begin(), analysis.diagnostics.end(),
+                     [](const Diagnostic &a, const Diagnostic &b) {
+                       return a.range.begin < b.range.begin;
+                     });
   return stats;
 }

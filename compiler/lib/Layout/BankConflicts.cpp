@@ -48,7 +48,37 @@ static int64_t mostPerBank(llvm::ArrayRef<int64_t> words) {
   return most;
 }
 
+/// The degree of an LDS access: the worst phase of CDNA (BankConflicts.h
+/// says which lanes each serves, and where that is documented).
+static int64_t ldsConflictDegree(const WarpAccess &access) {
+  auto phase = [&](std::initializer_list<std::pair<int64_t, int64_t>> runs) {
+    llvm::SmallVector<int64_t, 128> words;
+    for (auto [first, n] : runs) {
+      llvm::SmallVector<int64_t, 128> part = distinctWords(access, first, n);
+      words.append(part.begin(), part.end());
+    }
+    llvm::sort(words);
+    words.erase(std::unique(words.begin(), words.end()), words.end());
+    return mostPerBank(words);
+  };
+  int64_t degree = 0;
+  if (access.bytes >= 16 && !access.store) {
+    // ds_read_b128: lanes 0-3 + 20-23, 4-7 + 16-19, 8-11 + 28-31,
+    // 12-15 + 24-27 of each half.
+    for (auto [a, b] :
+         {std::pair<int64_t, int64_t>{0, 20}, {4, 16}, {8, 28}, {12, 24}})
+      degree = std::max(degree, phase({{a, 4}, {b, 4}}));
+    return degree;
+  }
+  int64_t lanes = access.bytes >= 16 ? 8 : access.bytes == 8 ? 16 : 32;
+  for (int64_t first = 0; first < 32; first += lanes)
+    degree = std::max(degree, phase({{first, lanes}}));
+  return degree;
+}
+
 int64_t tlc::layout::bankConflictDegree(const WarpAccess &access) {
+  if (access.lds)
+    return ldsConflictDegree(access);
   if (access.bytes >= 16) {
     // The whole warp at once, as measured on the H200: the most distinct
     // words of one bank, over the wavefronts the words need at least.
@@ -323,22 +353,28 @@ tlc::layout::stagedStoreAccesses(const Fragment &f, int64_t threads,
 }
 
 int64_t tlc::layout::stagedStoreDegree(const Fragment &f, int64_t threads,
-                                       int64_t elementBytes, int64_t vec) {
+                                       int64_t elementBytes, int64_t vec,
+                                       bool lds) {
   static tlc::LruCache<int64_t> memo(1024, 4);
   std::string key = fragmentKey(f) + "/" + std::to_string(threads) + "," +
-                    std::to_string(elementBytes) + "," + std::to_string(vec);
+                    std::to_string(elementBytes) + "," + std::to_string(vec) +
+                    (lds ? ",lds" : "");
   if (std::shared_ptr<const int64_t> known = memo.lookup(key))
     return *known;
   int64_t worst = 0;
+  auto degree = [&](const StagedStore &st, const LaneCoords &w, int64_t n,
+                    bool store) {
+    WarpAccess a = sharedAccess(st.tile, elementBytes, n, w);
+    a.lds = lds;
+    a.store = store;
+    return bankConflictDegree(a);
+  };
   if (std::optional<StagedStore> s =
           stagedStoreAccesses(f, threads, elementBytes, vec)) {
     for (const LaneCoords &w : s->stores)
-      worst = std::max(worst, bankConflictDegree(sharedAccess(
-                                  s->tile, elementBytes, s->storeVec, w)));
+      worst = std::max(worst, degree(*s, w, s->storeVec, true));
     for (const LaneCoords &w : s->reads)
-      worst =
-          std::max(worst, bankConflictDegree(sharedAccess(
-                              s->tile, elementBytes, 16 / elementBytes, w)));
+      worst = std::max(worst, degree(*s, w, 16 / elementBytes, false));
   }
   memo.record(key, std::make_shared<const int64_t>(worst));
   return worst;

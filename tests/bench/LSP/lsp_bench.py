@@ -14,7 +14,7 @@ asking wait for the server's `workspace/inlayHint/refresh` (sent once the
 debounced background analysis of the edited version is done) before
 asking: edit -> refresh -> fresh hints, the path an editor takes when it
 does not re-ask on every keystroke. Prints p50/p95 latencies and the
-server's peak RSS (VmHWM) per file, then the scaling table.
+server's peak RSS (VmHWM) and CPU time per file, then the scaling table.
 
 The edits retype the last digit of a tile size (`block_M=128`) in
 successive kernels; the line "of which the edited kernel's text was new"
@@ -93,6 +93,13 @@ def percentile(values, p):
     return values[min(len(values) - 1, int(round(p / 100.0 * (len(values) - 1))))]
 
 
+def cpu_seconds(pid):
+    """User + system CPU time of process `pid` so far (all its threads)."""
+    with open("/proc/%d/stat" % pid) as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / float(os.sysconf("SC_CLK_TCK"))
+
+
 def measure(argv, text, edits, refresh_edits):
     """One server session on `text`; returns the measurements."""
     uri = "file:///bench/kernels.py"
@@ -143,6 +150,7 @@ def measure(argv, text, edits, refresh_edits):
     # Responses without hints (a size the kernel rejects: its instance
     # fails and has no facts).
     empty = 0
+    edit_cpu = cpu_seconds(client.proc.pid)
     for e in range(edits):
         line, col, _ = targets[e % len(targets)]
         digit = str(e % 10)
@@ -166,6 +174,11 @@ def measure(argv, text, edits, refresh_edits):
             stale += 1
         if not hints:
             empty += 1
+
+    # The server's CPU time per edit of the loop above (its mean: the
+    # clock ticks are 10 ms), less sensitive to the machine's load than the
+    # latencies.
+    edit_cpu = (cpu_seconds(client.proc.pid) - edit_cpu) * 1000 / max(edits, 1)
 
     # Edits answered through the refresh request. A refresh the background
     # analysis of the last edit above may still send is read first.
@@ -211,13 +224,17 @@ def measure(argv, text, edits, refresh_edits):
     client.request("shutdown", None)
     with open("/proc/%d/status" % client.proc.pid) as f:
         rss = [l for l in f if l.startswith("VmHWM")][0].split()[1]
+    # The server's CPU time over the whole session: what the work cost,
+    # whatever else the machine runs.
+    cpu = cpu_seconds(client.proc.pid)
     client.notify("exit", None)
     client.proc.wait()
     return {"lines": text.count("\n"), "bytes": len(text), "hints": nhints,
             "first": first_ms, "first_hints": first_hints, "all": all_ms,
             "first_equal": first_equal, "edits": latencies, "new": new_latencies,
             "refresh": refresh_latencies, "stale": stale, "empty": empty,
-            "generated": generated, "rss": int(rss) / 1024.0}
+            "generated": generated, "rss": int(rss) / 1024.0, "cpu": cpu,
+            "edit_cpu": edit_cpu}
 
 
 def first_whole(argv, text):
@@ -277,6 +294,7 @@ def main():
             print("  of which the edited kernel's text was new (%d edits): p50 %.2f ms,"
                   " p95 %.2f ms, max %.2f ms"
                   % (len(new), percentile(new, 50), percentile(new, 95), max(new)))
+        print("  server CPU time per edit (mean): %.2f ms" % r["edit_cpu"])
         ref = r["refresh"]
         if ref:
             print("edit -> refresh -> fresh hints (%d edits, includes the debounce):"
@@ -287,16 +305,18 @@ def main():
         for target, (ms, status) in r["generated"].items():
             print("generatedSource %s: %.1f ms (%s)" % (target, ms, status))
         print("peak RSS: %.1f MB" % r["rss"])
+        print("server CPU time (user + system, whole session): %.2f s"
+              % r["cpu"])
         sys.stdout.flush()
 
     print()
-    print("kernels  lines   first hints    all hints  edit->hints p50  p95 (new text)     peak RSS")
+    print("kernels  lines   first hints    all hints  edit->hints p50  p95 (new text)     peak RSS  CPU/edit")
     for kernels, r in rows:
         new = r["new"] or r["edits"]
-        print("%7d  %5d  %9.1f ms  %8.1f ms  %12.2f ms  %6.2f ms (%6.2f ms)  %6.1f MB"
+        print("%7d  %5d  %9.1f ms  %8.1f ms  %12.2f ms  %6.2f ms (%6.2f ms)  %6.1f MB  %5.2f ms"
               % (kernels, r["lines"], r["first"], r["all"],
                  percentile(r["edits"], 50), percentile(r["edits"], 95),
-                 percentile(new, 95), r["rss"]))
+                 percentile(new, 95), r["rss"], r["edit_cpu"]))
 
 
 if __name__ == "__main__":

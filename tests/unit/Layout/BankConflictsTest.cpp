@@ -513,3 +513,139 @@ TEST_CASE("stagedStoreDegree is the worst of the staged accesses") {
   // Kept: the same answer again.
   CHECK(stagedStoreDegree(f, 128, 4, 2) == 2);
 }
+
+namespace {
+/// CDNA's LDS phases, written from AMD's documents as lane lists of a
+/// 64-lane wavefront (not from the library's half-wave grouping): b32 and
+/// narrower per half wavefront (OpenCL Programming Guide, LDS: lanes 0-31
+/// and 32-63 are checked for conflicts); b64 per quarter wavefront (the
+/// guide's sequential float2 example is conflict-free); ds_write_b128 in
+/// eight phases of 8 consecutive lanes and ds_read_b128 in the lane groups
+/// CK-Tile's "Understanding AMD GPU LDS and Bank Conflicts" lists.
+std::vector<std::vector<int64_t>> cdnaPhases(int64_t bytes, bool store) {
+  auto range = [](int64_t a, int64_t n) {
+    std::vector<int64_t> r;
+    for (int64_t l = a; l < a + n; ++l)
+      r.push_back(l);
+    return r;
+  };
+  std::vector<std::vector<int64_t>> phases;
+  if (bytes == 16 && !store) {
+    const int64_t groups[8][2] = {{0, 20},  {4, 16},  {8, 28},  {12, 24},
+                                  {32, 52}, {36, 48}, {40, 60}, {44, 56}};
+    for (auto [a, b] : groups) {
+      std::vector<int64_t> p = range(a, 4), q = range(b, 4);
+      p.insert(p.end(), q.begin(), q.end());
+      phases.push_back(p);
+    }
+    return phases;
+  }
+  int64_t n = bytes == 16 ? 8 : bytes == 8 ? 16 : 32;
+  for (int64_t a = 0; a < 64; a += n)
+    phases.push_back(range(a, n));
+  return phases;
+}
+
+/// Wavefronts of the worst phase of a 64-lane LDS access, replayed: each
+/// cycle every bank serves one word to every lane waiting for it.
+int64_t replayLds(const std::array<int64_t, 64> &address, int64_t bytes,
+                  bool store) {
+  int64_t worst = 0;
+  for (const std::vector<int64_t> &phase : cdnaPhases(bytes, store)) {
+    std::set<std::pair<int64_t, int64_t>> pending;
+    for (int64_t l : phase) {
+      if (address[l] < 0)
+        continue;
+      for (int64_t byte = address[l];
+           byte < address[l] + std::max<int64_t>(bytes, 4); byte += 4)
+        pending.insert({l, byte / 4});
+    }
+    int64_t waves = 0;
+    while (!pending.empty()) {
+      ++waves;
+      std::map<int64_t, int64_t> served;
+      for (auto [lane, word] : pending)
+        served.try_emplace(word % 32, word);
+      for (auto it = pending.begin(); it != pending.end();)
+        it = served[it->second % 32] == it->second ? pending.erase(it)
+                                                   : std::next(it);
+    }
+    worst = std::max(worst, waves);
+  }
+  return worst;
+}
+
+/// The library's degree of a 64-lane access: the worst of its halves.
+int64_t ldsDegree(const std::array<int64_t, 64> &address, int64_t bytes,
+                  bool store) {
+  int64_t worst = 0;
+  for (int64_t h = 0; h < 2; ++h) {
+    WarpAccess a;
+    a.bytes = bytes;
+    a.lds = true;
+    a.store = store;
+    for (int64_t l = 0; l < 32; ++l)
+      a.address[l] = address[h * 32 + l];
+    worst = std::max(worst, bankConflictDegree(a));
+  }
+  return worst;
+}
+} // namespace
+
+TEST_CASE("CDNA LDS: documented cases") {
+  std::array<int64_t, 64> a;
+  auto fill = [&](auto f) {
+    for (int64_t l = 0; l < 64; ++l)
+      a[l] = f(l);
+  };
+  // Consecutive words, float2s and 16-byte vectors: conflict-free.
+  fill([](int64_t l) { return l * 4; });
+  CHECK(ldsDegree(a, 4, false) == 1);
+  fill([](int64_t l) { return l * 8; });
+  CHECK(ldsDegree(a, 8, false) == 1);
+  fill([](int64_t l) { return l * 16; });
+  CHECK(ldsDegree(a, 16, true) == 1);
+  // Consecutive 16-byte reads: group 0-3 + 20-23 reads words 0-15 and
+  // 80-95 (banks 16-31): conflict-free too, though not 8 consecutive lanes.
+  CHECK(ldsDegree(a, 16, false) == 1);
+  CHECK(replayLds(a, 16, false) == 1);
+  // Lane l at chunk l % 8 of row l / 8, rows of 160 bytes: each 8
+  // consecutive lanes write one row (conflict-free), but read group
+  // 0-3 + 20-23 meets row 0's words 0-15 and row 2's words 96-111, both in
+  // banks 0-15: 2-way.
+  fill([](int64_t l) { return (l / 8) * 160 + (l % 8) * 16; });
+  CHECK(ldsDegree(a, 16, true) == 1);
+  CHECK(ldsDegree(a, 16, false) == 2);
+  CHECK(replayLds(a, 16, false) == 2);
+  // The MFMA-style read CK-Tile describes: lane l reads row l % 16 of rows
+  // of 64 bytes, chunk l / 16 (16 bytes). Group 0-3 + 20-23 reads rows
+  // 0-3 of chunk 0 (rows 0 and 2 both in banks 0-3) and rows 4-7 of
+  // chunk 1: 2-way.
+  fill([](int64_t l) { return (l % 16) * 64 + (l / 16) * 16; });
+  CHECK(ldsDegree(a, 16, false) == replayLds(a, 16, false));
+  CHECK(ldsDegree(a, 16, false) == 2);
+  // Stride of 32 words: every lane of a half in bank 0.
+  fill([](int64_t l) { return l * 128; });
+  CHECK(ldsDegree(a, 4, false) == 32);
+  CHECK(ldsDegree(a, 2, true) == 32);
+  // A half wavefront is one phase: lanes 0 and 32 never conflict.
+  fill([](int64_t l) { return (l % 32) * 4 + (l / 32) * 128; });
+  CHECK(ldsDegree(a, 4, false) == 1);
+}
+
+TEST_CASE("CDNA LDS: random accesses agree with the phase replay") {
+  std::mt19937 rng(1864);
+  for (int trial = 0; trial < 3000; ++trial) {
+    int64_t bytes = int64_t(1) << (rng() % 5);
+    bool store = rng() % 2;
+    std::array<int64_t, 64> a;
+    int64_t span = int64_t(1) << (6 + rng() % 8);
+    for (int64_t l = 0; l < 64; ++l) {
+      int64_t addr = rng() % span;
+      a[l] = rng() % 8 == 0 ? -1 : addr - addr % bytes;
+    }
+    INFO("trial " << trial << ", " << bytes << "-byte "
+                  << (store ? "write" : "read"));
+    CHECK(ldsDegree(a, bytes, store) == replayLds(a, bytes, store));
+  }
+}

@@ -151,6 +151,8 @@ struct LayoutStats {
   unsigned inferred = 0;
   /// Instances whose layouts came from the cache.
   unsigned reused = 0;
+  /// Instances whose bank conflicts were checked now (not from the cache).
+  unsigned conflictsChecked = 0;
 };
 
 /// Runs layout inference (what `--tile-infer-layout` for \p target does)
@@ -161,10 +163,17 @@ struct LayoutStats {
 /// its results (instances whose inference reported errors are not cached).
 /// \p cancelled is polled before each instance: once it returns true, the
 /// remaining instances keep no layout (the editor's superseded analyses).
+/// With \p bankConflicts, each instance's shared-memory accesses are then
+/// checked for bank conflicts (LayoutViews.h: a remark and a
+/// `bank-conflict` hint per conflicting access); the cache keeps an
+/// instance's conflicts with its layouts, so an instance whose IR is
+/// unchanged is not checked again. Without it, an entry is recorded without
+/// conflicts and a later call that asks for them checks them once.
 LayoutStats inferLayouts(eval::FileAnalysis &analysis,
                          const syntax::SyntaxTree &tree, llvm::StringRef target,
                          LayoutCache *cache = nullptr,
-                         const std::function<bool()> &cancelled = {});
+                         const std::function<bool()> &cancelled = {},
+                         bool bankConflicts = false);
 
 /// Converts an MLIR diagnostic about IR built from \p tree (its location
 /// and its notes' locations: the first file location inside each, 1-based

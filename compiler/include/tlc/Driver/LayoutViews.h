@@ -20,11 +20,17 @@
 #include "tlc/Layout/LayoutMap.h"
 #include "tlc/Syntax/SyntaxTree.h"
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
+
+namespace mlir {
+class Operation;
+} // namespace mlir
 
 namespace tlc::driver {
 
@@ -56,15 +62,41 @@ std::vector<LayoutView> collectLayoutViews(const eval::FileAnalysis &analysis,
                                            const syntax::SyntaxTree &tree,
                                            llvm::StringRef target);
 
-/// Adds a hint-severity diagnostic (Severity::Remark) at each T.copy /
-/// T.gemm statement whose shared-memory accesses in the \p target's CUDA
-/// code conflict on banks (`4-way bank conflict on A_shared (ldmatrix)`),
-/// with a note at the allocation naming the padding or swizzle that
-/// removes it, and a `bank-conflict` hint with the same text. Nothing for
-/// non-CUDA targets.
-void reportBankConflicts(eval::FileAnalysis &analysis,
-                         const syntax::SyntaxTree &tree,
-                         llvm::StringRef target);
+/// A bank conflict of one kernel instance (tile::BankConflict), its ops
+/// named by their position in a pre-order walk of the instance, so that it
+/// applies to an equal IR built in another context (driver::LayoutCache
+/// keeps them with the instance's layouts).
+struct InstanceConflict {
+  /// The access and the allocation it reads or writes (-1: none).
+  unsigned op = 0;
+  int root = -1;
+  std::string area, instruction;
+  int64_t degree = 0, padElems = 0;
+  bool swizzleFixes = false;
+};
+
+/// The bank conflicts of the kernels of instance \p ops (a pre-order walk of
+/// a top-level op, layouts attached) in the \p target's generated code:
+/// CUDA's shared memory, or HIP's LDS (tile::findBankConflicts). Nothing for
+/// other targets.
+std::vector<InstanceConflict>
+findInstanceConflicts(llvm::ArrayRef<mlir::Operation *> ops,
+                      llvm::StringRef target);
+
+/// Adds a hint-severity diagnostic (Severity::Remark) at the statement of
+/// each conflict of \p conflicts (`4-way bank conflict on A_shared
+/// (ldmatrix)`), with a note at the allocation naming the padding or swizzle
+/// that removes it, and a `bank-conflict` hint with the same text, for
+/// instance \p ops labelled \p instance. \p seen holds the (offset,
+/// message) pairs reported already: one report per statement and text
+/// across instances.
+void reportInstanceConflicts(eval::FileAnalysis &analysis,
+                             const syntax::SyntaxTree &tree,
+                             llvm::ArrayRef<mlir::Operation *> ops,
+                             llvm::ArrayRef<InstanceConflict> conflicts,
+                             llvm::StringRef target,
+                             const std::string &instance,
+                             std::set<std::pair<uint32_t, std::string>> &seen);
 
 /// File-safe name of a view: `KERNEL.INSTANCE-INDEX.NAME.svg`.
 std::string layoutFileName(const LayoutView &view);

@@ -48,6 +48,12 @@ struct WarpAccess {
   std::array<int64_t, 32> address;
   /// Bytes each lane accesses: 1, 2, 4, 8 or 16 (naturally aligned).
   int64_t bytes = 4;
+  /// CDNA's LDS instead of NVIDIA's shared memory: the access is one half
+  /// of a 64-lane wavefront (address[l] is lane 32 h + l's; every phase of
+  /// CDNA lies inside one half) and is served in CDNA's phases.
+  bool lds = false;
+  /// A write: CDNA serves 16-byte reads and writes in different lane groups.
+  bool store = false;
   WarpAccess() { address.fill(-1); }
 };
 
@@ -56,7 +62,21 @@ struct WarpAccess {
 int64_t lanesPerPhase(int64_t bytes);
 
 /// The conflict degree of \p access (1 when conflict-free, 0 when no lane
-/// is active).
+/// is active). An LDS access (WarpAccess::lds) is served in CDNA's phases:
+/// LDS is 32 banks of 4 bytes (bank = address bits 6:2) and a phase serves
+/// 128 bytes, the most distinct words of one bank in a phase its degree
+/// (lanes reading one word share it). 4-byte and narrower accesses: a
+/// phase per half wavefront (lanes 0-31, 32-63); 8-byte: quarter
+/// wavefronts (16 consecutive lanes); ds_write_b128: 8 consecutive lanes;
+/// ds_read_b128: the lane groups 0-3 + 20-23, 4-7 + 16-19, 8-11 + 28-31,
+/// 12-15 + 24-27 (and the same + 32). Sources: AMD Accelerated Parallel
+/// Processing OpenCL Programming Guide, "Local Memory (LDS) Optimization"
+/// (32 banks, bits 6:2, half-wavefront checks; a sequential float2 per
+/// work-item conflict-free across a quarter wavefront), and AMD's CK-Tile
+/// documentation "Understanding AMD GPU LDS and Bank Conflicts"
+/// (rocm.docs.amd.com, composable_kernel docs/conceptual/ck_tile/hardware/
+/// lds_bank_conflicts.rst: the ds_write_b128 and ds_read_b128 groups). The
+/// CDNA3 ISA guide describes the instructions, not these phases.
 int64_t bankConflictDegree(const WarpAccess &access);
 
 /// The element offsets a warp accesses, by lane: the logical coordinate of
@@ -140,9 +160,9 @@ std::optional<StagedStore> stagedStoreAccesses(const Fragment &f,
 
 /// The worst degree of the accesses of stagedStoreAccesses() (the stores
 /// and the reads back), 0 when the store is not staged; kept by the
-/// fragment's structure and the arguments.
+/// fragment's structure and the arguments. \p lds: in CDNA's LDS.
 int64_t stagedStoreDegree(const Fragment &f, int64_t threads,
-                          int64_t elementBytes, int64_t vec);
+                          int64_t elementBytes, int64_t vec, bool lds = false);
 
 } // namespace layout
 } // namespace tlc

@@ -106,6 +106,8 @@ struct AccessPlan {
   Operation *op = nullptr;
   Value root;
   std::string instruction;
+  /// A write (CDNA serves 16-byte reads and writes in different phases).
+  bool store = false;
   int64_t elementBytes = 0;
   /// Elements per lane and instruction.
   int64_t vec = 1;
@@ -147,8 +149,14 @@ static std::optional<SmallVector<unsigned>> copyDims(BufferType t) {
   return dims;
 }
 
-/// `16-byte st.shared`.
-static std::string widthName(int64_t bytes, bool store) {
+/// `16-byte st.shared`, or on HIP the LDS instruction (`ds_write_b128`,
+/// `ds_read_u16`).
+static std::string widthName(int64_t bytes, bool store, bool hip = false) {
+  if (hip)
+    return std::string(store       ? "ds_write_b"
+                       : bytes < 4 ? "ds_read_u"
+                                   : "ds_read_b") +
+           std::to_string(bytes * 8);
   return std::to_string(bytes) + "-byte " + (store ? "st" : "ld") + ".shared";
 }
 
@@ -173,7 +181,7 @@ static constexpr int64_t kMaxEnumeratedElements = int64_t(1) << 20;
 /// q = round * threads + tid of `vec` elements, row-major over the copy's
 /// extents (CUDAEmitterTileOps: emitCopy).
 static void planMemoryCopy(CopyOp op, int64_t threads,
-                           std::vector<AccessPlan> &plans) {
+                           std::vector<AccessPlan> &plans, bool hip) {
   auto srcType = cast<BufferType>(op.getSrc().getType());
   auto dstType = cast<BufferType>(op.getDst().getType());
   std::optional<SmallVector<unsigned>> srcDims = copyDims(srcType),
@@ -223,10 +231,13 @@ static void planMemoryCopy(CopyOp op, int64_t threads,
     plan.root = root;
     plan.elementBytes = getElementStorageBytes(rootType.getElementType());
     plan.vec = canVector ? vec : 1;
-    bool async = store && pipelined && canVector &&
+    // HIP fills LDS stages with plain vector stores (no cp.async).
+    bool async = !hip && store && pipelined && canVector &&
                  scopeOfRoot(op.getSrc()) == MemoryScope::Global;
+    plan.store = store;
     plan.instruction =
-        async ? "cp.async" : widthName(plan.vec * plan.elementBytes, store);
+        async ? "cp.async"
+              : widthName(plan.vec * plan.elementBytes, store, hip);
     // The element path moves element e of every lane's chunk at once.
     int64_t steps = canVector ? 1 : vec;
     for (int64_t c = 0; c < rounds; ++c)
@@ -291,7 +302,7 @@ static int64_t fragmentVector(const layout::Fragment &f,
 /// T.copy between a whole fragment and shared memory: every thread moves
 /// its registers in vector steps (CUDAEmitterTileOps: emitFragmentCopy).
 static void planFragmentCopy(CopyOp op, int64_t threads,
-                             std::vector<AccessPlan> &plans) {
+                             std::vector<AccessPlan> &plans, bool hip) {
   bool store = scopeOfRoot(op.getSrc()) == MemoryScope::Fragment;
   Value frag = store ? op.getSrc() : op.getDst();
   Value mem = store ? op.getDst() : op.getSrc();
@@ -336,7 +347,8 @@ static void planFragmentCopy(CopyOp op, int64_t threads,
   plan.root = root;
   plan.elementBytes = getElementStorageBytes(rootType.getElementType());
   plan.vec = step;
-  plan.instruction = widthName(step * plan.elementBytes, store);
+  plan.store = store;
+  plan.instruction = widthName(step * plan.elementBytes, store, hip);
   int64_t regs = f.getRegsPerThread();
   int64_t active = std::min(f.getThreadExtent(), threads);
   unsigned rank = f.getInputRank();
@@ -395,6 +407,100 @@ static void planGemmOperands(GemmOp op, std::vector<AccessPlan> &plans,
           lanes[i] = rootCoord({rank - 2, rank - 1}, {r0 + i, c}, *offsets);
         plan.warps.push_back(std::move(lanes));
       }
+    plans.push_back(std::move(plan));
+  }
+}
+
+/// The LDS reads of T.gemm's shared operands on HIP (HIPEmitterGemm.cpp):
+/// wavefront w of the accumulator's wavefront grid (wm = w % warpRows,
+/// wn = w / warpRows) reads, per K step kk, tile and value r, one element
+/// per lane: row or column lane % 16 of the tile at k = kk * step +
+/// perStep * (lane / 16) + r (with a register operand and 8-bit values,
+/// kk * 32 + 16 (r / 4) + 4 (lane / 16) + r % 4), each its own
+/// ds_read_u16 / ds_read_u8 (the printer reads elements, not vectors).
+static void planMfmaOperands(GemmOp op, std::vector<AccessPlan> &plans) {
+  auto cAlloc = op.getC().getDefiningOp<AllocOp>();
+  auto cAttr = cAlloc ? dyn_cast_or_null<FragmentAttr>(cAlloc.getLayoutAttr())
+                      : FragmentAttr();
+  if (!cAttr)
+    return;
+  layout::Fragment cf = cAttr.getFragment();
+  int64_t warpRows = cf.getOrigin().warpRows,
+          warpCols = cf.getOrigin().warpCols;
+  auto matrix = [](BufferType t) {
+    SmallVector<int64_t> s(t.getShape().begin(), t.getShape().end());
+    while (s.size() > 2 && s.front() == 1)
+      s.erase(s.begin());
+    return s;
+  };
+  auto aType = cast<BufferType>(op.getA().getType());
+  auto bType = cast<BufferType>(op.getB().getType());
+  auto cType = cast<BufferType>(op.getC().getType());
+  if (!aType.isStatic() || !bType.isStatic() || !cType.isStatic())
+    return;
+  SmallVector<int64_t> as = matrix(aType), cs = matrix(cType);
+  if (as.size() != 2 || cs.size() != 2 || warpRows <= 0 || warpCols <= 0)
+    return;
+  int64_t bytes = getElementStorageBytes(aType.getElementType());
+  if (bytes != 1 && bytes != 2)
+    return;
+  const int64_t perLane = bytes == 1 ? 8 : 4, kStep = 4 * perLane;
+  bool aShared = isSharedScope(scopeOfRoot(op.getA()));
+  bool bShared = isSharedScope(scopeOfRoot(op.getB()));
+  int64_t kPack = 1;
+  if (auto kp = op->getAttrOfType<IntegerAttr>("k_pack"))
+    kPack = kp.getInt();
+  if (!aShared || !bShared)
+    kPack = 1;
+  const bool splitK = perLane == 8 && (!aShared || !bShared);
+  const int64_t perStep = perLane * kPack, step = kStep * kPack;
+  bool transA = op.getTransposeA(), transB = op.getTransposeB();
+  int64_t m = cs[0], n = cs[1], k = transA ? as[0] : as[1];
+  if (kPack < 1 || k % step != 0 || m % warpRows || n % warpCols)
+    return;
+  int64_t warpM = m / warpRows, warpN = n / warpCols;
+  if (warpM % 16 || warpN % 16)
+    return;
+  int64_t waves = warpRows * warpCols;
+  for (bool isA : {true, false}) {
+    Value v = isA ? op.getA() : op.getB();
+    if (!(isA ? aShared : bShared))
+      continue;
+    Value root = rootOf(v);
+    auto rootType = cast<BufferType>(root.getType());
+    auto type = cast<BufferType>(v.getType());
+    std::optional<SmallVector<int64_t>> offsets = staticOffsets(v);
+    if (!rootType.isStatic() || !offsets || type.getRank() < 2)
+      continue;
+    unsigned rank = type.getRank();
+    int64_t tiles = (isA ? warpM : warpN) / 16;
+    bool trans = isA ? transA : !transB;
+    AccessPlan plan;
+    plan.op = op;
+    plan.root = root;
+    plan.elementBytes = bytes;
+    plan.instruction = widthName(bytes, /*store=*/false, /*hip=*/true);
+    for (int64_t kk = 0; kk < k / step; ++kk)
+      for (int64_t tile = 0; tile < tiles; ++tile)
+        for (int64_t r = 0; r < perStep; ++r)
+          for (int64_t w = 0; w < waves; ++w)
+            for (int64_t half = 0; half < 2; ++half) {
+              layout::LaneCoords lanes;
+              for (int64_t l = 0; l < 32; ++l) {
+                int64_t lane = half * 32 + l;
+                int64_t grid = isA ? w % warpRows : w / warpRows;
+                int64_t mn =
+                    grid * (isA ? warpM : warpN) + tile * 16 + lane % 16;
+                int64_t kl =
+                    splitK ? kk * 32 + 16 * (r / 4) + 4 * (lane / 16) + r % 4
+                           : kk * step + perStep * (lane / 16) + r;
+                // A is [M, K] (trans: [K, M]); B is [K, N] (trans: [N, K]).
+                SmallVector<int64_t> at = trans ? SmallVector<int64_t>{kl, mn}
+                                                : SmallVector<int64_t>{mn, kl};
+                lanes[l] = rootCoord({rank - 2, rank - 1}, at, *offsets);
+              }
+              plan.warps.push_back(std::move(lanes));
+            }
     plans.push_back(std::move(plan));
   }
 }
@@ -578,7 +684,7 @@ loopPartition(ParallelOp par, ArrayRef<int64_t> loopShape,
 /// (layout::parallelLoopWarps), through index expressions of the loop
 /// variables and constants (others are not modelled).
 static void planParallel(ParallelOp op, int64_t threads,
-                         std::vector<AccessPlan> &plans) {
+                         std::vector<AccessPlan> &plans, bool hip) {
   SmallVector<int64_t> loopShape;
   for (OpFoldResult e : op.getMixedExtents()) {
     std::optional<int64_t> c = getConstantIntValue(e);
@@ -626,7 +732,8 @@ static void planParallel(ParallelOp op, int64_t threads,
     plan.root = rootOf(buf);
     plan.elementBytes = getElementStorageBytes(
         cast<BufferType>(plan.root.getType()).getElementType());
-    plan.instruction = widthName(plan.elementBytes, store);
+    plan.store = store;
+    plan.instruction = widthName(plan.elementBytes, store, hip);
     bool ok = true;
     for (const layout::LaneCoords &w : *warps) {
       layout::LaneCoords lanes;
@@ -668,7 +775,7 @@ static int64_t scratchBytes(Type t) {
 /// cross-warp bits of the threads that hold one result row in the source's
 /// inferred fragment. The degree is kept by (threads, bits, registers,
 /// bytes): it does not depend on the kernel otherwise.
-static int64_t reductionDegree(ReduceOp op, int64_t threads) {
+static int64_t reductionDegree(ReduceOp op, int64_t threads, bool hip) {
   auto fragmentOf = [](Value v) -> std::optional<layout::Fragment> {
     auto alloc = v.getDefiningOp<AllocOp>();
     auto attr = alloc ? dyn_cast_or_null<FragmentAttr>(alloc.getLayoutAttr())
@@ -701,7 +808,8 @@ static int64_t reductionDegree(ReduceOp op, int64_t threads) {
       if (!fresh)
         mask |= it->second ^ t;
     }
-  mask &= ~int64_t(31);
+  // Above the lane bits of a warp (32) or wavefront (64).
+  mask &= hip ? ~int64_t(63) : ~int64_t(31);
   if (!mask)
     return 0;
   int64_t bytes =
@@ -709,13 +817,16 @@ static int64_t reductionDegree(ReduceOp op, int64_t threads) {
   int64_t dregs = dst->getRegsPerThread();
   static tlc::LruCache<int64_t> memo(256, 1);
   std::string key = std::to_string(threads) + "," + std::to_string(mask) + "," +
-                    std::to_string(dregs) + "," + std::to_string(bytes);
+                    std::to_string(dregs) + "," + std::to_string(bytes) +
+                    (hip ? ",lds" : "");
   if (std::shared_ptr<const int64_t> known = memo.lookup(key))
     return *known;
   int64_t worst = 0;
-  for (const layout::WarpAccess &a :
-       layout::reductionScratchAccesses(threads, mask, dregs, bytes))
+  for (layout::WarpAccess a :
+       layout::reductionScratchAccesses(threads, mask, dregs, bytes)) {
+    a.lds = hip;
     worst = std::max(worst, layout::bankConflictDegree(a));
+  }
   memo.record(key, std::make_shared<const int64_t>(worst));
   return worst;
 }
@@ -727,7 +838,7 @@ static int64_t reductionDegree(ReduceOp op, int64_t threads) {
 /// allocations' total size, a copy per pipeline stage, where the printer
 /// also wants them adjacent in its placement).
 static void planStagedStore(CopyOp op, int64_t threads,
-                            std::vector<AccessPlan> &plans) {
+                            std::vector<AccessPlan> &plans, bool hip) {
   auto kernel = dyn_cast_or_null<KernelOp>(op->getParentOp());
   Value frag = op.getSrc();
   auto dstType = cast<BufferType>(op.getDst().getType());
@@ -788,7 +899,7 @@ static void planStagedStore(CopyOp op, int64_t threads,
                          cast<BufferType>(frag.getType()).getElementType()));
   // Its degree depends on the fragment, the block and the widths only:
   // kept, and the plans made only when it conflicts.
-  if (layout::stagedStoreDegree(f, threads, bytes, vec) < 2)
+  if (layout::stagedStoreDegree(f, threads, bytes, vec, hip) < 2)
     return;
   std::optional<layout::StagedStore> staged =
       layout::stagedStoreAccesses(f, threads, bytes, vec);
@@ -800,7 +911,8 @@ static void planStagedStore(CopyOp op, int64_t threads,
     plan.root = frag;
     plan.elementBytes = bytes;
     plan.vec = read ? 16 / bytes : staged->storeVec;
-    plan.instruction = widthName(plan.vec * bytes, !read);
+    plan.store = !read;
+    plan.instruction = widthName(plan.vec * bytes, !read, hip);
     plan.tile = staged->tile;
     plan.area = "the staging tile";
     plan.warps = read ? staged->reads : staged->stores;
@@ -810,7 +922,7 @@ static void planStagedStore(CopyOp op, int64_t threads,
 
 /// The worst degree of the instructions of \p plans under \p layout.
 static int64_t worstDegree(ArrayRef<const AccessPlan *> plans,
-                           const layout::Layout &layout) {
+                           const layout::Layout &layout, bool lds) {
   int64_t worst = 0;
   // Contiguity depends on the vector width only (it visits every element).
   llvm::SmallDenseMap<int64_t, bool, 4> contiguous;
@@ -820,15 +932,20 @@ static int64_t worstDegree(ArrayRef<const AccessPlan *> plans,
       it->second = layout::isVectorContiguous(layout, p->vec);
     if (!it->second)
       return INT64_MAX;
-    for (const layout::LaneCoords &w : p->warps)
-      worst = std::max(worst, layout::bankConflictDegree(layout::sharedAccess(
-                                  layout, p->elementBytes, p->vec, w)));
+    for (const layout::LaneCoords &w : p->warps) {
+      layout::WarpAccess a =
+          layout::sharedAccess(layout, p->elementBytes, p->vec, w);
+      a.lds = lds;
+      a.store = p->store;
+      worst = std::max(worst, layout::bankConflictDegree(a));
+    }
   }
   return worst;
 }
 
-std::vector<BankConflict>
-tlc::tile::findBankConflicts(KernelOp kernel, bool mmaSync, bool sm90a) {
+/// findBankConflicts and findLdsBankConflicts (\p hip).
+static std::vector<BankConflict> findConflicts(KernelOp kernel, bool mmaSync,
+                                               bool sm90a, bool hip) {
   std::vector<BankConflict> result;
   std::optional<int64_t> threads = kernel.getStaticNumThreads();
   // Past the 1,024 threads of a block no target generates the kernel, so
@@ -855,21 +972,23 @@ tlc::tile::findBankConflicts(KernelOp kernel, bool mmaSync, bool sm90a) {
       if (srcFrag && dstFrag)
         return;
       if (srcFrag && scopeOfRoot(copy.getDst()) == MemoryScope::Global)
-        planStagedStore(copy, *threads, plans);
+        planStagedStore(copy, *threads, plans, hip);
       else if (srcFrag || dstFrag)
-        planFragmentCopy(copy, *threads, plans);
+        planFragmentCopy(copy, *threads, plans, hip);
       else
-        planMemoryCopy(copy, *threads, plans);
+        planMemoryCopy(copy, *threads, plans, hip);
     } else if (auto gemm = dyn_cast<GemmOp>(op)) {
-      if (wgmma.count(gemm))
+      if (hip)
+        planMfmaOperands(gemm, plans);
+      else if (wgmma.count(gemm))
         planGemmOperands(gemm, plans, "wgmma operand read");
       else if (mmaSync || sm90a)
         planGemmOperands(gemm, plans, "ldmatrix");
     } else if (auto par = dyn_cast<ParallelOp>(op)) {
-      planParallel(par, *threads, plans);
+      planParallel(par, *threads, plans, hip);
     } else if (auto reduce = dyn_cast<ReduceOp>(op)) {
       // Never conflicts (consecutive words per warp); checked all the same.
-      int64_t degree = reductionDegree(reduce, *threads);
+      int64_t degree = reductionDegree(reduce, *threads, hip);
       if (degree >= 2) {
         BankConflict c;
         c.op = op;
@@ -901,7 +1020,7 @@ tlc::tile::findBankConflicts(KernelOp kernel, bool mmaSync, bool sm90a) {
                          cast<BufferType>(first.root.getType()).getShape(),
                          first.elementBytes * 8)
                 : cudaSharedLayout(first.root, swizzled);
-    int64_t degree = worstDegree(group, actual);
+    int64_t degree = worstDegree(group, actual, hip);
     if (degree < 2 || degree == INT64_MAX)
       continue;
     BankConflict c;
@@ -932,7 +1051,7 @@ tlc::tile::findBankConflicts(KernelOp kernel, bool mmaSync, bool sm90a) {
           llvm::consumeError(padded.takeError());
           continue;
         }
-        if (worstDegree(group, *padded) == 1) {
+        if (worstDegree(group, *padded, hip) == 1) {
           c.padElems = padBytes / first.elementBytes;
           break;
         }
@@ -941,7 +1060,7 @@ tlc::tile::findBankConflicts(KernelOp kernel, bool mmaSync, bool sm90a) {
         llvm::Expected<layout::Layout> swz =
             layout::makeRowSwizzledLayout(shape, bits);
         if (swz)
-          c.swizzleFixes = worstDegree(group, *swz) == 1;
+          c.swizzleFixes = worstDegree(group, *swz, hip) == 1;
         else
           llvm::consumeError(swz.takeError());
       }
@@ -949,4 +1068,14 @@ tlc::tile::findBankConflicts(KernelOp kernel, bool mmaSync, bool sm90a) {
     result.push_back(std::move(c));
   }
   return result;
+}
+
+std::vector<BankConflict>
+tlc::tile::findBankConflicts(KernelOp kernel, bool mmaSync, bool sm90a) {
+  return findConflicts(kernel, mmaSync, sm90a, /*hip=*/false);
+}
+
+std::vector<BankConflict> tlc::tile::findLdsBankConflicts(KernelOp kernel) {
+  return findConflicts(kernel, /*mmaSync=*/false, /*sm90a=*/false,
+                       /*hip=*/true);
 }

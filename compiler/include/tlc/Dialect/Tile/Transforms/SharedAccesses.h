@@ -1,5 +1,5 @@
 //===- SharedAccesses.h - Shared-memory layouts and accesses of CUDA code -*-
-//C++ -*-===//
+// C++ -*-===//
 //
 // Part of the tlc project.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
@@ -85,6 +85,16 @@ struct BankConflict {
 /// inference first).
 std::vector<BankConflict> findBankConflicts(KernelOp kernel, bool mmaSync,
                                             bool sm90a = false);
+
+/// The LDS accesses of \p kernel in the HIP target's code (the same printer
+/// as CUDA's: the same copies, T.Parallel partition, staging and swizzle
+/// plan; T.copy into LDS stages is a plain vector store, no cp.async; T.gemm
+/// reads its LDS operands element by element for MFMA, HIPEmitterGemm.cpp)
+/// that conflict on CDNA's LDS banks, whose phases
+/// layout::bankConflictDegree describes for WarpAccess::lds. A 64-lane
+/// wavefront's access is analysed as its two halves, in which every phase
+/// lies. Instructions are named as LDS instructions (`ds_read_u16`).
+std::vector<BankConflict> findLdsBankConflicts(KernelOp kernel);
 
 } // namespace tile
 } // namespace tlc

@@ -1,0 +1,133 @@
+# RUN: tlc-build --target=hip:gfx942 --check %s 2>&1 | FileCheck %s --implicit-check-not="on B_s"
+# RUN: tlc-build --target=hip:gfx90a --emit=hints --format=json %s | FileCheck %s --check-prefix=HINTS
+# RUN: tlc-build --target=hip:gfx942 --emit=hip %s | FileCheck %s --check-prefix=CODE
+# LDS bank conflicts of the HIP code (CDNA: 32 banks of 4 bytes, 64-lane
+# wavefronts served in phases of 128 bytes). Each degree below is worked
+# out by hand from the emitted code (CODE lines) and AMD's phase rules:
+#
+# acc_unpadded: the MFMA accumulator gives lane l row l % 16, columns
+# 4 (l / 16) .. + 3 of each 16 x 16 tile, stored as one ds_write_b128
+# (4 floats). ds_write_b128 is served 8 consecutive lanes at a time: lanes
+# 0-7 write rows 0-7 of one 16-byte column; rows of 256 bytes put all
+# eight in banks 0-3: 8-way. Rows padded by 4 floats (272 bytes) move each
+# row 4 banks on: conflict-free. With rows of 72 floats (acc_padded72,
+# 288 bytes) rows r and r + 4 meet again: 2-way, and the copy back to
+# global reads 16-byte chunks q = tid: ds_read_b128's group 0-3 + 20-23
+# reads row 0 chunks 0-3 (words 0-15) and row 1 chunks 4-7 (words
+# 88-103, banks 24-31 and 0-7): 2-way. acc_padded (rows of 68 floats)
+# writes conflict-free, but the same read meets row 1's words 84-99 (banks
+# 20-31, 0-3): 2-way; only unpadded rows (row 1 at words 80-95) read
+# conflict-free, so no padding removes both.
+#
+# Both read A_s (64 x 32 f16, XOR-swizzled: 4 chunks a row, chunk ^
+# (row / 2) % 4) for the MFMA one f16 at a time: lanes 0-31 read rows
+# 0-15 at k = r and 4 + r (one chunk). Rows of 64 bytes: row r's words
+# start at bank 16 (r % 2), its chunk moves them 4 ((r / 2) % 4) banks:
+# 8 placements for 16 rows, 2 rows in each: 2-way. B_s (32 x 64,
+# 8 chunks a row, chunk ^ row % 8) is read along its rows (16 columns of
+# one k per half wavefront: 32 bytes of a row) with k = 4 (l / 16) + r:
+# rows r and 4 + r, 128 bytes apart in banks: conflict-free.
+#
+# transpose: T.Parallel's flat partition gives 32 consecutive lanes
+# consecutive j of one i; A_s[j, i] with rows of 256 bytes puts them all in
+# one bank: 32-way (a half wavefront is one phase of ds_read_b32); a row
+# of 65 floats spreads them.
+import tilelang
+import tilelang.language as T
+
+
+@tilelang.jit
+def acc_unpadded(M=256, N=256):
+    @T.prim_func
+    def main(A: T.Tensor((M, 32), T.float16), B: T.Tensor((32, N), T.float16),
+             C: T.Tensor((M, N), T.float32)):
+        with T.Kernel(N // 64, M // 64, threads=256) as (bx, by):
+            A_s = T.alloc_shared((64, 32), T.float16)
+            B_s = T.alloc_shared((32, 64), T.float16)
+            acc = T.alloc_fragment((64, 64), T.float32)
+            C_s = T.alloc_shared((64, 64), T.float32)
+            T.copy(A[by * 64, 0], A_s)
+            T.copy(B[0, bx * 64], B_s)
+            T.gemm(A_s, B_s, acc, clear_accum=True)
+            T.copy(acc, C_s)
+            T.copy(C_s, C[by * 64, bx * 64])
+    return main
+
+
+@tilelang.jit
+def acc_padded(M=256, N=256):
+    @T.prim_func
+    def main(A: T.Tensor((M, 32), T.float16), B: T.Tensor((32, N), T.float16),
+             C: T.Tensor((M, N), T.float32)):
+        with T.Kernel(N // 64, M // 64, threads=256) as (bx, by):
+            A_s = T.alloc_shared((64, 32), T.float16)
+            B_s = T.alloc_shared((32, 64), T.float16)
+            acc = T.alloc_fragment((64, 64), T.float32)
+            C_s = T.alloc_shared((64, 68), T.float32)
+            T.copy(A[by * 64, 0], A_s)
+            T.copy(B[0, bx * 64], B_s)
+            T.gemm(A_s, B_s, acc, clear_accum=True)
+            T.copy(acc, C_s[:, 0:64])
+            T.copy(C_s[:, 0:64], C[by * 64, bx * 64])
+    return main
+
+
+@tilelang.jit
+def acc_padded72(M=256, N=256):
+    @T.prim_func
+    def main(A: T.Tensor((M, 32), T.float16), B: T.Tensor((32, N), T.float16),
+             C: T.Tensor((M, N), T.float32)):
+        with T.Kernel(N // 64, M // 64, threads=256) as (bx, by):
+            A_s = T.alloc_shared((64, 32), T.float16)
+            B_s = T.alloc_shared((32, 64), T.float16)
+            acc = T.alloc_fragment((64, 64), T.float32)
+            C_s = T.alloc_shared((64, 72), T.float32)
+            T.copy(A[by * 64, 0], A_s)
+            T.copy(B[0, bx * 64], B_s)
+            T.gemm(A_s, B_s, acc, clear_accum=True)
+            T.copy(acc, C_s[:, 0:64])
+            T.copy(C_s[:, 0:64], C[by * 64, bx * 64])
+    return main
+
+
+@tilelang.jit
+def transpose(N=256, pad=0):
+    @T.prim_func
+    def main(A: T.Tensor((N, N), T.float32), B: T.Tensor((N, N), T.float32)):
+        with T.Kernel(N // 64, N // 64, threads=128) as (bx, by):
+            A_s = T.alloc_shared((64, 64 + pad), T.float32)
+            for i, j in T.Parallel(64, 64):
+                A_s[i, j] = A[by * 64 + i, bx * 64 + j]
+            for i, j in T.Parallel(64, 64):
+                B[bx * 64 + i, by * 64 + j] = A_s[j, i]
+    return main
+
+
+acc_unpadded()
+acc_padded()
+acc_padded72()
+transpose()
+transpose(pad=1)
+
+# CHECK: 2-way bank conflict on A_s (ds_read_u16)
+# CHECK: 8-way bank conflict on C_s (ds_write_b128)
+# CHECK: note: padding each row of C_s by 4 elements (allocate (64, 68) and use C_s[:, 0:64]) makes this access conflict-free
+# CHECK: 2-way bank conflict on A_s (ds_read_u16)
+# CHECK-NOT: ds_write_b128
+# CHECK: 2-way bank conflict on C_s (ds_read_b128)
+# CHECK: 2-way bank conflict on A_s (ds_read_u16)
+# CHECK: 2-way bank conflict on C_s (ds_write_b128)
+# CHECK: 2-way bank conflict on C_s (ds_read_b128)
+# CHECK: note: no row padding of up to 32 bytes removes it
+# CHECK: 32-way bank conflict on A_s (ds_read_b32)
+# CHECK: note: padding each row of A_s by 1 element (allocate (64, 65) and use A_s[:, 0:64]) makes this access conflict-free
+# CHECK-NOT: remark
+
+# HINTS: "kernel":"acc_unpadded"{{.*}}"kind":"bank-conflict"{{.*}}"detail":"8-way bank conflict on C_s (ds_write_b128)"
+# HINTS: "kernel":"transpose","instance":"transpose()"{{.*}}"kind":"bank-conflict"{{.*}}"detail":"32-way bank conflict on A_s (ds_read_b32)"
+
+# The accesses the degrees above were worked out from.
+# CODE: const int wave = tid / 64, lane = tid % 64;
+# CODE: aLanes[mi][r] = A_s[tlc::hip::swizzledIndex<4>((wm * 32 + mi * 16 + lane % 16), (kk * 16 + 4 * (lane / 16) + r))];
+# CODE: bLanes[ni][r] = B_s[tlc::hip::swizzledIndex<8>((kk * 16 + 4 * (lane / 16) + r), (wn * 32 + ni * 16 + lane % 16))];
+# CODE: tlc::hip::copyVector<16>(&C_s[(i0_2) * 64 + i1_2], &acc[r_1]);
