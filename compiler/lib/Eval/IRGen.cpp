@@ -1010,6 +1010,10 @@ linearForm(mlir::Value v, int64_t scale,
   }
   mlir::Operation *def = v.getDefiningOp();
   if (def && depth < 16) {
+    // `Starts[b]` (i32) as an index: the same integer.
+    if (mlir::isa<mlir::arith::IndexCastOp, mlir::arith::ExtSIOp>(def))
+      return linearForm(def->getOperand(0), scale, terms, constant,
+                        depth + 1);
     if (mlir::isa<mlir::arith::AddIOp, mlir::arith::SubIOp>(def))
       return linearForm(def->getOperand(0), scale, terms, constant,
                         depth + 1) &&
