@@ -85,6 +85,10 @@ BREADTH = [
     ("fragment-partial-copy", os.path.join(_CUDA_LIT, "fragment-partial-copy.py"), {}),
     ("fragment-cumsum", os.path.join(_CUDA_LIT, "fragment-cumsum.py"), {}),
     ("fragment-composed-index", os.path.join(_CUDA_LIT, "fragment-composed-index.py"), {}),
+    # Run-time copy extents, pointer parameters, safe values (run -D last).
+    ("varlen-copy", "varlen-copy.py", {}, {"total": 300, "N": 100}),
+    ("pointer-tensor", "pointer-tensor.py", {}, {"m": 100, "n": 72, "k": 40}),
+    ("safe-value", "safe-value.py", {}),
 ]
 
 # Programs the sim device shows to be wrong on the GPU too: they must fail
@@ -224,8 +228,9 @@ def main():
             programs.append((name, os.path.join(ROOT, "examples",
                                                 name.split("@")[0] + ".py"), defs, {}))
     elif args.breadth:
-        for name, f, defs in BREADTH:
-            programs.append((name, os.path.join(_CPP, f), defs, {}))
+        for name, f, defs, *run_defs in BREADTH:
+            programs.append((name, os.path.join(_CPP, f), defs,
+                             run_defs[0] if run_defs else {}))
     else:
         conf = os.path.join(ROOT, "tests", "lit", "Conformance")
         for f in sorted(os.listdir(conf)):

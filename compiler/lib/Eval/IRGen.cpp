@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "IRGen.h"
+#include "RuntimeExtents.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -998,9 +999,80 @@ static bool sameExpression(mlir::Value a, mlir::Value b, unsigned depth = 0) {
   return true;
 }
 
+/// A sum of integer multiples of terms plus a constant: \p v split
+/// through addi / subi / muli by a constant / index casts, terms compared
+/// with sameExpression. False where a term cannot be split (an overflow).
+static bool
+linearForm(mlir::Value v, int64_t scale,
+           llvm::SmallVectorImpl<std::pair<mlir::Value, int64_t>> &terms,
+           int64_t &constant, unsigned depth = 0) {
+  mlir::IntegerAttr c;
+  if (mlir::matchPattern(v, mlir::m_Constant(&c))) {
+    constant += scale * c.getValue().getSExtValue();
+    return true;
+  }
+  mlir::Operation *def = v.getDefiningOp();
+  if (def && depth < 16) {
+    // `Starts[b]` (i32) as an index: the same integer.
+    if (mlir::isa<mlir::arith::IndexCastOp, mlir::arith::ExtSIOp>(def))
+      return linearForm(def->getOperand(0), scale, terms, constant,
+                        depth + 1);
+    if (mlir::isa<mlir::arith::AddIOp, mlir::arith::SubIOp>(def))
+      return linearForm(def->getOperand(0), scale, terms, constant,
+                        depth + 1) &&
+             linearForm(def->getOperand(1),
+                        mlir::isa<mlir::arith::SubIOp>(def) ? -scale : scale,
+                        terms, constant, depth + 1);
+    if (mlir::isa<mlir::arith::MulIOp>(def))
+      for (unsigned i = 0; i < 2; ++i)
+        if (mlir::matchPattern(def->getOperand(1 - i), mlir::m_Constant(&c)))
+          return linearForm(def->getOperand(i),
+                            scale * c.getValue().getSExtValue(), terms,
+                            constant, depth + 1);
+  }
+  for (auto &[term, coeff] : terms)
+    if (sameExpression(term, v)) {
+      coeff += scale;
+      return true;
+    }
+  terms.push_back({v, scale});
+  return true;
+}
+
+/// `hi - lo` when it is the same integer whatever the run-time values
+/// (`(s + (b + 1) * 64) - (s + b * 64)` is 64).
+static std::optional<int64_t> constantDifference(mlir::Value hi,
+                                                 mlir::Value lo) {
+  llvm::SmallVector<std::pair<mlir::Value, int64_t>, 4> terms;
+  int64_t constant = 0;
+  if (!linearForm(hi, 1, terms, constant) ||
+      !linearForm(lo, -1, terms, constant))
+    return std::nullopt;
+  for (auto &[term, coeff] : terms)
+    if (coeff != 0)
+      return std::nullopt;
+  return constant;
+}
+
 //===----------------------------------------------------------------------===//
 // Regions
 //===----------------------------------------------------------------------===//
+
+/// The run-time extents of regions (see regionRuntimeExtents), per
+/// evaluating thread; an entry is dropped where a RegionObj is made, so a
+/// new object at a recycled address starts with none.
+static thread_local llvm::DenseMap<const RegionObj *,
+                                   llvm::SmallVector<mlir::Value, 4>>
+    runtimeExtentsOfRegions;
+
+llvm::SmallVector<mlir::Value, 4> &
+tlc::eval::regionRuntimeExtents(const RegionObj *r) {
+  return runtimeExtentsOfRegions[r];
+}
+
+void tlc::eval::forgetRuntimeExtents(const RegionObj *r) {
+  runtimeExtentsOfRegions.erase(r);
+}
 
 Value Interpreter::makeRegion(BufferObj *buf, Value index, Node at) {
   checkBufferUse(buf, at);
@@ -1018,6 +1090,7 @@ Value Interpreter::makeRegion(BufferObj *buf, Value index, Node at) {
                         " given");
   }
   auto *r = heap.make<RegionObj>();
+  forgetRuntimeExtents(r);
   r->buffer = buf;
   r->range = at.range();
   r->isElement = true;
@@ -1044,32 +1117,41 @@ Value Interpreter::makeRegion(BufferObj *buf, Value index, Node at) {
       else
         hiSym = toSym(s->upper);
       SymExpr extent = loSym && hiSym ? syms.sub(hiSym, loSym) : SymExpr();
-      // `x[s : s + 32]` with s a run-time value (read from memory, no
-      // symbolic form): the stop is `s + c` in the IR (s evaluated again:
-      // the same loads and arithmetic), so the extent is c.
-      if (!extent && s->upper.is(ValueKind::Expr) &&
-          (lo.is(ValueKind::Expr) ||
-           (lo.is(ValueKind::Region) && lo.as<RegionObj>()->isElement))) {
+      // `x[s : s + 32]` or `Q[s + b * 64 : s + (b + 1) * 64]` with s a
+      // run-time value (read from memory, no symbolic form): the bounds
+      // are IR values whose difference is a constant. Any other extent is
+      // computed when the kernel runs (a `?` dimension with its size).
+      mlir::Value size;
+      if (!extent) {
         if (lo.is(ValueKind::Region)) {
           // `s = Starts[b]`: read it here, once, as the start.
+          if (!lo.as<RegionObj>()->isElement)
+            return fail(at, "a slice bound must be an integer");
           Scalar start = toScalar(lo, at);
           if (!start)
             return Value::poison();
           lo = wrapScalar(start);
         }
-        mlir::Value loV =
-            lo.is(ValueKind::Expr) ? lo.as<ExprObj>()->value : mlir::Value();
-        mlir::Value hiV = s->upper.as<ExprObj>()->value;
-        if (auto add = hiV && loV ? hiV.getDefiningOp<mlir::arith::AddIOp>()
-                                  : mlir::arith::AddIOp()) {
-          mlir::Value other = sameExpression(add.getLhs(), loV) ? add.getRhs()
-                              : sameExpression(add.getRhs(), loV)
-                                  ? add.getLhs()
-                                  : mlir::Value();
-          mlir::IntegerAttr c;
-          if (other && mlir::matchPattern(other, mlir::m_Constant(&c)))
-            extent = syms.constant(c.getValue().getSExtValue());
+        mlir::Value loV = toIndex(lo, at);
+        Value hi = s->upper;
+        if (hi.isNone() && buf->shape[d])
+          hi = buf->shape[d].isConstant()
+                   ? Value::integer(*buf->shape[d].getConstant())
+                   : Value::sym(buf->shape[d]);
+        mlir::Value hiV = hi.isNone() ? mlir::Value() : toIndex(hi, at);
+        if (!loV || (!hiV && !hi.isNone()))
+          return Value::poison();
+        if (hiV && loV) {
+          if (std::optional<int64_t> c = constantDifference(hiV, loV))
+            extent = syms.constant(*c);
+          else
+            size = mlir::arith::SubIOp::create(ir->b, ir->loc(at), hiV, loV);
         }
+      }
+      if (size) {
+        llvm::SmallVector<mlir::Value, 4> &sizes = regionRuntimeExtents(r);
+        sizes.resize(rank);
+        sizes[d] = size;
       }
       r->starts.push_back(lo);
       r->extents.push_back(extent);
@@ -1108,6 +1190,7 @@ RegionObj *Interpreter::asRegion(Value v, Node at) {
     BufferObj *buf = v.as<BufferObj>();
     checkBufferUse(buf, at);
     auto *r = heap.make<RegionObj>();
+    forgetRuntimeExtents(r);
     r->buffer = buf;
     r->range = at.range();
     for (SymExpr d : buf->shape) {

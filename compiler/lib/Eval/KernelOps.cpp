@@ -13,6 +13,9 @@
 
 #include "IRGen.h"
 #include "Primitives.h"
+#include "RuntimeExtents.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
 
 #include "llvm/ADT/StringExtras.h"
 
@@ -59,6 +62,16 @@ static RegionObj *inferExtents(Interpreter &in, RegionObj *r,
     return nullptr;
   copy->extents.assign(rank - ext.size(), in.syms.constant(1));
   copy->extents.append(ext.begin(), ext.end());
+  // Run-time extents of the other side's unknown dimensions come along.
+  forgetRuntimeExtents(copy);
+  const llvm::SmallVector<mlir::Value, 4> &sizes = regionRuntimeExtents(other);
+  if (!sizes.empty()) {
+    llvm::SmallVector<mlir::Value, 4> &mine = regionRuntimeExtents(copy);
+    mine.assign(rank, mlir::Value());
+    size_t shift = sizes.size() - ext.size();
+    for (size_t k = 0; k < ext.size(); ++k)
+      mine[rank - ext.size() + k] = sizes[shift + k];
+  }
   return copy;
 }
 
@@ -93,6 +106,107 @@ static bool sameElementCount(Interpreter &in, const RegionObj *a,
   };
   std::optional<int64_t> na = count(a), nb = count(b);
   return na && nb && *na == *nb;
+}
+
+/// Whether dimension \p d of \p r has a static extent.
+static bool staticExtent(const RegionObj *r, size_t d) {
+  return r->extents[d] && r->extents[d].isConstant();
+}
+
+/// T.copy between a region whose extent is known only when the kernel
+/// runs (a varlen slice `X[s:e, :]`, a T.dynamic row `X[b, :]`) and a tile
+/// of static shape, as the element loop TileLang lowers every copy to: a
+/// T.Parallel over the tile's indices that copies an element only inside
+/// every run-time extent (so a tile element past it keeps its value, and
+/// nothing past the tile is touched); reads outside a tensor give its safe
+/// value and writes outside it are skipped, as for every global access.
+/// std::nullopt when no extent of the copy is a run-time one, or when no
+/// side gives static extents (left to the plain copy and the back ends).
+static std::optional<Value> runtimeExtentCopy(Interpreter &in, const PArgs &p,
+                                              RegionObj *s, RegionObj *d) {
+  auto copyDims = [](const RegionObj *r) {
+    llvm::SmallVector<size_t, 4> dims;
+    for (size_t i = 0; i < r->extents.size(); ++i)
+      if (!(staticExtent(r, i) && *r->extents[i].getConstant() == 1))
+        dims.push_back(i);
+    return dims;
+  };
+  llvm::SmallVector<size_t, 4> ks = copyDims(s), kd = copyDims(d);
+  bool runtime = false;
+  for (size_t k : ks)
+    runtime |= !staticExtent(s, k);
+  for (size_t k : kd)
+    runtime |= !staticExtent(d, k);
+  if (!runtime || ks.size() != kd.size())
+    return std::nullopt;
+  llvm::SmallVector<mlir::OpFoldResult, 3> loop;
+  mlir::OpBuilder &b = in.ir->b;
+  for (size_t k = 0; k < ks.size(); ++k) {
+    if (staticExtent(s, ks[k]))
+      loop.push_back(b.getIndexAttr(*s->extents[ks[k]].getConstant()));
+    else if (staticExtent(d, kd[k]))
+      loop.push_back(b.getIndexAttr(*d->extents[kd[k]].getConstant()));
+    else
+      return std::nullopt;
+  }
+  mlir::Location l = in.ir->loc(p.call);
+  auto par = tile::ParallelOp::create(b, l, loop);
+  mlir::OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToEnd(&par.getBody().front());
+  llvm::SmallVector<mlir::Value, 3> ivs(par.getBody().front().getArguments());
+  // Each side's element indices, and the run-time extents they must stay in.
+  mlir::Value inside;
+  auto indices = [&](RegionObj *r, llvm::ArrayRef<size_t> dims,
+                     llvm::SmallVectorImpl<mlir::Value> &idx) -> bool {
+    for (size_t i = 0; i < r->starts.size(); ++i) {
+      mlir::OpFoldResult f = in.toFold(r->starts[i], p.call);
+      mlir::Value start =
+          mlir::isa<mlir::Attribute>(f)
+              ? in.ir->constIndex(mlir::cast<mlir::IntegerAttr>(
+                                      mlir::cast<mlir::Attribute>(f))
+                                      .getInt(),
+                                  l)
+              : mlir::cast<mlir::Value>(f);
+      idx.push_back(start);
+    }
+    for (auto [k, dim] : llvm::enumerate(dims)) {
+      idx[dim] = mlir::arith::AddIOp::create(b, l, idx[dim], ivs[k]);
+      if (staticExtent(r, dim))
+        continue;
+      mlir::Value n;
+      if (r->extents[dim]) {
+        n = in.toIndex(Value::sym(r->extents[dim]), p.call);
+      } else {
+        const llvm::SmallVector<mlir::Value, 4> &sizes =
+            regionRuntimeExtents(r);
+        n = dim < sizes.size() ? sizes[dim] : mlir::Value();
+      }
+      if (!n) {
+        in.error(p.call, "T.copy: the extent of dimension " + llvm::Twine(dim) +
+                             " of '" + r->buffer->name +
+                             "' is not known when the kernel runs");
+        return false;
+      }
+      mlir::Value c = mlir::arith::CmpIOp::create(
+          b, l, mlir::arith::CmpIPredicate::slt, ivs[k], n);
+      inside = inside ? mlir::arith::AndIOp::create(b, l, inside, c) : c;
+    }
+    return true;
+  };
+  llvm::SmallVector<mlir::Value, 4> si, di;
+  if (!indices(s, ks, si) || !indices(d, kd, di))
+    return Value::poison();
+  if (inside) {
+    auto branch = tile::IfOp::create(b, l, inside, /*withElse=*/false);
+    b.setInsertionPointToEnd(branch.thenBlock());
+  }
+  mlir::Value x = tile::LoadOp::create(b, l, in.ir->valueType(s->buffer->dtype),
+                                       s->buffer->value, si);
+  if (!(s->buffer->dtype == d->buffer->dtype))
+    x = in.ir->convert(x, in.ir->valueType(d->buffer->dtype), l,
+                       s->buffer->dtype.isUnsignedInteger());
+  tile::StoreOp::create(b, l, x, d->buffer->value, di);
+  return Value::none();
 }
 
 /// `T.copy(SF_shared, SF_tmem)`: the per-warp scale-factor transpose in
@@ -151,6 +265,8 @@ Value tlc::eval::tileCopy(Interpreter &in, const PArgs &p) {
                                " and " +
                                shapeStr(d ? d->extents : rd->extents));
   }
+  if (std::optional<Value> r = runtimeExtentCopy(in, p, s, d))
+    return *r;
   // Loads from global memory into shared memory are what T.Pipelined
   // multi-buffers (its producer stage).
   if (lang::isSharedScope(d->buffer->scope) &&
@@ -331,6 +447,7 @@ static Value tileFill(Interpreter &in, const PArgs &p, bool clear) {
     return Value::poison();
   if (r->isElement) {
     auto *copy = in.heap.make<RegionObj>(*r);
+    forgetRuntimeExtents(copy);
     copy->isElement = false;
     r = copy;
   }
@@ -380,6 +497,7 @@ static Value tileReduce(Interpreter &in, const PArgs &p, tile::ReduceKind kind) 
     if (i != dim)
       expect.push_back(s->extents[i]);
   auto *e = in.heap.make<RegionObj>();
+  forgetRuntimeExtents(e);
   e->extents = expect;
   RegionObj withUnit = *e;
   if (!shapesAgree(in, e, d))

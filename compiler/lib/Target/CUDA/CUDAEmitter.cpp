@@ -12,10 +12,12 @@
 //===----------------------------------------------------------------------===//
 
 #include "EmitterImpl.h"
+#include "SafeValue.h"
 
 #include "tlc/Dialect/Tile/IR/ThreadUniformity.h"
 #include "tlc/Dialect/Tile/Transforms/Passes.h"
 #include "tlc/Dialect/Tile/Transforms/SharedAccesses.h"
+#include "tlc/Target/Artifact/ShapeExpr.h"
 #include "tlc/Target/Cpp/KernelInterface.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -201,11 +203,30 @@ FailureOr<std::string> Emitter::extent(BufferType t, unsigned d,
   if (dim.isStatic())
     return std::to_string(dim.getValue());
   if (dim.isSymbolic()) {
-    auto it = symbolNames.find(dim.getSymbol().getValue());
+    StringRef text = dim.getSymbol().getValue();
+    auto it = symbolNames.find(text);
     if (it != symbolNames.end())
       return it->second;
+    // Sums and products of the kernel's symbols (`M - 64`); the printer's
+    // division and min/max helpers are the CPU target's.
+    auto parsed = artifact::ShapeExpr::parse(text);
+    if (!parsed) {
+      llvm::consumeError(parsed.takeError());
+    } else {
+      std::string s, missing;
+      llvm::raw_string_ostream os(s);
+      parsed->printCpp(os, [&](raw_ostream &o, StringRef name) {
+        auto sym = symbolNames.find(name);
+        if (sym == symbolNames.end())
+          missing = name.str();
+        else
+          o << sym->second;
+      });
+      if (missing.empty() && !StringRef(s).contains("::"))
+        return "(" + s + ")";
+    }
     at->emitError() << "the CUDA target needs extent '" << dim.getSymbol()
-                    << "' to be a kernel symbol";
+                    << "' to be an expression of the kernel's symbols";
     return failure();
   }
   at->emitError() << "the CUDA target cannot address a buffer with an "
@@ -774,6 +795,19 @@ LogicalResult Emitter::emitOp(Operation *op) {
     return success(); // views are resolved at their uses
   if (auto view = dyn_cast<ViewOp>(op))
     return emitView(view);
+  if (auto mk = dyn_cast<MakeTensorOp>(op)) {
+    // T.make_tensor / T.Tensor.from_ptr: a global tensor at the address a
+    // `T.ptr` parameter (or a pointer table) holds.
+    auto type = cast<BufferType>(mk.getType());
+    FailureOr<std::string> t = storageType(type.getElementType(), op);
+    if (failed(t))
+      return failure();
+    std::string name = define(mk.getResult(), "tensor");
+    beginOp(op, "T.make_tensor " + type.getShapeString());
+    line(*t + " *__restrict__ " + name + " = reinterpret_cast<" + *t + " *>(" +
+         expr(mk.getPtr()) + ");");
+    return success();
+  }
   if (auto load = dyn_cast<LoadOp>(op))
     return emitLoad(load);
   if (auto store = dyn_cast<StoreOp>(op))
@@ -1015,7 +1049,8 @@ LogicalResult Emitter::emitLoad(LoadOp op) {
   const auto &[lv, cond] = *access;
   std::string value = fromStorage(type.getElementType(), lv);
   if (!cond.empty())
-    value = "(" + cond + ") ? " + *vt + "(" + value + ") : " + *vt + "(0)";
+    value = "(" + cond + ") ? " + *vt + "(" + value + ") : " + *vt + "(" +
+            safeValueOf(func, root, type.getElementType()) + ")";
   line("const " + *vt + " " + name + " = " + value + ";");
   return success();
 }

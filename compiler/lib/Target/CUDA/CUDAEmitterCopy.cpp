@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "EmitterImpl.h"
+#include "SafeValue.h"
 
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Matchers.h"
@@ -282,7 +283,8 @@ LogicalResult Emitter::emitFragmentCopy(CopyOp op) {
   } else {
     std::string value = fromStorage(srcElem, m->first);
     if (!m->second.empty())
-      value = "((" + m->second + ") ? " + value + " : 0)";
+      value = "((" + m->second + ") ? " + value + " : " +
+              safeValueOf(func, rootOf(mem), srcElem) + ")";
     line(fragReg + " = " + toStorage(dstElem, value) + ";");
   }
   close();
@@ -510,7 +512,9 @@ LogicalResult Emitter::emitCopy(CopyOp op) {
             : ns + "copyVector<" + std::to_string(vecBytes) + ">(" +
                   dstAddr + ", " + srcAddr + ");";
     bool async = asyncCopy && vecBytes >= 4 && isSharedScope(scopeOf(dst.root));
-    if (!cond.empty() && async && allOrNothing) {
+    // (cp.async zero-fills: not where the program asks for another value.)
+    if (!cond.empty() && async && allOrNothing &&
+        safeValueOf(func, src.root, srcElem) == "0") {
       // A chunk out of bounds is zero-filled by cp.async itself (the source
       // is then not read; the tensor's base stands in for its address).
       std::string in = fresh("inBounds");
@@ -557,7 +561,8 @@ LogicalResult Emitter::emitCopy(CopyOp op) {
       return failure();
     value = fromStorage(srcElem, s->first);
     if (!s->second.empty())
-      value = "((" + s->second + ") ? " + value + " : 0)";
+      value = "((" + s->second + ") ? " + value + " : " +
+              safeValueOf(func, src.root, srcElem) + ")";
   }
   std::string target;
   if (dstFrag) {

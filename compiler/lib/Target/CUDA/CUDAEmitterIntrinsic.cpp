@@ -22,6 +22,7 @@
 
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/Format.h"
 
 using namespace mlir;
 using namespace tlc;
@@ -140,18 +141,15 @@ std::optional<std::string> Emitter::uniformLoopExit(IfOp ifOp) {
 }
 
 /// The entries of T.annotate_safe_value's map (`{A: 0.0, B: 1}` as the
-/// evaluator prints it) whose value is not zero: out-of-range reads of
-/// those buffers would give that value instead of the zero that guarded
-/// reads give here. Empty when every value is zero.
-static std::string nonZeroSafeValues(StringRef map) {
+/// evaluator prints it) whose value is not a number (empty when all are).
+static std::string nonNumericSafeValues(StringRef map) {
   map = map.trim().trim("{}");
   SmallVector<StringRef> entries;
   map.split(entries, ',', -1, /*KeepEmpty=*/false);
   std::string bad;
   for (StringRef e : entries) {
-    auto [name, value] = e.split(':');
-    double d = 1;
-    if (!value.trim().getAsDouble(d) && d == 0)
+    double d;
+    if (!e.split(':').second.trim().getAsDouble(d))
       continue;
     bad += (bad.empty() ? "" : ", ") + e.trim().str();
   }
@@ -205,11 +203,10 @@ LogicalResult Emitter::emitIntrinsic(IntrinsicOp op) {
   };
 
   if (callee == "T.annotate_safe_value") {
-    std::string bad = nonZeroSafeValues(a.option("safe_value_map"));
+    // Guarded reads of these tensors give the value (SafeValue.h).
+    std::string bad = nonNumericSafeValues(a.option("safe_value_map"));
     if (!bad.empty())
-      return fail("out-of-range reads give zero on the CUDA target; a "
-                  "non-zero safe value (" +
-                  bad + ") is not supported yet");
+      return fail("the CUDA target needs numbers as safe values (" + bad + ")");
   }
   if (isPolicyAnnotation(callee)) {
     // __launch_bounds__ carries T.annotate_min_blocks_per_sm (emitKernel).

@@ -16,6 +16,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "EmitterImpl.h"
+#include "SafeValue.h"
 
 #include "llvm/Support/Path.h"
 
@@ -309,7 +310,8 @@ LogicalResult Emitter::emitCumSum(CumSumOp op) {
     return failure();
   std::string v = fromStorage(st.getElementType(), *la);
   if (!ca->empty())
-    v = "((" + *ca + ") ? " + v + " : 0)";
+    v = "((" + *ca + ") ? " + v + " : " +
+        safeValueOf(func, rootOf(src), st.getElementType()) + ")";
   line(sum + " += " + v + ";");
   std::string stmt = *lb + " = " + toStorage(dt.getElementType(), sum) + ";";
   line(cb->empty() ? stmt : "if (" + *cb + ") " + stmt);

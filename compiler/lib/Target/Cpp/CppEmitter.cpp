@@ -359,6 +359,21 @@ void Emitter::closeLoops(size_t n) {
 // Function and kernels
 //===----------------------------------------------------------------------===//
 
+/// Whether scalar parameter \p index of \p func is a `T.ptr` address the
+/// body views once with T.make_tensor (KernelInterface.cpp's
+/// getPointerView, the rule the manifest describes it by): the runtime
+/// passes such a parameter as a tensor, by address.
+static bool isPointerParam(tile::FuncOp func, unsigned index) {
+  Block &body = func.getBody().front();
+  if (index >= body.getNumArguments())
+    return false;
+  BlockArgument arg = body.getArgument(index);
+  if (!isa<IntegerType>(arg.getType()) || !arg.hasOneUse())
+    return false;
+  Operation *user = *arg.getUsers().begin();
+  return isa<tile::MakeTensorOp>(user) && user->getBlock() == &body;
+}
+
 LogicalResult Emitter::emitFunction() {
   std::string entry = fresh("tlc_" + func.getSymName().str());
   result.entry = entry;
@@ -399,6 +414,12 @@ LogicalResult Emitter::emitFunction() {
     auto t = valueType(arg.getType(), at);
     if (failed(t))
       return failure();
+    if (isPointerParam(func, i)) {
+      // A `T.ptr` parameter: the runtime passes the tensor's address.
+      line("const " + *t + " " + name + " = reinterpret_cast<" + *t +
+           ">(args->params[" + Twine(i) + "]);");
+      continue;
+    }
     line("const " + *t + " " + name + " = *static_cast<const " + *t +
          " *>(args->params[" + Twine(i) + "]);");
   }
@@ -567,6 +588,21 @@ LogicalResult Emitter::emitOp(Operation *op) {
     std::string name = define(r.getResult(), "region");
     line("const " + *view + " " + name + " = tlc::cpu::region(" +
          expr(r.getSource()) + ", " + braced(offs) + ", " + *shape + ");");
+    return success();
+  }
+  if (auto mk = dyn_cast<tile::MakeTensorOp>(op)) {
+    // T.make_tensor / T.Tensor.from_ptr: a dense tensor at the address a
+    // `T.ptr` parameter holds.
+    auto bt = cast<tile::BufferType>(mk.getType());
+    auto view = viewType(bt, op);
+    auto elem = storageType(bt.getElementType(), op);
+    auto shape = extentList(bt, op);
+    if (failed(view) || failed(elem) || failed(shape))
+      return failure();
+    std::string name = define(mk.getResult(), "tensor");
+    line("const " + *view + " " + name + " = tlc::cpu::denseView<" + *elem +
+         ", " + Twine(bt.getRank()) + ">(reinterpret_cast<" + *elem + " *>(" +
+         expr(mk.getPtr()) + "), " + *shape + ");");
     return success();
   }
   if (auto v = dyn_cast<tile::ViewOp>(op)) {

@@ -60,8 +60,41 @@ std::vector<std::string> tlc::target::collectKernelSymbols(tile::FuncOp func) {
         names.push_back(s.getName().str());
     for (Type t : op->getResultTypes())
       addFrom(t);
+    // Grid extents computed from integer parameters (`T.ceildiv(
+    // max_seqlen_q, 64)`): the runtime evaluates them, so the parameters
+    // are symbols too (the manifest's kind `param`).
+    if (auto k = dyn_cast<tile::KernelOp>(op))
+      for (OpFoldResult g : k.getMixedGrid())
+        if (auto v = dyn_cast<Value>(g)) {
+          FailureOr<artifact::Extent> e = getExtentOf(v);
+          if (failed(e) || e->isStatic)
+            continue;
+          auto parsed = artifact::ShapeExpr::parse(e->expr);
+          if (parsed)
+            parsed->collectSymbols(names);
+          else
+            llvm::consumeError(parsed.takeError());
+        }
   });
   return names;
+}
+
+/// The tile.make_tensor that views scalar parameter \p index of \p func
+/// (a `T.ptr` address) when that view, in the function body, is the
+/// parameter's only use: the parameter is then a tensor passed by address,
+/// described in the manifest as the tensor the view makes. Null otherwise.
+/// (CppEmitter.cpp's isPointerParam is the same rule.)
+static tile::MakeTensorOp getPointerView(tile::FuncOp func, unsigned index) {
+  Block &body = func.getBody().front();
+  if (index >= body.getNumArguments())
+    return {};
+  BlockArgument arg = body.getArgument(index);
+  if (!isa<IntegerType>(arg.getType()) || !arg.hasOneUse())
+    return {};
+  auto view = dyn_cast<tile::MakeTensorOp>(*arg.getUsers().begin());
+  if (!view || view->getBlock() != &body)
+    return {};
+  return view;
 }
 
 std::string tlc::target::getParamName(tile::FuncOp func, unsigned index) {
@@ -153,6 +186,14 @@ static FailureOr<std::string> extentText(Value v, unsigned depth = 0) {
   if (matchPattern(v, m_ConstantInt(&c)))
     return std::to_string(c.getSExtValue());
   Operation *def = v.getDefiningOp();
+  if (auto arg = dyn_cast<BlockArgument>(v)) {
+    // An integer parameter of the function, by its name.
+    auto func = dyn_cast<tile::FuncOp>(arg.getOwner()->getParentOp());
+    if (!func || !isa<IntegerType>(arg.getType()) ||
+        getPointerView(func, arg.getArgNumber()))
+      return failure();
+    return getParamName(func, arg.getArgNumber());
+  }
   if (!def)
     return failure();
   if (auto s = dyn_cast<tile::SymbolOp>(def))
@@ -244,17 +285,24 @@ FailureOr<artifact::Manifest> tlc::target::describeKernel(tile::FuncOp func) {
     m.kernel = k.getValue().str();
   if (FileLineColRange r = tlc::target::detail::getFileLoc(func.getLoc()))
     m.sourceFile = r.getFilename().getValue().str();
+  auto argTypes = func.getArgumentTypes();
   for (const std::string &s : collectKernelSymbols(func)) {
     std::string kind = "dynamic";
     if (auto d = func.lookupSymbol(s))
       kind = tile::stringifySymbolKind(d.getKind()).str();
+    else
+      for (unsigned i = 0; i < argTypes.size(); ++i)
+        if (isa<IntegerType>(argTypes[i]) && getParamName(func, i) == s)
+          kind = "param"; // the value of the integer parameter `s`
     m.symbols.push_back({s, kind});
   }
-  auto argTypes = func.getArgumentTypes();
   for (unsigned i = 0; i < argTypes.size(); ++i) {
     artifact::Param p;
     p.name = getParamName(func, i);
     Type t = argTypes[i];
+    tile::MakeTensorOp pointerView = getPointerView(func, i);
+    if (pointerView)
+      t = pointerView.getType();
     if (auto bt = dyn_cast<tile::BufferType>(t)) {
       p.isTensor = true;
       p.dtype = tile::getDTypeName(bt.getElementType());
@@ -267,6 +315,12 @@ FailureOr<artifact::Manifest> tlc::target::describeKernel(tile::FuncOp func) {
                                 << unknownDim << "; artifacts need every extent";
       p.shape = std::move(*shape);
       p.role = inferParamRole(func, i);
+      if (pointerView) {
+        bool reads = false, writes = false;
+        collectAccess(pointerView.getResult(), reads, writes);
+        p.role = writes ? (reads ? artifact::Role::InOut : artifact::Role::Out)
+                        : artifact::Role::In;
+      }
     } else {
       p.isTensor = false;
       p.dtype = tile::getDTypeName(t);
