@@ -77,6 +77,8 @@ CONFORMANCE_SIZES = {
     "i-named-barriers": {"M": 1000},
     "k-custom-layouts": {"M": 200, "N": 136},
     "k-layout-builders": {"M": 200, "N": 136, "K": 128},
+    "l-fp8-gemm-quant": {"M": 200, "N": 136, "K": 256},
+    "shape-autotuner-api": {"M": 200, "N": 136, "K": 128},
     "shape-device-facts": {"N": 100000},
     "shape-nested-factory": {"M": 100},
 }
