@@ -412,11 +412,15 @@ public:
                          " bytes of dynamic shared memory, more than sm_90's "
                          "232448");
       std::vector<sim::Finding> findings = simulator.launch(config);
-      // initcheck findings are warnings: generated code may compute on
-      // bytes it never loaded as long as the result is discarded.
+      // initcheck findings are warnings (generated code may compute on
+      // bytes it never loaded as long as the result is discarded), errors
+      // with TLC_SIM_INITCHECK=error (the sim tests).
+      const char *initcheck = std::getenv("TLC_SIM_INITCHECK");
+      bool initErrors = initcheck && llvm::StringRef(initcheck) == "error";
       std::vector<sim::Finding> warnings, errors;
       for (sim::Finding &f : findings)
-        (f.checker == "initcheck" ? warnings : errors).push_back(std::move(f));
+        (f.checker == "initcheck" && !initErrors ? warnings : errors)
+            .push_back(std::move(f));
       if (!warnings.empty() && !std::getenv("TLC_SIM_QUIET_INITCHECK"))
         llvm::errs() << "tlc-run: warning: " << describe(plan, warnings, true)
                      << "\n";

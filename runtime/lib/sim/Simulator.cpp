@@ -7,6 +7,7 @@
 
 #include "Simulator.h"
 #include "Fiber.h"
+#include "GlobalShadow.h"
 
 #include <algorithm>
 #include <atomic>
@@ -14,6 +15,7 @@
 #include <csetjmp>
 #include <csignal>
 #include <cstring>
+#include <dlfcn.h>
 #include <map>
 #include <memory>
 #include <sys/mman.h>
@@ -133,6 +135,20 @@ struct Copy {
   uint64_t where;
 };
 
+/// A TMA copy in flight: issued, not landed.
+struct BulkCopy {
+  std::vector<tlc_sim_bulk_piece> pieces;
+  uint64_t *bar;
+  uint64_t bytes;
+  unsigned issuer;
+  uint64_t where;
+};
+
+/// Clock slots of the copy engine: the TMA copies completing on one
+/// mbarrier write as one agent of their own, whose writes a thread knows
+/// only through a wait on that mbarrier.
+constexpr unsigned kCopyAgents = 16;
+
 struct Thread {
   /// At an mbarrier wait: the barrier and the parity waited for.
   const uint64_t *mbarrier = nullptr;
@@ -164,7 +180,8 @@ struct ShadowByte {
   uint64_t writeWhere;
   uint64_t readWhere[2];
 };
-enum : uint16_t { kWritten = 1, kPending = 2 };
+/// kPending: a cp.async (or, with kBulk, a TMA copy) is writing the byte.
+enum : uint16_t { kWritten = 1, kPending = 2, kBulk = 4 };
 
 struct Barrier {
   unsigned expected = 0;
@@ -221,6 +238,8 @@ struct LaunchState {
   std::mutex mutex;
   std::vector<Finding> findings;
   std::map<std::tuple<std::string, uint64_t, uint64_t>, size_t> seen;
+  /// The racecheck of global memory.
+  std::unique_ptr<GlobalShadow> globals;
 
   void add(Finding f, bool fatal) {
     std::lock_guard<std::mutex> lock(mutex);
@@ -246,7 +265,7 @@ std::string tuple3(const uint32_t v[3]) {
          std::to_string(v[2]) + ")";
 }
 
-class Worker {
+class Worker : public Ordering {
 public:
   Worker(LaunchState &launch)
       : launch(launch), main(Fiber::forCurrentThread()) {
@@ -260,8 +279,9 @@ public:
     shared = launch.kernel->sharedMemory();
     sharedBytes = c.dynamicSharedMemory;
     shadow.resize(sharedBytes ? sharedBytes : 1);
-    clock.resize(numThreads);
-    base.resize(numThreads);
+    numClocks = numThreads + kCopyAgents;
+    clock.resize(numClocks);
+    base.resize(numClocks);
     warpSize = launch.kernel->warpSize;
     warpArrived.resize((numThreads + warpSize - 1) / warpSize);
   }
@@ -332,6 +352,10 @@ public:
         .count();
   }
 
+  bool before(unsigned me, unsigned thread, uint64_t clock) const override {
+    return knows(me, thread) >= clock;
+  }
+
   // The host API, for the calling fiber.
   const tlc_sim_indices *indices() { return &current->indices; }
   bool access(const void *address, uint32_t bytes, int kind, int32_t thread,
@@ -353,6 +377,8 @@ public:
                uint64_t where);
   void cpAsyncCommit() { ++current->committed; }
   void cpAsyncWait(int32_t pending, uint64_t where);
+  void bulkCopy(const tlc_sim_bulk_piece *pieces, uint32_t count, uint64_t *bar,
+                uint64_t where);
   [[noreturn]] void trap(const std::string &checker, const std::string &message,
                          uint64_t where, uint64_t otherWhere = 0);
 
@@ -360,18 +386,50 @@ private:
   void runBlock(uint64_t linearBlock);
   static void threadMain(void *arg);
   /// Suspends the calling fiber until the scheduler resumes it.
-  void yield() { main.switchFrom(*current->fiber); }
+  void yield() {
+    settleWrite(current->linear);
+    main.switchFrom(*current->fiber);
+  }
+  /// A global write-after-write found at a store, reported only if the
+  /// store changes the bytes (threads of a replicated fragment that store
+  /// the same value do not race in effect): checked after the store, at
+  /// the thread's next access or when it blocks or exits.
+  struct PendingWrite {
+    bool armed = false;
+    const unsigned char *address = nullptr;
+    uint32_t bytes = 0;
+    unsigned char before[16];
+    Finding finding;
+  };
+  void settleWrite(unsigned t) {
+    if (t >= pendingWrites.size() || !pendingWrites[t].armed)
+      return;
+    PendingWrite &p = pendingWrites[t];
+    p.armed = false;
+    if (std::memcmp(p.address, p.before, p.bytes) != 0)
+      launch.add(std::move(p.finding), /*fatal=*/false);
+  }
   [[noreturn]] void exitThread();
 
-  /// What thread \p t knows of thread \p u's clock.
+  /// What thread \p t knows of the clock of thread (or copy agent) \p u.
   uint32_t knows(unsigned t, unsigned u) const {
     if (t == u)
       return clock[t];
     uint32_t k = base[u];
     if (!overlay.empty())
-      k = std::max(k, overlay[size_t(t) * numThreads + u]);
+      k = std::max(k, overlay[size_t(t) * numClocks + u]);
     return k;
   }
+  /// The overlay, allocated on first use.
+  void needOverlay() {
+    if (overlay.empty())
+      overlay.assign(size_t(numThreads) * numClocks, 0);
+  }
+  /// The copy agent of TMA copies completing on \p bar.
+  unsigned copyAgent(const uint64_t *bar);
+  /// Performs every TMA copy in flight and completes its bytes on its
+  /// mbarrier.
+  void landBulkCopies();
   bool ordered(unsigned t, uint16_t other, uint32_t otherClock) const {
     return other == kNone || other == t || knows(t, other) >= otherClock;
   }
@@ -380,7 +438,15 @@ private:
   void release(const std::vector<unsigned> &participants,
                const std::vector<unsigned> &senders = {});
 
+  /// What is missing between two accesses, the earlier one by \p other.
+  std::string noOrder(unsigned other) const {
+    return other >= numThreads
+               ? " with no wait on the copy's mbarrier between them"
+               : " with no barrier between them";
+  }
   std::string threadName(unsigned t) const {
+    if (t >= numThreads)
+      return "the TMA copy engine";
     return "thread " + tuple3(threads[t].indices.thread) + " of block " +
            tuple3(threads[t].indices.block);
   }
@@ -395,6 +461,8 @@ private:
   }
   void checkShared(unsigned t, size_t offset, uint32_t bytes, int kind,
                    uint64_t where);
+  void checkGlobal(unsigned t, const Arena::Buffer &b, uintptr_t address,
+                   uint32_t bytes, int kind, uint64_t where);
   void completeCopy(Thread &t, const Copy &c);
   void reportDeadlock();
   /// With no thread runnable: completes every `activemask` collective with
@@ -409,14 +477,24 @@ private:
   unsigned numThreads = 0;
   Thread *current = nullptr;
   bool blockAborted = false;
+  /// The linear index of the running block.
+  uint64_t currentBlock = 0;
+  /// Per thread: its last store's write-after-write, to be settled.
+  std::vector<PendingWrite> pendingWrites;
   /// When the running block began (its own time limit).
   std::chrono::steady_clock::time_point blockStart;
   unsigned char *shared = nullptr;
   uint32_t sharedBytes = 0;
   std::vector<ShadowByte> shadow;
-  // Vector clocks: own clocks, what every thread knows after the last full
-  // barrier, and per-thread knowledge from partial (named) barriers.
+  // Vector clocks (threads, then the copy agents): own clocks, what every
+  // thread knows after the last full barrier, and per-thread knowledge from
+  // partial (named) barriers and mbarrier waits (numThreads x numClocks).
   std::vector<uint32_t> clock, base, overlay;
+  unsigned numClocks = 0;
+  /// The mbarrier of each copy agent in use.
+  std::vector<const uint64_t *> agentBars;
+  /// TMA copies in flight, oldest first.
+  std::vector<BulkCopy> bulkCopies;
   /// Per mbarrier: what its arrivers knew when they arrived (release);
   /// a wait that returns learns it (acquire).
   std::map<const uint64_t *, std::vector<uint32_t>> mbarrierClocks;
@@ -456,10 +534,13 @@ void Worker::runBlock(uint64_t b) {
   std::fill(base.begin(), base.end(), 0);
   overlay.clear();
   mbarrierClocks.clear();
+  agentBars.clear();
+  bulkCopies.clear();
   for (Barrier &bar : barriers)
     bar = Barrier();
   std::fill(warpArrived.begin(), warpArrived.end(), 0);
   blockAborted = false;
+  currentBlock = b;
   blockStart = std::chrono::steady_clock::now();
 
   Fault fault;
@@ -513,6 +594,14 @@ void Worker::runBlock(uint64_t b) {
     }
     if (!blockAborted && !launch.aborted && resolveMbarriers())
       continue;
+    // TMA copies land as late as they may: once no thread can run.
+    if (!bulkCopies.empty() && !blockAborted && !launch.aborted &&
+        std::none_of(threads.begin(), threads.end(), [](const Thread &t) {
+          return t.state == State::Runnable;
+        })) {
+      landBulkCopies();
+      continue;
+    }
     if (!ran && !blockAborted && !launch.aborted) {
       if (resolveActiveMasks())
         continue;
@@ -521,6 +610,8 @@ void Worker::runBlock(uint64_t b) {
     }
   }
   currentFault = nullptr;
+  for (unsigned t = 0; t < pendingWrites.size(); ++t)
+    settleWrite(t);
 }
 
 void Worker::threadMain(void *arg) {
@@ -535,6 +626,7 @@ void Worker::threadMain(void *arg) {
 }
 
 void Worker::exitThread() {
+  settleWrite(current->linear);
   current->state = State::Done;
   // A collective or barrier that only waited for this thread is now stuck;
   // the scheduler finds out when nothing can run.
@@ -561,16 +653,15 @@ void Worker::release(const std::vector<unsigned> &participants,
   if (!senders.empty()) {
     // bar.arrive: the senders' earlier accesses happen before what the
     // waiters do next; the senders learn nothing and are not resumed.
-    if (overlay.empty())
-      overlay.assign(size_t(numThreads) * numThreads, 0);
-    std::vector<uint32_t> merged(numThreads, 0);
+    needOverlay();
+    std::vector<uint32_t> merged(numClocks, 0);
     for (const std::vector<unsigned> *group : {&participants, &senders})
       for (unsigned p : *group)
-        for (unsigned u = 0; u < numThreads; ++u)
+        for (unsigned u = 0; u < numClocks; ++u)
           merged[u] = std::max(merged[u], knows(p, u));
     for (unsigned p : participants)
       std::copy(merged.begin(), merged.end(),
-                overlay.begin() + size_t(p) * numThreads);
+                overlay.begin() + size_t(p) * numClocks);
     for (unsigned p : senders)
       ++clock[p];
     for (unsigned p : participants) {
@@ -580,21 +671,24 @@ void Worker::release(const std::vector<unsigned> &participants,
     return;
   }
   if (participants.size() == numThreads) {
-    // Everyone learns everyone's clock.
+    // Everyone learns everyone's clock, and what any of them knew of the
+    // copy agents.
+    for (unsigned a = numThreads; a < numThreads + agentBars.size(); ++a)
+      for (unsigned p = 0; p < numThreads; ++p)
+        base[a] = std::max(base[a], knows(p, a));
     for (unsigned u = 0; u < numThreads; ++u)
       base[u] = clock[u];
     if (!overlay.empty())
       std::fill(overlay.begin(), overlay.end(), 0);
   } else {
-    if (overlay.empty())
-      overlay.assign(size_t(numThreads) * numThreads, 0);
-    std::vector<uint32_t> merged(numThreads, 0);
+    needOverlay();
+    std::vector<uint32_t> merged(numClocks, 0);
     for (unsigned p : participants)
-      for (unsigned u = 0; u < numThreads; ++u)
+      for (unsigned u = 0; u < numClocks; ++u)
         merged[u] = std::max(merged[u], knows(p, u));
     for (unsigned p : participants)
       std::copy(merged.begin(), merged.end(),
-                overlay.begin() + size_t(p) * numThreads);
+                overlay.begin() + size_t(p) * numClocks);
   }
   for (unsigned p : participants) {
     ++clock[p];
@@ -658,8 +752,8 @@ void Worker::mbarrierRelease(const uint64_t *bar) {
   Thread &t = *current;
   std::vector<uint32_t> &known = mbarrierClocks[bar];
   if (known.empty())
-    known.assign(numThreads, 0);
-  for (unsigned u = 0; u < numThreads; ++u)
+    known.assign(numClocks, 0);
+  for (unsigned u = 0; u < numClocks; ++u)
     known[u] = std::max(known[u], knows(t.linear, u));
   ++clock[t.linear];
 }
@@ -668,11 +762,10 @@ void Worker::mbarrierAcquire(unsigned t, const uint64_t *bar) {
   auto it = mbarrierClocks.find(bar);
   if (it == mbarrierClocks.end())
     return;
-  if (overlay.empty())
-    overlay.assign(size_t(numThreads) * numThreads, 0);
-  for (unsigned u = 0; u < numThreads; ++u)
+  needOverlay();
+  for (unsigned u = 0; u < numClocks; ++u)
     if (u != t) {
-      uint32_t &k = overlay[size_t(t) * numThreads + u];
+      uint32_t &k = overlay[size_t(t) * numClocks + u];
       k = std::max(k, it->second[u]);
     }
 }
@@ -854,6 +947,8 @@ void Worker::reportDeadlock() {
 bool Worker::access(const void *address, uint32_t bytes, int kind,
                     int32_t thread, uint64_t where) {
   unsigned t = thread < 0 ? current->linear : unsigned(thread);
+  if (current)
+    settleWrite(current->linear);
   auto a = reinterpret_cast<uintptr_t>(address);
   auto s = reinterpret_cast<uintptr_t>(shared);
   const char *verb = kind == TLC_SIM_LOAD    ? "load"
@@ -896,8 +991,11 @@ bool Worker::access(const void *address, uint32_t bytes, int kind,
     return false;
   }
   const Arena::Buffer *b = Arena::get().find(a);
-  if (b && b->live && a >= b->base && a + bytes <= b->base + b->size)
+  if (b && b->live && a >= b->base && a + bytes <= b->base + b->size) {
+    if (kind != TLC_SIM_ATOMIC && launch.globals)
+      checkGlobal(t, *b, a, bytes, kind, where);
     return true;
+  }
   std::string which =
       b ? "'" + (b->name.empty() ? std::string("buffer") : b->name) + "' (" +
               std::to_string(b->size) + " bytes)"
@@ -931,9 +1029,15 @@ void Worker::checkShared(unsigned t, size_t offset, uint32_t bytes, int kind,
       report("racecheck",
              std::string(kind == TLC_SIM_LOAD ? "read" : "write") +
                  " of shared memory" + at() + " by " + threadName(t) +
-                 " at {0} while a cp.async issued by " + threadName(s.writer) +
-                 " at {1} is still writing it (no "
-                 "cp.async.wait_group and barrier in between)",
+                 (s.flags & kBulk
+                      ? " at {0} while a TMA copy issued by " +
+                            threadName(s.writer) +
+                            " at {1} is still writing it (no wait on its "
+                            "mbarrier in between)"
+                      : " at {0} while a cp.async issued by " +
+                            threadName(s.writer) +
+                            " at {1} is still writing it (no "
+                            "cp.async.wait_group and barrier in between)"),
              where, s.writeWhere);
       return;
     }
@@ -954,8 +1058,7 @@ void Worker::checkShared(unsigned t, size_t offset, uint32_t bytes, int kind,
         report("racecheck",
                "read of shared memory" + at() + " by " + threadName(t) +
                    " at {0} after a write by " + threadName(s.writer) +
-                   " at {1} with no barrier between them (read-after-write "
-                   "hazard)",
+                   " at {1}" + noOrder(s.writer) + " (read-after-write hazard)",
                where, s.writeWhere);
         return;
       }
@@ -968,9 +1071,8 @@ void Worker::checkShared(unsigned t, size_t offset, uint32_t bytes, int kind,
     if (!ordered(t, s.writer, s.writeClock)) {
       report("racecheck",
              "write of shared memory" + at() + " by " + threadName(t) +
-                 " at {0} and by " + threadName(s.writer) +
-                 " at {1} with no barrier between them (write-after-write "
-                 "hazard)",
+                 " at {0} and by " + threadName(s.writer) + " at {1}" +
+                 noOrder(s.writer) + " (write-after-write hazard)",
              where, s.writeWhere);
       return;
     }
@@ -990,6 +1092,59 @@ void Worker::checkShared(unsigned t, size_t offset, uint32_t bytes, int kind,
     s.flags |= kWritten;
     s.reader[0] = s.reader[1] = kNone;
   }
+}
+
+void Worker::checkGlobal(unsigned t, const Arena::Buffer &b, uintptr_t address,
+                         uint32_t bytes, int kind, uint64_t where) {
+  Accessor me{currentBlock, t, clock[t]};
+  GlobalRace race =
+      launch.globals->access(Arena::get().indexOf(&b), b.size, address - b.base,
+                             bytes, kind == TLC_SIM_STORE, me, where, *this);
+  if (!race.found)
+    return;
+  const LaunchConfig &c = *launch.config;
+  auto name = [&](const Accessor &x) {
+    unsigned l = unsigned(x.thread);
+    uint32_t thread[3] = {l % c.block[0], l / c.block[0] % c.block[1],
+                          l / (c.block[0] * c.block[1])};
+    uint32_t block[3] = {uint32_t(x.block % c.grid[0]),
+                         uint32_t(x.block / c.grid[0] % c.grid[1]),
+                         uint32_t(x.block / (uint64_t(c.grid[0]) * c.grid[1]))};
+    return "thread " + tuple3(thread) + " of block " + tuple3(block);
+  };
+  bool store = kind == TLC_SIM_STORE;
+  bool deferred = store && race.earlierWrite && bytes <= 16 && current &&
+                  t == current->linear;
+  std::string what = !store              ? "read-after-write"
+                     : race.earlierWrite ? "write-after-write"
+                                         : "write-after-read";
+  Finding f;
+  f.checker = "racecheck";
+  f.where = where;
+  f.otherWhere = race.earlierWhere;
+  f.message =
+      std::string(store ? "write" : "read") + " of global memory (byte " +
+      std::to_string(race.offset) + " of '" +
+      (b.name.empty() ? std::string("buffer") : b.name) + "') by " + name(me) +
+      " at {0} " +
+      (race.earlierWrite ? (store ? "and by " : "after a write by ")
+                         : "after a read by ") +
+      name(race.earlier) + " at {1} with nothing ordering them (" +
+      (race.earlier.block != me.block ? "blocks of one launch are not ordered"
+                                      : "no barrier between them") +
+      "; " + what + " hazard)";
+  if (!deferred) {
+    launch.add(std::move(f), /*fatal=*/false);
+    return;
+  }
+  if (pendingWrites.size() < numThreads)
+    pendingWrites.resize(numThreads);
+  PendingWrite &p = pendingWrites[t];
+  p.armed = true;
+  p.address = reinterpret_cast<const unsigned char *>(address);
+  p.bytes = bytes;
+  std::memcpy(p.before, p.address, bytes);
+  p.finding = std::move(f);
 }
 
 void Worker::cpAsync(void *dst, const void *src, uint32_t bytes,
@@ -1075,6 +1230,119 @@ void Worker::cpAsyncWait(int32_t pending, uint64_t) {
   t.copies = std::move(keep);
 }
 
+void Worker::bulkCopy(const tlc_sim_bulk_piece *pieces, uint32_t count,
+                      uint64_t *bar, uint64_t where) {
+  Thread &t = *current;
+  BulkCopy c{{}, bar, 0, t.linear, where};
+  for (uint32_t p = 0; p < count; ++p) {
+    tlc_sim_bulk_piece piece = pieces[p];
+    auto d = static_cast<unsigned char *>(piece.dst);
+    if (d < shared || d + piece.bytes > shared + sharedBytes)
+      trap("memcheck",
+           "TMA copy destination is not inside the block's " +
+               std::to_string(sharedBytes) + " bytes of shared memory, by " +
+               threadName(t.linear) + " at {0}",
+           where);
+    // An out-of-bounds source is reported and copied as zeros.
+    if (piece.src && !access(piece.src, piece.bytes, TLC_SIM_LOAD, -1, where))
+      piece.src = nullptr;
+    size_t offset = d - shared;
+    bool inFlight = false;
+    for (uint32_t i = 0; i < piece.bytes && !inFlight; ++i) {
+      const ShadowByte &sh = shadow[offset + i];
+      if (sh.flags & kPending) {
+        report("racecheck",
+               "TMA copy to shared memory at offset " +
+                   std::to_string(offset + i) + " by " + threadName(t.linear) +
+                   " at {0} while an earlier copy issued by " +
+                   threadName(sh.writer) + " at {1} is still writing it",
+               where, sh.writeWhere);
+        inFlight = true;
+      }
+    }
+    // The copy is ordered after what its issuer did before it (the
+    // stage's readers released it): write-after-read and write-after-write
+    // are checked with the issuer's knowledge, now.
+    if (!inFlight)
+      checkShared(t.linear, offset, piece.bytes, TLC_SIM_STORE, where);
+    for (uint32_t i = 0; i < piece.bytes; ++i) {
+      ShadowByte &sh = shadow[offset + i];
+      sh.flags |= kPending | kBulk;
+      sh.writer = uint16_t(t.linear);
+      sh.writeWhere = where;
+    }
+    c.bytes += piece.bytes;
+    c.pieces.push_back(piece);
+  }
+  bulkCopies.push_back(std::move(c));
+}
+
+unsigned Worker::copyAgent(const uint64_t *bar) {
+  for (size_t a = 0; a < agentBars.size(); ++a)
+    if (agentBars[a] == bar)
+      return numThreads + unsigned(a);
+  if (agentBars.size() < kCopyAgents) {
+    agentBars.push_back(bar);
+    return numThreads + unsigned(agentBars.size() - 1);
+  }
+  // More mbarriers than agents: they share one (fewer races are seen).
+  return numThreads +
+         unsigned(reinterpret_cast<uintptr_t>(bar) / 8 % kCopyAgents);
+}
+
+void Worker::landBulkCopies() {
+  std::vector<BulkCopy> landing = std::move(bulkCopies);
+  bulkCopies.clear();
+  for (const BulkCopy &c : landing) {
+    unsigned agent = copyAgent(c.bar);
+    ++clock[agent];
+    for (const tlc_sim_bulk_piece &piece : c.pieces) {
+      auto d = static_cast<unsigned char *>(piece.dst);
+      if (piece.src)
+        std::memcpy(d, piece.src, piece.bytes);
+      else
+        std::memset(d, 0, piece.bytes);
+      size_t offset = d - shared;
+      for (uint32_t i = 0; i < piece.bytes; ++i) {
+        ShadowByte &sh = shadow[offset + i];
+        sh.flags = uint16_t((sh.flags & ~(kPending | kBulk)) | kWritten);
+        sh.writer = uint16_t(agent);
+        sh.writeClock = clock[agent];
+        sh.writeWhere = c.where;
+        sh.reader[0] = sh.reader[1] = kNone;
+      }
+    }
+    // complete_tx: the copy's writes happen before what follows a wait on
+    // the mbarrier that returns after this phase.
+    std::vector<uint32_t> &known = mbarrierClocks[c.bar];
+    if (known.empty())
+      known.assign(numClocks, 0);
+    known[agent] = std::max(known[agent], clock[agent]);
+    // The transaction bytes (bits 32-62 of the mbarrier word,
+    // tlc_device/cuda/tma.h), then the phase if nothing is pending.
+    uint64_t w = *c.bar;
+    uint64_t tx = (w >> 32) & 0x7FFFFFFFu;
+    if (tx < c.bytes) {
+      Finding f;
+      f.checker = "synccheck";
+      f.message = "a TMA copy issued by " + threadName(c.issuer) +
+                  " at {0} completes " + std::to_string(c.bytes) +
+                  " bytes on an mbarrier that expects " + std::to_string(tx) +
+                  " (mbarrier transaction count out of range)";
+      f.where = c.where;
+      launch.add(std::move(f), /*fatal=*/true);
+      blockAborted = true;
+      return;
+    }
+    w = (w & ~(uint64_t(0x7FFFFFFFu) << 32)) | ((tx - c.bytes) << 32);
+    if ((w & 0xFFFFu) == 0 && tx == c.bytes) {
+      uint64_t arrivals = (w >> 16) & 0xFFFFu;
+      w = (((w >> 63) ^ 1u) << 63) | (arrivals << 16) | arrivals;
+    }
+    *c.bar = w;
+  }
+}
+
 //===----------------------------------------------------------------------===//
 // The host API table
 //===----------------------------------------------------------------------===//
@@ -1105,6 +1373,10 @@ void apiMbarrierWait(const uint64_t *bar, uint32_t parity, uint64_t where) {
 void apiMbarrierRelease(const uint64_t *bar) {
   currentWorker->mbarrierRelease(bar);
 }
+void apiBulkCopy(const tlc_sim_bulk_piece *pieces, uint32_t count,
+                 uint64_t *bar, uint64_t where) {
+  currentWorker->bulkCopy(pieces, count, bar, where);
+}
 void apiTrap(const char *message, uint64_t where) {
   currentWorker->trap("trap", std::string(message) + " at {0}", where);
 }
@@ -1127,6 +1399,7 @@ const tlc_sim_host_api &Simulator::hostApi() {
     a.trap = &apiTrap;
     a.mbarrierWait = &apiMbarrierWait;
     a.mbarrierRelease = &apiMbarrierRelease;
+    a.bulkCopy = &apiBulkCopy;
     return a;
   }();
   return api;
@@ -1138,6 +1411,13 @@ std::vector<Finding> Simulator::launch(const LaunchConfig &config) {
   LaunchState state;
   state.config = &config;
   state.kernel = &kernel;
+  Dl_info info{};
+  uint64_t placeBase =
+      dladdr(reinterpret_cast<void *>(config.invoke), &info) && info.dli_fbase
+          ? reinterpret_cast<uint64_t>(info.dli_fbase)
+          : 0;
+  state.globals =
+      std::make_unique<GlobalShadow>(Arena::get().numBuffers(), placeBase);
   uint64_t numBlocks =
       uint64_t(config.grid[0]) * config.grid[1] * config.grid[2];
   unsigned workers = std::max(

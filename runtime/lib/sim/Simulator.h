@@ -22,8 +22,11 @@
 // write-after-read, write-after-write between threads with no barrier
 // between them; reads of bytes a cp.async is still writing; reads of bytes
 // never written), every access to global or shared memory against the
-// buffers' bounds (memcheck), and a block whose threads can no longer make
-// progress is reported with where each one waits (synccheck).
+// buffers' bounds (memcheck), every non-atomic access to global memory
+// against the other accesses of the launch (GlobalShadow.h: blocks are
+// never ordered, threads of a block by its barriers), and a block whose threads
+// can no longer make progress is reported with where each one waits
+// (synccheck).
 //
 //===----------------------------------------------------------------------===//
 
@@ -65,6 +68,10 @@ public:
   };
   /// The buffer whose range or red zone holds \p address (null if none).
   const Buffer *find(uintptr_t address) const;
+
+  /// The index of \p b among the arena's buffers (for per-buffer state).
+  size_t indexOf(const Buffer *b) const { return size_t(b - buffers.data()); }
+  size_t numBuffers() const { return buffers.size(); }
 
   uintptr_t base() const { return reinterpret_cast<uintptr_t>(start); }
   size_t reserved() const { return size; }

@@ -23,7 +23,7 @@
 
 #include <stdint.h>
 
-#define TLC_SIM_ABI_VERSION 4
+#define TLC_SIM_ABI_VERSION 5
 #define TLC_SIM_WHERE_LINE (1ull << 63)
 /* Or-ed into a barrier id: bar.arrive, which counts without waiting. */
 #define TLC_SIM_BARRIER_ARRIVE_ONLY 0x100u
@@ -39,6 +39,13 @@ enum { TLC_SIM_LOAD = 0, TLC_SIM_STORE = 1, TLC_SIM_ATOMIC = 2 };
 typedef struct tlc_sim_indices {
   uint32_t thread[3], block[3], blockDim[3], gridDim[3];
 } tlc_sim_indices;
+
+/* One run of a bulk copy: \p bytes from \p src (null: zeros) to \p dst. */
+typedef struct tlc_sim_bulk_piece {
+  void *dst;
+  const void *src;
+  uint32_t bytes;
+} tlc_sim_bulk_piece;
 
 /* A warp collective: called once, by the last lane to arrive, with every
  * participating lane's data (null for lanes outside \p laneMask; bit l is
@@ -86,6 +93,14 @@ typedef struct tlc_sim_host_api {
    * happens before what a thread does after its wait on \p bar returns
    * (racecheck; ABI 4). Called before the arrival is counted. */
   void (*mbarrierRelease)(const uint64_t *bar);
+  /* cp.async.bulk.tensor into shared memory completing on the mbarrier
+   * \p bar: the sources are checked at issue, the copy itself happens
+   * later, when the simulator chooses (once no thread of the block can
+   * run), and then completes its bytes on \p bar (complete_tx). Until it
+   * lands its destination bytes are in flight, and what it wrote is
+   * ordered only before what follows a wait on \p bar (ABI 5). */
+  void (*bulkCopy)(const tlc_sim_bulk_piece *pieces, uint32_t count,
+                   uint64_t *bar, uint64_t where);
 } tlc_sim_host_api;
 
 /* One kernel of the shared object: calls the __global__ function with

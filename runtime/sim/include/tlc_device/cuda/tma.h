@@ -19,8 +19,12 @@
 //    stored densely (rows of box[0] elements) and the 16-byte chunk bits
 //    4.. of each shared address are XORed with its bits 7.. (3 bits for
 //    the 128-byte swizzle, 2 for 64, 1 for 32); then the box's bytes
-//    complete on the mbarrier (complete_tx). The copy is performed when
-//    issued, by the issuing thread (what racecheck sees);
+//    complete on the mbarrier (complete_tx). The copy is asynchronous: the
+//    simulator performs it later than its issue, at a point it chooses
+//    (once no thread of the block can run), and only a wait on its
+//    mbarrier orders what it wrote before a thread's accesses
+//    (tlc_sim_host_api::bulkCopy), so a consumer that reads a stage
+//    without waiting reads stale bytes and is reported;
 //  * an mbarrier is one 64-bit word: bits 0-15 the arrivals still pending
 //    in the current phase, 16-31 the arrival count, 32-62 the pending
 //    transaction bytes, 63 the current phase's parity. A phase completes
@@ -35,6 +39,8 @@
 #define TLC_DEVICE_CUDA_TMA_H
 
 #include "tlc_device/cuda/common.h"
+
+#include <vector>
 
 namespace tlc {
 namespace cuda {
@@ -156,7 +162,9 @@ TLC_SIM_PRIMITIVE void tmaLoad(void *dst, const TensorMap *map, uint64_t *bar,
   const uint32_t eb = map->elemBytes;
   unsigned bits = map->swizzle == 128 ? 3 : map->swizzle == 64 ? 2
                   : map->swizzle == 32 ? 1 : 0;
-  alignas(16) unsigned char zero[16] = {};
+  // The box as runs of bytes contiguous in both global and shared memory
+  // (a row's 16-byte chunks, or the row without swizzle).
+  std::vector<tlc_sim_bulk_piece> pieces;
   for (uint64_t e = 0; e < elems; ++e) {
     uint64_t rest = e, src = map->address;
     bool inside = true;
@@ -172,18 +180,24 @@ TLC_SIM_PRIMITIVE void tmaLoad(void *dst, const TensorMap *map, uint64_t *bar,
     uint32_t chunkMask = (1u << bits) - 1;
     uint32_t swz = offset ^ (((offset >> 7) & chunkMask) << 4);
     unsigned char *to = smem + swz;
-    const void *from = inside ? reinterpret_cast<const void *>(src)
-                              : static_cast<const void *>(zero);
-    if (inside)
-      sim::checkedCopy(to, from, eb, -1, where);
-    else if (sim::api->access(to, eb, TLC_SIM_STORE, -1, where))
-      std::memset(to, 0, eb);
+    const unsigned char *from =
+        inside ? reinterpret_cast<const unsigned char *>(src) : nullptr;
+    if (!pieces.empty()) {
+      tlc_sim_bulk_piece &last = pieces.back();
+      const unsigned char *lastFrom =
+          static_cast<const unsigned char *>(last.src);
+      if (static_cast<unsigned char *>(last.dst) + last.bytes == to &&
+          (from ? lastFrom && lastFrom + last.bytes == from : !lastFrom)) {
+        last.bytes += eb;
+        continue;
+      }
+    }
+    pieces.push_back({to, from, eb});
   }
+  // The copy lands later and completes its bytes on the mbarrier then.
   if (!sim::api->access(bar, 8, TLC_SIM_ATOMIC, -1, where))
     return;
-  sim::api->mbarrierRelease(bar); // the copy's writes, by the issuer
-  simimpl::mbarrierTx(bar, -int64_t(elems * eb), where);
-  simimpl::mbarrierComplete(bar);
+  sim::api->bulkCopy(pieces.data(), uint32_t(pieces.size()), bar, where);
 }
 
 } // namespace cuda
