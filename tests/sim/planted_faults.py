@@ -124,8 +124,8 @@ FA_FAULTS = {
                      r"\g<1>4]", "verify Output: FAIL"),
 }
 
-FA_WS_SIZES = ["-Dbatch=1", "-Dheads=1", "-Dseq_len=200", "-Ddim=64", "-Dblock_M=64",
-               "-Dblock_N=32", "-Dnum_stages=2"]
+FA_WS_SIZES = ["-Dbatch=1", "-Dheads=1", "-Dseq_len=200", "-Ddim=64", "-Dblock_M=128",
+               "-Dblock_N=32", "-Dthreads=256", "-Dnum_stages=2"]
 FA_WS_FAULTS = {
     "ws-k-release-early": (r"(tlc::cuda::mbarrierWait\(&full\[readStage\], \w+\);  // ring 0[^\n]*\n)"
                            r"((?:.*\n)*?)\s*tlc::cuda::mbarrierArrive\(&empty\[readStage\]\);  "

@@ -25,13 +25,6 @@ for d in "$S"/gemm/verify/*/; do
   echo "rc=$?" >> "$O/gemm-verify.log"
 done
 echo "FA PASS $(grep -c ': PASS' "$O/fa-ws-verify.log") GEMM PASS $(grep -c ': PASS' "$O/gemm-verify.log")"
-for n in fa_small_sanitizer fac_small_sanitizer; do
-  for tool in memcheck racecheck; do
-    echo "=== compute-sanitizer --tool $tool $n" >> "$O/fa-ws-sanitizer.log"
-    timeout 100 compute-sanitizer --tool $tool "$S/bin/tlc-run" "$S/verify/$n/cuda" --device cuda --verify --reference "$S/verify/$n/cpu" 2>&1 | tail -4 >> "$O/fa-ws-sanitizer.log"
-  done
-done
-cat "$O/fa-ws-sanitizer.log"
 for d in "$S"/bench/*/; do
   c=$(ls "$d"/*.cubin 2>/dev/null | head -1)
   s=$(cuobjdump -sass "$c")
@@ -39,3 +32,10 @@ for d in "$S"/bench/*/; do
 done
 PYTHONUNBUFFERED=1 python3 "$S/fa_ws_bench.py" "$S/libtlc_cuda.so" "$S/tlc_runtime.py" "$S"/bench/*/ 2>&1 | tee "$O/fa-ws-bench.log"
 PYTHONUNBUFFERED=1 python3 "$S/gemm/ws_gemm_bench.py" "$S/libtlc_cuda.so" "$S/tlc_runtime.py" "$S"/gemm/bench/*/ 2>&1 | tee "$O/gemm-bench.log"
+for n in fa_small_sanitizer fac_small_sanitizer; do
+  for tool in memcheck racecheck; do
+    echo "=== compute-sanitizer --tool $tool $n" >> "$O/fa-ws-sanitizer.log"
+    timeout 60 compute-sanitizer --tool $tool "$S/bin/tlc-run" "$S/verify/$n/cuda" --device cuda --verify --reference "$S/verify/$n/cpu" 2>&1 | tail -4 >> "$O/fa-ws-sanitizer.log"
+  done
+done
+cat "$O/fa-ws-sanitizer.log"

@@ -280,6 +280,15 @@ struct TileWarpSpecializePass final
     });
     if (!gemms || other)
       return;
+    // A loop of several gemms (attention) with one consumer warpgroup stays
+    // single-role: that warpgroup serialises the softmax and both gemms
+    // anyway, and the producer costs it the second block per multiprocessor
+    // (H200, docs/perf/hopper-fa-ws.md: 0.57-0.65x cuDNN warp-specialised
+    // against 0.76-0.87x single-role at 128 x 64 tiles).
+    int64_t gemmCount = 0;
+    pipe.walk([&](GemmOp) { ++gemmCount; });
+    if (gemmCount > 1 && *threads < 256)
+      return;
     // The stages are written by the producer's copies only and read by
     // wgmma only (whose completion, waited for by each consumer before it
     // releases a stage, is what the empty barriers order).

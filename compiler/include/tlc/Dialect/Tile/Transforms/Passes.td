@@ -275,10 +275,12 @@ def TileWarpSpecialize : Pass<"tile-warp-specialize", "::mlir::ModuleOp"> {
     tensors (the producer recomputes them), and the empty ring fits in
     227 KiB. Kernels that arrange threads themselves (thread bindings,
     thread ranges such as `T.ws` or `if tx < c`, mbarriers, named barriers,
-    setmaxnreg, warp intrinsics) are left alone; reductions and scans are
-    not (their cross-warp steps synchronise the consumers with a named
-    barrier, so flash attention qualifies), and so is every kernel of
-    a function with `tl.disable_warp_specialized` (TileLang's
+    setmaxnreg, warp intrinsics) are left alone; reductions and scans do
+    not disqualify a kernel (their cross-warp steps synchronise the
+    consumers with a named barrier), so flash attention qualifies when it
+    has at least two consumer warpgroups (a loop of several gemms with one
+    stays single-role, which measured faster). Left alone too: every
+    kernel of a function with `tl.disable_warp_specialized` (TileLang's
     TL_DISABLE_WARP_SPECIALIZED). `T.disable_warp_group_reg_alloc` /
     `T.no_set_max_nreg` keep the registers as they are; the counts may be
     chosen with `T.annotate_producer_reg_dealloc(n)` /
