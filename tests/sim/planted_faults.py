@@ -50,6 +50,16 @@ wgmma with A from registers:
   wgmma-a-lane  P's a2/a3 packed from the elements of a4/a5 (the wrong
                 A placement)
 
+and the same example warp-specialised (num_stages = 2, 7 key tiles through
+the rings; K and V have a ring of full/empty mbarriers each):
+
+  ws-k-release-early  K's stage released before S = Q K^T reads it: the
+                 producer refills it under the wgmma (racecheck)
+  ws-v-full-wait  the consumers' wait on V's full barrier dropped: O += P V
+                 reads a stage the copy engine may still write (racecheck)
+  ws-v-empty-arrive  the consumers' release of V's stage dropped: the
+                 producer waits for it forever (deadlock report)
+
 and examples/elementwise_add.py for cuda:sm_80 (4 blocks), whose global
 accesses are checked for races between threads and between blocks:
 
@@ -158,6 +168,19 @@ FA_FAULTS = {
                      r"\g<1>4]", "verify Output: FAIL"),
 }
 
+FA_WS_SIZES = ["-Dbatch=1", "-Dheads=1", "-Dseq_len=200", "-Ddim=64", "-Dblock_M=128",
+               "-Dblock_N=32", "-Dthreads=256", "-Dnum_stages=2"]
+FA_WS_FAULTS = {
+    "ws-k-release-early": (r"(tlc::cuda::mbarrierWait\(&full\[readStage\], \w+\);  // ring 0[^\n]*\n)"
+                           r"((?:.*\n)*?)\s*tlc::cuda::mbarrierArrive\(&empty\[readStage\]\);  "
+                           r"// ring 0[^\n]*\n",
+                           r"\1tlc::cuda::mbarrierArrive(&empty[readStage]);\n\2", "racecheck:"),
+    "ws-v-full-wait": (r"tlc::cuda::mbarrierWait\(&full\[readStage \+ 2\], \w+\);", "",
+                       "racecheck:"),
+    "ws-v-empty-arrive": (r"tlc::cuda::mbarrierArrive\(&empty\[readStage \+ 2\]\);", "",
+                          "an mbarrier wait for phase parity"),
+}
+
 
 def run(cmd, env):
     proc = subprocess.run(cmd, capture_output=True, text=True, env=env)
@@ -181,7 +204,8 @@ def main():
     runs = [("sm_80", "sm_80", gemm, SIZES, FAULTS),
             ("sm_90a", "sm_90a", gemm, TMA_SIZES, TMA_FAULTS),
             ("sm_90a-ring", "sm_90a", gemm, RING_SIZES, RING_FAULTS),
-            ("sm_90a-flash_attention_fwd", "sm_90a", fa, FA_SIZES, FA_FAULTS)]
+            ("sm_90a-flash_attention_fwd", "sm_90a", fa, FA_SIZES, FA_FAULTS),
+            ("sm_90a-flash_attention_ws", "sm_90a", fa, FA_WS_SIZES, FA_WS_FAULTS)]
     add = (os.path.join(ROOT, "examples", "elementwise_add.py"), "elementwise_add", "C")
     runs.append(("sm_80-elementwise_add", "sm_80", add, ADD_SIZES, ADD_FAULTS))
     for name, (program, sizes, faults) in SCALAR_FAULTS.items():

@@ -53,6 +53,8 @@ tilings=(
   "t256s4|-Dnum_stages=4"
   "t128|-Dthreads=128 -Dblock_N=128"
   "m256|-Dblock_M=256 -Dblock_N=128"
+  "t256p4|-Dpanel=4"
+  "t256p16|-Dpanel=16"
 )
 wsTilings=" ${WS_TILINGS:-t256 t128 m256} "
 baseTilings=" ${BASE_TILINGS:-t256 t128 m256} "

@@ -731,8 +731,14 @@ LogicalResult Emitter::emitBlock(Block &block, bool allowBarriers) {
           pendingWrites.push_back({w, by});
       }
     }
+    if (auto before = linesBefore.find(&op); before != linesBefore.end())
+      for (const std::string &l : before->second)
+        line(l);
     if (failed(emitOp(&op)))
       return failure();
+    if (auto after = linesAfter.find(&op); after != linesAfter.end())
+      for (const std::string &l : after->second)
+        line(l);
   }
   return success();
 }

@@ -23,7 +23,11 @@
 // bytes on its full mbarrier and issues the TMA boxes; the consumers wait
 // on the full mbarrier, compute, and arrive on the empty one once the
 // wgmma that read the stage has completed (its wait_group). The ring is
-// num_stages deep and no block barrier is left in the loop.
+// num_stages deep and no block barrier is left in the loop. When the pass
+// splits the producers into rings (attention's K and V), each ring has its
+// own full and empty barriers: the producer fills the rings in turn, the
+// consumers wait for a ring right before its first reader and release it
+// right after its last.
 //
 //===----------------------------------------------------------------------===//
 
@@ -247,6 +251,24 @@ static SmallVector<CopyOp> producersOf(PipelinedOp pipe) {
   return out;
 }
 
+/// The rings of the warp-specialised loop \p pipe (tile-warp-specialize's
+/// tile.ws_rings, 1 when absent) and the ring of its producer \p copy.
+static int64_t ringsOf(PipelinedOp pipe) {
+  auto rings = pipe->getAttrOfType<IntegerAttr>("tile.ws_rings");
+  return rings ? rings.getInt() : 1;
+}
+static int64_t ringOf(CopyOp copy) {
+  auto ring = copy->getAttrOfType<IntegerAttr>("tile.ws_ring");
+  return ring ? ring.getInt() : 0;
+}
+
+/// The barrier of ring \p ring at stage \p stage in an array of
+/// \p stages barriers per ring.
+static std::string ringSlot(const std::string &stage, int64_t ring,
+                            int64_t stages) {
+  return ring ? stage + " + " + std::to_string(ring * stages) : stage;
+}
+
 /// The ops of \p kernel's body and of \p pipe's body (in program order)
 /// that the loop bounds and the producers' sources depend on: what the
 /// producer warpgroup recomputes (tile-warp-specialize checked that they
@@ -284,6 +306,7 @@ LogicalResult Emitter::emitWarpSpecializedBody(KernelOp kernel) {
     return failure();
   }
   int64_t stages = pipelineStages[pipe.getOperation()];
+  int64_t rings = ringsOf(pipe);
   int64_t fullOffset =
       pipe->getAttrOfType<IntegerAttr>("tile.tma_barriers").getInt();
   int64_t emptyOffset =
@@ -296,12 +319,15 @@ LogicalResult Emitter::emitWarpSpecializedBody(KernelOp kernel) {
               std::to_string(blockThreads + wsProducerThreads) + ") loads");
   wsFull = fresh("full");
   wsEmpty = fresh("empty");
+  std::string ringText =
+      rings == 1 ? ""
+                 : " of ring r (index s + " + std::to_string(stages) + " * r)";
   line("uint64_t *" + wsFull + " = reinterpret_cast<uint64_t *>(smem + " +
-       Twine(fullOffset) + ");  // stage s landed");
+       Twine(fullOffset) + ");  // stage s" + ringText + " landed");
   line("uint64_t *" + wsEmpty + " = reinterpret_cast<uint64_t *>(smem + " +
-       Twine(emptyOffset) + ");  // stage s is free again");
+       Twine(emptyOffset) + ");  // stage s" + ringText + " is free again");
   open("if (tid == 0)");
-  open("for (int s = 0; s < " + Twine(stages) + "; ++s)");
+  open("for (int s = 0; s < " + Twine(rings * stages) + "; ++s)");
   line("tlc::cuda::mbarrierInit(&" + wsFull + "[s], 1);");
   line("tlc::cuda::mbarrierInit(&" + wsEmpty + "[s], " + Twine(blockThreads) +
        ");");
@@ -333,26 +359,40 @@ LogicalResult Emitter::emitWarpSpecializedBody(KernelOp kernel) {
   std::string iv = define(pipe.getInductionVar(), "k");
   open("for (" + it + " " + iv + " = " + expr(pipe.getLowerBound()) + "; " +
        iv + " < " + expr(pipe.getUpperBound()) + "; ++" + iv + ")");
-  line("tlc::cuda::mbarrierWait(&" + wsEmpty + "[" + stage + "], " + phase +
-       " ^ 1);  // the consumers released the stage's previous use");
+  if (rings == 1)
+    line("tlc::cuda::mbarrierWait(&" + wsEmpty + "[" + stage + "], " + phase +
+         " ^ 1);  // the consumers released the stage's previous use");
   for (Operation *op : slice)
     if (pipe->isProperAncestor(op) && failed(emitOp(op)))
       return failure();
-  int64_t bytes = 0;
-  for (CopyOp p : producers)
-    bytes += tmaCopyBytes(p);
-  std::string bar = "&" + wsFull + "[" + stage + "]";
-  line("tlc::cuda::mbarrierArriveExpectTx(" + bar + ", " + Twine(bytes) + ");");
-  for (CopyOp p : producers) {
-    Value dst = p.getDst();
-    auto t = cast<BufferType>(dst.getType());
-    int64_t n = 1;
-    for (int64_t e : t.getShape())
-      n *= e;
-    std::string ptr =
-        "(" + names[dst] + " + " + stage + " * " + std::to_string(n) + ")";
-    if (failed(emitTmaCopy(p, ptr, bar)))
-      return failure();
+  // Ring by ring: wait for the release of the ring's stage, expect its
+  // bytes, issue its boxes.
+  for (int64_t r = 0; r < rings; ++r) {
+    std::string slot = ringSlot(stage, r, stages);
+    if (rings > 1)
+      line("tlc::cuda::mbarrierWait(&" + wsEmpty + "[" + slot + "], " + phase +
+           " ^ 1);  // ring " + std::to_string(r) +
+           ": the consumers released the stage's previous use");
+    int64_t bytes = 0;
+    for (CopyOp p : producers)
+      if (ringOf(p) == r)
+        bytes += tmaCopyBytes(p);
+    std::string bar = "&" + wsFull + "[" + slot + "]";
+    line("tlc::cuda::mbarrierArriveExpectTx(" + bar + ", " + Twine(bytes) +
+         ");");
+    for (CopyOp p : producers) {
+      if (ringOf(p) != r)
+        continue;
+      Value dst = p.getDst();
+      auto t = cast<BufferType>(dst.getType());
+      int64_t n = 1;
+      for (int64_t e : t.getShape())
+        n *= e;
+      std::string ptr =
+          "(" + names[dst] + " + " + stage + " * " + std::to_string(n) + ")";
+      if (failed(emitTmaCopy(p, ptr, bar)))
+        return failure();
+    }
   }
   line(stage + " = " + stage + " + 1 == " + Twine(stages) + " ? 0 : " + stage +
        " + 1;");
@@ -396,8 +436,40 @@ LogicalResult Emitter::emitWsConsumerLoop(PipelinedOp pipe) {
   std::string iv = define(pipe.getInductionVar(), "k");
   open("for (" + it + " " + iv + " = " + expr(pipe.getLowerBound()) + "; " +
        iv + " < " + expr(pipe.getUpperBound()) + "; ++" + iv + ")");
-  line("tlc::cuda::mbarrierWait(&" + wsFull + "[" + readStage + "], " + phase +
-       ");  // stage of " + iv + " landed");
+  int64_t rings = ringsOf(pipe);
+  if (rings == 1)
+    line("tlc::cuda::mbarrierWait(&" + wsFull + "[" + readStage + "], " +
+         phase + ");  // stage of " + iv + " landed");
+  // Several rings: each ring's stage is waited for right before the first
+  // op of the body that reads it and released right after the last one
+  // (every gemm of such a loop waits for its wgmma group).
+  Block &body = pipe.getBody().front();
+  for (int64_t r = 0; rings > 1 && r < rings; ++r) {
+    Operation *first = nullptr, *last = nullptr;
+    for (CopyOp p : producers) {
+      if (ringOf(p) != r)
+        continue;
+      for (Operation *user : p.getDst().getUsers()) {
+        Operation *top = body.findAncestorOpInBlock(*user);
+        if (!top || top == p.getOperation())
+          continue;
+        if (!first || top->isBeforeInBlock(first))
+          first = top;
+        if (!last || last->isBeforeInBlock(top))
+          last = top;
+      }
+    }
+    if (!first)
+      return pipe.emitError("a ring of the warp-specialised loop has no "
+                            "reader (internal error)");
+    std::string slot = ringSlot(readStage, r, stages);
+    linesBefore[first].push_back(
+        "tlc::cuda::mbarrierWait(&" + wsFull + "[" + slot + "], " + phase +
+        ");  // ring " + std::to_string(r) + ": stage of " + iv + " landed");
+    linesAfter[last].push_back("tlc::cuda::mbarrierArrive(&" + wsEmpty + "[" +
+                               slot + "]);  // ring " + std::to_string(r) +
+                               ": its last reader is done with the stage");
+  }
   for (CopyOp p : producers) {
     Value dst = p.getDst();
     auto t = cast<BufferType>(dst.getType());
@@ -408,19 +480,22 @@ LogicalResult Emitter::emitWsConsumerLoop(PipelinedOp pipe) {
         "(" + saved[dst] + " + " + readStage + " * " + std::to_string(n) + ")";
     skipOps.insert(p);
   }
-  LogicalResult r = emitBlock(pipe.getBody().front(), true);
+  LogicalResult r = emitBlock(body, true);
+  linesBefore.clear();
+  linesAfter.clear();
   for (CopyOp p : producers)
     skipOps.erase(p);
   for (auto &[v, n] : saved)
     names[v] = n;
   if (failed(r))
     return failure();
-  if (inFlight) {
+  // Several rings were released ring by ring above.
+  if (rings == 1 && inFlight) {
     // The gemm waited for the previous iteration's group: its stage is read.
     line("if (" + lastStage + " >= 0) tlc::cuda::mbarrierArrive(&" + wsEmpty +
          "[" + lastStage + "]);  // the wgmma reading it completed");
     line(lastStage + " = " + readStage + ";");
-  } else {
+  } else if (rings == 1) {
     // Every gemm of the loop waited for its wgmma group: the stage is read.
     line("tlc::cuda::mbarrierArrive(&" + wsEmpty + "[" + readStage +
          "]);  // the wgmma reading the stage completed");

@@ -454,6 +454,10 @@ public:
   llvm::DenseMap<mlir::Value, int64_t> stagedBuffers;
   /// Ops emitBlock skips (a pipeline's producers).
   llvm::SmallPtrSet<mlir::Operation *, 8> skipOps;
+  /// Statements emitBlock prints right before / after an op (the waits and
+  /// releases of a warp-specialised loop's rings around their readers).
+  llvm::DenseMap<mlir::Operation *, llvm::SmallVector<std::string, 1>>
+      linesBefore, linesAfter;
   /// Reads the plan of tile-plan-pipelines for \p kernel (fills the maps
   /// above).
   void readPipelinePlan(tile::KernelOp kernel);

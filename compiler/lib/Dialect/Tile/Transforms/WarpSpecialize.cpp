@@ -8,8 +8,9 @@
 // Warp specialisation of the TMA pipelines of sm_90a kernels (Passes.td has
 // the contract): a kernel whose one pipelined loop is loaded by TMA and
 // computes with wgmma gets a producer warpgroup after its own threads,
-// which issues the loads through a ring of full and empty mbarriers, while
-// the program's threads only wait, compute and release stages.
+// which issues the loads through a ring of full and empty mbarriers (a
+// ring per operand group when several gemms read them, as in attention),
+// while the program's threads only wait, compute and release stages.
 //
 //===----------------------------------------------------------------------===//
 
@@ -49,6 +50,13 @@ static constexpr int64_t kProducerRegs = 40, kConsumerRegs = 232;
 /// The consumers' count when two blocks of one consumer warpgroup share a
 /// multiprocessor.
 static constexpr int64_t kConsumerRegsTwoBlocks = 216;
+/// Two blocks of one consumer warpgroup share a multiprocessor only when
+/// the fragments take at most this many 32-bit registers per consumer
+/// thread, which leaves the rest of kConsumerRegsTwoBlocks for addresses,
+/// descriptors and temporaries (ptxas spilled a flash attention whose
+/// fragments take 244 registers at 216; the 128-register GEMM
+/// accumulator does not spill).
+static constexpr int64_t kTwoBlockFragmentRegs = 160;
 /// Shared memory of an sm_90 multiprocessor, and what the system reserves
 /// per block.
 static constexpr int64_t kSm90SharedPerSm = 228 * 1024;
@@ -106,15 +114,32 @@ static int64_t intrinsicArg(KernelOp kernel, StringRef callee) {
   return value;
 }
 
+/// The 32-bit registers per thread that \p kernel's fragments take when
+/// spread evenly over its \p threads threads (the layouts spread them so).
+static int64_t fragmentRegisters(KernelOp kernel, int64_t threads) {
+  int64_t bytes = 0;
+  kernel.walk([&](AllocOp alloc) {
+    auto t = cast<BufferType>(alloc.getType());
+    if (t.getScope() != MemoryScope::Fragment || !t.isStatic())
+      return;
+    int64_t n = getElementStorageBytes(t.getElementType());
+    for (int64_t e : t.getShape())
+      n *= e;
+    bytes += n;
+  });
+  return (bytes / threads + 3) / 4;
+}
+
 /// Whether \p kernel already arranges its threads itself: thread indices,
 /// branches on them (T.ws, `if tx < c`), mbarriers, setmaxnreg, named
-/// barriers or warpgroup intrinsics. Such kernels are left alone, and so
-/// are kernels with reductions or scans, whose device helpers synchronise
-/// the whole block (the producer warpgroup would never reach them).
+/// barriers or warpgroup intrinsics. Such kernels are left alone.
+/// Reductions and scans are not: the printer synchronises their cross-warp
+/// steps with the barrier of the program's threads, which in a
+/// warp-specialised kernel is a named barrier of the consumers.
 static bool hasExplicitThreadCode(KernelOp kernel) {
   bool found = false;
   kernel.walk([&](Operation *op) {
-    if (isa<ThreadBindingOp, ReduceOp, CumSumOp>(op))
+    if (isa<ThreadBindingOp>(op))
       found = true;
     else if (auto alloc = dyn_cast<AllocOp>(op))
       found |=
@@ -160,6 +185,60 @@ static void planWaitDepth(PipelinedOp pipe, Builder &b) {
   gemm->setAttr("tile.wgmma_wait", b.getI64IntegerAttr(1));
 }
 
+/// The top-level ops of \p body that read \p dst (other than \p copy).
+static SmallVector<Operation *> readersIn(Block &body, Value dst,
+                                          Operation *copy) {
+  SmallVector<Operation *> readers;
+  for (Operation *user : dst.getUsers()) {
+    if (user == copy)
+      continue;
+    Operation *top = body.findAncestorOpInBlock(*user);
+    if (top && !llvm::is_contained(readers, top))
+      readers.push_back(top);
+  }
+  llvm::sort(readers,
+             [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+  return readers;
+}
+
+/// Splits the producers of \p pipe into rings of their own when the loop
+/// computes with several gemms that each wait for their wgmma group (no
+/// group in flight): producers read by the same first and last op of the
+/// body share a ring, so attention's K (read by S = Q K^T) and V (read by
+/// O += P V) get a ring each and the consumers release K's stage as soon
+/// as S is computed. Returns the number of rings (1: one ring, no
+/// attribute), marking each producer with `tile.ws_ring`.
+static int64_t planRings(PipelinedOp pipe, ArrayRef<CopyOp> producers,
+                         Builder &b) {
+  bool inFlight = false;
+  int64_t gemms = 0;
+  pipe.walk([&](GemmOp g) {
+    ++gemms;
+    inFlight |= g->hasAttr("tile.wgmma_wait");
+  });
+  if (inFlight || gemms < 2 || producers.size() < 2)
+    return 1;
+  Block &body = pipe.getBody().front();
+  SmallVector<std::pair<Operation *, Operation *>> spans;
+  SmallVector<int64_t> ringOf;
+  for (CopyOp copy : producers) {
+    SmallVector<Operation *> readers =
+        readersIn(body, copy.getDst(), copy.getOperation());
+    if (readers.empty())
+      return 1;
+    std::pair<Operation *, Operation *> span{readers.front(), readers.back()};
+    auto *it = llvm::find(spans, span);
+    ringOf.push_back(it - spans.begin());
+    if (it == spans.end())
+      spans.push_back(span);
+  }
+  if (spans.size() < 2)
+    return 1;
+  for (auto [copy, ring] : llvm::zip(producers, ringOf))
+    copy->setAttr("tile.ws_ring", b.getI64IntegerAttr(ring));
+  return spans.size();
+}
+
 namespace {
 struct TileWarpSpecializePass final
     : tlc::tile::impl::TileWarpSpecializeBase<TileWarpSpecializePass> {
@@ -201,16 +280,27 @@ struct TileWarpSpecializePass final
     });
     if (!gemms || other)
       return;
+    // A loop of several gemms (attention) with one consumer warpgroup stays
+    // single-role: that warpgroup serialises the softmax and both gemms
+    // anyway, and the producer costs it the second block per multiprocessor
+    // (H200, docs/perf/hopper-fa-ws.md: 0.57-0.65x cuDNN warp-specialised
+    // against 0.76-0.87x single-role at 128 x 64 tiles).
+    int64_t gemmCount = 0;
+    pipe.walk([&](GemmOp) { ++gemmCount; });
+    if (gemmCount > 1 && *threads < 256)
+      return;
     // The stages are written by the producer's copies only and read by
     // wgmma only (whose completion, waited for by each consumer before it
     // releases a stage, is what the empty barriers order).
     SmallVector<Value> roots{pipe.getLowerBound(), pipe.getUpperBound()};
+    SmallVector<CopyOp> producers;
     for (Operation &op : pipe.getBody().front()) {
       if (!op.hasAttr("tile.prefetch"))
         continue;
       auto copy = dyn_cast<CopyOp>(op);
       if (!copy || !copy->hasAttr("tile.tma"))
         return;
+      producers.push_back(copy);
       roots.push_back(copy.getSrc());
       for (OpOperand &use : copy.getDst().getUses()) {
         Operation *user = use.getOwner();
@@ -225,17 +315,32 @@ struct TileWarpSpecializePass final
     llvm::SetVector<Operation *> slice;
     if (!collectSlice(kernel, roots, slice))
       return;
-    // The empty barriers: one per stage after everything else.
+    // The empty barriers: one per stage and ring after everything else.
+    // With several rings the full ring tile-plan-tma placed last grows to
+    // one barrier per stage and ring in place.
     int64_t stages = pipe->getAttrOfType<IntegerAttr>("tile.stages").getInt();
-    int64_t offset = (planned.getInt() + 7) / 8 * 8;
-    int64_t end = offset + 8 * stages;
-    if (end > kSm90SharedLimit)
+    int64_t fullOffset =
+        pipe->getAttrOfType<IntegerAttr>("tile.tma_barriers").getInt();
+    planWaitDepth(pipe, b);
+    int64_t rings = 1;
+    if (planned.getInt() == fullOffset + 8 * stages)
+      rings = planRings(pipe, producers, b);
+    int64_t offset = (fullOffset + 8 * rings * stages + 7) / 8 * 8;
+    if (rings == 1)
+      offset = (planned.getInt() + 7) / 8 * 8;
+    int64_t end = offset + 8 * rings * stages;
+    if (end > kSm90SharedLimit) {
+      for (CopyOp copy : producers)
+        copy->removeAttr("tile.ws_ring");
+      pipe.walk([](GemmOp g) { g->removeAttr("tile.wgmma_wait"); });
       return;
+    }
+    if (rings > 1)
+      pipe->setAttr("tile.ws_rings", b.getI64IntegerAttr(rings));
     kernel->setAttr("tile.shared_bytes", b.getI64IntegerAttr(end));
     pipe->setAttr("tile.ws_empty_barriers", b.getI64IntegerAttr(offset));
     kernel->setAttr("tile.ws_producer_threads",
                     b.getI64IntegerAttr(kProducerThreads));
-    planWaitDepth(pipe, b);
     // setmaxnreg unless the program opts out; T.annotate_producer_reg_dealloc
     // / T.annotate_consumer_reg_alloc choose the counts.
     if (intrinsicArg(kernel, "T.disable_warp_group_reg_alloc") >= 0 ||
@@ -247,6 +352,7 @@ struct TileWarpSpecializePass final
     int64_t blocks = 1;
     if (*threads == 128 &&
         intrinsicArg(kernel, "T.annotate_min_blocks_per_sm") < 0 &&
+        fragmentRegisters(kernel, *threads) <= kTwoBlockFragmentRegs &&
         2 * (end + kSm90ReservedShared) <= kSm90SharedPerSm)
       blocks = 2;
     int64_t producer = intrinsicArg(kernel, "T.annotate_producer_reg_dealloc");

@@ -275,10 +275,12 @@ def TileWarpSpecialize : Pass<"tile-warp-specialize", "::mlir::ModuleOp"> {
     tensors (the producer recomputes them), and the empty ring fits in
     227 KiB. Kernels that arrange threads themselves (thread bindings,
     thread ranges such as `T.ws` or `if tx < c`, mbarriers, named barriers,
-    setmaxnreg, warp intrinsics) are left alone, as are kernels with
-    reductions or scans (their helpers synchronise the whole block), and so
-    is every kernel of
-    a function with `tl.disable_warp_specialized` (TileLang's
+    setmaxnreg, warp intrinsics) are left alone; reductions and scans do
+    not disqualify a kernel (their cross-warp steps synchronise the
+    consumers with a named barrier), so flash attention qualifies when it
+    has at least two consumer warpgroups (a loop of several gemms with one
+    stays single-role, which measured faster). Left alone too: every
+    kernel of a function with `tl.disable_warp_specialized` (TileLang's
     TL_DISABLE_WARP_SPECIALIZED). `T.disable_warp_group_reg_alloc` /
     `T.no_set_max_nreg` keep the registers as they are; the counts may be
     chosen with `T.annotate_producer_reg_dealloc(n)` /
@@ -299,6 +301,19 @@ def TileWarpSpecialize : Pass<"tile-warp-specialize", "::mlir::ModuleOp"> {
     * `tile.ws_empty_barriers = B : i64` on the loop: the byte offset of
       its ring of `S` empty mbarriers, placed after every planned buffer;
       `tile.shared_bytes` on the kernel grows by it.
+    * `tile.ws_rings = R : i64` on the loop and `tile.ws_ring = r : i64` on
+      each producer copy, when the loop has several gemms and none keeps a
+      wgmma group in flight: producers whose stages are read by the same
+      first and last op of the body share a ring, and each ring has its own
+      `S` full and `S` empty barriers (ring r's stage s at index
+      `s + S * r`; the full ring of tile-plan-tma grows in place to `R * S`
+      barriers, the empty ones follow). The producer waits for and fills
+      the rings in turn; the consumers wait for a ring's stage right before
+      its first reader and release it right after its last (attention's K
+      after S = Q K^T, V after O += P V). Absent: one ring for all
+      producers, released at the end of the iteration.
+    * One consumer warpgroup shares a multiprocessor with a second block
+      only when its fragments take at most 160 registers a thread.
     * `tile.wgmma_wait = 1 : i64` on the loop's gemm when it is the only
       one, reads A and B from shared memory and nothing else in the loop
       touches its accumulator: one wgmma group stays in flight across
