@@ -264,22 +264,58 @@ LogicalResult Emitter::emitMfmaGemm(GemmOp op) {
                                           : element(b, kLane, nCol);
   if (failed(aElem) || failed(bElem))
     return failure();
+  // Vector LDS reads (ds_read_b64 / _b128): a K-contiguous LDS operand
+  // whose lane values are perStep consecutive k starting at a multiple of
+  // perStep. LDS tiles are row-major, at most with their 16-byte chunks
+  // XOR-swizzled by the row, so such a run of at most 16 bytes stays
+  // contiguous and aligned when the rows (the root's last dimension, which
+  // the operand spans) are a multiple of perStep long.
+  const int64_t elemBytes = getElementStorageBytes(ab);
+  auto vectorBytes = [&](Value buf, bool kInner) -> int64_t {
+    int64_t bytes = perStep * elemBytes;
+    auto root = cast<BufferType>(rootOf(buf).getType());
+    auto t = cast<BufferType>(buf.getType());
+    if (!kInner || splitK || (bytes != 8 && bytes != 16) || !root.isStatic() ||
+        root.getShape().back() != t.getShape().back() ||
+        root.getShape().back() % perStep != 0)
+      return 0;
+    return bytes;
+  };
+  const int64_t aVec = aShared ? vectorBytes(a, !transA) : 0;
+  const int64_t bVec = bShared ? vectorBytes(b, transB) : 0;
+  // The operand element at r = 0: the start of a lane's vector.
+  std::string kLane0 = "(" + kk + " * " + std::to_string(step) + " + " +
+                       std::to_string(perStep) + " * (" + lane + " / " +
+                       std::to_string(T) + "))";
+  FailureOr<std::string> aFirst =
+      aVec ? element(a, mRow, kLane0) : FailureOr<std::string>(std::string());
+  FailureOr<std::string> bFirst =
+      bVec ? element(b, nCol, kLane0) : FailureOr<std::string>(std::string());
+  if (failed(aFirst) || failed(bFirst))
+    return failure();
   line("#pragma unroll");
   open("for (int " + kk + " = 0; " + kk + " < " + Twine(k / step) + "; ++" +
        kk + ")");
   std::string aVals = fresh("aLanes"), bVals = fresh("bLanes");
   line("// this lane's A[m][k .. k + " + Twine(perStep - 1) +
        "] and B[k .. k + " + Twine(perStep - 1) + "][n] of each tile");
-  line(*st + " " + aVals + "[" + Twine(mTiles) + "][" + Twine(perStep) + "], " +
-       bVals + "[" + Twine(nTiles) + "][" + Twine(perStep) + "];");
+  line("alignas(16) " + *st + " " + aVals + "[" + Twine(mTiles) + "][" +
+       Twine(perStep) + "], " + bVals + "[" + Twine(nTiles) + "][" +
+       Twine(perStep) + "];");
   auto fill = [&](const std::string &vals, const std::string &tile,
-                  int64_t tiles, const std::string &elem) {
+                  int64_t tiles, const std::string &elem, int64_t vecBytes,
+                  const std::string &first) {
     line("#pragma unroll");
     open("for (int " + tile + " = 0; " + tile + " < " + Twine(tiles) + "; ++" +
          tile + ")");
-    line("#pragma unroll");
-    line("for (int " + r + " = 0; " + r + " < " + Twine(perStep) + "; ++" + r +
-         ") " + vals + "[" + tile + "][" + r + "] = " + elem + ";");
+    if (vecBytes) {
+      line(ns + "copyVector<" + Twine(vecBytes) + ">(" + vals + "[" + tile +
+           "], &" + first + ");  // ds_read_b" + Twine(vecBytes * 8));
+    } else {
+      line("#pragma unroll");
+      line("for (int " + r + " = 0; " + r + " < " + Twine(perStep) + "; ++" +
+           r + ") " + vals + "[" + tile + "][" + r + "] = " + elem + ";");
+    }
     close();
   };
   // Value v of a register operand: register v % 4 of K chunk
@@ -298,11 +334,11 @@ LogicalResult Emitter::emitMfmaGemm(GemmOp op) {
     }
   };
   if (aShared)
-    fill(aVals, mi, mTiles, *aElem);
+    fill(aVals, mi, mTiles, *aElem, aVec, *aFirst);
   else
     fromRegisters(aVals, mi, mTiles, a, aRegs);
   if (bShared)
-    fill(bVals, ni, nTiles, *bElem);
+    fill(bVals, ni, nTiles, *bElem, bVec, *bFirst);
   else
     fromRegisters(bVals, ni, nTiles, b, bRegs);
   line("#pragma unroll");
