@@ -20,11 +20,11 @@ outputs must equal NumPy's too, and the sim run is verified against it
                         global row (guarded in the short last block)
   thread-range-swapped.py  a T.copy by the threads `128 <= tx and tx < 256`
 
-With --hip they are built for hip:gfx90a and hip:gfx942 instead, except
-intrinsics-dp4a.py (the HIP target refuses T.dp4a) (wavefronts
-of 64: the default width of 32 shuffles within each half-wavefront and
-32-bit masks name the half, so every row is the same as on CUDA except the
-lane and warp indices, whose default warp size is 64 there, and
+With --hip they are built for hip:gfx90a and hip:gfx942 instead (T.dp4a
+as v_dot4_i32_i8 through __builtin_amdgcn_sdot4; wavefronts of 64: the
+default width of 32 shuffles within each half-wavefront and 32-bit masks
+name the half, so every row is the same as on CUDA except the lane and
+warp indices, whose default warp size is 64 there, and
 T.warp_reduce_max, over the wavefront). The CPU target (warps of 32) is no
 reference for those rows: the HIP runs are compared with NumPy only.
 
@@ -137,7 +137,7 @@ PROGRAMS = [("intrinsics-warp.py", warp_oracle), ("intrinsics-memory.py", memory
 CPU_REFERENCE = {"intrinsics-warp.py", "intrinsics-memory.py", "intrinsics-dp4a.py",
                  "thread-range-swapped.py"}
 # Programs the HIP target refuses (run only with CUDA targets).
-CUDA_ONLY = {"intrinsics-dp4a.py"}
+CUDA_ONLY = set()
 CPU_ONLY_ORACLE = [(os.path.join(ROOT, "tests", "lit", "Target", "Cpp", "per-thread.py"), None)]
 
 
@@ -177,7 +177,6 @@ def main():
     build = os.path.join(args.bin, "tlc-build")
     tlc_run = os.path.join(args.bin, "tlc-run")
     with tempfile.TemporaryDirectory(prefix="tlc-sim-intrinsics-") as tmp:
-        # T.dp4a is refused by the HIP target (no v_dot4 lowering yet).
         programs = [(os.path.join(LIT, n), o) for n, o in PROGRAMS
                     if not (args.hip and n in CUDA_ONLY)]
         programs += [] if args.hip else CPU_ONLY_ORACLE

@@ -10,7 +10,7 @@ matrix entry, written here and not taken from tlc's layout library:
     row l % 16, columns 4 (l / 16) .. 4 (l / 16) + 3 in its 4 elements; B
     (16 x 16) column l % 16, rows 4 (l / 16) + v; D (16 x 16) in 4 VGPRs:
     register v of lane l is row 4 (l / 16) + v, column l % 16.
-  v_mfma_f32_32x32x8f16: A is 32 x 8, lane l holds row l % 32, columns
+  v_mfma_f32_32x32x8f16 / _32x32x8bf16_1k: A is 32 x 8, lane l holds row l % 32, columns
     4 (l / 32) + v; B (8 x 32) column l % 32, rows 4 (l / 32) + v; D
     (32 x 32) in 16 VGPRs: register v of lane l is row 8 (v / 4) +
     4 (l / 32) + v % 4, column l % 32.
@@ -124,6 +124,9 @@ INSTRUCTIONS = {
                                    "bfloat16"),
     "v_mfma_f32_32x32x8f16": ("__builtin_amdgcn_mfma_f32_32x32x8f16", 32, 8,
                               "_Float16", "tlc::hip::half", "{}", "float16"),
+    "v_mfma_f32_32x32x8bf16_1k": ("__builtin_amdgcn_mfma_f32_32x32x8bf16_1k", 32, 8,
+                                  "short", "tlc::hip::bfloat16", "(short){}.bits",
+                                  "bfloat16"),
 }
 
 

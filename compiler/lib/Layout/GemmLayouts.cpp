@@ -365,6 +365,32 @@ Fragment tlc::layout::mfmaAtomC() {
   return atom({16, 16}, "j % 4", "i + 16 * (j // 4)", "mfma.C");
 }
 
+Fragment tlc::layout::mfma32AtomA() {
+  return atom({32, 8}, "j % 4", "i + 32 * (j // 4)", "mfma32.A");
+}
+
+Fragment tlc::layout::mfma32AtomB() {
+  return atom({8, 32}, "i % 4", "j + 32 * (i // 4)", "mfma32.B");
+}
+
+Fragment tlc::layout::mfma32InstrD() {
+  return atom({32, 32}, "4 * (i // 8) + i % 4", "32 * ((i % 8) // 4) + j",
+              "mfma32.D");
+}
+
+Fragment tlc::layout::mfma32AtomC() {
+  return atom({32, 32}, "4 * (j // 8) + j % 4", "i + 32 * ((j % 8) // 4)",
+              "mfma32.C");
+}
+
+llvm::Expected<int64_t> tlc::layout::mfmaTileOf(const GemmConfig &config) {
+  llvm::Expected<WarpPartition> p = gemmWarpPartition(config);
+  if (!p)
+    return p.takeError();
+  int64_t warpM = config.m / p->warpRows, warpN = config.n / p->warpCols;
+  return config.abBits == 16 && warpM % 32 == 0 && warpN % 32 == 0 ? 32 : 16;
+}
+
 Fragment tlc::layout::transpose2D(const Fragment &fragment) {
   assert(fragment.getInputRank() == 2 && "transpose2D needs rank 2");
   return fragment.permuteInputs({1, 0});
@@ -383,11 +409,25 @@ static llvm::Error requireMultiple(llvm::StringRef what, int64_t value,
                    " must be a positive multiple of " + llvm::Twine(unit));
 }
 
+/// `mfma.C`, or `mfma32.C` for 32x32x8 tiles (\p tile 32).
 static FragmentOrigin originFor(GemmInstr instr, GemmOperand operand,
-                                const WarpPartition &p) {
-  return {(stringifyGemmInstr(instr) + "." + stringifyGemmOperand(operand))
+                                const WarpPartition &p, int64_t tile = 16) {
+  return {(stringifyGemmInstr(instr) + (tile == 32 ? "32" : "") + "." +
+           stringifyGemmOperand(operand))
               .str(),
           p.warpRows, p.warpCols};
+}
+
+/// The MFMA tile edge of \p config (16 for the other instructions).
+static int64_t tileEdge(GemmInstr instr, const GemmConfig &config) {
+  if (instr != GemmInstr::MFMA)
+    return 16;
+  llvm::Expected<int64_t> tile = mfmaTileOf(config);
+  if (!tile) {
+    llvm::consumeError(tile.takeError());
+    return 16;
+  }
+  return *tile;
 }
 
 llvm::Expected<Fragment>
@@ -409,6 +449,14 @@ tlc::layout::gemmAccumulatorFragment(const GemmConfig &config) {
             .repeat(0, groupM / 64, /*onThread=*/false)
             .repeat(0, groups, /*onThread=*/true)
             .repeat(1, p->warpCols, /*onThread=*/true);
+  } else if (int64_t tile = tileEdge(instr, config); tile == 32) {
+    f = mfma32AtomC()
+            .repeat(1, warpN / 32, false)
+            .repeat(0, warpM / 32, false)
+            .repeat(0, p->warpRows, true)
+            .repeat(1, p->warpCols, true);
+    f.setOrigin(originFor(instr, GemmOperand::C, *p, tile));
+    return f;
   } else {
     Fragment base = instr == GemmInstr::MFMA ? mfmaAtomC() : mmaAtomC();
     int64_t atomN = 16;
@@ -439,7 +487,10 @@ tlc::layout::gemmOperandFragment(const GemmConfig &config,
     return p.takeError();
   GemmInstr instr = selectGemmInstr(config);
   int64_t warpM = config.m / p->warpRows, warpN = config.n / p->warpCols;
+  const int64_t tile = tileEdge(instr, config);
   int64_t kAtom = instr == GemmInstr::MFMA ? 16 : 256 / config.abBits;
+  if (tile == 32)
+    kAtom = 8;
   // 8-bit MFMA operands keep the 16-bit atoms (4 values of a 16-wide K
   // chunk per lane); the HIP printer passes two chunks to each 16x16x32.
   if (config.abBits != 16 &&
@@ -467,11 +518,12 @@ tlc::layout::gemmOperandFragment(const GemmConfig &config,
               .repeat(0, groups, true)
               .replicate(p->warpCols);
     } else {
-      if (llvm::Error e = requireMultiple("warp M tile", warpM, 16))
+      if (llvm::Error e = requireMultiple("warp M tile", warpM, tile))
         return std::move(e);
-      Fragment base =
-          instr == GemmInstr::MFMA ? mfmaAtomA() : mmaAtomA(config.abBits);
-      f = base.repeat(0, warpM / 16, false)
+      Fragment base = tile == 32                 ? mfma32AtomA()
+                      : instr == GemmInstr::MFMA ? mfmaAtomA()
+                                                 : mmaAtomA(config.abBits);
+      f = base.repeat(0, warpM / tile, false)
               .repeat(1, config.k / kAtom, false)
               .repeat(0, p->warpRows, true)
               .replicate(p->warpCols);
@@ -485,8 +537,8 @@ tlc::layout::gemmOperandFragment(const GemmConfig &config,
       return std::move(e);
     if (instr == GemmInstr::MFMA) {
       // mfma B atom is over [k, n].
-      f = mfmaAtomB()
-              .repeat(1, warpN / 16, false)
+      f = (tile == 32 ? mfma32AtomB() : mfmaAtomB())
+              .repeat(1, warpN / tile, false)
               .repeat(0, config.k / kAtom, false)
               .replicate(p->warpRows)
               .repeat(1, p->warpCols, true);
@@ -503,7 +555,7 @@ tlc::layout::gemmOperandFragment(const GemmConfig &config,
         f = transpose2D(f);
     }
   }
-  f.setOrigin(originFor(instr, operand, *p));
+  f.setOrigin(originFor(instr, operand, *p, tile));
   return f;
 }
 

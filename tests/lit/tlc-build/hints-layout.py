@@ -14,7 +14,7 @@
 # SM90: "name":"A_shared",{{.*}}"layout":"swizzle 64B"
 # SM90: "name":"C_local",{{.*}}"layout":"wgmma.C · 4×1 warps · 128 regs/thread"
 
-# CDNA: "name":"C_local",{{.*}}"layout":"mfma.C · 2×1 warps · 128 regs/thread"
+# CDNA: "name":"C_local",{{.*}}"layout":"mfma32.C · 2×1 warps · 128 regs/thread"
 
 # Tensors and launches have no layout.
 # SM80-NOT: "kind":"tensor",{{.*}}"layout":"

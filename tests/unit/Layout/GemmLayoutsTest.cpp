@@ -22,7 +22,12 @@
 //  * AMD matrix instruction calculator, v_mfma_f32_16x16x16f16:
 //    A: i = lane % 16, k = 4 * (lane / 16) + item;
 //    B: j = lane % 16, k = 4 * (lane / 16) + item;
-//    D: i = 4 * (lane / 16) + (GPR % 4), j = lane % 16.
+//    D: i = 4 * (lane / 16) + (GPR % 4), j = lane % 16;
+//  * AMD matrix instruction calculator / CDNA3 ISA 7.1, v_mfma_f32_32x32x8f16
+//    (and _32x32x8bf16_1k, the same lanes): A: i = lane % 32, k = 4 *
+//    (lane / 32) + item; B: j = lane % 32, k = 4 * (lane / 32) + item;
+//    D (16 GPRs): i = 8 * (GPR / 4) + 4 * (lane / 32) + GPR % 4, j =
+//    lane % 32.
 //
 //===----------------------------------------------------------------------===//
 
@@ -288,6 +293,69 @@ TEST_CASE("MFMA 16x16x16 f16 (wave64) matches the matrix calculator") {
         return std::make_pair(lane % 16, 4 * (lane / 16) + gpr % 4);
       },
       "mfma C (swapped)");
+}
+
+TEST_CASE("MFMA 32x32x8 f16 (wave64) matches the matrix calculator") {
+  checkAgainstIsa(
+      mfma32AtomA(), 64, 4,
+      [](int64_t lane, int64_t item) {
+        return std::make_pair(lane % 32, 4 * (lane / 32) + item);
+      },
+      "mfma32 A [i, k]");
+  checkAgainstIsa(
+      mfma32AtomB(), 64, 4,
+      [](int64_t lane, int64_t item) {
+        return std::make_pair(4 * (lane / 32) + item, lane % 32);
+      },
+      "mfma32 B [k, j]");
+  checkAgainstIsa(
+      mfma32InstrD(), 64, 16,
+      [](int64_t lane, int64_t gpr) {
+        return std::make_pair(8 * (gpr / 4) + 4 * (lane / 32) + gpr % 4,
+                              lane % 32);
+      },
+      "mfma32 D [i, j]");
+  // Operands swapped at the call: C[m][n] is D[n][m].
+  checkAgainstIsa(
+      mfma32AtomC(), 64, 16,
+      [](int64_t lane, int64_t gpr) {
+        return std::make_pair(lane % 32,
+                              8 * (gpr / 4) + 4 * (lane / 32) + gpr % 4);
+      },
+      "mfma32 C (swapped)");
+}
+
+TEST_CASE("CDNA picks 32x32x8 tiles when every wavefront's tile allows") {
+  GemmConfig c;
+  c.arch = GemmArch::CDNA;
+  c.m = 128, c.n = 128, c.k = 32, c.threads = 256; // 2x2 waves of 64x64
+  llvm::Expected<int64_t> tile = mfmaTileOf(c);
+  REQUIRE(tile);
+  CHECK(*tile == 32);
+  llvm::Expected<Fragment> acc = gemmAccumulatorFragment(c);
+  REQUIRE(acc);
+  CHECK(acc->getOrigin().tag == "mfma32.C");
+  CHECK(acc->getRegsPerThread() == 64);
+  // Wave 0 lane 33 holds C[1][4 .. 7] in its first four registers and
+  // C[1][8 * (gpr / 4) + 4 + gpr % 4] in the rest of the first tile.
+  for (int64_t gpr = 0; gpr < 16; ++gpr) {
+    FragmentSlot s = *acc->apply({1, 8 * (gpr / 4) + 4 + gpr % 4});
+    CHECK(s.thread == 33);
+  }
+  // The register A of the next gemm over the same rows: same slots.
+  GemmConfig pv = c;
+  pv.k = 128, pv.n = 64;
+  REQUIRE(*mfmaTileOf(pv) == 32);
+  llvm::Expected<Fragment> a = gemmOperandFragment(pv, GemmOperand::A);
+  REQUIRE(a);
+  CHECK(a->getOrigin().tag == "mfma32.A");
+  c.m = 64, c.n = 64, c.threads = 256; // 2x2 waves of 32x32
+  CHECK(*mfmaTileOf(c) == 32);
+  c.threads = 512; // 16 x 32 wave tiles: 16x16x16
+  CHECK(*mfmaTileOf(c) == 16);
+  CHECK(gemmAccumulatorFragment(c)->getOrigin().tag == "mfma.C");
+  c.threads = 256, c.abBits = 8; // int8/fp8 keep 16x16x32
+  CHECK(*mfmaTileOf(c) == 16);
 }
 
 //===----------------------------------------------------------------------===//

@@ -53,7 +53,7 @@ enum class GemmArch : uint8_t {
 enum class GemmInstr : uint8_t {
   MMA,   ///< mma.sync m16n8k(256/bits).
   WGMMA, ///< wgmma.mma_async m64nNk(256/bits).
-  MFMA,  ///< v_mfma 16x16xk.
+  MFMA,  ///< v_mfma 16x16xk, or 32x32x8 (see mfmaTileOf()).
 };
 
 /// Which matrix of `C += A * B`.
@@ -155,6 +155,26 @@ Fragment mfmaInstrD();
 /// TileLang's CDNA accumulator (operands swapped, so C = D^T): lane =
 /// m + 16 * (n // 4), reg = n % 4.
 Fragment mfmaAtomC();
+/// CDNA MFMA 32x32x8 (f16, bf16) A over [m, k] = [32, 8]: lane = m + 32 *
+/// (k // 4), reg = k % 4.
+Fragment mfma32AtomA();
+/// CDNA MFMA 32x32x8 B over [k, n] = [8, 32]: lane = n + 32 * (k // 4),
+/// reg = k % 4.
+Fragment mfma32AtomB();
+/// CDNA MFMA 32x32 accumulator as the hardware defines D[i][j] (16
+/// registers): lane = 32 * ((i % 8) // 4) + j, reg = 4 * (i // 8) + i % 4.
+Fragment mfma32InstrD();
+/// The 32x32 accumulator with the operands swapped (C = D^T): lane = m +
+/// 32 * ((n % 8) // 4), reg = 4 * (n // 8) + n % 4. Over a [32, 32 c] tile
+/// with K = 32 c it equals mfma32AtomA() repeated c times along K, so a
+/// converted accumulator is the next gemm's register A.
+Fragment mfma32AtomC();
+
+/// The MFMA tile edge (16 or 32) of \p config's wavefronts: 32 (v_mfma
+/// _f32_32x32x8 f16/bf16) when the operands are 16-bit and every
+/// wavefront's tile of C is a multiple of 32 x 32, else 16. Fails as
+/// gemmWarpPartition() does.
+llvm::Expected<int64_t> mfmaTileOf(const GemmConfig &config);
 
 /// Swaps the two inputs of a rank-2 fragment (the layout of the transposed
 /// buffer).

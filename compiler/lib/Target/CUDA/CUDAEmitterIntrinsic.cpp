@@ -551,8 +551,10 @@ LogicalResult Emitter::emitIntrinsic(IntrinsicOp op) {
     if (failed(pa) || failed(pb) || failed(c))
       return failure();
     std::string t = ai.isUnsigned() ? "unsigned" : "int";
-    std::string call = c->first + " = __dp4a((" + t + ")(" + *pa + "), (" + t +
-                       ")(" + *pb + "), (" + t + ")(" + c->first + "));";
+    // HIP: v_dot4_i32_i8 / v_dot4_u32_u8 through tlc_device/hip/mfma.h.
+    std::string fn = lang.isHip() ? "tlc::hip::dp4a" : "__dp4a";
+    std::string call = c->first + " = " + fn + "((" + t + ")(" + *pa + "), (" +
+                       t + ")(" + *pb + "), (" + t + ")(" + c->first + "));";
     line(c->second.empty() ? call : "if (" + c->second + ") " + call);
     return success();
   }

@@ -505,11 +505,7 @@ static std::string printfValue(Type t, const std::string &v) {
 }
 
 LogicalResult Emitter::emitPrint(PrintOp op) {
-  if (lang.isHip()) {
-    op.emitError("T.print: the HIP target has no device printf yet (it needs "
-                 "ROCm's hostcall buffer)");
-    return failure();
-  }
+  // HIP: the same printf calls, through ROCm's hostcall printf.
   beginOp(op, "T.print");
   FileLineColRange where = getFileLoc(op.getLoc());
   std::string tag = literalText(op.getMsg());

@@ -19,6 +19,14 @@
 // C[l % 16][4 (l / 16) + r]: consecutive columns of C in its 4 registers,
 // the layout mfmaAtomC() gives the accumulator.
 //
+// 32x32x8 (v_mfma_f32_32x32x8f16 / _bf16_1k; layout inference picks it
+// for 16-bit operands when each wavefront's tile of C is a multiple of
+// 32 x 32, tag `mfma32.C`): lane l of srcA holds row i = l % 32 at k =
+// 4 (l / 32) .. +3, srcB column j = l % 32 likewise, and register v of its
+// 16 the result D[8 (v / 4) + 4 (l / 32) + v % 4][l % 32]; swapped as
+// above, lane l holds C[l % 32][8 (v / 4) + 4 (l / 32) + v % 4], the
+// layout mfma32AtomC() gives.
+//
 // int8 A/B with an int32 accumulator: steps of K = 32, lane l holding
 // k = 8 (l / 16) .. +7 of its row or column (v_mfma_i32_16x16x32_i8's
 // layout; the device helper mfmaI32x16x16x32 issues it on CDNA3 and two
@@ -60,8 +68,20 @@ LogicalResult Emitter::emitMfmaGemm(GemmOp op) {
     op.emitError("T.gemm: the HIP target needs A and B of one element type");
     return failure();
   }
+  auto cIt = fragments.find(op.getC());
+  if (cIt == fragments.end()) {
+    op.emitError("T.gemm needs a whole fragment accumulator");
+    return failure();
+  }
+  const FragmentInfo &C = cIt->second;
+  // The MFMA tile (16 x 16, or 32 x 32 as layout inference chose it), its
+  // lane groups along K, and the accumulator registers of one MFMA.
+  const bool tile32 = StringRef(C.layout.getOrigin().tag).starts_with("mfma32");
+  const int64_t T = tile32 ? 32 : 16, groups = 64 / T, accRegs = T * T / 64;
   // Values of A (and of B) each lane passes to one MFMA, and the K step.
-  const int64_t perLane = int8 || fp8 ? 8 : 4, kStep = 4 * perLane;
+  const int64_t perLane = int8 || fp8 ? 8 : 4, kStep = groups * perLane;
+  // K of one register-operand chunk (the operand atoms' K extent).
+  const int64_t chunkK = 4 * groups;
   Value a = op.getA(), b = op.getB(), c = op.getC();
   bool aShared = isSharedScope(scopeOf(rootOf(a)));
   bool bShared = isSharedScope(scopeOf(rootOf(b)));
@@ -90,12 +110,6 @@ LogicalResult Emitter::emitMfmaGemm(GemmOp op) {
   if (!aShared || !bShared)
     kPack = 1;
   const int64_t perStep = perLane * kPack, step = kStep * kPack;
-  auto cIt = fragments.find(c);
-  if (cIt == fragments.end()) {
-    op.emitError("T.gemm needs a whole fragment accumulator");
-    return failure();
-  }
-  const FragmentInfo &C = cIt->second;
   bool transA = op.getTransposeA(), transB = op.getTransposeB();
   auto matrix = [](BufferType t) {
     SmallVector<int64_t> s(t.getShape().begin(), t.getShape().end());
@@ -126,21 +140,25 @@ LogicalResult Emitter::emitMfmaGemm(GemmOp op) {
     return failure();
   }
   int64_t warpM = m / warpRows, warpN = n / warpCols;
-  if (warpM % 16 || warpN % 16) {
-    op.emitError("T.gemm: wavefront tiles must be multiples of 16 x 16");
+  if (warpM % T || warpN % T) {
+    op.emitError() << "T.gemm: wavefront tiles must be multiples of " << T
+                   << " x " << T;
     return failure();
   }
-  int64_t mTiles = warpM / 16, nTiles = warpN / 16;
+  int64_t mTiles = warpM / T, nTiles = warpN / T;
 
-  // Accumulator registers of tile (mi, ni): base + q for its 4 values.
+  // Accumulator registers of tile (mi, ni): base + q for its accRegs
+  // values, q = 4 (q / 4) + q % 4 at column 4 groups (q / 4) + 4 (lane /
+  // T) + q % 4 of the tile.
   auto cCoord = [&](int64_t t, int64_t mi, int64_t ni, int64_t q) {
     int64_t w = t / wave, lane = t % wave;
     int64_t wm = w % warpRows, wn = w / warpRows;
-    return SmallVector<int64_t>{wm * warpM + mi * 16 + lane % 16,
-                                wn * warpN + ni * 16 + 4 * (lane / 16) + q};
+    return SmallVector<int64_t>{wm * warpM + mi * T + lane % T,
+                                wn * warpN + ni * T + 4 * groups * (q / 4) +
+                                    4 * (lane / T) + q % 4};
   };
   SmallVector<BitLinear> cq;
-  for (int64_t q = 0; q < 4; ++q) {
+  for (int64_t q = 0; q < accRegs; ++q) {
     FailureOr<BitLinear> f = fitGemmRegisters(
         C, {mTiles, nTiles}, numThreads,
         [&](int64_t t, ArrayRef<int64_t> p) {
@@ -151,25 +169,27 @@ LogicalResult Emitter::emitMfmaGemm(GemmOp op) {
       return failure();
     cq.push_back(*f);
   }
-  for (int64_t q = 1; q < 4; ++q)
+  for (int64_t q = 1; q < accRegs; ++q)
     if (cq[q].base[0] != cq[0].base[0] + q || cq[q].coef != cq[0].coef) {
-      op.emitError("T.gemm: the accumulator layout does not keep each MFMA's "
-                   "four values in consecutive registers");
+      op.emitError() << "T.gemm: the accumulator layout does not keep each "
+                        "MFMA's "
+                     << accRegs << " values in consecutive registers";
       return failure();
     }
 
   // Register operands: lane l's A[m][k .. k + 3] of tile (mi, chunk) in
   // its fragment registers aRegs[v](mi, chunk), B's [k .. k + 3][n] in
-  // bRegs[v](ni, chunk), chunks of 16 along K.
+  // bRegs[v](ni, chunk), chunks of chunkK (16, or 8 for 32x32 tiles) along
+  // K.
   SmallVector<BitLinear> aRegs, bRegs;
   for (int64_t v = 0; v < 4 && !aShared; ++v) {
     FailureOr<BitLinear> f = fitGemmRegisters(
-        fragments.find(a)->second, {mTiles, k / 16}, numThreads,
+        fragments.find(a)->second, {mTiles, k / chunkK}, numThreads,
         [&](int64_t t, ArrayRef<int64_t> p) {
           int64_t w = t / wave, l = t % wave;
           int64_t wmv = w % warpRows;
-          return SmallVector<int64_t>{wmv * warpM + p[0] * 16 + l % 16,
-                                      p[1] * 16 + 4 * (l / 16) + v};
+          return SmallVector<int64_t>{wmv * warpM + p[0] * T + l % T,
+                                      p[1] * chunkK + 4 * (l / T) + v};
         },
         op, "A", "MFMA");
     if (failed(f))
@@ -178,12 +198,12 @@ LogicalResult Emitter::emitMfmaGemm(GemmOp op) {
   }
   for (int64_t v = 0; v < 4 && !bShared; ++v) {
     FailureOr<BitLinear> f = fitGemmRegisters(
-        fragments.find(b)->second, {nTiles, k / 16}, numThreads,
+        fragments.find(b)->second, {nTiles, k / chunkK}, numThreads,
         [&](int64_t t, ArrayRef<int64_t> p) {
           int64_t w = t / wave, l = t % wave;
           int64_t wnv = w / warpRows;
-          int64_t n = wnv * warpN + p[0] * 16 + l % 16,
-                  kc = p[1] * 16 + 4 * (l / 16) + v;
+          int64_t n = wnv * warpN + p[0] * T + l % T,
+                  kc = p[1] * chunkK + 4 * (l / T) + v;
           return transB ? SmallVector<int64_t>{n, kc}
                         : SmallVector<int64_t>{kc, n};
         },
@@ -228,11 +248,12 @@ LogicalResult Emitter::emitMfmaGemm(GemmOp op) {
                                 lane + " / 16) + " + r + " % 4)"
                           : "(" + kk + " * " + std::to_string(step) + " + " +
                                 std::to_string(perStep) + " * (" + lane +
-                                " / 16) + " + r + ")";
+                                " / " + std::to_string(T) + ") + " + r + ")";
+  const std::string tStr = std::to_string(T);
   std::string mRow = "(" + wm + " * " + std::to_string(warpM) + " + " + mi +
-                     " * 16 + " + lane + " % 16)";
+                     " * " + tStr + " + " + lane + " % " + tStr + ")";
   std::string nCol = "(" + wn + " * " + std::to_string(warpN) + " + " + ni +
-                     " * 16 + " + lane + " % 16)";
+                     " * " + tStr + " + " + lane + " % " + tStr + ")";
   FailureOr<std::string> aElem = !aShared
                                      ? FailureOr<std::string>(std::string())
                                  : transA ? element(a, kLane, mRow)
@@ -243,22 +264,58 @@ LogicalResult Emitter::emitMfmaGemm(GemmOp op) {
                                           : element(b, kLane, nCol);
   if (failed(aElem) || failed(bElem))
     return failure();
+  // Vector LDS reads (ds_read_b64 / _b128): a K-contiguous LDS operand
+  // whose lane values are perStep consecutive k starting at a multiple of
+  // perStep. LDS tiles are row-major, at most with their 16-byte chunks
+  // XOR-swizzled by the row, so such a run of at most 16 bytes stays
+  // contiguous and aligned when the rows (the root's last dimension, which
+  // the operand spans) are a multiple of perStep long.
+  const int64_t elemBytes = getElementStorageBytes(ab);
+  auto vectorBytes = [&](Value buf, bool kInner) -> int64_t {
+    int64_t bytes = perStep * elemBytes;
+    auto root = cast<BufferType>(rootOf(buf).getType());
+    auto t = cast<BufferType>(buf.getType());
+    if (!kInner || splitK || (bytes != 8 && bytes != 16) || !root.isStatic() ||
+        root.getShape().back() != t.getShape().back() ||
+        root.getShape().back() % perStep != 0)
+      return 0;
+    return bytes;
+  };
+  const int64_t aVec = aShared ? vectorBytes(a, !transA) : 0;
+  const int64_t bVec = bShared ? vectorBytes(b, transB) : 0;
+  // The operand element at r = 0: the start of a lane's vector.
+  std::string kLane0 = "(" + kk + " * " + std::to_string(step) + " + " +
+                       std::to_string(perStep) + " * (" + lane + " / " +
+                       std::to_string(T) + "))";
+  FailureOr<std::string> aFirst =
+      aVec ? element(a, mRow, kLane0) : FailureOr<std::string>(std::string());
+  FailureOr<std::string> bFirst =
+      bVec ? element(b, nCol, kLane0) : FailureOr<std::string>(std::string());
+  if (failed(aFirst) || failed(bFirst))
+    return failure();
   line("#pragma unroll");
   open("for (int " + kk + " = 0; " + kk + " < " + Twine(k / step) + "; ++" +
        kk + ")");
   std::string aVals = fresh("aLanes"), bVals = fresh("bLanes");
   line("// this lane's A[m][k .. k + " + Twine(perStep - 1) +
        "] and B[k .. k + " + Twine(perStep - 1) + "][n] of each tile");
-  line(*st + " " + aVals + "[" + Twine(mTiles) + "][" + Twine(perStep) + "], " +
-       bVals + "[" + Twine(nTiles) + "][" + Twine(perStep) + "];");
+  line("alignas(16) " + *st + " " + aVals + "[" + Twine(mTiles) + "][" +
+       Twine(perStep) + "], " + bVals + "[" + Twine(nTiles) + "][" +
+       Twine(perStep) + "];");
   auto fill = [&](const std::string &vals, const std::string &tile,
-                  int64_t tiles, const std::string &elem) {
+                  int64_t tiles, const std::string &elem, int64_t vecBytes,
+                  const std::string &first) {
     line("#pragma unroll");
     open("for (int " + tile + " = 0; " + tile + " < " + Twine(tiles) + "; ++" +
          tile + ")");
-    line("#pragma unroll");
-    line("for (int " + r + " = 0; " + r + " < " + Twine(perStep) + "; ++" + r +
-         ") " + vals + "[" + tile + "][" + r + "] = " + elem + ";");
+    if (vecBytes) {
+      line(ns + "copyVector<" + Twine(vecBytes) + ">(" + vals + "[" + tile +
+           "], &" + first + ");  // ds_read_b" + Twine(vecBytes * 8));
+    } else {
+      line("#pragma unroll");
+      line("for (int " + r + " = 0; " + r + " < " + Twine(perStep) + "; ++" +
+           r + ") " + vals + "[" + tile + "][" + r + "] = " + elem + ";");
+    }
     close();
   };
   // Value v of a register operand: register v % 4 of K chunk
@@ -277,20 +334,21 @@ LogicalResult Emitter::emitMfmaGemm(GemmOp op) {
     }
   };
   if (aShared)
-    fill(aVals, mi, mTiles, *aElem);
+    fill(aVals, mi, mTiles, *aElem, aVec, *aFirst);
   else
     fromRegisters(aVals, mi, mTiles, a, aRegs);
   if (bShared)
-    fill(bVals, ni, nTiles, *bElem);
+    fill(bVals, ni, nTiles, *bElem, bVec, *bFirst);
   else
     fromRegisters(bVals, ni, nTiles, b, bRegs);
   line("#pragma unroll");
   open("for (int " + mi + " = 0; " + mi + " < " + Twine(mTiles) + "; ++" + mi +
        ")");
-  std::string mfma = ns + (int8   ? "mfmaI32x16x16x32"
-                           : !fp8 ? "mfmaF32x16x16x16"
-                           : e5m2 ? "mfmaF32x16x16x32<true>"
-                                  : "mfmaF32x16x16x32<false>");
+  std::string mfma = ns + (int8     ? "mfmaI32x16x16x32"
+                           : tile32 ? "mfmaF32x32x32x8"
+                           : !fp8   ? "mfmaF32x16x16x16"
+                           : e5m2   ? "mfmaF32x16x16x32<true>"
+                                    : "mfmaF32x16x16x32<false>");
   for (int64_t g = 0; g < kPack; ++g) {
     std::string at = g ? " + " + std::to_string(g * perLane) : "";
     line("#pragma unroll");

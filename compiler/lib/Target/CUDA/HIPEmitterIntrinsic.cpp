@@ -28,8 +28,8 @@
 //
 // Callees that CUDA prints portably (policy annotations, loop break and
 // continue, any_of/all_of, ordered atomics through the language's helper
-// namespace, fast math) are left to emitIntrinsic; every other callee is a
-// build-time error naming it.
+// namespace, fast math, T.dp4a as tlc::hip::dp4a) are left to emitIntrinsic;
+// every other callee is a build-time error naming it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -82,6 +82,7 @@ static bool isPortable(StringRef callee) {
                              "T.atomic_max",
                              "T.atomic_min",
                              "T.atomic_or",
+                             "T.dp4a",
                              "T.fast_rcp",
                              "T.__exp",
                              "T.__exp10",

@@ -128,13 +128,14 @@ tlc::target::getHipClangFlags(llvm::StringRef arch,
                                     "-fuse-ld=lld",
                                     "-gline-tables-only",
                                     "-ffp-contract=off"};
-  // ocml and the controls it reads. Debian's ROCm 5.2 libraries stop at
-  // gfx940's ISA version; gfx942/gfx950 code links gfx940's (ocml asks it
-  // only for instruction availability that gfx94x shares).
+  // ocml, ockl (device printf's hostcall buffer) and the controls they
+  // read. Debian's ROCm 5.2 libraries stop at gfx940's ISA version;
+  // gfx942/gfx950 code links gfx940's (ocml asks it only for instruction
+  // availability that gfx94x shares).
   std::string isa = arch == "gfx90a" ? "90a" : "940";
   for (std::string lib :
-       {std::string("ocml"), std::string("oclc_daz_opt_off"),
-        std::string("oclc_finite_only_off"),
+       {std::string("ocml"), std::string("ockl"),
+        std::string("oclc_daz_opt_off"), std::string("oclc_finite_only_off"),
         std::string("oclc_unsafe_math_off"),
         std::string("oclc_correctly_rounded_sqrt_on"),
         std::string("oclc_wavefrontsize64_on"), "oclc_isa_version_" + isa,

@@ -39,10 +39,11 @@ module attributes {tile.target = "sm_90a"} {
 
 // -----
 
-// gfx90a: MFMA 16x16x16 with wavefront 64; 256 threads are 4 wavefronts.
+// gfx90a: MFMA with wavefront 64; 256 threads are 4 wavefronts, each with
+// a 32 x 32 tile of C: one v_mfma_f32_32x32x8f16 tile (mfma32.C).
 
 // CHECK-LABEL: tile.func @gemm_gfx90a
-// CHECK: #tile.fragment<[64, 64], thread = "{{.*}}", index = ["{{.*}}"], origin = "mfma.C", warp_rows = 2, warp_cols = 2>
+// CHECK: #tile.fragment<[64, 64], thread = "{{.*}}", index = ["{{.*}}"], origin = "mfma32.C", warp_rows = 2, warp_cols = 2>
 module attributes {tile.target = "gfx90a"} {
   tile.func @gemm_gfx90a() {
     tile.kernel (%bx) grid [1] threads [256] {

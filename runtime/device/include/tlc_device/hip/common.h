@@ -99,6 +99,12 @@ TLC_DEVICE void __syncthreads() {
 }
 TLC_DEVICE void __trap() { __builtin_trap(); }
 
+/// Device printf (T.print): clang lowers each call to ROCm's hostcall
+/// printf (__ockl_printf_begin / _append_args / _append_string_n of
+/// ockl.bc, linked by the HIP target); the HIP runtime's host thread prints
+/// the buffer.
+extern "C" __device__ int printf(const char *format, ...);
+
 // Math: ROCm's ocml (f32 and f64), and the classification builtins.
 #define TLC_HIP_MATH1(name)                                                    \
   extern "C" __device__ float __ocml_##name##_f32(float);                      \

@@ -10,6 +10,15 @@
 // acc[0..3] this lane's accumulator registers and a, b its four srcA and
 // srcB elements (the lane layouts are in the printer, HIPEmitterGemm.cpp).
 //
+// mfmaF32x32x32x8(acc, a, b): one v_mfma_f32_32x32x8f16 (f16) or
+// v_mfma_f32_32x32x8bf16_1k (bf16), acc[0..15] this lane's 16 accumulator
+// registers, a and b its four srcA and srcB elements.
+//
+// dp4a(a, b, c) / dp4a(unsigned ...): T.dp4a, c plus the dot product of
+// the four bytes of a and b (signed, or unsigned), wrapping modulo 2^32:
+// v_dot4_i32_i8 / v_dot4_u32_u8 (__builtin_amdgcn_sdot4 / udot4 without
+// clamping), which gfx90a, gfx942 and gfx950 have.
+//
 // mfmaI32x16x16x32(acc, a, b): an int8 16x16x32 step with int32
 // accumulators, a and b this lane's 8 values (k = 8 (lane / 16) + v). CDNA3
 // (gfx942, gfx950) has v_mfma_i32_16x16x32_i8 for it; CDNA2 (gfx90a) only
@@ -61,6 +70,38 @@ TLC_DEVICE void mfmaF32x16x16x16(float *acc, const bfloat16 *a,
                short(b[3].bits)};
   c = __builtin_amdgcn_mfma_f32_16x16x16bf16_1k(x, y, c, 0, 0, 0);
   acc[0] = c[0], acc[1] = c[1], acc[2] = c[2], acc[3] = c[3];
+}
+
+TLC_DEVICE int dp4a(int a, int b, int c) {
+  return __builtin_amdgcn_sdot4(a, b, c, false);
+}
+TLC_DEVICE unsigned dp4a(unsigned a, unsigned b, unsigned c) {
+  return __builtin_amdgcn_udot4(a, b, c, false);
+}
+
+typedef float floatx16 __attribute__((ext_vector_type(16)));
+
+TLC_DEVICE void mfmaF32x32x32x8(float *acc, const half *a, const half *b) {
+  floatx16 c;
+  for (int v = 0; v < 16; ++v)
+    c[v] = acc[v];
+  halfx4 x = {a[0], a[1], a[2], a[3]}, y = {b[0], b[1], b[2], b[3]};
+  c = __builtin_amdgcn_mfma_f32_32x32x8f16(x, y, c, 0, 0, 0);
+  for (int v = 0; v < 16; ++v)
+    acc[v] = c[v];
+}
+TLC_DEVICE void mfmaF32x32x32x8(float *acc, const bfloat16 *a,
+                                const bfloat16 *b) {
+  floatx16 c;
+  for (int v = 0; v < 16; ++v)
+    c[v] = acc[v];
+  shortx4 x = {short(a[0].bits), short(a[1].bits), short(a[2].bits),
+               short(a[3].bits)};
+  shortx4 y = {short(b[0].bits), short(b[1].bits), short(b[2].bits),
+               short(b[3].bits)};
+  c = __builtin_amdgcn_mfma_f32_32x32x8bf16_1k(x, y, c, 0, 0, 0);
+  for (int v = 0; v < 16; ++v)
+    acc[v] = c[v];
 }
 
 typedef int intx4 __attribute__((ext_vector_type(4)));

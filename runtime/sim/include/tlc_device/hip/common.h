@@ -63,13 +63,13 @@ TLC_SIM_PRIMITIVE inline uint32_t shuffleXor32(uint32_t value,
 // lane) instructions lane l holds A[i = l % 16][k = 4 (l / 16) + v] and
 // B[k = 4 (l / 16) + v][j = l % 16] in element v of its operand vector,
 // and C/D[i = 4 (l / 16) + v][j = l % 16] in accumulator register v. For
-// 32x32x8 (f16, 4 values per lane) lane l holds A[i = l % 32][k = 4 (l /
-// 32) + v], B[k = 4 (l / 32) + v][j = l % 32] and, in register v of its 16,
-// C/D[i = 8 (v / 4) + 4 (l / 32) + v % 4][j = l % 32]. Products are exact
-// and sums are formed in double, then rounded to f32 once. The 8-bit
-// integer instructions follow the same rule with more values per lane:
-// v_mfma_i32_16x16x16i8 (CDNA2; 4 int8 packed in a 32-bit srcA/srcB,
-// byte v is element v) has lane l's A[l % 16][4 (l / 16) + v], and
+// 32x32x8 (f16 and bf16_1k, 4 values per lane) lane l holds A[i = l %
+// 32][k = 4 (l / 32) + v], B[k = 4 (l / 32) + v][j = l % 32] and, in
+// register v of its 16, C/D[i = 8 (v / 4) + 4 (l / 32) + v % 4][j = l % 32].
+// Products are exact and sums are formed in double, then rounded to f32 once.
+// The 8-bit integer instructions follow the same rule with more values per
+// lane: v_mfma_i32_16x16x16i8 (CDNA2; 4 int8 packed in a 32-bit srcA/srcB, byte
+// v is element v) has lane l's A[l % 16][4 (l / 16) + v], and
 // v_mfma_i32_16x16x32_i8 (CDNA3; 8 int8 packed in 64 bits) A[l % 16][8 (l
 // / 16) + v], B likewise, C/D as the 16x16 f32 ones; sums are exact and
 // wrap modulo 2^32 as the integer adder does. v_mfma_f32_16x16x32_fp8_fp8
@@ -299,6 +299,39 @@ __builtin_amdgcn_mfma_f32_32x32x8f16(tlc_sim_halfx4 a, tlc_sim_halfx4 b,
   return tlc::sim::mfma<32>(
       "v_mfma_f32_32x32x8f16", a, b, c,
       [](_Float16 x) { return double(float(x)); }, TLC_SIM_HERE);
+}
+TLC_SIM_PRIMITIVE inline tlc_sim_floatx16
+__builtin_amdgcn_mfma_f32_32x32x8bf16_1k(tlc_sim_shortx4 a, tlc_sim_shortx4 b,
+                                         tlc_sim_floatx16 c, int cbsz, int abid,
+                                         int blgp) {
+  tlc::sim::plainMfma(cbsz, abid, blgp, TLC_SIM_HERE);
+  return tlc::sim::mfma<32>("v_mfma_f32_32x32x8bf16_1k", a, b, c,
+                            &tlc::sim::bf16Value, TLC_SIM_HERE);
+}
+
+// v_dot4_i32_i8 / v_dot4_u32_u8 (CDNA3 ISA, VOP3P): D = C + the sum of
+// the products of the four bytes of A and B, sign- or zero-extended; with
+// clamp false the sum wraps modulo 2^32. One lane's own operation.
+TLC_SIM_PRIMITIVE inline int __builtin_amdgcn_sdot4(int a, int b, int c,
+                                                    bool clamp) {
+  if (clamp)
+    tlc::sim::api->trap("v_dot4_i32_i8 with clamp is not simulated",
+                        TLC_SIM_HERE);
+  uint32_t sum = uint32_t(c);
+  for (int v = 0; v < 4; ++v)
+    sum += uint32_t(int32_t(int8_t(uint8_t(uint32_t(a) >> (8 * v)))) *
+                    int32_t(int8_t(uint8_t(uint32_t(b) >> (8 * v)))));
+  return int32_t(sum);
+}
+TLC_SIM_PRIMITIVE inline unsigned
+__builtin_amdgcn_udot4(unsigned a, unsigned b, unsigned c, bool clamp) {
+  if (clamp)
+    tlc::sim::api->trap("v_dot4_u32_u8 with clamp is not simulated",
+                        TLC_SIM_HERE);
+  unsigned sum = c;
+  for (int v = 0; v < 4; ++v)
+    sum += ((a >> (8 * v)) & 0xffu) * ((b >> (8 * v)) & 0xffu);
+  return sum;
 }
 
 TLC_SIM_PRIMITIVE inline tlc_sim_intx4
