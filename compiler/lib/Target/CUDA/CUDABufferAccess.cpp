@@ -8,8 +8,8 @@
 // How the CUDA emitter names an element or a vector of a buffer: views
 // resolved to their root allocation or parameter, row-major (or swizzled)
 // linear indices, the bounds conditions of global accesses that value
-// ranges do not prove, and the shared-memory effects barriers are placed
-// from.
+// ranges do not prove, and the shared-memory effects of a statement (the
+// barriers between statements are tile-insert-barriers' ops).
 //
 //===----------------------------------------------------------------------===//
 

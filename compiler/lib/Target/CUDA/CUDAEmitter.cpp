@@ -652,85 +652,13 @@ LogicalResult Emitter::emitView(ViewOp op) {
 // Statements
 //===----------------------------------------------------------------------===//
 
-bool Emitter::sharesBytes(Value a, Value b) const {
-  if (a == b)
-    return true;
-  auto sa = sharedSlots.find(a), sb = sharedSlots.find(b);
-  if (sa == sharedSlots.end() || sb == sharedSlots.end())
-    return false;
-  const SharedSlot &x = sa->second, &y = sb->second;
-  return x.bytes && y.bytes && x.offset < y.offset + y.bytes &&
-         y.offset < x.offset + x.bytes;
-}
-
 LogicalResult Emitter::emitBlock(Block &block, bool allowBarriers) {
-  // Shared buffers written / read since the last barrier. Buffers the plan
-  // placed in the same bytes (reuse after a live range ends) conflict like
-  // one buffer.
+  // The barriers between the statements are tile-insert-barriers'
+  // `tile.barrier` ops, printed where they stand.
   llvm::SaveAndRestore<bool> scope(barriersAllowed, allowBarriers);
-  // Each pending access with the threads that made it: in a kernel that
-  // orders its thread groups with mbarriers itself, accesses of disjoint
-  // thread ranges are the program's to order.
-  struct Pending {
-    Value buffer;
-    ThreadRange by;
-  };
-  llvm::SmallVector<Pending, 8> pendingReads, pendingWrites;
-  auto overlapsAny = [&](Value v, const ThreadRange &by,
-                         ArrayRef<Pending> pending) {
-    return llvm::any_of(pending, [&](const Pending &p) {
-      if (explicitMbarriers && (p.by.hi <= by.lo || by.hi <= p.by.lo))
-        return false;
-      return sharesBytes(v, p.buffer);
-    });
-  };
   for (Operation &op : block) {
     if (skipOps.contains(&op))
       continue;
-    if (allowBarriers && !isa<AllocOp, RegionOp>(op) &&
-        op.getNumRegions() + op.getNumOperands() > 0) {
-      // Per branch of a ranged if, the branch's threads; else the range's.
-      llvm::SmallVector<std::pair<BufferAccesses, ThreadRange>, 2> parts;
-      auto ifOp = dyn_cast<IfOp>(op);
-      if (ifOp && parallelReg.empty() &&
-          mayVaryAcrossThreads(ifOp.getCondition())) {
-        for (Region *region : {&ifOp.getThenRegion(), &ifOp.getElseRegion()}) {
-          if (region->empty())
-            continue;
-          BufferAccesses acc;
-          for (Operation &nested : region->front()) {
-            BufferAccesses n = sharedEffectsOf(&nested);
-            acc.reads.insert(n.reads.begin(), n.reads.end());
-            acc.writes.insert(n.writes.begin(), n.writes.end());
-          }
-          parts.push_back({acc, branchRange(ifOp, *region).value_or(range)});
-        }
-      } else {
-        parts.push_back({sharedEffectsOf(&op), range});
-      }
-      bool conflict = false;
-      for (auto &[e, by] : parts) {
-        for (Value r : e.reads)
-          conflict |= overlapsAny(r, by, pendingWrites);
-        for (Value w : e.writes)
-          conflict |= overlapsAny(w, by, pendingWrites) ||
-                      overlapsAny(w, by, pendingReads);
-      }
-      if (conflict) {
-        currentLoc = op.getLoc();
-        if (usesWgmma) // ordinary writes that wgmma (async proxy) reads
-          line("tlc::cuda::fenceProxyAsyncShared();");
-        line(blockBarrier() + "  // shared-memory dependence");
-        pendingReads.clear();
-        pendingWrites.clear();
-      }
-      for (auto &[e, by] : parts) {
-        for (Value r : e.reads)
-          pendingReads.push_back({r, by});
-        for (Value w : e.writes)
-          pendingWrites.push_back({w, by});
-      }
-    }
     if (auto before = linesBefore.find(&op); before != linesBefore.end())
       for (const std::string &l : before->second)
         line(l);
@@ -741,18 +669,6 @@ LogicalResult Emitter::emitBlock(Block &block, bool allowBarriers) {
         line(l);
   }
   return success();
-}
-
-/// Emits the body of a serial loop: a barrier first when the body writes
-/// shared memory (the next iteration must not overwrite what this one
-/// still reads).
-static LogicalResult emitLoopBody(Emitter &e, Operation *loop, Block &body,
-                                  bool allowBarriers) {
-  BufferAccesses effects = Emitter::sharedEffectsOf(loop);
-  if (allowBarriers && !effects.writes.empty() && !effects.reads.empty() &&
-      !e.rangeBranchesOnly(body))
-    e.line(e.blockBarrier() + "  // the previous iteration's reads are done");
-  return e.emitBlock(body, allowBarriers);
 }
 
 LogicalResult Emitter::emitOp(Operation *op) {
@@ -858,6 +774,21 @@ LogicalResult Emitter::emitOp(Operation *op) {
       line(blockBarrier());
     return success();
   }
+  if (auto barrier = dyn_cast<BarrierOp>(op)) {
+    // Placed by tile-insert-barriers, among the threads of the range
+    // being emitted.
+    currentLoc = op->getLoc();
+    if (!barriersAllowed || !parallelReg.empty()) {
+      op->emitError("a barrier where the threads of its range do not run "
+                    "together (inside a T.Parallel, or under a condition that "
+                    "may differ between them)");
+      return failure();
+    }
+    if (barrier.getFenceProxyAsync())
+      line("tlc::cuda::fenceProxyAsyncShared();");
+    line(blockBarrier() + "  // " + barrier.getReason().str());
+    return success();
+  }
   if (auto sym = dyn_cast<SymbolOp>(op)) {
     auto it = symbolNames.find(sym.getName());
     names[sym.getResult()] =
@@ -896,8 +827,8 @@ LogicalResult Emitter::emitOp(Operation *op) {
          expr(forOp.getLowerBound()) + "; " +
          iv + " < " + expr(forOp.getUpperBound()) + "; " + iv + " += " +
          expr(forOp.getStep()) + ")");
-    if (failed(emitLoopBody(*this, op, forOp.getBody().front(),
-                            barriersAllowed && parallelReg.empty())))
+    if (failed(emitBlock(forOp.getBody().front(),
+                         barriersAllowed && parallelReg.empty())))
       return failure();
     close();
     return success();
@@ -912,8 +843,7 @@ LogicalResult Emitter::emitOp(Operation *op) {
     open("for (" + indexType() + " " + iv + " = " +
          expr(pipe.getLowerBound()) + "; " +
          iv + " < " + expr(pipe.getUpperBound()) + "; ++" + iv + ")");
-    if (failed(
-            emitLoopBody(*this, op, pipe.getBody().front(), barriersAllowed)))
+    if (failed(emitBlock(pipe.getBody().front(), barriersAllowed)))
       return failure();
     close();
     return success();
@@ -935,12 +865,10 @@ LogicalResult Emitter::emitOp(Operation *op) {
     // c`) partitions its tile operations over those threads and
     // synchronises them with a named barrier.
     bool ranged = barriersAllowed && parallelReg.empty() && !uniform;
-    bool inLoop =
-        isa_and_nonnull<ForOp, PipelinedOp, WhileOp>(op->getParentOp());
     auto emitBranch = [&](Block &b) {
       if (ranged)
         if (std::optional<ThreadRange> r = branchRange(ifOp, *b.getParent()))
-          return emitRangeBlock(b, *r, inLoop);
+          return emitRangeBlock(b, *r);
       return emitBlock(b, uniform);
     };
     open("if (" + expr(ifOp.getCondition()) + ")");
@@ -962,9 +890,6 @@ LogicalResult Emitter::emitOp(Operation *op) {
     bool uniform = barriersAllowed && parallelReg.empty() && condition &&
                    !mayVaryAcrossThreads(condition.getCondition());
     open("while (true)");
-    BufferAccesses effects = sharedEffectsOf(op);
-    if (uniform && !effects.writes.empty() && !effects.reads.empty())
-      line(blockBarrier() + "  // the previous iteration's accesses are done");
     for (Operation &c : cond) {
       if (auto condition = dyn_cast<ConditionOp>(c)) {
         line("if (!(" + expr(condition.getCondition()) + ")) break;");

@@ -102,7 +102,8 @@ static Operation *enclosingLoop(Operation *op, bool &parallel) {
 static bool loopHasBarriers(Operation *loop) {
   bool found = false;
   loop->walk([&](Operation *op) {
-    if (isa<SyncThreadsOp, ParallelOp, CopyOp, GemmOp, ReduceOp, CumSumOp>(op))
+    if (isa<SyncThreadsOp, BarrierOp, ParallelOp, CopyOp, GemmOp, ReduceOp,
+            CumSumOp>(op))
       found = true;
     if (auto in = dyn_cast<IntrinsicOp>(op))
       found |= in.getCallee().starts_with("T.syncthreads_");

@@ -12,9 +12,10 @@
 // thread's index in the range (threadIdx.x - lo) and `numThreads` its size,
 // so every partitioning of the printer works unchanged; the fragments the
 // range's operations use are laid out for that many threads, and the
-// barriers the printer places between them are named barriers
-// (`bar.sync id, count`) over the range's warps, never `__syncthreads`,
-// which the other threads do not reach.
+// barriers between them (tile-insert-barriers' `tile.barrier` ops and the
+// operations' own) are printed as named barriers (`bar.sync id, count`)
+// over the range's warps, never `__syncthreads`, which the other threads
+// do not reach.
 //
 // What stays refused, at the operation: a condition on the thread index
 // that is not a range (`tx % 2 == 0`), a range that is not a whole number
@@ -89,54 +90,17 @@ std::string Emitter::blockBarrier() {
 }
 
 std::optional<ThreadRange> Emitter::branchRange(IfOp ifOp, Region &region) {
-  if (region.empty() || region.front().empty() ||
-      !mayVaryAcrossThreads(ifOp.getCondition()))
-    return std::nullopt;
-  std::optional<ThreadRange> r =
-      threadRangeOf(&region.front().front(), blockThreads);
-  if (!r || !r->condition || r->count() <= 0 || !r->warpAligned())
-    return std::nullopt;
-  return r;
+  return getBranchRange(ifOp, region, blockThreads);
 }
 
-LogicalResult Emitter::emitRangeBlock(Block &block, ThreadRange r,
-                                      bool inLoop) {
+LogicalResult Emitter::emitRangeBlock(Block &block, ThreadRange r) {
   llvm::SaveAndRestore<ThreadRange> saveRange(range, r);
   llvm::SaveAndRestore<int64_t> saveThreads(numThreads, r.count());
   line("// threads " + rangeText(r) + " (" + std::to_string(r.count()) +
        "): tile operations are partitioned over them");
   if (r.lo != 0)
     line("const int tid = (int)threadIdx.x - " + std::to_string(r.lo) + ";");
-  // The branch runs again in the next iteration: its accesses of this one
-  // are done before it starts over.
-  if (inLoop) {
-    BufferAccesses acc;
-    for (Operation &op : block) {
-      BufferAccesses n = sharedEffectsOf(&op);
-      acc.reads.insert(n.reads.begin(), n.reads.end());
-      acc.writes.insert(n.writes.begin(), n.writes.end());
-    }
-    if (!acc.reads.empty() && !acc.writes.empty())
-      line(blockBarrier() + "  // the previous iteration's accesses are done");
-  }
   return emitBlock(block, /*allowBarriers=*/true);
-}
-
-bool Emitter::rangeBranchesOnly(Block &body) {
-  if (!explicitMbarriers)
-    return false;
-  for (Operation &op : body) {
-    BufferAccesses e = sharedEffectsOf(&op);
-    if (e.reads.empty() && e.writes.empty())
-      continue;
-    auto ifOp = dyn_cast<IfOp>(op);
-    if (!ifOp || !branchRange(ifOp, ifOp.getThenRegion()))
-      return false;
-    if (!ifOp.getElseRegion().empty() &&
-        !branchRange(ifOp, ifOp.getElseRegion()))
-      return false;
-  }
-  return true;
 }
 
 /// The fragments \p op reads or writes (nested ops included), by root.
@@ -184,17 +148,10 @@ LogicalResult Emitter::planThreadRanges(KernelOp kernel) {
   fragmentRanges.clear();
   rangeBarrierIds.clear();
   userBarrierIds.clear();
-  explicitMbarriers = false;
   ThreadRange whole{0, blockThreads, nullptr};
   kernel.walk([&](Operation *op) {
-    if (auto alloc = dyn_cast<AllocOp>(op))
-      if (isBarrierScope(cast<BufferType>(alloc.getType()).getScope()))
-        explicitMbarriers = true;
     if (auto in = dyn_cast<IntrinsicOp>(op)) {
       StringRef c = in.getCallee();
-      if (c == "T.create_list_of_mbarrier" || c.starts_with("T.mbarrier_") ||
-          c == "T.barrier_wait" || c == "T.barrier_arrive")
-        explicitMbarriers = true;
       IntegerAttr id;
       if (c == "T.named_barrier_arrive" && !in.getArgs().empty() &&
           matchPattern(in.getArgs()[0], m_Constant(&id)))

@@ -258,9 +258,6 @@ public:
   static mlir::Value rootOf(mlir::Value buffer);
   /// The shared buffers \p op reads and writes (nested ops included).
   static tile::BufferAccesses sharedEffectsOf(mlir::Operation *op);
-  /// Whether two shared buffers occupy common bytes (the same buffer, or
-  /// two that tile-plan-shared-memory placed in one area).
-  bool sharesBytes(mlir::Value a, mlir::Value b) const;
 
   // Ops ---------------------------------------------------------------------
   mlir::LogicalResult emitBlock(mlir::Block &block, bool allowBarriers);
@@ -493,11 +490,6 @@ public:
   /// Barrier ids the program names itself (T.sync_threads(barrier_id=),
   /// T.named_barrier_arrive): not given to ranges.
   llvm::SmallVector<int64_t, 4> userBarrierIds;
-  /// Whether the kernel synchronises its thread groups itself with
-  /// mbarriers (T.alloc_barrier, T.create_list_of_mbarrier): then accesses
-  /// of shared memory by disjoint thread ranges are the program's to order,
-  /// and no block barrier is placed between them.
-  bool explicitMbarriers = false;
   /// The thread range that runs \p op (the whole block when \p op is not
   /// under a condition on the thread index); failure, with a diagnostic on
   /// \p op, when the condition is not a warp-aligned range.
@@ -513,12 +505,7 @@ public:
   std::optional<tile::ThreadRange> branchRange(tile::IfOp ifOp,
                                                mlir::Region &region);
   /// Emits \p block as the code of thread range \p r.
-  mlir::LogicalResult emitRangeBlock(mlir::Block &block, tile::ThreadRange r,
-                                     bool inLoop);
-  /// Whether, in a kernel with explicit mbarriers, every statement of
-  /// \p body that accesses shared memory is a branch of thread ranges
-  /// (their order across iterations is the program's).
-  bool rangeBranchesOnly(mlir::Block &body);
+  mlir::LogicalResult emitRangeBlock(mlir::Block &block, tile::ThreadRange r);
   /// Refuses reductions and fragment exchanges of different ranges, which
   /// would share one scratch area at the same time. After the areas are
   /// planned.

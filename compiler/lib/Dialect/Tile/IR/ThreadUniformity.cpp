@@ -314,4 +314,33 @@ std::optional<ThreadRange> threadRangeOf(Operation *op, int64_t threads,
   return range;
 }
 
+std::optional<ThreadRange> getBranchRange(Operation *ifOp, Region &region,
+                                          int64_t threads) {
+  auto op = dyn_cast<IfOp>(ifOp);
+  if (!op || region.empty() || region.front().empty() ||
+      !mayVaryAcrossThreads(op.getCondition()))
+    return std::nullopt;
+  std::optional<ThreadRange> r =
+      threadRangeOf(&region.front().front(), threads);
+  if (!r || !r->condition || r->count() <= 0 || !r->warpAligned())
+    return std::nullopt;
+  return r;
+}
+
+bool ordersThreadsWithMbarriers(Operation *kernel) {
+  WalkResult found = kernel->walk([](Operation *op) {
+    if (auto alloc = dyn_cast<AllocOp>(op))
+      if (isBarrierScope(cast<BufferType>(alloc.getType()).getScope()))
+        return WalkResult::interrupt();
+    if (auto in = dyn_cast<IntrinsicOp>(op)) {
+      StringRef c = in.getCallee();
+      if (c == "T.create_list_of_mbarrier" || c.starts_with("T.mbarrier_") ||
+          c == "T.barrier_wait" || c == "T.barrier_arrive")
+        return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return found.wasInterrupted();
+}
+
 } // namespace tlc::tile

@@ -21,6 +21,7 @@ void tlc::tile::buildGpuLoweringPipeline(OpPassManager &pm) {
   pm.addPass(createTilePlanSharedMemory());
   pm.addPass(createTilePlanTma());
   pm.addPass(createTileWarpSpecialize());
+  pm.addPass(createTileInsertBarriers());
 }
 
 void tlc::tile::setGpuTarget(ModuleOp module, llvm::StringRef target) {
@@ -69,6 +70,6 @@ void tlc::tile::registerTilePipelines() {
       "tile-lower-gpu",
       "the target-independent GPU lowering after layout inference "
       "(tile-plan-pipelines, tile-plan-wgmma, tile-plan-shared-memory, "
-      "tile-plan-tma, tile-warp-specialize)",
+      "tile-plan-tma, tile-warp-specialize, tile-insert-barriers)",
       [](OpPassManager &pm) { buildGpuLoweringPipeline(pm); });
 }

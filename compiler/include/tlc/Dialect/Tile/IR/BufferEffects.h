@@ -9,8 +9,8 @@
 // or parameter behind a view (`tile.region`, `tile.view`), the buffers a
 // statement reads and writes (nested ops included), and the live range of a
 // buffer over the statements of a block. The shared-memory budget check of
-// the evaluator, the pipeline and shared-memory planning passes and the
-// barrier placement of the CUDA printer all use these, so they agree on
+// the evaluator, the pipeline and shared-memory planning passes and
+// barrier placement (tile-insert-barriers) all use these, so they agree on
 // what a statement touches.
 //
 //===----------------------------------------------------------------------===//

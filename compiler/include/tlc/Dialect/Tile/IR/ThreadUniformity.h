@@ -64,6 +64,22 @@ std::optional<ThreadRange>
 threadRangeOf(mlir::Operation *op, int64_t threads,
               mlir::Operation **unrecognised = nullptr);
 
+/// The range of threads that runs \p region of \p ifOp as a unit of its
+/// own: a branch whose condition depends on the thread index and selects a
+/// whole number of warps (`T.ws(g)`, `tx < c` and their else branches).
+/// The GPU printer partitions the tile operations of such a branch over
+/// its threads and synchronises them with a named barrier; std::nullopt
+/// for any other branch (block-uniform, or not a warp-aligned range).
+std::optional<ThreadRange>
+getBranchRange(mlir::Operation *ifOp, mlir::Region &region, int64_t threads);
+
+/// Whether \p kernel orders its thread groups with mbarriers itself
+/// (`T.alloc_barrier`, `T.create_list_of_mbarrier`, `T.mbarrier_*`,
+/// `T.barrier_wait` / `T.barrier_arrive`): shared-memory accesses of
+/// disjoint thread ranges are then the program's to order, not the
+/// lowering's.
+bool ordersThreadsWithMbarriers(mlir::Operation *kernel);
+
 } // namespace tlc::tile
 
 #endif // TLC_DIALECT_TILE_IR_THREADUNIFORMITY_H

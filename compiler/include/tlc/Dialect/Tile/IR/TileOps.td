@@ -757,6 +757,38 @@ def Tile_SyncThreadsOp : Tile_Op<"sync_threads", [
   let hasVerifier = 1;
 }
 
+def Tile_BarrierOp : Tile_Op<"barrier", [
+    MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "a barrier the lowering placed among the threads running it";
+  let description = [{
+    A barrier that `tile-insert-barriers` placed to order shared-memory
+    accesses: every thread that runs this code together waits here until
+    all of them arrived, and their shared-memory writes before it are
+    visible to their reads after it. Which threads those are follows from
+    where the op sits: the whole block in the kernel body and block-uniform
+    branches, the threads of a branch on the thread index that selects a
+    range of warps (`T.ws(g)`, `tx < c`), the consumer threads of a
+    warp-specialised kernel; the printer spells it accordingly
+    (`__syncthreads()` or a named barrier over the range).
+
+    `reason` says why the barrier is there (the printer writes it as a
+    comment). `fence_proxy_async` puts `fence.proxy.async.shared::cta`
+    before the barrier: the ordinary shared-memory writes it orders may be
+    read by `wgmma` through the async proxy.
+
+    Unlike `tile.sync_threads`, which the program wrote, this op is a
+    decision of the lowering and never comes from the source.
+
+    ```mlir
+    tile.barrier "shared-memory dependence"
+    tile.barrier fence_proxy_async "shared-memory dependence"
+    tile.barrier "the previous iteration's reads are done"
+    ```
+  }];
+  let arguments = (ins StrAttr:$reason, UnitAttr:$fence_proxy_async);
+  let assemblyFormat = "(`fence_proxy_async` $fence_proxy_async^)? $reason attr-dict";
+}
+
 def Tile_UseSwizzleOp : Tile_Op<"use_swizzle"> {
   let summary = "rasterise the kernel's blocks in panels";
   let description = [{

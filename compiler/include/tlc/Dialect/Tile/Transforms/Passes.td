@@ -178,9 +178,9 @@ def TilePlanSharedMemory : Pass<"tile-plan-shared-memory", "::mlir::ModuleOp"> {
 
     Results: `tile.offset = B : i64` on each shared `tile.alloc` and
     `tile.shared_bytes = N : i64` (the bytes the plan needs) on each
-    `tile.kernel`. Whoever reuses memory must order the accesses: the CUDA
-    printer puts a barrier between the last use of a buffer and the first
-    write of another that overlaps it. A shared buffer of non-static shape
+    `tile.kernel`. Whoever reuses memory must order the accesses:
+    `tile-insert-barriers` puts a barrier between the last use of a buffer
+    and the first write of another that overlaps it. A shared buffer of non-static shape
     is an error (its function is marked `tile.lowering_failed`); functions
     already marked and default instances whose tile shapes depend on
     unbound parameters are left alone.
@@ -333,6 +333,68 @@ def TileWarpSpecialize : Pass<"tile-warp-specialize", "::mlir::ModuleOp"> {
            "The CUDA target (`sm_90a` or `cuda:sm_90a` enables it). "
            "Empty: the module's `tile.gpu_target` attribute.">
   ];
+  let dependentDialects = ["::tlc::tile::TileDialect"];
+}
+
+def TileInsertBarriers : Pass<"tile-insert-barriers", "::mlir::ModuleOp"> {
+  let summary = "place the barriers that order shared-memory accesses";
+  let description = [{
+    The last GPU lowering step: puts a `tile.barrier` wherever the threads
+    of a kernel must wait for each other before touching shared memory
+    again, so that the printers print barriers and do not place them.
+
+    Barriers stand only in code that all threads of a range run together:
+    the kernel body, loops, branches on block-uniform conditions (a
+    block-sparse mask read at the block indices), and branches whose
+    condition on the thread index selects a whole number of warps
+    (`T.ws(g)`, `tx < c`: their barriers are among those threads). None
+    inside a `T.Parallel` or under any other condition on the thread index.
+
+    In each such block, the statements' shared-memory effects
+    (`getBufferAccesses`, nested statements included) are followed in
+    program order. A statement that reads a buffer written, or writes a
+    buffer read or written, since the last barrier gets a barrier before
+    it (`"shared-memory dependence"`). Buffers that `tile-plan-shared-memory`
+    placed in common bytes (reuse after a live range ends) conflict like one
+    buffer; a buffer's bytes include its pipeline stages (`tile.stages`).
+    The statements of an `if` on the thread index count with the threads
+    of their branch: in a kernel that orders its thread groups with
+    mbarriers itself (`T.alloc_barrier`, `T.mbarrier_*`), accesses of
+    disjoint thread ranges are the program's to order and need no barrier.
+
+    A loop (`for`, a serial `T.Pipelined`, a `while` on a block-uniform
+    condition, a thread-range branch directly in a loop) whose body both
+    writes and reads shared memory starts every iteration with a barrier:
+    the next iteration must not overwrite what this one still reads. In a
+    kernel with mbarriers a loop whose shared accesses all lie in
+    thread-range branches is left to the program.
+
+    The producers of a multi-buffered `T.Pipelined` (`tile.prefetch` copies
+    of a loop with `tile.stages`) take no part: the loop orders its stages
+    itself (one barrier per iteration, or mbarrier rings), as do the
+    barriers inside a tile operation's own expansion (reduction scratch,
+    fragment exchange, staged stores), which the printer still places.
+
+    In a kernel with `wgmma` gemms (`tile.instr = "wgmma"`), a dependence
+    barrier carries `fence_proxy_async`: the ordinary writes it orders may
+    be read through the async proxy.
+
+    Functions marked `tile.lowering_failed`, default instances whose tile
+    shapes depend on unbound parameters, and kernels of non-static thread
+    count are left alone.
+
+    ```mlir
+    tile.copy %src to %A_s : ...
+    tile.barrier "shared-memory dependence"
+    tile.copy %A_s to %dst : ...
+    tile.for %i = %c0 to %n step %c1 {
+      tile.barrier "the previous iteration's reads are done"
+      tile.copy %x to %A_s : ...
+      tile.barrier "shared-memory dependence"
+      tile.gemm %A_s, %B_s, %acc : ...
+    }
+    ```
+  }];
   let dependentDialects = ["::tlc::tile::TileDialect"];
 }
 

@@ -1,0 +1,345 @@
+//===- InsertBarriers.cpp - The --tile-insert-barriers pass ---------------===//
+//
+// Part of the tlc project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Places the barriers that order the shared-memory accesses of the tile
+// operations of a kernel (Passes.td has the contract). The walk follows the
+// code the GPU printer generates: which blocks every thread of a range runs
+// together (only there may a barrier stand), which thread range runs them,
+// and which copies a multi-buffered pipeline issues itself. In each such
+// block it keeps the shared buffers written and read since the last
+// barrier, with the threads that accessed them, and puts a `tile.barrier`
+// before the first statement that reads what was written or writes what
+// was read or written; buffers placed in common bytes by
+// tile-plan-shared-memory conflict like one buffer. A loop whose body both
+// writes and reads shared memory starts each iteration with a barrier.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tlc/Dialect/Tile/Transforms/Passes.h"
+
+#include "tlc/Dialect/Tile/IR/BufferEffects.h"
+#include "tlc/Dialect/Tile/IR/ThreadUniformity.h"
+#include "tlc/Dialect/Tile/IR/TileOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "llvm/Support/SaveAndRestore.h"
+
+namespace tlc {
+namespace tile {
+#define GEN_PASS_DEF_TILEINSERTBARRIERS
+#include "tlc/Dialect/Tile/Transforms/Passes.h.inc"
+} // namespace tile
+} // namespace tlc
+
+using namespace mlir;
+using namespace tlc;
+using namespace tlc::tile;
+
+namespace {
+/// The bytes of the dynamic shared memory a buffer occupies.
+struct Slot {
+  int64_t offset = 0, bytes = 0;
+};
+
+/// A shared buffer accessed since the last barrier, with the threads that
+/// accessed it.
+struct Pending {
+  Value buffer;
+  ThreadRange by;
+};
+
+/// The barrier placement of one kernel.
+class BarrierPlacer {
+public:
+  explicit BarrierPlacer(KernelOp kernel, int64_t threads)
+      : blockThreads(threads), range{0, threads, nullptr},
+        explicitMbarriers(ordersThreadsWithMbarriers(kernel)) {
+    kernel.walk([&](Operation *op) {
+      if (auto gemm = dyn_cast<GemmOp>(op)) {
+        auto instr = gemm->getAttrOfType<StringAttr>("tile.instr");
+        fenceProxyAsync |= instr && instr.getValue() == "wgmma";
+      }
+      auto alloc = dyn_cast<AllocOp>(op);
+      if (!alloc || !isSharedScope(getScopeOf(alloc.getResult())))
+        return;
+      auto type = cast<BufferType>(alloc.getType());
+      auto offset = alloc->getAttrOfType<IntegerAttr>("tile.offset");
+      if (!offset || !type.isStatic())
+        return;
+      int64_t bytes = getElementStorageBytes(type.getElementType());
+      for (int64_t e : type.getShape())
+        bytes *= e;
+      if (auto stages = alloc->getAttrOfType<IntegerAttr>("tile.stages"))
+        bytes *= stages.getInt();
+      slots[alloc.getResult()] = {offset.getInt(), bytes};
+    });
+  }
+
+  /// Places the barriers of a block that every thread of the current
+  /// range runs together when \p allow, and of the blocks nested in it.
+  void placeInBlock(Block &block, bool allow);
+
+private:
+  void placeInOp(Operation *op);
+  void placeInRange(Block &block, ThreadRange r, bool inLoop);
+  /// Puts a barrier at \p b's insertion point, at \p loc.
+  void insert(OpBuilder &b, Location loc, StringRef reason, bool fence);
+  /// Whether two shared buffers occupy common bytes.
+  bool sharesBytes(Value a, Value b) const;
+  /// Whether, in a kernel with explicit mbarriers, every statement of
+  /// \p body that accesses shared memory is a branch of thread ranges.
+  bool rangeBranchesOnly(Block &body) const;
+  /// The loop-carried barrier at the start of \p body: the next iteration
+  /// must not overwrite what this one still reads.
+  void startLoop(Operation *loop, Block &body, StringRef reason);
+
+  int64_t blockThreads;
+  /// The threads running the code being walked.
+  ThreadRange range;
+  /// The kernel orders its thread groups with mbarriers itself.
+  bool explicitMbarriers;
+  /// The kernel has wgmma gemms, which read shared memory through the
+  /// async proxy.
+  bool fenceProxyAsync = false;
+  /// Whether the block being walked is run by all threads of the range
+  /// together, and whether it is the body of a T.Parallel.
+  bool barriersAllowed = false;
+  bool inParallel = false;
+  llvm::DenseMap<Value, Slot> slots;
+};
+} // namespace
+
+static BufferAccesses sharedAccessesOf(Operation *op) {
+  return getBufferAccesses(op, isSharedScope);
+}
+
+/// The copies of a multi-buffered pipeline that it issues ahead itself
+/// (tile-plan-pipelines' producers): the pipeline's own barrier orders
+/// them, so they take no part in the block's dependences.
+static bool isPipelineProducer(Operation *op) {
+  if (!op->hasAttr("tile.prefetch"))
+    return false;
+  auto pipe = dyn_cast_or_null<PipelinedOp>(op->getParentOp());
+  return pipe && pipe->hasAttr("tile.stages");
+}
+
+bool BarrierPlacer::sharesBytes(Value a, Value b) const {
+  if (a == b)
+    return true;
+  auto sa = slots.find(a), sb = slots.find(b);
+  if (sa == slots.end() || sb == slots.end())
+    return false;
+  const Slot &x = sa->second, &y = sb->second;
+  return x.bytes && y.bytes && x.offset < y.offset + y.bytes &&
+         y.offset < x.offset + x.bytes;
+}
+
+bool BarrierPlacer::rangeBranchesOnly(Block &body) const {
+  if (!explicitMbarriers)
+    return false;
+  for (Operation &op : body) {
+    BufferAccesses e = sharedAccessesOf(&op);
+    if (e.reads.empty() && e.writes.empty())
+      continue;
+    auto ifOp = dyn_cast<IfOp>(op);
+    if (!ifOp || !getBranchRange(ifOp, ifOp.getThenRegion(), blockThreads))
+      return false;
+    if (!ifOp.getElseRegion().empty() &&
+        !getBranchRange(ifOp, ifOp.getElseRegion(), blockThreads))
+      return false;
+  }
+  return true;
+}
+
+void BarrierPlacer::insert(OpBuilder &b, Location loc, StringRef reason,
+                           bool fence) {
+  auto barrier = BarrierOp::create(b, loc, b.getStringAttr(reason),
+                                   fence ? b.getUnitAttr() : UnitAttr());
+  (void)barrier;
+}
+
+void BarrierPlacer::startLoop(Operation *loop, Block &body, StringRef reason) {
+  BufferAccesses effects = sharedAccessesOf(loop);
+  if (effects.writes.empty() || effects.reads.empty() ||
+      rangeBranchesOnly(body))
+    return;
+  OpBuilder b = OpBuilder::atBlockBegin(&body);
+  insert(b, loop->getLoc(), reason, /*fence=*/false);
+}
+
+void BarrierPlacer::placeInBlock(Block &block, bool allow) {
+  llvm::SaveAndRestore<bool> scope(barriersAllowed, allow);
+  SmallVector<Pending, 8> pendingReads, pendingWrites;
+  auto overlapsAny = [&](Value v, const ThreadRange &by,
+                         ArrayRef<Pending> pending) {
+    return llvm::any_of(pending, [&](const Pending &p) {
+      // Disjoint ranges of a kernel with mbarriers order themselves.
+      if (explicitMbarriers && (p.by.hi <= by.lo || by.hi <= p.by.lo))
+        return false;
+      return sharesBytes(v, p.buffer);
+    });
+  };
+  for (Operation &op : llvm::make_early_inc_range(block)) {
+    if (isPipelineProducer(&op))
+      continue;
+    if (allow && !isa<AllocOp, RegionOp>(op) &&
+        op.getNumRegions() + op.getNumOperands() > 0) {
+      // Per branch of an if on the thread index, the branch's threads;
+      // else the current range's.
+      SmallVector<std::pair<BufferAccesses, ThreadRange>, 2> parts;
+      auto ifOp = dyn_cast<IfOp>(op);
+      if (ifOp && !inParallel && mayVaryAcrossThreads(ifOp.getCondition())) {
+        for (Region *region : {&ifOp.getThenRegion(), &ifOp.getElseRegion()}) {
+          if (region->empty())
+            continue;
+          BufferAccesses acc;
+          for (Operation &nested : region->front()) {
+            BufferAccesses n = sharedAccessesOf(&nested);
+            acc.reads.insert(n.reads.begin(), n.reads.end());
+            acc.writes.insert(n.writes.begin(), n.writes.end());
+          }
+          parts.push_back(
+              {acc,
+               getBranchRange(ifOp, *region, blockThreads).value_or(range)});
+        }
+      } else {
+        parts.push_back({sharedAccessesOf(&op), range});
+      }
+      bool conflict = false;
+      for (auto &[e, by] : parts) {
+        for (Value r : e.reads)
+          conflict |= overlapsAny(r, by, pendingWrites);
+        for (Value w : e.writes)
+          conflict |= overlapsAny(w, by, pendingWrites) ||
+                      overlapsAny(w, by, pendingReads);
+      }
+      if (conflict) {
+        OpBuilder b(&op);
+        insert(b, op.getLoc(), "shared-memory dependence", fenceProxyAsync);
+        pendingReads.clear();
+        pendingWrites.clear();
+      }
+      for (auto &[e, by] : parts) {
+        for (Value r : e.reads)
+          pendingReads.push_back({r, by});
+        for (Value w : e.writes)
+          pendingWrites.push_back({w, by});
+      }
+    }
+    placeInOp(&op);
+  }
+}
+
+void BarrierPlacer::placeInRange(Block &block, ThreadRange r, bool inLoop) {
+  llvm::SaveAndRestore<ThreadRange> scope(range, r);
+  // The branch runs again in the next iteration: its accesses of this one
+  // are done before it starts over.
+  if (inLoop) {
+    BufferAccesses acc;
+    for (Operation &op : block) {
+      BufferAccesses n = sharedAccessesOf(&op);
+      acc.reads.insert(n.reads.begin(), n.reads.end());
+      acc.writes.insert(n.writes.begin(), n.writes.end());
+    }
+    if (!acc.reads.empty() && !acc.writes.empty()) {
+      OpBuilder b = OpBuilder::atBlockBegin(&block);
+      insert(b, block.getParentOp()->getLoc(),
+             "the previous iteration's accesses are done", /*fence=*/false);
+    }
+  }
+  placeInBlock(block, /*allow=*/true);
+}
+
+void BarrierPlacer::placeInOp(Operation *op) {
+  bool together = barriersAllowed && !inParallel;
+  if (auto par = dyn_cast<ParallelOp>(op)) {
+    // Each thread runs its share of the iterations: no barrier inside.
+    llvm::SaveAndRestore<bool> scope(inParallel, true);
+    placeInBlock(par.getBody().front(), /*allow=*/false);
+    return;
+  }
+  if (auto forOp = dyn_cast<ForOp>(op)) {
+    Block &body = forOp.getBody().front();
+    if (together)
+      startLoop(op, body, "the previous iteration's reads are done");
+    placeInBlock(body, together);
+    return;
+  }
+  if (auto pipe = dyn_cast<PipelinedOp>(op)) {
+    Block &body = pipe.getBody().front();
+    // A multi-buffered loop synchronises its stages itself, once per
+    // iteration (the printer's pipeline barrier or the mbarrier rings).
+    if (pipe->hasAttr("tile.stages")) {
+      placeInBlock(body, /*allow=*/true);
+      return;
+    }
+    if (barriersAllowed)
+      startLoop(op, body, "the previous iteration's reads are done");
+    placeInBlock(body, barriersAllowed);
+    return;
+  }
+  if (auto ifOp = dyn_cast<IfOp>(op)) {
+    // Every thread takes the same branch of a block-uniform condition; a
+    // branch a warp-aligned range of threads takes is run by those threads
+    // together; any other branch holds no barrier.
+    bool uniform = together && !mayVaryAcrossThreads(ifOp.getCondition());
+    bool ranged = together && !uniform;
+    bool inLoop =
+        isa_and_nonnull<ForOp, PipelinedOp, WhileOp>(op->getParentOp());
+    for (Region *region : {&ifOp.getThenRegion(), &ifOp.getElseRegion()}) {
+      if (region->empty())
+        continue;
+      if (ranged)
+        if (std::optional<ThreadRange> r =
+                getBranchRange(ifOp, *region, blockThreads)) {
+          placeInRange(region->front(), *r, inLoop);
+          continue;
+        }
+      placeInBlock(region->front(), uniform);
+    }
+    return;
+  }
+  if (auto whileOp = dyn_cast<WhileOp>(op)) {
+    Block &cond = whileOp.getCond().front();
+    auto condition = dyn_cast<ConditionOp>(cond.getTerminator());
+    bool uniform = together && condition &&
+                   !mayVaryAcrossThreads(condition.getCondition());
+    BufferAccesses effects = sharedAccessesOf(op);
+    if (uniform && !effects.writes.empty() && !effects.reads.empty()) {
+      OpBuilder b = OpBuilder::atBlockBegin(&cond);
+      insert(b, op->getLoc(), "the previous iteration's accesses are done",
+             /*fence=*/false);
+    }
+    // The condition's statements run where the loop does.
+    for (Operation &c : llvm::make_early_inc_range(cond))
+      placeInOp(&c);
+    placeInBlock(whileOp.getBody().front(), uniform);
+    return;
+  }
+}
+
+namespace {
+struct TileInsertBarriersPass final
+    : tlc::tile::impl::TileInsertBarriersBase<TileInsertBarriersPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    getOperation().walk([&](FuncOp func) {
+      // Instances without values for their tile shapes, or already failed.
+      if (hasLoweringFailed(func) || !getUnboundTileParameters(func).empty())
+        return;
+      func.walk([&](KernelOp kernel) {
+        std::optional<int64_t> threads = kernel.getStaticNumThreads();
+        if (!threads) // the printers refuse the kernel
+          return;
+        BarrierPlacer(kernel, *threads)
+            .placeInBlock(kernel.getBody().front(), /*allow=*/true);
+      });
+    });
+  }
+};
+} // namespace
