@@ -5,9 +5,10 @@
 # wavefronts served in phases of 128 bytes). Each degree below is worked
 # out by hand from the emitted code (CODE lines) and AMD's phase rules:
 #
-# acc_unpadded: the MFMA accumulator gives lane l row l % 16, columns
-# 4 (l / 16) .. + 3 of each 16 x 16 tile, stored as one ds_write_b128
-# (4 floats). ds_write_b128 is served 8 consecutive lanes at a time: lanes
+# acc_unpadded: each wavefront's 32 x 32 tile of the accumulator is one
+# v_mfma_f32_32x32x8f16 tile, which gives lane l row l % 32, columns
+# 8 j + 4 (l / 32) .. + 3, stored as one ds_write_b128 (4 floats) each.
+# ds_write_b128 is served 8 consecutive lanes at a time: lanes
 # 0-7 write rows 0-7 of one 16-byte column; rows of 256 bytes put all
 # eight in banks 0-3: 8-way. Rows padded by 4 floats (272 bytes) move each
 # row 4 banks on: conflict-free. With rows of 72 floats (acc_padded72,
@@ -20,13 +21,14 @@
 # conflict-free, so no padding removes both.
 #
 # Both read A_s (64 x 32 f16, XOR-swizzled: 4 chunks a row, chunk ^
-# (row / 2) % 4) for the MFMA one f16 at a time: lanes 0-31 read rows
-# 0-15 at k = r and 4 + r (one chunk). Rows of 64 bytes: row r's words
-# start at bank 16 (r % 2), its chunk moves them 4 ((r / 2) % 4) banks:
-# 8 placements for 16 rows, 2 rows in each: 2-way. B_s (32 x 64,
-# 8 chunks a row, chunk ^ row % 8) is read along its rows (16 columns of
-# one k per half wavefront: 32 bytes of a row) with k = 4 (l / 16) + r:
-# rows r and 4 + r, 128 bytes apart in banks: conflict-free.
+# (row / 2) % 4) for the MFMA as one ds_read_b64 per lane (4 f16 of one
+# row, K-contiguous): lane l reads row l % 32 at k = 8 kk + 4 (l / 32).
+# ds_read_b64 is served 16 lanes at a time: 16 rows of 64 bytes; row r's
+# words start at bank 16 (r % 2), its chunk moves them 4 ((r / 2) % 4)
+# banks: 8 placements for 16 rows, 2 rows in each: 2-way. B_s (32 x 64,
+# 8 chunks a row, chunk ^ row % 8) is K-outer, read one f16 at a time
+# along its rows (32 columns of one k per half wavefront: 64 bytes of
+# one row, all in different banks): conflict-free.
 #
 # transpose: T.Parallel's flat partition gives 32 consecutive lanes
 # consecutive j of one i; A_s[j, i] with rows of 256 bytes puts them all in
@@ -109,13 +111,13 @@ acc_padded72()
 transpose()
 transpose(pad=1)
 
-# CHECK: 2-way bank conflict on A_s (ds_read_u16)
+# CHECK: 2-way bank conflict on A_s (ds_read_b64)
 # CHECK: 8-way bank conflict on C_s (ds_write_b128)
 # CHECK: note: padding each row of C_s by 4 elements (allocate (64, 68) and use C_s[:, 0:64]) makes this access conflict-free
-# CHECK: 2-way bank conflict on A_s (ds_read_u16)
+# CHECK: 2-way bank conflict on A_s (ds_read_b64)
 # CHECK-NOT: ds_write_b128
 # CHECK: 2-way bank conflict on C_s (ds_read_b128)
-# CHECK: 2-way bank conflict on A_s (ds_read_u16)
+# CHECK: 2-way bank conflict on A_s (ds_read_b64)
 # CHECK: 2-way bank conflict on C_s (ds_write_b128)
 # CHECK: 2-way bank conflict on C_s (ds_read_b128)
 # CHECK: note: no row padding of up to 32 bytes removes it
@@ -128,6 +130,6 @@ transpose(pad=1)
 
 # The accesses the degrees above were worked out from.
 # CODE: const int wave = tid / 64, lane = tid % 64;
-# CODE: aLanes[mi][r] = A_s[tlc::hip::swizzledIndex<4>((wm * 32 + mi * 16 + lane % 16), (kk * 16 + 4 * (lane / 16) + r))];
-# CODE: bLanes[ni][r] = B_s[tlc::hip::swizzledIndex<8>((kk * 16 + 4 * (lane / 16) + r), (wn * 32 + ni * 16 + lane % 16))];
+# CODE: tlc::hip::copyVector<8>(aLanes[mi], &A_s[tlc::hip::swizzledIndex<4>((wm * 32 + mi * 32 + lane % 32), (kk * 8 + 4 * (lane / 32)))]);  // ds_read_b64
+# CODE: bLanes[ni][r] = B_s[tlc::hip::swizzledIndex<8>((kk * 8 + 4 * (lane / 32) + r), (wn * 32 + ni * 32 + lane % 32))];
 # CODE: tlc::hip::copyVector<16>(&C_s[(i0_2) * 64 + i1_2], &acc[r_1]);

@@ -413,11 +413,14 @@ static void planGemmOperands(GemmOp op, std::vector<AccessPlan> &plans,
 
 /// The LDS reads of T.gemm's shared operands on HIP (HIPEmitterGemm.cpp):
 /// wavefront w of the accumulator's wavefront grid (wm = w % warpRows,
-/// wn = w / warpRows) reads, per K step kk, tile and value r, one element
-/// per lane: row or column lane % 16 of the tile at k = kk * step +
-/// perStep * (lane / 16) + r (with a register operand and 8-bit values,
-/// kk * 32 + 16 (r / 4) + 4 (lane / 16) + r % 4), each its own
-/// ds_read_u16 / ds_read_u8 (the printer reads elements, not vectors).
+/// wn = w / warpRows) reads, per K step kk, MFMA tile (T x T: 16, or 32
+/// where layout inference gave the accumulator an `mfma32` layout) and
+/// value r, row or column lane % T of the tile at k = kk * step + perStep *
+/// (lane / T) + r (with a register operand and 8-bit values, kk * 32 + 16
+/// (r / 4) + 4 (lane / 16) + r % 4). A K-contiguous operand whose rows are
+/// whole multiples of perStep is read as one vector per lane and tile
+/// (ds_read_b64 / ds_read_b128, the printer's `vectorBytes`); any other as
+/// one ds_read_u16 / ds_read_u8 per element.
 static void planMfmaOperands(GemmOp op, std::vector<AccessPlan> &plans) {
   auto cAlloc = op.getC().getDefiningOp<AllocOp>();
   auto cAttr = cAlloc ? dyn_cast_or_null<FragmentAttr>(cAlloc.getLayoutAttr())
@@ -444,7 +447,10 @@ static void planMfmaOperands(GemmOp op, std::vector<AccessPlan> &plans) {
   int64_t bytes = getElementStorageBytes(aType.getElementType());
   if (bytes != 1 && bytes != 2)
     return;
-  const int64_t perLane = bytes == 1 ? 8 : 4, kStep = 4 * perLane;
+  const bool tile32 =
+      StringRef(cf.getOrigin().tag).starts_with("mfma32");
+  const int64_t T = tile32 ? 32 : 16, groups = 64 / T;
+  const int64_t perLane = bytes == 1 ? 8 : 4, kStep = groups * perLane;
   bool aShared = isSharedScope(scopeOfRoot(op.getA()));
   bool bShared = isSharedScope(scopeOfRoot(op.getB()));
   int64_t kPack = 1;
@@ -459,7 +465,7 @@ static void planMfmaOperands(GemmOp op, std::vector<AccessPlan> &plans) {
   if (kPack < 1 || k % step != 0 || m % warpRows || n % warpCols)
     return;
   int64_t warpM = m / warpRows, warpN = n / warpCols;
-  if (warpM % 16 || warpN % 16)
+  if (warpM % T || warpN % T)
     return;
   int64_t waves = warpRows * warpCols;
   for (bool isA : {true, false}) {
@@ -473,27 +479,33 @@ static void planMfmaOperands(GemmOp op, std::vector<AccessPlan> &plans) {
     if (!rootType.isStatic() || !offsets || type.getRank() < 2)
       continue;
     unsigned rank = type.getRank();
-    int64_t tiles = (isA ? warpM : warpN) / 16;
+    int64_t tiles = (isA ? warpM : warpN) / T;
     bool trans = isA ? transA : !transB;
+    // K runs along the operand's rows' last dimension: vector reads.
+    int64_t vecBytes = perStep * bytes;
+    bool vector = !trans && !splitK && (vecBytes == 8 || vecBytes == 16) &&
+                  rootType.getShape().back() == type.getShape().back() &&
+                  rootType.getShape().back() % perStep == 0;
     AccessPlan plan;
     plan.op = op;
     plan.root = root;
     plan.elementBytes = bytes;
-    plan.instruction = widthName(bytes, /*store=*/false, /*hip=*/true);
+    plan.vec = vector ? perStep : 1;
+    plan.instruction =
+        widthName(vector ? vecBytes : bytes, /*store=*/false, /*hip=*/true);
     for (int64_t kk = 0; kk < k / step; ++kk)
       for (int64_t tile = 0; tile < tiles; ++tile)
-        for (int64_t r = 0; r < perStep; ++r)
+        for (int64_t r = 0; r < (vector ? 1 : perStep); ++r)
           for (int64_t w = 0; w < waves; ++w)
             for (int64_t half = 0; half < 2; ++half) {
               layout::LaneCoords lanes;
               for (int64_t l = 0; l < 32; ++l) {
                 int64_t lane = half * 32 + l;
                 int64_t grid = isA ? w % warpRows : w / warpRows;
-                int64_t mn =
-                    grid * (isA ? warpM : warpN) + tile * 16 + lane % 16;
+                int64_t mn = grid * (isA ? warpM : warpN) + tile * T + lane % T;
                 int64_t kl =
                     splitK ? kk * 32 + 16 * (r / 4) + 4 * (lane / 16) + r % 4
-                           : kk * step + perStep * (lane / 16) + r;
+                           : kk * step + perStep * (lane / T) + r;
                 // A is [M, K] (trans: [K, M]); B is [K, N] (trans: [N, K]).
                 SmallVector<int64_t> at = trans ? SmallVector<int64_t>{kl, mn}
                                                 : SmallVector<int64_t>{mn, kl};
