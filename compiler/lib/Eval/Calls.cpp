@@ -314,6 +314,29 @@ Value Interpreter::call(Value callee, CallArgs &args, Node at) {
     // T.float32(x): a typed constant or a conversion of an IR value.
     if (args.pos.empty())
       return Value::poison();
+    // T.bfloat16x2(a, b): a vector of one value per lane, in lane order
+    // (each converted to the element type).
+    lang::DType calleeType = callee.getDType();
+    if (calleeType.isVector() && args.pos.size() > 1 &&
+        args.pos.size() == size_t(calleeType.getLanes()) && tracing()) {
+      const lang::BuiltinInfo *cast = lang::lookupBuiltin("T.cast");
+      const lang::BuiltinInfo *shuffle = lang::lookupBuiltin("T.Shuffle");
+      llvm::SmallVector<Value, 8> lanes, indices;
+      for (auto [i, lane] : llvm::enumerate(args.pos)) {
+        CallArgs castArgs;
+        castArgs.pos = {lane, Value::dtype(calleeType.getElementType())};
+        castArgs.posNodes = {args.posNodes[i], at};
+        Value x = callPrimitive(*cast, castArgs, at);
+        if (x.isAbrupt())
+          return x;
+        lanes.push_back(x);
+        indices.push_back(Value::integer(int64_t(i)));
+      }
+      CallArgs shuffleArgs;
+      shuffleArgs.pos = {heap.list(lanes), heap.list(indices)};
+      shuffleArgs.posNodes = {at, at};
+      return callPrimitive(*shuffle, shuffleArgs, at);
+    }
     Value v = args.pos[0];
     if (v.isIR() || v.is(ValueKind::Sym)) {
       CallArgs castArgs;

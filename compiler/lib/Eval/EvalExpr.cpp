@@ -150,8 +150,20 @@ Value Interpreter::evalConstant(Node n) {
   case K::Ellipsis:
     return Value::ellipsis();
   case K::Int:
-    if (lit.overflow)
-      return fail(n, "integer literal does not fit in 64 bits");
+    if (lit.overflow) {
+      // Python ints are unbounded, tlc's are 64-bit: a literal that needs
+      // the 64th bit (`0xffffffffffffffff` for T.uint64) keeps its bit
+      // pattern, with a warning; a wider one is an error.
+      uint64_t bits = 0;
+      if (llvm::StringRef(lit.text).getAsInteger(0, bits))
+        return fail(n, "integer literal does not fit in 64 bits");
+      int64_t wrapped = static_cast<int64_t>(bits);
+      warning(n, "integer literal " + lit.text +
+                     " exceeds the signed 64-bit range; tlc holds its low 64 "
+                     "bits (" +
+                     llvm::Twine(wrapped).str() + " as a signed value)");
+      return Value::integer(wrapped);
+    }
     return Value::integer(lit.intValue);
   case K::Float:
     return Value::floating(lit.floatValue);

@@ -867,6 +867,31 @@ Flow Interpreter::irStore(Value target, Value v, Node at) {
         }
         return Flow::Normal;
       }
+      // `A[0, 4:8] = b` of `b = A[0, 0:4]`: TileLang's vector value of a
+      // region, stored element by element. The source is read here, at the
+      // store (TileLang reads it where `b` is bound).
+      if (v.is(ValueKind::Region) && !v.as<RegionObj>()->isElement) {
+        RegionObj *src = v.as<RegionObj>();
+        llvm::SmallVector<llvm::SmallVector<mlir::Value, 4>, 8> from, to;
+        if (!usable(src->buffer) || !usable(buf) ||
+            !regionElements(src, at, from) || !regionElements(r, at, to))
+          return Flow::Normal;
+        if (from.size() != to.size()) {
+          error(at, "the region has " + llvm::Twine(to.size()).str() +
+                        " elements, the stored region " +
+                        llvm::Twine(from.size()).str());
+          return Flow::Normal;
+        }
+        mlir::Type want = ir->valueType(buf->dtype);
+        for (size_t i = 0; i < from.size(); ++i) {
+          mlir::Value x =
+              tile::LoadOp::create(ir->b, l, ir->valueType(src->buffer->dtype),
+                                   src->buffer->value, from[i]);
+          x = ir->convert(x, want, l, src->buffer->dtype.isUnsignedInteger());
+          tile::StoreOp::create(ir->b, l, x, buf->value, to[i]);
+        }
+        return Flow::Normal;
+      }
       error(at, "cannot assign to a buffer region; use T.copy or T.fill");
       return Flow::Normal;
     }

@@ -457,6 +457,20 @@ static bool isParamType(Value v) {
           v.getPrimitive()->getCanonical().id == lang::BuiltinId::Ptr);
 }
 
+/// True when the body of \p def declares \p name by an annotation
+/// statement of its own (`A: T.Tensor[[M, N], T.float32]`), the way eager
+/// kernels and TileLang's prim_funcs may type an unannotated parameter.
+static bool declaredInBody(Node def, llvm::StringRef name) {
+  for (Node stmt : def.children(Field::body)) {
+    if (stmt.kind() != NodeKind::AnnAssign || stmt.child(Field::value))
+      continue;
+    Node target = stmt.child(Field::target);
+    if (target.kind() == NodeKind::Name && target.identifier() == name)
+      return true;
+  }
+  return false;
+}
+
 Value Interpreter::tracePrimFunc(FunctionObj *fn, Node at) {
   auto *pf = heap.make<PrimFuncObj>();
   pf->fn = fn;
@@ -524,6 +538,10 @@ Value Interpreter::tracePrimFunc(FunctionObj *fn, Node at) {
       // `@T.prim_func(generator=True)` style: the type is the default,
       // `A=T.Tensor((128,), T.float32)`.
       t = fn->defaults[index - firstDefault];
+    } else if (declaredInBody(fn->def, name)) {
+      // Typed by its annotation statement when the body reaches it.
+      callEnv->vars[name] = heap.opaque("parameter");
+      continue;
     } else {
       error(param, "parameter '" + name + "' of a prim_func must be annotated");
       callEnv->vars[name] = Value::poison();

@@ -264,28 +264,12 @@ Value Interpreter::lookupModuleGlobal(llvm::StringRef name) {
     return Value::poison();
   // Lazy resolution: run the defining top-level statements now, outside
   // of any kernel being traced.
-  Env *savedEnv = env;
-  InstanceCtx *savedInstance = instance;
-  KernelCtx *savedKernel = kernel;
-  bool savedTraced = traced;
-  auto savedLoops = std::move(loops);
-  loops.clear();
-  env = moduleEnv;
-  instance = nullptr;
-  kernel = nullptr;
-  traced = false;
-  std::unique_ptr<IRGen::InsertionGuard> guard;
-  if (ir)
-    guard = std::make_unique<IRGen::InsertionGuard>(*ir);
-  for (Node stmt : defIt->second)
-    if (exec(stmt) == Flow::Raise)
-      break;
-  guard.reset();
-  env = savedEnv;
-  instance = savedInstance;
-  kernel = savedKernel;
-  traced = savedTraced;
-  loops = std::move(savedLoops);
+  {
+    TopLevelScope top(*this, moduleEnv);
+    for (Node stmt : defIt->second)
+      if (exec(stmt) == Flow::Raise)
+        break;
+  }
   resolvingGlobals.erase(name);
   it = moduleEnv->vars.find(name);
   return it != moduleEnv->vars.end() ? it->second : Value::poison();

@@ -48,6 +48,7 @@
 #include "llvm/ADT/Twine.h"
 
 #include <chrono>
+#include <optional>
 
 namespace tlc::eval {
 
@@ -338,6 +339,26 @@ public:
   private:
     Interpreter &in;
     bool entered = false;
+  };
+  /// Runs module-level code (a global of the analysed file resolved on first
+  /// use, the top level of an imported module) in namespace \p globals,
+  /// outside whatever kernel, instance, loop nest or trace is in progress,
+  /// with new IR at the end of the module. The destructor restores all of it.
+  class TopLevelScope {
+  public:
+    TopLevelScope(Interpreter &in, Env *globals);
+    ~TopLevelScope();
+    TopLevelScope(const TopLevelScope &) = delete;
+    TopLevelScope &operator=(const TopLevelScope &) = delete;
+
+  private:
+    Interpreter &in;
+    Env *savedEnv;
+    InstanceCtx *savedInstance;
+    KernelCtx *savedKernel;
+    bool savedTraced;
+    llvm::SmallVector<LoopCtx, 8> savedLoops;
+    std::optional<mlir::OpBuilder::InsertPoint> savedInsertPoint;
   };
   Value moduleAttr(ModuleObj *m, llvm::StringRef attr, Node at);
   bool isTileLangModule(llvm::StringRef name);

@@ -92,6 +92,51 @@ static bool shapesAgree(Interpreter &in, const RegionObj *a,
   return true;
 }
 
+/// T.copy between regions of one rank and static extents that differ:
+/// TileLang loops over the destination when it loads global memory into
+/// another scope, over the source otherwise, and indexes the other region at
+/// the same offsets. A loop region no larger than the other copies into (or
+/// out of) that part of it: the other region is cut to the loop's extents.
+/// A larger one would go outside the other region: an error naming the
+/// dimension, false returned. True with \p s, \p d unchanged when the rule
+/// does not apply (other ranks, symbolic extents).
+static bool cutToLoopRegion(Interpreter &in, const PArgs &p, RegionObj *&s,
+                            RegionObj *&d) {
+  if (s->extents.size() != d->extents.size())
+    return true;
+  auto isStatic = [](const RegionObj *r) {
+    return llvm::all_of(r->extents,
+                        [](SymExpr e) { return e && e.isConstant(); });
+  };
+  if (!isStatic(s) || !isStatic(d))
+    return true;
+  bool loopIsDst = lang::isGlobalScope(s->buffer->scope) &&
+                   !lang::isGlobalScope(d->buffer->scope);
+  RegionObj *loop = loopIsDst ? d : s, *other = loopIsDst ? s : d;
+  for (size_t i = 0; i < loop->extents.size(); ++i) {
+    int64_t l = *loop->extents[i].getConstant();
+    int64_t o = *other->extents[i].getConstant();
+    if (l > o) {
+      in.error(p.call, llvm::Twine("T.copy would ") +
+                           (loopIsDst ? "read outside the source"
+                                      : "write outside the destination") +
+                           " region: dimension " + llvm::Twine(i) +
+                           " has extent " + llvm::Twine(l) + " in the " +
+                           (loopIsDst ? "destination" : "source") +
+                           ", which the copy loops over, and " +
+                           llvm::Twine(o) + " in the " +
+                           (loopIsDst ? "source" : "destination"));
+      return false;
+    }
+  }
+  auto *cut = in.heap.make<RegionObj>(*other);
+  cut->isElement = false;
+  cut->extents.assign(loop->extents.begin(), loop->extents.end());
+  forgetRuntimeExtents(cut);
+  (loopIsDst ? s : d) = cut;
+  return true;
+}
+
 /// True when both regions have static extents with the same product.
 static bool sameElementCount(Interpreter &in, const RegionObj *a,
                              const RegionObj *b) {
@@ -257,6 +302,8 @@ Value tlc::eval::tileCopy(Interpreter &in, const PArgs &p) {
       lang::isSharedScope(s->buffer->scope) && !shapesAgree(in, s, d) &&
       sameElementCount(in, s, d))
     return scaleFactorCopy(in, p, src, dst);
+  if (s && d && !shapesAgree(in, s, d) && !cutToLoopRegion(in, p, s, d))
+    return Value::poison();
   if (!s || !d || !shapesAgree(in, s, d)) {
     RegionObj *rs = in.asRegion(src, p.node("src"));
     RegionObj *rd = in.asRegion(dst, p.node("dst"));

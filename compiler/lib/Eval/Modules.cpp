@@ -54,6 +54,31 @@ Interpreter::ForeignScope::~ForeignScope() {
     --in.foreignDepth;
 }
 
+Interpreter::TopLevelScope::TopLevelScope(Interpreter &in, Env *globals)
+    : in(in), savedEnv(in.env), savedInstance(in.instance),
+      savedKernel(in.kernel), savedTraced(in.traced),
+      savedLoops(std::move(in.loops)) {
+  in.loops.clear();
+  in.env = globals;
+  in.instance = nullptr;
+  in.kernel = nullptr;
+  in.traced = false;
+  if (in.ir) {
+    savedInsertPoint = in.ir->b.saveInsertionPoint();
+    in.ir->b.setInsertionPointToEnd(in.ir->module.getBody());
+  }
+}
+
+Interpreter::TopLevelScope::~TopLevelScope() {
+  if (savedInsertPoint)
+    in.ir->b.restoreInsertionPoint(*savedInsertPoint);
+  in.env = savedEnv;
+  in.instance = savedInstance;
+  in.kernel = savedKernel;
+  in.traced = savedTraced;
+  in.loops = std::move(savedLoops);
+}
+
 std::optional<Value> Interpreter::importSibling(llvm::StringRef name,
                                                 unsigned level, Node at) {
   // Dotted names (`pkg.mod`) and relative imports above the file's own
@@ -84,41 +109,21 @@ std::optional<Value> Interpreter::importSibling(llvm::StringRef name,
   Value mod = Value::object(ValueKind::Module, m);
 
   // Run its top-level statements in its own namespace, outside any kernel.
-  Env *savedEnv = env;
-  InstanceCtx *savedInstance = instance;
-  KernelCtx *savedKernel = kernel;
-  bool savedTraced = traced;
-  auto savedLoops = std::move(loops);
-  loops.clear();
-  env = m->globals;
-  instance = nullptr;
-  kernel = nullptr;
-  traced = false;
-  std::unique_ptr<IRGen::InsertionGuard> guard;
-  if (ir)
-    guard = std::make_unique<IRGen::InsertionGuard>(*ir);
-  {
-    ForeignScope scope(*this, parsed->root(), at.range(), m->name);
-    for (Node stmt : parsed->root().children(Field::body)) {
-      if (budgetExhausted)
-        break;
-      if (exec(stmt) == Flow::Raise) {
-        std::string msg = pending.type;
-        if (!pending.message.empty())
-          msg += ": " + pending.message;
-        warning(stmt.range(), msg + " (raised while importing the module; "
-                                    "its later names are unknown)");
-        pending = {};
-        break;
-      }
+  TopLevelScope top(*this, m->globals);
+  ForeignScope scope(*this, parsed->root(), at.range(), m->name);
+  for (Node stmt : parsed->root().children(Field::body)) {
+    if (budgetExhausted)
+      break;
+    if (exec(stmt) == Flow::Raise) {
+      std::string msg = pending.type;
+      if (!pending.message.empty())
+        msg += ": " + pending.message;
+      warning(stmt.range(), msg + " (raised while importing the module; "
+                                  "its later names are unknown)");
+      pending = {};
+      break;
     }
   }
-  guard.reset();
-  env = savedEnv;
-  instance = savedInstance;
-  kernel = savedKernel;
-  traced = savedTraced;
-  loops = std::move(savedLoops);
   return mod;
 }
 

@@ -3,6 +3,10 @@
 # RUN: tlc-opt %t.mlir > /dev/null
 # T.copy operands must have the same shape once extent-1 dimensions are
 # dropped; a tile origin A[y, x] takes its extents from the other operand.
+# Regions of one rank and different static extents follow TileLang: the copy
+# loops over the destination when it loads global memory into another scope,
+# over the source otherwise; a smaller loop region copies part of the other
+# region, a larger one is an error.
 import tilelang
 import tilelang.language as T
 
@@ -17,7 +21,13 @@ def copies(M=1024, K=1024, block_M=128, block_K=32):
         T.copy(A[bx * block_M, 0], A_shared)
         T.copy(A[bx * block_M:(bx + 1) * block_M, 0:block_K], A_shared)
         T.copy(A_shared[0, :], row)
-        # expected-error@+1 {{T.copy between regions of different shapes: [128, 32] and [64, 32]}}
+        # expected-error@+1 {{T.copy would write outside the destination region: dimension 0 has extent 128 in the source, which the copy loops over, and 64 in the destination}}
         T.copy(A_shared, B_shared)
-        # expected-error@+1 {{T.copy between regions of different shapes: [64, 32] and [128, 32]}}
+        # expected-error@+1 {{T.copy would read outside the source region: dimension 0 has extent 128 in the destination, which the copy loops over, and 64 in the source}}
         T.copy(A[bx * block_M:bx * block_M + 64, 0:block_K], A_shared)
+        # A smaller loop region fills part of the other one.
+        T.copy(B_shared, A_shared)
+        T.copy(B_shared, A[bx * block_M:(bx + 1) * block_M, 0:block_K])
+        T.copy(A[bx * block_M:(bx + 1) * block_M, 0:block_K], B_shared)
+        # expected-error@+1 {{T.copy between regions of different shapes: [128, 32] and [32]}}
+        T.copy(A_shared, row)

@@ -10,10 +10,10 @@ import tilelang.language as T
 def broken(N=128):
     A: T.Tensor((N,), T.float32)
     with T.Kernel(1, threads=128) as bx:
-        S = T.alloc_shared((64,), T.float32)
-        # expected-error@+1 {{T.copy between regions of different shapes}}
+        S = T.alloc_shared((256,), T.float32)
+        # expected-error@+1 {{T.copy would read outside the source region}}
         T.copy(A, S)
-        F = T.alloc_fragment((64,), T.float32)
+        F = T.alloc_fragment((256,), T.float32)
         T.copy(S, F)
 
 
@@ -41,6 +41,6 @@ def fine(N=256):
 failing_factory(48)
 failing_factory(64)
 
-# CHECK-DAG: "kernel":"broken",{{.*}}"name":"F","kind":"buffer","shape":[64]
+# CHECK-DAG: "kernel":"broken",{{.*}}"name":"F","kind":"buffer","shape":[256]
 # CHECK-DAG: "kernel":"failing_factory","instance":"failing_factory(64)","name":"A"
 # CHECK-DAG: "kernel":"fine",{{.*}}"name":"S","kind":"buffer","shape":[128],"dtype":"float16"

@@ -42,10 +42,27 @@ def vector_let(t):
     return bad
 
 
+def region_value(t):
+    """Per row r of 8 x 16: B[r, 8:16] = A[r, 0:8], B[r, 0:8] = A[r, 8:16]."""
+    a, b = t["A"], t["B"]
+    return [r * 16 + c for r in range(8) for c in range(16)
+            if b[r * 16 + c] != a[r * 16 + (c + 8) % 16]]
+
+
+def partial_copy(t):
+    """B (32 x 32): rows 0-15 = A rows 32-47, rows 16-31 = A rows 0-15."""
+    a, b = t["A"], t["B"]
+    src = lambda row: row + 32 if row < 16 else row - 16
+    return [r * 32 + c for r in range(32) for c in range(32)
+            if b[r * 32 + c] != a[src(r) * 32 + c]]
+
+
 CHECKS = {
     "persistent-h100": lambda t: persistent(t, 132),
     "persistent-a100": lambda t: persistent(t, 108),
     "vector-let": vector_let,
+    "region-value": region_value,
+    "partial-copy": partial_copy,
 }
 
 
