@@ -97,14 +97,19 @@ tlc::driver::collectLayoutViews(const eval::FileAnalysis &analysis,
   if (!analysis.module)
     return views;
   mlir::ModuleOp module = *analysis.module;
-  // HIP is printed by the same printer: the same swizzle plan.
+  // HIP is printed by the same printer: the same swizzle plan, with the
+  // MFMA operand tiles in their LDS swizzles.
   bool cuda = isCudaTarget(target) || isHipTarget(target);
+  bool hip = isHipTarget(target);
   size_t ops = module.getBody()->getOperations().size();
   for (auto [index, top] : llvm::enumerate(module.getBody()->getOperations())) {
     std::string instance = instanceLabel(analysis, index, ops);
     top.walk([&](tile::KernelOp kernel) {
       llvm::DenseMap<mlir::Value, int64_t> swizzled =
           tile::planSwizzledTiles(kernel);
+      llvm::DenseMap<mlir::Value, layout::XorSwizzle> lds;
+      if (hip)
+        lds = tile::planLdsSwizzles(kernel);
       std::string kernelName;
       if (auto fn = kernel->getParentOfType<tile::FuncOp>())
         kernelName = fn.getSymName().str();
@@ -120,7 +125,7 @@ tlc::driver::collectLayoutViews(const eval::FileAnalysis &analysis,
           v.fragment = f.getFragment();
         } else if (isSharedScope(type.getScope())) {
           if (cuda)
-            v.shared = tile::cudaSharedLayout(root, swizzled);
+            v.shared = tile::cudaSharedLayout(root, swizzled, &lds);
           else if (auto l = llvm::dyn_cast_or_null<tile::LayoutAttr>(
                        alloc.getLayoutAttr()))
             v.shared = l.getLayout();

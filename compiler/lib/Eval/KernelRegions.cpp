@@ -161,43 +161,86 @@ std::optional<int64_t> Interpreter::checkSharedMemory(KernelCtx &k) {
   // writes are multiplied by its stage count. The figure is the peak over
   // the statements, a lower bound of any real placement, so no program is
   // refused that TileLang could place.
-  int64_t total = 0;
   bool allStatic = true;
-  std::vector<RelatedInfo> notes;
   mlir::Block *body = k.op ? &llvm::cast<tile::KernelOp>(k.op).getBody().front()
                            : nullptr;
   tile::StatementIndex index;
   if (body)
     index = tile::indexStatements(*body);
   int numStatements = int(index.size());
-  std::vector<int64_t> live(std::max(numStatements, 1), 0);
-  for (BufferObj *b : k.sharedBuffers) {
-    std::optional<int64_t> bytes = bufferBytes(b);
-    if (!bytes) {
-      allStatic = false;
-      continue;
+  int64_t maxStages = 1;
+  // The peak with at most \p cap stages per buffer (notes when given).
+  auto peak = [&](int64_t cap, std::vector<RelatedInfo> *notes) {
+    std::vector<int64_t> live(std::max(numStatements, 1), 0);
+    for (BufferObj *b : k.sharedBuffers) {
+      std::optional<int64_t> bytes = bufferBytes(b);
+      if (!bytes) {
+        allStatic = false;
+        continue;
+      }
+      int64_t stages = std::min(std::max<int64_t>(1, b->stages), cap);
+      maxStages = std::max(maxStages, stages);
+      int64_t used = *bytes * stages;
+      std::optional<std::pair<int, int>> range =
+          body && b->value ? tile::getLiveRange(*body, b->value, index)
+                           : std::optional<std::pair<int, int>>();
+      if (body && b->value && !range)
+        continue; // Never used: TileLang removes it.
+      int lo = range ? range->first : 0;
+      int hi = range ? range->second : int(live.size()) - 1;
+      for (int s = lo; s <= hi; ++s)
+        live[s] += used;
+      if (!notes)
+        continue;
+      std::string msg = "'" + b->name.str() + "' uses " + formatBytes(used);
+      if (stages > 1)
+        msg += " (" + std::to_string(stages) + " pipeline stages x " +
+               formatBytes(*bytes) + ")";
+      notes->push_back({b->range, msg});
     }
-    int64_t used = *bytes * std::max<int64_t>(1, b->stages);
-    std::optional<std::pair<int, int>> range =
-        body && b->value ? tile::getLiveRange(*body, b->value, index)
-                         : std::optional<std::pair<int, int>>();
-    if (body && b->value && !range)
-      continue; // Never used: TileLang removes it.
-    int lo = range ? range->first : 0;
-    int hi = range ? range->second : int(live.size()) - 1;
-    for (int s = lo; s <= hi; ++s)
-      live[s] += used;
-    std::string msg = "'" + b->name.str() + "' uses " + formatBytes(used);
-    if (b->stages > 1)
-      msg += " (" + std::to_string(b->stages) + " pipeline stages x " +
-             formatBytes(*bytes) + ")";
-    notes.push_back({b->range, msg});
+    int64_t total = 0;
+    for (int64_t v : live)
+      total = std::max(total, v);
+    return total;
+  };
+  std::vector<RelatedInfo> notes;
+  int64_t total = peak(INT64_MAX, &notes);
+  const TargetInfo &tgt = target();
+  // CDNA's 64 KiB of LDS: TileLang runs every T.Pipelined of gfx90a and
+  // gfx942 as a plain loop (its pipeline planning drops num_stages there).
+  // tlc keeps the stages that fit and runs the loop with fewer buffers
+  // when they do not, rather than refusing the program.
+  if (total > tgt.sharedMemoryBytes && maxStages > 1 &&
+      llvm::StringRef(tgt.name).starts_with("hip:")) {
+    int64_t cap = maxStages - 1;
+    while (cap > 1 && peak(cap, nullptr) > tgt.sharedMemoryBytes)
+      --cap;
+    int64_t capped = peak(cap, nullptr);
+    if (capped <= tgt.sharedMemoryBytes) {
+      warning(k.call, "the pipeline stages need " + formatBytes(total) +
+                          " of LDS, more than the " +
+                          formatBytes(tgt.sharedMemoryBytes) + " of " +
+                          tgt.name + ": T.Pipelined runs with " +
+                          (cap < 2 ? std::string("one buffer (no overlap, "
+                                                 "as TileLang runs it on "
+                                                 "gfx90a and gfx942)")
+                                   : std::to_string(cap) + " stages") +
+                          ", " + formatBytes(capped) + " of LDS");
+      for (BufferObj *b : k.sharedBuffers)
+        b->stages = std::min(b->stages, cap);
+      if (body)
+        body->walk([&](tile::PipelinedOp pipe) {
+          if (pipe.getNumStages() <= cap)
+            return;
+          pipe.setNumStages(cap);
+          pipe.removeStageAttr();
+          pipe.removeOrderAttr();
+        });
+      total = capped;
+    }
   }
-  for (int64_t v : live)
-    total = std::max(total, v);
   std::optional<int64_t> result =
       allStatic ? std::optional<int64_t>(total) : std::nullopt;
-  const TargetInfo &tgt = target();
   if (total <= tgt.sharedMemoryBytes)
     return result;
   Diagnostic d;

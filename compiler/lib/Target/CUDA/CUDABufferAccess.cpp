@@ -89,6 +89,19 @@ FailureOr<std::string> Emitter::linearIndex(const RootAccess &access,
            std::to_string(type.getShape()[rank - 1]) + ">(" + lead + ", " +
            access.indices[rank - 2] + ", " + access.indices[rank - 1] + ")";
   }
+  auto lds = ldsSwizzle.find(access.root);
+  if (lds != ldsSwizzle.end() && access.indices.size() >= 2) {
+    // HIP: the row-XOR swizzle chosen for the MFMA reads.
+    std::string rowIdx = access.indices[0];
+    for (unsigned d = 1; d + 1 < access.indices.size(); ++d)
+      rowIdx = "(" + rowIdx + ") * " + std::to_string(type.getShape()[d]) +
+               " + " + access.indices[d];
+    const layout::XorSwizzle &s = lds->second;
+    return ns + "xorSwizzledIndex<" + std::to_string(type.getShape().back()) +
+           ", " + std::to_string(s.vec) + ", " + std::to_string(s.perPhase) +
+           ", " + std::to_string(s.maxPhase) + ">(" + rowIdx + ", " +
+           access.indices.back() + ")";
+  }
   auto sw = swizzled.find(access.root);
   if (sw != swizzled.end() && access.indices.size() >= 2) {
     // Row-major with the 16-byte chunk XOR-swizzled by the row.

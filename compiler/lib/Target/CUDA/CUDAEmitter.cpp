@@ -333,6 +333,17 @@ LogicalResult Emitter::emitKernel(KernelOp op) {
   // stores); every access goes through the swizzle. The plan is shared
   // with layout pictures and the bank-conflict analysis.
   swizzled = planSwizzledTiles(op);
+  // HIP: MFMA operand tiles in the swizzle chosen for their LDS reads.
+  ldsSwizzle.clear();
+  if (lang.isHip())
+    for (auto [root, swizzle] : planLdsSwizzles(op)) {
+      if (swizzle.maxPhase == 1) {
+        swizzled.erase(root); // row-major reads are conflict-free
+        continue;
+      }
+      ldsSwizzle[root] = swizzle;
+      swizzled.try_emplace(root, 0);
+    }
   // Operands of wgmma gemms are stored in the swizzled panels their
   // descriptors read (tile-plan-wgmma); each panel row is `tile.swizzle`
   // bytes, so the chunk swizzle of a row is that of swizzledIndex.
@@ -610,7 +621,7 @@ LogicalResult Emitter::emitAlloc(AllocOp op) {
     return success();
   }
   default:
-    op.emitError() << "the CUDA target does not support "
+    op.emitError() << "the " << lang.name << " target does not support "
                    << stringifyMemoryScope(type.getScope())
                    << " allocations yet";
     return failure();

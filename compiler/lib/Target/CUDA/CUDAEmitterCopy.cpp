@@ -57,6 +57,16 @@ Emitter::fragmentWindow(Value view, const FragmentInfo &frag, Operation *at) {
   return w;
 }
 
+/// Whether \p vec consecutive elements (from a multiple of vec) stay
+/// consecutive in root \p root: not in a HIP LDS tile swizzled in shorter
+/// runs (Emitter::ldsSwizzle).
+static bool
+keepsRuns(const llvm::DenseMap<Value, layout::XorSwizzle> &ldsSwizzle,
+          Value root, int64_t vec) {
+  auto it = ldsSwizzle.find(root);
+  return it == ldsSwizzle.end() || it->second.vec % vec == 0;
+}
+
 LogicalResult Emitter::emitFragmentCopy(CopyOp op) {
   Value src = op.getSrc(), dst = op.getDst();
   Value srcRoot = rootOf(src), dstRoot = rootOf(dst);
@@ -159,7 +169,8 @@ LogicalResult Emitter::emitFragmentCopy(CopyOp op) {
   bool canVector = (sameType || srcFrag) && vec > 1 &&
                    (vecBytes == 4 || vecBytes == 8 || vecBytes == 16) &&
                    window->extents.back() != 1 && !memDims.empty() &&
-                   memDims.back() + 1 == memType.getRank() && vectorWindow;
+                   memDims.back() + 1 == memType.getRank() && vectorWindow &&
+                   keepsRuns(ldsSwizzle, rootOf(mem), vec);
   open("");
   if (frag.threadExtent < numThreads || (!srcFrag && false))
     open("if (tid < " + Twine(frag.threadExtent) + ")");
@@ -422,8 +433,19 @@ LogicalResult Emitter::emitCopy(CopyOp op) {
                    });
   if (!innermost)
     vec = 1;
+  // A HIP LDS tile swizzled in shorter runs (ldsSwizzle) keeps only those
+  // contiguous: smaller chunks (a fragment's chunks go element by element).
+  bool runsKept = true;
+  for (const CopySide *side : {&src, &dst})
+    while (vec > 1 && !keepsRuns(ldsSwizzle, side->root, vec)) {
+      if (frag) {
+        runsKept = false;
+        break;
+      }
+      vec /= 2;
+    }
   int64_t vecBytes = vec * getElementStorageBytes(dstElem);
-  bool canVector = sameType && vec > 1 &&
+  bool canVector = sameType && vec > 1 && runsKept &&
                    (vecBytes == 4 || vecBytes == 8 || vecBytes == 16);
   int64_t chunks = numel / vec;
   int64_t perThread = (chunks + numThreads - 1) / numThreads;

@@ -256,8 +256,8 @@ LogicalResult Emitter::emitIntrinsic(IntrinsicOp op) {
             "cluster_dims");
     if (dims &&
         llvm::any_of(dims.asArrayRef(), [](int64_t d) { return d > 1; }))
-      return fail("needs a cluster launch, which the CUDA target does not "
-                  "generate yet");
+      return fail("needs a cluster launch, which the " + lang.name.str() +
+                  " target does not generate yet");
     return result("0"); // every block is a cluster of one
   }
 

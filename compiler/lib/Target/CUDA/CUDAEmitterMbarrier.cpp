@@ -76,8 +76,9 @@ FailureOr<int64_t> Emitter::planMbarriers(KernelOp kernel, int64_t bytes) {
     if (auto alloc = dyn_cast<AllocOp>(op)) {
       auto type = cast<BufferType>(alloc.getType());
       if (type.getScope() == MemoryScope::ClusterBarrier) {
-        alloc.emitError("cluster barriers need a cluster launch, which the "
-                        "CUDA target does not generate yet");
+        alloc.emitError() << "cluster barriers need a cluster launch, which "
+                             "the "
+                          << lang.name << " target does not generate yet";
         return WalkResult::interrupt();
       }
       if (type.getScope() != MemoryScope::Barrier)
@@ -243,7 +244,8 @@ std::optional<LogicalResult> Emitter::emitMbarrierIntrinsic(IntrinsicOp op) {
   if (callee == "T.barrier_arrive" || callee == "T.mbarrier_arrive") {
     if (argOf(op, "cta_id"))
       return fail("arrives on another block's barrier, which needs a "
-                  "cluster launch the CUDA target does not generate yet");
+                  "cluster launch the " +
+                  lang.name.str() + " target does not generate yet");
     FailureOr<std::string> bar = address("mbarrier");
     if (failed(bar))
       return failure();

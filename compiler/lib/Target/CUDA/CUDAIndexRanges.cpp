@@ -225,6 +225,12 @@ bool Emitter::provenAligned(const RootAccess &access, int64_t vec) {
     // idx * stride is a multiple of div * stride.
     return div == 0 || (stride % vec == 0) || ((div * stride) % vec == 0);
   };
+  if (auto lds = ldsSwizzle.find(access.root); lds != ldsSwizzle.end()) {
+    // Runs of lds->second.vec elements stay contiguous and in place.
+    int64_t rowLen = type.getShape().back();
+    return lds->second.vec % vec == 0 && rowLen % vec == 0 &&
+           divides(rank - 1, 1);
+  }
   if (swizzled.count(access.root)) {
     // The swizzle permutes 16-byte chunks of a row and keeps the offset
     // inside a chunk: aligned when the column is and vec fits a chunk.

@@ -18,6 +18,7 @@
 #include "tlc/Dialect/Tile/IR/ThreadUniformity.h"
 #include "tlc/Dialect/Tile/IR/TileOps.h"
 #include "tlc/Layout/Fragment.h"
+#include "tlc/Layout/MfmaSharedLayouts.h"
 #include "tlc/Target/CUDA/CUDAEmitter.h"
 
 #include "mlir/IR/Location.h"
@@ -412,6 +413,9 @@ public:
   /// The swizzle of a shared gemm operand buffer: 16-byte chunks per row
   /// (0 when not swizzled).
   llvm::DenseMap<mlir::Value, int64_t> swizzled;
+  /// HIP: the LDS swizzle of each shared MFMA operand tile (planLdsSwizzles;
+  /// such a tile is also in `swizzled`, which this overrides).
+  llvm::DenseMap<mlir::Value, layout::XorSwizzle> ldsSwizzle;
   /// Byte offset of the reduction scratch area in shared memory.
   int64_t scratchOffset = -1;
   /// Fragment loads/stores inside T.Parallel -> register expression.

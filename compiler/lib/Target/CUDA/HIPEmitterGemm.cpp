@@ -266,10 +266,11 @@ LogicalResult Emitter::emitMfmaGemm(GemmOp op) {
     return failure();
   // Vector LDS reads (ds_read_b64 / _b128): a K-contiguous LDS operand
   // whose lane values are perStep consecutive k starting at a multiple of
-  // perStep. LDS tiles are row-major, at most with their 16-byte chunks
-  // XOR-swizzled by the row, so such a run of at most 16 bytes stays
-  // contiguous and aligned when the rows (the root's last dimension, which
-  // the operand spans) are a multiple of perStep long.
+  // perStep. LDS tiles are row-major with runs of ldsSwizzle's vec (else
+  // 16-byte chunks) XOR-swizzled by the row, so such a run of at most 16
+  // bytes stays contiguous and aligned when the rows (the root's last
+  // dimension, which the operand spans) are a multiple of perStep long and
+  // the swizzle keeps perStep elements together.
   const int64_t elemBytes = getElementStorageBytes(ab);
   auto vectorBytes = [&](Value buf, bool kInner) -> int64_t {
     int64_t bytes = perStep * elemBytes;
@@ -278,6 +279,9 @@ LogicalResult Emitter::emitMfmaGemm(GemmOp op) {
     if (!kInner || splitK || (bytes != 8 && bytes != 16) || !root.isStatic() ||
         root.getShape().back() != t.getShape().back() ||
         root.getShape().back() % perStep != 0)
+      return 0;
+    auto lds = ldsSwizzle.find(rootOf(buf));
+    if (lds != ldsSwizzle.end() && lds->second.vec % perStep != 0)
       return 0;
     return bytes;
   };

@@ -30,6 +30,7 @@
 namespace tlc {
 namespace hip {
 using ::tlc::swizzledIndex;
+using ::tlc::xorSwizzledIndex;
 } // namespace hip
 } // namespace tlc
 

@@ -42,6 +42,17 @@ TLC_DEVICE constexpr int swizzledIndex(int row, int col) {
          int(unsigned(col) % ChunkElems);
 }
 
+/// Element offset of (row, col) in a tile of `RowElems` elements per row
+/// whose runs of `Vec` elements are permuted by XOR with the phase
+/// (row / PerPhase) % MaxPhase: the LDS layout tlc chooses for each MFMA
+/// operand tile on CDNA (layout::XorSwizzle, chooseMfmaSwizzle).
+template <int RowElems, int Vec, int PerPhase, int MaxPhase>
+TLC_DEVICE constexpr int xorSwizzledIndex(int row, int col) {
+  int run = int(unsigned(col) / Vec);
+  int phase = int((unsigned(row) / PerPhase) % MaxPhase);
+  return row * RowElems + (run ^ phase) * Vec + int(unsigned(col) % Vec);
+}
+
 } // namespace tlc
 
 #endif // TLC_DEVICE_SWIZZLE_H

@@ -21,6 +21,7 @@
 #include "tlc/Dialect/Tile/IR/BufferEffects.h"
 #include "tlc/Layout/BankConflicts.h"
 #include "tlc/Layout/Fragment.h"
+#include "tlc/Layout/MfmaSharedLayouts.h"
 #include "tlc/Layout/SharedLayouts.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -83,12 +84,82 @@ DenseMap<Value, int64_t> tlc::tile::planSwizzledTiles(KernelOp kernel) {
   return swizzled;
 }
 
+/// How HIPEmitterGemm reads shared operand \p v of \p gemm (the same
+/// facts planMfmaOperands models), or std::nullopt when it does not read
+/// it from LDS or the accumulator has no MFMA layout.
+static std::optional<layout::MfmaOperandReads> mfmaReadsOf(GemmOp gemm,
+                                                           Value v) {
+  auto cAlloc = gemm.getC().getDefiningOp<AllocOp>();
+  auto cAttr = cAlloc ? dyn_cast_or_null<FragmentAttr>(cAlloc.getLayoutAttr())
+                      : FragmentAttr();
+  if (!cAttr || !isSharedScope(scopeOfRoot(v)))
+    return std::nullopt;
+  StringRef tag = cAttr.getFragment().getOrigin().tag;
+  if (!tag.starts_with("mfma"))
+    return std::nullopt;
+  auto type = cast<BufferType>(v.getType());
+  auto root = cast<BufferType>(rootOf(v).getType());
+  int64_t bytes = getElementStorageBytes(type.getElementType());
+  if ((bytes != 1 && bytes != 2) || !root.isStatic() || root.getRank() < 2)
+    return std::nullopt;
+  bool aShared = isSharedScope(scopeOfRoot(gemm.getA()));
+  bool bShared = isSharedScope(scopeOfRoot(gemm.getB()));
+  int64_t kPack = 1;
+  if (auto kp = gemm->getAttrOfType<IntegerAttr>("k_pack"))
+    kPack = std::max<int64_t>(1, kp.getInt());
+  if (!aShared || !bShared)
+    kPack = 1;
+  layout::MfmaOperandReads r;
+  r.tile = tag.starts_with("mfma32") ? 32 : 16;
+  r.elementBytes = bytes;
+  int64_t perLane = bytes == 1 ? 8 : 4;
+  r.perStep = perLane * kPack;
+  bool splitK = perLane == 8 && (!aShared || !bShared);
+  r.kInner = v == gemm.getA() ? !gemm.getTransposeA() : gemm.getTransposeB();
+  int64_t vecBytes = r.perStep * bytes;
+  r.vector = r.kInner && !splitK && (vecBytes == 8 || vecBytes == 16) &&
+             root.getShape().back() == type.getShape().back() &&
+             root.getShape().back() % r.perStep == 0;
+  return r;
+}
+
+DenseMap<Value, layout::XorSwizzle> tlc::tile::planLdsSwizzles(KernelOp kernel) {
+  DenseMap<Value, layout::XorSwizzle> plan;
+  kernel.walk([&](GemmOp gemm) {
+    for (Value v : {gemm.getA(), gemm.getB()}) {
+      Value root = rootOf(v);
+      if (plan.count(root))
+        continue; // The first gemm reading a tile decides.
+      std::optional<layout::MfmaOperandReads> r = mfmaReadsOf(gemm, v);
+      if (!r)
+        continue;
+      auto shape = cast<BufferType>(root.getType()).getShape();
+      plan[root] = layout::chooseMfmaSwizzle(*r, shape.end()[-2], shape.back());
+    }
+  });
+  return plan;
+}
+
 layout::Layout
 tlc::tile::cudaSharedLayout(Value root,
-                            const DenseMap<Value, int64_t> &swizzled) {
+                            const DenseMap<Value, int64_t> &swizzled,
+                            const DenseMap<Value, layout::XorSwizzle> *lds) {
   auto t = cast<BufferType>(root.getType());
   SmallVector<int64_t> shape(t.getShape());
   unsigned bits = getElementStorageBytes(t.getElementType()) * 8;
+  if (lds)
+    if (auto it = lds->find(root); it != lds->end()) {
+      if (it->second.maxPhase == 1) {
+        layout::Layout l = layout::Layout::linear(shape);
+        l.setElementBits(bits);
+        return l;
+      }
+      if (llvm::Expected<layout::Layout> l =
+              layout::makeXorSwizzleLayout(shape, bits, it->second))
+        return *l;
+      else
+        llvm::consumeError(l.takeError());
+    }
   if (swizzled.count(root))
     if (llvm::Expected<layout::Layout> l =
             layout::makeRowSwizzledLayout(shape, bits))
@@ -1012,6 +1083,9 @@ static std::vector<BankConflict> findConflicts(KernelOp kernel, bool mmaSync,
     }
   });
   DenseMap<Value, int64_t> swizzled = planSwizzledTiles(kernel);
+  DenseMap<Value, layout::XorSwizzle> lds;
+  if (hip)
+    lds = planLdsSwizzles(kernel);
   // One report per (op, buffer, instruction), in program order.
   std::vector<std::vector<const AccessPlan *>> groups;
   std::map<std::tuple<Operation *, void *, std::string>, size_t> index;
@@ -1031,7 +1105,7 @@ static std::vector<BankConflict> findConflicts(KernelOp kernel, bool mmaSync,
         : panel    ? layout::makeGemmABLayoutHopper(
                          cast<BufferType>(first.root.getType()).getShape(),
                          first.elementBytes * 8)
-                : cudaSharedLayout(first.root, swizzled);
+                : cudaSharedLayout(first.root, swizzled, &lds);
     int64_t degree = worstDegree(group, actual, hip);
     if (degree < 2 || degree == INT64_MAX)
       continue;

@@ -27,6 +27,7 @@
 
 #include "tlc/Dialect/Tile/IR/TileOps.h"
 #include "tlc/Layout/Layout.h"
+#include "tlc/Layout/MfmaSharedLayouts.h"
 
 #include "llvm/ADT/DenseMap.h"
 
@@ -43,12 +44,21 @@ namespace tile {
 /// fragment is copied into.
 llvm::DenseMap<mlir::Value, int64_t> planSwizzledTiles(KernelOp kernel);
 
+/// The LDS tiles of \p kernel that the HIP target stores in a swizzle of
+/// their own (`tlc::hip::xorSwizzledIndex`): each shared operand tile of an
+/// MFMA gemm, swizzled for the MFMA reads of the first gemm reading it
+/// (layout::chooseMfmaSwizzle over HIPEmitterGemm's reads). They take
+/// precedence over planSwizzledTiles() on HIP.
+llvm::DenseMap<mlir::Value, layout::XorSwizzle>
+planLdsSwizzles(KernelOp kernel);
+
 /// The element-offset layout the CUDA target stores shared buffer \p root
 /// (an allocation of static shape) in, given the swizzle plan of its
 /// kernel: the row swizzle (layout::makeRowSwizzledLayout) or row-major.
-layout::Layout
-cudaSharedLayout(mlir::Value root,
-                 const llvm::DenseMap<mlir::Value, int64_t> &swizzled);
+/// On HIP, \p lds is planLdsSwizzles()'s plan, which comes first.
+layout::Layout cudaSharedLayout(
+    mlir::Value root, const llvm::DenseMap<mlir::Value, int64_t> &swizzled,
+    const llvm::DenseMap<mlir::Value, layout::XorSwizzle> *lds = nullptr);
 
 /// One shared-memory access of the generated code with a bank conflict.
 struct BankConflict {
