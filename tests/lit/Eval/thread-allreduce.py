@@ -7,7 +7,8 @@
 # partials (sum_y2: threads (2, 32) along y, groups spread over two warps,
 # as example_gemv.py's kernel), and a shared exchange alone (max_y3: 5
 # threads along y, 3 apart, with a condition; sum_y32: 32 apart; a float
-# sum over 24 threads along x).
+# sum over 24 threads along x), and two values at once (pair_y8: a sum
+# and a count of the threads whose condition holds).
 # RUN: tlc-build --check %s 2>&1 | count 0
 # RUN: tlc-build --emit=tile --kernel=sum_x %s | FileCheck %s --check-prefix=BFLY
 # BFLY-COUNT-5: tile.intrinsic "T.shfl_xor"
@@ -33,6 +34,7 @@
 # REF: max_y3 True
 # REF: sum_y32 True
 # REF: fsum_x24 True
+# REF: pair_y8 True
 # RUN: tlc-build --emit=cuda --target=cuda:sm_90a --no-source-lines --kernel=sum_y2 %s | FileCheck %s --check-prefix=CUDA
 # CUDA: __shfl_xor_sync(
 # CUDA: __syncthreads();
@@ -88,9 +90,29 @@ def fsum_x24():
     return reducer_kernel(24, 1, 3, False, lambda x, y: x + y, 0, T.float32, False)
 
 
+@tilelang.jit
+def pair_y8(X=4, Y=8, G=3):
+    @T.prim_func
+    def main(A: T.Tensor((G, X * Y), T.int32), C: T.Tensor((G, X * Y), T.int32), D: T.Tensor((G, X * Y), T.int32)):
+        with T.Kernel(G, threads=(X, Y)) as bx:
+            tx = T.get_thread_binding(0)
+            ty = T.get_thread_binding(1)
+            s = T.alloc_local((1,), T.int32)
+            n = T.alloc_local((1,), T.int32)
+            with T.attr(T.comm_reducer(lambda x0, x1, y0, y1: (x0 + y0, x1 + y1), [T.int32(0), T.int32(0)]),
+                        "reduce_scope", T.reinterpret(T.uint64(0), dtype="handle")):
+                T.evaluate(T.tvm_thread_allreduce(T.uint32(2), A[bx, ty * X + tx], T.int32(1), A[bx, ty * X + tx] > 0,
+                                                  s[0], n[0], ty, dtype="handle"))
+            C[bx, ty * X + tx] = s[0]
+            D[bx, ty * X + tx] = n[0]
+
+    return main
+
+
 sum_x()
 sum_y4()
 sum_y2()
 max_y3()
 sum_y32()
 fsum_x24()
+pair_y8()

@@ -32,3 +32,15 @@ for name, (X, Y, over_y, kind, identity, cond) in kernels.items():
         want = (want + 2**31) % 2**32 - 2**31
         ok = bool((c.astype(np.int64) == want).all())
     print(name, ok, "" if ok else (c, want))
+
+# pair_y8: (sum, count) of the values > 0 of each group of 8 threads along y.
+a = np.load(os.path.join(d, "pair_y8", "inputs", "A.npy")).astype(np.int64)
+c = np.load(os.path.join(d, "pair_y8", "C.npy")).astype(np.int64)
+n = np.load(os.path.join(d, "pair_y8", "D.npy")).astype(np.int64)
+v = a.reshape(-1, 8, 4)
+pos = v > 0
+want_s = np.broadcast_to(np.where(pos, v, 0).sum(1, keepdims=True), v.shape).reshape(a.shape)
+want_n = np.broadcast_to(pos.sum(1, keepdims=True), v.shape).reshape(a.shape)
+want_s = (want_s + 2**31) % 2**32 - 2**31
+ok = bool((c == want_s).all() and (n == want_n).all()) and len(np.unique(want_n)) > 1
+print("pair_y8", ok)
