@@ -120,10 +120,20 @@ std::optional<Value> Interpreter::callFramePrimitive(const PArgs &p) {
       return f->cond;
     return heap.obj(ObjKind::GenericFrame, f);
   }
+  case BuiltinId::Attr: {
+    // `T.attr(T.comm_reducer(...), "reduce_scope", ...)`: the reducer of
+    // the T.tvm_thread_allreduce calls in its body.
+    FrameObj *f = frame();
+    Value key = p.getOr("attr_key", Value::none());
+    Value node = p.getOr("node", Value::none());
+    if (key.isStr() && getStr(key) == "reduce_scope" &&
+        node.isObj(ObjKind::Namespace))
+      f->cond = node;
+    return heap.obj(ObjKind::GenericFrame, f);
+  }
   case BuiltinId::Then:
   case BuiltinId::Else:
   case BuiltinId::Sblock:
-  case BuiltinId::Attr:
   case BuiltinId::WsOp:
     return heap.obj(ObjKind::GenericFrame, frame());
   case BuiltinId::While:
@@ -375,6 +385,13 @@ Flow Interpreter::execFrame(FrameObj *frame, Node withNode, Node target) {
     if (frame->id == BuiltinId::Sblock && !kernel) {
       warning(call, "a T.block outside T.Kernel is not analysed by tlc");
       return Flow::Normal;
+    }
+    if (frame->id == BuiltinId::Attr &&
+        frame->cond.isObj(ObjKind::Namespace)) {
+      reduceScopes.push_back(frame->cond);
+      Flow f = execBody(withNode, Field::body);
+      reduceScopes.pop_back();
+      return f;
     }
     return execBody(withNode, Field::body);
   }

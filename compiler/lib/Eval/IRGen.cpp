@@ -804,6 +804,85 @@ Value Interpreter::vectorLet(RegionObj *r, lang::DType type, Node at) {
   return Value::object(ValueKind::Buffer, b);
 }
 
+namespace {
+/// A `T.Ramp(base, stride, lanes)` index of an element reference: TVM's
+/// vector index, the elements base, base + stride, ... in dimension `dim`.
+struct RampIndex {
+  unsigned dim;
+  mlir::Value base, stride;
+  int64_t lanes;
+};
+} // namespace
+
+/// The T.Ramp index of \p r, if one of its indices is a T.Ramp vector.
+static std::optional<RampIndex> rampIndexOf(RegionObj *r) {
+  if (!r->isElement)
+    return std::nullopt;
+  for (unsigned d = 0; d < r->starts.size(); ++d) {
+    Value i = r->starts[d];
+    if (!i.is(ValueKind::Expr) || !i.as<ExprObj>()->dtype.isVector())
+      continue;
+    auto ramp = i.as<ExprObj>()->value.getDefiningOp<tile::IntrinsicOp>();
+    if (!ramp || ramp.getCallee() != "T.Ramp" || ramp.getArgs().size() < 2)
+      return std::nullopt;
+    return RampIndex{d, ramp.getArgs()[0], ramp.getArgs()[1],
+                     int64_t(i.as<ExprObj>()->dtype.getLanes())};
+  }
+  return std::nullopt;
+}
+
+/// `B[i, T.Ramp(b, s, n)] = A[j, T.Ramp(c, t, n)]` (TVM's vector store of a
+/// vector load): n element loads and stores. nullopt unless both sides are
+/// element references with a T.Ramp index.
+static std::optional<Flow> rampStore(Interpreter &in, RegionObj *r, Value v,
+                                     Node at) {
+  std::optional<RampIndex> dst = rampIndexOf(r);
+  RegionObj *src = v.is(ValueKind::Region) ? v.as<RegionObj>() : nullptr;
+  std::optional<RampIndex> from = src ? rampIndexOf(src) : std::nullopt;
+  if (!dst || !from)
+    return std::nullopt;
+  if (from->lanes != dst->lanes) {
+    in.error(at, "the stored T.Ramp has " + llvm::Twine(dst->lanes) +
+                     " lanes, the value " + llvm::Twine(from->lanes));
+    return Flow::Normal;
+  }
+  if (!in.usable(r->buffer) || !in.usable(src->buffer))
+    return Flow::Normal;
+  mlir::Location l = in.ir->loc(at);
+  mlir::Type indexTy = in.ir->b.getIndexType();
+  auto indices = [&](RegionObj *reg, const RampIndex &ramp, int64_t lane,
+                     llvm::SmallVectorImpl<mlir::Value> &out) {
+    for (unsigned d = 0; d < reg->starts.size(); ++d) {
+      if (d != ramp.dim) {
+        out.push_back(in.toIndex(reg->starts[d], at));
+        continue;
+      }
+      mlir::Value base = in.ir->convert(ramp.base, indexTy, l);
+      if (lane == 0) {
+        out.push_back(base);
+        continue;
+      }
+      mlir::Value step = mlir::arith::MulIOp::create(
+          in.ir->b, l, in.ir->convert(ramp.stride, indexTy, l),
+          in.ir->constIndex(lane, l));
+      out.push_back(mlir::arith::AddIOp::create(in.ir->b, l, base, step));
+    }
+    return llvm::all_of(out, [](mlir::Value x) { return bool(x); });
+  };
+  mlir::Type want = in.ir->valueType(r->buffer->dtype);
+  for (int64_t lane = 0; lane < dst->lanes; ++lane) {
+    llvm::SmallVector<mlir::Value, 4> to, fromIdx;
+    if (!indices(r, *dst, lane, to) || !indices(src, *from, lane, fromIdx))
+      return Flow::Normal;
+    mlir::Value x = tile::LoadOp::create(
+        in.ir->b, l, in.ir->valueType(src->buffer->dtype), src->buffer->value,
+        fromIdx);
+    x = in.ir->convert(x, want, l, src->buffer->dtype.isUnsignedInteger());
+    tile::StoreOp::create(in.ir->b, l, x, r->buffer->value, to);
+  }
+  return Flow::Normal;
+}
+
 Flow Interpreter::irStore(Value target, Value v, Node at) {
   if (v.isPoison() || target.isPoison())
     return Flow::Normal;
@@ -824,6 +903,8 @@ Flow Interpreter::irStore(Value target, Value v, Node at) {
   } else if (target.is(ValueKind::Region)) {
     RegionObj *r = target.as<RegionObj>();
     buf = r->buffer;
+    if (std::optional<Flow> f = rampStore(*this, r, v, at))
+      return *f;
     if (!r->isElement) {
       // `out[0:8] = T.Broadcast(x, 8)`: a vector fills a region of as many
       // elements.

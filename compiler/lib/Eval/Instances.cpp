@@ -169,6 +169,15 @@ void Interpreter::endInstance(InstanceCtx *ctx) {
   if (ctx->target)
     func->setAttr("tile.target",
                   mlir::StringAttr::get(func.getContext(), ctx->target->name));
+  // A T.Ramp that only indexed buffers became a region there; the vector
+  // value itself is not used.
+  llvm::SmallVector<tile::IntrinsicOp, 4> unused;
+  func.walk([&](tile::IntrinsicOp op) {
+    if (op.getCallee() == "T.Ramp" && op->use_empty())
+      unused.push_back(op);
+  });
+  for (tile::IntrinsicOp op : unused)
+    op->erase();
   ir->finishFunc(func, ctx->symbols);
 }
 

@@ -613,6 +613,9 @@ public:
   InstanceCtx *instance = nullptr;
   KernelCtx *kernel = nullptr;
   llvm::SmallVector<LoopCtx, 8> loops;
+  /// The T.comm_reducer objects of the enclosing `with T.attr(reducer,
+  /// "reduce_scope", ...)` frames, innermost last (T.tvm_thread_allreduce).
+  llvm::SmallVector<Value, 1> reduceScopes;
   /// Jit functions and prim-func factories seen, for default instances.
   llvm::SmallVector<Value, 8> kernelsSeen;
   /// Kernel name -> traced labels.

@@ -378,6 +378,8 @@ static std::optional<DType> resultDTypeOf(Interpreter &in, Value v) {
 }
 
 std::optional<Value> Interpreter::callIntrinsicPrimitive(const PArgs &p) {
+  if (p.info.id == BuiltinId::TvmThreadAllreduce && tracing())
+    return threadAllreduce(*this, p);
   std::optional<IntrinsicRule> rule = getIntrinsicRule(p.info.id);
   if (!rule)
     return std::nullopt;

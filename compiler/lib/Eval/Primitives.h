@@ -47,6 +47,10 @@ Value viewBuffer(Interpreter &in, BufferObj *src,
                  llvm::ArrayRef<SymExpr> shape, lang::DType dtype, Node at);
 /// `T.copy(src, dst)` and its variants (KernelOps.cpp).
 Value tileCopy(Interpreter &in, const PArgs &p);
+/// `T.tvm_thread_allreduce(size, values..., cond, dests..., threads...)`
+/// under the reducer of the enclosing `T.attr(..., "reduce_scope", ...)`:
+/// built from warp shuffles and shared memory (ThreadAllreduce.cpp).
+Value threadAllreduce(Interpreter &in, const PArgs &p);
 
 } // namespace tlc::eval
 
