@@ -82,7 +82,7 @@ for t in "${targets[@]}"; do
   # shellcheck disable=SC2046,SC2207
   flags=($(fuzz_flags "$t"))
   # shellcheck disable=SC2046
-  timeout 45 "$bin/tlc-fuzz-$t" -runs=0 -timeout=10 "${flags[@]}" \
+  timeout 20 "$bin/tlc-fuzz-$t" -runs=0 -timeout=10 "${flags[@]}" \
     "$work/$t/corpus" $(fuzz_seeds "$t") >"$work/$t/log/union.log" 2>&1 &
 done
 wait

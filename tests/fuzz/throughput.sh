@@ -8,8 +8,9 @@
 #   FUZZ_BIN=DIR FUZZ_PROFILE=old bash tests/fuzz/throughput.sh parser
 #   FUZZ_RUNS=20000 ...     (executions per target; default per target)
 #
-# Prints target, executions, seconds, exec/s, edges, features and the
-# options. Runs pinned to CPU ${FUZZ_CPU:-0} (taskset) where taskset exists.
+# Prints target, executions, CPU seconds (user + system: the shared
+# development machine's load does not count), executions per CPU second,
+# edges, features and the options. Runs pinned to CPU ${FUZZ_CPU:-0}.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 . tests/fuzz/options.sh
@@ -27,7 +28,7 @@ runs() {
     *) echo 300000 ;;
   esac
 }
-printf '%-9s %9s %8s %8s %7s %8s  %s\n' target execs seconds exec/s edges features options
+printf '%-9s %9s %8s %8s %7s %8s  %s\n' target execs cpu-s exec/s edges features options
 for t in "${targets[@]}"; do
   bin=$bindir/tlc-fuzz-$t
   [ -x "$bin" ] || { echo "$t: $bin not built"; continue; }
@@ -35,18 +36,17 @@ for t in "${targets[@]}"; do
   mkdir -p "$work/corpus" "$work/crashes"
   # shellcheck disable=SC2207
   flags=($(fuzz_flags "$t"))
-  start=$(date +%s.%N)
   # shellcheck disable=SC2046
-  "${pin[@]}" "$bin" -seed=1 -runs="$(runs "$t")" -timeout=20 -rss_limit_mb=3072 \
+  /usr/bin/time -f 'cpu %U %S' -o "$work/time" "${pin[@]}" "$bin" -seed=1 -runs="$(runs "$t")" -timeout=20 -rss_limit_mb=3072 \
     -print_final_stats=1 -artifact_prefix="$work/crashes/" "${flags[@]}" \
     "$work/corpus" $(fuzz_seeds "$t") >"$work/log" 2>&1
-  end=$(date +%s.%N)
   execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$work/log" | grep -o '[0-9]*$' | tail -1)
   cov=$(grep -o 'cov: [0-9]*' "$work/log" | tail -1 | grep -o '[0-9]*')
   ft=$(grep -o 'ft: [0-9]*' "$work/log" | tail -1 | grep -o '[0-9]*')
-  awk -v t="$t" -v e="${execs:-0}" -v s="$start" -v f="$end" -v c="${cov:-?}" \
+  read -r _ user sys <"$work/time"
+  awk -v t="$t" -v e="${execs:-0}" -v s="$(echo "$user + $sys" | bc)" -v c="${cov:-?}" \
       -v ft="${ft:-?}" -v o="${flags[*]}" \
-      'BEGIN { printf "%-9s %9d %8.1f %8.0f %7s %8s  %s\n", t, e, f - s, e / (f - s), c, ft, o }'
+      'BEGIN { printf "%-9s %9d %8.1f %8.0f %7s %8s  %s\n", t, e, s, e / s, c, ft, o }'
   grep -q 'ERROR: libFuzzer\|deadly signal' "$work/log" && echo "  ($t stopped early: $(grep -m1 'ERROR' "$work/log"))"
   rm -rf "$work"
 done
