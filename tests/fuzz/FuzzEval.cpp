@@ -9,6 +9,7 @@
 // through what `tlc-build --check` runs (Driver::analyze: evaluation, every
 // check, layout inference). The custom mutator keeps most mutants
 // syntactically valid: it swaps a number, name, string or operator token
+// (found by a quick scan, not a parse)
 // for another of the same kind (sizes, dtypes, TileLang names), or
 // duplicates, deletes or swaps lines; libFuzzer's byte mutations do the
 // rest. Seeds: examples/*.py and tests/lit/Conformance/*.py. One Driver
@@ -22,6 +23,7 @@
 
 #include "llvm/ADT/StringExtras.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -112,6 +114,49 @@ template <size_t N> const char *pick(const char *const (&pool)[N],
   return pool[rng() % N];
 }
 
+/// A token of the mutator's scan: its kind and bytes.
+struct ScannedToken {
+  enum Kind { Number, Name, String, Operator } kind;
+  size_t begin, size;
+};
+
+/// Numbers, (dotted) names, quoted strings and operators of one or two
+/// characters in \p text, by a left-to-right scan (comments skipped).
+std::vector<ScannedToken> scanTokens(llvm::StringRef text) {
+  std::vector<ScannedToken> out;
+  size_t i = 0, n = text.size();
+  while (i < n) {
+    char c = text[i];
+    size_t b = i;
+    if (c == '#') {
+      while (i < n && text[i] != '\n')
+        ++i;
+    } else if (llvm::isDigit(c)) {
+      while (i < n && (llvm::isAlnum(text[i]) || text[i] == '.' || text[i] == '_'))
+        ++i;
+      out.push_back({ScannedToken::Number, b, i - b});
+    } else if (llvm::isAlpha(c) || c == '_') {
+      while (i < n && (llvm::isAlnum(text[i]) || text[i] == '_' || text[i] == '.'))
+        ++i;
+      out.push_back({ScannedToken::Name, b, i - b});
+    } else if (c == '"' || c == '\'') {
+      ++i;
+      while (i < n && text[i] != c && text[i] != '\n')
+        i += text[i] == '\\' ? 2 : 1;
+      i = std::min(i + 1, n);
+      out.push_back({ScannedToken::String, b, i - b});
+    } else if (llvm::StringRef("+-*/%<>&|^=").contains(c)) {
+      ++i;
+      if (i < n && llvm::StringRef("*/<>=").contains(text[i]))
+        ++i;
+      out.push_back({ScannedToken::Operator, b, i - b});
+    } else {
+      ++i;
+    }
+  }
+  return out;
+}
+
 /// One structure-aware edit of `text`, or false when none applies.
 bool mutateText(std::string &text, std::mt19937 &rng) {
   if (rng() % 4 == 0) { // Line operations.
@@ -151,35 +196,32 @@ bool mutateText(std::string &text, std::mt19937 &rng) {
     }
     }
   }
-  auto tree = syntax::parse(text);
-  std::vector<syntax::Token> tokens;
-  for (const syntax::Token &t : tree->tokens())
-    if (!syntax::isTrivia(t.kind) && t.range.size() > 0)
-      tokens.push_back(t);
+  // The tokens come from a scan for numbers, names, strings and short
+  // operators, not from a parse: a full parse per mutation took a tenth of
+  // the target's time. A token found inside a comment or string only makes
+  // a different mutant.
+  std::vector<ScannedToken> tokens = scanTokens(text);
   if (tokens.empty())
     return false;
-  const syntax::Token &t = tokens[rng() % tokens.size()];
-  llvm::StringRef spelling =
-      llvm::StringRef(text).substr(t.range.begin, t.range.size());
+  const ScannedToken &t = tokens[rng() % tokens.size()];
   const char *replacement = nullptr;
   switch (t.kind) {
-  case syntax::TokenKind::Number:
+  case ScannedToken::Number:
     replacement = pick(numbers, rng);
     break;
-  case syntax::TokenKind::Name:
+  case ScannedToken::Name:
     replacement = pick(names, rng);
     break;
-  case syntax::TokenKind::String:
+  case ScannedToken::String:
     replacement = pick(strings, rng);
     break;
-  default:
-    if (spelling.size() <= 2 && !llvm::isAlnum(spelling[0]))
-      replacement = pick(operators, rng);
+  case ScannedToken::Operator:
+    replacement = pick(operators, rng);
     break;
   }
   if (!replacement)
     return false;
-  text.replace(t.range.begin, t.range.size(), replacement);
+  text.replace(t.begin, t.size, replacement);
   return true;
 }
 

@@ -26,33 +26,8 @@ targets=("$@")
 # libraries (not instrumented) then touch: user poisoning off.
 export ASAN_OPTIONS=${ASAN_OPTIONS:-allow_user_poisoning=0:detect_leaks=0}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1}
-seeds() {
-  echo tests/fuzz/corpus/"$1" # What the target found before.
-  case $1 in
-    parser) echo examples tests/lit/Conformance ;;
-    eval) echo examples tests/lit/Conformance ;;
-    manifest) echo tests/fuzz/seeds/manifest ;;
-    npy) echo tests/fuzz/seeds/npy ;;
-    lsp) echo tests/fuzz/seeds/lsp ;;
-  esac
-}
-# Input sizes: a few KB of Python (parser: 2 KB, enough for several
-# top-level statements around an edit; eval: 16 KB, the largest example is
-# 7.7 KB), an LSP session of 8 KB.
-maxlen() {
-  case $1 in
-    parser) echo 2048 ;;
-    eval) echo 16384 ;;
-    lsp) echo 8192 ;;
-    *) echo 8192 ;;
-  esac
-}
-dict() {
-  case $1 in
-    parser | eval) echo -dict=tests/fuzz/dicts/python.dict ;;
-    lsp) echo -dict=tests/fuzz/dicts/lsp.dict ;;
-  esac
-}
+# Seeds, input sizes, dictionaries and schedule: tests/fuzz/options.sh.
+. tests/fuzz/options.sh
 printf '%-9s %12s %8s %8s %8s %7s %8s\n' target executions seconds edges features corpus crashes
 for t in "${targets[@]}"; do
   bin=${FUZZ_BIN:-build-fuzz/bin}/tlc-fuzz-$t
@@ -64,10 +39,10 @@ for t in "${targets[@]}"; do
   fork=()
   [ -n "${FUZZ_FORK:-}" ] && fork=(-fork="$FUZZ_FORK" -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1)
   # shellcheck disable=SC2046
-  "$bin" "${fork[@]}" -runs="$runs" -max_total_time="${FUZZ_SECONDS:-0}" -max_len="$(maxlen "$t")" -timeout=20 \
-    $(dict "$t") \
+  "$bin" "${fork[@]}" -runs="$runs" -max_total_time="${FUZZ_SECONDS:-0}" -timeout=20 \
+    $(fuzz_flags "$t") \
     -rss_limit_mb=3072 -print_final_stats=1 \
-    -artifact_prefix="$out/crashes/" "$out/corpus" $(seeds "$t") \
+    -artifact_prefix="$out/crashes/" "$out/corpus" $(fuzz_seeds "$t") \
     >"$log" 2>&1
   rc=$?
   secs=$(( $(date +%s) - start ))

@@ -119,6 +119,12 @@ tlc::driver::collectLayoutViews(const eval::FileAnalysis &analysis,
         std::string name = allocName(root);
         if (name.empty() || !type.isStatic())
           return;
+        // A tile with an extent of 0 or less is an error at its allocation
+        // and has no layout to show (found by tlc-fuzz-lsp: the linear
+        // layout of such a tile was built from an error and corrupted the
+        // heap).
+        if (llvm::any_of(type.getShape(), [](int64_t e) { return e <= 0; }))
+          return;
         LayoutView v;
         if (auto f = llvm::dyn_cast_or_null<tile::FragmentAttr>(
                 alloc.getLayoutAttr())) {

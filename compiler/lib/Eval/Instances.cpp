@@ -191,10 +191,14 @@ struct TraceState {
   bool traced;
   llvm::SmallVector<LoopCtx, 8> loops;
   mlir::OpBuilder::InsertPoint ip;
+  /// The function being built: a kernel whose eager body calls a @jit
+  /// kernel (itself, say) goes on building its own after the call's trace
+  /// finished (found by tlc-fuzz-eval: the function was null there).
+  tile::FuncOp func;
   explicit TraceState(Interpreter &in)
       : in(in), env(in.env), instance(in.instance), kernel(in.kernel),
         traced(in.traced), loops(std::move(in.loops)),
-        ip(in.ir->b.saveInsertionPoint()) {
+        ip(in.ir->b.saveInsertionPoint()), func(in.ir->currentFunc) {
     in.loops.clear();
     in.kernel = nullptr;
   }
@@ -205,6 +209,7 @@ struct TraceState {
     in.traced = traced;
     in.loops = std::move(loops);
     in.ir->b.restoreInsertionPoint(ip);
+    in.ir->currentFunc = func;
   }
 };
 } // namespace

@@ -16,3 +16,20 @@ def k(block_N=128, block_K=64):
         # expected-error@+1 {{buffer 's' has an extent of 0; every extent of a tile must be positive}}
         s = T.alloc_shared((block_N % block_K // 2), T.float32)
         T.clear(s)
+
+
+# A shared tile with an extent of 0 that a parallel loop reads: the
+# bank-conflict check built a linear layout of it anyway and freed an
+# invalid pointer (found by tlc-fuzz-eval, tests/fuzz/corpus/eval/crash-664ef...).
+@tilelang.jit
+def k2(block_N=128, block_K=64):
+    B: T.Tensor((128, 64), T.uint8)
+    C: T.Tensor((128, 64), T.float16)
+    with T.Kernel(1, threads=128) as bx:
+        # expected-error@+1 {{buffer 's' has an extent of 0; every extent of a tile must be positive}}
+        s = T.alloc_shared((block_N, block_K % 2), T.uint8)
+        d = T.alloc_shared((block_N, block_K), T.float16)
+        T.copy(B[0, 0], s)
+        for i, j in T.Parallel(block_N, block_K):
+            d[i, j] = T.cast(s[i, j // 2], T.float16)
+        T.copy(d, C[0, 0])

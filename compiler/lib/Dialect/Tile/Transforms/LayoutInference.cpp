@@ -960,10 +960,18 @@ KernelLayouts Solver::takeResult() {
   return result;
 }
 
+/// The largest block layout inference plans for: above every target's
+/// block limit (1,024 threads), far below where thread arithmetic overflows.
+static constexpr int64_t kMaxInferredThreads = 1 << 16;
+
 FailureOr<KernelLayouts>
 tlc::tile::inferKernelLayouts(KernelOp kernel, const LayoutTarget &target) {
   std::optional<int64_t> threads = kernel.getStaticNumThreads();
-  if (!threads || *threads <= 0)
+  // Past the largest block of any target the evaluator has reported the
+  // thread count at the kernel; no layout is planned for such a block (found
+  // by tlc-fuzz-eval: `threads=(1 << 62)` overflowed `threads * vector`
+  // in the default fragment's planner and divided by zero).
+  if (!threads || *threads <= 0 || *threads > kMaxInferredThreads)
     return KernelLayouts{};
   // A kernel whose gemms tile-plan-wgmma leaves on mma.sync (operands it
   // cannot read through descriptors, TL_DISABLE_WGMMA, ...) gets the

@@ -1035,6 +1035,20 @@ static std::vector<BankConflict> findConflicts(KernelOp kernel, bool mmaSync,
   // there are no accesses to analyse (and enumerating them would not end).
   if (!threads || *threads <= 0 || *threads > kMaxBlockThreads)
     return result;
+  // A tile with an extent of 0 or less is an error at its allocation
+  // (layout inference reports it); no layout maps it, so the kernel has no
+  // accesses to analyse (found by tlc-fuzz-eval: Layout::linear of such a
+  // tile freed an invalid pointer here).
+  bool emptyTile = false;
+  kernel.walk([&](AllocOp alloc) {
+    auto type = dyn_cast<BufferType>(alloc.getResult().getType());
+    if (type && llvm::any_of(type.getShape(), [](int64_t e) {
+          return e <= 0 && !ShapedType::isDynamic(e);
+        }))
+      emptyTile = true;
+  });
+  if (emptyTile)
+    return result;
   // On sm_90a the gemms tile-plan-wgmma puts on wgmma read their shared
   // operands through descriptors, stored in the descriptors' panel
   // swizzle; the others (all, when one cannot) stay on mma.sync.
