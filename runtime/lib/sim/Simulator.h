@@ -33,6 +33,7 @@
 #ifndef TLC_RUNTIME_SIM_SIMULATOR_H
 #define TLC_RUNTIME_SIM_SIMULATOR_H
 
+#include "Arena.h"
 #include "tlc_sim/abi.h"
 
 #include <cstddef>
@@ -42,48 +43,6 @@
 #include <vector>
 
 namespace tlc::runtime::sim {
-
-/// Global memory: one reserved address range, bump-allocated, every buffer
-/// followed by a red zone.
-class Arena {
-public:
-  /// The process's arena (the kernels' checked range is fixed at bind).
-  static Arena &get();
-  ~Arena();
-  Arena(const Arena &) = delete;
-  Arena &operator=(const Arena &) = delete;
-
-  /// \p bytes of zeroed memory, or null when the arena is exhausted.
-  void *allocate(size_t bytes);
-  /// Releases \p ptr (its range stays reserved and reported as freed).
-  void release(void *ptr);
-  /// Names the buffer at \p ptr for reports (`parameter 'A' float16[..]`).
-  void setName(void *ptr, std::string name);
-
-  struct Buffer {
-    uintptr_t base = 0;
-    size_t size = 0;
-    bool live = false;
-    std::string name;
-  };
-  /// The buffer whose range or red zone holds \p address (null if none).
-  const Buffer *find(uintptr_t address) const;
-
-  /// The index of \p b among the arena's buffers (for per-buffer state).
-  size_t indexOf(const Buffer *b) const { return size_t(b - buffers.data()); }
-  size_t numBuffers() const { return buffers.size(); }
-
-  uintptr_t base() const { return reinterpret_cast<uintptr_t>(start); }
-  size_t reserved() const { return size; }
-
-private:
-  Arena();
-  mutable std::mutex mutex;
-  char *start = nullptr;
-  size_t size = 0;
-  size_t used = 0;
-  std::vector<Buffer> buffers; // sorted by base
-};
 
 /// One finding of the checkers. Places are `where` values (tlc_sim/abi.h).
 struct Finding {
