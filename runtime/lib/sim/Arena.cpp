@@ -41,6 +41,26 @@ Arena::Arena() {
 Arena::~Arena() {
   if (start)
     munmap(start, size);
+  if (shadowBytes)
+    munmap(shadowBytes, size);
+}
+
+unsigned char *Arena::shadow() {
+  std::lock_guard<std::mutex> lock(mutex);
+  if (!shadowBytes && start) {
+    void *m = mmap(nullptr, size, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (m != MAP_FAILED)
+      shadowBytes = static_cast<unsigned char *>(m);
+  }
+  return shadowBytes;
+}
+
+void Arena::clearShadow() {
+  std::lock_guard<std::mutex> lock(mutex);
+  // Fresh zero pages: defined.
+  if (shadowBytes && used)
+    madvise(shadowBytes, used, MADV_DONTNEED);
 }
 
 void *Arena::allocate(size_t bytes) {
@@ -77,6 +97,25 @@ void Arena::setName(void *ptr, std::string name) {
   for (Buffer &b : buffers)
     if (b.base == reinterpret_cast<uintptr_t>(ptr) && b.live)
       b.name = std::move(name);
+}
+
+Arena::Snapshot Arena::snapshot() const {
+  std::lock_guard<std::mutex> lock(mutex);
+  Snapshot s;
+  for (size_t i = 0; i < buffers.size(); ++i)
+    if (buffers[i].live) {
+      auto *p = reinterpret_cast<const unsigned char *>(buffers[i].base);
+      s.emplace_back(i, std::vector<unsigned char>(p, p + buffers[i].size));
+    }
+  return s;
+}
+
+void Arena::restore(const Snapshot &s) {
+  std::lock_guard<std::mutex> lock(mutex);
+  for (const auto &[i, bytes] : s)
+    if (i < buffers.size() && buffers[i].live)
+      std::memcpy(reinterpret_cast<void *>(buffers[i].base), bytes.data(),
+                  std::min(bytes.size(), buffers[i].size));
 }
 
 const Arena::Buffer *Arena::find(uintptr_t address) const {

@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <mutex>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace tlc::runtime::sim {
@@ -48,9 +49,23 @@ public:
   /// The buffer whose range or red zone holds \p address (null if none).
   const Buffer *find(uintptr_t address) const;
 
+  /// The contents of every live buffer, by index among the buffers.
+  using Snapshot = std::vector<std::pair<size_t, std::vector<unsigned char>>>;
+  Snapshot snapshot() const;
+  /// Writes \p s back into its buffers.
+  void restore(const Snapshot &s);
+  const Buffer &buffer(size_t index) const { return buffers[index]; }
+
   /// The index of \p b among the arena's buffers (for per-buffer state).
   size_t indexOf(const Buffer *b) const { return size_t(b - buffers.data()); }
   size_t numBuffers() const { return buffers.size(); }
+
+  /// The definedness shadow of the arena (a byte per byte, reserved on
+  /// first use; null if it cannot be mapped), for kernels compiled with
+  /// TLC_SIM_INITCHECK (tlc_sim/initcheck.h).
+  unsigned char *shadow();
+  /// Marks every byte of the arena defined (a launch's inputs are).
+  void clearShadow();
 
   uintptr_t base() const { return reinterpret_cast<uintptr_t>(start); }
   size_t reserved() const { return size; }
@@ -62,6 +77,7 @@ private:
   size_t size = 0;
   size_t used = 0;
   std::vector<Buffer> buffers; // sorted by base
+  unsigned char *shadowBytes = nullptr;
 };
 
 } // namespace tlc::runtime::sim

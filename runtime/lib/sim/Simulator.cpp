@@ -73,6 +73,7 @@ void apiBulkCopy(const tlc_sim_bulk_piece *pieces, uint32_t count,
                  uint64_t *bar, uint64_t where) {
   currentWorker->bulkCopy(pieces, count, bar, where);
 }
+void apiUninitUse(uint64_t where) { currentWorker->uninitUse(where); }
 void apiTrap(const char *message, uint64_t where) {
   currentWorker->trap("trap", std::string(message) + " at {0}", where);
 }
@@ -96,6 +97,7 @@ const tlc_sim_host_api &Simulator::hostApi() {
     a.mbarrierWait = &apiMbarrierWait;
     a.mbarrierRelease = &apiMbarrierRelease;
     a.bulkCopy = &apiBulkCopy;
+    a.uninitUse = &apiUninitUse;
     return a;
   }();
   return api;
@@ -104,14 +106,76 @@ const tlc_sim_host_api &Simulator::hostApi() {
 Simulator::Simulator(const tlc_sim_kernel_api &kernel) : kernel(kernel) {}
 
 std::vector<Finding> Simulator::launch(const LaunchConfig &config) {
+  if (!config.orderCheck)
+    return run(config, /*reverse=*/false, nullptr);
+  Arena &arena = Arena::get();
+  Arena::Snapshot before = arena.snapshot();
+  std::vector<Finding> findings = run(config, /*reverse=*/false, nullptr);
+  if (!findings.empty())
+    return findings;
+  Arena::Snapshot forward = arena.snapshot();
+  arena.restore(before);
+  std::unique_ptr<GlobalShadow> globals;
+  findings = run(config, /*reverse=*/true, &globals);
+  if (!findings.empty())
+    return findings;
+  // Bytes that differ between the two orders, one finding per buffer at
+  // the first whose last writer was a plain store (bytes only atomics
+  // wrote may differ in rounding: a float sum's order is not fixed).
+  for (const auto &[index, bytes] : forward) {
+    const Arena::Buffer &b = arena.buffer(index);
+    auto *now = reinterpret_cast<const unsigned char *>(b.base);
+    size_t differing = 0, first = 0;
+    Accessor who{};
+    uint64_t where = 0;
+    bool placed = false;
+    for (size_t i = 0; i < bytes.size() && i < b.size; ++i) {
+      if (bytes[i] == now[i])
+        continue;
+      ++differing;
+      if (!placed && globals && globals->lastWrite(index, i, who, where)) {
+        placed = true;
+        first = i;
+      }
+    }
+    if (!placed)
+      continue;
+    const unsigned *g = config.grid, *k = config.block;
+    unsigned l = unsigned(who.thread);
+    uint32_t thread[3] = {l % k[0], l / k[0] % k[1], l / (k[0] * k[1])};
+    uint32_t block[3] = {uint32_t(who.block % g[0]),
+                         uint32_t(who.block / g[0] % g[1]),
+                         uint32_t(who.block / (uint64_t(g[0]) * g[1]))};
+    Finding f;
+    f.checker = "ordercheck";
+    f.where = where;
+    f.message =
+        "byte " + std::to_string(first) + " of '" +
+        (b.name.empty() ? std::string("buffer") : b.name) + "' (and " +
+        std::to_string(differing - 1) +
+        " more) differs between the blocks run first to last and last to "
+        "first: the result depends on the order blocks are scheduled in "
+        "(blocks exchange data through global memory with no atomic or "
+        "grid-wide synchronisation ordering them); last stored by thread " +
+        tuple3(thread) + " of block " + tuple3(block) + " at {0}";
+    findings.push_back(std::move(f));
+  }
+  return findings;
+}
+
+std::vector<Finding> Simulator::run(const LaunchConfig &config, bool reverse,
+                                    std::unique_ptr<GlobalShadow> *globals) {
   LaunchState state;
   state.config = &config;
   state.kernel = &kernel;
+  state.reverse = reverse;
   Dl_info info{};
   uint64_t placeBase =
       dladdr(reinterpret_cast<void *>(config.invoke), &info) && info.dli_fbase
           ? reinterpret_cast<uint64_t>(info.dli_fbase)
           : 0;
+  if (kernel.shadowMap && Arena::get().shadow())
+    Arena::get().clearShadow();
   state.globals =
       std::make_unique<GlobalShadow>(Arena::get().numBuffers(), placeBase);
   uint64_t numBlocks =
@@ -146,5 +210,7 @@ std::vector<Finding> Simulator::launch(const LaunchConfig &config) {
     t.join();
   sigaction(SIGSEGV, &oldSegv, nullptr);
   sigaction(SIGBUS, &oldBus, nullptr);
+  if (globals)
+    *globals = std::move(state.globals);
   return std::move(state.findings);
 }

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <csignal>
+#include <sys/mman.h>
 
 using namespace tlc::runtime::sim;
 
@@ -20,9 +21,51 @@ Worker::Worker(LaunchState &launch)
   const LaunchConfig &c = *launch.config;
   numThreads = c.block[0] * c.block[1] * c.block[2];
   threads.resize(numThreads);
+  if (launch.kernel->shadowMap)
+    arenaShadow = Arena::get().shadow();
+  if (arenaShadow) {
+    // One pool of stacks (each after a guard page) with one shadow, so a
+    // lane's registers are found wherever a warp collective reads them.
+    size_t stride = kFiberStack + kStackGuard;
+    stackPoolBytes = stride * numThreads;
+    void *m = mmap(nullptr, stackPoolBytes, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    void *sh = mmap(nullptr, stackPoolBytes, PROT_READ | PROT_WRITE,
+                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (m != MAP_FAILED && sh != MAP_FAILED) {
+      stackPool = static_cast<char *>(m);
+      stackPoolShadow = static_cast<unsigned char *>(sh);
+    } else {
+      if (m != MAP_FAILED)
+        munmap(m, stackPoolBytes);
+      if (sh != MAP_FAILED)
+        munmap(sh, stackPoolBytes);
+      arenaShadow = nullptr;
+    }
+  }
   for (unsigned t = 0; t < numThreads; ++t) {
-    threads[t].fiber = std::make_unique<Fiber>(kFiberStack);
+    if (stackPool) {
+      char *stack = stackPool + size_t(t) * (kFiberStack + kStackGuard);
+      mprotect(stack, kStackGuard, PROT_NONE);
+      threads[t].fiber =
+          std::make_unique<Fiber>(stack + kStackGuard, kFiberStack);
+    } else {
+      threads[t].fiber = std::make_unique<Fiber>(kFiberStack);
+    }
     threads[t].linear = t;
+  }
+  if (arenaShadow) {
+    arenaBase = Arena::get().base();
+    arenaSize = Arena::get().reserved();
+    contexts.assign(size_t(numThreads) * TLC_SIM_CONTEXT_BYTES, 0);
+    shadowMap = launch.kernel->shadowMap();
+    shadowMap->context = nullptr;
+    shadowMap->stackBase = reinterpret_cast<uintptr_t>(stackPool);
+    shadowMap->stackSize = stackPoolBytes;
+    shadowMap->stackShadow = stackPoolShadow;
+    shadowMap->arenaBase = arenaBase;
+    shadowMap->arenaSize = arenaSize;
+    shadowMap->arenaShadow = arenaShadow;
   }
   shared = launch.kernel->sharedMemory();
   sharedBytes = c.dynamicSharedMemory;
@@ -32,6 +75,19 @@ Worker::Worker(LaunchState &launch)
   base.resize(numClocks);
   warpSize = launch.kernel->warpSize;
   warpArrived.resize((numThreads + warpSize - 1) / warpSize);
+}
+
+Worker::~Worker() {
+  if (shadowMap) {
+    shadowMap->context = nullptr;
+    shadowMap->stackSize = 0;
+    shadowMap->arenaShadow = nullptr;
+  }
+  threads.clear();
+  if (stackPool)
+    munmap(stackPool, stackPoolBytes);
+  if (stackPoolShadow)
+    munmap(stackPoolShadow, stackPoolBytes);
 }
 
 bool Worker::valid() const {
@@ -55,7 +111,7 @@ void Worker::run() {
     uint64_t b = launch.nextBlock.fetch_add(1);
     if (b >= numBlocks)
       break;
-    runBlock(b);
+    runBlock(launch.reverse ? numBlocks - 1 - b : b);
     if (blockAborted)
       break;
     uint64_t done = ++launch.blocksDone;
@@ -111,6 +167,13 @@ void Worker::runBlock(uint64_t b) {
   ShadowByte fresh{};
   fresh.writer = fresh.reader[0] = fresh.reader[1] = kNone;
   std::fill(shadow.begin(), shadow.end(), fresh);
+  if (shadowMap) {
+    // Shared memory starts undefined; each fiber's entry has defined
+    // parameters (its caller, the scheduler, is not instrumented).
+    std::memset(shadowMap->sharedShadow, 0xFF, sharedBytes);
+    for (unsigned t = 0; t < numThreads; ++t)
+      std::memset(&contexts[size_t(t) * TLC_SIM_CONTEXT_BYTES], 0, 64);
+  }
   std::fill(clock.begin(), clock.end(), 1);
   std::fill(base.begin(), base.end(), 0);
   overlay.clear();
@@ -153,6 +216,9 @@ void Worker::runBlock(uint64_t b) {
         break;
       if (t.state == State::Runnable) {
         current = &t;
+        if (shadowMap)
+          shadowMap->context =
+              &contexts[size_t(t.linear) * TLC_SIM_CONTEXT_BYTES];
         fault.armed = true;
         t.fiber->switchFrom(main);
         fault.armed = false;

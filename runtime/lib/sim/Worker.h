@@ -40,6 +40,8 @@ inline constexpr size_t kFiberStack = 256 << 10;
 /// Helper accesses up to this far below a block's shared memory are
 /// reported as shared underruns.
 inline constexpr uintptr_t kSharedUnderrun = 4096;
+/// The guard page below each stack of a worker's pool.
+inline constexpr size_t kStackGuard = 4096;
 
 enum class State { Runnable, AtBarrier, AtCollective, AtMbarrier, Done };
 
@@ -130,6 +132,8 @@ struct LaunchState {
   const LaunchConfig *config;
   const tlc_sim_kernel_api *kernel;
   std::atomic<uint64_t> nextBlock{0}, blocksDone{0};
+  /// Blocks are handed out last to first (the order check's second run).
+  bool reverse = false;
   std::chrono::steady_clock::time_point start =
       std::chrono::steady_clock::now();
   std::atomic<bool> aborted{false};
@@ -166,6 +170,9 @@ inline std::string tuple3(const uint32_t v[3]) {
 class Worker : public Ordering {
 public:
   explicit Worker(LaunchState &launch);
+  ~Worker();
+  Worker(const Worker &) = delete;
+  Worker &operator=(const Worker &) = delete;
 
   /// Whether every fiber stack could be mapped.
   bool valid() const;
@@ -215,6 +222,8 @@ public:
                 uint64_t where);
   [[noreturn]] void trap(const std::string &checker, const std::string &message,
                          uint64_t where, uint64_t otherWhere = 0);
+  /// An undefined value decided a branch, formed an address or divided.
+  void uninitUse(uint64_t where);
 
 private:
   void runBlock(uint64_t linearBlock);
@@ -236,6 +245,8 @@ private:
     Finding finding;
   };
   void settleWrite(unsigned t) {
+    if (t < pendingStores.size() && pendingStores[t].buffer)
+      settleStore(t);
     if (t >= pendingWrites.size() || !pendingWrites[t].armed)
       return;
     PendingWrite &p = pendingWrites[t];
@@ -244,6 +255,28 @@ private:
       launch.add(std::move(p.finding), /*fatal=*/false);
   }
   [[noreturn]] void exitThread();
+
+  /// A store to global memory whose bytes' definedness is checked once it
+  /// has happened (at the thread's next access, or when it blocks or exits):
+  /// an undefined value stored to global memory is reported (initcheck).
+  struct PendingStore {
+    const Arena::Buffer *buffer = nullptr;
+    uintptr_t address = 0;
+    uint32_t bytes = 0;
+    uint64_t where = 0;
+  };
+  void settleStore(unsigned t);
+  /// The definedness shadow of \p bytes at \p address in global memory,
+  /// null when the kernel has none.
+  unsigned char *globalShadow(const void *address) const {
+    auto a = reinterpret_cast<uintptr_t>(address);
+    return arenaShadow && a - arenaBase < arenaSize
+               ? arenaShadow + (a - arenaBase)
+               : nullptr;
+  }
+  /// Copies the definedness of a copy of \p bytes from global \p src
+  /// (null: zeros) to shared memory at \p offset (cp.async, TMA).
+  void copyDefinedness(size_t offset, const void *src, uint32_t bytes);
 
   /// What thread \p t knows of the clock of thread (or copy agent) \p u.
   uint32_t knows(unsigned t, unsigned u) const {
@@ -337,6 +370,20 @@ private:
   unsigned warpSize = 32;
   /// Lanes of each warp waiting at a warp collective.
   std::vector<unsigned> warpArrived;
+  /// Per thread: its last global store, to be checked for definedness.
+  std::vector<PendingStore> pendingStores;
+
+  // Definedness (tlc_sim/initcheck.h), when the kernel tracks it: the
+  // kernel's map for this OS thread, the fibers' stacks in one pool with
+  // one shadow, each fiber's context, and the arena's shadow.
+  tlc_sim_shadow_map *shadowMap = nullptr;
+  char *stackPool = nullptr;
+  unsigned char *stackPoolShadow = nullptr;
+  size_t stackPoolBytes = 0;
+  std::vector<unsigned char> contexts;
+  unsigned char *arenaShadow = nullptr;
+  uintptr_t arenaBase = 0;
+  size_t arenaSize = 0;
 };
 
 } // namespace tlc::runtime::sim

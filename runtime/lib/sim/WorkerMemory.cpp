@@ -61,6 +61,12 @@ bool Worker::access(const void *address, uint32_t bytes, int kind,
   if (b && b->live && a >= b->base && a + bytes <= b->base + b->size) {
     if (kind != TLC_SIM_ATOMIC && launch.globals)
       checkGlobal(t, *b, a, bytes, kind, where);
+    if (kind == TLC_SIM_STORE && arenaShadow && current &&
+        t == current->linear) {
+      if (pendingStores.size() < numThreads)
+        pendingStores.resize(numThreads);
+      pendingStores[t] = {b, a, bytes, where};
+    }
     return true;
   }
   std::string which =
@@ -113,7 +119,9 @@ void Worker::checkShared(unsigned t, size_t offset, uint32_t bytes, int kind,
       continue;
     }
     if (kind == TLC_SIM_LOAD) {
-      if (!(s.flags & kWritten)) {
+      // (With definedness tracked, reading undefined bytes is no error; an
+      // undefined value is reported where it is used.)
+      if (!(s.flags & kWritten) && !shadowMap) {
         report("initcheck",
                "read of shared memory" + at() +
                    " that no thread has written, by " + threadName(t) +
@@ -278,6 +286,49 @@ void Worker::completeCopy(Thread &t, const Copy &c) {
   if (c.srcBytes)
     std::memcpy(c.dst, c.src, c.srcBytes);
   std::memset(c.dst + c.srcBytes, 0, c.bytes - c.srcBytes);
+  if (shadowMap) {
+    copyDefinedness(offset, c.srcBytes ? c.src : nullptr, c.srcBytes);
+    std::memset(shadowMap->sharedShadow + offset + c.srcBytes, 0,
+                c.bytes - c.srcBytes);
+  }
+}
+
+void Worker::copyDefinedness(size_t offset, const void *src, uint32_t bytes) {
+  unsigned char *to = shadowMap->sharedShadow + offset;
+  if (const unsigned char *from = src ? globalShadow(src) : nullptr)
+    std::memcpy(to, from, bytes);
+  else
+    std::memset(to, 0, bytes);
+}
+
+void Worker::settleStore(unsigned t) {
+  PendingStore p = pendingStores[t];
+  pendingStores[t].buffer = nullptr;
+  const unsigned char *sh = globalShadow(reinterpret_cast<void *>(p.address));
+  if (!sh)
+    return;
+  for (uint32_t i = 0; i < p.bytes; ++i)
+    if (sh[i]) {
+      report("initcheck",
+             "store of an undefined value to global memory (byte " +
+                 std::to_string(p.address + i - p.buffer->base) + " of '" +
+                 (p.buffer->name.empty() ? std::string("buffer")
+                                         : p.buffer->name) +
+                 "') by " + threadName(t) +
+                 " at {0}: it comes from a register or local never "
+                 "written or from memory no thread wrote",
+             p.where);
+      return;
+    }
+}
+
+void Worker::uninitUse(uint64_t where) {
+  report("initcheck",
+         "use of an undefined value (from a register or local never "
+         "written, or from memory no thread wrote) as a branch condition, "
+         "an address, a divisor or an atomic's operand by " +
+             threadName(current->linear) + " at {0}",
+         where);
 }
 
 void Worker::cpAsyncWait(int32_t pending, uint64_t) {
@@ -370,6 +421,8 @@ void Worker::landBulkCopies() {
       else
         std::memset(d, 0, piece.bytes);
       size_t offset = d - shared;
+      if (shadowMap)
+        copyDefinedness(offset, piece.src, piece.bytes);
       for (uint32_t i = 0; i < piece.bytes; ++i) {
         ShadowByte &sh = shadow[offset + i];
         sh.flags = uint16_t((sh.flags & ~(kPending | kBulk)) | kWritten);
