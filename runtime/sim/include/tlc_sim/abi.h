@@ -64,6 +64,7 @@ typedef struct tlc_sim_shadow_map {
   unsigned char *stackShadow;
   uintptr_t arenaBase, arenaSize;
   unsigned char *arenaShadow;
+  uintptr_t sharedBase;
   unsigned char *sharedShadow;
 } tlc_sim_shadow_map;
 #define TLC_SIM_CONTEXT_BYTES 8192

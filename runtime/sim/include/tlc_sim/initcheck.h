@@ -42,19 +42,25 @@
 namespace tlc {
 namespace sim {
 
+// The run-time library's per-OS-thread state is `static __thread`: plain
+// TLS, never reached through a C++ TLS wrapper, whose initialisation of the
+// unit's other thread_locals is instrumented code that would call back
+// into the library.
 /// The calling OS thread's shadow map (the simulator fills it).
-inline thread_local tlc_sim_shadow_map shadowMapOf;
+static __thread tlc_sim_shadow_map shadowMapOf;
 /// The shadow of this OS thread's `smem`.
-inline thread_local unsigned char sharedShadowBytes[kSharedCapacity];
+static __thread unsigned char sharedShadowBytes[kSharedCapacity];
 /// What loads of unchecked memory read (defined), where stores to it go.
 constexpr uint64_t kUncheckedBytes = 1 << 16;
 inline unsigned char definedShadow[kUncheckedBytes];
 inline unsigned char droppedShadow[kUncheckedBytes];
-/// A context for code that runs outside a fiber (none should).
-inline thread_local unsigned char spareContext[TLC_SIM_CONTEXT_BYTES];
+/// A context for code that runs outside a fiber (thread_local
+/// initialisers).
+static __thread unsigned char spareContext[TLC_SIM_CONTEXT_BYTES];
 
 TLC_SIM_SHADOW_RT inline tlc_sim_shadow_map *shadowMap() {
   tlc_sim_shadow_map &m = shadowMapOf;
+  m.sharedBase = reinterpret_cast<uintptr_t>(smem);
   m.sharedShadow = sharedShadowBytes;
   return &m;
 }
@@ -65,9 +71,8 @@ TLC_SIM_SHADOW_RT inline unsigned char *shadowAt(const void *p) {
   auto a = reinterpret_cast<uintptr_t>(p);
   if (a - m.stackBase < m.stackSize)
     return m.stackShadow + (a - m.stackBase);
-  auto s = reinterpret_cast<uintptr_t>(smem);
-  if (a - s < kSharedCapacity && m.sharedShadow)
-    return m.sharedShadow + (a - s);
+  if (a - m.sharedBase < kSharedCapacity && m.sharedShadow)
+    return m.sharedShadow + (a - m.sharedBase);
   if (a - m.arenaBase < m.arenaSize && m.arenaShadow)
     return m.arenaShadow + (a - m.arenaBase);
   return nullptr;
