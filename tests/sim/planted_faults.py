@@ -117,7 +117,8 @@ FAULTS = {
                    "\n  const int t_16 = ", "memcheck: SIGSEGV at address"),
     "divergence": (r"\n}\n*$", "\n  if (tid < 32) __syncthreads();\n}\n",
                    "synccheck: the threads of block"),
-    "acc-uninit": (r"for \(int r = 0; r < 128; \+\+r\) C_local\[r\] = 0;", "",
+    "acc-uninit": (r"for \(int r = 0; r < 128; \+\+r\) C_local\[r\] = 0;",
+                   "for (int r = 0; r < 0; ++r) C_local[r] = 0;",
                    "initcheck: store of an undefined value to global memory "
                    "\\(byte \\d+ of 'parameter C"),
 }
