@@ -90,6 +90,16 @@ Worker::~Worker() {
     munmap(stackPoolShadow, stackPoolBytes);
 }
 
+void Worker::defineForCall(const void *data, size_t bytes) {
+  if (!shadowMap)
+    return;
+  auto a = reinterpret_cast<uintptr_t>(data);
+  if (a - shadowMap->stackBase < shadowMap->stackSize)
+    std::memset(stackPoolShadow + (a - shadowMap->stackBase), 0, bytes);
+  if (shadowMap->context)
+    std::memset(shadowMap->context, 0, 64);
+}
+
 bool Worker::valid() const {
   for (const Thread &t : threads)
     if (!t.fiber->valid())
@@ -502,6 +512,7 @@ void Worker::warpCollective(const char *op, uint64_t mask, tlc_sim_warp_fn fn,
         }
       // (fn may trap; the lanes are runnable already, the block ends.)
       warpArrived[warp] -= unsigned(participants.size());
+      defineForCall(lanes, sizeof lanes);
       fn(lanes, mask, warpBase, where);
       if (std::strcmp(op, "bar.warp.sync") == 0)
         release(participants); // __syncwarp orders its lanes' memory
@@ -534,6 +545,7 @@ bool Worker::resolveActiveMasks() {
           threads[warpBase + o].state = State::Runnable;
       warpArrived[warpBase / warpSize] -=
           unsigned(__builtin_popcountll(present));
+      defineForCall(lanes, sizeof lanes);
       t.fn(lanes, present, warpBase, t.where);
       resolved = true;
     }

@@ -274,6 +274,10 @@ private:
                ? arenaShadow + (a - arenaBase)
                : nullptr;
   }
+  /// Before the simulator calls kernel code (a warp collective's function)
+  /// with \p bytes at \p data, which it wrote on the calling fiber's
+  /// stack: marks them and the call's parameters defined.
+  void defineForCall(const void *data, size_t bytes);
   /// Copies the definedness of a copy of \p bytes from global \p src
   /// (null: zeros) to shared memory at \p offset (cp.async, TMA).
   void copyDefinedness(size_t offset, const void *src, uint32_t bytes);
