@@ -12,6 +12,9 @@ the generated source, one fault at a time, and runs it again on `sim`:
   wait        the pipeline's cp.async.wait_group dropped
   wild-store  a store 2 GiB past C (faults: reported, not a crash)
   divergence  a __syncthreads at the end reached by warp 0 only
+  acc-uninit  the accumulator's clear (T.clear) dropped: the fragment's
+              registers are summed into and stored without ever being
+              written (initcheck: an undefined value stored to C)
 
 and, built for cuda:sm_90a where its stages are loaded by TMA (rows a
 multiple of 16 bytes) from a producer warpgroup (tile-warp-specialize;
@@ -69,8 +72,13 @@ accesses are checked for races between threads and between blocks:
                 with no barrier (the values, and the verification, are
                 unaffected)
   shared-uninit B's 16-byte vector loads into B_shared dropped: the sum
-                reads shared bytes no thread wrote (initcheck, run with
-                TLC_SIM_INITCHECK=error)
+                of shared bytes no thread wrote is stored to C (initcheck,
+                on by default: the ragged tiles of the untouched programs,
+                which read unloaded rows and discard them, run clean)
+  order-atomic  every block but (0,0) also adds 1 to C[0] with atomicAdd
+                while block (0,0) stores C[0] plainly: C[0] depends on
+                which block runs first (ordercheck, TLC_SIM_ORDERCHECK=1;
+                the global racecheck does not see atomics)
 
 and tests/lit/Target/Cpp's gemm-tf32.py / gemm-dtypes.py (f64) for
 cuda:sm_80, whose 32/64-bit operands are one element per register:
@@ -109,6 +117,10 @@ FAULTS = {
                    "\n  const int t_16 = ", "memcheck: SIGSEGV at address"),
     "divergence": (r"\n}\n*$", "\n  if (tid < 32) __syncthreads();\n}\n",
                    "synccheck: the threads of block"),
+    "acc-uninit": (r"for \(int r = 0; r < 128; \+\+r\) C_local\[r\] = 0;",
+                   "for (int r = 0; r < 0; ++r) C_local[r] = 0;",
+                   "initcheck: store of an undefined value to global memory "
+                   "\\(byte \\d+ of 'parameter C"),
 }
 TMA_SIZES = ["-DM=100", "-DN=72", "-DK=200"]
 _CPP = os.path.join(ROOT, "tests", "lit", "Target", "Cpp")
@@ -155,7 +167,11 @@ ADD_FAULTS = {
                    r"\1\n  if (tid == 0) { volatile float v = C[\2 * 70 + 4]; (void)v; }\n}\n",
                    "racecheck: write of global memory .* after a read by .*no barrier"),
     "shared-uninit": (r"tlc::cuda::copyVector<16>\(&B_shared\[[^\n]*\n", "\n",
-                      "initcheck: read of shared memory at offset \\d+ that no thread has written"),
+                      "initcheck: store of an undefined value to global memory "
+                      "\\(byte \\d+ of 'parameter C"),
+    "order-atomic": (r"\n\}\n*$", "\n  if (tid == 0 && (bx | by)) atomicAdd(&C[0], 1.0f);\n}\n",
+                     "ordercheck: byte \\d+ of 'parameter C[^']*' \\(and \\d+ more\\) differs "
+                     "between the blocks run first to last and last to first"),
 }
 
 FA_SIZES = ["-Dbatch=1", "-Dheads=1", "-Dseq_len=100", "-Ddim=64"]
@@ -262,10 +278,7 @@ def plant(args, work, arch, sizes, faults, example):
         shutil.copytree(clean, art)
         with open(os.path.join(art, kernel + ".cu"), "w") as f:
             f.write(planted)
-        # initcheck is a warning but where the fault is a read of shared
-        # memory nothing wrote (the ragged tiles of the other programs read
-        # unloaded rows whose results are discarded).
-        rc, out = sim(art, {"TLC_SIM_INITCHECK": "error"} if "initcheck" in expect else None)
+        rc, out = sim(art, {"TLC_SIM_ORDERCHECK": "1"} if "ordercheck" in expect else None)
         if rc != 0 and re.search(expect, out):
             line = next((l.strip() for l in out.splitlines() if re.search(expect, l)), "")
             print(f"PASS: {name}: caught: {line[:300]}")

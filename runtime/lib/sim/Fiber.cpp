@@ -79,6 +79,9 @@ Fiber::Fiber(size_t stackBytes) {
   stack = mapping + page;
 }
 
+Fiber::Fiber(char *stack, size_t stackBytes)
+    : stack(stack), stackSize(stackBytes) {}
+
 Fiber::~Fiber() {
   if (mapping)
     munmap(mapping, mappingSize);

@@ -28,6 +28,9 @@ class Fiber {
 public:
   /// A fiber with a stack of \p stackBytes; not started.
   explicit Fiber(size_t stackBytes);
+  /// A fiber on \p stackBytes of memory at \p stack that the caller owns
+  /// (a worker's pool of stacks, which has one definedness shadow).
+  Fiber(char *stack, size_t stackBytes);
   ~Fiber();
   Fiber(const Fiber &) = delete;
   Fiber &operator=(const Fiber &) = delete;

@@ -120,3 +120,19 @@ GlobalRace GlobalShadow::access(size_t buffer, size_t bufferSize, size_t offset,
   }
   return race;
 }
+
+bool GlobalShadow::lastWrite(size_t buffer, size_t offset, Accessor &who,
+                             uint64_t &where) {
+  if (buffer >= arrays.size())
+    return false;
+  Cell *c = arrays[buffer].load(std::memory_order_acquire);
+  if (!c || offset / 4 >= sizes[buffer])
+    return false;
+  Cell &cell = c[offset / 4];
+  uint64_t w = cell.write.load(std::memory_order_relaxed);
+  if (!(Accessor::bytes(w) >> (offset % 4) & 1u))
+    return false;
+  who = Accessor::unpack(w);
+  where = expand(cell.writePlace.load(std::memory_order_relaxed));
+  return true;
+}

@@ -81,6 +81,10 @@ public:
                     uint32_t bytes, bool store, const Accessor &me,
                     uint64_t where, const Ordering &ordering);
 
+  /// The last non-atomic store of byte \p offset of buffer \p buffer
+  /// recorded: whether there is one, who did it and where.
+  bool lastWrite(size_t buffer, size_t offset, Accessor &who, uint64_t &where);
+
 private:
   struct Cell {
     std::atomic<uint64_t> write, read;

@@ -18,7 +18,11 @@
 //
 // The compiler is $TLC_SIM_CXX, else clang++-22, /usr/lib/llvm-22/bin/clang++
 // or clang++ on PATH. A launch that runs longer than $TLC_SIM_TIME_LIMIT
-// seconds (default 600) is stopped as too large to simulate.
+// seconds (default 600) is stopped as too large to simulate. Undefined
+// values are tracked unless $TLC_SIM_INITCHECK is `off` (tlc_sim/initcheck.h)
+// and reported as errors unless it is `warn`. With $TLC_SIM_ORDERCHECK=1
+// every launch runs twice, its blocks in opposite orders, and results that
+// differ are reported (Simulator::launch).
 //
 //===----------------------------------------------------------------------===//
 
@@ -92,16 +96,36 @@ llvm::Expected<std::string> findSimCompiler() {
                    "(set TLC_SIM_CXX)");
 }
 
+/// How undefined values are treated ($TLC_SIM_INITCHECK): `off` compiles
+/// the kernel without definedness tracking, `warn` reports them as
+/// warnings, anything else (the default) as errors.
+enum class InitCheck { Off, Warn, Error };
+InitCheck initCheckMode() {
+  const char *env = std::getenv("TLC_SIM_INITCHECK");
+  llvm::StringRef mode = env ? env : "";
+  return mode == "off"    ? InitCheck::Off
+         : mode == "warn" ? InitCheck::Warn
+                          : InitCheck::Error;
+}
+
 std::vector<std::string> simFlags() {
-  return {"-std=c++17",
-          "-O1",
-          "-gline-tables-only",
-          "-fPIC",
-          "-shared",
-          "-fsanitize-coverage=func,trace-loads,trace-stores",
-          "-ffp-contract=off",
-          "-fno-exceptions",
-          "-w"};
+  std::vector<std::string> flags = {
+      "-std=c++17", "-O1", "-gline-tables-only", "-fPIC", "-shared",
+      "-fsanitize-coverage=func,trace-loads,trace-stores", "-ffp-contract=off",
+      "-fno-exceptions",
+      // A primitive called last keeps its caller's frame: its return
+      // address is the kernel's line, not the caller's caller.
+      "-fno-optimize-sibling-calls", "-w"};
+  if (initCheckMode() != InitCheck::Off) {
+    // Definedness tracking (tlc_sim/initcheck.h): kernel-memory's
+    // instrumentation calls a run-time library the kernel object carries;
+    // values cross calls with their shadow, unchecked.
+    for (const char *f : {"-DTLC_SIM_INITCHECK=1", "-fsanitize=kernel-memory",
+                          "-fsanitize-recover=kernel-memory",
+                          "-fno-sanitize-memory-param-retval"})
+      flags.push_back(f);
+  }
+  return flags;
 }
 
 std::string cacheRoot() {
@@ -135,8 +159,8 @@ llvm::Error writeFile(llvm::StringRef file, llvm::StringRef contents) {
 std::string sourceName(const artifact::Manifest &m) {
   if (!m.generatedSource.empty())
     return path::filename(m.generatedSource).str();
-  return m.name + (llvm::StringRef(m.target).starts_with("hip") ? ".hip"
-                                                                 : ".cu");
+  return m.name +
+         (llvm::StringRef(m.target).starts_with("hip") ? ".hip" : ".cu");
 }
 
 /// Compiles \p source (the text of NAME.cu) with the entries \p entries into
@@ -155,12 +179,11 @@ compileForSim(const artifact::Manifest &m, llvm::StringRef artifactDir,
   llvm::StringRef target(m.target);
   if (target.consume_front("hip:")) {
     llvm::StringRef arch = target.split(',').first.split(':').first;
-    prelude = "#define TLC_SIM_WARP_SIZE 64\n#define __" + arch.str() +
-              "__ 1\n";
+    prelude =
+        "#define TLC_SIM_WARP_SIZE 64\n#define __" + arch.str() + "__ 1\n";
   }
-  std::string unit =
-      prelude + "#include \"tlc_sim/launch.h\"\n#include \"" + sourceName(m) +
-      "\"\nTLC_SIM_BEGIN_ENTRIES\n";
+  std::string unit = prelude + "#include \"tlc_sim/launch.h\"\n#include \"" +
+                     sourceName(m) + "\"\nTLC_SIM_BEGIN_ENTRIES\n";
   for (const std::string &e : entries)
     unit += "TLC_SIM_ENTRY(" + e + ")\n";
   unit += "TLC_SIM_END_ENTRIES\n";
@@ -391,6 +414,8 @@ public:
       config.timeLimit = 600;
       if (const char *limit = std::getenv("TLC_SIM_TIME_LIMIT"))
         config.timeLimit = std::atof(limit);
+      if (const char *order = std::getenv("TLC_SIM_ORDERCHECK"))
+        config.orderCheck = llvm::StringRef(order) == "1";
       uint64_t threadsPerBlock =
           uint64_t(plan.block[0]) * plan.block[1] * plan.block[2];
       if (blocks * threadsPerBlock > kMaxSimulatedThreads)
@@ -412,11 +437,10 @@ public:
                          " bytes of dynamic shared memory, more than sm_90's "
                          "232448");
       std::vector<sim::Finding> findings = simulator.launch(config);
-      // initcheck findings are warnings (generated code may compute on
-      // bytes it never loaded as long as the result is discarded), errors
-      // with TLC_SIM_INITCHECK=error (the sim tests).
-      const char *initcheck = std::getenv("TLC_SIM_INITCHECK");
-      bool initErrors = initcheck && llvm::StringRef(initcheck) == "error";
+      // initcheck findings are errors (an undefined value stored to global
+      // memory or deciding a branch or an address; values computed and
+      // discarded are not reported), warnings with TLC_SIM_INITCHECK=warn.
+      bool initErrors = initCheckMode() == InitCheck::Error;
       std::vector<sim::Finding> warnings, errors;
       for (sim::Finding &f : findings)
         (f.checker == "initcheck" && !initErrors ? warnings : errors)
@@ -491,9 +515,9 @@ private:
   std::string describe(const SimLaunchPlan &plan,
                        const std::vector<sim::Finding> &findings,
                        bool warning) {
-    std::string text = "kernel '" + manifest.name + "' (" + plan.entry +
-                       (warning ? ") read shared memory it never wrote:"
-                                : ") failed on the sim device:");
+    std::string text =
+        "kernel '" + manifest.name + "' (" + plan.entry +
+        (warning ? ") used undefined values:" : ") failed on the sim device:");
     // Findings at different addresses of the same lines (unrolled loops)
     // are one finding once placed: print the first, with the summed count.
     struct Line {

@@ -20,70 +20,38 @@
 // Every access to shared memory is checked against a per-byte shadow with
 // vector clocks advanced by barriers (racecheck: read-after-write,
 // write-after-read, write-after-write between threads with no barrier
-// between them; reads of bytes a cp.async is still writing; reads of bytes
-// never written), every access to global or shared memory against the
+// between them; reads of bytes a cp.async is still writing), every access
+// to global or shared memory against the
 // buffers' bounds (memcheck), every non-atomic access to global memory
 // against the other accesses of the launch (GlobalShadow.h: blocks are
 // never ordered, threads of a block by its barriers), and a block whose threads
 // can no longer make progress is reported with where each one waits
-// (synccheck).
+// (synccheck). A kernel compiled with TLC_SIM_INITCHECK tracks the
+// definedness of every value (tlc_sim/initcheck.h); an undefined value is
+// reported where it is used: a branch, an address, a divisor, an atomic's
+// operand (reported by the kernel's run-time library), a store to global
+// memory (checked by the worker after the store) (initcheck). With
+// LaunchConfig::orderCheck a launch runs twice, its blocks in opposite
+// orders, and results that differ are reported (ordercheck).
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef TLC_RUNTIME_SIM_SIMULATOR_H
 #define TLC_RUNTIME_SIM_SIMULATOR_H
 
+#include "Arena.h"
 #include "tlc_sim/abi.h"
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
 
 namespace tlc::runtime::sim {
 
-/// Global memory: one reserved address range, bump-allocated, every buffer
-/// followed by a red zone.
-class Arena {
-public:
-  /// The process's arena (the kernels' checked range is fixed at bind).
-  static Arena &get();
-  ~Arena();
-  Arena(const Arena &) = delete;
-  Arena &operator=(const Arena &) = delete;
-
-  /// \p bytes of zeroed memory, or null when the arena is exhausted.
-  void *allocate(size_t bytes);
-  /// Releases \p ptr (its range stays reserved and reported as freed).
-  void release(void *ptr);
-  /// Names the buffer at \p ptr for reports (`parameter 'A' float16[..]`).
-  void setName(void *ptr, std::string name);
-
-  struct Buffer {
-    uintptr_t base = 0;
-    size_t size = 0;
-    bool live = false;
-    std::string name;
-  };
-  /// The buffer whose range or red zone holds \p address (null if none).
-  const Buffer *find(uintptr_t address) const;
-
-  /// The index of \p b among the arena's buffers (for per-buffer state).
-  size_t indexOf(const Buffer *b) const { return size_t(b - buffers.data()); }
-  size_t numBuffers() const { return buffers.size(); }
-
-  uintptr_t base() const { return reinterpret_cast<uintptr_t>(start); }
-  size_t reserved() const { return size; }
-
-private:
-  Arena();
-  mutable std::mutex mutex;
-  char *start = nullptr;
-  size_t size = 0;
-  size_t used = 0;
-  std::vector<Buffer> buffers; // sorted by base
-};
+class GlobalShadow;
 
 /// One finding of the checkers. Places are `where` values (tlc_sim/abi.h).
 struct Finding {
@@ -107,6 +75,11 @@ struct LaunchConfig {
   /// Seconds after which the launch is stopped as too large to simulate
   /// (0: no limit); the finding says how far it got and suggests sizes.
   double timeLimit = 0;
+  /// Runs the launch twice, its blocks handed out first to last and then
+  /// last to first, from the same global memory, and reports bytes whose
+  /// results differ (ordercheck): blocks that communicate through global
+  /// memory with nothing ordering them.
+  bool orderCheck = false;
 };
 
 /// Runs launches of one loaded kernel shared object.
@@ -122,6 +95,10 @@ public:
   static const tlc_sim_host_api &hostApi();
 
 private:
+  /// One run of \p config, its blocks handed out last to first when
+  /// \p reverse; \p globals receives its global racecheck's records.
+  std::vector<Finding> run(const LaunchConfig &config, bool reverse,
+                           std::unique_ptr<GlobalShadow> *globals);
   const tlc_sim_kernel_api &kernel;
 };
 

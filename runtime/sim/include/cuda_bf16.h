@@ -34,6 +34,9 @@ struct __nv_bfloat16 {
     return f;
   }
   static __nv_bfloat16 fromFloat(float f) {
+    return tlc::sim::shadeResult(fromFloatBits(f), f);
+  }
+  TLC_SIM_NO_SHADOW static __nv_bfloat16 fromFloatBits(float f) {
     uint32_t bits;
     std::memcpy(&bits, &f, 4);
     __nv_bfloat16 out;

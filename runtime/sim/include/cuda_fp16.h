@@ -31,8 +31,11 @@ struct __half {
   /// Exact, by the bits (sign, 5-bit exponent biased by 15, 10-bit
   /// fraction; subnormals renormalised).
   operator float() const {
-    uint32_t sign = uint32_t(__x & 0x8000u) << 16;
-    uint32_t exp = (__x >> 10) & 0x1fu, frac = __x & 0x3ffu, bits;
+    return tlc::sim::shadeResult(toFloat(__x), __x);
+  }
+  TLC_SIM_NO_SHADOW static float toFloat(unsigned short x) {
+    uint32_t sign = uint32_t(x & 0x8000u) << 16;
+    uint32_t exp = (x >> 10) & 0x1fu, frac = x & 0x3ffu, bits;
     if (exp == 0x1f) {
       bits = sign | 0x7f800000u | (frac << 13); // inf, NaN (payload kept)
     } else if (exp) {

@@ -28,7 +28,8 @@ namespace tlc {
 namespace sim {
 
 /// The value of fp8 code \p code (sign bit 7).
-inline double fp8Value(unsigned code, __nv_fp8_interpretation_t fmt) {
+TLC_SIM_NO_SHADOW inline double
+fp8ValueBits(unsigned code, __nv_fp8_interpretation_t fmt) {
   int mbits = fmt == __NV_E4M3 ? 3 : 2, bias = fmt == __NV_E4M3 ? 7 : 15;
   unsigned e = (code >> mbits) & (fmt == __NV_E4M3 ? 15u : 31u);
   unsigned m = code & ((1u << mbits) - 1);
@@ -42,18 +43,23 @@ inline double fp8Value(unsigned code, __nv_fp8_interpretation_t fmt) {
   return sign * std::ldexp(double(m + (1u << mbits)), int(e) - bias - mbits);
 }
 
-inline __nv_fp8_storage_t fp8FromFloat(float x, __nv_saturation_t sat,
-                                       __nv_fp8_interpretation_t fmt) {
+inline double fp8Value(unsigned code, __nv_fp8_interpretation_t fmt) {
+  return shadeResult(fp8ValueBits(code, fmt), code);
+}
+
+TLC_SIM_NO_SHADOW inline __nv_fp8_storage_t
+fp8FromFloatBits(float x, __nv_saturation_t sat,
+                 __nv_fp8_interpretation_t fmt) {
   unsigned sign = std::signbit(x) ? 0x80u : 0u;
   unsigned maxCode = fmt == __NV_E4M3 ? 0x7eu : 0x7bu;
   if (std::isnan(x))
     return static_cast<__nv_fp8_storage_t>(0x7fu | sign);
   double a = std::fabs(double(x));
-  if (a > fp8Value(maxCode, fmt)) {
+  if (a > fp8ValueBits(maxCode, fmt)) {
     // Above the largest finite value: saturate, or round to infinity past
     // the halfway point (E5M2; E4M3 has no infinity and gives NaN).
-    double top = fp8Value(maxCode, fmt);
-    double halfway = top + (top - fp8Value(maxCode - 1, fmt)) / 2;
+    double top = fp8ValueBits(maxCode, fmt);
+    double halfway = top + (top - fp8ValueBits(maxCode - 1, fmt)) / 2;
     if (sat == __NV_SATFINITE || a < halfway)
       return static_cast<__nv_fp8_storage_t>(maxCode | sign);
     return static_cast<__nv_fp8_storage_t>((fmt == __NV_E4M3 ? 0x7fu : 0x7cu) |
@@ -61,14 +67,20 @@ inline __nv_fp8_storage_t fp8FromFloat(float x, __nv_saturation_t sat,
   }
   // Positive codes are ordered by value: find the neighbours of a.
   unsigned lo = 0;
-  while (lo < maxCode && fp8Value(lo + 1, fmt) <= a)
+  while (lo < maxCode && fp8ValueBits(lo + 1, fmt) <= a)
     ++lo;
   unsigned pick = lo;
-  if (lo < maxCode && fp8Value(lo, fmt) != a) {
-    double dl = a - fp8Value(lo, fmt), dh = fp8Value(lo + 1, fmt) - a;
+  if (lo < maxCode && fp8ValueBits(lo, fmt) != a) {
+    double dl = a - fp8ValueBits(lo, fmt), dh = fp8ValueBits(lo + 1, fmt) - a;
     pick = dh < dl || (dh == dl && (lo & 1u)) ? lo + 1 : lo;
   }
   return static_cast<__nv_fp8_storage_t>(pick | sign);
+}
+
+/// \p x rounded to fp8 (saturating with __NV_SATFINITE).
+inline __nv_fp8_storage_t fp8FromFloat(float x, __nv_saturation_t sat,
+                                       __nv_fp8_interpretation_t fmt) {
+  return shadeResult(fp8FromFloatBits(x, sat, fmt), x);
 }
 
 } // namespace sim

@@ -23,7 +23,7 @@
 
 #include <stdint.h>
 
-#define TLC_SIM_ABI_VERSION 5
+#define TLC_SIM_ABI_VERSION 6
 #define TLC_SIM_WHERE_LINE (1ull << 63)
 /* Or-ed into a barrier id: bar.arrive, which counts without waiting. */
 #define TLC_SIM_BARRIER_ARRIVE_ONLY 0x100u
@@ -50,6 +50,25 @@ typedef struct tlc_sim_bulk_piece {
 /* A warp collective: called once, by the last lane to arrive, with every
  * participating lane's data (null for lanes outside \p laneMask; bit l is
  * lane l of the warp of 32 or wavefront of 64). */
+/* The definedness shadow of a kernel compiled with TLC_SIM_INITCHECK
+ * (clang's -fsanitize=kernel-memory, its run-time entry points in
+ * tlc_sim/initcheck.h): one shadow byte per byte of memory, a set bit an
+ * undefined bit. The simulator fills it per OS thread (ABI 6): the fiber
+ * stacks of the worker (registers and local arrays), the block's shared
+ * memory and the global arena each have a shadow; other memory is defined.
+ * \p context is the running fiber's parameter/return-value shadow area
+ * (TLC_SIM_CONTEXT_BYTES bytes, kernel-memory's context state). */
+typedef struct tlc_sim_shadow_map {
+  void *context;
+  uintptr_t stackBase, stackSize;
+  unsigned char *stackShadow;
+  uintptr_t arenaBase, arenaSize;
+  unsigned char *arenaShadow;
+  uintptr_t sharedBase;
+  unsigned char *sharedShadow;
+} tlc_sim_shadow_map;
+#define TLC_SIM_CONTEXT_BYTES 8192
+
 typedef void (*tlc_sim_warp_fn)(void *const *laneData, uint64_t laneMask,
                                 uint32_t warpBaseThread, uint64_t where);
 
@@ -101,6 +120,9 @@ typedef struct tlc_sim_host_api {
    * ordered only before what follows a wait on \p bar (ABI 5). */
   void (*bulkCopy)(const tlc_sim_bulk_piece *pieces, uint32_t count,
                    uint64_t *bar, uint64_t where);
+  /* An undefined value decided a branch, formed an address or divided
+   * (initcheck; ABI 6). */
+  void (*uninitUse)(uint64_t where);
 } tlc_sim_host_api;
 
 /* One kernel of the shared object: calls the __global__ function with
@@ -123,6 +145,9 @@ typedef struct tlc_sim_kernel_api {
   /* Threads per warp the source was written for: 32 (CUDA) or 64 (HIP
    * wavefronts). */
   uint32_t warpSize;
+  /* The calling OS thread's shadow map when the kernel was compiled with
+   * TLC_SIM_INITCHECK, else null (ABI 6). */
+  tlc_sim_shadow_map *(*shadowMap)(void);
 } tlc_sim_kernel_api;
 
 #ifdef __cplusplus

@@ -51,6 +51,8 @@
 #define TLC_SIM_UNCHECKED __attribute__((no_sanitize("coverage")))
 /// A simulator primitive: its return address is the place it was called.
 #define TLC_SIM_PRIMITIVE __attribute__((noinline)) TLC_SIM_UNCHECKED
+/// Not instrumented for definedness (reads only the simulator's memory).
+#define TLC_SIM_NO_SHADOW __attribute__((no_sanitize("kernel-memory")))
 #define TLC_SIM_HERE reinterpret_cast<uint64_t>(__builtin_return_address(0))
 
 struct uint3 {
@@ -130,8 +132,8 @@ TLC_SIM_UNCHECKED inline unsigned linearThread() {
 // Generated kernels are extern "C" and declare `extern __shared__ ... smem[]`
 // in their body, which names this array.
 extern "C" {
-thread_local
-    __attribute__((aligned(1024))) unsigned char smem[tlc::sim::kSharedCapacity];
+thread_local __attribute__((
+    aligned(1024))) unsigned char smem[tlc::sim::kSharedCapacity];
 }
 
 //===----------------------------------------------------------------------===//
@@ -142,8 +144,8 @@ namespace tlc {
 namespace sim {
 /// Reports the access to the simulator when it touches checked memory
 /// (global buffers or this block's shared memory).
-TLC_SIM_UNCHECKED inline void hook(const void *p, uint32_t bytes, int kind,
-                                   void *where) {
+TLC_SIM_UNCHECKED TLC_SIM_NO_SHADOW inline void
+hook(const void *p, uint32_t bytes, int kind, void *where) {
   uintptr_t a = reinterpret_cast<uintptr_t>(p);
   if (a - api->checkedBase < api->checkedSize ||
       a - reinterpret_cast<uintptr_t>(smem) < kSharedCapacity)
@@ -153,11 +155,11 @@ TLC_SIM_UNCHECKED inline void hook(const void *p, uint32_t bytes, int kind,
 } // namespace tlc
 
 #define TLC_SIM_HOOK(N)                                                        \
-  extern "C" TLC_SIM_UNCHECKED __attribute__((                                 \
+  extern "C" TLC_SIM_UNCHECKED TLC_SIM_NO_SHADOW __attribute__((               \
       visibility("hidden"))) void __sanitizer_cov_load##N(void *p) {           \
     ::tlc::sim::hook(p, N, TLC_SIM_LOAD, __builtin_return_address(0));         \
   }                                                                            \
-  extern "C" TLC_SIM_UNCHECKED __attribute__((                                 \
+  extern "C" TLC_SIM_UNCHECKED TLC_SIM_NO_SHADOW __attribute__((               \
       visibility("hidden"))) void __sanitizer_cov_store##N(void *p) {          \
     ::tlc::sim::hook(p, N, TLC_SIM_STORE, __builtin_return_address(0));        \
   }
@@ -167,6 +169,29 @@ TLC_SIM_HOOK(4)
 TLC_SIM_HOOK(8)
 TLC_SIM_HOOK(16)
 #undef TLC_SIM_HOOK
+
+#ifdef TLC_SIM_INITCHECK
+#include "tlc_sim/initcheck.h"
+#endif
+
+namespace tlc {
+namespace sim {
+/// \p r, a function of \p x computed by a TLC_SIM_NO_SHADOW helper (a
+/// conversion that branches on the bits of \p x where the hardware does
+/// not): undefined when \p x is, so an undefined input is reported where
+/// the result is used, not at the helper's branches.
+template <typename R, typename X> inline R shadeResult(R r, const X &x) {
+#ifdef TLC_SIM_INITCHECK
+  R out = r;
+  shadeLike(&out, sizeof(R), &x, sizeof(X));
+  return out;
+#else
+  (void)x;
+  return r;
+#endif
+}
+} // namespace sim
+} // namespace tlc
 
 //===----------------------------------------------------------------------===//
 // Barriers, traps
@@ -435,6 +460,14 @@ TLC_SIM_PRIMITIVE inline void __syncwarp(unsigned mask = 0xffffffffu) {
                                 nullptr, TLC_SIM_HERE);
 }
 
+#ifdef TLC_SIM_INITCHECK
+/// An atomic's undefined operand is reported (it reaches global memory).
+#define TLC_SIM_CHECK_OPERAND(v)                                               \
+  ::tlc::sim::checkDefined(&(v), sizeof(v), TLC_SIM_HERE)
+#else
+#define TLC_SIM_CHECK_OPERAND(v) ((void)0)
+#endif
+
 //===----------------------------------------------------------------------===//
 // Atomics: checked as atomic accesses (never a race), done with the host's
 // atomics (blocks run on several OS threads).
@@ -469,36 +502,44 @@ TLC_SIM_UNCHECKED T atomicUpdate(T *address, Op op, uint64_t where) {
 } // namespace tlc
 
 template <typename T> TLC_SIM_PRIMITIVE T atomicAdd(T *address, T value) {
+  TLC_SIM_CHECK_OPERAND(value);
   return tlc::sim::atomicUpdate(
       address, [&](T old) { return T(old + value); }, TLC_SIM_HERE);
 }
 template <typename T> TLC_SIM_PRIMITIVE T atomicSub(T *address, T value) {
+  TLC_SIM_CHECK_OPERAND(value);
   return tlc::sim::atomicUpdate(
       address, [&](T old) { return T(old - value); }, TLC_SIM_HERE);
 }
 template <typename T> TLC_SIM_PRIMITIVE T atomicMax(T *address, T value) {
+  TLC_SIM_CHECK_OPERAND(value);
   return tlc::sim::atomicUpdate(
       address, [&](T old) { return old < value ? value : old; }, TLC_SIM_HERE);
 }
 template <typename T> TLC_SIM_PRIMITIVE T atomicMin(T *address, T value) {
+  TLC_SIM_CHECK_OPERAND(value);
   return tlc::sim::atomicUpdate(
       address, [&](T old) { return value < old ? value : old; }, TLC_SIM_HERE);
 }
 template <typename T> TLC_SIM_PRIMITIVE T atomicExch(T *address, T value) {
+  TLC_SIM_CHECK_OPERAND(value);
   return tlc::sim::atomicUpdate(
       address, [&](T) { return value; }, TLC_SIM_HERE);
 }
 template <typename T>
 TLC_SIM_PRIMITIVE T atomicCAS(T *address, T compare, T value) {
+  TLC_SIM_CHECK_OPERAND(value);
   return tlc::sim::atomicUpdate(
       address, [&](T old) { return old == compare ? value : old; },
       TLC_SIM_HERE);
 }
 template <typename T> TLC_SIM_PRIMITIVE T atomicAnd(T *address, T value) {
+  TLC_SIM_CHECK_OPERAND(value);
   return tlc::sim::atomicUpdate(
       address, [&](T old) { return T(old & value); }, TLC_SIM_HERE);
 }
 template <typename T> TLC_SIM_PRIMITIVE T atomicOr(T *address, T value) {
+  TLC_SIM_CHECK_OPERAND(value);
   return tlc::sim::atomicUpdate(
       address, [&](T old) { return T(old | value); }, TLC_SIM_HERE);
 }

@@ -44,6 +44,12 @@ TLC_SIM_UNCHECKED inline unsigned char *sharedMemory() { return smem; }
 } // namespace sim
 } // namespace tlc
 
+#ifdef TLC_SIM_INITCHECK
+#define TLC_SIM_SHADOW_MAP &::tlc::sim::shadowMap
+#else
+#define TLC_SIM_SHADOW_MAP nullptr
+#endif
+
 #define TLC_SIM_BEGIN_ENTRIES static const tlc_sim_entry tlcSimEntries[] = {
 #define TLC_SIM_ENTRY(name)                                                    \
   {#name, [](void **args) { ::tlc::sim::invoke(&name, args); }},
@@ -59,7 +65,8 @@ TLC_SIM_UNCHECKED inline unsigned char *sharedMemory() { return smem; }
                                               sizeof(tlcSimEntries) /          \
                                                   sizeof(tlcSimEntries[0]),    \
                                               tlcSimEntries,                   \
-                                              TLC_SIM_WARP_SIZE};              \
+                                              TLC_SIM_WARP_SIZE,               \
+                                              TLC_SIM_SHADOW_MAP};             \
     return &kernel;                                                            \
   }
 

@@ -1,0 +1,395 @@
+//===- Worker.h - One simulated block at a time (sim) -----------*- C++ -*-===//
+//
+// Part of the tlc project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// A Worker runs the blocks of a launch on one OS thread, one block at a
+// time, each CUDA thread a Fiber (Simulator.h describes the scheduling and
+// the checkers). Worker.cpp holds the scheduler and the synchronisation
+// (barriers, mbarriers, warp collectives, deadlocks); WorkerMemory.cpp the
+// memory checks and the asynchronous copies (cp.async, TMA).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TLC_RUNTIME_SIM_WORKER_H
+#define TLC_RUNTIME_SIM_WORKER_H
+
+#include "Arena.h"
+#include "Fiber.h"
+#include "GlobalShadow.h"
+#include "Simulator.h"
+
+#include <atomic>
+#include <chrono>
+#include <csetjmp>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <tuple>
+#include <vector>
+
+namespace tlc::runtime::sim {
+
+inline constexpr uint16_t kNone = 0xFFFF;
+inline constexpr unsigned kMaxFindings = 16;
+inline constexpr size_t kFiberStack = 256 << 10;
+/// Helper accesses up to this far below a block's shared memory are
+/// reported as shared underruns.
+inline constexpr uintptr_t kSharedUnderrun = 4096;
+/// The guard page below each stack of a worker's pool.
+inline constexpr size_t kStackGuard = 4096;
+
+enum class State { Runnable, AtBarrier, AtCollective, AtMbarrier, Done };
+
+/// A cp.async waiting in its thread's queue.
+struct Copy {
+  unsigned char *dst;
+  const unsigned char *src;
+  uint32_t bytes, srcBytes;
+  uint64_t group;
+  uint64_t where;
+};
+
+/// A TMA copy in flight: issued, not landed.
+struct BulkCopy {
+  std::vector<tlc_sim_bulk_piece> pieces;
+  uint64_t *bar;
+  uint64_t bytes;
+  unsigned issuer;
+  uint64_t where;
+};
+
+/// Clock slots of the copy engine: the TMA copies completing on one
+/// mbarrier write as one agent of their own, whose writes a thread knows
+/// only through a wait on that mbarrier.
+inline constexpr unsigned kCopyAgents = 16;
+
+struct Thread {
+  /// At an mbarrier wait: the barrier and the parity waited for.
+  const uint64_t *mbarrier = nullptr;
+  uint32_t parity = 0;
+  std::unique_ptr<Fiber> fiber;
+  unsigned linear = 0;
+  tlc_sim_indices indices{};
+  State state = State::Done;
+  uint64_t where = 0;
+  unsigned barrier = 0;
+  // Warp collective being waited at.
+  const char *op = nullptr;
+  uint64_t mask = 0;
+  tlc_sim_warp_fn fn = nullptr;
+  void *data = nullptr;
+  // cp.async queue: copies, and the number of groups committed so far.
+  std::vector<Copy> copies;
+  uint64_t committed = 0;
+};
+
+/// The shadow of one byte of shared memory.
+struct ShadowByte {
+  uint32_t writeClock;
+  uint16_t writer;
+  uint16_t flags;
+  uint32_t readClock[2];
+  uint16_t reader[2];
+  uint32_t pad;
+  uint64_t writeWhere;
+  uint64_t readWhere[2];
+};
+/// kPending: a cp.async (or, with kBulk, a TMA copy) is writing the byte.
+enum : uint16_t { kWritten = 1, kPending = 2, kBulk = 4 };
+
+struct Barrier {
+  unsigned expected = 0;
+  /// Threads waiting at it.
+  std::vector<unsigned> arrived;
+  /// Threads counted by bar.arrive, which went on without waiting.
+  std::vector<unsigned> arrivedOnly;
+};
+
+class Worker;
+/// The worker of the calling OS thread (during a launch).
+extern thread_local Worker *currentWorker;
+
+/// Where a simulated thread faulted (SIGSEGV/SIGBUS in kernel code: an
+/// access far outside any buffer, a fiber stack overflow): the handler
+/// jumps back to the worker's scheduler, which reports it.
+struct Fault {
+  sigjmp_buf jump;
+  bool armed = false;
+  uintptr_t address = 0;
+  uint64_t pc = 0;
+  int signal = 0;
+};
+/// The fault record of the running block (during a launch).
+extern thread_local Fault *currentFault;
+
+/// State shared by the workers of one launch.
+struct LaunchState {
+  const LaunchConfig *config;
+  const tlc_sim_kernel_api *kernel;
+  std::atomic<uint64_t> nextBlock{0}, blocksDone{0};
+  /// Blocks are handed out last to first (the order check's second run).
+  bool reverse = false;
+  std::chrono::steady_clock::time_point start =
+      std::chrono::steady_clock::now();
+  std::atomic<bool> aborted{false};
+  std::mutex mutex;
+  std::vector<Finding> findings;
+  std::map<std::tuple<std::string, uint64_t, uint64_t>, size_t> seen;
+  /// The racecheck of global memory.
+  std::unique_ptr<GlobalShadow> globals;
+
+  void add(Finding f, bool fatal) {
+    std::lock_guard<std::mutex> lock(mutex);
+    // initcheck findings are warnings: they never end the launch.
+    bool warning = f.checker == "initcheck";
+    auto key = std::make_tuple(f.checker, f.where, f.otherWhere);
+    auto it = seen.find(key);
+    if (it != seen.end()) {
+      ++findings[it->second].count;
+    } else if ((warning ? warnings : errors) < kMaxFindings) {
+      seen[key] = findings.size();
+      findings.push_back(std::move(f));
+      ++(warning ? warnings : errors);
+    }
+    if (fatal || errors >= kMaxFindings)
+      aborted = true;
+  }
+  unsigned warnings = 0, errors = 0;
+};
+
+inline std::string tuple3(const uint32_t v[3]) {
+  return "(" + std::to_string(v[0]) + "," + std::to_string(v[1]) + "," +
+         std::to_string(v[2]) + ")";
+}
+
+class Worker : public Ordering {
+public:
+  explicit Worker(LaunchState &launch);
+  ~Worker();
+  Worker(const Worker &) = delete;
+  Worker &operator=(const Worker &) = delete;
+
+  /// Whether every fiber stack could be mapped.
+  bool valid() const;
+  /// Runs blocks until the grid is done or the launch aborted.
+  void run();
+  /// Ends the launch (once) with a "too large to simulate" finding.
+  void reportTooLarge(const std::string &why);
+  /// Seconds since the launch began.
+  double elapsed() const {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                         launch.start)
+        .count();
+  }
+  /// Seconds since the running block began.
+  double blockSeconds() const {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                         blockStart)
+        .count();
+  }
+
+  bool before(unsigned me, unsigned thread, uint64_t clock) const override {
+    return knows(me, thread) >= clock;
+  }
+
+  // The host API, for the calling fiber.
+  const tlc_sim_indices *indices() { return &current->indices; }
+  bool access(const void *address, uint32_t bytes, int kind, int32_t thread,
+              uint64_t where);
+  void barrierArrive(uint32_t id, uint32_t count, uint64_t where);
+  /// mbarrier.try_wait.parity in a loop: blocks until the phase completed.
+  void mbarrierWait(const uint64_t *bar, uint32_t parity, uint64_t where);
+  /// mbarrier.arrive's release: the caller's accesses so far happen before
+  /// what a thread does after a wait on \p bar returns.
+  void mbarrierRelease(const uint64_t *bar);
+  /// The acquire of a wait on \p bar that returned in thread \p t.
+  void mbarrierAcquire(unsigned t, const uint64_t *bar);
+  /// Makes the threads whose mbarrier phase completed runnable; whether
+  /// there was one.
+  bool resolveMbarriers();
+  void warpCollective(const char *op, uint64_t mask, tlc_sim_warp_fn fn,
+                      void *data, uint64_t where);
+  void cpAsync(void *dst, const void *src, uint32_t bytes, uint32_t srcBytes,
+               uint64_t where);
+  void cpAsyncCommit() { ++current->committed; }
+  void cpAsyncWait(int32_t pending, uint64_t where);
+  void bulkCopy(const tlc_sim_bulk_piece *pieces, uint32_t count, uint64_t *bar,
+                uint64_t where);
+  [[noreturn]] void trap(const std::string &checker, const std::string &message,
+                         uint64_t where, uint64_t otherWhere = 0);
+  /// An undefined value decided a branch, formed an address or divided.
+  void uninitUse(uint64_t where);
+
+private:
+  void runBlock(uint64_t linearBlock);
+  static void threadMain(void *arg);
+  /// Suspends the calling fiber until the scheduler resumes it.
+  void yield() {
+    settleWrite(current->linear);
+    main.switchFrom(*current->fiber);
+  }
+  /// A global write-after-write found at a store, reported only if the
+  /// store changes the bytes (threads of a replicated fragment that store
+  /// the same value do not race in effect): checked after the store, at
+  /// the thread's next access or when it blocks or exits.
+  struct PendingWrite {
+    bool armed = false;
+    const unsigned char *address = nullptr;
+    uint32_t bytes = 0;
+    unsigned char before[16];
+    Finding finding;
+  };
+  void settleWrite(unsigned t) {
+    if (t < pendingStores.size() && pendingStores[t].buffer)
+      settleStore(t);
+    if (t >= pendingWrites.size() || !pendingWrites[t].armed)
+      return;
+    PendingWrite &p = pendingWrites[t];
+    p.armed = false;
+    if (std::memcmp(p.address, p.before, p.bytes) != 0)
+      launch.add(std::move(p.finding), /*fatal=*/false);
+  }
+  [[noreturn]] void exitThread();
+
+  /// A store to global memory whose bytes' definedness is checked once it
+  /// has happened (at the thread's next access, or when it blocks or exits):
+  /// an undefined value stored to global memory is reported (initcheck).
+  struct PendingStore {
+    const Arena::Buffer *buffer = nullptr;
+    uintptr_t address = 0;
+    uint32_t bytes = 0;
+    uint64_t where = 0;
+  };
+  void settleStore(unsigned t);
+  /// The definedness shadow of \p bytes at \p address in global memory,
+  /// null when the kernel has none.
+  unsigned char *globalShadow(const void *address) const {
+    auto a = reinterpret_cast<uintptr_t>(address);
+    return arenaShadow && a - arenaBase < arenaSize
+               ? arenaShadow + (a - arenaBase)
+               : nullptr;
+  }
+  /// Before the simulator calls kernel code (a warp collective's function)
+  /// with \p bytes at \p data, which it wrote on the calling fiber's
+  /// stack: marks them and the call's parameters defined.
+  void defineForCall(const void *data, size_t bytes);
+  /// Copies the definedness of a copy of \p bytes from global \p src
+  /// (null: zeros) to shared memory at \p offset (cp.async, TMA).
+  void copyDefinedness(size_t offset, const void *src, uint32_t bytes);
+
+  /// What thread \p t knows of the clock of thread (or copy agent) \p u.
+  uint32_t knows(unsigned t, unsigned u) const {
+    if (t == u)
+      return clock[t];
+    uint32_t k = base[u];
+    if (!overlay.empty())
+      k = std::max(k, overlay[size_t(t) * numClocks + u]);
+    return k;
+  }
+  /// The overlay, allocated on first use.
+  void needOverlay() {
+    if (overlay.empty())
+      overlay.assign(size_t(numThreads) * numClocks, 0);
+  }
+  /// The copy agent of TMA copies completing on \p bar.
+  unsigned copyAgent(const uint64_t *bar);
+  /// Performs every TMA copy in flight and completes its bytes on its
+  /// mbarrier.
+  void landBulkCopies();
+  bool ordered(unsigned t, uint16_t other, uint32_t otherClock) const {
+    return other == kNone || other == t || knows(t, other) >= otherClock;
+  }
+  /// Resumes \p participants after a barrier, each learning what every
+  /// participant and every one of \p senders (bar.arrive) knew.
+  void release(const std::vector<unsigned> &participants,
+               const std::vector<unsigned> &senders = {});
+
+  /// What is missing between two accesses, the earlier one by \p other.
+  std::string noOrder(unsigned other) const {
+    return other >= numThreads
+               ? " with no wait on the copy's mbarrier between them"
+               : " with no barrier between them";
+  }
+  std::string threadName(unsigned t) const {
+    if (t >= numThreads)
+      return "the TMA copy engine";
+    return "thread " + tuple3(threads[t].indices.thread) + " of block " +
+           tuple3(threads[t].indices.block);
+  }
+  void report(const std::string &checker, const std::string &message,
+              uint64_t where, uint64_t otherWhere = 0) {
+    Finding f;
+    f.checker = checker;
+    f.message = message;
+    f.where = where;
+    f.otherWhere = otherWhere;
+    launch.add(std::move(f), /*fatal=*/false);
+  }
+  void checkShared(unsigned t, size_t offset, uint32_t bytes, int kind,
+                   uint64_t where);
+  void checkGlobal(unsigned t, const Arena::Buffer &b, uintptr_t address,
+                   uint32_t bytes, int kind, uint64_t where);
+  void completeCopy(Thread &t, const Copy &c);
+  void reportDeadlock();
+  /// With no thread runnable: completes every `activemask` collective with
+  /// the lanes of its warp that wait at it from the same place (the lanes
+  /// that are converged there; the others are blocked elsewhere or have
+  /// exited). Whether any was completed.
+  bool resolveActiveMasks();
+
+  LaunchState &launch;
+  Fiber main;
+  std::vector<Thread> threads;
+  unsigned numThreads = 0;
+  Thread *current = nullptr;
+  bool blockAborted = false;
+  /// The linear index of the running block.
+  uint64_t currentBlock = 0;
+  /// Per thread: its last store's write-after-write, to be settled.
+  std::vector<PendingWrite> pendingWrites;
+  /// When the running block began (its own time limit).
+  std::chrono::steady_clock::time_point blockStart;
+  unsigned char *shared = nullptr;
+  uint32_t sharedBytes = 0;
+  std::vector<ShadowByte> shadow;
+  // Vector clocks (threads, then the copy agents): own clocks, what every
+  // thread knows after the last full barrier, and per-thread knowledge from
+  // partial (named) barriers and mbarrier waits (numThreads x numClocks).
+  std::vector<uint32_t> clock, base, overlay;
+  unsigned numClocks = 0;
+  /// The mbarrier of each copy agent in use.
+  std::vector<const uint64_t *> agentBars;
+  /// TMA copies in flight, oldest first.
+  std::vector<BulkCopy> bulkCopies;
+  /// Per mbarrier: what its arrivers knew when they arrived (release);
+  /// a wait that returns learns it (acquire).
+  std::map<const uint64_t *, std::vector<uint32_t>> mbarrierClocks;
+  Barrier barriers[16];
+  /// Threads per warp (32) or wavefront (64) of the kernel's language.
+  unsigned warpSize = 32;
+  /// Lanes of each warp waiting at a warp collective.
+  std::vector<unsigned> warpArrived;
+  /// Per thread: its last global store, to be checked for definedness.
+  std::vector<PendingStore> pendingStores;
+
+  // Definedness (tlc_sim/initcheck.h), when the kernel tracks it: the
+  // kernel's map for this OS thread, the fibers' stacks in one pool with
+  // one shadow, each fiber's context, and the arena's shadow.
+  tlc_sim_shadow_map *shadowMap = nullptr;
+  char *stackPool = nullptr;
+  unsigned char *stackPoolShadow = nullptr;
+  size_t stackPoolBytes = 0;
+  std::vector<unsigned char> contexts;
+  unsigned char *arenaShadow = nullptr;
+  uintptr_t arenaBase = 0;
+  size_t arenaSize = 0;
+};
+
+} // namespace tlc::runtime::sim
+
+#endif // TLC_RUNTIME_SIM_WORKER_H
