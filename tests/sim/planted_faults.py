@@ -59,6 +59,11 @@ the rings; K and V have a ring of full/empty mbarriers each):
                  reads a stage the copy engine may still write (racecheck)
   ws-v-empty-arrive  the consumers' release of V's stage dropped: the
                  producer waits for it forever (deadlock report)
+  ws-pingpong-first-turn  warpgroup 1's opening hand-over of the tensor
+                 cores dropped: both consumer warpgroups wait for their
+                 turn forever (deadlock report at bar.sync 2)
+  ws-pingpong-hand-over  the hand-over after a gemm's commit dropped: the
+                 other warpgroup never gets its turn (deadlock report)
 
 and examples/elementwise_add.py for cuda:sm_80 (4 blocks), whose global
 accesses are checked for races between threads and between blocks:
@@ -179,6 +184,10 @@ FA_WS_FAULTS = {
                        "racecheck:"),
     "ws-v-empty-arrive": (r"tlc::cuda::mbarrierArrive\(&empty\[readStage \+ 2\]\);", "",
                           "an mbarrier wait for phase parity"),
+    "ws-pingpong-first-turn": (r"if \(tid >= 128\) tlc::cuda::namedBarrierArrive\(2, 256\);", "",
+                               "bar.sync 2"),
+    "ws-pingpong-hand-over": (r"tlc::cuda::namedBarrierArrive\(3 - tid / 128, 256\);", "",
+                              "cannot all continue"),
 }
 
 
