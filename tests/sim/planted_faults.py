@@ -51,7 +51,8 @@ wgmma with A from registers:
                 A placement)
 
 and the same example warp-specialised (num_stages = 2, 7 key tiles through
-the rings; K and V have a ring of full/empty mbarriers each):
+the rings; K and V have a ring of full/empty mbarriers each; the two
+consumer warpgroups ping-pong, tlc.ws_pingpong):
 
   ws-k-release-early  K's stage released before S = Q K^T reads it: the
                  producer refills it under the wgmma (racecheck)
@@ -174,7 +175,8 @@ FA_FAULTS = {
 }
 
 FA_WS_SIZES = ["-Dbatch=1", "-Dheads=1", "-Dseq_len=200", "-Ddim=64", "-Dblock_M=128",
-               "-Dblock_N=32", "-Dthreads=256", "-Dnum_stages=2"]
+               "-Dblock_N=32", "-Dthreads=256", "-Dnum_stages=2",
+               "--pass-config=tlc.ws_pingpong=True"]
 FA_WS_FAULTS = {
     "ws-k-release-early": (r"(tlc::cuda::mbarrierWait\(&full\[readStage\], \w+\);  // ring 0[^\n]*\n)"
                            r"((?:.*\n)*?)\s*tlc::cuda::mbarrierArrive\(&empty\[readStage\]\);  "

@@ -15,8 +15,8 @@ depends on the block index; run on the sim device (racecheck, memcheck,
 synccheck, mbarrier parity and transaction bytes) and verified against the
 CPU target. Each generated kernel must be warp-specialised, and its two
 consumer warpgroups take turns at the tensor cores (ping-pong: named
-barriers 2 and 3 around each wgmma) unless the case turns that off
-(tlc.disable_ws_pingpong). Very ragged sizes (seq_len 77: one partial
+barriers 2 and 3 around each wgmma) when the case asks for it
+(tlc.ws_pingpong; every case but *_nopp). Very ragged sizes (seq_len 77: one partial
 query tile, one or two key tiles) check the turns' first hand-over and
 the last one after the loop.
 
@@ -56,9 +56,10 @@ CASES = [
      "-Dbatch=1 -Dheads=1 -Dseq_len=77 -Ddim=128 -Dblock_M=128 -Dblock_N=64 -Dthreads=256 "
      "-Dnum_stages=2"),
     ("fwd_d64_m128n64_s2_nopp", FWD, "flashattn",
-     f"{SMALL} -Ddim=64 -Dblock_M=128 -Dblock_N=64 -Dthreads=256 -Dnum_stages=2 "
-     "--pass-config=tlc.disable_ws_pingpong=True"),
+     f"{SMALL} -Ddim=64 -Dblock_M=128 -Dblock_N=64 -Dthreads=256 -Dnum_stages=2"),
 ]
+CASES = [(n, p, k, d if n.endswith("_nopp") else d + " --pass-config=tlc.ws_pingpong=True")
+         for n, p, k, d in CASES]
 PINGPONG = "namedBarrierSync(2 + tid / 128, 256);"
 
 

@@ -5,9 +5,9 @@
 # build-h200-fa-pingpong):
 #   verify/   FA instances at ragged sizes (seq_len 1000, 200, 77) with their
 #             CPU-target references; every one ping-ponged
-#   bench/    FA at B8 H32 S4096 D64/D128, causal and not: pp_* the default
-#             sm_90a build (warp-specialised, ping-pong), nopp_* the same
-#             tiling under tlc.disable_ws_pingpong (the state before), base_*
+#   bench/    FA at B8 H32 S4096 D64/D128, causal and not: pp_* with
+#             tlc.ws_pingpong (warp-specialised, ping-pong), nopp_* the same
+#             tiling without it (the default), base_*
 #             single-role (TL_DISABLE_WARP_SPECIALIZED) as last run's best
 # plus tlc-run, libtlc_cuda.so, the Python launcher, fa_ws_bench.py and
 # fa_pingpong_run.sh, which runs it all.
@@ -25,7 +25,7 @@ cp "$root/python/tilelang/_runtime.py" "$out/tlc_runtime.py"
 fa=$root/examples/flash_attention_fwd.py
 fac=$root/examples/flash_attention_causal.py
 noWs=--pass-config=tl.disable_warp_specialized=True
-noPp=--pass-config=tlc.disable_ws_pingpong=True
+pp=--pass-config=tlc.ws_pingpong=True
 declare -A tiling=(
   [t128]="-Dblock_M=128 -Dblock_N=64 -Dthreads=128 -Dnum_stages=2"
   [m64n128]="-Dblock_M=64 -Dblock_N=128 -Dthreads=128 -Dnum_stages=2"
@@ -52,7 +52,7 @@ verify=(
 for v in "${verify[@]}"; do
   IFS='|' read -r name file defs <<< "$v"
   # shellcheck disable=SC2086
-  "$build/bin/tlc-build" "$file" --target=cuda:sm_90a -o "$out/verify/$name/cuda" $defs > /dev/null
+  "$build/bin/tlc-build" "$file" --target=cuda:sm_90a -o "$out/verify/$name/cuda" $defs $pp > /dev/null
   # shellcheck disable=SC2086
   "$build/bin/tlc-build" "$file" --target=cpu -o "$out/verify/$name/cpu" $defs > /dev/null
   grep -q "namedBarrierSync(2 + tid / 128, 256)" "$out/verify/$name/cuda/"*.cu ||
@@ -63,8 +63,8 @@ jobs=()
 for d in 64 128; do
   for f in fa fac; do
     file=$fa; [ $f = fac ] && file=$fac
-    for t in $wsTilings; do jobs+=("pp_${f}_d${d}_$t|$file|$big -Ddim=$d ${tiling[$t]}"); done
-    for t in $noPpTilings; do jobs+=("nopp_${f}_d${d}_$t|$file|$big -Ddim=$d ${tiling[$t]} $noPp"); done
+    for t in $wsTilings; do jobs+=("pp_${f}_d${d}_$t|$file|$big -Ddim=$d ${tiling[$t]} $pp"); done
+    for t in $noPpTilings; do jobs+=("nopp_${f}_d${d}_$t|$file|$big -Ddim=$d ${tiling[$t]}"); done
     for t in $baseTilings; do jobs+=("base_${f}_d${d}_$t|$file|$big -Ddim=$d ${tiling[$t]} $noWs"); done
   done
 done

@@ -24,7 +24,7 @@ for d in "$S"/bench/*/; do
 done
 PYTHONUNBUFFERED=1 python3 "$S/fa_ws_bench.py" "$S/libtlc_cuda.so" "$S/tlc_runtime.py" "$S"/bench/*/ 2>&1 | tee "$O/fa-pp-bench.log"
 for n in fa_small_sanitizer fac_small_sanitizer; do
-  for tool in memcheck racecheck synccheck; do
+  for tool in memcheck racecheck; do
     echo "=== compute-sanitizer --tool $tool $n" >> "$O/fa-pp-sanitizer.log"
     timeout 60 compute-sanitizer --tool $tool "$S/bin/tlc-run" "$S/verify/$n/cuda" --device cuda --verify --reference "$S/verify/$n/cpu" 2>&1 | tail -4 >> "$O/fa-pp-sanitizer.log"
   done

@@ -107,11 +107,13 @@ static constexpr int64_t kStoreSwizzle = 128;
 /// 16-byte multiples) whose non-unit dimensions are the fragment's rows and
 /// the tensor's innermost dimension, the columns a whole number of
 /// 128-byte panels, at most 256 rows (a multiple of 8), and nothing after
-/// it in the kernel body (the staging area it reuses stays its own).
+/// it in the kernel body (the staging area it reuses stays its own); only
+/// when tlc.tma_store asks (on the H200 it measured no faster than the
+/// threads' own 16-byte stores: docs/perf/hopper-fa-pingpong.md).
 static bool isTmaStore(CopyOp copy, Block &body) {
   if (copy->getBlock() != &body || copy->hasAttr("disable_tma") ||
       isPassConfigOn(copy, "tl.disable_tma_lower") ||
-      isPassConfigOn(copy, "tlc.disable_tma_store"))
+      !isPassConfigOn(copy, "tlc.tma_store"))
     return false;
   for (Operation *next = copy->getNextNode(); next; next = next->getNextNode())
     if (!next->hasTrait<OpTrait::IsTerminator>())
