@@ -54,7 +54,8 @@ wgmma with A from registers:
                 A placement)
 
 and the same example warp-specialised (num_stages = 2, 7 key tiles through
-the rings; K and V have a ring of full/empty mbarriers each):
+the rings; K and V have a ring of full/empty mbarriers each; the two
+consumer warpgroups ping-pong, tlc.ws_pingpong):
 
   ws-k-release-early  K's stage released before S = Q K^T reads it: the
                  producer refills it under the wgmma (racecheck)
@@ -62,6 +63,11 @@ the rings; K and V have a ring of full/empty mbarriers each):
                  reads a stage the copy engine may still write (racecheck)
   ws-v-empty-arrive  the consumers' release of V's stage dropped: the
                  producer waits for it forever (deadlock report)
+  ws-pingpong-first-turn  warpgroup 1's opening hand-over of the tensor
+                 cores dropped: both consumer warpgroups wait for their
+                 turn forever (deadlock report at bar.sync 2)
+  ws-pingpong-hand-over  the hand-over after a gemm's commit dropped: the
+                 other warpgroup never gets its turn (deadlock report)
 
 and examples/elementwise_add.py for cuda:sm_80 (4 blocks), whose global
 accesses are checked for races between threads and between blocks:
@@ -185,7 +191,8 @@ FA_FAULTS = {
 }
 
 FA_WS_SIZES = ["-Dbatch=1", "-Dheads=1", "-Dseq_len=200", "-Ddim=64", "-Dblock_M=128",
-               "-Dblock_N=32", "-Dthreads=256", "-Dnum_stages=2"]
+               "-Dblock_N=32", "-Dthreads=256", "-Dnum_stages=2",
+               "--pass-config=tlc.ws_pingpong=True"]
 FA_WS_FAULTS = {
     "ws-k-release-early": (r"(tlc::cuda::mbarrierWait\(&full\[readStage\], \w+\);  // ring 0[^\n]*\n)"
                            r"((?:.*\n)*?)\s*tlc::cuda::mbarrierArrive\(&empty\[readStage\]\);  "
@@ -195,6 +202,10 @@ FA_WS_FAULTS = {
                        "racecheck:"),
     "ws-v-empty-arrive": (r"tlc::cuda::mbarrierArrive\(&empty\[readStage \+ 2\]\);", "",
                           "an mbarrier wait for phase parity"),
+    "ws-pingpong-first-turn": (r"if \(tid >= 128\) tlc::cuda::namedBarrierArrive\(2, 256\);", "",
+                               "bar.sync 2"),
+    "ws-pingpong-hand-over": (r"tlc::cuda::namedBarrierArrive\(3 - tid / 128, 256\);", "",
+                              "cannot all continue"),
 }
 
 

@@ -13,7 +13,12 @@ Ragged sizes (seq_len no multiple of a tile), D64/D128, two consumer
 warpgroups (with one, attention stays single-role), 2 and 3 stages, the causal loop whose trip count
 depends on the block index; run on the sim device (racecheck, memcheck,
 synccheck, mbarrier parity and transaction bytes) and verified against the
-CPU target. Each generated kernel must be warp-specialised.
+CPU target. Each generated kernel must be warp-specialised, and its two
+consumer warpgroups take turns at the tensor cores (ping-pong: named
+barriers 2 and 3 around each wgmma) when the case asks for it
+(tlc.ws_pingpong; every case but *_nopp). Very ragged sizes (seq_len 77: one partial
+query tile, one or two key tiles) check the turns' first hand-over and
+the last one after the loop.
 
 Usage: ws_attention.py --bin BUILD/bin
 """
@@ -44,7 +49,18 @@ CASES = [
      f"{SMALL} -Ddim=128 -Dblock_M=128 -Dblock_N=128 -Dthreads=256 -Dnum_stages=2"),
     ("causal_d64_m128n32_s3", CAUSAL, "flashattn_causal",
      f"{SMALL} -Ddim=64 -Dblock_M=128 -Dblock_N=32 -Dthreads=256 -Dnum_stages=3"),
+    ("fwd_d64_m128n64_s2_seq77", FWD, "flashattn",
+     "-Dbatch=1 -Dheads=2 -Dseq_len=77 -Ddim=64 -Dblock_M=128 -Dblock_N=64 -Dthreads=256 "
+     "-Dnum_stages=2"),
+    ("causal_d128_m128n64_s2_seq77", CAUSAL, "flashattn_causal",
+     "-Dbatch=1 -Dheads=1 -Dseq_len=77 -Ddim=128 -Dblock_M=128 -Dblock_N=64 -Dthreads=256 "
+     "-Dnum_stages=2"),
+    ("fwd_d64_m128n64_s2_nopp", FWD, "flashattn",
+     f"{SMALL} -Ddim=64 -Dblock_M=128 -Dblock_N=64 -Dthreads=256 -Dnum_stages=2"),
 ]
+CASES = [(n, p, k, d if n.endswith("_nopp") else d + " --pass-config=tlc.ws_pingpong=True")
+         for n, p, k, d in CASES]
+PINGPONG = "namedBarrierSync(2 + tid / 128, 256);"
 
 
 def run(cmd, env):
@@ -79,6 +95,8 @@ def main():
                         "tmaLoad<4>((K_shared + stage" not in src or
                         "tmaLoad<4>((V_shared + stage" not in src):
                     bad = "the kernel is not warp-specialised over its K and V loads"
+                elif (PINGPONG in src) == name.endswith("_nopp"):
+                    bad = "ping-pong " + ("not " if PINGPONG not in src else "") + "planned"
             if bad is None:
                 rc, out = run([os.path.join(args.bin, "tlc-run"), ws, "--device", "sim",
                                "--verify", "--reference", cpu, "--seed", "5"], env)

@@ -7,7 +7,10 @@ them), NN and TN, f16 and bf16, one and two consumer warpgroups, 2 to 4
 stages, run on the sim device (racecheck, memcheck, synccheck, mbarrier
 parity and transaction bytes, wgmma performed at its wait_group) and
 verified against the CPU target. Each generated kernel must be
-warp-specialised (a producer branch and setmaxnreg).
+warp-specialised (a producer branch and setmaxnreg), and its epilogue a
+TMA store (tile-plan-tma's tile.tma_store: 128B-swizzled panels in the
+dead stages, one box store each, clipped at the ragged edges) when the
+case asks for it (tlc.tma_store; every case but *_nost).
 
 Usage: ws_gemm.py --bin BUILD/bin
 """
@@ -31,7 +34,10 @@ CASES = [
     ("tn_bf16_s2_t128", "-DM=120 -DN=120 -DK=520 -Dthreads=128 -Dblock_N=128 "
                         "-Dtrans_B=True -Ddtype=T.bfloat16 -Dnum_stages=2"),
     ("nn_f16_m256_t256", "-DM=200 -DN=120 -DK=200 -Dblock_M=256 -Dblock_N=128"),
+    ("nn_f16_s3_t256_nost", "-DM=120 -DN=248 -DK=328"),
 ]
+CASES = [(n, d if n.endswith("_nost") else d + " --pass-config=tlc.tma_store=True")
+         for n, d in CASES]
 
 
 def run(cmd, env):
@@ -62,6 +68,8 @@ def main():
                 src = open(os.path.join(ws, "matmul.cu")).read()
                 if "setMaxNRegDec" not in src or "mbarrierWait(&empty[" not in src:
                     bad = "the kernel is not warp-specialised"
+                elif ("tmaStore<2>(" in src) == name.endswith("_nost"):
+                    bad = "TMA store " + ("not " if "tmaStore<2>(" not in src else "") + "planned"
             if bad is None:
                 rc, out = run([os.path.join(args.bin, "tlc-run"), ws, "--device", "sim",
                                "--verify", "--reference", cpu, "--seed", "5"], env)

@@ -148,6 +148,11 @@ LogicalResult Emitter::emitFragmentCopy(CopyOp op) {
     op.emitError("copy shapes differ");
     return failure();
   }
+  if (srcFrag && window->whole && op->hasAttr("tile.tma_store")) {
+    FailureOr<bool> stored = emitTmaStore(op, frag);
+    if (failed(stored) || *stored)
+      return failure(failed(stored));
+  }
   if (srcFrag && window->whole) {
     FailureOr<bool> staged = emitStagedFragmentStore(op, frag, memDims);
     if (failed(staged))

@@ -432,6 +432,15 @@ LogicalResult Emitter::emitWsConsumerLoop(PipelinedOp pipe) {
   if (inFlight)
     line("int " + lastStage + " = -1;  // the stage of the group in flight");
   line("uint32_t " + phase + " = 0;  // parity of the read stage's phase");
+  // tile-warp-specialize's ping-pong: named barrier B + w is warpgroup w's
+  // turn at the tensor cores (each gemm syncs on its own, then hands the
+  // turn over once its group is committed); warpgroup 0 starts, and after
+  // the loop it takes the turn warpgroup 1 handed over last.
+  auto pingPong = pipe->getAttrOfType<IntegerAttr>("tile.ws_pingpong");
+  if (pingPong)
+    line("if (tid >= 128) tlc::cuda::namedBarrierArrive(" +
+         Twine(pingPong.getInt()) + ", " + Twine(blockThreads) +
+         ");  // ping-pong: warpgroup 0 takes the first turn");
   std::string it = indexType();
   std::string iv = define(pipe.getInductionVar(), "k");
   open("for (" + it + " " + iv + " = " + expr(pipe.getLowerBound()) + "; " +
@@ -506,6 +515,10 @@ LogicalResult Emitter::emitWsConsumerLoop(PipelinedOp pipe) {
   close();
   if (inFlight)
     line("tlc::cuda::wgmmaWait<0>();  // the last group: C is complete");
+  if (pingPong)
+    line("if (tid < 128) tlc::cuda::namedBarrierSync(" +
+         Twine(pingPong.getInt()) + ", " + Twine(blockThreads) +
+         ");  // ping-pong: the turn warpgroup 1 handed over last");
   close();
   return success();
 }

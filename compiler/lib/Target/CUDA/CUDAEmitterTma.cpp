@@ -33,17 +33,22 @@ struct TmaBox {
 };
 } // namespace
 
+/// The 128-byte swizzle of TMA stores (tile-plan-tma's tile.tma_store).
+static constexpr int64_t kStoreSwizzle = 128;
+
 static TmaBox tmaBox(CopyOp op) {
   TmaBox b;
-  auto region = op.getSrc().getDefiningOp<RegionOp>();
+  bool store = op->hasAttr("tile.tma_store");
+  auto region = (store ? op.getDst() : op.getSrc()).getDefiningOp<RegionOp>();
   b.tensor = cast<BlockArgument>(region.getSource());
   b.global = cast<BufferType>(b.tensor.getType());
   auto box = cast<BufferType>(region.getType());
   b.elemBytes = getElementStorageBytes(b.global.getElementType());
-  b.swizzle = op.getDst()
-                  .getDefiningOp()
-                  ->getAttrOfType<IntegerAttr>("tile.swizzle")
-                  .getInt();
+  b.swizzle = store ? kStoreSwizzle
+                    : op.getDst()
+                          .getDefiningOp()
+                          ->getAttrOfType<IntegerAttr>("tile.swizzle")
+                          .getInt();
   b.panelCols = b.swizzle / b.elemBytes;
   b.rows = 1;
   unsigned rank = box.getRank();
@@ -66,6 +71,8 @@ LogicalResult Emitter::planTensorMaps(KernelOp kernel, std::string &params,
   SmallVector<std::pair<int64_t, CopyOp>> copies;
   kernel.walk([&](CopyOp copy) {
     if (auto i = copy->getAttrOfType<IntegerAttr>("tile.tma"))
+      copies.push_back({i.getInt(), copy});
+    if (auto i = copy->getAttrOfType<IntegerAttr>("tile.tma_store"))
       copies.push_back({i.getInt(), copy});
   });
   llvm::stable_sort(copies,
@@ -131,4 +138,115 @@ LogicalResult Emitter::emitTmaCopy(CopyOp op, const std::string &dst,
          bar + args + ");");
   }
   return success();
+}
+
+/// The coordinates (innermost first) of the box of \p region.
+static SmallVector<std::string>
+boxCoordinates(RegionOp region, llvm::function_ref<std::string(Value)> expr) {
+  SmallVector<std::string> coords;
+  SmallVector<OpFoldResult> offsets = region.getMixedOffsets();
+  for (int d = int(offsets.size()) - 1; d >= 0; --d) {
+    if (auto v = dyn_cast<Value>(offsets[d]))
+      coords.push_back("int(" + expr(v) + ")");
+    else
+      coords.push_back(std::to_string(
+          cast<IntegerAttr>(cast<Attribute>(offsets[d])).getInt()));
+  }
+  return coords;
+}
+
+FailureOr<bool> Emitter::emitTmaStore(CopyOp op, const FragmentInfo &frag) {
+  // Under a thread range the other threads may use the area's bytes.
+  if (range.condition)
+    return false;
+  TmaBox b = tmaBox(op);
+  Type srcElem = cast<BufferType>(op.getSrc().getType()).getElementType();
+  Type dstElem = b.global.getElementType();
+  // The fragment's two non-unit dimensions are the box's rows and columns.
+  SmallVector<unsigned> fragDims;
+  for (auto [d, e] : llvm::enumerate(frag.shape))
+    if (e != 1)
+      fragDims.push_back(d);
+  int64_t vecBytes = frag.vec * b.elemBytes;
+  if (fragDims.size() != 2 || frag.shape[fragDims[0]] != b.rows ||
+      frag.shape[fragDims[1]] != b.cols || vecBytes > 16 || 16 % vecBytes)
+    return false;
+  FailureOr<std::string> storage = storageType(dstElem, op);
+  if (failed(storage))
+    return failure();
+  int64_t area =
+      op->getAttrOfType<IntegerAttr>("tile.tma_store_offset").getInt();
+  line("// TMA store (cp.async.bulk.tensor): " +
+       std::to_string(b.cols / b.panelCols) + " panel(s) of " +
+       std::to_string(b.rows) + " x " + std::to_string(b.panelCols) +
+       ", 128B swizzle, through the dead stages at byte " +
+       std::to_string(area));
+  line(blockBarrier() + "  // the area's last readers are done");
+  open("");
+  std::string tile = fresh("staged");
+  line("unsigned char *" + tile + " = smem + " + Twine(area) + ";");
+  // 1. Registers -> the panels: element (r, c) at panel c / P, byte
+  // r * 128 + (c % P) * e, its 16-byte chunk XOR r % 8 (128B swizzle).
+  open(frag.threadExtent < numThreads
+           ? "if (tid < " + Twine(frag.threadExtent) + ")"
+           : Twine(""));
+  open(frag.repMask ? "if ((tid & " + Twine(frag.repMask) + ") == 0)"
+                    : Twine(""));
+  std::string reg = fresh("r");
+  line("#pragma unroll");
+  open("for (int " + reg + " = 0; " + reg + " < " + Twine(frag.regs) + "; " +
+       reg + " += " + Twine(frag.vec) + ")");
+  SmallVector<std::string> coords = emitCoords(frag, reg, "i");
+  std::string row = coords[fragDims[0]], col = coords[fragDims[1]];
+  std::string at = fresh("at");
+  line("const int " + at + " = (" + col + ") / " + Twine(b.panelCols) +
+       " * " + Twine(b.rows * 128) + " + (" + row + ") * 128 + ((((" + col +
+       ") % " + Twine(b.panelCols) + ") * " + Twine(b.elemBytes) +
+       ") ^ (((" + row + ") % 8) << 4));");
+  std::string fragName = expr(rootOf(op.getSrc()));
+  if (frag.vec > 1) {
+    std::string packed = fresh("packed");
+    FailureOr<SmallVector<std::string>> lines = packedRegisters(
+        packed, srcElem, dstElem, fragName, reg, frag.vec, op);
+    if (failed(lines))
+      return failure();
+    for (const std::string &l : *lines)
+      line(l);
+    line(ns + "copyVector<" + Twine(vecBytes) + ">(" + tile + " + " + at +
+         ", " + packed + ");");
+  } else {
+    line("*reinterpret_cast<" + *storage + " *>(" + tile + " + " + at +
+         ") = " +
+         toStorage(dstElem, fromStorage(srcElem, fragName + "[" + reg + "]")) +
+         ";");
+  }
+  close();
+  close();
+  close();
+  // 2. The panels -> global memory: the writes are made visible to the
+  // async proxy, then one thread stores each panel's box (the copy engine
+  // clips the box at the tensor's edges) and waits until the panels are
+  // read, so that the block's shared memory outlives the reads.
+  line("tlc::cuda::fenceProxyAsync();  // the panels, to the copy engine");
+  line(blockBarrier());
+  auto region = op.getDst().getDefiningOp<RegionOp>();
+  SmallVector<std::string> box =
+      boxCoordinates(region, [&](Value v) { return expr(v); });
+  unsigned rank = box.size();
+  std::string map = tensorMapNames[op.getOperation()];
+  open("if (tid == 0)");
+  for (int64_t p = 0; p * b.panelCols < b.cols; ++p) {
+    std::string args;
+    for (unsigned i = 0; i < rank; ++i)
+      args += ", " + box[i] +
+              (i == 0 && p ? " + " + std::to_string(p * b.panelCols) : "");
+    line("tlc::cuda::tmaStore<" + Twine(rank) + ">(&" + map + ", " + tile +
+         " + " + Twine(p * b.rows * 128) + args + ");");
+  }
+  line("tlc::cuda::tmaStoreCommit();");
+  line("tlc::cuda::tmaStoreWaitRead();  // the panels are read");
+  close();
+  close();
+  anyTma = true;
+  return true;
 }

@@ -335,6 +335,16 @@ LogicalResult Emitter::emitWgmma(GemmOp op) {
                "] = tlc::cuda::packPair(&" + expr(aRoot) + "[" +
                Twine(evaluate(*aFit, {mi, kk, 2 * q})) + "]);");
   }
+  // tile-warp-specialize's ping-pong: wait for this warpgroup's turn at
+  // the tensor cores (the loop's tile.ws_pingpong names the barriers).
+  IntegerAttr pingPong;
+  if (op->hasAttr("tile.ws_pingpong"))
+    if (auto pipe = op->getParentOfType<PipelinedOp>())
+      pingPong = pipe->getAttrOfType<IntegerAttr>("tile.ws_pingpong");
+  if (pingPong)
+    line("tlc::cuda::namedBarrierSync(" + Twine(pingPong.getInt()) +
+         " + tid / 128, " + Twine(blockThreads) +
+         ");  // ping-pong: this warpgroup's turn");
   line("tlc::cuda::wgmmaFence();");
   std::string callee = "tlc::cuda::wgmmaM64N" + std::to_string(nInstr) + "K" +
                        std::to_string(kStep) + "F32" + suffix;
@@ -363,6 +373,10 @@ LogicalResult Emitter::emitWgmma(GemmOp op) {
     }
   }
   line("tlc::cuda::wgmmaCommit();");
+  if (pingPong)
+    line("tlc::cuda::namedBarrierArrive(" + Twine(pingPong.getInt() + 1) +
+         " - tid / 128, " + Twine(blockThreads) +
+         ");  // ping-pong: the other warpgroup's turn");
   // tile-warp-specialize may keep this group in flight into the next
   // iteration (the loop then waits for it and releases its stage).
   if (auto depth = op->getAttrOfType<IntegerAttr>("tile.wgmma_wait"))

@@ -449,6 +449,12 @@ public:
                                   const std::string &bar);
   /// Bytes the TMA copy \p op moves (its box bytes).
   int64_t tmaCopyBytes(tile::CopyOp op);
+  /// The fragment -> global copy \p op that tile-plan-tma made a TMA store
+  /// (tile.tma_store): the fragment into 128-byte swizzled panels at
+  /// tile.tma_store_offset, then one box store per panel by thread 0.
+  /// False, with nothing emitted, when the fragment's layout does not fit.
+  mlir::FailureOr<bool> emitTmaStore(tile::CopyOp op,
+                                     const FragmentInfo &frag);
   /// Software-pipelined loops -> stages; staged shared buffers -> stages
   /// (tile.stages of tile-plan-pipelines).
   llvm::DenseMap<mlir::Operation *, int64_t> pipelineStages;

@@ -98,6 +98,106 @@ static bool isTmaCopy(CopyOp copy, const BufferAccesses &kernelAccesses) {
          rows <= 256 && rows % 8 == 0;
 }
 
+/// The 128-byte swizzle of TMA-stored tiles: a panel is 128 bytes wide.
+static constexpr int64_t kStoreSwizzle = 128;
+
+/// Whether \p copy, a statement of the kernel body \p body, can be a TMA
+/// store: a whole 2-D fragment (f32/f16/bf16 accumulator values) into a
+/// region of a static dense global tensor argument (rank 2 to 5, rows of
+/// 16-byte multiples) whose non-unit dimensions are the fragment's rows and
+/// the tensor's innermost dimension, the columns a whole number of
+/// 128-byte panels, at most 256 rows (a multiple of 8), and nothing after
+/// it in the kernel body (the staging area it reuses stays its own); only
+/// when tlc.tma_store asks (on the H200 it measured no faster than the
+/// threads' own 16-byte stores: docs/perf/hopper-fa-pingpong.md).
+static bool isTmaStore(CopyOp copy, Block &body) {
+  if (copy->getBlock() != &body || copy->hasAttr("disable_tma") ||
+      isPassConfigOn(copy, "tl.disable_tma_lower") ||
+      !isPassConfigOn(copy, "tlc.tma_store"))
+    return false;
+  for (Operation *next = copy->getNextNode(); next; next = next->getNextNode())
+    if (!next->hasTrait<OpTrait::IsTerminator>())
+      return false;
+  auto frag = copy.getSrc().getDefiningOp<AllocOp>();
+  auto region = copy.getDst().getDefiningOp<RegionOp>();
+  if (!frag || !region)
+    return false;
+  auto fragType = cast<BufferType>(frag.getType());
+  auto arg = dyn_cast<BlockArgument>(region.getSource());
+  if (fragType.getScope() != MemoryScope::Fragment || !fragType.isStatic() ||
+      !arg || !isa<FuncOp>(arg.getOwner()->getParentOp()))
+    return false;
+  auto global = cast<BufferType>(arg.getType());
+  auto box = cast<BufferType>(region.getType());
+  int64_t bytes = getElementStorageBytes(global.getElementType());
+  if (global.getScope() != MemoryScope::Global || !global.isStatic() ||
+      !box.isStatic() || !(bytes == 2 || bytes == 4) ||
+      global.getRank() < 2 || global.getRank() > 5 ||
+      global.getShape().back() * bytes % 16)
+    return false;
+  for (int64_t e : global.getShape())
+    if (e <= 0 || e >= (int64_t(1) << 31))
+      return false;
+  SmallVector<int64_t> fragShape;
+  for (int64_t e : fragType.getShape())
+    if (e != 1)
+      fragShape.push_back(e);
+  SmallVector<unsigned> dims;
+  for (unsigned d = 0; d < box.getRank(); ++d)
+    if (box.getShape()[d] != 1)
+      dims.push_back(d);
+  if (fragShape.size() != 2 || dims.size() != 2 ||
+      dims.back() + 1 != global.getRank() ||
+      box.getShape()[dims[0]] != fragShape[0] ||
+      box.getShape()[dims[1]] != fragShape[1])
+    return false;
+  int64_t rows = fragShape[0], cols = fragShape[1];
+  return cols % (kStoreSwizzle / bytes) == 0 && rows <= 256 && rows % 8 == 0;
+}
+
+/// A 1024-byte aligned run of \p bytes in the planned buffers of \p body
+/// that no statement at or after \p at uses (the pipeline stages after the
+/// loop), or -1.
+static int64_t deadStagingArea(Block &body, Operation *at, int64_t bytes) {
+  StatementIndex index = indexStatements(body);
+  int now = getStatementOf(body, at, index);
+  SmallVector<std::pair<int64_t, int64_t>> dead, busy;
+  body.walk([&](AllocOp alloc) {
+    auto offset = alloc->getAttrOfType<IntegerAttr>("tile.offset");
+    auto type = cast<BufferType>(alloc.getType());
+    if (!offset || !isSharedScope(type.getScope()) || !type.isStatic())
+      return;
+    int64_t size = getElementStorageBytes(type.getElementType());
+    for (int64_t e : type.getShape())
+      size *= e;
+    if (auto stages = alloc->getAttrOfType<IntegerAttr>("tile.stages"))
+      size *= std::max<int64_t>(1, stages.getInt());
+    std::optional<std::pair<int, int>> range =
+        getLiveRange(body, alloc.getResult(), index);
+    std::pair<int64_t, int64_t> span{offset.getInt(), offset.getInt() + size};
+    (range && range->second >= now ? busy : dead).push_back(span);
+  });
+  llvm::sort(dead);
+  for (size_t i = 0; i < dead.size(); ++i) {
+    int64_t start = dead[i].first, end = dead[i].second;
+    if (start % 1024)
+      continue;
+    // Adjacent dead buffers (alignment gaps below 1024 bytes) extend it.
+    for (size_t j = i + 1; j < dead.size() && end - start < bytes; ++j) {
+      if (dead[j].first > end + 1023)
+        break;
+      end = std::max(end, dead[j].second);
+    }
+    if (end - start < bytes)
+      continue;
+    if (llvm::none_of(busy, [&](auto &b) {
+          return start < b.second && b.first < start + bytes;
+        }))
+      return start;
+  }
+  return -1;
+}
+
 namespace {
 struct TilePlanTmaPass final
     : tlc::tile::impl::TilePlanTmaBase<TilePlanTmaPass> {
@@ -146,6 +246,26 @@ struct TilePlanTmaPass final
     });
     if (maps)
       kernel->setAttr("tile.shared_bytes", b.getI64IntegerAttr(sharedBytes));
+    // The epilogue of a kernel with a TMA pipeline: its last statement, a
+    // fragment stored into a global tile, goes through the dead stages as
+    // 128-byte swizzled panels and one TMA store per panel.
+    Block &body = kernel.getBody().front();
+    Operation *last = body.empty() ? nullptr : &body.back();
+    while (last && last->hasTrait<OpTrait::IsTerminator>())
+      last = last->getPrevNode();
+    auto copy = dyn_cast_or_null<CopyOp>(last);
+    if (!maps || !copy || !isTmaStore(copy, body))
+      return;
+    auto frag = cast<BufferType>(copy.getSrc().getType());
+    int64_t bytes = getElementStorageBytes(
+        cast<BufferType>(copy.getDst().getType()).getElementType());
+    for (int64_t e : frag.getShape())
+      bytes *= e;
+    int64_t area = deadStagingArea(body, copy, bytes);
+    if (area < 0)
+      return;
+    copy->setAttr("tile.tma_store", b.getI64IntegerAttr(maps++));
+    copy->setAttr("tile.tma_store_offset", b.getI64IntegerAttr(area));
   }
 };
 } // namespace

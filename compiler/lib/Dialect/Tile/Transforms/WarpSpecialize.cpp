@@ -57,6 +57,11 @@ static constexpr int64_t kConsumerRegsTwoBlocks = 216;
 /// fragments take 244 registers at 216; the 128-register GEMM
 /// accumulator does not spill).
 static constexpr int64_t kTwoBlockFragmentRegs = 160;
+/// The first of the two named barriers that pass the tensor cores between
+/// two consumer warpgroups (ping-pong): 0 is __syncthreads and 1 the
+/// consumers' block barrier; kernels with named barriers of their own are
+/// not warp-specialised.
+static constexpr int64_t kPingPongBarrier = 2;
 /// Shared memory of an sm_90 multiprocessor, and what the system reserves
 /// per block.
 static constexpr int64_t kSm90SharedPerSm = 228 * 1024;
@@ -239,6 +244,29 @@ static int64_t planRings(PipelinedOp pipe, ArrayRef<CopyOp> producers,
   return spans.size();
 }
 
+/// Ping-pong of the two consumer warpgroups of \p pipe (256 consumer
+/// threads) over a loop of several gemms that each wait for their own
+/// wgmma group (attention): the warpgroups take turns issuing the gemms,
+/// so that one's softmax runs while the other's gemm has the tensor
+/// cores. Each gemm at the top of the loop body gets `tile.ws_pingpong`;
+/// the loop gets the first of the two named barriers. Nothing when a gemm
+/// sits under a branch or loop of the body (the turns must be taken by
+/// both warpgroups at the same points).
+static void planPingPong(PipelinedOp pipe, Builder &b) {
+  SmallVector<GemmOp> gemms;
+  bool nested = false;
+  pipe.walk([&](GemmOp g) {
+    gemms.push_back(g);
+    nested |= g->getBlock() != &pipe.getBody().front() ||
+              g->hasAttr("tile.wgmma_wait");
+  });
+  if (gemms.size() < 2 || nested)
+    return;
+  for (GemmOp g : gemms)
+    g->setAttr("tile.ws_pingpong", b.getUnitAttr());
+  pipe->setAttr("tile.ws_pingpong", b.getI64IntegerAttr(kPingPongBarrier));
+}
+
 namespace {
 struct TileWarpSpecializePass final
     : tlc::tile::impl::TileWarpSpecializeBase<TileWarpSpecializePass> {
@@ -337,6 +365,13 @@ struct TileWarpSpecializePass final
     }
     if (rings > 1)
       pipe->setAttr("tile.ws_rings", b.getI64IntegerAttr(rings));
+    // Two consumer warpgroups over attention's gemms take turns at the
+    // tensor cores when tlc.ws_pingpong asks (measured on the H200 between
+    // -7% and +8% against free-running warpgroups, no gain overall:
+    // docs/perf/hopper-fa-pingpong.md).
+    if (rings > 1 && *threads == 256 &&
+        isPassConfigOn(kernel, "tlc.ws_pingpong"))
+      planPingPong(pipe, b);
     kernel->setAttr("tile.shared_bytes", b.getI64IntegerAttr(end));
     pipe->setAttr("tile.ws_empty_barriers", b.getI64IntegerAttr(offset));
     kernel->setAttr("tile.ws_producer_threads",

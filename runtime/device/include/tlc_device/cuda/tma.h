@@ -143,6 +143,55 @@ TLC_DEVICE void tmaLoad(void *dst, const TensorMap *map, uint64_t *bar,
 #endif
 }
 
+/// Stores the box of \p map at coordinates \p c (innermost first) from
+/// shared \p src (laid out as a load of the same box would leave it) into
+/// global memory; the elements outside the tensor are not written. The
+/// store joins this thread's current bulk group (tmaStoreCommit).
+template <int Rank>
+TLC_DEVICE void tmaStore(const TensorMap *map, const void *src, int c0, int c1,
+                         int c2 = 0, int c3 = 0, int c4 = 0) {
+  static_assert(Rank >= 2 && Rank <= 5, "tensor maps of rank 2 to 5");
+#if TLC_CUDA_ARCH >= 900
+  uint32_t s = sharedAddress(src);
+  uint64_t m = reinterpret_cast<uint64_t>(map);
+  if constexpr (Rank == 2)
+    asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group "
+                 "[%0, {%2, %3}], [%1];" ::"l"(m),
+                 "r"(s), "r"(c0), "r"(c1)
+                 : "memory");
+  else if constexpr (Rank == 3)
+    asm volatile("cp.async.bulk.tensor.3d.global.shared::cta.bulk_group "
+                 "[%0, {%2, %3, %4}], [%1];" ::"l"(m),
+                 "r"(s), "r"(c0), "r"(c1), "r"(c2)
+                 : "memory");
+  else if constexpr (Rank == 4)
+    asm volatile("cp.async.bulk.tensor.4d.global.shared::cta.bulk_group "
+                 "[%0, {%2, %3, %4, %5}], [%1];" ::"l"(m),
+                 "r"(s), "r"(c0), "r"(c1), "r"(c2), "r"(c3)
+                 : "memory");
+  else
+    asm volatile("cp.async.bulk.tensor.5d.global.shared::cta.bulk_group "
+                 "[%0, {%2, %3, %4, %5, %6}], [%1];" ::"l"(m),
+                 "r"(s), "r"(c0), "r"(c1), "r"(c2), "r"(c3), "r"(c4)
+                 : "memory");
+#endif
+}
+
+/// cp.async.bulk.commit_group: the bulk stores issued so far form a group.
+TLC_DEVICE void tmaStoreCommit() {
+#if TLC_CUDA_ARCH >= 900
+  asm volatile("cp.async.bulk.commit_group;" ::: "memory");
+#endif
+}
+
+/// cp.async.bulk.wait_group.read 0: every committed bulk store of this
+/// thread has read its shared source (the bytes may be reused).
+TLC_DEVICE void tmaStoreWaitRead() {
+#if TLC_CUDA_ARCH >= 900
+  asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
+#endif
+}
+
 } // namespace cuda
 } // namespace tlc
 

@@ -40,6 +40,7 @@
 
 #include "tlc_device/cuda/common.h"
 
+#include <cstring>
 #include <vector>
 
 namespace tlc {
@@ -199,6 +200,65 @@ TLC_SIM_PRIMITIVE void tmaLoad(void *dst, const TensorMap *map, uint64_t *bar,
     return;
   sim::api->bulkCopy(pieces.data(), uint32_t(pieces.size()), bar, where);
 }
+
+/// cp.async.bulk.tensor shared -> global (a TMA store): box element
+/// (i0, i1, ...) of \p src, laid out as tmaLoad leaves a box (dense rows,
+/// the swizzle's chunk XOR), is written to global element (c0 + i0, ...)
+/// when that lies inside the tensor; elements outside are not written.
+/// Modelled as performed at issue by the issuing thread (checked reads of
+/// shared memory, checked writes of global memory).
+template <int Rank>
+TLC_SIM_PRIMITIVE void tmaStore(const TensorMap *map, const void *src, int c0,
+                                int c1, int c2 = 0, int c3 = 0, int c4 = 0) {
+  uint64_t where = TLC_SIM_HERE;
+  if (map->magic != kTensorMapMagic || map->rank != unsigned(Rank))
+    sim::api->trap("cp.async.bulk.tensor with a tensor map that is not one "
+                   "of this rank",
+                   where);
+  uint32_t align = map->swizzle == 128 ? 1024
+                   : map->swizzle == 64 ? 512
+                   : map->swizzle == 32 ? 256
+                                        : 128;
+  uint32_t base = sharedAddress(src);
+  if (base % 128 || base % align)
+    sim::api->trap("cp.async.bulk.tensor store from shared memory not "
+                   "aligned to 128 bytes or its swizzle pattern",
+                   where);
+  int coord[5] = {c0, c1, c2, c3, c4};
+  const uint32_t *box = map->box;
+  uint64_t elems = 1;
+  for (int d = 0; d < Rank; ++d)
+    elems *= box[d];
+  const uint32_t eb = map->elemBytes;
+  unsigned bits = map->swizzle == 128 ? 3 : map->swizzle == 64 ? 2
+                  : map->swizzle == 32 ? 1 : 0;
+  for (uint64_t e = 0; e < elems; ++e) {
+    uint64_t rest = e, dst = map->address;
+    bool inside = true;
+    for (int d = 0; d < Rank; ++d) {
+      int64_t g = int64_t(coord[d]) + int64_t(rest % box[d]);
+      rest /= box[d];
+      if (g < 0 || g >= int64_t(map->dims[d]))
+        inside = false;
+      else
+        dst += uint64_t(g) * (d == 0 ? eb : map->strides[d - 1]);
+    }
+    if (!inside)
+      continue;
+    uint32_t offset = base + uint32_t(e * eb);
+    uint32_t chunkMask = (1u << bits) - 1;
+    unsigned char *from = smem + (offset ^ (((offset >> 7) & chunkMask) << 4));
+    void *to = reinterpret_cast<void *>(dst);
+    if (!sim::api->access(from, eb, TLC_SIM_LOAD, -1, where) ||
+        !sim::api->access(to, eb, TLC_SIM_STORE, -1, where))
+      return;
+    std::memcpy(to, from, eb);
+  }
+}
+
+/// Bulk groups complete at issue on the simulator (tmaStore).
+TLC_DEVICE void tmaStoreCommit() {}
+TLC_DEVICE void tmaStoreWaitRead() {}
 
 } // namespace cuda
 } // namespace tlc

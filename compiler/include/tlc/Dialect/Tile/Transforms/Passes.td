@@ -229,6 +229,23 @@ def TilePlanTma : Pass<"tile-plan-tma", "::mlir::ModuleOp"> {
       placed after every planned buffer at an 8-byte boundary;
     * `tile.shared_bytes` on the kernel grows by the rings. A kernel whose
       rings would pass sm_90's 227 KiB keeps cp.async.
+    * `tile.tma_store = I : i64` and `tile.tma_store_offset = O : i64` on
+      the epilogue of a kernel with such a pipeline, when the tlc pass
+      config `tlc.tma_store` asks (on the H200 it measured no faster than
+      the threads' own stores, docs/perf/hopper-fa-pingpong.md): when the kernel body's
+      last statement copies a whole 2-D fragment into a region of a static
+      dense global tensor argument (rank 2 to 5, 2- or 4-byte elements,
+      16-byte rows) whose non-unit extents are the fragment's rows (at most
+      256, a multiple of 8) and the tensor's innermost dimension (a whole
+      number of 128-byte panels), and a 1024-byte aligned run of planned
+      buffers that no statement from the copy on uses (the dead stages)
+      holds the tile, the copy is a TMA store: the threads write the
+      fragment into 128-byte swizzled panels at byte `O`, fence them for
+      the async proxy, and one thread stores each panel as a box of tensor
+      map `I` (`cp.async.bulk.tensor` shared -> global, one bulk group,
+      waited for until read). The copy engine clips the boxes at the
+      tensor's edges, so ragged tiles need no guards. `disable_tma` on the
+      copy and `tl.disable_tma_lower` keep the threads' own stores.
 
     The target is the `target` option, else the module's `tile.gpu_target`
     attribute (`cuda:sm_90a` only).
@@ -312,6 +329,20 @@ def TileWarpSpecialize : Pass<"tile-warp-specialize", "::mlir::ModuleOp"> {
       its first reader and release it right after its last (attention's K
       after S = Q K^T, V after O += P V). Absent: one ring for all
       producers, released at the end of the iteration.
+    * `tile.ws_pingpong = B : i64` on such a loop of several rings when
+      there are two consumer warpgroups (256 threads) and every gemm sits
+      at the top of the loop body, and `tile.ws_pingpong` (unit) on each of
+      those gemms: the warpgroups take turns at the tensor cores through
+      the named barriers `B` and `B + 1` (B = 2; 1 is the consumers' block
+      barrier). Warpgroup w waits for its turn (`bar.sync B + w, 256`)
+      before a gemm's wgmma and hands the turn over (`bar.arrive
+      B + 1 - w, 256`) once the group is committed, before waiting for it;
+      warpgroup 1 hands warpgroup 0 the first turn before the loop and
+      warpgroup 0 takes the last hand-over after it. The order is then
+      S0 S1 P0 P1 per iteration, so one warpgroup's softmax runs while the
+      other's gemm has the tensor cores. Only when the tlc pass config
+      `tlc.ws_pingpong` asks: on the H200 it measured between -7% and +8%
+      against free-running warpgroups (docs/perf/hopper-fa-pingpong.md).
     * One consumer warpgroup shares a multiprocessor with a second block
       only when its fragments take at most 160 registers a thread.
     * `tile.wgmma_wait = 1 : i64` on the loop's gemm when it is the only
