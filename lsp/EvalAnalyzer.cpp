@@ -123,6 +123,8 @@ private:
   driver::LayoutCache layoutCache;
   /// The results of the slices of the files seen lately (all documents).
   SliceCache sliceCache;
+  /// The import aliases of the top-level statements seen lately.
+  TileLangNames::AliasCache aliasCache{4096, 4};
   /// False: evaluate every file whole (the reference of the tests).
   bool incremental;
 };
@@ -188,7 +190,7 @@ EvalAnalyzer::analyze(const std::shared_ptr<const syntax::SyntaxTree> &tree,
   facts->wholeFileReason = evaluated.wholeFileReason;
   facts->partial = evaluated.partial;
 
-  TileLangNames names(*tree);
+  TileLangNames names(*tree, &aliasCache);
   NodeFinder finder(*tree);
   std::map<std::string, size_t> kernelIndex;
   auto getKernel = [&](const std::string &name,

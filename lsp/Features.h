@@ -19,6 +19,7 @@
 #include "Document.h"
 #include "Types.h"
 
+#include "tlc/Support/LruCache.h"
 #include "tlc/Syntax/SyntaxTree.h"
 
 #include "llvm/ADT/StringRef.h"
@@ -42,8 +43,14 @@ namespace lsp {
 /// `copy` -> `T.copy` for `from tilelang.language import copy`.
 class TileLangNames {
 public:
-  /// Collects the imports of `tree`'s module body.
-  explicit TileLangNames(const syntax::SyntaxTree &tree);
+  /// The aliases one top-level statement binds, in order.
+  using AliasList = std::vector<std::pair<std::string, std::string>>;
+  /// AliasLists by statement text (thread-safe, bounded).
+  using AliasCache = LruCache<AliasList>;
+  /// Collects the imports of `tree`'s module body; with `cache`, walks only
+  /// the top-level statements whose text it has not seen (same result).
+  explicit TileLangNames(const syntax::SyntaxTree &tree,
+                         AliasCache *cache = nullptr);
 
   /// The qualified name of a Name/Attribute chain rooted at an alias
   /// (`T.copy`, `T.GemmWarpPolicy.FullRow`, `tilelang.jit`), or "".

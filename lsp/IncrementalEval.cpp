@@ -122,7 +122,8 @@ IncrementalResult tlc::lsp::evaluateFile(const syntax::SyntaxTree &tree,
                                          std::optional<TextRange> visible) {
   if (!cache)
     return evaluateWhole(tree, context, options, layoutCache, cancelled);
-  eval::FileSlices sliced = eval::sliceTopLevel(tree, &cache->statements());
+  eval::FileSlices sliced = eval::sliceTopLevel(tree, &cache->statements(),
+                                              &cache->slicings());
   if (!options.defines.empty())
     sliced.reason = "-D bindings";
   if (!sliced.reason.empty() || sliced.slices.empty()) {

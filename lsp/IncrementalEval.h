@@ -60,15 +60,19 @@ public:
   void clear() {
     entries.clear();
     statementFacts.clear();
+    lastSlicings.clear();
   }
   /// What slicing found in the statements seen lately
   /// (eval::sliceTopLevel).
   eval::StatementCache &statements() { return statementFacts; }
+  /// The last slicing of the files seen lately (eval::sliceTopLevel).
+  eval::SliceMemo &slicings() { return lastSlicings; }
 
 private:
   /// The least recently used eighth is dropped when full.
   LruCache<Entry> entries;
   eval::StatementCache statementFacts{8192, 8};
+  eval::SliceMemo lastSlicings;
 };
 
 /// What evaluateFile() found, with counts of the work it did.

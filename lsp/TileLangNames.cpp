@@ -7,6 +7,8 @@
 
 #include "Features.h"
 
+#include "llvm/Support/xxhash.h"
+
 #include <algorithm>
 
 using namespace tlc;
@@ -30,8 +32,12 @@ static std::string canonicalModule(llvm::StringRef path) {
   return path.str();
 }
 
-TileLangNames::TileLangNames(const syntax::SyntaxTree &tree) {
-  syntax::walk(tree.root(), [&](Node node) {
+/// Calls \p add(alias, qualified) for each TileLangNames alias the import
+/// statements at or below \p root bind, in order.
+static void
+collectAliases(Node root,
+               llvm::function_ref<void(std::string, std::string)> add) {
+  syntax::walk(root, [&](Node node) {
     if (!syntax::isStatement(node.kind()) && node.kind() != NodeKind::Module &&
         node.kind() != NodeKind::ExceptHandler)
       return syntax::WalkResult::Skip;
@@ -42,9 +48,9 @@ TileLangNames::TileLangNames(const syntax::SyntaxTree &tree) {
         if (name != "tilelang" && !name.starts_with("tilelang."))
           continue;
         if (!asname.empty())
-          aliases[asname.str()] = canonicalModule(name);
+          add(asname.str(), canonicalModule(name));
         else
-          aliases["tilelang"] = "tilelang";
+          add("tilelang", "tilelang");
       }
     } else if (node.kind() == NodeKind::ImportFrom) {
       llvm::StringRef module = node.identifier(Field::module);
@@ -56,12 +62,41 @@ TileLangNames::TileLangNames(const syntax::SyntaxTree &tree) {
         llvm::StringRef asname = alias.identifier(Field::asname);
         if (name == "*" || name.empty())
           continue;
-        aliases[(asname.empty() ? name : asname).str()] =
-            canonicalModule(module.str() + "." + name.str());
+        add((asname.empty() ? name : asname).str(),
+            canonicalModule(module.str() + "." + name.str()));
       }
     }
     return syntax::WalkResult::Advance;
   });
+}
+
+TileLangNames::TileLangNames(const syntax::SyntaxTree &tree,
+                             AliasCache *cache) {
+  auto add = [&](std::string alias, std::string qualified) {
+    aliases[std::move(alias)] = std::move(qualified);
+  };
+  if (!cache) {
+    collectAliases(tree.root(), add);
+    return;
+  }
+  // Made for every analysis of every version: a top-level statement's
+  // aliases are kept by its text, so only edited statements are walked.
+  for (Node stmt : tree.root().children(Field::body)) {
+    llvm::StringRef text = stmt.text();
+    std::string key = std::to_string(llvm::xxh3_64bits(text)) + ":" +
+                      std::to_string(text.size());
+    std::shared_ptr<const AliasList> known = cache->lookup(key);
+    if (!known) {
+      auto list = std::make_shared<AliasList>();
+      collectAliases(stmt, [&](std::string alias, std::string qualified) {
+        list->emplace_back(std::move(alias), std::move(qualified));
+      });
+      cache->record(key, list);
+      known = std::move(list);
+    }
+    for (const auto &[alias, qualified] : *known)
+      aliases[alias] = qualified;
+  }
 }
 
 std::string TileLangNames::qualify(Node expr) const {

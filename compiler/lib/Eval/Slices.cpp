@@ -31,6 +31,7 @@
 #include <algorithm>
 #include <map>
 #include <numeric>
+#include <optional>
 
 using namespace tlc;
 using namespace tlc::eval;
@@ -290,10 +291,102 @@ struct Sets {
   }
 };
 
+/// The part of a slice key that member statement \p stmt gives.
+void appendMemberKey(std::string &key, Node stmt, bool shared,
+                     uint64_t digest) {
+  llvm::StringRef text = stmt.text();
+  key += shared ? 'I' : 'S';
+  key += std::to_string(llvm::xxh3_64bits(text)) + ":" +
+         std::to_string(text.size()) + ":" + std::to_string(digest) + ";";
+}
+
+/// True when \p a and \p b give the same slices (all but their digests).
+bool sameNames(const StatementFacts &a, const StatementFacts &b) {
+  return a.isImport == b.isImport && a.starImport == b.starImport &&
+         a.binds == b.binds && a.mentions == b.mentions &&
+         a.imports == b.imports && a.escape == b.escape && a.bound == b.bound;
+}
+
+} // namespace
+
+struct tlc::eval::SliceMemo::Entry {
+  /// The statements' facts then.
+  std::vector<std::shared_ptr<const StatementFacts>> stmts;
+  /// The result (sliced: no reason).
+  FileSlices slices;
+  /// The slices holding each statement.
+  std::vector<llvm::SmallVector<unsigned, 1>> slicesOf;
+};
+
+SliceMemo::SliceMemo(size_t maxFiles) : maxFiles(maxFiles) {}
+SliceMemo::~SliceMemo() = default;
+
+void SliceMemo::clear() {
+  std::lock_guard<std::mutex> lock(mutex);
+  files.clear();
+}
+
+std::shared_ptr<const SliceMemo::Entry>
+SliceMemo::lookup(const std::string &fileName) {
+  std::lock_guard<std::mutex> lock(mutex);
+  for (auto &[name, entry] : files)
+    if (name == fileName)
+      return entry;
+  return nullptr;
+}
+
+void SliceMemo::record(const std::string &fileName,
+                       std::shared_ptr<const Entry> entry) {
+  std::lock_guard<std::mutex> lock(mutex);
+  llvm::erase_if(files, [&](const auto &f) { return f.first == fileName; });
+  if (files.size() >= maxFiles)
+    files.erase(files.begin());
+  files.emplace_back(fileName, std::move(entry));
+}
+
+namespace {
+
+/// The slices of \p memo's file for statements \p stmts (nodes \p nodes)
+/// when only digests and texts changed since, or std::nullopt.
+std::optional<FileSlices>
+reuseSlices(const SliceMemo::Entry &memo,
+            llvm::ArrayRef<std::shared_ptr<const StatementFacts>> stmts,
+            llvm::ArrayRef<Node> nodes) {
+  if (memo.stmts.size() != stmts.size())
+    return std::nullopt;
+  std::vector<unsigned> changed;
+  for (size_t i = 0; i < stmts.size(); ++i) {
+    if (memo.stmts[i] == stmts[i])
+      continue;
+    if (!sameNames(*memo.stmts[i], *stmts[i]))
+      return std::nullopt;
+    changed.push_back(i);
+  }
+  FileSlices out = memo.slices;
+  llvm::SmallVector<unsigned, 4> rekey;
+  for (unsigned i : changed)
+    for (unsigned k : memo.slicesOf[i])
+      if (!llvm::is_contained(rekey, k))
+        rekey.push_back(k);
+  for (unsigned k : rekey) {
+    Slice &slice = out.slices[k];
+    size_t bound = slice.key.rfind("bound:");
+    size_t head = slice.key.find('\0');
+    if (bound == std::string::npos || head == std::string::npos)
+      return std::nullopt;
+    std::string key = slice.key.substr(0, head + 1);
+    for (auto [m, i] : llvm::enumerate(slice.statements))
+      appendMemberKey(key, nodes[i], slice.shared[m], stmts[i]->digest);
+    key += llvm::StringRef(slice.key).substr(bound);
+    slice.key = std::move(key);
+  }
+  return out;
+}
+
 } // namespace
 
 FileSlices tlc::eval::sliceTopLevel(const syntax::SyntaxTree &tree,
-                                    StatementCache *cache) {
+                                    StatementCache *cache, SliceMemo *memo) {
   FileSlices out;
   llvm::StringRef base = llvm::sys::path::filename(tree.fileName());
   if (base.starts_with("test_") || base.ends_with("_test.py")) {
@@ -323,6 +416,16 @@ FileSlices tlc::eval::sliceTopLevel(const syntax::SyntaxTree &tree,
       return out;
     }
   }
+  std::string fileKey = tree.fileName().str();
+  if (memo)
+    if (std::shared_ptr<const SliceMemo::Entry> last = memo->lookup(fileKey))
+      if (std::optional<FileSlices> reused = reuseSlices(*last, stmts, nodes)) {
+        auto entry = std::make_shared<SliceMemo::Entry>(*last);
+        entry->stmts = stmts;
+        entry->slices = *reused;
+        memo->record(fileKey, std::move(entry));
+        return std::move(*reused);
+      }
   unsigned n = stmts.size();
   // Which statements bind each module-level name.
   llvm::DenseMap<llvm::StringRef, llvm::SmallVector<unsigned, 2>> binders;
@@ -426,12 +529,8 @@ FileSlices tlc::eval::sliceTopLevel(const syntax::SyntaxTree &tree,
     slice.key += '\0';
     for (unsigned i : members) {
       inSlice[i] = false;
-      llvm::StringRef text = nodes[i].text();
       slice.shared.push_back(shared[i]);
-      slice.key += shared[i] ? 'I' : 'S';
-      slice.key += std::to_string(llvm::xxh3_64bits(text)) + ":" +
-                   std::to_string(text.size()) + ":" +
-                   std::to_string(stmts[i]->digest) + ";";
+      appendMemberKey(slice.key, nodes[i], shared[i], stmts[i]->digest);
     }
     slice.key += "bound:";
     for (llvm::StringRef name : mentioned)
@@ -463,5 +562,15 @@ FileSlices tlc::eval::sliceTopLevel(const syntax::SyntaxTree &tree,
   llvm::sort(out.slices, [](const Slice &a, const Slice &b) {
     return a.statements.front() < b.statements.front();
   });
+  if (memo) {
+    auto entry = std::make_shared<SliceMemo::Entry>();
+    entry->stmts = stmts;
+    entry->slices = out;
+    entry->slicesOf.resize(n);
+    for (auto [k, slice] : llvm::enumerate(out.slices))
+      for (unsigned i : slice.statements)
+        entry->slicesOf[i].push_back(k);
+    memo->record(fileKey, std::move(entry));
+  }
   return out;
 }

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tlc/Layout/BankConflicts.h"
+
 #include "Memo.h"
 
 #include "tlc/Layout/LayoutMap.h"
@@ -284,6 +285,54 @@ std::vector<WarpAccess> tlc::layout::reductionScratchAccesses(int64_t threads,
       if ((p & ~blockMask) == 0)
         each([&](int64_t t) { return k * threads + ((t & ~blockMask) | p); });
   return out;
+}
+
+std::optional<std::vector<LaneCoords>>
+tlc::layout::fragmentExchangeWarps(const Fragment &f, int64_t threads,
+                                   bool store) {
+  std::shared_ptr<const std::vector<std::vector<int64_t>>> table =
+      invertTableShared(f);
+  if (!table)
+    return std::nullopt;
+  int64_t regs = f.getRegsPerThread();
+  int64_t active = std::min(f.getThreadExtent(), threads);
+  unsigned rank = f.getInputRank();
+  // The printer's replica bits: thread bits that change no register's
+  // coordinate (`if ((tid & repMask) == 0)` stores).
+  auto same = [&](int64_t a, int64_t b) {
+    for (int64_t r = 0; r < regs; ++r) {
+      const std::vector<int64_t> &x = (*table)[a * regs + r],
+                                 &y = (*table)[b * regs + r];
+      if (x.empty() != y.empty() ||
+          !std::equal(x.begin(), x.begin() + (x.empty() ? 0 : rank),
+                      y.begin()))
+        return false;
+    }
+    return true;
+  };
+  int64_t repMask = 0;
+  for (int64_t bit = 1; bit < active; bit <<= 1) {
+    bool replica = true;
+    for (int64_t t = 0; t < active && replica; ++t)
+      if (!(t & bit) && (t | bit) < active)
+        replica = same(t, t | bit);
+    if (replica)
+      repMask |= bit;
+  }
+  std::vector<LaneCoords> warps;
+  for (int64_t r = 0; r < regs; ++r)
+    for (int64_t w = 0; w * 32 < active; ++w) {
+      LaneCoords lanes;
+      for (int64_t l = 0; l < 32 && w * 32 + l < active; ++l) {
+        int64_t t = w * 32 + l;
+        const std::vector<int64_t> &entry = (*table)[t * regs + r];
+        if (entry.empty() || (store && (t & repMask)))
+          continue;
+        lanes[l] = std::vector<int64_t>(entry.begin(), entry.begin() + rank);
+      }
+      warps.push_back(std::move(lanes));
+    }
+  return warps;
 }
 
 std::optional<StagedStore>

@@ -8,6 +8,7 @@
 #include "tlc/Support/LineIndex.h"
 
 #include <algorithm>
+#include <cstring>
 
 using namespace tlc;
 
@@ -15,6 +16,14 @@ LineIndex::LineIndex(llvm::StringRef text) : text(text) {
   const char *data = text.data();
   size_t size = text.size();
   lineStarts.reserve(size / 32 + 1);
+  // Built for every version of an edited file: without '\r', memchr finds
+  // the line ends (several times faster than a byte loop).
+  if (!std::memchr(data, '\r', size)) {
+    for (const char *p = data, *end = data + size;
+         (p = static_cast<const char *>(std::memchr(p, '\n', end - p)));)
+      lineStarts.push_back(static_cast<uint32_t>(++p - data));
+    return;
+  }
   for (size_t i = 0; i < size; ++i) {
     char c = data[i];
     if (c == '\n') {

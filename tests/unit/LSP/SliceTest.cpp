@@ -266,6 +266,37 @@ TEST_CASE("the generated file splits into one slice per kernel") {
   sameSlices(eval::sliceTopLevel(*editedTree),
              eval::sliceTopLevel(*editedTree, &cache), *editedTree);
 
+  // With the last slicing kept (SliceMemo), a sequence of edits: digits
+  // retyped inside kernels (names unchanged: the kept slices, rekeyed), a
+  // module constant renamed (names changed: sliced again), a statement
+  // added; each equals slicing from scratch.
+  eval::SliceMemo memo;
+  std::string current = text;
+  std::vector<size_t> sizes = findAll(text, "block_M=128");
+  REQUIRE(sizes.size() > 10);
+  for (int step = 0; step < 12; ++step) {
+    if (step == 5) {
+      size_t c = current.find("THREADS_13");
+      current.replace(c, 10, "THREADZ_13");
+    } else if (step == 9) {
+      current += "\nEXTRA = 3\n";
+    } else {
+      size_t at = current.find("block_M=128", sizes[step * 7 % sizes.size()]);
+      if (at == std::string::npos)
+        at = current.find("block_M=12");
+      REQUIRE(at != std::string::npos);
+      current[at + 10] = char('0' + step % 10);
+    }
+    auto t = syntax::parse(current, "/large/kernels.py");
+    eval::FileSlices fresh = eval::sliceTopLevel(*t);
+    eval::FileSlices kept = eval::sliceTopLevel(*t, &cache, &memo);
+    sameSlices(fresh, kept, *t);
+    // A second document of another name does not take this one's slices.
+    auto other = syntax::parse(current, "/large/other.py");
+    sameSlices(eval::sliceTopLevel(*other),
+               eval::sliceTopLevel(*other, &cache, &memo), *other);
+  }
+
   // Reflection makes the file one unit.
   auto escaped = syntax::parse(text + "\nprint(globals())\n", "/x.py");
   CHECK(eval::sliceTopLevel(*escaped).reason == "the file uses 'globals'");

@@ -389,6 +389,71 @@ TEST_CASE("T.Parallel over an mma accumulator, against the PTX formula") {
     CHECK(llvm::all_of(w, [](auto &c) { return bool(c); }));
 }
 
+TEST_CASE("fragment exchange area, against the PTX formula") {
+  // The printer stores an mma accumulator (one warp's 16 x N, mma.C
+  // repeated in registers) into a row-major tile of its shape, then the
+  // loop reads it at the flat partition. The oracle: lane l's register r
+  // holds element mmaCElement(l, r % 4) + (0, 8 (r / 4)) (PTX ISA, mma
+  // m16n8k16 accumulator), at byte (i * N + j) * bytes.
+  for (int64_t n : {8, 16, 32, 64, 128})
+    for (int64_t bytes : {2, 4, 8}) {
+      Fragment f = mmaInstrC().repeat(1, n / 8, /*onThread=*/false);
+      for (bool store : {true, false}) {
+        std::optional<std::vector<LaneCoords>> warps =
+            fragmentExchangeWarps(f, 128, store);
+        REQUIRE(warps);
+        // One warp holds the fragment: registers x 1 warp.
+        REQUIRE(int64_t(warps->size()) == 4 * (n / 8));
+        Layout tile = Layout::linear({16, n});
+        tile.setElementBits(unsigned(bytes * 8));
+        int64_t expect = 0;
+        for (int64_t reg = 0; reg < 4 * (n / 8); ++reg) {
+          WarpAccess oracle;
+          oracle.bytes = bytes;
+          for (int64_t l = 0; l < 32; ++l) {
+            auto [i, j] = mmaCElement(l, reg);
+            REQUIRE((*warps)[reg][l]);
+            CHECK(*(*warps)[reg][l] == std::vector<int64_t>{i, j});
+            oracle.address[l] = (i * n + j) * bytes;
+          }
+          CHECK(sharedAccess(tile, bytes, 1, (*warps)[reg]).address ==
+                oracle.address);
+          expect = std::max(expect, replayWavefronts(oracle));
+        }
+        CHECK(libraryDegree(*warps, tile, bytes, 1) == expect);
+        // f32 rows of 32 words or more: the 8 rows of a register's lanes
+        // fall on the same 4 banks (0, 2, 4, 6), 8-way.
+        if (bytes == 4 && n >= 32)
+          CHECK(expect == 8);
+      }
+    }
+  // Replicas: a fragment held by 2 warps stores from the first only and
+  // loads into both; the oracle enumerates threads and their slots.
+  Fragment f = mmaInstrC().repeat(1, 4, /*onThread=*/false).replicate(2);
+  std::vector<std::vector<int64_t>> table = *f.invertTable();
+  for (bool store : {true, false}) {
+    std::vector<LaneCoords> warps = *fragmentExchangeWarps(f, 128, store);
+    REQUIRE(warps.size() == 16 * 2);
+    for (int64_t reg = 0; reg < 16; ++reg)
+      for (int64_t w = 0; w < 2; ++w)
+        for (int64_t l = 0; l < 32; ++l) {
+          const auto &c = warps[reg * 2 + w][l];
+          bool active = !store || w == 0;
+          REQUIRE(bool(c) == active);
+          if (!c)
+            continue;
+          auto [i, j] = mmaCElement(l, reg);
+          CHECK(*c == std::vector<int64_t>{i, j});
+          const std::vector<int64_t> &e = table[(w * 32 + l) * 16 + reg];
+          CHECK((e[0] == i && e[1] == j));
+        }
+  }
+  // Threads past the block do nothing.
+  std::vector<LaneCoords> few =
+      *fragmentExchangeWarps(mmaInstrC().replicate(4), 64, false);
+  CHECK(few.size() == 4 * 2);
+}
+
 TEST_CASE("reduction scratch is conflict-free, replayed") {
   // Every block size, every set of cross-warp bits, 4- and 8-byte partials:
   // the stores and the partner reads of the printer's scratch exchange.

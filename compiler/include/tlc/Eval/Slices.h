@@ -37,6 +37,7 @@
 #include "llvm/ADT/DenseSet.h"
 
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -93,11 +94,38 @@ struct FileSlices {
   std::shared_ptr<const FileNames> names;
 };
 
+/// The last slicing of each of a few files (by file name): after an edit
+/// that changed no statement's names (what each binds, mentions and
+/// imports: typing inside a function), the slices are the same and only the
+/// keys of those holding a changed statement are rebuilt. Thread-safe.
+class SliceMemo {
+public:
+  /// Keeps the slicings of at most \p maxFiles files.
+  explicit SliceMemo(size_t maxFiles = 16);
+  ~SliceMemo();
+  /// Forgets every file.
+  void clear();
+
+  struct Entry;
+  /// The entry of \p fileName (null when none).
+  std::shared_ptr<const Entry> lookup(const std::string &fileName);
+  /// Records \p entry as the last slicing of \p fileName.
+  void record(const std::string &fileName, std::shared_ptr<const Entry> entry);
+
+private:
+  std::mutex mutex;
+  size_t maxFiles;
+  /// Least recently recorded first.
+  std::vector<std::pair<std::string, std::shared_ptr<const Entry>>> files;
+};
+
 /// Splits the top level of \p tree into slices. With \p cache, statements
-/// whose text was sliced before are not walked again (the result is the
-/// same).
+/// whose text was sliced before are not walked again; with \p memo, a file
+/// whose statements' names did not change since its last slicing reuses
+/// it (the result is the same either way).
 FileSlices sliceTopLevel(const syntax::SyntaxTree &tree,
-                         StatementCache *cache = nullptr);
+                         StatementCache *cache = nullptr,
+                         SliceMemo *memo = nullptr);
 
 } // namespace tlc::eval
 

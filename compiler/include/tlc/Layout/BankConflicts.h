@@ -133,6 +133,17 @@ std::vector<WarpAccess> reductionScratchAccesses(int64_t threads,
                                                  int64_t blockMask,
                                                  int64_t regs, int64_t bytes);
 
+/// The exchange of a fragment through shared memory (CUDA printer,
+/// CUDAEmitterTileOps: emitExchange): the fragment is a row-major tile of
+/// its own shape there; thread t < min(threads, thread extent) stores
+/// (\p store: threads whose replica bits, those that change no
+/// register's coordinate, are 0) or loads (every replica) its
+/// register r at the fragment coordinate (t, r) holds, one element per
+/// instruction. One entry per (register, warp), registers outer; lanes hold
+/// fragment coordinates. std::nullopt when the fragment cannot be inverted.
+std::optional<std::vector<LaneCoords>>
+fragmentExchangeWarps(const Fragment &f, int64_t threads, bool store);
+
 /// The shared accesses of a staged epilogue store (CUDA printer,
 /// CUDAEmitterStagedStore): a 2-d fragment (its two non-unit dimensions the
 /// rows and columns) is stored into a row-major tile whose rows are padded
