@@ -1,7 +1,7 @@
 // A safe value that is not a number (tile-legalize-bounds.mlir runs this):
 // an error at the annotation, and the function is not lowered.
 // BAD: error: T.annotate_safe_value: the safe value of 'A' must be a number, not 'B'
-// BAD: tile.func @bad {tile.lowering_failed}
+// BAD: tile.func @bad({{.*}}) attributes {tile.lowering_failed}
 // BAD-NOT: tile.bounds
 tile.func @bad(%A: !tile.buffer<[150], f32, global> loc("A"), %B: !tile.buffer<[150], f32, global> loc("B")) {
   tile.kernel (%bx) grid [3] threads [64] {
