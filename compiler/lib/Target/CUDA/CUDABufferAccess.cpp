@@ -7,13 +7,16 @@
 //
 // How the CUDA emitter names an element or a vector of a buffer: views
 // resolved to their root allocation or parameter, row-major (or swizzled)
-// linear indices, the bounds conditions of global accesses that value
-// ranges do not prove, and the shared-memory effects of a statement (the
-// barriers between statements are tile-insert-barriers' ops).
+// linear indices, the bounds conditions of global accesses that
+// tile-legalize-bounds decided, and the shared-memory effects of a
+// statement (the barriers between statements are tile-insert-barriers'
+// ops).
 //
 //===----------------------------------------------------------------------===//
 
 #include "EmitterImpl.h"
+
+#include "tlc/Dialect/Tile/IR/BoundsGuards.h"
 
 #include <numeric>
 
@@ -148,27 +151,23 @@ FailureOr<std::string> Emitter::boundsCondition(const RootAccess &access,
   if (scopeOf(access.root) != MemoryScope::Global)
     return std::string();
   auto type = cast<BufferType>(access.root.getType());
+  // The checks are tile-legalize-bounds' (`tile.bounds` on the operation);
+  // an access it did not see is checked at both ends.
+  std::optional<BoundsGuard> guard = getBoundsGuard(at, access.root);
   std::string cond;
   unsigned rank = access.indices.size();
   for (unsigned d = 0; d < rank; ++d) {
     FailureOr<std::string> e = extent(type, d, at);
     if (failed(e))
       return failure();
-    // No guard where the index's range proves it (static shapes that the
-    // tiles divide).
-    int64_t width = d + 1 == rank ? std::max<int64_t>(1, lastWidth) : 1;
-    Dim dim = type.getDim(d);
-    const std::optional<IndexRange> *range =
-        d < access.ranges.size() ? &access.ranges[d] : nullptr;
-    // An index that may be negative (`i - 1`, or read from memory: a
-    // gather or scatter through an index tensor) is checked at 0 too.
-    bool nonNegative = !range || !*range || (*range)->lo >= 0;
-    if (!nonNegative) {
+    uint8_t checks = !guard                  ? uint8_t(kCheckUpper | kCheckLower)
+                     : d < guard->dims.size() ? guard->dims[d]
+                                              : uint8_t(kCheckNone);
+    if (checks & kCheckLower) {
       std::string c = access.indices[d] + " >= 0";
       cond += (cond.empty() ? "" : " && ") + c;
     }
-    if (range && *range && dim.isStatic() &&
-        (*range)->hi + width <= dim.getValue())
+    if (!(checks & kCheckUpper))
       continue;
     std::string c =
         d + 1 == rank && lastWidth > 1
@@ -192,36 +191,13 @@ BufferAccesses Emitter::sharedEffectsOf(Operation *op) {
   return getBufferAccesses(op, isSharedScope);
 }
 
-/// True when \p v is computed from a value read from memory (an element
-/// of an index tensor), through a bounded walk of its definition.
-static bool readFromMemory(Value v, unsigned depth = 0) {
-  Operation *def = v.getDefiningOp();
-  if (!def || depth > 32)
-    return false;
-  if (isa<LoadOp>(def))
-    return true;
-  return llvm::any_of(def->getOperands(), [&](Value operand) {
-    return readFromMemory(operand, depth + 1);
-  });
-}
-
-/// What is known about an index read from memory: anything, negative
-/// values included (so its guard checks both ends).
-static IndexRange dataDependentRange() {
-  const int64_t big = int64_t(1) << 40;
-  return IndexRange{-big, big, 1};
-}
-
 FailureOr<std::pair<std::string, std::string>>
 Emitter::elementAccess(Value buffer, ValueRange indices, Operation *at) {
   SmallVector<std::string> idx;
   SmallVector<std::optional<IndexRange>> ranges;
   for (Value i : indices) {
     idx.push_back(expr(i));
-    std::optional<IndexRange> r = rangeOf(i);
-    if (!r && readFromMemory(i))
-      r = dataDependentRange();
-    ranges.push_back(r);
+    ranges.push_back(intervals.ofIndex(i));
   }
   if (idx.empty()) {
     idx.push_back("0");

@@ -992,7 +992,7 @@ LogicalResult Emitter::emitLoad(LoadOp op) {
   std::string value = fromStorage(type.getElementType(), lv);
   if (!cond.empty())
     value = "(" + cond + ") ? " + *vt + "(" + value + ") : " + *vt + "(" +
-            safeValueOf(func, root, type.getElementType()) + ")";
+            safeValueOf(op, root, type.getElementType()) + ")";
   line("const " + *vt + " " + name + " = " + value + ";");
   return success();
 }

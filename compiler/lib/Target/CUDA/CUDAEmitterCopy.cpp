@@ -300,7 +300,7 @@ LogicalResult Emitter::emitFragmentCopy(CopyOp op) {
     std::string value = fromStorage(srcElem, m->first);
     if (!m->second.empty())
       value = "((" + m->second + ") ? " + value + " : " +
-              safeValueOf(func, rootOf(mem), srcElem) + ")";
+              safeValueOf(op, rootOf(mem), srcElem) + ")";
     line(fragReg + " = " + toStorage(dstElem, value) + ";");
   }
   close();
@@ -541,7 +541,7 @@ LogicalResult Emitter::emitCopy(CopyOp op) {
     bool async = asyncCopy && vecBytes >= 4 && isSharedScope(scopeOf(dst.root));
     // (cp.async zero-fills: not where the program asks for another value.)
     if (!cond.empty() && async && allOrNothing &&
-        safeValueOf(func, src.root, srcElem) == "0") {
+        safeValueOf(op, src.root, srcElem) == "0") {
       // A chunk out of bounds is zero-filled by cp.async itself (the source
       // is then not read; the tensor's base stands in for its address).
       std::string in = fresh("inBounds");
@@ -589,7 +589,7 @@ LogicalResult Emitter::emitCopy(CopyOp op) {
     value = fromStorage(srcElem, s->first);
     if (!s->second.empty())
       value = "((" + s->second + ") ? " + value + " : " +
-              safeValueOf(func, src.root, srcElem) + ")";
+              safeValueOf(op, src.root, srcElem) + ")";
   }
   std::string target;
   if (dstFrag) {

@@ -141,22 +141,6 @@ std::optional<std::string> Emitter::uniformLoopExit(IfOp ifOp) {
                                                              : "continue");
 }
 
-/// The entries of T.annotate_safe_value's map (`{A: 0.0, B: 1}` as the
-/// evaluator prints it) whose value is not a number (empty when all are).
-static std::string nonNumericSafeValues(StringRef map) {
-  map = map.trim().trim("{}");
-  SmallVector<StringRef> entries;
-  map.split(entries, ',', -1, /*KeepEmpty=*/false);
-  std::string bad;
-  for (StringRef e : entries) {
-    double d;
-    if (!e.split(':').second.trim().getAsDouble(d))
-      continue;
-    bad += (bad.empty() ? "" : ", ") + e.trim().str();
-  }
-  return bad;
-}
-
 LogicalResult Emitter::emitIntrinsic(IntrinsicOp op) {
   StringRef callee = op.getCallee();
   // HIP's own spellings (HIPEmitterIntrinsic.cpp); the portable rest below.
@@ -203,12 +187,6 @@ LogicalResult Emitter::emitIntrinsic(IntrinsicOp op) {
                 "may differ between threads)");
   };
 
-  if (callee == "T.annotate_safe_value") {
-    // Guarded reads of these tensors give the value (SafeValue.h).
-    std::string bad = nonNumericSafeValues(a.option("safe_value_map"));
-    if (!bad.empty())
-      return fail("the CUDA target needs numbers as safe values (" + bad + ")");
-  }
   if (isPolicyAnnotation(callee)) {
     // __launch_bounds__ carries T.annotate_min_blocks_per_sm (emitKernel).
     line("// " + callee.str() +

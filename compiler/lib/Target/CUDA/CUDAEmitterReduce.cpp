@@ -311,7 +311,7 @@ LogicalResult Emitter::emitCumSum(CumSumOp op) {
   std::string v = fromStorage(st.getElementType(), *la);
   if (!ca->empty())
     v = "((" + *ca + ") ? " + v + " : " +
-        safeValueOf(func, rootOf(src), st.getElementType()) + ")";
+        safeValueOf(op, rootOf(src), st.getElementType()) + ")";
   line(sum + " += " + v + ";");
   std::string stmt = *lb + " = " + toStorage(dt.getElementType(), sum) + ";";
   line(cb->empty() ? stmt : "if (" + *cb + ") " + stmt);

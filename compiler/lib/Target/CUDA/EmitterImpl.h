@@ -15,6 +15,7 @@
 #define TLC_LIB_TARGET_CUDA_EMITTERIMPL_H
 
 #include "tlc/Dialect/Tile/IR/BufferEffects.h"
+#include "tlc/Dialect/Tile/IR/IndexIntervals.h"
 #include "tlc/Dialect/Tile/IR/ThreadUniformity.h"
 #include "tlc/Dialect/Tile/IR/TileOps.h"
 #include "tlc/Layout/Fragment.h"
@@ -115,12 +116,9 @@ struct FragmentInfo {
   std::shared_ptr<const FragmentTables> tables;
 };
 
-/// What is statically known about an integer index value: every value it
-/// takes lies in [lo, hi] and is a multiple of `div` (0: the value is 0).
-struct IndexRange {
-  int64_t lo = 0, hi = 0;
-  int64_t div = 1;
-};
+/// What is statically known about an integer index value (the shared
+/// analysis of IndexIntervals.h).
+using IndexRange = tile::IndexInterval;
 
 /// The part of a fragment a T.copy touches: a tile.region of it at
 /// constant offsets, or the whole fragment.
@@ -195,14 +193,18 @@ public:
   /// Whether the row-major linear index of \p access is provably a
   /// multiple of \p vec.
   bool provenAligned(const RootAccess &access, int64_t vec);
-  // CUDAIndexRanges.cpp
   /// The range of an index value from constants, block, thread and loop
   /// extents (std::nullopt when unknown); memoised.
-  std::optional<IndexRange> rangeOf(mlir::Value v);
-  std::optional<IndexRange> rangeOf(mlir::OpFoldResult r);
+  std::optional<IndexRange> rangeOf(mlir::Value v) { return intervals.of(v); }
+  std::optional<IndexRange> rangeOf(mlir::OpFoldResult r) {
+    return intervals.of(r);
+  }
   /// The value of an integer comparison where the operands' ranges decide
   /// it for every thread and iteration, else nothing.
-  std::optional<bool> decideCompare(mlir::arith::CmpIOp cmp);
+  std::optional<bool> decideCompare(mlir::arith::CmpIOp cmp) {
+    return intervals.decideCompare(cmp);
+  }
+  // CUDAIndexRanges.cpp
   /// The C++ type of `index` values: `int`, or `long long` where some
   /// constant or static extent of the function does not fit 32 bits.
   std::string indexType() const { return wideIndex ? "long long" : "int"; }
@@ -578,7 +580,8 @@ private:
     int64_t offset = 0, bytes = 0;
   };
   llvm::DenseMap<mlir::Value, SharedSlot> sharedSlots;
-  llvm::DenseMap<mlir::Value, std::optional<IndexRange>> rangeCache;
+  /// The intervals of the function's index values (tile::IndexIntervals).
+  tile::IndexIntervals intervals;
   int64_t sharedBytes = 0;
   CudaKernel result;
 };

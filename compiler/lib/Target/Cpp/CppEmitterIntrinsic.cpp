@@ -17,6 +17,8 @@
 
 #include "EmitterImpl.h"
 
+#include "tlc/Dialect/Tile/IR/SafeValues.h"
+
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/Format.h"
@@ -74,48 +76,22 @@ static StringRef optionOf(tile::IntrinsicOp op, StringRef name) {
 
 LogicalResult Emitter::collectSafeValues(tile::KernelOp kernel) {
   safeValues.clear();
-  Block &body = func.getBody().front();
-  WalkResult w = kernel.walk([&](tile::IntrinsicOp op) {
-    if (op.getCallee() != "T.annotate_safe_value")
-      return WalkResult::advance();
-    // `{A: 10, B: 0.5}` as the evaluator prints the map.
-    StringRef map = optionOf(op, "safe_value_map").trim().trim("{}");
-    SmallVector<StringRef> entries;
-    map.split(entries, ',', -1, /*KeepEmpty=*/false);
-    for (StringRef e : entries) {
-      auto [name, text] = e.split(':');
-      name = name.trim();
-      text = text.trim();
-      double value;
-      if (text.getAsDouble(value)) {
-        op.emitError() << "T.annotate_safe_value: the CPU target needs a "
-                          "number as the safe value of '"
-                       << name << "', not '" << text << "'";
-        return WalkResult::interrupt();
-      }
-      Value arg;
-      for (BlockArgument a : body.getArguments())
-        if (auto n = dyn_cast<NameLoc>(a.getLoc());
-            n && n.getName().getValue() == name)
-          arg = a;
-      auto t =
-          arg ? dyn_cast<tile::BufferType>(arg.getType()) : tile::BufferType();
-      if (!t) {
-        op.emitError() << "T.annotate_safe_value: '" << name
-                       << "' is not a tensor parameter of the kernel";
-        return WalkResult::interrupt();
-      }
-      auto st = storageType(t.getElementType(), op);
-      if (failed(st))
-        return WalkResult::interrupt();
-      std::string literal;
-      llvm::raw_string_ostream os(literal);
-      os << llvm::format("%.17g", value);
-      safeValues[arg] = "tlc::cpu::cast<" + *st + ">(" + literal + ")";
-    }
-    return WalkResult::advance();
-  });
-  return failure(w.wasInterrupted());
+  // The map's one parser (tlc/Dialect/Tile/IR/SafeValues.h).
+  FailureOr<llvm::DenseMap<Value, double>> values =
+      tile::collectSafeValues(kernel, func);
+  if (failed(values))
+    return failure();
+  for (auto [arg, value] : *values) {
+    auto t = cast<tile::BufferType>(arg.getType());
+    auto st = storageType(t.getElementType(), kernel);
+    if (failed(st))
+      return failure();
+    std::string literal;
+    llvm::raw_string_ostream os(literal);
+    os << llvm::format("%.17g", value);
+    safeValues[arg] = "tlc::cpu::cast<" + *st + ">(" + literal + ")";
+  }
+  return success();
 }
 
 LogicalResult Emitter::emitIntrinsic(tile::IntrinsicOp op) {

@@ -15,6 +15,12 @@
 # CUDA-LABEL: void __launch_bounds__
 # CUDA-NOT: cpAsyncPred
 # CUDA: : (float)(-2.5))
+# tile-legalize-bounds records the checks and the safe values (the rows
+# shifted up by 10 may fall below 0 and past 150; tiles of 64 x 32 run past
+# both extents); the printer above prints them.
+# RUN: tlc-build --emit=lowered --target=cuda:sm_90a %s -D M=150 -D N=70 | FileCheck %s --check-prefix=LOWERED
+# LOWERED: tile.load %A[{{.*}}] {tile.bounds = [{dims = ["both", "upper"], safe_value = 1.000000e+01 : f64}, {}
+# LOWERED: tile.copy {{.*}} {tile.bounds = [{dims = ["upper", "upper"], safe_value = -2.500000e+00 : f64}, {}]
 
 import tilelang
 import tilelang.language as T

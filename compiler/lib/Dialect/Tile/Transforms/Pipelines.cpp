@@ -22,6 +22,7 @@ void tlc::tile::buildGpuLoweringPipeline(OpPassManager &pm) {
   pm.addPass(createTilePlanTma());
   pm.addPass(createTileWarpSpecialize());
   pm.addPass(createTileInsertBarriers());
+  pm.addPass(createTileLegalizeBounds());
 }
 
 void tlc::tile::setGpuTarget(ModuleOp module, llvm::StringRef target) {
@@ -70,6 +71,7 @@ void tlc::tile::registerTilePipelines() {
       "tile-lower-gpu",
       "the target-independent GPU lowering after layout inference "
       "(tile-plan-pipelines, tile-plan-wgmma, tile-plan-shared-memory, "
-      "tile-plan-tma, tile-warp-specialize, tile-insert-barriers)",
+      "tile-plan-tma, tile-warp-specialize, tile-insert-barriers, "
+      "tile-legalize-bounds)",
       [](OpPassManager &pm) { buildGpuLoweringPipeline(pm); });
 }

@@ -429,4 +429,47 @@ def TileInsertBarriers : Pass<"tile-insert-barriers", "::mlir::ModuleOp"> {
   let dependentDialects = ["::tlc::tile::TileDialect"];
 }
 
+def TileLegalizeBounds : Pass<"tile-legalize-bounds", "::mlir::ModuleOp"> {
+  let summary = "decide the index checks of every global-memory access";
+  let description = [{
+    Ragged tiles run past the end of a tensor: a 64-row tile of a 150-row
+    matrix, a row shifted by `i - 10`, a gather through an index tensor.
+    This pass decides, for every operation of a kernel that reads or writes
+    global memory, which of its indices must be checked at run time, and
+    records it as the discardable attribute `tile.bounds` (one entry per
+    operand, `tlc/Dialect/Tile/IR/BoundsGuards.h`). The GPU printers print
+    exactly these checks, per thread and per element or vector: an
+    out-of-range read gives the safe value, an out-of-range write is
+    skipped. They decide none themselves.
+
+    The indices an operation uses are its explicit ones (`tile.load`,
+    `tile.store`, the element form of `tile.atomic_add`) or every position
+    of the view it works on (`tile.copy`, `tile.fill`, reductions, the tile
+    form of `tile.atomic_add`); through each `tile.region` they shift by the
+    region's offsets. Their intervals come from `IndexIntervals` (constants,
+    grid and thread extents, loop bounds, + - * / % min max). Per dimension
+    of the tensor: `"in"` when the interval lies in `[0, extent)` (the guard
+    vanishes: static shapes that the tiles divide), `"lower"`/`"both"` when
+    it may lie below 0 (`i - 1`; an index read from memory), `"upper"` when
+    it may reach the extent or is unknown (symbolic extents, indices of a
+    `tile.intrinsic`).
+
+    `T.annotate_safe_value({A: v})` sets what out-of-range reads of `A`
+    give: a non-zero `v` is recorded as the entry's `safe_value` (cp.async
+    cannot zero-fill such a tile). The map is parsed once per kernel
+    (`tlc/Dialect/Tile/IR/SafeValues.h`, shared with the CPU target); an
+    entry that is not a number or does not name a tensor parameter is an
+    error at the call, and the function is not lowered.
+
+    ```mlir
+    %r = tile.region %A[%row, %c0] [64, 32] : ...
+    tile.copy %r to %A_s {tile.bounds = [
+        {dims = ["upper", "in"], safe_value = 1.000000e+01 : f64}, {} ]} : ...
+    ```
+
+    Functions marked `tile.lowering_failed` are left alone.
+  }];
+  let dependentDialects = ["::tlc::tile::TileDialect"];
+}
+
 #endif // TLC_DIALECT_TILE_TRANSFORMS_PASSES_TD

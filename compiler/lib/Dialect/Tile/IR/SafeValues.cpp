@@ -1,0 +1,59 @@
+//===- SafeValues.cpp - T.annotate_safe_value's map -----------------------===//
+//
+// Part of the tlc project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "tlc/Dialect/Tile/IR/SafeValues.h"
+
+#include "tlc/Dialect/Tile/IR/TileOps.h"
+
+#include "mlir/IR/BuiltinAttributes.h"
+
+using namespace mlir;
+using namespace tlc;
+using namespace tlc::tile;
+
+FailureOr<llvm::DenseMap<Value, double>>
+tlc::tile::collectSafeValues(Operation *scope, FuncOp func) {
+  llvm::DenseMap<Value, double> values;
+  Block &params = func.getBody().front();
+  WalkResult w = scope->walk([&](IntrinsicOp op) {
+    if (op.getCallee() != "T.annotate_safe_value")
+      return WalkResult::advance();
+    StringRef map;
+    if (DictionaryAttr options = op.getOptionsAttr())
+      if (auto s = options.getAs<StringAttr>("safe_value_map"))
+        map = s.getValue();
+    // `{A: 10, B: 0.5}` as the evaluator prints the map.
+    SmallVector<StringRef> entries;
+    map.trim().trim("{}").split(entries, ',', -1, /*KeepEmpty=*/false);
+    for (StringRef entry : entries) {
+      auto [name, text] = entry.split(':');
+      name = name.trim();
+      text = text.trim();
+      double value;
+      if (text.getAsDouble(value)) {
+        op.emitError() << "T.annotate_safe_value: the safe value of '" << name
+                       << "' must be a number, not '" << text << "'";
+        return WalkResult::interrupt();
+      }
+      Value arg;
+      for (BlockArgument a : params.getArguments())
+        if (auto n = dyn_cast<NameLoc>(a.getLoc());
+            n && n.getName().getValue() == name)
+          arg = a;
+      if (!arg || !isa<BufferType>(arg.getType())) {
+        op.emitError() << "T.annotate_safe_value: '" << name
+                       << "' is not a tensor parameter of the kernel";
+        return WalkResult::interrupt();
+      }
+      values[arg] = value;
+    }
+    return WalkResult::advance();
+  });
+  if (w.wasInterrupted())
+    return failure();
+  return values;
+}
