@@ -106,13 +106,10 @@ LogicalResult Emitter::planTensorMaps(KernelOp kernel, std::string &params,
   return success();
 }
 
-LogicalResult Emitter::emitTmaCopy(CopyOp op, const std::string &dst,
-                                   const std::string &bar) {
-  beginOp(op, "T.copy (TMA: cp.async.bulk.tensor, " +
-                  std::to_string(tmaBox(op).swizzle) + "B swizzle)");
-  TmaBox b = tmaBox(op);
-  auto region = op.getSrc().getDefiningOp<RegionOp>();
-  SmallVector<std::string> coords; // innermost first
+/// The coordinates (innermost first) of the box of \p region.
+static SmallVector<std::string>
+boxCoordinates(RegionOp region, llvm::function_ref<std::string(Value)> expr) {
+  SmallVector<std::string> coords;
   SmallVector<OpFoldResult> offsets = region.getMixedOffsets();
   for (int d = int(offsets.size()) - 1; d >= 0; --d) {
     if (auto v = dyn_cast<Value>(offsets[d]))
@@ -121,6 +118,17 @@ LogicalResult Emitter::emitTmaCopy(CopyOp op, const std::string &dst,
       coords.push_back(std::to_string(
           cast<IntegerAttr>(cast<Attribute>(offsets[d])).getInt()));
   }
+  return coords;
+}
+
+LogicalResult Emitter::emitTmaCopy(CopyOp op, const std::string &dst,
+                                   const std::string &bar) {
+  beginOp(op, "T.copy (TMA: cp.async.bulk.tensor, " +
+                  std::to_string(tmaBox(op).swizzle) + "B swizzle)");
+  TmaBox b = tmaBox(op);
+  auto region = op.getSrc().getDefiningOp<RegionOp>();
+  SmallVector<std::string> coords =
+      boxCoordinates(region, [&](Value v) { return expr(v); });
   unsigned rank = coords.size();
   std::string map = tensorMapNames[op.getOperation()];
   for (int64_t p = 0; p * b.panelCols < b.cols; ++p) {
@@ -140,20 +148,6 @@ LogicalResult Emitter::emitTmaCopy(CopyOp op, const std::string &dst,
   return success();
 }
 
-/// The coordinates (innermost first) of the box of \p region.
-static SmallVector<std::string>
-boxCoordinates(RegionOp region, llvm::function_ref<std::string(Value)> expr) {
-  SmallVector<std::string> coords;
-  SmallVector<OpFoldResult> offsets = region.getMixedOffsets();
-  for (int d = int(offsets.size()) - 1; d >= 0; --d) {
-    if (auto v = dyn_cast<Value>(offsets[d]))
-      coords.push_back("int(" + expr(v) + ")");
-    else
-      coords.push_back(std::to_string(
-          cast<IntegerAttr>(cast<Attribute>(offsets[d])).getInt()));
-  }
-  return coords;
-}
 
 FailureOr<bool> Emitter::emitTmaStore(CopyOp op, const FragmentInfo &frag) {
   // Under a thread range the other threads may use the area's bytes.
