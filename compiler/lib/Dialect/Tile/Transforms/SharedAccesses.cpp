@@ -94,8 +94,9 @@ static std::optional<layout::MfmaOperandReads> mfmaReadsOf(GemmOp gemm,
                       : FragmentAttr();
   if (!cAttr || !isSharedScope(scopeOfRoot(v)))
     return std::nullopt;
-  StringRef tag = cAttr.getFragment().getOrigin().tag;
-  if (!tag.starts_with("mfma"))
+  // getFragment() returns by value: keep it alive while the tag is read.
+  std::string tag = cAttr.getFragment().getOrigin().tag;
+  if (!StringRef(tag).starts_with("mfma"))
     return std::nullopt;
   auto type = cast<BufferType>(v.getType());
   auto root = cast<BufferType>(rootOf(v).getType());
@@ -110,7 +111,7 @@ static std::optional<layout::MfmaOperandReads> mfmaReadsOf(GemmOp gemm,
   if (!aShared || !bShared)
     kPack = 1;
   layout::MfmaOperandReads r;
-  r.tile = tag.starts_with("mfma32") ? 32 : 16;
+  r.tile = StringRef(tag).starts_with("mfma32") ? 32 : 16;
   r.elementBytes = bytes;
   int64_t perLane = bytes == 1 ? 8 : 4;
   r.perStep = perLane * kPack;
