@@ -115,7 +115,17 @@ std::vector<std::string> simFlags() {
       "-fno-exceptions",
       // A primitive called last keeps its caller's frame: its return
       // address is the kernel's line, not the caller's caller.
-      "-fno-optimize-sibling-calls", "-w"};
+      "-fno-optimize-sibling-calls", "-w",
+      // `#pragma unroll` loops stay loops: unrolled, the kernel is several
+      // times larger (compile time, most of all with initcheck's
+      // instrumentation) and no faster to simulate.
+      "-mllvm", "-pragma-unroll-threshold=0"};
+#if defined(__x86_64__)
+  // TLS descriptors: the kernel object's thread_locals (`smem`, the
+  // definedness run time's state), reached on every access, without a
+  // call of __tls_get_addr.
+  flags.push_back("-mtls-dialect=gnu2");
+#endif
   if (initCheckMode() != InitCheck::Off) {
     // Definedness tracking (tlc_sim/initcheck.h): kernel-memory's
     // instrumentation calls a run-time library the kernel object carries;

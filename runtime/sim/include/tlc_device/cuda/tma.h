@@ -180,7 +180,7 @@ TLC_SIM_PRIMITIVE void tmaLoad(void *dst, const TensorMap *map, uint64_t *bar,
     uint32_t offset = base + uint32_t(e * eb);
     uint32_t chunkMask = (1u << bits) - 1;
     uint32_t swz = offset ^ (((offset >> 7) & chunkMask) << 4);
-    unsigned char *to = smem + swz;
+    unsigned char *to = sim::sharedBase() + swz;
     const unsigned char *from =
         inside ? reinterpret_cast<const unsigned char *>(src) : nullptr;
     if (!pieces.empty()) {
@@ -247,7 +247,7 @@ TLC_SIM_PRIMITIVE void tmaStore(const TensorMap *map, const void *src, int c0,
       continue;
     uint32_t offset = base + uint32_t(e * eb);
     uint32_t chunkMask = (1u << bits) - 1;
-    unsigned char *from = smem + (offset ^ (((offset >> 7) & chunkMask) << 4));
+    unsigned char *from = sim::sharedBase() + (offset ^ (((offset >> 7) & chunkMask) << 4));
     void *to = reinterpret_cast<void *>(dst);
     if (!sim::api->access(from, eb, TLC_SIM_LOAD, -1, where) ||
         !sim::api->access(to, eb, TLC_SIM_STORE, -1, where))

@@ -122,7 +122,7 @@ TLC_SIM_UNCHECKED inline void wgmmaChunk(uint32_t off, unsigned char *out,
     sim::api->trap("wgmma operand chunk outside shared memory or not "
                    "16-byte aligned",
                    where);
-  sim::checkedLoad(out, smem + off, 16, int32_t(sim::linearThread()), where);
+  sim::checkedLoad(out, sim::sharedBase() + off, 16, int32_t(sim::linearThread()), where);
 }
 
 TLC_SIM_UNCHECKED inline double wgmmaDecode(const unsigned char *p, int size,
