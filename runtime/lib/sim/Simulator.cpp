@@ -119,12 +119,16 @@ const tlc_sim_host_api &Simulator::hostApi() {
 Simulator::Simulator(const tlc_sim_kernel_api &kernel) : kernel(kernel) {}
 
 std::vector<Finding> Simulator::launch(const LaunchConfig &config) {
-  if (!config.orderCheck)
+  if (config.orderCheck == LaunchConfig::OrderCheck::Off)
     return run(config, /*reverse=*/false, nullptr);
   Arena &arena = Arena::get();
   Arena::Snapshot before = arena.snapshot();
-  std::vector<Finding> findings = run(config, /*reverse=*/false, nullptr);
+  bool atomics = false;
+  std::vector<Finding> findings =
+      run(config, /*reverse=*/false, nullptr, &atomics);
   if (!findings.empty())
+    return findings;
+  if (config.orderCheck == LaunchConfig::OrderCheck::Atomics && !atomics)
     return findings;
   Arena::Snapshot forward = arena.snapshot();
   arena.restore(before);
@@ -177,7 +181,8 @@ std::vector<Finding> Simulator::launch(const LaunchConfig &config) {
 }
 
 std::vector<Finding> Simulator::run(const LaunchConfig &config, bool reverse,
-                                    std::unique_ptr<GlobalShadow> *globals) {
+                                    std::unique_ptr<GlobalShadow> *globals,
+                                    bool *atomics) {
   LaunchState state;
   state.config = &config;
   state.kernel = &kernel;
@@ -225,5 +230,7 @@ std::vector<Finding> Simulator::run(const LaunchConfig &config, bool reverse,
   sigaction(SIGBUS, &oldBus, nullptr);
   if (globals)
     *globals = std::move(state.globals);
+  if (atomics)
+    *atomics = state.globalAtomics;
   return std::move(state.findings);
 }

@@ -166,6 +166,8 @@ struct LaunchState {
   std::map<std::tuple<std::string, uint64_t, uint64_t>, size_t> seen;
   /// The racecheck of global memory.
   std::unique_ptr<GlobalShadow> globals;
+  /// Whether a block performed an atomic on global memory (ordercheck).
+  std::atomic<bool> globalAtomics{false};
   /// Fence + atomic releases per global address (Fences.cpp).
   std::mutex releaseMutex;
   std::map<uintptr_t, ReleaseLog> releases;

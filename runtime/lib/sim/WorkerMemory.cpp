@@ -61,9 +61,11 @@ bool Worker::access(const void *address, uint32_t bytes, int kind,
   if (b && b->live && a >= b->base && a + bytes <= b->base + b->size) {
     if (kind != TLC_SIM_ATOMIC && launch.globals)
       checkGlobal(t, *b, a, bytes, kind, where);
-    if (kind == TLC_SIM_ATOMIC && t < fenceClocks.size() &&
-        !fenceClocks[t].empty())
-      atomicRelease(t, a);
+    if (kind == TLC_SIM_ATOMIC) {
+      launch.globalAtomics.store(true, std::memory_order_relaxed);
+      if (t < fenceClocks.size() && !fenceClocks[t].empty())
+        atomicRelease(t, a);
+    }
     if (kind == TLC_SIM_STORE && arenaShadow && current &&
         t == current->linear) {
       if (pendingStores.size() < numThreads)
