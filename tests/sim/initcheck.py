@@ -24,8 +24,10 @@ with it or giving it to an atomic is, reported with the .cu line.
   atomic-operand  an element of a local array never written given to
                   atomicAdd
 
-ordercheck (TLC_SIM_ORDERCHECK=1: each launch runs twice, its 8 blocks
-handed out first to last and last to first, from the same memory):
+ordercheck (each launch that performs an atomic on global memory runs
+twice, its 8 blocks handed out first to last and last to first, from the
+same memory; TLC_SIM_ORDERCHECK=1: every launch; mixed-init and first-wins
+run with the default):
 
   atomic-sum      every block atomically adds into D (random initial
                   values): floats summed in another order may round
@@ -35,6 +37,19 @@ handed out first to last and last to first, from the same memory):
                   to it: the result depends on which runs first
   first-wins      each block claims a flag with atomicMax and the first
                   one stores its block index: the winner depends on the order
+
+Ordering between blocks (__threadfence + an atomic ticket, the CUDA
+programming guide's last-block reduction; an init launch zeroes the ticket
+counter D[40] first):
+
+  last-block      each of 8 blocks stores its partial sum to D[32 + b],
+                  fences, and draws a ticket with atomicAdd; the block that
+                  draws the last one sums the partials into D[0]: clean
+                  (under TLC_SIM_ORDERCHECK too), D[0] equals NumPy's
+                  float32 sums and the counter is 8
+  last-block-no-fence
+                  the same without the fence: the last block's reads of
+                  the others' partials race with their stores (racecheck)
 
 Each kernel's expectation must hold. Usage: initcheck.py --bin BUILD/bin
 """
@@ -71,6 +86,40 @@ RAGGED = HEADER + r"""
   for (int o = 4; o > 0; o /= 2) m = fmaxf(m, __shfl_xor_sync(0xffffffffu, m, o, 8));
   float h = float(__half(pair)) + float(__nv_bfloat16(v));
   if (lane < ROWS) D[lane] = h + m;
+}
+"""
+
+# The last-block reduction; FENCE is __threadfence(); or nothing.
+LAST_BLOCK = r"""
+#include "tlc_device/cuda.h"
+extern "C" __global__ void __launch_bounds__(32) init_kernel(
+    const float *__restrict__ A, float *__restrict__ D) {
+  if (threadIdx.x == 0)
+    reinterpret_cast<unsigned *>(D)[40] = 0u;
+}
+extern "C" __global__ void __launch_bounds__(32) probe_kernel(
+    const float *__restrict__ A, float *__restrict__ D) {
+  extern __shared__ __align__(128) unsigned char smem[];
+  float *S = reinterpret_cast<float *>(smem);
+  const int lane = threadIdx.x;
+  __shared__ unsigned ticket;
+  S[lane] = A[(lane + blockIdx.x) % 32] * float(blockIdx.x + 1);
+  __syncthreads();
+  if (lane == 0) {
+    float s = 0.0f;
+    for (int i = 0; i < 32; ++i)
+      s += S[i];
+    D[32 + blockIdx.x] = s;
+    FENCE
+    ticket = atomicAdd(reinterpret_cast<unsigned *>(D) + 40, 1u);
+  }
+  __syncthreads();
+  if (ticket == gridDim.x - 1 && lane == 0) {
+    float t = 0.0f;
+    for (unsigned b = 0; b < gridDim.x; ++b)
+      t += D[32 + b];
+    D[0] = t;
+  }
 }
 """
 
@@ -119,7 +168,7 @@ KERNELS = {
   else
     atomicAdd(&D[lane], 1.0f);
 }
-""", 8, {"TLC_SIM_ORDERCHECK": "1"},
+""", 8, {},
         r"ordercheck: byte \d+ of 'parameter D [^']*' \(and \d+ more\) differs between the blocks run "
         r"first to last and last to first.* of block \(0,0,0\) at probe\.cu:\d+"),
     "first-wins": (HEADER + r"""
@@ -130,23 +179,32 @@ KERNELS = {
   if (won)
     D[lane] = float(blockIdx.x);
 }
-""", 8, {"TLC_SIM_ORDERCHECK": "1"}, r"ordercheck: byte \d+ of 'parameter D [^']*'"),
+""", 8, {}, r"ordercheck: byte \d+ of 'parameter D [^']*'"),
+    "last-block": (LAST_BLOCK.replace("FENCE", "__threadfence();"), 8,
+                   {"TLC_SIM_ORDERCHECK": "1"}, None),
+    "last-block-no-fence": (LAST_BLOCK.replace("FENCE", ""), 8, {},
+                            r"racecheck: read of global memory .*read-after-write"),
 }
 
 
-def manifest(grid, out_elems, d_role):
+def manifest(grid, out_elems, d_role, init=False):
     def tensor(name, shape, role):
         return {"name": name, "kind": "tensor", "dtype": "float32", "shape": shape,
                 "role": role}
     launch = {"grid": [grid], "block": [32], "dynamic_shared_memory": 1024,
               "entry": "probe_kernel", "location": "initcheck.py:1:1"}
+    # A kernel named init_kernel runs first, as one block.
+    launches = [launch]
+    if init:
+        launches.insert(0, {"grid": [1], "block": [32], "dynamic_shared_memory": 0,
+                            "entry": "init_kernel", "location": "initcheck.py:1:1"})
     return {
         "format": "tlc-kernel", "version": 1, "name": "probe", "kernel": "probe",
         "target": "cuda:sm_80", "source_file": "initcheck.py",
         "generated_source": "probe.cu", "binary": "probe.fatbin", "entry": "probe_kernel",
         "source_hash": "", "symbols": [],
         "params": [tensor("A", [32], "in"), tensor("D", [out_elems], d_role)],
-        "launches": [launch],
+        "launches": launches,
     }
 
 
@@ -159,7 +217,8 @@ def run_kernel(bin_dir, work, name, source, grid, env):
         f.write(source)
     with open(os.path.join(art, "probe.json"), "w") as f:
         # atomic-sum adds into D's random initial values (saved as inputs).
-        json.dump(manifest(grid, 64, "inout" if name == "atomic-sum" else "out"), f)
+        json.dump(manifest(grid, 64, "inout" if name == "atomic-sum" else "out",
+                           init="init_kernel" in source), f)
     out = os.path.join(work, name, "out")
     proc = subprocess.run([os.path.join(bin_dir, "tlc-run"), art, "--device", "sim",
                            "--seed", "5", "--save", out], capture_output=True, text=True,
@@ -197,6 +256,20 @@ def main():
                 want = d0 + sum(a[(np.arange(32) + b) % 32] * 0.1 for b in range(grid))
                 ok = np.allclose(d, want, rtol=1e-5)
                 detail = f"runs clean under TLC_SIM_ORDERCHECK, sums {'match' if ok else 'differ from'} NumPy's"
+            if ok and name == "last-block":
+                a = np.load(os.path.join(out, "inputs", "A.npy")).astype(np.float32)
+                d = np.load(os.path.join(out, "D.npy"))
+                total = np.float32(0)
+                for b in range(grid):
+                    s = np.float32(0)
+                    for i in range(32):
+                        s = np.float32(s + a[(i + b) % 32] * np.float32(b + 1))
+                    total = np.float32(total + s)
+                count = int(d[40:41].view(np.uint32)[0])
+                ok = d[0] == total and count == grid
+                detail = (f"runs clean under TLC_SIM_ORDERCHECK, D[0] "
+                          f"{'equals' if d[0] == total else 'differs from'} NumPy's "
+                          f"sum, {count} tickets drawn")
         else:
             ok = rc != 0 and re.search(expect, text) is not None
             line = next((l.strip() for l in text.splitlines() if re.search(expect, l)), "")

@@ -71,8 +71,11 @@ GlobalRace GlobalShadow::access(size_t buffer, size_t bufferSize, size_t offset,
     if ((w & Accessor::kKey) == meKey)
       return true;
     Accessor a = Accessor::unpack(w);
-    return a.block == me.block &&
-           ordering.before(unsigned(me.thread), unsigned(a.thread), a.clock);
+    return a.block == me.block
+               ? ordering.before(unsigned(me.thread), unsigned(a.thread),
+                                 a.clock)
+               : ordering.beforeAcross(unsigned(me.thread), a.block,
+                                       unsigned(a.thread), a.clock);
   };
   uint32_t place = compress(where);
   for (size_t word = offset / 4; word <= (offset + bytes - 1) / 4; ++word) {

@@ -12,9 +12,9 @@
 // word never race; a writer of other bytes replaces the record (a race
 // may then go unseen, none is invented).
 // Two accesses of one byte, at least one a write and neither atomic, race
-// when they come from different blocks (nothing orders the blocks of one
-// launch) or from threads of one block that no barrier orders (the block's
-// vector clocks, asked through an Ordering).
+// when they come from different blocks that no __threadfence + atomic
+// orders (Fences.cpp) or from threads of one block that no barrier orders
+// (the block's vector clocks, asked through an Ordering).
 //
 // Cells live in per-buffer arrays mapped on first use (untouched pages cost
 // nothing) and are read and written with relaxed atomics: blocks of the
@@ -54,6 +54,12 @@ struct Accessor {
 struct Ordering {
   virtual ~Ordering() = default;
   virtual bool before(unsigned me, unsigned thread, uint64_t clock) const = 0;
+  /// Whether thread \p thread of the other block \p block, at \p clock,
+  /// happens before what thread \p me of the running block does now: only
+  /// through a __threadfence and an atomic that \p me's atomics (or its
+  /// block's barriers) learnt of (Fences.cpp).
+  virtual bool beforeAcross(unsigned me, uint64_t block, unsigned thread,
+                            uint64_t clock) const = 0;
 };
 
 /// A race found: what the earlier access was.

@@ -20,9 +20,10 @@
 // or clang++ on PATH. A launch that runs longer than $TLC_SIM_TIME_LIMIT
 // seconds (default 600) is stopped as too large to simulate. Undefined
 // values are tracked unless $TLC_SIM_INITCHECK is `off` (tlc_sim/initcheck.h)
-// and reported as errors unless it is `warn`. With $TLC_SIM_ORDERCHECK=1
-// every launch runs twice, its blocks in opposite orders, and results that
-// differ are reported (Simulator::launch).
+// and reported as errors unless it is `warn`. A launch whose blocks perform
+// atomics on global memory runs twice, its blocks in opposite orders, and
+// results that differ are reported (Simulator::launch); with
+// $TLC_SIM_ORDERCHECK=1 every launch does, with =0 none.
 //
 //===----------------------------------------------------------------------===//
 
@@ -115,7 +116,17 @@ std::vector<std::string> simFlags() {
       "-fno-exceptions",
       // A primitive called last keeps its caller's frame: its return
       // address is the kernel's line, not the caller's caller.
-      "-fno-optimize-sibling-calls", "-w"};
+      "-fno-optimize-sibling-calls", "-w",
+      // `#pragma unroll` loops stay loops: unrolled, the kernel is several
+      // times larger (compile time, most of all with initcheck's
+      // instrumentation) and no faster to simulate.
+      "-mllvm", "-pragma-unroll-threshold=0"};
+#if defined(__x86_64__)
+  // TLS descriptors: the kernel object's thread_locals (`smem`, the
+  // definedness run time's state), reached on every access, without a
+  // call of __tls_get_addr.
+  flags.push_back("-mtls-dialect=gnu2");
+#endif
   if (initCheckMode() != InitCheck::Off) {
     // Definedness tracking (tlc_sim/initcheck.h): kernel-memory's
     // instrumentation calls a run-time library the kernel object carries;
@@ -415,7 +426,11 @@ public:
       if (const char *limit = std::getenv("TLC_SIM_TIME_LIMIT"))
         config.timeLimit = std::atof(limit);
       if (const char *order = std::getenv("TLC_SIM_ORDERCHECK"))
-        config.orderCheck = llvm::StringRef(order) == "1";
+        config.orderCheck = llvm::StringRef(order) == "1"
+                                ? sim::LaunchConfig::OrderCheck::Always
+                            : llvm::StringRef(order) == "0"
+                                ? sim::LaunchConfig::OrderCheck::Off
+                                : sim::LaunchConfig::OrderCheck::Atomics;
       uint64_t threadsPerBlock =
           uint64_t(plan.block[0]) * plan.block[1] * plan.block[2];
       if (blocks * threadsPerBlock > kMaxSimulatedThreads)

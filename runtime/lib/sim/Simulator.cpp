@@ -16,6 +16,13 @@
 
 using namespace tlc::runtime::sim;
 
+/// What simulated kernels read on every access, per OS thread (abi.h): in
+/// this executable's static TLS, exported (runtime/CMakeLists.txt) so that
+/// the kernel object, which declares it initial-exec, binds to it (C
+/// linkage from its declaration there).
+__attribute__((visibility("default"))) __thread tlc_sim_thread_state
+    tlc_sim_thread = {};
+
 namespace {
 
 void onFault(int sig, siginfo_t *info, void *context) {
@@ -74,6 +81,10 @@ void apiBulkCopy(const tlc_sim_bulk_piece *pieces, uint32_t count,
   currentWorker->bulkCopy(pieces, count, bar, where);
 }
 void apiUninitUse(uint64_t where) { currentWorker->uninitUse(where); }
+void apiThreadFence(uint64_t) { currentWorker->threadFence(); }
+void apiAtomicAcquire(const void *address) {
+  currentWorker->atomicAcquire(address);
+}
 void apiTrap(const char *message, uint64_t where) {
   currentWorker->trap("trap", std::string(message) + " at {0}", where);
 }
@@ -98,6 +109,8 @@ const tlc_sim_host_api &Simulator::hostApi() {
     a.mbarrierRelease = &apiMbarrierRelease;
     a.bulkCopy = &apiBulkCopy;
     a.uninitUse = &apiUninitUse;
+    a.threadFence = &apiThreadFence;
+    a.atomicAcquire = &apiAtomicAcquire;
     return a;
   }();
   return api;
@@ -106,12 +119,16 @@ const tlc_sim_host_api &Simulator::hostApi() {
 Simulator::Simulator(const tlc_sim_kernel_api &kernel) : kernel(kernel) {}
 
 std::vector<Finding> Simulator::launch(const LaunchConfig &config) {
-  if (!config.orderCheck)
+  if (config.orderCheck == LaunchConfig::OrderCheck::Off)
     return run(config, /*reverse=*/false, nullptr);
   Arena &arena = Arena::get();
   Arena::Snapshot before = arena.snapshot();
-  std::vector<Finding> findings = run(config, /*reverse=*/false, nullptr);
+  bool atomics = false;
+  std::vector<Finding> findings =
+      run(config, /*reverse=*/false, nullptr, &atomics);
   if (!findings.empty())
+    return findings;
+  if (config.orderCheck == LaunchConfig::OrderCheck::Atomics && !atomics)
     return findings;
   Arena::Snapshot forward = arena.snapshot();
   arena.restore(before);
@@ -164,7 +181,8 @@ std::vector<Finding> Simulator::launch(const LaunchConfig &config) {
 }
 
 std::vector<Finding> Simulator::run(const LaunchConfig &config, bool reverse,
-                                    std::unique_ptr<GlobalShadow> *globals) {
+                                    std::unique_ptr<GlobalShadow> *globals,
+                                    bool *atomics) {
   LaunchState state;
   state.config = &config;
   state.kernel = &kernel;
@@ -212,5 +230,7 @@ std::vector<Finding> Simulator::run(const LaunchConfig &config, bool reverse,
   sigaction(SIGBUS, &oldBus, nullptr);
   if (globals)
     *globals = std::move(state.globals);
+  if (atomics)
+    *atomics = state.globalAtomics;
   return std::move(state.findings);
 }

@@ -30,9 +30,10 @@
 // definedness of every value (tlc_sim/initcheck.h); an undefined value is
 // reported where it is used: a branch, an address, a divisor, an atomic's
 // operand (reported by the kernel's run-time library), a store to global
-// memory (checked by the worker after the store) (initcheck). With
-// LaunchConfig::orderCheck a launch runs twice, its blocks in opposite
-// orders, and results that differ are reported (ordercheck).
+// memory (checked by the worker after the store) (initcheck). A launch
+// whose blocks perform atomics on global memory (or every launch, with
+// OrderCheck::Always) runs twice, its blocks in opposite orders, and
+// results that differ are reported (ordercheck).
 //
 //===----------------------------------------------------------------------===//
 
@@ -78,8 +79,11 @@ struct LaunchConfig {
   /// Runs the launch twice, its blocks handed out first to last and then
   /// last to first, from the same global memory, and reports bytes whose
   /// results differ (ordercheck): blocks that communicate through global
-  /// memory with nothing ordering them.
-  bool orderCheck = false;
+  /// memory with nothing ordering them. Atomics: only a launch whose first
+  /// run performed an atomic on global memory runs again (the global
+  /// racecheck sees every other exchange between blocks, not atomics).
+  enum class OrderCheck { Off, Atomics, Always };
+  OrderCheck orderCheck = OrderCheck::Atomics;
 };
 
 /// Runs launches of one loaded kernel shared object.
@@ -97,8 +101,11 @@ public:
 private:
   /// One run of \p config, its blocks handed out last to first when
   /// \p reverse; \p globals receives its global racecheck's records.
+  /// One run of the launch; \p atomics, if given, says whether a block
+  /// performed an atomic on global memory.
   std::vector<Finding> run(const LaunchConfig &config, bool reverse,
-                           std::unique_ptr<GlobalShadow> *globals);
+                           std::unique_ptr<GlobalShadow> *globals,
+                           bool *atomics = nullptr);
   const tlc_sim_kernel_api &kernel;
 };
 

@@ -68,6 +68,7 @@ Worker::Worker(LaunchState &launch)
     shadowMap->arenaShadow = arenaShadow;
   }
   shared = launch.kernel->sharedMemory();
+  tlc_sim_thread.sharedBase = reinterpret_cast<uintptr_t>(shared);
   sharedBytes = c.dynamicSharedMemory;
   shadow.resize(sharedBytes ? sharedBytes : 1);
   numClocks = numThreads + kCopyAgents;
@@ -187,6 +188,9 @@ void Worker::runBlock(uint64_t b) {
   std::fill(clock.begin(), clock.end(), 1);
   std::fill(base.begin(), base.end(), 0);
   overlay.clear();
+  fenceClocks.assign(numThreads, {});
+  threadAcquired.assign(numThreads, {});
+  blockAcquired.clear();
   mbarrierClocks.clear();
   agentBars.clear();
   bulkCopies.clear();
@@ -307,6 +311,7 @@ void Worker::trap(const std::string &checker, const std::string &message,
 
 void Worker::release(const std::vector<unsigned> &participants,
                      const std::vector<unsigned> &senders) {
+  shareAcquired(participants);
   if (!senders.empty()) {
     // bar.arrive: the senders' earlier accesses happen before what the
     // waiters do next; the senders learn nothing and are not resumed.

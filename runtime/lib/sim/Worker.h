@@ -22,9 +22,11 @@
 #include "Simulator.h"
 
 #include <atomic>
+#include <cstddef>
 #include <chrono>
 #include <csetjmp>
 #include <cstring>
+#include <deque>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -101,6 +103,12 @@ struct ShadowByte {
 };
 /// kPending: a cp.async (or, with kBulk, a TMA copy) is writing the byte.
 enum : uint16_t { kWritten = 1, kPending = 2, kBulk = 4 };
+/// The leading bytes of a ShadowByte that decide the racecheck's verdict
+/// (clocks, threads, flags; not the places).
+inline constexpr size_t kShadowHistory = offsetof(ShadowByte, pad);
+static_assert(offsetof(ShadowByte, reader) + sizeof(ShadowByte::reader) ==
+                  kShadowHistory,
+              "the history is contiguous");
 
 struct Barrier {
   unsigned expected = 0;
@@ -127,6 +135,22 @@ struct Fault {
 /// The fault record of the running block (during a launch).
 extern thread_local Fault *currentFault;
 
+/// What a __threadfence followed by an atomic released: the block, and the
+/// clock of each of its threads that the fencing thread knew at the fence.
+struct Release {
+  uint64_t block;
+  std::vector<uint32_t> clocks;
+};
+/// The releases on one global address, in the order of their atomics.
+struct ReleaseLog {
+  std::deque<Release> entries;
+};
+/// A thread's acquisition: the first \p count releases of \p log.
+struct Acquired {
+  const ReleaseLog *log;
+  size_t count;
+};
+
 /// State shared by the workers of one launch.
 struct LaunchState {
   const LaunchConfig *config;
@@ -142,6 +166,11 @@ struct LaunchState {
   std::map<std::tuple<std::string, uint64_t, uint64_t>, size_t> seen;
   /// The racecheck of global memory.
   std::unique_ptr<GlobalShadow> globals;
+  /// Whether a block performed an atomic on global memory (ordercheck).
+  std::atomic<bool> globalAtomics{false};
+  /// Fence + atomic releases per global address (Fences.cpp).
+  std::mutex releaseMutex;
+  std::map<uintptr_t, ReleaseLog> releases;
 
   void add(Finding f, bool fatal) {
     std::lock_guard<std::mutex> lock(mutex);
@@ -196,6 +225,8 @@ public:
   bool before(unsigned me, unsigned thread, uint64_t clock) const override {
     return knows(me, thread) >= clock;
   }
+  bool beforeAcross(unsigned me, uint64_t block, unsigned thread,
+                    uint64_t clock) const override;
 
   // The host API, for the calling fiber.
   const tlc_sim_indices *indices() { return &current->indices; }
@@ -224,6 +255,11 @@ public:
                          uint64_t where, uint64_t otherWhere = 0);
   /// An undefined value decided a branch, formed an address or divided.
   void uninitUse(uint64_t where);
+  /// __threadfence by the calling thread (Fences.cpp).
+  void threadFence();
+  /// The calling thread's atomic on \p address was performed: it acquires
+  /// the releases before it.
+  void atomicAcquire(const void *address);
 
 private:
   void runBlock(uint64_t linearBlock);
@@ -376,6 +412,18 @@ private:
   std::vector<unsigned> warpArrived;
   /// Per thread: its last global store, to be checked for definedness.
   std::vector<PendingStore> pendingStores;
+
+  // Ordering between blocks (Fences.cpp). Per thread: what it knew at its
+  // last __threadfence (empty: none this block), and the releases its
+  // atomics acquired; the releases every thread knows (a full barrier).
+  std::vector<std::vector<uint32_t>> fenceClocks;
+  std::vector<std::vector<Acquired>> threadAcquired;
+  std::vector<Acquired> blockAcquired;
+  /// An atomic on global \p address by thread \p t, after a fence:
+  /// appends its release (called before the atomic is performed).
+  void atomicRelease(unsigned t, uintptr_t address);
+  /// A barrier of \p participants: each learns what the others acquired.
+  void shareAcquired(const std::vector<unsigned> &participants);
 
   // Definedness (tlc_sim/initcheck.h), when the kernel tracks it: the
   // kernel's map for this OS thread, the fibers' stacks in one pool with

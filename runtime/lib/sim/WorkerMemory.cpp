@@ -61,6 +61,11 @@ bool Worker::access(const void *address, uint32_t bytes, int kind,
   if (b && b->live && a >= b->base && a + bytes <= b->base + b->size) {
     if (kind != TLC_SIM_ATOMIC && launch.globals)
       checkGlobal(t, *b, a, bytes, kind, where);
+    if (kind == TLC_SIM_ATOMIC) {
+      launch.globalAtomics.store(true, std::memory_order_relaxed);
+      if (t < fenceClocks.size() && !fenceClocks[t].empty())
+        atomicRelease(t, a);
+    }
     if (kind == TLC_SIM_STORE && arenaShadow && current &&
         t == current->linear) {
       if (pendingStores.size() < numThreads)
@@ -95,8 +100,33 @@ bool Worker::access(const void *address, uint32_t bytes, int kind,
 
 void Worker::checkShared(unsigned t, size_t offset, uint32_t bytes, int kind,
                          uint64_t where) {
+  // A byte whose history equals that of the last byte checked in full gets
+  // the same verdict (none: that byte was not reported) and the same
+  // update, so a vector access of bytes written together costs one check.
+  // A byte never written is checked in full while its read is reported.
+  unsigned char last[kShadowHistory];
+  int lastSlot = 0;
+  bool haveLast = false;
   for (uint32_t i = 0; i < bytes; ++i) {
     ShadowByte &s = shadow[offset + i];
+    if (haveLast && std::memcmp(&s, last, kShadowHistory) == 0) {
+      if (kind == TLC_SIM_ATOMIC) {
+        s.flags |= kWritten;
+      } else if (kind == TLC_SIM_LOAD) {
+        s.reader[lastSlot] = uint16_t(t);
+        s.readClock[lastSlot] = clock[t];
+        s.readWhere[lastSlot] = where;
+      } else {
+        s.writer = uint16_t(t);
+        s.writeClock = clock[t];
+        s.writeWhere = where;
+        s.flags |= kWritten;
+        s.reader[0] = s.reader[1] = kNone;
+      }
+      continue;
+    }
+    std::memcpy(last, &s, kShadowHistory);
+    haveLast = kind != TLC_SIM_LOAD || (s.flags & kWritten) || shadowMap;
     auto at = [&] { return " at offset " + std::to_string(offset + i); };
     if (s.flags & kPending) {
       report("racecheck",
@@ -138,6 +168,7 @@ void Worker::checkShared(unsigned t, size_t offset, uint32_t bytes, int kind,
         return;
       }
       int slot = ordered(t, s.reader[0], s.readClock[0]) ? 0 : 1;
+      lastSlot = slot;
       s.reader[slot] = uint16_t(t);
       s.readClock[slot] = clock[t];
       s.readWhere[slot] = where;
@@ -205,8 +236,11 @@ void Worker::checkGlobal(unsigned t, const Arena::Buffer &b, uintptr_t address,
       (race.earlierWrite ? (store ? "and by " : "after a write by ")
                          : "after a read by ") +
       name(race.earlier) + " at {1} with nothing ordering them (" +
-      (race.earlier.block != me.block ? "blocks of one launch are not ordered"
-                                      : "no barrier between them") +
+      (race.earlier.block != me.block
+           ? "blocks of one launch are ordered only by a __threadfence "
+             "before an atomic whose successor on that address the later "
+             "block performed"
+           : "no barrier between them") +
       "; " + what + " hazard)";
   if (!deferred) {
     launch.add(std::move(f), /*fatal=*/false);

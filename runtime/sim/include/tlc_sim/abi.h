@@ -23,7 +23,7 @@
 
 #include <stdint.h>
 
-#define TLC_SIM_ABI_VERSION 6
+#define TLC_SIM_ABI_VERSION 7
 #define TLC_SIM_WHERE_LINE (1ull << 63)
 /* Or-ed into a barrier id: bar.arrive, which counts without waiting. */
 #define TLC_SIM_BARRIER_ARRIVE_ONLY 0x100u
@@ -68,6 +68,26 @@ typedef struct tlc_sim_shadow_map {
   unsigned char *sharedShadow;
 } tlc_sim_shadow_map;
 #define TLC_SIM_CONTEXT_BYTES 8192
+
+/* Per OS thread, what the kernel object reads on every memory access: the
+ * thread's `smem` and its shadow map. It lives in the host executable's
+ * static TLS (the host exports `tlc_sim_thread`), which the kernel object
+ * reaches with one %fs-relative load (initial-exec); its own thread_locals
+ * are dynamic TLS, a call per access (ABI 7). */
+typedef struct tlc_sim_thread_state {
+  /* The calling OS thread's `smem` (tlc_sim_kernel_api::sharedMemory). */
+  uintptr_t sharedBase;
+  tlc_sim_shadow_map shadow;
+} tlc_sim_thread_state;
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+extern __thread tlc_sim_thread_state tlc_sim_thread
+    __attribute__((tls_model("initial-exec")));
+#ifdef __cplusplus
+}
+#endif
 
 typedef void (*tlc_sim_warp_fn)(void *const *laneData, uint64_t laneMask,
                                 uint32_t warpBaseThread, uint64_t where);
@@ -123,6 +143,16 @@ typedef struct tlc_sim_host_api {
   /* An undefined value decided a branch, formed an address or divided
    * (initcheck; ABI 6). */
   void (*uninitUse)(uint64_t where);
+  /* __threadfence(): the calling thread's accesses so far, and those its
+   * block's barriers ordered before them, happen before what a thread of
+   * any block does after an atomic that follows, in the order of the
+   * atomics on its address, an atomic this thread issues after the fence
+   * (the release of fence + atomic; ABI 7). */
+  void (*threadFence)(uint64_t where);
+  /* After an atomic on \p address has been performed: the calling thread
+   * acquires what the atomics on that address before it released
+   * (threadFence; ABI 7). */
+  void (*atomicAcquire)(const void *address);
 } tlc_sim_host_api;
 
 /* One kernel of the shared object: calls the __global__ function with
@@ -145,7 +175,8 @@ typedef struct tlc_sim_kernel_api {
   /* Threads per warp the source was written for: 32 (CUDA) or 64 (HIP
    * wavefronts). */
   uint32_t warpSize;
-  /* The calling OS thread's shadow map when the kernel was compiled with
+  /* The calling OS thread's shadow map (tlc_sim_thread.shadow, its shared
+   * memory's shadow filled in) when the kernel was compiled with
    * TLC_SIM_INITCHECK, else null (ABI 6). */
   tlc_sim_shadow_map *(*shadowMap)(void);
 } tlc_sim_kernel_api;

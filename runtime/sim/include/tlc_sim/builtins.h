@@ -142,13 +142,18 @@ thread_local __attribute__((
 
 namespace tlc {
 namespace sim {
+/// This OS thread's `smem`, for the simulator's helpers: read from the
+/// host's state (one load) instead of this object's dynamic TLS (a call).
+TLC_SIM_UNCHECKED TLC_SIM_NO_SHADOW inline unsigned char *sharedBase() {
+  return reinterpret_cast<unsigned char *>(tlc_sim_thread.sharedBase);
+}
 /// Reports the access to the simulator when it touches checked memory
 /// (global buffers or this block's shared memory).
 TLC_SIM_UNCHECKED TLC_SIM_NO_SHADOW inline void
 hook(const void *p, uint32_t bytes, int kind, void *where) {
   uintptr_t a = reinterpret_cast<uintptr_t>(p);
   if (a - api->checkedBase < api->checkedSize ||
-      a - reinterpret_cast<uintptr_t>(smem) < kSharedCapacity)
+      a - tlc_sim_thread.sharedBase < kSharedCapacity)
     api->access(p, bytes, kind, -1, reinterpret_cast<uint64_t>(where));
 }
 } // namespace sim
@@ -203,7 +208,9 @@ TLC_SIM_PRIMITIVE inline void __syncthreads() {
 TLC_SIM_PRIMITIVE inline void __trap() {
   tlc::sim::api->trap("__trap() called", TLC_SIM_HERE);
 }
-TLC_SIM_PRIMITIVE inline void __threadfence() {}
+TLC_SIM_PRIMITIVE inline void __threadfence() {
+  tlc::sim::api->threadFence(TLC_SIM_HERE);
+}
 TLC_SIM_PRIMITIVE inline void __threadfence_block() {}
 
 namespace tlc {
@@ -494,8 +501,10 @@ TLC_SIM_UNCHECKED T atomicUpdate(T *address, Op op, uint64_t where) {
     Bits nextBits;
     std::memcpy(&nextBits, &next, sizeof(T));
     if (__atomic_compare_exchange_n(bits, &old, nextBits, false,
-                                    __ATOMIC_SEQ_CST, __ATOMIC_RELAXED))
+                                    __ATOMIC_SEQ_CST, __ATOMIC_RELAXED)) {
+      api->atomicAcquire(address);
       return current;
+    }
   }
 }
 } // namespace sim

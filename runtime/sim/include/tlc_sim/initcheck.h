@@ -42,12 +42,11 @@
 namespace tlc {
 namespace sim {
 
-// The run-time library's per-OS-thread state is `static __thread`: plain
-// TLS, never reached through a C++ TLS wrapper, whose initialisation of the
+// The run-time library's per-OS-thread state is plain TLS (`__thread`),
+// never reached through a C++ TLS wrapper, whose initialisation of the
 // unit's other thread_locals is instrumented code that would call back
-// into the library.
-/// The calling OS thread's shadow map (the simulator fills it).
-static __thread tlc_sim_shadow_map shadowMapOf;
+// into the library. The shadow map, read on every access, is the host's
+// (tlc_sim_thread, initial-exec: no call); the rest is this object's.
 /// The shadow of this OS thread's `smem`.
 static __thread unsigned char sharedShadowBytes[kSharedCapacity];
 /// What loads of unchecked memory read (defined), where stores to it go.
@@ -59,7 +58,7 @@ inline unsigned char droppedShadow[kUncheckedBytes];
 static __thread unsigned char spareContext[TLC_SIM_CONTEXT_BYTES];
 
 TLC_SIM_SHADOW_RT inline tlc_sim_shadow_map *shadowMap() {
-  tlc_sim_shadow_map &m = shadowMapOf;
+  tlc_sim_shadow_map &m = tlc_sim_thread.shadow;
   m.sharedBase = reinterpret_cast<uintptr_t>(smem);
   m.sharedShadow = sharedShadowBytes;
   return &m;
@@ -67,7 +66,7 @@ TLC_SIM_SHADOW_RT inline tlc_sim_shadow_map *shadowMap() {
 
 /// The shadow of \p bytes at \p p, or null when \p p is not checked memory.
 TLC_SIM_SHADOW_RT inline unsigned char *shadowAt(const void *p) {
-  const tlc_sim_shadow_map &m = shadowMapOf;
+  const tlc_sim_shadow_map &m = tlc_sim_thread.shadow;
   auto a = reinterpret_cast<uintptr_t>(p);
   if (a - m.stackBase < m.stackSize)
     return m.stackShadow + (a - m.stackBase);
@@ -142,9 +141,19 @@ TLC_SIM_SHADOW_RT inline void checkDefined(const void *p, uint64_t n,
 #define TLC_SIM_SHADOW_ENTRY                                                   \
   extern "C" __attribute__((visibility("hidden"))) TLC_SIM_SHADOW_RT
 
+namespace tlc {
+namespace sim {
+/// The context outside a fiber: this object's TLS, reached only there.
+TLC_SIM_SHADOW_RT __attribute__((noinline)) inline void *spareContextState() {
+  return spareContext;
+}
+} // namespace sim
+} // namespace tlc
 TLC_SIM_SHADOW_ENTRY void *__msan_get_context_state() {
-  void *c = tlc::sim::shadowMapOf.context;
-  return c ? c : tlc::sim::spareContext;
+  // Every instrumented call asks: the fiber's context is one load.
+  if (void *c = tlc_sim_thread.shadow.context; __builtin_expect(c != nullptr, 1))
+    return c;
+  return tlc::sim::spareContextState();
 }
 TLC_SIM_SHADOW_ENTRY void __msan_warning(uint32_t) {
   tlc::sim::api->uninitUse(

@@ -37,7 +37,7 @@ using bfloat16 = ::__nv_bfloat16;
 /// Offset of \p ptr in the block's shared memory (the shared window of the
 /// generic address space starts at `smem` here).
 TLC_DEVICE uint32_t sharedAddress(const void *ptr) {
-  return static_cast<uint32_t>(static_cast<const unsigned char *>(ptr) - smem);
+  return static_cast<uint32_t>(static_cast<const unsigned char *>(ptr) - sim::sharedBase());
 }
 
 /// Lane index within the warp.

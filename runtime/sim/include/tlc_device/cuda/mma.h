@@ -78,13 +78,44 @@ inline double mmaElement(uint32_t bits, MmaInput t) {
   return 0;
 }
 
+/// Whether any of the \p n bytes at \p p is undefined (initcheck).
+TLC_SIM_UNCHECKED TLC_SIM_NO_SHADOW inline bool mmaUndefined(const void *p,
+                                                             size_t n) {
+#ifdef TLC_SIM_INITCHECK
+  if (const unsigned char *s = sim::shadowAt(p))
+    for (size_t i = 0; i < n; ++i)
+      if (s[i])
+        return true;
+#else
+  (void)p, (void)n;
+#endif
+  return false;
+}
+
+/// Sets the definedness of the \p n bytes at \p p (initcheck).
+TLC_SIM_UNCHECKED TLC_SIM_NO_SHADOW inline void
+mmaDefine(void *p, size_t n, bool undefined) {
+#ifdef TLC_SIM_INITCHECK
+  sim::fillShadow(p, n, undefined ? 0xFF : 0);
+#else
+  (void)p, (void)n, (void)undefined;
+#endif
+}
+
+/// The warp's product, each lane's D from the lanes' A, B and C registers.
+/// Not instrumented (its shadow propagation cost more than the rest of an
+/// mma.sync kernel's simulation): with initcheck an element of D is
+/// undefined when its C or an element of A's row or B's column is (the
+/// shadow of that element's bits in the lane's register).
 template <MmaInput In, MmaAcc Acc, int K>
-TLC_SIM_UNCHECKED void mmaRun(void *const *lanes, uint64_t, uint32_t,
-                              uint64_t) {
+TLC_SIM_UNCHECKED TLC_SIM_NO_SHADOW void mmaRun(void *const *lanes, uint64_t,
+                                                uint32_t, uint64_t) {
   constexpr bool eight = In == MmaInput::E4M3 || In == MmaInput::E5M2 ||
                          In == MmaInput::S8 || In == MmaInput::U8;
   constexpr int perReg = eight ? 4 : 2, bitsPer = 32 / perReg;
+  constexpr int bytesPer = bitsPer / 8;
   double A[16][K], B[K][8], C[16][8];
+  bool Au[16][K], Bu[K][8], Cu[16][8];
   for (int l = 0; l < 32; ++l) {
     const MmaLane *me = static_cast<const MmaLane *>(lanes[l]);
     int g = l / 4, t = l % 4;
@@ -93,30 +124,47 @@ TLC_SIM_UNCHECKED void mmaRun(void *const *lanes, uint64_t, uint32_t,
       int row = g + ((i % (2 * perReg)) >= perReg ? 8 : 0);
       int col = perReg * t + i % perReg + (i >= 2 * perReg ? K / 2 : 0);
       A[row][col] = mmaElement(bits, In);
+      Au[row][col] = mmaUndefined(reinterpret_cast<const unsigned char *>(
+                                      &me->a[i / perReg]) +
+                                      bytesPer * (i % perReg),
+                                  bytesPer);
     }
     for (int i = 0; i < 2 * perReg; ++i) {
       uint32_t bits = me->b[i / perReg] >> (bitsPer * (i % perReg));
       int row = perReg * t + i % perReg + (i >= perReg ? K / 2 : 0);
       B[row][g] = mmaElement(bits, In);
+      Bu[row][g] = mmaUndefined(reinterpret_cast<const unsigned char *>(
+                                    &me->b[i / perReg]) +
+                                    bytesPer * (i % perReg),
+                                bytesPer);
     }
     for (int i = 0; i < 4; ++i) {
       int row = g + (i >= 2 ? 8 : 0), col = 2 * t + i % 2;
-      if constexpr (Acc == MmaAcc::F32)
+      if constexpr (Acc == MmaAcc::F32) {
         C[row][col] = static_cast<const float *>(me->c)[i];
-      else if constexpr (Acc == MmaAcc::S32)
+        Cu[row][col] = mmaUndefined(static_cast<const float *>(me->c) + i, 4);
+      } else if constexpr (Acc == MmaAcc::S32) {
         C[row][col] = static_cast<const int *>(me->c)[i];
-      else
+        Cu[row][col] = mmaUndefined(static_cast<const int *>(me->c) + i, 4);
+      } else {
         C[row][col] = mmaElement(static_cast<const uint32_t *>(me->c)[i / 2] >>
                                      (16 * (i % 2)),
                                  MmaInput::F16);
+        Cu[row][col] = mmaUndefined(
+            static_cast<const unsigned char *>(me->c) + 2 * i, 2);
+      }
     }
   }
   for (int l = 0; l < 32; ++l) {
     MmaLane *me = static_cast<MmaLane *>(lanes[l]);
     int g = l / 4, t = l % 4;
     me->d[0] = me->d[1] = me->d[2] = me->d[3] = 0;
+    bool undefined[4];
     for (int i = 0; i < 4; ++i) {
       int row = g + (i >= 2 ? 8 : 0), col = 2 * t + i % 2;
+      undefined[i] = Cu[row][col];
+      for (int k = 0; k < K; ++k)
+        undefined[i] |= Au[row][k] || Bu[k][col];
       if constexpr (Acc == MmaAcc::S32) {
         int64_t sum = int64_t(C[row][col]);
         for (int k = 0; k < K; ++k)
@@ -133,6 +181,13 @@ TLC_SIM_UNCHECKED void mmaRun(void *const *lanes, uint64_t, uint32_t,
           me->d[i / 2] |= uint32_t(__half(float(sum)).__x) << (16 * (i % 2));
         }
       }
+    }
+    for (int i = 0; i < 4; ++i) {
+      if constexpr (Acc == MmaAcc::F16)
+        mmaDefine(reinterpret_cast<unsigned char *>(me->d) + 2 * i, 2,
+                  undefined[i]);
+      else
+        mmaDefine(&me->d[i], 4, undefined[i]);
     }
   }
 }

@@ -133,54 +133,90 @@ TLC_SIM_PRIMITIVE inline void mbarrierWait(uint64_t *bar, uint32_t parity) {
   sim::api->mbarrierWait(bar, parity, where);
 }
 
+namespace simimpl {
+
+/// One box of a tiled copy between global and shared memory, as the PTX ISA
+/// lays it out; what tmaLoad and tmaStore share. Element e of the box
+/// (e = i0 + box0 * (i1 + box1 * ...), innermost first) is global element
+/// (c0 + i0, c1 + i1, ...) and lies at shared offset base + e * elemBytes
+/// with the 16-byte chunk bits 4.. XORed with bits 7.. (3 bits for the
+/// 128-byte swizzle, 2 for 64, 1 for 32).
+struct TmaBox {
+  const TensorMap *map;
+  int coord[5];
+  /// The box's shared offset, its elements, the chunk bits swizzled.
+  uint32_t base;
+  uint64_t elems;
+  uint32_t chunkMask;
+
+  /// Checks that \p map has rank \p rank and that \p shared is 128-byte
+  /// aligned and aligned to the swizzle's pattern (8 rows of the swizzle's
+  /// width); a violation traps at \p where.
+  TLC_SIM_UNCHECKED TmaBox(const TensorMap *map, int rank, const void *shared,
+                           const int (&c)[5], uint64_t where)
+      : map(map), coord{c[0], c[1], c[2], c[3], c[4]} {
+    if (map->magic != kTensorMapMagic || map->rank != unsigned(rank))
+      sim::api->trap("cp.async.bulk.tensor with a tensor map that is not one "
+                     "of this rank",
+                     where);
+    uint32_t sw = map->swizzle;
+    uint32_t align = sw == 128 || sw == 64 || sw == 32 ? 8 * sw : 128;
+    chunkMask = sw == 128 ? 7 : sw == 64 ? 3 : sw == 32 ? 1 : 0;
+    base = sharedAddress(shared);
+    if (base % 128)
+      sim::api->trap("cp.async.bulk.tensor with shared memory not 128-byte "
+                     "aligned",
+                     where);
+    if (base % align)
+      sim::api->trap("cp.async.bulk.tensor with a swizzled tile not aligned "
+                     "to its swizzle pattern",
+                     where);
+    elems = 1;
+    for (int d = 0; d < rank; ++d)
+      elems *= map->box[d];
+  }
+
+  /// The shared offset of element \p e.
+  TLC_SIM_UNCHECKED uint32_t sharedOffset(uint64_t e) const {
+    uint32_t offset = base + uint32_t(e * map->elemBytes);
+    return offset ^ (((offset >> 7) & chunkMask) << 4);
+  }
+
+  /// The global address of element \p e; false when it lies outside the
+  /// tensor.
+  TLC_SIM_UNCHECKED bool globalAddress(uint64_t e, uint64_t &address) const {
+    uint64_t rest = e;
+    address = map->address;
+    bool inside = true;
+    for (unsigned d = 0; d < map->rank; ++d) {
+      int64_t g = int64_t(coord[d]) + int64_t(rest % map->box[d]);
+      rest /= map->box[d];
+      if (g < 0 || g >= int64_t(map->dims[d]))
+        inside = false;
+      else
+        address += uint64_t(g) * (d == 0 ? map->elemBytes
+                                         : map->strides[d - 1]);
+    }
+    return inside;
+  }
+};
+
+} // namespace simimpl
+
 template <int Rank>
 TLC_SIM_PRIMITIVE void tmaLoad(void *dst, const TensorMap *map, uint64_t *bar,
                                int c0, int c1, int c2 = 0, int c3 = 0,
                                int c4 = 0) {
   uint64_t where = TLC_SIM_HERE;
-  if (map->magic != kTensorMapMagic || map->rank != unsigned(Rank))
-    sim::api->trap("cp.async.bulk.tensor with a tensor map that is not one "
-                   "of this rank",
-                   where);
-  uint32_t align = map->swizzle == 128 ? 1024
-                   : map->swizzle == 64 ? 512
-                   : map->swizzle == 32 ? 256
-                                        : 128;
-  uint32_t base = sharedAddress(dst);
-  if (base % 128)
-    sim::api->trap("cp.async.bulk.tensor into shared memory not 128-byte "
-                   "aligned",
-                   where);
-  if (base % align)
-    sim::api->trap("cp.async.bulk.tensor into a swizzled tile not aligned "
-                   "to its swizzle pattern",
-                   where);
-  int coord[5] = {c0, c1, c2, c3, c4};
-  const uint32_t *box = map->box;
-  uint64_t elems = 1;
-  for (int d = 0; d < Rank; ++d)
-    elems *= box[d];
+  const simimpl::TmaBox box(map, Rank, dst, {c0, c1, c2, c3, c4}, where);
   const uint32_t eb = map->elemBytes;
-  unsigned bits = map->swizzle == 128 ? 3 : map->swizzle == 64 ? 2
-                  : map->swizzle == 32 ? 1 : 0;
   // The box as runs of bytes contiguous in both global and shared memory
   // (a row's 16-byte chunks, or the row without swizzle).
   std::vector<tlc_sim_bulk_piece> pieces;
-  for (uint64_t e = 0; e < elems; ++e) {
-    uint64_t rest = e, src = map->address;
-    bool inside = true;
-    for (int d = 0; d < Rank; ++d) {
-      int64_t g = int64_t(coord[d]) + int64_t(rest % box[d]);
-      rest /= box[d];
-      if (g < 0 || g >= int64_t(map->dims[d]))
-        inside = false;
-      else
-        src += uint64_t(g) * (d == 0 ? eb : map->strides[d - 1]);
-    }
-    uint32_t offset = base + uint32_t(e * eb);
-    uint32_t chunkMask = (1u << bits) - 1;
-    uint32_t swz = offset ^ (((offset >> 7) & chunkMask) << 4);
-    unsigned char *to = smem + swz;
+  for (uint64_t e = 0; e < box.elems; ++e) {
+    uint64_t src;
+    bool inside = box.globalAddress(e, src);
+    unsigned char *to = sim::sharedBase() + box.sharedOffset(e);
     const unsigned char *from =
         inside ? reinterpret_cast<const unsigned char *>(src) : nullptr;
     if (!pieces.empty()) {
@@ -211,43 +247,13 @@ template <int Rank>
 TLC_SIM_PRIMITIVE void tmaStore(const TensorMap *map, const void *src, int c0,
                                 int c1, int c2 = 0, int c3 = 0, int c4 = 0) {
   uint64_t where = TLC_SIM_HERE;
-  if (map->magic != kTensorMapMagic || map->rank != unsigned(Rank))
-    sim::api->trap("cp.async.bulk.tensor with a tensor map that is not one "
-                   "of this rank",
-                   where);
-  uint32_t align = map->swizzle == 128 ? 1024
-                   : map->swizzle == 64 ? 512
-                   : map->swizzle == 32 ? 256
-                                        : 128;
-  uint32_t base = sharedAddress(src);
-  if (base % 128 || base % align)
-    sim::api->trap("cp.async.bulk.tensor store from shared memory not "
-                   "aligned to 128 bytes or its swizzle pattern",
-                   where);
-  int coord[5] = {c0, c1, c2, c3, c4};
-  const uint32_t *box = map->box;
-  uint64_t elems = 1;
-  for (int d = 0; d < Rank; ++d)
-    elems *= box[d];
+  const simimpl::TmaBox box(map, Rank, src, {c0, c1, c2, c3, c4}, where);
   const uint32_t eb = map->elemBytes;
-  unsigned bits = map->swizzle == 128 ? 3 : map->swizzle == 64 ? 2
-                  : map->swizzle == 32 ? 1 : 0;
-  for (uint64_t e = 0; e < elems; ++e) {
-    uint64_t rest = e, dst = map->address;
-    bool inside = true;
-    for (int d = 0; d < Rank; ++d) {
-      int64_t g = int64_t(coord[d]) + int64_t(rest % box[d]);
-      rest /= box[d];
-      if (g < 0 || g >= int64_t(map->dims[d]))
-        inside = false;
-      else
-        dst += uint64_t(g) * (d == 0 ? eb : map->strides[d - 1]);
-    }
-    if (!inside)
+  for (uint64_t e = 0; e < box.elems; ++e) {
+    uint64_t dst;
+    if (!box.globalAddress(e, dst))
       continue;
-    uint32_t offset = base + uint32_t(e * eb);
-    uint32_t chunkMask = (1u << bits) - 1;
-    unsigned char *from = smem + (offset ^ (((offset >> 7) & chunkMask) << 4));
+    unsigned char *from = sim::sharedBase() + box.sharedOffset(e);
     void *to = reinterpret_cast<void *>(dst);
     if (!sim::api->access(from, eb, TLC_SIM_LOAD, -1, where) ||
         !sim::api->access(to, eb, TLC_SIM_STORE, -1, where))

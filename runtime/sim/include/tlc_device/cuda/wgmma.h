@@ -40,6 +40,13 @@
 // result, as it may on the GPU. Products and their sum are exact (double)
 // with one rounding to f32 per instruction.
 //
+// With initcheck the model is not instrumented (the shadow propagation of
+// its gathers and products cost more than the rest of a TMA GEMM's
+// simulation); it computes definedness itself: an element of D is undefined
+// when an element of A or B its sum reads is (the shadow of the shared
+// bytes, or of the A registers at the instruction) or, accumulating, when
+// it was.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef TLC_DEVICE_CUDA_WGMMA_H
@@ -74,7 +81,23 @@ struct WgmmaOp {
   const uint32_t *aRegs = nullptr;
   uint32_t aHeld[4] = {0, 0, 0, 0};
   double aRows[2 * 16] = {};
+  /// Which of aRows were undefined at the instruction (initcheck).
+  bool aRowsUndef[2 * 16] = {};
 };
+
+/// Whether any of the \p n bytes at \p p is undefined (initcheck).
+TLC_SIM_UNCHECKED TLC_SIM_NO_SHADOW inline bool wgmmaUndefined(const void *p,
+                                                               size_t n) {
+#ifdef TLC_SIM_INITCHECK
+  if (const unsigned char *s = sim::shadowAt(p))
+    for (size_t i = 0; i < n; ++i)
+      if (s[i])
+        return true;
+#else
+  (void)p, (void)n;
+#endif
+  return false;
+}
 
 struct WgmmaThread {
   /// Committed groups, oldest first, and the open one.
@@ -86,7 +109,7 @@ struct WgmmaThread {
 inline thread_local std::map<unsigned, WgmmaThread> wgmmaThreads;
 
 /// The shared-memory offset of element (mn, k) of an operand.
-TLC_SIM_UNCHECKED inline uint32_t wgmmaOffset(uint64_t desc, bool mnMajor,
+TLC_SIM_UNCHECKED TLC_SIM_NO_SHADOW inline uint32_t wgmmaOffset(uint64_t desc, bool mnMajor,
                                               int mn, int k, int size,
                                               uint64_t where) {
   uint32_t start = uint32_t(desc & 0x3FFF) << 4;
@@ -116,16 +139,16 @@ TLC_SIM_UNCHECKED inline uint32_t wgmmaOffset(uint64_t desc, bool mnMajor,
 /// The 16 bytes of shared memory at \p off (one swizzle chunk: a run of
 /// consecutive elements along the operand's contiguous dimension), checked
 /// as a load of the calling thread.
-TLC_SIM_UNCHECKED inline void wgmmaChunk(uint32_t off, unsigned char *out,
+TLC_SIM_UNCHECKED TLC_SIM_NO_SHADOW inline void wgmmaChunk(uint32_t off, unsigned char *out,
                                          uint64_t where) {
   if (off % 16 || off + 16 > sim::kSharedCapacity)
     sim::api->trap("wgmma operand chunk outside shared memory or not "
                    "16-byte aligned",
                    where);
-  sim::checkedLoad(out, smem + off, 16, int32_t(sim::linearThread()), where);
+  sim::checkedLoad(out, sim::sharedBase() + off, 16, int32_t(sim::linearThread()), where);
 }
 
-TLC_SIM_UNCHECKED inline double wgmmaDecode(const unsigned char *p, int size,
+TLC_SIM_UNCHECKED TLC_SIM_NO_SHADOW inline double wgmmaDecode(const unsigned char *p, int size,
                                             MmaInput in) {
   uint32_t bits =
       size == 2 ? uint32_t(p[0]) | uint32_t(p[1]) << 8 : uint32_t(p[0]);
@@ -135,32 +158,39 @@ TLC_SIM_UNCHECKED inline double wgmmaDecode(const unsigned char *p, int size,
 /// Element (mn, k), k < K, of the operand for every mn in \p mns, into
 /// out[i * K + k]: whole 16-byte chunks are read (K-major: K / E chunks
 /// per mn; MN-major: one per k and group of E consecutive mn), E elements
-/// per chunk.
-TLC_SIM_UNCHECKED inline void wgmmaGather(uint64_t desc, bool mnMajor,
-                                          const int *mns, int count, int K,
-                                          int size, MmaInput in, double *out,
-                                          uint64_t where) {
+/// per chunk; undef[i * K + k] says whether the element's bytes are
+/// undefined.
+TLC_SIM_UNCHECKED TLC_SIM_NO_SHADOW inline void
+wgmmaGather(uint64_t desc, bool mnMajor, const int *mns, int count, int K,
+            int size, MmaInput in, double *out, bool *undef, uint64_t where) {
   int e = 16 / size;
   unsigned char chunk[16];
   for (int i = 0; i < count; ++i) {
     int mn = mns[i];
     if (!mnMajor) {
       for (int k0 = 0; k0 < K; k0 += e) {
-        wgmmaChunk(wgmmaOffset(desc, false, mn, k0, size, where), chunk, where);
-        for (int j = 0; j < e; ++j)
+        uint32_t off = wgmmaOffset(desc, false, mn, k0, size, where);
+        wgmmaChunk(off, chunk, where);
+        for (int j = 0; j < e; ++j) {
           out[i * K + k0 + j] = wgmmaDecode(chunk + j * size, size, in);
+          undef[i * K + k0 + j] =
+              wgmmaUndefined(sim::sharedBase() + off + j * size, size);
+        }
       }
     } else {
       for (int k = 0; k < K; ++k) {
-        wgmmaChunk(wgmmaOffset(desc, true, mn - mn % e, k, size, where), chunk,
-                   where);
+        uint32_t off = wgmmaOffset(desc, true, mn - mn % e, k, size, where);
+        wgmmaChunk(off, chunk, where);
         out[i * K + k] = wgmmaDecode(chunk + (mn % e) * size, size, in);
+        undef[i * K + k] =
+            wgmmaUndefined(sim::sharedBase() + off + (mn % e) * size, size);
       }
     }
   }
 }
 
-TLC_SIM_UNCHECKED inline void wgmmaPerform(const WgmmaOp &op) {
+TLC_SIM_UNCHECKED TLC_SIM_NO_SHADOW inline void
+wgmmaPerform(const WgmmaOp &op) {
   unsigned t = sim::linearThread();
   int w = int(t / 32) % 4, l = int(t % 32);
   int size = op.in == MmaInput::F16 || op.in == MmaInput::BF16 ? 2 : 1;
@@ -170,24 +200,33 @@ TLC_SIM_UNCHECKED inline void wgmmaPerform(const WgmmaOp &op) {
   for (int c = 0; c < op.n / 4; ++c)
     cols[c] = 8 * (c / 2) + 2 * (l % 4) + c % 2;
   double a[2 * 32], b[64 * 32];
+  bool aUndef[2 * 32], bUndef[64 * 32];
   if (op.regA) {
     if (std::memcmp(op.aRegs, op.aHeld, sizeof(op.aHeld)) != 0)
       sim::api->trap("wgmma A registers changed before the wait_group that "
                      "covers the instruction",
                      op.where);
     std::memcpy(a, op.aRows, sizeof(op.aRows));
+    std::memcpy(aUndef, op.aRowsUndef, sizeof(op.aRowsUndef));
   } else {
-    wgmmaGather(op.descA, op.transA, rows, 2, op.k, size, op.in, a, op.where);
+    wgmmaGather(op.descA, op.transA, rows, 2, op.k, size, op.in, a, aUndef,
+                op.where);
   }
   wgmmaGather(op.descB, op.transB, cols, op.n / 4, op.k, size, op.in, b,
-              op.where);
+              bUndef, op.where);
   for (int r = 0; r < op.n / 2; ++r) {
     int ri = (r / 2) % 2;
     int ci = 2 * (r / 4) + r % 2;
+    bool undefined = op.scaleD && wgmmaUndefined(&op.d[r], sizeof(float));
     double acc = op.scaleD ? double(op.d[r]) : 0.0;
-    for (int kk = 0; kk < op.k; ++kk)
+    for (int kk = 0; kk < op.k; ++kk) {
       acc += a[ri * op.k + kk] * b[ci * op.k + kk];
+      undefined |= aUndef[ri * op.k + kk] || bUndef[ci * op.k + kk];
+    }
     op.d[r] = float(acc);
+#ifdef TLC_SIM_INITCHECK
+    sim::fillShadow(&op.d[r], sizeof(float), undefined ? 0xFF : 0);
+#endif
   }
 }
 
@@ -240,6 +279,8 @@ TLC_SIM_UNCHECKED void wgmmaIssueRS(float *d, int n, const uint32_t *a,
   op.aRegs = a;
   std::memcpy(op.aHeld, a, sizeof(op.aHeld));
   std::memcpy(op.aRows, me.rows, sizeof(op.aRows));
+  for (int i = 0; i < 2 * 16; ++i)
+    op.aRowsUndef[i] = wgmmaUndefined(&me.rows[i], sizeof(double));
   wgmmaThreads[sim::linearThread()].open.push_back(op);
 }
 
