@@ -130,7 +130,8 @@ std::string TileLangNames::getKernelDecorator(Node functionDef) const {
   for (Node decorator : functionDef.children(Field::decorator_list)) {
     std::string name = qualifyDecorator(decorator);
     if (name == "T.prim_func" || name == "T.macro" || name == "tilelang.jit" ||
-        name == "tilelang.autotune" || name == "tilelang.lazy_jit")
+        name == "tilelang.autotune" || name == "tilelang.lazy_jit" ||
+        name == "tilelang.jit2")
       return name;
   }
   return "";

@@ -764,6 +764,7 @@ bool Interpreter::regionElements(
     for (int d = int(starts.size()) - 1; d >= 0; --d) {
       int64_t off = rest % extents[d];
       rest /= extents[d];
+      off *= r->getStep(d);
       idx[d] = off == 0 ? starts[d]
                         : mlir::arith::AddIOp::create(ir->b, l, starts[d],
                                                       ir->constIndex(off, l))
@@ -1206,10 +1207,22 @@ Value Interpreter::makeRegion(BufferObj *buf, Value index, Node at) {
       return i;
     if (i.is(ValueKind::Slice)) {
       SliceObj *s = i.as<SliceObj>();
-      // A step of 1 is the contiguous region `a[lo:hi]` (TVM's default).
-      if (!s->step.isNone() &&
-          !(s->step.is(ValueKind::Int) && s->step.getInt() == 1))
-        return fail(at, "slice steps are not supported in buffer regions");
+      // A step of 1 is the contiguous region `a[lo:hi]` (TVM's default);
+      // another step selects every step-th element, like TVM's T.Ramp.
+      int64_t step = 1;
+      if (!s->step.isNone()) {
+        if (!s->step.isIntLike())
+          return fail(at, "a slice step in a buffer region must be a "
+                          "constant integer, not '" +
+                              s->step.getTypeName() + "'");
+        step = s->step.getInt();
+        if (step == 0)
+          return fail(at, "slice step cannot be zero");
+        if (step < 0)
+          return fail(at, "a slice step in a buffer region must be "
+                          "positive; TVM counts its elements from the "
+                          "lower bound up");
+      }
       Value lo = s->lower.isNone() ? Value::integer(0) : s->lower;
       SymExpr loSym, hiSym;
       if (lo.is(ValueKind::Expr))
@@ -1254,6 +1267,14 @@ Value Interpreter::makeRegion(BufferObj *buf, Value index, Node at) {
             size = mlir::arith::SubIOp::create(ir->b, ir->loc(at), hiV, loV);
         }
       }
+      if (step != 1) {
+        // ceildiv(hi - lo, step) elements: lo, lo + step, ... below hi.
+        if (!extent)
+          return fail(at, "the number of elements of a slice with a step "
+                          "must be known when the kernel is traced");
+        extent = syms.ceilDiv(extent, syms.constant(step));
+        size = mlir::Value();
+      }
       if (size) {
         llvm::SmallVector<mlir::Value, 4> &sizes = regionRuntimeExtents(r);
         sizes.resize(rank);
@@ -1262,6 +1283,7 @@ Value Interpreter::makeRegion(BufferObj *buf, Value index, Node at) {
       r->starts.push_back(lo);
       r->extents.push_back(extent);
       r->sliced.push_back(true);
+      r->steps.push_back(step);
       r->isElement = false;
       continue;
     }
@@ -1285,6 +1307,7 @@ Value Interpreter::makeRegion(BufferObj *buf, Value index, Node at) {
     r->starts.push_back(i);
     r->extents.push_back(syms.constant(1));
     r->sliced.push_back(false);
+    r->steps.push_back(1);
   }
   return Value::object(ValueKind::Region, r);
 }
@@ -1313,6 +1336,13 @@ mlir::Value Interpreter::regionValue(RegionObj *r, Node at) {
   BufferObj *buf = r->buffer;
   if (!usable(buf))
     return {}; // reported by checkBufferUse
+  // `A[0:8:2]` is TVM's vector of elements (a T.Ramp index), not a tile:
+  // TileLang's tile operations take contiguous regions only.
+  if (r->isStrided()) {
+    error(at, "a slice with a step is a vector of elements, not a tile "
+              "region; use it in element-wise loads and stores");
+    return {};
+  }
   bool whole = true;
   for (size_t d = 0; d < r->starts.size(); ++d) {
     Value s = r->starts[d];

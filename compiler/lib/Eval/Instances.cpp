@@ -938,41 +938,80 @@ void Interpreter::traceDefaultInstances() {
   }
 }
 
-/// The arguments of the first case of a function's parametrize decorators
-/// (`@pytest.mark.parametrize("M, N", [(128, 64), ...])`), as keywords.
-static bool firstParametrizedCase(Interpreter &in, FunctionObj *fn,
-                                  CallArgs &args) {
-  for (Value deco : fn->parametrize) {
-    auto *p = deco.as<NamespaceObj>();
-    Value names = *p->find("argnames");
-    Value values = *p->find("argvalues");
+/// The names a `pytest.mark.parametrize` decorator binds and its cases.
+static bool parametrizeCases(Interpreter &in, Value deco,
+                             llvm::SmallVectorImpl<llvm::StringRef> &argNames,
+                             llvm::ArrayRef<Value> &cases) {
+  auto *p = deco.as<NamespaceObj>();
+  Value names = *p->find("argnames");
+  Value values = *p->find("argvalues");
+  if (names.isStr()) {
+    llvm::SmallVector<llvm::StringRef, 4> parts;
+    getStr(names).split(parts, ',', -1, false);
+    for (llvm::StringRef s : parts)
+      argNames.push_back(s.trim());
+  } else if (names.isSequence()) {
+    for (Value n : getElems(names))
+      if (n.isStr())
+        argNames.push_back(getStr(n));
+  }
+  if (argNames.empty() || !values.isSequence() || getElems(values).empty())
+    return false;
+  cases = getElems(values);
+  return true;
+}
+
+/// The values case \p c binds to \p argNames; false when they disagree.
+static bool caseValues(Value c, size_t count,
+                       llvm::SmallVectorImpl<Value> &vals) {
+  if (count == 1)
+    vals.push_back(c);
+  else if (c.isSequence())
+    vals.append(getElems(c).begin(), getElems(c).end());
+  return vals.size() == count;
+}
+
+/// The arguments of one case of a function's parametrize decorators
+/// (`@pytest.mark.parametrize("M, N", [(128, 64), ...])`), as keywords: case
+/// \p caseIndex of decorator \p decoIndex and the first case of the others.
+static bool parametrizedCase(Interpreter &in, FunctionObj *fn, CallArgs &args,
+                             size_t decoIndex = 0, size_t caseIndex = 0) {
+  for (size_t k = 0; k < fn->parametrize.size(); ++k) {
     llvm::SmallVector<llvm::StringRef, 4> argNames;
-    if (names.isStr()) {
-      llvm::SmallVector<llvm::StringRef, 4> parts;
-      getStr(names).split(parts, ',', -1, false);
-      for (llvm::StringRef s : parts)
-        argNames.push_back(s.trim());
-    } else if (names.isSequence()) {
-      for (Value n : getElems(names))
-        if (n.isStr())
-          argNames.push_back(getStr(n));
-    }
-    if (argNames.empty() || !values.isSequence() || getElems(values).empty())
+    llvm::ArrayRef<Value> cases;
+    if (!parametrizeCases(in, fn->parametrize[k], argNames, cases))
       return false;
-    Value first = getElems(values)[0];
+    size_t i = k == decoIndex ? caseIndex : 0;
     llvm::SmallVector<Value, 4> vals;
-    if (argNames.size() == 1)
-      vals.push_back(first);
-    else if (first.isSequence())
-      vals.append(getElems(first).begin(), getElems(first).end());
-    if (vals.size() != argNames.size())
+    if (i >= cases.size() || !caseValues(cases[i], argNames.size(), vals))
       return false;
-    for (size_t i = 0; i < vals.size(); ++i) {
-      args.kw.push_back({in.heap.copyString(argNames[i]), vals[i]});
+    for (size_t j = 0; j < vals.size(); ++j) {
+      args.kw.push_back({in.heap.copyString(argNames[j]), vals[j]});
       args.kwNodes.push_back(fn->def);
     }
   }
   return true;
+}
+
+/// True when case \p c passes a function no trace has run yet: a factory
+/// that only appears as a parametrize value (`[make_a, make_b]`).
+static bool passesUntracedFunction(
+    Value c,
+    const llvm::StringMap<llvm::SmallVector<std::string, 2>> &tracedLabels) {
+  llvm::SmallVector<Value, 4> vals;
+  if (c.isSequence())
+    vals.append(getElems(c).begin(), getElems(c).end());
+  else
+    vals.push_back(c);
+  for (Value v : vals) {
+    if (v.is(ValueKind::Function) &&
+        !tracedLabels.count(v.as<FunctionObj>()->name))
+      return true;
+    if (v.isObj(ObjKind::JitFunction) &&
+        !tracedLabels.count(v.as<JitFunctionObj>()->fn->name))
+      return true;
+  }
+  return false;
 }
 
 Value Interpreter::runTestFunctions(Node at) {
@@ -987,26 +1026,41 @@ Value Interpreter::runTestFunctions(Node at) {
     if (!fn.is(ValueKind::Function))
       continue;
     FunctionObj *f = fn.as<FunctionObj>();
-    CallArgs args;
-    if (!firstParametrizedCase(*this, f, args))
-      continue;
-    // Only tests that need no fixtures: every parameter is given or has a
-    // default.
-    size_t required = f->params.size() - f->defaults.size();
-    size_t given = 0;
-    for (Node p : f->params)
-      if (args.keyword(p.identifier()))
-        ++given;
-    if (given < required)
-      continue;
-    Value r = callFunction(f, args, at);
-    if (r.isException()) {
-      std::string msg = pending.type;
-      if (!pending.message.empty())
-        msg += ": " + pending.message;
-      warning(pending.range.empty() ? stmt.range() : pending.range,
-              msg + " (raised while running " + stmt.identifier() + ")");
-      pending = {};
+    auto runCase = [&](size_t decoIndex, size_t caseIndex) {
+      CallArgs args;
+      if (!parametrizedCase(*this, f, args, decoIndex, caseIndex))
+        return;
+      // Only tests that need no fixtures: every parameter is given or has a
+      // default.
+      size_t required = f->params.size() - f->defaults.size();
+      size_t given = 0;
+      for (Node p : f->params)
+        if (args.keyword(p.identifier()))
+          ++given;
+      if (given < required)
+        return;
+      Value r = callFunction(f, args, at);
+      if (r.isException()) {
+        std::string msg = pending.type;
+        if (!pending.message.empty())
+          msg += ": " + pending.message;
+        warning(pending.range.empty() ? stmt.range() : pending.range,
+                msg + " (raised while running " + stmt.identifier() + ")");
+        pending = {};
+      }
+    };
+    runCase(0, 0);
+    // A later case that passes a factory nothing has traced yet runs too,
+    // so the factory is traced with the arguments the test gives it rather
+    // than alone with defaults.
+    for (size_t k = 0; k < f->parametrize.size(); ++k) {
+      llvm::SmallVector<llvm::StringRef, 4> argNames;
+      llvm::ArrayRef<Value> cases;
+      if (!parametrizeCases(*this, f->parametrize[k], argNames, cases))
+        break;
+      for (size_t i = 1; i < cases.size() && !budgetExhausted; ++i)
+        if (passesUntracedFunction(cases[i], tracedLabels))
+          runCase(k, i);
     }
   }
   return Value::none();

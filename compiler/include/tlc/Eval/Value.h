@@ -364,10 +364,23 @@ struct RegionObj : Obj {
   llvm::SmallVector<SymExpr, 4> extents;
   /// Per dimension: true when given as a slice (keeps the dimension).
   llvm::SmallVector<bool, 4> sliced;
+  /// Per dimension: the slice step of `A[lo:hi:step]` (1 for contiguous
+  /// slices and scalar indices). A dimension with step s holds the elements
+  /// lo, lo + s, ..., extent of them, like TVM's T.Ramp(lo, s, extent) index.
+  llvm::SmallVector<int64_t, 4> steps;
   /// True when every index is a scalar (a BufferLoad / element ref).
   bool isElement = false;
   /// Source range of the subscript expression.
   TextRange range;
+
+  /// The step of dimension \p d (1 where none was given).
+  int64_t getStep(unsigned d) const {
+    return d < steps.size() ? steps[d] : 1;
+  }
+  /// True when some dimension has a step other than 1.
+  bool isStrided() const {
+    return llvm::any_of(steps, [](int64_t s) { return s != 1; });
+  }
 };
 
 /// A method bound to a receiver.

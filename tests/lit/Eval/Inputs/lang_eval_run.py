@@ -49,6 +49,15 @@ def region_value(t):
             if b[r * 16 + c] != a[r * 16 + (c + 8) % 16]]
 
 
+def slice_step(t):
+    """Per row r of 8 x 16: B[r, 0:8] = A[r, 0:16:2], B[r, 8:12] =
+    A[r, 1:9:2], B[r, 12:16] = A[r, 9:16:2]."""
+    a, b = t["A"], t["B"]
+    src = list(range(0, 16, 2)) + list(range(1, 9, 2)) + list(range(9, 16, 2))
+    return [r * 16 + c for r in range(8) for c in range(16)
+            if b[r * 16 + c] != a[r * 16 + src[c]]]
+
+
 def partial_copy(t):
     """B (32 x 32): rows 0-15 = A rows 32-47, rows 16-31 = A rows 0-15."""
     a, b = t["A"], t["B"]
@@ -62,6 +71,7 @@ CHECKS = {
     "persistent-a100": lambda t: persistent(t, 108),
     "vector-let": vector_let,
     "region-value": region_value,
+    "slice-step": slice_step,
     "partial-copy": partial_copy,
 }
 
