@@ -20,8 +20,8 @@ using namespace tlc::runtime::sim;
 /// this executable's static TLS, exported (runtime/CMakeLists.txt) so that
 /// the kernel object, which declares it initial-exec, binds to it (C
 /// linkage from its declaration there).
-__attribute__((visibility("default"))) __thread tlc_sim_thread_state
-    tlc_sim_thread = {};
+__attribute__((
+    visibility("default"))) __thread tlc_sim_thread_state tlc_sim_thread = {};
 
 namespace {
 

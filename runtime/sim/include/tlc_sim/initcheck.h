@@ -151,7 +151,8 @@ TLC_SIM_SHADOW_RT __attribute__((noinline)) inline void *spareContextState() {
 } // namespace tlc
 TLC_SIM_SHADOW_ENTRY void *__msan_get_context_state() {
   // Every instrumented call asks: the fiber's context is one load.
-  if (void *c = tlc_sim_thread.shadow.context; __builtin_expect(c != nullptr, 1))
+  if (void *c = tlc_sim_thread.shadow.context;
+      __builtin_expect(c != nullptr, 1))
     return c;
   return tlc::sim::spareContextState();
 }

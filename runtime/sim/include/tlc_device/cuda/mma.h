@@ -93,8 +93,8 @@ TLC_SIM_UNCHECKED TLC_SIM_NO_SHADOW inline bool mmaUndefined(const void *p,
 }
 
 /// Sets the definedness of the \p n bytes at \p p (initcheck).
-TLC_SIM_UNCHECKED TLC_SIM_NO_SHADOW inline void
-mmaDefine(void *p, size_t n, bool undefined) {
+TLC_SIM_UNCHECKED TLC_SIM_NO_SHADOW inline void mmaDefine(void *p, size_t n,
+                                                          bool undefined) {
 #ifdef TLC_SIM_INITCHECK
   sim::fillShadow(p, n, undefined ? 0xFF : 0);
 #else
@@ -124,19 +124,19 @@ TLC_SIM_UNCHECKED TLC_SIM_NO_SHADOW void mmaRun(void *const *lanes, uint64_t,
       int row = g + ((i % (2 * perReg)) >= perReg ? 8 : 0);
       int col = perReg * t + i % perReg + (i >= 2 * perReg ? K / 2 : 0);
       A[row][col] = mmaElement(bits, In);
-      Au[row][col] = mmaUndefined(reinterpret_cast<const unsigned char *>(
-                                      &me->a[i / perReg]) +
-                                      bytesPer * (i % perReg),
-                                  bytesPer);
+      Au[row][col] = mmaUndefined(
+          reinterpret_cast<const unsigned char *>(&me->a[i / perReg]) +
+              bytesPer * (i % perReg),
+          bytesPer);
     }
     for (int i = 0; i < 2 * perReg; ++i) {
       uint32_t bits = me->b[i / perReg] >> (bitsPer * (i % perReg));
       int row = perReg * t + i % perReg + (i >= perReg ? K / 2 : 0);
       B[row][g] = mmaElement(bits, In);
-      Bu[row][g] = mmaUndefined(reinterpret_cast<const unsigned char *>(
-                                    &me->b[i / perReg]) +
-                                    bytesPer * (i % perReg),
-                                bytesPer);
+      Bu[row][g] = mmaUndefined(
+          reinterpret_cast<const unsigned char *>(&me->b[i / perReg]) +
+              bytesPer * (i % perReg),
+          bytesPer);
     }
     for (int i = 0; i < 4; ++i) {
       int row = g + (i >= 2 ? 8 : 0), col = 2 * t + i % 2;
@@ -150,8 +150,8 @@ TLC_SIM_UNCHECKED TLC_SIM_NO_SHADOW void mmaRun(void *const *lanes, uint64_t,
         C[row][col] = mmaElement(static_cast<const uint32_t *>(me->c)[i / 2] >>
                                      (16 * (i % 2)),
                                  MmaInput::F16);
-        Cu[row][col] = mmaUndefined(
-            static_cast<const unsigned char *>(me->c) + 2 * i, 2);
+        Cu[row][col] =
+            mmaUndefined(static_cast<const unsigned char *>(me->c) + 2 * i, 2);
       }
     }
   }

@@ -109,9 +109,9 @@ struct WgmmaThread {
 inline thread_local std::map<unsigned, WgmmaThread> wgmmaThreads;
 
 /// The shared-memory offset of element (mn, k) of an operand.
-TLC_SIM_UNCHECKED TLC_SIM_NO_SHADOW inline uint32_t wgmmaOffset(uint64_t desc, bool mnMajor,
-                                              int mn, int k, int size,
-                                              uint64_t where) {
+TLC_SIM_UNCHECKED TLC_SIM_NO_SHADOW inline uint32_t
+wgmmaOffset(uint64_t desc, bool mnMajor, int mn, int k, int size,
+            uint64_t where) {
   uint32_t start = uint32_t(desc & 0x3FFF) << 4;
   uint32_t lbo = uint32_t((desc >> 16) & 0x3FFF) << 4;
   uint32_t sbo = uint32_t((desc >> 32) & 0x3FFF) << 4;
@@ -139,17 +139,18 @@ TLC_SIM_UNCHECKED TLC_SIM_NO_SHADOW inline uint32_t wgmmaOffset(uint64_t desc, b
 /// The 16 bytes of shared memory at \p off (one swizzle chunk: a run of
 /// consecutive elements along the operand's contiguous dimension), checked
 /// as a load of the calling thread.
-TLC_SIM_UNCHECKED TLC_SIM_NO_SHADOW inline void wgmmaChunk(uint32_t off, unsigned char *out,
-                                         uint64_t where) {
+TLC_SIM_UNCHECKED TLC_SIM_NO_SHADOW inline void
+wgmmaChunk(uint32_t off, unsigned char *out, uint64_t where) {
   if (off % 16 || off + 16 > sim::kSharedCapacity)
     sim::api->trap("wgmma operand chunk outside shared memory or not "
                    "16-byte aligned",
                    where);
-  sim::checkedLoad(out, sim::sharedBase() + off, 16, int32_t(sim::linearThread()), where);
+  sim::checkedLoad(out, sim::sharedBase() + off, 16,
+                   int32_t(sim::linearThread()), where);
 }
 
-TLC_SIM_UNCHECKED TLC_SIM_NO_SHADOW inline double wgmmaDecode(const unsigned char *p, int size,
-                                            MmaInput in) {
+TLC_SIM_UNCHECKED TLC_SIM_NO_SHADOW inline double
+wgmmaDecode(const unsigned char *p, int size, MmaInput in) {
   uint32_t bits =
       size == 2 ? uint32_t(p[0]) | uint32_t(p[1]) << 8 : uint32_t(p[0]);
   return mmaElement(bits, in);
@@ -212,8 +213,8 @@ wgmmaPerform(const WgmmaOp &op) {
     wgmmaGather(op.descA, op.transA, rows, 2, op.k, size, op.in, a, aUndef,
                 op.where);
   }
-  wgmmaGather(op.descB, op.transB, cols, op.n / 4, op.k, size, op.in, b,
-              bUndef, op.where);
+  wgmmaGather(op.descB, op.transB, cols, op.n / 4, op.k, size, op.in, b, bUndef,
+              op.where);
   for (int r = 0; r < op.n / 2; ++r) {
     int ri = (r / 2) % 2;
     int ci = 2 * (r / 4) + r % 2;
