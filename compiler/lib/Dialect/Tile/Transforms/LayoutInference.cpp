@@ -932,8 +932,52 @@ LogicalResult Solver::propagate() {
 // Driver
 //===----------------------------------------------------------------------===//
 
+/// Writes \p n with thousands separators (`20,971,904`).
+static std::string groupDigits(int64_t n) {
+  std::string digits = std::to_string(n), out;
+  for (size_t i = 0; i < digits.size(); ++i) {
+    if (i && (digits.size() - i) % 3 == 0)
+      out += ',';
+    out += digits[i];
+  }
+  return out;
+}
+
+bool Solver::withinEnumerationBudget() {
+  int64_t total = 0;
+  const Node *largest = nullptr;
+  int64_t largestCount = 0;
+  for (const Node &n : nodes) {
+    int64_t count = n.kind == NodeKind::Loop     ? elementCount(n.loopShape)
+                    : n.kind == NodeKind::Reduce ? elementCount(buffers[n.src].shape)
+                                                 : 0;
+    total = count > std::numeric_limits<int64_t>::max() - total
+                ? std::numeric_limits<int64_t>::max()
+                : total + count;
+    if (count > largestCount)
+      largest = &n, largestCount = count;
+  }
+  if (total <= kMaxEnumeratedPerKernel)
+    return true;
+  InFlightDiagnostic diag = kernel.emitError()
+      << "layouts of this kernel cannot be inferred: its loops, copies and "
+         "reductions over fragments span "
+      << groupDigits(total) << " elements, over the "
+      << groupDigits(kMaxEnumeratedPerKernel)
+      << " layout inference enumerates per kernel";
+  if (largest)
+    diag.attachNote(largest->op->getLoc())
+        << "the largest spans " << groupDigits(largestCount) << " elements";
+  return false;
+}
+
 LogicalResult Solver::run() {
   collect();
+  // Bounded analysis: a kernel whose fragment loops are too large to
+  // enumerate is answered at once (an error: the back ends would otherwise
+  // print its fragments with layouts no inference chose).
+  if (!withinEnumerationBudget())
+    return failure();
   if (failed(strict()))
     return failure();
   for (unsigned id = 0; id < nodes.size(); ++id) {

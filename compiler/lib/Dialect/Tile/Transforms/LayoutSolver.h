@@ -34,6 +34,16 @@ namespace tlc::tile::detail {
 /// below (a 256 x 256 accumulator has 65,536).
 constexpr int64_t kMaxEnumerated = int64_t(1) << 22;
 
+/// The elements inference enumerates per kernel, summed over its loops,
+/// copies and reductions over fragments: each is enumerated a few times
+/// (once per level that visits it), at ~0.1 us an element. The largest
+/// kernel of the examples and the public corpus spans 524,288
+/// (`T.Parallel(64, 8192)`); a kernel past this budget is an error at
+/// once instead of seconds of enumeration (found by
+/// tlc-fuzz-eval: a mutated flash attention with `block_N=65536` spanned
+/// 20,971,904 elements, 10 s of CPU for one instance).
+constexpr int64_t kMaxEnumeratedPerKernel = int64_t(1) << 22;
+
 using layout::Fragment;
 using layout::IndexExpr;
 using layout::InferLevel;
@@ -103,6 +113,10 @@ private:
   void collect();
   void collectParallel(ParallelOp op);
   void addLoop(Node node);
+  /// False, with an error at the kernel, when the loops, copies and
+  /// reductions over fragments span more than kMaxEnumeratedPerKernel
+  /// elements.
+  bool withinEnumerationBudget();
 
   // Setting layouts.
   LogicalResult setFragment(unsigned buf, Fragment f, Operation *by,
