@@ -204,7 +204,8 @@ FA_WS_FAULTS = {
                           "an mbarrier wait for phase parity"),
     "ws-pingpong-first-turn": (r"if \(tid >= 128\) tlc::cuda::namedBarrierArrive\(2, 256\);", "",
                                "bar.sync 2"),
-    "ws-pingpong-hand-over": (r"tlc::cuda::namedBarrierArrive\(3 - tid / 128, 256\);", "",
+    "ws-pingpong-hand-over": (r"if \(tid < 128\) tlc::cuda::namedBarrierArrive\(3, 256\); "
+                              r"else tlc::cuda::namedBarrierArrive\(2, 256\);", "",
                               "cannot all continue"),
 }
 
