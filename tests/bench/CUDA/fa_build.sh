@@ -86,13 +86,16 @@ pingpong|overlap)
   fi;;
 *) echo "unknown variant $variant (ws, pingpong, overlap)" >&2; exit 2;;
 esac
-rm -rf "$out"; mkdir -p "$out/verify" "$out/bench" "$out/bin"
+# FA_SKIP_VERIFY=1 keeps OUT's verify/ and race/ (built before).
+[ -z "${FA_SKIP_VERIFY:-}" ] && rm -rf "$out"
+mkdir -p "$out/verify" "$out/bench" "$out/bin"
 [ "$variant" = ws ] && "$bench/ws_build.sh" "$build" "$out/gemm"
 cp "$build/bin/tlc-run" "$out/bin/"
 strip "$out/bin/tlc-run"
 cp "$build/lib/libtlc_cuda.so" "$out/"
 cp "$root/python/tilelang/_runtime.py" "$out/tlc_runtime.py"
 for v in "${verify[@]}"; do
+  [ -n "${FA_SKIP_VERIFY:-}" ] && break
   IFS='|' read -r name file defs <<< "$v"
   # shellcheck disable=SC2086
   "$build/bin/tlc-build" "$file" --target=cuda:sm_90a -o "$out/verify/$name/cuda" $defs $vflags > /dev/null
@@ -101,7 +104,7 @@ for v in "${verify[@]}"; do
   grep -q "$proof" "$out/verify/$name/cuda/"*.cu || { echo "$name: not built as $variant" >&2; exit 1; }
   rm -rf "$out/verify/$name/cuda/tlc_device"
 done
-if [ "$variant" = overlap ]; then
+if [ "$variant" = overlap ] && [ -z "${FA_SKIP_VERIFY:-}" ]; then
   # The ping-pong kernel racecheck reported hazards on, with this build's
   # tlc-build (new) and with OLD_TLC_BUILD (old) when given.
   d="$san64 ${tiling[t256n64]} $pp"
@@ -126,6 +129,15 @@ for d in 64 128; do
     done
   done
 done
+# FA_BENCH_JOBS=FILE: only write the benchmark jobs (paths relative to the
+# repository root) to FILE, for building them on the GPU machine with
+# fa_bench_jobs.sh (its 16 cores), and stop.
+if [ -n "${FA_BENCH_JOBS:-}" ]; then
+  printf '%s\n' "${jobs[@]}" | sed "s|$root/||g" > "$FA_BENCH_JOBS"
+  cp "$bench/fa_ws_bench.py" "$bench/fa_run.sh" "$bench/fa_bench_jobs.sh" "$out/"
+  echo "$variant" > "$out/variant"
+  echo "jobs in $FA_BENCH_JOBS"; exit 0
+fi
 printf '%s\n' "${jobs[@]}" | xargs -P 2 -I{} bash -c '
   IFS="|" read -r name file defs <<< "{}"
   "'"$build"'/bin/tlc-build" "$file" --target=cuda:sm_90a -o "'"$out"'/bench/$name" $defs > /dev/null && rm -rf "'"$out"'/bench/$name/tlc_device"'
