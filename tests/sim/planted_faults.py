@@ -204,8 +204,20 @@ FA_WS_FAULTS = {
                           "an mbarrier wait for phase parity"),
     "ws-pingpong-first-turn": (r"if \(tid >= 128\) tlc::cuda::namedBarrierArrive\(2, 256\);", "",
                                "bar.sync 2"),
-    "ws-pingpong-hand-over": (r"tlc::cuda::namedBarrierArrive\(3 - tid / 128, 256\);", "",
+    "ws-pingpong-hand-over": (r"if \(tid < 128\) tlc::cuda::namedBarrierArrive\(3, 256\); "
+                              r"else tlc::cuda::namedBarrierArrive\(2, 256\);", "",
                               "cannot all continue"),
+}
+
+# The softmax overlapped with the previous iteration's P V (tlc.ws_overlap,
+# with ping-pong): the wait for S alone dropped (the softmax reads S while
+# it is in flight), the wait for P V dropped (O rescaled and P rewritten
+# while P V reads them).
+FA_OV_SIZES = FA_WS_SIZES + ["--pass-config=tlc.ws_overlap=True"]
+FA_OV_FAULTS = {
+    "ws-overlap-s-wait": (r"tlc::cuda::wgmmaWait<1>\(\);", "", r"wgmma|verify Output: FAIL"),
+    "ws-overlap-pv-wait": (r"tlc::cuda::wgmmaWait<0>\(\);  // P V is complete[^\n]*", "",
+                           r"wgmma|verify Output: FAIL"),
 }
 
 
@@ -219,6 +231,7 @@ def main():
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--bin", required=True)
     parser.add_argument("--keep")
+    parser.add_argument("--only", default="", help="the runs whose name contains this")
     args = parser.parse_args()
     work = args.keep or tempfile.mkdtemp(prefix="tlc-sim-faults-")
     shutil.rmtree(work, ignore_errors=True)
@@ -232,12 +245,15 @@ def main():
             ("sm_90a", "sm_90a", gemm, TMA_SIZES, TMA_FAULTS),
             ("sm_90a-ring", "sm_90a", gemm, RING_SIZES, RING_FAULTS),
             ("sm_90a-flash_attention_fwd", "sm_90a", fa, FA_SIZES, FA_FAULTS),
-            ("sm_90a-flash_attention_ws", "sm_90a", fa, FA_WS_SIZES, FA_WS_FAULTS)]
+            ("sm_90a-flash_attention_ws", "sm_90a", fa, FA_WS_SIZES, FA_WS_FAULTS),
+            ("sm_90a-flash_attention_ws_overlap", "sm_90a", fa, FA_OV_SIZES, FA_OV_FAULTS)]
     add = (os.path.join(ROOT, "examples", "elementwise_add.py"), "elementwise_add", "C")
     runs.append(("sm_80-elementwise_add", "sm_80", add, ADD_SIZES, ADD_FAULTS))
     for name, (program, sizes, faults) in SCALAR_FAULTS.items():
         runs.append((name, "sm_80", (program, "matmul", "C"), sizes, faults))
     for name, arch, example, sizes, faults in runs:
+        if args.only not in name:
+            continue
         f, n = plant(args, os.path.join(work, name), arch, sizes, faults,
                      example)
         failed += f

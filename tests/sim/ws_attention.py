@@ -16,11 +16,13 @@ synccheck, mbarrier parity and transaction bytes) and verified against the
 CPU target. Each generated kernel must be warp-specialised, and its two
 consumer warpgroups take turns at the tensor cores (ping-pong: named
 barriers 2 and 3 around each wgmma) when the case asks for it
-(tlc.ws_pingpong; every case but *_nopp). Very ragged sizes (seq_len 77: one partial
+(tlc.ws_pingpong; every case but *_nopp); the *_ov cases overlap each
+iteration's softmax with the previous one's P V gemm (tlc.ws_overlap:
+wait_group 1 for S, 0 for P V). Very ragged sizes (seq_len 77: one partial
 query tile, one or two key tiles) check the turns' first hand-over and
 the last one after the loop.
 
-Usage: ws_attention.py --bin BUILD/bin
+Usage: ws_attention.py --bin BUILD/bin [--only SUBSTRING]
 """
 
 import argparse
@@ -57,10 +59,28 @@ CASES = [
      "-Dnum_stages=2"),
     ("fwd_d64_m128n64_s2_nopp", FWD, "flashattn",
      f"{SMALL} -Ddim=64 -Dblock_M=128 -Dblock_N=64 -Dthreads=256 -Dnum_stages=2"),
+    # The softmax overlapping the previous iteration's P V (tlc.ws_overlap),
+    # with and without ping-pong; seq_len 77 / 64: one key tile (prologue and
+    # epilogue only, the loop runs no iteration).
+    ("fwd_d64_m128n64_s2_ov", FWD, "flashattn",
+     f"{SMALL} -Ddim=64 -Dblock_M=128 -Dblock_N=64 -Dthreads=256 -Dnum_stages=2"),
+    ("fwd_d128_m128n128_s2_ov", FWD, "flashattn",
+     f"{SMALL} -Ddim=128 -Dblock_M=128 -Dblock_N=128 -Dthreads=256 -Dnum_stages=2"),
+    ("causal_d64_m128n32_s3_ov", CAUSAL, "flashattn_causal",
+     f"{SMALL} -Ddim=64 -Dblock_M=128 -Dblock_N=32 -Dthreads=256 -Dnum_stages=3"),
+    ("causal_d128_m128n64_s2_ov_nopp", CAUSAL, "flashattn_causal",
+     f"{SMALL} -Ddim=128 -Dblock_M=128 -Dblock_N=64 -Dthreads=256 -Dnum_stages=2"),
+    ("fwd_d64_m128n64_s2_seq64_ov", FWD, "flashattn",
+     "-Dbatch=1 -Dheads=2 -Dseq_len=64 -Ddim=64 -Dblock_M=128 -Dblock_N=64 -Dthreads=256 "
+     "-Dnum_stages=2"),
+    ("causal_d128_m128n32_s2_ov", CAUSAL, "flashattn_causal",
+     f"{SMALL} -Ddim=128 -Dblock_M=128 -Dblock_N=32 -Dthreads=256 -Dnum_stages=2"),
 ]
-CASES = [(n, p, k, d if n.endswith("_nopp") else d + " --pass-config=tlc.ws_pingpong=True")
+CASES = [(n, p, k, d + ("" if n.endswith("_nopp") else " --pass-config=tlc.ws_pingpong=True")
+          + (" --pass-config=tlc.ws_overlap=True" if "_ov" in n else ""))
          for n, p, k, d in CASES]
-PINGPONG = "namedBarrierSync(2 + tid / 128, 256);"
+OVERLAP = "tlc::cuda::wgmmaWait<1>();  // S is complete; P V may be in flight"
+PINGPONG = "if (tid < 128) tlc::cuda::namedBarrierSync(2, 256); else tlc::cuda::namedBarrierSync(3, 256);"
 
 
 def run(cmd, env):
@@ -72,12 +92,14 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--bin", required=True)
+    parser.add_argument("--only", default="", help="run the cases whose name contains this")
     args = parser.parse_args()
     env = dict(os.environ, TLC_SIM_QUIET_INITCHECK="1")
     build = os.path.join(args.bin, "tlc-build")
     failed = 0
     with tempfile.TemporaryDirectory(prefix="tlc-sim-ws-fa-") as work:
-        for name, program, kernel, defs in CASES:
+        cases = [c for c in CASES if args.only in c[0]]
+        for name, program, kernel, defs in cases:
             cpu, ws = os.path.join(work, name, "cpu"), os.path.join(work, name, "ws")
             bad = None
             for cmd in ([build, program, "--target=cpu", "-o", cpu] + defs.split(),
@@ -89,14 +111,18 @@ def main():
                     break
             if bad is None:
                 src = open(os.path.join(ws, kernel + ".cu")).read()
+                overlap = "_ov" in name
+                k, v = ("kStage", "vStage + ") if overlap else ("readStage", "readStage + ")
                 if ("mbarrierWait(&empty[" not in src or
-                        "mbarrierArrive(&empty[readStage]);  // ring 0" not in src or
-                        "mbarrierArrive(&empty[readStage + " not in src or
+                        f"mbarrierArrive(&empty[{k}]);  // ring 0" not in src or
+                        f"mbarrierArrive(&empty[{v}" not in src or
                         "tmaLoad<4>((K_shared + stage" not in src or
                         "tmaLoad<4>((V_shared + stage" not in src):
                     bad = "the kernel is not warp-specialised over its K and V loads"
                 elif (PINGPONG in src) == name.endswith("_nopp"):
                     bad = "ping-pong " + ("not " if PINGPONG not in src else "") + "planned"
+                elif (OVERLAP in src) != overlap:
+                    bad = "softmax overlap " + ("not " if overlap else "") + "planned"
             if bad is None:
                 rc, out = run([os.path.join(args.bin, "tlc-run"), ws, "--device", "sim",
                                "--verify", "--reference", cpu, "--seed", "5"], env)
@@ -107,7 +133,7 @@ def main():
             else:
                 print(f"FAIL: {name}: {bad}")
                 failed += 1
-    print(f"{len(CASES) - failed}/{len(CASES)} warp-specialised attention kernels verified on sim")
+    print(f"{len(cases) - failed}/{len(cases)} warp-specialised attention kernels verified on sim")
     return 1 if failed else 0
 
 

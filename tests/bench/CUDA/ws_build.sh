@@ -5,11 +5,26 @@
 # single-role TMA pipeline of the same tiles under
 # TL_DISABLE_WARP_SPECIALIZED, as the control), tlc-run, libtlc_cuda.so,
 # the Python launcher and ws_run.sh (see docs/perf/hopper-ws/README.md).
-# Usage: tests/bench/CUDA/ws_build.sh BUILD_DIR [OUT]
+# GEMM_VARIANT=tma_store instead builds the TMA-store epilogue's run
+# (tile-plan-tma's tile.tma_store; docs/perf/hopper-fa-pingpong.md) into OUT
+# (default build-h200-tma-store): four verification kernels built with
+# tlc.tma_store (san_gemm_example and a single-role one among them; the
+# boxes are clipped at the ragged edges) and st_* / nost_* benchmarks (the
+# 128 x 256 tiling with and without it, GEMM_DTYPES, default f16).
+# Usage: [GEMM_VARIANT=tma_store] tests/bench/CUDA/ws_build.sh BUILD_DIR [OUT]
 set -eu
 build=${1:?build directory with bin/tlc-build, bin/tlc-run, lib/libtlc_cuda.so}
 root=$(cd "$(dirname "$0")/../../.." && pwd)
-out=${2:-$root/build-h200-hopper-ws}
+variant=${GEMM_VARIANT:-ws}
+st=""; proof="setMaxNReg\|if (tid >= "; defaultOut=build-h200-hopper-ws
+case $variant in
+ws) ;;
+tma_store) st=--pass-config=tlc.tma_store=True; proof="tmaStore<2>"
+  defaultOut=build-h200-tma-store
+  VERIFY=${VERIFY:-^(nn_f16_t256_s3|tn_bf16_t256_s2|nn_f16_t256_single_role|san_gemm_example)\$};;
+*) echo "unknown GEMM_VARIANT $variant (ws, tma_store)" >&2; exit 2;;
+esac
+out=${2:-$root/$defaultOut}
 rm -rf "$out"; mkdir -p "$out/verify" "$out/bench" "$out/bin"
 cp "$build/bin/tlc-run" "$out/bin/"
 cp "$build/lib/libtlc_cuda.so" "$out/"
@@ -35,14 +50,19 @@ verify=(
   "nn_f16_t128_s3_2cta|$hg|-DM=333 -DN=248 -DK=520 -Dthreads=128 -Dblock_N=128"
   "tn_bf16_t128_s3_2cta|$hg|-DM=333 -DN=248 -DK=520 -Dthreads=128 -Dblock_N=128 -Dtrans_B=True -Ddtype=T.bfloat16"
   "san_nn_f16_t128_2cta|$hg|-DM=333 -DN=248 -DK=200 -Dthreads=128 -Dblock_N=128"
+  "nn_f16_t256_single_role|$hg|-DM=1000 -DN=520 -DK=200 $noWs"
 )
-# VERIFY (a regular expression): only the verification kernels it matches.
+# VERIFY (a regular expression): only the verification kernels it matches
+# (by default all but the single-role one, which only tma_store proves).
 for v in "${verify[@]}"; do
   IFS='|' read -r name file defs <<< "$v"
-  [[ $name =~ ${VERIFY:-.} ]] || continue
-  "$build/bin/tlc-build" "$file" --target=cuda:sm_90a -o "$out/verify/$name/cuda" $defs > /dev/null
+  if [ -n "${VERIFY:-}" ]; then [[ $name =~ $VERIFY ]] || continue
+  elif [[ $name == *single_role ]]; then continue; fi
+  # shellcheck disable=SC2086
+  "$build/bin/tlc-build" "$file" --target=cuda:sm_90a -o "$out/verify/$name/cuda" $defs $st > /dev/null
+  # shellcheck disable=SC2086
   "$build/bin/tlc-build" "$file" --target=cpu -o "$out/verify/$name/cpu" $defs > /dev/null
-  grep -q "setMaxNReg\|if (tid >= " "$out/verify/$name/cuda/"*.cu || { echo "$name: not warp-specialised" >&2; exit 1; }
+  grep -q "$proof" "$out/verify/$name/cuda/"*.cu || { echo "$name: not built as $variant" >&2; exit 1; }
   rm -rf "$out/verify/$name/cuda/tlc_device"
 done
 # Benchmarks: shape x layout x dtype, each tiling WS and not.
@@ -59,12 +79,18 @@ tilings=(
 wsTilings=" ${WS_TILINGS:-t256 t128 m256} "
 baseTilings=" ${BASE_TILINGS:-t256 t128 m256} "
 jobs=()
+dtypes=${GEMM_DTYPES:-f16 bf16}
+[ "$variant" = tma_store ] && dtypes=${GEMM_DTYPES:-f16}
 for s in 4096 8192; do
   for l in nn tn; do
-    for dt in f16 bf16; do
+    for dt in $dtypes; do
       d="-DM=$s -DN=$s -DK=$s"
       [ $l = tn ] && d="$d -Dtrans_B=True"
       [ $dt = bf16 ] && d="$d -Ddtype=T.bfloat16"
+      if [ "$variant" = tma_store ]; then
+        jobs+=("st_t256_${l}_${dt}_$s|$d $st" "nost_t256_${l}_${dt}_$s|$d")
+        continue
+      fi
       for t in "${tilings[@]}"; do
         IFS='|' read -r tn tdefs <<< "$t"
         [[ $wsTilings == *" $tn "* ]] && jobs+=("ws_${tn}_${l}_${dt}_$s|$d $tdefs")
@@ -77,4 +103,5 @@ printf '%s\n' "${jobs[@]}" | xargs -P 2 -I{} bash -c '
   IFS="|" read -r name defs <<< "{}"
   "'"$build"'/bin/tlc-build" "'"$hg"'" --target=cuda:sm_90a -o "'"$out"'/bench/$name" $defs > /dev/null && rm -rf "'"$out"'/bench/$name/tlc_device"'
 cp "$bench/ws_gemm_bench.py" "$bench/ws_run.sh" "$out/"
+echo "$variant" > "$out/variant"
 echo "built into $out"

@@ -412,6 +412,8 @@ LogicalResult Emitter::emitWarpSpecializedBody(KernelOp kernel) {
 }
 
 LogicalResult Emitter::emitWsConsumerLoop(PipelinedOp pipe) {
+  if (pipe->hasAttr("tile.ws_overlap"))
+    return emitWsOverlapLoop(pipe);
   int64_t stages = pipelineStages[pipe.getOperation()];
   beginOp(pipe, "T.Pipelined (num_stages = " + std::to_string(stages) +
                     ": warp-specialised, the producer warpgroup loads " +
@@ -437,6 +439,12 @@ LogicalResult Emitter::emitWsConsumerLoop(PipelinedOp pipe) {
   // turn over once its group is committed); warpgroup 0 starts, and after
   // the loop it takes the turn warpgroup 1 handed over last.
   auto pingPong = pipe->getAttrOfType<IntegerAttr>("tile.ws_pingpong");
+  pipe.walk([&](GemmOp g) {
+    if (g->hasAttr("tile.ws_pingpong")) {
+      wsTurnTake.insert(g);
+      wsTurnHandOver.insert(g);
+    }
+  });
   if (pingPong)
     line("if (tid >= 128) tlc::cuda::namedBarrierArrive(" +
          Twine(pingPong.getInt()) + ", " + Twine(blockThreads) +
@@ -492,6 +500,8 @@ LogicalResult Emitter::emitWsConsumerLoop(PipelinedOp pipe) {
   LogicalResult r = emitBlock(body, true);
   linesBefore.clear();
   linesAfter.clear();
+  wsTurnTake.clear();
+  wsTurnHandOver.clear();
   for (CopyOp p : producers)
     skipOps.erase(p);
   for (auto &[v, n] : saved)

@@ -285,6 +285,14 @@ LogicalResult Emitter::emitWgmma(GemmOp op) {
     os << llvm::format_hex(v, 18) << "ull";
     return s;
   };
+  // A gemm whose wait the loop places (wgmmaNoWait, the softmax overlap)
+  // declares its A registers before its scope: they must not change until
+  // that wait.
+  bool noWait = wgmmaNoWait.contains(op.getOperation());
+  std::string aFragName = fresh("aFrag");
+  if (aInRegs && noWait)
+    line("uint32_t " + aFragName + "[" + Twine(mAtoms) + "][" +
+         Twine(k / kStep) + "][4];  // wgmma A registers, read until the wait");
   std::string warp = fresh("warp"), wm = fresh("wm"), wn = fresh("wn");
   std::string aDesc = fresh("aDesc"), bDesc = fresh("bDesc");
   open("");
@@ -324,10 +332,11 @@ LogicalResult Emitter::emitWgmma(GemmOp op) {
   // Register A: the instructions' 32-bit registers, packed before the
   // fence (which orders these writes before wgmma reads them) and kept
   // unchanged in this scope until the wait.
-  std::string aFrag = fresh("aFrag");
+  std::string aFrag = aFragName;
   if (aInRegs) {
-    line("uint32_t " + aFrag + "[" + Twine(mAtoms) + "][" + Twine(k / kStep) +
-         "][4];  // wgmma A registers");
+    if (!noWait)
+      line("uint32_t " + aFrag + "[" + Twine(mAtoms) + "][" +
+           Twine(k / kStep) + "][4];  // wgmma A registers");
     for (int64_t mi = 0; mi < mAtoms; ++mi)
       for (int64_t kk = 0; kk < k / kStep; ++kk)
         for (int64_t q = 0; q < 4; ++q)
@@ -336,14 +345,19 @@ LogicalResult Emitter::emitWgmma(GemmOp op) {
                Twine(evaluate(*aFit, {mi, kk, 2 * q})) + "]);");
   }
   // tile-warp-specialize's ping-pong: wait for this warpgroup's turn at
-  // the tensor cores (the loop's tile.ws_pingpong names the barriers).
+  // the tensor cores (the loop's tile.ws_pingpong names the barriers; the
+  // loop's printer says which gemms take and hand over the turn). The
+  // barrier ids are immediates in warp-uniform branches (they were
+  // computed from tid when racecheck reported hazards across the
+  // consumers' barrier 1: docs/perf/hopper-fa-overlap.md).
   IntegerAttr pingPong;
-  if (op->hasAttr("tile.ws_pingpong"))
-    if (auto pipe = op->getParentOfType<PipelinedOp>())
-      pingPong = pipe->getAttrOfType<IntegerAttr>("tile.ws_pingpong");
-  if (pingPong)
-    line("tlc::cuda::namedBarrierSync(" + Twine(pingPong.getInt()) +
-         " + tid / 128, " + Twine(blockThreads) +
+  if (auto pipe = op->getParentOfType<PipelinedOp>())
+    pingPong = pipe->getAttrOfType<IntegerAttr>("tile.ws_pingpong");
+  int64_t turn = pingPong ? pingPong.getInt() : 0;
+  if (pingPong && wsTurnTake.contains(op.getOperation()))
+    line("if (tid < 128) tlc::cuda::namedBarrierSync(" + Twine(turn) + ", " +
+         Twine(blockThreads) + "); else tlc::cuda::namedBarrierSync(" +
+         Twine(turn + 1) + ", " + Twine(blockThreads) +
          ");  // ping-pong: this warpgroup's turn");
   line("tlc::cuda::wgmmaFence();");
   std::string callee = "tlc::cuda::wgmmaM64N" + std::to_string(nInstr) + "K" +
@@ -373,13 +387,16 @@ LogicalResult Emitter::emitWgmma(GemmOp op) {
     }
   }
   line("tlc::cuda::wgmmaCommit();");
-  if (pingPong)
-    line("tlc::cuda::namedBarrierArrive(" + Twine(pingPong.getInt() + 1) +
-         " - tid / 128, " + Twine(blockThreads) +
+  if (pingPong && wsTurnHandOver.contains(op.getOperation()))
+    line("if (tid < 128) tlc::cuda::namedBarrierArrive(" + Twine(turn + 1) +
+         ", " + Twine(blockThreads) + "); else tlc::cuda::namedBarrierArrive(" +
+         Twine(turn) + ", " + Twine(blockThreads) +
          ");  // ping-pong: the other warpgroup's turn");
   // tile-warp-specialize may keep this group in flight into the next
   // iteration (the loop then waits for it and releases its stage).
-  if (auto depth = op->getAttrOfType<IntegerAttr>("tile.wgmma_wait"))
+  if (noWait)
+    line("// the loop waits for this group (softmax overlap)");
+  else if (auto depth = op->getAttrOfType<IntegerAttr>("tile.wgmma_wait"))
     line("tlc::cuda::wgmmaWait<" + Twine(depth.getInt()) +
          ">();  // the previous iteration's group is done: its stage may be "
          "refilled");

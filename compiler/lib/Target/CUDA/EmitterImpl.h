@@ -483,6 +483,15 @@ public:
   mlir::LogicalResult emitWarpSpecializedBody(tile::KernelOp kernel);
   /// The consumers' side of the warp-specialised loop \p pipe.
   mlir::LogicalResult emitWsConsumerLoop(tile::PipelinedOp pipe);
+  /// The same for a loop whose softmax overlaps the previous iteration's
+  /// P V gemm (tile-warp-specialize's tile.ws_overlap;
+  /// CUDAEmitterWsOverlap.cpp).
+  mlir::LogicalResult emitWsOverlapLoop(tile::PipelinedOp pipe);
+  /// wgmma gemms that take the ping-pong turn before their fence / hand it
+  /// over after their commit (set by the loop printer), and those whose
+  /// wait the loop places.
+  llvm::SmallPtrSet<mlir::Operation *, 4> wsTurnTake, wsTurnHandOver,
+      wgmmaNoWait;
 
   /// Threads that partition the tile operations being emitted: the
   /// block's, or under a thread range (`T.ws`, `if tx < c`) the range's.

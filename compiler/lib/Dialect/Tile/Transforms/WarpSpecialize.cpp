@@ -267,6 +267,122 @@ static void planPingPong(PipelinedOp pipe, Builder &b) {
   pipe->setAttr("tile.ws_pingpong", b.getI64IntegerAttr(kPingPongBarrier));
 }
 
+/// Whether \p op (a top-level op of a warp-specialised loop body) is
+/// scalar code every section of the loop recomputes: index arithmetic and
+/// views.
+static bool isBodyScalar(Operation *op) {
+  return isa<RegionOp>(op) ||
+         (op->getDialect() && isa<arith::ArithDialect>(op->getDialect()) &&
+          op->getNumRegions() == 0 && isPure(op));
+}
+
+/// Whether \p op or an op nested in it reads a value that \p body defines
+/// at its top level (other than a constant) or \p body's induction
+/// variable: such an op cannot run one iteration late.
+static bool readsIterationValues(Operation *op, Block &body) {
+  bool found = false;
+  op->walk([&](Operation *inner) {
+    for (Value v : inner->getOperands()) {
+      if (auto arg = dyn_cast<BlockArgument>(v)) {
+        found |= arg.getOwner() == &body;
+        continue;
+      }
+      Operation *def = v.getDefiningOp();
+      found |= def->getBlock() == &body && !matchPattern(def, m_Constant());
+    }
+  });
+  return found;
+}
+
+/// FA3's intra-warpgroup overlap of attention's softmax with the previous
+/// iteration's O += P V: in a loop of two top-level wgmma gemms S = Q K^T
+/// and O += P V (P a register fragment), each iteration issues its S gemm,
+/// then the previous iteration's P V part (the ops after the last write of
+/// P: O's rescale and the P V gemm), waits for S only (wait_group 1),
+/// runs its softmax while P V is in flight, waits for P V (wait_group 0)
+/// and only then writes P. Marks the P V part `tile.ws_stage = 1`, the ops
+/// that touch P V's registers after S (the cast to P) `tile.ws_after_wait`
+/// and the loop `tile.ws_overlap`; nothing when the body does not have that
+/// shape or an op would change order with one it depends on.
+static void planSoftmaxOverlap(PipelinedOp pipe, ArrayRef<CopyOp> producers,
+                               Builder &b) {
+  Block &body = pipe.getBody().front();
+  SmallVector<Operation *> ops;
+  SmallVector<GemmOp> gemms;
+  for (Operation &op : body) {
+    if (op.hasAttr("tile.prefetch") || isBodyScalar(&op) ||
+        op.hasTrait<OpTrait::IsTerminator>())
+      continue;
+    if (!isa<ParallelOp, CopyOp, GemmOp, ReduceOp, FillOp, ClearOp>(op))
+      return; // barriers, branches, loops: not planned
+    ops.push_back(&op);
+    if (auto g = dyn_cast<GemmOp>(op))
+      gemms.push_back(g);
+  }
+  if (gemms.size() != 2 || ops.back() != gemms[1].getOperation())
+    return;
+  GemmOp qk = gemms[0], pv = gemms[1];
+  Value p = getRootBuffer(pv.getA()), o = getRootBuffer(pv.getC());
+  if (getScopeOf(p) != MemoryScope::Fragment ||
+      getScopeOf(getRootBuffer(qk.getA())) == MemoryScope::Fragment)
+    return;
+  // The P V part: after the last write of P.
+  auto qkAt = llvm::find(ops, qk.getOperation()) - ops.begin();
+  auto pvAt = static_cast<int64_t>(ops.size()) - 1;
+  int64_t lastP = -1;
+  for (int64_t i = 0; i < pvAt; ++i)
+    if (getBufferAccesses(ops[i]).writes.contains(p))
+      lastP = i;
+  if (lastP <= qkAt)
+    return;
+  auto buffers = [](Operation *op) {
+    BufferAccesses a = getBufferAccesses(op);
+    llvm::SmallPtrSet<Value, 8> all(a.reads.begin(), a.reads.end());
+    all.insert(a.writes.begin(), a.writes.end());
+    return std::make_pair(a, all);
+  };
+  // The P V part runs after the next iteration's ops up to S = Q K^T and
+  // while that S is in flight: no buffer may pass between them. It may not
+  // read what the iteration computes either (it runs an iteration late).
+  for (int64_t i = lastP + 1; i <= pvAt; ++i) {
+    if (readsIterationValues(ops[i], body))
+      return;
+    auto [late, lateAll] = buffers(ops[i]);
+    for (int64_t j = 0; j <= qkAt; ++j) {
+      auto [early, earlyAll] = buffers(ops[j]);
+      for (Value w : late.writes)
+        if (earlyAll.contains(w))
+          return;
+      for (Value w : early.writes)
+        if (lateAll.contains(w))
+          return;
+    }
+  }
+  // The softmax runs while P V is in flight: the first op after S that
+  // touches P V's registers (P or O) waits for it, and so do the rest.
+  int64_t firstWait = lastP;
+  for (int64_t i = qkAt + 1; i <= lastP; ++i) {
+    auto [acc, all] = buffers(ops[i]);
+    if (all.contains(p) || all.contains(o) ||
+        all.contains(getRootBuffer(pv.getB()))) {
+      firstWait = i;
+      break;
+    }
+  }
+  // Each ring is read by one of the two gemms only (K's released after the
+  // wait for S, V's after the wait for P V).
+  for (CopyOp copy : producers)
+    for (Operation *user : copy.getDst().getUsers())
+      if (user != copy.getOperation() && user != qk.getOperation() &&
+          user != pv.getOperation())
+        return;
+  for (int64_t i = lastP + 1; i <= pvAt; ++i)
+    ops[i]->setAttr("tile.ws_stage", b.getI64IntegerAttr(1));
+  for (int64_t i = firstWait; i <= lastP; ++i)
+    ops[i]->setAttr("tile.ws_after_wait", b.getUnitAttr());
+  pipe->setAttr("tile.ws_overlap", b.getUnitAttr());
+}
+
 namespace {
 struct TileWarpSpecializePass final
     : tlc::tile::impl::TileWarpSpecializeBase<TileWarpSpecializePass> {
@@ -372,6 +488,10 @@ struct TileWarpSpecializePass final
     if (rings > 1 && *threads == 256 &&
         isPassConfigOn(kernel, "tlc.ws_pingpong"))
       planPingPong(pipe, b);
+    // The softmax overlaps the previous iteration's P V gemm when
+    // tlc.ws_overlap asks.
+    if (rings > 1 && isPassConfigOn(kernel, "tlc.ws_overlap"))
+      planSoftmaxOverlap(pipe, producers, b);
     kernel->setAttr("tile.shared_bytes", b.getI64IntegerAttr(end));
     pipe->setAttr("tile.ws_empty_barriers", b.getI64IntegerAttr(offset));
     kernel->setAttr("tile.ws_producer_threads",

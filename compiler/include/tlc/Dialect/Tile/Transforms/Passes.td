@@ -343,6 +343,21 @@ def TileWarpSpecialize : Pass<"tile-warp-specialize", "::mlir::ModuleOp"> {
       other's gemm has the tensor cores. Only when the tlc pass config
       `tlc.ws_pingpong` asks: on the H200 it measured between -7% and +8%
       against free-running warpgroups (docs/perf/hopper-fa-pingpong.md).
+      The turn's barrier ids are immediates in warp-uniform branches.
+    * `tile.ws_overlap` (unit) on such a loop of several rings whose body
+      ends with a P V gemm (A a register fragment) after S = Q K^T, when the
+      tlc pass config `tlc.ws_overlap` asks (FA3's intra-warpgroup overlap):
+      the ops after the last write of P (O's rescale, the P V gemm) get
+      `tile.ws_stage = 1 : i64` and run one iteration late, right after
+      the next S is issued (so they may not read the iteration's values or
+      share a buffer with the ops up to S); the ops from the first one
+      after S that touches P V's registers through the last write of P (the
+      cast to P) get `tile.ws_after_wait`. The consumers then issue S(k) and
+      P V(k-1) back to back, wait for S alone (`wgmma.wait_group 1`),
+      release K's stage and run the softmax while P V is in flight, wait for
+      P V (`wait_group 0`), release V's stage and write P; the first
+      iteration's S and the last P V are peeled. With ping-pong the turn is
+      taken before S and handed over after P V.
     * One consumer warpgroup shares a multiprocessor with a second block
       only when its fragments take at most 160 registers a thread.
     * `tile.wgmma_wait = 1 : i64` on the loop's gemm when it is the only
