@@ -10,7 +10,10 @@ verified against the CPU target. Each generated kernel must be
 warp-specialised (a producer branch and setmaxnreg), and its epilogue a
 TMA store (tile-plan-tma's tile.tma_store: 128B-swizzled panels in the
 dead stages, one box store each, clipped at the ragged edges) when the
-case asks for it (tlc.tma_store; every case but *_nost).
+case asks for it (tlc.tma_store; every case but *_nost). The persist_*
+cases are persistent (tile-persistent-gemm: a few blocks loop over
+several ragged tiles each, the producer running into the next tile while
+the consumers store the last; the epilogue in an area of its own).
 
 Usage: ws_gemm.py --bin BUILD/bin
 """
@@ -25,6 +28,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 GEMM = os.path.join(ROOT, "tests", "bench", "CUDA", "hopper_gemm.py")
 
+PERSIST = " --pass-config=tlc.persistent=True --pass-config=tlc.num_sms={}"
 CASES = [
     ("nn_f16_s3_t256", "-DM=120 -DN=248 -DK=328"),
     ("tn_f16_s2_t256", "-DM=120 -DN=248 -DK=328 -Dtrans_B=True -Dnum_stages=2"),
@@ -35,6 +39,17 @@ CASES = [
                         "-Dtrans_B=True -Ddtype=T.bfloat16 -Dnum_stages=2"),
     ("nn_f16_m256_t256", "-DM=200 -DN=120 -DK=200 -Dblock_M=256 -Dblock_N=128"),
     ("nn_f16_s3_t256_nost", "-DM=120 -DN=248 -DK=328"),
+    # tile-persistent-gemm (tlc.num_sms shrinks the grid so that each block
+    # runs several ragged tiles): 9 tiles on 2 blocks, T.use_swizzle's panel
+    # of 10 rows; 9 tiles on 3 blocks in panels of 2 rows (the last panel
+    # of one row); 4 tiles of 128 x 128 on one block, 4 stages.
+    ("persist_nn_f16_s3_t256", "-DM=376 -DN=600 -DK=200" + PERSIST.format(2)),
+    ("persist_nn_f16_s3_t256_nost", "-DM=376 -DN=600 -DK=200" + PERSIST.format(2)),
+    ("persist_tn_bf16_s2_t256_nost", "-DM=376 -DN=600 -DK=328 -Dtrans_B=True "
+                                     "-Ddtype=T.bfloat16 -Dnum_stages=2 -Dpanel=2"
+                                     + PERSIST.format(3)),
+    ("persist_nn_f16_s4_t128", "-DM=250 -DN=250 -DK=136 -Dthreads=128 -Dblock_N=128 "
+                               "-Dnum_stages=4" + PERSIST.format(1)),
 ]
 CASES = [(n, d if n.endswith("_nost") else d + " --pass-config=tlc.tma_store=True")
          for n, d in CASES]
@@ -70,6 +85,9 @@ def main():
                     bad = "the kernel is not warp-specialised"
                 elif ("tmaStore<2>(" in src) == name.endswith("_nost"):
                     bad = "TMA store " + ("not " if "tmaStore<2>(" not in src else "") + "planned"
+                elif ("+= gridDim.x)" in src) != name.startswith("persist_"):
+                    bad = "persistent tile loop " + ("not " if "+= gridDim.x)" in src else "") + \
+                          "expected"
             if bad is None:
                 rc, out = run([os.path.join(args.bin, "tlc-run"), ws, "--device", "sim",
                                "--verify", "--reference", cpu, "--seed", "5"], env)

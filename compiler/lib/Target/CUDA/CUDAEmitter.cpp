@@ -446,6 +446,10 @@ LogicalResult Emitter::emitKernel(KernelOp op) {
                                  : "_kernel" + std::to_string(
                                                    result.launches.size())));
   result.launches.push_back({entry, launchThreads, sharedBytes});
+  // tile-persistent-gemm: a 1-D grid of blocks that loop over the tiles.
+  auto persistent = op->getAttrOfType<IntegerAttr>("tile.persistent_ctas");
+  persistentCtas = persistent && wsProducerThreads ? persistent.getInt() : 0;
+  result.launches.back().persistentGrid = persistentCtas;
 
   // Parameters: global tensors, scalars, then the symbols.
   currentLoc = op.getLoc();
@@ -527,7 +531,9 @@ LogicalResult Emitter::emitKernel(KernelOp op) {
       raster = u;
   });
   auto blockIndices = op.getBlockIndices();
-  if (raster && blockIndices.size() >= 2) {
+  if (persistentCtas) {
+    // Each role's tile loop defines the block indices of its tile.
+  } else if (raster && blockIndices.size() >= 2) {
     // Blocks run in panels of `panel` rows (row order) or columns, so
     // neighbours share L2 lines: a bijection of the 2-D block grid.
     beginOp(raster, "T.use_swizzle");

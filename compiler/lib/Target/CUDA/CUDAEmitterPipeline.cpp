@@ -348,13 +348,25 @@ LogicalResult Emitter::emitWarpSpecializedBody(KernelOp kernel) {
     if (failed(emitOp(p.getDst().getDefiningOp())))
       return failure();
   SmallVector<Operation *> slice = producerSlice(kernel, pipe);
-  for (Operation *op : slice)
-    if (!pipe->isProperAncestor(op) && failed(emitOp(op)))
-      return failure();
+  auto emitOutsideSlice = [&]() -> LogicalResult {
+    for (Operation *op : slice)
+      if (!pipe->isProperAncestor(op) && failed(emitOp(op)))
+        return failure();
+    return success();
+  };
+  if (!persistentCtas && failed(emitOutsideSlice()))
+    return failure();
   open("if (tid == " + Twine(blockThreads) + ")");
   std::string stage = fresh("stage"), phase = fresh("phase");
   line("int " + stage + " = 0;");
   line("uint32_t " + phase + " = 0;  // parity of the stage's current use");
+  // A persistent kernel: the ring position carries over from tile to
+  // tile, so the producer runs ahead into the next tile's stages.
+  if (persistentCtas) {
+    openPersistentTileLoop(kernel);
+    if (failed(emitOutsideSlice()))
+      return failure();
+  }
   std::string it = indexType();
   std::string iv = define(pipe.getInductionVar(), "k");
   open("for (" + it + " " + iv + " = " + expr(pipe.getLowerBound()) + "; " +
@@ -398,6 +410,8 @@ LogicalResult Emitter::emitWarpSpecializedBody(KernelOp kernel) {
        " + 1;");
   line("if (" + stage + " == 0) " + phase + " ^= 1;");
   close();
+  if (persistentCtas)
+    close();
   close();
   close();
 
@@ -405,8 +419,27 @@ LogicalResult Emitter::emitWarpSpecializedBody(KernelOp kernel) {
   open("else");
   if (nreg)
     line("tlc::cuda::setMaxNRegInc<" + Twine(nreg[1]) + ">();");
-  if (failed(emitBlock(kernel.getBody().front(), /*allowBarriers=*/true)))
+  if (!persistentCtas) {
+    if (failed(emitBlock(kernel.getBody().front(), /*allowBarriers=*/true)))
+      return failure();
+    close();
+    return success();
+  }
+  // Persistent: the body once per tile, the ring position carried over.
+  wsReadStage = fresh("readStage");
+  wsPhase = fresh("phase");
+  wsLastStage = fresh("lastStage");
+  line("int " + wsReadStage + " = 0;");
+  line("int " + wsLastStage + " = -1;  // the stage of the group in flight");
+  line("uint32_t " + wsPhase + " = 0;  // parity of the read stage's phase");
+  openPersistentTileLoop(kernel);
+  LogicalResult r = emitBlock(kernel.getBody().front(), /*allowBarriers=*/true);
+  wsReadStage.clear();
+  wsPhase.clear();
+  wsLastStage.clear();
+  if (failed(r))
     return failure();
+  close();
   close();
   return success();
 }
@@ -428,12 +461,19 @@ LogicalResult Emitter::emitWsConsumerLoop(PipelinedOp pipe) {
   bool inFlight = false;
   pipe.walk([&](GemmOp g) { inFlight |= g->hasAttr("tile.wgmma_wait"); });
   open("");
-  std::string readStage = fresh("readStage"), phase = fresh("phase");
-  std::string lastStage = inFlight ? fresh("lastStage") : "";
-  line("int " + readStage + " = 0;");
-  if (inFlight)
-    line("int " + lastStage + " = -1;  // the stage of the group in flight");
-  line("uint32_t " + phase + " = 0;  // parity of the read stage's phase");
+  // A persistent kernel's consumers declared their ring position before
+  // the tile loop.
+  bool carried = !wsReadStage.empty() && inFlight;
+  std::string readStage = carried ? wsReadStage : fresh("readStage");
+  std::string phase = carried ? wsPhase : fresh("phase");
+  std::string lastStage =
+      carried ? wsLastStage : inFlight ? fresh("lastStage") : "";
+  if (!carried) {
+    line("int " + readStage + " = 0;");
+    if (inFlight)
+      line("int " + lastStage + " = -1;  // the stage of the group in flight");
+    line("uint32_t " + phase + " = 0;  // parity of the read stage's phase");
+  }
   // tile-warp-specialize's ping-pong: named barrier B + w is warpgroup w's
   // turn at the tensor cores (each gemm syncs on its own, then hands the
   // turn over once its group is committed); warpgroup 0 starts, and after
@@ -525,6 +565,12 @@ LogicalResult Emitter::emitWsConsumerLoop(PipelinedOp pipe) {
   close();
   if (inFlight)
     line("tlc::cuda::wgmmaWait<0>();  // the last group: C is complete");
+  if (carried) {
+    // The next tile's loads may refill the last group's stage.
+    line("if (" + lastStage + " >= 0) tlc::cuda::mbarrierArrive(&" + wsEmpty +
+         "[" + lastStage + "]);  // the last group's stage, for the next tile");
+    line(lastStage + " = -1;");
+  }
   if (pingPong)
     line("if (tid < 128) tlc::cuda::namedBarrierSync(" +
          Twine(pingPong.getInt()) + ", " + Twine(blockThreads) +

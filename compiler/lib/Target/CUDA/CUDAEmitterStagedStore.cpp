@@ -109,8 +109,15 @@ FailureOr<bool> Emitter::emitStagedFragmentStore(CopyOp op,
   if (cols % chunk)
     return false;
   int64_t ld = cols + chunk; // a padded row: 16 bytes against bank conflicts
-  std::optional<std::pair<int64_t, std::string>> area =
-      deadSharedArea(op, rows * ld * elemBytes);
+  // tile-persistent-gemm gives a persistent kernel's epilogue an area of
+  // its own (the stages are being refilled for the next tile).
+  std::optional<std::pair<int64_t, std::string>> area;
+  if (auto own = op->getAttrOfType<IntegerAttr>("tile.epilogue_area"))
+    area = std::make_pair(own.getInt(),
+                          std::string("the epilogue's own area, reused by "
+                                      "the next tile"));
+  else
+    area = deadSharedArea(op, rows * ld * elemBytes);
   if (!area)
     return false;
   FailureOr<std::string> storage = storageType(dstElem, op);
@@ -118,7 +125,8 @@ FailureOr<bool> Emitter::emitStagedFragmentStore(CopyOp op,
     return failure();
 
   line("// through shared memory (" + area->second +
-       ", unused from here on), then 16-byte row stores");
+       (op->hasAttr("tile.epilogue_area") ? "" : ", unused from here on") +
+       "), then 16-byte row stores");
   line(blockBarrier() + "  // the area's last readers are done");
   open("");
   std::string stage = fresh("staged");

@@ -173,7 +173,10 @@ FailureOr<bool> Emitter::emitTmaStore(CopyOp op, const FragmentInfo &frag) {
   line("// TMA store (cp.async.bulk.tensor): " +
        std::to_string(b.cols / b.panelCols) + " panel(s) of " +
        std::to_string(b.rows) + " x " + std::to_string(b.panelCols) +
-       ", 128B swizzle, through the dead stages at byte " +
+       ", 128B swizzle, through " +
+       (op->hasAttr("tile.epilogue_area") ? "the epilogue's own area"
+                                          : "the dead stages") +
+       " at byte " +
        std::to_string(area));
   line(blockBarrier() + "  // the area's last readers are done");
   open("");

@@ -175,6 +175,8 @@ LogicalResult tlc::target::completeGpuManifest(tile::FuncOp func,
   for (auto [launch, cuda] : llvm::zip(m.launches, kernel.launches)) {
     launch.entry = cuda.entry;
     launch.block = {artifact::Extent::of(cuda.threads)};
+    if (cuda.persistentGrid)
+      launch.grid = {artifact::Extent::of(cuda.persistentGrid)};
     launch.dynamicSharedMemory = cuda.dynamicSharedMemory;
     for (const artifact::Workspace &w : m.workspaces)
       launch.workspaces.push_back(w.name);

@@ -493,6 +493,18 @@ public:
   llvm::SmallPtrSet<mlir::Operation *, 4> wsTurnTake, wsTurnHandOver,
       wgmmaNoWait;
 
+  // CUDAEmitterPersistent.cpp
+  /// A persistent kernel (tile-persistent-gemm): the blocks launched (0:
+  /// not persistent), and the consumers' ring position, declared before
+  /// their tile loop and carried from tile to tile (empty outside one).
+  int64_t persistentCtas = 0;
+  std::string wsReadStage, wsPhase, wsLastStage;
+  /// Opens the tile loop of the persistent \p kernel (one iteration per
+  /// output tile: blockIdx.x, blockIdx.x + gridDim.x, ...) and defines its
+  /// block indices from the tile in the planned rasterisation; the caller
+  /// closes it.
+  void openPersistentTileLoop(tile::KernelOp kernel);
+
   /// Threads that partition the tile operations being emitted: the
   /// block's, or under a thread range (`T.ws`, `if tx < c`) the range's.
   int64_t numThreads = 0;

@@ -110,6 +110,9 @@ struct CudaLaunch {
   int64_t dynamicSharedMemory = 0;
   /// Tensor maps, passed after the symbols.
   std::vector<CudaTensorMap> tensorMaps;
+  /// Blocks of a persistent kernel (tile-persistent-gemm), launched as a
+  /// 1-D grid in place of the program's; 0: the program's grid.
+  int64_t persistentGrid = 0;
 };
 
 /// The CUDA C++ of one kernel instance.

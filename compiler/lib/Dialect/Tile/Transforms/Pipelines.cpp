@@ -21,6 +21,7 @@ void tlc::tile::buildGpuLoweringPipeline(OpPassManager &pm) {
   pm.addPass(createTilePlanSharedMemory());
   pm.addPass(createTilePlanTma());
   pm.addPass(createTileWarpSpecialize());
+  pm.addPass(createTilePersistentGemm());
   pm.addPass(createTileInsertBarriers());
   pm.addPass(createTileLegalizeBounds());
 }
@@ -71,7 +72,8 @@ void tlc::tile::registerTilePipelines() {
       "tile-lower-gpu",
       "the target-independent GPU lowering after layout inference "
       "(tile-plan-pipelines, tile-plan-wgmma, tile-plan-shared-memory, "
-      "tile-plan-tma, tile-warp-specialize, tile-insert-barriers, "
+      "tile-plan-tma, tile-warp-specialize, tile-persistent-gemm, "
+      "tile-insert-barriers, "
       "tile-legalize-bounds)",
       [](OpPassManager &pm) { buildGpuLoweringPipeline(pm); });
 }

@@ -382,6 +382,64 @@ def TileWarpSpecialize : Pass<"tile-warp-specialize", "::mlir::ModuleOp"> {
   let dependentDialects = ["::tlc::tile::TileDialect"];
 }
 
+def TilePersistentGemm : Pass<"tile-persistent-gemm", "::mlir::ModuleOp"> {
+  let summary = "make warp-specialised sm_90a GEMMs persistent";
+  let description = [{
+    On `sm_90a`, after `tile-warp-specialize`: a warp-specialised GEMM (one
+    ring, the loop's one wgmma gemm keeping a group in flight:
+    `tile.wgmma_wait`) whose static 1-D or 2-D grid has more tiles than
+    the multiprocessors can hold at once is launched with one block per
+    multiprocessor slot (`num-sms` x `tile.ws_blocks_per_sm`), and each
+    block loops over the output tiles `blockIdx.x, blockIdx.x + gridDim.x,
+    ...`. The tile's block indices come from a grouped rasterisation: the
+    program's `T.use_swizzle(panel, order)` if it has one, else panels of
+    8 rows of tiles. The producer warpgroup walks the same tiles with its
+    stage and phase carried from tile to tile, so it loads the next tile's
+    stages while the consumers still run the previous tile's epilogue; the
+    consumers carry their read stage and phase too and release the stage
+    of their last wgmma group after each tile.
+
+    The epilogue (the body's last statement, a fragment stored to a global
+    tile, staged through shared memory or stored by TMA) gets an area of
+    its own after every planned buffer and barrier, since the stages it
+    reused in a one-tile kernel are being refilled. A kernel qualifies
+    when no shared buffer but the pipeline's stages is used outside the
+    loop and the area fits in 227 KiB. `tlc.persistent=True` /
+    `tlc.persistent=False` (pass config) force the choice; without it the
+    pass decides by the default below. `tlc.num_sms=N` overrides
+    `num-sms` (another device; tests give each block several tiles of a
+    small problem that way).
+
+    Results, as attributes:
+
+    * `tile.persistent_ctas = N : i64` on the `tile.kernel`: the blocks
+      launched (the manifest's grid becomes `[N]`);
+    * `tile.persistent_panel = P : i64` and `tile.persistent_order = "row"
+      | "column"`: the rasterisation (P = 0: tile t is block
+      `(t % gx, t / gx)`);
+    * `tile.epilogue_area = B : i64` on the epilogue copy (the staging
+      tile's byte offset; a TMA-stored epilogue's `tile.tma_store_offset`
+      moves there), `tile.shared_bytes` grows by it.
+
+    ```mlir
+    tile.kernel (%bx, %by) grid [32, 64] threads [256] attributes {tile.persistent_ctas = 132 : i64, tile.persistent_order = "row", tile.persistent_panel = 10 : i64, ...} {
+      ...
+      tile.copy %C_local, %C_tile {tile.epilogue_area = 148480 : i64}
+    }
+    ```
+  }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"\"",
+           "The CUDA target (`sm_90a` or `cuda:sm_90a` enables it). "
+           "Empty: the module's `tile.gpu_target` attribute.">,
+    Option<"numSms", "num-sms", "int64_t", /*default=*/"132",
+           "Multiprocessors of the device (132 on the H100 SXM and the "
+           "H200). The kernel is correct for any grid it is launched "
+           "with; this only sizes the grid.">
+  ];
+  let dependentDialects = ["::tlc::tile::TileDialect"];
+}
+
 def TileInsertBarriers : Pass<"tile-insert-barriers", "::mlir::ModuleOp"> {
   let summary = "place the barriers that order shared-memory accesses";
   let description = [{

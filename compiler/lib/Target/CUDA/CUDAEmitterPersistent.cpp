@@ -1,0 +1,70 @@
+//===- CUDAEmitterPersistent.cpp - Persistent kernels' tile loop ---------===//
+//
+// Part of the tlc project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The tile loop of a persistent kernel (tile-persistent-gemm): each block
+// runs the output tiles blockIdx.x, blockIdx.x + gridDim.x, ... of the
+// program's static grid; the block indices of a tile come from the
+// rasterisation the pass planned (panels of P rows or columns of tiles, so
+// that the tiles in flight at once share operand panels in L2). Both roles
+// of the warp-specialised kernel open the same loop (CUDAEmitterPipeline.cpp
+// carries their ring positions across it).
+//
+//===----------------------------------------------------------------------===//
+
+#include "EmitterImpl.h"
+
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+
+using namespace mlir;
+using namespace tlc;
+using namespace tlc::tile;
+using namespace tlc::target;
+using namespace tlc::target::cuda_detail;
+
+void Emitter::openPersistentTileLoop(KernelOp kernel) {
+  SmallVector<int64_t> grid;
+  for (OpFoldResult g : kernel.getMixedGrid())
+    grid.push_back(getConstantIntValue(g).value_or(1));
+  int64_t gx = grid[0], gy = grid.size() > 1 ? grid[1] : 1;
+  auto panelAttr = kernel->getAttrOfType<IntegerAttr>("tile.persistent_panel");
+  int64_t panel = panelAttr ? panelAttr.getInt() : 0;
+  auto orderAttr = kernel->getAttrOfType<StringAttr>("tile.persistent_order");
+  bool row = !orderAttr || orderAttr.getValue() != "column";
+  std::string tile = fresh("tile");
+  open("for (int " + tile + " = blockIdx.x; " + tile + " < " +
+       Twine(gx * gy) + "; " + tile + " += gridDim.x)");
+  std::string it = indexType();
+  auto indices = kernel.getBlockIndices();
+  if (indices.size() == 1) {
+    line("const " + it + " " + define(indices[0], "bx") + " = " + tile +
+         ";");
+    return;
+  }
+  if (panel <= 0) {
+    line("const " + it + " " + define(indices[0], "bx") + " = " + tile +
+         " % " + Twine(gx) + ";");
+    line("const " + it + " " + define(indices[1], "by") + " = " + tile +
+         " / " + Twine(gx) + ";");
+    return;
+  }
+  // Panels of `panel` rows of tiles (row order: by varies fastest within
+  // a panel's column) or of `panel` columns.
+  int64_t major = row ? gy : gx, minor = row ? gx : gy;
+  std::string p = std::to_string(panel);
+  std::string group = fresh("panel"), in = fresh("inPanel"),
+              width = fresh("panelWidth");
+  line("const int " + group + " = " + tile + " / " + Twine(panel * minor) +
+       ";  // panels of " + p + (row ? " rows" : " columns") + " of tiles");
+  line("const int " + in + " = " + tile + " % " + Twine(panel * minor) + ";");
+  line("const int " + width + " = min(" + p + ", " + Twine(major) + " - " +
+       group + " * " + p + ");");
+  std::string a = define(indices[0], "bx"), b = define(indices[1], "by");
+  std::string fast = group + " * " + p + " + " + in + " % " + width;
+  std::string slow = in + " / " + width;
+  line("const " + it + " " + (row ? b : a) + " = " + fast + ";");
+  line("const " + it + " " + (row ? a : b) + " = " + slow + ";");
+}
