@@ -119,11 +119,16 @@ LogicalResult Solver::completeHeld(unsigned id, const Access &a,
   if (b.fragment && heldAccessFits(a, *n.loopLayout, *b.fragment))
     return success();
   std::optional<Fragment> derived = heldBufferFragment(a, *n.loopLayout);
-  if (!derived) {
-    if (b.fragment)
-      return conflict(a.buffer, n.op, b.fragment->shortLabel(),
-                      n.loopLayout->shortLabel() + " loop", "");
+  if (!derived)
     return success();
+  if (b.fragment) {
+    // A layout given elsewhere that does not hold the rows stays unless
+    // the held one extends it: the back ends then move the rows between
+    // threads (through shared memory on CUDA), as for any access through
+    // an index that is not a loop variable.
+    if (b.pinned || b.level == InferLevel::Strict ||
+        !derived->contains(*b.fragment))
+      return success();
   }
   bool hadLayout = b.fragment.has_value();
   std::optional<Fragment> before = b.fragment;

@@ -773,13 +773,8 @@ bool tlc::tile::detail::accessFits(const Fragment &loop,
 bool Solver::isCompatible(const Node &n, const Fragment &loop) {
   for (const Access &a : n.accesses) {
     const BufferInfo &b = buffers[a.buffer];
-    if (!b.fragment)
+    if (!a.index || !b.fragment)
       continue;
-    if (!a.index) {
-      if (a.heldIndex && !heldAccessFits(a, loop, *b.fragment))
-        return false;
-      continue;
-    }
     if (overrunsBuffer(*a.index, n.loopShape, b.shape)) {
       std::optional<Fragment> derived = reshapeInputs(loop, b.shape);
       if (!derived || !(b.fragment->isEquivalentTo(*derived) ||
