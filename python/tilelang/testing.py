@@ -74,11 +74,30 @@ def _skip_unless(condition, reason):
     return deco
 
 
-def requires_cuda(fn=None):
-    """Skips the test (``unittest.SkipTest``) without a CUDA device."""
-    deco = _skip_unless(lambda: _cuda_capability() is not None,
-                        "needs a CUDA device")
-    return deco(fn) if fn is not None else deco
+class _Requirement:
+    """A test requirement as TVM's ``tvm.testing`` features are: a
+    decorator (with or without a call) that skips the test when it does not
+    hold, and ``marks()``, the pytest marks that do the same for a
+    ``pytest.param(..., marks=...)`` case (none where pytest is missing)."""
+
+    def __init__(self, check, reason):
+        self._check = check
+        self._reason = reason
+
+    def __call__(self, fn=None):
+        deco = _skip_unless(self._check, self._reason)
+        return deco(fn) if fn is not None else deco
+
+    def marks(self):
+        try:
+            import pytest
+        except ImportError:
+            return []
+        return [pytest.mark.skipif(not self._check(), reason=self._reason)]
+
+
+requires_cuda = _Requirement(lambda: _cuda_capability() is not None,
+                             "needs a CUDA device")
 
 
 def requires_rocm(fn=None):
@@ -147,6 +166,11 @@ def _cases(fn):
             names = [n.strip() for n in names.split(",") if n.strip()]
         rows = []
         for v in values:
+            # pytest.param(..., marks=[skipif(True)]) drops the case.
+            if any(getattr(m, "name", None) == "skipif" and
+                   tuple(getattr(m, "args", ()))[:1] == (True,)
+                   for m in getattr(v, "marks", ())):
+                continue
             v = getattr(v, "values", v)  # pytest.param(...)
             if len(names) == 1 and not (isinstance(v, tuple) and len(v) == 1):
                 v = (v,)

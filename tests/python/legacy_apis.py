@@ -7,6 +7,8 @@
 # the one a call site elsewhere in the file asked for), and the
 # `tilelang.testing` runner with `pytest.mark.parametrize` cases.
 
+import types
+
 import tilelang
 import tilelang.language as T
 import tilelang.testing
@@ -191,6 +193,34 @@ def test_parametrized_cases_ran():
     assert sorted(_param_runs) == [(24, "float32"), (24, "float64"), (40, "float32"),
                                    (40, "float64")], _param_runs
 
+
+# pytest.param(value, marks=tilelang.testing.requires_cuda.marks()), as
+# testing/python/issue/test_tilelang_issue_2714.py writes a CUDA-only case:
+# a case whose skipif mark holds does not run. Here pytest may be missing,
+# so the case carries the mark object pytest's skipif(True) would be.
+_mark_runs = []
+_SKIPPED_CASE = types.SimpleNamespace(
+    values=("skipped",), marks=[types.SimpleNamespace(name="skipif", args=(True,), kwargs={})])
+
+
+@_parametrize("which", ["kept", _SKIPPED_CASE])
+def test_param_marks(which):
+    _mark_runs.append(which)
+
+
+def test_param_marks_ran():
+    assert _mark_runs == ["kept"], _mark_runs
+    marks = tilelang.testing.requires_cuda.marks()
+    assert isinstance(marks, list)
+    try:
+        import pytest  # noqa: F401
+        # One skipif mark that holds exactly when there is no CUDA device.
+        assert len(marks) == 1 and marks[0].args[0] == (not torch.cuda.is_available())
+    except ImportError:
+        assert marks == []
+    # Still a decorator, with and without a call.
+    assert callable(tilelang.testing.requires_cuda(lambda: None))
+    assert callable(tilelang.testing.requires_cuda()(lambda: None))
 
 
 _TVM_FIRST = """

@@ -158,6 +158,26 @@ static bool staticExtent(const RegionObj *r, size_t d) {
   return r->extents[d] && r->extents[d].isConstant();
 }
 
+/// True when \p r is the whole of its buffer: starts 0 and the buffer's
+/// static extents.
+static bool isWholeBuffer(const RegionObj *r) {
+  const BufferObj *b = r->buffer;
+  if (r->starts.size() != b->shape.size() ||
+      r->extents.size() != b->shape.size())
+    return false;
+  for (size_t i = 0; i < b->shape.size(); ++i) {
+    if (!r->starts[i].isIntLike() || r->starts[i].getInt() != 0)
+      return false;
+    std::optional<int64_t> e = r->extents[i] ? r->extents[i].getConstant()
+                                              : std::nullopt;
+    std::optional<int64_t> n =
+        b->shape[i] ? b->shape[i].getConstant() : std::nullopt;
+    if (!e || !n || *e != *n)
+      return false;
+  }
+  return true;
+}
+
 /// T.copy between a region whose extent is known only when the kernel
 /// runs (a varlen slice `X[s:e, :]`, a T.dynamic row `X[b, :]`) and a tile
 /// of static shape, as the element loop TileLang lowers every copy to: a
@@ -165,10 +185,12 @@ static bool staticExtent(const RegionObj *r, size_t d) {
 /// every run-time extent (so a tile element past it keeps its value, and
 /// nothing past the tile is touched); reads outside a tensor give its safe
 /// value and writes outside it are skipped, as for every global access.
-/// std::nullopt when no extent of the copy is a run-time one, or when no
-/// side gives static extents (left to the plain copy and the back ends).
-static std::optional<Value> runtimeExtentCopy(Interpreter &in, const PArgs &p,
-                                              RegionObj *s, RegionObj *d) {
+/// std::nullopt when no extent of the copy is a run-time one (unless
+/// \p always), or when no side gives static extents (left to the plain copy
+/// and the back ends).
+static std::optional<Value> elementLoopCopy(Interpreter &in, const PArgs &p,
+                                            RegionObj *s, RegionObj *d,
+                                            bool always) {
   auto copyDims = [](const RegionObj *r) {
     llvm::SmallVector<size_t, 4> dims;
     for (size_t i = 0; i < r->extents.size(); ++i)
@@ -182,7 +204,7 @@ static std::optional<Value> runtimeExtentCopy(Interpreter &in, const PArgs &p,
     runtime |= !staticExtent(s, k);
   for (size_t k : kd)
     runtime |= !staticExtent(d, k);
-  if (!runtime || ks.size() != kd.size())
+  if ((!runtime && !always) || ks.size() != kd.size())
     return std::nullopt;
   llvm::SmallVector<mlir::OpFoldResult, 3> loop;
   mlir::OpBuilder &b = in.ir->b;
@@ -312,7 +334,13 @@ Value tlc::eval::tileCopy(Interpreter &in, const PArgs &p) {
                                " and " +
                                shapeStr(d ? d->extents : rd->extents));
   }
-  if (std::optional<Value> r = runtimeExtentCopy(in, p, s, d))
+  // A part of a fragment copied to or from a fragment (`T.copy(lse[k, :],
+  // row)`) is TileLang's element loop too: a T.Parallel whose layout
+  // inference makes each thread hold what it copies.
+  bool fragmentPart = s->buffer->scope == MemoryScope::Fragment &&
+                      d->buffer->scope == MemoryScope::Fragment &&
+                      (!isWholeBuffer(s) || !isWholeBuffer(d));
+  if (std::optional<Value> r = elementLoopCopy(in, p, s, d, fragmentPart))
     return *r;
   // Loads from global memory into shared memory are what T.Pipelined
   // multi-buffers (its producer stage).
@@ -1020,8 +1048,21 @@ std::optional<Value> Interpreter::callKernelPrimitive(const PArgs &p) {
   }
   case BuiltinId::Pipelined:
     return makeRangeLoop(*this, p, LoopKind::Pipelined);
+  case BuiltinId::ParallelFor: {
+    // TIR's parallel-kind loop: inside a kernel TileLang lays it out as a
+    // T.Parallel (both are ForKind.PARALLEL loops to its layout
+    // inference); one from 0 with step 1 is one here too.
+    Value loop = makeRangeLoop(*this, p, LoopKind::Serial);
+    if (loop.isAbrupt() || !kernel)
+      return loop;
+    auto *frame = loop.as<LoopFrameObj>();
+    Value start = frame->starts[0], step = frame->steps[0];
+    if (start.isIntLike() && start.getInt() == 0 && step.isIntLike() &&
+        step.getInt() == 1)
+      frame->loopKind = LoopKind::Parallel;
+    return loop;
+  }
   case BuiltinId::Serial:
-  case BuiltinId::ParallelFor:
     return makeRangeLoop(*this, p, LoopKind::Serial);
   case BuiltinId::Unroll:
     return makeRangeLoop(*this, p, LoopKind::Unroll);

@@ -454,6 +454,12 @@ Flow Interpreter::execIRLoop(LoopFrameObj *loop, Node forNode) {
     error(call, "T.Pipelined cannot be used inside T.Parallel");
     return Flow::Normal;
   }
+  // A T.Parallel inside another runs its iterations in order in each outer
+  // iteration (TileLang merges directly nested ones into one loop nest; the
+  // results are the same). Partitioning both over the block's threads ran
+  // only the iterations where the two partitions met.
+  if (loop->loopKind == LoopKind::Parallel && inParallel)
+    loop->loopKind = LoopKind::Serial;
   llvm::SmallVector<Node, 3> names;
   targetNames(target, names);
   mlir::Location l = ir->loc(call);

@@ -109,10 +109,23 @@ std::string Emitter::fresh(StringRef hint) {
     base += (isalnum(static_cast<unsigned char>(c)) || c == '_') ? c : '_';
   if (base.empty() || isdigit(static_cast<unsigned char>(base[0])))
     base = "v" + base;
-  static const char *reserved[] = {"int",   "float", "double", "half",
-                                   "char",  "long",  "short",  "tid",
-                                   "smem",  "dim3",  "min",    "max",
-                                   "float2", "float4", "uint4", "signed"};
+  // Names the generated code uses, and C++ keywords (a Python buffer may
+  // be called `do`, `new` or `this`: example_mha_bwd_bshd.py's `do`).
+  static const char *reserved[] = {
+      "int", "float", "double", "half", "char", "long", "short", "tid",
+      "smem", "dim3", "min", "max", "float2", "float4", "uint4", "signed",
+      "alignas", "alignof", "asm", "auto", "bool", "break", "case", "catch",
+      "class", "const", "constexpr", "const_cast", "continue", "decltype",
+      "default", "delete", "do", "dynamic_cast", "else", "enum", "explicit",
+      "export", "extern", "false", "for", "friend", "goto", "if", "inline",
+      "mutable", "namespace", "new", "noexcept", "nullptr", "operator",
+      "private", "protected", "public", "register", "reinterpret_cast",
+      "return", "sizeof", "static", "static_assert", "static_cast", "struct",
+      "switch", "template", "this", "thread_local", "throw", "true", "try",
+      "typedef", "typeid", "typename", "union", "unsigned", "using",
+      "virtual", "void", "volatile", "wchar_t", "while", "and", "or", "not",
+      "xor", "bitand", "bitor", "compl", "and_eq", "or_eq", "xor_eq",
+      "not_eq", "tlc", "std"};
   for (const char *r : reserved)
     if (base == r)
       base += "_";

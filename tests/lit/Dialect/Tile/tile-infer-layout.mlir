@@ -143,3 +143,40 @@ module attributes {tile.target = "sm_80"} {
     }
   }
 }
+
+// -----
+
+// A fragment indexed in a T.Parallel by a value the loop does not change
+// (`lse[k, i]` inside a serial loop over k): the row is chosen when the
+// kernel runs, so dim 0 stays whole in the registers of the thread of i
+// (TileLang's layout for it). The reduction over dim 0 is then local to
+// each thread and its result has the annotated row layout of %acc, which
+// the loop also gives %m: no conflict (example_mha_inference.py's combine).
+
+// CHECK-LABEL: tile.func @held_rows
+// CHECK: tile.alloc {layout = #tile.fragment<[4, 64], thread = "j", index = ["i"]
+// CHECK: tile.alloc {layout = #tile.fragment<[64], thread = "i", index = ["0"]
+// CHECK: tile.alloc {layout = #tile.fragment<[64], thread = "i", index = ["0"]
+// CHECK: tile.parallel (%{{.*}}) in [64] attributes {loop_layout = #tile.fragment<[64], thread = "i", index = ["0"]
+module attributes {tile.target = "sm_90a"} {
+  tile.func @held_rows() {
+    tile.kernel (%bx) grid [1] threads [64] {
+      %lse = tile.alloc : !tile.buffer<[4, 64], f32, local.fragment>
+      %m = tile.alloc : !tile.buffer<[64], f32, local.fragment>
+      %acc = tile.alloc : !tile.buffer<[64], f32, local.fragment>
+      tile.annotate_layout %acc layout(#tile.fragment<[64], thread = "i", index = ["0"]>) : !tile.buffer<[64], f32, local.fragment>
+      tile.reduce max %lse to %m dim = 0 clear : !tile.buffer<[4, 64], f32, local.fragment> to !tile.buffer<[64], f32, local.fragment>
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c4 = arith.constant 4 : index
+      tile.for %k = %c0 to %c4 step %c1 {
+        tile.parallel (%i) in [64] {
+          %x = tile.load %lse[%k, %i] : !tile.buffer<[4, 64], f32, local.fragment>
+          %y = tile.load %m[%i] : !tile.buffer<[64], f32, local.fragment>
+          %z = arith.subf %x, %y : f32
+          tile.store %z, %acc[%i] : !tile.buffer<[64], f32, local.fragment>
+        }
+      }
+    }
+  }
+}

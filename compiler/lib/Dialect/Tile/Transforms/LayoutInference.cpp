@@ -126,6 +126,23 @@ void Solver::addLoop(Node node) {
   nodes.push_back(std::move(node));
 }
 
+/// True when \p v does not change while \p loop runs: defined outside it,
+/// or computed in it by side-effect-free integer arithmetic from such
+/// values (not from the loop's variables).
+static bool isLoopInvariant(Value v, ParallelOp loop, unsigned depth = 0) {
+  if (depth > 32)
+    return false;
+  if (!loop.getBody().isAncestor(v.getParentRegion()))
+    return true;
+  Operation *def = v.getDefiningOp();
+  if (!def || def->getNumRegions() != 0 ||
+      def->getDialect()->getNamespace() != "arith")
+    return false;
+  return llvm::all_of(def->getOperands(), [&](Value operand) {
+    return isLoopInvariant(operand, loop, depth + 1);
+  });
+}
+
 void Solver::collectParallel(ParallelOp op) {
   Node node{NodeKind::Loop, op};
   node.elemBits = 0;
@@ -148,15 +165,26 @@ void Solver::collectParallel(ParallelOp op) {
       return;
     Access a{*id, std::nullopt, write};
     std::vector<IndexExpr> index;
-    for (Value v : indices) {
+    std::vector<unsigned> held;
+    for (auto [d, v] : llvm::enumerate(indices)) {
       std::optional<IndexExpr> e = translator.translate(v);
+      if (!e && isLoopInvariant(v, op)) {
+        held.push_back(d);
+        e = IndexExpr::constant(0);
+      }
       if (!e)
         break;
       index.push_back(*e);
     }
     if (index.size() == indices.size() &&
-        index.size() == buffers[*id].shape.size())
-      a.index = std::move(index);
+        index.size() == buffers[*id].shape.size()) {
+      if (held.empty()) {
+        a.index = std::move(index);
+      } else {
+        a.held = std::move(held);
+        a.heldIndex = std::move(index);
+      }
+    }
     // `frag[0]` read in a loop (a condition, a scalar): every thread holds
     // the whole buffer, fixed at the strict level as TileLang does.
     if (!write && a.index &&
@@ -682,13 +710,9 @@ static std::optional<Fragment> reshapeInputs(const Fragment &f,
   return std::move(*r);
 }
 
-/// Checks by enumeration that a loop laid out as \p loop may access
-/// \p buffer at \p index: every thread running an iteration holds the
-/// element it touches, and for a write, every holder of a written element
-/// runs an iteration that writes it (no replica goes stale).
-static bool accessFits(const Fragment &loop,
-                       const std::vector<IndexExpr> &index,
-                       const Fragment &buffer, bool write) {
+bool tlc::tile::detail::accessFits(const Fragment &loop,
+                                   llvm::ArrayRef<IndexExpr> index,
+                                   const Fragment &buffer, bool write) {
   llvm::ArrayRef<int64_t> shape = buffer.getInputShape();
   int64_t threadCount =
       std::max(loop.getThreadExtent(), buffer.getThreadExtent());
@@ -785,8 +809,10 @@ LogicalResult Solver::visitLoop(unsigned id, InferLevel level) {
   if (!n.loopLayout) {
     auto fromAccess = [&](const Access &a) -> std::optional<Fragment> {
       const BufferInfo &b = buffers[a.buffer];
-      if (!b.fragment || !a.index)
+      if (!b.fragment)
         return std::nullopt;
+      if (!a.index)
+        return a.heldIndex ? heldLoopLayout(n, a) : std::nullopt;
       if (overrunsBuffer(*a.index, n.loopShape, b.shape))
         return reshapeInputs(*b.fragment, n.loopShape);
       llvm::Expected<Fragment> f =
@@ -830,9 +856,12 @@ LogicalResult Solver::visitLoop(unsigned id, InferLevel level) {
   }
   // Complete the layouts of every fragment the loop touches.
   for (const Access &a : n.accesses) {
-    if (!a.index)
-      continue;
     BufferInfo &b = buffers[a.buffer];
+    if (!a.index) {
+      if (a.heldIndex && failed(completeHeld(id, a, level)))
+        return failure();
+      continue;
+    }
     if (overrunsBuffer(*a.index, n.loopShape, b.shape)) {
       std::optional<Fragment> derived = reshapeInputs(*n.loopLayout, b.shape);
       if (!derived)

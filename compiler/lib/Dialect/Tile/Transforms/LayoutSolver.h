@@ -53,6 +53,13 @@ using layout::Layout;
 using namespace mlir;
 
 
+/// Checks by enumeration that a loop laid out as \p loop may access
+/// \p buffer at \p index: every thread running an iteration holds the
+/// element it touches, and for a write, every holder of a written element
+/// runs an iteration that writes it (no replica goes stale).
+bool accessFits(const Fragment &loop, llvm::ArrayRef<IndexExpr> index,
+                const Fragment &buffer, bool write);
+
 /// A buffer inference gives a layout to.
 struct BufferInfo {
   Value root;
@@ -80,6 +87,12 @@ struct Access {
   /// integer expression of them.
   std::optional<std::vector<IndexExpr>> index;
   bool write = false;
+  /// Dimensions indexed by a value the loop does not change (`lse[k, i]`
+  /// in a loop over i inside a serial loop over k); index is then
+  /// std::nullopt and heldIndex is the index with 0 at those dimensions.
+  /// TileLang keeps such a dimension whole in each thread's registers.
+  std::vector<unsigned> held;
+  std::optional<std::vector<IndexExpr>> heldIndex;
 };
 
 enum class NodeKind { Gemm, Loop, Reduce };
@@ -142,6 +155,22 @@ private:
   /// True when running \p n with layout \p loop keeps every fragment it
   /// touches valid (what setFragment would accept).
   bool isCompatible(const Node &n, const Fragment &loop);
+  /// For an access with held dimensions (Access::held): the buffer layout
+  /// the loop layout \p loop gives it (the other dimensions as
+  /// completeBufferFragment() derives them, each held dimension tiled
+  /// into the registers), or std::nullopt.
+  std::optional<Fragment> heldBufferFragment(const Access &a,
+                                             const Fragment &loop);
+  /// Whether \p loop may access \p a's buffer, laid out as \p buffer, at
+  /// every value of its held dimensions.
+  bool heldAccessFits(const Access &a, const Fragment &loop,
+                      const Fragment &buffer);
+  /// The loop layout \p a's buffer gives the loop when every value of its
+  /// held dimensions gives the same one.
+  std::optional<Fragment> heldLoopLayout(const Node &n, const Access &a);
+  /// Completes the layout of \p a's buffer (an access with held
+  /// dimensions) from the layout of loop \p node.
+  LogicalResult completeHeld(unsigned node, const Access &a, InferLevel level);
 
   void enqueueUsers(unsigned buf, unsigned except);
 
