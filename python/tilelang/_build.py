@@ -19,6 +19,11 @@ import threading
 
 from . import _env
 
+# Newest manifest version (NAME.json) this package understands: 4 adds
+# pointer parameters (`pointer`) and pointer tables (`pointee`), which
+# callers pass as addresses / int64 tensors of addresses.
+MANIFEST_VERSION = 4
+
 
 class TLCBuildError(RuntimeError):
     """tlc-build could not build the kernel; the message carries its
@@ -161,6 +166,12 @@ def build(source_file, kernel, defines, target, timeout=None,
             with open(os.path.join(out_dir, name)) as f:
                 m = json.load(f)
             if m.get("format") == "tlc-kernel":
+                if m.get("version", 1) > MANIFEST_VERSION:
+                    raise TLCBuildError(
+                        f"{os.path.join(out_dir, name)} has manifest "
+                        f"version {m.get('version')}, but this package "
+                        f"reads versions up to {MANIFEST_VERSION}; use the "
+                        "package of the same tlc", "", command=cmd)
                 manifests.append(m)
     if not manifests:
         raise TLCBuildError(

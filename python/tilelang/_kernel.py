@@ -303,6 +303,12 @@ class JITKernel:
                 # guards it); its symbols must come from other arguments.
                 args_out[i] = None
                 continue
+            if p.get("pointer") and isinstance(v, numbers.Integral) and \
+                    not isinstance(v, bool):
+                # A `T.ptr` parameter takes an address (data_ptr()) too;
+                # the caller vouches for what it points at.
+                args_out[i] = int(v)
+                continue
             if p["kind"] == "tensor":
                 self._check_tensor(p, v, env, device)
                 if not tz.is_contiguous(v):
@@ -320,7 +326,8 @@ class JITKernel:
             v = args_out[i]
             if p["kind"] == "tensor":
                 keep.append(v)
-                addr = 0 if v is None else tz.data_ptr(v)
+                addr = 0 if v is None else v if isinstance(v, int) else \
+                    tz.data_ptr(v)
                 pointers.append(ctypes.c_uint64(addr) if cuda else addr)
                 continue
             if scalar_value(p["dtype"], 0) is None:

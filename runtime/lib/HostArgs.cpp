@@ -16,6 +16,8 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 
+#include <cstring>
+
 using namespace tlc;
 using namespace tlc::runtime;
 namespace fs = llvm::sys::fs;
@@ -46,6 +48,60 @@ static std::string joinShape(llvm::ArrayRef<int64_t> shape) {
   for (int64_t e : shape)
     s += (s.empty() ? "" : ",") + std::to_string(e);
   return s;
+}
+
+/// The extents \p shape of parameter \p name evaluated with \p lookup.
+static llvm::Expected<std::vector<int64_t>>
+evaluateShape(const std::vector<artifact::Extent> &shape, llvm::StringRef name,
+              llvm::function_ref<std::optional<int64_t>(llvm::StringRef)>
+                  lookup) {
+  std::vector<int64_t> out;
+  for (const artifact::Extent &e : shape) {
+    if (e.isStatic) {
+      out.push_back(e.value);
+      continue;
+    }
+    auto expr = artifact::ShapeExpr::parse(e.expr);
+    if (!expr)
+      return expr.takeError();
+    auto v = expr->evaluate(lookup);
+    if (!v)
+      return error("shape of '" + name + "': " + llvm::toString(v.takeError()));
+    if (*v < 0)
+      return error("shape of '" + name + "': extent '" + e.expr + "' is " +
+                   std::to_string(*v));
+    out.push_back(*v);
+  }
+  return out;
+}
+
+/// Fills \p t, the data of parameter \p name: poisoned when the kernel
+/// only writes it, else read from the inputs directory (recorded in
+/// \p loaded) or random (stream \p stream).
+static llvm::Error fillTensor(HostTensor &t, const artifact::Manifest &m,
+                              llvm::StringRef name, llvm::StringRef dtype,
+                              artifact::Role role, uint64_t stream,
+                              const HostArgsOptions &options,
+                              std::vector<std::string> &loaded) {
+  if (role == artifact::Role::Out) {
+    t.poison();
+    return llvm::Error::success();
+  }
+  std::string file = findInputFile(options.inputsDir, m, name);
+  if (file.empty()) {
+    t.fillRandom(options.seed, stream);
+    return llvm::Error::success();
+  }
+  auto read = HostTensor::readNpy(file, t.dtype);
+  if (!read)
+    return read.takeError();
+  if (read->shape != t.shape)
+    return error(file + ": shape [" + joinShape(read->shape) +
+                 "], but parameter '" + name + "' of kernel '" + m.name +
+                 "' is " + dtype + "[" + joinShape(t.shape) + "]");
+  t = std::move(*read);
+  loaded.push_back(name.str());
+  return llvm::Error::success();
 }
 
 llvm::Expected<HostArgs>
@@ -89,47 +145,48 @@ runtime::makeHostArgs(const artifact::Manifest &m,
       dt->store(bytes.data(), v);
       a.scalars.push_back(std::move(bytes));
       a.tensors.emplace_back();
+      a.pointees.emplace_back();
       continue;
     }
     a.scalars.emplace_back();
-    std::vector<int64_t> shape;
-    for (const artifact::Extent &e : p.shape) {
-      if (e.isStatic) {
-        shape.push_back(e.value);
-        continue;
-      }
-      auto expr = artifact::ShapeExpr::parse(e.expr);
-      if (!expr)
-        return expr.takeError();
-      auto v = expr->evaluate(lookup);
-      if (!v)
-        return error("shape of '" + p.name +
-                     "': " + llvm::toString(v.takeError()));
-      if (*v < 0)
-        return error("shape of '" + p.name + "': extent '" + e.expr + "' is " +
-                     std::to_string(*v));
-      shape.push_back(*v);
+    auto shape = evaluateShape(p.shape, p.name, lookup);
+    if (!shape)
+      return shape.takeError();
+    HostTensor t(*dt, *shape);
+    if (!p.pointee) {
+      if (llvm::Error e = fillTensor(t, m, p.name, p.dtype, p.role, index,
+                                     options, a.loaded))
+        return e;
+      a.tensors.push_back(std::move(t));
+      a.pointees.emplace_back();
+      continue;
     }
-    HostTensor t(*dt, shape);
-    std::string file = p.role == artifact::Role::Out
-                           ? std::string()
-                           : findInputFile(options.inputsDir, m, p.name);
-    if (p.role == artifact::Role::Out) {
-      t.poison();
-    } else if (file.empty()) {
-      t.fillRandom(options.seed, index);
-    } else {
-      auto loaded = HostTensor::readNpy(file, *dt);
-      if (!loaded)
-        return loaded.takeError();
-      if (loaded->shape != shape)
-        return error(file + ": shape [" + joinShape(loaded->shape) +
-                     "], but parameter '" + p.name + "' of kernel '" + m.name +
-                     "' is " + p.dtype + "[" + joinShape(shape) + "]");
-      t = std::move(*loaded);
-      a.loaded.push_back(p.name);
-    }
+    // A pointer table: the table gets addresses at launch; what it points
+    // at is the parameter's data (stream `index` too: the table itself
+    // draws nothing).
+    std::optional<DType> pdt = lookupDType(p.pointee->dtype);
+    if (!pdt)
+      return error("pointer table '" + p.name + "' points at dtype '" +
+                   p.pointee->dtype +
+                   "', which the runtime does not support");
+    auto inner = evaluateShape(p.pointee->shape, p.name, lookup);
+    if (!inner)
+      return inner.takeError();
+    std::vector<int64_t> stacked{(*shape)[0]};
+    stacked.insert(stacked.end(), inner->begin(), inner->end());
+    HostTensor pointee(*pdt, stacked);
+    // Tensors a table points at are the caller's memory, which a kernel
+    // commonly writes in part (a grouped GEMM's views span the largest
+    // group): written-only ones start random, not poisoned, so unwritten
+    // elements keep values both runs share instead of counting as NaN.
+    artifact::Role fill = p.pointee->role == artifact::Role::Out
+                              ? artifact::Role::InOut
+                              : p.pointee->role;
+    if (llvm::Error e = fillTensor(pointee, m, p.name, p.pointee->dtype, fill,
+                                   index, options, a.loaded))
+      return e;
     a.tensors.push_back(std::move(t));
+    a.pointees.push_back(std::move(pointee));
   }
   return a;
 }
@@ -140,6 +197,8 @@ llvm::Error runtime::runWithHostArgs(Device &dev, Kernel &kernel,
                                      const RunOptions &options) {
   LaunchArgs args;
   args.symbols = host.symbols;
+  // The device tensors of each pointer table's elements.
+  std::vector<std::vector<void *>> pointees(m.params.size());
   args.numWorkers = options.numWorkers;
   std::vector<void *> owned;
   auto release = llvm::make_scope_exit([&] {
@@ -152,6 +211,26 @@ llvm::Error runtime::runWithHostArgs(Device &dev, Kernel &kernel,
       continue;
     }
     HostTensor &t = *host.tensors[i];
+    if (host.pointees[i]) {
+      // One device tensor per table element (each its own allocation, so
+      // an access past one is out of bounds, not in its neighbour).
+      HostTensor &all = *host.pointees[i];
+      size_t count = t.numElements();
+      size_t each = count ? all.bytes.size() / count : 0;
+      for (size_t k = 0; k < count; ++k) {
+        auto mem = dev.allocate(std::max<size_t>(each, 1));
+        if (!mem)
+          return mem.takeError();
+        owned.push_back(*mem);
+        if (llvm::Error e =
+                dev.copyToDevice(*mem, all.bytes.data() + k * each, each))
+          return e;
+        int64_t address = int64_t(reinterpret_cast<uintptr_t>(*mem));
+        std::memcpy(t.bytes.data() + k * sizeof(int64_t), &address,
+                    sizeof(int64_t));
+        pointees[i].push_back(*mem);
+      }
+    }
     // A zero-size tensor still gets a distinct, valid pointer.
     auto mem = dev.allocate(std::max<size_t>(t.bytes.size(), 1));
     if (!mem)
@@ -164,6 +243,15 @@ llvm::Error runtime::runWithHostArgs(Device &dev, Kernel &kernel,
   if (llvm::Error e = kernel.run(args))
     return e;
   for (size_t i = 0; i < m.params.size(); ++i) {
+    if (host.pointees[i] && m.params[i].pointee->role != artifact::Role::In) {
+      HostTensor &all = *host.pointees[i];
+      size_t each = pointees[i].empty() ? 0
+                                        : all.bytes.size() / pointees[i].size();
+      for (size_t k = 0; k < pointees[i].size(); ++k)
+        if (llvm::Error e = dev.copyToHost(all.bytes.data() + k * each,
+                                           pointees[i][k], each))
+          return e;
+    }
     if (!host.tensors[i] || m.params[i].role == artifact::Role::In)
       continue;
     HostTensor &t = *host.tensors[i];

@@ -680,16 +680,24 @@ Flow Interpreter::execAnnAssign(Node stmt) {
     return Flow::Normal;
   }
   // `alpha: T.float32` for a parameter of an eager kernel that no value
-  // bound (still its own symbol): a run-time float scalar parameter. An
-  // integer one stays the symbol, bound at launch.
-  if (ann.is(ValueKind::DType) && ann.getDType().isFloat() && instance) {
+  // bound (still its own symbol): a run-time float scalar parameter; `X:
+  // T.ptr` (or `T.handle`) a pointer parameter, as the same annotation in
+  // the signature makes it. An integer one stays the symbol, bound at
+  // launch.
+  bool isPtr = (ann.is(ValueKind::Primitive) &&
+                ann.getPrimitive()->getCanonical().id == lang::BuiltinId::Ptr) ||
+               (ann.is(ValueKind::DType) &&
+                ann.getDType().getScalarType() == lang::ScalarType::Handle);
+  if (((ann.is(ValueKind::DType) && ann.getDType().isFloat()) || isPtr) &&
+      instance) {
     llvm::StringRef name = target.identifier();
     auto it = env->vars.find(name);
     SymExpr s = it != env->vars.end() && it->second.is(ValueKind::Sym)
                     ? it->second.getSym()
                     : SymExpr();
     if (s.isSymbol() && s.getNode()->name == name) {
-      lang::DType dt = ann.getDType();
+      lang::DType dt =
+          isPtr ? lang::DType(lang::ScalarType::Handle) : ann.getDType();
       mlir::Value arg =
           ir->addParam(ir->valueType(dt), ir->nameLoc(name, target.range()));
       it->second = wrapScalar({arg, dt, SymExpr()});

@@ -100,10 +100,11 @@ llvm::Expected<double> runAndTime(Device &dev, const artifact::Manifest &m,
 std::string checkOutputs(const artifact::Manifest &m, const HostArgs &out,
                          const HostArgs &ref, const TuningOptions &options) {
   for (size_t i = 0; i < m.params.size(); ++i) {
-    if (!out.tensors[i] || m.params[i].role == artifact::Role::In)
+    if (!getParamData(out, i) ||
+        getParamDataRole(m.params[i]) == artifact::Role::In)
       continue;
-    const HostTensor &o = *out.tensors[i];
-    const HostTensor &r = *ref.tensors[i];
+    const HostTensor &o = *getParamData(out, i);
+    const HostTensor &r = *getParamData(ref, i);
     if (o.shape != r.shape || o.dtype.size != r.dtype.size)
       return "output '" + m.params[i].name + "' differs in shape or dtype";
     Comparison c = compareTensors(o, r, options.rtol, options.atol);
@@ -124,9 +125,10 @@ std::string checkOutputs(const artifact::Manifest &m, const HostArgs &out,
 /// start poisoned), as tlc-run --verify treats it.
 std::string checkWritten(const artifact::Manifest &m, const HostArgs &host) {
   for (size_t i = 0; i < m.params.size(); ++i) {
-    if (!host.tensors[i] || m.params[i].role == artifact::Role::In)
+    if (!getParamData(host, i) ||
+        getParamDataRole(m.params[i]) == artifact::Role::In)
       continue;
-    const HostTensor &t = *host.tensors[i];
+    const HostTensor &t = *getParamData(host, i);
     int64_t nans = 0;
     for (int64_t e = 0, n = t.numElements(); e < n; ++e)
       nans += std::isnan(t.get(e));

@@ -15,7 +15,13 @@
 // holds (DIR/KERNEL/NAME.npy first; shape and dtype checked against the
 // manifest) instead of random ones. `--save OUT` writes every parameter after
 // the run as OUT/NAME.npy and the inputs as they were before it as
-// OUT/inputs/NAME.npy (with several kernels, under OUT/KERNEL/).
+// OUT/inputs/NAME.npy (with several kernels, under OUT/KERNEL/). A pointer
+// table (a manifest `pointee`) gets one tensor per element, and its data
+// is those tensors stacked ([table length] + the pointee's shape): they are
+// what NAME.npy holds, what `--inputs` reads and what `--verify` compares;
+// they start random even when the kernel only writes them (kernels often
+// write part of what a table points at), so an unwritten element of them
+// is not reported.
 // `--verify` runs the CPU reference on the same inputs and compares every
 // output with dtype-aware tolerances; NaN outputs (unwritten elements) fail.
 // On a GPU (`--device cuda`) the reference is the `--target=cpu` artifact of
@@ -103,13 +109,16 @@ llvm::Error saveTensors(const artifact::Manifest &m, const HostArgs &host,
   if (std::error_code ec = fs::create_directories(dir))
     return llvm::createStringError(ec, "cannot create '" + dir + "'");
   for (size_t i = 0; i < m.params.size(); ++i) {
-    if (!host.tensors[i])
+    const HostTensor *data = getParamData(host, i);
+    if (!data)
       continue;
-    if (inputsOnly && m.params[i].role == artifact::Role::Out)
+    // A pointer table's tensors start random even when only written.
+    if (inputsOnly && !m.params[i].pointee &&
+        getParamDataRole(m.params[i]) == artifact::Role::Out)
       continue;
     llvm::SmallString<256> p(dir);
     path::append(p, m.params[i].name + ".npy");
-    if (llvm::Error e = host.tensors[i]->writeNpy(p))
+    if (llvm::Error e = data->writeNpy(p))
       return e;
   }
   return llvm::Error::success();
@@ -160,6 +169,13 @@ int runKernel(Device &dev, const artifact::Manifest &m, llvm::StringRef dir,
       llvm::outs() << " " << p.dtype << "[";
       llvm::interleave(host->tensors[i]->shape, llvm::outs(), ",");
       llvm::outs() << "]";
+    }
+    if (p.pointee) {
+      llvm::outs() << " -> " << artifact::getRoleName(p.pointee->role) << " "
+                   << p.pointee->dtype << "[";
+      llvm::interleave(llvm::drop_begin(host->pointees[i]->shape),
+                       llvm::outs(), ",");
+      llvm::outs() << "] each";
     }
   }
   llvm::outs() << "\n";
@@ -214,10 +230,10 @@ int runKernel(Device &dev, const artifact::Manifest &m, llvm::StringRef dir,
                       "tests/cpu)\n";
     for (size_t i = 0; i < m.params.size(); ++i) {
       const artifact::Param &p = m.params[i];
-      if (!host->tensors[i] || p.role == artifact::Role::In)
+      if (!getParamData(*host, i) || getParamDataRole(p) == artifact::Role::In)
         continue;
-      const HostTensor &out = *host->tensors[i];
-      const HostTensor &r = *ref.tensors[i];
+      const HostTensor &out = *getParamData(*host, i);
+      const HostTensor &r = *getParamData(ref, i);
       double rtol = rtolOpt >= 0 ? rtolOpt : out.dtype.rtol;
       double atol = atolOpt >= 0 ? atolOpt : out.dtype.atol;
       Comparison c = compareTensors(out, r, rtol, atol);
@@ -229,7 +245,7 @@ int runKernel(Device &dev, const artifact::Manifest &m, llvm::StringRef dir,
                    << llvm::format("  rel_err=%.3e max_abs_err=%.3e", c.relativeError,
                                    c.maxAbsError)
                    << "  (rtol=" << rtol << " atol=" << atol << " for "
-                   << p.dtype << ")";
+                   << (p.pointee ? p.pointee->dtype : p.dtype) << ")";
       if (c.nans)
         llvm::outs() << "  " << c.nans << " NaN elements (unwritten output?)";
       if (refNaNs)

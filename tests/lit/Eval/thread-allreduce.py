@@ -35,14 +35,30 @@
 # REF: sum_y32 True
 # REF: fsum_x24 True
 # REF: pair_y8 True
-# RUN: tlc-build --emit=cuda --target=cuda:sm_90a --no-source-lines --kernel=sum_y2 %s | FileCheck %s --check-prefix=CUDA
+# The exchange's two barriers (slots written / slots read, so that a later
+# exchange may reuse them) are the only ones: tile-insert-barriers adds none
+# beside them.
+# RUN: tlc-build --emit=cuda --target=cuda:sm_90a --no-source-lines --kernel=sum_y2 %s | FileCheck %s --check-prefixes=CUDA,BARRIERS
+# RUN: tlc-build --emit=cuda --target=cuda:sm_90a --no-source-lines --kernel=max_y3 %s | FileCheck %s --check-prefix=BARRIERS
 # CUDA: __shfl_xor_sync(
-# CUDA: __syncthreads();
+# BARRIERS: allreduce_slots[{{.*}}] =
+# BARRIERS-NEXT: // T.sync_threads
+# BARRIERS-NEXT: __syncthreads();
+# BARRIERS-NEXT: const {{.*}} = allreduce_slots[
+# BARRIERS: __syncthreads();
+# BARRIERS-NOT: __syncthreads();
 import tilelang
 import tilelang.language as T
 
 
-def reducer_kernel(X, Y, G, over_y, combine, identity, dtype, cond_even):
+SUM = lambda x, y: x + y  # noqa: E731
+
+
+def reducer_kernel(X, Y, over_y, combine=SUM, identity=0, dtype=T.int32, cond_even=False, G=3):
+    """Each thread's A element reduced over its group (threads (X, Y),
+    along y when over_y, else x; threads with (tx + ty) odd contribute the
+    identity when cond_even); every thread stores its group's result."""
+
     @T.prim_func
     def main(A: T.Tensor((G, X * Y), dtype), C: T.Tensor((G, X * Y), dtype)):
         with T.Kernel(G, threads=(X, Y)) as bx:
@@ -60,34 +76,35 @@ def reducer_kernel(X, Y, G, over_y, combine, identity, dtype, cond_even):
     return main
 
 
+# The configurations (Inputs/thread_allreduce_ref.py has the same table).
 @tilelang.jit
 def sum_x():
-    return reducer_kernel(32, 2, 3, False, lambda x, y: x + y, 0, T.int32, False)
+    return reducer_kernel(32, 2, over_y=False)
 
 
 @tilelang.jit
 def sum_y4():
-    return reducer_kernel(4, 8, 3, True, lambda x, y: x + y, 0, T.int32, False)
+    return reducer_kernel(4, 8, over_y=True)
 
 
 @tilelang.jit
 def sum_y2():
-    return reducer_kernel(2, 32, 3, True, lambda x, y: x + y, 0, T.int32, False)
+    return reducer_kernel(2, 32, over_y=True)
 
 
 @tilelang.jit
 def max_y3():
-    return reducer_kernel(3, 5, 3, True, lambda x, y: T.max(x, y), -2147483648, T.int32, True)
+    return reducer_kernel(3, 5, over_y=True, combine=lambda x, y: T.max(x, y), identity=-2147483648, cond_even=True)
 
 
 @tilelang.jit
 def sum_y32():
-    return reducer_kernel(32, 4, 3, True, lambda x, y: x + y, 0, T.int32, False)
+    return reducer_kernel(32, 4, over_y=True)
 
 
 @tilelang.jit
 def fsum_x24():
-    return reducer_kernel(24, 1, 3, False, lambda x, y: x + y, 0, T.float32, False)
+    return reducer_kernel(24, 1, over_y=False, dtype=T.float32)
 
 
 @tilelang.jit
@@ -109,10 +126,5 @@ def pair_y8(X=4, Y=8, G=3):
     return main
 
 
-sum_x()
-sum_y4()
-sum_y2()
-max_y3()
-sum_y32()
-fsum_x24()
-pair_y8()
+for kernel in (sum_x, sum_y4, sum_y2, max_y3, sum_y32, fsum_x24, pair_y8):
+    kernel()

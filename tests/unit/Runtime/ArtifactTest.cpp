@@ -150,9 +150,53 @@ TEST_CASE("Manifest: workspaces (version 2) and version 1 compatibility") {
   std::string noBytes = v2;
   noBytes.replace(noBytes.find(", \"bytes\": 20"), 13, "");
   checkManifest(noBytes, "workspace 'part' has no integer or string 'bytes'");
-  checkManifest(R"({"format": "tlc-kernel", "version": 4})",
-                "unsupported manifest version 4 (this tlc reads versions 1 "
-                "to 3)");
+  checkManifest(R"({"format": "tlc-kernel", "version": 5})",
+                "unsupported manifest version 5 (this tlc reads versions 1 "
+                "to 4)");
+}
+
+TEST_CASE("Manifest: pointer parameters and pointer tables (version 4)") {
+  std::string v4 = validManifest;
+  v4.replace(v4.find("\"version\": 1"), 12, "\"version\": 4");
+  v4.replace(v4.find("\"role\": \"in\"}"), 13,
+             R"("role": "in", "pointer": true},
+             {"name": "C_ptrs", "kind": "tensor", "dtype": "int64",
+              "shape": [3], "role": "in", "pointee": {"dtype": "float32",
+              "shape": ["M", 8], "role": "out"}})");
+  checkManifest(v4, "ok");
+  auto m = manifestFromJSON(*llvm::json::parse(v4));
+  REQUIRE(static_cast<bool>(m));
+  REQUIRE(m->params.size() == 2);
+  CHECK(m->params[0].pointer);
+  CHECK(!m->params[0].pointee);
+  CHECK(!m->params[1].pointer);
+  REQUIRE(m->params[1].pointee);
+  CHECK(m->params[1].pointee->dtype == "float32");
+  CHECK(m->params[1].pointee->shape[0].expr == "M");
+  CHECK(m->params[1].pointee->shape[1].value == 8);
+  CHECK(m->params[1].pointee->role == Role::Out);
+  // Written back with version 4, and the same fields.
+  CHECK(toJSON(*m).getAsObject()->getInteger("version") == 4);
+  auto again = manifestFromJSON(toJSON(*m));
+  REQUIRE(static_cast<bool>(again));
+  CHECK(again->params[0].pointer);
+  REQUIRE(again->params[1].pointee);
+  CHECK(again->params[1].pointee->role == Role::Out);
+  // Without pointers the writer keeps the older version.
+  m->params[0].pointer = false;
+  m->params[1].pointee.reset();
+  CHECK(toJSON(*m).getAsObject()->getInteger("version") == 1);
+
+  std::string notTable = v4;
+  notTable.replace(notTable.find("\"int64\""), 7, "\"int32\"");
+  checkManifest(notTable, "parameter 'C_ptrs' has a 'pointee' but is not a "
+                          "one-dimensional int64 tensor");
+  std::string badRole = v4;
+  badRole.replace(badRole.find("\"out\""), 5, "\"up\"");
+  checkManifest(badRole, "the pointee of parameter 'C_ptrs' has role 'up'");
+  std::string badPointer = v4;
+  badPointer.replace(badPointer.find("true"), 4, "1");
+  checkManifest(badPointer, "parameter 'A': 'pointer' is not a boolean");
 }
 
 TEST_CASE("Buffer byte sizes: dtype widths, symbolic shapes") {

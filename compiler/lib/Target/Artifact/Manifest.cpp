@@ -113,6 +113,12 @@ json::Value tlc::artifact::toJSON(const Manifest &m) {
                    {"role", getRoleName(p.role)}};
     if (p.isTensor)
       o["shape"] = extentsToJSON(p.shape);
+    if (p.pointer)
+      o["pointer"] = true;
+    if (p.pointee)
+      o["pointee"] = json::Object{{"dtype", p.pointee->dtype},
+                                  {"shape", extentsToJSON(p.pointee->shape)},
+                                  {"role", getRoleName(p.pointee->role)}};
     params.push_back(std::move(o));
   }
   for (const Launch &l : m.launches) {
@@ -158,10 +164,15 @@ json::Value tlc::artifact::toJSON(const Manifest &m) {
   json::Object root{
       {"format", "tlc-kernel"},
       // Version 1 readers can run an instance without workspaces.
-      {"version", llvm::any_of(m.launches,
-                               [](const Launch &l) {
-                                 return !l.tensorMaps.empty();
+      {"version", llvm::any_of(m.params,
+                               [](const Param &p) {
+                                 return p.pointer || p.pointee;
                                })
+                      ? int64_t(4)
+                  : llvm::any_of(m.launches,
+                                 [](const Launch &l) {
+                                   return !l.tensorMaps.empty();
+                                 })
                       ? int64_t(3)
                   : m.workspaces.empty() ? kMinManifestVersion
                                          : int64_t(2)},
@@ -267,6 +278,20 @@ public:
 };
 } // namespace
 
+/// The `role` field of \p o; \p what names the object in errors.
+static Role readRole(Reader &r, const json::Object &o,
+                     const llvm::Twine &what) {
+  std::string role = r.str(o, "role");
+  if (role == "in")
+    return Role::In;
+  if (role == "out")
+    return Role::Out;
+  if (role == "inout")
+    return Role::InOut;
+  r.fail(what + " has role '" + role + "'");
+  return Role::In;
+}
+
 llvm::Expected<Manifest>
 tlc::artifact::manifestFromJSON(const json::Value &value) {
   const json::Object *root = value.getAsObject();
@@ -315,17 +340,30 @@ tlc::artifact::manifestFromJSON(const json::Value &value) {
         r.fail("parameter '" + p.name + "' has kind '" + kind +
                "' (expected tensor or scalar)");
       p.dtype = r.str(*o, "dtype");
-      std::string role = r.str(*o, "role");
-      if (role == "in")
-        p.role = Role::In;
-      else if (role == "out")
-        p.role = Role::Out;
-      else if (role == "inout")
-        p.role = Role::InOut;
-      else
-        r.fail("parameter '" + p.name + "' has role '" + role + "'");
+      p.role = readRole(r, *o, "parameter '" + p.name + "'");
       if (p.isTensor)
         p.shape = r.extents(*o, "shape");
+      if (std::optional<bool> ptr = o->getBoolean("pointer"))
+        p.pointer = *ptr;
+      else if (o->get("pointer"))
+        r.fail("parameter '" + p.name + "': 'pointer' is not a boolean");
+      if (p.pointer && !p.isTensor)
+        r.fail("parameter '" + p.name + "' is a pointer but not a tensor");
+      if (const json::Value *pv = o->get("pointee")) {
+        const json::Object *po = pv->getAsObject();
+        if (!po) {
+          r.fail("parameter '" + p.name + "': 'pointee' is not an object");
+        } else {
+          Pointee pt;
+          pt.dtype = r.str(*po, "dtype");
+          pt.shape = r.extents(*po, "shape");
+          pt.role = readRole(r, *po, "the pointee of parameter '" + p.name + "'");
+          p.pointee = std::move(pt);
+        }
+        if (!p.isTensor || p.dtype != "int64" || p.shape.size() != 1)
+          r.fail("parameter '" + p.name + "' has a 'pointee' but is not a "
+                 "one-dimensional int64 tensor (a pointer table)");
+      }
       m.params.push_back(std::move(p));
     }
   if (const json::Array *a = r.array(*root, "launches"))

@@ -97,6 +97,43 @@ static tile::MakeTensorOp getPointerView(tile::FuncOp func, unsigned index) {
   return view;
 }
 
+/// The tile.make_tensor views of the addresses that parameter \p index of
+/// \p func holds when it is a pointer table: a global int64 tensor of rank
+/// one whose every element read is the address of a view, and at least one
+/// is. Empty otherwise.
+static SmallVector<tile::MakeTensorOp> getPointerTableViews(tile::FuncOp func,
+                                                             unsigned index) {
+  Block &body = func.getBody().front();
+  if (index >= body.getNumArguments())
+    return {};
+  BlockArgument arg = body.getArgument(index);
+  auto bt = dyn_cast<tile::BufferType>(arg.getType());
+  if (!bt || bt.getRank() != 1 || !bt.getElementType().isInteger(64) ||
+      bt.getScope() != tile::MemoryScope::Global)
+    return {};
+  SmallVector<tile::MakeTensorOp> views;
+  for (Operation *user : arg.getUsers()) {
+    auto load = dyn_cast<tile::LoadOp>(user);
+    if (!load)
+      return {};
+    SmallVector<Value> worklist{load.getResult()};
+    while (!worklist.empty()) {
+      Value v = worklist.pop_back_val();
+      for (Operation *u : v.getUsers()) {
+        if (auto view = dyn_cast<tile::MakeTensorOp>(u)) {
+          views.push_back(view);
+          continue;
+        }
+        if (!isa<arith::ExtSIOp, arith::ExtUIOp, arith::TruncIOp,
+                 arith::IndexCastOp, arith::IndexCastUIOp>(u))
+          return {};
+        worklist.push_back(u->getResult(0));
+      }
+    }
+  }
+  return views;
+}
+
 std::string tlc::target::getParamName(tile::FuncOp func, unsigned index) {
   Block &body = func.getBody().front();
   if (index < body.getNumArguments())
@@ -277,6 +314,34 @@ tlc::target::getManifestShape(tile::BufferType type, unsigned *unknownDim) {
   return shape;
 }
 
+/// What the elements of pointer table \p index of \p func point at: the
+/// one tensor type all its views make, with the role their accesses give.
+/// Nullopt when it is no pointer table or its views disagree (the table is
+/// then an int64 tensor like any other).
+static std::optional<artifact::Pointee> getPointee(tile::FuncOp func,
+                                                   unsigned index) {
+  SmallVector<tile::MakeTensorOp> views = getPointerTableViews(func, index);
+  if (views.empty())
+    return std::nullopt;
+  Type type = views.front().getType();
+  bool reads = false, writes = false;
+  for (tile::MakeTensorOp view : views) {
+    if (view.getType() != type)
+      return std::nullopt;
+    collectAccess(view.getResult(), reads, writes);
+  }
+  auto bt = cast<tile::BufferType>(type);
+  std::optional<std::vector<artifact::Extent>> shape = getManifestShape(bt);
+  if (!shape)
+    return std::nullopt;
+  artifact::Pointee p;
+  p.dtype = tile::getDTypeName(bt.getElementType());
+  p.shape = std::move(*shape);
+  p.role = writes ? (reads ? artifact::Role::InOut : artifact::Role::Out)
+                  : artifact::Role::In;
+  return p;
+}
+
 FailureOr<artifact::Manifest> tlc::target::describeKernel(tile::FuncOp func) {
   artifact::Manifest m;
   m.name = func.getSymName().str();
@@ -315,6 +380,9 @@ FailureOr<artifact::Manifest> tlc::target::describeKernel(tile::FuncOp func) {
                                 << unknownDim << "; artifacts need every extent";
       p.shape = std::move(*shape);
       p.role = inferParamRole(func, i);
+      p.pointer = bool(pointerView);
+      if (!pointerView)
+        p.pointee = getPointee(func, i);
       if (pointerView) {
         bool reads = false, writes = false;
         collectAccess(pointerView.getResult(), reads, writes);

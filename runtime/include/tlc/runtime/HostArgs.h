@@ -34,8 +34,14 @@ namespace tlc::runtime {
 
 /// One kernel's parameters in host memory, in manifest order.
 struct HostArgs {
-  /// The tensor of each tensor parameter (nullopt for a scalar).
+  /// The tensor of each tensor parameter (nullopt for a scalar). A
+  /// pointer table's own tensor is filled with device addresses at launch.
   std::vector<std::optional<HostTensor>> tensors;
+  /// For each pointer table (a manifest `pointee`), the tensors its
+  /// elements point at, stacked: shape [table length] + the pointee's
+  /// shape; nullopt for every other parameter. They are the parameter's
+  /// data as tools show it (saved, read from `--inputs`, verified).
+  std::vector<std::optional<HostTensor>> pointees;
   /// The bytes of each scalar parameter in its dtype (empty for a tensor).
   std::vector<std::vector<uint8_t>> scalars;
   /// The values of the manifest's symbols, in manifest order.
@@ -43,6 +49,20 @@ struct HostArgs {
   /// The parameters read from HostArgsOptions::inputsDir.
   std::vector<std::string> loaded;
 };
+
+/// The data of parameter \p index as tools show, save and compare it: the
+/// stacked pointees of a pointer table, else its tensor; null for a scalar.
+inline const HostTensor *getParamData(const HostArgs &a, size_t index) {
+  if (a.pointees[index])
+    return &*a.pointees[index];
+  return a.tensors[index] ? &*a.tensors[index] : nullptr;
+}
+
+/// How the kernel uses the data of \p p (getParamData): a pointer table's
+/// pointee role, else the parameter's.
+inline artifact::Role getParamDataRole(const artifact::Param &p) {
+  return p.pointee ? p.pointee->role : p.role;
+}
 
 struct HostArgsOptions {
   /// Seed of the random inputs; parameter i uses stream i.
@@ -55,7 +75,10 @@ struct HostArgsOptions {
 /// Creates the arguments of \p m: symbols and scalars from \p defs (an
 /// error names each one missing or malformed, with the `-D` to give),
 /// tensor shapes evaluated against the symbols (a negative extent is an
-/// error), inputs read or randomised, outputs poisoned.
+/// error), inputs read or randomised, outputs poisoned; for a pointer
+/// table, the tensors it points at (HostArgs::pointees) the same way except
+/// that written-only ones start random too (the caller's memory, which
+/// kernels often write in part).
 llvm::Expected<HostArgs> makeHostArgs(const artifact::Manifest &m,
                                       const llvm::StringMap<std::string> &defs,
                                       const HostArgsOptions &options = {});
@@ -72,7 +95,8 @@ struct RunOptions {
 
 /// Copies \p host to \p dev, runs \p kernel once and copies its outputs
 /// back into \p host; then the warm-up and timed runs \p options asks for.
-/// Device memory is released on every path.
+/// A pointer table gets one device tensor per element, and the table holds
+/// their addresses. Device memory is released on every path.
 llvm::Error runWithHostArgs(Device &dev, Kernel &kernel,
                             const artifact::Manifest &m, HostArgs &host,
                             const RunOptions &options = {});

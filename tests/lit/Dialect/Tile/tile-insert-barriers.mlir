@@ -160,3 +160,31 @@ tile.func @thread_ranges(%A: !tile.buffer<[64], f32, global>, %B: !tile.buffer<[
 }
 tile.func @end() {
 }
+
+// A block-wide barrier already in the code (the program's T.sync_threads,
+// or T.tvm_thread_allreduce's exchange) orders the write before it: no
+// barrier is added next to it (the write after the read still gets one). A
+// named barrier (barrier_id) is among some threads only and does not
+// count: after it the read still gets one.
+// CHECK-LABEL: tile.func @existing_sync
+// CHECK:      tile.copy %{{.*}} to %[[S:.*]] : !tile.buffer<[64, 64], f16, global> to
+// CHECK-NEXT: tile.sync_threads
+// CHECK-NEXT: tile.copy %[[S]] to
+// CHECK-NEXT: tile.barrier "shared-memory dependence"
+// CHECK-NEXT: tile.copy %{{.*}} to %[[S]] : !tile.buffer<[64, 64], f16, global> to
+// CHECK-NEXT: tile.sync_threads {arrive_count = 128 : i64, barrier_id = 1 : i64}
+// CHECK-NEXT: tile.barrier "shared-memory dependence"
+// CHECK-NEXT: tile.copy %[[S]] to
+// CHECK-NOT:  tile.barrier
+// CHECK:      }
+tile.func @existing_sync(%A: !tile.buffer<[64, 64], f16, global>, %B: !tile.buffer<[64, 64], f16, global>) {
+  tile.kernel (%bx) grid [1] threads [128] {
+    %S = tile.alloc {tile.offset = 0 : i64} : !tile.buffer<[64, 64], f16, shared.dyn>
+    tile.copy %A to %S : !tile.buffer<[64, 64], f16, global> to !tile.buffer<[64, 64], f16, shared.dyn>
+    tile.sync_threads
+    tile.copy %S to %B : !tile.buffer<[64, 64], f16, shared.dyn> to !tile.buffer<[64, 64], f16, global>
+    tile.copy %A to %S : !tile.buffer<[64, 64], f16, global> to !tile.buffer<[64, 64], f16, shared.dyn>
+    tile.sync_threads {barrier_id = 1 : i64, arrive_count = 128 : i64}
+    tile.copy %S to %B : !tile.buffer<[64, 64], f16, shared.dyn> to !tile.buffer<[64, 64], f16, global>
+  }
+}

@@ -14,11 +14,13 @@
 # SCALE: (100, 40) True
 # MANIFEST: "kind": "tensor",
 # MANIFEST-NEXT: "name": "a_ptr",
+# MANIFEST-NEXT: "pointer": true,
 # MANIFEST-NEXT: "role": "in",
 # MANIFEST-NEXT: "shape": [
 # MANIFEST-NEXT: "m",
 # MANIFEST-NEXT: "k"
 # MANIFEST: "name": "c_ptr",
+# MANIFEST-NEXT: "pointer": true,
 # MANIFEST-NEXT: "role": "out",
 # MANIFEST: "symbols": [
 # MANIFEST-NEXT: {

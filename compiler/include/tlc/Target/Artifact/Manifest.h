@@ -27,10 +27,11 @@
 namespace tlc::artifact {
 
 /// Newest version of the manifest format this build reads and writes.
-/// Version 2 adds workspaces, version 3 TMA tensor maps; a manifest is
+/// Version 2 adds workspaces, version 3 TMA tensor maps, version 4 pointer
+/// parameters (`pointer`) and pointer tables (`pointee`); a manifest is
 /// written with the oldest version that has what it uses, so tools that
 /// only know older versions still read it.
-constexpr int64_t kManifestVersion = 3;
+constexpr int64_t kManifestVersion = 4;
 /// Oldest version this build reads.
 constexpr int64_t kMinManifestVersion = 1;
 
@@ -57,6 +58,17 @@ enum class Role { In, Out, InOut };
 /// The manifest spelling of a role: `in`, `out`, `inout`.
 llvm::StringRef getRoleName(Role role);
 
+/// What each element of a pointer table points at: a tensor of its own per
+/// element, all of this dtype and shape.
+struct Pointee {
+  /// TileLang dtype name of the pointed-at elements.
+  std::string dtype;
+  /// Extents of each pointed-at tensor (row-major, dense).
+  std::vector<Extent> shape;
+  /// Whether the kernel reads them, writes them, or both.
+  Role role = Role::In;
+};
+
 /// One kernel parameter, in call order.
 struct Param {
   /// The Python name (`A`, `Output`).
@@ -69,6 +81,14 @@ struct Param {
   std::vector<Extent> shape;
   /// Whether the kernel reads it, writes it, or both.
   Role role = Role::In;
+  /// A tensor passed as a `T.ptr` address: the kernel takes a 64-bit
+  /// integer that holds the tensor's address (same bytes as a tensor
+  /// argument; callers may pass an address instead of a tensor).
+  bool pointer = false;
+  /// For an int64 tensor of addresses (a pointer table): what each of its
+  /// elements points at. The runtime allocates one tensor per element and
+  /// fills the table with their addresses.
+  std::optional<Pointee> pointee;
 };
 
 /// A symbol the instance leaves open, bound at run time (`-D M=100`).

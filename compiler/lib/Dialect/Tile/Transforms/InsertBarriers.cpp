@@ -14,8 +14,11 @@
 // barrier, with the threads that accessed them, and puts a `tile.barrier`
 // before the first statement that reads what was written or writes what
 // was read or written; buffers placed in common bytes by
-// tile-plan-shared-memory conflict like one buffer. A loop whose body both
-// writes and reads shared memory starts each iteration with a barrier.
+// tile-plan-shared-memory conflict like one buffer. A block-wide barrier
+// already in the block (`tile.sync_threads` without a barrier id, run by
+// every thread of the block; with wgmma only a fenced `tile.barrier`)
+// orders what came before it, so none is added next to it. A loop whose body both writes and reads shared memory starts
+// each iteration with a barrier.
 //
 //===----------------------------------------------------------------------===//
 
@@ -88,6 +91,11 @@ private:
   void placeInRange(Block &block, ThreadRange r, bool inLoop);
   /// Puts a barrier at \p b's insertion point, at \p loc.
   void insert(OpBuilder &b, Location loc, StringRef reason, bool fence);
+  /// Whether \p op is a barrier of every thread of the block already in
+  /// the code (the program's `T.sync_threads`, an operation's own
+  /// expansion, a barrier placed before) that orders the shared-memory
+  /// accesses before it as one placed here would.
+  bool isBlockWideBarrier(Operation *op) const;
   /// Whether two shared buffers occupy common bytes.
   bool sharesBytes(Value a, Value b) const;
   /// Whether, in a kernel with explicit mbarriers, every statement of
@@ -171,6 +179,17 @@ void BarrierPlacer::startLoop(Operation *loop, Block &body, StringRef reason) {
   insert(b, loop->getLoc(), reason, /*fence=*/false);
 }
 
+bool BarrierPlacer::isBlockWideBarrier(Operation *op) const {
+  if (range.lo != 0 || range.hi != blockThreads)
+    return false;
+  // In a kernel with wgmma only a barrier with the async-proxy fence will
+  // do: the writes it orders may be read through the async proxy.
+  if (auto barrier = dyn_cast<BarrierOp>(op))
+    return !fenceProxyAsync || barrier.getFenceProxyAsync();
+  auto sync = dyn_cast<SyncThreadsOp>(op);
+  return sync && !sync.getBarrierId() && !fenceProxyAsync;
+}
+
 void BarrierPlacer::placeInBlock(Block &block, bool allow) {
   llvm::SaveAndRestore<bool> scope(barriersAllowed, allow);
   SmallVector<Pending, 8> pendingReads, pendingWrites;
@@ -186,6 +205,11 @@ void BarrierPlacer::placeInBlock(Block &block, bool allow) {
   for (Operation &op : llvm::make_early_inc_range(block)) {
     if (isPipelineProducer(&op))
       continue;
+    if (allow && !inParallel && isBlockWideBarrier(&op)) {
+      pendingReads.clear();
+      pendingWrites.clear();
+      continue;
+    }
     if (allow && !isa<AllocOp, RegionOp>(op) &&
         op.getNumRegions() + op.getNumOperands() > 0) {
       // Per branch of an if on the thread index, the branch's threads;

@@ -458,7 +458,11 @@ def TileInsertBarriers : Pass<"tile-insert-barriers", "::mlir::ModuleOp"> {
     (`getBufferAccesses`, nested statements included) are followed in
     program order. A statement that reads a buffer written, or writes a
     buffer read or written, since the last barrier gets a barrier before
-    it (`"shared-memory dependence"`). Buffers that `tile-plan-shared-memory`
+    it (`"shared-memory dependence"`). A block-wide barrier already there
+    (a `tile.sync_threads` without a barrier id, or a `tile.barrier`, in
+    code every thread of the block runs together) counts as the last
+    barrier, so none is added beside it; in a kernel with `wgmma` only a
+    `tile.barrier` with `fence_proxy_async` does. Buffers that `tile-plan-shared-memory`
     placed in common bytes (reuse after a live range ends) conflict like one
     buffer; a buffer's bytes include its pipeline stages (`tile.stages`).
     The statements of an `if` on the thread index count with the threads
