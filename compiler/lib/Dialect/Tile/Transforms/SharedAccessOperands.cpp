@@ -66,7 +66,8 @@ void tlc::tile::detail::planGemmOperands(GemmOp op,
 /// where layout inference gave the accumulator an `mfma32` layout) and
 /// value r, row or column lane % T of the tile at k = kk * step + perStep *
 /// (lane / T) + r (with a register operand and 8-bit values, kk * 32 + 16
-/// (r / 4) + 4 (lane / 16) + r % 4). A K-contiguous operand whose rows are
+/// (r / 4) + 4 (lane / 16) + r % 4; kk * 16 + 8 (r / 4) + 4 (lane / 32) +
+/// r % 4 on 32x32 tiles). A K-contiguous operand whose rows are
 /// whole multiples of perStep is read as one vector per lane and tile
 /// (ds_read_b64 / ds_read_b128, the printer's `vectorBytes`); any other as
 /// one ds_read_u16 / ds_read_u8 per element.
@@ -153,7 +154,8 @@ void tlc::tile::detail::planMfmaOperands(GemmOp op,
                 int64_t grid = isA ? w % warpRows : w / warpRows;
                 int64_t mn = grid * (isA ? warpM : warpN) + tile * T + lane % T;
                 int64_t kl =
-                    splitK ? kk * 32 + 16 * (r / 4) + 4 * (lane / 16) + r % 4
+                    splitK ? kk * kStep + 4 * groups * (r / 4) +
+                                 4 * (lane / T) + r % 4
                            : kk * step + perStep * (lane / T) + r;
                 // A is [M, K] (trans: [K, M]); B is [K, N] (trans: [N, K]).
                 SmallVector<int64_t> at = trans ? SmallVector<int64_t>{kl, mn}
