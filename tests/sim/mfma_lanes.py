@@ -22,6 +22,9 @@ matrix entry, written here and not taken from tlc's layout library:
     fp8 (sign, 4 exponent bits with bias 8, 3 mantissa bits) or bf8 (5
     exponent bits, bias 16, 2 mantissa bits): no infinities, 0x80 NaN
     (the kernel passes 0x80 as 0), decoded here in NumPy.
+  v_mfma_f32_32x32x16_fp8_fp8 / _bf8_bf8 (CDNA3): A is 32 x 16, lane l
+    holds row l % 32, columns 8 (l / 32) .. + 7 in its 8 bytes; B (16 x 32)
+    column l % 32, rows 8 (l / 32) + v; D as the 32x32 f32 instructions.
 
 A hand-written HIP kernel (one wavefront) loads each lane's operands and
 stores its results through these tables, calls the builtin, and runs on the
@@ -68,10 +71,10 @@ extern "C" __global__ void __launch_bounds__(64) lanes_kernel(
 
 KERNEL8 = r"""
 #include "tlc_device/hip.h"
-typedef float accx __attribute__((ext_vector_type(4)));
+typedef float accx __attribute__((ext_vector_type(REGS)));
 __device__ const int tabA[64][8] = {TAB_A};
 __device__ const int tabB[64][8] = {TAB_B};
-__device__ const int tabD[64][4] = {TAB_D};
+__device__ const int tabD[64][REGS] = {TAB_D};
 extern "C" __global__ void __launch_bounds__(64) lanes_kernel(
     const uint8_t *__restrict__ A, const uint8_t *__restrict__ B,
     float *__restrict__ D) {
@@ -84,15 +87,17 @@ extern "C" __global__ void __launch_bounds__(64) lanes_kernel(
   }
   accx c = {};
   c = BUILTIN((long)a, (long)b, c, 0, 0, 0);
-  for (int r = 0; r < 4; ++r)
+  for (int r = 0; r < REGS; ++r)
     D[tabD[lane][r]] = c[r];
 }
 """
 
-# 8-bit float instructions: name: (builtin, exponent bits, bias)
+# 8-bit float instructions: name: (builtin, M, exponent bits, bias)
 FP8_INSTRUCTIONS = {
-    "v_mfma_f32_16x16x32_fp8_fp8": ("__builtin_amdgcn_mfma_f32_16x16x32_fp8_fp8", 4, 8),
-    "v_mfma_f32_16x16x32_bf8_bf8": ("__builtin_amdgcn_mfma_f32_16x16x32_bf8_bf8", 5, 16),
+    "v_mfma_f32_16x16x32_fp8_fp8": ("__builtin_amdgcn_mfma_f32_16x16x32_fp8_fp8", 16, 4, 8),
+    "v_mfma_f32_16x16x32_bf8_bf8": ("__builtin_amdgcn_mfma_f32_16x16x32_bf8_bf8", 16, 5, 16),
+    "v_mfma_f32_32x32x16_fp8_fp8": ("__builtin_amdgcn_mfma_f32_32x32x16_fp8_fp8", 32, 4, 8),
+    "v_mfma_f32_32x32x16_bf8_bf8": ("__builtin_amdgcn_mfma_f32_32x32x16_bf8_bf8", 32, 5, 16),
 }
 
 
@@ -108,10 +113,16 @@ def fnuz(bytes_, ebits, bias):
     return np.where(x == 0x80, 0.0, v)
 
 
-def tables8():
-    a = [[(l % 16) * 32 + 8 * (l // 16) + v for v in range(8)] for l in range(64)]
-    b = [[(8 * (l // 16) + v) * 16 + l % 16 for v in range(8)] for l in range(64)]
-    d = [[(4 * (l // 16) + v) * 16 + l % 16 for v in range(4)] for l in range(64)]
+def tables8(m):
+    """The 8-bit tables: A (m x k), B (k x m), D (m x m), k = 512 / m."""
+    k = 512 // m
+    a = [[(l % m) * k + 8 * (l // m) + v for v in range(8)] for l in range(64)]
+    b = [[(8 * (l // m) + v) * m + l % m for v in range(8)] for l in range(64)]
+    if m == 16:
+        row = lambda l, v: 4 * (l // 16) + v
+    else:
+        row = lambda l, v: 8 * (v // 4) + 4 * (l // 32) + v % 4
+    d = [[row(l, v) * m + l % m for v in range(m * m // 64)] for l in range(64)]
     return a, b, d
 
 
@@ -178,10 +189,10 @@ def main():
     failed = 0
     cases = [(instr, builtin, m, k, elem, storage, load, dtype, None)
              for instr, (builtin, m, k, elem, storage, load, dtype) in INSTRUCTIONS.items()]
-    cases += [(instr, builtin, 16, 32, None, None, None, "uint8", (ebits, bias))
-              for instr, (builtin, ebits, bias) in FP8_INSTRUCTIONS.items()]
+    cases += [(instr, builtin, m, 512 // m, None, None, None, "uint8", (ebits, bias))
+              for instr, (builtin, m, ebits, bias) in FP8_INSTRUCTIONS.items()]
     for instr, builtin, m, k, elem, storage, load, dtype, fp8 in cases:
-        ta, tb, td = tables8() if fp8 else tables(m, k)
+        ta, tb, td = tables8(m) if fp8 else tables(m, k)
         broken = [row[:] for row in ta]
         broken[0], broken[1] = broken[1], broken[0]  # lanes of rows 0 and 1
         for variant, table_a, should_match in (("ISA tables", ta, True),
@@ -193,7 +204,8 @@ def main():
                             os.path.join(art, "tlc_device"))
             if fp8:
                 src = (KERNEL8.replace("TAB_A", c_table(table_a)).replace("TAB_B", c_table(tb))
-                       .replace("TAB_D", c_table(td)).replace("BUILTIN", builtin))
+                       .replace("TAB_D", c_table(td)).replace("BUILTIN", builtin)
+                       .replace("REGS", str(m * m // 64)))
             else:
                 src = (KERNEL.replace("TAB_A", c_table(table_a)).replace("TAB_B", c_table(tb))
                        .replace("TAB_D", c_table(td)).replace("REGS", str(m * m // 64))

@@ -146,11 +146,24 @@ static std::optional<int64_t> bufferBytes(const BufferObj *b) {
   return (n * b->dtype.getTotalBits() + 7) / 8;
 }
 
+/// \p bytes for a diagnostic: `64 KiB`, `48.5 KiB`, `96 bytes`, or
+/// `64 KiB + 32 bytes` where one decimal of KiB would hide the difference
+/// from a whole KiB (a figure just over a budget must not read as equal).
 static std::string formatBytes(int64_t bytes) {
   if (bytes % 1024 == 0)
     return std::to_string(bytes / 1024) + " KiB";
+  if (bytes < 1024)
+    return std::to_string(bytes) + (bytes == 1 ? " byte" : " bytes");
   char buf[32];
   snprintf(buf, sizeof(buf), "%.1f KiB", double(bytes) / 1024);
+  if (llvm::StringRef(buf).ends_with(".0 KiB")) {
+    int64_t rest = bytes % 1024;
+    if (rest >= 512)
+      rest -= 1024;
+    return std::to_string((bytes - rest) / 1024) + " KiB " +
+           (rest < 0 ? "- " : "+ ") + std::to_string(std::abs(rest)) +
+           (std::abs(rest) == 1 ? " byte" : " bytes");
+  }
   return buf;
 }
 

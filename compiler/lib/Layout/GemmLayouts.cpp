@@ -388,7 +388,11 @@ llvm::Expected<int64_t> tlc::layout::mfmaTileOf(const GemmConfig &config) {
   if (!p)
     return p.takeError();
   int64_t warpM = config.m / p->warpRows, warpN = config.n / p->warpCols;
-  return config.abBits == 16 && warpM % 32 == 0 && warpN % 32 == 0 ? 32 : 16;
+  // 16-bit operands (32x32x8) and 8-bit ones (32x32x16 int8 and fp8).
+  return (config.abBits == 16 || config.abBits == 8) && warpM % 32 == 0 &&
+                 warpN % 32 == 0
+             ? 32
+             : 16;
 }
 
 Fragment tlc::layout::transpose2D(const Fragment &fragment) {

@@ -1,5 +1,15 @@
 # RUN: tlc-build --check %s 2>&1 | count 0
 # RUN: tlc-build --emit=hints --format=json %s | FileCheck %s
+# The accumulator (FullCol) and the next gemm's register A (FullRow) keep
+# their layouts; T.copy(S_local, S_cast) goes through shared memory.
+# RUN: tlc-build --target=cuda:sm_80 --emit=cuda %s 2>&1 | FileCheck %s --check-prefix=SM80
+# SM80: float *exchanged = reinterpret_cast<float *>(smem + {{[0-9]+}});  // S_local, row-major
+# SM80: S_cast[{{.*}}] = tlc::cuda::toHalf(exchanged[
+# On CDNA that area does not fit the 64 KiB of LDS at these tiles, and the
+# build for gfx942 says so (Target/HIP/fragment-exchange.test runs it at
+# tiles that fit).
+# RUN: not tlc-build --target=hip:gfx942 --emit=hip %s 2>&1 | FileCheck %s --check-prefix=GFX942
+# GFX942: error: the kernel needs 90112 bytes of LDS per workgroup on the HIP target (57344 for its buffers, 32768 to exchange fragments); gfx942 allows 65536
 # Group F: T.gemm operand forms. A^T B^T with transpose_A/transpose_B,
 # policy=T.GemmWarpPolicy.FullCol, clear_accum on the first K step, and a
 # register-A ("rs") second GEMM with policy=FullRow chaining D = (A^T B^T) E.

@@ -354,7 +354,12 @@ TEST_CASE("CDNA picks 32x32x8 tiles when every wavefront's tile allows") {
   c.threads = 512; // 16 x 32 wave tiles: 16x16x16
   CHECK(*mfmaTileOf(c) == 16);
   CHECK(gemmAccumulatorFragment(c)->getOrigin().tag == "mfma.C");
-  c.threads = 256, c.abBits = 8; // int8/fp8 keep 16x16x32
+  c.threads = 256, c.abBits = 8; // int8/fp8: 32x32x16
+  CHECK(*mfmaTileOf(c) == 32);
+  CHECK(gemmAccumulatorFragment(c)->getOrigin().tag == "mfma32.C");
+  c.threads = 512; // 16 x 32 wave tiles: 16x16x32
+  CHECK(*mfmaTileOf(c) == 16);
+  c.threads = 256, c.abBits = 32; // f32 operands: no 32x32 form here
   CHECK(*mfmaTileOf(c) == 16);
 }
 

@@ -53,7 +53,7 @@ enum class GemmArch : uint8_t {
 enum class GemmInstr : uint8_t {
   MMA,   ///< mma.sync m16n8k(256/bits).
   WGMMA, ///< wgmma.mma_async m64nNk(256/bits).
-  MFMA,  ///< v_mfma 16x16xk, or 32x32x8 (see mfmaTileOf()).
+  MFMA,  ///< v_mfma 16x16xk, or 32x32xk (see mfmaTileOf()).
 };
 
 /// Which matrix of `C += A * B`.
@@ -171,9 +171,9 @@ Fragment mfma32InstrD();
 Fragment mfma32AtomC();
 
 /// The MFMA tile edge (16 or 32) of \p config's wavefronts: 32 (v_mfma
-/// _f32_32x32x8 f16/bf16) when the operands are 16-bit and every
-/// wavefront's tile of C is a multiple of 32 x 32, else 16. Fails as
-/// gemmWarpPartition() does.
+/// _f32_32x32x8 f16/bf16, _i32_32x32x16_i8, _f32_32x32x16_fp8_fp8) when the
+/// operands are 16- or 8-bit and every wavefront's tile of C is a multiple
+/// of 32 x 32, else 16. Fails as gemmWarpPartition() does.
 llvm::Expected<int64_t> mfmaTileOf(const GemmConfig &config);
 
 /// Swaps the two inputs of a rank-2 fragment (the layout of the transposed

@@ -305,6 +305,13 @@ LogicalResult Emitter::emitFunction() {
 /// capability major * 10 + minor), from the CUDA programming guide's table
 /// of compute capabilities: 163 KB on 8.0/8.7, 99 KB on 8.6/8.9/12.x,
 /// 227 KB on 9.0 and 10.x, 48 KB before.
+/// The LDS one workgroup may allocate on CDNA architecture \p arch: 64 KiB
+/// on CDNA2 and CDNA3 (gfx90a, gfx942; the CDNA3 ISA's "Local Data Share"),
+/// 160 KiB on CDNA4 (gfx950), as the device table (lang/Device.cpp) says.
+static int64_t ldsBytesPerWorkgroup(llvm::StringRef arch) {
+  return arch == "gfx950" ? 160 * 1024 : 64 * 1024;
+}
+
 static int64_t maxDynamicSharedMemory(unsigned cc) {
   switch (cc) {
   case 80:
@@ -438,18 +445,25 @@ LogicalResult Emitter::emitKernel(KernelOp op) {
 
   // The planned buffers fit the budget the evaluator checked; the areas
   // this printer adds (reduction scratch, fragment exchange) may not.
-  int64_t limit = maxDynamicSharedMemory(options.minComputeCapability);
+  int64_t limit = lang.isHip()
+                      ? ldsBytesPerWorkgroup(options.amdArch)
+                      : maxDynamicSharedMemory(options.minComputeCapability);
   if (sharedBytes > limit) {
     InFlightDiagnostic d = op.emitError()
                            << "the kernel needs " << sharedBytes
-                           << " bytes of shared memory per block on the CUDA "
-                              "target ("
+                           << (lang.isHip() ? " bytes of LDS per workgroup on "
+                                              "the HIP target ("
+                                            : " bytes of shared memory per "
+                                              "block on the CUDA target (")
                            << planned.getInt() << " for its buffers";
     if (scratch)
       d << ", " << scratch << " for reduction scratch";
     if (exchangeOffset >= 0)
       d << ", " << sharedBytes - exchangeOffset << " to exchange fragments";
-    d << "); sm_" << options.minComputeCapability << " allows " << limit;
+    if (lang.isHip())
+      d << "); " << options.amdArch << " allows " << limit;
+    else
+      d << "); sm_" << options.minComputeCapability << " allows " << limit;
     return failure();
   }
 

@@ -31,6 +31,10 @@
 // k = 8 (l / 16) .. +7 of its row or column (v_mfma_i32_16x16x32_i8's
 // layout; the device helper mfmaI32x16x16x32 issues it on CDNA3 and two
 // v_mfma_i32_16x16x16i8 on CDNA2); the accumulator is laid out as above.
+// With 32x32 tiles (mfma32.C, as for 16-bit operands) steps of K = 16,
+// lane l holding k = 8 (l / 32) .. +7 (v_mfma_i32_32x32x16_i8; two
+// v_mfma_i32_32x32x8i8 on CDNA2), fp8 likewise (_32x32x16_fp8_fp8 /
+// _bf8_bf8), accumulators as 32x32x8's.
 // fp8 A/B (OCP e4m3fn, e5m2) with an f32 accumulator take the same lanes
 // (v_mfma_f32_16x16x32_fp8_fp8 / _bf8_bf8 on gfx942; mfma.h says how OCP
 // values meet CDNA3's FNUZ formats, and what gfx90a/gfx950 issue).
@@ -59,9 +63,9 @@ LogicalResult Emitter::emitMfmaGemm(GemmOp op) {
     op.emitError("the HIP target lowers T.gemm for f16/bf16 and fp8 "
                  "(e4m3fn, e5m2) operands with an f32 accumulator "
                  "(v_mfma_f32_16x16x16f16 / _bf16_1k, _16x16x32_fp8_fp8 / "
-                 "_bf8_bf8) and int8 operands with an int32 accumulator "
-                 "(v_mfma_i32_16x16x32_i8); other types are not generated "
-                 "yet");
+                 "_bf8_bf8 and their 32x32 forms) and int8 operands with "
+                 "an int32 accumulator (v_mfma_i32_16x16x32_i8, "
+                 "_32x32x16_i8); other types are not generated yet");
     return failure();
   }
   if (bType.getElementType() != ab) {
@@ -243,9 +247,13 @@ LogicalResult Emitter::emitMfmaGemm(GemmOp op) {
       return failure();
     return lvalue(*access, op);
   };
+  // With splitK, value r of a lane comes from K chunk 2 kk + r / 4 of the
+  // register layouts, at k = 4 (lane / T) + r % 4 in it.
   std::string kLane = splitK
-                          ? "(" + kk + " * 32 + 16 * (" + r + " / 4) + 4 * (" +
-                                lane + " / 16) + " + r + " % 4)"
+                          ? "(" + kk + " * " + std::to_string(kStep) + " + " +
+                                std::to_string(chunkK) + " * (" + r +
+                                " / 4) + 4 * (" + lane + " / " +
+                                std::to_string(T) + ") + " + r + " % 4)"
                           : "(" + kk + " * " + std::to_string(step) + " + " +
                                 std::to_string(perStep) + " * (" + lane +
                                 " / " + std::to_string(T) + ") + " + r + ")";
@@ -348,11 +356,12 @@ LogicalResult Emitter::emitMfmaGemm(GemmOp op) {
   line("#pragma unroll");
   open("for (int " + mi + " = 0; " + mi + " < " + Twine(mTiles) + "; ++" + mi +
        ")");
-  std::string mfma = ns + (int8     ? "mfmaI32x16x16x32"
-                           : tile32 ? "mfmaF32x32x32x8"
-                           : !fp8   ? "mfmaF32x16x16x16"
-                           : e5m2   ? "mfmaF32x16x16x32<true>"
-                                    : "mfmaF32x16x16x32<false>");
+  std::string fp8Arg = e5m2 ? "<true>" : "<false>";
+  std::string mfma =
+      ns + (int8   ? (tile32 ? "mfmaI32x32x32x16" : "mfmaI32x16x16x32")
+            : fp8  ? (tile32 ? "mfmaF32x32x32x16" : "mfmaF32x16x16x32") + fp8Arg
+            : tile32 ? "mfmaF32x32x32x8"
+                     : "mfmaF32x16x16x16");
   for (int64_t g = 0; g < kPack; ++g) {
     std::string at = g ? " + " + std::to_string(g * perLane) : "";
     line("#pragma unroll");

@@ -804,6 +804,49 @@ bool Solver::isCompatible(const Node &n, const Fragment &loop) {
   return true;
 }
 
+/// Whether \p n, the SIMT loop of a whole-fragment T.copy, copies between
+/// two fragments whose layouts are both known and cannot be made one at
+/// \p level (a gemm's accumulator copied into the next gemm's register
+/// operand under another warp policy). Such a copy needs no common layout:
+/// the CUDA and HIP printers move it through shared memory (the exchange
+/// area, Emitter::planExchanges).
+static bool copiesBetweenFixedLayouts(const Node &n,
+                                      const std::vector<BufferInfo> &buffers,
+                                      InferLevel level) {
+  if (!isa<CopyOp>(n.op) || !n.loopLayout || n.accesses.size() != 2)
+    return false;
+  for (const Access &a : n.accesses) {
+    const BufferInfo &b = buffers[a.buffer];
+    if (!b.fragment || !a.index ||
+        overrunsBuffer(*a.index, n.loopShape, b.shape) ||
+        !coversBuffer(*a.index, n.loopShape, b.shape))
+      return false;
+  }
+  for (const Access &a : n.accesses) {
+    const BufferInfo &b = buffers[a.buffer];
+    llvm::Expected<Fragment> derived =
+        layout::completeBufferFragment(*n.loopLayout, *a.index, b.shape);
+    if (!derived) {
+      llvm::consumeError(derived.takeError());
+      return false;
+    }
+    // As setFragment accepts a layout.
+    if (b.fragment->isEquivalentTo(*derived) ||
+        (!a.write && b.fragment->contains(*derived)))
+      continue;
+    InferLevel mergeLevel = (b.pinned || level == InferLevel::Strict)
+                                ? InferLevel::Strict
+                                : level;
+    llvm::Expected<Fragment> merged =
+        layout::mergeFragments(*b.fragment, *derived, mergeLevel);
+    if (merged)
+      continue;
+    llvm::consumeError(merged.takeError());
+    return true;
+  }
+  return false;
+}
+
 LogicalResult Solver::visitLoop(unsigned id, InferLevel level) {
   Node &n = nodes[id];
   if (!n.loopLayout) {
@@ -854,6 +897,9 @@ LogicalResult Solver::visitLoop(unsigned id, InferLevel level) {
     if (!n.loopLayout)
       return success();
   }
+  // A copy between layouts that disagree goes through shared memory.
+  if (copiesBetweenFixedLayouts(n, buffers, level))
+    return success();
   // Complete the layouts of every fragment the loop touches.
   for (const Access &a : n.accesses) {
     BufferInfo &b = buffers[a.buffer];

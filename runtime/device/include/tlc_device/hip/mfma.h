@@ -40,6 +40,14 @@
 // formats, not checked here) converts the values to f16, exactly, and
 // issues two v_mfma_f32_16x16x16f16 as the int8 step does on CDNA2.
 //
+// mfmaI32x32x32x16(acc, a, b) and mfmaF32x32x32x16<E5M2>(acc, a, b): the
+// 32x32 forms of the two 8-bit steps (K = 16, a and b this lane's 8 values
+// at k = 8 (lane / 32) + v, acc[0..15] as mfmaF32x32x32x8's): CDNA3's
+// v_mfma_i32_32x32x16_i8 and v_mfma_f32_32x32x16_fp8_fp8 / _bf8_bf8 (FNUZ,
+// scaled as above); on CDNA2 two v_mfma_i32_32x32x8i8 (values 0..3, then
+// 4..7), and for fp8 elsewhere two v_mfma_f32_32x32x8f16 of the values
+// converted to f16.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef TLC_DEVICE_HIP_MFMA_H
@@ -126,6 +134,31 @@ TLC_DEVICE void mfmaI32x16x16x32(int *acc, const int8_t *a, const int8_t *b) {
   acc[0] = c[0], acc[1] = c[1], acc[2] = c[2], acc[3] = c[3];
 }
 
+typedef int intx16 __attribute__((ext_vector_type(16)));
+
+TLC_DEVICE void mfmaI32x32x32x16(int *acc, const int8_t *a, const int8_t *b) {
+  intx16 c;
+  for (int v = 0; v < 16; ++v)
+    c[v] = acc[v];
+  auto pack = [](const int8_t *v, int first, int n) {
+    unsigned long long bits = 0;
+    for (int e = 0; e < n; ++e)
+      bits |= (unsigned long long)(uint8_t)v[first + e] << (8 * e);
+    return bits;
+  };
+#if defined(__gfx90a__)
+  c = __builtin_amdgcn_mfma_i32_32x32x8i8(int(pack(a, 0, 4)),
+                                          int(pack(b, 0, 4)), c, 0, 0, 0);
+  c = __builtin_amdgcn_mfma_i32_32x32x8i8(int(pack(a, 4, 4)),
+                                          int(pack(b, 4, 4)), c, 0, 0, 0);
+#else
+  c = __builtin_amdgcn_mfma_i32_32x32x16_i8(long(pack(a, 0, 8)),
+                                            long(pack(b, 0, 8)), c, 0, 0, 0);
+#endif
+  for (int v = 0; v < 16; ++v)
+    acc[v] = c[v];
+}
+
 /// OCP fp8 bits as the FNUZ bits of half the value (see the file comment).
 template <bool E5M2> TLC_DEVICE long packFnuz(const uint8_t *v) {
   unsigned long long bits = 0;
@@ -165,6 +198,33 @@ TLC_DEVICE void mfmaF32x16x16x32(float *acc, const uint8_t *a,
       y[v] = fp8ToHalf<E5M2>(b[4 * step + v]);
     }
     mfmaF32x16x16x16(acc, x, y);
+  }
+#endif
+}
+
+template <bool E5M2>
+TLC_DEVICE void mfmaF32x32x32x16(float *acc, const uint8_t *a,
+                                 const uint8_t *b) {
+#if defined(__gfx942__)
+  floatx16 c;
+  for (int v = 0; v < 16; ++v)
+    c[v] = acc[v] * 0.25f;
+  if constexpr (E5M2)
+    c = __builtin_amdgcn_mfma_f32_32x32x16_bf8_bf8(
+        packFnuz<true>(a), packFnuz<true>(b), c, 0, 0, 0);
+  else
+    c = __builtin_amdgcn_mfma_f32_32x32x16_fp8_fp8(
+        packFnuz<false>(a), packFnuz<false>(b), c, 0, 0, 0);
+  for (int v = 0; v < 16; ++v)
+    acc[v] = c[v] * 4.0f;
+#else
+  for (int step = 0; step < 2; ++step) { // values 0..3, then 4..7
+    half x[4], y[4];
+    for (int v = 0; v < 4; ++v) {
+      x[v] = fp8ToHalf<E5M2>(a[4 * step + v]);
+      y[v] = fp8ToHalf<E5M2>(b[4 * step + v]);
+    }
+    mfmaF32x32x32x8(acc, x, y);
   }
 #endif
 }

@@ -76,7 +76,12 @@ TLC_SIM_PRIMITIVE inline uint32_t shuffleXor32(uint32_t value,
 // and _bf8_bf8 (CDNA3) take the lanes of the 16x16x32 int8 one, the 8
 // bytes of a 64-bit operand being CDNA3's FNUZ fp8 values: sign, 4 (fp8)
 // or 5 (bf8) exponent bits with bias 8 or 16, 3 or 2 mantissa bits,
-// subnormals at exponent 0, no infinities and 0x80 the only NaN.
+// subnormals at exponent 0, no infinities and 0x80 the only NaN. Their
+// 32x32 forms take the lanes of 32x32x8 with 8 values per lane:
+// v_mfma_i32_32x32x8i8 (CDNA2; 4 int8 in 32 bits) A[l % 32][4 (l / 32) +
+// v], v_mfma_i32_32x32x16_i8 and v_mfma_f32_32x32x16_fp8_fp8 / _bf8_bf8
+// (CDNA3; 8 bytes in 64 bits) A[l % 32][8 (l / 32) + v], B likewise, C/D
+// in 16 registers as the 32x32x8 f32 ones.
 //===----------------------------------------------------------------------===//
 
 typedef float tlc_sim_floatx4 __attribute__((ext_vector_type(4)));
@@ -84,6 +89,7 @@ typedef float tlc_sim_floatx16 __attribute__((ext_vector_type(16)));
 typedef _Float16 tlc_sim_halfx4 __attribute__((ext_vector_type(4)));
 typedef short tlc_sim_shortx4 __attribute__((ext_vector_type(4)));
 typedef int tlc_sim_intx4 __attribute__((ext_vector_type(4)));
+typedef int tlc_sim_intx16 __attribute__((ext_vector_type(16)));
 
 namespace tlc {
 namespace sim {
@@ -149,31 +155,37 @@ TLC_SIM_UNCHECKED Acc mfma(const char *name, Vec a, Vec b, Acc c, Conv conv,
   return d;
 }
 
+/// Row of C/D in accumulator register \p v of lane \p l of an \p M x \p M
+/// MFMA (the column is l % M).
+template <int M> constexpr int mfmaCRow(int l, int v) {
+  return M == 16 ? 4 * (l / 16) + v : 8 * (v / 4) + 4 * (l / 32) + v % 4;
+}
+
 struct MfmaLaneI8 {
-  int32_t a[8], b[8], c[4], d[4];
+  int32_t a[8], b[8], c[16], d[16];
 };
 
-/// One 16x16 integer MFMA with \p PerLane int8 values of A and B per lane
-/// (K = 4 PerLane).
-template <int PerLane>
+/// One \p M x \p M integer MFMA with \p PerLane int8 values of A and B per
+/// lane (K = 64 PerLane / M).
+template <int M, int PerLane>
 TLC_SIM_UNCHECKED void mfmaI8Run(void *const *lanes, uint64_t, uint32_t,
                                  uint64_t) {
-  constexpr int K = 4 * PerLane;
-  int64_t A[16][K], B[K][16], C[16][16];
+  constexpr int K = 64 / M * PerLane, Regs = M * M / 64;
+  int64_t A[M][K], B[K][M], C[M][M];
   for (int l = 0; l < 64; ++l) {
     const MfmaLaneI8 *me = static_cast<const MfmaLaneI8 *>(lanes[l]);
     for (int v = 0; v < PerLane; ++v) {
-      int k = PerLane * (l / 16) + v;
-      A[l % 16][k] = me->a[v];
-      B[k][l % 16] = me->b[v];
+      int k = PerLane * (l / M) + v;
+      A[l % M][k] = me->a[v];
+      B[k][l % M] = me->b[v];
     }
-    for (int v = 0; v < 4; ++v)
-      C[4 * (l / 16) + v][l % 16] = me->c[v];
+    for (int v = 0; v < Regs; ++v)
+      C[mfmaCRow<M>(l, v)][l % M] = me->c[v];
   }
   for (int l = 0; l < 64; ++l) {
     MfmaLaneI8 *me = static_cast<MfmaLaneI8 *>(lanes[l]);
-    for (int v = 0; v < 4; ++v) {
-      int i = 4 * (l / 16) + v, j = l % 16;
+    for (int v = 0; v < Regs; ++v) {
+      int i = mfmaCRow<M>(l, v), j = l % M;
       int64_t sum = C[i][j];
       for (int k = 0; k < K; ++k)
         sum += A[i][k] * B[k][j];
@@ -183,19 +195,20 @@ TLC_SIM_UNCHECKED void mfmaI8Run(void *const *lanes, uint64_t, uint32_t,
 }
 
 /// \p a and \p b hold \p PerLane int8 values, byte v being element v.
-template <int PerLane, typename Packed>
-TLC_SIM_UNCHECKED tlc_sim_intx4 mfmaI8(const char *name, Packed a, Packed b,
-                                       tlc_sim_intx4 c, uint64_t where) {
+template <int M, int PerLane, typename Packed, typename Acc>
+TLC_SIM_UNCHECKED Acc mfmaI8(const char *name, Packed a, Packed b, Acc c,
+                             uint64_t where) {
   MfmaLaneI8 me{};
   for (int v = 0; v < PerLane; ++v) {
     me.a[v] = int8_t(uint8_t(uint64_t(a) >> (8 * v)));
     me.b[v] = int8_t(uint8_t(uint64_t(b) >> (8 * v)));
   }
-  for (int v = 0; v < 4; ++v)
+  constexpr int Regs = M * M / 64;
+  for (int v = 0; v < Regs; ++v)
     me.c[v] = c[v];
-  api->warpCollective(name, ~uint64_t(0), &mfmaI8Run<PerLane>, &me, where);
-  tlc_sim_intx4 d;
-  for (int v = 0; v < 4; ++v)
+  api->warpCollective(name, ~uint64_t(0), &mfmaI8Run<M, PerLane>, &me, where);
+  Acc d;
+  for (int v = 0; v < Regs; ++v)
     d[v] = me.d[v];
   return d;
 }
@@ -212,49 +225,53 @@ inline double fnuzValue(uint8_t x, bool bf8) {
 }
 
 struct MfmaLaneF8 {
-  double a[8], b[8], c[4];
-  float d[4];
+  double a[8], b[8], c[16];
+  float d[16];
 };
 
-/// One 16x16x32 fp8 MFMA: exact products, sums in double, one rounding.
-TLC_SIM_UNCHECKED inline void mfmaF8Run(void *const *lanes, uint64_t, uint32_t,
-                                        uint64_t) {
-  double A[16][32], B[32][16], C[16][16];
+/// One \p M x \p M fp8 MFMA (K = 512 / M): exact products, sums in
+/// double, one rounding.
+template <int M>
+TLC_SIM_UNCHECKED void mfmaF8Run(void *const *lanes, uint64_t, uint32_t,
+                                 uint64_t) {
+  constexpr int K = 64 / M * 8, Regs = M * M / 64;
+  double A[M][K], B[K][M], C[M][M];
   for (int l = 0; l < 64; ++l) {
     const MfmaLaneF8 *me = static_cast<const MfmaLaneF8 *>(lanes[l]);
     for (int v = 0; v < 8; ++v) {
-      int k = 8 * (l / 16) + v;
-      A[l % 16][k] = me->a[v];
-      B[k][l % 16] = me->b[v];
+      int k = 8 * (l / M) + v;
+      A[l % M][k] = me->a[v];
+      B[k][l % M] = me->b[v];
     }
-    for (int v = 0; v < 4; ++v)
-      C[4 * (l / 16) + v][l % 16] = me->c[v];
+    for (int v = 0; v < Regs; ++v)
+      C[mfmaCRow<M>(l, v)][l % M] = me->c[v];
   }
   for (int l = 0; l < 64; ++l) {
     MfmaLaneF8 *me = static_cast<MfmaLaneF8 *>(lanes[l]);
-    for (int v = 0; v < 4; ++v) {
-      int i = 4 * (l / 16) + v, j = l % 16;
+    for (int v = 0; v < Regs; ++v) {
+      int i = mfmaCRow<M>(l, v), j = l % M;
       double sum = C[i][j];
-      for (int k = 0; k < 32; ++k)
+      for (int k = 0; k < K; ++k)
         sum += A[i][k] * B[k][j];
       me->d[v] = float(sum);
     }
   }
 }
 
-TLC_SIM_UNCHECKED inline tlc_sim_floatx4 mfmaF8(const char *name, long a,
-                                                long b, tlc_sim_floatx4 c,
-                                                bool bf8, uint64_t where) {
+template <int M, typename Acc>
+TLC_SIM_UNCHECKED Acc mfmaF8(const char *name, long a, long b, Acc c, bool bf8,
+                             uint64_t where) {
   MfmaLaneF8 me{};
   for (int v = 0; v < 8; ++v) {
     me.a[v] = fnuzValue(uint8_t(uint64_t(a) >> (8 * v)), bf8);
     me.b[v] = fnuzValue(uint8_t(uint64_t(b) >> (8 * v)), bf8);
   }
-  for (int v = 0; v < 4; ++v)
+  constexpr int Regs = M * M / 64;
+  for (int v = 0; v < Regs; ++v)
     me.c[v] = c[v];
-  api->warpCollective(name, ~uint64_t(0), &mfmaF8Run, &me, where);
-  tlc_sim_floatx4 d;
-  for (int v = 0; v < 4; ++v)
+  api->warpCollective(name, ~uint64_t(0), &mfmaF8Run<M>, &me, where);
+  Acc d;
+  for (int v = 0; v < Regs; ++v)
     d[v] = me.d[v];
   return d;
 }
@@ -338,14 +355,14 @@ TLC_SIM_PRIMITIVE inline tlc_sim_intx4
 __builtin_amdgcn_mfma_i32_16x16x16i8(int a, int b, tlc_sim_intx4 c, int cbsz,
                                      int abid, int blgp) {
   tlc::sim::plainMfma(cbsz, abid, blgp, TLC_SIM_HERE);
-  return tlc::sim::mfmaI8<4>("v_mfma_i32_16x16x16i8", uint32_t(a), uint32_t(b),
+  return tlc::sim::mfmaI8<16, 4>("v_mfma_i32_16x16x16i8", uint32_t(a), uint32_t(b),
                              c, TLC_SIM_HERE);
 }
 TLC_SIM_PRIMITIVE inline tlc_sim_intx4
 __builtin_amdgcn_mfma_i32_16x16x32_i8(long a, long b, tlc_sim_intx4 c, int cbsz,
                                       int abid, int blgp) {
   tlc::sim::plainMfma(cbsz, abid, blgp, TLC_SIM_HERE);
-  return tlc::sim::mfmaI8<8>("v_mfma_i32_16x16x32_i8", uint64_t(a), uint64_t(b),
+  return tlc::sim::mfmaI8<16, 8>("v_mfma_i32_16x16x32_i8", uint64_t(a), uint64_t(b),
                              c, TLC_SIM_HERE);
 }
 
@@ -353,15 +370,43 @@ TLC_SIM_PRIMITIVE inline tlc_sim_floatx4
 __builtin_amdgcn_mfma_f32_16x16x32_fp8_fp8(long a, long b, tlc_sim_floatx4 c,
                                            int cbsz, int abid, int blgp) {
   tlc::sim::plainMfma(cbsz, abid, blgp, TLC_SIM_HERE);
-  return tlc::sim::mfmaF8("v_mfma_f32_16x16x32_fp8_fp8", a, b, c, false,
+  return tlc::sim::mfmaF8<16>("v_mfma_f32_16x16x32_fp8_fp8", a, b, c, false,
                           TLC_SIM_HERE);
 }
 TLC_SIM_PRIMITIVE inline tlc_sim_floatx4
 __builtin_amdgcn_mfma_f32_16x16x32_bf8_bf8(long a, long b, tlc_sim_floatx4 c,
                                            int cbsz, int abid, int blgp) {
   tlc::sim::plainMfma(cbsz, abid, blgp, TLC_SIM_HERE);
-  return tlc::sim::mfmaF8("v_mfma_f32_16x16x32_bf8_bf8", a, b, c, true,
+  return tlc::sim::mfmaF8<16>("v_mfma_f32_16x16x32_bf8_bf8", a, b, c, true,
                           TLC_SIM_HERE);
+}
+TLC_SIM_PRIMITIVE inline tlc_sim_intx16
+__builtin_amdgcn_mfma_i32_32x32x8i8(int a, int b, tlc_sim_intx16 c, int cbsz,
+                                    int abid, int blgp) {
+  tlc::sim::plainMfma(cbsz, abid, blgp, TLC_SIM_HERE);
+  return tlc::sim::mfmaI8<32, 4>("v_mfma_i32_32x32x8i8", uint32_t(a),
+                                 uint32_t(b), c, TLC_SIM_HERE);
+}
+TLC_SIM_PRIMITIVE inline tlc_sim_intx16
+__builtin_amdgcn_mfma_i32_32x32x16_i8(long a, long b, tlc_sim_intx16 c,
+                                      int cbsz, int abid, int blgp) {
+  tlc::sim::plainMfma(cbsz, abid, blgp, TLC_SIM_HERE);
+  return tlc::sim::mfmaI8<32, 8>("v_mfma_i32_32x32x16_i8", uint64_t(a),
+                                 uint64_t(b), c, TLC_SIM_HERE);
+}
+TLC_SIM_PRIMITIVE inline tlc_sim_floatx16
+__builtin_amdgcn_mfma_f32_32x32x16_fp8_fp8(long a, long b, tlc_sim_floatx16 c,
+                                           int cbsz, int abid, int blgp) {
+  tlc::sim::plainMfma(cbsz, abid, blgp, TLC_SIM_HERE);
+  return tlc::sim::mfmaF8<32>("v_mfma_f32_32x32x16_fp8_fp8", a, b, c, false,
+                              TLC_SIM_HERE);
+}
+TLC_SIM_PRIMITIVE inline tlc_sim_floatx16
+__builtin_amdgcn_mfma_f32_32x32x16_bf8_bf8(long a, long b, tlc_sim_floatx16 c,
+                                           int cbsz, int abid, int blgp) {
+  tlc::sim::plainMfma(cbsz, abid, blgp, TLC_SIM_HERE);
+  return tlc::sim::mfmaF8<32>("v_mfma_f32_32x32x16_bf8_bf8", a, b, c, true,
+                              TLC_SIM_HERE);
 }
 
 #endif // TLC_DEVICE_HIP_COMMON_H
