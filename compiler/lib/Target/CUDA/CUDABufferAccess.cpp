@@ -155,7 +155,9 @@ FailureOr<std::string> Emitter::boundsCondition(const RootAccess &access,
   // an access it did not see is checked at both ends.
   std::optional<BoundsGuard> guard = getBoundsGuard(at, access.root);
   std::string cond;
-  unsigned rank = access.indices.size();
+  // A rank-0 tensor is addressed as element 0 (one index, no dimension):
+  // nothing to check.
+  unsigned rank = std::min<unsigned>(access.indices.size(), type.getRank());
   for (unsigned d = 0; d < rank; ++d) {
     FailureOr<std::string> e = extent(type, d, at);
     if (failed(e))
