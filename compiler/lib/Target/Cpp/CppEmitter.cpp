@@ -204,11 +204,17 @@ FailureOr<std::string> Emitter::storageType(Type t, Operation *at) {
   return valueType(t, at);
 }
 
+/// The rank of the view a buffer of type \p t gets: a rank-0 tensor is a
+/// one-element view, addressed as element 0 like on the GPU targets.
+static unsigned viewRank(tile::BufferType t) {
+  return std::max<unsigned>(t.getRank(), 1);
+}
+
 FailureOr<std::string> Emitter::viewType(tile::BufferType t, Operation *at) {
   auto elem = storageType(t.getElementType(), at);
   if (failed(elem))
     return failure();
-  return "tlc::cpu::View<" + *elem + ", " + std::to_string(t.getRank()) + ">";
+  return "tlc::cpu::View<" + *elem + ", " + std::to_string(viewRank(t)) + ">";
 }
 
 FailureOr<std::string> Emitter::splitExtents(tile::BufferType t,
@@ -262,6 +268,8 @@ FailureOr<std::string> Emitter::extent(tile::BufferType t, unsigned d,
 }
 
 FailureOr<std::string> Emitter::extentList(tile::BufferType t, Operation *at) {
+  if (t.getRank() == 0)
+    return std::string("{1}");
   std::string s = "{";
   for (unsigned d = 0; d < t.getRank(); ++d) {
     auto e = extent(t, d, at);
@@ -407,7 +415,7 @@ LogicalResult Emitter::emitFunction() {
       if (failed(view) || failed(elem) || failed(shape))
         return failure();
       line("const " + *view + " " + name + " = tlc::cpu::denseView<" + *elem +
-           ", " + Twine(bt.getRank()) + ">(static_cast<" + *elem +
+           ", " + Twine(viewRank(bt)) + ">(static_cast<" + *elem +
            " *>(args->params[" + Twine(i) + "]), " + *shape + ");");
       continue;
     }
@@ -601,7 +609,7 @@ LogicalResult Emitter::emitOp(Operation *op) {
       return failure();
     std::string name = define(mk.getResult(), "tensor");
     line("const " + *view + " " + name + " = tlc::cpu::denseView<" + *elem +
-         ", " + Twine(bt.getRank()) + ">(reinterpret_cast<" + *elem + " *>(" +
+         ", " + Twine(viewRank(bt)) + ">(reinterpret_cast<" + *elem + " *>(" +
          expr(mk.getPtr()) + "), " + *shape + ");");
     return success();
   }
@@ -624,7 +632,7 @@ LogicalResult Emitter::emitOp(Operation *op) {
       return failure();
     std::string name = define(v.getResult(), "view");
     line("const " + *view + " " + name + " = tlc::cpu::reshape<" + *elem +
-         ", " + Twine(bt.getRank()) + ">(st, " + locLiteral(op->getLoc()) +
+         ", " + Twine(viewRank(bt)) + ">(st, " + locLiteral(op->getLoc()) +
          ", " + expr(v.getSource()) + ", " + *shape + ");");
     return success();
   }
