@@ -15,11 +15,39 @@ using namespace mlir;
 using namespace tlc;
 using namespace tlc::tile;
 
+/// `T.annotate_padding({buf: v})` asks that reads of out-of-range elements
+/// copied into buf give v. Every target's guarded copies give 0 there, so a
+/// pad of 0 is honoured and any other value is refused where the program is
+/// built, instead of a wrong answer.
+static LogicalResult checkPadding(IntrinsicOp op) {
+  StringRef map;
+  if (DictionaryAttr options = op.getOptionsAttr())
+    if (auto s = options.getAs<StringAttr>("padding_map"))
+      map = s.getValue();
+  SmallVector<StringRef> entries;
+  map.trim().trim("{}").split(entries, ',', -1, /*KeepEmpty=*/false);
+  for (StringRef entry : entries) {
+    auto [name, text] = entry.split(':');
+    double value;
+    if (!text.trim().getAsDouble(value) && value == 0)
+      continue;
+    return op.emitError()
+           << "T.annotate_padding: a pad value other than 0 is not "
+              "implemented yet ('"
+           << name.trim() << "' padded with '" << text.trim()
+           << "'): out-of-range elements would read 0";
+  }
+  return success();
+}
+
 FailureOr<llvm::DenseMap<Value, double>>
 tlc::tile::collectSafeValues(Operation *scope, FuncOp func) {
   llvm::DenseMap<Value, double> values;
   Block &params = func.getBody().front();
   WalkResult w = scope->walk([&](IntrinsicOp op) {
+    if (op.getCallee() == "T.annotate_padding")
+      return failed(checkPadding(op)) ? WalkResult::interrupt()
+                                      : WalkResult::advance();
     if (op.getCallee() != "T.annotate_safe_value")
       return WalkResult::advance();
     StringRef map;

@@ -27,7 +27,9 @@ class FuncOp;
 /// The safe values the `T.annotate_safe_value` calls nested in \p scope (a
 /// kernel) register, by tensor parameter of \p func. An entry whose value
 /// is not a number, or whose name is not a tensor parameter of \p func, is
-/// an error reported at the call (the same words on every target).
+/// an error reported at the call (the same words on every target). A
+/// `T.annotate_padding` in \p scope with a pad value other than 0 is also
+/// an error at its call: the targets' guarded copies read 0 out of range.
 mlir::FailureOr<llvm::DenseMap<mlir::Value, double>>
 collectSafeValues(mlir::Operation *scope, FuncOp func);
 
