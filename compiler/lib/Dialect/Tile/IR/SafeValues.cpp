@@ -15,26 +15,37 @@ using namespace mlir;
 using namespace tlc;
 using namespace tlc::tile;
 
+/// The entries of the map option \p key of \p op, printed by the evaluator
+/// as `{A: 10, B: 0.5}`: (name, value text) pairs, trimmed.
+static SmallVector<std::pair<StringRef, StringRef>> mapEntries(IntrinsicOp op,
+                                                               StringRef key) {
+  StringRef map;
+  if (DictionaryAttr options = op.getOptionsAttr())
+    if (auto s = options.getAs<StringAttr>(key))
+      map = s.getValue();
+  SmallVector<StringRef> entries;
+  map.trim().trim("{}").split(entries, ',', -1, /*KeepEmpty=*/false);
+  SmallVector<std::pair<StringRef, StringRef>> result;
+  for (StringRef entry : entries) {
+    auto [name, text] = entry.split(':');
+    result.push_back({name.trim(), text.trim()});
+  }
+  return result;
+}
+
 /// `T.annotate_padding({buf: v})` asks that reads of out-of-range elements
 /// copied into buf give v. Every target's guarded copies give 0 there, so a
 /// pad of 0 is honoured and any other value is refused where the program is
 /// built, instead of a wrong answer.
 static LogicalResult checkPadding(IntrinsicOp op) {
-  StringRef map;
-  if (DictionaryAttr options = op.getOptionsAttr())
-    if (auto s = options.getAs<StringAttr>("padding_map"))
-      map = s.getValue();
-  SmallVector<StringRef> entries;
-  map.trim().trim("{}").split(entries, ',', -1, /*KeepEmpty=*/false);
-  for (StringRef entry : entries) {
-    auto [name, text] = entry.split(':');
+  for (auto [name, text] : mapEntries(op, "padding_map")) {
     double value;
-    if (!text.trim().getAsDouble(value) && value == 0)
+    if (!text.getAsDouble(value) && value == 0)
       continue;
     return op.emitError()
            << "T.annotate_padding: a pad value other than 0 is not "
               "implemented yet ('"
-           << name.trim() << "' padded with '" << text.trim()
+           << name << "' padded with '" << text
            << "'): out-of-range elements would read 0";
   }
   return success();
@@ -50,17 +61,7 @@ tlc::tile::collectSafeValues(Operation *scope, FuncOp func) {
                                       : WalkResult::advance();
     if (op.getCallee() != "T.annotate_safe_value")
       return WalkResult::advance();
-    StringRef map;
-    if (DictionaryAttr options = op.getOptionsAttr())
-      if (auto s = options.getAs<StringAttr>("safe_value_map"))
-        map = s.getValue();
-    // `{A: 10, B: 0.5}` as the evaluator prints the map.
-    SmallVector<StringRef> entries;
-    map.trim().trim("{}").split(entries, ',', -1, /*KeepEmpty=*/false);
-    for (StringRef entry : entries) {
-      auto [name, text] = entry.split(':');
-      name = name.trim();
-      text = text.trim();
+    for (auto [name, text] : mapEntries(op, "safe_value_map")) {
       double value;
       if (text.getAsDouble(value)) {
         op.emitError() << "T.annotate_safe_value: the safe value of '" << name
