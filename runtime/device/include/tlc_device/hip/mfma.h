@@ -114,22 +114,25 @@ TLC_DEVICE void mfmaF32x32x32x8(float *acc, const bfloat16 *a,
 
 typedef int intx4 __attribute__((ext_vector_type(4)));
 
+/// Elements first .. first + n - 1 (n <= 8) of \p v packed little-endian,
+/// one byte each: an int8 MFMA operand register.
+TLC_DEVICE unsigned long long packInt8(const int8_t *v, int first, int n) {
+  unsigned long long bits = 0;
+  for (int e = 0; e < n; ++e)
+    bits |= (unsigned long long)(uint8_t)v[first + e] << (8 * e);
+  return bits;
+}
+
 TLC_DEVICE void mfmaI32x16x16x32(int *acc, const int8_t *a, const int8_t *b) {
   intx4 c = {acc[0], acc[1], acc[2], acc[3]};
-  auto pack = [](const int8_t *v, int first, int n) {
-    unsigned long long bits = 0;
-    for (int e = 0; e < n; ++e)
-      bits |= (unsigned long long)(uint8_t)v[first + e] << (8 * e);
-    return bits;
-  };
 #if defined(__gfx90a__)
-  c = __builtin_amdgcn_mfma_i32_16x16x16i8(int(pack(a, 0, 4)),
-                                           int(pack(b, 0, 4)), c, 0, 0, 0);
-  c = __builtin_amdgcn_mfma_i32_16x16x16i8(int(pack(a, 4, 4)),
-                                           int(pack(b, 4, 4)), c, 0, 0, 0);
+  c = __builtin_amdgcn_mfma_i32_16x16x16i8(int(packInt8(a, 0, 4)),
+                                           int(packInt8(b, 0, 4)), c, 0, 0, 0);
+  c = __builtin_amdgcn_mfma_i32_16x16x16i8(int(packInt8(a, 4, 4)),
+                                           int(packInt8(b, 4, 4)), c, 0, 0, 0);
 #else
-  c = __builtin_amdgcn_mfma_i32_16x16x32_i8(long(pack(a, 0, 8)),
-                                            long(pack(b, 0, 8)), c, 0, 0, 0);
+  c = __builtin_amdgcn_mfma_i32_16x16x32_i8(long(packInt8(a, 0, 8)),
+                                            long(packInt8(b, 0, 8)), c, 0, 0, 0);
 #endif
   acc[0] = c[0], acc[1] = c[1], acc[2] = c[2], acc[3] = c[3];
 }
@@ -140,20 +143,14 @@ TLC_DEVICE void mfmaI32x32x32x16(int *acc, const int8_t *a, const int8_t *b) {
   intx16 c;
   for (int v = 0; v < 16; ++v)
     c[v] = acc[v];
-  auto pack = [](const int8_t *v, int first, int n) {
-    unsigned long long bits = 0;
-    for (int e = 0; e < n; ++e)
-      bits |= (unsigned long long)(uint8_t)v[first + e] << (8 * e);
-    return bits;
-  };
 #if defined(__gfx90a__)
-  c = __builtin_amdgcn_mfma_i32_32x32x8i8(int(pack(a, 0, 4)),
-                                          int(pack(b, 0, 4)), c, 0, 0, 0);
-  c = __builtin_amdgcn_mfma_i32_32x32x8i8(int(pack(a, 4, 4)),
-                                          int(pack(b, 4, 4)), c, 0, 0, 0);
+  c = __builtin_amdgcn_mfma_i32_32x32x8i8(int(packInt8(a, 0, 4)),
+                                          int(packInt8(b, 0, 4)), c, 0, 0, 0);
+  c = __builtin_amdgcn_mfma_i32_32x32x8i8(int(packInt8(a, 4, 4)),
+                                          int(packInt8(b, 4, 4)), c, 0, 0, 0);
 #else
-  c = __builtin_amdgcn_mfma_i32_32x32x16_i8(long(pack(a, 0, 8)),
-                                            long(pack(b, 0, 8)), c, 0, 0, 0);
+  c = __builtin_amdgcn_mfma_i32_32x32x16_i8(long(packInt8(a, 0, 8)),
+                                            long(packInt8(b, 0, 8)), c, 0, 0, 0);
 #endif
   for (int v = 0; v < 16; ++v)
     acc[v] = c[v];
