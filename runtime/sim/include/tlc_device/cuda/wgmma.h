@@ -85,19 +85,6 @@ struct WgmmaOp {
   bool aRowsUndef[2 * 16] = {};
 };
 
-/// Whether any of the \p n bytes at \p p is undefined (initcheck).
-TLC_SIM_UNCHECKED TLC_SIM_NO_SHADOW inline bool wgmmaUndefined(const void *p,
-                                                               size_t n) {
-#ifdef TLC_SIM_INITCHECK
-  if (const unsigned char *s = sim::shadowAt(p))
-    for (size_t i = 0; i < n; ++i)
-      if (s[i])
-        return true;
-#else
-  (void)p, (void)n;
-#endif
-  return false;
-}
 
 struct WgmmaThread {
   /// Committed groups, oldest first, and the open one.
@@ -175,7 +162,7 @@ wgmmaGather(uint64_t desc, bool mnMajor, const int *mns, int count, int K,
         for (int j = 0; j < e; ++j) {
           out[i * K + k0 + j] = wgmmaDecode(chunk + j * size, size, in);
           undef[i * K + k0 + j] =
-              wgmmaUndefined(sim::sharedBase() + off + j * size, size);
+              mmaUndefined(sim::sharedBase() + off + j * size, size);
         }
       }
     } else {
@@ -184,7 +171,7 @@ wgmmaGather(uint64_t desc, bool mnMajor, const int *mns, int count, int K,
         wgmmaChunk(off, chunk, where);
         out[i * K + k] = wgmmaDecode(chunk + (mn % e) * size, size, in);
         undef[i * K + k] =
-            wgmmaUndefined(sim::sharedBase() + off + (mn % e) * size, size);
+            mmaUndefined(sim::sharedBase() + off + (mn % e) * size, size);
       }
     }
   }
@@ -218,7 +205,7 @@ wgmmaPerform(const WgmmaOp &op) {
   for (int r = 0; r < op.n / 2; ++r) {
     int ri = (r / 2) % 2;
     int ci = 2 * (r / 4) + r % 2;
-    bool undefined = op.scaleD && wgmmaUndefined(&op.d[r], sizeof(float));
+    bool undefined = op.scaleD && mmaUndefined(&op.d[r], sizeof(float));
     double acc = op.scaleD ? double(op.d[r]) : 0.0;
     for (int kk = 0; kk < op.k; ++kk) {
       acc += a[ri * op.k + kk] * b[ci * op.k + kk];
@@ -281,7 +268,7 @@ TLC_SIM_UNCHECKED void wgmmaIssueRS(float *d, int n, const uint32_t *a,
   std::memcpy(op.aHeld, a, sizeof(op.aHeld));
   std::memcpy(op.aRows, me.rows, sizeof(op.aRows));
   for (int i = 0; i < 2 * 16; ++i)
-    op.aRowsUndef[i] = wgmmaUndefined(&me.rows[i], sizeof(double));
+    op.aRowsUndef[i] = mmaUndefined(&me.rows[i], sizeof(double));
   wgmmaThreads[sim::linearThread()].open.push_back(op);
 }
 
