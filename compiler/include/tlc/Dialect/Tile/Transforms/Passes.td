@@ -405,8 +405,9 @@ def TilePersistentGemm : Pass<"tile-persistent-gemm", "::mlir::ModuleOp"> {
     reused in a one-tile kernel are being refilled. A kernel qualifies
     when no shared buffer but the pipeline's stages is used outside the
     loop and the area fits in 227 KiB. `tlc.persistent=True` /
-    `tlc.persistent=False` (pass config) force the choice; without it the
-    pass decides by the default below. `tlc.num_sms=N` overrides
+    `tlc.persistent=False` (pass config) force the choice; without it
+    every qualifying GEMM is made persistent (measured faster on the H200,
+    docs/perf/hopper-persistent.md). `tlc.num_sms=N` overrides
     `num-sms` (another device; tests give each block several tiles of a
     small problem that way).
 
