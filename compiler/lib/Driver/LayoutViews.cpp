@@ -10,7 +10,7 @@
 #include "tlc/Dialect/Tile/IR/TileOps.h"
 #include "tlc/Dialect/Tile/Transforms/SharedAccesses.h"
 #include "tlc/Driver/Driver.h"
-#include "tlc/Layout/Layout.h"
+#include "tlc/Layout/EnumerationLimit.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"

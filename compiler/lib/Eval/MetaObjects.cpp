@@ -20,9 +20,9 @@
 
 #include "tlc/Dialect/Tile/IR/IndexTranslator.h"
 #include "tlc/Dialect/Tile/IR/LayoutAttrCodec.h"
+#include "tlc/Layout/EnumerationLimit.h"
 #include "tlc/Layout/Fragment.h"
 #include "tlc/Layout/IndexExpr.h"
-#include "tlc/Layout/Layout.h"
 
 #include <limits>
 

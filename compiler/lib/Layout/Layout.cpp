@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tlc/Layout/Layout.h"
+#include "tlc/Layout/EnumerationLimit.h"
 #include "Memo.h"
 
 #include "llvm/ADT/DenseSet.h"
@@ -56,19 +57,6 @@ int64_t tlc::layout::numElements(llvm::ArrayRef<int64_t> shape) {
   int64_t n = 1;
   for (int64_t e : shape)
     n *= e;
-  return n;
-}
-
-int64_t tlc::layout::numElementsSaturated(llvm::ArrayRef<int64_t> shape) {
-  int64_t n = 1;
-  for (int64_t e : shape) {
-    if (e <= 0)
-      return 0;
-    if (n > std::numeric_limits<int64_t>::max() / e)
-      n = std::numeric_limits<int64_t>::max();
-    else
-      n *= e;
-  }
   return n;
 }
 

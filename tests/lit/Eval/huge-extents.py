@@ -15,7 +15,7 @@ import tilelang.language as T
 def annotated_fragment(heads=128, dim=1 << 62, block_M=128):
     Out: T.Tensor((heads, 64), T.float32)
     with T.Kernel(T.ceildiv(heads, block_M), threads=block_M) as bx:
-        # expected-error@+1 {{fragment 'o_acc' of}}
+        # expected-error@+1 {{fragment 'o_acc' of more than 2^63 elements needs more than 72057594037927936 registers per thread over 128 threads; the limit is 255}}
         o_acc = T.alloc_fragment((block_M, dim), T.float32)
         # expected-warning@+1 {{the layout annotated for 'o_acc' is not used: its more than 2^63 elements are more than the 4194304 tlc checks a fragment on}}
         T.annotate_layout({
@@ -28,6 +28,7 @@ def annotated_fragment(heads=128, dim=1 << 62, block_M=128):
 # error), and the bank-conflict check enumerated its linear layout
 # (timeout-35329..., timeout-6cec9...).
 @tilelang.jit
+# expected-note@+1 {{in instance wide_shared()}}
 def wide_shared(M=1024, block_M=128, dim=1 << 62):
     A: T.Tensor((M, 16), T.float32)
     B: T.Tensor((M,), T.float32)
@@ -43,16 +44,18 @@ def wide_shared(M=1024, block_M=128, dim=1 << 62):
 # A gemm over a (64, 10^12) operand tile: the bank-conflict check planned
 # its ldmatrix reads, 10^11 of them (oom-5e1da..., oom-e4456..., oom-fe376...).
 @tilelang.jit
+# expected-note@+1 {{in instance wide_gemm()}}
 def wide_gemm(M=1024, N=1024, K=1024, block_M=128, block_N=10**12, block_K=64):
     A: T.Tensor((M, K), T.float16)
     B: T.Tensor((K, N), T.float16)
     C: T.Tensor((M, N), T.float32)
-    # expected-error@+1 {{shared memory usage}}
+    # expected-error@+1 {{shared memory usage 250000000032 KiB exceeds the 227 KiB budget of cuda:sm_90a}}
     with T.Kernel(T.ceildiv(N, block_N), T.ceildiv(M, block_M), threads=128) as (bx, by):
+        # expected-note@+1 {{'A_s' uses 32 KiB (2 pipeline stages x 16 KiB)}}
         A_s = T.alloc_shared((block_M, block_K), T.float16)
-        # expected-note@+1 {{'B_s' uses}}
+        # expected-note@+1 {{'B_s' uses 250000000000 KiB (2 pipeline stages x 125000000000 KiB)}}
         B_s = T.alloc_shared((block_K, block_N), T.float16)
-        # expected-error@+1 {{fragment 'acc' of}}
+        # expected-error@+1 {{fragment 'acc' of 128000000000000 elements needs 1000000000000 registers per thread over 128 threads; the limit is 255}}
         acc = T.alloc_fragment((block_M, block_N), T.float32)
         T.clear(acc)
         for k in T.Pipelined(T.ceildiv(K, block_K), num_stages=2):
@@ -65,6 +68,7 @@ def wide_gemm(M=1024, N=1024, K=1024, block_M=128, block_N=10**12, block_K=64):
 # threads=10**12: the wgmma warp partition searched 3 * 10^10 warp counts
 # (timeout-05791...).
 @tilelang.jit
+# expected-note@+1 {{in instance wide_block()}}
 def wide_block(M=1024, N=1024, K=1024, block_M=128, block_N=128, block_K=64, threads=10**12):
     A: T.Tensor((M, K), T.float16)
     B: T.Tensor((K, N), T.float16)

@@ -87,8 +87,7 @@ struct WarpPartition {
 /// minimising |(M/16m) / (N/8n) - M/N|, FullRow maximises m, FullCol n.
 /// WGMMA: warpRows is a multiple of 4 (whole warpgroups along M). MFMA:
 /// 16 x 16 units and every warp tile must divide the accumulator evenly.
-/// Fails with a message when no partition exists, or when \p numWarps is
-/// past a block's 1,024 threads.
+/// Fails with a message when no partition exists.
 llvm::Expected<WarpPartition> computeWarpPartition(GemmInstr instr,
                                                    WarpPolicy policy,
                                                    int64_t m, int64_t n,

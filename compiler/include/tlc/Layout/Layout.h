@@ -45,15 +45,6 @@ std::vector<std::string> inputNames(unsigned rank, bool withRep = false);
 VarRanges rangesFor(llvm::ArrayRef<int64_t> shape, int64_t replicate = 0);
 /// Number of elements of \p shape (1 for rank 0).
 int64_t numElements(llvm::ArrayRef<int64_t> shape);
-/// Number of elements of \p shape, INT64_MAX when the product overflows
-/// int64 (0 when an extent is 0 or less).
-int64_t numElementsSaturated(llvm::ArrayRef<int64_t> shape);
-/// The most inputs Layout::get enumerates to check its outputs; a larger
-/// layout is checked by interval bounds, and is an error when they do not
-/// prove its outputs non-negative. No tile a block holds comes near it
-/// (shared memory holds at most 228 KiB), so callers use it too to skip
-/// tiles too large to analyse element by element.
-constexpr int64_t kMaxEnumeratedInputs = int64_t(1) << 22;
 /// Calls \p fn with every coordinate of \p shape in row-major order.
 void forEachCoord(llvm::ArrayRef<int64_t> shape,
                   llvm::function_ref<void(llvm::ArrayRef<int64_t>)> fn);

@@ -25,7 +25,7 @@
 
 #include "tlc/Dialect/Tile/IR/BufferEffects.h"
 #include "tlc/Layout/BankConflicts.h"
-#include "tlc/Layout/Layout.h"
+#include "tlc/Layout/EnumerationLimit.h"
 #include "tlc/Layout/MfmaSharedLayouts.h"
 #include "tlc/Layout/SharedLayouts.h"
 
