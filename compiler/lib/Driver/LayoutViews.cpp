@@ -10,6 +10,7 @@
 #include "tlc/Dialect/Tile/IR/TileOps.h"
 #include "tlc/Dialect/Tile/Transforms/SharedAccesses.h"
 #include "tlc/Driver/Driver.h"
+#include "tlc/Layout/EnumerationLimit.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -124,6 +125,11 @@ tlc::driver::collectLayoutViews(const eval::FileAnalysis &analysis,
         // layout of such a tile was built from an error and corrupted the
         // heap).
         if (llvm::any_of(type.getShape(), [](int64_t e) { return e <= 0; }))
+          return;
+        // Nor has one past the elements layouts enumerate (an error at its
+        // kernel or allocation: far past shared memory and registers).
+        if (layout::numElementsSaturated(type.getShape()) >
+            layout::kMaxEnumeratedInputs)
           return;
         LayoutView v;
         if (auto f = llvm::dyn_cast_or_null<tile::FragmentAttr>(

@@ -14,6 +14,9 @@
 #include "tlc/Dialect/Tile/IR/BufferEffects.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <limits>
 
 using namespace tlc;
 using namespace tlc::eval;
@@ -135,21 +138,42 @@ void Interpreter::checkBufferUse(BufferObj *buf, Node at) {
                   "' belongs to another T.Kernel region");
 }
 
+/// Byte counts past int64 (a tile of 2^62 columns) saturate at this value,
+/// printed as `more than 2^63 bytes`.
+static constexpr int64_t kSaturatedBytes = std::numeric_limits<int64_t>::max();
+
+/// \p a * \p b (both >= 0), kSaturatedBytes when it overflows.
+static int64_t saturatingMul(int64_t a, int64_t b) {
+  int64_t r;
+  return llvm::MulOverflow(a, b, r) ? kSaturatedBytes : r;
+}
+
+/// \p a + \p b (both >= 0), kSaturatedBytes when it overflows.
+static int64_t saturatingAdd(int64_t a, int64_t b) {
+  int64_t r;
+  return llvm::AddOverflow(a, b, r) ? kSaturatedBytes : r;
+}
+
 /// Bytes of a buffer when its shape is static.
 static std::optional<int64_t> bufferBytes(const BufferObj *b) {
+  // Saturated at kSaturatedBytes: a (128, 2^62) tile must not wrap to a
+  // size that fits (found by tlc-fuzz-eval: its 2^71 bytes read as 0).
   int64_t n = 1;
   for (SymExpr d : b->shape) {
     if (!d || !d.isConstant())
       return std::nullopt;
-    n *= *d.getConstant();
+    n = saturatingMul(n, *d.getConstant());
   }
-  return (n * b->dtype.getTotalBits() + 7) / 8;
+  int64_t bits = saturatingMul(n, b->dtype.getTotalBits());
+  return bits == kSaturatedBytes ? bits : bits / 8 + (bits % 8 != 0);
 }
 
 /// \p bytes for a diagnostic: `64 KiB`, `48.5 KiB`, `96 bytes`, or
 /// `64 KiB + 32 bytes` where one decimal of KiB would hide the difference
 /// from a whole KiB (a figure just over a budget must not read as equal).
 static std::string formatBytes(int64_t bytes) {
+  if (bytes == kSaturatedBytes)
+    return "more than 2^63 bytes";
   if (bytes % 1024 == 0)
     return std::to_string(bytes / 1024) + " KiB";
   if (bytes < 1024)
@@ -193,7 +217,7 @@ std::optional<int64_t> Interpreter::checkSharedMemory(KernelCtx &k) {
       }
       int64_t stages = std::min(std::max<int64_t>(1, b->stages), cap);
       maxStages = std::max(maxStages, stages);
-      int64_t used = *bytes * stages;
+      int64_t used = saturatingMul(*bytes, stages);
       std::optional<std::pair<int, int>> range =
           body && b->value ? tile::getLiveRange(*body, b->value, index)
                            : std::optional<std::pair<int, int>>();
@@ -202,7 +226,7 @@ std::optional<int64_t> Interpreter::checkSharedMemory(KernelCtx &k) {
       int lo = range ? range->first : 0;
       int hi = range ? range->second : int(live.size()) - 1;
       for (int s = lo; s <= hi; ++s)
-        live[s] += used;
+        live[s] = saturatingAdd(live[s], used);
       if (!notes)
         continue;
       std::string msg = "'" + b->name.str() + "' uses " + formatBytes(used);

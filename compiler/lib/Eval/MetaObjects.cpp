@@ -20,8 +20,11 @@
 
 #include "tlc/Dialect/Tile/IR/IndexTranslator.h"
 #include "tlc/Dialect/Tile/IR/LayoutAttrCodec.h"
+#include "tlc/Layout/EnumerationLimit.h"
 #include "tlc/Layout/Fragment.h"
 #include "tlc/Layout/IndexExpr.h"
+
+#include <limits>
 
 using namespace tlc;
 using namespace tlc::eval;
@@ -315,6 +318,23 @@ Value Interpreter::makeLayoutObject(const PArgs &p) {
       }
     }
   }
+  // Bounded analysis: a fragment is checked element by element (and
+  // replica by replica). One past what layouts enumerate is far past any
+  // register file (its allocation is an error of its own), so it is not
+  // enumerated (found by tlc-fuzz-eval: T.Fragment over (128, 2^62) ran for
+  // minutes).
+  int64_t elements = layout::numElementsSaturated(tr.shape);
+  if (elements > layout::kMaxEnumeratedInputs / replicate)
+    return give("its " +
+                (elements == std::numeric_limits<int64_t>::max()
+                     ? std::string("more than 2^63")
+                     : std::to_string(elements)) +
+                " elements" +
+                (replicate > 1 ? " x " + std::to_string(replicate) + " replicas"
+                               : std::string()) +
+                " are more than the " +
+                std::to_string(layout::kMaxEnumeratedInputs) +
+                " tlc checks a fragment on");
   int64_t blockThreads = kernel && kernel->threads ? kernel->threads : 1024;
   if (index.empty()) {
     std::optional<layout::Fragment> f = withInferredIndex(

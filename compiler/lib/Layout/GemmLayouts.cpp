@@ -248,6 +248,16 @@ tlc::layout::computeWarpPartition(GemmInstr instr, WarpPolicy policy,
                                   int64_t m, int64_t n, int64_t numWarps) {
   if (numWarps <= 0)
     return makeError("gemm needs at least one full warp");
+  // The partitions are searched warp count by warp count: past the 1,024
+  // threads of a block (32 warps of 32 threads, 16 wavefronts of 64) no
+  // target runs the gemm, and the search would not end (found by
+  // tlc-fuzz-eval: threads=10**12 looped over 3 * 10^10 warp counts).
+  int64_t maxWarps = instr == GemmInstr::MFMA ? 16 : 32;
+  if (numWarps > maxWarps)
+    return makeError("gemm over " + llvm::Twine(numWarps) + " " +
+                     (instr == GemmInstr::MFMA ? "wavefronts" : "warps") +
+                     ": a block has at most " + llvm::Twine(maxWarps) +
+                     " (1,024 threads)");
   switch (instr) {
   case GemmInstr::MMA:
     return partitionMMA(policy, m, n, numWarps);

@@ -69,10 +69,15 @@ std::optional<IndexRange> tlc::layout::bounds(const IndexExpr &expr,
     if (a && floorDivInt(a->lo, *k) == floorDivInt(a->hi, *k))
       return IndexRange{floorModInt(a->lo, *k), floorModInt(a->hi, *k)};
     return IndexRange{0, *k - 1};
-  case IndexKind::Shl:
+  case IndexKind::Shl: {
     if (!a || !k || *k < 0 || *k > 40)
       return std::nullopt;
-    return IndexRange{a->lo << *k, a->hi << *k};
+    int64_t lo, hi;
+    if (llvm::MulOverflow(a->lo, int64_t(1) << *k, lo) ||
+        llvm::MulOverflow(a->hi, int64_t(1) << *k, hi))
+      return std::nullopt;
+    return IndexRange{lo, hi};
+  }
   case IndexKind::Shr:
     if (!a || !k || *k < 0 || *k > 62)
       return std::nullopt;
@@ -84,11 +89,22 @@ std::optional<IndexRange> tlc::layout::bounds(const IndexExpr &expr,
   if (!a || !b)
     return std::nullopt;
   switch (expr.kind()) {
-  case IndexKind::Add:
-    return IndexRange{a->lo + b->lo, a->hi + b->hi};
+  // Bounds that overflow int64 are unknown (a tile of 2^62 columns must not
+  // read as a small or negative range).
+  case IndexKind::Add: {
+    int64_t lo, hi;
+    if (llvm::AddOverflow(a->lo, b->lo, lo) ||
+        llvm::AddOverflow(a->hi, b->hi, hi))
+      return std::nullopt;
+    return IndexRange{lo, hi};
+  }
   case IndexKind::Mul: {
-    int64_t p[4] = {a->lo * b->lo, a->lo * b->hi, a->hi * b->lo,
-                    a->hi * b->hi};
+    int64_t p[4];
+    if (llvm::MulOverflow(a->lo, b->lo, p[0]) ||
+        llvm::MulOverflow(a->lo, b->hi, p[1]) ||
+        llvm::MulOverflow(a->hi, b->lo, p[2]) ||
+        llvm::MulOverflow(a->hi, b->hi, p[3]))
+      return std::nullopt;
     return IndexRange{*std::min_element(p, p + 4), *std::max_element(p, p + 4)};
   }
   case IndexKind::Xor:

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tlc/Layout/Layout.h"
+#include "tlc/Layout/EnumerationLimit.h"
 #include "Memo.h"
 
 #include "llvm/ADT/DenseSet.h"
@@ -13,6 +14,7 @@
 #include "llvm/ADT/Twine.h"
 
 #include <algorithm>
+#include <limits>
 
 using namespace tlc::layout;
 
@@ -130,25 +132,32 @@ llvm::Expected<Layout> Layout::get(std::vector<int64_t> inputShape,
   std::shared_ptr<const LayoutMemo> memo = lookupLayoutMemo(key);
   // Over 4M inputs (a layout annotated on a whole global tensor), the
   // output shape comes from the outputs' interval bounds when every output
-  // has non-negative bounds, instead of seconds of enumeration.
-  int64_t inputs = 1;
-  for (int64_t e : layout.inputShape)
-    inputs = e > (int64_t(1) << 40) / std::max<int64_t>(inputs, 1)
-                 ? int64_t(1) << 40
-                 : inputs * e;
-  if (!memo && inputs > (int64_t(1) << 22)) {
+  // has non-negative bounds, instead of seconds of enumeration. When one
+  // has not (its bounds overflow int64, or may be negative), the layout is
+  // an error: enumerating up to 2^40 inputs would not end (found by
+  // tlc-fuzz-eval: the linear layout of a (128, 2^62) shared tile).
+  int64_t inputs = numElementsSaturated(layout.inputShape);
+  if (!memo && inputs > kMaxEnumeratedInputs) {
     auto fresh = std::make_shared<LayoutMemo>();
-    bool ok = true;
     for (const IndexExpr &e : layout.forward) {
       std::optional<IndexRange> b = bounds(e, ranges);
-      ok &= b && b->lo >= 0;
-      fresh->outputShape.push_back(ok ? b->hi + 1 : 0);
+      if (!b || b->lo < 0 || b->hi == std::numeric_limits<int64_t>::max()) {
+        fresh->error =
+            "layout output '" + e.str() + "' may be negative or overflow " +
+            "int64 on " +
+            (inputs == std::numeric_limits<int64_t>::max()
+                 ? std::string("more than 2^63")
+                 : std::to_string(inputs)) +
+            " inputs, too many to check one by one (the limit is " +
+            std::to_string(kMaxEnumeratedInputs) + ")";
+        break;
+      }
+      fresh->outputShape.push_back(b->hi + 1);
     }
-    if (ok) {
+    if (fresh->error.empty())
       fresh->compiled = std::vector<CompiledIndexExpr>(layout.forward.begin(),
                                                        layout.forward.end());
-      memo = recordLayoutMemo(std::string(key), std::move(fresh));
-    }
+    memo = recordLayoutMemo(std::string(key), std::move(fresh));
   }
   if (!memo) {
     auto fresh = std::make_shared<LayoutMemo>();

@@ -230,10 +230,14 @@ void Solver::collect() {
       if (elements > kMaxEnumerated) {
         // Bounded analysis: answered without enumerating the tile.
         if (isFragment) {
-          int64_t regs = (elements + threads - 1) / threads;
+          // elementCount saturates at INT64_MAX (a (128, 2^62) fragment):
+          // no rounding up that could wrap, and no exact count printed.
+          int64_t regs = elements / threads + (elements % threads != 0);
+          bool saturated = elements == std::numeric_limits<int64_t>::max();
           alloc.emitError()
               << "fragment '" << bufferDisplayName(alloc.getResult()) << "' of "
-              << elements << " elements needs " << regs
+              << (saturated ? "more than 2^63" : std::to_string(elements))
+              << " elements needs " << (saturated ? "more than " : "") << regs
               << " registers per thread over " << threads
               << " threads; the limit is 255";
         }

@@ -25,6 +25,7 @@
 
 #include "tlc/Dialect/Tile/IR/BufferEffects.h"
 #include "tlc/Layout/BankConflicts.h"
+#include "tlc/Layout/EnumerationLimit.h"
 #include "tlc/Layout/MfmaSharedLayouts.h"
 #include "tlc/Layout/SharedLayouts.h"
 
@@ -250,16 +251,25 @@ static std::vector<BankConflict> findConflicts(KernelOp kernel, bool mmaSync,
   // A tile with an extent of 0 or less is an error at its allocation
   // (layout inference reports it); no layout maps it, so the kernel has no
   // accesses to analyse (found by tlc-fuzz-eval: Layout::linear of such a
-  // tile freed an invalid pointer here).
-  bool emptyTile = false;
+  // tile freed an invalid pointer here). Nor has a kernel with a tile past
+  // the elements layouts enumerate: far past shared memory and the
+  // register file, it is an error at its kernel or allocation (found by
+  // tlc-fuzz-eval: the linear layout of a (128, 2^62) shared tile, and the
+  // ldmatrix plan of a (64, 10^12) gemm operand, which filled the memory).
+  bool unanalysable = false;
   kernel.walk([&](AllocOp alloc) {
     auto type = dyn_cast<BufferType>(alloc.getResult().getType());
-    if (type && llvm::any_of(type.getShape(), [](int64_t e) {
+    if (!type)
+      return;
+    if (llvm::any_of(type.getShape(), [](int64_t e) {
           return e <= 0 && !ShapedType::isDynamic(e);
         }))
-      emptyTile = true;
+      unanalysable = true;
+    else if (type.isStatic() && layout::numElementsSaturated(type.getShape()) >
+                                    layout::kMaxEnumeratedInputs)
+      unanalysable = true;
   });
-  if (emptyTile)
+  if (unanalysable)
     return result;
   // On sm_90a the gemms tile-plan-wgmma puts on wgmma read their shared
   // operands through descriptors, stored in the descriptors' panel
