@@ -24,8 +24,11 @@
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Matchers.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringExtras.h"
 
 #include <map>
@@ -86,6 +89,70 @@ static bool loadsBack(llvm::StringRef source, llvm::StringRef name,
   });
 }
 
+/// True when \p v is a fragment allocation.
+static bool isFragment(mlir::Value v) {
+  auto type = llvm::dyn_cast<tile::BufferType>(v.getType());
+  return type && type.getScope() == tile::MemoryScope::Fragment;
+}
+
+/// True when a statement of \p ops may make the printer exchange a
+/// fragment (checked before printing, which costs a lowering and a print
+/// per instance): a copy between fragments, T.cumsum of a fragment, a
+/// fragment read outside a T.Parallel, a T.Parallel access of a fragment at
+/// indices other than its variables in order (transposed, composed), or a
+/// T.Parallel over two fragments a T.gemm lays out.
+static bool mayExchange(llvm::ArrayRef<mlir::Operation *> ops) {
+  llvm::DenseSet<mlir::Value> gemmFragments;
+  for (mlir::Operation *op : ops)
+    if (auto gemm = llvm::dyn_cast<tile::GemmOp>(op))
+      for (mlir::Value v : {gemm.getA(), gemm.getB(), gemm.getC()})
+        if (isFragment(v))
+          gemmFragments.insert(v);
+  llvm::DenseMap<mlir::Operation *, llvm::SmallPtrSet<mlir::Value, 2>>
+      gemmFragmentsOf;
+  for (mlir::Operation *op : ops) {
+    if (auto copy = llvm::dyn_cast<tile::CopyOp>(op))
+      if (isFragment(copy.getSrc()) && isFragment(copy.getDst()))
+        return true;
+    if (llvm::isa<tile::CumSumOp>(op) &&
+        llvm::any_of(op->getOperands(), isFragment))
+      return true;
+    mlir::Value buffer;
+    mlir::ValueRange indices;
+    if (auto load = llvm::dyn_cast<tile::LoadOp>(op))
+      buffer = load.getBuffer(), indices = load.getIndices();
+    else if (auto store = llvm::dyn_cast<tile::StoreOp>(op))
+      buffer = store.getBuffer(), indices = store.getIndices();
+    if (!buffer || !isFragment(buffer))
+      continue;
+    auto par = op->getParentOfType<tile::ParallelOp>();
+    if (!par) {
+      if (llvm::isa<tile::LoadOp>(op))
+        return true;
+      continue;
+    }
+    if (!llvm::isa_and_nonnull<tile::AllocOp>(buffer.getDefiningOp()))
+      return true;
+    if (gemmFragments.contains(buffer)) {
+      auto &seen = gemmFragmentsOf[par];
+      seen.insert(buffer);
+      if (seen.size() > 1)
+        return true;
+    }
+    int last = -1;
+    for (mlir::Value i : indices) {
+      if (mlir::matchPattern(i, mlir::m_Constant()))
+        continue;
+      auto arg = llvm::dyn_cast<mlir::BlockArgument>(i);
+      if (!arg || arg.getOwner() != &par.getBody().front() ||
+          int(arg.getArgNumber()) <= last)
+        return true;
+      last = arg.getArgNumber();
+    }
+  }
+  return false;
+}
+
 std::vector<InstanceExchange>
 tlc::driver::findInstanceExchanges(mlir::Operation *top,
                                    llvm::ArrayRef<mlir::Operation *> ops,
@@ -121,7 +188,7 @@ tlc::driver::findInstanceExchanges(mlir::Operation *top,
     if (fragmentElements > (int64_t(1) << 22))
       return out;
   }
-  if (fragmentElements == 0)
+  if (fragmentElements == 0 || !mayExchange(ops))
     return out;
   // Statements by their source range, first in walk order.
   using Key = std::tuple<std::string, unsigned, unsigned, unsigned, unsigned>;
