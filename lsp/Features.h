@@ -83,7 +83,8 @@ std::vector<Diag> computeDiagnostics(const Document &doc,
                                      const AnalysisFacts *facts);
 
 /// Hover at byte `offset`: a `T.*` builtin's signature and documentation,
-/// or a buffer's facts (Hover.cpp).
+/// the threads or banks a slice of a buffer covers, or a buffer's facts
+/// (Hover.cpp).
 std::optional<HoverInfo> computeHover(const Document &doc, uint32_t offset,
                                       const AnalysisFacts *facts,
                                       const std::function<unsigned(
@@ -135,6 +136,16 @@ computeLayoutPicture(const Document &doc, const AnalysisFacts &facts,
 /// (LayoutPicture.cpp); appended to computeCodeLenses().
 void appendLayoutLenses(const Document &doc, const AnalysisFacts &facts,
                         std::vector<CodeLens> &lenses);
+
+/// Markdown for the slice of a fragment or shared buffer written at byte
+/// \p offset (`acc[0:8, 8:16]`): which threads and registers hold it, or
+/// which bytes and banks it lies in, in the layout of the instance \p pick
+/// chooses, and the part of the layout's text grid it covers; "" when no
+/// slice with a layout is there (LayoutPicture.cpp).
+std::string sliceHoverText(const Document &doc, const AnalysisFacts &facts,
+                           uint32_t offset,
+                           const std::function<unsigned(const std::string &)> &pick,
+                           TextRange &range);
 
 /// The layout's text grid for a buffer's hover, or "" (LayoutPicture.cpp).
 std::string layoutHoverText(const AnalysisFacts &facts, const KernelFact &kernel,

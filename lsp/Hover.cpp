@@ -59,10 +59,10 @@ std::optional<HoverInfo> tlc::lsp::computeHover(
     const std::function<unsigned(const std::string &)> &pick) {
   const syntax::SyntaxTree &tree = *doc.getTree();
   Node node = findNodeAt(tree, offset);
-  if (node.kind() != NodeKind::Name && node.kind() != NodeKind::Attribute)
-    return std::nullopt;
+  bool named =
+      node.kind() == NodeKind::Name || node.kind() == NodeKind::Attribute;
   TileLangNames names(tree);
-  std::string q = names.qualify(node);
+  std::string q = named ? names.qualify(node) : std::string();
   if (!q.empty()) {
     if (const lang::BuiltinInfo *info = lang::lookupBuiltin(q)) {
       TextRange range = node.kind() == NodeKind::Attribute
@@ -77,7 +77,15 @@ std::optional<HoverInfo> tlc::lsp::computeHover(
                            "`",
                        doc.toRange(node.range())};
   }
-  if (node.kind() != NodeKind::Name || !facts)
+  if (!facts)
+    return std::nullopt;
+  // Inside a slice of a buffer (`acc[0:8, 8:16]`, its name included): what
+  // the slice covers of the layout.
+  TextRange sliceRange;
+  std::string slice = sliceHoverText(doc, *facts, offset, pick, sliceRange);
+  if (!slice.empty())
+    return HoverInfo{slice, doc.toRange(sliceRange)};
+  if (node.kind() != NodeKind::Name)
     return std::nullopt;
   std::optional<TextRange> def = findDefinition(tree, offset);
   if (!def)

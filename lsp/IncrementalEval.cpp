@@ -238,8 +238,11 @@ IncrementalResult tlc::lsp::evaluateFile(const syntax::SyntaxTree &tree,
         movable &= same.move(h.range);
       for (eval::InstanceInfo info : fresh->instances)
         movable &= same.move(info.range);
-      for (driver::LayoutView view : fresh->layouts)
+      for (driver::LayoutView view : fresh->layouts) {
         movable &= same.move(view.range);
+        for (driver::LayoutSliceView &slice : view.slices)
+          movable &= same.move(slice.range);
+      }
       if (movable)
         cache->record(key, fresh);
       entry = std::move(fresh);
@@ -283,6 +286,8 @@ IncrementalResult tlc::lsp::evaluateFile(const syntax::SyntaxTree &tree,
     }
     for (driver::LayoutView view : entry->layouts) {
       move.move(view.range);
+      for (driver::LayoutSliceView &slice : view.slices)
+        move.move(slice.range);
       view.instanceIndex += firstInstance;
       result.layouts.push_back(std::move(view));
     }

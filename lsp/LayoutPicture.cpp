@@ -10,13 +10,15 @@
 // allocation statement: one view per instance of the kernel. A request
 // names the buffer (by name or by the cursor on its allocation or on a use)
 // and optionally the instance; the answer carries the SVG, the text grid
-// and the cell map the editors draw hovers from.
+// and the cell map the editors draw hovers from. A slice of a buffer
+// (`acc[0:8, 8:16]`) hovers with what it covers of the layout.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Features.h"
 
 #include "tlc/Layout/LayoutMap.h"
+#include "tlc/Layout/LayoutSlice.h"
 
 #include "llvm/ADT/StringExtras.h"
 
@@ -192,4 +194,104 @@ std::string tlc::lsp::layoutHoverText(const AnalysisFacts &facts,
     return "";
   }
   return layout::renderLayoutText(*map, 8, 16);
+}
+
+/// The innermost slice of a buffer with a layout at byte \p offset, and
+/// the view it belongs to.
+static std::pair<const driver::LayoutView *, const driver::LayoutSliceView *>
+sliceAt(const AnalysisFacts &facts, uint32_t offset) {
+  const driver::LayoutView *owner = nullptr;
+  const driver::LayoutSliceView *best = nullptr;
+  for (const driver::LayoutView &v : facts.layouts)
+    for (const driver::LayoutSliceView &s : v.slices)
+      if (s.range.begin <= offset && offset < s.range.end &&
+          (!best ||
+           s.range.end - s.range.begin < best->range.end - best->range.begin))
+        owner = &v, best = &s;
+  return {owner, best};
+}
+
+std::string tlc::lsp::sliceHoverText(
+    const Document &doc, const AnalysisFacts &facts, uint32_t offset,
+    const std::function<unsigned(const std::string &)> &pick,
+    TextRange &range) {
+  auto [owner, found] = sliceAt(facts, offset);
+  if (!found)
+    return "";
+  // The instance the editor shows, when the slice is in it too.
+  const driver::LayoutView *view = owner;
+  const driver::LayoutSliceView *slice = found;
+  std::vector<const driver::LayoutView *> group =
+      groupAt(facts, owner->range.begin);
+  unsigned index = 0;
+  if (const KernelFact *k = kernelAt(facts, owner->range.begin))
+    index = pick(k->name);
+  if (index < group.size())
+    for (const driver::LayoutSliceView &s : group[index]->slices)
+      if (s.range == found->range) {
+        view = group[index];
+        slice = &s;
+        break;
+      }
+  llvm::Expected<layout::LayoutMap> map = view->buildMap();
+  if (!map) {
+    llvm::consumeError(map.takeError());
+    return "";
+  }
+  range = slice->range;
+  llvm::StringRef source = doc.getTree()->source().slice(
+      slice->range.begin, slice->range.end);
+  std::string extent;
+  for (auto [d, e] : llvm::enumerate(slice->extent))
+    extent += (d ? "×" : "") + std::to_string(e);
+  std::string md = "**`" + source.str() + "`** · " + extent + " slice of " +
+                   map->title() + "\n\n";
+  std::vector<unsigned> dynamic;
+  for (auto [d, b] : llvm::enumerate(slice->begin))
+    if (!b)
+      dynamic.push_back(d);
+  if (!dynamic.empty()) {
+    md += "It starts at an index computed at run time in dimension";
+    md += dynamic.size() > 1 ? "s " : " ";
+    for (auto [i, d] : llvm::enumerate(dynamic))
+      md += (i ? ", " : "") + std::to_string(d);
+    md += map->kind == layout::LayoutMapKind::Fragment
+              ? ": which threads hold it depends on that index.\n"
+              : ": which bytes and banks it covers depends on that index.\n";
+    return md;
+  }
+  layout::SliceBox box;
+  for (auto [b, e] : llvm::zip(slice->begin, slice->extent)) {
+    box.begin.push_back(*b);
+    box.extent.push_back(e);
+  }
+  // The slice's bounds when the source does not spell them (`acc[3, :]`).
+  auto compact = [](std::string text) {
+    text.erase(std::remove(text.begin(), text.end(), ' '), text.end());
+    return text;
+  };
+  std::string bounds = view->name + layout::sliceText(box);
+  if (compact(bounds) != compact(source.str()))
+    md += "`" + bounds + "`: ";
+  if (view->fragment) {
+    llvm::Expected<layout::FragmentSliceCover> cover =
+        layout::coverFragmentSlice(*view->fragment, box);
+    if (!cover) {
+      llvm::consumeError(cover.takeError());
+      return "";
+    }
+    md += layout::describeSlice(*cover);
+  } else if (view->shared) {
+    llvm::Expected<layout::SharedSliceCover> cover =
+        layout::coverSharedSlice(*view->shared, view->elementBytes, box);
+    if (!cover) {
+      llvm::consumeError(cover.takeError());
+      return "";
+    }
+    md += layout::describeSlice(*cover);
+  }
+  std::string grid = layout::renderSliceText(*map, box, 8, 16);
+  if (!grid.empty())
+    md += "\n```text\n" + grid + "```\n";
+  return md;
 }

@@ -12,6 +12,7 @@
 #include "tlc/Driver/Driver.h"
 #include "tlc/Layout/EnumerationLimit.h"
 
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
 
@@ -90,6 +91,43 @@ static std::string instanceLabel(const eval::FileAnalysis &analysis,
   return "";
 }
 
+/// The slices of allocation \p root among the regions of \p kernel: each
+/// region whose source is \p root or a region of it, its offsets added up
+/// (static where every part is a constant).
+static std::vector<LayoutSliceView> slicesOf(tile::KernelOp kernel,
+                                             mlir::Value root,
+                                             const syntax::SyntaxTree &tree) {
+  std::vector<LayoutSliceView> slices;
+  llvm::DenseMap<mlir::Value, std::vector<std::optional<int64_t>>> origin;
+  origin[root] = std::vector<std::optional<int64_t>>(
+      llvm::cast<tile::BufferType>(root.getType()).getRank(), 0);
+  kernel.walk([&](tile::RegionOp region) {
+    auto base = origin.find(region.getSource());
+    if (base == origin.end())
+      return;
+    auto type = llvm::cast<tile::BufferType>(region.getType());
+    std::vector<std::optional<int64_t>> begin = base->second;
+    for (auto [d, ofr] : llvm::enumerate(region.getMixedOffsets())) {
+      if (d >= begin.size())
+        break;
+      std::optional<int64_t> c = mlir::getConstantIntValue(ofr);
+      begin[d] = begin[d] && c ? std::optional<int64_t>(*begin[d] + *c)
+                               : std::nullopt;
+    }
+    origin[region.getResult()] = begin;
+    if (!type.isStatic() || type.getRank() != begin.size())
+      return;
+    LayoutSliceView slice;
+    slice.range = rangeOf(tree, region.getLoc());
+    if (slice.range.begin == slice.range.end)
+      return;
+    slice.begin = std::move(begin);
+    slice.extent.assign(type.getShape().begin(), type.getShape().end());
+    slices.push_back(std::move(slice));
+  });
+  return slices;
+}
+
 std::vector<LayoutView>
 tlc::driver::collectLayoutViews(const eval::FileAnalysis &analysis,
                                 const syntax::SyntaxTree &tree,
@@ -153,6 +191,7 @@ tlc::driver::collectLayoutViews(const eval::FileAnalysis &analysis,
         v.instanceIndex = index;
         v.name = name;
         v.range = rangeOf(tree, alloc.getLoc());
+        v.slices = slicesOf(kernel, root, tree);
         views.push_back(std::move(v));
       });
     });

@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tlc/Driver/Driver.h"
+#include "tlc/Driver/Exchanges.h"
 #include "tlc/Driver/LayoutViews.h"
 
 #include "tlc/Dialect/Tile/IR/LayoutAttrCodec.h"
@@ -52,6 +53,9 @@ struct LayoutCache::Entry {
   std::vector<std::pair<unsigned, int64_t>> producers;
   /// The bank conflicts of the instance's shared accesses, once checked.
   std::optional<std::vector<InstanceConflict>> conflicts;
+  /// The fragment exchanges of the instance's generated code, found with
+  /// its conflicts.
+  std::vector<InstanceExchange> exchanges;
 };
 
 LayoutCache::LayoutCache(size_t maxEntries) : entries(maxEntries, 2) {}
@@ -317,6 +321,11 @@ LayoutStats tlc::driver::inferLayouts(eval::FileAnalysis &analysis,
         // an instance with errors is inferred again next time.
         if (bankConflicts && !(cancelled && cancelled())) {
           fresh->conflicts = findInstanceConflicts(ops, instName);
+          // Only for an instance inference accepted without a word: the
+          // printer would meet what it reported (a fragment of 10^8
+          // elements) again, without a budget.
+          if (!failedAny && errors == errorsBefore)
+            fresh->exchanges = findInstanceExchanges(&top, ops, instName);
           ++stats.conflictsChecked;
         }
         if (cache && !failedAny && errors == errorsBefore)
@@ -328,6 +337,7 @@ LayoutStats tlc::driver::inferLayouts(eval::FileAnalysis &analysis,
         // hints): checked now and kept with the layouts.
         auto checked = std::make_shared<LayoutCache::Entry>(*entry);
         checked->conflicts = findInstanceConflicts(ops, instName);
+        checked->exchanges = findInstanceExchanges(&top, ops, instName);
         ++stats.conflictsChecked;
         if (cache)
           cache->record(key, checked);
@@ -339,6 +349,8 @@ LayoutStats tlc::driver::inferLayouts(eval::FileAnalysis &analysis,
           instance = analysis.instances[topIndex].label;
         reportInstanceConflicts(analysis, tree, ops, *entry->conflicts,
                                 instName, instance, seenConflicts);
+        reportInstanceExchanges(analysis, tree, ops, entry->exchanges,
+                                instance, seenConflicts);
       }
       for (const auto &[i, shortLabel, longLabel] : entry->labels) {
         if (i >= ops.size())

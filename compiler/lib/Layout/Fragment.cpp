@@ -149,7 +149,8 @@ Fragment Fragment::fullyReplicated(llvm::ArrayRef<int64_t> shape,
   llvm::Expected<Fragment> f =
       get(shape.vec(), Layout::linear(shape).getForward().vec(),
           IndexExpr::var(rank, "rep"), threads, {"replicated"});
-  assert(f && "fully replicated fragment is always valid");
+  // Valid for positive extents and thread counts only (see Layout::linear).
+  assert(f && "replicated fragment of an empty shape or no threads");
   return std::move(*f);
 }
 

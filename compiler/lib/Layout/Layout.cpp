@@ -202,7 +202,9 @@ Layout Layout::linear(llvm::ArrayRef<int64_t> shape) {
   }
   llvm::Expected<Layout> l =
       get(shape.vec(), {offset}, LayoutKind::Linear);
-  assert(l && "linear layout is always valid");
+  // Valid for positive extents only: callers check a tile first (an
+  // extent of 0 is an error at its allocation).
+  assert(l && "linear layout of a shape with an extent of 0 or less");
   return std::move(*l);
 }
 

@@ -34,6 +34,18 @@ class Operation;
 
 namespace tlc::driver {
 
+/// A slice of a buffer written in the kernel (`acc[0:8, 8:16]`, `A_s[k, :]`:
+/// a tile.region of the buffer, regions of regions composed).
+struct LayoutSliceView {
+  /// The subscript expression.
+  TextRange range;
+  /// Per dimension, the first index; std::nullopt where it is computed at
+  /// run time.
+  std::vector<std::optional<int64_t>> begin;
+  /// Per dimension, the extent.
+  std::vector<int64_t> extent;
+};
+
 /// One buffer of one instance with its layout map.
 struct LayoutView {
   /// The kernel and instance label (`matmul(M=1024, ...)`).
@@ -49,6 +61,9 @@ struct LayoutView {
   /// The layout: a fragment's, or the shared buffer's element offsets.
   std::optional<layout::Fragment> fragment;
   std::optional<layout::Layout> shared;
+  /// The slices of the buffer in the instance (static extents only), in
+  /// program order.
+  std::vector<LayoutSliceView> slices;
   /// Enumerates the layout (its title names the instance).
   llvm::Expected<layout::LayoutMap> buildMap() const;
 };

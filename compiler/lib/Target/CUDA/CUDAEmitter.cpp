@@ -346,7 +346,8 @@ LogicalResult Emitter::emitKernel(KernelOp op) {
   swizzled.clear();
   sharedBytes = 0;
   scratchOffset = -1;
-  if (failed(planThreadRanges(op)) || failed(assignFragmentLayouts(op)))
+  if (failed(checkTileShapes(op)) || failed(planThreadRanges(op)) ||
+      failed(assignFragmentLayouts(op)))
     return failure();
   // Shared gemm operands and accumulator staging tiles of 16- and 8-bit
   // elements are XOR-swizzled in 16-byte chunks (conflict-free ldmatrix and

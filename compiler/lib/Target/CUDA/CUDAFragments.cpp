@@ -24,6 +24,7 @@
 
 #include "EmitterImpl.h"
 
+#include "tlc/Dialect/Tile/Transforms/LayoutInference.h"
 #include "tlc/Layout/GemmLayouts.h"
 #include "tlc/Layout/Propagation.h"
 
@@ -343,24 +344,41 @@ static bool isScalarFragment(Value v) {
   });
 }
 
+LogicalResult Emitter::checkTileShapes(KernelOp kernel) {
+  WalkResult bad = kernel.walk([&](AllocOp alloc) {
+    auto type = cast<BufferType>(alloc.getResult().getType());
+    MemoryScope scope = type.getScope();
+    if (scope != MemoryScope::Fragment && !isSharedScope(scope))
+      return WalkResult::advance();
+    // Every fragment is a static register array: a dynamic extent is no
+    // size to plan a layout with.
+    if (scope == MemoryScope::Fragment && !type.isStatic()) {
+      alloc.emitError("fragments need static shapes on the CUDA target "
+                      "(bind the sizes with -D or a call site)");
+      return WalkResult::interrupt();
+    }
+    // No layout maps an empty tile: the linear and replicated maps the
+    // planners start from do not exist for an extent of 0 (found by
+    // tlc-fuzz-lsp, through the editor's fragment-exchange hints, which
+    // print instances layout inference had refused for it).
+    for (int64_t e : type.getShape())
+      if (!ShapedType::isDynamic(e) && e <= 0) {
+        alloc.emitError() << "buffer '" << bufferDisplayName(alloc.getResult())
+                          << "' has an extent of " << e
+                          << "; every extent of a tile must be positive";
+        return WalkResult::interrupt();
+      }
+    return WalkResult::advance();
+  });
+  return failure(bad.wasInterrupted());
+}
+
 LogicalResult Emitter::assignFragmentLayouts(KernelOp kernel) {
   llvm::DenseMap<Value, layout::Fragment> layouts;
   auto fail = [&](Operation *op, llvm::Error err) {
     op->emitError() << "fragment layout: " << llvm::toString(std::move(err));
     return failure();
   };
-  // Every fragment is a static register array: check before any layout
-  // is planned over its shape (a dynamic extent is no size to plan with).
-  WalkResult dynamic = kernel.walk([&](AllocOp alloc) {
-    auto type = cast<BufferType>(alloc.getResult().getType());
-    if (type.getScope() != MemoryScope::Fragment || type.isStatic())
-      return WalkResult::advance();
-    alloc.emitError("fragments need static shapes on the CUDA target "
-                    "(bind the sizes with -D or a call site)");
-    return WalkResult::interrupt();
-  });
-  if (dynamic.wasInterrupted())
-    return failure();
   // A T.Parallel variable indexing a fragment dimension it runs past (a
   // [32] fragment written for i in T.Parallel(128)) leaves the fragment:
   // no layout can hold it (the CPU target stops at the access).

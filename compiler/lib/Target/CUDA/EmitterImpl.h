@@ -344,6 +344,10 @@ public:
   std::optional<std::pair<int64_t, std::string>>
   deadSharedArea(mlir::Operation *at, int64_t bytes);
   // CUDAFragments.cpp
+  /// Refuses (diagnostic at the allocation) a fragment without a static
+  /// shape and a fragment or shared tile with an extent of 0 or less:
+  /// checked before any thread range or layout is planned over a shape.
+  mlir::LogicalResult checkTileShapes(tile::KernelOp kernel);
   /// Chooses a layout for every fragment of \p kernel (gemm operands,
   /// reductions, T.Parallel propagation, then the default partition) and
   /// fills `fragments`.

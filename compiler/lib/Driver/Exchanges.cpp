@@ -1,0 +1,338 @@
+//===- Exchanges.cpp - Fragment exchanges of the generated code ----------===//
+//
+// Part of tlc. SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+//
+// Reads the fragment exchanges from the CUDA code the printer generates for
+// an instance. Every exchange declares its tile with one line,
+//
+//   float *exchanged = reinterpret_cast<float *>(smem + 8192);  // C_local, row-major
+//
+// whose source-map entry is the statement being printed; the registers go
+// back from the tile into the fragment with `C_local[r] = exchanged[...]`
+// when the statement wrote it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tlc/Driver/Exchanges.h"
+
+#include "tlc/Dialect/Tile/IR/TileOps.h"
+#include "tlc/Dialect/Tile/Transforms/Passes.h"
+#include "tlc/Target/CUDA/CUDAEmitter.h"
+#include "tlc/Target/CUDA/CUDATarget.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Matchers.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/StringExtras.h"
+
+#include <map>
+#include <tuple>
+
+using namespace tlc;
+using namespace tlc::driver;
+
+namespace {
+/// One exchange tile declared in the printed code.
+struct Declared {
+  unsigned generatedLine;
+  std::string tile, name;
+  int64_t offset;
+};
+} // namespace
+
+/// The exchange tiles declared in \p source (`T *TILE =
+/// reinterpret_cast<T *>(smem + OFFSET);  // NAME, row-major`).
+static std::vector<Declared> declaredTiles(llvm::StringRef source) {
+  std::vector<Declared> out;
+  llvm::SmallVector<llvm::StringRef> lines;
+  source.split(lines, '\n');
+  for (auto [i, raw] : llvm::enumerate(lines)) {
+    llvm::StringRef line = raw.trim();
+    if (!line.ends_with(", row-major") || !line.contains("(smem + "))
+      continue;
+    // `T *TILE = ...`
+    size_t star = line.find(" *"), eq = line.find(" = ");
+    if (star == llvm::StringRef::npos || eq == llvm::StringRef::npos ||
+        eq < star)
+      continue;
+    llvm::StringRef tile = line.slice(star + 2, eq).trim();
+    llvm::StringRef rest = line.drop_front(line.find("(smem + ") + 8);
+    int64_t offset = 0;
+    if (rest.consumeInteger(10, offset))
+      continue;
+    size_t comment = line.rfind("// ");
+    if (comment == llvm::StringRef::npos)
+      continue;
+    llvm::StringRef name = line.drop_front(comment + 3);
+    name.consume_back(", row-major");
+    out.push_back({unsigned(i + 1), tile.str(), name.trim().str(), offset});
+  }
+  return out;
+}
+
+/// True when \p source loads the registers of fragment \p name back from
+/// exchange tile \p tile (`NAME[...] = TILE[`).
+static bool loadsBack(llvm::StringRef source, llvm::StringRef name,
+                      llvm::StringRef tile) {
+  std::string lhs = (name + "[").str(), rhs = (" = " + tile + "[").str();
+  llvm::SmallVector<llvm::StringRef> lines;
+  source.split(lines, '\n');
+  return llvm::any_of(lines, [&](llvm::StringRef raw) {
+    llvm::StringRef line = raw.trim();
+    return line.starts_with(lhs) && line.contains(rhs);
+  });
+}
+
+/// True when \p v is a fragment allocation.
+static bool isFragment(mlir::Value v) {
+  auto type = llvm::dyn_cast<tile::BufferType>(v.getType());
+  return type && type.getScope() == tile::MemoryScope::Fragment;
+}
+
+/// True when a statement of \p ops may make the printer exchange a
+/// fragment (checked before printing, which costs a lowering and a print
+/// per instance): a copy between fragments, T.cumsum of a fragment, a
+/// fragment read outside a T.Parallel, a T.Parallel access of a fragment at
+/// indices other than its variables in order (transposed, composed), or a
+/// T.Parallel over two fragments a T.gemm lays out.
+static bool mayExchange(llvm::ArrayRef<mlir::Operation *> ops) {
+  llvm::DenseSet<mlir::Value> gemmFragments;
+  for (mlir::Operation *op : ops)
+    if (auto gemm = llvm::dyn_cast<tile::GemmOp>(op))
+      for (mlir::Value v : {gemm.getA(), gemm.getB(), gemm.getC()})
+        if (isFragment(v))
+          gemmFragments.insert(v);
+  llvm::DenseMap<mlir::Operation *, llvm::SmallPtrSet<mlir::Value, 2>>
+      gemmFragmentsOf;
+  for (mlir::Operation *op : ops) {
+    if (auto copy = llvm::dyn_cast<tile::CopyOp>(op))
+      if (isFragment(copy.getSrc()) && isFragment(copy.getDst()))
+        return true;
+    if (llvm::isa<tile::CumSumOp>(op) &&
+        llvm::any_of(op->getOperands(), isFragment))
+      return true;
+    mlir::Value buffer;
+    mlir::ValueRange indices;
+    if (auto load = llvm::dyn_cast<tile::LoadOp>(op))
+      buffer = load.getBuffer(), indices = load.getIndices();
+    else if (auto store = llvm::dyn_cast<tile::StoreOp>(op))
+      buffer = store.getBuffer(), indices = store.getIndices();
+    if (!buffer || !isFragment(buffer))
+      continue;
+    auto par = op->getParentOfType<tile::ParallelOp>();
+    if (!par) {
+      if (llvm::isa<tile::LoadOp>(op))
+        return true;
+      continue;
+    }
+    if (!llvm::isa_and_nonnull<tile::AllocOp>(buffer.getDefiningOp()))
+      return true;
+    if (gemmFragments.contains(buffer)) {
+      auto &seen = gemmFragmentsOf[par];
+      seen.insert(buffer);
+      if (seen.size() > 1)
+        return true;
+    }
+    int last = -1;
+    for (mlir::Value i : indices) {
+      if (mlir::matchPattern(i, mlir::m_Constant()))
+        continue;
+      auto arg = llvm::dyn_cast<mlir::BlockArgument>(i);
+      if (!arg || arg.getOwner() != &par.getBody().front() ||
+          int(arg.getArgNumber()) <= last)
+        return true;
+      last = arg.getArgNumber();
+    }
+  }
+  return false;
+}
+
+std::vector<InstanceExchange>
+tlc::driver::findInstanceExchanges(mlir::Operation *top,
+                                   llvm::ArrayRef<mlir::Operation *> ops,
+                                   llvm::StringRef target) {
+  std::vector<InstanceExchange> out;
+  llvm::StringRef arch = target;
+  arch.consume_front("cuda:");
+  if (!arch.starts_with("sm_") || !llvm::isa<tile::FuncOp>(top))
+    return out;
+  llvm::Expected<std::vector<std::string>> archs =
+      target::parseCudaArchitectures(arch);
+  if (!archs) {
+    llvm::consumeError(archs.takeError());
+    return out;
+  }
+  // Only instances with static fragments can exchange; the printer
+  // enumerates each fragment, so an instance past layout inference's
+  // per-kernel budget (4,194,304 elements) is not printed here either.
+  int64_t fragmentElements = 0;
+  for (mlir::Operation *op : ops) {
+    auto alloc = llvm::dyn_cast<tile::AllocOp>(op);
+    if (!alloc)
+      continue;
+    tile::BufferType type = tile::getBufferType(alloc.getResult());
+    if (!type || type.getScope() != tile::MemoryScope::Fragment)
+      continue;
+    if (!type.isStatic())
+      return out;
+    int64_t n = 1;
+    for (int64_t e : type.getShape())
+      n = e <= 0 || n > (int64_t(1) << 22) / e ? (int64_t(1) << 22) + 1 : n * e;
+    fragmentElements += n;
+    if (fragmentElements > (int64_t(1) << 22))
+      return out;
+  }
+  if (fragmentElements == 0 || !mayExchange(ops))
+    return out;
+  // Statements by their source range, first in walk order.
+  using Key = std::tuple<std::string, unsigned, unsigned, unsigned, unsigned>;
+  std::map<Key, unsigned> byRange;
+  llvm::StringMap<unsigned> allocByName;
+  for (auto [i, op] : llvm::enumerate(ops)) {
+    if (auto alloc = llvm::dyn_cast<tile::AllocOp>(op)) {
+      if (auto name = llvm::dyn_cast<mlir::NameLoc>(alloc.getLoc()))
+        allocByName.try_emplace(name.getName().getValue(), i);
+      continue;
+    }
+    if (mlir::FileLineColRange r = tile::getSourceLocation(op->getLoc()))
+      byRange.try_emplace(Key{r.getFilename().str(), r.getStartLine(),
+                              r.getStartColumn(), r.getEndLine(),
+                              r.getEndColumn()},
+                          i);
+  }
+  mlir::MLIRContext *context = top->getContext();
+  mlir::OwningOpRef<mlir::ModuleOp> copy =
+      mlir::ModuleOp::create(mlir::UnknownLoc::get(context));
+  copy->getBody()->push_back(top->clone());
+  mlir::ScopedDiagnosticHandler drop(
+      context, [](mlir::Diagnostic &) { return mlir::success(); });
+  tile::setGpuTarget(*copy, ("cuda:" + llvm::join(*archs, ",")));
+  if (mlir::failed(tile::runGpuLowering(*copy)))
+    return out;
+  auto func = llvm::dyn_cast<tile::FuncOp>(copy->getBody()->front());
+  if (!func || tile::hasLoweringFailed(func))
+    return out;
+  target::CudaEmitOptions options;
+  options.locationComments = false;
+  if (unsigned cc = target::getOldestComputeCapability(*archs))
+    options.minComputeCapability = cc;
+  mlir::FailureOr<target::CudaKernel> cu = target::emitCudaKernel(func, options);
+  if (mlir::failed(cu))
+    return out;
+  for (const Declared &d : declaredTiles(cu->source)) {
+    auto entry = llvm::partition_point(
+        cu->sourceMap, [&](const artifact::SourceMapEntry &e) {
+          return e.generatedLine < d.generatedLine;
+        });
+    if (entry == cu->sourceMap.end() || entry->generatedLine != d.generatedLine ||
+        entry->fileIndex >= cu->files.size())
+      continue;
+    auto it = byRange.find(Key{cu->files[entry->fileIndex], entry->line,
+                               entry->column, entry->endLine,
+                               entry->endColumn});
+    if (it == byRange.end())
+      continue;
+    InstanceExchange x;
+    x.op = it->second;
+    auto root = allocByName.find(d.name);
+    x.root = root == allocByName.end() ? -1 : int(root->second);
+    x.name = d.name;
+    x.offset = d.offset;
+    x.loadBack = loadsBack(cu->source, d.name, d.tile);
+    out.push_back(std::move(x));
+  }
+  return out;
+}
+
+/// The byte range of the first file location in \p loc.
+static TextRange rangeOf(const syntax::SyntaxTree &tree, mlir::Location loc) {
+  mlir::FileLineColRange f = tile::getSourceLocation(loc);
+  if (!f)
+    return TextRange{0, 0};
+  auto offset = [&](unsigned line, unsigned col) {
+    return tree.lines().fromUtf8({line ? line - 1 : 0, col ? col - 1 : 0});
+  };
+  uint32_t begin = offset(f.getStartLine(), f.getStartColumn());
+  uint32_t end = offset(f.getEndLine(), f.getEndColumn());
+  return TextRange{begin, std::max(begin, end)};
+}
+
+/// What the statement \p op does with the exchanged fragment, for the
+/// message.
+static std::string whyExchanged(mlir::Operation *op, const std::string &name,
+                                bool loadBack) {
+  if (llvm::isa<tile::ParallelOp>(op))
+    return "this loop " +
+           std::string(loadBack ? "writes" : "reads") + " " + name +
+           " at elements other threads hold: every thread stores its "
+           "registers into a row-major shared tile, the loop " +
+           (loadBack ? "works on the tile, and the registers are loaded back "
+                       "after it"
+                     : "reads the tile");
+  if (llvm::isa<tile::CopyOp>(op))
+    return "the two fragments are laid out differently: " + name +
+           " is stored into a row-major shared tile and the destination's "
+           "registers are loaded from it";
+  if (llvm::isa<tile::LoadOp>(op))
+    return "not every thread holds the element read here: " + name +
+           " is stored into a row-major shared tile and the element read "
+           "from it";
+  return name + " is stored into a row-major shared tile and worked on "
+                "there";
+}
+
+void tlc::driver::reportInstanceExchanges(
+    eval::FileAnalysis &analysis, const syntax::SyntaxTree &tree,
+    llvm::ArrayRef<mlir::Operation *> ops,
+    llvm::ArrayRef<InstanceExchange> exchanges, const std::string &instance,
+    std::set<std::pair<uint32_t, std::string>> &seen) {
+  for (const InstanceExchange &x : exchanges) {
+    if (x.op >= ops.size() || (x.root >= 0 && size_t(x.root) >= ops.size()))
+      continue;
+    mlir::Operation *op = ops[x.op];
+    int64_t bytes = 0;
+    if (x.root >= 0)
+      if (auto alloc = llvm::dyn_cast<tile::AllocOp>(ops[x.root])) {
+        tile::BufferType type = tile::getBufferType(alloc.getResult());
+        if (type && type.isStatic()) {
+          int64_t n = 1;
+          for (int64_t e : type.getShape())
+            n *= e;
+          unsigned bits = type.getElementType().getIntOrFloatBitWidth();
+          bytes = n * std::max(8u, bits) / 8;
+        }
+      }
+    std::string kernelName;
+    if (auto fn = op->getParentOfType<tile::FuncOp>())
+      kernelName = fn.getSymName().str();
+    Diagnostic d;
+    d.severity = Severity::Remark;
+    d.range = rangeOf(tree, op->getLoc());
+    d.message = x.name + " goes through shared memory here (fragment "
+                "exchange";
+    if (bytes)
+      d.message += ", " + std::to_string(bytes) + " bytes";
+    d.message += " at byte " + std::to_string(x.offset) + ")";
+    if (!seen.insert({d.range.begin, d.message}).second)
+      continue;
+    d.notes.push_back({x.root >= 0 ? rangeOf(tree, ops[x.root]->getLoc())
+                                   : d.range,
+                       whyExchanged(op, x.name, x.loadBack) +
+                           ", with block barriers between (CUDA code)"});
+    analysis.diagnostics.push_back(d);
+    eval::Hint h;
+    h.range = d.range;
+    h.kernel = kernelName;
+    h.instance = instance;
+    h.name = x.name;
+    h.kind = "fragment-exchange";
+    h.detail = d.message;
+    analysis.hints.push_back(std::move(h));
+  }
+}
