@@ -50,8 +50,17 @@ counter D[40] first):
   last-block-no-fence
                   the same without the fence: the last block's reads of
                   the others' partials race with their stores (racecheck)
+  fence-chain     a chain through 3 relay blocks and 4 flags: block 0
+                  writes, fences and sets flag 0; relay b acquires flag
+                  b-1 in lane 0, lane 1 fences after a barrier and sets
+                  flag b; block 4 acquires flag 3 and reads block 0's data:
+                  clean, and D equals NumPy's result
+  fence-chain-no-first, fence-chain-no-relay
+                  the same with block 0's or relay 2's fence dropped: the
+                  last block's reads race with block 0's stores
 
 Each kernel's expectation must hold. Usage: initcheck.py --bin BUILD/bin
+[--only NAME]...
 """
 
 import argparse
@@ -123,6 +132,58 @@ extern "C" __global__ void __launch_bounds__(32) probe_kernel(
 }
 """
 
+# A release/acquire chain through blocks and atomics: block 0 writes
+# D[32..47], fences (FENCE0) and sets flag 0; each relay block b (1..3)
+# acquires flag b-1 in lane 0 (spinning on an atomic: blocks start in
+# order, so the flag's writer has started), passes that on to lane 1
+# through a barrier, and lane 1 fences (FENCEb) and sets flag b; block 4
+# acquires flag 3 and reads D[32..47]. The flags are D[56..59]. Only block 0 touches the data.
+CHAIN = r"""
+#include "tlc_device/cuda.h"
+extern "C" __global__ void __launch_bounds__(32) init_kernel(
+    const float *__restrict__ A, float *__restrict__ D) {
+  if (threadIdx.x < 4)
+    reinterpret_cast<unsigned *>(D)[56 + threadIdx.x] = 0u;
+}
+extern "C" __global__ void __launch_bounds__(32) probe_kernel(
+    const float *__restrict__ A, float *__restrict__ D) {
+  unsigned *flag = reinterpret_cast<unsigned *>(D) + 56;
+  const int lane = threadIdx.x;
+  const unsigned b = blockIdx.x;
+  if (b == 0) {
+    if (lane < 16)
+      D[32 + lane] = A[lane] * 2.0f;
+    __syncthreads();
+    if (lane == 0) {
+      FENCE0
+      atomicExch(&flag[0], 1u);
+    }
+    return;
+  }
+  if (lane == 0)
+    while (atomicAdd(&flag[b - 1], 0u) == 0u) {
+    }
+  __syncthreads();
+  if (b < 4) {
+    if (lane == 1) {
+      FENCEb
+      atomicExch(&flag[b], 1u);
+    }
+    return;
+  }
+  if (lane < 16)
+    D[lane] = D[32 + lane] + 1.0f;
+}
+"""
+
+
+def chain(drop=None):
+    """CHAIN with every fence, or without block \p drop's."""
+    fence = "__threadfence();"
+    return (CHAIN.replace("FENCE0", "" if drop == 0 else fence)
+            .replace("FENCEb", fence if drop is None else f"if (b != {drop}) {fence}"))
+
+
 KERNELS = {
     # name: (source, grid, env, expected: None for clean, else a regex)
     "ragged": (RAGGED.replace("ROWS", "16"), 1, {}, None),
@@ -184,6 +245,13 @@ KERNELS = {
                    {"TLC_SIM_ORDERCHECK": "1"}, None),
     "last-block-no-fence": (LAST_BLOCK.replace("FENCE", ""), 8, {},
                             r"racecheck: read of global memory .*read-after-write"),
+    # Blocks spin on each other's flags, so the reversed order of ordercheck
+    # would never start block 0: off.
+    "fence-chain": (chain(), 5, {"TLC_SIM_ORDERCHECK": "0"}, None),
+    "fence-chain-no-first": (chain(0), 5, {"TLC_SIM_ORDERCHECK": "0"},
+                             r"racecheck: read of global memory .*read-after-write"),
+    "fence-chain-no-relay": (chain(2), 5, {"TLC_SIM_ORDERCHECK": "0"},
+                             r"racecheck: read of global memory .*read-after-write"),
 }
 
 
@@ -230,10 +298,12 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--bin", required=True)
+    parser.add_argument("--only", action="append", default=[], help="run only these probes")
     args = parser.parse_args()
     work = tempfile.mkdtemp(prefix="tlc-sim-initcheck-")
     failed = 0
-    for name, (source, grid, env, expect) in KERNELS.items():
+    kernels = {k: v for k, v in KERNELS.items() if not args.only or k in args.only}
+    for name, (source, grid, env, expect) in kernels.items():
         rc, text, out = run_kernel(args.bin, work, name, source, grid, env)
         if expect is None:
             ok = rc == 0
@@ -270,6 +340,12 @@ def main():
                 detail = (f"runs clean under TLC_SIM_ORDERCHECK, D[0] "
                           f"{'equals' if d[0] == total else 'differs from'} NumPy's "
                           f"sum, {count} tickets drawn")
+            if ok and name == "fence-chain":
+                a = np.load(os.path.join(out, "inputs", "A.npy")).astype(np.float32)
+                d = np.load(os.path.join(out, "D.npy"))
+                ok = np.array_equal(d[:16], a[:16] * np.float32(2) + np.float32(1))
+                detail = (f"runs clean, D[0:16] {'equals' if ok else 'differs from'} "
+                          f"NumPy's A * 2 + 1")
         else:
             ok = rc != 0 and re.search(expect, text) is not None
             line = next((l.strip() for l in text.splitlines() if re.search(expect, l)), "")
@@ -279,7 +355,7 @@ def main():
         print(f"{'PASS' if ok else 'FAIL'}: {name}: {detail}")
         failed += not ok
     shutil.rmtree(work, ignore_errors=True)
-    print(f"{len(KERNELS) - failed}/{len(KERNELS)} initcheck/ordercheck probes as expected")
+    print(f"{len(kernels) - failed}/{len(kernels)} initcheck/ordercheck probes as expected")
     return 1 if failed else 0
 
 

@@ -92,6 +92,23 @@ CONFORMANCE_CALLS = {
                             "grouped_matmul([64, 128, 256, 96], 128, 256)"),
 }
 
+# Inputs the program's contract needs, where tlc-run's random ones break it
+# (written as NAME.npy and given to tlc-run with --inputs; the CPU reference
+# runs on the same): parameter -> function of a NumPy Generator returning
+# the array at the -D sizes of run_bindings (symbols 100).
+def _finite_half_bytes(rng, n):
+    """n bytes holding n / 2 finite float16 values."""
+    return rng.standard_normal(n // 2).astype("float16").view("uint8")
+
+
+CONFORMANCE_INPUTS = {
+    # Row ids are T.device_assert'ed to lie in [0, V): V = 32000, num = 100.
+    "j-device-assert": {"Index": lambda rng: rng.integers(0, 32000, 100, dtype="int32")},
+    # T.view reads the bytes as float16 rows of N = 4096, D = 128: random
+    # bytes include NaN and Inf patterns, which make the CPU reference NaN.
+    "e-reshape-view": {"Bytes": lambda rng: _finite_half_bytes(rng, 4096 * 128 * 2)},
+}
+
 # Further instances of examples, NAME@VARIANT: the attention examples with
 # two warpgroups (256 threads, one m64 wgmma atom each) at D = 128, whose
 # P.V takes P from registers with K = 128 on sm_90a.
@@ -146,11 +163,6 @@ KNOWN_FAILURES = {
                                "rounds to the other neighbour where the f32 sums "
                                "differ in their last bits (33 of 262,144 outputs, "
                                "at most 4 f16 ulps of D; rel_err 4.8e-5)",
-    "j-device-assert": "the program's T.device_assert traps on the random "
-                       "indices tlc-run gives it (the trap, placed on its line, "
-                       "is the simulator working)",
-    "e-reshape-view": "NaN outputs for random inputs in the CPU reference too "
-                      "(nothing to compare)",
 }
 
 
@@ -185,11 +197,27 @@ def run_bindings(art, run_defs):
     return [f"-D{k}={v}" for k, v in defs.items()]
 
 
-def run_program(path, build_defs, run_defs, archs, bindir, workdir, threads):
+def write_inputs(makers, workdir):
+    """Writes \p makers' arrays as workdir/inputs/NAME.npy; returns the
+    tlc-run options that read them (none without makers)."""
+    if not makers:
+        return []
+    import numpy as np
+    rng = np.random.default_rng(7)
+    inputs = os.path.join(workdir, "inputs")
+    os.makedirs(inputs, exist_ok=True)
+    for name, make in makers.items():
+        np.save(os.path.join(inputs, name + ".npy"), make(rng))
+    return ["--inputs", inputs]
+
+
+def run_program(path, build_defs, run_defs, archs, bindir, workdir, threads,
+                inputs=None):
     """Returns (status, log): status is 'pass ...', 'fail' or 'not built: ...'.
     Without a CPU reference the kernels still run on sim (checked by the
-    simulator, not compared)."""
+    simulator, not compared). \p inputs: CONFORMANCE_INPUTS' makers."""
     log = []
+    input_opts = write_inputs(inputs, workdir)
     defs = [f"-D{k}={v}" for k, v in build_defs.items()]
     build = os.path.join(bindir, "tlc-build")
     ref = os.path.join(workdir, "cpu")
@@ -218,7 +246,7 @@ def run_program(path, build_defs, run_defs, archs, bindir, workdir, threads):
             continue
         seen_sources.append(sources)
         cmd = [os.path.join(bindir, "tlc-run"), art, "--device", "sim", "--seed", "7",
-               "--threads", str(threads)]
+               "--threads", str(threads)] + input_opts
         if not no_ref:
             cmd += ["--verify", "--reference", ref]
         cmd += run_bindings(art, run_defs)
@@ -306,7 +334,8 @@ def main():
             with open(path, "w") as f:
                 f.write(text)
         status, log = run_program(path, build_defs, run_defs, archs, args.bin, workdir,
-                                  args.threads)
+                                  args.threads, CONFORMANCE_INPUTS.get(name)
+                                  if args.conformance else None)
         kind = ("not built" if status.startswith("not built") else
                 "too large" if status.startswith("too large") else status.split()[0])
         if name in KNOWN_FAILURES:

@@ -22,12 +22,21 @@
 // asks beforeAcross() whether an access of another block is ordered.
 //
 // The acquiring atomic needs no fence of its own (the programming guide's
-// example has none). Knowledge is not passed on: a block's release carries
-// its own threads' clocks, not what it acquired from other blocks.
+// example has none). Knowledge is passed on (the PTX memory model's
+// causality order is transitive, and a fence is cumulative): a fence also
+// records the releases of other blocks its thread had acquired by then
+// (through its own atomics or a barrier with a thread that acquired them),
+// and its later atomics' releases carry them. So in a chain where block A
+// writes, fences and sets flag 1, block B acquires flag 1 (in any thread),
+// fences and sets flag 2, and block C acquires flag 2, A's write happens
+// before C's read; drop either fence and it does not. beforeAcross()
+// follows these chains through any number of blocks and addresses.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Worker.h"
+
+#include <unordered_map>
 
 using namespace tlc::runtime::sim;
 
@@ -37,13 +46,19 @@ void Worker::threadFence() {
   row.resize(numThreads);
   for (unsigned u = 0; u < numThreads; ++u)
     row[u] = knows(t, u);
+  // The releases of other blocks it knows, passed on by its releases.
+  std::vector<Acquired> &acquired = fenceAcquired[t];
+  acquired = blockAcquired;
+  acquired.insert(acquired.end(), threadAcquired[t].begin(),
+                  threadAcquired[t].end());
   // Accesses after the fence are not covered by it.
   ++clock[t];
 }
 
 void Worker::atomicRelease(unsigned t, uintptr_t address) {
   std::lock_guard<std::mutex> lock(launch.releaseMutex);
-  launch.releases[address].entries.push_back({currentBlock, fenceClocks[t]});
+  launch.releases[address].entries.push_back(
+      {currentBlock, fenceClocks[t], fenceAcquired[t]});
 }
 
 void Worker::atomicAcquire(const void *address) {
@@ -90,16 +105,29 @@ bool Worker::beforeAcross(unsigned me, uint64_t block, unsigned thread,
       (me >= threadAcquired.size() || threadAcquired[me].empty()))
     return false;
   std::lock_guard<std::mutex> lock(launch.releaseMutex);
-  auto known = [&](const std::vector<Acquired> &list) {
-    for (const Acquired &a : list)
-      for (size_t i = 0; i < a.count; ++i) {
-        const Release &r = a.log->entries[i];
-        if (r.block == block && thread < r.clocks.size() &&
-            r.clocks[thread] >= clock)
-          return true;
-      }
-    return false;
-  };
-  return known(blockAcquired) ||
-         (me < threadAcquired.size() && known(threadAcquired[me]));
+  // Every release reachable from what \p me acquired, each once: a log's
+  // releases are acquired as a prefix, so per log the length of the prefix
+  // already searched is enough.
+  std::vector<Acquired> work(blockAcquired);
+  if (me < threadAcquired.size())
+    work.insert(work.end(), threadAcquired[me].begin(),
+                threadAcquired[me].end());
+  std::unordered_map<const ReleaseLog *, size_t> searched;
+  while (!work.empty()) {
+    Acquired a = work.back();
+    work.pop_back();
+    size_t &done = searched[a.log];
+    if (a.count <= done)
+      continue;
+    size_t from = done;
+    done = a.count;
+    for (size_t i = from; i < a.count; ++i) {
+      const Release &r = a.log->entries[i];
+      if (r.block == block && thread < r.clocks.size() &&
+          r.clocks[thread] >= clock)
+        return true;
+      work.insert(work.end(), r.inherited.begin(), r.inherited.end());
+    }
+  }
+  return false;
 }

@@ -189,6 +189,7 @@ void Worker::runBlock(uint64_t b) {
   std::fill(base.begin(), base.end(), 0);
   overlay.clear();
   fenceClocks.assign(numThreads, {});
+  fenceAcquired.assign(numThreads, {});
   threadAcquired.assign(numThreads, {});
   blockAcquired.clear();
   mbarrierClocks.clear();

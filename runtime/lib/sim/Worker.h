@@ -135,20 +135,24 @@ struct Fault {
 /// The fault record of the running block (during a launch).
 extern thread_local Fault *currentFault;
 
-/// What a __threadfence followed by an atomic released: the block, and the
-/// clock of each of its threads that the fencing thread knew at the fence.
-struct Release {
-  uint64_t block;
-  std::vector<uint32_t> clocks;
-};
-/// The releases on one global address, in the order of their atomics.
-struct ReleaseLog {
-  std::deque<Release> entries;
-};
+struct ReleaseLog;
 /// A thread's acquisition: the first \p count releases of \p log.
 struct Acquired {
   const ReleaseLog *log;
   size_t count;
+};
+/// What a __threadfence followed by an atomic released: the block, the
+/// clock of each of its threads that the fencing thread knew at the fence,
+/// and the releases of other blocks it had acquired by then (passed on:
+/// release/acquire chains through several blocks and atomics).
+struct Release {
+  uint64_t block;
+  std::vector<uint32_t> clocks;
+  std::vector<Acquired> inherited;
+};
+/// The releases on one global address, in the order of their atomics.
+struct ReleaseLog {
+  std::deque<Release> entries;
 };
 
 /// State shared by the workers of one launch.
@@ -414,9 +418,11 @@ private:
   std::vector<PendingStore> pendingStores;
 
   // Ordering between blocks (Fences.cpp). Per thread: what it knew at its
-  // last __threadfence (empty: none this block), and the releases its
-  // atomics acquired; the releases every thread knows (a full barrier).
+  // last __threadfence (empty: none this block) of its block's clocks and
+  // of other blocks' releases, and the releases its atomics acquired; the
+  // releases every thread knows (a full barrier).
   std::vector<std::vector<uint32_t>> fenceClocks;
+  std::vector<std::vector<Acquired>> fenceAcquired;
   std::vector<std::vector<Acquired>> threadAcquired;
   std::vector<Acquired> blockAcquired;
   /// An atomic on global \p address by thread \p t, after a fence:

@@ -239,6 +239,17 @@ TLC_SIM_UNCHECKED inline void checkedLoad(void *dst, const void *src,
   else
     std::memset(dst, 0, bytes);
 }
+/// checkedLoad for the simulator's own models (wgmma), which read the
+/// loaded bytes' definedness from the shadow themselves: not instrumented,
+/// so it can be inlined into them and copies no shadow.
+TLC_SIM_UNCHECKED TLC_SIM_NO_SHADOW inline void
+checkedLoadUnshadowed(void *dst, const void *src, uint32_t bytes,
+                      int32_t thread, uint64_t where) {
+  if (api->access(src, bytes, TLC_SIM_LOAD, thread, where))
+    std::memcpy(dst, src, bytes);
+  else
+    std::memset(dst, 0, bytes);
+}
 } // namespace sim
 } // namespace tlc
 

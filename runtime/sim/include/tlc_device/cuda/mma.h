@@ -59,17 +59,24 @@ struct MmaLane {
   uint32_t d[4];
 };
 
-inline double mmaElement(uint32_t bits, MmaInput t) {
+/// The value of an operand element's \p bits. Not instrumented, like its
+/// callers (the mma.sync and wgmma models), which compute definedness from
+/// the operands' shadow themselves.
+TLC_SIM_UNCHECKED TLC_SIM_NO_SHADOW inline double mmaElement(uint32_t bits,
+                                                             MmaInput t) {
   switch (t) {
   case MmaInput::F16:
-    return float(__half(__half_raw{static_cast<unsigned short>(bits)}));
-  case MmaInput::BF16:
-    return float(
-        __nv_bfloat16(__nv_bfloat16_raw{static_cast<unsigned short>(bits)}));
+    return __half::toFloat(static_cast<unsigned short>(bits));
+  case MmaInput::BF16: {
+    uint32_t f32 = (bits & 0xffffu) << 16;
+    float f;
+    std::memcpy(&f, &f32, 4);
+    return f;
+  }
   case MmaInput::E4M3:
-    return sim::fp8Value(bits & 0xff, __NV_E4M3);
+    return sim::fp8ValueBits(bits & 0xff, __NV_E4M3);
   case MmaInput::E5M2:
-    return sim::fp8Value(bits & 0xff, __NV_E5M2);
+    return sim::fp8ValueBits(bits & 0xff, __NV_E5M2);
   case MmaInput::S8:
     return double(int8_t(bits & 0xff));
   case MmaInput::U8:

@@ -125,15 +125,15 @@ wgmmaOffset(uint64_t desc, bool mnMajor, int mn, int k, int size,
 
 /// The 16 bytes of shared memory at \p off (one swizzle chunk: a run of
 /// consecutive elements along the operand's contiguous dimension), checked
-/// as a load of the calling thread.
+/// as a load of linear thread \p thread (the caller).
 TLC_SIM_UNCHECKED TLC_SIM_NO_SHADOW inline void
-wgmmaChunk(uint32_t off, unsigned char *out, uint64_t where) {
+wgmmaChunk(uint32_t off, unsigned char *out, unsigned thread, uint64_t where) {
   if (off % 16 || off + 16 > sim::kSharedCapacity)
     sim::api->trap("wgmma operand chunk outside shared memory or not "
                    "16-byte aligned",
                    where);
-  sim::checkedLoad(out, sim::sharedBase() + off, 16,
-                   int32_t(sim::linearThread()), where);
+  sim::checkedLoadUnshadowed(out, sim::sharedBase() + off, 16,
+                             int32_t(thread), where);
 }
 
 TLC_SIM_UNCHECKED TLC_SIM_NO_SHADOW inline double
@@ -147,31 +147,32 @@ wgmmaDecode(const unsigned char *p, int size, MmaInput in) {
 /// out[i * K + k]: whole 16-byte chunks are read (K-major: K / E chunks
 /// per mn; MN-major: one per k and group of E consecutive mn), E elements
 /// per chunk; undef[i * K + k] says whether the element's bytes are
-/// undefined.
+/// undefined. \p thread: the calling thread's linear index.
 TLC_SIM_UNCHECKED TLC_SIM_NO_SHADOW inline void
 wgmmaGather(uint64_t desc, bool mnMajor, const int *mns, int count, int K,
-            int size, MmaInput in, double *out, bool *undef, uint64_t where) {
+            int size, MmaInput in, double *out, bool *undef, unsigned thread,
+            uint64_t where) {
   int e = 16 / size;
   unsigned char chunk[16];
+  unsigned char *smemBase = sim::sharedBase();
   for (int i = 0; i < count; ++i) {
     int mn = mns[i];
     if (!mnMajor) {
       for (int k0 = 0; k0 < K; k0 += e) {
         uint32_t off = wgmmaOffset(desc, false, mn, k0, size, where);
-        wgmmaChunk(off, chunk, where);
+        wgmmaChunk(off, chunk, thread, where);
         for (int j = 0; j < e; ++j) {
           out[i * K + k0 + j] = wgmmaDecode(chunk + j * size, size, in);
           undef[i * K + k0 + j] =
-              mmaUndefined(sim::sharedBase() + off + j * size, size);
+              mmaUndefined(smemBase + off + j * size, size);
         }
       }
     } else {
       for (int k = 0; k < K; ++k) {
         uint32_t off = wgmmaOffset(desc, true, mn - mn % e, k, size, where);
-        wgmmaChunk(off, chunk, where);
+        wgmmaChunk(off, chunk, thread, where);
         out[i * K + k] = wgmmaDecode(chunk + (mn % e) * size, size, in);
-        undef[i * K + k] =
-            mmaUndefined(sim::sharedBase() + off + (mn % e) * size, size);
+        undef[i * K + k] = mmaUndefined(smemBase + off + (mn % e) * size, size);
       }
     }
   }
@@ -197,11 +198,11 @@ wgmmaPerform(const WgmmaOp &op) {
     std::memcpy(a, op.aRows, sizeof(op.aRows));
     std::memcpy(aUndef, op.aRowsUndef, sizeof(op.aRowsUndef));
   } else {
-    wgmmaGather(op.descA, op.transA, rows, 2, op.k, size, op.in, a, aUndef,
+    wgmmaGather(op.descA, op.transA, rows, 2, op.k, size, op.in, a, aUndef, t,
                 op.where);
   }
   wgmmaGather(op.descB, op.transB, cols, op.n / 4, op.k, size, op.in, b, bUndef,
-              op.where);
+              t, op.where);
   for (int r = 0; r < op.n / 2; ++r) {
     int ri = (r / 2) % 2;
     int ci = 2 * (r / 4) + r % 2;
