@@ -342,4 +342,77 @@ __builtin_amdgcn_mfma_f32_32x32x16_bf8_bf8(long a, long b, tlc_sim_floatx16 c,
                                        &tlc::sim::fnuzElem<true>, TLC_SIM_HERE);
 }
 
+//===----------------------------------------------------------------------===//
+// Raw buffer loads (CDNA3 ISA, "Buffer Instructions", range checking): a
+// resource with stride 0 holds a base address and num_records bytes; a
+// load at byte offset voffset + soffset is in range when offset + size <=
+// num_records and then reads memory; an access wholly past num_records
+// (offset >= num_records) returns zero and reads nothing. An access
+// straddling num_records is checked in dword pieces by the hardware; the
+// printer never issues one, so the sim traps on it rather than model it.
+//===----------------------------------------------------------------------===//
+
+struct __amdgpu_buffer_rsrc_t {
+  const char *base;
+  uint32_t numRecords;
+};
+typedef unsigned tlc_sim_uintx2 __attribute__((ext_vector_type(2)));
+typedef unsigned tlc_sim_uintx4 __attribute__((ext_vector_type(4)));
+
+namespace tlc {
+namespace sim {
+/// Traps at the caller: \p what of a buffer access is not simulated.
+TLC_SIM_PRIMITIVE inline void bufferUnsimulated(const char *what) {
+  api->trap(what, TLC_SIM_HERE);
+}
+/// The load of \p T at \p voffset + \p soffset of \p r: memory in range,
+/// zero wholly past it (the load itself is an ordinary, checked one).
+template <typename T>
+inline T bufferLoad(__amdgpu_buffer_rsrc_t r, int voffset, int soffset,
+                    int aux) {
+  if (aux != 0)
+    bufferUnsimulated("buffer loads with cache bits are not simulated");
+  uint64_t off = uint64_t(uint32_t(voffset)) + uint32_t(soffset);
+  if (off >= r.numRecords)
+    return T{};
+  if (off + sizeof(T) > r.numRecords)
+    bufferUnsimulated("a buffer load straddling num_records (checked in "
+                      "dword pieces by the hardware) is not simulated");
+  return *reinterpret_cast<const T *>(r.base + off);
+}
+} // namespace sim
+} // namespace tlc
+
+inline __amdgpu_buffer_rsrc_t __builtin_amdgcn_make_buffer_rsrc(void *base,
+                                                                short stride,
+                                                                int numRecords,
+                                                                int flags) {
+  if (stride != 0)
+    tlc::sim::bufferUnsimulated(
+        "buffer resources with a stride are not simulated");
+  (void)flags;
+  return {static_cast<const char *>(base), uint32_t(numRecords)};
+}
+
+inline uint16_t __builtin_amdgcn_raw_buffer_load_b16(__amdgpu_buffer_rsrc_t r,
+                                                     int voffset, int soffset,
+                                                     int aux) {
+  return tlc::sim::bufferLoad<uint16_t>(r, voffset, soffset, aux);
+}
+inline uint32_t __builtin_amdgcn_raw_buffer_load_b32(__amdgpu_buffer_rsrc_t r,
+                                                     int voffset, int soffset,
+                                                     int aux) {
+  return tlc::sim::bufferLoad<uint32_t>(r, voffset, soffset, aux);
+}
+inline tlc_sim_uintx2
+__builtin_amdgcn_raw_buffer_load_b64(__amdgpu_buffer_rsrc_t r, int voffset,
+                                     int soffset, int aux) {
+  return tlc::sim::bufferLoad<tlc_sim_uintx2>(r, voffset, soffset, aux);
+}
+inline tlc_sim_uintx4
+__builtin_amdgcn_raw_buffer_load_b128(__amdgpu_buffer_rsrc_t r, int voffset,
+                                      int soffset, int aux) {
+  return tlc::sim::bufferLoad<tlc_sim_uintx4>(r, voffset, soffset, aux);
+}
+
 #endif // TLC_DEVICE_HIP_COMMON_H
