@@ -572,9 +572,9 @@ LogicalResult Emitter::emitCopy(CopyOp op) {
       if (bytes && *bytes < (int64_t(1) << 31)) {
         std::string in = fresh("inBounds");
         line("const bool " + in + " = " + cond + ";");
-        stmt = ns + "bufferLoad<" + std::to_string(vecBytes) + ">(" +
-               dstAddr + ", " + ns + "bufferResource(" + expr(src.root) +
-               ", " + std::to_string(*bytes) + "), " + in + " ? unsigned(" +
+        stmt = ns + "bufferLoad<" + std::to_string(vecBytes) + ">(" + dstAddr +
+               ", " + ns + "bufferResource(" + expr(src.root) + ", " +
+               std::to_string(*bytes) + "), " + in + " ? unsigned(" +
                srcLinear + ") * " +
                std::to_string(getElementStorageBytes(srcElem)) +
                "u : 0x80000000u);  // buffer_load: zero out of range";
