@@ -26,12 +26,15 @@ matrix entry, written here and not taken from tlc's layout library:
     holds row l % 32, columns 8 (l / 32) .. + 7 in its 8 bytes; B (16 x 32)
     column l % 32, rows 8 (l / 32) + v; D as the 32x32 f32 instructions.
 
+  The int8 instructions (16x16x32, 32x32x16 on CDNA3; 16x16x16, 32x32x8 on
+    CDNA2): see INT8_INSTRUCTIONS below.
+
 A hand-written HIP kernel (one wavefront) loads each lane's operands and
 stores its results through these tables, calls the builtin, and runs on the
 sim device; D must equal NumPy's A @ B. A variant with two A rows swapped in
 the table must not. With the HIP toolchain installed the same source is also
-compiled into a gfx942 code object (the builtins' signatures are the
-device's). Usage: mfma_lanes.py --bin BUILD/bin
+compiled into a gfx942 code object (gfx90a for the CDNA2 int8 ones; the
+builtins' signatures are the device's). Usage: mfma_lanes.py --bin BUILD/bin
 """
 
 import argparse
@@ -71,22 +74,22 @@ extern "C" __global__ void __launch_bounds__(64) lanes_kernel(
 
 KERNEL8 = r"""
 #include "tlc_device/hip.h"
-typedef float accx __attribute__((ext_vector_type(REGS)));
-__device__ const int tabA[64][8] = {TAB_A};
-__device__ const int tabB[64][8] = {TAB_B};
+typedef ACC accx __attribute__((ext_vector_type(REGS)));
+__device__ const int tabA[64][NPER] = {TAB_A};
+__device__ const int tabB[64][NPER] = {TAB_B};
 __device__ const int tabD[64][REGS] = {TAB_D};
 extern "C" __global__ void __launch_bounds__(64) lanes_kernel(
     const uint8_t *__restrict__ A, const uint8_t *__restrict__ B,
-    float *__restrict__ D) {
+    ACC *__restrict__ D) {
   const int lane = threadIdx.x;
   unsigned long long a = 0, b = 0;
-  for (int v = 0; v < 8; ++v) {
+  for (int v = 0; v < NPER; ++v) {
     uint8_t x = A[tabA[lane][v]], y = B[tabB[lane][v]];
-    a |= (unsigned long long)(x == 0x80 ? 0 : x) << (8 * v);
-    b |= (unsigned long long)(y == 0x80 ? 0 : y) << (8 * v);
+    a |= (unsigned long long)(FP8 && x == 0x80 ? 0 : x) << (8 * v);
+    b |= (unsigned long long)(FP8 && y == 0x80 ? 0 : y) << (8 * v);
   }
   accx c = {};
-  c = BUILTIN((long)a, (long)b, c, 0, 0, 0);
+  c = BUILTIN((OPTYPE)a, (OPTYPE)b, c, 0, 0, 0);
   for (int r = 0; r < REGS; ++r)
     D[tabD[lane][r]] = c[r];
 }
@@ -113,11 +116,28 @@ def fnuz(bytes_, ebits, bias):
     return np.where(x == 0x80, 0.0, v)
 
 
-def tables8(m):
-    """The 8-bit tables: A (m x k), B (k x m), D (m x m), k = 512 / m."""
-    k = 512 // m
-    a = [[(l % m) * k + 8 * (l // m) + v for v in range(8)] for l in range(64)]
-    b = [[(8 * (l // m) + v) * m + l % m for v in range(8)] for l in range(64)]
+# 8-bit integer instructions: name: (builtin, M, int8 values per lane,
+# architecture). v_mfma_i32_16x16x32_i8 / _32x32x16_i8 (CDNA3): A is m x k
+# (k = 512 / m), lane l holds row l % m, columns 8 (l / m) .. + 7 in the 8
+# bytes of its 64-bit operand (byte v is element v, two's complement); B
+# column l % m, rows 8 (l / m) + v; D (int32, sums wrapping modulo 2^32)
+# as the f32 instructions of its tile size. v_mfma_i32_16x16x16i8 /
+# _32x32x8i8 (CDNA2): the same with 4 bytes in a 32-bit operand (k = 256 /
+# m, columns 4 (l / m) + v).
+INT8_INSTRUCTIONS = {
+    "v_mfma_i32_16x16x32_i8": ("__builtin_amdgcn_mfma_i32_16x16x32_i8", 16, 8, "gfx942"),
+    "v_mfma_i32_32x32x16_i8": ("__builtin_amdgcn_mfma_i32_32x32x16_i8", 32, 8, "gfx942"),
+    "v_mfma_i32_16x16x16i8": ("__builtin_amdgcn_mfma_i32_16x16x16i8", 16, 4, "gfx90a"),
+    "v_mfma_i32_32x32x8i8": ("__builtin_amdgcn_mfma_i32_32x32x8i8", 32, 4, "gfx90a"),
+}
+
+
+def tables8(m, per=8):
+    """The 8-bit tables, \p per bytes per lane: A (m x k), B (k x m), D
+    (m x m), k = 64 per / m."""
+    k = 64 * per // m
+    a = [[(l % m) * k + per * (l // m) + v for v in range(per)] for l in range(64)]
+    b = [[(per * (l // m) + v) * m + l % m for v in range(per)] for l in range(64)]
     if m == 16:
         row = lambda l, v: 4 * (l // 16) + v
     else:
@@ -159,16 +179,16 @@ def c_table(t):
     return ", ".join("{" + ", ".join(map(str, row)) + "}" for row in t)
 
 
-def manifest(m, k, dtype):
+def manifest(m, k, dtype, out="float32", arch="gfx942"):
     def tensor(name, shape, dt, role):
         return {"name": name, "kind": "tensor", "dtype": dt, "shape": shape, "role": role}
     return {
         "format": "tlc-kernel", "version": 1, "name": "lanes", "kernel": "lanes",
-        "target": "hip:gfx942", "source_file": "mfma_lanes.py",
+        "target": f"hip:{arch}", "source_file": "mfma_lanes.py",
         "generated_source": "lanes.hip", "binary": "lanes.hsaco", "entry": "lanes_kernel",
         "source_hash": "", "symbols": [],
         "params": [tensor("A", [m, k], dtype, "in"), tensor("B", [k, m], dtype, "in"),
-                   tensor("D", [m, m], "float32", "out")],
+                   tensor("D", [m, m], out, "out")],
         "launches": [{"grid": [1], "block": [64], "dynamic_shared_memory": 0,
                       "entry": "lanes_kernel", "location": "mfma_lanes.py:1:1"}],
     }
@@ -187,12 +207,16 @@ def main():
     clang = shutil.which("clang++-22")
     libs = "/usr/lib/x86_64-linux-gnu/amdgcn/bitcode"
     failed = 0
-    cases = [(instr, builtin, m, k, elem, storage, load, dtype, None)
+    # (name, builtin, M, K, element, storage, load, dtype, fp8, (per, arch))
+    cases = [(instr, builtin, m, k, elem, storage, load, dtype, None, None)
              for instr, (builtin, m, k, elem, storage, load, dtype) in INSTRUCTIONS.items()]
-    cases += [(instr, builtin, m, 512 // m, None, None, None, "uint8", (ebits, bias))
+    cases += [(instr, builtin, m, 512 // m, None, None, None, "uint8", (ebits, bias), None)
               for instr, (builtin, m, ebits, bias) in FP8_INSTRUCTIONS.items()]
-    for instr, builtin, m, k, elem, storage, load, dtype, fp8 in cases:
-        ta, tb, td = tables8(m) if fp8 else tables(m, k)
+    cases += [(instr, builtin, m, 64 * per // m, None, None, None, "int8", None, (per, arch))
+              for instr, (builtin, m, per, arch) in INT8_INSTRUCTIONS.items()]
+    for instr, builtin, m, k, elem, storage, load, dtype, fp8, int8 in cases:
+        per, arch = int8 if int8 else (8, "gfx942")
+        ta, tb, td = tables8(m, per) if fp8 or int8 else tables(m, k)
         broken = [row[:] for row in ta]
         broken[0], broken[1] = broken[1], broken[0]  # lanes of rows 0 and 1
         for variant, table_a, should_match in (("ISA tables", ta, True),
@@ -202,10 +226,13 @@ def main():
             os.makedirs(art)
             shutil.copytree(os.path.join(ROOT, "runtime", "device", "include", "tlc_device"),
                             os.path.join(art, "tlc_device"))
-            if fp8:
+            if fp8 or int8:
                 src = (KERNEL8.replace("TAB_A", c_table(table_a)).replace("TAB_B", c_table(tb))
                        .replace("TAB_D", c_table(td)).replace("BUILTIN", builtin)
-                       .replace("REGS", str(m * m // 64)))
+                       .replace("REGS", str(m * m // 64)).replace("NPER", str(per))
+                       .replace("ACC", "int" if int8 else "float")
+                       .replace("FP8", "0" if int8 else "1")
+                       .replace("OPTYPE", "int" if per == 4 else "long"))
             else:
                 src = (KERNEL.replace("TAB_A", c_table(table_a)).replace("TAB_B", c_table(tb))
                        .replace("TAB_D", c_table(td)).replace("REGS", str(m * m // 64))
@@ -216,9 +243,9 @@ def main():
             with open(os.path.join(art, "lanes.hip"), "w") as f:
                 f.write(src)
             with open(os.path.join(art, "lanes.json"), "w") as f:
-                json.dump(manifest(m, k, dtype), f)
+                json.dump(manifest(m, k, dtype, "int32" if int8 else "float32", arch), f)
             if should_match and clang and os.path.exists(os.path.join(libs, "ocml.bc")):
-                proc = subprocess.run([clang, "-x", "hip", "--offload-arch=gfx942",
+                proc = subprocess.run([clang, "-x", "hip", f"--offload-arch={arch}",
                                        "--cuda-device-only", "--no-gpu-bundle-output",
                                        "-nogpuinc", "-nogpulib", "-O2", "-I", art,
                                        os.path.join(art, "lanes.hip"), "-o",
@@ -226,7 +253,7 @@ def main():
                                       capture_output=True, text=True)
                 if proc.returncode != 0:
                     print(proc.stderr)
-                    print(f"FAIL: {name}: does not compile for gfx942")
+                    print(f"FAIL: {name}: does not compile for {arch}")
                     failed += 1
             out = os.path.join(work, f"{instr}-{should_match}", "out")
             proc = subprocess.run([os.path.join(args.bin, "tlc-run"), art, "--device", "sim",
@@ -238,10 +265,16 @@ def main():
                 continue
             a = np.load(os.path.join(out, "inputs", "A.npy"))
             b = np.load(os.path.join(out, "inputs", "B.npy"))
-            a, b = (fnuz(a, *fp8), fnuz(b, *fp8)) if fp8 else (to_f64(a), to_f64(b))
-            d = to_f64(np.load(os.path.join(out, "D.npy")))
-            ref = a @ b
-            matches = np.allclose(d, ref, rtol=1e-6, atol=1e-5)
+            if int8:  # exact: |sums| < 2^31, so int64 is the wrapped result
+                a, b = a.astype(np.int64), b.astype(np.int64)
+                d = np.load(os.path.join(out, "D.npy")).astype(np.int64)
+                ref = a @ b
+                matches = np.array_equal(d, ref)
+            else:
+                a, b = (fnuz(a, *fp8), fnuz(b, *fp8)) if fp8 else (to_f64(a), to_f64(b))
+                d = to_f64(np.load(os.path.join(out, "D.npy")))
+                ref = a @ b
+                matches = np.allclose(d, ref, rtol=1e-6, atol=1e-5)
             ok = matches == should_match
             print(f"{'PASS' if ok else 'FAIL'}: {name}: "
                   f"{'matches' if matches else 'differs from'} NumPy's A @ B "

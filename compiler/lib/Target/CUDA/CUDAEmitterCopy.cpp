@@ -504,6 +504,9 @@ LogicalResult Emitter::emitCopy(CopyOp op) {
     // Whether the condition is bounds only and a chunk is either wholly in
     // or wholly out of bounds (aligned chunks of an extent they divide).
     bool allOrNothing = true;
+    // The source's linear index and the destination's condition (a buffer
+    // load replaces only bounds of the source).
+    std::string srcLinear, dstCond;
     for (const CopySide *side : {&src, &dst}) {
       bool isFrag = side == &src ? srcFrag : dstFrag;
       if (isFrag) {
@@ -530,6 +533,10 @@ LogicalResult Emitter::emitCopy(CopyOp op) {
       std::string sideCond = a->condition(vec);
       if (!sideCond.empty())
         cond += (cond.empty() ? "" : " && ") + sideCond;
+      if (side == &src)
+        srcLinear = a->linear;
+      else
+        dstCond = sideCond;
       (side == &src ? srcAddr : dstAddr) = a->address;
     }
     std::string stmt =
@@ -550,6 +557,29 @@ LogicalResult Emitter::emitCopy(CopyOp op) {
              dstAddr + ", " + in + " ? " + srcAddr + " : " + expr(src.root) +
              ", " + in + ");";
       cond.clear();
+    }
+    // HIP: a chunk of a global tensor read with zero outside it is a raw
+    // buffer load, whose out-of-range accesses read zero (no element path).
+    if (!cond.empty() && lang.isHip() && allOrNothing && dstCond.empty() &&
+        !srcFrag && scopeOf(src.root) == MemoryScope::Global &&
+        safeValueOf(op, src.root, srcElem) == "0") {
+      // (The resource's num_records and offsets are 32-bit: a static
+      // tensor under 2 GiB, so 0x80000000 lies past every one.)
+      auto rootType = cast<BufferType>(src.root.getType());
+      std::optional<int64_t> bytes;
+      if (rootType.hasStaticShape())
+        bytes = rootType.getNumElements() * getElementStorageBytes(srcElem);
+      if (bytes && *bytes < (int64_t(1) << 31)) {
+        std::string in = fresh("inBounds");
+        line("const bool " + in + " = " + cond + ";");
+        stmt = ns + "bufferLoad<" + std::to_string(vecBytes) + ">(" + dstAddr +
+               ", " + ns + "bufferResource(" + expr(src.root) + ", " +
+               std::to_string(*bytes) + "), " + in + " ? unsigned(" +
+               srcLinear + ") * " +
+               std::to_string(getElementStorageBytes(srcElem)) +
+               "u : 0x80000000u);  // buffer_load: zero out of range";
+        cond.clear();
+      }
     }
     if (cond.empty()) {
       // Every chunk in bounds and aligned: no element path.

@@ -81,7 +81,9 @@ TLC_SIM_PRIMITIVE inline uint32_t shuffleXor32(uint32_t value,
 // v_mfma_i32_32x32x8i8 (CDNA2; 4 int8 in 32 bits) A[l % 32][4 (l / 32) +
 // v], v_mfma_i32_32x32x16_i8 and v_mfma_f32_32x32x16_fp8_fp8 / _bf8_bf8
 // (CDNA3; 8 bytes in 64 bits) A[l % 32][8 (l / 32) + v], B likewise, C/D
-// in 16 registers as the 32x32x8 f32 ones.
+// in 16 registers as the 32x32x8 f32 ones. Every one of them is an
+// instance of `MfmaShape<T, M, PerLane>` below (the tile size, the values
+// per lane and the arithmetic type); the builtins only decode elements.
 //===----------------------------------------------------------------------===//
 
 typedef float tlc_sim_floatx4 __attribute__((ext_vector_type(4)));
@@ -94,40 +96,77 @@ typedef int tlc_sim_intx16 __attribute__((ext_vector_type(16)));
 namespace tlc {
 namespace sim {
 
-struct MfmaLane {
-  double a[4], b[4], c[16];
-  float d[16];
+/// The lane layout of one \p M x \p M MFMA whose lanes hold \p PerLane
+/// values of A and B each (K = 64 PerLane / M), over values of type \p T
+/// (double for the float instructions, int64_t for the integer ones): lane
+/// l holds A[l % M][PerLane (l / M) + v], B[PerLane (l / M) + v][l % M] and,
+/// in accumulator register v, C/D[cRow(l, v)][l % M]. Every instruction
+/// above is one instance; `run` computes D = A B + C for the wavefront with
+/// exact products and sums in \p T.
+template <typename T, int M, int PerLane> struct MfmaShape {
+  static_assert(M == 16 || M == 32, "CDNA MFMA tiles are 16x16 or 32x32");
+  static constexpr int K = 64 / M * PerLane, Regs = M * M / 64;
+
+  /// One lane's operands and result, exchanged through warpCollective.
+  struct Lane {
+    T a[PerLane], b[PerLane], c[Regs], d[Regs];
+  };
+
+  static constexpr int kOf(int l, int v) { return PerLane * (l / M) + v; }
+  static constexpr int cRow(int l, int v) {
+    return M == 16 ? 4 * (l / 16) + v : 8 * (v / 4) + 4 * (l / 32) + v % 4;
+  }
+
+  TLC_SIM_UNCHECKED static void run(void *const *lanes, uint64_t, uint32_t,
+                                    uint64_t) {
+    T A[M][K], B[K][M], C[M][M];
+    for (int l = 0; l < 64; ++l) {
+      const Lane *me = static_cast<const Lane *>(lanes[l]);
+      for (int v = 0; v < PerLane; ++v) {
+        A[l % M][kOf(l, v)] = me->a[v];
+        B[kOf(l, v)][l % M] = me->b[v];
+      }
+      for (int v = 0; v < Regs; ++v)
+        C[cRow(l, v)][l % M] = me->c[v];
+    }
+    for (int l = 0; l < 64; ++l) {
+      Lane *me = static_cast<Lane *>(lanes[l]);
+      for (int v = 0; v < Regs; ++v) {
+        int i = cRow(l, v), j = l % M;
+        T sum = C[i][j];
+        for (int k = 0; k < K; ++k)
+          sum += A[i][k] * B[k][j];
+        me->d[v] = sum;
+      }
+    }
+  }
 };
 
-/// One MFMA over the lanes: \p M x \p M output, K = 4 * 64 / M.
-template <int M>
-TLC_SIM_UNCHECKED void mfmaRun(void *const *lanes, uint64_t, uint32_t,
-                               uint64_t) {
-  constexpr int K = 4 * 64 / M, Regs = M * M / 64;
-  double A[M][K], B[K][M], C[M][M];
-  auto cRow = [](int l, int v) {
-    return M == 16 ? 4 * (l / 16) + v : 8 * (v / 4) + 4 * (l / 32) + v % 4;
-  };
-  for (int l = 0; l < 64; ++l) {
-    const MfmaLane *me = static_cast<const MfmaLane *>(lanes[l]);
-    for (int v = 0; v < 4; ++v) {
-      int k = 4 * (l / M) + v;
-      A[l % M][k] = me->a[v];
-      B[k][l % M] = me->b[v];
-    }
-    for (int v = 0; v < Regs; ++v)
-      C[cRow(l, v)][l % M] = me->c[v];
+/// Issues one MFMA of shape `MfmaShape<T, M, PerLane>` for the calling lane:
+/// \p elem(operand, v) is element v of an operand as a \p T; the result
+/// registers are D rounded once to the accumulator's element type (f32, or
+/// int32 wrapping modulo 2^32 as the integer adder does).
+template <typename T, int M, int PerLane, typename Operand, typename Acc,
+          typename Elem>
+TLC_SIM_UNCHECKED Acc mfma(const char *name, const Operand &a, const Operand &b,
+                           Acc c, Elem elem, uint64_t where) {
+  using Shape = MfmaShape<T, M, PerLane>;
+  typename Shape::Lane me{};
+  for (int v = 0; v < PerLane; ++v) {
+    me.a[v] = elem(a, v);
+    me.b[v] = elem(b, v);
   }
-  for (int l = 0; l < 64; ++l) {
-    MfmaLane *me = static_cast<MfmaLane *>(lanes[l]);
-    for (int v = 0; v < Regs; ++v) {
-      int i = cRow(l, v), j = l % M;
-      double sum = C[i][j];
-      for (int k = 0; k < K; ++k)
-        sum += A[i][k] * B[k][j];
-      me->d[v] = float(sum);
-    }
+  for (int v = 0; v < Shape::Regs; ++v)
+    me.c[v] = T(c[v]);
+  api->warpCollective(name, ~uint64_t(0), &Shape::run, &me, where);
+  Acc d;
+  for (int v = 0; v < Shape::Regs; ++v) {
+    if constexpr (std::is_integral_v<T>)
+      d[v] = int32_t(uint32_t(uint64_t(me.d[v])));
+    else
+      d[v] = float(me.d[v]);
   }
+  return d;
 }
 
 inline double bf16Value(short bits) {
@@ -137,80 +176,16 @@ inline double bf16Value(short bits) {
   return f;
 }
 
-template <int M, typename Vec, typename Acc, typename Conv>
-TLC_SIM_UNCHECKED Acc mfma(const char *name, Vec a, Vec b, Acc c, Conv conv,
-                           uint64_t where) {
-  MfmaLane me{};
-  for (int v = 0; v < 4; ++v) {
-    me.a[v] = conv(a[v]);
-    me.b[v] = conv(b[v]);
-  }
-  constexpr int Regs = M * M / 64;
-  for (int v = 0; v < Regs; ++v)
-    me.c[v] = c[v];
-  api->warpCollective(name, ~uint64_t(0), &mfmaRun<M>, &me, where);
-  Acc d;
-  for (int v = 0; v < Regs; ++v)
-    d[v] = me.d[v];
-  return d;
+/// Element v of a 4-value f16 or bf16 operand vector.
+inline double halfElem(const tlc_sim_halfx4 &x, int v) {
+  return double(float(x[v]));
 }
-
-/// Row of C/D in accumulator register \p v of lane \p l of an \p M x \p M
-/// MFMA (the column is l % M).
-template <int M> constexpr int mfmaCRow(int l, int v) {
-  return M == 16 ? 4 * (l / 16) + v : 8 * (v / 4) + 4 * (l / 32) + v % 4;
+inline double bf16Elem(const tlc_sim_shortx4 &x, int v) {
+  return bf16Value(x[v]);
 }
-
-struct MfmaLaneI8 {
-  int32_t a[8], b[8], c[16], d[16];
-};
-
-/// One \p M x \p M integer MFMA with \p PerLane int8 values of A and B per
-/// lane (K = 64 PerLane / M).
-template <int M, int PerLane>
-TLC_SIM_UNCHECKED void mfmaI8Run(void *const *lanes, uint64_t, uint32_t,
-                                 uint64_t) {
-  constexpr int K = 64 / M * PerLane, Regs = M * M / 64;
-  int64_t A[M][K], B[K][M], C[M][M];
-  for (int l = 0; l < 64; ++l) {
-    const MfmaLaneI8 *me = static_cast<const MfmaLaneI8 *>(lanes[l]);
-    for (int v = 0; v < PerLane; ++v) {
-      int k = PerLane * (l / M) + v;
-      A[l % M][k] = me->a[v];
-      B[k][l % M] = me->b[v];
-    }
-    for (int v = 0; v < Regs; ++v)
-      C[mfmaCRow<M>(l, v)][l % M] = me->c[v];
-  }
-  for (int l = 0; l < 64; ++l) {
-    MfmaLaneI8 *me = static_cast<MfmaLaneI8 *>(lanes[l]);
-    for (int v = 0; v < Regs; ++v) {
-      int i = mfmaCRow<M>(l, v), j = l % M;
-      int64_t sum = C[i][j];
-      for (int k = 0; k < K; ++k)
-        sum += A[i][k] * B[k][j];
-      me->d[v] = int32_t(uint32_t(uint64_t(sum)));
-    }
-  }
-}
-
-/// \p a and \p b hold \p PerLane int8 values, byte v being element v.
-template <int M, int PerLane, typename Packed, typename Acc>
-TLC_SIM_UNCHECKED Acc mfmaI8(const char *name, Packed a, Packed b, Acc c,
-                             uint64_t where) {
-  MfmaLaneI8 me{};
-  for (int v = 0; v < PerLane; ++v) {
-    me.a[v] = int8_t(uint8_t(uint64_t(a) >> (8 * v)));
-    me.b[v] = int8_t(uint8_t(uint64_t(b) >> (8 * v)));
-  }
-  constexpr int Regs = M * M / 64;
-  for (int v = 0; v < Regs; ++v)
-    me.c[v] = c[v];
-  api->warpCollective(name, ~uint64_t(0), &mfmaI8Run<M, PerLane>, &me, where);
-  Acc d;
-  for (int v = 0; v < Regs; ++v)
-    d[v] = me.d[v];
-  return d;
+/// Byte v of a packed int8 operand, sign-extended.
+inline int64_t int8Elem(uint64_t x, int v) {
+  return int8_t(uint8_t(x >> (8 * v)));
 }
 
 /// A CDNA3 FNUZ fp8 (\p Bf8: e5m2, bias 16; else e4m3, bias 8) value.
@@ -223,57 +198,9 @@ inline double fnuzValue(uint8_t x, bool bf8) {
                     : std::ldexp(double(m + (1 << mbits)), e - bias - mbits);
   return x & 0x80 ? -v : v;
 }
-
-struct MfmaLaneF8 {
-  double a[8], b[8], c[16];
-  float d[16];
-};
-
-/// One \p M x \p M fp8 MFMA (K = 512 / M): exact products, sums in
-/// double, one rounding.
-template <int M>
-TLC_SIM_UNCHECKED void mfmaF8Run(void *const *lanes, uint64_t, uint32_t,
-                                 uint64_t) {
-  constexpr int K = 64 / M * 8, Regs = M * M / 64;
-  double A[M][K], B[K][M], C[M][M];
-  for (int l = 0; l < 64; ++l) {
-    const MfmaLaneF8 *me = static_cast<const MfmaLaneF8 *>(lanes[l]);
-    for (int v = 0; v < 8; ++v) {
-      int k = 8 * (l / M) + v;
-      A[l % M][k] = me->a[v];
-      B[k][l % M] = me->b[v];
-    }
-    for (int v = 0; v < Regs; ++v)
-      C[mfmaCRow<M>(l, v)][l % M] = me->c[v];
-  }
-  for (int l = 0; l < 64; ++l) {
-    MfmaLaneF8 *me = static_cast<MfmaLaneF8 *>(lanes[l]);
-    for (int v = 0; v < Regs; ++v) {
-      int i = mfmaCRow<M>(l, v), j = l % M;
-      double sum = C[i][j];
-      for (int k = 0; k < K; ++k)
-        sum += A[i][k] * B[k][j];
-      me->d[v] = float(sum);
-    }
-  }
-}
-
-template <int M, typename Acc>
-TLC_SIM_UNCHECKED Acc mfmaF8(const char *name, long a, long b, Acc c, bool bf8,
-                             uint64_t where) {
-  MfmaLaneF8 me{};
-  for (int v = 0; v < 8; ++v) {
-    me.a[v] = fnuzValue(uint8_t(uint64_t(a) >> (8 * v)), bf8);
-    me.b[v] = fnuzValue(uint8_t(uint64_t(b) >> (8 * v)), bf8);
-  }
-  constexpr int Regs = M * M / 64;
-  for (int v = 0; v < Regs; ++v)
-    me.c[v] = c[v];
-  api->warpCollective(name, ~uint64_t(0), &mfmaF8Run<M>, &me, where);
-  Acc d;
-  for (int v = 0; v < Regs; ++v)
-    d[v] = me.d[v];
-  return d;
+/// Byte v of a packed fp8 (\p Bf8 false) or bf8 operand.
+template <bool Bf8> inline double fnuzElem(uint64_t x, int v) {
+  return fnuzValue(uint8_t(x >> (8 * v)), Bf8);
 }
 
 } // namespace sim
@@ -296,34 +223,32 @@ __builtin_amdgcn_mfma_f32_16x16x16f16(tlc_sim_halfx4 a, tlc_sim_halfx4 b,
                                       tlc_sim_floatx4 c, int cbsz, int abid,
                                       int blgp) {
   tlc::sim::plainMfma(cbsz, abid, blgp, TLC_SIM_HERE);
-  return tlc::sim::mfma<16>(
-      "v_mfma_f32_16x16x16f16", a, b, c,
-      [](_Float16 x) { return double(float(x)); }, TLC_SIM_HERE);
+  return tlc::sim::mfma<double, 16, 4>("v_mfma_f32_16x16x16f16", a, b, c,
+                                       &tlc::sim::halfElem, TLC_SIM_HERE);
 }
 TLC_SIM_PRIMITIVE inline tlc_sim_floatx4
 __builtin_amdgcn_mfma_f32_16x16x16bf16_1k(tlc_sim_shortx4 a, tlc_sim_shortx4 b,
                                           tlc_sim_floatx4 c, int cbsz, int abid,
                                           int blgp) {
   tlc::sim::plainMfma(cbsz, abid, blgp, TLC_SIM_HERE);
-  return tlc::sim::mfma<16>("v_mfma_f32_16x16x16bf16_1k", a, b, c,
-                            &tlc::sim::bf16Value, TLC_SIM_HERE);
+  return tlc::sim::mfma<double, 16, 4>("v_mfma_f32_16x16x16bf16_1k", a, b, c,
+                                       &tlc::sim::bf16Elem, TLC_SIM_HERE);
 }
 TLC_SIM_PRIMITIVE inline tlc_sim_floatx16
 __builtin_amdgcn_mfma_f32_32x32x8f16(tlc_sim_halfx4 a, tlc_sim_halfx4 b,
                                      tlc_sim_floatx16 c, int cbsz, int abid,
                                      int blgp) {
   tlc::sim::plainMfma(cbsz, abid, blgp, TLC_SIM_HERE);
-  return tlc::sim::mfma<32>(
-      "v_mfma_f32_32x32x8f16", a, b, c,
-      [](_Float16 x) { return double(float(x)); }, TLC_SIM_HERE);
+  return tlc::sim::mfma<double, 32, 4>("v_mfma_f32_32x32x8f16", a, b, c,
+                                       &tlc::sim::halfElem, TLC_SIM_HERE);
 }
 TLC_SIM_PRIMITIVE inline tlc_sim_floatx16
 __builtin_amdgcn_mfma_f32_32x32x8bf16_1k(tlc_sim_shortx4 a, tlc_sim_shortx4 b,
                                          tlc_sim_floatx16 c, int cbsz, int abid,
                                          int blgp) {
   tlc::sim::plainMfma(cbsz, abid, blgp, TLC_SIM_HERE);
-  return tlc::sim::mfma<32>("v_mfma_f32_32x32x8bf16_1k", a, b, c,
-                            &tlc::sim::bf16Value, TLC_SIM_HERE);
+  return tlc::sim::mfma<double, 32, 4>("v_mfma_f32_32x32x8bf16_1k", a, b, c,
+                                       &tlc::sim::bf16Elem, TLC_SIM_HERE);
 }
 
 // v_dot4_i32_i8 / v_dot4_u32_u8 (CDNA3 ISA, VOP3P): D = C + the sum of
@@ -355,58 +280,139 @@ TLC_SIM_PRIMITIVE inline tlc_sim_intx4
 __builtin_amdgcn_mfma_i32_16x16x16i8(int a, int b, tlc_sim_intx4 c, int cbsz,
                                      int abid, int blgp) {
   tlc::sim::plainMfma(cbsz, abid, blgp, TLC_SIM_HERE);
-  return tlc::sim::mfmaI8<16, 4>("v_mfma_i32_16x16x16i8", uint32_t(a), uint32_t(b),
-                             c, TLC_SIM_HERE);
+  return tlc::sim::mfma<int64_t, 16, 4>(
+      "v_mfma_i32_16x16x16i8", uint64_t(uint32_t(a)), uint64_t(uint32_t(b)), c,
+      &tlc::sim::int8Elem, TLC_SIM_HERE);
 }
 TLC_SIM_PRIMITIVE inline tlc_sim_intx4
 __builtin_amdgcn_mfma_i32_16x16x32_i8(long a, long b, tlc_sim_intx4 c, int cbsz,
                                       int abid, int blgp) {
   tlc::sim::plainMfma(cbsz, abid, blgp, TLC_SIM_HERE);
-  return tlc::sim::mfmaI8<16, 8>("v_mfma_i32_16x16x32_i8", uint64_t(a), uint64_t(b),
-                             c, TLC_SIM_HERE);
+  return tlc::sim::mfma<int64_t, 16, 8>("v_mfma_i32_16x16x32_i8", uint64_t(a),
+                                        uint64_t(b), c, &tlc::sim::int8Elem,
+                                        TLC_SIM_HERE);
 }
 
 TLC_SIM_PRIMITIVE inline tlc_sim_floatx4
 __builtin_amdgcn_mfma_f32_16x16x32_fp8_fp8(long a, long b, tlc_sim_floatx4 c,
                                            int cbsz, int abid, int blgp) {
   tlc::sim::plainMfma(cbsz, abid, blgp, TLC_SIM_HERE);
-  return tlc::sim::mfmaF8<16>("v_mfma_f32_16x16x32_fp8_fp8", a, b, c, false,
-                          TLC_SIM_HERE);
+  return tlc::sim::mfma<double, 16, 8>(
+      "v_mfma_f32_16x16x32_fp8_fp8", uint64_t(a), uint64_t(b), c,
+      &tlc::sim::fnuzElem<false>, TLC_SIM_HERE);
 }
 TLC_SIM_PRIMITIVE inline tlc_sim_floatx4
 __builtin_amdgcn_mfma_f32_16x16x32_bf8_bf8(long a, long b, tlc_sim_floatx4 c,
                                            int cbsz, int abid, int blgp) {
   tlc::sim::plainMfma(cbsz, abid, blgp, TLC_SIM_HERE);
-  return tlc::sim::mfmaF8<16>("v_mfma_f32_16x16x32_bf8_bf8", a, b, c, true,
-                          TLC_SIM_HERE);
+  return tlc::sim::mfma<double, 16, 8>("v_mfma_f32_16x16x32_bf8_bf8",
+                                       uint64_t(a), uint64_t(b), c,
+                                       &tlc::sim::fnuzElem<true>, TLC_SIM_HERE);
 }
 TLC_SIM_PRIMITIVE inline tlc_sim_intx16
 __builtin_amdgcn_mfma_i32_32x32x8i8(int a, int b, tlc_sim_intx16 c, int cbsz,
                                     int abid, int blgp) {
   tlc::sim::plainMfma(cbsz, abid, blgp, TLC_SIM_HERE);
-  return tlc::sim::mfmaI8<32, 4>("v_mfma_i32_32x32x8i8", uint32_t(a),
-                                 uint32_t(b), c, TLC_SIM_HERE);
+  return tlc::sim::mfma<int64_t, 32, 4>(
+      "v_mfma_i32_32x32x8i8", uint64_t(uint32_t(a)), uint64_t(uint32_t(b)), c,
+      &tlc::sim::int8Elem, TLC_SIM_HERE);
 }
 TLC_SIM_PRIMITIVE inline tlc_sim_intx16
 __builtin_amdgcn_mfma_i32_32x32x16_i8(long a, long b, tlc_sim_intx16 c,
                                       int cbsz, int abid, int blgp) {
   tlc::sim::plainMfma(cbsz, abid, blgp, TLC_SIM_HERE);
-  return tlc::sim::mfmaI8<32, 8>("v_mfma_i32_32x32x16_i8", uint64_t(a),
-                                 uint64_t(b), c, TLC_SIM_HERE);
+  return tlc::sim::mfma<int64_t, 32, 8>("v_mfma_i32_32x32x16_i8", uint64_t(a),
+                                        uint64_t(b), c, &tlc::sim::int8Elem,
+                                        TLC_SIM_HERE);
 }
 TLC_SIM_PRIMITIVE inline tlc_sim_floatx16
 __builtin_amdgcn_mfma_f32_32x32x16_fp8_fp8(long a, long b, tlc_sim_floatx16 c,
                                            int cbsz, int abid, int blgp) {
   tlc::sim::plainMfma(cbsz, abid, blgp, TLC_SIM_HERE);
-  return tlc::sim::mfmaF8<32>("v_mfma_f32_32x32x16_fp8_fp8", a, b, c, false,
-                              TLC_SIM_HERE);
+  return tlc::sim::mfma<double, 32, 8>(
+      "v_mfma_f32_32x32x16_fp8_fp8", uint64_t(a), uint64_t(b), c,
+      &tlc::sim::fnuzElem<false>, TLC_SIM_HERE);
 }
 TLC_SIM_PRIMITIVE inline tlc_sim_floatx16
 __builtin_amdgcn_mfma_f32_32x32x16_bf8_bf8(long a, long b, tlc_sim_floatx16 c,
                                            int cbsz, int abid, int blgp) {
   tlc::sim::plainMfma(cbsz, abid, blgp, TLC_SIM_HERE);
-  return tlc::sim::mfmaF8<32>("v_mfma_f32_32x32x16_bf8_bf8", a, b, c, true,
-                              TLC_SIM_HERE);
+  return tlc::sim::mfma<double, 32, 8>("v_mfma_f32_32x32x16_bf8_bf8",
+                                       uint64_t(a), uint64_t(b), c,
+                                       &tlc::sim::fnuzElem<true>, TLC_SIM_HERE);
+}
+
+//===----------------------------------------------------------------------===//
+// Raw buffer loads (CDNA3 ISA, "Buffer Instructions", range checking): a
+// resource with stride 0 holds a base address and num_records bytes; a
+// load at byte offset voffset + soffset is in range when offset + size <=
+// num_records and then reads memory; an access wholly past num_records
+// (offset >= num_records) returns zero and reads nothing. An access
+// straddling num_records is checked in dword pieces by the hardware; the
+// printer never issues one, so the sim traps on it rather than model it.
+//===----------------------------------------------------------------------===//
+
+struct __amdgpu_buffer_rsrc_t {
+  const char *base;
+  uint32_t numRecords;
+};
+typedef unsigned tlc_sim_uintx2 __attribute__((ext_vector_type(2)));
+typedef unsigned tlc_sim_uintx4 __attribute__((ext_vector_type(4)));
+
+namespace tlc {
+namespace sim {
+/// Traps at the caller: \p what of a buffer access is not simulated.
+TLC_SIM_PRIMITIVE inline void bufferUnsimulated(const char *what) {
+  api->trap(what, TLC_SIM_HERE);
+}
+/// The load of \p T at \p voffset + \p soffset of \p r: memory in range,
+/// zero wholly past it (the load itself is an ordinary, checked one).
+template <typename T>
+inline T bufferLoad(__amdgpu_buffer_rsrc_t r, int voffset, int soffset,
+                    int aux) {
+  if (aux != 0)
+    bufferUnsimulated("buffer loads with cache bits are not simulated");
+  uint64_t off = uint64_t(uint32_t(voffset)) + uint32_t(soffset);
+  if (off >= r.numRecords)
+    return T{};
+  if (off + sizeof(T) > r.numRecords)
+    bufferUnsimulated("a buffer load straddling num_records (checked in "
+                      "dword pieces by the hardware) is not simulated");
+  return *reinterpret_cast<const T *>(r.base + off);
+}
+} // namespace sim
+} // namespace tlc
+
+inline __amdgpu_buffer_rsrc_t __builtin_amdgcn_make_buffer_rsrc(void *base,
+                                                                short stride,
+                                                                int numRecords,
+                                                                int flags) {
+  if (stride != 0)
+    tlc::sim::bufferUnsimulated(
+        "buffer resources with a stride are not simulated");
+  (void)flags;
+  return {static_cast<const char *>(base), uint32_t(numRecords)};
+}
+
+inline uint16_t __builtin_amdgcn_raw_buffer_load_b16(__amdgpu_buffer_rsrc_t r,
+                                                     int voffset, int soffset,
+                                                     int aux) {
+  return tlc::sim::bufferLoad<uint16_t>(r, voffset, soffset, aux);
+}
+inline uint32_t __builtin_amdgcn_raw_buffer_load_b32(__amdgpu_buffer_rsrc_t r,
+                                                     int voffset, int soffset,
+                                                     int aux) {
+  return tlc::sim::bufferLoad<uint32_t>(r, voffset, soffset, aux);
+}
+inline tlc_sim_uintx2
+__builtin_amdgcn_raw_buffer_load_b64(__amdgpu_buffer_rsrc_t r, int voffset,
+                                     int soffset, int aux) {
+  return tlc::sim::bufferLoad<tlc_sim_uintx2>(r, voffset, soffset, aux);
+}
+inline tlc_sim_uintx4
+__builtin_amdgcn_raw_buffer_load_b128(__amdgpu_buffer_rsrc_t r, int voffset,
+                                      int soffset, int aux) {
+  return tlc::sim::bufferLoad<tlc_sim_uintx4>(r, voffset, soffset, aux);
 }
 
 #endif // TLC_DEVICE_HIP_COMMON_H
