@@ -12,6 +12,7 @@ it.
 import builtins
 import hashlib
 import json
+import numbers
 import os
 import re
 import shutil
@@ -102,10 +103,11 @@ def format_define(value):
     from ._dtype import dtype
     if isinstance(value, bool):
         return "True" if value else "False"
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, float):
-        return repr(value)
+    if isinstance(value, numbers.Integral):  # int, NumPy integers
+        return str(int(value))
+    if isinstance(value, numbers.Real) and \
+            not isinstance(value, numbers.Rational):  # float, NumPy floats
+        return repr(float(value))
     if value is None:
         return "None"
     if isinstance(value, dtype):

@@ -5,6 +5,7 @@ bindings with their Python values: each instance's result matches float64
 torch. A container holding something tlc cannot take is still a clear
 TypeError. CPU target."""
 
+import numpy as np
 import torch
 
 import tilelang
@@ -102,6 +103,12 @@ def main():
         assert "list indices must be integers" in str(e), e
     else:
         raise AssertionError("a factory that raises built a kernel")
+
+    # NumPy integers inside a shape are ints.
+    x = torch.randn(6, 3)
+    got = reduce_axis((np.int64(6), np.int32(3)), np.int64(0))(x)
+    torch.testing.assert_close(got.double(), x.double().sum(0),
+                               rtol=1e-5, atol=1e-5)
 
     # torch.Size is a tuple; (5,) stays a one-element tuple.
     x = torch.randn(5)
