@@ -909,11 +909,13 @@ Value Interpreter::callJit(JitFunctionObj *jit, CallArgs &argsIn, Node at,
   TraceState saved(*this);
   instance = nullptr;
   traced = false;
-  // An instance whose parameters -D, configs and defaults all bound is the
-  // one asked for: what it raises is an error even without a call site.
-  bool warnOnly = tracingDefaults && madeSymbol;
+  // The instance --kernel asked for, its parameters all bound by -D,
+  // configs and defaults: what it raises is an error even without a call
+  // site.
+  bool asked = options.kernelFilter == fn->name;
+  bool warnOnly = tracingDefaults && (madeSymbol || !asked);
   bool outerSymbolic = defaultsSymbolic;
-  defaultsSymbolic = madeSymbol;
+  defaultsSymbolic = madeSymbol || !asked;
   Value r = callFunction(fn, args, at);
   defaultsSymbolic = outerSymbolic;
   jitContext.pop_back();
@@ -988,7 +990,7 @@ void Interpreter::traceDefaultInstances() {
     TraceState saved(*this);
     instance = nullptr;
     traced = false;
-    defaultsSymbolic = madeSymbol;
+    defaultsSymbolic = madeSymbol || options.kernelFilter != name;
     Value r = callFunction(fn, args, stmt);
     jitContext.pop_back();
     if (r.isException())
