@@ -9,9 +9,12 @@ line), and prints ``wrote DIR/NAME.so (cached)`` when the binary came from
 it.
 """
 
+import builtins
 import hashlib
 import json
+import numbers
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -34,6 +37,35 @@ class TLCBuildError(RuntimeError):
                                     if diagnostics else ""))
         self.diagnostics = diagnostics
         self.command = command
+
+
+_RAISED = re.compile(r"^\S.*?:\d+:\d+: error: ([A-Za-z_][A-Za-z0-9_]*): ",
+                     re.MULTILINE)
+_raised_classes = {}
+
+
+def _error_class(diagnostics):
+    """TLCBuildError, or a subclass that is also the builtin exception
+    (ValueError, TypeError, ...) the kernel's Python code raised while tlc
+    evaluated it (tlc reports it as ``FILE:L:C: error: ValueError: ...``),
+    so ``except ValueError`` / ``pytest.raises(ValueError)`` catch what
+    TileLang, which runs that code in Python, raises."""
+    m = _RAISED.search(diagnostics or "")
+    if m is None:
+        return TLCBuildError
+    builtin = getattr(builtins, m.group(1), None)
+    if not (isinstance(builtin, type) and issubclass(builtin, Exception)) \
+            or issubclass(TLCBuildError, builtin):
+        return TLCBuildError
+    if builtin not in _raised_classes:
+        try:
+            cls = type("TLCBuild" + builtin.__name__,
+                       (TLCBuildError, builtin),
+                       {"__module__": __name__})
+        except TypeError:  # an incompatible layout (OSError, ...)
+            cls = TLCBuildError
+        _raised_classes[builtin] = cls
+    return _raised_classes[builtin]
 
 
 def find_tlc_build():
@@ -65,15 +97,17 @@ def cache_root():
 
 
 def format_define(value):
-    """The ``-D`` text of a Python value, or None when tlc-build cannot
-    take it (the caller then reports a TypeError)."""
+    """The ``-D`` text of a Python value (int, float, bool, None, str, a
+    dtype, or a tuple / list of these), or None when tlc-build cannot take
+    it (the caller then reports a TypeError)."""
     from ._dtype import dtype
     if isinstance(value, bool):
         return "True" if value else "False"
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, float):
-        return repr(value)
+    if isinstance(value, numbers.Integral):  # int, NumPy integers
+        return str(int(value))
+    if isinstance(value, numbers.Real) and \
+            not isinstance(value, numbers.Rational):  # float, NumPy floats
+        return repr(float(value))
     if value is None:
         return "None"
     if isinstance(value, dtype):
@@ -82,6 +116,14 @@ def format_define(value):
         if "'" in value or "\n" in value:
             return None
         return "'" + value + "'"
+    if isinstance(value, (tuple, list)):
+        # tlc-build reads a tuple / list of -D values as Python prints one.
+        items = [format_define(v) for v in value]
+        if any(t is None for t in items):
+            return None
+        if isinstance(value, list):
+            return "[" + ", ".join(items) + "]"
+        return "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")"
     torch_name = str(value)
     if torch_name.startswith("torch."):
         try:
@@ -155,7 +197,7 @@ def build(source_file, kernel, defines, target, timeout=None,
     if _env.verbose() and proc.stdout:
         print(proc.stdout, end="")
     if proc.returncode != 0:
-        raise TLCBuildError(
+        raise _error_class(proc.stderr)(
             f"tlc-build could not build kernel '{kernel}' of {source_file} "
             f"for target '{target}' (exit status {proc.returncode}); "
             f"command: {' '.join(cmd)}", proc.stderr + proc.stdout,

@@ -264,8 +264,8 @@ def _defines_for(bound, defaults, kernel):
                 continue  # tlc evaluates the default itself
             raise TypeError(
                 f"kernel '{kernel}': cannot pass {name}={value!r} to tlc "
-                "(parameters must be int, float, bool, None, str or a "
-                "dtype)")
+                "(parameters must be int, float, bool, None, str, a dtype "
+                "or a tuple / list of these)")
         defines[name] = text
     return defines
 

@@ -66,7 +66,8 @@ def check_defines(kernel, enclosing, values):
                 f"kernel '{kernel}' is defined inside '{enclosing}' and uses "
                 f"its variable '{name}' = {_short(value)}; tlc builds a "
                 "nested kernel from the values of such variables, which must "
-                "be int, float, bool, None, str or a dtype (define "
+                "be int, float, bool, None, str, a dtype or a tuple / list "
+                "of these (define "
                 f"'{name}' at module level or pass it as a parameter)")
         defines[name] = text
     return defines

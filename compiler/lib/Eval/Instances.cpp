@@ -29,8 +29,55 @@ using lang::BuiltinId;
 // -D bindings and labels
 //===----------------------------------------------------------------------===//
 
+/// Splits the inside of a `(...)` / `[...]` -D value at its top-level commas
+/// (commas inside nested brackets or quotes belong to an element). A
+/// trailing comma, as in `(4,)`, adds no element.
+static llvm::SmallVector<llvm::StringRef, 4>
+splitDefineElements(llvm::StringRef inner) {
+  llvm::SmallVector<llvm::StringRef, 4> elems;
+  int depth = 0;
+  char quote = 0;
+  size_t start = 0;
+  for (size_t k = 0; k < inner.size(); ++k) {
+    char c = inner[k];
+    if (quote) {
+      if (c == quote)
+        quote = 0;
+      continue;
+    }
+    if (c == '\'' || c == '"')
+      quote = c;
+    else if (c == '(' || c == '[')
+      ++depth;
+    else if (c == ')' || c == ']')
+      --depth;
+    else if (c == ',' && depth == 0) {
+      elems.push_back(inner.slice(start, k).trim());
+      start = k + 1;
+    }
+  }
+  llvm::StringRef last = inner.drop_front(start).trim();
+  if (!last.empty())
+    elems.push_back(last);
+  return elems;
+}
+
 Value Interpreter::parseDefine(llvm::StringRef text) {
   text = text.trim();
+  // A tuple or list of -D values, as Python prints one: `(4, 128)`,
+  // `[0, 1, 2]`, `(T.float16, 'max')`, nested ones.
+  if (text.size() >= 2 &&
+      ((text.front() == '(' && text.back() == ')') ||
+       (text.front() == '[' && text.back() == ']'))) {
+    llvm::StringRef inner = text.drop_front().drop_back().trim();
+    llvm::SmallVector<Value, 4> elems;
+    for (llvm::StringRef e : splitDefineElements(inner))
+      elems.push_back(parseDefine(e));
+    // `(4)` is 4, as in Python; `(4,)` is a tuple.
+    if (text.front() == '(' && elems.size() == 1 && !inner.ends_with(","))
+      return elems.front();
+    return text.front() == '(' ? heap.tuple(elems) : heap.list(elems);
+  }
   int64_t i;
   if (!text.getAsInteger(0, i))
     return Value::integer(i);
@@ -228,7 +275,7 @@ static void reportEscaped(Interpreter &in, Node fallback) {
   if (!in.pending.message.empty())
     msg += ": " + in.pending.message;
   TextRange at = in.pending.range.empty() ? fallback.range() : in.pending.range;
-  if (in.tracingDefaults) {
+  if (in.tracingDefaults && in.defaultsSymbolic) {
     Diagnostic d;
     d.severity = Severity::Warning;
     d.range = at;
@@ -792,6 +839,7 @@ Value Interpreter::callJit(JitFunctionObj *jit, CallArgs &argsIn, Node at,
   // Lazy factory: complete missing parameters from autotune configs or
   // with symbols, then run the factory; its @T.prim_func traces itself.
   size_t firstDefault = fn->params.size() - fn->defaults.size();
+  bool madeSymbol = false;
   // `configs=` may be a function: TileLang's tuner calls it with the call's
   // arguments, or with none when that fails.
   Value tuned = jit->autotuneConfigs;
@@ -837,6 +885,7 @@ Value Interpreter::callJit(JitFunctionObj *jit, CallArgs &argsIn, Node at,
     if (v.isNone() && !fromConfig) {
       symbolKinds[name] = /*Meta=*/2;
       v = Value::sym(syms.symbol(name));
+      madeSymbol = true;
     }
     args.kw.push_back({name, v});
     args.kwNodes.push_back(at);
@@ -860,7 +909,15 @@ Value Interpreter::callJit(JitFunctionObj *jit, CallArgs &argsIn, Node at,
   TraceState saved(*this);
   instance = nullptr;
   traced = false;
+  // The instance --kernel asked for, its parameters all bound by -D,
+  // configs and defaults: what it raises is an error even without a call
+  // site.
+  bool asked = options.kernelFilter == fn->name;
+  bool warnOnly = tracingDefaults && (madeSymbol || !asked);
+  bool outerSymbolic = defaultsSymbolic;
+  defaultsSymbolic = madeSymbol || !asked;
   Value r = callFunction(fn, args, at);
+  defaultsSymbolic = outerSymbolic;
   jitContext.pop_back();
   if (r.isException()) {
     // Attribute the failure to this instance.
@@ -871,11 +928,11 @@ Value Interpreter::callJit(JitFunctionObj *jit, CallArgs &argsIn, Node at,
     // With no call site, the parameters are symbols and a check on them
     // (`if n <= 0: raise ...`) took an assumed branch: not the program's
     // error.
-    d.severity = tracingDefaults ? Severity::Warning : Severity::Error;
+    d.severity = warnOnly ? Severity::Warning : Severity::Error;
     d.range = pending.range.empty() ? at.range() : pending.range;
     d.message = msg;
     d.notes.push_back({fn->def.getIdentifier().range, "in instance " + label});
-    if (tracingDefaults)
+    if (warnOnly)
       d.notes.push_back({fn->def.getIdentifier().range,
                          kDefaultInstanceNote.str()});
     if (!budgetExhausted)
@@ -912,6 +969,7 @@ void Interpreter::traceDefaultInstances() {
     FunctionObj *fn = it->second.as<FunctionObj>();
     CallArgs args;
     size_t firstDefault = fn->params.size() - fn->defaults.size();
+    bool madeSymbol = false;
     for (size_t i = 0; i < fn->params.size(); ++i) {
       llvm::StringRef p = fn->params[i].identifier();
       Value val;
@@ -922,6 +980,7 @@ void Interpreter::traceDefaultInstances() {
       else {
         symbolKinds[p] = /*Meta=*/2;
         val = Value::sym(syms.symbol(p));
+        madeSymbol = true;
       }
       args.kw.push_back({p, val});
       args.kwNodes.push_back(stmt);
@@ -931,10 +990,12 @@ void Interpreter::traceDefaultInstances() {
     TraceState saved(*this);
     instance = nullptr;
     traced = false;
+    defaultsSymbolic = madeSymbol || options.kernelFilter != name;
     Value r = callFunction(fn, args, stmt);
     jitContext.pop_back();
     if (r.isException())
       reportEscaped(*this, stmt);
+    defaultsSymbolic = true;
   }
 }
 

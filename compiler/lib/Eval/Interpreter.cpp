@@ -414,6 +414,24 @@ Flow Interpreter::execAssign(Node stmt) {
   return Flow::Normal;
 }
 
+/// True when the T.alloc_var \p buf was declared in a region that is still
+/// open at \p b's insertion point. A var declared inside a loop body that
+/// has ended is out of scope there: assigning its name binds a new value
+/// (TileLang's fresh binding) instead of storing into a variable the
+/// generated code no longer declares.
+static bool varInScope(BufferObj *buf, mlir::OpBuilder &b) {
+  mlir::Block *def = buf->value ? buf->value.getParentBlock() : nullptr;
+  if (!def)
+    return true;
+  for (mlir::Block *at = b.getInsertionBlock(); at;) {
+    if (at == def)
+      return true;
+    mlir::Operation *parent = at->getParentOp();
+    at = parent ? parent->getBlock() : nullptr;
+  }
+  return false;
+}
+
 Flow Interpreter::assign(Node target, Value v) {
   switch (target.kind()) {
   case NodeKind::Name: {
@@ -424,7 +442,8 @@ Flow Interpreter::assign(Node target, Value v) {
       auto it = env->vars.find(name);
       if (it != env->vars.end() && it->second.is(ValueKind::Buffer) &&
           it->second.as<BufferObj>()->scope == lang::MemoryScope::LocalVar &&
-          !v.is(ValueKind::Buffer))
+          !v.is(ValueKind::Buffer) &&
+          varInScope(it->second.as<BufferObj>(), ir->b))
         return irStore(it->second, v, target);
       if (it != env->vars.end() && it->second.is(ValueKind::Region) &&
           it->second.as<RegionObj>()->isElement && isRefParam(name))

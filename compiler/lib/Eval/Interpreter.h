@@ -532,6 +532,10 @@ public:
   bool ranTests = false;
   /// True while traceDefaultInstances() runs (parameters are symbols).
   bool tracingDefaults = false;
+  /// While tracingDefaults: false when the instance being traced has every
+  /// parameter bound (by -D, a config or its default), so what it raises is
+  /// an error of the instance asked for, not a warning about symbols.
+  bool defaultsSymbolic = true;
   /// Parses a -D value.
   Value parseDefine(llvm::StringRef text);
   /// The -D binding for \p name, if any.

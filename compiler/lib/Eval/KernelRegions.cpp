@@ -515,6 +515,16 @@ Flow Interpreter::execIRLoop(LoopFrameObj *loop, Node forNode) {
   auto bindVars = [&](llvm::ArrayRef<Value> vars) -> bool {
     if (!target)
       return true;
+    // A loop target binds its name afresh, as Python's `for` does: a
+    // T.alloc_var of the same name is not written by the loop (other names
+    // bound to that variable keep reading it).
+    for (Node n : names)
+      if (n.kind() == NodeKind::Name) {
+        auto it = env->vars.find(n.identifier());
+        if (it != env->vars.end() && it->second.is(ValueKind::Buffer) &&
+            it->second.as<BufferObj>()->scope == lang::MemoryScope::LocalVar)
+          env->vars.erase(it);
+      }
     Value v = vars.size() == 1 ? vars[0] : heap.tuple(vars);
     return assign(target, v) == Flow::Normal;
   };

@@ -1,0 +1,28 @@
+#!/bin/bash
+# Stages the public-script run of docs/perf/python-public-scripts-h200.md
+# (fifth run and later) for the device tool, which copies the lead's
+# checkout: run from that checkout's root after building tlc-build and
+# tlc_cuda there. The public scripts stay out of the repository: the stage
+# is an ignored folder (/build*/), removed after the run.
+#   bash tests/python/h200_stage_public_scripts.sh [STAGE]
+# then, on the device (carry STAGE):
+#   LIMIT=45 PAR=14 TOTAL=150 bash STAGE/go.sh
+# Corpus files named like examples__gemm__example_gemm.py are staged under
+# their own file name (example_gemm.py), as the logs name them; the two
+# Blackwell-only GEMMs are left out, as in the fifth run.
+set -e
+S=${1:-build-h200-python}
+rm -rf "$S"
+mkdir -p "$S/bin" "$S/lib" "$S/python" "$S/corpus"
+cp build/bin/tlc-build "$S/bin/" && strip "$S/bin/tlc-build"
+cp build/lib/libtlc_cuda.so "$S/lib/"
+cp -r python/tilelang python/tvm "$S/python/"
+find "$S/python" -name __pycache__ -prune -exec rm -rf {} +
+for f in /work/corpus/*.py /work/corpus-tests/*.py; do
+  cp "$f" "$S/corpus/${f##*/}"
+done
+for f in "$S"/corpus/*__*.py; do mv "$f" "$S/corpus/${f##*__}"; done
+rm -f "$S/corpus/gemm_tcgen5mma_ws_persistent.py" \
+  "$S/corpus/gemm_mxfp8_blockscaled_1d1d.py"
+cp tests/python/h200_public_scripts_run5.sh "$S/go.sh"
+echo "staged $(ls "$S"/corpus/*.py | wc -l) scripts in $S ($(du -sh "$S" | cut -f1))"
