@@ -733,7 +733,7 @@ Flow Interpreter::execFor(Node stmt) {
     } else {
       loop = iter.as<LoopFrameObj>();
     }
-    return execIRLoop(loop, stmt);
+    return execIRLoop(loop, stmt, stmt.child(Field::target));
   }
   if (iter.is(ValueKind::Opaque))
     return Flow::Normal; // Unknown iteration count: skip the loop.
@@ -830,7 +830,8 @@ Flow Interpreter::execIf(Node stmt) {
 Flow Interpreter::execWith(Node stmt) {
   llvm::SmallVector<Node, 2> items(stmt.children(Field::items).begin(),
                                    stmt.children(Field::items).end());
-  for (Node item : items) {
+  for (unsigned itemIndex = 0; itemIndex < items.size(); ++itemIndex) {
+    Node item = items[itemIndex];
     Node ctxNode = item.child(Field::context_expr);
     // `with T.While(cond):` evaluates its condition on every iteration,
     // so the call is not evaluated here.
@@ -867,6 +868,16 @@ Flow Interpreter::execWith(Node stmt) {
       if (items.size() > 1 && !isIfThenPair(stmt))
         warning(item, "other context managers of this `with` are ignored");
       return execFrame(ctx.as<FrameObj>(), stmt, var);
+    }
+    // `with T.Persistent(...) as (bx, by):` is TVM's frame form of the
+    // loop: the body is the loop body, the names its variables.
+    if (ctx.isObj(ObjKind::LoopFrame)) {
+      if (itemIndex + 1 != items.size())
+        warning(item, "the context managers after this loop frame are "
+                      "ignored");
+      if (tracing())
+        return execIRLoop(ctx.as<LoopFrameObj>(), stmt, var);
+      return execLoopFrameOutsideKernel(ctx.as<LoopFrameObj>(), stmt, var);
     }
     // `with pytest.raises(...)`: code that is meant to fail.
     if (ctx.is(ValueKind::Opaque) &&

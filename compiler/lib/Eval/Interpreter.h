@@ -438,8 +438,14 @@ public:
                         bool isParam, mlir::Value init = {});
   /// Enters a `with T.Kernel(...)` region and executes \p body.
   Flow execKernel(KernelFrameObj *frame, Node withNode, Node target);
-  /// Executes an IR loop over a LoopFrame.
-  Flow execIRLoop(LoopFrameObj *loop, Node forNode);
+  /// Executes an IR loop over a LoopFrame: the body of \p owner (a `for`
+  /// or `with` statement) with the loop variables assigned to \p target
+  /// (null: not bound).
+  Flow execIRLoop(LoopFrameObj *loop, Node owner, Node target);
+  /// `with <loop frame> as vars:` outside any traced function (TVM's
+  /// IRBuilder form): the body once, the loop variables unknown.
+  Flow execLoopFrameOutsideKernel(LoopFrameObj *loop, Node withNode,
+                                  Node target);
   /// Element read, arithmetic etc. on IR values.
   Value irBinary(syntax::BinaryOp op, Value l, Value r, Node at);
   Value irUnary(syntax::UnaryOp op, Value v, Node at);

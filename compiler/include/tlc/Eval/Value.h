@@ -485,10 +485,12 @@ struct LoopFrameObj : Obj {
   int64_t numStages = 0;
   Value order, stage;
   syntax::Node call;
-  /// T.Persistent(domain, wave_size, index): the tile domain, the tiles per
-  /// wave and this block's tile in a wave (empty domain otherwise).
+  /// T.Persistent(domain, wave_size, index, group_size): the tile domain,
+  /// the tiles per wave, this block's tile in a wave and the group of the
+  /// last dimension visited together, clamped to [1, last extent] (empty
+  /// domain otherwise).
   llvm::SmallVector<Value, 2> persistentDomain;
-  Value waveSize, waveIndex;
+  Value waveSize, waveIndex, groupSize;
   /// `for tx in T.thread_binding(n, thread="threadIdx.x")`: the loop
   /// variable is this thread index and the body runs once (None otherwise).
   Value boundIndex;
