@@ -151,6 +151,7 @@ Value Interpreter::raise(llvm::StringRef type, const llvm::Twine &msg,
   pending.type = type.str();
   pending.message = msg.str();
   pending.range = range;
+  pending.definite = false;
   if (foreignDepth > 0) {
     pending.range = foreignAnchor;
     pending.message += " (raised in module '" + foreignModule.str() + "')";
@@ -930,8 +931,15 @@ Flow Interpreter::execImport(Node stmt) {
   for (Node alias : stmt.children(Field::names)) {
     llvm::StringRef name = alias.identifier(Field::name);
     llvm::StringRef as = alias.identifier(Field::asname);
-    if (std::optional<Value> sib = importSibling(name, 0, stmt)) {
-      bind(as.empty() ? name : as, *sib);
+    if (std::optional<Value> local = importSibling(name, 0, stmt)) {
+      if (local->isException())
+        return Flow::Raise;
+      // `import pkg.mod` binds `pkg`; `import pkg.mod as m` the module.
+      llvm::StringRef top = name.split('.').first;
+      bind(as.empty() ? top : as,
+           as.empty() ? Value::object(ValueKind::Module,
+                                      siblingModules.lookup(top))
+                      : *local);
     } else if (!as.empty()) {
       bind(as, importModule(name));
     } else {
@@ -942,10 +950,57 @@ Flow Interpreter::execImport(Node stmt) {
   return Flow::Normal;
 }
 
+/// `from <local module> import name`: the module's global, else its
+/// submodule when it is a package, else Python's ImportError.
+Value Interpreter::importFromLocal(ModuleObj *m, llvm::StringRef name,
+                                   Node alias) {
+  auto it = m->globals->vars.find(name);
+  if (it != m->globals->vars.end())
+    return it->second;
+  if (!m->dir.empty()) {
+    std::optional<Value> sub =
+        loadLocalModule((m->name + "." + name).str(), alias);
+    if (sub && !sub->isException())
+      return *sub;
+    if (sub)
+      pending = {};
+  }
+  return raiseDefinite("ImportError",
+                       "cannot import name '" + name + "' from '" + m->name +
+                           "'",
+                       alias);
+}
+
 Flow Interpreter::execImportFrom(Node stmt) {
   llvm::StringRef modName = stmt.identifier(Field::module);
-  if (std::optional<Value> sib =
-          importSibling(modName, stmt.importLevel(), stmt)) {
+  unsigned level = stmt.importLevel();
+  // `from . import helper`: the names are modules of the package (or, in
+  // the analysed file's directory, modules next to it).
+  if (modName.empty() && level > 0) {
+    std::optional<Value> pkg = importSibling("", level, stmt);
+    if (pkg && pkg->isException())
+      return Flow::Raise;
+    for (Node alias : stmt.children(Field::names)) {
+      llvm::StringRef name = alias.identifier(Field::name);
+      llvm::StringRef as = alias.identifier(Field::asname);
+      Value v;
+      if (pkg) {
+        v = importFromLocal(pkg->as<ModuleObj>(), name, alias);
+      } else if (std::optional<Value> sib =
+                     importSibling(name, level, stmt)) {
+        v = *sib;
+      } else {
+        v = heap.opaque(name);
+      }
+      if (v.isException())
+        return Flow::Raise;
+      bind(as.empty() ? name : as, v);
+    }
+    return Flow::Normal;
+  }
+  if (std::optional<Value> sib = importSibling(modName, level, stmt)) {
+    if (sib->isException())
+      return Flow::Raise;
     auto *m = sib->as<ModuleObj>();
     for (Node alias : stmt.children(Field::names)) {
       llvm::StringRef name = alias.identifier(Field::name);
@@ -954,9 +1009,9 @@ Flow Interpreter::execImportFrom(Node stmt) {
         importStar(m);
         continue;
       }
-      Value v = moduleAttr(m, name, alias);
-      if (v.isAbrupt())
-        v = heap.opaque(name);
+      Value v = importFromLocal(m, name, alias);
+      if (v.isException())
+        return Flow::Raise;
       bind(as.empty() ? name : as, v);
     }
     return Flow::Normal;

@@ -312,6 +312,8 @@ struct ModuleObj : Obj {
   /// The namespace of a module imported from the analysed file's directory
   /// (Modules.cpp); null for the others.
   Env *globals = nullptr;
+  /// For such a module that is a package: its directory (empty otherwise).
+  llvm::StringRef dir;
 };
 
 /// An unknown object; remembers a short description for messages and,
