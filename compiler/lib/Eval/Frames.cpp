@@ -16,8 +16,9 @@
 //   T.launch_thread / T.thread_binding
 //                            the block or thread index named by a tag
 //   T.get_thread_extents / T.get_block_extent(s)
-//   for bx, by in T.Persistent(domain, wave_size, index):
-//                            a serial loop over waves of tiles
+//   for bx, by in T.Persistent(domain, wave_size, index, group_size):
+//                            a serial loop over waves of tiles, the last
+//                            dimension visited in groups
 //
 //===----------------------------------------------------------------------===//
 
@@ -207,13 +208,26 @@ std::optional<Value> Interpreter::callFramePrimitive(const PArgs &p) {
                                   getElems(domain).end());
     loop->waveSize = p.getOr("wave_size", Value::poison());
     loop->waveIndex = p.getOr("index", Value::poison());
-    for (Value v : {loop->waveSize, loop->waveIndex})
+    Value group = p.getOr("group_size", Value::integer(8));
+    if (group.isNone())
+      group = Value::integer(8);
+    for (Value v : {loop->waveSize, loop->waveIndex, group})
       if (v.isAbrupt())
         return v;
-    // One serial loop over the waves: ceildiv(prod(domain), wave_size).
-    Value total = Value::integer(1);
-    for (Value d : loop->persistentDomain)
+    // TileLang visits the last dimension in groups of group_size tiles
+    // (clamped to [1, last extent]): the group is the slowest coordinate,
+    // then the other dimensions row-major, then the offset in the group.
+    // The loop runs over the waves of that padded domain; tiles past the
+    // last extent or the padded total are skipped.
+    Value last = loop->persistentDomain.back();
+    loop->groupSize = minMax(minMax(group, last, /*isMax=*/false, at),
+                             Value::integer(1), /*isMax=*/true, at);
+    Value total = intDiv(last, loop->groupSize, SymKind::CeilDiv, at);
+    total = binary(syntax::BinaryOp::Mult, total, loop->groupSize, at);
+    for (Value d : llvm::ArrayRef(loop->persistentDomain).drop_back())
       total = binary(syntax::BinaryOp::Mult, total, d, at);
+    if (total.isAbrupt())
+      return total;
     loop->starts.push_back(Value::integer(0));
     loop->stops.push_back(intDiv(total, loop->waveSize, SymKind::CeilDiv, at));
     loop->steps.push_back(Value::integer(1));
@@ -395,4 +409,26 @@ Flow Interpreter::execFrame(FrameObj *frame, Node withNode, Node target) {
     }
     return execBody(withNode, Field::body);
   }
+}
+
+/// `with T.Persistent(...) as coords:` (or any TileLang loop frame) outside
+/// a traced function: TVM's IRBuilder form, which builds a loop statement
+/// into whichever builder the program opened. tlc does not model that IR;
+/// the body is analysed once with the loop variables unknown, as TVM's
+/// ForFrame hands them out (one variable, or a list of them).
+Flow Interpreter::execLoopFrameOutsideKernel(LoopFrameObj *loop,
+                                             Node withNode, Node target) {
+  warning(loop->call, "this loop frame is entered outside a kernel: it builds "
+                      "TVM IR that tlc does not model; its body is analysed "
+                      "once with unknown loop variables");
+  size_t n = loop->persistentDomain.empty() ? loop->stops.size()
+                                            : loop->persistentDomain.size();
+  llvm::SmallVector<Value, 3> vars;
+  for (size_t i = 0; i < std::max<size_t>(n, 1); ++i)
+    vars.push_back(heap.opaque("loop variable"));
+  if (target &&
+      assign(target, vars.size() == 1 ? vars[0] : heap.list(vars)) !=
+          Flow::Normal)
+    return Flow::Raise;
+  return execBody(withNode, Field::body);
 }

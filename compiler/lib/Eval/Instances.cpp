@@ -1105,8 +1105,9 @@ Value Interpreter::runTestFunctions(Node at) {
         std::string msg = pending.type;
         if (!pending.message.empty())
           msg += ": " + pending.message;
-        warning(pending.range.empty() ? stmt.range() : pending.range,
-                msg + " (raised while running " + stmt.identifier() + ")");
+        report(pending.definite ? Severity::Error : Severity::Warning,
+               pending.range.empty() ? stmt.range() : pending.range,
+               msg + " (raised while running " + stmt.identifier() + ")");
         pending = {};
       }
     };
@@ -1142,8 +1143,9 @@ void Interpreter::run() {
       std::string msg = pending.type;
       if (!pending.message.empty())
         msg += ": " + pending.message;
-      warning(pending.range.empty() ? stmt.range() : pending.range,
-              msg + " (raised while running module-level code)");
+      report(pending.definite ? Severity::Error : Severity::Warning,
+             pending.range.empty() ? stmt.range() : pending.range,
+             msg + " (raised while running module-level code)");
       pending = {};
     }
   }

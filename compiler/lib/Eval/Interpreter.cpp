@@ -151,6 +151,7 @@ Value Interpreter::raise(llvm::StringRef type, const llvm::Twine &msg,
   pending.type = type.str();
   pending.message = msg.str();
   pending.range = range;
+  pending.definite = false;
   if (foreignDepth > 0) {
     pending.range = foreignAnchor;
     pending.message += " (raised in module '" + foreignModule.str() + "')";
@@ -752,7 +753,7 @@ Flow Interpreter::execFor(Node stmt) {
     } else {
       loop = iter.as<LoopFrameObj>();
     }
-    return execIRLoop(loop, stmt);
+    return execIRLoop(loop, stmt, stmt.child(Field::target));
   }
   if (iter.is(ValueKind::Opaque))
     return Flow::Normal; // Unknown iteration count: skip the loop.
@@ -849,7 +850,8 @@ Flow Interpreter::execIf(Node stmt) {
 Flow Interpreter::execWith(Node stmt) {
   llvm::SmallVector<Node, 2> items(stmt.children(Field::items).begin(),
                                    stmt.children(Field::items).end());
-  for (Node item : items) {
+  for (unsigned itemIndex = 0; itemIndex < items.size(); ++itemIndex) {
+    Node item = items[itemIndex];
     Node ctxNode = item.child(Field::context_expr);
     // `with T.While(cond):` evaluates its condition on every iteration,
     // so the call is not evaluated here.
@@ -886,6 +888,16 @@ Flow Interpreter::execWith(Node stmt) {
       if (items.size() > 1 && !isIfThenPair(stmt))
         warning(item, "other context managers of this `with` are ignored");
       return execFrame(ctx.as<FrameObj>(), stmt, var);
+    }
+    // `with T.Persistent(...) as (bx, by):` is TVM's frame form of the
+    // loop: the body is the loop body, the names its variables.
+    if (ctx.isObj(ObjKind::LoopFrame)) {
+      if (itemIndex + 1 != items.size())
+        warning(item, "the context managers after this loop frame are "
+                      "ignored");
+      if (tracing())
+        return execIRLoop(ctx.as<LoopFrameObj>(), stmt, var);
+      return execLoopFrameOutsideKernel(ctx.as<LoopFrameObj>(), stmt, var);
     }
     // `with pytest.raises(...)`: code that is meant to fail.
     if (ctx.is(ValueKind::Opaque) &&
@@ -938,8 +950,15 @@ Flow Interpreter::execImport(Node stmt) {
   for (Node alias : stmt.children(Field::names)) {
     llvm::StringRef name = alias.identifier(Field::name);
     llvm::StringRef as = alias.identifier(Field::asname);
-    if (std::optional<Value> sib = importSibling(name, 0, stmt)) {
-      bind(as.empty() ? name : as, *sib);
+    if (std::optional<Value> local = importSibling(name, 0, stmt)) {
+      if (local->isException())
+        return Flow::Raise;
+      // `import pkg.mod` binds `pkg`; `import pkg.mod as m` the module.
+      llvm::StringRef top = name.split('.').first;
+      bind(as.empty() ? top : as,
+           as.empty() ? Value::object(ValueKind::Module,
+                                      siblingModules.lookup(top))
+                      : *local);
     } else if (!as.empty()) {
       bind(as, importModule(name));
     } else {
@@ -950,10 +969,57 @@ Flow Interpreter::execImport(Node stmt) {
   return Flow::Normal;
 }
 
+/// `from <local module> import name`: the module's global, else its
+/// submodule when it is a package, else Python's ImportError.
+Value Interpreter::importFromLocal(ModuleObj *m, llvm::StringRef name,
+                                   Node alias) {
+  auto it = m->globals->vars.find(name);
+  if (it != m->globals->vars.end())
+    return it->second;
+  if (!m->dir.empty()) {
+    std::optional<Value> sub =
+        loadLocalModule((m->name + "." + name).str(), alias);
+    if (sub && !sub->isException())
+      return *sub;
+    if (sub)
+      pending = {};
+  }
+  return raiseDefinite("ImportError",
+                       "cannot import name '" + name + "' from '" + m->name +
+                           "'",
+                       alias);
+}
+
 Flow Interpreter::execImportFrom(Node stmt) {
   llvm::StringRef modName = stmt.identifier(Field::module);
-  if (std::optional<Value> sib =
-          importSibling(modName, stmt.importLevel(), stmt)) {
+  unsigned level = stmt.importLevel();
+  // `from . import helper`: the names are modules of the package (or, in
+  // the analysed file's directory, modules next to it).
+  if (modName.empty() && level > 0) {
+    std::optional<Value> pkg = importSibling("", level, stmt);
+    if (pkg && pkg->isException())
+      return Flow::Raise;
+    for (Node alias : stmt.children(Field::names)) {
+      llvm::StringRef name = alias.identifier(Field::name);
+      llvm::StringRef as = alias.identifier(Field::asname);
+      Value v;
+      if (pkg) {
+        v = importFromLocal(pkg->as<ModuleObj>(), name, alias);
+      } else if (std::optional<Value> sib =
+                     importSibling(name, level, stmt)) {
+        v = *sib;
+      } else {
+        v = heap.opaque(name);
+      }
+      if (v.isException())
+        return Flow::Raise;
+      bind(as.empty() ? name : as, v);
+    }
+    return Flow::Normal;
+  }
+  if (std::optional<Value> sib = importSibling(modName, level, stmt)) {
+    if (sib->isException())
+      return Flow::Raise;
     auto *m = sib->as<ModuleObj>();
     for (Node alias : stmt.children(Field::names)) {
       llvm::StringRef name = alias.identifier(Field::name);
@@ -962,9 +1028,9 @@ Flow Interpreter::execImportFrom(Node stmt) {
         importStar(m);
         continue;
       }
-      Value v = moduleAttr(m, name, alias);
-      if (v.isAbrupt())
-        v = heap.opaque(name);
+      Value v = importFromLocal(m, name, alias);
+      if (v.isException())
+        return Flow::Raise;
       bind(as.empty() ? name : as, v);
     }
     return Flow::Normal;

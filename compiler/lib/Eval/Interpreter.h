@@ -159,6 +159,10 @@ struct PendingException {
   std::string type;
   std::string message;
   TextRange range;
+  /// Raised where Python raises too, whatever the values tlc does not
+  /// model (a local module that does not exist): an error when uncaught,
+  /// not a warning.
+  bool definite = false;
 };
 
 class IRGen;
@@ -193,6 +197,12 @@ public:
   void warning(Node n, const llvm::Twine &msg) { warning(n.range(), msg); }
   /// Raises a Python exception of \p type; returns Value::exception().
   Value raise(llvm::StringRef type, const llvm::Twine &msg, TextRange range);
+  /// raise() of an exception Python raises too (PendingException::definite).
+  Value raiseDefinite(llvm::StringRef type, const llvm::Twine &msg, Node n) {
+    Value v = raise(type, msg, n);
+    pending.definite = true;
+    return v;
+  }
   Value raise(llvm::StringRef type, const llvm::Twine &msg, Node n) {
     return raise(type, msg, n.range());
   }
@@ -322,6 +332,18 @@ public:
   /// std::nullopt when there is no such file (Modules.cpp).
   std::optional<Value> importSibling(llvm::StringRef name, unsigned level,
                                      Node at);
+  /// The local module or package \p qualified (dotted), its packages
+  /// loaded first; std::nullopt when its first name is not next to the
+  /// analysed file, an exception when a later one is missing.
+  std::optional<Value> loadLocalModule(llvm::StringRef qualified, Node at);
+  /// Parses and runs the file of local module \p m in its namespace.
+  bool runModuleFile(ModuleObj *m, llvm::StringRef path, bool isPackage,
+                     Node at);
+  /// The dotted package relative imports of the code at \p at start from
+  /// ("" for the analysed file and modules next to it).
+  std::string packageOf(Node at) const;
+  /// `from <local module m> import name` (Interpreter.cpp).
+  Value importFromLocal(ModuleObj *m, llvm::StringRef name, Node alias);
   /// `from m import *` of an imported module: binds its public names.
   void importStar(ModuleObj *m);
   /// True for `with T.If(cond), T.Then():` (the T.Then nested in the T.If).
@@ -438,8 +460,14 @@ public:
                         bool isParam, mlir::Value init = {});
   /// Enters a `with T.Kernel(...)` region and executes \p body.
   Flow execKernel(KernelFrameObj *frame, Node withNode, Node target);
-  /// Executes an IR loop over a LoopFrame.
-  Flow execIRLoop(LoopFrameObj *loop, Node forNode);
+  /// Executes an IR loop over a LoopFrame: the body of \p owner (a `for`
+  /// or `with` statement) with the loop variables assigned to \p target
+  /// (null: not bound).
+  Flow execIRLoop(LoopFrameObj *loop, Node owner, Node target);
+  /// `with <loop frame> as vars:` outside any traced function (TVM's
+  /// IRBuilder form): the body once, the loop variables unknown.
+  Flow execLoopFrameOutsideKernel(LoopFrameObj *loop, Node withNode,
+                                  Node target);
   /// Element read, arithmetic etc. on IR values.
   Value irBinary(syntax::BinaryOp op, Value l, Value r, Node at);
   Value irUnary(syntax::UnaryOp op, Value v, Node at);
@@ -572,6 +600,8 @@ public:
   /// trees their nodes point into (Modules.cpp).
   llvm::StringMap<ModuleObj *> siblingModules;
   std::vector<std::shared_ptr<const syntax::SyntaxTree>> siblingTrees;
+  /// The package of each of those trees (packageOf).
+  llvm::DenseMap<const syntax::SyntaxTree *, std::string> treePackages;
   /// Nesting of code from imported files (ForeignScope); while non-zero,
   /// reports go to foreignAnchor, prefixed with foreignModule.
   unsigned foreignDepth = 0;

@@ -469,9 +469,8 @@ Flow Interpreter::execKernel(KernelFrameObj *frame, Node withNode,
   return f;
 }
 
-Flow Interpreter::execIRLoop(LoopFrameObj *loop, Node forNode) {
+Flow Interpreter::execIRLoop(LoopFrameObj *loop, Node forNode, Node target) {
   Node call = loop->call;
-  Node target = forNode.child(Field::target);
   // Loops may also be written at the function level (raw TIR style, and
   // programs built for IR transforms); software pipelining needs the
   // kernel's shared memory.
@@ -501,6 +500,9 @@ Flow Interpreter::execIRLoop(LoopFrameObj *loop, Node forNode) {
   targetNames(target, names);
   mlir::Location l = ir->loc(call);
   auto nameOf = [&](unsigned i) {
+    // T.Persistent's loop runs over waves; the names are the tile's.
+    if (!loop->persistentDomain.empty())
+      return llvm::StringRef("wave");
     return i < names.size() && names[i].kind() == NodeKind::Name
                ? names[i].identifier()
                : llvm::StringRef("i");
@@ -509,7 +511,9 @@ Flow Interpreter::execIRLoop(LoopFrameObj *loop, Node forNode) {
     SymExpr sym = syms.freshSymbol(nameOf(i));
     ir->bindSymbol(sym, arg);
     arg.setLoc(ir->nameLoc(nameOf(i),
-                           i < names.size() ? names[i].range() : call.range()));
+                           i < names.size() && loop->persistentDomain.empty()
+                               ? names[i].range()
+                               : call.range()));
     return wrapScalar({arg, lang::DType(lang::ScalarType::Int32), sym});
   };
   auto bindVars = [&](llvm::ArrayRef<Value> vars) -> bool {
@@ -623,26 +627,51 @@ Flow Interpreter::execIRLoop(LoopFrameObj *loop, Node forNode) {
       ir->b.setInsertionPointToEnd(inner);
     }
     if (!loop->persistentDomain.empty()) {
-      // T.Persistent: wave w runs tile w * wave_size + index of the
-      // row-major tile domain, when there is one.
+      // T.Persistent: wave w runs the tile at linear index w * wave_size +
+      // index of the grouped domain [groups, D0, ..., D(n-2), group_size]
+      // (TileLang's order), when that tile exists.
+      llvm::ArrayRef<Value> domain = loop->persistentDomain;
+      Value last = domain.back();
+      Value group = loop->groupSize;
+      llvm::SmallVector<Value, 4> grouped;
+      grouped.push_back(intDiv(last, group, SymKind::CeilDiv, call));
+      grouped.append(domain.begin(), domain.end() - 1);
+      grouped.push_back(group);
       Value linear = binary(syntax::BinaryOp::Add,
                             binary(syntax::BinaryOp::Mult, vars[0],
                                    loop->waveSize, call),
                             loop->waveIndex, call);
-      Value total = Value::integer(1);
-      for (Value d : loop->persistentDomain)
-        total = binary(syntax::BinaryOp::Mult, total, d, call);
-      Scalar inRange =
-          toScalar(compare(syntax::CmpOp::Lt, linear, total, call), call);
-      if (!inRange)
-        return Flow::Normal;
-      auto guard = tile::IfOp::create(
-          ir->b, l, ir->convert(inRange.value, ir->b.getI1Type(), l), false);
-      ir->b.setInsertionPointToEnd(guard.thenBlock());
-      inner = guard.thenBlock();
-      llvm::SmallVector<Value, 4> coords =
-          unflatten(linear, loop->persistentDomain, call);
-      vars.assign(coords.begin(), coords.end());
+      llvm::SmallVector<Value, 4> idx = unflatten(linear, grouped, call);
+      Value lastCoord =
+          binary(syntax::BinaryOp::Add,
+                 binary(syntax::BinaryOp::Mult, idx.front(), group, call),
+                 idx.back(), call);
+      Value padded = Value::integer(1);
+      for (Value d : grouped)
+        padded = binary(syntax::BinaryOp::Mult, padded, d, call);
+      // The guards TileLang needs: waves past the padded domain, and a
+      // partial last group.
+      auto provablyDivides = [](Value a, Value b) {
+        return a.isIntLike() && b.isIntLike() && b.getInt() != 0 &&
+               a.getInt() % b.getInt() == 0;
+      };
+      llvm::SmallVector<Value, 2> conds;
+      if (!provablyDivides(padded, loop->waveSize))
+        conds.push_back(compare(syntax::CmpOp::Lt, linear, padded, call));
+      if (!provablyDivides(last, group))
+        conds.push_back(compare(syntax::CmpOp::Lt, lastCoord, last, call));
+      for (Value cond : conds) {
+        Scalar inRange = toScalar(cond, call);
+        if (!inRange)
+          return Flow::Normal;
+        auto guard = tile::IfOp::create(
+            ir->b, l, ir->convert(inRange.value, ir->b.getI1Type(), l),
+            false);
+        ir->b.setInsertionPointToEnd(guard.thenBlock());
+        inner = guard.thenBlock();
+      }
+      vars.assign(idx.begin() + 1, idx.end() - 1);
+      vars.push_back(lastCoord);
     }
     if (!bindVars(vars))
       return Flow::Raise;

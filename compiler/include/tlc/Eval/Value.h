@@ -312,6 +312,8 @@ struct ModuleObj : Obj {
   /// The namespace of a module imported from the analysed file's directory
   /// (Modules.cpp); null for the others.
   Env *globals = nullptr;
+  /// For such a module that is a package: its directory (empty otherwise).
+  llvm::StringRef dir;
 };
 
 /// An unknown object; remembers a short description for messages and,
@@ -485,10 +487,12 @@ struct LoopFrameObj : Obj {
   int64_t numStages = 0;
   Value order, stage;
   syntax::Node call;
-  /// T.Persistent(domain, wave_size, index): the tile domain, the tiles per
-  /// wave and this block's tile in a wave (empty domain otherwise).
+  /// T.Persistent(domain, wave_size, index, group_size): the tile domain,
+  /// the tiles per wave, this block's tile in a wave and the group of the
+  /// last dimension visited together, clamped to [1, last extent] (empty
+  /// domain otherwise).
   llvm::SmallVector<Value, 2> persistentDomain;
-  Value waveSize, waveIndex;
+  Value waveSize, waveIndex, groupSize;
   /// `for tx in T.thread_binding(n, thread="threadIdx.x")`: the loop
   /// variable is this thread index and the body runs once (None otherwise).
   Value boundIndex;

@@ -1,0 +1,3 @@
+from .shapes import block_shape  # noqa: F401
+
+PACKAGE_NAME = __name__

@@ -1,0 +1,2 @@
+ALIGN = 32
+DEFAULT = "float16"
