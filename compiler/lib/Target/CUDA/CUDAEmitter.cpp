@@ -670,6 +670,23 @@ LogicalResult Emitter::emitView(ViewOp op) {
   auto srcType = cast<BufferType>(src.getType());
   auto type = cast<BufferType>(op.getType());
   MemoryScope scope = srcType.getScope();
+  if (scope == MemoryScope::Fragment) {
+    // The same registers, laid out by the source's layout re-indexed
+    // (assignFragmentLayouts checked it): the view is another name of the
+    // source's register array.
+    beginOp(op, "T.view " + type.getShapeString() + " of a fragment: " +
+                    fragments[op.getResult()].layout.shortLabel());
+    names[op.getResult()] = expr(src);
+    return success();
+  }
+  if ((scope == MemoryScope::Local || scope == MemoryScope::LocalVar) &&
+      src.getDefiningOp<AllocOp>() &&
+      srcType.getElementType() == type.getElementType()) {
+    // A thread's own array, indexed row-major by either shape.
+    beginOp(op, "T.view " + type.getShapeString() + " of a local buffer");
+    names[op.getResult()] = expr(src);
+    return success();
+  }
   bool whole = getRootBuffer(src) == src; // an allocation or a parameter
   if (!whole || !(scope == MemoryScope::Global || isSharedScope(scope)) ||
       swizzled.count(src) || stagedBuffers.count(src) ||
@@ -679,8 +696,9 @@ LogicalResult Emitter::emitView(ViewOp op) {
        (getElementBitWidth(srcType.getElementType()) < 8 ||
         getElementBitWidth(type.getElementType()) < 8))) {
     op.emitError("the CUDA target views (T.reshape, T.view) whole global "
-                 "tensors and unswizzled, single-stage shared buffers of "
-                 "byte-sized elements only");
+                 "tensors, unswizzled single-stage shared buffers of "
+                 "byte-sized elements, fragments and local buffers (same "
+                 "element type) only");
     return failure();
   }
   FailureOr<std::string> t = storageType(type.getElementType(), op);
