@@ -477,6 +477,11 @@ LogicalResult Emitter::emitKernel(KernelOp op) {
   auto persistent = op->getAttrOfType<IntegerAttr>("tile.persistent_ctas");
   persistentCtas = persistent && wsProducerThreads ? persistent.getInt() : 0;
   result.launches.back().persistentGrid = persistentCtas;
+  result.launches.back().cooperative =
+      op.walk([](IntrinsicOp i) {
+          return i.getCallee() == "T.sync_grid" ? WalkResult::interrupt()
+                                                : WalkResult::advance();
+        }).wasInterrupted();
 
   // Parameters: global tensors, scalars, then the symbols.
   currentLoc = op.getLoc();
@@ -1195,13 +1200,18 @@ FailureOr<CudaKernel> tlc::target::emitCudaKernel(FuncOp func,
   unsigned headerLines = 3;
   // The wgmma helpers (one per instruction shape) only where used; after
   // the blank line, so translateModuleToCuda keeps it with its function.
-  if (emitter.anyWgmma || emitter.anyTma) {
+  if (emitter.anyWgmma || emitter.anyTma || emitter.anyGridSync) {
     if (emitter.anyWgmma)
       header += "#include \"tlc_device/cuda/wgmma.h\"\n";
     if (emitter.anyTma) // TMA copies and mbarriers (tile-plan-tma)
       header += "#include \"tlc_device/cuda/tma.h\"\n";
+    if (emitter.anyGridSync) // T.sync_grid (cooperative groups)
+      header += "#include \"tlc_device/" +
+                std::string(options.language->isHip() ? "hip" : "cuda") +
+                "/grid.h\"\n";
     header += "\n";
-    headerLines += 1 + int(emitter.anyWgmma) + int(emitter.anyTma);
+    headerLines += 1 + int(emitter.anyWgmma) + int(emitter.anyTma) +
+                   int(emitter.anyGridSync);
   }
   for (artifact::SourceMapEntry &e : kernel.sourceMap)
     e.generatedLine += headerLines;
