@@ -40,6 +40,7 @@ runtime::planLaunch(const artifact::Manifest &m, const artifact::Launch &l) {
   if (uint64_t(plan.block[0]) * plan.block[1] * plan.block[2] > 1024)
     return fail("a block of more than 1024 threads");
   plan.dynamicSharedMemory = static_cast<unsigned>(l.dynamicSharedMemory);
+  plan.cooperative = l.cooperative;
   for (const std::string &name : l.workspaces) {
     auto it = llvm::find_if(m.workspaces, [&](const artifact::Workspace &w) {
       return w.name == name;

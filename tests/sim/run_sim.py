@@ -144,6 +144,7 @@ BREADTH = [
     ("fragment-partial-copy", os.path.join(_CUDA_LIT, "fragment-partial-copy.py"), {}),
     ("fragment-cumsum", os.path.join(_CUDA_LIT, "fragment-cumsum.py"), {}),
     ("fragment-composed-index", os.path.join(_CUDA_LIT, "fragment-composed-index.py"), {}),
+    ("fragment-reshape", os.path.join(_CUDA_LIT, "fragment-reshape.py"), {}),
     # Run-time copy extents, pointer parameters, safe values (run -D last).
     ("varlen-copy", "varlen-copy.py", {}, {"total": 300, "N": 100}),
     ("pointer-tensor", "pointer-tensor.py", {}, {"m": 100, "n": 72, "k": 40}),

@@ -272,6 +272,48 @@ llvm::Expected<Fragment> tlc::layout::reduceFragmentKeepDim(const Fragment &src,
 }
 
 //===----------------------------------------------------------------------===//
+// Reshapes
+//===----------------------------------------------------------------------===//
+
+llvm::Expected<Fragment>
+tlc::layout::reshapeFragment(const Fragment &src,
+                             llvm::ArrayRef<int64_t> shape) {
+  llvm::ArrayRef<int64_t> srcShape = src.getInputShape();
+  if (numElements(srcShape) != numElements(shape))
+    return makeError("a reshape of " + llvm::Twine(numElements(srcShape)) +
+                     " elements into " + llvm::Twine(numElements(shape)) +
+                     " changes the element count");
+  // The flat (row-major) position of a coordinate of the new shape ...
+  unsigned rank = shape.size(), srcRank = srcShape.size();
+  IndexExpr flat = IndexExpr::constant(0);
+  for (unsigned d = 0; d < rank; ++d)
+    flat = flat * shape[d] + IndexExpr::var(d, inputName(d));
+  // ... is the source coordinate x_d = (flat // stride_d) % extent_d; the
+  // source's `rep` (id srcRank) is the new one (id rank).
+  std::vector<IndexExpr> coord(srcRank + 1);
+  int64_t stride = 1;
+  for (int d = int(srcRank) - 1; d >= 0; --d) {
+    coord[d] = floorMod(floorDiv(flat, stride), srcShape[d]);
+    stride *= srcShape[d];
+  }
+  coord[srcRank] = IndexExpr::var(rank, "rep");
+  std::vector<IndexExpr> index;
+  for (const IndexExpr &e : src.getForwardIndex())
+    index.push_back(substitute(e, coord));
+  llvm::Expected<Fragment> f =
+      Fragment::get(shape.vec(), std::move(index),
+                    substitute(src.getForwardThread(), coord),
+                    src.getReplicate(), src.getOrigin());
+  if (!f)
+    return f.takeError();
+  if (f->getIndexShape() != src.getIndexShape() ||
+      f->getThreadExtent() != src.getThreadExtent())
+    return makeError("the reshaped layout does not keep the source's "
+                     "registers and threads");
+  return f;
+}
+
+//===----------------------------------------------------------------------===//
 // T.Parallel loops
 //===----------------------------------------------------------------------===//
 

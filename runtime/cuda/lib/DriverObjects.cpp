@@ -211,12 +211,46 @@ Status Kernel::launch(const LaunchConfig &config, void **args) {
       return st;
   }
   const DynamicSymbols &s = context->driver();
-  Status st = s.check(
-      s.cuLaunchKernel(function, config.grid[0], config.grid[1],
-                       config.grid[2], config.block[0], config.block[1],
-                       config.block[2], config.dynamicSharedMemory,
-                       config.stream, args, nullptr),
-      "cuLaunchKernel");
+  Status st;
+  if (config.cooperative) {
+    // T.sync_grid: every block must be resident at once, or the blocks at
+    // the barrier wait forever for ones that never start.
+    if (!s.cuLaunchCooperativeKernel ||
+        !s.cuOccupancyMaxActiveBlocksPerMultiprocessor)
+      return Status::error("kernel '" + symbol +
+                           "' calls T.sync_grid: the driver has no "
+                           "cooperative launch or occupancy query");
+    int perMultiprocessor = 0;
+    st = s.check(s.cuOccupancyMaxActiveBlocksPerMultiprocessor(
+                     &perMultiprocessor, function,
+                     static_cast<int>(threads), config.dynamicSharedMemory),
+                 "cuOccupancyMaxActiveBlocksPerMultiprocessor");
+    if (!st.ok())
+      return st;
+    unsigned long long blocks =
+        1ull * config.grid[0] * config.grid[1] * config.grid[2];
+    unsigned long long resident =
+        1ull * perMultiprocessor * std::max(info.multiprocessors, 0);
+    if (blocks > resident)
+      return Status::error(
+          "kernel '" + symbol + "' calls T.sync_grid, so all " +
+          std::to_string(blocks) + " blocks must be resident at once; the " +
+          "device holds " + std::to_string(resident) + " (" +
+          std::to_string(perMultiprocessor) + " per multiprocessor x " +
+          std::to_string(info.multiprocessors) + " multiprocessors)");
+    st = s.check(s.cuLaunchCooperativeKernel(
+                     function, config.grid[0], config.grid[1], config.grid[2],
+                     config.block[0], config.block[1], config.block[2],
+                     config.dynamicSharedMemory, config.stream, args),
+                 "cuLaunchCooperativeKernel");
+  } else {
+    st = s.check(
+        s.cuLaunchKernel(function, config.grid[0], config.grid[1],
+                         config.grid[2], config.block[0], config.block[1],
+                         config.block[2], config.dynamicSharedMemory,
+                         config.stream, args, nullptr),
+        "cuLaunchKernel");
+  }
   if (!st.ok())
     return st.withContext(
         "launching '" + symbol + "' with grid (" +

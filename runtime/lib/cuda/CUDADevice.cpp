@@ -227,6 +227,7 @@ private:
       for (unsigned d = 0; d < 3; ++d)
         config.block[d] = plan.block[d];
       config.dynamicSharedMemory = plan.dynamicSharedMemory;
+      config.cooperative = plan.cooperative;
       if (llvm::Error e =
               toError(plan.kernel->launch(config, kernelArgs.data())))
         return e;

@@ -292,6 +292,12 @@ public:
         rt->hip.hipModuleUnload(module);
         return planned.takeError();
       }
+      if (planned->cooperative) {
+        rt->hip.hipModuleUnload(module);
+        return makeError("kernel '" + m.name + "' (" + l.location +
+                         ") calls T.sync_grid: the HIP runtime does not "
+                         "make cooperative launches yet");
+      }
       HIPKernelInstance::Launch launch;
       static_cast<runtime::LaunchPlan &>(launch) = std::move(*planned);
       if (llvm::Error e =

@@ -627,6 +627,15 @@ SimDevice::loadKernel(const artifact::Manifest &m, llvm::StringRef dir) {
     if (!llvm::is_contained(entries, e))
       entries.push_back(e);
   }
+  // The simulator runs the blocks of a launch one at a time per worker: a
+  // grid-wide barrier would never open.
+  for (const artifact::Launch &l : m.launches)
+    if (l.cooperative)
+      return makeError("kernel '" + m.name + "' (" + l.location +
+                       ") calls T.sync_grid: the sim device runs a launch's "
+                       "blocks one at a time per worker and cannot run a "
+                       "cooperative launch (use the CPU target, which runs "
+                       "every block at once, or a GPU)");
   std::string sourceCopy;
   auto object =
       compileForSim(m, dir, (*source)->getBuffer(), entries, sourceCopy);

@@ -246,6 +246,18 @@ EXPORT CUresult cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz,
   return 0;
 }
 #endif
+#ifndef TLC_FAKE_PARTIAL
+/// A cooperative launch: reported, then run as cuLaunchKernel runs it.
+EXPORT CUresult cuLaunchCooperativeKernel(void *f, unsigned gx, unsigned gy,
+                                          unsigned gz, unsigned bx,
+                                          unsigned by, unsigned bz,
+                                          unsigned shared, void *stream,
+                                          void **args) {
+  report("cooperative launch");
+  return cuLaunchKernel(f, gx, gy, gz, bx, by, bz, shared, stream, args,
+                        nullptr);
+}
+#endif
 EXPORT CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int *n, void *, int,
                                                             size_t) {
   *n = 1;

@@ -203,3 +203,57 @@ TEST_CASE("free choice by register cost and conflict resolution") {
         "conflicting fragment layouts: mma.C · 2×2 warps · 128 regs/thread vs "
         "parallel · 128 regs/thread");
 }
+
+TEST_CASE("property: reshapes keep every element in its slot") {
+  // The element at flat (row-major) position p of the view sits where the
+  // source's element at p sits, for every replica: checked by enumeration
+  // against apply() of the source.
+  auto check = [](const Fragment &src, std::vector<int64_t> shape) {
+    llvm::Expected<Fragment> view = reshapeFragment(src, shape);
+    REQUIRE_MESSAGE(view, llvm::toString(view.takeError()));
+    CHECK(view->getInputShape().vec() == shape);
+    CHECK(view->getRegsPerThread() == src.getRegsPerThread());
+    std::vector<FragmentSlot> slots;
+    forEachCoord(src.getInputShape(), [&](llvm::ArrayRef<int64_t> c) {
+      for (int64_t r = 0; r < src.getReplicate(); ++r)
+        slots.push_back(*src.apply(c, r));
+    });
+    size_t k = 0;
+    forEachCoord(shape, [&](llvm::ArrayRef<int64_t> c) {
+      for (int64_t r = 0; r < view->getReplicate(); ++r, ++k) {
+        std::optional<FragmentSlot> s = view->apply(c, r);
+        REQUIRE(s);
+        CHECK(s->thread == slots[k].thread);
+        CHECK(s->index == slots[k].index);
+      }
+    });
+    CHECK(k == slots.size());
+  };
+  for (GemmArch arch : {GemmArch::SM80, GemmArch::SM90, GemmArch::CDNA}) {
+    GemmConfig c;
+    c.arch = arch, c.m = 64, c.n = 32, c.k = 32, c.threads = 128;
+    llvm::Expected<Fragment> acc = gemmAccumulatorFragment(c);
+    REQUIRE(acc);
+    INFO("arch " << int(arch));
+    check(*acc, {64, 4, 8});   // the lightning indexer's [N, Q, heads]
+    check(*acc, {64, 2, 16});
+    check(*acc, {2048});       // flattened
+    check(*acc, {8, 8, 32});   // rows split
+    llvm::Expected<Fragment> row = reduceFragment(*acc, 1);
+    REQUIRE(row);
+    check(*row, {8, 8});       // a replicated row vector
+  }
+  // A reshape back is the identity.
+  llvm::Expected<Fragment> f = Fragment::parse({16, 24}, {"j % 4"}, "4 * i + j // 4");
+  REQUIRE(f);
+  check(*f, {4, 4, 24});
+  llvm::Expected<Fragment> there = reshapeFragment(*f, {384});
+  REQUIRE(there);
+  llvm::Expected<Fragment> back = reshapeFragment(*there, {16, 24});
+  REQUIRE(back);
+  CHECK(back->isEquivalentTo(*f));
+  // A different element count is refused.
+  llvm::Expected<Fragment> bad = reshapeFragment(*f, {16, 16});
+  CHECK(!bad);
+  llvm::consumeError(bad.takeError());
+}

@@ -49,6 +49,16 @@ llvm::Expected<Fragment> reduceFragment(const Fragment &src, unsigned dim);
 llvm::Expected<Fragment> reduceFragmentKeepDim(const Fragment &src,
                                                unsigned dim);
 
+/// The layout of `T.reshape(src, shape)` / `T.view` of a fragment laid out
+/// as \p src: the same registers of the same threads, indexed by the new
+/// shape \p shape (row-major linearisation of the new coordinate,
+/// delinearised into \p src's). Each thread keeps its elements in the same
+/// registers, so the view is a re-indexing. Fails when the element counts
+/// differ or the result is not a valid fragment with \p src's register
+/// shape.
+llvm::Expected<Fragment> reshapeFragment(const Fragment &src,
+                                         llvm::ArrayRef<int64_t> shape);
+
 /// The layout of a `T.Parallel` loop of \p loopShape that accesses a buffer
 /// laid out as \p buffer at `buffer[access...]`, where \p access are
 /// expressions over the loop variables (ids 0 .. loopRank-1). When the access

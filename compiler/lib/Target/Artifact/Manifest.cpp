@@ -128,6 +128,8 @@ json::Value tlc::artifact::toJSON(const Manifest &m) {
                    {"location", l.location}};
     if (!l.entry.empty())
       o["entry"] = l.entry;
+    if (l.cooperative)
+      o["cooperative"] = true;
     if (!l.workspaces.empty()) {
       json::Array names;
       for (const std::string &w : l.workspaces)
@@ -379,6 +381,7 @@ tlc::artifact::manifestFromJSON(const json::Value &value) {
       l.dynamicSharedMemory = o->getInteger("dynamic_shared_memory").value_or(0);
       l.location = r.str(*o, "location", false);
       l.entry = r.str(*o, "entry", false);
+      l.cooperative = o->getBoolean("cooperative").value_or(false);
       if (const json::Array *ws = o->getArray("workspaces"))
         for (const json::Value &w : *ws) {
           if (auto s = w.getAsString())

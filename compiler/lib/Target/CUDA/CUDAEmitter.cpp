@@ -478,6 +478,11 @@ LogicalResult Emitter::emitKernel(KernelOp op) {
   auto persistent = op->getAttrOfType<IntegerAttr>("tile.persistent_ctas");
   persistentCtas = persistent && wsProducerThreads ? persistent.getInt() : 0;
   result.launches.back().persistentGrid = persistentCtas;
+  result.launches.back().cooperative =
+      op.walk([](IntrinsicOp i) {
+          return i.getCallee() == "T.sync_grid" ? WalkResult::interrupt()
+                                                : WalkResult::advance();
+        }).wasInterrupted();
 
   // Parameters: global tensors, scalars, then the symbols.
   currentLoc = op.getLoc();
@@ -671,6 +676,23 @@ LogicalResult Emitter::emitView(ViewOp op) {
   auto srcType = cast<BufferType>(src.getType());
   auto type = cast<BufferType>(op.getType());
   MemoryScope scope = srcType.getScope();
+  if (scope == MemoryScope::Fragment) {
+    // The same registers, laid out by the source's layout re-indexed
+    // (assignFragmentLayouts checked it): the view is another name of the
+    // source's register array.
+    beginOp(op, "T.view " + type.getShapeString() + " of a fragment: " +
+                    fragments[op.getResult()].layout.shortLabel());
+    names[op.getResult()] = expr(src);
+    return success();
+  }
+  if ((scope == MemoryScope::Local || scope == MemoryScope::LocalVar) &&
+      src.getDefiningOp<AllocOp>() &&
+      srcType.getElementType() == type.getElementType()) {
+    // A thread's own array, indexed row-major by either shape.
+    beginOp(op, "T.view " + type.getShapeString() + " of a local buffer");
+    names[op.getResult()] = expr(src);
+    return success();
+  }
   bool whole = getRootBuffer(src) == src; // an allocation or a parameter
   if (!whole || !(scope == MemoryScope::Global || isSharedScope(scope)) ||
       swizzled.count(src) || stagedBuffers.count(src) ||
@@ -680,8 +702,9 @@ LogicalResult Emitter::emitView(ViewOp op) {
        (getElementBitWidth(srcType.getElementType()) < 8 ||
         getElementBitWidth(type.getElementType()) < 8))) {
     op.emitError("the CUDA target views (T.reshape, T.view) whole global "
-                 "tensors and unswizzled, single-stage shared buffers of "
-                 "byte-sized elements only");
+                 "tensors, unswizzled single-stage shared buffers of "
+                 "byte-sized elements, fragments and local buffers (same "
+                 "element type) only");
     return failure();
   }
   FailureOr<std::string> t = storageType(type.getElementType(), op);
@@ -1178,13 +1201,18 @@ FailureOr<CudaKernel> tlc::target::emitCudaKernel(FuncOp func,
   unsigned headerLines = 3;
   // The wgmma helpers (one per instruction shape) only where used; after
   // the blank line, so translateModuleToCuda keeps it with its function.
-  if (emitter.anyWgmma || emitter.anyTma) {
+  if (emitter.anyWgmma || emitter.anyTma || emitter.anyGridSync) {
     if (emitter.anyWgmma)
       header += "#include \"tlc_device/cuda/wgmma.h\"\n";
     if (emitter.anyTma) // TMA copies and mbarriers (tile-plan-tma)
       header += "#include \"tlc_device/cuda/tma.h\"\n";
+    if (emitter.anyGridSync) // T.sync_grid (cooperative groups)
+      header += "#include \"tlc_device/" +
+                std::string(options.language->isHip() ? "hip" : "cuda") +
+                "/grid.h\"\n";
     header += "\n";
-    headerLines += 1 + int(emitter.anyWgmma) + int(emitter.anyTma);
+    headerLines += 1 + int(emitter.anyWgmma) + int(emitter.anyTma) +
+                   int(emitter.anyGridSync);
   }
   for (artifact::SourceMapEntry &e : kernel.sourceMap)
     e.generatedLine += headerLines;

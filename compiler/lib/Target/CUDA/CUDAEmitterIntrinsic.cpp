@@ -290,6 +290,15 @@ LogicalResult Emitter::emitIntrinsic(IntrinsicOp op) {
   }
 
   // Barriers and fences -----------------------------------------------------
+  if (callee == "T.sync_grid") {
+    // Every block waits for all others: the launch is cooperative (the
+    // manifest says so; the runtime checks the grid fits on the device).
+    if (failed(needsBlock()))
+      return failure();
+    anyGridSync = true;
+    line(lang.helpers.str() + "syncGrid();");
+    return success();
+  }
   if (callee == "T.sync_warp") {
     line("__syncwarp(" + mask() + ");");
     return success();

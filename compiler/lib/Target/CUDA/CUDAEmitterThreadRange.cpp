@@ -111,7 +111,10 @@ static SmallVector<Value, 4> fragmentsOf(Operation *op) {
       auto type = dyn_cast<BufferType>(v.getType());
       if (!type)
         continue;
+      // A view of a fragment (T.reshape) lives in its source's registers.
       Value root = Emitter::rootOf(v);
+      while (auto view = root.getDefiningOp<ViewOp>())
+        root = Emitter::rootOf(view.getSource());
       if (Emitter::scopeOf(root) == MemoryScope::Fragment &&
           !llvm::is_contained(roots, root))
         roots.push_back(root);

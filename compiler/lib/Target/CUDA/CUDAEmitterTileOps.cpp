@@ -195,6 +195,31 @@ const FragmentInfo *Emitter::loopLayout(ParallelOp op,
       return &it->second;
     }
   }
+  // Otherwise a fragment accessed at a permutation of the loop variables
+  // over its whole shape (`logits[j, i]` under T.Parallel(I, J)): the loop
+  // runs over its slots, variable v at its dimension varDim[v].
+  for (auto [o, buf] : fragOps) {
+    auto it = fragments.find(buf);
+    std::optional<SmallVector<unsigned>> dims = accessDims(op, o);
+    if (it == fragments.end() || !dims ||
+        it->second.shape.size() != loopShape->size() ||
+        dims->size() != loopShape->size())
+      continue;
+    SmallVector<unsigned> where(loopShape->size(), kUnitDim);
+    bool permutation = true;
+    for (auto [d, v] : llvm::enumerate(*dims)) {
+      permutation &= v != kUnitDim && v < loopShape->size() &&
+                     where[v] == kUnitDim &&
+                     it->second.shape[d] == (*loopShape)[v];
+      if (!permutation)
+        break;
+      where[v] = d;
+    }
+    if (permutation) {
+      varDim.assign(where.begin(), where.end());
+      return &it->second;
+    }
+  }
   return nullptr;
 }
 

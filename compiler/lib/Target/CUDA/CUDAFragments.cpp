@@ -270,10 +270,22 @@ static SmallVector<int64_t> matrixShape(BufferType t) {
   return s;
 }
 
+/// The fragment \p v views (T.reshape / T.view of a whole fragment), or
+/// null when \p v is no such view.
+static Value viewedFragment(Value v) {
+  auto view = v.getDefiningOp<ViewOp>();
+  if (!view)
+    return {};
+  auto t = dyn_cast<BufferType>(view.getSource().getType());
+  return t && t.getScope() == MemoryScope::Fragment ? view.getSource()
+                                                    : Value();
+}
+
+/// A fragment allocation or a view of one: a buffer with a layout.
 static bool isFragmentBuffer(Value v) {
   auto t = dyn_cast<BufferType>(v.getType());
   return t && t.getScope() == MemoryScope::Fragment &&
-         v.getDefiningOp<AllocOp>();
+         (v.getDefiningOp<AllocOp>() || viewedFragment(v));
 }
 
 /// The gemm configuration of \p op for \p threads threads.
@@ -477,6 +489,22 @@ LogicalResult Emitter::assignFragmentLayouts(KernelOp kernel) {
         }
         return WalkResult::advance();
       }
+      if (auto view = dyn_cast<ViewOp>(op)) {
+        // A reshape keeps each element in its registers: the view's layout
+        // is the source's re-indexed, and the other way round.
+        Value s = viewedFragment(view.getResult()), v = view.getResult();
+        if (!s || !isFragmentBuffer(s) || known(s) == known(v))
+          return WalkResult::advance();
+        Value from = known(s) ? s : v, to = known(s) ? v : s;
+        llvm::Expected<layout::Fragment> f =
+            layout::reshapeFragment(layouts[from], shapeOf(to));
+        if (!f) {
+          (void)fail(op, f.takeError());
+          return WalkResult::interrupt();
+        }
+        layouts.try_emplace(to, *f);
+        return WalkResult::advance();
+      }
       if (auto copy = dyn_cast<CopyOp>(op)) {
         Value s = copy.getSrc(), d = copy.getDst();
         if (isFragmentBuffer(s) && isFragmentBuffer(d) &&
@@ -590,20 +618,76 @@ LogicalResult Emitter::assignFragmentLayouts(KernelOp kernel) {
       return failure();
   }
 
-  // Free: the default partition; then the inverse maps.
-  WalkResult w = kernel.walk([&](AllocOp alloc) {
-    Value v = alloc.getResult();
+  // Free: the default partition; then the inverse maps. Views come after
+  // their sources (program order) and take the source's final layout.
+  // A view of a fragment: the source's final layout re-indexed by the
+  // view's shape (one the view's own users asked for must agree).
+  auto layoutView = [&](ViewOp view) -> LogicalResult {
+    Value v = view.getResult(), src = viewedFragment(v);
+    auto type = cast<BufferType>(v.getType());
+    auto srcType = cast<BufferType>(view.getSource().getType());
+    if (!src || !isFragmentBuffer(src) || !known(src)) {
+      view.emitError() << "the " << lang.name
+                       << " target reshapes whole fragments only";
+      return failure();
+    }
+    if (type.getElementType() != srcType.getElementType()) {
+      view.emitError() << "T.view of a fragment as another element type ("
+                       << srcType.getElementType() << " to "
+                       << type.getElementType()
+                       << ") is not a re-indexing of its registers; the "
+                       << lang.name << " target reshapes fragments only";
+      return failure();
+    }
+    llvm::Expected<layout::Fragment> f =
+        layout::reshapeFragment(layouts[src], type.getShape());
+    if (!f)
+      return fail(view, f.takeError());
+    if (known(v) && !layouts[v].isEquivalentTo(*f)) {
+      view.emitError() << "the users of this reshaped fragment need layout "
+                       << layouts[v].shortLabel()
+                       << ", but its source's layout "
+                       << layouts[src].shortLabel() << " reshaped gives "
+                       << f->shortLabel();
+      return failure();
+    }
+    layouts[v] = std::move(*f);
+    return success();
+  };
+  WalkResult w = kernel.walk([&](Operation *alloc) {
+    if (!isa<AllocOp, ViewOp>(alloc) || alloc->getNumResults() != 1)
+      return WalkResult::advance();
+    Value v = alloc->getResult(0);
     auto type = cast<BufferType>(v.getType());
     if (type.getScope() != MemoryScope::Fragment)
       return WalkResult::advance();
     if (!type.isStatic()) {
-      alloc.emitError("fragments need static shapes on the CUDA target");
+      alloc->emitError("fragments need static shapes on the CUDA target");
       return WalkResult::interrupt();
     }
+    Value home = v;
+    if (isa<ViewOp>(alloc)) {
+      if (failed(layoutView(cast<ViewOp>(alloc))))
+        return WalkResult::interrupt();
+      while (Value src = viewedFragment(home))
+        home = src;
+    } else if (!known(v)) {
+      // Only a view of it constrained it: the view's layout re-indexed.
+      for (Operation *user : v.getUsers())
+        if (auto view = dyn_cast<ViewOp>(user))
+          if (known(view.getResult()))
+            if (llvm::Expected<layout::Fragment> f = layout::reshapeFragment(
+                    layouts[view.getResult()], type.getShape());
+                f)
+              layouts.try_emplace(v, *f);
+            else
+              llvm::consumeError(f.takeError());
+    }
     // Laid out for the threads of the range whose operations use it.
-    auto home = fragmentRanges.find(v);
-    int64_t homeThreads =
-        home != fragmentRanges.end() ? home->second.count() : blockThreads;
+    auto homeRange = fragmentRanges.find(home);
+    int64_t homeThreads = homeRange != fragmentRanges.end()
+                              ? homeRange->second.count()
+                              : blockThreads;
     // A small fragment that only scalar code reads and writes (`s[0]`
     // outside any T.Parallel, or at indices that are not loop variables)
     // is every thread's own copy, as in TileLang: all threads run that code
@@ -624,7 +708,7 @@ LogicalResult Emitter::assignFragmentLayouts(KernelOp kernel) {
     info.regs = f.getRegsPerThread();
     info.threadExtent = f.getThreadExtent();
     if (info.threadExtent > homeThreads) {
-      alloc.emitError() << "fragment layout " << f.shortLabel() << " needs "
+      alloc->emitError() << "fragment layout " << f.shortLabel() << " needs "
                         << info.threadExtent << " threads, "
                         << (homeThreads == blockThreads
                                 ? "the kernel has "
@@ -634,14 +718,14 @@ LogicalResult Emitter::assignFragmentLayouts(KernelOp kernel) {
     }
     std::shared_ptr<const FragmentTables> tables = FragmentTables::get(f, info.shape.size());
     if (!tables->error.empty()) {
-      alloc.emitError() << "fragment layout: " << tables->error;
+      alloc->emitError() << "fragment layout: " << tables->error;
       return WalkResult::interrupt();
     }
     unsigned rank = info.shape.size();
     int64_t regs = info.regs;
     const std::optional<BitLinear> &fit = tables->coords;
     if (!fit) {
-      alloc.emitError() << "the CUDA target cannot index fragment layout "
+      alloc->emitError() << "the CUDA target cannot index fragment layout "
                         << f.shortLabel()
                         << " (its thread/register map is not linear in the "
                            "bits of the thread id and register number)";

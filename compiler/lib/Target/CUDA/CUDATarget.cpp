@@ -178,6 +178,7 @@ LogicalResult tlc::target::completeGpuManifest(tile::FuncOp func,
     if (cuda.persistentGrid)
       launch.grid = {artifact::Extent::of(cuda.persistentGrid)};
     launch.dynamicSharedMemory = cuda.dynamicSharedMemory;
+    launch.cooperative = cuda.cooperative;
     for (const artifact::Workspace &w : m.workspaces)
       launch.workspaces.push_back(w.name);
     for (const CudaTensorMap &t : cuda.tensorMaps) {

@@ -444,6 +444,8 @@ public:
   llvm::DenseMap<mlir::Operation *, std::string> tensorMapNames;
   /// Whether any kernel of the function issues TMA copies.
   bool anyTma = false;
+  /// Some kernel calls T.sync_grid (the grid.h helpers are included).
+  bool anyGridSync = false;
   /// Collects the TMA copies of \p kernel (tile-plan-tma): fills
   /// tensorMapNames and appends the parameter declarations to \p params
   /// and their descriptions to \p maps.

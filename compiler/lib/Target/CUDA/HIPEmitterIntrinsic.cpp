@@ -264,6 +264,14 @@ std::optional<LogicalResult> Emitter::emitHipIntrinsic(IntrinsicOp op) {
   }
 
   // Barriers.
+  if (callee == "T.sync_grid") {
+    // A cooperative launch (the manifest says so), as on CUDA.
+    if (failed(needsBlock()))
+      return failure();
+    anyGridSync = true;
+    line(ns + "syncGrid();");
+    return success();
+  }
   if (callee == "T.sync_warp") {
     if (failed(wholeWave()))
       return failure();

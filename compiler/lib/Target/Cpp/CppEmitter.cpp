@@ -466,8 +466,19 @@ LogicalResult Emitter::emitKernel(tile::KernelOp op) {
     else
       params += std::string("/*") + defaults[i] + "*/";
   }
-  open("tlc::cpu::launch(st, args->numWorkers, " + g[0] + ", " + g[1] + ", " +
-       g[2] + ", [&](" + params + ")");
+  // A grid-wide barrier (T.sync_grid) needs every block at once: a
+  // cooperative launch, each block on its own host thread.
+  bool cooperative =
+      op.walk([](tile::IntrinsicOp i) {
+          return i.getCallee() == "T.sync_grid" ? WalkResult::interrupt()
+                                                : WalkResult::advance();
+        }).wasInterrupted();
+  if (cooperative)
+    open("tlc::cpu::launchCooperative(st, " + locLiteral(op.getLoc()) + ", " +
+         g[0] + ", " + g[1] + ", " + g[2] + ", [&](" + params + ")");
+  else
+    open("tlc::cpu::launch(st, args->numWorkers, " + g[0] + ", " + g[1] +
+         ", " + g[2] + ", [&](" + params + ")");
   inKernel = true;
   LogicalResult r = hasPerThreadCode(op) ? emitThreadedBody(op)
                                          : emitBlock(op.getBody().front());

@@ -128,6 +128,11 @@ LogicalResult Emitter::emitIntrinsic(tile::IntrinsicOp op) {
     return std::vector<std::string>(std::max<int64_t>(t.getRank(), 1), "0");
   };
 
+  if (callee == "T.sync_grid" && !threaded) {
+    // The kernel runs as a cooperative launch (emitKernel).
+    line("tlc::cpu::syncGrid(st, " + locLiteral(op.getLoc()) + ");");
+    return success();
+  }
   if (callee == "T.any_of" || callee == "T.all_of") {
     Value buf = argOf(op, "buffer");
     tile::BufferType t = bufferArg("buffer");

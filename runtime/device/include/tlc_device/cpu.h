@@ -33,6 +33,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <condition_variable>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -40,6 +41,7 @@
 #include <functional>
 #include <limits>
 #include <memory>
+#include <mutex>
 #include <thread>
 #include <type_traits>
 #include <vector>
@@ -1103,6 +1105,100 @@ inline void launch(Status &st, int workers, int64_t gx, int64_t gy, int64_t gz,
   work();
   for (std::thread &t : pool)
     t.join();
+}
+
+/// The grid-wide barrier of a cooperative launch (T.sync_grid): every block
+/// runs on a host thread of its own, all at once, as a cooperative CUDA
+/// launch keeps every block resident. A block that returns while others
+/// wait at the barrier breaks it: those waits fail (on a GPU they would
+/// never end).
+class GridBarrier {
+public:
+  explicit GridBarrier(int64_t total) : total(total) {}
+  /// Waits until every block of the grid has arrived; false when one
+  /// returned instead.
+  bool sync() {
+    std::unique_lock<std::mutex> lock(mutex);
+    if (broken)
+      return false;
+    int64_t generation = passed;
+    if (++arrived + exited == total) {
+      if (exited)
+        broken = true;
+      arrived = 0;
+      ++passed;
+      changed.notify_all();
+      return !broken;
+    }
+    changed.wait(lock, [&] { return passed != generation || broken; });
+    return !broken;
+  }
+  /// A block returned.
+  void exit() {
+    std::lock_guard<std::mutex> lock(mutex);
+    ++exited;
+    if (arrived > 0 && arrived + exited == total) {
+      broken = true;
+      changed.notify_all();
+    }
+  }
+
+private:
+  std::mutex mutex;
+  std::condition_variable changed;
+  int64_t total, arrived = 0, exited = 0, passed = 0;
+  bool broken = false;
+};
+
+/// The barrier of the cooperative launch the calling host thread runs a
+/// block of (null outside one).
+inline GridBarrier *&currentGridBarrier() {
+  static thread_local GridBarrier *grid = nullptr;
+  return grid;
+}
+
+/// The most blocks a cooperative launch runs (one host thread each).
+constexpr int64_t kMaxCooperativeBlocks = 4096;
+
+/// launch() for a kernel that calls T.sync_grid: every block at once, each
+/// on its own host thread, sharing one GridBarrier.
+template <typename Body>
+inline void launchCooperative(Status &st, const char *loc, int64_t gx,
+                              int64_t gy, int64_t gz, const Body &body) {
+  if (gx <= 0 || gy <= 0 || gz <= 0)
+    return;
+  int64_t total = gx * gy * gz;
+  if (total > kMaxCooperativeBlocks) {
+    char what[160];
+    std::snprintf(what, sizeof what,
+                  "a kernel that calls T.sync_grid runs every block at once; "
+                  "%lld blocks are more than the CPU target runs (%lld)",
+                  (long long)total, (long long)kMaxCooperativeBlocks);
+    st.fail(loc, what);
+    return;
+  }
+  GridBarrier grid(total);
+  std::vector<std::thread> blocks;
+  blocks.reserve(size_t(total));
+  for (int64_t b = 0; b < total; ++b)
+    blocks.emplace_back([&, b] {
+      currentGridBarrier() = &grid;
+      body(b % gx, (b / gx) % gy, b / (gx * gy));
+      grid.exit();
+    });
+  for (std::thread &t : blocks)
+    t.join();
+}
+
+/// T.sync_grid: waits for every block of the cooperative launch.
+inline void syncGrid(Status &st, const char *loc) {
+  GridBarrier *grid = currentGridBarrier();
+  if (!grid)
+    st.fail(loc, "T.sync_grid outside a cooperative launch");
+  else if (!grid->sync())
+    st.fail(loc, "T.sync_grid: a block of the grid returned without "
+                 "reaching this barrier (every block must reach each grid "
+                 "barrier; on a GPU the others would wait forever)");
 }
 
 //===----------------------------------------------------------------------===//

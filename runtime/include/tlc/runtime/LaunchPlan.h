@@ -34,6 +34,8 @@ struct LaunchPlan {
   /// Threads per block (static), at most 1024 in all.
   unsigned block[3] = {1, 1, 1};
   unsigned dynamicSharedMemory = 0;
+  /// A cooperative launch (the kernel calls T.sync_grid).
+  bool cooperative = false;
   /// Indices into the manifest's workspaces, in argument order.
   std::vector<size_t> workspaces;
 };

@@ -140,6 +140,10 @@ struct Launch {
   std::vector<std::string> workspaces;
   /// TMA tensor maps, after the symbols.
   std::vector<TensorMap> tensorMaps;
+  /// The kernel waits at grid-wide barriers (T.sync_grid): launched
+  /// cooperatively (cuLaunchCooperativeKernel, hipModuleLaunchCooperative-
+  /// Kernel), and only when every block fits on the device at once.
+  bool cooperative = false;
 };
 
 /// A global scratch buffer of the instance (`T.alloc_global` in the function

@@ -113,6 +113,9 @@ struct CudaLaunch {
   /// Blocks of a persistent kernel (tile-persistent-gemm), launched as a
   /// 1-D grid in place of the program's; 0: the program's grid.
   int64_t persistentGrid = 0;
+  /// The kernel waits at grid-wide barriers (T.sync_grid): a cooperative
+  /// launch, every block resident at once.
+  bool cooperative = false;
 };
 
 /// The CUDA C++ of one kernel instance.

@@ -148,6 +148,8 @@ struct LaunchConfig {
   unsigned dynamicSharedMemory = 0;
   /// Null: the context's default stream.
   CUstream stream = nullptr;
+  /// A cooperative launch (T.sync_grid): every block resident at once.
+  bool cooperative = false;
 };
 
 /// A kernel of a loaded Module (valid while the module lives).
