@@ -8,7 +8,8 @@
 # fragment part is TileLang's element loop (a tile.parallel, no tile.copy
 # between fragments). The CPU target's output is checked against NumPy in
 # float64 (Inputs/fragment_held_rows_ref.py).
-# RUN: tlc-build --check %s 2>&1 | count 0
+# No error or warning; the fragment-exchange remarks describe the CUDA code.
+# RUN: tlc-build --check %s 2>&1 | not grep -E "(error|warning):"
 # RUN: tlc-build --emit=tile --target=cuda:sm_90a %s | FileCheck %s --check-prefix=TILE
 # TILE: tile.alloc {layout = #tile.fragment<[4, 64], thread = "j", index = ["i"]
 # TILE: tile.alloc {layout = #tile.fragment<[64], thread = "i", index = ["0"]
