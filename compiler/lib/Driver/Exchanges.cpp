@@ -16,6 +16,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tlc/Driver/Exchanges.h"
+#include "tlc/Driver/LayoutViews.h"
 
 #include "tlc/Dialect/Tile/IR/TileOps.h"
 #include "tlc/Dialect/Tile/Transforms/Passes.h"
@@ -250,19 +251,6 @@ tlc::driver::findInstanceExchanges(mlir::Operation *top,
   return out;
 }
 
-/// The byte range of the first file location in \p loc.
-static TextRange rangeOf(const syntax::SyntaxTree &tree, mlir::Location loc) {
-  mlir::FileLineColRange f = tile::getSourceLocation(loc);
-  if (!f)
-    return TextRange{0, 0};
-  auto offset = [&](unsigned line, unsigned col) {
-    return tree.lines().fromUtf8({line ? line - 1 : 0, col ? col - 1 : 0});
-  };
-  uint32_t begin = offset(f.getStartLine(), f.getStartColumn());
-  uint32_t end = offset(f.getEndLine(), f.getEndColumn());
-  return TextRange{begin, std::max(begin, end)};
-}
-
 /// What the statement \p op does with the exchanged fragment, for the
 /// message.
 static std::string whyExchanged(mlir::Operation *op, const std::string &name,
@@ -313,7 +301,7 @@ void tlc::driver::reportInstanceExchanges(
       kernelName = fn.getSymName().str();
     Diagnostic d;
     d.severity = Severity::Remark;
-    d.range = rangeOf(tree, op->getLoc());
+    d.range = sourceRangeOf(tree, op->getLoc());
     d.message = x.name + " goes through shared memory here (fragment "
                 "exchange";
     if (bytes)
@@ -321,7 +309,7 @@ void tlc::driver::reportInstanceExchanges(
     d.message += " at byte " + std::to_string(x.offset) + ")";
     if (!seen.insert({d.range.begin, d.message}).second)
       continue;
-    d.notes.push_back({x.root >= 0 ? rangeOf(tree, ops[x.root]->getLoc())
+    d.notes.push_back({x.root >= 0 ? sourceRangeOf(tree, ops[x.root]->getLoc())
                                    : d.range,
                        whyExchanged(op, x.name, x.loadBack) +
                            ", with block barriers between (CUDA code)"});

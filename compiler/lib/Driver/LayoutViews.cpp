@@ -40,19 +40,6 @@ static llvm::StringRef languageOf(llvm::StringRef target) {
   return isHipTarget(target) ? "HIP" : "CUDA";
 }
 
-/// The byte range of the first file location in \p loc.
-static TextRange rangeOf(const syntax::SyntaxTree &tree, mlir::Location loc) {
-  mlir::FileLineColRange f = tile::getSourceLocation(loc);
-  if (!f)
-    return TextRange{0, 0};
-  auto offset = [&](unsigned line, unsigned col) {
-    return tree.lines().fromUtf8({line ? line - 1 : 0, col ? col - 1 : 0});
-  };
-  uint32_t begin = offset(f.getStartLine(), f.getStartColumn());
-  uint32_t end = offset(f.getEndLine(), f.getEndColumn());
-  return TextRange{begin, std::max(begin, end)};
-}
-
 /// The variable name an allocation was written to, or "".
 static std::string allocName(mlir::Value root) {
   mlir::Location loc = root.getLoc();
@@ -118,7 +105,7 @@ static std::vector<LayoutSliceView> slicesOf(tile::KernelOp kernel,
     if (!type.isStatic() || type.getRank() != begin.size())
       return;
     LayoutSliceView slice;
-    slice.range = rangeOf(tree, region.getLoc());
+    slice.range = sourceRangeOf(tree, region.getLoc());
     if (slice.range.begin == slice.range.end)
       return;
     slice.begin = std::move(begin);
@@ -190,7 +177,7 @@ tlc::driver::collectLayoutViews(const eval::FileAnalysis &analysis,
         v.instance = instance;
         v.instanceIndex = index;
         v.name = name;
-        v.range = rangeOf(tree, alloc.getLoc());
+        v.range = sourceRangeOf(tree, alloc.getLoc());
         v.slices = slicesOf(kernel, root, tree);
         views.push_back(std::move(v));
       });
@@ -334,13 +321,13 @@ void tlc::driver::reportInstanceConflicts(
       name = "a shared buffer";
     Diagnostic d;
     d.severity = Severity::Remark;
-    d.range = rangeOf(tree, op->getLoc());
+    d.range = sourceRangeOf(tree, op->getLoc());
     d.message = std::to_string(c.degree) + "-way bank conflict on " + name +
                 " (" + c.instruction + ")";
     if (!seen.insert({d.range.begin, d.message}).second)
       continue;
     mlir::Location at = root ? root.getLoc() : op->getLoc();
-    d.notes.push_back({rangeOf(tree, at), conflictNote(c, root, name, target)});
+    d.notes.push_back({sourceRangeOf(tree, at), conflictNote(c, root, name, target)});
     analysis.diagnostics.push_back(d);
     eval::Hint h;
     h.range = d.range;

@@ -62,10 +62,8 @@ LayoutCache::LayoutCache(size_t maxEntries) : entries(maxEntries, 2) {}
 
 LayoutCache::~LayoutCache() = default;
 
-/// The byte range of the first file location inside \p loc (1-based line
-/// and byte column, as the evaluator writes them); empty when there is none.
-static TextRange sourceRange(const syntax::SyntaxTree &tree,
-                             mlir::Location loc) {
+TextRange driver::sourceRangeOf(const syntax::SyntaxTree &tree,
+                                mlir::Location loc) {
   mlir::FileLineColRange f = tile::getSourceLocation(loc);
   if (!f)
     return TextRange{0, 0};
@@ -94,10 +92,10 @@ Diagnostic driver::toSourceDiagnostic(const syntax::SyntaxTree &tree,
     d.severity = Severity::Remark;
     break;
   }
-  d.range = sourceRange(tree, diag.getLocation());
+  d.range = sourceRangeOf(tree, diag.getLocation());
   d.message = diag.str();
   for (mlir::Diagnostic &note : diag.getNotes())
-    d.notes.push_back({sourceRange(tree, note.getLocation()), note.str()});
+    d.notes.push_back({sourceRangeOf(tree, note.getLocation()), note.str()});
   return d;
 }
 

@@ -29,6 +29,7 @@
 #include <vector>
 
 namespace mlir {
+class Location;
 class Operation;
 } // namespace mlir
 
@@ -67,6 +68,11 @@ struct LayoutView {
   /// Enumerates the layout (its title names the instance).
   llvm::Expected<layout::LayoutMap> buildMap() const;
 };
+
+/// The byte range of the first file location inside \p loc (1-based line
+/// and byte column, as the evaluator writes them) in \p tree; empty when
+/// there is none. Defined in Layouts.cpp.
+TextRange sourceRangeOf(const syntax::SyntaxTree &tree, mlir::Location loc);
 
 /// The layout views (cheap: maps are built on demand) of \p analysis (fragments
 /// from their inferred layout attributes; shared buffers in the layout the \p
