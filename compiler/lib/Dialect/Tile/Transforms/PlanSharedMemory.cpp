@@ -18,6 +18,8 @@
 #include "tlc/Dialect/Tile/IR/BufferEffects.h"
 #include "tlc/Dialect/Tile/IR/TileOps.h"
 
+#include "llvm/Support/MathExtras.h"
+
 namespace tlc {
 namespace tile {
 #define GEN_PASS_DEF_TILEPLANSHAREDMEMORY
@@ -41,6 +43,10 @@ struct Item {
   int64_t align = 0;
 };
 } // namespace
+
+/// The largest buffer placed (2^40 bytes, far past any GPU's shared memory):
+/// below it, sums of a kernel's offsets and sizes cannot overflow int64.
+static constexpr int64_t kMaxPlacedBytes = int64_t(1) << 40;
 
 /// Places the shared buffers of \p kernel; false after an error.
 static bool planKernel(KernelOp kernel, int64_t alignment) {
@@ -69,11 +75,25 @@ static bool planKernel(KernelOp kernel, int64_t alignment) {
       }
       item.align = a;
     }
+    // Sizes are bounded before they are added: a tile of 2^62 columns
+    // must not wrap int64 into a small (or negative) size.
+    bool tooLarge = false;
+    auto scale = [&](int64_t factor) {
+      if (llvm::MulOverflow(item.bytes, factor, item.bytes) ||
+          item.bytes > kMaxPlacedBytes)
+        tooLarge = true;
+    };
     item.bytes = getElementStorageBytes(type.getElementType());
     for (int64_t e : type.getShape())
-      item.bytes *= e;
+      scale(e);
     if (auto stages = alloc->getAttrOfType<IntegerAttr>("tile.stages"))
-      item.bytes *= std::max<int64_t>(1, stages.getInt());
+      scale(std::max<int64_t>(1, stages.getInt()));
+    if (tooLarge) {
+      alloc.emitError() << "a shared buffer of more than " << kMaxPlacedBytes
+                        << " bytes cannot be placed in shared memory";
+      ok = false;
+      return;
+    }
     std::optional<std::pair<int, int>> range =
         getLiveRange(body, alloc.getResult(), index);
     if (!range) {
