@@ -21,6 +21,14 @@ using namespace tlc::runtime::cuda;
       return tlcStatus;                                                        \
   } while (0)
 
+/// Returns \p status from the enclosing function when it is an error.
+#define TLC_RETURN_IF_ERROR(status)                                            \
+  do {                                                                         \
+    Status tlcStatus = (status);                                               \
+    if (!tlcStatus.ok())                                                       \
+      return tlcStatus;                                                        \
+  } while (0)
+
 std::string DeviceInfo::archName() const {
   return "sm_" + std::to_string(ccMajor) + std::to_string(ccMinor);
 }
@@ -107,6 +115,7 @@ Status Buffer::create(const Context &context, size_t bytes,
   buffer->context = &context;
   buffer->bytes = bytes;
   const DynamicSymbols &s = context.driver();
+  TLC_RETURN_IF_ERROR(context.makeCurrent());
   Status st = s.check(s.cuMemAlloc(&buffer->ptr, bytes ? bytes : 1),
                       "cuMemAlloc");
   if (!st.ok())
@@ -117,8 +126,10 @@ Status Buffer::create(const Context &context, size_t bytes,
 }
 
 Buffer::~Buffer() {
-  if (ptr)
-    context->driver().cuMemFree(ptr);
+  if (!ptr)
+    return;
+  (void)context->makeCurrent();
+  context->driver().cuMemFree(ptr);
 }
 
 static Status checkRange(size_t offset, size_t count, size_t size) {
@@ -135,6 +146,7 @@ Status Buffer::upload(const void *src, size_t count, size_t offset) {
   if (!st.ok() || !count)
     return st;
   const DynamicSymbols &s = context->driver();
+  TLC_RETURN_IF_ERROR(context->makeCurrent());
   return s.check(s.cuMemcpyHtoD(ptr + offset, src, count), "cuMemcpyHtoD");
 }
 
@@ -143,11 +155,13 @@ Status Buffer::download(void *dst, size_t count, size_t offset) const {
   if (!st.ok() || !count)
     return st;
   const DynamicSymbols &s = context->driver();
+  TLC_RETURN_IF_ERROR(context->makeCurrent());
   return s.check(s.cuMemcpyDtoH(dst, ptr + offset, count), "cuMemcpyDtoH");
 }
 
 Status Buffer::fill(unsigned char value) {
   const DynamicSymbols &s = context->driver();
+  TLC_RETURN_IF_ERROR(context->makeCurrent());
   return s.check(s.cuMemsetD8(ptr, value, bytes), "cuMemsetD8");
 }
 
@@ -157,6 +171,7 @@ Status Buffer::fill(unsigned char value) {
 
 Status Kernel::getAttributes(KernelAttributes &out) const {
   const DynamicSymbols &s = context->driver();
+  TLC_RETURN_IF_ERROR(context->makeCurrent());
   TLC_CU_TRY(s, cuFuncGetAttribute(&out.registers,
                                    TLC_CU_FUNC_ATTRIBUTE_NUM_REGS, function));
   TLC_CU_TRY(s, cuFuncGetAttribute(&out.staticSharedMemory,
@@ -181,6 +196,7 @@ Status Kernel::setMaxDynamicSharedMemory(int bytes) {
                          std::to_string(info.sharedMemoryPerBlockOptin) +
                          " per block");
   const DynamicSymbols &s = context->driver();
+  TLC_RETURN_IF_ERROR(context->makeCurrent());
   Status st = s.check(
       s.cuFuncSetAttribute(function,
                            TLC_CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
@@ -211,6 +227,7 @@ Status Kernel::launch(const LaunchConfig &config, void **args) {
       return st;
   }
   const DynamicSymbols &s = context->driver();
+  TLC_RETURN_IF_ERROR(context->makeCurrent());
   Status st;
   if (config.cooperative) {
     // T.sync_grid: every block must be resident at once, or the blocks at
@@ -295,6 +312,7 @@ Status Module::loadImage(const Context &context, const void *image,
                          const std::string &label,
                          std::unique_ptr<Module> &out) {
   const DynamicSymbols &s = context.driver();
+  TLC_RETURN_IF_ERROR(context.makeCurrent());
   std::unique_ptr<Module> module(new Module());
   module->context = &context;
   module->label = label;
@@ -322,8 +340,10 @@ Status Module::loadImage(const Context &context, const void *image,
 }
 
 Module::~Module() {
-  if (module)
-    context->driver().cuModuleUnload(module);
+  if (!module)
+    return;
+  (void)context->makeCurrent();
+  context->driver().cuModuleUnload(module);
 }
 
 Status Module::getKernel(const std::string &name, Kernel *&out) {
@@ -333,6 +353,7 @@ Status Module::getKernel(const std::string &name, Kernel *&out) {
     return Status();
   }
   const DynamicSymbols &s = context->driver();
+  TLC_RETURN_IF_ERROR(context->makeCurrent());
   auto kernel = std::make_unique<Kernel>();
   CUresult r = s.cuModuleGetFunction(&kernel->function, module, name.c_str());
   if (r != TLC_CUDA_SUCCESS)
@@ -352,6 +373,7 @@ Status Module::getKernel(const std::string &name, Kernel *&out) {
 
 Status Timer::create(const Context &context, std::unique_ptr<Timer> &out) {
   const DynamicSymbols &s = context.driver();
+  TLC_RETURN_IF_ERROR(context.makeCurrent());
   std::unique_ptr<Timer> timer(new Timer());
   timer->context = &context;
   TLC_CU_TRY(s, cuEventCreate(&timer->begin, TLC_CU_EVENT_DEFAULT));
@@ -362,6 +384,7 @@ Status Timer::create(const Context &context, std::unique_ptr<Timer> &out) {
 
 Timer::~Timer() {
   const DynamicSymbols &s = context->driver();
+  (void)context->makeCurrent();
   if (begin)
     s.cuEventDestroy(begin);
   if (end)
@@ -370,16 +393,19 @@ Timer::~Timer() {
 
 Status Timer::start(CUstream stream) {
   const DynamicSymbols &s = context->driver();
+  TLC_RETURN_IF_ERROR(context->makeCurrent());
   return s.check(s.cuEventRecord(begin, stream), "cuEventRecord");
 }
 
 Status Timer::stop(CUstream stream) {
   const DynamicSymbols &s = context->driver();
+  TLC_RETURN_IF_ERROR(context->makeCurrent());
   return s.check(s.cuEventRecord(end, stream), "cuEventRecord");
 }
 
 Status Timer::elapsedMilliseconds(float &out) {
   const DynamicSymbols &s = context->driver();
+  TLC_RETURN_IF_ERROR(context->makeCurrent());
   CUresult r = s.cuEventSynchronize(end);
   if (r != TLC_CUDA_SUCCESS)
     return Status::error("kernel execution failed: " + s.describe(r), r);

@@ -114,13 +114,24 @@ EXPORT CUresult cuDevicePrimaryCtxRetain(void **ctx, int) {
   return 0;
 }
 EXPORT CUresult cuDevicePrimaryCtxRelease_v2(int) { return 0; }
-EXPORT CUresult cuCtxSetCurrent(void *) { return 0; }
+// The current context is per thread, as the driver's is: entry points that
+// need one fail with CUDA_ERROR_INVALID_CONTEXT (201) on a thread that has
+// none (an autograd backward thread, a Python worker thread).
+static thread_local void *currentContext = nullptr;
+#define TLC_FAKE_NEED_CONTEXT()                                                \
+  if (!currentContext)                                                         \
+  return 201
+EXPORT CUresult cuCtxSetCurrent(void *ctx) {
+  currentContext = ctx;
+  return 0;
+}
 EXPORT CUresult cuCtxGetCurrent(void **ctx) {
-  *ctx = &fakeContext;
+  *ctx = currentContext;
   return 0;
 }
 EXPORT CUresult cuCtxSynchronize() { return envInt("TLC_FAKE_CUDA_SYNC", 0); }
 EXPORT CUresult cuMemAlloc_v2(CUdeviceptr *p, size_t bytes) {
+  TLC_FAKE_NEED_CONTEXT();
   if (bytes > (size_t(1) << 30))
     return 2; // out of memory
   *p = reinterpret_cast<CUdeviceptr>(std::malloc(bytes));
@@ -131,6 +142,7 @@ EXPORT CUresult cuMemAlloc_v2(CUdeviceptr *p, size_t bytes) {
   return 0;
 }
 EXPORT CUresult cuMemFree_v2(CUdeviceptr p) {
+  TLC_FAKE_NEED_CONTEXT();
   auto it = allocations.find(p);
   if (it == allocations.end())
     return p ? 1 : 0; // CUDA_ERROR_INVALID_VALUE
@@ -141,22 +153,27 @@ EXPORT CUresult cuMemFree_v2(CUdeviceptr p) {
   return 0;
 }
 EXPORT CUresult cuMemcpyHtoD_v2(CUdeviceptr d, const void *s, size_t n) {
+  TLC_FAKE_NEED_CONTEXT();
   std::memcpy(reinterpret_cast<void *>(d), s, n);
   return 0;
 }
 EXPORT CUresult cuMemcpyDtoH_v2(void *d, CUdeviceptr s, size_t n) {
+  TLC_FAKE_NEED_CONTEXT();
   std::memcpy(d, reinterpret_cast<void *>(s), n);
   return 0;
 }
 EXPORT CUresult cuMemcpyDtoD_v2(CUdeviceptr d, CUdeviceptr s, size_t n) {
+  TLC_FAKE_NEED_CONTEXT();
   std::memcpy(reinterpret_cast<void *>(d), reinterpret_cast<void *>(s), n);
   return 0;
 }
 EXPORT CUresult cuMemsetD8_v2(CUdeviceptr d, unsigned char v, size_t n) {
+  TLC_FAKE_NEED_CONTEXT();
   std::memset(reinterpret_cast<void *>(d), v, n);
   return 0;
 }
 EXPORT CUresult cuModuleLoadData(void **m, const void *image) {
+  TLC_FAKE_NEED_CONTEXT();
   if (std::strncmp(static_cast<const char *>(image), "FAKEMOD", 7) != 0)
     return 200;
   *m = &fakeModule;
@@ -199,6 +216,7 @@ EXPORT CUresult cuFuncSetAttribute(void *f, int attribute, int value) {
 EXPORT CUresult cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz,
                                unsigned bx, unsigned by, unsigned bz,
                                unsigned shared, void *, void **args, void **) {
+  TLC_FAKE_NEED_CONTEXT();
   FakeFunction *fn = functions[f];
   if (static_cast<int>(shared) > fn->maxDynamicShared)
     return 1; // the real driver refuses too

@@ -18,6 +18,7 @@
 
 #include <cstdlib>
 #include <string>
+#include <thread>
 
 using namespace tlc::runtime::cuda;
 
@@ -174,6 +175,40 @@ TEST_CASE("launch: arguments, dynamic shared memory opt-in, shape checks") {
   KernelAttributes attrs;
   REQUIRE(kernel->getAttributes(attrs).ok());
   CHECK(attrs.registers == 32);
+}
+
+// A context is current per thread; PyTorch runs autograd backward passes on
+// threads of its own, where the first module load failed with
+// CUDA_ERROR_INVALID_CONTEXT (public example_mha_bwd_bshd.py on the H200).
+// The fake driver refuses context-bound calls on a thread with none.
+TEST_CASE("driver objects work from a thread that did not create the context") {
+  FakeDevice dev;
+  Status loaded, launched, downloaded;
+  float data[4] = {0, 1, 2, 3};
+  std::thread worker([&] {
+    std::unique_ptr<Module> module;
+    loaded = Module::loadImage(*dev.ctx, "FAKEMOD", "k.cubin", module);
+    if (!loaded.ok())
+      return;
+    Kernel *kernel = nullptr;
+    REQUIRE(module->getKernel("add_one", kernel).ok());
+    std::unique_ptr<Buffer> buf;
+    REQUIRE(Buffer::create(*dev.ctx, sizeof(data), buf).ok());
+    REQUIRE(buf->upload(data, sizeof(data)).ok());
+    CUdeviceptr ptr = buf->address();
+    int n = 4;
+    void *args[] = {&ptr, &n};
+    LaunchConfig cfg;
+    cfg.block[0] = 4;
+    launched = kernel->launch(cfg, args);
+    downloaded = buf->download(data, sizeof(data));
+  });
+  worker.join();
+  REQUIRE_MESSAGE(loaded.ok(), loaded.message());
+  REQUIRE_MESSAGE(launched.ok(), launched.message());
+  REQUIRE(downloaded.ok());
+  CHECK(data[0] == 1);
+  CHECK(data[3] == 4);
 }
 
 TEST_CASE("asynchronous faults surface at synchronize, readably") {

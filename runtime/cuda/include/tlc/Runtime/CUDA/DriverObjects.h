@@ -70,7 +70,10 @@ public:
   const DeviceInfo &info() const { return device; }
   /// The driver entry points.
   const DynamicSymbols &driver() const { return *syms; }
-  /// Makes the context current on the calling thread.
+  /// Makes the context current on the calling thread. Every driver object
+  /// does this before its calls: a context is current per thread, and
+  /// callers such as PyTorch's autograd run backward passes on threads of
+  /// their own (CUDA_ERROR_INVALID_CONTEXT there otherwise).
   Status makeCurrent() const;
   /// Waits for all work; reports asynchronous kernel faults
   /// ("kernel execution failed: CUDA_ERROR_ILLEGAL_ADDRESS: ...").
