@@ -11,8 +11,10 @@
 #             same tiling without, base_* single-role
 #   overlap   the softmax overlapping the previous iteration's P V gemm
 #             (tlc.ws_overlap; docs/perf/hopper-fa-overlap.md): ov_* with
-#             it, ovpp_* with it and ping-pong, pp_*, nopp_* and base_* as
-#             above; race/ holds the ping-pong kernels that racecheck
+#             it, ovpp_* with it and ping-pong, pp_*, nopp_* (both with
+#             tlc.ws_overlap=False, as the overlap is on by default from
+#             head dimension 128), base_* as above, def_* with no pass
+#             config (the default); race/ holds the ping-pong kernels that racecheck
 #             repeats (old: built with $OLD_TLC_BUILD when set)
 # Layout: verify/ (FA instances at ragged sizes with their CPU-target
 # references, built with the variant's switches), bench/ (B8 H32 S4096
@@ -31,6 +33,7 @@ fac=$root/examples/flash_attention_causal.py
 noWs=--pass-config=tl.disable_warp_specialized=True
 pp=--pass-config=tlc.ws_pingpong=True
 ov=--pass-config=tlc.ws_overlap=True
+noOv=--pass-config=tlc.ws_overlap=False
 declare -A tiling=(
   [t128]="-Dblock_M=128 -Dblock_N=64 -Dthreads=128 -Dnum_stages=2"
   [t256]="-Dblock_M=128 -Dblock_N=128 -Dthreads=256 -Dnum_stages=2"
@@ -72,7 +75,7 @@ pingpong|overlap)
     "fa_d64_t256_seq77|$fa|-Dbatch=2 -Dheads=3 -Dseq_len=77 -Ddim=64 ${tiling[t256]}"
     "fa_small_sanitizer|$fa|$san64 ${tiling[t256n64]}"
     "fac_small_sanitizer|$fac|$san128 ${tiling[t256]}")
-  nopp="nopp|${FA_NOPP_TILINGS:-t256 t256n64}|"
+  nopp="nopp|${FA_NOPP_TILINGS:-t256 t256n64}|$noOv"
   base="base|${FA_BASE_TILINGS:-t128 m64n128}|$noWs"
   if [ "$variant" = pingpong ]; then
     out=${3:-$root/build-h200-fa-pingpong}
@@ -82,7 +85,8 @@ pingpong|overlap)
     out=${3:-$root/build-h200-fa-overlap}
     vflags="$ov $pp"; proof="wgmmaWait<1>();  // S is complete"
     kinds=("ov|${FA_WS_TILINGS:-t256 t256n64}|$ov" "ovpp|${FA_WS_TILINGS:-t256 t256n64}|$ov $pp"
-           "pp|${FA_WS_TILINGS:-t256 t256n64}|$pp" "$nopp" "$base")
+           "pp|${FA_WS_TILINGS:-t256 t256n64}|$pp $noOv" "$nopp" "$base"
+           "def|${FA_WS_TILINGS:-t256 t256n64}|")
   fi;;
 *) echo "unknown variant $variant (ws, pingpong, overlap)" >&2; exit 2;;
 esac

@@ -303,9 +303,10 @@ static bool readsIterationValues(Operation *op, Block &body) {
 /// and only then writes P. Marks the P V part `tile.ws_stage = 1`, the ops
 /// that touch P V's registers after S (the cast to P) `tile.ws_after_wait`
 /// and the loop `tile.ws_overlap`; nothing when the body does not have that
-/// shape or an op would change order with one it depends on.
+/// shape, an op would change order with one it depends on, or O has fewer
+/// than \p minHeadDim columns.
 static void planSoftmaxOverlap(PipelinedOp pipe, ArrayRef<CopyOp> producers,
-                               Builder &b) {
+                               int64_t minHeadDim, Builder &b) {
   Block &body = pipe.getBody().front();
   SmallVector<Operation *> ops;
   SmallVector<GemmOp> gemms;
@@ -325,6 +326,11 @@ static void planSoftmaxOverlap(PipelinedOp pipe, ArrayRef<CopyOp> producers,
   Value p = getRootBuffer(pv.getA()), o = getRootBuffer(pv.getC());
   if (getScopeOf(p) != MemoryScope::Fragment ||
       getScopeOf(getRootBuffer(qk.getA())) == MemoryScope::Fragment)
+    return;
+  // O's columns are the head dimension.
+  auto oType = cast<BufferType>(o.getType());
+  if (minHeadDim > 0 && (!oType.isStatic() || oType.getShape().empty() ||
+                         oType.getShape().back() < minHeadDim))
     return;
   // The P V part: after the last write of P.
   auto qkAt = llvm::find(ops, qk.getOperation()) - ops.begin();
@@ -382,6 +388,9 @@ static void planSoftmaxOverlap(PipelinedOp pipe, ArrayRef<CopyOp> producers,
     ops[i]->setAttr("tile.ws_after_wait", b.getUnitAttr());
   pipe->setAttr("tile.ws_overlap", b.getUnitAttr());
 }
+
+/// The head dimension from which the softmax overlap is on by default.
+static constexpr int64_t kOverlapDefaultMinHeadDim = 128;
 
 namespace {
 struct TileWarpSpecializePass final
@@ -489,9 +498,13 @@ struct TileWarpSpecializePass final
         isPassConfigOn(kernel, "tlc.ws_pingpong"))
       planPingPong(pipe, b);
     // The softmax overlaps the previous iteration's P V gemm when
-    // tlc.ws_overlap asks.
-    if (rings > 1 && isPassConfigOn(kernel, "tlc.ws_overlap"))
-      planSoftmaxOverlap(pipe, producers, b);
+    // tlc.ws_overlap asks, and by default from a head dimension of 128 (on
+    // the H200 vs cuDNN: D128 0.852 -> 0.926, causal 0.795 -> 0.832; D64
+    // 0.888 -> 0.820, causal 0.764 -> 0.750: docs/perf/hopper-fa-overlap.md).
+    std::optional<StringRef> overlap = getPassConfig(kernel, "tlc.ws_overlap");
+    if (rings > 1 && (!overlap || isPassConfigOn(kernel, "tlc.ws_overlap")))
+      planSoftmaxOverlap(pipe, producers,
+                         overlap ? 0 : kOverlapDefaultMinHeadDim, b);
     kernel->setAttr("tile.shared_bytes", b.getI64IntegerAttr(end));
     pipe->setAttr("tile.ws_empty_barriers", b.getI64IntegerAttr(offset));
     kernel->setAttr("tile.ws_producer_threads",
