@@ -245,8 +245,9 @@ def _cuda(manifest, name, symbols):
                 "      const unsigned block[3] = {" +
                 ", ".join(f"(unsigned){b}" for b in block) + "};",
                 f"      void *args[] = {{{', '.join(args) or 'nullptr'}}};",
-                f"      if (int rc = tlc_cuda_kernel_launch(kernels[{li}], "
-                f"grid, block, (unsigned){shared}, stream, args))",
+                f"      if (int rc = tlc_cuda_kernel_launch_flags(kernels[{li}], "
+                f"grid, block, (unsigned){shared}, stream, args, "
+                f"{'TLC_CUDA_LAUNCH_COOPERATIVE' if launch.get('cooperative') else '0'}))",
                 "        return rc;",
                 "    }",
                 "  }"]

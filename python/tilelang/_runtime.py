@@ -121,6 +121,8 @@ class CpuLauncher:
 # -- CUDA ---------------------------------------------------------------------
 
 _cuda_lock = threading.Lock()
+# tlc_cuda.h's TLC_CUDA_LAUNCH_COOPERATIVE.
+_LAUNCH_COOPERATIVE = 1
 _cuda_lib = None
 _cuda_contexts = {}
 
@@ -161,9 +163,9 @@ def cuda_library():
                                                   ctypes.POINTER(vp)]
         lib.tlc_cuda_module_get_kernel.argtypes = [vp, ctypes.c_char_p,
                                                    ctypes.POINTER(vp)]
-        lib.tlc_cuda_kernel_launch.argtypes = [
+        lib.tlc_cuda_kernel_launch_flags.argtypes = [
             vp, ctypes.POINTER(ctypes.c_uint), ctypes.POINTER(ctypes.c_uint),
-            ctypes.c_uint, vp, ctypes.POINTER(vp)]
+            ctypes.c_uint, vp, ctypes.POINTER(vp), ctypes.c_uint]
         lib.tlc_cuda_module_destroy.argtypes = [vp]
         u64p = ctypes.POINTER(ctypes.c_uint64)
         lib.tlc_cuda_tensor_map_encode.argtypes = [
@@ -265,6 +267,9 @@ class CudaLauncher:
             b = (ctypes.c_uint * 3)(*block)
             shared = eval_extent(launch.get("dynamic_shared_memory", 0),
                                  symbol_env or {})
-            _check(self.lib.tlc_cuda_kernel_launch(
-                kernel, g, b, shared, ctypes.c_void_p(stream or 0), argv),
+            # T.sync_grid: every block resident at once (cooperative).
+            flags = _LAUNCH_COOPERATIVE if launch.get("cooperative") else 0
+            _check(self.lib.tlc_cuda_kernel_launch_flags(
+                kernel, g, b, shared, ctypes.c_void_p(stream or 0), argv,
+                flags),
                 f"launch of kernel '{self.name}' failed")

@@ -127,7 +127,7 @@ def check_cuda_syntax(work):
                    matmul_cuda(T.dynamic("m"), 256, 256),
                    matmul_cuda(512, 256, 256)):
         src = kernel.get_host_source()
-        assert "tlc_cuda_kernel_launch(kernels[0]" in src, src
+        assert "tlc_cuda_kernel_launch_flags(kernels[0]" in src, src
         path = os.path.join(work, f"cuda_host_{compiled}.cpp")
         with open(path, "w") as f:
             f.write(src)

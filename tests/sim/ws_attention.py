@@ -16,9 +16,11 @@ synccheck, mbarrier parity and transaction bytes) and verified against the
 CPU target. Each generated kernel must be warp-specialised, and its two
 consumer warpgroups take turns at the tensor cores (ping-pong: named
 barriers 2 and 3 around each wgmma) when the case asks for it
-(tlc.ws_pingpong; every case but *_nopp); the *_ov cases overlap each
-iteration's softmax with the previous one's P V gemm (tlc.ws_overlap:
-wait_group 1 for S, 0 for P V). Very ragged sizes (seq_len 77: one partial
+(tlc.ws_pingpong; every case but *_nopp and *_def); the *_ov cases overlap
+each iteration's softmax with the previous one's P V gemm (tlc.ws_overlap:
+wait_group 1 for S, 0 for P V), the others pass tlc.ws_overlap=False but
+*_def, which passes no pass config (overlap by default at head dimension
+128). Very ragged sizes (seq_len 77: one partial
 query tile, one or two key tiles) check the turns' first hand-over and
 the last one after the loop.
 
@@ -76,8 +78,15 @@ CASES = [
     ("causal_d128_m128n32_s2_ov", CAUSAL, "flashattn_causal",
      f"{SMALL} -Ddim=128 -Dblock_M=128 -Dblock_N=32 -Dthreads=256 -Dnum_stages=2"),
 ]
-CASES = [(n, p, k, d + ("" if n.endswith("_nopp") else " --pass-config=tlc.ws_pingpong=True")
-          + (" --pass-config=tlc.ws_overlap=True" if "_ov" in n else ""))
+# Without a pass config (`_def`) the overlap is on from head dimension 128.
+CASES += [
+    ("causal_d128_m128n64_s2_def", CAUSAL, "flashattn_causal",
+     f"{SMALL} -Ddim=128 -Dblock_M=128 -Dblock_N=64 -Dthreads=256 -Dnum_stages=2"),
+]
+CASES = [(n, p, k, d + ("" if n.endswith("_nopp") or n.endswith("_def")
+                        else " --pass-config=tlc.ws_pingpong=True")
+          + ("" if n.endswith("_def") else
+             " --pass-config=tlc.ws_overlap=" + ("True" if "_ov" in n else "False")))
          for n, p, k, d in CASES]
 OVERLAP = "tlc::cuda::wgmmaWait<1>();  // S is complete; P V may be in flight"
 PINGPONG = "if (tid < 128) tlc::cuda::namedBarrierSync(2, 256); else tlc::cuda::namedBarrierSync(3, 256);"
@@ -111,7 +120,7 @@ def main():
                     break
             if bad is None:
                 src = open(os.path.join(ws, kernel + ".cu")).read()
-                overlap = "_ov" in name
+                overlap = "_ov" in name or (name.endswith("_def") and "_d128_" in name)
                 k, v = ("kStage", "vStage + ") if overlap else ("readStage", "readStage + ")
                 if ("mbarrierWait(&empty[" not in src or
                         f"mbarrierArrive(&empty[{k}]);  // ring 0" not in src or
@@ -119,7 +128,7 @@ def main():
                         "tmaLoad<4>((K_shared + stage" not in src or
                         "tmaLoad<4>((V_shared + stage" not in src):
                     bad = "the kernel is not warp-specialised over its K and V loads"
-                elif (PINGPONG in src) == name.endswith("_nopp"):
+                elif (PINGPONG in src) == (name.endswith("_nopp") or name.endswith("_def")):
                     bad = "ping-pong " + ("not " if PINGPONG not in src else "") + "planned"
                 elif (OVERLAP in src) != overlap:
                     bad = "softmax overlap " + ("not " if overlap else "") + "planned"

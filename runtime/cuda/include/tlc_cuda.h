@@ -96,6 +96,19 @@ int tlc_cuda_kernel_launch(tlc_cuda_kernel *kernel, const unsigned grid[3],
                            const unsigned block[3], unsigned shared_bytes,
                            void *stream, void **args);
 
+/** Flag of tlc_cuda_kernel_launch_flags: every block of the grid is resident
+ *  at once (cuLaunchCooperativeKernel), as a kernel calling T.sync_grid
+ *  needs; its manifest launch says `"cooperative": true`. The launch fails
+ *  with a message when the grid does not fit on the device. */
+#define TLC_CUDA_LAUNCH_COOPERATIVE 1u
+
+/** tlc_cuda_kernel_launch with `flags` (0 or TLC_CUDA_LAUNCH_COOPERATIVE). */
+int tlc_cuda_kernel_launch_flags(tlc_cuda_kernel *kernel,
+                                 const unsigned grid[3],
+                                 const unsigned block[3],
+                                 unsigned shared_bytes, void *stream,
+                                 void **args, unsigned flags);
+
 /** Encodes a TMA tensor map (cuTensorMapEncodeTiled) over the tensor at
  *  device address `address` into `out` (128 bytes, 64-byte aligned): what a
  *  manifest launch's `tensor_maps` entry describes. `dims` and `box` hold

@@ -160,6 +160,15 @@ int tlc_cuda_module_get_kernel(tlc_cuda_module *module, const char *name,
 int tlc_cuda_kernel_launch(tlc_cuda_kernel *kernel, const unsigned grid[3],
                            const unsigned block[3], unsigned shared_bytes,
                            void *stream, void **args) {
+  return tlc_cuda_kernel_launch_flags(kernel, grid, block, shared_bytes,
+                                      stream, args, 0);
+}
+
+int tlc_cuda_kernel_launch_flags(tlc_cuda_kernel *kernel,
+                                 const unsigned grid[3],
+                                 const unsigned block[3],
+                                 unsigned shared_bytes, void *stream,
+                                 void **args, unsigned flags) {
   if (!kernel || !grid || !block)
     return nullArgument("tlc_cuda_kernel_launch");
   LaunchConfig config;
@@ -169,6 +178,7 @@ int tlc_cuda_kernel_launch(tlc_cuda_kernel *kernel, const unsigned grid[3],
   }
   config.dynamicSharedMemory = shared_bytes;
   config.stream = static_cast<CUstream>(stream);
+  config.cooperative = (flags & TLC_CUDA_LAUNCH_COOPERATIVE) != 0;
   return report(reinterpret_cast<Kernel *>(kernel)->launch(config, args));
 }
 

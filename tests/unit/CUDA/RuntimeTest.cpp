@@ -16,7 +16,9 @@
 
 #include <doctest/doctest.h>
 
+#include <cstdio>
 #include <cstdlib>
+#include <unistd.h>
 #include <string>
 #include <thread>
 
@@ -255,6 +257,37 @@ TEST_CASE("C API end to end through the process-wide driver") {
   CHECK(tlc_cuda_module_load_file(ctx, "/nonexistent.cubin", &mod) != 0);
   CHECK(std::string(tlc_cuda_last_error()).find("/nonexistent.cubin") !=
         std::string::npos);
+
+  // A cooperative launch (T.sync_grid) must have every block resident: the
+  // fake device holds 4 (4 multiprocessors x 1 block), so 8 blocks are
+  // refused with the flag and run without it.
+  std::string image = std::string(std::getenv("TMPDIR") ? std::getenv("TMPDIR")
+                                                        : "/tmp") +
+                      "/tlc-runtime-test-" + std::to_string(getpid()) +
+                      ".cubin";
+  FILE *f = std::fopen(image.c_str(), "wb");
+  REQUIRE(f);
+  std::fputs("FAKEMOD", f);
+  std::fclose(f);
+  REQUIRE(tlc_cuda_module_load_file(ctx, image.c_str(), &mod) == 0);
+  std::remove(image.c_str());
+  tlc_cuda_kernel *addOne = nullptr;
+  REQUIRE(tlc_cuda_module_get_kernel(mod, "add_one", &addOne) == 0);
+  tlc_cuda_buffer *data = nullptr;
+  REQUIRE(tlc_cuda_buffer_create(ctx, 8 * sizeof(float), &data) == 0);
+  CUdeviceptr dataPtr = static_cast<CUdeviceptr>(tlc_cuda_buffer_address(data));
+  int n = 8;
+  void *launchArgs[] = {&dataPtr, &n};
+  const unsigned grid[3] = {8, 1, 1}, block[3] = {1, 1, 1};
+  CHECK(tlc_cuda_kernel_launch_flags(addOne, grid, block, 0, nullptr,
+                                     launchArgs, 0) == 0);
+  CHECK(tlc_cuda_kernel_launch_flags(addOne, grid, block, 0, nullptr,
+                                     launchArgs,
+                                     TLC_CUDA_LAUNCH_COOPERATIVE) != 0);
+  CHECK(std::string(tlc_cuda_last_error()).find("8 blocks must be resident at once") !=
+        std::string::npos);
+  tlc_cuda_buffer_destroy(data);
+  tlc_cuda_module_destroy(mod);
 
   tlc_cuda_buffer *buf = nullptr;
   REQUIRE(tlc_cuda_buffer_create(ctx, 16, &buf) == 0);
