@@ -253,7 +253,7 @@ def case_lines(c):
     t0 = time.time()
     c.open("file:///lines.py", text)
     r = c.request("textDocument/documentSymbol",
-                  {"textDocument": {"uri": "file:///lines.py"}}, timeout=120)
+                  {"textDocument": {"uri": "file:///lines.py"}}, timeout=600)
     if len(r.get("result") or []) < n - 8:
         fail("100,000 lines: %d symbols" % len(r.get("result") or []))
     ok("100,000-line document: symbols answered")
