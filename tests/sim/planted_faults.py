@@ -82,6 +82,7 @@ accesses are checked for races between threads and between blocks:
                 on by default: the ragged tiles of the untouched programs,
                 which read unloaded rows and discard them, run clean)
   order-atomic  every block but (0,0) also adds 1 to C[0] with atomicAdd
+  order-atomic-late  the same, block (0,0) busy before its store
                 while block (0,0) stores C[0] plainly: C[0] depends on
                 which block runs first (ordercheck, TLC_SIM_ORDERCHECK=1;
                 the global racecheck does not see atomics)
@@ -178,6 +179,14 @@ ADD_FAULTS = {
     "order-atomic": (r"\n\}\n*$", "\n  if (tid == 0 && (bx | by)) atomicAdd(&C[0], 1.0f);\n}\n",
                      "ordercheck: byte \\d+ of 'parameter C[^']*' \\(and \\d+ more\\) differs "
                      "between the blocks run first to last and last to first"),
+    # The same, with block (0,0) slow before its store: on several workers
+    # the other blocks' adds used to land first in both orders.
+    "order-atomic-late": (r"(\n\s*// T.copy  elementwise_add.py:31:9\n(.|\n)*)\n\}\n*$",
+                          r"\n  if ((bx | by) == 0 && tid == 0) { for (volatile int d = 0; "
+                          r"d < 4000000; ++d) {} }\1"
+                          r"\n  if (tid == 0 && (bx | by)) atomicAdd(&C[0], 1.0f);\n}\n",
+                          "ordercheck: byte \\d+ of 'parameter C[^']*' \\(and \\d+ more\\) "
+                          "differs between the blocks run first to last and last to first"),
 }
 
 FA_SIZES = ["-Dbatch=1", "-Dheads=1", "-Dseq_len=100", "-Ddim=64"]

@@ -123,17 +123,30 @@ std::vector<Finding> Simulator::launch(const LaunchConfig &config) {
     return run(config, /*reverse=*/false, nullptr);
   Arena &arena = Arena::get();
   Arena::Snapshot before = arena.snapshot();
+  // The two runs compared hand blocks out on one worker: with several, the
+  // blocks of a "first to last" run overlap and may reach global memory in
+  // the other order, so a dependence on the order could go unseen.
+  LaunchConfig serial = config;
+  serial.numWorkers = 1;
   bool atomics = false;
-  std::vector<Finding> findings =
-      run(config, /*reverse=*/false, nullptr, &atomics);
+  bool always = config.orderCheck == LaunchConfig::OrderCheck::Always;
+  std::vector<Finding> findings = run(always ? serial : config,
+                                      /*reverse=*/false, nullptr, &atomics);
   if (!findings.empty())
     return findings;
-  if (config.orderCheck == LaunchConfig::OrderCheck::Atomics && !atomics)
+  if (!always && !atomics)
     return findings;
+  if (!always && config.numWorkers > 1) {
+    // The first run was the usual parallel one: run the forward order again.
+    arena.restore(before);
+    findings = run(serial, /*reverse=*/false, nullptr);
+    if (!findings.empty())
+      return findings;
+  }
   Arena::Snapshot forward = arena.snapshot();
   arena.restore(before);
   std::unique_ptr<GlobalShadow> globals;
-  findings = run(config, /*reverse=*/true, &globals);
+  findings = run(serial, /*reverse=*/true, &globals);
   if (!findings.empty())
     return findings;
   // Bytes that differ between the two orders, one finding per buffer at

@@ -81,7 +81,8 @@ struct LaunchConfig {
   /// results differ (ordercheck): blocks that communicate through global
   /// memory with nothing ordering them. Atomics: only a launch whose first
   /// run performed an atomic on global memory runs again (the global
-  /// racecheck sees every other exchange between blocks, not atomics).
+  /// racecheck sees every other exchange between blocks, not atomics). The
+  /// two runs compared use one worker, so that their orders are exact.
   enum class OrderCheck { Off, Atomics, Always };
   OrderCheck orderCheck = OrderCheck::Atomics;
 };
