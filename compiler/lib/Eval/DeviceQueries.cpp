@@ -80,6 +80,26 @@ std::optional<Value> Interpreter::callDeviceQuery(llvm::StringRef qualified,
     bool fnuz = d && d->arch == "gfx942";
     return heap.opaque(fnuz ? "torch.float8_e4m3fnuz" : "torch.float8_e4m3fn");
   }
+  // `tilelang.contrib.nvcc.get_target_compute_version()`: the target's
+  // compute capability as the string "major.minor" ("9.0" on sm_90a);
+  // `parse_compute_version` splits such a string into integers.
+  if (name == "contrib.nvcc.get_target_compute_version" ||
+      name == "tvm.contrib.nvcc.get_target_compute_version") {
+    if (!d || d->platform == "hip")
+      return std::nullopt;
+    return heap.str(std::to_string(d->major) + "." + std::to_string(d->minor));
+  }
+  if (name == "contrib.nvcc.parse_compute_version" ||
+      name == "tvm.contrib.nvcc.parse_compute_version") {
+    Value v = args.positional(0, Value::none());
+    if (!v.isStr())
+      return std::nullopt;
+    auto [major, minor] = getStr(v).split('.');
+    int64_t ma = 0, mi = 0;
+    if (major.getAsInteger(10, ma) || minor.getAsInteger(10, mi))
+      return std::nullopt;
+    return heap.tuple({Value::integer(ma), Value::integer(mi)});
+  }
   (void)at;
   name = qualified;
   bool driver = name.consume_front("tilelang.carver.arch.driver.");
