@@ -66,6 +66,21 @@ def partial_copy(t):
             if b[r * 32 + c] != a[src(r) * 32 + c]]
 
 
+def gather_loop(t):
+    """Per row r of 32 x 32: B[r, c] = 2 A[r, c // 2] and C[r, c] =
+    max(A[r, :]) + c, A being 32 x 16."""
+    a, b, c = t["A"], t["B"], t["C"]
+    bad = []
+    for r in range(32):
+        row_max = max(a[r * 16:(r + 1) * 16])
+        for col in range(32):
+            if abs(b[r * 32 + col] - 2.0 * a[r * 16 + col // 2]) > 1e-6:
+                bad.append(r * 32 + col)
+            if abs(c[r * 32 + col] - (row_max + col)) > 1e-4:
+                bad.append(r * 32 + col)
+    return bad
+
+
 CHECKS = {
     "persistent-h100": lambda t: persistent(t, 132),
     "persistent-a100": lambda t: persistent(t, 108),
@@ -73,6 +88,7 @@ CHECKS = {
     "region-value": region_value,
     "slice-step": slice_step,
     "partial-copy": partial_copy,
+    "gather-loop": gather_loop,
 }
 
 
