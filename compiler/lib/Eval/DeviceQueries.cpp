@@ -131,3 +131,51 @@ std::optional<Value> Interpreter::callDeviceQuery(llvm::StringRef qualified,
     return Value::integer(0);
   return std::nullopt;
 }
+
+std::optional<Value> Interpreter::callTirBuilder(llvm::StringRef qualified,
+                                                 CallArgs &args, Node at) {
+  // TVM's expression builders (`from tvm import tir`, `tilelang.tvm.tir`)
+  // that programs use inside kernels mean what their TileLang spellings
+  // do: `tir.const(v, dtype)` is a value of dtype, `tir.reinterpret(dtype,
+  // v)` is T.reinterpret(v, dtype), and `tir.Cast`, `tir.if_then_else`,
+  // `tir.min`, ... are T.Cast, T.if_then_else, T.min, ...
+  llvm::StringRef name = qualified;
+  name.consume_front("tilelang.");
+  if (!name.consume_front("tvm.tir."))
+    return std::nullopt;
+  name.consume_front("op.");
+  if (name == "const" || name == "IntImm" || name == "FloatImm") {
+    if (args.pos.empty())
+      return std::nullopt;
+    Value value = args.pos[0];
+    Value dtype = args.positional(1, Value::none());
+    if (const Value *kw = args.keyword("dtype"))
+      dtype = *kw;
+    // `IntImm(dtype, value)`, `FloatImm(dtype, value)`.
+    if (name != "const") {
+      std::swap(value, dtype);
+      if (args.pos.size() < 2)
+        return std::nullopt;
+    }
+    if (dtype.isNone())
+      return value;
+    CallArgs cast;
+    cast.pos = {value, dtype};
+    cast.posNodes = {args.posNodes.empty() ? at : args.posNodes[0],
+                     args.posNodes.size() > 1 ? args.posNodes[1] : at};
+    return callPrimitive(*lang::lookupBuiltin("T.cast"), cast, at);
+  }
+  if (name == "reinterpret") {
+    if (args.pos.size() != 2)
+      return std::nullopt;
+    std::swap(args.pos[0], args.pos[1]);
+    if (args.posNodes.size() == 2)
+      std::swap(args.posNodes[0], args.posNodes[1]);
+    return callPrimitive(*lang::lookupBuiltin("T.reinterpret"), args, at);
+  }
+  const lang::BuiltinInfo *info = lang::lookupBuiltin(("T." + name).str());
+  if (!info || info->kind != lang::BuiltinKind::Function ||
+      info->category != lang::BuiltinCategory::Math)
+    return std::nullopt;
+  return callPrimitive(*info, args, at);
+}

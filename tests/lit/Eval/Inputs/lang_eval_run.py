@@ -12,11 +12,15 @@ import sys
 
 
 def read_f32(path):
+    """The elements of a float32 (or uint8) .npy file, flattened."""
     data = open(path, "rb").read()
     assert data[:6] == b"\x93NUMPY", path
     hlen = struct.unpack("<H", data[8:10])[0]
-    assert "'<f4'" in data[10:10 + hlen].decode("latin1"), path
+    header = data[10:10 + hlen].decode("latin1")
     body = data[10 + hlen:]
+    if "'|u1'" in header:
+        return list(body)
+    assert "'<f4'" in header, path
     return list(struct.unpack("<%df" % (len(body) // 4), body))
 
 
@@ -81,6 +85,19 @@ def gather_loop(t):
     return bad
 
 
+def tir_builders(t):
+    """Out[i] = 2 ** (f - 8) when above 1, else 0, f being nibble i % 2 of
+    byte Q[i // 2]."""
+    q, out = t["Q"], t["Out"]
+    bad = []
+    for i in range(len(out)):
+        f = (q[i // 2] >> (4 * (i % 2))) & 15
+        v = 2.0 ** (f - 8)
+        if out[i] != (v if v > 1.0 else 0.0):
+            bad.append(i)
+    return bad
+
+
 CHECKS = {
     "persistent-h100": lambda t: persistent(t, 132),
     "persistent-a100": lambda t: persistent(t, 108),
@@ -89,6 +106,7 @@ CHECKS = {
     "slice-step": slice_step,
     "partial-copy": partial_copy,
     "gather-loop": gather_loop,
+    "tir-builders": tir_builders,
 }
 
 
