@@ -98,6 +98,14 @@ def tir_builders(t):
     return bad
 
 
+def gather_pairs(t):
+    """Per row r of 32 x 32: B[r, c] = 2 A[r, c // 2] + c % 2, A being
+    32 x 16."""
+    a, b = t["A"], t["B"]
+    return [r * 32 + c for r in range(32) for c in range(32)
+            if abs(b[r * 32 + c] - (2.0 * a[r * 16 + c // 2] + c % 2)) > 1e-6]
+
+
 CHECKS = {
     "persistent-h100": lambda t: persistent(t, 132),
     "persistent-a100": lambda t: persistent(t, 108),
@@ -107,6 +115,7 @@ CHECKS = {
     "partial-copy": partial_copy,
     "gather-loop": gather_loop,
     "tir-builders": tir_builders,
+    "gather-pairs": gather_pairs,
 }
 
 
