@@ -267,6 +267,8 @@ Value Interpreter::call(Value callee, CallArgs &args, Node at) {
       llvm::StringRef d = callee.as<OpaqueObj>()->description;
       if (std::optional<Value> v = callDeviceQuery(d, args, at))
         return *v;
+      if (std::optional<Value> v = callTirBuilder(d, args, at))
+        return *v;
       if (d == "tilelang.testing.main")
         return runTestFunctions(at);
       if (d == "pytest.raises")

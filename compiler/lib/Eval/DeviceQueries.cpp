@@ -80,6 +80,26 @@ std::optional<Value> Interpreter::callDeviceQuery(llvm::StringRef qualified,
     bool fnuz = d && d->arch == "gfx942";
     return heap.opaque(fnuz ? "torch.float8_e4m3fnuz" : "torch.float8_e4m3fn");
   }
+  // `tilelang.contrib.nvcc.get_target_compute_version()`: the target's
+  // compute capability as the string "major.minor" ("9.0" on sm_90a);
+  // `parse_compute_version` splits such a string into integers.
+  if (name == "contrib.nvcc.get_target_compute_version" ||
+      name == "tvm.contrib.nvcc.get_target_compute_version") {
+    if (!d || d->platform == "hip")
+      return std::nullopt;
+    return heap.str(std::to_string(d->major) + "." + std::to_string(d->minor));
+  }
+  if (name == "contrib.nvcc.parse_compute_version" ||
+      name == "tvm.contrib.nvcc.parse_compute_version") {
+    Value v = args.positional(0, Value::none());
+    if (!v.isStr())
+      return std::nullopt;
+    auto [major, minor] = getStr(v).split('.');
+    int64_t ma = 0, mi = 0;
+    if (major.getAsInteger(10, ma) || minor.getAsInteger(10, mi))
+      return std::nullopt;
+    return heap.tuple({Value::integer(ma), Value::integer(mi)});
+  }
   (void)at;
   name = qualified;
   bool driver = name.consume_front("tilelang.carver.arch.driver.");
@@ -110,4 +130,52 @@ std::optional<Value> Interpreter::callDeviceQuery(llvm::StringRef qualified,
   if (name == "current_device")
     return Value::integer(0);
   return std::nullopt;
+}
+
+std::optional<Value> Interpreter::callTirBuilder(llvm::StringRef qualified,
+                                                 CallArgs &args, Node at) {
+  // TVM's expression builders (`from tvm import tir`, `tilelang.tvm.tir`)
+  // that programs use inside kernels mean what their TileLang spellings
+  // do: `tir.const(v, dtype)` is a value of dtype, `tir.reinterpret(dtype,
+  // v)` is T.reinterpret(v, dtype), and `tir.Cast`, `tir.if_then_else`,
+  // `tir.min`, ... are T.Cast, T.if_then_else, T.min, ...
+  llvm::StringRef name = qualified;
+  name.consume_front("tilelang.");
+  if (!name.consume_front("tvm.tir."))
+    return std::nullopt;
+  name.consume_front("op.");
+  if (name == "const" || name == "IntImm" || name == "FloatImm") {
+    if (args.pos.empty())
+      return std::nullopt;
+    Value value = args.pos[0];
+    Value dtype = args.positional(1, Value::none());
+    if (const Value *kw = args.keyword("dtype"))
+      dtype = *kw;
+    // `IntImm(dtype, value)`, `FloatImm(dtype, value)`.
+    if (name != "const") {
+      std::swap(value, dtype);
+      if (args.pos.size() < 2)
+        return std::nullopt;
+    }
+    if (dtype.isNone())
+      return value;
+    CallArgs cast;
+    cast.pos = {value, dtype};
+    cast.posNodes = {args.posNodes.empty() ? at : args.posNodes[0],
+                     args.posNodes.size() > 1 ? args.posNodes[1] : at};
+    return callPrimitive(*lang::lookupBuiltin("T.cast"), cast, at);
+  }
+  if (name == "reinterpret") {
+    if (args.pos.size() != 2)
+      return std::nullopt;
+    std::swap(args.pos[0], args.pos[1]);
+    if (args.posNodes.size() == 2)
+      std::swap(args.posNodes[0], args.posNodes[1]);
+    return callPrimitive(*lang::lookupBuiltin("T.reinterpret"), args, at);
+  }
+  const lang::BuiltinInfo *info = lang::lookupBuiltin(("T." + name).str());
+  if (!info || info->kind != lang::BuiltinKind::Function ||
+      info->category != lang::BuiltinCategory::Math)
+    return std::nullopt;
+  return callPrimitive(*info, args, at);
 }

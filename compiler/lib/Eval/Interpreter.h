@@ -404,6 +404,11 @@ public:
   /// (DeviceQueries.cpp); nullopt when \p qualified is not one.
   std::optional<Value> callDeviceQuery(llvm::StringRef qualified,
                                        CallArgs &args, Node at);
+  /// Calls of TVM's expression builders (`tvm.tir.const`,
+  /// `tvm.tir.reinterpret`, `tvm.tir.Cast`, ...) as their TileLang
+  /// spellings; std::nullopt for any other name.
+  std::optional<Value> callTirBuilder(llvm::StringRef qualified,
+                                      CallArgs &args, Node at);
   /// Special allocations, pointer tensors and views (Buffers.cpp); nullopt
   /// if \p p is not one.
   std::optional<Value> callBufferPrimitive(const PArgs &p);

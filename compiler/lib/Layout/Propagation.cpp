@@ -317,6 +317,63 @@ tlc::layout::reshapeFragment(const Fragment &src,
 // T.Parallel loops
 //===----------------------------------------------------------------------===//
 
+/// How loop variable \p v appears in \p e: 0 when it does not, the divisor
+/// c when every occurrence is `v // c` with one constant c, and -1 otherwise
+/// (a plain use, or a use through another operator).
+static int64_t divisorOfVar(const IndexExpr &e, unsigned v) {
+  if (!e || !e.dependsOn(v))
+    return 0;
+  if (e.kind() == IndexKind::FloorDiv && e.lhs().kind() == IndexKind::Var &&
+      e.lhs().getVarId() == v && e.rhs().isConstant() &&
+      *e.rhs().getConstant() > 0)
+    return *e.rhs().getConstant();
+  if (e.kind() == IndexKind::Var || e.kind() == IndexKind::Const)
+    return -1;
+  int64_t l = divisorOfVar(e.lhs(), v), r = divisorOfVar(e.rhs(), v);
+  if (l < 0 || r < 0 || (l && r && l != r))
+    return -1;
+  return l ? l : r;
+}
+
+/// The registers of a loop that runs each iteration p on the thread holding
+/// element access(p) of a buffer, when several iterations read one element
+/// (`b[i, j // 2]`, or `m[i]` in a loop over (i, j)): the buffer's register
+/// of that element, then what the access drops of each loop variable (`j %
+/// 2`; the whole variable when the access does not use it). TileLang derives
+/// the loop's thread the same way and numbers each thread's iterations.
+static std::vector<IndexExpr>
+registersOfGatheringLoop(std::vector<IndexExpr> index,
+                         llvm::ArrayRef<IndexExpr> access, unsigned loopRank) {
+  for (unsigned v = 0; v < loopRank; ++v) {
+    int64_t divisor = 0;
+    bool plain = false;
+    for (const IndexExpr &e : access) {
+      int64_t d = divisorOfVar(e, v);
+      if (d < 0) {
+        // A dimension indexed by v itself keeps v whole; through another
+        // expression, v is kept as it is.
+        plain = e.kind() == IndexKind::Var && e.getVarId() == v;
+        divisor = -1;
+        break;
+      }
+      if (d && divisor && d != divisor) {
+        divisor = -1;
+        break;
+      }
+      if (d)
+        divisor = d;
+    }
+    if (plain)
+      continue;
+    IndexExpr var = IndexExpr::var(v, inputName(v));
+    if (divisor > 0)
+      index.push_back(floorMod(var, divisor));
+    else
+      index.push_back(var);
+  }
+  return index;
+}
+
 llvm::Expected<Fragment>
 tlc::layout::loopLayoutFromBuffer(const Fragment &buffer,
                                   llvm::ArrayRef<IndexExpr> access,
@@ -366,11 +423,25 @@ tlc::layout::loopLayoutFromBuffer(const Fragment &buffer,
                     buffer.getOrigin());
   if (!f)
     return f.takeError();
-  if (llvm::Error err = f->verify(f->getThreadExtent()))
-    return makeError("the loop layout derived from the buffer is not "
-                     "injective: " +
-                     llvm::toString(std::move(err)));
-  return f;
+  llvm::Error err = f->verify(f->getThreadExtent());
+  if (!err)
+    return f;
+  // Several iterations read one element: they run on its thread, each in a
+  // register of its own.
+  llvm::Expected<Fragment> gathering = Fragment::get(
+      loopShape.vec(), registersOfGatheringLoop(index, access, loopRank),
+      thread, buffer.getReplicate(), buffer.getOrigin());
+  if (!gathering) {
+    llvm::consumeError(gathering.takeError());
+  } else if (llvm::Error bad = gathering->verify(gathering->getThreadExtent())) {
+    llvm::consumeError(std::move(bad));
+  } else {
+    llvm::consumeError(std::move(err));
+    return gathering;
+  }
+  return makeError("the loop layout derived from the buffer is not "
+                   "injective: " +
+                   llvm::toString(std::move(err)));
 }
 
 llvm::Expected<Fragment>

@@ -124,9 +124,23 @@ TEST_CASE("a T.Parallel over the accumulator takes the accumulator layout") {
   REQUIRE(t);
   CHECK(t->apply({5, 70})->thread == acc.apply({70, 5})->thread);
   CHECK(t->apply({5, 70})->index == acc.apply({70, 5})->index);
-  // A loop variable the access ignores cannot take the buffer's layout.
-  llvm::Expected<Fragment> bad =
+  // A loop variable the access ignores: every iteration of a row runs on
+  // the thread holding that row's element, each in a register of its own.
+  llvm::Expected<Fragment> row =
       loopLayoutFromBuffer(acc, {i, IndexExpr::constant(0)}, {128, 128});
+  REQUIRE(row);
+  CHECK(row->apply({70, 5})->thread == acc.apply({70, 0})->thread);
+  CHECK(row->apply({70, 9})->thread == acc.apply({70, 0})->thread);
+  CHECK(row->apply({70, 5})->index != row->apply({70, 9})->index);
+  // Two iterations per element (`b[i, j // 2]`): both on its thread.
+  llvm::Expected<Fragment> packed =
+      loopLayoutFromBuffer(acc, {i, floorDiv(j, 2)}, {128, 256});
+  REQUIRE(packed);
+  CHECK(packed->apply({3, 9})->thread == acc.apply({3, 4})->thread);
+  CHECK(packed->apply({3, 8})->thread == acc.apply({3, 4})->thread);
+  CHECK(packed->apply({3, 8})->index != packed->apply({3, 9})->index);
+  // An access that leaves the buffer has no loop layout.
+  llvm::Expected<Fragment> bad = loopLayoutFromBuffer(acc, {i, j}, {128, 256});
   REQUIRE(!bad);
   llvm::consumeError(bad.takeError());
 }

@@ -64,8 +64,11 @@ llvm::Expected<Fragment> reshapeFragment(const Fragment &src,
 /// expressions over the loop variables (ids 0 .. loopRank-1). When the access
 /// is exactly the loop variables the loop takes the buffer's layout;
 /// otherwise thread and index are the buffer's composed with the access.
-/// Fails when the result is not injective (a loop variable the access does
-/// not use, or an index outside the buffer).
+/// When several iterations read one element (`b[i, j // 2]`, or a loop
+/// variable the access does not use), they run on its thread, each in a
+/// register of its own (the buffer's register, then `j % 2` or the unused
+/// variable). Fails for an index outside the buffer, or when no such
+/// numbering is injective.
 llvm::Expected<Fragment> loopLayoutFromBuffer(const Fragment &buffer,
                                               llvm::ArrayRef<IndexExpr> access,
                                               llvm::ArrayRef<int64_t> loopShape);

@@ -12,11 +12,15 @@ import sys
 
 
 def read_f32(path):
+    """The elements of a float32 (or uint8) .npy file, flattened."""
     data = open(path, "rb").read()
     assert data[:6] == b"\x93NUMPY", path
     hlen = struct.unpack("<H", data[8:10])[0]
-    assert "'<f4'" in data[10:10 + hlen].decode("latin1"), path
+    header = data[10:10 + hlen].decode("latin1")
     body = data[10 + hlen:]
+    if "'|u1'" in header:
+        return list(body)
+    assert "'<f4'" in header, path
     return list(struct.unpack("<%df" % (len(body) // 4), body))
 
 
@@ -66,6 +70,42 @@ def partial_copy(t):
             if b[r * 32 + c] != a[src(r) * 32 + c]]
 
 
+def gather_loop(t):
+    """Per row r of 32 x 32: B[r, c] = 2 A[r, c // 2] and C[r, c] =
+    max(A[r, :]) + c, A being 32 x 16."""
+    a, b, c = t["A"], t["B"], t["C"]
+    bad = []
+    for r in range(32):
+        row_max = max(a[r * 16:(r + 1) * 16])
+        for col in range(32):
+            if abs(b[r * 32 + col] - 2.0 * a[r * 16 + col // 2]) > 1e-6:
+                bad.append(r * 32 + col)
+            if abs(c[r * 32 + col] - (row_max + col)) > 1e-4:
+                bad.append(r * 32 + col)
+    return bad
+
+
+def tir_builders(t):
+    """Out[i] = 2 ** (f - 8) when above 1, else 0, f being nibble i % 2 of
+    byte Q[i // 2]."""
+    q, out = t["Q"], t["Out"]
+    bad = []
+    for i in range(len(out)):
+        f = (q[i // 2] >> (4 * (i % 2))) & 15
+        v = 2.0 ** (f - 8)
+        if out[i] != (v if v > 1.0 else 0.0):
+            bad.append(i)
+    return bad
+
+
+def gather_pairs(t):
+    """Per row r of 32 x 32: B[r, c] = 2 A[r, c // 2] + c % 2, A being
+    32 x 16."""
+    a, b = t["A"], t["B"]
+    return [r * 32 + c for r in range(32) for c in range(32)
+            if abs(b[r * 32 + c] - (2.0 * a[r * 16 + c // 2] + c % 2)) > 1e-6]
+
+
 CHECKS = {
     "persistent-h100": lambda t: persistent(t, 132),
     "persistent-a100": lambda t: persistent(t, 108),
@@ -73,6 +113,9 @@ CHECKS = {
     "region-value": region_value,
     "slice-step": slice_step,
     "partial-copy": partial_copy,
+    "gather-loop": gather_loop,
+    "tir-builders": tir_builders,
+    "gather-pairs": gather_pairs,
 }
 
 
