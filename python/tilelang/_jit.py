@@ -33,8 +33,13 @@ _SUPPORTED_CUDA = {(8, 0): "sm_80", (8, 6): "sm_86", (8, 9): "sm_89",
 def resolve_target(target):
     """The tlc-build ``--target`` for a TileLang target spec (``"cpu"``,
     ``"cuda"``, ``"auto"``, ``"cuda -arch=sm_80"``, a dict, None)."""
+    from ._target import Target
+    if target is None:
+        target = Target.current()  # `with tvm.target.Target(...):`
     if target is None:
         target = os.environ.get("TILELANG_DEFAULT_TARGET", "auto")
+    if isinstance(target, Target):
+        target = target.spec()
     if isinstance(target, dict):
         kind = target.get("kind", "auto")
         arch = target.get("arch") or target.get("mcpu")
