@@ -96,10 +96,12 @@ def cache_root():
     return os.path.join(os.path.expanduser("~"), ".cache", "tlc")
 
 
-def format_define(value):
+def format_define(value, callable_hook=None):
     """The ``-D`` text of a Python value (int, float, bool, None, str, a
     dtype, or a tuple / list of these), or None when tlc-build cannot take
-    it (the caller then reports a TypeError)."""
+    it (the caller then reports a TypeError). ``callable_hook`` names
+    callables (``_callables.Representer.reference``); without it a callable
+    is None."""
     from ._dtype import dtype
     if isinstance(value, bool):
         return "True" if value else "False"
@@ -118,7 +120,7 @@ def format_define(value):
         return "'" + value + "'"
     if isinstance(value, (tuple, list)):
         # tlc-build reads a tuple / list of -D values as Python prints one.
-        items = [format_define(v) for v in value]
+        items = [format_define(v, callable_hook) for v in value]
         if any(t is None for t in items):
             return None
         if isinstance(value, list):
@@ -130,6 +132,9 @@ def format_define(value):
             return "T." + str(dtype(value))
         except (TypeError, ValueError):
             return None
+    if callable_hook is not None and callable(value) and \
+            not isinstance(value, type):
+        return callable_hook(value)
     return None
 
 

@@ -115,7 +115,7 @@ class dtype(str):
 
     def __call__(self, *args, **kwargs):
         """``T.float32(1.0)`` at Python level: the value itself (a number
-        outside kernels); no arguments: a fresh scalar annotation."""
+        outside kernels); no arguments: a fresh scalar variable."""
         if len(args) == 1 and not kwargs:
             value = args[0]
             if isinstance(value, (int, float, bool)):
@@ -125,6 +125,11 @@ class dtype(str):
                     return bool(value)
                 return int(value)
             return value
+        if not args and not kwargs:
+            # TileLang's ``T.int32()``: a fresh scalar variable, which
+            # Python code may combine (``T.uint32() & 0xffffffff``).
+            from .language._objects import Placeholder
+            return Placeholder(f"T.{self}()")
         return self
 
     def __repr__(self):

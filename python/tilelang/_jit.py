@@ -17,7 +17,7 @@ import os
 import textwrap
 import threading
 
-from . import _build, _nested
+from . import _build, _callables, _nested
 from ._kernel import JITKernel
 from .language._objects import PrimFunc, Symbol, TensorType
 
@@ -33,8 +33,13 @@ _SUPPORTED_CUDA = {(8, 0): "sm_80", (8, 6): "sm_86", (8, 9): "sm_89",
 def resolve_target(target):
     """The tlc-build ``--target`` for a TileLang target spec (``"cpu"``,
     ``"cuda"``, ``"auto"``, ``"cuda -arch=sm_80"``, a dict, None)."""
+    from ._target import Target
+    if target is None:
+        target = Target.current()  # `with tvm.target.Target(...):`
     if target is None:
         target = os.environ.get("TILELANG_DEFAULT_TARGET", "auto")
+    if isinstance(target, Target):
+        target = target.spec()
     if isinstance(target, dict):
         kind = target.get("kind", "auto")
         arch = target.get("arch") or target.get("mcpu")
@@ -252,20 +257,29 @@ class EagerSignature:
 # -- defines -------------------------------------------------------------------
 
 
-def _defines_for(bound, defaults, kernel):
-    """``-D`` texts for the bound values (Symbols stay symbolic)."""
+def _defines_for(bound, defaults, kernel, rep=None):
+    """``-D`` texts for the bound values (Symbols stay symbolic); callables
+    are named through ``rep`` (a :class:`_callables.Representer`)."""
     defines = {}
     for name, value in bound.items():
         if isinstance(value, Symbol):
             continue
-        text = _build.format_define(value)
+        if name in defaults and defaults[name] is value and \
+                _build.format_define(value) is None:
+            continue  # tlc evaluates the default itself
+        try:
+            text = rep.define(value) if rep is not None else \
+                _build.format_define(value)
+        except _callables.CallableError as e:
+            raise TypeError(
+                f"kernel '{kernel}': cannot pass {name}="
+                f"{_callables._short(value)} to tlc: {e}") from None
         if text is None:
-            if name in defaults and defaults[name] is value:
-                continue  # tlc evaluates the default itself
             raise TypeError(
                 f"kernel '{kernel}': cannot pass {name}={value!r} to tlc "
-                "(parameters must be int, float, bool, None, str, a dtype "
-                "or a tuple / list of these)")
+                "(parameters must be int, float, bool, None, str, a dtype, "
+                "a function, lambda or functools.partial of the script, or "
+                "a tuple / list of these)")
         defines[name] = text
     return defines
 
@@ -331,16 +345,20 @@ class _Compiler:
         self._cache = {}
         self._lock = threading.Lock()
 
-    def instance(self, defines, make, timeout=None):
+    def instance(self, defines, make, timeout=None, build_file=None):
+        """The kernel of the instance ``defines`` describes, built from
+        ``build_file`` (default: the compiler's file; a copy of it with
+        callable arguments appended, see :mod:`_callables`)."""
+        build_file = build_file or self.source_file
         target = resolve_target(self.target_spec)
-        key = (target, tuple(sorted(defines.items())),
+        key = (build_file, target, tuple(sorted(defines.items())),
                tuple(sorted((str(k), str(v))
                             for k, v in self.pass_configs.items())),
                tuple(self.compile_flags))
         with self._lock:
             if key in self._cache:
                 return self._cache[key]
-        build = _build.build(self.source_file, self.kernel, defines, target,
+        build = _build.build(build_file, self.kernel, defines, target,
                              timeout=timeout,
                              extra_args=_build_config_args(
                                  self.pass_configs, self.compile_flags))
@@ -407,24 +425,30 @@ class JITFunction:
                 values.pop(p.name, None)
         return values
 
-    def _closure_defines(self):
+    def _closure_defines(self, rep=None):
         """``-D`` texts of a nested kernel's free variables (none for a
         module-level one)."""
         if not self.is_nested:
             return {}
         enclosing = self.fn.__qualname__.rsplit(".<locals>.", 1)[0]
         return _nested.check_defines(self.__name__, enclosing,
-                                     _nested.closure_values(self.fn))
+                                     _nested.closure_values(self.fn), rep)
+
+    def _representer(self):
+        return _callables.Representer(self.source_file, self.fn.__globals__)
 
     def _lazy_kernel(self, values, timeout=None):
-        defines = {**self._closure_defines(),
-                   **_defines_for(values, self._defaults, self.__name__)}
+        rep = self._representer()
+        defines = {**self._closure_defines(rep),
+                   **_defines_for(values, self._defaults, self.__name__,
+                                  rep)}
 
         def make(build, manifest, target):
             return JITKernel(build, manifest, target, out_idx=self.out_idx,
                              source_file=self.source_file,
                              kernel_name=self.__name__, defines=defines)
-        kernel = self._compiler.instance(defines, make, timeout)
+        kernel = self._compiler.instance(defines, make, timeout,
+                                         rep.build_file(self._build_file))
         # A parameter given T.dynamic("m") stays symbolic under its own
         # name; the profiler also takes the script's name for it.
         kernel.symbol_aliases.update(
@@ -436,9 +460,10 @@ class JITFunction:
 
     def _eager_kernel(self, compile_values, consts, timeout=None):
         sig = self.eager
-        defines = {**self._closure_defines(),
+        rep = self._representer()
+        defines = {**self._closure_defines(rep),
                    **_defines_for(compile_values, self._defaults,
-                                  self.__name__)}
+                                  self.__name__, rep)}
         for name, value in consts.items():
             text = _build.format_define(value)
             if text is None:
@@ -452,7 +477,8 @@ class JITFunction:
                              return_names=sig.returns,
                              source_file=self.source_file,
                              kernel_name=self.__name__, defines=defines)
-        return self._compiler.instance(defines, make, timeout)
+        return self._compiler.instance(defines, make, timeout,
+                                       rep.build_file(self._build_file))
 
     def _split_eager(self, values):
         sig = self.eager
@@ -603,15 +629,19 @@ def compile(func, out_idx=None, execution_backend=None, target=None,  # noqa: A0
                         f"{type(func).__name__}")
     build_file, build_kernel = func.source_file, func.kernel_name
     defines = {}
+    rep = _callables.Representer(func.source_file,
+                                 getattr(func.fn, "__globals__", None))
     if func.factory_code is not None and func.factory_nested:
         # A prim_func made by a factory defined inside another function.
         build_file, build_kernel = _nested.lift(
             func.source_file, func.factory_code, list(func.factory_closure))
         defines = _nested.check_defines(func.kernel_name, "its enclosing "
-                                        "function", func.factory_closure)
+                                        "function", func.factory_closure, rep)
+    defines.update(_defines_for(func.factory_args, {}, func.kernel_name,
+                                rep))
+    build_file = rep.build_file(build_file)
     compiler = _Compiler(build_file, build_kernel, target, pass_configs,
                          compile_flags)
-    defines.update(_defines_for(func.factory_args, {}, func.kernel_name))
 
     def make(build, manifest, tgt):
         return JITKernel(build, manifest, tgt, out_idx=out_idx,

@@ -52,15 +52,24 @@ def closure_values(fn):
     return values
 
 
-def check_defines(kernel, enclosing, values):
-    """``-D`` texts of the closure ``values``; TypeError naming the first
-    one the package cannot pass."""
+def check_defines(kernel, enclosing, values, rep=None):
+    """``-D`` texts of the closure ``values`` (callables named through
+    ``rep``, a ``_callables.Representer``); TypeError naming the first one
+    the package cannot pass."""
+    from ._callables import CallableError
     from .language._objects import Symbol
     defines = {}
     for name, value in values.items():
         if isinstance(value, Symbol):
             continue  # stays symbolic, as a Symbol passed to a factory does
-        text = _build.format_define(value)
+        try:
+            text = rep.define(value) if rep is not None else \
+                _build.format_define(value)
+        except CallableError as e:
+            raise TypeError(
+                f"kernel '{kernel}' is defined inside '{enclosing}' and uses "
+                f"its variable '{name}' = {_short(value)}, which the package "
+                f"cannot pass to tlc: {e}") from None
         if text is None:
             raise TypeError(
                 f"kernel '{kernel}' is defined inside '{enclosing}' and uses "
@@ -115,6 +124,13 @@ def lift(source_file, code, free_names):
                f"# tlc: '{qualname}' of {os.path.basename(source_file)}:"
                f"{first_line + node.lineno - 1}, lifted to module level by "
                "the tilelang package\n" + "".join(body))
+    return write_derived(source_file, derived), new_name
+
+
+def write_derived(source_file, derived):
+    """The path of a file holding ``derived`` (a copy of ``source_file``
+    with definitions appended) in the package's cache directory, named by
+    its content."""
     digest = hashlib.sha256(derived.encode("utf-8", "surrogateescape"))
     stem = os.path.splitext(os.path.basename(source_file))[0]
     directory = _lifted_dir()
@@ -126,4 +142,4 @@ def lift(source_file, code, free_names):
         with open(tmp, "w", encoding="utf-8", errors="surrogateescape") as f:
             f.write(derived)
         os.replace(tmp, path)
-    return path, new_name
+    return path

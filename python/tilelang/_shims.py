@@ -52,6 +52,11 @@ def _fill(module):
             importlib.import_module("tilelang.tvm.te")
         module.tir = sys.modules.get("tilelang.tvm.tir") or \
             importlib.import_module("tilelang.tvm.tir")
+        module.target = sys.modules.get("tilelang.tvm.target") or \
+            importlib.import_module("tilelang.tvm.target")
+    elif name == "tilelang.tvm.target":
+        from ._target import Target
+        module.Target = Target
     elif name == "tilelang.tvm.te":
         module.var = _var
         module.size_var = _var
@@ -101,6 +106,6 @@ def install():
     tvm = importlib.import_module("tilelang.tvm")
     if "tvm" not in sys.modules and importlib.util.find_spec("tvm") is None:
         sys.modules["tvm"] = tvm
-        for sub in ("te", "tir"):
+        for sub in ("te", "tir", "target"):
             sys.modules["tvm." + sub] = getattr(tvm, sub)
     return tvm

@@ -12,6 +12,7 @@ import types
 import tilelang
 import tilelang.language as T
 import tilelang.testing
+import numpy as np
 import torch
 from tilelang.transform import simplify_prim_func
 
@@ -280,6 +281,18 @@ def test_pytest_skip():
         class Skipped(BaseException):
             pass
         raise Skipped("skipped on purpose")
+
+
+def test_dtype_calls():
+    # T.<dtype>(value) is the value at Python level; T.<dtype>() a fresh
+    # variable Python code may combine (test_tilelang_intimm.py's form).
+    assert T.uint64(0xffffffffffffffff) == np.iinfo(np.uint64).max
+    assert T.int64(-0x7fffffffffffffff - 1) == np.iinfo(np.int64).min
+    assert isinstance(T.float32(1), float) and T.float32(1) == 1.0
+    a = T.uint32()
+    masked = a & 0xffffffff
+    assert masked is not a and "&" in repr(masked), repr(masked)
+    assert "&" in repr(T.uint64() & T.uint64(0xffffffffffffffff))
 
 
 if __name__ == "__main__":

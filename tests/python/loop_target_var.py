@@ -98,7 +98,39 @@ def live_updates(A: T.Tensor((3,), "int32")):
         A[2] = d
 
 
+def accumulate(inside):
+    """Sums A into B[0] through a T.alloc_var declared before the loop, or
+    (``inside``) in the loop body and read after it: an error at the read."""
+    @T.prim_func
+    def kernel(A: T.Tensor((6,), "int32"), B: T.Tensor((1,), "int32")):
+        with T.Kernel(1, threads=1):
+            if not inside:
+                acc = T.alloc_var("int32", init=0)
+            for j in T.serial(6):
+                if inside:
+                    acc = T.alloc_var("int32", init=0)
+                acc = acc + A[j]
+            B[0] = acc  # the read
+    return kernel
+
+
 def main():
+    a6 = torch.arange(1, 7, dtype=torch.int32) * 3
+    out = torch.zeros(1, dtype=torch.int32)
+    tilelang.compile(accumulate(False), target="cpu")(a6, out)
+    assert int(out[0]) == sum(int(v) for v in a6), out
+    # Read after the loop that declared it: located at the read.
+    line = next(i for i, text in enumerate(open(__file__), 1)
+                if text.rstrip().endswith("# the read"))
+    try:
+        tilelang.compile(accumulate(True), target="cpu")
+    except tilelang.TLCBuildError as e:
+        where = f"loop_target_var.py:{line}:20: error: T.alloc_var 'acc' " \
+            "is used after the region that declared it ended"
+        assert where in str(e), str(e)
+    else:
+        raise AssertionError("an expired T.alloc_var read was built")
+
     for kind in KINDS:
         for live in (False, True):
             kernel = tilelang.compile(make_kernel(kind, live), target="cpu")

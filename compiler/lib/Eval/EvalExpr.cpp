@@ -28,8 +28,15 @@ Value Interpreter::eval(Node n) {
   switch (n.kind()) {
   case NodeKind::Constant:
     return evalConstant(n);
-  case NodeKind::Name:
-    return lookup(n.identifier(), n);
+  case NodeKind::Name: {
+    Value v = lookup(n.identifier(), n);
+    // A T.alloc_var read after the loop or branch that declared it: an
+    // error at the name, not code naming an undeclared variable.
+    if (v.is(ValueKind::Buffer) && tracing() &&
+        !checkVarInScope(v.as<BufferObj>(), n))
+      return Value::poison();
+    return v;
+  }
   case NodeKind::Attribute: {
     Value obj = eval(n.child(Field::value));
     if (obj.isAbrupt())

@@ -399,7 +399,7 @@ Scalar Interpreter::toScalar(Value v, Node at, mlir::Type hint) {
       error(at, "a buffer region is not a scalar value");
       return {};
     }
-    if (!usable(r->buffer))
+    if (!usable(r->buffer) || !checkVarInScope(r->buffer, at))
       return {};
     llvm::SmallVector<mlir::Value, 4> idx;
     for (unsigned i = 0; i < r->starts.size(); ++i) {
@@ -420,7 +420,7 @@ Scalar Interpreter::toScalar(Value v, Node at, mlir::Type hint) {
       return {};
     }
     checkBufferUse(buf, at);
-    if (!usable(buf))
+    if (!usable(buf) || !checkVarInScope(buf, at))
       return {};
     mlir::Value load = tile::LoadOp::create(ir->b, 
         l, ir->valueType(buf->dtype), buf->value, mlir::ValueRange());
@@ -901,9 +901,13 @@ Flow Interpreter::irStore(Value target, Value v, Node at) {
       error(at, "cannot assign to the whole buffer '" + buf->name + "'");
       return Flow::Normal;
     }
+    if (!checkVarInScope(buf, at))
+      return Flow::Normal;
   } else if (target.is(ValueKind::Region)) {
     RegionObj *r = target.as<RegionObj>();
     buf = r->buffer;
+    if (!checkVarInScope(buf, at))
+      return Flow::Normal;
     if (std::optional<Flow> f = rampStore(*this, r, v, at))
       return *f;
     if (!r->isElement) {

@@ -62,6 +62,20 @@ splitDefineElements(llvm::StringRef inner) {
   return elems;
 }
 
+/// Whether \p text is a Python identifier.
+static bool isDefineIdentifier(llvm::StringRef text) {
+  if (text.empty() || !(llvm::isAlpha(text.front()) || text.front() == '_'))
+    return false;
+  return llvm::all_of(text, [](char c) { return llvm::isAlnum(c) || c == '_'; });
+}
+
+/// Whether a module global a -D value names is a callable it may bind: a
+/// user function or lambda, a functools.partial, a macro, a T.* primitive.
+static bool isDefineCallable(Value v) {
+  return v.is(ValueKind::Function) || v.is(ValueKind::Primitive) ||
+         v.isObj(ObjKind::Partial) || v.isObj(ObjKind::Macro);
+}
+
 Value Interpreter::parseDefine(llvm::StringRef text) {
   text = text.trim();
   // A tuple or list of -D values, as Python prints one: `(4, 128)`,
@@ -96,6 +110,15 @@ Value Interpreter::parseDefine(llvm::StringRef text) {
   if (text.consume_front("T."))
     if (std::optional<lang::DType> t = lang::DType::parseAttribute(text))
       return Value::dtype(*t);
+  // The name of a module-level callable (`-Dscore_mod=causal_mask`; the
+  // Python package appends a function, lambda or functools.partial passed
+  // to a factory to a copy of the script under such a name) is that
+  // callable. Read when the instance is traced, after the module ran.
+  if (moduleEnv && isDefineIdentifier(text)) {
+    auto it = moduleEnv->vars.find(text);
+    if (it != moduleEnv->vars.end() && isDefineCallable(it->second))
+      return it->second;
+  }
   return heap.str(text);
 }
 

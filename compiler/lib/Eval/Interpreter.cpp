@@ -415,21 +415,28 @@ Flow Interpreter::execAssign(Node stmt) {
   return Flow::Normal;
 }
 
-/// True when the T.alloc_var \p buf was declared in a region that is still
-/// open at \p b's insertion point. A var declared inside a loop body that
-/// has ended is out of scope there: assigning its name binds a new value
-/// (TileLang's fresh binding) instead of storing into a variable the
-/// generated code no longer declares.
-static bool varInScope(BufferObj *buf, mlir::OpBuilder &b) {
+bool Interpreter::varInScope(BufferObj *buf) {
   mlir::Block *def = buf->value ? buf->value.getParentBlock() : nullptr;
-  if (!def)
+  if (!def || !ir->b.getInsertionBlock())
     return true;
-  for (mlir::Block *at = b.getInsertionBlock(); at;) {
+  for (mlir::Block *at = ir->b.getInsertionBlock(); at;) {
     if (at == def)
       return true;
     mlir::Operation *parent = at->getParentOp();
     at = parent ? parent->getBlock() : nullptr;
   }
+  return false;
+}
+
+bool Interpreter::checkVarInScope(BufferObj *buf, Node at) {
+  if (buf->scope != lang::MemoryScope::LocalVar || varInScope(buf))
+    return true;
+  error(at, "T.alloc_var '" + buf->name +
+                "' is used after the region that declared it ended (it "
+                "exists only inside that loop or branch; declare it before "
+                "it)");
+  if (buf->range.begin != buf->range.end)
+    report(Severity::Note, buf->range, "'" + buf->name + "' declared here");
   return false;
 }
 
@@ -443,8 +450,7 @@ Flow Interpreter::assign(Node target, Value v) {
       auto it = env->vars.find(name);
       if (it != env->vars.end() && it->second.is(ValueKind::Buffer) &&
           it->second.as<BufferObj>()->scope == lang::MemoryScope::LocalVar &&
-          !v.is(ValueKind::Buffer) &&
-          varInScope(it->second.as<BufferObj>(), ir->b))
+          !v.is(ValueKind::Buffer) && varInScope(it->second.as<BufferObj>()))
         return irStore(it->second, v, target);
       if (it != env->vars.end() && it->second.is(ValueKind::Region) &&
           it->second.as<RegionObj>()->isElement && isRefParam(name))

@@ -532,6 +532,16 @@ public:
   void warnUnknownCondition(Value c, Node test, llvm::StringRef assumption);
   /// Checks that a buffer used at \p at belongs to the current kernel.
   void checkBufferUse(BufferObj *buf, Node at);
+  /// True when the T.alloc_var \p buf was declared in a region that is
+  /// still open at the builder's insertion point (always for other
+  /// buffers). A var declared in a loop body or branch that has ended is
+  /// out of scope: assigning its name binds a new value (TileLang's fresh
+  /// binding) instead of storing into a variable the generated code no
+  /// longer declares.
+  bool varInScope(BufferObj *buf);
+  /// varInScope for a read or store through \p at; otherwise an error
+  /// located there (and a note at the declaration), false.
+  bool checkVarInScope(BufferObj *buf, Node at);
   /// True when IR may refer to \p buf here (global, or allocated in the
   /// current kernel region).
   bool usable(const BufferObj *buf) const {

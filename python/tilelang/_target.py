@@ -1,0 +1,76 @@
+"""``tvm.target.Target`` for scripts that build one to pass as ``target=``
+or enter as a context (``with tvm.target.Target("cuda"): tilelang.lower(
+func)``). It records the kind and options; :func:`tilelang.jit
+.resolve_target` maps it to tlc-build's ``--target``, and a target entered
+with ``with`` is the default of builds that name none."""
+
+import threading
+
+_current = threading.local()
+
+
+class _Kind:
+    def __init__(self, name):
+        self.name = name
+
+    def __repr__(self):
+        return self.name
+
+
+class Target:
+    """A target: ``Target("cuda")``, ``Target("cuda -arch=sm_80")``,
+    ``Target({"kind": "cuda", "arch": "sm_90"})``, ``Target("c")``,
+    optionally ``host=``."""
+
+    def __init__(self, target, host=None):
+        if isinstance(target, Target):
+            self.kind, self.arch, self.attrs = target.kind, target.arch, \
+                dict(target.attrs)
+            self.host = host if host is not None else target.host
+            return
+        if isinstance(target, dict):
+            attrs = dict(target)
+            kind = str(attrs.pop("kind", "cuda"))
+        elif isinstance(target, str) and target.strip():
+            parts = target.split()
+            kind, attrs = parts[0], {}
+            for opt in parts[1:]:
+                key, _, value = opt.lstrip("-").partition("=")
+                attrs[key] = value if value else True
+        else:
+            raise ValueError(f"cannot make a target of {target!r}")
+        self.kind = _Kind(kind)
+        self.arch = attrs.get("arch") or attrs.get("mcpu")
+        self.attrs = attrs
+        self.host = Target(host) if isinstance(host, (str, dict)) else host
+
+    def spec(self):
+        """The TileLang target text (``cuda -arch=sm_90``)."""
+        return self.kind.name + (f" -arch={self.arch}" if self.arch else "")
+
+    def __str__(self):
+        return self.spec()
+
+    def __repr__(self):
+        return f"Target({self.spec()!r})"
+
+    def __enter__(self):
+        stack = getattr(_current, "stack", None)
+        if stack is None:
+            stack = _current.stack = []
+        stack.append(self)
+        return self
+
+    def __exit__(self, *exc):
+        _current.stack.pop()
+        return False
+
+    @staticmethod
+    def current(allow_none=True):
+        """The innermost target entered with ``with`` (None outside)."""
+        stack = getattr(_current, "stack", None)
+        if stack:
+            return stack[-1]
+        if not allow_none:
+            raise ValueError("no target is entered")
+        return None
