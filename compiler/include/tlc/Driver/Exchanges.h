@@ -54,12 +54,19 @@ struct InstanceExchange {
   /// The registers are loaded back from the tile after the statement (a
   /// T.Parallel that writes the fragment there).
   bool loadBack = false;
+  /// The code is HIP's: the tile is in CDNA's LDS.
+  bool lds = false;
+  /// The worst bank-conflict degree of the stores into the tile and of the
+  /// loads from it, per warp (half wavefront on HIP) instruction, from the
+  /// lane addresses the printed code computes (0: not known).
+  int64_t storeDegree = 0, loadDegree = 0;
 };
 
 /// The fragment exchanges of instance \p top (its pre-order walk \p ops,
 /// layouts attached) in the code printed for \p target: lowered and printed
 /// on a copy, diagnostics dropped (what the printer cannot generate is
-/// reported when building for it). Empty for targets other than CUDA's.
+/// reported when building for it). Empty for targets other than CUDA's and
+/// HIP's.
 std::vector<InstanceExchange>
 findInstanceExchanges(mlir::Operation *top,
                       llvm::ArrayRef<mlir::Operation *> ops,
