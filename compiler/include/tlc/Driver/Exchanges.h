@@ -12,8 +12,11 @@
 // layouts itself (its own propagation, which layout inference does not
 // reproduce), so this reads what the printer prints: the instance is
 // lowered and printed, and every exchange tile it declares is mapped back
-// to the DSL statement through the source map. The editor and
-// `tlc-build --emit=hints` report each one as a hint.
+// to the DSL statement through the source map. The printer also records
+// the lanes' accesses of each tile (CudaEmitOptions::recordExchanges), whose
+// worst bank-conflict degrees the report states. HIP targets print HIP
+// code, whose tile is in LDS. The editor and `tlc-build --emit=hints`
+// report each one as a hint.
 //
 //===----------------------------------------------------------------------===//
 
