@@ -93,6 +93,18 @@ struct PipelineFact {
   std::string mechanism;
 };
 
+/// A fragment exchange of the generated code at a statement.
+struct ExchangeFact {
+  /// The statement's range.
+  TextRange range;
+  /// Byte offset where the hint goes.
+  uint32_t hintOffset = 0;
+  /// The inlay label (`C_local via shared · stores 8-way, loads 4-way`).
+  std::string label;
+  /// The full text (the diagnostic's message).
+  std::string detail;
+};
+
 /// One instance of a kernel: the kernel with bound meta parameters.
 struct InstanceFact {
   /// How the instance is labelled (`M=1024, N=1024` or `symbolic`).
@@ -103,6 +115,8 @@ struct InstanceFact {
   std::vector<LaunchFact> launches;
   /// Pipelined loops, in source order.
   std::vector<PipelineFact> pipelines;
+  /// Fragment exchanges, in source order.
+  std::vector<ExchangeFact> exchanges;
 };
 
 /// A kernel (a `@T.prim_func`, `@T.macro` or `@tilelang.jit` function).

@@ -296,6 +296,26 @@ EvalAnalyzer::analyze(const std::shared_ptr<const syntax::SyntaxTree> &tree,
       if (hint.stages)
         p.stages = *hint.stages;
       instance->pipelines.push_back(std::move(p));
+    } else if (hint.kind == "fragment-exchange") {
+      // `NAME goes through shared memory|LDS here (fragment exchange, ...;
+      // stores N-way bank conflict, loads conflict-free)`: the label keeps
+      // where and the degrees.
+      ExchangeFact e;
+      e.range = hint.range;
+      e.hintOffset = decl ? headerEnd(*tree, decl) : hint.range.end;
+      e.detail = hint.detail;
+      llvm::StringRef d = hint.detail;
+      e.label = hint.name + (d.contains(" through LDS ") ? " via LDS"
+                                                         : " via shared");
+      size_t semi = d.rfind("; ");
+      if (semi != llvm::StringRef::npos && d.ends_with(")")) {
+        std::string degrees = d.slice(semi + 2, d.size() - 1).str();
+        for (size_t at; (at = degrees.find(" bank conflict")) !=
+                        std::string::npos;)
+          degrees.erase(at, 14);
+        e.label += " · " + degrees;
+      }
+      instance->exchanges.push_back(std::move(e));
     }
   }
   // Kernels in source order (a slice's kernels come with its slice).

@@ -96,6 +96,14 @@ std::vector<InlayHint> tlc::lsp::computeInlayHints(
           hint.label += " · " + p.mechanism;
         entries.push_back({p.hintOffset, std::move(hint)});
       }
+    if (cats.layouts)
+      for (const ExchangeFact &x : instance->exchanges) {
+        InlayHint hint;
+        hint.kind = HintKind::Exchange;
+        hint.label = x.label;
+        hint.tooltip = x.detail;
+        entries.push_back({x.hintOffset, std::move(hint)});
+      }
   }
   std::stable_sort(entries.begin(), entries.end(),
                    [](const Entry &a, const Entry &b) {

@@ -125,7 +125,7 @@ InlayHint tlc::lsp::readInlayHint(const json &value, std::string &uri) {
   hint.version = getInteger(getField(data, "version"), "data.version");
   hint.index = getUnsigned(getField(data, "index"), "data.index");
   uint32_t kind = getUnsigned(getField(data, "kind"), "data.kind");
-  if (kind > static_cast<uint32_t>(HintKind::Pipeline))
+  if (kind > static_cast<uint32_t>(HintKind::Exchange))
     throw ParamError{"data.kind: out of range"};
   hint.kind = static_cast<HintKind>(kind);
   return hint;

@@ -137,6 +137,9 @@ enum class HintKind : uint8_t {
   Launch,
   /// Stages of a `T.Pipelined` loop.
   Pipeline,
+  /// A fragment exchange through shared memory (LDS) and its bank
+  /// conflicts.
+  Exchange,
 };
 
 /// One inlay hint.

@@ -22,6 +22,8 @@
 #include "tlc/Dialect/Tile/Transforms/Passes.h"
 #include "tlc/Target/CUDA/CUDAEmitter.h"
 #include "tlc/Target/CUDA/CUDATarget.h"
+#include "tlc/Target/CUDA/GPULanguage.h"
+#include "tlc/Layout/BankConflicts.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -154,6 +156,27 @@ static bool mayExchange(llvm::ArrayRef<mlir::Operation *> ops) {
   return false;
 }
 
+/// The worst bank-conflict degree of the instructions \p warps of exchange
+/// tile \p r at byte \p offset (layout::bankConflictDegree: NVIDIA's
+/// shared memory, or with \p lds CDNA's LDS phases), 0 when there are none.
+static int64_t exchangeDegree(
+    const std::vector<std::array<int64_t, 32>> &warps,
+    const target::CudaExchangeAccesses &r, int64_t offset, bool lds,
+    bool store) {
+  int64_t worst = 0;
+  for (const std::array<int64_t, 32> &lanes : warps) {
+    layout::WarpAccess a;
+    a.bytes = r.elementBytes;
+    a.lds = lds;
+    a.store = store;
+    for (auto [l, e] : llvm::enumerate(lanes))
+      if (e >= 0)
+        a.address[l] = offset + e * r.elementBytes;
+    worst = std::max(worst, layout::bankConflictDegree(a));
+  }
+  return worst;
+}
+
 std::vector<InstanceExchange>
 tlc::driver::findInstanceExchanges(mlir::Operation *top,
                                    llvm::ArrayRef<mlir::Operation *> ops,
@@ -161,14 +184,32 @@ tlc::driver::findInstanceExchanges(mlir::Operation *top,
   std::vector<InstanceExchange> out;
   llvm::StringRef arch = target;
   arch.consume_front("cuda:");
-  if (!arch.starts_with("sm_") || !llvm::isa<tile::FuncOp>(top))
+  bool hip = arch.consume_front("hip:");
+  if ((!hip && !arch.starts_with("sm_")) || !llvm::isa<tile::FuncOp>(top))
     return out;
-  llvm::Expected<std::vector<std::string>> archs =
-      target::parseCudaArchitectures(arch);
-  if (!archs) {
-    llvm::consumeError(archs.takeError());
-    return out;
+  std::vector<std::string> archs;
+  if (hip) {
+    // The CDNA architectures (HIPTarget's list; the oldest decides what
+    // the printer may use).
+    llvm::SmallVector<llvm::StringRef> parts;
+    arch.split(parts, ',');
+    for (llvm::StringRef p : parts) {
+      p = p.trim();
+      if (p != "gfx90a" && p != "gfx942" && p != "gfx950")
+        return out;
+      archs.push_back(p.str());
+    }
+  } else {
+    llvm::Expected<std::vector<std::string>> cuda =
+        target::parseCudaArchitectures(arch);
+    if (!cuda) {
+      llvm::consumeError(cuda.takeError());
+      return out;
+    }
+    archs = std::move(*cuda);
   }
+  if (archs.empty())
+    return out;
   // Only instances with static fragments can exchange; the printer
   // enumerates each fragment, so an instance past layout inference's
   // per-kernel budget (4,194,304 elements) is not printed here either.
@@ -213,7 +254,7 @@ tlc::driver::findInstanceExchanges(mlir::Operation *top,
   copy->getBody()->push_back(top->clone());
   mlir::ScopedDiagnosticHandler drop(
       context, [](mlir::Diagnostic &) { return mlir::success(); });
-  tile::setGpuTarget(*copy, ("cuda:" + llvm::join(*archs, ",")));
+  tile::setGpuTarget(*copy, (hip ? "hip:" : "cuda:") + llvm::join(archs, ","));
   if (mlir::failed(tile::runGpuLowering(*copy)))
     return out;
   auto func = llvm::dyn_cast<tile::FuncOp>(copy->getBody()->front());
@@ -221,8 +262,14 @@ tlc::driver::findInstanceExchanges(mlir::Operation *top,
     return out;
   target::CudaEmitOptions options;
   options.locationComments = false;
-  if (unsigned cc = target::getOldestComputeCapability(*archs))
+  options.recordExchanges = true;
+  if (hip) {
+    options.language = &target::GPULanguage::hip();
+    // "gfx90a" < "gfx942" < "gfx950": the oldest sorts first.
+    options.amdArch = *llvm::min_element(archs);
+  } else if (unsigned cc = target::getOldestComputeCapability(archs)) {
     options.minComputeCapability = cc;
+  }
   mlir::FailureOr<target::CudaKernel> cu = target::emitCudaKernel(func, options);
   if (mlir::failed(cu))
     return out;
@@ -246,6 +293,12 @@ tlc::driver::findInstanceExchanges(mlir::Operation *top,
     x.name = d.name;
     x.offset = d.offset;
     x.loadBack = loadsBack(cu->source, d.name, d.tile);
+    x.lds = hip;
+    for (const target::CudaExchangeAccesses &r : cu->exchanges)
+      if (r.tile == d.tile && r.complete) {
+        x.storeDegree = exchangeDegree(r.stores, r, d.offset, hip, true);
+        x.loadDegree = exchangeDegree(r.loads, r, d.offset, hip, false);
+      }
     out.push_back(std::move(x));
   }
   return out;
@@ -302,17 +355,31 @@ void tlc::driver::reportInstanceExchanges(
     Diagnostic d;
     d.severity = Severity::Remark;
     d.range = sourceRangeOf(tree, op->getLoc());
-    d.message = x.name + " goes through shared memory here (fragment "
-                "exchange";
+    d.message = x.name + (x.lds ? " goes through LDS" : " goes through shared memory") +
+                " here (fragment exchange";
     if (bytes)
       d.message += ", " + std::to_string(bytes) + " bytes";
-    d.message += " at byte " + std::to_string(x.offset) + ")";
+    d.message += " at byte " + std::to_string(x.offset);
+    auto degree = [](int64_t n) {
+      return n == 1 ? std::string("conflict-free")
+                    : std::to_string(n) + "-way bank conflict";
+    };
+    std::string phases;
+    if (x.storeDegree)
+      phases += "stores " + degree(x.storeDegree);
+    if (x.loadDegree)
+      phases += (phases.empty() ? "" : ", ") + std::string("loads ") +
+                degree(x.loadDegree);
+    if (!phases.empty())
+      d.message += "; " + phases;
+    d.message += ")";
     if (!seen.insert({d.range.begin, d.message}).second)
       continue;
     d.notes.push_back({x.root >= 0 ? sourceRangeOf(tree, ops[x.root]->getLoc())
                                    : d.range,
                        whyExchanged(op, x.name, x.loadBack) +
-                           ", with block barriers between (CUDA code)"});
+                           ", with block barriers between (" +
+                           (x.lds ? "HIP" : "CUDA") + " code)"});
     analysis.diagnostics.push_back(d);
     eval::Hint h;
     h.range = d.range;

@@ -12,8 +12,11 @@
 // layouts itself (its own propagation, which layout inference does not
 // reproduce), so this reads what the printer prints: the instance is
 // lowered and printed, and every exchange tile it declares is mapped back
-// to the DSL statement through the source map. The editor and
-// `tlc-build --emit=hints` report each one as a hint.
+// to the DSL statement through the source map. The printer also records
+// the lanes' accesses of each tile (CudaEmitOptions::recordExchanges), whose
+// worst bank-conflict degrees the report states. HIP targets print HIP
+// code, whose tile is in LDS. The editor and `tlc-build --emit=hints`
+// report each one as a hint.
 //
 //===----------------------------------------------------------------------===//
 
@@ -54,12 +57,19 @@ struct InstanceExchange {
   /// The registers are loaded back from the tile after the statement (a
   /// T.Parallel that writes the fragment there).
   bool loadBack = false;
+  /// The code is HIP's: the tile is in CDNA's LDS.
+  bool lds = false;
+  /// The worst bank-conflict degree of the stores into the tile and of the
+  /// loads from it, per warp (half wavefront on HIP) instruction, from the
+  /// lane addresses the printed code computes (0: not known).
+  int64_t storeDegree = 0, loadDegree = 0;
 };
 
 /// The fragment exchanges of instance \p top (its pre-order walk \p ops,
 /// layouts attached) in the code printed for \p target: lowered and printed
 /// on a copy, diagnostics dropped (what the printer cannot generate is
-/// reported when building for it). Empty for targets other than CUDA's.
+/// reported when building for it). Empty for targets other than CUDA's and
+/// HIP's.
 std::vector<InstanceExchange>
 findInstanceExchanges(mlir::Operation *top,
                       llvm::ArrayRef<mlir::Operation *> ops,

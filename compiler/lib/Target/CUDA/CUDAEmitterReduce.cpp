@@ -372,6 +372,7 @@ LogicalResult Emitter::emitFragmentCumSum(CumSumOp op) {
   line(at + " = " + toStorage(elem, sum) + ";");
   close();
   close();
+  recordScanExchange(*tile, lines, len, stride, op.getReverse());
   line(blockBarrier());
   emitExchange(dstInfo->second, expr(dst), *tile, /*toShared=*/false);
   return success();

@@ -398,6 +398,8 @@ LogicalResult Emitter::emitParallel(ParallelOp op) {
       }
     }
     exchangeReads[o] = {exchanged[rootOf(buf)], rootOf(buf)};
+    recordLoopExchange(op, loop, bound, varDim, o, exchanged[rootOf(buf)],
+                       fragments[rootOf(buf)].shape);
   }
 
   std::string reg = fresh("r");
@@ -439,6 +441,10 @@ LogicalResult Emitter::emitParallel(ParallelOp op) {
           at.push_back(d == kUnitDim ? std::string("0") : idx[varDim[d]]);
         fragmentAccess[o] =
             tile->second + "[" + rowMajor(at, it->second.shape) + "]";
+        // The indices are the loop variables (and unit dimensions' 0):
+        // evaluated as they are, they give the coordinates used here.
+        recordLoopExchange(op, loop, bound, varDim, o, tile->second,
+                           it->second.shape);
         continue;
       }
       FailureOr<std::string> r = fragmentIndex(
@@ -505,6 +511,7 @@ FailureOr<std::string> Emitter::publishedElement(Operation *op, Value root,
     return failure();
   emitExchange(it->second, expr(root), *tile, /*toShared=*/true);
   line(blockBarrier());
+  recordScalarExchangeRead(*tile, indices, it->second.shape);
   return *tile + "[" + rowMajorIndex(indices, it->second.shape) + "]";
 }
 
@@ -519,11 +526,13 @@ FailureOr<std::string> Emitter::declareExchangeTile(Value root,
   line(*storage + " *" + tile + " = reinterpret_cast<" + *storage +
        " *>(smem + " + Twine(offset) + ");  // " + expr(root) +
        ", row-major");
+  beginExchangeRecord(tile, root);
   return tile;
 }
 
 void Emitter::emitExchange(const FragmentInfo &frag, StringRef name,
                            StringRef tile, bool toShared, Type from, Type to) {
+  recordExchange(frag, tile, toShared);
   open(frag.threadExtent < numThreads
            ? "if (tid < " + Twine(frag.threadExtent) + ")"
            : Twine(""));

@@ -151,6 +151,15 @@ std::string BitLinear::expr(unsigned d, ArrayRef<std::string> vars) const {
   return e;
 }
 
+int64_t BitLinear::evaluate(unsigned d, ArrayRef<int64_t> inputs) const {
+  int64_t sum = base[d];
+  for (auto [v, bits] : llvm::enumerate(coef))
+    for (auto [b, c] : llvm::enumerate(bits))
+      if (v < inputs.size() && ((inputs[v] >> b) & 1))
+        sum += c[d];
+  return sum;
+}
+
 int64_t BitLinear::zeroMask(unsigned v) const {
   int64_t mask = 0;
   for (auto [b, c] : llvm::enumerate(coef[v]))

@@ -62,6 +62,8 @@ struct BitLinear {
   std::string expr(unsigned d, llvm::ArrayRef<std::string> vars) const;
   /// Bits of input \p v whose coefficients are all zero.
   int64_t zeroMask(unsigned v) const;
+  /// Output \p d at \p inputs (what expr() computes at run time).
+  int64_t evaluate(unsigned d, llvm::ArrayRef<int64_t> inputs) const;
 };
 
 /// Facts of one fragment layout that depend only on the layout (its
@@ -329,6 +331,32 @@ public:
   void emitExchange(const FragmentInfo &frag, llvm::StringRef name,
                     llvm::StringRef tile, bool toShared,
                     mlir::Type from = {}, mlir::Type to = {});
+  // CUDAEmitterExchanges.cpp (CudaEmitOptions::recordExchanges)
+  /// The record of exchange tile \p tile, or null when not recording.
+  CudaExchangeAccesses *exchangeRecord(llvm::StringRef tile);
+  /// Starts the record of exchange tile \p tile of fragment \p root.
+  void beginExchangeRecord(llvm::StringRef tile, mlir::Value root);
+  /// Records the accesses emitExchange() prints for \p frag and \p tile.
+  void recordExchange(const FragmentInfo &frag, llvm::StringRef tile,
+                      bool toShared);
+  /// Records the accesses of fragment access \p o (a tile.load or
+  /// tile.store at \p indices) inside T.Parallel \p op to exchange tile
+  /// \p tile of shape \p shape, the loop partitioned by \p loop (null:
+  /// flat over the threads) with \p bound and \p varDim as loopLayout()
+  /// gives them.
+  void recordLoopExchange(tile::ParallelOp op, const FragmentInfo *loop,
+                          llvm::ArrayRef<int64_t> bound,
+                          llvm::ArrayRef<unsigned> varDim, mlir::Operation *o,
+                          llvm::StringRef tile, llvm::ArrayRef<int64_t> shape);
+  /// Records every thread's read of element \p indices (constants, else the
+  /// record is partial) of exchange tile \p tile of shape \p shape.
+  void recordScalarExchangeRead(llvm::StringRef tile, mlir::ValueRange indices,
+                                llvm::ArrayRef<int64_t> shape);
+  /// Records T.cumsum's scan of exchange tile \p tile: thread t scans the
+  /// lines t, t + numThreads, ... (\p lines in all) of \p len elements
+  /// \p stride apart, reading and writing each.
+  void recordScanExchange(llvm::StringRef tile, int64_t lines, int64_t len,
+                          int64_t stride, bool reverse);
   // CUDAEmitterStagedStore.cpp
   /// A fragment -> global copy of a 2-D tile written through a padded
   /// shared tile and 16-byte row stores (\p memDims: the global side's two

@@ -55,6 +55,7 @@
 #include "mlir/Support/LLVM.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <array>
 #include <string>
 #include <vector>
 
@@ -81,6 +82,27 @@ struct CudaEmitOptions {
   /// HIP: the oldest CDNA architecture built for (`gfx90a`, `gfx942`,
   /// `gfx950`): instructions only newer ones have are diagnosed.
   std::string amdArch = "gfx90a";
+  /// Record the shared-memory accesses of every fragment exchange tile in
+  /// CudaKernel::exchanges (the editor's exchange hints; off when building).
+  bool recordExchanges = false;
+};
+
+/// The shared-memory accesses the code makes to one fragment exchange tile
+/// (CudaEmitOptions::recordExchanges), as the printed loops compute them:
+/// per instruction and group of 32 consecutive threads (a warp; half a
+/// 64-lane wavefront on HIP), the element of the row-major tile each lane
+/// accesses, -1 for a lane that does not.
+struct CudaExchangeAccesses {
+  /// The tile's name in the code (`exchanged_3`).
+  std::string tile;
+  /// Bytes per element.
+  int64_t elementBytes = 4;
+  /// Stores into the tile (the holders' registers, a loop's writes) and
+  /// loads from it (a loop's reads, registers loaded back, a scalar read).
+  std::vector<std::array<int64_t, 32>> stores, loads;
+  /// False when an access could not be evaluated (an index the analysis
+  /// does not model) or there were too many to keep: the lists are partial.
+  bool complete = true;
 };
 
 /// A TMA tensor map a kernel takes (tile-plan-tma), after the symbols, in
@@ -131,6 +153,9 @@ struct CudaKernel {
   std::vector<std::string> files;
   /// Generated line -> DSL location, sorted by generated line.
   std::vector<artifact::SourceMapEntry> sourceMap;
+  /// The fragment exchange tiles' accesses, in declaration order (only with
+  /// CudaEmitOptions::recordExchanges).
+  std::vector<CudaExchangeAccesses> exchanges;
 };
 
 /// Translates \p func into CUDA C++. Fails, with an error diagnostic on the

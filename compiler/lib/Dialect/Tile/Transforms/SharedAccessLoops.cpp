@@ -14,6 +14,7 @@
 #include "SharedAccessPlans.h"
 
 #include "tlc/Dialect/Tile/IR/BufferEffects.h"
+#include "tlc/Dialect/Tile/Transforms/SharedAccesses.h"
 
 #include "tlc/Layout/Fragment.h"
 #include "tlc/Layout/SharedLayouts.h"
@@ -29,11 +30,8 @@ using namespace tlc;
 using namespace tlc::tile;
 using namespace tlc::tile::detail;
 
-/// The value of index \p v at loop coordinates \p coords of \p par (its
-/// induction variables), or std::nullopt when it depends on anything else
-/// or is not an integer operation modelled here.
-static std::optional<int64_t> evalIndex(Value v, ParallelOp par,
-                                        ArrayRef<int64_t> coords) {
+std::optional<int64_t> tlc::tile::evaluateLoopIndex(Value v, ParallelOp par,
+                                                   ArrayRef<int64_t> coords) {
   if (auto arg = dyn_cast<BlockArgument>(v)) {
     if (arg.getOwner() != &par.getBody().front() ||
         arg.getArgNumber() >= coords.size())
@@ -46,13 +44,13 @@ static std::optional<int64_t> evalIndex(Value v, ParallelOp par,
   if (!def)
     return std::nullopt;
   if (auto cast = dyn_cast<arith::IndexCastOp>(def))
-    return evalIndex(cast.getIn(), par, coords);
+    return evaluateLoopIndex(cast.getIn(), par, coords);
   if (def->getNumOperands() != 2 || def->getNumResults() != 1)
     return std::nullopt;
-  std::optional<int64_t> a = evalIndex(def->getOperand(0), par, coords);
+  std::optional<int64_t> a = evaluateLoopIndex(def->getOperand(0), par, coords);
   if (!a)
     return std::nullopt;
-  std::optional<int64_t> b = evalIndex(def->getOperand(1), par, coords);
+  std::optional<int64_t> b = evaluateLoopIndex(def->getOperand(1), par, coords);
   if (!b)
     return std::nullopt;
   auto floorDiv = [](int64_t x, int64_t y) {
@@ -266,7 +264,7 @@ void tlc::tile::detail::planParallel(ParallelOp op, int64_t threads,
           continue;
         std::vector<int64_t> at(offsets->begin(), offsets->end());
         for (auto [d, i] : llvm::enumerate(indices)) {
-          std::optional<int64_t> x = evalIndex(i, op, *c);
+          std::optional<int64_t> x = evaluateLoopIndex(i, op, *c);
           if (!x) {
             ok = false;
             break;

@@ -31,6 +31,7 @@
 
 #include "llvm/ADT/DenseMap.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -59,6 +60,13 @@ planLdsSwizzles(KernelOp kernel);
 layout::Layout cudaSharedLayout(
     mlir::Value root, const llvm::DenseMap<mlir::Value, int64_t> &swizzled,
     const llvm::DenseMap<mlir::Value, layout::XorSwizzle> *lds = nullptr);
+
+/// The value of index \p v at loop coordinates \p coords of \p par (its
+/// induction variables, in order), or std::nullopt when it depends on
+/// anything else or is not an integer operation modelled here (add, sub,
+/// mul, and, or, xor, min, max, shifts, division and remainder).
+std::optional<int64_t> evaluateLoopIndex(mlir::Value v, ParallelOp par,
+                                         llvm::ArrayRef<int64_t> coords);
 
 /// One shared-memory access of the generated code with a bank conflict.
 struct BankConflict {
