@@ -172,3 +172,134 @@ SmallVector<StringRef> tlc::tile::getUnboundTileParameters(FuncOp func) {
   });
   return used;
 }
+
+//===----------------------------------------------------------------------===//
+// Dead shared buffers
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// What a statement does first to a buffer's contents, as far as the
+/// statements after it care: nothing they can tell (None: not touched, a
+/// partial write, or a loop that may not run), a whole write (Kill), or a
+/// read (Use: the old contents matter).
+enum class FirstAccess { None, Kill, Use };
+
+/// The buffer and every region / view of it.
+struct Aliases {
+  Value root;
+  llvm::SmallPtrSet<Value, 8> values;
+  explicit Aliases(Value buffer) : root(buffer) {
+    SmallVector<Value, 4> work = {buffer};
+    while (!work.empty()) {
+      Value v = work.pop_back_val();
+      if (!values.insert(v).second)
+        continue;
+      for (Operation *user : v.getUsers())
+        if (isa<RegionOp, ViewOp>(user))
+          work.push_back(user->getResult(0));
+    }
+  }
+  bool usedBy(Operation *op) const {
+    return llvm::any_of(op->getOperands(),
+                        [&](Value v) { return values.contains(v); });
+  }
+};
+} // namespace
+
+static FirstAccess firstAccessOf(Operation *op, const Aliases &a);
+
+/// The first access of the statements [\p begin, \p end) of one block.
+static FirstAccess firstAccessIn(Block::iterator begin, Block::iterator end,
+                                 const Aliases &a) {
+  for (Operation &op : llvm::make_range(begin, end))
+    if (FirstAccess f = firstAccessOf(&op, a); f != FirstAccess::None)
+      return f;
+  return FirstAccess::None;
+}
+
+static FirstAccess firstAccessIn(Region &region, const Aliases &a) {
+  if (region.empty())
+    return FirstAccess::None;
+  Block &b = region.front();
+  return firstAccessIn(b.begin(), b.end(), a);
+}
+
+static FirstAccess firstAccessOf(Operation *op, const Aliases &a) {
+  if (isa<AnnotateLayoutOp, RegionOp, ViewOp>(op))
+    return FirstAccess::None;
+  if (isa<ForOp, PipelinedOp>(op)) {
+    if (a.usedBy(op))
+      return FirstAccess::Use;
+    // A loop whose body writes the buffer whole before reading it leaves
+    // the decision to what follows (it may run no iteration).
+    return firstAccessIn(op->getRegion(0), a) == FirstAccess::Use
+               ? FirstAccess::Use
+               : FirstAccess::None;
+  }
+  if (auto ifOp = dyn_cast<IfOp>(op)) {
+    FirstAccess t = firstAccessIn(ifOp.getThenRegion(), a);
+    FirstAccess e = firstAccessIn(ifOp.getElseRegion(), a);
+    if (t == FirstAccess::Use || e == FirstAccess::Use)
+      return FirstAccess::Use;
+    return t == FirstAccess::Kill && e == FirstAccess::Kill ? FirstAccess::Kill
+                                                            : FirstAccess::None;
+  }
+  if (op->getNumRegions()) {
+    // Anything else with a body: a read anywhere inside is a read.
+    bool used = a.usedBy(op);
+    op->walk([&](Operation *inner) {
+      if (inner != op && inner->getNumRegions() == 0 &&
+          firstAccessOf(inner, a) == FirstAccess::Use)
+        used = true;
+    });
+    return used ? FirstAccess::Use : FirstAccess::None;
+  }
+  if (!a.usedBy(op))
+    return FirstAccess::None;
+  if (auto copy = dyn_cast<CopyOp>(op)) {
+    if (a.values.contains(copy.getSrc()))
+      return FirstAccess::Use;
+    return copy.getDst() == a.root ? FirstAccess::Kill : FirstAccess::None;
+  }
+  if (auto fill = dyn_cast<FillOp>(op))
+    return fill.getDst() == a.root ? FirstAccess::Kill : FirstAccess::None;
+  if (auto clear = dyn_cast<ClearOp>(op))
+    return clear.getDst() == a.root ? FirstAccess::Kill : FirstAccess::None;
+  if (isa<StoreOp>(op))
+    return FirstAccess::None; // a partial write
+  return FirstAccess::Use;
+}
+
+bool tlc::tile::isBufferDeadAt(Block &kernelBody, Value buffer, Operation *at) {
+  Aliases a(buffer);
+  bool touched = a.usedBy(at);
+  at->walk([&](Operation *inner) { touched |= a.usedBy(inner); });
+  if (touched)
+    return false;
+  for (Operation *cur = at;;) {
+    Block *block = cur->getBlock();
+    if (!block)
+      return false;
+    FirstAccess after =
+        firstAccessIn(std::next(Block::iterator(cur)), block->end(), a);
+    if (after != FirstAccess::None)
+      return after == FirstAccess::Kill;
+    if (block == &kernelBody)
+      return true; // the kernel ends
+    Operation *parent = block->getParentOp();
+    if (!parent || a.usedBy(parent))
+      return false;
+    if (isa<ForOp, PipelinedOp>(parent)) {
+      // The next iteration runs the block again up to `cur`.
+      if (firstAccessIn(block->begin(), std::next(Block::iterator(cur)), a) ==
+          FirstAccess::Use)
+        return false;
+    } else if (!isa<IfOp>(parent)) {
+      // A region the analysis does not model (a while loop's condition and
+      // body, T.Parallel): dead only if nothing in it reads the buffer.
+      if (firstAccessOf(parent, a) == FirstAccess::Use)
+        return false;
+    }
+    cur = parent;
+  }
+}

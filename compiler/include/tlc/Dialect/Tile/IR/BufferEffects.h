@@ -67,6 +67,22 @@ std::optional<std::pair<int, int>> getLiveRange(mlir::Block &body,
                                                 mlir::Value buffer,
                                                 const StatementIndex &index);
 
+/// Whether the contents of the shared allocation \p buffer are dead at
+/// \p at (an operation nested in \p kernelBody that does not touch it):
+/// on every path from \p at to the end of the kernel, the buffer is
+/// written whole (a `T.copy`, `T.fill` or `T.clear` into the allocation
+/// itself) before any of it is read, or it is not read at all. Loops
+/// (`T.serial`, `T.Pipelined`) may run any number of times, including
+/// none, and their next iteration counts as a path; within one iteration a
+/// buffer whose first access is a whole write is dead before it, so a
+/// loop's scratch may reuse the bytes of buffers the iteration has
+/// finished with. Anything the analysis does not model (an unknown
+/// region, an access through an intrinsic) counts as a read. Whoever
+/// writes such bytes at \p at must still order the accesses (a barrier
+/// before and after).
+bool isBufferDeadAt(mlir::Block &kernelBody, mlir::Value buffer,
+                    mlir::Operation *at);
+
 class FuncOp;
 
 /// The meta parameters of \p func (factory parameters no call site bound)
