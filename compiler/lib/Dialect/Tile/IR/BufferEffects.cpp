@@ -9,10 +9,13 @@
 
 #include "tlc/Dialect/Tile/IR/TileOps.h"
 
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <climits>
+#include <map>
 
 using namespace mlir;
 using namespace tlc;
@@ -302,4 +305,125 @@ bool tlc::tile::isBufferDeadAt(Block &kernelBody, Value buffer, Operation *at) {
     }
     cur = parent;
   }
+}
+
+//===----------------------------------------------------------------------===//
+// Nested live ranges
+//===----------------------------------------------------------------------===//
+
+NestedLiveRange tlc::tile::getNestedLiveRange(Block &body, Value buffer) {
+  Aliases a(buffer);
+  SmallVector<Operation *> users;
+  for (Value v : a.values)
+    for (Operation *user : v.getUsers())
+      if (!isa<AnnotateLayoutOp, RegionOp, ViewOp>(user))
+        users.push_back(user);
+  NestedLiveRange range;
+  if (users.empty())
+    return range;
+  Block *block = &body;
+  while (true) {
+    // The statement of `block` holding each use.
+    int first = INT_MAX, last = -1;
+    Operation *holder = nullptr;
+    for (Operation *user : users) {
+      Operation *op = user;
+      while (op && op->getBlock() != block)
+        op = op->getParentOp();
+      if (!op)
+        return {}; // a use outside the kernel body: not modelled
+      int pos = 0;
+      for (Operation &o : *block) {
+        if (&o == op)
+          break;
+        ++pos;
+      }
+      first = std::min(first, pos);
+      last = std::max(last, pos);
+      holder = op;
+    }
+    range.push_back({block, first, last});
+    if (first != last || a.usedBy(holder))
+      return range;
+    Block *inner = nullptr;
+    if (isa<ForOp>(holder)) {
+      if (firstAccessIn(holder->getRegion(0), a) == FirstAccess::Use)
+        return range;
+      inner = &holder->getRegion(0).front();
+    } else if (auto ifOp = dyn_cast<IfOp>(holder)) {
+      for (Region *r : {&ifOp.getThenRegion(), &ifOp.getElseRegion()}) {
+        if (r->empty())
+          continue;
+        if (llvm::all_of(users, [&](Operation *u) {
+              return r->isAncestor(u->getParentRegion());
+            }))
+          inner = &r->front();
+      }
+    }
+    if (!inner)
+      return range;
+    block = inner;
+  }
+}
+
+bool tlc::tile::nestedLiveRangesOverlap(ArrayRef<LiveLevel> a,
+                                        ArrayRef<LiveLevel> b) {
+  if (a.empty() || b.empty())
+    return false;
+  for (size_t i = 0; i < std::min(a.size(), b.size()); ++i) {
+    if (a[i].block != b[i].block)
+      return false; // two branches of one tile.if
+    if (a[i].last < b[i].first || b[i].last < a[i].first)
+      return false;
+    if (i + 1 == a.size() || i + 1 == b.size())
+      return true;
+  }
+  return true;
+}
+
+/// getNestedLivePeak over the ranges whose level \p depth is in one block.
+static int64_t
+nestedPeak(unsigned depth,
+           ArrayRef<std::pair<const NestedLiveRange *, int64_t>> ranges) {
+  auto add = [](int64_t x, int64_t y) {
+    int64_t r;
+    return llvm::AddOverflow(x, y, r) ? INT64_MAX : r;
+  };
+  int size = 0;
+  for (auto &[r, bytes] : ranges)
+    size = std::max(size, (*r)[depth].last + 1);
+  std::vector<int64_t> base(size, 0);
+  // Deeper ranges by statement, then by the block they continue in.
+  std::map<int, llvm::MapVector<
+                    Block *,
+                    SmallVector<std::pair<const NestedLiveRange *, int64_t>>>>
+      deeper;
+  for (auto &[r, bytes] : ranges) {
+    const LiveLevel &l = (*r)[depth];
+    if (depth + 1 == r->size()) {
+      for (int s = l.first; s <= l.last; ++s)
+        base[s] = add(base[s], bytes);
+    } else {
+      deeper[l.first][(*r)[depth + 1].block].push_back({r, bytes});
+    }
+  }
+  int64_t most = 0;
+  for (int s = 0; s < size; ++s) {
+    int64_t inner = 0;
+    auto it = deeper.find(s);
+    if (it != deeper.end())
+      for (auto &[block, group] : it->second)
+        inner = std::max(inner, nestedPeak(depth + 1, group));
+    most = std::max(most, add(base[s], inner));
+  }
+  return most;
+}
+
+int64_t tlc::tile::getNestedLivePeak(
+    ArrayRef<std::pair<const NestedLiveRange *, int64_t>> ranges) {
+  SmallVector<std::pair<const NestedLiveRange *, int64_t>> used;
+  for (auto &p : ranges)
+    if (!p.first->empty())
+      used.push_back(p);
+  return used.empty() ? 0 : nestedPeak(0, used);
 }
