@@ -1,4 +1,5 @@
-//===- KernelRegions.cpp - Kernel regions, loops and checks -----------------===//
+//===- KernelRegions.cpp - Kernel regions, loops and checks
+//-----------------===//
 //
 // Part of tlc. SPDX-License-Identifier: Apache-2.0
 //
@@ -129,13 +130,12 @@ void Interpreter::checkBufferUse(BufferObj *buf, Node at) {
   if (!buf->kernelId || (kernel && buf->kernelId == kernel->id))
     return;
   if (!kernel)
-    error(at, llvm::Twine(lang::getScopeDisplayName(buf->scope)) +
-                  " buffer '" + buf->name +
+    error(at, llvm::Twine(lang::getScopeDisplayName(buf->scope)) + " buffer '" +
+                  buf->name +
                   "' is used outside of the T.Kernel region it belongs to");
   else
-    error(at, llvm::Twine(lang::getScopeDisplayName(buf->scope)) +
-                  " buffer '" + buf->name +
-                  "' belongs to another T.Kernel region");
+    error(at, llvm::Twine(lang::getScopeDisplayName(buf->scope)) + " buffer '" +
+                  buf->name + "' belongs to another T.Kernel region");
 }
 
 /// Byte counts past int64 (a tile of 2^62 columns) saturate at this value,
@@ -199,16 +199,25 @@ std::optional<int64_t> Interpreter::checkSharedMemory(KernelCtx &k) {
   // the statements, a lower bound of any real placement, so no program is
   // refused that TileLang could place.
   bool allStatic = true;
-  mlir::Block *body = k.op ? &llvm::cast<tile::KernelOp>(k.op).getBody().front()
-                           : nullptr;
+  mlir::Block *body =
+      k.op ? &llvm::cast<tile::KernelOp>(k.op).getBody().front() : nullptr;
   tile::StatementIndex index;
   if (body)
     index = tile::indexStatements(*body);
   int numStatements = int(index.size());
   int64_t maxStages = 1;
+  // With inLoops, buffers share bytes within loop iterations too
+  // (tile::getNestedLiveRange), as tile-plan-shared-memory places the
+  // buffers of a kernel marked `tile.reuse_in_loops`.
+  bool inLoops = false;
+  std::vector<tile::NestedLiveRange> nested;
+  std::vector<std::pair<const tile::NestedLiveRange *, int64_t>> sized;
   // The peak with at most \p cap stages per buffer (notes when given).
   auto peak = [&](int64_t cap, std::vector<RelatedInfo> *notes) {
     std::vector<int64_t> live(std::max(numStatements, 1), 0);
+    nested.clear();
+    nested.reserve(k.sharedBuffers.size());
+    sized.clear();
     for (BufferObj *b : k.sharedBuffers) {
       std::optional<int64_t> bytes = bufferBytes(b);
       if (!bytes) {
@@ -227,6 +236,13 @@ std::optional<int64_t> Interpreter::checkSharedMemory(KernelCtx &k) {
       int hi = range ? range->second : int(live.size()) - 1;
       for (int s = lo; s <= hi; ++s)
         live[s] = saturatingAdd(live[s], used);
+      if (inLoops && body) {
+        nested.push_back(b->value ? tile::getNestedLiveRange(*body, b->value)
+                                  : tile::NestedLiveRange());
+        if (nested.back().empty())
+          nested.back().push_back({body, lo, hi});
+        sized.push_back({&nested.back(), used});
+      }
       if (!notes)
         continue;
       std::string msg = "'" + b->name.str() + "' uses " + formatBytes(used);
@@ -238,6 +254,8 @@ std::optional<int64_t> Interpreter::checkSharedMemory(KernelCtx &k) {
     int64_t total = 0;
     for (int64_t v : live)
       total = std::max(total, v);
+    if (inLoops && body)
+      total = std::min(total, tile::getNestedLivePeak(sized));
     return total;
   };
   std::vector<RelatedInfo> notes;
@@ -247,13 +265,32 @@ std::optional<int64_t> Interpreter::checkSharedMemory(KernelCtx &k) {
   // gfx942 as a plain loop (its pipeline planning drops num_stages there).
   // tlc keeps the stages that fit and runs the loop with fewer buffers
   // when they do not, rather than refusing the program.
-  if (total > tgt.sharedMemoryBytes && maxStages > 1 &&
-      llvm::StringRef(tgt.name).starts_with("hip:")) {
+  bool hip = llvm::StringRef(tgt.name).starts_with("hip:");
+  // Over the budget: first with fewer stages (HIP), then with buffers
+  // sharing bytes within loop iterations, then both.
+  for (bool nest : {false, true}) {
+    if (total <= tgt.sharedMemoryBytes || (nest && !body))
+      break;
+    inLoops = nest;
+    if (nest) {
+      int64_t within = peak(INT64_MAX, nullptr);
+      if (within <= tgt.sharedMemoryBytes) {
+        k.op->setAttr("tile.reuse_in_loops",
+                      mlir::UnitAttr::get(k.op->getContext()));
+        total = within;
+        break;
+      }
+    }
+    if (maxStages <= 1 || !hip)
+      continue;
     int64_t cap = maxStages - 1;
     while (cap > 1 && peak(cap, nullptr) > tgt.sharedMemoryBytes)
       --cap;
     int64_t capped = peak(cap, nullptr);
     if (capped <= tgt.sharedMemoryBytes) {
+      if (nest)
+        k.op->setAttr("tile.reuse_in_loops",
+                      mlir::UnitAttr::get(k.op->getContext()));
       warning(k.call, "the pipeline stages need " + formatBytes(total) +
                           " of LDS, more than the " +
                           formatBytes(tgt.sharedMemoryBytes) + " of " +
@@ -379,8 +416,7 @@ Flow Interpreter::execKernel(KernelFrameObj *frame, Node withNode,
   llvm::SmallVector<SymExpr, 3> gridSyms;
   for (Value g : frame->grid) {
     grid.push_back(toFold(g, call));
-    gridSyms.push_back(g.is(ValueKind::Expr) ? g.as<ExprObj>()->sym
-                                             : toSym(g));
+    gridSyms.push_back(g.is(ValueKind::Expr) ? g.as<ExprObj>()->sym : toSym(g));
   }
   int64_t numThreads = 1;
   bool staticThreads = true;
@@ -394,8 +430,8 @@ Flow Interpreter::execKernel(KernelFrameObj *frame, Node withNode,
   if (staticThreads) {
     const TargetInfo &tgt = this->target();
     if (numThreads <= 0)
-      error(call, "thread count must be positive, got " +
-                      llvm::Twine(numThreads));
+      error(call,
+            "thread count must be positive, got " + llvm::Twine(numThreads));
     else if (numThreads > tgt.maxThreads)
       error(call, "thread count " + llvm::Twine(numThreads) +
                       " exceeds the maximum of " + llvm::Twine(tgt.maxThreads) +
@@ -423,14 +459,13 @@ Flow Interpreter::execKernel(KernelFrameObj *frame, Node withNode,
     ir->bindSymbol(sym, body.getArgument(i));
     body.getArgument(i).setLoc(
         ir->nameLoc(name, i < names.size() ? names[i].range() : call.range()));
-    vars.push_back(wrapScalar({body.getArgument(i),
-                               lang::DType(lang::ScalarType::Int32), sym}));
+    vars.push_back(wrapScalar(
+        {body.getArgument(i), lang::DType(lang::ScalarType::Int32), sym}));
   }
   k.blockVars = vars;
   k.gridExtents.assign(frame->grid.begin(), frame->grid.end());
   if (!frame->clusterDims.empty())
-    op->setAttr("cluster_dims",
-                ir->b.getDenseI64ArrayAttr(frame->clusterDims));
+    op->setAttr("cluster_dims", ir->b.getDenseI64ArrayAttr(frame->clusterDims));
   if (!frame->sourceCode.empty())
     op->setAttr("source_code", ir->b.getStringAttr(frame->sourceCode));
   if (target) {
@@ -571,8 +606,8 @@ Flow Interpreter::execIRLoop(LoopFrameObj *loop, Node forNode, Node target) {
     mlir::Value ub = toIndex(loop->stops[0], call);
     if (!lb || !ub)
       return Flow::Normal;
-    auto op =
-        tile::PipelinedOp::create(ir->b, l, lb, ub, std::max<int64_t>(0, loop->numStages));
+    auto op = tile::PipelinedOp::create(ir->b, l, lb, ub,
+                                        std::max<int64_t>(0, loop->numStages));
     auto listAttr = [&](Value v, llvm::StringRef attr) {
       if (!v.isSequence())
         return;
@@ -588,11 +623,11 @@ Flow Interpreter::execIRLoop(LoopFrameObj *loop, Node forNode, Node target) {
     Value var = makeVar(body.getArgument(0), 0);
     if (!bindVars({var}))
       return Flow::Raise;
-    SymExpr trip = syms.sub(
-        toSym(loop->stops[0]).isNull() && loop->stops[0].is(ValueKind::Expr)
-            ? loop->stops[0].as<ExprObj>()->sym
-            : toSym(loop->stops[0]),
-        toSym(loop->starts[0]));
+    SymExpr trip = syms.sub(toSym(loop->stops[0]).isNull() &&
+                                    loop->stops[0].is(ValueKind::Expr)
+                                ? loop->stops[0].as<ExprObj>()->sym
+                                : toSym(loop->stops[0]),
+                            toSym(loop->starts[0]));
     addHint(target ? target.range() : call.range(),
             target ? target.text() : llvm::StringRef(), "pipeline", {trip},
             std::nullopt, std::nullopt,
@@ -603,11 +638,10 @@ Flow Interpreter::execIRLoop(LoopFrameObj *loop, Node forNode, Node target) {
   }
   default: {
     // Serial, unroll, vectorized; several dimensions (T.grid) nest.
-    tile::LoopKind kind = loop->loopKind == LoopKind::Unroll
-                              ? tile::LoopKind::Unroll
-                          : loop->loopKind == LoopKind::Vectorized
-                              ? tile::LoopKind::Vectorized
-                              : tile::LoopKind::Serial;
+    tile::LoopKind kind =
+        loop->loopKind == LoopKind::Unroll       ? tile::LoopKind::Unroll
+        : loop->loopKind == LoopKind::Vectorized ? tile::LoopKind::Vectorized
+                                                 : tile::LoopKind::Serial;
     mlir::OpBuilder::InsertionGuard guard(ir->b);
     llvm::SmallVector<Value, 3> vars;
     mlir::Block *inner = nullptr;
@@ -637,10 +671,10 @@ Flow Interpreter::execIRLoop(LoopFrameObj *loop, Node forNode, Node target) {
       grouped.push_back(intDiv(last, group, SymKind::CeilDiv, call));
       grouped.append(domain.begin(), domain.end() - 1);
       grouped.push_back(group);
-      Value linear = binary(syntax::BinaryOp::Add,
-                            binary(syntax::BinaryOp::Mult, vars[0],
-                                   loop->waveSize, call),
-                            loop->waveIndex, call);
+      Value linear =
+          binary(syntax::BinaryOp::Add,
+                 binary(syntax::BinaryOp::Mult, vars[0], loop->waveSize, call),
+                 loop->waveIndex, call);
       llvm::SmallVector<Value, 4> idx = unflatten(linear, grouped, call);
       Value lastCoord =
           binary(syntax::BinaryOp::Add,
@@ -665,8 +699,7 @@ Flow Interpreter::execIRLoop(LoopFrameObj *loop, Node forNode, Node target) {
         if (!inRange)
           return Flow::Normal;
         auto guard = tile::IfOp::create(
-            ir->b, l, ir->convert(inRange.value, ir->b.getI1Type(), l),
-            false);
+            ir->b, l, ir->convert(inRange.value, ir->b.getI1Type(), l), false);
         ir->b.setInsertionPointToEnd(guard.thenBlock());
         inner = guard.thenBlock();
       }

@@ -430,10 +430,38 @@ LogicalResult Emitter::emitKernel(KernelOp op) {
   // T.Parallel loops that read or write fragments in another thread's
   // layout exchange them through one more area.
   exchangeOffset = -1;
-  if (int64_t exchange = planExchanges(op)) {
+  areasReuseBuffers = false;
+  int64_t exchange = planExchanges(op);
+  if (exchange) {
     sharedBytes = (sharedBytes + 127) / 128 * 128;
     exchangeOffset = sharedBytes;
     sharedBytes += exchange;
+  }
+  int64_t limit = lang.isHip()
+                      ? ldsBytesPerWorkgroup(options.amdArch)
+                      : maxDynamicSharedMemory(options.minComputeCapability);
+  // Past the budget after the buffers: over the buffers dead where the
+  // areas are used (CUDAEmitterAreaReuse.cpp).
+  if (sharedBytes > limit && (scratch || exchange)) {
+    if (std::optional<int64_t> reused = placeAreasOverDeadBuffers(
+            op, planned.getInt(), scratch, exchange);
+        reused && *reused < sharedBytes) {
+      sharedBytes = *reused;
+    } else {
+      // Keep the areas after the buffers (and the figures below).
+      areasReuseBuffers = false;
+      sharedBytes = planned.getInt();
+      if (scratch) {
+        sharedBytes = (sharedBytes + 127) / 128 * 128;
+        scratchOffset = sharedBytes;
+        sharedBytes += scratch;
+      }
+      if (exchange) {
+        sharedBytes = (sharedBytes + 127) / 128 * 128;
+        exchangeOffset = sharedBytes;
+        sharedBytes += exchange;
+      }
+    }
   }
 
   if (failed(checkAreaRanges(op)))
@@ -446,9 +474,6 @@ LogicalResult Emitter::emitKernel(KernelOp op) {
 
   // The planned buffers fit the budget the evaluator checked; the areas
   // this printer adds (reduction scratch, fragment exchange) may not.
-  int64_t limit = lang.isHip()
-                      ? ldsBytesPerWorkgroup(options.amdArch)
-                      : maxDynamicSharedMemory(options.minComputeCapability);
   if (sharedBytes > limit) {
     InFlightDiagnostic d = op.emitError()
                            << "the kernel needs " << sharedBytes
@@ -459,8 +484,8 @@ LogicalResult Emitter::emitKernel(KernelOp op) {
                            << planned.getInt() << " for its buffers";
     if (scratch)
       d << ", " << scratch << " for reduction scratch";
-    if (exchangeOffset >= 0)
-      d << ", " << sharedBytes - exchangeOffset << " to exchange fragments";
+    if (exchange)
+      d << ", " << exchange << " to exchange fragments";
     if (lang.isHip())
       d << "); " << options.amdArch << " allows " << limit;
     else

@@ -109,6 +109,7 @@ LogicalResult Emitter::emitFragmentCopy(CopyOp op) {
       line(blockBarrier());
       emitExchange(d, expr(dstRoot), *tile, /*toShared=*/false, srcElem,
                    dstElem);
+      endAreaUse();
       return success();
     }
     FailureOr<std::string> sIdx =

@@ -246,6 +246,7 @@ LogicalResult Emitter::emitReduce(ReduceOp op) {
     close();
     line(part + "[" + k + "] = all;");
     close();
+    endAreaUse();
   }
   // Into dst.
   std::string dk = expr(dst) + "[" + k + "]";

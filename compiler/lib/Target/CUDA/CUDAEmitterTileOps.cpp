@@ -235,6 +235,7 @@ static SmallVector<unsigned> onLoopLayout(ArrayRef<unsigned> dims,
 
 int64_t Emitter::planExchanges(KernelOp kernel) {
   exchanges.clear();
+  exchangePublishes = false;
   int64_t most = 0;
   kernel.walk([&](ParallelOp op) {
     SmallVector<int64_t> bound;
@@ -276,6 +277,7 @@ int64_t Emitter::planExchanges(KernelOp kernel) {
     if (it == fragments.end() || load->getParentOfType<ParallelOp>() ||
         isWholeInEveryThread(it->second))
       return;
+    exchangePublishes = true;
     most = std::max(most, fragmentBytes(root, it->second));
   });
   // Whole-fragment copies between layouts that disagree.
@@ -298,8 +300,10 @@ int64_t Emitter::planExchanges(KernelOp kernel) {
   kernel.walk([&](CumSumOp op) {
     Value root = rootOf(op.getSrc());
     auto it = fragments.find(root);
-    if (it != fragments.end())
+    if (it != fragments.end()) {
+      exchangePublishes = true;
       most = std::max(most, fragmentBytes(root, it->second));
+    }
   });
   return most;
 }
@@ -493,6 +497,8 @@ LogicalResult Emitter::emitParallel(ParallelOp op) {
       emitExchange(fragments[root], expr(root), exchanged[root],
                    /*toShared=*/false);
   }
+  if (ex != exchanges.end())
+    endAreaUse();
   return success();
 }
 

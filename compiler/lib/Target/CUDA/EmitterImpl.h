@@ -313,7 +313,30 @@ public:
   /// Byte offset of the exchange area in shared memory (-1: none).
   int64_t exchangeOffset = -1;
   /// Plans `exchanges` for \p kernel; the bytes its largest loop needs.
+  /// Sets exchangePublishes when scalar code or T.cumsum uses the area.
   int64_t planExchanges(tile::KernelOp kernel);
+  /// Scalar reads of another thread's fragment element or T.cumsum use the
+  /// exchange area (their reads follow no barrier of the printer's own).
+  bool exchangePublishes = false;
+  // CUDAEmitterAreaReuse.cpp
+  /// True when the reduction scratch or the exchange area lies over bytes
+  /// of shared buffers that are dead where they are used: every use of the
+  /// area then ends with a barrier before the buffers are written again.
+  bool areasReuseBuffers = false;
+  /// Places the reduction scratch (\p scratch bytes) and the exchange area
+  /// (\p exchange bytes) of \p kernel over shared buffers dead at each of
+  /// their uses (tile::isBufferDeadAt), at the lowest 128-byte aligned
+  /// offsets no buffer live at a use covers. Sets scratchOffset,
+  /// exchangeOffset and areasReuseBuffers and returns the kernel's shared
+  /// bytes (at least \p planned, the buffers'), or nothing where the
+  /// kernel's threads do not all run the areas' uses (warp specialisation).
+  std::optional<int64_t> placeAreasOverDeadBuffers(tile::KernelOp kernel,
+                                                   int64_t planned,
+                                                   int64_t scratch,
+                                                   int64_t exchange);
+  /// The barrier that ends a use of the scratch or exchange area when
+  /// areasReuseBuffers (nothing otherwise).
+  void endAreaUse();
   /// Declares a pointer to the row-major exchange tile of fragment \p root
   /// at byte \p offset of shared memory; its name.
   /// A fragment element scalar code reads although not every thread holds

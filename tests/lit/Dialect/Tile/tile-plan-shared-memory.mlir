@@ -59,3 +59,72 @@ tile.func @live_together(%X: !tile.buffer<[50], f16, global>) {
     tile.store %e, %s0[%c0] : !tile.buffer<[50], f16, shared>
   }
 }
+
+// A kernel the evaluator marked `tile.reuse_in_loops`: inside one iteration
+// of the loop over n, A_s and B_s (written whole by the T.Pipelined before
+// any read) are dead once C_s is written, so C_s takes their bytes. K_s is
+// read at the top of an iteration before it is written again (its contents
+// cross iterations) and keeps bytes of its own. Without the mark, the loop
+// is one statement and all four buffers are live together.
+// CHECK-LABEL: tile.func @reuse_in_loops
+// CHECK: tile.kernel {{.*}} attributes {tile.reuse_in_loops, tile.shared_bytes = 20480 : i64}
+// CHECK: tile.alloc {tile.offset = 0 : i64, tile.stages = 2 : i64} : !tile.buffer<[64, 32], f16, shared.dyn>
+// CHECK: tile.alloc {tile.offset = 8192 : i64, tile.stages = 2 : i64} : !tile.buffer<[64, 32], f16, shared.dyn>
+// CHECK: tile.alloc {tile.offset = 0 : i64} : !tile.buffer<[64, 64], f32, shared.dyn>
+// CHECK: tile.alloc {tile.offset = 16384 : i64} : !tile.buffer<[32, 32], f32, shared.dyn>
+// CHECK-LABEL: tile.func @not_marked
+// CHECK: tile.kernel {{.*}} attributes {tile.shared_bytes = 36864 : i64}
+tile.func @reuse_in_loops(%A: !tile.buffer<[256, 256], f16, global>, %B: !tile.buffer<[256, 256], f16, global>, %C: !tile.buffer<[256, 256], f32, global>, %K: !tile.buffer<[32, 32], f32, global>) {
+  tile.kernel (%bx) grid [4] threads [128] attributes {tile.reuse_in_loops} {
+    %A_s = tile.alloc {tile.stages = 2 : i64} : !tile.buffer<[64, 32], f16, shared.dyn>
+    %B_s = tile.alloc {tile.stages = 2 : i64} : !tile.buffer<[64, 32], f16, shared.dyn>
+    %C_s = tile.alloc : !tile.buffer<[64, 64], f32, shared.dyn>
+    %K_s = tile.alloc : !tile.buffer<[32, 32], f32, shared.dyn>
+    %acc = tile.alloc : !tile.buffer<[64, 64], f32, local.fragment>
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %c8 = arith.constant 8 : index
+    tile.for %n = %c0 to %c4 step %c1 {
+      tile.copy %K_s to %K : !tile.buffer<[32, 32], f32, shared.dyn> to !tile.buffer<[32, 32], f32, global>
+      tile.copy %K to %K_s : !tile.buffer<[32, 32], f32, global> to !tile.buffer<[32, 32], f32, shared.dyn>
+      tile.pipelined %k = %c0 to %c8 stages 2 {
+        %At = tile.region %A[%c0, %k] : !tile.buffer<[256, 256], f16, global> to !tile.buffer<[64, 32], f16, global>
+        tile.copy %At to %A_s : !tile.buffer<[64, 32], f16, global> to !tile.buffer<[64, 32], f16, shared.dyn>
+        %Bt = tile.region %B[%c0, %k] : !tile.buffer<[256, 256], f16, global> to !tile.buffer<[64, 32], f16, global>
+        tile.copy %Bt to %B_s : !tile.buffer<[64, 32], f16, global> to !tile.buffer<[64, 32], f16, shared.dyn>
+        tile.gemm %A_s, %B_s, %acc {transpose_b} : !tile.buffer<[64, 32], f16, shared.dyn>, !tile.buffer<[64, 32], f16, shared.dyn>, !tile.buffer<[64, 64], f32, local.fragment>
+      }
+      tile.copy %acc to %C_s : !tile.buffer<[64, 64], f32, local.fragment> to !tile.buffer<[64, 64], f32, shared.dyn>
+      %Ct = tile.region %C[%c0, %n] : !tile.buffer<[256, 256], f32, global> to !tile.buffer<[64, 64], f32, global>
+      tile.copy %C_s to %Ct : !tile.buffer<[64, 64], f32, shared.dyn> to !tile.buffer<[64, 64], f32, global>
+    }
+  }
+}
+tile.func @not_marked(%A: !tile.buffer<[256, 256], f16, global>, %B: !tile.buffer<[256, 256], f16, global>, %C: !tile.buffer<[256, 256], f32, global>, %K: !tile.buffer<[32, 32], f32, global>) {
+  tile.kernel (%bx) grid [4] threads [128] {
+    %A_s = tile.alloc {tile.stages = 2 : i64} : !tile.buffer<[64, 32], f16, shared.dyn>
+    %B_s = tile.alloc {tile.stages = 2 : i64} : !tile.buffer<[64, 32], f16, shared.dyn>
+    %C_s = tile.alloc : !tile.buffer<[64, 64], f32, shared.dyn>
+    %K_s = tile.alloc : !tile.buffer<[32, 32], f32, shared.dyn>
+    %acc = tile.alloc : !tile.buffer<[64, 64], f32, local.fragment>
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %c8 = arith.constant 8 : index
+    tile.for %n = %c0 to %c4 step %c1 {
+      tile.copy %K_s to %K : !tile.buffer<[32, 32], f32, shared.dyn> to !tile.buffer<[32, 32], f32, global>
+      tile.copy %K to %K_s : !tile.buffer<[32, 32], f32, global> to !tile.buffer<[32, 32], f32, shared.dyn>
+      tile.pipelined %k = %c0 to %c8 stages 2 {
+        %At = tile.region %A[%c0, %k] : !tile.buffer<[256, 256], f16, global> to !tile.buffer<[64, 32], f16, global>
+        tile.copy %At to %A_s : !tile.buffer<[64, 32], f16, global> to !tile.buffer<[64, 32], f16, shared.dyn>
+        %Bt = tile.region %B[%c0, %k] : !tile.buffer<[256, 256], f16, global> to !tile.buffer<[64, 32], f16, global>
+        tile.copy %Bt to %B_s : !tile.buffer<[64, 32], f16, global> to !tile.buffer<[64, 32], f16, shared.dyn>
+        tile.gemm %A_s, %B_s, %acc {transpose_b} : !tile.buffer<[64, 32], f16, shared.dyn>, !tile.buffer<[64, 32], f16, shared.dyn>, !tile.buffer<[64, 64], f32, local.fragment>
+      }
+      tile.copy %acc to %C_s : !tile.buffer<[64, 64], f32, local.fragment> to !tile.buffer<[64, 64], f32, shared.dyn>
+      %Ct = tile.region %C[%c0, %n] : !tile.buffer<[256, 256], f32, global> to !tile.buffer<[64, 64], f32, global>
+      tile.copy %C_s to %Ct : !tile.buffer<[64, 64], f32, shared.dyn> to !tile.buffer<[64, 64], f32, global>
+    }
+  }
+}

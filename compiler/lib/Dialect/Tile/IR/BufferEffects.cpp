@@ -9,10 +9,13 @@
 
 #include "tlc/Dialect/Tile/IR/TileOps.h"
 
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <climits>
+#include <map>
 
 using namespace mlir;
 using namespace tlc;
@@ -171,4 +174,256 @@ SmallVector<StringRef> tlc::tile::getUnboundTileParameters(FuncOp func) {
     return llvm::find(meta, a) < llvm::find(meta, b);
   });
   return used;
+}
+
+//===----------------------------------------------------------------------===//
+// Dead shared buffers
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// What a statement does first to a buffer's contents, as far as the
+/// statements after it care: nothing they can tell (None: not touched, a
+/// partial write, or a loop that may not run), a whole write (Kill), or a
+/// read (Use: the old contents matter).
+enum class FirstAccess { None, Kill, Use };
+
+/// The buffer and every region / view of it.
+struct Aliases {
+  Value root;
+  llvm::SmallPtrSet<Value, 8> values;
+  explicit Aliases(Value buffer) : root(buffer) {
+    SmallVector<Value, 4> work = {buffer};
+    while (!work.empty()) {
+      Value v = work.pop_back_val();
+      if (!values.insert(v).second)
+        continue;
+      for (Operation *user : v.getUsers())
+        if (isa<RegionOp, ViewOp>(user))
+          work.push_back(user->getResult(0));
+    }
+  }
+  bool usedBy(Operation *op) const {
+    return llvm::any_of(op->getOperands(),
+                        [&](Value v) { return values.contains(v); });
+  }
+};
+} // namespace
+
+static FirstAccess firstAccessOf(Operation *op, const Aliases &a);
+
+/// The first access of the statements [\p begin, \p end) of one block.
+static FirstAccess firstAccessIn(Block::iterator begin, Block::iterator end,
+                                 const Aliases &a) {
+  for (Operation &op : llvm::make_range(begin, end))
+    if (FirstAccess f = firstAccessOf(&op, a); f != FirstAccess::None)
+      return f;
+  return FirstAccess::None;
+}
+
+static FirstAccess firstAccessIn(Region &region, const Aliases &a) {
+  if (region.empty())
+    return FirstAccess::None;
+  Block &b = region.front();
+  return firstAccessIn(b.begin(), b.end(), a);
+}
+
+static FirstAccess firstAccessOf(Operation *op, const Aliases &a) {
+  if (isa<AnnotateLayoutOp, RegionOp, ViewOp>(op))
+    return FirstAccess::None;
+  if (isa<ForOp, PipelinedOp>(op)) {
+    if (a.usedBy(op))
+      return FirstAccess::Use;
+    // A loop whose body writes the buffer whole before reading it leaves
+    // the decision to what follows (it may run no iteration).
+    return firstAccessIn(op->getRegion(0), a) == FirstAccess::Use
+               ? FirstAccess::Use
+               : FirstAccess::None;
+  }
+  if (auto ifOp = dyn_cast<IfOp>(op)) {
+    FirstAccess t = firstAccessIn(ifOp.getThenRegion(), a);
+    FirstAccess e = firstAccessIn(ifOp.getElseRegion(), a);
+    if (t == FirstAccess::Use || e == FirstAccess::Use)
+      return FirstAccess::Use;
+    return t == FirstAccess::Kill && e == FirstAccess::Kill ? FirstAccess::Kill
+                                                            : FirstAccess::None;
+  }
+  if (op->getNumRegions()) {
+    // Anything else with a body: a read anywhere inside is a read.
+    bool used = a.usedBy(op);
+    op->walk([&](Operation *inner) {
+      if (inner != op && inner->getNumRegions() == 0 &&
+          firstAccessOf(inner, a) == FirstAccess::Use)
+        used = true;
+    });
+    return used ? FirstAccess::Use : FirstAccess::None;
+  }
+  if (!a.usedBy(op))
+    return FirstAccess::None;
+  if (auto copy = dyn_cast<CopyOp>(op)) {
+    if (a.values.contains(copy.getSrc()))
+      return FirstAccess::Use;
+    return copy.getDst() == a.root ? FirstAccess::Kill : FirstAccess::None;
+  }
+  if (auto fill = dyn_cast<FillOp>(op))
+    return fill.getDst() == a.root ? FirstAccess::Kill : FirstAccess::None;
+  if (auto clear = dyn_cast<ClearOp>(op))
+    return clear.getDst() == a.root ? FirstAccess::Kill : FirstAccess::None;
+  if (isa<StoreOp>(op))
+    return FirstAccess::None; // a partial write
+  return FirstAccess::Use;
+}
+
+bool tlc::tile::isBufferDeadAt(Block &kernelBody, Value buffer, Operation *at) {
+  Aliases a(buffer);
+  bool touched = a.usedBy(at);
+  at->walk([&](Operation *inner) { touched |= a.usedBy(inner); });
+  if (touched)
+    return false;
+  for (Operation *cur = at;;) {
+    Block *block = cur->getBlock();
+    if (!block)
+      return false;
+    FirstAccess after =
+        firstAccessIn(std::next(Block::iterator(cur)), block->end(), a);
+    if (after != FirstAccess::None)
+      return after == FirstAccess::Kill;
+    if (block == &kernelBody)
+      return true; // the kernel ends
+    Operation *parent = block->getParentOp();
+    if (!parent || a.usedBy(parent))
+      return false;
+    if (isa<ForOp, PipelinedOp>(parent)) {
+      // The next iteration runs the block again up to `cur`.
+      if (firstAccessIn(block->begin(), std::next(Block::iterator(cur)), a) ==
+          FirstAccess::Use)
+        return false;
+    } else if (!isa<IfOp>(parent)) {
+      // A region the analysis does not model (a while loop's condition and
+      // body, T.Parallel): dead only if nothing in it reads the buffer.
+      if (firstAccessOf(parent, a) == FirstAccess::Use)
+        return false;
+    }
+    cur = parent;
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Nested live ranges
+//===----------------------------------------------------------------------===//
+
+NestedLiveRange tlc::tile::getNestedLiveRange(Block &body, Value buffer) {
+  Aliases a(buffer);
+  SmallVector<Operation *> users;
+  for (Value v : a.values)
+    for (Operation *user : v.getUsers())
+      if (!isa<AnnotateLayoutOp, RegionOp, ViewOp>(user))
+        users.push_back(user);
+  NestedLiveRange range;
+  if (users.empty())
+    return range;
+  Block *block = &body;
+  while (true) {
+    // The statement of `block` holding each use.
+    int first = INT_MAX, last = -1;
+    Operation *holder = nullptr;
+    for (Operation *user : users) {
+      Operation *op = user;
+      while (op && op->getBlock() != block)
+        op = op->getParentOp();
+      if (!op)
+        return {}; // a use outside the kernel body: not modelled
+      int pos = 0;
+      for (Operation &o : *block) {
+        if (&o == op)
+          break;
+        ++pos;
+      }
+      first = std::min(first, pos);
+      last = std::max(last, pos);
+      holder = op;
+    }
+    range.push_back({block, first, last});
+    if (first != last || a.usedBy(holder))
+      return range;
+    Block *inner = nullptr;
+    if (isa<ForOp>(holder)) {
+      if (firstAccessIn(holder->getRegion(0), a) == FirstAccess::Use)
+        return range;
+      inner = &holder->getRegion(0).front();
+    } else if (auto ifOp = dyn_cast<IfOp>(holder)) {
+      for (Region *r : {&ifOp.getThenRegion(), &ifOp.getElseRegion()}) {
+        if (r->empty())
+          continue;
+        if (llvm::all_of(users, [&](Operation *u) {
+              return r->isAncestor(u->getParentRegion());
+            }))
+          inner = &r->front();
+      }
+    }
+    if (!inner)
+      return range;
+    block = inner;
+  }
+}
+
+bool tlc::tile::nestedLiveRangesOverlap(ArrayRef<LiveLevel> a,
+                                        ArrayRef<LiveLevel> b) {
+  if (a.empty() || b.empty())
+    return false;
+  for (size_t i = 0; i < std::min(a.size(), b.size()); ++i) {
+    if (a[i].block != b[i].block)
+      return false; // two branches of one tile.if
+    if (a[i].last < b[i].first || b[i].last < a[i].first)
+      return false;
+    if (i + 1 == a.size() || i + 1 == b.size())
+      return true;
+  }
+  return true;
+}
+
+/// getNestedLivePeak over the ranges whose level \p depth is in one block.
+static int64_t
+nestedPeak(unsigned depth,
+           ArrayRef<std::pair<const NestedLiveRange *, int64_t>> ranges) {
+  auto add = [](int64_t x, int64_t y) {
+    int64_t r;
+    return llvm::AddOverflow(x, y, r) ? INT64_MAX : r;
+  };
+  int size = 0;
+  for (auto &[r, bytes] : ranges)
+    size = std::max(size, (*r)[depth].last + 1);
+  std::vector<int64_t> base(size, 0);
+  // Deeper ranges by statement, then by the block they continue in.
+  std::map<int, llvm::MapVector<
+                    Block *,
+                    SmallVector<std::pair<const NestedLiveRange *, int64_t>>>>
+      deeper;
+  for (auto &[r, bytes] : ranges) {
+    const LiveLevel &l = (*r)[depth];
+    if (depth + 1 == r->size()) {
+      for (int s = l.first; s <= l.last; ++s)
+        base[s] = add(base[s], bytes);
+    } else {
+      deeper[l.first][(*r)[depth + 1].block].push_back({r, bytes});
+    }
+  }
+  int64_t most = 0;
+  for (int s = 0; s < size; ++s) {
+    int64_t inner = 0;
+    auto it = deeper.find(s);
+    if (it != deeper.end())
+      for (auto &[block, group] : it->second)
+        inner = std::max(inner, nestedPeak(depth + 1, group));
+    most = std::max(most, add(base[s], inner));
+  }
+  return most;
+}
+
+int64_t tlc::tile::getNestedLivePeak(
+    ArrayRef<std::pair<const NestedLiveRange *, int64_t>> ranges) {
+  SmallVector<std::pair<const NestedLiveRange *, int64_t>> used;
+  for (auto &p : ranges)
+    if (!p.first->empty())
+      used.push_back(p);
+  return used.empty() ? 0 : nestedPeak(0, used);
 }

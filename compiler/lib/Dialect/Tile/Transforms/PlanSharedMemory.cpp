@@ -38,6 +38,8 @@ struct Item {
   int64_t bytes = 0;
   /// Live statements [first, last] of the kernel body.
   int first = 0, last = -1;
+  /// The nested live range (kernels marked `tile.reuse_in_loops`).
+  NestedLiveRange nested;
   int64_t offset = 0;
   /// The buffer's own alignment (`tile.align`), 0 when none.
   int64_t align = 0;
@@ -52,6 +54,9 @@ static constexpr int64_t kMaxPlacedBytes = int64_t(1) << 40;
 static bool planKernel(KernelOp kernel, int64_t alignment) {
   Block &body = kernel.getBody().front();
   StatementIndex index = indexStatements(body);
+  // The evaluator marks kernels that fit their budget only when buffers
+  // share bytes within loop iterations.
+  bool inLoops = kernel->hasAttr("tile.reuse_in_loops");
   SmallVector<Item> items;
   bool ok = true;
   kernel.walk([&](AllocOp alloc) {
@@ -101,6 +106,10 @@ static bool planKernel(KernelOp kernel, int64_t alignment) {
     } else {
       item.first = range->first;
       item.last = range->second;
+      if (inLoops)
+        item.nested = getNestedLiveRange(body, alloc.getResult());
+      if (item.nested.empty())
+        item.nested.push_back({&body, item.first, item.last});
     }
     items.push_back(item);
   });
@@ -124,7 +133,8 @@ static bool planKernel(KernelOp kernel, int64_t alignment) {
       continue;
     SmallVector<std::pair<int64_t, int64_t>> busy;
     for (Item *other : placed)
-      if (other->first <= item->last && item->first <= other->last)
+      if (inLoops ? nestedLiveRangesOverlap(other->nested, item->nested)
+                  : other->first <= item->last && item->first <= other->last)
         busy.push_back({other->offset, other->offset + other->bytes});
     llvm::sort(busy);
     int64_t offset = 0;

@@ -67,6 +67,49 @@ std::optional<std::pair<int, int>> getLiveRange(mlir::Block &body,
                                                 mlir::Value buffer,
                                                 const StatementIndex &index);
 
+/// Whether the contents of the shared allocation \p buffer are dead at
+/// \p at (an operation nested in \p kernelBody that does not touch it):
+/// on every path from \p at to the end of the kernel, the buffer is
+/// written whole (a `T.copy`, `T.fill` or `T.clear` into the allocation
+/// itself) before any of it is read, or it is not read at all. Loops
+/// (`T.serial`, `T.Pipelined`) may run any number of times, including
+/// none, and their next iteration counts as a path; within one iteration a
+/// buffer whose first access is a whole write is dead before it, so a
+/// loop's scratch may reuse the bytes of buffers the iteration has
+/// finished with. Anything the analysis does not model (an unknown
+/// region, an access through an intrinsic) counts as a read. Whoever
+/// writes such bytes at \p at must still order the accesses (a barrier
+/// before and after).
+bool isBufferDeadAt(mlir::Block &kernelBody, mlir::Value buffer,
+                    mlir::Operation *at);
+
+/// One level of a nested live range: statements [first, last] of block.
+struct LiveLevel {
+  mlir::Block *block = nullptr;
+  int first = 0, last = -1;
+};
+using NestedLiveRange = llvm::SmallVector<LiveLevel, 2>;
+
+/// The live range of \p buffer from the kernel body \p body down: while
+/// every use lies in one statement that is a `tile.for` whose iterations
+/// carry nothing of the buffer (no path from the start of its body reads
+/// the buffer before writing it whole, see isBufferDeadAt) or one branch of
+/// a `tile.if`, that statement is a level of its own (first == last) and
+/// the range continues in its body; the last level holds the first and last
+/// statement that use the buffer. Empty when nothing uses it.
+NestedLiveRange getNestedLiveRange(mlir::Block &body, mlir::Value buffer);
+
+/// Whether two nested live ranges can hold at the same time.
+bool nestedLiveRangesOverlap(llvm::ArrayRef<LiveLevel> a,
+                             llvm::ArrayRef<LiveLevel> b);
+
+/// The largest sum of bytes of ranges live at one point: over the
+/// statements of each level, the ranges ending there plus the largest
+/// peak among the blocks nested in that statement (a lower bound of any
+/// placement). Saturates at INT64_MAX.
+int64_t getNestedLivePeak(
+    llvm::ArrayRef<std::pair<const NestedLiveRange *, int64_t>> ranges);
+
 class FuncOp;
 
 /// The meta parameters of \p func (factory parameters no call site bound)
