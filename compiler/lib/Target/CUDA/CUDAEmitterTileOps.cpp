@@ -574,15 +574,57 @@ LogicalResult Emitter::emitFill(Operation *op, Value dst,
   std::string stored = toStorage(type.getElementType(), value);
   if (scopeOf(root) == MemoryScope::Fragment) {
     auto it = fragments.find(root);
-    if (root != dst || it == fragments.end()) {
-      op->emitError("filling part of a fragment is not supported by the CUDA "
-                    "target yet");
+    if (it == fragments.end()) {
+      op->emitError() << "the " << lang.name
+                      << " target has no layout for this fragment";
       return failure();
     }
     std::string r = fresh("r");
     line("#pragma unroll");
-    line("for (int " + r + " = 0; " + r + " < " + Twine(it->second.regs) +
-         "; ++" + r + ") " + expr(root) + "[" + r + "] = " + stored + ";");
+    if (root == dst) {
+      line("for (int " + r + " = 0; " + r + " < " + Twine(it->second.regs) +
+           "; ++" + r + ") " + expr(root) + "[" + r + "] = " + stored + ";");
+      return success();
+    }
+    // Part of a fragment (`T.clear(C_local[0:64, 0:32])`): each thread
+    // writes those of its registers whose element lies in the region.
+    SmallVector<std::string> zeros(type.getRank(), "0");
+    FailureOr<RootAccess> origin = resolve(dst, zeros, op);
+    if (failed(origin))
+      return failure();
+    SmallVector<std::string> shape;
+    std::string numel;
+    if (failed(extents(type, op, shape, numel)))
+      return failure();
+    auto rootType = cast<BufferType>(root.getType());
+    open("for (int " + r + " = 0; " + r + " < " + Twine(it->second.regs) +
+         "; ++" + r + ")");
+    SmallVector<std::string> coords = emitCoords(it->second, r, "x");
+    std::string cond;
+    auto conjoin = [&](const std::string &c) {
+      cond += (cond.empty() ? "" : " && ") + c;
+    };
+    for (unsigned d = 0; d < type.getRank(); ++d) {
+      const std::string &off = origin->indices[d];
+      bool whole = off == "0" && type.getDim(d).isStatic() &&
+                   rootType.getDim(d).isStatic() &&
+                   type.getDim(d).getValue() >= rootType.getDim(d).getValue();
+      if (whole)
+        continue;
+      if (off != "0")
+        conjoin(coords[d] + " >= " + off);
+      int64_t o = 0, e = 0;
+      std::string end =
+          off == "0" ? shape[d]
+          : !StringRef(off).getAsInteger(10, o) &&
+                  !StringRef(shape[d]).getAsInteger(10, e)
+              ? std::to_string(o + e)
+              : "(" + off + ") + " + shape[d];
+      conjoin(coords[d] + " < " + end);
+    }
+    line((cond.empty() ? "" : "if (" + cond + ") ") + expr(root) + "[" + r +
+         "] = " + stored + ";");
+    close();
     return success();
   }
   // Memory: every element once, partitioned over the threads.
