@@ -241,6 +241,9 @@ int64_t Emitter::planExchanges(KernelOp kernel) {
     SmallVector<int64_t> bound;
     SmallVector<unsigned> varDim;
     const FragmentInfo *loop = loopLayout(op, bound, varDim);
+    // Runs over the slots of the fragment it reads (emitShiftedLoop).
+    if (!loop && shiftedLoop(op))
+      return;
     int64_t bytes = 0;
     SmallVector<Value, 1> &list = exchanges[op];
     for (auto [o, buf] : fragmentAccesses(op)) {
@@ -337,6 +340,9 @@ LogicalResult Emitter::emitParallel(ParallelOp op) {
   SmallVector<int64_t> bound;
   SmallVector<unsigned> varDim;
   const FragmentInfo *loop = loopLayout(op, bound, varDim);
+  if (!loop && !exchanges.count(op))
+    if (std::optional<ShiftedLoop> shifted = shiftedLoop(op))
+      return emitShiftedLoop(op, *shifted);
   // Accesses at indices that are not the loop variables go through the
   // exchange tile and need no loop layout.
   auto exchangedRead = [&](Operation *o, Value buf) {

@@ -279,6 +279,27 @@ public:
                                                 mlir::ValueRange indices);
   // CUDAEmitterTileOps.cpp
   mlir::LogicalResult emitParallel(tile::ParallelOp op);
+  // CUDAEmitterShiftedLoop.cpp
+  /// A T.Parallel whose fragment accesses are all reads of one fragment at
+  /// its variables plus loop-invariant offsets (sparse MLA backward's
+  /// `S[bi, d] = acc[bi + s * 16, d]` under `if bi < 16`): the loop runs
+  /// over the fragment's own slots, iteration v on the thread that holds
+  /// element v + offset, so that no exchange through shared memory is
+  /// needed.
+  struct ShiftedLoop {
+    mlir::Value root;
+    const FragmentInfo *frag = nullptr;
+    /// Per loop variable: the offset's C++ expression ("0": none).
+    llvm::SmallVector<std::string> offsets;
+    /// Per loop variable: the iterations that can do anything (a body
+    /// that is one `if v < C` runs only [0, C)).
+    llvm::SmallVector<int64_t> extents;
+    /// The reads of `root`, each at the loop variables plus the offsets.
+    llvm::SmallVector<mlir::Operation *> loads;
+  };
+  std::optional<ShiftedLoop> shiftedLoop(tile::ParallelOp op);
+  mlir::LogicalResult emitShiftedLoop(tile::ParallelOp op,
+                                      const ShiftedLoop &shifted);
   mlir::LogicalResult emitCopy(tile::CopyOp op);
   mlir::LogicalResult emitFill(mlir::Operation *op, mlir::Value dst,
                                const std::string &value);
