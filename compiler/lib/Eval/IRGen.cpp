@@ -440,6 +440,8 @@ Scalar Interpreter::toScalar(Value v, Node at, mlir::Type hint) {
     return {ir->constInt(v.getInt(), ir->b.getI32Type(), l),
             lang::DType(lang::ScalarType::Int32), syms.constant(v.getInt())};
   }
+  case ValueKind::BigInt:
+    return bigScalar(v, at, hint);
   case ValueKind::Float: {
     mlir::Type t = hint && isFloatType(hint) ? hint : ir->b.getF32Type();
     lang::DType dt = lang::DType(lang::ScalarType::Float32);
@@ -552,10 +554,14 @@ Value Interpreter::irBinary(BinaryOp op, Value lv, Value rv, Node at) {
     a = toScalar(lv, at);
     if (!a)
       return Value::poison();
+    if (rv.is(ValueKind::BigInt) && !checkIntFits(rv, a.dtype, at))
+      return Value::poison();
     b = toScalar(rv, at, a.value.getType());
   } else {
     b = toScalar(rv, at);
     if (!b)
+      return Value::poison();
+    if (lv.is(ValueKind::BigInt) && !checkIntFits(lv, b.dtype, at))
       return Value::poison();
     a = toScalar(lv, at, b.value.getType());
   }

@@ -206,6 +206,11 @@ Value Interpreter::callNative(NativeId id, CallArgs &args, Node at) {
   case NativeId::Abs:
     if (a0.isFloat())
       return Value::floating(std::fabs(a0.getFloat()));
+    if (a0.is(ValueKind::BigInt) ||
+        (a0.isIntLike() && a0.getInt() == INT64_MIN))
+      return a0.is(ValueKind::BigInt) && !toAPInt(a0)->isNegative()
+                 ? a0
+                 : bigUnary(syntax::UnaryOp::USub, *toAPInt(a0), at);
     if (a0.isIntLike())
       return Value::integer(std::llabs(a0.getInt()));
     if (a0.isIR()) {
@@ -218,6 +223,8 @@ Value Interpreter::callNative(NativeId id, CallArgs &args, Node at) {
       return Value::integer(0);
     if (a0.isIntLike())
       return Value::integer(a0.getInt());
+    if (a0.is(ValueKind::BigInt))
+      return a0;
     if (a0.isFloat()) {
       double d = a0.getFloat();
       if (!std::isfinite(d) || std::fabs(d) > 9.2e18)
@@ -238,8 +245,8 @@ Value Interpreter::callNative(NativeId id, CallArgs &args, Node at) {
   case NativeId::Float:
     if (n == 0)
       return Value::floating(0);
-    if (a0.isNumber())
-      return Value::floating(a0.getFloat());
+    if (a0.isNumber() || a0.is(ValueKind::BigInt))
+      return Value::floating(intToDouble(a0));
     if (a0.isStr()) {
       llvm::StringRef s = getStr(a0).trim();
       if (s == "inf" || s == "+inf")
@@ -317,7 +324,7 @@ Value Interpreter::callNative(NativeId id, CallArgs &args, Node at) {
       if (c.is(ValueKind::NativeFn)) {
         switch (NativeId(c.getNativeId())) {
         case NativeId::Int:
-          return a0.isIntLike();
+          return a0.isIntLike() || a0.is(ValueKind::BigInt);
         case NativeId::Float:
           return a0.isFloat();
         case NativeId::Bool:
