@@ -6,6 +6,8 @@
 
 #include "Interpreter.h"
 
+#include "llvm/ADT/StringExtras.h"
+
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSwitch.h"
 
@@ -232,10 +234,26 @@ Value Interpreter::callNative(NativeId id, CallArgs &args, Node at) {
       return Value::integer(int64_t(d));
     }
     if (a0.isStr()) {
-      int64_t v;
-      if (getStr(a0).trim().getAsInteger(10, v))
-        return raise("ValueError", "invalid literal for int()", at);
-      return Value::integer(v);
+      // Python's int(str): optional sign, decimal digits, underscores
+      // between digits; any size.
+      llvm::StringRef text = getStr(a0).trim();
+      bool negative = text.consume_front("-");
+      if (!negative)
+        text.consume_front("+");
+      std::string digits;
+      for (size_t i = 0; i < text.size(); ++i) {
+        if (text[i] == '_' && i > 0 && i + 1 < text.size() &&
+            llvm::isDigit(text[i - 1]) && llvm::isDigit(text[i + 1]))
+          continue;
+        digits += text[i];
+      }
+      llvm::APInt v;
+      if (digits.empty() || !llvm::all_of(digits, [](char c) { return llvm::isDigit(c); }) ||
+          llvm::StringRef(digits).getAsInteger(10, v))
+        return raise("ValueError", "invalid literal for int() with base 10",
+                     at);
+      v = v.zext(v.getBitWidth() + 1);
+      return makeInt(negative ? -v : v, at);
     }
     if (a0.is(ValueKind::Sym))
       return a0;
