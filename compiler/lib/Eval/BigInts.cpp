@@ -15,8 +15,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Interpreter.h"
 #include "IRGen.h"
+#include "Interpreter.h"
 
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/SmallString.h"
@@ -31,8 +31,7 @@ static bool isFloatType(mlir::Type t) { return mlir::isa<mlir::FloatType>(t); }
 /// float(x), correctly rounded (ties to even) as CPython converts ints.
 static double toDouble(const llvm::APInt &x) {
   llvm::APFloat f(llvm::APFloat::IEEEdouble());
-  f.convertFromAPInt(x, /*IsSigned=*/true,
-                     llvm::APFloat::rmNearestTiesToEven);
+  f.convertFromAPInt(x, /*IsSigned=*/true, llvm::APFloat::rmNearestTiesToEven);
   return f.convertToDouble();
 }
 
@@ -135,8 +134,7 @@ Value Interpreter::bigBinary(BinaryOp op, const llvm::APInt &x,
   }
   case BinaryOp::Pow: {
     if (y.isNegative())
-      return Value::floating(
-          std::pow(toDouble(x), toDouble(y)));
+      return Value::floating(std::pow(toDouble(x), toDouble(y)));
     // 0, 1 and -1 stay small whatever the exponent.
     if (x.isZero() || x.isOne() || x.isAllOnes()) {
       if (x.isAllOnes())
@@ -222,7 +220,7 @@ bool Interpreter::checkIntFits(Value v, lang::DType dtype, Node at) {
                      ? "0 to 2**" + llvm::Twine(bits) + "-1"
                      : "-2**" + llvm::Twine(bits - 1) + " to 2**" +
                            llvm::Twine(bits - 1) + "-1") +
-                       ")");
+                ")");
   return false;
 }
 

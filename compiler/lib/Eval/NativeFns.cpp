@@ -248,7 +248,8 @@ Value Interpreter::callNative(NativeId id, CallArgs &args, Node at) {
         digits += text[i];
       }
       llvm::APInt v;
-      if (digits.empty() || !llvm::all_of(digits, [](char c) { return llvm::isDigit(c); }) ||
+      if (digits.empty() ||
+          !llvm::all_of(digits, [](char c) { return llvm::isDigit(c); }) ||
           llvm::StringRef(digits).getAsInteger(10, v))
         return raise("ValueError", "invalid literal for int() with base 10",
                      at);

@@ -103,8 +103,8 @@ Value Interpreter::binary(BinaryOp op, Value l, Value r, Node at) {
                     y ? Value::floating(intToDouble(r)) : r, at);
     if (l.is(ValueKind::Sym) || r.is(ValueKind::Sym))
       return heap.opaque("symbolic value");
-    if (op == BinaryOp::Mult && (l.isSequence() || l.isStr() ||
-                                 r.isSequence() || r.isStr()))
+    if (op == BinaryOp::Mult &&
+        (l.isSequence() || l.isStr() || r.isSequence() || r.isStr()))
       return raise("OverflowError",
                    "cannot fit 'int' into an index-sized integer", at);
   }
