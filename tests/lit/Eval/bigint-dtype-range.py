@@ -22,6 +22,8 @@ def masked(mask=MASK, top=TOP):
             B[i] = (A[i] + T.uint64(1)) & mask
             B[i] = B[i] | top
             B[0] = value ^ T.uint64(0xffffffffffffffff)
+            if (1 << 63) <= B[i]:
+                B[i] = 1 << 63
     return main
 
 
@@ -40,6 +42,11 @@ def bad(A: T.Tensor((4,), T.int64), B: T.Tensor((4,), T.uint64)):
         B[0] = T.uint64(1 << 64)
         # expected-error@+1 {{integer -9223372036854775809 does not fit in uint64 (0 to 2**64-1)}}
         B[1] = B[2] + (-(1 << 63) - 1)
+        # expected-error@+1 {{integer 9223372036854775808 does not fit in int64 (-2**63 to 2**63-1)}}
+        A[1] = 1 << 63
+        # expected-error@+1 {{integer 18446744073709551616 does not fit in uint64 (0 to 2**64-1)}}
+        if (1 << 64) > B[3]:
+            B[3] = (1 << 64) - 1
 
 
 # CHECK-LABEL: tile.func @masked
@@ -49,3 +56,5 @@ def bad(A: T.Tensor((4,), T.int64), B: T.Tensor((4,), T.uint64)):
 # CHECK: arith.ori
 # CHECK: arith.constant -1 : i64
 # CHECK: arith.xori
+# CHECK: arith.constant -9223372036854775808 : i64
+# CHECK: arith.cmpi ule
