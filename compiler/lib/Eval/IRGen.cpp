@@ -548,8 +548,8 @@ Value Interpreter::irBinary(BinaryOp op, Value lv, Value rv, Node at) {
   if (!tracing())
     return fail(at, "IR values can only be used while a kernel is traced");
   mlir::Location l = ir->loc(at);
-  bool lIR = !lv.isNumber() && !lv.is(ValueKind::Sym) &&
-             !lv.is(ValueKind::BigInt);
+  bool lIR =
+      !lv.isNumber() && !lv.is(ValueKind::Sym) && !lv.is(ValueKind::BigInt);
   Scalar a, b;
   if (lIR) {
     a = toScalar(lv, at);
@@ -700,8 +700,8 @@ Value Interpreter::irCompare(CmpOp op, Value lv, Value rv, Node at) {
       op == CmpOp::IsNot)
     return fail(at, "this comparison is not supported on IR values");
   mlir::Location l = ir->loc(at);
-  bool lIR = !lv.isNumber() && !lv.is(ValueKind::Sym) &&
-             !lv.is(ValueKind::BigInt);
+  bool lIR =
+      !lv.isNumber() && !lv.is(ValueKind::Sym) && !lv.is(ValueKind::BigInt);
   Scalar a, b;
   if (lIR) {
     a = toScalar(lv, at);
