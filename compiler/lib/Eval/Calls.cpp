@@ -340,6 +340,10 @@ Value Interpreter::call(Value callee, CallArgs &args, Node at) {
       return callPrimitive(*shuffle, shuffleArgs, at);
     }
     Value v = args.pos[0];
+    // T.uint64(2**64 - 1): a Python int must be a value of the dtype.
+    if (v.is(ValueKind::BigInt) &&
+        !checkIntFits(v, calleeType.getElementType(), args.posNodes[0]))
+      return Value::poison();
     if (v.isIR() || v.is(ValueKind::Sym)) {
       CallArgs castArgs;
       castArgs.pos = {v, callee};

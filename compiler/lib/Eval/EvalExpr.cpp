@@ -158,18 +158,16 @@ Value Interpreter::evalConstant(Node n) {
     return Value::ellipsis();
   case K::Int:
     if (lit.overflow) {
-      // Python ints are unbounded, tlc's are 64-bit: a literal that needs
-      // the 64th bit (`0xffffffffffffffff` for T.uint64) keeps its bit
-      // pattern, with a warning; a wider one is an error.
-      uint64_t bits = 0;
-      if (llvm::StringRef(lit.text).getAsInteger(0, bits))
-        return fail(n, "integer literal does not fit in 64 bits");
-      int64_t wrapped = static_cast<int64_t>(bits);
-      warning(n, "integer literal " + lit.text +
-                     " exceeds the signed 64-bit range; tlc holds its low 64 "
-                     "bits (" +
-                     llvm::Twine(wrapped).str() + " as a signed value)");
-      return Value::integer(wrapped);
+      // Python ints are unbounded: a literal beyond the signed 64-bit range
+      // (`0xffffffffffffffff`, a uint64 mask) is a BigInt.
+      std::string digits;
+      for (char c : lit.text)
+        if (c != '_')
+          digits += c;
+      llvm::APInt bits;
+      if (llvm::StringRef(digits).getAsInteger(0, bits))
+        return fail(n, "malformed integer literal");
+      return makeInt(bits.zext(bits.getBitWidth() + 1), n);
     }
     return Value::integer(lit.intValue);
   case K::Float:

@@ -440,6 +440,8 @@ Scalar Interpreter::toScalar(Value v, Node at, mlir::Type hint) {
     return {ir->constInt(v.getInt(), ir->b.getI32Type(), l),
             lang::DType(lang::ScalarType::Int32), syms.constant(v.getInt())};
   }
+  case ValueKind::BigInt:
+    return bigScalar(v, at, hint);
   case ValueKind::Float: {
     mlir::Type t = hint && isFloatType(hint) ? hint : ir->b.getF32Type();
     lang::DType dt = lang::DType(lang::ScalarType::Float32);
@@ -546,16 +548,21 @@ Value Interpreter::irBinary(BinaryOp op, Value lv, Value rv, Node at) {
   if (!tracing())
     return fail(at, "IR values can only be used while a kernel is traced");
   mlir::Location l = ir->loc(at);
-  bool lIR = !lv.isNumber() && !lv.is(ValueKind::Sym);
+  bool lIR =
+      !lv.isNumber() && !lv.is(ValueKind::Sym) && !lv.is(ValueKind::BigInt);
   Scalar a, b;
   if (lIR) {
     a = toScalar(lv, at);
     if (!a)
       return Value::poison();
+    if (rv.is(ValueKind::BigInt) && !checkIntFits(rv, a.dtype, at))
+      return Value::poison();
     b = toScalar(rv, at, a.value.getType());
   } else {
     b = toScalar(rv, at);
     if (!b)
+      return Value::poison();
+    if (lv.is(ValueKind::BigInt) && !checkIntFits(lv, b.dtype, at))
       return Value::poison();
     a = toScalar(lv, at, b.value.getType());
   }
@@ -693,16 +700,21 @@ Value Interpreter::irCompare(CmpOp op, Value lv, Value rv, Node at) {
       op == CmpOp::IsNot)
     return fail(at, "this comparison is not supported on IR values");
   mlir::Location l = ir->loc(at);
-  bool lIR = !lv.isNumber() && !lv.is(ValueKind::Sym);
+  bool lIR =
+      !lv.isNumber() && !lv.is(ValueKind::Sym) && !lv.is(ValueKind::BigInt);
   Scalar a, b;
   if (lIR) {
     a = toScalar(lv, at);
     if (!a)
       return Value::poison();
+    if (rv.is(ValueKind::BigInt) && !checkIntFits(rv, a.dtype, at))
+      return Value::poison();
     b = toScalar(rv, at, a.value.getType());
   } else {
     b = toScalar(rv, at);
     if (!b)
+      return Value::poison();
+    if (lv.is(ValueKind::BigInt) && !checkIntFits(lv, b.dtype, at))
       return Value::poison();
     a = toScalar(lv, at, b.value.getType());
   }
@@ -995,6 +1007,8 @@ Flow Interpreter::irStore(Value target, Value v, Node at) {
   if (!usable(buf))
     return Flow::Normal;
   mlir::Type want = ir->valueType(buf->dtype);
+  if (v.is(ValueKind::BigInt) && !checkIntFits(v, buf->dtype, at))
+    return Flow::Normal;
   Scalar s = toScalar(v, at, want);
   if (!s)
     return Flow::Normal;

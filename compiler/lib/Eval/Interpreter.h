@@ -312,6 +312,31 @@ public:
   Value fromSym(SymExpr e, Node at);
 
   //===--------------------------------------------------------------------===//
+  // Python ints beyond 64 bits (BigInts.cpp)
+  //===--------------------------------------------------------------------===//
+
+  /// The value of an Int, Bool or BigInt; nullopt for anything else.
+  std::optional<llvm::APInt> toAPInt(Value v);
+  /// The int \p v: an Int when it fits in 64 signed bits, else a BigInt
+  /// (an OverflowError past the trace-time width bound).
+  Value makeInt(const llvm::APInt &v, Node at);
+  /// Python's int operators on unbounded ints.
+  Value bigBinary(syntax::BinaryOp op, const llvm::APInt &x,
+                  const llvm::APInt &y, Node at);
+  Value bigUnary(syntax::UnaryOp op, const llvm::APInt &x, Node at);
+  /// -1, 0 or 1 as \p x is less than, equal to or greater than \p y.
+  static int compareInts(const llvm::APInt &x, const llvm::APInt &y);
+  /// Digits of an int as str()/hex()/oct()/bin() write them.
+  std::string intToString(Value v, unsigned radix = 10);
+  /// float(v) of a number (BigInt included).
+  double intToDouble(Value v);
+  /// True when the int \p v is a value of integer \p dtype; otherwise an
+  /// error at \p at naming the range. Non-ints and non-integer dtypes pass.
+  bool checkIntFits(Value v, lang::DType dtype, Node at);
+  /// A BigInt as an IR constant of type \p hint (toScalar).
+  Scalar bigScalar(Value v, Node at, mlir::Type hint);
+
+  //===--------------------------------------------------------------------===//
   // Native functions (NativeFns.cpp)
   //===--------------------------------------------------------------------===//
 

@@ -6,6 +6,8 @@
 
 #include "Interpreter.h"
 
+#include "llvm/ADT/StringExtras.h"
+
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSwitch.h"
 
@@ -206,6 +208,11 @@ Value Interpreter::callNative(NativeId id, CallArgs &args, Node at) {
   case NativeId::Abs:
     if (a0.isFloat())
       return Value::floating(std::fabs(a0.getFloat()));
+    if (a0.is(ValueKind::BigInt) ||
+        (a0.isIntLike() && a0.getInt() == INT64_MIN))
+      return a0.is(ValueKind::BigInt) && !toAPInt(a0)->isNegative()
+                 ? a0
+                 : bigUnary(syntax::UnaryOp::USub, *toAPInt(a0), at);
     if (a0.isIntLike())
       return Value::integer(std::llabs(a0.getInt()));
     if (a0.isIR()) {
@@ -218,6 +225,8 @@ Value Interpreter::callNative(NativeId id, CallArgs &args, Node at) {
       return Value::integer(0);
     if (a0.isIntLike())
       return Value::integer(a0.getInt());
+    if (a0.is(ValueKind::BigInt))
+      return a0;
     if (a0.isFloat()) {
       double d = a0.getFloat();
       if (!std::isfinite(d) || std::fabs(d) > 9.2e18)
@@ -225,10 +234,27 @@ Value Interpreter::callNative(NativeId id, CallArgs &args, Node at) {
       return Value::integer(int64_t(d));
     }
     if (a0.isStr()) {
-      int64_t v;
-      if (getStr(a0).trim().getAsInteger(10, v))
-        return raise("ValueError", "invalid literal for int()", at);
-      return Value::integer(v);
+      // Python's int(str): optional sign, decimal digits, underscores
+      // between digits; any size.
+      llvm::StringRef text = getStr(a0).trim();
+      bool negative = text.consume_front("-");
+      if (!negative)
+        text.consume_front("+");
+      std::string digits;
+      for (size_t i = 0; i < text.size(); ++i) {
+        if (text[i] == '_' && i > 0 && i + 1 < text.size() &&
+            llvm::isDigit(text[i - 1]) && llvm::isDigit(text[i + 1]))
+          continue;
+        digits += text[i];
+      }
+      llvm::APInt v;
+      if (digits.empty() ||
+          !llvm::all_of(digits, [](char c) { return llvm::isDigit(c); }) ||
+          llvm::StringRef(digits).getAsInteger(10, v))
+        return raise("ValueError", "invalid literal for int() with base 10",
+                     at);
+      v = v.zext(v.getBitWidth() + 1);
+      return makeInt(negative ? -v : v, at);
     }
     if (a0.is(ValueKind::Sym))
       return a0;
@@ -238,8 +264,8 @@ Value Interpreter::callNative(NativeId id, CallArgs &args, Node at) {
   case NativeId::Float:
     if (n == 0)
       return Value::floating(0);
-    if (a0.isNumber())
-      return Value::floating(a0.getFloat());
+    if (a0.isNumber() || a0.is(ValueKind::BigInt))
+      return Value::floating(intToDouble(a0));
     if (a0.isStr()) {
       llvm::StringRef s = getStr(a0).trim();
       if (s == "inf" || s == "+inf")
@@ -317,7 +343,7 @@ Value Interpreter::callNative(NativeId id, CallArgs &args, Node at) {
       if (c.is(ValueKind::NativeFn)) {
         switch (NativeId(c.getNativeId())) {
         case NativeId::Int:
-          return a0.isIntLike();
+          return a0.isIntLike() || a0.is(ValueKind::BigInt);
         case NativeId::Float:
           return a0.isFloat();
         case NativeId::Bool:

@@ -93,6 +93,22 @@ Value Interpreter::binary(BinaryOp op, Value l, Value r, Node at) {
     return heap.opaque("arithmetic result");
   }
 
+  // Ints beyond 64 bits.
+  if (l.is(ValueKind::BigInt) || r.is(ValueKind::BigInt)) {
+    std::optional<llvm::APInt> x = toAPInt(l), y = toAPInt(r);
+    if (x && y)
+      return bigBinary(op, *x, *y, at);
+    if ((x && r.isFloat()) || (y && l.isFloat()))
+      return binary(op, x ? Value::floating(intToDouble(l)) : l,
+                    y ? Value::floating(intToDouble(r)) : r, at);
+    if (l.is(ValueKind::Sym) || r.is(ValueKind::Sym))
+      return heap.opaque("symbolic value");
+    if (op == BinaryOp::Mult &&
+        (l.isSequence() || l.isStr() || r.isSequence() || r.isStr()))
+      return raise("OverflowError",
+                   "cannot fit 'int' into an index-sized integer", at);
+  }
+
   // Integers (bool included).
   if (l.isIntLike() && r.isIntLike()) {
     int64_t a = l.getInt(), b = r.getInt(), res = 0;
@@ -132,8 +148,8 @@ Value Interpreter::binary(BinaryOp op, Value l, Value r, Node at) {
     case BinaryOp::LShift:
       if (b < 0)
         return raise("ValueError", "negative shift count", at);
-      overflow = b >= 63 || (a << b) >> b != a;
-      res = overflow ? 0 : a << b;
+      overflow = b >= 63 || (int64_t(uint64_t(a) << b) >> b) != a;
+      res = overflow ? 0 : int64_t(uint64_t(a) << b);
       break;
     case BinaryOp::RShift:
       if (b < 0)
@@ -153,8 +169,7 @@ Value Interpreter::binary(BinaryOp op, Value l, Value r, Node at) {
       return raise("TypeError", "unsupported operand type(s) for @", at);
     }
     if (overflow)
-      return raise("OverflowError",
-                   "integer overflow: tlc evaluates Python ints as 64-bit", at);
+      return bigBinary(op, *toAPInt(l), *toAPInt(r), at);
     if (l.isBool() && r.isBool() &&
         (op == BinaryOp::BitAnd || op == BinaryOp::BitOr ||
          op == BinaryOp::BitXor))
@@ -331,12 +346,14 @@ Value Interpreter::unary(UnaryOp op, Value v, Node at) {
   }
   if (isIRScalar(v))
     return irUnary(op, v, at);
+  if (v.is(ValueKind::BigInt))
+    return bigUnary(op, v.as<BigIntObj>()->value, at);
   if (v.isIntLike()) {
     int64_t i = v.getInt();
     switch (op) {
     case UnaryOp::USub:
       if (i == INT64_MIN)
-        return raise("OverflowError", "integer overflow", at);
+        return bigUnary(op, *toAPInt(v), at);
       return Value::integer(-i);
     case UnaryOp::UAdd:
       return Value::integer(i);
@@ -367,6 +384,17 @@ Value Interpreter::unary(UnaryOp op, Value v, Node at) {
 }
 
 std::optional<bool> Interpreter::equals(Value a, Value b) {
+  if (a.is(ValueKind::BigInt) || b.is(ValueKind::BigInt)) {
+    std::optional<llvm::APInt> x = toAPInt(a), y = toAPInt(b);
+    if (x && y)
+      return compareInts(*x, *y) == 0;
+    if ((x && b.isFloat()) || (y && a.isFloat()))
+      return intToDouble(a) == intToDouble(b);
+    if (a.is(ValueKind::Opaque) || b.is(ValueKind::Opaque) ||
+        a.is(ValueKind::Sym) || b.is(ValueKind::Sym))
+      return std::nullopt;
+    return false;
+  }
   if (a.isNumber() && b.isNumber()) {
     if (a.isFloat() || b.isFloat())
       return a.getFloat() == b.getFloat();
@@ -491,6 +519,17 @@ Value Interpreter::compare(CmpOp op, Value l, Value r, Node at) {
       return Value::boolean(c >= 0);
     }
   };
+  if (l.is(ValueKind::BigInt) || r.is(ValueKind::BigInt)) {
+    std::optional<llvm::APInt> x = toAPInt(l), y = toAPInt(r);
+    if (x && y)
+      return result(compareInts(*x, *y));
+    if ((x && r.isFloat()) || (y && l.isFloat())) {
+      double a = intToDouble(l), b = intToDouble(r);
+      return result(a < b ? -1 : a > b ? 1 : 0);
+    }
+    if (l.is(ValueKind::Sym) || r.is(ValueKind::Sym))
+      return heap.opaque("unknown condition");
+  }
   if (l.isNumber() && r.isNumber()) {
     if (l.isFloat() || r.isFloat()) {
       double a = l.getFloat(), b = r.getFloat();
@@ -562,6 +601,8 @@ Truth Interpreter::truth(Value v, Node at) {
   case ValueKind::Bool:
   case ValueKind::Int:
     return v.getInt() ? Truth::True : Truth::False;
+  case ValueKind::BigInt:
+    return Truth::True;
   case ValueKind::Float:
     return v.getFloat() != 0 ? Truth::True : Truth::False;
   case ValueKind::Str:
@@ -672,6 +713,9 @@ void Interpreter::format(Value v, llvm::raw_ostream &os, bool repr) {
     return;
   case ValueKind::Int:
     os << v.getInt();
+    return;
+  case ValueKind::BigInt:
+    os << intToString(v);
     return;
   case ValueKind::Float:
     formatFloat(v.getFloat(), os);

@@ -64,6 +64,7 @@ llvm::StringRef Value::getTypeName() const {
   case ValueKind::Bool:
     return "bool";
   case ValueKind::Int:
+  case ValueKind::BigInt:
     return "int";
   case ValueKind::Float:
     return "float";

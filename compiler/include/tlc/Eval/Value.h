@@ -30,6 +30,7 @@
 #include "mlir/IR/Attributes.h"
 #include "mlir/IR/Value.h"
 
+#include "llvm/ADT/APInt.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Allocator.h"
@@ -49,6 +50,9 @@ enum class ValueKind : uint8_t {
   None,
   Bool,
   Int,
+  /// A Python int outside the signed 64-bit range (a BigIntObj); values
+  /// inside it are always Int.
+  BigInt,
   Float,
   Str,
   Ellipsis,
@@ -250,6 +254,12 @@ struct Obj {
 };
 
 inline ObjKind Value::getObjKind() const { return payload.obj->objKind; }
+
+/// A Python int that does not fit in 64 signed bits: two's complement,
+/// as many bits as it needs (Interpreter::makeInt keeps it minimal).
+struct BigIntObj : Obj {
+  llvm::APInt value;
+};
 
 /// A Python str.
 struct StrObj : Obj {
