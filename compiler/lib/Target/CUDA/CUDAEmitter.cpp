@@ -1108,7 +1108,7 @@ std::string Emitter::guardedStatement(StringRef cond,
                                       StringRef statement) const {
   std::string all = replicaGuard;
   if (!cond.empty())
-    all += (all.empty() ? "" : " && ") + ("(" + cond + ")").str();
+    all = all.empty() ? cond.str() : all + " && (" + cond.str() + ")";
   if (all.empty())
     return statement.str();
   return "if (" + all + ") " + statement.str();
