@@ -145,6 +145,7 @@ BREADTH = [
     ("fragment-cumsum", os.path.join(_CUDA_LIT, "fragment-cumsum.py"), {}),
     ("fragment-composed-index", os.path.join(_CUDA_LIT, "fragment-composed-index.py"), {}),
     ("fragment-reshape", os.path.join(_CUDA_LIT, "fragment-reshape.py"), {}),
+    ("fragment-annotated", os.path.join(_CUDA_LIT, "fragment-annotated.py"), {}),
     # Run-time copy extents, pointer parameters, safe values (run -D last).
     ("varlen-copy", "varlen-copy.py", {}, {"total": 300, "N": 100}),
     ("pointer-tensor", "pointer-tensor.py", {}, {"m": 100, "n": 72, "k": 40}),
@@ -155,10 +156,6 @@ BREADTH = [
 # Programs the sim device shows to be wrong on the GPU too: they must fail
 # on sim (an unexpected pass fails the run, so the entry gets removed).
 KNOWN_FAILURES = {
-    # Generated-code bugs the simulator found (the CPU target is right):
-    "e-layout-fragment": "the annotated row-per-thread fragment is not used: each "
-                         "thread holds 4 columns of 16 rows and ssq[i] sums only "
-                         "those, with no reduction across threads",
     # Not bugs of the generated code:
     "f-gemm-transpose-policy": "rounding, not a bug: the f16 intermediate S_cast "
                                "rounds to the other neighbour where the f32 sums "

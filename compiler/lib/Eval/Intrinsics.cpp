@@ -135,6 +135,7 @@ static std::optional<IntrinsicRule> getIntrinsicRule(BuiltinId id) {
   case BuiltinId::WaitWgmma:
   case BuiltinId::Tcgen05MmaArrive:
   case BuiltinId::AtomicStore:
+  case BuiltinId::St:
   case BuiltinId::Dp4a:
   case BuiltinId::Tcgen05CpWarpx4:
   case BuiltinId::Tcgen05SfWarpTranspose:

@@ -17,6 +17,7 @@
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Support/xxhash.h"
 
+#include <algorithm>
 #include <cstdlib>
 
 using namespace tlc::artifact;
@@ -132,6 +133,41 @@ llvm::StringRef tlc::artifact::getToolVersion() {
   return version;
 }
 
+/// \p source without its comments (`//` to the end of the line and
+/// `/* */`), string and character literals kept whole: what the compiled
+/// binary depends on. The generated comments carry source locations that
+/// move with every edit; the literals carry the ones the binary reports
+/// (`file.py:12:5` in the CPU target's checked accesses, the CUDA target's
+/// assertion messages), so they are part of the key and the comments are
+/// not.
+static std::string withoutComments(llvm::StringRef source) {
+  std::string out;
+  out.reserve(source.size());
+  size_t i = 0, n = source.size();
+  while (i < n) {
+    char c = source[i];
+    if (c == '"' || c == '\'') {
+      size_t j = i + 1;
+      while (j < n && source[j] != c && source[j] != '\n')
+        j += source[j] == '\\' ? 2 : 1;
+      j = std::min(j + 1, n);
+      out += source.slice(i, j);
+      i = j;
+    } else if (source.substr(i).starts_with("//")) {
+      while (i < n && source[i] != '\n')
+        ++i;
+    } else if (source.substr(i).starts_with("/*")) {
+      size_t end = source.find("*/", i + 2);
+      i = end == llvm::StringRef::npos ? n : end + 2;
+      out += ' ';
+    } else {
+      out += c;
+      ++i;
+    }
+  }
+  return out;
+}
+
 std::string tlc::artifact::getCacheKey(const ArtifactBundle &bundle,
                                        const HostCompileOptions &options) {
   std::string text = "tlc-kernel-v2\n" + getToolVersion().str() + "\n" +
@@ -152,11 +188,15 @@ std::string tlc::artifact::getCacheKey(const ArtifactBundle &bundle,
     text += "--extra flags--\n";
   for (const std::string &f : options.extraFlags)
     text += f + '\n';
+  // `#line` directives put locations into the binary's debug information:
+  // then the whole source. Otherwise the source without its comments (the
+  // instance's IR alone left the location strings of the last build that
+  // compiled it in a binary reused after lines had moved).
   bool lineDirectives = llvm::StringRef(bundle.source).contains("\n#line ");
   if (!options.instance.empty())
     text += "--instance--\n" + options.instance;
-  if (options.instance.empty() || lineDirectives)
-    text += "--source--\n" + bundle.source;
+  text += "--source--\n" +
+          (lineDirectives ? bundle.source : withoutComments(bundle.source));
   for (const auto &[name, contents] : bundle.extraFiles)
     text += "--file " + name + "--\n" + contents;
   return sha256Hex(text);

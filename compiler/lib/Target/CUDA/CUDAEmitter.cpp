@@ -1062,8 +1062,12 @@ LogicalResult Emitter::emitLoad(LoadOp op) {
                                                   op.getIndices());
     if (failed(reg))
       return failure();
+    auto forwarded = exchangeForward.find(*reg);
     line("const " + *vt + " " + name + " = " +
-         fromStorage(type.getElementType(), *reg) + ";");
+         fromStorage(type.getElementType(),
+                     forwarded != exchangeForward.end() ? forwarded->second
+                                                        : *reg) +
+         ";");
     return success();
   }
   FailureOr<std::pair<std::string, std::string>> access =
@@ -1088,7 +1092,26 @@ LogicalResult Emitter::emitStore(StoreOp op) {
                                                   op.getIndices());
     if (failed(reg))
       return failure();
-    line(*reg + " = " + value + ";");
+    // A register: every replica keeps its copy. The exchange tile in
+    // shared memory: one replica stores each element.
+    bool shared = exchangeStores.count(op) || exchangeReads.count(op);
+    if (!shared || replicaGuard.empty()) {
+      line(*reg + " = " + value + ";");
+      return success();
+    }
+    exchangeForward.erase(*reg);
+    if (exchangeStores.count(op) && op->getBlock() == replicaBody) {
+      // Later loads of this element in the iteration read the value, not
+      // the tile the other replicas did not store to.
+      FailureOr<std::string> st = storageType(type.getElementType(), op);
+      if (failed(st))
+        return failure();
+      std::string stored = fresh("stored");
+      line("const " + *st + " " + stored + " = " + value + ";");
+      value = stored;
+      exchangeForward[*reg] = stored;
+    }
+    line(guardedStatement("", *reg + " = " + value + ";"));
     return success();
   }
   FailureOr<std::pair<std::string, std::string>> access =
@@ -1096,11 +1119,24 @@ LogicalResult Emitter::emitStore(StoreOp op) {
   if (failed(access))
     return failure();
   const auto &[lv, cond] = *access;
-  if (cond.empty())
-    line(lv + " = " + value + ";");
+  // Per-thread buffers are registers too.
+  if (scopeOf(root) == MemoryScope::Local ||
+      scopeOf(root) == MemoryScope::LocalVar)
+    line((cond.empty() ? "" : "if (" + cond + ") ") + lv + " = " + value +
+         ";");
   else
-    line("if (" + cond + ") " + lv + " = " + value + ";");
+    line(guardedStatement(cond, lv + " = " + value + ";"));
   return success();
+}
+
+std::string Emitter::guardedStatement(StringRef cond,
+                                      StringRef statement) const {
+  std::string all = replicaGuard;
+  if (!cond.empty())
+    all = all.empty() ? cond.str() : all + " && (" + cond.str() + ")";
+  if (all.empty())
+    return statement.str();
+  return "if (" + all + ") " + statement.str();
 }
 
 //===----------------------------------------------------------------------===//

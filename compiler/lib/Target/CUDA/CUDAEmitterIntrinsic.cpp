@@ -388,6 +388,47 @@ LogicalResult Emitter::emitIntrinsic(IntrinsicOp op) {
     SmallVector<std::string> idx(std::max<unsigned>(type.getRank(), 1), "0");
     return guardedElement(buf, idx, op);
   };
+  if (callee == "T.st") {
+    // A store with a PTX scope and semantics: weak is a plain store;
+    // volatile and relaxed one indivisible (volatile) store; release that
+    // store after a fence of the scope. atomicStoreTo fences at gpu scope
+    // on both sides (at least as strong as each at cta and gpu scope);
+    // sys adds a system-scope fence before it for release.
+    Value buf = a.get("dst");
+    auto type = buf ? dyn_cast<BufferType>(buf.getType()) : BufferType();
+    Value value = a.get("value");
+    if (!type || !value || isa<BufferType>(value.getType()))
+      return fail("stores a scalar value to a buffer element");
+    StringRef scope = a.option("scope"), sem = a.option("sem");
+    if (scope.empty())
+      scope = "gpu";
+    if (sem.empty())
+      sem = "weak";
+    if (!llvm::is_contained({"cta", "gpu", "sys"}, scope))
+      return fail("scope '" + scope.str() + "' is not one of cta, gpu, sys");
+    if (!llvm::is_contained({"weak", "volatile", "relaxed", "release"}, sem))
+      return fail("semantics '" + sem.str() +
+                  "' is not one of weak, volatile, relaxed, release");
+    Type elem = type.getElementType();
+    FailureOr<std::string> st = storageType(elem, op);
+    if (failed(st))
+      return failure();
+    FailureOr<std::pair<std::string, std::string>> el = element("dst");
+    if (failed(el))
+      return failure();
+    auto &[lv, cond] = *el;
+    std::string v = toStorage(elem, expr(value));
+    if (sem == "weak") {
+      line(guardedStatement(cond, lv + " = " + v + ";"));
+      return success();
+    }
+    std::string call = lang.helpers.str() + "atomicStoreTo<" + *st + ">(&" +
+                       lv + ", " + v + ");";
+    if (sem == "release" && scope == "sys")
+      call = "{ __threadfence_system(); " + call + " }";
+    line(guardedStatement(cond, call));
+    return success();
+  }
   if (callee == "T.atomic_load" || callee == "T.atomic_store" ||
       callee == "T.atomic_max" || callee == "T.atomic_min" ||
       callee == "T.atomic_or") {

@@ -405,6 +405,14 @@ LogicalResult Emitter::emitAtomicAdd(AtomicAddOp op) {
       return failure();
     auto &[lv, cond] = *element;
     std::string call = atomicOn(lv, expr(op.getValue()));
+    if (op.getPrev() && !replicaGuard.empty()) {
+      op.emitError() << "the " << lang.name
+                     << " target cannot return the previous value of an "
+                        "atomic add in a T.Parallel whose layout holds each "
+                        "element in several threads (only one of them may "
+                        "add)";
+      return failure();
+    }
     if (op.getPrev()) {
       FailureOr<std::string> vt = valueType(type.getElementType(), op);
       if (failed(vt))
@@ -417,7 +425,7 @@ LogicalResult Emitter::emitAtomicAdd(AtomicAddOp op) {
                                " : " + *vt + "(0)") +
            ";");
     } else {
-      line((cond.empty() ? "" : "if (" + cond + ") ") + call + ";");
+      line(guardedStatement(cond, call + ";"));
     }
     return success();
   }

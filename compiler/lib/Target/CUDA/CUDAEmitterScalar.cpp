@@ -61,11 +61,20 @@ LogicalResult Emitter::emitScalar(Operation *op) {
     if (auto i = dyn_cast<IntegerAttr>(v)) {
       if (rt.isInteger(1))
         names[res] = i.getValue().isZero() ? "false" : "true";
-      else
-        names[res] = std::to_string(i.getValue().getSExtValue()) +
-                     ((isa<IndexType>(rt) ? wideIndex : getElementStorageBytes(rt) == 8)
-                          ? "ll"
-                          : "");
+      else {
+        int64_t x = i.getValue().getSExtValue();
+        bool wide = isa<IndexType>(rt) ? wideIndex
+                                       : getElementStorageBytes(rt) == 8;
+        // C++ has no negative literals: `-2147483648` negates a long long
+        // (and `-9223372036854775808ll` overflows), so the minima are
+        // spelled as a difference of the type's own type.
+        if (x == INT64_MIN)
+          names[res] = "(-9223372036854775807ll - 1)";
+        else if (x == INT32_MIN && !wide)
+          names[res] = "(-2147483647 - 1)";
+        else
+          names[res] = std::to_string(x) + (wide ? "ll" : "");
+      }
       return success();
     }
     if (auto f = dyn_cast<FloatAttr>(v)) {

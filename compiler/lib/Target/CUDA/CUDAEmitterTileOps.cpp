@@ -455,6 +455,8 @@ LogicalResult Emitter::emitParallel(ParallelOp op) {
         // evaluated as they are, they give the coordinates used here.
         recordLoopExchange(op, loop, bound, varDim, o, tile->second,
                            it->second.shape);
+        if (isa<StoreOp>(o))
+          exchangeStores.insert(o);
         continue;
       }
       FailureOr<std::string> r = fragmentIndex(
@@ -486,10 +488,23 @@ LogicalResult Emitter::emitParallel(ParallelOp op) {
   for (auto [v, arg] : llvm::enumerate(op.getInductionVars()))
     names[arg] = loop ? idx[varDim[v]] : idx[v];
 
-  std::string savedReg = parallelReg;
+  std::string savedReg = parallelReg, savedGuard = replicaGuard;
   parallelReg = reg;
+  // A replicated loop layout runs each iteration in every replica of its
+  // element: replica 0 alone writes memory (two threads storing even the
+  // same value to one address without a barrier between are a data race).
+  if (loop && loop->repMask)
+    replicaGuard = "(tid & " + std::to_string(loop->repMask) + ") == 0";
+  else if (!loop)
+    replicaGuard.clear();
+  Block *savedBody = replicaBody;
+  replicaBody = &op.getBody().front();
+  exchangeForward.clear();
   LogicalResult r = emitBlock(op.getBody().front(), /*allowBarriers=*/false);
+  exchangeForward.clear();
   parallelReg = savedReg;
+  replicaGuard = savedGuard;
+  replicaBody = savedBody;
   if (failed(r))
     return failure();
   if (!bound.empty())

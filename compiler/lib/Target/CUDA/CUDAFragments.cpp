@@ -24,6 +24,7 @@
 
 #include "EmitterImpl.h"
 
+#include "tlc/Dialect/Tile/IR/LayoutAttrCodec.h"
 #include "tlc/Dialect/Tile/Transforms/LayoutInference.h"
 #include "tlc/Layout/GemmLayouts.h"
 #include "tlc/Layout/Propagation.h"
@@ -432,9 +433,55 @@ LogicalResult Emitter::assignFragmentLayouts(KernelOp kernel) {
   });
   if (outside.wasInterrupted())
     return failure();
+  auto known = [&](Value v) { return layouts.count(v) != 0; };
+  // Pinned: `T.annotate_layout({frag: T.Fragment(...)})` gives the
+  // program's own element -> (thread, register) map, which every use
+  // follows (the rows of an RMS norm one per thread, summed without a
+  // cross-thread reduction). Uses that need another layout are refused at
+  // the annotation below.
+  llvm::DenseMap<Value, AnnotateLayoutOp> pinned;
+  WalkResult pins = kernel.walk([&](AnnotateLayoutOp op) {
+    Value v = op.getBuffer();
+    if (!isFragmentBuffer(v) || !v.getDefiningOp<AllocOp>())
+      return WalkResult::advance();
+    // Not a fragment layout: layout inference warned it ignores it.
+    std::optional<layout::Fragment> f = decodeFragment(op.getLayout());
+    if (!f)
+      return WalkResult::advance();
+    auto type = cast<BufferType>(v.getType());
+    if (f->getInputShape() != type.getShape()) {
+      op.emitError("annotated fragment shape does not match the buffer");
+      return WalkResult::interrupt();
+    }
+    if (known(v) && !layouts[v].isEquivalentTo(*f)) {
+      op.emitError() << "fragment '" << bufferDisplayName(v)
+                     << "' is annotated twice with different layouts ("
+                     << layouts[v].shortLabel() << ", " << f->shortLabel()
+                     << ")";
+      return WalkResult::interrupt();
+    }
+    layouts.try_emplace(v, *f);
+    pinned.try_emplace(v, op);
+    return WalkResult::advance();
+  });
+  if (pins.wasInterrupted())
+    return failure();
+  /// Refuses a pinned fragment whose use \p user needs layout \p need.
+  auto refusePinned = [&](Value v, Operation *user, StringRef what,
+                          const layout::Fragment &need) {
+    InFlightDiagnostic d = pinned[v].emitError();
+    d << "the " << lang.name << " target cannot use the annotated layout "
+      << layouts[v].shortLabel() << " of fragment '" << bufferDisplayName(v)
+      << "': " << what << " needs " << need.shortLabel();
+    d.attachNote(user->getLoc()) << "used here";
+    return failure();
+  };
+
   // Strict: gemm operands.
   Operation *bad = nullptr;
   std::string badText;
+  Value badPinned;
+  std::optional<layout::Fragment> badNeed;
   kernel.walk([&](GemmOp gemm) {
     if (bad)
       return;
@@ -455,6 +502,13 @@ LogicalResult Emitter::assignFragmentLayouts(KernelOp kernel) {
         badText = llvm::toString(l.takeError());
         return;
       }
+      // The mma instructions fix where each operand element lives.
+      if (pinned.count(v) && !layouts[v].isEquivalentTo(*l->fragment)) {
+        bad = gemm;
+        badPinned = v;
+        badNeed = *l->fragment;
+        return;
+      }
       layouts.try_emplace(v, *l->fragment);
     };
     setOp(gemm.getC(), layout::GemmOperand::C);
@@ -462,12 +516,14 @@ LogicalResult Emitter::assignFragmentLayouts(KernelOp kernel) {
     setOp(gemm.getB(), layout::GemmOperand::B);
   });
   if (bad) {
+    if (badPinned)
+      return refusePinned(badPinned, bad, "T.gemm's matrix instructions",
+                          *badNeed);
     if (!badText.empty())
       bad->emitError() << "T.gemm layout: " << badText;
     return failure();
   }
 
-  auto known = [&](Value v) { return layouts.count(v) != 0; };
   auto shapeOf = [](Value v) {
     return SmallVector<int64_t>(cast<BufferType>(v.getType()).getShape());
   };
@@ -495,6 +551,22 @@ LogicalResult Emitter::assignFragmentLayouts(KernelOp kernel) {
             return WalkResult::interrupt();
           }
           layouts.try_emplace(d, *f);
+        }
+        // The reduction writes each row where the source's threads meet.
+        if (isFragmentBuffer(s) && isFragmentBuffer(d) && known(s) &&
+            known(d) && pinned.count(d)) {
+          bool keep = shapeOf(d).size() == shapeOf(s).size();
+          llvm::Expected<layout::Fragment> f =
+              keep ? layout::reduceFragmentKeepDim(layouts[s], red.getDim())
+                   : layout::reduceFragment(layouts[s], red.getDim());
+          if (!f) {
+            (void)fail(op, f.takeError());
+            return WalkResult::interrupt();
+          }
+          if (!layouts[d].isEquivalentTo(*f)) {
+            (void)refusePinned(d, op, "T.reduce of its source's layout", *f);
+            return WalkResult::interrupt();
+          }
         }
         return WalkResult::advance();
       }
@@ -708,6 +780,10 @@ LogicalResult Emitter::assignFragmentLayouts(KernelOp kernel) {
       layouts.try_emplace(v, layout::defaultFragment(type.getShape(),
                                                      elemBits(v), homeThreads));
     const layout::Fragment &f = layouts[v];
+    // What the layout itself cannot do is reported where it was written.
+    Operation *blame = alloc;
+    if (AnnotateLayoutOp pin = pinned.lookup(v))
+      blame = pin;
     FragmentInfo info;
     info.shape.assign(type.getShape().begin(), type.getShape().end());
     info.numel = 1;
@@ -717,7 +793,7 @@ LogicalResult Emitter::assignFragmentLayouts(KernelOp kernel) {
     info.regs = f.getRegsPerThread();
     info.threadExtent = f.getThreadExtent();
     if (info.threadExtent > homeThreads) {
-      alloc->emitError() << "fragment layout " << f.shortLabel() << " needs "
+      blame->emitError() << "fragment layout " << f.shortLabel() << " needs "
                         << info.threadExtent << " threads, "
                         << (homeThreads == blockThreads
                                 ? "the kernel has "
@@ -727,14 +803,15 @@ LogicalResult Emitter::assignFragmentLayouts(KernelOp kernel) {
     }
     std::shared_ptr<const FragmentTables> tables = FragmentTables::get(f, info.shape.size());
     if (!tables->error.empty()) {
-      alloc->emitError() << "fragment layout: " << tables->error;
+      blame->emitError() << "fragment layout: " << tables->error;
       return WalkResult::interrupt();
     }
     unsigned rank = info.shape.size();
     int64_t regs = info.regs;
     const std::optional<BitLinear> &fit = tables->coords;
     if (!fit) {
-      alloc->emitError() << "the CUDA target cannot index fragment layout "
+      blame->emitError() << "the " << lang.name
+                         << " target cannot index fragment layout "
                         << f.shortLabel()
                         << " (its thread/register map is not linear in the "
                            "bits of the thread id and register number)";

@@ -24,6 +24,7 @@
 
 #include "mlir/IR/Location.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
@@ -498,6 +499,9 @@ public:
   int64_t scratchOffset = -1;
   /// Fragment loads/stores inside T.Parallel -> register expression.
   llvm::DenseMap<mlir::Operation *, std::string> fragmentAccess;
+  /// Fragment stores inside T.Parallel that write the exchange tile in
+  /// shared memory (at the loop's coordinates), not a register.
+  llvm::DenseSet<mlir::Operation *> exchangeStores;
   /// Fragment loads and stores inside T.Parallel at indices that are not
   /// the loop variables -> the exchange tile they access (row-major, the
   /// fragment's shape), indexed where the access is printed.
@@ -648,6 +652,22 @@ public:
   llvm::DenseMap<mlir::Value, FragmentInfo> fragments;
   /// Inside a T.Parallel: the register variable.
   std::string parallelReg;
+  /// Inside a T.Parallel whose layout is replicated (each iteration run by
+  /// every replica of its element): the condition that selects replica 0,
+  /// the only one that stores to memory (shared, global, the exchange
+  /// tile) or adds atomically; "" otherwise. Register stores are made by
+  /// every replica, which each keep their copy.
+  std::string replicaGuard;
+  /// With `replicaGuard`: the body of that T.Parallel, and the exchange
+  /// tile elements it stored straight in that body -> the variable holding
+  /// the value stored, which later loads in the iteration read (the other
+  /// replicas did not store it).
+  mlir::Block *replicaBody = nullptr;
+  llvm::StringMap<std::string> exchangeForward;
+  /// \p statement (a store to memory) under `replicaGuard` and \p cond
+  /// (either may be empty).
+  std::string guardedStatement(llvm::StringRef cond,
+                               llvm::StringRef statement) const;
   /// True while emitting a block that every thread of the block runs
   /// together (the kernel body, loops and branches on block-uniform
   /// conditions): only there may a `__syncthreads()` be placed.

@@ -79,6 +79,7 @@ static bool isPortable(StringRef callee) {
                              "T.all_of",
                              "T.atomic_load",
                              "T.atomic_store",
+                             "T.st",
                              "T.atomic_max",
                              "T.atomic_min",
                              "T.atomic_or",

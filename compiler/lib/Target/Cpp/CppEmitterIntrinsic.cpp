@@ -214,9 +214,9 @@ LogicalResult Emitter::emitIntrinsic(tile::IntrinsicOp op) {
 
   if (callee == "T.atomic_load" || callee == "T.atomic_store" ||
       callee == "T.atomic_max" || callee == "T.atomic_min" ||
-      callee == "T.atomic_or") {
-    // The memory order only constrains other threads' views on the GPU;
-    // here each update is one compare-and-swap.
+      callee == "T.atomic_or" || callee == "T.st") {
+    // The memory order (T.st's scope and semantics) only constrains other
+    // threads' views on the GPU; here each update is one compare-and-swap.
     StringRef order = optionOf(op, "memory_order");
     if (!order.empty() && !llvm::is_contained({"relaxed", "consume", "acquire",
                                                "release", "acq_rel", "seq_cst"},
@@ -247,7 +247,7 @@ LogicalResult Emitter::emitIntrinsic(tile::IntrinsicOp op) {
       std::string nv = "tlc::cpu::cast<" + *vt + ">(" + expr(value) + ")";
       std::string ov = "tlc::cpu::cast<" + *vt + ">(o)";
       std::string e =
-          callee == "T.atomic_store" ? nv
+          callee == "T.atomic_store" || callee == "T.st" ? nv
           : callee == "T.atomic_max"
               ? "(" + nv + " > " + ov + " ? " + nv + " : " + ov + ")"
           : callee == "T.atomic_min"

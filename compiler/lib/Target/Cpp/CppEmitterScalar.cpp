@@ -76,8 +76,14 @@ LogicalResult Emitter::emitScalar(Operation *op) {
       } else {
         int64_t x = i.getValue().getSExtValue();
         std::string lit = std::to_string(x);
-        if (x > INT32_MAX || x < INT32_MIN)
+        // C++ has no negative literals: `-2147483648` negates a long, whose
+        // type breaks template deduction against an int32_t view.
+        if (x == INT64_MIN)
+          lit = "INT64_MIN";
+        else if (x > INT32_MAX || x < INT32_MIN)
           lit = "INT64_C(" + lit + ")";
+        else if (x == INT32_MIN)
+          lit = "(-2147483647 - 1)";
         names[res] = (t.isIndex() || t.isInteger(32)) ? lit
                                                       : *cty + "(" + lit + ")";
       }

@@ -212,6 +212,11 @@ TLC_SIM_PRIMITIVE inline void __threadfence() {
   tlc::sim::api->threadFence(TLC_SIM_HERE);
 }
 TLC_SIM_PRIMITIVE inline void __threadfence_block() {}
+/// One device on the host: a system-scope fence orders what a device-scope
+/// fence does.
+TLC_SIM_PRIMITIVE inline void __threadfence_system() {
+  tlc::sim::api->threadFence(TLC_SIM_HERE);
+}
 
 namespace tlc {
 namespace sim {

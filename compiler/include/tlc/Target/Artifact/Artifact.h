@@ -73,7 +73,9 @@ struct HostCompileOptions {
       inProcess;
   /// The kernel instance the binary is built from, as the cache key names
   /// it: its Tile IR without locations (writeKernelArtifact fills it in).
-  /// Empty: the key names the generated source instead.
+  /// The key names the generated source too, without its comments (whose
+  /// locations move with every edit) but with its string literals (whose
+  /// locations the binary reports).
   std::string instance;
   /// Write the source, the extra files and the manifest only: no compiler
   /// runs, the manifest names no binary and the cache is not used
