@@ -130,13 +130,6 @@ LogicalResult Emitter::emitGemm(GemmOp op) {
   int64_t cs = is16 ? 1 : 2;
   bool scalarOps = isTf32 || isF64;
   int64_t kStep = isTf32 ? 8 : isF64 ? 4 : 16 * cs;
-  if (!is16 && !scalarOps &&
-      (!isSharedScope(scopeOf(rootOf(op.getA()))) ||
-       !isSharedScope(scopeOf(rootOf(op.getB()))))) {
-    op.emitError("T.gemm of 8-bit operands needs A and B in shared memory "
-                 "on the CUDA target");
-    return failure();
-  }
   Value c = op.getC();
   auto cIt = fragments.find(c);
   if (cIt == fragments.end()) {
@@ -483,12 +476,13 @@ LogicalResult Emitter::emitGemm(GemmOp op) {
       (bShared && (failed(prepare(B)) || failed(prepare(B2)))))
     return failure();
 
-  // A register operand: the fragment registers holding each 16-bit pair of
-  // the mma operand per (tile, k-step). Register q of A holds (m, k) =
-  // (g + 8 * (q % 2), 2 t + 8 * (q / 2) + half) of a 16 x 16 tile, register
-  // q of B holds (n, k) = (g, 2 t + 8 q + half) of an 8 x 16 tile, with
-  // g = lane / 4 and t = lane % 4; the two halves must be consecutive
-  // registers.
+  // A register operand: the fragment registers holding the e = 2 (16-bit)
+  // or 4 (8-bit) values of each mma operand register per (tile, k-step).
+  // Register q of A holds (m, k) = (g + 8 * (q % 2), e t + (kStep / 2) *
+  // (q / 2) + j) of a 16 x kStep tile, register q of B holds (n, k) = (g,
+  // e t + (kStep / 2) q + j) of an 8 x kStep tile, with g = lane / 4,
+  // t = lane % 4 and j < e; the e values must be consecutive registers.
+  int64_t perReg = 2 * cs;
   auto fitPairs = [&](bool isA,
                       SmallVector<BitLinear> &pairs) -> LogicalResult {
     const FragmentInfo *F = wholeFragment(isA ? a : b, isA ? "A" : "B");
@@ -499,16 +493,16 @@ LogicalResult Emitter::emitGemm(GemmOp op) {
     int64_t warpTile = isA ? g.warpM : g.warpN;
     for (int64_t q = 0; q < regs; ++q) {
       SmallVector<BitLinear> h;
-      for (int64_t half = 0; half < 2; ++half) {
+      for (int64_t half = 0; half < perReg; ++half) {
         FailureOr<BitLinear> f = fitGemmRegisters(
-            *F, {tiles, g.k / 16}, numThreads,
+            *F, {tiles, g.k / kStep}, numThreads,
             [&](int64_t t, ArrayRef<int64_t> p) {
               auto [wmv, wnv] = warpOf(t);
               int64_t l = t % 32;
               int64_t mn = (isA ? wmv : wnv) * warpTile + p[0] * tile + l / 4 +
                            (isA ? 8 * (q % 2) : 0);
-              int64_t k =
-                  p[1] * 16 + (l % 4) * 2 + 8 * (isA ? q / 2 : q) + half;
+              int64_t k = p[1] * kStep + (l % 4) * perReg +
+                          (kStep / 2) * (isA ? q / 2 : q) + half;
               return bufferCoord(isA, mn, k);
             },
             op, isA ? "A" : "B");
@@ -516,11 +510,13 @@ LogicalResult Emitter::emitGemm(GemmOp op) {
           return failure();
         h.push_back(*f);
       }
-      if (h[1].base[0] != h[0].base[0] + 1 || h[1].coef != h[0].coef ||
-          h[0].base[0] % 2) {
+      bool together = h[0].base[0] % perReg == 0;
+      for (int64_t j = 1; j < perReg; ++j)
+        together &= h[j].base[0] == h[0].base[0] + j && h[j].coef == h[0].coef;
+      if (!together) {
         op.emitError() << "T.gemm: the " << (isA ? "A" : "B")
-                       << " fragment does not pair its 16-bit values in "
-                          "registers";
+                       << " fragment does not keep the values of each mma "
+                          "register in consecutive registers";
         return failure();
       }
       pairs.push_back(h[0]);
@@ -538,6 +534,16 @@ LogicalResult Emitter::emitGemm(GemmOp op) {
   // (q / 2) + j) of a 16 x 32 tile, register q of B (n, k) = (g, 4 t + 16 q
   // + j) of an 8 x 32 tile, j = 0..3 from the low byte.
   bool aBytes = !is16 && transA, bBytes = !is16 && !transB;
+  // One mma register from a register operand's consecutive values.
+  auto packed = [&](Value v, const std::string &first) {
+    if (is16)
+      return "tlc::cuda::packPair(&" + expr(v) + "[" + first + "]);";
+    std::string args;
+    for (int64_t j = 0; j < 4; ++j)
+      args += (j ? ", " : "") + expr(v) + "[" + first +
+              (j ? " + " + std::to_string(j) : std::string()) + "]";
+    return "tlc::cuda::packBytes(" + args + ");";
+  };
   auto elementAt = [&](Value buf, const std::string &row,
                        const std::string &col) -> FailureOr<std::string> {
     auto t = cast<BufferType>(buf.getType());
@@ -581,8 +587,8 @@ LogicalResult Emitter::emitGemm(GemmOp op) {
       std::string ms = std::to_string(m);
       if (!aShared) {
         for (int64_t q = 0; q < 4; ++q)
-          line(aReg + "[" + ms + "][" + Twine(q) + "] = tlc::cuda::packPair(&" +
-               expr(a) + "[" + aPairs[q].expr(0, {ms, ks}) + "]);");
+          line(aReg + "[" + ms + "][" + Twine(q) +
+               "] = " + packed(a, aPairs[q].expr(0, {ms, ks})));
         continue;
       }
       if (aBytes) {
@@ -608,8 +614,7 @@ LogicalResult Emitter::emitGemm(GemmOp op) {
         for (int64_t q = 0; q < 2; ++q) {
           std::string dst = bReg + "[" + ns + "][" + std::to_string(q) + "]";
           if (!bShared)
-            line(dst + " = tlc::cuda::packPair(&" + expr(b) + "[" +
-                 bPairs[q].expr(0, {ns, ks}) + "]);");
+            line(dst + " = " + packed(b, bPairs[q].expr(0, {ns, ks})));
           else if (failed(loadBytes(false, dst, n * 8, kk * kStep + 16 * q)))
             return failure();
         }

@@ -1,10 +1,11 @@
 # The T.gemm operand forms of TileLang's kernel/test_tilelang_kernel_gemm.py
 # that the mma.sync printer lacked: B in registers (gemm_sr, B stored
 # [N, K] or [K, N]), A in registers stored [K, M] (gemm_rs with
-# transpose_A), and 8-bit operands stored [K, M] / [K, N], which ldmatrix
-# cannot transpose (byte quadruples read element by element). Each kernel
-# runs on the CPU target against NumPy (float64) and on the sim device
-# against the CPU target; sm_90a keeps these gemms on mma.sync.
+# transpose_A), 8-bit operands stored [K, M] / [K, N], which ldmatrix
+# cannot transpose (byte quadruples read element by element), and 8-bit
+# register operands. Each kernel runs on the CPU target against NumPy
+# (float64) and on the sim device against the CPU target; sm_90a keeps
+# these gemms on mma.sync.
 #
 # RUN: tlc-build --target=cuda:sm_80 --emit=cuda --no-source-lines %s | FileCheck %s
 # RUN: tlc-build --target=cuda:sm_90a --emit=cuda --no-source-lines %s | FileCheck %s --check-prefix=SM90
@@ -28,11 +29,16 @@
 # CHECK-LABEL: gemm_form_5_kernel(
 # CHECK: bFrag[0][0] = B_local[
 # CHECK: tlc::cuda::mmaM16N8K4F64(
+# An int8 register operand: four consecutive registers per mma register.
+# CHECK-LABEL: gemm_form_6_kernel(
+# CHECK: aFrag[0][0] = tlc::cuda::packBytes(A_local{{\[}}[[R:[0-9 *+]+]]], A_local{{\[}}[[R]] + 1], A_local{{\[}}[[R]] + 2], A_local{{\[}}[[R]] + 3]);
+# CHECK-LABEL: gemm_form_7_kernel(
+# CHECK: bFrag[0][0] = tlc::cuda::packBytes(B_local[
 # SM90-NOT: wgmma
 #
 # RUN: rm -rf %t && mkdir -p %t
 # RUN: tlc-build --target=cpu -o %t/cpu %s > /dev/null
-# RUN: for k in gemm_form gemm_form_1 gemm_form_2 gemm_form_3 gemm_form_4 gemm_form_5; do tlc-run %t/cpu --kernel=$k --save %t/$k > /dev/null; done
+# RUN: for k in gemm_form gemm_form_1 gemm_form_2 gemm_form_3 gemm_form_4 gemm_form_5 gemm_form_6 gemm_form_7; do tlc-run %t/cpu --kernel=$k --save %t/$k > /dev/null; done
 # RUN: %python %S/Inputs/gemm_forms_check.py %t/gemm_form 0 1 | FileCheck %s --check-prefix=NP1
 # RUN: %python %S/Inputs/gemm_forms_check.py %t/gemm_form_1 0 0 | FileCheck %s --check-prefix=NP2
 # RUN: %python %S/Inputs/gemm_forms_check.py %t/gemm_form_2 1 0 | FileCheck %s --check-prefix=NP3
@@ -45,14 +51,18 @@
 # NP4: gemm_form_3: ok
 # NP5: gemm_form_4: ok
 # NP6: gemm_form_5: ok
+# RUN: %python %S/Inputs/gemm_forms_check.py %t/gemm_form_6 0 1 | FileCheck %s --check-prefix=NP7
+# RUN: %python %S/Inputs/gemm_forms_check.py %t/gemm_form_7 1 0 | FileCheck %s --check-prefix=NP8
+# NP7: gemm_form_6: ok
+# NP8: gemm_form_7: ok
 #
 # RUN: %if sim-compiler %{ tlc-build --target=cuda:sm_80 --cuda-compiler=none -o %t/sm80 %s > /dev/null %}
 # RUN: %if sim-compiler %{ tlc-build --target=cuda:sm_90a --cuda-compiler=none -o %t/sm90 %s > /dev/null %}
-# RUN: %if sim-compiler %{ for k in gemm_form gemm_form_1 gemm_form_2 gemm_form_3 gemm_form_4 gemm_form_5; do tlc-run %t/sm80 --device sim --kernel=$k --verify --reference %t/cpu; done | FileCheck %s --check-prefix=SIM %}
-# RUN: %if sim-compiler %{ for k in gemm_form gemm_form_2 gemm_form_3; do tlc-run %t/sm90 --device sim --kernel=$k --verify --reference %t/cpu; done | FileCheck %s --check-prefix=SIM90 %}
-# SIM-COUNT-6: verify C: PASS
+# RUN: %if sim-compiler %{ for k in gemm_form gemm_form_1 gemm_form_2 gemm_form_3 gemm_form_4 gemm_form_5 gemm_form_6 gemm_form_7; do tlc-run %t/sm80 --device sim --kernel=$k --verify --reference %t/cpu; done | FileCheck %s --check-prefix=SIM %}
+# RUN: %if sim-compiler %{ for k in gemm_form gemm_form_2 gemm_form_3 gemm_form_6; do tlc-run %t/sm90 --device sim --kernel=$k --verify --reference %t/cpu; done | FileCheck %s --check-prefix=SIM90 %}
+# SIM-COUNT-8: verify C: PASS
 # SIM-NOT: FAIL
-# SIM90-COUNT-3: verify C: PASS
+# SIM90-COUNT-4: verify C: PASS
 # SIM90-NOT: FAIL
 import tilelang
 import tilelang.language as T
@@ -109,3 +119,7 @@ gemm_form(64, 128, 128, True, False, T.int8, T.int32, block_K=64)
 gemm_form(128, 64, 128, False, False, T.int8, T.int32, block_K=64)
 # gemm_form_5: float64 gemm_sr, B [N, K].
 gemm_form(64, 64, 32, False, True, T.float64, T.float64, b_regs=True, block_K=16)
+# gemm_form_6: int8 gemm_rs, A [M, K], B [N, K].
+gemm_form(128, 64, 128, False, True, T.int8, T.int32, a_regs=True, block_K=64)
+# gemm_form_7: int8 gemm_sr, A [K, M], B [K, N] in registers.
+gemm_form(64, 64, 128, True, False, T.int8, T.int32, b_regs=True, block_K=64)

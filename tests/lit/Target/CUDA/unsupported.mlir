@@ -27,20 +27,6 @@ tile.func @dynamic_threads(%n: index) {
 
 // -----
 
-// 8-bit tensor-core gemms (m16n8k32) read both operands from shared
-// memory: an 8-bit register operand (gemm_rs) is not lowered.
-tile.func @gemm_fp8_register_a(%A: !tile.buffer<[64, 64], f8E4M3FN, global>) {
-  tile.kernel (%bx) grid [1] threads [128] {
-    %a = tile.alloc : !tile.buffer<[64, 64], f8E4M3FN, local.fragment>
-    %b = tile.alloc : !tile.buffer<[64, 64], f8E4M3FN, shared.dyn>
-    %c = tile.alloc : !tile.buffer<[64, 64], f32, local.fragment>
-    // expected-error @+1 {{T.gemm of 8-bit operands needs A and B in shared memory on the CUDA target}}
-    tile.gemm %a, %b, %c {transpose_b} : !tile.buffer<[64, 64], f8E4M3FN, local.fragment>, !tile.buffer<[64, 64], f8E4M3FN, shared.dyn>, !tile.buffer<[64, 64], f32, local.fragment>
-  }
-}
-
-// -----
-
 // bf16 operands with a bf16 accumulator: no mma.sync shape takes them.
 tile.func @gemm_bf16_acc(%A: !tile.buffer<[64, 64], bf16, global>) {
   tile.kernel (%bx) grid [1] threads [128] {
