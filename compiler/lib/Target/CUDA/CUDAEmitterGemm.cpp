@@ -11,13 +11,15 @@
 // fragment, whose registers are found through its layout
 // (gemmAccumulatorFragment). 16- and 8-bit operands are loaded with
 // ldmatrix (`.trans` where the tile is stored the other way round) from the
-// swizzled shared tiles, or packed from a register fragment (gemm_rs):
-// m16n8k16 (f16/bf16 -> f32, f16 -> f16) and m16n8k32 (e4m3/e5m2 -> f32,
-// s8/u8 -> s32). 32- and 64-bit operands hold one element per register and
-// are read element by element (ldmatrix moves 16-bit elements): m16n8k8
-// .tf32 for f32 operands, as TileLang's CUDA back end issues it (the f32
-// bits go to the instruction unchanged), and two m8n8k4 .f64 per 16 x 8
-// tile for f64.
+// swizzled shared tiles, or packed from a register fragment (A for
+// gemm_rs, B for gemm_sr, either stored either way round): m16n8k16
+// (f16/bf16 -> f32, f16 -> f16) and m16n8k32 (e4m3/e5m2 -> f32, s8/u8 ->
+// s32; an 8-bit tile stored [K, M] or [K, N] is read byte by byte, as
+// ldmatrix cannot transpose bytes). 32- and 64-bit operands hold one element
+// per register and are read element by element (ldmatrix moves 16-bit
+// elements): m16n8k8 .tf32 for f32 operands, as TileLang's CUDA back end
+// issues it (the f32 bits go to the instruction unchanged), and two m8n8k4
+// .f64 per 16 x 8 tile for f64.
 //
 //===----------------------------------------------------------------------===//
 
@@ -128,14 +130,6 @@ LogicalResult Emitter::emitGemm(GemmOp op) {
   int64_t cs = is16 ? 1 : 2;
   bool scalarOps = isTf32 || isF64;
   int64_t kStep = isTf32 ? 8 : isF64 ? 4 : 16 * cs;
-  if (!is16 && !scalarOps &&
-      (op.getTransposeA() || !op.getTransposeB() ||
-       !isSharedScope(scopeOf(rootOf(op.getA()))))) {
-    op.emitError("T.gemm of 8-bit operands needs A stored [M, K] in shared "
-                 "memory and B stored [N, K] (transpose_B=True) on the CUDA "
-                 "target");
-    return failure();
-  }
   Value c = op.getC();
   auto cIt = fragments.find(c);
   if (cIt == fragments.end()) {
@@ -309,10 +303,25 @@ LogicalResult Emitter::emitGemm(GemmOp op) {
   std::string wnBase = wn + " * " + std::to_string(g.warpN);
   Value a = op.getA(), b = op.getB();
   bool aShared = isSharedScope(scopeOf(rootOf(a)));
-  if (!isSharedScope(scopeOf(rootOf(b)))) {
-    op.emitError("T.gemm: the CUDA target needs B in shared memory");
-    return failure();
-  }
+  bool bShared = isSharedScope(scopeOf(rootOf(b)));
+  // A register operand (gemm_rs: A, gemm_sr: B) must be a whole fragment;
+  // its registers are found through its layout, in buffer order (the
+  // fragment of a transposed operand is the transposed layout).
+  auto wholeFragment = [&](Value v, StringRef name) -> const FragmentInfo * {
+    auto it = fragments.find(v);
+    if (it == fragments.end()) {
+      op.emitError() << "T.gemm: a register " << name
+                     << " operand must be a whole fragment";
+      return nullptr;
+    }
+    return &it->second;
+  };
+  // The buffer coordinates of matrix element (mn, k) of A (mn = m) or B
+  // (mn = n).
+  auto bufferCoord = [&](bool isA, int64_t mn, int64_t k) {
+    bool kFirst = isA ? transA : !transB;
+    return kFirst ? SmallVector<int64_t>{k, mn} : SmallVector<int64_t>{mn, k};
+  };
   Operand A{a, "", "", "aOff", {}, 0, false};
   if (transA) { // stored [K, M]: matrices (k-half, m-half) via .trans
     A.rowT = lane + " % 8 + (" + lane + " / 16) * 8";
@@ -364,7 +373,7 @@ LogicalResult Emitter::emitGemm(GemmOp op) {
       B.rowT = tl;
       B.colT = wnBase + " + " + gl;
     }
-    if ((aShared && failed(prepare(A))) || failed(prepare(B)))
+    if ((aShared && failed(prepare(A))) || (bShared && failed(prepare(B))))
       return failure();
     if (A.swz || B.swz) {
       op.emitError("T.gemm: 32/64-bit operands in a swizzled tile");
@@ -372,27 +381,44 @@ LogicalResult Emitter::emitGemm(GemmOp op) {
     }
     // A register fragment (gemm_rs): its register of each (mi, k-step)
     // and q.
-    SmallVector<BitLinear> aRegFit;
+    SmallVector<BitLinear> aRegFit, bRegFit;
     if (!aShared) {
-      auto aIt = fragments.find(a);
-      if (aIt == fragments.end() || transA) {
-        op.emitError("T.gemm: a register A operand must be a whole fragment "
-                     "stored [M, K]");
+      const FragmentInfo *AF = wholeFragment(a, "A");
+      if (!AF)
         return failure();
-      }
       for (int64_t q = 0; q < aRegs; ++q) {
         FailureOr<BitLinear> f = fitGemmRegisters(
-            aIt->second, {g.mTiles, g.k / kStep}, numThreads,
+            *AF, {g.mTiles, g.k / kStep}, numThreads,
             [&](int64_t t, ArrayRef<int64_t> p) {
               int64_t l = t % 32;
-              return SmallVector<int64_t>{warpOf(t).first * g.warpM +
-                                              p[0] * 16 + l / 4 + 8 * (q % 2),
-                                          p[1] * kStep + l % 4 + 4 * (q / 2)};
+              return bufferCoord(true,
+                                 warpOf(t).first * g.warpM + p[0] * 16 + l / 4 +
+                                     8 * (q % 2),
+                                 p[1] * kStep + l % 4 + 4 * (q / 2));
             },
             op, "A");
         if (failed(f))
           return failure();
         aRegFit.push_back(*f);
+      }
+    }
+    if (!bShared) {
+      const FragmentInfo *BF = wholeFragment(b, "B");
+      if (!BF)
+        return failure();
+      for (int64_t q = 0; q < bRegs; ++q) {
+        FailureOr<BitLinear> f = fitGemmRegisters(
+            *BF, {g.nTiles, g.k / kStep}, numThreads,
+            [&](int64_t t, ArrayRef<int64_t> p) {
+              int64_t l = t % 32;
+              return bufferCoord(false,
+                                 warpOf(t).second * g.warpN + p[0] * 8 + l / 4,
+                                 p[1] * kStep + l % 4 + 4 * q);
+            },
+            op, "B");
+        if (failed(f))
+          return failure();
+        bRegFit.push_back(*f);
       }
     }
     for (int64_t kk = 0; kk < g.k / kStep; ++kk) {
@@ -424,6 +450,14 @@ LogicalResult Emitter::emitGemm(GemmOp op) {
       }
       for (int64_t n = 0; n < g.nTiles; ++n) {
         for (int64_t q = 0; q < bRegs; ++q) {
+          if (!bShared) {
+            line(bReg + "[" + std::to_string(n) + "][" + std::to_string(q) +
+                 "] = " +
+                 asReg(expr(b) + "[" +
+                       bRegFit[q].expr(0, {std::to_string(n), ks}) + "]") +
+                 ";");
+            continue;
+          }
           int64_t kC = kk * kStep + 4 * q, nC = n * 8;
           FailureOr<std::string> addr =
               transB ? address(B, nC, kC) : address(B, kC, nC);
@@ -438,47 +472,108 @@ LogicalResult Emitter::emitGemm(GemmOp op) {
     close();
     return success();
   }
-  if ((aShared && failed(prepare(A))) || failed(prepare(B)) ||
-      failed(prepare(B2)))
+  if ((aShared && failed(prepare(A))) ||
+      (bShared && (failed(prepare(B)) || failed(prepare(B2)))))
     return failure();
 
-  // Register A operand (gemm_rs): registers of the fragment per (mi, kk).
-  SmallVector<BitLinear> aPairs;
-  if (!aShared) {
-    auto aIt = fragments.find(a);
-    if (aIt == fragments.end() || transA) {
-      op.emitError("T.gemm: a register A operand must be a whole fragment "
-                   "stored [M, K]");
+  // A register operand: the fragment registers holding the e = 2 (16-bit)
+  // or 4 (8-bit) values of each mma operand register per (tile, k-step).
+  // Register q of A holds (m, k) = (g + 8 * (q % 2), e t + (kStep / 2) *
+  // (q / 2) + j) of a 16 x kStep tile, register q of B holds (n, k) = (g,
+  // e t + (kStep / 2) q + j) of an 8 x kStep tile, with g = lane / 4,
+  // t = lane % 4 and j < e; the e values must be consecutive registers.
+  int64_t perReg = 2 * cs;
+  auto fitPairs = [&](bool isA,
+                      SmallVector<BitLinear> &pairs) -> LogicalResult {
+    const FragmentInfo *F = wholeFragment(isA ? a : b, isA ? "A" : "B");
+    if (!F)
       return failure();
-    }
-    const FragmentInfo &AF = aIt->second;
-    for (int64_t q = 0; q < 4; ++q) {
+    int64_t regs = isA ? 4 : 2, tile = isA ? 16 : 8;
+    int64_t tiles = isA ? g.mTiles : g.nTiles;
+    int64_t warpTile = isA ? g.warpM : g.warpN;
+    for (int64_t q = 0; q < regs; ++q) {
       SmallVector<BitLinear> h;
-      for (int64_t half = 0; half < 2; ++half) {
+      for (int64_t half = 0; half < perReg; ++half) {
         FailureOr<BitLinear> f = fitGemmRegisters(
-            AF, {g.mTiles, g.k / 16}, numThreads,
+            *F, {tiles, g.k / kStep}, numThreads,
             [&](int64_t t, ArrayRef<int64_t> p) {
               auto [wmv, wnv] = warpOf(t);
-              (void)wnv;
               int64_t l = t % 32;
-              return SmallVector<int64_t>{
-                  wmv * g.warpM + p[0] * 16 + l / 4 + 8 * (q % 2),
-                  p[1] * 16 + (l % 4) * 2 + 8 * (q / 2) + half};
+              int64_t mn = (isA ? wmv : wnv) * warpTile + p[0] * tile + l / 4 +
+                           (isA ? 8 * (q % 2) : 0);
+              int64_t k = p[1] * kStep + (l % 4) * perReg +
+                          (kStep / 2) * (isA ? q / 2 : q) + half;
+              return bufferCoord(isA, mn, k);
             },
-            op, "A");
+            op, isA ? "A" : "B");
         if (failed(f))
           return failure();
         h.push_back(*f);
       }
-      if (h[1].base[0] != h[0].base[0] + 1 || h[1].coef != h[0].coef ||
-          h[0].base[0] % 2) {
-        op.emitError("T.gemm: the A fragment does not pair its 16-bit "
-                     "values in registers");
+      bool together = h[0].base[0] % perReg == 0;
+      for (int64_t j = 1; j < perReg; ++j)
+        together &= h[j].base[0] == h[0].base[0] + j && h[j].coef == h[0].coef;
+      if (!together) {
+        op.emitError() << "T.gemm: the " << (isA ? "A" : "B")
+                       << " fragment does not keep the values of each mma "
+                          "register in consecutive registers";
         return failure();
       }
-      aPairs.push_back(h[0]);
+      pairs.push_back(h[0]);
     }
-  }
+    return success();
+  };
+  SmallVector<BitLinear> aPairs, bPairs;
+  if ((!aShared && failed(fitPairs(true, aPairs))) ||
+      (!bShared && failed(fitPairs(false, bPairs))))
+    return failure();
+
+  // 8-bit operands stored the other way round (A [K, M], B [K, N]): ldmatrix
+  // cannot transpose byte pairs, so each register's four bytes are read
+  // one by one. Register q of A holds (m, k) = (g + 8 * (q % 2), 4 t + 16 *
+  // (q / 2) + j) of a 16 x 32 tile, register q of B (n, k) = (g, 4 t + 16 q
+  // + j) of an 8 x 32 tile, j = 0..3 from the low byte.
+  bool aBytes = !is16 && transA, bBytes = !is16 && !transB;
+  // One mma register from a register operand's consecutive values.
+  auto packed = [&](Value v, const std::string &first) {
+    if (is16)
+      return "tlc::cuda::packPair(&" + expr(v) + "[" + first + "]);";
+    std::string args;
+    for (int64_t j = 0; j < 4; ++j)
+      args += (j ? ", " : "") + expr(v) + "[" + first +
+              (j ? " + " + std::to_string(j) : std::string()) + "]";
+    return "tlc::cuda::packBytes(" + args + ");";
+  };
+  auto elementAt = [&](Value buf, const std::string &row,
+                       const std::string &col) -> FailureOr<std::string> {
+    auto t = cast<BufferType>(buf.getType());
+    SmallVector<std::string> idx(t.getRank(), "0");
+    idx[t.getRank() - 2] = row;
+    idx[t.getRank() - 1] = col;
+    FailureOr<RootAccess> acc = resolve(buf, idx, op);
+    if (failed(acc))
+      return failure();
+    FailureOr<std::string> lin = linearIndex(*acc, op);
+    if (failed(lin))
+      return failure();
+    return expr(rootOf(buf)) + "[" + *lin + "]";
+  };
+  auto loadBytes = [&](bool isA, const std::string &dst, int64_t mnC,
+                       int64_t kC) -> LogicalResult {
+    std::string mn = (isA ? wmBase : wnBase) + " + " + lane + " / 4 + " +
+                     std::to_string(mnC);
+    std::string args;
+    for (int64_t j = 0; j < 4; ++j) {
+      std::string k = "(" + lane + " % 4) * 4 + " + std::to_string(kC + j);
+      FailureOr<std::string> e =
+          elementAt(isA ? a : b, k, mn); // both stored [K, MN] here
+      if (failed(e))
+        return failure();
+      args += (j ? ", " : "") + *e;
+    }
+    line(dst + " = tlc::cuda::packBytes(" + args + ");");
+    return success();
+  };
 
   // The K loop, unrolled here so that every ldmatrix address is a
   // per-thread offset plus a constant.
@@ -492,8 +587,16 @@ LogicalResult Emitter::emitGemm(GemmOp op) {
       std::string ms = std::to_string(m);
       if (!aShared) {
         for (int64_t q = 0; q < 4; ++q)
-          line(aReg + "[" + ms + "][" + Twine(q) + "] = tlc::cuda::packPair(&" +
-               expr(a) + "[" + aPairs[q].expr(0, {ms, ks}) + "]);");
+          line(aReg + "[" + ms + "][" + Twine(q) +
+               "] = " + packed(a, aPairs[q].expr(0, {ms, ks})));
+        continue;
+      }
+      if (aBytes) {
+        for (int64_t q = 0; q < 4; ++q)
+          if (failed(
+                  loadBytes(true, aReg + "[" + ms + "][" + Twine(q).str() + "]",
+                            m * 16 + 8 * (q % 2), kk * kStep + 16 * (q / 2))))
+            return failure();
         continue;
       }
       FailureOr<std::string> addr = transA ? address(A, kk * 16, m * 16)
@@ -504,6 +607,20 @@ LogicalResult Emitter::emitGemm(GemmOp op) {
            "(" + aReg + "[" + ms + "][0], " + aReg + "[" + ms + "][1], " +
            aReg + "[" + ms + "][2], " + aReg + "[" + ms + "][3], " + *addr +
            ");");
+    }
+    if (!bShared || bBytes) {
+      for (int64_t n = 0; n < g.nTiles; ++n) {
+        std::string ns = std::to_string(n);
+        for (int64_t q = 0; q < 2; ++q) {
+          std::string dst = bReg + "[" + ns + "][" + std::to_string(q) + "]";
+          if (!bShared)
+            line(dst + " = " + packed(b, bPairs[q].expr(0, {ns, ks})));
+          else if (failed(loadBytes(false, dst, n * 8, kk * kStep + 16 * q)))
+            return failure();
+        }
+      }
+      emitMmaGrid(aReg, bReg);
+      continue;
     }
     std::string trans = transB ? "" : "Trans";
     for (int64_t n = 0; n + 1 < g.nTiles; n += 2) {

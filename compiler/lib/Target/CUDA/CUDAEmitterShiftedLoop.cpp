@@ -206,10 +206,13 @@ LogicalResult Emitter::emitShiftedLoop(ParallelOp op,
   open(inLoop.empty() ? "" : "if (" + inLoop + ")");
   for (Operation *load : shifted.loads)
     fragmentAccess[load] = expr(shifted.root) + "[" + reg + "]";
-  std::string savedReg = parallelReg;
+  // The replica test above already leaves one thread per element.
+  std::string savedReg = parallelReg, savedGuard = replicaGuard;
   parallelReg = reg;
+  replicaGuard.clear();
   LogicalResult r = emitBlock(op.getBody().front(), /*allowBarriers=*/false);
   parallelReg = savedReg;
+  replicaGuard = savedGuard;
   if (failed(r))
     return failure();
   close();

@@ -27,19 +27,6 @@ tile.func @dynamic_threads(%n: index) {
 
 // -----
 
-// 8-bit tensor-core gemms (m16n8k32) load both operands K-contiguous: B
-// stored [K, N] (no transpose_B) would need an 8-bit transpose.
-tile.func @gemm_fp8_b_kn(%A: !tile.buffer<[64, 64], f8E4M3FN, global>) {
-  tile.kernel (%bx) grid [1] threads [128] {
-    %a = tile.alloc : !tile.buffer<[64, 64], f8E4M3FN, shared.dyn>
-    %c = tile.alloc : !tile.buffer<[64, 64], f32, local.fragment>
-    // expected-error @+1 {{T.gemm of 8-bit operands needs A stored [M, K] in shared memory and B stored [N, K] (transpose_B=True) on the CUDA target}}
-    tile.gemm %a, %a, %c : !tile.buffer<[64, 64], f8E4M3FN, shared.dyn>, !tile.buffer<[64, 64], f8E4M3FN, shared.dyn>, !tile.buffer<[64, 64], f32, local.fragment>
-  }
-}
-
-// -----
-
 // bf16 operands with a bf16 accumulator: no mma.sync shape takes them.
 tile.func @gemm_bf16_acc(%A: !tile.buffer<[64, 64], bf16, global>) {
   tile.kernel (%bx) grid [1] threads [128] {

@@ -23,7 +23,9 @@ using namespace tlc::tile::detail;
 
 /// The ldmatrix reads of T.gemm's shared operands: every 8x8 matrix of the
 /// tile (8-aligned rows, one 16-byte chunk column) is read as eight 16-byte
-/// rows by lanes 8q .. 8q + 7 (PTX ISA, ldmatrix); one phase each.
+/// rows by lanes 8q .. 8q + 7 (PTX ISA, ldmatrix); one phase each. 8-bit
+/// tiles stored K-outer (A [K, M], B [K, N]) are read byte by byte by the
+/// printer, not with ldmatrix; those reads are not modelled.
 void tlc::tile::detail::planGemmOperands(GemmOp op,
                                          std::vector<AccessPlan> &plans,
                                          StringRef instruction) {
@@ -34,6 +36,9 @@ void tlc::tile::detail::planGemmOperands(GemmOp op,
     int64_t bytes = getElementStorageBytes(type.getElementType());
     if (!isSharedScope(rootType.getScope()) || !rootType.isStatic() ||
         !type.isStatic() || type.getRank() < 2 || (bytes != 1 && bytes != 2))
+      continue;
+    bool kOuter = v == op.getA() ? op.getTransposeA() : !op.getTransposeB();
+    if (bytes == 1 && kOuter)
       continue;
     std::optional<SmallVector<int64_t>> offsets = staticOffsets(v);
     if (!offsets)

@@ -47,6 +47,19 @@ template <typename T> TLC_DEVICE uint32_t packPair(const T *pair) {
   return v;
 }
 
+/// Four 8-bit values as one 32-bit mma operand register, \p b0 in the low
+/// byte: the byte quadruples of m16n8k32's A and B registers, read element
+/// by element where the tile is stored the other way round (ldmatrix's
+/// `.trans` moves 16-bit elements, not bytes).
+template <typename T>
+TLC_DEVICE uint32_t packBytes(const T &b0, const T &b1, const T &b2,
+                              const T &b3) {
+  static_assert(sizeof(T) == 1, "packBytes packs four 8-bit values");
+  return uint32_t(bitCast<uint8_t>(b0)) | uint32_t(bitCast<uint8_t>(b1)) << 8 |
+         uint32_t(bitCast<uint8_t>(b2)) << 16 |
+         uint32_t(bitCast<uint8_t>(b3)) << 24;
+}
+
 } // namespace cuda
 } // namespace tlc
 
