@@ -285,6 +285,11 @@ bool Interpreter::toShape(Value v, llvm::SmallVectorImpl<SymExpr> &dims,
       // Any]` of a tilelang.lazy_jit function): an extent the argument
       // gives.
       dims.push_back(SymExpr());
+    } else if (e.is(ValueKind::BigInt)) {
+      llvm::SmallString<32> digits;
+      e.as<BigIntObj>()->value.toStringSigned(digits);
+      error(at, "extent " + digits + " in a shape does not fit in 64 bits");
+      return false;
     } else {
       error(at, "shape entries must be integers, not '" + e.getTypeName() +
                     "'");
