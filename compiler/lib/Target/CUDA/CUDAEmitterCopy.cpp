@@ -183,7 +183,7 @@ LogicalResult Emitter::emitFragmentCopy(CopyOp op) {
   else
     open("");
   if (srcFrag && frag.repMask) // one replica writes
-    open("if ((tid & " + Twine(frag.repMask) + ") == 0)");
+    open(frag.ifOneReplica());
   else
     open("");
   line("#pragma unroll");

@@ -445,7 +445,7 @@ LogicalResult Emitter::emitAtomicAdd(AtomicAddOp op) {
       memDims.push_back(d);
   open("");
   if (frag.repMask)
-    open("if ((tid & " + Twine(frag.repMask) + ") == 0)");
+    open(frag.ifOneReplica());
   else
     open("");
   std::string reg = fresh("r");

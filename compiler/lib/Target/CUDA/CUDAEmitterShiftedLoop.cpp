@@ -184,8 +184,7 @@ LogicalResult Emitter::emitShiftedLoop(ParallelOp op,
            ? "if (tid < " + Twine(frag.threadExtent) + ")"
            : Twine(""));
   // One replica of each element runs its iteration.
-  open(frag.repMask ? "if ((tid & " + Twine(frag.repMask) + ") == 0)"
-                    : Twine(""));
+  open(frag.ifOneReplica());
   line("#pragma unroll");
   open("for (int " + reg + " = 0; " + reg + " < " + Twine(frag.regs) +
        "; ++" + reg + ")");

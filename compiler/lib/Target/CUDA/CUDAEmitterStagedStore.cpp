@@ -136,8 +136,7 @@ FailureOr<bool> Emitter::emitStagedFragmentStore(CopyOp op,
   open(frag.threadExtent < numThreads
            ? "if (tid < " + Twine(frag.threadExtent) + ")"
            : Twine(""));
-  open(frag.repMask ? "if ((tid & " + Twine(frag.repMask) + ") == 0)"
-                    : Twine(""));
+  open(frag.ifOneReplica());
   std::string reg = fresh("r");
   int64_t vec = frag.vec;
   line("#pragma unroll");

@@ -494,7 +494,7 @@ LogicalResult Emitter::emitParallel(ParallelOp op) {
   // element: replica 0 alone writes memory (two threads storing even the
   // same value to one address without a barrier between are a data race).
   if (loop && loop->repMask)
-    replicaGuard = "(tid & " + std::to_string(loop->repMask) + ") == 0";
+    replicaGuard = loop->oneReplica();
   else if (!loop)
     replicaGuard.clear();
   Block *savedBody = replicaBody;
@@ -564,9 +564,7 @@ void Emitter::emitExchange(const FragmentInfo &frag, StringRef name,
            ? "if (tid < " + Twine(frag.threadExtent) + ")"
            : Twine(""));
   // One replica stores; every replica loads.
-  open(toShared && frag.repMask
-           ? "if ((tid & " + Twine(frag.repMask) + ") == 0)"
-           : Twine(""));
+  open(toShared ? frag.ifOneReplica() : std::string());
   std::string reg = fresh("r");
   line("#pragma unroll");
   open("for (int " + reg + " = 0; " + reg + " < " + Twine(frag.regs) +

@@ -187,8 +187,7 @@ FailureOr<bool> Emitter::emitTmaStore(CopyOp op, const FragmentInfo &frag) {
   open(frag.threadExtent < numThreads
            ? "if (tid < " + Twine(frag.threadExtent) + ")"
            : Twine(""));
-  open(frag.repMask ? "if ((tid & " + Twine(frag.repMask) + ") == 0)"
-                    : Twine(""));
+  open(frag.ifOneReplica());
   std::string reg = fresh("r");
   line("#pragma unroll");
   open("for (int " + reg + " = 0; " + reg + " < " + Twine(frag.regs) + "; " +

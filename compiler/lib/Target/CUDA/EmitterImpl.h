@@ -112,6 +112,15 @@ struct FragmentInfo {
   BitLinear coords;
   /// Thread bits that only select a replica.
   int64_t repMask = 0;
+  /// The test true in one replica of each element (replica 0), for code
+  /// that must run once per element: "(tid & M) == 0" ("" when unique).
+  std::string oneReplica() const {
+    return repMask ? "(tid & " + std::to_string(repMask) + ") == 0" : "";
+  }
+  /// `if (oneReplica())`, or "" when every element has one thread.
+  std::string ifOneReplica() const {
+    return repMask ? "if (" + oneReplica() + ")" : "";
+  }
   /// Consecutive registers that hold consecutive elements of the last
   /// dimension (aligned): the vector width of copies.
   int64_t vec = 1;
