@@ -132,7 +132,7 @@ std::string BitLinear::expr(unsigned d, ArrayRef<std::string> vars) const {
       }
       // A run of bits whose coefficients double: one shifted field.
       unsigned n = 1;
-      while (b + n < bits.size() && bits[b + n][d] == c << n)
+      while (b + n < bits.size() && bits[b + n][d] == c * (int64_t(1) << n))
         ++n;
       std::string field;
       bool whole = b == 0 && n == bits.size();
