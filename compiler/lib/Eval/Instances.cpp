@@ -236,6 +236,7 @@ void Interpreter::applyBuildConfigs(InstanceCtx &ctx) {
 void Interpreter::endInstance(InstanceCtx *ctx) {
   auto func = mlir::cast<tile::FuncOp>(ctx->func);
   applyBuildConfigs(*ctx);
+  tile::setImportedSources(func, ctx->importedSources);
   if (ctx->target)
     func->setAttr("tile.target",
                   mlir::StringAttr::get(func.getContext(), ctx->target->name));
@@ -501,6 +502,22 @@ void Interpreter::readPassConfigs(Value configs, BuildConfigs &out) {
 
 void Interpreter::readCompileFlags(Value flags, BuildConfigs &out) {
   appendFlags(flags, out.compileFlags);
+}
+
+Value Interpreter::importSource(Value source, Node at) {
+  if (source.isAbrupt())
+    return source;
+  // A text from outside TileLang (a library's generated decoder): the
+  // T.call_extern of its functions is what no target can build.
+  if (source.isNone() || source.is(ValueKind::Opaque))
+    return Value::none();
+  if (!source.isStr())
+    return fail(at, "imported source must be a string of C++ source text, "
+                    "not " +
+                        toString(source, /*repr=*/true));
+  if (instance)
+    instance->importedSources.push_back(std::string(getStr(source)));
+  return Value::none();
 }
 
 Value Interpreter::applyDecoratorValue(const PArgs &p, Value fn) {

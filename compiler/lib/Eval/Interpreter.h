@@ -152,6 +152,9 @@ struct InstanceCtx {
   BuildConfigs external, annotated;
   /// The target the file asks for (`@tilelang.jit(target="hip")`).
   std::optional<TargetInfo> target;
+  /// The source texts of `T.import_source` and `T.Kernel(prelude=...)`, in
+  /// trace order (tile.imported_sources).
+  std::vector<std::string> importedSources;
 };
 
 /// A pending Python exception.
@@ -302,6 +305,10 @@ public:
   void readPassConfigs(Value configs, BuildConfigs &out);
   /// Reads a `compile_flags=` value: a string of flags or a list of them.
   void readCompileFlags(Value flags, BuildConfigs &out);
+  /// Appends the device source text \p source (`T.import_source`,
+  /// `T.Kernel(prelude=...)`) to the running instance's imported sources;
+  /// none is returned, or an error at \p at when it is not a string.
+  Value importSource(Value source, Node at);
   /// Records the instance's merged build configs on its tile.func (again
   /// after `tilelang.compile(prim_func, pass_configs=...)`).
   void applyBuildConfigs(InstanceCtx &ctx);

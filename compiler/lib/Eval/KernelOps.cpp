@@ -929,6 +929,11 @@ Value Interpreter::makeKernelFrame(const PArgs &p) {
   if (std::optional<Value> s = p.get("source_code_or_path"))
     if (s->isStr())
       k->sourceCode = getStr(*s);
+  if (std::optional<Value> prelude = p.get("prelude")) {
+    Value r = importSource(*prelude, p.node("prelude"));
+    if (r.isAbrupt())
+      return r;
+  }
   return heap.obj(ObjKind::KernelFrame, k);
 }
 

@@ -745,6 +745,7 @@ Value Interpreter::callMetaPrimitive(const PArgs &p) {
       readCompileFlags(p.getOr("flags", Value::none()), instance->annotated);
     return Value::none();
   case BuiltinId::ImportSource:
+    return importSource(p.getOr("source", Value::none()), p.node("source"));
   case BuiltinId::DisableCache:
     return Value::none();
   case BuiltinId::Layout:

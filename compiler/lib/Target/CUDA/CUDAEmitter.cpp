@@ -1275,6 +1275,10 @@ FailureOr<CudaKernel> tlc::target::emitCudaKernel(FuncOp func,
     headerLines += 1 + int(emitter.anyWgmma) + int(emitter.anyTma) +
                    int(emitter.anyGridSync);
   }
+  // The program's own device source, after every header it may use.
+  std::string imported = importedSourceText(func, /*forCpu=*/false);
+  header += imported;
+  headerLines += llvm::count(imported, '\n');
   for (artifact::SourceMapEntry &e : kernel.sourceMap)
     e.generatedLine += headerLines;
   kernel.source = header + kernel.source;

@@ -639,6 +639,14 @@ LogicalResult Emitter::emitIntrinsic(IntrinsicOp op) {
     return result(fn + mode + "(" + args + ")");
   }
 
+  if (callee == "T.call_extern") {
+    // A function of the program's imported source (importedSourceText) or
+    // of the device library, called by name as written.
+    std::string args;
+    for (Value v : a.all("args"))
+      args += (args.empty() ? "" : ", ") + expr(v);
+    return result(a.option("func_name").str() + "(" + args + ")");
+  }
   if (callee == "tlc.unknown_value") {
     op.emitError() << "this value comes from outside TileLang ("
                    << a.option("what") << "); tlc cannot generate code for it";

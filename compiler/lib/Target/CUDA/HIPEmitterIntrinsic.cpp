@@ -93,6 +93,7 @@ static bool isPortable(StringRef callee) {
                              "T.__sin",
                              "T.__cos",
                              "T.__tan",
+                             "T.call_extern",
                              "tlc.unknown_value"},
                             callee);
 }

@@ -339,5 +339,23 @@ LogicalResult Emitter::emitIntrinsic(tile::IntrinsicOp op) {
     return fail("is not an IEEE operation the CPU target knows");
   }
 
+  if (callee == "T.call_extern") {
+    // A function of the program's imported source, built for the CPU
+    // (importedSourceText), or of the C++ library, called by name.
+    std::string args;
+    for (Value v : op.getArgs())
+      args += (args.empty() ? "" : ", ") + expr(v);
+    std::string call = optionOf(op, "func_name").str() + "(" + args + ")";
+    if (op->getNumResults() == 0) {
+      line(call + ";");
+      return success();
+    }
+    auto rt = valueType(op.getResult(0).getType(), op);
+    if (failed(rt))
+      return failure();
+    line("const " + *rt + " " + define(op.getResult(0), "r") + " = (" + *rt +
+         ")(" + call + ");");
+    return success();
+  }
   return op.emitError() << "the CPU target cannot emit " << callee;
 }

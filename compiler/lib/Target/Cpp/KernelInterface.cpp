@@ -11,6 +11,7 @@
 
 #include "tlc/Dialect/Tile/IR/BufferEffects.h"
 #include "tlc/Dialect/Tile/IR/LoweringStatus.h"
+#include "tlc/Dialect/Tile/IR/PassConfigs.h"
 #include "tlc/Dialect/Tile/IR/TileOps.h"
 #include "tlc/Target/Artifact/ShapeExpr.h"
 
@@ -439,6 +440,27 @@ FailureOr<artifact::Manifest> tlc::target::describeKernel(tile::FuncOp func) {
   if (!ok)
     return failure();
   return m;
+}
+
+std::string tlc::target::importedSourceText(tile::FuncOp func, bool forCpu) {
+  std::vector<std::string> texts = tile::getImportedSources(func);
+  if (texts.empty())
+    return "";
+  std::string out = "// Imported by the program (T.import_source, "
+                    "T.Kernel(prelude=...)).\n";
+  if (forCpu)
+    for (StringRef q : {"__device__", "__host__", "__forceinline__"})
+      out += ("#ifndef " + q + "\n#define " + q +
+              (q == "__forceinline__" ? " inline" : "") + "\n#endif\n")
+                 .str();
+  if (forCpu)
+    out += "#ifndef TL_DEVICE\n#define TL_DEVICE inline\n#endif\n";
+  for (const std::string &t : texts) {
+    out += t;
+    if (t.empty() || t.back() != '\n')
+      out += '\n';
+  }
+  return out + "\n";
 }
 
 bool tlc::target::skipUnbuildable(tile::FuncOp func, StringRef kernelFilter,

@@ -75,6 +75,15 @@ mlir::FailureOr<artifact::Manifest> describeKernel(tile::FuncOp func);
 bool skipUnbuildable(tile::FuncOp func, llvm::StringRef kernelFilter, bool &ok,
                      bool needsKernel = false);
 
+/// The source texts \p func imports (`T.import_source`, `T.Kernel(prelude=
+/// ...)`; tile::getImportedSources) as printed after a target's headers:
+/// a comment line, then each text ending in a newline, then a blank line;
+/// empty when there are none. For the CPU target (\p forCpu) the CUDA
+/// function qualifiers the texts may use (`__device__`, `__host__`,
+/// `__forceinline__`, TileLang's `TL_DEVICE`) are defined first, so a
+/// device helper builds as an ordinary inline function.
+std::string importedSourceText(tile::FuncOp func, bool forCpu);
+
 /// What every target's artifact build does first: walks the defined
 /// functions of \p module in order, each with its manifest from
 /// describeKernel, passing over those that \p kernelFilter (when not empty)

@@ -17,12 +17,24 @@ using namespace tlc;
 
 static constexpr llvm::StringLiteral kConfigs = "tile.pass_configs";
 static constexpr llvm::StringLiteral kFlags = "tile.compile_flags";
+static constexpr llvm::StringLiteral kImports = "tile.imported_sources";
 
 /// \p op itself when it is a function, else the function holding it.
 static Operation *functionOf(Operation *op) {
   if (!op || isa<tile::FuncOp>(op))
     return op;
   return op->getParentOfType<tile::FuncOp>();
+}
+
+/// The strings of array attribute \p name of \p op's function.
+static std::vector<std::string> stringsOf(Operation *op, StringRef name) {
+  std::vector<std::string> out;
+  if (Operation *func = functionOf(op))
+    if (auto list = func->getAttrOfType<ArrayAttr>(name))
+      for (Attribute a : list)
+        if (auto s = dyn_cast<StringAttr>(a))
+          out.push_back(s.getValue().str());
+  return out;
 }
 
 void tile::setBuildConfigs(
@@ -69,13 +81,20 @@ bool tile::isPassConfigOn(Operation *op, llvm::StringRef key) {
 }
 
 std::vector<std::string> tile::getCompileFlags(Operation *op) {
-  std::vector<std::string> out;
-  Operation *func = functionOf(op);
-  if (!func)
-    return out;
-  if (auto flags = func->getAttrOfType<ArrayAttr>(kFlags))
-    for (Attribute f : flags)
-      if (auto s = dyn_cast<StringAttr>(f))
-        out.push_back(s.getValue().str());
-  return out;
+  return stringsOf(op, kFlags);
+}
+
+void tile::setImportedSources(Operation *func,
+                              llvm::ArrayRef<std::string> sources) {
+  if (sources.empty())
+    return;
+  Builder b(func->getContext());
+  SmallVector<Attribute> texts;
+  for (const std::string &s : sources)
+    texts.push_back(b.getStringAttr(s));
+  func->setAttr(kImports, b.getArrayAttr(texts));
+}
+
+std::vector<std::string> tile::getImportedSources(Operation *op) {
+  return stringsOf(op, kImports);
 }

@@ -50,6 +50,11 @@ typedef unsigned long long uint64_t;
 
 /// Every helper is a force-inlined device function.
 #define TLC_DEVICE __device__ __forceinline__
+/// TileLang's name for the same qualifiers, for source the program imports
+/// (T.import_source, T.Kernel(prelude=...)).
+#ifndef TL_DEVICE
+#define TL_DEVICE __forceinline__ __device__
+#endif
 
 /// The architecture the code is being compiled for (0 in host passes).
 #ifdef __CUDA_ARCH__

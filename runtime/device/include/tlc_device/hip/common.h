@@ -45,6 +45,11 @@
 #define __align__(n) __attribute__((aligned(n)))
 
 #define TLC_DEVICE __device__ __forceinline__
+/// TileLang's name for the same qualifiers, for source the program imports
+/// (T.import_source, T.Kernel(prelude=...)).
+#ifndef TL_DEVICE
+#define TL_DEVICE __forceinline__ __device__
+#endif
 
 struct uint3 {
   unsigned x, y, z;

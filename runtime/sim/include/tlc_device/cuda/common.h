@@ -25,6 +25,10 @@
 #define TLC_CUDA_HAS_FP8_TYPES 1
 
 #define TLC_DEVICE inline __attribute__((always_inline))
+/// TileLang's name for the same qualifiers (imported program source).
+#ifndef TL_DEVICE
+#define TL_DEVICE inline
+#endif
 /// The simulator compiles the device side once, as no architecture.
 #define TLC_CUDA_ARCH 0
 

@@ -25,6 +25,10 @@
 static_assert(TLC_SIM_WARP_SIZE == 64, "HIP sources simulate wavefronts of 64");
 
 #define TLC_DEVICE inline
+/// TileLang's name for the same qualifiers (imported program source).
+#ifndef TL_DEVICE
+#define TL_DEVICE inline
+#endif
 
 namespace tlc {
 namespace hip {

@@ -12,8 +12,11 @@
 // `T.annotate_pass_configs` and `tlc-build --pass-config`; and
 // `tile.compile_flags`, the device-compiler flags of `compile_flags=`,
 // `T.annotate_compile_flags`, `tl.device_compile_flags` and `tlc-build
-// --compile-flag`. Passes and back ends read them through these helpers;
-// docs/STATUS.md lists the keys tlc acts on.
+// --compile-flag`; and `tile.imported_sources`, the device source text of
+// `T.import_source` calls and `T.Kernel(prelude=...)`, in trace order, that
+// back ends print ahead of the kernel for its `T.call_extern` calls.
+// Passes and back ends read them through these helpers; docs/STATUS.md
+// lists the keys tlc acts on.
 //
 //===----------------------------------------------------------------------===//
 
@@ -49,6 +52,15 @@ bool isPassConfigOn(mlir::Operation *op, llvm::StringRef key);
 
 /// The device-compiler flags of \p func (or of the function holding \p op).
 std::vector<std::string> getCompileFlags(mlir::Operation *op);
+
+/// Records the imported source texts \p sources on \p func (nothing when
+/// empty).
+void setImportedSources(mlir::Operation *func,
+                        llvm::ArrayRef<std::string> sources);
+
+/// The imported source texts of \p func (or of the function holding \p op),
+/// in the order the program gave them.
+std::vector<std::string> getImportedSources(mlir::Operation *op);
 
 } // namespace tlc::tile
 
