@@ -53,8 +53,13 @@ Value Interpreter::eval(Node n) {
     Value abrupt;
     if (!evalCallArgs(n, args, abrupt))
       return abrupt;
-    if (fn.isPoison())
+    if (fn.isPoison()) {
+      // A call of an unknown T.* name (warned at the name) would otherwise
+      // vanish from the kernel, its effect or value silently lost.
+      if (tracing() && llvm::is_contained(unknownTNames, n.child(Field::func)))
+        recordUnmodelledCall(n, args, /*warn=*/false);
       return fn;
+    }
     Value result = call(fn, args, n);
     // A call of an unknown object inside a kernel, made for its effect
     // (TensorCoreIntrinEmitter.mma(A_local, B_local, C_local)) with its

@@ -461,7 +461,11 @@ public:
   /// tilelang.intrinsics' TensorCoreIntrinEmitter, a TVM helper): a warning
   /// at \p call and a `tile.intrinsic "tlc.unmodelled_call"` holding the
   /// kernel data it was given, which no target builds (Intrinsics.cpp).
-  void recordUnmodelledCall(Node call, CallArgs &args);
+  void recordUnmodelledCall(Node call, CallArgs &args, bool warn = true);
+  /// The `T.<name>` expressions whose name tlc does not know (warned at the
+  /// name): a call of one inside a kernel is recorded as unmodelled, so no
+  /// target builds a kernel whose call was dropped.
+  llvm::SmallVector<Node, 4> unknownTNames;
   /// Meta-level and math primitives (Primitives.cpp).
   Value callMetaPrimitive(const PArgs &p);
   Value declareSymbols(const PArgs &p, int kind);

@@ -136,6 +136,7 @@ static std::optional<IntrinsicRule> getIntrinsicRule(BuiltinId id) {
   case BuiltinId::Tcgen05MmaArrive:
   case BuiltinId::AtomicStore:
   case BuiltinId::St:
+  case BuiltinId::Ld:
   case BuiltinId::Dp4a:
   case BuiltinId::Tcgen05CpWarpx4:
   case BuiltinId::Tcgen05SfWarpTranspose:
@@ -519,15 +520,16 @@ std::optional<Value> Interpreter::callIntrinsicPrimitive(const PArgs &p) {
   return wrapScalar({op->getResult(0), *result, SymExpr()});
 }
 
-void Interpreter::recordUnmodelledCall(Node call, CallArgs &args) {
+void Interpreter::recordUnmodelledCall(Node call, CallArgs &args, bool warn) {
   Node func = call.child(Field::func);
   std::string name = func.text().str();
   if (name.size() > 80)
     name = name.substr(0, 77) + "...";
-  warning(func, "tlc does not model '" + name +
-                    "' (an object from outside TileLang): what this call "
-                    "does to the kernel is not analysed, and no target can "
-                    "build the kernel while it is there");
+  if (warn)
+    warning(func, "tlc does not model '" + name +
+                      "' (an object from outside TileLang): what this call "
+                      "does to the kernel is not analysed, and no target can "
+                      "build the kernel while it is there");
   // The kernel data the call was given become operands, so that the op
   // stands where the effect would be; other arguments carry no IR.
   auto &B = ir->b;

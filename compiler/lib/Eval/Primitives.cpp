@@ -185,7 +185,12 @@ Value Interpreter::moduleAttr(ModuleObj *m, llvm::StringRef attr, Node at) {
   if (isT) {
     if (looksLikeDType(attr))
       return fail(at, "unknown dtype 'T." + attr + "'");
-    warning(at, "'T." + attr + "' is not a TileLang name known to tlc");
+    warning(at, "'T." + attr +
+                    "' is not a TileLang name known to tlc; a call of it in "
+                    "a kernel is not analysed, and no target can build that "
+                    "kernel while it is there");
+    if (!llvm::is_contained(unknownTNames, at))
+      unknownTNames.push_back(at);
     return Value::poison();
   }
   if (m->name == "tilelang" && attr == "language")

@@ -429,6 +429,55 @@ LogicalResult Emitter::emitIntrinsic(IntrinsicOp op) {
     line(guardedStatement(cond, call));
     return success();
   }
+  if (callee == "T.ld") {
+    // A load with a PTX scope and semantics (T.st's mirror): weak is a
+    // plain load; volatile and relaxed one indivisible (volatile) load;
+    // acquire that load and then a fence of the scope, so later accesses
+    // are ordered after it. `na` and `nc` are cache hints with no effect
+    // on the value; the load stays on the coherent path.
+    Value src = a.get("src"), dst = a.get("dst");
+    auto st = src ? dyn_cast<BufferType>(src.getType()) : BufferType();
+    auto dt = dst ? dyn_cast<BufferType>(dst.getType()) : BufferType();
+    if (!st || !dt)
+      return fail("loads a buffer element into a variable or element");
+    StringRef scope = a.option("scope"), sem = a.option("sem");
+    if (scope.empty())
+      scope = "gpu";
+    if (sem.empty())
+      sem = "weak";
+    if (!llvm::is_contained({"cta", "gpu", "sys"}, scope))
+      return fail("scope '" + scope.str() + "' is not one of cta, gpu, sys");
+    if (!llvm::is_contained({"weak", "volatile", "relaxed", "acquire"}, sem))
+      return fail("semantics '" + sem.str() +
+                  "' is not one of weak, volatile, relaxed, acquire");
+    FailureOr<std::string> sst = storageType(st.getElementType(), op);
+    FailureOr<std::string> vt = valueType(dt.getElementType(), op);
+    if (failed(sst) || failed(vt))
+      return failure();
+    FailureOr<std::pair<std::string, std::string>> from = element("src");
+    if (failed(from))
+      return failure();
+    std::string loaded = sem == "weak"
+                             ? from->first
+                             : lang.helpers.str() + "atomicLoadFrom<" + *sst +
+                                   ">(&" + from->first + ")";
+    std::string value = fromStorage(st.getElementType(), loaded);
+    if (!from->second.empty())
+      value = "(" + from->second + ") ? " + value + " : " + *vt + "(0)";
+    FailureOr<std::pair<std::string, std::string>> to = element("dst");
+    if (failed(to))
+      return failure();
+    line(guardedStatement(
+        to->second,
+        to->first + " = " +
+            toStorage(dt.getElementType(), "(" + *vt + ")(" + value + ")") +
+            ";"));
+    if (sem == "acquire")
+      line(scope == "sys"   ? "__threadfence_system();"
+           : scope == "gpu" ? "__threadfence();"
+                            : "__threadfence_block();");
+    return success();
+  }
   if (callee == "T.atomic_load" || callee == "T.atomic_store" ||
       callee == "T.atomic_max" || callee == "T.atomic_min" ||
       callee == "T.atomic_or") {

@@ -80,6 +80,7 @@ static bool isPortable(StringRef callee) {
                              "T.atomic_load",
                              "T.atomic_store",
                              "T.st",
+                             "T.ld",
                              "T.atomic_max",
                              "T.atomic_min",
                              "T.atomic_or",

@@ -212,6 +212,25 @@ LogicalResult Emitter::emitIntrinsic(tile::IntrinsicOp op) {
     return success();
   }
 
+  if (callee == "T.ld") {
+    // Scope and semantics order the load against other GPU threads; one
+    // CPU executor per block sees memory in program order, so the load is
+    // a plain read into the variable.
+    tile::BufferType st = bufferArg("src"), dt = bufferArg("dst");
+    if (!st || !dt)
+      return fail("loads a buffer element into a variable or element");
+    Value src = argOf(op, "src"), dst = argOf(op, "dst");
+    auto vt = valueType(dt.getElementType(), op);
+    auto dst_st = storageType(dt.getElementType(), op);
+    if (failed(vt) || failed(dst_st))
+      return failure();
+    std::string v = "tlc::cpu::cast<" + *vt + ">(" +
+                    loadExpr(src, firstElement(st), op, guardOf(src)) + ")";
+    line(storeStmt(dst, firstElement(dt),
+                   "tlc::cpu::cast<" + *dst_st + ">(" + v + ")", op,
+                   guardOf(dst)));
+    return success();
+  }
   if (callee == "T.atomic_load" || callee == "T.atomic_store" ||
       callee == "T.atomic_max" || callee == "T.atomic_min" ||
       callee == "T.atomic_or" || callee == "T.st") {
