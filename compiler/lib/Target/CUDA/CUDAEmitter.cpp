@@ -1100,7 +1100,12 @@ LogicalResult Emitter::emitStore(StoreOp op) {
       return success();
     }
     exchangeForward.erase(*reg);
-    if (exchangeStores.count(op) && op->getBlock() == replicaBody) {
+    auto copy = replicaCopy.find(op);
+    if (copy != replicaCopy.end()) {
+      // Every replica keeps the element in its copy, which loads read.
+      line(copy->second + " = " + value + ";");
+      value = copy->second;
+    } else if (exchangeStores.count(op) && op->getBlock() == replicaBody) {
       // Later loads of this element in the iteration read the value, not
       // the tile the other replicas did not store to.
       FailureOr<std::string> st = storageType(type.getElementType(), op);

@@ -311,6 +311,57 @@ int64_t Emitter::planExchanges(KernelOp kernel) {
   return most;
 }
 
+SmallVector<Emitter::ReplicaCopy>
+Emitter::replicaCopies(ParallelOp op,
+                       ArrayRef<std::pair<Operation *, Value>> fragOps,
+                       const llvm::DenseMap<Value, std::string> &exchanged) {
+  Block *body = &op.getBody().front();
+  // Loads and stores of exchanged fragments at the loop variables, by
+  // fragment and dimensions (the same element in every iteration).
+  SmallVector<ReplicaCopy> copies;
+  SmallVector<std::pair<SmallVector<Operation *>, SmallVector<Operation *>>>
+      accesses;
+  for (auto [o, buf] : fragOps) {
+    std::optional<SmallVector<unsigned>> dims = accessDims(op, o);
+    Value root = rootOf(buf);
+    if (!dims || root != buf || !exchanged.count(root))
+      continue;
+    auto *c = llvm::find_if(copies, [&](const ReplicaCopy &c) {
+      return c.root == root && c.dims == *dims;
+    });
+    if (c == copies.end()) {
+      copies.push_back({o, root, *dims, ""});
+      accesses.emplace_back();
+      c = copies.end() - 1;
+    }
+    auto &[loads, stores] = accesses[c - copies.begin()];
+    (isa<StoreOp>(o) ? stores : loads).push_back(o);
+  }
+  // A copy where some load may read the tile the iteration stores: one
+  // before the first store straight in the body, or any load when a store
+  // is nested (a load after such a store reads the tile: emitStore forwards
+  // only stores straight in the body).
+  SmallVector<ReplicaCopy> needed;
+  for (auto [c, acc] : llvm::zip(copies, accesses)) {
+    auto &[loads, stores] = acc;
+    if (loads.empty() || stores.empty())
+      continue;
+    Operation *first = nullptr;
+    bool nested = false;
+    for (Operation *s : stores) {
+      if (s->getBlock() != body)
+        nested = true;
+      else if (!first || s->isBeforeInBlock(first))
+        first = s;
+    }
+    if (nested || llvm::any_of(loads, [&](Operation *l) {
+          return !first->isBeforeInBlock(body->findAncestorOpInBlock(*l));
+        }))
+      needed.push_back(c);
+  }
+  return needed;
+}
+
 LogicalResult Emitter::emitParallel(ParallelOp op) {
   beginOp(op, "T.Parallel");
   SmallVector<OpFoldResult> extents = op.getMixedExtents();
@@ -412,10 +463,9 @@ LogicalResult Emitter::emitParallel(ParallelOp op) {
                        fragments[rootOf(buf)].shape);
   }
 
-  std::string reg = fresh("r");
-  open("");
-  SmallVector<std::string> idx;
-  if (loop) {
+  // The loop layout's slots of this thread: `if (tid < extent)`, the
+  // register loop, the coordinates and the box test (3 or 4 scopes).
+  auto openSlots = [&](StringRef reg) {
     if (loop->threadExtent < numThreads)
       open("if (tid < " + Twine(loop->threadExtent) + ")");
     else
@@ -423,7 +473,7 @@ LogicalResult Emitter::emitParallel(ParallelOp op) {
     line("#pragma unroll");
     open("for (int " + reg + " = 0; " + reg + " < " + Twine(loop->regs) +
          "; ++" + reg + ")");
-    idx = emitCoords(*loop, reg, "i");
+    SmallVector<std::string> idx = emitCoords(*loop, reg, "i");
     if (!bound.empty()) {
       std::string inBox;
       for (auto [d, e] : llvm::enumerate(bound))
@@ -432,6 +482,53 @@ LogicalResult Emitter::emitParallel(ParallelOp op) {
                    std::to_string(e);
       open(inBox.empty() ? "" : "if (" + inBox + ")");
     }
+    return idx;
+  };
+  // The exchange tile element at the loop's coordinates \p idx that \p o
+  // (an access at the loop variables) reads or writes.
+  auto tileElement = [&](Operation *o, Value root, ArrayRef<std::string> idx) {
+    SmallVector<std::string> at;
+    std::optional<SmallVector<unsigned>> dims = accessDims(op, o);
+    for (unsigned d : *dims)
+      at.push_back(d == kUnitDim ? std::string("0") : idx[varDim[d]]);
+    return exchanged[root] + "[" + rowMajor(at, fragments[root].shape) + "]";
+  };
+  // A replicated loop whose iteration reads an exchanged element it also
+  // stores: every replica reads the tile, replica 0 alone stores, and
+  // nothing orders replica 0's store after the other replicas' reads. Each
+  // replica reads those elements into registers first, then a barrier.
+  SmallVector<ReplicaCopy> copies;
+  if (loop && loop->repMask)
+    copies = replicaCopies(op, fragOps, exchanged);
+  if (!copies.empty()) {
+    for (ReplicaCopy &c : copies) {
+      FailureOr<std::string> st =
+          storageType(cast<BufferType>(c.root.getType()).getElementType(), op);
+      if (failed(st))
+        return failure();
+      c.name = fresh("own");
+      line(*st + " " + c.name + "[" + Twine(loop->regs) + "];");
+    }
+    std::string reg = fresh("r");
+    open("");
+    SmallVector<std::string> idx = openSlots(reg);
+    for (const ReplicaCopy &c : copies)
+      line(c.name + "[" + reg + "] = " + tileElement(c.first, c.root, idx) +
+           ";");
+    if (!bound.empty())
+      close();
+    close();
+    close();
+    close();
+    line(blockBarrier() +
+         "  // every replica read what replica 0 is about to store");
+  }
+
+  std::string reg = fresh("r");
+  open("");
+  SmallVector<std::string> idx;
+  if (loop) {
+    idx = openSlots(reg);
     for (auto [o, buf] : fragOps) {
       std::optional<SmallVector<unsigned>> dims = accessDims(op, o);
       Value root = rootOf(buf);
@@ -446,11 +543,16 @@ LogicalResult Emitter::emitParallel(ParallelOp op) {
       auto tile = exchanged.find(root);
       if (tile != exchanged.end()) {
         // Row-major in the exchange tile, at the loop's coordinates.
-        SmallVector<std::string> at;
-        for (unsigned d : *dims)
-          at.push_back(d == kUnitDim ? std::string("0") : idx[varDim[d]]);
-        fragmentAccess[o] =
-            tile->second + "[" + rowMajor(at, it->second.shape) + "]";
+        fragmentAccess[o] = tileElement(o, root, idx);
+        // An element read into a replica's registers before the loop: the
+        // loads read that copy, the stores update it too.
+        for (const ReplicaCopy &c : copies)
+          if (c.root == root && c.dims == *dims) {
+            if (isa<StoreOp>(o))
+              replicaCopy[o] = c.name + "[" + reg + "]";
+            else
+              fragmentAccess[o] = c.name + "[" + reg + "]";
+          }
         // The indices are the loop variables (and unit dimensions' 0):
         // evaluated as they are, they give the coordinates used here.
         recordLoopExchange(op, loop, bound, varDim, o, tile->second,

@@ -289,6 +289,23 @@ public:
                                                 mlir::ValueRange indices);
   // CUDAEmitterTileOps.cpp
   mlir::LogicalResult emitParallel(tile::ParallelOp op);
+  /// In a replicated T.Parallel, the exchanged elements (a fragment at the
+  /// loop's coordinates) that an iteration reads and stores: its first
+  /// access, the fragment, the loop dimensions of its indices; `name` is
+  /// the per-thread copy once declared.
+  struct ReplicaCopy {
+    mlir::Operation *first;
+    mlir::Value root;
+    llvm::SmallVector<unsigned> dims;
+    std::string name;
+  };
+  /// The elements of \p op (accessing \p fragOps, with the exchange tiles
+  /// \p exchanged) that a load may read from the tile where the iteration
+  /// stores them: every replica reads them before replica 0 stores any.
+  llvm::SmallVector<ReplicaCopy> replicaCopies(
+      tile::ParallelOp op,
+      llvm::ArrayRef<std::pair<mlir::Operation *, mlir::Value>> fragOps,
+      const llvm::DenseMap<mlir::Value, std::string> &exchanged);
   // CUDAEmitterShiftedLoop.cpp
   /// A T.Parallel whose fragment accesses are all reads of one fragment at
   /// its variables plus loop-invariant offsets (sparse MLA backward's
@@ -511,6 +528,10 @@ public:
   /// Fragment stores inside T.Parallel that write the exchange tile in
   /// shared memory (at the loop's coordinates), not a register.
   llvm::DenseSet<mlir::Operation *> exchangeStores;
+  /// Exchange stores of a replicated T.Parallel whose element the
+  /// iteration read into registers first (replicaCopies) -> that register,
+  /// which the store updates too and later loads read.
+  llvm::DenseMap<mlir::Operation *, std::string> replicaCopy;
   /// Fragment loads and stores inside T.Parallel at indices that are not
   /// the loop variables -> the exchange tile they access (row-major, the
   /// fragment's shape), indexed where the access is printed.
