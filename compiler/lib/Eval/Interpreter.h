@@ -125,6 +125,8 @@ struct KernelCtx {
   /// Whether a `T.rng_init` has been traced in the region (the draws
   /// `T.rng_rand*` need one before them).
   bool rngInitialized = false;
+  /// The last `T.rng_init` call traced (its value is nothing to bind).
+  Node lastRngInit;
 };
 
 /// One enclosing loop while tracing.

@@ -121,6 +121,7 @@ Value Interpreter::callRngPrimitive(const PArgs &p) {
                               B.getDictionaryAttr(B.getNamedAttr(
                                   "generator", B.getStringAttr(generator))));
     kernel->rngInitialized = true;
+    kernel->lastRngInit = at;
     return Value::none();
   }
   if (!kernel->rngInitialized)

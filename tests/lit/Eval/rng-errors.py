@@ -40,3 +40,12 @@ def init_in_other_kernel(Out: T.Tensor((8,), "uint32")):
         tx = T.get_thread_binding()
         # expected-error@+1 {{T.rng_rand requires a preceding `T.rng_init(...)`}}
         Out[tx] = T.rng_rand()
+
+
+@T.prim_func
+def bound_init(Out: T.Tensor((8,), "uint32")):
+    with T.Kernel(1, threads=8):
+        tx = T.get_thread_binding()
+        # expected-error@+1 {{T.rng_init is a value-less expression: it starts the thread's generator and cannot be bound to a variable}}
+        _state = T.rng_init(1234)
+        Out[tx] = T.rng_rand()
