@@ -407,6 +407,13 @@ Flow Interpreter::execAssign(Node stmt) {
   Value v = eval(stmt.child(Field::value));
   if (v.isException())
     return Flow::Raise;
+  // `s = T.rng_init(...)`: the call is a statement (TileLang #3029).
+  if (v.isNone() && kernel && kernel->lastRngInit == stmt.child(Field::value)) {
+    error(stmt.child(Field::value),
+          "T.rng_init is a value-less expression: it starts the thread's "
+          "generator and cannot be bound to a variable");
+    return Flow::Normal;
+  }
   for (Node target : stmt.children(Field::targets)) {
     Flow f = assign(target, v);
     if (f != Flow::Normal)

@@ -122,6 +122,11 @@ struct KernelCtx {
   llvm::SmallVector<Value, 3> blockVars;
   /// Grid extents as written (Int, Sym or Expr values).
   llvm::SmallVector<Value, 3> gridExtents;
+  /// Whether a `T.rng_init` has been traced in the region (the draws
+  /// `T.rng_rand*` need one before them).
+  bool rngInitialized = false;
+  /// The last `T.rng_init` call traced (its value is nothing to bind).
+  Node lastRngInit;
 };
 
 /// One enclosing loop while tracing.
@@ -456,6 +461,8 @@ public:
   /// Primitives built as one tile.intrinsic (Intrinsics.cpp); nullopt if
   /// \p p is not one.
   std::optional<Value> callIntrinsicPrimitive(const PArgs &p);
+  /// `T.rng_init`, `T.rng_rand` and `T.rng_rand_float` (Random.cpp).
+  Value callRngPrimitive(const PArgs &p);
   /// Records a call, made while a kernel is traced, of an object from
   /// outside TileLang whose effect tlc cannot model (a method of
   /// tilelang.intrinsics' TensorCoreIntrinEmitter, a TVM helper): a warning

@@ -382,6 +382,10 @@ static std::optional<DType> resultDTypeOf(Interpreter &in, Value v) {
 std::optional<Value> Interpreter::callIntrinsicPrimitive(const PArgs &p) {
   if (p.info.id == BuiltinId::TvmThreadAllreduce && tracing())
     return threadAllreduce(*this, p);
+  if ((p.info.id == BuiltinId::RngInit || p.info.id == BuiltinId::RngRand ||
+       p.info.id == BuiltinId::RngRandFloat) &&
+      tracing())
+    return callRngPrimitive(p);
   std::optional<IntrinsicRule> rule = getIntrinsicRule(p.info.id);
   if (!rule)
     return std::nullopt;

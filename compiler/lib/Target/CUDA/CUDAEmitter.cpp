@@ -578,6 +578,7 @@ LogicalResult Emitter::emitKernel(KernelOp op) {
        Twine(launchThreads) + minBlocks + ") " + entry + "(" + params + ")");
   open("");
   line("const int tid = threadIdx.x;");
+  declareRngState(op);
   // wgmma's swizzled operands start on 1024-byte boundaries of it.
   if (sharedBytes)
     line(std::string("extern __shared__ __align__(") +

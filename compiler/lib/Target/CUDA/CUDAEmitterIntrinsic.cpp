@@ -151,6 +151,8 @@ LogicalResult Emitter::emitIntrinsic(IntrinsicOp op) {
   beginOp(op, callee);
   if (std::optional<LogicalResult> r = emitMbarrierIntrinsic(op))
     return *r;
+  if (std::optional<LogicalResult> r = emitRngIntrinsic(op))
+    return *r;
   auto fail = [&](const Twine &why) {
     op.emitError() << callee << ": " << why;
     return failure();

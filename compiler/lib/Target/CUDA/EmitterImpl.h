@@ -492,6 +492,14 @@ public:
   // CUDAEmitterIntrinsic.cpp
   /// A `tile.intrinsic` (one CUDA instruction or builtin).
   mlir::LogicalResult emitIntrinsic(tile::IntrinsicOp op);
+  /// `T.rng_init` / `T.rng_rand` / `T.rng_rand_float` (CUDAEmitterRandom.cpp);
+  /// nullopt for other callees.
+  std::optional<mlir::LogicalResult> emitRngIntrinsic(tile::IntrinsicOp op);
+  /// Declares the thread's generator at the top of \p kernel when it draws
+  /// random numbers (so a T.rng_init under a branch reaches later draws).
+  void declareRngState(tile::KernelOp kernel);
+  /// The thread's tlc::PhiloxState ("" when the kernel draws none).
+  std::string rngState;
   // HIPEmitterIntrinsic.cpp
   /// The HIP spelling of \p op, or nullopt when emitIntrinsic's (CUDA's)
   /// is portable.

@@ -480,8 +480,14 @@ LogicalResult Emitter::emitKernel(tile::KernelOp op) {
     open("tlc::cpu::launch(st, args->numWorkers, " + g[0] + ", " + g[1] +
          ", " + g[2] + ", [&](" + params + ")");
   inKernel = true;
-  LogicalResult r = hasPerThreadCode(op) ? emitThreadedBody(op)
-                                         : emitBlock(op.getBody().front());
+  bool perThread = hasPerThreadCode(op);
+  // One generator per thread where the block's threads run one by one;
+  // one for the block otherwise (every thread's would be the same).
+  if (!perThread)
+    declareRngStates(op, "1");
+  LogicalResult r =
+      perThread ? emitThreadedBody(op) : emitBlock(op.getBody().front());
+  rngStates.clear();
   inKernel = false;
   currentLoc = op.getLoc();
   close(");");

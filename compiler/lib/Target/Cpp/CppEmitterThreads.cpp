@@ -240,6 +240,7 @@ LogicalResult Emitter::emitThreadedBody(tile::KernelOp op) {
   line("// Per-thread code: the block's threads run one after the other, "
        "once per phase between barriers.");
   line("const int64_t " + threadCount + " = " + count + ";");
+  declareRngStates(op, threadCount);
   threaded = true;
   fibered = needsFibers(op);
   pendingFibers.clear();

@@ -135,6 +135,12 @@ public:
   /// scheduling hints and completion waits); an error naming the callee for
   /// the others.
   mlir::LogicalResult emitIntrinsic(tile::IntrinsicOp op);
+  /// `T.rng_init` / `T.rng_rand` / `T.rng_rand_float` (CppEmitterRandom.cpp);
+  /// nullopt for other callees.
+  std::optional<mlir::LogicalResult> emitRngIntrinsic(tile::IntrinsicOp op);
+  /// Declares the per-thread generators of \p kernel when it draws random
+  /// numbers (\p count: the threads that have one).
+  void declareRngStates(tile::KernelOp kernel, const std::string &count);
 
   // CppEmitterFastPath.cpp
   /// C++ expressions of the least and the greatest value of an index.
@@ -289,6 +295,9 @@ public:
   }
   /// Inside a thread loop of a threaded kernel.
   bool inThreadLoop = false;
+  /// The array of per-thread tlc::PhiloxState of the kernel being emitted
+  /// ("" when it draws no random numbers).
+  std::string rngStates;
 
   /// The statement that leaves the current block (kernel lambda) or entry.
   llvm::StringRef returnStmt() const {

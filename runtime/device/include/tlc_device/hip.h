@@ -25,6 +25,7 @@
 #include "tlc_device/hip/mfma.h"
 #include "tlc_device/hip/reduce.h"
 #include "tlc_device/hip/warp.h"
+#include "tlc_device/philox.h"
 #include "tlc_device/swizzle.h"
 
 namespace tlc {

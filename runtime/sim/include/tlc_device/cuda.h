@@ -29,5 +29,6 @@
 #include "tlc_device/cuda/swizzle.h"
 #include "tlc_device/cuda/sync.h"
 #include "tlc_device/cuda/warp.h"
+#include "tlc_device/philox.h"
 
 #endif // TLC_DEVICE_CUDA_H

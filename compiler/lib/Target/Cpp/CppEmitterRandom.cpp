@@ -1,0 +1,112 @@
+//===- CppEmitterRandom.cpp - T.rng_* on the CPU target -------------------===//
+//
+// Part of the tlc project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// TileLang's per-thread random numbers on the CPU target, with the same
+// Philox4x32-10 generator the CUDA and HIP code uses (tlc_device/philox.h,
+// spliced into the kernel's tlc_cpu.h): a kernel that calls `T.rng_init`
+// gets one tlc::PhiloxState per thread where its threads run one by one
+// (CppEmitterThreads.cpp), one for the block where it has no per-thread
+// code (every thread's generator would start and draw alike). A draw that
+// runs once for the block in a block of several threads (inside a
+// T.Parallel, whose iterations the GPU layout hands to threads) is
+// refused: which stream each value comes from is the GPU's thread
+// mapping, which the CPU target does not reproduce.
+//
+//===----------------------------------------------------------------------===//
+
+#include "EmitterImpl.h"
+
+using namespace mlir;
+using namespace tlc;
+using namespace tlc::target;
+using namespace tlc::target::detail;
+
+/// Whether \p callee is one of TileLang's random-number primitives.
+static bool isRngCallee(StringRef callee) {
+  return callee == "T.rng_init" || callee == "T.rng_rand" ||
+         callee == "T.rng_rand_float";
+}
+
+void Emitter::declareRngStates(tile::KernelOp kernel,
+                               const std::string &count) {
+  rngStates.clear();
+  bool uses = kernel
+                  .walk([](tile::IntrinsicOp i) {
+                    return isRngCallee(i.getCallee()) ? WalkResult::interrupt()
+                                                      : WalkResult::advance();
+                  })
+                  .wasInterrupted();
+  if (!uses)
+    return;
+  rngStates = fresh("rng");
+  line("// T.rng_init: one Philox4x32-10 generator per thread.");
+  line("std::vector<tlc::PhiloxState> " + rngStates + "(static_cast<size_t>(" +
+       count + "));");
+}
+
+std::optional<LogicalResult> Emitter::emitRngIntrinsic(tile::IntrinsicOp op) {
+  StringRef callee = op.getCallee();
+  if (!isRngCallee(callee))
+    return std::nullopt;
+  if (rngStates.empty())
+    return op.emitError() << callee
+                          << " outside a kernel that calls T.rng_init";
+  std::string state;
+  if (inThreadLoop) {
+    state = rngStates + "[tlc_t]";
+  } else {
+    auto kernel = op->getParentOfType<tile::KernelOp>();
+    std::optional<int64_t> n = kernel.getStaticNumThreads();
+    bool parallel = op->getParentOfType<tile::ParallelOp>() != nullptr;
+    if ((threaded || parallel) && n != 1)
+      return op.emitError()
+             << "the CPU target cannot emit " << callee
+             << " run once for a block of several threads (here inside a "
+                "T.Parallel): which thread draws each value, and so from "
+                "which stream, is the GPU layout's choice; draw in per-thread "
+                "code, or use one thread per block";
+    state = rngStates + "[0]";
+  }
+  if (callee == "T.rng_init") {
+    if (auto d = op.getOptionsAttr())
+      if (auto g = d.getAs<StringAttr>("generator"))
+        if (g.getValue() != "curandStatePhilox4_32_10_t")
+          return op.emitError()
+                 << "the CPU target implements T.rng_init's "
+                    "curandStatePhilox4_32_10_t generator only, not "
+                 << g.getValue();
+    std::string args;
+    for (Value v : op.getArgs())
+      args += (args.empty() ? "" : ", ") + ("uint64_t(" + expr(v) + ")");
+    if (op.getArgs().size() != 3)
+      return op.emitError("T.rng_init needs seed, seq and off");
+    comment(op, "T.rng_init(seed, seq, off)");
+    line(state + ".init(" + args + ");");
+    return success();
+  }
+  if (op->getNumResults() != 1)
+    return op.emitError() << callee << " needs a result";
+  Type t = op.getResult(0).getType();
+  FailureOr<std::string> rt = valueType(t, op);
+  if (failed(rt))
+    return failure();
+  std::string draw;
+  if (callee == "T.rng_rand") {
+    draw = state + ".next()";
+  } else {
+    bool normal = false;
+    if (auto d = op.getOptionsAttr())
+      if (auto s = d.getAs<StringAttr>("dist"))
+        normal = s.getValue() == "normal";
+    draw =
+        state + (t.isF64() ? (normal ? ".normalDouble()" : ".uniformDouble()")
+                           : (normal ? ".normal()" : ".uniform()"));
+  }
+  line("const " + *rt + " " + define(op.getResult(0), "rnd") + " = " + *rt +
+       "(" + draw + ");");
+  return success();
+}

@@ -1,0 +1,203 @@
+//===- philox.h - Philox4x32-10 per-thread generator (all targets) -*- C++
+//-*-===//
+//
+// Part of the tlc project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The generator behind TileLang's `T.rng_init` / `T.rng_rand` /
+// `T.rng_rand_float` with curand's default state type,
+// curandStatePhilox4_32_10_t: the counter-based Philox4x32 bijection with
+// 10 rounds (Salmon, Moraes, Dror, Shaw, "Parallel random numbers: as easy
+// as 1, 2, 3", SC 2011), keyed by the 64-bit seed, over a 128-bit counter
+// whose upper 64 bits are the subsequence and lower 64 bits count blocks of
+// four outputs. The state and the draws follow curand's documented device
+// API: `init(seed, subsequence, offset)` is `curand_init`, `next()` is
+// `curand`, `uniform()` / `uniformDouble()` / `normal()` / `normalDouble()`
+// are `curand_uniform`, `curand_uniform_double`, `curand_normal` and
+// `curand_normal_double` (Box-Muller on pairs, the second value of a pair
+// kept for the next call).
+//
+// Plain C++ shared by every target: included by the CUDA and HIP code tlc
+// generates (after the language's common.h, which defines TLC_DEVICE), by
+// the sim device, and by the CPU target's kernels, so each computes the
+// same uint32 stream; floats agree to the rounding of each target's
+// log/sqrt/sin/cos.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TLC_DEVICE_PHILOX_H
+#define TLC_DEVICE_PHILOX_H
+
+#ifdef TLC_DEVICE
+#define TLC_PHILOX_FN TLC_DEVICE
+#else
+#include <cmath>
+#include <cstdint>
+#define TLC_PHILOX_FN inline
+#endif
+
+#if defined(__CUDACC__) && !defined(__HIP__)
+#define TLC_PHILOX_FMAF(a, b, c) fmaf(a, b, c)
+#define TLC_PHILOX_FMA(a, b, c) fma(a, b, c)
+#else
+#define TLC_PHILOX_FMAF(a, b, c) __builtin_fmaf(a, b, c)
+#define TLC_PHILOX_FMA(a, b, c) __builtin_fma(a, b, c)
+#endif
+
+namespace tlc {
+
+/// Four 32-bit words: a Philox counter or one block of outputs.
+struct PhiloxWords {
+  unsigned int w[4];
+};
+
+/// The high 32 bits of the 64-bit product \p a * \p b.
+TLC_PHILOX_FN unsigned int philoxMulHi(unsigned int a, unsigned int b) {
+  return (unsigned int)(((unsigned long long)a * b) >> 32);
+}
+
+/// Philox4x32-10 of \p ctr under the key (\p k0, \p k1): ten rounds, each
+/// two 32x32->64 multiplications (multipliers 0xD2511F53 and 0xCD9E8D57)
+/// and a word permutation, the key bumped by the Weyl constants 0x9E3779B9
+/// and 0xBB67AE85 between rounds.
+TLC_PHILOX_FN PhiloxWords philox4x32x10(PhiloxWords ctr, unsigned int k0,
+                                        unsigned int k1) {
+  for (int round = 0; round < 10; ++round) {
+    if (round > 0) {
+      k0 += 0x9E3779B9u;
+      k1 += 0xBB67AE85u;
+    }
+    unsigned int p0 = ctr.w[0], p2 = ctr.w[2];
+    unsigned int hi0 = philoxMulHi(0xD2511F53u, p0);
+    unsigned int hi1 = philoxMulHi(0xCD9E8D57u, p2);
+    PhiloxWords next;
+    next.w[0] = hi1 ^ ctr.w[1] ^ k0;
+    next.w[1] = 0xCD9E8D57u * p2;
+    next.w[2] = hi0 ^ ctr.w[3] ^ k1;
+    next.w[3] = 0xD2511F53u * p0;
+    ctr = next;
+  }
+  return ctr;
+}
+
+/// One thread's generator (curandStatePhilox4_32_10_t's fields).
+struct PhiloxState {
+  PhiloxWords ctr;
+  PhiloxWords output;
+  unsigned int key0, key1;
+  /// Index in `output` of the next value (0..3).
+  unsigned int index;
+  /// Whether `extra` / `extraDouble` hold the second value of a pair.
+  bool hasExtra, hasExtraDouble;
+  float extra;
+  double extraDouble;
+
+  /// Adds \p n to the 128-bit counter starting at word \p at (0: the
+  /// block count, 2: the subsequence).
+  TLC_PHILOX_FN void advance(unsigned long long n, int at) {
+    unsigned long long lo =
+        ((unsigned long long)ctr.w[at + 1] << 32 | ctr.w[at]) + n;
+    bool carry = lo < n;
+    ctr.w[at] = (unsigned int)lo;
+    ctr.w[at + 1] = (unsigned int)(lo >> 32);
+    for (int i = at + 2; carry && i < 4; ++i)
+      carry = ++ctr.w[i] == 0;
+  }
+
+  /// curand_init(seed, subsequence, offset): the stream of \p seed from
+  /// value \p offset of subsequence \p subsequence (2^66 values apart).
+  TLC_PHILOX_FN void init(unsigned long long seed,
+                          unsigned long long subsequence,
+                          unsigned long long offset) {
+    for (int i = 0; i < 4; ++i)
+      ctr.w[i] = 0;
+    key0 = (unsigned int)seed;
+    key1 = (unsigned int)(seed >> 32);
+    hasExtra = hasExtraDouble = false;
+    extra = 0.0f;
+    extraDouble = 0.0;
+    advance(subsequence, 2);
+    index = (unsigned int)(offset & 3);
+    advance(offset >> 2, 0);
+    output = philox4x32x10(ctr, key0, key1);
+  }
+
+  /// curand(): the next uint32 of the stream.
+  TLC_PHILOX_FN unsigned int next() {
+    unsigned int r = output.w[index];
+    if (++index == 4) {
+      advance(1, 0);
+      output = philox4x32x10(ctr, key0, key1);
+      index = 0;
+    }
+    return r;
+  }
+
+  /// curand_uniform(): (0, 1], x * 2^-32 + 2^-33 in float.
+  TLC_PHILOX_FN float uniform() {
+    return TLC_PHILOX_FMAF((float)next(), 2.3283064e-10f,
+                           2.3283064e-10f / 2.0f);
+  }
+
+  /// Two uint32 as a 53-bit fraction in (0, 1) (curand's high-quality
+  /// double).
+  static TLC_PHILOX_FN double fraction53(unsigned int x, unsigned int y,
+                                         double scale, double add) {
+    unsigned long long z =
+        (unsigned long long)x ^ ((unsigned long long)y << (53 - 32));
+    return TLC_PHILOX_FMA((double)z, scale, add);
+  }
+
+  /// curand_uniform_double(): two draws as a 53-bit fraction.
+  TLC_PHILOX_FN double uniformDouble() {
+    unsigned int x = next();
+    unsigned int y = next();
+    const double inv53 = 1.1102230246251565e-16; // 2^-53
+    return fraction53(x, y, inv53, inv53 / 2.0);
+  }
+
+  /// curand_normal(): Box-Muller on two draws, the sine half kept for the
+  /// next call.
+  TLC_PHILOX_FN float normal() {
+    if (hasExtra) {
+      hasExtra = false;
+      return extra;
+    }
+    unsigned int x = next();
+    unsigned int y = next();
+    float u = TLC_PHILOX_FMAF((float)x, 2.3283064e-10f, 2.3283064e-10f / 2.0f);
+    float v = TLC_PHILOX_FMAF((float)y, 1.4629181e-09f, 1.4629181e-09f / 2.0f);
+    float s = sqrtf(-2.0f * logf(u));
+    extra = sinf(v) * s;
+    hasExtra = true;
+    return cosf(v) * s;
+  }
+
+  /// curand_normal_double(): Box-Muller on two 53-bit fractions made of
+  /// the next four draws, the sine half kept for the next call.
+  TLC_PHILOX_FN double normalDouble() {
+    if (hasExtraDouble) {
+      hasExtraDouble = false;
+      return extraDouble;
+    }
+    unsigned int x0 = next(), x1 = next(), y0 = next(), y1 = next();
+    const double inv53 = 1.1102230246251565e-16; // 2^-53
+    double u = fraction53(x0, x1, inv53, inv53 / 2.0);
+    double v = fraction53(y0, y1, inv53 * 2.0, inv53);
+    double s = sqrt(-2.0 * log(u));
+    const double pi = 3.14159265358979323846;
+    extraDouble = sin(pi * v) * s;
+    hasExtraDouble = true;
+    return cos(pi * v) * s;
+  }
+};
+
+} // namespace tlc
+
+#undef TLC_PHILOX_FMAF
+#undef TLC_PHILOX_FMA
+#undef TLC_PHILOX_FN
+
+#endif // TLC_DEVICE_PHILOX_H
