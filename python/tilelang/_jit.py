@@ -606,6 +606,10 @@ def jit(func=None, *, out_idx=None, target=None, target_host=None,
                    compile_flags=compile_flags)
 
     def wrap(fn):
+        if isinstance(fn, PrimFunc):
+            return PrimFuncJIT(fn, out_idx=out_idx, target=target,
+                               pass_configs=pass_configs,
+                               compile_flags=compile_flags)
         return JITFunction(fn, out_idx=out_idx, target=target,
                            pass_configs=pass_configs, **options)
     if func is not None:
@@ -648,6 +652,38 @@ def compile(func, out_idx=None, execution_backend=None, target=None,  # noqa: A0
                          source_file=func.source_file,
                          kernel_name=func.kernel_name, defines=defines)
     return compiler.instance(defines, make)
+
+
+class PrimFuncJIT:
+    """``@tilelang.jit(...)`` over a ``@T.prim_func``: the program is fixed,
+    so calling it (with no arguments) or ``.compile()`` gives the kernel
+    :func:`compile` builds with the decorator's options, built once."""
+
+    def __init__(self, func, **options):
+        self.func = func
+        self.options = options
+        self.__name__ = func.__name__
+        self.__doc__ = func.__doc__
+        self._kernel = None
+
+    def compile(self):
+        if self._kernel is None:
+            self._kernel = compile(self.func, **self.options)
+        return self._kernel
+
+    def __call__(self, *args, **kwargs):
+        if args or kwargs:
+            raise TypeError(
+                f"'{self.__name__}' is a @tilelang.jit over a prim_func: "
+                "call it with no arguments to get the kernel, then call the "
+                "kernel with its arguments")
+        return self.compile()
+
+    def get_kernel_source(self):
+        return self.compile().get_kernel_source()
+
+    def __repr__(self):
+        return f"<tilelang.jit prim_func {self.__name__}>"
 
 
 class CompiledArtifact:

@@ -6,6 +6,7 @@ import os
 
 from . import _tensors as tz
 from ._runtime import (CpuLauncher, CudaLauncher, eval_extent,
+                       extent_names, solve_affine_extent,
                        scalar_value)
 
 
@@ -224,11 +225,36 @@ class JITKernel:
                         "float dtype, e.g. T.float32, for a float scalar)")
                 env[s] = int(given)
             if s not in env:
+                env_s = self._solve_symbol(s, values, env)
+                if env_s is not None:
+                    env[s] = env_s
+            if s not in env:
                 raise ValueError(
                     f"kernel '{self.manifest['name']}': cannot bind symbol "
                     f"'{s}' ({sym['kind']}): it is not a dimension of any "
                     "input tensor")
         return env
+
+    def _solve_symbol(self, s, values, env):
+        """``s`` from a dimension that is an affine expression of it and of
+        symbols already bound (``A: T.Tensor((n * 4,), ...)`` called with
+        16 elements binds n = 4), or None. _check_tensor then checks
+        every dimension, so a value that fits one and not another is a
+        shape error, as for plain symbols."""
+        for p in self.input_params:
+            if p["kind"] != "tensor":
+                continue
+            t = values.get(p["name"])
+            if not (tz.is_torch(t) or tz.is_numpy(t)) or \
+                    len(t.shape) != len(p["shape"]):
+                continue
+            for dim, e in zip(t.shape, p["shape"]):
+                if isinstance(e, str) and s in extent_names(e) and \
+                        extent_names(e) - {s} <= set(env):
+                    v = solve_affine_extent(e, s, int(dim), env)
+                    if v is not None:
+                        return v
+        return None
 
     def _check_tensor(self, p, t, env, device):
         name = self.manifest["name"]

@@ -47,6 +47,41 @@ def eval_extent(expr, symbols):
             from None
 
 
+def extent_names(expr):
+    """The symbol names a manifest extent expression reads (not the
+    ``ceildiv`` / ``min`` / ``max`` it calls)."""
+    if isinstance(expr, int):
+        return set()
+    import ast
+    try:
+        tree = ast.parse(expr, mode="eval")
+    except SyntaxError:
+        return set()
+    return {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)} - \
+        {"ceildiv", "min", "max"}
+
+
+def solve_affine_extent(expr, name, value, symbols):
+    """The integer ``v`` with ``eval_extent(expr, {name: v, **symbols})
+    == value`` when ``expr`` is affine in ``name`` (``n * 4``, ``n + 1``,
+    ``2 * (n - 1)``: checked on three points), else None. A dimension
+    written over a symbol binds it as TileLang's does; the caller still
+    checks every dimension against the bound values."""
+    def at(v):
+        try:
+            return eval_extent(expr, {**symbols, name: v})
+        except (ValueError, ZeroDivisionError, TypeError):
+            return None
+    f0, f1, f2 = at(0), at(1), at(2)
+    if None in (f0, f1, f2) or f1 - f0 == 0 or f2 - f1 != f1 - f0:
+        return None
+    step = f1 - f0
+    if (value - f0) % step:
+        return None
+    v = (value - f0) // step
+    return v if at(v) == value else None
+
+
 def _half_bits(v):
     """IEEE binary16 bits of float ``v``, rounded to nearest even
     (overflow to infinity, as a float16 cast does)."""

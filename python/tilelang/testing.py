@@ -146,6 +146,15 @@ def requires_package(*names):
     return _skip_unless(available, f"needs package(s) {', '.join(names)}")
 
 
+def _is_param(value):
+    """Whether a parametrize value is a ``pytest.param(...)`` (pytest's
+    ParameterSet, a named tuple of values, marks and id) rather than a
+    value itself: only that one's ``values`` / ``marks`` are read, so a
+    value whose attributes are made up on demand (``T.serial``) is a value."""
+    return isinstance(value, tuple) and \
+        getattr(type(value), "_fields", None) == ("values", "marks", "id")
+
+
 def _cases(fn):
     """The keyword sets a test runs with: one per combination of its
     ``pytest.mark.parametrize`` cases (read from the marks pytest attaches
@@ -166,12 +175,13 @@ def _cases(fn):
             names = [n.strip() for n in names.split(",") if n.strip()]
         rows = []
         for v in values:
-            # pytest.param(..., marks=[skipif(True)]) drops the case.
-            if any(getattr(m, "name", None) == "skipif" and
-                   tuple(getattr(m, "args", ()))[:1] == (True,)
-                   for m in getattr(v, "marks", ())):
-                continue
-            v = getattr(v, "values", v)  # pytest.param(...)
+            if _is_param(v):  # pytest.param(..., marks=...)
+                # marks=[skipif(True)] drops the case.
+                if any(getattr(m, "name", None) == "skipif" and
+                       tuple(getattr(m, "args", ()))[:1] == (True,)
+                       for m in v.marks):
+                    continue
+                v = v.values
             if len(names) == 1 and not (isinstance(v, tuple) and len(v) == 1):
                 v = (v,)
             rows.append(dict(zip(names, v)))
@@ -212,8 +222,17 @@ def main():
             traceback.print_exc()
             continue
         except BaseException as e:
-            # pytest.skip() raises pytest's Skipped, a BaseException.
-            if type(e).__name__ != "Skipped":
+            # pytest.skip() and pytest.fail() (also a failed
+            # pytest.raises: "DID NOT RAISE") raise pytest's Skipped and
+            # Failed, BaseExceptions; the others (KeyboardInterrupt,
+            # SystemExit, pytest.exit) stop the run.
+            kind = type(e).__name__
+            if kind == "Failed":
+                failed += 1
+                print(f"FAIL {name}")
+                traceback.print_exc()
+                continue
+            if kind != "Skipped":
                 raise
             skipped += 1
             print(f"SKIP {name}: {e}")

@@ -35,6 +35,10 @@ Value Interpreter::eval(Node n) {
     if (v.is(ValueKind::Buffer) && tracing() &&
         !checkVarInScope(v.as<BufferObj>(), n))
       return Value::poison();
+    // Likewise a loop target read after its loop.
+    if (v.is(ValueKind::Expr) && tracing() &&
+        !checkLoopTargetInScope(v.as<ExprObj>()->value, n.identifier(), n))
+      return Value::poison();
     return v;
   }
   case NodeKind::Attribute: {

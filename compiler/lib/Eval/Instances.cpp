@@ -299,7 +299,9 @@ static void reportEscaped(Interpreter &in, Node fallback) {
   if (!in.pending.message.empty())
     msg += ": " + in.pending.message;
   TextRange at = in.pending.range.empty() ? fallback.range() : in.pending.range;
-  if (in.tracingDefaults && in.defaultsSymbolic) {
+  // A definite exception (one Python raises whatever the parameters' values,
+  // such as an invalid loop nest) is an error even here.
+  if (in.tracingDefaults && in.defaultsSymbolic && !in.pending.definite) {
     Diagnostic d;
     d.severity = Severity::Warning;
     d.range = at;

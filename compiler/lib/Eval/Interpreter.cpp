@@ -447,6 +447,33 @@ bool Interpreter::checkVarInScope(BufferObj *buf, Node at) {
   return false;
 }
 
+bool Interpreter::checkLoopTargetInScope(mlir::Value value,
+                                         llvm::StringRef name, Node at) {
+  auto arg = llvm::dyn_cast_or_null<mlir::BlockArgument>(value);
+  mlir::Block *insert = ir->b.getInsertionBlock();
+  if (!arg || !insert)
+    return true;
+  mlir::Block *def = arg.getOwner();
+  // Meta-level code run at the module's end (IRGen::InsertionGuard) reads
+  // no kernel value into IR; only check inside a function being traced.
+  bool inFunction = false;
+  for (mlir::Block *at = insert; at;) {
+    if (at == def)
+      return true;
+    mlir::Operation *parent = at->getParentOp();
+    if (parent && !llvm::isa<mlir::ModuleOp>(parent))
+      inFunction = true;
+    at = parent ? parent->getBlock() : nullptr;
+  }
+  if (!inFunction)
+    return true;
+  error(at, "'" + name.str() +
+                "' is the target of a loop that has ended; it exists only "
+                "inside that loop (keep the value in a T.alloc_var declared "
+                "before the loop)");
+  return false;
+}
+
 Flow Interpreter::assign(Node target, Value v) {
   switch (target.kind()) {
   case NodeKind::Name: {

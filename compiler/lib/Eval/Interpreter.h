@@ -134,6 +134,8 @@ struct LoopCtx {
   LoopKind kind;
   int64_t numStages = 0;
   Node node;
+  /// Written as T.Parallel (a nested one runs as a serial loop: `kind`).
+  bool writtenParallel = false;
 };
 
 /// A kernel instance being traced (one tile.func).
@@ -585,6 +587,13 @@ public:
   /// varInScope for a read or store through \p at; otherwise an error
   /// located there (and a note at the declaration), false.
   bool checkVarInScope(BufferObj *buf, Node at);
+  /// False, with an error at \p at, when \p value (what the name \p name
+  /// is bound to) is the target of a loop that has ended: a block argument
+  /// of a block that does not enclose the builder's insertion point. Python
+  /// keeps a loop target bound after its loop; the generated code has no
+  /// such variable there (it was C++ naming an undeclared one).
+  bool checkLoopTargetInScope(mlir::Value value, llvm::StringRef name,
+                              Node at);
   /// True when IR may refer to \p buf here (global, or allocated in the
   /// current kernel region).
   bool usable(const BufferObj *buf) const {

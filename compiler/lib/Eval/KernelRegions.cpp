@@ -521,16 +521,39 @@ Flow Interpreter::execIRLoop(LoopFrameObj *loop, Node forNode, Node target) {
   }
   bool inParallel = llvm::any_of(
       loops, [](const LoopCtx &l) { return l.kind == LoopKind::Parallel; });
+  // TileLang rejects these loop nests with a ValueError (raised here, so
+  // the Python package raises that type): each iteration of a T.Parallel
+  // runs on some thread, with no order among them.
   if (loop->loopKind == LoopKind::Pipelined && inParallel) {
-    error(call, "T.Pipelined cannot be used inside T.Parallel");
-    return Flow::Normal;
+    raiseDefinite("ValueError", "T.Pipelined cannot be used inside T.Parallel",
+                  call);
+    return Flow::Raise;
   }
-  // A T.Parallel inside another runs its iterations in order in each outer
-  // iteration (TileLang merges directly nested ones into one loop nest; the
-  // results are the same). Partitioning both over the block's threads ran
-  // only the iterations where the two partitions met.
-  if (loop->loopKind == LoopKind::Parallel && inParallel)
+  bool writtenParallel = loop->loopKind == LoopKind::Parallel;
+  if (writtenParallel && inParallel) {
+    // Only a T.Parallel that is the whole body of an enclosing T.Parallel
+    // extends its iteration space; one after other statements, or inside a
+    // serial loop of a T.Parallel iteration, would run the same elements'
+    // work on several threads in no defined order.
+    const LoopCtx &outer = loops.back();
+    auto body = outer.node.children(Field::body);
+    bool continuous = outer.writtenParallel &&
+                      std::distance(body.begin(), body.end()) == 1 &&
+                      *body.begin() == forNode;
+    if (!continuous) {
+      raiseDefinite("ValueError",
+                    "a T.Parallel nested in another T.Parallel must be the "
+                    "whole body of the enclosing T.Parallel (no other "
+                    "statement and no other loop between them)",
+                    call);
+      return Flow::Raise;
+    }
+    // It runs its iterations in order in each outer iteration (TileLang
+    // merges the two into one loop nest; the results are the same).
+    // Partitioning both over the block's threads ran only the iterations
+    // where the two partitions met.
     loop->loopKind = LoopKind::Serial;
+  }
   llvm::SmallVector<Node, 3> names;
   targetNames(target, names);
   mlir::Location l = ir->loc(call);
@@ -570,7 +593,7 @@ Flow Interpreter::execIRLoop(LoopFrameObj *loop, Node forNode, Node target) {
   auto runBody = [&](mlir::Block *block, LoopKind kind) -> Flow {
     mlir::OpBuilder::InsertionGuard guard(ir->b);
     ir->b.setInsertionPointToEnd(block);
-    loops.push_back({kind, loop->numStages, forNode});
+    loops.push_back({kind, loop->numStages, forNode, writtenParallel});
     Flow f = execBody(forNode, Field::body);
     loops.pop_back();
     if (f == Flow::Break || f == Flow::Continue)

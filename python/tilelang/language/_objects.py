@@ -30,6 +30,13 @@ class Placeholder:
     def __getitem__(self, item):
         return Placeholder(f"{self!r}[{item!r}]")
 
+    def __iter__(self):
+        # Without this, Python would iterate through __getitem__(0), (1),
+        # ... which never raises IndexError: a loop, `list(...)`, `in` or
+        # unpacking outside a kernel body would run forever.
+        raise TypeError(f"'{self!r}' is a TileLang value that Python "
+                        "cannot iterate outside a kernel body")
+
     def _binary(op):
         def fn(self, other):
             return Placeholder(f"({self!r} {op} {other!r})")

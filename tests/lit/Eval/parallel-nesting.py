@@ -2,7 +2,8 @@
 # RUN: not tlc-build --emit=tile %s > %t.mlir 2>/dev/null
 # RUN: tlc-opt %t.mlir > /dev/null
 # T.Parallel bodies are elementwise: no tile operators and no T.Pipelined
-# inside (atomics and nested T.Parallel are fine).
+# inside (atomics and a T.Parallel that is a T.Parallel's whole body are
+# fine; parallel-nested-continuous.py has the other nests).
 import tilelang
 import tilelang.language as T
 
@@ -24,9 +25,19 @@ def nesting(M=128, N=128):
             # expected-error@+1 {{T.gemm cannot be used inside T.Parallel}}
             T.gemm(S, S, F)
         for i in T.Parallel(M):
-            # expected-error@+1 {{T.Pipelined cannot be used inside T.Parallel}}
-            for k in T.Pipelined(4, num_stages=2):
-                F[i, k] = 0
-        for i in T.Parallel(M):
             # expected-error@+1 {{T.reduce_sum cannot be used inside T.Parallel}}
             T.reduce_sum(F, S[0, :], dim=0)
+
+
+# A T.Pipelined inside a T.Parallel raises the ValueError TileLang raises
+# (which ends the kernel's evaluation, as in Python).
+@tilelang.jit
+def pipelined_in_parallel(M=128):
+    A: T.Tensor((M, 4), T.float32)
+    with T.Kernel(1, threads=128) as bx:
+        F = T.alloc_fragment((M, 4), T.float32)
+        for i in T.Parallel(M):
+            # expected-error@+1 {{ValueError: T.Pipelined cannot be used inside T.Parallel}}
+            for k in T.Pipelined(4, num_stages=2):
+                F[i, k] = 0
+        T.copy(F, A)
