@@ -390,6 +390,27 @@ LogicalResult Emitter::emitIntrinsic(IntrinsicOp op) {
     SmallVector<std::string> idx(std::max<unsigned>(type.getRank(), 1), "0");
     return guardedElement(buf, idx, op);
   };
+  // T.st's and T.ld's scope (default gpu) and semantics (default weak;
+  // \p ordered is release for a store, acquire for a load).
+  auto scopeAndSemantics = [&](StringRef ordered)
+      -> FailureOr<std::pair<StringRef, StringRef>> {
+    StringRef scope = a.option("scope"), sem = a.option("sem");
+    if (scope.empty())
+      scope = "gpu";
+    if (sem.empty())
+      sem = "weak";
+    if (!llvm::is_contained({"cta", "gpu", "sys"}, scope)) {
+      (void)fail("scope '" + scope.str() + "' is not one of cta, gpu, sys");
+      return failure();
+    }
+    if (sem != ordered &&
+        !llvm::is_contained({"weak", "volatile", "relaxed"}, sem)) {
+      (void)fail("semantics '" + sem.str() +
+                 "' is not one of weak, volatile, relaxed, " + ordered.str());
+      return failure();
+    }
+    return std::make_pair(scope, sem);
+  };
   if (callee == "T.st") {
     // A store with a PTX scope and semantics: weak is a plain store;
     // volatile and relaxed one indivisible (volatile) store; release that
@@ -401,16 +422,11 @@ LogicalResult Emitter::emitIntrinsic(IntrinsicOp op) {
     Value value = a.get("value");
     if (!type || !value || isa<BufferType>(value.getType()))
       return fail("stores a scalar value to a buffer element");
-    StringRef scope = a.option("scope"), sem = a.option("sem");
-    if (scope.empty())
-      scope = "gpu";
-    if (sem.empty())
-      sem = "weak";
-    if (!llvm::is_contained({"cta", "gpu", "sys"}, scope))
-      return fail("scope '" + scope.str() + "' is not one of cta, gpu, sys");
-    if (!llvm::is_contained({"weak", "volatile", "relaxed", "release"}, sem))
-      return fail("semantics '" + sem.str() +
-                  "' is not one of weak, volatile, relaxed, release");
+    FailureOr<std::pair<StringRef, StringRef>> order =
+        scopeAndSemantics("release");
+    if (failed(order))
+      return failure();
+    auto [scope, sem] = *order;
     Type elem = type.getElementType();
     FailureOr<std::string> st = storageType(elem, op);
     if (failed(st))
@@ -442,16 +458,11 @@ LogicalResult Emitter::emitIntrinsic(IntrinsicOp op) {
     auto dt = dst ? dyn_cast<BufferType>(dst.getType()) : BufferType();
     if (!st || !dt)
       return fail("loads a buffer element into a variable or element");
-    StringRef scope = a.option("scope"), sem = a.option("sem");
-    if (scope.empty())
-      scope = "gpu";
-    if (sem.empty())
-      sem = "weak";
-    if (!llvm::is_contained({"cta", "gpu", "sys"}, scope))
-      return fail("scope '" + scope.str() + "' is not one of cta, gpu, sys");
-    if (!llvm::is_contained({"weak", "volatile", "relaxed", "acquire"}, sem))
-      return fail("semantics '" + sem.str() +
-                  "' is not one of weak, volatile, relaxed, acquire");
+    FailureOr<std::pair<StringRef, StringRef>> order =
+        scopeAndSemantics("acquire");
+    if (failed(order))
+      return failure();
+    auto [scope, sem] = *order;
     FailureOr<std::string> sst = storageType(st.getElementType(), op);
     FailureOr<std::string> vt = valueType(dt.getElementType(), op);
     if (failed(sst) || failed(vt))
