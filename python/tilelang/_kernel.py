@@ -146,6 +146,11 @@ class JITKernel:
         from .profiler import Profiler, TensorSupplyType
         return Profiler(self, tensor_supply_type or TensorSupplyType.Auto)
 
+    def run_once(self, func=None):
+        """Runs the kernel (or ``func``) once on inputs drawn as
+        ``get_profiler()`` draws them, and returns what it returns."""
+        return self.get_profiler().run_once(func)
+
     @property
     def input_params(self):
         return [self.params[i] for i in self._inputs]

@@ -60,6 +60,13 @@ def main():
 
     profiler = kernel.get_profiler(tensor_supply_type=tilelang.TensorSupplyType.Normal)
     profiler.assert_allclose(reference, rtol=1e-2, atol=1e-2)
+    # run_once: the kernel once on drawn inputs (its output returned), or
+    # another function on the same inputs.
+    out = kernel.run_once()
+    assert tuple(out.shape) == (M, N) and bool((out >= 0).all()), out
+    drawn = profiler.run_once(lambda *xs: xs)
+    torch.testing.assert_close(profiler.run_once().float(),
+                               reference(*drawn).float(), rtol=1e-2, atol=1e-2)
     latency = profiler.do_bench(warmup=5, rep=20)
     assert latency > 0
     print(f"latency: {latency:.4f} ms")
