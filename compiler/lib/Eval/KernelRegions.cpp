@@ -304,7 +304,7 @@ std::optional<int64_t> Interpreter::checkSharedMemory(KernelCtx &k) {
         b->stages = std::min(b->stages, cap);
       if (body)
         body->walk([&](tile::PipelinedOp pipe) {
-          if (pipe.getNumStages() <= cap)
+          if (int64_t(pipe.getNumStages()) <= cap)
             return;
           pipe.setNumStages(cap);
           pipe.removeStageAttr();

@@ -754,15 +754,16 @@ LogicalResult Emitter::assignFragmentLayouts(KernelOp kernel) {
         home = src;
     } else if (!known(v)) {
       // Only a view of it constrained it: the view's layout re-indexed.
-      for (Operation *user : v.getUsers())
-        if (auto view = dyn_cast<ViewOp>(user))
-          if (known(view.getResult()))
-            if (llvm::Expected<layout::Fragment> f = layout::reshapeFragment(
-                    layouts[view.getResult()], type.getShape());
-                f)
-              layouts.try_emplace(v, *f);
-            else
-              llvm::consumeError(f.takeError());
+      for (Operation *user : v.getUsers()) {
+        auto view = dyn_cast<ViewOp>(user);
+        if (!view || !known(view.getResult()))
+          continue;
+        if (llvm::Expected<layout::Fragment> f = layout::reshapeFragment(
+                layouts[view.getResult()], type.getShape()))
+          layouts.try_emplace(v, *f);
+        else
+          llvm::consumeError(f.takeError());
+      }
     }
     // Laid out for the threads of the range whose operations use it.
     auto homeRange = fragmentRanges.find(home);

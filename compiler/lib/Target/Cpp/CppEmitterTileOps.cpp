@@ -232,7 +232,7 @@ LogicalResult Emitter::emitGemm(tile::GemmOp op) {
   auto tc = cast<tile::BufferType>(op.getC().getType());
   if (ta.getRank() < 2 || tb.getRank() < 2 || tc.getRank() < 2)
     return op.emitError("the CPU target needs T.gemm operands of rank >= 2");
-  unsigned ra = ta.getRank(), rb = tb.getRank(), rc = tc.getRank();
+  unsigned ra = ta.getRank(), rc = tc.getRank();
   auto m = extent(tc, rc - 2, op);
   auto n = extent(tc, rc - 1, op);
   auto k = extent(ta, op.getTransposeA() ? ra - 2 : ra - 1, op);
