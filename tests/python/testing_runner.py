@@ -18,6 +18,7 @@ import signal
 import subprocess
 import sys
 import textwrap
+import unittest
 
 import tilelang.language as T
 from tilelang import testing
@@ -74,6 +75,21 @@ for got, want in zip(cases, expected):
     assert got["loop"] is want["loop"], (got, want)
 
 signal.alarm(0)
+
+# requires_rocm is a requirement like requires_cuda: a decorator and the
+# marks of a pytest.param case (test_tilelang_issue_2714.py); no ROCm
+# device runs tests here, so the test is skipped.
+@testing.requires_rocm
+def needs_rocm():
+    raise AssertionError("ran without a ROCm device")
+
+
+try:
+    needs_rocm()
+except unittest.SkipTest:
+    pass
+assert isinstance(testing.requires_rocm.marks(), list)
+assert testing.requires_rocm()(needs_rocm) is not None
 
 # A pytest-style Failed is one failure; the tests after it still run.
 script = textwrap.dedent('''
