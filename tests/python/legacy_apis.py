@@ -7,6 +7,7 @@
 # the one a call site elsewhere in the file asked for), and the
 # `tilelang.testing` runner with `pytest.mark.parametrize` cases.
 
+import collections
 import types
 
 import tilelang
@@ -198,10 +199,11 @@ def test_parametrized_cases_ran():
 # pytest.param(value, marks=tilelang.testing.requires_cuda.marks()), as
 # testing/python/issue/test_tilelang_issue_2714.py writes a CUDA-only case:
 # a case whose skipif mark holds does not run. Here pytest may be missing,
-# so the case carries the mark object pytest's skipif(True) would be.
+# so the case is shaped as pytest.param's ParameterSet (a named tuple of
+# values, marks and id) carrying the mark pytest's skipif(True) would be.
 _mark_runs = []
-_SKIPPED_CASE = types.SimpleNamespace(
-    values=("skipped",), marks=[types.SimpleNamespace(name="skipif", args=(True,), kwargs={})])
+_SKIPPED_CASE = collections.namedtuple("ParameterSet", ["values", "marks", "id"])(
+    ("skipped",), [types.SimpleNamespace(name="skipif", args=(True,), kwargs={})], None)
 
 
 @_parametrize("which", ["kept", _SKIPPED_CASE])
