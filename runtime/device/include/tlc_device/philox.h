@@ -150,16 +150,16 @@ struct PhiloxState {
     return TLC_PHILOX_FMA((double)z, scale, add);
   }
 
-  /// curand_uniform_double(): two draws as a 53-bit fraction.
+  /// curand_uniform_double() of a Philox state: one draw, x * 2^-32 +
+  /// 2^-32 in double (curand's two-draw 53-bit form is only its normals').
   TLC_PHILOX_FN double uniformDouble() {
-    unsigned int x = next();
-    unsigned int y = next();
-    const double inv53 = 1.1102230246251565e-16; // 2^-53
-    return fraction53(x, y, inv53, inv53 / 2.0);
+    const double inv32 = 2.3283064365386963e-10; // 2^-32
+    return TLC_PHILOX_FMA((double)next(), inv32, inv32);
   }
 
-  /// curand_normal(): Box-Muller on two draws, the sine half kept for the
-  /// next call.
+  /// curand_normal(): Box-Muller on two draws; the sine half is returned,
+  /// the cosine half kept for the next call (curand's order, measured
+  /// against curand on an H200: tests/bench/CUDA/curand_philox_check.py).
   TLC_PHILOX_FN float normal() {
     if (hasExtra) {
       hasExtra = false;
@@ -170,13 +170,13 @@ struct PhiloxState {
     float u = TLC_PHILOX_FMAF((float)x, 2.3283064e-10f, 2.3283064e-10f / 2.0f);
     float v = TLC_PHILOX_FMAF((float)y, 1.4629181e-09f, 1.4629181e-09f / 2.0f);
     float s = sqrtf(-2.0f * logf(u));
-    extra = sinf(v) * s;
+    extra = cosf(v) * s;
     hasExtra = true;
-    return cosf(v) * s;
+    return sinf(v) * s;
   }
 
   /// curand_normal_double(): Box-Muller on two 53-bit fractions made of
-  /// the next four draws, the sine half kept for the next call.
+  /// the next four draws; the sine half first, the cosine half kept.
   TLC_PHILOX_FN double normalDouble() {
     if (hasExtraDouble) {
       hasExtraDouble = false;
@@ -188,9 +188,9 @@ struct PhiloxState {
     double v = fraction53(y0, y1, inv53 * 2.0, inv53);
     double s = sqrt(-2.0 * log(u));
     const double pi = 3.14159265358979323846;
-    extraDouble = sin(pi * v) * s;
+    extraDouble = cos(pi * v) * s;
     hasExtraDouble = true;
-    return cos(pi * v) * s;
+    return sin(pi * v) * s;
   }
 };
 

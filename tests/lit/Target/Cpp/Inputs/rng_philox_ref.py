@@ -87,8 +87,8 @@ class Draws:
         return (x ^ (y << 21)) % 2**64
 
     def uniform_d(self):
-        x, y = self.next(), self.next()
-        return self.frac53(x, y) * 2.0**-53 + 2.0**-54
+        # A Philox state's curand_uniform_double: one draw.
+        return self.next() * 2.0**-32 + 2.0**-32
 
     def normal(self):
         if self.extra is not None:
@@ -97,8 +97,8 @@ class Draws:
         u = self.next() * 2.0**-32 + 2.0**-33
         v = (self.next() * 2.0**-32 + 2.0**-33) * 2 * np.pi
         s = np.sqrt(-2.0 * np.log(u))
-        self.extra = s * np.sin(v)
-        return s * np.cos(v)
+        self.extra = s * np.cos(v)
+        return s * np.sin(v)
 
     def normal_d(self):
         if self.extra_d is not None:
@@ -108,8 +108,8 @@ class Draws:
         u = self.frac53(x0, x1) * 2.0**-53 + 2.0**-54
         v = self.frac53(y0, y1) * 2.0**-52 + 2.0**-53
         s = np.sqrt(-2.0 * np.log(u))
-        self.extra_d = s * np.sin(np.pi * v)
-        return s * np.cos(np.pi * v)
+        self.extra_d = s * np.cos(np.pi * v)
+        return s * np.sin(np.pi * v)
 
 
 def check_kat():
