@@ -16,6 +16,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/bit.h"
 
 #include <algorithm>
 #include <cassert>
@@ -195,6 +196,13 @@ std::vector<unsigned> IndexExpr::collectVars() const {
 // CompiledIndexExpr
 //===----------------------------------------------------------------------===//
 
+/// The exponent of \p v when it is a power of two in [1, 2^62].
+static std::optional<int64_t> log2Exact(int64_t v) {
+  if (v <= 0 || (v & (v - 1)) != 0)
+    return std::nullopt;
+  return llvm::countr_zero(uint64_t(v));
+}
+
 static unsigned compileInto(const IndexExpr &e,
                             std::vector<CompiledIndexExpr::Op> &code) {
   switch (e.kind()) {
@@ -209,7 +217,15 @@ static unsigned compileInto(const IndexExpr &e,
   }
   unsigned a = compileInto(e.lhs(), code);
   if (std::optional<int64_t> c = e.rhs().getConstant()) {
-    code.push_back({e.kind(), *c, /*constRhs=*/true});
+    // Floor division and modulo by a power of two are an arithmetic shift
+    // and a mask for every int64 dividend (the layouts' usual divisors).
+    std::optional<int64_t> k = log2Exact(*c);
+    if (k && e.kind() == IndexKind::FloorDiv)
+      code.push_back({IndexKind::Shr, *k, /*constRhs=*/true});
+    else if (k && e.kind() == IndexKind::Mod)
+      code.push_back({IndexKind::And, *c - 1, /*constRhs=*/true});
+    else
+      code.push_back({e.kind(), *c, /*constRhs=*/true});
     return a;
   }
   unsigned b = compileInto(e.rhs(), code);
@@ -226,27 +242,61 @@ std::optional<int64_t>
 CompiledIndexExpr::evaluate(llvm::ArrayRef<int64_t> inputs) const {
   if (code.empty())
     return std::nullopt;
-  llvm::SmallVector<int64_t, 32> stack(maxDepth + 1);
-  int64_t *top = stack.data(); // One past the top element.
+  // Enumerating a tile calls this once per element: no allocation and no
+  // initialisation of the stack for the usual shallow expressions.
+  constexpr unsigned kInline = 32;
+  int64_t inlineStack[kInline];
+  llvm::SmallVector<int64_t, 0> heapStack;
+  int64_t *top = inlineStack; // One past the top element.
+  if (maxDepth >= kInline) {
+    heapStack.resize(maxDepth + 1);
+    top = heapStack.data();
+  }
   for (const Op &op : code) {
     switch (op.kind) {
     case IndexKind::Const:
       *top++ = op.value;
-      break;
+      continue;
     case IndexKind::Var:
       if (static_cast<size_t>(op.value) >= inputs.size())
         return std::nullopt;
       *top++ = inputs[op.value];
-      break;
-    default: {
-      int64_t b = op.constRhs ? op.value : *--top;
-      std::optional<int64_t> r = foldBinary(op.kind, top[-1], b);
-      if (!r)
-        return std::nullopt;
-      top[-1] = *r;
+      continue;
+    default:
       break;
     }
+    int64_t b = op.constRhs ? op.value : *--top;
+    int64_t &a = top[-1];
+    // The operators that cannot fail, inline; the rest through foldBinary.
+    switch (op.kind) {
+    case IndexKind::Add:
+      a += b;
+      continue;
+    case IndexKind::Mul:
+      a *= b;
+      continue;
+    case IndexKind::And:
+      a &= b;
+      continue;
+    case IndexKind::Xor:
+      a ^= b;
+      continue;
+    case IndexKind::Or:
+      a |= b;
+      continue;
+    case IndexKind::Shr:
+      if (b >= 0 && b <= 62) {
+        a >>= b;
+        continue;
+      }
+      break;
+    default:
+      break;
     }
+    std::optional<int64_t> r = foldBinary(op.kind, a, b);
+    if (!r)
+      return std::nullopt;
+    a = *r;
   }
   return top[-1];
 }

@@ -9,7 +9,8 @@
 // hand-computed values, and a differential test against CPython: random
 // expressions are printed, evaluated by /usr/bin/python3 (whose `//`, `%`,
 // `^`, `<<`, `>>` are the reference semantics) and compared with
-// IndexExpr::evaluate, before and after simplify().
+// IndexExpr::evaluate, before and after simplify(), and with
+// CompiledIndexExpr::evaluate at negative inputs too.
 //
 //===----------------------------------------------------------------------===//
 
@@ -225,7 +226,53 @@ TEST_CASE("IndexExpr: printed formulas evaluate identically in CPython") {
                                                 << orig.str() << ") at ("
                                                 << p[0] << "," << p[1] << ","
                                                 << p[2] << ")");
+        CHECK(CompiledIndexExpr(*e).evaluate({p[0], p[1], p[2]}) == expected);
       }
     }
   }
+}
+
+TEST_CASE("CompiledIndexExpr: evaluates as CPython at negative inputs") {
+  // The compiled form turns `// 2**k` into a shift and `% 2**k` into a mask;
+  // both must keep floor semantics for negative dividends.
+  std::mt19937 rng(777);
+  std::vector<IndexExpr> exprs;
+  for (int n = 0; n < 300; ++n)
+    exprs.push_back(randomExpr(rng, 4));
+  exprs.push_back(parse("(i - 20) // 8 + (j - 9) % 16 * 3"));
+  exprs.push_back(parse("(i * -3) // 1 + (k - 5) % 1 + (j - 15) >> 2"));
+  std::vector<std::array<int64_t, 3>> points;
+  for (int64_t i = -24; i < 24; i += 7)
+    for (int64_t j = -16; j < 16; j += 5)
+      for (int64_t k = -7; k < 7; k += 3)
+        points.push_back({i, j, k});
+  std::ostringstream script;
+  script << "pts = [";
+  for (auto &p : points)
+    script << "(" << p[0] << "," << p[1] << "," << p[2] << "),";
+  script << "]\n";
+  for (const IndexExpr &e : exprs)
+    script << "print(' '.join(str(" << e.str() << ") for (i, j, k) in pts))\n";
+  std::optional<std::string> out = runPython(script.str());
+  REQUIRE(out);
+  std::istringstream lines(*out);
+  for (const IndexExpr &e : exprs) {
+    std::string line;
+    REQUIRE(std::getline(lines, line));
+    std::istringstream values(line);
+    CompiledIndexExpr compiled(e);
+    for (auto &p : points) {
+      int64_t expected = 0;
+      values >> expected;
+      CHECK_MESSAGE(compiled.evaluate({p[0], p[1], p[2]}) == expected,
+                    "expr " << e.str() << " at (" << p[0] << "," << p[1]
+                            << "," << p[2] << ")");
+    }
+  }
+  // Missing inputs and undefined operations are std::nullopt, as in
+  // IndexExpr::evaluate.
+  CHECK(!CompiledIndexExpr(parse("i + k")).evaluate({1, 2}));
+  CHECK(!CompiledIndexExpr(parse("i // j")).evaluate({1, 0}));
+  CHECK(!CompiledIndexExpr(parse("i << j")).evaluate({1, 63}));
+  CHECK(!CompiledIndexExpr().evaluate({1}));
 }
