@@ -16,6 +16,9 @@
 # from its last status line). "small" runs npy to 10^7, then manifest.
 # After T each target runs once over its whole corpus (-runs=0) for the
 # coverage (edges, features) of the union.
+# RESUME=DIR continues an earlier run: DIR holds that run's
+# corpus-TARGET.tar.gz files (its $OUT), unpacked into each target's corpus
+# first, so two device calls make one campaign.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 . tests/fuzz/options.sh
@@ -55,7 +58,12 @@ small() {
   done
 }
 targets=(parser eval lsp npy manifest)
-for t in "${targets[@]}"; do mkdir -p "$work/$t/corpus" "$work/$t/crashes" "$work/$t/log"; done
+for t in "${targets[@]}"; do
+  mkdir -p "$work/$t/corpus" "$work/$t/crashes" "$work/$t/log"
+  if [ -n "${RESUME:-}" ] && [ -f "$RESUME/corpus-$t.tar.gz" ]; then
+    tar xzf "$RESUME/corpus-$t.tar.gz" -C "$work/$t"
+  fi
+done
 pids=()
 for spec in $CORES; do
   t=${spec%=*} n=${spec#*=}
