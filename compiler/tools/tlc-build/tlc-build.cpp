@@ -166,6 +166,11 @@ bool readHipArchitectures(llvm::StringRef what, llvm::StringRef targetName,
   return true;
 }
 
+/// `--diagnostics-file=PATH`: where the analysis diagnostics also go, as
+/// `--format=json` prints them (with each error's `category`); empty for
+/// nowhere.
+std::string diagnosticsFile;
+
 /// Analyses every input into \p results and prints the analysis
 /// diagnostics (unless \p quiet: a child build, whose parent printed them);
 /// false (after an error line) when a file cannot be read.
@@ -179,9 +184,20 @@ bool analyzeInputs(driver::Driver &drv, llvm::ArrayRef<std::string> inputs,
       return false;
     results.push_back(drv.analyze(path, buffer->getBuffer()));
   }
-  if (!quiet)
-    driver::printDiagnostics(results, opts.format, opts.showSourceLines,
-                             llvm::errs());
+  if (quiet)
+    return true;
+  driver::printDiagnostics(results, opts.format, opts.showSourceLines,
+                           llvm::errs());
+  if (!diagnosticsFile.empty()) {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(diagnosticsFile, ec);
+    if (ec) {
+      llvm::errs() << "tlc-build: error: cannot write '" << diagnosticsFile
+                   << "': " << ec.message() << "\n";
+      return false;
+    }
+    driver::printDiagnostics(results, driver::DiagFormat::Json, false, os);
+  }
   return true;
 }
 
@@ -698,6 +714,12 @@ int main(int argc, char **argv) {
   cl::opt<std::string> format("format",
                               cl::desc("Diagnostics as text|json|sarif"),
                               cl::init("text"), cl::cat(category));
+  cl::opt<std::string> diagsFile(
+      "diagnostics-file",
+      cl::desc("Also write the analysis diagnostics to this file as JSON "
+               "(--format=json's form: an error TileLang raises as a Python "
+               "exception has that type as its \"category\")"),
+      cl::value_desc("path"), cl::init(""), cl::cat(category));
   cl::opt<std::string> outputDir(
       "o",
       cl::desc("Write the artifacts of every kernel instance (generated "
@@ -801,6 +823,7 @@ int main(int argc, char **argv) {
           "'==> FILE <==' line.\n",
           &llvm::errs()))
     return 2;
+  diagnosticsFile = diagsFile;
 
   bool emitGeneratedKind = emit == "lowered" || emit == "cuda" ||
                            emit == "cpp" || emit == "hip";
