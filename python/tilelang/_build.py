@@ -296,23 +296,29 @@ _checked = {}
 _checked_lock = threading.Lock()
 
 
-def check_categorized(source_file, kernel, defines, target):
+def check_categorized(source_file, kernel, defines, target, within=None):
     """The error TileLang would raise while tracing this instance, as
     ``(exception class, message)``: the first error of ``tlc-build
     --check`` whose diagnostic has a category (a Python exception type)
-    raised at the definition (``"raisedAt": "definition"``); None when
-    there is none. Other errors are left to the build, which reports them
-    with the target's. Memoized per file content and bindings."""
+    raised at the definition (``"raisedAt": "definition"``) and, with
+    ``within`` = ``(file, first line, last line)``, located in those lines
+    of that file (the prim_func being defined; errors elsewhere in a
+    derived copy of the script are kept); None when there is none. The
+    bodies of ``with pytest.raises(...)`` blocks are traced too (a
+    prim_func defined there is one meant to fail). Other errors are left
+    to the build, which reports them with the target's. Memoized per file
+    content, bindings and lines."""
     exe = find_tlc_build()
     with open(source_file, "rb") as f:
         source_hash = hashlib.sha256(f.read()).hexdigest()
     defs = sorted(defines.items())
-    key = (source_file, source_hash, kernel, tuple(defs), target)
+    key = (source_file, source_hash, kernel, tuple(defs), target, within)
     with _checked_lock:
         if key in _checked:
             return _checked[key]
     cmd = [exe, source_file, "--check", "--format=json", "--no-source-lines",
-           f"--target={target}", f"--kernel={kernel}", "--defines-only"]
+           "--trace-expected-failures", f"--target={target}",
+           f"--kernel={kernel}", "--defines-only"]
     cmd += [f"-D{k}={v}" for k, v in defs]
     try:
         proc = subprocess.run(cmd, capture_output=True, text=True)
@@ -327,8 +333,18 @@ def check_categorized(source_file, kernel, defines, target):
             diags, _ = json.JSONDecoder().raw_decode(proc.stdout[start:])
         except ValueError:
             diags = []
-    error = first_error(diags if isinstance(diags, list) else [],
-                        raised_at="definition")
+    diags = diags if isinstance(diags, list) else []
+    if within is not None:
+        path, first, last = within
+
+        def inside(d):
+            try:
+                same = os.path.samefile(d.get("file", ""), path)
+            except OSError:
+                same = False
+            return not same or first <= d.get("line", 0) <= last
+        diags = [d for d in diags if inside(d)]
+    error = first_error(diags, raised_at="definition")
     if error is not None:
         result = (error_class(error["category"]), format_diagnostic(error))
     with _checked_lock:

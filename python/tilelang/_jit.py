@@ -640,8 +640,9 @@ def check_at_definition(func):
     """Raises, where ``@T.prim_func`` defines ``func``, the error TileLang
     raises while tracing it there (a ValueError for a bad argument, a
     RuntimeError for a variable used outside its region, ...): tlc checks
-    the instance (``tlc-build --check``) and the first error whose
-    diagnostic carries a Python exception type is raised as that type.
+    the instance (``tlc-build --check``) and the first error in the
+    function's own lines whose diagnostic carries a Python exception type
+    TileLang raises at the definition is raised as that type.
     Other errors wait for the build. ``TLC_CHECK_AT_DEFINITION=0`` turns
     the check off."""
     if os.environ.get("TLC_CHECK_AT_DEFINITION", "1") == "0":
@@ -649,9 +650,12 @@ def check_at_definition(func):
     try:
         build_file, kernel, defines = prim_func_build_inputs(func)
         target = resolve_target(None)
+        lines, first = inspect.getsourcelines(func.fn)
+        within = (func.source_file, first, first + len(lines) - 1)
     except Exception:  # what cannot be built is reported by the build
         return
-    found = _build.check_categorized(build_file, kernel, defines, target)
+    found = _build.check_categorized(build_file, kernel, defines, target,
+                                     within)
     if found is not None:
         cls, message = found
         raise cls(message)

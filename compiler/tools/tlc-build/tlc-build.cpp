@@ -735,6 +735,13 @@ int main(int argc, char **argv) {
                "do not run the __main__ block and do not instantiate "
                "kernels at their call sites (what the Python package uses)"),
       cl::init(false), cl::cat(category));
+  cl::opt<bool> traceExpectedFailures(
+      "trace-expected-failures",
+      cl::desc("Evaluate the bodies of `with pytest.raises(...)` blocks too "
+               "(skipped otherwise, as code meant to fail; the Python "
+               "package checks a prim_func defined there with it); also "
+               "TLC_TRACE_EXPECTED_FAILURES=1"),
+      cl::init(false), cl::cat(category));
   cl::opt<bool> noCache(
       "no-cache",
       cl::desc("With -o, neither use nor fill the content-hash build cache "
@@ -883,6 +890,8 @@ int main(int argc, char **argv) {
     // does for TLC_NO_CACHE set by the user.
     if (noCache)
       ::setenv("TLC_NO_CACHE", "1", /*overwrite=*/1);
+    if (traceExpectedFailures)
+      ::setenv("TLC_TRACE_EXPECTED_FAILURES", "1", /*overwrite=*/1);
     for (const std::string &d : defines) {
       auto [name, value] = llvm::StringRef(d).split('=');
       if (name.empty() || !llvm::StringRef(d).contains('=')) {
