@@ -631,8 +631,17 @@ def prim_func_build_inputs(func):
             func.source_file, func.factory_code, list(func.factory_closure))
         defines = _nested.check_defines(func.kernel_name, "its enclosing "
                                         "function", func.factory_closure, rep)
-    defines.update(_defines_for(func.factory_args, {}, func.kernel_name,
-                                rep))
+    # A value the package cannot pass that the kernel does not read (a
+    # pytest fixture such as `monkeypatch` of the test function defining
+    # the prim_func) stays unbound; tlc evaluates the factory without it.
+    used = set(func.fn.__code__.co_freevars)
+    for name, value in func.factory_args.items():
+        try:
+            defines.update(_defines_for({name: value}, {}, func.kernel_name,
+                                        rep))
+        except TypeError:
+            if name in used:
+                raise
     return rep.build_file(build_file), build_kernel, defines
 
 

@@ -125,6 +125,18 @@ def raises_block():
     return good
 
 
+def with_fixture(monkeypatch):
+    """A test function's fixture argument the kernel does not read
+    (test_tilelang_issue_1810.py): not a binding tlc needs."""
+    monkeypatch.value = 1
+
+    @T.prim_func
+    def main(A: T.Tensor((2,), T.int32)):
+        with T.Kernel(1, threads=1):
+            A[0] = 5
+    return main
+
+
 def main():
     for bad in (0, -5, [8, 0]):
         raises(ValueError, "arrive_count must be at least 1",
@@ -172,6 +184,10 @@ def main():
         print("definition_errors: no pytest; the pytest.raises form not run")
     else:
         assert raises_block() is not None
+
+    out = torch.zeros(2, dtype=torch.int32)
+    tilelang.compile(with_fixture(type("Fixture", (), {})()), target="cpu")(out)
+    assert out.tolist() == [5, 0], out
 
     # tvm.error's types are exception classes (pytest.raises takes them).
     from tilelang import tvm
