@@ -1,8 +1,9 @@
 """The pytest fixtures ``tilelang.testing.main()``'s own runner provides
-when pytest is not installed: ``request``, ``monkeypatch``, ``tmp_path``,
-``tmp_path_factory``'s ``mktemp``, ``capsys`` and ``capfd``-less output
-capture. Each behaves as pytest's does for the uses in TileLang's test
-files; a test asking for any other fixture fails naming it."""
+when it runs a script without pytest: ``request``, ``monkeypatch``,
+``tmp_path`` (and ``tmpdir``, a str), ``tmp_path_factory`` and ``capsys``.
+Each behaves as pytest's does for the uses in TileLang's test files
+(``request.param`` is the case's parametrize values); a test asking for
+any other fixture fails naming it."""
 
 import io
 import os
