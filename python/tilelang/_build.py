@@ -14,7 +14,6 @@ import hashlib
 import json
 import numbers
 import os
-import re
 import shutil
 import subprocess
 import tempfile
@@ -39,21 +38,17 @@ class TLCBuildError(RuntimeError):
         self.command = command
 
 
-_RAISED = re.compile(r"^\S.*?:\d+:\d+: error: ([A-Za-z_][A-Za-z0-9_]*): ",
-                     re.MULTILINE)
 _raised_classes = {}
 
 
-def _error_class(diagnostics):
-    """TLCBuildError, or a subclass that is also the builtin exception
-    (ValueError, TypeError, ...) the kernel's Python code raised while tlc
-    evaluated it (tlc reports it as ``FILE:L:C: error: ValueError: ...``),
-    so ``except ValueError`` / ``pytest.raises(ValueError)`` catch what
-    TileLang, which runs that code in Python, raises."""
-    m = _RAISED.search(diagnostics or "")
-    if m is None:
-        return TLCBuildError
-    builtin = getattr(builtins, m.group(1), None)
+def error_class(category):
+    """TLCBuildError, or for an error whose diagnostic has a ``category``
+    (tlc-build's JSON diagnostics: the Python exception type TileLang
+    raises for it, or the one the kernel's Python code raised while tlc
+    evaluated it) a subclass that is also that builtin exception, so
+    ``except ValueError`` / ``pytest.raises(ValueError)`` catch what
+    TileLang raises."""
+    builtin = getattr(builtins, category or "", None)
     if not (isinstance(builtin, type) and issubclass(builtin, Exception)) \
             or issubclass(TLCBuildError, builtin):
         return TLCBuildError
@@ -66,6 +61,40 @@ def _error_class(diagnostics):
             cls = TLCBuildError
         _raised_classes[builtin] = cls
     return _raised_classes[builtin]
+
+
+def read_diagnostics(path):
+    """The diagnostics tlc-build wrote as JSON (``--diagnostics-file``,
+    ``--format=json``); [] when there are none or the file is missing."""
+    try:
+        with open(path) as f:
+            text = f.read()
+    except OSError:
+        return []
+    try:
+        diags = json.loads(text) if text.strip() else []
+    except ValueError:
+        return []
+    return diags if isinstance(diags, list) else []
+
+
+def first_error(diagnostics, raised_at=None):
+    """The first error of ``diagnostics``, or None; with ``raised_at``
+    (``"definition"``), the first that has a category TileLang raises
+    there (tlc-build's ``raisedAt``)."""
+    for d in diagnostics:
+        if d.get("severity") != "error":
+            continue
+        if raised_at is None or (d.get("category") and
+                                 d.get("raisedAt") == raised_at):
+            return d
+    return None
+
+
+def format_diagnostic(d):
+    """``FILE:LINE:COL: error: MESSAGE``, as tlc-build prints one."""
+    return (f"{d.get('file')}:{d.get('line')}:{d.get('col')}: "
+            f"{d.get('severity')}: {d.get('message')}")
 
 
 def find_tlc_build():
@@ -115,9 +144,8 @@ def format_define(value, callable_hook=None):
     if isinstance(value, dtype):
         return "T." + str(value)
     if isinstance(value, str):
-        if "'" in value or "\n" in value:
-            return None
-        return "'" + value + "'"
+        # tlc-build reads a quoted -D value as a Python string literal.
+        return repr(str(value))
     if isinstance(value, (tuple, list)):
         # tlc-build reads a tuple / list of -D values as Python prints one.
         items = [format_define(v, callable_hook) for v in value]
@@ -133,9 +161,16 @@ def format_define(value, callable_hook=None):
         except (TypeError, ValueError):
             return None
     if callable_hook is not None and callable(value) and \
-            not isinstance(value, type):
+            (not isinstance(value, type) or is_builtin(value)):
         return callable_hook(value)
     return None
+
+
+def is_builtin(value):
+    """Whether ``value`` is one of Python's builtins (``range``, ``min``,
+    ``int``), which tlc's evaluator has under the same name."""
+    name = getattr(value, "__name__", None)
+    return isinstance(name, str) and getattr(builtins, name, None) is value
 
 
 class BuildResult:
@@ -184,8 +219,12 @@ def build(source_file, kernel, defines, target, timeout=None,
     for name in os.listdir(out_dir):
         if name.endswith(".json"):
             os.remove(os.path.join(out_dir, name))
+    diag_file = os.path.join(out_dir, "diagnostics.json")
+    if os.path.exists(diag_file):
+        os.remove(diag_file)
     cmd = [exe, source_file, f"--target={target}", f"--kernel={kernel}",
-           "--defines-only", "-o", out_dir]
+           "--defines-only", "-o", out_dir,
+           f"--diagnostics-file={diag_file}"]
     cmd += [f"-D{k}={v}" for k, v in defs]
     cmd += list(extra_args)
     if _env.cache_disabled():
@@ -202,7 +241,8 @@ def build(source_file, kernel, defines, target, timeout=None,
     if _env.verbose() and proc.stdout:
         print(proc.stdout, end="")
     if proc.returncode != 0:
-        raise _error_class(proc.stderr)(
+        error = first_error(read_diagnostics(diag_file))
+        raise error_class(error and error.get("category"))(
             f"tlc-build could not build kernel '{kernel}' of {source_file} "
             f"for target '{target}' (exit status {proc.returncode}); "
             f"command: {' '.join(cmd)}", proc.stderr + proc.stdout,
@@ -212,7 +252,7 @@ def build(source_file, kernel, defines, target, timeout=None,
         if name.endswith(".json"):
             with open(os.path.join(out_dir, name)) as f:
                 m = json.load(f)
-            if m.get("format") == "tlc-kernel":
+            if isinstance(m, dict) and m.get("format") == "tlc-kernel":
                 if m.get("version", 1) > MANIFEST_VERSION:
                     raise TLCBuildError(
                         f"{os.path.join(out_dir, name)} has manifest "
@@ -250,3 +290,63 @@ def emit_tile(source_file, kernel, defines, target="cpu"):
         raise TLCBuildError(f"tlc-build --emit=tile failed for '{kernel}'",
                             proc.stderr, command=cmd)
     return proc.stdout
+
+
+_checked = {}
+_checked_lock = threading.Lock()
+
+
+def check_categorized(source_file, kernel, defines, target, within=None):
+    """The error TileLang would raise while tracing this instance, as
+    ``(exception class, message)``: the first error of ``tlc-build
+    --check`` whose diagnostic has a category (a Python exception type)
+    raised at the definition (``"raisedAt": "definition"``) and, with
+    ``within`` = ``(file, first line, last line)``, located in those lines
+    of that file (the prim_func being defined; errors elsewhere in a
+    derived copy of the script are kept); None when there is none. The
+    bodies of ``with pytest.raises(...)`` blocks are traced too (a
+    prim_func defined there is one meant to fail). Other errors are left
+    to the build, which reports them with the target's. Memoized per file
+    content, bindings and lines."""
+    exe = find_tlc_build()
+    with open(source_file, "rb") as f:
+        source_hash = hashlib.sha256(f.read()).hexdigest()
+    defs = sorted(defines.items())
+    key = (source_file, source_hash, kernel, tuple(defs), target, within)
+    with _checked_lock:
+        if key in _checked:
+            return _checked[key]
+    cmd = [exe, source_file, "--check", "--format=json", "--no-source-lines",
+           "--trace-expected-failures", f"--target={target}",
+           f"--kernel={kernel}", "--defines-only"]
+    cmd += [f"-D{k}={v}" for k, v in defs]
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True)
+    except OSError:
+        return None
+    result = None
+    diags = []
+    # --check prints the JSON array on stdout.
+    start = proc.stdout.find("[")
+    if start >= 0:
+        try:
+            diags, _ = json.JSONDecoder().raw_decode(proc.stdout[start:])
+        except ValueError:
+            diags = []
+    diags = diags if isinstance(diags, list) else []
+    if within is not None:
+        path, first, last = within
+
+        def inside(d):
+            try:
+                same = os.path.samefile(d.get("file", ""), path)
+            except OSError:
+                same = False
+            return not same or first <= d.get("line", 0) <= last
+        diags = [d for d in diags if inside(d)]
+    error = first_error(diags, raised_at="definition")
+    if error is not None:
+        result = (error_class(error["category"]), format_diagnostic(error))
+    with _checked_lock:
+        _checked[key] = result
+    return result

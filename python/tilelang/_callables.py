@@ -5,13 +5,14 @@ function of the script, ``functools.partial(scale, s=0.5)``: tlc-build
 takes a ``-D`` value naming a module-level callable of the file it builds
 as that callable. A function defined at module level under its own name is
 passed by that name. Anything else the package can represent (a lambda, a
-function defined inside another function, a partial, a ``T.*`` function)
+function defined inside another function, a partial, a ``T.*`` function,
+a builtin such as ``range``)
 is appended to a copy of the script as a module-level definition, its free
 variables (and the module globals it reads that hold plain values, which
 later module code may rebind) captured by value, and passed by the new
 name; the name carries a hash of that definition, so each distinct
 callable is its own instance and cache entry. What cannot be represented
-(a builtin, a torch function, a callable object, a lambda of another
+(a torch function, a callable object, a lambda of another
 module or without source) is a TypeError naming the argument, never a
 kernel built without it.
 """
@@ -200,6 +201,15 @@ class Representer:
                 re.fullmatch(r"T(\.[A-Za-z_]\w*)+", value._text):
             return self._emit(value._text[2:].replace(".", "_"),
                               f"__TLC_NAME__ = __tlc_T.{value._text[2:]}\n")
+        if _build.is_builtin(value):
+            # A builtin by its own name, unless the script rebinds it.
+            g = self.script_globals or {}
+            if value.__name__ in g and g[value.__name__] is not value:
+                raise CallableError(
+                    f"the script rebinds the builtin name "
+                    f"'{value.__name__}'")
+            return self._emit(value.__name__,
+                              f"__TLC_NAME__ = {value.__name__}\n")
         for attr, obj in vars(T).items():
             if obj is value and not attr.startswith("_"):
                 return self._emit(attr, f"__TLC_NAME__ = __tlc_T.{attr}\n")

@@ -73,6 +73,24 @@ class dtype(str):
         text = scalar if lanes == 1 else f"{scalar}x{lanes}"
         return super().__new__(cls, text)
 
+    def __eq__(self, other):
+        """Equal to the same dtype by any spelling: its name, an alias
+        (``T.int == "int32"``) or its torch dtype (``T.bool == torch.bool``),
+        as TileLang's dtypes compare."""
+        if isinstance(other, str) or _torch_name(other) is not None:
+            try:
+                other = dtype(other)
+            except (TypeError, ValueError):
+                return False
+            return str.__eq__(self, other)
+        return NotImplemented
+
+    def __ne__(self, other):
+        eq = self.__eq__(other)
+        return eq if eq is NotImplemented else not eq
+
+    __hash__ = str.__hash__
+
     @property
     def scalar(self):
         """The element type of a vector type (``float16`` for float16x2)."""

@@ -617,6 +617,59 @@ def jit(func=None, *, out_idx=None, target=None, target_host=None,
     return wrap
 
 
+def prim_func_build_inputs(func):
+    """What tlc-build builds for prim_func ``func``: the file (a copy with
+    a nested factory lifted or callable arguments appended, where needed),
+    the kernel name and the ``-D`` bindings."""
+    build_file, build_kernel = func.source_file, func.kernel_name
+    defines = {}
+    rep = _callables.Representer(func.source_file,
+                                 getattr(func.fn, "__globals__", None))
+    if func.factory_code is not None and func.factory_nested:
+        # A prim_func made by a factory defined inside another function.
+        build_file, build_kernel = _nested.lift(
+            func.source_file, func.factory_code, list(func.factory_closure))
+        defines = _nested.check_defines(func.kernel_name, "its enclosing "
+                                        "function", func.factory_closure, rep)
+    # A value the package cannot pass that the kernel does not read (a
+    # pytest fixture such as `monkeypatch` of the test function defining
+    # the prim_func) stays unbound; tlc evaluates the factory without it.
+    used = set(func.fn.__code__.co_freevars)
+    for name, value in func.factory_args.items():
+        try:
+            defines.update(_defines_for({name: value}, {}, func.kernel_name,
+                                        rep))
+        except TypeError:
+            if name in used:
+                raise
+    return rep.build_file(build_file), build_kernel, defines
+
+
+def check_at_definition(func):
+    """Raises, where ``@T.prim_func`` defines ``func``, the error TileLang
+    raises while tracing it there (a ValueError for a bad argument, a
+    RuntimeError for a variable used outside its region, ...): tlc checks
+    the instance (``tlc-build --check``) and the first error in the
+    function's own lines whose diagnostic carries a Python exception type
+    TileLang raises at the definition is raised as that type.
+    Other errors wait for the build. ``TLC_CHECK_AT_DEFINITION=0`` turns
+    the check off."""
+    if os.environ.get("TLC_CHECK_AT_DEFINITION", "1") == "0":
+        return
+    try:
+        build_file, kernel, defines = prim_func_build_inputs(func)
+        target = resolve_target(None)
+        lines, first = inspect.getsourcelines(func.fn)
+        within = (func.source_file, first, first + len(lines) - 1)
+    except Exception:  # what cannot be built is reported by the build
+        return
+    found = _build.check_categorized(build_file, kernel, defines, target,
+                                     within)
+    if found is not None:
+        cls, message = found
+        raise cls(message)
+
+
 def compile(func, out_idx=None, execution_backend=None, target=None,  # noqa: A001
             target_host=None, verbose=None, pass_configs=None,
             compile_flags=None):
@@ -631,19 +684,7 @@ def compile(func, out_idx=None, execution_backend=None, target=None,  # noqa: A0
     if not isinstance(func, PrimFunc):
         raise TypeError("tilelang.compile expects a @T.prim_func, got "
                         f"{type(func).__name__}")
-    build_file, build_kernel = func.source_file, func.kernel_name
-    defines = {}
-    rep = _callables.Representer(func.source_file,
-                                 getattr(func.fn, "__globals__", None))
-    if func.factory_code is not None and func.factory_nested:
-        # A prim_func made by a factory defined inside another function.
-        build_file, build_kernel = _nested.lift(
-            func.source_file, func.factory_code, list(func.factory_closure))
-        defines = _nested.check_defines(func.kernel_name, "its enclosing "
-                                        "function", func.factory_closure, rep)
-    defines.update(_defines_for(func.factory_args, {}, func.kernel_name,
-                                rep))
-    build_file = rep.build_file(build_file)
+    build_file, build_kernel, defines = prim_func_build_inputs(func)
     compiler = _Compiler(build_file, build_kernel, target, pass_configs,
                          compile_flags)
 

@@ -38,6 +38,25 @@ class PlaceholderModule(types.ModuleType):
         return Placeholder(f"{self.__name__}.{name}")
 
 
+class TVMError(RuntimeError):
+    """``tvm.error.TVMError``: what TVM's C++ checks raise."""
+
+
+class InternalError(TVMError):
+    """``tvm.error.InternalError``: a failed internal check (scripts name it
+    in ``pytest.raises`` / ``xfail(raises=...)``)."""
+
+
+_TVM_ERRORS = {"TVMError": TVMError, "InternalError": InternalError}
+for _name in ("OpError", "DiagnosticError", "RPCError", "OpNotImplemented",
+              "OpAttributeRequired", "OpAttributeInvalid",
+              "OpAttributeUnImplemented"):
+    _TVM_ERRORS[_name] = type(_name, (TVMError,),
+                              {"__module__": "tilelang.tvm.error"})
+for _cls in (TVMError, InternalError):
+    _cls.__module__ = "tilelang.tvm.error"
+
+
 def _var(name="v", dtype="int32", *args, **kwargs):
     return Symbol(str(name), str(dtype), "dynamic")
 
@@ -54,6 +73,12 @@ def _fill(module):
             importlib.import_module("tilelang.tvm.tir")
         module.target = sys.modules.get("tilelang.tvm.target") or \
             importlib.import_module("tilelang.tvm.target")
+        module.error = sys.modules.get("tilelang.tvm.error") or \
+            importlib.import_module("tilelang.tvm.error")
+        module.TVMError = TVMError
+    elif name == "tilelang.tvm.error":
+        for attr, cls in _TVM_ERRORS.items():
+            setattr(module, attr, cls)
     elif name == "tilelang.tvm.target":
         from ._target import Target
         module.Target = Target
@@ -106,6 +131,6 @@ def install():
     tvm = importlib.import_module("tilelang.tvm")
     if "tvm" not in sys.modules and importlib.util.find_spec("tvm") is None:
         sys.modules["tvm"] = tvm
-        for sub in ("te", "tir", "target"):
+        for sub in ("te", "tir", "target", "error"):
             sys.modules["tvm." + sub] = getattr(tvm, sub)
     return tvm

@@ -2,6 +2,7 @@
 
 import functools
 import inspect
+import os
 import random
 import sys
 import traceback
@@ -188,12 +189,109 @@ def _cases(fn):
     return cases
 
 
+def _xfail_marks(fn):
+    """The kwargs of an unconditional ``pytest.mark.xfail`` on ``fn``."""
+    for mark in getattr(fn, "pytestmark", []):
+        if getattr(mark, "name", None) != "xfail":
+            continue
+        args = tuple(getattr(mark, "args", ()))
+        kwargs = dict(getattr(mark, "kwargs", {}))
+        if args[0] if args else kwargs.get("condition", True):
+            return kwargs
+    return None
+
+
+def _run_case(case):
+    """Runs one test case with the fixtures its parameters name; returns
+    the outcome ("PASS", "FAIL", "SKIP", "XFAIL") and a message."""
+    from ._fixtures import Case  # noqa: F401 (the type of case)
+    fn = case.fn
+    kwargs = dict(case.params)
+    try:
+        for name, p in inspect.signature(fn).parameters.items():
+            if name in kwargs or p.default is not p.empty or \
+                    p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
+                continue
+            kwargs[name] = case.fixture(name)
+        fn(**{k: v for k, v in kwargs.items()
+              if k in inspect.signature(fn).parameters})
+    except unittest.SkipTest as e:
+        return "SKIP", str(e)
+    except BaseException as e:
+        # pytest.skip() and pytest.fail() (also a failed pytest.raises:
+        # "DID NOT RAISE") raise pytest's Skipped and Failed,
+        # BaseExceptions; the others (KeyboardInterrupt, SystemExit,
+        # pytest.exit) stop the run.
+        kind = type(e).__name__
+        if kind == "Skipped":
+            return "SKIP", str(e)
+        if not isinstance(e, Exception) and kind != "Failed":
+            raise
+        xfail = case.xfail
+        if xfail is not None:
+            raises = xfail.get("raises")
+            if raises is None or isinstance(e, raises):
+                return "XFAIL", xfail.get("reason", "")
+        return "FAIL", traceback.format_exc()
+    finally:
+        case.close()
+    if case.xfail is not None and case.xfail.get("strict", False):
+        return "FAIL", "[XPASS(strict)] " + case.xfail.get("reason", "")
+    return "PASS", ""
+
+
+def _caller_module(caller):
+    """The module object whose globals are ``caller``, if it is in
+    ``sys.modules``."""
+    mod = sys.modules.get(caller.get("__name__", ""))
+    if mod is not None and getattr(mod, "__dict__", None) is caller:
+        return mod
+    return None
+
+
+def _pytest_main(caller):
+    """Runs the calling script's tests through pytest, as TileLang's
+    ``tilelang.testing.main()`` does: pytest's fixtures, marks, ids and
+    outcomes. The script already ran as ``__main__``; it is registered
+    under the name pytest imports it by, so its module code (kernels built
+    at import) does not run a second time."""
+    import pytest
+    path = os.path.abspath(caller["__file__"])
+    stem = os.path.splitext(os.path.basename(path))[0]
+    mod = _caller_module(caller)
+    if mod is not None and stem not in sys.modules and \
+            not os.path.exists(os.path.join(os.path.dirname(path),
+                                            "__init__.py")):
+        sys.modules[stem] = mod
+    return pytest.main([path, "-p", "no:cacheprovider"] + sys.argv[1:])
+
+
+def _runner():
+    """"pytest" when the scripts' tests run through pytest (the default
+    where pytest is installed), else "builtin"; ``TLC_TESTING_RUNNER``
+    chooses."""
+    choice = os.environ.get("TLC_TESTING_RUNNER", "")
+    if choice in ("pytest", "builtin"):
+        return choice
+    import importlib.util
+    return "pytest" if importlib.util.find_spec("pytest") else "builtin"
+
+
 def main():
     """Runs every ``test_*`` function of the calling module (the
-    ``__main__`` script), each ``pytest.mark.parametrize`` case once;
-    exits with status 1 when one fails. Tests raising
-    ``unittest.SkipTest`` are reported as skipped."""
+    ``__main__`` script) and exits with status 1 when one fails.
+
+    Where pytest is installed this is ``pytest.main`` on the script (what
+    TileLang's ``main`` does), so every fixture, mark and hook behaves as
+    under pytest. Without it (or with ``TLC_TESTING_RUNNER=builtin``) the
+    package's own runner runs each ``pytest.mark.parametrize`` case once,
+    with the fixtures of ``_fixtures`` (``request``, ``monkeypatch``,
+    ``tmp_path``, ``capsys``); tests raising ``unittest.SkipTest`` are
+    reported as skipped, an expected failure (an ``xfail`` mark) too."""
+    from ._fixtures import Case
     caller = inspect.stack()[1].frame.f_globals
+    if _runner() == "pytest" and caller.get("__file__"):
+        sys.exit(_pytest_main(caller))
     tests = []
     for name, fn in list(caller.items()):
         if not (name.startswith("test") and callable(fn)
@@ -206,37 +304,21 @@ def main():
         for kw in cases:
             label = name if not kw else \
                 f"{name}[{'-'.join(map(str, kw.values()))}]"
-            tests.append((label, functools.partial(fn, **kw)))
+            tests.append((label, fn, kw))
     failed = skipped = 0
-    for name, fn in tests:
-        try:
-            fn()
-        except unittest.SkipTest as e:
-            skipped += 1
-            print(f"SKIP {name}: {e}")
-            continue
-        except Exception:
+    for label, fn, kw in tests:
+        case = Case(label, fn, kw)
+        case.xfail = _xfail_marks(fn)
+        outcome, message = _run_case(case)
+        if outcome == "FAIL":
             failed += 1
-            print(f"FAIL {name}")
-            traceback.print_exc()
-            continue
-        except BaseException as e:
-            # pytest.skip() and pytest.fail() (also a failed
-            # pytest.raises: "DID NOT RAISE") raise pytest's Skipped and
-            # Failed, BaseExceptions; the others (KeyboardInterrupt,
-            # SystemExit, pytest.exit) stop the run.
-            kind = type(e).__name__
-            if kind == "Failed":
-                failed += 1
-                print(f"FAIL {name}")
-                traceback.print_exc()
-                continue
-            if kind != "Skipped":
-                raise
+            print(f"FAIL {label}")
+            print(message, end="" if message.endswith("\n") else "\n")
+        elif outcome in ("SKIP", "XFAIL"):
             skipped += 1
-            print(f"SKIP {name}: {e}")
-            continue
-        print(f"PASS {name}")
+            print(f"{outcome} {label}: {message}")
+        else:
+            print(f"PASS {label}")
     print(f"{len(tests) - failed - skipped} passed, {failed} failed, "
           f"{skipped} skipped")
     sys.exit(1 if failed else 0)

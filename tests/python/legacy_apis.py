@@ -198,12 +198,17 @@ def test_parametrized_cases_ran():
 
 # pytest.param(value, marks=tilelang.testing.requires_cuda.marks()), as
 # testing/python/issue/test_tilelang_issue_2714.py writes a CUDA-only case:
-# a case whose skipif mark holds does not run. Here pytest may be missing,
-# so the case is shaped as pytest.param's ParameterSet (a named tuple of
-# values, marks and id) carrying the mark pytest's skipif(True) would be.
+# a case whose skipif mark holds does not run. Where pytest is missing the
+# case is shaped as pytest.param's ParameterSet (a named tuple of values,
+# marks and id) carrying the mark pytest's skipif(True) would be; with
+# pytest (which then runs the script) it is pytest.param itself.
 _mark_runs = []
-_SKIPPED_CASE = collections.namedtuple("ParameterSet", ["values", "marks", "id"])(
-    ("skipped",), [types.SimpleNamespace(name="skipif", args=(True,), kwargs={})], None)
+try:
+    import pytest
+    _SKIPPED_CASE = pytest.param("skipped", marks=pytest.mark.skipif(True, reason="case skipped"))
+except ImportError:
+    _SKIPPED_CASE = collections.namedtuple("ParameterSet", ["values", "marks", "id"])(
+        ("skipped",), [types.SimpleNamespace(name="skipif", args=(True,), kwargs={})], None)
 
 
 @_parametrize("which", ["kept", _SKIPPED_CASE])
@@ -295,6 +300,19 @@ def test_dtype_calls():
     masked = a & 0xffffffff
     assert masked is not a and "&" in repr(masked), repr(masked)
     assert "&" in repr(T.uint64() & T.uint64(0xffffffffffffffff))
+
+
+def test_dtype_equality():
+    # A dtype equals its torch dtype and its other spellings
+    # (test_tilelang_language_dtype.py's test_torch_eq); it stays a str key.
+    for a, b in ((T.bool, torch.bool), (T.short, torch.short),
+                 (T.int, torch.int), (T.long, torch.long),
+                 (T.half, torch.half), (T.float, torch.float),
+                 (T.bfloat16, torch.bfloat16), (T.uint8, torch.uint8)):
+        assert a == b and not (a != b) and T.dtype(b) == a, (a, b)
+    assert T.float16 != torch.float32 and T.float16 == "half"
+    assert T.float16 != "float32" and T.float16 != 16
+    assert {T.float16: 1}["float16"] == 1
 
 
 if __name__ == "__main__":

@@ -190,6 +190,10 @@ void tlc::driver::printDiagnostics(llvm::ArrayRef<FileResult> results,
         llvm::json::Object o = jsonLocation(r, d.range);
         o["severity"] = getSeverityName(d.severity).str();
         o["message"] = d.message;
+        if (const eval::ErrorCategory *c = r.analysis.categoryOf(d)) {
+          o["category"] = c->category;
+          o["raisedAt"] = c->atCompile ? "compile" : "definition";
+        }
         llvm::json::Array notes;
         for (const RelatedInfo &n : d.notes) {
           llvm::json::Object no = jsonLocation(r, n.range);
@@ -231,6 +235,10 @@ void tlc::driver::printDiagnostics(llvm::ArrayRef<FileResult> results,
           {"locations", llvm::json::Array{region(d.range)}}};
       if (!related.empty())
         res["relatedLocations"] = std::move(related);
+      if (const eval::ErrorCategory *c = r.analysis.categoryOf(d))
+        res["properties"] = llvm::json::Object{
+            {"category", c->category},
+            {"raisedAt", c->atCompile ? "compile" : "definition"}};
       sarifResults.push_back(std::move(res));
     }
   llvm::json::Object sarif{

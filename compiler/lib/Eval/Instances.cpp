@@ -16,6 +16,7 @@
 #include "Primitives.h"
 
 #include "tlc/Dialect/Tile/IR/PassConfigs.h"
+#include "tlc/Syntax/StringLiteral.h"
 
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
@@ -41,7 +42,9 @@ splitDefineElements(llvm::StringRef inner) {
   for (size_t k = 0; k < inner.size(); ++k) {
     char c = inner[k];
     if (quote) {
-      if (c == quote)
+      if (c == '\\')
+        ++k; // an escaped character, a quote among them
+      else if (c == quote)
         quote = 0;
       continue;
     }
@@ -70,10 +73,13 @@ static bool isDefineIdentifier(llvm::StringRef text) {
 }
 
 /// Whether a module global a -D value names is a callable it may bind: a
-/// user function or lambda, a functools.partial, a macro, a T.* primitive.
+/// user function or lambda, a functools.partial, a macro, a T.* primitive,
+/// a builtin (`range`, `min`: `-Dloop=NAME` where the package appended
+/// `NAME = range`).
 static bool isDefineCallable(Value v) {
   return v.is(ValueKind::Function) || v.is(ValueKind::Primitive) ||
-         v.isObj(ObjKind::Partial) || v.isObj(ObjKind::Macro);
+         v.is(ValueKind::NativeFn) || v.isObj(ObjKind::Partial) ||
+         v.isObj(ObjKind::Macro);
 }
 
 Value Interpreter::parseDefine(llvm::StringRef text) {
@@ -104,9 +110,15 @@ Value Interpreter::parseDefine(llvm::StringRef text) {
     return Value::boolean(false);
   if (text == "None")
     return Value::none();
+  // A quoted value is a Python string literal: `'a\nb'`, `"it's"`,
+  // `'\x00'` (the package passes a str as its repr()).
   if (text.size() >= 2 && (text.front() == '"' || text.front() == '\'') &&
-      text.back() == text.front())
+      text.back() == text.front()) {
+    std::string decoded;
+    if (syntax::decodeStringLiteral(text, decoded))
+      return heap.str(decoded);
     return heap.str(text.drop_front().drop_back());
+  }
   if (text.consume_front("T."))
     if (std::optional<lang::DType> t = lang::DType::parseAttribute(text))
       return Value::dtype(*t);
@@ -309,7 +321,7 @@ static void reportEscaped(Interpreter &in, Node fallback) {
     d.notes.push_back({fallback.range(), kDefaultInstanceNote.str()});
     in.out.diagnostics.push_back(std::move(d));
   } else {
-    in.error(at, msg);
+    in.errorAs(in.pending.type, at, msg);
   }
   in.pending = {};
 }
@@ -973,6 +985,9 @@ Value Interpreter::callJit(JitFunctionObj *jit, CallArgs &argsIn, Node at,
     d.severity = warnOnly ? Severity::Warning : Severity::Error;
     d.range = pending.range.empty() ? at.range() : pending.range;
     d.message = msg;
+    if (!warnOnly && !budgetExhausted)
+      out.errorCategories.push_back({d.range, d.message, pending.type,
+                                     /*atCompile=*/false});
     d.notes.push_back({fn->def.getIdentifier().range, "in instance " + label});
     if (warnOnly)
       d.notes.push_back({fn->def.getIdentifier().range,
@@ -1149,7 +1164,8 @@ Value Interpreter::runTestFunctions(Node at) {
           msg += ": " + pending.message;
         report(pending.definite ? Severity::Error : Severity::Warning,
                pending.range.empty() ? stmt.range() : pending.range,
-               msg + " (raised while running " + stmt.identifier() + ")");
+               msg + " (raised while running " + stmt.identifier() + ")",
+               pending.type);
         pending = {};
       }
     };
@@ -1187,7 +1203,8 @@ void Interpreter::run() {
         msg += ": " + pending.message;
       report(pending.definite ? Severity::Error : Severity::Warning,
              pending.range.empty() ? stmt.range() : pending.range,
-             msg + " (raised while running module-level code)");
+             msg + " (raised while running module-level code)",
+             pending.type);
       pending = {};
     }
   }

@@ -193,7 +193,24 @@ public:
   // Diagnostics (Interpreter.cpp)
   //===--------------------------------------------------------------------===//
 
-  void report(Severity sev, TextRange range, const llvm::Twine &msg);
+  /// Adds a diagnostic; \p category is the Python exception type TileLang
+  /// raises for it (FileAnalysis::errorCategories), empty for none, and
+  /// \p atCompile whether TileLang raises it when compiling the kernel
+  /// rather than while tracing it.
+  void report(Severity sev, TextRange range, const llvm::Twine &msg,
+              llvm::StringRef category = "", bool atCompile = false);
+  /// An error TileLang raises as a Python exception of type \p category
+  /// while tracing the kernel (where its prim_func is defined).
+  void errorAs(llvm::StringRef category, TextRange range,
+               const llvm::Twine &msg) {
+    report(Severity::Error, range, msg, category);
+  }
+  /// An error TileLang raises as a Python exception of type \p category
+  /// when it compiles (lowers) the kernel.
+  void errorAtCompileAs(llvm::StringRef category, TextRange range,
+                        const llvm::Twine &msg) {
+    report(Severity::Error, range, msg, category, /*atCompile=*/true);
+  }
   /// True when a diagnostic of \p sev with \p text was reported at
   /// \p range.
   bool wasReported(Severity sev, TextRange range, llvm::StringRef text) const;

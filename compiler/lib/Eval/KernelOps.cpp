@@ -117,15 +117,18 @@ static bool cutToLoopRegion(Interpreter &in, const PArgs &p, RegionObj *&s,
     int64_t l = *loop->extents[i].getConstant();
     int64_t o = *other->extents[i].getConstant();
     if (l > o) {
-      in.error(p.call, llvm::Twine("T.copy would ") +
-                           (loopIsDst ? "read outside the source"
-                                      : "write outside the destination") +
-                           " region: dimension " + llvm::Twine(i) +
-                           " has extent " + llvm::Twine(l) + " in the " +
-                           (loopIsDst ? "destination" : "source") +
-                           ", which the copy loops over, and " +
-                           llvm::Twine(o) + " in the " +
-                           (loopIsDst ? "source" : "destination"));
+      // TileLang's semantic check raises this as a ValueError in these
+      // words when it compiles the kernel (scripts match them, the closing
+      // period included).
+      const char *side = loopIsDst ? "src" : "dst";
+      in.errorAtCompileAs(
+          "ValueError", p.call.range(),
+          llvm::Twine("[TileLang Semantic Check] T.copy would ") +
+              (loopIsDst ? "read" : "write") + " outside the " + side +
+              " region (the copy loops over the " +
+              (loopIsDst ? "dst" : "src") + " region): non-unit dimension " +
+              llvm::Twine(i) + " has extent " + llvm::Twine(l) + ", but the " +
+              side + " region has extent " + llvm::Twine(o) + ".");
       return false;
     }
   }
@@ -305,6 +308,26 @@ Value tlc::eval::tileCopy(Interpreter &in, const PArgs &p) {
   Value dst = p.getOr("dst", Value::poison());
   if (src.isAbrupt() || dst.isAbrupt())
     return Value::poison();
+  // The PTX cache operators a copy's global loads / stores may name;
+  // TileLang rejects others with a ValueError when the copy is traced.
+  static const llvm::StringRef loadPolicies[] = {"ca", "cg", "cs", "lu",
+                                                 "cv"};
+  static const llvm::StringRef storePolicies[] = {"wb", "cg", "cs", "wt"};
+  for (auto [param, allowed] :
+       {std::pair<llvm::StringRef, llvm::ArrayRef<llvm::StringRef>>{
+            "load_cache_policy", loadPolicies},
+        std::pair<llvm::StringRef, llvm::ArrayRef<llvm::StringRef>>{
+            "store_cache_policy", storePolicies}}) {
+    std::optional<Value> v = p.get(param);
+    if (!v || v->isNone() || !v->is(ValueKind::Str) ||
+        llvm::is_contained(allowed, getStr(*v)))
+      continue;
+    in.errorAs("ValueError", p.node(param).range(),
+               "T.copy: " + param + " must be one of '" +
+                   llvm::join(allowed, "', '") + "' or None, got '" +
+                   getStr(*v) + "'");
+    return Value::poison();
+  }
   RegionObj *s = in.asRegion(src, p.node("src"));
   RegionObj *d = in.asRegion(dst, p.node("dst"));
   if (!s)
@@ -822,6 +845,26 @@ Value tlc::eval::allocateBarriers(Interpreter &in, const PArgs &p,
       ints.push_back(c.isIntLike() ? c.getInt() : 0);
   } else {
     ints.push_back(counts.isIntLike() ? counts.getInt() : 0);
+  }
+  // An mbarrier counts arrivals in 20 bits; TileLang rejects a count
+  // outside [1, 2^20 - 1] with a ValueError when the kernel is traced.
+  llvm::SmallVector<Value, 4> given;
+  if (counts.isSequence())
+    llvm::append_range(given, getElems(counts));
+  else
+    given.push_back(counts);
+  for (Value c : given) {
+    if (!c.isIntLike())
+      continue;
+    int64_t n = c.getInt();
+    if (n < 1 || n > (int64_t(1) << 20) - 1) {
+      in.errorAs("ValueError", p.node("arrive_count").range(),
+                 llvm::Twine(p.info.name) + ": arrive_count must be " +
+                     (n < 1 ? "at least 1" : "at most 1048575") +
+                     " (an mbarrier's 20-bit arrival count), got " +
+                     llvm::Twine(n));
+      return Value::poison();
+    }
   }
   BufferObj *b = in.makeBuffer("", {in.syms.constant(ints.size())},
                                lang::DType(lang::ScalarType::UInt64), scope,

@@ -219,7 +219,7 @@ bool Interpreter::runModuleFile(ModuleObj *m, llvm::StringRef path,
       msg += " (raised while importing the module; its later names are "
              "unknown)";
       if (pending.definite)
-        error(stmt.range(), msg);
+        errorAs(pending.type, stmt.range(), msg);
       else
         warning(stmt.range(), msg);
       pending = {};

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ParserImpl.h"
+#include "tlc/Syntax/StringLiteral.h"
 
 #include "llvm/ADT/StringExtras.h"
 
@@ -158,6 +159,19 @@ static void decodeString(llvm::StringRef tok, std::string &out, bool &bytes) {
   if (body.ends_with(closing))
     body = body.drop_back(qlen);
   decodeBody(body, raw, bytes, false, out);
+}
+
+bool syntax::decodeStringLiteral(llvm::StringRef tok, std::string &out) {
+  size_t q = tok.find_first_of("'\"");
+  if (q == llvm::StringRef::npos || tok.back() != tok[q])
+    return false;
+  std::string text;
+  bool bytes = false;
+  decodeString(tok, text, bytes);
+  if (bytes)
+    return false;
+  out = std::move(text);
+  return true;
 }
 
 static void decodeNumber(llvm::StringRef tok, LiteralValue &v) {

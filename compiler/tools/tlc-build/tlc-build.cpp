@@ -166,6 +166,11 @@ bool readHipArchitectures(llvm::StringRef what, llvm::StringRef targetName,
   return true;
 }
 
+/// `--diagnostics-file=PATH`: where the analysis diagnostics also go, as
+/// `--format=json` prints them (with each error's `category`); empty for
+/// nowhere.
+std::string diagnosticsFile;
+
 /// Analyses every input into \p results and prints the analysis
 /// diagnostics (unless \p quiet: a child build, whose parent printed them);
 /// false (after an error line) when a file cannot be read.
@@ -179,9 +184,20 @@ bool analyzeInputs(driver::Driver &drv, llvm::ArrayRef<std::string> inputs,
       return false;
     results.push_back(drv.analyze(path, buffer->getBuffer()));
   }
-  if (!quiet)
-    driver::printDiagnostics(results, opts.format, opts.showSourceLines,
-                             llvm::errs());
+  if (quiet)
+    return true;
+  driver::printDiagnostics(results, opts.format, opts.showSourceLines,
+                           llvm::errs());
+  if (!diagnosticsFile.empty()) {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(diagnosticsFile, ec);
+    if (ec) {
+      llvm::errs() << "tlc-build: error: cannot write '" << diagnosticsFile
+                   << "': " << ec.message() << "\n";
+      return false;
+    }
+    driver::printDiagnostics(results, driver::DiagFormat::Json, false, os);
+  }
   return true;
 }
 
@@ -698,6 +714,12 @@ int main(int argc, char **argv) {
   cl::opt<std::string> format("format",
                               cl::desc("Diagnostics as text|json|sarif"),
                               cl::init("text"), cl::cat(category));
+  cl::opt<std::string> diagsFile(
+      "diagnostics-file",
+      cl::desc("Also write the analysis diagnostics to this file as JSON "
+               "(--format=json's form: an error TileLang raises as a Python "
+               "exception has that type as its \"category\")"),
+      cl::value_desc("path"), cl::init(""), cl::cat(category));
   cl::opt<std::string> outputDir(
       "o",
       cl::desc("Write the artifacts of every kernel instance (generated "
@@ -712,6 +734,13 @@ int main(int argc, char **argv) {
       cl::desc("Make each kernel's instance from the -D bindings alone: "
                "do not run the __main__ block and do not instantiate "
                "kernels at their call sites (what the Python package uses)"),
+      cl::init(false), cl::cat(category));
+  cl::opt<bool> traceExpectedFailures(
+      "trace-expected-failures",
+      cl::desc("Evaluate the bodies of `with pytest.raises(...)` blocks too "
+               "(skipped otherwise, as code meant to fail; the Python "
+               "package checks a prim_func defined there with it); also "
+               "TLC_TRACE_EXPECTED_FAILURES=1"),
       cl::init(false), cl::cat(category));
   cl::opt<bool> noCache(
       "no-cache",
@@ -801,6 +830,7 @@ int main(int argc, char **argv) {
           "'==> FILE <==' line.\n",
           &llvm::errs()))
     return 2;
+  diagnosticsFile = diagsFile;
 
   bool emitGeneratedKind = emit == "lowered" || emit == "cuda" ||
                            emit == "cpp" || emit == "hip";
@@ -860,6 +890,8 @@ int main(int argc, char **argv) {
     // does for TLC_NO_CACHE set by the user.
     if (noCache)
       ::setenv("TLC_NO_CACHE", "1", /*overwrite=*/1);
+    if (traceExpectedFailures)
+      ::setenv("TLC_TRACE_EXPECTED_FAILURES", "1", /*overwrite=*/1);
     for (const std::string &d : defines) {
       auto [name, value] = llvm::StringRef(d).split('=');
       if (name.empty() || !llvm::StringRef(d).contains('=')) {

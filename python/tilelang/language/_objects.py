@@ -157,6 +157,13 @@ def prim_func_from_frame(fn, frame):
     """A :class:`PrimFunc` for ``fn`` decorated in ``frame``."""
     source = inspect.getsourcefile(fn) or inspect.getfile(fn)
     source = os.path.abspath(source)
+    func = _prim_func_at(fn, source, frame)
+    from .._jit import check_at_definition
+    check_at_definition(func)
+    return func
+
+
+def _prim_func_at(fn, source, frame):
     code = frame.f_code if frame is not None else None
     if code is None or code.co_name == "<module>":
         return PrimFunc(fn, source)

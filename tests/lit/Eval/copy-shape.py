@@ -21,9 +21,9 @@ def copies(M=1024, K=1024, block_M=128, block_K=32):
         T.copy(A[bx * block_M, 0], A_shared)
         T.copy(A[bx * block_M:(bx + 1) * block_M, 0:block_K], A_shared)
         T.copy(A_shared[0, :], row)
-        # expected-error@+1 {{T.copy would write outside the destination region: dimension 0 has extent 128 in the source, which the copy loops over, and 64 in the destination}}
+        # expected-error@+1 {{[TileLang Semantic Check] T.copy would write outside the dst region (the copy loops over the src region): non-unit dimension 0 has extent 128, but the dst region has extent 64.}}
         T.copy(A_shared, B_shared)
-        # expected-error@+1 {{T.copy would read outside the source region: dimension 0 has extent 128 in the destination, which the copy loops over, and 64 in the source}}
+        # expected-error@+1 {{[TileLang Semantic Check] T.copy would read outside the src region (the copy loops over the dst region): non-unit dimension 0 has extent 128, but the src region has extent 64.}}
         T.copy(A[bx * block_M:bx * block_M + 64, 0:block_K], A_shared)
         # A smaller loop region fills part of the other one.
         T.copy(B_shared, A_shared)

@@ -24,7 +24,7 @@ def hopper(N=128):
         v = T.__exp(v)
         # CHECK: tile.intrinsic "T.ballot_sync"({{.*}}) {params = ["pred"]} : (i1) -> i32
         mask = T.ballot_sync(v > 0)
-        # expected-error@+1 {{T.copy would read outside the source region: dimension 0 has extent 128 in the destination, which the copy loops over, and 64 in the source}}
+        # expected-error@+1 {{[TileLang Semantic Check] T.copy would read outside the src region (the copy loops over the dst region): non-unit dimension 0 has extent 128, but the src region has extent 64.}}
         T.copy(A[0:64, :], S)
 
 

@@ -11,7 +11,7 @@ def broken(N=128):
     A: T.Tensor((N,), T.float32)
     with T.Kernel(1, threads=128) as bx:
         S = T.alloc_shared((256,), T.float32)
-        # expected-error@+1 {{T.copy would read outside the source region}}
+        # expected-error@+1 {{T.copy would read outside the src region}}
         T.copy(A, S)
         F = T.alloc_fragment((256,), T.float32)
         T.copy(S, F)

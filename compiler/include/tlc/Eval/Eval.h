@@ -174,6 +174,22 @@ struct InstanceInfo {
   TextRange range;
 };
 
+/// The category of an error of FileAnalysis::diagnostics: the Python
+/// exception type TileLang raises for it (`ValueError`, `TypeError`,
+/// `NotImplementedError`, `RuntimeError`, or what the program's own code
+/// raised), so that tools raise the same type (`--format=json` prints it as
+/// the diagnostic's "category"; the Python package maps it to the type).
+struct ErrorCategory {
+  /// The error's range and message, as in its Diagnostic.
+  TextRange range;
+  std::string message;
+  /// The exception type's name.
+  std::string category;
+  /// TileLang raises it when the kernel is compiled (a check of its
+  /// lowering), not while tracing the function where it is defined.
+  bool atCompile = false;
+};
+
 /// Everything the evaluator learnt about one file.
 struct FileAnalysis {
   /// Diagnostics of evaluation and checks (not the parser's), sorted.
@@ -199,6 +215,16 @@ struct FileAnalysis {
   /// The `@tilelang.autotune` kernels traced and how many configurations
   /// each lists.
   std::vector<std::pair<std::string, unsigned>> autotuned;
+  /// The categories of those errors of `diagnostics` that have one.
+  std::vector<ErrorCategory> errorCategories;
+
+  /// The category of \p d (an error of `diagnostics`), or null for none.
+  const ErrorCategory *categoryOf(const Diagnostic &d) const {
+    for (const ErrorCategory &c : errorCategories)
+      if (c.range == d.range && c.message == d.message)
+        return &c;
+    return nullptr;
+  }
 };
 
 /// Loads the dialects the evaluator builds (tile, arith, math) into \p ctx.
