@@ -318,8 +318,9 @@ Value eval::tileArgReduce(Interpreter &in, const PArgs &p, bool isMax) {
     for (size_t i = 0; i < dst->shape.size(); ++i)
       if (!keepDim || int64_t(i) != dim)
         rowIdx.push_back(ivs[i]);
+    // One row (a rank-1 input): the loop runs once, over indices[0].
     if (rowIdx.empty())
-      rowIdx.push_back(in.ir->constIndex(0, l));
+      rowIdx.push_back(ivs[0]);
     mlir::Value r = tile::LoadOp::create(B, l, indices, rowIdx);
     if (isFloat) {
       mlir::Value zero = in.ir->constInt(0, indexTy, l);
