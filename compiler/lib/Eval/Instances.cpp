@@ -249,6 +249,7 @@ void Interpreter::endInstance(InstanceCtx *ctx) {
   });
   for (tile::IntrinsicOp op : unused)
     op->erase();
+  scalarizeVectorValues(func);
   ir->finishFunc(func, ctx->symbols);
 }
 
