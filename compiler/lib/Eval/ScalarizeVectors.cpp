@@ -20,7 +20,13 @@
 //   vectors and scalars at constant indices; `T.Broadcast` repeats a value;
 //   `T.Ramp` is base + i * stride;
 // * `T.extract_lane` is the lane (a select over the lanes when the lane
-//   number is known only at run time).
+//   number is known only at run time);
+// * `T.ldg32/64/128/256(src, pred)` (one to eight 32-bit words of global
+//   memory) are the words of `src`'s elements, each a load, 0 where `pred`
+//   is false; `T.stg32/64/128/256(dst, value, pred)` store the words into
+//   `dst`'s elements under `pred`; `arith.bitcast` between vectors is lane
+//   by lane, and
+//   `T.buffer_store` of a vector into a region stores every lane.
 //
 // A vector value used any other way (an operand of arithmetic, a call)
 // leaves the function as it is: the target then says it cannot generate
@@ -79,7 +85,18 @@ private:
       return mlir::dyn_cast<mlir::VectorType>(bt.getElementType());
     return mlir::dyn_cast<mlir::VectorType>(t);
   }
+  static bool isLdg(llvm::StringRef c) {
+    return c == "T.ldg32" || c == "T.ldg64" || c == "T.ldg128" ||
+           c == "T.ldg256";
+  }
+  static bool isStg(llvm::StringRef c) {
+    return c == "T.stg32" || c == "T.stg64" || c == "T.stg128" ||
+           c == "T.stg256";
+  }
   static bool touchesVectors(mlir::Operation *op) {
+    if (auto in = mlir::dyn_cast<tile::IntrinsicOp>(op))
+      if (isLdg(in.getCallee()) || isStg(in.getCallee()))
+        return true;
     for (mlir::Type t : op->getOperandTypes())
       if (vectorOf(t))
         return true;
@@ -100,7 +117,8 @@ private:
       return "";
     llvm::StringRef c = in.getCallee();
     return c == "T.Shuffle" || c == "T.Broadcast" || c == "T.Ramp" ||
-                   c == "T.extract_lane"
+                   c == "T.extract_lane" || isLdg(c) || isStg(c) ||
+                   c == "T.buffer_store"
                ? c
                : "";
   }
@@ -114,6 +132,8 @@ private:
       return isVarBuffer(l.getBuffer());
     if (auto s = mlir::dyn_cast<tile::StoreOp>(op))
       return isVarBuffer(s.getBuffer());
+    if (auto c = mlir::dyn_cast<mlir::arith::BitcastOp>(op))
+      return vectorOf(c.getIn().getType()) && vectorOf(c.getType());
     return !knownCallee(op).empty();
   }
 
@@ -134,6 +154,118 @@ private:
     if (it == lanes.end())
       return std::nullopt;
     return it->second;
+  }
+
+  /// T.ldgN(src[, pred]): the N / 32 words of src's elements (1-D, 8, 16
+  /// or 32 bits each, little-endian in a word as in memory).
+  bool rewriteLdg(tile::IntrinsicOp in) {
+    mlir::Location l = in.getLoc();
+    llvm::SmallVector<mlir::Value, 2> args(in.getArgs());
+    if (args.empty() || args.size() > 2)
+      return false;
+    auto bt = mlir::dyn_cast<tile::BufferType>(args[0].getType());
+    mlir::Type result = in->getResult(0).getType();
+    mlir::VectorType vt = vectorOf(result);
+    int64_t words = vt ? vt.getNumElements() : 1;
+    mlir::Type i32 = b.getI32Type();
+    if (!bt || bt.getRank() != 1 || !bt.getElementType().isIntOrFloat())
+      return false;
+    mlir::Type elem = bt.getElementType();
+    unsigned bits = elem.getIntOrFloatBitWidth();
+    if (bits != 8 && bits != 16 && bits != 32)
+      return false;
+    int64_t per = 32 / bits;
+    if (bt.getDimSize(0) != mlir::ShapedType::kDynamic &&
+        bt.getDimSize(0) < words * per)
+      return false;
+    mlir::Type value = tile::getElementValueType(elem);
+    mlir::Type raw = b.getIntegerType(bits);
+    Lanes out;
+    for (int64_t w = 0; w < words; ++w) {
+      mlir::Value word;
+      for (int64_t k = 0; k < per; ++k) {
+        mlir::Value x = tile::LoadOp::create(
+            b, l, value, args[0], mlir::ValueRange{index(w * per + k, l)});
+        if (!mlir::isa<mlir::IntegerType>(x.getType()))
+          x = mlir::arith::BitcastOp::create(b, l, raw, x);
+        if (bits < 32)
+          x = mlir::arith::ExtUIOp::create(b, l, i32, x);
+        if (k) {
+          mlir::Value sh = mlir::arith::ConstantOp::create(
+              b, l, i32, b.getI32IntegerAttr(k * bits));
+          x = mlir::arith::ShLIOp::create(b, l, x, sh);
+          x = mlir::arith::OrIOp::create(b, l, word, x);
+        }
+        word = x;
+      }
+      if (args.size() == 2) {
+        mlir::Value zero = mlir::arith::ConstantOp::create(
+            b, l, i32, b.getI32IntegerAttr(0));
+        mlir::Value p = args[1];
+        if (!p.getType().isInteger(1))
+          return false;
+        word = mlir::arith::SelectOp::create(b, l, p, word, zero);
+      }
+      out.push_back(word);
+    }
+    if (vt)
+      lanes[in->getResult(0)] = out;
+    else
+      in->getResult(0).replaceAllUsesWith(out[0]);
+    dead.push_back(in);
+    return true;
+  }
+
+  /// T.stgN(dst, value[, pred]): the 32-bit words of value (a word or a
+  /// vector of them) into dst's elements, only where pred holds.
+  bool rewriteStg(tile::IntrinsicOp in) {
+    mlir::Location l = in.getLoc();
+    llvm::SmallVector<mlir::Value, 3> args(in.getArgs());
+    if (args.size() < 2 || args.size() > 3)
+      return false;
+    auto bt = mlir::dyn_cast<tile::BufferType>(args[0].getType());
+    std::optional<Lanes> v = lanesOf(args[1]);
+    if (!bt || !v || bt.getRank() != 1 || !bt.getElementType().isIntOrFloat())
+      return false;
+    mlir::Type elem = bt.getElementType();
+    unsigned bits = elem.getIntOrFloatBitWidth();
+    if (bits != 8 && bits != 16 && bits != 32)
+      return false;
+    int64_t per = 32 / bits;
+    mlir::Type i32 = b.getI32Type(), raw = b.getIntegerType(bits);
+    mlir::Type value = tile::getElementValueType(elem);
+    for (mlir::Value w : *v)
+      if (!w.getType().isIntOrFloat() || w.getType().getIntOrFloatBitWidth() != 32)
+        return false;
+    std::optional<mlir::OpBuilder::InsertionGuard> guard;
+    if (args.size() == 3) {
+      if (!args[2].getType().isInteger(1))
+        return false;
+      auto ifOp = tile::IfOp::create(b, l, args[2], /*withElse=*/false);
+      guard.emplace(b);
+      b.setInsertionPointToEnd(ifOp.thenBlock());
+    }
+    for (auto [w, word] : llvm::enumerate(*v)) {
+      mlir::Value bitsOf = word;
+      if (!mlir::isa<mlir::IntegerType>(bitsOf.getType()))
+        bitsOf = mlir::arith::BitcastOp::create(b, l, i32, bitsOf);
+      for (int64_t k = 0; k < per; ++k) {
+        mlir::Value x = bitsOf;
+        if (k) {
+          mlir::Value sh = mlir::arith::ConstantOp::create(
+              b, l, i32, b.getI32IntegerAttr(k * bits));
+          x = mlir::arith::ShRUIOp::create(b, l, x, sh);
+        }
+        if (bits < 32)
+          x = mlir::arith::TruncIOp::create(b, l, raw, x);
+        if (x.getType() != value)
+          x = mlir::arith::BitcastOp::create(b, l, value, x);
+        tile::StoreOp::create(b, l, x, args[0],
+                              mlir::ValueRange{index(w * per + k, l)});
+      }
+    }
+    dead.push_back(in);
+    return true;
   }
 
   bool rewrite(mlir::Operation *op) {
@@ -171,8 +303,44 @@ private:
       dead.push_back(op);
       return true;
     }
+    if (auto c = mlir::dyn_cast<mlir::arith::BitcastOp>(op)) {
+      std::optional<Lanes> v = lanesOf(c.getIn());
+      mlir::VectorType to = vectorOf(c.getType());
+      if (!v || !to || int64_t(v->size()) != to.getNumElements())
+        return false;
+      Lanes out;
+      for (mlir::Value x : *v) {
+        if (x.getType().getIntOrFloatBitWidth() !=
+            to.getElementType().getIntOrFloatBitWidth())
+          return false;
+        out.push_back(
+            mlir::arith::BitcastOp::create(b, l, to.getElementType(), x));
+      }
+      lanes[c.getResult()] = out;
+      dead.push_back(op);
+      return true;
+    }
     auto in = mlir::cast<tile::IntrinsicOp>(op);
     llvm::StringRef callee = knownCallee(op);
+    if (isLdg(callee))
+      return rewriteLdg(in);
+    if (isStg(callee))
+      return rewriteStg(in);
+    if (callee == "T.buffer_store") {
+      if (in.getArgs().size() != 2)
+        return false;
+      mlir::Value buf = in.getArgs()[0];
+      auto bt = mlir::dyn_cast<tile::BufferType>(buf.getType());
+      std::optional<Lanes> v = lanesOf(in.getArgs()[1]);
+      if (!bt || !v || !bt.hasStaticShape() || bt.getRank() != 1 ||
+          bt.getNumElements() != int64_t(v->size()) ||
+          (*v)[0].getType() != tile::getElementValueType(bt.getElementType()))
+        return false;
+      for (auto [i, x] : llvm::enumerate(*v))
+        tile::StoreOp::create(b, l, x, buf, mlir::ValueRange{index(i, l)});
+      dead.push_back(op);
+      return true;
+    }
     llvm::SmallVector<mlir::Value, 8> args(in.getArgs());
     llvm::ArrayRef<mlir::Attribute> params = in.getParams().getValue();
     auto param = [&](size_t i) {
