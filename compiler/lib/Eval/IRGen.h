@@ -104,6 +104,12 @@ private:
   mlir::StringAttr fileName;
 };
 
+/// Replaces the vector values of a traced function (vector `T.alloc_var`s,
+/// `T.Shuffle`/`T.Broadcast`/`T.Ramp`, `T.extract_lane`) by their scalar
+/// lanes; leaves the function alone when a vector is used any other way
+/// (ScalarizeVectors.cpp).
+void scalarizeVectorValues(tile::FuncOp func);
+
 } // namespace tlc::eval
 
 #endif // TLC_LIB_EVAL_IRGEN_H

@@ -261,6 +261,7 @@ void Interpreter::endInstance(InstanceCtx *ctx) {
   });
   for (tile::IntrinsicOp op : unused)
     op->erase();
+  scalarizeVectorValues(func);
   ir->finishFunc(func, ctx->symbols);
 }
 

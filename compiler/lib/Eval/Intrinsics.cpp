@@ -202,8 +202,6 @@ static std::optional<IntrinsicRule> getIntrinsicRule(BuiltinId id) {
   case BuiltinId::CreateListOfMbarrier:
   case BuiltinId::InitializeWgmmaDescriptor:
   case BuiltinId::PtxWgmmaSs:
-  case BuiltinId::ReduceArgmax:
-  case BuiltinId::ReduceArgmin:
   case BuiltinId::AnnotatePadding:
     return none();
   case BuiltinId::GetMbarrier:

@@ -1160,6 +1160,10 @@ std::optional<Value> Interpreter::callKernelPrimitive(const PArgs &p) {
                   "unknown reduce_type '" + getStr(t) + "'");
     return tileReduce(*this, p, *k);
   }
+  case BuiltinId::ReduceArgmax:
+    return tileArgReduce(*this, p, /*isMax=*/true);
+  case BuiltinId::ReduceArgmin:
+    return tileArgReduce(*this, p, /*isMax=*/false);
   case BuiltinId::Cumsum:
     return tileCumsum(*this, p);
   case BuiltinId::AtomicAdd:

@@ -51,6 +51,9 @@ Value tileCopy(Interpreter &in, const PArgs &p);
 /// under the reducer of the enclosing `T.attr(..., "reduce_scope", ...)`:
 /// built from warp shuffles and shared memory (ThreadAllreduce.cpp).
 Value threadAllreduce(Interpreter &in, const PArgs &p);
+/// `T.reduce_argmax` (\p isMax) / `T.reduce_argmin(buffer, out, dim)`:
+/// checked, then expanded into two tile reductions (ArgReduce.cpp).
+Value tileArgReduce(Interpreter &in, const PArgs &p, bool isMax);
 
 } // namespace tlc::eval
 

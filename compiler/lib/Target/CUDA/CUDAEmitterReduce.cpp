@@ -152,7 +152,11 @@ LogicalResult Emitter::emitReduce(ReduceOp op) {
     return failure();
   Type srcElem = cast<BufferType>(src.getType()).getElementType();
   Type dstElem = cast<BufferType>(dst.getType()).getElementType();
-  FailureOr<std::string> vt = valueType(dstElem, op);
+  // Unsigned integers reduce as themselves: max/min of a uint16 holding
+  // 0xffff is not that of an int16 holding -1.
+  FailureOr<std::string> vt = dstElem.isUnsignedInteger()
+                                  ? storageType(dstElem, op)
+                                  : valueType(dstElem, op);
   if (failed(vt))
     return failure();
   bool isFloat = *vt == "float" || *vt == "double";

@@ -28,12 +28,16 @@ static bool isUnitDim(tile::BufferType t, unsigned d) {
 }
 
 /// The type arithmetic on elements of \p t accumulates in: float for f16,
-/// bf16, fp8, tf32 and f32; double for f64; the value type for integers.
+/// bf16, fp8, tf32 and f32; double for f64; the value type for signed
+/// integers and the unsigned type itself for unsigned ones.
 static Type getAccumulatorType(Type t) {
   if (t.isF64())
     return t;
   if (isa<FloatType>(t))
     return Float32Type::get(t.getContext());
+  // Unsigned integers stay unsigned (max/min compare them as such).
+  if (t.isUnsignedInteger())
+    return t;
   return tile::getElementValueType(t);
 }
 

@@ -194,8 +194,26 @@ template <typename T> TLC_DEVICE bool isfinite(T x) {
 }
 TLC_DEVICE int min(int a, int b) { return a < b ? a : b; }
 TLC_DEVICE int max(int a, int b) { return a > b ? a : b; }
+TLC_DEVICE unsigned min(unsigned a, unsigned b) { return a < b ? a : b; }
+TLC_DEVICE unsigned max(unsigned a, unsigned b) { return a > b ? a : b; }
+// int64_t and uint64_t are long and unsigned long: without their own
+// overloads a 64-bit min/max is ambiguous (CUDA declares them all).
+TLC_DEVICE long min(long a, long b) { return a < b ? a : b; }
+TLC_DEVICE long max(long a, long b) { return a > b ? a : b; }
+TLC_DEVICE unsigned long min(unsigned long a, unsigned long b) {
+  return a < b ? a : b;
+}
+TLC_DEVICE unsigned long max(unsigned long a, unsigned long b) {
+  return a > b ? a : b;
+}
 TLC_DEVICE long long min(long long a, long long b) { return a < b ? a : b; }
 TLC_DEVICE long long max(long long a, long long b) { return a > b ? a : b; }
+TLC_DEVICE unsigned long long min(unsigned long long a, unsigned long long b) {
+  return a < b ? a : b;
+}
+TLC_DEVICE unsigned long long max(unsigned long long a, unsigned long long b) {
+  return a > b ? a : b;
+}
 TLC_DEVICE int abs(int a) { return a < 0 ? -a : a; }
 TLC_DEVICE long long abs(long long a) { return a < 0 ? -a : a; }
 TLC_DEVICE float __int_as_float(int x) { return __builtin_bit_cast(float, x); }

@@ -1,0 +1,425 @@
+//===- ScalarizeVectors.cpp - Vector values as their lanes ----------------===//
+//
+// Part of tlc. SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+//
+// TileLang programs build small vector values and take them apart again:
+//
+//   packed = T.alloc_var(T.float16x2)
+//   packed = T.float16x2(A[0], A[1])        # tile.intrinsic "T.Shuffle"
+//   B[0] = T.extract_lane(packed, 0)        # tile.intrinsic "T.extract_lane"
+//
+// No target has registers of `vector<N x T>` type; every such value is
+// known lane by lane. After a function is traced, this rewrite replaces
+// each vector value by its N scalar lanes:
+//
+// * a `local.var` of vector type becomes a `local` buffer of N elements
+//   (stores and loads of the variable store and load every lane);
+// * `T.Shuffle` (also what `T.float16x2(a, b)` builds) picks lanes of its
+//   vectors and scalars at constant indices; `T.Broadcast` repeats a value;
+//   `T.Ramp` is base + i * stride;
+// * `T.extract_lane` is the lane (a select over the lanes when the lane
+//   number is known only at run time);
+// * `T.ldg32/64/128/256(src, pred)` (one to eight 32-bit words of global
+//   memory) are the words of `src`'s elements, each a load, 0 where `pred`
+//   is false; `T.stg32/64/128/256(dst, value, pred)` store the words into
+//   `dst`'s elements under `pred`; `arith.bitcast` between vectors is lane
+//   by lane, and
+//   `T.buffer_store` of a vector into a region stores every lane.
+//
+// A vector value used any other way (an operand of arithmetic, a call)
+// leaves the function as it is: the target then says it cannot generate
+// that vector type, at the operation.
+//
+//===----------------------------------------------------------------------===//
+
+#include "IRGen.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/Matchers.h"
+
+using namespace tlc;
+using namespace tlc::eval;
+
+namespace {
+using Lanes = llvm::SmallVector<mlir::Value, 4>;
+
+/// The rewrite of one function.
+class Scalarizer {
+public:
+  explicit Scalarizer(tile::FuncOp func) : func(func), b(func.getContext()) {}
+
+  void run() {
+    // Only when every use of a vector value is one this rewrite knows.
+    bool known = true;
+    func.walk([&](mlir::Operation *op) {
+      if (!known || !touchesVectors(op))
+        return;
+      known = isKnown(op);
+    });
+    if (!known)
+      return;
+    bool failed = false;
+    func.walk([&](mlir::Operation *op) {
+      if (!failed && touchesVectors(op))
+        failed = !rewrite(op);
+    });
+    if (failed)
+      return;
+    for (mlir::Operation *op : llvm::reverse(dead)) {
+      op->dropAllUses();
+      op->erase();
+    }
+  }
+
+private:
+  tile::FuncOp func;
+  mlir::OpBuilder b;
+  llvm::DenseMap<mlir::Value, Lanes> lanes;
+  llvm::DenseMap<mlir::Value, mlir::Value> buffers;
+  llvm::SmallVector<mlir::Operation *, 16> dead;
+
+  static mlir::VectorType vectorOf(mlir::Type t) {
+    if (auto bt = mlir::dyn_cast<tile::BufferType>(t))
+      return mlir::dyn_cast<mlir::VectorType>(bt.getElementType());
+    return mlir::dyn_cast<mlir::VectorType>(t);
+  }
+  static bool isLdg(llvm::StringRef c) {
+    return c == "T.ldg32" || c == "T.ldg64" || c == "T.ldg128" ||
+           c == "T.ldg256";
+  }
+  static bool isStg(llvm::StringRef c) {
+    return c == "T.stg32" || c == "T.stg64" || c == "T.stg128" ||
+           c == "T.stg256";
+  }
+  static bool touchesVectors(mlir::Operation *op) {
+    if (auto in = mlir::dyn_cast<tile::IntrinsicOp>(op))
+      if (isLdg(in.getCallee()) || isStg(in.getCallee()))
+        return true;
+    for (mlir::Type t : op->getOperandTypes())
+      if (vectorOf(t))
+        return true;
+    for (mlir::Type t : op->getResultTypes())
+      if (vectorOf(t))
+        return true;
+    return false;
+  }
+  static bool isVarBuffer(mlir::Value v) {
+    auto bt = mlir::dyn_cast<tile::BufferType>(v.getType());
+    return bt && bt.getScope() == tile::MemoryScope::LocalVar &&
+           v.getDefiningOp<tile::AllocOp>();
+  }
+  /// The callee of an intrinsic this rewrite handles, or "".
+  static llvm::StringRef knownCallee(mlir::Operation *op) {
+    auto in = mlir::dyn_cast<tile::IntrinsicOp>(op);
+    if (!in)
+      return "";
+    llvm::StringRef c = in.getCallee();
+    return c == "T.Shuffle" || c == "T.Broadcast" || c == "T.Ramp" ||
+                   c == "T.extract_lane" || isLdg(c) || isStg(c) ||
+                   c == "T.buffer_store"
+               ? c
+               : "";
+  }
+  static bool isKnown(mlir::Operation *op) {
+    if (auto a = mlir::dyn_cast<tile::AllocOp>(op)) {
+      auto t = mlir::cast<tile::BufferType>(a.getResult().getType());
+      return t.getScope() == tile::MemoryScope::LocalVar && !a.getInit() &&
+             t.getRank() == 1 && t.getDimSize(0) == 1;
+    }
+    if (auto l = mlir::dyn_cast<tile::LoadOp>(op))
+      return isVarBuffer(l.getBuffer());
+    if (auto s = mlir::dyn_cast<tile::StoreOp>(op))
+      return isVarBuffer(s.getBuffer());
+    if (auto c = mlir::dyn_cast<mlir::arith::BitcastOp>(op))
+      return vectorOf(c.getIn().getType()) && vectorOf(c.getType());
+    return !knownCallee(op).empty();
+  }
+
+  mlir::Value index(int64_t i, mlir::Location l) {
+    return mlir::arith::ConstantIndexOp::create(b, l, i);
+  }
+  static std::optional<int64_t> constant(mlir::Value v) {
+    llvm::APInt c;
+    if (mlir::matchPattern(v, mlir::m_ConstantInt(&c)))
+      return c.getSExtValue();
+    return std::nullopt;
+  }
+  /// The lanes of \p v: its own for a vector, itself for a scalar.
+  std::optional<Lanes> lanesOf(mlir::Value v) {
+    if (!vectorOf(v.getType()))
+      return Lanes{v};
+    auto it = lanes.find(v);
+    if (it == lanes.end())
+      return std::nullopt;
+    return it->second;
+  }
+
+  /// T.ldgN(src[, pred]): the N / 32 words of src's elements (1-D, 8, 16
+  /// or 32 bits each, little-endian in a word as in memory).
+  bool rewriteLdg(tile::IntrinsicOp in) {
+    mlir::Location l = in.getLoc();
+    llvm::SmallVector<mlir::Value, 2> args(in.getArgs());
+    if (args.empty() || args.size() > 2)
+      return false;
+    auto bt = mlir::dyn_cast<tile::BufferType>(args[0].getType());
+    mlir::Type result = in->getResult(0).getType();
+    mlir::VectorType vt = vectorOf(result);
+    int64_t words = vt ? vt.getNumElements() : 1;
+    mlir::Type i32 = b.getI32Type();
+    if (!bt || bt.getRank() != 1 || !bt.getElementType().isIntOrFloat())
+      return false;
+    mlir::Type elem = bt.getElementType();
+    unsigned bits = elem.getIntOrFloatBitWidth();
+    if (bits != 8 && bits != 16 && bits != 32)
+      return false;
+    int64_t per = 32 / bits;
+    if (bt.getDimSize(0) != mlir::ShapedType::kDynamic &&
+        bt.getDimSize(0) < words * per)
+      return false;
+    mlir::Type value = tile::getElementValueType(elem);
+    mlir::Type raw = b.getIntegerType(bits);
+    Lanes out;
+    for (int64_t w = 0; w < words; ++w) {
+      mlir::Value word;
+      for (int64_t k = 0; k < per; ++k) {
+        mlir::Value x = tile::LoadOp::create(
+            b, l, value, args[0], mlir::ValueRange{index(w * per + k, l)});
+        if (!mlir::isa<mlir::IntegerType>(x.getType()))
+          x = mlir::arith::BitcastOp::create(b, l, raw, x);
+        if (bits < 32)
+          x = mlir::arith::ExtUIOp::create(b, l, i32, x);
+        if (k) {
+          mlir::Value sh = mlir::arith::ConstantOp::create(
+              b, l, i32, b.getI32IntegerAttr(k * bits));
+          x = mlir::arith::ShLIOp::create(b, l, x, sh);
+          x = mlir::arith::OrIOp::create(b, l, word, x);
+        }
+        word = x;
+      }
+      if (args.size() == 2) {
+        mlir::Value zero = mlir::arith::ConstantOp::create(
+            b, l, i32, b.getI32IntegerAttr(0));
+        mlir::Value p = args[1];
+        if (!p.getType().isInteger(1))
+          return false;
+        word = mlir::arith::SelectOp::create(b, l, p, word, zero);
+      }
+      out.push_back(word);
+    }
+    if (vt)
+      lanes[in->getResult(0)] = out;
+    else
+      in->getResult(0).replaceAllUsesWith(out[0]);
+    dead.push_back(in);
+    return true;
+  }
+
+  /// T.stgN(dst, value[, pred]): the 32-bit words of value (a word or a
+  /// vector of them) into dst's elements, only where pred holds.
+  bool rewriteStg(tile::IntrinsicOp in) {
+    mlir::Location l = in.getLoc();
+    llvm::SmallVector<mlir::Value, 3> args(in.getArgs());
+    if (args.size() < 2 || args.size() > 3)
+      return false;
+    auto bt = mlir::dyn_cast<tile::BufferType>(args[0].getType());
+    std::optional<Lanes> v = lanesOf(args[1]);
+    if (!bt || !v || bt.getRank() != 1 || !bt.getElementType().isIntOrFloat())
+      return false;
+    mlir::Type elem = bt.getElementType();
+    unsigned bits = elem.getIntOrFloatBitWidth();
+    if (bits != 8 && bits != 16 && bits != 32)
+      return false;
+    int64_t per = 32 / bits;
+    mlir::Type i32 = b.getI32Type(), raw = b.getIntegerType(bits);
+    mlir::Type value = tile::getElementValueType(elem);
+    for (mlir::Value w : *v)
+      if (!w.getType().isIntOrFloat() || w.getType().getIntOrFloatBitWidth() != 32)
+        return false;
+    std::optional<mlir::OpBuilder::InsertionGuard> guard;
+    if (args.size() == 3) {
+      if (!args[2].getType().isInteger(1))
+        return false;
+      auto ifOp = tile::IfOp::create(b, l, args[2], /*withElse=*/false);
+      guard.emplace(b);
+      b.setInsertionPointToEnd(ifOp.thenBlock());
+    }
+    for (auto [w, word] : llvm::enumerate(*v)) {
+      mlir::Value bitsOf = word;
+      if (!mlir::isa<mlir::IntegerType>(bitsOf.getType()))
+        bitsOf = mlir::arith::BitcastOp::create(b, l, i32, bitsOf);
+      for (int64_t k = 0; k < per; ++k) {
+        mlir::Value x = bitsOf;
+        if (k) {
+          mlir::Value sh = mlir::arith::ConstantOp::create(
+              b, l, i32, b.getI32IntegerAttr(k * bits));
+          x = mlir::arith::ShRUIOp::create(b, l, x, sh);
+        }
+        if (bits < 32)
+          x = mlir::arith::TruncIOp::create(b, l, raw, x);
+        if (x.getType() != value)
+          x = mlir::arith::BitcastOp::create(b, l, value, x);
+        tile::StoreOp::create(b, l, x, args[0],
+                              mlir::ValueRange{index(w * per + k, l)});
+      }
+    }
+    dead.push_back(in);
+    return true;
+  }
+
+  bool rewrite(mlir::Operation *op) {
+    b.setInsertionPoint(op);
+    mlir::Location l = op->getLoc();
+    if (auto a = mlir::dyn_cast<tile::AllocOp>(op)) {
+      mlir::VectorType vt = vectorOf(a.getResult().getType());
+      auto t = tile::BufferType::get({vt.getNumElements()}, vt.getElementType(),
+                                     tile::MemoryScope::Local);
+      mlir::Value buf = tile::AllocOp::create(b, l, t, mlir::Value());
+      buffers[a.getResult()] = buf;
+      dead.push_back(op);
+      return true;
+    }
+    if (auto s = mlir::dyn_cast<tile::StoreOp>(op)) {
+      std::optional<Lanes> v = lanesOf(s.getValue());
+      mlir::Value buf = buffers.lookup(s.getBuffer());
+      if (!v || !buf)
+        return false;
+      for (auto [i, x] : llvm::enumerate(*v))
+        tile::StoreOp::create(b, l, x, buf, mlir::ValueRange{index(i, l)});
+      dead.push_back(op);
+      return true;
+    }
+    if (auto ld = mlir::dyn_cast<tile::LoadOp>(op)) {
+      mlir::Value buf = buffers.lookup(ld.getBuffer());
+      mlir::VectorType vt = vectorOf(ld.getType());
+      if (!buf || !vt)
+        return false;
+      Lanes v;
+      for (int64_t i = 0; i < vt.getNumElements(); ++i)
+        v.push_back(tile::LoadOp::create(b, l, buf,
+                                         mlir::ValueRange{index(i, l)}));
+      lanes[ld.getResult()] = v;
+      dead.push_back(op);
+      return true;
+    }
+    if (auto c = mlir::dyn_cast<mlir::arith::BitcastOp>(op)) {
+      std::optional<Lanes> v = lanesOf(c.getIn());
+      mlir::VectorType to = vectorOf(c.getType());
+      if (!v || !to || int64_t(v->size()) != to.getNumElements())
+        return false;
+      Lanes out;
+      for (mlir::Value x : *v) {
+        if (x.getType().getIntOrFloatBitWidth() !=
+            to.getElementType().getIntOrFloatBitWidth())
+          return false;
+        out.push_back(
+            mlir::arith::BitcastOp::create(b, l, to.getElementType(), x));
+      }
+      lanes[c.getResult()] = out;
+      dead.push_back(op);
+      return true;
+    }
+    auto in = mlir::cast<tile::IntrinsicOp>(op);
+    llvm::StringRef callee = knownCallee(op);
+    if (isLdg(callee))
+      return rewriteLdg(in);
+    if (isStg(callee))
+      return rewriteStg(in);
+    if (callee == "T.buffer_store") {
+      if (in.getArgs().size() != 2)
+        return false;
+      mlir::Value buf = in.getArgs()[0];
+      auto bt = mlir::dyn_cast<tile::BufferType>(buf.getType());
+      std::optional<Lanes> v = lanesOf(in.getArgs()[1]);
+      if (!bt || !v || !bt.hasStaticShape() || bt.getRank() != 1 ||
+          bt.getNumElements() != int64_t(v->size()) ||
+          (*v)[0].getType() != tile::getElementValueType(bt.getElementType()))
+        return false;
+      for (auto [i, x] : llvm::enumerate(*v))
+        tile::StoreOp::create(b, l, x, buf, mlir::ValueRange{index(i, l)});
+      dead.push_back(op);
+      return true;
+    }
+    llvm::SmallVector<mlir::Value, 8> args(in.getArgs());
+    llvm::ArrayRef<mlir::Attribute> params = in.getParams().getValue();
+    auto param = [&](size_t i) {
+      return i < params.size()
+                 ? mlir::cast<mlir::StringAttr>(params[i]).getValue()
+                 : llvm::StringRef();
+    };
+    Lanes out;
+    if (callee == "T.extract_lane") {
+      std::optional<Lanes> v = args.empty() ? std::nullopt : lanesOf(args[0]);
+      if (!v || args.size() != 2)
+        return false;
+      if (std::optional<int64_t> k = constant(args[1])) {
+        if (*k < 0 || *k >= int64_t(v->size()))
+          return false;
+        in->getResult(0).replaceAllUsesWith((*v)[*k]);
+      } else {
+        mlir::Value r = (*v)[0];
+        for (size_t k = 1; k < v->size(); ++k) {
+          mlir::Value c = mlir::arith::ConstantOp::create(
+              b, l, args[1].getType(),
+              b.getIntegerAttr(args[1].getType(), k));
+          mlir::Value eq = mlir::arith::CmpIOp::create(
+              b, l, mlir::arith::CmpIPredicate::eq, args[1], c);
+          r = mlir::arith::SelectOp::create(b, l, eq, (*v)[k], r);
+        }
+        in->getResult(0).replaceAllUsesWith(r);
+      }
+      dead.push_back(op);
+      return true;
+    }
+    mlir::VectorType vt = vectorOf(in->getResult(0).getType());
+    if (!vt)
+      return false;
+    int64_t n = vt.getNumElements();
+    if (callee == "T.Shuffle") {
+      Lanes pool;
+      llvm::SmallVector<int64_t, 8> picks;
+      for (auto [i, a] : llvm::enumerate(args)) {
+        if (param(i) == "vectors") {
+          std::optional<Lanes> v = lanesOf(a);
+          if (!v)
+            return false;
+          pool.append(v->begin(), v->end());
+        } else if (std::optional<int64_t> k = constant(a)) {
+          picks.push_back(*k);
+        } else {
+          return false;
+        }
+      }
+      for (int64_t k : picks) {
+        if (k < 0 || k >= int64_t(pool.size()))
+          return false;
+        out.push_back(pool[k]);
+      }
+    } else if (callee == "T.Broadcast") {
+      if (args.size() != 1)
+        return false;
+      out.assign(n, args[0]);
+    } else { // T.Ramp
+      if (args.size() != 2 || !mlir::isa<mlir::IntegerType>(args[0].getType()))
+        return false;
+      for (int64_t i = 0; i < n; ++i) {
+        mlir::Value c = mlir::arith::ConstantOp::create(
+            b, l, args[1].getType(), b.getIntegerAttr(args[1].getType(), i));
+        mlir::Value step = mlir::arith::MulIOp::create(b, l, args[1], c);
+        out.push_back(mlir::arith::AddIOp::create(b, l, args[0], step));
+      }
+    }
+    if (int64_t(out.size()) != n ||
+        llvm::any_of(out, [&](mlir::Value x) {
+          return x.getType() != vt.getElementType();
+        }))
+      return false;
+    lanes[in->getResult(0)] = out;
+    dead.push_back(op);
+    return true;
+  }
+};
+} // namespace
+
+void eval::scalarizeVectorValues(tile::FuncOp func) { Scalarizer(func).run(); }
