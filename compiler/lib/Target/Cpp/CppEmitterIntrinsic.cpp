@@ -76,11 +76,17 @@ static StringRef optionOf(tile::IntrinsicOp op, StringRef name) {
 
 LogicalResult Emitter::collectSafeValues(tile::KernelOp kernel) {
   safeValues.clear();
+  paddedReads.clear();
   // The map's one parser (tlc/Dialect/Tile/IR/SafeValues.h).
   FailureOr<llvm::DenseMap<Value, double>> values =
       tile::collectSafeValues(kernel, func);
   if (failed(values))
     return failure();
+  FailureOr<llvm::DenseMap<Operation *, double>> padded =
+      tile::collectPaddedReads(kernel);
+  if (failed(padded))
+    return failure();
+  paddedReads = std::move(*padded);
   for (auto [arg, value] : *values) {
     auto t = cast<tile::BufferType>(arg.getType());
     auto st = storageType(t.getElementType(), kernel);

@@ -280,6 +280,10 @@ public:
   mlir::LogicalResult collectSafeValues(tile::KernelOp kernel);
   /// Per tensor parameter, its safe value (a storage-type expression).
   llvm::DenseMap<mlir::Value, std::string> safeValues;
+  /// Per operation reading global memory into a T.annotate_padding buffer,
+  /// the pad its out-of-range reads give (a number, in place of the
+  /// tensor's safe value).
+  llvm::DenseMap<mlir::Operation *, double> paddedReads;
   /// In a kernel whose branches run as fibers.
   bool fibered = false;
   /// The fiber group spawned in the current block and not joined yet.
