@@ -136,6 +136,13 @@ LogicalResult Emitter::emitIntrinsic(tile::IntrinsicOp op) {
     return std::vector<std::string>(std::max<int64_t>(t.getRank(), 1), "0");
   };
 
+  if (callee == "T.tvm_storage_sync" && !threaded &&
+      (optionOf(op, "scope") == "shared" ||
+       optionOf(op, "scope") == "shared.dyn")) {
+    // Raw TIR's __syncthreads (threaded kernels: CppEmitterThreads.cpp).
+    comment(op, "T.tvm_storage_sync: no-op, one executor per block");
+    return success();
+  }
   if (callee == "T.sync_grid" && !threaded) {
     // The kernel runs as a cooperative launch (emitKernel).
     line("tlc::cpu::syncGrid(st, " + locLiteral(op.getLoc()) + ");");

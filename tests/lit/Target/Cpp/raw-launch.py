@@ -1,8 +1,9 @@
 # Raw TIR launches: a prim_func that binds its grid and block with
 # T.launch_thread or `for ... in T.thread_binding(...)` instead of a
 # T.Kernel is one launch of the tags it binds (the rest of the function is
-# its body), built on every target. The CPU target and the sim device
-# (CUDA and HIP code run on the host) against NumPy; HIP is printed.
+# its body), built on every target, with raw TIR's block barrier
+# T.tvm_storage_sync("shared"). The CPU target and the sim device (the
+# CUDA code run on the host) against NumPy; HIP is printed.
 #
 # RUN: tlc-build --check %s 2>&1 | count 0
 # RUN: rm -rf %t && tlc-build --target=cpu -o %t/cpu %s > /dev/null
@@ -11,6 +12,7 @@
 # CHECK: negate True
 # CHECK-NEXT: let_copy True
 # CHECK-NEXT: ranges True
+# CHECK-NEXT: reverse True
 # RUN: tlc-build --target=cuda:sm_90a --emit=cuda %s | FileCheck %s --check-prefix=CUDA
 # CUDA-LABEL: negate_kernel(
 # CUDA: blockIdx.x
@@ -66,6 +68,22 @@ def ranges(M=6, N=40):
     return main
 
 
+@tilelang.jit
+def reverse(N=512, threads=128):
+
+    @T.prim_func
+    def main(A: T.Tensor((N,), "float32"), B: T.Tensor((N,), "float32")):
+        bx = T.launch_thread("blockIdx.x", N // threads)
+        tx = T.launch_thread("threadIdx.x", threads)
+        stage = T.alloc_buffer((threads,), "float32", scope="shared")
+        stage[tx] = A[bx * threads + tx]
+        T.tvm_storage_sync("shared")
+        B[bx * threads + tx] = stage[threads - 1 - tx]
+
+    return main
+
+
 negate()
 let_copy()
 ranges()
+reverse()

@@ -21,3 +21,5 @@ print("let_copy", bool((load("let_copy", "B") == a[:, 4:8]).all()))
 a = loadIn("ranges", "A").astype(np.float64)
 ref = a * 2.0 + np.arange(a.shape[0])[:, None]
 print("ranges", bool(np.abs(load("ranges", "B") - ref).max() < 1e-5))
+a = loadIn("reverse", "A")
+print("reverse", bool((load("reverse", "B") == a.reshape(-1, 128)[:, ::-1].reshape(-1)).all()))
