@@ -732,11 +732,16 @@ public:
   mlir::LogicalResult checkStretches(tile::ParallelOp op,
                                      llvm::ArrayRef<mlir::Operation *> barriers);
   /// True when a barrier op straight in the block being emitted is reached
-  /// by every thread of the block: where barriers are allowed, or straight
-  /// in a uniform T.Parallel body (uniformParallelBody).
-  bool blockReachesBarrier(mlir::Operation *op) const {
-    return (barriersAllowed && parallelReg.empty()) ||
-           (uniformParallelBody && op->getBlock() == uniformParallelBody);
+  /// by every thread of the block: where barriers are allowed, or (a grid
+  /// barrier or raw TIR's T.tvm_storage_sync, which the CPU target runs
+  /// the same way) straight in a uniform T.Parallel body
+  /// (uniformParallelBody).
+  bool blockReachesBarrier(tile::IntrinsicOp op) const {
+    if (barriersAllowed && parallelReg.empty())
+      return true;
+    return uniformParallelBody && op->getBlock() == uniformParallelBody &&
+           (op.getCallee() == "T.sync_grid" ||
+            op.getCallee() == "T.tvm_storage_sync");
   }
   /// Names of values.
   llvm::DenseMap<mlir::Value, std::string> names;

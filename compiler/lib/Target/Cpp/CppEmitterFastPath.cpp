@@ -158,7 +158,22 @@ Emitter::parallelFastCheck(tile::ParallelOp loop, ArrayRef<std::string> extents,
   return checks;
 }
 
-/// The grid barriers (T.sync_grid) straight in the body of \p op, after
+bool tlc::target::detail::isLoopBarrier(Operation *op) {
+  auto i = dyn_cast<tile::IntrinsicOp>(op);
+  if (!i)
+    return false;
+  if (i.getCallee() == "T.sync_grid")
+    return true;
+  if (i.getCallee() != "T.tvm_storage_sync")
+    return false;
+  StringRef scope;
+  if (DictionaryAttr d = i.getOptionsAttr())
+    if (auto a = d.getAs<StringAttr>("scope"))
+      scope = a.getValue();
+  return scope == "shared" || scope == "shared.dyn";
+}
+
+/// The barriers (isLoopBarrier) straight in the body of \p op, after
 /// checking that the body can run as one loop nest per stretch between
 /// them: each element in a thread of its own (what every thread did before
 /// the barrier is done by all elements before it), and no value computed
@@ -168,8 +183,7 @@ gridBarriersOf(tile::ParallelOp op) {
   SmallVector<Operation *> barriers;
   Block &body = op.getBody().front();
   for (Operation &o : body)
-    if (auto i = dyn_cast<tile::IntrinsicOp>(&o);
-        i && i.getCallee() == "T.sync_grid")
+    if (isLoopBarrier(&o))
       barriers.push_back(&o);
   if (barriers.empty())
     return barriers;
@@ -183,9 +197,10 @@ gridBarriersOf(tile::ParallelOp op) {
   }
   if (!threads || !numel || *numel > *threads) {
     barriers.front()->emitError()
-        << "T.sync_grid inside a T.Parallel: the CPU target runs it only "
-           "where every element of the loop has a thread of its own (a "
-           "static loop of at most the block's threads)";
+        << cast<tile::IntrinsicOp>(barriers.front()).getCallee()
+        << " inside a T.Parallel: the CPU target runs it only where every "
+           "element of the loop has a thread of its own (a static loop of "
+           "at most the block's threads)";
     return failure();
   }
   // The stretch of each op of the body (the number of barriers before it).
@@ -203,7 +218,7 @@ gridBarriersOf(tile::ParallelOp op) {
         if (top && stretch.lookup(top) != stretch.lookup(&o)) {
           user->emitError()
               << "the CPU target runs the stretches of a T.Parallel body "
-                 "between T.sync_grid calls as loops of their own: a value "
+                 "between barriers as loops of their own: a value "
                  "computed before the barrier cannot be used after it "
                  "(keep it in a fragment or local buffer)";
           return failure();

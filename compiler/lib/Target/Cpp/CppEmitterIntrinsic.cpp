@@ -136,10 +136,14 @@ LogicalResult Emitter::emitIntrinsic(tile::IntrinsicOp op) {
     return std::vector<std::string>(std::max<int64_t>(t.getRank(), 1), "0");
   };
 
-  if (callee == "T.tvm_storage_sync" && !threaded &&
-      (optionOf(op, "scope") == "shared" ||
-       optionOf(op, "scope") == "shared.dyn")) {
+  if (callee == "T.tvm_storage_sync" && !threaded && isLoopBarrier(op)) {
     // Raw TIR's __syncthreads (threaded kernels: CppEmitterThreads.cpp).
+    // In a T.Parallel only straight in its body, where emitParallel runs
+    // the stretches around it as loops of their own.
+    auto loop = op->getParentOfType<tile::ParallelOp>();
+    if (loop && op->getParentOp() != loop.getOperation())
+      return fail("is a barrier of the whole block, but here only some "
+                  "elements of a T.Parallel may reach it");
     comment(op, "T.tvm_storage_sync: no-op, one executor per block");
     return success();
   }

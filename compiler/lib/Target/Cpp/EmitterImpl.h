@@ -348,6 +348,11 @@ mlir::FileLineColRange getFileLoc(mlir::Location loc);
 /// True for f16, bf16 and the fp8 types (stored as tlc::cpu::MiniFloat).
 bool isSmallFloat(mlir::Type t);
 
+/// Whether \p op is a barrier the CPU target runs between loop nests when
+/// it stands straight in a T.Parallel body (CppEmitterFastPath.cpp):
+/// T.sync_grid, or raw TIR's block barrier T.tvm_storage_sync("shared").
+bool isLoopBarrier(mlir::Operation *op);
+
 } // namespace tlc::target::detail
 
 #endif // TLC_LIB_TARGET_CPP_EMITTERIMPL_H

@@ -7,7 +7,10 @@
 # thread of its own (else an error). Phase 1 writes A[k] = k, phase 2
 # reads the mirrored element of another block into a fragment, waits for
 # the grid, and adds it: every element is N - 1 (NumPy checks the CPU
-# run). A barrier under a condition of the element stays an error.
+# run). Raw TIR's block barrier T.tvm_storage_sync("shared") in such a
+# loop runs the same way (a block reversed through shared memory; CPU and
+# sim against NumPy). A barrier under a condition of the element stays an
+# error.
 #
 # RUN: tlc-build --check %s 2>&1 | count 0
 # RUN: rm -rf %t && tlc-build --target=cpu -o %t/cpu --kernel mirror_sum %s > /dev/null
@@ -18,6 +21,17 @@
 # CUDA: for (int [[R:r_[0-9]+]] = 0;
 # CUDA: tlc::cuda::syncGrid();
 # CUDA: A[
+# RUN: rm -rf %t/b && tlc-build --target=cpu -o %t/b --kernel mirror_block %s > /dev/null
+# RUN: tlc-run %t/b --save %t/bout > /dev/null
+# RUN: %python -c "import numpy as np; a=np.load('%t/bout/inputs/A.npy'); b=np.load('%t/bout/B.npy'); print(bool((b == a.reshape(-1, 128)[:, ::-1].reshape(-1)).all()))" | FileCheck %s --check-prefix=BLOCK
+# BLOCK: True
+# RUN: tlc-build --target=cuda:sm_90a --emit=cuda --kernel mirror_block %s | FileCheck %s --check-prefix=BLOCKCUDA
+# BLOCKCUDA: for (int [[R:r_?[0-9]*]] = 0;
+# BLOCKCUDA: __syncthreads();
+# BLOCKCUDA: B[
+# RUN: %if sim-compiler %{ tlc-build --target=cuda:sm_90a --cuda-compiler=none --kernel mirror_block -o %t/bcu %s > /dev/null %}
+# RUN: %if sim-compiler %{ rm -rf %t/bsim && tlc-run %t/bcu --device sim --save %t/bsim > /dev/null %}
+# RUN: %if sim-compiler %{ %python -c "import numpy as np; a=np.load('%t/bsim/inputs/A.npy'); b=np.load('%t/bsim/B.npy'); print(bool((b == a.reshape(-1, 128)[:, ::-1].reshape(-1)).all()))" | FileCheck %s --check-prefix=BLOCK %}
 # RUN: tlc-build --target=hip:gfx942 --emit=hip --kernel mirror_sum %s | FileCheck %s --check-prefix=HIP
 # HIP: tlc::hip::syncGrid();
 # RUN: not tlc-build --target=cuda:sm_90a --emit=cuda --kernel guarded %s 2>&1 | FileCheck %s --check-prefix=RACE
@@ -103,7 +117,23 @@ def wide(N=512):
     return main
 
 
+@tilelang.jit
+def mirror_block(N=512):
+
+    @T.prim_func
+    def main(A: T.Tensor((N,), "float32"), B: T.Tensor((N,), "float32")):
+        with T.Kernel(N // 128, threads=128) as bx:
+            stage = T.alloc_shared((128,), "float32")
+            for i in T.Parallel(128):
+                stage[i] = A[bx * 128 + i]
+                T.tvm_storage_sync("shared")
+                B[bx * 128 + i] = stage[127 - i]
+
+    return main
+
+
 mirror_sum()
+mirror_block()
 guarded()
 partial()
 wide()
