@@ -46,24 +46,23 @@ static std::optional<std::pair<bool, unsigned>> parseThreadTag(
   return std::make_pair(isThread, unsigned(tag[0] - 'x'));
 }
 
-/// The index value of a thread tag inside the current kernel, or a
-/// run-time symbol named after the tag outside of one (raw TIR programs
-/// bind the launch with T.launch_thread before any T.Kernel).
-static Value threadTagValue(Interpreter &in, llvm::StringRef tag, Node at) {
+/// The index value of a thread tag inside the current kernel, the index of
+/// the function's raw TIR launch (T.launch_thread before any T.Kernel,
+/// with its \p extent), or a run-time symbol named after the tag outside
+/// of any traced function.
+static Value threadTagValue(Interpreter &in, llvm::StringRef tag,
+                            Value extent, Node at) {
   std::optional<std::pair<bool, unsigned>> t = parseThreadTag(tag);
   if (!t) {
     in.error(at, "unknown thread tag '" + tag +
                      "'; expected threadIdx.x/y/z or blockIdx.x/y/z");
     return Value::poison();
   }
-  if (!in.kernel || !in.tracing()) {
-    // A raw TIR launch: the function launches threads without a T.Kernel
-    // (tile.raw_launch tells the back ends it is not a host-only function).
-    if (in.tracing() && in.ir && in.ir->currentFunc)
-      in.ir->currentFunc->setAttr("tile.raw_launch",
-                                  in.ir->b.getUnitAttr());
+  if (!in.tracing() || !in.ir || !in.ir->currentFunc)
     return Value::sym(in.syms.freshSymbol(t->first ? "tx" : "bx"));
-  }
+  if (!in.kernel || (in.instance->rawLaunch &&
+                     in.kernel == &in.instance->rawLaunch->kernel))
+    return in.rawLaunchIndex(t->first, t->second, extent, at);
   if (!t->first) {
     if (t->second >= in.kernel->blockVars.size()) {
       in.error(at, "'" + tag + "' is not a dimension of this kernel's grid");
@@ -77,6 +76,150 @@ static Value threadTagValue(Interpreter &in, llvm::StringRef tag, Node at) {
   static const char *const names[] = {"tx", "ty", "tz"};
   return in.wrapScalar({v, lang::DType(lang::ScalarType::Int32),
                         in.syms.freshSymbol(names[t->second])});
+}
+
+/// The static value of an extent, if it has one.
+static std::optional<int64_t> staticExtent(mlir::OpFoldResult f) {
+  if (auto a = llvm::dyn_cast_if_present<mlir::Attribute>(f))
+    return mlir::cast<mlir::IntegerAttr>(a).getInt();
+  return std::nullopt;
+}
+
+Value Interpreter::rawLaunchIndex(bool isThread, unsigned dim, Value extent,
+                                  Node at) {
+  auto &B = ir->b;
+  std::unique_ptr<RawLaunchCtx> &raw = instance->rawLaunch;
+  if (!raw) {
+    // The launch covers the rest of the function, so it must start where
+    // the function's own statements are, not in a loop or branch of IR.
+    if (B.getInsertionBlock() != &ir->currentFunc.getBody().front()) {
+      error(at, "a raw TIR launch (T.launch_thread / T.thread_binding "
+                "outside a T.Kernel) must be at the top level of the "
+                "function, not inside a loop or condition");
+      return Value::poison();
+    }
+    raw = std::make_unique<RawLaunchCtx>();
+    // Three grid dimensions while the launches are traced; closeRawLaunch
+    // builds the op again with those launched.
+    llvm::SmallVector<mlir::OpFoldResult, 3> ones(3, B.getIndexAttr(1));
+    auto op = tile::KernelOp::create(B, ir->loc(at), ones, {ones[0]});
+    mlir::Block &body = op.getBody().front();
+    KernelCtx &k = raw->kernel;
+    k.id = ++lastKernelId;
+    k.op = op.getOperation();
+    k.threads = 1;
+    k.call = at;
+    static const char *const names[] = {"bx", "by", "bz"};
+    for (unsigned i = 0; i < 3; ++i) {
+      SymExpr sym = syms.freshSymbol(names[i]);
+      ir->bindSymbol(sym, body.getArgument(i));
+      k.blockVars.push_back(wrapScalar(
+          {body.getArgument(i), lang::DType(lang::ScalarType::Int32), sym}));
+    }
+    kernel = &k;
+    B.setInsertionPointToEnd(&body);
+  }
+  KernelCtx &k = raw->kernel;
+  // The extent, computed before the launch (it sizes it).
+  mlir::OpFoldResult f;
+  {
+    mlir::OpBuilder::InsertionGuard guard(B);
+    B.setInsertionPoint(k.op);
+    f = toFold(extent, at);
+  }
+  if (auto v = llvm::dyn_cast_if_present<mlir::Value>(f)) {
+    if (k.op->isAncestor(v.getParentBlock()->getParentOp())) {
+      error(at, "the extent of a raw TIR launch must be known before the "
+                "launch (it depends on a value computed inside it)");
+      return Value::poison();
+    }
+  }
+  mlir::OpFoldResult &slot = isThread ? raw->threads[dim] : raw->grid[dim];
+  std::optional<int64_t> now = staticExtent(f);
+  if (now && *now <= 0) {
+    error(at, "the extent of a raw TIR launch must be positive, got " +
+                  llvm::Twine(*now));
+    return Value::poison();
+  }
+  if (slot) {
+    std::optional<int64_t> before = staticExtent(slot);
+    if (before && now && *before != *now) {
+      error(at, (isThread ? "threadIdx." : "blockIdx.") +
+                    llvm::Twine(char('x' + dim)) + " is launched with " +
+                    llvm::Twine(*now) + " here and " + llvm::Twine(*before) +
+                    " before: one launch has one extent per tag");
+      return Value::poison();
+    }
+  } else {
+    slot = f;
+  }
+  if (!isThread) {
+    while (k.gridExtents.size() <= dim)
+      k.gridExtents.push_back(Value::integer(1));
+    k.gridExtents[dim] = extent;
+    return k.blockVars[dim];
+  }
+  // Threads per block: the product of the launched extents, 0 when one is
+  // symbolic.
+  int64_t threads = 1;
+  for (mlir::OpFoldResult e : raw->threads)
+    if (e)
+      threads = staticExtent(e) && threads ? threads * *staticExtent(e) : 0;
+  k.threads = threads;
+  const TargetInfo &tgt = target();
+  if (threads > tgt.maxThreads)
+    error(at, "thread count " + llvm::Twine(threads) +
+                  " exceeds the maximum of " + llvm::Twine(tgt.maxThreads) +
+                  " threads per block");
+  mlir::Value v = tile::ThreadBindingOp::create(
+      B, ir->loc(at), B.getIndexType(), B.getI64IntegerAttr(dim));
+  static const char *const names[] = {"tx", "ty", "tz"};
+  return wrapScalar({v, lang::DType(lang::ScalarType::Int32),
+                     syms.freshSymbol(names[dim])});
+}
+
+void Interpreter::closeRawLaunch() {
+  if (!instance || !instance->rawLaunch)
+    return;
+  std::unique_ptr<RawLaunchCtx> raw = std::move(instance->rawLaunch);
+  KernelCtx &k = raw->kernel;
+  if (kernel == &k)
+    kernel = nullptr;
+  auto old = mlir::cast<tile::KernelOp>(k.op);
+  auto &B = ir->b;
+  mlir::OpBuilder::InsertionGuard guard(B);
+  B.setInsertionPoint(old);
+  // The dimensions up to the last one launched (at least one of each).
+  auto launched = [&](mlir::OpFoldResult(&dims)[3]) {
+    llvm::SmallVector<mlir::OpFoldResult, 3> out;
+    unsigned n = 1;
+    for (unsigned d = 0; d < 3; ++d)
+      if (dims[d])
+        n = d + 1;
+    for (unsigned d = 0; d < n; ++d)
+      out.push_back(dims[d] ? dims[d] : B.getIndexAttr(1));
+    return out;
+  };
+  llvm::SmallVector<mlir::OpFoldResult, 3> grid = launched(raw->grid);
+  llvm::SmallVector<mlir::OpFoldResult, 3> threads = launched(raw->threads);
+  auto op = tile::KernelOp::create(B, old.getLoc(), grid, threads);
+  mlir::Block &body = op.getBody().front();
+  mlir::Block &oldBody = old.getBody().front();
+  body.getOperations().splice(body.end(), oldBody.getOperations());
+  for (unsigned i = 0; i < oldBody.getNumArguments(); ++i) {
+    mlir::BlockArgument a = oldBody.getArgument(i);
+    if (i < body.getNumArguments()) {
+      body.getArgument(i).setLoc(a.getLoc());
+      a.replaceAllUsesWith(body.getArgument(i));
+    } else if (!a.use_empty()) {
+      // Not launched: block index 0.
+      B.setInsertionPointToStart(&body);
+      a.replaceAllUsesWith(ir->constIndex(0, old.getLoc()));
+    }
+  }
+  old->erase();
+  k.op = op.getOperation();
+  checkSharedMemory(k);
 }
 
 std::optional<Value> Interpreter::callFramePrimitive(const PArgs &p) {
@@ -147,7 +290,8 @@ std::optional<Value> Interpreter::callFramePrimitive(const PArgs &p) {
                             : fail(p.node("thread"),
                                    "T.launch_thread expects a thread tag "
                                    "such as 'threadIdx.x'");
-    return threadTagValue(*this, getStr(tag), at);
+    return threadTagValue(*this, getStr(tag),
+                          p.getOr("extent", Value::integer(1)), at);
   }
   case BuiltinId::ThreadBinding: {
     Value tag = p.getOr("thread", Value::none());
@@ -155,9 +299,16 @@ std::optional<Value> Interpreter::callFramePrimitive(const PArgs &p) {
       return tag.isAbrupt() ? tag
                             : fail(at, "T.thread_binding needs thread= "
                                        "naming a tag such as 'threadIdx.x'");
-    Value idx = threadTagValue(*this, getStr(tag), at);
+    // T.thread_binding(n, ...) runs over [0, n), T.thread_binding(a, b, ...)
+    // over [a, b): a launch of b - a threads.
     Value start = p.getOr("start", Value::integer(0));
     std::optional<Value> stop = p.get("stop");
+    Value extent = start;
+    if (stop && !stop->isNone())
+      extent = binary(syntax::BinaryOp::Sub, *stop, start, at);
+    if (extent.isAbrupt())
+      return extent;
+    Value idx = threadTagValue(*this, getStr(tag), extent, at);
     if (stop && !stop->isNone() && !(start.isIntLike() && start.getInt() == 0))
       idx = binary(syntax::BinaryOp::Add, idx, start, at);
     // As the iterable of a `for`, the loop is the launch itself.

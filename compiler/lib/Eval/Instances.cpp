@@ -247,6 +247,8 @@ void Interpreter::applyBuildConfigs(InstanceCtx &ctx) {
 
 void Interpreter::endInstance(InstanceCtx *ctx) {
   auto func = mlir::cast<tile::FuncOp>(ctx->func);
+  if (ctx == instance)
+    closeRawLaunch();
   applyBuildConfigs(*ctx);
   tile::setImportedSources(func, ctx->importedSources);
   if (ctx->target)

@@ -129,6 +129,17 @@ struct KernelCtx {
   Node lastRngInit;
 };
 
+/// The launch a raw TIR function opens (T.launch_thread / T.thread_binding
+/// outside a T.Kernel): a tile.kernel whose grid and block grow with each
+/// launched tag, built again with its final extents when the function
+/// ends (Frames.cpp).
+struct RawLaunchCtx {
+  KernelCtx kernel;
+  /// The extents of blockIdx.x/y/z and threadIdx.x/y/z as launched (null
+  /// when the tag is not launched), computed before the kernel op.
+  mlir::OpFoldResult grid[3], threads[3];
+};
+
 /// One enclosing loop while tracing.
 struct LoopCtx {
   LoopKind kind;
@@ -162,6 +173,8 @@ struct InstanceCtx {
   /// The source texts of `T.import_source` and `T.Kernel(prelude=...)`, in
   /// trace order (tile.imported_sources).
   std::vector<std::string> importedSources;
+  /// The launch opened by raw TIR, to the end of the function.
+  std::unique_ptr<RawLaunchCtx> rawLaunch;
 };
 
 /// A pending Python exception.
@@ -455,6 +468,13 @@ public:
   std::optional<Value> callFramePrimitive(const PArgs &p);
   /// Executes the body of a `with` over a FrameObj (Frames.cpp).
   Flow execFrame(FrameObj *frame, Node withNode, Node target);
+  /// The index a raw TIR launch of a thread or block dimension binds
+  /// (\p isThread, \p dim; its \p extent), opening the function's launch
+  /// at the first one (Frames.cpp).
+  Value rawLaunchIndex(bool isThread, unsigned dim, Value extent, Node at);
+  /// Ends the launch raw TIR opened in the current instance, if any: the
+  /// tile.kernel gets its final grid and block (Frames.cpp).
+  void closeRawLaunch();
   /// The answer of a device query (`driver.get_num_sms()`,
   /// `torch.cuda.get_device_properties(0)`) from the target's device table
   /// (DeviceQueries.cpp); nullopt when \p qualified is not one.

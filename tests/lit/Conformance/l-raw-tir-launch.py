@@ -34,5 +34,5 @@ def reverse_blocks(A: T.Tensor((N,), T.float32), B: T.Tensor((N,), T.float32), P
 kernel = tilelang.compile(reverse_blocks, out_idx=[1, 2], target="cuda")
 
 # CHECK: "name":"A","kind":"tensor","shape":[262144],"dtype":"float32","scope":"global","layout":null
-# CHECK: "name":"stage","kind":"buffer","shape":[1024],"dtype":"float32","scope":"shared","layout":null
+# CHECK: "name":"stage","kind":"buffer","shape":[1024],"dtype":"float32","scope":"shared","layout":"linear"
 # CHECK: "name":"acc","kind":"buffer","shape":[1],"dtype":"float32","scope":"local","layout":null

@@ -750,18 +750,50 @@ LogicalResult Emitter::emitBlock(Block &block, bool allowBarriers) {
   // The barriers between the statements are tile-insert-barriers'
   // `tile.barrier` ops, printed where they stand.
   llvm::SaveAndRestore<bool> scope(barriersAllowed, allowBarriers);
-  for (Operation &op : block) {
-    if (skipOps.contains(&op))
-      continue;
-    if (auto before = linesBefore.find(&op); before != linesBefore.end())
-      for (const std::string &l : before->second)
-        line(l);
-    if (failed(emitOp(&op)))
+  for (Operation &op : block)
+    if (failed(emitStatement(&op)))
       return failure();
-    if (auto after = linesAfter.find(&op); after != linesAfter.end())
-      for (const std::string &l : after->second)
-        line(l);
+  return success();
+}
+
+LogicalResult Emitter::emitStatement(Operation *op) {
+  if (skipOps.contains(op))
+    return success();
+  if (auto before = linesBefore.find(op); before != linesBefore.end())
+    for (const std::string &l : before->second)
+      line(l);
+  if (failed(emitOp(op)))
+    return failure();
+  if (auto after = linesAfter.find(op); after != linesAfter.end())
+    for (const std::string &l : after->second)
+      line(l);
+  return success();
+}
+
+LogicalResult Emitter::checkStretches(ParallelOp op,
+                                      ArrayRef<Operation *> barriers) {
+  if (barriers.empty())
+    return success();
+  Block &body = op.getBody().front();
+  llvm::DenseMap<Operation *, unsigned> stretch;
+  unsigned n = 0;
+  for (Operation &o : body) {
+    if (n < barriers.size() && &o == barriers[n])
+      ++n;
+    stretch[&o] = n;
   }
+  for (Operation &o : body)
+    for (Value v : o.getResults())
+      for (Operation *user : v.getUsers()) {
+        Operation *top = body.findAncestorOpInBlock(*user);
+        if (top && stretch.lookup(top) != stretch.lookup(&o))
+          return user->emitError()
+                 << "the " << lang.name
+                 << " target runs the stretches of a T.Parallel body between "
+                    "grid barriers under the element's tests: a value "
+                    "computed before the barrier cannot be used after it "
+                    "(keep it in a fragment or local buffer)";
+      }
   return success();
 }
 

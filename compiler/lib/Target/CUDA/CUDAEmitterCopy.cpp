@@ -67,6 +67,28 @@ keepsRuns(const llvm::DenseMap<Value, layout::XorSwizzle> &ldsSwizzle,
   return it == ldsSwizzle.end() || it->second.vec % vec == 0;
 }
 
+std::optional<SmallVector<unsigned>>
+Emitter::copyDims(ArrayRef<int64_t> src, ArrayRef<int64_t> dst) {
+  SmallVector<unsigned> dstDims;
+  for (auto [i, e] : llvm::enumerate(dst))
+    if (e != 1)
+      dstDims.push_back(i);
+  SmallVector<unsigned> dims;
+  unsigned next = 0;
+  for (int64_t e : src) {
+    if (e == 1) {
+      dims.push_back(kUnitDim);
+      continue;
+    }
+    if (next == dstDims.size() || dst[dstDims[next]] != e)
+      return std::nullopt;
+    dims.push_back(dstDims[next++]);
+  }
+  if (next != dstDims.size())
+    return std::nullopt;
+  return dims;
+}
+
 LogicalResult Emitter::emitFragmentCopy(CopyOp op) {
   Value src = op.getSrc(), dst = op.getDst();
   Value srcRoot = rootOf(src), dstRoot = rootOf(dst);
@@ -91,13 +113,11 @@ LogicalResult Emitter::emitFragmentCopy(CopyOp op) {
   std::string reg = fresh("r");
   if (srcFrag && dstFrag) {
     const FragmentInfo &d = fragments[dstRoot];
-    if (ArrayRef<int64_t>(d.shape) != ArrayRef<int64_t>(frag.shape)) {
+    std::optional<SmallVector<unsigned>> dims = copyDims(frag.shape, d.shape);
+    if (!dims) {
       op.emitError("fragment copy shapes differ");
       return failure();
     }
-    SmallVector<unsigned> dims;
-    for (unsigned i = 0; i < d.shape.size(); ++i)
-      dims.push_back(i);
     if (exchanges.count(op)) {
       // Different layouts: through the exchange area.
       line(blockBarrier() + "  // the exchange area is free");
@@ -113,7 +133,7 @@ LogicalResult Emitter::emitFragmentCopy(CopyOp op) {
       return success();
     }
     FailureOr<std::string> sIdx =
-        fragmentIndex(d, fragments[srcRoot], dims, reg, op);
+        fragmentIndex(d, fragments[srcRoot], *dims, reg, op);
     if (failed(sIdx))
       return failure();
     line("#pragma unroll");

@@ -181,8 +181,7 @@ LogicalResult Emitter::emitIntrinsic(IntrinsicOp op) {
   // Block barriers and block votes: every thread of the block must reach
   // them.
   auto needsBlock = [&]() -> LogicalResult {
-    if (barriersAllowed && parallelReg.empty() && range.lo == 0 &&
-        range.hi == blockThreads)
+    if (blockReachesBarrier(op) && range.lo == 0 && range.hi == blockThreads)
       return success();
     return fail("is a barrier of the whole block, but here only some threads "
                 "may reach it (inside T.Parallel or under a condition that "

@@ -15,6 +15,7 @@
 #include "EmitterImpl.h"
 
 #include "mlir/IR/Matchers.h"
+#include "llvm/Support/SaveAndRestore.h"
 
 using namespace mlir;
 using namespace tlc;
@@ -287,14 +288,12 @@ int64_t Emitter::planExchanges(KernelOp kernel) {
   kernel.walk([&](CopyOp copy) {
     Value src = copy.getSrc(), dst = copy.getDst();
     auto s = fragments.find(src), d = fragments.find(dst);
-    if (s == fragments.end() || d == fragments.end() ||
-        ArrayRef<int64_t>(s->second.shape) != ArrayRef<int64_t>(d->second.shape))
+    if (s == fragments.end() || d == fragments.end())
       return;
-    SmallVector<unsigned> dims;
-    for (unsigned i = 0; i < d->second.shape.size(); ++i)
-      dims.push_back(i);
-    if (succeeded(fragmentIndex(d->second, s->second, dims, "r", copy, {},
-                                /*quiet=*/true)))
+    std::optional<SmallVector<unsigned>> dims =
+        copyDims(s->second.shape, d->second.shape);
+    if (!dims || succeeded(fragmentIndex(d->second, s->second, *dims, "r",
+                                         copy, {}, /*quiet=*/true)))
       return;
     exchanges[copy].push_back(src);
     most = std::max(most, fragmentBytes(src, s->second));
@@ -465,11 +464,17 @@ LogicalResult Emitter::emitParallel(ParallelOp op) {
 
   // The loop layout's slots of this thread: `if (tid < extent)`, the
   // register loop, the coordinates and the box test (3 or 4 scopes).
-  auto openSlots = [&](StringRef reg) {
-    if (loop->threadExtent < numThreads)
+  // With \p active, every thread opens every slot and the thread and box
+  // tests are returned there instead (the body's barriers stand outside
+  // them).
+  auto openSlots = [&](StringRef reg, std::string *active = nullptr) {
+    bool someThreads = loop->threadExtent < numThreads;
+    if (someThreads && !active)
       open("if (tid < " + Twine(loop->threadExtent) + ")");
     else
       open("");
+    if (someThreads && active)
+      *active = "tid < " + std::to_string(loop->threadExtent);
     line("#pragma unroll");
     open("for (int " + reg + " = 0; " + reg + " < " + Twine(loop->regs) +
          "; ++" + reg + ")");
@@ -480,7 +485,9 @@ LogicalResult Emitter::emitParallel(ParallelOp op) {
         if (e < loop->shape[d])
           inBox += (inBox.empty() ? "" : " && ") + idx[d] + " < " +
                    std::to_string(e);
-      open(inBox.empty() ? "" : "if (" + inBox + ")");
+      if (active && !inBox.empty())
+        *active += (active->empty() ? "" : " && ") + inBox;
+      open(inBox.empty() || active ? "" : "if (" + inBox + ")");
     }
     return idx;
   };
@@ -524,11 +531,26 @@ LogicalResult Emitter::emitParallel(ParallelOp op) {
          "  // every replica read what replica 0 is about to store");
   }
 
+  // Grid barriers straight in the body of a partitioned loop: every
+  // thread runs every slot, each stretch of the body between barriers
+  // under the slot's thread and box tests, the barriers outside them.
+  SmallVector<Operation *> bodyBarriers;
+  std::string active;
+  if ((loop || isStatic) && copies.empty() && barriersAllowed &&
+      parallelReg.empty()) {
+    for (Operation &o : op.getBody().front())
+      if (auto i = dyn_cast<IntrinsicOp>(&o);
+          i && i.getCallee() == "T.sync_grid")
+        bodyBarriers.push_back(&o);
+    if (failed(checkStretches(op, bodyBarriers)))
+      return failure();
+  }
+
   std::string reg = fresh("r");
   open("");
   SmallVector<std::string> idx;
   if (loop) {
-    idx = openSlots(reg);
+    idx = openSlots(reg, bodyBarriers.empty() ? nullptr : &active);
     for (auto [o, buf] : fragOps) {
       std::optional<SmallVector<unsigned>> dims = accessDims(op, o);
       Value root = rootOf(buf);
@@ -575,7 +597,9 @@ LogicalResult Emitter::emitParallel(ParallelOp op) {
     std::string flat = fresh("f");
     line("const int " + flat + " = " + reg + " * " + Twine(numThreads) +
          " + tid;");
-    if (regs * numThreads != staticNumel)
+    if (regs * numThreads != staticNumel && !bodyBarriers.empty())
+      active = flat + " < " + std::to_string(staticNumel);
+    if (regs * numThreads != staticNumel && bodyBarriers.empty())
       open("if (" + flat + " < " + Twine(staticNumel) + ")");
     else
       open("");
@@ -590,6 +614,20 @@ LogicalResult Emitter::emitParallel(ParallelOp op) {
   for (auto [v, arg] : llvm::enumerate(op.getInductionVars()))
     names[arg] = loop ? idx[varDim[v]] : idx[v];
 
+  // Every thread runs every slot of the loop when no `tid <` or box test
+  // is printed around the body (and the loop itself is reached by all).
+  bool uniform = barriersAllowed && parallelReg.empty();
+  if (!bodyBarriers.empty()) {
+    // Every thread runs every slot (the tests are inside).
+  } else if (loop) {
+    uniform &= loop->threadExtent >= numThreads;
+    for (auto [d, e] : llvm::enumerate(bound))
+      uniform &= e >= loop->shape[d];
+  } else {
+    uniform &= isStatic && numThreads > 0 && staticNumel % numThreads == 0;
+  }
+  llvm::SaveAndRestore<Block *> uniformBody(
+      uniformParallelBody, uniform ? &op.getBody().front() : nullptr);
   std::string savedReg = parallelReg, savedGuard = replicaGuard;
   parallelReg = reg;
   // A replicated loop layout runs each iteration in every replica of its
@@ -602,7 +640,25 @@ LogicalResult Emitter::emitParallel(ParallelOp op) {
   Block *savedBody = replicaBody;
   replicaBody = &op.getBody().front();
   exchangeForward.clear();
-  LogicalResult r = emitBlock(op.getBody().front(), /*allowBarriers=*/false);
+  LogicalResult r = success();
+  if (bodyBarriers.empty()) {
+    r = emitBlock(op.getBody().front(), /*allowBarriers=*/false);
+  } else {
+    llvm::SaveAndRestore<bool> noBarriers(barriersAllowed, false);
+    Block &body = op.getBody().front();
+    auto next = body.begin();
+    for (unsigned k = 0; k <= bodyBarriers.size() && succeeded(r); ++k) {
+      Operation *end = k < bodyBarriers.size() ? bodyBarriers[k] : nullptr;
+      open(active.empty() ? "" : "if (" + active + ")");
+      for (; next != body.end() && &*next != end && succeeded(r); ++next)
+        r = emitStatement(&*next);
+      close();
+      if (end && succeeded(r)) {
+        r = emitStatement(end);
+        ++next;
+      }
+    }
+  }
   exchangeForward.clear();
   parallelReg = savedReg;
   replicaGuard = savedGuard;

@@ -462,6 +462,13 @@ public:
   /// \p quiet: fail without a diagnostic (planning the exchanges).
   /// dims[d] == kUnitDim: \p buf dimension d is a unit dimension read at 0.
   static constexpr unsigned kUnitDim = ~0u;
+  /// For a whole-fragment copy from shape \p src to shape \p dst (equal
+  /// once dimensions of extent 1 are dropped, as T.copy allows): per
+  /// \p src dimension, the \p dst dimension it runs along (kUnitDim for
+  /// a unit one), as fragmentIndex takes them with \p dst as the loop.
+  /// nullopt when the shapes disagree.
+  static std::optional<llvm::SmallVector<unsigned>>
+  copyDims(llvm::ArrayRef<int64_t> src, llvm::ArrayRef<int64_t> dst);
   mlir::FailureOr<std::string>
   fragmentIndex(const FragmentInfo &loop, const FragmentInfo &buf,
                 llvm::ArrayRef<unsigned> dims, llvm::StringRef reg,
@@ -710,6 +717,32 @@ public:
   /// together (the kernel body, loops and branches on block-uniform
   /// conditions): only there may a `__syncthreads()` be placed.
   bool barriersAllowed = false;
+  /// The body of the T.Parallel being emitted when every thread of the
+  /// block runs it for each of its register slots, with no thread or box
+  /// test around it (a loop emitted where barriers are allowed): a block
+  /// or grid barrier straight in it is reached by every thread, once per
+  /// slot, as TileLang runs one in a partitioned loop. Null otherwise.
+  mlir::Block *uniformParallelBody = nullptr;
+  /// One statement of a block (emitBlock's step): \p op with the lines
+  /// planned before and after it, nothing for a skipped op.
+  mlir::LogicalResult emitStatement(mlir::Operation *op);
+  /// Fails, with an error at the use, when a value computed in one stretch
+  /// of \p op's body between \p barriers is used in another (each stretch
+  /// is a C++ scope of its own).
+  mlir::LogicalResult checkStretches(tile::ParallelOp op,
+                                     llvm::ArrayRef<mlir::Operation *> barriers);
+  /// True when a barrier op straight in the block being emitted is reached
+  /// by every thread of the block: where barriers are allowed, or (a grid
+  /// barrier or raw TIR's T.tvm_storage_sync, which the CPU target runs
+  /// the same way) straight in a uniform T.Parallel body
+  /// (uniformParallelBody).
+  bool blockReachesBarrier(tile::IntrinsicOp op) const {
+    if (barriersAllowed && parallelReg.empty())
+      return true;
+    return uniformParallelBody && op->getBlock() == uniformParallelBody &&
+           (op.getCallee() == "T.sync_grid" ||
+            op.getCallee() == "T.tvm_storage_sync");
+  }
   /// Names of values.
   llvm::DenseMap<mlir::Value, std::string> names;
   /// What the language and instruction set spell (CUDA or HIP).

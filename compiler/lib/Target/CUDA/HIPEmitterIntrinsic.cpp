@@ -152,8 +152,7 @@ std::optional<LogicalResult> Emitter::emitHipIntrinsic(IntrinsicOp op) {
            op.getResult(0).getType().getIntOrFloatBitWidth() >= 64;
   };
   auto needsBlock = [&]() -> LogicalResult {
-    if (barriersAllowed && parallelReg.empty() && range.lo == 0 &&
-        range.hi == blockThreads)
+    if (blockReachesBarrier(op) && range.lo == 0 && range.hi == blockThreads)
       return success();
     return fail("is a barrier of the whole block, but here only some threads "
                 "may reach it (inside T.Parallel or under a condition that "

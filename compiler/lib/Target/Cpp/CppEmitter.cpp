@@ -312,6 +312,17 @@ std::string Emitter::loadExpr(Value buffer, ArrayRef<std::string> indices,
       else
         break;
     }
+    // T.annotate_padding: reads into a padded buffer give its pad.
+    if (auto pad = paddedReads.find(at); pad != paddedReads.end()) {
+      auto t = cast<tile::BufferType>(root.getType());
+      FailureOr<std::string> st = storageType(t.getElementType(), at);
+      std::string literal;
+      llvm::raw_string_ostream os(literal);
+      os << llvm::format("%.17g", pad->second);
+      if (succeeded(st))
+        return "tlc::cpu::loadOr(" + view + ", " + idx + ", tlc::cpu::cast<" +
+               *st + ">(" + literal + "))";
+    }
     auto safe = safeValues.find(root);
     if (safe != safeValues.end())
       return "tlc::cpu::loadOr(" + view + ", " + idx + ", " + safe->second +

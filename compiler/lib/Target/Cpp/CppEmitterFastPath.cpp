@@ -20,6 +20,7 @@
 #include "EmitterImpl.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Matchers.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -157,21 +158,106 @@ Emitter::parallelFastCheck(tile::ParallelOp loop, ArrayRef<std::string> extents,
   return checks;
 }
 
+bool tlc::target::detail::isLoopBarrier(Operation *op) {
+  auto i = dyn_cast<tile::IntrinsicOp>(op);
+  if (!i)
+    return false;
+  if (i.getCallee() == "T.sync_grid")
+    return true;
+  if (i.getCallee() != "T.tvm_storage_sync")
+    return false;
+  StringRef scope;
+  if (DictionaryAttr d = i.getOptionsAttr())
+    if (auto a = d.getAs<StringAttr>("scope"))
+      scope = a.getValue();
+  return scope == "shared" || scope == "shared.dyn";
+}
+
+/// The barriers (isLoopBarrier) straight in the body of \p op, after
+/// checking that the body can run as one loop nest per stretch between
+/// them: each element in a thread of its own (what every thread did before
+/// the barrier is done by all elements before it), and no value computed
+/// before a barrier used after it. Failure after an error at the barrier.
+static FailureOr<SmallVector<Operation *>>
+gridBarriersOf(tile::ParallelOp op) {
+  SmallVector<Operation *> barriers;
+  Block &body = op.getBody().front();
+  for (Operation &o : body)
+    if (isLoopBarrier(&o))
+      barriers.push_back(&o);
+  if (barriers.empty())
+    return barriers;
+  std::optional<int64_t> threads;
+  if (auto kernel = op->getParentOfType<tile::KernelOp>())
+    threads = kernel.getStaticNumThreads();
+  std::optional<int64_t> numel = 1;
+  for (OpFoldResult e : op.getMixedExtents()) {
+    std::optional<int64_t> c = getConstantIntValue(e);
+    numel = c && numel ? std::optional<int64_t>(*numel * *c) : std::nullopt;
+  }
+  if (!threads || !numel || *numel > *threads) {
+    barriers.front()->emitError()
+        << cast<tile::IntrinsicOp>(barriers.front()).getCallee()
+        << " inside a T.Parallel: the CPU target runs it only where every "
+           "element of the loop has a thread of its own (a static loop of "
+           "at most the block's threads)";
+    return failure();
+  }
+  // The stretch of each op of the body (the number of barriers before it).
+  llvm::DenseMap<Operation *, unsigned> stretch;
+  unsigned n = 0;
+  for (Operation &o : body) {
+    if (n < barriers.size() && &o == barriers[n])
+      ++n;
+    stretch[&o] = n;
+  }
+  for (Operation &o : body)
+    for (Value r : o.getResults())
+      for (Operation *user : r.getUsers()) {
+        Operation *top = body.findAncestorOpInBlock(*user);
+        if (top && stretch.lookup(top) != stretch.lookup(&o)) {
+          user->emitError()
+              << "the CPU target runs the stretches of a T.Parallel body "
+                 "between barriers as loops of their own: a value "
+                 "computed before the barrier cannot be used after it "
+                 "(keep it in a fragment or local buffer)";
+          return failure();
+        }
+      }
+  return barriers;
+}
+
 LogicalResult Emitter::emitParallel(tile::ParallelOp op) {
   std::vector<std::string> exts;
   for (OpFoldResult e : op.getMixedExtents())
     exts.push_back(foldResult(e));
+  FailureOr<SmallVector<Operation *>> barriers = gridBarriersOf(op);
+  if (failed(barriers))
+    return failure();
+  // One loop nest per stretch of the body between grid barriers, the
+  // barrier once between them (each element is a thread of its own).
   auto emitLoops = [&]() -> LogicalResult {
     auto ivs = op.getInductionVars();
-    for (auto [d, iv] : llvm::enumerate(ivs)) {
-      std::string v = define(iv, "i");
-      open("for (int64_t " + v + " = 0; " + v + " < " + exts[d] + "; ++" + v +
-           ")");
+    Block &body = op.getBody().front();
+    auto next = body.begin();
+    for (unsigned s = 0; s <= barriers->size(); ++s) {
+      Operation *end = s < barriers->size() ? (*barriers)[s] : nullptr;
+      for (auto [d, iv] : llvm::enumerate(ivs)) {
+        std::string v = define(iv, "i");
+        open("for (int64_t " + v + " = 0; " + v + " < " + exts[d] + "; ++" +
+             v + ")");
+      }
+      for (; next != body.end() && &*next != end; ++next)
+        if (failed(emitOp(&*next)))
+          return failure();
+      currentLoc = op->getLoc();
+      closeLoops(ivs.size());
+      if (end) {
+        if (failed(emitOp(end)))
+          return failure();
+        ++next;
+      }
     }
-    if (failed(emitBlock(op.getBody().front())))
-      return failure();
-    currentLoc = op->getLoc();
-    closeLoops(ivs.size());
     return success();
   };
   llvm::DenseSet<Operation *> fast;

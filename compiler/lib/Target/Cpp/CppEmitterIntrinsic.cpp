@@ -76,11 +76,17 @@ static StringRef optionOf(tile::IntrinsicOp op, StringRef name) {
 
 LogicalResult Emitter::collectSafeValues(tile::KernelOp kernel) {
   safeValues.clear();
+  paddedReads.clear();
   // The map's one parser (tlc/Dialect/Tile/IR/SafeValues.h).
   FailureOr<llvm::DenseMap<Value, double>> values =
       tile::collectSafeValues(kernel, func);
   if (failed(values))
     return failure();
+  FailureOr<llvm::DenseMap<Operation *, double>> padded =
+      tile::collectPaddedReads(kernel);
+  if (failed(padded))
+    return failure();
+  paddedReads = std::move(*padded);
   for (auto [arg, value] : *values) {
     auto t = cast<tile::BufferType>(arg.getType());
     auto st = storageType(t.getElementType(), kernel);
@@ -130,6 +136,17 @@ LogicalResult Emitter::emitIntrinsic(tile::IntrinsicOp op) {
     return std::vector<std::string>(std::max<int64_t>(t.getRank(), 1), "0");
   };
 
+  if (callee == "T.tvm_storage_sync" && !threaded && isLoopBarrier(op)) {
+    // Raw TIR's __syncthreads (threaded kernels: CppEmitterThreads.cpp).
+    // In a T.Parallel only straight in its body, where emitParallel runs
+    // the stretches around it as loops of their own.
+    auto loop = op->getParentOfType<tile::ParallelOp>();
+    if (loop && op->getParentOp() != loop.getOperation())
+      return fail("is a barrier of the whole block, but here only some "
+                  "elements of a T.Parallel may reach it");
+    comment(op, "T.tvm_storage_sync: no-op, one executor per block");
+    return success();
+  }
   if (callee == "T.sync_grid" && !threaded) {
     // The kernel runs as a cooperative launch (emitKernel).
     line("tlc::cpu::syncGrid(st, " + locLiteral(op.getLoc()) + ");");

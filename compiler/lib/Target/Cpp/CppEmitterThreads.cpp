@@ -111,8 +111,25 @@ static bool isPerThreadBuffer(Value buffer) {
          scope == tile::MemoryScope::LocalVar;
 }
 
+/// Whether \p op is a barrier of the block's threads: T.sync_threads, or
+/// raw TIR's `T.tvm_storage_sync("shared")` (the same __syncthreads).
+static bool isBlockBarrier(Operation *op) {
+  if (isa<tile::SyncThreadsOp>(op))
+    return true;
+  auto i = dyn_cast<tile::IntrinsicOp>(op);
+  if (!i || i.getCallee() != "T.tvm_storage_sync")
+    return false;
+  StringRef scope;
+  if (DictionaryAttr d = i.getOptionsAttr())
+    if (auto a = d.getAs<StringAttr>("scope"))
+      scope = a.getValue();
+  return scope == "shared" || scope == "shared.dyn";
+}
+
 /// Whether \p op runs once for the whole block in a threaded kernel.
 static bool isCollective(Operation *op) {
+  if (isBlockBarrier(op))
+    return true;
   if (isa<tile::SyncThreadsOp, tile::CopyOp, tile::GemmOp, tile::ReduceOp,
           tile::CumSumOp, tile::ParallelOp, tile::PrintOp>(op))
     return true;
@@ -502,7 +519,7 @@ LogicalResult Emitter::emitBlockLevel(Operation *op) {
   }
   if (fibered && isBlockingOp(op))
     return emitBlockingOp(op);
-  if (isa<tile::SyncThreadsOp>(op)) {
+  if (isBlockBarrier(op)) {
     comment(op, "T.sync_threads(): every thread has finished the phase "
                 "before it");
     if (activeMask.empty())

@@ -280,6 +280,10 @@ public:
   mlir::LogicalResult collectSafeValues(tile::KernelOp kernel);
   /// Per tensor parameter, its safe value (a storage-type expression).
   llvm::DenseMap<mlir::Value, std::string> safeValues;
+  /// Per operation reading global memory into a T.annotate_padding buffer,
+  /// the pad its out-of-range reads give (a number, in place of the
+  /// tensor's safe value).
+  llvm::DenseMap<mlir::Operation *, double> paddedReads;
   /// In a kernel whose branches run as fibers.
   bool fibered = false;
   /// The fiber group spawned in the current block and not joined yet.
@@ -343,6 +347,11 @@ mlir::FileLineColRange getFileLoc(mlir::Location loc);
 
 /// True for f16, bf16 and the fp8 types (stored as tlc::cpu::MiniFloat).
 bool isSmallFloat(mlir::Type t);
+
+/// Whether \p op is a barrier the CPU target runs between loop nests when
+/// it stands straight in a T.Parallel body (CppEmitterFastPath.cpp):
+/// T.sync_grid, or raw TIR's block barrier T.tvm_storage_sync("shared").
+bool isLoopBarrier(mlir::Operation *op);
 
 } // namespace tlc::target::detail
 

@@ -478,17 +478,6 @@ bool tlc::target::skipUnbuildable(tile::FuncOp func, StringRef kernelFilter,
   if (needsKernel &&
       !func.walk([](tile::KernelOp) { return WalkResult::interrupt(); })
            .wasInterrupted()) {
-    // Threads launched in raw TIR (T.launch_thread, T.thread_binding
-    // outside a T.Kernel) are a launch this target cannot build yet: an
-    // error, not a function with nothing to launch.
-    if (func->hasAttr("tile.raw_launch")) {
-      func.emitError() << "'" << func.getSymName()
-                       << "' launches its threads in raw TIR "
-                          "(T.launch_thread / T.thread_binding outside a "
-                          "T.Kernel), which this target does not build yet";
-      ok = false;
-      return true;
-    }
     InFlightDiagnostic d = named ? func.emitError() : func.emitWarning();
     d << "'" << func.getSymName()
       << "' is not built: it has no T.Kernel, so it launches nothing on the "

@@ -10,6 +10,7 @@
 #include "tlc/Dialect/Tile/IR/TileOps.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
+#include "llvm/ADT/DenseSet.h"
 
 using namespace mlir;
 using namespace tlc;
@@ -33,32 +34,11 @@ static SmallVector<std::pair<StringRef, StringRef>> mapEntries(IntrinsicOp op,
   return result;
 }
 
-/// `T.annotate_padding({buf: v})` asks that reads of out-of-range elements
-/// copied into buf give v. Every target's guarded copies give 0 there, so a
-/// pad of 0 is honoured and any other value is refused where the program is
-/// built, instead of a wrong answer.
-static LogicalResult checkPadding(IntrinsicOp op) {
-  for (auto [name, text] : mapEntries(op, "padding_map")) {
-    double value;
-    if (!text.getAsDouble(value) && value == 0)
-      continue;
-    return op.emitError()
-           << "T.annotate_padding: a pad value other than 0 is not "
-              "implemented yet ('"
-           << name << "' padded with '" << text
-           << "'): out-of-range elements would read 0";
-  }
-  return success();
-}
-
 FailureOr<llvm::DenseMap<Value, double>>
 tlc::tile::collectSafeValues(Operation *scope, FuncOp func) {
   llvm::DenseMap<Value, double> values;
   Block &params = func.getBody().front();
   WalkResult w = scope->walk([&](IntrinsicOp op) {
-    if (op.getCallee() == "T.annotate_padding")
-      return failed(checkPadding(op)) ? WalkResult::interrupt()
-                                      : WalkResult::advance();
     if (op.getCallee() != "T.annotate_safe_value")
       return WalkResult::advance();
     for (auto [name, text] : mapEntries(op, "safe_value_map")) {
@@ -85,4 +65,88 @@ tlc::tile::collectSafeValues(Operation *scope, FuncOp func) {
   if (w.wasInterrupted())
     return failure();
   return values;
+}
+
+/// The root buffer \p v views (through tile.region and tile.view).
+static Value viewedRoot(Value v) {
+  while (Operation *def = v.getDefiningOp()) {
+    if (auto r = dyn_cast<RegionOp>(def))
+      v = r.getSource();
+    else if (auto view = dyn_cast<ViewOp>(def))
+      v = view.getSource();
+    else
+      break;
+  }
+  return v;
+}
+
+/// Records \p pad for every tile.load of global memory whose value flows
+/// into \p value through element arithmetic (ops without regions).
+static void padLoadsOf(Value value, double pad,
+                       llvm::DenseMap<Operation *, double> &reads) {
+  SmallVector<Value> work = {value};
+  llvm::DenseSet<Operation *> seen;
+  while (!work.empty()) {
+    Operation *def = work.pop_back_val().getDefiningOp();
+    if (!def || def->getNumRegions() || !seen.insert(def).second)
+      continue;
+    if (auto load = dyn_cast<LoadOp>(def)) {
+      auto t = cast<BufferType>(viewedRoot(load.getBuffer()).getType());
+      if (t.getScope() == MemoryScope::Global)
+        reads[def] = pad;
+      continue;
+    }
+    for (Value v : def->getOperands())
+      if (!isa<BufferType>(v.getType()))
+        work.push_back(v);
+  }
+}
+
+FailureOr<llvm::DenseMap<Operation *, double>>
+tlc::tile::collectPaddedReads(Operation *scope) {
+  // The padded buffers: allocations named in a padding map.
+  llvm::DenseMap<Value, double> padded;
+  WalkResult w = scope->walk([&](IntrinsicOp op) {
+    if (op.getCallee() != "T.annotate_padding")
+      return WalkResult::advance();
+    for (auto [name, text] : mapEntries(op, "padding_map")) {
+      double value;
+      if (text.getAsDouble(value)) {
+        op.emitError() << "T.annotate_padding: the pad value of '" << name
+                       << "' must be a number, not '" << text << "'";
+        return WalkResult::interrupt();
+      }
+      bool found = false;
+      scope->walk([&](AllocOp alloc) {
+        if (auto n = dyn_cast<NameLoc>(alloc.getLoc());
+            n && n.getName().getValue() == name) {
+          padded[alloc.getResult()] = value;
+          found = true;
+        }
+      });
+      if (!found) {
+        op.emitError() << "T.annotate_padding: '" << name
+                       << "' is not a buffer allocated in the kernel";
+        return WalkResult::interrupt();
+      }
+    }
+    return WalkResult::advance();
+  });
+  if (w.wasInterrupted())
+    return failure();
+  llvm::DenseMap<Operation *, double> reads;
+  if (padded.empty())
+    return reads;
+  scope->walk([&](Operation *op) {
+    if (auto copy = dyn_cast<CopyOp>(op)) {
+      auto pad = padded.find(viewedRoot(copy.getDst()));
+      if (pad != padded.end())
+        reads[op] = pad->second;
+    } else if (auto store = dyn_cast<StoreOp>(op)) {
+      auto pad = padded.find(viewedRoot(store.getBuffer()));
+      if (pad != padded.end())
+        padLoadsOf(store.getValue(), pad->second, reads);
+    }
+  });
+  return reads;
 }

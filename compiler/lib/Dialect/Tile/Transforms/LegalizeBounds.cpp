@@ -42,8 +42,10 @@ using Intervals = SmallVector<std::optional<IndexInterval>>;
 class BoundsLegalizer {
 public:
   BoundsLegalizer(IndexIntervals &intervals,
-                  const llvm::DenseMap<Value, double> &safeValues)
-      : intervals(intervals), safeValues(safeValues) {}
+                  const llvm::DenseMap<Value, double> &safeValues,
+                  const llvm::DenseMap<Operation *, double> &paddedReads)
+      : intervals(intervals), safeValues(safeValues),
+        paddedReads(paddedReads) {}
 
   /// Records the guards of \p op (nothing for one that touches no global
   /// memory).
@@ -55,7 +57,7 @@ public:
     for (OpOperand &operand : op->getOpOperands()) {
       std::optional<BoundsGuard> g;
       if (isa<BufferType>(operand.get().getType()))
-        g = guardOf(operand.get(), positionsOf(op, operand));
+        g = guardOf(op, operand.get(), positionsOf(op, operand));
       any |= g.has_value();
       perOperand.push_back(std::move(g));
     }
@@ -99,9 +101,10 @@ private:
     return r;
   }
 
-  /// The guard of accesses at \p positions of the view \p buffer, or
-  /// nullopt when it is not a view of global memory.
-  std::optional<BoundsGuard> guardOf(Value buffer, Intervals positions) {
+  /// The guard of \p op's accesses at \p positions of the view \p buffer,
+  /// or nullopt when it is not a view of global memory.
+  std::optional<BoundsGuard> guardOf(Operation *op, Value buffer,
+                                     Intervals positions) {
     while (auto region = buffer.getDefiningOp<RegionOp>()) {
       SmallVector<OpFoldResult> offsets = region.getMixedOffsets();
       if (offsets.size() != positions.size())
@@ -133,15 +136,22 @@ private:
         bits |= kCheckUpper;
       g.dims.push_back(bits);
     }
-    auto safe = safeValues.find(buffer);
-    if (safe != safeValues.end() && safe->second != 0 &&
+    // A read into a T.annotate_padding buffer gives its pad; other reads
+    // the tensor's T.annotate_safe_value.
+    std::optional<double> safe;
+    if (auto pad = paddedReads.find(op); pad != paddedReads.end())
+      safe = pad->second;
+    else if (auto it = safeValues.find(buffer); it != safeValues.end())
+      safe = it->second;
+    if (safe && *safe != 0 &&
         llvm::any_of(g.dims, [](uint8_t b) { return b != kCheckNone; }))
-      g.safeValue = safe->second;
+      g.safeValue = safe;
     return g;
   }
 
   IndexIntervals &intervals;
   const llvm::DenseMap<Value, double> &safeValues;
+  const llvm::DenseMap<Operation *, double> &paddedReads;
 };
 
 struct TileLegalizeBoundsPass final
@@ -156,11 +166,13 @@ struct TileLegalizeBoundsPass final
       func.walk([&](KernelOp kernel) {
         FailureOr<llvm::DenseMap<Value, double>> safe =
             collectSafeValues(kernel, func);
-        if (failed(safe)) {
+        FailureOr<llvm::DenseMap<Operation *, double>> padded =
+            collectPaddedReads(kernel);
+        if (failed(safe) || failed(padded)) {
           markLoweringFailed(func);
           return WalkResult::interrupt();
         }
-        BoundsLegalizer legalizer(intervals, *safe);
+        BoundsLegalizer legalizer(intervals, *safe, *padded);
         kernel.walk([&](Operation *op) { legalizer.legalize(op); });
         return WalkResult::advance();
       });
