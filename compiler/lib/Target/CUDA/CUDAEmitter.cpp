@@ -772,28 +772,14 @@ LogicalResult Emitter::emitStatement(Operation *op) {
 
 LogicalResult Emitter::checkStretches(ParallelOp op,
                                       ArrayRef<Operation *> barriers) {
-  if (barriers.empty())
-    return success();
-  Block &body = op.getBody().front();
-  llvm::DenseMap<Operation *, unsigned> stretch;
-  unsigned n = 0;
-  for (Operation &o : body) {
-    if (n < barriers.size() && &o == barriers[n])
-      ++n;
-    stretch[&o] = n;
-  }
-  for (Operation &o : body)
-    for (Value v : o.getResults())
-      for (Operation *user : v.getUsers()) {
-        Operation *top = body.findAncestorOpInBlock(*user);
-        if (top && stretch.lookup(top) != stretch.lookup(&o))
-          return user->emitError()
-                 << "the " << lang.name
-                 << " target runs the stretches of a T.Parallel body between "
-                    "grid barriers under the element's tests: a value "
-                    "computed before the barrier cannot be used after it "
-                    "(keep it in a fragment or local buffer)";
-      }
+  if (Operation *user =
+          findUseAcrossBarriers(op.getBody().front(), barriers))
+    return user->emitError()
+           << "the " << lang.name
+           << " target runs the stretches of a T.Parallel body between "
+              "grid barriers under the element's tests: a value "
+              "computed before the barrier cannot be used after it "
+              "(keep it in a fragment or local buffer)";
   return success();
 }
 

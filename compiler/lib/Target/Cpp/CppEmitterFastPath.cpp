@@ -18,6 +18,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "EmitterImpl.h"
+#include "tlc/Dialect/Tile/IR/ThreadUniformity.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -160,17 +161,7 @@ Emitter::parallelFastCheck(tile::ParallelOp loop, ArrayRef<std::string> extents,
 
 bool tlc::target::detail::isLoopBarrier(Operation *op) {
   auto i = dyn_cast<tile::IntrinsicOp>(op);
-  if (!i)
-    return false;
-  if (i.getCallee() == "T.sync_grid")
-    return true;
-  if (i.getCallee() != "T.tvm_storage_sync")
-    return false;
-  StringRef scope;
-  if (DictionaryAttr d = i.getOptionsAttr())
-    if (auto a = d.getAs<StringAttr>("scope"))
-      scope = a.getValue();
-  return scope == "shared" || scope == "shared.dyn";
+  return i && (i.getCallee() == "T.sync_grid" || tile::isSharedStorageSync(op));
 }
 
 /// The barriers (isLoopBarrier) straight in the body of \p op, after
@@ -203,27 +194,14 @@ gridBarriersOf(tile::ParallelOp op) {
            "at most the block's threads)";
     return failure();
   }
-  // The stretch of each op of the body (the number of barriers before it).
-  llvm::DenseMap<Operation *, unsigned> stretch;
-  unsigned n = 0;
-  for (Operation &o : body) {
-    if (n < barriers.size() && &o == barriers[n])
-      ++n;
-    stretch[&o] = n;
+  if (Operation *user = tile::findUseAcrossBarriers(body, barriers)) {
+    user->emitError()
+        << "the CPU target runs the stretches of a T.Parallel body "
+           "between barriers as loops of their own: a value "
+           "computed before the barrier cannot be used after it "
+           "(keep it in a fragment or local buffer)";
+    return failure();
   }
-  for (Operation &o : body)
-    for (Value r : o.getResults())
-      for (Operation *user : r.getUsers()) {
-        Operation *top = body.findAncestorOpInBlock(*user);
-        if (top && stretch.lookup(top) != stretch.lookup(&o)) {
-          user->emitError()
-              << "the CPU target runs the stretches of a T.Parallel body "
-                 "between barriers as loops of their own: a value "
-                 "computed before the barrier cannot be used after it "
-                 "(keep it in a fragment or local buffer)";
-          return failure();
-        }
-      }
   return barriers;
 }
 

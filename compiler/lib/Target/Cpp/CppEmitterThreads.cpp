@@ -40,6 +40,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "EmitterImpl.h"
+#include "tlc/Dialect/Tile/IR/ThreadUniformity.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -114,16 +115,7 @@ static bool isPerThreadBuffer(Value buffer) {
 /// Whether \p op is a barrier of the block's threads: T.sync_threads, or
 /// raw TIR's `T.tvm_storage_sync("shared")` (the same __syncthreads).
 static bool isBlockBarrier(Operation *op) {
-  if (isa<tile::SyncThreadsOp>(op))
-    return true;
-  auto i = dyn_cast<tile::IntrinsicOp>(op);
-  if (!i || i.getCallee() != "T.tvm_storage_sync")
-    return false;
-  StringRef scope;
-  if (DictionaryAttr d = i.getOptionsAttr())
-    if (auto a = d.getAs<StringAttr>("scope"))
-      scope = a.getValue();
-  return scope == "shared" || scope == "shared.dyn";
+  return isa<tile::SyncThreadsOp>(op) || tile::isSharedStorageSync(op);
 }
 
 /// Whether \p op runs once for the whole block in a threaded kernel.

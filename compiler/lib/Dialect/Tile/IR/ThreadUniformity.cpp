@@ -343,4 +343,36 @@ bool ordersThreadsWithMbarriers(Operation *kernel) {
   return found.wasInterrupted();
 }
 
+bool isSharedStorageSync(Operation *op) {
+  auto i = dyn_cast<IntrinsicOp>(op);
+  if (!i || i.getCallee() != "T.tvm_storage_sync")
+    return false;
+  StringRef scope;
+  if (DictionaryAttr d = i.getOptionsAttr())
+    if (auto a = d.getAs<StringAttr>("scope"))
+      scope = a.getValue();
+  return scope == "shared" || scope == "shared.dyn";
+}
+
+Operation *findUseAcrossBarriers(Block &body, ArrayRef<Operation *> barriers) {
+  if (barriers.empty())
+    return nullptr;
+  // The stretch of each op of the body: the number of barriers before it.
+  llvm::DenseMap<Operation *, unsigned> stretch;
+  unsigned n = 0;
+  for (Operation &o : body) {
+    if (n < barriers.size() && &o == barriers[n])
+      ++n;
+    stretch[&o] = n;
+  }
+  for (Operation &o : body)
+    for (Value v : o.getResults())
+      for (Operation *user : v.getUsers()) {
+        Operation *top = body.findAncestorOpInBlock(*user);
+        if (top && stretch.lookup(top) != stretch.lookup(&o))
+          return user;
+      }
+  return nullptr;
+}
+
 } // namespace tlc::tile

@@ -17,6 +17,7 @@
 #ifndef TLC_DIALECT_TILE_IR_THREADUNIFORMITY_H
 #define TLC_DIALECT_TILE_IR_THREADUNIFORMITY_H
 
+#include "mlir/IR/Block.h"
 #include "mlir/IR/Operation.h"
 #include "mlir/IR/Value.h"
 
@@ -79,6 +80,19 @@ getBranchRange(mlir::Operation *ifOp, mlir::Region &region, int64_t threads);
 /// disjoint thread ranges are then the program's to order, not the
 /// lowering's.
 bool ordersThreadsWithMbarriers(mlir::Operation *kernel);
+
+/// Whether \p op is raw TIR's block barrier
+/// `T.tvm_storage_sync("shared")` (or `"shared.dyn"`).
+bool isSharedStorageSync(mlir::Operation *op);
+
+/// The first use of a value in a later stretch of \p body than the one
+/// that computes it, where \p barriers (in order, straight in \p body)
+/// split it into stretches; null when every value stays in its stretch. A
+/// printer that runs each stretch of a T.Parallel body on its own (a loop
+/// per stretch, or each stretch under its own thread tests) cannot carry a
+/// value across a barrier.
+mlir::Operation *findUseAcrossBarriers(mlir::Block &body,
+                                       llvm::ArrayRef<mlir::Operation *> barriers);
 
 } // namespace tlc::tile
 
