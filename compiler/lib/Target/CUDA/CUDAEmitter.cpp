@@ -335,6 +335,14 @@ LogicalResult Emitter::emitKernel(KernelOp op) {
     op.emitError("the CUDA target needs a static thread count");
     return failure();
   }
+  // The evaluator reports such counts at T.Kernel; an instance that has
+  // that error can still reach here (the editor's exchange hints), and
+  // every per-thread plan below divides by the count.
+  if (*threads < 1 || *threads > 1024) {
+    op.emitError() << "a thread block has 1 to 1024 threads, not "
+                   << *threads;
+    return failure();
+  }
   numThreads = blockThreads = *threads;
   range = ThreadRange{0, blockThreads, nullptr};
   // tile-warp-specialize: a producer warpgroup after the program's threads.
