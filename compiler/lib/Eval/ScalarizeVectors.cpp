@@ -45,6 +45,17 @@ using namespace tlc::eval;
 namespace {
 using Lanes = llvm::SmallVector<mlir::Value, 4>;
 
+/// The element width of a rank-1 buffer that `T.ldg*` / `T.stg*` read or
+/// write as 32-bit words (8, 16 or 32 bits); std::nullopt for any other.
+std::optional<unsigned> wordElementBits(tile::BufferType bt) {
+  if (!bt || bt.getRank() != 1 || !bt.getElementType().isIntOrFloat())
+    return std::nullopt;
+  unsigned bits = bt.getElementType().getIntOrFloatBitWidth();
+  if (bits != 8 && bits != 16 && bits != 32)
+    return std::nullopt;
+  return bits;
+}
+
 /// The rewrite of one function.
 class Scalarizer {
 public:
@@ -168,12 +179,11 @@ private:
     mlir::VectorType vt = vectorOf(result);
     int64_t words = vt ? vt.getNumElements() : 1;
     mlir::Type i32 = b.getI32Type();
-    if (!bt || bt.getRank() != 1 || !bt.getElementType().isIntOrFloat())
+    std::optional<unsigned> wordBits = wordElementBits(bt);
+    if (!wordBits)
       return false;
     mlir::Type elem = bt.getElementType();
-    unsigned bits = elem.getIntOrFloatBitWidth();
-    if (bits != 8 && bits != 16 && bits != 32)
-      return false;
+    unsigned bits = *wordBits;
     int64_t per = 32 / bits;
     if (bt.getDimSize(0) != mlir::ShapedType::kDynamic &&
         bt.getDimSize(0) < words * per)
@@ -225,12 +235,11 @@ private:
       return false;
     auto bt = mlir::dyn_cast<tile::BufferType>(args[0].getType());
     std::optional<Lanes> v = lanesOf(args[1]);
-    if (!bt || !v || bt.getRank() != 1 || !bt.getElementType().isIntOrFloat())
+    std::optional<unsigned> wordBits = wordElementBits(bt);
+    if (!v || !wordBits)
       return false;
     mlir::Type elem = bt.getElementType();
-    unsigned bits = elem.getIntOrFloatBitWidth();
-    if (bits != 8 && bits != 16 && bits != 32)
-      return false;
+    unsigned bits = *wordBits;
     int64_t per = 32 / bits;
     mlir::Type i32 = b.getI32Type(), raw = b.getIntegerType(bits);
     mlir::Type value = tile::getElementValueType(elem);
