@@ -145,6 +145,16 @@ TEST_CASE("IndexExpr: simplification") {
 //===----------------------------------------------------------------------===//
 
 namespace {
+/// The Python line `pts = [(i, j, k), ...]` binding \p points.
+std::string pointsAssignment(llvm::ArrayRef<std::array<int64_t, 3>> points) {
+  std::ostringstream os;
+  os << "pts = [";
+  for (auto &p : points)
+    os << "(" << p[0] << "," << p[1] << "," << p[2] << "),";
+  os << "]\n";
+  return os.str();
+}
+
 /// Builds a random expression over i, j, k with small positive divisors.
 IndexExpr randomExpr(std::mt19937 &rng, int depth) {
   std::uniform_int_distribution<int> pick(0, 9);
@@ -199,10 +209,7 @@ TEST_CASE("IndexExpr: printed formulas evaluate identically in CPython") {
       for (int64_t k = 0; k < ek; k += 2)
         points.push_back({i, j, k});
   std::ostringstream script;
-  script << "pts = [";
-  for (auto &p : points)
-    script << "(" << p[0] << "," << p[1] << "," << p[2] << "),";
-  script << "]\n";
+  script << pointsAssignment(points);
   for (auto &[orig, simp] : cases) {
     script << "print(' '.join(str(" << orig.str()
            << ") for (i, j, k) in pts))\n";
@@ -247,10 +254,7 @@ TEST_CASE("CompiledIndexExpr: evaluates as CPython at negative inputs") {
       for (int64_t k = -7; k < 7; k += 3)
         points.push_back({i, j, k});
   std::ostringstream script;
-  script << "pts = [";
-  for (auto &p : points)
-    script << "(" << p[0] << "," << p[1] << "," << p[2] << "),";
-  script << "]\n";
+  script << pointsAssignment(points);
   for (const IndexExpr &e : exprs)
     script << "print(' '.join(str(" << e.str() << ") for (i, j, k) in pts))\n";
   std::optional<std::string> out = runPython(script.str());
