@@ -578,8 +578,16 @@ llvm::Expected<Fragment> tlc::layout::mergeFragments(const Fragment &existing,
                                                      InferLevel level) {
   if (existing.isEquivalentTo(incoming))
     return existing;
-  if (level != InferLevel::Strict && incoming.contains(existing))
+  if (level != InferLevel::Strict && incoming.contains(existing)) {
+    // Each thread holds the same elements in both (they differ only in
+    // register order): the one with fewer registers wins, the existing one
+    // on a tie, so that merge(a, b) and merge(b, a) agree and propagation
+    // cannot swap the two forever.
+    if (existing.contains(incoming) &&
+        existing.getRegsPerThread() <= incoming.getRegsPerThread())
+      return existing;
     return incoming;
+  }
   return makeError("conflicting fragment layouts: " + existing.shortLabel() +
                    " vs " + incoming.shortLabel());
 }

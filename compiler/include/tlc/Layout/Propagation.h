@@ -115,8 +115,10 @@ enum class InferLevel : uint8_t { Strict, Common, Free };
 
 /// Reconciles \p existing and \p incoming proposals for one buffer: equal
 /// layouts agree; below the strict level, an incoming layout that contains
-/// the existing one (every thread keeps what it held) replaces it; anything
-/// else is a conflict whose message names both labels.
+/// the existing one (every thread keeps what it held) replaces it, unless
+/// the two hold the same elements on every thread and the existing one
+/// needs no more registers (the choice is then the same in either order);
+/// anything else is a conflict whose message names both labels.
 llvm::Expected<Fragment> mergeFragments(const Fragment &existing,
                                         const Fragment &incoming,
                                         InferLevel level);

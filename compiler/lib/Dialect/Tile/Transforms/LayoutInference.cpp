@@ -985,6 +985,16 @@ LogicalResult Solver::visitReduce(unsigned id, InferLevel level) {
 }
 
 LogicalResult Solver::visit(unsigned id, InferLevel level) {
+  const Node &n = nodes[id];
+  visited += n.kind == NodeKind::Loop     ? elementCount(n.loopShape)
+             : n.kind == NodeKind::Reduce ? elementCount(buffers[n.src].shape)
+                                          : 0;
+  // Past the budget every visit fails, so the run ends; run() reports it
+  // (the free level's attempts run under a handler that drops errors).
+  if (visited > kMaxVisitedPerKernel)
+    overBudget = true;
+  if (overBudget)
+    return failure();
   switch (nodes[id].kind) {
   case NodeKind::Loop:
     return visitLoop(id, level);
@@ -1063,9 +1073,15 @@ LogicalResult Solver::run() {
     queued[id] = true;
     queue.push_back(id);
   }
-  if (failed(propagate()))
-    return failure();
-  return freeLevel();
+  if (succeeded(propagate()) && succeeded(freeLevel()))
+    return success();
+  if (overBudget)
+    kernel.emitError()
+        << "layout inference did not settle: its visits enumerated over "
+        << groupDigits(kMaxVisitedPerKernel)
+        << " elements while the layouts of this kernel's fragments kept "
+           "changing (a tlc limitation; please report this program)";
+  return failure();
 }
 
 KernelLayouts Solver::takeResult() {

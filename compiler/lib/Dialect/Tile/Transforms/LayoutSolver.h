@@ -44,6 +44,14 @@ constexpr int64_t kMaxEnumerated = int64_t(1) << 22;
 /// 20,971,904 elements, 10 s of CPU for one instance).
 constexpr int64_t kMaxEnumeratedPerKernel = int64_t(1) << 22;
 
+/// The elements the visits of one kernel's inference may enumerate in all
+/// (each visit of a loop or reduction counts its elements): a kernel within
+/// kMaxEnumeratedPerKernel settles after a few visits per node, so reaching
+/// this means the layouts did not settle (found by tlc-fuzz-eval: two
+/// proposals for one buffer replaced each other forever), and inference
+/// stops with an error instead of running without an answer.
+constexpr int64_t kMaxVisitedPerKernel = int64_t(1) << 27;
+
 using layout::Fragment;
 using layout::IndexExpr;
 using layout::InferLevel;
@@ -186,6 +194,10 @@ private:
   std::vector<std::pair<unsigned, Operation *>> floating;
   std::deque<unsigned> queue;
   std::vector<bool> queued;
+  /// Elements enumerated by visits so far (see kMaxVisitedPerKernel).
+  int64_t visited = 0;
+  /// Set once the visit budget is spent (its error is emitted once).
+  bool overBudget = false;
 };
 
 
