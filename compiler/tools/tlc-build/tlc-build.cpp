@@ -742,6 +742,16 @@ int main(int argc, char **argv) {
                "package checks a prim_func defined there with it); also "
                "TLC_TRACE_EXPECTED_FAILURES=1"),
       cl::init(false), cl::cat(category));
+  cl::opt<double> evalTimeBudget(
+      "eval-time-budget",
+      cl::desc("Seconds of trace-time evaluation for the whole file before "
+               "the rest of it is not analysed (default 10)"),
+      cl::init(10), cl::cat(category));
+  cl::opt<unsigned> evalMemoryBudget(
+      "eval-memory-budget",
+      cl::desc("MiB of Python objects trace-time evaluation may create for "
+               "the whole file (default 1024)"),
+      cl::init(1024), cl::cat(category));
   cl::opt<bool> noCache(
       "no-cache",
       cl::desc("With -o, neither use nor fill the content-hash build cache "
@@ -868,6 +878,13 @@ int main(int argc, char **argv) {
     opts.eval.target = *tgt;
     opts.eval.targetExplicit = target.getNumOccurrences() > 0;
     opts.eval.kernelFilter = kernelName;
+    if (!(evalTimeBudget > 0) || evalMemoryBudget == 0) {
+      llvm::errs() << "tlc-build: error: --eval-time-budget and "
+                      "--eval-memory-budget must be positive\n";
+      return 2;
+    }
+    opts.eval.timeBudgetSeconds = evalTimeBudget;
+    opts.eval.memoryBudgetBytes = uint64_t(evalMemoryBudget) << 20;
     if (definesOnly) {
       opts.eval.runMain = false;
       opts.eval.callSites = false;
