@@ -19,7 +19,9 @@ Release build (BUILD, default build/), whose archive members they replace:
 
 Needs `ninja -C BUILD tlc-fuzz-replay-TARGET` first (the archives and the
 link line). Programs: OUT/bin/tlc-fuzz-TARGET, linked with libstdc++ and
-libgcc static so that they run on the H200 host's Ubuntu.
+libgcc static so that they run on the H200 host's Ubuntu. A second run
+recompiles only the objects whose source, headers (the compiler's
+dependency file OBJ.d) or command changed.
 """
 import argparse
 import concurrent.futures
@@ -103,16 +105,28 @@ def main():
             objs.append(obj)
         plan[t] = objs
 
+    def up_to_date(obj, stamp, deps, args):
+        """The object exists, was built by these arguments and is newer than
+        its source and every header the compiler read for it (deps)."""
+        if not all(os.path.exists(f) for f in (obj, stamp, deps)):
+            return False
+        if open(stamp).read() != " ".join(args):
+            return False
+        # A make rule, continued lines joined: "obj: src hdr1 hdr2 ...".
+        text = open(deps).read().replace("\\\n", " ")
+        files = text.split(":", 1)[1].split() if ":" in text else []
+        built = os.path.getmtime(obj)
+        return all(os.path.exists(f) and os.path.getmtime(f) < built for f in files)
+
     def compile_one(item):
         obj, args = item
         os.makedirs(os.path.dirname(obj), exist_ok=True)
         src = args[args.index("-c") + 1]
-        stamp = obj + ".cmd"
-        if (os.path.exists(obj) and os.path.exists(stamp)
-                and open(stamp).read() == " ".join(args)
-                and os.path.getmtime(obj) > os.path.getmtime(src)):
+        stamp, deps = obj + ".cmd", obj + ".d"
+        if up_to_date(obj, stamp, deps, args):
             return None
-        r = subprocess.run(["nice", "-n", "10"] + args, capture_output=True, text=True)
+        r = subprocess.run(["nice", "-n", "10"] + args + ["-MMD", "-MF", deps],
+                           capture_output=True, text=True)
         if r.returncode:
             return f"{src}:\n{r.stderr[-3000:]}"
         open(stamp, "w").write(" ".join(args))
