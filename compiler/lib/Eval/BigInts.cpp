@@ -133,6 +133,9 @@ Value Interpreter::bigBinary(BinaryOp op, const llvm::APInt &x,
     return makeInt(op == BinaryOp::FloorDiv ? q : r, at);
   }
   case BinaryOp::Pow: {
+    if (y.isNegative() && x.isZero())
+      return raise("ZeroDivisionError",
+                   "0.0 cannot be raised to a negative power", at);
     if (y.isNegative())
       return Value::floating(std::pow(toDouble(x), toDouble(y)));
     // 0, 1 and -1 stay small whatever the exponent.

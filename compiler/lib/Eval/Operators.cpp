@@ -138,11 +138,30 @@ Value Interpreter::binary(BinaryOp op, Value l, Value r, Node at) {
       return fromSym(e, at);
     }
     case BinaryOp::Pow: {
+      if (b < 0 && a == 0)
+        return raise("ZeroDivisionError",
+                     "0.0 cannot be raised to a negative power", at);
       if (b < 0)
         return Value::floating(std::pow(double(a), double(b)));
+      // 0, 1 and -1 stay small whatever the exponent (`1 ** (1 << 62)`
+      // used to loop 2^62 times); other bases overflow within 63 squarings.
+      if (a == 0 || a == 1) {
+        res = (a == 1 || b == 0) ? 1 : 0;
+        break;
+      }
+      if (a == -1) {
+        res = (b & 1) ? -1 : 1;
+        break;
+      }
       res = 1;
-      for (int64_t i = 0; i < b && !overflow; ++i)
-        overflow = llvm::MulOverflow(res, a, res);
+      int64_t base = a;
+      for (int64_t k = b; k && !overflow; k >>= 1) {
+        if (k & 1)
+          overflow = llvm::MulOverflow(res, base, res);
+        // A higher bit is set, so the square is a factor of the result.
+        if (k > 1 && !overflow)
+          overflow = llvm::MulOverflow(base, base, base);
+      }
       break;
     }
     case BinaryOp::LShift:
