@@ -238,10 +238,16 @@ CompiledIndexExpr::CompiledIndexExpr(const IndexExpr &expr) {
     maxDepth = compileInto(expr, code);
 }
 
+/// See CompiledIndexExpr::workDone().
+static thread_local int64_t evaluatedOps = 0;
+
+int64_t CompiledIndexExpr::workDone() { return evaluatedOps; }
+
 std::optional<int64_t>
 CompiledIndexExpr::evaluate(llvm::ArrayRef<int64_t> inputs) const {
   if (code.empty())
     return std::nullopt;
+  evaluatedOps += int64_t(code.size());
   // Enumerating a tile calls this once per element: no allocation and no
   // initialisation of the stack for the usual shallow expressions.
   constexpr unsigned kInline = 32;

@@ -20,6 +20,7 @@
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/Twine.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
 #include <map>
@@ -554,6 +555,22 @@ Fragment tlc::layout::defaultFragment(llvm::ArrayRef<int64_t> shape,
   if (f)
     return std::move(*f);
   llvm::consumeError(f.takeError());
+  return Fragment::fullyReplicated(shape, threads);
+}
+
+std::optional<Fragment>
+tlc::layout::defaultFragmentWithin(llvm::ArrayRef<int64_t> shape,
+                                   unsigned elemBits, int64_t threads,
+                                   int64_t maxSlots) {
+  int64_t v = chooseVectorWidth(shape, elemBits, threads);
+  llvm::Expected<Fragment> f = planLoopPartition(shape, threads, v);
+  if (f)
+    return std::move(*f);
+  llvm::consumeError(f.takeError());
+  int64_t slots = threads;
+  for (int64_t e : shape)
+    if (llvm::MulOverflow(slots, e, slots) || slots > maxSlots)
+      return std::nullopt;
   return Fragment::fullyReplicated(shape, threads);
 }
 

@@ -145,6 +145,10 @@ public:
   explicit CompiledIndexExpr(const IndexExpr &expr);
   /// Same result as IndexExpr::evaluate on the compiled expression.
   std::optional<int64_t> evaluate(llvm::ArrayRef<int64_t> inputs) const;
+  /// Operations evaluate() has run on this thread so far: the work of the
+  /// layout enumerations, which callers budget (layout inference measures
+  /// one kernel's by the difference before and after).
+  static int64_t workDone();
 
   /// One postfix instruction (for the implementation). A binary operator
   /// with `constRhs` takes its right operand from `value` instead of the

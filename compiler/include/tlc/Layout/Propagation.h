@@ -103,6 +103,14 @@ int64_t chooseVectorWidth(llvm::ArrayRef<int64_t> shape, unsigned elemBits,
 /// the tile is smaller than the block.
 Fragment defaultFragment(llvm::ArrayRef<int64_t> shape, unsigned elemBits,
                          int64_t threads);
+/// defaultFragment(), or std::nullopt when it would be fully replicated over
+/// more than \p maxSlots (threads x elements) slots: a tile that does not
+/// divide among the threads, held whole by every thread. Answered before
+/// any enumeration.
+std::optional<Fragment> defaultFragmentWithin(llvm::ArrayRef<int64_t> shape,
+                                              unsigned elemBits,
+                                              int64_t threads,
+                                              int64_t maxSlots);
 
 /// TileLang's register-count cost of a candidate: registers per thread.
 int64_t registerCost(const Fragment &fragment);

@@ -774,12 +774,34 @@ LogicalResult Emitter::assignFragmentLayouts(KernelOp kernel) {
     // outside any T.Parallel, or at indices that are not loop variables)
     // is every thread's own copy, as in TileLang: all threads run that code
     // and compute the same values.
-    if (!known(v) && isScalarFragment(v))
-      layouts.try_emplace(
-          v, layout::Fragment::fullyReplicated(type.getShape(), homeThreads));
-    if (!known(v))
-      layouts.try_emplace(v, layout::defaultFragment(type.getShape(),
-                                                     elemBits(v), homeThreads));
+    // Tabulating a fragment every thread holds whole costs threads x
+    // elements slots: past 2^22 the instance is refused here too (layout
+    // inference reports it at the use; the editor's hints print instances
+    // whatever inference said).
+    constexpr int64_t kMaxReplicatedSlots = int64_t(1) << 22;
+    if (!known(v)) {
+      std::optional<layout::Fragment> chosen;
+      if (isScalarFragment(v)) {
+        int64_t slots = homeThreads;
+        bool fits = true;
+        for (int64_t e : type.getShape())
+          fits = fits && !llvm::MulOverflow(slots, e, slots) &&
+                 slots <= kMaxReplicatedSlots;
+        if (fits)
+          chosen = layout::Fragment::fullyReplicated(type.getShape(),
+                                                     homeThreads);
+      } else {
+        chosen = layout::defaultFragmentWithin(
+            type.getShape(), elemBits(v), homeThreads, kMaxReplicatedSlots);
+      }
+      if (!chosen) {
+        alloc->emitError() << "fragment of " << type.getNumElements()
+                           << " elements would be held whole by each of "
+                           << homeThreads << " threads";
+        return WalkResult::interrupt();
+      }
+      layouts.try_emplace(v, std::move(*chosen));
+    }
     const layout::Fragment &f = layouts[v];
     // What the layout itself cannot do is reported where it was written.
     Operation *blame = alloc;

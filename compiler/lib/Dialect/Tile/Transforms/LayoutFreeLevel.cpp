@@ -153,9 +153,15 @@ LogicalResult Solver::freeLevel() {
     if (buf == buffers.end())
       break;
     unsigned id = buf - buffers.begin();
-    Fragment f = layout::defaultFragment(buf->shape, buf->bits ? buf->bits : 32,
-                                         threads);
-    if (failed(setFragment(id, std::move(f), buf->root.getDefiningOp(),
+    std::optional<Fragment> f = layout::defaultFragmentWithin(
+        buf->shape, buf->bits ? buf->bits : 32, threads, kMaxEnumerated);
+    if (!f) {
+      std::string why = "does not divide among " + std::to_string(threads) +
+                        " threads";
+      (void)checkReplicable(id, buf->root.getDefiningOp(), why);
+      return failure();
+    }
+    if (failed(setFragment(id, std::move(*f), buf->root.getDefiningOp(),
                            InferLevel::Free)))
       return failure();
     enqueueUsers(id, ~0u);

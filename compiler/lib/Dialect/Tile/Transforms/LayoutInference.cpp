@@ -613,6 +613,19 @@ LogicalResult Solver::inferGemm(GemmOp op) {
   return success();
 }
 
+LogicalResult Solver::checkReplicable(unsigned buf, Operation *at,
+                                      llvm::StringRef why) {
+  int64_t elements = elementCount(buffers[buf].shape);
+  // At most kMaxEnumerated elements (collect()), so no overflow.
+  if (elements * threads <= kMaxEnumerated)
+    return success();
+  return at->emitError()
+         << "fragment '" << bufferDisplayName(buffers[buf].root) << "' of "
+         << elements << " elements " << why
+         << ", so every thread would hold all of it (" << elements
+         << " registers per thread; the limit is 255)";
+}
+
 LogicalResult Solver::strict() {
   for (AnnotateLayoutOp op : annotations)
     if (failed(applyAnnotation(op)))
@@ -624,7 +637,10 @@ LogicalResult Solver::strict() {
   // whole by every thread.
   for (auto [buf, op] : floating)
     if (!buffers[buf].fragment)
-      if (failed(setFragment(
+      if (failed(checkReplicable(buf, op,
+                                 "is read or written outside every "
+                                 "T.Parallel")) ||
+          failed(setFragment(
               buf, Fragment::fullyReplicated(buffers[buf].shape, threads), op,
               InferLevel::Common)))
         return failure();
@@ -985,13 +1001,10 @@ LogicalResult Solver::visitReduce(unsigned id, InferLevel level) {
 }
 
 LogicalResult Solver::visit(unsigned id, InferLevel level) {
-  const Node &n = nodes[id];
-  visited += n.kind == NodeKind::Loop     ? elementCount(n.loopShape)
-             : n.kind == NodeKind::Reduce ? elementCount(buffers[n.src].shape)
-                                          : 0;
   // Past the budget every visit fails, so the run ends; run() reports it
   // (the free level's attempts run under a handler that drops errors).
-  if (visited > kMaxVisitedPerKernel)
+  if (layout::CompiledIndexExpr::workDone() - enumeratedAtStart >
+      kMaxEnumerationWorkPerKernel)
     overBudget = true;
   if (overBudget)
     return failure();
@@ -1061,6 +1074,7 @@ bool Solver::withinEnumerationBudget() {
 }
 
 LogicalResult Solver::run() {
+  enumeratedAtStart = layout::CompiledIndexExpr::workDone();
   collect();
   // Bounded analysis: a kernel whose fragment loops are too large to
   // enumerate is answered at once (an error: the back ends would otherwise
@@ -1077,10 +1091,11 @@ LogicalResult Solver::run() {
     return success();
   if (overBudget)
     kernel.emitError()
-        << "layout inference did not settle: its visits enumerated over "
-        << groupDigits(kMaxVisitedPerKernel)
-        << " elements while the layouts of this kernel's fragments kept "
-           "changing (a tlc limitation; please report this program)";
+        << "layout inference stopped: its enumerations of this kernel's "
+           "layouts ran over "
+        << groupDigits(kMaxEnumerationWorkPerKernel)
+        << " index operations without settling them (a tlc limitation; "
+           "please report this program)";
   return failure();
 }
 

@@ -44,13 +44,15 @@ constexpr int64_t kMaxEnumerated = int64_t(1) << 22;
 /// 20,971,904 elements, 10 s of CPU for one instance).
 constexpr int64_t kMaxEnumeratedPerKernel = int64_t(1) << 22;
 
-/// The elements the visits of one kernel's inference may enumerate in all
-/// (each visit of a loop or reduction counts its elements): a kernel within
-/// kMaxEnumeratedPerKernel settles after a few visits per node, so reaching
-/// this means the layouts did not settle (found by tlc-fuzz-eval: two
-/// proposals for one buffer replaced each other forever), and inference
-/// stops with an error instead of running without an answer.
-constexpr int64_t kMaxVisitedPerKernel = int64_t(1) << 27;
+/// The index-expression operations (CompiledIndexExpr::workDone(), a few
+/// ns each) one kernel's inference may run in its enumerations; memoized
+/// checks run none. The examples and conformance programs need at most
+/// ~23 M; past this (about a second), inference stops with an error at the
+/// kernel instead of running on (found by tlc-fuzz-eval: two proposals for
+/// one buffer that replaced each other forever, and a mutant whose
+/// free-level attempts took 20 s). Checked between visits, so one visit
+/// may overrun it.
+constexpr int64_t kMaxEnumerationWorkPerKernel = int64_t(1) << 27;
 
 using layout::Fragment;
 using layout::IndexExpr;
@@ -147,6 +149,13 @@ private:
   LogicalResult conflict(unsigned buf, Operation *by, llvm::StringRef existing,
                          llvm::StringRef incoming, llvm::StringRef why);
 
+  /// Fails, with an error at \p at naming \p why, when holding buffer
+  /// \p buf whole on every thread (fully replicated) would take more than
+  /// kMaxEnumerated slots (bounded analysis: found by tlc-fuzz-eval, a
+  /// (3**12,) fragment held by 256 threads took 7 GiB to tabulate).
+  LogicalResult checkReplicable(unsigned buf, Operation *at,
+                                llvm::StringRef why);
+
   // Levels.
   LogicalResult strict();
   LogicalResult applyAnnotation(AnnotateLayoutOp op);
@@ -194,8 +203,9 @@ private:
   std::vector<std::pair<unsigned, Operation *>> floating;
   std::deque<unsigned> queue;
   std::vector<bool> queued;
-  /// Elements enumerated by visits so far (see kMaxVisitedPerKernel).
-  int64_t visited = 0;
+  /// CompiledIndexExpr::workDone() when run() began (see
+  /// kMaxEnumerationWorkPerKernel).
+  int64_t enumeratedAtStart = 0;
   /// Set once the visit budget is spent (its error is emitted once).
   bool overBudget = false;
 };
