@@ -2,7 +2,7 @@
 # `v - w`, `v * w`, `v / w`, unary `-v`, `//` and `%` of int32x4, a scalar
 # operand in every lane (`v * 2 + A[2]`: T.Broadcast), comparisons into
 # boolx2 (`v < w`), `T.Cast(T.float32x2, v)` lane by lane, `T.max` and
-# `T.if_then_else` of vectors. They were not lowered: arithmetic left
+# `T.if_then_else` of vectors, math functions (`T.exp`). They were not lowered: arithmetic left
 # vector<2xf16> ops no target generates, comparisons were an error, and a
 # cast of a vector silently kept the old lane type. Each op is now the
 # same op on every lane (ScalarizeVectors). The CPU target and the sim
@@ -24,6 +24,7 @@
 # CHECK-NEXT: max True
 # CHECK-NEXT: compare-cast True
 # CHECK-NEXT: int True
+# CHECK-NEXT: exp True
 # RUN: %if sim-compiler %{ tlc-build --target=cuda:sm_90a --cuda-compiler=none -o %t/sm90 %s > /dev/null %}
 # RUN: %if sim-compiler %{ tlc-run %t/sm90 --device sim --inputs %t/in --save %t/sm90-out > /dev/null %}
 # RUN: %if sim-compiler %{ %python %S/Inputs/vector_arith_ref.py %t/in %t/sm90-out | FileCheck %s %}
@@ -34,7 +35,7 @@
 # RUN: %if hip-toolchain %{ tlc-run %t/hip --device sim --inputs %t/in --save %t/hip-out > /dev/null %}
 # RUN: %if hip-toolchain %{ %python %S/Inputs/vector_arith_ref.py %t/in %t/hip-out | FileCheck %s %}
 # RUN: %if nvcc %{ tlc-build --target=cuda:sm_80 -o %t/nvcc %s | FileCheck %s --check-prefix=NVCC %}
-# NVCC-COUNT-2: wrote {{.*}}.{{cubin|fatbin}}
+# NVCC-COUNT-3: wrote {{.*}}.{{cubin|fatbin}}
 # RUN: not tlc-build --check --no-source-lines %S/Inputs/vector_arith_errors.py 2>&1 | FileCheck %s --check-prefix=ERR
 # ERR: vector_arith_errors.py:10:13: error: arithmetic between float16x2 and float16x4 values (vectors of different lane counts)
 # ERR: vector_arith_errors.py:11:13: error: cannot cast float16x2 to float32x4 (a different number of lanes)
@@ -93,3 +94,11 @@ def vec_mixed(A: T.Tensor((4,), T.float16), X: T.Tensor((4,), T.int32),
         c = T.Cast(T.float32x2, T.float16x2(A[0], A[1]) >= 0)
         B[4] = T.extract_lane(c, 0)
         B[5] = T.extract_lane(c, 1)
+
+
+@tilelang.jit
+def vec_math(A: T.Tensor((2,), T.float32), B: T.Tensor((2,), T.float32)):
+    with T.Kernel(1, threads=1):
+        e = T.exp(T.float32x2(A[0], A[1]))
+        B[0] = T.extract_lane(e, 0)
+        B[1] = T.extract_lane(e, 1)

@@ -35,3 +35,6 @@ print("compare-cast",
       np.array_equal(b[4:6], (a[0:2] >= 0).astype(np.float32)))
 m = (x * 3) // 2 - x % 3
 print("int", np.array_equal(out("vec_mixed", "E"), np.where(x > 1, m, x)))
+
+a = arg("vec_math", "A").astype(np.float64)
+print("exp", np.allclose(out("vec_math", "B"), np.exp(a), rtol=1e-6, atol=0))
