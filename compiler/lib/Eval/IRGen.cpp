@@ -141,10 +141,22 @@ mlir::Value IRGen::constIndex(int64_t v, mlir::Location l) {
 mlir::Value IRGen::constInt(int64_t v, mlir::Type t, mlir::Location l) {
   if (t.isIndex())
     return constIndex(v, l);
+  // A vector (float16x2 arithmetic): the value in every lane.
+  if (auto vt = mlir::dyn_cast<mlir::VectorType>(t))
+    return mlir::arith::ConstantOp::create(
+        b, l, vt,
+        mlir::DenseElementsAttr::get(
+            vt, mlir::Attribute(b.getIntegerAttr(vt.getElementType(), v))));
   return mlir::arith::ConstantOp::create(b, l, t, b.getIntegerAttr(t, v));
 }
 
 mlir::Value IRGen::constFloat(double v, mlir::Type t, mlir::Location l) {
+  if (auto vt = mlir::dyn_cast<mlir::VectorType>(t))
+    if (auto ft = mlir::dyn_cast<mlir::FloatType>(vt.getElementType()))
+      return mlir::arith::ConstantOp::create(
+          b, l, vt,
+          mlir::DenseElementsAttr::get(vt,
+                                       mlir::Attribute(b.getFloatAttr(ft, v))));
   auto ft = mlir::dyn_cast<mlir::FloatType>(t);
   if (!ft)
     ft = b.getF32Type();
@@ -315,10 +327,22 @@ mlir::Value IRGen::convert(mlir::Value v, mlir::Type to, mlir::Location l,
   mlir::Type from = v.getType();
   if (from == to)
     return v;
-  auto fromInt = mlir::dyn_cast<mlir::IntegerType>(from);
-  auto toInt = mlir::dyn_cast<mlir::IntegerType>(to);
-  auto fromFloat = mlir::dyn_cast<mlir::FloatType>(from);
-  auto toFloat = mlir::dyn_cast<mlir::FloatType>(to);
+  // Vectors convert lane by lane (the same ops on vector types); a
+  // different lane count is the caller's error.
+  auto fromVec = mlir::dyn_cast<mlir::VectorType>(from);
+  auto toVec = mlir::dyn_cast<mlir::VectorType>(to);
+  if (fromVec || toVec) {
+    if (!fromVec || !toVec ||
+        fromVec.getNumElements() != toVec.getNumElements() ||
+        fromVec.getElementType().isIndex() || toVec.getElementType().isIndex())
+      return v;
+  }
+  auto fromInt =
+      mlir::dyn_cast<mlir::IntegerType>(mlir::getElementTypeOrSelf(from));
+  auto toInt = mlir::dyn_cast<mlir::IntegerType>(mlir::getElementTypeOrSelf(to));
+  auto fromFloat =
+      mlir::dyn_cast<mlir::FloatType>(mlir::getElementTypeOrSelf(from));
+  auto toFloat = mlir::dyn_cast<mlir::FloatType>(mlir::getElementTypeOrSelf(to));
   if (from.isIndex()) {
     if (toInt && toInt.getWidth() == 1)
       return mlir::arith::CmpIOp::create(b, l, mlir::arith::CmpIPredicate::ne,
@@ -512,17 +536,21 @@ mlir::OpFoldResult Interpreter::toFold(Value v, Node at) {
 }
 
 /// Brings two scalars to a common type (TileLang's binary promotion).
+/// Gives \p a and \p b one type (by their lane types when both are
+/// vectors of one lane count).
 static void unify(IRGen &ir, Scalar &a, Scalar &b, mlir::Location l) {
-  mlir::Type ta = a.value.getType(), tb = b.value.getType();
-  if (ta == tb)
+  mlir::Type va = a.value.getType(), vb = b.value.getType();
+  if (va == vb)
     return;
+  mlir::Type ta = mlir::getElementTypeOrSelf(va);
+  mlir::Type tb = mlir::getElementTypeOrSelf(vb);
   bool fa = isFloatType(ta), fb = isFloatType(tb);
   auto toB = [&] {
-    a.value = ir.convert(a.value, tb, l, a.dtype.isUnsignedInteger());
+    a.value = ir.convert(a.value, vb, l, a.dtype.isUnsignedInteger());
     a.dtype = b.dtype;
   };
   auto toA = [&] {
-    b.value = ir.convert(b.value, ta, l, b.dtype.isUnsignedInteger());
+    b.value = ir.convert(b.value, va, l, b.dtype.isUnsignedInteger());
     b.dtype = a.dtype;
   };
   if (fa != fb)
@@ -538,6 +566,43 @@ static void unify(IRGen &ir, Scalar &a, Scalar &b, mlir::Location l) {
     return toB();
   unsigned wa = ta.getIntOrFloatBitWidth(), wb = tb.getIntOrFloatBitWidth();
   return wa >= wb ? toA() : toB();
+}
+
+/// i1, or a vector of i1 with the lanes of \p t.
+static mlir::Type boolTypeLike(mlir::OpBuilder &b, mlir::Type t) {
+  if (auto vt = mlir::dyn_cast<mlir::VectorType>(t))
+    return mlir::VectorType::get(vt.getShape(), b.getI1Type());
+  return b.getI1Type();
+}
+
+/// The lanes of \p v (1 for a scalar).
+static int64_t lanesOf(mlir::Value v) {
+  auto vt = mlir::dyn_cast<mlir::VectorType>(v.getType());
+  return vt ? vt.getNumElements() : 1;
+}
+
+bool tlc::eval::matchLanes(IRGen &ir, Scalar &a, Scalar &b,
+                           mlir::Location l) {
+  int64_t na = lanesOf(a.value), nb = lanesOf(b.value);
+  if (na == nb)
+    return true;
+  if (na != 1 && nb != 1)
+    return false;
+  Scalar &s = na == 1 ? a : b;
+  int64_t n = std::max(na, nb);
+  mlir::Type elem = s.value.getType();
+  if (elem.isIndex()) {
+    elem = ir.b.getI32Type();
+    s.value = ir.convert(s.value, elem, l);
+  }
+  auto op = tile::IntrinsicOp::create(
+      ir.b, l, mlir::TypeRange{mlir::VectorType::get({n}, elem)},
+      ir.b.getStringAttr("T.Broadcast"), mlir::ValueRange{s.value},
+      ir.b.getStrArrayAttr({"value"}), mlir::DictionaryAttr());
+  s.value = op->getResult(0);
+  s.dtype = s.dtype.withLanes(unsigned(n));
+  s.sym = SymExpr();
+  return true;
 }
 
 Value Interpreter::irBinary(BinaryOp op, Value lv, Value rv, Node at) {
@@ -557,25 +622,23 @@ Value Interpreter::irBinary(BinaryOp op, Value lv, Value rv, Node at) {
       return Value::poison();
     if (rv.is(ValueKind::BigInt) && !checkIntFits(rv, a.dtype, at))
       return Value::poison();
-    b = toScalar(rv, at, a.value.getType());
+    b = toScalar(rv, at, mlir::getElementTypeOrSelf(a.value.getType()));
   } else {
     b = toScalar(rv, at);
     if (!b)
       return Value::poison();
     if (lv.is(ValueKind::BigInt) && !checkIntFits(lv, b.dtype, at))
       return Value::poison();
-    a = toScalar(lv, at, b.value.getType());
+    a = toScalar(lv, at, mlir::getElementTypeOrSelf(b.value.getType()));
   }
   if (!a || !b)
     return Value::poison();
-  // Vector values (float16x2 elements, T.Broadcast, T.ldg64 ...) combine
-  // only with vectors of their own type.
-  if (a.value.getType() != b.value.getType() &&
-      (mlir::isa<mlir::VectorType>(a.value.getType()) ||
-       mlir::isa<mlir::VectorType>(b.value.getType())))
+  // Vector values (float16x2 elements, T.Broadcast, T.ldg64 ...) work lane
+  // by lane, a scalar operand in every lane.
+  if (!matchLanes(*ir, a, b, l))
     return fail(at, "arithmetic between " + a.dtype.getName() + " and " +
                         b.dtype.getName() +
-                        " values; make both vectors of one type (T.Broadcast)");
+                        " values (vectors of different lane counts)");
   SymExpr sa = a.sym, sb = b.sym;
   unify(*ir, a, b, l);
   mlir::Type t = a.value.getType();
@@ -666,25 +729,32 @@ Value Interpreter::irUnary(UnaryOp op, Value v, Node at) {
     return Value::poison();
   mlir::Location l = ir->loc(at);
   mlir::Type t = s.value.getType();
+  // Vectors: lane by lane (the same ops on vector types).
+  mlir::Type elem = mlir::getElementTypeOrSelf(t);
+  mlir::Type boolType = boolTypeLike(ir->b, t);
   auto &B = ir->b;
   switch (op) {
   case UnaryOp::UAdd:
     return wrapScalar(s);
   case UnaryOp::USub:
-    if (isFloatType(t))
+    if (isFloatType(elem))
       return wrapScalar(
           {mlir::arith::NegFOp::create(B, l, s.value), s.dtype, SymExpr()});
     return wrapScalar({mlir::arith::SubIOp::create(B, l, ir->constInt(0, t, l),
                                                      s.value),
                        s.dtype, s.sym ? syms.neg(s.sym) : SymExpr()});
   case UnaryOp::Not: {
-    mlir::Value c = ir->convert(s.value, B.getI1Type(), l);
+    mlir::Value c = ir->convert(s.value, boolType, l);
     mlir::Value r = mlir::arith::XOrIOp::create(B, 
-        l, c, ir->constInt(1, B.getI1Type(), l));
-    return wrapScalar({r, lang::DType(lang::ScalarType::Bool), SymExpr()});
+        l, c, ir->constInt(1, boolType, l));
+    return wrapScalar({r, s.dtype.isVector()
+                              ? lang::DType(lang::ScalarType::Bool,
+                                            s.dtype.getLanes())
+                              : lang::DType(lang::ScalarType::Bool),
+                       SymExpr()});
   }
   case UnaryOp::Invert:
-    if (isFloatType(t))
+    if (isFloatType(elem))
       return fail(at, "operator ~ on a floating-point value");
     return wrapScalar({mlir::arith::XOrIOp::create(B, 
                            l, s.value, ir->constInt(-1, t, l)),
@@ -709,24 +779,25 @@ Value Interpreter::irCompare(CmpOp op, Value lv, Value rv, Node at) {
       return Value::poison();
     if (rv.is(ValueKind::BigInt) && !checkIntFits(rv, a.dtype, at))
       return Value::poison();
-    b = toScalar(rv, at, a.value.getType());
+    b = toScalar(rv, at, mlir::getElementTypeOrSelf(a.value.getType()));
   } else {
     b = toScalar(rv, at);
     if (!b)
       return Value::poison();
     if (lv.is(ValueKind::BigInt) && !checkIntFits(lv, b.dtype, at))
       return Value::poison();
-    a = toScalar(lv, at, b.value.getType());
+    a = toScalar(lv, at, mlir::getElementTypeOrSelf(b.value.getType()));
   }
   if (!a || !b)
     return Value::poison();
-  if (mlir::isa<mlir::VectorType>(a.value.getType()) ||
-      mlir::isa<mlir::VectorType>(b.value.getType()))
-    return fail(at, "comparisons of vector values (" + a.dtype.getName() +
-                        ") are not supported; compare their lanes");
+  // Vectors compare lane by lane into a vector of bools (boolx2).
+  if (!matchLanes(*ir, a, b, l))
+    return fail(at, "comparison of " + a.dtype.getName() + " and " +
+                        b.dtype.getName() +
+                        " values (vectors of different lane counts)");
   unify(*ir, a, b, l);
   mlir::Value r;
-  if (isFloatType(a.value.getType())) {
+  if (isFloatType(mlir::getElementTypeOrSelf(a.value.getType()))) {
     using P = mlir::arith::CmpFPredicate;
     P p = op == CmpOp::Eq      ? P::OEQ
           : op == CmpOp::NotEq ? P::UNE
@@ -746,7 +817,10 @@ Value Interpreter::irCompare(CmpOp op, Value lv, Value rv, Node at) {
                                : (u ? P::uge : P::sge);
     r = mlir::arith::CmpIOp::create(ir->b, l, p, a.value, b.value);
   }
-  return wrapScalar({r, lang::DType(lang::ScalarType::Bool), SymExpr()});
+  return wrapScalar({r,
+                     lang::DType(lang::ScalarType::Bool,
+                                 unsigned(lanesOf(a.value))),
+                     SymExpr()});
 }
 
 bool Interpreter::regionElements(

@@ -105,10 +105,16 @@ private:
 };
 
 /// Replaces the vector values of a traced function (vector `T.alloc_var`s,
-/// `T.Shuffle`/`T.Broadcast`/`T.Ramp`, `T.extract_lane`) by their scalar
-/// lanes; leaves the function alone when a vector is used any other way
+/// `T.Shuffle`/`T.Broadcast`/`T.Ramp`, `T.extract_lane`, elementwise
+/// arithmetic, comparisons and casts) by their scalar lanes; leaves the
+/// function alone when a vector is used any other way
 /// (ScalarizeVectors.cpp).
 void scalarizeVectorValues(tile::FuncOp func);
+
+/// TVM's rule for an operation on a vector and a scalar: the scalar (\p a
+/// or \p b) becomes a `T.Broadcast` to every lane. False when both are
+/// vectors of different lane counts.
+bool matchLanes(IRGen &ir, Scalar &a, Scalar &b, mlir::Location l);
 
 } // namespace tlc::eval
 

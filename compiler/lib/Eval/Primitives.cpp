@@ -557,18 +557,29 @@ Value Interpreter::selectValue(Value c, Value t, Value f, Node at) {
     a = toScalar(t, at);
     if (!a)
       return Value::poison();
-    b = toScalar(f, at, a.value.getType());
+    b = toScalar(f, at, mlir::getElementTypeOrSelf(a.value.getType()));
   } else {
     b = toScalar(f, at);
     if (!b)
       return Value::poison();
-    a = toScalar(t, at, b.value.getType());
+    a = toScalar(t, at, mlir::getElementTypeOrSelf(b.value.getType()));
   }
   if (!a || !b)
     return Value::poison();
+  // Vectors select lane by lane; a scalar value or condition is in every
+  // lane.
+  if (!matchLanes(*ir, a, b, l) || !matchLanes(*ir, cs, a, l) ||
+      !matchLanes(*ir, cs, b, l))
+    return fail(at, "select between " + a.dtype.getName() + " and " +
+                        b.dtype.getName() + " values on a " +
+                        cs.dtype.getName() +
+                        " condition (vectors of different lane counts)");
   if (a.value.getType() != b.value.getType())
     b.value = ir->convert(b.value, a.value.getType(), l);
-  mlir::Value pred = ir->convert(cs.value, ir->b.getI1Type(), l);
+  mlir::Type boolType = ir->b.getI1Type();
+  if (auto vt = mlir::dyn_cast<mlir::VectorType>(a.value.getType()))
+    boolType = mlir::VectorType::get(vt.getShape(), boolType);
+  mlir::Value pred = ir->convert(cs.value, boolType, l);
   mlir::Value r = mlir::arith::SelectOp::create(ir->b, l, pred, a.value, b.value);
   return wrapScalar({r, a.dtype, SymExpr()});
 }
@@ -601,24 +612,31 @@ Value Interpreter::minMax(Value a, Value b, bool isMax, Node at) {
     x = toScalar(a, at);
     if (!x)
       return Value::poison();
-    y = toScalar(b, at, x.value.getType());
+    y = toScalar(b, at, mlir::getElementTypeOrSelf(x.value.getType()));
   } else {
     y = toScalar(b, at);
     if (!y)
       return Value::poison();
-    x = toScalar(a, at, y.value.getType());
+    x = toScalar(a, at, mlir::getElementTypeOrSelf(y.value.getType()));
   }
   if (!x || !y)
     return Value::poison();
+  // Vectors: lane by lane, a scalar in every lane.
+  if (!matchLanes(*ir, x, y, l))
+    return fail(at, std::string(isMax ? "T.max" : "T.min") + " of " +
+                        x.dtype.getName() + " and " + y.dtype.getName() +
+                        " values (vectors of different lane counts)");
   if (x.value.getType() != y.value.getType()) {
-    if (mlir::isa<mlir::FloatType>(y.value.getType()))
+    if (mlir::isa<mlir::FloatType>(
+            mlir::getElementTypeOrSelf(y.value.getType())))
       x.value = ir->convert(x.value, y.value.getType(), l);
     else
       y.value = ir->convert(y.value, x.value.getType(), l);
   }
   auto &B = ir->b;
   mlir::Value r;
-  if (mlir::isa<mlir::FloatType>(x.value.getType()))
+  if (mlir::isa<mlir::FloatType>(
+          mlir::getElementTypeOrSelf(x.value.getType())))
     r = isMax ? mlir::arith::MaximumFOp::create(B, l, x.value, y.value)
                     .getResult()
               : mlir::arith::MinimumFOp::create(B, l, x.value, y.value)
@@ -718,12 +736,29 @@ Value Interpreter::castTo(Value v, lang::DType dtype, Node at) {
   if (!tracing())
     return heap.opaque("cast");
   mlir::Type want = ir->valueType(dtype);
-  Scalar s = toScalar(v, at, want);
+  Scalar s = toScalar(v, at, mlir::getElementTypeOrSelf(want));
   if (!s)
     return Value::poison();
+  // Vectors convert lane by lane; a scalar cast to a vector type is in
+  // every lane (TVM's cast); other lane counts do not convert.
+  auto vt = mlir::dyn_cast<mlir::VectorType>(want);
+  auto from = mlir::dyn_cast<mlir::VectorType>(s.value.getType());
+  if (from && (!vt || vt.getNumElements() != from.getNumElements()))
+    return fail(at, "cannot cast " + s.dtype.getName() + " to " +
+                        dtype.getName() + " (a different number of lanes)");
+  if (vt && !from) {
+    mlir::Type elem = vt.getElementType();
+    mlir::Value x = ir->convert(s.value, elem, ir->loc(at),
+                                s.dtype.isUnsignedInteger());
+    auto op = tile::IntrinsicOp::create(
+        ir->b, ir->loc(at), mlir::TypeRange{want},
+        ir->b.getStringAttr("T.Broadcast"), mlir::ValueRange{x},
+        ir->b.getStrArrayAttr({"value"}), mlir::DictionaryAttr());
+    return wrapScalar({op->getResult(0), dtype, SymExpr()});
+  }
   mlir::Value r = ir->convert(s.value, want, ir->loc(at),
                               s.dtype.isUnsignedInteger());
-  return wrapScalar({r, dtype, s.sym});
+  return wrapScalar({r, dtype, from ? SymExpr() : s.sym});
 }
 
 Value Interpreter::callMetaPrimitive(const PArgs &p) {

@@ -28,15 +28,22 @@
 //   by lane, and
 //   `T.buffer_store` of a vector into a region stores every lane.
 //
-// A vector value used any other way (an operand of arithmetic, a call)
-// leaves the function as it is: the target then says it cannot generate
-// that vector type, at the operation.
+// * arithmetic, comparisons, casts, selects and math functions of vectors
+//   (the elementwise `arith` and `math` ops the evaluator builds for
+//   `v + w`, `v * 2`, `v < w`, `T.Cast(T.float32x2, v)`, `T.max(v, w)`)
+//   are the same op on each lane, a scalar operand in every lane; a vector
+//   `arith.constant` is its elements.
+//
+// A vector value used any other way (a call) leaves the function as it
+// is: the target then says it cannot generate that vector type, at the
+// operation.
 //
 //===----------------------------------------------------------------------===//
 
 #include "IRGen.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
 
 using namespace tlc;
@@ -133,7 +140,30 @@ private:
                ? c
                : "";
   }
+  /// An elementwise `arith` / `math` op whose vector operands and results
+  /// all have one lane count (a scalar operand is in every lane).
+  static bool isLaneWise(mlir::Operation *op) {
+    llvm::StringRef dialect = op->getName().getDialectNamespace();
+    if ((dialect != "arith" && dialect != "math") ||
+        !op->hasTrait<mlir::OpTrait::Elementwise>() || op->getNumResults() != 1 ||
+        !vectorOf(op->getResult(0).getType()))
+      return false;
+    int64_t n = vectorOf(op->getResult(0).getType()).getNumElements();
+    return llvm::all_of(op->getOperandTypes(), [&](mlir::Type t) {
+      mlir::VectorType vt = vectorOf(t);
+      return vt ? vt.getNumElements() == n && vt.getRank() == 1 : t.isIntOrFloat();
+    });
+  }
+  /// A vector `arith.constant` of scalar elements.
+  static bool isVectorConstant(mlir::Operation *op) {
+    auto c = mlir::dyn_cast<mlir::arith::ConstantOp>(op);
+    mlir::VectorType vt = c ? vectorOf(c.getType()) : mlir::VectorType();
+    return vt && vt.getRank() == 1 &&
+           mlir::isa<mlir::DenseElementsAttr>(c.getValue());
+  }
   static bool isKnown(mlir::Operation *op) {
+    if (isLaneWise(op) || isVectorConstant(op))
+      return true;
     if (auto a = mlir::dyn_cast<tile::AllocOp>(op)) {
       auto t = mlir::cast<tile::BufferType>(a.getResult().getType());
       return t.getScope() == tile::MemoryScope::LocalVar && !a.getInit() &&
@@ -309,6 +339,41 @@ private:
         v.push_back(tile::LoadOp::create(b, l, buf,
                                          mlir::ValueRange{index(i, l)}));
       lanes[ld.getResult()] = v;
+      dead.push_back(op);
+      return true;
+    }
+    if (isVectorConstant(op)) {
+      auto c = mlir::cast<mlir::arith::ConstantOp>(op);
+      auto elements = mlir::cast<mlir::DenseElementsAttr>(c.getValue());
+      mlir::Type elem = vectorOf(c.getType()).getElementType();
+      Lanes out;
+      for (mlir::Attribute x : elements.getValues<mlir::Attribute>())
+        out.push_back(mlir::arith::ConstantOp::create(
+            b, l, elem, mlir::cast<mlir::TypedAttr>(x)));
+      lanes[c.getResult()] = out;
+      dead.push_back(op);
+      return true;
+    }
+    if (isLaneWise(op)) {
+      int64_t n = vectorOf(op->getResult(0).getType()).getNumElements();
+      mlir::Type elem = vectorOf(op->getResult(0).getType()).getElementType();
+      llvm::SmallVector<Lanes, 3> operands;
+      for (mlir::Value x : op->getOperands()) {
+        std::optional<Lanes> v = lanesOf(x);
+        if (!v)
+          return false;
+        operands.push_back(*v);
+      }
+      Lanes out;
+      for (int64_t i = 0; i < n; ++i) {
+        mlir::IRMapping map;
+        for (auto [x, v] : llvm::zip(op->getOperands(), operands))
+          map.map(x, v.size() == 1 ? v[0] : v[i]);
+        mlir::Operation *lane = b.clone(*op, map);
+        lane->getResult(0).setType(elem);
+        out.push_back(lane->getResult(0));
+      }
+      lanes[op->getResult(0)] = out;
       dead.push_back(op);
       return true;
     }

@@ -58,6 +58,9 @@ def buffers(N=64):
         # expected-error@+1 {{lanes must be an integer from 2 to 64}}
         u = T.Broadcast(x, 1)
         w = v + T.Broadcast(T.float32(1.0), 4)
-        # expected-error@+1 {{arithmetic between float32x4 and float32 values; make both vectors of one type (T.Broadcast)}}
+        # A scalar is broadcast to every lane (TVM's rule); vectors of
+        # different lane counts do not combine.
         z = v + 1.0
+        # expected-error@+1 {{arithmetic between float32x4 and float32x2 values (vectors of different lane counts)}}
+        z2 = v + T.Broadcast(x, 2)
         T.copy(A, S)

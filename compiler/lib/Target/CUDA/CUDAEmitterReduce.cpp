@@ -36,16 +36,26 @@ struct ReducePlan {
 } // namespace
 
 /// \p laneBits: the thread-id bits inside one warp (5) or wavefront (6).
+/// Errors are reported on \p at unless \p quiet.
 static FailureOr<ReducePlan> planReduce(const FragmentInfo &src, unsigned dim,
-                                        Operation *at, unsigned laneBits) {
+                                        Operation *at, unsigned laneBits,
+                                        bool quiet = false) {
   ReducePlan plan;
+  if (src.coords.isFlat()) {
+    if (!quiet)
+      at->emitError() << "T.reduce: the " << src.layout.shortLabel()
+                      << " source layout is linear in the bits of the "
+                         "thread id only as a flat index, not per coordinate";
+    return failure();
+  }
   for (auto [b, c] : llvm::enumerate(src.coords.coef[0])) {
     if (c[dim] == 0)
       continue;
     for (auto [d, x] : llvm::enumerate(c))
       if (d != dim && x != 0) {
-        at->emitError("T.reduce: the source layout mixes the reduced "
-                      "dimension with another in one thread bit");
+        if (!quiet)
+          at->emitError("T.reduce: the source layout mixes the reduced "
+                        "dimension with another in one thread bit");
         return failure();
       }
     (b < laneBits ? plan.warpMask : plan.blockMask) |= int64_t(1) << b;
@@ -57,7 +67,8 @@ int64_t Emitter::reduceScratchBytes(ReduceOp op) {
   auto s = fragments.find(op.getSrc()), d = fragments.find(op.getDst());
   if (s == fragments.end() || d == fragments.end())
     return 0;
-  FailureOr<ReducePlan> plan = planReduce(s->second, op.getDim(), op, lang.laneBits());
+  FailureOr<ReducePlan> plan = planReduce(s->second, op.getDim(), op,
+                                         lang.laneBits(), /*quiet=*/true);
   if (failed(plan) || !plan->blockMask)
     return 0;
   // One value of the reduction's value type per register and thread: 8

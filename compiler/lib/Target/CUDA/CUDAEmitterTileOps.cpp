@@ -78,7 +78,8 @@ static std::optional<SmallVector<unsigned>> accessDims(ParallelOp par,
   return dims;
 }
 
-/// The row-major linear index of \p coords in \p shape.
+/// The row-major linear index of \p coords in \p shape ("0" for the one
+/// element of a rank-0 tile).
 static std::string rowMajor(ArrayRef<std::string> coords,
                             ArrayRef<int64_t> shape) {
   std::string lin;
@@ -90,7 +91,7 @@ static std::string rowMajor(ArrayRef<std::string> coords,
     lin = lin.empty() ? term : term + " + " + lin;
     stride *= shape[d];
   }
-  return lin;
+  return lin.empty() ? "0" : lin;
 }
 
 /// Bytes of the row-major tile of fragment \p root (layout \p frag).

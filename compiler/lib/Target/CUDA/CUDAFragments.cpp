@@ -117,7 +117,34 @@ std::optional<BitLinear> BitLinear::fit(
   return m;
 }
 
+/// The row-major stride of dimension \p d of \p shape.
+static int64_t strideOf(ArrayRef<int64_t> shape, unsigned d) {
+  int64_t stride = 1;
+  for (int64_t e : shape.drop_front(d + 1))
+    stride *= e;
+  return stride;
+}
+
 std::string BitLinear::expr(unsigned d, ArrayRef<std::string> vars) const {
+  if (!isFlat())
+    return linearExpr(d, vars);
+  std::string e = linearExpr(0, vars);
+  if (llvm::StringRef(e).contains(' '))
+    e = "(" + e + ")";
+  if (int64_t stride = strideOf(flatShape, d); stride != 1)
+    e = "(" + e + " / " + std::to_string(stride) + ")";
+  if (d != 0)
+    e += " % " + std::to_string(flatShape[d]);
+  return e;
+}
+
+int64_t BitLinear::unflatten(unsigned d, int64_t flat) const {
+  int64_t c = flat / strideOf(flatShape, d);
+  return d == 0 ? c : c % flatShape[d];
+}
+
+std::string BitLinear::linearExpr(unsigned d,
+                                  ArrayRef<std::string> vars) const {
   std::string e;
   auto add = [&](const std::string &term) {
     e += (e.empty() ? "" : " + ") + term;
@@ -153,6 +180,12 @@ std::string BitLinear::expr(unsigned d, ArrayRef<std::string> vars) const {
 }
 
 int64_t BitLinear::evaluate(unsigned d, ArrayRef<int64_t> inputs) const {
+  if (isFlat())
+    return unflatten(d, evaluateLinear(0, inputs));
+  return evaluateLinear(d, inputs);
+}
+
+int64_t BitLinear::evaluateLinear(unsigned d, ArrayRef<int64_t> inputs) const {
   int64_t sum = base[d];
   for (auto [v, bits] : llvm::enumerate(coef))
     for (auto [b, c] : llvm::enumerate(bits))
@@ -233,6 +266,22 @@ FragmentTables::get(const layout::Fragment &f, unsigned fitRank) {
             return std::nullopt;
           return SmallVector<int64_t>(slot.begin(), slot.begin() + fitRank);
         });
+    // Not linear per coordinate: linear in the row-major flat index?
+    if (!t->coords && fitRank == rank && rank > 1) {
+      t->coords = BitLinear::fit(
+          {f.getThreadExtent(), regs}, 1,
+          [&](ArrayRef<int64_t> p) -> std::optional<SmallVector<int64_t>> {
+            const std::vector<int64_t> &slot = (*table)[p[0] * regs + p[1]];
+            if (slot.size() < rank)
+              return std::nullopt;
+            int64_t flat = 0;
+            for (unsigned d = 0; d < rank; ++d)
+              flat += slot[d] * t->strides[d];
+            return SmallVector<int64_t>{flat};
+          });
+      if (t->coords)
+        t->coords->flatShape = t->shape;
+    }
     t->registerOf.assign(numel, -1);
     t->threadOf.assign(numel * t->replicate, -1);
     for (auto [s, entry] : llvm::enumerate(*table)) {
@@ -843,20 +892,24 @@ LogicalResult Emitter::assignFragmentLayouts(KernelOp kernel) {
     info.coords = *fit;
     info.tables = std::move(tables);
     info.repMask = info.coords.zeroMask(0);
-    // Vector width: low register bits stepping the last dimension by 1, 2,
-    // 4, ... with every other term a multiple of the width.
+    // Vector width: low register bits stepping the last dimension (of a
+    // flat map: the flat index, inside rows a multiple of the width long)
+    // by 1, 2, 4, ... with every other term a multiple of the width.
     int64_t vec = 1;
-    unsigned last = rank ? rank - 1 : 0;
+    bool flat = info.coords.isFlat();
+    unsigned last = flat || !rank ? 0 : rank - 1;
+    unsigned outs = flat ? 1 : rank;
     if (rank) {
       const auto &rbits = info.coords.coef[1];
       unsigned n = 0;
       while (n < rbits.size() && rbits[n][last] == (int64_t(1) << n) &&
-             llvm::count(rbits[n], 0) == rank - 1)
+             unsigned(llvm::count(rbits[n], 0)) == outs - 1)
         ++n;
       vec = int64_t(1) << n;
       auto aligned = [&](int64_t x) { return x % vec == 0; };
       while (vec > 1) {
-        bool ok = aligned(info.coords.base[last]) && regs % vec == 0;
+        bool ok = aligned(info.coords.base[last]) && regs % vec == 0 &&
+                  (!flat || aligned(info.shape.back()));
         for (const auto &bits : info.coords.coef)
           for (auto [b, c] : llvm::enumerate(bits))
             if (&bits != &info.coords.coef[1] || (int64_t(1) << b) >= vec)
@@ -966,30 +1019,37 @@ FailureOr<std::string> Emitter::fragmentIndex(const FragmentInfo &loop,
     remember(true, BitLinear());
     return reg.str();
   }
-  // The coordinate of slot (t, r) of the loop is base + T[t] + R[r].
+  // The fitted outputs of slot (t, r) of the loop are base + T[t] + R[r]:
+  // its coordinate, or of a flat map its flat index.
   unsigned rank = loop.shape.size();
+  unsigned outs = loop.coords.isFlat() ? 1 : rank;
   int64_t tBits = loop.coords.coef.empty() ? 0 : loop.coords.coef[0].size();
   int64_t rBits = loop.coords.coef.size() < 2 ? 0 : loop.coords.coef[1].size();
-  std::vector<int64_t> byThread(loop.threadExtent * rank, 0);
-  std::vector<int64_t> byReg(loop.regs * rank, 0);
+  std::vector<int64_t> byThread(loop.threadExtent * outs, 0);
+  std::vector<int64_t> byReg(loop.regs * outs, 0);
   for (int64_t t = 0; t < loop.threadExtent; ++t)
-    for (unsigned d = 0; d < rank; ++d)
+    for (unsigned d = 0; d < outs; ++d)
       for (int64_t b = 0; b < tBits; ++b)
         if ((t >> b) & 1)
-          byThread[t * rank + d] += loop.coords.coef[0][b][d];
+          byThread[t * outs + d] += loop.coords.coef[0][b][d];
   for (int64_t r = 0; r < loop.regs; ++r)
-    for (unsigned d = 0; d < rank; ++d) {
+    for (unsigned d = 0; d < outs; ++d) {
       int64_t v = loop.coords.base[d];
       for (int64_t b = 0; b < rBits; ++b)
         if ((r >> b) & 1)
           v += loop.coords.coef[1][b][d];
-      byReg[r * rank + d] = v;
+      byReg[r * outs + d] = v;
     }
+  auto coordAt = [&](int64_t t, int64_t r, unsigned d) {
+    if (loop.coords.isFlat())
+      return loop.coords.unflatten(d, byThread[t] + byReg[r]);
+    return byThread[t * outs + d] + byReg[r * outs + d];
+  };
   std::vector<int64_t> perReg(loop.regs, -1);
   SmallVector<int64_t> bc(dims.size());
   auto registerOf = [&](int64_t t, int64_t r) -> int64_t {
     for (auto [k, d] : llvm::enumerate(dims))
-      bc[k] = d == kUnitDim ? 0 : byThread[t * rank + d] + byReg[r * rank + d];
+      bc[k] = d == kUnitDim ? 0 : coordAt(t, r, d);
     int64_t found = -1;
     if (buf.tables) {
       found = buf.tables->registerAt(bc, t);
@@ -1006,7 +1066,7 @@ FailureOr<std::string> Emitter::fragmentIndex(const FragmentInfo &loop,
   auto inBox = [&](int64_t t, int64_t r) {
     bool in = true;
     for (auto [d, e] : llvm::enumerate(bound))
-      in &= byThread[t * rank + d] + byReg[r * rank + d] < e;
+      in &= coordAt(t, r, d) < e;
     return in;
   };
   for (int64_t t = 0; t < loop.threadExtent; ++t) {

@@ -46,10 +46,22 @@ namespace tlc::target::cuda_detail {
 /// of bit(x_v, b) * coef[v][b][d]. Thread/register maps of tensor-core and
 /// chunked fragment layouts have this form; emitted with the register index
 /// an unrolled-loop constant, so register arrays are indexed statically.
+///
+/// A flat map (flatShape set) fits one output, the row-major flat index over
+/// flatShape, and output d is that index's coordinate d,
+/// `flat / stride(d) % flatShape[d]`: the thread/register maps of
+/// partitioned tiles whose extents are not powers of two (a [32, 576]
+/// fragment over 128 threads) are linear in the bits only before the
+/// division into rows.
 struct BitLinear {
   llvm::SmallVector<int64_t> base;
-  /// [input][bit][output dim].
+  /// [input][bit][fitted output] (one fitted output when flat).
   llvm::SmallVector<llvm::SmallVector<llvm::SmallVector<int64_t>>> coef;
+  /// The shape a flat map's fitted output indexes; empty otherwise.
+  llvm::SmallVector<int64_t> flatShape;
+
+  /// True when the fitted output is a flat index over flatShape.
+  bool isFlat() const { return !flatShape.empty(); }
 
   /// Fits \p f over the box of \p extents (one per input) into \p dims
   /// outputs; std::nullopt when \p f is undefined somewhere or not linear in
@@ -61,10 +73,16 @@ struct BitLinear {
           f);
   /// C++ expression of output \p d over the input names \p vars.
   std::string expr(unsigned d, llvm::ArrayRef<std::string> vars) const;
+  /// C++ expression of fitted output \p d (the flat index of a flat map).
+  std::string linearExpr(unsigned d, llvm::ArrayRef<std::string> vars) const;
   /// Bits of input \p v whose coefficients are all zero.
   int64_t zeroMask(unsigned v) const;
   /// Output \p d at \p inputs (what expr() computes at run time).
   int64_t evaluate(unsigned d, llvm::ArrayRef<int64_t> inputs) const;
+  /// Fitted output \p d at \p inputs (the flat index of a flat map).
+  int64_t evaluateLinear(unsigned d, llvm::ArrayRef<int64_t> inputs) const;
+  /// Output \p d of a flat map at flat index \p flat.
+  int64_t unflatten(unsigned d, int64_t flat) const;
 };
 
 /// Facts of one fragment layout that depend only on the layout (its

@@ -204,8 +204,8 @@ FailureOr<std::string> Emitter::storageType(Type t, Operation *at) {
   return valueType(t, at);
 }
 
-/// The rank of the view a buffer of type \p t gets: a rank-0 tensor is a
-/// one-element view, addressed as element 0 like on the GPU targets.
+/// The rank of the view a buffer of type \p t gets: a rank-0 tensor or
+/// on-chip buffer is a one-element view, addressed as element 0 like on the GPU targets.
 static unsigned viewRank(tile::BufferType t) {
   return std::max<unsigned>(t.getRank(), 1);
 }
@@ -292,7 +292,11 @@ Guard Emitter::guardOf(Value buffer) {
                                                    : Guard::Checked;
 }
 
+/// The index list \p items in braces; the one element of a rank-0 buffer
+/// (a view of rank 1, viewRank) is index {0}.
 static std::string braced(ArrayRef<std::string> items) {
+  if (items.empty())
+    return "{0}";
   return "{" + llvm::join(items, ", ") + "}";
 }
 
@@ -552,9 +556,9 @@ LogicalResult Emitter::emitAlloc(tile::AllocOp op) {
     line("// " + name + ": " + tile::getDTypeName(bt.getElementType()) + " " +
          bt.getShapeString() + ", " +
          tile::stringifyMemoryScope(bt.getScope()).str() + ", one per thread");
-    line("tlc::cpu::Local<" + *elem + ", " + Twine(bt.getRank() + 1) + "> " +
+    line("tlc::cpu::Local<" + *elem + ", " + Twine(viewRank(bt) + 1) + "> " +
          mem + "(" + lanesShape + ");");
-    line("const tlc::cpu::View<" + *elem + ", " + Twine(bt.getRank() + 1) +
+    line("const tlc::cpu::View<" + *elem + ", " + Twine(viewRank(bt) + 1) +
          "> " + all + " = " + mem + ".view;");
     names[op.getResult()] = "tlc::cpu::lane(" + all + ", tlc_t)";
     if (Value init = op.getInit()) {
@@ -574,7 +578,7 @@ LogicalResult Emitter::emitAlloc(tile::AllocOp op) {
   line("// " + name + ": " + tile::getDTypeName(bt.getElementType()) + " " +
        bt.getShapeString() + ", " +
        tile::stringifyMemoryScope(bt.getScope()).str());
-  line("tlc::cpu::Local<" + *elem + ", " + Twine(bt.getRank()) + "> " + mem +
+  line("tlc::cpu::Local<" + *elem + ", " + Twine(viewRank(bt)) + "> " + mem +
        "(" + *shape + ");");
   line("const " + *view + " " + name + " = " + mem + ".view;");
   if (Value init = op.getInit()) {

@@ -44,9 +44,10 @@ static Type getAccumulatorType(Type t) {
 std::string Emitter::coversCheck(
     ArrayRef<std::pair<Value, std::vector<std::string>>> boxes) {
   std::vector<std::string> checks;
+  // A rank-0 buffer is a one-element view of rank 1 (viewRank).
   for (const auto &[view, box] : boxes)
     checks.push_back("tlc::cpu::covers(" + expr(view) + ", {" +
-                     llvm::join(box, ", ") + "})");
+                     (box.empty() ? "1" : llvm::join(box, ", ")) + "})");
   return llvm::join(checks, " && ");
 }
 
