@@ -11,6 +11,8 @@
 # RUN: tlc-build --target=cuda:sm_90a --cuda-compiler=none -o %t/sm90 %s > /dev/null
 # RUN: %python %S/Inputs/dynamic_shared_manifest.py %t/sm90/scan_rows.json %t/sm90/two_buffers.json | FileCheck %s --check-prefix=MANIFEST
 # RUN: tlc-build --target=cuda:sm_80 --cuda-compiler=none -o %t/sm80 %s > /dev/null
+# RUN: %if nvcc %{ tlc-build --target=cuda:sm_80 -o %t/nvcc --kernel=two_buffers %s | FileCheck %s --check-prefix=NVCC %}
+# NVCC: wrote {{.*}}two_buffers.{{cubin|fatbin}}
 # RUN: tlc-build --target=cpu -o %t/cpu %s > /dev/null
 # RUN: tlc-run %t/cpu -D n=7 --save %t/cpu7 > /dev/null
 # RUN: tlc-run %t/cpu -D n=129 --save %t/cpu129 > /dev/null
