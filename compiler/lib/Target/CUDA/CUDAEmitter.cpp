@@ -302,7 +302,6 @@ LogicalResult Emitter::emitFunction() {
   return success();
 }
 
-
 LogicalResult Emitter::emitKernel(KernelOp op) {
   std::optional<int64_t> threads = op.getStaticNumThreads();
   if (!threads) {
