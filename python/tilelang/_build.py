@@ -23,8 +23,10 @@ from . import _env
 
 # Newest manifest version (NAME.json) this package understands: 4 adds
 # pointer parameters (`pointer`) and pointer tables (`pointee`), which
-# callers pass as addresses / int64 tensors of addresses.
-MANIFEST_VERSION = 4
+# callers pass as addresses / int64 tensors of addresses; 5 a launch's
+# `dynamic_shared_memory` given as an expression of the symbols (shared
+# buffers of symbolic shape), evaluated like a grid extent.
+MANIFEST_VERSION = 5
 
 
 class TLCBuildError(RuntimeError):

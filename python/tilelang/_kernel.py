@@ -204,6 +204,26 @@ class JITKernel:
                 f"{', '.join(missing)} (inputs: {', '.join(want)}{hint})")
         return values
 
+    def _check_grids(self, env):
+        """TileLang refuses a launch whose grid has an extent of 0 (a
+        dynamic ``M`` of 0, or ``T.Kernel(0)``) with an error rather than
+        running nothing (its issue 1993); so does the package, before any
+        launch and before outputs are allocated, so no argument changes.
+        tlc-run and the C API skip such a launch instead."""
+        for n, launch in enumerate(self.manifest.get("launches", [])):
+            for d, g in enumerate(launch.get("grid", [])):
+                if eval_extent(g, env) > 0:
+                    continue
+                bound = ", ".join(f"{s} = {env[s]}"
+                                  for s in sorted(extent_names(g)) if s in env)
+                raise ValueError(
+                    f"kernel '{self.manifest['name']}': grid extent {d} of "
+                    f"launch {n} ({launch.get('location', '?')}) is "
+                    f"{eval_extent(g, env)}"
+                    + (f" ({g}, {bound})" if bound else "")
+                    + "; a grid of 0 blocks is an error, as in TileLang, so "
+                    "nothing was launched")
+
     def _bind_symbols(self, values):
         env = {}
         for sym in self.manifest.get("symbols", []):
@@ -313,6 +333,7 @@ class JITKernel:
         values = self._collect(args, kwargs)
         device = self._device(values)
         env = self._bind_symbols(values)
+        self._check_grids(env)
         use_numpy = any(tz.is_numpy(v) for v in values.values())
         keep = []  # ctypes objects and copies alive until the launch ends
         cuda = self.target != "cpu"

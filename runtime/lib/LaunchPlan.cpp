@@ -9,6 +9,8 @@
 
 #include "llvm/ADT/STLExtras.h"
 
+#include <climits>
+
 using namespace tlc;
 
 llvm::Expected<runtime::LaunchPlan>
@@ -39,7 +41,18 @@ runtime::planLaunch(const artifact::Manifest &m, const artifact::Launch &l) {
   }
   if (uint64_t(plan.block[0]) * plan.block[1] * plan.block[2] > 1024)
     return fail("a block of more than 1024 threads");
-  plan.dynamicSharedMemory = static_cast<unsigned>(l.dynamicSharedMemory);
+  if (l.dynamicSharedMemory.isStatic) {
+    if (l.dynamicSharedMemory.value < 0)
+      return fail("negative dynamic shared memory");
+    plan.dynamicSharedMemory =
+        artifact::ShapeExpr::constant(l.dynamicSharedMemory.value);
+  } else {
+    auto expr = artifact::ShapeExpr::parse(l.dynamicSharedMemory.expr);
+    if (!expr)
+      return fail("dynamic shared memory '" + l.dynamicSharedMemory.expr +
+                  "': " + llvm::toString(expr.takeError()));
+    plan.dynamicSharedMemory = *expr;
+  }
   plan.cooperative = l.cooperative;
   for (const std::string &name : l.workspaces) {
     auto it = llvm::find_if(m.workspaces, [&](const artifact::Workspace &w) {
@@ -51,4 +64,37 @@ runtime::planLaunch(const artifact::Manifest &m, const artifact::Launch &l) {
     plan.workspaces.push_back(it - m.workspaces.begin());
   }
   return plan;
+}
+
+llvm::Expected<runtime::LaunchSize> runtime::sizeLaunch(
+    const artifact::Manifest &m, const LaunchPlan &plan,
+    const std::function<std::optional<int64_t>(llvm::StringRef)> &lookup,
+    std::optional<int64_t> sharedLimit, llvm::StringRef device) {
+  auto fail = [&](const llvm::Twine &what) {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "kernel '" + m.name + "': launch '" +
+                                       plan.entry + "': " + what);
+  };
+  LaunchSize size;
+  for (size_t d = 0; d < plan.grid.size() && d < 3; ++d) {
+    llvm::Expected<int64_t> v = plan.grid[d].evaluate(lookup);
+    if (!v)
+      return v.takeError();
+    if (*v < 0 || *v > INT32_MAX)
+      return fail("grid extent " + llvm::Twine(d) + " is " + llvm::Twine(*v));
+    size.grid[d] = static_cast<unsigned>(*v);
+  }
+  llvm::Expected<int64_t> bytes = plan.dynamicSharedMemory.evaluate(lookup);
+  if (!bytes)
+    return fail("its dynamic shared memory: " +
+                llvm::toString(bytes.takeError()));
+  if (*bytes < 0 || *bytes > INT32_MAX)
+    return fail("its dynamic shared memory would be " + llvm::Twine(*bytes) +
+                " bytes");
+  if (sharedLimit && *bytes > *sharedLimit)
+    return fail("needs " + llvm::Twine(*bytes) +
+                " bytes of dynamic shared memory per block at these sizes; " +
+                device + " allows at most " + llvm::Twine(*sharedLimit));
+  size.dynamicSharedMemory = static_cast<unsigned>(*bytes);
+  return size;
 }

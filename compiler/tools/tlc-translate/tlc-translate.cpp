@@ -68,7 +68,11 @@ static LogicalResult printCudaSourceMap(Operation *op, raw_ostream &os) {
       return failure();
     for (const auto &l : k->launches)
       os << "kernel " << l.entry << " threads " << l.threads << " smem "
-         << l.dynamicSharedMemory << "\n";
+         << l.dynamicSharedMemory
+         << (l.dynamicSharedMemoryExpr.empty()
+                 ? std::string()
+                 : " + " + l.dynamicSharedMemoryExpr)
+         << "\n";
     for (const auto &e : k->sourceMap)
       os << e.generatedLine << " -> " << k->files[e.fileIndex] << ":" << e.line
          << ":" << e.column << "\n";

@@ -90,8 +90,10 @@ int tlc_cuda_module_get_kernel(tlc_cuda_module *module, const char *name,
                                tlc_cuda_kernel **out);
 
 /** Launches `kernel`; `args` holds one pointer per kernel parameter. Raises
- *  the dynamic shared memory limit first when `shared_bytes` > 48 KB.
- *  `stream` may be null (the default stream). */
+ *  the dynamic shared memory limit first when `shared_bytes` > 48 KB (an
+ *  error naming both when the device allows less). A grid with an extent
+ *  of 0 launches nothing and succeeds. `stream` may be null (the default
+ *  stream). */
 int tlc_cuda_kernel_launch(tlc_cuda_kernel *kernel, const unsigned grid[3],
                            const unsigned block[3], unsigned shared_bytes,
                            void *stream, void **args);

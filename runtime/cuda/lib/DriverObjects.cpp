@@ -212,11 +212,15 @@ Status Kernel::launch(const LaunchConfig &config, void **args) {
   const DeviceInfo &info = context->info();
   unsigned long long threads = 1;
   for (unsigned d = 0; d < 3; ++d) {
-    if (config.grid[d] == 0 || config.block[d] == 0)
+    if (config.block[d] == 0)
       return Status::error("kernel '" + symbol +
-                           "': empty launch (a grid or block extent is 0)");
+                           "': a block extent is 0 (a block has no thread)");
     threads *= config.block[d];
   }
+  // A grid of 0 blocks (`T.Kernel(M)` with M = 0) has nothing to run; the
+  // driver would refuse it as an invalid configuration.
+  if (!config.grid[0] || !config.grid[1] || !config.grid[2])
+    return Status();
   if (threads > static_cast<unsigned long long>(info.maxThreadsPerBlock))
     return Status::error("kernel '" + symbol + "': " + std::to_string(threads) +
                          " threads per block exceed the device limit of " +

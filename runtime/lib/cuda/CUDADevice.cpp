@@ -196,7 +196,15 @@ private:
       }
     }
     auto lookup = symbolLookup(args);
+    const cu::DeviceInfo &info = context.info();
     for (CudaLaunchPlan &plan : plans) {
+      llvm::Expected<runtime::LaunchSize> size =
+          runtime::sizeLaunch(manifest, plan, lookup,
+                              info.sharedMemoryPerBlockOptin, info.name);
+      if (!size)
+        return size.takeError();
+      if (size->isEmpty())
+        continue; // a grid of 0 blocks (M = 0): nothing to run
       std::vector<void *> kernelArgs = paramArgs;
       for (size_t w : plan.workspaces)
         kernelArgs.push_back(&workspaceAddresses[w]);
@@ -214,19 +222,11 @@ private:
         kernelArgs.push_back(&maps[t]);
       }
       cu::LaunchConfig config;
-      for (size_t d = 0; d < plan.grid.size(); ++d) {
-        auto e = plan.grid[d].evaluate(lookup);
-        if (!e)
-          return e.takeError();
-        int64_t v = *e;
-        if (v <= 0 || v > INT_MAX)
-          return makeError("kernel '" + manifest.name + "': grid extent " +
-                           llvm::Twine(d) + " is " + llvm::Twine(v));
-        config.grid[d] = static_cast<unsigned>(v);
-      }
-      for (unsigned d = 0; d < 3; ++d)
+      for (unsigned d = 0; d < 3; ++d) {
+        config.grid[d] = size->grid[d];
         config.block[d] = plan.block[d];
-      config.dynamicSharedMemory = plan.dynamicSharedMemory;
+      }
+      config.dynamicSharedMemory = size->dynamicSharedMemory;
       config.cooperative = plan.cooperative;
       if (llvm::Error e =
               toError(plan.kernel->launch(config, kernelArgs.data())))

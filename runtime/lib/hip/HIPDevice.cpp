@@ -21,6 +21,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tlc/Target/Artifact/ShapeExpr.h"
+#include "tlc/Target/Artifact/SharedMemoryLimits.h"
 #include "tlc/runtime/Device.h"
 #include "tlc/runtime/DynamicLibrary.h"
 #include "tlc/runtime/LaunchPlan.h"
@@ -196,27 +197,28 @@ private:
       params.push_back(manifest.params[i].isTensor ? &addresses[i]
                                                    : args.params[i]);
     auto lookup = [&](llvm::StringRef n) { return symbol(args, n); };
+    // tlc does not query the HIP device's attributes: the limit is the
+    // target's (64 KiB of LDS on gfx942).
+    std::optional<int64_t> ldsLimit =
+        artifact::getSharedMemoryPerBlock(manifest.target);
     for (Launch &l : launches) {
+      llvm::Expected<runtime::LaunchSize> size = runtime::sizeLaunch(
+          manifest, l, lookup, ldsLimit, manifest.target);
+      if (!size)
+        return size.takeError();
+      if (size->isEmpty())
+        continue; // a grid of 0 blocks (M = 0): nothing to run
       std::vector<void *> kernelArgs = params;
       for (size_t w : l.workspaces)
         kernelArgs.push_back(&wsAddresses[w]);
       for (long long &s : symbols)
         kernelArgs.push_back(&s);
-      unsigned grid[3] = {1, 1, 1};
-      for (size_t d = 0; d < l.grid.size() && d < 3; ++d) {
-        auto v = l.grid[d].evaluate(lookup);
-        if (!v)
-          return v.takeError();
-        if (*v <= 0 || *v > INT_MAX)
-          return makeError("kernel '" + manifest.name + "': grid extent " +
-                           llvm::Twine(d) + " is " + llvm::Twine(*v));
-        grid[d] = unsigned(*v);
-      }
+      const unsigned *grid = size->grid;
       if (llvm::Error e = rt->hip.check(
               rt->hip.hipModuleLaunchKernel(
                   l.function, grid[0], grid[1], grid[2], l.block[0], l.block[1],
-                  l.block[2], l.dynamicSharedMemory, nullptr, kernelArgs.data(),
-                  nullptr),
+                  l.block[2], size->dynamicSharedMemory, nullptr,
+                  kernelArgs.data(), nullptr),
               "hipModuleLaunchKernel of '" + l.entry + "'"))
         return e;
     }

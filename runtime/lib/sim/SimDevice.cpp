@@ -30,6 +30,7 @@
 #include "Simulator.h"
 
 #include "tlc/Target/Artifact/ShapeExpr.h"
+#include "tlc/Target/Artifact/SharedMemoryLimits.h"
 #include "tlc/runtime/Device.h"
 #include "tlc/runtime/DynamicLibrary.h"
 #include "tlc/runtime/LaunchPlan.h"
@@ -357,7 +358,19 @@ public:
                            ? unsigned(args.numWorkers)
                            : std::max(1u, std::thread::hardware_concurrency());
     sim::Simulator simulator(*api);
+    // The target's limit per block, within the simulator's own array.
+    int64_t sharedLimit = int64_t(api->sharedCapacity) - 4096;
+    if (std::optional<int64_t> target =
+            artifact::getSharedMemoryPerBlock(manifest.target))
+      sharedLimit = std::min(sharedLimit, *target);
     for (const SimLaunchPlan &plan : plans) {
+      llvm::Expected<runtime::LaunchSize> size = runtime::sizeLaunch(
+          manifest, plan, lookup, sharedLimit, "the sim device (" +
+                                                   manifest.target + ")");
+      if (!size)
+        return size.takeError();
+      if (size->isEmpty())
+        continue; // a grid of 0 blocks (M = 0): nothing to run
       std::vector<void *> kernelArgs;
       for (size_t i = 0; i < manifest.params.size(); ++i)
         kernelArgs.push_back(manifest.params[i].isTensor
@@ -408,19 +421,12 @@ public:
       config.invoke = plan.invoke;
       config.args = kernelArgs.data();
       uint64_t blocks = 1;
-      for (size_t d = 0; d < plan.grid.size(); ++d) {
-        auto v = plan.grid[d].evaluate(lookup);
-        if (!v)
-          return v.takeError();
-        if (*v <= 0 || *v > INT_MAX)
-          return makeError("kernel '" + manifest.name + "': grid extent " +
-                           llvm::Twine(d) + " is " + llvm::Twine(*v));
-        config.grid[d] = unsigned(*v);
-        blocks *= uint64_t(*v);
-      }
-      for (int d = 0; d < 3; ++d)
+      for (int d = 0; d < 3; ++d) {
+        config.grid[d] = size->grid[d];
+        blocks *= size->grid[d];
         config.block[d] = plan.block[d];
-      config.dynamicSharedMemory = plan.dynamicSharedMemory;
+      }
+      config.dynamicSharedMemory = size->dynamicSharedMemory;
       config.numWorkers = workers;
       config.timeLimit = 600;
       if (const char *limit = std::getenv("TLC_SIM_TIME_LIMIT"))
@@ -445,12 +451,6 @@ public:
             llvm::Twine(
                 std::max<uint64_t>(1, kMaxSimulatedThreads / threadsPerBlock)) +
             " blocks");
-      if (config.dynamicSharedMemory > api->sharedCapacity - 4096)
-        return makeError("kernel '" + manifest.name + "': launch '" +
-                         plan.entry + "' asks for " +
-                         llvm::Twine(config.dynamicSharedMemory) +
-                         " bytes of dynamic shared memory, more than sm_90's "
-                         "232448");
       std::vector<sim::Finding> findings = simulator.launch(config);
       // initcheck findings are errors (an undefined value stored to global
       // memory or deciding a branch or an address; values computed and

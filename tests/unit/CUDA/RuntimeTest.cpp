@@ -170,9 +170,17 @@ TEST_CASE("launch: arguments, dynamic shared memory opt-in, shape checks") {
   cfg.block[0] = 2048;
   checkError(kernel->launch(cfg, args),
              {"2048 threads per block exceed the device limit of 1024"});
-  cfg.block[0] = 1;
+  // A grid of 0 blocks (T.Kernel(M), M = 0) launches nothing and succeeds;
+  // a block of 0 threads is an error.
+  cfg.block[0] = 4;
   cfg.grid[1] = 0;
-  checkError(kernel->launch(cfg, args), {"empty launch"});
+  s = kernel->launch(cfg, args);
+  CHECK_MESSAGE(s.ok(), s.message());
+  REQUIRE(buf->download(data, sizeof(data)).ok());
+  CHECK(data[0] == 1); // not incremented again
+  cfg.grid[1] = 1;
+  cfg.block[0] = 0;
+  checkError(kernel->launch(cfg, args), {"a block extent is 0"});
 
   KernelAttributes attrs;
   REQUIRE(kernel->getAttributes(attrs).ok());

@@ -7,6 +7,8 @@
 
 #include "tlc/Target/Artifact/Manifest.h"
 #include "tlc/Target/Artifact/ShapeExpr.h"
+#include "tlc/Target/Artifact/SharedMemoryLimits.h"
+#include "tlc/runtime/LaunchPlan.h"
 
 #include "llvm/Support/raw_ostream.h"
 
@@ -150,9 +152,9 @@ TEST_CASE("Manifest: workspaces (version 2) and version 1 compatibility") {
   std::string noBytes = v2;
   noBytes.replace(noBytes.find(", \"bytes\": 20"), 13, "");
   checkManifest(noBytes, "workspace 'part' has no integer or string 'bytes'");
-  checkManifest(R"({"format": "tlc-kernel", "version": 5})",
-                "unsupported manifest version 5 (this tlc reads versions 1 "
-                "to 4)");
+  checkManifest(R"({"format": "tlc-kernel", "version": 6})",
+                "unsupported manifest version 6 (this tlc reads versions 1 "
+                "to 5)");
 }
 
 TEST_CASE("Manifest: pointer parameters and pointer tables (version 4)") {
@@ -226,4 +228,54 @@ TEST_CASE("Buffer byte sizes: dtype widths, symbolic shapes") {
       [](llvm::StringRef) { return std::optional<int64_t>(7); });
   REQUIRE(static_cast<bool>(v));
   CHECK(*v == 2); // 4 int4 values
+}
+
+TEST_CASE("Manifest: dynamic shared memory of the symbols (version 5)") {
+  std::string v5 = validManifest;
+  v5.replace(v5.find("\"version\": 1"), 12, "\"version\": 5");
+  v5.replace(v5.find("\"block\": [128]"), 14,
+             R"j("block": [128], "dynamic_shared_memory": "4 * 16 * (M)")j");
+  v5.replace(v5.find("\"cpu\""), 5, "\"cuda:sm_90a\"");
+  checkManifest(v5, "ok");
+  auto m = manifestFromJSON(*llvm::json::parse(v5));
+  REQUIRE(static_cast<bool>(m));
+  CHECK(!m->launches[0].dynamicSharedMemory.isStatic);
+  CHECK(toJSON(*m).getAsObject()->getInteger("version") == 5);
+  // Static shared memory keeps the oldest version.
+  m->launches[0].dynamicSharedMemory = Extent::of(1024);
+  CHECK(toJSON(*m).getAsObject()->getInteger("version") == 1);
+  m = manifestFromJSON(*llvm::json::parse(v5));
+  REQUIRE(static_cast<bool>(m));
+
+  auto plan = tlc::runtime::planLaunch(*m, m->launches[0]);
+  REQUIRE(static_cast<bool>(plan));
+  int64_t limit = *getSharedMemoryPerBlock(m->target);
+  CHECK(limit == 227 * 1024);
+  auto at = [](int64_t v) {
+    return [v](llvm::StringRef) -> std::optional<int64_t> { return v; };
+  };
+  auto size = tlc::runtime::sizeLaunch(*m, *plan, at(100), limit, "sm_90a");
+  REQUIRE(static_cast<bool>(size));
+  CHECK(size->dynamicSharedMemory == 6400);
+  CHECK(size->grid[0] == 1);
+  CHECK(!size->isEmpty());
+  // M = 0: an empty grid (skipped by the launchers), no shared memory.
+  size = tlc::runtime::sizeLaunch(*m, *plan, at(0), limit, "sm_90a");
+  REQUIRE(static_cast<bool>(size));
+  CHECK(size->isEmpty());
+  // Past the limit: an error naming both sizes.
+  auto big = tlc::runtime::sizeLaunch(*m, *plan, at(4000), limit, "sm_90a");
+  REQUIRE(!big);
+  CHECK(llvm::toString(big.takeError()) ==
+        "kernel 'matmul': launch 'tlc_matmul': needs 256000 bytes of dynamic "
+        "shared memory per block at these sizes; sm_90a allows at most "
+        "232448");
+  auto negative = tlc::runtime::sizeLaunch(*m, *plan, at(-200), limit, "x");
+  REQUIRE(!negative);
+  llvm::consumeError(negative.takeError());
+  // Other targets' limits.
+  CHECK(*getSharedMemoryPerBlock("hip:gfx942") == 64 * 1024);
+  CHECK(*getSharedMemoryPerBlock("hip:gfx950") == 160 * 1024);
+  CHECK(*getSharedMemoryPerBlock("cuda:sm_80,sm_90a") == 163 * 1024);
+  CHECK(!getSharedMemoryPerBlock("cpu"));
 }

@@ -124,7 +124,8 @@ json::Value tlc::artifact::toJSON(const Manifest &m) {
   for (const Launch &l : m.launches) {
     json::Object o{{"grid", extentsToJSON(l.grid)},
                    {"block", extentsToJSON(l.block)},
-                   {"dynamic_shared_memory", l.dynamicSharedMemory},
+                   {"dynamic_shared_memory",
+                    extentToJSON(l.dynamicSharedMemory)},
                    {"location", l.location}};
     if (!l.entry.empty())
       o["entry"] = l.entry;
@@ -166,10 +167,15 @@ json::Value tlc::artifact::toJSON(const Manifest &m) {
   json::Object root{
       {"format", "tlc-kernel"},
       // Version 1 readers can run an instance without workspaces.
-      {"version", llvm::any_of(m.params,
-                               [](const Param &p) {
-                                 return p.pointer || p.pointee;
+      {"version", llvm::any_of(m.launches,
+                               [](const Launch &l) {
+                                 return !l.dynamicSharedMemory.isStatic;
                                })
+                      ? int64_t(5)
+                  : llvm::any_of(m.params,
+                                 [](const Param &p) {
+                                   return p.pointer || p.pointee;
+                                 })
                       ? int64_t(4)
                   : llvm::any_of(m.launches,
                                  [](const Launch &l) {
@@ -378,7 +384,15 @@ tlc::artifact::manifestFromJSON(const json::Value &value) {
       Launch l;
       l.grid = r.extents(*o, "grid");
       l.block = r.extents(*o, "block");
-      l.dynamicSharedMemory = o->getInteger("dynamic_shared_memory").value_or(0);
+      if (const json::Value *smem = o->get("dynamic_shared_memory")) {
+        if (auto i = smem->getAsInteger())
+          l.dynamicSharedMemory = Extent::of(*i);
+        else if (auto s = smem->getAsString())
+          l.dynamicSharedMemory = Extent::symbolic(s->str());
+        else
+          r.fail("a launch's 'dynamic_shared_memory' is neither an integer "
+                 "nor a string");
+      }
       l.location = r.str(*o, "location", false);
       l.entry = r.str(*o, "entry", false);
       l.cooperative = o->getBoolean("cooperative").value_or(false);

@@ -18,6 +18,7 @@
 #include "tlc/Dialect/Tile/Transforms/Passes.h"
 #include "tlc/Dialect/Tile/Transforms/SharedAccesses.h"
 #include "tlc/Target/Artifact/ShapeExpr.h"
+#include "tlc/Target/Artifact/SharedMemoryLimits.h"
 #include "tlc/Target/Cpp/KernelInterface.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -301,34 +302,6 @@ LogicalResult Emitter::emitFunction() {
   return success();
 }
 
-/// Dynamic shared memory one block may use on an architecture (compute
-/// capability major * 10 + minor), from the CUDA programming guide's table
-/// of compute capabilities: 163 KB on 8.0/8.7, 99 KB on 8.6/8.9/12.x,
-/// 227 KB on 9.0 and 10.x, 48 KB before.
-/// The LDS one workgroup may allocate on CDNA architecture \p arch: 64 KiB
-/// on CDNA2 and CDNA3 (gfx90a, gfx942; the CDNA3 ISA's "Local Data Share"),
-/// 160 KiB on CDNA4 (gfx950), as the device table (lang/Device.cpp) says.
-static int64_t ldsBytesPerWorkgroup(llvm::StringRef arch) {
-  return arch == "gfx950" ? 160 * 1024 : 64 * 1024;
-}
-
-static int64_t maxDynamicSharedMemory(unsigned cc) {
-  switch (cc) {
-  case 80:
-  case 87:
-    return 163 * 1024;
-  case 86:
-  case 89:
-    return 99 * 1024;
-  default:
-    if (cc >= 120)
-      return 99 * 1024;
-    if (cc >= 90)
-      return 227 * 1024;
-    return cc >= 70 ? 96 * 1024 : 48 * 1024;
-  }
-}
-
 LogicalResult Emitter::emitKernel(KernelOp op) {
   std::optional<int64_t> threads = op.getStaticNumThreads();
   if (!threads) {
@@ -351,6 +324,7 @@ LogicalResult Emitter::emitKernel(KernelOp op) {
   int64_t launchThreads = blockThreads + wsProducerThreads;
   fragments.clear();
   sharedSlots.clear();
+  runtimeSharedOffsets.clear();
   swizzled.clear();
   sharedBytes = 0;
   scratchOffset = -1;
@@ -408,6 +382,8 @@ LogicalResult Emitter::emitKernel(KernelOp op) {
     auto type = cast<BufferType>(alloc.getType());
     if (!isSharedScope(type.getScope()))
       return WalkResult::advance();
+    if (alloc->hasAttr("tile.dynamic_shared"))
+      return WalkResult::advance(); // placed at run time, below
     auto offset = alloc->getAttrOfType<IntegerAttr>("tile.offset");
     if (!offset || !type.isStatic()) {
       alloc.emitError("this shared buffer has no place in shared memory "
@@ -446,8 +422,9 @@ LogicalResult Emitter::emitKernel(KernelOp op) {
     sharedBytes += exchange;
   }
   int64_t limit = lang.isHip()
-                      ? ldsBytesPerWorkgroup(options.amdArch)
-                      : maxDynamicSharedMemory(options.minComputeCapability);
+                      ? artifact::getHipLdsPerWorkgroup(options.amdArch)
+                      : artifact::getCudaSharedMemoryPerBlock(
+                            options.minComputeCapability);
   // Past the budget after the buffers: over the buffers dead where the
   // areas are used (CUDAEmitterAreaReuse.cpp).
   if (sharedBytes > limit && (scratch || exchange)) {
@@ -501,12 +478,17 @@ LogicalResult Emitter::emitKernel(KernelOp op) {
     return failure();
   }
 
+  FailureOr<std::string> runtimeBytes = planRuntimeSharedBuffers(op);
+  if (failed(runtimeBytes))
+    return failure();
+
   std::string entry = fresh(func.getSymName().str() +
                             (result.launches.empty()
                                  ? std::string("_kernel")
                                  : "_kernel" + std::to_string(
                                                    result.launches.size())));
   result.launches.push_back({entry, launchThreads, sharedBytes});
+  result.launches.back().dynamicSharedMemoryExpr = *runtimeBytes;
   // tile-persistent-gemm: a 1-D grid of blocks that loop over the tiles.
   auto persistent = op->getAttrOfType<IntegerAttr>("tile.persistent_ctas");
   persistentCtas = persistent && wsProducerThreads ? persistent.getInt() : 0;
@@ -588,7 +570,7 @@ LogicalResult Emitter::emitKernel(KernelOp op) {
   line("const int tid = threadIdx.x;");
   declareRngState(op);
   // wgmma's swizzled operands start on 1024-byte boundaries of it.
-  if (sharedBytes)
+  if (sharedBytes || !runtimeBytes->empty())
     line(std::string("extern __shared__ __align__(") +
          (usesWgmma ? "1024" : "128") + ") unsigned char smem[];");
   static const char *axes[] = {"x", "y", "z"};
@@ -668,6 +650,12 @@ LogicalResult Emitter::emitAlloc(AllocOp op) {
   switch (type.getScope()) {
   case MemoryScope::Shared:
   case MemoryScope::SharedDyn:
+    if (auto it = runtimeSharedOffsets.find(op.getResult());
+        it != runtimeSharedOffsets.end()) {
+      line(*t + " *" + name + " = reinterpret_cast<" + *t + " *>(smem + " +
+           it->second + ");  // placed at launch");
+      return success();
+    }
     line(*t + " *" + name + " = reinterpret_cast<" + *t + " *>(smem + " +
          Twine(sharedSlots[op.getResult()].offset) + ");");
     return success();

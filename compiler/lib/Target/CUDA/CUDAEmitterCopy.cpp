@@ -379,6 +379,10 @@ static SmallVector<std::string> sideIndices(const CopySide &side,
 
 LogicalResult Emitter::emitCopy(CopyOp op) {
   beginOp(op, "T.copy");
+  for (Value v : {op.getSrc(), op.getDst()})
+    if (llvm::any_of(cast<BufferType>(v.getType()).getDims(),
+                     [](Dim d) { return d.isSymbolic(); }))
+      return emitRuntimeShapeCopy(op);
   CopySide src{op.getSrc(), rootOf(op.getSrc()),
                cast<BufferType>(op.getSrc().getType()), {}};
   CopySide dst{op.getDst(), rootOf(op.getDst()),

@@ -287,30 +287,38 @@ LogicalResult Emitter::emitCumSum(CumSumOp op) {
   if (scopeOf(rootOf(src)) == MemoryScope::Fragment ||
       scopeOf(rootOf(dst)) == MemoryScope::Fragment)
     return emitFragmentCumSum(op);
-  if (!st.isStatic() || st.getRank() > 2) {
+  if (st.getRank() > 2) {
     op.emitError("the CUDA target lowers T.cumsum over shared or global "
                  "tiles of rank 1 or 2 (copy fragments to shared memory "
                  "first)");
     return failure();
   }
+  // Extents may be expressions of the kernel's symbols (a shared buffer
+  // sized at launch).
+  SmallVector<std::string> shape;
+  std::string numel;
+  if (failed(extents(st, op, shape, numel)))
+    return failure();
   FailureOr<std::string> vt = valueType(dt.getElementType(), op);
   if (failed(vt))
     return failure();
   // One thread per line along `dim`, serial scan (inclusive).
   unsigned dim = op.getDim();
-  SmallVector<int64_t> shape(st.getShape());
-  int64_t len = shape[dim];
-  int64_t lines = shape.size() == 2 ? shape[1 - dim] : 1;
+  std::string len = shape[dim];
+  std::string lines = shape.size() == 2 ? shape[1 - dim] : "1";
+  std::string it = st.isStatic() ? "int" : indexType();
   line(blockBarrier());
   std::string l = fresh("line"), i = fresh("i");
-  open("for (int " + l + " = tid; " + l + " < " + Twine(lines) + "; " +
-       l + " += " + Twine(numThreads) + ")");
+  open("for (" + it + " " + l + " = tid; " + l + " < " + lines + "; " + l +
+       " += " + Twine(numThreads) + ")");
   std::string sum = fresh("running");
   line(*vt + " " + sum + " = 0;");
-  open("for (int " + i + " = 0; " + i + " < " + Twine(len) + "; ++" + i +
+  open("for (" + it + " " + i + " = 0; " + i + " < " + len + "; ++" + i +
        ")");
-  std::string pos = op.getReverse() ? "(" + Twine(len - 1).str() + " - " + i + ")"
-                                    : i;
+  std::string last = st.getDim(dim).isStatic()
+                         ? std::to_string(st.getDim(dim).getValue() - 1)
+                         : len + " - 1";
+  std::string pos = op.getReverse() ? "(" + last + " - " + i + ")" : i;
   SmallVector<std::string> idx(shape.size());
   idx[dim] = pos;
   if (shape.size() == 2)

@@ -177,7 +177,10 @@ LogicalResult tlc::target::completeGpuManifest(tile::FuncOp func,
     launch.block = {artifact::Extent::of(cuda.threads)};
     if (cuda.persistentGrid)
       launch.grid = {artifact::Extent::of(cuda.persistentGrid)};
-    launch.dynamicSharedMemory = cuda.dynamicSharedMemory;
+    launch.dynamicSharedMemory =
+        cuda.dynamicSharedMemoryExpr.empty()
+            ? artifact::Extent::of(cuda.dynamicSharedMemory)
+            : artifact::Extent::symbolic(cuda.dynamicSharedMemoryExpr);
     launch.cooperative = cuda.cooperative;
     for (const artifact::Workspace &w : m.workspaces)
       launch.workspaces.push_back(w.name);

@@ -788,6 +788,16 @@ private:
     int64_t offset = 0, bytes = 0;
   };
   llvm::DenseMap<mlir::Value, SharedSlot> sharedSlots;
+  /// Shared buffers of symbolic shape (tile.dynamic_shared): their byte
+  /// offsets as C++ expressions of the kernel's symbols, placed after
+  /// every static byte of the kernel.
+  llvm::DenseMap<mlir::Value, std::string> runtimeSharedOffsets;
+  /// Places the kernel's shared buffers of symbolic shape after
+  /// `sharedBytes`; the total bytes as a manifest expression of the
+  /// symbols (ShapeExpr), or "" when there are none.
+  mlir::FailureOr<std::string> planRuntimeSharedBuffers(tile::KernelOp kernel);
+  /// A T.copy whose extents are expressions of the symbols (no fragment).
+  mlir::LogicalResult emitRuntimeShapeCopy(tile::CopyOp op);
   /// The intervals of the function's index values (tile::IndexIntervals).
   tile::IndexIntervals intervals;
   int64_t sharedBytes = 0;

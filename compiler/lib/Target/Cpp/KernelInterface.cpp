@@ -432,7 +432,7 @@ FailureOr<artifact::Manifest> tlc::target::describeKernel(tile::FuncOp func) {
       int64_t n = 1;
       for (int64_t e : bt.getShape())
         n *= e;
-      l.dynamicSharedMemory +=
+      l.dynamicSharedMemory.value +=
           (n * tile::getElementBitWidth(bt.getElementType()) + 7) / 8;
     });
     m.launches.push_back(std::move(l));

@@ -24,3 +24,16 @@ tile.func @stages_past_limit(%X: !tile.buffer<[128], f32, global>) {
     tile.store %e, %X[%c0] : !tile.buffer<[128], f32, global>
   }
 }
+
+// -----
+
+// A shared tile with an unknown extent (`?`) has no size, not even at launch.
+tile.func @unknown_extent(%X: !tile.buffer<[128], f32, global>) {
+  tile.kernel (%bx) grid [1] threads [128] {
+    // expected-error@+1 {{a shared buffer needs a static or symbolic shape to be placed in shared memory (an extent is unknown)}}
+    %s = tile.alloc : !tile.buffer<[?], f32, shared.dyn>
+    %c0 = arith.constant 0 : index
+    %e = tile.load %s[%c0] : !tile.buffer<[?], f32, shared.dyn>
+    tile.store %e, %X[%c0] : !tile.buffer<[128], f32, global>
+  }
+}

@@ -128,3 +128,22 @@ tile.func @not_marked(%A: !tile.buffer<[256, 256], f16, global>, %B: !tile.buffe
     }
   }
 }
+
+// A shared tile of symbolic shape is sized at launch: marked
+// tile.dynamic_shared, with no offset and no bytes in the plan (the target
+// places it after every planned byte).
+// CHECK-LABEL: tile.func @symbolic_shape
+// CHECK: tile.kernel {{.*}} attributes {tile.shared_bytes = 512 : i64}
+// CHECK: tile.alloc {tile.offset = 0 : i64} : !tile.buffer<[128], f32, shared.dyn>
+// CHECK: tile.alloc {tile.dynamic_shared} : !tile.buffer<[16, n], i32, shared.dyn>
+tile.func @symbolic_shape(%X: !tile.buffer<[16, n], i32, global>) symbols(n: dynamic) {
+  tile.kernel (%bx) grid [1] threads [128] {
+    %t = tile.alloc : !tile.buffer<[128], f32, shared.dyn>
+    %s = tile.alloc : !tile.buffer<[16, n], i32, shared.dyn>
+    %c0 = arith.constant 0 : index
+    %f = tile.load %t[%c0] : !tile.buffer<[128], f32, shared.dyn>
+    tile.store %f, %t[%c0] : !tile.buffer<[128], f32, shared.dyn>
+    %e = tile.load %s[%c0, %c0] : !tile.buffer<[16, n], i32, shared.dyn>
+    tile.store %e, %X[%c0, %c0] : !tile.buffer<[16, n], i32, global>
+  }
+}

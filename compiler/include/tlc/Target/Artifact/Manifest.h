@@ -28,10 +28,11 @@ namespace tlc::artifact {
 
 /// Newest version of the manifest format this build reads and writes.
 /// Version 2 adds workspaces, version 3 TMA tensor maps, version 4 pointer
-/// parameters (`pointer`) and pointer tables (`pointee`); a manifest is
+/// parameters (`pointer`) and pointer tables (`pointee`), version 5 dynamic
+/// shared memory given as an expression of the symbols; a manifest is
 /// written with the oldest version that has what it uses, so tools that
 /// only know older versions still read it.
-constexpr int64_t kManifestVersion = 4;
+constexpr int64_t kManifestVersion = 5;
 /// Oldest version this build reads.
 constexpr int64_t kMinManifestVersion = 1;
 
@@ -129,8 +130,9 @@ struct Launch {
   std::vector<Extent> grid;
   /// Threads per block (x, y, z), 1 to 3 entries.
   std::vector<Extent> block;
-  /// Dynamic shared memory bytes per block.
-  int64_t dynamicSharedMemory = 0;
+  /// Dynamic shared memory bytes per block: static, or (shared buffers of
+  /// symbolic shape) an expression of the symbols evaluated at launch.
+  Extent dynamicSharedMemory;
   /// `file:line:col` of the `T.Kernel` statement.
   std::string location;
   /// The GPU kernel symbol of this launch (empty: the manifest's `entry`).

@@ -130,6 +130,10 @@ struct CudaLaunch {
   int64_t threads = 0;
   /// Bytes of dynamic shared memory.
   int64_t dynamicSharedMemory = 0;
+  /// When the kernel has shared buffers of symbolic shape: the bytes as an
+  /// expression of the symbols (manifest ShapeExpr text), which replaces
+  /// dynamicSharedMemory (its static part) at launch.
+  std::string dynamicSharedMemoryExpr;
   /// Tensor maps, passed after the symbols.
   std::vector<CudaTensorMap> tensorMaps;
   /// Blocks of a persistent kernel (tile-persistent-gemm), launched as a

@@ -64,9 +64,23 @@ static bool planKernel(KernelOp kernel, int64_t alignment) {
     if (!isSharedScope(type.getScope()))
       return;
     if (!type.isStatic()) {
-      alloc.emitError("a shared buffer needs a static shape to be placed in "
-                      "shared memory");
-      ok = false;
+      // A shape of the kernel's symbols is sized at launch: the target
+      // places it after every byte planned here (tile.dynamic_shared).
+      bool symbolic = llvm::all_of(type.getDims(), [](Dim d) {
+        return d.isStatic() || d.isSymbolic();
+      });
+      if (!symbolic) {
+        alloc.emitError("a shared buffer needs a static or symbolic shape "
+                        "to be placed in shared memory (an extent is "
+                        "unknown)");
+        ok = false;
+      } else if (alloc->hasAttr("tile.stages")) {
+        alloc.emitError("a pipelined shared buffer needs a static shape");
+        ok = false;
+      } else {
+        alloc->setAttr("tile.dynamic_shared",
+                       UnitAttr::get(alloc.getContext()));
+      }
       return;
     }
     Item item;

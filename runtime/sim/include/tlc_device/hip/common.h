@@ -51,10 +51,12 @@ TLC_DEVICE float fastExp2(float x) { return exp2f(x); }
 TLC_DEVICE unsigned laneId() { return sim::linearThread() % 64u; }
 
 /// ds_bpermute_b32 with lane `laneId() ^ offset`: every lane of the
-/// wavefront takes part.
+/// wavefront that the block has takes part (a block of 32 threads is a
+/// wavefront whose EXEC holds lanes 0..31; reading lane 32 or above there
+/// reads a stale register, which the simulator reports).
 TLC_SIM_PRIMITIVE inline uint32_t shuffleXor32(uint32_t value,
                                                unsigned offset) {
-  return sim::shuffle<3>(~uint64_t(0), value, int(offset & 63u), 64,
+  return sim::shuffle<3>(sim::warpLanes(), value, int(offset & 63u), 64,
                          TLC_SIM_HERE);
 }
 

@@ -180,8 +180,13 @@ def TilePlanSharedMemory : Pass<"tile-plan-shared-memory", "::mlir::ModuleOp"> {
     `tile.shared_bytes = N : i64` (the bytes the plan needs) on each
     `tile.kernel`. Whoever reuses memory must order the accesses:
     `tile-insert-barriers` puts a barrier between the last use of a buffer
-    and the first write of another that overlaps it. A shared buffer of non-static shape
-    is an error (its function is marked `tile.lowering_failed`); functions
+    and the first write of another that overlaps it. A shared buffer whose
+    shape has symbolic extents (`[16, n]`) is sized only at launch: it gets
+    `tile.dynamic_shared` instead of an offset, and the target places it
+    after every planned byte (and whatever the target adds after them), at
+    an offset computed at run time. One with an unknown extent (`?`) or
+    pipeline stages is an error (its function is marked
+    `tile.lowering_failed`); functions
     already marked and default instances whose tile shapes depend on
     unbound parameters are left alone.
 
