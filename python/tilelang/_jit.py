@@ -372,6 +372,11 @@ class JITFunction:
     """What ``@tilelang.jit`` returns: a lazy factory (calling it gives a
     :class:`JITKernel`) or an eager kernel (calling it runs it)."""
 
+    # A kernel named test_* at module level is not a test: pytest would
+    # collect it (it follows ``__wrapped__`` to the function) and call it
+    # with fixtures named after its parameters.
+    __test__ = False
+
     def __init__(self, fn, out_idx=None, target=None, pass_configs=None,
                  **options):
         self.fn = fn
@@ -398,9 +403,13 @@ class JITFunction:
         self._build_file, self._build_kernel = self.source_file, fn.__name__
         if self.is_nested:
             self._build_file, self._build_kernel = _nested.lift(
-                self.source_file, fn.__code__, fn.__code__.co_freevars)
-        self._compiler = _Compiler(self._build_file, self._build_kernel,
-                                   target, pass_configs)
+                self.source_file, fn.__code__, fn.__code__.co_freevars,
+                eager=not self.is_lazy)
+        # tlc reads a module-level kernel's decorator from the source; a
+        # lifted one has lost it, so its compile flags come from here.
+        self._compiler = _Compiler(
+            self._build_file, self._build_kernel, target, pass_configs,
+            options.get("compile_flags") if self.is_nested else None)
         self._defaults = {n: p.default for n, p in
                           self.signature.parameters.items()
                           if p.default is not inspect.Parameter.empty}
@@ -528,7 +537,7 @@ class JITFunction:
         other._compiler = _Compiler(
             self._build_file, self._build_kernel, self.target,
             {**(self.pass_configs or {}), **(pass_configs or {})},
-            compile_flags)
+            self._compiler.compile_flags + _split_flags(compile_flags))
         return other
 
     def compile(self, *args, timeout=None, **kwargs):
