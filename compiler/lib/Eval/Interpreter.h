@@ -452,6 +452,12 @@ public:
     std::optional<mlir::OpBuilder::InsertPoint> savedInsertPoint;
   };
   Value moduleAttr(ModuleObj *m, llvm::StringRef attr, Node at);
+  /// Whether `obj.attr` names nothing in `tilelang.language` (not a
+  /// builtin, native or dtype spelling): what moduleAttr warns about.
+  bool isUnknownTName(Value obj, llvm::StringRef attr);
+  /// Raises TileLang's AttributeError for the call \p call of the unknown
+  /// `T.<attr>`, at the whole call, with the closest known name.
+  Value raiseUnknownTCall(llvm::StringRef attr, Node call);
   bool isTileLangModule(llvm::StringRef name);
 
   //===--------------------------------------------------------------------===//
@@ -509,7 +515,8 @@ public:
   /// kernel data it was given, which no target builds (Intrinsics.cpp).
   void recordUnmodelledCall(Node call, CallArgs &args, bool warn = true);
   /// The `T.<name>` expressions whose name tlc does not know (warned at the
-  /// name): a call of one inside a kernel is recorded as unmodelled, so no
+  /// name) and that are not called directly (a call raises): a call of one
+  /// through another name inside a kernel is recorded as unmodelled, so no
   /// target builds a kernel whose call was dropped.
   llvm::SmallVector<Node, 4> unknownTNames;
   /// Meta-level and math primitives (Primitives.cpp).
