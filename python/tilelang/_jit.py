@@ -586,6 +586,14 @@ class JITFunction:
     def get_kernel_source(self, *args, **kwargs):
         return self.compile(*args, **kwargs).get_kernel_source()
 
+    def get_tir(self, *args, **kwargs):
+        """The program one call describes, not yet built: TileLang's
+        PrimFunc for these arguments (placeholder ``T.Tensor(shape,
+        dtype)`` for an eager kernel's tensors). The package's stands
+        for it: :func:`par_compile` / ``tilelang.compile`` build it,
+        ``.script()`` prints its Tile IR."""
+        return PendingInstance(self, args, kwargs)
+
     def par_compile(self, configs, num_workers=None, ignore_error=False):
         """Compiles many configurations (dicts of keywords or tuples of
         positional arguments) in parallel; returns the kernels in order
@@ -679,6 +687,57 @@ def check_at_definition(func):
         raise cls(message)
 
 
+class PendingInstance:
+    """What ``jit_fn.get_tir(args...)`` returns: a kernel call's instance,
+    built on :meth:`compile` (once)."""
+
+    def __init__(self, jit_fn, args, kwargs):
+        self.jit_fn = jit_fn
+        self.args = args
+        self.kwargs = kwargs
+        self.__name__ = jit_fn.__name__
+        self._kernel = None
+
+    def compile(self, pass_configs=None, compile_flags=None):
+        if self._kernel is None:
+            fn = self.jit_fn
+            if pass_configs or compile_flags:
+                fn = fn._with_build_configs(pass_configs, compile_flags)
+            self._kernel = fn.compile(*self.args, **self.kwargs)
+        return self._kernel
+
+    def script(self):
+        """The Tile IR of the instance (see :meth:`JITKernel.script`)."""
+        return self.compile().script()
+
+    def __repr__(self):
+        return f"<tilelang instance of {self.__name__}>"
+
+
+def par_compile(funcs, out_idx=None, execution_backend=None, target=None,
+                target_host=None, verbose=None, pass_configs=None,
+                compile_flags=None, num_workers=None, ignore_error=False):
+    """``tilelang.par_compile([func, ...])``: :func:`compile` of each
+    prim_func or ``get_tir`` instance, in parallel; the kernels in order
+    (None for a failure when ``ignore_error``)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    def one(func):
+        try:
+            if isinstance(func, PendingInstance):
+                return func.compile(pass_configs, compile_flags)
+            return compile(func, out_idx=out_idx, target=target,
+                           pass_configs=pass_configs,
+                           compile_flags=compile_flags)
+        except Exception:
+            if ignore_error:
+                return None
+            raise
+    funcs = list(funcs)
+    with ThreadPoolExecutor(num_workers or os.cpu_count() or 1) as pool:
+        return list(pool.map(one, funcs))
+
+
 def compile(func, out_idx=None, execution_backend=None, target=None,  # noqa: A001
             target_host=None, verbose=None, pass_configs=None,
             compile_flags=None):
@@ -686,6 +745,8 @@ def compile(func, out_idx=None, execution_backend=None, target=None,  # noqa: A0
     instance the prim_func object describes (a module-level prim_func, or
     one made by a plain factory call, whose arguments become the
     bindings)."""
+    if isinstance(func, PendingInstance):
+        return func.compile(pass_configs, compile_flags)
     if isinstance(func, JITFunction):
         if pass_configs or compile_flags:
             func = func._with_build_configs(pass_configs, compile_flags)
@@ -769,5 +830,5 @@ def lower(func, target=None, target_host=None, runtime_only=False,
                                     compile_flags=compile_flags))
 
 
-__all__ = ["jit", "compile", "lower", "CompiledArtifact", "JITFunction", "JITKernel", "resolve_target",
+__all__ = ["jit", "compile", "par_compile", "lower", "CompiledArtifact", "JITFunction", "JITKernel", "resolve_target",
            "TensorType"]

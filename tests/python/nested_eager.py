@@ -3,7 +3,8 @@
 # function's variables (a scale, a dtype, a @T.macro), its sizes are
 # T.const names bound from the arguments' shapes, and each call builds the
 # instance it asks for (two closure values are two instances). A kernel
-# named test_* is not collected as a test.
+# named test_* is not collected as a test. get_tir / tilelang.par_compile
+# build calls' instances; tilelang.utils.target.target_is_cuda.
 
 import numpy as np
 import tilelang
@@ -64,6 +65,29 @@ def test_macro_and_return_of_enclosing_function():
     kernel = twice.compile(M=24, N=8)
     c = kernel(torch.from_numpy(a[:24].copy()))
     np.testing.assert_allclose(c.numpy(), a[:24] * 2, rtol=0, atol=0)
+
+
+def test_get_tir_and_par_compile():
+    @tilelang.jit
+    def shift(A, B):
+        N = T.const("N")
+        A: T.Tensor[[N], T.float32]
+        B: T.Tensor[[N], T.float32]
+        with T.Kernel(1, threads=N) as _:
+            tx = T.get_thread_binding(0)
+            B[tx] = A[(tx + 1) % N]
+
+    kernels = tilelang.par_compile([shift.get_tir(T.Tensor((n,), T.float32), T.Tensor((n,), T.float32))
+                                    for n in (16, 32)])
+    for n, kernel in zip((16, 32), kernels):
+        a = np.arange(n, dtype=np.float32)
+        b = np.zeros(n, dtype=np.float32)
+        kernel(a, b)
+        np.testing.assert_array_equal(b, np.roll(a, -1))
+        assert "tile.func @" in shift.get_tir(T.Tensor((n,), T.float32), T.Tensor((n,), T.float32)).script()
+    from tilelang.utils.target import determine_target, target_is_cuda
+    assert target_is_cuda("cuda -arch=sm_90a") and target_is_cuda("cuda:sm_80")
+    assert not target_is_cuda("cpu") and not target_is_cuda(determine_target("cpu"))
 
 
 # A module-level kernel whose name starts with test_ is no pytest test
