@@ -62,3 +62,9 @@ def set_log_level(level):
 
 def lazy_jit(func=None, **kwargs):
     return jit(func, **kwargs)
+
+
+def jit2(func=None, **kwargs):
+    """The older name of the eager ``@tilelang.jit`` (TileLang's jit2
+    tests)."""
+    return jit(func, **kwargs)

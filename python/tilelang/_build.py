@@ -215,6 +215,22 @@ def build(source_file, kernel, defines, target, timeout=None,
     key_text = json.dumps([source_file, source_hash, kernel, defs, target,
                            list(extra_args)])
     out_dir = _out_dir(key_text)
+    # Builds of one instance share its directory: in this process they run
+    # one after the other (par_compile of equal configurations raced,
+    # one build clearing the directory while the other wrote its files).
+    with _dir_locks_lock:
+        dir_lock = _dir_locks.setdefault(out_dir, threading.Lock())
+    with dir_lock:
+        return _build_in(out_dir, exe, source_file, kernel, defs, target,
+                         timeout, extra_args)
+
+
+_dir_locks = {}
+_dir_locks_lock = threading.Lock()
+
+
+def _build_in(out_dir, exe, source_file, kernel, defs, target, timeout,
+              extra_args):
     # Stale manifests of an older version of the file must not be read.
     for name in os.listdir(out_dir):
         if name.endswith(".json"):

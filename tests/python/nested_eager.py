@@ -85,6 +85,15 @@ def test_get_tir_and_par_compile():
         kernel(a, b)
         np.testing.assert_array_equal(b, np.roll(a, -1))
         assert "tile.func @" in shift.get_tir(T.Tensor((n,), T.float32), T.Tensor((n,), T.float32)).script()
+    # Equal instances built at once share an artifact directory: they used
+    # to race (one build cleared it while another wrote its files).
+    same = shift.get_tir(T.Tensor((48,), T.float32), T.Tensor((48,), T.float32))
+    kernels = tilelang.par_compile([same] * 4, num_workers=4)
+    a = np.arange(48, dtype=np.float32)
+    for kernel in kernels:
+        b = np.zeros(48, dtype=np.float32)
+        kernel(a, b)
+        np.testing.assert_array_equal(b, np.roll(a, -1))
     from tilelang.utils.target import determine_target, target_is_cuda
     assert target_is_cuda("cuda -arch=sm_90a") and target_is_cuda("cuda:sm_80")
     assert not target_is_cuda("cpu") and not target_is_cuda(determine_target("cpu"))
