@@ -172,6 +172,36 @@ def _returns_factory(fn, fn_node, depth=0):
     return False
 
 
+def _is_any_dtype(ann):
+    """Whether a tensor annotation's dtype is ``typing.Any``
+    (``T.Tensor[[int, int], Any]``: the argument's dtype)."""
+    node = None
+    if isinstance(ann, ast.Call):
+        node = ann.args[1] if len(ann.args) > 1 else next(
+            (k.value for k in ann.keywords if k.arg == "dtype"), None)
+    elif isinstance(ann, ast.Subscript) and \
+            isinstance(ann.slice, ast.Tuple) and len(ann.slice.elts) == 2:
+        node = ann.slice.elts[1]
+    return (isinstance(node, ast.Name) and node.id == "Any") or \
+        (isinstance(node, ast.Attribute) and node.attr == "Any")
+
+
+def _dtype_define(value):
+    """The ``-D`` text of the dtype of a tensor argument (torch, NumPy or
+    a ``T.Tensor(shape, dtype)`` placeholder), or None."""
+    from ._dtype import dtype
+    d = getattr(value, "dtype", None)
+    if d is None:
+        return None
+    try:
+        return "T." + str(dtype(d))
+    except (TypeError, ValueError):
+        try:
+            return "T." + str(dtype(str(d)))
+        except (TypeError, ValueError):
+            return None
+
+
 def _shape_node(ann):
     """The shape expression of a tensor annotation node."""
     if isinstance(ann, ast.Call) and ann.args:
@@ -194,6 +224,9 @@ class EagerSignature:
         self.tensors = []
         self.scalars = []
         self.consts = []
+        # Tensors annotated with dtype Any: tlc takes their dtype from
+        # `-D NAME.dtype=...`, the argument's.
+        self.any_dtype = []
         shapes = {}
         args = fn_node.args
         for a in args.posonlyargs + args.args + args.kwonlyargs:
@@ -202,6 +235,8 @@ class EagerSignature:
                 if kind in _TENSOR_ANNOTATIONS:
                     self.tensors.append(a.arg)
                     shapes[a.arg] = _shape_node(a.annotation)
+                    if _is_any_dtype(a.annotation):
+                        self.any_dtype.append(a.arg)
                 elif kind and is_dtype_name(kind) and \
                         isinstance(a.annotation, ast.Attribute):
                     self.scalars.append(a.arg)
@@ -215,6 +250,8 @@ class EagerSignature:
                 if kind in _TENSOR_ANNOTATIONS and name not in self.tensors:
                     self.tensors.append(name)
                     shapes[name] = _shape_node(node.annotation)
+                    if _is_any_dtype(node.annotation):
+                        self.any_dtype.append(name)
                 elif kind and is_dtype_name(kind) and \
                         name not in self.scalars:
                     self.scalars.append(name)
@@ -474,6 +511,9 @@ class JITFunction:
                    **_defines_for(compile_values, self._defaults,
                                   self.__name__, rep)}
         for name, value in consts.items():
+            if name.endswith(".dtype"):
+                defines[name] = value  # already a -D text
+                continue
             text = _build.format_define(value)
             if text is None:
                 raise TypeError(f"kernel '{self.__name__}': T.const '{name}' "
@@ -516,7 +556,22 @@ class JITFunction:
             if isinstance(shape[dim], Symbol):
                 continue
             consts[name] = int(shape[dim])
+        self._any_dtypes(runtime, consts)
         return runtime, compile_values, consts
+
+    def _any_dtypes(self, tensors, consts):
+        """``NAME.dtype`` bindings of the tensors annotated with dtype Any,
+        from the arguments ``tensors`` (name -> tensor or placeholder)."""
+        for name in self.eager.any_dtype:
+            if name not in tensors:
+                continue
+            text = _dtype_define(tensors[name])
+            if text is None:
+                raise TypeError(
+                    f"argument '{name}' of kernel '{self.__name__}' is "
+                    "annotated with dtype Any and must be a tensor with a "
+                    f"dtype, got {type(tensors[name]).__name__}")
+            consts[f"{name}.dtype"] = text
 
     # -- public ----------------------------------------------------------------
 
@@ -581,6 +636,7 @@ class JITFunction:
                     f"value: pass {name}=... or a tensor for "
                     f"'{param or '?'}'")
             consts[name] = int(shape[dim])
+        self._any_dtypes(given, consts)
         return self._eager_kernel(compile_values, consts, timeout)
 
     def get_kernel_source(self, *args, **kwargs):

@@ -548,6 +548,11 @@ public:
   bool toShape(Value v, llvm::SmallVectorImpl<SymExpr> &dims, Node at);
   /// Evaluates a T.Tensor-like annotation into a global buffer.
   Value makeTensorFromAnnotation(Value ann, llvm::StringRef name, Node at);
+  /// Tensor types whose dtype is `typing.Any` (`T.Tensor[[int, int], Any]`,
+  /// TileLang's: the argument's dtype). A parameter of such a type takes
+  /// its dtype from the binding `-D NAME.dtype=...` (what the package passes
+  /// from the argument), else it is analysed as float32 with a warning.
+  llvm::DenseSet<const BufferObj *> anyDTypeTensors;
   /// Creates a buffer value (+ IR op) and its hint.
   BufferObj *makeBuffer(llvm::StringRef name, llvm::ArrayRef<SymExpr> shape,
                         lang::DType dtype, lang::MemoryScope scope, Node at,
