@@ -25,7 +25,7 @@ from . import language  # noqa: F401
 from ._build import TLCBuildError, cache_root, stats as build_stats  # noqa: F401
 from ._dtype import dtype as DataType  # noqa: F401
 from ._env import cache_disabled as _cache_disabled, set_cache_enabled
-from ._jit import compile, jit, lower, JITFunction  # noqa: F401,A004
+from ._jit import compile, jit, lower, par_compile, JITFunction  # noqa: F401,A004
 from ._kernel import JITKernel  # noqa: F401
 from ._runtime import KernelRunError  # noqa: F401
 from .autotuner import autotune, AutoTuner, set_autotune_inputs  # noqa: F401
@@ -61,4 +61,10 @@ def set_log_level(level):
 
 
 def lazy_jit(func=None, **kwargs):
+    return jit(func, **kwargs)
+
+
+def jit2(func=None, **kwargs):
+    """The older name of the eager ``@tilelang.jit`` (TileLang's jit2
+    tests)."""
     return jit(func, **kwargs)

@@ -217,6 +217,22 @@ def build(source_file, kernel, defines, target, timeout=None,
     key_text = json.dumps([source_file, source_hash, kernel, defs, target,
                            list(extra_args)])
     out_dir = _out_dir(key_text)
+    # Builds of one instance share its directory: in this process they run
+    # one after the other (par_compile of equal configurations raced,
+    # one build clearing the directory while the other wrote its files).
+    with _dir_locks_lock:
+        dir_lock = _dir_locks.setdefault(out_dir, threading.Lock())
+    with dir_lock:
+        return _build_in(out_dir, exe, source_file, kernel, defs, target,
+                         timeout, extra_args)
+
+
+_dir_locks = {}
+_dir_locks_lock = threading.Lock()
+
+
+def _build_in(out_dir, exe, source_file, kernel, defs, target, timeout,
+              extra_args):
     # Stale manifests of an older version of the file must not be read.
     for name in os.listdir(out_dir):
         if name.endswith(".json"):
@@ -278,19 +294,43 @@ def build(source_file, kernel, defines, target, timeout=None,
     return result
 
 
-def emit_tile(source_file, kernel, defines, target="cpu"):
-    """The Tile IR of one instance (``tlc-build --emit=tile``)."""
+def emit_tile(source_file, kernel, defines, target="cpu", texts=False):
+    """The Tile IR of one instance (``tlc-build --emit=tile``); ``defines``
+    are values, or with ``texts`` their ``-D`` texts already."""
     exe = find_tlc_build()
     cmd = [exe, source_file, "--emit=tile", f"--target={target}",
            f"--kernel={kernel}", "--defines-only"]
     for k, v in sorted(defines.items()):
-        text = format_define(v)
+        text = v if texts else format_define(v)
         if text is not None:
             cmd.append(f"-D{k}={text}")
     proc = subprocess.run(cmd, capture_output=True, text=True)
     if proc.returncode != 0:
         raise TLCBuildError(f"tlc-build --emit=tile failed for '{kernel}'",
                             proc.stderr, command=cmd)
+    return proc.stdout
+
+
+def emit_tile_of(command):
+    """The Tile IR of the instances a build ``command`` (a tlc-build
+    argument list) made: the same file, kernel, bindings and options,
+    with ``--emit=tile`` in place of writing artifacts."""
+    cmd, skip = [], False
+    for arg in command:
+        if skip:
+            skip = False
+            continue
+        if arg == "-o":
+            skip = True
+            continue
+        if arg.startswith("--diagnostics-file="):
+            continue
+        cmd.append(arg)
+    cmd.append("--emit=tile")
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise TLCBuildError("tlc-build --emit=tile failed", proc.stderr,
+                            command=cmd)
     return proc.stdout
 
 

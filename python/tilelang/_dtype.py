@@ -131,6 +131,10 @@ class dtype(str):
                             f"TileLang's '{scalar}'")
         return result
 
+
+    def torch(self):
+        """Older spelling of :meth:`as_torch` (TileLang's jit2 tests)."""
+        return self.as_torch()
     def __call__(self, *args, **kwargs):
         """``T.float32(1.0)`` at Python level: the value itself (a number
         outside kernels); no arguments: a fresh scalar variable."""

@@ -172,6 +172,36 @@ def _returns_factory(fn, fn_node, depth=0):
     return False
 
 
+def _is_any_dtype(ann):
+    """Whether a tensor annotation's dtype is ``typing.Any``
+    (``T.Tensor[[int, int], Any]``: the argument's dtype)."""
+    node = None
+    if isinstance(ann, ast.Call):
+        node = ann.args[1] if len(ann.args) > 1 else next(
+            (k.value for k in ann.keywords if k.arg == "dtype"), None)
+    elif isinstance(ann, ast.Subscript) and \
+            isinstance(ann.slice, ast.Tuple) and len(ann.slice.elts) == 2:
+        node = ann.slice.elts[1]
+    return (isinstance(node, ast.Name) and node.id == "Any") or \
+        (isinstance(node, ast.Attribute) and node.attr == "Any")
+
+
+def _dtype_define(value):
+    """The ``-D`` text of the dtype of a tensor argument (torch, NumPy or
+    a ``T.Tensor(shape, dtype)`` placeholder), or None."""
+    from ._dtype import dtype
+    d = getattr(value, "dtype", None)
+    if d is None:
+        return None
+    try:
+        return "T." + str(dtype(d))
+    except (TypeError, ValueError):
+        try:
+            return "T." + str(dtype(str(d)))
+        except (TypeError, ValueError):
+            return None
+
+
 def _shape_node(ann):
     """The shape expression of a tensor annotation node."""
     if isinstance(ann, ast.Call) and ann.args:
@@ -194,6 +224,9 @@ class EagerSignature:
         self.tensors = []
         self.scalars = []
         self.consts = []
+        # Tensors annotated with dtype Any: tlc takes their dtype from
+        # `-D NAME.dtype=...`, the argument's.
+        self.any_dtype = []
         shapes = {}
         args = fn_node.args
         for a in args.posonlyargs + args.args + args.kwonlyargs:
@@ -202,6 +235,8 @@ class EagerSignature:
                 if kind in _TENSOR_ANNOTATIONS:
                     self.tensors.append(a.arg)
                     shapes[a.arg] = _shape_node(a.annotation)
+                    if _is_any_dtype(a.annotation):
+                        self.any_dtype.append(a.arg)
                 elif kind and is_dtype_name(kind) and \
                         isinstance(a.annotation, ast.Attribute):
                     self.scalars.append(a.arg)
@@ -215,6 +250,8 @@ class EagerSignature:
                 if kind in _TENSOR_ANNOTATIONS and name not in self.tensors:
                     self.tensors.append(name)
                     shapes[name] = _shape_node(node.annotation)
+                    if _is_any_dtype(node.annotation):
+                        self.any_dtype.append(name)
                 elif kind and is_dtype_name(kind) and \
                         name not in self.scalars:
                     self.scalars.append(name)
@@ -372,6 +409,11 @@ class JITFunction:
     """What ``@tilelang.jit`` returns: a lazy factory (calling it gives a
     :class:`JITKernel`) or an eager kernel (calling it runs it)."""
 
+    # A kernel named test_* at module level is not a test: pytest would
+    # collect it (it follows ``__wrapped__`` to the function) and call it
+    # with fixtures named after its parameters.
+    __test__ = False
+
     def __init__(self, fn, out_idx=None, target=None, pass_configs=None,
                  **options):
         self.fn = fn
@@ -398,9 +440,13 @@ class JITFunction:
         self._build_file, self._build_kernel = self.source_file, fn.__name__
         if self.is_nested:
             self._build_file, self._build_kernel = _nested.lift(
-                self.source_file, fn.__code__, fn.__code__.co_freevars)
-        self._compiler = _Compiler(self._build_file, self._build_kernel,
-                                   target, pass_configs)
+                self.source_file, fn.__code__, fn.__code__.co_freevars,
+                eager=not self.is_lazy)
+        # tlc reads a module-level kernel's decorator from the source; a
+        # lifted one has lost it, so its compile flags come from here.
+        self._compiler = _Compiler(
+            self._build_file, self._build_kernel, target, pass_configs,
+            options.get("compile_flags") if self.is_nested else None)
         self._defaults = {n: p.default for n, p in
                           self.signature.parameters.items()
                           if p.default is not inspect.Parameter.empty}
@@ -465,6 +511,9 @@ class JITFunction:
                    **_defines_for(compile_values, self._defaults,
                                   self.__name__, rep)}
         for name, value in consts.items():
+            if name.endswith(".dtype"):
+                defines[name] = value  # already a -D text
+                continue
             text = _build.format_define(value)
             if text is None:
                 raise TypeError(f"kernel '{self.__name__}': T.const '{name}' "
@@ -507,7 +556,22 @@ class JITFunction:
             if isinstance(shape[dim], Symbol):
                 continue
             consts[name] = int(shape[dim])
+        self._any_dtypes(runtime, consts)
         return runtime, compile_values, consts
+
+    def _any_dtypes(self, tensors, consts):
+        """``NAME.dtype`` bindings of the tensors annotated with dtype Any,
+        from the arguments ``tensors`` (name -> tensor or placeholder)."""
+        for name in self.eager.any_dtype:
+            if name not in tensors:
+                continue
+            text = _dtype_define(tensors[name])
+            if text is None:
+                raise TypeError(
+                    f"argument '{name}' of kernel '{self.__name__}' is "
+                    "annotated with dtype Any and must be a tensor with a "
+                    f"dtype, got {type(tensors[name]).__name__}")
+            consts[f"{name}.dtype"] = text
 
     # -- public ----------------------------------------------------------------
 
@@ -528,7 +592,7 @@ class JITFunction:
         other._compiler = _Compiler(
             self._build_file, self._build_kernel, self.target,
             {**(self.pass_configs or {}), **(pass_configs or {})},
-            compile_flags)
+            self._compiler.compile_flags + _split_flags(compile_flags))
         return other
 
     def compile(self, *args, timeout=None, **kwargs):
@@ -572,10 +636,19 @@ class JITFunction:
                     f"value: pass {name}=... or a tensor for "
                     f"'{param or '?'}'")
             consts[name] = int(shape[dim])
+        self._any_dtypes(given, consts)
         return self._eager_kernel(compile_values, consts, timeout)
 
     def get_kernel_source(self, *args, **kwargs):
         return self.compile(*args, **kwargs).get_kernel_source()
+
+    def get_tir(self, *args, **kwargs):
+        """The program one call describes, not yet built: TileLang's
+        PrimFunc for these arguments (placeholder ``T.Tensor(shape,
+        dtype)`` for an eager kernel's tensors). The package's stands
+        for it: :func:`par_compile` / ``tilelang.compile`` build it,
+        ``.script()`` prints its Tile IR."""
+        return PendingInstance(self, args, kwargs)
 
     def par_compile(self, configs, num_workers=None, ignore_error=False):
         """Compiles many configurations (dicts of keywords or tuples of
@@ -670,6 +743,57 @@ def check_at_definition(func):
         raise cls(message)
 
 
+class PendingInstance:
+    """What ``jit_fn.get_tir(args...)`` returns: a kernel call's instance,
+    built on :meth:`compile` (once)."""
+
+    def __init__(self, jit_fn, args, kwargs):
+        self.jit_fn = jit_fn
+        self.args = args
+        self.kwargs = kwargs
+        self.__name__ = jit_fn.__name__
+        self._kernel = None
+
+    def compile(self, pass_configs=None, compile_flags=None):
+        if self._kernel is None:
+            fn = self.jit_fn
+            if pass_configs or compile_flags:
+                fn = fn._with_build_configs(pass_configs, compile_flags)
+            self._kernel = fn.compile(*self.args, **self.kwargs)
+        return self._kernel
+
+    def script(self):
+        """The Tile IR of the instance (see :meth:`JITKernel.script`)."""
+        return self.compile().script()
+
+    def __repr__(self):
+        return f"<tilelang instance of {self.__name__}>"
+
+
+def par_compile(funcs, out_idx=None, execution_backend=None, target=None,
+                target_host=None, verbose=None, pass_configs=None,
+                compile_flags=None, num_workers=None, ignore_error=False):
+    """``tilelang.par_compile([func, ...])``: :func:`compile` of each
+    prim_func or ``get_tir`` instance, in parallel; the kernels in order
+    (None for a failure when ``ignore_error``)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    def one(func):
+        try:
+            if isinstance(func, PendingInstance):
+                return func.compile(pass_configs, compile_flags)
+            return compile(func, out_idx=out_idx, target=target,
+                           pass_configs=pass_configs,
+                           compile_flags=compile_flags)
+        except Exception:
+            if ignore_error:
+                return None
+            raise
+    funcs = list(funcs)
+    with ThreadPoolExecutor(num_workers or os.cpu_count() or 1) as pool:
+        return list(pool.map(one, funcs))
+
+
 def compile(func, out_idx=None, execution_backend=None, target=None,  # noqa: A001
             target_host=None, verbose=None, pass_configs=None,
             compile_flags=None):
@@ -677,6 +801,8 @@ def compile(func, out_idx=None, execution_backend=None, target=None,  # noqa: A0
     instance the prim_func object describes (a module-level prim_func, or
     one made by a plain factory call, whose arguments become the
     bindings)."""
+    if isinstance(func, PendingInstance):
+        return func.compile(pass_configs, compile_flags)
     if isinstance(func, JITFunction):
         if pass_configs or compile_flags:
             func = func._with_build_configs(pass_configs, compile_flags)
@@ -760,5 +886,5 @@ def lower(func, target=None, target_host=None, runtime_only=False,
                                     compile_flags=compile_flags))
 
 
-__all__ = ["jit", "compile", "lower", "CompiledArtifact", "JITFunction", "JITKernel", "resolve_target",
+__all__ = ["jit", "compile", "par_compile", "lower", "CompiledArtifact", "JITFunction", "JITKernel", "resolve_target",
            "TensorType"]

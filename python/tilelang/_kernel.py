@@ -106,6 +106,13 @@ class JITKernel:
         with open(path) as f:
             return f.read()
 
+    def script(self):
+        """A readable text of the kernel: the Tile IR of this instance
+        (``tlc-build --emit=tile`` with the build's own file, bindings and
+        options; MLIR's text form, not TVM's TVMScript)."""
+        from ._build import emit_tile_of
+        return emit_tile_of(self.build_result.command)
+
     def get_host_source(self):
         """The host side of the launch as C++: one function that launches
         this instance's kernels as the package does (grid, block, shared

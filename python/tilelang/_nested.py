@@ -93,11 +93,14 @@ def _lifted_dir():
     return os.path.join(_build.cache_root(), "python", "nested")
 
 
-def lift(source_file, code, free_names):
+def lift(source_file, code, free_names, eager=False):
     """``(path, name)``: a copy of ``source_file`` with the function of
     ``code`` (defined inside another function) appended at module level as
     ``name``, with ``free_names`` as its first parameters and without its
-    decorators (the package applies what they say)."""
+    decorators (the package applies what they say). An ``eager`` kernel
+    gets a plain ``@tilelang.jit`` instead: tlc tells an eager kernel from
+    a plain function by that decorator, and its ``T.const`` names are bound
+    only in a jit kernel."""
     lines, first_line = inspect.getsourcelines(code)
     text = textwrap.dedent("".join(lines))
     tree = ast.parse(text)
@@ -120,10 +123,14 @@ def lift(source_file, code, free_names):
         body[0][head.end():]
     with open(source_file, encoding="utf-8", errors="surrogateescape") as f:
         original = f.read()
+    decorator = ""
+    if eager:
+        decorator = ("import tilelang as __tlc_tilelang\n\n\n"
+                     "@__tlc_tilelang.jit\n")
     derived = (original.rstrip("\n") + "\n\n\n"
                f"# tlc: '{qualname}' of {os.path.basename(source_file)}:"
                f"{first_line + node.lineno - 1}, lifted to module level by "
-               "the tilelang package\n" + "".join(body))
+               "the tilelang package\n" + decorator + "".join(body))
     return write_derived(source_file, derived), new_name
 
 

@@ -8,7 +8,8 @@ types, where TileLang raises them (CPU target):
   (test_tilelang_language_loop_target_binding.py), a ``match`` statement a
   NotImplementedError naming its line (test_tilelang_language_eager_match.py),
   an unknown copy cache policy a ValueError
-  (test_tilelang_language_copy_cache_policy.py); they used to pass the
+  (test_tilelang_language_copy_cache_policy.py), a call of a T.* name
+  TileLang does not have an AttributeError; they used to pass the
   definition silently ("DID NOT RAISE").
 * at ``tilelang.compile``: a copy reading past its source region is a
   ValueError in TileLang's words (test_tilelang_language_copy_extent_mismatch.py).
@@ -74,6 +75,14 @@ def with_match():
             match A[0]:
                 case _:
                     A[1] = 0
+    return main
+
+
+def unknown_t_call():
+    @T.prim_func
+    def main(A: T.Tensor((2,), T.float32)):
+        with T.Kernel(1, threads=1):
+            A[1] = T.ldg(A[0])
     return main
 
 
@@ -151,6 +160,9 @@ def main():
     e = raises(NotImplementedError, r"`match` is not supported", with_match)
     assert re.search(r"\(line \d+\)", str(e)), str(e)
     raises(ValueError, "load_cache_policy", cache_policy, "wt")
+    # A call of a T.* name TileLang does not have: its AttributeError.
+    raises(AttributeError, r"module 'tilelang.language' has no attribute "
+           r"'ldg'; did you mean 'T.ld'\?", unknown_t_call)
 
     # A valid count defines, builds and runs; so does a known cache policy.
     out = torch.zeros(8, dtype=torch.int32)

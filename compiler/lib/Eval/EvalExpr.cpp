@@ -50,7 +50,20 @@ Value Interpreter::eval(Node n) {
   case NodeKind::Subscript:
     return evalSubscriptExpr(n);
   case NodeKind::Call: {
-    Value fn = eval(n.child(Field::func));
+    Node func = n.child(Field::func);
+    Value fn;
+    if (func.kind() == NodeKind::Attribute) {
+      // `T.name(...)` of a name TileLang does not have raises its
+      // AttributeError at the call, as Python does when it runs it.
+      Value obj = eval(func.child(Field::value));
+      if (obj.isAbrupt())
+        return obj;
+      if (isUnknownTName(obj, func.identifier()))
+        return raiseUnknownTCall(func.identifier(), n);
+      fn = getAttr(obj, func.identifier(), func);
+    } else {
+      fn = eval(func);
+    }
     if (fn.isException())
       return fn;
     CallArgs args;
@@ -60,7 +73,7 @@ Value Interpreter::eval(Node n) {
     if (fn.isPoison()) {
       // A call of an unknown T.* name (warned at the name) would otherwise
       // vanish from the kernel, its effect or value silently lost.
-      if (tracing() && llvm::is_contained(unknownTNames, n.child(Field::func)))
+      if (tracing() && llvm::is_contained(unknownTNames, func))
         recordUnmodelledCall(n, args, /*warn=*/false);
       return fn;
     }

@@ -452,6 +452,12 @@ public:
     std::optional<mlir::OpBuilder::InsertPoint> savedInsertPoint;
   };
   Value moduleAttr(ModuleObj *m, llvm::StringRef attr, Node at);
+  /// Whether `obj.attr` names nothing in `tilelang.language` (not a
+  /// builtin, native or dtype spelling): what moduleAttr warns about.
+  bool isUnknownTName(Value obj, llvm::StringRef attr);
+  /// Raises TileLang's AttributeError for the call \p call of the unknown
+  /// `T.<attr>`, at the whole call, with the closest known name.
+  Value raiseUnknownTCall(llvm::StringRef attr, Node call);
   bool isTileLangModule(llvm::StringRef name);
 
   //===--------------------------------------------------------------------===//
@@ -509,7 +515,8 @@ public:
   /// kernel data it was given, which no target builds (Intrinsics.cpp).
   void recordUnmodelledCall(Node call, CallArgs &args, bool warn = true);
   /// The `T.<name>` expressions whose name tlc does not know (warned at the
-  /// name): a call of one inside a kernel is recorded as unmodelled, so no
+  /// name) and that are not called directly (a call raises): a call of one
+  /// through another name inside a kernel is recorded as unmodelled, so no
   /// target builds a kernel whose call was dropped.
   llvm::SmallVector<Node, 4> unknownTNames;
   /// Meta-level and math primitives (Primitives.cpp).
@@ -541,6 +548,11 @@ public:
   bool toShape(Value v, llvm::SmallVectorImpl<SymExpr> &dims, Node at);
   /// Evaluates a T.Tensor-like annotation into a global buffer.
   Value makeTensorFromAnnotation(Value ann, llvm::StringRef name, Node at);
+  /// Tensor types whose dtype is `typing.Any` (`T.Tensor[[int, int], Any]`,
+  /// TileLang's: the argument's dtype). A parameter of such a type takes
+  /// its dtype from the binding `-D NAME.dtype=...` (what the package passes
+  /// from the argument), else it is analysed as float32 with a warning.
+  llvm::DenseSet<const BufferObj *> anyDTypeTensors;
   /// Creates a buffer value (+ IR op) and its hint.
   BufferObj *makeBuffer(llvm::StringRef name, llvm::ArrayRef<SymExpr> shape,
                         lang::DType dtype, lang::MemoryScope scope, Node at,

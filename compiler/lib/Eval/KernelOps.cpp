@@ -778,8 +778,7 @@ static Value makeTensorType(Interpreter &in, const PArgs &p,
     // tlc does not know before the call.
     if (dt->is(ValueKind::Opaque) &&
         dt->as<OpaqueObj>()->description == "typing.Any") {
-      in.warning(p.node("dtype"), "the dtype of this tensor comes from the "
-                                  "argument (Any); analysed as float32");
+      in.anyDTypeTensors.insert(t);
       dt = in.heap.strNoCopy("float32");
     }
     std::optional<lang::DType> d = in.toDType(*dt, p.node("dtype"));

@@ -380,7 +380,28 @@ Value Interpreter::makeTensorFromAnnotation(Value ann, llvm::StringRef name,
     symbolKinds[sym] = /*Dynamic=*/0;
     e = syms.symbol(sym);
   }
-  BufferObj *b = makeBuffer(name, shape, t->dtype, t->scope, at, true);
+  lang::DType dtype = t->dtype;
+  if (anyDTypeTensors.contains(t) && !name.empty()) {
+    // `A: T.Tensor[[int, int], Any]`: the argument's dtype, bound by
+    // `-D A.dtype=...`.
+    std::string key = (name + ".dtype").str();
+    auto bound = llvm::find_if(options.defines,
+                               [&](const auto &kv) { return kv.first == key; });
+    std::optional<lang::DType> d;
+    if (bound != options.defines.end()) {
+      usedDefines.insert(key);
+      d = toDType(parseDefine(bound->second), at);
+      if (!d)
+        error(at, "-D " + key + "=" + bound->second + " is not a dtype");
+    } else {
+      warning(at, "the dtype of tensor '" + name +
+                      "' comes from the argument (Any); analysed as "
+                      "float32 (bind it with -D " + key + "=...)");
+    }
+    if (d)
+      dtype = *d;
+  }
+  BufferObj *b = makeBuffer(name, shape, dtype, t->scope, at, true);
   return Value::object(ValueKind::Buffer, b);
 }
 

@@ -126,6 +126,37 @@ static bool looksLikeDType(llvm::StringRef name) {
          name.starts_with("tfloat");
 }
 
+bool Interpreter::isUnknownTName(Value obj, llvm::StringRef attr) {
+  if (!obj.is(ValueKind::Module))
+    return false;
+  ModuleObj *m = obj.as<ModuleObj>();
+  if (m->globals || m->opaque || m->name != "tilelang.language")
+    return false;
+  std::string qualified = (m->name + "." + attr).str();
+  return !findNative(qualified) && !lang::lookupBuiltin(("T." + attr).str()) &&
+         !looksLikeDType(attr) && attr != "language";
+}
+
+Value Interpreter::raiseUnknownTCall(llvm::StringRef attr, Node call) {
+  std::string message =
+      ("module 'tilelang.language' has no attribute '" + attr + "'").str();
+  // The closest T.* function or class, if close enough to be a typo.
+  unsigned limit = static_cast<unsigned>(attr.size() + 2) / 3 + 1;
+  unsigned best = limit + 1;
+  llvm::StringRef hint;
+  for (const lang::BuiltinInfo *info : lang::getBuiltinMembers("T")) {
+    llvm::StringRef name = llvm::StringRef(info->name).drop_front(2);
+    unsigned d = attr.edit_distance(name, true, limit);
+    if (d <= limit && d < best) {
+      best = d;
+      hint = name;
+    }
+  }
+  if (!hint.empty())
+    message += ("; did you mean 'T." + hint + "'?").str();
+  return raise("AttributeError", message, call);
+}
+
 Value Interpreter::moduleAttr(ModuleObj *m, llvm::StringRef attr, Node at) {
   if (m->globals) {
     auto it = m->globals->vars.find(attr);

@@ -1,5 +1,6 @@
 """The Python objects behind ``T.*`` names outside kernel bodies."""
 
+import copy
 import inspect
 import os
 
@@ -130,6 +131,7 @@ class PrimFunc:
         self.source_file = source_file
         self.factory = factory
         self.factory_args = dict(factory_args or {})
+        self._attrs = {}
 
     @property
     def kernel_name(self):
@@ -137,10 +139,34 @@ class PrimFunc:
         return self.factory or self.fn.__name__
 
     def script(self, target="cpu"):
-        """The Tile IR tlc builds for this prim_func (``--emit=tile``)."""
+        """A readable text of the kernel: the Tile IR tlc builds for this
+        prim_func (``tlc-build --emit=tile``, MLIR's text form), not TVM's
+        TVMScript. A prim_func made by a factory, or defined inside a
+        function, is built from the same file and bindings as
+        ``tilelang.compile`` uses."""
         from .._build import emit_tile
-        return emit_tile(self.source_file, self.kernel_name,
-                         self.factory_args, target)
+        from .._jit import prim_func_build_inputs
+        build_file, kernel, defines = prim_func_build_inputs(self)
+        return emit_tile(build_file, kernel, defines, target, texts=True)
+
+    @property
+    def attrs(self):
+        """The attributes given with :meth:`with_attr`."""
+        return dict(self._attrs)
+
+    def with_attr(self, key, value=None):
+        """A copy of this prim_func with attribute ``key`` set to ``value``
+        (or a dict of attributes), as TVM's ``PrimFunc.with_attr``. The
+        package records them for the script; tlc builds the kernel from
+        its source, so attributes such as ``global_symbol`` do not change
+        the built kernel."""
+        other = copy.copy(self)
+        other._attrs = dict(self._attrs)
+        if isinstance(key, dict) and value is None:
+            other._attrs.update(key)
+        else:
+            other._attrs[str(key)] = value
+        return other
 
     def __repr__(self):
         where = f" from {self.factory}({self.factory_args})" \

@@ -15,3 +15,21 @@ def check_cuda_availability():
 
 def check_hip_availability():
     return False
+
+
+def target_is_cuda(target):
+    """Whether a target (a spec string, ``tvm.target.Target`` or what
+    :func:`determine_target` returns) is a CUDA one."""
+    return _target_kind(target) == "cuda"
+
+
+def target_is_hip(target):
+    """Whether a target is a ROCm (HIP) one."""
+    return _target_kind(target) in ("hip", "rocm")
+
+
+def _target_kind(target):
+    kind = getattr(target, "kind", None)
+    kind = getattr(kind, "name", kind)
+    text = str(kind if kind is not None else target).strip()
+    return text.split(":", 1)[0].split()[0] if text else ""

@@ -39,6 +39,6 @@ def scale_ptr(A: T.ptr, B: T.ptr, M: int, N: int, dtype: T.dtype, block: int = 3
 add_one.par_compile([{"A": T.Tensor((256, 128), dtype=T.float16)}])
 scale_ptr.par_compile([{"A": T.ptr(), "B": T.ptr(), "M": 256, "N": 64, "dtype": T.float32}])
 
-# DIAG: jit2.py:15:16: warning: the dtype of this tensor comes from the argument (Any); analysed as float32
+# DIAG: jit2.py:15:13: warning: the dtype of tensor 'A' comes from the argument (Any); analysed as float32 (bind it with -D A.dtype=...)
 # CHECK-DAG: "name":"tile","kind":"buffer","shape":[64,"A_shape1"],"dtype":"float32","scope":"shared.dyn"
 # CHECK-DAG: "name":"frag","kind":"buffer","shape":[32,64],"dtype":"float32","scope":"local.fragment"

@@ -29,7 +29,7 @@ def scaled_copy(
 
 scaled_copy.compile(X=T.Tensor((512, 128), T.float16), W=T.Tensor((128,), T.float16))
 
-# DIAG: lazy-jit-generic.py:16:8: warning: the dtype of this tensor comes from the argument (Any); analysed as float32
+# DIAG: lazy-jit-generic.py:16:5: warning: the dtype of tensor 'W' comes from the argument (Any); analysed as float32 (bind it with -D W.dtype=...)
 
 # CHECK: "name":"X","kind":"tensor","shape":["X_shape0","X_shape1"],"dtype":"float16","scope":"global"
 # CHECK: "name":"W","kind":"tensor","shape":["W_shape0"],"dtype":"float32","scope":"global"
