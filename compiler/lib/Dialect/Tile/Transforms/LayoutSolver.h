@@ -46,13 +46,14 @@ constexpr int64_t kMaxEnumeratedPerKernel = int64_t(1) << 22;
 
 /// The index-expression operations (CompiledIndexExpr::workDone(), a few
 /// ns each) one kernel's inference may run in its enumerations; memoized
-/// checks run none. The examples and conformance programs need at most
-/// ~23 M; past this (about a second), inference stops with an error at the
-/// kernel instead of running on (found by tlc-fuzz-eval: two proposals for
-/// one buffer that replaced each other forever, and a mutant whose
-/// free-level attempts took 20 s). Checked between visits, so one visit
-/// may overrun it.
-constexpr int64_t kMaxEnumerationWorkPerKernel = int64_t(1) << 27;
+/// checks run none. A backstop against inference that does not end (found
+/// by tlc-fuzz-eval: two proposals for one buffer that replaced each other
+/// forever, and a mutant whose free-level attempts took 20 s): past it,
+/// inference stops with an error at the kernel. Set well above what the
+/// test programs need: tests/lit/Eval/emit-tile.py's 64 x 64 kernel runs
+/// over 2^27 (its free-level attempts; a cost to cut), the examples ~23 M.
+/// Checked between visits, so one visit may overrun it.
+constexpr int64_t kMaxEnumerationWorkPerKernel = int64_t(1) << 31;
 
 using layout::Fragment;
 using layout::IndexExpr;
