@@ -23,6 +23,7 @@
 #include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
+#include <limits>
 #include <map>
 
 using namespace tlc::layout;
@@ -550,12 +551,8 @@ int64_t tlc::layout::chooseVectorWidth(llvm::ArrayRef<int64_t> shape,
 
 Fragment tlc::layout::defaultFragment(llvm::ArrayRef<int64_t> shape,
                                       unsigned elemBits, int64_t threads) {
-  int64_t v = chooseVectorWidth(shape, elemBits, threads);
-  llvm::Expected<Fragment> f = planLoopPartition(shape, threads, v);
-  if (f)
-    return std::move(*f);
-  llvm::consumeError(f.takeError());
-  return Fragment::fullyReplicated(shape, threads);
+  return *defaultFragmentWithin(shape, elemBits, threads,
+                                std::numeric_limits<int64_t>::max());
 }
 
 std::optional<Fragment>
