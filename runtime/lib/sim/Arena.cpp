@@ -113,7 +113,7 @@ Arena::Snapshot Arena::snapshot() const {
 void Arena::restore(const Snapshot &s) {
   std::lock_guard<std::mutex> lock(mutex);
   for (const auto &[i, bytes] : s)
-    if (i < buffers.size() && buffers[i].live)
+    if (i < buffers.size() && buffers[i].live && !bytes.empty())
       std::memcpy(reinterpret_cast<void *>(buffers[i].base), bytes.data(),
                   std::min(bytes.size(), buffers[i].size));
 }

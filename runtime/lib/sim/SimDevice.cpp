@@ -597,11 +597,13 @@ public:
   }
   void release(void *ptr) override { sim::Arena::get().release(ptr); }
   llvm::Error copyToDevice(void *dst, const void *src, size_t bytes) override {
-    std::memcpy(dst, src, bytes);
+    if (bytes) // An empty tensor's host vector may have no storage at all.
+      std::memcpy(dst, src, bytes);
     return llvm::Error::success();
   }
   llvm::Error copyToHost(void *dst, const void *src, size_t bytes) override {
-    std::memcpy(dst, src, bytes);
+    if (bytes)
+      std::memcpy(dst, src, bytes);
     return llvm::Error::success();
   }
   llvm::Expected<std::unique_ptr<runtime::Kernel>>
