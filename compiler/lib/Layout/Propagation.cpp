@@ -564,7 +564,15 @@ tlc::layout::defaultFragmentWithin(llvm::ArrayRef<int64_t> shape,
   if (f)
     return std::move(*f);
   llvm::consumeError(f.takeError());
+  return fullyReplicatedWithin(shape, threads, maxSlots);
+}
+
+std::optional<Fragment>
+tlc::layout::fullyReplicatedWithin(llvm::ArrayRef<int64_t> shape,
+                                   int64_t threads, int64_t maxSlots) {
   int64_t slots = threads;
+  if (slots > maxSlots)
+    return std::nullopt;
   for (int64_t e : shape)
     if (llvm::MulOverflow(slots, e, slots) || slots > maxSlots)
       return std::nullopt;

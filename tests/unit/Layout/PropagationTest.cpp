@@ -271,3 +271,31 @@ TEST_CASE("property: reshapes keep every element in its slot") {
   CHECK(!bad);
   llvm::consumeError(bad.takeError());
 }
+
+TEST_CASE("fragments held whole by every thread are bounded before "
+          "any enumeration") {
+  // Within the bound: every thread holds every element, registers in
+  // row-major order.
+  std::optional<Fragment> small = fullyReplicatedWithin({4, 8}, 128);
+  REQUIRE(small);
+  CHECK(small->getReplicate() == 128);
+  CHECK(small->getRegsPerThread() == 32);
+  std::set<int64_t> holders;
+  for (int64_t r = 0; r < 128; ++r) {
+    std::optional<FragmentSlot> s = small->apply({2, 5}, r);
+    REQUIRE(s);
+    CHECK(s->index == 21);
+    holders.insert(s->thread);
+  }
+  CHECK(holders.size() == 128);
+  // Exactly at the bound, and one element past it.
+  CHECK(fullyReplicatedWithin({int64_t(1) << 15}, 128));
+  CHECK(!fullyReplicatedWithin({(int64_t(1) << 15) + 1}, 128));
+  // A product that overflows int64 is refused, not wrapped.
+  CHECK(!fullyReplicatedWithin({int64_t(1) << 40, int64_t(1) << 40}, 2,
+                               std::numeric_limits<int64_t>::max()));
+  // A default layout that does not divide among the threads falls back to
+  // the same bound; one that divides is never refused.
+  CHECK(!defaultFragmentWithin({531441}, 32, 256, kMaxReplicatedSlots));
+  CHECK(defaultFragmentWithin({1 << 14}, 32, 128, kMaxReplicatedSlots));
+}

@@ -103,6 +103,19 @@ int64_t chooseVectorWidth(llvm::ArrayRef<int64_t> shape, unsigned elemBits,
 /// the tile is smaller than the block.
 Fragment defaultFragment(llvm::ArrayRef<int64_t> shape, unsigned elemBits,
                          int64_t threads);
+/// The most (threads x elements) slots a fragment held whole by every
+/// thread may take: layout inference and the CUDA/HIP printers refuse a
+/// larger one instead of tabulating it (tlc-fuzz-eval found a (3**12,)
+/// fragment on 256 threads that took 7 GiB).
+constexpr int64_t kMaxReplicatedSlots = int64_t(1) << 22;
+
+/// Fragment::fullyReplicated(\p shape, \p threads), or std::nullopt when
+/// it would take more than \p maxSlots (threads x elements) slots. Answered
+/// before any enumeration, without overflow.
+std::optional<Fragment>
+fullyReplicatedWithin(llvm::ArrayRef<int64_t> shape, int64_t threads,
+                      int64_t maxSlots = kMaxReplicatedSlots);
+
 /// defaultFragment(), or std::nullopt when it would be fully replicated over
 /// more than \p maxSlots (threads x elements) slots: a tile that does not
 /// divide among the threads, held whole by every thread. Answered before

@@ -824,25 +824,16 @@ LogicalResult Emitter::assignFragmentLayouts(KernelOp kernel) {
     // is every thread's own copy, as in TileLang: all threads run that code
     // and compute the same values.
     // Tabulating a fragment every thread holds whole costs threads x
-    // elements slots: past 2^22 the instance is refused here too (layout
-    // inference reports it at the use; the editor's hints print instances
-    // whatever inference said).
-    constexpr int64_t kMaxReplicatedSlots = int64_t(1) << 22;
+    // elements slots: past layout::kMaxReplicatedSlots the instance is
+    // refused here too (layout inference reports it at the use; the
+    // editor's hints print instances whatever inference said).
     if (!known(v)) {
-      std::optional<layout::Fragment> chosen;
-      if (isScalarFragment(v)) {
-        int64_t slots = homeThreads;
-        bool fits = true;
-        for (int64_t e : type.getShape())
-          fits = fits && !llvm::MulOverflow(slots, e, slots) &&
-                 slots <= kMaxReplicatedSlots;
-        if (fits)
-          chosen = layout::Fragment::fullyReplicated(type.getShape(),
-                                                     homeThreads);
-      } else {
-        chosen = layout::defaultFragmentWithin(
-            type.getShape(), elemBits(v), homeThreads, kMaxReplicatedSlots);
-      }
+      std::optional<layout::Fragment> chosen =
+          isScalarFragment(v)
+              ? layout::fullyReplicatedWithin(type.getShape(), homeThreads)
+              : layout::defaultFragmentWithin(
+                    type.getShape(), elemBits(v), homeThreads,
+                    layout::kMaxReplicatedSlots);
       if (!chosen) {
         alloc->emitError() << "fragment of " << type.getNumElements()
                            << " elements would be held whole by each of "

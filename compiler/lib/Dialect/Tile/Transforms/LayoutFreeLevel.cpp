@@ -154,11 +154,12 @@ LogicalResult Solver::freeLevel() {
       break;
     unsigned id = buf - buffers.begin();
     std::optional<Fragment> f = layout::defaultFragmentWithin(
-        buf->shape, buf->bits ? buf->bits : 32, threads, kMaxEnumerated);
+        buf->shape, buf->bits ? buf->bits : 32, threads,
+        layout::kMaxReplicatedSlots);
     if (!f) {
       std::string why = "does not divide among " + std::to_string(threads) +
                         " threads";
-      (void)checkReplicable(id, buf->root.getDefiningOp(), why);
+      (void)replicateWhole(id, buf->root.getDefiningOp(), why);
       return failure();
     }
     if (failed(setFragment(id, std::move(*f), buf->root.getDefiningOp(),

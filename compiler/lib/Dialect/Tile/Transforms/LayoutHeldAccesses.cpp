@@ -82,9 +82,10 @@ std::optional<Fragment> Solver::heldBufferFragment(const Access &a,
 
 bool Solver::heldAccessFits(const Access &a, const Fragment &loop,
                             const Fragment &buffer) {
+  AccessFitChecker checker(loop, buffer);
   return forEachHeldIndex(a, buffers[a.buffer].shape,
                           [&](llvm::ArrayRef<IndexExpr> index) {
-                            return accessFits(loop, index, buffer, a.write);
+                            return checker.fits(index, a.write);
                           });
 }
 

@@ -25,6 +25,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/CommandLine.h"
 
 #include <deque>
 #include <vector>
@@ -36,6 +37,13 @@ using layout::Fragment;
 using layout::IndexExpr;
 using layout::InferLevel;
 using layout::Layout;
+
+/// kMaxEnumerationWorkPerKernel, lowered by tests to reach its error.
+static llvm::cl::opt<int64_t> clLayoutWorkBudget(
+    "layout-work-budget", llvm::cl::Hidden,
+    llvm::cl::init(tile::detail::kMaxEnumerationWorkPerKernel),
+    llvm::cl::desc("Index operations layout inference may evaluate for one "
+                   "kernel before it stops with an error"));
 
 std::optional<LayoutTarget> tlc::tile::parseLayoutTarget(llvm::StringRef name) {
   name.consume_front("cuda:");
@@ -613,12 +621,12 @@ LogicalResult Solver::inferGemm(GemmOp op) {
   return success();
 }
 
-LogicalResult Solver::checkReplicable(unsigned buf, Operation *at,
-                                      llvm::StringRef why) {
+FailureOr<Fragment> Solver::replicateWhole(unsigned buf, Operation *at,
+                                          llvm::StringRef why) {
+  if (std::optional<Fragment> whole =
+          layout::fullyReplicatedWithin(buffers[buf].shape, threads))
+    return std::move(*whole);
   int64_t elements = elementCount(buffers[buf].shape);
-  // At most kMaxEnumerated elements (collect()), so no overflow.
-  if (elements * threads <= kMaxEnumerated)
-    return success();
   return at->emitError()
          << "fragment '" << bufferDisplayName(buffers[buf].root) << "' of "
          << elements << " elements " << why
@@ -635,15 +643,15 @@ LogicalResult Solver::strict() {
       return failure();
   // Fragments used outside every loop (conditions, scalar reads) are held
   // whole by every thread.
-  for (auto [buf, op] : floating)
-    if (!buffers[buf].fragment)
-      if (failed(checkReplicable(buf, op,
-                                 "is read or written outside every "
-                                 "T.Parallel")) ||
-          failed(setFragment(
-              buf, Fragment::fullyReplicated(buffers[buf].shape, threads), op,
-              InferLevel::Common)))
-        return failure();
+  for (auto [buf, op] : floating) {
+    if (buffers[buf].fragment)
+      continue;
+    FailureOr<Fragment> whole = replicateWhole(
+        buf, op, "is read or written outside every T.Parallel");
+    if (failed(whole) ||
+        failed(setFragment(buf, std::move(*whole), op, InferLevel::Common)))
+      return failure();
+  }
   return success();
 }
 
@@ -728,66 +736,6 @@ static std::optional<Fragment> reshapeInputs(const Fragment &f,
     return std::nullopt;
   }
   return std::move(*r);
-}
-
-bool tlc::tile::detail::accessFits(const Fragment &loop,
-                                   llvm::ArrayRef<IndexExpr> index,
-                                   const Fragment &buffer, bool write) {
-  llvm::ArrayRef<int64_t> shape = buffer.getInputShape();
-  int64_t threadCount =
-      std::max(loop.getThreadExtent(), buffer.getThreadExtent());
-  int64_t elements = layout::numElements(shape);
-  // holders[e * threadCount + t]: thread t holds element e.
-  std::vector<bool> holders(elements * threadCount, false);
-  layout::forEachCoord(shape, [&](llvm::ArrayRef<int64_t> c) {
-    int64_t flat = 0;
-    for (auto [x, extent] : llvm::zip(c, shape))
-      flat = flat * extent + x;
-    for (int64_t r = 0; r < buffer.getReplicate(); ++r)
-      if (std::optional<layout::FragmentSlot> s = buffer.apply(c, r))
-        holders[flat * threadCount + s->thread] = true;
-  });
-  std::vector<bool> writers(write ? elements * threadCount : 0, false);
-  std::vector<layout::CompiledIndexExpr> compiled;
-  for (const IndexExpr &e : index)
-    compiled.emplace_back(e);
-  bool ok = true;
-  layout::forEachCoord(loop.getInputShape(), [&](llvm::ArrayRef<int64_t> p) {
-    if (!ok)
-      return;
-    int64_t flat = 0;
-    for (auto [e, extent] : llvm::zip(compiled, shape)) {
-      std::optional<int64_t> x = e.evaluate(p);
-      if (!x) {
-        ok = false;
-        return;
-      }
-      // An iteration outside the buffer touches no element a thread holds
-      // (TileLang does not reject it either).
-      if (*x < 0 || *x >= extent)
-        return;
-      flat = flat * extent + *x;
-    }
-    for (int64_t r = 0; r < loop.getReplicate(); ++r) {
-      int64_t t = loop.apply(p, r)->thread;
-      if (!holders[flat * threadCount + t]) {
-        ok = false;
-        return;
-      }
-      if (write)
-        writers[flat * threadCount + t] = true;
-    }
-  });
-  if (ok && write)
-    for (int64_t i = 0; i < elements && ok; ++i) {
-      bool written = false;
-      for (int64_t t = 0; t < threadCount; ++t)
-        written |= writers[i * threadCount + t];
-      for (int64_t t = 0; t < threadCount && written; ++t)
-        if (holders[i * threadCount + t] && !writers[i * threadCount + t])
-          ok = false;
-    }
-  return ok;
 }
 
 bool Solver::isCompatible(const Node &n, const Fragment &loop) {
@@ -1004,7 +952,7 @@ LogicalResult Solver::visit(unsigned id, InferLevel level) {
   // Past the budget every visit fails, so the run ends; run() reports it
   // (the free level's attempts run under a handler that drops errors).
   if (layout::CompiledIndexExpr::workDone() - enumeratedAtStart >
-      kMaxEnumerationWorkPerKernel)
+      clLayoutWorkBudget)
     overBudget = true;
   if (overBudget)
     return failure();
@@ -1093,7 +1041,7 @@ LogicalResult Solver::run() {
     kernel.emitError()
         << "layout inference stopped: its enumerations of this kernel's "
            "layouts ran over "
-        << groupDigits(kMaxEnumerationWorkPerKernel)
+        << groupDigits(clLayoutWorkBudget)
         << " index operations without settling them (a tlc limitation; "
            "please report this program)";
   return failure();

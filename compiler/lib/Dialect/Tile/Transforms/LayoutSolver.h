@@ -49,11 +49,11 @@ constexpr int64_t kMaxEnumeratedPerKernel = int64_t(1) << 22;
 /// checks run none. A backstop against inference that does not end (found
 /// by tlc-fuzz-eval: two proposals for one buffer that replaced each other
 /// forever, and a mutant whose free-level attempts took 20 s): past it,
-/// inference stops with an error at the kernel. Set well above what the
-/// test programs need: tests/lit/Eval/emit-tile.py's 64 x 64 kernel runs
-/// over 2^27 (its free-level attempts; a cost to cut), the examples ~23 M.
-/// Checked between visits, so one visit may overrun it.
-constexpr int64_t kMaxEnumerationWorkPerKernel = int64_t(1) << 31;
+/// inference stops with an error at the kernel. Set 16x above what the
+/// test programs need (the most, a conformance program, 16-32 M; the
+/// examples under 4 M). tlc-build's hidden `--layout-work-budget` overrides
+/// it. Checked between visits, so one visit may overrun it.
+constexpr int64_t kMaxEnumerationWorkPerKernel = int64_t(1) << 29;
 
 using layout::Fragment;
 using layout::IndexExpr;
@@ -70,6 +70,23 @@ using namespace mlir;
 /// runs an iteration that writes it (no replica goes stale).
 bool accessFits(const Fragment &loop, llvm::ArrayRef<IndexExpr> index,
                 const Fragment &buffer, bool write);
+
+/// accessFits() for one loop layout and one buffer fragment against several
+/// index forms (each value of a held dimension): which threads hold which
+/// element is tabulated once, in the constructor.
+class AccessFitChecker {
+public:
+  AccessFitChecker(const Fragment &loop, const Fragment &buffer);
+  /// Whether the loop may access the buffer at \p index.
+  bool fits(llvm::ArrayRef<IndexExpr> index, bool write);
+
+private:
+  const Fragment &loop;
+  llvm::ArrayRef<int64_t> shape;
+  int64_t threadCount;
+  /// holders[element * threadCount + thread]: the thread holds the element.
+  std::vector<bool> holders;
+};
 
 /// A buffer inference gives a layout to.
 struct BufferInfo {
@@ -150,12 +167,11 @@ private:
   LogicalResult conflict(unsigned buf, Operation *by, llvm::StringRef existing,
                          llvm::StringRef incoming, llvm::StringRef why);
 
-  /// Fails, with an error at \p at naming \p why, when holding buffer
-  /// \p buf whole on every thread (fully replicated) would take more than
-  /// kMaxEnumerated slots (bounded analysis: found by tlc-fuzz-eval, a
-  /// (3**12,) fragment held by 256 threads took 7 GiB to tabulate).
-  LogicalResult checkReplicable(unsigned buf, Operation *at,
-                                llvm::StringRef why);
+  /// Buffer \p buf held whole by every thread (fully replicated); fails,
+  /// with an error at \p at naming \p why, when that would take more than
+  /// layout::kMaxReplicatedSlots slots.
+  FailureOr<Fragment> replicateWhole(unsigned buf, Operation *at,
+                                     llvm::StringRef why);
 
   // Levels.
   LogicalResult strict();
