@@ -54,7 +54,9 @@ class JITKernel:
     Wrong calls raise before anything runs: ``TypeError`` for a missing or
     extra argument, a non-tensor where a tensor is expected, or a wrong
     dtype; ``ValueError`` for a wrong shape, a tensor on the wrong device
-    or a non-contiguous output.
+    or a written non-contiguous tensor that shares memory with another
+    argument (a non-contiguous tensor runs on a dense copy; one the kernel
+    writes is copied back after the launch).
     """
 
     def __init__(self, build, manifest, target, out_idx=None,
