@@ -859,14 +859,45 @@ def compile(func, out_idx=None, execution_backend=None, target=None,  # noqa: A0
         raise TypeError("tilelang.compile expects a @T.prim_func, got "
                         f"{type(func).__name__}")
     build_file, build_kernel, defines = prim_func_build_inputs(func)
-    compiler = _Compiler(build_file, build_kernel, target, pass_configs,
-                         compile_flags)
 
-    def make(build, manifest, tgt):
-        return JITKernel(build, manifest, tgt, out_idx=out_idx,
-                         source_file=func.source_file,
-                         kernel_name=func.kernel_name, defines=defines)
-    return compiler.instance(defines, make)
+    def build(build_file, build_kernel, defines):
+        compiler = _Compiler(build_file, build_kernel, target, pass_configs,
+                             compile_flags)
+
+        def make(build, manifest, tgt):
+            return JITKernel(build, manifest, tgt, out_idx=out_idx,
+                             source_file=func.source_file,
+                             kernel_name=func.kernel_name, defines=defines)
+        return compiler.instance(defines, make)
+    try:
+        return build(build_file, build_kernel, defines)
+    except _build.TLCBuildError as error:
+        alone = prim_func_alone_inputs(func)
+        if alone is None:
+            raise
+        try:
+            return build(*alone)
+        except _build.TLCBuildError:
+            raise error from None
+
+
+def prim_func_alone_inputs(func):
+    """Like :func:`prim_func_build_inputs`, for a prim_func defined inside
+    a function: its copy inside a module-level factory of the variables it
+    uses, bound to the values its closure holds. tlc then builds it without
+    evaluating the rest of the defining function (a test's later lines,
+    which may fail where tlc cannot evaluate them, such as an inspection of
+    the compiled kernel). None for a module-level prim_func."""
+    if func.factory is None:
+        return None
+    closure = _nested.closure_values(func.fn)
+    rep = _callables.Representer(func.source_file,
+                                 getattr(func.fn, "__globals__", None))
+    defines = _nested.check_defines(func.fn.__name__, func.factory, closure,
+                                    rep)
+    build_file, kernel = _nested.lift_prim_func(
+        func.source_file, func.fn.__code__, list(closure))
+    return rep.build_file(build_file), kernel, defines
 
 
 class PrimFuncJIT:
