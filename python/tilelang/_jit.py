@@ -562,6 +562,16 @@ class JITFunction:
             defines[name] = text
 
         def make(build, manifest, target):
+            # The call is the instance's call site; a raise tlc-build only
+            # warned about (evaluating the kernel without one) ended its
+            # body there, so the instance would run without the rest.
+            raised = _build.raised_in_instance(build.diagnostics)
+            if raised is not None:
+                raise _build.error_class(_build.raised_category(raised))(
+                    f"kernel '{self.__name__}' raised while tlc built it: "
+                    f"{raised.get('file')}:{raised.get('line')}:"
+                    f"{raised.get('col')}: {raised.get('message')}", build.log,
+                    command=build.command)
             return JITKernel(build, manifest, target,
                              input_names=sig.runtime,
                              return_names=sig.returns,
