@@ -14,6 +14,7 @@ import hashlib
 import json
 import numbers
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -91,6 +92,33 @@ def first_error(diagnostics, raised_at=None):
                                  d.get("raisedAt") == raised_at):
             return d
     return None
+
+
+# The note tlc-build puts on what a kernel's Python code raised while it
+# evaluated an instance it could not treat as a call (no call site): the
+# raise is a warning, and the instance's body ends where it was raised.
+_INCOMPLETE_NOTE = "the analysis of this instance is incomplete"
+
+
+def raised_in_instance(diagnostics):
+    """The first warning of ``diagnostics`` that is a raise tlc-build
+    demoted because it evaluated the instance without a call site (the
+    instance written then lacks the rest of its body), or None."""
+    for d in diagnostics:
+        if d.get("severity") == "warning" and any(
+                _INCOMPLETE_NOTE in n.get("message", "")
+                for n in d.get("notes", [])):
+            return d
+    return None
+
+
+def raised_category(d):
+    """The Python exception type of a diagnostic: its ``category``, else
+    the ``TypeName:`` its message starts with."""
+    if d.get("category"):
+        return d["category"]
+    m = re.match(r"(\w+(?:Error|Exception)):", d.get("message", ""))
+    return m.group(1) if m else None
 
 
 def format_diagnostic(d):
@@ -178,11 +206,12 @@ def is_builtin(value):
 class BuildResult:
     """The artifact directory of one tlc-build run and its manifests."""
 
-    def __init__(self, out_dir, manifests, log, command):
+    def __init__(self, out_dir, manifests, log, command, diagnostics=()):
         self.out_dir = out_dir
         self.manifests = manifests
         self.log = log
         self.command = command
+        self.diagnostics = list(diagnostics)
 
     @property
     def cache_hits(self):
@@ -284,7 +313,8 @@ def _build_in(out_dir, exe, source_file, kernel, defs, target, timeout,
             f"{source_file} (is it a @tilelang.jit / @T.prim_func function "
             f"at module level?); command: {' '.join(cmd)}",
             proc.stderr + proc.stdout, command=cmd)
-    result = BuildResult(out_dir, manifests, proc.stdout, cmd)
+    result = BuildResult(out_dir, manifests, proc.stdout, cmd,
+                         read_diagnostics(diag_file))
     with _stats_lock:
         stats["builds"] += 1
         stats["cache_hits"] += result.cache_hits

@@ -202,6 +202,23 @@ def _dtype_define(value):
             return None
 
 
+def _strides_node(ann):
+    """The strides expression of a ``T.StridedTensor`` annotation node
+    (``T.StridedTensor[shape, strides, dtype]`` or the call form), or
+    None."""
+    if _callee_name(ann) != "StridedTensor":
+        return None
+    if isinstance(ann, ast.Call):
+        if len(ann.args) > 1:
+            return ann.args[1]
+        return next((k.value for k in ann.keywords if k.arg == "strides"),
+                    None)
+    if isinstance(ann, ast.Subscript) and isinstance(ann.slice, ast.Tuple) \
+            and len(ann.slice.elts) > 1:
+        return ann.slice.elts[1]
+    return None
+
+
 def _shape_node(ann):
     """The shape expression of a tensor annotation node."""
     if isinstance(ann, ast.Call) and ann.args:
@@ -228,6 +245,7 @@ class EagerSignature:
         # `-D NAME.dtype=...`, the argument's.
         self.any_dtype = []
         shapes = {}
+        strides = {}
         args = fn_node.args
         for a in args.posonlyargs + args.args + args.kwonlyargs:
             if a.annotation is not None:
@@ -235,6 +253,7 @@ class EagerSignature:
                 if kind in _TENSOR_ANNOTATIONS:
                     self.tensors.append(a.arg)
                     shapes[a.arg] = _shape_node(a.annotation)
+                    strides[a.arg] = _strides_node(a.annotation)
                     if _is_any_dtype(a.annotation):
                         self.any_dtype.append(a.arg)
                 elif kind and is_dtype_name(kind) and \
@@ -250,6 +269,7 @@ class EagerSignature:
                 if kind in _TENSOR_ANNOTATIONS and name not in self.tensors:
                     self.tensors.append(name)
                     shapes[name] = _shape_node(node.annotation)
+                    strides[name] = _strides_node(node.annotation)
                     if _is_any_dtype(node.annotation):
                         self.any_dtype.append(name)
                 elif kind and is_dtype_name(kind) and \
@@ -274,21 +294,42 @@ class EagerSignature:
                 v = node.value
                 elts = v.elts if isinstance(v, ast.Tuple) else [v]
                 self.returns = [e.id for e in elts if isinstance(e, ast.Name)]
-        # Where each const is first a direct dimension.
+        # Where each const is first a direct dimension; else where it is
+        # first a direct stride of a T.StridedTensor annotation.
         self.const_dims = {}
-        for name in self.tensors:
-            shape = shapes.get(name)
-            if shape is None:
-                continue
-            elts = shape.elts if isinstance(shape, (ast.Tuple, ast.List)) \
-                else [shape]
-            for dim, e in enumerate(elts):
-                if isinstance(e, ast.Name) and e.id in self.consts and \
-                        e.id not in self.const_dims:
-                    self.const_dims[e.id] = (name, dim)
+        self.const_strides = {}
+        for table, found in ((shapes, self.const_dims),
+                             (strides, self.const_strides)):
+            for name in self.tensors:
+                node = table.get(name)
+                if node is None:
+                    continue
+                elts = node.elts if isinstance(node, (ast.Tuple, ast.List)) \
+                    else [node]
+                for dim, e in enumerate(elts):
+                    if isinstance(e, ast.Name) and e.id in self.consts and \
+                            e.id not in self.const_dims and \
+                            e.id not in found:
+                        found[e.id] = (name, dim)
         order = {n: i for i, n in enumerate(param_names)}
         self.runtime = sorted(set(self.tensors) | set(self.scalars),
                               key=lambda n: order.get(n, 1 << 30))
+
+
+def _dense_stride(shape, dim):
+    """The stride, in elements, of dimension ``dim`` of a row-major dense
+    tensor of ``shape``; None where a later extent is symbolic.
+
+    A ``T.StridedTensor`` stride const is bound to the stride of the tensor
+    the kernel gets: the kernel manifests describe dense tensors, and the
+    package passes a non-contiguous argument as a contiguous copy (written
+    back after the launch), so that is the dense one."""
+    stride = 1
+    for extent in shape[dim + 1:]:
+        if isinstance(extent, Symbol):
+            return None
+        stride *= int(extent)
+    return stride
 
 
 # -- defines -------------------------------------------------------------------
@@ -521,6 +562,16 @@ class JITFunction:
             defines[name] = text
 
         def make(build, manifest, target):
+            # The call is the instance's call site; a raise tlc-build only
+            # warned about (evaluating the kernel without one) ended its
+            # body there, so the instance would run without the rest.
+            raised = _build.raised_in_instance(build.diagnostics)
+            if raised is not None:
+                raise _build.error_class(_build.raised_category(raised))(
+                    f"kernel '{self.__name__}' raised while tlc built it: "
+                    f"{raised.get('file')}:{raised.get('line')}:"
+                    f"{raised.get('col')}: {raised.get('message')}", build.log,
+                    command=build.command)
             return JITKernel(build, manifest, target,
                              input_names=sig.runtime,
                              return_names=sig.returns,
@@ -536,12 +587,15 @@ class JITFunction:
                           if n not in sig.runtime}
         consts = {}
         for name in sig.consts:
-            where = sig.const_dims.get(name)
+            stride = name not in sig.const_dims
+            where = sig.const_strides.get(name) if stride else \
+                sig.const_dims[name]
             if where is None:
                 raise TypeError(
                     f"kernel '{self.__name__}': T.const '{name}' is not a "
-                    "direct dimension of any tensor annotation, so it "
-                    "cannot be bound from the arguments")
+                    "direct dimension or T.StridedTensor stride of any "
+                    "tensor annotation, so it cannot be bound from the "
+                    "arguments")
             param, dim = where
             t = runtime.get(param)
             shape = getattr(t, "shape", None)
@@ -553,9 +607,10 @@ class JITFunction:
                 raise ValueError(
                     f"argument '{param}' of kernel '{self.__name__}' has "
                     f"{len(shape)} dimension(s); its annotation needs more")
-            if isinstance(shape[dim], Symbol):
+            value = _dense_stride(shape, dim) if stride else shape[dim]
+            if value is None or isinstance(value, Symbol):
                 continue
-            consts[name] = int(shape[dim])
+            consts[name] = int(value)
         self._any_dtypes(runtime, consts)
         return runtime, compile_values, consts
 
@@ -627,15 +682,18 @@ class JITFunction:
         for name in sig.consts:
             if name in consts:
                 continue
-            param, dim = sig.const_dims.get(name, (None, 0))
+            stride = name not in sig.const_dims
+            param, dim = (sig.const_strides if stride else
+                          sig.const_dims).get(name, (None, 0))
             shape = getattr(given.get(param), "shape", None)
-            if shape is None or dim >= len(shape) or \
-                    isinstance(shape[dim], Symbol):
+            value = None if shape is None or dim >= len(shape) else \
+                _dense_stride(shape, dim) if stride else shape[dim]
+            if value is None or isinstance(value, Symbol):
                 raise TypeError(
                     f"{self.__name__}.compile(): T.const '{name}' needs a "
                     f"value: pass {name}=... or a tensor for "
                     f"'{param or '?'}'")
-            consts[name] = int(shape[dim])
+            consts[name] = int(value)
         self._any_dtypes(given, consts)
         return self._eager_kernel(compile_values, consts, timeout)
 
@@ -811,14 +869,45 @@ def compile(func, out_idx=None, execution_backend=None, target=None,  # noqa: A0
         raise TypeError("tilelang.compile expects a @T.prim_func, got "
                         f"{type(func).__name__}")
     build_file, build_kernel, defines = prim_func_build_inputs(func)
-    compiler = _Compiler(build_file, build_kernel, target, pass_configs,
-                         compile_flags)
 
-    def make(build, manifest, tgt):
-        return JITKernel(build, manifest, tgt, out_idx=out_idx,
-                         source_file=func.source_file,
-                         kernel_name=func.kernel_name, defines=defines)
-    return compiler.instance(defines, make)
+    def build(build_file, build_kernel, defines):
+        compiler = _Compiler(build_file, build_kernel, target, pass_configs,
+                             compile_flags)
+
+        def make(build, manifest, tgt):
+            return JITKernel(build, manifest, tgt, out_idx=out_idx,
+                             source_file=func.source_file,
+                             kernel_name=func.kernel_name, defines=defines)
+        return compiler.instance(defines, make)
+    try:
+        return build(build_file, build_kernel, defines)
+    except _build.TLCBuildError as error:
+        alone = prim_func_alone_inputs(func)
+        if alone is None:
+            raise
+        try:
+            return build(*alone)
+        except _build.TLCBuildError:
+            raise error from None
+
+
+def prim_func_alone_inputs(func):
+    """Like :func:`prim_func_build_inputs`, for a prim_func defined inside
+    a function: its copy inside a module-level factory of the variables it
+    uses, bound to the values its closure holds. tlc then builds it without
+    evaluating the rest of the defining function (a test's later lines,
+    which may fail where tlc cannot evaluate them, such as an inspection of
+    the compiled kernel). None for a module-level prim_func."""
+    if func.factory is None:
+        return None
+    closure = _nested.closure_values(func.fn)
+    rep = _callables.Representer(func.source_file,
+                                 getattr(func.fn, "__globals__", None))
+    defines = _nested.check_defines(func.fn.__name__, func.factory, closure,
+                                    rep)
+    build_file, kernel = _nested.lift_prim_func(
+        func.source_file, func.fn.__code__, list(closure))
+    return rep.build_file(build_file), kernel, defines
 
 
 class PrimFuncJIT:

@@ -54,7 +54,9 @@ class JITKernel:
     Wrong calls raise before anything runs: ``TypeError`` for a missing or
     extra argument, a non-tensor where a tensor is expected, or a wrong
     dtype; ``ValueError`` for a wrong shape, a tensor on the wrong device
-    or a non-contiguous output.
+    or a written non-contiguous tensor that shares memory with another
+    argument (a non-contiguous tensor runs on a dense copy; one the kernel
+    writes is copied back after the launch).
     """
 
     def __init__(self, build, manifest, target, out_idx=None,
@@ -346,6 +348,7 @@ class JITKernel:
         cuda = self.target != "cpu"
         args_out = [None] * len(self.params)
         outputs = []
+        write_back = []  # (caller's non-contiguous view, dense copy)
         for i, p in enumerate(self.params):
             if i in self._outputs:
                 if p["kind"] != "tensor":
@@ -371,12 +374,14 @@ class JITKernel:
             if p["kind"] == "tensor":
                 self._check_tensor(p, v, env, device)
                 if not tz.is_contiguous(v):
+                    # The kernel gets a dense copy (its manifest describes
+                    # dense tensors); one it writes is copied back into
+                    # the caller's view after the launch.
+                    dense = tz.contiguous(v)
                     if p.get("role", "in") != "in":
-                        raise ValueError(
-                            f"argument '{p['name']}' of kernel "
-                            f"'{self.manifest['name']}' is written by the "
-                            "kernel and must be contiguous")
-                    v = tz.contiguous(v)
+                        self._check_no_overlap(p, v, values)
+                        write_back.append((v, dense))
+                    v = dense
                 args_out[i] = v
             else:
                 args_out[i] = v
@@ -417,6 +422,8 @@ class JITKernel:
             self._launch_cuda(launcher, pointers, symbols, env, device)
         else:
             launcher.launch(pointers, symbols)
+        for view, dense in write_back:
+            tz.copy_into(view, dense)
         del keep
         result = [t for _, t in outputs]
         if not result:
@@ -424,6 +431,22 @@ class JITKernel:
         if len(result) == 1:
             return result[0]
         return tuple(result) if self._eager else result
+
+    def _check_no_overlap(self, p, view, values):
+        """A written non-contiguous argument runs on a dense copy that is
+        copied back after the launch: refused where it shares memory with
+        another tensor argument, whose reads would miss the kernel's
+        writes (the kernel itself would see them)."""
+        for name, other in values.items():
+            if name == p["name"] or other is None or \
+                    not (tz.is_torch(other) or tz.is_numpy(other)):
+                continue
+            if tz.shares_memory(view, other):
+                raise ValueError(
+                    f"argument '{p['name']}' of kernel "
+                    f"'{self.manifest['name']}' is written by the kernel, "
+                    f"is not contiguous and shares memory with argument "
+                    f"'{name}'; pass a contiguous tensor")
 
     def _launch_cuda(self, launcher, values, symbols, env, device):
         import torch

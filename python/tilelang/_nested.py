@@ -134,6 +134,38 @@ def lift(source_file, code, free_names, eager=False):
     return write_derived(source_file, derived), new_name
 
 
+def lift_prim_func(source_file, code, free_names):
+    """``(path, name)``: a copy of ``source_file`` with the prim_func of
+    ``code`` (defined inside another function) appended inside a new
+    module-level factory ``name`` whose parameters are ``free_names`` and
+    which returns it: tlc builds the prim_func alone, without evaluating
+    the rest of the function that defined it."""
+    lines, first_line = inspect.getsourcelines(code)
+    text = textwrap.dedent("".join(lines))
+    tree = ast.parse(text)
+    node = next((n for n in tree.body
+                 if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))),
+                None)
+    if node is None:
+        raise TypeError(f"cannot find the source of '{code.co_name}'")
+    body = text.splitlines(keepends=True)[node.lineno - 1:]
+    qualname = getattr(code, "co_qualname", code.co_name)
+    new_name = "__tlc_nested_" + re.sub(r"\W", "_", qualname.replace(
+        ".<locals>.", "__"))
+    with open(source_file, encoding="utf-8", errors="surrogateescape") as f:
+        original = f.read()
+    derived = (original.rstrip("\n") + "\n\n\n"
+               f"# tlc: '{qualname}' of {os.path.basename(source_file)}:"
+               f"{first_line + node.lineno - 1}, built alone by the "
+               "tilelang package\n"
+               "import tilelang.language as __tlc_T\n\n\n"
+               f"def {new_name}({', '.join(free_names)}):\n"
+               "    @__tlc_T.prim_func\n" +
+               textwrap.indent("".join(body), "    ") +
+               f"\n    return {code.co_name}\n")
+    return write_derived(source_file, derived), new_name
+
+
 def write_derived(source_file, derived):
     """The path of a file holding ``derived`` (a copy of ``source_file``
     with definitions appended) in the package's cache directory, named by

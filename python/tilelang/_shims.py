@@ -10,7 +10,9 @@ submodules, ``tilelang.intrinsics.mma_macro_generator``) is a
 module-level code computes with: ``tvm.DataType`` is the package's dtype
 (``DataType("float16").bits``), ``tvm.te.var`` / ``tvm.tir.Var`` make
 symbolic sizes (:class:`~tilelang.language._objects.Symbol`), as
-``T.dynamic`` does.
+``T.dynamic`` does; ``tvm.tir`` / ``tvm.tirx`` have the node classes and
+``stmt_functor.post_order_visit`` of the TIR-shaped view of
+``PrimFunc.body`` (``tilelang/_tir.py``).
 """
 
 import importlib.abc
@@ -71,6 +73,8 @@ def _fill(module):
             importlib.import_module("tilelang.tvm.te")
         module.tir = sys.modules.get("tilelang.tvm.tir") or \
             importlib.import_module("tilelang.tvm.tir")
+        module.tirx = sys.modules.get("tilelang.tvm.tirx") or \
+            importlib.import_module("tilelang.tvm.tirx")
         module.target = sys.modules.get("tilelang.tvm.target") or \
             importlib.import_module("tilelang.tvm.target")
         module.error = sys.modules.get("tilelang.tvm.error") or \
@@ -85,12 +89,24 @@ def _fill(module):
     elif name == "tilelang.tvm.te":
         module.var = _var
         module.size_var = _var
-    elif name == "tilelang.tvm.tir":
+    elif name in ("tilelang.tvm.tir", "tilelang.tvm.tirx"):
+        from . import _tir
         module.Var = _var
         module.SizeVar = _var
-        module.IntImm = lambda dtype, value, *a, **k: int(value)
-        module.FloatImm = lambda dtype, value, *a, **k: float(value)
         module.const = lambda value, dtype=None, *a, **k: value
+        # The node classes of the TIR-shaped view of `PrimFunc.body`
+        # (tilelang/_tir.py says what it models); IntImm / FloatImm are
+        # Python numbers too.
+        for cls in ("IntImm", "FloatImm", "PrimExpr", "Stmt", "Buffer",
+                    "BufferLoad", "BufferStore", "For", "IfThenElse",
+                    "While", "SeqStmt", "AttrStmt", "Evaluate", "Call"):
+            setattr(module, cls, getattr(_tir, cls))
+        module.stmt_functor = sys.modules.get(name + ".stmt_functor") or \
+            importlib.import_module(name + ".stmt_functor")
+    elif name in ("tilelang.tvm.tir.stmt_functor",
+                  "tilelang.tvm.tirx.stmt_functor"):
+        from . import _tir
+        module.post_order_visit = _tir.post_order_visit
 
 
 class _Finder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
@@ -131,6 +147,6 @@ def install():
     tvm = importlib.import_module("tilelang.tvm")
     if "tvm" not in sys.modules and importlib.util.find_spec("tvm") is None:
         sys.modules["tvm"] = tvm
-        for sub in ("te", "tir", "target", "error"):
+        for sub in ("te", "tir", "tirx", "target", "error"):
             sys.modules["tvm." + sub] = getattr(tvm, sub)
     return tvm

@@ -87,6 +87,36 @@ def contiguous(x):
     return numpy.ascontiguousarray(x)
 
 
+def copy_into(view, dense):
+    """Writes ``dense`` (a contiguous copy of ``view``) back into ``view``;
+    on CUDA torch orders it after the launch on the current stream."""
+    if is_torch(view):
+        view.copy_(dense)
+    else:
+        view[...] = dense
+
+
+def shares_memory(a, b):
+    """Whether tensors (torch or NumPy) ``a`` and ``b`` may share memory:
+    their storages' address ranges overlap."""
+    def span(x):
+        if is_torch(x):
+            if x.numel() == 0:
+                return None
+            lo = hi = x.data_ptr()
+            for n, s in zip(x.shape, x.stride()):
+                d = (n - 1) * s * x.element_size()
+                lo, hi = (lo + d, hi) if d < 0 else (lo, hi + d)
+            return lo, hi + x.element_size()
+        if x.size == 0:
+            return None
+        lo, hi = numpy.byte_bounds(x)
+        return lo, hi
+    sa, sb = span(a), span(b)
+    return sa is not None and sb is not None and sa[0] < sb[1] and \
+        sb[0] < sa[1]
+
+
 def data_ptr(x):
     if is_torch(x):
         return x.data_ptr()

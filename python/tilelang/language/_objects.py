@@ -150,6 +150,14 @@ class PrimFunc:
         return emit_tile(build_file, kernel, defines, target, texts=True)
 
     @property
+    def body(self):
+        """The statements of the kernel as a TIR-shaped tree (``tvm.tirx``
+        node classes) built from tlc's Tile IR; ``tilelang/_tir.py`` says
+        what it models."""
+        from .._tir import body_of
+        return body_of(self)
+
+    @property
     def attrs(self):
         """The attributes given with :meth:`with_attr`."""
         return dict(self._attrs)

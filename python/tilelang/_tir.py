@@ -1,0 +1,432 @@
+"""A TIR-shaped view of a prim_func's statements, for scripts that inspect
+``func.body`` with ``tvm.tirx`` (``tvm.tir``) node classes and
+``stmt_functor.post_order_visit``.
+
+tlc has no TVM IR. This view is built from the Tile IR that tlc builds for
+the prim_func (``tlc-build --emit=tile``, the instance ``tilelang.compile``
+would build) and models exactly this:
+
+* statements: ``BufferStore`` (a ``tile.store``; a ``T.alloc_var(...,
+  init=v)`` is its allocation plus a store of ``v``, as TileLang lowers
+  it), ``For`` (``T.serial`` / ``T.unroll`` / ``T.Pipelined``, one loop per
+  variable of a ``T.Parallel``; ``min``, ``extent`` and ``step`` are
+  ``IntImm`` where constant), ``IfThenElse``, ``While``, ``SeqStmt``,
+  ``AttrStmt("thread_extent")`` for a ``T.Kernel`` (its grid sizes and
+  thread counts in ``value``), ``Evaluate`` of a ``Call`` for every other
+  tile operation (``tl.copy``, ``tl.gemm``, ``tl.loop_break`` ...);
+* expressions: ``IntImm`` / ``FloatImm`` for constants (after tlc's
+  constant folding: ``B[0] = table[144]`` stores an ``IntImm``),
+  ``BufferLoad``, loop ``Var``s and opaque ``Call``s named after the Tile
+  IR operation for everything else;
+* buffers: ``Buffer`` with ``name`` (the Tile IR value's name: a
+  parameter's own name, ``var`` / ``shared`` / ``frag`` for allocations),
+  ``shape``, ``dtype`` and ``scope()``.
+
+Not modelled: structural equality, TVMScript printing of these nodes,
+expression trees beyond the above, and any transformation of them.
+"""
+
+import re
+
+
+class Node:
+    _fields = ()
+
+    def __repr__(self):
+        inner = ", ".join(f"{f}={getattr(self, f)!r}" for f in self._fields)
+        return f"{type(self).__name__}({inner})"
+
+
+class Stmt(Node):
+    pass
+
+
+class PrimExpr(Node):
+    dtype = "int32"
+
+
+class IntImm(int):
+    """A constant integer (a Python ``int`` too, with ``dtype`` and
+    ``value``)."""
+
+    def __new__(cls, dtype, value, *args, **kwargs):
+        obj = super().__new__(cls, int(value))
+        obj.dtype = str(dtype)
+        return obj
+
+    @property
+    def value(self):
+        return int(self)
+
+    def __repr__(self):
+        return f"IntImm({self.dtype}, {int(self)})"
+
+
+class FloatImm(float):
+    """A constant float (a Python ``float`` too)."""
+
+    def __new__(cls, dtype, value, *args, **kwargs):
+        obj = super().__new__(cls, float(value))
+        obj.dtype = str(dtype)
+        return obj
+
+    @property
+    def value(self):
+        return float(self)
+
+
+class Var(PrimExpr):
+    _fields = ("name",)
+
+    def __init__(self, name, dtype="int32"):
+        self.name = str(name)
+        self.dtype = str(dtype)
+
+    def same_as(self, other):
+        return self is other
+
+
+class Call(PrimExpr):
+    _fields = ("op", "args")
+
+    def __init__(self, dtype, op, args):
+        self.dtype = dtype
+        self.op = Op(op)
+        self.args = list(args)
+
+
+class Op:
+    def __init__(self, name):
+        self.name = name
+
+    def __repr__(self):
+        return f"Op({self.name})"
+
+
+class Buffer(Node):
+    _fields = ("name", "shape", "dtype")
+
+    def __init__(self, name, shape, dtype, scope):
+        self.name = name
+        self.shape = [IntImm("int32", s) if re.fullmatch(r"-?\d+", s)
+                      else Var(s) for s in shape]
+        self.dtype = dtype
+        self._scope = scope
+
+    def scope(self):
+        return self._scope
+
+
+class BufferLoad(PrimExpr):
+    _fields = ("buffer", "indices")
+
+    def __init__(self, buffer, indices):
+        self.buffer = buffer
+        self.indices = indices
+        self.dtype = buffer.dtype
+
+
+class BufferStore(Stmt):
+    _fields = ("buffer", "value", "indices")
+
+    def __init__(self, buffer, value, indices):
+        self.buffer = buffer
+        self.value = value
+        self.indices = indices
+
+
+class For(Stmt):
+    _fields = ("loop_var", "min", "extent", "kind")
+
+    def __init__(self, loop_var, min_value, extent, kind, body, step=None,
+                 annotations=None):
+        self.loop_var = loop_var
+        self.min = min_value
+        self.extent = extent
+        self.kind = kind
+        self.body = body
+        self.step = step
+        self.annotations = dict(annotations or {})
+
+
+class IfThenElse(Stmt):
+    _fields = ("condition",)
+
+    def __init__(self, condition, then_case, else_case=None):
+        self.condition = condition
+        self.then_case = then_case
+        self.else_case = else_case
+
+
+class While(Stmt):
+    _fields = ("condition",)
+
+    def __init__(self, condition, body):
+        self.condition = condition
+        self.body = body
+
+
+class SeqStmt(Stmt):
+    _fields = ("seq",)
+
+    def __init__(self, seq):
+        self.seq = list(seq)
+
+    def __len__(self):
+        return len(self.seq)
+
+    def __getitem__(self, i):
+        return self.seq[i]
+
+
+class AttrStmt(Stmt):
+    _fields = ("attr_key", "value")
+
+    def __init__(self, node, attr_key, value, body):
+        self.node = node
+        self.attr_key = attr_key
+        self.value = value
+        self.body = body
+
+
+class Evaluate(Stmt):
+    _fields = ("value",)
+
+    def __init__(self, value):
+        self.value = value
+
+
+def _children(node):
+    if isinstance(node, SeqStmt):
+        return node.seq
+    if isinstance(node, (For, While, AttrStmt)):
+        return [node.body]
+    if isinstance(node, IfThenElse):
+        return [c for c in (node.then_case, node.else_case) if c is not None]
+    return []
+
+
+def post_order_visit(stmt, fvisit):
+    """Calls ``fvisit`` on every statement under ``stmt``, children first
+    (statements only: this view does not visit expressions)."""
+    for child in _children(stmt):
+        post_order_visit(child, fvisit)
+    fvisit(stmt)
+
+
+# -- Tile IR text -> statements -------------------------------------------------
+
+_TYPE = re.compile(r"!tile\.buffer<\[([^\]]*)\],\s*([A-Za-z0-9]+),\s*([\w.]+)>")
+_DTYPES = {"f16": "float16", "bf16": "bfloat16", "f32": "float32",
+           "f64": "float64", "i1": "bool", "i8": "int8", "i16": "int16",
+           "i32": "int32", "i64": "int64", "index": "int32"}
+_LOOP = re.compile(r"^tile\.(for|pipelined) %([\w.]+) = (\S+) to (\S+)"
+                   r"(?: step (\S+))?(.*)\{$")
+
+
+def _dtype(name):
+    return _DTYPES.get(name, name)
+
+
+class _Reader:
+    def __init__(self, lines, func):
+        self.lines = lines
+        self.pos = 0
+        self.scopes = [{}]
+        self.func = func
+
+    def value(self, token):
+        token = token.strip().rstrip(",")
+        for scope in reversed(self.scopes):
+            if token in scope:
+                return scope[token]
+        if re.fullmatch(r"-?\d+", token):
+            return IntImm("int32", int(token))
+        return Var(token.lstrip("%"))
+
+    def block(self):
+        """Statements up to the closing brace of the current region;
+        returns (statement, the closing line)."""
+        self.scopes.append({})
+        stmts = []
+        while self.pos < len(self.lines):
+            line = self.lines[self.pos].strip()
+            self.pos += 1
+            if line.startswith("}"):
+                self.scopes.pop()
+                return _seq(stmts), line
+            stmt = self.statement(line)
+            if stmt is not None:
+                stmts.extend(stmt if isinstance(stmt, list) else [stmt])
+        self.scopes.pop()
+        return _seq(stmts), "}"
+
+    def define(self, name, value):
+        self.scopes[-1][name] = value
+
+    def buffer_of(self, line):
+        m = _TYPE.search(line)
+        if not m:
+            return None
+        dims = [d.strip() for d in m.group(1).split(",") if d.strip()]
+        return dims, _dtype(m.group(2)), m.group(3)
+
+    def statement(self, line):
+        m = re.match(r"^(%[\w.]+) = arith\.constant (\S+) : (\w+)", line)
+        if m:
+            text, ty = m.group(2), m.group(3)
+            if ty.startswith("f") or ty.startswith("bf"):
+                self.define(m.group(1), FloatImm(_dtype(ty), float(text)))
+            elif text in ("true", "false"):
+                self.define(m.group(1), IntImm("bool", text == "true"))
+            else:
+                self.define(m.group(1), IntImm(_dtype(ty), int(text)))
+            return None
+        m = re.match(r"^(%[\w.]+) = tile\.alloc(?: init\((%[\w.]+)[^)]*\))?",
+                     line)
+        if m:
+            dims, dtype, scope = self.buffer_of(line)
+            buf = Buffer(m.group(1).lstrip("%"), dims, dtype, scope)
+            self.define(m.group(1), buf)
+            if m.group(2):
+                return BufferStore(buf, self.value(m.group(2)),
+                                   [IntImm("int32", 0)])
+            return None
+        m = re.match(r"^(%[\w.]+) = tile\.load (%[\w.]+)\[([^\]]*)\]", line)
+        if m:
+            buf = self.value(m.group(2))
+            idx = [self.value(t) for t in m.group(3).split(",") if t.strip()]
+            self.define(m.group(1), BufferLoad(buf, idx))
+            return None
+        m = re.match(r"^(%[\w.]+) = ([\w.]+)(.*)", line)
+        if m:
+            ops = re.findall(r"%[\w.]+", m.group(3).split(" : ")[0])
+            self.define(m.group(1), Call("int32", m.group(2),
+                                         [self.value(o) for o in ops]))
+            return None
+        m = re.match(r"^tile\.store (%[\w.]+), (%[\w.]+)\[([^\]]*)\]", line)
+        if m:
+            idx = [self.value(t) for t in m.group(3).split(",") if t.strip()]
+            return BufferStore(self.value(m.group(2)), self.value(m.group(1)),
+                               idx)
+        m = _LOOP.match(line)
+        if m:
+            var = Var(m.group(2))
+            lo, hi = self.value(m.group(3)), self.value(m.group(4))
+            step = self.value(m.group(5)) if m.group(5) else None
+            rest = m.group(6)
+            kind = "unrolled" if " unroll" in rest else "serial"
+            notes = {}
+            stages = re.search(r"stages (\d+)", rest)
+            if stages:
+                notes["num_stages"] = IntImm("int32", int(stages.group(1)))
+            self.scopes.append({"%" + m.group(2): var})
+            body, _ = self.block()
+            self.scopes.pop()
+            extent = IntImm("int32", hi - lo) \
+                if isinstance(lo, int) and isinstance(hi, int) else \
+                Call("int32", "arith.subi", [hi, lo])
+            return For(var, lo, extent, kind, body, step, notes)
+        m = re.match(r"^tile\.parallel \(([^)]*)\) in \[([^\]]*)\]", line)
+        if m:
+            names = [n.strip().lstrip("%") for n in m.group(1).split(",")]
+            extents = [self.value(e) for e in m.group(2).split(",")]
+            loop_vars = [Var(n) for n in names]
+            self.scopes.append({"%" + n: v for n, v in zip(names, loop_vars)})
+            body, _ = self.block()
+            self.scopes.pop()
+            for v, e in reversed(list(zip(loop_vars, extents))):
+                body = For(v, IntImm("int32", 0), e, "parallel", body)
+            return body
+        m = re.match(r"^tile\.if (%[\w.]+)", line)
+        if m:
+            cond = self.value(m.group(1))
+            then, close = self.block()
+            other = None
+            if close.endswith("{"):
+                other, _ = self.block()
+            return IfThenElse(cond, then, other)
+        if line.startswith("tile.while"):
+            cond_block, _ = self.block()
+            body, _ = self.block()
+            return While(cond_block, body)
+        m = re.match(r"^tile\.kernel \(([^)]*)\) grid \[([^\]]*)\]"
+                     r"(?: threads \[([^\]]*)\])?", line)
+        if m:
+            names = [n.strip() for n in m.group(1).split(",") if n.strip()]
+            self.scopes.append({n: Var(n.lstrip("%")) for n in names})
+            body, _ = self.block()
+            self.scopes.pop()
+            extents = [self.value(e) for e in m.group(2).split(",")]
+            threads = [self.value(e) for e in (m.group(3) or "").split(",")
+                       if e.strip()]
+            return AttrStmt(None, "thread_extent", extents + threads, body)
+        m = re.match(r"^tile\.condition (%[\w.]+)", line)
+        if m:
+            return Evaluate(self.value(m.group(1)))
+        m = re.match(r'^tile\.intrinsic "T\.(\w+)"', line)
+        if m:
+            return Evaluate(Call("handle", "tl." + m.group(1), []))
+        m = re.match(r"^tile\.(\w+)(.*)", line)
+        if m:
+            ops = re.findall(r"%[\w.]+", m.group(2).split(" : ")[0])
+            stmt = Evaluate(Call("handle", "tl." + m.group(1),
+                                 [self.value(o) for o in ops]))
+            if line.endswith("{"):  # an operation with a region
+                body, _ = self.block()
+                return [stmt, body]
+            return stmt
+        if line.endswith("{"):
+            body, _ = self.block()
+            return body
+        return None
+
+
+def _seq(stmts):
+    stmts = [s for s in stmts if s is not None]
+    if len(stmts) == 1:
+        return stmts[0]
+    return SeqStmt(stmts)
+
+
+def parse_body(tile_ir, name=None):
+    """The body of function ``name`` (else the first) of Tile IR text."""
+    lines = tile_ir.splitlines()
+    for i, raw in enumerate(lines):
+        m = re.match(r"^\s*tile\.func @([\w.]+)\((.*)\)\s*\{$", raw)
+        if not m or (name is not None and m.group(1) != name and
+                     any(f"tile.func @{name}(" in x for x in lines)):
+            continue
+        reader = _Reader(lines[i + 1:], m.group(1))
+        for pname, ty in re.findall(r"(%[\w.]+): (!tile\.buffer<[^>]*>)",
+                                    m.group(2)):
+            dims, dtype, scope = reader.buffer_of(ty)
+            reader.define(pname, Buffer(pname.lstrip("%"), dims, dtype,
+                                        scope))
+        body, _ = reader.block()
+        return body
+    raise ValueError("no tile.func in the Tile IR")
+
+
+def body_of(func):
+    """``func.body`` of a :class:`~tilelang.language._objects.PrimFunc`.
+
+    A prim_func defined inside a function (a test) is built by evaluating
+    that function, whose later lines may fail where tlc cannot evaluate
+    them (an ``assert`` on this very view); it is then built alone
+    (``_jit.prim_func_alone_inputs``)."""
+    from ._build import TLCBuildError, emit_tile
+    from ._jit import prim_func_alone_inputs, prim_func_build_inputs
+    build_file, kernel, defines = prim_func_build_inputs(func)
+    try:
+        text = emit_tile(build_file, kernel, defines, "cpu", texts=True)
+    except TLCBuildError as error:
+        alone = prim_func_alone_inputs(func)
+        if alone is None:
+            raise
+        build_file, kernel, defines = alone
+        try:
+            text = emit_tile(build_file, kernel, defines, "cpu", texts=True)
+        except TLCBuildError:
+            raise error from None
+    return parse_body(text, kernel)
