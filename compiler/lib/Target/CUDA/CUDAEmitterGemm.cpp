@@ -91,9 +91,64 @@ bool tlc::target::cuda_detail::isWgmmaGemm(GemmOp op) {
   return instr && instr.getValue() == "wgmma";
 }
 
+/// Bytes past a 16-byte boundary at which the region \p operand of a
+/// shared tile starts, when its offsets are constants (regions of regions
+/// add up); std::nullopt when they are not, or for a whole tile.
+static std::optional<int64_t> misalignedOrigin(Value operand) {
+  auto region = operand.getDefiningOp<RegionOp>();
+  if (!region)
+    return std::nullopt;
+  auto type = cast<BufferType>(operand.getType());
+  if (!isSharedScope(type.getScope()) ||
+      !type.getElementType().isIntOrFloat())
+    return std::nullopt;
+  int64_t bits = type.getElementType().getIntOrFloatBitWidth();
+  SmallVector<int64_t> origin(type.getRank(), 0);
+  Value v = operand;
+  while (auto r = v.getDefiningOp<RegionOp>()) {
+    auto source = cast<BufferType>(r.getSource().getType());
+    if (source.getRank() != type.getRank())
+      return std::nullopt;
+    for (auto [d, ofr] : llvm::enumerate(r.getMixedOffsets())) {
+      std::optional<int64_t> c = getConstantIntValue(ofr);
+      if (!c)
+        return std::nullopt;
+      origin[d] += *c;
+    }
+    v = r.getSource();
+  }
+  auto root = cast<BufferType>(v.getType());
+  int64_t linear = 0;
+  for (auto [x, extent] : llvm::zip(origin, root.getShape()))
+    linear = linear * extent + x;
+  int64_t bytes = (linear * bits / 8) % 16;
+  return bytes ? std::optional<int64_t>(bytes) : std::nullopt;
+}
+
 LogicalResult Emitter::emitGemm(GemmOp op) {
   if (lang.isHip())
     return emitMfmaGemm(op);
+  // ldmatrix takes 16-byte aligned row addresses, and a wgmma descriptor
+  // keeps the start address in units of 16 bytes: a region starting inside
+  // a 16-byte chunk would fault, or read the wrong elements.
+  for (auto [name, operand] : {std::pair<StringRef, Value>{"A", op.getA()},
+                               {"B", op.getB()}}) {
+    auto type = cast<BufferType>(operand.getType());
+    bool scalarLoads = type.getElementType().isF32() ||
+                       type.getElementType().isF64();
+    if (scalarLoads && !isWgmmaGemm(op))
+      continue; // m16n8k8 .tf32 / m8n8k4 .f64 read elements one by one
+    if (std::optional<int64_t> bytes = misalignedOrigin(operand))
+      return op.emitError()
+             << "T.gemm operand " << name << " region starts " << *bytes
+             << " bytes past a 16-byte boundary of its shared tile; "
+             << (isWgmmaGemm(op) ? "wgmma's shared-memory descriptors"
+                                 : "ldmatrix")
+             << " needs 16-byte aligned rows (start the region at a "
+                "multiple of "
+             << 128 / type.getElementType().getIntOrFloatBitWidth()
+             << " elements)";
+  }
   if (isWgmmaGemm(op))
     return emitWgmma(op);
   beginOp(op, "T.gemm");

@@ -1,0 +1,50 @@
+# A shared T.gemm operand region must start on a 16-byte boundary on CUDA:
+# ldmatrix takes 16-byte aligned row addresses and a wgmma descriptor holds
+# the start address in 16-byte units. A K offset of 4 f16 elements (8 bytes)
+# built before and trapped on the sim device ("ldmatrix row address is not
+# 16-byte aligned"), a misaligned-address fault on a GPU; it is now an
+# error at the gemm when building for CUDA (TileLang also refuses it when
+# lowering). --check says nothing: the program is valid TileLang, and the
+# CPU target builds it. Offsets of 8 elements build and agree with NumPy.
+#
+# RUN: rm -rf %t && mkdir -p %t
+# RUN: tlc-build --check %s 2>&1 | count 0
+# RUN: not tlc-build --target=cuda:sm_80 --cuda-compiler=none -D a_off=4 -o %t/a4 %s 2>&1 | FileCheck %s --check-prefix=A4
+# A4: gemm-operand-alignment.py:[[# @LINE + 34]]:13: error: T.gemm operand A region starts 8 bytes past a 16-byte boundary of its shared tile; ldmatrix needs 16-byte aligned rows (start the region at a multiple of 8 elements)
+# RUN: not tlc-build --target=cuda:sm_90a --cuda-compiler=none -D b_off=4 -o %t/b4 %s 2>&1 | FileCheck %s --check-prefix=B4
+# B4: error: T.gemm operand B region starts 8 bytes past a 16-byte boundary
+# RUN: tlc-build --target=cpu -D a_off=4 -o %t/cpu4 %s > /dev/null
+# RUN: tlc-run %t/cpu4 --save %t/cpu4-out > /dev/null
+# RUN: %python %S/Inputs/gemm_operand_alignment_check.py %t/cpu4-out 4 0 | FileCheck %s --check-prefix=CPU4
+# CPU4: gemm region 4 0 ok
+# RUN: %if sim-compiler %{ tlc-build --target=cuda:sm_80 --cuda-compiler=none -D a_off=8 -D b_off=8 -o %t/sm80 %s > /dev/null %}
+# RUN: %if sim-compiler %{ tlc-run %t/sm80 --device sim --save %t/sm80-out > /dev/null %}
+# RUN: %if sim-compiler %{ %python %S/Inputs/gemm_operand_alignment_check.py %t/sm80-out 8 8 | FileCheck %s --check-prefix=SIM8 %}
+# SIM8: gemm region 8 8 ok
+import tilelang
+import tilelang.language as T
+
+M, N, K = 64, 32, 32
+KS = K // 2
+
+
+@tilelang.jit
+def sliced(a_off=0, b_off=0):
+
+    @T.prim_func
+    def main(
+        A: T.Tensor((M, K), T.float16),
+        B: T.Tensor((KS, 2 * N), T.float16),
+        C: T.Tensor((M, N), T.float32),
+    ):
+        with T.Kernel(1, threads=128):
+            A_shared = T.alloc_shared((M, K), T.float16)
+            B_shared = T.alloc_shared((KS, 2 * N), T.float16)
+            C_local = T.alloc_fragment((M, N), T.float32)
+            T.copy(A, A_shared)
+            T.copy(B, B_shared)
+            T.clear(C_local)
+            T.gemm(A_shared[:, a_off:a_off + KS], B_shared[:, b_off:b_off + N], C_local)
+            T.copy(C_local, C)
+
+    return main
