@@ -529,6 +529,10 @@ public:
   /// The HIP spelling of \p op, or nullopt when emitIntrinsic's (CUDA's)
   /// is portable.
   std::optional<mlir::LogicalResult> emitHipIntrinsic(tile::IntrinsicOp op);
+  /// Refuses, at the first of them, the allocations and intrinsics of
+  /// \p kernel that need NVIDIA hardware CDNA does not have (TMA,
+  /// mbarriers, clusters, wgmma, tcgen05, named barriers, cp.async groups).
+  mlir::LogicalResult checkNvidiaOnlyHardware(tile::KernelOp kernel);
   /// For `if cond: break` (or continue) directly in a loop with block
   /// barriers, under a condition that may differ between threads: the
   /// statement to run when `__syncthreads_or(cond)` holds; else nothing.
