@@ -558,6 +558,17 @@ public:
   /// HIP: the LDS swizzle of each shared MFMA operand tile (planLdsSwizzles;
   /// such a tile is also in `swizzled`, which this overrides).
   llvm::DenseMap<mlir::Value, layout::XorSwizzle> ldsSwizzle;
+  // HIPEmitterCopy.cpp
+  /// HIP: the run bytes of \p root's LDS swizzle when a copy chunk of
+  /// \p vec elements written into it is several runs stored whole, permuted
+  /// (storeXorRuns: 8- or 16-byte chunks, rows of whole chunks); else 0.
+  int64_t permutedRunBytes(mlir::Value root, int64_t vec);
+  /// The condition of such a store: \p a's bounds and, unless the index
+  /// ranges prove it, its column a multiple of \p vec.
+  std::string permutedRunsCondition(const VectorAccess &a, int64_t vec);
+  /// The statement storing the vector \p value at \p dst so.
+  std::string storePermutedRuns(const VectorAccess &dst, int64_t vecBytes,
+                                int64_t runBytes, const std::string &value);
   /// Byte offset of the reduction scratch area in shared memory.
   int64_t scratchOffset = -1;
   /// Fragment loads/stores inside T.Parallel -> register expression.
