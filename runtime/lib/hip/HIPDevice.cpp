@@ -15,6 +15,10 @@
 // the parameters, the launch's workspaces (allocated per run, filled with
 // 0xFF bytes like the cuda device's), then the symbols as `long long`.
 //
+// A launch whose kernel calls T.sync_grid is cooperative
+// (hipModuleLaunchCooperativeKernel, after checking that every block fits
+// the device at once; a runtime without it refuses the kernel at load).
+//
 // Nothing here has run on AMD hardware: no AMD GPU exists where tlc is
 // developed. Without libamdhip64 or a GPU, openHipDevice() says which.
 //
@@ -214,6 +218,11 @@ private:
       for (long long &s : symbols)
         kernelArgs.push_back(&s);
       const unsigned *grid = size->grid;
+      if (l.cooperative) {
+        if (llvm::Error e = launchCooperative(l, *size, kernelArgs))
+          return e;
+        continue;
+      }
       if (llvm::Error e = rt->hip.check(
               rt->hip.hipModuleLaunchKernel(
                   l.function, grid[0], grid[1], grid[2], l.block[0], l.block[1],
@@ -223,6 +232,44 @@ private:
         return e;
     }
     return llvm::Error::success();
+  }
+
+  /// T.sync_grid: every block must be resident at once, or the blocks at
+  /// the barrier wait forever for ones that never start (as on CUDA).
+  llvm::Error launchCooperative(const Launch &l,
+                                const runtime::LaunchSize &size,
+                                std::vector<void *> &kernelArgs) {
+    const HIPSymbols &hip = rt->hip;
+    // hipDeviceAttributeMultiprocessorCount in hip_runtime_api.h's
+    // hipDeviceAttribute_t (ROCm 5.x; CDNA: compute units).
+    constexpr int kMultiprocessorCount = 63;
+    int units = 0, perUnit = 0;
+    unsigned threads = l.block[0] * l.block[1] * l.block[2];
+    if (llvm::Error e = hip.check(
+            hip.hipDeviceGetAttribute(&units, kMultiprocessorCount, 0),
+            "hipDeviceGetAttribute (compute units)"))
+      return e;
+    if (llvm::Error e = hip.check(
+            hip.hipModuleOccupancyMaxActiveBlocksPerMultiprocessor(
+                &perUnit, l.function, int(threads), size.dynamicSharedMemory),
+            "hipModuleOccupancyMaxActiveBlocksPerMultiprocessor"))
+      return e;
+    const unsigned *grid = size.grid;
+    unsigned long long blocks = 1ull * grid[0] * grid[1] * grid[2];
+    unsigned long long resident =
+        1ull * std::max(perUnit, 0) * std::max(units, 0);
+    if (blocks > resident)
+      return makeError("kernel '" + manifest.name + "' calls T.sync_grid, " +
+                       "so all " + llvm::Twine(blocks) +
+                       " blocks must be resident at once; the device holds " +
+                       llvm::Twine(resident) + " (" + llvm::Twine(perUnit) +
+                       " per compute unit x " + llvm::Twine(units) +
+                       " compute units)");
+    return hip.check(hip.hipModuleLaunchCooperativeKernel(
+                         l.function, grid[0], grid[1], grid[2], l.block[0],
+                         l.block[1], l.block[2], size.dynamicSharedMemory,
+                         nullptr, kernelArgs.data()),
+                     "hipModuleLaunchCooperativeKernel of '" + l.entry + "'");
   }
 
   std::shared_ptr<HIPRuntime> rt;
@@ -294,11 +341,16 @@ public:
         rt->hip.hipModuleUnload(module);
         return planned.takeError();
       }
-      if (planned->cooperative) {
+      if (planned->cooperative &&
+          (!rt->hip.hipModuleLaunchCooperativeKernel ||
+           !rt->hip.hipModuleOccupancyMaxActiveBlocksPerMultiprocessor ||
+           !rt->hip.hipDeviceGetAttribute)) {
         rt->hip.hipModuleUnload(module);
         return makeError("kernel '" + m.name + "' (" + l.location +
-                         ") calls T.sync_grid: the HIP runtime does not "
-                         "make cooperative launches yet");
+                         ") calls T.sync_grid: the HIP runtime " +
+                         rt->lib.getName() +
+                         " has no hipModuleLaunchCooperativeKernel (or "
+                         "occupancy query) to launch it cooperatively");
       }
       HIPKernelInstance::Launch launch;
       static_cast<runtime::LaunchPlan &>(launch) = std::move(*planned);

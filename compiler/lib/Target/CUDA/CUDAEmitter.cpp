@@ -328,6 +328,8 @@ LogicalResult Emitter::emitKernel(KernelOp op) {
   swizzled.clear();
   sharedBytes = 0;
   scratchOffset = -1;
+  if (lang.isHip() && failed(checkNvidiaOnlyHardware(op)))
+    return failure();
   if (failed(checkTileShapes(op)) || failed(planThreadRanges(op)) ||
       failed(assignFragmentLayouts(op)))
     return failure();

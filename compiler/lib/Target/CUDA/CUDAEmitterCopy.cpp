@@ -465,9 +465,15 @@ LogicalResult Emitter::emitCopy(CopyOp op) {
     vec = 1;
   // A HIP LDS tile swizzled in shorter runs (ldsSwizzle) keeps only those
   // contiguous: smaller chunks (a fragment's chunks go element by element).
+  // HIP stores whole chunks into one, their runs permuted (storeXorRuns,
+  // HIPEmitterCopy.cpp).
   bool runsKept = true;
+  int64_t permutedRun = 0;
   for (const CopySide *side : {&src, &dst})
     while (vec > 1 && !keepsRuns(ldsSwizzle, side->root, vec)) {
+      if (side == &dst && !frag && sameType &&
+          (permutedRun = permutedRunBytes(dst.root, vec)))
+        break;
       if (frag) {
         runsKept = false;
         break;
@@ -532,6 +538,7 @@ LogicalResult Emitter::emitCopy(CopyOp op) {
     // The source's linear index and the destination's condition (a buffer
     // load replaces only bounds of the source).
     std::string srcLinear, dstCond;
+    std::optional<VectorAccess> dstAccess; // a store of permuted runs
     for (const CopySide *side : {&src, &dst}) {
       bool isFrag = side == &src ? srcFrag : dstFrag;
       if (isFrag) {
@@ -554,8 +561,10 @@ LogicalResult Emitter::emitCopy(CopyOp op) {
         allOrNothing &= last.isStatic() && last.getValue() % vec == 0 && r &&
                         r->div % vec == 0;
       }
-      allOrNothing &= a->aligned;
-      std::string sideCond = a->condition(vec);
+      bool permuted = side == &dst && permutedRun;
+      allOrNothing &= a->aligned || permuted;
+      std::string sideCond = permuted ? permutedRunsCondition(*a, vec)
+                                      : a->condition(vec);
       if (!sideCond.empty())
         cond += (cond.empty() ? "" : " && ") + sideCond;
       if (side == &src)
@@ -563,6 +572,8 @@ LogicalResult Emitter::emitCopy(CopyOp op) {
       else
         dstCond = sideCond;
       (side == &src ? srcAddr : dstAddr) = a->address;
+      if (permuted)
+        dstAccess = *a;
     }
     std::string stmt =
         asyncCopy && vecBytes >= 4 && isSharedScope(scopeOf(dst.root))
@@ -571,6 +582,10 @@ LogicalResult Emitter::emitCopy(CopyOp op) {
             : ns + "copyVector<" + std::to_string(vecBytes) + ">(" +
                   dstAddr + ", " + srcAddr + ");";
     bool async = asyncCopy && vecBytes >= 4 && isSharedScope(scopeOf(dst.root));
+    if (dstAccess)
+      stmt = storePermutedRuns(*dstAccess, vecBytes, permutedRun,
+                               ns + "loadVector<" + std::to_string(vecBytes) +
+                                   ">(" + srcAddr + ")");
     // (cp.async zero-fills: not where the program asks for another value.)
     if (!cond.empty() && async && allOrNothing &&
         safeValueOf(op, src.root, srcElem) == "0") {
@@ -597,12 +612,20 @@ LogicalResult Emitter::emitCopy(CopyOp op) {
       if (bytes && *bytes < (int64_t(1) << 31)) {
         std::string in = fresh("inBounds");
         line("const bool " + in + " = " + cond + ";");
-        stmt = ns + "bufferLoad<" + std::to_string(vecBytes) + ">(" + dstAddr +
-               ", " + ns + "bufferResource(" + expr(src.root) + ", " +
-               std::to_string(*bytes) + "), " + in + " ? unsigned(" +
-               srcLinear + ") * " +
-               std::to_string(getElementStorageBytes(srcElem)) +
-               "u : 0x80000000u);  // buffer_load: zero out of range";
+        std::string rsrc = ns + "bufferResource(" + expr(src.root) + ", " +
+                           std::to_string(*bytes) + ")";
+        std::string offset =
+            in + " ? unsigned(" + srcLinear + ") * " +
+            std::to_string(getElementStorageBytes(srcElem)) +
+            "u : 0x80000000u";
+        stmt = dstAccess
+                   ? storePermutedRuns(*dstAccess, vecBytes, permutedRun,
+                                       ns + "bufferLoadVector<" +
+                                           std::to_string(vecBytes) + ">(" +
+                                           rsrc + ", " + offset + ")")
+                   : ns + "bufferLoad<" + std::to_string(vecBytes) + ">(" +
+                         dstAddr + ", " + rsrc + ", " + offset + ");";
+        stmt += "  // buffer_load: zero out of range";
         cond.clear();
       }
     }

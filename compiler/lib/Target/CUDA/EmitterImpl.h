@@ -529,6 +529,10 @@ public:
   /// The HIP spelling of \p op, or nullopt when emitIntrinsic's (CUDA's)
   /// is portable.
   std::optional<mlir::LogicalResult> emitHipIntrinsic(tile::IntrinsicOp op);
+  /// Refuses, at the first of them, the allocations and intrinsics of
+  /// \p kernel that need NVIDIA hardware CDNA does not have (TMA,
+  /// mbarriers, clusters, wgmma, tcgen05, named barriers, cp.async groups).
+  mlir::LogicalResult checkNvidiaOnlyHardware(tile::KernelOp kernel);
   /// For `if cond: break` (or continue) directly in a loop with block
   /// barriers, under a condition that may differ between threads: the
   /// statement to run when `__syncthreads_or(cond)` holds; else nothing.
@@ -554,6 +558,17 @@ public:
   /// HIP: the LDS swizzle of each shared MFMA operand tile (planLdsSwizzles;
   /// such a tile is also in `swizzled`, which this overrides).
   llvm::DenseMap<mlir::Value, layout::XorSwizzle> ldsSwizzle;
+  // HIPEmitterCopy.cpp
+  /// HIP: the run bytes of \p root's LDS swizzle when a copy chunk of
+  /// \p vec elements written into it is several runs stored whole, permuted
+  /// (storeXorRuns: 8- or 16-byte chunks, rows of whole chunks); else 0.
+  int64_t permutedRunBytes(mlir::Value root, int64_t vec);
+  /// The condition of such a store: \p a's bounds and, unless the index
+  /// ranges prove it, its column a multiple of \p vec.
+  std::string permutedRunsCondition(const VectorAccess &a, int64_t vec);
+  /// The statement storing the vector \p value at \p dst so.
+  std::string storePermutedRuns(const VectorAccess &dst, int64_t vecBytes,
+                                int64_t runBytes, const std::string &value);
   /// Byte offset of the reduction scratch area in shared memory.
   int64_t scratchOffset = -1;
   /// Fragment loads/stores inside T.Parallel -> register expression.

@@ -102,6 +102,83 @@ static bool isPortable(StringRef callee) {
                             callee);
 }
 
+/// The NVIDIA hardware \p callee drives, which CDNA GPUs do not have (so
+/// the HIP target refuses it for good, not "yet"); empty for any other.
+static StringRef nvidiaOnlyHardware(StringRef callee) {
+  if (callee.starts_with("T.tma_") || callee == "T.create_tma_descriptor")
+    return "the Tensor Memory Accelerator (TMA)";
+  if (callee.contains("cluster") && callee != "T.block_rank_in_cluster")
+    return "thread block clusters";
+  if (callee.contains("mbarrier") || callee == "T.barrier_wait" ||
+      callee == "T.barrier_arrive" || callee == "T.ptx_arrive_barrier" ||
+      callee == "T.ptx_init_barrier_thread_count" ||
+      callee == "T.cp_async_barrier_noinc")
+    return "mbarriers (transaction-counting barrier objects in shared "
+           "memory)";
+  if (callee.contains("wgmma") || callee.starts_with("T.warpgroup_"))
+    return "Hopper's warpgroup MMA (wgmma)";
+  if (callee.contains("tcgen05") || callee.contains("tmem") ||
+      callee == "T.mma_gemm_blockscaled")
+    return "Blackwell's tensor memory and tcgen05 MMA";
+  if (callee == "T.named_barrier_arrive")
+    return "named barriers (bar.arrive / bar.sync with an id)";
+  if (callee == "T.ptx_cp_async" || callee == "T.ptx_commit_group" ||
+      callee == "T.ptx_wait_group")
+    return "cp.async and its commit/wait groups";
+  if (callee == "T.set_max_nreg" || callee == "T.inc_max_nreg" ||
+      callee == "T.dec_max_nreg")
+    return "warpgroup register reallocation (setmaxnreg)";
+  if (callee == "T.fence_proxy_async")
+    return "the async proxy of TMA and wgmma";
+  return {};
+}
+
+/// The NVIDIA hardware an allocation of \p scope needs, or empty.
+static StringRef nvidiaOnlyScope(MemoryScope scope) {
+  switch (scope) {
+  case MemoryScope::ClusterBarrier:
+    return "thread block clusters";
+  case MemoryScope::TensorMemory:
+  case MemoryScope::DescriptorTcgen05Smem:
+  case MemoryScope::DescriptorTcgen05Instr:
+    return "Blackwell's tensor memory and tcgen05 MMA";
+  case MemoryScope::DescriptorWgmma:
+    return "Hopper's warpgroup MMA (wgmma)";
+  default:
+    return {};
+  }
+}
+
+LogicalResult Emitter::checkNvidiaOnlyHardware(KernelOp kernel) {
+  // T.ClusterKernel(cluster_dims=...): a cluster of one block is a block.
+  if (auto dims = kernel->getAttrOfType<DenseI64ArrayAttr>("cluster_dims"))
+    if (llvm::any_of(dims.asArrayRef(), [](int64_t d) { return d > 1; })) {
+      kernel.emitError("a cluster launch (cluster_dims) needs thread block "
+                       "clusters, which CDNA GPUs do not have: the HIP "
+                       "target cannot generate it");
+      return failure();
+    }
+  WalkResult w = kernel.walk<WalkOrder::PreOrder>([&](Operation *op) {
+    std::string what;
+    StringRef hw;
+    if (auto alloc = dyn_cast<AllocOp>(op)) {
+      MemoryScope scope = cast<BufferType>(alloc.getType()).getScope();
+      hw = nvidiaOnlyScope(scope);
+      what = ("a " + stringifyMemoryScope(scope) + " allocation").str();
+    } else if (auto intrinsic = dyn_cast<IntrinsicOp>(op)) {
+      hw = nvidiaOnlyHardware(intrinsic.getCallee());
+      what = ("'" + intrinsic.getCallee() + "'").str();
+    }
+    if (hw.empty())
+      return WalkResult::advance();
+    op->emitError() << what << " needs " << hw
+                    << ", which CDNA GPUs do not have: the HIP target cannot "
+                       "generate it";
+    return WalkResult::interrupt();
+  });
+  return failure(w.wasInterrupted());
+}
+
 std::optional<LogicalResult> Emitter::emitHipIntrinsic(IntrinsicOp op) {
   StringRef callee = op.getCallee();
   if (isPortable(callee))
@@ -182,6 +259,8 @@ std::optional<LogicalResult> Emitter::emitHipIntrinsic(IntrinsicOp op) {
       return result(t + " / (" + w + " * " + g + ")");
     return result(t + " / " + w);
   }
+  if (callee == "T.block_rank_in_cluster")
+    return result("0"); // no cluster launch: every block is a cluster of one
   if (callee == "T.shuffle_elect") {
     std::optional<int64_t> n = operand(op, "thread_extent")
                                    ? constantOf(operand(op, "thread_extent"))

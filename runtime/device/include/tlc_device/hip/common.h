@@ -103,6 +103,18 @@ TLC_DEVICE void __syncthreads() {
   __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "workgroup");
 }
 TLC_DEVICE void __trap() { __builtin_trap(); }
+/// HIP's memory fences (the names CUDA shares, which programs call through
+/// T.call_extern): sequentially consistent at workgroup, agent (device) and
+/// system scope.
+TLC_DEVICE void __threadfence_block() {
+  __builtin_amdgcn_fence(__ATOMIC_SEQ_CST, "workgroup");
+}
+TLC_DEVICE void __threadfence() {
+  __builtin_amdgcn_fence(__ATOMIC_SEQ_CST, "agent");
+}
+TLC_DEVICE void __threadfence_system() {
+  __builtin_amdgcn_fence(__ATOMIC_SEQ_CST, "");
+}
 
 /// Device printf (T.print): clang lowers each call to ROCm's hostcall
 /// printf (__ockl_printf_begin / _append_args / _append_string_n of

@@ -8,6 +8,8 @@
 // copyVector<Bytes>: one load and one store of 1 to 16 bytes (global_load /
 // ds_write _b32 .. _b128 on CDNA); CDNA has no asynchronous global -> LDS
 // copy the printer uses, so pipelined producers are these copies too.
+// storeXorRuns: such a store into an LDS tile whose XOR swizzle keeps
+// shorter runs (the chunk's runs permuted in registers).
 //
 // bufferLoad<Bytes>: a raw buffer load (buffer_load_ushort / _dword /
 // _dwordx2 / _dwordx4) through a resource over a whole tensor: an access
@@ -35,6 +37,47 @@ template <> struct VectorOf<16> { using type = uint4; };
 template <int Bytes> TLC_DEVICE void copyVector(void *dst, const void *src) {
   using V = typename VectorOf<Bytes>::type;
   *reinterpret_cast<V *>(dst) = *reinterpret_cast<const V *>(src);
+}
+
+/// The \p Bytes bytes at \p src as one vector (one global_load).
+template <int Bytes>
+TLC_DEVICE typename VectorOf<Bytes>::type loadVector(const void *src) {
+  return *reinterpret_cast<const typename VectorOf<Bytes>::type *>(src);
+}
+
+/// Stores the chunk \p v (Bytes of 8 or 16, a whole number of runs) of a
+/// row into \p tile, an LDS tile stored in the XOR swizzle of runs of
+/// \p RunBytes (xorSwizzledIndex: run r of a row at run r ^ phase):
+/// \p index is where the swizzle puts the chunk's first element. A chunk
+/// of k runs starting at a multiple of k lands whole in the aligned slot
+/// of its runs XOR the phase's high bits, its runs permuted by XOR with
+/// the phase's low bits (index % chunk / run); so it is one ds_write_b64 /
+/// _b128 of \p v with its runs swapped in registers, instead of k
+/// ds_write of one run each. The tile's rows are a multiple of \p Bytes.
+template <int Bytes, int RunBytes, typename T>
+TLC_DEVICE void storeXorRuns(T *tile, int index,
+                             typename VectorOf<Bytes>::type v) {
+  static_assert(Bytes == 8 || Bytes == 16, "chunks of 8 or 16 bytes");
+  static_assert(RunBytes == 4 || RunBytes == 8, "runs of 4 or 8 bytes");
+  static_assert(RunBytes < Bytes, "a chunk of several runs");
+  constexpr int ChunkElems = Bytes / int(sizeof(T));
+  constexpr int RunElems = RunBytes / int(sizeof(T));
+  int within = index % ChunkElems;
+  unsigned low = unsigned(within / RunElems); // phase % runs per chunk
+  T *slot = tile + (index - within);
+  if constexpr (Bytes == 16 && RunBytes == 8) {
+    if (low & 1u)
+      v = uint4{v.z, v.w, v.x, v.y};
+  } else if constexpr (Bytes == 16) { // runs of one dword: v[i] -> i ^ low
+    if (low & 2u)
+      v = uint4{v.z, v.w, v.x, v.y};
+    if (low & 1u)
+      v = uint4{v.y, v.x, v.w, v.z};
+  } else { // 8 bytes, runs of one dword
+    if (low & 1u)
+      v = uint2{v.y, v.x};
+  }
+  *reinterpret_cast<typename VectorOf<Bytes>::type *>(slot) = v;
 }
 
 /// A raw buffer resource (stride 0) over the \p bytes bytes at \p base;
@@ -69,6 +112,14 @@ template <> struct BufferLoad<16> {
         uint4, __builtin_amdgcn_raw_buffer_load_b128(r, off, 0, 0));
   }
 };
+
+/// The \p Bytes bytes at byte \p offset of \p r's range as one vector, or
+/// zeros past the range (bufferLoad's load).
+template <int Bytes>
+TLC_DEVICE typename VectorOf<Bytes>::type
+bufferLoadVector(__amdgpu_buffer_rsrc_t r, unsigned offset) {
+  return BufferLoad<Bytes>::load(r, offset);
+}
 
 /// Copies the \p Bytes bytes at byte \p offset of \p r's range to \p dst,
 /// or zeros when the access lies past the range (an offset of 0x80000000

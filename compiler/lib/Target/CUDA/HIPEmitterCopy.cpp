@@ -1,0 +1,64 @@
+//===- HIPEmitterCopy.cpp - Whole-chunk stores into swizzled LDS (HIP) ----===//
+//
+// Part of the tlc project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// An MFMA operand tile in LDS is stored in a row-XOR swizzle of runs of 4
+// or 8 bytes (planLdsSwizzles): run r of a row lies at run r ^ phase. A
+// global -> LDS copy moves chunks of 16 bytes, which used to be cut into
+// runs (ds_write_b64 per 8 bytes, global_load_dwordx2 per 8 bytes). But the
+// k runs of a chunk that starts at a multiple of k runs stay together: XOR
+// with the phase moves them to the aligned slot of runs (r ^ phase) & ~(k
+// - 1) and permutes them by XOR with phase % k. So the chunk is one 16-byte
+// load and one ds_write_b128 of its runs swapped in registers
+// (tlc::hip::storeXorRuns), where rows are a whole number of chunks.
+//
+//===----------------------------------------------------------------------===//
+
+#include "EmitterImpl.h"
+
+using namespace mlir;
+using namespace tlc;
+using namespace tlc::tile;
+using namespace tlc::target;
+using namespace tlc::target::cuda_detail;
+
+int64_t Emitter::permutedRunBytes(Value root, int64_t vec) {
+  auto it = ldsSwizzle.find(root);
+  if (!lang.isHip() || it == ldsSwizzle.end())
+    return 0;
+  auto type = cast<BufferType>(root.getType());
+  int64_t bytes = getElementStorageBytes(type.getElementType());
+  int64_t run = it->second.vec * bytes, chunk = vec * bytes;
+  if ((chunk != 8 && chunk != 16) || (run != 4 && run != 8) || run >= chunk ||
+      chunk % run != 0 || !type.hasStaticShape() ||
+      type.getShape().back() % vec != 0)
+    return 0;
+  return run;
+}
+
+std::string Emitter::permutedRunsCondition(const VectorAccess &a,
+                                           int64_t vec) {
+  // The swizzle places the chunk whole when its column is a multiple of
+  // vec (rows are whole chunks): what the index ranges prove, else a test.
+  const RootAccess &ra = a.access;
+  const std::optional<IndexRange> &r = ra.ranges.empty()
+                                           ? std::optional<IndexRange>()
+                                           : ra.ranges.back();
+  bool aligned = r && (r->div == 0 || r->div % vec == 0);
+  std::string cond = a.bounds;
+  if (!aligned && !ra.indices.empty())
+    cond += (cond.empty() ? "" : " && ") + std::string("(") +
+            ra.indices.back() + ") % " + std::to_string(vec) + " == 0";
+  return cond;
+}
+
+std::string Emitter::storePermutedRuns(const VectorAccess &dst,
+                                       int64_t vecBytes, int64_t runBytes,
+                                       const std::string &value) {
+  return "tlc::hip::storeXorRuns<" + std::to_string(vecBytes) + ", " +
+         std::to_string(runBytes) + ">(" + expr(dst.access.root) + ", " +
+         dst.linear + ", " + value + ");";
+}
