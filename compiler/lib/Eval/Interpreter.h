@@ -672,6 +672,9 @@ public:
   Value runTestFunctions(Node at);
   /// Analyses kernels that no call site instantiated.
   void traceDefaultInstances();
+  /// Reports a --kernel that names no kernel of the file, listing those
+  /// it has (otherwise nothing would be analysed or built, silently).
+  void checkKernelFilter();
   /// True once runTestFunctions() ran.
   bool ranTests = false;
   /// True while traceDefaultInstances() runs (parameters are symbols).
@@ -770,6 +773,8 @@ public:
   llvm::SmallVector<Value, 8> kernelsSeen;
   /// Kernel name -> traced labels.
   llvm::StringMap<llvm::SmallVector<std::string, 2>> tracedLabels;
+  /// Kernels --kernel passed over: the names a --kernel could have chosen.
+  llvm::StringSet<> filteredKernels;
   /// Diagnostics already reported (range begin, message hash) for dedup.
   llvm::DenseSet<std::pair<uint32_t, unsigned>> reported;
   /// Kind (tile::SymbolKind) of every named symbol created so far.
