@@ -137,7 +137,7 @@ bool Interpreter::isUnknownTName(Value obj, llvm::StringRef attr) {
          !looksLikeDType(attr) && attr != "language";
 }
 
-Value Interpreter::raiseUnknownTCall(llvm::StringRef attr, Node call) {
+Value Interpreter::raiseUnknownTName(llvm::StringRef attr, Node at) {
   std::string message =
       ("module 'tilelang.language' has no attribute '" + attr + "'").str();
   // The closest T.* function or class, if close enough to be a typo.
@@ -154,7 +154,7 @@ Value Interpreter::raiseUnknownTCall(llvm::StringRef attr, Node call) {
   }
   if (!hint.empty())
     message += ("; did you mean 'T." + hint + "'?").str();
-  return raise("AttributeError", message, call);
+  return raise("AttributeError", message, at);
 }
 
 Value Interpreter::moduleAttr(ModuleObj *m, llvm::StringRef attr, Node at) {
@@ -216,13 +216,10 @@ Value Interpreter::moduleAttr(ModuleObj *m, llvm::StringRef attr, Node at) {
   if (isT) {
     if (looksLikeDType(attr))
       return fail(at, "unknown dtype 'T." + attr + "'");
-    warning(at, "'T." + attr +
-                    "' is not a TileLang name known to tlc; a call of it in "
-                    "a kernel is not analysed, and no target can build that "
-                    "kernel while it is there");
-    if (!llvm::is_contained(unknownTNames, at))
-      unknownTNames.push_back(at);
-    return Value::poison();
+    // Reading a name tilelang.language does not have raises Python's
+    // AttributeError at the attribute (`f = T.atomic_ad`), as a direct call
+    // does: the builtin registry lists TileLang's names.
+    return raiseUnknownTName(attr, at);
   }
   if (m->name == "tilelang" && attr == "language")
     return importModule("tilelang.language");
