@@ -663,24 +663,30 @@ Value Interpreter::minMax(Value a, Value b, bool isMax, Node at) {
   }
   auto &B = ir->b;
   mlir::Value r;
-  if (mlir::isa<mlir::FloatType>(
-          mlir::getElementTypeOrSelf(x.value.getType())))
+  // The operands now share a type: the float one when either is float,
+  // else x's; an integer comparison is unsigned when either dtype of that
+  // width is (TVM's promotion of uint with int keeps the uint).
+  bool isFloat = mlir::isa<mlir::FloatType>(
+      mlir::getElementTypeOrSelf(x.value.getType()));
+  lang::DType dtype = isFloat && !x.dtype.isFloat() ? y.dtype : x.dtype;
+  if (!isFloat && !x.dtype.isUnsignedInteger() &&
+      y.dtype.isUnsignedInteger() && y.dtype.getBits() == x.dtype.getBits())
+    dtype = y.dtype;
+  if (isFloat)
     r = isMax ? mlir::arith::MaximumFOp::create(B, l, x.value, y.value)
                     .getResult()
               : mlir::arith::MinimumFOp::create(B, l, x.value, y.value)
                     .getResult();
+  else if (dtype.isUnsignedInteger())
+    r = isMax ? mlir::arith::MaxUIOp::create(B, l, x.value, y.value).getResult()
+              : mlir::arith::MinUIOp::create(B, l, x.value, y.value).getResult();
   else
     r = isMax ? mlir::arith::MaxSIOp::create(B, l, x.value, y.value).getResult()
               : mlir::arith::MinSIOp::create(B, l, x.value, y.value).getResult();
   SymExpr sym;
-  if (x.sym && y.sym)
+  if (x.sym && y.sym && !dtype.isUnsignedInteger())
     sym = isMax ? syms.max(x.sym, y.sym) : syms.min(x.sym, y.sym);
-  return wrapScalar({r, mlir::isa<mlir::FloatType>(x.value.getType()) &&
-                                !mlir::isa<mlir::FloatType>(
-                                    x.value.getType())
-                            ? y.dtype
-                            : x.dtype,
-                     sym});
+  return wrapScalar({r, dtype, sym});
 }
 
 /// `T.truncmod(a, b)`: the remainder with the sign of \p a (C's `%`), where
