@@ -59,7 +59,7 @@ Value Interpreter::eval(Node n) {
       if (obj.isAbrupt())
         return obj;
       if (isUnknownTName(obj, func.identifier()))
-        return raiseUnknownTCall(func.identifier(), n);
+        return raiseUnknownTName(func.identifier(), n);
       fn = getAttr(obj, func.identifier(), func);
     } else {
       fn = eval(func);
@@ -70,13 +70,8 @@ Value Interpreter::eval(Node n) {
     Value abrupt;
     if (!evalCallArgs(n, args, abrupt))
       return abrupt;
-    if (fn.isPoison()) {
-      // A call of an unknown T.* name (warned at the name) would otherwise
-      // vanish from the kernel, its effect or value silently lost.
-      if (tracing() && llvm::is_contained(unknownTNames, func))
-        recordUnmodelledCall(n, args, /*warn=*/false);
+    if (fn.isPoison())
       return fn;
-    }
     Value result = call(fn, args, n);
     // A call of an unknown object inside a kernel, made for its effect
     // (TensorCoreIntrinEmitter.mma(A_local, B_local, C_local)) with its

@@ -174,8 +174,10 @@ std::string Interpreter::makeLabel(llvm::StringRef fnName, CallArgs &args) {
 bool Interpreter::shouldSkipInstance(llvm::StringRef kernelName,
                                      llvm::StringRef label,
                                      llvm::StringRef dedupKey) {
-  if (!options.kernelFilter.empty() && kernelName != options.kernelFilter)
+  if (!options.kernelFilter.empty() && kernelName != options.kernelFilter) {
+    filteredKernels.insert(kernelName);
     return true;
+  }
   auto &labels = tracedLabels[dedupKey.empty() ? kernelName : dedupKey];
   if (llvm::is_contained(labels, label))
     return true;
@@ -950,8 +952,10 @@ Value Interpreter::callJit(JitFunctionObj *jit, CallArgs &argsIn, Node at,
   // The label names the completed arguments: `matmul(M=M, ...)` says which
   // parameters stayed symbols or came from an autotune config.
   label = makeLabel(fn->name, args);
-  if (!options.kernelFilter.empty() && fn->name != options.kernelFilter)
+  if (!options.kernelFilter.empty() && fn->name != options.kernelFilter) {
+    filteredKernels.insert(fn->name);
     return heap.opaque("JITKernel");
+  }
   if (tracedLabels.count(fn->name) &&
       llvm::is_contained(tracedLabels[fn->name], label))
     return heap.opaque("JITKernel");
@@ -1189,6 +1193,38 @@ Value Interpreter::runTestFunctions(Node at) {
   return Value::none();
 }
 
+void Interpreter::checkKernelFilter() {
+  llvm::StringRef want = options.kernelFilter;
+  if (want.empty() || budgetExhausted || tracedLabels.count(want))
+    return;
+  llvm::StringSet<> names;
+  for (const auto &k : filteredKernels)
+    names.insert(k.getKey());
+  for (Value v : kernelsSeen)
+    names.insert(v.as<JitFunctionObj>()->fn->name);
+  for (Node stmt : topLevel)
+    if (stmt.kind() == NodeKind::FunctionDef &&
+        (containsPrimFunc(stmt) ||
+         llvm::any_of(stmt.children(Field::decorator_list), [](Node d) {
+           return d.text().ends_with("prim_func");
+         })))
+      names.insert(stmt.identifier());
+  if (names.count(want))
+    return;
+  llvm::SmallVector<llvm::StringRef, 8> sorted;
+  for (const auto &k : names)
+    sorted.push_back(k.getKey());
+  llvm::sort(sorted);
+  std::string msg = "--kernel=" + want.str() + " names no kernel of this file";
+  if (sorted.empty())
+    msg += " (it has none)";
+  else
+    msg += "; its kernels (the @tilelang.jit functions and prim_func "
+           "factories): " + llvm::join(sorted, ", ");
+  // A file-level fact: reported at the start of the file.
+  error(TextRange{0, 0}, msg);
+}
+
 //===----------------------------------------------------------------------===//
 // Driver
 //===----------------------------------------------------------------------===//
@@ -1219,6 +1255,7 @@ void Interpreter::run() {
       (base.starts_with("test_") || base.ends_with("_test.py")))
     runTestFunctions(tree.root());
   traceDefaultInstances();
+  checkKernelFilter();
   // Undefined names no evaluation reached are warnings, like pyflakes:
   // Python raises only if the code runs, and TileLang runs what it traces.
   for (Node n : undefinedNames) {

@@ -453,11 +453,12 @@ public:
   };
   Value moduleAttr(ModuleObj *m, llvm::StringRef attr, Node at);
   /// Whether `obj.attr` names nothing in `tilelang.language` (not a
-  /// builtin, native or dtype spelling): what moduleAttr warns about.
+  /// builtin, native or dtype spelling): what moduleAttr raises for.
   bool isUnknownTName(Value obj, llvm::StringRef attr);
-  /// Raises TileLang's AttributeError for the call \p call of the unknown
-  /// `T.<attr>`, at the whole call, with the closest known name.
-  Value raiseUnknownTCall(llvm::StringRef attr, Node call);
+  /// Raises TileLang's AttributeError for reading the unknown `T.<attr>`
+  /// at \p at (the attribute, or a direct call of it as a whole), with the
+  /// closest known name.
+  Value raiseUnknownTName(llvm::StringRef attr, Node at);
   bool isTileLangModule(llvm::StringRef name);
 
   //===--------------------------------------------------------------------===//
@@ -514,11 +515,6 @@ public:
   /// at \p call and a `tile.intrinsic "tlc.unmodelled_call"` holding the
   /// kernel data it was given, which no target builds (Intrinsics.cpp).
   void recordUnmodelledCall(Node call, CallArgs &args, bool warn = true);
-  /// The `T.<name>` expressions whose name tlc does not know (warned at the
-  /// name) and that are not called directly (a call raises): a call of one
-  /// through another name inside a kernel is recorded as unmodelled, so no
-  /// target builds a kernel whose call was dropped.
-  llvm::SmallVector<Node, 4> unknownTNames;
   /// Meta-level and math primitives (Primitives.cpp).
   Value callMetaPrimitive(const PArgs &p);
   Value declareSymbols(const PArgs &p, int kind);
@@ -672,6 +668,9 @@ public:
   Value runTestFunctions(Node at);
   /// Analyses kernels that no call site instantiated.
   void traceDefaultInstances();
+  /// Reports a --kernel that names no kernel of the file, listing those
+  /// it has (otherwise nothing would be analysed or built, silently).
+  void checkKernelFilter();
   /// True once runTestFunctions() ran.
   bool ranTests = false;
   /// True while traceDefaultInstances() runs (parameters are symbols).
@@ -770,6 +769,8 @@ public:
   llvm::SmallVector<Value, 8> kernelsSeen;
   /// Kernel name -> traced labels.
   llvm::StringMap<llvm::SmallVector<std::string, 2>> tracedLabels;
+  /// Kernels --kernel passed over: the names a --kernel could have chosen.
+  llvm::StringSet<> filteredKernels;
   /// Diagnostics already reported (range begin, message hash) for dedup.
   llvm::DenseSet<std::pair<uint32_t, unsigned>> reported;
   /// Kind (tile::SymbolKind) of every named symbol created so far.

@@ -1256,6 +1256,15 @@ std::optional<Value> Interpreter::callKernelPrimitive(const PArgs &p) {
       mlir::Attribute layout = ir->b.getStringAttr("layout");
       if (kv.second.isObj(ObjKind::Layout)) {
         LayoutObj *lo = kv.second.as<LayoutObj>();
+        // Two elements in one place of shared memory: each write would
+        // clobber the other's.
+        if (!lo->notInjective.empty() && !lang::isFragmentScope(b->scope)) {
+          error(at, "the layout annotated for '" + b->name +
+                        "' is not injective " + lo->notInjective +
+                        ": it maps two elements of the buffer to one "
+                        "place");
+          continue;
+        }
         layout = lo->attr ? lo->attr : ir->b.getStringAttr(lo->description);
         if (!lo->whyOpaque.empty())
           warning(at, "the layout annotated for '" + b->name +

@@ -225,10 +225,18 @@ Value Interpreter::makeLayoutObject(const PArgs &p) {
   llvm::SmallVector<SymExpr, 4> dims;
   if (shapeV.isAbrupt() || !toShape(shapeV, dims, p.node("shape")))
     return shapeV.isAbrupt() ? shapeV : result;
+  // A T.Layout of symbolic shape is traced all the same (its index
+  // function sees only the coordinates) to check it on sample extents.
+  bool symbolic = false;
   for (SymExpr d : dims) {
-    if (!d || !d.isConstant() || *d.getConstant() <= 0)
+    if (d && d.isConstant() && *d.getConstant() > 0) {
+      tr.shape.push_back(*d.getConstant());
+      continue;
+    }
+    if (p.info.id != BuiltinId::Layout)
       return give("its shape is not static");
-    tr.shape.push_back(*d.getConstant());
+    symbolic = true;
+    tr.shape.push_back(0);
   }
   // The names the layout attributes print and parse (`i, j, ...`, `rep`).
   static const char *const kNames[] = {"i", "j", "k", "l", "m", "n"};
@@ -261,10 +269,47 @@ Value Interpreter::makeLayoutObject(const PArgs &p) {
         return give(tr.why);
       forward = std::move(*viaIR);
     }
+    if (symbolic) {
+      // Non-injective at some extents: two elements of a buffer of that
+      // shape would share a place. Each symbolic extent takes the sample.
+      for (int64_t sample : {2, 3, 8, 64, 256}) {
+        std::vector<int64_t> shape = tr.shape;
+        int64_t elements = 1;
+        for (size_t d = 0; d < shape.size(); ++d) {
+          if (shape[d] == 0)
+            shape[d] = sample;
+          elements *= shape[d];
+        }
+        if (elements > (int64_t(1) << 20))
+          break;
+        llvm::Expected<layout::Layout> l = layout::Layout::get(shape, forward);
+        if (!l) {
+          llvm::consumeError(l.takeError());
+          break;
+        }
+        if (!l->isInjective()) {
+          std::string at;
+          for (size_t d = 0; d < dims.size(); ++d)
+            if (tr.shape[d] == 0)
+              at += (at.empty() ? "" : ", ") + dims[d].str() + " = " +
+                    std::to_string(sample);
+          o->notInjective = "at " + at;
+          break;
+        }
+      }
+      return give("its shape is not static");
+    }
     llvm::Expected<layout::Layout> l =
         layout::Layout::get(tr.shape, std::move(forward));
     if (!l)
       return give(llvm::toString(l.takeError()));
+    // Checked where it can be a shared buffer's layout (shared memory holds
+    // far fewer elements): enumerating a whole global tensor's is slow.
+    int64_t elements = 1;
+    for (int64_t e : tr.shape)
+      elements *= e;
+    if (elements <= (int64_t(1) << 21) && !l->isInjective())
+      o->notInjective = "on its shape";
     o->attr = tile::encodeLayout(ctx, *l);
     return result;
   }

@@ -137,7 +137,7 @@ bool Interpreter::isUnknownTName(Value obj, llvm::StringRef attr) {
          !looksLikeDType(attr) && attr != "language";
 }
 
-Value Interpreter::raiseUnknownTCall(llvm::StringRef attr, Node call) {
+Value Interpreter::raiseUnknownTName(llvm::StringRef attr, Node at) {
   std::string message =
       ("module 'tilelang.language' has no attribute '" + attr + "'").str();
   // The closest T.* function or class, if close enough to be a typo.
@@ -154,7 +154,7 @@ Value Interpreter::raiseUnknownTCall(llvm::StringRef attr, Node call) {
   }
   if (!hint.empty())
     message += ("; did you mean 'T." + hint + "'?").str();
-  return raise("AttributeError", message, call);
+  return raise("AttributeError", message, at);
 }
 
 Value Interpreter::moduleAttr(ModuleObj *m, llvm::StringRef attr, Node at) {
@@ -216,13 +216,10 @@ Value Interpreter::moduleAttr(ModuleObj *m, llvm::StringRef attr, Node at) {
   if (isT) {
     if (looksLikeDType(attr))
       return fail(at, "unknown dtype 'T." + attr + "'");
-    warning(at, "'T." + attr +
-                    "' is not a TileLang name known to tlc; a call of it in "
-                    "a kernel is not analysed, and no target can build that "
-                    "kernel while it is there");
-    if (!llvm::is_contained(unknownTNames, at))
-      unknownTNames.push_back(at);
-    return Value::poison();
+    // Reading a name tilelang.language does not have raises Python's
+    // AttributeError at the attribute (`f = T.atomic_ad`), as a direct call
+    // does: the builtin registry lists TileLang's names.
+    return raiseUnknownTName(attr, at);
   }
   if (m->name == "tilelang" && attr == "language")
     return importModule("tilelang.language");
@@ -666,24 +663,30 @@ Value Interpreter::minMax(Value a, Value b, bool isMax, Node at) {
   }
   auto &B = ir->b;
   mlir::Value r;
-  if (mlir::isa<mlir::FloatType>(
-          mlir::getElementTypeOrSelf(x.value.getType())))
+  // The operands now share a type: the float one when either is float,
+  // else x's; an integer comparison is unsigned when either dtype of that
+  // width is (TVM's promotion of uint with int keeps the uint).
+  bool isFloat = mlir::isa<mlir::FloatType>(
+      mlir::getElementTypeOrSelf(x.value.getType()));
+  lang::DType dtype = isFloat && !x.dtype.isFloat() ? y.dtype : x.dtype;
+  if (!isFloat && !x.dtype.isUnsignedInteger() &&
+      y.dtype.isUnsignedInteger() && y.dtype.getBits() == x.dtype.getBits())
+    dtype = y.dtype;
+  if (isFloat)
     r = isMax ? mlir::arith::MaximumFOp::create(B, l, x.value, y.value)
                     .getResult()
               : mlir::arith::MinimumFOp::create(B, l, x.value, y.value)
                     .getResult();
+  else if (dtype.isUnsignedInteger())
+    r = isMax ? mlir::arith::MaxUIOp::create(B, l, x.value, y.value).getResult()
+              : mlir::arith::MinUIOp::create(B, l, x.value, y.value).getResult();
   else
     r = isMax ? mlir::arith::MaxSIOp::create(B, l, x.value, y.value).getResult()
               : mlir::arith::MinSIOp::create(B, l, x.value, y.value).getResult();
   SymExpr sym;
-  if (x.sym && y.sym)
+  if (x.sym && y.sym && !dtype.isUnsignedInteger())
     sym = isMax ? syms.max(x.sym, y.sym) : syms.min(x.sym, y.sym);
-  return wrapScalar({r, mlir::isa<mlir::FloatType>(x.value.getType()) &&
-                                !mlir::isa<mlir::FloatType>(
-                                    x.value.getType())
-                            ? y.dtype
-                            : x.dtype,
-                     sym});
+  return wrapScalar({r, dtype, sym});
 }
 
 /// `T.truncmod(a, b)`: the remainder with the sign of \p a (C's `%`), where

@@ -700,9 +700,11 @@ int main(int argc, char **argv) {
                "properties): h100, h200, a100, b200, mi300x ...; default: the "
                "target's usual part"),
       cl::init(""), cl::cat(category));
-  cl::opt<std::string> kernelName("kernel",
-                                  cl::desc("Only analyse this kernel"),
-                                  cl::init(""), cl::cat(category));
+  cl::opt<std::string> kernelName(
+      "kernel",
+      cl::desc("Only analyse this kernel: the name of its @tilelang.jit "
+               "function or prim_func factory"),
+      cl::init(""), cl::cat(category));
   cl::list<std::string> defines(
       "D", cl::Prefix,
       cl::desc("name=value: bind a meta parameter, T.const or T.dynamic"),

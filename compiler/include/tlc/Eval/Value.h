@@ -518,6 +518,10 @@ struct LayoutObj : Obj {
   mlir::Attribute attr;
   /// Why `attr` is null for a T.Layout / T.Fragment (empty otherwise).
   std::string whyOpaque;
+  /// For a T.Layout that maps two elements to one place: where (`on its
+  /// shape`, or the extents of a symbolic shape it was found at); empty
+  /// when injective or unknown.
+  std::string notInjective;
 };
 
 /// A member of a registry namespace, e.g. T.GemmWarpPolicy.FullRow.

@@ -10,7 +10,8 @@
 // partials: with `__shfl_xor_sync` over the thread-id bits inside a warp,
 // through a shared-memory scratch area over the bits across warps. Which
 // bits those are comes from the source layout's fitted thread map.
-// Also T.cumsum (shared memory), T.atomic_add, T.print and
+// A shared-memory source is folded line by line, one output element per
+// thread. Also T.cumsum (shared memory), T.atomic_add, T.print and
 // T.device_assert.
 //
 //===----------------------------------------------------------------------===//
@@ -151,9 +152,13 @@ LogicalResult Emitter::emitReduce(ReduceOp op) {
   beginOp(op, ("T.reduce_" + stringifyReduceKind(op.getKind())).str());
   Value src = op.getSrc(), dst = op.getDst();
   auto s = fragments.find(src), d = fragments.find(dst);
+  if (scopeOf(rootOf(src)) != MemoryScope::Fragment)
+    return emitMemoryReduce(op);
   if (s == fragments.end() || d == fragments.end()) {
-    op.emitError("the CUDA target reduces whole fragments into fragments "
-                 "only");
+    op.emitError() << "the " << lang.name
+                   << " target reduces a whole fragment into a whole "
+                      "fragment only (reduce into a fragment, then copy "
+                      "it)";
     return failure();
   }
   const FragmentInfo &S = s->second, &D = d->second;
@@ -272,6 +277,134 @@ LogicalResult Emitter::emitReduce(ReduceOp op) {
   line("for (int " + k + " = 0; " + k + " < " + Twine(D.regs) + "; ++" + k +
        ") " + dk + " = " + toStorage(dstElem, value) + ";");
   close();
+  return success();
+}
+
+LogicalResult Emitter::emitMemoryReduce(ReduceOp op) {
+  Value src = op.getSrc(), dst = op.getDst();
+  auto st = cast<BufferType>(src.getType());
+  Type srcElem = st.getElementType();
+  Type dstElem = cast<BufferType>(dst.getType()).getElementType();
+  bool toFragment = scopeOf(rootOf(dst)) == MemoryScope::Fragment;
+  auto d = fragments.find(dst);
+  if (toFragment && d == fragments.end()) {
+    op.emitError() << "the " << lang.name
+                   << " target reduces shared memory into shared memory "
+                      "or a whole fragment only";
+    return failure();
+  }
+  SmallVector<std::string> shape;
+  std::string numel;
+  if (failed(extents(st, op, shape, numel)))
+    return failure();
+  // As emitReduce: unsigned integers reduce as themselves.
+  FailureOr<std::string> vt = dstElem.isUnsignedInteger()
+                                  ? storageType(dstElem, op)
+                                  : valueType(dstElem, op);
+  if (failed(vt))
+    return failure();
+  bool isFloat = *vt == "float" || *vt == "double";
+  bool isDouble = *vt == "double";
+  ReduceKind kind = op.getKind();
+  bool abs = kind == ReduceKind::AbsSum || kind == ReduceKind::AbsMax;
+  unsigned dim = op.getDim();
+  unsigned rank = st.getRank();
+  // dst drops the reduced dimension, or keeps it with extent 1 (index 0).
+  bool keep = cast<BufferType>(dst.getType()).getRank() == rank;
+  std::string it = st.isStatic() ? "int" : indexType();
+  // Folds the reduced line through the output coordinates \p out (one per
+  // source dimension but dim) into a fresh accumulator; returns its name.
+  auto fold = [&](ArrayRef<std::string> out) -> FailureOr<std::string> {
+    std::string acc = fresh("acc"), i = fresh("i");
+    line(*vt + " " + acc + " = " + reduceIdentity(kind, *vt) + ";");
+    open("for (" + it + " " + i + " = 0; " + i + " < " + shape[dim] + "; ++" +
+         i + ")");
+    SmallVector<std::string> idx(out.begin(), out.end());
+    idx.insert(idx.begin() + dim, i);
+    auto element = guardedElement(src, idx, op);
+    if (failed(element))
+      return failure();
+    std::string x = "(" + *vt + ")" + fromStorage(srcElem, element->first);
+    if (abs)
+      x = isFloat ? (isDouble ? "fabs(" : "fabsf(") + x + ")"
+                  : "abs(" + x + ")";
+    std::string stmt =
+        acc + " = " + combine(kind, acc, x, isFloat, isDouble) + ";";
+    line(element->second.empty() ? stmt
+                                 : "if (" + element->second + ") " + stmt);
+    close();
+    return acc;
+  };
+  auto result = [&](const std::string &acc, const std::string &old) {
+    return op.getClear() ? acc
+                         : combine(kind, fromStorage(dstElem, old), acc,
+                                   isFloat, isDouble);
+  };
+  // The source's writes before the reduction.
+  line(blockBarrier());
+  open("");
+  if (toFragment) {
+    // Every thread folds the lines of the registers it holds (replicas
+    // fold the same lines).
+    const FragmentInfo &D = d->second;
+    if (D.threadExtent < numThreads)
+      open("if (tid < " + Twine(D.threadExtent) + ")");
+    else
+      open("");
+    std::string reg = fresh("r");
+    open("for (int " + reg + " = 0; " + reg + " < " + Twine(D.regs) + "; ++" +
+         reg + ")");
+    SmallVector<std::string> coords = emitCoords(D, reg, "o");
+    if (keep)
+      coords.erase(coords.begin() + dim);
+    FailureOr<std::string> acc = fold(coords);
+    if (failed(acc))
+      return failure();
+    std::string dk = expr(dst) + "[" + reg + "]";
+    line(dk + " = " + toStorage(dstElem, result(*acc, dk)) + ";");
+    close();
+    close();
+    close();
+    return success();
+  }
+  // Into memory: the threads stride over the output elements.
+  std::string outs = "1";
+  for (unsigned k = 0; k < rank; ++k)
+    if (k != dim)
+      outs = outs == "1" ? "(" + shape[k] + ")"
+                         : outs + " * (" + shape[k] + ")";
+  std::string o = fresh("o");
+  open("for (" + it + " " + o + " = tid; " + o + " < " + outs + "; " + o +
+       " += " + Twine(numThreads) + ")");
+  SmallVector<std::string> coords(rank - 1);
+  std::string rest = o;
+  for (int k = int(rank) - 1, c = int(rank) - 2; k >= 0; --k) {
+    if (unsigned(k) == dim)
+      continue;
+    std::string name = fresh("o");
+    line("const " + it + " " + name + " = " +
+         (c == 0 ? rest : rest + " % (" + shape[k] + ")") + ";");
+    rest = "(" + rest + " / (" + shape[k] + "))";
+    coords[c--] = name;
+  }
+  FailureOr<std::string> acc = fold(coords);
+  if (failed(acc))
+    return failure();
+  SmallVector<std::string> didx(coords);
+  if (keep)
+    didx.insert(didx.begin() + dim, "0");
+  if (didx.empty())
+    didx.push_back("0");
+  auto out = guardedElement(dst, didx, op);
+  if (failed(out))
+    return failure();
+  std::string stmt =
+      out->first + " = " + toStorage(dstElem, result(*acc, out->first)) + ";";
+  line(out->second.empty() ? stmt : "if (" + out->second + ") " + stmt);
+  close();
+  close();
+  // The results before their readers.
+  line(blockBarrier());
   return success();
 }
 

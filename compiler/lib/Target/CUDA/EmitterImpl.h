@@ -508,6 +508,9 @@ public:
                                             llvm::StringRef hint);
   // CUDAEmitterReduce.cpp
   mlir::LogicalResult emitReduce(tile::ReduceOp op);
+  /// T.reduce_* of a shared (or global) source into shared memory or a
+  /// whole fragment: each output element is folded by one thread.
+  mlir::LogicalResult emitMemoryReduce(tile::ReduceOp op);
   mlir::LogicalResult emitCumSum(tile::CumSumOp op);
   /// T.cumsum over a fragment: scanned in the exchange area.
   mlir::LogicalResult emitFragmentCumSum(tile::CumSumOp op);
