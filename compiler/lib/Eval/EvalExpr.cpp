@@ -127,6 +127,8 @@ Value Interpreter::eval(Node n) {
         return v;
       elems.push_back(v);
     }
+    if (n.kind() == NodeKind::Set)
+      return makeSet(elems, n);
     return n.kind() == NodeKind::Tuple ? heap.tuple(elems) : heap.list(elems);
   }
   case NodeKind::Dict:
@@ -332,7 +334,6 @@ Value Interpreter::evalSubscriptExpr(Node n) {
 
 Value Interpreter::evalDict(Node n) {
   Value d = heap.dict();
-  auto &items = d.as<DictObj>()->items;
   llvm::SmallVector<Node, 8> keys(n.children(Field::keys).begin(),
                                   n.children(Field::keys).end());
   unsigned i = 0;
@@ -345,20 +346,13 @@ Value Interpreter::evalDict(Node n) {
     if (!kn) {
       if (v.is(ValueKind::Dict))
         for (auto &kv : v.as<DictObj>()->items)
-          items.push_back(kv);
+          dictPut(d.as<DictObj>(), kv.first, kv.second);
       continue;
     }
     Value k = eval(kn);
     if (k.isException())
       return k;
-    bool replaced = false;
-    for (auto &kv : items)
-      if (equals(kv.first, k).value_or(false)) {
-        kv.second = v;
-        replaced = true;
-      }
-    if (!replaced)
-      items.push_back({k, v});
+    dictPut(d.as<DictObj>(), k, v);
   }
   return d;
 }
@@ -446,18 +440,12 @@ Value Interpreter::evalComprehension(Node n) {
     return abrupt;
   if (isDict) {
     Value d = heap.dict();
-    for (auto &kv : dictItems) {
-      bool replaced = false;
-      for (auto &existing : d.as<DictObj>()->items)
-        if (equals(existing.first, kv.first).value_or(false)) {
-          existing.second = kv.second;
-          replaced = true;
-        }
-      if (!replaced)
-        d.as<DictObj>()->items.push_back(kv);
-    }
+    for (auto &kv : dictItems)
+      dictPut(d.as<DictObj>(), kv.first, kv.second);
     return d;
   }
+  if (n.kind() == NodeKind::SetComp)
+    return makeSet(results, n);
   return heap.list(results);
 }
 

@@ -325,6 +325,16 @@ static void reportEscaped(Interpreter &in, Node fallback) {
     d.message = msg;
     d.notes.push_back({fallback.range(), kDefaultInstanceNote.str()});
     in.out.diagnostics.push_back(std::move(d));
+    // The body was traced only up to the raise: the kernel must not be
+    // built as if it were whole (tile::checkBuildable refuses it there).
+    if (in.instance && in.instance->func) {
+      auto func = mlir::cast<tile::FuncOp>(in.instance->func);
+      auto b = mlir::OpBuilder::atBlockBegin(&func.getBody().front());
+      tile::IntrinsicOp::create(
+          b, in.ir->loc(at), mlir::TypeRange(), b.getStringAttr("tlc.raised"),
+          mlir::ValueRange(), b.getStrArrayAttr({}),
+          b.getDictionaryAttr(b.getNamedAttr("what", b.getStringAttr(msg))));
+    }
   } else {
     in.errorAs(in.pending.type, at, msg);
   }

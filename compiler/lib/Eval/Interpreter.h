@@ -333,6 +333,13 @@ public:
   Truth truth(Value v, Node at);
   /// Python equality of two values (no IR).
   std::optional<bool> equals(Value a, Value b);
+  /// The set of \p elems (tlc holds sets as lists): the first of each run
+  /// of Python-equal values (1 == 1.0 == True), in order; a TypeError at
+  /// \p at (and an exception value) for an unhashable list or dict.
+  Value makeSet(llvm::ArrayRef<Value> elems, Node at);
+  /// `d[k] = v` of a Python dict: replaces the value of an equal key in
+  /// place (the key keeps its first spelling and position) or appends.
+  void dictPut(DictObj *d, Value k, Value v);
   /// Iterates a Python iterable into \p out; false (+exception) if not.
   bool iterate(Value v, llvm::SmallVectorImpl<Value> &out, Node at);
   /// Formats a value like Python's str()/repr().

@@ -404,15 +404,8 @@ Value Interpreter::callNative(NativeId id, CallArgs &args, Node at) {
       if (!items(*this, a0, vals, at))
         return Value::exception();
     }
-    if (id == NativeId::Set) {
-      llvm::SmallVector<Value, 16> uniq;
-      for (Value v : vals)
-        if (llvm::none_of(uniq, [&](Value u) {
-              return equals(u, v).value_or(false);
-            }))
-          uniq.push_back(v);
-      return heap.list(uniq);
-    }
+    if (id == NativeId::Set)
+      return makeSet(vals, at);
     return id == NativeId::Tuple ? heap.tuple(vals) : heap.list(vals);
   }
   case NativeId::Dict: {
@@ -429,12 +422,12 @@ Value Interpreter::callNative(NativeId id, CallArgs &args, Node at) {
           if (!p.isSequence() || getElems(p).size() != 2)
             return raise("ValueError", "dictionary update sequence element "
                                        "has wrong length", at);
-          it.push_back({getElems(p)[0], getElems(p)[1]});
+          dictPut(d.as<DictObj>(), getElems(p)[0], getElems(p)[1]);
         }
       }
     }
     for (auto &kv : args.kw)
-      it.push_back({heap.str(kv.first), kv.second});
+      dictPut(d.as<DictObj>(), heap.str(kv.first), kv.second);
     return d;
   }
   case NativeId::Sorted:

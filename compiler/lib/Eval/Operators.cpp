@@ -465,6 +465,31 @@ std::optional<bool> Interpreter::equals(Value a, Value b) {
   }
 }
 
+Value Interpreter::makeSet(llvm::ArrayRef<Value> elems, Node at) {
+  llvm::SmallVector<Value, 16> uniq;
+  for (Value v : elems) {
+    if (v.is(ValueKind::List) || v.is(ValueKind::Dict))
+      return raiseDefinite("TypeError",
+                           llvm::Twine("unhashable type: '") +
+                               (v.is(ValueKind::List) ? "list" : "dict") +
+                               "'",
+                           at);
+    if (llvm::none_of(uniq,
+                      [&](Value u) { return equals(u, v).value_or(false); }))
+      uniq.push_back(v);
+  }
+  return heap.list(uniq);
+}
+
+void Interpreter::dictPut(DictObj *d, Value k, Value v) {
+  for (auto &kv : d->items)
+    if (equals(kv.first, k).value_or(false)) {
+      kv.second = v;
+      return;
+    }
+  d->items.push_back({k, v});
+}
+
 Value Interpreter::compare(CmpOp op, Value l, Value r, Node at) {
   if (l.isException())
     return l;

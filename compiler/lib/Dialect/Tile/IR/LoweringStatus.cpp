@@ -33,6 +33,9 @@ LogicalResult tlc::tile::checkBuildable(ModuleOp module) {
         op.emitError("cannot build this kernel: it calls '")
             << whatOf(op)
             << "', an object from outside TileLang that tlc does not model";
+      else if (callee == "tlc.raised")
+        op.emitError("cannot build this kernel: tracing its body raised ")
+            << "here (" << whatOf(op) << "), so the rest was never traced";
       else if (callee == "tlc.unknown_value")
         op.emitError("cannot build this kernel: it uses a value from "
                      "outside TileLang that tlc cannot evaluate (")

@@ -19,10 +19,11 @@ using namespace tlc::tile;
 LogicalResult IntrinsicOp::verify() {
   StringRef callee = getCallee();
   if (!callee.starts_with("T.") && !callee.starts_with("tilelang.") &&
-      callee != "tlc.unknown_value" && callee != "tlc.unmodelled_call")
+      callee != "tlc.unknown_value" && callee != "tlc.unmodelled_call" &&
+      callee != "tlc.raised")
     return emitOpError("callee must name a TileLang primitive (`T.name`) or "
-                       "be `tlc.unknown_value` or `tlc.unmodelled_call`, "
-                       "got '")
+                       "be `tlc.unknown_value`, `tlc.unmodelled_call` or "
+                       "`tlc.raised`, got '")
            << callee << "'";
   if (getResults().size() > 1)
     return emitOpError("has at most one result, got ")
