@@ -121,6 +121,12 @@ def raised_category(d):
     return m.group(1) if m else None
 
 
+def format_raise(d):
+    """``FILE:LINE:COL: MESSAGE`` of a raise tlc-build reported."""
+    return (f"{d.get('file')}:{d.get('line')}:{d.get('col')}: "
+            f"{d.get('message')}")
+
+
 def format_diagnostic(d):
     """``FILE:LINE:COL: error: MESSAGE``, as tlc-build prints one."""
     return (f"{d.get('file')}:{d.get('line')}:{d.get('col')}: "
@@ -288,7 +294,16 @@ def _build_in(out_dir, exe, source_file, kernel, defs, target, timeout,
     if _env.verbose() and proc.stdout:
         print(proc.stdout, end="")
     if proc.returncode != 0:
-        error = first_error(read_diagnostics(diag_file))
+        diagnostics = read_diagnostics(diag_file)
+        raised = raised_in_instance(diagnostics)
+        if raised is not None:
+            # Tracing the body raised (tlc-build refuses to build the rest
+            # of it): the call raises what the body raised.
+            raise error_class(raised_category(raised))(
+                f"kernel '{kernel}' raised while tlc built it: "
+                f"{format_raise(raised)}", proc.stderr + proc.stdout,
+                command=cmd)
+        error = first_error(diagnostics)
         raise error_class(error and error.get("category"))(
             f"tlc-build could not build kernel '{kernel}' of {source_file} "
             f"for target '{target}' (exit status {proc.returncode}); "

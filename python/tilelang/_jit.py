@@ -564,13 +564,14 @@ class JITFunction:
         def make(build, manifest, target):
             # The call is the instance's call site; a raise tlc-build only
             # warned about (evaluating the kernel without one) ended its
-            # body there, so the instance would run without the rest.
+            # body there, so the instance would run without the rest
+            # (tlc-build now refuses to write such an instance itself;
+            # the guard stays for one that does not).
             raised = _build.raised_in_instance(build.diagnostics)
             if raised is not None:
                 raise _build.error_class(_build.raised_category(raised))(
                     f"kernel '{self.__name__}' raised while tlc built it: "
-                    f"{raised.get('file')}:{raised.get('line')}:"
-                    f"{raised.get('col')}: {raised.get('message')}", build.log,
+                    f"{_build.format_raise(raised)}", build.log,
                     command=build.command)
             return JITKernel(build, manifest, target,
                              input_names=sig.runtime,

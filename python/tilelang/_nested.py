@@ -93,14 +93,11 @@ def _lifted_dir():
     return os.path.join(_build.cache_root(), "python", "nested")
 
 
-def lift(source_file, code, free_names, eager=False):
-    """``(path, name)``: a copy of ``source_file`` with the function of
-    ``code`` (defined inside another function) appended at module level as
-    ``name``, with ``free_names`` as its first parameters and without its
-    decorators (the package applies what they say). An ``eager`` kernel
-    gets a plain ``@tilelang.jit`` instead: tlc tells an eager kernel from
-    a plain function by that decorator, and its ``T.const`` names are bound
-    only in a jit kernel."""
+def _nested_source(code):
+    """``(line, lines, qualname, name)`` of the function of ``code``: the
+    source line of its ``def``, its dedented lines from the ``def`` on
+    (decorators dropped), its qualified name and the module-level name a
+    lifted copy gets."""
     lines, first_line = inspect.getsourcelines(code)
     text = textwrap.dedent("".join(lines))
     tree = ast.parse(text)
@@ -113,6 +110,18 @@ def lift(source_file, code, free_names, eager=False):
     qualname = getattr(code, "co_qualname", code.co_name)
     new_name = "__tlc_nested_" + re.sub(r"\W", "_", qualname.replace(
         ".<locals>.", "__"))
+    return first_line + node.lineno - 1, body, qualname, new_name
+
+
+def lift(source_file, code, free_names, eager=False):
+    """``(path, name)``: a copy of ``source_file`` with the function of
+    ``code`` (defined inside another function) appended at module level as
+    ``name``, with ``free_names`` as its first parameters and without its
+    decorators (the package applies what they say). An ``eager`` kernel
+    gets a plain ``@tilelang.jit`` instead: tlc tells an eager kernel from
+    a plain function by that decorator, and its ``T.const`` names are bound
+    only in a jit kernel."""
+    def_line, body, qualname, new_name = _nested_source(code)
     head = re.match(r"(\s*(?:async\s+)?def\s+)" + re.escape(code.co_name) +
                     r"(\s*\()", body[0])
     if head is None:
@@ -129,7 +138,7 @@ def lift(source_file, code, free_names, eager=False):
                      "@__tlc_tilelang.jit\n")
     derived = (original.rstrip("\n") + "\n\n\n"
                f"# tlc: '{qualname}' of {os.path.basename(source_file)}:"
-               f"{first_line + node.lineno - 1}, lifted to module level by "
+               f"{def_line}, lifted to module level by "
                "the tilelang package\n" + decorator + "".join(body))
     return write_derived(source_file, derived), new_name
 
@@ -140,23 +149,12 @@ def lift_prim_func(source_file, code, free_names):
     module-level factory ``name`` whose parameters are ``free_names`` and
     which returns it: tlc builds the prim_func alone, without evaluating
     the rest of the function that defined it."""
-    lines, first_line = inspect.getsourcelines(code)
-    text = textwrap.dedent("".join(lines))
-    tree = ast.parse(text)
-    node = next((n for n in tree.body
-                 if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))),
-                None)
-    if node is None:
-        raise TypeError(f"cannot find the source of '{code.co_name}'")
-    body = text.splitlines(keepends=True)[node.lineno - 1:]
-    qualname = getattr(code, "co_qualname", code.co_name)
-    new_name = "__tlc_nested_" + re.sub(r"\W", "_", qualname.replace(
-        ".<locals>.", "__"))
+    def_line, body, qualname, new_name = _nested_source(code)
     with open(source_file, encoding="utf-8", errors="surrogateescape") as f:
         original = f.read()
     derived = (original.rstrip("\n") + "\n\n\n"
                f"# tlc: '{qualname}' of {os.path.basename(source_file)}:"
-               f"{first_line + node.lineno - 1}, built alone by the "
+               f"{def_line}, built alone by the "
                "tilelang package\n"
                "import tilelang.language as __tlc_T\n\n\n"
                f"def {new_name}({', '.join(free_names)}):\n"

@@ -121,32 +121,51 @@ static std::string reduceIdentity(ReduceKind kind, StringRef type) {
   return "0";
 }
 
-/// \p isFloat: a float or double value (\p isDouble: double, whose
-/// max/min are fmax/fmin, not the f32 fmaxf/fminf).
-static std::string combine(ReduceKind kind, const std::string &a,
-                           const std::string &b, bool isFloat,
-                           bool isDouble = false) {
-  std::string f = isDouble ? "" : "f";
-  switch (kind) {
-  case ReduceKind::Sum:
-  case ReduceKind::AbsSum:
-    return a + " + " + b;
-  case ReduceKind::Max:
-  case ReduceKind::AbsMax:
-    return isFloat ? "fmax" + f + "(" + a + ", " + b + ")"
-                   : "max(" + a + ", " + b + ")";
-  case ReduceKind::Min:
-    return isFloat ? "fmin" + f + "(" + a + ", " + b + ")"
-                   : "min(" + a + ", " + b + ")";
-  case ReduceKind::BitAnd:
-    return a + " & " + b;
-  case ReduceKind::BitOr:
-    return a + " | " + b;
-  case ReduceKind::BitXor:
-    return a + " ^ " + b;
+namespace {
+/// A reduction's arithmetic in its C++ value type \p type (`float`,
+/// `double` or an integer type): how two values combine and what an
+/// element contributes (its magnitude for abssum/absmax).
+struct ReduceArith {
+  ReduceArith(ReduceKind kind, StringRef type)
+      : kind(kind), isFloat(type == "float" || type == "double"),
+        isDouble(type == "double") {}
+
+  /// \p x as it enters the reduction.
+  std::string operand(const std::string &x) const {
+    if (kind != ReduceKind::AbsSum && kind != ReduceKind::AbsMax)
+      return x;
+    return (isFloat ? (isDouble ? "fabs(" : "fabsf(") : "abs(") + x + ")";
   }
-  return a;
-}
+
+  /// \p a combined with \p b (double max/min are fmax/fmin, not the f32
+  /// fmaxf/fminf).
+  std::string combine(const std::string &a, const std::string &b) const {
+    std::string f = isDouble ? "" : "f";
+    switch (kind) {
+    case ReduceKind::Sum:
+    case ReduceKind::AbsSum:
+      return a + " + " + b;
+    case ReduceKind::Max:
+    case ReduceKind::AbsMax:
+      return isFloat ? "fmax" + f + "(" + a + ", " + b + ")"
+                     : "max(" + a + ", " + b + ")";
+    case ReduceKind::Min:
+      return isFloat ? "fmin" + f + "(" + a + ", " + b + ")"
+                     : "min(" + a + ", " + b + ")";
+    case ReduceKind::BitAnd:
+      return a + " & " + b;
+    case ReduceKind::BitOr:
+      return a + " | " + b;
+    case ReduceKind::BitXor:
+      return a + " ^ " + b;
+    }
+    return a;
+  }
+
+  ReduceKind kind;
+  bool isFloat, isDouble;
+};
+} // namespace
 
 LogicalResult Emitter::emitReduce(ReduceOp op) {
   beginOp(op, ("T.reduce_" + stringifyReduceKind(op.getKind())).str());
@@ -175,10 +194,8 @@ LogicalResult Emitter::emitReduce(ReduceOp op) {
                                   : valueType(dstElem, op);
   if (failed(vt))
     return failure();
-  bool isFloat = *vt == "float" || *vt == "double";
-  bool isDouble = *vt == "double";
   ReduceKind kind = op.getKind();
-  bool abs = kind == ReduceKind::AbsSum || kind == ReduceKind::AbsMax;
+  ReduceArith arith(kind, *vt);
   // Register of dst for each source register (same thread by layout).
   // dst drops the reduced dimension, or keeps it with extent 1 (read at 0).
   bool keep = D.shape.size() == S.shape.size();
@@ -209,10 +226,9 @@ LogicalResult Emitter::emitReduce(ReduceOp op) {
   open("for (int " + reg + " = 0; " + reg + " < " + Twine(S.regs) + "; ++" +
        reg + ")");
   std::string x = fromStorage(srcElem, expr(src) + "[" + reg + "]");
-  if (abs)
-    x = isFloat ? (isDouble ? "fabs(" : "fabsf(") + x + ")" : "abs(" + x + ")";
+  x = arith.operand(x);
   std::string slot = part + "[" + *dIdx + "]";
-  line(slot + " = " + combine(kind, slot, x, isFloat, isDouble) + ";");
+  line(slot + " = " + arith.combine(slot, x) + ";");
   close();
   if (partial)
     close();
@@ -223,10 +239,9 @@ LogicalResult Emitter::emitReduce(ReduceOp op) {
     line("#pragma unroll");
     line("for (int " + k + " = 0; " + k + " < " + Twine(D.regs) + "; ++" + k +
          ") " + part + "[" + k + "] = " +
-         combine(kind, part + "[" + k + "]",
-                 ns + "shuffleXor(" + part + "[" + k + "], " +
-                     Twine(1 << b).str() + ")",
-                 isFloat, isDouble) +
+         arith.combine(part + "[" + k + "]",
+                       ns + "shuffleXor(" + part + "[" + k + "], " +
+                           Twine(1 << b).str() + ")") +
          ";");
   }
   // Across warps: every thread publishes its partials, then folds those of
@@ -257,11 +272,10 @@ LogicalResult Emitter::emitReduce(ReduceOp op) {
     open("for (int " + p + " = 0; " + p + " <= " + Twine(plan->blockMask) +
          "; ++" + p + ")");
     line("if ((" + p + " & ~" + Twine(plan->blockMask) + ") == 0) all = " +
-         combine(kind, "all",
-                 ws + "[" + k + " * " + std::to_string(numThreads) +
-                     " + ((tid & ~" + Twine(plan->blockMask).str() + ") | " +
-                     p + ")]",
-                 isFloat, isDouble) +
+         arith.combine("all",
+                       ws + "[" + k + " * " + std::to_string(numThreads) +
+                           " + ((tid & ~" + Twine(plan->blockMask).str() +
+                           ") | " + p + ")]") +
          ";");
     close();
     line(part + "[" + k + "] = all;");
@@ -272,7 +286,7 @@ LogicalResult Emitter::emitReduce(ReduceOp op) {
   std::string dk = expr(dst) + "[" + k + "]";
   std::string value = part + "[" + k + "]";
   if (!op.getClear())
-    value = combine(kind, fromStorage(dstElem, dk), value, isFloat, isDouble);
+    value = arith.combine(fromStorage(dstElem, dk), value);
   line("#pragma unroll");
   line("for (int " + k + " = 0; " + k + " < " + Twine(D.regs) + "; ++" + k +
        ") " + dk + " = " + toStorage(dstElem, value) + ";");
@@ -303,10 +317,8 @@ LogicalResult Emitter::emitMemoryReduce(ReduceOp op) {
                                   : valueType(dstElem, op);
   if (failed(vt))
     return failure();
-  bool isFloat = *vt == "float" || *vt == "double";
-  bool isDouble = *vt == "double";
   ReduceKind kind = op.getKind();
-  bool abs = kind == ReduceKind::AbsSum || kind == ReduceKind::AbsMax;
+  ReduceArith arith(kind, *vt);
   unsigned dim = op.getDim();
   unsigned rank = st.getRank();
   // dst drops the reduced dimension, or keeps it with extent 1 (index 0).
@@ -325,11 +337,9 @@ LogicalResult Emitter::emitMemoryReduce(ReduceOp op) {
     if (failed(element))
       return failure();
     std::string x = "(" + *vt + ")" + fromStorage(srcElem, element->first);
-    if (abs)
-      x = isFloat ? (isDouble ? "fabs(" : "fabsf(") + x + ")"
-                  : "abs(" + x + ")";
+    x = arith.operand(x);
     std::string stmt =
-        acc + " = " + combine(kind, acc, x, isFloat, isDouble) + ";";
+        acc + " = " + arith.combine(acc, x) + ";";
     line(element->second.empty() ? stmt
                                  : "if (" + element->second + ") " + stmt);
     close();
@@ -337,8 +347,7 @@ LogicalResult Emitter::emitMemoryReduce(ReduceOp op) {
   };
   auto result = [&](const std::string &acc, const std::string &old) {
     return op.getClear() ? acc
-                         : combine(kind, fromStorage(dstElem, old), acc,
-                                   isFloat, isDouble);
+                         : arith.combine(fromStorage(dstElem, old), acc);
   };
   // The source's writes before the reduction.
   line(blockBarrier());

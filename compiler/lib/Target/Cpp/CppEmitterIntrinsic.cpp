@@ -102,24 +102,13 @@ LogicalResult Emitter::collectSafeValues(tile::KernelOp kernel) {
 
 LogicalResult Emitter::emitIntrinsic(tile::IntrinsicOp op) {
   StringRef callee = op.getCallee();
+  if (std::optional<LogicalResult> r = emitLoopExit(op))
+    return *r;
   if (threaded)
     if (std::optional<LogicalResult> r = emitThreadIntrinsic(op))
       return *r;
   if (std::optional<LogicalResult> r = emitMbarrierIntrinsic(op))
     return *r;
-  if (callee == "T.loop_break" || callee == "T.loop_continue") {
-    // One executor runs the block: a serial loop is a C++ loop (a while
-    // loop tests its condition at the top), so break/continue are C++'s.
-    for (Operation *p = op->getParentOp(); p; p = p->getParentOp()) {
-      if (isa<tile::ParallelOp, tile::KernelOp>(p))
-        break;
-      if (!isa<tile::ForOp, tile::WhileOp, tile::PipelinedOp>(p))
-        continue;
-      line(callee == "T.loop_break" ? "break;" : "continue;");
-      return success();
-    }
-    return op.emitError() << callee << ": is not inside a serial loop";
-  }
   if (std::optional<LogicalResult> r = emitRngIntrinsic(op))
     return *r;
   if (isCpuNoOpIntrinsic(callee) && op->getNumResults() == 0) {

@@ -833,24 +833,31 @@ Emitter::emitThreadIntrinsic(tile::IntrinsicOp op) {
                   " ? tlc_t == 0 : tlc_t % " + std::to_string(group) +
                   " == 0)");
   }
-  if (callee == "T.loop_break" || callee == "T.loop_continue") {
-    for (Operation *p = op->getParentOp(); p; p = p->getParentOp()) {
-      if (isa<tile::ParallelOp, tile::KernelOp>(p))
-        break;
-      if (!isa<tile::ForOp, tile::WhileOp, tile::PipelinedOp>(p))
-        continue;
-      if (blockLevelOps.contains(p))
-        return op.emitError()
-               << callee
-               << ": leaves a loop with barriers or warp operations under a "
-                  "condition that may differ between threads; the CPU target "
-                  "runs that loop for the whole block (write it as `if cond: "
-                  "break` directly in the loop body, with a condition every "
-                  "thread agrees on)";
-      line(callee == "T.loop_break" ? "break;" : "continue;");
-      return success();
-    }
-    return op.emitError() << callee << ": is not inside a loop";
-  }
   return std::nullopt;
+}
+
+std::optional<LogicalResult> Emitter::emitLoopExit(tile::IntrinsicOp op) {
+  StringRef callee = op.getCallee();
+  if (callee != "T.loop_break" && callee != "T.loop_continue")
+    return std::nullopt;
+  // A serial loop is a C++ loop (a while loop tests its condition at the
+  // top), run by each thread of a thread loop or once for a block run by
+  // one executor, so break/continue are C++'s.
+  for (Operation *p = op->getParentOp(); p; p = p->getParentOp()) {
+    if (isa<tile::ParallelOp, tile::KernelOp>(p))
+      break;
+    if (!isa<tile::ForOp, tile::WhileOp, tile::PipelinedOp>(p))
+      continue;
+    if (threaded && blockLevelOps.contains(p))
+      return op.emitError()
+             << callee
+             << ": leaves a loop with barriers or warp operations under a "
+                "condition that may differ between threads; the CPU target "
+                "runs that loop for the whole block (write it as `if cond: "
+                "break` directly in the loop body, with a condition every "
+                "thread agrees on)";
+    line(callee == "T.loop_break" ? "break;" : "continue;");
+    return success();
+  }
+  return op.emitError() << callee << ": is not inside a serial loop";
 }

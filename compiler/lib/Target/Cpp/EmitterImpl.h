@@ -235,9 +235,12 @@ public:
   /// A tile operation in a threaded kernel, once for the threads that
   /// reach it.
   mlir::LogicalResult emitThreadedTileOp(mlir::Operation *op);
-  /// Intrinsics with a per-thread value (lane, warp, elected thread) and
-  /// loop exits inside a thread loop; nullopt for other callees.
+  /// Intrinsics with a per-thread value (lane, warp, elected thread);
+  /// nullopt for other callees.
   std::optional<mlir::LogicalResult> emitThreadIntrinsic(tile::IntrinsicOp op);
+  /// `T.loop_break` / `T.loop_continue` as C++ break/continue of the
+  /// innermost serial loop; nullopt for other callees.
+  std::optional<mlir::LogicalResult> emitLoopExit(tile::IntrinsicOp op);
   /// True when \p v is the same in every thread and computed once for the
   /// block (constants, block indices, loops run for the block, pure
   /// arithmetic on those).
