@@ -95,9 +95,6 @@ bool tlc::target::cuda_detail::isWgmmaGemm(GemmOp op) {
 /// shared tile starts, when its offsets are constants (regions of regions
 /// add up); std::nullopt when they are not, or for a whole tile.
 static std::optional<int64_t> misalignedOrigin(Value operand) {
-  auto region = operand.getDefiningOp<RegionOp>();
-  if (!region)
-    return std::nullopt;
   auto type = cast<BufferType>(operand.getType());
   if (!isSharedScope(type.getScope()) ||
       !type.getElementType().isIntOrFloat())

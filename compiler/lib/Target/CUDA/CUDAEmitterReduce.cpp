@@ -167,6 +167,13 @@ struct ReduceArith {
 };
 } // namespace
 
+FailureOr<std::string> Emitter::reductionType(Type elem, Operation *op) {
+  // Unsigned integers reduce as themselves: max/min of a uint16 holding
+  // 0xffff is not that of an int16 holding -1.
+  return elem.isUnsignedInteger() ? storageType(elem, op)
+                                  : valueType(elem, op);
+}
+
 LogicalResult Emitter::emitReduce(ReduceOp op) {
   beginOp(op, ("T.reduce_" + stringifyReduceKind(op.getKind())).str());
   Value src = op.getSrc(), dst = op.getDst();
@@ -187,11 +194,7 @@ LogicalResult Emitter::emitReduce(ReduceOp op) {
     return failure();
   Type srcElem = cast<BufferType>(src.getType()).getElementType();
   Type dstElem = cast<BufferType>(dst.getType()).getElementType();
-  // Unsigned integers reduce as themselves: max/min of a uint16 holding
-  // 0xffff is not that of an int16 holding -1.
-  FailureOr<std::string> vt = dstElem.isUnsignedInteger()
-                                  ? storageType(dstElem, op)
-                                  : valueType(dstElem, op);
+  FailureOr<std::string> vt = reductionType(dstElem, op);
   if (failed(vt))
     return failure();
   ReduceKind kind = op.getKind();
@@ -311,10 +314,7 @@ LogicalResult Emitter::emitMemoryReduce(ReduceOp op) {
   std::string numel;
   if (failed(extents(st, op, shape, numel)))
     return failure();
-  // As emitReduce: unsigned integers reduce as themselves.
-  FailureOr<std::string> vt = dstElem.isUnsignedInteger()
-                                  ? storageType(dstElem, op)
-                                  : valueType(dstElem, op);
+  FailureOr<std::string> vt = reductionType(dstElem, op);
   if (failed(vt))
     return failure();
   ReduceKind kind = op.getKind();

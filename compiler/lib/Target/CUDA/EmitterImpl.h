@@ -511,6 +511,10 @@ public:
   /// T.reduce_* of a shared (or global) source into shared memory or a
   /// whole fragment: each output element is folded by one thread.
   mlir::LogicalResult emitMemoryReduce(tile::ReduceOp op);
+  /// The C++ type a reduction into \p elem computes in: the value type,
+  /// or the storage type of an unsigned integer.
+  mlir::FailureOr<std::string> reductionType(mlir::Type elem,
+                                             mlir::Operation *op);
   mlir::LogicalResult emitCumSum(tile::CumSumOp op);
   /// T.cumsum over a fragment: scanned in the exchange area.
   mlir::LogicalResult emitFragmentCumSum(tile::CumSumOp op);
