@@ -274,13 +274,10 @@ Value Interpreter::makeLayoutObject(const PArgs &p) {
       // shape would share a place. Each symbolic extent takes the sample.
       for (int64_t sample : {2, 3, 8, 64, 256}) {
         std::vector<int64_t> shape = tr.shape;
-        int64_t elements = 1;
-        for (size_t d = 0; d < shape.size(); ++d) {
+        for (size_t d = 0; d < shape.size(); ++d)
           if (shape[d] == 0)
             shape[d] = sample;
-          elements *= shape[d];
-        }
-        if (elements > (int64_t(1) << 20))
+        if (layout::numElementsSaturated(shape) > (int64_t(1) << 20))
           break;
         llvm::Expected<layout::Layout> l = layout::Layout::get(shape, forward);
         if (!l) {
@@ -305,9 +302,7 @@ Value Interpreter::makeLayoutObject(const PArgs &p) {
       return give(llvm::toString(l.takeError()));
     // Checked where it can be a shared buffer's layout (shared memory holds
     // far fewer elements): enumerating a whole global tensor's is slow.
-    int64_t elements = 1;
-    for (int64_t e : tr.shape)
-      elements *= e;
+    int64_t elements = layout::numElementsSaturated(tr.shape);
     if (elements <= (int64_t(1) << 21) && !l->isInjective())
       o->notInjective = "on its shape";
     o->attr = tile::encodeLayout(ctx, *l);

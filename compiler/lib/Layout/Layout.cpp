@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <set>
 
 using namespace tlc::layout;
 
@@ -265,21 +266,40 @@ bool Layout::isInjective() const {
     if (known >= 0)
       return known == 1;
   }
+  int64_t inputs = numElementsSaturated(inputShape);
+  if (inputs > kMaxEnumeratedInputs)
+    return true;
   std::vector<int64_t> outShape = getOutputShape();
-  int64_t size = numElements(outShape);
+  int64_t size = numElementsSaturated(outShape);
   std::vector<CompiledIndexExpr> compiled(forward.begin(), forward.end());
   // A bitmap over the physical box when it is not much larger than the
   // tile, else a hash set.
-  bool dense = size <= std::max<int64_t>(numElements(inputShape) * 4, 1024);
+  bool dense = size <= std::max<int64_t>(inputs * 4, 1024);
   std::vector<bool> bitmap(dense ? size : 0, false);
   llvm::DenseSet<int64_t> seen;
+  // A physical box of 2^63 places or more has no int64 flat index: the
+  // places are kept as coordinates.
+  bool wide = size == std::numeric_limits<int64_t>::max();
+  std::set<std::vector<int64_t>> seenWide;
   std::vector<int64_t> out(forward.size());
   bool ok = true;
   forEachCoord(inputShape, [&](llvm::ArrayRef<int64_t> coord) {
     if (!ok)
       return;
-    for (auto [d, c] : llvm::enumerate(compiled))
-      out[d] = *c.evaluate(coord);
+    for (auto [d, c] : llvm::enumerate(compiled)) {
+      // An output that cannot be computed (it overflows at this element)
+      // gives the element no place: not an injective map.
+      std::optional<int64_t> v = c.evaluate(coord);
+      if (!v || *v < 0 || *v >= outShape[d]) {
+        ok = false;
+        return;
+      }
+      out[d] = *v;
+    }
+    if (wide) {
+      ok = seenWide.insert(out).second;
+      return;
+    }
     int64_t flat = flatten(out, outShape);
     if (dense) {
       ok = !bitmap[flat];

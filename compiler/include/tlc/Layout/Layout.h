@@ -107,7 +107,9 @@ public:
   std::optional<int64_t> applyFlat(llvm::ArrayRef<int64_t> coord) const;
 
   /// True when distinct coordinates of the tile map to distinct physical
-  /// coordinates.
+  /// coordinates. Decided by enumeration: a tile of more than
+  /// kMaxEnumeratedInputs elements is not checked (true), and an element
+  /// whose place cannot be computed (overflow) makes the map not injective.
   bool isInjective() const;
   /// True when the layout is a bijection from the tile onto the whole
   /// physical box [0, getOutputShape()).
