@@ -92,8 +92,17 @@ class JITKernel:
         self.latency = None
         self.config = None
         self.ref_latency = None
+        # The prim_func it was built from (tilelang.compile), if any.
+        self.prim_func = None
 
     # -- introspection ---------------------------------------------------------
+
+    @property
+    def adapter(self):
+        """The execution backend's view of the kernel
+        (``tilelang/_adapter.py``)."""
+        from ._adapter import Adapter
+        return Adapter(self)
 
     @property
     def cache_hit(self):

@@ -101,12 +101,37 @@ def _fill(module):
                     "BufferLoad", "BufferStore", "For", "IfThenElse",
                     "While", "SeqStmt", "AttrStmt", "Evaluate", "Call"):
             setattr(module, cls, getattr(_tir, cls))
-        module.stmt_functor = sys.modules.get(name + ".stmt_functor") or \
-            importlib.import_module(name + ".stmt_functor")
+        module.decl_buffer = _tir.decl_buffer
+        for sub in ("stmt_functor", "analysis"):
+            setattr(module, sub, sys.modules.get(f"{name}.{sub}") or
+                    importlib.import_module(f"{name}.{sub}"))
     elif name in ("tilelang.tvm.tir.stmt_functor",
                   "tilelang.tvm.tirx.stmt_functor"):
         from . import _tir
         module.post_order_visit = _tir.post_order_visit
+    elif name in ("tilelang.tvm.tir.analysis", "tilelang.tvm.tirx.analysis"):
+        from . import _tir
+        module.expr_deep_equal = _tir.expr_deep_equal
+
+
+# Modules of TVM's IR machinery that scripts import to build or transform
+# TIR directly. tlc has no TVM IR to give them (its programs are built from
+# the source by tlc-build), so importing them raises an ImportError that
+# says so, instead of ModuleNotFoundError or placeholders that would let a
+# structural check pass without checking anything.
+_UNSUPPORTED = {
+    "tvm.script": "TVMScript (tvm.script: the TIR parser, "
+                  "@tir.prim_func over T.Buffer, IRBuilder frames)",
+    "tilelang.schedule": "TileLang's TIR schedule (tilelang.schedule."
+                         "Schedule over a TVMScript prim_func)",
+}
+
+
+def _unsupported(fullname):
+    for prefix in ("tilelang.tvm.script", "tvm.script", "tilelang.schedule"):
+        if fullname == prefix or fullname.startswith(prefix + "."):
+            return _UNSUPPORTED[prefix.replace("tilelang.tvm.", "tvm.")]
+    return None
 
 
 class _Finder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
@@ -114,6 +139,14 @@ class _Finder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         self.fallback = fallback
 
     def find_spec(self, fullname, path=None, target=None):
+        what = None if self.fallback else _unsupported(fullname)
+        if what is not None:
+            raise ImportError(
+                f"No module named '{fullname}': {what} works on TVM's IR, "
+                "which tlc's TileLang package does not have: tlc "
+                "builds kernels from their Python source with tlc-build and "
+                "has no TVM IR to parse, build or transform",
+                name=fullname)
         if self.fallback:
             served = fullname.startswith(_FALLBACK_PACKAGES)
         else:

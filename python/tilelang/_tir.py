@@ -26,7 +26,10 @@ Not modelled: structural equality, TVMScript printing of these nodes,
 expression trees beyond the above, and any transformation of them.
 """
 
+import abc
 import re
+
+from .language._objects import Placeholder, Symbol, SymbolExpr
 
 
 class Node:
@@ -41,8 +44,15 @@ class Stmt(Node):
     pass
 
 
-class PrimExpr(Node):
+class PrimExpr(Node, metaclass=abc.ABCMeta):
+    """An expression. Outside kernel bodies, symbolic sizes
+    (``tvm.tirx.Var`` / ``T.dynamic``) and integer arithmetic over them
+    are PrimExprs too."""
     dtype = "int32"
+
+
+PrimExpr.register(Symbol)
+PrimExpr.register(SymbolExpr)
 
 
 class IntImm(int):
@@ -104,17 +114,68 @@ class Op:
 
 
 class Buffer(Node):
+    """A buffer: ``shape`` (``IntImm`` where constant) and ``strides``
+    (empty for a buffer declared without them, as TVM's
+    ``decl_buffer``)."""
     _fields = ("name", "shape", "dtype")
 
-    def __init__(self, name, shape, dtype, scope):
+    def __init__(self, name, shape, dtype, scope, strides=()):
         self.name = name
-        self.shape = [IntImm("int32", s) if re.fullmatch(r"-?\d+", s)
-                      else Var(s) for s in shape]
+        self.shape = [_extent(s) for s in shape]
+        self.strides = [_extent(s) for s in strides]
         self.dtype = dtype
         self._scope = scope
 
     def scope(self):
         return self._scope
+
+
+def _extent(value):
+    """A shape or stride entry: Tile IR text (``"128"``, ``"?"``), a
+    Python integer or a symbolic size."""
+    if isinstance(value, str):
+        return IntImm("int32", value) if re.fullmatch(r"-?\d+", value) \
+            else Var(value)
+    if isinstance(value, int) and not isinstance(value, IntImm):
+        return IntImm("int32", value)
+    return value
+
+
+def decl_buffer(shape, dtype="float32", name="buffer", data=None,
+                strides=None, elem_offset=None, scope="global", *args,
+                **kwargs):
+    """``tvm.tirx.decl_buffer``: a buffer of that shape; its strides are
+    empty unless given (dense row-major)."""
+    if not isinstance(shape, (list, tuple)):
+        shape = (shape,)
+    return Buffer(name, shape, str(dtype), scope, strides or ())
+
+
+def expr_deep_equal(lhs, rhs):
+    """``tvm.tirx.analysis.expr_deep_equal``: whether two expressions are
+    the same tree: equal constants, the same symbol, or the same
+    operations over the same operands (symbolic expressions outside a
+    kernel are fully parenthesised text, so equal text is the same
+    tree)."""
+    if isinstance(lhs, Symbol) or isinstance(rhs, Symbol):
+        return isinstance(lhs, Symbol) and isinstance(rhs, Symbol) and \
+            lhs.name == rhs.name and str(lhs.dtype) == str(rhs.dtype)
+    if isinstance(lhs, Placeholder) or isinstance(rhs, Placeholder):
+        return type(lhs) is type(rhs) and repr(lhs) == repr(rhs)
+    if isinstance(lhs, Var) or isinstance(rhs, Var):
+        return lhs is rhs
+    if isinstance(lhs, (int, float)) and isinstance(rhs, (int, float)):
+        return _const_dtype(lhs) == _const_dtype(rhs) and lhs == rhs
+    return lhs is rhs
+
+
+def _const_dtype(value):
+    """A constant's dtype; Python's own numbers as TVM converts them."""
+    if hasattr(value, "dtype"):
+        return str(value.dtype)
+    if isinstance(value, bool):
+        return "bool"
+    return "int32" if isinstance(value, int) else "float32"
 
 
 class BufferLoad(PrimExpr):

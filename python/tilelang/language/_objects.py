@@ -67,6 +67,42 @@ class Placeholder:
         return hash(repr(self))
 
 
+class SymbolExpr(Placeholder):
+    """Integer arithmetic over symbols and Python integers outside a
+    kernel body (``3 * n``, ``m + 1``): what ``tvm.tirx.PrimExpr`` is
+    for such values. Its text is its (fully parenthesised) expression."""
+
+
+def _symbolic_arithmetic(cls):
+    """Arithmetic of ``cls`` with integers and symbolic integers gives a
+    :class:`SymbolExpr`; anything else a :class:`Placeholder`."""
+    def binary(op):
+        def fn(self, other):
+            kind = SymbolExpr if _is_symbolic_int(other) else Placeholder
+            return kind(f"({self!r} {op} {other!r})")
+
+        def rfn(self, other):
+            kind = SymbolExpr if _is_symbolic_int(other) else Placeholder
+            return kind(f"({other!r} {op} {self!r})")
+        return fn, rfn
+    for name, op in (("add", "+"), ("sub", "-"), ("mul", "*"),
+                     ("floordiv", "//"), ("mod", "%")):
+        fn, rfn = binary(op)
+        setattr(cls, f"__{name}__", fn)
+        setattr(cls, f"__r{name}__", rfn)
+    cls.__neg__ = lambda self: SymbolExpr(f"(-{self!r})")
+    return cls
+
+
+def _is_symbolic_int(value):
+    return (isinstance(value, int) and not isinstance(value, bool)) or \
+        isinstance(value, (Symbol, SymbolExpr))
+
+
+_symbolic_arithmetic(SymbolExpr)
+
+
+@_symbolic_arithmetic
 class Symbol(Placeholder):
     """``T.dynamic("m")`` / ``T.const("M")`` outside a kernel body: a named
     size. Passed to a lazy factory it stays symbolic in the compiled kernel
@@ -132,6 +168,7 @@ class PrimFunc:
         self.factory = factory
         self.factory_args = dict(factory_args or {})
         self._attrs = {}
+        self._found_attrs = None
 
     @property
     def kernel_name(self):
@@ -158,9 +195,58 @@ class PrimFunc:
         return body_of(self)
 
     @property
+    def params(self):
+        """The parameters as ``tvm.tirx.Var``s (``handle`` for a tensor)."""
+        return list(self._params_and_buffers()[0])
+
+    @property
+    def buffer_map(self):
+        """Each tensor parameter's ``Var`` -> its ``Buffer`` (name, shape,
+        dtype, strides) from the signature's annotations: ``T.Tensor`` and
+        ``T.StridedTensor`` have strides (``T.Tensor``'s dense row-major),
+        ``T.Buffer`` none, as TileLang declares them. Annotations inside
+        the body (eager style) are not seen here."""
+        params, buffers = self._params_and_buffers()
+        return {p: b for p, b in zip(params, buffers) if b is not None}
+
+    def _params_and_buffers(self):
+        from .. import _tir
+        from ..utils.language import construct_strides
+        params, buffers = [], []
+        annotations = getattr(self.fn, "__annotations__", {})
+        for name in inspect.signature(self.fn).parameters:
+            ann = annotations.get(name)
+            if not isinstance(ann, TensorType):
+                params.append(_tir.Var(name, str(getattr(ann, "dtype", ann)
+                                                 or "int32")))
+                buffers.append(None)
+                continue
+            strides = getattr(ann, "strides", None)
+            if strides is None and type(ann).__name__ != "Buffer":
+                strides = construct_strides(ann.shape)
+            params.append(_tir.Var(name, "handle"))
+            buffers.append(_tir.Buffer(name, ann.shape, str(ann.dtype),
+                                       ann.scope, strides or ()))
+        return params, buffers
+
+    @property
     def attrs(self):
-        """The attributes given with :meth:`with_attr`."""
-        return dict(self._attrs)
+        """The function's attributes, as TileLang sets them when it defines
+        the prim_func: ``global_symbol`` (the function's name),
+        ``tilelang_out_idx`` (the outputs a body returns from
+        ``T.empty``, counted from the end of the parameters),
+        ``tilelang_pass_configs`` / ``tilelang_compile_flags`` (the values
+        of ``T.annotate_pass_configs`` / ``T.annotate_compile_flags`` in
+        the body); then those given with :meth:`with_attr`."""
+        attrs = dict(self._source_attrs())
+        attrs.update(self._attrs)
+        return attrs
+
+    def _source_attrs(self):
+        from .._attrs import source_attrs
+        if self._found_attrs is None:
+            self._found_attrs = source_attrs(self.fn)
+        return self._found_attrs
 
     def with_attr(self, key, value=None):
         """A copy of this prim_func with attribute ``key`` set to ``value``

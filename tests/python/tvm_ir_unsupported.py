@@ -1,0 +1,67 @@
+# What tlc's package does not have because it has no TVM IR: importing
+# TVMScript (tvm.script) or TileLang's TIR schedule (tilelang.schedule)
+# raises an ImportError saying so, and tilelang.engine.phase's lowering
+# phases raise NotImplementedError naming the phase. tilelang.engine.lower
+# is a module whose `lower` builds the kernel (checked against NumPy).
+
+import importlib
+
+import numpy as np
+import pytest
+import tilelang
+import tilelang.language as T
+import tilelang.testing
+
+
+@pytest.mark.parametrize("name", ["tvm.script", "tvm.script.tir",
+                                  "tvm.script.ir_builder.base",
+                                  "tilelang.schedule"])
+def test_import_refused(name):
+    import tvm  # noqa: F401  (tilelang's tvm where none is installed)
+    with pytest.raises(ImportError, match="has no TVM IR") as info:
+        importlib.import_module(name)
+    # The package refused (a submodule: at its refused parent).
+    assert name.startswith(info.value.name)
+    assert "ModuleNotFoundError" not in type(info.value).__name__
+
+
+def test_from_import_refused():
+    with pytest.raises(ImportError, match=r"TVMScript"):
+        from tvm.script import tir  # noqa: F401
+    with pytest.raises(ImportError, match=r"tilelang\.schedule"):
+        from tilelang.schedule import Schedule  # noqa: F401
+
+
+def test_phases_not_implemented():
+    from tilelang.engine.phase import LowerAndLegalize, OptimizeForTarget
+    for phase in (LowerAndLegalize, OptimizeForTarget):
+        with pytest.raises(NotImplementedError, match=phase.__name__):
+            phase(None, "cuda")
+
+
+def scale(n, factor):
+    @T.prim_func
+    def main(A: T.Tensor((n,), "float32"), B: T.Tensor((n,), "float32")):
+        with T.Kernel(1, threads=32):
+            for i in T.Parallel(n):
+                B[i] = A[i] * factor
+
+    return main
+
+
+def test_engine_lower_module():
+    import torch
+    from tilelang.engine.lower import lower
+    import tilelang.engine
+    assert tilelang.engine.lower is lower        # the function, not the module
+    assert importlib.import_module("tilelang.engine.lower").lower is lower
+    artifact = lower(scale(40, 3.0))
+    assert "scale" in artifact.kernel_source    # the instance's source
+    a = np.arange(40, dtype=np.float32) - 7.0
+    b = torch.zeros(40)
+    artifact.rt_mod(torch.from_numpy(a), b)
+    np.testing.assert_array_equal(b.numpy(), a.astype(np.float64) * 3.0)
+
+
+if __name__ == "__main__":
+    tilelang.testing.main()
