@@ -112,6 +112,7 @@ def _fill(module):
     elif name in ("tilelang.tvm.tir.analysis", "tilelang.tvm.tirx.analysis"):
         from . import _tir
         module.expr_deep_equal = _tir.expr_deep_equal
+        module.undefined_vars = _tir.undefined_vars
 
 
 # Modules of TVM's IR machinery that scripts import to build or transform

@@ -22,8 +22,10 @@ would build) and models exactly this:
   parameter's own name, ``var`` / ``shared`` / ``frag`` for allocations),
   ``shape``, ``dtype`` and ``scope()``.
 
-Not modelled: structural equality, TVMScript printing of these nodes,
-expression trees beyond the above, and any transformation of them.
+``node.script()`` / ``PrimFunc.script()`` print the view in TVMScript's
+statement forms (``tilelang/_tir_script.py``). Not modelled: structural
+equality of statements, expression trees beyond the above, and any
+transformation of them.
 """
 
 import abc
@@ -34,6 +36,12 @@ from .language._objects import Placeholder, Symbol, SymbolExpr
 
 class Node:
     _fields = ()
+
+    def script(self):
+        """TVMScript-shaped text of this node
+        (``tilelang/_tir_script.py``)."""
+        from ._tir_script import node_script
+        return node_script(self)
 
     def __repr__(self):
         inner = ", ".join(f"{f}={getattr(self, f)!r}" for f in self._fields)
@@ -128,6 +136,13 @@ class Buffer(Node):
 
     def scope(self):
         return self._scope
+
+    @property
+    def data(self):
+        """The buffer's data pointer, a ``handle`` Var (one per buffer)."""
+        if getattr(self, "_data", None) is None:
+            self._data = Var(self.name, "handle")
+        return self._data
 
 
 def _extent(value):
@@ -275,6 +290,84 @@ def post_order_visit(stmt, fvisit):
     fvisit(stmt)
 
 
+def undefined_vars(node, defined=()):
+    """``tvm.tirx.analysis.undefined_vars``: the variables ``node`` uses
+    that nothing in it binds (loops, a kernel's index variables, buffers
+    it allocates) and that are not in ``defined``, in first-use order. A
+    parameter buffer's data Var counts as defined when ``defined`` holds
+    the data Var of the parameter of that name (``func.buffer_map``'s
+    buffers and the body's are built separately)."""
+    defined_ids = {id(v) for v in defined}
+    defined_names = {v.name for v in defined if isinstance(v, Var) and
+                     v.dtype == "handle"}
+    bound, found, seen = set(), [], set()
+
+    def use(var):
+        if id(var) in bound or id(var) in defined_ids or id(var) in seen:
+            return
+        seen.add(id(var))
+        found.append(var)
+
+    def expr(e):
+        if isinstance(e, Var):
+            use(e)
+        elif isinstance(e, BufferLoad):
+            buffer(e.buffer)
+            for i in e.indices:
+                expr(i)
+        elif isinstance(e, Call):
+            for a in e.args:
+                expr(a)
+        elif isinstance(e, Buffer):
+            buffer(e)
+
+    def buffer(b):
+        if b.scope() != "global":
+            return  # allocated by the body
+        if b.name not in defined_names:
+            use(b.data)
+
+    def stmt(n):
+        if n is None:
+            return
+        if isinstance(n, SeqStmt):
+            for c in n.seq:
+                stmt(c)
+        elif isinstance(n, BufferStore):
+            buffer(n.buffer)
+            expr(n.value)
+            for i in n.indices:
+                expr(i)
+        elif isinstance(n, For):
+            expr(n.min)
+            expr(n.extent)
+            bound.add(id(n.loop_var))
+            stmt(n.body)
+        elif isinstance(n, IfThenElse):
+            expr(n.condition)
+            stmt(n.then_case)
+            stmt(n.else_case)
+        elif isinstance(n, While):
+            if isinstance(n.condition, Stmt):
+                stmt(n.condition)
+            else:
+                expr(n.condition)
+            stmt(n.body)
+        elif isinstance(n, AttrStmt):
+            for v in n.value if isinstance(n.value, list) else [n.value]:
+                expr(v)
+            for v in n.node or ():
+                bound.add(id(v))
+            stmt(n.body)
+        elif isinstance(n, Evaluate):
+            expr(n.value)
+        else:
+            expr(n)
+
+    stmt(node)
+    return found
+
+
 # -- Tile IR text -> statements -------------------------------------------------
 
 _TYPE = re.compile(r"!tile\.buffer<\[([^\]]*)\],\s*([A-Za-z0-9]+),\s*([\w.]+)>")
@@ -415,13 +508,15 @@ class _Reader:
                      r"(?: threads \[([^\]]*)\])?", line)
         if m:
             names = [n.strip() for n in m.group(1).split(",") if n.strip()]
-            self.scopes.append({n: Var(n.lstrip("%")) for n in names})
+            bound = [Var(n.lstrip("%")) for n in names]
+            self.scopes.append(dict(zip(names, bound)))
             body, _ = self.block()
             self.scopes.pop()
             extents = [self.value(e) for e in m.group(2).split(",")]
             threads = [self.value(e) for e in (m.group(3) or "").split(",")
                        if e.strip()]
-            return AttrStmt(None, "thread_extent", extents + threads, body)
+            # `node`: the block and thread index variables it binds.
+            return AttrStmt(bound, "thread_extent", extents + threads, body)
         m = re.match(r"^tile\.condition (%[\w.]+)", line)
         if m:
             return Evaluate(self.value(m.group(1)))

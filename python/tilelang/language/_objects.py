@@ -175,12 +175,20 @@ class PrimFunc:
         """The name tlc-build's ``--kernel`` selects this instance by."""
         return self.factory or self.fn.__name__
 
-    def script(self, target="cpu"):
-        """A readable text of the kernel: the Tile IR tlc builds for this
-        prim_func (``tlc-build --emit=tile``, MLIR's text form), not TVM's
-        TVMScript. A prim_func made by a factory, or defined inside a
-        function, is built from the same file and bindings as
-        ``tilelang.compile`` uses."""
+    def script(self, *args, **kwargs):
+        """The prim_func as TVMScript-shaped text: its parameters as
+        ``T.Buffer``s and the statements of :attr:`body` (``B[0] = 100``,
+        ``for i in T.serial(8):``, ``if ...:``), printed from the
+        TIR-shaped view of tlc's Tile IR (``tilelang/_tir_script.py`` says
+        what it prints). :meth:`tile_ir` gives the Tile IR itself."""
+        from .._tir_script import func_script
+        return func_script(self, self.body)
+
+    def tile_ir(self, target="cpu"):
+        """The Tile IR tlc builds for this prim_func (``tlc-build
+        --emit=tile``, MLIR's text form). A prim_func made by a factory,
+        or defined inside a function, is built from the same file and
+        bindings as ``tilelang.compile`` uses."""
         from .._build import emit_tile
         from .._jit import prim_func_build_inputs
         build_file, kernel, defines = prim_func_build_inputs(self)
