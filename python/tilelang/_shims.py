@@ -115,21 +115,34 @@ def _fill(module):
         module.undefined_vars = _tir.undefined_vars
 
 
-# Modules of TVM's IR machinery that scripts import to build or transform
-# TIR directly. tlc has no TVM IR to give them (its programs are built from
-# the source by tlc-build), so importing them raises an ImportError that
-# says so, instead of ModuleNotFoundError or placeholders that would let a
-# structural check pass without checking anything.
+# Modules that scripts import to build or transform TVM IR directly, or
+# TileLang's own execution backends. tlc has no TVM IR to give them (its
+# programs are built from the source by tlc-build) and its own launch
+# path, so importing them raises an ImportError that says so, instead of
+# ModuleNotFoundError or placeholders that would let a structural check
+# pass without checking anything.
+_NO_TVM_IR = ("works on TVM's IR, which tlc's TileLang package does not "
+              "have: tlc builds kernels from their Python source with "
+              "tlc-build and has no TVM IR to parse, build or transform")
 _UNSUPPORTED = {
     "tvm.script": "TVMScript (tvm.script: the TIR parser, "
-                  "@tir.prim_func over T.Buffer, IRBuilder frames)",
+                  "@tir.prim_func over T.Buffer, IRBuilder frames) " +
+                  _NO_TVM_IR,
     "tilelang.schedule": "TileLang's TIR schedule (tilelang.schedule."
-                         "Schedule over a TVMScript prim_func)",
+                         "Schedule over a TVMScript prim_func) " + _NO_TVM_IR,
+    "tilelang.jit.adapter": "TileLang's execution backends (tilelang.jit."
+                            "adapter: the TVM-FFI, Cython, NVRTC and "
+                            "CuTeDSL adapters) are not in tlc's package: "
+                            "tlc-build compiles each kernel and the "
+                            "package launches it itself (kernel.adapter "
+                            "describes that launch)",
 }
 
 
 def _unsupported(fullname):
-    for prefix in ("tilelang.tvm.script", "tvm.script", "tilelang.schedule"):
+    """Why module ``fullname`` cannot be imported, or None."""
+    for prefix in ("tilelang.tvm.script", "tvm.script", "tilelang.schedule",
+                   "tilelang.jit.adapter"):
         if fullname == prefix or fullname.startswith(prefix + "."):
             return _UNSUPPORTED[prefix.replace("tilelang.tvm.", "tvm.")]
     return None
@@ -142,12 +155,8 @@ class _Finder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
     def find_spec(self, fullname, path=None, target=None):
         what = None if self.fallback else _unsupported(fullname)
         if what is not None:
-            raise ImportError(
-                f"No module named '{fullname}': {what} works on TVM's IR, "
-                "which tlc's TileLang package does not have: tlc "
-                "builds kernels from their Python source with tlc-build and "
-                "has no TVM IR to parse, build or transform",
-                name=fullname)
+            raise ImportError(f"No module named '{fullname}': {what}",
+                              name=fullname)
         if self.fallback:
             served = fullname.startswith(_FALLBACK_PACKAGES)
         else:

@@ -1,8 +1,11 @@
 # What tlc's package does not have because it has no TVM IR: importing
 # TVMScript (tvm.script) or TileLang's TIR schedule (tilelang.schedule)
 # raises an ImportError saying so, and tilelang.engine.phase's lowering
-# phases raise NotImplementedError naming the phase. tilelang.engine.lower
-# is a module whose `lower` builds the kernel (checked against NumPy).
+# phases raise NotImplementedError naming the phase; TileLang's execution
+# backends (tilelang.jit.adapter) are refused the same way.
+# tilelang.engine.lower and tilelang.jit are modules whose functions build
+# the kernel (checked against NumPy), while tilelang.jit and
+# tilelang.engine.lower stay the functions scripts call.
 
 import importlib
 
@@ -30,6 +33,22 @@ def test_from_import_refused():
         from tvm.script import tir  # noqa: F401
     with pytest.raises(ImportError, match=r"tilelang\.schedule"):
         from tilelang.schedule import Schedule  # noqa: F401
+
+
+def test_jit_module():
+    import torch
+    module = importlib.import_module("tilelang.jit")
+    assert callable(tilelang.jit) and tilelang.jit is module.jit
+    assert module.compile is tilelang.compile
+    from tilelang.jit import JITKernel
+    kernel = module.compile(scale(16, -2.0), out_idx=[1])
+    assert isinstance(kernel, JITKernel)
+    a = np.linspace(-1.0, 1.0, 16).astype(np.float32)
+    np.testing.assert_array_equal(kernel(torch.from_numpy(a)).numpy(),
+                                  a.astype(np.float64) * -2.0)
+    with pytest.raises(ImportError, match="execution backends") as info:
+        importlib.import_module("tilelang.jit.adapter.cutedsl.adapter")
+    assert info.value.name == "tilelang.jit.adapter"
 
 
 def test_phases_not_implemented():
