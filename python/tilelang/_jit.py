@@ -919,7 +919,7 @@ def prim_func_alone_inputs(func):
     the compiled kernel). None for a module-level prim_func."""
     if func.factory is None:
         return None
-    closure = _nested.closure_values(func.fn)
+    closure = {**_nested.closure_values(func.fn), **func.materialized}
     rep = _callables.Representer(func.source_file,
                                  getattr(func.fn, "__globals__", None))
     defines = _nested.check_defines(func.fn.__name__, func.factory, closure,

@@ -1,5 +1,6 @@
 """The Python objects behind ``T.*`` names outside kernel bodies."""
 
+import collections.abc
 import copy
 import inspect
 import os
@@ -169,6 +170,8 @@ class PrimFunc:
         self.factory_args = dict(factory_args or {})
         self._attrs = {}
         self._found_attrs = None
+        # Free variables of `fn` whose iterators were read into tuples.
+        self.materialized = {}
 
     @property
     def kernel_name(self):
@@ -291,6 +294,22 @@ def prim_func_from_frame(fn, frame):
     return func
 
 
+def _materialized(values, seen):
+    """``values`` with each one-shot iterator (a ``zip``, ``enumerate``,
+    ``map`` or generator object) replaced by the tuple of what it yields.
+    tlc evaluates the body from the source with these values, as TileLang
+    traces it once; an iterator is read once (``seen`` keeps the tuple of
+    each, so that the arguments and the closure agree)."""
+    result = {}
+    for name, value in values.items():
+        if isinstance(value, collections.abc.Iterator):
+            if id(value) not in seen:
+                seen[id(value)] = (value, tuple(value))
+            value = seen[id(value)][1]
+        result[name] = value
+    return result
+
+
 def _prim_func_at(fn, source, frame):
     code = frame.f_code if frame is not None else None
     if code is None or code.co_name == "<module>":
@@ -298,8 +317,27 @@ def _prim_func_at(fn, source, frame):
     from .._nested import is_nested_code
     nargs = code.co_argcount + code.co_kwonlyargcount
     names = code.co_varnames[:nargs]
-    args = {n: frame.f_locals[n] for n in names if n in frame.f_locals}
+    seen = {}
+    args = _materialized({n: frame.f_locals[n] for n in names
+                          if n in frame.f_locals}, seen)
     nested = is_nested_code(code, frame.f_globals)
-    closure = {n: frame.f_locals[n] for n in code.co_freevars
-               if n in frame.f_locals} if nested else {}
-    return PrimFunc(fn, source, code.co_name, args, code, nested, closure)
+    closure = _materialized({n: frame.f_locals[n] for n in code.co_freevars
+                             if n in frame.f_locals}, seen) if nested else {}
+    func = PrimFunc(fn, source, code.co_name, args, code, nested, closure)
+    # The prim_func's own free variables that held iterators: what its
+    # closure cells hold is now exhausted.
+    cells = _materialized(_cell_values(fn), seen)
+    func.materialized = {n: v for n, v in cells.items()
+                         if isinstance(v, tuple) and any(
+                             v is t for _, t in seen.values())}
+    return func
+
+
+def _cell_values(fn):
+    values = {}
+    for name, cell in zip(fn.__code__.co_freevars, fn.__closure__ or ()):
+        try:
+            values[name] = cell.cell_contents
+        except ValueError:
+            pass
+    return values
