@@ -415,6 +415,26 @@ _checked = {}
 _checked_lock = threading.Lock()
 
 
+def _original_lines(path):
+    try:
+        with open(path, encoding="utf-8", errors="surrogateescape") as f:
+            return f.read().splitlines()
+    except OSError:
+        return []
+
+
+def _shared_prefix_lines(derived, path, original):
+    """How many first lines of file ``derived`` are the lines of the
+    script ``path`` (``original``): all of them for a copy the package
+    derived by appending to it, else 0."""
+    if not original or not derived:
+        return 0
+    lines = _original_lines(derived)
+    if lines[:len(original)] == original:
+        return len(original)
+    return 0
+
+
 def check_categorized(source_file, kernel, defines, target, within=None):
     """The error TileLang would raise while tracing this instance, as
     ``(exception class, message)``: the first error of ``tlc-build
@@ -455,13 +475,21 @@ def check_categorized(source_file, kernel, defines, target, within=None):
     diags = diags if isinstance(diags, list) else []
     if within is not None:
         path, first, last = within
+        kept_lines = _original_lines(path)
 
         def inside(d):
+            file = d.get("file", "")
+            line = d.get("line", 0)
             try:
-                same = os.path.samefile(d.get("file", ""), path)
+                same = os.path.samefile(file, path)
             except OSError:
                 same = False
-            return not same or first <= d.get("line", 0) <= last
+            if not same and line <= _shared_prefix_lines(file, path,
+                                                         kept_lines):
+                # A derived copy (the script with definitions or a lifted
+                # factory appended): its first lines are the script's.
+                same = True
+            return not same or first <= line <= last
         diags = [d for d in diags if inside(d)]
     error = first_error(diags, raised_at="definition")
     if error is not None:

@@ -101,7 +101,14 @@ class Var(PrimExpr):
         self.dtype = str(dtype)
 
     def same_as(self, other):
-        return self is other
+        """The same variable. Within one prim_func a name is one variable,
+        and the view's statements and ``buffer_map`` are built separately,
+        so a Var and a symbol (``T.dynamic``) of the same name are the
+        same."""
+        if other is self:
+            return True
+        return isinstance(other, (Var, Symbol)) and \
+            other.name == self.name and str(other.dtype) == self.dtype
 
 
 class Call(PrimExpr):
@@ -452,6 +459,10 @@ class _Reader:
             idx = [self.value(t) for t in m.group(3).split(",") if t.strip()]
             self.define(m.group(1), BufferLoad(buf, idx))
             return None
+        m = re.match(r'^(%[\w.]+) = tile\.symbol "(\w+)"', line)
+        if m:  # a symbolic size (T.dynamic / T.const): a Var of its name
+            self.define(m.group(1), Var(m.group(2)))
+            return None
         m = re.match(r"^(%[\w.]+) = ([\w.]+)(.*)", line)
         if m:
             ops = re.findall(r"%[\w.]+", m.group(3).split(" : ")[0])
@@ -479,6 +490,7 @@ class _Reader:
             self.scopes.pop()
             extent = IntImm("int32", hi - lo) \
                 if isinstance(lo, int) and isinstance(hi, int) else \
+                hi if isinstance(lo, int) and int(lo) == 0 else \
                 Call("int32", "arith.subi", [hi, lo])
             return For(var, lo, extent, kind, body, step, notes)
         m = re.match(r"^tile\.parallel \(([^)]*)\) in \[([^\]]*)\]", line)

@@ -50,11 +50,14 @@ def _loop_head(loop):
     kind = {"unrolled": "unroll", "parallel": "parallel"}.get(loop.kind,
                                                             "serial")
     lo = loop.min
+    from_zero = isinstance(lo, int) and int(lo) == 0
     if isinstance(lo, int) and isinstance(loop.extent, int):
         hi = expr(_tir.IntImm("int32", int(lo) + int(loop.extent)))
+    elif from_zero:
+        hi = expr(loop.extent)
     else:
         hi = f"{expr(lo)} + {expr(loop.extent)}"
-    args = [hi] if isinstance(lo, int) and int(lo) == 0 else [expr(lo), hi]
+    args = [hi] if from_zero else [expr(lo), hi]
     if loop.step is not None and not (isinstance(loop.step, int) and
                                       int(loop.step) == 1):
         args.append(expr(loop.step))

@@ -2,7 +2,9 @@
 # prim_func's body iterates: the package reads each once into a tuple, as
 # TileLang's single trace of the body does, and tlc builds the body with
 # it. The stores of PrimFunc.body and the kernel's results are checked
-# against CPython iterating a fresh copy of the same iterator.
+# against CPython iterating a fresh copy of the same iterator. A body that
+# reads an iterator twice (a second loop resuming it) is refused with a
+# TypeError; an iterator the body does not use is not read.
 
 import numpy as np
 import pytest
@@ -74,6 +76,36 @@ def test_closure_iterator_built_alone():
     b = torch.zeros(8, dtype=torch.int32)
     tilelang.compile(main)(b)
     np.testing.assert_array_equal(b.numpy(), np.array(expected(CASES["zip"])))
+
+
+def test_iterator_read_twice_is_refused():
+    values = (i for i in range(4))
+    with pytest.raises(TypeError, match="reads the iterator 'values' more "
+                       "than once"):
+        @T.prim_func
+        def main(B: T.Tensor((4,), "int32")):
+            with T.Kernel(1, threads=1):
+                for i in values:
+                    B[i] = i
+                    break
+                for i in values:
+                    B[i] = i
+
+
+def test_unused_iterator_is_not_read():
+    def build(pairs, spare):
+        @T.prim_func
+        def main(B: T.Tensor((8,), "int32")):
+            with T.Kernel(1, threads=1):
+                for key, value in pairs:
+                    B[key] = value
+
+        return main
+
+    spare = iter([4, 5, 6])
+    func = build(zip(KEYS, VALUES), spare)
+    assert [int(s.value) for s in stores(func)] == list(VALUES)
+    assert list(spare) == [4, 5, 6]   # still unread
 
 
 if __name__ == "__main__":

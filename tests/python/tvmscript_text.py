@@ -4,6 +4,7 @@
 # stored constants are checked against CPython's evaluation of the same
 # expressions.
 
+import pytest
 import tilelang
 import tilelang.language as T
 import tilelang.testing
@@ -71,6 +72,31 @@ def test_undefined_vars():
     # Loop and kernel variables are bound by their statements.
     assert [v.name for v in tirx.analysis.undefined_vars(body, [])] == \
         ["A", "B"]
+
+
+@pytest.mark.parametrize("loop", [range, T.serial])
+def test_symbolic_loop_extent(loop):
+    n = T.dynamic("n")
+
+    @T.prim_func
+    def main(B: T.Tensor((n,), "int32")):
+        with T.Kernel(1, threads=1):
+            for i in loop(n):
+                B[i] = i
+
+    # tlc, evaluating this test function, cannot evaluate this assert on
+    # the view; the definition ignores errors outside the prim_func also
+    # where the build's file is a copy of this one (a callable argument
+    # appended to it).
+    loops = []
+    tirx.stmt_functor.post_order_visit(
+        main.body, lambda n: loops.append(n) if isinstance(n, tirx.For)
+        else None)
+    assert len(loops) == 1
+    assert main.buffer_map[main.params[0]].name == "B"
+    assert loops[0].extent.same_as(main.buffer_map[main.params[0]].shape[0])
+    assert not loops[0].extent.same_as(tirx.Var("m", "int32"))
+    assert "for i in T.serial(n):" in main.script()
 
 
 if __name__ == "__main__":

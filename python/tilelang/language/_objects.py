@@ -1,5 +1,6 @@
 """The Python objects behind ``T.*`` names outside kernel bodies."""
 
+import ast
 import collections.abc
 import copy
 import inspect
@@ -221,6 +222,13 @@ class PrimFunc:
         return {p: b for p, b in zip(params, buffers) if b is not None}
 
     def _params_and_buffers(self):
+        # Built once, so that `func.buffer_map[func.params[0]]` finds the
+        # same Var.
+        if getattr(self, "_signature_nodes", None) is None:
+            self._signature_nodes = self._build_params_and_buffers()
+        return self._signature_nodes
+
+    def _build_params_and_buffers(self):
         from .. import _tir
         from ..utils.language import construct_strides
         params, buffers = [], []
@@ -294,20 +302,57 @@ def prim_func_from_frame(fn, frame):
     return func
 
 
-def _materialized(values, seen):
+def _materialized(values, seen, readable):
     """``values`` with each one-shot iterator (a ``zip``, ``enumerate``,
-    ``map`` or generator object) replaced by the tuple of what it yields.
-    tlc evaluates the body from the source with these values, as TileLang
-    traces it once; an iterator is read once (``seen`` keeps the tuple of
-    each, so that the arguments and the closure agree)."""
+    ``map`` or generator object) of a name in ``readable`` replaced by the
+    tuple of what it yields. tlc evaluates the body from the source with
+    these values, as TileLang traces it once; an iterator is read once
+    (``seen`` keeps the tuple of each, so that the arguments and the
+    closure agree). Iterators the body does not use are left alone."""
     result = {}
     for name, value in values.items():
-        if isinstance(value, collections.abc.Iterator):
+        if isinstance(value, collections.abc.Iterator) and name in readable:
             if id(value) not in seen:
                 seen[id(value)] = (value, tuple(value))
             value = seen[id(value)][1]
         result[name] = value
     return result
+
+
+def _iterators_read_once(fn, candidates):
+    """The names of ``candidates`` (free variables of ``fn`` holding
+    iterators) that ``fn``'s body reads exactly once, as the iterable of
+    a loop or comprehension: those a tuple stands for. A TypeError for one
+    read more often (a second loop would resume it in Python; tlc would
+    start the tuple again)."""
+    if not candidates:
+        return set()
+    from .._attrs import _function_node
+    try:
+        node = _function_node(fn)
+    except (OSError, TypeError, SyntaxError):
+        return set()
+    reads = {n: [] for n in candidates}
+    iterables = set()
+    for sub in ast.walk(node):
+        if isinstance(sub, (ast.For, ast.comprehension)) and \
+                isinstance(sub.iter, ast.Name):
+            iterables.add(id(sub.iter))
+        if isinstance(sub, ast.Name) and sub.id in reads and \
+                isinstance(sub.ctx, ast.Load):
+            reads[sub.id].append(sub)
+    once = set()
+    for name, uses in reads.items():
+        if len(uses) == 1 and id(uses[0]) in iterables:
+            once.add(name)
+        elif uses:
+            raise TypeError(
+                f"prim_func '{fn.__name__}' reads the iterator '{name}' "
+                "more than once or other than as a loop's iterable; tlc "
+                "evaluates the body from its source and takes an "
+                "iterator as the tuple of what it yields, which would "
+                "start again where Python resumes it: pass a list or tuple")
+    return once
 
 
 def _prim_func_at(fn, source, frame):
@@ -318,18 +363,21 @@ def _prim_func_at(fn, source, frame):
     nargs = code.co_argcount + code.co_kwonlyargcount
     names = code.co_varnames[:nargs]
     seen = {}
+    cells = _cell_values(fn)
+    readable = _iterators_read_once(fn, [
+        n for n, v in cells.items()
+        if isinstance(v, collections.abc.Iterator)])
     args = _materialized({n: frame.f_locals[n] for n in names
-                          if n in frame.f_locals}, seen)
+                          if n in frame.f_locals}, seen, readable)
     nested = is_nested_code(code, frame.f_globals)
     closure = _materialized({n: frame.f_locals[n] for n in code.co_freevars
-                             if n in frame.f_locals}, seen) if nested else {}
+                             if n in frame.f_locals}, seen, readable) \
+        if nested else {}
     func = PrimFunc(fn, source, code.co_name, args, code, nested, closure)
     # The prim_func's own free variables that held iterators: what its
     # closure cells hold is now exhausted.
-    cells = _materialized(_cell_values(fn), seen)
-    func.materialized = {n: v for n, v in cells.items()
-                         if isinstance(v, tuple) and any(
-                             v is t for _, t in seen.values())}
+    func.materialized = {n: v for n, v in _materialized(
+        cells, seen, readable).items() if n in readable}
     return func
 
 
