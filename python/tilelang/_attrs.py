@@ -9,7 +9,8 @@ become ``tilelang_pass_configs`` / ``tilelang_compile_flags``. tlc reads
 the same statements from the source when it builds the kernel; the
 package finds them in the function's syntax tree and evaluates the two
 annotations' arguments with the function's globals and closure (they
-are Python values: ``{PassConfigKey.TL_ENABLE_FAST_MATH: True}``)."""
+are Python values: ``{PassConfigKey.TL_ENABLE_FAST_MATH: True}``; an
+argument only the body computes is recorded as its source text)."""
 
 import ast
 import inspect
@@ -117,7 +118,12 @@ def source_attrs(fn):
                           ("annotate_compile_flags",
                            "tilelang_compile_flags")):
             if _called(call, name) and call.args:
-                value = _evaluate(call.args[0], fn)
+                try:
+                    value = _evaluate(call.args[0], fn)
+                except Exception:
+                    # A value only the body computes: its source text.
+                    attrs[key] = ast.unparse(call.args[0])
+                    continue
                 if key == "tilelang_pass_configs":
                     value = {str(k): v for k, v in dict(value).items()}
                 else:

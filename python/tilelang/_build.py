@@ -118,6 +118,13 @@ def _function_lines(source_file, name):
     return None
 
 
+def _same_file(a, b):
+    try:
+        return bool(a) and os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
 def raised_in_instance(diagnostics, source_file=None, kernel=None):
     """The first warning of ``diagnostics`` that is a raise tlc-build
     demoted because it evaluated the instance without a call site (the
@@ -136,7 +143,7 @@ def raised_in_instance(diagnostics, source_file=None, kernel=None):
         if not notes:
             continue
         if lines is not None and not any(
-                n.get("file") == d.get("file") and
+                _same_file(n.get("file"), source_file) and
                 lines[0] <= (n.get("line") or 0) <= lines[1]
                 for n in notes):
             continue

@@ -53,6 +53,19 @@ def test_attrs_from_the_body():
         tilelang.compile(doubled, out_idx=[-1])
 
 
+def test_attr_only_the_body_computes():
+    @T.prim_func
+    def k(A: T.Tensor((4,), "float32")):
+        flags = ["-O2"]
+        T.annotate_compile_flags(flags)
+        with T.Kernel(1):
+            A[0] = 1.0
+
+    # Python cannot evaluate `flags` outside the body: its source text.
+    assert k.attrs["tilelang_compile_flags"] == "flags"
+    assert "tilelang_out_idx" not in k.attrs
+
+
 def test_two_returned_outputs():
     @T.prim_func
     def split(A):
