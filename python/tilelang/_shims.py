@@ -59,6 +59,16 @@ for _cls in (TVMError, InternalError):
     _cls.__module__ = "tilelang.tvm.error"
 
 
+def _no_structural(name):
+    def compare(*args, **kwargs):
+        raise NotImplementedError(
+            f"tvm.ir.{name} compares TVM IR structurally; tlc has no TVM IR "
+            "(func.body is a view of tlc's Tile IR, without structural "
+            "equality)")
+    compare.__name__ = name
+    return compare
+
+
 def _var(name="v", dtype="int32", *args, **kwargs):
     return Symbol(str(name), str(dtype), "dynamic")
 
@@ -79,7 +89,15 @@ def _fill(module):
             importlib.import_module("tilelang.tvm.target")
         module.error = sys.modules.get("tilelang.tvm.error") or \
             importlib.import_module("tilelang.tvm.error")
+        module.ir = sys.modules.get("tilelang.tvm.ir") or \
+            importlib.import_module("tilelang.tvm.ir")
         module.TVMError = TVMError
+    elif name == "tilelang.tvm.ir":
+        # TVM's structural comparison of IR: a placeholder would return
+        # without comparing anything, so it raises.
+        for attr in ("assert_structural_equal", "structural_equal",
+                     "structural_hash"):
+            setattr(module, attr, _no_structural(attr))
     elif name == "tilelang.tvm.error":
         for attr, cls in _TVM_ERRORS.items():
             setattr(module, attr, cls)
@@ -190,6 +208,6 @@ def install():
     tvm = importlib.import_module("tilelang.tvm")
     if "tvm" not in sys.modules and importlib.util.find_spec("tvm") is None:
         sys.modules["tvm"] = tvm
-        for sub in ("te", "tir", "tirx", "target", "error"):
+        for sub in ("te", "tir", "tirx", "target", "error", "ir"):
             sys.modules["tvm." + sub] = getattr(tvm, sub)
     return tvm

@@ -1,11 +1,11 @@
 # What tlc's package does not have because it has no TVM IR: importing
 # TVMScript (tvm.script) or TileLang's TIR schedule (tilelang.schedule)
-# raises an ImportError saying so, and tilelang.engine.phase's lowering
-# phases raise NotImplementedError naming the phase; TileLang's execution
-# backends (tilelang.jit.adapter) are refused the same way.
-# tilelang.engine.lower and tilelang.jit are modules whose functions build
-# the kernel (checked against NumPy), while tilelang.jit and
-# tilelang.engine.lower stay the functions scripts call.
+# raises an ImportError saying so; tilelang.engine.phase's lowering phases
+# and tvm.ir's structural comparisons raise NotImplementedError naming
+# what is missing; TileLang's execution backends (tilelang.jit.adapter)
+# are refused at import too. tilelang.engine.lower and tilelang.jit are
+# modules whose functions build the kernel (checked against NumPy), while
+# tilelang.jit and tilelang.engine.lower stay the functions scripts call.
 
 import importlib
 
@@ -49,6 +49,16 @@ def test_jit_module():
     with pytest.raises(ImportError, match="execution backends") as info:
         importlib.import_module("tilelang.jit.adapter.cutedsl.adapter")
     assert info.value.name == "tilelang.jit.adapter"
+
+
+def test_structural_equality_not_implemented():
+    # A placeholder would return without comparing anything.
+    import tvm
+    from tilelang import tvm as tl_tvm
+    for module in (tvm.ir, tl_tvm.ir):
+        for name in ("assert_structural_equal", "structural_equal"):
+            with pytest.raises(NotImplementedError, match="no TVM IR"):
+                getattr(module, name)(scale(4, 1.0), scale(4, 1.0))
 
 
 def test_phases_not_implemented():
