@@ -84,10 +84,10 @@ def _returned_names(fn_node):
     return []
 
 
-def empty_out_idx(fn):
-    """``tilelang_out_idx`` of prim_func ``fn``: where its body returns
-    only ``T.empty`` tensors, their indices from the end of the
-    parameters (``[-1]`` for one); else None."""
+def returned_empties(fn):
+    """The names of the ``T.empty`` tensors prim_func ``fn`` returns, in
+    the return statement's order, or None where it returns anything
+    else."""
     try:
         node = _function_node(fn)
     except (OSError, TypeError, SyntaxError):
@@ -97,8 +97,16 @@ def empty_out_idx(fn):
     empties = set(_empty_names(node))
     returned = _returned_names(node)
     if returned and all(n in empties for n in returned):
-        return list(range(-len(returned), 0))
+        return returned
     return None
+
+
+def empty_out_idx(fn):
+    """``tilelang_out_idx`` of prim_func ``fn``: where its body returns
+    only ``T.empty`` tensors, their indices from the end of the
+    parameters (``[-1]`` for one); else None."""
+    returned = returned_empties(fn)
+    return None if returned is None else list(range(-len(returned), 0))
 
 
 def source_attrs(fn):

@@ -18,7 +18,7 @@ import textwrap
 import threading
 
 from . import _build, _callables, _nested
-from ._attrs import empty_out_idx
+from ._attrs import returned_empties
 from ._kernel import JITKernel
 from .language._objects import PrimFunc, Symbol, TensorType
 
@@ -872,15 +872,15 @@ def compile(func, out_idx=None, execution_backend=None, target=None,  # noqa: A0
         raise TypeError("tilelang.compile expects a @T.prim_func, got "
                         f"{type(func).__name__}")
     working = func
-    returned = empty_out_idx(func.fn)
-    if returned is not None:
+    returned_names = returned_empties(func.fn)
+    if returned_names is not None:
         if out_idx is not None:
             raise ValueError(
                 f"Out index conflict: prim_func '{func.__name__}' returns "
-                f"T.empty output(s) (out_idx {returned}) and "
+                f"T.empty output(s) {', '.join(returned_names)} and "
                 f"tilelang.compile was given out_idx={out_idx!r}; give one "
                 "of them")
-        out_idx = returned
+        out_idx = list(range(-len(returned_names), 0))
     elif out_idx is not None:
         working = func.with_attr("tilelang_out_idx", [out_idx]
                                  if isinstance(out_idx, int)
@@ -896,6 +896,8 @@ def compile(func, out_idx=None, execution_backend=None, target=None,  # noqa: A0
                                source_file=func.source_file,
                                kernel_name=func.kernel_name, defines=defines)
             kernel.prim_func = working
+            if returned_names:
+                kernel.order_outputs(returned_names)
             return kernel
         return compiler.instance(defines, make)
     try:

@@ -85,6 +85,39 @@ def test_two_returned_outputs():
     np.testing.assert_array_equal(hi.numpy(), a.astype(np.float64) + 0.5)
 
 
+def test_outputs_in_return_order():
+    # Returned in another order than declared: the call returns them in
+    # the return statement's order (lazy and eager alike).
+    @T.prim_func
+    def split(A):
+        A: T.Tensor[[6], T.float32]
+        lo = T.empty([6], T.float32)
+        hi = T.empty([6], T.float32)
+        with T.Kernel(1):
+            for i in T.serial(6):
+                lo[i] = A[i] - 0.5
+                hi[i] = A[i] + 0.5
+        return hi, lo
+
+    @tilelang.jit
+    def eager_split(A):
+        N = T.const("N")
+        A: T.Tensor[[N], T.float32]
+        lo = T.empty([N], T.float32)
+        hi = T.empty([N], T.float32)
+        with T.Kernel(1):
+            for i in T.serial(N):
+                lo[i] = A[i] - 0.5
+                hi[i] = A[i] + 0.5
+        return hi, lo
+
+    a = np.arange(6, dtype=np.float32) * 3
+    for hi, lo in (tilelang.compile(split)(torch.from_numpy(a)),
+                   eager_split(torch.from_numpy(a))):
+        np.testing.assert_array_equal(hi.numpy(), a.astype(np.float64) + 0.5)
+        np.testing.assert_array_equal(lo.numpy(), a.astype(np.float64) - 0.5)
+
+
 @T.prim_func
 def copy_plus(A: T.Tensor((6, 4), "float32"), B: T.Tensor((6, 4), "float32")):
     with T.Kernel(1):
