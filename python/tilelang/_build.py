@@ -9,6 +9,7 @@ line), and prints ``wrote DIR/NAME.so (cached)`` when the binary came from
 it.
 """
 
+import ast
 import builtins
 import hashlib
 import json
@@ -100,15 +101,53 @@ def first_error(diagnostics, raised_at=None):
 _INCOMPLETE_NOTE = "the analysis of this instance is incomplete"
 
 
-def raised_in_instance(diagnostics):
+def _function_lines(source_file, name):
+    """The first and last line of module-level function ``name`` of
+    ``source_file``, or None."""
+    try:
+        with open(source_file) as f:
+            tree = ast.parse(f.read())
+    except (OSError, SyntaxError, ValueError):
+        return None
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and \
+                node.name == name:
+            first = min([node.lineno] +
+                        [d.lineno for d in node.decorator_list])
+            return first, node.end_lineno
+    return None
+
+
+def _same_file(a, b):
+    try:
+        return bool(a) and os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
+def raised_in_instance(diagnostics, source_file=None, kernel=None):
     """The first warning of ``diagnostics`` that is a raise tlc-build
     demoted because it evaluated the instance without a call site (the
-    instance written then lacks the rest of its body), or None."""
+    instance written then lacks the rest of its body), or None. With
+    ``source_file`` and ``kernel``, only a raise in the analysis of that
+    kernel counts: tlc-build also analyses the file's other functions that
+    define prim_funcs (a test file's other tests), whose raises do not
+    touch the instance built."""
+    lines = _function_lines(source_file, kernel) \
+        if source_file and kernel else None
     for d in diagnostics:
-        if d.get("severity") == "warning" and any(
-                _INCOMPLETE_NOTE in n.get("message", "")
-                for n in d.get("notes", [])):
-            return d
+        if d.get("severity") != "warning":
+            continue
+        notes = [n for n in d.get("notes", [])
+                 if _INCOMPLETE_NOTE in n.get("message", "")]
+        if not notes:
+            continue
+        if lines is not None and not any(
+                _same_file(n.get("file"), source_file) and
+                lines[0] <= (n.get("line") or 0) <= lines[1]
+                for n in notes):
+            continue
+        return d
     return None
 
 
@@ -295,7 +334,7 @@ def _build_in(out_dir, exe, source_file, kernel, defs, target, timeout,
         print(proc.stdout, end="")
     if proc.returncode != 0:
         diagnostics = read_diagnostics(diag_file)
-        raised = raised_in_instance(diagnostics)
+        raised = raised_in_instance(diagnostics, source_file, kernel)
         if raised is not None:
             # Tracing the body raised (tlc-build refuses to build the rest
             # of it): the call raises what the body raised.
@@ -383,6 +422,26 @@ _checked = {}
 _checked_lock = threading.Lock()
 
 
+def _original_lines(path):
+    try:
+        with open(path, encoding="utf-8", errors="surrogateescape") as f:
+            return f.read().splitlines()
+    except OSError:
+        return []
+
+
+def _shared_prefix_lines(derived, path, original):
+    """How many first lines of file ``derived`` are the lines of the
+    script ``path`` (``original``): all of them for a copy the package
+    derived by appending to it, else 0."""
+    if not original or not derived:
+        return 0
+    lines = _original_lines(derived)
+    if lines[:len(original)] == original:
+        return len(original)
+    return 0
+
+
 def check_categorized(source_file, kernel, defines, target, within=None):
     """The error TileLang would raise while tracing this instance, as
     ``(exception class, message)``: the first error of ``tlc-build
@@ -423,13 +482,21 @@ def check_categorized(source_file, kernel, defines, target, within=None):
     diags = diags if isinstance(diags, list) else []
     if within is not None:
         path, first, last = within
+        kept_lines = _original_lines(path)
 
         def inside(d):
+            file = d.get("file", "")
+            line = d.get("line", 0)
             try:
-                same = os.path.samefile(d.get("file", ""), path)
+                same = os.path.samefile(file, path)
             except OSError:
                 same = False
-            return not same or first <= d.get("line", 0) <= last
+            if not same and line <= _shared_prefix_lines(file, path,
+                                                         kept_lines):
+                # A derived copy (the script with definitions or a lifted
+                # factory appended): its first lines are the script's.
+                same = True
+            return not same or first <= line <= last
         diags = [d for d in diags if inside(d)]
     error = first_error(diags, raised_at="definition")
     if error is not None:

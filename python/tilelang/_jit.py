@@ -18,6 +18,7 @@ import textwrap
 import threading
 
 from . import _build, _callables, _nested
+from ._attrs import returned_empties
 from ._kernel import JITKernel
 from .language._objects import PrimFunc, Symbol, TensorType
 
@@ -567,7 +568,8 @@ class JITFunction:
             # body there, so the instance would run without the rest
             # (tlc-build now refuses to write such an instance itself;
             # the guard stays for one that does not).
-            raised = _build.raised_in_instance(build.diagnostics)
+            raised = _build.raised_in_instance(
+                build.diagnostics, build_file, self._build_kernel)
             if raised is not None:
                 raise _build.error_class(_build.raised_category(raised))(
                     f"kernel '{self.__name__}' raised while tlc built it: "
@@ -578,8 +580,8 @@ class JITFunction:
                              return_names=sig.returns,
                              source_file=self.source_file,
                              kernel_name=self.__name__, defines=defines)
-        return self._compiler.instance(defines, make, timeout,
-                                       rep.build_file(self._build_file))
+        build_file = rep.build_file(self._build_file)
+        return self._compiler.instance(defines, make, timeout, build_file)
 
     def _split_eager(self, values):
         sig = self.eager
@@ -869,6 +871,20 @@ def compile(func, out_idx=None, execution_backend=None, target=None,  # noqa: A0
     if not isinstance(func, PrimFunc):
         raise TypeError("tilelang.compile expects a @T.prim_func, got "
                         f"{type(func).__name__}")
+    working = func
+    returned_names = returned_empties(func.fn)
+    if returned_names is not None:
+        if out_idx is not None:
+            raise ValueError(
+                f"Out index conflict: prim_func '{func.__name__}' returns "
+                f"T.empty output(s) {', '.join(returned_names)} and "
+                f"tilelang.compile was given out_idx={out_idx!r}; give one "
+                "of them")
+        out_idx = list(range(-len(returned_names), 0))
+    elif out_idx is not None:
+        working = func.with_attr("tilelang_out_idx", [out_idx]
+                                 if isinstance(out_idx, int)
+                                 else list(out_idx))
     build_file, build_kernel, defines = prim_func_build_inputs(func)
 
     def build(build_file, build_kernel, defines):
@@ -876,9 +892,13 @@ def compile(func, out_idx=None, execution_backend=None, target=None,  # noqa: A0
                              compile_flags)
 
         def make(build, manifest, tgt):
-            return JITKernel(build, manifest, tgt, out_idx=out_idx,
-                             source_file=func.source_file,
-                             kernel_name=func.kernel_name, defines=defines)
+            kernel = JITKernel(build, manifest, tgt, out_idx=out_idx,
+                               source_file=func.source_file,
+                               kernel_name=func.kernel_name, defines=defines)
+            kernel.prim_func = working
+            if returned_names:
+                kernel.order_outputs(returned_names)
+            return kernel
         return compiler.instance(defines, make)
     try:
         return build(build_file, build_kernel, defines)
@@ -901,7 +921,7 @@ def prim_func_alone_inputs(func):
     the compiled kernel). None for a module-level prim_func."""
     if func.factory is None:
         return None
-    closure = _nested.closure_values(func.fn)
+    closure = {**_nested.closure_values(func.fn), **func.materialized}
     rep = _callables.Representer(func.source_file,
                                  getattr(func.fn, "__globals__", None))
     defines = _nested.check_defines(func.fn.__name__, func.factory, closure,

@@ -92,8 +92,17 @@ class JITKernel:
         self.latency = None
         self.config = None
         self.ref_latency = None
+        # The prim_func it was built from (tilelang.compile), if any.
+        self.prim_func = None
 
     # -- introspection ---------------------------------------------------------
+
+    @property
+    def adapter(self):
+        """The execution backend's view of the kernel
+        (``tilelang/_adapter.py``)."""
+        from ._adapter import Adapter
+        return Adapter(self)
 
     @property
     def cache_hit(self):
@@ -140,6 +149,14 @@ class JITKernel:
                           kernel_name=self.kernel_name, defines=self.defines)
         other.symbol_aliases = dict(self.symbol_aliases)
         return other
+
+    def order_outputs(self, names):
+        """Returns the outputs in the order of ``names`` (the tensors a
+        prim_func's body returns) where all of them are outputs."""
+        index = {p["name"]: i for i, p in enumerate(self.params)}
+        if all(n in index and index[n] in self._outputs for n in names) and \
+                len(names) == len(self._outputs):
+            self._outputs = [index[n] for n in names]
 
     @property
     def result_idx(self):
@@ -425,7 +442,10 @@ class JITKernel:
         for view, dense in write_back:
             tz.copy_into(view, dense)
         del keep
-        result = [t for _, t in outputs]
+        # In the order of `_outputs`: the return statement's, for outputs
+        # a body returns (not the parameters').
+        made = dict(outputs)
+        result = [made[i] for i in self._outputs]
         if not result:
             return None
         if len(result) == 1:

@@ -59,6 +59,16 @@ for _cls in (TVMError, InternalError):
     _cls.__module__ = "tilelang.tvm.error"
 
 
+def _no_structural(name):
+    def compare(*args, **kwargs):
+        raise NotImplementedError(
+            f"tvm.ir.{name} compares TVM IR structurally; tlc has no TVM IR "
+            "(func.body is a view of tlc's Tile IR, without structural "
+            "equality)")
+    compare.__name__ = name
+    return compare
+
+
 def _var(name="v", dtype="int32", *args, **kwargs):
     return Symbol(str(name), str(dtype), "dynamic")
 
@@ -79,7 +89,15 @@ def _fill(module):
             importlib.import_module("tilelang.tvm.target")
         module.error = sys.modules.get("tilelang.tvm.error") or \
             importlib.import_module("tilelang.tvm.error")
+        module.ir = sys.modules.get("tilelang.tvm.ir") or \
+            importlib.import_module("tilelang.tvm.ir")
         module.TVMError = TVMError
+    elif name == "tilelang.tvm.ir":
+        # TVM's structural comparison of IR: a placeholder would return
+        # without comparing anything, so it raises.
+        for attr in ("assert_structural_equal", "structural_equal",
+                     "structural_hash"):
+            setattr(module, attr, _no_structural(attr))
     elif name == "tilelang.tvm.error":
         for attr, cls in _TVM_ERRORS.items():
             setattr(module, attr, cls)
@@ -101,12 +119,51 @@ def _fill(module):
                     "BufferLoad", "BufferStore", "For", "IfThenElse",
                     "While", "SeqStmt", "AttrStmt", "Evaluate", "Call"):
             setattr(module, cls, getattr(_tir, cls))
-        module.stmt_functor = sys.modules.get(name + ".stmt_functor") or \
-            importlib.import_module(name + ".stmt_functor")
+        module.decl_buffer = _tir.decl_buffer
+        for sub in ("stmt_functor", "analysis"):
+            setattr(module, sub, sys.modules.get(f"{name}.{sub}") or
+                    importlib.import_module(f"{name}.{sub}"))
     elif name in ("tilelang.tvm.tir.stmt_functor",
                   "tilelang.tvm.tirx.stmt_functor"):
         from . import _tir
         module.post_order_visit = _tir.post_order_visit
+    elif name in ("tilelang.tvm.tir.analysis", "tilelang.tvm.tirx.analysis"):
+        from . import _tir
+        module.expr_deep_equal = _tir.expr_deep_equal
+        module.undefined_vars = _tir.undefined_vars
+
+
+# Modules that scripts import to build or transform TVM IR directly, or
+# TileLang's own execution backends. tlc has no TVM IR to give them (its
+# programs are built from the source by tlc-build) and its own launch
+# path, so importing them raises an ImportError that says so, instead of
+# ModuleNotFoundError or placeholders that would let a structural check
+# pass without checking anything.
+_NO_TVM_IR = ("works on TVM's IR, which tlc's TileLang package does not "
+              "have: tlc builds kernels from their Python source with "
+              "tlc-build and has no TVM IR to parse, build or transform")
+_UNSUPPORTED = {
+    "tvm.script": "TVMScript (tvm.script: the TIR parser, "
+                  "@tir.prim_func over T.Buffer, IRBuilder frames) " +
+                  _NO_TVM_IR,
+    "tilelang.schedule": "TileLang's TIR schedule (tilelang.schedule."
+                         "Schedule over a TVMScript prim_func) " + _NO_TVM_IR,
+    "tilelang.jit.adapter": "TileLang's execution backends (tilelang.jit."
+                            "adapter: the TVM-FFI, Cython, NVRTC and "
+                            "CuTeDSL adapters) are not in tlc's package: "
+                            "tlc-build compiles each kernel and the "
+                            "package launches it itself (kernel.adapter "
+                            "describes that launch)",
+}
+
+
+def _unsupported(fullname):
+    """Why module ``fullname`` cannot be imported, or None."""
+    for prefix in ("tilelang.tvm.script", "tvm.script", "tilelang.schedule",
+                   "tilelang.jit.adapter"):
+        if fullname == prefix or fullname.startswith(prefix + "."):
+            return _UNSUPPORTED[prefix.replace("tilelang.tvm.", "tvm.")]
+    return None
 
 
 class _Finder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
@@ -114,6 +171,10 @@ class _Finder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         self.fallback = fallback
 
     def find_spec(self, fullname, path=None, target=None):
+        what = None if self.fallback else _unsupported(fullname)
+        if what is not None:
+            raise ImportError(f"No module named '{fullname}': {what}",
+                              name=fullname)
         if self.fallback:
             served = fullname.startswith(_FALLBACK_PACKAGES)
         else:
@@ -147,6 +208,6 @@ def install():
     tvm = importlib.import_module("tilelang.tvm")
     if "tvm" not in sys.modules and importlib.util.find_spec("tvm") is None:
         sys.modules["tvm"] = tvm
-        for sub in ("te", "tir", "tirx", "target", "error"):
+        for sub in ("te", "tir", "tirx", "target", "error", "ir"):
             sys.modules["tvm." + sub] = getattr(tvm, sub)
     return tvm

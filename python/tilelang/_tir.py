@@ -22,15 +22,26 @@ would build) and models exactly this:
   parameter's own name, ``var`` / ``shared`` / ``frag`` for allocations),
   ``shape``, ``dtype`` and ``scope()``.
 
-Not modelled: structural equality, TVMScript printing of these nodes,
-expression trees beyond the above, and any transformation of them.
+``node.script()`` / ``PrimFunc.script()`` print the view in TVMScript's
+statement forms (``tilelang/_tir_script.py``). Not modelled: structural
+equality of statements, expression trees beyond the above, and any
+transformation of them.
 """
 
+import abc
 import re
+
+from .language._objects import Placeholder, Symbol, SymbolExpr
 
 
 class Node:
     _fields = ()
+
+    def script(self):
+        """TVMScript-shaped text of this node
+        (``tilelang/_tir_script.py``)."""
+        from ._tir_script import node_script
+        return node_script(self)
 
     def __repr__(self):
         inner = ", ".join(f"{f}={getattr(self, f)!r}" for f in self._fields)
@@ -41,8 +52,15 @@ class Stmt(Node):
     pass
 
 
-class PrimExpr(Node):
+class PrimExpr(Node, metaclass=abc.ABCMeta):
+    """An expression. Outside kernel bodies, symbolic sizes
+    (``tvm.tirx.Var`` / ``T.dynamic``) and integer arithmetic over them
+    are PrimExprs too."""
     dtype = "int32"
+
+
+PrimExpr.register(Symbol)
+PrimExpr.register(SymbolExpr)
 
 
 class IntImm(int):
@@ -83,7 +101,14 @@ class Var(PrimExpr):
         self.dtype = str(dtype)
 
     def same_as(self, other):
-        return self is other
+        """The same variable. Within one prim_func a name is one variable,
+        and the view's statements and ``buffer_map`` are built separately,
+        so a Var and a symbol (``T.dynamic``) of the same name are the
+        same."""
+        if other is self:
+            return True
+        return isinstance(other, (Var, Symbol)) and \
+            other.name == self.name and str(other.dtype) == self.dtype
 
 
 class Call(PrimExpr):
@@ -104,17 +129,75 @@ class Op:
 
 
 class Buffer(Node):
+    """A buffer: ``shape`` (``IntImm`` where constant) and ``strides``
+    (empty for a buffer declared without them, as TVM's
+    ``decl_buffer``)."""
     _fields = ("name", "shape", "dtype")
 
-    def __init__(self, name, shape, dtype, scope):
+    def __init__(self, name, shape, dtype, scope, strides=()):
         self.name = name
-        self.shape = [IntImm("int32", s) if re.fullmatch(r"-?\d+", s)
-                      else Var(s) for s in shape]
+        self.shape = [_extent(s) for s in shape]
+        self.strides = [_extent(s) for s in strides]
         self.dtype = dtype
         self._scope = scope
 
     def scope(self):
         return self._scope
+
+    @property
+    def data(self):
+        """The buffer's data pointer, a ``handle`` Var (one per buffer)."""
+        if getattr(self, "_data", None) is None:
+            self._data = Var(self.name, "handle")
+        return self._data
+
+
+def _extent(value):
+    """A shape or stride entry: Tile IR text (``"128"``, ``"?"``), a
+    Python integer or a symbolic size."""
+    if isinstance(value, str):
+        return IntImm("int32", value) if re.fullmatch(r"-?\d+", value) \
+            else Var(value)
+    if isinstance(value, int) and not isinstance(value, IntImm):
+        return IntImm("int32", value)
+    return value
+
+
+def decl_buffer(shape, dtype="float32", name="buffer", data=None,
+                strides=None, elem_offset=None, scope="global", *args,
+                **kwargs):
+    """``tvm.tirx.decl_buffer``: a buffer of that shape; its strides are
+    empty unless given (dense row-major)."""
+    if not isinstance(shape, (list, tuple)):
+        shape = (shape,)
+    return Buffer(name, shape, str(dtype), scope, strides or ())
+
+
+def expr_deep_equal(lhs, rhs):
+    """``tvm.tirx.analysis.expr_deep_equal``: whether two expressions are
+    the same tree: equal constants, the same symbol, or the same
+    operations over the same operands (symbolic expressions outside a
+    kernel are fully parenthesised text, so equal text is the same
+    tree)."""
+    if isinstance(lhs, Symbol) or isinstance(rhs, Symbol):
+        return isinstance(lhs, Symbol) and isinstance(rhs, Symbol) and \
+            lhs.name == rhs.name and str(lhs.dtype) == str(rhs.dtype)
+    if isinstance(lhs, Placeholder) or isinstance(rhs, Placeholder):
+        return type(lhs) is type(rhs) and repr(lhs) == repr(rhs)
+    if isinstance(lhs, Var) or isinstance(rhs, Var):
+        return lhs is rhs
+    if isinstance(lhs, (int, float)) and isinstance(rhs, (int, float)):
+        return _const_dtype(lhs) == _const_dtype(rhs) and lhs == rhs
+    return lhs is rhs
+
+
+def _const_dtype(value):
+    """A constant's dtype; Python's own numbers as TVM converts them."""
+    if hasattr(value, "dtype"):
+        return str(value.dtype)
+    if isinstance(value, bool):
+        return "bool"
+    return "int32" if isinstance(value, int) else "float32"
 
 
 class BufferLoad(PrimExpr):
@@ -214,6 +297,84 @@ def post_order_visit(stmt, fvisit):
     fvisit(stmt)
 
 
+def undefined_vars(node, defined=()):
+    """``tvm.tirx.analysis.undefined_vars``: the variables ``node`` uses
+    that nothing in it binds (loops, a kernel's index variables, buffers
+    it allocates) and that are not in ``defined``, in first-use order. A
+    parameter buffer's data Var counts as defined when ``defined`` holds
+    the data Var of the parameter of that name (``func.buffer_map``'s
+    buffers and the body's are built separately)."""
+    defined_ids = {id(v) for v in defined}
+    defined_names = {v.name for v in defined if isinstance(v, Var) and
+                     v.dtype == "handle"}
+    bound, found, seen = set(), [], set()
+
+    def use(var):
+        if id(var) in bound or id(var) in defined_ids or id(var) in seen:
+            return
+        seen.add(id(var))
+        found.append(var)
+
+    def expr(e):
+        if isinstance(e, Var):
+            use(e)
+        elif isinstance(e, BufferLoad):
+            buffer(e.buffer)
+            for i in e.indices:
+                expr(i)
+        elif isinstance(e, Call):
+            for a in e.args:
+                expr(a)
+        elif isinstance(e, Buffer):
+            buffer(e)
+
+    def buffer(b):
+        if b.scope() != "global":
+            return  # allocated by the body
+        if b.name not in defined_names:
+            use(b.data)
+
+    def stmt(n):
+        if n is None:
+            return
+        if isinstance(n, SeqStmt):
+            for c in n.seq:
+                stmt(c)
+        elif isinstance(n, BufferStore):
+            buffer(n.buffer)
+            expr(n.value)
+            for i in n.indices:
+                expr(i)
+        elif isinstance(n, For):
+            expr(n.min)
+            expr(n.extent)
+            bound.add(id(n.loop_var))
+            stmt(n.body)
+        elif isinstance(n, IfThenElse):
+            expr(n.condition)
+            stmt(n.then_case)
+            stmt(n.else_case)
+        elif isinstance(n, While):
+            if isinstance(n.condition, Stmt):
+                stmt(n.condition)
+            else:
+                expr(n.condition)
+            stmt(n.body)
+        elif isinstance(n, AttrStmt):
+            for v in n.value if isinstance(n.value, list) else [n.value]:
+                expr(v)
+            for v in n.node or ():
+                bound.add(id(v))
+            stmt(n.body)
+        elif isinstance(n, Evaluate):
+            expr(n.value)
+        else:
+            expr(n)
+
+    stmt(node)
+    return found
+
+
 # -- Tile IR text -> statements -------------------------------------------------
 
 _TYPE = re.compile(r"!tile\.buffer<\[([^\]]*)\],\s*([A-Za-z0-9]+),\s*([\w.]+)>")
@@ -298,6 +459,10 @@ class _Reader:
             idx = [self.value(t) for t in m.group(3).split(",") if t.strip()]
             self.define(m.group(1), BufferLoad(buf, idx))
             return None
+        m = re.match(r'^(%[\w.]+) = tile\.symbol "(\w+)"', line)
+        if m:  # a symbolic size (T.dynamic / T.const): a Var of its name
+            self.define(m.group(1), Var(m.group(2)))
+            return None
         m = re.match(r"^(%[\w.]+) = ([\w.]+)(.*)", line)
         if m:
             ops = re.findall(r"%[\w.]+", m.group(3).split(" : ")[0])
@@ -325,6 +490,7 @@ class _Reader:
             self.scopes.pop()
             extent = IntImm("int32", hi - lo) \
                 if isinstance(lo, int) and isinstance(hi, int) else \
+                hi if isinstance(lo, int) and int(lo) == 0 else \
                 Call("int32", "arith.subi", [hi, lo])
             return For(var, lo, extent, kind, body, step, notes)
         m = re.match(r"^tile\.parallel \(([^)]*)\) in \[([^\]]*)\]", line)
@@ -354,13 +520,15 @@ class _Reader:
                      r"(?: threads \[([^\]]*)\])?", line)
         if m:
             names = [n.strip() for n in m.group(1).split(",") if n.strip()]
-            self.scopes.append({n: Var(n.lstrip("%")) for n in names})
+            bound = [Var(n.lstrip("%")) for n in names]
+            self.scopes.append(dict(zip(names, bound)))
             body, _ = self.block()
             self.scopes.pop()
             extents = [self.value(e) for e in m.group(2).split(",")]
             threads = [self.value(e) for e in (m.group(3) or "").split(",")
                        if e.strip()]
-            return AttrStmt(None, "thread_extent", extents + threads, body)
+            # `node`: the block and thread index variables it binds.
+            return AttrStmt(bound, "thread_extent", extents + threads, body)
         m = re.match(r"^tile\.condition (%[\w.]+)", line)
         if m:
             return Evaluate(self.value(m.group(1)))

@@ -23,5 +23,5 @@ else:
 
     _shim = sys.modules["tilelang.tvm"]
     sys.modules["tvm"] = _shim
-    for _sub in ("te", "tir", "target", "error"):
+    for _sub in ("te", "tir", "tirx", "target", "error", "ir"):
         sys.modules["tvm." + _sub] = getattr(_shim, _sub)

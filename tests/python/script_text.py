@@ -1,8 +1,8 @@
-# .script() and PrimFunc.with_attr on the CPU target: a prim_func defined
-# inside a test function (its closure values are the instance's bindings)
-# and a built kernel give their Tile IR as text; with_attr records
-# attributes on a copy, which builds the same kernel (checked against
-# NumPy in float64).
+# .tile_ir() / .script() and PrimFunc.with_attr on the CPU target: a
+# prim_func defined inside a test function (its closure values are the
+# instance's bindings) and a built kernel give their Tile IR as text;
+# with_attr records attributes on a copy, which builds the same kernel
+# (checked against NumPy in float64).
 
 import numpy as np
 import tilelang
@@ -22,7 +22,7 @@ def test_script_of_nested_prim_func():
             else:
                 B[0] = A[0] + 7
 
-    text = kernel.script()
+    text = kernel.tile_ir()
     assert "tile.func @" in text, text
     assert "arith.constant 123" in text, text
     assert "tile.if" in text and "tile.store" in text, text
@@ -37,7 +37,9 @@ def test_with_attr_and_kernel_script():
             B[tx] = A[tx] * 2.0
 
     named = double.with_attr("global_symbol", "main")
-    assert named.attrs == {"global_symbol": "main"} and double.attrs == {}
+    # TileLang's prim_func has its name as global_symbol.
+    assert named.attrs == {"global_symbol": "main"}
+    assert double.attrs == {"global_symbol": "double"}
     named = named.with_attr({"tir.noalias": True})
     assert named.attrs == {"global_symbol": "main", "tir.noalias": True}
     kernel = tilelang.compile(named, out_idx=[1], target="cpu")

@@ -1,5 +1,7 @@
 """The Python objects behind ``T.*`` names outside kernel bodies."""
 
+import ast
+import collections.abc
 import copy
 import inspect
 import os
@@ -67,6 +69,42 @@ class Placeholder:
         return hash(repr(self))
 
 
+class SymbolExpr(Placeholder):
+    """Integer arithmetic over symbols and Python integers outside a
+    kernel body (``3 * n``, ``m + 1``): what ``tvm.tirx.PrimExpr`` is
+    for such values. Its text is its (fully parenthesised) expression."""
+
+
+def _symbolic_arithmetic(cls):
+    """Arithmetic of ``cls`` with integers and symbolic integers gives a
+    :class:`SymbolExpr`; anything else a :class:`Placeholder`."""
+    def binary(op):
+        def fn(self, other):
+            kind = SymbolExpr if _is_symbolic_int(other) else Placeholder
+            return kind(f"({self!r} {op} {other!r})")
+
+        def rfn(self, other):
+            kind = SymbolExpr if _is_symbolic_int(other) else Placeholder
+            return kind(f"({other!r} {op} {self!r})")
+        return fn, rfn
+    for name, op in (("add", "+"), ("sub", "-"), ("mul", "*"),
+                     ("floordiv", "//"), ("mod", "%")):
+        fn, rfn = binary(op)
+        setattr(cls, f"__{name}__", fn)
+        setattr(cls, f"__r{name}__", rfn)
+    cls.__neg__ = lambda self: SymbolExpr(f"(-{self!r})")
+    return cls
+
+
+def _is_symbolic_int(value):
+    return (isinstance(value, int) and not isinstance(value, bool)) or \
+        isinstance(value, (Symbol, SymbolExpr))
+
+
+_symbolic_arithmetic(SymbolExpr)
+
+
+@_symbolic_arithmetic
 class Symbol(Placeholder):
     """``T.dynamic("m")`` / ``T.const("M")`` outside a kernel body: a named
     size. Passed to a lazy factory it stays symbolic in the compiled kernel
@@ -132,18 +170,29 @@ class PrimFunc:
         self.factory = factory
         self.factory_args = dict(factory_args or {})
         self._attrs = {}
+        self._found_attrs = None
+        # Free variables of `fn` whose iterators were read into tuples.
+        self.materialized = {}
 
     @property
     def kernel_name(self):
         """The name tlc-build's ``--kernel`` selects this instance by."""
         return self.factory or self.fn.__name__
 
-    def script(self, target="cpu"):
-        """A readable text of the kernel: the Tile IR tlc builds for this
-        prim_func (``tlc-build --emit=tile``, MLIR's text form), not TVM's
-        TVMScript. A prim_func made by a factory, or defined inside a
-        function, is built from the same file and bindings as
-        ``tilelang.compile`` uses."""
+    def script(self, *args, **kwargs):
+        """The prim_func as TVMScript-shaped text: its parameters as
+        ``T.Buffer``s and the statements of :attr:`body` (``B[0] = 100``,
+        ``for i in T.serial(8):``, ``if ...:``), printed from the
+        TIR-shaped view of tlc's Tile IR (``tilelang/_tir_script.py`` says
+        what it prints). :meth:`tile_ir` gives the Tile IR itself."""
+        from .._tir_script import func_script
+        return func_script(self, self.body)
+
+    def tile_ir(self, target="cpu"):
+        """The Tile IR tlc builds for this prim_func (``tlc-build
+        --emit=tile``, MLIR's text form). A prim_func made by a factory,
+        or defined inside a function, is built from the same file and
+        bindings as ``tilelang.compile`` uses."""
         from .._build import emit_tile
         from .._jit import prim_func_build_inputs
         build_file, kernel, defines = prim_func_build_inputs(self)
@@ -158,9 +207,65 @@ class PrimFunc:
         return body_of(self)
 
     @property
+    def params(self):
+        """The parameters as ``tvm.tirx.Var``s (``handle`` for a tensor)."""
+        return list(self._params_and_buffers()[0])
+
+    @property
+    def buffer_map(self):
+        """Each tensor parameter's ``Var`` -> its ``Buffer`` (name, shape,
+        dtype, strides) from the signature's annotations: ``T.Tensor`` and
+        ``T.StridedTensor`` have strides (``T.Tensor``'s dense row-major),
+        ``T.Buffer`` none, as TileLang declares them. Annotations inside
+        the body (eager style) are not seen here."""
+        params, buffers = self._params_and_buffers()
+        return {p: b for p, b in zip(params, buffers) if b is not None}
+
+    def _params_and_buffers(self):
+        # Built once, so that `func.buffer_map[func.params[0]]` finds the
+        # same Var.
+        if getattr(self, "_signature_nodes", None) is None:
+            self._signature_nodes = self._build_params_and_buffers()
+        return self._signature_nodes
+
+    def _build_params_and_buffers(self):
+        from .. import _tir
+        from ..utils.language import construct_strides
+        params, buffers = [], []
+        annotations = getattr(self.fn, "__annotations__", {})
+        for name in inspect.signature(self.fn).parameters:
+            ann = annotations.get(name)
+            if not isinstance(ann, TensorType):
+                params.append(_tir.Var(name, str(getattr(ann, "dtype", ann)
+                                                 or "int32")))
+                buffers.append(None)
+                continue
+            strides = getattr(ann, "strides", None)
+            if strides is None and type(ann).__name__ != "Buffer":
+                strides = construct_strides(ann.shape)
+            params.append(_tir.Var(name, "handle"))
+            buffers.append(_tir.Buffer(name, ann.shape, str(ann.dtype),
+                                       ann.scope, strides or ()))
+        return params, buffers
+
+    @property
     def attrs(self):
-        """The attributes given with :meth:`with_attr`."""
-        return dict(self._attrs)
+        """The function's attributes, as TileLang sets them when it defines
+        the prim_func: ``global_symbol`` (the function's name),
+        ``tilelang_out_idx`` (the outputs a body returns from
+        ``T.empty``, counted from the end of the parameters),
+        ``tilelang_pass_configs`` / ``tilelang_compile_flags`` (the values
+        of ``T.annotate_pass_configs`` / ``T.annotate_compile_flags`` in
+        the body); then those given with :meth:`with_attr`."""
+        attrs = dict(self._source_attrs())
+        attrs.update(self._attrs)
+        return attrs
+
+    def _source_attrs(self):
+        from .._attrs import source_attrs
+        if self._found_attrs is None:
+            self._found_attrs = source_attrs(self.fn)
+        return self._found_attrs
 
     def with_attr(self, key, value=None):
         """A copy of this prim_func with attribute ``key`` set to ``value``
@@ -197,6 +302,59 @@ def prim_func_from_frame(fn, frame):
     return func
 
 
+def _materialized(values, seen, readable):
+    """``values`` with each one-shot iterator (a ``zip``, ``enumerate``,
+    ``map`` or generator object) of a name in ``readable`` replaced by the
+    tuple of what it yields. tlc evaluates the body from the source with
+    these values, as TileLang traces it once; an iterator is read once
+    (``seen`` keeps the tuple of each, so that the arguments and the
+    closure agree). Iterators the body does not use are left alone."""
+    result = {}
+    for name, value in values.items():
+        if isinstance(value, collections.abc.Iterator) and name in readable:
+            if id(value) not in seen:
+                seen[id(value)] = (value, tuple(value))
+            value = seen[id(value)][1]
+        result[name] = value
+    return result
+
+
+def _iterators_read_once(fn, candidates):
+    """The names of ``candidates`` (free variables of ``fn`` holding
+    iterators) that ``fn``'s body reads exactly once, as the iterable of
+    a loop or comprehension: those a tuple stands for. A TypeError for one
+    read more often (a second loop would resume it in Python; tlc would
+    start the tuple again)."""
+    if not candidates:
+        return set()
+    from .._attrs import _function_node
+    try:
+        node = _function_node(fn)
+    except (OSError, TypeError, SyntaxError):
+        return set()
+    reads = {n: [] for n in candidates}
+    iterables = set()
+    for sub in ast.walk(node):
+        if isinstance(sub, (ast.For, ast.comprehension)) and \
+                isinstance(sub.iter, ast.Name):
+            iterables.add(id(sub.iter))
+        if isinstance(sub, ast.Name) and sub.id in reads and \
+                isinstance(sub.ctx, ast.Load):
+            reads[sub.id].append(sub)
+    once = set()
+    for name, uses in reads.items():
+        if len(uses) == 1 and id(uses[0]) in iterables:
+            once.add(name)
+        elif uses:
+            raise TypeError(
+                f"prim_func '{fn.__name__}' reads the iterator '{name}' "
+                "more than once or other than as a loop's iterable; tlc "
+                "evaluates the body from its source and takes an "
+                "iterator as the tuple of what it yields, which would "
+                "start again where Python resumes it: pass a list or tuple")
+    return once
+
+
 def _prim_func_at(fn, source, frame):
     code = frame.f_code if frame is not None else None
     if code is None or code.co_name == "<module>":
@@ -204,8 +362,30 @@ def _prim_func_at(fn, source, frame):
     from .._nested import is_nested_code
     nargs = code.co_argcount + code.co_kwonlyargcount
     names = code.co_varnames[:nargs]
-    args = {n: frame.f_locals[n] for n in names if n in frame.f_locals}
+    seen = {}
+    cells = _cell_values(fn)
+    readable = _iterators_read_once(fn, [
+        n for n, v in cells.items()
+        if isinstance(v, collections.abc.Iterator)])
+    args = _materialized({n: frame.f_locals[n] for n in names
+                          if n in frame.f_locals}, seen, readable)
     nested = is_nested_code(code, frame.f_globals)
-    closure = {n: frame.f_locals[n] for n in code.co_freevars
-               if n in frame.f_locals} if nested else {}
-    return PrimFunc(fn, source, code.co_name, args, code, nested, closure)
+    closure = _materialized({n: frame.f_locals[n] for n in code.co_freevars
+                             if n in frame.f_locals}, seen, readable) \
+        if nested else {}
+    func = PrimFunc(fn, source, code.co_name, args, code, nested, closure)
+    # The prim_func's own free variables that held iterators: what its
+    # closure cells hold is now exhausted.
+    func.materialized = {n: v for n, v in _materialized(
+        cells, seen, readable).items() if n in readable}
+    return func
+
+
+def _cell_values(fn):
+    values = {}
+    for name, cell in zip(fn.__code__.co_freevars, fn.__closure__ or ()):
+        try:
+            values[name] = cell.cell_contents
+        except ValueError:
+            pass
+    return values

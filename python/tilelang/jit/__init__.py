@@ -1,0 +1,8 @@
+"""``tilelang.jit`` as a module (``importlib.import_module("tilelang.jit")``,
+``from tilelang.jit import JITKernel``): the package's JIT entry points
+(``tilelang/_jit.py``). ``tilelang.jit`` itself, the attribute of the
+``tilelang`` package, is the decorator, as in TileLang."""
+
+from .._jit import (CompiledArtifact, JITFunction, PendingInstance,  # noqa: F401
+                    compile, jit, lower, par_compile)  # noqa: A004
+from .._kernel import JITKernel  # noqa: F401
