@@ -384,6 +384,10 @@ struct BufferObj : Obj {
   /// Total pipeline stages of the innermost T.Pipelined that writes it (for
   /// the shared memory budget); 1 when not multi-buffered.
   int64_t stages = 1;
+  /// The element strides of a `T.StridedTensor` (or `T.Buffer(strides=)`)
+  /// annotation or parameter, one per dimension; empty when none were
+  /// given or they are the dense row-major ones.
+  llvm::SmallVector<SymExpr, 4> strides;
   /// Index of the buffer's hint in FileAnalysis::hints (-1 if none).
   int hintIndex = -1;
   /// A raw-TIR vector let (`b: T.float32x4 = A[0, 0:4]`): a local buffer
