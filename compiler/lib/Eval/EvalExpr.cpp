@@ -107,9 +107,10 @@ Value Interpreter::eval(Node n) {
     return evalCompare(n);
   case NodeKind::IfExp:
     return evalIfExp(n);
+  case NodeKind::Set:
+    return evalSetDisplay(n);
   case NodeKind::Tuple:
-  case NodeKind::List:
-  case NodeKind::Set: {
+  case NodeKind::List: {
     llvm::SmallVector<Value, 8> elems;
     for (Node e : n.children(Field::elts)) {
       if (e.kind() == NodeKind::Starred) {
@@ -127,8 +128,6 @@ Value Interpreter::eval(Node n) {
         return v;
       elems.push_back(v);
     }
-    if (n.kind() == NodeKind::Set)
-      return makeSet(elems, n);
     return n.kind() == NodeKind::Tuple ? heap.tuple(elems) : heap.list(elems);
   }
   case NodeKind::Dict:
@@ -555,7 +554,8 @@ Value Interpreter::getAttr(Value obj, llvm::StringRef attr, Node at) {
   case ValueKind::Str:
   case ValueKind::List:
   case ValueKind::Tuple:
-  case ValueKind::Dict: {
+  case ValueKind::Dict:
+  case ValueKind::Set: {
     Value m = findMethod(obj, attr);
     if (!m.isPoison())
       return m;

@@ -117,11 +117,30 @@ mlir::Value IRGen::addParam(mlir::Type t, mlir::Location l) {
   return currentFunc.getBody().front().addArgument(t, l);
 }
 
+void IRGen::setParamAttr(mlir::Value arg, llvm::StringRef name,
+                         mlir::Attribute value) {
+  auto blockArg = mlir::cast<mlir::BlockArgument>(arg);
+  paramAttrs.push_back({blockArg.getArgNumber(),
+                        mlir::StringAttr::get(ctx, name), value});
+}
+
+mlir::ArrayAttr IRGen::stridesAttr(llvm::ArrayRef<SymExpr> strides) {
+  llvm::SmallVector<mlir::Attribute, 4> elems;
+  for (SymExpr s : strides)
+    elems.push_back(s.isConstant()
+                        ? mlir::Attribute(b.getI64IntegerAttr(*s.getConstant()))
+                        : mlir::Attribute(b.getStringAttr(s.str())));
+  return b.getArrayAttr(elems);
+}
+
 void IRGen::finishFunc(tile::FuncOp func,
                        llvm::ArrayRef<std::pair<std::string, int>> symbols) {
   mlir::Block &entry = func.getBody().front();
   llvm::SmallVector<mlir::Type, 8> types(entry.getArgumentTypes());
   func.setFunctionTypeAttr(mlir::TypeAttr::get(b.getFunctionType(types, {})));
+  for (auto &[index, name, value] : paramAttrs)
+    func.setArgAttr(index, name, value);
+  paramAttrs.clear();
   if (!symbols.empty()) {
     llvm::SmallVector<mlir::Attribute, 4> decls;
     for (auto &[name, kind] : symbols)

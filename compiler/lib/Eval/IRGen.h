@@ -67,7 +67,15 @@ public:
   tile::FuncOp beginFunc(llvm::StringRef name, mlir::Location l);
   /// Adds a parameter to the current function.
   mlir::Value addParam(mlir::Type t, mlir::Location l);
-  /// Sets the function type and the symbols clause.
+  /// Records attribute \p name = \p value of parameter \p arg of the
+  /// current function (finishFunc sets it).
+  void setParamAttr(mlir::Value arg, llvm::StringRef name,
+                    mlir::Attribute value);
+  /// `tile.strides` of a parameter: per dimension, an i64 constant or the
+  /// text of a symbolic stride (as symbolic dimensions are spelled).
+  mlir::ArrayAttr stridesAttr(llvm::ArrayRef<SymExpr> strides);
+  /// Sets the function type, the parameters' attributes and the symbols
+  /// clause.
   void finishFunc(tile::FuncOp func,
                   llvm::ArrayRef<std::pair<std::string, int>> symbols);
 
@@ -101,6 +109,9 @@ private:
   Interpreter &interp;
   llvm::DenseMap<const SymNode *, mlir::Value> symValues;
   llvm::StringMap<mlir::Value> symbolCache;
+  /// setParamAttr's attributes: (parameter number, name, value).
+  llvm::SmallVector<std::tuple<unsigned, mlir::StringAttr, mlir::Attribute>, 2>
+      paramAttrs;
   mlir::StringAttr fileName;
 };
 

@@ -211,9 +211,9 @@ static const char *const kPythonBuiltinNames[] = {
     "StopIteration", "OverflowError", "ArithmeticError", "LookupError",
     "OSError", "FileNotFoundError", "KeyboardInterrupt", "SystemExit",
     "Warning", "UserWarning", "DeprecationWarning", "BaseException",
-    "property", "staticmethod", "classmethod", "frozenset", "bytes",
+    "property", "staticmethod", "classmethod", "bytes",
     "bytearray", "complex", "memoryview", "slice", "vars", "dir", "id",
-    "hash", "hex", "oct", "bin", "chr", "ord", "format", "globals", "locals",
+    "hex", "oct", "bin", "chr", "ord", "format", "globals", "locals",
     "exec", "eval", "compile", "issubclass", "exit", "quit", "breakpoint",
     "__import__", "ascii", "delattr", "aiter", "anext", "help",
     "GeneratorExit", "StopAsyncIteration", "BaseExceptionGroup",
@@ -659,6 +659,15 @@ Flow Interpreter::execAugAssign(Node stmt) {
   if (rhs.isException())
     return Flow::Raise;
   BinaryOp op = stmt.op();
+  // `s |= t` of sets updates s in place (another name for s sees it).
+  auto apply = [&](Value cur) {
+    if (cur.is(ValueKind::Set) && !cur.as<SetObj>()->frozen &&
+        rhs.is(ValueKind::Set) &&
+        (op == BinaryOp::BitOr || op == BinaryOp::BitAnd ||
+         op == BinaryOp::Sub || op == BinaryOp::BitXor))
+      return setInPlace(op, cur, rhs, stmt);
+    return binary(op, cur, rhs, stmt);
+  };
   if (target.kind() == NodeKind::Name) {
     Value cur = lookup(target.identifier(), target);
     if (cur.is(ValueKind::Buffer) &&
@@ -677,7 +686,7 @@ Flow Interpreter::execAugAssign(Node stmt) {
       elems.append(add.begin(), add.end());
       return Flow::Normal;
     }
-    Value r = binary(op, cur, rhs, stmt);
+    Value r = apply(cur);
     if (r.isException())
       return Flow::Raise;
     bind(target.identifier(), r);
@@ -693,7 +702,7 @@ Flow Interpreter::execAugAssign(Node stmt) {
     Value cur = subscript(obj, idx, target);
     if (cur.isException())
       return Flow::Raise;
-    Value r = binary(op, cur, rhs, stmt);
+    Value r = apply(cur);
     if (r.isException())
       return Flow::Raise;
     if (obj.is(ValueKind::Buffer))
@@ -721,7 +730,7 @@ Flow Interpreter::execAugAssign(Node stmt) {
     Value cur = getAttr(obj, target.identifier(), target);
     if (cur.isException())
       return Flow::Raise;
-    Value r = binary(op, cur, rhs, stmt);
+    Value r = apply(cur);
     if (r.isException())
       return Flow::Raise;
     if (obj.is(ValueKind::Object) &&

@@ -333,10 +333,6 @@ public:
   Truth truth(Value v, Node at);
   /// Python equality of two values (no IR).
   std::optional<bool> equals(Value a, Value b);
-  /// The set of \p elems (tlc holds sets as lists): the first of each run
-  /// of Python-equal values (1 == 1.0 == True), in order; a TypeError at
-  /// \p at (and an exception value) for an unhashable list or dict.
-  Value makeSet(llvm::ArrayRef<Value> elems, Node at);
   /// `d[k] = v` of a Python dict: replaces the value of an equal key in
   /// place (the key keeps its first spelling and position) or appends.
   void dictPut(DictObj *d, Value k, Value v);
@@ -361,6 +357,43 @@ public:
   SymExpr toSym(Value v);
   /// Wraps a SymExpr as Int when constant, else Sym.
   Value fromSym(SymExpr e, Node at);
+
+  //===--------------------------------------------------------------------===//
+  // Sets and frozensets (Sets.cpp)
+  //===--------------------------------------------------------------------===//
+
+  /// CPython's hash of \p v into \p hash; false with \p abrupt a TypeError
+  /// at \p at for an unhashable value (a set hashes as a frozenset with
+  /// \p setAsFrozen, as `in` and `remove` do), or an opaque value for one
+  /// tlc does not know (a symbolic int, an object outside TileLang).
+  bool hashValue(Value v, int64_t &hash, Value &abrupt, Node at,
+                 bool setAsFrozen = false);
+  /// A new empty set (frozenset when \p frozen).
+  Value newSet(bool frozen);
+  /// set.add: None, or an exception / opaque value.
+  Value setAdd(Value set, Value key, Node at);
+  /// set.update with one iterable: None, or an exception / opaque value.
+  Value setUpdate(Value set, Value other, Node at);
+  /// The set of \p elems added in order (a set comprehension); an
+  /// exception for an unhashable element.
+  Value makeSet(llvm::ArrayRef<Value> elems, Node at, bool frozen = false);
+  /// set(iterable) / frozenset(iterable).
+  Value setFrom(Value iterable, bool frozen, Node at);
+  /// A set display `{a, *b, c}`.
+  Value evalSetDisplay(Node n);
+  /// Set equality of two Set values.
+  bool setEquals(Value a, Value b);
+  /// `|`, `&`, `-`, `^` of two Set values (the result has the left type).
+  Value setBinary(syntax::BinaryOp op, Value l, Value r, Node at);
+  /// `|=`, `&=`, `-=`, `^=` of a set with a Set value: \p l, updated.
+  Value setInPlace(syntax::BinaryOp op, Value l, Value r, Node at);
+  /// `<`, `<=`, `>`, `>=` of two Set values (subset order).
+  Value setCompare(syntax::CmpOp op, Value l, Value r, Node at);
+  /// `key in set`: a Bool, or an exception / opaque value.
+  Value setContains(Value set, Value key, Node at);
+  /// The set method \p id (called \p name) of \p self.
+  Value callSetMethod(NativeId id, Value self, CallArgs &args,
+                      llvm::StringRef name, Node at);
 
   //===--------------------------------------------------------------------===//
   // Python ints beyond 64 bits (BigInts.cpp)

@@ -789,6 +789,33 @@ static Value makeTensorType(Interpreter &in, const PArgs &p,
     }
     t->dtype = *d;
   }
+  // T.StridedTensor[shape, strides, dtype] / T.Buffer(..., strides=...):
+  // one stride per dimension, in elements.
+  if (std::optional<Value> st = p.get("strides"); st && !st->isNone()) {
+    if (st->isAbrupt())
+      return *st;
+    Node at = p.node("strides");
+    llvm::ArrayRef<Value> elems =
+        st->isSequence() ? getElems(*st) : llvm::ArrayRef<Value>(*st);
+    for (Value e : elems) {
+      if (e.isIntLike() && e.getInt() >= 0)
+        t->strides.push_back(in.syms.constant(e.getInt()));
+      else if (e.is(ValueKind::Sym))
+        t->strides.push_back(e.getSym());
+      else if (e.is(ValueKind::Expr) && e.as<ExprObj>()->sym)
+        t->strides.push_back(e.as<ExprObj>()->sym);
+      else if (e.isIntLike())
+        return in.fail(at, "negative stride " + llvm::Twine(e.getInt()));
+      else
+        return in.fail(at, "strides must be integers or symbols, not '" +
+                               e.getTypeName() + "'");
+    }
+    if (t->strides.size() != t->shape.size())
+      return in.fail(at, llvm::Twine(t->strides.size()) +
+                             " strides for a shape of rank " +
+                             llvm::Twine(t->shape.size()) +
+                             "; give one stride per dimension");
+  }
   t->scope = scope;
   if (std::optional<Value> sc = p.get("scope"))
     if (sc->isStr())

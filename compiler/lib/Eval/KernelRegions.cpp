@@ -402,6 +402,19 @@ Value Interpreter::makeTensorFromAnnotation(Value ann, llvm::StringRef name,
       dtype = *d;
   }
   BufferObj *b = makeBuffer(name, shape, dtype, t->scope, at, true);
+  // Strides other than the dense row-major ones (a transposed view, a
+  // padded row pitch) are the parameter's `tile.strides`.
+  SymExpr dense = syms.constant(1);
+  bool rowMajor = true;
+  for (size_t d = t->strides.size(); d-- > 0 && rowMajor;) {
+    rowMajor = t->strides[d] && dense &&
+               syms.equal(t->strides[d], dense).value_or(false);
+    dense = shape[d] ? syms.mul(dense, shape[d]) : SymExpr();
+  }
+  if (!rowMajor) {
+    b->strides = t->strides;
+    ir->setParamAttr(b->value, "tile.strides", ir->stridesAttr(b->strides));
+  }
   return Value::object(ValueKind::Buffer, b);
 }
 

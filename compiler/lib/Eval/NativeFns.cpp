@@ -99,6 +99,8 @@ Value Interpreter::callNative(NativeId id, CallArgs &args, Node at) {
       return Value::integer(getStr(a0).size());
     if (a0.is(ValueKind::Dict))
       return Value::integer(a0.as<DictObj>()->items.size());
+    if (a0.is(ValueKind::Set))
+      return Value::integer(a0.as<SetObj>()->used);
     if (a0.is(ValueKind::Range)) {
       llvm::SmallVector<Value, 16> tmp;
       if (!iterate(a0, tmp, at))
@@ -356,6 +358,11 @@ Value Interpreter::callNative(NativeId id, CallArgs &args, Node at) {
           return a0.is(ValueKind::Tuple);
         case NativeId::Dict:
           return a0.is(ValueKind::Dict);
+        case NativeId::Set:
+        case NativeId::FrozenSet:
+          return a0.is(ValueKind::Set) &&
+                 a0.as<SetObj>()->frozen == (c.getNativeId() ==
+                                             uint32_t(NativeId::FrozenSet));
         default:
           return std::nullopt;
         }
@@ -394,9 +401,27 @@ Value Interpreter::callNative(NativeId id, CallArgs &args, Node at) {
   case NativeId::Print:
   case NativeId::Input:
     return Value::none();
+  case NativeId::Set:
+  case NativeId::FrozenSet:
+    if (n > 1)
+      return raiseDefinite("TypeError",
+                           (id == NativeId::Set ? "set" : "frozenset") +
+                               llvm::Twine(" expected at most 1 argument, "
+                                           "got ") +
+                               llvm::Twine(n),
+                           at);
+    return setFrom(n ? a0 : Value::poison(), id == NativeId::FrozenSet, at);
+  case NativeId::Hash: {
+    if (n != 1)
+      return raise("TypeError", "hash() takes exactly one argument", at);
+    int64_t hash;
+    Value abrupt;
+    if (!hashValue(a0, hash, abrupt, at))
+      return abrupt.is(ValueKind::Opaque) ? heap.opaque("hash") : abrupt;
+    return Value::integer(hash);
+  }
   case NativeId::List:
-  case NativeId::Tuple:
-  case NativeId::Set: {
+  case NativeId::Tuple: {
     llvm::SmallVector<Value, 16> vals;
     if (n > 0) {
       if (a0.is(ValueKind::Opaque))
@@ -404,8 +429,6 @@ Value Interpreter::callNative(NativeId id, CallArgs &args, Node at) {
       if (!items(*this, a0, vals, at))
         return Value::exception();
     }
-    if (id == NativeId::Set)
-      return makeSet(vals, at);
     return id == NativeId::Tuple ? heap.tuple(vals) : heap.list(vals);
   }
   case NativeId::Dict: {

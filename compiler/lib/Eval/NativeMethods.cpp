@@ -53,7 +53,32 @@ Value Interpreter::callMethod(BoundMethodObj *m, CallArgs &args, Node at) {
                      m->name + "'",
                  at);
   };
+  if (self.is(ValueKind::Set))
+    return callSetMethod(id, self, args, m->name, at);
   switch (id) {
+  case NativeId::SetRemove: {
+    if (!self.is(ValueKind::List))
+      return noMethod();
+    auto &elems = self.as<SeqObj>()->elems;
+    for (size_t i = 0; i < elems.size(); ++i) {
+      std::optional<bool> e = equals(elems[i], a0);
+      if (!e)
+        return heap.opaque("list.remove");
+      if (*e) {
+        elems.erase(elems.begin() + i);
+        return Value::none();
+      }
+    }
+    return raiseDefinite("ValueError", "list.remove(x): x not in list", at);
+  }
+  case NativeId::SetClear:
+    if (self.is(ValueKind::List))
+      self.as<SeqObj>()->elems.clear();
+    else if (self.is(ValueKind::Dict))
+      self.as<DictObj>()->items.clear();
+    else
+      return noMethod();
+    return Value::none();
   case NativeId::ListAppend:
     if (!self.is(ValueKind::List))
       return noMethod();

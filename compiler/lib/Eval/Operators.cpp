@@ -53,6 +53,18 @@ static double pyModF(double a, double b) {
   return r;
 }
 
+/// The operator as Python spells it in its TypeError messages.
+static llvm::StringRef pySpelling(BinaryOp op) {
+  static const char *const names[] = {"+",  "-",  "*", "@", "/", "%",  "**",
+                                      "<<", ">>", "|", "^", "&", "//"};
+  return names[static_cast<unsigned>(op)];
+}
+static llvm::StringRef pySpelling(CmpOp op) {
+  static const char *const names[] = {"==", "!=", "<",      "<=", ">",
+                                      ">=", "is", "is not", "in", "not in"};
+  return names[static_cast<unsigned>(op)];
+}
+
 /// True for values taking part in IR arithmetic.
 static bool isIRScalar(Value v) {
   if (v.is(ValueKind::Expr))
@@ -254,7 +266,7 @@ Value Interpreter::binary(BinaryOp op, Value l, Value r, Node at) {
       return Value::floating(std::pow(a, b));
     default:
       return raise("TypeError",
-                   "unsupported operand type(s) for " + getOpName(op) +
+                   "unsupported operand type(s) for " + pySpelling(op) +
                        ": '" + l.getTypeName() + "' and '" + r.getTypeName() +
                        "'",
                    at);
@@ -318,6 +330,10 @@ Value Interpreter::binary(BinaryOp op, Value l, Value r, Node at) {
   }
   if (l.isIntLike() && r.isSequence() && op == BinaryOp::Mult)
     return binary(op, r, l, at);
+  if (l.is(ValueKind::Set) && r.is(ValueKind::Set) &&
+      (op == BinaryOp::BitOr || op == BinaryOp::BitAnd ||
+       op == BinaryOp::Sub || op == BinaryOp::BitXor))
+    return setBinary(op, l, r, at);
   if (l.is(ValueKind::Dict) && r.is(ValueKind::Dict) &&
       op == BinaryOp::BitOr) {
     Value d = heap.dict();
@@ -341,7 +357,7 @@ Value Interpreter::binary(BinaryOp op, Value l, Value r, Node at) {
       l.is(ValueKind::Region) || r.is(ValueKind::Region))
     return fail(at, "arithmetic on a whole buffer; index it to get elements");
   return raise("TypeError",
-               "unsupported operand type(s) for " + getOpName(op) + ": '" +
+               "unsupported operand type(s) for " + pySpelling(op) + ": '" +
                    l.getTypeName() + "' and '" + r.getTypeName() + "'",
                at);
 }
@@ -450,6 +466,8 @@ std::optional<bool> Interpreter::equals(Value a, Value b) {
     }
     return true;
   }
+  case ValueKind::Set:
+    return setEquals(a, b);
   case ValueKind::Primitive:
     return &a.getPrimitive()->getCanonical() ==
            &b.getPrimitive()->getCanonical();
@@ -463,22 +481,6 @@ std::optional<bool> Interpreter::equals(Value a, Value b) {
   default:
     return a.getObj() == b.getObj();
   }
-}
-
-Value Interpreter::makeSet(llvm::ArrayRef<Value> elems, Node at) {
-  llvm::SmallVector<Value, 16> uniq;
-  for (Value v : elems) {
-    if (v.is(ValueKind::List) || v.is(ValueKind::Dict))
-      return raiseDefinite("TypeError",
-                           llvm::Twine("unhashable type: '") +
-                               (v.is(ValueKind::List) ? "list" : "dict") +
-                               "'",
-                           at);
-    if (llvm::none_of(uniq,
-                      [&](Value u) { return equals(u, v).value_or(false); }))
-      uniq.push_back(v);
-  }
-  return heap.list(uniq);
 }
 
 void Interpreter::dictPut(DictObj *d, Value k, Value v) {
@@ -507,6 +509,10 @@ Value Interpreter::compare(CmpOp op, Value l, Value r, Node at) {
       same = l.isNone() && r.isNone();
     else if (l.is(ValueKind::Opaque) || r.is(ValueKind::Opaque))
       return heap.opaque("identity");
+    else if (l.getKind() == r.getKind() &&
+             (l.is(ValueKind::List) || l.is(ValueKind::Dict) ||
+              l.is(ValueKind::Set)))
+      same = l.getObj() == r.getObj(); // Mutable containers: identity.
     else
       same = equals(l, r).value_or(false);
     return Value::boolean(op == CmpOp::Is ? same : !same);
@@ -525,7 +531,12 @@ Value Interpreter::compare(CmpOp op, Value l, Value r, Node at) {
   case CmpOp::In:
   case CmpOp::NotIn: {
     bool found = false;
-    if (r.isStr() && l.isStr()) {
+    if (r.is(ValueKind::Set)) {
+      Value c = setContains(r, l, at);
+      if (!c.isBool())
+        return c.is(ValueKind::Opaque) ? heap.opaque("unknown condition") : c;
+      found = c.getBool();
+    } else if (r.isStr() && l.isStr()) {
       found = getStr(r).contains(getStr(l));
     } else if (r.isSequence()) {
       for (Value e : getElems(r))
@@ -600,6 +611,8 @@ Value Interpreter::compare(CmpOp op, Value l, Value r, Node at) {
     int a = l.getDType().getBits(), b = r.getDType().getBits();
     return result(a < b ? -1 : a > b ? 1 : 0);
   }
+  if (l.is(ValueKind::Set) && r.is(ValueKind::Set))
+    return setCompare(op, l, r, at);
   if (l.isSequence() && r.isSequence()) {
     auto a = getElems(l), b = getElems(r);
     for (size_t i = 0; i < std::min(a.size(), b.size()); ++i) {
@@ -615,7 +628,7 @@ Value Interpreter::compare(CmpOp op, Value l, Value r, Node at) {
       l.is(ValueKind::Sym) || r.is(ValueKind::Sym))
     return heap.opaque("unknown condition");
   return raise("TypeError",
-               "'" + getOpName(op) + "' not supported between instances of '" +
+               "'" + pySpelling(op) + "' not supported between instances of '" +
                    l.getTypeName() + "' and '" + r.getTypeName() + "'",
                at);
 }
@@ -656,6 +669,8 @@ Truth Interpreter::truth(Value v, Node at) {
     return getElems(v).empty() ? Truth::False : Truth::True;
   case ValueKind::Dict:
     return v.as<DictObj>()->items.empty() ? Truth::False : Truth::True;
+  case ValueKind::Set:
+    return v.as<SetObj>()->used == 0 ? Truth::False : Truth::True;
   case ValueKind::Range: {
     RangeObj *r = v.as<RangeObj>();
     bool nonEmpty = r->step > 0 ? r->start < r->stop : r->start > r->stop;
@@ -691,6 +706,11 @@ bool Interpreter::iterate(Value v, llvm::SmallVectorImpl<Value> &out,
   case ValueKind::Dict:
     for (auto &kv : v.as<DictObj>()->items)
       out.push_back(kv.first);
+    return true;
+  case ValueKind::Set:
+    for (const SetObj::Entry &e : v.as<SetObj>()->table)
+      if (e.state == SetObj::Entry::Active)
+        out.push_back(e.key);
     return true;
   case ValueKind::Range: {
     RangeObj *r = v.as<RangeObj>();
@@ -790,6 +810,19 @@ void Interpreter::format(Value v, llvm::raw_ostream &os, bool repr) {
     });
     os << '}';
     return;
+  case ValueKind::Set: {
+    auto *s = v.as<SetObj>();
+    if (s->used == 0) {
+      os << (s->frozen ? "frozenset()" : "set()");
+      return;
+    }
+    llvm::SmallVector<Value, 16> elems;
+    iterate(v, elems, Node());
+    os << (s->frozen ? "frozenset({" : "{");
+    llvm::interleaveComma(elems, os, [&](Value e) { format(e, os, true); });
+    os << (s->frozen ? "})" : "}");
+    return;
+  }
   case ValueKind::Sym:
     v.getSym().print(os);
     return;
@@ -815,6 +848,16 @@ void Interpreter::format(Value v, llvm::raw_ostream &os, bool repr) {
       os << v.as<EnumMemberObj>()->info->name;
       return;
     }
+    // str(e) of a caught exception: its one argument, or its arguments.
+    if (v.getObjKind() == ObjKind::Exception && !repr)
+      if (Value *args = v.as<NamespaceObj>()->find("args");
+          args && args->is(ValueKind::Tuple)) {
+        if (getElems(*args).size() == 1)
+          format(getElems(*args)[0], os, false);
+        else if (!getElems(*args).empty())
+          format(*args, os, true);
+        return;
+      }
     os << '<' << v.getTypeName() << '>';
     return;
   default:

@@ -78,6 +78,9 @@ llvm::StringRef Value::getTypeName() const {
     return "list";
   case ValueKind::Dict:
     return "dict";
+  case ValueKind::Set:
+    return static_cast<const SetObj *>(payload.obj)->frozen ? "frozenset"
+                                                            : "set";
   case ValueKind::Range:
     return "range";
   case ValueKind::Slice:

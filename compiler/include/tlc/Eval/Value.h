@@ -59,6 +59,8 @@ enum class ValueKind : uint8_t {
   Tuple,
   List,
   Dict,
+  /// A set or frozenset (a SetObj).
+  Set,
   Range,
   Slice,
   /// A user function or lambda.
@@ -109,6 +111,7 @@ struct Obj;
 struct StrObj;
 struct SeqObj;
 struct DictObj;
+struct SetObj;
 struct RangeObj;
 struct SliceObj;
 struct FunctionObj;
@@ -276,6 +279,28 @@ struct DictObj : Obj {
   llvm::SmallVector<std::pair<Value, Value>, 4> items;
 };
 
+/// A set or frozenset: CPython's open-addressing hash table (setobject.c),
+/// so that iteration order, which is table order, is CPython's wherever the
+/// element hashes are (Sets.cpp). The table has a power-of-two size of at
+/// least 8; removed entries stay as dummies until the table is rebuilt.
+struct SetObj : Obj {
+  /// A slot of the table.
+  struct Entry {
+    Value key;
+    int64_t hash = 0;
+    enum : uint8_t { Empty, Active, Dummy } state = Empty;
+  };
+  std::vector<Entry> table = std::vector<Entry>(8);
+  /// Active entries (`used`) and active plus dummy ones (`fill`).
+  size_t used = 0, fill = 0;
+  /// Where set.pop() starts looking.
+  size_t finger = 0;
+  /// True for a frozenset.
+  bool frozen = false;
+
+  size_t mask() const { return table.size() - 1; }
+};
+
 /// range(start, stop, step).
 struct RangeObj : Obj {
   int64_t start = 0, stop = 0, step = 1;
@@ -359,6 +384,10 @@ struct BufferObj : Obj {
   /// Total pipeline stages of the innermost T.Pipelined that writes it (for
   /// the shared memory budget); 1 when not multi-buffered.
   int64_t stages = 1;
+  /// The element strides of a `T.StridedTensor` (or `T.Buffer(strides=)`)
+  /// annotation or parameter, one per dimension; empty when none were
+  /// given or they are the dense row-major ones.
+  llvm::SmallVector<SymExpr, 4> strides;
   /// Index of the buffer's hint in FileAnalysis::hints (-1 if none).
   int hintIndex = -1;
   /// A raw-TIR vector let (`b: T.float32x4 = A[0, 0:4]`): a local buffer
@@ -570,6 +599,8 @@ public:
   size_t getBytesAllocated() const {
     return allocator.getBytesAllocated() + elementBytes;
   }
+  /// Counts \p n bytes held outside the arena (a set's table).
+  void countBytes(size_t n) { elementBytes += n; }
 
 private:
   llvm::BumpPtrAllocator allocator;
