@@ -742,7 +742,7 @@ LogicalResult Emitter::emitPrint(PrintOp op) {
   open("if (tid == 0)");
   std::string f = fresh("f");
   open("for (" + indexType() + " " + f + " = 0; " + f + " < " +
-       (numel.empty() ? "1" : numel) + "; ++" + f + ")");
+       numel + "; ++" + f + ")");
   SmallVector<std::string> idx;
   std::string rest = f;
   idx.resize(shape.size());

@@ -827,9 +827,11 @@ LogicalResult Emitter::assignFragmentLayouts(KernelOp kernel) {
     // elements slots: past layout::kMaxReplicatedSlots the instance is
     // refused here too (layout inference reports it at the use; the
     // editor's hints print instances whatever inference said).
+    // A rank-0 fragment (`T.alloc_fragment(())`) is one value: every thread
+    // holds it, whatever reads it (scalar code, a T.Parallel, T.copy).
     if (!known(v)) {
       std::optional<layout::Fragment> chosen =
-          isScalarFragment(v)
+          type.getRank() == 0 || isScalarFragment(v)
               ? layout::fullyReplicatedWithin(type.getShape(), homeThreads)
               : layout::defaultFragmentWithin(
                     type.getShape(), elemBits(v), homeThreads,

@@ -207,7 +207,7 @@ public:
   mlir::FailureOr<std::string> extent(tile::BufferType t, unsigned d,
                                       mlir::Operation *at);
   /// Every extent of \p t (extent()) into \p shape and their product as an
-  /// expression into \p numel (empty for rank 0).
+  /// expression into \p numel ("1" for rank 0).
   mlir::LogicalResult extents(tile::BufferType t, mlir::Operation *at,
                               llvm::SmallVectorImpl<std::string> &shape,
                               std::string &numel);
@@ -346,6 +346,9 @@ public:
   mlir::LogicalResult emitShiftedLoop(tile::ParallelOp op,
                                       const ShiftedLoop &shifted);
   mlir::LogicalResult emitCopy(tile::CopyOp op);
+  /// Whether \p op copies into or out of a T.alloc_local / T.alloc_var
+  /// buffer: every thread runs the whole copy for its own registers.
+  static bool isPerThreadCopy(tile::CopyOp op);
   mlir::LogicalResult emitFill(mlir::Operation *op, mlir::Value dst,
                                const std::string &value);
   /// Copies between a fragment and memory or another fragment.
