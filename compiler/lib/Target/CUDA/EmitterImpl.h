@@ -475,6 +475,12 @@ public:
   /// Whether every thread holds all of \p f, its registers row-major (a
   /// fragment scalar code may index anywhere).
   bool isWholeInEveryThread(const FragmentInfo &f) const;
+  /// What the printer needs of fragment layout \p f for a buffer of
+  /// \p type used by \p homeThreads threads: its fitted thread/register
+  /// map, replica mask and vector width. Errors are reported on \p blame.
+  mlir::FailureOr<FragmentInfo>
+  describeFragment(const layout::Fragment &f, tile::BufferType type,
+                   mlir::Operation *blame, int64_t homeThreads);
   /// The register of \p buf holding the element that slot (tid, r) of
   /// \p loop visits, \p buf dimension d being loop dimension dims[d]; an
   /// expression over \p reg. Fails (diagnostic on \p at) when another
