@@ -346,6 +346,12 @@ public:
   mlir::LogicalResult emitShiftedLoop(tile::ParallelOp op,
                                       const ShiftedLoop &shifted);
   mlir::LogicalResult emitCopy(tile::CopyOp op);
+  /// Where the region \p operand of a shared tile starts relative to an
+  /// \p align-byte boundary: std::nullopt when its offsets prove it on one
+  /// (constants, and dynamic offsets whose known divisors make them
+  /// multiples of \p align bytes), the bytes past one when constant
+  /// offsets put it there, -1 when a dynamic offset is not proved aligned.
+  std::optional<int64_t> misalignedOrigin(mlir::Value operand, int64_t align);
   /// Whether \p op copies into or out of a T.alloc_local / T.alloc_var
   /// buffer: every thread runs the whole copy for its own registers.
   static bool isPerThreadCopy(tile::CopyOp op);
