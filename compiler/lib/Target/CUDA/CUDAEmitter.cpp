@@ -258,6 +258,9 @@ LogicalResult Emitter::extents(BufferType t, Operation *at,
     shape.push_back(*e);
     numel += (numel.empty() ? "" : " * ") + *e;
   }
+  // A rank-0 buffer is one element.
+  if (numel.empty())
+    numel = "1";
   return success();
 }
 
@@ -791,12 +794,15 @@ LogicalResult Emitter::emitOp(Operation *op) {
     return type && (type.getScope() == MemoryScope::Local ||
                     type.getScope() == MemoryScope::LocalVar);
   };
-  bool perThreadFill =
+  // A fill of a T.alloc_local buffer, or a copy into or out of one, is
+  // every thread's own (as in TileLang): not partitioned, no range.
+  bool perThreadOp =
       (isa<FillOp>(op) && perThread(cast<FillOp>(op).getDst())) ||
-      (isa<ClearOp>(op) && perThread(cast<ClearOp>(op).getDst()));
+      (isa<ClearOp>(op) && perThread(cast<ClearOp>(op).getDst())) ||
+      (isa<CopyOp>(op) && isPerThreadCopy(cast<CopyOp>(op)));
   if ((isa<ParallelOp, CopyOp, GemmOp, ReduceOp, CumSumOp, FillOp, ClearOp>(
            op) &&
-       !perThreadFill) ||
+       !perThreadOp) ||
       (isa<AtomicAddOp>(op) && op->getNumResults() == 0 &&
        isa<BufferType>(op->getOperand(op->getNumOperands() - 1).getType()))) {
     if (!parallelReg.empty() && !isa<ParallelOp>(op)) {

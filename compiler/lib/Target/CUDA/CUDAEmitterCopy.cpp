@@ -377,6 +377,13 @@ static SmallVector<std::string> sideIndices(const CopySide &side,
   return idx;
 }
 
+bool Emitter::isPerThreadCopy(CopyOp op) {
+  return llvm::any_of(ValueRange{op.getSrc(), op.getDst()}, [](Value v) {
+    MemoryScope scope = scopeOf(rootOf(v));
+    return scope == MemoryScope::Local || scope == MemoryScope::LocalVar;
+  });
+}
+
 LogicalResult Emitter::emitCopy(CopyOp op) {
   beginOp(op, "T.copy");
   for (Value v : {op.getSrc(), op.getDst()})
@@ -484,7 +491,11 @@ LogicalResult Emitter::emitCopy(CopyOp op) {
   bool canVector = sameType && vec > 1 && runsKept &&
                    (vecBytes == 4 || vecBytes == 8 || vecBytes == 16);
   int64_t chunks = numel / vec;
-  int64_t perThread = (chunks + numThreads - 1) / numThreads;
+  // A copy into or out of a T.alloc_local buffer is each thread's own: it
+  // copies every chunk (TileLang does not partition it either).
+  bool own = isPerThreadCopy(op);
+  int64_t threads = own ? 1 : numThreads;
+  int64_t perThread = (chunks + threads - 1) / threads;
 
   open("");
   std::string c = fresh("c");
@@ -492,9 +503,10 @@ LogicalResult Emitter::emitCopy(CopyOp op) {
   open("for (int " + c + " = 0; " + c + " < " + Twine(perThread) + "; ++" +
        c + ")");
   std::string q = fresh("q");
-  line("const int " + q + " = " + c + " * " + Twine(numThreads) +
-       " + tid;  // chunk");
-  if (chunks % numThreads != 0)
+  line("const int " + q + " = " + c +
+       (own ? ";  // chunk" : " * " + std::to_string(numThreads) +
+                                 " + tid;  // chunk"));
+  if (chunks % threads != 0)
     open("if (" + q + " < " + Twine(chunks) + ")");
   else
     open("");

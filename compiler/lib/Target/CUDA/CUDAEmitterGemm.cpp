@@ -28,6 +28,7 @@
 #include "tlc/Layout/GemmLayouts.h"
 
 #include <map>
+#include <numeric>
 
 using namespace mlir;
 using namespace tlc;
@@ -91,34 +92,50 @@ bool tlc::target::cuda_detail::isWgmmaGemm(GemmOp op) {
   return instr && instr.getValue() == "wgmma";
 }
 
-/// Bytes past a 16-byte boundary at which the region \p operand of a
-/// shared tile starts, when its offsets are constants (regions of regions
-/// add up); std::nullopt when they are not, or for a whole tile.
-static std::optional<int64_t> misalignedOrigin(Value operand) {
+std::optional<int64_t> Emitter::misalignedOrigin(Value operand,
+                                                 int64_t align) {
   auto type = cast<BufferType>(operand.getType());
   if (!isSharedScope(type.getScope()) ||
       !type.getElementType().isIntOrFloat())
     return std::nullopt;
   int64_t bits = type.getElementType().getIntOrFloatBitWidth();
-  SmallVector<int64_t> origin(type.getRank(), 0);
+  // Per dimension of the root: the constant part of the origin and a
+  // divisor of its dynamic part (0: none).
+  SmallVector<int64_t> origin(type.getRank(), 0), divisor(type.getRank(), 0);
   Value v = operand;
   while (auto r = v.getDefiningOp<RegionOp>()) {
     auto source = cast<BufferType>(r.getSource().getType());
     if (source.getRank() != type.getRank())
       return std::nullopt;
     for (auto [d, ofr] : llvm::enumerate(r.getMixedOffsets())) {
-      std::optional<int64_t> c = getConstantIntValue(ofr);
-      if (!c)
-        return std::nullopt;
-      origin[d] += *c;
+      if (std::optional<int64_t> c = getConstantIntValue(ofr)) {
+        origin[d] += *c;
+        continue;
+      }
+      std::optional<IndexRange> range = rangeOf(ofr);
+      if (range && range->lo == range->hi) {
+        origin[d] += range->lo;
+        continue;
+      }
+      divisor[d] =
+          std::gcd(divisor[d], range && range->div > 0 ? range->div : 1);
     }
     v = r.getSource();
   }
   auto root = cast<BufferType>(v.getType());
-  int64_t linear = 0;
-  for (auto [x, extent] : llvm::zip(origin, root.getShape()))
-    linear = linear * extent + x;
-  int64_t bytes = (linear * bits / 8) % 16;
+  if (!root.isStatic())
+    return std::nullopt;
+  // Offsets in elements: the constant part, and a divisor of the rest.
+  int64_t linear = 0, dynamic = 0, stride = 1;
+  for (int d = int(root.getRank()) - 1; d >= 0; --d) {
+    linear += origin[d] * stride;
+    if (divisor[d])
+      dynamic = std::gcd(dynamic, divisor[d] * stride);
+    stride *= root.getShape()[d];
+  }
+  if (dynamic && (dynamic * bits / 8) % align != 0)
+    return -1;
+  int64_t bytes = (linear * bits / 8) % align;
   return bytes ? std::optional<int64_t>(bytes) : std::nullopt;
 }
 
@@ -135,16 +152,22 @@ LogicalResult Emitter::emitGemm(GemmOp op) {
                        type.getElementType().isF64();
     if (scalarLoads && !isWgmmaGemm(op))
       continue; // m16n8k8 .tf32 / m8n8k4 .f64 read elements one by one
-    if (std::optional<int64_t> bytes = misalignedOrigin(operand))
-      return op.emitError()
-             << "T.gemm operand " << name << " region starts " << *bytes
-             << " bytes past a 16-byte boundary of its shared tile; "
-             << (isWgmmaGemm(op) ? "wgmma's shared-memory descriptors"
-                                 : "ldmatrix")
-             << " needs 16-byte aligned rows (start the region at a "
-                "multiple of "
-             << 128 / type.getElementType().getIntOrFloatBitWidth()
-             << " elements)";
+    std::optional<int64_t> bytes = misalignedOrigin(operand, 16);
+    if (!bytes)
+      continue;
+    InFlightDiagnostic d = op.emitError() << "T.gemm operand " << name;
+    if (*bytes > 0)
+      d << " region starts " << *bytes
+        << " bytes past a 16-byte boundary of its shared tile; ";
+    else
+      d << " region starts at an offset not provably a multiple of 16 "
+           "bytes of its shared tile (its divisors do not show it); ";
+    d << (isWgmmaGemm(op) ? "wgmma's shared-memory descriptors"
+                          : "ldmatrix")
+      << " needs 16-byte aligned rows (start the region at a multiple of "
+      << 128 / type.getElementType().getIntOrFloatBitWidth()
+      << " elements)";
+    return failure();
   }
   if (isWgmmaGemm(op))
     return emitWgmma(op);

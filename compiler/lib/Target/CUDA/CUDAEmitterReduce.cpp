@@ -19,6 +19,8 @@
 #include "EmitterImpl.h"
 #include "SafeValue.h"
 
+#include "tlc/Layout/Propagation.h"
+
 #include "llvm/Support/Path.h"
 
 using namespace mlir;
@@ -64,10 +66,34 @@ static FailureOr<ReducePlan> planReduce(const FragmentInfo &src, unsigned dim,
   return plan;
 }
 
+/// The layout of the registers a reduction of a fragment laid out as \p src
+/// folds into: the destination fragment's, or for a destination in memory
+/// the one layout inference gives a fragment destination (reduceFragment).
+static llvm::Expected<layout::Fragment> reducedLayout(const FragmentInfo &src,
+                                                      ReduceOp op) {
+  bool keep = cast<BufferType>(op.getDst().getType()).getRank() ==
+              cast<BufferType>(op.getSrc().getType()).getRank();
+  return keep ? layout::reduceFragmentKeepDim(src.layout, op.getDim())
+              : layout::reduceFragment(src.layout, op.getDim());
+}
+
 int64_t Emitter::reduceScratchBytes(ReduceOp op) {
   auto s = fragments.find(op.getSrc()), d = fragments.find(op.getDst());
-  if (s == fragments.end() || d == fragments.end())
+  if (s == fragments.end())
     return 0;
+  int64_t dstRegs = 0;
+  if (d != fragments.end()) {
+    dstRegs = d->second.regs;
+  } else if (scopeOf(rootOf(op.getDst())) != MemoryScope::Fragment) {
+    llvm::Expected<layout::Fragment> r = reducedLayout(s->second, op);
+    if (!r) {
+      llvm::consumeError(r.takeError());
+      return 0;
+    }
+    dstRegs = r->getRegsPerThread();
+  } else {
+    return 0;
+  }
   FailureOr<ReducePlan> plan = planReduce(s->second, op.getDim(), op,
                                          lang.laneBits(), /*quiet=*/true);
   if (failed(plan) || !plan->blockMask)
@@ -78,7 +104,7 @@ int64_t Emitter::reduceScratchBytes(ReduceOp op) {
   Type elem = cast<BufferType>(op.getDst().getType()).getElementType();
   int64_t valueBytes =
       elem.isIntOrFloat() && elem.getIntOrFloatBitWidth() <= 32 ? 4 : 8;
-  return d->second.regs * numThreads * valueBytes;
+  return dstRegs * numThreads * valueBytes;
 }
 
 /// The lowest (\p max false) or highest value of integer type \p type as a
@@ -180,14 +206,35 @@ LogicalResult Emitter::emitReduce(ReduceOp op) {
   auto s = fragments.find(src), d = fragments.find(dst);
   if (scopeOf(rootOf(src)) != MemoryScope::Fragment)
     return emitMemoryReduce(op);
-  if (s == fragments.end() || d == fragments.end()) {
+  // Into shared (or global) memory: the registers are those a fragment
+  // destination would have, stored to memory at the end.
+  bool toMemory = scopeOf(rootOf(dst)) != MemoryScope::Fragment;
+  if (s == fragments.end() || (!toMemory && d == fragments.end())) {
     op.emitError() << "the " << lang.name
                    << " target reduces a whole fragment into a whole "
-                      "fragment only (reduce into a fragment, then copy "
-                      "it)";
+                      "fragment or into memory only (reduce into a "
+                      "fragment, then copy it)";
     return failure();
   }
-  const FragmentInfo &S = s->second, &D = d->second;
+  FailureOr<FragmentInfo> inMemory;
+  if (toMemory) {
+    auto dstType = cast<BufferType>(dst.getType());
+    if (!dstType.isStatic()) {
+      op.emitError() << "the " << lang.name
+                     << " target reduces a fragment into memory of static "
+                        "shape only";
+      return failure();
+    }
+    llvm::Expected<layout::Fragment> r = reducedLayout(s->second, op);
+    if (!r) {
+      op.emitError() << "T.reduce: " << llvm::toString(r.takeError());
+      return failure();
+    }
+    inMemory = describeFragment(*r, dstType, op, numThreads);
+    if (failed(inMemory))
+      return failure();
+  }
+  const FragmentInfo &S = s->second, &D = toMemory ? *inMemory : d->second;
   unsigned dim = op.getDim();
   FailureOr<ReducePlan> plan = planReduce(S, dim, op, lang.laneBits());
   if (failed(plan))
@@ -284,6 +331,37 @@ LogicalResult Emitter::emitReduce(ReduceOp op) {
     line(part + "[" + k + "] = all;");
     close();
     endAreaUse();
+  }
+  if (toMemory) {
+    // One replica of each result element stores it, once every thread is
+    // done with dst's old contents; then a barrier for its readers.
+    line(blockBarrier());
+    std::string guard;
+    if (D.threadExtent < numThreads)
+      guard = "tid < " + std::to_string(D.threadExtent);
+    if (!D.oneReplica().empty())
+      guard += (guard.empty() ? "" : " && ") + D.oneReplica();
+    open(guard.empty() ? "" : "if (" + guard + ")");
+    line("#pragma unroll");
+    open("for (int " + k + " = 0; " + k + " < " + Twine(D.regs) + "; ++" + k +
+         ")");
+    SmallVector<std::string> coords = emitCoords(D, k, "o");
+    if (coords.empty())
+      coords.push_back("0");
+    auto out = guardedElement(dst, coords, op);
+    if (failed(out))
+      return failure();
+    std::string value = part + "[" + k + "]";
+    if (!op.getClear())
+      value = arith.combine(fromStorage(dstElem, out->first), value);
+    std::string stmt =
+        out->first + " = " + toStorage(dstElem, value) + ";";
+    line(out->second.empty() ? stmt : "if (" + out->second + ") " + stmt);
+    close();
+    close();
+    close();
+    line(blockBarrier());
+    return success();
   }
   // Into dst.
   std::string dk = expr(dst) + "[" + k + "]";
@@ -742,7 +820,7 @@ LogicalResult Emitter::emitPrint(PrintOp op) {
   open("if (tid == 0)");
   std::string f = fresh("f");
   open("for (" + indexType() + " " + f + " = 0; " + f + " < " +
-       (numel.empty() ? "1" : numel) + "; ++" + f + ")");
+       numel + "; ++" + f + ")");
   SmallVector<std::string> idx;
   std::string rest = f;
   idx.resize(shape.size());

@@ -827,9 +827,11 @@ LogicalResult Emitter::assignFragmentLayouts(KernelOp kernel) {
     // elements slots: past layout::kMaxReplicatedSlots the instance is
     // refused here too (layout inference reports it at the use; the
     // editor's hints print instances whatever inference said).
+    // A rank-0 fragment (`T.alloc_fragment(())`) is one value: every thread
+    // holds it, whatever reads it (scalar code, a T.Parallel, T.copy).
     if (!known(v)) {
       std::optional<layout::Fragment> chosen =
-          isScalarFragment(v)
+          type.getRank() == 0 || isScalarFragment(v)
               ? layout::fullyReplicatedWithin(type.getShape(), homeThreads)
               : layout::defaultFragmentWithin(
                     type.getShape(), elemBits(v), homeThreads,
@@ -847,77 +849,88 @@ LogicalResult Emitter::assignFragmentLayouts(KernelOp kernel) {
     Operation *blame = alloc;
     if (AnnotateLayoutOp pin = pinned.lookup(v))
       blame = pin;
-    FragmentInfo info;
-    info.shape.assign(type.getShape().begin(), type.getShape().end());
-    info.numel = 1;
-    for (int64_t e : info.shape)
-      info.numel *= e;
-    info.layout = f;
-    info.regs = f.getRegsPerThread();
-    info.threadExtent = f.getThreadExtent();
-    if (info.threadExtent > homeThreads) {
-      blame->emitError() << "fragment layout " << f.shortLabel() << " needs "
-                        << info.threadExtent << " threads, "
-                        << (homeThreads == blockThreads
-                                ? "the kernel has "
-                                : "the thread range using it has ")
-                        << homeThreads;
+    FailureOr<FragmentInfo> info =
+        describeFragment(f, type, blame, homeThreads);
+    if (failed(info))
       return WalkResult::interrupt();
-    }
-    std::shared_ptr<const FragmentTables> tables = FragmentTables::get(f, info.shape.size());
-    if (!tables->error.empty()) {
-      blame->emitError() << "fragment layout: " << tables->error;
-      return WalkResult::interrupt();
-    }
-    unsigned rank = info.shape.size();
-    int64_t regs = info.regs;
-    const std::optional<BitLinear> &fit = tables->coords;
-    if (!fit) {
-      blame->emitError() << "the " << lang.name
-                         << " target cannot index fragment layout "
-                        << f.shortLabel()
-                        << " (its thread/register map is not linear in the "
-                           "bits of the thread id and register number)";
-      return WalkResult::interrupt();
-    }
-    info.coords = *fit;
-    info.tables = std::move(tables);
-    info.repMask = info.coords.zeroMask(0);
-    // Vector width: low register bits stepping the last dimension (of a
-    // flat map: the flat index, inside rows a multiple of the width long)
-    // by 1, 2, 4, ... with every other term a multiple of the width.
-    int64_t vec = 1;
-    bool flat = info.coords.isFlat();
-    unsigned last = flat || !rank ? 0 : rank - 1;
-    unsigned outs = flat ? 1 : rank;
-    if (rank) {
-      const auto &rbits = info.coords.coef[1];
-      unsigned n = 0;
-      while (n < rbits.size() && rbits[n][last] == (int64_t(1) << n) &&
-             unsigned(llvm::count(rbits[n], 0)) == outs - 1)
-        ++n;
-      vec = int64_t(1) << n;
-      auto aligned = [&](int64_t x) { return x % vec == 0; };
-      while (vec > 1) {
-        bool ok = aligned(info.coords.base[last]) && regs % vec == 0 &&
-                  (!flat || aligned(info.shape.back()));
-        for (const auto &bits : info.coords.coef)
-          for (auto [b, c] : llvm::enumerate(bits))
-            if (&bits != &info.coords.coef[1] || (int64_t(1) << b) >= vec)
-              ok &= aligned(c[last]);
-        if (ok)
-          break;
-        vec /= 2;
-      }
-      int64_t bytes = getElementStorageBytes(type.getElementType());
-      while (vec * bytes > 16)
-        vec /= 2;
-    }
-    info.vec = vec;
-    fragments[v] = std::move(info);
+    fragments[v] = std::move(*info);
     return WalkResult::advance();
   });
   return failure(w.wasInterrupted());
+}
+
+FailureOr<FragmentInfo>
+Emitter::describeFragment(const layout::Fragment &f, BufferType type,
+                          Operation *blame, int64_t homeThreads) {
+  FragmentInfo info;
+  info.shape.assign(type.getShape().begin(), type.getShape().end());
+  info.numel = 1;
+  for (int64_t e : info.shape)
+    info.numel *= e;
+  info.layout = f;
+  info.regs = f.getRegsPerThread();
+  info.threadExtent = f.getThreadExtent();
+  if (info.threadExtent > homeThreads) {
+    blame->emitError() << "fragment layout " << f.shortLabel() << " needs "
+                       << info.threadExtent << " threads, "
+                       << (homeThreads == blockThreads
+                               ? "the kernel has "
+                               : "the thread range using it has ")
+                       << homeThreads;
+    return failure();
+  }
+  std::shared_ptr<const FragmentTables> tables =
+      FragmentTables::get(f, info.shape.size());
+  if (!tables->error.empty()) {
+    blame->emitError() << "fragment layout: " << tables->error;
+    return failure();
+  }
+  unsigned rank = info.shape.size();
+  int64_t regs = info.regs;
+  const std::optional<BitLinear> &fit = tables->coords;
+  if (!fit) {
+    blame->emitError() << "the " << lang.name
+                       << " target cannot index fragment layout "
+                       << f.shortLabel()
+                       << " (its thread/register map is not linear in the "
+                          "bits of the thread id and register number)";
+    return failure();
+  }
+  info.coords = *fit;
+  info.tables = std::move(tables);
+  info.repMask = info.coords.zeroMask(0);
+  // Vector width: low register bits stepping the last dimension (of a
+  // flat map: the flat index, inside rows a multiple of the width long)
+  // by 1, 2, 4, ... with every other term a multiple of the width.
+  int64_t vec = 1;
+  bool flat = info.coords.isFlat();
+  unsigned last = flat || !rank ? 0 : rank - 1;
+  unsigned outs = flat ? 1 : rank;
+  if (rank) {
+    const auto &rbits = info.coords.coef[1];
+    unsigned n = 0;
+    while (n < rbits.size() && rbits[n][last] == (int64_t(1) << n) &&
+           unsigned(llvm::count(rbits[n], 0)) == outs - 1)
+      ++n;
+    vec = int64_t(1) << n;
+    auto aligned = [&](int64_t x) { return x % vec == 0; };
+    while (vec > 1) {
+      bool ok = aligned(info.coords.base[last]) && regs % vec == 0 &&
+                (!flat || aligned(info.shape.back()));
+      for (const auto &bits : info.coords.coef)
+        for (auto [b, c] : llvm::enumerate(bits))
+          if (&bits != &info.coords.coef[1] || (int64_t(1) << b) >= vec)
+            ok &= aligned(c[last]);
+      if (ok)
+        break;
+      vec /= 2;
+    }
+    int64_t bytes = getElementStorageBytes(type.getElementType());
+    while (vec * bytes > 16)
+      vec /= 2;
+  }
+  info.vec = vec;
+  return info;
 }
 
 std::string Emitter::rowMajorIndex(ValueRange indices,

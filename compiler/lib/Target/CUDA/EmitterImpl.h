@@ -207,7 +207,7 @@ public:
   mlir::FailureOr<std::string> extent(tile::BufferType t, unsigned d,
                                       mlir::Operation *at);
   /// Every extent of \p t (extent()) into \p shape and their product as an
-  /// expression into \p numel (empty for rank 0).
+  /// expression into \p numel ("1" for rank 0).
   mlir::LogicalResult extents(tile::BufferType t, mlir::Operation *at,
                               llvm::SmallVectorImpl<std::string> &shape,
                               std::string &numel);
@@ -346,6 +346,15 @@ public:
   mlir::LogicalResult emitShiftedLoop(tile::ParallelOp op,
                                       const ShiftedLoop &shifted);
   mlir::LogicalResult emitCopy(tile::CopyOp op);
+  /// Where the region \p operand of a shared tile starts relative to an
+  /// \p align-byte boundary: std::nullopt when its offsets prove it on one
+  /// (constants, and dynamic offsets whose known divisors make them
+  /// multiples of \p align bytes), the bytes past one when constant
+  /// offsets put it there, -1 when a dynamic offset is not proved aligned.
+  std::optional<int64_t> misalignedOrigin(mlir::Value operand, int64_t align);
+  /// Whether \p op copies into or out of a T.alloc_local / T.alloc_var
+  /// buffer: every thread runs the whole copy for its own registers.
+  static bool isPerThreadCopy(tile::CopyOp op);
   mlir::LogicalResult emitFill(mlir::Operation *op, mlir::Value dst,
                                const std::string &value);
   /// Copies between a fragment and memory or another fragment.
@@ -472,6 +481,12 @@ public:
   /// Whether every thread holds all of \p f, its registers row-major (a
   /// fragment scalar code may index anywhere).
   bool isWholeInEveryThread(const FragmentInfo &f) const;
+  /// What the printer needs of fragment layout \p f for a buffer of
+  /// \p type used by \p homeThreads threads: its fitted thread/register
+  /// map, replica mask and vector width. Errors are reported on \p blame.
+  mlir::FailureOr<FragmentInfo>
+  describeFragment(const layout::Fragment &f, tile::BufferType type,
+                   mlir::Operation *blame, int64_t homeThreads);
   /// The register of \p buf holding the element that slot (tid, r) of
   /// \p loop visits, \p buf dimension d being loop dimension dims[d]; an
   /// expression over \p reg. Fails (diagnostic on \p at) when another

@@ -291,6 +291,13 @@ LogicalResult Emitter::emitMfmaGemm(GemmOp op) {
     auto lds = ldsSwizzle.find(rootOf(buf));
     if (lds != ldsSwizzle.end() && lds->second.vec % perStep != 0)
       return 0;
+    // ds_read_b64/_b128 need aligned addresses. An operand spanning whole
+    // rows starts at a row (a multiple of perStep elements) whatever its
+    // offsets; should a region ever start elsewhere (constant offsets off
+    // the vector, or dynamic ones their divisors do not prove aligned), it
+    // is read element by element.
+    if (misalignedOrigin(buf, bytes))
+      return 0;
     return bytes;
   };
   const int64_t aVec = aShared ? vectorBytes(a, !transA) : 0;

@@ -122,8 +122,12 @@ static bool isBlockBarrier(Operation *op) {
 static bool isCollective(Operation *op) {
   if (isBlockBarrier(op))
     return true;
-  if (isa<tile::SyncThreadsOp, tile::CopyOp, tile::GemmOp, tile::ReduceOp,
-          tile::CumSumOp, tile::ParallelOp, tile::PrintOp>(op))
+  // A copy into or out of a per-thread buffer is each thread's own (as in
+  // TileLang, which does not partition it).
+  if (auto c = dyn_cast<tile::CopyOp>(op))
+    return !isPerThreadBuffer(c.getSrc()) && !isPerThreadBuffer(c.getDst());
+  if (isa<tile::SyncThreadsOp, tile::GemmOp, tile::ReduceOp, tile::CumSumOp,
+          tile::ParallelOp, tile::PrintOp>(op))
     return true;
   if (auto f = dyn_cast<tile::FillOp>(op))
     return !isPerThreadBuffer(f.getDst());

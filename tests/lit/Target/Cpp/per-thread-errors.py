@@ -5,7 +5,7 @@
 # mask names lanes that do not reach it, a loop bound that differs between
 # threads around a barrier). `--check` reports none of them.
 #
-# RUN: not tlc-build --target=cpu -o %t/local --kernel=copy_into_local %s 2>&1 | FileCheck %s --check-prefix=LOCAL
+# RUN: not tlc-build --target=cpu -o %t/local --kernel=reduce_local %s 2>&1 | FileCheck %s --check-prefix=LOCAL
 # LOCAL: error: the CPU target cannot run this tile operation on a T.alloc_local / T.alloc_var buffer in a kernel with per-thread code
 # RUN: not tlc-build --target=cpu -o %t/exit --kernel=divergent_exit %s 2>&1 | FileCheck %s --check-prefix=EXIT
 # EXIT: error: T.loop_break: leaves a loop with barriers or warp operations under a condition that may differ between threads
@@ -70,15 +70,17 @@ def divergent_bound(X):
 
 
 @tilelang.jit
-def copy_into_local(X):
+def reduce_local(X):
     N = T.const("N")
     X: T.Tensor((N,), T.float32)
     Y = T.empty((N,), T.float32)
     with T.Kernel(1, threads=32):
         tx = T.get_thread_binding()
         r = T.alloc_local((4,), T.float32)
+        s = T.alloc_shared((), T.float32)
         T.copy(X[0:4], r)
-        Y[tx] = r[tx % 4]
+        T.reduce_sum(r, s)
+        Y[tx] = s[()]
     return Y
 
 
@@ -104,5 +106,5 @@ def divergent_exit(X):
 partial_barrier.compile(N=128)
 partial_shuffle.compile(N=32)
 divergent_bound.compile(N=64)
-copy_into_local.compile(N=32)
+reduce_local.compile(N=32)
 divergent_exit.compile(N=64)
