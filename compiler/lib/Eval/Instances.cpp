@@ -360,7 +360,8 @@ static bool containsPrimFunc(Node def) {
 /// Whether \p fn is a lazy factory through another function: a `return`
 /// of its body (not of nested functions) calls, by name, a function of its
 /// scope that defines a `@T.prim_func` or is such a factory itself
-/// (`def kernel(N): return copy_kernel(N)`). TileLang tells lazy from
+/// (`def kernel(N): return copy_kernel(N)`, or a jitted factory's
+/// `return copy_kernel(N).prim_func`). TileLang tells lazy from
 /// eager by calling the function and looking for a PrimFunc result; this
 /// follows the names statically, a few calls deep.
 static bool returnsPrimFuncFactory(FunctionObj *fn, unsigned depth = 0) {
@@ -376,6 +377,10 @@ static bool returnsPrimFuncFactory(FunctionObj *fn, unsigned depth = 0) {
       if (n.kind() != NodeKind::Return)
         return syntax::WalkResult::Advance;
       Node call = n.child(Field::value);
+      // `return factory(...).prim_func`: the PrimFunc of a jitted factory.
+      if (call && call.kind() == NodeKind::Attribute &&
+          call.identifier() == "prim_func")
+        call = call.child(Field::value);
       if (!call || call.kind() != NodeKind::Call)
         return syntax::WalkResult::Skip;
       Node callee = call.child(Field::func);
@@ -386,8 +391,12 @@ static bool returnsPrimFuncFactory(FunctionObj *fn, unsigned depth = 0) {
         auto it = e->vars.find(name);
         if (it == e->vars.end())
           continue;
-        if (it->second.is(ValueKind::Function)) {
-          FunctionObj *g = it->second.as<FunctionObj>();
+        FunctionObj *g = nullptr;
+        if (it->second.is(ValueKind::Function))
+          g = it->second.as<FunctionObj>();
+        else if (it->second.isObj(ObjKind::JitFunction))
+          g = it->second.as<JitFunctionObj>()->fn;
+        if (g) {
           if (g != fn && (containsPrimFunc(g->def) ||
                           returnsPrimFuncFactory(g, depth + 1)))
             found = true;

@@ -740,6 +740,10 @@ public:
   std::shared_ptr<const FileNames> fileNames;
   /// Modules imported with `from M import *` that are opaque.
   bool hasOpaqueStarImport = false;
+  /// TileLang modules imported with `from M import *`
+  /// (`from tilelang.autotuner import *`): their names tlc knows
+  /// (`autotune`) resolve to the builtins, the rest stay opaque.
+  llvm::SmallVector<std::string, 2> tileLangStarImports;
 
   PendingException pending;
   Value returnValue;

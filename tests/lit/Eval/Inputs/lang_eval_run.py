@@ -106,6 +106,12 @@ def gather_pairs(t):
             if abs(b[r * 32 + c] - (2.0 * a[r * 16 + c // 2] + c % 2)) > 1e-6]
 
 
+def double(t):
+    """B = 2 A."""
+    a, b = t["A"], t["B"]
+    return [g for g in range(len(a)) if b[g] != 2.0 * a[g]]
+
+
 CHECKS = {
     "persistent-h100": lambda t: persistent(t, 132),
     "persistent-a100": lambda t: persistent(t, 108),
@@ -116,6 +122,7 @@ CHECKS = {
     "gather-loop": gather_loop,
     "tir-builders": tir_builders,
     "gather-pairs": gather_pairs,
+    "double": double,
 }
 
 
