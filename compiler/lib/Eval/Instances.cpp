@@ -715,14 +715,52 @@ Value Interpreter::tracePrimFunc(FunctionObj *fn, Node at) {
   return result;
 }
 
+/// Appends to \p dims the dimension expressions of the shape \p shape
+/// written in the annotation statement \p body[at]: a tuple or list, a name
+/// an earlier statement of the body assigned one (`shape = [B, M, K]`), or a
+/// sum of those (`count_shape + [n]`). False when it is none of these.
+static bool shapeDims(llvm::ArrayRef<Node> body, size_t at, Node shape,
+                      std::vector<Node> &dims, unsigned depth = 0) {
+  if (!shape || depth > 4)
+    return false;
+  if (shape.kind() == NodeKind::Tuple || shape.kind() == NodeKind::List) {
+    for (Node dim : shape.children(Field::elts))
+      dims.push_back(dim);
+    return true;
+  }
+  if (shape.kind() == NodeKind::BinOp && shape.op() == syntax::BinaryOp::Add)
+    return shapeDims(body, at, shape.child(Field::left), dims, depth + 1) &&
+           shapeDims(body, at, shape.child(Field::right), dims, depth + 1);
+  if (shape.kind() != NodeKind::Name)
+    return false;
+  // The last assignment of the name before the annotation.
+  for (size_t i = at; i-- > 0;) {
+    Node stmt = body[i];
+    if (stmt.kind() != NodeKind::Assign)
+      continue;
+    auto targets = stmt.children(Field::targets);
+    if (std::distance(targets.begin(), targets.end()) != 1)
+      continue;
+    Node target = *targets.begin();
+    if (target.kind() != NodeKind::Name ||
+        target.identifier() != shape.identifier())
+      continue;
+    return shapeDims(body, i, stmt.child(Field::value), dims, depth + 1);
+  }
+  return false;
+}
+
 /// Binds T.const names from torch tensors of known shape: for a parameter X
-/// passed such a tensor, finds `X: T.Tensor((M, K), ...)` in the body.
+/// passed such a tensor, finds `X: T.Tensor((M, K), ...)` in the body (the
+/// shape may be a variable assigned before it, `X: T.Tensor(shape, ...)`).
 static void bindConstsFromTensors(Interpreter &in, FunctionObj *fn,
                                   llvm::StringMap<Value> &bindings,
                                   llvm::ArrayRef<std::pair<llvm::StringRef,
                                                            OpaqueObj *>>
                                       tensors) {
-  for (Node stmt : fn->def.children(Field::body)) {
+  llvm::SmallVector<Node> body(fn->def.children(Field::body).begin(),
+                               fn->def.children(Field::body).end());
+  for (auto [at, stmt] : llvm::enumerate(body)) {
     if (stmt.kind() != NodeKind::AnnAssign)
       continue;
     Node target = stmt.child(Field::target);
@@ -743,11 +781,11 @@ static void bindConstsFromTensors(Interpreter &in, FunctionObj *fn,
       shape = sl.kind() == NodeKind::Tuple ? *sl.children(Field::elts).begin()
                                            : sl;
     }
-    if (!shape ||
-        (shape.kind() != NodeKind::Tuple && shape.kind() != NodeKind::List))
+    std::vector<Node> dims;
+    if (!shapeDims(body, at, shape, dims))
       continue;
     unsigned i = 0;
-    for (Node dim : shape.children(Field::elts)) {
+    for (Node dim : dims) {
       if (i < t->shape.size() && dim.kind() == NodeKind::Name &&
           !bindings.count(dim.identifier()))
         bindings[dim.identifier()] = t->shape[i];
