@@ -1250,6 +1250,66 @@ Value Interpreter::runTestFunctions(Node at) {
   return Value::none();
 }
 
+void Interpreter::runTestsCallingUntracedKernels() {
+  llvm::StringSet<> untraced;
+  for (Value v : kernelsSeen) {
+    llvm::StringRef name = v.as<JitFunctionObj>()->fn->name;
+    if (!tracedLabels.count(name))
+      untraced.insert(name);
+  }
+  if (untraced.empty())
+    return;
+  for (Node stmt : topLevel) {
+    if (budgetExhausted)
+      return;
+    if (stmt.kind() != NodeKind::FunctionDef ||
+        !stmt.identifier().starts_with("test"))
+      continue;
+    // A call of an untraced kernel by name, outside nested functions.
+    llvm::StringRef called;
+    for (Node s : stmt.children(Field::body))
+      syntax::walk(s, [&](Node n) {
+        if (n.kind() == NodeKind::FunctionDef ||
+            n.kind() == NodeKind::AsyncFunctionDef ||
+            n.kind() == NodeKind::Lambda || n.kind() == NodeKind::ClassDef)
+          return syntax::WalkResult::Skip;
+        if (n.kind() == NodeKind::Call) {
+          Node callee = n.child(Field::func);
+          if (callee && callee.kind() == NodeKind::Name &&
+              untraced.count(callee.identifier()) &&
+              !tracedLabels.count(callee.identifier())) {
+            called = callee.identifier();
+            return syntax::WalkResult::Interrupt;
+          }
+        }
+        return syntax::WalkResult::Advance;
+      });
+    if (called.empty())
+      continue;
+    Value fn = lookupModuleGlobal(stmt.identifier());
+    if (!fn.is(ValueKind::Function))
+      continue;
+    FunctionObj *f = fn.as<FunctionObj>();
+    if (f->params.size() != f->defaults.size())
+      continue;
+    CallArgs args;
+    Value r = callFunction(f, args, stmt);
+    if (r.isException()) {
+      // Python would not run this test: what it raises is no error of the
+      // program (the kernel's own errors are reported by its instance).
+      std::string msg = pending.type;
+      if (!pending.message.empty())
+        msg += ": " + pending.message;
+      report(Severity::Warning,
+             pending.range.empty() ? stmt.range() : pending.range,
+             msg + " (raised while running " + stmt.identifier() +
+                 " for a call site of " + called + ")",
+             pending.type);
+      pending = {};
+    }
+  }
+}
+
 void Interpreter::checkKernelFilter() {
   llvm::StringRef want = options.kernelFilter;
   if (want.empty() || budgetExhausted || tracedLabels.count(want))
@@ -1311,6 +1371,11 @@ void Interpreter::run() {
   if (!ranTests && !budgetExhausted && options.callSites &&
       (base.starts_with("test_") || base.ends_with("_test.py")))
     runTestFunctions(tree.root());
+  // Otherwise a test the script does not run may still call a kernel
+  // nothing else instantiates: its arguments describe the kernel better
+  // than symbols do.
+  if (!ranTests && !budgetExhausted && options.callSites)
+    runTestsCallingUntracedKernels();
   traceDefaultInstances();
   checkKernelFilter();
   // Undefined names no evaluation reached are warnings, like pyflakes:

@@ -673,6 +673,10 @@ public:
   /// `tilelang.testing.main()`: runs the file's `test*` functions that need
   /// no fixtures, each with the first case of its parametrize decorators.
   Value runTestFunctions(Node at);
+  /// Runs the `test*` functions (no required parameters) that call, by
+  /// name, a jit kernel no call site has instantiated, so that it is traced
+  /// with the arguments a test gives it rather than alone with symbols.
+  void runTestsCallingUntracedKernels();
   /// Analyses kernels that no call site instantiated.
   void traceDefaultInstances();
   /// Reports a --kernel that names no kernel of the file, listing those
