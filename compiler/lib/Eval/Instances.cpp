@@ -360,7 +360,8 @@ static bool containsPrimFunc(Node def) {
 /// Whether \p fn is a lazy factory through another function: a `return`
 /// of its body (not of nested functions) calls, by name, a function of its
 /// scope that defines a `@T.prim_func` or is such a factory itself
-/// (`def kernel(N): return copy_kernel(N)`). TileLang tells lazy from
+/// (`def kernel(N): return copy_kernel(N)`, or a jitted factory's
+/// `return copy_kernel(N).prim_func`). TileLang tells lazy from
 /// eager by calling the function and looking for a PrimFunc result; this
 /// follows the names statically, a few calls deep.
 static bool returnsPrimFuncFactory(FunctionObj *fn, unsigned depth = 0) {
@@ -376,6 +377,10 @@ static bool returnsPrimFuncFactory(FunctionObj *fn, unsigned depth = 0) {
       if (n.kind() != NodeKind::Return)
         return syntax::WalkResult::Advance;
       Node call = n.child(Field::value);
+      // `return factory(...).prim_func`: the PrimFunc of a jitted factory.
+      if (call && call.kind() == NodeKind::Attribute &&
+          call.identifier() == "prim_func")
+        call = call.child(Field::value);
       if (!call || call.kind() != NodeKind::Call)
         return syntax::WalkResult::Skip;
       Node callee = call.child(Field::func);
@@ -386,8 +391,12 @@ static bool returnsPrimFuncFactory(FunctionObj *fn, unsigned depth = 0) {
         auto it = e->vars.find(name);
         if (it == e->vars.end())
           continue;
-        if (it->second.is(ValueKind::Function)) {
-          FunctionObj *g = it->second.as<FunctionObj>();
+        FunctionObj *g = nullptr;
+        if (it->second.is(ValueKind::Function))
+          g = it->second.as<FunctionObj>();
+        else if (it->second.isObj(ObjKind::JitFunction))
+          g = it->second.as<JitFunctionObj>()->fn;
+        if (g) {
           if (g != fn && (containsPrimFunc(g->def) ||
                           returnsPrimFuncFactory(g, depth + 1)))
             found = true;
@@ -706,14 +715,52 @@ Value Interpreter::tracePrimFunc(FunctionObj *fn, Node at) {
   return result;
 }
 
+/// Appends to \p dims the dimension expressions of the shape \p shape
+/// written in the annotation statement \p body[at]: a tuple or list, a name
+/// an earlier statement of the body assigned one (`shape = [B, M, K]`), or a
+/// sum of those (`count_shape + [n]`). False when it is none of these.
+static bool shapeDims(llvm::ArrayRef<Node> body, size_t at, Node shape,
+                      std::vector<Node> &dims, unsigned depth = 0) {
+  if (!shape || depth > 4)
+    return false;
+  if (shape.kind() == NodeKind::Tuple || shape.kind() == NodeKind::List) {
+    for (Node dim : shape.children(Field::elts))
+      dims.push_back(dim);
+    return true;
+  }
+  if (shape.kind() == NodeKind::BinOp && shape.op() == syntax::BinaryOp::Add)
+    return shapeDims(body, at, shape.child(Field::left), dims, depth + 1) &&
+           shapeDims(body, at, shape.child(Field::right), dims, depth + 1);
+  if (shape.kind() != NodeKind::Name)
+    return false;
+  // The last assignment of the name before the annotation.
+  for (size_t i = at; i-- > 0;) {
+    Node stmt = body[i];
+    if (stmt.kind() != NodeKind::Assign)
+      continue;
+    auto targets = stmt.children(Field::targets);
+    if (std::distance(targets.begin(), targets.end()) != 1)
+      continue;
+    Node target = *targets.begin();
+    if (target.kind() != NodeKind::Name ||
+        target.identifier() != shape.identifier())
+      continue;
+    return shapeDims(body, i, stmt.child(Field::value), dims, depth + 1);
+  }
+  return false;
+}
+
 /// Binds T.const names from torch tensors of known shape: for a parameter X
-/// passed such a tensor, finds `X: T.Tensor((M, K), ...)` in the body.
+/// passed such a tensor, finds `X: T.Tensor((M, K), ...)` in the body (the
+/// shape may be a variable assigned before it, `X: T.Tensor(shape, ...)`).
 static void bindConstsFromTensors(Interpreter &in, FunctionObj *fn,
                                   llvm::StringMap<Value> &bindings,
                                   llvm::ArrayRef<std::pair<llvm::StringRef,
                                                            OpaqueObj *>>
                                       tensors) {
-  for (Node stmt : fn->def.children(Field::body)) {
+  llvm::SmallVector<Node> body(fn->def.children(Field::body).begin(),
+                               fn->def.children(Field::body).end());
+  for (auto [at, stmt] : llvm::enumerate(body)) {
     if (stmt.kind() != NodeKind::AnnAssign)
       continue;
     Node target = stmt.child(Field::target);
@@ -734,11 +781,11 @@ static void bindConstsFromTensors(Interpreter &in, FunctionObj *fn,
       shape = sl.kind() == NodeKind::Tuple ? *sl.children(Field::elts).begin()
                                            : sl;
     }
-    if (!shape ||
-        (shape.kind() != NodeKind::Tuple && shape.kind() != NodeKind::List))
+    std::vector<Node> dims;
+    if (!shapeDims(body, at, shape, dims))
       continue;
     unsigned i = 0;
-    for (Node dim : shape.children(Field::elts)) {
+    for (Node dim : dims) {
       if (i < t->shape.size() && dim.kind() == NodeKind::Name &&
           !bindings.count(dim.identifier()))
         bindings[dim.identifier()] = t->shape[i];
@@ -1203,6 +1250,66 @@ Value Interpreter::runTestFunctions(Node at) {
   return Value::none();
 }
 
+void Interpreter::runTestsCallingUntracedKernels() {
+  llvm::StringSet<> untraced;
+  for (Value v : kernelsSeen) {
+    llvm::StringRef name = v.as<JitFunctionObj>()->fn->name;
+    if (!tracedLabels.count(name))
+      untraced.insert(name);
+  }
+  if (untraced.empty())
+    return;
+  for (Node stmt : topLevel) {
+    if (budgetExhausted)
+      return;
+    if (stmt.kind() != NodeKind::FunctionDef ||
+        !stmt.identifier().starts_with("test"))
+      continue;
+    // A call of an untraced kernel by name, outside nested functions.
+    llvm::StringRef called;
+    for (Node s : stmt.children(Field::body))
+      syntax::walk(s, [&](Node n) {
+        if (n.kind() == NodeKind::FunctionDef ||
+            n.kind() == NodeKind::AsyncFunctionDef ||
+            n.kind() == NodeKind::Lambda || n.kind() == NodeKind::ClassDef)
+          return syntax::WalkResult::Skip;
+        if (n.kind() == NodeKind::Call) {
+          Node callee = n.child(Field::func);
+          if (callee && callee.kind() == NodeKind::Name &&
+              untraced.count(callee.identifier()) &&
+              !tracedLabels.count(callee.identifier())) {
+            called = callee.identifier();
+            return syntax::WalkResult::Interrupt;
+          }
+        }
+        return syntax::WalkResult::Advance;
+      });
+    if (called.empty())
+      continue;
+    Value fn = lookupModuleGlobal(stmt.identifier());
+    if (!fn.is(ValueKind::Function))
+      continue;
+    FunctionObj *f = fn.as<FunctionObj>();
+    if (f->params.size() != f->defaults.size())
+      continue;
+    CallArgs args;
+    Value r = callFunction(f, args, stmt);
+    if (r.isException()) {
+      // Python would not run this test: what it raises is no error of the
+      // program (the kernel's own errors are reported by its instance).
+      std::string msg = pending.type;
+      if (!pending.message.empty())
+        msg += ": " + pending.message;
+      report(Severity::Warning,
+             pending.range.empty() ? stmt.range() : pending.range,
+             msg + " (raised while running " + stmt.identifier() +
+                 " for a call site of " + called + ")",
+             pending.type);
+      pending = {};
+    }
+  }
+}
+
 void Interpreter::checkKernelFilter() {
   llvm::StringRef want = options.kernelFilter;
   if (want.empty() || budgetExhausted || tracedLabels.count(want))
@@ -1264,6 +1371,11 @@ void Interpreter::run() {
   if (!ranTests && !budgetExhausted && options.callSites &&
       (base.starts_with("test_") || base.ends_with("_test.py")))
     runTestFunctions(tree.root());
+  // Otherwise a test the script does not run may still call a kernel
+  // nothing else instantiates: its arguments describe the kernel better
+  // than symbols do.
+  if (!ranTests && !budgetExhausted && options.callSites)
+    runTestsCallingUntracedKernels();
   traceDefaultInstances();
   checkKernelFilter();
   // Undefined names no evaluation reached are warnings, like pyflakes:

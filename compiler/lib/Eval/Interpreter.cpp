@@ -299,6 +299,13 @@ Value Interpreter::lookup(llvm::StringRef name, Node at) {
   // A name bound somewhere on a path the evaluator has not taken (or by a
   // statement that failed) is unknown rather than undefined; truly
   // undefined names are reported by the static check (NameCheck.cpp).
+  for (const std::string &mod : tileLangStarImports) {
+    std::string qualified = mod == "tilelang.language"
+                                ? ("T." + name).str()
+                                : (mod + "." + name).str();
+    if (lang::lookupBuiltin(qualified) || findNative(mod + "." + name.str()))
+      return moduleAttr(importModule(mod).as<ModuleObj>(), name, at);
+  }
   if (hasOpaqueStarImport || (fileNames && fileNames->bound.count(name)))
     return heap.opaque(name);
   error(at, "undefined name '" + name + "'");
@@ -1133,6 +1140,9 @@ Flow Interpreter::execImportFrom(Node stmt) {
     llvm::StringRef as = alias.identifier(Field::asname);
     if (name == "*") {
       hasOpaqueStarImport = true;
+      if (isTileLangModule(modName) &&
+          !llvm::is_contained(tileLangStarImports, modName))
+        tileLangStarImports.push_back(modName.str());
       continue;
     }
     Value v;

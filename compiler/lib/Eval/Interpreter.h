@@ -706,6 +706,10 @@ public:
   /// `tilelang.testing.main()`: runs the file's `test*` functions that need
   /// no fixtures, each with the first case of its parametrize decorators.
   Value runTestFunctions(Node at);
+  /// Runs the `test*` functions (no required parameters) that call, by
+  /// name, a jit kernel no call site has instantiated, so that it is traced
+  /// with the arguments a test gives it rather than alone with symbols.
+  void runTestsCallingUntracedKernels();
   /// Analyses kernels that no call site instantiated.
   void traceDefaultInstances();
   /// Reports a --kernel that names no kernel of the file, listing those
@@ -773,6 +777,10 @@ public:
   std::shared_ptr<const FileNames> fileNames;
   /// Modules imported with `from M import *` that are opaque.
   bool hasOpaqueStarImport = false;
+  /// TileLang modules imported with `from M import *`
+  /// (`from tilelang.autotuner import *`): their names tlc knows
+  /// (`autotune`) resolve to the builtins, the rest stay opaque.
+  llvm::SmallVector<std::string, 2> tileLangStarImports;
 
   PendingException pending;
   Value returnValue;

@@ -284,24 +284,50 @@ void ShapeExpr::collectSymbols(std::vector<std::string> &names) const {
   collect(node.get(), names);
 }
 
+/// Prints \p n as C++; with \p inlineHelpers the divisions and min/max are
+/// written out (printInline), else they call the CPU runtime's helpers.
 static void
 printNode(const ShapeExpr::Node *n, llvm::raw_ostream &os,
-          const std::function<void(llvm::raw_ostream &, llvm::StringRef)> &sym) {
+          const std::function<void(llvm::raw_ostream &, llvm::StringRef)> &sym,
+          bool inlineHelpers) {
   using Kind = ShapeExpr::Kind;
+  auto print = [&](const ShapeExpr::Node *m) {
+    printNode(m, os, sym, inlineHelpers);
+  };
   auto call = [&](const char *fn) {
     os << fn << "(";
-    printNode(n->lhs.get(), os, sym);
+    print(n->lhs.get());
     os << ", ";
-    printNode(n->rhs.get(), os, sym);
+    print(n->rhs.get());
     os << ")";
   };
   auto binary = [&](const char *op) {
     os << "(";
-    printNode(n->lhs.get(), os, sym);
+    print(n->lhs.get());
     os << ' ' << op << ' ';
-    printNode(n->rhs.get(), os, sym);
+    print(n->rhs.get());
     os << ")";
   };
+  // Floor division of a by b as C's truncating one, corrected when the
+  // remainder is non-zero and the signs differ.
+  auto floorDiv = [&](const std::function<void()> &a,
+                      const std::function<void()> &b) {
+    os << "((";
+    a();
+    os << " / ";
+    b();
+    os << ") - ((";
+    a();
+    os << " % ";
+    b();
+    os << " != 0) && ((";
+    a();
+    os << " < 0) != (";
+    b();
+    os << " < 0))))";
+  };
+  auto lhs = [&] { print(n->lhs.get()); };
+  auto rhs = [&] { print(n->rhs.get()); };
   switch (n->kind) {
   case Kind::Constant:
     os << n->value;
@@ -311,7 +337,7 @@ printNode(const ShapeExpr::Node *n, llvm::raw_ostream &os,
     return;
   case Kind::Neg:
     os << "(-";
-    printNode(n->lhs.get(), os, sym);
+    print(n->lhs.get());
     os << ")";
     return;
   case Kind::Add:
@@ -321,15 +347,50 @@ printNode(const ShapeExpr::Node *n, llvm::raw_ostream &os,
   case Kind::Mul:
     return binary("*");
   case Kind::FloorDiv:
+    if (inlineHelpers)
+      return floorDiv(lhs, rhs);
     return call("tlc::cpu::floorDiv<int64_t>");
   case Kind::Mod:
-    return call("tlc::cpu::floorMod<int64_t>");
+    if (!inlineHelpers)
+      return call("tlc::cpu::floorMod<int64_t>");
+    // a - b * floor(a / b)
+    os << "(";
+    lhs();
+    os << " - ";
+    rhs();
+    os << " * ";
+    floorDiv(lhs, rhs);
+    os << ")";
+    return;
   case Kind::CeilDiv:
-    return call("tlc::cpu::ceilDiv<int64_t>");
+    if (!inlineHelpers)
+      return call("tlc::cpu::ceilDiv<int64_t>");
+    // -floor(-a / b)
+    os << "(-";
+    floorDiv(
+        [&] {
+          os << "(-";
+          lhs();
+          os << ")";
+        },
+        rhs);
+    os << ")";
+    return;
   case Kind::Min:
-    return call("std::min<int64_t>");
   case Kind::Max:
-    return call("std::max<int64_t>");
+    if (!inlineHelpers)
+      return call(n->kind == Kind::Min ? "std::min<int64_t>"
+                                       : "std::max<int64_t>");
+    os << "((";
+    lhs();
+    os << (n->kind == Kind::Min ? " < " : " > ");
+    rhs();
+    os << ") ? ";
+    lhs();
+    os << " : ";
+    rhs();
+    os << ")";
+    return;
   }
 }
 
@@ -337,5 +398,12 @@ void ShapeExpr::printCpp(
     llvm::raw_ostream &os,
     const std::function<void(llvm::raw_ostream &, llvm::StringRef)> &symbol)
     const {
-  printNode(node.get(), os, symbol);
+  printNode(node.get(), os, symbol, /*inlineHelpers=*/false);
+}
+
+void ShapeExpr::printInline(
+    llvm::raw_ostream &os,
+    const std::function<void(llvm::raw_ostream &, llvm::StringRef)> &symbol)
+    const {
+  printNode(node.get(), os, symbol, /*inlineHelpers=*/true);
 }

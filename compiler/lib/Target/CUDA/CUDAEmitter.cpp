@@ -221,22 +221,22 @@ FailureOr<std::string> Emitter::extent(BufferType t, unsigned d,
     auto it = symbolNames.find(text);
     if (it != symbolNames.end())
       return it->second;
-    // Sums and products of the kernel's symbols (`M - 64`); the printer's
-    // division and min/max helpers are the CPU target's.
+    // An expression of the kernel's symbols (`M - 64`, `ceildiv(N, 128)`),
+    // its divisions and min/max written out.
     auto parsed = artifact::ShapeExpr::parse(text);
     if (!parsed) {
       llvm::consumeError(parsed.takeError());
     } else {
       std::string s, missing;
       llvm::raw_string_ostream os(s);
-      parsed->printCpp(os, [&](raw_ostream &o, StringRef name) {
+      parsed->printInline(os, [&](raw_ostream &o, StringRef name) {
         auto sym = symbolNames.find(name);
         if (sym == symbolNames.end())
           missing = name.str();
         else
           o << sym->second;
       });
-      if (missing.empty() && !StringRef(s).contains("::"))
+      if (missing.empty())
         return "(" + s + ")";
     }
     at->emitError() << "the CUDA target needs extent '" << dim.getSymbol()

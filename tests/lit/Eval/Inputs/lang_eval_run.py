@@ -106,6 +106,23 @@ def gather_pairs(t):
             if abs(b[r * 32 + c] - (2.0 * a[r * 16 + c // 2] + c % 2)) > 1e-6]
 
 
+def double(t):
+    """B = 2 A."""
+    a, b = t["A"], t["B"]
+    return [g for g in range(len(a)) if b[g] != 2.0 * a[g]]
+
+
+def scale_rows(t):
+    """y[b, r, c] = x[b, r, c] / 4 + bias[b, c % 4]; x is 2 x 64 x 16."""
+    x, bias, y = t["x"], t["bias"], t["y"]
+    bad = []
+    for g in range(len(x)):
+        b, c = g // (64 * 16), g % 16
+        if abs(y[g] - (x[g] * 0.25 + bias[b * 4 + c % 4])) > 1e-5:
+            bad.append(g)
+    return bad
+
+
 CHECKS = {
     "persistent-h100": lambda t: persistent(t, 132),
     "persistent-a100": lambda t: persistent(t, 108),
@@ -116,6 +133,8 @@ CHECKS = {
     "gather-loop": gather_loop,
     "tir-builders": tir_builders,
     "gather-pairs": gather_pairs,
+    "double": double,
+    "scale-rows": scale_rows,
 }
 
 

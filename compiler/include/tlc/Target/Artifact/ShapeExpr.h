@@ -58,6 +58,11 @@ public:
   void printCpp(llvm::raw_ostream &os,
                 const std::function<void(llvm::raw_ostream &, llvm::StringRef)>
                     &symbol) const;
+  /// As printCpp, with floor division, modulo, ceildiv, min and max
+  /// written out as C expressions (device code has no helper library).
+  void printInline(llvm::raw_ostream &os,
+                   const std::function<void(llvm::raw_ostream &,
+                                            llvm::StringRef)> &symbol) const;
 
   /// The constant value when the expression is a literal.
   std::optional<int64_t> getConstant() const;

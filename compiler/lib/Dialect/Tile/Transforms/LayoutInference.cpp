@@ -890,6 +890,17 @@ LogicalResult Solver::visitLoop(unsigned id, InferLevel level) {
       continue;
     }
     if (!coversBuffer(*a.index, n.loopShape, b.shape)) {
+      // A fragment read a group of iterations at a time (`packed[i, j //
+      // 2]`) that has no layout yet takes the one the loop gives it.
+      if (!b.fragment)
+        if (std::optional<Fragment> packed =
+                packedBufferFragment(a, *n.loopLayout)) {
+          if (failed(setFragment(a.buffer, std::move(*packed), n.op, level,
+                                 /*readOnly=*/true)))
+            return failure();
+          enqueueUsers(a.buffer, id);
+          continue;
+        }
       // A part of the buffer, or through an index expression: it must
       // already hold what the loop touches.
       if (b.fragment && !accessFits(*n.loopLayout, *a.index, *b.fragment,

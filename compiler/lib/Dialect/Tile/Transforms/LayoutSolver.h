@@ -205,6 +205,13 @@ private:
   /// Completes the layout of \p a's buffer (an access with held
   /// dimensions) from the layout of loop \p node.
   LogicalResult completeHeld(unsigned node, const Access &a, InferLevel level);
+  /// For a read whose index divides loop variables by constants
+  /// (`packed[i, j // 2]`, LayoutPackedAccesses.cpp): the buffer layout in
+  /// which each element lives with the thread that runs the first
+  /// iteration reading it, when that thread also runs the others, or
+  /// std::nullopt.
+  std::optional<Fragment> packedBufferFragment(const Access &a,
+                                               const Fragment &loop);
 
   void enqueueUsers(unsigned buf, unsigned except);
 
