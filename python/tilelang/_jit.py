@@ -14,10 +14,9 @@ import ast
 import copy
 import inspect
 import os
-import textwrap
 import threading
 
-from . import _build, _callables, _nested
+from . import _attrs, _build, _callables, _nested
 from ._attrs import returned_empties
 from ._kernel import JITKernel
 from .language._objects import PrimFunc, Symbol, TensorType
@@ -93,12 +92,10 @@ def _source_file(fn):
 
 
 def _function_node(fn):
-    lines, _ = inspect.getsourcelines(fn)
-    tree = ast.parse(textwrap.dedent("".join(lines)))
-    for node in tree.body:
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            return node
-    raise TypeError(f"cannot find the source of function '{fn.__name__}'")
+    node = _attrs._function_node(fn)
+    if node is None:
+        raise TypeError(f"cannot find the source of function '{fn.__name__}'")
+    return node
 
 
 def _callee_name(node):
