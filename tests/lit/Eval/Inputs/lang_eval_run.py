@@ -12,7 +12,7 @@ import sys
 
 
 def read_f32(path):
-    """The elements of a float32 (or uint8) .npy file, flattened."""
+    """The elements of a float32 (or uint8, float16) .npy file, flattened."""
     data = open(path, "rb").read()
     assert data[:6] == b"\x93NUMPY", path
     hlen = struct.unpack("<H", data[8:10])[0]
@@ -20,6 +20,8 @@ def read_f32(path):
     body = data[10 + hlen:]
     if "'|u1'" in header:
         return list(body)
+    if "'<f2'" in header:
+        return list(struct.unpack("<%de" % (len(body) // 2), body))
     assert "'<f4'" in header, path
     return list(struct.unpack("<%df" % (len(body) // 4), body))
 

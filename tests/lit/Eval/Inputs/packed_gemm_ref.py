@@ -1,25 +1,12 @@
 """Python oracle of parallel-packed-gemm-operand.py (argv[1]: the directory
 tlc-run saved): C[n, m] = sum_k B[n, k] * A[m, k], where B[n, k] is the
 4-bit value k % 2 of byte Bq[n, k // 2] (low nibble first) minus 8. Reads
-the .npy files without NumPy."""
+the .npy files with lang_eval_run's reader (no NumPy)."""
 
 import os
-import struct
 import sys
 
-
-def load(path):
-    data = open(path, "rb").read()
-    assert data[:6] == b"\x93NUMPY", path
-    hlen = struct.unpack("<H", data[8:10])[0]
-    header = data[10:10 + hlen].decode("latin1")
-    body = data[10 + hlen:]
-    if "'|u1'" in header:
-        return list(body)
-    if "'<f2'" in header:
-        return list(struct.unpack("<%de" % (len(body) // 2), body))
-    assert "'<f4'" in header, path
-    return list(struct.unpack("<%df" % (len(body) // 4), body))
+from lang_eval_run import read_f32 as load
 
 
 d = sys.argv[1]
