@@ -22,9 +22,11 @@
 
 #include "Interpreter.h"
 
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Support/xxhash.h"
 
 #include <cmath>
+#include <optional>
 
 using namespace tlc;
 using namespace tlc::eval;
@@ -515,6 +517,28 @@ static Value contains(Interpreter &in, SetObj *s, Value key, Node at) {
   return Value::boolean(Table{in}.find(s, key, hash) != nullptr);
 }
 
+/// Calls \p fn with each element of the iterable \p other and its hash, in
+/// iteration order. Returns what the caller returns instead when that
+/// fails: an opaque set for an opaque iterable, the exception of iterating
+/// or of hashing an element.
+static std::optional<Value>
+forEachHashed(Interpreter &in, Value other, Node at,
+              llvm::function_ref<void(Value, int64_t)> fn) {
+  if (other.is(ValueKind::Opaque))
+    return in.heap.opaque("set");
+  llvm::SmallVector<Value, 16> vals;
+  if (!in.iterate(other, vals, at))
+    return Value::exception();
+  for (Value v : vals) {
+    int64_t hash;
+    Value abrupt;
+    if (!in.hashValue(v, hash, abrupt, at))
+      return abrupt;
+    fn(v, hash);
+  }
+  return std::nullopt;
+}
+
 /// s & other (set_intersection): the elements of the smaller set (the
 /// other one on a tie) found in the larger, in the smaller's order.
 static Value intersect(Interpreter &in, SetObj *s, Value other, bool frozen,
@@ -532,19 +556,12 @@ static Value intersect(Interpreter &in, SetObj *s, Value other, bool frozen,
         t.add(r.as<SetObj>(), e.key, e.hash);
     return r;
   }
-  if (other.is(ValueKind::Opaque))
-    return in.heap.opaque("set");
-  llvm::SmallVector<Value, 16> vals;
-  if (!in.iterate(other, vals, at))
-    return Value::exception();
-  for (Value v : vals) {
-    int64_t hash;
-    Value abrupt;
-    if (!in.hashValue(v, hash, abrupt, at))
-      return abrupt;
-    if (t.find(s, v, hash))
-      t.add(r.as<SetObj>(), v, hash);
-  }
+  if (std::optional<Value> failed =
+          forEachHashed(in, other, at, [&](Value v, int64_t hash) {
+            if (t.find(s, v, hash))
+              t.add(r.as<SetObj>(), v, hash);
+          }))
+    return *failed;
   return r;
 }
 
@@ -563,19 +580,11 @@ static Value differenceUpdate(Interpreter &in, SetObj *s, Value other,
       small = intersect(in, s, other, false, at);
     for (const Entry &e : Table::entries(small.as<SetObj>()))
       t.discard(s, e.key, e.hash);
-  } else {
-    if (other.is(ValueKind::Opaque))
-      return in.heap.opaque("set");
-    llvm::SmallVector<Value, 16> vals;
-    if (!in.iterate(other, vals, at))
-      return Value::exception();
-    for (Value v : vals) {
-      int64_t hash;
-      Value abrupt;
-      if (!in.hashValue(v, hash, abrupt, at))
-        return abrupt;
-      t.discard(s, v, hash);
-    }
+  } else if (std::optional<Value> failed =
+                 forEachHashed(in, other, at, [&](Value v, int64_t hash) {
+                   t.discard(s, v, hash);
+                 })) {
+    return *failed;
   }
   // More than a quarter dummies: rebuild.
   if (s->fill - s->used > s->mask() / 4)
