@@ -46,9 +46,13 @@ static std::optional<int64_t> foldBinary(IndexKind kind, int64_t a,
                                          int64_t b) {
   switch (kind) {
   case IndexKind::Add:
-    return a + b;
+    if (int64_t r; !__builtin_add_overflow(a, b, &r))
+      return r;
+    return std::nullopt;
   case IndexKind::Mul:
-    return a * b;
+    if (int64_t r; !__builtin_mul_overflow(a, b, &r))
+      return r;
+    return std::nullopt;
   case IndexKind::FloorDiv:
     if (b == 0)
       return std::nullopt;
@@ -66,7 +70,9 @@ static std::optional<int64_t> foldBinary(IndexKind kind, int64_t a,
   case IndexKind::Shl:
     if (b < 0 || b > 62)
       return std::nullopt;
-    return a * (int64_t(1) << b);
+    if (int64_t r; !__builtin_mul_overflow(a, int64_t(1) << b, &r))
+      return r;
+    return std::nullopt;
   case IndexKind::Shr:
     if (b < 0)
       return std::nullopt;
@@ -276,10 +282,12 @@ CompiledIndexExpr::evaluate(llvm::ArrayRef<int64_t> inputs) const {
     // The operators that cannot fail, inline; the rest through foldBinary.
     switch (op.kind) {
     case IndexKind::Add:
-      a += b;
+      if (__builtin_add_overflow(a, b, &a))
+        return std::nullopt;
       continue;
     case IndexKind::Mul:
-      a *= b;
+      if (__builtin_mul_overflow(a, b, &a))
+        return std::nullopt;
       continue;
     case IndexKind::And:
       a &= b;

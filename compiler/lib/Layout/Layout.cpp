@@ -178,7 +178,9 @@ llvm::Expected<Layout> Layout::get(std::vector<int64_t> inputShape,
         for (int64_t x : coord)
           at += (at.empty() ? "" : ", ") + std::to_string(x);
         fresh->error = "layout output '" + layout.forward[d].str() +
-                       (v ? "' is negative at (" : "' is undefined at (") +
+                       (v ? "' is negative at ("
+                          : "' is undefined (a division by zero or an int64 "
+                            "overflow) at (") +
                        at + ")";
         return;
       }

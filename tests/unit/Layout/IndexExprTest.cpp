@@ -98,6 +98,12 @@ TEST_CASE("IndexExpr: evaluation uses floor semantics") {
   checkEval("i << 3", {3}, 24);
   checkEval("rep * 10 + k", {0, 0, 7, 2}, 27);
   checkEval("k", {1}, std::nullopt);
+  // Results outside int64 are undefined, not wrapped (CPython's ints do not
+  // wrap; a wrapped index would read as a valid place).
+  checkEval("i * 4", {int64_t(1) << 61}, std::nullopt);
+  checkEval("i + j", {INT64_MAX, 1}, std::nullopt);
+  checkEval("i << 2", {int64_t(1) << 61}, std::nullopt);
+  checkEval("i * 4", {int64_t(1) << 60}, int64_t(1) << 62);
 }
 
 TEST_CASE("IndexExpr: parse errors carry the offset") {
@@ -278,5 +284,7 @@ TEST_CASE("CompiledIndexExpr: evaluates as CPython at negative inputs") {
   CHECK(!CompiledIndexExpr(parse("i + k")).evaluate({1, 2}));
   CHECK(!CompiledIndexExpr(parse("i // j")).evaluate({1, 0}));
   CHECK(!CompiledIndexExpr(parse("i << j")).evaluate({1, 63}));
+  CHECK(!CompiledIndexExpr(parse("i * j")).evaluate({INT64_MAX, 2}));
+  CHECK(!CompiledIndexExpr(parse("i + j")).evaluate({INT64_MIN, -1}));
   CHECK(!CompiledIndexExpr().evaluate({1}));
 }

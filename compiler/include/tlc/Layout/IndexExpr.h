@@ -104,8 +104,8 @@ public:
   IndexExpr rhs() const;
 
   /// Evaluates the expression with input `id` bound to `inputs[id]`.
-  /// Returns std::nullopt on division or modulo by zero, a negative shift, or
-  /// an input id outside \p inputs.
+  /// Returns std::nullopt on division or modulo by zero, a negative shift, a
+  /// result outside int64 (no wrap-around), or an input id outside \p inputs.
   std::optional<int64_t> evaluate(llvm::ArrayRef<int64_t> inputs) const;
 
   /// Structural equality (same tree, same constants, same input ids).
