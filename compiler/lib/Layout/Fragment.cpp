@@ -7,11 +7,13 @@
 
 #include "tlc/Layout/Fragment.h"
 #include "Memo.h"
+#include "tlc/Layout/EnumerationLimit.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/Twine.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
 
@@ -301,7 +303,18 @@ Fragment Fragment::permuteInputs(llvm::ArrayRef<unsigned> perm) const {
 llvm::Expected<std::vector<std::vector<int64_t>>>
 Fragment::invertTable() const {
   int64_t regs = getRegsPerThread();
-  std::vector<std::vector<int64_t>> table(threadExtent * regs);
+  // Bounded: a fragment every thread holds whole (57,472 registers on each
+  // of 256 threads, one mistyped block size) is not tabulated.
+  int64_t slots = 0, placed = 0;
+  if (llvm::MulOverflow(threadExtent, regs, slots) ||
+      llvm::MulOverflow(numElementsSaturated(inputShape), replicas, placed) ||
+      std::max(slots, placed) > kMaxEnumeratedInputs)
+    return makeError("fragment puts " + llvm::Twine(regs) +
+                     " registers on each of " + llvm::Twine(threadExtent) +
+                     " threads, more (thread, register) slots than the " +
+                     llvm::Twine(kMaxEnumeratedInputs) +
+                     " a table is built for");
+  std::vector<std::vector<int64_t>> table(slots);
   std::string problem;
   forEachCoord(inputShape, [&](llvm::ArrayRef<int64_t> coord) {
     for (int64_t r = 0; r < replicas; ++r) {

@@ -17,6 +17,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tlc/Layout/Propagation.h"
+#include "tlc/Layout/EnumerationLimit.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/Twine.h"
@@ -397,6 +398,18 @@ tlc::layout::loopLayoutFromBuffer(const Fragment &buffer,
   }
   if (identity)
     return buffer;
+  // Bounded: the loop layout is checked per iteration and replica. A loop
+  // reading a fragment every thread holds (a row vector replicated over 256
+  // threads, read in a (449, 128) loop) would place 14.7M of them.
+  int64_t placements = 0;
+  if (llvm::MulOverflow(numElementsSaturated(loopShape),
+                        buffer.getReplicate(), placements) ||
+      placements > kMaxEnumeratedInputs)
+    return makeError("the loop's iterations times the fragment's " +
+                     llvm::Twine(buffer.getReplicate()) +
+                     " replicas are more than the " +
+                     llvm::Twine(kMaxEnumeratedInputs) +
+                     " placements checked one by one");
 
   // Every access must stay inside the buffer.
   std::string outside;

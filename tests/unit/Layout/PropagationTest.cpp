@@ -299,3 +299,43 @@ TEST_CASE("fragments held whole by every thread are bounded before "
   CHECK(!defaultFragmentWithin({531441}, 32, 256, kMaxReplicatedSlots));
   CHECK(defaultFragmentWithin({1 << 14}, 32, 128, kMaxReplicatedSlots));
 }
+
+TEST_CASE("loop layouts and inverse tables of replicated fragments are "
+          "bounded") {
+  // A row vector every one of 256 threads holds (the result of a
+  // reduction no partition divides: 449 rows), read in a (449, 128) loop:
+  // the loop layout would place 449 x 128 x 256 (14.7M) iterations, past
+  // kMaxEnumeratedInputs. The candidate is refused (inference then plans
+  // the loop on its own) instead of enumerated.
+  std::optional<Fragment> rows = fullyReplicatedWithin({449}, 256);
+  REQUIRE(rows);
+  IndexExpr i = IndexExpr::var(0, "i");
+  llvm::Expected<Fragment> wide = loopLayoutFromBuffer(*rows, {i}, {449, 128});
+  REQUIRE(!wide);
+  CHECK(llvm::toString(wide.takeError()).find("more than the 4194304 "
+                                              "placements") !=
+        std::string::npos);
+  // 449 x 8 x 256 (919,552) placements are within the bound and checked:
+  // every iteration on every thread (replica r on thread r), its registers
+  // in row-major order of the iterations.
+  llvm::Expected<Fragment> narrow = loopLayoutFromBuffer(*rows, {i}, {449, 8});
+  REQUIRE_MESSAGE(narrow, llvm::toString(narrow.takeError()));
+  CHECK(narrow->getReplicate() == 256);
+  std::optional<FragmentSlot> s = narrow->apply({300, 5}, 17);
+  REQUIRE(s);
+  CHECK(s->thread == 17);
+  CHECK(s->index == 300 * 8 + 5);
+  // The inverse table of a fragment is built only within the bound:
+  // 8192 elements on each of 1024 threads (8.4M slots) are refused by
+  // message, 4096 on each of 1024 (exactly 2^22) are tabulated.
+  Fragment big = Fragment::fullyReplicated({64, 128}, 1024);
+  auto refused = big.invertTable();
+  REQUIRE(!refused);
+  CHECK(llvm::toString(refused.takeError()) ==
+        "fragment puts 8192 registers on each of 1024 threads, more "
+        "(thread, register) slots than the 4194304 a table is built for");
+  auto table = Fragment::fullyReplicated({64, 64}, 1024).invertTable();
+  REQUIRE(table);
+  CHECK(table->size() == (size_t(1) << 22));
+  CHECK((*table)[5 * 4096 + 70] == std::vector<int64_t>{1, 6, 5});
+}

@@ -18,7 +18,8 @@
 // with a known layout at the loop variables propagates it to the others
 // (completeBufferFragment() for row vectors read in 2-D loops); fragment
 // copies propagate between equal shapes; whatever is left gets
-// defaultFragment().
+// defaultFragmentWithin() (bounded: a fragment every thread would hold whole
+// past layout::kMaxReplicatedSlots is refused at its allocation).
 //
 //===----------------------------------------------------------------------===//
 
@@ -585,9 +586,13 @@ LogicalResult Emitter::assignFragmentLayouts(KernelOp kernel) {
     WalkResult w = kernel.walk<WalkOrder::PreOrder>([&](Operation *op) {
       if (auto red = dyn_cast<ReduceOp>(op)) {
         Value s = red.getSrc(), d = red.getDst();
+        // Past kMaxReplicatedSlots the source stays unknown: its allocation
+        // is refused below.
         if (round > 0 && isFragmentBuffer(s) && !known(s))
-          layouts.try_emplace(s, layout::defaultFragment(
-                                     shapeOf(s), elemBits(s), threadsFor(red)));
+          if (std::optional<layout::Fragment> f = layout::defaultFragmentWithin(
+                  shapeOf(s), elemBits(s), threadsFor(red),
+                  layout::kMaxReplicatedSlots))
+            layouts.try_emplace(s, std::move(*f));
         if (isFragmentBuffer(s) && isFragmentBuffer(d) && known(s) &&
             !known(d)) {
           // dst drops the reduced dimension, or keeps it with extent 1.
@@ -715,8 +720,9 @@ LogicalResult Emitter::assignFragmentLayouts(KernelOp kernel) {
       if (!loop && round > 0) {
         for (auto &[buf, dims] : accesses)
           if (isFull(dims, buf)) {
-            loop = layout::defaultFragment(loopShape, elemBits(buf),
-                                           threadsFor(par));
+            loop = layout::defaultFragmentWithin(
+                loopShape, elemBits(buf), threadsFor(par),
+                layout::kMaxReplicatedSlots);
             break;
           }
       }
