@@ -265,7 +265,7 @@ LogicalResult Emitter::emitIntrinsic(IntrinsicOp op) {
                                .Case("T.warp_reduce_bitor", "BitOrOp")
                                .Default("");
     if (combiner.empty())
-      return fail("is not a warp reduction the CUDA target knows");
+      return fail("is not a warp reduction the " + lang.name + " target knows");
     return result("tlc::cuda::warpAllReduce<tlc::cuda::" + combiner + ", 32>(" +
                   arg("value") + ")");
   }
@@ -312,7 +312,7 @@ LogicalResult Emitter::emitIntrinsic(IntrinsicOp op) {
     }
     if (scope != "shared" && scope != "shared.dyn")
       return fail("synchronises scope '" + scope +
-                  "'; the CUDA target generates 'shared' and 'warp'");
+                  "'; the " + lang.name + " target generates 'shared' and 'warp'");
     if (failed(needsBlock()))
       return failure();
     line("__syncthreads();");
@@ -666,7 +666,8 @@ LogicalResult Emitter::emitIntrinsic(IntrinsicOp op) {
                          .Case("T.fast_rcp", "__frcp_rn")
                          .Default("");
     if (fn.empty())
-      return fail("is not a fast-math function the CUDA target knows");
+      return fail("is not a fast-math function the " + lang.name +
+                  " target knows");
     if (!isF32())
       return fail("is an f32 approximation; the value is not f32");
     return result(fn + "(" + arg("x") + ")");
@@ -690,7 +691,7 @@ LogicalResult Emitter::emitIntrinsic(IntrinsicOp op) {
                          .Case("T.ieee_frsqrt", "__frsqrt_rn")
                          .Default("");
     if (fn.empty())
-      return fail("is not an IEEE operation the CUDA target knows");
+      return fail("is not an IEEE operation the " + lang.name + " target knows");
     if (callee == "T.ieee_frsqrt")
       return result(fn + "(" + arg("x") + ")");
     std::string args = arg("x");
@@ -714,6 +715,6 @@ LogicalResult Emitter::emitIntrinsic(IntrinsicOp op) {
     return failure();
   }
   op.emitError() << "'" << callee
-                 << "' is not supported by the CUDA target yet";
+                 << "' is not supported by the " << lang.name << " target yet";
   return failure();
 }

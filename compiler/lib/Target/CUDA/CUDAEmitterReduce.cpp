@@ -508,9 +508,10 @@ LogicalResult Emitter::emitCumSum(CumSumOp op) {
       scopeOf(rootOf(dst)) == MemoryScope::Fragment)
     return emitFragmentCumSum(op);
   if (st.getRank() > 2) {
-    op.emitError("the CUDA target lowers T.cumsum over shared or global "
-                 "tiles of rank 1 or 2 (copy fragments to shared memory "
-                 "first)");
+    op.emitError() << "the " << lang.name
+                   << " target lowers T.cumsum over shared or global tiles "
+                      "of rank 1 or 2 (copy fragments to shared memory "
+                      "first)";
     return failure();
   }
   // Extents may be expressions of the kernel's symbols (a shared buffer
@@ -574,8 +575,9 @@ LogicalResult Emitter::emitFragmentCumSum(CumSumOp op) {
       ArrayRef<int64_t>(srcInfo->second.shape) !=
           ArrayRef<int64_t>(dstInfo->second.shape) ||
       elem != dstElem) {
-    op.emitError("the CUDA target lowers T.cumsum over a fragment into a "
-                 "whole fragment of the same shape and element type only");
+    op.emitError() << "the " << lang.name
+                   << " target lowers T.cumsum over a fragment into a whole "
+                      "fragment of the same shape and element type only";
     return failure();
   }
   if (exchangeOffset < 0) {
@@ -676,8 +678,9 @@ LogicalResult Emitter::emitAtomicAdd(AtomicAddOp op) {
   Value value = op.getValue();
   auto it = fragments.find(value);
   if (it == fragments.end()) {
-    op.emitError("the CUDA target adds fragments (tile form) or scalars "
-                 "atomically");
+    op.emitError() << "the " << lang.name
+                   << " target adds fragments (tile form) or scalars "
+                      "atomically";
     return failure();
   }
   const FragmentInfo &frag = it->second;

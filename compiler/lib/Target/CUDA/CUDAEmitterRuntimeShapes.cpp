@@ -96,7 +96,8 @@ LogicalResult Emitter::emitRuntimeShapeCopy(CopyOp op) {
   SmallVector<Dim> copyDims[2];
   for (int s = 0; s < 2; ++s) {
     if (scopeOf(sides[s].root) == MemoryScope::Fragment) {
-      op.emitError("the CUDA target copies fragments of static shape only");
+      op.emitError() << "the " << lang.name
+                     << " target copies fragments of static shape only";
       return failure();
     }
     for (unsigned d = 0; d < sides[s].type.getRank(); ++d) {

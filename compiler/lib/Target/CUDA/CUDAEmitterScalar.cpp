@@ -51,7 +51,8 @@ static std::string floatLiteral(double v, bool isDouble) {
 
 LogicalResult Emitter::emitScalar(Operation *op) {
   if (op->getNumResults() != 1) {
-    op->emitError("unsupported scalar operation in the CUDA target");
+    op->emitError() << "unsupported scalar operation in the " << lang.name
+                    << " target";
     return failure();
   }
   Value res = op->getResult(0);
@@ -81,7 +82,8 @@ LogicalResult Emitter::emitScalar(Operation *op) {
       names[res] = floatLiteral(f.getValueAsDouble(), rt.isF64());
       return success();
     }
-    op->emitError("unsupported constant in the CUDA target");
+    op->emitError() << "unsupported constant in the " << lang.name
+                      << " target";
     return failure();
   }
   FailureOr<std::string> vt = valueType(rt, op);
@@ -272,8 +274,8 @@ LogicalResult Emitter::emitScalar(Operation *op) {
                         .Case("math.isfinite", "isfinite")
                         .Default("");
     if (m.empty()) {
-      op->emitError() << "'" << name << "' is not supported by the CUDA "
-                      << "target yet";
+      op->emitError() << "'" << name << "' is not supported by the "
+                      << lang.name << " target yet";
       return failure();
     }
     call(m);

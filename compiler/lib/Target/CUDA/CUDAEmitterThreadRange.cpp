@@ -47,7 +47,8 @@ FailureOr<ThreadRange> Emitter::rangeOfOp(Operation *op) {
         op->emitError()
         << "a tile operation under a condition on the thread index that "
            "does not select a range of threads (T.ws(g), tx < c, tx >= c) "
-           "is not supported by the CUDA target";
+           "is not supported by the "
+        << lang.name << " target";
     if (bad)
       d.attachNote(bad->getLoc()) << "the condition";
     return failure();
@@ -57,7 +58,8 @@ FailureOr<ThreadRange> Emitter::rangeOfOp(Operation *op) {
                            << "this tile operation runs on threads "
                            << rangeText(*r)
                            << ", which is not a whole number of warps: the "
-                              "CUDA target partitions tile operations over "
+                           << lang.name
+                           << " target partitions tile operations over "
                               "whole warps";
     d.attachNote(r->condition->getLoc()) << "the condition";
     return failure();
@@ -137,7 +139,8 @@ LogicalResult Emitter::checkFragmentRanges(Operation *op) {
                            << rangeText(range)
                            << " but uses a fragment laid out for threads "
                            << rangeText(home)
-                           << " (the CUDA target lays out a fragment for the "
+                           << " (the " << lang.name
+                           << " target lays out a fragment for the "
                               "threads of the tile operations that use it; use "
                               "it under one thread range)";
     if (root.getDefiningOp())
@@ -206,7 +209,8 @@ LogicalResult Emitter::planThreadRanges(KernelOp kernel) {
             << "this tile operation runs on threads " << rangeText(*r)
             << " and another that uses the same fragment on threads "
             << rangeText(it->second.first)
-            << ": the CUDA target lays out a fragment for the threads of "
+            << ": the " << lang.name
+            << " target lays out a fragment for the threads of "
                "one range";
         d.attachNote(it->second.second->getLoc()) << "the other operation";
         return WalkResult::interrupt();
@@ -247,8 +251,9 @@ LogicalResult Emitter::checkAreaRanges(KernelOp kernel) {
                               "threads "
                            << rangeText(*r) << " while threads "
                            << rangeText(*user)
-                           << " may use it at the same time; the CUDA target "
-                              "does not give thread ranges areas of their own "
+                           << " may use it at the same time; the "
+                           << lang.name
+                           << " target does not give thread ranges areas of their own "
                               "yet";
     d.attachNote(first->getLoc()) << "the other user";
     return failure();

@@ -404,9 +404,9 @@ LogicalResult Emitter::emitParallel(ParallelOp op) {
   if (!loop && llvm::any_of(fragOps, [&](const auto &p) {
         return !exchangedRead(p.first, p.second);
       })) {
-    op.emitError("this T.Parallel touches fragments but none at exactly the "
-                 "loop variables over its whole shape; the CUDA target needs "
-                 "one to partition the loop");
+    op.emitError() << "this T.Parallel touches fragments but none at exactly "
+                      "the loop variables over its whole shape; the "
+                   << lang.name << " target needs one to partition the loop";
     return failure();
   }
 
@@ -446,7 +446,8 @@ LogicalResult Emitter::emitParallel(ParallelOp op) {
         if (r && r->lo >= 0 && r->hi < shape[d])
           continue;
         InFlightDiagnostic diag = o->emitError()
-                                  << "the CUDA target writes a fragment at "
+                                  << "the " << lang.name
+                                  << " target writes a fragment at "
                                      "indices that are not the loop variables "
                                      "only where they stay inside it: index "
                                   << d;
@@ -559,8 +560,9 @@ LogicalResult Emitter::emitParallel(ParallelOp op) {
       if (exchangedRead(o, buf))
         continue;
       if (!dims || root != buf || it == fragments.end()) {
-        o->emitError("fragment accesses inside T.Parallel must index with "
-                     "the loop variables on the CUDA target");
+        o->emitError() << "fragment accesses inside T.Parallel must index "
+                          "with the loop variables on the "
+                       << lang.name << " target";
         return failure();
       }
       auto tile = exchanged.find(root);

@@ -355,7 +355,7 @@ static FailureOr<layout::GemmConfig> gemmConfig(GemmOp op, int64_t threads,
   auto c = cast<BufferType>(op.getC().getType());
   SmallVector<int64_t> as = matrixShape(a), cs = matrixShape(c);
   if (as.size() != 2 || cs.size() != 2 || !a.isStatic() || !c.isStatic()) {
-    op.emitError("the CUDA target lowers T.gemm of static 2-D tiles only");
+    op.emitError("the GPU targets lower T.gemm of static 2-D tiles only");
     return failure();
   }
   layout::GemmConfig cfg;
@@ -425,8 +425,8 @@ LogicalResult Emitter::checkTileShapes(KernelOp kernel) {
     // Every fragment is a static register array: a dynamic extent is no
     // size to plan a layout with.
     if (scope == MemoryScope::Fragment && !type.isStatic()) {
-      alloc.emitError("fragments need static shapes on the CUDA target "
-                      "(bind the sizes with -D or a call site)");
+      alloc.emitError() << "fragments need static shapes on the " << lang.name
+                        << " target (bind the sizes with -D or a call site)";
       return WalkResult::interrupt();
     }
     // No layout maps an empty tile: the linear and replicated maps the
@@ -798,7 +798,8 @@ LogicalResult Emitter::assignFragmentLayouts(KernelOp kernel) {
     if (type.getScope() != MemoryScope::Fragment)
       return WalkResult::advance();
     if (!type.isStatic()) {
-      alloc->emitError("fragments need static shapes on the CUDA target");
+      alloc->emitError() << "fragments need static shapes on the " << lang.name
+                         << " target";
       return WalkResult::interrupt();
     }
     Value home = v;
@@ -1111,8 +1112,9 @@ FailureOr<std::string> Emitter::fragmentIndex(const FragmentInfo &loop,
       });
   if (!fit) {
     if (!quiet)
-      at->emitError("fragment register mapping is not linear in the "
-                    "register bits; not supported by the CUDA target yet");
+      at->emitError() << "fragment register mapping is not linear in the "
+                         "register bits; not supported by the "
+                      << lang.name << " target yet";
     return failure();
   }
   remember(false, *fit);

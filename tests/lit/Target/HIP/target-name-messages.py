@@ -1,0 +1,41 @@
+# What a GPU back end cannot generate names the target being built: HIP when
+# building for HIP (the printer shared by CUDA and HIP said "CUDA" in both),
+# and nothing at --check (the program is valid).
+# RUN: tlc-build --check %s
+# RUN: not tlc-build --target=hip:gfx942 --emit=hip %s 2>&1 | FileCheck %s --check-prefix=HIP
+# RUN: not tlc-build --target=cuda:sm_80 --emit=cuda %s 2>&1 | FileCheck %s --check-prefix=CUDA
+# HIP: target-name-messages.py:23:13: error: the HIP target lowers T.cumsum over shared or global tiles of rank 1 or 2
+# HIP: target-name-messages.py:38:17: error: this tile operation runs on threads [0, 40), which is not a whole number of warps: the HIP target partitions
+# CUDA: target-name-messages.py:23:13: error: the CUDA target lowers T.cumsum over shared or global tiles of rank 1 or 2
+# CUDA: target-name-messages.py:38:17: error: this tile operation runs on threads [0, 40), which is not a whole number of warps: the CUDA target partitions
+import tilelang
+import tilelang.language as T
+
+
+@tilelang.jit
+def cumsum3(N=8):
+
+    @T.prim_func
+    def main(A: T.Tensor((2, N, N), "float32"), B: T.Tensor((2, N, N), "float32")):
+        with T.Kernel(1, threads=64) as _:
+            s = T.alloc_shared((2, N, N), "float32")
+            T.copy(A, s)
+            T.cumsum(s, dim=2)
+            T.copy(s, B)
+
+    return main
+
+
+@tilelang.jit
+def ranged(N=64):
+
+    @T.prim_func
+    def main(A: T.Tensor((N,), "float32")):
+        with T.Kernel(1, threads=128) as _:
+            tx = T.get_thread_binding()
+            f = T.alloc_fragment((N,), "float32")
+            if tx < 40:
+                T.fill(f, 1.0)
+                T.copy(f, A)
+
+    return main
