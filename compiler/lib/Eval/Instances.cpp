@@ -651,6 +651,7 @@ Value Interpreter::tracePrimFunc(FunctionObj *fn, Node at) {
   }
   TraceState saved(*this);
   instance = beginInstance(kernelName, label, fn->def);
+  InstanceBudget budget(*this);
   if (!jitContext.empty())
     instance->external = jitContext.back().build;
   if (!jitContext.empty())
@@ -712,6 +713,7 @@ Value Interpreter::tracePrimFunc(FunctionObj *fn, Node at) {
       reportEscaped(*this, at);
   }
   endInstance(instance);
+  budget.finish();
   return result;
 }
 
@@ -802,6 +804,7 @@ void Interpreter::traceEager(JitFunctionObj *jit, CallArgs &args, Node at,
     return;
   TraceState saved(*this);
   instance = beginInstance(fn->name, label, fn->def);
+  InstanceBudget budget(*this);
   instance->external = jit->build;
   if (!jit->target.empty() && !options.targetExplicit)
     instance->target = TargetInfo::parse(jit->target);
@@ -907,6 +910,7 @@ void Interpreter::traceEager(JitFunctionObj *jit, CallArgs &args, Node at,
       reportEscaped(*this, at);
   }
   endInstance(instance);
+  budget.finish();
 }
 
 Value Interpreter::callJit(JitFunctionObj *jit, CallArgs &argsIn, Node at,

@@ -190,13 +190,64 @@ bool Interpreter::step(Node at) {
       return false;
     }
   }
-  if (++steps <= options.stepBudget)
-    return true;
-  budgetExhausted = true;
-  error(at, "evaluation budget exhausted (" +
-                llvm::Twine(options.stepBudget) +
-                " steps); the rest of the file is not analysed");
-  return false;
+  if (++steps > options.stepBudget) {
+    budgetExhausted = true;
+    error(at, "evaluation budget exhausted (" +
+                  llvm::Twine(options.stepBudget) +
+                  " steps); the rest of the file is not analysed");
+    return false;
+  }
+  if (instanceBudget) {
+    std::string spent = InstanceBudget::spent(*this);
+    if (!spent.empty()) {
+      budgetExhausted = true;
+      instanceBudget->markExhausted();
+      error(at, spent + "; the file's other instances are analysed");
+      return false;
+    }
+  }
+  return true;
+}
+
+Interpreter::InstanceBudget::InstanceBudget(Interpreter &in)
+    : in(in), outer(in.instanceBudget), startSteps(in.steps),
+      startTime(std::chrono::steady_clock::now()),
+      startBytes(in.heap.getBytesAllocated()) {
+  in.instanceBudget = this;
+}
+
+Interpreter::InstanceBudget::~InstanceBudget() { finish(); }
+
+void Interpreter::InstanceBudget::finish() {
+  if (finished)
+    return;
+  finished = true;
+  in.instanceBudget = outer;
+  if (exhausted)
+    in.budgetExhausted = false;
+}
+
+std::string Interpreter::InstanceBudget::spent(Interpreter &in) {
+  const InstanceBudget &b = *in.instanceBudget;
+  const EvalOptions &o = in.options;
+  if (in.steps - b.startSteps > o.stepBudget / 2)
+    return "evaluation budget of this instance exhausted (" +
+           std::to_string(o.stepBudget / 2) + " steps, half the file's)";
+  // Time and memory at the file budget's polls only.
+  if (in.steps % EvalOptions::kCancelPollSteps != 0)
+    return "";
+  double seconds = std::chrono::duration<double>(
+                       std::chrono::steady_clock::now() - b.startTime)
+                       .count();
+  if (seconds > o.timeBudgetSeconds / 2)
+    return "evaluation time budget of this instance exhausted (" +
+           llvm::formatv("{0:F1}", o.timeBudgetSeconds / 2).str() +
+           " s, half the file's)";
+  if (in.heap.getBytesAllocated() - b.startBytes > o.memoryBudgetBytes / 2)
+    return "evaluation memory budget of this instance exhausted (" +
+           std::to_string(o.memoryBudgetBytes >> 21) +
+           " MiB of Python objects, half the file's)";
+  return "";
 }
 
 //===----------------------------------------------------------------------===//

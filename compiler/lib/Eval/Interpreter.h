@@ -787,7 +787,35 @@ public:
   uint64_t steps = 0;
   /// When the first step ran (the time budget's start).
   std::chrono::steady_clock::time_point startTime;
+  /// True once a budget stopped evaluation: the file's (for good), or the
+  /// traced instance's (until InstanceBudget::finish()).
   bool budgetExhausted = false;
+  /// The budgets of one traced kernel instance: half the file's steps,
+  /// time and memory, counted from the instance's start. Over one, the
+  /// instance stops with an error naming the budget and the file goes on
+  /// with its other instances. Nested instances each have their own.
+  class InstanceBudget {
+  public:
+    explicit InstanceBudget(Interpreter &in);
+    ~InstanceBudget();
+    /// Ends the instance: evaluation resumes when this instance's budget
+    /// (not the file's) stopped it.
+    void finish();
+    /// The budget \p in's current instance has spent, or "".
+    static std::string spent(Interpreter &in);
+    /// Records that this instance's budget stopped evaluation.
+    void markExhausted() { exhausted = true; }
+
+  private:
+    Interpreter &in;
+    InstanceBudget *outer;
+    uint64_t startSteps;
+    std::chrono::steady_clock::time_point startTime;
+    uint64_t startBytes;
+    bool exhausted = false;
+    bool finished = false;
+  };
+  InstanceBudget *instanceBudget = nullptr;
   unsigned callDepth = 0;
   /// Enclosing user-function calls (for instance labels).
   llvm::SmallVector<std::pair<FunctionObj *, CallArgs *>, 8> callStack;
