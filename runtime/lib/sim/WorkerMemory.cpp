@@ -236,11 +236,15 @@ void Worker::checkGlobal(unsigned t, const Arena::Buffer &b, uintptr_t address,
       (race.earlierWrite ? (store ? "and by " : "after a write by ")
                          : "after a read by ") +
       name(race.earlier) + " at {1} with nothing ordering them (" +
-      (race.earlier.block != me.block
-           ? "blocks of one launch are ordered only by a __threadfence "
+      (race.earlier.block == me.block ? "no barrier between them"
+       : launch.grid
+           ? "blocks of a cooperative launch are ordered only by a grid "
+             "barrier (T.sync_grid) between them or by a __threadfence "
              "before an atomic whose successor on that address the later "
              "block performed"
-           : "no barrier between them") +
+           : "blocks of one launch are ordered only by a __threadfence "
+             "before an atomic whose successor on that address the later "
+             "block performed") +
       "; " + what + " hazard)";
   if (!deferred) {
     launch.add(std::move(f), /*fatal=*/false);
