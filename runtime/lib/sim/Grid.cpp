@@ -15,7 +15,12 @@
 // block arrives the barrier opens and the turns start again from position
 // 0. One block runs at a time, as when blocks share one worker, so a run is
 // deterministic and the order check's two runs (first to last, last to
-// first) are exact orders.
+// first) are exact orders. A turn also ends after kGridSlice global
+// accesses, passing to the next block that has not arrived: the blocks of a
+// cooperative launch may wait for each other without the barrier (spinning
+// on a flag another block sets), which the GPU allows because they are all
+// resident, and a block that spins forever is stopped at the time limit
+// instead of hanging the launch.
 //
 // Every block of the grid must reach each grid barrier: on the GPU the
 // barrier counts arriving blocks, and one that exited never arrives (a
@@ -39,13 +44,14 @@ using namespace tlc::runtime::sim;
 
 namespace {
 
-/// The next position after \p from, cyclically, whose block has not exited
-/// (\p from itself when no other remains).
+/// The next position after \p from, cyclically, whose block can run: it
+/// has neither exited nor arrived at the barrier (\p from itself when no
+/// other can).
 uint64_t nextTurn(const GridState &g, uint64_t from) {
   uint64_t n = g.done.size();
   for (uint64_t i = 1; i <= n; ++i) {
     uint64_t p = (from + i) % n;
-    if (!g.done[p])
+    if (!g.done[p] && !g.arrived[p])
       return p;
   }
   return from;
@@ -110,9 +116,11 @@ bool Worker::gridBarrier() {
         g.waitWhere = threads[0].where;
       }
       ++g.waiting;
+      g.arrived[gridPosition] = true;
       if (g.waiting == g.done.size()) {
         ++g.completed;
         g.waiting = 0;
+        g.arrived.assign(g.arrived.size(), false);
         g.turn = nextTurn(g, g.done.size() - 1);
       } else {
         g.turn = nextTurn(g, gridPosition);
@@ -165,6 +173,34 @@ void Worker::gridExit() {
   }
   if (stuck)
     launch.add(std::move(*stuck), /*fatal=*/true);
+}
+
+void Worker::gridSliceEnd() {
+  gridAccesses = 0;
+  GridState &g = *launch.grid;
+  const LaunchConfig &c = *launch.config;
+  double seconds = elapsed();
+  if (c.timeLimit > 0 && seconds > c.timeLimit && !launch.aborted)
+    reportTooLarge("the cooperative launch has not finished after " +
+                   std::to_string(int(seconds)) +
+                   " s (its blocks take turns; one may be waiting for "
+                   "something no block does); simulate smaller sizes (-D "
+                   "bindings), e.g. fewer iterations of the blocks' loops or "
+                   "fewer blocks");
+  if (!launch.aborted) {
+    {
+      std::lock_guard<std::mutex> lock(g.mutex);
+      g.turn = nextTurn(g, gridPosition);
+      g.wake.notify_all();
+    }
+    if (waitTurn())
+      return;
+  }
+  // The launch ends: the block is abandoned where it is.
+  blockAborted = true;
+  current->state = State::Done;
+  main.switchFrom(*current->fiber);
+  __builtin_unreachable();
 }
 
 bool Worker::gridOrdered(uint64_t block, unsigned thread,

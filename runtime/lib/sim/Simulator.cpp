@@ -223,6 +223,7 @@ std::vector<Finding> Simulator::run(const LaunchConfig &config, bool reverse,
     workers = unsigned(std::max<uint64_t>(numBlocks, 1));
     state.grid = std::make_unique<GridState>();
     state.grid->done.assign(numBlocks, false);
+    state.grid->arrived.assign(numBlocks, false);
     for (std::vector<std::vector<uint32_t>> &slot : state.grid->arrivals)
       slot.resize(numBlocks);
   }

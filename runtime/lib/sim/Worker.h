@@ -165,11 +165,16 @@ struct ReleaseLog {
   std::deque<Release> entries;
 };
 
+/// Global accesses a block of a cooperative launch makes in one turn before
+/// it passes the turn on (Grid.cpp).
+inline constexpr uint64_t kGridSlice = uint64_t(1) << 20;
+
 /// The grid barrier of a cooperative launch (T.sync_grid; Grid.cpp). Every
 /// block has a worker, an OS thread, of its own, so that all are resident
 /// at once; the workers take turns in the order the blocks were handed out,
-/// each running its block until it waits at the grid barrier or exits, so
-/// a run is as deterministic as blocks run one at a time.
+/// each running its block until it waits at the grid barrier or exits (or
+/// has made kGridSlice global accesses), so a run is as deterministic as
+/// blocks run one at a time.
 struct GridState {
   std::mutex mutex;
   std::condition_variable wake;
@@ -178,8 +183,8 @@ struct GridState {
   /// Grid barriers completed; blocks waiting at the next one; blocks
   /// exited.
   uint64_t completed = 0, waiting = 0, exited = 0;
-  /// Per position: its block has exited.
-  std::vector<bool> done;
+  /// Per position: its block has exited; it waits at the next barrier.
+  std::vector<bool> done, arrived;
   /// Per linear block, the clocks of its threads when it arrived at grid
   /// barrier k (slot k % 2): its accesses up to them happen before what
   /// any block does after barrier k. (A block that passed barrier k reads
@@ -320,6 +325,11 @@ private:
   bool gridBarrier();
   /// The running block has exited (or was abandoned): passes the turn on.
   void gridExit();
+  /// The running block has made kGridSlice global accesses in its turn:
+  /// passes the turn to the next block that can run (one may be spinning
+  /// on a flag another sets) and waits until it comes back, or ends the
+  /// launch when it has outlasted the time limit.
+  void gridSliceEnd();
   static void threadMain(void *arg);
   /// Suspends the calling fiber until the scheduler resumes it.
   void yield() {
@@ -446,7 +456,7 @@ private:
   /// A cooperative launch: the running block's position in the hand-out
   /// order, the grid barriers it has passed, its threads waiting at the
   /// next one.
-  uint64_t gridPosition = 0, gridPassed = 0;
+  uint64_t gridPosition = 0, gridPassed = 0, gridAccesses = 0;
   unsigned gridWaiting = 0;
   /// Per thread: its last store's write-after-write, to be settled.
   std::vector<PendingWrite> pendingWrites;
