@@ -87,7 +87,7 @@ bool Worker::waitTurn() {
   // Polled: an abort (a finding of another worker) does not notify.
   while (!launch.aborted &&
          !(g.turn == gridPosition && g.completed >= gridPassed))
-    g.wake.wait_for(lock, std::chrono::milliseconds(50));
+    g.wake[gridPosition].wait_for(lock, std::chrono::milliseconds(100));
   return !launch.aborted;
 }
 
@@ -121,11 +121,10 @@ bool Worker::gridBarrier() {
         ++g.completed;
         g.waiting = 0;
         g.arrived.assign(g.arrived.size(), false);
-        g.turn = nextTurn(g, g.done.size() - 1);
+        g.give(nextTurn(g, g.done.size() - 1));
       } else {
-        g.turn = nextTurn(g, gridPosition);
+        g.give(nextTurn(g, gridPosition));
       }
-      g.wake.notify_all();
     }
   }
   if (stuck) {
@@ -168,8 +167,7 @@ void Worker::gridExit() {
       f.where = g.waitWhere;
       stuck = std::move(f);
     }
-    g.turn = nextTurn(g, gridPosition);
-    g.wake.notify_all();
+    g.give(nextTurn(g, gridPosition));
   }
   if (stuck)
     launch.add(std::move(*stuck), /*fatal=*/true);
@@ -190,8 +188,7 @@ void Worker::gridSliceEnd() {
   if (!launch.aborted) {
     {
       std::lock_guard<std::mutex> lock(g.mutex);
-      g.turn = nextTurn(g, gridPosition);
-      g.wake.notify_all();
+      g.give(nextTurn(g, gridPosition));
     }
     if (waitTurn())
       return;

@@ -224,6 +224,8 @@ std::vector<Finding> Simulator::run(const LaunchConfig &config, bool reverse,
     state.grid = std::make_unique<GridState>();
     state.grid->done.assign(numBlocks, false);
     state.grid->arrived.assign(numBlocks, false);
+    state.grid->wake =
+        std::make_unique<std::condition_variable[]>(size_t(numBlocks));
     for (std::vector<std::vector<uint32_t>> &slot : state.grid->arrivals)
       slot.resize(numBlocks);
   }

@@ -177,9 +177,16 @@ inline constexpr uint64_t kGridSlice = uint64_t(1) << 20;
 /// blocks run one at a time.
 struct GridState {
   std::mutex mutex;
-  std::condition_variable wake;
+  /// Per position: notified when the turn passes to it (only the block
+  /// that may run wakes).
+  std::unique_ptr<std::condition_variable[]> wake;
   /// The position, in the hand-out order, of the block that may run.
   uint64_t turn = 0;
+  /// Passes the turn to \p position (with the mutex held).
+  void give(uint64_t position) {
+    turn = position;
+    wake[position].notify_one();
+  }
   /// Grid barriers completed; blocks waiting at the next one; blocks
   /// exited.
   uint64_t completed = 0, waiting = 0, exited = 0;
