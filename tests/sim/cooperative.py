@@ -33,13 +33,22 @@ and each must be caught:
                  cuda and hip devices' occupancy rule), and 1,100 on
                  sm_90a (which the H100 holds but the sim does not)
 
-and two hand-written CUDA kernels with a cooperative manifest:
+and hand-written CUDA kernels with a cooperative manifest:
 
   spin-wait      block 0 spins on a flag the last block sets (the GPU runs
                  that because every block is resident): clean, D against
                  NumPy (a turn ends after a slice of global accesses)
   spin-forever   block 0 spins on a flag no block sets: reported as too
                  large to simulate at the time limit, not a hang
+  half-block     half of each block's threads reach the grid barrier, the
+                 others exit: a deadlock of the block (synccheck)
+  not-cooperative  every thread calls the grid barrier, but the manifest
+                 does not ask for a cooperative launch: an error
+
+and, without a grid barrier or a cooperative launch, spin-forever-plain:
+block 0 spins on a flag no block sets, stopped at the time limit (the
+spinning thread never returns to the block's scheduler; the time limit is
+also checked every slice of global accesses).
 
 Every run has a timeout. Usage: cooperative.py --bin BUILD/bin [--only NAME]
 """
@@ -138,13 +147,29 @@ extern "C" __global__ void __launch_bounds__(32) probe_kernel(
 """
 
 
-def spin_manifest(grid):
+HALF = r"""
+#include "tlc_device/cuda.h"
+#include "tlc_device/cuda/grid.h"
+extern "C" __global__ void __launch_bounds__(32) init_kernel(
+    const float *__restrict__ A, float *__restrict__ D) {}
+extern "C" __global__ void __launch_bounds__(32) probe_kernel(
+    const float *__restrict__ A, float *__restrict__ D) {
+  if (threadIdx.x < 16) {
+    D[threadIdx.x] = A[threadIdx.x];
+    tlc::cuda::syncGrid();
+  }
+}
+"""
+
+
+def spin_manifest(grid, cooperative=True):
     def tensor(name, shape, role):
         return {"name": name, "kind": "tensor", "dtype": "float32", "shape": shape,
                 "role": role}
     launch = {"grid": [grid], "block": [32], "dynamic_shared_memory": 0,
-              "entry": "probe_kernel", "location": "cooperative.py:1:1",
-              "cooperative": True}
+              "entry": "probe_kernel", "location": "cooperative.py:1:1"}
+    if cooperative:
+        launch["cooperative"] = True
     init = {"grid": [1], "block": [32], "dynamic_shared_memory": 0,
             "entry": "init_kernel", "location": "cooperative.py:1:1"}
     return {
@@ -276,8 +301,26 @@ def main():
         report(name, rc != 0 and bool(line),
                f"refused: {line[:220]}" if line else f"not refused (exit {rc})", text)
 
-    for name, setter, env in [("spin-wait", "gridDim.x - 1", {}),
-                              ("spin-forever", "gridDim.x", {"TLC_SIM_TIME_LIMIT": "3"})]:
+    spin_wait = SPIN.replace("SETTER", "gridDim.x - 1")
+    hand_written = [
+        ("spin-wait", spin_wait, True, {}, None),
+        ("spin-forever", SPIN.replace("SETTER", "gridDim.x"), True, {"TLC_SIM_TIME_LIMIT": "3"},
+         r"too large to simulate in reasonable time: the cooperative launch has not finished "
+         r"after \d+ s"),
+        ("half-block", HALF, True, {},
+         r"synccheck: the threads of block \(0,0,0\) cannot all continue .*: 16 threads "
+         r"\(linear 0\.\.15\) wait at T.sync_grid at probe\.cu:\d+; 16 threads "
+         r"\(linear 16\.\.31\) exited"),
+        ("not-cooperative", HALF.replace("< 16", "< 32"), False, {},
+         r"synccheck: T.sync_grid \(a grid-wide barrier\) by thread \(\d+,0,0\) of block "
+         r"\(\d+,0,0\) at probe\.cu:\d+ in a launch that is not cooperative"),
+        ("spin-forever-plain",
+         SPIN.replace("SETTER", "gridDim.x").replace("tlc::cuda::syncGrid();", ""), False,
+         {"TLC_SIM_TIME_LIMIT": "3"},
+         r"too large to simulate in reasonable time: block \(0,0,0\) has not finished after "
+         r"\d+ s"),
+    ]
+    for name, source, cooperative, env, want in hand_written:
         if not wanted(name):
             continue
         art = os.path.join(work, name)
@@ -285,12 +328,12 @@ def main():
         shutil.copytree(os.path.join(ROOT, "runtime", "device", "include", "tlc_device"),
                         os.path.join(art, "tlc_device"))
         with open(os.path.join(art, "probe.cu"), "w") as f:
-            f.write(SPIN.replace("SETTER", setter))
+            f.write(source)
         with open(os.path.join(art, "probe.json"), "w") as f:
-            json.dump(spin_manifest(4), f)
+            json.dump(spin_manifest(4, cooperative), f)
         out = art + "-out"
         rc, text = sim(args.bin, art, out, env)
-        if name == "spin-wait":
+        if want is None:
             ok = rc == 0
             if ok:
                 a = load(out, "A", True).astype(np.float32)
@@ -299,11 +342,9 @@ def main():
                 ok = np.array_equal(d[16:32], first) and np.array_equal(d[48:64], first * np.float32(3))
             report(name, ok, "runs clean, D matches NumPy" if ok else f"exit {rc}", text)
         else:
-            want = (r"too large to simulate in reasonable time: the cooperative launch has "
-                    r"not finished after \d+ s")
             line = next((l.strip() for l in text.splitlines() if re.search(want, l)), "")
             report(name, rc > 0 and bool(line),
-                   f"stopped: {line[:200]}" if line else f"not stopped (exit {rc})", text)
+                   f"caught: {line[:200]}" if line else f"not caught (exit {rc})", text)
 
     shutil.rmtree(work, ignore_errors=True)
     failed = results.count(False)

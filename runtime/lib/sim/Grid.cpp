@@ -15,8 +15,8 @@
 // block arrives the barrier opens and the turns start again from position
 // 0. One block runs at a time, as when blocks share one worker, so a run is
 // deterministic and the order check's two runs (first to last, last to
-// first) are exact orders. A turn also ends after kGridSlice global
-// accesses, passing to the next block that has not arrived: the blocks of a
+// first) are exact orders. A turn also ends after kSlice global accesses,
+// passing to the next block that has not arrived: the blocks of a
 // cooperative launch may wait for each other without the barrier (spinning
 // on a flag another block sets), which the GPU allows because they are all
 // resident, and a block that spins forever is stopped at the time limit
@@ -174,30 +174,13 @@ void Worker::gridExit() {
 }
 
 void Worker::gridSliceEnd() {
-  gridAccesses = 0;
   GridState &g = *launch.grid;
-  const LaunchConfig &c = *launch.config;
-  double seconds = elapsed();
-  if (c.timeLimit > 0 && seconds > c.timeLimit && !launch.aborted)
-    reportTooLarge("the cooperative launch has not finished after " +
-                   std::to_string(int(seconds)) +
-                   " s (its blocks take turns; one may be waiting for "
-                   "something no block does); simulate smaller sizes (-D "
-                   "bindings), e.g. fewer iterations of the blocks' loops or "
-                   "fewer blocks");
-  if (!launch.aborted) {
-    {
-      std::lock_guard<std::mutex> lock(g.mutex);
-      g.give(nextTurn(g, gridPosition));
-    }
-    if (waitTurn())
-      return;
+  {
+    std::lock_guard<std::mutex> lock(g.mutex);
+    g.give(nextTurn(g, gridPosition));
   }
-  // The launch ends: the block is abandoned where it is.
-  blockAborted = true;
-  current->state = State::Done;
-  main.switchFrom(*current->fiber);
-  __builtin_unreachable();
+  if (!waitTurn())
+    abandonBlock(); // the launch was aborted meanwhile
 }
 
 bool Worker::gridOrdered(uint64_t block, unsigned thread,

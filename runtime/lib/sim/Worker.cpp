@@ -272,17 +272,7 @@ void Worker::runBlock(uint64_t b) {
     // launch, which is timed instead.
     double seconds = launch.grid ? elapsed() : blockSeconds();
     if (c.timeLimit > 0 && !launch.aborted && seconds > c.timeLimit) {
-      reportTooLarge(
-          launch.grid
-              ? "the cooperative launch has not finished after " +
-                    std::to_string(int(seconds)) +
-                    " s (its blocks take turns between grid barriers); "
-                    "simulate smaller sizes (-D bindings), e.g. fewer "
-                    "iterations of the blocks' loops or fewer blocks"
-              : "block " + tuple3(block) + " has not finished after " +
-                    std::to_string(int(seconds)) +
-                    " s; simulate smaller sizes (-D bindings), e.g. fewer "
-                    "iterations of the block's loops");
+      reportTooLarge(stillRunning(seconds));
       break;
     }
     if (!blockAborted && !launch.aborted && resolveMbarriers())
@@ -305,6 +295,38 @@ void Worker::runBlock(uint64_t b) {
   currentFault = nullptr;
   for (unsigned t = 0; t < pendingWrites.size(); ++t)
     settleWrite(t);
+}
+
+std::string Worker::stillRunning(double seconds) const {
+  if (launch.grid)
+    return "the cooperative launch has not finished after " +
+           std::to_string(int(seconds)) +
+           " s (its blocks take turns; one may wait for something no block "
+           "does); simulate smaller sizes (-D bindings), e.g. fewer "
+           "iterations of the blocks' loops or fewer blocks";
+  return "block " + tuple3(threads[0].indices.block) +
+         " has not finished after " + std::to_string(int(seconds)) +
+         " s; simulate smaller sizes (-D bindings), e.g. fewer iterations "
+         "of the block's loops";
+}
+
+void Worker::sliceEnd() {
+  sliceAccesses = 0;
+  const LaunchConfig &c = *launch.config;
+  double seconds = launch.grid ? elapsed() : blockSeconds();
+  if (c.timeLimit > 0 && seconds > c.timeLimit && !launch.aborted)
+    reportTooLarge(stillRunning(seconds));
+  if (launch.aborted)
+    abandonBlock();
+  if (launch.grid)
+    gridSliceEnd();
+}
+
+void Worker::abandonBlock() {
+  blockAborted = true;
+  current->state = State::Done;
+  main.switchFrom(*current->fiber);
+  __builtin_unreachable();
 }
 
 void Worker::threadMain(void *arg) {

@@ -165,16 +165,18 @@ struct ReleaseLog {
   std::deque<Release> entries;
 };
 
-/// Global accesses a block of a cooperative launch makes in one turn before
-/// it passes the turn on (Grid.cpp).
-inline constexpr uint64_t kGridSlice = uint64_t(1) << 20;
+/// Global accesses a block makes between two checks of the time limit and
+/// of an abort that do not wait for its threads to block (a thread spinning
+/// on a flag never does); in a cooperative launch, in one turn before it
+/// passes the turn on (Grid.cpp).
+inline constexpr uint64_t kSlice = uint64_t(1) << 20;
 
 /// The grid barrier of a cooperative launch (T.sync_grid; Grid.cpp). Every
 /// block has a worker, an OS thread, of its own, so that all are resident
 /// at once; the workers take turns in the order the blocks were handed out,
 /// each running its block until it waits at the grid barrier or exits (or
-/// has made kGridSlice global accesses), so a run is as deterministic as
-/// blocks run one at a time.
+/// has made kSlice global accesses), so a run is as deterministic as blocks
+/// run one at a time.
 struct GridState {
   std::mutex mutex;
   /// Per position: notified when the turn passes to it (only the block
@@ -332,11 +334,19 @@ private:
   bool gridBarrier();
   /// The running block has exited (or was abandoned): passes the turn on.
   void gridExit();
-  /// The running block has made kGridSlice global accesses in its turn:
-  /// passes the turn to the next block that can run (one may be spinning
-  /// on a flag another sets) and waits until it comes back, or ends the
-  /// launch when it has outlasted the time limit.
+  /// The running block has made kSlice global accesses since the last
+  /// check: ends the launch when it has outlasted the time limit, abandons
+  /// the block when the launch was aborted, and in a cooperative launch
+  /// passes the turn on (gridSliceEnd).
+  void sliceEnd();
+  /// Passes the turn to the next block that can run (one may be spinning
+  /// on a flag another sets) and waits until it comes back (Grid.cpp).
   void gridSliceEnd();
+  /// The block is abandoned where its calling thread is (the launch ends).
+  [[noreturn]] void abandonBlock();
+  /// What reportTooLarge says of a block (or cooperative launch) that has
+  /// outlasted the time limit; the seconds it has run.
+  std::string stillRunning(double seconds) const;
   static void threadMain(void *arg);
   /// Suspends the calling fiber until the scheduler resumes it.
   void yield() {
@@ -463,7 +473,9 @@ private:
   /// A cooperative launch: the running block's position in the hand-out
   /// order, the grid barriers it has passed, its threads waiting at the
   /// next one.
-  uint64_t gridPosition = 0, gridPassed = 0, gridAccesses = 0;
+  uint64_t gridPosition = 0, gridPassed = 0;
+  /// Global accesses since the last sliceEnd().
+  uint64_t sliceAccesses = 0;
   unsigned gridWaiting = 0;
   /// Per thread: its last store's write-after-write, to be settled.
   std::vector<PendingWrite> pendingWrites;

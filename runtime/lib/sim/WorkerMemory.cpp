@@ -57,8 +57,8 @@ bool Worker::access(const void *address, uint32_t bytes, int kind,
            where);
     return false;
   }
-  if (launch.grid && current && ++gridAccesses >= kGridSlice)
-    gridSliceEnd();
+  if (current && ++sliceAccesses >= kSlice)
+    sliceEnd();
   const Arena::Buffer *b = Arena::get().find(a);
   if (b && b->live && a >= b->base && a + bytes <= b->base + b->size) {
     if (kind != TLC_SIM_ATOMIC && launch.globals)
