@@ -10,7 +10,8 @@
 // same address later in their order acquires (the PTX ISA's release
 // pattern, fence then atomic; the CUDA programming guide's last-block
 // reduction: partial results stored, __threadfence, an atomicInc ticket,
-// and the block that draws the last ticket reads the others' partials).
+// and the block that draws the last ticket reads the others' partials),
+// and, in a cooperative launch, the grid barrier (Grid.cpp).
 //
 // A fence records what its thread knows of its block's clocks (its own and
 // those its barriers taught it); each later atomic of that thread on a
@@ -101,6 +102,9 @@ void Worker::shareAcquired(const std::vector<unsigned> &participants) {
 
 bool Worker::beforeAcross(unsigned me, uint64_t block, unsigned thread,
                           uint64_t clock) const {
+  // Before a grid barrier the running block has passed since (Grid.cpp).
+  if (gridOrdered(block, thread, clock))
+    return true;
   if (blockAcquired.empty() &&
       (me >= threadAcquired.size() || threadAcquired[me].empty()))
     return false;

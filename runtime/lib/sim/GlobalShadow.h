@@ -13,7 +13,8 @@
 // may then go unseen, none is invented).
 // Two accesses of one byte, at least one a write and neither atomic, race
 // when they come from different blocks that no __threadfence + atomic
-// orders (Fences.cpp) or from threads of one block that no barrier orders
+// (Fences.cpp) or grid barrier (Grid.cpp) orders, or from threads of one
+// block that no barrier orders
 // (the block's vector clocks, asked through an Ordering).
 //
 // Cells live in per-buffer arrays mapped on first use (untouched pages cost

@@ -85,6 +85,7 @@ void apiThreadFence(uint64_t) { currentWorker->threadFence(); }
 void apiAtomicAcquire(const void *address) {
   currentWorker->atomicAcquire(address);
 }
+void apiGridSync(uint64_t where) { currentWorker->gridArrive(where); }
 void apiTrap(const char *message, uint64_t where) {
   currentWorker->trap("trap", std::string(message) + " at {0}", where);
 }
@@ -111,6 +112,7 @@ const tlc_sim_host_api &Simulator::hostApi() {
     a.uninitUse = &apiUninitUse;
     a.threadFence = &apiThreadFence;
     a.atomicAcquire = &apiAtomicAcquire;
+    a.gridSync = &apiGridSync;
     return a;
   }();
   return api;
@@ -125,7 +127,9 @@ std::vector<Finding> Simulator::launch(const LaunchConfig &config) {
   Arena::Snapshot before = arena.snapshot();
   // The two runs compared hand blocks out on one worker: with several, the
   // blocks of a "first to last" run overlap and may reach global memory in
-  // the other order, so a dependence on the order could go unseen.
+  // the other order, so a dependence on the order could go unseen. (A
+  // cooperative launch has a worker per block, but they take turns in the
+  // order blocks are handed out: its runs are in exact orders too.)
   LaunchConfig serial = config;
   serial.numWorkers = 1;
   bool atomics = false;
@@ -136,7 +140,7 @@ std::vector<Finding> Simulator::launch(const LaunchConfig &config) {
     return findings;
   if (!always && !atomics)
     return findings;
-  if (!always && config.numWorkers > 1) {
+  if (!always && config.numWorkers > 1 && !config.cooperative) {
     // The first run was the usual parallel one: run the forward order again.
     arena.restore(before);
     findings = run(serial, /*reverse=*/false, nullptr);
@@ -214,6 +218,17 @@ std::vector<Finding> Simulator::run(const LaunchConfig &config, bool reverse,
   unsigned workers = std::max(
       1u, std::min<unsigned>(config.numWorkers,
                              unsigned(std::min<uint64_t>(numBlocks, 256))));
+  if (config.cooperative) {
+    // Every block resident at once: a worker each (Grid.cpp).
+    workers = unsigned(std::max<uint64_t>(numBlocks, 1));
+    state.grid = std::make_unique<GridState>();
+    state.grid->done.assign(numBlocks, false);
+    state.grid->arrived.assign(numBlocks, false);
+    state.grid->wake =
+        std::make_unique<std::condition_variable[]>(size_t(numBlocks));
+    for (std::vector<std::vector<uint32_t>> &slot : state.grid->arrivals)
+      slot.resize(numBlocks);
+  }
   auto body = [&] {
     Worker w(state);
     if (!w.valid()) {

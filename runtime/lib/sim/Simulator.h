@@ -9,9 +9,12 @@
 // reserved range, allocations with red zones, so memcheck knows every
 // buffer). A launch runs the grid's blocks on worker OS threads; a worker
 // runs one block at a time, each CUDA thread a Fiber, round robin until
-// every thread blocks (barrier, warp collective) or exits:
+// every thread blocks (barrier, warp collective) or exits. A cooperative
+// launch (T.sync_grid) has a worker per block, every block resident at
+// once, and the workers take turns between grid barriers (Grid.cpp):
 //
 //   * barriers (bar.sync id, count) release when their count has arrived;
+//   * the grid barrier releases when every thread of every block has;
 //   * warp collectives (shuffles, votes, ldmatrix, mma) run once all lanes
 //     of their mask have arrived at the same one;
 //   * cp.async copies wait in their thread's queue until a wait covers
@@ -24,7 +27,8 @@
 // to global or shared memory against the
 // buffers' bounds (memcheck), every non-atomic access to global memory
 // against the other accesses of the launch (GlobalShadow.h: blocks are
-// never ordered, threads of a block by its barriers), and a block whose threads
+// ordered only by fences with atomics and by grid barriers, threads of a
+// block by its barriers), and a block whose threads
 // can no longer make progress is reported with where each one waits
 // (synccheck). A kernel compiled with TLC_SIM_INITCHECK tracks the
 // definedness of every value (tlc_sim/initcheck.h); an undefined value is
@@ -85,6 +89,11 @@ struct LaunchConfig {
   /// two runs compared use one worker, so that their orders are exact.
   enum class OrderCheck { Off, Atomics, Always };
   OrderCheck orderCheck = OrderCheck::Atomics;
+  /// A cooperative launch (T.sync_grid): every block resident at once, on
+  /// a worker of its own (numWorkers is not used), the blocks taking turns
+  /// between grid barriers in the order they are handed out. The caller
+  /// checks that the grid could be resident on the simulated GPU.
+  bool cooperative = false;
 };
 
 /// Runs launches of one loaded kernel shared object.

@@ -118,6 +118,20 @@ void Worker::run() {
   currentWorker = this;
   const LaunchConfig &c = *launch.config;
   uint64_t numBlocks = uint64_t(c.grid[0]) * c.grid[1] * c.grid[2];
+  if (launch.grid) {
+    // A cooperative launch: one block per worker, run in its turns.
+    uint64_t p = launch.nextBlock.fetch_add(1);
+    if (p < numBlocks) {
+      gridPosition = p;
+      currentBlock = launch.reverse ? numBlocks - 1 - p : p;
+      if (waitTurn())
+        runBlock(currentBlock);
+      gridExit();
+    }
+    currentWorker = nullptr;
+    sigaltstack(&old, nullptr);
+    return;
+  }
   while (!launch.aborted) {
     uint64_t b = launch.nextBlock.fetch_add(1);
     if (b >= numBlocks)
@@ -198,6 +212,7 @@ void Worker::runBlock(uint64_t b) {
   for (Barrier &bar : barriers)
     bar = Barrier();
   std::fill(warpArrived.begin(), warpArrived.end(), 0);
+  gridWaiting = 0;
   blockAborted = false;
   currentBlock = b;
   blockStart = std::chrono::steady_clock::now();
@@ -244,14 +259,20 @@ void Worker::runBlock(uint64_t b) {
     }
     if (!live)
       break;
+    // Every thread waits at T.sync_grid: the block's turn ends there.
+    if (launch.grid && gridWaiting == numThreads) {
+      if (!gridBarrier())
+        break;
+      continue;
+    }
     // One block that alone outlasts the limit (a long loop per block, as
     // in a persistent kernel) ends the launch too: its own time is checked
     // after every scheduling round (the launch's between blocks, in run()).
-    if (c.timeLimit > 0 && !launch.aborted && blockSeconds() > c.timeLimit) {
-      reportTooLarge("block " + tuple3(block) + " has not finished after " +
-                     std::to_string(int(blockSeconds())) +
-                     " s; simulate smaller sizes (-D bindings), e.g. fewer "
-                     "iterations of the block's loops");
+    // The blocks of a cooperative launch run in turns to the end of the
+    // launch, which is timed instead.
+    double seconds = launch.grid ? elapsed() : blockSeconds();
+    if (c.timeLimit > 0 && !launch.aborted && seconds > c.timeLimit) {
+      reportTooLarge(stillRunning(seconds));
       break;
     }
     if (!blockAborted && !launch.aborted && resolveMbarriers())
@@ -274,6 +295,38 @@ void Worker::runBlock(uint64_t b) {
   currentFault = nullptr;
   for (unsigned t = 0; t < pendingWrites.size(); ++t)
     settleWrite(t);
+}
+
+std::string Worker::stillRunning(double seconds) const {
+  if (launch.grid)
+    return "the cooperative launch has not finished after " +
+           std::to_string(int(seconds)) +
+           " s (its blocks take turns; one may wait for something no block "
+           "does); simulate smaller sizes (-D bindings), e.g. fewer "
+           "iterations of the blocks' loops or fewer blocks";
+  return "block " + tuple3(threads[0].indices.block) +
+         " has not finished after " + std::to_string(int(seconds)) +
+         " s; simulate smaller sizes (-D bindings), e.g. fewer iterations "
+         "of the block's loops";
+}
+
+void Worker::sliceEnd() {
+  sliceAccesses = 0;
+  const LaunchConfig &c = *launch.config;
+  double seconds = launch.grid ? elapsed() : blockSeconds();
+  if (c.timeLimit > 0 && seconds > c.timeLimit && !launch.aborted)
+    reportTooLarge(stillRunning(seconds));
+  if (launch.aborted)
+    abandonBlock();
+  if (launch.grid)
+    gridSliceEnd();
+}
+
+void Worker::abandonBlock() {
+  blockAborted = true;
+  current->state = State::Done;
+  main.switchFrom(*current->fiber);
+  __builtin_unreachable();
 }
 
 void Worker::threadMain(void *arg) {
@@ -570,15 +623,17 @@ void Worker::reportDeadlock() {
         : t.state == State::AtMbarrier
             ? "an mbarrier wait for phase parity " + std::to_string(t.parity) +
                   " that no thread or copy can complete"
-            : "exit";
+        : t.state == State::AtGridBarrier ? std::string("T.sync_grid")
+                                          : "exit";
     groups[{int(t.state), what, t.state == State::Done ? 0 : t.where}]
         .push_back(t.linear);
   }
   std::string message = "the threads of block " +
                         tuple3(threads[0].indices.block) +
-                        " cannot all continue (a barrier or warp collective "
-                        "not reached by every thread it waits for, or an "
-                        "mbarrier phase that cannot complete):";
+                        " cannot all continue (a barrier, grid barrier or "
+                        "warp collective not reached by every thread it "
+                        "waits for, or an mbarrier phase that cannot "
+                        "complete):";
   uint64_t first = 0, second = 0;
   int placeIndex = 0;
   for (auto &[key, ids] : groups) {

@@ -7,9 +7,11 @@
 //
 // A Worker runs the blocks of a launch on one OS thread, one block at a
 // time, each CUDA thread a Fiber (Simulator.h describes the scheduling and
-// the checkers). Worker.cpp holds the scheduler and the synchronisation
-// (barriers, mbarriers, warp collectives, deadlocks); WorkerMemory.cpp the
-// memory checks and the asynchronous copies (cp.async, TMA).
+// the checkers); in a cooperative launch it runs one block, resident with
+// all the others (Grid.cpp). Worker.cpp holds the scheduler and the
+// synchronisation (barriers, mbarriers, warp collectives, deadlocks);
+// WorkerMemory.cpp the memory checks and the asynchronous copies
+// (cp.async, TMA); Fences.cpp and Grid.cpp the ordering between blocks.
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,6 +26,7 @@
 #include <atomic>
 #include <cstddef>
 #include <chrono>
+#include <condition_variable>
 #include <csetjmp>
 #include <cstring>
 #include <deque>
@@ -45,7 +48,14 @@ inline constexpr uintptr_t kSharedUnderrun = 4096;
 /// The guard page below each stack of a worker's pool.
 inline constexpr size_t kStackGuard = 4096;
 
-enum class State { Runnable, AtBarrier, AtCollective, AtMbarrier, Done };
+enum class State {
+  Runnable,
+  AtBarrier,
+  AtCollective,
+  AtMbarrier,
+  AtGridBarrier,
+  Done
+};
 
 /// A cp.async waiting in its thread's queue.
 struct Copy {
@@ -155,6 +165,46 @@ struct ReleaseLog {
   std::deque<Release> entries;
 };
 
+/// Global accesses a block makes between two checks of the time limit and
+/// of an abort that do not wait for its threads to block (a thread spinning
+/// on a flag never does); in a cooperative launch, in one turn before it
+/// passes the turn on (Grid.cpp).
+inline constexpr uint64_t kSlice = uint64_t(1) << 20;
+
+/// The grid barrier of a cooperative launch (T.sync_grid; Grid.cpp). Every
+/// block has a worker, an OS thread, of its own, so that all are resident
+/// at once; the workers take turns in the order the blocks were handed out,
+/// each running its block until it waits at the grid barrier or exits (or
+/// has made kSlice global accesses), so a run is as deterministic as blocks
+/// run one at a time.
+struct GridState {
+  std::mutex mutex;
+  /// Per position: notified when the turn passes to it (only the block
+  /// that may run wakes).
+  std::unique_ptr<std::condition_variable[]> wake;
+  /// The position, in the hand-out order, of the block that may run.
+  uint64_t turn = 0;
+  /// Passes the turn to \p position (with the mutex held).
+  void give(uint64_t position) {
+    turn = position;
+    wake[position].notify_one();
+  }
+  /// Grid barriers completed; blocks waiting at the next one; blocks
+  /// exited.
+  uint64_t completed = 0, waiting = 0, exited = 0;
+  /// Per position: its block has exited; it waits at the next barrier.
+  std::vector<bool> done, arrived;
+  /// Per linear block, the clocks of its threads when it arrived at grid
+  /// barrier k (slot k % 2): its accesses up to them happen before what
+  /// any block does after barrier k. (A block that passed barrier k reads
+  /// slot k % 2; barrier k + 2, the next to write it, is reached only once
+  /// every block has passed barrier k + 1.)
+  std::vector<std::vector<uint32_t>> arrivals[2];
+  /// The first block waiting at the next barrier, where it waits; the last
+  /// block that exited.
+  uint64_t waiter = 0, waitWhere = 0, exitedBlock = 0;
+};
+
 /// State shared by the workers of one launch.
 struct LaunchState {
   const LaunchConfig *config;
@@ -175,6 +225,8 @@ struct LaunchState {
   /// Fence + atomic releases per global address (Fences.cpp).
   std::mutex releaseMutex;
   std::map<uintptr_t, ReleaseLog> releases;
+  /// The grid barrier of a cooperative launch (null for other launches).
+  std::unique_ptr<GridState> grid;
 
   void add(Finding f, bool fatal) {
     std::lock_guard<std::mutex> lock(mutex);
@@ -264,9 +316,37 @@ public:
   /// The calling thread's atomic on \p address was performed: it acquires
   /// the releases before it.
   void atomicAcquire(const void *address);
+  /// T.sync_grid by the calling thread (Grid.cpp).
+  void gridArrive(uint64_t where);
+  /// Whether thread \p thread of block \p block, at \p clock, arrived at a
+  /// grid barrier that the running block has passed since (Grid.cpp).
+  bool gridOrdered(uint64_t block, unsigned thread, uint64_t clock) const;
 
 private:
   void runBlock(uint64_t linearBlock);
+  /// A cooperative launch (Grid.cpp). Waits until the block of position
+  /// gridPosition may run (its turn, after the barriers it passed have
+  /// completed); false when the launch was aborted meanwhile.
+  bool waitTurn();
+  /// Every thread of the running block waits at the grid barrier: arrives
+  /// there, passes the turn on, and once the barrier has opened and the
+  /// turn is back, releases the threads; false when the launch was aborted.
+  bool gridBarrier();
+  /// The running block has exited (or was abandoned): passes the turn on.
+  void gridExit();
+  /// The running block has made kSlice global accesses since the last
+  /// check: ends the launch when it has outlasted the time limit, abandons
+  /// the block when the launch was aborted, and in a cooperative launch
+  /// passes the turn on (gridSliceEnd).
+  void sliceEnd();
+  /// Passes the turn to the next block that can run (one may be spinning
+  /// on a flag another sets) and waits until it comes back (Grid.cpp).
+  void gridSliceEnd();
+  /// The block is abandoned where its calling thread is (the launch ends).
+  [[noreturn]] void abandonBlock();
+  /// What reportTooLarge says of a block (or cooperative launch) that has
+  /// outlasted the time limit; the seconds it has run.
+  std::string stillRunning(double seconds) const;
   static void threadMain(void *arg);
   /// Suspends the calling fiber until the scheduler resumes it.
   void yield() {
@@ -390,6 +470,13 @@ private:
   bool blockAborted = false;
   /// The linear index of the running block.
   uint64_t currentBlock = 0;
+  /// A cooperative launch: the running block's position in the hand-out
+  /// order, the grid barriers it has passed, its threads waiting at the
+  /// next one.
+  uint64_t gridPosition = 0, gridPassed = 0;
+  /// Global accesses since the last sliceEnd().
+  uint64_t sliceAccesses = 0;
+  unsigned gridWaiting = 0;
   /// Per thread: its last store's write-after-write, to be settled.
   std::vector<PendingWrite> pendingWrites;
   /// When the running block began (its own time limit).

@@ -57,6 +57,8 @@ bool Worker::access(const void *address, uint32_t bytes, int kind,
            where);
     return false;
   }
+  if (current && ++sliceAccesses >= kSlice)
+    sliceEnd();
   const Arena::Buffer *b = Arena::get().find(a);
   if (b && b->live && a >= b->base && a + bytes <= b->base + b->size) {
     if (kind != TLC_SIM_ATOMIC && launch.globals)
@@ -236,11 +238,15 @@ void Worker::checkGlobal(unsigned t, const Arena::Buffer &b, uintptr_t address,
       (race.earlierWrite ? (store ? "and by " : "after a write by ")
                          : "after a read by ") +
       name(race.earlier) + " at {1} with nothing ordering them (" +
-      (race.earlier.block != me.block
-           ? "blocks of one launch are ordered only by a __threadfence "
+      (race.earlier.block == me.block ? "no barrier between them"
+       : launch.grid
+           ? "blocks of a cooperative launch are ordered only by a grid "
+             "barrier (T.sync_grid) between them or by a __threadfence "
              "before an atomic whose successor on that address the later "
              "block performed"
-           : "no barrier between them") +
+           : "blocks of one launch are ordered only by a __threadfence "
+             "before an atomic whose successor on that address the later "
+             "block performed") +
       "; " + what + " hazard)";
   if (!deferred) {
     launch.add(std::move(f), /*fatal=*/false);

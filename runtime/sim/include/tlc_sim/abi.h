@@ -8,8 +8,9 @@
  * The `sim` device (runtime/lib/sim) compiles a CUDA artifact's NAME.cu for
  * the host against the headers of runtime/sim/include and dlopens it. The
  * kernel side (tlc_sim/builtins.h) reaches the simulator only through the
- * table below: thread indices, memory-access checks, barriers, warp
- * rendezvous, cp.async queues. The shared object exports
+ * table below: thread indices, memory-access checks, barriers (of the
+ * block and, in a cooperative launch, of the grid), warp rendezvous,
+ * cp.async queues. The shared object exports
  * `const tlc_sim_kernel_api *tlc_sim_kernel(void)`.
  *
  * A *where* value names a place in the generated source: a return address
@@ -23,7 +24,7 @@
 
 #include <stdint.h>
 
-#define TLC_SIM_ABI_VERSION 7
+#define TLC_SIM_ABI_VERSION 8
 #define TLC_SIM_WHERE_LINE (1ull << 63)
 /* Or-ed into a barrier id: bar.arrive, which counts without waiting. */
 #define TLC_SIM_BARRIER_ARRIVE_ONLY 0x100u
@@ -153,6 +154,12 @@ typedef struct tlc_sim_host_api {
    * acquires what the atomics on that address before it released
    * (threadFence; ABI 7). */
   void (*atomicAcquire)(const void *address);
+  /* T.sync_grid (cooperative groups' grid.sync(), HIP's __ockl_grid_sync):
+   * blocks until every thread of every block of the launch has arrived;
+   * what any thread did before it happens before what every thread does
+   * after it. Only in a cooperative launch, whose blocks the simulator
+   * keeps resident at once (ABI 8). */
+  void (*gridSync)(uint64_t where);
 } tlc_sim_host_api;
 
 /* One kernel of the shared object: calls the __global__ function with
