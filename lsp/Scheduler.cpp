@@ -54,6 +54,10 @@ struct Scheduler::Worker {
   bool running = false;
   asio::steady_timer timer;
   CancelToken analysisToken;
+  /// The version of the last update: an Analyze item of an older version,
+  /// queued before that update (its timer fired while a read ran), is
+  /// superseded even though the update's item behind it has not run yet.
+  int64_t latestVersion = -1;
 
   // Owned by the running drain (one at a time).
   std::shared_ptr<const Document> current;
@@ -223,7 +227,11 @@ void Scheduler::process(Worker &worker, Item &item) {
       return;
     CancelToken token = CancelToken::create();
     {
+      // Checked and recorded under the lock that update() cancels under:
+      // either the newer update is seen here, or it cancels this token.
       std::lock_guard<std::mutex> lock(worker.mutex);
+      if (item.version != worker.latestVersion)
+        return;
       worker.analysisToken = token;
     }
     if (doc->isTileLang()) {
@@ -283,6 +291,10 @@ void Scheduler::update(const std::string &uri, DocumentUpdate update) {
   Item item;
   item.kind = Item::Kind::Update;
   item.update = std::move(update);
+  {
+    std::lock_guard<std::mutex> lock(worker->mutex);
+    worker->latestVersion = version;
+  }
   enqueue(worker, std::move(item));
   scheduleAnalysis(worker, version);
 }

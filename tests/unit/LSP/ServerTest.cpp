@@ -21,6 +21,9 @@
 #include <doctest/doctest.h>
 
 #include <atomic>
+#include <chrono>
+#include <mutex>
+#include <thread>
 
 using namespace tlc;
 using namespace tlc::lsp;
@@ -194,6 +197,62 @@ TEST_CASE("superseded edits are not analysed") {
   REQUIRE(recorder.published.size() == 1);
   CHECK(recorder.published[0].second == 50);
   CHECK(*server.getDocumentText("file:///s.py") == "import tilelang\nx = 0\n");
+}
+
+namespace {
+/// Records the text of every analysis (threaded servers).
+struct TextRecordingAnalyzer : Analyzer {
+  std::mutex mutex;
+  std::vector<std::string> texts;
+  const char *getName() const override { return "texts"; }
+  std::shared_ptr<const AnalysisFacts>
+  analyze(const std::shared_ptr<const syntax::SyntaxTree> &tree,
+          const AnalysisOptions &, const CancelToken &) override {
+    std::lock_guard<std::mutex> lock(mutex);
+    texts.push_back(tree->source().str());
+    return std::make_shared<AnalysisFacts>();
+  }
+  bool saw(llvm::StringRef needle) {
+    std::lock_guard<std::mutex> lock(mutex);
+    return llvm::any_of(texts, [&](const std::string &t) {
+      return llvm::StringRef(t).contains(needle);
+    });
+  }
+};
+} // namespace
+
+TEST_CASE("an analysis queued behind a read is dropped by a newer edit") {
+  // Version 2's debounce ends while a slow read holds the document's queue,
+  // so its analysis is queued behind the read; version 3 arrives before
+  // the read ends. Version 2 must not be analysed after the read (it used
+  // to be, holding up version 3's requests behind a complete analysis).
+  auto analyzer = std::make_shared<TextRecordingAnalyzer>();
+  Recorder recorder;
+  ServerOptions options = syncOptions(PositionEncoding::Utf16, analyzer);
+  options.workerThreads = 2;
+  options.debounce = std::chrono::milliseconds(20);
+  using namespace std::chrono_literals;
+  auto waitFor = [&](llvm::StringRef needle) {
+    for (int i = 0; i < 500 && !analyzer->saw(needle); ++i)
+      std::this_thread::sleep_for(10ms);
+    return analyzer->saw(needle);
+  };
+  TlcServer server(options, recorder);
+  const char *uri = "file:///q.py";
+  server.openDocument(uri, 1, "import tilelang\nx = 1\n");
+  REQUIRE(waitFor("x = 1"));
+  REQUIRE(!server.changeDocument(uri, 2, {{Range{{1, 4}, {1, 5}}, "2"}}));
+  std::atomic<bool> readDone{false};
+  server.semanticTokens(uri, CancelToken(),
+                        [&](Result<std::vector<SemanticToken>>) {
+                          std::this_thread::sleep_for(400ms);
+                          readDone = true;
+                        });
+  std::this_thread::sleep_for(150ms);
+  REQUIRE(!readDone);
+  REQUIRE(!server.changeDocument(uri, 3, {{Range{{1, 4}, {1, 5}}, "3"}}));
+  CHECK(waitFor("x = 3"));
+  CHECK(!analyzer->saw("x = 2"));
 }
 
 TEST_CASE("reads are bound to the version at request time") {
