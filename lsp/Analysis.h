@@ -103,6 +103,18 @@ struct ExchangeFact {
   std::string label;
   /// The full text (the diagnostic's message).
   std::string detail;
+  /// The exchanged fragment's name.
+  std::string name;
+  /// The tile: the fragment's shape (row-major), bytes per element, its
+  /// byte offset in shared memory (LDS on HIP); empty shape when unknown.
+  std::vector<int64_t> shape;
+  int64_t elementBytes = 0, offset = 0;
+  bool lds = false;
+  /// Worst bank-conflict degree of the stores and the loads (0: unknown).
+  int64_t storeDegree = 0, loadDegree = 0;
+  /// The element each lane accesses in the worst store and load
+  /// instruction (-1: idle); empty when unknown.
+  std::vector<int64_t> storeLanes, loadLanes;
 };
 
 /// One instance of a kernel: the kernel with bound meta parameters.

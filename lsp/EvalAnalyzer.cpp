@@ -104,6 +104,63 @@ std::string shortDType(const std::string &dtype) {
   return dtype;
 }
 
+/// The tile of a `fragment-exchange` hint: its shape, and the worst
+/// instructions' lanes from the hint's long form (Driver/Exchanges.cpp:
+/// `exchange tile at byte O, B-byte elements, row-major`, then `worst store
+/// lanes: e0 .. e31` and `worst load lanes: ...`); the degrees from the
+/// message (`stores 8-way bank conflict, loads conflict-free`).
+void readExchangeTile(const eval::Hint &hint, ExchangeFact &e) {
+  llvm::StringRef d = hint.detail;
+  e.lds = d.contains(" through LDS ");
+  auto degree = [&](llvm::StringRef what) -> int64_t {
+    size_t at = d.find(what);
+    if (at == llvm::StringRef::npos)
+      return 0;
+    llvm::StringRef rest = d.drop_front(at + what.size());
+    if (rest.starts_with("conflict-free"))
+      return 1;
+    int64_t n = 0;
+    return rest.consumeInteger(10, n) ? 0 : n;
+  };
+  e.storeDegree = degree("stores ");
+  e.loadDegree = degree("loads ");
+  for (size_t i = 0; i < hint.shape.size(); ++i) {
+    int64_t n = 0;
+    if (i >= hint.shapeIsInt.size() || !hint.shapeIsInt[i] ||
+        llvm::StringRef(hint.shape[i]).getAsInteger(10, n)) {
+      e.shape.clear();
+      break;
+    }
+    e.shape.push_back(n);
+  }
+  llvm::SmallVector<llvm::StringRef, 4> lines;
+  llvm::StringRef(hint.layoutDetail).split(lines, '\n', -1, false);
+  for (llvm::StringRef line : lines) {
+    if (line.consume_front("exchange tile at byte ")) {
+      line.consumeInteger(10, e.offset);
+      if (line.consume_front(", "))
+        line.consumeInteger(10, e.elementBytes);
+      continue;
+    }
+    std::vector<int64_t> *lanes = line.consume_front("worst store lanes:")
+                                      ? &e.storeLanes
+                                  : line.consume_front("worst load lanes:")
+                                      ? &e.loadLanes
+                                      : nullptr;
+    if (!lanes)
+      continue;
+    for (;;) {
+      line = line.ltrim();
+      int64_t v = 0;
+      if (line.empty() || line.consumeInteger(10, v))
+        break;
+      lanes->push_back(v);
+    }
+    if (lanes->size() != 32)
+      lanes->clear();
+  }
+}
+
 /// Analyses one context may serve before it is replaced: every analysis
 /// uniques new locations and attributes in it, which are never freed.
 constexpr unsigned kAnalysesPerContext = 32;
@@ -304,6 +361,8 @@ EvalAnalyzer::analyze(const std::shared_ptr<const syntax::SyntaxTree> &tree,
       e.range = hint.range;
       e.hintOffset = decl ? headerEnd(*tree, decl) : hint.range.end;
       e.detail = hint.detail;
+      e.name = hint.name;
+      readExchangeTile(hint, e);
       llvm::StringRef d = hint.detail;
       e.label = hint.name + (d.contains(" through LDS ") ? " via LDS"
                                                          : " via shared");

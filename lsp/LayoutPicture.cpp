@@ -23,6 +23,7 @@
 #include "llvm/ADT/StringExtras.h"
 
 #include <algorithm>
+#include <set>
 
 using namespace tlc;
 using namespace tlc::lsp;
@@ -100,6 +101,54 @@ static std::optional<uint32_t> findAllocation(const Document &doc,
   return any;
 }
 
+/// The picture's data of exchange \p x: the tile's banks, and for its
+/// worst store and load instruction the lanes' elements and the distinct
+/// 4-byte words each bank serves (the words a bank serves one after
+/// another; NVIDIA's shared memory and CDNA's LDS both have 32 banks of 4
+/// bytes). std::nullopt when the tile is not known.
+static std::optional<LayoutPicture::ExchangeTile>
+exchangeTile(const Document &doc, const ExchangeFact &x) {
+  if (x.shape.empty() || x.elementBytes <= 0)
+    return std::nullopt;
+  LayoutPicture::ExchangeTile t;
+  t.statement = doc.toRange(x.range);
+  t.label = x.label;
+  t.memory = x.lds ? "LDS" : "shared";
+  t.offset = x.offset;
+  t.elementBytes = x.elementBytes;
+  t.cols = x.shape.back();
+  t.rows = 1;
+  for (size_t i = 0; i + 1 < x.shape.size(); ++i)
+    t.rows *= x.shape[i];
+  // The picture of a larger tile would not be read; the degrees are in the
+  // label.
+  if (t.rows <= 0 || t.cols <= 0 || t.rows * t.cols > (int64_t(1) << 16))
+    return std::nullopt;
+  for (int64_t e = 0; e < t.rows * t.cols; ++e)
+    t.bank.push_back((x.offset + e * x.elementBytes) / 4 % 32);
+  auto access = [&](int64_t degree, const std::vector<int64_t> &lanes) {
+    LayoutPicture::ExchangeTile::Access a;
+    a.degree = degree;
+    a.lanes = lanes;
+    a.wordsPerBank.assign(32, 0);
+    std::vector<std::set<int64_t>> words(32);
+    for (int64_t e : lanes) {
+      if (e < 0)
+        continue;
+      int64_t first = (x.offset + e * x.elementBytes) / 4;
+      int64_t last = (x.offset + (e + 1) * x.elementBytes - 1) / 4;
+      for (int64_t w = first; w <= last; ++w)
+        words[w % 32].insert(w);
+    }
+    for (unsigned b = 0; b < 32; ++b)
+      a.wordsPerBank[b] = int64_t(words[b].size());
+    return a;
+  };
+  t.stores = access(x.storeDegree, x.storeLanes);
+  t.loads = access(x.loadDegree, x.loadLanes);
+  return t;
+}
+
 Result<LayoutPicture> tlc::lsp::computeLayoutPicture(
     const Document &doc, const AnalysisFacts &facts,
     std::optional<uint32_t> offset, const std::string &buffer,
@@ -152,6 +201,15 @@ Result<LayoutPicture> tlc::lsp::computeLayoutPicture(
   }
   p.svg = layout::renderLayoutSvg(*map);
   p.text = layout::renderLayoutText(*map, 64, 32);
+  if (frag)
+    if (const KernelFact *k = kernelAt(facts, *at))
+      for (const InstanceFact &inst : k->instances)
+        if (inst.label == view.instance)
+          for (const ExchangeFact &x : inst.exchanges)
+            if (x.name == view.name)
+              if (std::optional<LayoutPicture::ExchangeTile> tile =
+                      exchangeTile(doc, x))
+                p.exchanges.push_back(std::move(*tile));
   return p;
 }
 

@@ -245,7 +245,27 @@ json tlc::lsp::toJSON(const LayoutPicture &p) {
               {"cols", p.cols},
               {"cells", std::move(cells)},
               {"text", p.text},
-              {"svg", p.svg}};
+              {"svg", p.svg},
+              {"exchanges", [&] {
+                 json all = json::array();
+                 auto access = [](const LayoutPicture::ExchangeTile::Access &a) {
+                   return json{{"degree", a.degree},
+                               {"lanes", a.lanes},
+                               {"wordsPerBank", a.wordsPerBank}};
+                 };
+                 for (const LayoutPicture::ExchangeTile &x : p.exchanges)
+                   all.push_back(json{{"statement", toJSON(x.statement)},
+                                      {"label", x.label},
+                                      {"memory", x.memory},
+                                      {"offset", x.offset},
+                                      {"elementBytes", x.elementBytes},
+                                      {"rows", x.rows},
+                                      {"cols", x.cols},
+                                      {"bank", x.bank},
+                                      {"stores", access(x.stores)},
+                                      {"loads", access(x.loads)}});
+                 return all;
+               }()}};
 }
 
 json tlc::lsp::encodeSemanticTokens(const std::vector<SemanticToken> &tokens) {

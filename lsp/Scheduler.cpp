@@ -40,6 +40,8 @@ struct Scheduler::Item {
   int64_t version = 0;
   CancelToken token;
   std::function<void(Result<std::shared_ptr<const Document>>)> action;
+  /// When an Analyze item was queued (its debounce ended).
+  std::chrono::steady_clock::time_point queued;
 };
 
 struct Scheduler::Worker {
@@ -54,6 +56,10 @@ struct Scheduler::Worker {
   bool running = false;
   asio::steady_timer timer;
   CancelToken analysisToken;
+  /// The version of the last update: an Analyze item of an older version,
+  /// queued before that update (its timer fired while a read ran), is
+  /// superseded even though the update's item behind it has not run yet.
+  int64_t latestVersion = -1;
 
   // Owned by the running drain (one at a time).
   std::shared_ptr<const Document> current;
@@ -66,6 +72,10 @@ struct Scheduler::Worker {
   bool closed = false;
   bool wasTileLang = false;
   int64_t analyzedVersion = -1;
+  /// When the last read finished, and the version whose analysis was
+  /// postponed after a read (drain).
+  std::chrono::steady_clock::time_point lastRead;
+  int64_t postponedVersion = -1;
 };
 
 Scheduler::Scheduler(const SchedulerOptions &options, Analyzer &analyzer,
@@ -131,8 +141,23 @@ void Scheduler::drain(const std::shared_ptr<Worker> &worker) {
     }
     if (pool->stopping && item.kind == Item::Kind::Analyze)
       continue;
+    // The debounce counts from the document's last read too: an analysis
+    // whose debounce ended while a read ran (a client asking for the hints
+    // of each edit) waits another debounce after it, so that the next
+    // edit, which usually follows the answer at once, finds no complete
+    // analysis to wait behind.
+    // Once per version: a stream of reads does not hold it off for long.
+    if (item.kind == Item::Kind::Analyze && options.debounce.count() > 0 &&
+        worker->lastRead > item.queued &&
+        worker->postponedVersion != item.version) {
+      worker->postponedVersion = item.version;
+      scheduleAnalysis(worker, item.version, /*again=*/true);
+      continue;
+    }
     try {
       process(*worker, item);
+      if (item.kind == Item::Kind::Read)
+        worker->lastRead = std::chrono::steady_clock::now();
     } catch (...) {
       std::fprintf(stderr, "tlc-lsp: exception in work for %s\n",
                    worker->uri.c_str());
@@ -223,7 +248,11 @@ void Scheduler::process(Worker &worker, Item &item) {
       return;
     CancelToken token = CancelToken::create();
     {
+      // Checked and recorded under the lock that update() cancels under:
+      // either the newer update is seen here, or it cancels this token.
       std::lock_guard<std::mutex> lock(worker.mutex);
+      if (item.version != worker.latestVersion)
+        return;
       worker.analysisToken = token;
     }
     if (doc->isTileLang()) {
@@ -253,9 +282,12 @@ void Scheduler::process(Worker &worker, Item &item) {
 }
 
 void Scheduler::scheduleAnalysis(const std::shared_ptr<Worker> &worker,
-                                 int64_t version) {
+                                 int64_t version, bool again) {
   std::weak_ptr<Worker> weak = worker;
   std::lock_guard<std::mutex> lock(worker->mutex);
+  // Postponed (drain): not if a newer update armed the timer meanwhile.
+  if (again && version != worker->latestVersion)
+    return;
   worker->analysisToken.cancel();
   worker->timer.expires_after(options.debounce);
   worker->timer.async_wait([this, weak, version](const std::error_code &ec) {
@@ -265,6 +297,7 @@ void Scheduler::scheduleAnalysis(const std::shared_ptr<Worker> &worker,
       Item item;
       item.kind = Item::Kind::Analyze;
       item.version = version;
+      item.queued = std::chrono::steady_clock::now();
       enqueue(w, std::move(item));
     }
   });
@@ -283,6 +316,10 @@ void Scheduler::update(const std::string &uri, DocumentUpdate update) {
   Item item;
   item.kind = Item::Kind::Update;
   item.update = std::move(update);
+  {
+    std::lock_guard<std::mutex> lock(worker->mutex);
+    worker->latestVersion = version;
+  }
   enqueue(worker, std::move(item));
   scheduleAnalysis(worker, version);
 }

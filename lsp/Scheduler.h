@@ -15,7 +15,8 @@
 //    merged into one incremental reparse. Versions nobody asks about are
 //    never parsed (superseded edits are dropped).
 //  * Analysis for diagnostics is debounced: it runs `debounce` after the
-//    last update and only if no newer update arrived meanwhile; a running
+//    last update (and after the last read, when its debounce ended while a
+//    read ran) and only if no newer update arrived meanwhile; a running
 //    analysis is cancelled by the next update.
 //  * Reads carry a CancelToken; a cancelled read is answered with
 //    FailureKind::Cancelled instead of running.
@@ -121,8 +122,10 @@ private:
   void drain(const std::shared_ptr<Worker> &worker);
   void process(Worker &worker, Item &item);
   std::shared_ptr<const Document> ensureParsed(Worker &worker);
+  /// Arms the debounce timer for an analysis of \p version; \p again:
+  /// a postponed one, dropped when a newer update came.
   void scheduleAnalysis(const std::shared_ptr<Worker> &worker,
-                        int64_t version);
+                        int64_t version, bool again = false);
 
   SchedulerOptions options;
   Analyzer &analyzer;

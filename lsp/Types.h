@@ -261,6 +261,28 @@ struct LayoutPicture {
   std::vector<int64_t> thread, reg, offset, bank;
   /// The picture (SVG document) and the text grid.
   std::string svg, text;
+  /// A fragment exchange of the shown instance through shared memory (LDS
+  /// on HIP): the row-major tile the generated code stores the fragment
+  /// into, with the banks its worst store and load instructions use.
+  struct ExchangeTile {
+    /// The statement that exchanges, and its inlay label.
+    Range statement;
+    std::string label;
+    /// `shared` or `LDS`.
+    std::string memory;
+    /// Byte offset of the tile, bytes per element, the 2-d view's extents.
+    int64_t offset = 0, elementBytes = 0, rows = 0, cols = 0;
+    /// Per cell, row-major: the bank of the element's first byte.
+    std::vector<int64_t> bank;
+    /// One instruction: its degree, the element each lane accesses (-1:
+    /// idle) and, per bank, the distinct 4-byte words it accesses there.
+    struct Access {
+      int64_t degree = 0;
+      std::vector<int64_t> lanes, wordsPerBank;
+    };
+    Access stores, loads;
+  };
+  std::vector<ExchangeTile> exchanges;
 };
 
 /// Result of `tilelang/generatedSource`.

@@ -159,10 +159,11 @@ static bool mayExchange(llvm::ArrayRef<mlir::Operation *> ops) {
 /// The worst bank-conflict degree of the instructions \p warps of exchange
 /// tile \p r at byte \p offset (layout::bankConflictDegree: NVIDIA's
 /// shared memory, or with \p lds CDNA's LDS phases), 0 when there are none.
+/// \p worstLanes gets the elements of the first instruction of that degree.
 static int64_t exchangeDegree(
     const std::vector<std::array<int64_t, 32>> &warps,
     const target::CudaExchangeAccesses &r, int64_t offset, bool lds,
-    bool store) {
+    bool store, std::array<int64_t, 32> &worstLanes) {
   int64_t worst = 0;
   for (const std::array<int64_t, 32> &lanes : warps) {
     layout::WarpAccess a;
@@ -172,7 +173,11 @@ static int64_t exchangeDegree(
     for (auto [l, e] : llvm::enumerate(lanes))
       if (e >= 0)
         a.address[l] = offset + e * r.elementBytes;
-    worst = std::max(worst, layout::bankConflictDegree(a));
+    int64_t degree = layout::bankConflictDegree(a);
+    if (degree > worst) {
+      worst = degree;
+      worstLanes = lanes;
+    }
   }
   return worst;
 }
@@ -296,8 +301,11 @@ tlc::driver::findInstanceExchanges(mlir::Operation *top,
     x.lds = hip;
     for (const target::CudaExchangeAccesses &r : cu->exchanges)
       if (r.tile == d.tile && r.complete) {
-        x.storeDegree = exchangeDegree(r.stores, r, d.offset, hip, true);
-        x.loadDegree = exchangeDegree(r.loads, r, d.offset, hip, false);
+        x.elementBytes = r.elementBytes;
+        x.storeDegree =
+            exchangeDegree(r.stores, r, d.offset, hip, true, x.storeLanes);
+        x.loadDegree =
+            exchangeDegree(r.loads, r, d.offset, hip, false, x.loadLanes);
       }
     out.push_back(std::move(x));
   }
@@ -338,11 +346,13 @@ void tlc::driver::reportInstanceExchanges(
       continue;
     mlir::Operation *op = ops[x.op];
     int64_t bytes = 0;
+    std::vector<int64_t> shape;
     if (x.root >= 0)
       if (auto alloc = llvm::dyn_cast<tile::AllocOp>(ops[x.root])) {
         tile::BufferType type = tile::getBufferType(alloc.getResult());
         if (type && type.isStatic()) {
           int64_t n = 1;
+          shape.assign(type.getShape().begin(), type.getShape().end());
           for (int64_t e : type.getShape())
             n *= e;
           unsigned bits = type.getElementType().getIntOrFloatBitWidth();
@@ -388,6 +398,25 @@ void tlc::driver::reportInstanceExchanges(
     h.name = x.name;
     h.kind = "fragment-exchange";
     h.detail = d.message;
+    // The tile (the fragment's shape, row-major) and the lanes of its worst
+    // store and load instructions, for the editor's picture.
+    for (int64_t e : shape) {
+      h.shape.push_back(std::to_string(e));
+      h.shapeIsInt.push_back(true);
+    }
+    if (x.elementBytes && (x.storeDegree || x.loadDegree)) {
+      auto lanes = [](const std::array<int64_t, 32> &l) {
+        std::string s;
+        for (int64_t e : l)
+          s += " " + std::to_string(e);
+        return s;
+      };
+      h.layoutDetail = "exchange tile at byte " + std::to_string(x.offset) +
+                       ", " + std::to_string(x.elementBytes) +
+                       "-byte elements, row-major\nworst store lanes:" +
+                       lanes(x.storeLanes) +
+                       "\nworst load lanes:" + lanes(x.loadLanes) + "\n";
+    }
     analysis.hints.push_back(std::move(h));
   }
 }

@@ -11,13 +11,16 @@
 // under the mouse, (i, j) <-> (thread, register) for fragments and
 // (i, j) <-> (offset, bank) for shared buffers, highlighting every cell of
 // the same thread or bank. While it is open it follows the cursor: moving
-// onto another buffer's allocation or use shows that buffer.
+// onto another buffer's allocation or use shows that buffer. Below a
+// fragment that the generated code exchanges through shared memory (LDS),
+// the exchange tile with its banks and conflicts (exchangeTile.ts).
 //
 //===----------------------------------------------------------------------===//
 
 import * as vscode from 'vscode';
 import { LanguageClient } from 'vscode-languageclient/node';
 
+import { exchangeStyle, renderExchangeTiles } from './exchangeTile';
 import {
   isTileLangDocument,
   layoutRequest,
@@ -163,6 +166,7 @@ header { position: sticky; top: 0; background: var(--vscode-editor-background); 
 #picture { padding: 8px; overflow: auto; }
 #picture svg { width: calc(100% * var(--zoom, 1)); height: auto; max-width: none; }
 rect.cell.same { stroke: black; stroke-width: 2px; }
+${exchangeStyle}
 </style></head>
 <body data-kind="${r.kind}" data-name="${esc(r.name)}">
 <header>
@@ -171,6 +175,7 @@ rect.cell.same { stroke: black; stroke-width: 2px; }
 <div id="readout">hover a cell</div>
 </header>
 <div id="picture">${svg}</div>
+${renderExchangeTiles(r.exchanges)}
 <script nonce="${nonce}">
 const vscode = acquireVsCodeApi();
 const fragment = ${fragment};
@@ -184,6 +189,15 @@ for (const c of cells) {
   byKey.get(k).push(c);
 }
 let marked = [];
+const exchanges = document.getElementById('exchanges');
+if (exchanges) exchanges.addEventListener('mouseover', (e) => {
+  const c = e.target.closest ? e.target.closest('rect.xcell') : null;
+  if (!c) return;
+  const d = c.dataset;
+  const fig = c.closest('figure');
+  readout.textContent = 'exchange tile (i, j) = (' + d.i + ', ' + d.j + ') \u00b7 bank ' + d.bank +
+      (d.lanes ? ' \u00b7 ' + fig.dataset.access + ' of lane' + (d.lanes.includes(' ') ? 's ' : ' ') + d.lanes : '');
+});
 document.getElementById('picture').addEventListener('mouseover', (e) => {
   const c = e.target.closest ? e.target.closest('rect.cell') : null;
   if (!c) return;

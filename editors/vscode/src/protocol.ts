@@ -90,6 +90,34 @@ export interface LayoutResult {
   cells: { thread?: number[]; register?: number[]; offset?: number[]; bank?: number[] };
   text: string;
   svg: string;
+  /// The fragment's exchanges through shared memory (LDS on HIP) in the
+  /// shown instance's generated code (absent from older servers).
+  exchanges?: ExchangeTile[];
+}
+
+/// One instruction of an exchange: its bank-conflict degree, the tile
+/// element each lane accesses (-1: idle) and, per bank, the distinct 4-byte
+/// words the instruction accesses there.
+export interface ExchangeAccess {
+  degree: number;
+  lanes: number[];
+  wordsPerBank: number[];
+}
+
+/// A fragment exchange of `tilelang/layout`: the row-major tile the code
+/// stores the fragment into, the bank of each cell, and the worst store and
+/// load instructions.
+export interface ExchangeTile {
+  statement: LspRange;
+  label: string;
+  memory: 'shared' | 'LDS';
+  offset: number;
+  elementBytes: number;
+  rows: number;
+  cols: number;
+  bank: number[];
+  stores: ExchangeAccess;
+  loads: ExchangeAccess;
 }
 
 export const layoutRequest = new RequestType<LayoutParams, LayoutResult, void>(

@@ -6,7 +6,9 @@
 # DOM, Show Generated CUDA/HIP (the document beside the kernel at the mapped
 # line, or the server's error where it has no generated source yet), the
 # cursor-following view, the jump back, Show Tile IR and Show Layout (the
-# webview's picture, its hover readout and following the cursor).
+# webview's picture, its hover readout and following the cursor). Before
+# the browser: test/exchange-tile.test.mjs (the layout view's exchange
+# section drawn from a real server's tilelang/layout answer, under Node).
 #
 # Two server set-ups (as in editors/nvim/test/run.sh):
 #   tlc-lsp        the server as built;
@@ -101,6 +103,10 @@ echo "== type-check, bundle and package the extension"
 (cd "$ext" && node node_modules/typescript/bin/tsc --noEmit -p . && npm run --silent package >/dev/null)
 vsix="$ext/tlc-tilelang.vsix"
 ls -l "$vsix"
+
+# --- The layout view's exchange section, from the server's answer ------------
+echo "== exchange tile (test/exchange-tile.test.mjs)"
+node "$here/exchange-tile.test.mjs" "$TLC_LSP"
 
 # --- code-server + Chromium ------------------------------------------------------
 work="$here/.work"

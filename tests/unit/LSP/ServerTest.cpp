@@ -21,6 +21,9 @@
 #include <doctest/doctest.h>
 
 #include <atomic>
+#include <chrono>
+#include <mutex>
+#include <thread>
 
 using namespace tlc;
 using namespace tlc::lsp;
@@ -194,6 +197,100 @@ TEST_CASE("superseded edits are not analysed") {
   REQUIRE(recorder.published.size() == 1);
   CHECK(recorder.published[0].second == 50);
   CHECK(*server.getDocumentText("file:///s.py") == "import tilelang\nx = 0\n");
+}
+
+namespace {
+/// Records the text of every analysis (threaded servers).
+struct TextRecordingAnalyzer : Analyzer {
+  std::mutex mutex;
+  std::vector<std::string> texts;
+  std::vector<std::chrono::steady_clock::time_point> times;
+  const char *getName() const override { return "texts"; }
+  std::shared_ptr<const AnalysisFacts>
+  analyze(const std::shared_ptr<const syntax::SyntaxTree> &tree,
+          const AnalysisOptions &, const CancelToken &) override {
+    std::lock_guard<std::mutex> lock(mutex);
+    texts.push_back(tree->source().str());
+    times.push_back(std::chrono::steady_clock::now());
+    return std::make_shared<AnalysisFacts>();
+  }
+  bool saw(llvm::StringRef needle) {
+    std::lock_guard<std::mutex> lock(mutex);
+    return llvm::any_of(texts, [&](const std::string &t) {
+      return llvm::StringRef(t).contains(needle);
+    });
+  }
+};
+} // namespace
+
+TEST_CASE("an analysis queued behind a read is dropped by a newer edit") {
+  // Version 2's debounce ends while a slow read holds the document's queue,
+  // so its analysis is queued behind the read; version 3 arrives before
+  // the read ends. Version 2 must not be analysed after the read (it used
+  // to be, holding up version 3's requests behind a complete analysis).
+  auto analyzer = std::make_shared<TextRecordingAnalyzer>();
+  Recorder recorder;
+  ServerOptions options = syncOptions(PositionEncoding::Utf16, analyzer);
+  options.workerThreads = 2;
+  options.debounce = std::chrono::milliseconds(20);
+  using namespace std::chrono_literals;
+  auto waitFor = [&](llvm::StringRef needle) {
+    for (int i = 0; i < 500 && !analyzer->saw(needle); ++i)
+      std::this_thread::sleep_for(10ms);
+    return analyzer->saw(needle);
+  };
+  TlcServer server(options, recorder);
+  const char *uri = "file:///q.py";
+  server.openDocument(uri, 1, "import tilelang\nx = 1\n");
+  REQUIRE(waitFor("x = 1"));
+  REQUIRE(!server.changeDocument(uri, 2, {{Range{{1, 4}, {1, 5}}, "2"}}));
+  std::atomic<bool> readDone{false};
+  server.semanticTokens(uri, CancelToken(),
+                        [&](Result<std::vector<SemanticToken>>) {
+                          std::this_thread::sleep_for(400ms);
+                          readDone = true;
+                        });
+  std::this_thread::sleep_for(150ms);
+  REQUIRE(!readDone);
+  REQUIRE(!server.changeDocument(uri, 3, {{Range{{1, 4}, {1, 5}}, "3"}}));
+  CHECK(waitFor("x = 3"));
+  CHECK(!analyzer->saw("x = 2"));
+}
+
+TEST_CASE("an analysis whose debounce ended during a read waits after it") {
+  // A client that asks for hints after each edit: the debounce of version
+  // 2 ends while its read runs; the analysis then waits another debounce
+  // after the read, so that an edit right after the answer finds none in
+  // its way.
+  auto analyzer = std::make_shared<TextRecordingAnalyzer>();
+  Recorder recorder;
+  ServerOptions options = syncOptions(PositionEncoding::Utf16, analyzer);
+  options.workerThreads = 2;
+  options.debounce = std::chrono::milliseconds(100);
+  using namespace std::chrono_literals;
+  TlcServer server(options, recorder);
+  const char *uri = "file:///p.py";
+  server.openDocument(uri, 1, "import tilelang\nx = 1\n");
+  for (int i = 0; i < 500 && !analyzer->saw("x = 1"); ++i)
+    std::this_thread::sleep_for(10ms);
+  REQUIRE(analyzer->saw("x = 1"));
+  REQUIRE(!server.changeDocument(uri, 2, {{Range{{1, 4}, {1, 5}}, "2"}}));
+  std::atomic<bool> readDone{false};
+  std::chrono::steady_clock::time_point readEnd;
+  server.semanticTokens(uri, CancelToken(),
+                        [&](Result<std::vector<SemanticToken>>) {
+                          std::this_thread::sleep_for(250ms);
+                          readEnd = std::chrono::steady_clock::now();
+                          readDone = true;
+                        });
+  for (int i = 0; i < 500 && !analyzer->saw("x = 2"); ++i)
+    std::this_thread::sleep_for(10ms);
+  REQUIRE(analyzer->saw("x = 2"));
+  REQUIRE(readDone);
+  std::lock_guard<std::mutex> lock(analyzer->mutex);
+  // Not before a debounce after the read (the drain records the read's end
+  // a moment after the action's own clock: 90 ms of the 100 are asked).
+  CHECK(analyzer->times.back() - readEnd >= 90ms);
 }
 
 TEST_CASE("reads are bound to the version at request time") {

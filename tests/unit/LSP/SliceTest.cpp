@@ -24,6 +24,8 @@
 
 #include <doctest/doctest.h>
 
+#include <cctype>
+
 #include <fstream>
 #include <random>
 #include <sstream>
@@ -492,10 +494,47 @@ TEST_CASE("only the slices an edit changes are evaluated again") {
   s.replace(own + 13, own + 16, "256");
   CHECK(s.facts().slicesEvaluated == 1);
   // The shared constant: the slice of its ten readers.
+  std::vector<std::string> readers;
+  for (size_t at : lineStarts(s.text, "def ")) {
+    llvm::StringRef line = llvm::StringRef(s.text).substr(at).split('\n').first;
+    // `THREADS` itself, not a kernel's own `THREADS_13`.
+    size_t t = line.find("THREADS");
+    if (t != llvm::StringRef::npos && t + 7 < line.size() &&
+        !std::isalnum(static_cast<unsigned char>(line[t + 7])) && line[t + 7] != '_')
+      readers.push_back(line.drop_front(4).split('(').first.str());
+  }
+  REQUIRE(readers.size() == 10);
+  auto launchThreads = [&](const std::string &name) {
+    std::string threads;
+    for (const KernelFact &k : s.facts().kernels)
+      if (k.name == name)
+        for (const InstanceFact &i : k.instances)
+          for (const LaunchFact &l : i.launches)
+            threads += l.threads + ";";
+    return threads;
+  };
+  std::vector<std::string> before;
+  for (const std::string &r : readers) {
+    before.push_back(launchThreads(r));
+    CHECK(before.back().find("128") == 0);
+  }
   size_t shared = s.text.find("THREADS = ");
   s.replace(shared + 10, shared + 13, "256");
   CHECK(s.facts().slicesEvaluated == 1);
   CHECK(s.facts().slicesReused == slices - 1);
+  // Every reader's launches now have 256 threads, but for
+  // flashattn_causal_20's: its one instance passes threads=128 itself. The
+  // facts equal a whole-file evaluation's.
+  unsigned at256 = 0;
+  for (auto [r, b] : llvm::zip(readers, before)) {
+    std::string now = launchThreads(r);
+    if (now.find("256") == 0)
+      ++at256;
+    else
+      CHECK_MESSAGE((r == "flashattn_causal_20" && now == b), r << ": " << now);
+  }
+  CHECK(at256 == 9);
+  CHECK(dump(s.facts()) == wholeFile(s.text));
   // A new import nobody reads: the slice of the imports only.
   size_t imp = lineStarts(s.text, "import tilelang.language as T")[3];
   s.replace(imp, imp, "import numpy as np\n");

@@ -29,6 +29,7 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 
+#include <array>
 #include <cstdint>
 #include <set>
 #include <string>
@@ -63,6 +64,17 @@ struct InstanceExchange {
   /// loads from it, per warp (half wavefront on HIP) instruction, from the
   /// lane addresses the printed code computes (0: not known).
   int64_t storeDegree = 0, loadDegree = 0;
+  /// Bytes per element of the tile.
+  int64_t elementBytes = 0;
+  /// The element (row-major index into the tile) each lane accesses in the
+  /// worst store and the worst load instruction (-1: the lane is idle);
+  /// all -1 when the degrees are not known. The editor's layout view draws
+  /// them.
+  std::array<int64_t, 32> storeLanes, loadLanes;
+  InstanceExchange() {
+    storeLanes.fill(-1);
+    loadLanes.fill(-1);
+  }
 };
 
 /// The fragment exchanges of instance \p top (its pre-order walk \p ops,
