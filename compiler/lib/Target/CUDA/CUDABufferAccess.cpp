@@ -7,10 +7,10 @@
 //
 // How the CUDA emitter names an element or a vector of a buffer: views
 // resolved to their root allocation or parameter, row-major (or swizzled,
-// or a parameter's `tile.strides`) linear indices, the bounds conditions of global accesses that
-// tile-legalize-bounds decided, and the shared-memory effects of a
-// statement (the barriers between statements are tile-insert-barriers'
-// ops).
+// or by a parameter's `tile.strides`) linear indices, the bounds
+// conditions of global accesses that tile-legalize-bounds decided, and the
+// shared-memory effects of a statement (the barriers between statements
+// are tile-insert-barriers' ops).
 //
 //===----------------------------------------------------------------------===//
 

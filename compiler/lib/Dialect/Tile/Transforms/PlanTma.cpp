@@ -52,9 +52,10 @@ static bool hasTmaStrides(BlockArgument arg, int64_t bytes) {
 
 /// Whether \p copy can be one tensor-map box copy per swizzle panel: the
 /// source a region of a read-only global tensor argument of static shape
-/// (rank 2 to 5, a unit innermost stride, the others 16-byte multiples), the destination a whole
-/// swizzled shared tile whose rows are the region's two non-unit
-/// dimensions, the second of them the tensor's innermost one.
+/// (rank 2 to 5, a unit innermost stride, the others 16-byte multiples),
+/// the destination a whole swizzled shared tile whose rows are the
+/// region's two non-unit dimensions, the second of them the tensor's
+/// innermost one.
 static bool isTmaCopy(CopyOp copy, const BufferAccesses &kernelAccesses) {
   // T.copy(..., disable_tma=True) and TL_DISABLE_TMA_LOWER keep cp.async.
   if (copy->hasAttr("disable_tma") ||
@@ -119,8 +120,9 @@ static constexpr int64_t kStoreSwizzle = 128;
 /// Whether \p copy, a statement of the kernel body \p body, can be a TMA
 /// store: a whole 2-D fragment (f32/f16/bf16 accumulator values) into a
 /// region of a static global tensor argument (rank 2 to 5, a unit innermost
-/// stride, the others 16-byte multiples) whose non-unit dimensions are the fragment's rows and
-/// the tensor's innermost dimension, the columns a whole number of
+/// stride, the others 16-byte multiples) whose non-unit dimensions are the
+/// fragment's rows and the tensor's innermost dimension, the columns a
+/// whole number of
 /// 128-byte panels, at most 256 rows (a multiple of 8), and nothing after
 /// it in the kernel body (the staging area it reuses stays its own); only
 /// when tlc.tma_store asks (on the H200 it measured no faster than the

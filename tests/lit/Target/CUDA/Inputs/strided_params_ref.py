@@ -11,11 +11,13 @@ d = sys.argv[1]
 
 
 def load(run, name, inputs=False):
-    return np.load(os.path.join(d, run, "inputs" if inputs else "", name + ".npy"))
+    return np.load(os.path.join(d, run, "inputs" if inputs else "",
+                                name + ".npy"))
 
 
 A, P, Q = (load("views", n, True) for n in "APQ")
-print("views", np.allclose(load("views", "B"), A * 2 + P - Q, rtol=1e-6, atol=1e-6))
+print("views", np.allclose(load("views", "B"), A * 2 + P - Q, rtol=1e-6,
+                           atol=1e-6))
 X = load("pitched", "X", True)
 print("pitched", X.shape == (37, 256) and
       np.allclose(load("pitched", "Z"), X * 3 + 1, rtol=1e-6, atol=1e-6))

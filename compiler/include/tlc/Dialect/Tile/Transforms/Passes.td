@@ -216,8 +216,8 @@ def TilePlanTma : Pass<"tile-plan-tma", "::mlir::ModuleOp"> {
     extent below 2^31, its innermost stride 1 and the others multiples of
     16 bytes (what `cuTensorMapEncodeTiled` accepts; the dense row-major
     strides, or the parameter's static `tile.strides`: a view with a
-    symbolic, unaligned or transposed stride keeps cp.async), whose region has at most two
-    non-unit extents, the last along the tensor's innermost dimension; and
+    symbolic, unaligned or transposed stride keeps cp.async), whose
+    region has at most two non-unit extents, the last along the tensor's innermost dimension; and
     its destination is a whole shared allocation with `tile.swizzle`
     (`tile-plan-wgmma`'s panels) of the same element type (1, 2 or 4
     bytes), at most 256 rows (a multiple of 8), its columns a whole number
