@@ -27,8 +27,11 @@ from . import _env
 # pointer parameters (`pointer`) and pointer tables (`pointee`), which
 # callers pass as addresses / int64 tensors of addresses; 5 a launch's
 # `dynamic_shared_memory` given as an expression of the symbols (shared
-# buffers of symbolic shape), evaluated like a grid extent.
-MANIFEST_VERSION = 5
+# buffers of symbolic shape), evaluated like a grid extent; 6 tensor
+# parameters with `strides` (T.StridedTensor: the caller's view is passed
+# when its strides are those) and symbols of kind `stride`, bound from
+# them.
+MANIFEST_VERSION = 6
 
 
 class TLCBuildError(RuntimeError):

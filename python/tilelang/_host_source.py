@@ -104,8 +104,11 @@ def _signature_params(manifest, cuda, symbols):
         name = _ident(p["name"])
         if p["kind"] == "tensor":
             shape = ", ".join(str(e) for e in p.get("shape", []))
+            strides = ", ".join(str(e) for e in p.get("strides", []))
             params.append((f"void *{name}",
-                           f"{p['dtype']}[{shape}] ({p.get('role', 'in')})"))
+                           f"{p['dtype']}[{shape}]" +
+                           (f" strides [{strides}]" if strides else "") +
+                           f" ({p.get('role', 'in')})"))
         else:
             ctype = _SCALAR_C.get(p["dtype"])
             if ctype is None:

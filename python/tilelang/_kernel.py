@@ -263,6 +263,17 @@ class JITKernel:
                     if len(t.shape) == len(p["shape"]):
                         env[s] = int(t.shape[dim])
                         break
+            if s not in env:
+                # A symbol a stride gives (`T.StridedTensor[(m, n),
+                # (pitch, 1)]`): that stride of the caller's tensor.
+                for p in self.input_params:
+                    if p["kind"] != "tensor" or s not in p.get("strides", []):
+                        continue
+                    t = values.get(p["name"])
+                    if (tz.is_torch(t) or tz.is_numpy(t)) and \
+                            len(t.shape) == len(p["strides"]):
+                        env[s] = tz.strides_of(t)[p["strides"].index(s)]
+                        break
             given = values.get(s)
             if s not in env and isinstance(given, (int, float)) and \
                     not (tz.is_torch(given) or tz.is_numpy(given)):
@@ -371,7 +382,12 @@ class JITKernel:
                 if p["kind"] != "tensor":
                     raise TypeError(f"output '{p['name']}' is a scalar")
                 shape = [eval_extent(e, env) for e in p["shape"]]
-                t = tz.empty(shape, p["dtype"], use_numpy, device)
+                if "strides" in p:
+                    t = tz.empty_strided(
+                        shape, [eval_extent(e, env) for e in p["strides"]],
+                        p["dtype"], use_numpy, device)
+                else:
+                    t = tz.empty(shape, p["dtype"], use_numpy, device)
                 outputs.append((i, t))
                 args_out[i] = t
                 continue
@@ -390,6 +406,13 @@ class JITKernel:
                 continue
             if p["kind"] == "tensor":
                 self._check_tensor(p, v, env, device)
+                if "strides" in p:
+                    # The kernel addresses the caller's view at the
+                    # strides it declares (T.StridedTensor): passed as it
+                    # is, when its strides are those.
+                    self._check_strides(p, v, env)
+                    args_out[i] = v
+                    continue
                 if not tz.is_contiguous(v):
                     # The kernel gets a dense copy (its manifest describes
                     # dense tensors); one it writes is copied back into
@@ -451,6 +474,21 @@ class JITKernel:
         if len(result) == 1:
             return result[0]
         return tuple(result) if self._eager else result
+
+    def _check_strides(self, p, t, env):
+        """A tensor for a parameter with declared strides must have them
+        (in every dimension of more than one element, where a stride
+        makes a difference): the kernel reads it at those strides."""
+        expect = [eval_extent(e, env) for e in p["strides"]]
+        got = tz.strides_of(t)
+        if any(n > 1 and g != e for n, g, e in zip(t.shape, got, expect)):
+            raise ValueError(
+                f"argument '{p['name']}' of kernel '{self.manifest['name']}'"
+                f" has strides {tuple(got)}, but the kernel declares "
+                f"strides {tuple(expect)}"
+                + (f" = {tuple(p['strides'])}"
+                   if any(isinstance(e, str) for e in p["strides"]) else "")
+                + " (T.StridedTensor); pass a view with those strides")
 
     def _check_no_overlap(self, p, view, values):
         """A written non-contiguous argument runs on a dense copy that is

@@ -117,6 +117,26 @@ def shares_memory(a, b):
         sb[0] < sa[1]
 
 
+def strides_of(x):
+    """The element strides of a torch tensor or NumPy array."""
+    if is_torch(x):
+        return list(x.stride())
+    return [st // x.itemsize for st in x.strides]
+
+
+def empty_strided(shape, strides, name, like_numpy, device):
+    """An output tensor of manifest dtype ``name`` with element ``strides``
+    (a parameter the manifest gives strides)."""
+    if like_numpy or torch is None:
+        dt = numpy.dtype(numpy_dtype(name))
+        span = 1 + sum(max(e - 1, 0) * st for e, st in zip(shape, strides))
+        flat = numpy.empty(span if all(shape) else 0, dtype=dt)
+        return numpy.lib.stride_tricks.as_strided(
+            flat, shape=shape, strides=[st * dt.itemsize for st in strides])
+    return torch.empty_strided(shape, strides, dtype=torch_dtype(name),
+                               device=device)
+
+
 def data_ptr(x):
     if is_torch(x):
         return x.data_ptr()

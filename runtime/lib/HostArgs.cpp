@@ -75,6 +75,51 @@ evaluateShape(const std::vector<artifact::Extent> &shape, llvm::StringRef name,
   return out;
 }
 
+/// The element strides \p strides of parameter \p p (of extents \p shape)
+/// evaluated with \p lookup: each non-negative, and for a parameter the
+/// kernel writes no two elements at one offset.
+static llvm::Expected<std::vector<int64_t>>
+evaluateStrides(const artifact::Param &p, llvm::ArrayRef<int64_t> shape,
+                llvm::function_ref<std::optional<int64_t>(llvm::StringRef)>
+                    lookup) {
+  std::vector<int64_t> out;
+  for (const artifact::Extent &e : p.strides) {
+    int64_t v = e.value;
+    if (!e.isStatic) {
+      auto expr = artifact::ShapeExpr::parse(e.expr);
+      if (!expr)
+        return expr.takeError();
+      auto r = expr->evaluate(lookup);
+      if (!r)
+        return error("strides of '" + p.name +
+                     "': " + llvm::toString(r.takeError()));
+      v = *r;
+    }
+    if (v < 0)
+      return error("strides of '" + p.name + "': stride '" + e.str() +
+                   "' is " + std::to_string(v));
+    out.push_back(v);
+  }
+  if (p.role == artifact::Role::In)
+    return out;
+  // Written: sorted by stride, each dimension must step past the whole
+  // extent of the ones below it.
+  std::vector<std::pair<int64_t, int64_t>> dims; // (stride, extent)
+  for (auto [st, ext] : llvm::zip(out, shape))
+    if (ext > 1)
+      dims.push_back({st, ext});
+  llvm::sort(dims);
+  int64_t span = 1;
+  for (auto [st, ext] : dims) {
+    if (st < span)
+      return error("strides of '" + p.name +
+                   "' place two elements at one address, but the kernel "
+                   "writes it (bind the stride symbols with -D)");
+    span = st * ext;
+  }
+  return out;
+}
+
 /// Fills \p t, the data of parameter \p name: poisoned when the kernel
 /// only writes it, else read from the inputs directory (recorded in
 /// \p loaded) or random (stream \p stream).
@@ -110,8 +155,48 @@ runtime::makeHostArgs(const artifact::Manifest &m,
                       const HostArgsOptions &options) {
   HostArgs a;
   llvm::StringMap<int64_t> symbolValues;
+  // A stride symbol nobody binds takes the dense row-major value of the
+  // stride it is: the product of the later extents (given the symbols
+  // bound so far).
+  auto denseStride =
+      [&](llvm::StringRef name,
+          const llvm::StringMap<int64_t> &known) -> std::optional<int64_t> {
+    for (const artifact::Param &p : m.params)
+      for (size_t d = 0; d < p.strides.size() && d < p.shape.size(); ++d) {
+        if (p.strides[d].isStatic || p.strides[d].expr != name)
+          continue;
+        int64_t v = 1;
+        for (size_t k = d + 1; k < p.shape.size(); ++k) {
+          int64_t e = p.shape[k].value;
+          if (!p.shape[k].isStatic) {
+            auto expr = artifact::ShapeExpr::parse(p.shape[k].expr);
+            if (!expr) {
+              llvm::consumeError(expr.takeError());
+              return std::nullopt;
+            }
+            auto r = expr->evaluate([&](llvm::StringRef n) {
+              auto it = known.find(n);
+              return it == known.end() ? std::optional<int64_t>()
+                                       : std::optional<int64_t>(it->second);
+            });
+            if (!r) {
+              llvm::consumeError(r.takeError());
+              return std::nullopt;
+            }
+            e = *r;
+          }
+          v *= std::max<int64_t>(e, 1);
+        }
+        return v;
+      }
+    return std::nullopt;
+  };
   for (const artifact::Symbol &s : m.symbols) {
     auto it = defs.find(s.name);
+    if (it == defs.end() && s.kind == "stride") {
+      // Bound after the others (their extents give the dense value).
+      continue;
+    }
     if (it == defs.end())
       return error("unbound symbol '" + s.name + "' of kernel '" + m.name +
                    "' (bind it with -D " + s.name + "=VALUE)");
@@ -120,8 +205,18 @@ runtime::makeHostArgs(const artifact::Manifest &m,
       return error("-D " + s.name + "=" + it->second +
                    ": symbol values are integers");
     symbolValues[s.name] = v;
-    a.symbols.push_back(v);
   }
+  for (const artifact::Symbol &s : m.symbols) {
+    if (symbolValues.count(s.name))
+      continue;
+    std::optional<int64_t> v = denseStride(s.name, symbolValues);
+    if (!v)
+      return error("unbound stride symbol '" + s.name + "' of kernel '" +
+                   m.name + "' (bind it with -D " + s.name + "=VALUE)");
+    symbolValues[s.name] = *v;
+  }
+  for (const artifact::Symbol &s : m.symbols)
+    a.symbols.push_back(symbolValues[s.name]);
   auto lookup = [&](llvm::StringRef name) -> std::optional<int64_t> {
     auto it = symbolValues.find(name);
     if (it == symbolValues.end())
@@ -146,12 +241,20 @@ runtime::makeHostArgs(const artifact::Manifest &m,
       a.scalars.push_back(std::move(bytes));
       a.tensors.emplace_back();
       a.pointees.emplace_back();
+      a.strides.emplace_back();
       continue;
     }
     a.scalars.emplace_back();
     auto shape = evaluateShape(p.shape, p.name, lookup);
     if (!shape)
       return shape.takeError();
+    auto strides = evaluateStrides(p, *shape, lookup);
+    if (!strides)
+      return strides.takeError();
+    if (!strides->empty() && (p.pointee || p.pointer))
+      return error("parameter '" + p.name +
+                   "' has strides and is a pointer: not supported");
+    a.strides.push_back(std::move(*strides));
     HostTensor t(*dt, *shape);
     if (!p.pointee) {
       if (llvm::Error e = fillTensor(t, m, p.name, p.dtype, p.role, index,
@@ -189,6 +292,44 @@ runtime::makeHostArgs(const artifact::Manifest &m,
     a.pointees.push_back(std::move(pointee));
   }
   return a;
+}
+
+/// Calls \p f(k, offset) for each element k (row-major) of \p t with its
+/// element offset at \p strides.
+template <typename F>
+static void forEachStridedElement(const HostTensor &t,
+                                  llvm::ArrayRef<int64_t> strides, F f) {
+  int64_t n = t.numElements();
+  std::vector<int64_t> idx(t.shape.size(), 0);
+  int64_t at = 0;
+  for (int64_t k = 0; k < n; ++k) {
+    f(k, at);
+    // The next row-major index, its offset updated incrementally.
+    for (int d = int(idx.size()) - 1; d >= 0; --d) {
+      at += strides[d];
+      if (++idx[d] < t.shape[d])
+        break;
+      at -= strides[d] * idx[d];
+      idx[d] = 0;
+    }
+  }
+}
+
+/// The device bytes of \p t at \p strides: enough for its farthest
+/// element, each element at its offset, every other byte 0xff (NaN for
+/// floats, so that a kernel reading between the elements shows it).
+static std::vector<uint8_t> stridedBytes(const HostTensor &t,
+                                         llvm::ArrayRef<int64_t> strides) {
+  int64_t last = 0;
+  for (auto [st, ext] : llvm::zip(strides, t.shape))
+    last += st * std::max<int64_t>(ext - 1, 0);
+  size_t count = t.numElements() ? size_t(last + 1) : 0;
+  std::vector<uint8_t> span(count * t.dtype.size, 0xff);
+  forEachStridedElement(t, strides, [&](int64_t k, int64_t at) {
+    std::memcpy(span.data() + at * t.dtype.size,
+                t.bytes.data() + k * t.dtype.size, t.dtype.size);
+  });
+  return span;
 }
 
 llvm::Error runtime::runWithHostArgs(Device &dev, Kernel &kernel,
@@ -231,6 +372,19 @@ llvm::Error runtime::runWithHostArgs(Device &dev, Kernel &kernel,
         pointees[i].push_back(*mem);
       }
     }
+    if (i < host.strides.size() && !host.strides[i].empty()) {
+      // A strided tensor: its elements at their offsets in a span of
+      // 0xff bytes.
+      std::vector<uint8_t> span = stridedBytes(t, host.strides[i]);
+      auto mem = dev.allocate(std::max<size_t>(span.size(), 1));
+      if (!mem)
+        return mem.takeError();
+      owned.push_back(*mem);
+      if (llvm::Error e = dev.copyToDevice(*mem, span.data(), span.size()))
+        return e;
+      args.params.push_back(*mem);
+      continue;
+    }
     // A zero-size tensor still gets a distinct, valid pointer.
     auto mem = dev.allocate(std::max<size_t>(t.bytes.size(), 1));
     if (!mem)
@@ -255,6 +409,17 @@ llvm::Error runtime::runWithHostArgs(Device &dev, Kernel &kernel,
     if (!host.tensors[i] || m.params[i].role == artifact::Role::In)
       continue;
     HostTensor &t = *host.tensors[i];
+    if (i < host.strides.size() && !host.strides[i].empty()) {
+      std::vector<uint8_t> span = stridedBytes(t, host.strides[i]);
+      if (llvm::Error e =
+              dev.copyToHost(span.data(), args.params[i], span.size()))
+        return e;
+      forEachStridedElement(t, host.strides[i], [&](int64_t k, int64_t at) {
+        std::memcpy(t.bytes.data() + k * t.dtype.size,
+                    span.data() + at * t.dtype.size, t.dtype.size);
+      });
+      continue;
+    }
     if (llvm::Error e =
             dev.copyToHost(t.bytes.data(), args.params[i], t.bytes.size()))
       return e;

@@ -414,6 +414,10 @@ Value Interpreter::makeTensorFromAnnotation(Value ann, llvm::StringRef name,
   if (!rowMajor) {
     b->strides = t->strides;
     ir->setParamAttr(b->value, "tile.strides", ir->stridesAttr(b->strides));
+    // A symbolic stride is a symbol of the kernel (bound from the
+    // argument's stride at launch).
+    for (SymExpr s : b->strides)
+      noteSymbols(s);
   }
   return Value::object(ValueKind::Buffer, b);
 }

@@ -6,7 +6,8 @@
 # The strides of a T.StridedTensor (and of T.Buffer(strides=...)) reach the
 # Tile IR as the parameter's `tile.strides` (constant or symbolic, one per
 # dimension) when they are not the dense row-major ones; tlc used to drop
-# them. The targets do not use them yet (docs/STATUS.md).
+# them. The targets address parameters with them
+# (tests/lit/Target/CUDA/strided-params.py).
 import tilelang
 import tilelang.language as T
 

@@ -152,9 +152,38 @@ TEST_CASE("Manifest: workspaces (version 2) and version 1 compatibility") {
   std::string noBytes = v2;
   noBytes.replace(noBytes.find(", \"bytes\": 20"), 13, "");
   checkManifest(noBytes, "workspace 'part' has no integer or string 'bytes'");
-  checkManifest(R"({"format": "tlc-kernel", "version": 6})",
-                "unsupported manifest version 6 (this tlc reads versions 1 "
-                "to 5)");
+  checkManifest(R"({"format": "tlc-kernel", "version": 7})",
+                "unsupported manifest version 7 (this tlc reads versions 1 "
+                "to 6)");
+}
+
+TEST_CASE("Manifest: strided tensor parameters (version 6)") {
+  std::string v6 = validManifest;
+  v6.replace(v6.find("\"version\": 1"), 12, "\"version\": 6");
+  v6.replace(v6.find("\"role\": \"in\"}"), 13,
+             R"("role": "in", "strides": ["pitch", 1]})");
+  v6.replace(v6.find("\"dynamic\"}"), 10,
+             R"("dynamic"}, {"name": "pitch", "kind": "stride"})");
+  checkManifest(v6, "ok");
+  auto m = manifestFromJSON(*llvm::json::parse(v6));
+  REQUIRE(static_cast<bool>(m));
+  REQUIRE(m->params[0].strides.size() == 2);
+  CHECK(m->params[0].strides[0].expr == "pitch");
+  CHECK(m->params[0].strides[1].value == 1);
+  CHECK(m->symbols[1].kind == "stride");
+  // Written back with version 6, and the same strides.
+  CHECK(toJSON(*m).getAsObject()->getInteger("version") == 6);
+  auto again = manifestFromJSON(toJSON(*m));
+  REQUIRE(static_cast<bool>(again));
+  CHECK(again->params[0].strides[0].expr == "pitch");
+  // Without strides the writer keeps the older version.
+  m->params[0].strides.clear();
+  CHECK(toJSON(*m).getAsObject()->getInteger("version") == 1);
+
+  std::string wrongCount = v6;
+  wrongCount.replace(wrongCount.find("[\"pitch\", 1]"), 12, "[1]");
+  checkManifest(wrongCount, "parameter 'A' has 'strides' but not one per "
+                            "dimension of a tensor");
 }
 
 TEST_CASE("Manifest: pointer parameters and pointer tables (version 4)") {

@@ -113,6 +113,8 @@ json::Value tlc::artifact::toJSON(const Manifest &m) {
                    {"role", getRoleName(p.role)}};
     if (p.isTensor)
       o["shape"] = extentsToJSON(p.shape);
+    if (p.isTensor && !p.strides.empty())
+      o["strides"] = extentsToJSON(p.strides);
     if (p.pointer)
       o["pointer"] = true;
     if (p.pointee)
@@ -167,7 +169,12 @@ json::Value tlc::artifact::toJSON(const Manifest &m) {
   json::Object root{
       {"format", "tlc-kernel"},
       // Version 1 readers can run an instance without workspaces.
-      {"version", llvm::any_of(m.launches,
+      {"version", llvm::any_of(m.params,
+                               [](const Param &p) {
+                                 return !p.strides.empty();
+                               })
+                      ? int64_t(6)
+                  : llvm::any_of(m.launches,
                                [](const Launch &l) {
                                  return !l.dynamicSharedMemory.isStatic;
                                })
@@ -351,6 +358,12 @@ tlc::artifact::manifestFromJSON(const json::Value &value) {
       p.role = readRole(r, *o, "parameter '" + p.name + "'");
       if (p.isTensor)
         p.shape = r.extents(*o, "shape");
+      if (o->get("strides")) {
+        p.strides = r.extents(*o, "strides");
+        if (!p.isTensor || p.strides.size() != p.shape.size())
+          r.fail("parameter '" + p.name + "' has 'strides' but not one per "
+                 "dimension of a tensor");
+      }
       if (std::optional<bool> ptr = o->getBoolean("pointer"))
         p.pointer = *ptr;
       else if (o->get("pointer"))

@@ -6,11 +6,11 @@
 //===----------------------------------------------------------------------===//
 //
 // How the CUDA emitter names an element or a vector of a buffer: views
-// resolved to their root allocation or parameter, row-major (or swizzled)
-// linear indices, the bounds conditions of global accesses that
-// tile-legalize-bounds decided, and the shared-memory effects of a
-// statement (the barriers between statements are tile-insert-barriers'
-// ops).
+// resolved to their root allocation or parameter, row-major (or swizzled,
+// or by a parameter's `tile.strides`) linear indices, the bounds
+// conditions of global accesses that tile-legalize-bounds decided, and the
+// shared-memory effects of a statement (the barriers between statements
+// are tile-insert-barriers' ops).
 //
 //===----------------------------------------------------------------------===//
 
@@ -116,6 +116,40 @@ FailureOr<std::string> Emitter::linearIndex(const RootAccess &access,
     return ns + "swizzledIndex<" + std::to_string(sw->second) +
            (chunkElems == 8 ? "" : ", " + std::to_string(chunkElems)) +
            ">(" + rowIdx + ", " + access.indices.back() + ")";
+  }
+  // A parameter with `tile.strides` (a transposed or padded view) is
+  // addressed with them: index times stride per dimension, in 64 bits
+  // unless the strides are static and the farthest element lies within
+  // 2^31 - 1.
+  FailureOr<SmallVector<std::string>> strided = strides(access.root, at);
+  if (failed(strided))
+    return failure();
+  if (!strided->empty() && strided->size() == access.indices.size()) {
+    bool wide = !wideIndex;
+    if (std::optional<SmallVector<int64_t>> st =
+            getStaticStrides(access.root);
+        st && type.isStatic()) {
+      int64_t last = 0;
+      bool overflow = false;
+      for (unsigned d = 0; d < type.getRank(); ++d) {
+        int64_t term;
+        overflow |= __builtin_mul_overflow(type.getShape()[d] - 1, (*st)[d],
+                                           &term) ||
+                    __builtin_add_overflow(last, term, &last);
+      }
+      wide = !wideIndex && (overflow || last > (int64_t(1) << 31) - 1);
+    }
+    std::string linear;
+    for (unsigned d = 0; d < access.indices.size(); ++d) {
+      const std::string &i = access.indices[d], &st = (*strided)[d];
+      if (st == "0" || i == "0")
+        continue;
+      std::string term = st == "1" ? (wide ? "(long long)" + i : i)
+                                   : (wide ? "(long long)(" + i + ") * " + st
+                                           : "(" + i + ") * " + st);
+      linear = linear.empty() ? term : linear + " + " + term;
+    }
+    return linear.empty() ? std::string("0") : linear;
   }
   // A global buffer of more than 2^31 - 1 elements (or of symbolic shape)
   // is addressed with a 64-bit element offset; everything else in 32 bits.

@@ -216,36 +216,59 @@ FailureOr<std::string> Emitter::extent(BufferType t, unsigned d,
   Dim dim = t.getDim(d);
   if (dim.isStatic())
     return std::to_string(dim.getValue());
-  if (dim.isSymbolic()) {
-    StringRef text = dim.getSymbol().getValue();
-    auto it = symbolNames.find(text);
-    if (it != symbolNames.end())
-      return it->second;
-    // An expression of the kernel's symbols (`M - 64`, `ceildiv(N, 128)`),
-    // its divisions and min/max written out.
-    auto parsed = artifact::ShapeExpr::parse(text);
-    if (!parsed) {
-      llvm::consumeError(parsed.takeError());
-    } else {
-      std::string s, missing;
-      llvm::raw_string_ostream os(s);
-      parsed->printInline(os, [&](raw_ostream &o, StringRef name) {
-        auto sym = symbolNames.find(name);
-        if (sym == symbolNames.end())
-          missing = name.str();
-        else
-          o << sym->second;
-      });
-      if (missing.empty())
-        return "(" + s + ")";
-    }
-    at->emitError() << "the CUDA target needs extent '" << dim.getSymbol()
-                    << "' to be an expression of the kernel's symbols";
-    return failure();
-  }
+  if (dim.isSymbolic())
+    return symbolicExpr(dim.getSymbol().getValue(), at, "extent");
   at->emitError() << "the CUDA target cannot address a buffer with an "
                      "unknown extent";
   return failure();
+}
+
+FailureOr<std::string> Emitter::symbolicExpr(StringRef text, Operation *at,
+                                             StringRef what) {
+  auto it = symbolNames.find(text);
+  if (it != symbolNames.end())
+    return it->second;
+  // An expression of the kernel's symbols (`M - 64`, `ceildiv(N, 128)`),
+  // its divisions and min/max written out.
+  auto parsed = artifact::ShapeExpr::parse(text);
+  if (!parsed) {
+    llvm::consumeError(parsed.takeError());
+  } else {
+    std::string s, missing;
+    llvm::raw_string_ostream os(s);
+    parsed->printInline(os, [&](raw_ostream &o, StringRef name) {
+      auto sym = symbolNames.find(name);
+      if (sym == symbolNames.end())
+        missing = name.str();
+      else
+        o << sym->second;
+    });
+    if (missing.empty())
+      return "(" + s + ")";
+  }
+  at->emitError() << "the CUDA target needs " << what << " '" << text
+                  << "' to be an expression of the kernel's symbols";
+  return failure();
+}
+
+FailureOr<SmallVector<std::string>> Emitter::strides(Value root,
+                                                     Operation *at) {
+  SmallVector<std::string> out;
+  if (ArrayAttr attr = getParamStrides(root)) {
+    for (Attribute a : attr) {
+      if (auto i = dyn_cast<IntegerAttr>(a)) {
+        out.push_back(std::to_string(i.getInt()));
+        continue;
+      }
+      FailureOr<std::string> e =
+          symbolicExpr(cast<StringAttr>(a).getValue(), at, "stride");
+      if (failed(e))
+        return failure();
+      out.push_back(*e);
+    }
+    return out;
+  }
+  return out;
 }
 
 LogicalResult Emitter::extents(BufferType t, Operation *at,
@@ -721,6 +744,11 @@ LogicalResult Emitter::emitView(ViewOp op) {
     return success();
   }
   bool whole = getRootBuffer(src) == src; // an allocation or a parameter
+  if (whole && getParamStrides(src)) {
+    op.emitError("the CUDA target views (T.reshape, T.view) dense tensors "
+                 "only, not one with strides");
+    return failure();
+  }
   if (!whole || !(scope == MemoryScope::Global || isSharedScope(scope)) ||
       swizzled.count(src) || stagedBuffers.count(src) ||
       getElementStorageBytes(srcType.getElementType()) == 0 ||

@@ -196,7 +196,8 @@ LogicalResult Emitter::emitFragmentCopy(CopyOp op) {
                    (vecBytes == 4 || vecBytes == 8 || vecBytes == 16) &&
                    window->extents.back() != 1 && !memDims.empty() &&
                    memDims.back() + 1 == memType.getRank() && vectorWindow &&
-                   keepsRuns(ldsSwizzle, rootOf(mem), vec);
+                   keepsRuns(ldsSwizzle, rootOf(mem), vec) &&
+                   hasUnitInnerStride(rootOf(mem));
   open("");
   if (frag.threadExtent < numThreads || (!srcFrag && false))
     open("if (tid < " + Twine(frag.threadExtent) + ")");
@@ -461,12 +462,14 @@ LogicalResult Emitter::emitCopy(CopyOp op) {
       vec /= 2;
   }
   // A chunk is contiguous only where the copy's last dimension is the
-  // innermost one of both sides (not a column `G[b, s0:s1, h]`).
+  // innermost one of both sides (not a column `G[b, s0:s1, h]`), and that
+  // dimension's stride is 1 (not a transposed view's).
   bool innermost =
       llvm::all_of(std::initializer_list<const CopySide *>{&src, &dst},
                    [](const CopySide *side) {
-                     return side->dims.empty() ||
-                            side->dims.back() + 1 == side->type.getRank();
+                     return (side->dims.empty() ||
+                             side->dims.back() + 1 == side->type.getRank()) &&
+                            hasUnitInnerStride(side->root);
                    });
   if (!innermost)
     vec = 1;
@@ -619,7 +622,7 @@ LogicalResult Emitter::emitCopy(CopyOp op) {
       // tensor under 2 GiB, so 0x80000000 lies past every one.)
       auto rootType = cast<BufferType>(src.root.getType());
       std::optional<int64_t> bytes;
-      if (rootType.hasStaticShape())
+      if (rootType.hasStaticShape() && !getParamStrides(src.root))
         bytes = rootType.getNumElements() * getElementStorageBytes(srcElem);
       if (bytes && *bytes < (int64_t(1) << 31)) {
         std::string in = fresh("inBounds");

@@ -94,7 +94,8 @@ FailureOr<bool> Emitter::emitStagedFragmentStore(CopyOp op,
   // Rows are stored as 16-byte vectors along the destination's innermost
   // dimension, which must then be the tile's columns.
   if (scopeOf(rootOf(dst)) != MemoryScope::Global || memDims.size() != 2 ||
-      memDims[1] + 1 != dstType.getRank() || frag.vec * elemBytes >= 16 ||
+      memDims[1] + 1 != dstType.getRank() || !hasUnitInnerStride(dst) ||
+      frag.vec * elemBytes >= 16 ||
       elemBytes > 16 || 16 % elemBytes)
     return false;
   // The fragment's two non-unit dimensions are the tile's rows and columns.

@@ -83,13 +83,14 @@ LogicalResult Emitter::planTensorMaps(KernelOp kernel, std::string &params,
     m.param = b.tensor.getArgNumber();
     m.dtype = getDTypeName(b.global.getElementType());
     unsigned rank = b.global.getRank();
-    int64_t stride = b.elemBytes;
+    // Byte strides: the tensor's `tile.strides` or its dense rows
+    // (tile-plan-tma checked that they are static and 16-byte multiples).
+    SmallVector<int64_t> strides = *getStaticStrides(b.tensor);
     for (unsigned i = 0; i < rank; ++i) {
       unsigned d = rank - 1 - i;
       m.dims.push_back(b.global.getShape()[d]);
       if (i > 0)
-        m.strides.push_back(stride);
-      stride *= b.global.getShape()[d];
+        m.strides.push_back(strides[d] * b.elemBytes);
       m.box.push_back(i == 0 ? b.panelCols
                              : (int(d) == b.rowDim ? b.rows : int64_t(1)));
     }

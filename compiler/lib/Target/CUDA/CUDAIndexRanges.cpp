@@ -50,6 +50,20 @@ bool Emitter::provenAligned(const RootAccess &access, int64_t vec) {
     int64_t bytes = getElementStorageBytes(type.getElementType());
     return vec * bytes <= 16 && rowLen % vec == 0 && divides(rank - 1, 1);
   }
+  if (getParamStrides(access.root)) {
+    // A strided parameter: each index times its stride. A vector runs along
+    // a unit innermost stride only (hasUnitInnerStride); a symbolic stride
+    // proves nothing unless its index is 0.
+    std::optional<SmallVector<int64_t>> st = getStaticStrides(access.root);
+    for (unsigned d = 0; d < rank; ++d) {
+      const std::optional<IndexRange> &r = access.ranges[d];
+      if (r && r->div == 0 && r->lo == 0)
+        continue;
+      if (!st || !divides(d, (*st)[d]))
+        return false;
+    }
+    return hasUnitInnerStride(access.root);
+  }
   int64_t stride = 1;
   for (int d = rank - 1; d >= 0; --d) {
     if (!divides(d, stride))

@@ -206,6 +206,17 @@ public:
   /// Expression of extent \p d of \p t (static or a symbol).
   mlir::FailureOr<std::string> extent(tile::BufferType t, unsigned d,
                                       mlir::Operation *at);
+  /// The C++ expression of the symbolic extent or stride \p text (a symbol
+  /// or an expression of the kernel's symbols); \p what names it in the
+  /// error.
+  mlir::FailureOr<std::string> symbolicExpr(llvm::StringRef text,
+                                            mlir::Operation *at,
+                                            llvm::StringRef what);
+  /// The element strides of the parameter \p root as C++ expressions, one
+  /// per dimension, from its `tile.strides`; empty when it has none (dense
+  /// row-major).
+  mlir::FailureOr<llvm::SmallVector<std::string>>
+  strides(mlir::Value root, mlir::Operation *at);
   /// Every extent of \p t (extent()) into \p shape and their product as an
   /// expression into \p numel ("1" for rank 0).
   mlir::LogicalResult extents(tile::BufferType t, mlir::Operation *at,

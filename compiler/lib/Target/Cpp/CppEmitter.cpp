@@ -13,6 +13,7 @@
 #include "EmitterImpl.h"
 
 #include "tlc/Target/Artifact/ShapeExpr.h"
+#include "tlc/Dialect/Tile/IR/BufferEffects.h"
 #include "tlc/Dialect/Tile/IR/LoweringStatus.h"
 #include "tlc/Target/Cpp/KernelInterface.h"
 
@@ -242,7 +243,11 @@ FailureOr<std::string> Emitter::extent(tile::BufferType t, unsigned d,
                     << " is unknown)";
     return failure();
   }
-  StringRef text = dim.getSymbol().getValue();
+  return symbolicExpr(dim.getSymbol().getValue(), at, "extent");
+}
+
+FailureOr<std::string> Emitter::symbolicExpr(StringRef text, Operation *at,
+                                             StringRef what) {
   auto parsed = artifact::ShapeExpr::parse(text);
   if (!parsed) {
     at->emitError() << llvm::toString(parsed.takeError());
@@ -260,7 +265,7 @@ FailureOr<std::string> Emitter::extent(tile::BufferType t, unsigned d,
     o << it->second;
   });
   if (!missing.empty()) {
-    at->emitError() << "extent '" << text << "' uses '" << missing
+    at->emitError() << what << " '" << text << "' uses '" << missing
                     << "', which is not a symbol of the kernel";
     return failure();
   }
@@ -429,9 +434,34 @@ LogicalResult Emitter::emitFunction() {
       auto shape = extentList(bt, at);
       if (failed(view) || failed(elem) || failed(shape))
         return failure();
+      std::string data = "static_cast<" + *elem + " *>(args->params[" +
+                         std::to_string(i) + "])";
+      // A parameter with `tile.strides` (a transposed or padded view) is
+      // addressed with them; every other one is dense row-major.
+      if (ArrayAttr strides = tile::getParamStrides(arg);
+          strides && int64_t(strides.size()) == bt.getRank() &&
+          bt.getRank() > 0) {
+        std::string list;
+        for (Attribute a : strides) {
+          std::string st;
+          if (auto c = dyn_cast<IntegerAttr>(a)) {
+            st = std::to_string(c.getInt());
+          } else {
+            FailureOr<std::string> e =
+                symbolicExpr(cast<StringAttr>(a).getValue(), at, "stride");
+            if (failed(e))
+              return failure();
+            st = *e;
+          }
+          list += (list.empty() ? "" : ", ") + st;
+        }
+        line("const " + *view + " " + name + " = tlc::cpu::stridedView<" +
+             *elem + ", " + Twine(viewRank(bt)) + ">(" + data + ", " + *shape +
+             ", {" + list + "});");
+        continue;
+      }
       line("const " + *view + " " + name + " = tlc::cpu::denseView<" + *elem +
-           ", " + Twine(viewRank(bt)) + ">(static_cast<" + *elem +
-           " *>(args->params[" + Twine(i) + "]), " + *shape + ");");
+           ", " + Twine(viewRank(bt)) + ">(" + data + ", " + *shape + ");");
       continue;
     }
     auto t = valueType(arg.getType(), at);

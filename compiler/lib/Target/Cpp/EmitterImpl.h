@@ -89,6 +89,11 @@ public:
   /// C++ expression of extent \p d of \p t.
   mlir::FailureOr<std::string> extent(tile::BufferType t, unsigned d,
                                       mlir::Operation *at);
+  /// C++ expression of the symbolic extent or stride \p text (an
+  /// expression of the kernel's symbols); \p what names it in the error.
+  mlir::FailureOr<std::string> symbolicExpr(llvm::StringRef text,
+                                            mlir::Operation *at,
+                                            llvm::StringRef what);
   /// For an operator along dimension \p dim of \p t (reductions, cumsum):
   /// the extents of the other dimensions, in order, into \p outer; returns
   /// the extent of \p dim.

@@ -55,6 +55,17 @@ std::vector<std::string> tlc::target::collectKernelSymbols(tile::FuncOp func) {
   };
   for (Type t : func.getArgumentTypes())
     addFrom(t);
+  // Symbolic strides of the parameters (`tile.strides`).
+  for (unsigned i = 0; i < func.getNumArguments(); ++i)
+    if (auto strides = func.getArgAttrOfType<ArrayAttr>(i, "tile.strides"))
+      for (Attribute a : strides)
+        if (auto text = dyn_cast<StringAttr>(a)) {
+          auto e = artifact::ShapeExpr::parse(text.getValue());
+          if (e)
+            e->collectSymbols(names);
+          else
+            llvm::consumeError(e.takeError());
+        }
   func.walk([&](Operation *op) {
     if (auto s = dyn_cast<tile::SymbolOp>(op))
       if (!llvm::is_contained(names, s.getName().str()))
@@ -352,6 +363,26 @@ FailureOr<artifact::Manifest> tlc::target::describeKernel(tile::FuncOp func) {
   if (FileLineColRange r = tlc::target::detail::getFileLoc(func.getLoc()))
     m.sourceFile = r.getFilename().getValue().str();
   auto argTypes = func.getArgumentTypes();
+  // The symbols the parameters' extents use, and those that are a whole
+  // stride of some tensor parameter.
+  std::vector<std::string> inShapes, asStrides;
+  for (unsigned i = 0; i < argTypes.size(); ++i) {
+    auto bt = dyn_cast<tile::BufferType>(argTypes[i]);
+    if (!bt)
+      continue;
+    for (unsigned d = 0; d < bt.getRank(); ++d)
+      if (StringRef text = bt.getDimSymbol(d); !text.empty()) {
+        auto e = artifact::ShapeExpr::parse(text);
+        if (e)
+          e->collectSymbols(inShapes);
+        else
+          llvm::consumeError(e.takeError());
+      }
+    if (auto strides = func.getArgAttrOfType<ArrayAttr>(i, "tile.strides"))
+      for (Attribute a : strides)
+        if (auto text = dyn_cast<StringAttr>(a))
+          asStrides.push_back(text.getValue().str());
+  }
   for (const std::string &s : collectKernelSymbols(func)) {
     std::string kind = "dynamic";
     if (auto d = func.lookupSymbol(s))
@@ -360,6 +391,11 @@ FailureOr<artifact::Manifest> tlc::target::describeKernel(tile::FuncOp func) {
       for (unsigned i = 0; i < argTypes.size(); ++i)
         if (isa<IntegerType>(argTypes[i]) && getParamName(func, i) == s)
           kind = "param"; // the value of the integer parameter `s`
+    // A T.dynamic that only a stride gives (`T.StridedTensor[(m, n),
+    // (row_stride, 1)]`): the launcher reads it from that argument.
+    if (kind == "dynamic" && !llvm::is_contained(inShapes, s) &&
+        llvm::is_contained(asStrides, s))
+      kind = "stride";
     m.symbols.push_back({s, kind});
   }
   for (unsigned i = 0; i < argTypes.size(); ++i) {
@@ -380,6 +416,16 @@ FailureOr<artifact::Manifest> tlc::target::describeKernel(tile::FuncOp func) {
                                 << "' has an unknown extent (?) in dimension "
                                 << unknownDim << "; artifacts need every extent";
       p.shape = std::move(*shape);
+      if (ArrayAttr strides =
+              func.getArgAttrOfType<ArrayAttr>(i, "tile.strides");
+          strides && !pointerView) {
+        for (Attribute a : strides)
+          p.strides.push_back(
+              isa<IntegerAttr>(a)
+                  ? artifact::Extent::of(cast<IntegerAttr>(a).getInt())
+                  : artifact::Extent::symbolic(
+                        cast<StringAttr>(a).getValue().str()));
+      }
       p.role = inferParamRole(func, i);
       p.pointer = bool(pointerView);
       if (!pointerView)

@@ -423,6 +423,17 @@ inline View<T, R> denseView(T *data, const int64_t (&shape)[R]) {
   return v;
 }
 
+/// A view of \p data with extents \p shape and element strides \p strides
+/// (a transposed or padded parameter: `T.StridedTensor`).
+template <typename T, int R>
+inline View<T, R> stridedView(T *data, const int64_t (&shape)[R],
+                              const int64_t (&strides)[R]) {
+  View<T, R> v = denseView(data, shape);
+  for (int d = 0; d < R; ++d)
+    v.stride[d] = strides[d];
+  return v;
+}
+
 /// The number of elements of extents \p shape (0 if any is negative).
 template <int R> inline int64_t numElements(const int64_t (&shape)[R]) {
   int64_t n = 1;

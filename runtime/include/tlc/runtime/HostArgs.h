@@ -44,6 +44,11 @@ struct HostArgs {
   std::vector<std::optional<HostTensor>> pointees;
   /// The bytes of each scalar parameter in its dtype (empty for a tensor).
   std::vector<std::vector<uint8_t>> scalars;
+  /// The element strides of each tensor parameter with manifest `strides`
+  /// (evaluated); empty for a dense row-major one. The tensor itself stays
+  /// dense in host memory; runWithHostArgs places it at these strides in
+  /// device memory.
+  std::vector<std::vector<int64_t>> strides;
   /// The values of the manifest's symbols, in manifest order.
   std::vector<int64_t> symbols;
   /// The parameters read from HostArgsOptions::inputsDir.
@@ -73,7 +78,9 @@ struct HostArgsOptions {
 };
 
 /// Creates the arguments of \p m: symbols and scalars from \p defs (an
-/// error names each one missing or malformed, with the `-D` to give),
+/// error names each one missing or malformed, with the `-D` to give; a
+/// symbol of kind `stride` without one takes the dense row-major value of
+/// the stride it names),
 /// tensor shapes evaluated against the symbols (a negative extent is an
 /// error), inputs read or randomised, outputs poisoned; for a pointer
 /// table, the tensors it points at (HostArgs::pointees) the same way except
@@ -96,7 +103,11 @@ struct RunOptions {
 /// Copies \p host to \p dev, runs \p kernel once and copies its outputs
 /// back into \p host; then the warm-up and timed runs \p options asks for.
 /// A pointer table gets one device tensor per element, and the table holds
-/// their addresses. Device memory is released on every path.
+/// their addresses. A tensor with strides (HostArgs::strides) gets device
+/// memory spanning its farthest element, its elements placed at their
+/// strided offsets and the gaps filled with 0xff bytes (NaN for floats);
+/// outputs are read back from those offsets. Device memory is released on
+/// every path.
 llvm::Error runWithHostArgs(Device &dev, Kernel &kernel,
                             const artifact::Manifest &m, HostArgs &host,
                             const RunOptions &options = {});

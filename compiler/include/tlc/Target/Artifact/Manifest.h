@@ -29,10 +29,11 @@ namespace tlc::artifact {
 /// Newest version of the manifest format this build reads and writes.
 /// Version 2 adds workspaces, version 3 TMA tensor maps, version 4 pointer
 /// parameters (`pointer`) and pointer tables (`pointee`), version 5 dynamic
-/// shared memory given as an expression of the symbols; a manifest is
-/// written with the oldest version that has what it uses, so tools that
-/// only know older versions still read it.
-constexpr int64_t kManifestVersion = 5;
+/// shared memory given as an expression of the symbols, version 6 tensor
+/// parameters with strides (`strides`) and symbols bound from a stride
+/// (kind `stride`); a manifest is written with the oldest version that has
+/// what it uses, so tools that only know older versions still read it.
+constexpr int64_t kManifestVersion = 6;
 /// Oldest version this build reads.
 constexpr int64_t kMinManifestVersion = 1;
 
@@ -78,8 +79,12 @@ struct Param {
   bool isTensor = true;
   /// TileLang dtype name (`float16`, `bfloat16`, `float8_e4m3fn`, `int32`).
   std::string dtype;
-  /// Extents of a tensor (row-major, dense); empty for a scalar.
+  /// Extents of a tensor; empty for a scalar.
   std::vector<Extent> shape;
+  /// Element strides of a tensor, one per dimension (static, or an
+  /// expression of the symbols: `T.StridedTensor`), when they are not the
+  /// dense row-major ones; empty for a dense row-major tensor.
+  std::vector<Extent> strides;
   /// Whether the kernel reads it, writes it, or both.
   Role role = Role::In;
   /// A tensor passed as a `T.ptr` address: the kernel takes a 64-bit
@@ -96,7 +101,9 @@ struct Param {
 struct Symbol {
   /// The name used in extents.
   std::string name;
-  /// Where its value comes from: `dynamic`, `const` or `meta`.
+  /// Where its value comes from: `dynamic`, `const`, `meta`, `param` (an
+  /// integer parameter's value) or `stride` (a `T.dynamic` used only as a
+  /// tensor parameter's stride: that stride of the argument).
   std::string kind;
 };
 

@@ -32,6 +32,45 @@ Value tlc::tile::getRootBuffer(Value buffer) {
   }
 }
 
+ArrayAttr tlc::tile::getParamStrides(Value buffer) {
+  auto arg = dyn_cast<BlockArgument>(buffer);
+  if (!arg)
+    return {};
+  auto func = dyn_cast_or_null<FuncOp>(arg.getOwner()->getParentOp());
+  if (!func || arg.getArgNumber() >= func.getNumArguments())
+    return {};
+  return func.getArgAttrOfType<ArrayAttr>(arg.getArgNumber(), "tile.strides");
+}
+
+std::optional<SmallVector<int64_t>> tlc::tile::getStaticStrides(Value buffer) {
+  Value root = getRootBuffer(buffer);
+  SmallVector<int64_t> strides;
+  if (ArrayAttr attr = getParamStrides(root)) {
+    for (Attribute a : attr) {
+      auto i = dyn_cast<IntegerAttr>(a);
+      if (!i)
+        return std::nullopt;
+      strides.push_back(i.getInt());
+    }
+    return strides;
+  }
+  auto type = cast<BufferType>(root.getType());
+  if (!type.isStatic())
+    return std::nullopt;
+  strides.assign(type.getRank(), 1);
+  for (int d = int(type.getRank()) - 2; d >= 0; --d)
+    strides[d] = strides[d + 1] * type.getShape()[d + 1];
+  return strides;
+}
+
+bool tlc::tile::hasUnitInnerStride(Value buffer) {
+  ArrayAttr attr = getParamStrides(getRootBuffer(buffer));
+  if (!attr || attr.empty())
+    return true;
+  auto last = dyn_cast<IntegerAttr>(attr[attr.size() - 1]);
+  return last && last.getInt() == 1;
+}
+
 int64_t tlc::tile::getElementStorageBytes(Type t) {
   if (t.isIntOrFloat())
     return std::max<int64_t>(1, t.getIntOrFloatBitWidth() / 8);

@@ -36,11 +36,26 @@ static constexpr int64_t kSm90SharedLimit = 227 * 1024;
 
 static bool isGlobal(MemoryScope s) { return s == MemoryScope::Global; }
 
+/// Whether the strides of tensor argument \p arg suit a tensor map
+/// (cuTensorMapEncodeTiled): known at build time, the innermost 1 and every
+/// other a positive multiple of 16 bytes. A view with other strides (a
+/// transposed one, a symbolic or unaligned pitch) keeps cp.async.
+static bool hasTmaStrides(BlockArgument arg, int64_t bytes) {
+  std::optional<SmallVector<int64_t>> strides = getStaticStrides(arg);
+  if (!strides || strides->empty() || strides->back() != 1)
+    return false;
+  for (int64_t s : ArrayRef<int64_t>(*strides).drop_back())
+    if (s <= 0 || s * bytes % 16 || s >= (int64_t(1) << 40) / bytes)
+      return false;
+  return true;
+}
+
 /// Whether \p copy can be one tensor-map box copy per swizzle panel: the
-/// source a region of a read-only global tensor argument of static, dense
-/// shape (rank 2 to 5, rows 16-byte aligned), the destination a whole
-/// swizzled shared tile whose rows are the region's two non-unit
-/// dimensions, the second of them the tensor's innermost one.
+/// source a region of a read-only global tensor argument of static shape
+/// (rank 2 to 5, a unit innermost stride, the others 16-byte multiples),
+/// the destination a whole swizzled shared tile whose rows are the
+/// region's two non-unit dimensions, the second of them the tensor's
+/// innermost one.
 static bool isTmaCopy(CopyOp copy, const BufferAccesses &kernelAccesses) {
   // T.copy(..., disable_tma=True) and TL_DISABLE_TMA_LOWER keep cp.async.
   if (copy->hasAttr("disable_tma") ||
@@ -65,11 +80,12 @@ static bool isTmaCopy(CopyOp copy, const BufferAccesses &kernelAccesses) {
       !(bytes == 1 || bytes == 2 || bytes == 4) || global.getRank() < 2 ||
       global.getRank() > 5)
     return false;
-  // Dense rows: every stride but the innermost a multiple of 16 bytes
-  // (cuTensorMapEncodeTiled's requirement), extents within 2^31 (the
-  // copy's coordinates are 32-bit).
+  // Every stride but the innermost (1) a multiple of 16 bytes
+  // (cuTensorMapEncodeTiled's requirement; the tensor's `tile.strides` or
+  // its dense rows), extents within 2^31 (the copy's coordinates are
+  // 32-bit).
   ArrayRef<int64_t> shape = global.getShape();
-  if (shape.back() * bytes % 16)
+  if (!hasTmaStrides(arg, bytes))
     return false;
   for (int64_t e : shape)
     if (e <= 0 || e >= (int64_t(1) << 31))
@@ -103,9 +119,10 @@ static constexpr int64_t kStoreSwizzle = 128;
 
 /// Whether \p copy, a statement of the kernel body \p body, can be a TMA
 /// store: a whole 2-D fragment (f32/f16/bf16 accumulator values) into a
-/// region of a static dense global tensor argument (rank 2 to 5, rows of
-/// 16-byte multiples) whose non-unit dimensions are the fragment's rows and
-/// the tensor's innermost dimension, the columns a whole number of
+/// region of a static global tensor argument (rank 2 to 5, a unit innermost
+/// stride, the others 16-byte multiples) whose non-unit dimensions are the
+/// fragment's rows and the tensor's innermost dimension, the columns a
+/// whole number of
 /// 128-byte panels, at most 256 rows (a multiple of 8), and nothing after
 /// it in the kernel body (the staging area it reuses stays its own); only
 /// when tlc.tma_store asks (on the H200 it measured no faster than the
@@ -133,7 +150,7 @@ static bool isTmaStore(CopyOp copy, Block &body) {
   if (global.getScope() != MemoryScope::Global || !global.isStatic() ||
       !box.isStatic() || !(bytes == 2 || bytes == 4) ||
       global.getRank() < 2 || global.getRank() > 5 ||
-      global.getShape().back() * bytes % 16)
+      !hasTmaStrides(arg, bytes))
     return false;
   for (int64_t e : global.getShape())
     if (e <= 0 || e >= (int64_t(1) << 31))

@@ -21,6 +21,7 @@
 #include "tlc/Dialect/Tile/IR/TileTypes.h"
 
 #include "mlir/IR/Block.h"
+#include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Value.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -35,6 +36,22 @@ namespace tlc::tile {
 /// The `tile.alloc` result or function argument that \p buffer views,
 /// through any chain of `tile.region` and `tile.view`.
 mlir::Value getRootBuffer(mlir::Value buffer);
+
+/// The `tile.strides` of \p buffer when it is a `tile.func` parameter that
+/// has them (one i64 or string attribute per dimension: a transposed or
+/// padded view, `T.StridedTensor` / `T.Buffer(strides=)`), else null: the
+/// parameter is dense row-major.
+mlir::ArrayAttr getParamStrides(mlir::Value buffer);
+
+/// The element strides of \p buffer's root when they are all known at build
+/// time: its `tile.strides` as integers, or the dense row-major strides of
+/// a static shape; std::nullopt when one is symbolic.
+std::optional<llvm::SmallVector<int64_t>> getStaticStrides(mlir::Value buffer);
+
+/// Whether consecutive elements of the innermost dimension of \p buffer's
+/// root are consecutive in memory: it has no `tile.strides`, or its last
+/// one is the constant 1. Vector accesses need it.
+bool hasUnitInnerStride(mlir::Value buffer);
 
 /// Bytes one element of type \p t takes in a buffer as the printers store
 /// it (sub-byte types take a byte; `index` 8), 0 for a non-scalar type.

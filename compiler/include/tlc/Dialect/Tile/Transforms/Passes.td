@@ -212,10 +212,12 @@ def TilePlanTma : Pass<"tile-plan-tma", "::mlir::ModuleOp"> {
     copies that the tensor memory accelerator can perform is loaded with
     `cp.async.bulk.tensor` instead of `cp.async`. A producer qualifies when
     its source is a `tile.region` of a global tensor argument that the
-    kernel does not write, of static dense shape with rank 2 to 5, every
-    extent below 2^31 and rows a multiple of 16 bytes (what
-    `cuTensorMapEncodeTiled` accepts), whose region has at most two
-    non-unit extents, the last along the tensor's innermost dimension; and
+    kernel does not write, of static shape with rank 2 to 5, every
+    extent below 2^31, its innermost stride 1 and the others multiples of
+    16 bytes (what `cuTensorMapEncodeTiled` accepts; the dense row-major
+    strides, or the parameter's static `tile.strides`: a view with a
+    symbolic, unaligned or transposed stride keeps cp.async), whose
+    region has at most two non-unit extents, the last along the tensor's innermost dimension; and
     its destination is a whole shared allocation with `tile.swizzle`
     (`tile-plan-wgmma`'s panels) of the same element type (1, 2 or 4
     bytes), at most 256 rows (a multiple of 8), its columns a whole number
@@ -239,8 +241,8 @@ def TilePlanTma : Pass<"tile-plan-tma", "::mlir::ModuleOp"> {
       config `tlc.tma_store` asks (on the H200 it measured no faster than
       the threads' own stores, docs/perf/hopper-fa-pingpong.md): when the kernel body's
       last statement copies a whole 2-D fragment into a region of a static
-      dense global tensor argument (rank 2 to 5, 2- or 4-byte elements,
-      16-byte rows) whose non-unit extents are the fragment's rows (at most
+      global tensor argument (rank 2 to 5, 2- or 4-byte elements, strides
+      as for the loads) whose non-unit extents are the fragment's rows (at most
       256, a multiple of 8) and the tensor's innermost dimension (a whole
       number of 128-byte panels), and a 1024-byte aligned run of planned
       buffers that no statement from the copy on uses (the dead stages)
