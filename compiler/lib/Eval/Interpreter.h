@@ -840,6 +840,11 @@ public:
 /// lists and starred elements; attribute and subscript targets bind none).
 void collectTargetNames(Node target, llvm::SmallVectorImpl<Node> &out);
 
+/// Whether the exception class named \p derived is \p base or derives
+/// from it in Python's builtin hierarchy (a class tlc does not know derives
+/// from Exception; Exceptions.cpp).
+bool isExceptionSubclass(llvm::StringRef derived, llvm::StringRef base);
+
 } // namespace tlc::eval
 
 #endif // TLC_LIB_EVAL_INTERPRETER_H

@@ -377,6 +377,10 @@ Value Interpreter::callNative(NativeId id, CallArgs &args, Node at) {
           return std::nullopt;
         }
       }
+      // `isinstance(e, ValueError)` for a caught exception.
+      if (c.isObj(ObjKind::Exception) && a0.isObj(ObjKind::Exception))
+        return isExceptionSubclass(a0.as<NamespaceObj>()->name,
+                                   c.as<NamespaceObj>()->name);
       if (c.isObj(ObjKind::Class) && a0.isObj(ObjKind::Instance))
         return a0.as<NamespaceObj>()->cls == c.as<NamespaceObj>();
       if (a0.is(ValueKind::Opaque) || a0.is(ValueKind::Sym))
