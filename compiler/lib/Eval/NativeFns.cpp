@@ -112,6 +112,10 @@ Value Interpreter::callNative(NativeId id, CallArgs &args, Node at) {
                          ? syms.constant(0)
                          : a0.as<BufferObj>()->shape[0],
                      at);
+    // len() of a torch tensor: its first size.
+    if (a0.is(ValueKind::Opaque) && a0.as<OpaqueObj>()->hasShape &&
+        !a0.as<OpaqueObj>()->shape.empty())
+      return a0.as<OpaqueObj>()->shape[0];
     if (a0.is(ValueKind::Opaque))
       return heap.opaque("len");
     return raise("TypeError",
