@@ -406,7 +406,13 @@ static Value tileTmaCopy(Interpreter &in, const PArgs &p) {
                      "(T.alloc_barrier), not a buffer of scope '" +
                          lang::getScopeString(r->buffer->scope) + "'");
   }
-  return tileCopy(in, p);
+  Value r = tileCopy(in, p);
+  // The copy remembers it was one (the HIP target refuses TMA copies).
+  mlir::Block *block = in.ir->b.getInsertionBlock();
+  if (!r.isAbrupt() && !r.isPoison() && block && !block->empty())
+    if (auto copy = llvm::dyn_cast<tile::CopyOp>(block->back()))
+      copy->setAttr("tile.tma_copy", in.ir->b.getUnitAttr());
+  return r;
 }
 
 static Value tileGemm(Interpreter &in, const PArgs &p) {
