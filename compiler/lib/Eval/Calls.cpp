@@ -287,28 +287,12 @@ Value Interpreter::call(Value callee, CallArgs &args, Node at) {
         o->description = heap.copyString((d + "(...)").str());
         return Value::object(ValueKind::Opaque, o);
       }
-      if (d == "tensor method") {
-        o->shape = callee.as<OpaqueObj>()->shape;
-        o->hasShape = true;
-        o->description = "torch tensor";
-        return Value::object(ValueKind::Opaque, o);
-      }
-      if (d == "torch.randn" || d == "torch.empty" || d == "torch.zeros" ||
-          d == "torch.ones" || d == "torch.rand" || d == "torch.randint" ||
-          d == "torch.full") {
-        llvm::ArrayRef<Value> dims = args.pos;
-        if (d == "torch.randint" && dims.size() >= 3)
-          dims = dims.drop_front(2);
-        if (d == "torch.full" && !dims.empty())
-          dims = dims.take_front(1);
-        if (dims.size() == 1 && dims[0].isSequence())
-          dims = getElems(dims[0]);
-        if (llvm::all_of(dims, [](Value v) { return v.isIntLike(); })) {
-          o->shape.assign(dims.begin(), dims.end());
-          o->hasShape = true;
-        }
-        o->description = "torch tensor";
-      }
+      // Tensors: the shapes of torch's factories and of a tensor's
+      // methods (TorchShapes.cpp).
+      if (llvm::StringRef m = d; m.consume_front("tensor method:"))
+        return callTensorMethod(callee.as<OpaqueObj>(), m, args, at);
+      if (std::optional<Value> t = callTorchFactory(d, args, at))
+        return *t;
     }
     return Value::object(ValueKind::Opaque, o);
   }

@@ -468,21 +468,11 @@ Value Interpreter::getAttr(Value obj, llvm::StringRef attr, Node at) {
     return moduleAttr(obj.as<ModuleObj>(), attr, at);
   case ValueKind::Opaque: {
     auto *o = obj.as<OpaqueObj>();
-    if (attr == "shape" && o->hasShape)
-      return heap.tuple(o->shape);
-    // Tensor methods that keep the shape: a.to(dtype), a.cuda(), ...
-    if (o->hasShape &&
-        (attr == "to" || attr == "cuda" || attr == "contiguous" ||
-         attr == "half" || attr == "float" || attr == "bfloat16" ||
-         attr == "clone" || attr == "detach" || attr == "cpu" ||
-         attr == "requires_grad_" || attr == "normal_" ||
-         attr == "uniform_" || attr == "zero_" || attr == "fill_")) {
-      auto *m = heap.make<OpaqueObj>();
-      m->description = "tensor method";
-      m->shape = o->shape;
-      m->hasShape = true;
-      return Value::object(ValueKind::Opaque, m);
-    }
+    // A torch tensor's shape, and its methods whose results' shapes are
+    // known (TorchShapes.cpp).
+    if (o->hasShape)
+      if (std::optional<Value> v = tensorAttr(o, attr))
+        return *v;
     // Keep the qualified name of module members (`torch.cuda`,
     // `tilelang.carver.arch.driver`) so that device queries are recognised
     // when called.
@@ -648,6 +638,11 @@ static bool sliceIndices(SliceObj *s, int64_t size, int64_t &start,
   return true;
 }
 
+bool tlc::eval::sliceBounds(SliceObj *s, int64_t size, int64_t &start,
+                            int64_t &stop, int64_t &step) {
+  return sliceIndices(s, size, start, stop, step);
+}
+
 Value Interpreter::subscript(Value obj, Value idx, Node at) {
   if (obj.isAbrupt())
     return obj;
@@ -731,6 +726,8 @@ Value Interpreter::subscript(Value obj, Value idx, Node at) {
     return callPrimitive(*obj.getPrimitive(), args, at);
   }
   case ValueKind::Opaque:
+    if (obj.as<OpaqueObj>()->hasShape)
+      return tensorItem(obj.as<OpaqueObj>(), idx);
     // An item of a library result keeps its provenance (see Calls.cpp).
     if (llvm::StringRef d = obj.as<OpaqueObj>()->description;
         d.ends_with("(...)") && idx.isStr())

@@ -788,8 +788,8 @@ static void bindConstsFromTensors(Interpreter &in, FunctionObj *fn,
       continue;
     unsigned i = 0;
     for (Node dim : dims) {
-      if (i < t->shape.size() && dim.kind() == NodeKind::Name &&
-          !bindings.count(dim.identifier()))
+      if (i < t->shape.size() && t->shape[i].isIntLike() &&
+          dim.kind() == NodeKind::Name && !bindings.count(dim.identifier()))
         bindings[dim.identifier()] = t->shape[i];
       ++i;
     }

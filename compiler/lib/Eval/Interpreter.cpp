@@ -1051,39 +1051,6 @@ Flow Interpreter::execWith(Node stmt) {
   return execBody(stmt, Field::body);
 }
 
-Flow Interpreter::execTry(Node stmt) {
-  Flow f = execBody(stmt, Field::body);
-  if (f == Flow::Raise && !budgetExhausted) {
-    Node handler;
-    for (Node h : stmt.children(Field::handlers)) {
-      handler = h;
-      break;
-    }
-    if (handler) {
-      PendingException exc = pending;
-      if (!handler.identifier().empty()) {
-        auto *o = heap.make<NamespaceObj>();
-        o->name = heap.copyString(exc.type);
-        o->set("args", heap.tuple({heap.str(exc.message)}));
-        bind(handler.identifier(), heap.obj(ObjKind::Exception, o));
-      }
-      f = execBody(handler, Field::body);
-    }
-  } else if (f == Flow::Normal) {
-    f = execBody(stmt, Field::orelse);
-  }
-  if (stmt.child(Field::finalbody)) {
-    PendingException saved = pending;
-    Value savedRet = returnValue;
-    Flow g = execBody(stmt, Field::finalbody);
-    if (g != Flow::Normal)
-      return g;
-    pending = saved;
-    returnValue = savedRet;
-  }
-  return f;
-}
-
 Flow Interpreter::execImport(Node stmt) {
   for (Node alias : stmt.children(Field::names)) {
     llvm::StringRef name = alias.identifier(Field::name);

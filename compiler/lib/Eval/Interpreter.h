@@ -532,6 +532,22 @@ public:
   /// spellings; std::nullopt for any other name.
   std::optional<Value> callTirBuilder(llvm::StringRef qualified,
                                       CallArgs &args, Node at);
+  /// A torch tensor of \p shape: an int per known size, an opaque value
+  /// for the others (TorchShapes.cpp).
+  Value torchTensor(llvm::ArrayRef<Value> shape);
+  /// The shaped tensor a torch factory (`torch.randn`, `torch.arange`,
+  /// `torch.cat`, ...) named \p qualified returns; nullopt for any other
+  /// name (TorchShapes.cpp).
+  std::optional<Value> callTorchFactory(llvm::StringRef qualified,
+                                        CallArgs &args, Node at);
+  /// Attribute \p attr of the shaped tensor \p t (`shape`, `ndim`, `T`, a
+  /// method whose result's shape is known); nullopt for the others.
+  std::optional<Value> tensorAttr(OpaqueObj *t, llvm::StringRef attr);
+  /// Calls tensor method \p name of a tensor of \p m's shape.
+  Value callTensorMethod(OpaqueObj *m, llvm::StringRef name, CallArgs &args,
+                         Node at);
+  /// `t[idx]` of the shaped tensor \p t.
+  Value tensorItem(OpaqueObj *t, Value idx);
   /// Special allocations, pointer tensors and views (Buffers.cpp); nullopt
   /// if \p p is not one.
   std::optional<Value> callBufferPrimitive(const PArgs &p);
@@ -867,6 +883,20 @@ public:
 /// Appends the Name nodes an assignment target binds (through tuples,
 /// lists and starred elements; attribute and subscript targets bind none).
 void collectTargetNames(Node target, llvm::SmallVectorImpl<Node> &out);
+
+/// Whether the exception class named \p derived is \p base or derives
+/// from it in Python's builtin hierarchy (a class tlc does not know derives
+/// from Exception; Exceptions.cpp).
+bool isExceptionSubclass(llvm::StringRef derived, llvm::StringRef base);
+
+/// torch's broadcast of two shapes (an opaque size matches any other);
+/// nullopt when two known sizes differ and neither is 1 (TorchShapes.cpp).
+std::optional<llvm::SmallVector<Value, 4>>
+broadcastShapes(llvm::ArrayRef<Value> a, llvm::ArrayRef<Value> b);
+
+/// Python's slice.indices(size): false for a zero step (EvalExpr.cpp).
+bool sliceBounds(SliceObj *s, int64_t size, int64_t &start, int64_t &stop,
+                 int64_t &step);
 
 } // namespace tlc::eval
 

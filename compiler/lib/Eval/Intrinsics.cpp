@@ -166,7 +166,6 @@ static std::optional<IntrinsicRule> getIntrinsicRule(BuiltinId id) {
   case BuiltinId::TvmStorageSync:
   case BuiltinId::PtxArriveBarrier:
   case BuiltinId::PtxInitBarrierThreadCount:
-  case BuiltinId::TmaCopy:
   case BuiltinId::CopyCluster:
   case BuiltinId::TmaGather4:
   case BuiltinId::TmaScatter4:
@@ -470,7 +469,10 @@ std::optional<Value> Interpreter::callIntrinsicPrimitive(const PArgs &p) {
         unsigned argIndex = bind.index + j;
         Node n = argIndex < p.args.posNodes.size() ? p.args.posNodes[argIndex]
                                                    : p.call;
-        a.add(param.name, rest[j], n, location);
+        // T.ptx_arrive_barrier(bar[i], ...): its first operand names the
+        // barrier.
+        bool first = j == 0 && p.info.id == BuiltinId::PtxArriveBarrier;
+        a.add(param.name, rest[j], n, location || first);
       }
       continue;
     }

@@ -387,6 +387,34 @@ Value tlc::eval::tileCopy(Interpreter &in, const PArgs &p) {
   return Value::none();
 }
 
+/// `T.tma_copy(src, dst, barrier=bar)`: TileLang's split-phase TMA copy
+/// (one elected thread raises the barrier's expected bytes and issues the
+/// bulk copy that completes them; the program's own arrivals end the
+/// phase). tlc lowers it as the threads' synchronous tile copy, done before
+/// those arrivals: a wait on the phase sees the same bytes, with nothing
+/// left to complete on the barrier (as `T.async_copy` is the synchronous
+/// copy).
+static Value tileTmaCopy(Interpreter &in, const PArgs &p) {
+  if (std::optional<Value> bar = p.get("barrier"); bar && !bar->isNone()) {
+    if (bar->isAbrupt())
+      return Value::poison();
+    if (RegionObj *r = in.asRegion(*bar, p.node("barrier"));
+        r && r->buffer->scope != MemoryScope::Barrier &&
+        r->buffer->scope != MemoryScope::ClusterBarrier)
+      return in.fail(p.node("barrier"),
+                     "T.tma_copy: barrier must be an mbarrier "
+                     "(T.alloc_barrier), not a buffer of scope '" +
+                         lang::getScopeString(r->buffer->scope) + "'");
+  }
+  Value r = tileCopy(in, p);
+  // The copy remembers it was one (the HIP target refuses TMA copies).
+  mlir::Block *block = in.ir->b.getInsertionBlock();
+  if (!r.isAbrupt() && !r.isPoison() && block && !block->empty())
+    if (auto copy = llvm::dyn_cast<tile::CopyOp>(block->back()))
+      copy->setAttr("tile.tma_copy", in.ir->b.getUnitAttr());
+  return r;
+}
+
 static Value tileGemm(Interpreter &in, const PArgs &p) {
   if (in.checkInKernel("T.gemm", p.call) ||
       in.checkNotInParallel("T.gemm", p.call))
@@ -1200,6 +1228,8 @@ std::optional<Value> Interpreter::callKernelPrimitive(const PArgs &p) {
     return tileAtomicAdd(*this, p, 4);
   case BuiltinId::AsyncCopy:
     return tileCopy(*this, p);
+  case BuiltinId::TmaCopy:
+    return tileTmaCopy(*this, p);
   case BuiltinId::GetThreadBinding: {
     if (checkInKernel("T.get_thread_binding", at))
       return Value::poison();

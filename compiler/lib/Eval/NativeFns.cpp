@@ -112,6 +112,10 @@ Value Interpreter::callNative(NativeId id, CallArgs &args, Node at) {
                          ? syms.constant(0)
                          : a0.as<BufferObj>()->shape[0],
                      at);
+    // len() of a torch tensor: its first size.
+    if (a0.is(ValueKind::Opaque) && a0.as<OpaqueObj>()->hasShape &&
+        !a0.as<OpaqueObj>()->shape.empty())
+      return a0.as<OpaqueObj>()->shape[0];
     if (a0.is(ValueKind::Opaque))
       return heap.opaque("len");
     return raise("TypeError",
@@ -377,6 +381,10 @@ Value Interpreter::callNative(NativeId id, CallArgs &args, Node at) {
           return std::nullopt;
         }
       }
+      // `isinstance(e, ValueError)` for a caught exception.
+      if (c.isObj(ObjKind::Exception) && a0.isObj(ObjKind::Exception))
+        return isExceptionSubclass(a0.as<NamespaceObj>()->name,
+                                   c.as<NamespaceObj>()->name);
       if (c.isObj(ObjKind::Class) && a0.isObj(ObjKind::Instance))
         return a0.as<NamespaceObj>()->cls == c.as<NamespaceObj>();
       if (a0.is(ValueKind::Opaque) || a0.is(ValueKind::Sym))

@@ -90,17 +90,17 @@ Value Interpreter::binary(BinaryOp op, Value l, Value r, Node at) {
     // of the same shape) keeps its shape: `torch.rand(m, k) * 2 - 1`.
     auto *lo = l.is(ValueKind::Opaque) ? l.as<OpaqueObj>() : nullptr;
     auto *ro = r.is(ValueKind::Opaque) ? r.as<OpaqueObj>() : nullptr;
+    // Two tensors broadcast (torch's rules).
     OpaqueObj *shaped = lo && lo->hasShape ? lo : ro && ro->hasShape ? ro
                                                                      : nullptr;
-    bool otherOk = (lo && ro) ? (lo->hasShape && ro->hasShape &&
-                                 lo->shape.size() == ro->shape.size())
-                              : (lo ? r : l).isNumber();
-    if (shaped && otherOk && op != syntax::BinaryOp::MatMult) {
-      auto *o = heap.make<OpaqueObj>();
-      o->description = "torch tensor";
-      o->shape = shaped->shape;
-      o->hasShape = true;
-      return Value::object(ValueKind::Opaque, o);
+    if (shaped && op != syntax::BinaryOp::MatMult) {
+      if (lo && ro && lo->hasShape && ro->hasShape) {
+        if (std::optional<llvm::SmallVector<Value, 4>> s =
+                broadcastShapes(lo->shape, ro->shape))
+          return torchTensor(*s);
+      } else if ((lo ? r : l).isNumber()) {
+        return torchTensor(shaped->shape);
+      }
     }
     return heap.opaque("arithmetic result");
   }
@@ -501,6 +501,24 @@ Value Interpreter::compare(CmpOp op, Value l, Value r, Node at) {
     return Value::poison();
   if (isIRScalar(l) || isIRScalar(r))
     return irCompare(op, l, r, at);
+  // An elementwise comparison of torch tensors: a tensor of the broadcast
+  // shape (a mask), as their arithmetic.
+  if (op != CmpOp::Is && op != CmpOp::IsNot && op != CmpOp::In &&
+      op != CmpOp::NotIn) {
+    auto shapeOf = [](Value v) -> OpaqueObj * {
+      return v.is(ValueKind::Opaque) && v.as<OpaqueObj>()->hasShape
+                 ? v.as<OpaqueObj>()
+                 : nullptr;
+    };
+    OpaqueObj *ls = shapeOf(l), *rs = shapeOf(r);
+    if (ls && rs) {
+      if (std::optional<llvm::SmallVector<Value, 4>> s =
+              broadcastShapes(ls->shape, rs->shape))
+        return torchTensor(*s);
+    } else if ((ls && r.isNumber()) || (rs && l.isNumber())) {
+      return torchTensor((ls ? ls : rs)->shape);
+    }
+  }
   switch (op) {
   case CmpOp::Is:
   case CmpOp::IsNot: {

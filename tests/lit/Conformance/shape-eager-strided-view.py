@@ -1,5 +1,3 @@
-# XFAIL: *
-# Known gap (tlc, not the program): a sliced torch view argument leaves the T.const shape and stride names unbound.
 # RUN: tlc-build --check %s 2>&1 | count 0
 # RUN: tlc-build --emit=hints --format=json %s | FileCheck %s
 # Shape: eager T.StridedTensor consts bound from a sliced torch view at the call site,

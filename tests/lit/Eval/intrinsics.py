@@ -13,7 +13,8 @@ def hopper(N=128):
     with T.Kernel(1, threads=256) as bx:
         S = T.alloc_shared((N, N), T.float16)
         bar = T.alloc_barrier(arrive_count=128)
-        # CHECK: tile.intrinsic "T.tma_copy"(%{{.*}}, %{{.*}}, %{{.*}}) {params = ["src", "dst", "barrier"]}
+        # T.tma_copy is the tile copy, done before the barrier's arrivals.
+        # CHECK: tile.copy %{{.*}} to %{{.*}} : !tile.buffer<[128, 128], f16, global> to !tile.buffer<[128, 128], f16, shared.dyn>
         T.tma_copy(A, S, barrier=bar[0])
         # CHECK: tile.intrinsic "T.mbarrier_wait_parity"(%{{.*}}, %{{.*}}) {params = ["mbarrier", "parity"]} : (!tile.buffer<[1], ui64, shared.barrier>, i32) -> ()
         T.mbarrier_wait_parity(bar[0], 0)

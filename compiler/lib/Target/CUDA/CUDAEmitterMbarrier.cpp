@@ -241,12 +241,16 @@ std::optional<LogicalResult> Emitter::emitMbarrierIntrinsic(IntrinsicOp op) {
     line("tlc::cuda::mbarrierWait(" + *bar + ", " + u32("parity") + " & 1u);");
     return success();
   }
-  if (callee == "T.barrier_arrive" || callee == "T.mbarrier_arrive") {
-    if (argOf(op, "cta_id"))
+  // T.ptx_arrive_barrier(bar) is the raw form of the same arrival; with
+  // more operands (a block of the cluster, a predicate) it is the cluster's.
+  bool ptxArrive = callee == "T.ptx_arrive_barrier";
+  if (callee == "T.barrier_arrive" || callee == "T.mbarrier_arrive" ||
+      ptxArrive) {
+    if (argOf(op, "cta_id") || (ptxArrive && op.getArgs().size() > 1))
       return fail("arrives on another block's barrier, which needs a "
                   "cluster launch the " +
                   lang.name.str() + " target does not generate yet");
-    FailureOr<std::string> bar = address("mbarrier");
+    FailureOr<std::string> bar = address(ptxArrive ? "args" : "mbarrier");
     if (failed(bar))
       return failure();
     if (usesWgmma) // the shared memory written here is read by wgmma

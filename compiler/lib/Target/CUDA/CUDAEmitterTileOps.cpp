@@ -262,9 +262,15 @@ int64_t Emitter::planExchanges(KernelOp kernel) {
         // whole.
         if (isa<LoadOp>(o) && isWholeInEveryThread(it->second))
           continue;
-      } else if (!loop || succeeded(fragmentIndex(
-                              *loop, it->second, onLoopLayout(*dims, varDim),
-                              "r", o, bound, /*quiet=*/true))) {
+      } else if (!loop) {
+        // No fragment partitions the loop (`s[h]` under T.Parallel(H, N)):
+        // it runs flat over the threads, every fragment it touches in the
+        // exchange area, unless every thread reads it whole.
+        if (isa<LoadOp>(o) && isWholeInEveryThread(it->second))
+          continue;
+      } else if (succeeded(fragmentIndex(*loop, it->second,
+                                         onLoopLayout(*dims, varDim), "r", o,
+                                         bound, /*quiet=*/true))) {
         continue;
       }
       list.push_back(root);
@@ -394,11 +400,12 @@ LogicalResult Emitter::emitParallel(ParallelOp op) {
   if (!loop && !exchanges.count(op))
     if (std::optional<ShiftedLoop> shifted = shiftedLoop(op))
       return emitShiftedLoop(op, *shifted);
-  // Accesses at indices that are not the loop variables go through the
-  // exchange tile and need no loop layout.
+  // Accesses at indices that are not the loop variables, and every access
+  // of a loop no fragment partitions, go through the exchange tile and need
+  // no loop layout.
   auto exchangedRead = [&](Operation *o, Value buf) {
     auto ex = exchanges.find(op);
-    return !accessDims(op, o) && ex != exchanges.end() &&
+    return (!loop || !accessDims(op, o)) && ex != exchanges.end() &&
            llvm::is_contained(ex->second, rootOf(buf)) && rootOf(buf) == buf;
   };
   if (!loop && llvm::any_of(fragOps, [&](const auto &p) {

@@ -168,6 +168,10 @@ LogicalResult Emitter::checkNvidiaOnlyHardware(KernelOp kernel) {
     } else if (auto intrinsic = dyn_cast<IntrinsicOp>(op)) {
       hw = nvidiaOnlyHardware(intrinsic.getCallee());
       what = ("'" + intrinsic.getCallee() + "'").str();
+    } else if (isa<CopyOp>(op) && op->hasAttr("tile.tma_copy")) {
+      // T.tma_copy: the tile copy the CUDA and CPU targets make of it.
+      hw = nvidiaOnlyHardware("T.tma_copy");
+      what = "'T.tma_copy'";
     }
     if (hw.empty())
       return WalkResult::advance();

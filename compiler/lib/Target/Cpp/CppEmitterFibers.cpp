@@ -262,18 +262,23 @@ Emitter::emitMbarrierIntrinsic(tile::IntrinsicOp op) {
                                "threads of a block, not inside a thread loop";
     return emitBlockingOp(op);
   }
+  // T.ptx_arrive_barrier(bar): the raw form of T.mbarrier_arrive (more
+  // operands name a block of the cluster).
+  bool ptxArrive = callee == "T.ptx_arrive_barrier";
   bool arrive = callee == "T.barrier_arrive" || callee == "T.mbarrier_arrive" ||
-                callee == "T.cp_async_barrier_noinc";
+                callee == "T.cp_async_barrier_noinc" || ptxArrive;
   bool expect = callee == "T.mbarrier_expect_tx" ||
                 callee == "T.mbarrier_arrive_expect_tx";
   if (!arrive && !expect)
     return std::nullopt;
-  if (argOf(op, "cta_id"))
+  if (argOf(op, "cta_id") || (ptxArrive && op.getArgs().size() > 1))
     return op.emitError() << callee
                           << ": arrives on another block's barrier (a "
                              "cluster), which the CPU target does not run";
   FailureOr<std::string> bar = mbarrierAddress(
-      op, callee == "T.cp_async_barrier_noinc" ? "barrier" : "mbarrier");
+      op, callee == "T.cp_async_barrier_noinc" ? "barrier"
+          : ptxArrive                          ? "args"
+                                               : "mbarrier");
   if (failed(bar))
     return failure();
   comment(op, callee.str());

@@ -335,7 +335,8 @@ bool ordersThreadsWithMbarriers(Operation *kernel) {
     if (auto in = dyn_cast<IntrinsicOp>(op)) {
       StringRef c = in.getCallee();
       if (c == "T.create_list_of_mbarrier" || c.starts_with("T.mbarrier_") ||
-          c == "T.barrier_wait" || c == "T.barrier_arrive")
+          c == "T.barrier_wait" || c == "T.barrier_arrive" ||
+          c == "T.ptx_arrive_barrier")
         return WalkResult::interrupt();
     }
     return WalkResult::advance();

@@ -1,0 +1,587 @@
+//===- TorchShapes.cpp - The shapes of torch tensors at trace time --------===//
+//
+// Part of tlc. SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+//
+// tlc does not run torch, but the sizes of a kernel often come from the
+// tensors a script makes before it calls the kernel (`B, S, H, D =
+// q.shape`, `len(cu_seqlens) - 1`). A torch tensor is an opaque value with
+// a shape: one entry per dimension, an int where tlc knows the size and an
+// opaque value where it does not (a size read from data). The factories
+// (torch.randn, arange, linspace, randperm, tensor, cat, stack, the
+// *_like ones), the methods that reshape (view, reshape, expand, permute,
+// transpose, unsqueeze, squeeze, flatten, repeat, sort, topk, reductions
+// over a dimension) and indexing (ints, slices, None, ..., index tensors)
+// give their results' shapes by torch's rules; the other methods keep the
+// shape or give an opaque value.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Interpreter.h"
+
+#include "llvm/ADT/StringSwitch.h"
+
+using namespace tlc;
+using namespace tlc::eval;
+
+/// The shaped tensor \p v is, or null.
+static OpaqueObj *shapedTensor(Value v) {
+  if (!v.is(ValueKind::Opaque))
+    return nullptr;
+  auto *o = v.as<OpaqueObj>();
+  return o->hasShape ? o : nullptr;
+}
+
+Value Interpreter::torchTensor(llvm::ArrayRef<Value> shape) {
+  auto *o = heap.make<OpaqueObj>();
+  o->description = "torch tensor";
+  for (Value d : shape)
+    o->shape.push_back(d.isIntLike() && !d.isBool()
+                           ? Value::integer(d.getInt())
+                           : heap.opaque("tensor size"));
+  o->hasShape = true;
+  return Value::object(ValueKind::Opaque, o);
+}
+
+/// The sizes \p args give a factory or a method (`f(2, 3)`, `f((2, 3))`,
+/// `f([2, 3])`, `f(torch.Size)`); empty when there are none.
+static llvm::SmallVector<Value, 4> sizesOf(llvm::ArrayRef<Value> args) {
+  if (args.size() == 1 && args[0].isSequence())
+    return llvm::SmallVector<Value, 4>(getElems(args[0]));
+  return llvm::SmallVector<Value, 4>(args);
+}
+
+/// A dimension index \p d (negative from the end) of a rank \p rank shape;
+/// nullopt when it is not a valid one.
+static std::optional<unsigned> dimIndex(Value d, size_t rank) {
+  if (!d.isIntLike())
+    return std::nullopt;
+  int64_t i = d.getInt();
+  if (i < 0)
+    i += int64_t(rank);
+  if (i < 0 || i >= int64_t(rank))
+    return std::nullopt;
+  return unsigned(i);
+}
+
+/// The shape of a nested list of numbers (torch.tensor's data).
+static void dataShape(Value v, llvm::SmallVectorImpl<Value> &out) {
+  while (v.is(ValueKind::List) || v.is(ValueKind::Tuple)) {
+    llvm::ArrayRef<Value> elems = getElems(v);
+    out.push_back(Value::integer(int64_t(elems.size())));
+    if (elems.empty())
+      return;
+    v = elems[0];
+  }
+}
+
+std::optional<Value> Interpreter::callTorchFactory(llvm::StringRef d,
+                                                   CallArgs &args, Node at) {
+  (void)at;
+  if (!d.consume_front("torch."))
+    return std::nullopt;
+  const Value *size = args.keyword("size");
+  llvm::ArrayRef<Value> pos = args.pos;
+  // torch.randn(2, 3), torch.zeros((2, 3)), torch.full((2, 3), v),
+  // torch.randint(low, high, (2, 3)), any of them with size=.
+  if (d == "randn" || d == "rand" || d == "empty" || d == "zeros" ||
+      d == "ones" || d == "full" || d == "randint" || d == "empty_strided") {
+    if (d == "randint")
+      pos = pos.drop_front(std::min<size_t>(pos.size(), size ? 2 : 1));
+    if (d == "full" || d == "empty_strided")
+      pos = pos.take_front(1);
+    llvm::SmallVector<Value, 4> dims =
+        size ? sizesOf(*size) : sizesOf(pos);
+    if (d == "randint" && !size && args.pos.size() == 2)
+      dims = sizesOf(args.pos[1]);
+    if (llvm::any_of(dims, [](Value v) { return v.isSequence(); }))
+      return std::nullopt;
+    return torchTensor(dims);
+  }
+  if (d.ends_with("_like") && !pos.empty()) {
+    if (OpaqueObj *t = shapedTensor(pos[0]))
+      return torchTensor(t->shape);
+    return std::nullopt;
+  }
+  if (d == "randperm" && !pos.empty())
+    return torchTensor({pos[0]});
+  if (d == "linspace" || d == "logspace") {
+    const Value *steps = args.keyword("steps");
+    if (!steps && pos.size() < 3)
+      return std::nullopt;
+    return torchTensor({steps ? *steps : pos[2]});
+  }
+  if (d == "arange") {
+    Value start = Value::integer(0), end = pos.empty() ? Value() : pos[0],
+          step = Value::integer(1);
+    if (pos.size() >= 2) {
+      start = pos[0];
+      end = pos[1];
+    }
+    if (pos.size() >= 3)
+      step = pos[2];
+    if (const Value *e = args.keyword("end"))
+      end = *e;
+    if (const Value *s = args.keyword("start"))
+      start = *s;
+    if (const Value *s = args.keyword("step"))
+      step = *s;
+    if (start.isIntLike() && end.isIntLike() && step.isIntLike() &&
+        step.getInt() != 0) {
+      int64_t a = start.getInt(), b = end.getInt(), s = step.getInt();
+      int64_t n = s > 0 ? (b - a + s - 1) / s : (a - b - s - 1) / -s;
+      return torchTensor({Value::integer(std::max<int64_t>(n, 0))});
+    }
+    return torchTensor({Value::poison()});
+  }
+  if ((d == "tensor" || d == "as_tensor") && !pos.empty()) {
+    llvm::SmallVector<Value, 4> dims;
+    if (OpaqueObj *t = shapedTensor(pos[0]))
+      dims.assign(t->shape.begin(), t->shape.end());
+    else if (pos[0].isSequence())
+      dataShape(pos[0], dims);
+    else if (!pos[0].isNumber())
+      return std::nullopt;
+    return torchTensor(dims);
+  }
+  bool cat = d == "cat" || d == "concat" || d == "concatenate";
+  if ((cat || d == "stack") && !pos.empty() && pos[0].isSequence()) {
+    llvm::SmallVector<OpaqueObj *, 4> parts;
+    for (Value v : getElems(pos[0])) {
+      OpaqueObj *t = shapedTensor(v);
+      if (!t)
+        return std::nullopt;
+      parts.push_back(t);
+    }
+    if (parts.empty())
+      return std::nullopt;
+    Value dimV = pos.size() > 1 ? pos[1] : Value::integer(0);
+    if (const Value *k = args.keyword("dim"))
+      dimV = *k;
+    llvm::SmallVector<Value, 4> shape(parts[0]->shape);
+    if (!cat) {
+      std::optional<unsigned> dim = dimIndex(dimV, shape.size() + 1);
+      if (!dim)
+        return std::nullopt;
+      shape.insert(shape.begin() + *dim,
+                   Value::integer(int64_t(parts.size())));
+      return torchTensor(shape);
+    }
+    std::optional<unsigned> dim = dimIndex(dimV, shape.size());
+    if (!dim)
+      return std::nullopt;
+    int64_t total = 0;
+    bool known = true;
+    for (OpaqueObj *t : parts) {
+      if (t->shape.size() != shape.size())
+        return std::nullopt;
+      known &= t->shape[*dim].isIntLike();
+      if (known)
+        total += t->shape[*dim].getInt();
+    }
+    shape[*dim] = known ? Value::integer(total) : Value::poison();
+    return torchTensor(shape);
+  }
+  return std::nullopt;
+}
+
+/// Whether tensor method \p name returns a tensor of its receiver's shape.
+static bool keepsShape(llvm::StringRef name) {
+  return llvm::StringSwitch<bool>(name)
+      .Cases({"to", "cuda", "cpu", "contiguous", "half", "float", "double",
+              "bfloat16", "int", "long", "bool", "clone", "detach",
+              "requires_grad_", "normal_", "uniform_", "zero_", "fill_",
+              "random_", "exponential_", "copy_", "type", "abs", "exp",
+              "neg", "sqrt", "rsqrt", "relu", "sigmoid", "tanh", "softmax",
+              "log_softmax", "masked_fill", "masked_fill_", "clamp",
+              "clamp_", "pin_memory", "share_memory_", "float_", "add",
+              "sub", "mul", "div", "add_", "sub_", "mul_", "div_", "pow",
+              "log", "log2", "exp2", "round", "floor", "ceil", "sign"},
+             true)
+      .Default(false);
+}
+
+/// Whether \p name is a tensor method whose result's shape this file
+/// computes.
+static bool reshapes(llvm::StringRef name) {
+  return llvm::StringSwitch<bool>(name)
+      .Cases({"view", "reshape", "expand", "expand_as", "view_as",
+              "reshape_as", "repeat", "transpose", "swapaxes", "t",
+              "permute", "unsqueeze", "squeeze", "flatten", "size", "dim",
+              "ndimension", "numel", "sort", "topk", "sum", "mean", "amax",
+              "amin", "max", "min", "argmax", "argmin", "prod"},
+             true)
+      .Default(false);
+}
+
+std::optional<Value> Interpreter::tensorAttr(OpaqueObj *t,
+                                             llvm::StringRef attr) {
+  if (attr == "shape")
+    return heap.tuple(t->shape);
+  if (attr == "ndim")
+    return Value::integer(int64_t(t->shape.size()));
+  if (attr == "T" || attr == "mT") {
+    llvm::SmallVector<Value, 4> s(t->shape.rbegin(), t->shape.rend());
+    if (attr == "mT" && t->shape.size() >= 2) {
+      s.assign(t->shape.begin(), t->shape.end());
+      std::swap(s[s.size() - 1], s[s.size() - 2]);
+    }
+    return torchTensor(s);
+  }
+  if (attr == "grad" || attr == "data")
+    return torchTensor(t->shape);
+  if (!keepsShape(attr) && !reshapes(attr))
+    return std::nullopt;
+  auto *m = heap.make<OpaqueObj>();
+  m->description = heap.copyString(("tensor method:" + attr).str());
+  m->shape = t->shape;
+  m->hasShape = true;
+  return Value::object(ValueKind::Opaque, m);
+}
+
+/// The shape torch's view / reshape give \p shape for \p sizes (one -1
+/// takes what the others leave); nullopt when the sizes are not ints.
+static std::optional<llvm::SmallVector<Value, 4>>
+viewShape(llvm::ArrayRef<Value> shape, llvm::ArrayRef<Value> sizes) {
+  int64_t known = 1;
+  bool allKnown = true;
+  for (Value d : shape) {
+    allKnown &= d.isIntLike();
+    if (d.isIntLike())
+      known *= d.getInt();
+  }
+  llvm::SmallVector<Value, 4> out;
+  int inferred = -1;
+  int64_t rest = 1;
+  for (auto [i, s] : llvm::enumerate(sizes)) {
+    if (s.isIntLike() && s.getInt() == -1) {
+      inferred = int(i);
+      out.push_back(Value::poison());
+      continue;
+    }
+    if (s.isIntLike())
+      rest *= s.getInt();
+    else
+      allKnown = false;
+    out.push_back(s);
+  }
+  if (inferred >= 0)
+    out[inferred] = allKnown && rest != 0 && known % rest == 0
+                        ? Value::integer(known / rest)
+                        : Value::poison();
+  return out;
+}
+
+Value Interpreter::callTensorMethod(OpaqueObj *m, llvm::StringRef name,
+                                    CallArgs &args, Node at) {
+  (void)at;
+  llvm::ArrayRef<Value> shape = m->shape;
+  llvm::ArrayRef<Value> pos = args.pos;
+  size_t rank = shape.size();
+  if (keepsShape(name))
+    return torchTensor(shape);
+  auto dimArg = [&](unsigned i, size_t r) -> std::optional<unsigned> {
+    if (const Value *k = args.keyword("dim"))
+      return dimIndex(*k, r);
+    return i < pos.size() ? dimIndex(pos[i], r) : std::nullopt;
+  };
+  if (name == "view" || name == "reshape") {
+    // view(dtype) reinterprets the elements: the shape tlc cannot say.
+    if (pos.size() == 1 && pos[0].is(ValueKind::Opaque) &&
+        !shapedTensor(pos[0]))
+      return heap.opaque("torch tensor");
+    if (std::optional<llvm::SmallVector<Value, 4>> s =
+            viewShape(shape, sizesOf(pos)))
+      return torchTensor(*s);
+    return heap.opaque("torch tensor");
+  }
+  if (name == "expand_as" || name == "view_as" || name == "reshape_as") {
+    if (OpaqueObj *o = pos.empty() ? nullptr : shapedTensor(pos[0]))
+      return torchTensor(o->shape);
+    return heap.opaque("torch tensor");
+  }
+  if (name == "expand") {
+    llvm::SmallVector<Value, 4> sizes = sizesOf(pos);
+    if (sizes.size() < rank)
+      return heap.opaque("torch tensor");
+    llvm::SmallVector<Value, 4> out(sizes);
+    size_t lead = sizes.size() - rank;
+    for (size_t i = lead; i < sizes.size(); ++i)
+      if (sizes[i].isIntLike() && sizes[i].getInt() == -1)
+        out[i] = shape[i - lead];
+    return torchTensor(out);
+  }
+  if (name == "repeat") {
+    llvm::SmallVector<Value, 4> reps = sizesOf(pos);
+    if (reps.size() < rank)
+      return heap.opaque("torch tensor");
+    llvm::SmallVector<Value, 4> out(reps);
+    size_t lead = reps.size() - rank;
+    for (size_t i = lead; i < reps.size(); ++i) {
+      Value d = shape[i - lead];
+      out[i] = d.isIntLike() && reps[i].isIntLike()
+                   ? Value::integer(d.getInt() * reps[i].getInt())
+                   : Value::poison();
+    }
+    return torchTensor(out);
+  }
+  if (name == "transpose" || name == "swapaxes" || name == "t") {
+    std::optional<unsigned> a = name == "t" ? std::optional<unsigned>(0)
+                                            : dimArg(0, rank);
+    std::optional<unsigned> b = name == "t" ? std::optional<unsigned>(1)
+                                            : dimIndex(pos.size() > 1
+                                                           ? pos[1]
+                                                           : Value::poison(),
+                                                       rank);
+    if (name == "t" && rank < 2)
+      return torchTensor(shape);
+    if (!a || !b || *a >= rank || *b >= rank)
+      return heap.opaque("torch tensor");
+    llvm::SmallVector<Value, 4> out(shape);
+    std::swap(out[*a], out[*b]);
+    return torchTensor(out);
+  }
+  if (name == "permute") {
+    llvm::SmallVector<Value, 4> dims = sizesOf(pos);
+    if (dims.size() != rank)
+      return heap.opaque("torch tensor");
+    llvm::SmallVector<Value, 4> out;
+    for (Value d : dims) {
+      std::optional<unsigned> i = dimIndex(d, rank);
+      if (!i)
+        return heap.opaque("torch tensor");
+      out.push_back(shape[*i]);
+    }
+    return torchTensor(out);
+  }
+  if (name == "unsqueeze") {
+    std::optional<unsigned> d = dimArg(0, rank + 1);
+    if (!d)
+      return heap.opaque("torch tensor");
+    llvm::SmallVector<Value, 4> out(shape);
+    out.insert(out.begin() + *d, Value::integer(1));
+    return torchTensor(out);
+  }
+  if (name == "squeeze") {
+    llvm::SmallVector<Value, 4> out;
+    std::optional<unsigned> only;
+    if (!pos.empty() || args.keyword("dim")) {
+      only = dimArg(0, rank);
+      if (!only)
+        return heap.opaque("torch tensor");
+    }
+    for (auto [i, d] : llvm::enumerate(shape)) {
+      bool one = d.isIntLike() && d.getInt() == 1;
+      if (!d.isIntLike() && (!only || *only == i))
+        return heap.opaque("torch tensor");
+      if (one && (!only || *only == i))
+        continue;
+      out.push_back(d);
+    }
+    return torchTensor(out);
+  }
+  if (name == "flatten") {
+    Value s = pos.size() > 0 ? pos[0] : Value::integer(0);
+    Value e = pos.size() > 1 ? pos[1] : Value::integer(-1);
+    std::optional<unsigned> a = dimIndex(s, std::max<size_t>(rank, 1)),
+                            b = dimIndex(e, std::max<size_t>(rank, 1));
+    if (!a || !b || *a > *b)
+      return heap.opaque("torch tensor");
+    if (rank == 0)
+      return torchTensor({Value::integer(1)});
+    llvm::SmallVector<Value, 4> out(shape.begin(), shape.begin() + *a);
+    int64_t n = 1;
+    bool known = true;
+    for (unsigned i = *a; i <= *b; ++i) {
+      known &= shape[i].isIntLike();
+      if (known)
+        n *= shape[i].getInt();
+    }
+    out.push_back(known ? Value::integer(n) : Value::poison());
+    out.append(shape.begin() + *b + 1, shape.end());
+    return torchTensor(out);
+  }
+  if (name == "size") {
+    if (pos.empty() && !args.keyword("dim"))
+      return heap.tuple(shape);
+    std::optional<unsigned> d = dimArg(0, rank);
+    return d ? shape[*d] : heap.opaque("tensor size");
+  }
+  if (name == "dim" || name == "ndimension")
+    return Value::integer(int64_t(rank));
+  if (name == "numel") {
+    int64_t n = 1;
+    for (Value d : shape) {
+      if (!d.isIntLike())
+        return heap.opaque("tensor size");
+      n *= d.getInt();
+    }
+    return Value::integer(n);
+  }
+  if (name == "sort")
+    return heap.tuple({torchTensor(shape), torchTensor(shape)});
+  if (name == "topk") {
+    std::optional<unsigned> d =
+        dimIndex(pos.size() > 1 ? pos[1]
+                 : args.keyword("dim") ? *args.keyword("dim")
+                                       : Value::integer(-1),
+                 rank);
+    Value k = !pos.empty() ? pos[0]
+              : args.keyword("k") ? *args.keyword("k")
+                                  : Value::poison();
+    if (!d)
+      return heap.opaque("torch tensor");
+    llvm::SmallVector<Value, 4> out(shape);
+    out[*d] = k;
+    return heap.tuple({torchTensor(out), torchTensor(out)});
+  }
+  // Reductions: over everything (a 0-d tensor), or over `dim` (kept with
+  // extent 1 under keepdim=True); max / min over a dim give (values,
+  // indices).
+  std::optional<unsigned> d = dimArg(0, rank);
+  bool hasDim = !pos.empty() || args.keyword("dim");
+  if (hasDim && !d)
+    return heap.opaque("torch tensor");
+  const Value *keep = args.keyword("keepdim");
+  bool keepDim = (keep && keep->isBool() && keep->getBool()) ||
+                 (pos.size() > 1 && pos[1].isBool() && pos[1].getBool());
+  llvm::SmallVector<Value, 4> out;
+  if (hasDim) {
+    out.assign(shape.begin(), shape.end());
+    if (keepDim)
+      out[*d] = Value::integer(1);
+    else
+      out.erase(out.begin() + *d);
+  }
+  Value r = torchTensor(out);
+  if (hasDim && (name == "max" || name == "min"))
+    return heap.tuple({r, torchTensor(out)});
+  return r;
+}
+
+Value Interpreter::tensorItem(OpaqueObj *t, Value idx) {
+  llvm::SmallVector<Value, 4> items;
+  if (idx.is(ValueKind::Tuple))
+    items.assign(getElems(idx).begin(), getElems(idx).end());
+  else
+    items.push_back(idx);
+  // The dimensions the index consumes (an ellipsis takes the others).
+  size_t consumed = 0;
+  for (Value v : items)
+    if (!v.isNone() && !v.is(ValueKind::Ellipsis)) {
+      OpaqueObj *ix = shapedTensor(v);
+      consumed += ix && ix->shape.size() > 1 &&
+                          ix->shape.size() <= t->shape.size() &&
+                          llvm::equal(ix->shape,
+                                      llvm::ArrayRef<Value>(t->shape).take_front(
+                                          ix->shape.size()),
+                                      [](Value a, Value b) {
+                                        return a.isIntLike() &&
+                                               b.isIntLike() &&
+                                               a.getInt() == b.getInt();
+                                      })
+                      ? ix->shape.size()
+                      : 1;
+    }
+  if (consumed > t->shape.size())
+    return heap.opaque("element");
+  llvm::SmallVector<Value, 4> out;
+  size_t d = 0;
+  for (Value v : items) {
+    if (v.isNone()) {
+      out.push_back(Value::integer(1));
+      continue;
+    }
+    if (v.is(ValueKind::Ellipsis)) {
+      size_t n = t->shape.size() - consumed;
+      out.append(t->shape.begin() + d, t->shape.begin() + d + n);
+      d += n;
+      consumed = t->shape.size();
+      continue;
+    }
+    Value dim = t->shape[d];
+    if (v.is(ValueKind::Slice)) {
+      auto *s = v.as<SliceObj>();
+      bool bounded = (s->lower.isNone() || s->lower.isIntLike()) &&
+                     (s->upper.isNone() || s->upper.isIntLike()) &&
+                     (s->step.isNone() || s->step.isIntLike());
+      int64_t start, stop, step;
+      if (dim.isIntLike() && bounded &&
+          sliceBounds(s, dim.getInt(), start, stop, step))
+        out.push_back(Value::integer(
+            step > 0 ? std::max<int64_t>(0, (stop - start + step - 1) / step)
+                     : std::max<int64_t>(0,
+                                         (start - stop - step - 1) / -step)));
+      else if (s->lower.isNone() && s->upper.isNone() && s->step.isNone())
+        out.push_back(dim);
+      else
+        out.push_back(Value::poison());
+      ++d;
+      continue;
+    }
+    if (OpaqueObj *ix = shapedTensor(v)) {
+      // A boolean mask of the leading dimensions selects an unknown number
+      // of their elements; an index tensor puts its own shape there.
+      bool mask = ix->shape.size() > 1 &&
+                  ix->shape.size() <= t->shape.size() - d &&
+                  llvm::equal(ix->shape,
+                              llvm::ArrayRef<Value>(t->shape)
+                                  .slice(d, ix->shape.size()),
+                              [](Value a, Value b) {
+                                return a.isIntLike() && b.isIntLike() &&
+                                       a.getInt() == b.getInt();
+                              });
+      if (mask) {
+        out.push_back(Value::poison());
+        d += ix->shape.size();
+      } else {
+        out.append(ix->shape.begin(), ix->shape.end());
+        ++d;
+      }
+      continue;
+    }
+    if (v.is(ValueKind::List)) {
+      out.push_back(Value::integer(int64_t(getElems(v).size())));
+      ++d;
+      continue;
+    }
+    if (v.isIntLike() || v.is(ValueKind::Sym) || v.is(ValueKind::Opaque)) {
+      ++d;
+      continue;
+    }
+    return heap.opaque("element");
+  }
+  out.append(t->shape.begin() + d, t->shape.end());
+  return torchTensor(out);
+}
+
+std::optional<llvm::SmallVector<Value, 4>>
+tlc::eval::broadcastShapes(llvm::ArrayRef<Value> a, llvm::ArrayRef<Value> b) {
+  size_t rank = std::max(a.size(), b.size());
+  llvm::SmallVector<Value, 4> out(rank);
+  for (size_t i = 0; i < rank; ++i) {
+    std::optional<Value> x, y;
+    if (i < a.size())
+      x = a[a.size() - 1 - i];
+    if (i < b.size())
+      y = b[b.size() - 1 - i];
+    auto isOne = [](std::optional<Value> v) {
+      return !v || (v->isIntLike() && v->getInt() == 1);
+    };
+    Value r;
+    if (isOne(x))
+      r = y ? *y : Value::integer(1);
+    else if (isOne(y))
+      r = *x;
+    else if (x->isIntLike() && y->isIntLike()) {
+      if (x->getInt() != y->getInt())
+        return std::nullopt;
+      r = *x;
+    } else {
+      r = x->isIntLike() ? *x : *y;
+    }
+    out[rank - 1 - i] = r;
+  }
+  return out;
+}
