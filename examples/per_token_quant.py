@@ -76,7 +76,10 @@ def main():
     x_fp8, x_scale = per_token_cast_to_fp8(x)
     ref_fp8, ref_scale = ref_program(x)
     torch.testing.assert_close(x_scale, ref_scale, rtol=1e-5, atol=1e-6)
-    torch.testing.assert_close(x_fp8.float(), ref_fp8.float(), rtol=0.07, atol=0.02)
+    # One float8_e4m3fn step (a relative 2^-3 at most): a reference computed
+    # in more precision than the kernel's float32 (a float64 one) rounds a
+    # few values that lie within an f32 rounding of a boundary the other way.
+    torch.testing.assert_close(x_fp8.float(), ref_fp8.float(), rtol=0.125, atol=0.02)
     print("per_token_quant: all checks passed")
 
 
