@@ -2,14 +2,11 @@
 """fp8 GEMM and split-K GEMM through the Python package against torch (issue 14).
 
 Run on the GPU machine with python/ on PYTHONPATH and TLC_BUILD /
-TLC_CUDA_RUNTIME set. Every kernel is checked first, then captured in a
-CUDA graph (tlc's launches go on torch's current stream, so they can be)
-and timed by replaying the graph with CUDA events: 10 warm-up runs, median
-of 30, a 256 MiB write between runs to evict L2; the peer is timed the
-same way right after it. Graphs keep the host's launch cost (Python, ctypes,
-tensor-map encoding: 40-120 us a call on the H200 host) out of the kernel
-times; a call that cannot be captured is timed directly and marked
-"(direct)".
+TLC_CUDA_RUNTIME set. Every kernel is checked first, then timed by
+graph_timing.bench (CUDA-graph replays, L2 flushed, median of 30: the
+host's launch cost, 40-120 us a call on the H200 host, stays out); the
+peer is timed the same way right after it. A call that cannot be captured
+is timed directly and marked "(direct)".
 
 * fp8 e4m3 GEMM (examples/fp8_gemm.py's factory, C = A B^T in bfloat16):
   peers torch._scaled_mm with use_fast_accum=False (the default; float32
@@ -22,14 +19,15 @@ times; a call that cannot be captured is timed directly and marked
 """
 
 import os
-import statistics
 import sys
 
 import torch
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "examples"))
+sys.path.insert(0, HERE)
 import fp8_gemm  # noqa: E402
+from graph_timing import DIRECT, bench  # noqa: E402
 import tilelang  # noqa: E402
 import tilelang.language as T  # noqa: E402
 
@@ -54,48 +52,6 @@ def splitk(A, B, C, block_M: int = 64, block_N: int = 128, block_K: int = 64, sp
             T.gemm(A_s, B_s, C_l)
         for i, j in T.Parallel(block_M, block_N):
             T.atomic_add(C[by * block_M + i, bx * block_N + j], C_l[i, j])
-
-FLUSH = torch.empty(256 << 20, dtype=torch.uint8, device="cuda")
-
-
-DIRECT = []  # names of calls that could not be captured
-
-
-def captured(fn):
-    """fn replayed from a CUDA graph, or fn itself if capture fails."""
-    side = torch.cuda.Stream()
-    side.wait_stream(torch.cuda.current_stream())
-    with torch.cuda.stream(side):
-        for _ in range(3):
-            fn()
-    torch.cuda.current_stream().wait_stream(side)
-    graph = torch.cuda.CUDAGraph()
-    try:
-        with torch.cuda.graph(graph):
-            fn()
-    except Exception as e:  # noqa: BLE001 (reported, then timed directly)
-        DIRECT.append(f"{type(e).__name__}: {str(e)[:120]}")
-        torch.cuda.synchronize()
-        return fn
-    return graph.replay
-
-
-def bench(fn, runs=30, warmup=10):
-    fn = captured(fn)
-    for _ in range(warmup):
-        fn()
-    times = []
-    for _ in range(runs):
-        FLUSH.fill_(1)
-        start = torch.cuda.Event(enable_timing=True)
-        end = torch.cuda.Event(enable_timing=True)
-        start.record()
-        fn()
-        end.record()
-        torch.cuda.synchronize()
-        times.append(start.elapsed_time(end))
-    return statistics.median(times)
-
 
 def calc_diff(x, y):
     x, y = x.double(), y.double()

@@ -1,0 +1,111 @@
+#!/usr/bin/env python3
+"""f16/bf16 GEMM through the Python package against torch.matmul (issue 14).
+
+The issue's shapes (4096^3, 8192^3, 8192x8192x1024, 16384x16384x4096 and
+the skinny 16x8192x8192), NN and TN, f16 and bf16, with
+tests/bench/CUDA/hopper_gemm.py's kernel at the tilings listed in
+CONFIGS. Each kernel is checked against float64 torch (relative Frobenius
+error < 1e-2 after rounding to the output dtype is allowed for), then timed
+by graph_timing.bench (CUDA-graph replays, L2 flushed, median of 30), and
+torch.matmul on the same tensors (B.t() as a view for TN) right after it.
+Ratio = torch time / tlc time. Run on the GPU machine with python/ on
+PYTHONPATH and TLC_BUILD / TLC_CUDA_RUNTIME set; optional arguments pick
+shapes by name (e.g. 4096 skinny); $CONFIGS, $DTYPES (f16,bf16) and
+$LAYOUTS (NN,TN) narrow the sweep.
+"""
+
+import math
+import os
+import sys
+
+import torch
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import hopper_gemm  # noqa: E402
+import tilelang.language as T  # noqa: E402
+from graph_timing import DIRECT, bench  # noqa: E402
+
+SHAPES = {"4096": (4096, 4096, 4096), "8192": (8192, 8192, 8192),
+          "8192x8192x1024": (8192, 8192, 1024),
+          "16384x16384x4096": (16384, 16384, 4096),
+          "skinny": (16, 8192, 8192)}
+# name -> factory keyword arguments (pass_configs: the decorator's, for
+# that configuration). $CONFIGS=NAME[,SKINNY_NAME] picks other sets.
+CONFIGS = {
+    "big": [dict(), dict(num_stages=4)],
+    "skinny": [dict(block_M=64, block_N=128, threads=128, num_stages=4),
+               dict(block_M=64, block_N=256, threads=128, num_stages=4)],
+    "sweep": [dict(num_stages=4),
+              dict(num_stages=4, pass_configs={"tlc.tma_store": True}),
+              dict(num_stages=4, pass_configs={"tlc.persistent": False}),
+              dict(num_stages=4, panel=4), dict(num_stages=4, panel=16),
+              dict(block_M=256, block_N=128, num_stages=4)],
+    "skinny_sweep": [dict(block_M=64, block_N=64, threads=128, num_stages=4),
+                     dict(block_M=64, block_N=64, threads=128, num_stages=6),
+                     dict(block_M=64, block_N=128, threads=128, num_stages=6),
+                     dict(block_M=64, block_N=64, block_K=128, threads=128, num_stages=4)],
+}
+
+
+def case(shape, trans_b, dtype, cfg):
+    m, n, k = SHAPES[shape]
+    tdt = torch.float16 if dtype == "f16" else torch.bfloat16
+    a = torch.randn(m, k, dtype=tdt, device="cuda")
+    b = torch.randn(n, k, dtype=tdt, device="cuda") if trans_b else \
+        torch.randn(k, n, dtype=tdt, device="cuda")
+    name = (f"{shape} {'TN' if trans_b else 'NN'} {dtype} "
+            + " ".join(f"{key}={v}" for key, v in cfg.items()))
+    name = name.replace("pass_configs=", "").replace("'", "")
+    cfg = dict(cfg)
+    factory = hopper_gemm.matmul
+    if "pass_configs" in cfg:
+        factory = factory._with_build_configs(cfg.pop("pass_configs"), None)
+    try:
+        kernel = factory(m, n, k, trans_B=trans_b,
+                                    dtype=T.float16 if dtype == "f16" else T.bfloat16, **cfg)
+        c = kernel(a, b)
+    except Exception as e:  # a configuration that does not build or run
+        print(f"{name:58} FAILED {type(e).__name__}: {str(e)[:200]}", flush=True)
+        return None
+    bm = b.t() if trans_b else b
+    ref = a.double() @ bm.double()
+    err = ((c.double() - ref).norm() / ref.norm()).item()
+    ok = "ok" if err < 1e-2 else "MISMATCH"
+    direct = len(DIRECT)
+    t = bench(lambda: kernel(a, b))
+    how = "(direct) " if len(DIRECT) > direct else ""
+    t_torch = bench(lambda: torch.matmul(a, bm))
+    ratio = t_torch / t
+    print(f"{name:58} {ok} (rel {err:.1e}) tlc {how}{t:.4f} ms "
+          f"{2 * m * n * k / t / 1e9:5.0f} TFLOP/s | torch {t_torch:.4f} ms ratio {ratio:.3f}",
+          flush=True)
+    return ratio
+
+
+def main():
+    print(torch.cuda.get_device_name(), "torch", torch.__version__, flush=True)
+    picked = sys.argv[1:] or list(SHAPES)
+    sets = (os.environ.get("CONFIGS") or "big,skinny").split(",")
+    big_set, skinny_set = sets[0], sets[-1]
+    dtypes = (os.environ.get("DTYPES") or "f16,bf16").split(",")
+    layouts = [t == "TN" for t in (os.environ.get("LAYOUTS") or "NN,TN").split(",")]
+    best = {}
+    for shape in picked:
+        for trans_b in layouts:
+            for dtype in dtypes:
+                for cfg in CONFIGS[skinny_set if shape == "skinny" else big_set]:
+                    r = case(shape, trans_b, dtype, cfg)
+                    key = (shape, trans_b, dtype)
+                    if r is not None:
+                        best[key] = max(best.get(key, 0), r)
+    if best:
+        geo = math.exp(sum(math.log(r) for r in best.values()) / len(best))
+        print(f"best tiling per shape: geometric mean {geo:.3f} over {len(best)}, "
+              f"lowest {min(best.values()):.3f}")
+    for d in DIRECT:
+        print("not captured:", d)
+
+
+if __name__ == "__main__":
+    main()
