@@ -54,7 +54,6 @@ Every run has a timeout. Usage: cooperative.py --bin BUILD/bin [--only NAME]
 """
 
 import argparse
-import json
 import os
 import re
 import shutil
@@ -63,6 +62,8 @@ import sys
 import tempfile
 
 import numpy as np
+
+import probe_artifact
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -160,26 +161,6 @@ extern "C" __global__ void __launch_bounds__(32) probe_kernel(
   }
 }
 """
-
-
-def spin_manifest(grid, cooperative=True):
-    def tensor(name, shape, role):
-        return {"name": name, "kind": "tensor", "dtype": "float32", "shape": shape,
-                "role": role}
-    launch = {"grid": [grid], "block": [32], "dynamic_shared_memory": 0,
-              "entry": "probe_kernel", "location": "cooperative.py:1:1"}
-    if cooperative:
-        launch["cooperative"] = True
-    init = {"grid": [1], "block": [32], "dynamic_shared_memory": 0,
-            "entry": "init_kernel", "location": "cooperative.py:1:1"}
-    return {
-        "format": "tlc-kernel", "version": 1, "name": "probe", "kernel": "probe",
-        "target": "cuda:sm_80", "source_file": "cooperative.py",
-        "generated_source": "probe.cu", "binary": "probe.fatbin", "entry": "probe_kernel",
-        "source_hash": "", "symbols": [],
-        "params": [tensor("A", [32], "in"), tensor("D", [64], "out")],
-        "launches": [init, launch],
-    }
 
 
 def run(cmd, env=None):
@@ -324,13 +305,8 @@ def main():
         if not wanted(name):
             continue
         art = os.path.join(work, name)
-        os.makedirs(art)
-        shutil.copytree(os.path.join(ROOT, "runtime", "device", "include", "tlc_device"),
-                        os.path.join(art, "tlc_device"))
-        with open(os.path.join(art, "probe.cu"), "w") as f:
-            f.write(source)
-        with open(os.path.join(art, "probe.json"), "w") as f:
-            json.dump(spin_manifest(4, cooperative), f)
+        probe_artifact.write(art, source, probe_artifact.manifest(
+            "cooperative.py", 4, init=True, cooperative=cooperative))
         out = art + "-out"
         rc, text = sim(args.bin, art, out, env)
         if want is None:

@@ -64,7 +64,6 @@ Each kernel's expectation must hold. Usage: initcheck.py --bin BUILD/bin
 """
 
 import argparse
-import json
 import os
 import re
 import shutil
@@ -73,6 +72,8 @@ import sys
 import tempfile
 
 import numpy as np
+
+import probe_artifact
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -255,38 +256,12 @@ KERNELS = {
 }
 
 
-def manifest(grid, out_elems, d_role, init=False):
-    def tensor(name, shape, role):
-        return {"name": name, "kind": "tensor", "dtype": "float32", "shape": shape,
-                "role": role}
-    launch = {"grid": [grid], "block": [32], "dynamic_shared_memory": 1024,
-              "entry": "probe_kernel", "location": "initcheck.py:1:1"}
-    # A kernel named init_kernel runs first, as one block.
-    launches = [launch]
-    if init:
-        launches.insert(0, {"grid": [1], "block": [32], "dynamic_shared_memory": 0,
-                            "entry": "init_kernel", "location": "initcheck.py:1:1"})
-    return {
-        "format": "tlc-kernel", "version": 1, "name": "probe", "kernel": "probe",
-        "target": "cuda:sm_80", "source_file": "initcheck.py",
-        "generated_source": "probe.cu", "binary": "probe.fatbin", "entry": "probe_kernel",
-        "source_hash": "", "symbols": [],
-        "params": [tensor("A", [32], "in"), tensor("D", [out_elems], d_role)],
-        "launches": launches,
-    }
-
-
 def run_kernel(bin_dir, work, name, source, grid, env):
     art = os.path.join(work, name, "art")
-    os.makedirs(art)
-    shutil.copytree(os.path.join(ROOT, "runtime", "device", "include", "tlc_device"),
-                    os.path.join(art, "tlc_device"))
-    with open(os.path.join(art, "probe.cu"), "w") as f:
-        f.write(source)
-    with open(os.path.join(art, "probe.json"), "w") as f:
-        # atomic-sum adds into D's random initial values (saved as inputs).
-        json.dump(manifest(grid, 64, "inout" if name == "atomic-sum" else "out",
-                           init="init_kernel" in source), f)
+    # atomic-sum adds into D's random initial values (saved as inputs).
+    probe_artifact.write(art, source, probe_artifact.manifest(
+        "initcheck.py", grid, 64, "inout" if name == "atomic-sum" else "out", shared=1024,
+        init="init_kernel" in source))
     out = os.path.join(work, name, "out")
     proc = subprocess.run([os.path.join(bin_dir, "tlc-run"), art, "--device", "sim",
                            "--seed", "5", "--save", out], capture_output=True, text=True,
