@@ -64,19 +64,33 @@ def resolve_target(target):
     return target
 
 
+# Looked up once per process (availability) and per device (capability):
+# every kernel call resolves its target, and torch's queries cost tens of
+# microseconds a call.
+_CUDA_AVAILABLE = None
+_DEVICE_CAPABILITY = {}
+
+
 def _cuda_available():
-    try:
-        import torch
-        return torch.cuda.is_available()
-    except ImportError:
-        return False
+    global _CUDA_AVAILABLE
+    if _CUDA_AVAILABLE is None:
+        try:
+            import torch
+            _CUDA_AVAILABLE = bool(torch.cuda.is_available())
+        except ImportError:
+            _CUDA_AVAILABLE = False
+    return _CUDA_AVAILABLE
 
 
 def _current_cuda_arch():
     if not _cuda_available():
         return "sm_90a"
     import torch
-    cap = torch.cuda.get_device_capability()
+    device = torch.cuda.current_device()
+    cap = _DEVICE_CAPABILITY.get(device)
+    if cap is None:
+        cap = _DEVICE_CAPABILITY[device] = \
+            tuple(torch.cuda.get_device_capability(device))
     if cap in _SUPPORTED_CUDA:
         return _SUPPORTED_CUDA[cap]
     older = [c for c in _SUPPORTED_CUDA if c <= cap]
