@@ -494,7 +494,8 @@ class JITFunction:
         if self.is_nested:
             self._build_file, self._build_kernel = _nested.lift(
                 self.source_file, fn.__code__, fn.__code__.co_freevars,
-                eager=not self.is_lazy)
+                eager=not self.is_lazy, imports=_nested.module_names(
+                    _nested.cell_values(fn.__code__, fn.__closure__)))
         # tlc reads a module-level kernel's decorator from the source; a
         # lifted one has lost it, so its compile flags come from here.
         self._compiler = _Compiler(
@@ -773,7 +774,8 @@ def prim_func_build_inputs(func):
     if func.factory_code is not None and func.factory_nested:
         # A prim_func made by a factory defined inside another function.
         build_file, build_kernel = _nested.lift(
-            func.source_file, func.factory_code, list(func.factory_closure))
+            func.source_file, func.factory_code, list(func.factory_closure),
+            imports=_nested.module_names(func.factory_closure))
         defines = _nested.check_defines(func.kernel_name, "its enclosing "
                                         "function", func.factory_closure, rep)
     # A value the package cannot pass that the kernel does not read (a
@@ -938,7 +940,8 @@ def prim_func_alone_inputs(func):
     defines = _nested.check_defines(func.fn.__name__, func.factory, closure,
                                     rep)
     build_file, kernel = _nested.lift_prim_func(
-        func.source_file, func.fn.__code__, list(closure))
+        func.source_file, func.fn.__code__, list(closure),
+        imports=_nested.module_names(closure))
     return rep.build_file(build_file), kernel, defines
 
 

@@ -19,6 +19,7 @@ import os
 import re
 import tempfile
 import textwrap
+import types
 
 from . import _build, _env
 
@@ -52,6 +53,25 @@ def closure_values(fn):
     return values
 
 
+def module_names(values):
+    """``{name: module name}`` of the ``values`` that are modules (``import
+    tilelang.language as T`` inside the enclosing function): a lifted copy
+    imports them again instead of taking them as parameters."""
+    return {name: v.__name__ for name, v in values.items()
+            if isinstance(v, types.ModuleType)}
+
+
+def cell_values(code, closure):
+    """The closure values of ``code`` that are assigned by now."""
+    values = {}
+    for name, cell in zip(code.co_freevars, closure or ()):
+        try:
+            values[name] = cell.cell_contents
+        except ValueError:
+            pass
+    return values
+
+
 def check_defines(kernel, enclosing, values, rep=None):
     """``-D`` texts of the closure ``values`` (callables named through
     ``rep``, a ``_callables.Representer``); TypeError naming the first one
@@ -62,6 +82,8 @@ def check_defines(kernel, enclosing, values, rep=None):
     for name, value in values.items():
         if isinstance(value, Symbol):
             continue  # stays symbolic, as a Symbol passed to a factory does
+        if isinstance(value, types.ModuleType):
+            continue  # imported again by the lifted copy (module_names)
         try:
             text = rep.define(value) if rep is not None else \
                 _build.format_define(value)
@@ -113,14 +135,18 @@ def _nested_source(code):
     return first_line + node.lineno - 1, body, qualname, new_name
 
 
-def lift(source_file, code, free_names, eager=False):
+def lift(source_file, code, free_names, eager=False, imports=None):
     """``(path, name)``: a copy of ``source_file`` with the function of
     ``code`` (defined inside another function) appended at module level as
     ``name``, with ``free_names`` as its first parameters and without its
     decorators (the package applies what they say). An ``eager`` kernel
     gets a plain ``@tilelang.jit`` instead: tlc tells an eager kernel from
     a plain function by that decorator, and its ``T.const`` names are bound
-    only in a jit kernel."""
+    only in a jit kernel. ``imports`` (name -> module) are free variables
+    holding modules: imported at module level before the copy instead of
+    being parameters."""
+    imports = imports or {}
+    free_names = [n for n in free_names if n not in imports]
     def_line, body, qualname, new_name = _nested_source(code)
     head = re.match(r"(\s*(?:async\s+)?def\s+)" + re.escape(code.co_name) +
                     r"(\s*\()", body[0])
@@ -132,10 +158,12 @@ def lift(source_file, code, free_names, eager=False):
         body[0][head.end():]
     with open(source_file, encoding="utf-8", errors="surrogateescape") as f:
         original = f.read()
-    decorator = ""
+    decorator = "".join(f"import {m} as {n}\n" for n, m in imports.items())
+    if decorator:
+        decorator += "\n\n"
     if eager:
-        decorator = ("import tilelang as __tlc_tilelang\n\n\n"
-                     "@__tlc_tilelang.jit\n")
+        decorator += ("import tilelang as __tlc_tilelang\n\n\n"
+                      "@__tlc_tilelang.jit\n")
     derived = (original.rstrip("\n") + "\n\n\n"
                f"# tlc: '{qualname}' of {os.path.basename(source_file)}:"
                f"{def_line}, lifted to module level by "
@@ -143,12 +171,15 @@ def lift(source_file, code, free_names, eager=False):
     return write_derived(source_file, derived), new_name
 
 
-def lift_prim_func(source_file, code, free_names):
+def lift_prim_func(source_file, code, free_names, imports=None):
     """``(path, name)``: a copy of ``source_file`` with the prim_func of
     ``code`` (defined inside another function) appended inside a new
     module-level factory ``name`` whose parameters are ``free_names`` and
     which returns it: tlc builds the prim_func alone, without evaluating
-    the rest of the function that defined it."""
+    the rest of the function that defined it. ``imports`` (name -> module)
+    are free variables holding modules, imported inside the factory."""
+    imports = imports or {}
+    free_names = [n for n in free_names if n not in imports]
     def_line, body, qualname, new_name = _nested_source(code)
     with open(source_file, encoding="utf-8", errors="surrogateescape") as f:
         original = f.read()
@@ -157,7 +188,8 @@ def lift_prim_func(source_file, code, free_names):
                f"{def_line}, built alone by the "
                "tilelang package\n"
                "import tilelang.language as __tlc_T\n\n\n"
-               f"def {new_name}({', '.join(free_names)}):\n"
+               f"def {new_name}({', '.join(free_names)}):\n" +
+               "".join(f"    import {m} as {n}\n" for n, m in imports.items()) +
                "    @__tlc_T.prim_func\n" +
                textwrap.indent("".join(body), "    ") +
                f"\n    return {code.co_name}\n")

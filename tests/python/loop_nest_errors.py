@@ -1,11 +1,14 @@
 """Invalid loop nests reach Python as the exception TileLang raises, with
 tlc's located message: a T.Parallel nested in another T.Parallel after
 another statement or inside a serial loop, and a T.Pipelined inside a
-T.Parallel, are ValueErrors (tlc's interpreter raises them where the loop
-is evaluated: ``error: ValueError: ...`` at the loop); a loop target read
-after its loop is a located build error (it was a host compiler error
-about an undeclared C++ variable). The valid nests of the same shape build
-and match NumPy. CPU target."""
+T.Parallel, are ValueErrors raised when the kernel is compiled, as
+TileLang's nested-loop check (a lowering pass) raises them: defining such
+a prim_func succeeds, `tilelang.compile` raises (``error: ValueError: ...``
+at the loop); a loop target read after its loop is a located build error
+(it was a host compiler error about an undeclared C++ variable). The valid
+nests of the same shape build and match NumPy. A factory that imports
+`tilelang.language as T` itself (as TileLang's own tests do) defines its
+prim_func too. CPU target."""
 
 import numpy as np
 import torch
@@ -55,6 +58,19 @@ def loop_target_after_loop(n=4):
     return main
 
 
+def pipelined_in_parallel(n=64):
+    import tilelang.language as T  # the prim_func's T is this local
+
+    @T.prim_func
+    def main(A: T.Tensor((n,), "float32"), B: T.Tensor((n,), "float32")):
+        with T.Kernel(1, threads=32):
+            for _ in T.Parallel(1):
+                for k in T.Pipelined(n // 16, num_stages=2):
+                    for i in T.Parallel(16):
+                        B[k * 16 + i] = A[k * 16 + i]
+    return main
+
+
 def expect(exc_type, texts, fn, *args, **kwargs):
     try:
         fn(*args, **kwargs)
@@ -76,14 +92,20 @@ def main():
     np.testing.assert_array_equal(out.numpy(), a * np.float32(2.0))
 
     nested = "a T.Parallel nested in another T.Parallel must be the whole body"
-    e = expect(ValueError, [here + "33:", "error: ValueError: " + nested],
+    e = expect(ValueError, [here + "36:", "error: ValueError: " + nested],
                nest, form="after_statement")
     assert not isinstance(e, TypeError)
-    expect(ValueError, [here + "38:", nested], nest, form="serial_between")
-    expect(ValueError, [here + "42:", "T.Pipelined cannot be used inside "
+    expect(ValueError, [here + "41:", nested], nest, form="serial_between")
+    expect(ValueError, [here + "45:", "T.Pipelined cannot be used inside "
                         "T.Parallel"], nest, form="pipelined")
 
-    e = expect(RuntimeError, [here + "54:", "'d' is the target of a loop "
+    # Defined without an error; compiling it raises.
+    program = pipelined_in_parallel()
+    expect(ValueError, [here + "68:", "T.Pipelined cannot be used inside "
+                        "T.Parallel"], tilelang.compile, program, out_idx=[1],
+           target="cpu")
+
+    e = expect(RuntimeError, [here + "57:", "'d' is the target of a loop "
                               "that has ended"], loop_target_after_loop)
     assert not isinstance(e, ValueError), type(e).__mro__
     print("loop_nest_errors: OK")

@@ -559,13 +559,17 @@ Flow Interpreter::execIRLoop(LoopFrameObj *loop, Node forNode, Node target) {
   }
   bool inParallel = llvm::any_of(
       loops, [](const LoopCtx &l) { return l.kind == LoopKind::Parallel; });
-  // TileLang rejects these loop nests with a ValueError (raised here, so
-  // the Python package raises that type): each iteration of a T.Parallel
-  // runs on some thread, with no order among them.
+  // TileLang rejects these loop nests with a ValueError when it compiles
+  // the kernel (its nested-loop check is a lowering pass: defining the
+  // prim_func succeeds, `tilelang.compile` raises): each iteration of a
+  // T.Parallel runs on some thread, with no order among them. The trace
+  // goes on after the loop, whose body is not traced (it would only add
+  // errors that follow from this one).
   if (loop->loopKind == LoopKind::Pipelined && inParallel) {
-    raiseDefinite("ValueError", "T.Pipelined cannot be used inside T.Parallel",
-                  call);
-    return Flow::Raise;
+    errorAtCompileAs("ValueError", call.range(),
+                     "ValueError: T.Pipelined cannot be used inside "
+                     "T.Parallel");
+    return Flow::Normal;
   }
   bool writtenParallel = loop->loopKind == LoopKind::Parallel;
   if (writtenParallel && inParallel) {
@@ -578,14 +582,12 @@ Flow Interpreter::execIRLoop(LoopFrameObj *loop, Node forNode, Node target) {
     bool continuous = outer.writtenParallel &&
                       std::distance(body.begin(), body.end()) == 1 &&
                       *body.begin() == forNode;
-    if (!continuous) {
-      raiseDefinite("ValueError",
-                    "a T.Parallel nested in another T.Parallel must be the "
-                    "whole body of the enclosing T.Parallel (no other "
-                    "statement and no other loop between them)",
-                    call);
-      return Flow::Raise;
-    }
+    if (!continuous)
+      errorAtCompileAs("ValueError", call.range(),
+                       "ValueError: a T.Parallel nested in another "
+                       "T.Parallel must be the whole body of the enclosing "
+                       "T.Parallel (no other statement and no other loop "
+                       "between them)");
     // It runs its iterations in order in each outer iteration (TileLang
     // merges the two into one loop nest; the results are the same).
     // Partitioning both over the block's threads ran only the iterations

@@ -1,9 +1,16 @@
 # RUN: tlc-build --verify-diagnostics %s
 # RUN: not tlc-build --emit=tile %s > %t.mlir 2>/dev/null
 # RUN: tlc-opt %t.mlir > /dev/null
+# RUN: not tlc-build --check --format=json --no-source-lines %s | FileCheck %s --check-prefix=JSON
 # T.Parallel bodies are elementwise: no tile operators and no T.Pipelined
 # inside (atomics and a T.Parallel that is a T.Parallel's whole body are
-# fine; parallel-nested-continuous.py has the other nests).
+# fine; parallel-nested-continuous.py has the other nests). TileLang raises
+# the T.Pipelined one from its nested-loop check, a lowering pass: when the
+# kernel is compiled, not where its prim_func is defined.
+# JSON: "category": "ValueError",
+# JSON: "line": 48,
+# JSON-NEXT: "message": "ValueError: T.Pipelined cannot be used inside T.Parallel",
+# JSON: "raisedAt": "compile",
 import tilelang
 import tilelang.language as T
 
