@@ -888,7 +888,12 @@ FailureOr<CppKernel> tlc::target::emitCpuKernel(tile::FuncOp func,
                                                 const CppEmitOptions &options) {
   if (func.isDeclaration())
     return func.emitError("cannot emit a kernel declaration (no body)");
-  Emitter emitter(func, options);
+  auto withBarriers = withSharedMemoryBarriers(func);
+  if (failed(withBarriers))
+    return failure();
+  tile::FuncOp emitted =
+      *withBarriers ? *(*withBarriers)->getOps<tile::FuncOp>().begin() : func;
+  Emitter emitter(emitted, options);
   if (failed(emitter.emitFunction()))
     return failure();
   CppKernel kernel = emitter.takeResult();
@@ -914,7 +919,14 @@ LogicalResult tlc::target::translateModuleToCpp(ModuleOp module,
   for (auto func : module.getOps<tile::FuncOp>()) {
     if (skipUnbuildable(func, kernelFilter, ok))
       continue;
-    Emitter emitter(func, options);
+    auto withBarriers = withSharedMemoryBarriers(func);
+    if (failed(withBarriers)) {
+      ok = false;
+      continue;
+    }
+    Emitter emitter(
+        *withBarriers ? *(*withBarriers)->getOps<tile::FuncOp>().begin() : func,
+        options);
     if (failed(emitter.emitFunction())) {
       ok = false;
       continue;

@@ -113,9 +113,12 @@ static bool isPerThreadBuffer(Value buffer) {
 }
 
 /// Whether \p op is a barrier of the block's threads: T.sync_threads, or
-/// raw TIR's `T.tvm_storage_sync("shared")` (the same __syncthreads).
+/// raw TIR's `T.tvm_storage_sync("shared")` (the same __syncthreads), or a
+/// barrier the GPU lowering placed (`tile.barrier`, among the threads that
+/// run it; CppEmitterBarriers.cpp).
 static bool isBlockBarrier(Operation *op) {
-  return isa<tile::SyncThreadsOp>(op) || tile::isSharedStorageSync(op);
+  return isa<tile::SyncThreadsOp, tile::BarrierOp>(op) ||
+         tile::isSharedStorageSync(op);
 }
 
 /// Whether \p op runs once for the whole block in a threaded kernel.
@@ -515,6 +518,14 @@ LogicalResult Emitter::emitBlockLevel(Operation *op) {
   }
   if (fibered && isBlockingOp(op))
     return emitBlockingOp(op);
+  if (auto barrier = dyn_cast<tile::BarrierOp>(op)) {
+    // Among the threads that run it (a branch on the thread index narrows
+    // them): they have all finished the phase before it.
+    comment(op, "barrier (" + barrier.getReason().str() +
+                    "): the threads running it have finished the phase "
+                    "before it");
+    return success();
+  }
   if (isBlockBarrier(op)) {
     comment(op, "T.sync_threads(): every thread has finished the phase "
                 "before it");
