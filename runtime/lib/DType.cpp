@@ -9,9 +9,12 @@
 
 #include "tlc_device/cpu.h"
 
+#include "llvm/ADT/StringSwitch.h"
+
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <optional>
 
 using namespace tlc::runtime;
 namespace cpu = tlc::cpu;
@@ -130,7 +133,36 @@ void DType::store(void *p, double v) const {
   }
 }
 
+/// The poison bits of \p name (see storeNaN), or nullopt when its NaNs
+/// carry no payload.
+static std::optional<uint64_t> poisonBits(llvm::StringRef name) {
+  return llvm::StringSwitch<std::optional<uint64_t>>(name)
+      .Case("float16", 0x7e5aull)
+      .Case("bfloat16", 0x7fdaull)
+      .Case("float32", 0x7fe5a5a5ull)
+      .Case("tfloat32", 0x7fe5a5a5ull)
+      .Case("float64", 0x7ffa5a5a5a5a5a5aull)
+      .Case("float8_e5m2", 0x7dull)
+      .Default(std::nullopt);
+}
+
 void DType::storeNaN(void *p) const {
-  if (isFloat())
-    store(p, std::numeric_limits<double>::quiet_NaN());
+  if (!isFloat())
+    return;
+  if (std::optional<uint64_t> bits = poisonBits(name)) {
+    std::memcpy(p, &*bits, size); // little-endian hosts
+    return;
+  }
+  store(p, std::numeric_limits<double>::quiet_NaN());
+}
+
+bool DType::isPoison(const void *p) const {
+  if (!isFloat())
+    return false;
+  if (std::optional<uint64_t> bits = poisonBits(name)) {
+    uint64_t v = 0;
+    std::memcpy(&v, p, size);
+    return v == *bits;
+  }
+  return std::isnan(load(p));
 }

@@ -18,6 +18,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 
 using namespace tlc::runtime;
 
@@ -63,4 +64,42 @@ TEST_CASE("fillRandom: parallel chunks give the sequential stream") {
     CAPTURE(firstBad);
     CHECK(same);
   }
+}
+
+TEST_CASE("poison: a NaN no arithmetic produces, told apart from computed NaNs") {
+  // The poison's bits, written out from the IEEE formats: quiet NaNs
+  // (exponent all ones, top fraction bit set) with a payload.
+  struct Case {
+    const char *name;
+    uint64_t bits;
+  };
+  for (Case c : {Case{"float16", 0x7e5a}, Case{"bfloat16", 0x7fda},
+                 Case{"float32", 0x7fe5a5a5}, Case{"tfloat32", 0x7fe5a5a5},
+                 Case{"float64", 0x7ffa5a5a5a5a5a5aull},
+                 Case{"float8_e5m2", 0x7d}}) {
+    CAPTURE(c.name);
+    HostTensor t(*lookupDType(c.name), {3});
+    t.poison();
+    uint64_t stored = 0;
+    std::memcpy(&stored, t.bytes.data(), t.dtype.size);
+    CHECK(stored == c.bits);
+    CHECK(std::isnan(t.get(0)));
+    CHECK(t.isPoisoned(0));
+    // A NaN that arithmetic made (0/0) and a number are not the poison.
+    volatile double zero = 0.0;
+    t.set(1, zero / zero);
+    t.set(2, 1.5);
+    CHECK(std::isnan(t.get(1)));
+    CHECK_FALSE(t.isPoisoned(1));
+    CHECK_FALSE(t.isPoisoned(2));
+  }
+  // e4m3fn has one NaN: any NaN counts as the poison; integers are zeroed
+  // and never poisoned.
+  HostTensor e4(*lookupDType("float8_e4m3fn"), {1});
+  e4.poison();
+  CHECK(e4.isPoisoned(0));
+  HostTensor i32(*lookupDType("int32"), {1});
+  i32.poison();
+  CHECK(i32.get(0) == 0);
+  CHECK_FALSE(i32.isPoisoned(0));
 }

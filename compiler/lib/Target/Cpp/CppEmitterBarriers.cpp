@@ -27,6 +27,7 @@
 #include "tlc/Dialect/Tile/Transforms/Passes.h"
 
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Pass/PassManager.h"
 
 using namespace mlir;
@@ -66,5 +67,18 @@ tlc::target::detail::withSharedMemoryBarriers(tile::FuncOp func) {
   pm.addPass(tile::createTileInsertBarriers());
   if (failed(pm.run(*copy)))
     return failure();
+  // A barrier placed between a per-thread view (`tile.region` at the thread
+  // index) and the copy using it would make the CPU target keep the view
+  // across phases: each barrier goes up past the operations before it that
+  // touch no memory, which it need not follow.
+  (*copy)->walk([](tile::BarrierOp barrier) {
+    Operation *prev = barrier->getPrevNode();
+    while (prev && prev->getNumRegions() == 0 && isMemoryEffectFree(prev))
+      prev = prev->getPrevNode();
+    Operation *first = prev ? prev->getNextNode()
+                            : &barrier->getBlock()->front();
+    if (first != barrier.getOperation())
+      barrier->moveBefore(first);
+  });
   return copy;
 }

@@ -49,8 +49,15 @@ struct DType {
   /// Stores \p v at \p p, rounding to nearest even for floats (fp8
   /// saturating), truncating toward zero and saturating for integers.
   void store(void *p, double v) const;
-  /// Stores a NaN (floats only).
+  /// Stores tlc-run's poison (floats only): a quiet NaN with a payload no
+  /// arithmetic produces (float16 0x7e5a, bfloat16 0x7fda, float32 and
+  /// tfloat32 0x7fe5a5a5, float64 0x7ffa5a5a5a5a5a5a, float8_e5m2 0x7d),
+  /// so an element still holding it was not written; dtypes with one NaN
+  /// (float8_e4m3fn) or none get that NaN.
   void storeNaN(void *p) const;
+  /// Whether the element at \p p holds the poison storeNaN() stores (for
+  /// dtypes whose NaNs cannot be told apart: whether it is a NaN).
+  bool isPoison(const void *p) const;
 };
 
 /// The dtype named \p name, or nullopt when the runtime does not know it.

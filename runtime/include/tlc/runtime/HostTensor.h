@@ -56,8 +56,13 @@ struct HostTensor {
   /// integers uniform in [0, 256), bools fair coins. The same seed and
   /// stream give the same values on every machine.
   void fillRandom(uint64_t seed, uint64_t stream);
-  /// Fills floats with NaN (integers with 0) so unwritten outputs show.
+  /// Fills floats with tlc-run's NaN poison (DType::storeNaN; integers
+  /// with 0) so unwritten outputs show.
   void poison();
+  /// Whether element \p i still holds the poison (DType::isPoison).
+  bool isPoisoned(int64_t i) const {
+    return dtype.isPoison(bytes.data() + i * dtype.size);
+  }
   /// Writes the tensor as `.npy` (version 1.0, C order); dtypes NumPy lacks
   /// are written as float32 holding the exact values.
   llvm::Error writeNpy(llvm::StringRef path) const;
