@@ -4,14 +4,16 @@
 # host (16 cores), then tlc-run --device cuda --verify against the CPU
 # target with the same inputs. Usage (S holds bin/tlc-build, bin/tlc-run
 # and the corpus): LIMIT=SECONDS PAR=N OUT=DIR bash corpus_check.sh S
-# One line per file in summary.txt, the verify lines in runlogs.txt.
+# One line per file in summary.txt (and in partial.txt as each finishes,
+# for a run cut short), the verify lines in runlogs.txt. BUILD_LIMIT
+# (seconds, default 120 for cuda and 240 for cpu) bounds each build.
 S=${1:-$(dirname "$0")}; O=${OUT:-out}; mkdir -p $O/logs
 A=/tmp/art; mkdir -p $A
 export TLC_CACHE_DIR=/tmp/tlc-cache
 build() { # file
   n=$(basename $1 .py)
-  timeout 120 $S/bin/tlc-build --target=cuda:sm_90a -o $A/cuda/$n $1 > $O/logs/$n.build-cuda 2>&1; echo "cuda $?" > $A/$n.rc
-  timeout 240 $S/bin/tlc-build --target=cpu -o $A/cpu/$n $1 > $O/logs/$n.build-cpu 2>&1; echo "cpu $?" >> $A/$n.rc
+  timeout ${BUILD_LIMIT:-120} $S/bin/tlc-build --target=cuda:sm_90a -o $A/cuda/$n $1 > $O/logs/$n.build-cuda 2>&1; echo "cuda $?" > $A/$n.rc
+  timeout ${BUILD_LIMIT:-240} $S/bin/tlc-build --target=cpu -o $A/cpu/$n $1 > $O/logs/$n.build-cpu 2>&1; echo "cpu $?" >> $A/$n.rc
 }
 export -f build; export S O A
 SECONDS=0
@@ -22,9 +24,9 @@ verify() {
   if grep -q "cuda 0" $A/$n.rc && grep -q "cpu 0" $A/$n.rc; then
     t0=$SECONDS
     timeout ${LIMIT:-60} $S/bin/tlc-run --device cuda --verify --threads 4 --reference $A/cpu/$n $A/cuda/$n > $O/logs/$n.run 2>&1; rc=$?
-    echo "$n run=$rc $((SECONDS-t0))s"
+    echo "$n run=$rc $((SECONDS-t0))s" | tee -a $O/partial.txt
   else
-    echo "$n build=$(tr '\n' ' ' < $A/$n.rc)"
+    echo "$n build=$(tr '\n' ' ' < $A/$n.rc)" | tee -a $O/partial.txt
   fi
 }
 export -f verify
