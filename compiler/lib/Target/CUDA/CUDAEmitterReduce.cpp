@@ -857,14 +857,8 @@ LogicalResult Emitter::emitDeviceAssert(DeviceAssertOp op) {
                   .str()
             : std::string("<unknown>");
   open("if (!(" + expr(op.getCondition()) + "))");
-  if (lang.isHip()) {
-    // No device printf on HIP yet: the trap ends the kernel (the runtime
-    // reports it; the sim device names this line).
-    line("__trap();  // " + literalText(loc) + ": device assertion failed: " +
-         literalText(op.getMsg()));
-    close();
-    return success();
-  }
+  // HIP too: printf is ROCm's hostcall printf (as for T.print), and
+  // __trap() is s_trap, which ends the wavefront.
   line("printf(" +
        quoted(literalText(loc) + ": device assertion failed: " +
               literalText(op.getMsg()) +

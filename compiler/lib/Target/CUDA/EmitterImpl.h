@@ -602,6 +602,17 @@ public:
   /// The statement storing the vector \p value at \p dst so.
   std::string storePermutedRuns(const VectorAccess &dst, int64_t vecBytes,
                                 int64_t runBytes, const std::string &value);
+  /// HIP: the byte size of the raw buffer resource over the global tensor
+  /// \p root (dense row-major, no `tile.strides`): `bytes` its expression,
+  /// and for a symbolic shape `fits` the wavefront-uniform test that it
+  /// lies under 2 GiB (so its offsets and 0x80000000, past every one, fit
+  /// the resource's 32-bit fields); empty for a static tensor, which is
+  /// refused at 2 GiB instead. std::nullopt when no resource covers it.
+  struct BufferResourceSize {
+    std::string bytes, fits;
+  };
+  std::optional<BufferResourceSize> bufferResourceSize(mlir::Value root,
+                                                       mlir::Operation *at);
   /// Byte offset of the reduction scratch area in shared memory.
   int64_t scratchOffset = -1;
   /// Fragment loads/stores inside T.Parallel -> register expression.

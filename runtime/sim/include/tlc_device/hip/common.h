@@ -351,11 +351,13 @@ __builtin_amdgcn_mfma_f32_32x32x16_bf8_bf8(long a, long b, tlc_sim_floatx16 c,
 //===----------------------------------------------------------------------===//
 // Raw buffer loads (CDNA3 ISA, "Buffer Instructions", range checking): a
 // resource with stride 0 holds a base address and num_records bytes; a
-// load at byte offset voffset + soffset is in range when offset + size <=
-// num_records and then reads memory; an access wholly past num_records
-// (offset >= num_records) returns zero and reads nothing. An access
-// straddling num_records is checked in dword pieces by the hardware; the
-// printer never issues one, so the sim traps on it rather than model it.
+// load at byte offset voffset + soffset (unsigned) is in range when offset
+// + size <= num_records and then reads memory, else it returns zero and
+// reads nothing. Loads of several dwords (_dwordx2 / _dwordx4) are range
+// checked per component ("Load/store-Dword-x{2,3,4} range-check per
+// component"; LLVM's AMDGPUUsage: each 32-bit word independently, offsets
+// unsigned and saturating): a load straddling num_records reads its dwords
+// in range and zero for the rest.
 //===----------------------------------------------------------------------===//
 
 struct __amdgpu_buffer_rsrc_t {
@@ -371,20 +373,28 @@ namespace sim {
 TLC_SIM_PRIMITIVE inline void bufferUnsimulated(const char *what) {
   api->trap(what, TLC_SIM_HERE);
 }
-/// The load of \p T at \p voffset + \p soffset of \p r: memory in range,
-/// zero wholly past it (the load itself is an ordinary, checked one).
+/// The load of \p T at \p voffset + \p soffset of \p r: each component
+/// (the whole value up to a dword, else each dword) read from memory when
+/// it lies in range, zero past it (the reads are ordinary, checked ones).
 template <typename T>
 inline T bufferLoad(__amdgpu_buffer_rsrc_t r, int voffset, int soffset,
                     int aux) {
   if (aux != 0)
     bufferUnsimulated("buffer loads with cache bits are not simulated");
   uint64_t off = uint64_t(uint32_t(voffset)) + uint32_t(soffset);
-  if (off >= r.numRecords)
+  if (off + sizeof(T) <= r.numRecords) // wholly in range: one load
+    return *reinterpret_cast<const T *>(r.base + off);
+  if constexpr (sizeof(T) <= 4) {
     return T{};
-  if (off + sizeof(T) > r.numRecords)
-    bufferUnsimulated("a buffer load straddling num_records (checked in "
-                      "dword pieces by the hardware) is not simulated");
-  return *reinterpret_cast<const T *>(r.base + off);
+  } else {
+    uint32_t words[sizeof(T) / 4] = {};
+    for (unsigned p = 0; p < sizeof(T) / 4; ++p)
+      if (off + 4 * p + 4 <= r.numRecords)
+        words[p] = *reinterpret_cast<const uint32_t *>(r.base + off + 4 * p);
+    T out;
+    std::memcpy(&out, words, sizeof(T));
+    return out;
+  }
 }
 } // namespace sim
 } // namespace tlc
