@@ -286,13 +286,11 @@ LogicalResult Emitter::emitReduce(ReduceOp op) {
   for (unsigned b = 0; b < lang.laneBits(); ++b) {
     if (!((plan->warpMask >> b) & 1))
       continue;
+    std::string v = part + "[" + k + "]";
     line("#pragma unroll");
     line("for (int " + k + " = 0; " + k + " < " + Twine(D.regs) + "; ++" + k +
-         ") " + part + "[" + k + "] = " +
-         arith.combine(part + "[" + k + "]",
-                       ns + "shuffleXor(" + part + "[" + k + "], " +
-                           Twine(1 << b).str() + ")") +
-         ";");
+         ") " + v + " = " +
+         arith.combine(v, laneXor(v, b, plan->warpMask)) + ";");
   }
   // Across warps: every thread publishes its partials, then folds those of
   // the threads that differ from it only in the cross-warp bits.

@@ -591,6 +591,11 @@ public:
   /// HIP: the LDS swizzle of each shared MFMA operand tile (planLdsSwizzles;
   /// such a tile is also in `swizzled`, which this overrides).
   llvm::DenseMap<mlir::Value, layout::XorSwizzle> ldsSwizzle;
+  /// The value \p v of the lane that differs from this one in lane bit
+  /// \p bit, in a butterfly reduction over the lane bits \p reduced (done
+  /// in increasing order): a shuffle, or on HIP DPP moves within a row of 16
+  /// lanes (tlc::hip::dppXor; HIPEmitterIntrinsic.cpp).
+  std::string laneXor(const std::string &v, unsigned bit, int64_t reduced);
   // HIPEmitterCopy.cpp
   /// HIP: the run bytes of \p root's LDS swizzle when a copy chunk of
   /// \p vec elements written into it is several runs stored whole, permuted

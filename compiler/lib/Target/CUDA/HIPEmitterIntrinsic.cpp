@@ -25,6 +25,8 @@
 // * `T.ieee_*` with rn, rz, ru, rd through ieee.h (CDNA rounds to nearest;
 //   the other roundings are derived exactly).
 // * PDL: no-ops (kernels run one after the other).
+// * Reductions' butterflies (laneXor): DPP moves for lane bits 0..3 (the
+//   16 lanes of a DPP row), ds_bpermute for bits 4 and 5.
 //
 // Callees that CUDA prints portably (policy annotations, loop break and
 // continue, any_of/all_of, ordered atomics through the language's helper
@@ -428,4 +430,16 @@ std::optional<LogicalResult> Emitter::emitHipIntrinsic(IntrinsicOp op) {
     return result(ns + "ieee::" + fn + "(" + args + ")");
   }
   return unsupported();
+}
+
+std::string Emitter::laneXor(const std::string &v, unsigned bit,
+                             int64_t reduced) {
+  if (!lang.isHip() || bit >= 4)
+    return ns + "shuffleXor(" + v + ", " + std::to_string(1 << bit) + ")";
+  // DPP rows hold 16 lanes. Bits below `bit` all reduced already: the
+  // value is equal over them, so a mirror reaches the partner group.
+  int64_t below = (int64_t(1) << bit) - 1;
+  bool mirrored = (reduced & below) == below;
+  return ns + "dppXor<" + std::to_string(1 << bit) + ", " +
+         (mirrored ? "true" : "false") + ">(" + v + ")";
 }
