@@ -211,12 +211,24 @@ std::optional<LogicalResult> Emitter::emitHipIntrinsic(IntrinsicOp op) {
   };
   // The lanes a mask names: the thread's half-wavefront (false: no mask or
   // 0xffffffff) or the whole wavefront (true: all 64 bits).
+  // A constant mask the evaluator kept as an option (a decimal string).
+  StringRef maskOption;
+  if (DictionaryAttr d = op.getOptionsAttr())
+    if (auto s = d.getAs<StringAttr>("mask"))
+      maskOption = s.getValue();
   auto wholeWave = [&]() -> FailureOr<bool> {
     Value m = operand(op, "mask");
-    if (!m)
+    uint64_t bits = 0;
+    if (!m && !maskOption.empty() && !maskOption.getAsInteger(0, bits)) {
+      if (bits == ~uint64_t(0))
+        return true;
+      if (bits == 0xffffffffULL)
+        return false;
+    } else if (!m && maskOption.empty()) {
       return false;
+    }
     IntegerAttr c;
-    if (matchPattern(m, m_Constant(&c))) {
+    if (m && matchPattern(m, m_Constant(&c))) {
       APInt v = c.getValue();
       if (v.getBitWidth() >= 64 && v.isAllOnes())
         return true;
@@ -306,7 +318,8 @@ std::optional<LogicalResult> Emitter::emitHipIntrinsic(IntrinsicOp op) {
   }
   if (callee == "T.any_sync" || callee == "T.all_sync" ||
       callee == "T.ballot_sync" || callee == "T.ballot" ||
-      callee == "T.activemask" || callee == "T.match_any_sync") {
+      callee == "T.activemask" || callee == "T.match_any_sync" ||
+      callee == "T.match_all_sync") {
     FailureOr<bool> whole = wholeWave();
     if (failed(whole))
       return failure();
@@ -320,6 +333,18 @@ std::optional<LogicalResult> Emitter::emitHipIntrinsic(IntrinsicOp op) {
       return result(lanes(ns + "activeMask()"));
     if (callee == "T.match_any_sync")
       return result(lanes(ns + "matchAny(" + arg("value") + ")"));
+    // __match_all_sync: the mask when every lane named holds the same
+    // value (the lanes matching this one are all the active ones), else 0.
+    if (callee == "T.match_all_sync") {
+      Value mask = operand(op, "mask");
+      std::string m = mask ? "(" + expr(mask) + ")"
+                           : std::string(*whole ? "~0ull" : "0xffffffffu");
+      if (!mask && !maskOption.empty() && *whole)
+        m = "~0ull";
+      return result("(" + lanes(ns + "matchAny(" + arg("value") + ")") +
+                    " == " + lanes(ns + "activeMask()") + " ? " + m +
+                    " : 0u)");
+    }
     if (callee == "T.ballot_sync" || callee == "T.ballot")
       return result(lanes(ns + "ballot(" + pred + ")"));
     if (*whole)
