@@ -615,33 +615,43 @@ LogicalResult Emitter::emitCopy(CopyOp op) {
     }
     // HIP: a chunk of a global tensor read with zero outside it is a raw
     // buffer load, whose out-of-range accesses read zero (no element path).
+    // A tensor of symbolic shape takes it when its run-time size lies
+    // under 2 GiB (a uniform branch; larger ones keep the masked path).
+    std::string bufferFits;
     if (!cond.empty() && lang.isHip() && allOrNothing && dstCond.empty() &&
         !srcFrag && scopeOf(src.root) == MemoryScope::Global &&
         safeValueOf(op, src.root, srcElem) == "0") {
-      // (The resource's num_records and offsets are 32-bit: a static
-      // tensor under 2 GiB, so 0x80000000 lies past every one.)
-      auto rootType = cast<BufferType>(src.root.getType());
-      std::optional<int64_t> bytes;
-      if (rootType.hasStaticShape() && !getParamStrides(src.root))
-        bytes = rootType.getNumElements() * getElementStorageBytes(srcElem);
-      if (bytes && *bytes < (int64_t(1) << 31)) {
+      if (std::optional<BufferResourceSize> size =
+              bufferResourceSize(src.root, op)) {
+        // (The resource's num_records and offsets are 32-bit: under 2 GiB,
+        // 0x80000000 lies past every in-range offset.)
         std::string in = fresh("inBounds");
-        line("const bool " + in + " = " + cond + ";");
         std::string rsrc = ns + "bufferResource(" + expr(src.root) + ", " +
-                           std::to_string(*bytes) + ")";
+                           size->bytes + ")";
         std::string offset =
             in + " ? unsigned(" + srcLinear + ") * " +
             std::to_string(getElementStorageBytes(srcElem)) +
             "u : 0x80000000u";
-        stmt = dstAccess
-                   ? storePermutedRuns(*dstAccess, vecBytes, permutedRun,
-                                       ns + "bufferLoadVector<" +
-                                           std::to_string(vecBytes) + ">(" +
-                                           rsrc + ", " + offset + ")")
-                   : ns + "bufferLoad<" + std::to_string(vecBytes) + ">(" +
-                         dstAddr + ", " + rsrc + ", " + offset + ");";
-        stmt += "  // buffer_load: zero out of range";
-        cond.clear();
+        std::string load =
+            dstAccess
+                ? storePermutedRuns(*dstAccess, vecBytes, permutedRun,
+                                    ns + "bufferLoadVector<" +
+                                        std::to_string(vecBytes) + ">(" +
+                                        rsrc + ", " + offset + ")")
+                : ns + "bufferLoad<" + std::to_string(vecBytes) + ">(" +
+                      dstAddr + ", " + rsrc + ", " + offset + ");";
+        load += "  // buffer_load: zero out of range";
+        if (size->fits.empty()) {
+          line("const bool " + in + " = " + cond + ";");
+          stmt = load;
+          cond.clear();
+        } else {
+          bufferFits = size->fits;
+          open("if (" + bufferFits + ")");
+          line("const bool " + in + " = " + cond + ";");
+          line(load);
+          --indent;
+        }
       }
     }
     if (cond.empty()) {
@@ -652,7 +662,7 @@ LogicalResult Emitter::emitCopy(CopyOp op) {
       close();
       return success();
     }
-    open("if (" + cond + ")");
+    open((bufferFits.empty() ? "if (" : "} else if (") + cond + ")");
     line(stmt);
     --indent;
     open("} else");

@@ -286,13 +286,11 @@ LogicalResult Emitter::emitReduce(ReduceOp op) {
   for (unsigned b = 0; b < lang.laneBits(); ++b) {
     if (!((plan->warpMask >> b) & 1))
       continue;
+    std::string v = part + "[" + k + "]";
     line("#pragma unroll");
     line("for (int " + k + " = 0; " + k + " < " + Twine(D.regs) + "; ++" + k +
-         ") " + part + "[" + k + "] = " +
-         arith.combine(part + "[" + k + "]",
-                       ns + "shuffleXor(" + part + "[" + k + "], " +
-                           Twine(1 << b).str() + ")") +
-         ";");
+         ") " + v + " = " +
+         arith.combine(v, laneXor(v, b, plan->warpMask)) + ";");
   }
   // Across warps: every thread publishes its partials, then folds those of
   // the threads that differ from it only in the cross-warp bits.
@@ -857,14 +855,8 @@ LogicalResult Emitter::emitDeviceAssert(DeviceAssertOp op) {
                   .str()
             : std::string("<unknown>");
   open("if (!(" + expr(op.getCondition()) + "))");
-  if (lang.isHip()) {
-    // No device printf on HIP yet: the trap ends the kernel (the runtime
-    // reports it; the sim device names this line).
-    line("__trap();  // " + literalText(loc) + ": device assertion failed: " +
-         literalText(op.getMsg()));
-    close();
-    return success();
-  }
+  // HIP too: printf is ROCm's hostcall printf (as for T.print), and
+  // __trap() is s_trap, which ends the wavefront.
   line("printf(" +
        quoted(literalText(loc) + ": device assertion failed: " +
               literalText(op.getMsg()) +

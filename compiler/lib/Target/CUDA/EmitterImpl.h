@@ -591,6 +591,11 @@ public:
   /// HIP: the LDS swizzle of each shared MFMA operand tile (planLdsSwizzles;
   /// such a tile is also in `swizzled`, which this overrides).
   llvm::DenseMap<mlir::Value, layout::XorSwizzle> ldsSwizzle;
+  /// The value \p v of the lane that differs from this one in lane bit
+  /// \p bit, in a butterfly reduction over the lane bits \p reduced (done
+  /// in increasing order): a shuffle, or on HIP DPP moves within a row of 16
+  /// lanes (tlc::hip::dppXor; HIPEmitterIntrinsic.cpp).
+  std::string laneXor(const std::string &v, unsigned bit, int64_t reduced);
   // HIPEmitterCopy.cpp
   /// HIP: the run bytes of \p root's LDS swizzle when a copy chunk of
   /// \p vec elements written into it is several runs stored whole, permuted
@@ -602,6 +607,17 @@ public:
   /// The statement storing the vector \p value at \p dst so.
   std::string storePermutedRuns(const VectorAccess &dst, int64_t vecBytes,
                                 int64_t runBytes, const std::string &value);
+  /// HIP: the byte size of the raw buffer resource over the global tensor
+  /// \p root (dense row-major, no `tile.strides`): `bytes` its expression,
+  /// and for a symbolic shape `fits` the wavefront-uniform test that it
+  /// lies under 2 GiB (so its offsets and 0x80000000, past every one, fit
+  /// the resource's 32-bit fields); empty for a static tensor, which is
+  /// refused at 2 GiB instead. std::nullopt when no resource covers it.
+  struct BufferResourceSize {
+    std::string bytes, fits;
+  };
+  std::optional<BufferResourceSize> bufferResourceSize(mlir::Value root,
+                                                       mlir::Operation *at);
   /// Byte offset of the reduction scratch area in shared memory.
   int64_t scratchOffset = -1;
   /// Fragment loads/stores inside T.Parallel -> register expression.

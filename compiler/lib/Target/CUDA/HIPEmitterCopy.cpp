@@ -15,6 +15,11 @@
 // load and one ds_write_b128 of its runs swapped in registers
 // (tlc::hip::storeXorRuns), where rows are a whole number of chunks.
 //
+// Raw buffer loads read a ragged tile's chunks past the tensor as zero
+// through a resource over the whole tensor (bufferResourceSize): its size
+// is static, or for a symbolic shape the product of the run-time extents,
+// tested against 2 GiB in a wavefront-uniform branch.
+//
 //===----------------------------------------------------------------------===//
 
 #include "EmitterImpl.h"
@@ -61,4 +66,38 @@ std::string Emitter::storePermutedRuns(const VectorAccess &dst,
   return "tlc::hip::storeXorRuns<" + std::to_string(vecBytes) + ", " +
          std::to_string(runBytes) + ">(" + expr(dst.access.root) + ", " +
          dst.linear + ", " + value + ");";
+}
+
+std::optional<Emitter::BufferResourceSize>
+Emitter::bufferResourceSize(Value root, Operation *at) {
+  auto type = cast<BufferType>(root.getType());
+  if (!lang.isHip() || scopeOf(root) != MemoryScope::Global ||
+      getParamStrides(root))
+    return std::nullopt;
+  int64_t elemBytes = getElementStorageBytes(type.getElementType());
+  if (type.hasStaticShape()) {
+    int64_t bytes = type.getNumElements() * elemBytes;
+    if (bytes >= (int64_t(1) << 31))
+      return std::nullopt;
+    return BufferResourceSize{std::to_string(bytes), ""};
+  }
+  // Symbolic extents: their product in 64 bits at run time. A static
+  // factor past 2 GiB alone can never fit.
+  std::string bytes = std::to_string(elemBytes) + "LL";
+  int64_t staticBytes = elemBytes;
+  for (unsigned d = 0; d < type.getRank(); ++d) {
+    Dim dim = type.getDim(d);
+    if (dim.isStatic() &&
+        (__builtin_mul_overflow(staticBytes, dim.getValue(), &staticBytes) ||
+         staticBytes >= (int64_t(1) << 31)))
+      return std::nullopt;
+    FailureOr<std::string> e = extent(type, d, at);
+    if (failed(e))
+      return std::nullopt;
+    bytes += " * " + (dim.isStatic() ? *e : "(" + *e + ")");
+  }
+  std::string var = fresh("bytes");
+  line("const long long " + var + " = " + bytes + ";");
+  return BufferResourceSize{"int(" + var + ")",
+                            var + " < 2147483648LL"};
 }

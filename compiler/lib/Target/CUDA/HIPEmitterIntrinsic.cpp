@@ -25,6 +25,8 @@
 // * `T.ieee_*` with rn, rz, ru, rd through ieee.h (CDNA rounds to nearest;
 //   the other roundings are derived exactly).
 // * PDL: no-ops (kernels run one after the other).
+// * Reductions' butterflies (laneXor): DPP moves for lane bits 0..3 (the
+//   16 lanes of a DPP row), ds_bpermute for bits 4 and 5.
 //
 // Callees that CUDA prints portably (policy annotations, loop break and
 // continue, any_of/all_of, ordered atomics through the language's helper
@@ -209,12 +211,24 @@ std::optional<LogicalResult> Emitter::emitHipIntrinsic(IntrinsicOp op) {
   };
   // The lanes a mask names: the thread's half-wavefront (false: no mask or
   // 0xffffffff) or the whole wavefront (true: all 64 bits).
+  // A constant mask the evaluator kept as an option (a decimal string).
+  StringRef maskOption;
+  if (DictionaryAttr d = op.getOptionsAttr())
+    if (auto s = d.getAs<StringAttr>("mask"))
+      maskOption = s.getValue();
   auto wholeWave = [&]() -> FailureOr<bool> {
     Value m = operand(op, "mask");
-    if (!m)
+    uint64_t bits = 0;
+    if (!m && !maskOption.empty() && !maskOption.getAsInteger(0, bits)) {
+      if (bits == ~uint64_t(0))
+        return true;
+      if (bits == 0xffffffffULL)
+        return false;
+    } else if (!m && maskOption.empty()) {
       return false;
+    }
     IntegerAttr c;
-    if (matchPattern(m, m_Constant(&c))) {
+    if (m && matchPattern(m, m_Constant(&c))) {
       APInt v = c.getValue();
       if (v.getBitWidth() >= 64 && v.isAllOnes())
         return true;
@@ -304,7 +318,8 @@ std::optional<LogicalResult> Emitter::emitHipIntrinsic(IntrinsicOp op) {
   }
   if (callee == "T.any_sync" || callee == "T.all_sync" ||
       callee == "T.ballot_sync" || callee == "T.ballot" ||
-      callee == "T.activemask" || callee == "T.match_any_sync") {
+      callee == "T.activemask" || callee == "T.match_any_sync" ||
+      callee == "T.match_all_sync") {
     FailureOr<bool> whole = wholeWave();
     if (failed(whole))
       return failure();
@@ -318,6 +333,18 @@ std::optional<LogicalResult> Emitter::emitHipIntrinsic(IntrinsicOp op) {
       return result(lanes(ns + "activeMask()"));
     if (callee == "T.match_any_sync")
       return result(lanes(ns + "matchAny(" + arg("value") + ")"));
+    // __match_all_sync: the mask when every lane named holds the same
+    // value (the lanes matching this one are all the active ones), else 0.
+    if (callee == "T.match_all_sync") {
+      Value mask = operand(op, "mask");
+      std::string m = mask ? "(" + expr(mask) + ")"
+                           : std::string(*whole ? "~0ull" : "0xffffffffu");
+      if (!mask && !maskOption.empty() && *whole)
+        m = "~0ull";
+      return result("(" + lanes(ns + "matchAny(" + arg("value") + ")") +
+                    " == " + lanes(ns + "activeMask()") + " ? " + m +
+                    " : 0u)");
+    }
     if (callee == "T.ballot_sync" || callee == "T.ballot")
       return result(lanes(ns + "ballot(" + pred + ")"));
     if (*whole)
@@ -428,4 +455,16 @@ std::optional<LogicalResult> Emitter::emitHipIntrinsic(IntrinsicOp op) {
     return result(ns + "ieee::" + fn + "(" + args + ")");
   }
   return unsupported();
+}
+
+std::string Emitter::laneXor(const std::string &v, unsigned bit,
+                             int64_t reduced) {
+  if (!lang.isHip() || bit >= 4)
+    return ns + "shuffleXor(" + v + ", " + std::to_string(1 << bit) + ")";
+  // DPP rows hold 16 lanes. Bits below `bit` all reduced already: the
+  // value is equal over them, so a mirror reaches the partner group.
+  int64_t below = (int64_t(1) << bit) - 1;
+  bool mirrored = (reduced & below) == below;
+  return ns + "dppXor<" + std::to_string(1 << bit) + ", " +
+         (mirrored ? "true" : "false") + ">(" + v + ")";
 }

@@ -10,9 +10,19 @@
 // (common.h: ds_bpermute_b32 on the device, the simulator's wavefront
 // collective on the sim device).
 //
+// dppXor<Offset, Mirrored>(value): the value of lane `lane ^ Offset` for
+// offsets 1, 2, 4 and 8, which stay inside a DPP row of 16 lanes, through
+// DPP moves (v_mov_b32_dpp, which the compiler may fold into the combining
+// instruction) instead of ds_bpermute's trip through the LDS unit:
+// quad_perm [1,0,3,2] / [2,3,0,1] for 1 and 2; for 4 and 8 a
+// row_half_mirror / row_mirror when the value is already equal over the
+// lanes that differ only below Offset (Mirrored: lane 7 - i and i ^ 4 then
+// hold the same value), else row_shl and row_shr under complementary bank
+// masks (banks are the 4-lane quarters of a row).
+//
 // waveReduce<Op>(value): Op (0 sum, 1 max, 2 min, 3 and, 4 or) over the
 // wavefront of 64, every lane getting the result (T.warp_reduce_*: the
-// hardware warp is the wavefront).
+// hardware warp is the wavefront): DPP within rows, ds_bpermute across.
 //
 //===----------------------------------------------------------------------===//
 
@@ -43,14 +53,87 @@ template <typename T> TLC_DEVICE T shuffleXor(T value, unsigned offset) {
   }
 }
 
+/// DPP_CTRL values (GFX9 / CDNA VOP_DPP) the reductions use.
+enum DppCtrl : int {
+  kDppQuadXor1 = 0xB1,      // quad_perm:[1,0,3,2]
+  kDppQuadXor2 = 0x4E,      // quad_perm:[2,3,0,1]
+  kDppRowShl4 = 0x104,      // row_shl:4: lane i reads lane i + 4 of its row
+  kDppRowShl8 = 0x108,
+  kDppRowShr4 = 0x114,      // row_shr:4: lane i reads lane i - 4 of its row
+  kDppRowShr8 = 0x118,
+  kDppRowMirror = 0x140,    // lane i reads lane 15 - i of its row
+  kDppRowHalfMirror = 0x141 // lane i reads lane 7 - i of its half-row
+};
+
+/// One DPP move of \p v: lanes of the rows in \p RowMask and banks in
+/// \p BankMask get \p v of their source lane under \p Ctrl, the others
+/// keep \p old (every source the reductions name is a valid lane).
+template <int Ctrl, int RowMask = 0xF, int BankMask = 0xF>
+TLC_DEVICE uint32_t dppMove32(uint32_t old, uint32_t v) {
+  return uint32_t(__builtin_amdgcn_update_dpp(int(old), int(v), Ctrl, RowMask,
+                                              BankMask, false));
+}
+
+template <unsigned Offset, bool Mirrored>
+TLC_DEVICE uint32_t dppXor32(uint32_t v) {
+  static_assert(Offset == 1 || Offset == 2 || Offset == 4 || Offset == 8,
+                "DPP rows hold 16 lanes");
+  if constexpr (Offset == 1) {
+    return dppMove32<kDppQuadXor1>(v, v);
+  } else if constexpr (Offset == 2) {
+    return dppMove32<kDppQuadXor2>(v, v);
+  } else if constexpr (Offset == 4 && Mirrored) {
+    return dppMove32<kDppRowHalfMirror>(v, v);
+  } else if constexpr (Offset == 8 && Mirrored) {
+    return dppMove32<kDppRowMirror>(v, v);
+  } else if constexpr (Offset == 4) { // banks 0, 2 read up; 1, 3 down
+    return dppMove32<kDppRowShr4, 0xF, 0xA>(
+        dppMove32<kDppRowShl4, 0xF, 0x5>(v, v), v);
+  } else { // banks 0, 1 read up; 2, 3 down
+    return dppMove32<kDppRowShr8, 0xF, 0xC>(
+        dppMove32<kDppRowShl8, 0xF, 0x3>(v, v), v);
+  }
+}
+
+template <unsigned Offset, bool Mirrored, typename T>
+TLC_DEVICE T dppXor(T value) {
+  static_assert(sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4 ||
+                    sizeof(T) == 8,
+                "DPP moves 1, 2, 4 or 8 bytes");
+  if constexpr (sizeof(T) == 8) {
+    uint64_t bits = bitCast<uint64_t>(value);
+    uint64_t lo = dppXor32<Offset, Mirrored>(uint32_t(bits));
+    uint64_t hi = dppXor32<Offset, Mirrored>(uint32_t(bits >> 32));
+    return bitCast<T>(lo | hi << 32);
+  } else if constexpr (sizeof(T) == 4) {
+    return bitCast<T>(dppXor32<Offset, Mirrored>(bitCast<uint32_t>(value)));
+  } else if constexpr (sizeof(T) == 2) {
+    return bitCast<T>(
+        uint16_t(dppXor32<Offset, Mirrored>(bitCast<uint16_t>(value))));
+  } else {
+    return bitCast<T>(
+        uint8_t(dppXor32<Offset, Mirrored>(bitCast<uint8_t>(value))));
+  }
+}
+
+template <int Op, typename T> TLC_DEVICE T waveCombine(T value, T other) {
+  return Op == 0   ? T(value + other)
+         : Op == 1 ? (other > value ? other : value)
+         : Op == 2 ? (other < value ? other : value)
+         : Op == 3 ? T(value & other)
+                   : T(value | other);
+}
+
 template <int Op, typename T> TLC_DEVICE T waveReduce(T value) {
-  for (int offset = 32; offset > 0; offset /= 2) {
+  // Offsets 1 .. 8 in increasing order: each DPP step sees values already
+  // equal below its offset (the mirrors).
+  value = waveCombine<Op>(value, dppXor<1, true>(value));
+  value = waveCombine<Op>(value, dppXor<2, true>(value));
+  value = waveCombine<Op>(value, dppXor<4, true>(value));
+  value = waveCombine<Op>(value, dppXor<8, true>(value));
+  for (int offset = 16; offset < 64; offset *= 2) {
     T other = shuffle<3>(value, offset, 64);
-    value = Op == 0   ? T(value + other)
-            : Op == 1 ? (other > value ? other : value)
-            : Op == 2 ? (other < value ? other : value)
-            : Op == 3 ? T(value & other)
-                      : T(value | other);
+    value = waveCombine<Op>(value, other);
   }
   return value;
 }

@@ -64,6 +64,65 @@ TLC_SIM_PRIMITIVE inline uint32_t shuffleXor32(uint32_t value,
 } // namespace tlc
 
 //===----------------------------------------------------------------------===//
+// DPP (CDNA3 ISA, "Data Parallel Processing" of VOP_DPP; GFX9 DPP_CTRL):
+// lane l of a VALU instruction reads its source operand from another lane
+// of its row of 16 (rows: lanes 16 r .. 16 r + 15; banks: the 4-lane
+// quarters of a row):
+//   quad_perm (0x00-0xFF)    lane 4 q + i reads 4 q + ((ctrl >> 2 i) & 3)
+//   row_shl:n (0x101-0x10F)  lane i of a row reads lane i + n of the row
+//   row_shr:n (0x111-0x11F)  lane i of a row reads lane i - n of the row
+//   row_mirror (0x140)       lane i of a row reads lane 15 - i
+//   row_half_mirror (0x141)  lane i of a half-row reads lane 7 - i
+// A source outside the row is invalid: the lane writes 0 under bound_ctrl,
+// else keeps its old value. Lanes outside row_mask / bank_mask are not
+// written (keep old). __builtin_amdgcn_update_dpp(old, src, ctrl, row_mask,
+// bank_mask, bound_ctrl) is v_mov_b32_dpp with that old value. Other
+// controls (rotates, wavefront shifts, broadcasts) trap: nothing uses them.
+//===----------------------------------------------------------------------===//
+
+namespace tlc {
+namespace sim {
+/// The lane that \p lane reads under DPP control \p ctrl, -1 when the
+/// source lies outside the row, -2 for a control not simulated.
+inline int dppSource(int lane, int ctrl) {
+  int row = lane & ~15, i = lane & 15;
+  if (ctrl >= 0 && ctrl <= 0xFF)
+    return (lane & ~3) | ((ctrl >> (2 * (lane & 3))) & 3);
+  if (ctrl >= 0x101 && ctrl <= 0x10F)
+    return i + (ctrl & 15) < 16 ? row + i + (ctrl & 15) : -1;
+  if (ctrl >= 0x111 && ctrl <= 0x11F)
+    return i - (ctrl & 15) >= 0 ? row + i - (ctrl & 15) : -1;
+  if (ctrl == 0x140)
+    return row + 15 - i;
+  if (ctrl == 0x141)
+    return (lane & ~7) + 7 - (lane & 7);
+  return -2;
+}
+} // namespace sim
+} // namespace tlc
+
+TLC_SIM_PRIMITIVE inline int __builtin_amdgcn_update_dpp(int old, int src,
+                                                         int ctrl, int rowMask,
+                                                         int bankMask,
+                                                         bool boundCtrl) {
+  int lane = int(tlc::sim::linearThread() % 64u);
+  uint64_t lanes = tlc::sim::warpLanes();
+  int from = tlc::sim::dppSource(lane, ctrl);
+  if (from == -2)
+    tlc::sim::api->trap("this DPP control is not simulated", TLC_SIM_HERE);
+  // A source lane the block does not have is as invalid as one outside the
+  // row (EXEC holds only the block's lanes).
+  bool valid = from >= 0 && (lanes >> from & 1u);
+  int read = tlc::sim::shuffle<0>(lanes, src, valid ? from : lane, 64,
+                                  TLC_SIM_HERE);
+  bool written =
+      (rowMask >> (lane / 16) & 1) && (bankMask >> (lane % 16 / 4) & 1);
+  if (!written)
+    return old;
+  return valid ? read : boundCtrl ? 0 : old;
+}
+
+//===----------------------------------------------------------------------===//
 // MFMA (CDNA3 ISA, section 7 "Matrix Arithmetic Instructions"): D = A B + C
 // of a 64-lane wavefront. For the 16x16xK (K = 16 f16/bf16, 4 values per
 // lane) instructions lane l holds A[i = l % 16][k = 4 (l / 16) + v] and
@@ -351,11 +410,13 @@ __builtin_amdgcn_mfma_f32_32x32x16_bf8_bf8(long a, long b, tlc_sim_floatx16 c,
 //===----------------------------------------------------------------------===//
 // Raw buffer loads (CDNA3 ISA, "Buffer Instructions", range checking): a
 // resource with stride 0 holds a base address and num_records bytes; a
-// load at byte offset voffset + soffset is in range when offset + size <=
-// num_records and then reads memory; an access wholly past num_records
-// (offset >= num_records) returns zero and reads nothing. An access
-// straddling num_records is checked in dword pieces by the hardware; the
-// printer never issues one, so the sim traps on it rather than model it.
+// load at byte offset voffset + soffset (unsigned) is in range when offset
+// + size <= num_records and then reads memory, else it returns zero and
+// reads nothing. Loads of several dwords (_dwordx2 / _dwordx4) are range
+// checked per component ("Load/store-Dword-x{2,3,4} range-check per
+// component"; LLVM's AMDGPUUsage: each 32-bit word independently, offsets
+// unsigned and saturating): a load straddling num_records reads its dwords
+// in range and zero for the rest.
 //===----------------------------------------------------------------------===//
 
 struct __amdgpu_buffer_rsrc_t {
@@ -371,20 +432,28 @@ namespace sim {
 TLC_SIM_PRIMITIVE inline void bufferUnsimulated(const char *what) {
   api->trap(what, TLC_SIM_HERE);
 }
-/// The load of \p T at \p voffset + \p soffset of \p r: memory in range,
-/// zero wholly past it (the load itself is an ordinary, checked one).
+/// The load of \p T at \p voffset + \p soffset of \p r: each component
+/// (the whole value up to a dword, else each dword) read from memory when
+/// it lies in range, zero past it (the reads are ordinary, checked ones).
 template <typename T>
 inline T bufferLoad(__amdgpu_buffer_rsrc_t r, int voffset, int soffset,
                     int aux) {
   if (aux != 0)
     bufferUnsimulated("buffer loads with cache bits are not simulated");
   uint64_t off = uint64_t(uint32_t(voffset)) + uint32_t(soffset);
-  if (off >= r.numRecords)
+  if (off + sizeof(T) <= r.numRecords) // wholly in range: one load
+    return *reinterpret_cast<const T *>(r.base + off);
+  if constexpr (sizeof(T) <= 4) {
     return T{};
-  if (off + sizeof(T) > r.numRecords)
-    bufferUnsimulated("a buffer load straddling num_records (checked in "
-                      "dword pieces by the hardware) is not simulated");
-  return *reinterpret_cast<const T *>(r.base + off);
+  } else {
+    uint32_t words[sizeof(T) / 4] = {};
+    for (unsigned p = 0; p < sizeof(T) / 4; ++p)
+      if (off + 4 * p + 4 <= r.numRecords)
+        words[p] = *reinterpret_cast<const uint32_t *>(r.base + off + 4 * p);
+    T out;
+    std::memcpy(&out, words, sizeof(T));
+    return out;
+  }
 }
 } // namespace sim
 } // namespace tlc
