@@ -157,7 +157,8 @@ std::string Emitter::expr(Value v) {
 }
 
 FailureOr<std::string> Emitter::storageType(Type t, Operation *at) {
-  if (t.isF32())
+  // tfloat32 is stored in 32 bits, as float32 (what mma .tf32 reads).
+  if (t.isF32() || t.isTF32())
     return std::string("float");
   if (t.isF64())
     return std::string("double");

@@ -66,7 +66,7 @@ unsigned tlc::tile::elementBitWidth(Type type) {
   if (auto vec = dyn_cast<VectorType>(type))
     type = vec.getElementType();
   if (type.isIntOrFloat())
-    return type.getIntOrFloatBitWidth();
+    return getElementBitWidth(type);
   return 0;
 }
 
