@@ -579,7 +579,9 @@ LogicalResult Emitter::assignFragmentLayouts(KernelOp kernel) {
   };
   auto elemBits = [](Value v) {
     Type t = cast<BufferType>(v.getType()).getElementType();
-    return t.isIntOrFloat() ? getElementBitWidth(t) : 32u;
+    if (t.isTF32()) // stored in 32 bits (MLIR's type has 19)
+      return 32u;
+    return t.isIntOrFloat() ? t.getIntOrFloatBitWidth() : 32u;
   };
   // Common: propagate in program order, twice (copies may run backwards).
   for (int round = 0; round < 3; ++round) {
