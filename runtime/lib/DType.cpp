@@ -35,6 +35,9 @@ std::optional<DType> tlc::runtime::lookupDType(llvm::StringRef name) {
       {"float64", 8, DTypeClass::Float, "<f8", 1e-7, 1e-9},
       {"float8_e4m3fn", 1, DTypeClass::Float, "<f4", 1.25e-1, 1e-1},
       {"float8_e5m2", 1, DTypeClass::Float, "<f4", 2.5e-1, 1e-1},
+      {"float8_e4m3fnuz", 1, DTypeClass::Float, "<f4", 1.25e-1, 1e-1},
+      {"float8_e5m2fnuz", 1, DTypeClass::Float, "<f4", 2.5e-1, 1e-1},
+      {"float8_e8m0fnu", 1, DTypeClass::Float, "<f4", 5e-1, 1e-1},
       {"int8", 1, DTypeClass::SignedInt, "|i1", 0, 0},
       {"int16", 2, DTypeClass::SignedInt, "<i2", 0, 0},
       {"int32", 4, DTypeClass::SignedInt, "<i4", 0, 0},
@@ -74,6 +77,12 @@ double DType::load(const void *p) const {
     return cpu::e4m3BitsToFloat(readAs<uint8_t>(p));
   if (name == "float8_e5m2")
     return cpu::e5m2BitsToFloat(readAs<uint8_t>(p));
+  if (name == "float8_e4m3fnuz")
+    return cpu::e4m3FnuzBitsToFloat(readAs<uint8_t>(p));
+  if (name == "float8_e5m2fnuz")
+    return cpu::e5m2FnuzBitsToFloat(readAs<uint8_t>(p));
+  if (name == "float8_e8m0fnu")
+    return cpu::e8m0BitsToFloat(readAs<uint8_t>(p));
   if (cls == DTypeClass::Bool)
     return readAs<uint8_t>(p) != 0;
   if (cls == DTypeClass::SignedInt)
@@ -116,6 +125,12 @@ void DType::store(void *p, double v) const {
     return writeAs(p, cpu::floatToE4M3Bits(f));
   if (name == "float8_e5m2")
     return writeAs(p, cpu::floatToE5M2Bits(f));
+  if (name == "float8_e4m3fnuz")
+    return writeAs(p, cpu::floatToE4M3FnuzBits(f));
+  if (name == "float8_e5m2fnuz")
+    return writeAs(p, cpu::floatToE5M2FnuzBits(f));
+  if (name == "float8_e8m0fnu")
+    return writeAs(p, cpu::floatToE8M0Bits(f));
   if (cls == DTypeClass::Bool)
     return writeAs(p, uint8_t(v != 0));
   if (cls == DTypeClass::SignedInt)

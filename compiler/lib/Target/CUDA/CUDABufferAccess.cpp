@@ -48,7 +48,8 @@ Emitter::resolve(Value buffer, ArrayRef<std::string> indices, Operation *at,
   while (auto region = buffer.getDefiningOp<RegionOp>()) {
     SmallVector<OpFoldResult> offsets = region.getMixedOffsets();
     if (offsets.size() != access.indices.size()) {
-      at->emitError() << "region rank mismatch in the CUDA target";
+      at->emitError() << "region rank mismatch in the " << lang.name
+                      << " target";
       return failure();
     }
     for (auto [idx, range, off] :

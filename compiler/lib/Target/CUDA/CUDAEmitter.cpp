@@ -157,7 +157,8 @@ std::string Emitter::expr(Value v) {
 }
 
 FailureOr<std::string> Emitter::storageType(Type t, Operation *at) {
-  if (t.isF32())
+  // tfloat32 is stored in 32 bits, as float32 (what mma .tf32 reads).
+  if (t.isF32() || t.isTF32())
     return std::string("float");
   if (t.isF64())
     return std::string("double");
@@ -177,7 +178,8 @@ FailureOr<std::string> Emitter::storageType(Type t, Operation *at) {
       return std::string(i.isUnsigned() ? "uint" : "int") + std::to_string(w) +
              "_t";
   }
-  at->emitError() << "the CUDA target does not support element type " << t;
+  at->emitError() << "the " << lang.name
+                  << " target does not support element type " << t;
   return failure();
 }
 
@@ -218,8 +220,8 @@ FailureOr<std::string> Emitter::extent(BufferType t, unsigned d,
     return std::to_string(dim.getValue());
   if (dim.isSymbolic())
     return symbolicExpr(dim.getSymbol().getValue(), at, "extent");
-  at->emitError() << "the CUDA target cannot address a buffer with an "
-                     "unknown extent";
+  at->emitError() << "the " << lang.name
+                  << " target cannot address a buffer with an unknown extent";
   return failure();
 }
 
@@ -246,7 +248,8 @@ FailureOr<std::string> Emitter::symbolicExpr(StringRef text, Operation *at,
     if (missing.empty())
       return "(" + s + ")";
   }
-  at->emitError() << "the CUDA target needs " << what << " '" << text
+  at->emitError() << "the " << lang.name << " target needs " << what << " '"
+                  << text
                   << "' to be an expression of the kernel's symbols";
   return failure();
 }
@@ -316,13 +319,15 @@ LogicalResult Emitter::emitFunction() {
     auto alloc = dyn_cast<AllocOp>(op);
     if (alloc && cast<BufferType>(alloc.getType()).getScope() !=
                      MemoryScope::Global) {
-      alloc.emitError("only T.alloc_global / T.empty may allocate in the "
-                      "function body outside a T.Kernel on the CUDA target");
+      alloc.emitError() << "only T.alloc_global / T.empty may allocate in "
+                           "the function body outside a T.Kernel on the "
+                        << lang.name << " target";
       return failure();
     }
   }
   if (result.launches.empty()) {
-    func.emitError("the function has no T.Kernel to emit for CUDA");
+    func.emitError() << "the function has no T.Kernel to emit for "
+                     << lang.name;
     return failure();
   }
   return success();
@@ -331,7 +336,8 @@ LogicalResult Emitter::emitFunction() {
 LogicalResult Emitter::emitKernel(KernelOp op) {
   std::optional<int64_t> threads = op.getStaticNumThreads();
   if (!threads) {
-    op.emitError("the CUDA target needs a static thread count");
+    op.emitError() << "the " << lang.name
+                   << " target needs a static thread count";
     return failure();
   }
   // The evaluator reports such counts at T.Kernel; an instance that has
@@ -402,8 +408,9 @@ LogicalResult Emitter::emitKernel(KernelOp op) {
   readPipelinePlan(op);
   auto planned = op->getAttrOfType<IntegerAttr>("tile.shared_bytes");
   if (!planned) {
-    op.emitError("the kernel's shared memory is not planned (run "
-                 "--tile-lower-gpu before the CUDA printer)");
+    op.emitError() << "the kernel's shared memory is not planned (run "
+                      "--tile-lower-gpu before the "
+                   << lang.name << " printer)";
     return failure();
   }
   WalkResult walk = op.walk([&](AllocOp alloc) {
@@ -696,7 +703,8 @@ LogicalResult Emitter::emitAlloc(AllocOp op) {
   case MemoryScope::Local:
   case MemoryScope::LocalVar: {
     if (!type.isStatic()) {
-      op.emitError("local buffers need static shapes on the CUDA target");
+      op.emitError() << "local buffers need static shapes on the "
+                     << lang.name << " target";
       return failure();
     }
     int64_t n = 1;
@@ -745,8 +753,9 @@ LogicalResult Emitter::emitView(ViewOp op) {
   }
   bool whole = getRootBuffer(src) == src; // an allocation or a parameter
   if (whole && getParamStrides(src)) {
-    op.emitError("the CUDA target views (T.reshape, T.view) dense tensors "
-                 "only, not one with strides");
+    op.emitError() << "the " << lang.name
+                   << " target views (T.reshape, T.view) dense tensors only, "
+                      "not one with strides";
     return failure();
   }
   if (!whole || !(scope == MemoryScope::Global || isSharedScope(scope)) ||
@@ -756,10 +765,11 @@ LogicalResult Emitter::emitView(ViewOp op) {
       (srcType.getElementType() != type.getElementType() &&
        (getElementBitWidth(srcType.getElementType()) < 8 ||
         getElementBitWidth(type.getElementType()) < 8))) {
-    op.emitError("the CUDA target views (T.reshape, T.view) whole global "
-                 "tensors, unswizzled single-stage shared buffers of "
-                 "byte-sized elements, fragments and local buffers (same "
-                 "element type) only");
+    op.emitError() << "the " << lang.name
+                   << " target views (T.reshape, T.view) whole global "
+                      "tensors, unswizzled single-stage shared buffers of "
+                      "byte-sized elements, fragments and local buffers (same "
+                      "element type) only";
     return failure();
   }
   FailureOr<std::string> t = storageType(type.getElementType(), op);
@@ -845,8 +855,10 @@ LogicalResult Emitter::emitOp(Operation *op) {
             << "a tile operation under a condition on the thread index "
                "(threads ["
             << r->lo << ", " << r->hi
-            << ")) must sit directly in that condition's branch on the CUDA "
-               "target (a loop or a block-uniform branch in between is fine)";
+            << ")) must sit directly in that condition's branch on the "
+            << lang.name
+            << " target (a loop or a block-uniform branch in between is "
+               "fine)";
         if (r->condition)
           d.attachNote(r->condition->getLoc()) << "the condition";
         return failure();
@@ -1053,7 +1065,8 @@ LogicalResult Emitter::emitOp(Operation *op) {
       isa<arith::ArithDialect, math::MathDialect>(op->getDialect()))
     return emitScalar(op);
   op->emitError() << "'" << op->getName()
-                  << "' is not supported by the CUDA target yet";
+                  << "' is not supported by the " << lang.name
+                  << " target yet";
   return failure();
 }
 
@@ -1094,10 +1107,11 @@ FailureOr<std::string> Emitter::fragmentRegister(Operation *op, Value buffer,
     if (FailureOr<std::string> e = publishedElement(op, root, indices);
         succeeded(e))
       return *e;
-  op->emitError("the CUDA target accesses fragments only inside a "
-                "T.Parallel at the loop variables, or in scalar code when "
-                "every thread holds the whole fragment or reads it where "
-                "the block may meet at a barrier");
+  op->emitError() << "the " << lang.name
+                  << " target accesses fragments only inside a T.Parallel at "
+                     "the loop variables, or in scalar code when every thread "
+                     "holds the whole fragment or reads it where the block "
+                     "may meet at a barrier";
   return failure();
 }
 

@@ -34,8 +34,9 @@ Emitter::fragmentWindow(Value view, const FragmentInfo &frag, Operation *at) {
   auto type = cast<BufferType>(view.getType());
   for (unsigned d = 0; d < type.getRank(); ++d) {
     if (!type.getDim(d).isStatic()) {
-      at->emitError("the CUDA target copies parts of a fragment of static "
-                    "shape only");
+      at->emitError() << "the " << lang.name
+                      << " target copies parts of a fragment of static shape "
+                         "only";
       return failure();
     }
     w.extents.push_back(type.getDim(d).getValue());
@@ -44,8 +45,9 @@ Emitter::fragmentWindow(Value view, const FragmentInfo &frag, Operation *at) {
     for (auto [d, o] : llvm::enumerate(region.getMixedOffsets())) {
       std::optional<int64_t> c = getConstantIntValue(o);
       if (!c) {
-        at->emitError("the CUDA target copies parts of a fragment at "
-                      "constant offsets only");
+        at->emitError() << "the " << lang.name
+                        << " target copies parts of a fragment at constant "
+                           "offsets only";
         return failure();
       }
       w.offsets[d] += *c;
@@ -100,7 +102,8 @@ LogicalResult Emitter::emitFragmentCopy(CopyOp op) {
   if ((srcFrag && !fragments.count(srcRoot)) ||
       (dstFrag && !fragments.count(dstRoot)) ||
       (srcFrag && dstFrag && (srcRoot != src || dstRoot != dst))) {
-    op.emitError("the CUDA target copies whole fragments only");
+    op.emitError() << "the " << lang.name
+                   << " target copies whole fragments only";
     return failure();
   }
   const FragmentInfo &frag = fragments[srcFrag ? srcRoot : dstRoot];
@@ -155,7 +158,8 @@ LogicalResult Emitter::emitFragmentCopy(CopyOp op) {
     if (dim.isStatic() && dim.getValue() == 1)
       continue;
     if (!dim.isStatic()) {
-      op.emitError("the CUDA target copies tiles of static shape only");
+      op.emitError() << "the " << lang.name
+                     << " target copies tiles of static shape only";
       return failure();
     }
     memDims.push_back(d);
@@ -403,7 +407,8 @@ LogicalResult Emitter::emitCopy(CopyOp op) {
       if (dim.isStatic() && dim.getValue() == 1)
         continue;
       if (!dim.isStatic()) {
-        op.emitError("the CUDA target copies tiles of static shape only");
+        op.emitError() << "the " << lang.name
+                       << " target copies tiles of static shape only";
         return failure();
       }
       side->dims.push_back(d);
@@ -439,14 +444,16 @@ LogicalResult Emitter::emitCopy(CopyOp op) {
     if (it == fragments.end() || f.root != f.buffer ||
         (srcFrag && dstFrag && src.root != dst.root &&
          fragments[src.root].shape != fragments[dst.root].shape)) {
-      op.emitError("this fragment copy needs layout inference, which the "
-                   "CUDA target does not have yet");
+      op.emitError() << "this fragment copy needs layout inference, which "
+                        "the "
+                     << lang.name << " target does not have yet";
       return failure();
     }
     frag = &it->second;
     if (SmallVector<int64_t>(frag->shape) != extents &&
         !(extents.empty() && frag->numel == 1)) {
-      op.emitError("the CUDA target copies whole fragments only");
+      op.emitError() << "the " << lang.name
+                     << " target copies whole fragments only";
       return failure();
     }
   }

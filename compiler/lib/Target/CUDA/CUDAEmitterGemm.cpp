@@ -98,7 +98,7 @@ std::optional<int64_t> Emitter::misalignedOrigin(Value operand,
   if (!isSharedScope(type.getScope()) ||
       !type.getElementType().isIntOrFloat())
     return std::nullopt;
-  int64_t bits = type.getElementType().getIntOrFloatBitWidth();
+  int64_t bits = getElementBitWidth(type.getElementType());
   // Per dimension of the root: the constant part of the origin and a
   // divisor of its dynamic part (0: none).
   SmallVector<int64_t> origin(type.getRank(), 0), divisor(type.getRank(), 0);
@@ -149,6 +149,7 @@ LogicalResult Emitter::emitGemm(GemmOp op) {
                                {"B", op.getB()}}) {
     auto type = cast<BufferType>(operand.getType());
     bool scalarLoads = type.getElementType().isF32() ||
+                       type.getElementType().isTF32() ||
                        type.getElementType().isF64();
     if (scalarLoads && !isWgmmaGemm(op))
       continue; // m16n8k8 .tf32 / m8n8k4 .f64 read elements one by one
@@ -165,7 +166,7 @@ LogicalResult Emitter::emitGemm(GemmOp op) {
     d << (isWgmmaGemm(op) ? "wgmma's shared-memory descriptors"
                           : "ldmatrix")
       << " needs 16-byte aligned rows (start the region at a multiple of "
-      << 128 / type.getElementType().getIntOrFloatBitWidth()
+      << 128 / getElementBitWidth(type.getElementType())
       << " elements)";
     return failure();
   }
@@ -180,7 +181,7 @@ LogicalResult Emitter::emitGemm(GemmOp op) {
   bool is16 = ((ab.isF16() || ab.isBF16()) && acc.isF32()) || f16Acc;
   bool isFp8 = isa<Float8E4M3FNType, Float8E5M2Type>(ab) && acc.isF32();
   bool isI8 = ab.isInteger(8) && acc.isInteger(32);
-  bool isTf32 = ab.isF32() && acc.isF32();
+  bool isTf32 = (ab.isF32() || ab.isTF32()) && acc.isF32();
   bool isF64 = ab.isF64() && acc.isF64();
   if (!(is16 || isFp8 || isI8 || isTf32 || isF64) ||
       bType.getElementType() != ab) {

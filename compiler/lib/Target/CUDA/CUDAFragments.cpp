@@ -367,8 +367,8 @@ static FailureOr<layout::GemmConfig> gemmConfig(GemmOp op, int64_t threads,
   cfg.m = cs[0];
   cfg.n = cs[1];
   cfg.k = cfg.transA ? as[0] : as[1];
-  cfg.abBits = a.getElementType().getIntOrFloatBitWidth();
-  cfg.accBits = c.getElementType().getIntOrFloatBitWidth();
+  cfg.abBits = getElementBitWidth(a.getElementType());
+  cfg.accBits = getElementBitWidth(c.getElementType());
   cfg.threads = threads;
   switch (op.getPolicy()) {
   case GemmWarpPolicy::Square:
@@ -579,6 +579,8 @@ LogicalResult Emitter::assignFragmentLayouts(KernelOp kernel) {
   };
   auto elemBits = [](Value v) {
     Type t = cast<BufferType>(v.getType()).getElementType();
+    if (t.isTF32()) // stored in 32 bits (MLIR's type has 19)
+      return 32u;
     return t.isIntOrFloat() ? t.getIntOrFloatBitWidth() : 32u;
   };
   // Common: propagate in program order, twice (copies may run backwards).

@@ -139,9 +139,10 @@ tlc::target::getCudaDeviceHeaders() {
 
 LogicalResult tlc::target::completeGpuManifest(tile::FuncOp func,
                                               artifact::Manifest &m,
-                                              const CudaKernel &kernel) {
+                                              const CudaKernel &kernel,
+                                              llvm::StringRef language) {
   if (kernel.launches.size() != m.launches.size())
-    return func.emitError() << "the CUDA emitter produced "
+    return func.emitError() << "the " << language << " emitter produced "
                             << kernel.launches.size()
                             << " kernels for " << m.launches.size()
                             << " launches";
@@ -325,7 +326,8 @@ LogicalResult tlc::target::buildGpuArtifacts(ModuleOp module,
       [&](tile::FuncOp func, artifact::Manifest &manifest) {
         auto kernel = emitCudaKernel(func, build.emit);
         if (failed(kernel) ||
-            failed(completeGpuManifest(func, manifest, *kernel)))
+            failed(completeGpuManifest(func, manifest, *kernel,
+                                       build.language)))
           return WalkResult::skip();
         artifact::ArtifactBundle bundle;
         bundle.manifest = std::move(manifest);

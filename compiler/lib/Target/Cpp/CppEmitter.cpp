@@ -43,7 +43,9 @@ FileLineColRange tlc::target::detail::getFileLoc(Location loc) {
 }
 
 bool tlc::target::detail::isSmallFloat(Type t) {
-  return t.isF16() || t.isBF16() || isa<Float8E4M3FNType, Float8E5M2Type>(t);
+  return t.isF16() || t.isBF16() ||
+         isa<Float8E4M3FNType, Float8E5M2Type, Float8E4M3FNUZType,
+             Float8E5M2FNUZType, Float8E8M0FNUType>(t);
 }
 
 static bool isCppKeyword(StringRef s) {
@@ -194,6 +196,12 @@ FailureOr<std::string> Emitter::valueType(Type t, Operation *at) {
     return std::string("tlc::cpu::f8e4m3");
   if (isa<Float8E5M2Type>(t))
     return std::string("tlc::cpu::f8e5m2");
+  if (isa<Float8E4M3FNUZType>(t))
+    return std::string("tlc::cpu::f8e4m3fnuz");
+  if (isa<Float8E5M2FNUZType>(t))
+    return std::string("tlc::cpu::f8e5m2fnuz");
+  if (isa<Float8E8M0FNUType>(t))
+    return std::string("tlc::cpu::f8e8m0");
   std::string s;
   llvm::raw_string_ostream os(s);
   t.print(os);

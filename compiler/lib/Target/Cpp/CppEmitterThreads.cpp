@@ -5,9 +5,11 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Kernels that read their thread index. Without it a block is one executor
-// and its tile operations run for the whole block; with it each thread's
-// statements must run for every thread, in phases that barriers separate:
+// Kernels that read their thread index (or add atomically to an element
+// outside T.Parallel, which every thread does). Without it a block is one
+// executor and its tile operations run for the whole block; with it each
+// thread's statements must run for every thread, in phases that barriers
+// separate:
 //
 // * The ops of a region that runs for the whole block are walked in order.
 //   A maximal run of per-thread ops (loads, stores, scalar arithmetic,
@@ -158,6 +160,12 @@ bool Emitter::hasPerThreadCode(tile::KernelOp kernel) {
   kernel.walk([&](Operation *op) {
     if (isa<tile::ThreadBindingOp>(op))
       found = true;
+    // An element T.atomic_add outside T.Parallel is a statement of every
+    // thread, as on the GPU (TileLang guards no scalar statement to one
+    // thread): each thread's update counts, so the threads run one by one.
+    if (auto a = dyn_cast<tile::AtomicAddOp>(op))
+      found |= !isa<tile::BufferType>(a.getValue().getType()) &&
+               !op->getParentOfType<tile::ParallelOp>();
     if (auto i = dyn_cast<tile::IntrinsicOp>(op)) {
       StringRef c = i.getCallee();
       found |= isWarpIntrinsic(c) || isBlockVoteIntrinsic(c) ||

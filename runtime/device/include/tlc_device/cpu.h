@@ -221,6 +221,62 @@ inline uint8_t floatToE5M2Bits(float x) {
 /// The value of float8_e5m2 bits \p b (the upper byte of a binary16).
 inline float e5m2BitsToFloat(uint8_t b) { return halfBitsToFloat(uint16_t(b) << 8); }
 
+/// The FNUZ formats (AMD's fp8): no infinity and no negative zero; 0x80 is
+/// their one NaN. Round to nearest even, satfinite; -0 becomes +0.
+inline uint8_t floatToFnuzBits(float x, int manBits, int bias,
+                               double maxFinite) {
+  if (std::isnan(x))
+    return 0x80;
+  uint8_t b = floatToMiniFloatBits(x, manBits, bias, maxFinite, 0);
+  return b == 0x80 ? uint8_t(0) : b;
+}
+
+/// The value of FNUZ bits \p b with \p manBits mantissa bits and exponent
+/// bias \p bias.
+inline float fnuzBitsToFloat(uint8_t b, int manBits, int bias) {
+  if (b == 0x80)
+    return std::numeric_limits<float>::quiet_NaN();
+  bool neg = b & 0x80;
+  unsigned e = (b & 0x7F) >> manBits, m = b & ((1u << manBits) - 1);
+  float v = e == 0 ? std::ldexp(float(m), 1 - bias - manBits)
+                   : std::ldexp(float((1u << manBits) + m),
+                                int(e) - bias - manBits);
+  return neg ? -v : v;
+}
+
+/// float8_e4m3fnuz bits of \p x (largest finite value 240).
+inline uint8_t floatToE4M3FnuzBits(float x) {
+  return floatToFnuzBits(x, 3, 8, 240.0);
+}
+inline float e4m3FnuzBitsToFloat(uint8_t b) { return fnuzBitsToFloat(b, 3, 8); }
+
+/// float8_e5m2fnuz bits of \p x (largest finite value 57344).
+inline uint8_t floatToE5M2FnuzBits(float x) {
+  return floatToFnuzBits(x, 2, 16, 57344.0);
+}
+inline float e5m2FnuzBitsToFloat(uint8_t b) { return fnuzBitsToFloat(b, 2, 16); }
+
+/// float8_e8m0fnu bits of \p x: an exponent alone (the MX block scale),
+/// 2^(b - 127), 0xFF the NaN. The format has no zero and no sign: NaN, zero
+/// and negative values give NaN; others round to the nearest power of two
+/// (ties to the even exponent field) and saturate to 2^-127 .. 2^127.
+inline uint8_t floatToE8M0Bits(float x) {
+  if (!(x > 0))
+    return 0xFF;
+  int exp2;
+  double f = std::frexp(double(x), &exp2); // x = f * 2^exp2, f in [0.5, 1)
+  int e = exp2 - 1;                        // x = (2f) * 2^e, 2f in [1, 2)
+  double m = 2 * f;
+  if (m > 1.5 || (m == 1.5 && ((e + 127) & 1)))
+    ++e;
+  return uint8_t(std::clamp(e, -127, 127) + 127);
+}
+inline float e8m0BitsToFloat(uint8_t b) {
+  if (b == 0xFF)
+    return std::numeric_limits<float>::quiet_NaN();
+  return float(std::ldexp(1.0, int(b) - 127));
+}
+
 /// Storage type of a small float format: holds the bits, converts to float
 /// exactly and from float with the format's rounding. Arithmetic happens in
 /// float and is rounded back at every result, which matches the GPU's
@@ -246,6 +302,11 @@ using f16 = MiniFloat<uint16_t, floatToHalfBits, halfBitsToFloat>;
 using bf16 = MiniFloat<uint16_t, floatToBFloat16Bits, bfloat16BitsToFloat>;
 using f8e4m3 = MiniFloat<uint8_t, floatToE4M3Bits, e4m3BitsToFloat>;
 using f8e5m2 = MiniFloat<uint8_t, floatToE5M2Bits, e5m2BitsToFloat>;
+using f8e4m3fnuz =
+    MiniFloat<uint8_t, floatToE4M3FnuzBits, e4m3FnuzBitsToFloat>;
+using f8e5m2fnuz =
+    MiniFloat<uint8_t, floatToE5M2FnuzBits, e5m2FnuzBitsToFloat>;
+using f8e8m0 = MiniFloat<uint8_t, floatToE8M0Bits, e8m0BitsToFloat>;
 
 /// Converts between any two element types: floats through float (small
 /// formats round on the way in), float -> integer saturating with NaN -> 0

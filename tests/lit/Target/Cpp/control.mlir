@@ -1,18 +1,22 @@
 // RUN: tlc-translate --tile-to-cpp %s | FileCheck %s
 
 // Loops, conditions, variables, atomics, barriers, pipelining, printing and
-// assertions.
+// assertions. The element atomic adds outside a T.Parallel are statements
+// of every thread, so the block's threads run one by one.
 
 // CHECK-LABEL: extern "C" int tlc_control(
 // CHECK: tlc::cpu::launch(st, args->numWorkers, 4, 1, 1, [&](int64_t bx, int64_t /*by*/, int64_t /*bz*/) {
-// CHECK:   v.at({0}) = 0;
-// CHECK:   for (int64_t i = 0; i < 4; i += 1) {
-// CHECK:     const int32_t [[K:.*]] = tlc::cpu::loadChecked(st, {{.*}}, v, {0});
-// CHECK:     const int32_t [[K1:.*]] = ([[K]] + 1);
-// CHECK:     tlc::cpu::storeChecked(st, {{.*}}, v, {0}, [[K1]]);
-// CHECK:   // T.Pipelined(num_stages=2): a plain loop on the CPU
-// CHECK:   for (int64_t k = 0; k < 4; ++k) {
-// CHECK:     // T.sync_threads(): no-op, one executor per block
+// CHECK:   tlc::cpu::Local<int32_t, 2> v_mem({threads, 1});
+// CHECK:   std::fill(v_mem.data.begin(), v_mem.data.end(), 0);
+// CHECK:   for (int64_t tlc_t = 0; tlc_t < threads; ++tlc_t) {
+// CHECK:     for (int64_t i = 0; i < 4; i += 1) {
+// CHECK:       const int32_t [[K:.*]] = tlc::cpu::loadChecked(st, {{.*}}, tlc::cpu::lane(v_all, tlc_t), {0});
+// CHECK:       const int32_t [[K1:.*]] = ([[K]] + 1);
+// CHECK:       tlc::cpu::storeChecked(st, {{.*}}, tlc::cpu::lane(v_all, tlc_t), {0}, [[K1]]);
+// CHECK:   // T.Pipelined: a plain loop on the CPU
+// CHECK:   for (int64_t k = 0; k < 4; k += 1) {
+// CHECK:     // T.sync_threads(): every thread has finished the phase before it
+// CHECK:   for (int64_t tlc_t = 0; tlc_t < threads; ++tlc_t) {
 // CHECK:   if ([[C:v_[0-9]+]]) {
 // CHECK:     tlc::cpu::atomicAddGuarded(P, {bx}, tlc::cpu::cast<float>(1.0f));
 // CHECK:   } else {

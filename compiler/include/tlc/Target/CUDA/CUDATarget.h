@@ -122,10 +122,12 @@ getCudaDeviceHeaders();
 /// Fills the manifest fields of \p m that the GPU printer decides (CUDA
 /// and HIP): entry, per-launch kernel symbols, block, dynamic shared
 /// memory, workspaces, the symbols in the order the kernels take them, and
-/// the source map of \p kernel.
+/// the source map of \p kernel. \p language ("CUDA" or "HIP") names the
+/// printer in diagnostics.
 mlir::LogicalResult completeGpuManifest(tile::FuncOp func,
                                         artifact::Manifest &m,
-                                        const CudaKernel &kernel);
+                                        const CudaKernel &kernel,
+                                        llvm::StringRef language);
 
 /// The nvcc/NVRTC flags \p func asks for: `tl.ptxas_register_usage_level`
 /// and `tl.enable_ptxas_verbose_output` as ptxas options, then its

@@ -73,7 +73,7 @@ bool tlc::tile::hasUnitInnerStride(Value buffer) {
 
 int64_t tlc::tile::getElementStorageBytes(Type t) {
   if (t.isIntOrFloat())
-    return std::max<int64_t>(1, t.getIntOrFloatBitWidth() / 8);
+    return std::max<int64_t>(1, getElementBitWidth(t) / 8);
   if (isa<IndexType>(t))
     return 8;
   return 0;

@@ -65,6 +65,9 @@ std::optional<LayoutTarget> tlc::tile::parseLayoutTarget(llvm::StringRef name) {
 unsigned tlc::tile::elementBitWidth(Type type) {
   if (auto vec = dyn_cast<VectorType>(type))
     type = vec.getElementType();
+  // tfloat32 is stored in 32 bits (MLIR's type has 19).
+  if (isa<FloatTF32Type>(type))
+    return 32;
   if (type.isIntOrFloat())
     return type.getIntOrFloatBitWidth();
   return 0;
