@@ -204,8 +204,10 @@ llvm::Error Fragment::verify(int64_t blockThreads) const {
       placements = std::numeric_limits<int64_t>::max();
   std::string key;
   if (placements >= kMinVerifyMemoPlacements) {
-    key = memoKey(inputShape, replicas, forwardIndex, forwardThread) + '#' +
-          std::to_string(blockThreads);
+    // getWithExtents may give extents of its own: they are in the key.
+    key = memoKey(inputShape, replicas, forwardIndex, forwardThread);
+    appendMemoKey(key, indexShape);
+    key += std::to_string(threadExtent) + '#' + std::to_string(blockThreads);
     if (std::optional<std::string> problem = lookupVerifyMemo(key)) {
       if (!problem->empty())
         return makeError(*problem);

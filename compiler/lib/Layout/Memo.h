@@ -76,7 +76,7 @@ void recordFragmentMemo(std::string key,
 /// about as much as the check.
 constexpr int64_t kMinVerifyMemoPlacements = 1024;
 /// The memoized answer of Fragment::verify with key \p key (the fragment's
-/// key and the block's thread count): empty when the fragment is valid,
+/// key, its extents and the block's thread count): empty when valid,
 /// else the problem; none when not recorded.
 std::optional<std::string> lookupVerifyMemo(const std::string &key);
 /// Records \p problem (empty: valid) under \p key.
