@@ -83,6 +83,10 @@ TileLangNames::TileLangNames(const syntax::SyntaxTree &tree,
   // aliases are kept by its text, so only edited statements are walked.
   for (Node stmt : tree.root().children(Field::body)) {
     llvm::StringRef text = stmt.text();
+    // Every alias names a `tilelang` module (identifiers are not
+    // normalized): most statements are skipped without a lookup.
+    if (!text.contains("tilelang"))
+      continue;
     std::string key = std::to_string(llvm::xxh3_64bits(text)) + ":" +
                       std::to_string(text.size());
     std::shared_ptr<const AliasList> known = cache->lookup(key);

@@ -16,11 +16,26 @@
 #include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
+#include <limits>
 
 using namespace tlc::layout;
 
 static llvm::Error makeError(const llvm::Twine &msg) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), msg);
+}
+
+/// The structural key of a fragment's enumeration facts (Memo.h).
+static std::string memoKey(llvm::ArrayRef<int64_t> shape, int64_t replicas,
+                           llvm::ArrayRef<IndexExpr> index,
+                           const IndexExpr &thread) {
+  std::string key;
+  appendMemoKey(key, shape);
+  key += std::to_string(replicas);
+  for (const IndexExpr &e : index)
+    appendMemoKey(key, e);
+  key += '|';
+  appendMemoKey(key, thread);
+  return key;
 }
 
 static std::string coordString(llvm::ArrayRef<int64_t> coord) {
@@ -72,13 +87,8 @@ llvm::Expected<Fragment> Fragment::get(std::vector<int64_t> inputShape,
 
   // The enumeration below depends only on the shape, the replication and
   // the expressions: reuse its facts when the same fragment was built before.
-  std::string key;
-  appendMemoKey(key, f.inputShape);
-  key += std::to_string(replicate);
-  for (const IndexExpr &e : f.forwardIndex)
-    appendMemoKey(key, e);
-  key += '|';
-  appendMemoKey(key, f.forwardThread);
+  std::string key = memoKey(f.inputShape, replicate, f.forwardIndex,
+                            f.forwardThread);
   if (std::shared_ptr<const FragmentMemo> memo = lookupFragmentMemo(key)) {
     if (!memo->error.empty())
       return makeError(memo->error);
@@ -186,6 +196,24 @@ FragmentSlot Fragment::slotAt(llvm::ArrayRef<int64_t> point) const {
 }
 
 llvm::Error Fragment::verify(int64_t blockThreads) const {
+  // Layout inference checks the same loop layouts again for every root it
+  // tries (LayoutFreeLevel.cpp): a large tile's answer is memoized.
+  int64_t placements = replicas;
+  for (int64_t e : inputShape)
+    if (llvm::MulOverflow(placements, e, placements))
+      placements = std::numeric_limits<int64_t>::max();
+  std::string key;
+  if (placements >= kMinVerifyMemoPlacements) {
+    // getWithExtents may give extents of its own: they are in the key.
+    key = memoKey(inputShape, replicas, forwardIndex, forwardThread);
+    appendMemoKey(key, indexShape);
+    key += std::to_string(threadExtent) + '#' + std::to_string(blockThreads);
+    if (std::optional<std::string> problem = lookupVerifyMemo(key)) {
+      if (!problem->empty())
+        return makeError(*problem);
+      return llvm::Error::success();
+    }
+  }
   int64_t regs = getRegsPerThread();
   std::vector<bool> slots(std::min(threadExtent, blockThreads) * regs, false);
   std::string problem;
@@ -212,6 +240,8 @@ llvm::Error Fragment::verify(int64_t blockThreads) const {
       used = true;
     }
   });
+  if (!key.empty())
+    recordVerifyMemo(std::move(key), problem);
   if (!problem.empty())
     return makeError(problem);
   return llvm::Error::success();

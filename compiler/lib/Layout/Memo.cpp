@@ -90,6 +90,11 @@ MemoTable<FragmentMemo> &fragmentTable() {
   return table;
 }
 
+MemoTable<std::string> &verifyTable() {
+  static MemoTable<std::string> table;
+  return table;
+}
+
 MemoTable<bool> &equivalenceTable() {
   static MemoTable<bool> table;
   return table;
@@ -115,6 +120,18 @@ tlc::layout::lookupFragmentMemo(const std::string &key) {
 void tlc::layout::recordFragmentMemo(std::string key,
                                      std::shared_ptr<const FragmentMemo> memo) {
   fragmentTable().record(std::move(key), std::move(memo));
+}
+
+std::optional<std::string>
+tlc::layout::lookupVerifyMemo(const std::string &key) {
+  if (std::shared_ptr<const std::string> problem = verifyTable().lookup(key))
+    return *problem;
+  return std::nullopt;
+}
+
+void tlc::layout::recordVerifyMemo(std::string key, std::string problem) {
+  verifyTable().record(std::move(key),
+                       std::make_shared<const std::string>(std::move(problem)));
 }
 
 std::optional<bool> tlc::layout::lookupEquivalenceMemo(const std::string &key) {

@@ -71,6 +71,16 @@ std::shared_ptr<const FragmentMemo> lookupFragmentMemo(const std::string &key);
 /// Records \p memo under \p key.
 void recordFragmentMemo(std::string key,
                         std::shared_ptr<const FragmentMemo> memo);
+/// Fragment::verify enumerates at least this many placements (elements
+/// times replicas) before its answer is memoized; below it the key costs
+/// about as much as the check.
+constexpr int64_t kMinVerifyMemoPlacements = 1024;
+/// The memoized answer of Fragment::verify with key \p key (the fragment's
+/// key, its extents and the block's thread count): empty when valid,
+/// else the problem; none when not recorded.
+std::optional<std::string> lookupVerifyMemo(const std::string &key);
+/// Records \p problem (empty: valid) under \p key.
+void recordVerifyMemo(std::string key, std::string problem);
 /// The memoized answer of the equivalence question with key \p key.
 std::optional<bool> lookupEquivalenceMemo(const std::string &key);
 /// Records the answer \p same under \p key.

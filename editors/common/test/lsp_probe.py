@@ -11,10 +11,13 @@
 # the plugins are tested on their own work (rendering, opening, jumping) and
 # not on the server's wording.
 #
-# usage: lsp_probe.py FILE.py LINE CHARACTER -- SERVER [server args...]
+# usage: lsp_probe.py FILE.py LINE CHARACTER [--exchange FILE2.py BUFFER]
+#                     -- SERVER [server args...]
 # prints one JSON object: {hints: {line: [label...]}, generated: {...} |
 # null, generatedError: str | null, original: {...} | null, tile: {...} |
-# null, tileError: str | null}  (tile: the same request with target "tile")
+# null, tileError: str | null}  (tile: the same request with target "tile");
+# with --exchange also exchange: the `exchanges` of tilelang/layout for
+# BUFFER of FILE2.py (each tile's `bank` array left out), or null.
 
 import json
 import os
@@ -89,11 +92,32 @@ def label_text(label):
     return ''.join(part.get('value', '') for part in label)
 
 
+def probe_exchange(client, path, buffer):
+    """The exchanges of `buffer` in the file at `path`, without banks."""
+    uri = 'file://' + path
+    with open(path, encoding='utf-8') as f:
+        text = f.read()
+    client.notify('textDocument/didOpen', {'textDocument': {
+        'uri': uri, 'languageId': 'python', 'version': 1, 'text': text}})
+    reply = client.request('tilelang/layout', {
+        'textDocument': {'uri': uri}, 'buffer': buffer})
+    exchanges = (reply.get('result') or {}).get('exchanges')
+    if exchanges is None:
+        return None
+    for x in exchanges:
+        x.pop('bank', None)
+    return exchanges
+
+
 def main():
     argv = sys.argv[1:]
     server = argv[argv.index('--') + 1:]
     argv = argv[:argv.index('--')]
     path, line, character = argv[0], int(argv[1]), int(argv[2])
+    exchange = None
+    if '--exchange' in argv:
+        at = argv.index('--exchange')
+        exchange = (os.path.abspath(argv[at + 1]), argv[at + 2])
     path = os.path.abspath(path)
     uri = 'file://' + path
     with open(path, encoding='utf-8') as f:
@@ -139,6 +163,8 @@ def main():
         'target': 'tile'})
     result['tile'] = reply.get('result')
     result['tileError'] = reply.get('error', {}).get('message')
+    if exchange:
+        result['exchange'] = probe_exchange(client, *exchange)
     client.request('shutdown', None)
     client.notify('exit', None)
     try:

@@ -309,8 +309,149 @@ check((lines[1] or ''):find('A_shared — shared 128×32 float16', 1, true) ~= n
       and (lines[2] or ''):find('bank', 1, true) ~= nil,
       'the lens shows A_shared\'s banks (' .. tostring(lines[1]) .. ')')
 
+-- 7. A fragment exchange's tiles below the map (editors/common/test/
+-- exchange.py: C_local, 64x64 float32, goes through shared memory at byte
+-- 8192). Oracles: the bank of cell (i, j) is (8192 / 4 + 64 i + j) mod 32;
+-- an instruction's degree is the most distinct cells its lanes access in
+-- one bank; the worst store writes the accumulator, so lane l is at a cell
+-- with 4 (i % 8) + (j % 8) / 2 = l (PTX ISA); the lanes are the probe's.
+vim.api.nvim_set_current_win(src_win)
+vim.cmd('edit ' .. vim.fn.fnameescape(env.TLC_EXCHANGE))
+local xsrc = vim.api.nvim_get_current_buf()
+check(vim.wait(15000, function()
+  return #require('tlc.compat').get_clients('tlc', xsrc) > 0
+end, 50), 'tlc-lsp attached to ' .. env.TLC_EXCHANGE)
+local xrow
+for i, text in ipairs(vim.api.nvim_buf_get_lines(xsrc, 0, -1, false)) do
+  if text:find('C_local = T.alloc_fragment', 1, true) then
+    xrow = i
+  end
+end
+vim.api.nvim_win_set_cursor(0, { xrow, 14 })
+local want_x = probe.exchange ~= vim.NIL and probe.exchange and probe.exchange[1]
+check(want_x ~= nil and want_x ~= false, 'the probe got an exchange for C_local')
+-- The first answers may come before the analysis: ask until it has one.
+local xlines, got_x = {}, false
+for _ = 1, 10 do
+  tlc.last_layout = nil
+  vim.cmd('TlcLayout')
+  vim.wait(5000, function()
+    return tlc.last_layout ~= nil
+  end, 50)
+  xlines = vim.api.nvim_buf_get_lines(layout_buf, 0, -1, false)
+  local x = tlc.last_layout and tlc.last_layout.exchanges
+  got_x = type(x) == 'table' and #x > 0
+  if got_x then
+    break
+  end
+  vim.wait(500)
+end
+check(got_x, ':TlcLayout on C_local answered with an exchange')
+local function line_index(text, from)
+  for i = from or 1, #xlines do
+    if xlines[i]:find(text, 1, true) then
+      return i
+    end
+  end
+  return nil
+end
+check((xlines[1] or ''):find('C_local — fragment 64×64 float32', 1, true) ~= nil,
+      'the map is C_local\'s (' .. tostring(xlines[1]) .. ')')
+check(line_index('Exchange through shared memory') ~= nil and want_x and line_index(want_x.label) ~= nil,
+      'the exchange section is titled with the server\'s label')
+check(line_index('line 29: 64×64 tile of 4-byte elements in shared memory at byte 8192') ~= nil,
+      'the tile: 64×64 float32 at byte 8192, at the transposed read (line 29)')
+local bank_of = function(i, j)
+  return (8192 / 4 + 64 * i + j) % 32
+end
+-- The bank highlight of the cell text ending at byte `col` of line `row`.
+local function cell_group(row, col)
+  local marks = vim.api.nvim_buf_get_extmarks(layout_buf, tlc.layout_ns, { row, 0 }, { row, -1 },
+                                              { details = true })
+  for _, m in ipairs(marks) do
+    local d = m[4] or {}
+    if m[3] < col and (d.end_col or 0) >= col and (d.hl_group or ''):find('^TlcLayoutBank') then
+      return d.hl_group
+    end
+  end
+  return nil
+end
+for _, what in ipairs({ 'store', 'load' }) do
+  local want = want_x and want_x[what .. 's'] or { lanes = {}, degree = -1 }
+  local head = line_index('worst ' .. what .. ' instruction: ')
+  check(head ~= nil, what .. ': a picture of the worst instruction')
+  head = head or #xlines
+  -- Every lane's cell and bank, as listed.
+  local lanes, per_bank = {}, {}
+  local at = head
+  while at <= #xlines and not xlines[at]:find('^lanes') do
+    at = at + 1
+  end
+  while at <= #xlines and xlines[at] ~= '' do
+    for l, i, j, b in xlines[at]:gmatch('(%d+): %((%d+), (%d+)%) bank (%d+)') do
+      lanes[tonumber(l)] = { i = tonumber(i), j = tonumber(j), bank = tonumber(b) }
+    end
+    at = at + 1
+  end
+  local listed, banks_ok, probe_ok, formula_ok = 0, true, true, true
+  for l, c in pairs(lanes) do
+    listed = listed + 1
+    banks_ok = banks_ok and c.bank == bank_of(c.i, c.j)
+    probe_ok = probe_ok and want.lanes[l + 1] == c.i * 64 + c.j
+    if what == 'store' then
+      formula_ok = formula_ok and 4 * (c.i % 8) + math.floor((c.j % 8) / 2) == l
+    end
+    per_bank[c.bank] = (per_bank[c.bank] or 0) + 1
+  end
+  local degree = 0
+  for _, n in pairs(per_bank) do
+    degree = math.max(degree, n)
+  end
+  check(listed == 32 and probe_ok, what .. ': 32 lanes listed, at the probe\'s cells (' .. listed .. ')')
+  check(banks_ok, what .. ': each lane\'s bank is (8192 / 4 + 64 i + j) mod 32')
+  if what == 'store' then
+    check(formula_ok, 'store: lane l writes a cell with 4 (i % 8) + (j % 8) / 2 = l')
+  end
+  check(degree == want.degree and xlines[head]:find(degree .. '-way bank conflict', 1, true) ~= nil,
+        string.format('%s: %d-way from the lanes\' banks, as the caption says (%s)', what, degree, xlines[head]))
+  -- The grid: lane numbers on the accessed cells (! where the bank serves
+  -- more than one word), every cell in its bank's colour.
+  local grid_ok, colour_ok, cells = true, true, 0
+  for r = 0, 7 do
+    local line = xlines[head + 4 + r] or ''
+    local bar = line:find('|', 1, true)
+    check(bar ~= nil and tonumber(line:match('^%s*(%d+)')) == r, what .. ': grid row ' .. r)
+    local j = 0
+    for s, text, e in line:sub((bar or 0) + 1):gmatch('()(%S+)()') do
+      local lane
+      for l, c in pairs(lanes) do
+        if c.i == r and c.j == j then
+          lane = l
+        end
+      end
+      local want_text = lane and (lane .. ((per_bank[bank_of(r, j)] or 0) > 1 and '!' or '')) or '.'
+      grid_ok = grid_ok and text == want_text
+      colour_ok = colour_ok and cell_group(head + 3 + r, bar + e - 1) == 'TlcLayoutBank' .. bank_of(r, j)
+      cells = cells + 1
+      j = j + 1
+    end
+  end
+  check(grid_ok and cells >= 8 * 16, what .. ': rows 0-7 show each lane at its cell, "." elsewhere')
+  check(colour_ok, what .. ': every cell is highlighted in its bank\'s colour')
+end
+-- The table: words per bank of both instructions, the probe's.
+local tab = line_index('bank | store words')
+local table_ok = tab ~= nil
+for b = 0, 31 do
+  local s, l = (xlines[(tab or 0) + 1 + b] or ''):match('^%s*' .. b .. ' |%s*(%d+)[ #]*|%s*(%d+)')
+  table_ok = table_ok and want_x and tonumber(s) == want_x.stores.wordsPerBank[b + 1]
+    and tonumber(l) == want_x.loads.wordsPerBank[b + 1]
+end
+check(table_ok, 'the bank table has the store and load words of each of the 32 banks')
+
 notes = {}
 vim.api.nvim_set_current_win(src_win)
+vim.api.nvim_set_current_buf(src)
 vim.cmd('TlcInstance')
 local inst_done = vim.wait(10000, function()
   return #notes > 0

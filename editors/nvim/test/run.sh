@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Tests the Neovim plugin in a headless Neovim (Debian's, 0.7.2 on Debian 12)
 # against the real tlc-lsp: attach, inlay hints as extmarks on the right
-# lines, :TlcGenerated / :TlcOriginal / :TlcIR / :TlcInstance.
+# lines, :TlcGenerated / :TlcOriginal / :TlcIR / :TlcInstance, :TlcLayout
+# (a fragment's thread map, a shared buffer's banks, a fragment exchange's
+# tiles).
 #
 # Two server set-ups:
 #   tlc-lsp        the server as built. Where it has no generated source yet,
@@ -48,7 +50,10 @@ gen_col=$(sed -n "$((gen_line + 1))p" "$TLC_EXAMPLE" | awk '{ match($0, /[^ ]/);
 
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
-export TLC_EXAMPLE TLC_GEN_LINE="$gen_line" TLC_GEN_COL="$gen_col"
+# The layout view's exchange tiles: a kernel whose C_local goes through
+# shared memory.
+TLC_EXCHANGE="$repo/editors/common/test/exchange.py"
+export TLC_EXAMPLE TLC_EXCHANGE TLC_GEN_LINE="$gen_line" TLC_GEN_COL="$gen_col"
 export XDG_CONFIG_HOME="$work/config" XDG_DATA_HOME="$work/data" XDG_STATE_HOME="$work/state" \
   XDG_CACHE_HOME="$work/cache" NVIM_LOG_FILE="$work/nvim.log"
 
@@ -58,7 +63,7 @@ run_case() { # name, server command...
   local name="$1"; shift
   export TLC_LSP_CMD="$*" TLC_PROBE="$work/probe-$name.json" TLC_STUB=$([ "$name" = stub-backend ] && echo 1 || echo 0)
   /usr/bin/python3 "$repo/editors/common/test/lsp_probe.py" "$TLC_EXAMPLE" "$gen_line" "$gen_col" \
-    -- "$@" > "$TLC_PROBE"
+    --exchange "$TLC_EXCHANGE" C_local -- "$@" > "$TLC_PROBE"
   local modes=default
   [ "$has_native" = 1 ] && modes="default virtual-text"
   for mode in $modes; do

@@ -125,6 +125,7 @@ export const exchangeStyle = `
 rect.xcell { stroke: rgba(0, 0, 0, 0.15); stroke-width: 0.5px; }
 rect.xcell.accessed { stroke: black; stroke-width: 1px; }
 rect.xcell.conflict { stroke: #c00000; stroke-width: 2px; }
+.exchange-picture text { pointer-events: none; } /* hovering a lane number reads its cell */
 table.banks { border-collapse: collapse; font-family: var(--vscode-editor-font-family); }
 table.banks td, table.banks th { padding: 0 8px; text-align: left; }
 .swatch { display: inline-block; width: 10px; height: 10px; margin-right: 4px; }

@@ -285,6 +285,96 @@ try {
             `A_shared is drawn by bank (${kind}, ${banks} cells)`);
     }
   }
+
+  // 9. A fragment exchange's tile (editors/common/test/exchange.py: C_local,
+  // 64x64 float32, goes through shared memory at byte 8192). Oracles: the
+  // bank of cell (i, j) is (8192 / 4 + 64 i + j) mod 32; an instruction's
+  // degree is the most distinct cells its lanes access in one bank; the
+  // worst store writes the accumulator, so lane l is at a cell with
+  // 4 (i % 8) + (j % 8) / 2 = l (PTX ISA); the lanes and words per bank
+  // are the probe's (an independent client of the same server).
+  if (env.TLC_EXCHANGE_FILE) {
+    const want = probe.exchange?.[0];
+    check(Boolean(want), 'the probe got an exchange for C_local');
+    await page.keyboard.press('Control+1');
+    await page.keyboard.press('Control+P');
+    const open = page.locator('.quick-input-widget input');
+    await open.waitFor({ state: 'visible' });
+    await open.fill(env.TLC_EXCHANGE_FILE);
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: env.TLC_EXCHANGE_FILE })
+        .first().waitFor({ timeout: 20000 });
+    await open.press('Enter');
+    await until(async () => (await page.title()).startsWith(env.TLC_EXCHANGE_FILE), 20000);
+    const xsource = fs.readFileSync(`${env.TLC_WORK}/ws/${env.TLC_EXCHANGE_FILE}`, 'utf8').split('\n');
+    await goToLine(xsource.findIndex((l) => l.includes('C_local = T.alloc_fragment')) + 1);
+    // The first answer may come before the analysis: ask until it has the
+    // exchange section.
+    let xframe;
+    for (let attempt = 0; attempt < 6 && !xframe; ++attempt) {
+      await runCommand('TileLang: Show Layout');
+      xframe = await until(async () => {
+        const f = await layoutFrame('C_local');
+        return f && (await f.locator('#exchanges').count()) > 0 ? f : undefined;
+      }, 10000);
+      await page.keyboard.press('Control+1');
+    }
+    check(Boolean(xframe), 'Show Layout on C_local shows the exchange tile');
+    if (xframe && want) {
+      const title = await xframe.locator('#exchanges section.exchange h3').innerText();
+      check(title === want.label, `the exchange is titled with the server's label: ${title}`);
+      const where = await xframe.locator('.exchange-where').innerText();
+      check(where.includes('64×64 tile of 4-byte elements in shared memory at byte 8192'),
+            `the tile: 64×64 float32 at byte 8192 (${where.slice(0, 80)})`);
+      const bankOf = (i, j) => (8192 / 4 + 64 * i + j) % 32;
+      for (const what of ['stores', 'loads']) {
+        const fig = xframe.locator(`figure.exchange-picture[data-access="${what}"]`);
+        const cells = await fig.locator('rect.xcell').evaluateAll((rs) => rs.map((r) => ({
+          i: Number(r.dataset.i), j: Number(r.dataset.j), bank: Number(r.dataset.bank),
+          lanes: r.dataset.lanes, conflict: r.classList.contains('conflict'),
+        })));
+        check(cells.length === 64 * 64, `${what}: 4096 cells drawn (${cells.length})`);
+        check(cells.every((c) => c.bank === bankOf(c.i, c.j)),
+              `${what}: every cell's bank is (8192 / 4 + 64 i + j) mod 32`);
+        const accessed = cells.filter((c) => c.lanes !== undefined);
+        check(accessed.length === 32 &&
+              accessed.every((c) => want[what].lanes[Number(c.lanes)] === c.i * 64 + c.j),
+              `${what}: 32 cells carry a lane, at the probe's cells (${accessed.length})`);
+        const perBank = new Map();
+        for (const c of accessed)
+          perBank.set(c.bank, (perBank.get(c.bank) ?? 0) + 1);
+        const degree = Math.max(...perBank.values());
+        const caption = await fig.locator('figcaption').innerText();
+        check(degree === want[what].degree && caption.includes(`${degree}-way bank conflict`) &&
+              Number(await fig.getAttribute('data-degree')) === degree,
+              `${what}: ${degree}-way from the lanes' banks, as the caption says (${caption})`);
+        check(accessed.every((c) => c.conflict === (perBank.get(c.bank) > 1)),
+              `${what}: the cells of banks serving more than one word are outlined`);
+        if (what === 'stores')
+          check(accessed.every((c) => 4 * (c.i % 8) + Math.floor((c.j % 8) / 2) === Number(c.lanes)),
+                'stores: lane l writes a cell with 4 (i % 8) + (j % 8) / 2 = l');
+      }
+      const rows = await xframe.locator('table.banks tbody tr').evaluateAll((rs) => rs.map((r) => [
+        Number(r.dataset.bank), Number(r.dataset.stores), Number(r.dataset.loads)]));
+      check(rows.length === 32 && rows.every(([b, s, l]) =>
+              s === want.stores.wordsPerBank[b] && l === want.loads.wordsPerBank[b]),
+            'the bank table has the probe\'s store and load words of each of the 32 banks');
+      // Hovering a stored cell names its bank and lane.
+      const lane5 = want.stores.lanes[5];
+      const [i5, j5] = [Math.floor(lane5 / 64), lane5 % 64];
+      await xframe.locator(`figure[data-access="stores"] rect.xcell[data-i="${i5}"][data-j="${j5}"]`).hover();
+      const readout = await until(async () => {
+        const t = await xframe.locator('#readout').innerText();
+        return t.includes(`(${i5}, ${j5})`) ? t : '';
+      }, 10000);
+      check((readout ?? '').includes(`bank ${bankOf(i5, j5)}`) && /stores of lane 5\b/.test(readout ?? ''),
+            `hovering the store tile's (${i5}, ${j5}) shows its bank and lane 5: ${readout}`);
+      if (env.TLC_SCREENSHOT_EXCHANGE) {
+        await xframe.locator('#exchanges').scrollIntoViewIfNeeded();
+        await page.screenshot({ path: env.TLC_SCREENSHOT_EXCHANGE });
+        console.log(`screenshot: ${env.TLC_SCREENSHOT_EXCHANGE}`);
+      }
+    }
+  }
 } catch (e) {
   failures++;
   console.log(`FAIL exception: ${e.stack ?? e}`);

@@ -6,7 +6,8 @@
 # DOM, Show Generated CUDA/HIP (the document beside the kernel at the mapped
 # line, or the server's error where it has no generated source yet), the
 # cursor-following view, the jump back, Show Tile IR and Show Layout (the
-# webview's picture, its hover readout and following the cursor). Before
+# webview's picture, its hover readout and following the cursor; the
+# exchange tile of editors/common/test/exchange.py's C_local). Before
 # the browser: test/exchange-tile.test.mjs (the layout view's exchange
 # section drawn from a real server's tilelang/layout answer, under Node).
 #
@@ -113,6 +114,9 @@ work="$here/.work"
 rm -rf "$work"
 mkdir -p "$work"
 code_server="$here/node_modules/code-server/out/node/entry.js"
+# The layout view's exchange tile: a kernel whose C_local goes through
+# shared memory.
+exchange="$repo/editors/common/test/exchange.py"
 gen_line=$(grep -n -m1 'T.gemm(' "$TLC_EXAMPLE" | cut -d: -f1)
 gen_line=$((gen_line - 1))
 gen_col=$(sed -n "$((gen_line + 1))p" "$TLC_EXAMPLE" | awk '{ match($0, /[^ ]/); print RSTART - 1 }')
@@ -127,7 +131,7 @@ run_case() { # name, server executable, server args...
   local name="$1" server="$2"; shift 2
   local dir="$work/$name"
   mkdir -p "$dir/ws" "$dir/user/User" "$dir/user/Machine" "$dir/ext" "$dir/xdg"
-  cp "$TLC_EXAMPLE" "$dir/ws/"
+  cp "$TLC_EXAMPLE" "$exchange" "$dir/ws/"
   local file; file="$(basename "$TLC_EXAMPLE")"
   local args_json; args_json="$(/usr/bin/python3 -c 'import json,sys; print(json.dumps(sys.argv[1:]))' "$@")"
   # Machine settings: code-server is a remote host, machine-scoped settings
@@ -168,10 +172,11 @@ EOF
     sleep 0.2
   done
   /usr/bin/python3 "$repo/editors/common/test/lsp_probe.py" "$dir/ws/$file" "$gen_line" "$gen_col" \
-    -- "$server" "$@" > "$dir/probe.json"
+    --exchange "$dir/ws/$(basename "$exchange")" C_local -- "$server" "$@" > "$dir/probe.json"
   echo "== vscode e2e: $name (code-server on port $port)"
   TLC_URL="http://127.0.0.1:$port/?folder=$dir/ws" TLC_FILE="$file" TLC_PROBE="$dir/probe.json" \
   TLC_GEN_LINE="$gen_line" TLC_GEN_COL="$gen_col" TLC_CASE="$name" TLC_WORK="$dir" \
+  TLC_EXCHANGE_FILE="$(basename "$exchange")" TLC_SCREENSHOT_EXCHANGE="$dir/exchange.png" \
   TLC_SCREENSHOT="$dir/hints.png" TLC_SCREENSHOT_GEN="$dir/generated.png" TLC_SCREENSHOT_IR="$dir/tile-ir.png" TLC_SCREENSHOT_LAYOUT="$dir/layout.png" CHROMIUM=/usr/bin/chromium \
     timeout 300 node "$here/e2e.mjs" || status=1
   cleanup

@@ -100,3 +100,42 @@ TEST_CASE("definition: imports and decorators") {
   // On a parameter: the parameter itself.
   check("def f([[p^q]]): pass\n");
 }
+
+TEST_CASE("TileLangNames: the alias cache gives the walk's answers") {
+  // Aliases from top-level imports, imports inside compound statements,
+  // rebinding (the later one wins) and statements without `tilelang`, which
+  // the cached form skips without a lookup.
+  std::string source = "import os\n"
+                       "import tilelang.language as T\n"
+                       "from tilelang import jit as J\n"
+                       "x = 1\n"
+                       "if x:\n"
+                       "    from tilelang.language import copy\n"
+                       "try:\n"
+                       "    import tilelang as tl\n"
+                       "except ImportError:\n"
+                       "    pass\n"
+                       "import numpy as T2\n"
+                       "from tilelang.language import gemm as T2\n"
+                       "def f():\n"
+                       "    return os.sep\n"
+                       "q = T.copy, J, copy, tl.jit, T2, tilelang.jit, os.sep\n";
+  auto tree = syntax::parse(source);
+  TileLangNames::AliasCache cache{64, 2};
+  TileLangNames walked(*tree);
+  syntax::Node q = tree->root().children(syntax::Field::body).toVector().back();
+  syntax::Node tuple = q.child(syntax::Field::value);
+  std::vector<std::string> want = {"T.copy", "tilelang.jit", "T.copy",
+                                   "tilelang.jit", "T.gemm", "", ""};
+  for (int pass = 0; pass < 2; ++pass) {
+    TileLangNames cached(*tree, &cache);
+    size_t i = 0;
+    for (syntax::Node e : tuple.children(syntax::Field::elts)) {
+      CAPTURE(i);
+      CHECK(cached.qualify(e) == walked.qualify(e));
+      CHECK(cached.qualify(e) == want[i]);
+      ++i;
+    }
+    CHECK(i == want.size());
+  }
+}

@@ -133,6 +133,40 @@ TEST_CASE("Fragment: construction, verify, repeat, replicate") {
   CHECK((*inv)[5 * 4 + 3] == std::vector<int64_t>({9, 3, 0}));
 }
 
+TEST_CASE("Fragment: verify of a large tile is memoized") {
+  // Layout inference checks the same loop layout once per root it tries: a
+  // large tile's answer (valid, or its problem) is enumerated once.
+  llvm::Expected<Fragment> rows =
+      Fragment::parse({9, 256}, {"i * 2 + j // 128"}, "j % 128");
+  REQUIRE(rows);
+  llvm::Expected<Fragment> clash =
+      Fragment::parse({9, 256}, {"i"}, "j % 128");
+  REQUIRE(clash);
+  for (const Fragment *f : {&*rows, &*clash})
+    for (int64_t threads : {128, 64}) {
+      int64_t before = CompiledIndexExpr::workDone();
+      std::string first = errorOf(f->verify(threads));
+      int64_t work = CompiledIndexExpr::workDone() - before;
+      CHECK(work > 0);
+      before = CompiledIndexExpr::workDone();
+      CHECK(errorOf(f->verify(threads)) == first);
+      CHECK(CompiledIndexExpr::workDone() == before);
+    }
+  CHECK(!rows->verify(128));
+  CHECK(errorOf(rows->verify(64)) ==
+        "element (0, 64) replica 0 is on thread 64 but the block has 64 "
+        "threads");
+  CHECK(errorOf(clash->verify(128)) ==
+        "element (0, 128) replica 0 lands on thread 0 register 0, which is "
+        "already taken");
+  // A small tile is checked again (its key would cost as much).
+  Fragment small = mmaInstrC();
+  int64_t before = CompiledIndexExpr::workDone();
+  CHECK(!small.verify(32));
+  CHECK(!small.verify(32));
+  CHECK(CompiledIndexExpr::workDone() - before > 0);
+}
+
 TEST_CASE("printing: labels, formulas and hover tables") {
   CHECK(mmaInstrC().shortLabel() == "mma.C · 4 regs/thread");
   CHECK(Fragment::fullyReplicated({4}, 64).shortLabel() ==

@@ -9,6 +9,7 @@
 -- No plugin dependencies; works on Neovim 0.7 and later.
 
 local compat = require('tlc.compat')
+local exchange = require('tlc.exchange')
 local hints = require('tlc.hints')
 
 local M = {}
@@ -41,6 +42,7 @@ M.defaults = {
 M.config = vim.deepcopy(M.defaults)
 
 M.gen_ns = vim.api.nvim_create_namespace('tlc_generated')
+M.layout_ns = vim.api.nvim_create_namespace('tlc_layout')
 
 local view = nil -- { source_buf, gen_buf, gen_win, uri, target }
 
@@ -450,10 +452,19 @@ function M.layout(name, position)
       vim.wo[win].wrap = false
       vim.wo[win].number = false
     end
-    local lines = M.layout_lines(result, vim.api.nvim_win_get_width(win), 64)
+    local width = vim.api.nvim_win_get_width(win)
+    local lines = M.layout_lines(result, width, 64)
+    -- A fragment exchange's tiles below the map (tlc/exchange.lua).
+    local x = exchange.lines(result.exchanges, width)
+    local first = #lines
+    vim.list_extend(lines, x.lines)
     vim.bo[layout_buf].modifiable = true
     vim.api.nvim_buf_set_lines(layout_buf, 0, -1, false, lines)
     vim.bo[layout_buf].modifiable = false
+    vim.api.nvim_buf_clear_namespace(layout_buf, M.layout_ns, 0, -1)
+    for _, h in ipairs(x.highlights) do
+      vim.api.nvim_buf_add_highlight(layout_buf, M.layout_ns, h.group, first + h.line, h.from, h.to)
+    end
     M.last_layout = result
     local src = find_win(bufnr)
     if src then
@@ -618,6 +629,7 @@ function M.setup(opts)
   M.config = vim.tbl_deep_extend('force', vim.deepcopy(M.defaults), opts or {})
   vim.api.nvim_set_hl(0, 'TlcInlayHint', { default = true, link = 'Comment' })
   vim.api.nvim_set_hl(0, 'TlcGeneratedRange', { default = true, link = 'Visual' })
+  exchange.define_highlights()
   local group = vim.api.nvim_create_augroup('tlc', { clear = true })
   vim.api.nvim_create_autocmd('FileType', {
     group = group,
