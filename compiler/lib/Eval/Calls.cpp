@@ -360,23 +360,8 @@ Value Interpreter::call(Value callee, CallArgs &args, Node at) {
     }
     case ObjKind::JitFunction:
       return callJit(callee.as<JitFunctionObj>(), args, at, false);
-    case ObjKind::Class: {
-      auto *cls = callee.as<NamespaceObj>();
-      auto *inst = heap.make<NamespaceObj>();
-      inst->name = cls->name;
-      inst->cls = cls;
-      Value self = heap.obj(ObjKind::Instance, inst);
-      if (Value *init = cls->find("__init__"))
-        if (init->is(ValueKind::Function)) {
-          CallArgs a2 = args;
-          a2.pos.insert(a2.pos.begin(), self);
-          a2.posNodes.insert(a2.posNodes.begin(), at);
-          Value r = callFunction(init->as<FunctionObj>(), a2, at);
-          if (r.isException())
-            return r;
-        }
-      return self;
-    }
+    case ObjKind::Class:
+      return instantiate(callee.as<NamespaceObj>(), args, at);
     case ObjKind::Exception: {
       auto *cls = callee.as<NamespaceObj>();
       auto *o = heap.make<NamespaceObj>();

@@ -451,8 +451,8 @@ Flow Interpreter::exec(Node stmt) {
     return Flow::Normal;
   case NodeKind::Delete:
     for (Node t : stmt.children(Field::targets))
-      if (t.kind() == NodeKind::Name)
-        env->vars.erase(t.identifier());
+      if (!deleteTarget(t))
+        return Flow::Raise;
     return Flow::Normal;
   case NodeKind::Error:
     return Flow::Normal;
@@ -1198,23 +1198,6 @@ Flow Interpreter::execFunctionDef(Node stmt) {
       return Flow::Raise;
   }
   bind(stmt.identifier(), v);
-  return Flow::Normal;
-}
-
-Flow Interpreter::execClassDef(Node stmt) {
-  auto *cls = heap.make<NamespaceObj>();
-  cls->name = stmt.identifier();
-  Env *classEnv = heap.make<Env>();
-  classEnv->parent = env;
-  Env *saved = env;
-  env = classEnv;
-  Flow f = execBody(stmt, Field::body);
-  env = saved;
-  if (f == Flow::Raise)
-    return f;
-  for (auto &kv : classEnv->vars)
-    cls->attrs.push_back({kv.first, kv.second});
-  bind(stmt.identifier(), heap.obj(ObjKind::Class, cls));
   return Flow::Normal;
 }
 

@@ -34,6 +34,20 @@ std::optional<NativeId> Interpreter::findNative(llvm::StringRef qualified) {
   return it->second;
 }
 
+llvm::StringRef Interpreter::nativeName(NativeId id) {
+  static const llvm::DenseMap<unsigned, llvm::StringRef> names = [] {
+    llvm::DenseMap<unsigned, llvm::StringRef> m;
+#define NATIVE(Id, Name) m[unsigned(NativeId::Id)] = Name;
+#include "NativeFns.def"
+    return m;
+  }();
+  auto it = names.find(unsigned(id));
+  if (it == names.end())
+    return "";
+  llvm::StringRef q = it->second;
+  return q.substr(q.rfind('.') + 1);
+}
+
 Value Interpreter::findMethod(Value self, llvm::StringRef name) {
   static const llvm::StringMap<NativeId> methods = [] {
     llvm::StringMap<NativeId> m;
@@ -101,6 +115,8 @@ Value Interpreter::callNative(NativeId id, CallArgs &args, Node at) {
       return Value::integer(a0.as<DictObj>()->items.size());
     if (a0.is(ValueKind::Set))
       return Value::integer(a0.as<SetObj>()->used);
+    if (a0.isObj(ObjKind::DictView))
+      return Value::integer(a0.as<DictViewObj>()->dict->items.size());
     if (a0.is(ValueKind::Range)) {
       llvm::SmallVector<Value, 16> tmp;
       if (!iterate(a0, tmp, at))
@@ -385,8 +401,8 @@ Value Interpreter::callNative(NativeId id, CallArgs &args, Node at) {
       if (c.isObj(ObjKind::Exception) && a0.isObj(ObjKind::Exception))
         return isExceptionSubclass(a0.as<NamespaceObj>()->name,
                                    c.as<NamespaceObj>()->name);
-      if (c.isObj(ObjKind::Class) && a0.isObj(ObjKind::Instance))
-        return a0.as<NamespaceObj>()->cls == c.as<NamespaceObj>();
+      if (c.isObj(ObjKind::Class))
+        return isInstanceOf(a0, c.as<NamespaceObj>());
       if (a0.is(ValueKind::Opaque) || a0.is(ValueKind::Sym))
         return std::nullopt;
       return false;
@@ -571,7 +587,9 @@ Value Interpreter::callNative(NativeId id, CallArgs &args, Node at) {
                                  args.positional(2, Value::none()));
     return Value::none();
   case NativeId::Type:
-    return heap.opaque(a0.getTypeName());
+    if (n == 1)
+      return typeOf(a0);
+    return heap.opaque("type");
   case NativeId::Slice: {
     // slice(stop) / slice(start, stop[, step]), as `a[start:stop:step]`.
     if (n < 1 || n > 3)
@@ -617,8 +635,13 @@ Value Interpreter::callNative(NativeId id, CallArgs &args, Node at) {
                           a0.is(ValueKind::Primitive));
   case NativeId::Open:
   case NativeId::Super:
+    return makeSuper(args, at);
   case NativeId::Object:
     return heap.opaque("object");
+  case NativeId::Dataclass:
+    return applyDataclass(args);
+  case NativeId::DataclassField:
+    return makeField(args);
   case NativeId::Exception: {
     auto *o = heap.make<NamespaceObj>();
     o->name = "Exception";

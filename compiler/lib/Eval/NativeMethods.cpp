@@ -170,13 +170,13 @@ Value Interpreter::callMethod(BoundMethodObj *m, CallArgs &args, Node at) {
   case NativeId::DictValues: {
     if (!self.is(ValueKind::Dict))
       return noMethod();
-    llvm::SmallVector<Value, 16> out;
-    for (auto &kv : self.as<DictObj>()->items)
-      out.push_back(id == NativeId::DictItems
-                        ? heap.tuple({kv.first, kv.second})
-                    : id == NativeId::DictKeys ? kv.first
-                                               : kv.second);
-    return heap.list(out);
+    // A live view: it sees later insertions and deletions (dictview.c).
+    auto *view = heap.make<DictViewObj>();
+    view->dict = self.as<DictObj>();
+    view->which = id == NativeId::DictItems  ? DictViewObj::Items
+                  : id == NativeId::DictKeys ? DictViewObj::Keys
+                                             : DictViewObj::Values;
+    return heap.obj(ObjKind::DictView, view);
   }
   case NativeId::DictUpdate: {
     if (!self.is(ValueKind::Dict))

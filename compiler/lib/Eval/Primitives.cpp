@@ -168,6 +168,10 @@ Value Interpreter::moduleAttr(ModuleObj *m, llvm::StringRef attr, Node at) {
   }
   if (m->opaque) {
     std::string d = (m->name + "." + attr).str();
+    // Functions modelled in modules that are otherwise not
+    // (`dataclasses.dataclass`).
+    if (std::optional<NativeId> id = findNative(d))
+      return Value::native(uint32_t(*id));
     return heap.opaque(heap.copyString(d));
   }
   std::string qualified = (m->name + "." + attr).str();
