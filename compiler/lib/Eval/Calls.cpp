@@ -273,6 +273,11 @@ Value Interpreter::call(Value callee, CallArgs &args, Node at) {
         return runTestFunctions(at);
       if (d == "pytest.raises")
         return heap.opaque("pytest.raises");
+      // A program is analysed as run with none of its own environment
+      // variables set: `os.environ.get(name, default)` is the default.
+      if ((d == "os.environ.get" || d == "os.getenv") &&
+          args.pos.size() == 2 && args.kw.empty() && args.pos[0].isStr())
+        return args.pos[1];
       if (d == "pytest.mark.parametrize" && args.pos.size() >= 2) {
         auto *p = heap.make<NamespaceObj>();
         p->name = "pytest.mark.parametrize";

@@ -488,6 +488,7 @@ Value Interpreter::getAttr(Value obj, llvm::StringRef attr, Node at) {
     bool qualified = (d == "torch" || d.starts_with("torch.") ||
                       d == "tvm" || d.starts_with("tvm.") ||
                       d == "pytest" || d.starts_with("pytest.") ||
+                      d == "os.environ" ||
                       d.starts_with("tilelang.")) &&
                      llvm::all_of(d, [](char c) {
                        return llvm::isAlnum(c) || c == '_' || c == '.';

@@ -1064,6 +1064,8 @@ Flow Interpreter::execImport(Node stmt) {
            as.empty() ? Value::object(ValueKind::Module,
                                       siblingModules.lookup(top))
                       : *local);
+    } else if (missingModule(name, alias)) {
+      return Flow::Raise;
     } else if (!as.empty()) {
       bind(as, importModule(name));
     } else {
@@ -1140,6 +1142,9 @@ Flow Interpreter::execImportFrom(Node stmt) {
     }
     return Flow::Normal;
   }
+  if (level == 0)
+    if (missingModule(modName, stmt))
+      return Flow::Raise;
   if (stmt.importLevel() > 0) {
     // Relative imports refer to files tlc does not read.
     for (Node alias : stmt.children(Field::names)) {

@@ -479,6 +479,13 @@ public:
   //===--------------------------------------------------------------------===//
 
   Value importModule(llvm::StringRef qualified);
+  /// `import name` (or `from name import ...`) of a module that is not
+  /// next to the analysed file: a ModuleNotFoundError when tlc holds that
+  /// no such module exists and a handler of the running code would catch
+  /// it (Modules.cpp); std::nullopt otherwise.
+  std::optional<Value> missingModule(llvm::StringRef name, Node at);
+  /// `try` statements running whose handlers catch ImportError.
+  unsigned importGuards = 0;
   /// The module \p name imported from the analysed file's directory
   /// (\p level 1 for `from .name import ...`), run on first import;
   /// std::nullopt when there is no such file (Modules.cpp).
