@@ -793,7 +793,8 @@ Flow Interpreter::execAugAssign(Node stmt) {
       return Flow::Raise;
     if (obj.is(ValueKind::Object) &&
         (obj.getObjKind() == ObjKind::Namespace ||
-         obj.getObjKind() == ObjKind::Instance))
+         obj.getObjKind() == ObjKind::Instance ||
+         obj.getObjKind() == ObjKind::Class))
       obj.as<NamespaceObj>()->set(target.identifier(), r);
     return Flow::Normal;
   }

@@ -487,9 +487,30 @@ Value Interpreter::callNative(NativeId id, CallArgs &args, Node at) {
       std::reverse(vals.begin(), vals.end());
       return heap.list(vals);
     }
+    // Sorted by `key(v)` when given; `reverse=True` is a stable sort in
+    // descending order (equal elements keep their order), as CPython's.
+    llvm::SmallVector<Value, 16> keys(vals.begin(), vals.end());
+    if (const Value *key = args.keyword("key"); key && !key->isNone()) {
+      for (Value &k : keys) {
+        CallArgs one;
+        one.pos.push_back(k);
+        one.posNodes.push_back(at);
+        k = call(*key, one, at);
+        if (k.isException())
+          return k;
+        if (k.isPoison() || k.is(ValueKind::Opaque))
+          return heap.opaque("sorted");
+      }
+    }
+    bool descending = false;
+    if (const Value *rev = args.keyword("reverse"))
+      descending = rev->isIntLike() && rev->getInt();
+    llvm::SmallVector<size_t, 16> order(vals.size());
+    std::iota(order.begin(), order.end(), 0);
     bool ok = true;
-    std::stable_sort(vals.begin(), vals.end(), [&](Value x, Value y) {
-      Value c = compare(syntax::CmpOp::Lt, x, y, at);
+    std::stable_sort(order.begin(), order.end(), [&](size_t x, size_t y) {
+      Value c = descending ? compare(syntax::CmpOp::Lt, keys[y], keys[x], at)
+                           : compare(syntax::CmpOp::Lt, keys[x], keys[y], at);
       Truth t = truth(c, at);
       if (t != Truth::True && t != Truth::False)
         ok = false;
@@ -497,10 +518,10 @@ Value Interpreter::callNative(NativeId id, CallArgs &args, Node at) {
     });
     if (!ok)
       return heap.opaque("sorted");
-    if (const Value *rev = args.keyword("reverse"))
-      if (rev->isIntLike() && rev->getInt())
-        std::reverse(vals.begin(), vals.end());
-    return heap.list(vals);
+    llvm::SmallVector<Value, 16> out;
+    for (size_t i : order)
+      out.push_back(vals[i]);
+    return heap.list(out);
   }
   case NativeId::Sum: {
     llvm::SmallVector<Value, 16> vals;

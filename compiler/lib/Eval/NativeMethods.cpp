@@ -190,9 +190,26 @@ Value Interpreter::callMethod(BoundMethodObj *m, CallArgs &args, Node at) {
         }
       items.push_back({k, v});
     };
-    if (a0.is(ValueKind::Dict))
+    if (a0.is(ValueKind::Dict)) {
       for (auto &kv : a0.as<DictObj>()->items)
         put(kv.first, kv.second);
+    } else if (!a0.isPoison() && !a0.is(ValueKind::Opaque)) {
+      // An iterable of key/value pairs (`d.update(other.items())`).
+      llvm::SmallVector<Value, 16> pairs;
+      if (!iterate(a0, pairs, at))
+        return Value::exception();
+      for (Value p : pairs) {
+        llvm::SmallVector<Value, 2> kv;
+        if (!iterate(p, kv, at))
+          return Value::exception();
+        if (kv.size() != 2)
+          return raise("ValueError",
+                       "dictionary update sequence element has length " +
+                           llvm::Twine(kv.size()) + "; 2 is required",
+                       at);
+        put(kv[0], kv[1]);
+      }
+    }
     for (auto &kv : args.kw)
       put(heap.str(kv.first), kv.second);
     return Value::none();

@@ -879,6 +879,30 @@ static void formatFloat(double d, llvm::raw_ostream &os) {
   os << llvm::format("%.17g", d);
 }
 
+/// CPython's repr of a str: single quotes unless the text has a single
+/// quote and no double one; backslashes, the quote and control characters
+/// escaped (unicode_repr). Bytes of UTF-8 text at or past 0x80 are kept.
+static void formatStrRepr(llvm::StringRef text, llvm::raw_ostream &os) {
+  char quote = text.contains('\'') && !text.contains('"') ? '"' : '\'';
+  os << quote;
+  for (char c : text) {
+    unsigned char u = static_cast<unsigned char>(c);
+    if (c == quote || c == '\\')
+      os << '\\' << c;
+    else if (c == '\n')
+      os << "\\n";
+    else if (c == '\r')
+      os << "\\r";
+    else if (c == '\t')
+      os << "\\t";
+    else if (u < 0x20 || u == 0x7f)
+      os << llvm::format("\\x%02x", u);
+    else
+      os << c;
+  }
+  os << quote;
+}
+
 void Interpreter::format(Value v, llvm::raw_ostream &os, bool repr) {
   switch (v.getKind()) {
   case ValueKind::None:
@@ -898,7 +922,7 @@ void Interpreter::format(Value v, llvm::raw_ostream &os, bool repr) {
     return;
   case ValueKind::Str:
     if (repr)
-      os << '\'' << getStr(v) << '\'';
+      formatStrRepr(getStr(v), os);
     else
       os << getStr(v);
     return;
