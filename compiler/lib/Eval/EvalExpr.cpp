@@ -769,9 +769,16 @@ Value Interpreter::subscript(Value obj, Value idx, Node at) {
     return getElems(obj)[i];
   }
   case ValueKind::Dict: {
-    for (auto &kv : obj.as<DictObj>()->items)
-      if (equals(kv.first, idx).value_or(false))
+    bool unknown = false;
+    for (auto &kv : obj.as<DictObj>()->items) {
+      std::optional<bool> e = equals(kv.first, idx);
+      if (e && *e)
         return kv.second;
+      unknown |= !e;
+    }
+    // A key tlc cannot compare (a torch dtype) may be any of them.
+    if (unknown)
+      return heap.opaque("element");
     return raise("KeyError", toString(idx, true), at);
   }
   case ValueKind::Range: {

@@ -157,9 +157,15 @@ Value Interpreter::callMethod(BoundMethodObj *m, CallArgs &args, Node at) {
   case NativeId::DictSetDefault: {
     if (!self.is(ValueKind::Dict))
       return self.is(ValueKind::Opaque) ? heap.opaque("get") : noMethod();
-    for (auto &kv : self.as<DictObj>()->items)
-      if (equals(kv.first, a0).value_or(false))
+    bool unknown = false;
+    for (auto &kv : self.as<DictObj>()->items) {
+      std::optional<bool> e = equals(kv.first, a0);
+      if (e && *e)
         return kv.second;
+      unknown |= !e;
+    }
+    if (unknown)
+      return heap.opaque("get");
     Value d = args.positional(1, Value::none());
     if (id == NativeId::DictSetDefault)
       self.as<DictObj>()->items.push_back({a0, d});

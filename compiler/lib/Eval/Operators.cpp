@@ -454,6 +454,18 @@ std::optional<bool> Interpreter::equals(Value a, Value b) {
     return syms.equal(toSym(a), toSym(b));
   if (a.isStr() && b.isStr())
     return getStr(a) == getStr(b);
+  // The same attribute of the torch module is the same object
+  // (`torch.float16` as a dict key and in a lookup); other names may be
+  // aliases (`torch.half`), so they stay unknown.
+  if (a.is(ValueKind::Opaque) && b.is(ValueKind::Opaque)) {
+    auto *oa = a.as<OpaqueObj>(), *ob = b.as<OpaqueObj>();
+    llvm::StringRef d = oa->description;
+    if (!oa->hasShape && !ob->hasShape && d == ob->description &&
+        d.starts_with("torch.") && llvm::all_of(d, [](char c) {
+          return llvm::isAlnum(c) || c == '_' || c == '.';
+        }))
+      return true;
+  }
   if (a.is(ValueKind::DType) && b.is(ValueKind::DType))
     return a.getDType() == b.getDType();
   if (a.is(ValueKind::DType) && b.isStr())
