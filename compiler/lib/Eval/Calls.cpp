@@ -273,6 +273,11 @@ Value Interpreter::call(Value callee, CallArgs &args, Node at) {
         return runTestFunctions(at);
       if (d == "pytest.raises")
         return heap.opaque("pytest.raises");
+      // A program is analysed as run with none of its own environment
+      // variables set: `os.environ.get(name, default)` is the default.
+      if ((d == "os.environ.get" || d == "os.getenv") &&
+          args.pos.size() == 2 && args.kw.empty() && args.pos[0].isStr())
+        return args.pos[1];
       if (d == "pytest.mark.parametrize" && args.pos.size() >= 2) {
         auto *p = heap.make<NamespaceObj>();
         p->name = "pytest.mark.parametrize";
@@ -360,23 +365,8 @@ Value Interpreter::call(Value callee, CallArgs &args, Node at) {
     }
     case ObjKind::JitFunction:
       return callJit(callee.as<JitFunctionObj>(), args, at, false);
-    case ObjKind::Class: {
-      auto *cls = callee.as<NamespaceObj>();
-      auto *inst = heap.make<NamespaceObj>();
-      inst->name = cls->name;
-      inst->cls = cls;
-      Value self = heap.obj(ObjKind::Instance, inst);
-      if (Value *init = cls->find("__init__"))
-        if (init->is(ValueKind::Function)) {
-          CallArgs a2 = args;
-          a2.pos.insert(a2.pos.begin(), self);
-          a2.posNodes.insert(a2.posNodes.begin(), at);
-          Value r = callFunction(init->as<FunctionObj>(), a2, at);
-          if (r.isException())
-            return r;
-        }
-      return self;
-    }
+    case ObjKind::Class:
+      return instantiate(callee.as<NamespaceObj>(), args, at);
     case ObjKind::Exception: {
       auto *cls = callee.as<NamespaceObj>();
       auto *o = heap.make<NamespaceObj>();

@@ -460,12 +460,20 @@ Value Interpreter::evalLambda(Node n) {
 //===----------------------------------------------------------------------===//
 
 Value Interpreter::getAttr(Value obj, llvm::StringRef attr, Node at) {
+  if (attr == "__class__" && !obj.isAbrupt() && !obj.isObj(ObjKind::Super))
+    return typeOf(obj);
   switch (obj.getKind()) {
   case ValueKind::Poison:
   case ValueKind::Exception:
     return obj;
   case ValueKind::Module:
+    if (attr == "__name__" && !obj.as<ModuleObj>()->opaque)
+      return heap.str(obj.as<ModuleObj>()->name);
     return moduleAttr(obj.as<ModuleObj>(), attr, at);
+  case ValueKind::NativeFn:
+    if (attr == "__name__" || attr == "__qualname__")
+      return heap.str(nativeName(NativeId(obj.getNativeId())));
+    return heap.opaque("attribute");
   case ValueKind::Opaque: {
     auto *o = obj.as<OpaqueObj>();
     // A torch tensor's shape, and its methods whose results' shapes are
@@ -480,6 +488,7 @@ Value Interpreter::getAttr(Value obj, llvm::StringRef attr, Node at) {
     bool qualified = (d == "torch" || d.starts_with("torch.") ||
                       d == "tvm" || d.starts_with("tvm.") ||
                       d == "pytest" || d.starts_with("pytest.") ||
+                      d == "os.environ" ||
                       d.starts_with("tilelang.")) &&
                      llvm::all_of(d, [](char c) {
                        return llvm::isAlnum(c) || c == '_' || c == '.';
@@ -555,41 +564,27 @@ Value Interpreter::getAttr(Value obj, llvm::StringRef attr, Node at) {
                  at);
   }
   case ValueKind::Function:
-    if (attr == "__name__")
+    if (attr == "__name__" || attr == "__qualname__")
       return heap.str(obj.as<FunctionObj>()->name);
     return heap.opaque("function attribute");
   case ValueKind::Object: {
     switch (obj.getObjKind()) {
-    case ObjKind::Namespace:
     case ObjKind::Class:
+      return classAttr(obj, attr, at);
+    case ObjKind::Instance:
+      return instanceAttr(obj, attr, at);
+    case ObjKind::Super:
+      return superAttr(obj.as<SuperObj>(), attr, at);
+    case ObjKind::Namespace:
     case ObjKind::Exception: {
       if (Value *v = obj.as<NamespaceObj>()->find(attr))
         return *v;
-      // torch.autograd.Function subclasses: `Cls.apply(*args)` runs
-      // `Cls.forward(ctx, *args)`, then `Cls.backward` (callMethod).
-      if (obj.getObjKind() == ObjKind::Class && attr == "apply")
-        if (Value *fwd = obj.as<NamespaceObj>()->find("forward");
-            fwd && fwd->is(ValueKind::Function))
-          return findMethod(obj, "apply");
+      if (obj.getObjKind() == ObjKind::Exception &&
+          (attr == "__name__" || attr == "__qualname__"))
+        return heap.str(obj.as<NamespaceObj>()->name);
       if (obj.getObjKind() == ObjKind::Namespace)
         return raise("AttributeError",
                      "'Namespace' object has no attribute '" + attr + "'", at);
-      return heap.opaque("attribute");
-    }
-    case ObjKind::Instance: {
-      auto *inst = obj.as<NamespaceObj>();
-      if (Value *v = inst->find(attr))
-        return *v;
-      if (inst->cls)
-        if (Value *v = inst->cls->find(attr)) {
-          if (v->is(ValueKind::Function)) {
-            auto *p = heap.make<PartialObj>();
-            p->fn = *v;
-            p->args.push_back(obj);
-            return heap.obj(ObjKind::Partial, p);
-          }
-          return *v;
-        }
       return heap.opaque("attribute");
     }
     case ObjKind::EnumMember:
@@ -643,6 +638,95 @@ bool tlc::eval::sliceBounds(SliceObj *s, int64_t size, int64_t &start,
   return sliceIndices(s, size, start, stop, step);
 }
 
+bool Interpreter::deleteTarget(Node t) {
+  switch (t.kind()) {
+  case NodeKind::Name:
+    env->vars.erase(t.identifier());
+    return true;
+  case NodeKind::Tuple:
+  case NodeKind::List:
+    for (Node e : t.children(Field::elts))
+      if (!deleteTarget(e))
+        return false;
+    return true;
+  case NodeKind::Attribute: {
+    Value obj = eval(t.child(Field::value));
+    if (obj.isException())
+      return false;
+    llvm::StringRef attr = t.identifier();
+    if (obj.isObj(ObjKind::Instance) || obj.isObj(ObjKind::Namespace) ||
+        obj.isObj(ObjKind::Class)) {
+      auto &attrs = obj.as<NamespaceObj>()->attrs;
+      auto it = llvm::find_if(attrs, [&](auto &kv) { return kv.first == attr; });
+      if (it != attrs.end()) {
+        attrs.erase(it);
+      } else if (!obj.isObj(ObjKind::Instance)) {
+        raise("AttributeError", attr, t);
+        return false;
+      }
+    }
+    return true;
+  }
+  case NodeKind::Subscript: {
+    Value obj = eval(t.child(Field::value));
+    if (obj.isException())
+      return false;
+    Value idx = eval(t.child(Field::slice));
+    if (idx.isException())
+      return false;
+    if (obj.is(ValueKind::Dict)) {
+      auto &items = obj.as<DictObj>()->items;
+      for (auto *it = items.begin(); it != items.end(); ++it) {
+        std::optional<bool> e = equals(it->first, idx);
+        if (!e)
+          return true; // An unknown key: what goes is unknown.
+        if (*e) {
+          items.erase(it);
+          return true;
+        }
+      }
+      raise("KeyError", toString(idx, true), t);
+      return false;
+    }
+    if (obj.is(ValueKind::List)) {
+      auto &elems = obj.as<SeqObj>()->elems;
+      int64_t size = elems.size();
+      if (idx.isIntLike()) {
+        int64_t i = idx.getInt();
+        if (!normalizeIndex(i, size)) {
+          raise("IndexError", "list assignment index out of range", t);
+          return false;
+        }
+        elems.erase(elems.begin() + i);
+        return true;
+      }
+      int64_t start, stop, step;
+      if (!idx.is(ValueKind::Slice) ||
+          !sliceIndices(idx.as<SliceObj>(), size, start, stop, step))
+        return true;
+      llvm::SmallVector<bool, 16> drop(size, false);
+      for (int64_t i = start; step > 0 ? i < stop : i > stop; i += step)
+        drop[i] = true;
+      llvm::SmallVector<Value, 16> kept;
+      for (int64_t i = 0; i < size; ++i)
+        if (!drop[i])
+          kept.push_back(elems[i]);
+      elems.assign(kept.begin(), kept.end());
+      return true;
+    }
+    if (obj.is(ValueKind::Tuple) || obj.isStr()) {
+      raise("TypeError",
+            "'" + obj.getTypeName() + "' object doesn't support item deletion",
+            t);
+      return false;
+    }
+    return true;
+  }
+  default:
+    return true;
+  }
+}
+
 Value Interpreter::subscript(Value obj, Value idx, Node at) {
   if (obj.isAbrupt())
     return obj;
@@ -685,9 +769,16 @@ Value Interpreter::subscript(Value obj, Value idx, Node at) {
     return getElems(obj)[i];
   }
   case ValueKind::Dict: {
-    for (auto &kv : obj.as<DictObj>()->items)
-      if (equals(kv.first, idx).value_or(false))
+    bool unknown = false;
+    for (auto &kv : obj.as<DictObj>()->items) {
+      std::optional<bool> e = equals(kv.first, idx);
+      if (e && *e)
         return kv.second;
+      unknown |= !e;
+    }
+    // A key tlc cannot compare (a torch dtype) may be any of them.
+    if (unknown)
+      return heap.opaque("element");
     return raise("KeyError", toString(idx, true), at);
   }
   case ValueKind::Range: {

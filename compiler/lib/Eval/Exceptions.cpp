@@ -21,6 +21,7 @@
 
 using namespace tlc;
 using namespace tlc::eval;
+using syntax::NodeKind;
 
 /// The builtin exception classes below Exception's direct subclasses:
 /// each with its base class.
@@ -120,8 +121,32 @@ static std::optional<bool> handlerCatches(Value type, llvm::StringRef raised) {
   return std::nullopt;
 }
 
+/// True when a handler of \p tryStmt catches an ImportError by its
+/// spelling: a bare `except:`, or a class (or tuple of classes) naming
+/// ImportError, ModuleNotFoundError, Exception or BaseException.
+static bool catchesImportError(Node tryStmt) {
+  auto names = [](Node t) {
+    llvm::StringRef n = t.kind() == NodeKind::Name ? t.identifier() : "";
+    return n == "ImportError" || n == "ModuleNotFoundError" ||
+           n == "Exception" || n == "BaseException";
+  };
+  for (Node h : tryStmt.children(Field::handlers)) {
+    Node type = h.child(Field::type);
+    if (!type || names(type))
+      return true;
+    if (type.kind() == NodeKind::Tuple)
+      for (Node e : type.children(Field::elts))
+        if (names(e))
+          return true;
+  }
+  return false;
+}
+
 Flow Interpreter::execTry(Node stmt) {
+  bool guards = catchesImportError(stmt);
+  importGuards += guards;
   Flow f = execBody(stmt, Field::body);
+  importGuards -= guards;
   if (f == Flow::Raise && !budgetExhausted) {
     PendingException exc = pending;
     for (Node h : stmt.children(Field::handlers)) {

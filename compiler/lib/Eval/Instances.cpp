@@ -428,6 +428,17 @@ Value Interpreter::applyDecorator(Value deco, Value fn, Node decoNode,
     return fn;
   }
   FunctionObj *f = fn.as<FunctionObj>();
+  // The builtin descriptors: how the method binds (Classes.cpp).
+  if (deco.is(ValueKind::Opaque)) {
+    llvm::StringRef d = deco.as<OpaqueObj>()->description;
+    if (d == "staticmethod")
+      f->methodKind = FunctionObj::StaticMethod;
+    else if (d == "classmethod")
+      f->methodKind = FunctionObj::ClassMethod;
+    else if (d == "property")
+      f->methodKind = FunctionObj::Property;
+    return fn;
+  }
   if (deco.is(ValueKind::Primitive)) {
     const lang::BuiltinInfo &info = deco.getPrimitive()->getCanonical();
     switch (info.id) {

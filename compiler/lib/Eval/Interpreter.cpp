@@ -451,8 +451,8 @@ Flow Interpreter::exec(Node stmt) {
     return Flow::Normal;
   case NodeKind::Delete:
     for (Node t : stmt.children(Field::targets))
-      if (t.kind() == NodeKind::Name)
-        env->vars.erase(t.identifier());
+      if (!deleteTarget(t))
+        return Flow::Raise;
     return Flow::Normal;
   case NodeKind::Error:
     return Flow::Normal;
@@ -793,7 +793,8 @@ Flow Interpreter::execAugAssign(Node stmt) {
       return Flow::Raise;
     if (obj.is(ValueKind::Object) &&
         (obj.getObjKind() == ObjKind::Namespace ||
-         obj.getObjKind() == ObjKind::Instance))
+         obj.getObjKind() == ObjKind::Instance ||
+         obj.getObjKind() == ObjKind::Class))
       obj.as<NamespaceObj>()->set(target.identifier(), r);
     return Flow::Normal;
   }
@@ -1064,6 +1065,8 @@ Flow Interpreter::execImport(Node stmt) {
            as.empty() ? Value::object(ValueKind::Module,
                                       siblingModules.lookup(top))
                       : *local);
+    } else if (missingModule(name, alias)) {
+      return Flow::Raise;
     } else if (!as.empty()) {
       bind(as, importModule(name));
     } else {
@@ -1140,6 +1143,9 @@ Flow Interpreter::execImportFrom(Node stmt) {
     }
     return Flow::Normal;
   }
+  if (level == 0)
+    if (missingModule(modName, stmt))
+      return Flow::Raise;
   if (stmt.importLevel() > 0) {
     // Relative imports refer to files tlc does not read.
     for (Node alias : stmt.children(Field::names)) {
@@ -1198,23 +1204,6 @@ Flow Interpreter::execFunctionDef(Node stmt) {
       return Flow::Raise;
   }
   bind(stmt.identifier(), v);
-  return Flow::Normal;
-}
-
-Flow Interpreter::execClassDef(Node stmt) {
-  auto *cls = heap.make<NamespaceObj>();
-  cls->name = stmt.identifier();
-  Env *classEnv = heap.make<Env>();
-  classEnv->parent = env;
-  Env *saved = env;
-  env = classEnv;
-  Flow f = execBody(stmt, Field::body);
-  env = saved;
-  if (f == Flow::Raise)
-    return f;
-  for (auto &kv : classEnv->vars)
-    cls->attrs.push_back({kv.first, kv.second});
-  bind(stmt.identifier(), heap.obj(ObjKind::Class, cls));
   return Flow::Normal;
 }
 

@@ -306,6 +306,38 @@ public:
   /// macro (assignments to it store).
   bool isRefParam(llvm::StringRef name);
   Value callFunction(FunctionObj *fn, CallArgs &args, Node at);
+
+  //===--------------------------------------------------------------------===//
+  // Classes (Classes.cpp)
+  //===--------------------------------------------------------------------===//
+
+  /// `cls(*args)`: a new instance, initialised by the `__init__` its MRO
+  /// finds (or the one `@dataclass` generates).
+  Value instantiate(NamespaceObj *cls, CallArgs &args, Node at);
+  /// \p attr of a class, an instance, a super() object.
+  Value classAttr(Value cls, llvm::StringRef attr, Node at);
+  Value instanceAttr(Value inst, llvm::StringRef attr, Node at);
+  Value superAttr(SuperObj *s, llvm::StringRef attr, Node at);
+  /// The first class of \p cls's MRO (after \p after, when given) that
+  /// defines \p attr, its value (and in \p owner that class); null if none.
+  Value *classLookup(NamespaceObj *cls, llvm::StringRef attr,
+                     NamespaceObj *after = nullptr,
+                     NamespaceObj **owner = nullptr);
+  /// A class attribute \p v read through \p self (an instance or the class
+  /// \p cls): methods bind, static methods do not, properties are called.
+  Value bindAttr(Value v, Value self, NamespaceObj *cls, Node at);
+  /// `super()` / `super(cls, obj)` in the running method.
+  Value makeSuper(CallArgs &args, Node at);
+  /// `dataclasses.dataclass` and `dataclasses.field`.
+  Value applyDataclass(CallArgs &args);
+  Value makeField(CallArgs &args);
+  /// The `field(default_factory=...)` of field \p f of \p cls; null if none.
+  Value *dataclassFactory(NamespaceObj *cls, llvm::StringRef f);
+  /// `type(v)`: a builtin class, a user class or a class named by the type.
+  Value typeOf(Value v);
+  /// `isinstance(v, cls)` for a user class (or one typeOf made); nullopt
+  /// when \p v is unknown.
+  std::optional<bool> isInstanceOf(Value v, NamespaceObj *cls);
   Value call(Value callee, CallArgs &args, Node at);
   bool evalCallArgs(Node call, CallArgs &args, Value &abrupt);
   Value applyDecorator(Value deco, Value fn, Node decoNode, Node def);
@@ -327,9 +359,18 @@ public:
   Value evalDict(Node n);
   Value getAttr(Value obj, llvm::StringRef attr, Node at);
   Value subscript(Value obj, Value index, Node at);
+  /// `del target`: a name, `d[key]`, `lst[i]`, `lst[a:b:c]`, `obj.attr`,
+  /// or a tuple or list of them. False when it raised.
+  bool deleteTarget(Node target);
   Value binary(syntax::BinaryOp op, Value l, Value r, Node at);
   Value unary(syntax::UnaryOp op, Value v, Node at);
   Value compare(syntax::CmpOp op, Value l, Value r, Node at);
+  /// True for a keys or items view of a dict, which behave as sets.
+  static bool isSetLikeView(Value v);
+  /// \p op of two values when one is a dict view (`in`, set comparisons);
+  /// nullopt when neither is or the generic comparison applies.
+  std::optional<Value> compareDictView(syntax::CmpOp op, Value l, Value r,
+                                       Node at);
   Truth truth(Value v, Node at);
   /// Python equality of two values (no IR).
   std::optional<bool> equals(Value a, Value b);
@@ -428,6 +469,8 @@ public:
   Value callMethod(BoundMethodObj *m, CallArgs &args, Node at);
   /// The native id of a qualified name (`math.ceil`), if any.
   std::optional<NativeId> findNative(llvm::StringRef qualified);
+  /// The unqualified name of a native function (`len`, `ceil`).
+  static llvm::StringRef nativeName(NativeId id);
   /// A method of a builtin value, or poison.
   Value findMethod(Value self, llvm::StringRef name);
 
@@ -436,6 +479,13 @@ public:
   //===--------------------------------------------------------------------===//
 
   Value importModule(llvm::StringRef qualified);
+  /// `import name` (or `from name import ...`) of a module that is not
+  /// next to the analysed file: a ModuleNotFoundError when tlc holds that
+  /// no such module exists and a handler of the running code would catch
+  /// it (Modules.cpp); std::nullopt otherwise.
+  std::optional<Value> missingModule(llvm::StringRef name, Node at);
+  /// `try` statements running whose handlers catch ImportError.
+  unsigned importGuards = 0;
   /// The module \p name imported from the analysed file's directory
   /// (\p level 1 for `from .name import ...`), run on first import;
   /// std::nullopt when there is no such file (Modules.cpp).
@@ -774,6 +824,8 @@ public:
   /// Modules imported from the analysed file's directory, by name, and the
   /// trees their nodes point into (Modules.cpp).
   llvm::StringMap<ModuleObj *> siblingModules;
+  /// The classes typeOf made for types with no class value, by name.
+  llvm::StringMap<NamespaceObj *> typeClasses;
   std::vector<std::shared_ptr<const syntax::SyntaxTree>> siblingTrees;
   /// The package of each of those trees (packageOf).
   llvm::DenseMap<const syntax::SyntaxTree *, std::string> treePackages;

@@ -31,6 +31,7 @@
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -90,6 +91,38 @@ std::string Interpreter::packageOf(Node at) const {
     return "";
   auto it = treePackages.find(at.getTree());
   return it == treePackages.end() ? "" : it->second;
+}
+
+/// True when \p top is a top-level module of every Python (its standard
+/// library) or of the environment TileLang runs in: TileLang, TVM and
+/// their requirements (tile-ai/tilelang's requirements.txt), torch and
+/// what torch installs, and pytest, which TileLang's tests use.
+static bool isKnownModule(llvm::StringRef top) {
+  static const llvm::StringSet<> known = [] {
+    llvm::StringSet<> s;
+#define STDLIB_MODULE(Name) s.insert(Name);
+#include "StdlibModules.inc"
+    for (const char *m :
+         {"tilelang", "tvm", "tvm_ffi", "torch", "torch_c_dlpack_ext",
+          "numpy", "triton", "cloudpickle", "ml_dtypes", "psutil", "tqdm",
+          "typing_extensions", "z3", "sympy", "mpmath", "networkx",
+          "jinja2", "markupsafe", "filelock", "fsspec", "setuptools",
+          "pkg_resources", "packaging", "pytest", "_pytest"})
+      s.insert(m);
+    return s;
+  }();
+  return known.contains(top);
+}
+
+std::optional<Value> Interpreter::missingModule(llvm::StringRef name,
+                                                Node at) {
+  // A module tlc cannot see may be installed; the program is analysed as
+  // in an environment without it only where it says what to do then.
+  llvm::StringRef top = name.split('.').first;
+  if (importGuards == 0 || top.empty() || isKnownModule(top))
+    return std::nullopt;
+  return raiseDefinite("ModuleNotFoundError",
+                       "No module named '" + top + "'", at);
 }
 
 std::optional<Value> Interpreter::importSibling(llvm::StringRef name,

@@ -34,6 +34,20 @@ std::optional<NativeId> Interpreter::findNative(llvm::StringRef qualified) {
   return it->second;
 }
 
+llvm::StringRef Interpreter::nativeName(NativeId id) {
+  static const llvm::DenseMap<unsigned, llvm::StringRef> names = [] {
+    llvm::DenseMap<unsigned, llvm::StringRef> m;
+#define NATIVE(Id, Name) m[unsigned(NativeId::Id)] = Name;
+#include "NativeFns.def"
+    return m;
+  }();
+  auto it = names.find(unsigned(id));
+  if (it == names.end())
+    return "";
+  llvm::StringRef q = it->second;
+  return q.substr(q.rfind('.') + 1);
+}
+
 Value Interpreter::findMethod(Value self, llvm::StringRef name) {
   static const llvm::StringMap<NativeId> methods = [] {
     llvm::StringMap<NativeId> m;
@@ -101,6 +115,8 @@ Value Interpreter::callNative(NativeId id, CallArgs &args, Node at) {
       return Value::integer(a0.as<DictObj>()->items.size());
     if (a0.is(ValueKind::Set))
       return Value::integer(a0.as<SetObj>()->used);
+    if (a0.isObj(ObjKind::DictView))
+      return Value::integer(a0.as<DictViewObj>()->dict->items.size());
     if (a0.is(ValueKind::Range)) {
       llvm::SmallVector<Value, 16> tmp;
       if (!iterate(a0, tmp, at))
@@ -385,8 +401,8 @@ Value Interpreter::callNative(NativeId id, CallArgs &args, Node at) {
       if (c.isObj(ObjKind::Exception) && a0.isObj(ObjKind::Exception))
         return isExceptionSubclass(a0.as<NamespaceObj>()->name,
                                    c.as<NamespaceObj>()->name);
-      if (c.isObj(ObjKind::Class) && a0.isObj(ObjKind::Instance))
-        return a0.as<NamespaceObj>()->cls == c.as<NamespaceObj>();
+      if (c.isObj(ObjKind::Class))
+        return isInstanceOf(a0, c.as<NamespaceObj>());
       if (a0.is(ValueKind::Opaque) || a0.is(ValueKind::Sym))
         return std::nullopt;
       return false;
@@ -471,9 +487,30 @@ Value Interpreter::callNative(NativeId id, CallArgs &args, Node at) {
       std::reverse(vals.begin(), vals.end());
       return heap.list(vals);
     }
+    // Sorted by `key(v)` when given; `reverse=True` is a stable sort in
+    // descending order (equal elements keep their order), as CPython's.
+    llvm::SmallVector<Value, 16> keys(vals.begin(), vals.end());
+    if (const Value *key = args.keyword("key"); key && !key->isNone()) {
+      for (Value &k : keys) {
+        CallArgs one;
+        one.pos.push_back(k);
+        one.posNodes.push_back(at);
+        k = call(*key, one, at);
+        if (k.isException())
+          return k;
+        if (k.isPoison() || k.is(ValueKind::Opaque))
+          return heap.opaque("sorted");
+      }
+    }
+    bool descending = false;
+    if (const Value *rev = args.keyword("reverse"))
+      descending = rev->isIntLike() && rev->getInt();
+    llvm::SmallVector<size_t, 16> order(vals.size());
+    std::iota(order.begin(), order.end(), 0);
     bool ok = true;
-    std::stable_sort(vals.begin(), vals.end(), [&](Value x, Value y) {
-      Value c = compare(syntax::CmpOp::Lt, x, y, at);
+    std::stable_sort(order.begin(), order.end(), [&](size_t x, size_t y) {
+      Value c = descending ? compare(syntax::CmpOp::Lt, keys[y], keys[x], at)
+                           : compare(syntax::CmpOp::Lt, keys[x], keys[y], at);
       Truth t = truth(c, at);
       if (t != Truth::True && t != Truth::False)
         ok = false;
@@ -481,10 +518,10 @@ Value Interpreter::callNative(NativeId id, CallArgs &args, Node at) {
     });
     if (!ok)
       return heap.opaque("sorted");
-    if (const Value *rev = args.keyword("reverse"))
-      if (rev->isIntLike() && rev->getInt())
-        std::reverse(vals.begin(), vals.end());
-    return heap.list(vals);
+    llvm::SmallVector<Value, 16> out;
+    for (size_t i : order)
+      out.push_back(vals[i]);
+    return heap.list(out);
   }
   case NativeId::Sum: {
     llvm::SmallVector<Value, 16> vals;
@@ -571,7 +608,9 @@ Value Interpreter::callNative(NativeId id, CallArgs &args, Node at) {
                                  args.positional(2, Value::none()));
     return Value::none();
   case NativeId::Type:
-    return heap.opaque(a0.getTypeName());
+    if (n == 1)
+      return typeOf(a0);
+    return heap.opaque("type");
   case NativeId::Slice: {
     // slice(stop) / slice(start, stop[, step]), as `a[start:stop:step]`.
     if (n < 1 || n > 3)
@@ -617,8 +656,13 @@ Value Interpreter::callNative(NativeId id, CallArgs &args, Node at) {
                           a0.is(ValueKind::Primitive));
   case NativeId::Open:
   case NativeId::Super:
+    return makeSuper(args, at);
   case NativeId::Object:
     return heap.opaque("object");
+  case NativeId::Dataclass:
+    return applyDataclass(args);
+  case NativeId::DataclassField:
+    return makeField(args);
   case NativeId::Exception: {
     auto *o = heap.make<NamespaceObj>();
     o->name = "Exception";

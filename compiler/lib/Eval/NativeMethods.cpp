@@ -157,9 +157,15 @@ Value Interpreter::callMethod(BoundMethodObj *m, CallArgs &args, Node at) {
   case NativeId::DictSetDefault: {
     if (!self.is(ValueKind::Dict))
       return self.is(ValueKind::Opaque) ? heap.opaque("get") : noMethod();
-    for (auto &kv : self.as<DictObj>()->items)
-      if (equals(kv.first, a0).value_or(false))
+    bool unknown = false;
+    for (auto &kv : self.as<DictObj>()->items) {
+      std::optional<bool> e = equals(kv.first, a0);
+      if (e && *e)
         return kv.second;
+      unknown |= !e;
+    }
+    if (unknown)
+      return heap.opaque("get");
     Value d = args.positional(1, Value::none());
     if (id == NativeId::DictSetDefault)
       self.as<DictObj>()->items.push_back({a0, d});
@@ -170,13 +176,13 @@ Value Interpreter::callMethod(BoundMethodObj *m, CallArgs &args, Node at) {
   case NativeId::DictValues: {
     if (!self.is(ValueKind::Dict))
       return noMethod();
-    llvm::SmallVector<Value, 16> out;
-    for (auto &kv : self.as<DictObj>()->items)
-      out.push_back(id == NativeId::DictItems
-                        ? heap.tuple({kv.first, kv.second})
-                    : id == NativeId::DictKeys ? kv.first
-                                               : kv.second);
-    return heap.list(out);
+    // A live view: it sees later insertions and deletions (dictview.c).
+    auto *view = heap.make<DictViewObj>();
+    view->dict = self.as<DictObj>();
+    view->which = id == NativeId::DictItems  ? DictViewObj::Items
+                  : id == NativeId::DictKeys ? DictViewObj::Keys
+                                             : DictViewObj::Values;
+    return heap.obj(ObjKind::DictView, view);
   }
   case NativeId::DictUpdate: {
     if (!self.is(ValueKind::Dict))
@@ -190,9 +196,26 @@ Value Interpreter::callMethod(BoundMethodObj *m, CallArgs &args, Node at) {
         }
       items.push_back({k, v});
     };
-    if (a0.is(ValueKind::Dict))
+    if (a0.is(ValueKind::Dict)) {
       for (auto &kv : a0.as<DictObj>()->items)
         put(kv.first, kv.second);
+    } else if (!a0.isPoison() && !a0.is(ValueKind::Opaque)) {
+      // An iterable of key/value pairs (`d.update(other.items())`).
+      llvm::SmallVector<Value, 16> pairs;
+      if (!iterate(a0, pairs, at))
+        return Value::exception();
+      for (Value p : pairs) {
+        llvm::SmallVector<Value, 2> kv;
+        if (!iterate(p, kv, at))
+          return Value::exception();
+        if (kv.size() != 2)
+          return raise("ValueError",
+                       "dictionary update sequence element has length " +
+                           llvm::Twine(kv.size()) + "; 2 is required",
+                       at);
+        put(kv[0], kv[1]);
+      }
+    }
     for (auto &kv : args.kw)
       put(heap.str(kv.first), kv.second);
     return Value::none();

@@ -85,6 +85,20 @@ Value Interpreter::binary(BinaryOp op, Value l, Value r, Node at) {
     return Value::poison();
   if (isIRScalar(l) || isIRScalar(r))
     return irBinary(op, l, r, at);
+  // `|`, `&`, `-`, `^` with a keys or items view take any iterable on the
+  // other side and give a set (dictview.c).
+  if ((isSetLikeView(l) || isSetLikeView(r)) &&
+      (op == BinaryOp::BitOr || op == BinaryOp::BitAnd ||
+       op == BinaryOp::Sub || op == BinaryOp::BitXor) &&
+      !l.is(ValueKind::Opaque) && !r.is(ValueKind::Opaque)) {
+    Value ls = setFrom(l, false, at);
+    if (!ls.is(ValueKind::Set))
+      return ls;
+    Value rs = setFrom(r, false, at);
+    if (!rs.is(ValueKind::Set))
+      return rs;
+    return setBinary(op, ls, rs, at);
+  }
   if (l.is(ValueKind::Opaque) || r.is(ValueKind::Opaque)) {
     // Elementwise arithmetic of a torch tensor with a number (or a tensor
     // of the same shape) keeps its shape: `torch.rand(m, k) * 2 - 1`.
@@ -440,6 +454,18 @@ std::optional<bool> Interpreter::equals(Value a, Value b) {
     return syms.equal(toSym(a), toSym(b));
   if (a.isStr() && b.isStr())
     return getStr(a) == getStr(b);
+  // The same attribute of the torch module is the same object
+  // (`torch.float16` as a dict key and in a lookup); other names may be
+  // aliases (`torch.half`), so they stay unknown.
+  if (a.is(ValueKind::Opaque) && b.is(ValueKind::Opaque)) {
+    auto *oa = a.as<OpaqueObj>(), *ob = b.as<OpaqueObj>();
+    llvm::StringRef d = oa->description;
+    if (!oa->hasShape && !ob->hasShape && d == ob->description &&
+        d.starts_with("torch.") && llvm::all_of(d, [](char c) {
+          return llvm::isAlnum(c) || c == '_' || c == '.';
+        }))
+      return true;
+  }
   if (a.is(ValueKind::DType) && b.is(ValueKind::DType))
     return a.getDType() == b.getDType();
   if (a.is(ValueKind::DType) && b.isStr())
@@ -492,6 +518,63 @@ void Interpreter::dictPut(DictObj *d, Value k, Value v) {
   d->items.push_back({k, v});
 }
 
+bool Interpreter::isSetLikeView(Value v) {
+  return v.isObj(ObjKind::DictView) &&
+         v.as<DictViewObj>()->which != DictViewObj::Values;
+}
+
+std::optional<Value> Interpreter::compareDictView(CmpOp op, Value l, Value r,
+                                                  Node at) {
+  if (op == CmpOp::Is || op == CmpOp::IsNot)
+    return std::nullopt;
+  if (op == CmpOp::In || op == CmpOp::NotIn) {
+    if (!r.isObj(ObjKind::DictView))
+      return std::nullopt;
+    auto *view = r.as<DictViewObj>();
+    Value dict = Value::object(ValueKind::Dict, view->dict);
+    if (view->which == DictViewObj::Keys)
+      return compare(op, l, dict, at);
+    llvm::SmallVector<Value, 16> elems;
+    if (view->which == DictViewObj::Values) {
+      iterate(r, elems, at);
+      return compare(op, l, heap.list(elems), at);
+    }
+    // An item is in the view when its key is and the values are equal.
+    bool pair = l.is(ValueKind::Tuple) && getElems(l).size() == 2;
+    if (!pair)
+      return Value::boolean(op == CmpOp::NotIn);
+    Value has = compare(CmpOp::In, getElems(l)[0], dict, at);
+    if (!has.isBool() || !has.getBool())
+      return has.isBool() ? Value::boolean(op == CmpOp::NotIn) : has;
+    for (auto &kv : view->dict->items)
+      if (equals(kv.first, getElems(l)[0]).value_or(false))
+        return compare(op == CmpOp::In ? CmpOp::Eq : CmpOp::NotEq,
+                       getElems(l)[1], kv.second, at);
+    return Value::boolean(op == CmpOp::NotIn);
+  }
+  // Keys and items views compare as sets; a values view only by identity.
+  bool lv = isSetLikeView(l), rv = isSetLikeView(r);
+  if (!lv && !rv)
+    return std::nullopt;
+  auto setLike = [&](Value v) {
+    return isSetLikeView(v) || v.is(ValueKind::Set);
+  };
+  if (!setLike(l) || !setLike(r)) {
+    if (l.is(ValueKind::Opaque) || r.is(ValueKind::Opaque))
+      return std::nullopt;
+    if (op == CmpOp::Eq || op == CmpOp::NotEq)
+      return Value::boolean(op == CmpOp::NotEq);
+    return std::nullopt; // The TypeError below.
+  }
+  Value ls = lv ? setFrom(l, false, at) : l;
+  if (!ls.is(ValueKind::Set))
+    return ls;
+  Value rs = rv ? setFrom(r, false, at) : r;
+  if (!rs.is(ValueKind::Set))
+    return rs;
+  return compare(op, ls, rs, at);
+}
+
 Value Interpreter::compare(CmpOp op, Value l, Value r, Node at) {
   if (l.isException())
     return l;
@@ -519,6 +602,8 @@ Value Interpreter::compare(CmpOp op, Value l, Value r, Node at) {
       return torchTensor((ls ? ls : rs)->shape);
     }
   }
+  if (std::optional<Value> v = compareDictView(op, l, r, at))
+    return *v;
   switch (op) {
   case CmpOp::Is:
   case CmpOp::IsNot: {
@@ -689,6 +774,11 @@ Truth Interpreter::truth(Value v, Node at) {
     return v.as<DictObj>()->items.empty() ? Truth::False : Truth::True;
   case ValueKind::Set:
     return v.as<SetObj>()->used == 0 ? Truth::False : Truth::True;
+  case ValueKind::Object:
+    if (v.getObjKind() == ObjKind::DictView)
+      return v.as<DictViewObj>()->dict->items.empty() ? Truth::False
+                                                      : Truth::True;
+    return Truth::True;
   case ValueKind::Range: {
     RangeObj *r = v.as<RangeObj>();
     bool nonEmpty = r->step > 0 ? r->start < r->stop : r->start > r->stop;
@@ -745,16 +835,32 @@ bool Interpreter::iterate(Value v, llvm::SmallVectorImpl<Value> &out,
   case ValueKind::Opaque:
   case ValueKind::Poison:
     return true;
+  case ValueKind::Object:
+    if (v.getObjKind() != ObjKind::DictView)
+      break;
+    for (auto &kv : v.as<DictViewObj>()->dict->items)
+      switch (v.as<DictViewObj>()->which) {
+      case DictViewObj::Keys:
+        out.push_back(kv.first);
+        break;
+      case DictViewObj::Values:
+        out.push_back(kv.second);
+        break;
+      case DictViewObj::Items:
+        out.push_back(heap.tuple({kv.first, kv.second}));
+        break;
+      }
+    return true;
   case ValueKind::Buffer: {
     BufferObj *b = v.as<BufferObj>();
     raise("TypeError", "cannot iterate over buffer '" + b->name + "'", at);
     return false;
   }
   default:
-    raise("TypeError", "'" + v.getTypeName() + "' object is not iterable",
-          at);
-    return false;
+    break;
   }
+  raise("TypeError", "'" + v.getTypeName() + "' object is not iterable", at);
+  return false;
 }
 
 //===----------------------------------------------------------------------===//
@@ -785,6 +891,30 @@ static void formatFloat(double d, llvm::raw_ostream &os) {
   os << llvm::format("%.17g", d);
 }
 
+/// CPython's repr of a str: single quotes unless the text has a single
+/// quote and no double one; backslashes, the quote and control characters
+/// escaped (unicode_repr). Bytes of UTF-8 text at or past 0x80 are kept.
+static void formatStrRepr(llvm::StringRef text, llvm::raw_ostream &os) {
+  char quote = text.contains('\'') && !text.contains('"') ? '"' : '\'';
+  os << quote;
+  for (char c : text) {
+    unsigned char u = static_cast<unsigned char>(c);
+    if (c == quote || c == '\\')
+      os << '\\' << c;
+    else if (c == '\n')
+      os << "\\n";
+    else if (c == '\r')
+      os << "\\r";
+    else if (c == '\t')
+      os << "\\t";
+    else if (u < 0x20 || u == 0x7f)
+      os << llvm::format("\\x%02x", u);
+    else
+      os << c;
+  }
+  os << quote;
+}
+
 void Interpreter::format(Value v, llvm::raw_ostream &os, bool repr) {
   switch (v.getKind()) {
   case ValueKind::None:
@@ -804,7 +934,7 @@ void Interpreter::format(Value v, llvm::raw_ostream &os, bool repr) {
     return;
   case ValueKind::Str:
     if (repr)
-      os << '\'' << getStr(v) << '\'';
+      formatStrRepr(getStr(v), os);
     else
       os << getStr(v);
     return;
@@ -866,6 +996,15 @@ void Interpreter::format(Value v, llvm::raw_ostream &os, bool repr) {
       os << v.as<EnumMemberObj>()->info->name;
       return;
     }
+    if (v.getObjKind() == ObjKind::DictView) {
+      llvm::SmallVector<Value, 16> elems;
+      iterate(v, elems, Node());
+      os << v.getTypeName() << "([";
+      llvm::interleaveComma(elems, os, [&](Value e) { format(e, os, true); });
+      os << "])";
+      return;
+    }
+
     // str(e) of a caught exception: its one argument, or its arguments.
     if (v.getObjKind() == ObjKind::Exception && !repr)
       if (Value *args = v.as<NamespaceObj>()->find("args");

@@ -168,6 +168,10 @@ Value Interpreter::moduleAttr(ModuleObj *m, llvm::StringRef attr, Node at) {
   }
   if (m->opaque) {
     std::string d = (m->name + "." + attr).str();
+    // Functions modelled in modules that are otherwise not
+    // (`dataclasses.dataclass`).
+    if (std::optional<NativeId> id = findNative(d))
+      return Value::native(uint32_t(*id));
     return heap.opaque(heap.copyString(d));
   }
   std::string qualified = (m->name + "." + attr).str();
@@ -271,6 +275,19 @@ std::optional<lang::DType> Interpreter::toDType(Value v, Node at) {
       return lang::DType::parseTorch(d);
     if (d.starts_with("numpy.") || d.starts_with("np."))
       return lang::DType::parse(d.split('.').second);
+    // A value tlc could not compute (`table[x.dtype]` of a torch tensor's
+    // dtype) is not an error of the program: analysed as float32, as a
+    // dtype parameter no call binds.
+    if (at && !d.contains('.')) {
+      std::string text = at.text().str();
+      if (text.size() > 40 || text.find('\n') != std::string::npos)
+        text = "this dtype";
+      else
+        text = "dtype '" + text + "'";
+      warning(at, "tlc cannot evaluate " + text +
+                      " (a value from outside TileLang); analysed as float32");
+      return lang::DType(lang::ScalarType::Float32);
+    }
     return std::nullopt;
   }
   case ValueKind::NativeFn:

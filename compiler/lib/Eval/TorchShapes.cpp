@@ -88,7 +88,7 @@ std::optional<Value> Interpreter::callTorchFactory(llvm::StringRef d,
   if (d == "randn" || d == "rand" || d == "empty" || d == "zeros" ||
       d == "ones" || d == "full" || d == "randint" || d == "empty_strided") {
     if (d == "randint")
-      pos = pos.drop_front(std::min<size_t>(pos.size(), size ? 2 : 1));
+      pos = pos.drop_front(std::min<size_t>(pos.size(), 2));
     if (d == "full" || d == "empty_strided")
       pos = pos.take_front(1);
     llvm::SmallVector<Value, 4> dims =

@@ -88,7 +88,7 @@ llvm::StringRef Value::getTypeName() const {
   case ValueKind::Function:
     return "function";
   case ValueKind::NativeFn:
-    return "builtin_function";
+    return "builtin_function_or_method";
   case ValueKind::Primitive:
     return "TileLang primitive";
   case ValueKind::Module:
@@ -132,13 +132,25 @@ llvm::StringRef Value::getTypeName() const {
     case ObjKind::Class:
       return "type";
     case ObjKind::Instance:
-      return "object";
+      return static_cast<NamespaceObj *>(payload.obj)->name;
     case ObjKind::GenericFrame:
       return "frame";
     case ObjKind::TensorType:
       return "Tensor";
     case ObjKind::Exception:
       return "Exception";
+    case ObjKind::DictView:
+      switch (static_cast<DictViewObj *>(payload.obj)->which) {
+      case DictViewObj::Keys:
+        return "dict_keys";
+      case DictViewObj::Values:
+        return "dict_values";
+      case DictViewObj::Items:
+        return "dict_items";
+      }
+      return "dict_keys";
+    case ObjKind::Super:
+      return "super";
     }
   }
   return "object";

@@ -88,6 +88,18 @@ TEST_CASE("containers, comprehensions and builtins") {
   check("", "[k for k, v in zip('ab', [1, 2])].index('b')", "1");
 }
 
+TEST_CASE("dict views, classes and type()") {
+  check("d = {'a': 1}\nkv = d.keys()\nd['b'] = 2",
+        "len(kv & {'b', 'c'}) * 10 + len(kv)", "12");
+  check("d = {'a': 1, 'b': 5}", "sum(d.values())", "6");
+  check("class A:\n    n = 2\n    def f(self):\n        return self.n\n"
+        "class B(A):\n    def f(self):\n        return super().f() * 10",
+        "B().f()", "20");
+  check("class A:\n    pass\nclass B(A):\n    pass",
+        "len(B.__mro__) * 10 + int(isinstance(B(), A))", "31");
+  check("", "len(type(3).__name__) * 10 + int(type(True) is bool)", "31");
+}
+
 TEST_CASE("dtypes, conditionals and module constants") {
   check("", "T.float16.bits", "16");
   check("", "T.dtype('bfloat16').bits", "16");

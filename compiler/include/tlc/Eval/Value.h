@@ -105,6 +105,8 @@ enum class ObjKind : uint8_t {
   GenericFrame, ///< Another `with` frame (T.ws, T.If, T.attr ...).
   TensorType,   ///< T.Tensor(shape, dtype) used as a type (a BufferObj).
   Exception,    ///< An exception object (a NamespaceObj named by type).
+  DictView,     ///< dict.keys() / values() / items() (a DictViewObj).
+  Super,        ///< The result of super() (a SuperObj).
 };
 
 struct Obj;
@@ -312,6 +314,7 @@ struct SliceObj : Obj {
 };
 
 class Env;
+struct NamespaceObj;
 
 /// A user function, lambda or macro body.
 struct FunctionObj : Obj {
@@ -333,6 +336,16 @@ struct FunctionObj : Obj {
   bool isMacro = false;
   /// True for a @T.prim_func definition.
   bool isPrimFunc = false;
+  /// The class whose body defined the function (what zero-argument
+  /// `super()` starts after); null for other functions.
+  NamespaceObj *ownerClass = nullptr;
+  /// How the function binds as a class attribute (its decorator).
+  enum MethodKind : uint8_t {
+    PlainFunction,
+    StaticMethod,
+    ClassMethod,
+    Property
+  } methodKind = PlainFunction;
   /// `@pytest.mark.parametrize(names, values)` decorators, outermost first:
   /// Namespace objects with `argnames` and `argvalues`.
   llvm::SmallVector<Value, 1> parametrize;
@@ -443,8 +456,21 @@ struct PartialObj : Obj {
 struct NamespaceObj : Obj {
   llvm::StringRef name;
   llvm::SmallVector<std::pair<llvm::StringRef, Value>, 8> attrs;
-  /// Class of an instance; base classes are not modelled.
+  /// Class of an instance.
   NamespaceObj *cls = nullptr;
+  /// For a class: its bases, as written, and its method resolution order
+  /// (C3 linearization, the class first; `object` is left out).
+  llvm::SmallVector<NamespaceObj *, 2> bases;
+  llvm::SmallVector<NamespaceObj *, 4> mro;
+  /// For a class: true when some base is not a user class tlc models (a
+  /// torch.nn.Module, an opaque library class): attributes it lacks are
+  /// opaque rather than missing.
+  bool externalBase = false;
+  /// For a `@dataclass` class: its fields in order, inherited ones first.
+  llvm::SmallVector<llvm::StringRef, 4> fields;
+  /// For a `@dataclass` class: its `field(default_factory=f)` fields.
+  llvm::SmallVector<std::pair<llvm::StringRef, Value>, 1> factories;
+  bool isDataclass = false;
 
   /// Looks up \p attr; null when absent.
   Value *find(llvm::StringRef attr) {
@@ -460,6 +486,21 @@ struct NamespaceObj : Obj {
     else
       attrs.push_back({attr, v});
   }
+};
+
+/// A live view of a dict: `d.keys()`, `d.values()` or `d.items()`.
+struct DictViewObj : Obj {
+  enum Which : uint8_t { Keys, Values, Items };
+  DictObj *dict = nullptr;
+  Which which = Keys;
+};
+
+/// `super()` (or `super(cls, obj)`): attribute lookups search the method
+/// resolution order of \p self's class after \p after.
+struct SuperObj : Obj {
+  NamespaceObj *after = nullptr;
+  /// The instance (or, in a classmethod, the class) methods bind to.
+  Value self;
 };
 
 /// argparse.ArgumentParser: the defaults of every add_argument.

@@ -1,0 +1,10 @@
+class X:
+    pass
+
+
+class Y(X):
+    pass
+
+
+class Z(X, Y):
+    pass
