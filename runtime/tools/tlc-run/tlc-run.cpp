@@ -240,37 +240,44 @@ int runKernel(Device &dev, const artifact::Manifest &m, llvm::StringRef dir,
       // Outputs start as tlc-run's NaN poison, a payload no arithmetic
       // produces: an element still holding it was not written. Other NaNs
       // were computed (0/0 over a fully masked row); where the reference
-      // computed one, the output must have one too (compareTensors).
-      int64_t refUnwritten = 0, refComputedNaNs = 0, outUnwritten = 0,
-              outComputedNaNs = 0;
+      // computed one, the output must have one too (compareTensors). An
+      // element neither side wrote (a kernel that writes a triangle, or
+      // the rows its index inputs select) agrees; one only a side wrote
+      // does not.
+      int64_t bothUnwritten = 0, refOnlyUnwritten = 0, outOnlyUnwritten = 0,
+              refComputedNaNs = 0, outComputedNaNs = 0;
       int64_t n = std::min(out.numElements(), r.numElements());
       for (int64_t k = 0; k < n; ++k) {
+        bool refPoison = r.isPoisoned(k), outPoison = out.isPoisoned(k);
         bool refNaN = std::isnan(r.get(k));
-        if (r.isPoisoned(k))
-          ++refUnwritten;
-        else if (refNaN)
+        bothUnwritten += refPoison && outPoison;
+        refOnlyUnwritten += refPoison && !outPoison;
+        outOnlyUnwritten += outPoison && !refPoison;
+        if (refNaN && !refPoison)
           ++refComputedNaNs;
-        if (out.isPoisoned(k))
-          ++outUnwritten;
-        else if (std::isnan(out.get(k)) && !refNaN)
+        if (!outPoison && !refNaN && std::isnan(out.get(k)))
           ++outComputedNaNs;
       }
-      bool pass = c.ok() && refUnwritten == 0 && outUnwritten == 0;
+      bool pass = c.ok() && refOnlyUnwritten == 0 && outOnlyUnwritten == 0;
       llvm::outs() << "  verify " << p.name << ": " << (pass ? "PASS" : "FAIL")
                    << llvm::format("  rel_err=%.3e max_abs_err=%.3e", c.relativeError,
                                    c.maxAbsError)
                    << "  (rtol=" << rtol << " atol=" << atol << " for "
                    << (p.pointee ? p.pointee->dtype : p.dtype) << ")";
-      if (outUnwritten)
-        llvm::outs() << "  " << outUnwritten
-                     << " elements unwritten (still the NaN poison)";
+      if (outOnlyUnwritten)
+        llvm::outs() << "  " << outOnlyUnwritten
+                     << " elements unwritten (still the NaN poison) that the "
+                        "reference wrote";
+      if (refOnlyUnwritten)
+        llvm::outs() << "  " << refOnlyUnwritten
+                     << " elements written that the reference left unwritten";
+      if (bothUnwritten)
+        llvm::outs() << "  " << bothUnwritten
+                     << " elements written by neither (the kernel leaves them "
+                        "at these inputs)";
       if (outComputedNaNs)
         llvm::outs() << "  " << outComputedNaNs
                      << " NaN elements where the reference has a number";
-      if (refUnwritten)
-        llvm::outs() << "  " << refUnwritten
-                     << " elements of the reference unwritten (still the NaN "
-                        "poison)";
       if (refComputedNaNs)
         llvm::outs() << "  " << refComputedNaNs
                      << " NaN elements computed by the reference";
