@@ -152,15 +152,10 @@ Flow Interpreter::execClassDef(Node stmt) {
   Value clsValue = heap.obj(ObjKind::Class, cls);
 
   // Class decorators apply bottom-up (`@dataclass`, `@dataclass(...)`).
-  llvm::SmallVector<Node, 2> decos(stmt.children(Field::decorator_list).begin(),
-                                   stmt.children(Field::decorator_list).end());
+  llvm::SmallVector<Node, 2> decos;
   llvm::SmallVector<Value, 2> decoValues;
-  for (Node d : decos) {
-    Value dv = eval(d);
-    if (dv.isException())
-      return Flow::Raise;
-    decoValues.push_back(dv);
-  }
+  if (!evalDecorators(stmt, decos, decoValues))
+    return Flow::Raise;
   for (unsigned i = decos.size(); i-- > 0;) {
     Value dv = decoValues[i];
     if (!dv.is(ValueKind::Function) && !dv.is(ValueKind::NativeFn) &&

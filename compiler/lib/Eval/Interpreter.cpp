@@ -1183,21 +1183,28 @@ Flow Interpreter::execImportFrom(Node stmt) {
   return Flow::Normal;
 }
 
+bool Interpreter::evalDecorators(Node stmt, llvm::SmallVectorImpl<Node> &nodes,
+                                 llvm::SmallVectorImpl<Value> &values) {
+  for (Node d : stmt.children(Field::decorator_list)) {
+    Value dv = eval(d);
+    if (dv.isException())
+      return false;
+    nodes.push_back(d);
+    values.push_back(dv);
+  }
+  return true;
+}
+
 Flow Interpreter::execFunctionDef(Node stmt) {
   FunctionObj *fn = makeFunction(stmt, stmt.identifier());
   if (!fn)
     return Flow::Raise;
   Value v = Value::object(ValueKind::Function, fn);
   // Decorators apply bottom-up.
-  llvm::SmallVector<Node, 2> decos(stmt.children(Field::decorator_list).begin(),
-                                   stmt.children(Field::decorator_list).end());
+  llvm::SmallVector<Node, 2> decos;
   llvm::SmallVector<Value, 2> decoValues;
-  for (Node d : decos) {
-    Value dv = eval(d);
-    if (dv.isException())
-      return Flow::Raise;
-    decoValues.push_back(dv);
-  }
+  if (!evalDecorators(stmt, decos, decoValues))
+    return Flow::Raise;
   for (unsigned i = decos.size(); i-- > 0;) {
     v = applyDecorator(decoValues[i], v, decos[i], stmt);
     if (v.isException())

@@ -341,6 +341,11 @@ public:
   Value call(Value callee, CallArgs &args, Node at);
   bool evalCallArgs(Node call, CallArgs &args, Value &abrupt);
   Value applyDecorator(Value deco, Value fn, Node decoNode, Node def);
+  /// Evaluates the decorators of the def or class \p stmt, top to bottom,
+  /// into \p nodes and \p values (they apply bottom-up); false when one
+  /// raised.
+  bool evalDecorators(Node stmt, llvm::SmallVectorImpl<Node> &nodes,
+                      llvm::SmallVectorImpl<Value> &values);
 
   //===--------------------------------------------------------------------===//
   // Expressions (EvalExpr.cpp)
