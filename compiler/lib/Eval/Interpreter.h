@@ -399,6 +399,9 @@ public:
   /// after `tilelang.compile(prim_func, pass_configs=...)`).
   void applyBuildConfigs(InstanceCtx &ctx);
   std::string toString(Value v, bool repr = false);
+  /// "torch.float16" for an opaque torch dtype (`torch.float16`,
+  /// `torch.half`, `T.float16.torch()`), nullopt for any other value.
+  std::optional<std::string> torchDTypeName(Value v);
   /// Coerces Int/Bool/Sym to a SymExpr; null otherwise.
   SymExpr toSym(Value v);
   /// Wraps a SymExpr as Int when constant, else Sym.

@@ -314,6 +314,10 @@ Value Interpreter::callNative(NativeId id, CallArgs &args, Node at) {
   case NativeId::Repr:
     if (n == 0)
       return heap.strNoCopy("");
+    // The text of an object tlc does not model is not known: a placeholder
+    // would be sliced and compared as if it were the real text.
+    if (a0.is(ValueKind::Opaque) && !torchDTypeName(a0))
+      return heap.opaque(id == NativeId::Repr ? "repr" : "str");
     return heap.str(toString(a0, id == NativeId::Repr));
   case NativeId::Round: {
     if (!a0.isNumber())

@@ -983,6 +983,15 @@ void Interpreter::format(Value v, llvm::raw_ostream &os, bool repr) {
   case ValueKind::Function:
     os << "<function " << v.as<FunctionObj>()->name << ">";
     return;
+  case ValueKind::Opaque:
+    // A torch dtype prints as torch does (`str(torch.float16)` is
+    // "torch.float16"); scripts slice the name off to get TileLang's.
+    if (std::optional<std::string> name = torchDTypeName(v)) {
+      os << *name;
+      return;
+    }
+    os << '<' << v.getTypeName() << '>';
+    return;
   case ValueKind::Range: {
     RangeObj *r = v.as<RangeObj>();
     os << "range(" << r->start << ", " << r->stop;
@@ -1021,6 +1030,25 @@ void Interpreter::format(Value v, llvm::raw_ostream &os, bool repr) {
     os << '<' << v.getTypeName() << '>';
     return;
   }
+}
+
+std::optional<std::string> Interpreter::torchDTypeName(Value v) {
+  if (!v.is(ValueKind::Opaque))
+    return std::nullopt;
+  llvm::StringRef d = v.as<OpaqueObj>()->description;
+  if (!d.consume_front("torch.") || !lang::DType::parseTorch(d))
+    return std::nullopt;
+  // torch prints its aliases by their canonical names (torch.half is
+  // "torch.float16").
+  llvm::StringRef canonical = llvm::StringSwitch<llvm::StringRef>(d)
+                                  .Case("half", "float16")
+                                  .Case("float", "float32")
+                                  .Case("double", "float64")
+                                  .Case("short", "int16")
+                                  .Case("int", "int32")
+                                  .Case("long", "int64")
+                                  .Default(d);
+  return ("torch." + canonical).str();
 }
 
 std::string Interpreter::toString(Value v, bool repr) {
