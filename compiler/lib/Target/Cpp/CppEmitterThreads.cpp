@@ -534,6 +534,22 @@ LogicalResult Emitter::emitBlockLevel(Operation *op) {
                     "before it");
     return success();
   }
+  if (auto s = dyn_cast<tile::SyncThreadsOp>(op);
+      s && s.getBarrierId() && *s.getBarrierId() != 0 && s.getArriveCount()) {
+    // A named barrier of `count` threads (bar.sync id, count), typically
+    // inside a branch on the thread index: among the threads that reach it,
+    // which must be `count` of them, as for tile.barrier.
+    std::string what = "T.sync_threads(" + std::to_string(*s.getBarrierId()) +
+                       ", " + std::to_string(*s.getArriveCount()) + ")";
+    comment(op, what + ": the threads that reach it have finished the phase "
+                       "before it");
+    line("tlc::cpu::namedBarrierThreads(st, " + locLiteral(op->getLoc()) +
+         ", \"" + what + "\", " + activePtr() + ", " + threadCount + ", " +
+         std::to_string(*s.getArriveCount()) + ");");
+    line("if (st.hasFailed())");
+    line("  return;");
+    return success();
+  }
   if (isBlockBarrier(op)) {
     comment(op, "T.sync_threads(): every thread has finished the phase "
                 "before it");

@@ -1395,6 +1395,27 @@ inline bool allThreads(Status &st, const char *loc, const char *what,
   return false;
 }
 
+/// Whether the threads of \p active (all \p n without a mask) that reach a
+/// named barrier of \p count threads (T.sync_threads(id, count) outside
+/// fibers) are that many, or none. Otherwise the GPU would wait forever
+/// (fewer) or release them in groups the CPU target does not model (more):
+/// an error saying how many reach it.
+inline bool namedBarrierThreads(Status &st, const char *loc, const char *what,
+                                const Lanes<uint8_t> *active, int64_t n,
+                                int64_t count) {
+  int64_t reached = 0;
+  for (int64_t t = 0; t < n; ++t)
+    reached += !active || (*active)[t] ? 1 : 0;
+  if (reached == 0 || reached == count)
+    return true;
+  char msg[320];
+  std::snprintf(msg, sizeof msg,
+                "%s is a barrier of %lld threads, but %lld threads reach it",
+                what, (long long)count, (long long)reached);
+  st.fail(loc, msg);
+  return false;
+}
+
 /// The lanes that take part in a warp operation of thread \p t (bit l:
 /// thread 32 * warp + l): the lanes of \p mask that exist (the last warp of
 /// a block may be short). Thread t must be in its own mask and every lane
