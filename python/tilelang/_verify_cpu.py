@@ -43,8 +43,9 @@ line is printed at exit; :func:`report` returns the counts.
 The package does not run kernels on tlc's ``sim`` device (only ``tlc-run``
 does), so only CUDA targets are checked; kernels built for ``cpu`` are not
 (they are the reference), except in the test mode
-(:func:`check_cpu_target`), which checks a ``cpu`` kernel against a second
-build of itself so the whole path runs without a GPU.
+(:func:`check_cpu_target`, or ``TLC_VERIFY_CPU_SELF=1``), which checks a
+``cpu`` kernel against a second build of itself so the whole path runs
+without a GPU (a CUDA script through tests/python/cuda_script_on_cpu.py).
 """
 
 import atexit
@@ -176,7 +177,8 @@ def wanted(kernel):
     """Whether this call of ``kernel`` goes through :func:`checked_call`."""
     if getattr(_tls, "inside", False) or mode() is None:
         return False
-    return kernel.target != "cpu" or _check_cpu[0]
+    return kernel.target != "cpu" or _check_cpu[0] or \
+        os.environ.get("TLC_VERIFY_CPU_SELF", "") not in ("", "0")
 
 
 def fill_output(t, dtype):
@@ -491,9 +493,15 @@ def checked_call(kernel, args, kwargs):
     (while the instance has calls left to check); returns what the call
     returns."""
     key = (kernel.artifact_dir, kernel.manifest["name"])
+    with _lock:
+        n = _calls.get(key, 0)
+    if n >= call_limit():
+        return _plain(kernel, args, kwargs)
     if _capturing(kernel):
         _note_once(("graph",) + key, f"{_label(kernel)}: not checked inside "
                    "a CUDA graph capture")
+        with _lock:
+            counts["not_checked"] += 1
         return _plain(kernel, args, kwargs)
     with _lock:
         n = _calls.get(key, 0)

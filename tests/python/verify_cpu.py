@@ -121,7 +121,8 @@ def check_comparison():
             (name, c.bad, want.sum())
         assert c.first == (int(np.argmax(want)),), (name, c.first)
         fin = np.isfinite(o64) & np.isfinite(r64)
-        d = np.abs(np.where(fin, o64 - r64, 0))[fin]
+        with np.errstate(invalid="ignore"):
+            d = np.abs(o64 - r64)[fin]
         assert c.max_abs == d.max(), (name, c.max_abs, d.max())
         rel = np.sqrt((d * d).sum() / (r64[fin] ** 2).sum())
         assert abs(c.rel_err - rel) <= 1e-12 * rel, (name, c.rel_err, rel)
@@ -280,6 +281,22 @@ def check_calls():
     assert "could not build CPU twin" in lines[0] and \
         V.report()["no_twin"] == 1, (lines, V.report())
 
+    # Inside a CUDA graph capture (simulated: the CPU target has none):
+    # one note, no check, the call's check is left for a later call.
+    V.reset()
+    capturing = V._capturing
+    V._capturing = lambda kernel: True
+    try:
+        k3 = scale(64, 16)
+        _, lines = lines_of(k3, torch.randn(64, 16))
+        _, again = lines_of(k3, torch.randn(64, 16))
+    finally:
+        V._capturing = capturing
+    assert len(lines) == 1 and "not checked inside a CUDA graph capture" \
+        in lines[0] and again == [], (lines, again)
+    _, lines = lines_of(k3, torch.randn(64, 16))
+    assert lines[0].endswith("agree"), lines
+
     # Off: nothing checked, nothing printed.
     tilelang.tlc_verify_cpu(False)
     V.reset()
@@ -291,6 +308,14 @@ def check_calls():
     assert V.mode() == "strict"
     os.environ["TLC_VERIFY_CPU"] = "0"
     assert V.mode() is None
+    tilelang.tlc_verify_cpu(True)
+    V._api_calls[0] = None
+    os.environ["TLC_VERIFY_CPU_CALLS"] = "3"
+    V.reset()
+    k4 = scale(64, 16)
+    checked = [len(lines_of(k4, torch.randn(64, 16))[1]) for _ in range(5)]
+    assert checked == [1, 1, 1, 0, 0], checked
+    tilelang.tlc_verify_cpu(None)
     V.check_cpu_target(False)
 
 
