@@ -35,7 +35,10 @@ difference), ``TLC_VERIFY_CPU=strict`` (a difference raises an
 ``AssertionError`` naming the kernel, the tensor and the first differing
 index); ``TLC_VERIFY_CPU_CALLS=N`` checks each instance's first N calls
 (default 1), so benchmark loops run at full speed after them. Calls inside
-a CUDA graph capture are not checked (a note says so). The CPU build goes
+a CUDA graph capture are not checked (a note says so), nor are the
+autotuner's calls of the configurations it times (``TLC_VERIFY_CPU_AUTOTUNE
+=1`` checks them too; the kernel it returns is checked when the script
+calls it). The CPU build goes
 through the package's build cache (``tilelang._build.build``) and runs on
 every core the process may use (``TLC_CPU_THREADS`` overrides). A summary
 line is printed at exit; :func:`report` returns the counts.
@@ -488,6 +491,17 @@ def _capturing(kernel):
         return False
 
 
+def _in_autotuner():
+    """Whether the call comes from ``tilelang.autotuner`` (timing or
+    checking a configuration)."""
+    f = sys._getframe(2)
+    while f is not None:
+        if f.f_globals.get("__name__") == "tilelang.autotuner":
+            return True
+        f = f.f_back
+    return False
+
+
 def checked_call(kernel, args, kwargs):
     """Calls ``kernel`` as usual and checks the call against its CPU twin
     (while the instance has calls left to check); returns what the call
@@ -496,6 +510,13 @@ def checked_call(kernel, args, kwargs):
     with _lock:
         n = _calls.get(key, 0)
     if n >= call_limit():
+        return _plain(kernel, args, kwargs)
+    if _in_autotuner() and os.environ.get("TLC_VERIFY_CPU_AUTOTUNE", "") \
+            in ("", "0"):
+        _note_once(("tune",) + key, f"{_label(kernel)}: not checked while "
+                   "the autotuner times configurations (the kernel it "
+                   "returns is checked when the script calls it; "
+                   "TLC_VERIFY_CPU_AUTOTUNE=1 checks these too)")
         return _plain(kernel, args, kwargs)
     if _capturing(kernel):
         _note_once(("graph",) + key, f"{_label(kernel)}: not checked inside "

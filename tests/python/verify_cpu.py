@@ -83,6 +83,18 @@ def varlen_scale(batch):
     return main
 
 
+@tilelang.autotune(configs=[dict(block=32), dict(block=64)], warmup=1,
+                   rep=2)
+@tilelang.jit(out_idx=[1], target="cpu")
+def tuned_scale(M, block=32):
+    @T.prim_func
+    def main(A: T.Tensor((M,), T.float32), B: T.Tensor((M,), T.float32)):
+        with T.Kernel(T.ceildiv(M, block), threads=32) as bx:
+            for i in T.Parallel(block):
+                B[bx * block + i] = A[bx * block + i] * 3
+    return main
+
+
 def lines_of(fn, *args):
     err = io.StringIO()
     with contextlib.redirect_stderr(err):
@@ -296,6 +308,21 @@ def check_calls():
         in lines[0] and again == [], (lines, again)
     _, lines = lines_of(k3, torch.randn(64, 16))
     assert lines[0].endswith("agree"), lines
+
+    # The autotuner's timing calls are not checked (a note per
+    # configuration); the kernel it returns is, when the script calls it.
+    V.reset()
+    os.environ["TILELANG_DISABLE_CACHE"] = "1"  # tune in this process
+    try:
+        best, lines = lines_of(tuned_scale, 256)
+    finally:
+        del os.environ["TILELANG_DISABLE_CACHE"]
+    assert len(lines) == 2 and all("while the autotuner" in ln
+                                   for ln in lines), lines
+    assert V.report()["checked"] == 0, V.report()
+    a1 = torch.randn(256)
+    b, lines = lines_of(best, a1)
+    assert torch.equal(b, a1 * 3) and lines[0].endswith("agree"), lines
 
     # Off: nothing checked, nothing printed.
     tilelang.tlc_verify_cpu(False)
