@@ -10,7 +10,8 @@
 # LIMIT: seconds per script (cut to what is left of TOTAL; a script that
 # would start with under 10 s left is "not started"); PAR scripts at once,
 # each CPU twin on nproc/PAR threads (TLC_CPU_THREADS); SCRIPTS overrides
-# STAGE/scripts.txt; STRICT=1 runs with TLC_VERIFY_CPU=strict; PY is the
+# STAGE/scripts.txt; a script listed in STAGE/args.txt runs with the
+# smaller sizes given there (its own options) unless OWN_SIZES=1; STRICT=1 runs with TLC_VERIFY_CPU=strict; PY is the
 # interpreter command (a dry run without a GPU: PY="python3
 # tests/python/cuda_script_on_cpu.py" TLC_VERIFY_CPU_SELF=1, which checks
 # the cpu-target kernels against a second build of themselves).
@@ -32,25 +33,28 @@ ${PY%% *} -c "import torch; print('torch', torch.__version__)" >> $OUT/machine.t
 echo "nproc $(nproc), TLC_CPU_THREADS=$TLC_CPU_THREADS, commit $(cat $S/commit.txt 2>/dev/null)" >> $OUT/machine.txt
 cd $S/corpus
 one() {
-  local f=$1 s e rc left tag
+  local f=$1 s e rc left tag args
   left=$(( DEADLINE - $(date +%s) ))
   [ $left -gt $LIMIT ] && left=$LIMIT
   if [ $left -lt 10 ]; then
     printf "%-52s not started (the batch's time was spent)\n" "$f" >> $OUT/done.txt
     return 0
   fi
+  args=
+  [ -z "$OWN_SIZES" ] && [ -f $S/args.txt ] && \
+    args=$(awk -v f="$f" '$1 == f {$1 = ""; print}' $S/args.txt)
   s=$(date +%s%N)
-  timeout $left $PY "$f" > $L/$f.log 2>&1; rc=$?
+  timeout $left $PY "$f" $args > $L/$f.log 2>&1; rc=$?
   e=$(date +%s%N)
   tag=$(grep '^\[tlc-verify-cpu\]' $L/$f.log | grep -v '\] summary:' | awk '
     / agree$/ {a++} / DIFFER / {d++} /could not build CPU twin/ {n++}
     /CPU twin failed/ {f++} /not checked/ {c++}
     END {printf "agree=%d differ=%d no_twin=%d twin_failed=%d not_checked=%d", a, d, n, f, c}')
-  printf "%-52s rc=%-3d %6.1fs %s | %s\n" "$f" $rc "$(( (e - s) / 100000000 ))e-1" \
-    "$tag" "$(grep -v '^ *$' $L/$f.log | grep -v '^\[tlc-verify-cpu\]' | tail -1 | cut -c1-140)" >> $OUT/done.txt
+  printf "%-52s rc=%-3d %6.1fs %s%s | %s\n" "$f" $rc "$(( (e - s) / 100000000 ))e-1" \
+    "$tag" "${args:+ args:$args}" "$(grep -v '^ *$' $L/$f.log | grep -v '^\[tlc-verify-cpu\]' | tail -1 | cut -c1-140)" >> $OUT/done.txt
 }
 export -f one
-export DEADLINE=$(( $(date +%s) + TOTAL )) L
+export DEADLINE=$(( $(date +%s) + TOTAL )) L S OWN_SIZES
 : > $OUT/done.txt
 LIST=${SCRIPTS:-$(cat $S/scripts.txt)}
 printf '%s\n' $LIST | xargs -P $PAR -I{} bash -c 'one {}'

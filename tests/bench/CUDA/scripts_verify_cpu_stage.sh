@@ -48,6 +48,29 @@ for f in "$S"/corpus/*.py; do
     *) echo "$base" >> "$S/scripts.txt" ;;
   esac
 done
+# Scripts whose inputs have a contract (varlen prefix sums, paged caches,
+# block indices, top-k selections, group sizes) first: they are what
+# tlc-run's random inputs cannot check.
+contract='varlen|paged|sparse|topk|nsa|moe|cumsum|block_sparse|blocksparse'
+{ grep -E "$contract" "$S/scripts.txt"; grep -v -E "$contract" "$S/scripts.txt"; } \
+  > "$S/scripts.sorted" && mv "$S/scripts.sorted" "$S/scripts.txt"
+# Smaller sizes, through the scripts' own options, where the CPU twin
+# would need minutes at the defaults (go.sh uses them unless OWN_SIZES=1).
+cat > "$S/args.txt" <<'ARGS'
+example_gqa_fwd_varlen.py --batch 2 --heads 16 --groups 4 --q_seqlen 512 --k_seqlen 512 --dim 128
+example_gqa_sink_fwd_varlen.py --batch 2 --heads 16 --groups 4 --q_seqlen 512 --k_seqlen 512 --dim 128
+example_mha_fwd_varlen.py --batch 2 --heads 16 --seq_len 512 --dim 128
+example_gqa_decode_varlen_logits.py --k_seqlen 2048
+example_mla_decode_paged.py --batch 8 --h_q 64 --cache_seqlen 2048
+example_mla_decode.py --batch 8 --heads 64 --kv_ctx 2048
+example_mla_decode_kv_fp8.py --batch 8 --heads 64 --kv_ctx 2048
+example_mha_fwd_bshd.py --batch 2 --heads 8 --seq_len 1024 --dim 128
+example_gqa_fwd_bshd.py --batch 1 --heads 16 --seq_len 1024 --dim 128 --groups 4
+example_mha_bwd_bshd.py --batch 2 --h 8 --n_ctx 512 --d_head 64
+example_gemm_sp.py --m 2048 --n 2048 --k 2048
+example_gemm_autotune.py --m 1024 --n 1024 --k 1024
+sparse_attn_fwd_sm90.py --h 64 --n_ctx 256 --n_kv 2048 --topk 256
+ARGS
 cp tests/bench/CUDA/scripts_verify_cpu.sh "$S/go.sh"
 git rev-parse HEAD > "$S/commit.txt"
 echo "staged $(wc -l < "$S/scripts.txt") scripts and $(wc -l < "$S/tests.txt")" \
