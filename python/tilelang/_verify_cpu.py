@@ -254,6 +254,19 @@ def _same_params(a, b):
     return None
 
 
+def _uncount(build):
+    """Takes a twin's build out of ``tilelang.build_stats`` (the
+    script's own builds are what they count)."""
+    from . import _build
+    compiled = sum(1 for line in build.log.splitlines()
+                   if line.startswith("wrote ") and
+                   not line.endswith("(cached)"))
+    with _build._stats_lock:
+        _build.stats["builds"] -= 1
+        _build.stats["cache_hits"] -= build.cache_hits
+        _build.stats["compiled"] -= compiled
+
+
 def twin_of(kernel):
     """The same instance built for the ``cpu`` target, as a kernel called
     like ``kernel`` (same outputs and inputs); raises ``RuntimeError`` when
@@ -270,6 +283,7 @@ def twin_of(kernel):
         source, name, defines, extra = build_inputs(
             kernel.build_result.command)
         build = _build.build(source, name, defines, "cpu", extra_args=extra)
+        _uncount(build)
         ms = build.manifests
         named = [m for m in ms if m.get("name") == kernel.manifest["name"]]
         if len(named) != 1 and len(ms) != 1:

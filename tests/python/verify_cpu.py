@@ -205,9 +205,15 @@ def check_calls():
     assert torch.equal(b, a * 2)
     assert len(lines) == 1 and lines[0].endswith("agree"), lines
     assert "scale instance=scale" in lines[0] and "(B)" in lines[0], lines
+    # The twin's build is not one of the script's (tilelang.build_stats).
+    before = dict(tilelang.build_stats)
+    _, lines = lines_of(scale(64, 8), torch.randn(64, 8))
+    assert lines[0].endswith("agree"), lines
+    assert tilelang.build_stats["builds"] == before["builds"] + 1, \
+        (before, tilelang.build_stats)
     # The second call is past TLC_VERIFY_CPU_CALLS=1: not checked.
     b, lines = lines_of(k, a)
-    assert lines == [] and V.report()["checked"] == 1, (lines, V.report())
+    assert lines == [] and V.report()["checked"] == 2, (lines, V.report())
 
     # A change planted after the call: a DIFFER with its count and index.
     V.reset()
