@@ -31,6 +31,7 @@ from . import jit as _jit_module  # noqa: F401
 from ._jit import compile, jit, lower, par_compile, JITFunction  # noqa: F401,A004
 from ._kernel import JITKernel  # noqa: F401
 from ._runtime import KernelRunError  # noqa: F401
+from ._verify_cpu import tlc_verify_cpu, report as tlc_verify_cpu_report  # noqa: F401
 from .autotuner import autotune, AutoTuner, set_autotune_inputs  # noqa: F401
 from .math import cdiv, next_power_of_2  # noqa: F401
 from .profiler import do_bench, Profiler, TensorSupplyType  # noqa: F401

@@ -5,6 +5,7 @@ import numbers
 import os
 
 from . import _tensors as tz
+from . import _verify_cpu
 from ._runtime import (CpuLauncher, CudaLauncher, eval_extent,
                        extent_names, solve_affine_extent,
                        scalar_value)
@@ -367,6 +368,8 @@ class JITKernel:
         return f"cuda:{torch.cuda.current_device()}"
 
     def __call__(self, *args, **kwargs):
+        if _verify_cpu.wanted(self):  # TLC_VERIFY_CPU: also run on cpu
+            return _verify_cpu.checked_call(self, args, kwargs)
         values = self._collect(args, kwargs)
         device = self._device(values)
         env = self._bind_symbols(values)
@@ -388,6 +391,7 @@ class JITKernel:
                         p["dtype"], use_numpy, device)
                 else:
                     t = tz.empty(shape, p["dtype"], use_numpy, device)
+                _verify_cpu.fill_output(t, p["dtype"])
                 outputs.append((i, t))
                 args_out[i] = t
                 continue
