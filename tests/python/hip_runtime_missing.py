@@ -47,6 +47,7 @@ def main():
     # Without a HIP device (no GPU, no sim switch) the default target under
     # ROCm torch is the CPU, as under CUDA torch without a GPU.
     assert _jit.resolve_target(None) == "cpu", _jit.resolve_target(None)
+    assert not tilelang.utils.target.check_hip_availability()
     kernel = add(256)  # building needs no GPU
     assert kernel.target == "hip:gfx942", kernel.target
     a, b = torch.randn(256), torch.randn(256)

@@ -100,6 +100,9 @@ def main():
     assert _jit.resolve_target("hip") == "hip:gfx942"
     assert _jit.resolve_target("hip:gfx90a") == "hip:gfx90a"
     assert _jit.resolve_target("cpu") == "cpu"
+    assert tilelang.utils.target.check_hip_availability()
+    assert not tilelang.utils.target.check_cuda_availability()
+    assert tilelang.utils.target.determine_target() == "hip:gfx942"
 
     # examples/gemm.py's GEMM with MFMA at sizes its tiles do not divide,
     # against float64.
