@@ -6,8 +6,8 @@ import os
 
 from . import _tensors as tz
 from . import _verify_cpu
-from ._runtime import (CpuLauncher, CudaLauncher, eval_extent,
-                       extent_names, solve_affine_extent,
+from ._runtime import (CpuLauncher, CudaLauncher, HipLauncher, eval_extent,
+                       extent_names, hip_context, solve_affine_extent,
                        scalar_value)
 
 
@@ -196,10 +196,13 @@ class JITKernel:
     def _launcher(self, device):
         launcher = self._launchers.get(device)
         if launcher is None:
+            index = int(device.split(":")[1]) if ":" in device else 0
             if self.target == "cpu":
                 launcher = CpuLauncher(self.artifact_dir, self.manifest)
+            elif self.target.startswith("hip"):
+                launcher = HipLauncher(self.artifact_dir, self.manifest,
+                                       index)
             else:
-                index = int(device.split(":")[1]) if ":" in device else 0
                 launcher = CudaLauncher(self.artifact_dir, self.manifest,
                                         index)
             self._launchers[device] = launcher
@@ -356,6 +359,8 @@ class JITKernel:
                         f"cpu target, but an argument is on {d}; move it to "
                         "the CPU or build for a CUDA target")
             return "cpu"
+        if self.target.startswith("hip"):
+            return self._hip_device(devices)
         for d in devices:
             if not d.startswith("cuda"):
                 raise ValueError(
@@ -366,6 +371,40 @@ class JITKernel:
             return devices[0]
         import torch
         return f"cuda:{torch.cuda.current_device()}"
+
+    def _hip_device(self, devices):
+        """The device of a HIP kernel's call: ROCm torch's ``cuda`` device
+        (an AMD GPU), or ``cpu`` where the HIP runtime simulates
+        (``TLC_HIP_DEVICE=sim``). The HIP device is opened first, so a
+        missing HIP runtime or GPU is the error, whatever the tensors."""
+        index = next((int(d.split(":")[1]) for d in devices
+                      if d.startswith("cuda:")), None)
+        if index is None and not devices:
+            index = self._torch_current_device()
+        _, simulated = hip_context(index or 0)
+        name = self.manifest["name"]
+        for d in devices:
+            if simulated and d != "cpu":
+                raise ValueError(
+                    f"kernel '{name}' runs on the sim device "
+                    f"(TLC_HIP_DEVICE=sim), which takes CPU tensors, but an "
+                    f"argument is on {d}")
+            if not simulated and not d.startswith("cuda"):
+                raise ValueError(
+                    f"kernel '{name}' was built for {self.target}, but an "
+                    f"argument is on {d}; pass tensors on ROCm torch's "
+                    "'cuda' device (an AMD GPU)")
+        if simulated:
+            return "cpu"
+        return devices[0] if devices else f"cuda:{index or 0}"
+
+    @staticmethod
+    def _torch_current_device():
+        try:
+            import torch
+            return torch.cuda.current_device()
+        except (ImportError, AssertionError, RuntimeError):
+            return 0
 
     def __call__(self, *args, **kwargs):
         if _verify_cpu.wanted(self):  # TLC_VERIFY_CPU: also run on cpu
@@ -511,6 +550,11 @@ class JITKernel:
                     f"'{name}'; pass a contiguous tensor")
 
     def _launch_cuda(self, launcher, values, symbols, env, device):
+        if getattr(launcher, "simulated", False):
+            # HIP on the sim device: host memory, its own workspaces, run
+            # to completion.
+            launcher.launch(values, symbols, symbol_env=env)
+            return
         import torch
         stream = torch.cuda.current_stream(torch.device(device)).cuda_stream
         spaces = {}

@@ -1,10 +1,15 @@
-"""Calling built kernels: the CPU entry point and the CUDA C API via ctypes.
+"""Calling built kernels: the CPU entry point and the CUDA and HIP C APIs
+via ctypes.
 
 A CPU artifact is ``NAME.so`` with ``int ENTRY(const tlc_cpu_args *)``
 (``runtime/device/include/tlc_device/cpu.h``); a CUDA artifact is a cubin or
 fatbin launched through ``libtlc_cuda.so`` (``runtime/cuda/include/
 tlc_cuda.h``), which opens the CUDA driver itself and uses the device's
-primary context, the one PyTorch uses, on the current torch stream.
+primary context, the one PyTorch uses, on the current torch stream. A HIP
+artifact (ROCm torch) is launched through ``libtlc_hip.so``
+(``runtime/hip/include/tlc_hip.h``), which opens libamdhip64 itself, on the
+current torch stream; with ``TLC_HIP_DEVICE=sim`` it runs on tlc's sim
+device with CPU tensors instead (a test and debug facility).
 """
 
 import ctypes
@@ -158,61 +163,90 @@ class CpuLauncher:
 _cuda_lock = threading.Lock()
 # tlc_cuda.h's TLC_CUDA_LAUNCH_COOPERATIVE.
 _LAUNCH_COOPERATIVE = 1
-_cuda_lib = None
 _cuda_contexts = {}
 
 
-def _find_libtlc_cuda():
-    env = os.environ.get("TLC_CUDA_RUNTIME")
+def _find_runtime(kind):
+    """The path of ``libtlc_<kind>.so``: ``$TLC_<KIND>_RUNTIME``, else the
+    source tree's build, else the name for the loader's search."""
+    env = os.environ.get(f"TLC_{kind.upper()}_RUNTIME")
     if env:
         return env
     here = os.path.dirname(os.path.abspath(__file__))
     root = os.path.dirname(os.path.dirname(here))
-    for candidate in (os.path.join(root, "build", "lib", "libtlc_cuda.so"),
-                      os.path.join(root, "build", "runtime", "cuda",
-                                   "libtlc_cuda.so")):
+    name = f"libtlc_{kind}.so"
+    for candidate in (os.path.join(root, "build", "lib", name),
+                      os.path.join(root, "build", "runtime", kind, name)):
         if os.path.exists(candidate):
             return candidate
-    return "libtlc_cuda.so"
+    return name
 
 
-def cuda_library():
-    """The loaded ``libtlc_cuda.so`` with argument types declared."""
-    global _cuda_lib
-    with _cuda_lock:
-        if _cuda_lib is not None:
-            return _cuda_lib
-        path = _find_libtlc_cuda()
+_libraries = {}
+_libraries_lock = threading.Lock()
+
+
+def _open_runtime(kind, declare):
+    """``libtlc_<kind>.so``, loaded once per process, with what the CUDA and
+    HIP C APIs share declared (``lib.last_error`` is
+    ``tlc_<kind>_last_error``; ``_context_create``, ``_module_load_file``,
+    ``_module_get_kernel``) and the rest by ``declare(lib)``."""
+    with _libraries_lock:
+        lib = _libraries.get(kind)
+        if lib is not None:
+            return lib
+        path = _find_runtime(kind)
         try:
             lib = ctypes.CDLL(path)
         except OSError as e:
             raise RuntimeError(
-                f"cannot load tlc's CUDA runtime '{path}' ({e}); build the "
-                "target tlc_cuda (ninja -C build lib/libtlc_cuda.so) or set "
-                "TLC_CUDA_RUNTIME") from None
+                f"cannot load tlc's {kind.upper()} runtime '{path}' ({e}); "
+                f"build the target tlc_{kind} (ninja -C build "
+                f"lib/libtlc_{kind}.so) or set TLC_{kind.upper()}_RUNTIME") \
+                from None
         vp = ctypes.c_void_p
-        lib.tlc_cuda_last_error.restype = ctypes.c_char_p
-        lib.tlc_cuda_context_create.argtypes = [ctypes.c_int,
-                                                ctypes.POINTER(vp)]
-        lib.tlc_cuda_module_load_file.argtypes = [vp, ctypes.c_char_p,
-                                                  ctypes.POINTER(vp)]
-        lib.tlc_cuda_module_get_kernel.argtypes = [vp, ctypes.c_char_p,
-                                                   ctypes.POINTER(vp)]
-        lib.tlc_cuda_kernel_launch_flags.argtypes = [
-            vp, ctypes.POINTER(ctypes.c_uint), ctypes.POINTER(ctypes.c_uint),
-            ctypes.c_uint, vp, ctypes.POINTER(vp), ctypes.c_uint]
-        lib.tlc_cuda_module_destroy.argtypes = [vp]
-        u64p = ctypes.POINTER(ctypes.c_uint64)
-        lib.tlc_cuda_tensor_map_encode.argtypes = [
-            vp, ctypes.c_char_p, ctypes.c_uint, ctypes.c_uint64, u64p, u64p,
-            ctypes.POINTER(ctypes.c_uint), ctypes.c_int, ctypes.c_int, vp]
-        _cuda_lib = lib
+        lib.last_error = getattr(lib, f"tlc_{kind}_last_error")
+        lib.last_error.restype = ctypes.c_char_p
+        getattr(lib, f"tlc_{kind}_context_create").argtypes = [
+            ctypes.c_int, ctypes.POINTER(vp)]
+        for name in ("module_load_file", "module_get_kernel"):
+            getattr(lib, f"tlc_{kind}_{name}").argtypes = [
+                vp, ctypes.c_char_p, ctypes.POINTER(vp)]
+        declare(lib)
+        _libraries[kind] = lib
         return lib
 
 
-def _check(rc, what):
+def _create_context(lib, kind, ordinal):
+    """A new context of device ``ordinal`` (``tlc_<kind>_context_create``)."""
+    handle = ctypes.c_void_p()
+    _check(getattr(lib, f"tlc_{kind}_context_create")(
+        ordinal, ctypes.byref(handle)),
+        f"cannot open {kind.upper()} device {ordinal}", lib)
+    return handle
+
+
+def cuda_library():
+    """The loaded ``libtlc_cuda.so`` with argument types declared."""
+    return _open_runtime("cuda", _declare_cuda)
+
+
+def _declare_cuda(lib):
+    vp = ctypes.c_void_p
+    lib.tlc_cuda_kernel_launch_flags.argtypes = [
+        vp, ctypes.POINTER(ctypes.c_uint), ctypes.POINTER(ctypes.c_uint),
+        ctypes.c_uint, vp, ctypes.POINTER(vp), ctypes.c_uint]
+    lib.tlc_cuda_module_destroy.argtypes = [vp]
+    u64p = ctypes.POINTER(ctypes.c_uint64)
+    lib.tlc_cuda_tensor_map_encode.argtypes = [
+        vp, ctypes.c_char_p, ctypes.c_uint, ctypes.c_uint64, u64p, u64p,
+        ctypes.POINTER(ctypes.c_uint), ctypes.c_int, ctypes.c_int, vp]
+
+
+def _check(rc, what, lib=None):
     if rc != 0:
-        msg = cuda_library().tlc_cuda_last_error().decode(errors="replace")
+        lib = lib or cuda_library()
+        msg = lib.last_error().decode(errors="replace")
         raise KernelRunError(f"{what}: {msg or f'error {rc}'}")
 
 
@@ -221,10 +255,8 @@ def _cuda_context(ordinal):
     with _cuda_lock:
         ctx = _cuda_contexts.get(ordinal)
         if ctx is None:
-            handle = ctypes.c_void_p()
-            _check(lib.tlc_cuda_context_create(ordinal, ctypes.byref(handle)),
-                   f"cannot open CUDA device {ordinal}")
-            ctx = _cuda_contexts[ordinal] = handle
+            ctx = _cuda_contexts[ordinal] = _create_context(lib, "cuda",
+                                                            ordinal)
         return ctx
 
 
@@ -308,3 +340,89 @@ class CudaLauncher:
                 kernel, g, b, shared, ctypes.c_void_p(stream or 0), argv,
                 flags),
                 f"launch of kernel '{self.name}' failed")
+
+
+# -- HIP ----------------------------------------------------------------------
+
+_hip_lock = threading.Lock()
+_hip_contexts = {}
+
+
+class _HipDeviceInfo(ctypes.Structure):
+    _fields_ = [("name", ctypes.c_char * 256), ("simulated", ctypes.c_int)]
+
+
+def hip_library():
+    """The loaded ``libtlc_hip.so`` with argument types declared."""
+    return _open_runtime("hip", _declare_hip)
+
+
+def _declare_hip(lib):
+    vp = ctypes.c_void_p
+    lib.tlc_hip_device_count.argtypes = [ctypes.POINTER(ctypes.c_int)]
+    lib.tlc_hip_context_info.argtypes = [vp, ctypes.POINTER(_HipDeviceInfo)]
+    lib.tlc_hip_kernel_launch.argtypes = [
+        vp, ctypes.POINTER(vp), ctypes.c_size_t,
+        ctypes.POINTER(ctypes.c_int64), ctypes.c_size_t, ctypes.POINTER(vp),
+        vp]
+
+
+def hip_context(ordinal):
+    """``(handle, simulated)`` of HIP device ``ordinal``, opened once per
+    process; a ``KernelRunError`` says why when there is no HIP runtime
+    or no AMD GPU (and is raised again by the next call)."""
+    lib = hip_library()
+    with _hip_lock:
+        ctx = _hip_contexts.get(ordinal)
+        if ctx is None:
+            handle = _create_context(lib, "hip", ordinal)
+            info = _HipDeviceInfo()
+            _check(lib.tlc_hip_context_info(handle, ctypes.byref(info)),
+                   f"HIP device {ordinal}", lib)
+            ctx = _hip_contexts[ordinal] = (handle, bool(info.simulated))
+        return ctx
+
+
+class HipLauncher:
+    """Launches the kernel instance of a HIP artifact (every launch of its
+    manifest: grid, block and LDS from it) through ``tlc_hip.h`` on a
+    stream. ``simulated``: the context is the sim device, which takes
+    host (CPU tensor) addresses and runs to completion."""
+
+    def __init__(self, out_dir, manifest, device_index):
+        self.lib = hip_library()
+        self.name = manifest["name"]
+        ctx, self.simulated = hip_context(device_index)
+        self._module = ctypes.c_void_p()
+        path = os.path.join(out_dir, manifest["name"] + ".json")
+        _check(self.lib.tlc_hip_module_load_file(
+            ctx, path.encode(), ctypes.byref(self._module)),
+            f"cannot load '{path}'", self.lib)
+        self._kernel = ctypes.c_void_p()
+        _check(self.lib.tlc_hip_module_get_kernel(
+            self._module, self.name.encode(), ctypes.byref(self._kernel)),
+            f"cannot load kernel '{self.name}'", self.lib)
+        self._tensor = [p["kind"] == "tensor"
+                        for p in manifest.get("params", [])]
+        self.workspace_names = [w["name"] for w in
+                                manifest.get("workspaces", [])]
+
+    def launch(self, values_in, symbols, stream=None, workspaces=None,
+               symbol_env=None):
+        """``values_in`` as for :class:`CudaLauncher` (``c_uint64`` device
+        addresses of tensors, scalars in their own type); ``workspaces``:
+        name -> device address (None: the runtime allocates them and
+        waits)."""
+        params = [ctypes.c_void_p(v.value) if tensor else
+                  ctypes.cast(ctypes.byref(v), ctypes.c_void_p)
+                  for v, tensor in zip(values_in, self._tensor)]
+        argv = (ctypes.c_void_p * max(1, len(params)))(*params)
+        syms = (ctypes.c_int64 * max(1, len(symbols)))(*symbols)
+        spaces = None
+        if workspaces is not None and self.workspace_names:
+            spaces = (ctypes.c_void_p * len(self.workspace_names))(
+                *[workspaces[n] for n in self.workspace_names])
+        _check(self.lib.tlc_hip_kernel_launch(
+            self._kernel, argv, len(params), syms, len(symbols), spaces,
+            ctypes.c_void_p(stream or 0)),
+            f"launch of kernel '{self.name}' failed", self.lib)

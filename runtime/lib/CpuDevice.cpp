@@ -28,6 +28,7 @@ using namespace tlc;
 using namespace tlc::runtime;
 
 Kernel::~Kernel() = default;
+llvm::Error Kernel::enqueue(const LaunchArgs &args) { return run(args); }
 Device::~Device() = default;
 
 namespace {

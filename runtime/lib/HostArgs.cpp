@@ -436,3 +436,73 @@ llvm::Error runtime::runWithHostArgs(Device &dev, Kernel &kernel,
   }
   return llvm::Error::success();
 }
+
+llvm::Error runtime::runOnHostMemory(Device &dev, Kernel &kernel,
+                                     const artifact::Manifest &m,
+                                     const LaunchArgs &args) {
+  if (args.params.size() != m.params.size() ||
+      args.symbols.size() != m.symbols.size())
+    return error("kernel '" + m.name + "' takes " +
+                 llvm::Twine(m.params.size()) + " parameters and " +
+                 llvm::Twine(m.symbols.size()) + " symbols, got " +
+                 llvm::Twine(args.params.size()) + " and " +
+                 llvm::Twine(args.symbols.size()));
+  auto lookup = [&](llvm::StringRef name) -> std::optional<int64_t> {
+    for (auto [s, v] : llvm::zip(m.symbols, args.symbols))
+      if (s.name == name)
+        return v;
+    return std::nullopt;
+  };
+  LaunchArgs staged = args;
+  std::vector<std::pair<size_t, size_t>> written; // (parameter, bytes)
+  std::vector<void *> owned;
+  llvm::scope_exit release([&] {
+    for (void *p : owned)
+      dev.release(p);
+  });
+  for (size_t i = 0; i < m.params.size(); ++i) {
+    const artifact::Param &p = m.params[i];
+    if (!p.isTensor || !args.params[i])
+      continue;
+    if (p.pointee)
+      return error("kernel '" + m.name + "': parameter '" + p.name +
+                   "' is a table of tensor addresses, which cannot be "
+                   "copied from host memory");
+    auto shape = evaluateShape(p.shape, p.name, lookup);
+    if (!shape)
+      return shape.takeError();
+    // Elements up to the farthest one (row-major when dense).
+    int64_t count = 1;
+    if (p.strides.empty()) {
+      for (int64_t e : *shape)
+        count *= e;
+    } else {
+      auto strides = evaluateStrides(p, *shape, lookup);
+      if (!strides)
+        return strides.takeError();
+      for (auto [st, ext] : llvm::zip(*strides, *shape))
+        count += st * (ext - 1);
+      if (llvm::is_contained(*shape, 0))
+        count = 0;
+    }
+    std::optional<int64_t> bytes = artifact::getDTypeBytes(p.dtype, count);
+    if (!bytes)
+      return error("kernel '" + m.name + "': parameter '" + p.name +
+                   "' has dtype '" + p.dtype + "' of unknown size");
+    auto mem = dev.allocate(std::max<size_t>(size_t(*bytes), 1));
+    if (!mem)
+      return mem.takeError();
+    owned.push_back(*mem);
+    if (llvm::Error e = dev.copyToDevice(*mem, args.params[i], size_t(*bytes)))
+      return e;
+    staged.params[i] = *mem;
+    if (p.role != artifact::Role::In)
+      written.push_back({i, size_t(*bytes)});
+  }
+  if (llvm::Error e = kernel.run(staged))
+    return e;
+  for (auto [i, bytes] : written)
+    if (llvm::Error e = dev.copyToHost(args.params[i], staged.params[i], bytes))
+      return e;
+  return llvm::Error::success();
+}

@@ -65,7 +65,7 @@ def host_launcher(kernel, work, tag, argtypes):
     with open(path, "w") as f:
         f.write(src)
     lib = os.path.join(work, f"{tag}.so")
-    runtime = _runtime._find_libtlc_cuda()
+    runtime = _runtime._find_runtime("cuda")
     subprocess.run(["c++", "-std=c++17", "-shared", "-fPIC", "-I", INCLUDE,
                     path, runtime,
                     f"-Wl,-rpath,{os.path.dirname(os.path.abspath(runtime))}",

@@ -9,12 +9,17 @@ def determine_target(target="auto", return_object=False):
 
 
 def check_cuda_availability():
-    from .._jit import _cuda_available
-    return _cuda_available()
+    """An NVIDIA GPU through CUDA torch (ROCm torch's ``cuda`` device is
+    AMD's)."""
+    from .._jit import _cuda_available, _rocm_torch
+    return _cuda_available() and not _rocm_torch()
 
 
 def check_hip_availability():
-    return False
+    """An AMD GPU through ROCm torch, or the HIP runtime's sim device
+    (``TLC_HIP_DEVICE=sim``)."""
+    from .._jit import _hip_available, _rocm_torch
+    return _rocm_torch() and _hip_available()
 
 
 def target_is_cuda(target):

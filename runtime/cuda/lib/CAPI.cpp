@@ -8,10 +8,13 @@
 #include "tlc_cuda.h"
 
 #include "tlc/Runtime/CUDA/DriverObjects.h"
+#include "tlc/runtime/CAPIErrors.h"
 
 #include <cstring>
 
 using namespace tlc::runtime::cuda;
+using tlc::runtime::capi::createHandle;
+using tlc::runtime::capi::nullArgument;
 
 struct tlc_cuda_context {
   std::unique_ptr<Context> impl;
@@ -27,24 +30,19 @@ struct tlc_cuda_timer {
 };
 
 namespace {
-thread_local std::string lastError;
-
 /// Records \p status as the thread's last error; returns the C result.
 int report(const Status &status) {
   if (status.ok())
     return 0;
-  lastError = status.message();
-  return status.code() ? status.code() : -1;
-}
-
-int nullArgument(const char *function) {
-  return report(Status::error(std::string(function) + ": null argument"));
+  return tlc::runtime::capi::fail(status.message(), status.code());
 }
 } // namespace
 
 extern "C" {
 
-const char *tlc_cuda_last_error(void) { return lastError.c_str(); }
+const char *tlc_cuda_last_error(void) {
+  return tlc::runtime::capi::lastError().c_str();
+}
 
 int tlc_cuda_device_count(int *count) {
   if (!count)
@@ -61,14 +59,9 @@ int tlc_cuda_device_count(int *count) {
 int tlc_cuda_context_create(int ordinal, tlc_cuda_context **out) {
   if (!out)
     return nullArgument("tlc_cuda_context_create");
-  auto *context = new tlc_cuda_context();
-  if (int r = report(Context::create(ordinal, context->impl))) {
-    delete context;
-    *out = nullptr;
-    return r;
-  }
-  *out = context;
-  return 0;
+  return createHandle(out, [&](tlc_cuda_context &context) {
+    return report(Context::create(ordinal, context.impl));
+  });
 }
 
 void tlc_cuda_context_destroy(tlc_cuda_context *context) { delete context; }
@@ -100,14 +93,9 @@ int tlc_cuda_buffer_create(tlc_cuda_context *context, size_t bytes,
                            tlc_cuda_buffer **out) {
   if (!context || !out)
     return nullArgument("tlc_cuda_buffer_create");
-  auto *buffer = new tlc_cuda_buffer();
-  if (int r = report(Buffer::create(*context->impl, bytes, buffer->impl))) {
-    delete buffer;
-    *out = nullptr;
-    return r;
-  }
-  *out = buffer;
-  return 0;
+  return createHandle(out, [&](tlc_cuda_buffer &buffer) {
+    return report(Buffer::create(*context->impl, bytes, buffer.impl));
+  });
 }
 
 void tlc_cuda_buffer_destroy(tlc_cuda_buffer *buffer) { delete buffer; }
@@ -134,14 +122,9 @@ int tlc_cuda_module_load_file(tlc_cuda_context *context, const char *path,
                               tlc_cuda_module **out) {
   if (!context || !path || !out)
     return nullArgument("tlc_cuda_module_load_file");
-  auto *module = new tlc_cuda_module();
-  if (int r = report(Module::loadFile(*context->impl, path, module->impl))) {
-    delete module;
-    *out = nullptr;
-    return r;
-  }
-  *out = module;
-  return 0;
+  return createHandle(out, [&](tlc_cuda_module &module) {
+    return report(Module::loadFile(*context->impl, path, module.impl));
+  });
 }
 
 void tlc_cuda_module_destroy(tlc_cuda_module *module) { delete module; }
@@ -203,14 +186,9 @@ int tlc_cuda_tensor_map_encode(tlc_cuda_context *context, const char *dtype,
 int tlc_cuda_timer_create(tlc_cuda_context *context, tlc_cuda_timer **out) {
   if (!context || !out)
     return nullArgument("tlc_cuda_timer_create");
-  auto *timer = new tlc_cuda_timer();
-  if (int r = report(Timer::create(*context->impl, timer->impl))) {
-    delete timer;
-    *out = nullptr;
-    return r;
-  }
-  *out = timer;
-  return 0;
+  return createHandle(out, [&](tlc_cuda_timer &timer) {
+    return report(Timer::create(*context->impl, timer.impl));
+  });
 }
 
 void tlc_cuda_timer_destroy(tlc_cuda_timer *timer) { delete timer; }

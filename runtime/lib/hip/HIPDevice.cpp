@@ -15,6 +15,12 @@
 // the parameters, the launch's workspaces (allocated per run, filled with
 // 0xFF bytes like the cuda device's), then the symbols as `long long`.
 //
+// Kernel::enqueue (tlc_hip.h's C API, the Python package on ROCm torch)
+// issues the launches on the caller's stream with the caller's workspaces
+// and returns at once. The device is made current around each call where
+// the calling thread's current device is another (torch's), which is
+// restored after.
+//
 // A launch whose kernel calls T.sync_grid is cooperative
 // (hipModuleLaunchCooperativeKernel, after checking that every block fits
 // the device at once; a runtime without it refuses the kernel at load).
@@ -37,6 +43,7 @@
 #include "llvm/Support/Path.h"
 
 #include <climits>
+#include <cstdlib>
 #include <map>
 #include <memory>
 #include <optional>
@@ -80,6 +87,28 @@ struct HIPSymbols {
 struct HIPRuntime {
   DynamicLibrary lib;
   HIPSymbols hip;
+  /// The device's ordinal.
+  int ordinal = 0;
+};
+
+/// Makes the runtime's device current for the scope, where the calling
+/// thread's is another (torch's current device, say), and restores it.
+class DeviceScope {
+public:
+  explicit DeviceScope(const HIPRuntime &rt) : hip(rt.hip) {
+    if (hip.hipGetDevice(&previous) == 0 && previous != rt.ordinal &&
+        hip.hipSetDevice(rt.ordinal) == 0)
+      restore = true;
+  }
+  ~DeviceScope() {
+    if (restore)
+      hip.hipSetDevice(previous);
+  }
+
+private:
+  const HIPSymbols &hip;
+  int previous = 0;
+  bool restore = false;
 };
 
 class HIPKernelInstance final : public runtime::Kernel {
@@ -91,9 +120,13 @@ public:
                     void *module, std::vector<Launch> launches)
       : rt(std::move(rt)), manifest(std::move(m)), module(module),
         launches(std::move(launches)) {}
-  ~HIPKernelInstance() override { rt->hip.hipModuleUnload(module); }
+  ~HIPKernelInstance() override {
+    DeviceScope scope(*rt);
+    rt->hip.hipModuleUnload(module);
+  }
 
   llvm::Error run(const LaunchArgs &args) override {
+    DeviceScope scope(*rt);
     std::vector<void *> workspaces;
     llvm::Error e = allocateWorkspaces(args, workspaces);
     if (!e)
@@ -109,7 +142,17 @@ public:
     return sync;
   }
 
+  /// With the caller's workspaces: the launches on args.stream, not waited
+  /// for. Without them (a manifest with workspaces): run(), which waits.
+  llvm::Error enqueue(const LaunchArgs &args) override {
+    if (args.workspaces.size() != manifest.workspaces.size())
+      return run(args);
+    DeviceScope scope(*rt);
+    return launchAll(args, args.workspaces);
+  }
+
   llvm::Expected<double> timeRun(const LaunchArgs &args) override {
+    DeviceScope scope(*rt);
     const HIPSymbols &hip = rt->hip;
     std::vector<void *> workspaces;
     void *start = nullptr, *stop = nullptr;
@@ -219,14 +262,15 @@ private:
         kernelArgs.push_back(&s);
       const unsigned *grid = size->grid;
       if (l.cooperative) {
-        if (llvm::Error e = launchCooperative(l, *size, kernelArgs))
+        if (llvm::Error e =
+                launchCooperative(l, *size, kernelArgs, args.stream))
           return e;
         continue;
       }
       if (llvm::Error e = rt->hip.check(
               rt->hip.hipModuleLaunchKernel(
                   l.function, grid[0], grid[1], grid[2], l.block[0], l.block[1],
-                  l.block[2], size->dynamicSharedMemory, nullptr,
+                  l.block[2], size->dynamicSharedMemory, args.stream,
                   kernelArgs.data(), nullptr),
               "hipModuleLaunchKernel of '" + l.entry + "'"))
         return e;
@@ -238,16 +282,17 @@ private:
   /// the barrier wait forever for ones that never start (as on CUDA).
   llvm::Error launchCooperative(const Launch &l,
                                 const runtime::LaunchSize &size,
-                                std::vector<void *> &kernelArgs) {
+                                std::vector<void *> &kernelArgs, void *stream) {
     const HIPSymbols &hip = rt->hip;
     // hipDeviceAttributeMultiprocessorCount in hip_runtime_api.h's
     // hipDeviceAttribute_t (ROCm 5.x; CDNA: compute units).
     constexpr int kMultiprocessorCount = 63;
     int units = 0, perUnit = 0;
     unsigned threads = l.block[0] * l.block[1] * l.block[2];
-    if (llvm::Error e = hip.check(
-            hip.hipDeviceGetAttribute(&units, kMultiprocessorCount, 0),
-            "hipDeviceGetAttribute (compute units)"))
+    if (llvm::Error e =
+            hip.check(hip.hipDeviceGetAttribute(&units, kMultiprocessorCount,
+                                                rt->ordinal),
+                      "hipDeviceGetAttribute (compute units)"))
       return e;
     if (llvm::Error e = hip.check(
             hip.hipModuleOccupancyMaxActiveBlocksPerMultiprocessor(
@@ -268,7 +313,7 @@ private:
     return hip.check(hip.hipModuleLaunchCooperativeKernel(
                          l.function, grid[0], grid[1], grid[2], l.block[0],
                          l.block[1], l.block[2], size.dynamicSharedMemory,
-                         nullptr, kernelArgs.data()),
+                         stream, kernelArgs.data()),
                      "hipModuleLaunchCooperativeKernel of '" + l.entry + "'");
   }
 
@@ -283,6 +328,7 @@ public:
   HIPDevice(std::shared_ptr<HIPRuntime> rt, std::string name)
       : rt(std::move(rt)), name(std::move(name)) {}
   ~HIPDevice() override {
+    DeviceScope scope(*rt);
     for (void *p : buffers)
       rt->hip.hipFree(p);
   }
@@ -293,6 +339,7 @@ public:
     return target.starts_with("hip");
   }
   llvm::Expected<void *> allocate(size_t bytes) override {
+    DeviceScope scope(*rt);
     void *p = nullptr;
     if (llvm::Error e = rt->hip.check(rt->hip.hipMalloc(&p, bytes ? bytes : 1),
                                       "hipMalloc"))
@@ -304,20 +351,24 @@ public:
     auto it = llvm::find(buffers, ptr);
     if (it == buffers.end())
       return;
+    DeviceScope scope(*rt);
     rt->hip.hipFree(ptr);
     buffers.erase(it);
   }
   llvm::Error copyToDevice(void *dst, const void *src, size_t bytes) override {
+    DeviceScope scope(*rt);
     return rt->hip.check(rt->hip.hipMemcpyHtoD(dst, src, bytes),
                          "hipMemcpyHtoD");
   }
   llvm::Error copyToHost(void *dst, const void *src, size_t bytes) override {
+    DeviceScope scope(*rt);
     return rt->hip.check(
         rt->hip.hipMemcpyDtoH(dst, const_cast<void *>(src), bytes),
         "hipMemcpyDtoH");
   }
   llvm::Expected<std::unique_ptr<runtime::Kernel>>
   loadKernel(const artifact::Manifest &m, llvm::StringRef dir) override {
+    DeviceScope scope(*rt);
     if (!canRun(m.target))
       return makeError("kernel '" + m.name + "' was built for target '" +
                        m.target +
@@ -375,17 +426,27 @@ private:
 
 } // namespace
 
-llvm::Expected<std::unique_ptr<Device>> tlc::runtime::openHipDevice() {
+namespace {
+/// libamdhip64 (or $TLC_HIP_LIBRARY) loaded, bound and initialised, for
+/// device \p ordinal; \p count receives the number of devices. An error
+/// says whether the runtime or a GPU is missing.
+llvm::Expected<std::shared_ptr<HIPRuntime>> loadRuntime(int ordinal,
+                                                        int &count) {
   const char *names[] = {"libamdhip64.so", "libamdhip64.so.6",
                          "libamdhip64.so.5"};
-  auto lib = DynamicLibrary::open(names);
+  // $TLC_HIP_LIBRARY: another library instead (tests name a missing one).
+  const char *library = std::getenv("TLC_HIP_LIBRARY");
+  auto lib = library && *library
+                 ? DynamicLibrary::open(llvm::ArrayRef<const char *>(library))
+                 : DynamicLibrary::open(names);
   if (!lib)
     return makeError("no HIP runtime found (" +
                      llvm::toString(lib.takeError()) + ")");
-  auto rt = std::make_shared<HIPRuntime>(HIPRuntime{std::move(*lib), {}});
+  auto rt =
+      std::make_shared<HIPRuntime>(HIPRuntime{std::move(*lib), {}, ordinal});
   if (llvm::Error e = rt->hip.load(rt->lib))
     return std::move(e);
-  int count = 0;
+  count = 0;
   int status = rt->hip.hipInit(0);
   if (status == 0)
     status = rt->hip.hipGetDeviceCount(&count);
@@ -395,12 +456,36 @@ llvm::Expected<std::unique_ptr<Device>> tlc::runtime::openHipDevice() {
         " is installed but finds no AMD GPU" +
         (status ? " (" + std::string(rt->hip.hipGetErrorString(status)) + ")"
                 : std::string()));
-  if (llvm::Error e = rt->hip.check(rt->hip.hipSetDevice(0), "hipSetDevice"))
-    return std::move(e);
-  std::string name = "device 0";
+  return rt;
+}
+} // namespace
+
+int tlc::runtime::countHipDevices() {
+  int count = 0;
+  auto rt = loadRuntime(0, count);
+  if (!rt) {
+    llvm::consumeError(rt.takeError());
+    return 0;
+  }
+  return count;
+}
+
+llvm::Expected<std::unique_ptr<Device>>
+tlc::runtime::openHipDevice(int ordinal) {
+  int count = 0;
+  auto loaded = loadRuntime(ordinal, count);
+  if (!loaded)
+    return loaded.takeError();
+  std::shared_ptr<HIPRuntime> rt = std::move(*loaded);
+  if (ordinal < 0 || ordinal >= count)
+    return makeError("no HIP device " + llvm::Twine(ordinal) +
+                     ": the HIP "
+                     "runtime finds " +
+                     llvm::Twine(count) + " AMD GPU" + (count == 1 ? "" : "s"));
+  std::string name = "device " + std::to_string(ordinal);
   char buf[256] = {};
   if (rt->hip.hipDeviceGetName &&
-      rt->hip.hipDeviceGetName(buf, sizeof(buf) - 1, 0) == 0 && buf[0])
+      rt->hip.hipDeviceGetName(buf, sizeof(buf) - 1, ordinal) == 0 && buf[0])
     name = buf;
   return std::make_unique<HIPDevice>(std::move(rt), std::move(name));
 }

@@ -45,6 +45,13 @@ struct LaunchArgs {
   std::vector<int64_t> symbols;
   /// CPU only: host threads running blocks (0: all hardware threads).
   int numWorkers = 0;
+  /// Kernel::enqueue on devices with streams (hip): the stream to launch on
+  /// (a hipStream_t; null: the default stream).
+  void *stream = nullptr;
+  /// Kernel::enqueue on devices with streams: device memory for each of the
+  /// manifest's workspaces, in manifest order, which the caller keeps alive
+  /// until the launches finish. Empty: the kernel allocates them and waits.
+  std::vector<void *> workspaces;
 };
 
 /// A kernel instance loaded on a device.
@@ -57,6 +64,10 @@ public:
   /// Runs once and returns the elapsed time in milliseconds (device events
   /// on GPUs, a steady clock on the CPU).
   virtual llvm::Expected<double> timeRun(const LaunchArgs &args) = 0;
+  /// Starts the instance's launches on `args.stream` and returns without
+  /// waiting for them where the device has streams (hip, given the
+  /// workspaces); elsewhere the same as run().
+  virtual llvm::Error enqueue(const LaunchArgs &args);
 };
 
 /// A device: memory and kernels.
@@ -91,8 +102,11 @@ llvm::Expected<std::unique_ptr<Device>> openDevice(llvm::StringRef kind);
 std::unique_ptr<Device> createCpuDevice();
 /// The CUDA device through the driver API opened with dlopen.
 llvm::Expected<std::unique_ptr<Device>> openCudaDevice();
-/// The HIP device through libamdhip64 opened with dlopen.
-llvm::Expected<std::unique_ptr<Device>> openHipDevice();
+/// HIP device \p ordinal through libamdhip64 opened with dlopen
+/// ($TLC_HIP_LIBRARY names another library: a test and debug facility).
+llvm::Expected<std::unique_ptr<Device>> openHipDevice(int ordinal = 0);
+/// The number of HIP devices: 0 without the HIP runtime or an AMD GPU.
+int countHipDevices();
 /// The sim device: CUDA artifacts compiled for the host and run with GPU
 /// semantics, checked by racecheck, memcheck and synccheck (lib/sim).
 std::unique_ptr<Device> createSimDevice();

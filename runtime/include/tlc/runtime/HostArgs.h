@@ -112,6 +112,19 @@ llvm::Error runWithHostArgs(Device &dev, Kernel &kernel,
                             const artifact::Manifest &m, HostArgs &host,
                             const RunOptions &options = {});
 
+/// Runs \p kernel on \p dev with arguments whose tensors live in host
+/// memory the device does not address (the caller's: CPU torch tensors
+/// under the sim device, tlc_hip.h's TLC_HIP_DEVICE=sim): each tensor
+/// parameter's bytes (its dense extent, or with manifest strides every
+/// element up to its farthest) are copied into device memory, the kernel
+/// runs, and the parameters it writes are copied back. \p args holds host
+/// addresses (a null tensor stays null) and the symbols; a pointer table
+/// (a manifest `pointee`) is refused. Device memory is released on every
+/// path.
+llvm::Error runOnHostMemory(Device &dev, Kernel &kernel,
+                            const artifact::Manifest &m,
+                            const LaunchArgs &args);
+
 } // namespace tlc::runtime
 
 #endif // TLC_RUNTIME_HOSTARGS_H
