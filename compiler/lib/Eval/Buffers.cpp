@@ -12,7 +12,6 @@
 //   T.ptr                                  a raw pointer parameter type
 //   T.make_tensor, T.match_buffer          a global tensor over a pointer
 //   T.reshape, T.view                      the same memory, reshaped
-//   T.clone_buffer, T.load_buffer          a new buffer filled by T.copy
 //
 //===----------------------------------------------------------------------===//
 
@@ -136,64 +135,6 @@ static Value pointerTensor(Interpreter &in, const PArgs &p,
   return Value::object(ValueKind::Buffer, b);
 }
 
-/// T.clone_buffer(src) / T.load_buffer(src, offsets, shape, target): a new
-/// buffer in the kernel (src's shape, dtype and scope, or \p shape in scope
-/// \p target) that T.copy fills from src (whole, or from the tile of src
-/// at \p offsets).
-static Value copiedBuffer(Interpreter &in, const PArgs &p, bool whole) {
-  Node at = p.call;
-  Value src = p.getOr("src", Value::poison());
-  if (src.isAbrupt())
-    return src;
-  if (!src.is(ValueKind::Buffer))
-    return in.fail(p.node("src"), p.info.name + " expects a buffer, not " +
-                                      in.toString(src, true));
-  if (in.checkInKernel(p.info.name, at))
-    return Value::poison();
-  BufferObj *s = src.as<BufferObj>();
-  llvm::SmallVector<SymExpr, 4> shape(s->shape.begin(), s->shape.end());
-  MemoryScope scope = s->scope;
-  Value from = src;
-  if (!whole) {
-    Value shapeV = p.getOr("shape", Value::poison());
-    if (shapeV.isAbrupt())
-      return shapeV;
-    shape.clear();
-    if (!in.toShape(shapeV, shape, p.node("shape")))
-      return Value::poison();
-    Value target = p.getOr("target", in.heap.strNoCopy("shared"));
-    std::optional<MemoryScope> t =
-        target.isStr() ? lang::parseScope(getStr(target)) : std::nullopt;
-    if (!t)
-      return in.fail(p.node("target"), "unknown memory scope " +
-                                           in.toString(target, true));
-    scope = *t;
-    Value offsets = p.getOr("offsets", Value::poison());
-    if (offsets.isAbrupt())
-      return offsets;
-    if (!offsets.isSequence() || getElems(offsets).size() != s->shape.size())
-      return in.fail(p.node("offsets"),
-                     "offsets must be a tuple with one index per dimension "
-                     "of '" + s->name + "' (" +
-                         llvm::Twine(s->shape.size()) + ")");
-    from = in.subscript(src, offsets, p.node("offsets"));
-    if (from.isAbrupt())
-      return from;
-  }
-  if (lang::isGlobalScope(scope))
-    return in.fail(at, p.info.name + " cannot allocate global memory inside "
-                                     "a kernel");
-  BufferObj *b = in.makeBuffer("", shape, s->dtype, scope, at, false);
-  Value dst = Value::object(ValueKind::Buffer, b);
-  CallArgs args;
-  args.pos = {from, dst};
-  args.posNodes = {p.node("src"), at};
-  Value r = in.callPrimitive(lang::getBuiltin(BuiltinId::Copy), args, at);
-  if (r.isAbrupt())
-    return r;
-  return dst;
-}
-
 std::optional<Value> Interpreter::callBufferPrimitive(const PArgs &p) {
   Node at = p.call;
   switch (p.info.id) {
@@ -274,10 +215,6 @@ std::optional<Value> Interpreter::callBufferPrimitive(const PArgs &p) {
   case BuiltinId::Reshape:
   case BuiltinId::View:
     return reshapeOrView(*this, p);
-  case BuiltinId::CloneBuffer:
-    return copiedBuffer(*this, p, /*whole=*/true);
-  case BuiltinId::LoadBuffer:
-    return copiedBuffer(*this, p, /*whole=*/false);
   default:
     return std::nullopt;
   }
