@@ -56,6 +56,11 @@ def error_class(category):
     ``except ValueError`` / ``pytest.raises(ValueError)`` catch what
     TileLang raises."""
     builtin = getattr(builtins, category or "", None)
+    if builtin is None and category:
+        # tvm.error's types (tlc's target errors TileLang raises as
+        # tvm.error.InternalError when it lowers the kernel).
+        from . import _shims
+        builtin = _shims._TVM_ERRORS.get(category)
     if not (isinstance(builtin, type) and issubclass(builtin, Exception)) \
             or issubclass(TLCBuildError, builtin):
         return TLCBuildError
@@ -152,6 +157,19 @@ def raised_in_instance(diagnostics, source_file=None, kernel=None):
             continue
         return d
     return None
+
+
+# The note tlc-build's target errors carry when TileLang refuses the same
+# program with a tvm.error exception while lowering it.
+_LOWERING_RAISES = re.compile(
+    r"note: TileLang raises this as tvm\.error\.(\w+) when it lowers")
+
+
+def lowering_category(text):
+    """The tvm.error type (``"InternalError"``) the first target error of a
+    failed build's output ``text`` notes TileLang raises, or None."""
+    m = _LOWERING_RAISES.search(text or "")
+    return m.group(1) if m else None
 
 
 def raised_category(d):
@@ -346,7 +364,9 @@ def _build_in(out_dir, exe, source_file, kernel, defs, target, timeout,
                 f"{format_raise(raised)}", proc.stderr + proc.stdout,
                 command=cmd)
         error = first_error(diagnostics)
-        raise error_class(error and error.get("category"))(
+        category = error.get("category") if error else \
+            lowering_category(proc.stderr)
+        raise error_class(category)(
             f"tlc-build could not build kernel '{kernel}' of {source_file} "
             f"for target '{target}' (exit status {proc.returncode}); "
             f"command: {' '.join(cmd)}", proc.stderr + proc.stdout,
