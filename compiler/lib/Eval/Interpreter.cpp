@@ -903,6 +903,23 @@ Flow Interpreter::execFor(Node stmt) {
   if (iter.is(ValueKind::Opaque))
     return Flow::Normal; // Unknown iteration count: skip the loop.
   ExpandedLoopScope expanded(*this);
+  if (iter.isObj(ObjKind::Iterator)) {
+    // One value at a time: a `break` leaves the rest for the next reader.
+    IteratorObj *it = iter.as<IteratorObj>();
+    Node target = stmt.child(Field::target);
+    while (it->pos < it->items.size()) {
+      if (!step(stmt))
+        return Flow::Raise;
+      if (assign(target, it->items[it->pos++]) != Flow::Normal)
+        return Flow::Raise;
+      Flow f = execBody(stmt, Field::body);
+      if (f == Flow::Break)
+        return Flow::Normal;
+      if (f == Flow::Return || f == Flow::Raise)
+        return f;
+    }
+    return execBody(stmt, Field::orelse);
+  }
   llvm::SmallVector<Value, 16> items;
   if (iter.is(ValueKind::Range)) {
     RangeObj *r = iter.as<RangeObj>();
