@@ -428,14 +428,14 @@ Value Interpreter::evalComprehension(Node n) {
         // TypeError, starting with these words, where the prim_func is
         // defined).
         if (t == Truth::IR) {
-          abrupt = raise(
-              "TypeError",
-              "Comprehension filters must be evaluable at trace time: "
-              "this condition depends on a value the kernel computes, so "
-              "the elements the comprehension keeps are not known when "
-              "it is traced (test the condition with an `if` in the "
-              "kernel instead)",
-              cond);
+          abrupt =
+              raise("TypeError",
+                    "Comprehension filters must be evaluable at trace time: "
+                    "this condition depends on a value the kernel computes, so "
+                    "the elements the comprehension keeps are not known when "
+                    "it is traced (test the condition with an `if` in the "
+                    "kernel instead)",
+                    cond);
           return false;
         }
         if (t == Truth::Unknown)

@@ -309,7 +309,8 @@ Value Interpreter::makeLayoutObject(const PArgs &p) {
             shape[d] = sample;
         if (layout::numElementsSaturated(shape) > (int64_t(1) << 20))
           break;
-        std::optional<std::vector<layout::IndexExpr>> sampled = atSample(sample);
+        std::optional<std::vector<layout::IndexExpr>> sampled =
+            atSample(sample);
         if (!sampled)
           break;
         llvm::Expected<layout::Layout> l =

@@ -142,11 +142,9 @@ std::optional<int64_t> Emitter::misalignedOrigin(Value operand,
 /// Notes on \p d that TileLang refuses the same program with a Python
 /// exception of type tvm.error.\p type when it lowers the kernel; the
 /// Python package raises the build error as that type too.
-static void noteRaisedAs(InFlightDiagnostic &d, Operation *op,
-                         StringRef type) {
-  d.attachNote(op->getLoc())
-      << "TileLang raises this as tvm.error." << type
-      << " when it lowers the kernel";
+static void noteRaisedAs(InFlightDiagnostic &d, Operation *op, StringRef type) {
+  d.attachNote(op->getLoc()) << "TileLang raises this as tvm.error." << type
+                             << " when it lowers the kernel";
 }
 
 LogicalResult Emitter::emitGemm(GemmOp op) {
@@ -207,13 +205,13 @@ LogicalResult Emitter::emitGemm(GemmOp op) {
   if (isFp8 && options.minComputeCapability < 89) {
     StringRef name =
         isa<Float8E4M3FNType>(ab) ? "float8_e4m3fn" : "float8_e5m2";
-    InFlightDiagnostic d =
-        op.emitError() << "T.gemm() with fp8 operands requires a CUDA "
-                          "target with fp8 mma.sync atoms (SM89+): "
-                       << name
-                       << " multiplies with mma.sync.m16n8k32, which the "
-                          "target's sm_"
-                       << options.minComputeCapability << " lacks";
+    InFlightDiagnostic d = op.emitError()
+                           << "T.gemm() with fp8 operands requires a CUDA "
+                              "target with fp8 mma.sync atoms (SM89+): "
+                           << name
+                           << " multiplies with mma.sync.m16n8k32, which the "
+                              "target's sm_"
+                           << options.minComputeCapability << " lacks";
     noteRaisedAs(d, op, "InternalError");
     return failure();
   }
