@@ -221,6 +221,13 @@ def cache_root():
     return os.path.join(os.path.expanduser("~"), ".cache", "tlc")
 
 
+class IteratorValues(tuple):
+    """What a one-shot iterator (a generator, ``zip``, ``map`` object) a
+    kernel body reads yielded, passed to tlc as an iterator over them
+    (``iter((...))``): loops over it resume where the last one stopped, as
+    over the Python iterator."""
+
+
 def format_define(value, callable_hook=None):
     """The ``-D`` text of a Python value (int, float, bool, None, str, a
     dtype, or a tuple / list of these), or None when tlc-build cannot take
@@ -242,6 +249,10 @@ def format_define(value, callable_hook=None):
     if isinstance(value, str):
         # tlc-build reads a quoted -D value as a Python string literal.
         return repr(str(value))
+    if isinstance(value, IteratorValues):
+        # tlc-build reads `iter(TUPLE)` as an iterator over the tuple.
+        items = format_define(tuple(value), callable_hook)
+        return None if items is None else f"iter({items})"
     if isinstance(value, (tuple, list)):
         # tlc-build reads a tuple / list of -D values as Python prints one.
         items = [format_define(v, callable_hook) for v in value]
