@@ -56,6 +56,11 @@ def error_class(category):
     ``except ValueError`` / ``pytest.raises(ValueError)`` catch what
     TileLang raises."""
     builtin = getattr(builtins, category or "", None)
+    if builtin is None and category:
+        # tvm.error's types (tlc's target errors TileLang raises as
+        # tvm.error.InternalError when it lowers the kernel).
+        from . import _shims
+        builtin = _shims._TVM_ERRORS.get(category)
     if not (isinstance(builtin, type) and issubclass(builtin, Exception)) \
             or issubclass(TLCBuildError, builtin):
         return TLCBuildError
@@ -154,6 +159,19 @@ def raised_in_instance(diagnostics, source_file=None, kernel=None):
     return None
 
 
+# The note tlc-build's target errors carry when TileLang refuses the same
+# program with a tvm.error exception while lowering it.
+_LOWERING_RAISES = re.compile(
+    r"note: TileLang raises this as tvm\.error\.(\w+) when it lowers")
+
+
+def lowering_category(text):
+    """The tvm.error type (``"InternalError"``) the first target error of a
+    failed build's output ``text`` notes TileLang raises, or None."""
+    m = _LOWERING_RAISES.search(text or "")
+    return m.group(1) if m else None
+
+
 def raised_category(d):
     """The Python exception type of a diagnostic: its ``category``, else
     the ``TypeName:`` its message starts with."""
@@ -203,6 +221,13 @@ def cache_root():
     return os.path.join(os.path.expanduser("~"), ".cache", "tlc")
 
 
+class IteratorValues(tuple):
+    """What a one-shot iterator (a generator, ``zip``, ``map`` object) a
+    kernel body reads yielded, passed to tlc as an iterator over them
+    (``iter((...))``): loops over it resume where the last one stopped, as
+    over the Python iterator."""
+
+
 def format_define(value, callable_hook=None):
     """The ``-D`` text of a Python value (int, float, bool, None, str, a
     dtype, or a tuple / list of these), or None when tlc-build cannot take
@@ -224,6 +249,10 @@ def format_define(value, callable_hook=None):
     if isinstance(value, str):
         # tlc-build reads a quoted -D value as a Python string literal.
         return repr(str(value))
+    if isinstance(value, IteratorValues):
+        # tlc-build reads `iter(TUPLE)` as an iterator over the tuple.
+        items = format_define(tuple(value), callable_hook)
+        return None if items is None else f"iter({items})"
     if isinstance(value, (tuple, list)):
         # tlc-build reads a tuple / list of -D values as Python prints one.
         items = [format_define(v, callable_hook) for v in value]
@@ -346,7 +375,9 @@ def _build_in(out_dir, exe, source_file, kernel, defs, target, timeout,
                 f"{format_raise(raised)}", proc.stderr + proc.stdout,
                 command=cmd)
         error = first_error(diagnostics)
-        raise error_class(error and error.get("category"))(
+        category = error.get("category") if error else \
+            lowering_category(proc.stderr)
+        raise error_class(category)(
             f"tlc-build could not build kernel '{kernel}' of {source_file} "
             f"for target '{target}' (exit status {proc.returncode}); "
             f"command: {' '.join(cmd)}", proc.stderr + proc.stdout,

@@ -140,6 +140,8 @@ class Representer:
             return repr(value)
         if isinstance(value, dtype):
             return "__tlc_T." + str(value)
+        if isinstance(value, _build.IteratorValues):
+            return f"iter({self.literal(tuple(value))})"
         if isinstance(value, (tuple, list)):
             items = [self.literal(v) for v in value]
             if isinstance(value, list):

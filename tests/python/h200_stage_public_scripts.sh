@@ -7,6 +7,11 @@
 #   bash tests/python/h200_stage_public_scripts.sh [STAGE]
 # then, on the device (carry STAGE):
 #   LIMIT=45 PAR=14 TOTAL=150 bash STAGE/go.sh
+# STAGE/scripts.txt lists the scripts of the ninth run's log
+# (docs/perf/python-public-scripts-h200-run9.log) that the stage holds, so
+# a later run can be compared with it:
+#   cd STAGE && SCRIPTS="$(cat scripts.txt)" LIMIT=45 PAR=14 TOTAL=200 bash go.sh
+# Folders of fetched scripts that are missing are skipped.
 # Corpus files named like examples__gemm__example_gemm.py are staged under
 # their own file name (example_gemm.py), as the logs name them; the two
 # Blackwell-only GEMMs are left out, as in the fifth run.
@@ -18,11 +23,22 @@ cp build/bin/tlc-build "$S/bin/" && strip "$S/bin/tlc-build"
 cp build/lib/libtlc_cuda.so "$S/lib/"
 cp -r python/tilelang python/tvm "$S/python/"
 find "$S/python" -name __pycache__ -prune -exec rm -rf {} +
-for f in /work/corpus/*.py /work/corpus-tests/*.py; do
-  cp "$f" "$S/corpus/${f##*/}"
+for d in /work/corpus /work/corpus-tests; do
+  [ -d "$d" ] || continue
+  for f in "$d"/*.py; do
+    [ -e "$f" ] && cp "$f" "$S/corpus/${f##*/}"
+  done
 done
-for f in "$S"/corpus/*__*.py; do mv "$f" "$S/corpus/${f##*__}"; done
+for f in "$S"/corpus/*__*.py; do
+  [ -e "$f" ] && mv "$f" "$S/corpus/${f##*__}"
+done
 rm -f "$S/corpus/gemm_tcgen5mma_ws_persistent.py" \
   "$S/corpus/gemm_mxfp8_blockscaled_1d1d.py"
 cp tests/python/h200_public_scripts_run5.sh "$S/go.sh"
+grep -E '^\S+\.py +(rc=|not finished)' docs/perf/python-public-scripts-h200-run9.log |
+  awk '{print $1}' | while read -r f; do
+    [ -e "$S/corpus/$f" ] && echo "$f"
+  done > "$S/scripts.txt"
+echo "scripts.txt: $(wc -l < "$S/scripts.txt") of the ninth run's" \
+  "$(grep -cE '^\S+\.py +(rc=|not finished)' docs/perf/python-public-scripts-h200-run9.log) scripts"
 echo "staged $(ls "$S"/corpus/*.py | wc -l) scripts in $S ($(du -sh "$S" | cut -f1))"

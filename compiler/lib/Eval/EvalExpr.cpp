@@ -423,6 +423,23 @@ Value Interpreter::evalComprehension(Node n) {
           abrupt = c;
           return false;
         }
+        // A condition on kernel data: which elements the list holds would
+        // only be known when the kernel runs (TileLang raises this
+        // TypeError, starting with these words, where the prim_func is
+        // defined).
+        if (t == Truth::IR) {
+          abrupt =
+              raise("TypeError",
+                    "Comprehension filters must be evaluable at trace time: "
+                    "this condition depends on a value the kernel computes, so "
+                    "the elements the comprehension keeps are not known when "
+                    "it is traced (test the condition with an `if` in the "
+                    "kernel instead)",
+                    cond);
+          return false;
+        }
+        if (t == Truth::Unknown)
+          warnUnknownCondition(c, cond, "the element is assumed kept");
         if (t == Truth::False) {
           keep = false;
           break;

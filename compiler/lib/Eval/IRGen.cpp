@@ -1126,6 +1126,22 @@ static Flow settleRegionFlow(Interpreter &in, Flow f, Node at) {
     return Flow::Normal;
   }
   if (f == Flow::Break || f == Flow::Continue) {
+    // Its loop is one the interpreter expands (`for i in [0, 1]`): there
+    // is no loop to leave when the condition is decided at run time, and
+    // leaving an IR loop around it would be wrong. TileLang raises this as
+    // a NotImplementedError where the prim_func is defined.
+    if (!in.expandedLoops.empty() &&
+        in.expandedLoops.back() == in.loops.size()) {
+      in.errorAs("NotImplementedError", at.range(),
+                 llvm::Twine("a '") +
+                     (f == Flow::Break ? "break" : "continue") +
+                     "' under a condition on kernel data inside a Python "
+                     "loop tlc expands at trace time: the expanded loop has "
+                     "no runtime control-flow target (loop with T.serial "
+                     "or range() over kernel values, or decide the "
+                     "condition at trace time)");
+      return Flow::Normal;
+    }
     // Leaves the enclosing IR loop at run time (TileLang's tir break /
     // continue); a back end that cannot generate it says so.
     if (in.loops.empty()) {

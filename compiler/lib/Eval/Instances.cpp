@@ -84,6 +84,22 @@ static bool isDefineCallable(Value v) {
 
 Value Interpreter::parseDefine(llvm::StringRef text) {
   text = text.trim();
+  // `iter((1, 2))`: an iterator over a -D tuple or list (the Python
+  // package passes a generator or zip object a kernel body reads this way,
+  // so that loops resume it as Python's do).
+  if (text.size() > 6 && text.starts_with("iter(") && text.ends_with(")")) {
+    llvm::StringRef inner = text.drop_front(5).drop_back().trim();
+    if (inner.size() >= 2 &&
+        ((inner.front() == '(' && inner.back() == ')') ||
+         (inner.front() == '[' && inner.back() == ']'))) {
+      Value seq = parseDefine(inner);
+      if (seq.isSequence()) {
+        auto *it = heap.make<IteratorObj>();
+        it->items.append(getElems(seq).begin(), getElems(seq).end());
+        return heap.obj(ObjKind::Iterator, it);
+      }
+    }
+  }
   // A tuple or list of -D values, as Python prints one: `(4, 128)`,
   // `[0, 1, 2]`, `(T.float16, 'max')`, nested ones.
   if (text.size() >= 2 &&

@@ -859,6 +859,18 @@ Flow Interpreter::execAnnAssign(Node stmt) {
   return Flow::Normal;
 }
 
+namespace {
+/// Marks the body of a loop the interpreter expands (Interpreter::
+/// expandedLoops) while it runs.
+struct ExpandedLoopScope {
+  Interpreter &in;
+  explicit ExpandedLoopScope(Interpreter &in) : in(in) {
+    in.expandedLoops.push_back(in.loops.size());
+  }
+  ~ExpandedLoopScope() { in.expandedLoops.pop_back(); }
+};
+} // namespace
+
 Flow Interpreter::execFor(Node stmt) {
   Value iter = eval(stmt.child(Field::iter));
   if (iter.isException())
@@ -890,6 +902,24 @@ Flow Interpreter::execFor(Node stmt) {
   }
   if (iter.is(ValueKind::Opaque))
     return Flow::Normal; // Unknown iteration count: skip the loop.
+  ExpandedLoopScope expanded(*this);
+  if (iter.isObj(ObjKind::Iterator)) {
+    // One value at a time: a `break` leaves the rest for the next reader.
+    IteratorObj *it = iter.as<IteratorObj>();
+    Node target = stmt.child(Field::target);
+    while (it->pos < it->items.size()) {
+      if (!step(stmt))
+        return Flow::Raise;
+      if (assign(target, it->items[it->pos++]) != Flow::Normal)
+        return Flow::Raise;
+      Flow f = execBody(stmt, Field::body);
+      if (f == Flow::Break)
+        return Flow::Normal;
+      if (f == Flow::Return || f == Flow::Raise)
+        return f;
+    }
+    return execBody(stmt, Field::orelse);
+  }
   llvm::SmallVector<Value, 16> items;
   if (iter.is(ValueKind::Range)) {
     RangeObj *r = iter.as<RangeObj>();
@@ -927,6 +957,7 @@ Flow Interpreter::execFor(Node stmt) {
 
 Flow Interpreter::execWhile(Node stmt) {
   Node test = stmt.child(Field::test);
+  ExpandedLoopScope expanded(*this);
   while (true) {
     if (!step(stmt))
       return Flow::Raise;

@@ -914,6 +914,12 @@ public:
   InstanceCtx *instance = nullptr;
   KernelCtx *kernel = nullptr;
   llvm::SmallVector<LoopCtx, 8> loops;
+  /// For each loop the interpreter expands (a Python `for` over values, a
+  /// `while` on a condition known at trace time) it is executing, innermost
+  /// last: the number of IR loops around it. A `break`/`continue` under a
+  /// condition on kernel data whose innermost loop is one of these has no
+  /// loop to leave at run time.
+  llvm::SmallVector<size_t, 4> expandedLoops;
   /// The T.comm_reducer objects of the enclosing `with T.attr(reducer,
   /// "reduce_scope", ...)` frames, innermost last (T.tvm_thread_allreduce).
   llvm::SmallVector<Value, 1> reduceScopes;

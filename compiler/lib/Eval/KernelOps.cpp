@@ -1315,11 +1315,17 @@ std::optional<Value> Interpreter::callKernelPrimitive(const PArgs &p) {
         LayoutObj *lo = kv.second.as<LayoutObj>();
         // Two elements in one place of shared memory: each write would
         // clobber the other's.
+        // TileLang rejects it with a ValueError when it lowers the kernel
+        // (scripts match "shared buffer `NAME`" and "must be injective").
         if (!lo->notInjective.empty() && !lang::isFragmentScope(b->scope)) {
-          error(at, "the layout annotated for '" + b->name +
-                        "' is not injective " + lo->notInjective +
-                        ": it maps two elements of the buffer to one "
-                        "place");
+          errorAtCompileAs(
+              "ValueError", at.range(),
+              "the layout annotated for " +
+                  llvm::Twine(lang::isSharedScope(b->scope) ? "shared " : "") +
+                  "buffer `" + b->name + "` is not injective " +
+                  lo->notInjective +
+                  ": it maps two elements of the buffer to one place (a "
+                  "buffer's layout must be injective)");
           continue;
         }
         layout = lo->attr ? lo->attr : ir->b.getStringAttr(lo->description);

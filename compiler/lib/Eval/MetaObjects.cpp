@@ -265,11 +265,41 @@ Value Interpreter::makeLayoutObject(const PArgs &p) {
     if (forward.empty()) {
       std::optional<std::vector<layout::IndexExpr>> viaIR =
           tr.traceThroughIR(*fn, false);
-      if (!viaIR)
+      if (viaIR)
+        forward = std::move(*viaIR);
+      else if (!symbolic)
         return give(tr.why);
-      forward = std::move(*viaIR);
     }
     if (symbolic) {
+      std::string whyNotUsed =
+          forward.empty() ? tr.why : std::string("its shape is not static");
+      // The index function at one sample of the symbolic extents: the
+      // traced one, or, when it names the extents themselves (rows of
+      // `i * (n - 1) + j`), its expressions with each extent replaced.
+      auto atSample =
+          [&](int64_t sample) -> std::optional<std::vector<layout::IndexExpr>> {
+        if (!forward.empty())
+          return forward;
+        std::vector<layout::IndexExpr> exprs;
+        for (Value v : *outs) {
+          SymExpr e = syms.substitute(toSym(v), [&](const SymNode *n) {
+            for (size_t d = 0; d < dims.size(); ++d)
+              if (tr.shape[d] == 0 && dims[d] && dims[d].getNode() == n)
+                return syms.constant(sample);
+            return SymExpr();
+          });
+          if (!e)
+            return std::nullopt;
+          llvm::Expected<layout::IndexExpr> x =
+              layout::parseIndexExpr(e.str(), tr.names);
+          if (!x) {
+            llvm::consumeError(x.takeError());
+            return std::nullopt;
+          }
+          exprs.push_back(std::move(*x));
+        }
+        return exprs;
+      };
       // Non-injective at some extents: two elements of a buffer of that
       // shape would share a place. Each symbolic extent takes the sample.
       for (int64_t sample : {2, 3, 8, 64, 256}) {
@@ -279,7 +309,12 @@ Value Interpreter::makeLayoutObject(const PArgs &p) {
             shape[d] = sample;
         if (layout::numElementsSaturated(shape) > (int64_t(1) << 20))
           break;
-        llvm::Expected<layout::Layout> l = layout::Layout::get(shape, forward);
+        std::optional<std::vector<layout::IndexExpr>> sampled =
+            atSample(sample);
+        if (!sampled)
+          break;
+        llvm::Expected<layout::Layout> l =
+            layout::Layout::get(shape, std::move(*sampled));
         if (!l) {
           llvm::consumeError(l.takeError());
           break;
@@ -294,7 +329,7 @@ Value Interpreter::makeLayoutObject(const PArgs &p) {
           break;
         }
       }
-      return give("its shape is not static");
+      return give(whyNotUsed);
     }
     llvm::Expected<layout::Layout> l =
         layout::Layout::get(tr.shape, std::move(forward));

@@ -643,9 +643,24 @@ Value Interpreter::callNative(NativeId id, CallArgs &args, Node at) {
   }
   case NativeId::Pow:
     return binary(syntax::BinaryOp::Pow, a0, args.positional(1), at);
-  case NativeId::Iter:
-    return a0;
+  case NativeId::Iter: {
+    // An iterator keeps its position: `next()` and loops resume it.
+    if (a0.isObj(ObjKind::Iterator) || a0.is(ValueKind::Opaque))
+      return a0;
+    auto *it = heap.make<IteratorObj>();
+    if (!iterate(a0, it->items, at))
+      return Value::exception();
+    return heap.obj(ObjKind::Iterator, it);
+  }
   case NativeId::Next: {
+    if (a0.isObj(ObjKind::Iterator)) {
+      IteratorObj *it = a0.as<IteratorObj>();
+      if (it->pos < it->items.size())
+        return it->items[it->pos++];
+      return n > 1 ? args.pos[1] : raise("StopIteration", "", at);
+    }
+    // Values the evaluator holds as sequences although Python's are
+    // iterators (zip, map, generator expressions): their first value.
     llvm::SmallVector<Value, 4> vals;
     if (a0.is(ValueKind::Opaque) || !items(*this, a0, vals, at))
       return heap.opaque("next");

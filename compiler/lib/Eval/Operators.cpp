@@ -836,6 +836,13 @@ bool Interpreter::iterate(Value v, llvm::SmallVectorImpl<Value> &out,
   case ValueKind::Poison:
     return true;
   case ValueKind::Object:
+    if (v.getObjKind() == ObjKind::Iterator) {
+      // Reads what is left: the iterator is exhausted afterwards.
+      IteratorObj *it = v.as<IteratorObj>();
+      out.append(it->items.begin() + it->pos, it->items.end());
+      it->pos = it->items.size();
+      return true;
+    }
     if (v.getObjKind() != ObjKind::DictView)
       break;
     for (auto &kv : v.as<DictViewObj>()->dict->items)

@@ -139,6 +139,8 @@ llvm::StringRef Value::getTypeName() const {
       return "Tensor";
     case ObjKind::Exception:
       return "Exception";
+    case ObjKind::Iterator:
+      return "iterator";
     case ObjKind::DictView:
       switch (static_cast<DictViewObj *>(payload.obj)->which) {
       case DictViewObj::Keys:

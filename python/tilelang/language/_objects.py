@@ -304,16 +304,18 @@ def prim_func_from_frame(fn, frame):
 
 def _materialized(values, seen, readable):
     """``values`` with each one-shot iterator (a ``zip``, ``enumerate``,
-    ``map`` or generator object) of a name in ``readable`` replaced by the
-    tuple of what it yields. tlc evaluates the body from the source with
-    these values, as TileLang traces it once; an iterator is read once
-    (``seen`` keeps the tuple of each, so that the arguments and the
+    ``map`` or generator object) of a name in ``readable`` replaced by what
+    it yields, which tlc takes as an iterator over them (an
+    ``IteratorValues``: loops resume it). tlc evaluates the body from the
+    source with these values, as TileLang traces it once; an iterator is
+    read once (``seen`` keeps what each gave, so that the arguments and the
     closure agree). Iterators the body does not use are left alone."""
+    from .._build import IteratorValues
     result = {}
     for name, value in values.items():
         if isinstance(value, collections.abc.Iterator) and name in readable:
             if id(value) not in seen:
-                seen[id(value)] = (value, tuple(value))
+                seen[id(value)] = (value, IteratorValues(value))
             value = seen[id(value)][1]
         result[name] = value
     return result
@@ -321,10 +323,11 @@ def _materialized(values, seen, readable):
 
 def _iterators_read_once(fn, candidates):
     """The names of ``candidates`` (free variables of ``fn`` holding
-    iterators) that ``fn``'s body reads exactly once, as the iterable of
-    a loop or comprehension: those a tuple stands for. A TypeError for one
-    read more often (a second loop would resume it in Python; tlc would
-    start the tuple again)."""
+    iterators) that ``fn``'s body reads as the iterable of loops or
+    comprehensions (a second loop resumes it, in Python and in tlc): those
+    an ``IteratorValues`` stands for. A TypeError for one read otherwise
+    (passed to a function, stored: the package cannot tell how much of it
+    that reads)."""
     if not candidates:
         return set()
     from .._attrs import _function_node
@@ -343,15 +346,14 @@ def _iterators_read_once(fn, candidates):
             reads[sub.id].append(sub)
     once = set()
     for name, uses in reads.items():
-        if len(uses) == 1 and id(uses[0]) in iterables:
+        if uses and all(id(u) in iterables for u in uses):
             once.add(name)
         elif uses:
             raise TypeError(
                 f"prim_func '{fn.__name__}' reads the iterator '{name}' "
-                "more than once or other than as a loop's iterable; tlc "
-                "evaluates the body from its source and takes an "
-                "iterator as the tuple of what it yields, which would "
-                "start again where Python resumes it: pass a list or tuple")
+                "other than as a loop's iterable; tlc evaluates the body "
+                "from its source and takes an iterator as what it yields, "
+                "read in loops: pass a list or tuple")
     return once
 
 

@@ -6,10 +6,10 @@
 # layout, the symbolic one warned about as unused. An injective layout of
 # symbolic shape keeps that warning (tlc does not apply it).
 # RUN: not tlc-build --check --no-source-lines %s 2>&1 | FileCheck %s --implicit-check-not=error: --implicit-check-not=warning:
-# CHECK: layout-not-injective.py:26:13: error: the layout annotated for 's' is not injective on its shape: it maps two elements of the buffer to one place
-# CHECK: layout-not-injective.py:40:13: error: the layout annotated for 's' is not injective at M = 2: it maps two elements of the buffer to one place
+# CHECK: layout-not-injective.py:26:13: error: the layout annotated for shared buffer `s` is not injective on its shape: it maps two elements of the buffer to one place (a buffer's layout must be injective)
+# CHECK: layout-not-injective.py:40:13: error: the layout annotated for shared buffer `s` is not injective at M = 2: it maps two elements of the buffer to one place (a buffer's layout must be injective)
 # CHECK: layout-not-injective.py:57:13: warning: the layout annotated for 's' is not used: its shape is not static
-# CHECK: layout-not-injective.py:71:13: error: the layout annotated for 's' is not injective at M = 64: it maps two elements of the buffer to one place
+# CHECK: layout-not-injective.py:71:13: error: the layout annotated for shared buffer `s` is not injective at M = 64: it maps two elements of the buffer to one place (a buffer's layout must be injective)
 # The same index function at a static extent where it is injective builds.
 # RUN: tlc-build --target=cuda:sm_80 --emit=cuda --kernel=symbolic_wrap -D M=8 %s > /dev/null
 import tilelang

@@ -107,6 +107,7 @@ enum class ObjKind : uint8_t {
   Exception,    ///< An exception object (a NamespaceObj named by type).
   DictView,     ///< dict.keys() / values() / items() (a DictViewObj).
   Super,        ///< The result of super() (a SuperObj).
+  Iterator,     ///< iter(x): the values of x and how many were read.
 };
 
 struct Obj;
@@ -493,6 +494,13 @@ struct DictViewObj : Obj {
   enum Which : uint8_t { Keys, Values, Items };
   DictObj *dict = nullptr;
   Which which = Keys;
+};
+
+/// `iter(x)`: the values x yielded when iter() was called, and how many of
+/// them `next()` and loops have read since (Python's iterator state).
+struct IteratorObj : Obj {
+  llvm::SmallVector<Value, 8> items;
+  size_t pos = 0;
 };
 
 /// `super()` (or `super(cls, obj)`): attribute lookups search the method

@@ -139,6 +139,14 @@ std::optional<int64_t> Emitter::misalignedOrigin(Value operand,
   return bytes ? std::optional<int64_t>(bytes) : std::nullopt;
 }
 
+/// Notes on \p d that TileLang refuses the same program with a Python
+/// exception of type tvm.error.\p type when it lowers the kernel; the
+/// Python package raises the build error as that type too.
+static void noteRaisedAs(InFlightDiagnostic &d, Operation *op, StringRef type) {
+  d.attachNote(op->getLoc()) << "TileLang raises this as tvm.error." << type
+                             << " when it lowers the kernel";
+}
+
 LogicalResult Emitter::emitGemm(GemmOp op) {
   if (lang.isHip())
     return emitMfmaGemm(op);
@@ -156,18 +164,21 @@ LogicalResult Emitter::emitGemm(GemmOp op) {
     std::optional<int64_t> bytes = misalignedOrigin(operand, 16);
     if (!bytes)
       continue;
-    InFlightDiagnostic d = op.emitError() << "T.gemm operand " << name;
+    InFlightDiagnostic d = op.emitError()
+                           << "T.gemm() operand " << name << " region of '"
+                           << expr(rootOf(operand)) << "'";
     if (*bytes > 0)
-      d << " region starts " << *bytes
+      d << " starts " << *bytes
         << " bytes past a 16-byte boundary of its shared tile; ";
     else
-      d << " region starts at an offset not provably a multiple of 16 "
+      d << " starts at an offset not provably a multiple of 16 "
            "bytes of its shared tile (its divisors do not show it); ";
     d << (isWgmmaGemm(op) ? "wgmma's shared-memory descriptors"
                           : "ldmatrix")
       << " needs 16-byte aligned rows (start the region at a multiple of "
       << 128 / getElementBitWidth(type.getElementType())
       << " elements)";
+    noteRaisedAs(d, op, "InternalError");
     return failure();
   }
   if (isWgmmaGemm(op))
@@ -194,10 +205,14 @@ LogicalResult Emitter::emitGemm(GemmOp op) {
   if (isFp8 && options.minComputeCapability < 89) {
     StringRef name =
         isa<Float8E4M3FNType>(ab) ? "float8_e4m3fn" : "float8_e5m2";
-    op.emitError() << "T.gemm of " << name
-                   << " operands (mma.sync.m16n8k32) needs sm_89 or newer; "
-                      "the target includes sm_"
-                   << options.minComputeCapability;
+    InFlightDiagnostic d = op.emitError()
+                           << "T.gemm() with fp8 operands requires a CUDA "
+                              "target with fp8 mma.sync atoms (SM89+): "
+                           << name
+                           << " multiplies with mma.sync.m16n8k32, which the "
+                              "target's sm_"
+                           << options.minComputeCapability << " lacks";
+    noteRaisedAs(d, op, "InternalError");
     return failure();
   }
   // 8-bit operands: m16n8k32, whose A and B fragments are those of k16 with

@@ -386,8 +386,9 @@ static FailureOr<layout::GemmConfig> gemmConfig(GemmOp op, int64_t threads,
 
 /// Whether every use of fragment \p v is an element load or store outside
 /// a T.Parallel or inside one at indices that are not all loop variables
-/// (or a fill), and it has at most 64 elements.
-static bool isScalarFragment(Value v) {
+/// (or a fill; with \p reduceSource, also a T.reduce reading it), and it
+/// has at most 64 elements.
+static bool isScalarFragment(Value v, bool reduceSource = false) {
   auto t = cast<BufferType>(v.getType());
   if (!t.isStatic())
     return false;
@@ -398,6 +399,9 @@ static bool isScalarFragment(Value v) {
     return false;
   return llvm::all_of(v.getUsers(), [&](Operation *user) {
     if (isa<FillOp, ClearOp>(user))
+      return true;
+    if (auto red = dyn_cast<ReduceOp>(user);
+        red && reduceSource && red.getSrc() == v && red.getDst() != v)
       return true;
     ValueRange idx;
     if (auto l = dyn_cast<LoadOp>(user))
@@ -590,10 +594,17 @@ LogicalResult Emitter::assignFragmentLayouts(KernelOp kernel) {
         Value s = red.getSrc(), d = red.getDst();
         // Past kMaxReplicatedSlots the source stays unknown: its allocation
         // is refused below.
+        // A small source that scalar code writes (`s[0] = x` before
+        // reducing it) is every thread's own copy, as for a fragment only
+        // scalar code uses (below): each thread reduces its copy.
         if (round > 0 && isFragmentBuffer(s) && !known(s))
-          if (std::optional<layout::Fragment> f = layout::defaultFragmentWithin(
-                  shapeOf(s), elemBits(s), threadsFor(red),
-                  layout::kMaxReplicatedSlots))
+          if (std::optional<layout::Fragment> f =
+                  isScalarFragment(s, /*reduceSource=*/true)
+                      ? layout::fullyReplicatedWithin(shapeOf(s),
+                                                      threadsFor(red))
+                      : layout::defaultFragmentWithin(
+                            shapeOf(s), elemBits(s), threadsFor(red),
+                            layout::kMaxReplicatedSlots))
             layouts.try_emplace(s, std::move(*f));
         if (isFragmentBuffer(s) && isFragmentBuffer(d) && known(s) &&
             !known(d)) {

@@ -11,9 +11,10 @@
 # RUN: tlc-build --check %s 2>&1 | FileCheck %s --allow-empty --check-prefix=VALID
 # VALID-NOT: error
 # RUN: not tlc-build --kernel=sliced --target=cuda:sm_80 --cuda-compiler=none -D a_off=4 -o %t/a4 %s 2>&1 | FileCheck %s --check-prefix=A4
-# A4: gemm-operand-alignment.py:[[# @LINE + 53]]:13: error: T.gemm operand A region starts 8 bytes past a 16-byte boundary of its shared tile; ldmatrix needs 16-byte aligned rows (start the region at a multiple of 8 elements)
+# A4: gemm-operand-alignment.py:[[# @LINE + 54]]:13: error: T.gemm() operand A region of 'A_shared' starts 8 bytes past a 16-byte boundary of its shared tile; ldmatrix needs 16-byte aligned rows (start the region at a multiple of 8 elements)
+# A4: note: TileLang raises this as tvm.error.InternalError when it lowers the kernel
 # RUN: not tlc-build --kernel=sliced --target=cuda:sm_90a --cuda-compiler=none -D b_off=4 -o %t/b4 %s 2>&1 | FileCheck %s --check-prefix=B4
-# B4: error: T.gemm operand B region starts 8 bytes past a 16-byte boundary
+# B4: error: T.gemm() operand B region of 'B_shared' starts 8 bytes past a 16-byte boundary
 # RUN: tlc-build --kernel=sliced --target=cpu -D a_off=4 -o %t/cpu4 %s > /dev/null
 # RUN: tlc-run %t/cpu4 --save %t/cpu4-out > /dev/null
 # RUN: %python %S/Inputs/gemm_operand_alignment_check.py %t/cpu4-out 4 0 | FileCheck %s --check-prefix=CPU4
@@ -30,9 +31,9 @@
 # (its ds_read_b64/_b128 are only for operands spanning whole rows) and
 # agrees with NumPy either way.
 # RUN: not tlc-build --target=cuda:sm_80 --cuda-compiler=none --kernel=dynamic_k -D step=4 -o %t/d4 %s 2>&1 | FileCheck %s --check-prefix=D4
-# D4: gemm-operand-alignment.py:[[# @LINE + 57]]:17: error: T.gemm operand A region starts at an offset not provably a multiple of 16 bytes of its shared tile (its divisors do not show it); ldmatrix needs 16-byte aligned rows (start the region at a multiple of 8 elements)
+# D4: gemm-operand-alignment.py:[[# @LINE + 57]]:17: error: T.gemm() operand A region of 'A_shared' starts at an offset not provably a multiple of 16 bytes of its shared tile (its divisors do not show it); ldmatrix needs 16-byte aligned rows (start the region at a multiple of 8 elements)
 # RUN: not tlc-build --target=cuda:sm_90a --cuda-compiler=none --kernel=dynamic_k -D step=4 -o %t/d4h %s 2>&1 | FileCheck %s --check-prefix=D4H
-# D4H: error: T.gemm operand A region starts at an offset not provably a multiple of 16 bytes
+# D4H: error: T.gemm() operand A region of 'A_shared' starts at an offset not provably a multiple of 16 bytes
 # RUN: %if sim-compiler %{ tlc-build --target=cuda:sm_80 --cuda-compiler=none --kernel=dynamic_k -D step=32 -o %t/d32 %s > /dev/null %}
 # RUN: %if sim-compiler %{ tlc-run %t/d32 --device sim --save %t/d32-out > /dev/null %}
 # RUN: %if sim-compiler %{ %python %S/Inputs/gemm_operand_alignment_check.py %t/d32-out dynamic 32 | FileCheck %s --check-prefix=DYN32 %}

@@ -5,7 +5,7 @@
 # target; sm_80 refuses the fp8 gemm at -o, located at the T.gemm.
 #
 # RUN: not tlc-build --target=cuda:sm_80 --emit=cuda %s 2>&1 | FileCheck %s --check-prefix=SM80
-# SM80: gemm-operand-forms-fp8.py:[[# @LINE + 58]]:21: error: T.gemm of float8_e4m3fn operands (mma.sync.m16n8k32) needs sm_89 or newer; the target includes sm_80
+# SM80: gemm-operand-forms-fp8.py:[[# @LINE + 58]]:21: error: T.gemm() with fp8 operands requires a CUDA target with fp8 mma.sync atoms (SM89+): float8_e4m3fn multiplies with mma.sync.m16n8k32, which the target's sm_80 lacks
 # RUN: tlc-build --target=cuda:sm_90a --emit=cuda --no-source-lines %s | FileCheck %s
 # CHECK-LABEL: gemm_form_kernel(
 # CHECK: aFrag[0][0] = tlc::cuda::packBytes(A_shared[
