@@ -1,0 +1,17 @@
+#!/bin/bash
+# Stages the H200 call of tile-gemm-pingpong (pingpong_run.sh) into OUT
+# (default build-h200-pingpong2): stripped tlc-build and tlc-run, the
+# package's libtlc_cuda.so, and go.sh. The lead runs, on the GPU machine,
+# from the repository root with OUT carried:
+#   OUT=$OUT bash build-h200-pingpong2/go.sh
+# Usage: tests/bench/CUDA/pingpong_stage.sh BUILD_DIR [OUT]
+set -eu
+build=${1:?build directory with bin/tlc-build, bin/tlc-run, lib/libtlc_cuda.so}
+root=$(cd "$(dirname "$0")/../../.." && pwd)
+out=${2:-$root/build-h200-pingpong2}
+rm -rf "$out"; mkdir -p "$out/bin" "$out/lib"
+cp "$build/bin/tlc-build" "$build/bin/tlc-run" "$out/bin/"
+strip "$out/bin/tlc-build" "$out/bin/tlc-run"
+cp "$build/lib/libtlc_cuda.so" "$out/lib/"
+cp "$root/tests/bench/CUDA/pingpong_run.sh" "$out/go.sh"
+du -sh "$out"
