@@ -37,9 +37,9 @@ std::string Emitter::openPersistentTileLoop(KernelOp kernel, StringRef first,
   auto orderAttr = kernel->getAttrOfType<StringAttr>("tile.persistent_order");
   bool row = !orderAttr || orderAttr.getValue() != "column";
   std::string tile = fresh("tile");
-  std::string start = first == "0" ? std::string("blockIdx.x")
-                                   : "blockIdx.x + " + first.str() +
-                                         " * (int)gridDim.x";
+  std::string start = first == "0"
+                          ? std::string("blockIdx.x")
+                          : "blockIdx.x + " + first.str() + " * (int)gridDim.x";
   std::string stride = step == 1 ? std::string("gridDim.x")
                                  : std::to_string(step) + " * gridDim.x";
   open("for (int " + tile + " = " + start + "; " + tile + " < " +
@@ -83,8 +83,7 @@ std::string Emitter::perGroupBarrier(int64_t base, int64_t count, bool arrive,
                          : "tlc::cuda::namedBarrierSync(";
   std::string n = ", " + std::to_string(count) + ");";
   return "if (" + wsConsumerGroup + (otherGroup ? " != 0) " : " == 0) ") + f +
-         std::to_string(base) + n + " else " + f + std::to_string(base + 1) +
-         n;
+         std::to_string(base) + n + " else " + f + std::to_string(base + 1) + n;
 }
 
 std::string Emitter::epilogueAreaOffset(Operation *op, int64_t offset) const {

@@ -320,12 +320,11 @@ LogicalResult Emitter::emitWarpSpecializedBody(KernelOp kernel) {
   }
   // tile-gemm-pingpong: two consumer warpgroups, each the program's threads.
   int64_t consumers = blockThreads * (gemmPingPong ? 2 : 1);
-  beginOp(pipe,
-          "warp specialisation (tile-warp-specialize): threads [0, " +
-              std::to_string(consumers) + ") consume" +
-              (gemmPingPong ? " (two warpgroups, alternate tiles)" : "") +
-              ", the warpgroup [" + std::to_string(consumers) + ", " +
-              std::to_string(consumers + wsProducerThreads) + ") loads");
+  beginOp(pipe, "warp specialisation (tile-warp-specialize): threads [0, " +
+                    std::to_string(consumers) + ") consume" +
+                    (gemmPingPong ? " (two warpgroups, alternate tiles)" : "") +
+                    ", the warpgroup [" + std::to_string(consumers) + ", " +
+                    std::to_string(consumers + wsProducerThreads) + ") loads");
   wsFull = fresh("full");
   wsEmpty = fresh("empty");
   std::string ringText =
@@ -439,8 +438,8 @@ LogicalResult Emitter::emitWarpSpecializedBody(KernelOp kernel) {
   std::string group;
   if (gemmPingPong) {
     group = fresh("consumerGroup");
-    line("const int " + group + " = (int)threadIdx.x / " +
-         Twine(blockThreads) + ";  // ping-pong (tile-gemm-pingpong): " +
+    line("const int " + group + " = (int)threadIdx.x / " + Twine(blockThreads) +
+         ";  // ping-pong (tile-gemm-pingpong): " +
          "this warpgroup runs every other tile");
     line("const int tid = (int)threadIdx.x % " + Twine(blockThreads) +
          ";  // the program's thread index within the warpgroup");
@@ -545,8 +544,7 @@ LogicalResult Emitter::emitWsConsumerLoop(PipelinedOp pipe) {
     line("// the other warpgroup read the stages of the tile before this one");
     open("if (" + wsTile + " != (int)blockIdx.x && " + skip + " > 0)");
     line(readStage + " += (int)(" + skip + " % " + Twine(stages) + ");");
-    line(phase + " ^= (uint32_t)((" + skip + " / " + Twine(stages) +
-         ") & 1);");
+    line(phase + " ^= (uint32_t)((" + skip + " / " + Twine(stages) + ") & 1);");
     open("if (" + readStage + " >= " + Twine(stages) + ")");
     line(readStage + " -= " + Twine(stages) + ";");
     line(phase + " ^= 1;");

@@ -165,8 +165,8 @@ struct TileGemmPingPongPass final
     // Registers: the program's counts (T.annotate_producer_reg_dealloc /
     // T.annotate_consumer_reg_alloc, which tile-warp-specialize read) where
     // it names them and they fit three warpgroups, else 40 / 232.
-    if (auto nreg = kernel->getAttrOfType<DenseI64ArrayAttr>(
-            "tile.ws_max_nreg")) {
+    if (auto nreg =
+            kernel->getAttrOfType<DenseI64ArrayAttr>("tile.ws_max_nreg")) {
       bool named = false;
       kernel.walk([&](IntrinsicOp in) {
         named |= in.getCallee() == "T.annotate_producer_reg_dealloc" ||
