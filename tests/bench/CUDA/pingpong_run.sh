@@ -2,7 +2,8 @@
 # One H200 call for tile-gemm-pingpong (docs/perf/hopper-gemm-pingpong.md),
 # staged by pingpong_stage.sh as S/go.sh next to a stripped tlc-build,
 # tlc-run and libtlc_cuda.so. Run from the repository root on the GPU
-# machine: OUT=$OUT bash S/go.sh. Everything is built there (tlc-build with
+# machine: OUT=$OUT bash S/go.sh (S carries the Python package and the
+# bench scripts, so any checkout will do). Everything is built there (tlc-build with
 # the machine's nvcc and host compiler, 16 jobs); logs in $OUT:
 #   env.log        GPU, driver, nvcc, torch
 #   verify.log     ping-pong GEMMs at ragged sizes on the GPU against the
@@ -17,12 +18,11 @@
 #   steps.log      when each step ended
 set -u
 S=$(cd "$(dirname "$0")" && pwd)
-R=$(pwd)
 O=${OUT:-/tmp/out}; mkdir -p "$O"
 export TLC_BUILD=$S/bin/tlc-build TLC_CUDA_RUNTIME=$S/lib/libtlc_cuda.so
-export PYTHONPATH=$R/python TLC_CACHE_DIR=/tmp/tlc-cache-pingpong PYTHONUNBUFFERED=1
+export PYTHONPATH=$S TLC_CACHE_DIR=/tmp/tlc-cache-pingpong PYTHONUNBUFFERED=1
 B=$S/bin/tlc-build; RUN=$S/bin/tlc-run
-hg=$R/tests/bench/CUDA/hopper_gemm.py; pg=$R/tests/lit/Dialect/Tile/Inputs/pingpong_gemm.py
+hg=$S/py/hopper_gemm.py; pg=$S/py/pingpong_gemm.py; bench=$S/py/gemm_graph_bench.py
 W=/tmp/pingpong-verify; rm -rf "$W"; mkdir -p "$W"
 step() { echo "$(date +%T) $*" >> "$O/steps.log"; }
 step start
@@ -49,7 +49,7 @@ done
 printf '%s\n' "${jobs[@]}" | xargs -P 16 -I{} bash -c 'IFS="|" read -r o f d <<< "{}"; mkdir -p "$(dirname "$o")"; "'"$B"'" "$f" -o "$o" $d > /dev/null 2> "$o.err" || echo "BUILD FAILED: $o: $(head -c 400 "$o.err")"' > "$O/verify.log" 2>&1
 # The bench kernels, into the build cache, 16 processes.
 for i in $(seq 0 15); do
-  CONFIGS=pingpong,skinny_best python3 tests/bench/CUDA/gemm_graph_bench.py --build-only --shard "$i/16" > "$W/build-$i.log" 2>&1 &
+  CONFIGS=pingpong,skinny_best python3 "$bench" --build-only --shard "$i/16" > "$W/build-$i.log" 2>&1 &
 done
 wait
 grep -h FAILED "$W"/build-*.log >> "$O/verify.log"
@@ -59,7 +59,7 @@ for v in "${verify[@]}"; do
   IFS='|' read -r name file defs <<< "$v"
   grep -q "2 \* gridDim.x" "$W/$name/cuda/"*.cu || echo "$name: NOT PING-PONG" >> "$O/verify.log"
   echo "=== $name" >> "$O/verify.log"
-  timeout 60 "$RUN" "$W/$name/cuda" --device cuda --verify --reference "$W/$name/cpu" --seed 7 >> "$O/verify.log" 2>&1
+  timeout 30 "$RUN" "$W/$name/cuda" --device cuda --verify --reference "$W/$name/cpu" --seed 7 >> "$O/verify.log" 2>&1
   echo "rc=$?" >> "$O/verify.log"
 done
 echo "PASS $(grep -c 'verify C: PASS' "$O/verify.log") of ${#verify[@]}" | tee -a "$O/verify.log"
@@ -75,15 +75,21 @@ for c in "$W"/*/cuda/*.cubin $(grep -l "2 \* gridDim.x" "$TLC_CACHE_DIR"/python/
        "BAR.SYNC $(grep -c 'BAR.SYNC' <<< "$sass") BAR.ARV $(grep -c 'BAR.ARV' <<< "$sass")" >> "$O/sass.log"
 done
 step sass
-CONFIGS=pingpong,skinny_best timeout 420 python3 tests/bench/CUDA/gemm_graph_bench.py > "$O/bench.log" 2>&1
+sanitize() {  # instance tool: compute-sanitizer within what is left of the 600 s
+  local left=$((580 - SECONDS)); [ "$left" -gt 90 ] && left=90
+  if [ "$left" -lt 15 ]; then echo "=== $2 $1: skipped (no time left)" >> "$O/sanitizer.log"; return; fi
+  echo "=== compute-sanitizer --tool $2 $1" >> "$O/sanitizer.log"
+  timeout "$left" compute-sanitizer --tool "$2" "$RUN" "$W/$1/cuda" --device cuda --verify --reference "$W/$1/cpu" 2>&1 | tail -4 >> "$O/sanitizer.log"
+  step "sanitizer $2 $1"
+}
+# The small staged-epilogue instance first (15 tiles on 2 blocks), then the
+# bench, then the TMA-store instance if time is left.
+sanitize pp_nn_f16_s4_sms2 memcheck
+sanitize pp_nn_f16_s4_sms2 racecheck
+CONFIGS=pingpong,skinny_best timeout $((520 - SECONDS)) python3 "$bench" > "$O/bench.log" 2>&1
 echo "bench rc=$?" >> "$O/bench.log"
 step bench
-for n in pp_nn_f16_s4_sms2 pp_tn_bf16_st_sms7; do
-  for tool in memcheck racecheck; do
-    echo "=== compute-sanitizer --tool $tool $n" >> "$O/sanitizer.log"
-    timeout 100 compute-sanitizer --tool $tool "$RUN" "$W/$n/cuda" --device cuda --verify --reference "$W/$n/cpu" 2>&1 | tail -4 >> "$O/sanitizer.log"
-    step "sanitizer $tool $n"
-  done
-done
+sanitize pp_tn_bf16_st_sms7 memcheck
+sanitize pp_tn_bf16_st_sms7 racecheck
 tail -3 "$O/bench.log"
 cat "$O/verify.log" | grep -v "^  " | tail -20
