@@ -22,6 +22,7 @@
 #include "tlc/Dialect/Tile/IR/TileOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 
 namespace tlc {
 namespace tile {
@@ -44,9 +45,16 @@ static constexpr int64_t kProducerRegs = 40, kConsumerRegs = 232;
 /// The first of the four named barriers (0 is __syncthreads, 1 the
 /// consumers' barrier of other warp-specialised kernels).
 static constexpr int64_t kFirstBarrier = 2;
-/// Whether a qualifying GEMM ping-pongs without `tlc.gemm_pingpong`: not
-/// until the H200 measures it faster (docs/perf/hopper-gemm-pingpong.md).
-static constexpr bool kPingPongByDefault = false;
+/// Without `tlc.gemm_pingpong`, a qualifying GEMM ping-pongs when its tile's
+/// main loop has at most this many k-steps (a static trip count). Ping-pong
+/// hides the epilogue, whose share of a tile's time falls as 1 / k-steps;
+/// on the H200 (docs/perf/hopper-gemm-pingpong.md) 128 x 128 tiles gained
+/// 4.5-5.1% at 16 k-steps and 0.2-1.5% at 64; at 128 the lines were
+/// within the run's noise.
+static constexpr int64_t kMaxDefaultKSteps = 64;
+/// ... and when every block has at least this many tiles on average (with
+/// one, warpgroup 1 has no tile whose main loop could cover an epilogue).
+static constexpr int64_t kMinDefaultTilesPerBlock = 2;
 
 /// Whether \p v depends on the block indices of \p kernel through the ops
 /// of the kernel (the tile loop gives each warpgroup other indices).
@@ -94,6 +102,29 @@ static bool isPrivateStatement(Operation *op) {
   return fragments.size() <= 1;
 }
 
+/// Whether a qualifying GEMM ping-pongs without `tlc.gemm_pingpong` (the
+/// case the H200 measured): a static grid of at least
+/// kMinDefaultTilesPerBlock tiles per block of the ping-pong grid
+/// (\p blocks), at most kMaxDefaultKSteps static k-steps a tile, and one
+/// block per multiprocessor in tile-persistent-gemm's plan (\p perSm; with
+/// two, the blocks' epilogues already run under each other's main loops).
+static bool isDefaultCase(KernelOp kernel, PipelinedOp pipe, int64_t blocks,
+                          IntegerAttr perSm) {
+  if (perSm && perSm.getInt() != 1)
+    return false;
+  int64_t tiles = 1;
+  for (OpFoldResult g : kernel.getMixedGrid()) {
+    std::optional<int64_t> e = getConstantIntValue(g);
+    if (!e)
+      return false;
+    tiles *= *e;
+  }
+  std::optional<int64_t> lb = getConstantIntValue(pipe.getLowerBound());
+  std::optional<int64_t> ub = getConstantIntValue(pipe.getUpperBound());
+  return tiles >= kMinDefaultTilesPerBlock * blocks && lb && ub &&
+         *ub - *lb <= kMaxDefaultKSteps;
+}
+
 namespace {
 struct TileGemmPingPongPass final
     : tlc::tile::impl::TileGemmPingPongBase<TileGemmPingPongPass> {
@@ -109,8 +140,7 @@ struct TileGemmPingPongPass final
   void planKernel(KernelOp kernel, Builder &b) {
     std::optional<StringRef> config =
         getPassConfig(kernel, "tlc.gemm_pingpong");
-    bool wanted = config ? isPassConfigOn(kernel, "tlc.gemm_pingpong")
-                         : kPingPongByDefault;
+    bool wanted = !config || isPassConfigOn(kernel, "tlc.gemm_pingpong");
     auto planned = kernel->getAttrOfType<IntegerAttr>("tile.shared_bytes");
     auto ctas = kernel->getAttrOfType<IntegerAttr>("tile.persistent_ctas");
     std::optional<int64_t> threads = kernel.getStaticNumThreads();
@@ -162,6 +192,8 @@ struct TileGemmPingPongPass final
     // made for blocks of one consumer warpgroup.
     auto perSm = kernel->getAttrOfType<IntegerAttr>("tile.ws_blocks_per_sm");
     int64_t blocks = ctas.getInt() / (perSm ? perSm.getInt() : 1);
+    if (!config && !isDefaultCase(kernel, pipe, blocks, perSm))
+      return;
     // Registers: the program's counts (T.annotate_producer_reg_dealloc /
     // T.annotate_consumer_reg_alloc, which tile-warp-specialize read) where
     // it names them and they fit three warpgroups, else 40 / 232.

@@ -453,8 +453,11 @@ def TileGemmPingPong : Pass<"tile-gemm-pingpong", "::mlir::ModuleOp"> {
                 "take alternate tiles (ping-pong)";
   let description = [{
     On `sm_90a`, after `tile-persistent-gemm`, when the tlc pass config
-    `tlc.gemm_pingpong` asks (off by default until the H200 measures it
-    faster, docs/perf/hopper-gemm-pingpong.md): a persistent
+    `tlc.gemm_pingpong=True` asks, or without it where the H200 measured a
+    gain (docs/perf/hopper-gemm-pingpong.md): a static trip count of at
+    most 64 k-steps a tile, at least two tiles a block on average (a
+    static grid), and one block a multiprocessor in tile-persistent-gemm's
+    plan (`tlc.gemm_pingpong=False` turns it off): a persistent
     warp-specialised GEMM (`tile.persistent_ctas`) whose program has one
     warpgroup (128 threads: one consumer warpgroup accumulates the whole
     tile, e.g. 128 x 128 as two wgmma m64 rows) is launched with a second
