@@ -4,7 +4,9 @@
 # package's libtlc_cuda.so, the Python package, the bench scripts and
 # go.sh. The lead runs, on the GPU machine, from the repository root with
 # OUT carried:
-#   OUT=$OUT bash build-h200-pingpong2/go.sh
+#   OUT=$OUT bash build-h200-pingpong2/go.sh    (run 1: verify, bench, sanitizers)
+#   OUT=$OUT bash build-h200-pingpong2/go2.sh   (run 2: default-built kernels
+#                                                verified, ncu profiles)
 # Usage: tests/bench/CUDA/pingpong_stage.sh BUILD_DIR [OUT]
 set -eu
 build=${1:?build directory with bin/tlc-build, bin/tlc-run, lib/libtlc_cuda.so}
@@ -23,4 +25,5 @@ cp "$root/tests/bench/CUDA/gemm_graph_bench.py" "$root/tests/bench/CUDA/graph_ti
    "$out/py/"
 find "$out" -name __pycache__ -prune -exec rm -rf {} +
 cp "$root/tests/bench/CUDA/pingpong_run.sh" "$out/go.sh"
+cp "$root/tests/bench/CUDA/pingpong_profile.sh" "$out/go2.sh"
 du -sh "$out"
