@@ -1,7 +1,8 @@
 #!/bin/bash
 # Second H200 call for tile-gemm-pingpong (docs/perf/hopper-gemm-pingpong.md,
 # run 2), staged by pingpong_stage.sh as S/go2.sh. Run from the repository
-# root on the GPU machine: OUT=$OUT bash S/go2.sh (about 1-2 minutes).
+# root on the GPU machine: OUT=$OUT bash S/go2.sh (about 1-2 minutes; the
+# profiles stop after 170 s).
 #   verify.log   two GEMMs built WITHOUT tlc.gemm_pingpong that the default
 #                rule makes ping-pong (ragged), on the GPU against the CPU
 #                target, and a check that each is ping-pong
@@ -20,6 +21,8 @@ export TLC_CUDA_RUNTIME=$S/lib/libtlc_cuda.so
 hg=$S/py/hopper_gemm.py
 W=/tmp/pingpong-profile; rm -rf "$W"; mkdir -p "$W"
 step() { echo "$(date +%T) $*" >> "$O/steps.log"; }
+# The call stays within about 3 minutes: later profiles are skipped.
+late() { [ "$SECONDS" -gt 170 ] && echo "skipped: ${SECONDS}s spent" >> "$O/steps.log"; }
 step start
 NCU=$(command -v ncu || ls /usr/local/cuda/bin/ncu 2>/dev/null || echo ncu)
 off=--pass-config=tlc.gemm_pingpong=False
@@ -58,16 +61,24 @@ for v in "${kernels[@]}"; do IFS='|' read -r n d <<< "$v"
 done
 step bench
 for v in "${kernels[@]}"; do IFS='|' read -r n d <<< "$v"
+  late && break
   echo "=== $n" >> "$O/ncu.log"
-  timeout 60 "$NCU" --clock-control none -k regex:matmul -c 1 --section SpeedOfLight \
-    --section MemoryWorkloadAnalysis "$RUN" "$W/$n" --device cuda --seed 1 >> "$O/ncu.log" 2>&1
+  timeout 40 "$NCU" --clock-control none -k regex:matmul -c 1 --section SpeedOfLight \
+    --section MemoryWorkloadAnalysis --section ComputeWorkloadAnalysis \
+    "$RUN" "$W/$n" --device cuda --seed 1 >> "$O/ncu.log" 2>&1
   step "ncu $n"
 done
-m=lts__t_bytes.sum,lts__t_bytes.sum.per_second,lts__throughput.avg.pct_of_peak_sustained_elapsed,dram__bytes_read.sum,sm__throughput.avg.pct_of_peak_sustained_elapsed,sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_elapsed,gpu__time_duration.sum
+# Two lists: a name ncu does not know fails its whole invocation.
+m=lts__t_bytes.sum,lts__t_bytes.sum.per_second,lts__throughput.avg.pct_of_peak_sustained_elapsed,dram__bytes_read.sum,sm__throughput.avg.pct_of_peak_sustained_elapsed,gpu__time_duration.sum
+m2=sm__pipe_tensor_cycles_active.avg.pct_of_peak_sustained_elapsed,lts__t_sectors_op_read.sum,lts__t_sectors_op_write.sum
 for n in pp_4096 ctl_4096 wide_4096 pp_k1024 wide_k1024 m64_4096; do
+  late && break
   echo "=== $n" >> "$O/metrics.log"
-  timeout 60 "$NCU" --clock-control none -k regex:matmul -c 1 --metrics "$m" \
-    "$RUN" "$W/$n" --device cuda --seed 1 >> "$O/metrics.log" 2>&1
+  for list in "$m" "$m2"; do
+    timeout 40 "$NCU" --clock-control none -k regex:matmul -c 1 --metrics "$list" \
+      "$RUN" "$W/$n" --device cuda --seed 1 >> "$O/metrics.log" 2>&1
+  done
 done
 step metrics
 tail -4 "$O/verify.log"; grep -E "^===|Duration|L2 Cache Throughput|DRAM Throughput|Compute \(SM\)|Memory Throughput" "$O/ncu.log" | head -60
+grep -E "^===|lts__|dram__|sm__|gpu__|ERROR" "$O/metrics.log" | head -80
