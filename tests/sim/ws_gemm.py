@@ -13,7 +13,11 @@ dead stages, one box store each, clipped at the ragged edges) when the
 case asks for it (tlc.tma_store; every case but *_nost). The persist_*
 cases are persistent (tile-persistent-gemm: a few blocks loop over
 several ragged tiles each, the producer running into the next tile while
-the consumers store the last; the epilogue in an area of its own).
+the consumers store the last; the epilogue in an area of its own). The
+pingpong_* cases are persistent with two consumer warpgroups that take
+alternate tiles and turns at the tensor cores (tile-gemm-pingpong: odd
+tile counts, blocks of one tile, ring positions that wrap within and
+across tiles).
 
 Usage: ws_gemm.py --bin BUILD/bin
 """
@@ -29,6 +33,9 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 GEMM = os.path.join(ROOT, "tests", "bench", "CUDA", "hopper_gemm.py")
 
 PERSIST = " --pass-config=tlc.persistent=True --pass-config=tlc.num_sms={}"
+PINGPONG = " --pass-config=tlc.gemm_pingpong=True"
+# One consumer warpgroup on one block of 4 tiles: ping-pong by default.
+NO_PINGPONG = " --pass-config=tlc.gemm_pingpong=False"
 CASES = [
     ("nn_f16_s3_t256", "-DM=120 -DN=248 -DK=328"),
     ("tn_f16_s2_t256", "-DM=120 -DN=248 -DK=328 -Dtrans_B=True -Dnum_stages=2"),
@@ -49,7 +56,28 @@ CASES = [
                                      "-Ddtype=T.bfloat16 -Dnum_stages=2 -Dpanel=2"
                                      + PERSIST.format(3)),
     ("persist_nn_f16_s4_t128", "-DM=250 -DN=248 -DK=136 -Dthreads=128 -Dblock_N=128 "
-                               "-Dnum_stages=4" + PERSIST.format(1)),
+                               "-Dnum_stages=4" + PERSIST.format(1) + NO_PINGPONG),
+    # tile-gemm-pingpong (two consumer warpgroups take alternate tiles, one
+    # 128 x 128 or 64 x 256 tile each): 15 tiles on 2 blocks (8 and 7: an
+    # odd count, warpgroup 0 one tile more), 4 k-steps on 4 stages; 15
+    # tiles on 4 blocks, 6 k-steps on 3 stages (the ring position wraps
+    # within a tile); 2 k-steps on 4 stages (several tiles per ring turn);
+    # 6 tiles on 5 blocks (four blocks of one tile: warpgroup 1 idle); 64 x
+    # 256 tiles, TN bf16. The k72 case has no pass config: the default
+    # (2 k-steps, 5 tiles a block) makes it ping-pong.
+    ("pingpong_nn_f16_s4", "-DM=376 -DN=600 -DK=200 -Dthreads=128 -Dblock_N=128 "
+                           "-Dnum_stages=4" + PERSIST.format(2) + PINGPONG),
+    ("pingpong_tn_bf16_s3_nost", "-DM=376 -DN=600 -DK=328 -Dthreads=128 -Dblock_N=128 "
+                                 "-Dtrans_B=True -Ddtype=T.bfloat16 -Dnum_stages=3 -Dpanel=2"
+                                 + PERSIST.format(4) + PINGPONG),
+    ("pingpong_nn_f16_k72_s4_nost", "-DM=376 -DN=600 -DK=72 -Dthreads=128 -Dblock_N=128 "
+                                    "-Dnum_stages=4" + PERSIST.format(3)),
+    ("pingpong_nn_bf16_few_s3", "-DM=250 -DN=376 -DK=136 -Dthreads=128 -Dblock_N=128 "
+                                "-Ddtype=T.bfloat16 -Dnum_stages=3" + PERSIST.format(5)
+                                + PINGPONG),
+    ("pingpong_tn_bf16_m64n256_s4", "-DM=200 -DN=600 -DK=200 -Dthreads=128 -Dblock_M=64 "
+                                    "-Dblock_N=256 -Dtrans_B=True -Ddtype=T.bfloat16 "
+                                    "-Dnum_stages=4" + PERSIST.format(2) + PINGPONG),
 ]
 CASES = [(n, d if n.endswith("_nost") else d + " --pass-config=tlc.tma_store=True")
          for n, d in CASES]
@@ -85,9 +113,12 @@ def main():
                     bad = "the kernel is not warp-specialised"
                 elif ("tmaStore<2>(" in src) == name.endswith("_nost"):
                     bad = "TMA store " + ("not " if "tmaStore<2>(" not in src else "") + "planned"
-                elif ("+= gridDim.x)" in src) != name.startswith("persist_"):
+                elif ("+= gridDim.x)" in src) != name.startswith(("persist_", "pingpong_")):
                     bad = "persistent tile loop " + ("not " if "+= gridDim.x)" in src else "") + \
                           "expected"
+                elif ("+= 2 * gridDim.x)" in src) != name.startswith("pingpong_"):
+                    bad = "ping-pong over tiles " + \
+                          ("not " if "+= 2 * gridDim.x)" not in src else "") + "expected"
             if bad is None:
                 rc, out = run([os.path.join(args.bin, "tlc-run"), ws, "--device", "sim",
                                "--verify", "--reference", cpu, "--seed", "5"], env)

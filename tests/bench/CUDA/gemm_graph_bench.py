@@ -11,7 +11,13 @@ torch.matmul on the same tensors (B.t() as a view for TN) right after it.
 Ratio = torch time / tlc time. Run on the GPU machine with python/ on
 PYTHONPATH and TLC_BUILD / TLC_CUDA_RUNTIME set; optional arguments pick
 shapes by name (e.g. 4096 skinny); $CONFIGS, $DTYPES (f16,bf16) and
-$LAYOUTS (NN,TN) narrow the sweep.
+$LAYOUTS (NN,TN) narrow the sweep. The summary gives the geometric mean
+of each configuration's ratios (by its position in the sets) and of the
+best configuration per case.
+
+--build-only [--shard I/N] builds the kernels (shard I of N: every N-th
+one) into the build cache without running them, so that several
+processes can fill the cache in parallel before the timed run.
 """
 
 import math
@@ -41,6 +47,21 @@ CONFIGS = {
               dict(num_stages=4, pass_configs={"tlc.persistent": False}),
               dict(num_stages=4, panel=4), dict(num_stages=4, panel=16),
               dict(block_M=256, block_N=128, num_stages=4)],
+    # tile-gemm-pingpong (docs/perf/hopper-gemm-pingpong.md): the best
+    # configuration so far (128 x 256, two consumer warpgroups sharing each
+    # tile, 4 stages), the same 128 x 128 tiles of one warpgroup without and
+    # with ping-pong, ping-pong with the TMA-store epilogue, and 64 x 256
+    # tiles per warpgroup.
+    "pingpong": [dict(num_stages=4),
+                 dict(block_N=128, threads=128, num_stages=4),
+                 dict(block_N=128, threads=128, num_stages=4,
+                      pass_configs={"tlc.gemm_pingpong": True}),
+                 dict(block_N=128, threads=128, num_stages=4,
+                      pass_configs={"tlc.gemm_pingpong": True, "tlc.tma_store": True}),
+                 dict(block_M=64, block_N=256, threads=128, num_stages=3,
+                      pass_configs={"tlc.gemm_pingpong": True})],
+    "skinny_best": [dict(block_M=64, block_N=128, threads=128, num_stages=6),
+                    dict(block_M=64, block_N=128, threads=128, num_stages=4)],
     "skinny_sweep": [dict(block_M=64, block_N=64, threads=128, num_stages=4),
                      dict(block_M=64, block_N=64, threads=128, num_stages=6),
                      dict(block_M=64, block_N=128, threads=128, num_stages=6),
@@ -48,61 +69,115 @@ CONFIGS = {
 }
 
 
-def case(shape, trans_b, dtype, cfg):
+def factory_of(cfg):
+    """The kernel factory and its keyword arguments for configuration cfg."""
+    cfg = dict(cfg)
+    factory = hopper_gemm.matmul
+    if "pass_configs" in cfg:
+        factory = factory._with_build_configs(cfg.pop("pass_configs"), None)
+    return factory, cfg
+
+
+def config_name(cfg):
+    return " ".join(f"{key}={v}" for key, v in cfg.items()) \
+        .replace("pass_configs=", "").replace("'", "")
+
+
+def build(shape, trans_b, dtype, cfg):
+    """Builds one kernel (into the cache); the kernel, or None on failure."""
+    m, n, k = SHAPES[shape]
+    factory, kw = factory_of(cfg)
+    return factory(m, n, k, trans_B=trans_b,
+                   dtype=T.float16 if dtype == "f16" else T.bfloat16, **kw)
+
+
+def case(shape, trans_b, dtype, cfgs):
+    """Times every configuration of cfgs on one problem; their ratios (None
+    where a configuration failed or mismatched)."""
     m, n, k = SHAPES[shape]
     tdt = torch.float16 if dtype == "f16" else torch.bfloat16
     a = torch.randn(m, k, dtype=tdt, device="cuda")
     b = torch.randn(n, k, dtype=tdt, device="cuda") if trans_b else \
         torch.randn(k, n, dtype=tdt, device="cuda")
-    name = (f"{shape} {'TN' if trans_b else 'NN'} {dtype} "
-            + " ".join(f"{key}={v}" for key, v in cfg.items()))
-    name = name.replace("pass_configs=", "").replace("'", "")
-    cfg = dict(cfg)
-    factory = hopper_gemm.matmul
-    if "pass_configs" in cfg:
-        factory = factory._with_build_configs(cfg.pop("pass_configs"), None)
-    try:
-        kernel = factory(m, n, k, trans_B=trans_b,
-                                    dtype=T.float16 if dtype == "f16" else T.bfloat16, **cfg)
-        c = kernel(a, b)
-    except Exception as e:  # a configuration that does not build or run
-        print(f"{name:58} FAILED {type(e).__name__}: {str(e)[:200]}", flush=True)
-        return None
     bm = b.t() if trans_b else b
     ref = a.double() @ bm.double()
-    err = ((c.double() - ref).norm() / ref.norm()).item()
-    ok = "ok" if err < 1e-2 else "MISMATCH"
-    direct = len(DIRECT)
-    t = bench(lambda: kernel(a, b))
-    how = "(direct) " if len(DIRECT) > direct else ""
-    t_torch = bench(lambda: torch.matmul(a, bm))
-    ratio = t_torch / t
-    print(f"{name:58} {ok} (rel {err:.1e}) tlc {how}{t:.4f} ms "
-          f"{2 * m * n * k / t / 1e9:5.0f} TFLOP/s | torch {t_torch:.4f} ms ratio {ratio:.3f}",
-          flush=True)
-    return ratio
+    ratios = []
+    for cfg in cfgs:
+        name = f"{shape} {'TN' if trans_b else 'NN'} {dtype} {config_name(cfg)}"
+        try:
+            kernel = build(shape, trans_b, dtype, cfg)
+            c = kernel(a, b)
+            torch.cuda.synchronize()
+        except Exception as e:  # a configuration that does not build or run
+            print(f"{name:58} FAILED {type(e).__name__}: {str(e)[:200]}", flush=True)
+            ratios.append(None)
+            continue
+        err = ((c.double() - ref).norm() / ref.norm()).item()
+        ok = "ok" if err < 1e-2 else "MISMATCH"
+        direct = len(DIRECT)
+        t = bench(lambda: kernel(a, b))
+        how = "(direct) " if len(DIRECT) > direct else ""
+        t_torch = bench(lambda: torch.matmul(a, bm))
+        ratio = t_torch / t
+        print(f"{name:58} {ok} (rel {err:.1e}) tlc {how}{t:.4f} ms "
+              f"{2 * m * n * k / t / 1e9:5.0f} TFLOP/s | torch {t_torch:.4f} ms "
+              f"ratio {ratio:.3f}", flush=True)
+        ratios.append(ratio if ok == "ok" else None)
+    return ratios
+
+
+def geomean(values):
+    return math.exp(sum(math.log(r) for r in values) / len(values))
 
 
 def main():
-    print(torch.cuda.get_device_name(), "torch", torch.__version__, flush=True)
-    picked = sys.argv[1:] or list(SHAPES)
+    args = sys.argv[1:]
+    build_only = "--build-only" in args
+    shard = (0, 1)
+    if "--shard" in args:
+        i, n = args[args.index("--shard") + 1].split("/")
+        shard = (int(i), int(n))
+        del args[args.index("--shard"):args.index("--shard") + 2]
+    args = [x for x in args if x != "--build-only"]
+    picked = args or list(SHAPES)
     sets = (os.environ.get("CONFIGS") or "big,skinny").split(",")
     big_set, skinny_set = sets[0], sets[-1]
     dtypes = (os.environ.get("DTYPES") or "f16,bf16").split(",")
     layouts = [t == "TN" for t in (os.environ.get("LAYOUTS") or "NN,TN").split(",")]
-    best = {}
-    for shape in picked:
-        for trans_b in layouts:
-            for dtype in dtypes:
-                for cfg in CONFIGS[skinny_set if shape == "skinny" else big_set]:
-                    r = case(shape, trans_b, dtype, cfg)
-                    key = (shape, trans_b, dtype)
-                    if r is not None:
-                        best[key] = max(best.get(key, 0), r)
+    problems = [(shape, trans_b, dtype) for shape in picked for trans_b in layouts
+                for dtype in dtypes]
+    sets_of = {shape: CONFIGS[skinny_set if shape == "skinny" else big_set]
+               for shape in picked}
+    if build_only:
+        jobs = [(p, cfg) for p in problems for cfg in sets_of[p[0]]]
+        for i, (p, cfg) in enumerate(jobs):
+            if i % shard[1] != shard[0]:
+                continue
+            try:
+                build(*p, cfg)
+                print("built", *p, config_name(cfg), flush=True)
+            except Exception as e:  # reported again by the timed run
+                print("FAILED", *p, config_name(cfg), type(e).__name__, str(e)[:200],
+                      flush=True)
+        return
+    print(torch.cuda.get_device_name(), "torch", torch.__version__, flush=True)
+    best, by_config = {}, {}
+    for shape, trans_b, dtype in problems:
+        ratios = case(shape, trans_b, dtype, sets_of[shape])
+        key = (shape, trans_b, dtype)
+        for i, r in enumerate(ratios):
+            if r is None:
+                continue
+            best[key] = max(best.get(key, 0), r)
+            by_config.setdefault((shape == "skinny", i), []).append(r)
+    for (skinny, i), rs in sorted(by_config.items()):
+        cfg = CONFIGS[skinny_set if skinny else big_set][i]
+        print(f"configuration {config_name(cfg) or '(defaults)'}"
+              f"{' (skinny)' if skinny else ''}: geometric mean {geomean(rs):.3f} "
+              f"over {len(rs)}, lowest {min(rs):.3f}")
     if best:
-        geo = math.exp(sum(math.log(r) for r in best.values()) / len(best))
-        print(f"best tiling per shape: geometric mean {geo:.3f} over {len(best)}, "
-              f"lowest {min(best.values()):.3f}")
+        print(f"best tiling per shape: geometric mean {geomean(list(best.values())):.3f} "
+              f"over {len(best)}, lowest {min(best.values()):.3f}")
     for d in DIRECT:
         print("not captured:", d)
 

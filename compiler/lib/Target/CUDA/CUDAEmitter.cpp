@@ -353,7 +353,11 @@ LogicalResult Emitter::emitKernel(KernelOp op) {
   // tile-warp-specialize: a producer warpgroup after the program's threads.
   auto wsProducer = op->getAttrOfType<IntegerAttr>("tile.ws_producer_threads");
   wsProducerThreads = wsProducer ? wsProducer.getInt() : 0;
-  int64_t launchThreads = blockThreads + wsProducerThreads;
+  // tile-gemm-pingpong: two consumer warpgroups run the program's threads.
+  auto pingPong = op->getAttrOfType<IntegerAttr>("tile.gemm_pingpong");
+  gemmPingPong = pingPong && wsProducerThreads ? pingPong.getInt() : 0;
+  int64_t launchThreads =
+      blockThreads * (gemmPingPong ? 2 : 1) + wsProducerThreads;
   fragments.clear();
   sharedSlots.clear();
   runtimeSharedOffsets.clear();

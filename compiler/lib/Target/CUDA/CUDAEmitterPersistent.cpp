@@ -11,7 +11,8 @@
 // rasterisation the pass planned (panels of P rows or columns of tiles, so
 // that the tiles in flight at once share operand panels in L2). Both roles
 // of the warp-specialised kernel open the same loop (CUDAEmitterPipeline.cpp
-// carries their ring positions across it).
+// carries their ring positions across it); with tile-gemm-pingpong each of
+// the two consumer warpgroups visits every other tile of it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,7 +26,8 @@ using namespace tlc::tile;
 using namespace tlc::target;
 using namespace tlc::target::cuda_detail;
 
-void Emitter::openPersistentTileLoop(KernelOp kernel) {
+std::string Emitter::openPersistentTileLoop(KernelOp kernel, StringRef first,
+                                            int64_t step) {
   SmallVector<int64_t> grid;
   for (OpFoldResult g : kernel.getMixedGrid())
     grid.push_back(getConstantIntValue(g).value_or(1));
@@ -35,21 +37,26 @@ void Emitter::openPersistentTileLoop(KernelOp kernel) {
   auto orderAttr = kernel->getAttrOfType<StringAttr>("tile.persistent_order");
   bool row = !orderAttr || orderAttr.getValue() != "column";
   std::string tile = fresh("tile");
-  open("for (int " + tile + " = blockIdx.x; " + tile + " < " +
-       Twine(gx * gy) + "; " + tile + " += gridDim.x)");
+  std::string start = first == "0"
+                          ? std::string("blockIdx.x")
+                          : "blockIdx.x + " + first.str() + " * (int)gridDim.x";
+  std::string stride = step == 1 ? std::string("gridDim.x")
+                                 : std::to_string(step) + " * gridDim.x";
+  open("for (int " + tile + " = " + start + "; " + tile + " < " +
+       Twine(gx * gy) + "; " + tile + " += " + stride + ")");
   std::string it = indexType();
   auto indices = kernel.getBlockIndices();
   if (indices.size() == 1) {
     line("const " + it + " " + define(indices[0], "bx") + " = " + tile +
          ";");
-    return;
+    return tile;
   }
   if (panel <= 0) {
     line("const " + it + " " + define(indices[0], "bx") + " = " + tile +
          " % " + Twine(gx) + ";");
     line("const " + it + " " + define(indices[1], "by") + " = " + tile +
          " / " + Twine(gx) + ";");
-    return;
+    return tile;
   }
   // Panels of `panel` rows of tiles (row order: by varies fastest within
   // a panel's column) or of `panel` columns.
@@ -67,4 +74,22 @@ void Emitter::openPersistentTileLoop(KernelOp kernel) {
   std::string slow = in + " / " + width;
   line("const " + it + " " + (row ? b : a) + " = " + fast + ";");
   line("const " + it + " " + (row ? a : b) + " = " + slow + ";");
+  return tile;
+}
+
+std::string Emitter::perGroupBarrier(int64_t base, int64_t count, bool arrive,
+                                     bool otherGroup) const {
+  std::string f = arrive ? "tlc::cuda::namedBarrierArrive("
+                         : "tlc::cuda::namedBarrierSync(";
+  std::string n = ", " + std::to_string(count) + ");";
+  return "if (" + wsConsumerGroup + (otherGroup ? " != 0) " : " == 0) ") + f +
+         std::to_string(base) + n + " else " + f + std::to_string(base + 1) + n;
+}
+
+std::string Emitter::epilogueAreaOffset(Operation *op, int64_t offset) const {
+  auto stride = op->getAttrOfType<IntegerAttr>("tile.epilogue_area_stride");
+  if (!stride || wsConsumerGroup.empty())
+    return std::to_string(offset);
+  return "(" + std::to_string(offset) + " + " + wsConsumerGroup + " * " +
+         std::to_string(stride.getInt()) + ")";
 }

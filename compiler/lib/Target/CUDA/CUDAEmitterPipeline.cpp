@@ -34,6 +34,7 @@
 #include "EmitterImpl.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 
 using namespace mlir;
 using namespace tlc;
@@ -312,11 +313,18 @@ LogicalResult Emitter::emitWarpSpecializedBody(KernelOp kernel) {
   int64_t emptyOffset =
       pipe->getAttrOfType<IntegerAttr>("tile.ws_empty_barriers").getInt();
   auto nreg = kernel->getAttrOfType<DenseI64ArrayAttr>("tile.ws_max_nreg");
-  beginOp(pipe,
-          "warp specialisation (tile-warp-specialize): threads [0, " +
-              std::to_string(blockThreads) + ") consume, the warpgroup [" +
-              std::to_string(blockThreads) + ", " +
-              std::to_string(blockThreads + wsProducerThreads) + ") loads");
+  if (gemmPingPong && (!persistentCtas || rings != 1)) {
+    kernel.emitError("consumer ping-pong over tiles (tile-gemm-pingpong) "
+                     "needs a persistent kernel of one ring (internal error)");
+    return failure();
+  }
+  // tile-gemm-pingpong: two consumer warpgroups, each the program's threads.
+  int64_t consumers = blockThreads * (gemmPingPong ? 2 : 1);
+  beginOp(pipe, "warp specialisation (tile-warp-specialize): threads [0, " +
+                    std::to_string(consumers) + ") consume" +
+                    (gemmPingPong ? " (two warpgroups, alternate tiles)" : "") +
+                    ", the warpgroup [" + std::to_string(consumers) + ", " +
+                    std::to_string(consumers + wsProducerThreads) + ") loads");
   wsFull = fresh("full");
   wsEmpty = fresh("empty");
   std::string ringText =
@@ -339,7 +347,7 @@ LogicalResult Emitter::emitWarpSpecializedBody(KernelOp kernel) {
   anyWgmma = true; // wgmma.h holds the setmaxnreg helpers
 
   // The producer warpgroup: one elected thread walks the iterations.
-  open("if (tid >= " + Twine(blockThreads) + ")");
+  open("if (tid >= " + Twine(consumers) + ")");
   if (nreg)
     line("tlc::cuda::setMaxNRegDec<" + Twine(nreg[0]) + ">();");
   // The stages it fills, and the index arithmetic before the loop.
@@ -356,7 +364,7 @@ LogicalResult Emitter::emitWarpSpecializedBody(KernelOp kernel) {
   };
   if (!persistentCtas && failed(emitOutsideSlice()))
     return failure();
-  open("if (tid == " + Twine(blockThreads) + ")");
+  open("if (tid == " + Twine(consumers) + ")");
   std::string stage = fresh("stage"), phase = fresh("phase");
   line("int " + stage + " = 0;");
   line("uint32_t " + phase + " = 0;  // parity of the stage's current use");
@@ -425,6 +433,17 @@ LogicalResult Emitter::emitWarpSpecializedBody(KernelOp kernel) {
     close();
     return success();
   }
+  // Ping-pong: warpgroup w runs the block's tiles w, w + 2, ... as the
+  // program's threads 0..127.
+  std::string group;
+  if (gemmPingPong) {
+    group = fresh("consumerGroup");
+    line("const int " + group + " = (int)threadIdx.x / " + Twine(blockThreads) +
+         ";  // ping-pong (tile-gemm-pingpong): " +
+         "this warpgroup runs every other tile");
+    line("const int tid = (int)threadIdx.x % " + Twine(blockThreads) +
+         ";  // the program's thread index within the warpgroup");
+  }
   // Persistent: the body once per tile, the ring position carried over.
   wsReadStage = fresh("readStage");
   wsPhase = fresh("phase");
@@ -432,14 +451,38 @@ LogicalResult Emitter::emitWarpSpecializedBody(KernelOp kernel) {
   line("int " + wsReadStage + " = 0;");
   line("int " + wsLastStage + " = -1;  // the stage of the group in flight");
   line("uint32_t " + wsPhase + " = 0;  // parity of the read stage's phase");
-  openPersistentTileLoop(kernel);
+  if (gemmPingPong) {
+    wsConsumerGroup = group;
+    line("if (" + group + " != 0) tlc::cuda::namedBarrierArrive(" +
+         Twine(gemmPingPong) + ", " + Twine(consumers) +
+         ");  // warpgroup 0 takes the first turn at the tensor cores");
+  }
+  wsTile = openPersistentTileLoop(kernel, gemmPingPong ? group : "0",
+                                  gemmPingPong ? 2 : 1);
   LogicalResult r = emitBlock(kernel.getBody().front(), /*allowBarriers=*/true);
   wsReadStage.clear();
   wsPhase.clear();
   wsLastStage.clear();
+  wsTile.clear();
   if (failed(r))
     return failure();
   close();
+  if (gemmPingPong) {
+    // Warpgroup 0 took as many turns as were handed to it when the block
+    // has an even number of tiles, warpgroup 1 when it has an odd one: the
+    // other takes the last hand-over, so that every arrival is matched.
+    int64_t tiles = 1;
+    for (OpFoldResult g : kernel.getMixedGrid())
+      tiles *= getConstantIntValue(g).value_or(1);
+    std::string blockTiles = fresh("blockTiles");
+    line("const int " + blockTiles + " = (int)blockIdx.x < " + Twine(tiles) +
+         " ? (" + Twine(tiles - 1) +
+         " - (int)blockIdx.x) / (int)gridDim.x + 1 : 0;");
+    line("if (" + group + " == (" + blockTiles + " & 1)) { " +
+         perGroupBarrier(gemmPingPong, consumers, /*arrive=*/false) +
+         " }  // the last hand-over");
+    wsConsumerGroup.clear();
+  }
   close();
   return success();
 }
@@ -489,6 +532,27 @@ LogicalResult Emitter::emitWsConsumerLoop(PipelinedOp pipe) {
     line("if (tid >= 128) tlc::cuda::namedBarrierArrive(" +
          Twine(pingPong.getInt()) + ", " + Twine(blockThreads) +
          ");  // ping-pong: warpgroup 0 takes the first turn");
+  // tile-gemm-pingpong: the other warpgroup read the stages of the tile
+  // before this one (its trip count is this tile's); then this
+  // warpgroup's turn at the tensor cores.
+  bool tileTurns = carried && gemmPingPong && !wsTile.empty();
+  if (tileTurns) {
+    std::string skip = fresh("skip");
+    line("const long long " + skip + " = (long long)(" +
+         expr(pipe.getUpperBound()) + ") - (long long)(" +
+         expr(pipe.getLowerBound()) + ");");
+    line("// the other warpgroup read the stages of the tile before this one");
+    open("if (" + wsTile + " != (int)blockIdx.x && " + skip + " > 0)");
+    line(readStage + " += (int)(" + skip + " % " + Twine(stages) + ");");
+    line(phase + " ^= (uint32_t)((" + skip + " / " + Twine(stages) + ") & 1);");
+    open("if (" + readStage + " >= " + Twine(stages) + ")");
+    line(readStage + " -= " + Twine(stages) + ";");
+    line(phase + " ^= 1;");
+    close();
+    close();
+    line(perGroupBarrier(gemmPingPong, 2 * blockThreads, /*arrive=*/false) +
+         "  // this warpgroup's turn at the tensor cores");
+  }
   std::string it = indexType();
   std::string iv = define(pipe.getInductionVar(), "k");
   open("for (" + it + " " + iv + " = " + expr(pipe.getLowerBound()) + "; " +
@@ -563,6 +627,12 @@ LogicalResult Emitter::emitWsConsumerLoop(PipelinedOp pipe) {
        " ? 0 : " + readStage + " + 1;");
   line("if (" + readStage + " == 0) " + phase + " ^= 1;");
   close();
+  // The last group is committed: the other warpgroup's turn, while this
+  // one waits for its group and stores its tile.
+  if (tileTurns)
+    line(perGroupBarrier(gemmPingPong, 2 * blockThreads, /*arrive=*/true,
+                         /*otherGroup=*/true) +
+         "  // the other warpgroup's turn");
   if (inFlight)
     line("tlc::cuda::wgmmaWait<0>();  // the last group: C is complete");
   if (carried) {

@@ -132,7 +132,7 @@ FailureOr<bool> Emitter::emitStagedFragmentStore(CopyOp op,
   open("");
   std::string stage = fresh("staged");
   line(*storage + " *" + stage + " = reinterpret_cast<" + *storage +
-       " *>(smem + " + Twine(area->first) + ");");
+       " *>(smem + " + epilogueAreaOffset(op, area->first) + ");");
   // 1. Registers -> the padded tile (one replica of each element).
   open(frag.threadExtent < numThreads
            ? "if (tid < " + Twine(frag.threadExtent) + ")"

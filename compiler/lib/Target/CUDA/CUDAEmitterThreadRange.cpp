@@ -76,7 +76,12 @@ int64_t Emitter::threadsFor(Operation *op) {
 
 std::string Emitter::blockBarrier() {
   // In a warp-specialised kernel the program's threads are the consumers:
-  // the producer warpgroup takes no part in their barriers.
+  // the producer warpgroup takes no part in their barriers. With consumer
+  // ping-pong (tile-gemm-pingpong) each consumer warpgroup runs its own
+  // tiles and synchronises alone.
+  if (range.lo == 0 && range.hi == blockThreads && gemmPingPong &&
+      !wsConsumerGroup.empty())
+    return perGroupBarrier(gemmPingPong + 2, blockThreads, /*arrive=*/false);
   if (range.lo == 0 && range.hi == blockThreads && wsProducerThreads)
     return "tlc::cuda::namedBarrierSync(1, " + std::to_string(blockThreads) +
            ");";

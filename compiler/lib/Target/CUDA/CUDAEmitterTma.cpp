@@ -182,7 +182,8 @@ FailureOr<bool> Emitter::emitTmaStore(CopyOp op, const FragmentInfo &frag) {
   line(blockBarrier() + "  // the area's last readers are done");
   open("");
   std::string tile = fresh("staged");
-  line("unsigned char *" + tile + " = smem + " + Twine(area) + ";");
+  line("unsigned char *" + tile + " = smem + " + epilogueAreaOffset(op, area) +
+       ";");
   // 1. Registers -> the panels: element (r, c) at panel c / P, byte
   // r * 128 + (c % P) * e, its 16-byte chunk XOR r % 8 (128B swizzle).
   open(frag.threadExtent < numThreads

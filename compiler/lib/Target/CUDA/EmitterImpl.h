@@ -711,8 +711,27 @@ public:
   /// Opens the tile loop of the persistent \p kernel (one iteration per
   /// output tile: blockIdx.x, blockIdx.x + gridDim.x, ...) and defines its
   /// block indices from the tile in the planned rasterisation; the caller
-  /// closes it.
-  void openPersistentTileLoop(tile::KernelOp kernel);
+  /// closes it. With \p first and \p step (C++ expressions, in units of
+  /// gridDim.x) the loop visits the block's tiles first, first + step, ...
+  /// of that order; it returns the name of the tile variable.
+  std::string openPersistentTileLoop(tile::KernelOp kernel,
+                                     llvm::StringRef first = "0",
+                                     int64_t step = 1);
+  /// Consumer ping-pong over tiles (tile-gemm-pingpong): the first of its
+  /// named barriers (0: none; turns B and B + 1, warpgroup w's own barrier
+  /// B + 2 + w), and while the consumers' tile loop is printed, the names
+  /// of their warpgroup index and of the tile variable.
+  int64_t gemmPingPong = 0;
+  std::string wsConsumerGroup, wsTile;
+  /// `namedBarrierSync` (or `namedBarrierArrive` when \p arrive) of barrier
+  /// `base + group` over \p count threads, where group is the consumer
+  /// warpgroup's index: immediate ids in a warp-uniform branch.
+  std::string perGroupBarrier(int64_t base, int64_t count, bool arrive,
+                              bool otherGroup = false) const;
+  /// The byte offset (a C++ expression) of the epilogue area at \p offset
+  /// for the consumer warpgroup being printed: offset + group * the
+  /// epilogue \p op's tile.epilogue_area_stride under ping-pong.
+  std::string epilogueAreaOffset(mlir::Operation *op, int64_t offset) const;
 
   /// Threads that partition the tile operations being emitted: the
   /// block's, or under a thread range (`T.ws`, `if tx < c`) the range's.

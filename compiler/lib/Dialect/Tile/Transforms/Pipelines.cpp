@@ -22,6 +22,7 @@ void tlc::tile::buildGpuLoweringPipeline(OpPassManager &pm) {
   pm.addPass(createTilePlanTma());
   pm.addPass(createTileWarpSpecialize());
   pm.addPass(createTilePersistentGemm());
+  pm.addPass(createTileGemmPingPong());
   pm.addPass(createTileInsertBarriers());
   pm.addPass(createTileLegalizeBounds());
 }
@@ -73,6 +74,7 @@ void tlc::tile::registerTilePipelines() {
       "the target-independent GPU lowering after layout inference "
       "(tile-plan-pipelines, tile-plan-wgmma, tile-plan-shared-memory, "
       "tile-plan-tma, tile-warp-specialize, tile-persistent-gemm, "
+      "tile-gemm-pingpong, "
       "tile-insert-barriers, "
       "tile-legalize-bounds)",
       [](OpPassManager &pm) { buildGpuLoweringPipeline(pm); });

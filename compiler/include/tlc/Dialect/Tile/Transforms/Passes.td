@@ -448,6 +448,74 @@ def TilePersistentGemm : Pass<"tile-persistent-gemm", "::mlir::ModuleOp"> {
   let dependentDialects = ["::tlc::tile::TileDialect"];
 }
 
+def TileGemmPingPong : Pass<"tile-gemm-pingpong", "::mlir::ModuleOp"> {
+  let summary = "give persistent sm_90a GEMMs two consumer warpgroups that "
+                "take alternate tiles (ping-pong)";
+  let description = [{
+    On `sm_90a`, after `tile-persistent-gemm`, when the tlc pass config
+    `tlc.gemm_pingpong=True` asks, or without it where the H200 measured a
+    gain (docs/perf/hopper-gemm-pingpong.md): a static trip count of at
+    most 64 k-steps a tile, at least two tiles a block on average (a
+    static grid), and one block a multiprocessor in tile-persistent-gemm's
+    plan (`tlc.gemm_pingpong=False` turns it off): a persistent
+    warp-specialised GEMM (`tile.persistent_ctas`) whose program has one
+    warpgroup (128 threads: one consumer warpgroup accumulates the whole
+    tile, e.g. 128 x 128 as two wgmma m64 rows) is launched with a second
+    consumer warpgroup, 384 threads in all. Consumer warpgroup `w` runs the
+    program's body (its threads are the program's threads 0..127) for the
+    block's tiles `w`, `w + 2`, ... of the persistent schedule; the
+    producer fills the one ring for every tile of the block in order, as
+    before. Each warpgroup carries its ring position across the other's
+    tiles (it steps over the other tile's trip count, which is its own: the
+    loop bounds may not depend on the block indices), and the warpgroups
+    take turns at the tensor cores: warpgroup `w` waits for its turn
+    (`bar.sync B + w, 256`) before its tile's main loop and hands it over
+    (`bar.arrive B + 1 - w, 256`) once the loop's last wgmma group is
+    committed, before it waits for that group and stores its tile. One
+    warpgroup's epilogue thus runs while the other's main loop holds the
+    tensor cores (CUTLASS's ping-pong kernel schedule). Warpgroup 1 hands
+    warpgroup 0 the first turn before its tile loop; after it, the
+    warpgroup that did not run the block's last tile takes the last
+    hand-over, so every arrival is matched. The empty barriers keep their
+    count of 128 (one warpgroup reads each stage).
+
+    A kernel qualifies when, besides the loop, its body has only index
+    arithmetic, views, allocations, `T.use_swizzle`, and clears, fills and
+    `T.Parallel` loops that touch no shared buffer and at most one fragment
+    (an elementwise epilogue: nothing the printer would stage in a shared
+    area both warpgroups use), and the epilogue (the copy
+    tile-persistent-gemm gave an area), and the second epilogue area fits
+    in 227 KiB. Odd tile counts give warpgroup 0 one tile more; a block
+    with one tile leaves warpgroup 1 idle.
+
+    Results, as attributes:
+
+    * `tile.gemm_pingpong = B : i64` on the kernel: two consumer
+      warpgroups; named barriers `B` and `B + 1` are the turns, `B + 2 + w`
+      warpgroup `w`'s own barrier (every block barrier of the body, 128
+      threads);
+    * `tile.epilogue_area_stride = S : i64` on the epilogue: warpgroup
+      `w`'s staging tile (or TMA store panels) at `tile.epilogue_area +
+      w * S` (S a multiple of 1024); `tile.shared_bytes` grows by it;
+    * `tile.persistent_ctas` becomes one block per multiprocessor,
+      `tile.ws_blocks_per_sm = 1`, and `tile.ws_max_nreg` 40 / 232 (the
+      program's annotated counts where they fit three warpgroups).
+
+    ```mlir
+    tile.kernel (%bx, %by) grid [3, 3] threads [128] attributes {tile.gemm_pingpong = 2 : i64, tile.persistent_ctas = 2 : i64, tile.ws_blocks_per_sm = 1 : i64, tile.ws_max_nreg = array<i64: 40, 232>, ...} {
+      ...
+      tile.copy %C_local, %C_tile {tile.epilogue_area = 132096 : i64, tile.epilogue_area_stride = 35840 : i64}
+    }
+    ```
+  }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"\"",
+           "The CUDA target (`sm_90a` or `cuda:sm_90a` enables it). "
+           "Empty: the module's `tile.gpu_target` attribute.">
+  ];
+  let dependentDialects = ["::tlc::tile::TileDialect"];
+}
+
 def TileInsertBarriers : Pass<"tile-insert-barriers", "::mlir::ModuleOp"> {
   let summary = "place the barriers that order shared-memory accesses";
   let description = [{
