@@ -109,7 +109,11 @@ static bool isPortable(StringRef callee) {
 static StringRef nvidiaOnlyHardware(StringRef callee) {
   if (callee.starts_with("T.tma_") || callee == "T.create_tma_descriptor")
     return "the Tensor Memory Accelerator (TMA)";
-  if (callee.contains("cluster") && callee != "T.block_rank_in_cluster")
+  // (The rank and the cluster barrier of a cluster of one block are the
+  // block's; a cluster launch is refused at the kernel.)
+  if (callee.contains("cluster") && callee != "T.block_rank_in_cluster" &&
+      callee != "T.cluster_arrive" && callee != "T.cluster_arrive_relaxed" &&
+      callee != "T.cluster_wait" && callee != "T.cluster_sync")
     return "thread block clusters";
   if (callee.contains("mbarrier") || callee == "T.barrier_wait" ||
       callee == "T.barrier_arrive" || callee == "T.ptx_arrive_barrier" ||
