@@ -96,8 +96,8 @@ llvm::Expected<runtime::LaunchSize> runtime::sizeLaunch(
   // other grids; the sim device would leave blocks without a cluster).
   for (int d = 0; d < 3; ++d)
     if (plan.cluster[d] > 1 && size.grid[d] % plan.cluster[d])
-      return fail("the grid's extent " + llvm::Twine(size.grid[d]) +
-                  " along " + llvm::Twine("xyz"[d]) +
+      return fail("the grid's extent " + llvm::Twine(size.grid[d]) + " along " +
+                  llvm::Twine("xyz"[d]) +
                   " is not a multiple of the cluster's extent " +
                   llvm::Twine(plan.cluster[d]) +
                   " at these sizes (a cluster launch tiles the grid with "

@@ -1026,10 +1026,9 @@ Value Interpreter::makeKernelFrame(const PArgs &p) {
     // extent must be a multiple of the cluster's extent along it (a grid
     // extent known only at run time is checked by the launcher).
     for (auto [i, d] : llvm::enumerate(k->clusterDims)) {
-      int64_t g = i < k->grid.size() ? (k->grid[i].isIntLike()
-                                            ? k->grid[i].getInt()
-                                            : 0)
-                                     : 1;
+      int64_t g = i < k->grid.size()
+                      ? (k->grid[i].isIntLike() ? k->grid[i].getInt() : 0)
+                      : 1;
       if (d > 1 && g > 0 && g % d)
         return fail(p.node("cluster_dims"),
                     "the grid's extent " + llvm::Twine(g) + " along " +

@@ -245,8 +245,8 @@ void *Worker::mapShared(const void *address, uint32_t rank, uint64_t where) {
       return const_cast<void *>(address);
     report("memcheck",
            "mapa.shared::cluster to block " + std::to_string(rank) +
-               " of a cluster of one block by " +
-               threadName(current->linear) + " at {0}",
+               " of a cluster of one block by " + threadName(current->linear) +
+               " at {0}",
            where);
     return nullptr;
   }
@@ -257,8 +257,8 @@ void *Worker::mapShared(const void *address, uint32_t rank, uint64_t where) {
            "mapa.shared::cluster to block " + std::to_string(rank) +
                " of the cluster by " + threadName(current->linear) +
                " at {0}: " +
-               (rank >= cs.size ? "the cluster has " +
-                                      std::to_string(cs.size) + " blocks"
+               (rank >= cs.size
+                    ? "the cluster has " + std::to_string(cs.size) + " blocks"
                 : cs.done[rank]
                     ? std::string("that block has exited, its shared "
                                   "memory is gone (a cluster barrier "

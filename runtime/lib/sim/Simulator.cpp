@@ -245,8 +245,8 @@ std::vector<Finding> Simulator::run(const LaunchConfig &config, bool reverse,
     for (std::vector<std::vector<uint32_t>> &slot : state.grid->arrivals)
       slot.resize(numBlocks);
   }
-  unsigned clusterBlocks = config.cluster[0] * config.cluster[1] *
-                           config.cluster[2];
+  unsigned clusterBlocks =
+      config.cluster[0] * config.cluster[1] * config.cluster[2];
   if (clusterBlocks > 1 && !config.cooperative) {
     // The blocks of a cluster resident together: a worker per rank, the
     // clusters one after another (Cluster.cpp).

@@ -501,8 +501,8 @@ void Worker::mbarrierAcquire(unsigned t, const uint64_t *bar) {
     // Arrivals from the other blocks of the cluster (Cluster.cpp).
     std::unique_lock<std::mutex> lock = clusterLock();
     auto r = launch.cluster->releases.find(
-        {clusterRank, uint64_t(reinterpret_cast<const unsigned char *>(bar) -
-                               shared)});
+        {clusterRank,
+         uint64_t(reinterpret_cast<const unsigned char *>(bar) - shared)});
     if (r != launch.cluster->releases.end())
       clusterAcquire(t, r->second);
   }

@@ -533,8 +533,7 @@ LogicalResult Emitter::emitKernel(KernelOp op) {
           return i.getCallee() == "T.sync_grid" ? WalkResult::interrupt()
                                                 : WalkResult::advance();
         }).wasInterrupted();
-  FailureOr<std::string> clusterDims =
-      planCluster(op, result.launches.back());
+  FailureOr<std::string> clusterDims = planCluster(op, result.launches.back());
   if (failed(clusterDims))
     return failure();
 
@@ -603,9 +602,8 @@ LogicalResult Emitter::emitKernel(KernelOp op) {
         minBlocks = ", 1";
     });
   beginOp(op, "T.Kernel");
-  line("extern \"C\" __global__ void " + *clusterDims +
-       "__launch_bounds__(" + Twine(launchThreads) + minBlocks + ") " + entry +
-       "(" + params + ")");
+  line("extern \"C\" __global__ void " + *clusterDims + "__launch_bounds__(" +
+       Twine(launchThreads) + minBlocks + ") " + entry + "(" + params + ")");
   open("");
   line("const int tid = threadIdx.x;");
   declareRngState(op);

@@ -113,8 +113,9 @@ std::optional<LogicalResult> Emitter::emitClusterIntrinsic(IntrinsicOp op) {
   if (!clusterLaunch && (lang.isHip() || options.minComputeCapability < 90)) {
     // A cluster of one block without barrier.cluster: the block barrier.
     if (arrive || relaxed)
-      line("// " + callee.str() + ": a cluster of one block (the wait is "
-                                  "the block barrier)");
+      line("// " + callee.str() +
+           ": a cluster of one block (the wait is "
+           "the block barrier)");
     else
       line("__syncthreads();  // a cluster of one block");
     return success();

@@ -222,8 +222,7 @@ std::optional<LogicalResult> Emitter::emitMbarrierIntrinsic(IntrinsicOp op) {
   // mbarrier.arrive.release.cluster (tlc_device/cuda/cluster.h). Without a
   // cluster launch the only block of the cluster is rank 0, the block
   // itself.
-  auto remoteArrive = [&](Value bar, Value cta,
-                          Value pred) -> LogicalResult {
+  auto remoteArrive = [&](Value bar, Value cta, Value pred) -> LogicalResult {
     FailureOr<std::string> a = addressOf(bar);
     if (failed(a))
       return failure();
@@ -290,11 +289,9 @@ std::optional<LogicalResult> Emitter::emitMbarrierIntrinsic(IntrinsicOp op) {
     if (ptxArrive && op.getArgs().size() > 1)
       cta = op.getArgs()[1];
     if (cta)
-      return remoteArrive(ptxArrive ? op.getArgs()[0] : argOf(op, "mbarrier"),
-                          cta,
-                          ptxArrive && op.getArgs().size() > 2
-                              ? op.getArgs()[2]
-                              : Value());
+      return remoteArrive(
+          ptxArrive ? op.getArgs()[0] : argOf(op, "mbarrier"), cta,
+          ptxArrive && op.getArgs().size() > 2 ? op.getArgs()[2] : Value());
     FailureOr<std::string> bar = address(ptxArrive ? "args" : "mbarrier");
     if (failed(bar))
       return failure();

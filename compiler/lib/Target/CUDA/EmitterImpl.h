@@ -662,8 +662,7 @@ public:
                                            CudaLaunch &launch);
   /// T.block_rank_in_cluster and the cluster barrier (arrive, relaxed
   /// arrive, wait, sync); nullopt for other callees.
-  std::optional<mlir::LogicalResult>
-  emitClusterIntrinsic(tile::IntrinsicOp op);
+  std::optional<mlir::LogicalResult> emitClusterIntrinsic(tile::IntrinsicOp op);
   /// Collects the TMA copies of \p kernel (tile-plan-tma): fills
   /// tensorMapNames and appends the parameter declarations to \p params
   /// and their descriptions to \p maps.
