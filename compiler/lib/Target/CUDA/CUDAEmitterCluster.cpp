@@ -96,9 +96,8 @@ std::optional<LogicalResult> Emitter::emitClusterIntrinsic(IntrinsicOp op) {
   if (rank) {
     std::string name = define(op.getResult(0), "rank");
     line("const int " + name + " = " +
-         (clusterLaunch ? "(int)tlc::cuda::clusterCtaRank()"
-                        : "0  // a cluster of one block") +
-         ";");
+         (clusterLaunch ? "(int)tlc::cuda::clusterCtaRank();"
+                        : "0;  // a cluster of one block"));
     return success();
   }
   // barrier.cluster counts every thread of every block of the cluster.

@@ -76,6 +76,12 @@ static bool isPortable(StringRef callee) {
                              "T.annotate_min_blocks_per_sm",
                              "T.annotate_safe_value",
                              "T.loop_break",
+                             // a cluster of one block: the block barrier
+                             // (CUDAEmitterCluster.cpp)
+                             "T.cluster_arrive",
+                             "T.cluster_arrive_relaxed",
+                             "T.cluster_wait",
+                             "T.cluster_sync",
                              "T.rng_init",
                              "T.rng_rand",
                              "T.rng_rand_float",

@@ -58,6 +58,22 @@
 # RUN: %if sim-compiler %{ not tlc-run %t/hang --device sim 2>&1 | FileCheck %s --check-prefix=HANG %}
 # HANG: synccheck: the threads of block ({{[0-9]+}},0,0) cannot all continue ({{.*}}while no other block of its cluster can run either)
 #
+# Without cluster_dims a block is a cluster of one: rank 0, and the cluster
+# barrier orders the block's shared-memory accesses (barrier.cluster on
+# sm_90a, __syncthreads on sm_80 and HIP); on sim against NumPy.
+# RUN: tlc-build --target=cuda:sm_90a --emit=cuda --kernel reverse %s | FileCheck %s --check-prefix=ONE
+# ONE: const int {{[a-z_0-9]+}} = 0;  // a cluster of one block
+# RUN: tlc-build --target=cuda:sm_80 --emit=cuda --kernel reverse %s | FileCheck %s --check-prefix=ONE80
+# ONE80: // T.cluster_arrive: a cluster of one block (the wait is the block barrier)
+# ONE80: __syncthreads();  // a cluster of one block
+# RUN: tlc-build --target=hip:gfx942 --emit=hip --kernel reverse %s | FileCheck %s --check-prefix=ONE80
+# RUN: %if sim-compiler %{ tlc-build --target=cuda:sm_90a --cuda-compiler=none --kernel reverse -o %t/one90 %s > /dev/null %}
+# RUN: %if sim-compiler %{ tlc-run %t/one90 --device sim --save %t/one90out > /dev/null %}
+# RUN: %if sim-compiler %{ %python -c "import numpy as np; d='%t/one90out/'; x=np.load(d+'inputs/X.npy'); y=np.load(d+'Y.npy'); p=np.concatenate([x, np.zeros(28, np.float32)]).reshape(2, 64)[:, ::-1].reshape(-1)[:100]; print(np.array_equal(y, p))" | FileCheck %s --check-prefix=NUMPY %}
+# RUN: %if sim-compiler %{ tlc-build --target=cuda:sm_80 --cuda-compiler=none --kernel reverse -o %t/one80 %s > /dev/null %}
+# RUN: %if sim-compiler %{ tlc-run %t/one80 --device sim --save %t/one80out > /dev/null %}
+# RUN: %if sim-compiler %{ %python -c "import numpy as np; d='%t/one80out/'; x=np.load(d+'inputs/X.npy'); y=np.load(d+'Y.npy'); p=np.concatenate([x, np.zeros(28, np.float32)]).reshape(2, 64)[:, ::-1].reshape(-1)[:100]; print(np.array_equal(y, p))" | FileCheck %s --check-prefix=NUMPY %}
+#
 # A grid that is not a multiple of the cluster is an error at the kernel.
 # RUN: not tlc-build --check -Dblocks=6 --kernel colsum %s 2>&1 | FileCheck %s --check-prefix=GRID
 # GRID: error: the grid's extent 6 along x is not a multiple of the cluster's extent 4
@@ -135,5 +151,22 @@ def colsum_mbar(blocks=8, N=48, cluster=2, extra=0):
     return main
 
 
+@tilelang.jit
+def reverse(N=100):
+    @T.prim_func
+    def main(X: T.Tensor((N,), T.float32), Y: T.Tensor((N,), T.float32)):
+        with T.Kernel(T.ceildiv(N, 64), threads=64) as bx:
+            S = T.alloc_shared((64,), T.float32)
+            tx = T.get_thread_binding()
+            S[tx] = X[bx * 64 + tx] if bx * 64 + tx < N else 0.0
+            T.cluster_arrive()
+            T.cluster_wait()
+            if bx * 64 + tx < N:
+                Y[bx * 64 + tx] = S[63 - tx] + T.block_rank_in_cluster()
+
+    return main
+
+
 colsum()
 colsum_mbar()
+reverse()
