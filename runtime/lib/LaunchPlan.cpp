@@ -54,6 +54,14 @@ runtime::planLaunch(const artifact::Manifest &m, const artifact::Launch &l) {
     plan.dynamicSharedMemory = *expr;
   }
   plan.cooperative = l.cooperative;
+  if (l.cluster.size() > 3)
+    return fail("a cluster of more than 3 extents");
+  for (size_t d = 0; d < l.cluster.size(); ++d) {
+    if (l.cluster[d] <= 0 || l.cluster[d] > 1024)
+      return fail("cluster extent " + llvm::Twine(d) + " is " +
+                  llvm::Twine(l.cluster[d]));
+    plan.cluster[d] = static_cast<unsigned>(l.cluster[d]);
+  }
   for (const std::string &name : l.workspaces) {
     auto it = llvm::find_if(m.workspaces, [&](const artifact::Workspace &w) {
       return w.name == name;
@@ -84,6 +92,16 @@ llvm::Expected<runtime::LaunchSize> runtime::sizeLaunch(
       return fail("grid extent " + llvm::Twine(d) + " is " + llvm::Twine(*v));
     size.grid[d] = static_cast<unsigned>(*v);
   }
+  // A cluster launch tiles the grid with clusters (the driver refuses
+  // other grids; the sim device would leave blocks without a cluster).
+  for (int d = 0; d < 3; ++d)
+    if (plan.cluster[d] > 1 && size.grid[d] % plan.cluster[d])
+      return fail("the grid's extent " + llvm::Twine(size.grid[d]) + " along " +
+                  llvm::Twine("xyz"[d]) +
+                  " is not a multiple of the cluster's extent " +
+                  llvm::Twine(plan.cluster[d]) +
+                  " at these sizes (a cluster launch tiles the grid with "
+                  "clusters)");
   llvm::Expected<int64_t> bytes = plan.dynamicSharedMemory.evaluate(lookup);
   if (!bytes)
     return fail("its dynamic shared memory: " +

@@ -88,6 +88,10 @@ CONFORMANCE_CONSTANTS = {
 # Programs whose sizes are arguments of a call no -D reaches (a plain
 # factory called from main()): the call's text is replaced in the copy.
 CONFORMANCE_CALLS = {
+    "b-cluster-kernel": ("cluster_matmul(4096, 4096, 2048)",
+                         "cluster_matmul(200, 200, 128)"),
+    "i-cluster-barrier": ("cluster_colsum(8192, 256, cluster=4)",
+                          "cluster_colsum(512, 64, cluster=4)"),
     "e-ptr-table-grouped": ("grouped_matmul([64, 128, 256, 96], 4096, 4096)",
                             "grouped_matmul([64, 128, 256, 96], 128, 256)"),
 }

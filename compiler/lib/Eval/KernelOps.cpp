@@ -1022,6 +1022,21 @@ Value Interpreter::makeKernelFrame(const PArgs &p) {
                     "cluster_dims must be positive integers");
       k->clusterDims.push_back(d.getInt());
     }
+    // A cluster launch tiles the grid with clusters: every static grid
+    // extent must be a multiple of the cluster's extent along it (a grid
+    // extent known only at run time is checked by the launcher).
+    for (auto [i, d] : llvm::enumerate(k->clusterDims)) {
+      int64_t g = i < k->grid.size()
+                      ? (k->grid[i].isIntLike() ? k->grid[i].getInt() : 0)
+                      : 1;
+      if (d > 1 && g > 0 && g % d)
+        return fail(p.node("cluster_dims"),
+                    "the grid's extent " + llvm::Twine(g) + " along " +
+                        std::string(1, "xyz"[std::min<size_t>(i, 2)]) +
+                        " is not a multiple of the cluster's extent " +
+                        llvm::Twine(d) +
+                        " (a cluster launch tiles the grid with clusters)");
+    }
   }
   if (std::optional<Value> s = p.get("source_code_or_path"))
     if (s->isStr())

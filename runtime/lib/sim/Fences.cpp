@@ -105,6 +105,9 @@ bool Worker::beforeAcross(unsigned me, uint64_t block, unsigned thread,
   // Before a grid barrier the running block has passed since (Grid.cpp).
   if (gridOrdered(block, thread, clock))
     return true;
+  // Before a release the running thread acquired in its cluster.
+  if (clusterOrdered(me, block, thread, clock))
+    return true;
   if (blockAcquired.empty() &&
       (me >= threadAcquired.size() || threadAcquired[me].empty()))
     return false;

@@ -469,6 +469,13 @@ public:
           return e;
         config.cooperative = true;
       }
+      for (int d = 0; d < 3; ++d)
+        config.cluster[d] = plan.cluster[d];
+      if (plan.cooperative &&
+          plan.cluster[0] * plan.cluster[1] * plan.cluster[2] > 1)
+        return makeError("kernel '" + manifest.name + "' (" + plan.entry +
+                         "): a cooperative launch in clusters is not "
+                         "simulated (T.sync_grid with cluster_dims)");
       std::vector<sim::Finding> findings = simulator.launch(config);
       // initcheck findings are errors (an undefined value stored to global
       // memory or deciding a branch or an address; values computed and

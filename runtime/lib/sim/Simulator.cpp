@@ -86,6 +86,17 @@ void apiAtomicAcquire(const void *address) {
   currentWorker->atomicAcquire(address);
 }
 void apiGridSync(uint64_t where) { currentWorker->gridArrive(where); }
+const uint32_t *apiClusterDims() { return currentWorker->clusterDims(); }
+void apiClusterArrive(int relaxed, uint64_t where) {
+  currentWorker->clusterArrive(relaxed != 0, where);
+}
+void apiClusterWait(uint64_t where) { currentWorker->clusterWait(where); }
+void *apiMapShared(const void *address, uint32_t rank, uint64_t where) {
+  return currentWorker->mapShared(address, rank, where);
+}
+void apiMbarrierReleaseCluster(const uint64_t *bar, uint64_t where) {
+  currentWorker->mbarrierReleaseCluster(bar, where);
+}
 void apiTrap(const char *message, uint64_t where) {
   currentWorker->trap("trap", std::string(message) + " at {0}", where);
 }
@@ -113,6 +124,11 @@ const tlc_sim_host_api &Simulator::hostApi() {
     a.threadFence = &apiThreadFence;
     a.atomicAcquire = &apiAtomicAcquire;
     a.gridSync = &apiGridSync;
+    a.clusterDims = &apiClusterDims;
+    a.clusterArrive = &apiClusterArrive;
+    a.clusterWait = &apiClusterWait;
+    a.mapShared = &apiMapShared;
+    a.mbarrierReleaseCluster = &apiMbarrierReleaseCluster;
     return a;
   }();
   return api;
@@ -228,6 +244,23 @@ std::vector<Finding> Simulator::run(const LaunchConfig &config, bool reverse,
         std::make_unique<std::condition_variable[]>(size_t(numBlocks));
     for (std::vector<std::vector<uint32_t>> &slot : state.grid->arrivals)
       slot.resize(numBlocks);
+  }
+  unsigned clusterBlocks =
+      config.cluster[0] * config.cluster[1] * config.cluster[2];
+  if (clusterBlocks > 1 && !config.cooperative) {
+    // The blocks of a cluster resident together: a worker per rank, the
+    // clusters one after another (Cluster.cpp).
+    workers = clusterBlocks;
+    state.cluster = std::make_unique<ClusterState>();
+    ClusterState &cs = *state.cluster;
+    cs.size = clusterBlocks;
+    for (int d = 0; d < 3; ++d)
+      cs.dims[d] = config.cluster[d];
+    cs.numClusters = numBlocks / clusterBlocks;
+    cs.done.assign(clusterBlocks, false);
+    cs.started.assign(clusterBlocks, false);
+    cs.shared.assign(clusterBlocks, nullptr);
+    cs.wake = std::make_unique<std::condition_variable[]>(clusterBlocks);
   }
   auto body = [&] {
     Worker w(state);

@@ -94,6 +94,11 @@ struct LaunchConfig {
   /// between grid barriers in the order they are handed out. The caller
   /// checks that the grid could be resident on the simulated GPU.
   bool cooperative = false;
+  /// Blocks per thread-block cluster along x, y, z (the grid a multiple of
+  /// it): the blocks of each cluster are resident together, on a worker
+  /// each, taking turns (numWorkers is not used); the clusters run one
+  /// after another.
+  unsigned cluster[3] = {1, 1, 1};
 };
 
 /// Runs launches of one loaded kernel shared object.

@@ -76,6 +76,8 @@ Worker::Worker(LaunchState &launch)
   base.resize(numClocks);
   warpSize = launch.kernel->warpSize;
   warpArrived.resize((numThreads + warpSize - 1) / warpSize);
+  for (int d = 0; d < 3; ++d)
+    clusterDimsOfLaunch[d] = launch.cluster ? launch.cluster->dims[d] : 1;
 }
 
 Worker::~Worker() {
@@ -118,6 +120,13 @@ void Worker::run() {
   currentWorker = this;
   const LaunchConfig &c = *launch.config;
   uint64_t numBlocks = uint64_t(c.grid[0]) * c.grid[1] * c.grid[2];
+  if (launch.cluster) {
+    // A cluster launch: one rank of every cluster per worker (Cluster.cpp).
+    runClusters();
+    currentWorker = nullptr;
+    sigaltstack(&old, nullptr);
+    return;
+  }
   if (launch.grid) {
     // A cooperative launch: one block per worker, run in its turns.
     uint64_t p = launch.nextBlock.fetch_add(1);
@@ -185,6 +194,7 @@ void Worker::runBlock(uint64_t b) {
     t.state = State::Runnable;
     t.copies.clear();
     t.committed = 0;
+    t.clusterArrivals = t.clusterWaits = 0;
     t.fiber->reset(&Worker::threadMain, &t);
   }
   // Shared memory starts as garbage (all ones: NaN in every float type).
@@ -213,6 +223,9 @@ void Worker::runBlock(uint64_t b) {
     bar = Barrier();
   std::fill(warpArrived.begin(), warpArrived.end(), 0);
   gridWaiting = 0;
+  ownCluster = ClusterBarrier();
+  clusterKnows.clear();
+  clusterProgress = false;
   blockAborted = false;
   currentBlock = b;
   blockStart = std::chrono::steady_clock::now();
@@ -259,6 +272,7 @@ void Worker::runBlock(uint64_t b) {
     }
     if (!live)
       break;
+    clusterProgress |= ran;
     // Every thread waits at T.sync_grid: the block's turn ends there.
     if (launch.grid && gridWaiting == numThreads) {
       if (!gridBarrier())
@@ -277,6 +291,8 @@ void Worker::runBlock(uint64_t b) {
     }
     if (!blockAborted && !launch.aborted && resolveMbarriers())
       continue;
+    if (!blockAborted && !launch.aborted && resolveClusterWaits())
+      continue;
     // TMA copies land as late as they may: once no thread can run.
     if (!bulkCopies.empty() && !blockAborted && !launch.aborted &&
         std::none_of(threads.begin(), threads.end(), [](const Thread &t) {
@@ -288,6 +304,11 @@ void Worker::runBlock(uint64_t b) {
     if (!ran && !blockAborted && !launch.aborted) {
       if (resolveActiveMasks())
         continue;
+      // A cluster launch: the peers may complete what the threads wait for.
+      if (launch.cluster && clusterYield())
+        continue;
+      if (launch.aborted)
+        break;
       reportDeadlock();
       break;
     }
@@ -342,6 +363,7 @@ void Worker::threadMain(void *arg) {
 
 void Worker::exitThread() {
   settleWrite(current->linear);
+  clusterThreadExited(); // the cluster barrier no longer counts it
   current->state = State::Done;
   // A collective or barrier that only waited for this thread is now stuck;
   // the scheduler finds out when nothing can run.
@@ -475,6 +497,15 @@ void Worker::mbarrierRelease(const uint64_t *bar) {
 }
 
 void Worker::mbarrierAcquire(unsigned t, const uint64_t *bar) {
+  if (launch.cluster) {
+    // Arrivals from the other blocks of the cluster (Cluster.cpp).
+    std::unique_lock<std::mutex> lock = clusterLock();
+    auto r = launch.cluster->releases.find(
+        {clusterRank,
+         uint64_t(reinterpret_cast<const unsigned char *>(bar) - shared)});
+    if (r != launch.cluster->releases.end())
+      clusterAcquire(t, r->second);
+  }
   auto it = mbarrierClocks.find(bar);
   if (it == mbarrierClocks.end())
     return;
@@ -624,16 +655,23 @@ void Worker::reportDeadlock() {
             ? "an mbarrier wait for phase parity " + std::to_string(t.parity) +
                   " that no thread or copy can complete"
         : t.state == State::AtGridBarrier ? std::string("T.sync_grid")
-                                          : "exit";
+        : t.state == State::AtClusterBarrier
+            ? "barrier.cluster.wait (the cluster barrier)"
+            : "exit";
     groups[{int(t.state), what, t.state == State::Done ? 0 : t.where}]
         .push_back(t.linear);
   }
   std::string message = "the threads of block " +
                         tuple3(threads[0].indices.block) +
-                        " cannot all continue (a barrier, grid barrier or "
-                        "warp collective not reached by every thread it "
-                        "waits for, or an mbarrier phase that cannot "
-                        "complete):";
+                        " cannot all continue (a barrier, grid barrier, "
+                        "cluster barrier or warp collective not reached by "
+                        "every thread it waits for, or an mbarrier phase "
+                        "that cannot complete" +
+                        (launch.cluster ? std::string(", while no other "
+                                                      "block of its cluster "
+                                                      "can run either")
+                                        : std::string()) +
+                        "):";
   uint64_t first = 0, second = 0;
   int placeIndex = 0;
   for (auto &[key, ids] : groups) {

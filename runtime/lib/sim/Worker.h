@@ -54,6 +54,7 @@ enum class State {
   AtCollective,
   AtMbarrier,
   AtGridBarrier,
+  AtClusterBarrier,
   Done
 };
 
@@ -98,6 +99,8 @@ struct Thread {
   // cp.async queue: copies, and the number of groups committed so far.
   std::vector<Copy> copies;
   uint64_t committed = 0;
+  /// Cluster barrier phases arrived at and waited for (Cluster.cpp).
+  uint64_t clusterArrivals = 0, clusterWaits = 0;
 };
 
 /// The shadow of one byte of shared memory.
@@ -205,6 +208,56 @@ struct GridState {
   uint64_t waiter = 0, waitWhere = 0, exitedBlock = 0;
 };
 
+/// The cluster barrier (barrier.cluster) of one cluster (Cluster.cpp):
+/// phases completed, arrivals in the current phase, threads of the cluster
+/// that have exited; per phase parity, per rank * threads + thread, the
+/// clock of a thread's release arrival (0: none, or relaxed). A thread
+/// arrives at phase p + 2 only after every thread has waited for phase p,
+/// so two slots suffice.
+struct ClusterBarrier {
+  uint64_t phase = 0, arrived = 0, exited = 0;
+  std::vector<uint32_t> arrivals[2];
+};
+
+/// The blocks of one cluster of a cluster launch (Cluster.cpp): a worker,
+/// an OS thread, per rank, so that they are resident together, each with
+/// its own shared memory. They take turns as the blocks of a cooperative
+/// launch do: the block of the rank whose turn it is runs until none of
+/// its threads can (they wait at the cluster barrier, at an mbarrier a
+/// peer may complete, or have exited), then passes the turn on; a whole
+/// round of turns in which no block ran a thread is a deadlock. The
+/// clusters run one after another, in the hand-out order.
+struct ClusterState {
+  std::mutex mutex;
+  /// Per rank: notified when the turn passes to it.
+  std::unique_ptr<std::condition_variable[]> wake;
+  /// Blocks per cluster along x, y, z, and in all; clusters in the grid.
+  unsigned dims[3] = {1, 1, 1};
+  unsigned size = 1;
+  uint64_t numClusters = 0;
+  /// The next rank a worker takes.
+  std::atomic<unsigned> nextRank{0};
+  /// The cluster being run (its position in the hand-out order) and the
+  /// rank whose turn it is.
+  uint64_t cluster = 0;
+  unsigned turn = 0;
+  void give(unsigned rank) {
+    turn = rank;
+    wake[rank].notify_one();
+  }
+  /// Per rank: its block of the running cluster has started / exited.
+  std::vector<bool> started, done;
+  /// Per rank: its worker's shared memory.
+  std::vector<unsigned char *> shared;
+  /// Turns passed on in a row by blocks that ran no thread.
+  unsigned idle = 0;
+  ClusterBarrier barrier;
+  /// Per (rank, barrier offset in its shared memory): per rank * threads +
+  /// thread, the clock of that thread's last release arrival from the
+  /// cluster on that mbarrier.
+  std::map<std::pair<unsigned, uint64_t>, std::vector<uint32_t>> releases;
+};
+
 /// State shared by the workers of one launch.
 struct LaunchState {
   const LaunchConfig *config;
@@ -227,6 +280,8 @@ struct LaunchState {
   std::map<uintptr_t, ReleaseLog> releases;
   /// The grid barrier of a cooperative launch (null for other launches).
   std::unique_ptr<GridState> grid;
+  /// The running cluster of a cluster launch (null for other launches).
+  std::unique_ptr<ClusterState> cluster;
 
   void add(Finding f, bool fatal) {
     std::lock_guard<std::mutex> lock(mutex);
@@ -321,9 +376,42 @@ public:
   /// Whether thread \p thread of block \p block, at \p clock, arrived at a
   /// grid barrier that the running block has passed since (Grid.cpp).
   bool gridOrdered(uint64_t block, unsigned thread, uint64_t clock) const;
+  // Thread-block clusters (Cluster.cpp), for the calling thread.
+  const uint32_t *clusterDims() const { return clusterDimsOfLaunch; }
+  void clusterArrive(bool relaxed, uint64_t where);
+  void clusterWait(uint64_t where);
+  void *mapShared(const void *address, uint32_t rank, uint64_t where);
+  void mbarrierReleaseCluster(const uint64_t *bar, uint64_t where);
+  /// Whether thread \p thread of block \p block, at \p clock, released
+  /// (cluster barrier, remote mbarrier arrival) what thread \p me of the
+  /// running block has acquired since.
+  bool clusterOrdered(unsigned me, uint64_t block, unsigned thread,
+                      uint64_t clock) const;
 
 private:
   void runBlock(uint64_t linearBlock);
+  /// A cluster launch: runs this worker's rank of every cluster in turn.
+  void runClusters();
+  /// Waits until the running cluster is \p k and it is this rank's turn;
+  /// false when the launch was aborted meanwhile.
+  bool waitClusterTurn(uint64_t k);
+  /// No thread of the running block can run: passes the turn to the next
+  /// block of the cluster and waits until it comes back; false when a
+  /// whole round of turns ran no thread (a deadlock of the cluster) or the
+  /// launch was aborted.
+  bool clusterYield();
+  /// The running block has exited: passes the turn on (the next cluster
+  /// starts when every block of this one has exited).
+  void clusterExit();
+  /// Makes the threads whose cluster barrier phase completed runnable;
+  /// whether there was one.
+  bool resolveClusterWaits();
+  /// The running thread \p t has exited: the cluster barrier no longer
+  /// waits for it.
+  void clusterThreadExited();
+  /// Thread \p t acquires the cluster's releases \p clocks (per rank *
+  /// threads + thread).
+  void clusterAcquire(unsigned t, const std::vector<uint32_t> &clocks);
   /// A cooperative launch (Grid.cpp). Waits until the block of position
   /// gridPosition may run (its turn, after the barriers it passed have
   /// completed); false when the launch was aborted meanwhile.
@@ -474,6 +562,29 @@ private:
   /// order, the grid barriers it has passed, its threads waiting at the
   /// next one.
   uint64_t gridPosition = 0, gridPassed = 0;
+  /// A cluster launch: this worker's rank, the launch's cluster dims, and
+  /// per thread of the running block, what it knows of the clocks of each
+  /// thread of each block of the cluster (numThreads x size x numThreads);
+  /// whether the block ran a thread since its last turn.
+  unsigned clusterRank = 0;
+  uint32_t clusterDimsOfLaunch[3] = {1, 1, 1};
+  std::vector<uint32_t> clusterKnows;
+  bool clusterProgress = false;
+  /// Outside a cluster launch, the block's own cluster barrier (a cluster
+  /// of one block).
+  ClusterBarrier ownCluster;
+  /// The cluster barrier of the running block; its blocks and the lock
+  /// guarding it (none for a cluster of one).
+  ClusterBarrier &clusterBarrier() {
+    return launch.cluster ? launch.cluster->barrier : ownCluster;
+  }
+  unsigned clusterSize() const {
+    return launch.cluster ? launch.cluster->size : 1;
+  }
+  std::unique_lock<std::mutex> clusterLock() {
+    return launch.cluster ? std::unique_lock<std::mutex>(launch.cluster->mutex)
+                          : std::unique_lock<std::mutex>();
+  }
   /// Global accesses since the last sliceEnd().
   uint64_t sliceAccesses = 0;
   unsigned gridWaiting = 0;

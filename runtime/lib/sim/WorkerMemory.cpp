@@ -244,6 +244,12 @@ void Worker::checkGlobal(unsigned t, const Arena::Buffer &b, uintptr_t address,
              "barrier (T.sync_grid) between them or by a __threadfence "
              "before an atomic whose successor on that address the later "
              "block performed"
+       : launch.cluster
+           ? "blocks of a cluster are ordered only by a release arrival "
+             "(barrier.cluster.arrive, an mbarrier arrival) before the "
+             "first access and a wait for it before the second, or by a "
+             "__threadfence before an atomic whose successor on that "
+             "address the later block performed"
            : "blocks of one launch are ordered only by a __threadfence "
              "before an atomic whose successor on that address the later "
              "block performed") +

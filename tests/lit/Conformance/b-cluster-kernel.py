@@ -1,5 +1,22 @@
 # RUN: tlc-build --check %s 2>&1 | count 0
 # RUN: tlc-build --emit=hints --format=json %s | FileCheck %s
+# RUN: tlc-build --target=cuda:sm_90a --emit=cuda %s | FileCheck %s --check-prefix=CUDA
+# CUDA: #include "tlc_device/cuda/cluster.h"
+# CUDA: __global__ void __cluster_dims__(2, 1, 1) __launch_bounds__(128) cluster_matmul_kernel(
+# CUDA: const int rank = (int)tlc::cuda::clusterCtaRank();
+# CUDA: // T.cluster_sync
+# CUDA-NEXT: tlc::cuda::clusterArrive();
+# CUDA-NEXT: tlc::cuda::clusterWait();
+# RUN: rm -rf %t && mkdir -p %t
+# RUN: %if nvcc %{ tlc-build --target=cuda:sm_90a -o %t/nvcc %s | FileCheck %s --check-prefix=NVCC %}
+# NVCC: wrote {{.*}}cluster_matmul.cubin
+# On the sim device at 200 x 200 x 128 (clusters of 2 resident together),
+# against NumPy's float64 A @ B within float16 rounding of C.
+# RUN: %if sim-compiler %{ sed 's/cluster_matmul(4096, 4096, 2048)/cluster_matmul(200, 200, 128)/' %s > %t/small.py %}
+# RUN: %if sim-compiler %{ tlc-build --target=cuda:sm_90a --cuda-compiler=none -o %t/sim %t/small.py > /dev/null %}
+# RUN: %if sim-compiler %{ tlc-run %t/sim --device sim --save %t/out > /dev/null %}
+# RUN: %if sim-compiler %{ %python -c "import numpy as np; d='%t/out/'; a=np.load(d+'inputs/A.npy').astype(np.float64); b=np.load(d+'inputs/B.npy').astype(np.float64); c=np.load(d+'C.npy').astype(np.float64); r=a@b; print(c.shape, bool(np.all(np.abs(c-r) <= 1e-2 * (1 + np.abs(r)))))" | FileCheck %s --check-prefix=NUMPY %}
+# NUMPY: (200, 200) True
 # Group B: T.ClusterKernel with cluster_dims=(2, 1, 1); T.block_rank_in_cluster
 # picks which half of the N tile a CTA owns, T.cluster_sync brackets the
 # main loop; module-level factory + tilelang.compile.

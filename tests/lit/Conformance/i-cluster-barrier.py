@@ -1,5 +1,23 @@
 # RUN: tlc-build --check %s 2>&1 | count 0
 # RUN: tlc-build --emit=hints --format=json %s | FileCheck %s
+# RUN: tlc-build --target=cuda:sm_90a --emit=cuda %s | FileCheck %s --check-prefix=CUDA
+# CUDA: __global__ void __cluster_dims__(4, 1, 1) __launch_bounds__(128) cluster_colsum_kernel(
+# CUDA: tlc::cuda::mbarrierInit(&done[0], 512);
+# CUDA: tlc::cuda::clusterArriveRelaxed();
+# CUDA-NEXT: // T.cluster_wait
+# CUDA-NEXT: tlc::cuda::clusterWait();
+# CUDA: tlc::cuda::mbarrierArriveCluster(&done[0], (uint32_t)(0));
+# CUDA: tlc::cuda::mbarrierArriveCluster(&done[0], (uint32_t)(0));
+# CUDA: tlc::cuda::mbarrierWaitCluster(&done[0], (uint32_t)(0) & 1u);
+# RUN: rm -rf %t && mkdir -p %t
+# RUN: %if nvcc %{ tlc-build --target=cuda:sm_90a -o %t/nvcc %s | FileCheck %s --check-prefix=NVCC %}
+# NVCC: wrote {{.*}}cluster_colsum.cubin
+# On the sim device at 512 x 64 (two clusters of 4), against NumPy.
+# RUN: %if sim-compiler %{ sed 's/cluster_colsum(8192, 256, cluster=4)/cluster_colsum(512, 64, cluster=4)/' %s > %t/small.py %}
+# RUN: %if sim-compiler %{ tlc-build --target=cuda:sm_90a --cuda-compiler=none -o %t/sim %t/small.py > /dev/null %}
+# RUN: %if sim-compiler %{ tlc-run %t/sim --device sim --save %t/out > /dev/null %}
+# RUN: %if sim-compiler %{ %python -c "import numpy as np; d='%t/out/'; x=np.load(d+'inputs/X.npy').astype(np.float64); o=np.load(d+'Out.npy'); r=x.reshape(2, 256, 64).sum(1); print(o.shape, bool(np.all(np.abs(o-r) <= 1e-4 * (1 + np.abs(r)))))" | FileCheck %s --check-prefix=NUMPY %}
+# NUMPY: (2, 64) True
 # I: T.ClusterKernel, cluster_arrive(_relaxed)/cluster_wait/cluster_sync, cluster barriers,
 # remote T.mbarrier_arrive/ptx_arrive_cluster_barrier. Shape: lazy + Python-range helper.
 import tilelang

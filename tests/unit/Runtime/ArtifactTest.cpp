@@ -308,3 +308,39 @@ TEST_CASE("Manifest: dynamic shared memory of the symbols (version 5)") {
   CHECK(*getSharedMemoryPerBlock("cuda:sm_80,sm_90a") == 163 * 1024);
   CHECK(!getSharedMemoryPerBlock("cpu"));
 }
+
+TEST_CASE("Manifest: a cluster launch checks its grid at launch") {
+  std::string text = validManifest;
+  text.replace(text.find("\"block\": [128]"), 14,
+               R"j("block": [128], "cluster": [2, 1, 1])j");
+  text.replace(text.find("\"cpu\""), 5, "\"cuda:sm_90a\"");
+  auto m = manifestFromJSON(*llvm::json::parse(text));
+  REQUIRE(static_cast<bool>(m));
+  REQUIRE(m->launches[0].cluster == std::vector<int64_t>{2, 1, 1});
+  // Written back as read.
+  auto again = manifestFromJSON(toJSON(*m));
+  REQUIRE(static_cast<bool>(again));
+  CHECK(again->launches[0].cluster == std::vector<int64_t>{2, 1, 1});
+  auto plan = tlc::runtime::planLaunch(*m, m->launches[0]);
+  REQUIRE(static_cast<bool>(plan));
+  CHECK(plan->cluster[0] == 2);
+  auto at = [](int64_t v) {
+    return [v](llvm::StringRef) -> std::optional<int64_t> { return v; };
+  };
+  // ceildiv(M, 128) blocks along x: 4 for M = 500, 3 for M = 300.
+  auto even = tlc::runtime::sizeLaunch(*m, *plan, at(500), {}, "sm_90a");
+  REQUIRE(static_cast<bool>(even));
+  CHECK(even->grid[0] == 4);
+  auto odd = tlc::runtime::sizeLaunch(*m, *plan, at(300), {}, "sm_90a");
+  REQUIRE(!odd);
+  CHECK(llvm::toString(odd.takeError()) ==
+        "kernel 'matmul': launch 'tlc_matmul': the grid's extent 3 along x "
+        "is not a multiple of the cluster's extent 2 at these sizes (a "
+        "cluster launch tiles the grid with clusters)");
+  // A zero extent is no cluster.
+  std::string bad = text;
+  bad.replace(bad.find("[2, 1, 1]"), 9, "[2, 0, 1]");
+  auto zero = manifestFromJSON(*llvm::json::parse(bad));
+  REQUIRE(!zero);
+  llvm::consumeError(zero.takeError());
+}

@@ -133,6 +133,12 @@ json::Value tlc::artifact::toJSON(const Manifest &m) {
       o["entry"] = l.entry;
     if (l.cooperative)
       o["cooperative"] = true;
+    if (!l.cluster.empty()) {
+      json::Array dims;
+      for (int64_t d : l.cluster)
+        dims.push_back(d);
+      o["cluster"] = std::move(dims);
+    }
     if (!l.workspaces.empty()) {
       json::Array names;
       for (const std::string &w : l.workspaces)
@@ -409,6 +415,19 @@ tlc::artifact::manifestFromJSON(const json::Value &value) {
       l.location = r.str(*o, "location", false);
       l.entry = r.str(*o, "entry", false);
       l.cooperative = o->getBoolean("cooperative").value_or(false);
+      if (const json::Array *dims = o->getArray("cluster")) {
+        for (const json::Value &d : *dims) {
+          std::optional<int64_t> v = d.getAsInteger();
+          if (!v || *v <= 0) {
+            r.fail("a launch's 'cluster' holds a non-positive or non-integer "
+                   "extent");
+            break;
+          }
+          l.cluster.push_back(*v);
+        }
+        if (l.cluster.size() > 3)
+          r.fail("a launch's 'cluster' has more than 3 extents");
+      }
       if (const json::Array *ws = o->getArray("workspaces"))
         for (const json::Value &w : *ws) {
           if (auto s = w.getAsString())

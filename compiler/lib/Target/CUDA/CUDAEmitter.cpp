@@ -537,6 +537,9 @@ LogicalResult Emitter::emitKernel(KernelOp op) {
           return i.getCallee() == "T.sync_grid" ? WalkResult::interrupt()
                                                 : WalkResult::advance();
         }).wasInterrupted();
+  FailureOr<std::string> clusterDims = planCluster(op, result.launches.back());
+  if (failed(clusterDims))
+    return failure();
 
   // Parameters: global tensors, scalars, then the symbols.
   currentLoc = op.getLoc();
@@ -603,7 +606,7 @@ LogicalResult Emitter::emitKernel(KernelOp op) {
         minBlocks = ", 1";
     });
   beginOp(op, "T.Kernel");
-  line("extern \"C\" __global__ void __launch_bounds__(" +
+  line("extern \"C\" __global__ void " + *clusterDims + "__launch_bounds__(" +
        Twine(launchThreads) + minBlocks + ") " + entry + "(" + params + ")");
   open("");
   line("const int tid = threadIdx.x;");
@@ -678,7 +681,8 @@ LogicalResult Emitter::emitKernel(KernelOp op) {
 
 LogicalResult Emitter::emitAlloc(AllocOp op) {
   auto type = cast<BufferType>(op.getType());
-  if (type.getScope() == MemoryScope::Barrier)
+  if (type.getScope() == MemoryScope::Barrier ||
+      type.getScope() == MemoryScope::ClusterBarrier)
     return emitBarrierAlloc(op);
   FailureOr<std::string> t = storageType(type.getElementType(), op);
   if (failed(t))
@@ -1336,7 +1340,8 @@ FailureOr<CudaKernel> tlc::target::emitCudaKernel(FuncOp func,
   unsigned headerLines = 3;
   // The wgmma helpers (one per instruction shape) only where used; after
   // the blank line, so translateModuleToCuda keeps it with its function.
-  if (emitter.anyWgmma || emitter.anyTma || emitter.anyGridSync) {
+  if (emitter.anyWgmma || emitter.anyTma || emitter.anyGridSync ||
+      emitter.anyCluster) {
     if (emitter.anyWgmma)
       header += "#include \"tlc_device/cuda/wgmma.h\"\n";
     if (emitter.anyTma) // TMA copies and mbarriers (tile-plan-tma)
@@ -1345,9 +1350,11 @@ FailureOr<CudaKernel> tlc::target::emitCudaKernel(FuncOp func,
       header += "#include \"tlc_device/" +
                 std::string(options.language->isHip() ? "hip" : "cuda") +
                 "/grid.h\"\n";
+    if (emitter.anyCluster) // thread-block clusters (sm_90)
+      header += "#include \"tlc_device/cuda/cluster.h\"\n";
     header += "\n";
     headerLines += 1 + int(emitter.anyWgmma) + int(emitter.anyTma) +
-                   int(emitter.anyGridSync);
+                   int(emitter.anyGridSync) + int(emitter.anyCluster);
   }
   // The program's own device source, after every header it may use.
   std::string imported = importedSourceText(func, /*forCpu=*/false);

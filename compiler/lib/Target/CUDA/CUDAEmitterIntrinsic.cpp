@@ -151,6 +151,8 @@ LogicalResult Emitter::emitIntrinsic(IntrinsicOp op) {
   beginOp(op, callee);
   if (std::optional<LogicalResult> r = emitMbarrierIntrinsic(op))
     return *r;
+  if (std::optional<LogicalResult> r = emitClusterIntrinsic(op))
+    return *r;
   if (std::optional<LogicalResult> r = emitRngIntrinsic(op))
     return *r;
   auto fail = [&](const Twine &why) {
@@ -228,16 +230,6 @@ LogicalResult Emitter::emitIntrinsic(IntrinsicOp op) {
     if (*n == 0 || group >= blockThreads)
       return result(t + " == 0");
     return result(t + " % " + std::to_string(group) + " == 0");
-  }
-  if (callee == "T.block_rank_in_cluster") {
-    auto dims =
-        op->getParentOfType<KernelOp>()->getAttrOfType<DenseI64ArrayAttr>(
-            "cluster_dims");
-    if (dims &&
-        llvm::any_of(dims.asArrayRef(), [](int64_t d) { return d > 1; }))
-      return fail("needs a cluster launch, which the " + lang.name.str() +
-                  " target does not generate yet");
-    return result("0"); // every block is a cluster of one
   }
 
   // Warp shuffles, votes, reductions -----------------------------------------

@@ -15,13 +15,19 @@
 //    thread 0 where they are declared (mbarrier.init with each barrier's
 //    arrival count, fence.mbarrier_init), then a block barrier;
 //  * T.barrier_arrive / T.mbarrier_arrive arrive (release), T.barrier_wait /
-//    T.mbarrier_wait_parity spin on try_wait.parity (acquire),
+//    T.mbarrier_wait_parity spin on try_wait.parity (acquire; at cluster
+//    scope on a T.alloc_cluster_barrier in a cluster launch),
 //    T.mbarrier_expect_tx / T.mbarrier_arrive_expect_tx raise the phase's
 //    expected transaction bytes. In a kernel that issues wgmma an arrival
 //    is preceded by fence.proxy.async: the shared memory the arriving
 //    thread wrote is read by wgmma (the async proxy) after the wait;
 //    T.cp_async_barrier_noinc waits for the thread's cp.async copies and
 //    arrives;
+//  * T.alloc_cluster_barrier is an mbarrier like T.alloc_barrier's; an
+//    arrival with a block rank (T.mbarrier_arrive(bar, cta_id),
+//    T.ptx_arrive_cluster_barrier, T.ptx_arrive_barrier(bar, cta, pred))
+//    arrives on the barrier at the same offset in that block of the
+//    cluster (mapa.shared::cluster, mbarrier.arrive.release.cluster);
 //  * T.set_max_nreg / T.inc_max_nreg / T.dec_max_nreg are setmaxnreg for
 //    the warpgroup, T.warpgroup_arrive / commit_batch / wait and
 //    T.wait_wgmma the wgmma fence and group operations.
@@ -75,13 +81,10 @@ FailureOr<int64_t> Emitter::planMbarriers(KernelOp kernel, int64_t bytes) {
   WalkResult w = kernel.walk([&](Operation *op) {
     if (auto alloc = dyn_cast<AllocOp>(op)) {
       auto type = cast<BufferType>(alloc.getType());
-      if (type.getScope() == MemoryScope::ClusterBarrier) {
-        alloc.emitError() << "cluster barriers need a cluster launch, which "
-                             "the "
-                          << lang.name << " target does not generate yet";
-        return WalkResult::interrupt();
-      }
-      if (type.getScope() != MemoryScope::Barrier)
+      // A cluster barrier is an mbarrier too, which the blocks of the
+      // cluster arrive on remotely (T.mbarrier_arrive with a cta_id).
+      if (type.getScope() != MemoryScope::Barrier &&
+          type.getScope() != MemoryScope::ClusterBarrier)
         return WalkResult::advance();
       int64_t n =
           type.isStatic() && type.getRank() == 1 ? type.getShape()[0] : 0;
@@ -166,7 +169,9 @@ LogicalResult Emitter::emitBarrierAlloc(AllocOp op) {
     c.push_back(v);
   }
   std::string name = define(op.getResult(), "bar");
-  beginOp(op, "T.alloc_barrier");
+  beginOp(op, type.getScope() == MemoryScope::ClusterBarrier
+                  ? "T.alloc_cluster_barrier"
+                  : "T.alloc_barrier");
   line("uint64_t *" + name + " = reinterpret_cast<uint64_t *>(smem + " +
        std::to_string(it->second) + ");");
   emitInit(*this, name, c);
@@ -179,9 +184,8 @@ std::optional<LogicalResult> Emitter::emitMbarrierIntrinsic(IntrinsicOp op) {
     op.emitError() << callee << ": " << why;
     return failure();
   };
-  // The address of the mbarrier passed for parameter \p param.
-  auto address = [&](StringRef param) -> FailureOr<std::string> {
-    Value v = argOf(op, param);
+  // The address of the mbarrier \p v.
+  auto addressOf = [&](Value v) -> FailureOr<std::string> {
     if (!v) {
       (void)fail("needs an mbarrier");
       return failure();
@@ -208,6 +212,33 @@ std::optional<LogicalResult> Emitter::emitMbarrierIntrinsic(IntrinsicOp op) {
       return failure();
     }
     return "(" + mbarrierListName + " + (int)(" + expr(v) + "))";
+  };
+  // The address of the mbarrier passed for parameter \p param.
+  auto address = [&](StringRef param) -> FailureOr<std::string> {
+    return addressOf(argOf(op, param));
+  };
+  // An arrival on the mbarrier at \p bar's offset in block \p cta of the
+  // cluster (only where \p pred holds, when given): mapa +
+  // mbarrier.arrive.release.cluster (tlc_device/cuda/cluster.h). Without a
+  // cluster launch the only block of the cluster is rank 0, the block
+  // itself.
+  auto remoteArrive = [&](Value bar, Value cta, Value pred) -> LogicalResult {
+    FailureOr<std::string> a = addressOf(bar);
+    if (failed(a))
+      return failure();
+    if (options.minComputeCapability < 90 || lang.isHip())
+      return fail("arrives on a barrier of a block of the cluster, which "
+                  "needs thread block clusters (sm_90)");
+    if (pred)
+      open("if (" + expr(pred) + ")");
+    if (usesWgmma) // the shared memory written here is read by wgmma
+      line("tlc::cuda::fenceProxyAsync();");
+    anyCluster = true;
+    line("tlc::cuda::mbarrierArriveCluster(" + *a + ", (uint32_t)(" +
+         expr(cta) + "));");
+    if (pred)
+      close();
+    return success();
   };
   auto u32 = [&](StringRef param) {
     Value v = argOf(op, param);
@@ -238,7 +269,15 @@ std::optional<LogicalResult> Emitter::emitMbarrierIntrinsic(IntrinsicOp op) {
     FailureOr<std::string> bar = address("mbarrier");
     if (failed(bar))
       return failure();
-    line("tlc::cuda::mbarrierWait(" + *bar + ", " + u32("parity") + " & 1u);");
+    // Other blocks of the cluster arrive on a cluster barrier: the wait
+    // acquires at cluster scope what they released.
+    auto type = dyn_cast_or_null<BufferType>(
+        argOf(op, "mbarrier") ? argOf(op, "mbarrier").getType() : Type());
+    bool cluster =
+        clusterLaunch && type && type.getScope() == MemoryScope::ClusterBarrier;
+    line(std::string(cluster ? "tlc::cuda::mbarrierWaitCluster("
+                             : "tlc::cuda::mbarrierWait(") +
+         *bar + ", " + u32("parity") + " & 1u);");
     return success();
   }
   // T.ptx_arrive_barrier(bar) is the raw form of the same arrival; with
@@ -246,10 +285,13 @@ std::optional<LogicalResult> Emitter::emitMbarrierIntrinsic(IntrinsicOp op) {
   bool ptxArrive = callee == "T.ptx_arrive_barrier";
   if (callee == "T.barrier_arrive" || callee == "T.mbarrier_arrive" ||
       ptxArrive) {
-    if (argOf(op, "cta_id") || (ptxArrive && op.getArgs().size() > 1))
-      return fail("arrives on another block's barrier, which needs a "
-                  "cluster launch the " +
-                  lang.name.str() + " target does not generate yet");
+    Value cta = argOf(op, "cta_id");
+    if (ptxArrive && op.getArgs().size() > 1)
+      cta = op.getArgs()[1];
+    if (cta)
+      return remoteArrive(
+          ptxArrive ? op.getArgs()[0] : argOf(op, "mbarrier"), cta,
+          ptxArrive && op.getArgs().size() > 2 ? op.getArgs()[2] : Value());
     FailureOr<std::string> bar = address(ptxArrive ? "args" : "mbarrier");
     if (failed(bar))
       return failure();
@@ -257,6 +299,12 @@ std::optional<LogicalResult> Emitter::emitMbarrierIntrinsic(IntrinsicOp op) {
       line("tlc::cuda::fenceProxyAsync();");
     line("tlc::cuda::mbarrierArrive(" + *bar + ");");
     return success();
+  }
+  if (callee == "T.ptx_arrive_cluster_barrier") {
+    Value cta = argOf(op, "cta_id");
+    if (!cta)
+      return fail("needs the rank of the block whose barrier it arrives on");
+    return remoteArrive(argOf(op, "mbarrier"), cta, Value());
   }
   if (callee == "T.cp_async_barrier_noinc") {
     // cp.async.mbarrier.arrive.noinc arrives once this thread's cp.async

@@ -183,6 +183,7 @@ LogicalResult tlc::target::completeGpuManifest(tile::FuncOp func,
             ? artifact::Extent::of(cuda.dynamicSharedMemory)
             : artifact::Extent::symbolic(cuda.dynamicSharedMemoryExpr);
     launch.cooperative = cuda.cooperative;
+    launch.cluster = cuda.cluster;
     for (const artifact::Workspace &w : m.workspaces)
       launch.workspaces.push_back(w.name);
     for (const CudaTensorMap &t : cuda.tensorMaps) {

@@ -649,6 +649,20 @@ public:
   bool anyTma = false;
   /// Some kernel calls T.sync_grid (the grid.h helpers are included).
   bool anyGridSync = false;
+  // CUDAEmitterCluster.cpp
+  /// Some kernel uses cluster primitives (cluster.h is included).
+  bool anyCluster = false;
+  /// The kernel being emitted is launched in clusters of several blocks.
+  bool clusterLaunch = false;
+  /// The `__cluster_dims__(x, y, z) ` attribute of \p kernel (empty for a
+  /// cluster of one block), its dims recorded in \p launch; failure, with
+  /// an error at the kernel, where the target has no clusters or the
+  /// cluster is too large.
+  mlir::FailureOr<std::string> planCluster(tile::KernelOp kernel,
+                                           CudaLaunch &launch);
+  /// T.block_rank_in_cluster and the cluster barrier (arrive, relaxed
+  /// arrive, wait, sync); nullopt for other callees.
+  std::optional<mlir::LogicalResult> emitClusterIntrinsic(tile::IntrinsicOp op);
   /// Collects the TMA copies of \p kernel (tile-plan-tma): fills
   /// tensorMapNames and appends the parameter declarations to \p params
   /// and their descriptions to \p maps.

@@ -76,6 +76,12 @@ static bool isPortable(StringRef callee) {
                              "T.annotate_min_blocks_per_sm",
                              "T.annotate_safe_value",
                              "T.loop_break",
+                             // a cluster of one block: the block barrier
+                             // (CUDAEmitterCluster.cpp)
+                             "T.cluster_arrive",
+                             "T.cluster_arrive_relaxed",
+                             "T.cluster_wait",
+                             "T.cluster_sync",
                              "T.rng_init",
                              "T.rng_rand",
                              "T.rng_rand_float",
@@ -109,7 +115,11 @@ static bool isPortable(StringRef callee) {
 static StringRef nvidiaOnlyHardware(StringRef callee) {
   if (callee.starts_with("T.tma_") || callee == "T.create_tma_descriptor")
     return "the Tensor Memory Accelerator (TMA)";
-  if (callee.contains("cluster") && callee != "T.block_rank_in_cluster")
+  // (The rank and the cluster barrier of a cluster of one block are the
+  // block's; a cluster launch is refused at the kernel.)
+  if (callee.contains("cluster") && callee != "T.block_rank_in_cluster" &&
+      callee != "T.cluster_arrive" && callee != "T.cluster_arrive_relaxed" &&
+      callee != "T.cluster_wait" && callee != "T.cluster_sync")
     return "thread block clusters";
   if (callee.contains("mbarrier") || callee == "T.barrier_wait" ||
       callee == "T.barrier_arrive" || callee == "T.ptx_arrive_barrier" ||

@@ -41,6 +41,8 @@ struct LaunchPlan {
   artifact::ShapeExpr dynamicSharedMemory = artifact::ShapeExpr::constant(0);
   /// A cooperative launch (the kernel calls T.sync_grid).
   bool cooperative = false;
+  /// Blocks per cluster along x, y, z (1 1 1: no cluster launch).
+  unsigned cluster[3] = {1, 1, 1};
   /// Indices into the manifest's workspaces, in argument order.
   std::vector<size_t> workspaces;
 };

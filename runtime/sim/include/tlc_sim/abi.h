@@ -9,7 +9,8 @@
  * the host against the headers of runtime/sim/include and dlopens it. The
  * kernel side (tlc_sim/builtins.h) reaches the simulator only through the
  * table below: thread indices, memory-access checks, barriers (of the
- * block and, in a cooperative launch, of the grid), warp rendezvous,
+ * block, in a cooperative launch of the grid, in a cluster launch of the
+ * cluster), warp rendezvous,
  * cp.async queues. The shared object exports
  * `const tlc_sim_kernel_api *tlc_sim_kernel(void)`.
  *
@@ -24,7 +25,7 @@
 
 #include <stdint.h>
 
-#define TLC_SIM_ABI_VERSION 8
+#define TLC_SIM_ABI_VERSION 9
 #define TLC_SIM_WHERE_LINE (1ull << 63)
 /* Or-ed into a barrier id: bar.arrive, which counts without waiting. */
 #define TLC_SIM_BARRIER_ARRIVE_ONLY 0x100u
@@ -160,6 +161,26 @@ typedef struct tlc_sim_host_api {
    * after it. Only in a cooperative launch, whose blocks the simulator
    * keeps resident at once (ABI 8). */
   void (*gridSync)(uint64_t where);
+  /* Thread-block clusters (ABI 9). The blocks per cluster along x, y, z of
+   * the launch (1, 1, 1 outside a cluster launch); a cluster's blocks are
+   * resident together. */
+  const uint32_t *(*clusterDims)(void);
+  /* barrier.cluster.arrive by the calling thread; \p relaxed: without
+   * release semantics. */
+  void (*clusterArrive)(int relaxed, uint64_t where);
+  /* barrier.cluster.wait: blocks until every thread of the cluster that
+   * has not exited has arrived at the calling thread's phase (acquire). */
+  void (*clusterWait)(uint64_t where);
+  /* mapa.shared::cluster: the address in the shared memory of block
+   * \p rank of the cluster that corresponds to the caller's shared
+   * \p address; null (reported) for an address outside the caller's
+   * shared memory, a rank outside the cluster, or a block that has exited. */
+  void *(*mapShared)(const void *address, uint32_t rank, uint64_t where);
+  /* The release of an arrival (cluster scope) on the mbarrier \p bar, an
+   * address mapShared returned: what the calling thread did so far happens
+   * before what a thread of that block does after its wait on it returns.
+   * Called before the arrival is counted. */
+  void (*mbarrierReleaseCluster)(const uint64_t *bar, uint64_t where);
 } tlc_sim_host_api;
 
 /* One kernel of the shared object: calls the __global__ function with

@@ -40,6 +40,8 @@
 #define __forceinline__ inline __attribute__((always_inline))
 #define __noinline__ __attribute__((noinline))
 #define __launch_bounds__(...)
+/* The cluster shape comes from the manifest (LaunchConfig::cluster). */
+#define __cluster_dims__(...)
 #define __restrict__ __restrict
 #define __grid_constant__
 #define __align__(n) __attribute__((aligned(n)))

@@ -153,6 +153,11 @@ struct Launch {
   /// cooperatively (cuLaunchCooperativeKernel, hipModuleLaunchCooperative-
   /// Kernel), and only when every block fits on the device at once.
   bool cooperative = false;
+  /// Blocks per thread-block cluster along x, y, z (the kernel's
+  /// `__cluster_dims__`, so any launch of it launches clusters); empty: no
+  /// clusters. Launchers check that the grid is a multiple of it; the sim
+  /// device keeps each cluster's blocks resident together.
+  std::vector<int64_t> cluster;
 };
 
 /// A global scratch buffer of the instance (`T.alloc_global` in the function

@@ -142,6 +142,9 @@ struct CudaLaunch {
   /// The kernel waits at grid-wide barriers (T.sync_grid): a cooperative
   /// launch, every block resident at once.
   bool cooperative = false;
+  /// Blocks per cluster along x, y, z (`__cluster_dims__`); empty: no
+  /// cluster launch (a cluster of one).
+  std::vector<int64_t> cluster;
 };
 
 /// The CUDA C++ of one kernel instance.

@@ -1,0 +1,130 @@
+//===- CUDAEmitterCluster.cpp - Thread-block clusters ---------------------===//
+//
+// Part of the tlc project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// T.ClusterKernel(..., cluster_dims=(x, y, z)) on sm_90: the kernel is
+// declared with `__cluster_dims__(x, y, z)`, so every launch of it (the
+// runtime's cuLaunchKernel, the Python package, tlc-run) launches clusters,
+// and the manifest records the dims for launchers that check the grid or
+// simulate it. The primitives of the cluster (tlc_device/cuda/cluster.h):
+//
+//  * T.block_rank_in_cluster is %cluster_ctarank;
+//  * T.cluster_arrive / T.cluster_arrive_relaxed / T.cluster_wait /
+//    T.cluster_sync are barrier.cluster arrive (release, or relaxed) and
+//    wait (acquire), `.aligned`, so the printer requires, as for
+//    __syncthreads, that every thread of the block reaches them.
+//
+// A kernel without cluster_dims (or with a cluster of one block) is a
+// cluster of one: the rank is 0, and on targets without clusters (sm_80,
+// HIP) the cluster barrier is the block barrier — an arrive does nothing,
+// a wait (or sync) is __syncthreads, which orders at least what the split
+// barrier orders. Cluster barriers (mbarriers other blocks arrive on) are
+// in CUDAEmitterMbarrier.cpp.
+//
+//===----------------------------------------------------------------------===//
+
+#include "EmitterImpl.h"
+
+using namespace mlir;
+using namespace tlc;
+using namespace tlc::tile;
+using namespace tlc::target;
+using namespace tlc::target::cuda_detail;
+
+/// The largest cluster the portable launch allows (CUDA programming guide,
+/// "Thread Block Clusters": 8 blocks; larger ones need an opt-in attribute
+/// this target does not set).
+static constexpr int64_t kMaxPortableCluster = 8;
+
+/// The blocks per cluster of \p kernel along x, y, z (each 1 when it has
+/// no cluster_dims).
+static SmallVector<int64_t, 3> clusterDimsOf(KernelOp kernel) {
+  SmallVector<int64_t, 3> dims(3, 1);
+  if (auto attr = kernel->getAttrOfType<DenseI64ArrayAttr>("cluster_dims"))
+    for (auto [i, d] : llvm::enumerate(attr.asArrayRef()))
+      if (i < 3)
+        dims[i] = d;
+  return dims;
+}
+
+FailureOr<std::string> Emitter::planCluster(KernelOp kernel,
+                                            CudaLaunch &launch) {
+  SmallVector<int64_t, 3> dims = clusterDimsOf(kernel);
+  int64_t blocks = dims[0] * dims[1] * dims[2];
+  clusterLaunch = blocks > 1;
+  if (!clusterLaunch)
+    return std::string();
+  if (lang.isHip() || options.minComputeCapability < 90) {
+    kernel.emitError() << "a cluster launch (cluster_dims) needs thread "
+                          "block clusters, which need sm_90; building for sm_"
+                       << options.minComputeCapability;
+    return failure();
+  }
+  if (blocks > kMaxPortableCluster) {
+    kernel.emitError() << "a cluster of " << blocks
+                       << " blocks is larger than the portable maximum of "
+                       << kMaxPortableCluster
+                       << " blocks that the CUDA target launches";
+    return failure();
+  }
+  if (persistentCtas) {
+    kernel.emitError("a persistent kernel (tlc.persistent) relaunches its "
+                     "grid as one row of blocks, which a cluster launch "
+                     "cannot tile");
+    return failure();
+  }
+  // The grid is checked against the dims where it is static by the
+  // evaluator (T.ClusterKernel) and at launch otherwise (LaunchPlan).
+  launch.cluster.assign(dims.begin(), dims.end());
+  anyCluster = true;
+  return "__cluster_dims__(" + std::to_string(dims[0]) + ", " +
+         std::to_string(dims[1]) + ", " + std::to_string(dims[2]) + ") ";
+}
+
+std::optional<LogicalResult> Emitter::emitClusterIntrinsic(IntrinsicOp op) {
+  StringRef callee = op.getCallee();
+  bool rank = callee == "T.block_rank_in_cluster";
+  bool arrive = callee == "T.cluster_arrive";
+  bool relaxed = callee == "T.cluster_arrive_relaxed";
+  bool wait = callee == "T.cluster_wait";
+  bool sync = callee == "T.cluster_sync";
+  if (!rank && !arrive && !relaxed && !wait && !sync)
+    return std::nullopt;
+  if (rank) {
+    std::string name = define(op.getResult(0), "rank");
+    line("const int " + name + " = " +
+         (clusterLaunch ? "(int)tlc::cuda::clusterCtaRank();"
+                        : "0;  // a cluster of one block"));
+    return success();
+  }
+  // barrier.cluster counts every thread of every block of the cluster.
+  if (!blockReachesBarrier(op) || range.lo != 0 || range.hi != blockThreads) {
+    op.emitError() << callee
+                   << ": is a barrier of every thread of the cluster, but "
+                      "here only some threads of the block may reach it "
+                      "(inside T.Parallel or under a condition that may "
+                      "differ between threads)";
+    return failure();
+  }
+  if (!clusterLaunch && (lang.isHip() || options.minComputeCapability < 90)) {
+    // A cluster of one block without barrier.cluster: the block barrier.
+    if (arrive || relaxed)
+      line("// " + callee.str() +
+           ": a cluster of one block (the wait is "
+           "the block barrier)");
+    else
+      line("__syncthreads();  // a cluster of one block");
+    return success();
+  }
+  anyCluster = true;
+  if (arrive || sync)
+    line("tlc::cuda::clusterArrive();");
+  if (relaxed)
+    line("tlc::cuda::clusterArriveRelaxed();");
+  if (wait || sync)
+    line("tlc::cuda::clusterWait();");
+  return success();
+}

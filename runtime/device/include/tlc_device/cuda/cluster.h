@@ -1,0 +1,116 @@
+//===- cluster.h - Thread-block clusters (sm_90) ----------------*- C++ -*-===//
+//
+// Part of the tlc project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The blocks of a cluster (`__cluster_dims__` on the kernel) are resident
+// together and may reach each other's shared memory (PTX ISA, "Cluster of
+// Cooperative Thread Arrays", "barrier.cluster", "mapa", "mbarrier"):
+//
+//  * clusterCtaRank / clusterNumCtas read %cluster_ctarank and
+//    %cluster_nctarank (a launch without clusters is a cluster of one);
+//  * clusterArrive / clusterArriveRelaxed / clusterWait are
+//    barrier.cluster.arrive(.relaxed).aligned and barrier.cluster.wait.aligned:
+//    every thread of every block of the cluster arrives, then waits until
+//    all have; arrive has release semantics unless relaxed, wait acquire.
+//    `.aligned`: the generated code calls them where every thread of the
+//    block does (as __syncthreads);
+//  * mbarrierArriveCluster(bar, cta) arrives (release, cluster scope) on
+//    the mbarrier at the same shared-memory offset as \p bar in block
+//    \p cta of the cluster: mapa.shared::cluster gives its address in the
+//    cluster's shared window, mbarrier.arrive.release.cluster.shared::cluster
+//    arrives there (the shared::cluster form has no state result);
+//  * mbarrierWaitCluster is try_wait.parity with acquire at cluster scope,
+//    so what the peers wrote before their release arrivals is visible.
+//
+// Included by generated sources that use clusters only.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TLC_DEVICE_CUDA_CLUSTER_H
+#define TLC_DEVICE_CUDA_CLUSTER_H
+
+#include "tlc_device/cuda/common.h"
+
+namespace tlc {
+namespace cuda {
+
+/// The block's rank in its cluster (%cluster_ctarank).
+TLC_DEVICE uint32_t clusterCtaRank() {
+  uint32_t r = 0;
+#if TLC_CUDA_ARCH >= 900
+  asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(r));
+#endif
+  return r;
+}
+
+/// The number of blocks of the cluster (%cluster_nctarank).
+TLC_DEVICE uint32_t clusterNumCtas() {
+  uint32_t n = 1;
+#if TLC_CUDA_ARCH >= 900
+  asm volatile("mov.u32 %0, %%cluster_nctarank;" : "=r"(n));
+#endif
+  return n;
+}
+
+/// barrier.cluster.arrive (release).
+TLC_DEVICE void clusterArrive() {
+#if TLC_CUDA_ARCH >= 900
+  asm volatile("barrier.cluster.arrive.aligned;" ::: "memory");
+#endif
+}
+
+/// barrier.cluster.arrive.relaxed: no ordering of earlier accesses.
+TLC_DEVICE void clusterArriveRelaxed() {
+#if TLC_CUDA_ARCH >= 900
+  asm volatile("barrier.cluster.arrive.relaxed.aligned;" ::: "memory");
+#endif
+}
+
+/// barrier.cluster.wait (acquire).
+TLC_DEVICE void clusterWait() {
+#if TLC_CUDA_ARCH >= 900
+  asm volatile("barrier.cluster.wait.aligned;" ::: "memory");
+#endif
+}
+
+/// Arrives on the mbarrier at \p bar's offset in block \p cta's shared
+/// memory (release at cluster scope).
+TLC_DEVICE void mbarrierArriveCluster(uint64_t *bar, uint32_t cta) {
+#if TLC_CUDA_ARCH >= 900
+  uint32_t remote;
+  asm volatile("mapa.shared::cluster.u32 %0, %1, %2;"
+               : "=r"(remote)
+               : "r"(sharedAddress(bar)), "r"(cta));
+  asm volatile(
+      "mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%0];" ::"r"(
+          remote)
+      : "memory");
+#endif
+}
+
+/// Waits until the phase of \p bar with parity \p parity has completed,
+/// acquiring at cluster scope what the arrivals released.
+TLC_DEVICE void mbarrierWaitCluster(uint64_t *bar, uint32_t parity) {
+#if TLC_CUDA_ARCH >= 900
+  uint32_t done = 0;
+  do
+    asm volatile("{\n"
+                 ".reg .pred p;\n"
+                 "mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 "
+                 "p, [%1], %2;\n"
+                 "selp.u32 %0, 1, 0, p;\n"
+                 "}"
+                 : "=r"(done)
+                 : "r"(sharedAddress(bar)), "r"(parity)
+                 : "memory");
+  while (!done);
+#endif
+}
+
+} // namespace cuda
+} // namespace tlc
+
+#endif // TLC_DEVICE_CUDA_CLUSTER_H
