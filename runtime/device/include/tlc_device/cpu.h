@@ -733,9 +733,11 @@ constexpr int kGemmRows = 6;
 /// compiled with -ffp-contract=off, so never fused), and stores it back.
 /// Each element of C therefore sees exactly the sums of the loop nest
 /// `acc += a * b`; only the order in which elements are computed changes.
-/// \p pa holds A in panels of kGemmRows rows (`pa[p*k*MR + kk*MR + r]`),
-/// \p pb holds B in panels of NR columns (`pb[q*k*NR + kk*NR + c]`), both
-/// zero padded; \p c is m x n with row stride \p ldc.
+/// \p pa holds A row-major (`pa[i*k + kk]`) with zero rows up to a
+/// multiple of kGemmRows (the micro-kernel broadcasts its elements from
+/// kGemmRows row streams), \p pb holds B in panels of NR columns
+/// (`pb[q*k*NR + kk*NR + c]`), zero padded; \p c is m x n with row stride
+/// \p ldc.
 template <typename Acc, int VB>
 __attribute__((always_inline)) inline void
 gemmTiles(const Acc *__restrict pa, const Acc *__restrict pb, Acc *__restrict c,
@@ -747,7 +749,7 @@ gemmTiles(const Acc *__restrict pa, const Acc *__restrict pb, Acc *__restrict c,
     const Acc *bp = pb + (j0 / NR) * k * NR;
     const int64_t nr = std::min<int64_t>(NR, n - j0);
     for (int64_t i0 = 0; i0 < m; i0 += MR) {
-      const Acc *ap = pa + (i0 / MR) * k * MR;
+      const Acc *ap = pa + i0 * k;
       const int64_t mr = std::min<int64_t>(MR, m - i0);
       bool full = mr == MR && nr == NR;
       Acc edge[MR][NR];
@@ -773,7 +775,7 @@ gemmTiles(const Acc *__restrict pa, const Acc *__restrict pb, Acc *__restrict c,
         __builtin_memcpy(&b1, bp + kk * NR + L, VB);
 #pragma GCC unroll 16
         for (int r = 0; r < MR; ++r) {
-          Acc a = ap[kk * MR + r];
+          Acc a = ap[r * k + kk];
           acc[r][0] = acc[r][0] + a * b0;
           acc[r][1] = acc[r][1] + a * b1;
         }
@@ -1007,9 +1009,14 @@ inline void gemm(const View<TA, RA> &a, const View<TB, RB> &b,
   const int64_t MR = detail::kGemmRows;
   const int64_t NR = 2 * vb / int64_t(sizeof(Acc));
   thread_local std::vector<Acc> sa, sb, sc;
-  sa.resize(size_t((m + MR - 1) / MR * MR * k));
+  const int64_t mPad = (m + MR - 1) / MR * MR;
+  sa.resize(size_t(mPad * k));
   sb.resize(size_t((n + NR - 1) / NR * NR * k));
-  detail::packPanels<Acc>(sa.data(), a, transA, m, k, MR);
+  // A row-major: op(A)^T packed as one panel of k rows (a plain conversion
+  // when A's rows are contiguous), then the padding rows.
+  if (k > 0)
+    detail::packPanels<Acc>(sa.data(), a, !transA, k, m, k);
+  std::fill(sa.begin() + m * k, sa.end(), Acc());
   // B's panels are of columns: pack op(B)^T, whose rows are B's columns.
   detail::packPanels<Acc>(sb.data(), b, !transB, n, k, NR);
   if constexpr (std::is_same_v<Acc, float>) {
