@@ -120,7 +120,7 @@ TEST_CASE("float8_e5m2: satfinite, subnormals, NaN") {
   checkE5M2(-0.3f, 0xB5, -0.3125f);
 }
 
-TEST_CASE("float8 e4m3fn/e5m2: the bit-level conversions equal frexp rounding") {
+TEST_CASE("float8 e4m3fn/e5m2: bit-level conversions equal frexp rounding") {
   // floatToE4M3Bits/floatToE5M2Bits work on the float's bits (selects, so
   // they vectorise); floatToMiniFloatBits rounds the value in double with
   // frexp/nearbyint. Every 4099th float bit pattern (all exponents and

@@ -285,7 +285,7 @@ TEST_CASE("cpu gemm: an f16 accumulator rounded every 16 k (mma.sync .f16)") {
     }
 }
 
-TEST_CASE("cpu gemm: packing of contiguous rows, all transpositions, bit for bit") {
+TEST_CASE("cpu gemm: contiguous-row packing, all transpositions, bit for bit") {
   // f16 and bf16 operands in every layout: A's rows (and B's when
   // transposed) are contiguous and packed through the row buffer in blocks
   // of 16 columns; k on both sides of that block, m and n on both sides of

@@ -169,7 +169,8 @@ TEST_CASE("compareTensors: counts, first failure and errors across chunks") {
   // float32 tensors of 2.5 chunks; planted differences in several chunks,
   // the expected figures computed here in float64 element by element.
   const int64_t n = (int64_t(5) << 19) + 3;
-  HostTensor ref(*lookupDType("float32"), {n}), out(*lookupDType("float32"), {n});
+  HostTensor ref(*lookupDType("float32"), {n});
+  HostTensor out(*lookupDType("float32"), {n});
   ref.fillRandom(3, 0);
   out.bytes = ref.bytes;
   const int64_t planted[] = {(int64_t(1) << 20) + 17, 99, n - 1,
@@ -203,7 +204,8 @@ TEST_CASE("compareTensors: counts, first failure and errors across chunks") {
   CHECK(c.firstBad == 99);
   CHECK(c.firstBad == firstBad);
   CHECK(c.maxAbsError == maxAbs);
-  CHECK(c.relativeError == doctest::Approx(std::sqrt(num / den)).epsilon(1e-12));
+  CHECK(c.relativeError ==
+        doctest::Approx(std::sqrt(num / den)).epsilon(1e-12));
 }
 
 TEST_CASE("parallelCopy: large and ragged copies are memcpy") {
