@@ -2,10 +2,10 @@
 # The CPU reference as the H200 verification uses it: for each corpus case
 # of cases.txt (FILE under corpus/), `tlc-run --device cuda --verify
 # --threads T --reference CPUDIR CUDADIR` (GPU run, CPU reference on the same
-# inputs, comparison) with this tlc, then `tlc-run --device cpu --threads T`
-# alone, then the verification with the previous tlc (its tlc-run and CPU
-# artifacts; the CUDA artifact is this tlc's), each under its cap, until
-# the deadline. See docs/perf/cpu-target-h200.md.
+# inputs, comparison) with this tlc, then the verification with the previous
+# tlc (its tlc-run and CPU artifacts; the CUDA artifact is this tlc's), then
+# `tlc-run --device cpu --threads T` alone, each under its cap, until the
+# deadline. See docs/perf/cpu-target-h200.md.
 #
 # Usage: [THREADS=N] [DEADLINE=SECONDS] [OLD_CAP=SECONDS] bash verify_h200.sh STAGE OUT
 #   Each run is capped by its case's CAP (the old tlc's verification also by
@@ -88,8 +88,8 @@ run_all() { # what
   done < $A/list
 }
 run_all new-verify
-run_all new-cpu
 run_all old-verify
+run_all new-cpu
 for f in "$OUT"/logs/*verify; do
   echo "=== $f"
   grep -E "verify |error" "$f" | cut -c1-240
