@@ -12,6 +12,7 @@
 
 #include "tlc/runtime/Device.h"
 #include "tlc/runtime/DynamicLibrary.h"
+#include "tlc/runtime/Parallel.h"
 
 #include "tlc_device/cpu.h"
 
@@ -94,12 +95,12 @@ public:
   void release(void *ptr) override { std::free(ptr); }
   llvm::Error copyToDevice(void *dst, const void *src, size_t bytes) override {
     if (bytes) // An empty tensor's host vector may have no storage at all.
-      std::memcpy(dst, src, bytes);
+      parallelCopy(dst, src, bytes);
     return llvm::Error::success();
   }
   llvm::Error copyToHost(void *dst, const void *src, size_t bytes) override {
     if (bytes)
-      std::memcpy(dst, src, bytes);
+      parallelCopy(dst, src, bytes);
     return llvm::Error::success();
   }
   llvm::Expected<std::unique_ptr<Kernel>>

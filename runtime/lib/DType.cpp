@@ -9,7 +9,6 @@
 
 #include "tlc_device/cpu.h"
 
-#include "llvm/ADT/StringSwitch.h"
 
 #include <cmath>
 #include <cstring>
@@ -26,31 +25,35 @@ std::optional<DType> tlc::runtime::lookupDType(llvm::StringRef name) {
     DTypeClass cls;
     const char *descr;
     double rtol, atol;
+    DTypeCode code;
   };
+  using C = DTypeCode;
   static const Row rows[] = {
-      {"float16", 2, DTypeClass::Float, "<f2", 1e-2, 1e-2},
-      {"bfloat16", 2, DTypeClass::Float, "<f4", 2e-2, 2e-2},
-      {"float32", 4, DTypeClass::Float, "<f4", 1e-3, 1e-4},
-      {"tfloat32", 4, DTypeClass::Float, "<f4", 1e-2, 1e-2},
-      {"float64", 8, DTypeClass::Float, "<f8", 1e-7, 1e-9},
-      {"float8_e4m3fn", 1, DTypeClass::Float, "<f4", 1.25e-1, 1e-1},
-      {"float8_e5m2", 1, DTypeClass::Float, "<f4", 2.5e-1, 1e-1},
-      {"float8_e4m3fnuz", 1, DTypeClass::Float, "<f4", 1.25e-1, 1e-1},
-      {"float8_e5m2fnuz", 1, DTypeClass::Float, "<f4", 2.5e-1, 1e-1},
-      {"float8_e8m0fnu", 1, DTypeClass::Float, "<f4", 5e-1, 1e-1},
-      {"int8", 1, DTypeClass::SignedInt, "|i1", 0, 0},
-      {"int16", 2, DTypeClass::SignedInt, "<i2", 0, 0},
-      {"int32", 4, DTypeClass::SignedInt, "<i4", 0, 0},
-      {"int64", 8, DTypeClass::SignedInt, "<i8", 0, 0},
-      {"uint8", 1, DTypeClass::UnsignedInt, "|u1", 0, 0},
-      {"uint16", 2, DTypeClass::UnsignedInt, "<u2", 0, 0},
-      {"uint32", 4, DTypeClass::UnsignedInt, "<u4", 0, 0},
-      {"uint64", 8, DTypeClass::UnsignedInt, "<u8", 0, 0},
-      {"bool", 1, DTypeClass::Bool, "|b1", 0, 0},
+      {"float16", 2, DTypeClass::Float, "<f2", 1e-2, 1e-2, C::F16},
+      {"bfloat16", 2, DTypeClass::Float, "<f4", 2e-2, 2e-2, C::BF16},
+      {"float32", 4, DTypeClass::Float, "<f4", 1e-3, 1e-4, C::F32},
+      {"tfloat32", 4, DTypeClass::Float, "<f4", 1e-2, 1e-2, C::TF32},
+      {"float64", 8, DTypeClass::Float, "<f8", 1e-7, 1e-9, C::F64},
+      {"float8_e4m3fn", 1, DTypeClass::Float, "<f4", 1.25e-1, 1e-1, C::E4M3FN},
+      {"float8_e5m2", 1, DTypeClass::Float, "<f4", 2.5e-1, 1e-1, C::E5M2},
+      {"float8_e4m3fnuz", 1, DTypeClass::Float, "<f4", 1.25e-1, 1e-1,
+       C::E4M3FNUZ},
+      {"float8_e5m2fnuz", 1, DTypeClass::Float, "<f4", 2.5e-1, 1e-1,
+       C::E5M2FNUZ},
+      {"float8_e8m0fnu", 1, DTypeClass::Float, "<f4", 5e-1, 1e-1, C::E8M0FNU},
+      {"int8", 1, DTypeClass::SignedInt, "|i1", 0, 0, C::I8},
+      {"int16", 2, DTypeClass::SignedInt, "<i2", 0, 0, C::I16},
+      {"int32", 4, DTypeClass::SignedInt, "<i4", 0, 0, C::I32},
+      {"int64", 8, DTypeClass::SignedInt, "<i8", 0, 0, C::I64},
+      {"uint8", 1, DTypeClass::UnsignedInt, "|u1", 0, 0, C::U8},
+      {"uint16", 2, DTypeClass::UnsignedInt, "<u2", 0, 0, C::U16},
+      {"uint32", 4, DTypeClass::UnsignedInt, "<u4", 0, 0, C::U32},
+      {"uint64", 8, DTypeClass::UnsignedInt, "<u8", 0, 0, C::U64},
+      {"bool", 1, DTypeClass::Bool, "|b1", 0, 0, C::Bool},
   };
   for (const Row &r : rows)
     if (name == r.name)
-      return DType{r.name, r.size, r.cls, r.descr, r.rtol, r.atol};
+      return DType{r.name, r.size, r.cls, r.descr, r.rtol, r.atol, r.code};
   return std::nullopt;
 }
 
@@ -65,39 +68,46 @@ template <typename T> static void writeAs(void *p, T v) {
 }
 
 double DType::load(const void *p) const {
-  if (name == "float16")
+  switch (code) {
+  case DTypeCode::F16:
     return cpu::halfBitsToFloat(readAs<uint16_t>(p));
-  if (name == "bfloat16")
+  case DTypeCode::BF16:
     return cpu::bfloat16BitsToFloat(readAs<uint16_t>(p));
-  if (name == "float32" || name == "tfloat32")
+  case DTypeCode::F32:
+  case DTypeCode::TF32:
     return readAs<float>(p);
-  if (name == "float64")
+  case DTypeCode::F64:
     return readAs<double>(p);
-  if (name == "float8_e4m3fn")
+  case DTypeCode::E4M3FN:
     return cpu::e4m3BitsToFloat(readAs<uint8_t>(p));
-  if (name == "float8_e5m2")
+  case DTypeCode::E5M2:
     return cpu::e5m2BitsToFloat(readAs<uint8_t>(p));
-  if (name == "float8_e4m3fnuz")
+  case DTypeCode::E4M3FNUZ:
     return cpu::e4m3FnuzBitsToFloat(readAs<uint8_t>(p));
-  if (name == "float8_e5m2fnuz")
+  case DTypeCode::E5M2FNUZ:
     return cpu::e5m2FnuzBitsToFloat(readAs<uint8_t>(p));
-  if (name == "float8_e8m0fnu")
+  case DTypeCode::E8M0FNU:
     return cpu::e8m0BitsToFloat(readAs<uint8_t>(p));
-  if (cls == DTypeClass::Bool)
+  case DTypeCode::Bool:
     return readAs<uint8_t>(p) != 0;
-  if (cls == DTypeClass::SignedInt)
-    switch (size) {
-    case 1: return readAs<int8_t>(p);
-    case 2: return readAs<int16_t>(p);
-    case 4: return readAs<int32_t>(p);
-    default: return double(readAs<int64_t>(p));
-    }
-  switch (size) {
-  case 1: return readAs<uint8_t>(p);
-  case 2: return readAs<uint16_t>(p);
-  case 4: return readAs<uint32_t>(p);
-  default: return double(readAs<uint64_t>(p));
+  case DTypeCode::I8:
+    return readAs<int8_t>(p);
+  case DTypeCode::I16:
+    return readAs<int16_t>(p);
+  case DTypeCode::I32:
+    return readAs<int32_t>(p);
+  case DTypeCode::I64:
+    return double(readAs<int64_t>(p));
+  case DTypeCode::U8:
+    return readAs<uint8_t>(p);
+  case DTypeCode::U16:
+    return readAs<uint16_t>(p);
+  case DTypeCode::U32:
+    return readAs<uint32_t>(p);
+  case DTypeCode::U64:
+    return double(readAs<uint64_t>(p));
   }
+  return 0;
 }
 
 template <typename T> static T saturate(double v) {
@@ -113,58 +123,71 @@ template <typename T> static T saturate(double v) {
 
 void DType::store(void *p, double v) const {
   float f = float(v);
-  if (name == "float16")
+  switch (code) {
+  case DTypeCode::F16:
     return writeAs(p, cpu::floatToHalfBits(f));
-  if (name == "bfloat16")
+  case DTypeCode::BF16:
     return writeAs(p, cpu::floatToBFloat16Bits(f));
-  if (name == "float32" || name == "tfloat32")
+  case DTypeCode::F32:
+  case DTypeCode::TF32:
     return writeAs(p, f);
-  if (name == "float64")
+  case DTypeCode::F64:
     return writeAs(p, v);
-  if (name == "float8_e4m3fn")
+  case DTypeCode::E4M3FN:
     return writeAs(p, cpu::floatToE4M3Bits(f));
-  if (name == "float8_e5m2")
+  case DTypeCode::E5M2:
     return writeAs(p, cpu::floatToE5M2Bits(f));
-  if (name == "float8_e4m3fnuz")
+  case DTypeCode::E4M3FNUZ:
     return writeAs(p, cpu::floatToE4M3FnuzBits(f));
-  if (name == "float8_e5m2fnuz")
+  case DTypeCode::E5M2FNUZ:
     return writeAs(p, cpu::floatToE5M2FnuzBits(f));
-  if (name == "float8_e8m0fnu")
+  case DTypeCode::E8M0FNU:
     return writeAs(p, cpu::floatToE8M0Bits(f));
-  if (cls == DTypeClass::Bool)
+  case DTypeCode::Bool:
     return writeAs(p, uint8_t(v != 0));
-  if (cls == DTypeClass::SignedInt)
-    switch (size) {
-    case 1: return writeAs(p, saturate<int8_t>(v));
-    case 2: return writeAs(p, saturate<int16_t>(v));
-    case 4: return writeAs(p, saturate<int32_t>(v));
-    default: return writeAs(p, saturate<int64_t>(v));
-    }
-  switch (size) {
-  case 1: return writeAs(p, saturate<uint8_t>(v));
-  case 2: return writeAs(p, saturate<uint16_t>(v));
-  case 4: return writeAs(p, saturate<uint32_t>(v));
-  default: return writeAs(p, saturate<uint64_t>(v));
+  case DTypeCode::I8:
+    return writeAs(p, saturate<int8_t>(v));
+  case DTypeCode::I16:
+    return writeAs(p, saturate<int16_t>(v));
+  case DTypeCode::I32:
+    return writeAs(p, saturate<int32_t>(v));
+  case DTypeCode::I64:
+    return writeAs(p, saturate<int64_t>(v));
+  case DTypeCode::U8:
+    return writeAs(p, saturate<uint8_t>(v));
+  case DTypeCode::U16:
+    return writeAs(p, saturate<uint16_t>(v));
+  case DTypeCode::U32:
+    return writeAs(p, saturate<uint32_t>(v));
+  case DTypeCode::U64:
+    return writeAs(p, saturate<uint64_t>(v));
   }
 }
 
-/// The poison bits of \p name (see storeNaN), or nullopt when its NaNs
+/// The poison bits of \p code (see storeNaN), or nullopt when its NaNs
 /// carry no payload.
-static std::optional<uint64_t> poisonBits(llvm::StringRef name) {
-  return llvm::StringSwitch<std::optional<uint64_t>>(name)
-      .Case("float16", 0x7e5aull)
-      .Case("bfloat16", 0x7fdaull)
-      .Case("float32", 0x7fe5a5a5ull)
-      .Case("tfloat32", 0x7fe5a5a5ull)
-      .Case("float64", 0x7ffa5a5a5a5a5a5aull)
-      .Case("float8_e5m2", 0x7dull)
-      .Default(std::nullopt);
+static std::optional<uint64_t> poisonBits(DTypeCode code) {
+  switch (code) {
+  case DTypeCode::F16:
+    return 0x7e5aull;
+  case DTypeCode::BF16:
+    return 0x7fdaull;
+  case DTypeCode::F32:
+  case DTypeCode::TF32:
+    return 0x7fe5a5a5ull;
+  case DTypeCode::F64:
+    return 0x7ffa5a5a5a5a5a5aull;
+  case DTypeCode::E5M2:
+    return 0x7dull;
+  default:
+    return std::nullopt;
+  }
 }
 
 void DType::storeNaN(void *p) const {
   if (!isFloat())
     return;
-  if (std::optional<uint64_t> bits = poisonBits(name)) {
+  if (std::optional<uint64_t> bits = poisonBits(code)) {
     std::memcpy(p, &*bits, size); // little-endian hosts
     return;
   }
@@ -174,7 +197,7 @@ void DType::storeNaN(void *p) const {
 bool DType::isPoison(const void *p) const {
   if (!isFloat())
     return false;
-  if (std::optional<uint64_t> bits = poisonBits(name)) {
+  if (std::optional<uint64_t> bits = poisonBits(code)) {
     uint64_t v = 0;
     std::memcpy(&v, p, size);
     return v == *bits;

@@ -6,6 +6,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "tlc/runtime/HostTensor.h"
+#include "tlc/runtime/Parallel.h"
+
+#include "tlc_device/cpu.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -16,10 +19,10 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
-#include <thread>
 #include <vector>
 
 using namespace tlc::runtime;
+namespace cpu = tlc::cpu;
 
 HostTensor::HostTensor(DType dtype, std::vector<int64_t> shape)
     : dtype(std::move(dtype)), shape(std::move(shape)) {
@@ -68,6 +71,24 @@ void HostTensor::fillRandom(uint64_t seed, uint64_t stream) {
   const int64_t n = numElements();
   auto fill = [&](int64_t begin, int64_t end) {
     SplitMix64 rng{start + uint64_t(begin) * draws * 0x9E3779B97F4A7C15ull};
+    // The common float dtypes written directly (the values DType::store
+    // writes, without its switch per element).
+    if (dtype.code == DTypeCode::F32) {
+      auto *out = reinterpret_cast<float *>(bytes.data());
+      for (int64_t i = begin; i < end; ++i)
+        out[i] = float(rng.normal());
+      return;
+    }
+    if (dtype.code == DTypeCode::F16 || dtype.code == DTypeCode::BF16) {
+      bool half = dtype.code == DTypeCode::F16;
+      for (int64_t i = begin; i < end; ++i) {
+        float f = float(rng.normal());
+        uint16_t b = half ? cpu::floatToHalfBits(f)
+                          : cpu::floatToBFloat16Bits(f);
+        std::memcpy(bytes.data() + 2 * i, &b, 2);
+      }
+      return;
+    }
     for (int64_t i = begin; i < end; ++i) {
       double v;
       switch (dtype.cls) {
@@ -87,30 +108,25 @@ void HostTensor::fillRandom(uint64_t seed, uint64_t stream) {
       set(i, v);
     }
   };
-  const int64_t chunk = int64_t(1) << 20;
-  int64_t workers =
-      std::min<int64_t>((n + chunk - 1) / chunk,
-                        std::max(1u, std::thread::hardware_concurrency()));
-  if (workers <= 1) {
-    fill(0, n);
-    return;
-  }
-  std::vector<std::thread> pool;
-  int64_t per = (n + workers - 1) / workers;
-  for (int64_t w = 0; w < workers; ++w)
-    pool.emplace_back(fill, w * per, std::min(n, (w + 1) * per));
-  for (std::thread &t : pool)
-    t.join();
+  parallelChunks(n, [&](int64_t, int64_t begin, int64_t end) {
+    fill(begin, end);
+  });
 }
 
 void HostTensor::poison() {
   int64_t n = numElements();
-  if (!dtype.isFloat()) {
-    std::fill(bytes.begin(), bytes.end(), 0);
+  if (n == 0)
     return;
-  }
-  for (int64_t i = 0; i < n; ++i)
-    dtype.storeNaN(bytes.data() + i * dtype.size);
+  // One poisoned element, repeated (integers: zero).
+  uint8_t pattern[8] = {};
+  if (dtype.isFloat())
+    dtype.storeNaN(pattern);
+  const size_t size = dtype.size;
+  uint8_t *data = bytes.data();
+  parallelChunks(n, [&](int64_t, int64_t begin, int64_t end) {
+    for (int64_t i = begin; i < end; ++i)
+      std::memcpy(data + i * size, pattern, size);
+  });
 }
 
 void HostTensor::writeNpy(llvm::raw_ostream &os) const {
@@ -421,32 +437,52 @@ llvm::Expected<HostTensor> HostTensor::readNpy(llvm::StringRef path,
 Comparison tlc::runtime::compareTensors(const HostTensor &out,
                                         const HostTensor &ref, double rtol,
                                         double atol) {
+  // Per chunk of parallelChunks, combined in chunk order (the same sums on
+  // every host).
+  struct Part {
+    Comparison c;
+    double num = 0, den = 0;
+  };
+  int64_t n = std::min(out.numElements(), ref.numElements());
+  std::vector<Part> parts(size_t(numParallelChunks(n)));
+  parallelChunks(n, [&](int64_t chunk, int64_t begin, int64_t end) {
+    Part &p = parts[size_t(chunk)];
+    Comparison &c = p.c;
+    for (int64_t i = begin; i < end; ++i) {
+      double o = out.get(i), r = ref.get(i);
+      bool bad = false;
+      if (std::isnan(r)) {
+        bad = !std::isnan(o);
+      } else if (std::isnan(o)) {
+        ++c.nans;
+        bad = true;
+      } else if (std::isinf(r) || std::isinf(o)) {
+        bad = o != r;
+      } else {
+        double d = std::fabs(o - r);
+        p.num += d * d;
+        p.den += r * r;
+        c.maxAbsError = std::max(c.maxAbsError, d);
+        bad = d > atol + rtol * std::fabs(r);
+      }
+      if (bad) {
+        if (!std::isnan(o) || std::isnan(r))
+          ++c.mismatches;
+        if (c.firstBad < 0)
+          c.firstBad = i;
+      }
+    }
+  });
   Comparison c;
   double num = 0, den = 0;
-  int64_t n = std::min(out.numElements(), ref.numElements());
-  for (int64_t i = 0; i < n; ++i) {
-    double o = out.get(i), r = ref.get(i);
-    bool bad = false;
-    if (std::isnan(r)) {
-      bad = !std::isnan(o);
-    } else if (std::isnan(o)) {
-      ++c.nans;
-      bad = true;
-    } else if (std::isinf(r) || std::isinf(o)) {
-      bad = o != r;
-    } else {
-      double d = std::fabs(o - r);
-      num += d * d;
-      den += r * r;
-      c.maxAbsError = std::max(c.maxAbsError, d);
-      bad = d > atol + rtol * std::fabs(r);
-    }
-    if (bad) {
-      if (!std::isnan(o) || std::isnan(r))
-        ++c.mismatches;
-      if (c.firstBad < 0)
-        c.firstBad = i;
-    }
+  for (const Part &p : parts) {
+    num += p.num;
+    den += p.den;
+    c.maxAbsError = std::max(c.maxAbsError, p.c.maxAbsError);
+    c.mismatches += p.c.mismatches;
+    c.nans += p.c.nans;
+    if (c.firstBad < 0)
+      c.firstBad = p.c.firstBad;
   }
   c.relativeError = den > 0 ? std::sqrt(num / den) : std::sqrt(num);
   return c;

@@ -25,7 +25,8 @@
 // `--verify` runs the CPU reference on the same inputs and compares every
 // output with dtype-aware tolerances; NaN outputs (unwritten elements) fail.
 // On a GPU (`--device cuda`) the reference is the `--target=cpu` artifact of
-// the same instance, given with `--reference DIR`.
+// the same instance, given with `--reference DIR`, run with `--threads` host
+// threads (all by default).
 // `--bench` prints the median time of repeated runs (device events on GPUs).
 //
 // Exit status: 0 on success, 1 when a kernel fails or verification fails,
@@ -37,6 +38,7 @@
 #include "tlc/runtime/Device.h"
 #include "tlc/runtime/HostArgs.h"
 #include "tlc/runtime/HostTensor.h"
+#include "tlc/runtime/Parallel.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
@@ -144,11 +146,15 @@ int runKernel(Device &dev, const artifact::Manifest &m, llvm::StringRef dir,
                  << (host->loaded.empty() ? std::string("none (all random)")
                                           : llvm::join(host->loaded, ", "))
                  << "\n";
-  HostArgs before = *host;
+  // The inputs as they were before the run: for --save and the reference
+  // of --verify (a copy of every tensor, made only for those).
+  std::optional<HostArgs> before;
+  if (verify || !outDir.empty())
+    before = *host;
   if (!outDir.empty()) {
     llvm::SmallString<256> inDir(outDir);
     path::append(inDir, "inputs");
-    if (llvm::Error e = saveTensors(m, before, inDir, /*inputsOnly=*/true))
+    if (llvm::Error e = saveTensors(m, *before, inDir, /*inputsOnly=*/true))
       return fail(llvm::toString(std::move(e)));
   }
   std::vector<double> times;
@@ -187,8 +193,10 @@ int runKernel(Device &dev, const artifact::Manifest &m, llvm::StringRef dir,
   }
   int status = 0;
   if (verify) {
-    // The reference: the CPU artifact of the same instance, run with one
-    // host thread on the same inputs.
+    // The reference: the CPU artifact of the same instance on the same
+    // inputs, with --threads host threads (0: all) when the device is
+    // another; with one when it is the CPU (a check that the result does
+    // not depend on how blocks were scheduled).
     std::unique_ptr<Device> cpuDev = createCpuDevice();
     std::string refDir = referenceDir.empty() ? dir.str() : referenceDir.getValue();
     artifact::Manifest refManifest = m;
@@ -215,11 +223,11 @@ int runKernel(Device &dev, const artifact::Manifest &m, llvm::StringRef dir,
     auto refKernel = cpuDev->loadKernel(refManifest, refDir);
     if (!refKernel)
       return fail(llvm::toString(refKernel.takeError()));
-    HostArgs ref = before;
-    RunOptions oneThread;
-    oneThread.numWorkers = 1;
+    HostArgs &ref = *before;
+    RunOptions refOptions;
+    refOptions.numWorkers = dev.getKind() == "cpu" ? 1 : int(threads);
     if (llvm::Error e =
-            runWithHostArgs(*cpuDev, **refKernel, refManifest, ref, oneThread))
+            runWithHostArgs(*cpuDev, **refKernel, refManifest, ref, refOptions))
       return fail("CPU reference: " + llvm::toString(std::move(e)));
     if (dev.getKind() == "cpu")
       llvm::outs() << "  verify: the device is the CPU reference itself; "
@@ -244,19 +252,34 @@ int runKernel(Device &dev, const artifact::Manifest &m, llvm::StringRef dir,
       // element neither side wrote (a kernel that writes a triangle, or
       // the rows its index inputs select) agrees; one only a side wrote
       // does not.
+      struct Counts {
+        int64_t bothUnwritten = 0, refOnlyUnwritten = 0, outOnlyUnwritten = 0,
+                refComputedNaNs = 0, outComputedNaNs = 0;
+      };
+      int64_t n = std::min(out.numElements(), r.numElements());
+      std::vector<Counts> parts(size_t(numParallelChunks(n)));
+      parallelChunks(n, [&](int64_t chunk, int64_t begin, int64_t end) {
+        Counts &c = parts[size_t(chunk)];
+        for (int64_t k = begin; k < end; ++k) {
+          bool refPoison = r.isPoisoned(k), outPoison = out.isPoisoned(k);
+          bool refNaN = std::isnan(r.get(k));
+          c.bothUnwritten += refPoison && outPoison;
+          c.refOnlyUnwritten += refPoison && !outPoison;
+          c.outOnlyUnwritten += outPoison && !refPoison;
+          if (refNaN && !refPoison)
+            ++c.refComputedNaNs;
+          if (!outPoison && !refNaN && std::isnan(out.get(k)))
+            ++c.outComputedNaNs;
+        }
+      });
       int64_t bothUnwritten = 0, refOnlyUnwritten = 0, outOnlyUnwritten = 0,
               refComputedNaNs = 0, outComputedNaNs = 0;
-      int64_t n = std::min(out.numElements(), r.numElements());
-      for (int64_t k = 0; k < n; ++k) {
-        bool refPoison = r.isPoisoned(k), outPoison = out.isPoisoned(k);
-        bool refNaN = std::isnan(r.get(k));
-        bothUnwritten += refPoison && outPoison;
-        refOnlyUnwritten += refPoison && !outPoison;
-        outOnlyUnwritten += outPoison && !refPoison;
-        if (refNaN && !refPoison)
-          ++refComputedNaNs;
-        if (!outPoison && !refNaN && std::isnan(out.get(k)))
-          ++outComputedNaNs;
+      for (const Counts &c : parts) {
+        bothUnwritten += c.bothUnwritten;
+        refOnlyUnwritten += c.refOnlyUnwritten;
+        outOnlyUnwritten += c.outOnlyUnwritten;
+        refComputedNaNs += c.refComputedNaNs;
+        outComputedNaNs += c.outComputedNaNs;
       }
       bool pass = c.ok() && refOnlyUnwritten == 0 && outOnlyUnwritten == 0;
       llvm::outs() << "  verify " << p.name << ": " << (pass ? "PASS" : "FAIL")

@@ -120,6 +120,54 @@ TEST_CASE("float8_e5m2: satfinite, subnormals, NaN") {
   checkE5M2(-0.3f, 0xB5, -0.3125f);
 }
 
+TEST_CASE("float8 e4m3fn/e5m2: bit-level conversions equal frexp rounding") {
+  // floatToE4M3Bits/floatToE5M2Bits work on the float's bits (selects, so
+  // they vectorise); floatToMiniFloatBits rounds the value in double with
+  // frexp/nearbyint. Every 4099th float bit pattern (all exponents and
+  // signs, NaNs and infinities) and every float within 64 ulps of each fp8
+  // value and midpoint must agree; decoding every byte must give the value
+  // ldexp gives.
+  auto agree = [](float x) {
+    CAPTURE(x);
+    CHECK(unsigned(floatToE4M3Bits(x)) ==
+          unsigned(floatToMiniFloatBits(x, 3, 7, 448.0, 0x7F)));
+    CHECK(unsigned(floatToE5M2Bits(x)) ==
+          unsigned(floatToMiniFloatBits(x, 2, 15, 57344.0, 0x7F)));
+  };
+  for (uint64_t b = 0; b <= 0xFFFFFFFFull; b += 4099)
+    agree(bitsFloat(uint32_t(b)));
+  for (unsigned byte = 0; byte < 256; ++byte) {
+    for (float v : {e4m3BitsToFloat(uint8_t(byte)),
+                    e5m2BitsToFloat(uint8_t(byte))}) {
+      if (std::isnan(v))
+        continue;
+      uint32_t vb = floatBits(v);
+      for (int d = -64; d <= 64; ++d)
+        agree(bitsFloat(vb + uint32_t(d)));
+    }
+    unsigned e = (byte >> 3) & 0xF, m = byte & 7;
+    float want = (e == 0xF && m == 7) ? qnan
+                 : e == 0             ? std::ldexp(float(m), -9)
+                                      : std::ldexp(float(8 + m), int(e) - 10);
+    if (byte & 0x80)
+      want = -want;
+    float got = e4m3BitsToFloat(uint8_t(byte));
+    CAPTURE(byte);
+    if (std::isnan(want))
+      CHECK(std::isnan(got));
+    else
+      CHECK(floatBits(got) == floatBits(want));
+  }
+  // Midpoints between neighbouring e4m3 values (ties to even).
+  for (unsigned byte = 0; byte < 0x7E; ++byte) {
+    double lo = e4m3BitsToFloat(uint8_t(byte)),
+           hi = e4m3BitsToFloat(uint8_t(byte + 1));
+    float mid = float((lo + hi) / 2);
+    for (int d = -2; d <= 2; ++d)
+      agree(bitsFloat(floatBits(mid) + uint32_t(d)));
+  }
+}
+
 TEST_CASE("cast: float to integer saturates, NaN gives zero") {
   CHECK(cast<int8_t>(300.0f) == 127);
   CHECK(cast<int8_t>(-300.0f) == -128);

@@ -284,3 +284,36 @@ TEST_CASE("cpu gemm: an f16 accumulator rounded every 16 k (mma.sync .f16)") {
       CHECK(differs);
     }
 }
+
+TEST_CASE("cpu gemm: contiguous-row packing, all transpositions, bit for bit") {
+  // f16 and bf16 operands in every layout: A's rows (and B's when
+  // transposed) are contiguous and packed through the row buffer in blocks
+  // of 16 columns; k on both sides of that block, m and n on both sides of
+  // the panel heights (6; 16 or 32 by host).
+  std::mt19937 g(9);
+  for (bool ta : {false, true})
+    for (bool tb : {false, true})
+      for (int64_t m : {1, 6, 7, 33})
+        for (int64_t n : {5, 32, 33})
+          for (int64_t k : {1, 15, 16, 17, 40}) {
+            auto a = randomHalf<f16>(size_t(m * k), g);
+            auto b = randomHalf<bf16>(size_t(k * n), g);
+            std::vector<float> c(size_t(m * n));
+            for (size_t i = 0; i < c.size(); ++i)
+              c[i] = float(i % 7) - 3;
+            std::vector<float> want =
+                reference<float>(a, b, c, m, n, k, ta, tb, false);
+            View<f16, 2> va = ta ? denseView<f16, 2>(a.data(), {k, m})
+                                 : denseView<f16, 2>(a.data(), {m, k});
+            View<bf16, 2> vb = tb ? denseView<bf16, 2>(b.data(), {n, k})
+                                  : denseView<bf16, 2>(b.data(), {k, n});
+            gemm<float>(va, vb, denseView<float, 2>(c.data(), {m, n}), m, n,
+                        k, ta, tb, false);
+            CAPTURE(ta);
+            CAPTURE(tb);
+            CAPTURE(m);
+            CAPTURE(n);
+            CAPTURE(k);
+            CHECK(c == want);
+          }
+}

@@ -13,12 +13,15 @@
 //===----------------------------------------------------------------------===//
 
 #include "tlc/runtime/HostTensor.h"
+#include "tlc/runtime/Parallel.h"
 
 #include <doctest/doctest.h>
 
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <string>
+#include <vector>
 
 using namespace tlc::runtime;
 
@@ -31,6 +34,22 @@ uint64_t splitMix(uint64_t &state) {
   z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
   z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
   return z ^ (z >> 31);
+}
+
+/// The bfloat16 value nearest to finite \p x (ties to the even mantissa):
+/// the two neighbours bracketing x (its bits truncated to the top 16, and
+/// one bfloat16 step further from zero), compared in double.
+double bf16Nearest(float x) {
+  uint32_t bits;
+  std::memcpy(&bits, &x, 4);
+  uint32_t loBits = bits & 0xFFFF0000u, hiBits = loBits + 0x10000u;
+  float lo, hi;
+  std::memcpy(&lo, &loBits, 4);
+  std::memcpy(&hi, &hiBits, 4);
+  double dLo = std::fabs(double(x) - lo), dHi = std::fabs(double(hi) - x);
+  if (dLo != dHi)
+    return dLo < dHi ? lo : hi;
+  return (loBits >> 16) & 1 ? hi : lo;
 }
 
 } // namespace
@@ -102,4 +121,101 @@ TEST_CASE("poison: a NaN no arithmetic produces, told apart from computed NaNs")
   i32.poison();
   CHECK(i32.get(0) == 0);
   CHECK_FALSE(i32.isPoisoned(0));
+}
+
+TEST_CASE("fillRandom: float32, float16 and bfloat16 are Box-Muller rounded") {
+  // The typed fast paths against the definition: element i is
+  // sqrt(-2 ln u) cos(2 pi v) of its two draws, rounded to float and then
+  // to the dtype (GCC's _Float16 conversion and bf16Nearest, round to
+  // nearest even, as the oracles). Two chunks and a ragged tail.
+  const int64_t n = 2 * (int64_t(1) << 20) + 777;
+  for (const char *name : {"float32", "float16", "bfloat16"}) {
+    CAPTURE(name);
+    HostTensor t(*lookupDType(name), {n});
+    t.fillRandom(/*seed=*/11, /*stream=*/5);
+    uint64_t state = 11 * 0x100000001B3ull + 5 * 0x9E3779B97F4A7C15ull;
+    int64_t firstBad = -1;
+    for (int64_t i = 0; i < n && firstBad < 0; ++i) {
+      double u = (double(splitMix(state) >> 11) + 0.5) * 0x1.0p-53;
+      double v = (double(splitMix(state) >> 11) + 0.5) * 0x1.0p-53;
+      float x = float(std::sqrt(-2.0 * std::log(u)) * std::cos(2.0 * M_PI * v));
+      double want = std::string(name) == "float32"   ? double(x)
+                    : std::string(name) == "float16" ? double(_Float16(x))
+                                                     : bf16Nearest(x);
+      if (t.get(i) != want)
+        firstBad = i;
+    }
+    CAPTURE(firstBad);
+    CHECK(firstBad < 0);
+  }
+}
+
+TEST_CASE("poison: every element of a tensor of several chunks") {
+  const int64_t n = 3 * (int64_t(1) << 20) + 5;
+  for (const char *name : {"float16", "float32", "float8_e4m3fn", "int16"}) {
+    CAPTURE(name);
+    HostTensor t(*lookupDType(name), {n});
+    t.fillRandom(1, 2);
+    t.poison();
+    bool isFloat = std::string(name) != "int16";
+    int64_t bad = 0;
+    for (int64_t i = 0; i < n; ++i)
+      bad += isFloat ? !t.isPoisoned(i) : t.get(i) != 0;
+    CHECK(bad == 0);
+  }
+}
+
+TEST_CASE("compareTensors: counts, first failure and errors across chunks") {
+  // float32 tensors of 2.5 chunks; planted differences in several chunks,
+  // the expected figures computed here in float64 element by element.
+  const int64_t n = (int64_t(5) << 19) + 3;
+  HostTensor ref(*lookupDType("float32"), {n});
+  HostTensor out(*lookupDType("float32"), {n});
+  ref.fillRandom(3, 0);
+  out.bytes = ref.bytes;
+  const int64_t planted[] = {(int64_t(1) << 20) + 17, 99, n - 1,
+                             (int64_t(2) << 20) + 1};
+  for (int64_t i : planted)
+    out.set(i, ref.get(i) + 0.5);
+  volatile double zero = 0.0;
+  out.set(5000, zero / zero); // a NaN where the reference has a number
+  double num = 0, den = 0, maxAbs = 0;
+  int64_t mismatches = 0, nans = 0, firstBad = -1;
+  for (int64_t i = 0; i < n; ++i) {
+    double o = out.get(i), r = ref.get(i);
+    if (std::isnan(o)) {
+      ++nans;
+      firstBad = firstBad < 0 ? i : firstBad;
+      continue;
+    }
+    double d = std::fabs(o - r);
+    num += d * d;
+    den += r * r;
+    maxAbs = std::max(maxAbs, d);
+    if (d > 1e-4 + 1e-3 * std::fabs(r)) {
+      ++mismatches;
+      firstBad = firstBad < 0 ? i : firstBad;
+    }
+  }
+  Comparison c = compareTensors(out, ref, 1e-3, 1e-4);
+  CHECK(mismatches == 4);
+  CHECK(c.mismatches == mismatches);
+  CHECK(c.nans == nans);
+  CHECK(c.firstBad == 99);
+  CHECK(c.firstBad == firstBad);
+  CHECK(c.maxAbsError == maxAbs);
+  CHECK(c.relativeError ==
+        doctest::Approx(std::sqrt(num / den)).epsilon(1e-12));
+}
+
+TEST_CASE("parallelCopy: large and ragged copies are memcpy") {
+  for (size_t bytes : {size_t(0), size_t(15), size_t(17) << 20,
+                       (size_t(33) << 20) + 9}) {
+    CAPTURE(bytes);
+    std::vector<uint8_t> src(bytes), dst(bytes, 0xEE);
+    for (size_t i = 0; i < bytes; ++i)
+      src[i] = uint8_t((i * 2654435761u) >> 13);
+    parallelCopy(dst.data(), src.data(), bytes);
+    CHECK(dst == src);
+  }
 }

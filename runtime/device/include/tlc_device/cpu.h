@@ -194,28 +194,61 @@ inline uint8_t floatToMiniFloatBits(float x, int manBits, int bias,
   return uint8_t(sign | (unsigned(qe + bias) << manBits) | mant);
 }
 
-/// float8_e4m3fn bits of \p x (round to nearest even, satfinite; NaN 0x7F).
-inline uint8_t floatToE4M3Bits(float x) {
-  return floatToMiniFloatBits(x, 3, 7, 448.0, 0x7F);
+/// The bits of an OCP float8 format with \p ManBits mantissa bits and
+/// exponent bias \p Bias (e4m3fn, e5m2) for \p x: round to nearest even,
+/// saturating to the largest finite value \p MaxBits (infinities too), NaN
+/// 0x7F with the sign. The same results as floatToMiniFloatBits, computed
+/// on the float's bits with selects only (no libm calls), so that loops
+/// converting to fp8 vectorise: a normal result rounds the mantissa in
+/// place (adding half a unit minus one plus the kept lowest bit) and moves
+/// the exponent to the format's bias; a subnormal one is the float
+/// a * 2^(Bias - 1 + ManBits) rounded to an integer by adding and
+/// subtracting 2^23 (exact below 2^22, round to nearest even), whose
+/// largest value 2^ManBits is the bits of the smallest normal.
+template <int ManBits, int Bias, uint32_t MaxBits>
+inline uint8_t floatToOcpFloat8Bits(float x) {
+  uint32_t bits = floatBits(x);
+  uint32_t sign = (bits >> 24) & 0x80u;
+  uint32_t ax = bits & 0x7FFFFFFFu;
+  constexpr int drop = 23 - ManBits;
+  // |x| as the format's magnitude bits when it is normal there.
+  uint32_t rounded = ax + ((1u << (drop - 1)) - 1) + ((ax >> drop) & 1u);
+  uint32_t normal = (rounded >> drop) - (uint32_t(127 - Bias) << ManBits);
+  // The largest finite value, as a float, and the smallest normal one.
+  constexpr float maxFinite =
+      float((1u << ManBits) | (MaxBits & ((1u << ManBits) - 1))) /
+      float(1u << ManBits) * float(1ull << ((MaxBits >> ManBits) - Bias));
+  constexpr uint32_t minNormalBits = uint32_t(127 + 1 - Bias) << 23;
+  float a = bitsFloat(ax);
+  float scaled = a * float(1ull << (Bias - 1 + ManBits));
+  uint32_t subnormal = uint32_t((scaled + 0x1p23f) - 0x1p23f);
+  uint32_t mag = ax < minNormalBits ? subnormal : normal;
+  mag = a > maxFinite ? MaxBits : mag;
+  mag = ax > 0x7F800000u ? 0x7Fu : mag;
+  return uint8_t(sign | mag);
 }
 
-/// The value of float8_e4m3fn bits \p b.
+/// float8_e4m3fn bits of \p x (round to nearest even, satfinite; NaN 0x7F).
+inline uint8_t floatToE4M3Bits(float x) {
+  return floatToOcpFloat8Bits<3, 7, 0x7Eu>(x);
+}
+
+/// The value of float8_e4m3fn bits \p b. Selects only (vectorises): a
+/// normal value moves its fields into a float (exponent rebiased 7 -> 127),
+/// a subnormal one is m * 2^-9, exactly; 0x7F/0xFF are NaN.
 inline float e4m3BitsToFloat(uint8_t b) {
-  bool neg = b & 0x80;
-  unsigned e = (b >> 3) & 0xF, m = b & 0x7;
-  float v;
-  if (e == 0xF && m == 0x7)
-    v = std::numeric_limits<float>::quiet_NaN();
-  else if (e == 0)
-    v = std::ldexp(float(m), -9);
-  else
-    v = std::ldexp(float(8 + m), int(e) - 10);
-  return neg ? -v : v;
+  uint32_t sign = uint32_t(b & 0x80u) << 24;
+  uint32_t e = (b >> 3) & 0xFu, m = b & 0x7u;
+  uint32_t normal = (uint32_t(b & 0x7Fu) << 20) + (120u << 23);
+  uint32_t subnormal = floatBits(float(int32_t(m)) * 0x1p-9f);
+  uint32_t mag = e == 0 ? subnormal : normal;
+  mag = (b & 0x7Fu) == 0x7Fu ? 0x7FC00000u : mag;
+  return bitsFloat(sign | mag);
 }
 
 /// float8_e5m2 bits of \p x (round to nearest even, satfinite; NaN 0x7F).
 inline uint8_t floatToE5M2Bits(float x) {
-  return floatToMiniFloatBits(x, 2, 15, 57344.0, 0x7F);
+  return floatToOcpFloat8Bits<2, 15, 0x7Bu>(x);
 }
 
 /// The value of float8_e5m2 bits \p b (the upper byte of a binary16).
@@ -700,9 +733,11 @@ constexpr int kGemmRows = 6;
 /// compiled with -ffp-contract=off, so never fused), and stores it back.
 /// Each element of C therefore sees exactly the sums of the loop nest
 /// `acc += a * b`; only the order in which elements are computed changes.
-/// \p pa holds A in panels of kGemmRows rows (`pa[p*k*MR + kk*MR + r]`),
-/// \p pb holds B in panels of NR columns (`pb[q*k*NR + kk*NR + c]`), both
-/// zero padded; \p c is m x n with row stride \p ldc.
+/// \p pa holds A row-major (`pa[i*k + kk]`) with zero rows up to a
+/// multiple of kGemmRows (the micro-kernel broadcasts its elements from
+/// kGemmRows row streams), \p pb holds B in panels of NR columns
+/// (`pb[q*k*NR + kk*NR + c]`), zero padded; \p c is m x n with row stride
+/// \p ldc.
 template <typename Acc, int VB>
 __attribute__((always_inline)) inline void
 gemmTiles(const Acc *__restrict pa, const Acc *__restrict pb, Acc *__restrict c,
@@ -714,7 +749,7 @@ gemmTiles(const Acc *__restrict pa, const Acc *__restrict pb, Acc *__restrict c,
     const Acc *bp = pb + (j0 / NR) * k * NR;
     const int64_t nr = std::min<int64_t>(NR, n - j0);
     for (int64_t i0 = 0; i0 < m; i0 += MR) {
-      const Acc *ap = pa + (i0 / MR) * k * MR;
+      const Acc *ap = pa + i0 * k;
       const int64_t mr = std::min<int64_t>(MR, m - i0);
       bool full = mr == MR && nr == NR;
       Acc edge[MR][NR];
@@ -740,7 +775,7 @@ gemmTiles(const Acc *__restrict pa, const Acc *__restrict pb, Acc *__restrict c,
         __builtin_memcpy(&b1, bp + kk * NR + L, VB);
 #pragma GCC unroll 16
         for (int r = 0; r < MR; ++r) {
-          Acc a = ap[kk * MR + r];
+          Acc a = ap[r * k + kk];
           acc[r][0] = acc[r][0] + a * b0;
           acc[r][1] = acc[r][1] + a * b1;
         }
@@ -797,8 +832,51 @@ inline int gemmVectorBytes() {
 /// element (r, c) is v's (c, r)) into \p dst in panels of \p P rows
 /// (`dst[p*cols*P + c*P + r%P]`), converted to Acc and zero padded to a
 /// multiple of P rows; reads outside v's buffer give zero.
+/// The most rows of a panel packPanels converts through its row buffer
+/// (kGemmRows for A, two 64-byte vectors of the narrowest accumulator for
+/// B), and the columns it converts at a time.
+constexpr int64_t kPackRows = 32, kPackCols = 16;
+
+/// packPanels of a matrix whose rows are contiguous (\p base, row stride
+/// \p sr): blocks of kPackCols columns of a panel's rows are converted row
+/// by row into a small buffer (contiguous, so the conversion vectorises),
+/// then written out column by column (contiguous writes). \p FixedP > 0
+/// is the panel height P known at compile time (\p P otherwise).
+template <typename Acc, int FixedP, typename T>
+__attribute__((always_inline)) inline void
+packRowBlocks(Acc *dst, const T *base, int64_t sr, int64_t rows, int64_t cols,
+              int64_t P = FixedP) {
+  if constexpr (FixedP > 0)
+    P = FixedP;
+  int64_t panels = (rows + P - 1) / P;
+  Acc tmp[kPackRows][kPackCols];
+  for (int64_t p = 0; p < panels; ++p) {
+    Acc *out = dst + p * cols * P;
+    int64_t n = std::min<int64_t>(P, rows - p * P);
+    for (int64_t r = n; r < P; ++r)
+      for (int64_t c = 0; c < kPackCols; ++c)
+        tmp[r][c] = Acc();
+    int64_t c0 = 0;
+    for (; c0 + kPackCols <= cols; c0 += kPackCols) {
+      for (int64_t r = 0; r < n; ++r) {
+        const T *src = base + (p * P + r) * sr + c0;
+        for (int64_t c = 0; c < kPackCols; ++c)
+          tmp[r][c] = cast<Acc>(src[c]);
+      }
+      for (int64_t c = 0; c < kPackCols; ++c)
+        for (int64_t r = 0; r < P; ++r)
+          out[(c0 + c) * P + r] = tmp[r][c];
+    }
+    for (; c0 < cols; ++c0)
+      for (int64_t r = 0; r < P; ++r)
+        out[c0 * P + r] =
+            r < n ? cast<Acc>(base[(p * P + r) * sr + c0]) : Acc();
+  }
+}
+
 template <typename Acc, typename T, int R>
-inline void packPanels(Acc *dst, const View<T, R> &v, bool trans, int64_t rows,
+__attribute__((always_inline)) inline void
+packPanelsImpl(Acc *dst, const View<T, R> &v, bool trans, int64_t rows,
                        int64_t cols, int64_t P) {
   int64_t panels = (rows + P - 1) / P;
   bool inside =
@@ -823,6 +901,18 @@ inline void packPanels(Acc *dst, const View<T, R> &v, bool trans, int64_t rows,
     }
     return;
   }
+  if (inside && sc == 1 && P <= kPackRows) {
+    // Rows contiguous in memory (A in its usual layout, B transposed).
+    if (P == kGemmRows)
+      packRowBlocks<Acc, kGemmRows>(dst, base, sr, rows, cols);
+    else if (P == 16)
+      packRowBlocks<Acc, 16>(dst, base, sr, rows, cols);
+    else if (P == 32)
+      packRowBlocks<Acc, 32>(dst, base, sr, rows, cols);
+    else
+      packRowBlocks<Acc, 0>(dst, base, sr, rows, cols, P);
+    return;
+  }
   for (int64_t p = 0; p < panels; ++p) {
     Acc *out = dst + p * cols * P;
     for (int64_t r = 0; r < P; ++r) {
@@ -841,6 +931,27 @@ inline void packPanels(Acc *dst, const View<T, R> &v, bool trans, int64_t rows,
       }
     }
   }
+}
+
+#ifdef TLC_CPU_GEMM_DISPATCH
+template <typename Acc, typename T, int R>
+__attribute__((target("avx512f"))) void
+packPanels512(Acc *dst, const View<T, R> &v, bool trans, int64_t rows,
+              int64_t cols, int64_t P) {
+  packPanelsImpl<Acc>(dst, v, trans, rows, cols, P);
+}
+#endif
+
+/// packPanelsImpl, compiled for AVX-512 where the micro-kernel uses it (the
+/// conversions are the same operations, on wider vectors).
+template <typename Acc, typename T, int R>
+inline void packPanels(Acc *dst, const View<T, R> &v, bool trans, int64_t rows,
+                       int64_t cols, int64_t P) {
+#ifdef TLC_CPU_GEMM_DISPATCH
+  if (gemmVectorBytes() == 64)
+    return packPanels512<Acc>(dst, v, trans, rows, cols, P);
+#endif
+  packPanelsImpl<Acc>(dst, v, trans, rows, cols, P);
 }
 
 } // namespace detail
@@ -898,9 +1009,14 @@ inline void gemm(const View<TA, RA> &a, const View<TB, RB> &b,
   const int64_t MR = detail::kGemmRows;
   const int64_t NR = 2 * vb / int64_t(sizeof(Acc));
   thread_local std::vector<Acc> sa, sb, sc;
-  sa.resize(size_t((m + MR - 1) / MR * MR * k));
+  const int64_t mPad = (m + MR - 1) / MR * MR;
+  sa.resize(size_t(mPad * k));
   sb.resize(size_t((n + NR - 1) / NR * NR * k));
-  detail::packPanels<Acc>(sa.data(), a, transA, m, k, MR);
+  // A row-major: op(A)^T packed as one panel of k rows (a plain conversion
+  // when A's rows are contiguous), then the padding rows.
+  if (k > 0)
+    detail::packPanels<Acc>(sa.data(), a, !transA, k, m, k);
+  std::fill(sa.begin() + m * k, sa.end(), Acc());
   // B's panels are of columns: pack op(B)^T, whose rows are B's columns.
   detail::packPanels<Acc>(sb.data(), b, !transB, n, k, NR);
   if constexpr (std::is_same_v<Acc, float>) {

@@ -26,6 +26,12 @@ namespace tlc::runtime {
 /// The kind of values a dtype holds.
 enum class DTypeClass { Float, SignedInt, UnsignedInt, Bool };
 
+/// Which dtype (the element conversions switch on it, not on the name).
+enum class DTypeCode {
+  F16, BF16, F32, TF32, F64, E4M3FN, E5M2, E4M3FNUZ, E5M2FNUZ, E8M0FNU,
+  I8, I16, I32, I64, U8, U16, U32, U64, Bool
+};
+
 /// Facts about one dtype.
 struct DType {
   /// TileLang name (`float16`).
@@ -41,6 +47,8 @@ struct DType {
   double rtol = 0;
   /// Absolute tolerance of verification.
   double atol = 0;
+  /// The dtype as a code (set by lookupDType together with the name).
+  DTypeCode code = DTypeCode::F32;
 
   /// True for floating-point dtypes.
   bool isFloat() const { return cls == DTypeClass::Float; }
