@@ -17,6 +17,8 @@
 
 #include "tlc/Dialect/Tile/Transforms/Passes.h"
 
+#include "Sm90Limits.h"
+
 #include "tlc/Dialect/Tile/IR/BufferEffects.h"
 #include "tlc/Dialect/Tile/IR/PassConfigs.h"
 #include "tlc/Dialect/Tile/IR/TileOps.h"
@@ -35,13 +37,6 @@ using namespace mlir;
 using namespace tlc;
 using namespace tlc::tile;
 
-/// The most dynamic shared memory an sm_90 block may have.
-static constexpr int64_t kSm90SharedLimit = 227 * 1024;
-/// The threads of one consumer warpgroup, and of the producer.
-static constexpr int64_t kWarpgroup = 128;
-/// setmaxnreg defaults with two consumer warpgroups that each hold a whole
-/// tile's accumulator: 128 * 40 + 256 * 232 = 64512 of 65536 registers.
-static constexpr int64_t kProducerRegs = 40, kConsumerRegs = 232;
 /// The first of the four named barriers (0 is __syncthreads, 1 the
 /// consumers' barrier of other warp-specialised kernels).
 static constexpr int64_t kFirstBarrier = 2;
@@ -145,7 +140,8 @@ struct TileGemmPingPongPass final
     auto ctas = kernel->getAttrOfType<IntegerAttr>("tile.persistent_ctas");
     std::optional<int64_t> threads = kernel.getStaticNumThreads();
     if (!wanted || !planned || !ctas ||
-        !kernel->hasAttr("tile.ws_producer_threads") || threads != kWarpgroup)
+        !kernel->hasAttr("tile.ws_producer_threads") ||
+        threads != kWarpgroupThreads)
       return;
     // tile-persistent-gemm's loop: one ring, one gemm with a group in
     // flight, in the kernel body.
@@ -205,7 +201,9 @@ struct TileGemmPingPongPass final
                  in.getCallee() == "T.annotate_consumer_reg_alloc";
       });
       int64_t producer = kProducerRegs, consumer = kConsumerRegs;
-      if (named && kWarpgroup * nreg[0] + 2 * kWarpgroup * nreg[1] <= 65536) {
+      if (named &&
+          kWarpgroupThreads * nreg[0] + 2 * kWarpgroupThreads * nreg[1] <=
+              65536) {
         producer = nreg[0];
         consumer = nreg[1];
       }

@@ -18,6 +18,8 @@
 
 #include "tlc/Dialect/Tile/Transforms/Passes.h"
 
+#include "Sm90Limits.h"
+
 #include "tlc/Dialect/Tile/IR/BufferEffects.h"
 #include "tlc/Dialect/Tile/IR/PassConfigs.h"
 #include "tlc/Dialect/Tile/IR/TileOps.h"
@@ -35,8 +37,6 @@ using namespace mlir;
 using namespace tlc;
 using namespace tlc::tile;
 
-/// The most dynamic shared memory an sm_90 block may have.
-static constexpr int64_t kSm90SharedLimit = 227 * 1024;
 /// Shared memory of an sm_90 multiprocessor and what the system reserves
 /// per block.
 static constexpr int64_t kSm90SharedPerSm = 228 * 1024;

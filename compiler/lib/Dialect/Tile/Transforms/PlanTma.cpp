@@ -15,6 +15,8 @@
 
 #include "tlc/Dialect/Tile/Transforms/Passes.h"
 
+#include "Sm90Limits.h"
+
 #include "tlc/Dialect/Tile/IR/BufferEffects.h"
 #include "tlc/Dialect/Tile/IR/LoweringStatus.h"
 #include "tlc/Dialect/Tile/IR/PassConfigs.h"
@@ -30,9 +32,6 @@ namespace tile {
 using namespace mlir;
 using namespace tlc;
 using namespace tlc::tile;
-
-/// The most dynamic shared memory an sm_90 block may have.
-static constexpr int64_t kSm90SharedLimit = 227 * 1024;
 
 static bool isGlobal(MemoryScope s) { return s == MemoryScope::Global; }
 

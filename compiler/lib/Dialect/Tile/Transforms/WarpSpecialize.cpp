@@ -16,6 +16,8 @@
 
 #include "tlc/Dialect/Tile/Transforms/Passes.h"
 
+#include "Sm90Limits.h"
+
 #include "tlc/Dialect/Tile/IR/BufferEffects.h"
 #include "tlc/Dialect/Tile/IR/LoweringStatus.h"
 #include "tlc/Dialect/Tile/IR/PassConfigs.h"
@@ -38,15 +40,6 @@ using namespace mlir;
 using namespace tlc;
 using namespace tlc::tile;
 
-/// The most dynamic shared memory an sm_90 block may have.
-static constexpr int64_t kSm90SharedLimit = 227 * 1024;
-/// The producer warpgroup.
-static constexpr int64_t kProducerThreads = 128;
-/// setmaxnreg defaults (registers per thread, multiples of 8): the
-/// producer only issues TMA, the consumers hold the accumulators. With one
-/// producer and at most two consumer warpgroups 128 * 40 + 256 * 232 =
-/// 64512 of the multiprocessor's 65536 registers.
-static constexpr int64_t kProducerRegs = 40, kConsumerRegs = 232;
 /// The consumers' count when two blocks of one consumer warpgroup share a
 /// multiprocessor.
 static constexpr int64_t kConsumerRegsTwoBlocks = 216;
@@ -508,7 +501,7 @@ struct TileWarpSpecializePass final
     kernel->setAttr("tile.shared_bytes", b.getI64IntegerAttr(end));
     pipe->setAttr("tile.ws_empty_barriers", b.getI64IntegerAttr(offset));
     kernel->setAttr("tile.ws_producer_threads",
-                    b.getI64IntegerAttr(kProducerThreads));
+                    b.getI64IntegerAttr(kWarpgroupThreads));
     // setmaxnreg unless the program opts out; T.annotate_producer_reg_dealloc
     // / T.annotate_consumer_reg_alloc choose the counts.
     if (intrinsicArg(kernel, "T.disable_warp_group_reg_alloc") >= 0 ||
@@ -530,9 +523,9 @@ struct TileWarpSpecializePass final
       producer = kProducerRegs;
     if (!valid(consumer))
       consumer = blocks == 2 ? kConsumerRegsTwoBlocks : kConsumerRegs;
-    if (blocks * (kProducerThreads * producer + *threads * consumer) > 65536)
+    if (blocks * (kWarpgroupThreads * producer + *threads * consumer) > 65536)
       blocks = 1;
-    if (kProducerThreads * producer + *threads * consumer > 65536)
+    if (kWarpgroupThreads * producer + *threads * consumer > 65536)
       return;
     kernel->setAttr("tile.ws_max_nreg",
                     b.getDenseI64ArrayAttr({producer, consumer}));
