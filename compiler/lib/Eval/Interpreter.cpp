@@ -903,55 +903,41 @@ Flow Interpreter::execFor(Node stmt) {
   if (iter.is(ValueKind::Opaque))
     return Flow::Normal; // Unknown iteration count: skip the loop.
   ExpandedLoopScope expanded(*this);
-  if (iter.isObj(ObjKind::Iterator)) {
-    // One value at a time: a `break` leaves the rest for the next reader.
-    IteratorObj *it = iter.as<IteratorObj>();
-    Node target = stmt.child(Field::target);
-    while (it->pos < it->items.size()) {
-      if (!step(stmt))
-        return Flow::Raise;
-      if (assign(target, it->items[it->pos++]) != Flow::Normal)
-        return Flow::Raise;
-      Flow f = execBody(stmt, Field::body);
-      if (f == Flow::Break)
-        return Flow::Normal;
-      if (f == Flow::Return || f == Flow::Raise)
-        return f;
-    }
-    return execBody(stmt, Field::orelse);
-  }
-  llvm::SmallVector<Value, 16> items;
-  if (iter.is(ValueKind::Range)) {
-    RangeObj *r = iter.as<RangeObj>();
-    Node target = stmt.child(Field::target);
-    for (int64_t i = r->start; r->step > 0 ? i < r->stop : i > r->stop;
-         i += r->step) {
-      if (!step(stmt))
-        return Flow::Raise;
-      if (assign(target, Value::integer(i)) != Flow::Normal)
-        return Flow::Raise;
-      Flow f = execBody(stmt, Field::body);
-      if (f == Flow::Break)
-        return Flow::Normal;
-      if (f == Flow::Return || f == Flow::Raise)
-        return f;
-    }
-    return execBody(stmt, Field::orelse);
-  }
-  if (!iterate(iter, items, stmt.child(Field::iter)))
-    return Flow::Raise;
   Node target = stmt.child(Field::target);
-  for (Value item : items) {
-    if (!step(stmt))
-      return Flow::Raise;
-    if (assign(target, item) != Flow::Normal)
+  // One iteration with \p item bound to the target: nullopt to go on, else
+  // the flow the loop ends with.
+  auto iteration = [&](Value item) -> std::optional<Flow> {
+    if (!step(stmt) || assign(target, item) != Flow::Normal)
       return Flow::Raise;
     Flow f = execBody(stmt, Field::body);
     if (f == Flow::Break)
       return Flow::Normal;
     if (f == Flow::Return || f == Flow::Raise)
       return f;
+    return std::nullopt;
+  };
+  if (iter.isObj(ObjKind::Iterator)) {
+    // One value at a time: a `break` leaves the rest for the next reader.
+    IteratorObj *it = iter.as<IteratorObj>();
+    while (it->pos < it->items.size())
+      if (std::optional<Flow> f = iteration(it->items[it->pos++]))
+        return *f;
+    return execBody(stmt, Field::orelse);
   }
+  if (iter.is(ValueKind::Range)) {
+    RangeObj *r = iter.as<RangeObj>();
+    for (int64_t i = r->start; r->step > 0 ? i < r->stop : i > r->stop;
+         i += r->step)
+      if (std::optional<Flow> f = iteration(Value::integer(i)))
+        return *f;
+    return execBody(stmt, Field::orelse);
+  }
+  llvm::SmallVector<Value, 16> items;
+  if (!iterate(iter, items, stmt.child(Field::iter)))
+    return Flow::Raise;
+  for (Value item : items)
+    if (std::optional<Flow> f = iteration(item))
+      return *f;
   return execBody(stmt, Field::orelse);
 }
 
