@@ -831,6 +831,20 @@ Value Interpreter::callMetaPrimitive(const PArgs &p) {
     if (instance)
       readPassConfigs(p.getOr("configs", Value::none()), instance->annotated);
     return Value::none();
+  case BuiltinId::FuncAttr: {
+    Value attrs = p.getOr("attrs", Value::none());
+    if (attrs.is(ValueKind::Opaque) || attrs.isAbrupt())
+      return attrs.isAbrupt() ? attrs : Value::none();
+    if (!attrs.is(ValueKind::Dict))
+      return fail(p.node("attrs"), "T.func_attr expects a dict of attributes, "
+                                   "got " + toString(attrs, true));
+    for (auto &kv : attrs.as<DictObj>()->items)
+      if (!kv.first.is(ValueKind::Str))
+        return fail(p.node("attrs"), "T.func_attr: attribute names are "
+                                     "strings, got " +
+                                         toString(kv.first, true));
+    return Value::none();
+  }
   case BuiltinId::AnnotateCompileFlags:
     if (instance)
       readCompileFlags(p.getOr("flags", Value::none()), instance->annotated);
