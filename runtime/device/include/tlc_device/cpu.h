@@ -220,7 +220,11 @@ inline uint8_t floatToOcpFloat8Bits(float x) {
       float(1u << ManBits) * float(1ull << ((MaxBits >> ManBits) - Bias));
   constexpr uint32_t minNormalBits = uint32_t(127 + 1 - Bias) << 23;
   float a = bitsFloat(ax);
-  float scaled = a * float(1ull << (Bias - 1 + ManBits));
+  // Only a magnitude below the smallest normal takes the subnormal path;
+  // any other is 0 there (a large float or an infinity converted to an
+  // integer would be undefined behaviour).
+  float small = ax < minNormalBits ? a : 0.0f;
+  float scaled = small * float(1ull << (Bias - 1 + ManBits));
   uint32_t subnormal = uint32_t((scaled + 0x1p23f) - 0x1p23f);
   uint32_t mag = ax < minNormalBits ? subnormal : normal;
   mag = a > maxFinite ? MaxBits : mag;
