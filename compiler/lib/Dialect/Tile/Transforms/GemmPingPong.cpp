@@ -37,9 +37,6 @@ using namespace mlir;
 using namespace tlc;
 using namespace tlc::tile;
 
-/// The first of the four named barriers (0 is __syncthreads, 1 the
-/// consumers' barrier of other warp-specialised kernels).
-static constexpr int64_t kFirstBarrier = 2;
 /// Without `tlc.gemm_pingpong`, a qualifying GEMM ping-pongs when its tile's
 /// main loop has at most this many k-steps (a static trip count). Ping-pong
 /// hides the epilogue, whose share of a tile's time falls as 1 / k-steps;
@@ -216,7 +213,8 @@ struct TileGemmPingPongPass final
     kernel->setAttr("tile.ws_blocks_per_sm", b.getI64IntegerAttr(1));
     kernel->setAttr("tile.persistent_ctas", b.getI64IntegerAttr(blocks));
     kernel->setAttr("tile.shared_bytes", b.getI64IntegerAttr(end));
-    kernel->setAttr("tile.gemm_pingpong", b.getI64IntegerAttr(kFirstBarrier));
+    kernel->setAttr("tile.gemm_pingpong",
+                    b.getI64IntegerAttr(kFirstTurnBarrier));
   }
 };
 } // namespace

@@ -50,11 +50,6 @@ static constexpr int64_t kConsumerRegsTwoBlocks = 216;
 /// fragments take 244 registers at 216; the 128-register GEMM
 /// accumulator does not spill).
 static constexpr int64_t kTwoBlockFragmentRegs = 160;
-/// The first of the two named barriers that pass the tensor cores between
-/// two consumer warpgroups (ping-pong): 0 is __syncthreads and 1 the
-/// consumers' block barrier; kernels with named barriers of their own are
-/// not warp-specialised.
-static constexpr int64_t kPingPongBarrier = 2;
 /// Shared memory of an sm_90 multiprocessor, and what the system reserves
 /// per block.
 static constexpr int64_t kSm90SharedPerSm = 228 * 1024;
@@ -257,7 +252,7 @@ static void planPingPong(PipelinedOp pipe, Builder &b) {
     return;
   for (GemmOp g : gemms)
     g->setAttr("tile.ws_pingpong", b.getUnitAttr());
-  pipe->setAttr("tile.ws_pingpong", b.getI64IntegerAttr(kPingPongBarrier));
+  pipe->setAttr("tile.ws_pingpong", b.getI64IntegerAttr(kFirstTurnBarrier));
 }
 
 /// Whether \p op (a top-level op of a warp-specialised loop body) is
