@@ -6,7 +6,8 @@
 # and the corpus): LIMIT=SECONDS PAR=N OUT=DIR bash corpus_check.sh S
 # One line per file in summary.txt (and in partial.txt as each finishes,
 # for a run cut short), the verify lines in runlogs.txt. BUILD_LIMIT
-# (seconds, default 120 for cuda and 240 for cpu) bounds each build.
+# (seconds, default 120 for cuda and 240 for cpu) bounds each build;
+# THREADS (default 4) is tlc-run's --threads for the CPU reference.
 S=${1:-$(dirname "$0")}; O=${OUT:-out}; mkdir -p $O/logs
 A=/tmp/art; mkdir -p $A
 export TLC_CACHE_DIR=/tmp/tlc-cache
@@ -23,7 +24,7 @@ verify() {
   n=$(basename $1 .py)
   if grep -q "cuda 0" $A/$n.rc && grep -q "cpu 0" $A/$n.rc; then
     t0=$SECONDS
-    timeout ${LIMIT:-60} $S/bin/tlc-run --device cuda --verify --threads 4 --reference $A/cpu/$n $A/cuda/$n > $O/logs/$n.run 2>&1; rc=$?
+    timeout ${LIMIT:-60} $S/bin/tlc-run --device cuda --verify --threads ${THREADS:-4} --reference $A/cpu/$n $A/cuda/$n > $O/logs/$n.run 2>&1; rc=$?
     echo "$n run=$rc $((SECONDS-t0))s" | tee -a $O/partial.txt
   else
     echo "$n build=$(tr '\n' ' ' < $A/$n.rc)" | tee -a $O/partial.txt
