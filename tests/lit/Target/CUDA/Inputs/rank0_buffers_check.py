@@ -1,21 +1,8 @@
 """NumPy reference of rank0-buffers.py: one line per kernel, PASS when the
 saved outputs under argv[1] match."""
-import os
-import sys
-
 import numpy as np
 
-root = sys.argv[1]
-
-
-def load(kernel, name, inputs=False):
-    return np.load(os.path.join(root, kernel, "inputs" if inputs else "",
-                                name + ".npy"))
-
-
-def report(kernel, ok):
-    print(kernel, "PASS" if ok else "FAIL")
-
+from saved_outputs import load, report
 
 a = load("argmax_vec", "A", True)
 b = load("argmax_vec", "B")

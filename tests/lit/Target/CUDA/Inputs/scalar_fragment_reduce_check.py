@@ -1,22 +1,8 @@
 """NumPy reference of scalar-fragment-reduce.py: one line per kernel, PASS
 when the saved outputs under argv[1] match."""
-import os
-import sys
-
 import numpy as np
 
-root = sys.argv[1]
-
-
-def load(kernel, name, inputs=False):
-    return np.load(os.path.join(root, kernel, "inputs" if inputs else "",
-                                name + ".npy"))
-
-
-def report(kernel, expected):
-    got = load(kernel, "B")
-    ok = got.shape == expected.shape and np.allclose(got, expected, atol=1e-5)
-    print(kernel, "PASS" if ok else "FAIL")
+from saved_outputs import load, report_close as report
 
 
 a = load("one_element", "A", True).astype(np.float64)
