@@ -1,0 +1,45 @@
+#!/bin/bash
+# Issue 13 part 2, the disagreements examined by the numerics branch, on
+# the H200 (S holds bin/tlc-build, bin/tlc-run, corpus/ and scripts/, the
+# Python files of tests/bench/numerics). Usage: OUT=DIR bash h200_numerics.sh S
+#  1. stream-K GEMM: the GPU's C and the CPU target's on the same inputs,
+#     then streamk_orders.py: is each differing element, on both sides, a
+#     sum of the same f16 atomic additions in some order?
+#  2. NSA varlen with valid inputs (nsa_varlen.py make): GPU against the
+#     CPU target and against the float64 oracle.
+#  3. mamba chunk_state at its own size: tlc-run's normal inputs, then
+#     inputs of the script's kind (--fill).
+#  4. the delta-rule recurrences with gates <= 0 and keys of norm ~1
+#     (--fill), which bound the state.
+S=${1:-$(dirname "$0")}; O=${OUT:-out}; mkdir -p $O; A=/tmp/numerics; mkdir -p $A
+export TLC_CACHE_DIR=/tmp/tlc-cache
+P=$(command -v python3)
+b() { # name
+  $S/bin/tlc-build --target=cuda:sm_90a -o $A/$1/cuda $S/corpus/$1.py > $O/$1.build 2>&1 &&
+  $S/bin/tlc-build --target=cpu -o $A/$1/cpu $S/corpus/$1.py >> $O/$1.build 2>&1
+}
+SECONDS=0
+n=examples__gemm_streamk__example_tilelang_gemm_streamk
+b $n && {
+  $S/bin/tlc-run $A/$n/cuda --device cuda --verify --reference $A/$n/cpu --save $A/$n/gpu > $O/streamk.txt 2>&1
+  $S/bin/tlc-run $A/$n/cpu --inputs $A/$n/gpu/inputs --save $A/$n/cpuout >> $O/streamk.txt 2>&1
+  $P $S/scripts/streamk_orders.py $A/$n/gpu/inputs $A/$n/gpu $A/$n/cpuout >> $O/streamk.txt 2>&1; }
+echo "streamk done ${SECONDS}s"
+n=examples__deepseek_nsa__example_tilelang_nsa_fwd_varlen
+b $n && { mkdir -p $A/nsa_in && $P $S/scripts/nsa_varlen.py make $A/nsa_in &&
+  $S/bin/tlc-run $A/$n/cuda --device cuda --inputs $A/nsa_in --verify --reference $A/$n/cpu --save $A/$n/gpu > $O/nsa.txt 2>&1
+  $P $S/scripts/nsa_varlen.py check $A/nsa_in $A/$n/gpu >> $O/nsa.txt 2>&1; }
+echo "nsa done ${SECONDS}s"
+n=examples__linear_attention__example_mamba_chunk_state
+b $n && {
+  timeout 120 $S/bin/tlc-run $A/$n/cuda --device cuda --verify --threads 16 --reference $A/$n/cpu > $O/mamba_state.txt 2>&1
+  timeout 120 $S/bin/tlc-run $A/$n/cuda --device cuda --verify --threads 16 --reference $A/$n/cpu \
+    --fill 'dA_cumsum=uniform(-1,0)' --fill 'dt=uniform(0,0.1)' >> $O/mamba_state.txt 2>&1; }
+echo "mamba done ${SECONDS}s"
+for n in examples__gdn__example_chunk_delta_h:G examples__KDA__chunk_delta_h_fwd:GK examples__KDA__chunk_delta_bwd:GK; do
+  g=${n#*:}; n=${n%:*}
+  b $n && timeout 150 $S/bin/tlc-run $A/$n/cuda --device cuda --verify --threads 16 --reference $A/$n/cpu \
+    --fill "$g=uniform(-0.1,0)" --fill 'K=normal(0,0.088)' --fill 'W=normal(0,0.088)' > $O/$n.txt 2>&1
+  echo "$n done ${SECONDS}s"
+done
+grep -h "verify\|error\|differ\|reachable\|oracle\|exact" $O/*.txt
