@@ -8,7 +8,7 @@
 //   tlc-run DIR|NAME.json [--kernel NAME] [-D sym=value]... [--seed N]
 //           [--inputs DIR] [--save OUT] [--verify] [--bench]
 //           [--device cpu|cuda|hip|sim] [--fill NAME=SPEC]...
-//           [--verify-as-set NAME]...
+//           [--verify-as-set NAME]... [--accumulation NAME=N]...
 //
 // Loads the manifests `tlc-build -o DIR` wrote, allocates every tensor
 // parameter (inputs: seeded random normal values; outputs: NaN poison), runs
@@ -35,6 +35,9 @@
 // `-D` needed); a file whose shape disagrees is an error naming the
 // dimension. `--verify-as-set NAME` compares output NAME row by row as a
 // multiset (for outputs whose order the kernel leaves free).
+// `--accumulation NAME=N` widens NAME's absolute tolerance by the bound on
+// two orders of N rounded additions, 2 (N - 1) u max|ref| (the atomics of
+// split-K and stream-K GEMMs).
 // `--bench` prints the median time of repeated runs (device events on GPUs).
 //
 // Exit status: 0 on success, 1 when a kernel fails or verification fails,
@@ -118,6 +121,17 @@ cl::list<std::string> setOutputs(
              "by atomic counters. Not a default: any other output is "
              "compared element by element"),
     cl::value_desc("NAME"), cl::CommaSeparated, cl::cat(category));
+cl::list<std::string> accumulationOpts(
+    "accumulation",
+    cl::desc("NAME=N: output NAME is the result of N rounded additions in "
+             "its own dtype whose order the back ends choose (atomics of a "
+             "split-K / stream-K GEMM: N = the partial sums added): --verify "
+             "widens its absolute tolerance by 2 (N - 1) u max|ref|, u the "
+             "dtype's unit roundoff (f16 2^-11, bf16 2^-8, f32 2^-24), the "
+             "bound on two orders of such a sum whose running values stay "
+             "within the output's largest magnitude; other outputs keep the "
+             "dtype's tolerance"),
+    cl::value_desc("NAME=N"), cl::cat(category));
 cl::opt<double> rtolOpt("rtol", cl::desc("Override the relative tolerance"),
                         cl::init(-1), cl::cat(category));
 cl::opt<double> atolOpt("atol", cl::desc("Override the absolute tolerance"),
@@ -127,6 +141,32 @@ cl::opt<double> atolOpt("atol", cl::desc("Override the absolute tolerance"),
 int fail(const llvm::Twine &msg, int status = 1) {
   llvm::errs() << "tlc-run: error: " << msg << "\n";
   return status;
+}
+
+/// The unit roundoff (half the spacing of 1 and the next value) of float
+/// dtype \p dt; 0 for integers.
+double unitRoundoff(const DType &dt) {
+  switch (dt.code) {
+  case DTypeCode::F16:
+  case DTypeCode::TF32:
+    return 0x1p-11;
+  case DTypeCode::BF16:
+    return 0x1p-8;
+  case DTypeCode::F32:
+    return 0x1p-24;
+  case DTypeCode::F64:
+    return 0x1p-53;
+  case DTypeCode::E4M3FN:
+  case DTypeCode::E4M3FNUZ:
+    return 0x1p-4;
+  case DTypeCode::E5M2:
+  case DTypeCode::E5M2FNUZ:
+    return 0x1p-3;
+  case DTypeCode::E8M0FNU:
+    return 0.5;
+  default:
+    return 0;
+  }
 }
 
 /// Writes the tensors of \p host whose role matches into \p dir.
@@ -283,6 +323,26 @@ int runKernel(Device &dev, const artifact::Manifest &m, llvm::StringRef dir,
       const HostTensor &r = asSet ? *refSorted : *getParamData(ref, i);
       double rtol = rtolOpt >= 0 ? rtolOpt : out.dtype.rtol;
       double atol = atolOpt >= 0 ? atolOpt : out.dtype.atol;
+      // --accumulation NAME=N: two orders of N rounded additions, each
+      // step off by at most u |running sum| <= u max|ref|, differ by at
+      // most 2 (N - 1) u max|ref|.
+      int64_t additions = 0;
+      for (const std::string &a : accumulationOpts) {
+        auto [name, count] = llvm::StringRef(a).split('=');
+        if (name.trim() == p.name)
+          count.trim().getAsInteger(10, additions);
+      }
+      double accumulationAtol = 0;
+      if (additions > 1) {
+        const HostTensor &rt = *getParamData(ref, i);
+        double maxRef = 0;
+        for (int64_t k = 0, n = rt.numElements(); k < n; ++k)
+          if (std::isfinite(rt.get(k)))
+            maxRef = std::max(maxRef, std::fabs(rt.get(k)));
+        accumulationAtol =
+            2.0 * double(additions - 1) * unitRoundoff(rt.dtype) * maxRef;
+        atol += accumulationAtol;
+      }
       Comparison c = compareTensors(out, r, rtol, atol);
       // Outputs start as tlc-run's NaN poison, a payload no arithmetic
       // produces: an element still holding it was not written. Other NaNs
@@ -326,6 +386,11 @@ int runKernel(Device &dev, const artifact::Manifest &m, llvm::StringRef dir,
                                    c.maxAbsError)
                    << "  (rtol=" << rtol << " atol=" << atol << " for "
                    << (p.pointee ? p.pointee->dtype : p.dtype) << ")";
+      if (accumulationAtol > 0)
+        llvm::outs() << llvm::format(
+            "  (atol includes %.3e for %lld rounded additions: "
+            "--accumulation)",
+            accumulationAtol, (long long)additions);
       if (asSet)
         llvm::outs() << "  (each row compared as a multiset: --verify-as-set; "
                         "indices below are of the sorted rows)";
@@ -447,6 +512,18 @@ int main(int argc, char **argv) {
                   2);
     if (auto e = FillSpec::parse(llvm::StringRef(f).split('=').second); !e)
       return fail("--fill " + f + ": " + llvm::toString(e.takeError()), 2);
+  }
+  for (const std::string &a : accumulationOpts) {
+    auto [name, count] = llvm::StringRef(a).split('=');
+    int64_t n;
+    if (!llvm::StringRef(a).contains('=') || count.trim().getAsInteger(10, n) ||
+        n < 1)
+      return fail("--accumulation expects NAME=N with N >= 1, got '" + a + "'",
+                  2);
+    if (!known(name.trim()))
+      return fail("--accumulation " + a +
+                      ": no kernel here has a parameter '" + name.trim() + "'",
+                  2);
   }
   for (const std::string &n : setOutputs)
     if (!known(n))
