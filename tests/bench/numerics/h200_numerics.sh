@@ -15,7 +15,7 @@
 #     (--fill), which bound the state.
 S=${1:-$(dirname "$0")}; O=${OUT:-out}; mkdir -p $O; A=/tmp/numerics; mkdir -p $A
 export TLC_CACHE_DIR=/tmp/tlc-cache
-P=$(command -v python3)
+P=${PYTHON:-python3}
 b() { # name
   $S/bin/tlc-build --target=cuda:sm_90a -o $A/$1/cuda $S/corpus/$1.py > $O/$1.build 2>&1 &&
   $S/bin/tlc-build --target=cpu -o $A/$1/cpu $S/corpus/$1.py >> $O/$1.build 2>&1

@@ -6,7 +6,7 @@
 # target runs the forward (Output, lse) and the preprocess (Delta from O and
 # a random dO); their files are the backward's --inputs, dQ zeroed.
 S=$1; ART=$2; OPTS=$3; C=$ART/chain; T=${THREADS:-16}
-P=$(command -v python3)
+P=${PYTHON:-python3}
 rm -rf $C && mkdir -p $C/in
 $S/bin/tlc-run $ART/cpu --kernel flashattn_fwd --threads $T --save $C/fwd | grep -v "^  ran"
 cp $C/fwd/inputs/Q.npy $C/fwd/inputs/K.npy $C/fwd/inputs/V.npy $C/fwd/lse.npy $C/in/
