@@ -9,7 +9,7 @@
 #     additions per element; split-K: 4).
 #  2. NSA varlen with valid inputs (nsa_varlen.py make): GPU against the
 #     CPU target and against the float64 oracle.
-#  3. mamba chunk_state at its own size: tlc-run's normal inputs, then
+#  3. mamba chunk_state and chunk_scan at their own size: tlc-run's normal inputs, then
 #     inputs of the script's kind (--fill).
 #  4. the delta-rule recurrences with gates <= 0 and keys of norm ~1
 #     (--fill), which bound the state.
@@ -35,11 +35,12 @@ b $n && { mkdir -p $A/nsa_in && $P $S/scripts/nsa_varlen.py make $A/nsa_in &&
   $S/bin/tlc-run $A/$n/cuda --device cuda --inputs $A/nsa_in --verify --reference $A/$n/cpu --save $A/$n/gpu > $O/nsa.txt 2>&1
   $P $S/scripts/nsa_varlen.py check $A/nsa_in $A/$n/gpu >> $O/nsa.txt 2>&1; }
 echo "nsa done ${SECONDS}s"
-n=examples__linear_attention__example_mamba_chunk_state
+for n in examples__linear_attention__example_mamba_chunk_state examples__linear_attention__example_mamba_chunk_scan; do
 b $n && {
-  timeout 120 $S/bin/tlc-run $A/$n/cuda --device cuda --verify --threads 16 --reference $A/$n/cpu > $O/mamba_state.txt 2>&1
+  timeout 120 $S/bin/tlc-run $A/$n/cuda --device cuda --verify --threads 16 --reference $A/$n/cpu > $O/$n.txt 2>&1
   timeout 120 $S/bin/tlc-run $A/$n/cuda --device cuda --verify --threads 16 --reference $A/$n/cpu \
-    --fill 'dA_cumsum=uniform(-1,0)' --fill 'dt=uniform(0,0.1)' >> $O/mamba_state.txt 2>&1; }
+    --fill 'dA_cumsum=uniform(-1,0)' --fill 'dt=uniform(0,0.1)' >> $O/$n.txt 2>&1; }
+done
 echo "mamba done ${SECONDS}s"
 for n in examples__gdn__example_chunk_delta_h:G examples__KDA__chunk_delta_h_fwd:GK examples__KDA__chunk_delta_bwd:GK; do
   g=${n#*:}; n=${n%:*}
