@@ -30,6 +30,16 @@ What is compared, and how (the rules of ``tlc-run --verify``,
   ``rel_err`` is ``||gpu - cpu||_2 / ||cpu||_2`` over them, as tlc-run
   prints them.
 
+Order-free outputs (top-k indices placed at positions taken with
+``T.atomic_add(..., return_prev=True)``: the order is the order threads
+reach the atomic, not deterministic on the GPU) cannot be compared element
+by element. ``TLC_VERIFY_CPU_SETS=NAME[,NAME...]`` (or
+``tlc_verify_cpu(sets=[...])``) names the tensors to compare row by row as
+multisets instead: both sides sorted along the last axis first (NaNs
+last), as ``tlc-run --verify-as-set``. A name is a parameter name, or
+``KERNEL:NAME`` for one kernel only; nothing is compared as a set unless
+named.
+
 Switches: ``TLC_VERIFY_CPU=1`` (report; the script goes on after a
 difference), ``TLC_VERIFY_CPU=strict`` (a difference raises an
 ``AssertionError`` naming the kernel, the tensor and the first differing
@@ -88,6 +98,7 @@ _lock = threading.Lock()
 _tls = threading.local()
 _api_mode = [None]   # set by tlc_verify_cpu(); None: the environment's
 _api_calls = [None]
+_api_sets = [None]   # set by tlc_verify_cpu(sets=...)
 _check_cpu = [False]
 _calls = {}          # (artifact dir, instance) -> calls checked
 _twins = {}          # (artifact dir, instance) -> JITKernel or error text
@@ -123,11 +134,41 @@ def call_limit():
         return 1
 
 
-def tlc_verify_cpu(on=True, calls=None):
+def set_names():
+    """The tensors compared as multisets per row (``KERNEL:NAME`` or
+    ``NAME``): ``tlc_verify_cpu(sets=...)``, else ``TLC_VERIFY_CPU_SETS``."""
+    if _api_sets[0] is not None:
+        return set(_api_sets[0])
+    text = os.environ.get("TLC_VERIFY_CPU_SETS", "")
+    return {n.strip() for n in text.split(",") if n.strip()}
+
+
+def _as_set(kernel, name):
+    names = set_names()
+    return name in names or f"{kernel.kernel_name}:{name}" in names
+
+
+def sorted_rows(t):
+    """``t`` with each row (the last axis) sorted ascending, NaNs last: a
+    multiset view for order-free outputs."""
+    if tz.is_torch(t):
+        if t.dim() == 0:
+            return t
+        return t.detach().cpu().sort(dim=-1, stable=True).values
+    import numpy
+    t = numpy.asarray(t)
+    return t if t.ndim == 0 else numpy.sort(t, axis=-1, kind="stable")
+
+
+def tlc_verify_cpu(on=True, calls=None, sets=None):
     """Turns the differential mode on (``True``), off (``False``) or on
     with differences raising (``"strict"``), over ``TLC_VERIFY_CPU``;
     ``calls`` checks that many first calls of each instance (over
-    ``TLC_VERIFY_CPU_CALLS``). ``None`` leaves the environment in charge."""
+    ``TLC_VERIFY_CPU_CALLS``); ``sets`` names the tensors compared row by
+    row as multisets (over ``TLC_VERIFY_CPU_SETS``; ``[]`` none). ``None``
+    leaves the environment in charge."""
+    if sets is not None:
+        _api_sets[0] = [sets] if isinstance(sets, str) else list(sets)
     if on is None:
         _api_mode[0] = None
     elif on is True or on is False:
@@ -607,8 +648,12 @@ def _finish(kernel, label, n, result, device, reference):
         name = p["name"]
         if name not in device or name not in reference:
             continue
-        c = compare(name, _to_host(device[name]), reference[name],
-                    p["dtype"])
+        out, ref = _to_host(device[name]), reference[name]
+        as_set = _as_set(kernel, name)
+        if as_set:
+            out, ref = sorted_rows(out), sorted_rows(ref)
+        c = compare(name + (" (as sets per row)" if as_set else ""), out,
+                    ref, p["dtype"])
         results.append(c)
         if kernel.params.index(p) in kernel._outputs or \
                 p.get("role", "inout") != "in":

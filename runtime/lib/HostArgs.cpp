@@ -13,6 +13,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 
@@ -134,7 +135,11 @@ static llvm::Error fillTensor(HostTensor &t, const artifact::Manifest &m,
   }
   std::string file = findInputFile(options.inputsDir, m, name);
   if (file.empty()) {
-    t.fillRandom(options.seed, stream);
+    auto spec = options.fills.find(name);
+    if (spec != options.fills.end())
+      t.fill(spec->second, options.seed, stream);
+    else
+      t.fillRandom(options.seed, stream);
     return llvm::Error::success();
   }
   auto read = HostTensor::readNpy(file, t.dtype);
@@ -146,6 +151,94 @@ static llvm::Error fillTensor(HostTensor &t, const artifact::Manifest &m,
                  "' is " + dtype + "[" + joinShape(t.shape) + "]");
   t = std::move(*read);
   loaded.push_back(name.str());
+  return llvm::Error::success();
+}
+
+/// Where a symbol's value came from, for messages.
+struct Binding {
+  int64_t value;
+  std::string from;
+};
+
+/// The extents of parameter \p p as they are laid out in its `.npy` file:
+/// its shape, or for a pointer table the table's length then the pointee's.
+static std::vector<artifact::Extent> fileExtents(const artifact::Param &p) {
+  if (!p.pointee)
+    return p.shape;
+  std::vector<artifact::Extent> out;
+  if (!p.shape.empty())
+    out.push_back(p.shape[0]);
+  out.insert(out.end(), p.pointee->shape.begin(), p.pointee->shape.end());
+  return out;
+}
+
+/// The symbol that extent \p e is, when it is one symbol alone.
+static std::optional<std::string> plainSymbol(const artifact::Extent &e) {
+  if (e.isStatic)
+    return std::nullopt;
+  auto expr = artifact::ShapeExpr::parse(e.expr);
+  if (!expr) {
+    llvm::consumeError(expr.takeError());
+    return std::nullopt;
+  }
+  std::vector<std::string> names;
+  expr->collectSymbols(names);
+  if (names.size() != 1 || llvm::StringRef(e.expr).trim() != names[0])
+    return std::nullopt;
+  return names[0];
+}
+
+/// Binds the symbols not in \p bound that are whole extents of a
+/// parameter with a file in the inputs directory (DIR/NAME.npy: inputs and
+/// outputs alike, an output's file giving only its shape) from that file's
+/// shape, and records every file's shape in \p fileShapes. A file of the
+/// wrong rank, or whose extent disagrees with a symbol's value from -D or
+/// from another file, is an error naming both.
+static llvm::Error
+bindFromInputFiles(const artifact::Manifest &m, llvm::StringRef dir,
+                   llvm::StringMap<Binding> &bound,
+                   std::vector<std::optional<std::vector<int64_t>>> &fileShapes) {
+  fileShapes.assign(m.params.size(), std::nullopt);
+  if (dir.empty())
+    return llvm::Error::success();
+  for (auto [index, p] : llvm::enumerate(m.params)) {
+    if (!p.isTensor)
+      continue;
+    std::string file = findInputFile(dir, m, p.name);
+    if (file.empty())
+      continue;
+    auto shape = HostTensor::readNpyShape(file);
+    if (!shape)
+      return shape.takeError();
+    std::vector<artifact::Extent> extents = fileExtents(p);
+    std::vector<std::string> spelled;
+    for (const artifact::Extent &e : extents)
+      spelled.push_back(e.str());
+    if (shape->size() != extents.size())
+      return error(file + ": shape [" + joinShape(*shape) + "] has " +
+                   std::to_string(shape->size()) + " dimensions, but " +
+                   "parameter '" + p.name + "' of kernel '" + m.name +
+                   "' has " + std::to_string(extents.size()) + ": [" +
+                   llvm::join(spelled, ", ") + "]");
+    for (auto [d, e] : llvm::enumerate(extents)) {
+      std::optional<std::string> sym = plainSymbol(e);
+      if (!sym)
+        continue;
+      std::string here = p.name + ".npy dimension " + std::to_string(d);
+      auto it = bound.find(*sym);
+      if (it == bound.end()) {
+        bound[*sym] = {(*shape)[d], here};
+        continue;
+      }
+      if (it->second.value != (*shape)[d])
+        return error(file + ": shape [" + joinShape(*shape) +
+                     "] gives symbol '" + *sym + "' of kernel '" + m.name +
+                     "' the value " + std::to_string((*shape)[d]) + " (" +
+                     here + "), but " + it->second.from + " gives " +
+                     std::to_string(it->second.value));
+    }
+    fileShapes[index] = std::move(*shape);
+  }
   return llvm::Error::success();
 }
 
@@ -191,20 +284,39 @@ runtime::makeHostArgs(const artifact::Manifest &m,
       }
     return std::nullopt;
   };
+  llvm::StringMap<Binding> bound;
   for (const artifact::Symbol &s : m.symbols) {
     auto it = defs.find(s.name);
-    if (it == defs.end() && s.kind == "stride") {
-      // Bound after the others (their extents give the dense value).
-      continue;
-    }
     if (it == defs.end())
-      return error("unbound symbol '" + s.name + "' of kernel '" + m.name +
-                   "' (bind it with -D " + s.name + "=VALUE)");
+      continue;
     int64_t v;
     if (llvm::StringRef(it->second).getAsInteger(0, v))
       return error("-D " + s.name + "=" + it->second +
                    ": symbol values are integers");
-    symbolValues[s.name] = v;
+    bound[s.name] = {v, "-D " + s.name + "=" + it->second};
+  }
+  // Extents the files of --inputs give (a varlen batch's total length is
+  // the length of its Q_unpad.npy).
+  std::vector<std::optional<std::vector<int64_t>>> fileShapes;
+  if (llvm::Error e = bindFromInputFiles(m, options.inputsDir, bound,
+                                         fileShapes))
+    return std::move(e);
+  for (const artifact::Symbol &s : m.symbols) {
+    auto it = bound.find(s.name);
+    if (it != bound.end()) {
+      symbolValues[s.name] = it->second.value;
+      continue;
+    }
+    // A stride symbol is bound after the others (their extents give the
+    // dense value).
+    if (s.kind == "stride")
+      continue;
+    return error("unbound symbol '" + s.name + "' of kernel '" + m.name +
+                 "' (bind it with -D " + s.name + "=VALUE" +
+                 (s.kind == "param"
+                      ? std::string(")")
+                      : std::string(", or give an input NAME.npy with "
+                                    "--inputs DIR whose shape has it)")));
   }
   for (const artifact::Symbol &s : m.symbols) {
     if (symbolValues.count(s.name))
@@ -255,6 +367,33 @@ runtime::makeHostArgs(const artifact::Manifest &m,
       return error("parameter '" + p.name +
                    "' has strides and is a pointer: not supported");
     a.strides.push_back(std::move(*strides));
+    if (const auto &fs = fileShapes[index]) {
+      // The file's shape against the evaluated one (affine extents, and
+      // an output's file, which is not read).
+      std::vector<int64_t> want = *shape;
+      if (p.pointee) {
+        auto inner = evaluateShape(p.pointee->shape, p.name, lookup);
+        if (!inner)
+          return inner.takeError();
+        want.resize(std::min<size_t>(want.size(), 1));
+        want.insert(want.end(), inner->begin(), inner->end());
+      }
+      if (*fs != want) {
+        std::vector<artifact::Extent> extents = fileExtents(p);
+        std::string diff;
+        for (size_t d = 0; d < want.size() && d < fs->size(); ++d)
+          if ((*fs)[d] != want[d])
+            diff += (diff.empty() ? "" : "; ") + std::string("dimension ") +
+                    std::to_string(d) + " is " + std::to_string((*fs)[d]) +
+                    " in the file and " + extents[d].str() + " = " +
+                    std::to_string(want[d]) + " in the kernel";
+        return error(findInputFile(options.inputsDir, m, p.name) +
+                     ": shape [" + joinShape(*fs) + "], but parameter '" +
+                     p.name + "' of kernel '" + m.name + "' is " +
+                     (p.pointee ? p.pointee->dtype : p.dtype) + "[" +
+                     joinShape(want) + "]: " + diff);
+      }
+    }
     HostTensor t(*dt, *shape);
     if (!p.pointee) {
       if (llvm::Error e = fillTensor(t, m, p.name, p.dtype, p.role, index,

@@ -19,6 +19,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <tuple>
 #include <vector>
 
 using namespace tlc::runtime;
@@ -111,6 +112,113 @@ void HostTensor::fillRandom(uint64_t seed, uint64_t stream) {
   parallelChunks(n, [&](int64_t, int64_t begin, int64_t end) {
     fill(begin, end);
   });
+}
+
+llvm::Expected<FillSpec> FillSpec::parse(llvm::StringRef text) {
+  auto bad = [&](const llvm::Twine &why) {
+    return llvm::createStringError(
+        llvm::inconvertibleErrorCode(),
+        "fill '" + text + "': " + why +
+            " (expected normal(MEAN,STD), uniform(LO,HI), randint(LO,HI) or "
+            "const(V))");
+  };
+  llvm::StringRef t = text.trim();
+  auto [name, rest] = t.split('(');
+  if (!rest.consume_back(")"))
+    return bad("no argument list");
+  llvm::SmallVector<llvm::StringRef, 2> args;
+  rest.split(args, ',');
+  std::vector<double> v;
+  for (llvm::StringRef a : args) {
+    double d;
+    if (a.trim().getAsDouble(d) || !std::isfinite(d))
+      return bad("'" + a.trim() + "' is not a finite number");
+    v.push_back(d);
+  }
+  FillSpec spec;
+  name = name.trim();
+  if (name == "normal")
+    spec.kind = Kind::Normal;
+  else if (name == "uniform")
+    spec.kind = Kind::Uniform;
+  else if (name == "randint")
+    spec.kind = Kind::RandInt;
+  else if (name == "const")
+    spec.kind = Kind::Constant;
+  else
+    return bad("unknown distribution '" + name + "'");
+  size_t want = spec.kind == Kind::Constant ? 1 : 2;
+  if (v.size() != want)
+    return bad(name + " takes " + llvm::Twine(want) + " number" +
+               (want == 1 ? "" : "s"));
+  spec.a = v[0];
+  spec.b = want == 2 ? v[1] : 0;
+  if (spec.kind == Kind::Normal && spec.b < 0)
+    return bad("a standard deviation is not negative");
+  if ((spec.kind == Kind::Uniform || spec.kind == Kind::RandInt) &&
+      !(spec.a < spec.b))
+    return bad("the range is empty (LO must be below HI)");
+  if (spec.kind == Kind::RandInt &&
+      (spec.a != std::floor(spec.a) || spec.b != std::floor(spec.b)))
+    return bad("randint's bounds are integers");
+  return spec;
+}
+
+void HostTensor::fill(const FillSpec &spec, uint64_t seed, uint64_t stream) {
+  const uint64_t start =
+      seed * 0x100000001B3ull + stream * 0x9E3779B97F4A7C15ull;
+  // Two draws per element, so chunks fill in parallel with the values of
+  // one sequential pass (as fillRandom).
+  parallelChunks(numElements(), [&](int64_t, int64_t begin, int64_t end) {
+    SplitMix64 rng{start + uint64_t(begin) * 2 * 0x9E3779B97F4A7C15ull};
+    for (int64_t i = begin; i < end; ++i) {
+      double v = 0;
+      switch (spec.kind) {
+      case FillSpec::Kind::Normal:
+        v = spec.a + spec.b * rng.normal();
+        break;
+      case FillSpec::Kind::Uniform:
+        v = spec.a + (spec.b - spec.a) * rng.uniform();
+        rng.next();
+        break;
+      case FillSpec::Kind::RandInt:
+        v = std::min(spec.b - 1,
+                     std::floor(spec.a + (spec.b - spec.a) * rng.uniform()));
+        rng.next();
+        break;
+      case FillSpec::Kind::Constant:
+        v = spec.a;
+        break;
+      }
+      set(i, v);
+    }
+  });
+}
+
+void HostTensor::sortRows() {
+  HostTensor &t = *this;
+  int64_t n = t.numElements();
+  int64_t row = t.shape.empty() ? 1 : std::max<int64_t>(t.shape.back(), 1);
+  for (int64_t begin = 0; begin < n; begin += row) {
+    // Sort element bytes by (poisoned, value), so the poison payload and
+    // NaNs survive the permutation unchanged.
+    std::vector<int64_t> order(static_cast<size_t>(row));
+    for (int64_t k = 0; k < row; ++k)
+      order[size_t(k)] = begin + k;
+    auto key = [&](int64_t k) {
+      double v = t.get(k);
+      return std::make_tuple(t.isPoisoned(k), std::isnan(v), v);
+    };
+    std::stable_sort(order.begin(), order.end(),
+                     [&](int64_t x, int64_t y) { return key(x) < key(y); });
+    std::vector<uint8_t> sorted(static_cast<size_t>(row) * t.dtype.size);
+    for (int64_t k = 0; k < row; ++k)
+      std::memcpy(sorted.data() + k * t.dtype.size,
+                  t.bytes.data() + order[size_t(k)] * t.dtype.size,
+                  t.dtype.size);
+    std::memcpy(t.bytes.data() + begin * t.dtype.size, sorted.data(),
+                sorted.size());
+  }
 }
 
 void HostTensor::poison() {
@@ -337,8 +445,10 @@ bool sameDescr(llvm::StringRef file, llvm::StringRef want) {
 
 } // namespace
 
-llvm::Expected<HostTensor> HostTensor::parseNpy(llvm::StringRef contents,
-                                                const DType &dtype) {
+/// The header of the `.npy` bytes \p contents; \p dataStart is set to the
+/// offset of the data.
+static llvm::Expected<NpyHeader> parseNpyHeader(llvm::StringRef contents,
+                                                size_t &dataStart) {
   if (!contents.starts_with("\x93NUMPY"))
     return npyError("not a .npy file (no \\x93NUMPY magic)");
   if (contents.size() < 10)
@@ -353,14 +463,20 @@ llvm::Expected<HostTensor> HostTensor::parseNpy(llvm::StringRef contents,
   uint64_t headerLen = 0;
   for (size_t i = 0; i < lenBytes; ++i)
     headerLen |= uint64_t(uint8_t(contents[8 + i])) << (8 * i);
-  size_t dataStart = 8 + lenBytes;
+  dataStart = 8 + lenBytes;
   if (headerLen > contents.size() - dataStart)
     return npyError("the header length " + llvm::Twine(headerLen) +
                     " runs past the end of the file (" +
                     llvm::Twine(contents.size()) + " bytes)");
   llvm::StringRef headerText = contents.substr(dataStart, headerLen);
   dataStart += headerLen;
-  auto header = NpyHeaderParser(headerText).parse();
+  return NpyHeaderParser(headerText).parse();
+}
+
+llvm::Expected<HostTensor> HostTensor::parseNpy(llvm::StringRef contents,
+                                                const DType &dtype) {
+  size_t dataStart = 0;
+  auto header = parseNpyHeader(contents, dataStart);
   if (!header)
     return header.takeError();
   if (header->fortranOrder)
@@ -432,6 +548,21 @@ llvm::Expected<HostTensor> HostTensor::readNpy(llvm::StringRef path,
   if (!t)
     return npyError(path + ": " + llvm::toString(t.takeError()));
   return t;
+}
+
+llvm::Expected<std::vector<int64_t>>
+HostTensor::readNpyShape(llvm::StringRef path) {
+  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                            /*RequiresNullTerminator=*/false);
+  if (!buffer)
+    return llvm::createStringError(buffer.getError(),
+                                   "cannot read '" + path +
+                                       "': " + buffer.getError().message());
+  size_t dataStart = 0;
+  auto header = parseNpyHeader((*buffer)->getBuffer(), dataStart);
+  if (!header)
+    return npyError(path + ": " + llvm::toString(header.takeError()));
+  return header->shape;
 }
 
 Comparison tlc::runtime::compareTensors(const HostTensor &out,

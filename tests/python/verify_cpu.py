@@ -17,6 +17,8 @@ python/tilelang/_verify_cpu.py) without a GPU.
   and under ``strict`` an AssertionError naming the kernel and the first
   differing index; only the first TLC_VERIFY_CPU_CALLS calls are checked;
   a twin that cannot be built is reported and the call still runs.
+* Order-free outputs (``TLC_VERIFY_CPU_SETS``, ``sets=``): a row permuted
+  on the device side agrees as a multiset only when the tensor is named.
 """
 
 import contextlib
@@ -353,9 +355,62 @@ def check_calls():
     V.check_cpu_target(False)
 
 
+def swap(name, row, i, j):
+    """After the device call, swaps elements i and j of row ``row``."""
+    def hook(kernel, device):
+        t = device[name]
+        a, b = t[row, i].clone(), t[row, j].clone()
+        t[row, i], t[row, j] = b, a
+    return hook
+
+
+def check_sets():
+    """Order-free outputs: a row permuted on the device side differs
+    element by element and agrees as a multiset (only when named); a
+    changed value differs either way; another kernel's name does not
+    apply."""
+    V.check_cpu_target(True)
+    tilelang.tlc_verify_cpu(True, calls=1, sets=[])
+    a = torch.randn(64, 16)
+    k = scale(64, 16)
+    V.reset()
+    V.after_device_call.append(swap("B", 3, 0, 7))
+    _, lines = lines_of(k, a)
+    assert "DIFFER 2 of 2048 (B: 2 of 1024, first at [3, 0]" in lines[0], \
+        lines
+    for sets in (["B"], ["scale:B"]):
+        tilelang.tlc_verify_cpu(True, calls=1, sets=sets)
+        V.reset()
+        _, lines = lines_of(k, a)
+        assert lines[0].endswith("agree"), (sets, lines)
+    tilelang.tlc_verify_cpu(True, calls=1, sets=["other_kernel:B"])
+    V.reset()
+    _, lines = lines_of(k, a)
+    assert "DIFFER 2 of 2048" in lines[0], lines
+    V.after_device_call.append(plant({"B": [100]}))
+    tilelang.tlc_verify_cpu(True, calls=1, sets=["B"])
+    V.reset()
+    _, lines = lines_of(k, a)
+    assert "B (as sets per row): " in lines[0] and "DIFFER" in lines[0], lines
+    V.after_device_call.clear()
+    # The environment names them when the API does not.
+    V._api_sets[0] = None
+    os.environ["TLC_VERIFY_CPU_SETS"] = "Idx, scale:B"
+    assert V.set_names() == {"Idx", "scale:B"}
+    del os.environ["TLC_VERIFY_CPU_SETS"]
+    assert V.set_names() == set()
+    # NumPy rows sort the same way, NaNs last.
+    r = V.sorted_rows(np.array([[3.0, np.nan, 1.0], [2.0, 0.0, 5.0]]))
+    assert r[0, 0] == 1.0 and r[0, 1] == 3.0 and np.isnan(r[0, 2]) and \
+        r[1].tolist() == [0.0, 2.0, 5.0], r
+    tilelang.tlc_verify_cpu(None)
+    V.check_cpu_target(False)
+
+
 def main():
     check_comparison()
     check_calls()
+    check_sets()
     V.reset()
     print("verify_cpu: OK")
 

@@ -663,6 +663,12 @@ public:
   /// its dtype from the binding `-D NAME.dtype=...` (what the package passes
   /// from the argument), else it is analysed as float32 with a warning.
   llvm::DenseSet<const BufferObj *> anyDTypeTensors;
+  /// The symbol each opaque extent (BufferObj::opaqueExtents) of an
+  /// instance's parameters became, keyed by instance and opaque value: the
+  /// first parameter's `NAME_shapeD`, shared by every later parameter whose
+  /// extent is the same value.
+  llvm::DenseMap<std::pair<const void *, const Obj *>, llvm::StringRef>
+      opaqueExtentSymbols;
   /// Creates a buffer value (+ IR op) and its hint.
   BufferObj *makeBuffer(llvm::StringRef name, llvm::ArrayRef<SymExpr> shape,
                         lang::DType dtype, lang::MemoryScope scope, Node at,

@@ -800,6 +800,13 @@ static Value makeTensorType(Interpreter &in, const PArgs &p,
   t->objKind = ObjKind::TensorType;
   if (!in.toShape(shapeV, t->shape, p.node("shape")))
     return Value::poison();
+  // Which opaque value each extent tlc cannot evaluate is (one symbol per
+  // value, makeTensorFromAnnotation).
+  llvm::ArrayRef<Value> dims =
+      shapeV.isSequence() ? getElems(shapeV) : llvm::ArrayRef<Value>(shapeV);
+  for (Value d : dims)
+    t->opaqueExtents.push_back(d.is(ValueKind::Opaque) ? d.as<OpaqueObj>()
+                                                       : nullptr);
   t->dtype = lang::DType(lang::ScalarType::Float32);
   if (std::optional<Value> dt = p.get("dtype")) {
     // `typing.Any` in a generic annotation: the argument's dtype, which

@@ -370,13 +370,27 @@ Value Interpreter::makeTensorFromAnnotation(Value ann, llvm::StringRef name,
     return ann;
   // An extent tlc cannot evaluate (a size from torch, `q.shape[0]`) is the
   // tensor's own at run time: a dynamic symbol `NAME_shapeD`, bound from
-  // the argument at launch like a T.dynamic extent.
+  // the argument at launch like a T.dynamic extent. One opaque value is one
+  // symbol: `UQ = q.shape[0]` in the shapes of Q and Output makes both
+  // `Q_shape0` (so one binding serves both, and launching with tensors
+  // that disagree is a shape error).
   llvm::SmallVector<SymExpr, 4> shape(t->shape.begin(), t->shape.end());
   for (auto [d, e] : llvm::enumerate(shape)) {
     if (e || name.empty())
       continue;
-    llvm::StringRef sym =
-        heap.copyString((name + "_shape" + llvm::Twine(d)).str());
+    const Obj *source =
+        d < t->opaqueExtents.size() ? t->opaqueExtents[d] : nullptr;
+    llvm::StringRef sym;
+    if (source) {
+      auto it = opaqueExtentSymbols.find({instance, source});
+      if (it != opaqueExtentSymbols.end())
+        sym = it->second;
+    }
+    if (sym.empty()) {
+      sym = heap.copyString((name + "_shape" + llvm::Twine(d)).str());
+      if (source)
+        opaqueExtentSymbols[{instance, source}] = sym;
+    }
     symbolKinds[sym] = /*Dynamic=*/0;
     e = syms.symbol(sym);
   }

@@ -7,7 +7,8 @@
 //
 //   tlc-run DIR|NAME.json [--kernel NAME] [-D sym=value]... [--seed N]
 //           [--inputs DIR] [--save OUT] [--verify] [--bench]
-//           [--device cpu|cuda|hip|sim]
+//           [--device cpu|cuda|hip|sim] [--fill NAME=SPEC]...
+//           [--verify-as-set NAME]... [--accumulation NAME=N]...
 //
 // Loads the manifests `tlc-build -o DIR` wrote, allocates every tensor
 // parameter (inputs: seeded random normal values; outputs: NaN poison), runs
@@ -27,6 +28,16 @@
 // On a GPU (`--device cuda`) the reference is the `--target=cpu` artifact of
 // the same instance, given with `--reference DIR`, run with `--threads` host
 // threads (all by default).
+// `--fill NAME=SPEC` draws input NAME from another distribution (normal,
+// uniform, randint, const: inputs that suit the kernel, as TileLang's
+// profiler lets scripts choose). A symbol that is a whole extent of a
+// parameter with a file in `--inputs` is bound from the file's shape (no
+// `-D` needed); a file whose shape disagrees is an error naming the
+// dimension. `--verify-as-set NAME` compares output NAME row by row as a
+// multiset (for outputs whose order the kernel leaves free).
+// `--accumulation NAME=N` widens NAME's absolute tolerance by the bound on
+// two orders of N rounded additions, 2 (N - 1) u max|ref| (the atomics of
+// split-K and stream-K GEMMs).
 // `--bench` prints the median time of repeated runs (device events on GPUs).
 //
 // Exit status: 0 on success, 1 when a kernel fails or verification fails,
@@ -94,6 +105,33 @@ cl::opt<std::string> referenceDir(
     cl::desc("Directory of the CPU reference artifacts for --verify "
              "(default: the input directory)"),
     cl::init(""), cl::cat(category));
+cl::list<std::string> fillOpts(
+    "fill",
+    cl::desc("NAME=SPEC: draw input NAME from SPEC instead of the standard "
+             "normal: normal(MEAN,STD), uniform(LO,HI), randint(LO,HI) "
+             "(integers in [LO,HI)) or const(V), seeded as --seed; a file "
+             "of --inputs takes precedence (e.g. --fill 'G=uniform(-1,0)' "
+             "for gates that must not grow a recurrence)"),
+    cl::value_desc("NAME=SPEC"), cl::cat(category));
+cl::list<std::string> setOutputs(
+    "verify-as-set",
+    cl::desc("NAME: --verify compares output NAME as a multiset along its "
+             "last axis (each row sorted on both sides first): for outputs "
+             "whose order the kernel leaves free, e.g. top-k indices placed "
+             "by atomic counters. Not a default: any other output is "
+             "compared element by element"),
+    cl::value_desc("NAME"), cl::CommaSeparated, cl::cat(category));
+cl::list<std::string> accumulationOpts(
+    "accumulation",
+    cl::desc("NAME=N: output NAME is the result of N rounded additions in "
+             "its own dtype whose order the back ends choose (atomics of a "
+             "split-K / stream-K GEMM: N = the partial sums added): --verify "
+             "widens its absolute tolerance by 2 (N - 1) u max|ref|, u the "
+             "dtype's unit roundoff (f16 2^-11, bf16 2^-8, f32 2^-24), the "
+             "bound on two orders of such a sum whose running values stay "
+             "within the output's largest magnitude; other outputs keep the "
+             "dtype's tolerance"),
+    cl::value_desc("NAME=N"), cl::cat(category));
 cl::opt<double> rtolOpt("rtol", cl::desc("Override the relative tolerance"),
                         cl::init(-1), cl::cat(category));
 cl::opt<double> atolOpt("atol", cl::desc("Override the absolute tolerance"),
@@ -103,6 +141,32 @@ cl::opt<double> atolOpt("atol", cl::desc("Override the absolute tolerance"),
 int fail(const llvm::Twine &msg, int status = 1) {
   llvm::errs() << "tlc-run: error: " << msg << "\n";
   return status;
+}
+
+/// The unit roundoff (half the spacing of 1 and the next value) of float
+/// dtype \p dt; 0 for integers.
+double unitRoundoff(const DType &dt) {
+  switch (dt.code) {
+  case DTypeCode::F16:
+  case DTypeCode::TF32:
+    return 0x1p-11;
+  case DTypeCode::BF16:
+    return 0x1p-8;
+  case DTypeCode::F32:
+    return 0x1p-24;
+  case DTypeCode::F64:
+    return 0x1p-53;
+  case DTypeCode::E4M3FN:
+  case DTypeCode::E4M3FNUZ:
+    return 0x1p-4;
+  case DTypeCode::E5M2:
+  case DTypeCode::E5M2FNUZ:
+    return 0x1p-3;
+  case DTypeCode::E8M0FNU:
+    return 0.5;
+  default:
+    return 0;
+  }
 }
 
 /// Writes the tensors of \p host whose role matches into \p dir.
@@ -138,6 +202,13 @@ int runKernel(Device &dev, const artifact::Manifest &m, llvm::StringRef dir,
   HostArgsOptions argOptions;
   argOptions.seed = seed;
   argOptions.inputsDir = inputsDir;
+  for (const std::string &f : fillOpts) {
+    auto [name, spec] = llvm::StringRef(f).split('=');
+    auto parsed = FillSpec::parse(spec);
+    if (!parsed)
+      return fail("--fill " + f + ": " + llvm::toString(parsed.takeError()));
+    argOptions.fills[name.trim()] = *parsed;
+  }
   auto host = makeHostArgs(m, defs, argOptions);
   if (!host)
     return fail(llvm::toString(host.takeError()));
@@ -240,10 +311,38 @@ int runKernel(Device &dev, const artifact::Manifest &m, llvm::StringRef dir,
       const artifact::Param &p = m.params[i];
       if (!getParamData(*host, i) || getParamDataRole(p) == artifact::Role::In)
         continue;
-      const HostTensor &out = *getParamData(*host, i);
-      const HostTensor &r = *getParamData(ref, i);
+      bool asSet = llvm::is_contained(setOutputs, p.name);
+      std::optional<HostTensor> outSorted, refSorted;
+      if (asSet) {
+        outSorted = *getParamData(*host, i);
+        refSorted = *getParamData(ref, i);
+        outSorted->sortRows();
+        refSorted->sortRows();
+      }
+      const HostTensor &out = asSet ? *outSorted : *getParamData(*host, i);
+      const HostTensor &r = asSet ? *refSorted : *getParamData(ref, i);
       double rtol = rtolOpt >= 0 ? rtolOpt : out.dtype.rtol;
       double atol = atolOpt >= 0 ? atolOpt : out.dtype.atol;
+      // --accumulation NAME=N: two orders of N rounded additions, each
+      // step off by at most u |running sum| <= u max|ref|, differ by at
+      // most 2 (N - 1) u max|ref|.
+      int64_t additions = 0;
+      for (const std::string &a : accumulationOpts) {
+        auto [name, count] = llvm::StringRef(a).split('=');
+        if (name.trim() == p.name)
+          count.trim().getAsInteger(10, additions);
+      }
+      double accumulationAtol = 0;
+      if (additions > 1) {
+        const HostTensor &rt = *getParamData(ref, i);
+        double maxRef = 0;
+        for (int64_t k = 0, n = rt.numElements(); k < n; ++k)
+          if (std::isfinite(rt.get(k)))
+            maxRef = std::max(maxRef, std::fabs(rt.get(k)));
+        accumulationAtol =
+            2.0 * double(additions - 1) * unitRoundoff(rt.dtype) * maxRef;
+        atol += accumulationAtol;
+      }
       Comparison c = compareTensors(out, r, rtol, atol);
       // Outputs start as tlc-run's NaN poison, a payload no arithmetic
       // produces: an element still holding it was not written. Other NaNs
@@ -287,6 +386,14 @@ int runKernel(Device &dev, const artifact::Manifest &m, llvm::StringRef dir,
                                    c.maxAbsError)
                    << "  (rtol=" << rtol << " atol=" << atol << " for "
                    << (p.pointee ? p.pointee->dtype : p.dtype) << ")";
+      if (accumulationAtol > 0)
+        llvm::outs() << llvm::format(
+            "  (atol includes %.3e for %lld rounded additions: "
+            "--accumulation)",
+            accumulationAtol, (long long)additions);
+      if (asSet)
+        llvm::outs() << "  (each row compared as a multiset: --verify-as-set; "
+                        "indices below are of the sorted rows)";
       if (outOnlyUnwritten)
         llvm::outs() << "  " << outOnlyUnwritten
                      << " elements unwritten (still the NaN poison) that the "
@@ -385,6 +492,44 @@ int main(int argc, char **argv) {
     return fail("no kernel named '" + kernelName + "' in '" + input +
                     "' (available: " + llvm::join(names, ", ") + ")",
                 2);
+
+  // Every parameter --fill and --verify-as-set name must be one of a
+  // kernel that runs (a misspelt name would silently do nothing).
+  auto known = [&](llvm::StringRef name) {
+    for (const artifact::Manifest &m : manifests)
+      for (const artifact::Param &p : m.params)
+        if (p.name == name)
+          return true;
+    return false;
+  };
+  for (const std::string &f : fillOpts) {
+    llvm::StringRef name = llvm::StringRef(f).split('=').first.trim();
+    if (!llvm::StringRef(f).contains('=') || name.empty())
+      return fail("--fill expects NAME=SPEC, got '" + f + "'", 2);
+    if (!known(name))
+      return fail("--fill " + f + ": no kernel here has a parameter '" + name +
+                      "'",
+                  2);
+    if (auto e = FillSpec::parse(llvm::StringRef(f).split('=').second); !e)
+      return fail("--fill " + f + ": " + llvm::toString(e.takeError()), 2);
+  }
+  for (const std::string &a : accumulationOpts) {
+    auto [name, count] = llvm::StringRef(a).split('=');
+    int64_t n;
+    if (!llvm::StringRef(a).contains('=') || count.trim().getAsInteger(10, n) ||
+        n < 1)
+      return fail("--accumulation expects NAME=N with N >= 1, got '" + a + "'",
+                  2);
+    if (!known(name.trim()))
+      return fail("--accumulation " + a +
+                      ": no kernel here has a parameter '" + name.trim() + "'",
+                  2);
+  }
+  for (const std::string &n : setOutputs)
+    if (!known(n))
+      return fail("--verify-as-set " + n +
+                      ": no kernel here has a parameter of that name",
+                  2);
 
   auto dev = openDevice(deviceName);
   if (!dev)

@@ -8,6 +8,8 @@
 # for a run cut short), the verify lines in runlogs.txt. BUILD_LIMIT
 # (seconds, default 120 for cuda and 240 for cpu) bounds each build;
 # THREADS (default 4) is tlc-run's --threads for the CPU reference.
+# S/runargs.txt, when present, gives tlc-run options per file (lines "NAME
+# OPTIONS...", e.g. tests/bench/numerics/corpus-runargs.txt).
 S=${1:-$(dirname "$0")}; O=${OUT:-out}; mkdir -p $O/logs
 A=/tmp/art; mkdir -p $A
 export TLC_CACHE_DIR=/tmp/tlc-cache
@@ -24,7 +26,10 @@ verify() {
   n=$(basename $1 .py)
   if grep -q "cuda 0" $A/$n.rc && grep -q "cpu 0" $A/$n.rc; then
     t0=$SECONDS
-    timeout ${LIMIT:-60} $S/bin/tlc-run --device cuda --verify --threads ${THREADS:-4} --reference $A/cpu/$n $A/cuda/$n > $O/logs/$n.run 2>&1; rc=$?
+    # Per-program tlc-run options (inputs that suit the kernel, tolerances
+    # of order-free sums): lines "NAME OPTIONS..." of $S/runargs.txt.
+    extra=$( [ -f $S/runargs.txt ] && awk -v n=$n '$1 == n { $1 = ""; print }' $S/runargs.txt )
+    timeout ${LIMIT:-60} $S/bin/tlc-run --device cuda --verify --threads ${THREADS:-4} --reference $A/cpu/$n $A/cuda/$n $extra > $O/logs/$n.run 2>&1; rc=$?
     echo "$n run=$rc $((SECONDS-t0))s" | tee -a $O/partial.txt
   else
     echo "$n build=$(tr '\n' ' ' < $A/$n.rc)" | tee -a $O/partial.txt

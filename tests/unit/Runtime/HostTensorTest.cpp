@@ -219,3 +219,105 @@ TEST_CASE("parallelCopy: large and ragged copies are memcpy") {
     CHECK(dst == src);
   }
 }
+
+TEST_CASE("sortRows: each row a multiset, poison and NaNs kept, rows apart") {
+  // Two rows of top-k indices in the order atomics placed them; the same
+  // sets in another order sort to the same bytes, a different set does not.
+  HostTensor a(*lookupDType("int32"), {2, 4}), b = a, c = a;
+  int32_t av[] = {7, 1, 5, 3, 2, 9, 0, 4}, bv[] = {3, 5, 1, 7, 0, 4, 9, 2},
+          cv[] = {3, 5, 1, 7, 0, 4, 9, 8};
+  std::memcpy(a.bytes.data(), av, sizeof av);
+  std::memcpy(b.bytes.data(), bv, sizeof bv);
+  std::memcpy(c.bytes.data(), cv, sizeof cv);
+  a.sortRows();
+  b.sortRows();
+  c.sortRows();
+  CHECK(a.bytes == b.bytes);
+  CHECK(a.bytes != c.bytes);
+  for (int64_t i = 0; i < 4; ++i)
+    CHECK(a.get(i) == double(std::vector<int>{1, 3, 5, 7}[size_t(i)]));
+  // An element does not move to another row.
+  for (int64_t i = 4; i < 8; ++i)
+    CHECK(a.get(i) == double(std::vector<int>{0, 2, 4, 9}[size_t(i - 4)]));
+  // Floats: numbers ascending, then computed NaNs, then the poison.
+  HostTensor f(*lookupDType("float32"), {5});
+  f.poison();
+  volatile double zero = 0.0;
+  f.set(1, 2.5);
+  f.set(2, zero / zero);
+  f.set(4, -1.0);
+  f.sortRows();
+  CHECK(f.get(0) == -1.0);
+  CHECK(f.get(1) == 2.5);
+  CHECK(std::isnan(f.get(2)));
+  CHECK_FALSE(f.isPoisoned(2));
+  CHECK(f.isPoisoned(3));
+  CHECK(f.isPoisoned(4));
+}
+
+TEST_CASE("FillSpec: distributions of tlc-run --fill") {
+  auto parse = [](const char *s) { return FillSpec::parse(s); };
+  for (const char *bad : {"uniform(1,0)", "normal(0)", "gauss(0,1)",
+                          "randint(0.5,3)", "const(x)", "uniform(0,1",
+                          "normal(0,-1)"}) {
+    CAPTURE(bad);
+    auto r = parse(bad);
+    CHECK_FALSE(bool(r));
+    if (!r)
+      llvm::consumeError(r.takeError());
+  }
+  // uniform(-1, 0): every value in [-1, 0), mean near -0.5 (2^16 draws:
+  // standard error 0.0011).
+  auto u = parse("uniform(-1, 0)");
+  REQUIRE(bool(u));
+  HostTensor t(*lookupDType("float32"), {1 << 16});
+  t.fill(*u, 3, 1);
+  double sum = 0;
+  bool inRange = true;
+  for (int64_t i = 0; i < t.numElements(); ++i) {
+    inRange &= t.get(i) >= -1.0 && t.get(i) <= 0.0;
+    sum += t.get(i);
+  }
+  CHECK(inRange);
+  CHECK(std::fabs(sum / double(t.numElements()) + 0.5) < 0.01);
+  // randint(2, 5) on int32: only 2, 3 and 4, each about a third.
+  auto r = parse("randint(2,5)");
+  REQUIRE(bool(r));
+  HostTensor k(*lookupDType("int32"), {30000});
+  k.fill(*r, 3, 2);
+  int counts[8] = {};
+  for (int64_t i = 0; i < k.numElements(); ++i) {
+    double v = k.get(i);
+    REQUIRE(v >= 0);
+    REQUIRE(v < 8);
+    ++counts[int(v)];
+  }
+  CHECK(counts[0] + counts[1] + counts[5] + counts[6] + counts[7] == 0);
+  for (int v = 2; v < 5; ++v)
+    CHECK(std::abs(counts[v] - 10000) < 500);
+  // normal(10, 0.5): mean and spread; const(-3): every element.
+  auto n = parse("normal(10,0.5)");
+  REQUIRE(bool(n));
+  t.fill(*n, 3, 1);
+  double s1 = 0, s2 = 0;
+  for (int64_t i = 0; i < t.numElements(); ++i) {
+    s1 += t.get(i);
+    s2 += t.get(i) * t.get(i);
+  }
+  double mean = s1 / double(t.numElements());
+  CHECK(std::fabs(mean - 10) < 0.01);
+  CHECK(std::fabs(std::sqrt(s2 / double(t.numElements()) - mean * mean) - 0.5) <
+        0.01);
+  auto c = parse("const(-3)");
+  REQUIRE(bool(c));
+  k.fill(*c, 0, 0);
+  CHECK(k.get(0) == -3);
+  CHECK(k.get(29999) == -3);
+  // The same seed and stream give the same values; another stream others.
+  HostTensor x(*lookupDType("float32"), {1000}), y = x, z = x;
+  x.fill(*u, 7, 4);
+  y.fill(*u, 7, 4);
+  z.fill(*u, 7, 5);
+  CHECK(x.bytes == y.bytes);
+  CHECK(x.bytes != z.bytes);
+}

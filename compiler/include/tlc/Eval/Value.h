@@ -402,6 +402,11 @@ struct BufferObj : Obj {
   /// annotation or parameter, one per dimension; empty when none were
   /// given or they are the dense row-major ones.
   llvm::SmallVector<SymExpr, 4> strides;
+  /// For a tensor type (`T.Tensor(shape, dtype)`), the opaque value each
+  /// extent tlc cannot evaluate came from (`UQ = q.shape[0]`), one per
+  /// dimension (null elsewhere): parameters whose extents are one opaque
+  /// value share one symbol.
+  llvm::SmallVector<const Obj *, 4> opaqueExtents;
   /// Index of the buffer's hint in FileAnalysis::hints (-1 if none).
   int hintIndex = -1;
   /// A raw-TIR vector let (`b: T.float32x4 = A[0, 0:4]`): a local buffer

@@ -75,6 +75,9 @@ struct HostArgsOptions {
   /// When set, input NAME of kernel K is read from DIR/K/NAME.npy or
   /// DIR/NAME.npy where one exists (shape and dtype checked).
   std::string inputsDir;
+  /// Distributions of inputs by parameter name (tlc-run --fill), used in
+  /// place of the standard normal where no file is read.
+  llvm::StringMap<FillSpec> fills;
 };
 
 /// Creates the arguments of \p m: symbols and scalars from \p defs (an

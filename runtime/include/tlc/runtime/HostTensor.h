@@ -27,6 +27,17 @@
 
 namespace tlc::runtime {
 
+/// How tlc-run fills an input (`--fill NAME=SPEC`): `normal(MEAN,STD)`,
+/// `uniform(LO,HI)` (floats in [LO, HI)), `randint(LO,HI)` (integers in
+/// [LO, HI)) or `const(V)`; values are rounded to the tensor's dtype.
+struct FillSpec {
+  enum class Kind { Normal, Uniform, RandInt, Constant };
+  Kind kind = Kind::Normal;
+  double a = 0, b = 1;
+  /// Parses \p text; the error says what the accepted forms are.
+  static llvm::Expected<FillSpec> parse(llvm::StringRef text);
+};
+
 /// A host tensor. Copyable (deep copy).
 struct HostTensor {
   /// Element type.
@@ -56,6 +67,14 @@ struct HostTensor {
   /// integers uniform in [0, 256), bools fair coins. The same seed and
   /// stream give the same values on every machine.
   void fillRandom(uint64_t seed, uint64_t stream);
+  /// Fills with the distribution \p spec, seeded as fillRandom (the same
+  /// seed and stream give the same values on every machine).
+  void fill(const FillSpec &spec, uint64_t seed, uint64_t stream);
+  /// Sorts the elements of every row (the last axis) ascending, NaNs
+  /// after numbers and the unwritten poison last, moving whole elements (a
+  /// NaN's payload is kept): each row as a multiset, for comparing outputs
+  /// whose order the kernel leaves free (tlc-run --verify-as-set).
+  void sortRows();
   /// Fills floats with tlc-run's NaN poison (DType::storeNaN; integers
   /// with 0) so unwritten outputs show.
   void poison();
@@ -73,6 +92,10 @@ struct HostTensor {
   /// parseNpy(). Errors name the file.
   static llvm::Expected<HostTensor> readNpy(llvm::StringRef path,
                                             const DType &dtype);
+  /// The shape in the header of the `.npy` file at \p path (the data is
+  /// not read). Errors name the file.
+  static llvm::Expected<std::vector<int64_t>>
+  readNpyShape(llvm::StringRef path);
   /// Parses the `.npy` bytes \p contents (format versions 1.0, 2.0 and
   /// 3.0) as a tensor of \p dtype. The header must be the dictionary NumPy
   /// writes: 'descr' equal to \p dtype's npyDescr (any byte-order mark for

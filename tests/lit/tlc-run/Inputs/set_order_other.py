@@ -1,0 +1,19 @@
+# A kernel placing each row's 8 values in an order of its own (tlc-run
+# --verify-as-set, set-order.test): other.
+import tilelang
+import tilelang.language as T
+
+
+@tilelang.jit
+def place():
+
+    @T.prim_func
+    def main(X: T.Tensor((4, 8), "int32"), Y: T.Tensor((4, 8), "int32")):
+        with T.Kernel(4, threads=32) as b:
+            for i in T.Parallel(8):
+                Y[b, i] = X[b, i] + T.if_then_else(i == 0, 1, 0)
+
+    return main
+
+
+place()
