@@ -438,6 +438,18 @@ class Comparison:
         return self.bad == 0 and self.shape_error is None
 
 
+def tolerances(param):
+    """(rtol, atol) for a manifest parameter: its dtype's, or those of the
+    coarser arithmetic the manifest's ``precision`` names (a float32 output
+    of float32 gemms, whose products are tf32: ``tfloat32``), as tlc-run
+    --verify chooses them; (None, None) for a dtype without tolerances."""
+    own = TOLERANCES.get(param["dtype"])
+    coarse = TOLERANCES.get(param.get("precision") or "")
+    if own is None or coarse is None:
+        return own or (None, None)
+    return max(own[0], coarse[0]), max(own[1], coarse[1])
+
+
 def compare(name, out, ref, dtype, rtol=None, atol=None):
     """Compares ``out`` (the device's result, on the host) with ``ref``
     (the CPU target's) element by element; returns a :class:`Comparison`."""
@@ -652,8 +664,9 @@ def _finish(kernel, label, n, result, device, reference):
         as_set = _as_set(kernel, name)
         if as_set:
             out, ref = sorted_rows(out), sorted_rows(ref)
+        rtol, atol = tolerances(p)
         c = compare(name + (" (as sets per row)" if as_set else ""), out,
-                    ref, p["dtype"])
+                    ref, p["dtype"], rtol, atol)
         results.append(c)
         if kernel.params.index(p) in kernel._outputs or \
                 p.get("role", "inout") != "in":

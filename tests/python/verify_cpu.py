@@ -150,6 +150,16 @@ def check_comparison():
                 r1t = r1
             c = V.compare("t", o1, r1t, name)
             assert c.bad == bad, (name, factor, c.bad)
+    # A float32 output computed from tf32 products (the manifest's
+    # "precision") takes tfloat32's tolerances: 0.3% off passes there and
+    # fails float32's.
+    ref = torch.ones(4, dtype=torch.float32)
+    out = ref * 1.003
+    for param, bad in (({"dtype": "float32"}, 4),
+                       ({"dtype": "float32", "precision": "tfloat32"}, 0)):
+        c = V.compare("t", out, ref, "float32", *V.tolerances(param))
+        assert c.bad == bad, (param, vars(c))
+    assert V.tolerances({"dtype": "int32"}) == (None, None)
     # Poison (tlc-run's unwritten marker): one side only differs, both agree.
     for tdt, (name, _, _) in TOL.items():
         ref = torch.arange(100, dtype=tdt)

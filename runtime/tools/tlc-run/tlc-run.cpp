@@ -321,8 +321,18 @@ int runKernel(Device &dev, const artifact::Manifest &m, llvm::StringRef dir,
       }
       const HostTensor &out = asSet ? *outSorted : *getParamData(*host, i);
       const HostTensor &r = asSet ? *refSorted : *getParamData(ref, i);
-      double rtol = rtolOpt >= 0 ? rtolOpt : out.dtype.rtol;
-      double atol = atolOpt >= 0 ? atolOpt : out.dtype.atol;
+      // An output the kernel computes with coarser arithmetic than its
+      // dtype (float32 from tf32 products: the manifest's "precision")
+      // is compared with that arithmetic's tolerances.
+      std::optional<DType> precision;
+      if (!p.precision.empty())
+        precision = lookupDType(p.precision);
+      double rtol = rtolOpt >= 0   ? rtolOpt
+                    : precision ? std::max(out.dtype.rtol, precision->rtol)
+                                : out.dtype.rtol;
+      double atol = atolOpt >= 0   ? atolOpt
+                    : precision ? std::max(out.dtype.atol, precision->atol)
+                                : out.dtype.atol;
       // --accumulation NAME=N: two orders of N rounded additions, each
       // step off by at most u |running sum| <= u max|ref|, differ by at
       // most 2 (N - 1) u max|ref|.
@@ -385,7 +395,11 @@ int runKernel(Device &dev, const artifact::Manifest &m, llvm::StringRef dir,
                    << llvm::format("  rel_err=%.3e max_abs_err=%.3e", c.relativeError,
                                    c.maxAbsError)
                    << "  (rtol=" << rtol << " atol=" << atol << " for "
-                   << (p.pointee ? p.pointee->dtype : p.dtype) << ")";
+                   << (p.pointee ? p.pointee->dtype : p.dtype)
+                   << (precision && (rtolOpt < 0 || atolOpt < 0)
+                           ? " computed from " + p.precision + " products"
+                           : std::string())
+                   << ")";
       if (accumulationAtol > 0)
         llvm::outs() << llvm::format(
             "  (atol includes %.3e for %lld rounded additions: "

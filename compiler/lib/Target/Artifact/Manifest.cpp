@@ -117,6 +117,8 @@ json::Value tlc::artifact::toJSON(const Manifest &m) {
       o["strides"] = extentsToJSON(p.strides);
     if (p.pointer)
       o["pointer"] = true;
+    if (!p.precision.empty())
+      o["precision"] = p.precision;
     if (p.pointee)
       o["pointee"] = json::Object{{"dtype", p.pointee->dtype},
                                   {"shape", extentsToJSON(p.pointee->shape)},
@@ -364,6 +366,7 @@ tlc::artifact::manifestFromJSON(const json::Value &value) {
       p.role = readRole(r, *o, "parameter '" + p.name + "'");
       if (p.isTensor)
         p.shape = r.extents(*o, "shape");
+      p.precision = r.str(*o, "precision", false);
       if (o->get("strides")) {
         p.strides = r.extents(*o, "strides");
         if (!p.isTensor || p.strides.size() != p.shape.size())

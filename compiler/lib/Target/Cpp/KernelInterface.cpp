@@ -398,6 +398,15 @@ FailureOr<artifact::Manifest> tlc::target::describeKernel(tile::FuncOp func) {
       kind = "stride";
     m.symbols.push_back({s, kind});
   }
+  // Gemms of float32 operands multiply at tf32 on every target tlc builds
+  // for NVIDIA (mma .tf32, wgmma .tf32) and on the CPU target, which
+  // models it as their reference: the kernel's float32 outputs are only
+  // that precise (Param::precision).
+  bool tf32Products = false;
+  func.walk([&](tile::GemmOp gemm) {
+    Type a = cast<tile::BufferType>(gemm.getA().getType()).getElementType();
+    tf32Products |= a.isF32() || a.isTF32();
+  });
   for (unsigned i = 0; i < argTypes.size(); ++i) {
     artifact::Param p;
     p.name = getParamName(func, i);
@@ -427,6 +436,9 @@ FailureOr<artifact::Manifest> tlc::target::describeKernel(tile::FuncOp func) {
                         cast<StringAttr>(a).getValue().str()));
       }
       p.role = inferParamRole(func, i);
+      if (tf32Products && p.role != artifact::Role::In &&
+          bt.getElementType().isF32())
+        p.precision = "tfloat32";
       p.pointer = bool(pointerView);
       if (!pointerView)
         p.pointee = getPointee(func, i);

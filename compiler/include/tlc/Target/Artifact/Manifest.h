@@ -95,6 +95,13 @@ struct Param {
   /// elements points at. The runtime allocates one tensor per element and
   /// fills the table with their addresses.
   std::optional<Pointee> pointee;
+  /// The TileLang dtype of the coarsest arithmetic the kernel computes a
+  /// written float tensor with, when it is coarser than `dtype`: `tfloat32`
+  /// for a float32 output of a kernel whose gemms take float32 operands
+  /// (the tensor cores, and the CPU target modelling them, keep 10 bits of
+  /// their mantissas). Empty: the dtype's own. Verifiers compare such an
+  /// output with this dtype's tolerances; nothing else depends on it.
+  std::string precision;
 };
 
 /// A symbol the instance leaves open, bound at run time (`-D M=100`).
