@@ -144,6 +144,12 @@ class Buffer(Node):
     def scope(self):
         return self._scope
 
+    def __getitem__(self, indices):
+        """``buf[i, j]``: the element, a :class:`BufferLoad`."""
+        if not isinstance(indices, tuple):
+            indices = (indices,)
+        return BufferLoad(self, [_extent(i) for i in indices])
+
     @property
     def data(self):
         """The buffer's data pointer, a ``handle`` Var (one per buffer)."""

@@ -18,6 +18,7 @@ import math as _math
 import sys as _sys
 
 from .._dtype import dtype, is_dtype_name as _is_dtype_name
+from ._arg_reduce import arg_reduce as _arg_reduce
 from ._objects import (Placeholder, PrimFunc, Symbol, TensorType,
                        prim_func_from_frame as _prim_func_from_frame)
 
@@ -183,6 +184,17 @@ def log2(x):
     if isinstance(x, (_builtins.int, _builtins.float)):
         return _math.log2(x)
     return Placeholder("log2", (x,))
+
+
+def reduce_argmax(buffer, out, dim=-1):
+    """``T.reduce_argmax`` called by Python (outside a kernel body): the
+    arguments are validated (``_arg_reduce.py``)."""
+    return _arg_reduce("reduce_argmax", buffer, out, dim)
+
+
+def reduce_argmin(buffer, out, dim=-1):
+    """``T.reduce_argmin`` called by Python; see :func:`reduce_argmax`."""
+    return _arg_reduce("reduce_argmin", buffer, out, dim)
 
 
 class GemmWarpPolicy:
