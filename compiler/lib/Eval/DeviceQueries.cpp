@@ -117,13 +117,13 @@ std::optional<Value> Interpreter::callDeviceQuery(llvm::StringRef qualified,
     using lang::ScalarType;
     ScalarType s = a->getScalarType();
     int64_t group = s == ScalarType::Float32 ? 2 : 4;
+    std::string aName = a->getName();
+    llvm::StringRef n = aName;
+    bool fp8 = a->isFloat8() &&
+               (n.starts_with("float8_e4m3") || n.starts_with("float8_e5m2"));
     if (s != ScalarType::Float32 && s != ScalarType::Float16 &&
         s != ScalarType::BFloat16 && s != ScalarType::Int8 &&
-        s != ScalarType::UInt8 &&
-        !(a->isFloat8() && (llvm::StringRef(a->getName())
-                                .starts_with("float8_e4m3") ||
-                            llvm::StringRef(a->getName())
-                                .starts_with("float8_e5m2"))))
+        s != ScalarType::UInt8 && !fp8)
       return raise("KeyError",
                    "structured sparsity is not defined for " + a->getName(),
                    at);
