@@ -203,6 +203,18 @@ class Representer:
                 re.fullmatch(r"T(\.[A-Za-z_]\w*)+", value._text):
             return self._emit(value._text[2:].replace(".", "_"),
                               f"__TLC_NAME__ = __tlc_T.{value._text[2:]}\n")
+        m = isinstance(value, Placeholder) and not value._args and \
+            re.fullmatch(r"(tilelang(?:\.[A-Za-z_]\w*)*)\.([A-Za-z_]\w*)",
+                         value._text)
+        if m:
+            # A name of a TileLang module tlc models (tilelang.layout's
+            # make_*_swizzled_layout): imported from there by the defs.
+            module, attr = m.group(1), m.group(2)
+            alias = "__tlc_" + module.replace(".", "_")
+            return self._emit(
+                module.replace(".", "_") + "_" + attr,
+                f"import {module} as {alias}\n"
+                f"__TLC_NAME__ = {alias}.{attr}\n")
         if _build.is_builtin(value):
             # A builtin by its own name, unless the script rebinds it.
             g = self.script_globals or {}

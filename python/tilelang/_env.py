@@ -22,3 +22,22 @@ def verbose():
         if os.environ.get(name, "").lower() in ("1", "true", "yes", "on"):
             return True
     return False
+
+
+_CUDA_COMPILERS = ("auto", "nvcc", "nvrtc", "none")
+
+
+def cuda_compiler_args(target):
+    """``TLC_CUDA_COMPILER=nvcc|nvrtc|auto|none``: what compiles the CUDA
+    source of builds for a ``cuda`` target (tlc-build's
+    ``--cuda-compiler``). Unset: tlc-build's default (nvcc, NVRTC when nvcc
+    is missing). NVRTC compiles in process, several times faster for a
+    test file of a hundred small kernels; its code is slower than nvcc's
+    (docs/STATUS.md, CUDA back end). ``none`` writes the source only."""
+    value = os.environ.get("TLC_CUDA_COMPILER", "").strip().lower()
+    if not value or not str(target).startswith("cuda"):
+        return []
+    if value not in _CUDA_COMPILERS:
+        raise ValueError(f"TLC_CUDA_COMPILER={value!r}: expected one of "
+                         f"{', '.join(_CUDA_COMPILERS)}")
+    return [f"--cuda-compiler={value}"]

@@ -117,7 +117,8 @@ def _fill(module):
         # Python numbers too.
         for cls in ("IntImm", "FloatImm", "PrimExpr", "Stmt", "Buffer",
                     "BufferLoad", "BufferStore", "For", "IfThenElse",
-                    "While", "SeqStmt", "AttrStmt", "Evaluate", "Call"):
+                    "While", "SeqStmt", "AttrStmt", "Evaluate", "Call",
+                    "Shuffle"):
             setattr(module, cls, getattr(_tir, cls))
         module.decl_buffer = _tir.decl_buffer
         for sub in ("stmt_functor", "analysis"):

@@ -120,6 +120,18 @@ class Call(PrimExpr):
         self.args = list(args)
 
 
+class Shuffle(PrimExpr):
+    """``tvm.tirx.Shuffle``: lanes ``indices`` of the concatenated
+    ``vectors`` (``T.extract_lane`` builds one of one lane)."""
+    _fields = ("vectors", "indices")
+
+    def __init__(self, vectors, indices, dtype=None):
+        self.vectors = list(vectors)
+        self.indices = [_extent(i) for i in indices]
+        self.dtype = str(dtype) if dtype is not None else \
+            str(self.vectors[0].dtype)
+
+
 class Op:
     def __init__(self, name):
         self.name = name
@@ -143,6 +155,12 @@ class Buffer(Node):
 
     def scope(self):
         return self._scope
+
+    def __getitem__(self, indices):
+        """``buf[i, j]``: the element, a :class:`BufferLoad`."""
+        if not isinstance(indices, tuple):
+            indices = (indices,)
+        return BufferLoad(self, [_extent(i) for i in indices])
 
     @property
     def data(self):

@@ -147,7 +147,8 @@ def _install():
         return resolve(spec)
     _jit.resolve_target = to_cpu
     autotuner.resolve_target = to_cpu
-    testing.requires_cuda = lambda f: f
+    testing.requires_cuda = testing._Requirement(lambda: True,
+                                                 "runs on the CPU target")
     mode = _CudaOnCpu()
     mode.__enter__()
 

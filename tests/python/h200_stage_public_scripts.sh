@@ -7,14 +7,18 @@
 #   bash tests/python/h200_stage_public_scripts.sh [STAGE]
 # then, on the device (carry STAGE):
 #   LIMIT=45 PAR=14 TOTAL=150 bash STAGE/go.sh
-# STAGE/scripts.txt lists the scripts of the ninth run's log
-# (docs/perf/python-public-scripts-h200-run9.log) that the stage holds, so
-# a later run can be compared with it:
+# STAGE/scripts.txt lists the scripts of the log LOG (default: the tenth
+# run's, docs/perf/python-public-scripts-h200-run10.log) that the stage
+# holds, so a later run can be compared with it:
 #   cd STAGE && SCRIPTS="$(cat scripts.txt)" LIMIT=45 PAR=14 TOTAL=200 bash go.sh
 # Folders of fetched scripts that are missing are skipped.
 # Corpus files named like examples__gemm__example_gemm.py are staged under
-# their own file name (example_gemm.py), as the logs name them; the two
-# Blackwell-only GEMMs are left out, as in the fifth run.
+# their own file name (example_gemm.py), as the logs name them, unless a
+# file of that name is staged already (the fetched scripts' own siblings:
+# examples__gdn__utils.py replaced deepseek_v32's utils.py in run 10, which
+# fp8_lighting_indexer and sparse_mla_* import); the two Blackwell-only
+# GEMMs are left out, as in the fifth run. The FLA_KDA package folder of
+# /work/corpus-tests (imported by the KDA examples) is staged too.
 set -e
 S=${1:-build-h200-python}
 rm -rf "$S"
@@ -29,16 +33,20 @@ for d in /work/corpus /work/corpus-tests; do
     [ -e "$f" ] && cp "$f" "$S/corpus/${f##*/}"
   done
 done
+[ -d /work/corpus-tests/FLA_KDA ] && cp -r /work/corpus-tests/FLA_KDA "$S/corpus/"
 for f in "$S"/corpus/*__*.py; do
-  [ -e "$f" ] && mv "$f" "$S/corpus/${f##*__}"
+  [ -e "$f" ] && mv -n "$f" "$S/corpus/${f##*__}"
+  rm -f "$f"
 done
 rm -f "$S/corpus/gemm_tcgen5mma_ws_persistent.py" \
   "$S/corpus/gemm_mxfp8_blockscaled_1d1d.py"
 cp tests/python/h200_public_scripts_run5.sh "$S/go.sh"
-grep -E '^\S+\.py +(rc=|not finished)' docs/perf/python-public-scripts-h200-run9.log |
+LOG=${LOG:-docs/perf/python-public-scripts-h200-run10.log}
+grep -E '^\S+\.py +(rc=|not finished)' "$LOG" |
   awk '{print $1}' | while read -r f; do
     [ -e "$S/corpus/$f" ] && echo "$f"
   done > "$S/scripts.txt"
-echo "scripts.txt: $(wc -l < "$S/scripts.txt") of the ninth run's" \
-  "$(grep -cE '^\S+\.py +(rc=|not finished)' docs/perf/python-public-scripts-h200-run9.log) scripts"
+find "$S" -name __pycache__ -prune -exec rm -rf {} +
+echo "scripts.txt: $(wc -l < "$S/scripts.txt") of $LOG's" \
+  "$(grep -cE '^\S+\.py +(rc=|not finished)' "$LOG") scripts"
 echo "staged $(ls "$S"/corpus/*.py | wc -l) scripts in $S ($(du -sh "$S" | cut -f1))"

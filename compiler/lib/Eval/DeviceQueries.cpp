@@ -100,7 +100,37 @@ std::optional<Value> Interpreter::callDeviceQuery(llvm::StringRef qualified,
       return std::nullopt;
     return heap.tuple({Value::integer(ma), Value::integer(mi)});
   }
-  (void)at;
+  // `tilelang.cuda.intrinsics.sparse_layout`: metadata sizes of the sparse
+  // MMA instructions. A group of 4 K elements (2 for float32, TF32's 1:2)
+  // spends 4 metadata bits, so a metadata element of b bits covers b / 4
+  // groups (get_e_factor); 8-bit operands have one thread per metadata
+  // value, wider ones two (get_e_replicate_factor).
+  if (name.consume_front("cuda.intrinsics.sparse_layout.")) {
+    bool eFactor = name == "get_e_factor";
+    if (!eFactor && name != "get_e_replicate_factor")
+      return std::nullopt;
+    std::optional<lang::DType> a = toDType(args.positional(0, Value::none()));
+    std::optional<lang::DType> meta =
+        eFactor ? toDType(args.positional(1, Value::none())) : a;
+    if (!a || !meta || a->isVector())
+      return std::nullopt;
+    using lang::ScalarType;
+    ScalarType s = a->getScalarType();
+    int64_t group = s == ScalarType::Float32 ? 2 : 4;
+    std::string aName = a->getName();
+    llvm::StringRef n = aName;
+    bool fp8 = a->isFloat8() &&
+               (n.starts_with("float8_e4m3") || n.starts_with("float8_e5m2"));
+    if (s != ScalarType::Float32 && s != ScalarType::Float16 &&
+        s != ScalarType::BFloat16 && s != ScalarType::Int8 &&
+        s != ScalarType::UInt8 && !fp8)
+      return raise("KeyError",
+                   "structured sparsity is not defined for " + a->getName(),
+                   at);
+    if (!eFactor)
+      return Value::integer(a->getBits() <= 8 ? 1 : 2);
+    return Value::integer(int64_t(meta->getTotalBits() / 4) * group);
+  }
   name = qualified;
   bool driver = name.consume_front("tilelang.carver.arch.driver.");
   bool torchCuda = !driver && name.consume_front("torch.cuda.");

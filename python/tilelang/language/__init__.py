@@ -18,6 +18,7 @@ import math as _math
 import sys as _sys
 
 from .._dtype import dtype, is_dtype_name as _is_dtype_name
+from ._arg_reduce import arg_reduce as _arg_reduce
 from ._objects import (Placeholder, PrimFunc, Symbol, TensorType,
                        prim_func_from_frame as _prim_func_from_frame)
 
@@ -183,6 +184,44 @@ def log2(x):
     if isinstance(x, (_builtins.int, _builtins.float)):
         return _math.log2(x)
     return Placeholder("log2", (x,))
+
+
+def reduce_argmax(buffer, out, dim=-1):
+    """``T.reduce_argmax`` called by Python (outside a kernel body): the
+    arguments are validated (``_arg_reduce.py``)."""
+    return _arg_reduce("reduce_argmax", buffer, out, dim)
+
+
+def reduce_argmin(buffer, out, dim=-1):
+    """``T.reduce_argmin`` called by Python; see :func:`reduce_argmax`."""
+    return _arg_reduce("reduce_argmin", buffer, out, dim)
+
+
+def extract_lane(vector, lane):
+    """``T.extract_lane(vector, lane)`` called by Python on a vector
+    ``tvm.tirx`` expression: a one-lane ``tirx.Shuffle`` of the vector's
+    scalar dtype, after TileLang's checks (a PrimExpr of a vector dtype, a
+    compile-time integer lane within its lanes). On a factory's
+    placeholder it stays a placeholder (tlc builds it in the kernel)."""
+    from .. import _tir
+    if isinstance(vector, Placeholder) and not isinstance(vector, Symbol):
+        return Placeholder("T.extract_lane", (vector, lane))
+    if not isinstance(vector, _tir.PrimExpr) or \
+            isinstance(vector, (_builtins.int, _builtins.float)):
+        raise TypeError("T.extract_lane expects a PrimExpr vector, got "
+                        f"{type(vector).__name__}")
+    vdtype = dtype(str(vector.dtype))
+    if vdtype.lanes <= 1:
+        raise ValueError("T.extract_lane expects a vector expression, got "
+                         f"dtype {vdtype}")
+    if not isinstance(lane, _builtins.int) or isinstance(lane, _builtins.bool):
+        raise TypeError("T.extract_lane lane must be a compile-time integer, "
+                        f"got {type(lane).__name__}")
+    if not 0 <= lane < vdtype.lanes:
+        raise IndexError(f"T.extract_lane lane {_builtins.int(lane)} is out "
+                         f"of bounds for {vdtype} ({vdtype.lanes} lanes)")
+    return _tir.Shuffle([vector], [_tir.IntImm("int32", lane)],
+                        dtype(vdtype.scalar))
 
 
 class GemmWarpPolicy:

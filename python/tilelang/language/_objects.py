@@ -125,6 +125,13 @@ class Symbol(Placeholder):
     def __hash__(self):
         return hash(("Symbol", self.name))
 
+    def same_as(self, other):
+        """``tvm.tirx.Var.same_as``: the same variable (this object, or a
+        symbol of the same name and dtype)."""
+        return other is self or (isinstance(other, Symbol) and
+                                 other.name == self.name and
+                                 str(other.dtype) == str(self.dtype))
+
 
 class TensorType:
     """``T.Tensor(shape, dtype)`` as a Python object: an annotation, or a

@@ -718,11 +718,18 @@ LogicalResult Emitter::emitAlloc(AllocOp op) {
     int64_t n = 1;
     for (int64_t e : type.getShape())
       n *= e;
-    std::string init;
+    std::string value;
     if (op.getInit())
-      init = " = {" + toStorage(type.getElementType(), expr(op.getInit())) +
-             "}";
-    line(*t + " " + name + "[" + Twine(n) + "]" + init + ";");
+      value = toStorage(type.getElementType(), expr(op.getInit()));
+    // A T.alloc_var's initial value is stored into it, as TileLang writes
+    // it (`tmp[0] = 5;`); a larger array starts as {value, 0, ...}.
+    if (n == 1 || value.empty()) {
+      line(*t + " " + name + "[" + Twine(n) + "];");
+      if (!value.empty())
+        line(name + "[0] = " + value + ";");
+    } else {
+      line(*t + " " + name + "[" + Twine(n) + "] = {" + value + "};");
+    }
     return success();
   }
   default:

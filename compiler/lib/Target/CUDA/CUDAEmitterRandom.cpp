@@ -31,15 +31,18 @@ static bool isRngCallee(StringRef callee) {
          callee == "T.rng_rand_float";
 }
 
+bool Emitter::drawsRandomNumbers(Operation *op) {
+  return op
+      ->walk([](IntrinsicOp i) {
+        return isRngCallee(i.getCallee()) ? WalkResult::interrupt()
+                                          : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
 void Emitter::declareRngState(KernelOp kernel) {
   rngState.clear();
-  bool uses = kernel
-                  .walk([](IntrinsicOp i) {
-                    return isRngCallee(i.getCallee()) ? WalkResult::interrupt()
-                                                      : WalkResult::advance();
-                  })
-                  .wasInterrupted();
-  if (!uses)
+  if (!drawsRandomNumbers(kernel))
     return;
   rngState = fresh("rng");
   line("tlc::PhiloxState " + rngState + ";  // T.rng_init: Philox4x32-10");

@@ -484,7 +484,9 @@ LogicalResult Emitter::emitParallel(ParallelOp op) {
       open("");
     if (someThreads && active)
       *active = "tid < " + std::to_string(loop->threadExtent);
-    line("#pragma unroll");
+    // A body that draws random numbers stays a loop (drawsRandomNumbers).
+    line(drawsRandomNumbers(op) ? "#pragma unroll 1  // draws random numbers"
+                                : "#pragma unroll");
     open("for (int " + reg + " = 0; " + reg + " < " + Twine(loop->regs) +
          "; ++" + reg + ")");
     SmallVector<std::string> idx = emitCoords(*loop, reg, "i");
@@ -601,7 +603,8 @@ LogicalResult Emitter::emitParallel(ParallelOp op) {
     }
   } else if (isStatic) {
     int64_t regs = (staticNumel + numThreads - 1) / numThreads;
-    line("#pragma unroll");
+    line(drawsRandomNumbers(op) ? "#pragma unroll 1  // draws random numbers"
+                                : "#pragma unroll");
     open("for (int " + reg + " = 0; " + reg + " < " + Twine(regs) + "; ++" +
          reg + ")");
     std::string flat = fresh("f");

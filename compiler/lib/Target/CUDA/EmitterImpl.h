@@ -556,6 +556,11 @@ public:
   /// Declares the thread's generator at the top of \p kernel when it draws
   /// random numbers (so a T.rng_init under a branch reaches later draws).
   void declareRngState(tile::KernelOp kernel);
+  /// Whether \p op's regions draw random numbers: the thread's generator
+  /// advances through them one draw after the other, so unrolling such a
+  /// loop gains nothing, and ptxas takes minutes over a fully unrolled
+  /// 128-slot loop of inlined Philox rounds and double-precision math.
+  static bool drawsRandomNumbers(mlir::Operation *op);
   /// The thread's tlc::PhiloxState ("" when the kernel draws none).
   std::string rngState;
   // HIPEmitterIntrinsic.cpp

@@ -327,6 +327,9 @@ struct MiniFloat {
   explicit MiniFloat(float x) : bits(Encode(x)) {}
   /// The exact value.
   explicit operator float() const { return Decode(bits); }
+  /// Nonzero, as C++ tests a float (NaN is true): `bool(x)` of an element
+  /// (T.any_of / T.all_of over an f16 row).
+  explicit operator bool() const { return Decode(bits) != 0.0f; }
   /// The value from raw bits.
   static MiniFloat fromBits(Bits b) {
     MiniFloat r;
