@@ -273,6 +273,9 @@ Value Interpreter::call(Value callee, CallArgs &args, Node at) {
         return runTestFunctions(at);
       if (d == "pytest.raises")
         return heap.opaque("pytest.raises");
+      if (d == "tilelang.autotuner.AutoTuner.from_kernel" ||
+          d == "tilelang.AutoTuner.from_kernel")
+        return autotunerFromKernel(args, at);
       // A program is analysed as run with none of its own environment
       // variables set: `os.environ.get(name, default)` is the default.
       if ((d == "os.environ.get" || d == "os.getenv") &&
