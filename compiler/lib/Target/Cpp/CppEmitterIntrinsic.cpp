@@ -40,7 +40,8 @@ static bool isCpuNoOpIntrinsic(StringRef callee) {
        "T.dec_max_nreg", "T.disable_warp_group_reg_alloc", "T.pdl_trigger",
        "T.pdl_sync", "T.warpgroup_arrive", "T.warpgroup_commit_batch",
        "T.warpgroup_wait", "T.wait_wgmma", "T.tma_store_arrive",
-       "T.tma_store_wait", "T.fence_proxy_async",
+       "T.tma_store_wait", "T.fence_proxy_async", "T.ptx_commit_group",
+       "T.ptx_wait_group",
        "T.tcgen05_before_thread_sync", "T.tcgen05_after_thread_sync"},
       callee);
 }
