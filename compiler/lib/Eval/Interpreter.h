@@ -590,6 +590,11 @@ public:
   /// spellings; std::nullopt for any other name.
   std::optional<Value> callTirBuilder(llvm::StringRef qualified,
                                       CallArgs &args, Node at);
+  /// tilelang.quantize's helpers that tlc models (Quantize.cpp:
+  /// get_lop3_intrin_group's decoders, as portable source); nullopt for
+  /// the others.
+  std::optional<Value> callQuantizeHelper(llvm::StringRef qualified,
+                                          CallArgs &args, Node at);
   /// A torch tensor of \p shape: an int per known size, an opaque value
   /// for the others (TorchShapes.cpp).
   Value torchTensor(llvm::ArrayRef<Value> shape);
