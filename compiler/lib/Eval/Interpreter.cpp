@@ -982,9 +982,21 @@ Flow Interpreter::execIf(Node stmt) {
   Node test = stmt.child(Field::test);
   Value c = eval(test);
   switch (truth(c, test)) {
-  case Truth::Unknown:
+  case Truth::Unknown: {
+    // A check of values from outside TileLang whose branch only raises
+    // (`if int(idx.max()) >= n: raise ValueError(...)`) is assumed to
+    // pass, as an assert on such a value is: the program runs without
+    // raising, and taking the raise would end the analysis of the code
+    // that launches its kernels.
+    auto body = stmt.children(Field::body);
+    if (std::distance(body.begin(), body.end()) == 1 &&
+        (*body.begin()).kind() == NodeKind::Raise) {
+      warnUnknownCondition(c, test, "the check is assumed to pass");
+      return execBody(stmt, Field::orelse);
+    }
     warnUnknownCondition(c, test, "the `if` branch is assumed");
-    [[fallthrough]];
+    return execBody(stmt, Field::body);
+  }
   case Truth::True:
     return execBody(stmt, Field::body);
   case Truth::False:
