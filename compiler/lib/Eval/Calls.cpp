@@ -273,6 +273,9 @@ Value Interpreter::call(Value callee, CallArgs &args, Node at) {
         return runTestFunctions(at);
       if (d == "pytest.raises")
         return heap.opaque("pytest.raises");
+      if (d == "tilelang.autotuner.AutoTuner.from_kernel" ||
+          d == "tilelang.AutoTuner.from_kernel")
+        return autotunerFromKernel(args, at);
       // A program is analysed as run with none of its own environment
       // variables set: `os.environ.get(name, default)` is the default.
       if ((d == "os.environ.get" || d == "os.getenv") &&
@@ -288,6 +291,8 @@ Value Interpreter::call(Value callee, CallArgs &args, Node at) {
       // A result of TileLang's quantize library keeps where it came from,
       // so a diagnostic that meets it can say
       // (`tilelang.quantize.get_lop3_intrin_group(...)['func_name']`).
+      if (std::optional<Value> v = callQuantizeHelper(d, args, at))
+        return *v;
       if (d.starts_with("tilelang.quantize.")) {
         o->description = heap.copyString((d + "(...)").str());
         return Value::object(ValueKind::Opaque, o);

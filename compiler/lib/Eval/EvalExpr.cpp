@@ -572,6 +572,12 @@ Value Interpreter::getAttr(Value obj, llvm::StringRef attr, Node at) {
   case ValueKind::Tuple:
   case ValueKind::Dict:
   case ValueKind::Set: {
+    if (obj.is(ValueKind::Tuple)) {
+      auto *seq = obj.as<SeqObj>();
+      for (auto [i, f] : llvm::enumerate(seq->fieldNames))
+        if (f == attr && i < seq->elems.size())
+          return seq->elems[i];
+    }
     Value m = findMethod(obj, attr);
     if (!m.isPoison())
       return m;

@@ -585,6 +585,26 @@ Value Interpreter::importSource(Value source, Node at) {
   return Value::none();
 }
 
+Value Interpreter::autotunerFromKernel(CallArgs &args, Node at) {
+  (void)at;
+  Value fn = args.positional(0, Value::none());
+  if (const Value *k = args.keyword("kernel"))
+    fn = *k;
+  Value configs = args.positional(1, Value::none());
+  if (const Value *c = args.keyword("configs"))
+    configs = *c;
+  if (!fn.is(ValueKind::Function))
+    return heap.opaque("tilelang.autotuner.AutoTuner");
+  auto *jit = heap.make<JitFunctionObj>();
+  jit->fn = fn.as<FunctionObj>();
+  jit->outIdx = Value::none();
+  jit->lazy = containsPrimFunc(jit->fn->def);
+  jit->autotuneConfigs = configs;
+  Value v = heap.obj(ObjKind::JitFunction, jit);
+  kernelsSeen.push_back(v);
+  return v;
+}
+
 Value Interpreter::applyDecoratorValue(const PArgs &p, Value fn) {
   if (p.info.id == BuiltinId::Autotune) {
     if (fn.isObj(ObjKind::JitFunction)) {

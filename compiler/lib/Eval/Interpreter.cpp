@@ -982,9 +982,40 @@ Flow Interpreter::execIf(Node stmt) {
   Node test = stmt.child(Field::test);
   Value c = eval(test);
   switch (truth(c, test)) {
-  case Truth::Unknown:
+  case Truth::Unknown: {
+    // A check of values from outside TileLang whose branch only raises
+    // (`if int(idx.max()) >= n: raise ValueError(...)`) is assumed to
+    // pass, as an assert on such a value is: the program runs without
+    // raising, and taking the raise would end the analysis of the code
+    // that launches its kernels.
+    // (A check that reads a symbolic parameter keeps the `if` branch: a
+    // default instance's raise is a warning there,
+    // Eval/default-instance-raise.py.)
+    bool readsSymbol = false;
+    syntax::walk(test, [&](Node n) {
+      if (n.kind() == NodeKind::Lambda || n.kind() == NodeKind::ListComp ||
+          n.kind() == NodeKind::SetComp || n.kind() == NodeKind::DictComp ||
+          n.kind() == NodeKind::GeneratorExp)
+        return syntax::WalkResult::Skip;
+      if (n.kind() != NodeKind::Name)
+        return syntax::WalkResult::Advance;
+      Value v = lookup(n.identifier(), n);
+      if (v.isException())
+        pending = {};
+      readsSymbol |= v.is(ValueKind::Sym);
+      return readsSymbol ? syntax::WalkResult::Interrupt
+                         : syntax::WalkResult::Advance;
+    });
+    auto body = stmt.children(Field::body);
+    if (c.is(ValueKind::Opaque) && !readsSymbol &&
+        std::distance(body.begin(), body.end()) == 1 &&
+        (*body.begin()).kind() == NodeKind::Raise) {
+      warnUnknownCondition(c, test, "the check is assumed to pass");
+      return execBody(stmt, Field::orelse);
+    }
     warnUnknownCondition(c, test, "the `if` branch is assumed");
-    [[fallthrough]];
+    return execBody(stmt, Field::body);
+  }
   case Truth::True:
     return execBody(stmt, Field::body);
   case Truth::False:

@@ -590,6 +590,11 @@ public:
   /// spellings; std::nullopt for any other name.
   std::optional<Value> callTirBuilder(llvm::StringRef qualified,
                                       CallArgs &args, Node at);
+  /// tilelang.quantize's helpers that tlc models (Quantize.cpp:
+  /// get_lop3_intrin_group's decoders, as portable source); nullopt for
+  /// the others.
+  std::optional<Value> callQuantizeHelper(llvm::StringRef qualified,
+                                          CallArgs &args, Node at);
   /// A torch tensor of \p shape: an int per known size, an opaque value
   /// for the others (TorchShapes.cpp).
   Value torchTensor(llvm::ArrayRef<Value> shape);
@@ -606,6 +611,12 @@ public:
                          Node at);
   /// `t[idx]` of the shaped tensor \p t.
   Value tensorItem(OpaqueObj *t, Value idx);
+  /// torch's `(values, indices)` named tuple of sort, topk, max and min.
+  Value valuesIndices(Value values, Value indices);
+  /// The tensor `torch.einsum(spec, *operands)` returns (\p args as given).
+  Value einsumShape(CallArgs &args);
+  /// The tensor `torch.nn.functional.pad(t, amounts)` returns.
+  Value padShape(OpaqueObj *t, CallArgs &args);
   /// Special allocations, pointer tensors and views (Buffers.cpp); nullopt
   /// if \p p is not one.
   std::optional<Value> callBufferPrimitive(const PArgs &p);
@@ -642,6 +653,10 @@ public:
   llvm::SmallVector<Value, 4> unflatten(Value linear,
                                         llvm::ArrayRef<Value> dims, Node at);
   Value castTo(Value v, lang::DType dtype, Node at);
+  /// `AutoTuner.from_kernel(kernel=f, configs=c)`: a jit of \p f tuned
+  /// over \p c, as `@autotune(configs=c)` over `@tilelang.jit` makes it
+  /// (Instances.cpp); opaque when the kernel is not a function.
+  Value autotunerFromKernel(CallArgs &args, Node at);
   /// Applies tilelang.jit/autotune (with options in \p p) to \p fn.
   Value applyDecoratorValue(const PArgs &p, Value fn);
   /// Records that the current instance uses symbol \p name.

@@ -399,6 +399,36 @@ Value Interpreter::callMethod(BoundMethodObj *m, CallArgs &args, Node at) {
     if (self.isObj(ObjKind::JitFunction))
       return callJit(self.as<JitFunctionObj>(), args, at, true);
     return heap.opaque("compiled kernel");
+  case NativeId::TunerSetCompileArgs:
+  case NativeId::TunerSetProfileArgs:
+  case NativeId::TunerRun: {
+    // The tuner TileLang's `AutoTuner.from_kernel(kernel=f, configs=...)`
+    // makes (a JitFunction here, see autotunerFromKernel): the compile
+    // arguments are the jit's options, the profile arguments only time
+    // it, and `run()` compiles the factory with the configurations bound.
+    if (!self.isObj(ObjKind::JitFunction)) {
+      if (self.is(ValueKind::Str) || self.isSequence() ||
+          self.is(ValueKind::Dict) || self.is(ValueKind::Set))
+        return raise("AttributeError", "'" + self.getTypeName() +
+                                           "' object has no attribute '" +
+                                           m->name + "'",
+                     at);
+      return heap.opaque("attribute call result");
+    }
+    auto *jit = self.as<JitFunctionObj>();
+    if (id == NativeId::TunerSetCompileArgs) {
+      if (const Value *v = args.keyword("out_idx"))
+        jit->outIdx = *v;
+      if (const Value *v = args.keyword("pass_configs"))
+        readPassConfigs(*v, jit->build);
+      if (const Value *v = args.keyword("target"))
+        jit->target = fileTarget(*v);
+    }
+    if (id != NativeId::TunerRun)
+      return self;
+    CallArgs none;
+    return callJit(jit, none, at, true);
+  }
   case NativeId::JitParCompile:
     if (self.isObj(ObjKind::JitFunction) && a0.isSequence()) {
       for (Value cfg : getElems(a0)) {

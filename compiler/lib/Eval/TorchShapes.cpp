@@ -13,13 +13,17 @@
 // *_like ones), the methods that reshape (view, reshape, expand, permute,
 // transpose, unsqueeze, squeeze, flatten, repeat, sort, topk, reductions
 // over a dimension) and indexing (ints, slices, None, ..., index tensors)
-// give their results' shapes by torch's rules; the other methods keep the
-// shape or give an opaque value.
+// give their results' shapes by torch's rules, as do the functions of the
+// same names (torch.topk(x, k)), torch.einsum, torch.where and
+// torch.nn.functional's activations and pad; sort, topk and max/min over a
+// dimension return torch's (values, indices) named tuple. The other
+// methods keep the shape or give an opaque value.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Interpreter.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 
 using namespace tlc;
@@ -75,6 +79,9 @@ static void dataShape(Value v, llvm::SmallVectorImpl<Value> &out) {
     v = elems[0];
   }
 }
+
+static bool keepsShape(llvm::StringRef name);
+static bool reshapes(llvm::StringRef name);
 
 std::optional<Value> Interpreter::callTorchFactory(llvm::StringRef d,
                                                    CallArgs &args, Node at) {
@@ -183,7 +190,115 @@ std::optional<Value> Interpreter::callTorchFactory(llvm::StringRef d,
     shape[*dim] = known ? Value::integer(total) : Value::poison();
     return torchTensor(shape);
   }
+  if (d == "einsum")
+    return einsumShape(args);
+  if (d == "where" && pos.size() == 3) {
+    // torch.where(cond, a, b): the three operands broadcast; numbers do
+    // not take part.
+    std::optional<llvm::SmallVector<Value, 4>> shape;
+    for (Value v : pos) {
+      if (v.isNumber())
+        continue;
+      OpaqueObj *t = shapedTensor(v);
+      if (!t)
+        return std::nullopt;
+      shape = shape ? broadcastShapes(*shape, t->shape)
+                    : std::optional<llvm::SmallVector<Value, 4>>(
+                          llvm::SmallVector<Value, 4>(t->shape));
+      if (!shape)
+        return std::nullopt;
+    }
+    if (shape)
+      return torchTensor(*shape);
+    return std::nullopt;
+  }
+  OpaqueObj *first = pos.empty() ? nullptr : shapedTensor(pos[0]);
+  if (!first)
+    return std::nullopt;
+  // torch.nn.functional: the elementwise activations and normalisations
+  // keep their input's shape; pad grows the last dimensions.
+  if (d.consume_front("nn.functional.")) {
+    if (d == "pad")
+      return padShape(first, args);
+    if (keepsShape(d) ||
+        llvm::is_contained({"gelu", "silu", "dropout", "normalize",
+                            "leaky_relu", "elu", "softplus", "layer_norm",
+                            "rms_norm", "hardtanh", "mish", "logsigmoid"},
+                           d))
+      return torchTensor(first->shape);
+    return std::nullopt;
+  }
+  // The functions that are also tensor methods (`torch.topk(x, k, -1)`,
+  // `torch.sum(x, 2)`): the method's result, with the first argument as
+  // the receiver.
+  if (keepsShape(d) || reshapes(d)) {
+    CallArgs rest = args;
+    rest.pos.erase(rest.pos.begin());
+    if (!rest.posNodes.empty())
+      rest.posNodes.erase(rest.posNodes.begin());
+    return callTensorMethod(first, d, rest, at);
+  }
   return std::nullopt;
+}
+
+Value Interpreter::einsumShape(CallArgs &args) {
+  // `torch.einsum("bhmk, bhnk -> bhmn", a, b)`: each output letter takes
+  // the size its first operand with that letter has.
+  llvm::ArrayRef<Value> pos = args.pos;
+  if (pos.empty() || !pos[0].isStr())
+    return heap.opaque("torch tensor");
+  llvm::StringRef spec = getStr(pos[0]);
+  auto [ins, out] = spec.split("->");
+  if (!spec.contains("->") || spec.contains("..."))
+    return heap.opaque("torch tensor");
+  llvm::SmallVector<llvm::StringRef, 4> operands;
+  ins.split(operands, ',');
+  if (operands.size() != pos.size() - 1)
+    return heap.opaque("torch tensor");
+  llvm::DenseMap<char, Value> sizes;
+  for (auto [i, o] : llvm::enumerate(operands)) {
+    OpaqueObj *t = shapedTensor(pos[i + 1]);
+    std::string letters;
+    for (char c : o)
+      if (llvm::isAlpha(c))
+        letters += c;
+    if (!t || letters.size() != t->shape.size())
+      return heap.opaque("torch tensor");
+    for (auto [j, c] : llvm::enumerate(letters))
+      if (!sizes.count(c) || !sizes[c].isIntLike())
+        sizes[c] = t->shape[j];
+  }
+  llvm::SmallVector<Value, 4> shape;
+  for (char c : out) {
+    if (!llvm::isAlpha(c))
+      continue;
+    auto it = sizes.find(c);
+    if (it == sizes.end())
+      return heap.opaque("torch tensor");
+    shape.push_back(it->second);
+  }
+  return torchTensor(shape);
+}
+
+Value Interpreter::padShape(OpaqueObj *t, CallArgs &args) {
+  // torch.nn.functional.pad(x, [l0, r0, l1, r1, ...]): pair i pads
+  // dimension -1 - i on both sides.
+  Value p = args.positional(1, Value::none());
+  if (const Value *k = args.keyword("pad"))
+    p = *k;
+  if (!p.isSequence() || getElems(p).size() % 2 ||
+      getElems(p).size() / 2 > t->shape.size())
+    return heap.opaque("torch tensor");
+  llvm::ArrayRef<Value> amounts = getElems(p);
+  llvm::SmallVector<Value, 4> shape(t->shape);
+  for (size_t i = 0; i < amounts.size() / 2; ++i) {
+    Value &dim = shape[shape.size() - 1 - i];
+    Value l = amounts[2 * i], r = amounts[2 * i + 1];
+    dim = dim.isIntLike() && l.isIntLike() && r.isIntLike()
+              ? Value::integer(dim.getInt() + l.getInt() + r.getInt())
+              : Value::poison();
+  }
+  return torchTensor(shape);
 }
 
 /// Whether tensor method \p name returns a tensor of its receiver's shape.
@@ -210,7 +325,8 @@ static bool reshapes(llvm::StringRef name) {
               "reshape_as", "repeat", "transpose", "swapaxes", "t",
               "permute", "unsqueeze", "squeeze", "flatten", "size", "dim",
               "ndimension", "numel", "sort", "topk", "sum", "mean", "amax",
-              "amin", "max", "min", "argmax", "argmin", "prod"},
+              "amin", "max", "min", "argmax", "argmin", "prod",
+              "as_strided"},
              true)
       .Default(false);
 }
@@ -295,6 +411,15 @@ Value Interpreter::callTensorMethod(OpaqueObj *m, llvm::StringRef name,
             viewShape(shape, sizesOf(pos)))
       return torchTensor(*s);
     return heap.opaque("torch tensor");
+  }
+  if (name == "as_strided") {
+    // as_strided(size, stride): a view of the given size.
+    Value size = args.positional(0, Value::none());
+    if (const Value *k = args.keyword("size"))
+      size = *k;
+    if (!size.isSequence())
+      return heap.opaque("torch tensor");
+    return torchTensor(getElems(size));
   }
   if (name == "expand_as" || name == "view_as" || name == "reshape_as") {
     if (OpaqueObj *o = pos.empty() ? nullptr : shapedTensor(pos[0]))
@@ -420,7 +545,7 @@ Value Interpreter::callTensorMethod(OpaqueObj *m, llvm::StringRef name,
     return Value::integer(n);
   }
   if (name == "sort")
-    return heap.tuple({torchTensor(shape), torchTensor(shape)});
+    return valuesIndices(torchTensor(shape), torchTensor(shape));
   if (name == "topk") {
     std::optional<unsigned> d =
         dimIndex(pos.size() > 1 ? pos[1]
@@ -434,7 +559,7 @@ Value Interpreter::callTensorMethod(OpaqueObj *m, llvm::StringRef name,
       return heap.opaque("torch tensor");
     llvm::SmallVector<Value, 4> out(shape);
     out[*d] = k;
-    return heap.tuple({torchTensor(out), torchTensor(out)});
+    return valuesIndices(torchTensor(out), torchTensor(out));
   }
   // Reductions: over everything (a 0-d tensor), or over `dim` (kept with
   // extent 1 under keepdim=True); max / min over a dim give (values,
@@ -456,7 +581,14 @@ Value Interpreter::callTensorMethod(OpaqueObj *m, llvm::StringRef name,
   }
   Value r = torchTensor(out);
   if (hasDim && (name == "max" || name == "min"))
-    return heap.tuple({r, torchTensor(out)});
+    return valuesIndices(r, torchTensor(out));
+  return r;
+}
+
+Value Interpreter::valuesIndices(Value values, Value indices) {
+  static constexpr llvm::StringLiteral fields[] = {"values", "indices"};
+  Value r = heap.tuple({values, indices});
+  r.as<SeqObj>()->fieldNames = fields;
   return r;
 }
 

@@ -275,6 +275,9 @@ struct StrObj : Obj {
 /// A tuple or list.
 struct SeqObj : Obj {
   llvm::SmallVector<Value, 4> elems;
+  /// The field names of a named tuple (torch's `(values, indices)`), one
+  /// per element; empty for a plain tuple.
+  llvm::ArrayRef<llvm::StringLiteral> fieldNames;
 };
 
 /// A dict with insertion order; linear lookup (dicts here are small).

@@ -381,6 +381,22 @@ LogicalResult Emitter::emitIntrinsic(IntrinsicOp op) {
     SmallVector<std::string> idx(std::max<unsigned>(type.getRank(), 1), "0");
     return guardedElement(buf, idx, op);
   };
+  if (callee == "T.address_of") {
+    // The address of a buffer element, as a pointer to its storage type:
+    // what T.call_extern passes to the program's imported functions (a
+    // decoder's source and destination registers).
+    FailureOr<std::pair<std::string, std::string>> el = element("buffer_load");
+    if (failed(el))
+      return failure();
+    if (!el->second.empty())
+      return fail("takes the address of a global element that may lie "
+                  "outside its tensor");
+    if (op.getNumResults() != 1)
+      return fail("has no result to hold the address");
+    line("auto *const " + define(op.getResult(0), "addr") + " = &" +
+         el->first + ";");
+    return success();
+  }
   // T.st's and T.ld's scope (default gpu) and semantics (default weak;
   // \p ordered is release for a store, acquire for a load).
   auto scopeAndSemantics = [&](StringRef ordered)
@@ -699,7 +715,14 @@ LogicalResult Emitter::emitIntrinsic(IntrinsicOp op) {
     std::string args;
     for (Value v : a.all("args"))
       args += (args.empty() ? "" : ", ") + expr(v);
-    return result(a.option("func_name").str() + "(" + args + ")");
+    std::string call = a.option("func_name").str() + "(" + args + ")";
+    // A call made for its effect (`T.call_extern(f, ..., dtype=...)` as a
+    // statement, as TIR evaluates it): the function may return void.
+    if (op.getNumResults() == 1 && op.getResult(0).use_empty()) {
+      line(call + ";");
+      return success();
+    }
+    return result(call);
   }
   if (callee == "tlc.unknown_value") {
     op.emitError() << "this value comes from outside TileLang ("

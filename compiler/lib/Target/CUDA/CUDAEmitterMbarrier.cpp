@@ -362,6 +362,22 @@ std::optional<LogicalResult> Emitter::emitMbarrierIntrinsic(IntrinsicOp op) {
                                         : "tlc::cuda::wgmmaCommit();");
     return success();
   }
+  if (callee == "T.ptx_commit_group") {
+    // The program's cp.async group holds no copy: tlc performs the copies
+    // of `T.Parallel(..., prefer_async=True)` as ordinary loads and stores
+    // and refuses raw T.ptx_cp_async. Committing here would split the
+    // group of a pipeline's own cp.async copies and break its waits.
+    line("// T.ptx_commit_group: no copy of the program is asynchronous");
+    return success();
+  }
+  if (callee == "T.ptx_wait_group") {
+    // Waiting is always safe: at most N groups stay in flight.
+    FailureOr<SmallVector<int64_t>> n = constantArgs(op, "num");
+    if (failed(n) || n->size() != 1 || (*n)[0] < 0 || (*n)[0] > 7)
+      return fail("needs a constant count of pending groups in 0..7");
+    line(ns + "cpAsyncWait<" + std::to_string((*n)[0]) + ">();");
+    return success();
+  }
   if (callee == "T.warpgroup_wait" || callee == "T.wait_wgmma") {
     FailureOr<SmallVector<int64_t>> n =
         constantArgs(op, callee == "T.warpgroup_wait" ? "num_mma" : "id");

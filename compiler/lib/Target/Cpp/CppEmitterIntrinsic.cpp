@@ -40,7 +40,8 @@ static bool isCpuNoOpIntrinsic(StringRef callee) {
        "T.dec_max_nreg", "T.disable_warp_group_reg_alloc", "T.pdl_trigger",
        "T.pdl_sync", "T.warpgroup_arrive", "T.warpgroup_commit_batch",
        "T.warpgroup_wait", "T.wait_wgmma", "T.tma_store_arrive",
-       "T.tma_store_wait", "T.fence_proxy_async",
+       "T.tma_store_wait", "T.fence_proxy_async", "T.ptx_commit_group",
+       "T.ptx_wait_group",
        "T.tcgen05_before_thread_sync", "T.tcgen05_after_thread_sync"},
       callee);
 }
@@ -379,6 +380,20 @@ LogicalResult Emitter::emitIntrinsic(tile::IntrinsicOp op) {
     return fail("is not an IEEE operation the CPU target knows");
   }
 
+  if (callee == "T.address_of") {
+    // A pointer to the element's storage (T.call_extern's argument to the
+    // program's imported functions), valid while its buffer lives.
+    Value buf = argOf(op, "buffer_load");
+    tile::BufferType t = bufferArg("buffer_load");
+    if (!t || op->getNumResults() != 1)
+      return fail("needs a buffer element");
+    if (guardOf(buf) == Guard::Global)
+      return fail("takes the address of a global element that may lie "
+                  "outside its tensor");
+    line("auto *const " + define(op.getResult(0), "addr") + " = &" +
+         expr(buf) + ".at({" + llvm::join(firstElement(t), ", ") + "});");
+    return success();
+  }
   if (callee == "T.call_extern") {
     // A function of the program's imported source, built for the CPU
     // (importedSourceText), or of the C++ library, called by name.
@@ -386,7 +401,9 @@ LogicalResult Emitter::emitIntrinsic(tile::IntrinsicOp op) {
     for (Value v : op.getArgs())
       args += (args.empty() ? "" : ", ") + expr(v);
     std::string call = optionOf(op, "func_name").str() + "(" + args + ")";
-    if (op->getNumResults() == 0) {
+    // A call made for its effect (as TIR evaluates a statement): the
+    // function may return void.
+    if (op->getNumResults() == 0 || op.getResult(0).use_empty()) {
       line(call + ";");
       return success();
     }
