@@ -53,7 +53,7 @@ std::optional<Value> Interpreter::intrinsicsAttr(llvm::StringRef module,
     m->name = "tilelang.intrinsics";
     m->globals = heap.make<Env>();
     intrinsicsModel = m;
-    runModuleSource(m, kModelSource, "<tlc>/tilelang/intrinsics.py",
+    runModuleSource(m, kModelSource, "<tlc>/tilelang.intrinsics.py",
                     /*isPackage=*/true, at);
   }
   auto it = intrinsicsModel->globals->vars.find(attr);
