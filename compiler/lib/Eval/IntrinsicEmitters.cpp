@@ -30,8 +30,8 @@ static const char kModelSource[] =
 /// The names each module of `tilelang.intrinsics` takes from the model.
 static bool isModelledName(llvm::StringRef module, llvm::StringRef attr) {
   bool emitter = attr == "TensorCoreIntrinEmitter";
-  bool layouts = attr == "get_swizzle_layout" ||
-                 attr == "make_mma_swizzle_layout";
+  bool layouts =
+      attr == "get_swizzle_layout" || attr == "make_mma_swizzle_layout";
   if (module == "tilelang.intrinsics")
     return emitter || layouts || attr == "mma_store_index_map";
   if (module == "tilelang.intrinsics.mma_macro_generator")
