@@ -3,7 +3,7 @@ lane's elements against the mma.sync fragment tables of the PTX ISA
 (section "Matrix Fragments for mma.m16n8k16" / "mma.m16n8k32"), written
 here as the ISA states them, register by register.
 
-Usage: intrinsics_emitter_lanes.py TLC_RUN ARTIFACT_DIR WORKDIR"""
+Usage: intrinsics_emitter_lanes.py TLC_RUN ARTIFACT_DIR WORKDIR [tlc-run options...]"""
 
 import glob
 import json
@@ -48,6 +48,7 @@ def c_table(lane):
 
 def main():
     tlc_run, art, work = sys.argv[1:4]
+    extra = sys.argv[4:]
     rng = np.random.default_rng(3)
     for meta_path in sorted(glob.glob(os.path.join(art, "*.json"))):
         meta = json.load(open(meta_path))
@@ -64,7 +65,7 @@ def main():
         b = rng.permutation(16 * K).reshape(16, K) % (2048 if bits == 16 else 120)
         np.save(os.path.join(inputs, "A.npy"), a.astype(dt))
         np.save(os.path.join(inputs, "B.npy"), b.astype(dt))
-        subprocess.run([tlc_run, meta_path, "--inputs", inputs, "--save", out],
+        subprocess.run([tlc_run, meta_path, "--inputs", inputs, "--save", out] + extra,
                        check=True, stdout=subprocess.DEVNULL)
         a_lanes = np.load(os.path.join(out, "ALanes.npy")).astype(np.int64)
         b_lanes = np.load(os.path.join(out, "BLanes.npy")).astype(np.int64)
