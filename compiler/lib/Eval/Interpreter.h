@@ -506,6 +506,17 @@ public:
   /// Parses and runs the file of local module \p m in its namespace.
   bool runModuleFile(ModuleObj *m, llvm::StringRef path, bool isPackage,
                      Node at);
+  /// Parses \p text (named \p path) and runs it as module \p m.
+  void runModuleSource(ModuleObj *m, llvm::StringRef text,
+                       llvm::StringRef path, bool isPackage, Node at);
+  /// `tilelang.intrinsics` names tlc models in Python
+  /// (IntrinsicEmitters.cpp): the value of \p attr of module \p module
+  /// (`TensorCoreIntrinEmitter`, `get_swizzle_layout` ...), its model run
+  /// on first use; std::nullopt for names it does not model.
+  std::optional<Value> intrinsicsAttr(llvm::StringRef module,
+                                      llvm::StringRef attr, Node at);
+  /// The model's module once run (IntrinsicEmitters.cpp).
+  ModuleObj *intrinsicsModel = nullptr;
   /// The dotted package relative imports of the code at \p at start from
   /// ("" for the analysed file and modules next to it).
   std::string packageOf(Node at) const;

@@ -227,8 +227,15 @@ bool Interpreter::runModuleFile(ModuleObj *m, llvm::StringRef path,
     raiseDefinite("ImportError", "cannot read '" + path + "'", at);
     return false;
   }
+  runModuleSource(m, (*buf)->getBuffer(), path, isPackage, at);
+  return true;
+}
+
+void Interpreter::runModuleSource(ModuleObj *m, llvm::StringRef text,
+                                  llvm::StringRef path, bool isPackage,
+                                  Node at) {
   std::shared_ptr<const syntax::SyntaxTree> parsed =
-      syntax::parseFile((*buf)->getBuffer(), heap.copyString(path));
+      syntax::parseFile(text, heap.copyString(path));
   siblingTrees.push_back(parsed);
   // The package its relative imports start from.
   llvm::StringRef name = m->name;
@@ -259,7 +266,6 @@ bool Interpreter::runModuleFile(ModuleObj *m, llvm::StringRef path,
       break;
     }
   }
-  return true;
 }
 
 void Interpreter::importStar(ModuleObj *m) {

@@ -582,6 +582,10 @@ Value Interpreter::compare(CmpOp op, Value l, Value r, Node at) {
     return r;
   if (l.isPoison() || r.isPoison())
     return Value::poison();
+  // An IR value is never None (`pid_m is not None` of a block index).
+  if ((op == CmpOp::Is || op == CmpOp::IsNot) && (l.isNone() || r.isNone()) &&
+      (isIRScalar(l) || isIRScalar(r)))
+    return Value::boolean(op == CmpOp::IsNot);
   if (isIRScalar(l) || isIRScalar(r))
     return irCompare(op, l, r, at);
   // An elementwise comparison of torch tensors: a tensor of the broadcast

@@ -203,6 +203,8 @@ Value Interpreter::moduleAttr(ModuleObj *m, llvm::StringRef attr, Node at) {
                  "module '" + m->name + "' has no attribute '" + attr + "'",
                  at);
   // tilelang.*
+  if (std::optional<Value> modelled = intrinsicsAttr(m->name, attr, at))
+    return *modelled;
   if (isTileLangModule(qualified) && m->name != "tilelang.language")
     return importModule(qualified);
   bool isT = m->name == "tilelang.language";

@@ -1,5 +1,6 @@
 # A call, inside a kernel, of an object tlc does not model (here the methods
-# of a tilelang.intrinsics emitter that issue ldmatrix and mma.sync) is a
+# of tilelang.intrinsics' AMD emitter, which issue MFMA; the mma.sync
+# emitter is modelled: Eval/intrinsics-emitter.py) is a
 # warning naming it in --check, and an error at the call when building for
 # any target: without what those calls do the kernel would never multiply.
 # The file's other kernel still builds. A call whose unknown result is used
@@ -12,12 +13,12 @@
 
 import tilelang
 import tilelang.language as T
-from tilelang.intrinsics.mma_macro_generator import TensorCoreIntrinEmitter
+from tilelang.intrinsics.mfma_macro_generator import MatrixCoreIntrinEmitter
 
 
 @tilelang.jit
 def warp_gemm(M=64, N=64, K=64):
-    emitter = TensorCoreIntrinEmitter(
+    emitter = MatrixCoreIntrinEmitter(
         a_dtype="float16", b_dtype="float16", accum_dtype="float32",
         a_transposed=False, b_transposed=True, block_row_warps=2,
         block_col_warps=2, warp_row_tiles=32, warp_col_tiles=32, chunk=K)
@@ -42,9 +43,9 @@ def warp_gemm(M=64, N=64, K=64):
                 # CHECK: unmodelled-call.py:[[@LINE+2]]:17: warning: tlc does not model 'emitter.ldmatrix_b'
                 # BUILD: unmodelled-call.py:[[@LINE+1]]:17: error: cannot build this kernel: it calls 'emitter.ldmatrix_b'
                 emitter.ldmatrix_b(B_local, B_shared, ki)
-                # CHECK: unmodelled-call.py:[[@LINE+2]]:17: warning: tlc does not model 'emitter.mma'
-                # BUILD: unmodelled-call.py:[[@LINE+1]]:17: error: cannot build this kernel: it calls 'emitter.mma'
-                emitter.mma(A_local, B_local, C_local)
+                # CHECK: unmodelled-call.py:[[@LINE+2]]:17: warning: tlc does not model 'emitter.mfma'
+                # BUILD: unmodelled-call.py:[[@LINE+1]]:17: error: cannot build this kernel: it calls 'emitter.mfma'
+                emitter.mfma(A_local, B_local, C_local)
             # A discarded result is flagged even without arguments.
             # CHECK: unmodelled-call.py:[[@LINE+2]]:13: warning: tlc does not model 'emitter.get_thread_binding'
             # BUILD: unmodelled-call.py:[[@LINE+1]]:13: error: cannot build this kernel: it calls 'emitter.get_thread_binding'
