@@ -73,6 +73,7 @@ CONFORMANCE_SIZES = {
     "f-flash-attention-autotune": {"batch": 1, "heads": 1, "seq_len": 200, "dim": 128},
     "f-softmax-autotune": {"M": 100},
     "g-dequant-gemm-bitops": {"M": 200, "N": 256, "K": 256},
+    "g-packed-ramp": {"N": 1000},
     "h-annotations": {"M": 100, "N": 300},
     "i-named-barriers": {"M": 1000},
     "k-custom-layouts": {"M": 200, "N": 136},
