@@ -121,6 +121,21 @@ BufferAccesses tlc::tile::getBufferAccesses(Operation *op,
       note(cs.getDst(), true);
     } else if (isa<PrintOp>(nested) && nested->getNumOperands()) {
       note(nested->getOperand(0), false);
+    } else if (auto in = dyn_cast<IntrinsicOp>(nested);
+               in && in.getCallee() == "T.access_ptr") {
+      // TVM's access_ptr: its rw mask says what the pointer is used for
+      // ("r", "w", "rw"); no mask, either.
+      StringRef mask;
+      if (DictionaryAttr d = in.getOptionsAttr())
+        if (auto m = d.getAs<StringAttr>("access_type"))
+          mask = m.getValue();
+      bool r = mask.contains('r'), w = mask.contains('w');
+      for (Value v : nested->getOperands()) {
+        if (r || !w)
+          note(v, false);
+        if (w || !r)
+          note(v, true);
+      }
     } else if (isa<IntrinsicOp>(nested)) {
       // An instruction-like primitive may read or write any buffer it is
       // given.
