@@ -67,6 +67,7 @@ CONFORMANCE_SIZES = {
     "d-if-then-while": {"M": 1000, "N": 256},
     "a-eager-const-empty": {"M": 100, "N": 600},
     "d-pipelined-gemv": {"N": 1000, "K": 1024},
+    "e-im2col-conv": {"n": 2, "c": 16, "h": 9, "w": 7, "f": 40, "s": 2},
     "e-annotate-layouts": {"M": 200, "N": 136, "K": 128, "batch": 1, "heads": 2,
                            "num_split": 2, "dim": 64},
     "f-atomic-splitk": {"M": 100, "N": 136, "K": 256},

@@ -136,6 +136,13 @@ BufferAccesses tlc::tile::getBufferAccesses(Operation *op,
         if (w || !r)
           note(v, true);
       }
+    } else if (auto in = dyn_cast<IntrinsicOp>(nested);
+               in && in.getCallee() == "T.im2col" && in.getArgs().size() > 1) {
+      // Reads the image, writes the tile (tile-lower-im2col).
+      note(in.getArgs()[0], false);
+      note(in.getArgs()[1], true);
+      for (Value v : in.getArgs().drop_front(2))
+        note(v, false);
     } else if (isa<IntrinsicOp>(nested)) {
       // An instruction-like primitive may read or write any buffer it is
       // given.
