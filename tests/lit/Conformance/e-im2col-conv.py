@@ -6,7 +6,8 @@
 # against the CPU target.
 # RUN: rm -rf %t && mkdir -p %t
 # RUN: tlc-build --target=cpu -D n=2 -D c=16 -D h=9 -D w=7 -D f=40 -D s=2 -o %t/cpu %s > /dev/null
-# RUN: tlc-run %t/cpu --seed 3 --save %t/out > /dev/null
+# RUN: tlc-run %t/cpu --seed 3 --save %t/out | FileCheck %s --check-prefix=ROLES
+# ROLES: ran: data:in float16[2,9,7,16], kernel:in float16[3,3,16,40], out:out float16[2,5,4,40]
 # RUN: %python %S/Inputs/im2col_conv_check.py %t/out 3 2 1 1 | FileCheck %s --check-prefix=NUMPY
 # NUMPY: im2col_conv (2, 5, 4, 40) OK
 # RUN: %if sim-compiler %{ tlc-build --target=cuda:sm_80 --cuda-compiler=none -D n=2 -D c=16 -D h=9 -D w=7 -D f=40 -D s=2 -o %t/sm80 %s > /dev/null 2>&1 %}

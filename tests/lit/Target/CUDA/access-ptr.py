@@ -18,7 +18,9 @@
 # CPP: auto *const ptr_2 = (&region{{.*}}.at({0, 0})) + (2);
 # RUN: rm -rf %t && mkdir -p %t
 # RUN: tlc-build --target=cpu -o %t/cpu %s > /dev/null
-# RUN: tlc-run %t/cpu --seed 7 --save %t/out > /dev/null
+# RUN: tlc-run %t/cpu --seed 7 --save %t/out | FileCheck %s --check-prefix=ROLES
+# A read only through read-only pointers (and a copy) is an input only.
+# ROLES: ran: A:in float32[100,64], S:out float32[100], G:out float32[100,4]
 # RUN: %python %S/Inputs/access_ptr_check.py %t/out | FileCheck %s --check-prefix=REF
 # REF: access_ptr OK
 # RUN: %if sim-compiler %{ tlc-build --target=cuda:sm_80 --cuda-compiler=none -o %t/sm80 %s > /dev/null %}
