@@ -1,4 +1,5 @@
-//===- LowerIm2col.cpp - T.im2col as its element loop ----------------------===//
+//===- LowerIm2col.cpp - T.im2col as its element loop
+//----------------------===//
 //
 // Part of the tlc project.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
@@ -51,8 +52,8 @@ bool lowerIm2col(IntrinsicOp op) {
     op.emitError() << "T.im2col: " << why;
     return false;
   };
-  if (!img || !col || !nhwStep || !cStep || !kernel || !stride ||
-      !dilation || !pad)
+  if (!img || !col || !nhwStep || !cStep || !kernel || !stride || !dilation ||
+      !pad)
     return fail("needs img, col, nhw_step, c_step, kernel, stride, "
                 "dilation and pad");
   auto imgType = dyn_cast<BufferType>(img.getType());
@@ -114,8 +115,7 @@ bool lowerIm2col(IntrinsicOp op) {
   Value ow = add(div(sub(add(w, twoPad), reach), s), cst(1));
   int64_t bm = colType.getShape()[0], bk = colType.getShape()[1];
 
-  SmallVector<OpFoldResult, 2> extents{b.getIndexAttr(bm),
-                                       b.getIndexAttr(bk)};
+  SmallVector<OpFoldResult, 2> extents{b.getIndexAttr(bm), b.getIndexAttr(bk)};
   auto loop = ParallelOp::create(b, l, extents);
   OpBuilder::InsertionGuard guard(b);
   Block &body = loop.getBody().front();
@@ -133,9 +133,9 @@ bool lowerIm2col(IntrinsicOp op) {
   Value iw = sub(add(mul(pw, s), mul(kw, d)), p);
   using P = arith::CmpIPredicate;
   Value inside = cmp(P::slt, pn, n);
-  for (Value cond : {cmp(P::slt, kh, k), cmp(P::sge, ih, cst(0)),
-                     cmp(P::slt, ih, h), cmp(P::sge, iw, cst(0)),
-                     cmp(P::slt, iw, w)})
+  for (Value cond :
+       {cmp(P::slt, kh, k), cmp(P::sge, ih, cst(0)), cmp(P::slt, ih, h),
+        cmp(P::sge, iw, cst(0)), cmp(P::slt, iw, w)})
     inside = arith::AndIOp::create(b, l, inside, cond);
   auto ifOp = IfOp::create(b, l, inside, /*withElse=*/true);
   Type value = getElementValueType(colType.getElementType());
