@@ -1,5 +1,4 @@
-//===- LowerIm2col.cpp - T.im2col as its element loop
-//----------------------===//
+//===- LowerIm2col.cpp - T.im2col as its element loop ---------------------===//
 //
 // Part of the tlc project.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
