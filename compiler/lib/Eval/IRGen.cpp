@@ -429,6 +429,8 @@ Value Interpreter::wrapScalar(const Scalar &s) {
   return Value::object(ValueKind::Expr, e);
 }
 
+static mlir::Value rampLoad(Interpreter &in, RegionObj *r, Node at);
+
 Scalar Interpreter::toScalar(Value v, Node at, mlir::Type hint) {
   mlir::Location l = ir->loc(at);
   switch (v.getKind()) {
@@ -444,6 +446,12 @@ Scalar Interpreter::toScalar(Value v, Node at, mlir::Type hint) {
     }
     if (!usable(r->buffer) || !checkVarInScope(r->buffer, at))
       return {};
+    if (mlir::Value vec = rampLoad(*this, r, at))
+      return {vec,
+              r->buffer->dtype.withLanes(
+                  unsigned(mlir::cast<mlir::VectorType>(vec.getType())
+                               .getNumElements())),
+              SymExpr()};
     llvm::SmallVector<mlir::Value, 4> idx;
     for (unsigned i = 0; i < r->starts.size(); ++i) {
       mlir::Value iv = toIndex(r->starts[i], at);
@@ -937,12 +945,104 @@ static std::optional<RampIndex> rampIndexOf(RegionObj *r) {
   return std::nullopt;
 }
 
+/// The indices of lane \p lane of the element reference \p reg whose
+/// dimension `ramp.dim` is the T.Ramp \p ramp: base + lane * stride there.
+static bool rampLaneIndices(Interpreter &in, RegionObj *reg,
+                            const RampIndex &ramp, int64_t lane, Node at,
+                            llvm::SmallVectorImpl<mlir::Value> &out) {
+  mlir::Location l = in.ir->loc(at);
+  mlir::Type indexTy = in.ir->b.getIndexType();
+  for (unsigned d = 0; d < reg->starts.size(); ++d) {
+    if (d != ramp.dim) {
+      out.push_back(in.toIndex(reg->starts[d], at));
+      continue;
+    }
+    mlir::Value base = in.ir->convert(ramp.base, indexTy, l);
+    if (lane == 0) {
+      out.push_back(base);
+      continue;
+    }
+    mlir::Value step = mlir::arith::MulIOp::create(
+        in.ir->b, l, in.ir->convert(ramp.stride, indexTy, l),
+        in.ir->constIndex(lane, l));
+    out.push_back(mlir::arith::AddIOp::create(in.ir->b, l, base, step));
+  }
+  return llvm::all_of(out, [](mlir::Value x) { return bool(x); });
+}
+
+/// `X[T.Ramp(b, s, n)]` read as a value: TVM's vector load, the n element
+/// loads gathered into one vector (`T.Shuffle` of the lanes, which
+/// ScalarizeVectors takes apart again). A null value when it is not such a
+/// reference.
+static mlir::Value rampLoad(Interpreter &in, RegionObj *r, Node at) {
+  std::optional<RampIndex> ramp = rampIndexOf(r);
+  if (!ramp)
+    return {};
+  mlir::Location l = in.ir->loc(at);
+  mlir::Type elem = in.ir->valueType(r->buffer->dtype);
+  llvm::SmallVector<mlir::Value, 8> args;
+  llvm::SmallVector<llvm::StringRef, 8> params;
+  for (int64_t lane = 0; lane < ramp->lanes; ++lane) {
+    llvm::SmallVector<mlir::Value, 4> idx;
+    if (!rampLaneIndices(in, r, *ramp, lane, at, idx))
+      return {};
+    args.push_back(
+        tile::LoadOp::create(in.ir->b, l, elem, r->buffer->value, idx));
+    params.push_back("vectors");
+  }
+  for (int64_t lane = 0; lane < ramp->lanes; ++lane) {
+    args.push_back(in.ir->constInt(lane, in.ir->b.getI32Type(), l));
+    params.push_back("indices");
+  }
+  auto vec = mlir::VectorType::get({ramp->lanes}, elem);
+  return tile::IntrinsicOp::create(
+             in.ir->b, l, mlir::TypeRange{vec},
+             in.ir->b.getStringAttr("T.Shuffle"), args,
+             in.ir->b.getStrArrayAttr(params), mlir::DictionaryAttr())
+      ->getResult(0);
+}
+
+/// `B[T.Ramp(b, s, n)] = v` of an n-lane vector value: lane k of v into
+/// element b + k * s.
+static Flow rampStoreVector(Interpreter &in, RegionObj *r,
+                            const RampIndex &dst, ExprObj *v, Node at) {
+  if (int64_t(v->dtype.getLanes()) != dst.lanes) {
+    in.error(at, "the stored T.Ramp has " + llvm::Twine(dst.lanes) +
+                     " lanes, the value " + llvm::Twine(v->dtype.getLanes()));
+    return Flow::Normal;
+  }
+  if (!in.usable(r->buffer))
+    return Flow::Normal;
+  mlir::Location l = in.ir->loc(at);
+  mlir::Type want = in.ir->valueType(r->buffer->dtype);
+  auto vt = mlir::cast<mlir::VectorType>(v->value.getType());
+  for (int64_t lane = 0; lane < dst.lanes; ++lane) {
+    llvm::SmallVector<mlir::Value, 4> to;
+    if (!rampLaneIndices(in, r, dst, lane, at, to))
+      return Flow::Normal;
+    mlir::Value k = in.ir->constInt(lane, in.ir->b.getI32Type(), l);
+    mlir::Value x =
+        tile::IntrinsicOp::create(
+            in.ir->b, l, mlir::TypeRange{vt.getElementType()},
+            in.ir->b.getStringAttr("T.extract_lane"),
+            mlir::ValueRange{v->value, k},
+            in.ir->b.getStrArrayAttr({"vec", "lane"}), mlir::DictionaryAttr())
+            ->getResult(0);
+    x = in.ir->convert(x, want, l,
+                       v->dtype.getElementType().isUnsignedInteger());
+    tile::StoreOp::create(in.ir->b, l, x, r->buffer->value, to);
+  }
+  return Flow::Normal;
+}
+
 /// `B[i, T.Ramp(b, s, n)] = A[j, T.Ramp(c, t, n)]` (TVM's vector store of a
 /// vector load): n element loads and stores. nullopt unless both sides are
 /// element references with a T.Ramp index.
 static std::optional<Flow> rampStore(Interpreter &in, RegionObj *r, Value v,
                                      Node at) {
   std::optional<RampIndex> dst = rampIndexOf(r);
+  if (dst && v.is(ValueKind::Expr) && v.as<ExprObj>()->dtype.isVector())
+    return rampStoreVector(in, r, *dst, v.as<ExprObj>(), at);
   RegionObj *src = v.is(ValueKind::Region) ? v.as<RegionObj>() : nullptr;
   std::optional<RampIndex> from = src ? rampIndexOf(src) : std::nullopt;
   if (!dst || !from)
@@ -955,25 +1055,9 @@ static std::optional<Flow> rampStore(Interpreter &in, RegionObj *r, Value v,
   if (!in.usable(r->buffer) || !in.usable(src->buffer))
     return Flow::Normal;
   mlir::Location l = in.ir->loc(at);
-  mlir::Type indexTy = in.ir->b.getIndexType();
   auto indices = [&](RegionObj *reg, const RampIndex &ramp, int64_t lane,
                      llvm::SmallVectorImpl<mlir::Value> &out) {
-    for (unsigned d = 0; d < reg->starts.size(); ++d) {
-      if (d != ramp.dim) {
-        out.push_back(in.toIndex(reg->starts[d], at));
-        continue;
-      }
-      mlir::Value base = in.ir->convert(ramp.base, indexTy, l);
-      if (lane == 0) {
-        out.push_back(base);
-        continue;
-      }
-      mlir::Value step = mlir::arith::MulIOp::create(
-          in.ir->b, l, in.ir->convert(ramp.stride, indexTy, l),
-          in.ir->constIndex(lane, l));
-      out.push_back(mlir::arith::AddIOp::create(in.ir->b, l, base, step));
-    }
-    return llvm::all_of(out, [](mlir::Value x) { return bool(x); });
+    return rampLaneIndices(in, reg, ramp, lane, at, out);
   };
   mlir::Type want = in.ir->valueType(r->buffer->dtype);
   for (int64_t lane = 0; lane < dst->lanes; ++lane) {

@@ -26,7 +26,11 @@
 //   is false; `T.stg32/64/128/256(dst, value, pred)` store the words into
 //   `dst`'s elements under `pred`; `arith.bitcast` between vectors is lane
 //   by lane, and
-//   `T.buffer_store` of a vector into a region stores every lane.
+//   `T.buffer_store` of a vector into a region stores every lane;
+// * TileLang's packed x2 math (`T.add2`, `T.sub2`, `T.mul2`, `T.max2`,
+//   `T.min2`, `T.fma2`, `T.abs2` on float32x2 / float16x2 / bfloat16x2) is
+//   the float op on each lane: fma2 a fused multiply-add per lane, max2 /
+//   min2 IEEE maxNum / minNum (CUDA's fmaxf, __hmax2).
 //
 // * arithmetic, comparisons, casts, selects and math functions of vectors
 //   (the elementwise `arith` and `math` ops the evaluator builds for
@@ -43,6 +47,7 @@
 #include "IRGen.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
 
@@ -136,9 +141,42 @@ private:
     llvm::StringRef c = in.getCallee();
     return c == "T.Shuffle" || c == "T.Broadcast" || c == "T.Ramp" ||
                    c == "T.extract_lane" || isLdg(c) || isStg(c) ||
-                   c == "T.buffer_store"
+                   c == "T.buffer_store" || isPacked(c)
                ? c
                : "";
+  }
+  /// TileLang's packed two-lane float math (`tl.add2` ... `tl.abs2`).
+  static bool isPacked(llvm::StringRef c) {
+    return c == "T.add2" || c == "T.sub2" || c == "T.mul2" ||
+           c == "T.max2" || c == "T.min2" || c == "T.fma2" || c == "T.abs2";
+  }
+  /// Lane \p i of a packed op \p callee on scalar operands \p x: the same
+  /// arithmetic on that lane (fma2 one fused multiply-add, max2 / min2
+  /// IEEE maxNum / minNum as CUDA's fmaxf / __hmax2 are); null for a
+  /// non-float lane or a wrong operand count.
+  mlir::Value packedLane(llvm::StringRef callee, llvm::ArrayRef<mlir::Value> x,
+                         mlir::Location l) {
+    if (x.empty() || !mlir::isa<mlir::FloatType>(x[0].getType()) ||
+        llvm::any_of(x, [&](mlir::Value v) {
+          return v.getType() != x[0].getType();
+        }))
+      return {};
+    size_t arity = callee == "T.abs2" ? 1 : callee == "T.fma2" ? 3 : 2;
+    if (x.size() != arity)
+      return {};
+    if (callee == "T.add2")
+      return mlir::arith::AddFOp::create(b, l, x[0], x[1]);
+    if (callee == "T.sub2")
+      return mlir::arith::SubFOp::create(b, l, x[0], x[1]);
+    if (callee == "T.mul2")
+      return mlir::arith::MulFOp::create(b, l, x[0], x[1]);
+    if (callee == "T.max2")
+      return mlir::arith::MaxNumFOp::create(b, l, x[0], x[1]);
+    if (callee == "T.min2")
+      return mlir::arith::MinNumFOp::create(b, l, x[0], x[1]);
+    if (callee == "T.fma2")
+      return mlir::math::FmaOp::create(b, l, x[0], x[1], x[2]);
+    return mlir::math::AbsFOp::create(b, l, x[0]);
   }
   /// An elementwise `arith` / `math` op whose vector operands and results
   /// all have one lane count (a scalar operand is in every lane).
@@ -474,14 +512,51 @@ private:
       if (args.size() != 1)
         return false;
       out.assign(n, args[0]);
+    } else if (isPacked(callee)) {
+      llvm::SmallVector<Lanes, 3> operands;
+      for (mlir::Value a : args) {
+        std::optional<Lanes> v = lanesOf(a);
+        if (!v || (v->size() != 1 && int64_t(v->size()) != n))
+          return false;
+        operands.push_back(*v);
+      }
+      for (int64_t i = 0; i < n; ++i) {
+        llvm::SmallVector<mlir::Value, 3> x;
+        for (const Lanes &v : operands)
+          x.push_back(v.size() == 1 ? v[0] : v[i]);
+        mlir::Value r = packedLane(callee, x, l);
+        if (!r)
+          return false;
+        out.push_back(r);
+      }
     } else { // T.Ramp
-      if (args.size() != 2 || !mlir::isa<mlir::IntegerType>(args[0].getType()))
+      // base + i * stride in the lanes' integer type (an `index` base, a
+      // kernel's loop or thread variable, is converted first).
+      mlir::Type elem = vt.getElementType();
+      if (args.size() != 2 || !mlir::isa<mlir::IntegerType>(elem))
+        return false;
+      auto toElem = [&](mlir::Value x) -> mlir::Value {
+        if (x.getType() == elem)
+          return x;
+        if (x.getType().isIndex())
+          return mlir::arith::IndexCastOp::create(b, l, elem, x);
+        auto it = mlir::dyn_cast<mlir::IntegerType>(x.getType());
+        if (!it)
+          return {};
+        if (it.getWidth() < elem.getIntOrFloatBitWidth())
+          return mlir::arith::ExtSIOp::create(b, l, elem, x);
+        if (it.getWidth() > elem.getIntOrFloatBitWidth())
+          return mlir::arith::TruncIOp::create(b, l, elem, x);
+        return x;
+      };
+      mlir::Value base = toElem(args[0]), stride = toElem(args[1]);
+      if (!base || !stride)
         return false;
       for (int64_t i = 0; i < n; ++i) {
         mlir::Value c = mlir::arith::ConstantOp::create(
-            b, l, args[1].getType(), b.getIntegerAttr(args[1].getType(), i));
-        mlir::Value step = mlir::arith::MulIOp::create(b, l, args[1], c);
-        out.push_back(mlir::arith::AddIOp::create(b, l, args[0], step));
+            b, l, elem, b.getIntegerAttr(elem, i));
+        mlir::Value step = mlir::arith::MulIOp::create(b, l, stride, c);
+        out.push_back(mlir::arith::AddIOp::create(b, l, base, step));
       }
     }
     if (int64_t(out.size()) != n ||

@@ -1,5 +1,24 @@
 # RUN: tlc-build --check %s 2>&1 | count 0
 # RUN: tlc-build --emit=hints --format=json %s | FileCheck %s
+# At 2 x 9 x 7 x 16 -> 40 filters, stride 2 (ragged pixel, k and filter
+# tiles; padded borders): the CPU target against NumPy's direct
+# convolution in float64, and the sim device (sm_80, sm_90a, gfx942)
+# against the CPU target.
+# RUN: rm -rf %t && mkdir -p %t
+# RUN: tlc-build --target=cpu -D n=2 -D c=16 -D h=9 -D w=7 -D f=40 -D s=2 -o %t/cpu %s > /dev/null
+# RUN: tlc-run %t/cpu --seed 3 --save %t/out | FileCheck %s --check-prefix=ROLES
+# ROLES: ran: data:in float16[2,9,7,16], kernel:in float16[3,3,16,40], out:out float16[2,5,4,40]
+# RUN: %python %S/Inputs/im2col_conv_check.py %t/out 3 2 1 1 | FileCheck %s --check-prefix=NUMPY
+# NUMPY: im2col_conv (2, 5, 4, 40) OK
+# RUN: %if sim-compiler %{ tlc-build --target=cuda:sm_80 --cuda-compiler=none -D n=2 -D c=16 -D h=9 -D w=7 -D f=40 -D s=2 -o %t/sm80 %s > /dev/null 2>&1 %}
+# RUN: %if sim-compiler %{ tlc-run %t/sm80 --device sim --reference %t/cpu --verify | FileCheck %s --check-prefix=SIM %}
+# RUN: %if sim-compiler %{ tlc-build --target=cuda:sm_90a --cuda-compiler=none -D n=2 -D c=16 -D h=9 -D w=7 -D f=40 -D s=2 -o %t/sm90 %s > /dev/null 2>&1 %}
+# RUN: %if sim-compiler %{ tlc-run %t/sm90 --device sim --reference %t/cpu --verify | FileCheck %s --check-prefix=SIM %}
+# RUN: %if hip-toolchain && sim-compiler %{ tlc-build --target=hip:gfx942 -D n=2 -D c=16 -D h=9 -D w=7 -D f=40 -D s=2 -o %t/hip %s > /dev/null 2>&1 %}
+# RUN: %if hip-toolchain && sim-compiler %{ tlc-run %t/hip --device sim --reference %t/cpu --verify | FileCheck %s --check-prefix=SIM %}
+# SIM: verify out: PASS
+# RUN: tlc-build --target=hip:gfx90a -D n=2 -D c=16 -D h=9 -D w=7 -D f=40 -D s=2 -o %t/gfx90a %s 2>&1 | FileCheck %s --check-prefix=BUILT
+# BUILT: wrote {{.*}}conv2d.hsaco
 # Group E (+F): convolution as implicit GEMM. T.im2col gathers NHWC input
 # patches into a shared tile; T.Tensor(shape, dtype, buf.data) re-views the
 # filter and output tensors as 2-D matrices; argparse defaults bind sizes.

@@ -1,5 +1,25 @@
 # RUN: tlc-build --check %s 2>&1 | count 0
 # RUN: tlc-build --emit=hints --format=json %s | FileCheck %s
+# At M = 100, N = 300 (ragged tiles): the CPU target against NumPy (the
+# imported-source kernel: Y = 0.5 * silu(X), the scale through the
+# T.access_ptr of each tile row; the prelude kernel: Y[i, j] = X[i,
+# clamp(j - 1)]), and the sim device (sm_80, sm_90a, gfx942) against it.
+# RUN: rm -rf %t && mkdir -p %t
+# RUN: tlc-build --target=cpu -D M=100 -D N=300 -o %t/cpu %s > /dev/null
+# RUN: tlc-run %t/cpu --kernel=silu_extern --seed 4 --save %t/o1 > /dev/null
+# RUN: tlc-run %t/cpu --kernel=silu_extern_1 --seed 4 --save %t/o2 > /dev/null
+# RUN: %python -c "import numpy as np; d='%t/'; x=np.load(d+'o1/inputs/X.npy').astype(np.float64); y=np.load(d+'o1/Y.npy'); print(y.shape, bool(np.allclose(y, 0.5*x/(1+np.exp(-x)), rtol=1e-5, atol=1e-6))); x=np.load(d+'o2/inputs/X.npy'); c=np.clip(np.arange(300)-1, 0, 299); print(bool(np.array_equal(np.load(d+'o2/Y.npy'), x[:, c])))" | FileCheck %s --check-prefix=NUMPY
+# NUMPY: (100, 300) True
+# NUMPY-NEXT: True
+# RUN: %if sim-compiler %{ tlc-build --target=cuda:sm_80 --cuda-compiler=none -D M=100 -D N=300 -o %t/sm80 %s > /dev/null %}
+# RUN: %if sim-compiler %{ tlc-run %t/sm80 --device sim --reference %t/cpu --verify | FileCheck %s --check-prefix=SIM %}
+# RUN: %if sim-compiler %{ tlc-build --target=cuda:sm_90a --cuda-compiler=none -D M=100 -D N=300 -o %t/sm90 %s > /dev/null %}
+# RUN: %if sim-compiler %{ tlc-run %t/sm90 --device sim --reference %t/cpu --verify | FileCheck %s --check-prefix=SIM %}
+# RUN: %if hip-toolchain && sim-compiler %{ tlc-build --target=hip:gfx942 -D M=100 -D N=300 -o %t/hip %s > /dev/null %}
+# RUN: %if hip-toolchain && sim-compiler %{ tlc-run %t/hip --device sim --reference %t/cpu --verify | FileCheck %s --check-prefix=SIM %}
+# SIM-COUNT-4: verify Y: PASS
+# RUN: tlc-build --target=hip:gfx90a -D M=100 -D N=300 -o %t/gfx90a %s | FileCheck %s --check-prefix=BUILT
+# BUILT: wrote {{.*}}silu_extern.hsaco
 # G: T.import_source + T.call_extern (value/void, T.access_ptr args), T.Kernel(prelude=...).
 # Shape: lazy factory with two prim_funcs, one returned by a Python conditional.
 import tilelang

@@ -1,5 +1,22 @@
 # RUN: tlc-build --check %s 2>&1 | count 0
 # RUN: tlc-build --emit=hints --format=json %s | FileCheck %s
+# At N = 1000: the CPU target against NumPy's float64 |max(a, 0.01 a)|,
+# a = 0.5 x + y (one rounding: 0.5 x is exact, so fma2 rounds once), and
+# the sim device (sm_80, sm_90a, gfx942) against the CPU target.
+# RUN: rm -rf %t && mkdir -p %t
+# RUN: tlc-build --target=cpu -D N=1000 -o %t/cpu %s > /dev/null
+# RUN: tlc-run %t/cpu --seed 5 --save %t/out > /dev/null
+# RUN: %python -c "import numpy as np; d='%t/out/'; x=np.load(d+'inputs/X.npy').astype(np.float64); y=np.load(d+'inputs/Y.npy').astype(np.float64); z=np.load(d+'Z.npy'); a=x*0.5+y; r=np.abs(np.maximum(a, a*float(np.float32(0.01)))); print(z.shape, bool(np.allclose(z, r, rtol=1e-6, atol=0)))" | FileCheck %s --check-prefix=NUMPY
+# NUMPY: (1000,) True
+# RUN: %if sim-compiler %{ tlc-build --target=cuda:sm_80 --cuda-compiler=none -D N=1000 -o %t/sm80 %s > /dev/null %}
+# RUN: %if sim-compiler %{ tlc-run %t/sm80 --device sim --reference %t/cpu --verify | FileCheck %s --check-prefix=SIM %}
+# RUN: %if sim-compiler %{ tlc-build --target=cuda:sm_90a --cuda-compiler=none -D N=1000 -o %t/sm90 %s > /dev/null %}
+# RUN: %if sim-compiler %{ tlc-run %t/sm90 --device sim --reference %t/cpu --verify | FileCheck %s --check-prefix=SIM %}
+# RUN: %if hip-toolchain && sim-compiler %{ tlc-build --target=hip:gfx942 -D N=1000 -o %t/hip %s > /dev/null %}
+# RUN: %if hip-toolchain && sim-compiler %{ tlc-run %t/hip --device sim --reference %t/cpu --verify | FileCheck %s --check-prefix=SIM %}
+# SIM: verify Z: PASS
+# RUN: tlc-build --target=hip:gfx90a -D N=1000 -o %t/gfx90a %s | FileCheck %s --check-prefix=BUILT
+# BUILT: wrote {{.*}}leaky_axpy_x2.hsaco
 # G: packed x2 math (T.fma2/max2/mul2/abs2) on T.Ramp-indexed float32x2, T.Broadcast.
 # Shape: lazy factory + plain helper functions returning PrimExprs.
 import tilelang

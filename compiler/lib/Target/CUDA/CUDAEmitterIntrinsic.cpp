@@ -709,6 +709,41 @@ LogicalResult Emitter::emitIntrinsic(IntrinsicOp op) {
     return result(fn + mode + "(" + args + ")");
   }
 
+  if (callee == "T.access_ptr" || callee == "T.address_of") {
+    // TVM's tvm_access_ptr / address_of: a typed pointer to the first
+    // element of the region (plus `offset` elements) in the buffer's own
+    // storage. Only where that storage is one array laid out row-major:
+    // a fragment's elements are registers of several threads, and a
+    // swizzled shared tile's next element is not the next address.
+    Value base = a.get(callee == "T.access_ptr" ? "base" : "buffer_load");
+    auto bt = base ? dyn_cast<BufferType>(base.getType()) : BufferType();
+    if (!bt)
+      return fail("needs a buffer, a region or an element of one");
+    Value root = rootOf(base);
+    MemoryScope scope = scopeOf(root);
+    if (scope == MemoryScope::Fragment || scope == MemoryScope::Reducer)
+      return fail("cannot point into a fragment: its elements are registers "
+                  "spread over the block's threads; copy it to shared or "
+                  "local memory first");
+    if (panelSwizzle.count(root) || ldsSwizzle.count(root) ||
+        swizzled.count(root))
+      return fail("cannot point into a shared tile that this target stores "
+                  "swizzled (it is a gemm operand); a pointer's next element "
+                  "would not be the tile's");
+    SmallVector<std::string> zeros(bt.getRank(), "0");
+    FailureOr<RootAccess> access = resolve(base, zeros, op);
+    if (failed(access))
+      return failure();
+    FailureOr<std::string> lin = linearIndex(*access, op);
+    if (failed(lin))
+      return failure();
+    if (Value off = a.get("offset"))
+      *lin = "(" + *lin + ") + (" + expr(off) + ")";
+    std::string name = define(op.getResult(0), "ptr");
+    line("auto *const " + name + " = &" + expr(access->root) + "[" + *lin +
+         "];");
+    return success();
+  }
   if (callee == "T.call_extern") {
     // A function of the program's imported source (importedSourceText) or
     // of the device library, called by name as written.

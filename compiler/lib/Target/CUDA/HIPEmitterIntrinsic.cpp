@@ -85,6 +85,8 @@ static bool isPortable(StringRef callee) {
                              "T.rng_init",
                              "T.rng_rand",
                              "T.rng_rand_float",
+                             "T.access_ptr",
+                             "T.address_of",
                              "T.loop_continue",
                              "T.any_of",
                              "T.all_of",

@@ -20,10 +20,15 @@
 // Kernels with mbarrier waits run their threads as fibers and order their
 // thread groups themselves: they are emitted as written.
 //
+// The same copy carries the target-independent rewrites the GPU lowering
+// starts with and the CPU target needs too: tile-lower-im2col (T.im2col as
+// its element loop).
+//
 //===----------------------------------------------------------------------===//
 
 #include "EmitterImpl.h"
 
+#include "tlc/Dialect/Tile/IR/LoweringStatus.h"
 #include "tlc/Dialect/Tile/Transforms/Passes.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -52,7 +57,11 @@ static bool runsThreadByThread(tile::FuncOp func) {
 
 FailureOr<OwningOpRef<ModuleOp>>
 tlc::target::detail::withSharedMemoryBarriers(tile::FuncOp func) {
-  if (!runsThreadByThread(func))
+  bool threads = runsThreadByThread(func), im2col = false;
+  func.walk([&](tile::IntrinsicOp op) {
+    im2col |= op.getCallee() == "T.im2col";
+  });
+  if (!threads && !im2col)
     return OwningOpRef<ModuleOp>();
   OpBuilder b(func.getContext());
   OwningOpRef<ModuleOp> copy = ModuleOp::create(func.getLoc());
@@ -64,9 +73,16 @@ tlc::target::detail::withSharedMemoryBarriers(tile::FuncOp func) {
   b.clone(*func.getOperation());
   PassManager pm(func.getContext());
   pm.enableVerifier(false);
-  pm.addPass(tile::createTileInsertBarriers());
+  if (im2col)
+    pm.addPass(tile::createTileLowerIm2col());
+  if (threads)
+    pm.addPass(tile::createTileInsertBarriers());
   if (failed(pm.run(*copy)))
     return failure();
+  // A rewrite that could not lower the function said why at the op.
+  for (auto f : copy->getOps<tile::FuncOp>())
+    if (tile::hasLoweringFailed(f))
+      return failure();
   // A barrier placed between a per-thread view (`tile.region` at the thread
   // index) and the copy using it would make the CPU target keep the view
   // across phases: each barrier goes up past the operations before it that

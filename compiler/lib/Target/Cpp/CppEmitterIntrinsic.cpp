@@ -394,6 +394,23 @@ LogicalResult Emitter::emitIntrinsic(tile::IntrinsicOp op) {
          expr(buf) + ".at({" + llvm::join(firstElement(t), ", ") + "});");
     return success();
   }
+  if (callee == "T.access_ptr") {
+    // TVM's tvm_access_ptr: a pointer to the first element of the region
+    // (plus `offset` elements), into the buffer's own storage.
+    Value base = argOf(op, "base");
+    auto bt = base ? dyn_cast<tile::BufferType>(base.getType())
+                   : tile::BufferType();
+    if (!bt)
+      return op.emitError() << callee
+                            << ": needs a buffer, a region or an element of one";
+    std::vector<std::string> zeros(bt.getRank(), "0");
+    std::string p =
+        "&" + expr(base) + ".at({" + llvm::join(zeros, ", ") + "})";
+    if (Value off = argOf(op, "offset"))
+      p = "(" + p + ") + (" + expr(off) + ")";
+    line("auto *const " + define(op.getResult(0), "ptr") + " = " + p + ";");
+    return success();
+  }
   if (callee == "T.call_extern") {
     // A function of the program's imported source, built for the CPU
     // (importedSourceText), or of the C++ library, called by name.

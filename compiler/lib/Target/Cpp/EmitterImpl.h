@@ -34,7 +34,8 @@ namespace tlc::target::detail {
 /// A copy of \p func, in a module of its own, with the barriers the GPU
 /// lowering places between shared-memory accesses (tile-insert-barriers'
 /// `tile.barrier` ops), when the CPU target runs its kernels thread by
-/// thread; a null module when it emits \p func as written
+/// thread, and with T.im2col lowered to its element loop
+/// (tile-lower-im2col); a null module when it emits \p func as written
 /// (CppEmitterBarriers.cpp).
 mlir::FailureOr<mlir::OwningOpRef<mlir::ModuleOp>>
 withSharedMemoryBarriers(tile::FuncOp func);

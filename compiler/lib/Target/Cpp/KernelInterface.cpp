@@ -156,7 +156,8 @@ std::string tlc::target::getParamName(tile::FuncOp func, unsigned index) {
 
 /// Whether operand \p index of \p op is a buffer the primitive only reads:
 /// the operands of T.dp4a but its accumulator, T.any_of / T.all_of's
-/// region, T.atomic_load's element.
+/// region, T.atomic_load's element, T.im2col's image, a read-only
+/// T.access_ptr's buffer.
 static bool isReadOnlyIntrinsicOperand(tile::IntrinsicOp op, unsigned index) {
   ArrayAttr params = op.getParams();
   if (index >= params.size())
@@ -166,7 +167,13 @@ static bool isReadOnlyIntrinsicOperand(tile::IntrinsicOp op, unsigned index) {
   return (callee == "T.dp4a" && (param == "A" || param == "B")) ||
          ((callee == "T.any_of" || callee == "T.all_of") &&
           param == "buffer") ||
-         (callee == "T.atomic_load" && param == "src");
+         (callee == "T.atomic_load" && param == "src") ||
+         (callee == "T.im2col" && param == "img") ||
+         (callee == "T.access_ptr" && param == "base" &&
+          op.getOptionsAttr() &&
+          op.getOptionsAttr().getAs<StringAttr>("access_type") &&
+          op.getOptionsAttr().getAs<StringAttr>("access_type").getValue() ==
+              "r");
 }
 
 /// Adds how the uses of \p buffer (and of regions of it) read or write it.

@@ -121,6 +121,28 @@ BufferAccesses tlc::tile::getBufferAccesses(Operation *op,
       note(cs.getDst(), true);
     } else if (isa<PrintOp>(nested) && nested->getNumOperands()) {
       note(nested->getOperand(0), false);
+    } else if (auto in = dyn_cast<IntrinsicOp>(nested);
+               in && in.getCallee() == "T.access_ptr") {
+      // TVM's access_ptr: its rw mask says what the pointer is used for
+      // ("r", "w", "rw"); no mask, either.
+      StringRef mask;
+      if (DictionaryAttr d = in.getOptionsAttr())
+        if (auto m = d.getAs<StringAttr>("access_type"))
+          mask = m.getValue();
+      bool r = mask.contains('r'), w = mask.contains('w');
+      for (Value v : nested->getOperands()) {
+        if (r || !w)
+          note(v, false);
+        if (w || !r)
+          note(v, true);
+      }
+    } else if (auto in = dyn_cast<IntrinsicOp>(nested);
+               in && in.getCallee() == "T.im2col" && in.getArgs().size() > 1) {
+      // Reads the image, writes the tile (tile-lower-im2col).
+      note(in.getArgs()[0], false);
+      note(in.getArgs()[1], true);
+      for (Value v : in.getArgs().drop_front(2))
+        note(v, false);
     } else if (isa<IntrinsicOp>(nested)) {
       // An instruction-like primitive may read or write any buffer it is
       // given.

@@ -16,6 +16,7 @@
 using namespace mlir;
 
 void tlc::tile::buildGpuLoweringPipeline(OpPassManager &pm) {
+  pm.addPass(createTileLowerIm2col());
   pm.addPass(createTilePlanPipelines());
   pm.addPass(createTilePlanWgmma());
   pm.addPass(createTilePlanSharedMemory());
@@ -72,8 +73,8 @@ void tlc::tile::registerTilePipelines() {
   PassPipelineRegistration<>(
       "tile-lower-gpu",
       "the target-independent GPU lowering after layout inference "
-      "(tile-plan-pipelines, tile-plan-wgmma, tile-plan-shared-memory, "
-      "tile-plan-tma, tile-warp-specialize, tile-persistent-gemm, "
+      "(tile-lower-im2col, tile-plan-pipelines, tile-plan-wgmma, "
+      "tile-plan-shared-memory, tile-plan-tma, tile-warp-specialize, tile-persistent-gemm, "
       "tile-gemm-pingpong, "
       "tile-insert-barriers, "
       "tile-legalize-bounds)",

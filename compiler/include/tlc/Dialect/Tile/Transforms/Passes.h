@@ -34,8 +34,9 @@ class KernelOp;
 #include "tlc/Dialect/Tile/Transforms/Passes.h.inc"
 
 /// Adds the target-independent GPU lowering passes that follow layout
-/// inference, in order: tile-plan-pipelines, tile-plan-wgmma,
-/// tile-plan-shared-memory, tile-plan-tma, tile-warp-specialize,
+/// inference, in order: tile-lower-im2col, tile-plan-pipelines,
+/// tile-plan-wgmma, tile-plan-shared-memory, tile-plan-tma,
+/// tile-warp-specialize,
 /// tile-persistent-gemm, tile-gemm-pingpong, tile-insert-barriers,
 /// tile-legalize-bounds. The CUDA printer reads what they decide.
 void buildGpuLoweringPipeline(mlir::OpPassManager &pm);

@@ -625,4 +625,32 @@ def TileLegalizeBounds : Pass<"tile-legalize-bounds", "::mlir::ModuleOp"> {
   let dependentDialects = ["::tlc::tile::TileDialect"];
 }
 
+def TileLowerIm2col : Pass<"tile-lower-im2col", "::mlir::ModuleOp"> {
+  let summary = "lower T.im2col into the element loop it stands for";
+  let description = [{
+    `T.im2col(img, col, nhw_step, c_step, kernel, stride, dilation, pad)`
+    fills the shared tile `col` [BM, BK] with one tile of the im2col matrix
+    of the NHWC image `img` [N, H, W, C] (convolution as GEMM, TileLang's
+    `tl.c2d_im2col`): row m is output pixel `p = nhw_step * BM + m`
+    (`ow = p % OW`, `oh = (p / OW) % OH`, `n = p / (OW * OH)`), column j is
+    `q = c_step * BK + j` in (kh, kw, c) order, c fastest (`c = q % C`,
+    `kw = (q / C) % kernel`, `kh = q / (C * kernel)`), and the element is
+    `img[n, oh * stride + kh * dilation - pad, ow * stride + kw * dilation
+    - pad, c]`, 0 outside the image (the padding), past the last pixel or
+    past the last column, where `OH = (H + 2 pad - dilation (kernel - 1) -
+    1) / stride + 1` (and OW alike). This pass writes it as that loop: a
+    `tile.parallel` over [BM, BK] whose body reads the image under a
+    `tile.if` on the bounds and stores 0 otherwise, which every target
+    already generates (on sm_90a TileLang uses a TMA im2col load instead;
+    the values are the same).
+
+    An image whose shape is not static, a tile that is not a rank-2 static
+    shared (or local) buffer, or element types that differ are an error at
+    the call; the function is marked `tile.lowering_failed`.
+    Runs first in the GPU lowering and before the CPU target prints.
+  }];
+  let dependentDialects = ["::tlc::tile::TileDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 #endif // TLC_DIALECT_TILE_TRANSFORMS_PASSES_TD
