@@ -709,13 +709,13 @@ LogicalResult Emitter::emitIntrinsic(IntrinsicOp op) {
     return result(fn + mode + "(" + args + ")");
   }
 
-  if (callee == "T.access_ptr" || callee == "T.address_of") {
-    // TVM's tvm_access_ptr / address_of: a typed pointer to the first
-    // element of the region (plus `offset` elements) in the buffer's own
-    // storage. Only where that storage is one array laid out row-major:
+  if (callee == "T.access_ptr") {
+    // TVM's tvm_access_ptr: a typed pointer to the first element of the
+    // region (plus `offset` elements) in the buffer's own storage
+    // (T.address_of of one element is above). Only where that storage is one array laid out row-major:
     // a fragment's elements are registers of several threads, and a
     // swizzled shared tile's next element is not the next address.
-    Value base = a.get(callee == "T.access_ptr" ? "base" : "buffer_load");
+    Value base = a.get("base");
     auto bt = base ? dyn_cast<BufferType>(base.getType()) : BufferType();
     if (!bt)
       return fail("needs a buffer, a region or an element of one");
