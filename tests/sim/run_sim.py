@@ -74,6 +74,7 @@ CONFORMANCE_SIZES = {
     "f-softmax-autotune": {"M": 100},
     "g-dequant-gemm-bitops": {"M": 200, "N": 256, "K": 256},
     "h-annotations": {"M": 100, "N": 300},
+    "i-cp-async-groups": {"m": 200, "n": 136, "k": 200},
     "i-named-barriers": {"M": 1000},
     "k-custom-layouts": {"M": 200, "N": 136},
     "k-layout-builders": {"M": 200, "N": 136, "K": 128},

@@ -900,8 +900,20 @@ LogicalResult Emitter::emitOp(Operation *op) {
     return emitStore(store);
   if (auto par = dyn_cast<ParallelOp>(op))
     return emitParallel(par);
-  if (auto copy = dyn_cast<CopyOp>(op))
-    return emitCopy(copy);
+  if (auto copy = dyn_cast<CopyOp>(op)) {
+    // T.async_copy / a copy in T.attr(..., "async_scope", 1): cp.async,
+    // committed as a group of its own for T.async_copy; the program waits
+    // (T.ptx_wait_group). Chunks too small for cp.async stay plain stores.
+    auto async = copy->getAttrOfType<StringAttr>("tile.async_copy");
+    if (!async || !lang.hasAsyncCopy || asyncCopy)
+      return emitCopy(copy);
+    asyncCopy = true;
+    LogicalResult r = emitCopy(copy);
+    asyncCopy = false;
+    if (succeeded(r) && async.getValue() == "commit")
+      line("tlc::cuda::cpAsyncCommit();");
+    return r;
+  }
   if (auto gemm = dyn_cast<GemmOp>(op))
     return emitGemm(gemm);
   if (auto red = dyn_cast<ReduceOp>(op))

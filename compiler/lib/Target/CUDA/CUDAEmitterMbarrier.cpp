@@ -22,7 +22,8 @@
 //    is preceded by fence.proxy.async: the shared memory the arriving
 //    thread wrote is read by wgmma (the async proxy) after the wait;
 //    T.cp_async_barrier_noinc waits for the thread's cp.async copies and
-//    arrives;
+//    arrives; T.ptx_commit_group / T.ptx_wait_group are cp.async's
+//    commit_group / wait_group;
 //  * T.alloc_cluster_barrier is an mbarrier like T.alloc_barrier's; an
 //    arrival with a block rank (T.mbarrier_arrive(bar, cta_id),
 //    T.ptx_arrive_cluster_barrier, T.ptx_arrive_barrier(bar, cta, pred))
@@ -318,6 +319,26 @@ std::optional<LogicalResult> Emitter::emitMbarrierIntrinsic(IntrinsicOp op) {
     if (usesWgmma)
       line("tlc::cuda::fenceProxyAsync();");
     line("tlc::cuda::mbarrierArrive(" + *bar + ");");
+    return success();
+  }
+  // cp.async groups: commit_group closes the thread's uncommitted cp.async
+  // copies into a group (an empty one when there are none), wait_group N
+  // waits until at most N of its groups are pending (PTX ISA,
+  // "cp.async.commit_group", "cp.async.wait_group").
+  if (callee == "T.ptx_commit_group") {
+    if (!lang.hasAsyncCopy)
+      return fail("needs cp.async (sm_80 or later)");
+    line("tlc::cuda::cpAsyncCommit();");
+    return success();
+  }
+  if (callee == "T.ptx_wait_group") {
+    FailureOr<SmallVector<int64_t>> n = constantArgs(op, "num");
+    if (failed(n) || n->size() != 1 || (*n)[0] < 0 || (*n)[0] > 7)
+      return fail("needs a constant count of pending groups in 0..7 "
+                  "(cp.async.wait_group takes an immediate)");
+    if (!lang.hasAsyncCopy)
+      return fail("needs cp.async (sm_80 or later)");
+    line("tlc::cuda::cpAsyncWait<" + std::to_string((*n)[0]) + ">();");
     return success();
   }
   if (callee == "T.mbarrier_expect_tx" ||
