@@ -76,6 +76,7 @@ CONFORMANCE_SIZES = {
     "h-annotations": {"M": 100, "N": 300},
     "i-cp-async-groups": {"m": 200, "n": 136, "k": 200},
     "i-named-barriers": {"M": 1000},
+    "i-wgmma-fence": {"M": 200, "N": 136, "K": 200},
     "k-custom-layouts": {"M": 200, "N": 136},
     "k-layout-builders": {"M": 200, "N": 136, "K": 128},
     "l-fp8-gemm-quant": {"M": 200, "N": 136, "K": 256},

@@ -1210,6 +1210,16 @@ std::optional<Value> Interpreter::callKernelPrimitive(const PArgs &p) {
     return tileCopy(*this, p);
   case BuiltinId::Gemm:
     return tileGemm(*this, p);
+  case BuiltinId::WgmmaGemm: {
+    // T.wgmma_gemm: T.gemm on Hopper's wgmma only (tile.wgmma_only); layout
+    // inference treats it as T.gemm, a target without wgmma refuses it.
+    Value r = tileGemm(*this, p);
+    mlir::Block *block = ir->b.getInsertionBlock();
+    if (!r.isAbrupt() && !r.isPoison() && block && !block->empty())
+      if (auto gemm = llvm::dyn_cast<tile::GemmOp>(block->back()))
+        gemm->setAttr("tile.wgmma_only", ir->b.getUnitAttr());
+    return r;
+  }
   case BuiltinId::Fill:
     return tileFill(*this, p, false);
   case BuiltinId::Clear:

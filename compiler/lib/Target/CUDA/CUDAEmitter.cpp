@@ -725,6 +725,23 @@ LogicalResult Emitter::emitAlloc(AllocOp op) {
     line(*t + " " + name + "[" + Twine(n) + "]" + init + ";");
     return success();
   }
+  case MemoryScope::TensorMemory:
+  case MemoryScope::DescriptorTcgen05Smem:
+  case MemoryScope::DescriptorTcgen05Instr:
+    if (!lang.isHip()) {
+      // Tensor memory (tcgen05.alloc) and the tcgen05 descriptors exist
+      // from sm_100a on (PTX ISA, "Tensor Memory"); tlc's CUDA target
+      // builds for sm_80 and sm_90a.
+      op.emitError() << stringifyMemoryScope(type.getScope())
+                     << " is Blackwell's tensor memory (tcgen05), which "
+                        "needs sm_100a; building for sm_"
+                     << options.minComputeCapability
+                     << (options.minComputeCapability == 90 ? "a" : "")
+                     << ", which has none (the CUDA target does not build "
+                        "for sm_100a yet)";
+      return failure();
+    }
+    [[fallthrough]];
   default:
     op.emitError() << "the " << lang.name << " target does not support "
                    << stringifyMemoryScope(type.getScope())

@@ -341,6 +341,30 @@ std::optional<LogicalResult> Emitter::emitMbarrierIntrinsic(IntrinsicOp op) {
     line("tlc::cuda::cpAsyncWait<" + std::to_string((*n)[0]) + ">();");
     return success();
   }
+  // Bulk async-groups of TMA stores (cp.async.bulk.commit_group /
+  // wait_group[.read] N, sm_90). This target's T.tma_copy stores are the
+  // threads' own stores, complete when the copy ends: the waits find
+  // nothing pending, as PTX allows.
+  if (callee == "T.tma_store_arrive" || callee == "T.tma_store_wait") {
+    if (options.minComputeCapability < 90)
+      return fail("is cp.async.bulk's group operation, which needs sm_90");
+    anyTma = true; // tma.h holds the helpers
+    if (callee == "T.tma_store_arrive") {
+      line("tlc::cuda::tmaStoreCommit();");
+      return success();
+    }
+    FailureOr<SmallVector<int64_t>> n = constantArgs(op, "count");
+    FailureOr<SmallVector<int64_t>> read = constantArgs(op, "read");
+    if (failed(n) || n->size() > 1 || (!n->empty() && ((*n)[0] < 0 ||
+                                                      (*n)[0] > 7)))
+      return fail("needs a constant count of pending groups in 0..7");
+    if (failed(read) || read->size() > 1)
+      return fail("needs a constant read flag");
+    line("tlc::cuda::tmaStoreWait<" +
+         std::to_string(n->empty() ? 0 : (*n)[0]) + ", " +
+         (read->empty() || (*read)[0] ? "true" : "false") + ">();");
+    return success();
+  }
   if (callee == "T.mbarrier_expect_tx" ||
       callee == "T.mbarrier_arrive_expect_tx") {
     FailureOr<std::string> bar = address("mbarrier");
