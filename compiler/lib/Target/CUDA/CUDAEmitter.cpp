@@ -406,6 +406,20 @@ LogicalResult Emitter::emitKernel(KernelOp op) {
       swizzled[root] = bytes.getInt() / 16;
     }
   });
+  // Buffers read through hand-written descriptors (tile-plan-wgmma marks
+  // the ones stored as one swizzled panel).
+  op.walk([&](IntrinsicOp intr) {
+    if (intr.getCallee() != "T.initialize_wgmma_descriptor" ||
+        intr.getArgs().size() < 2)
+      return;
+    Value root = rootOf(intr.getArgs()[1]);
+    Operation *def = root.getDefiningOp();
+    if (auto bytes =
+            def ? def->getAttrOfType<IntegerAttr>("tile.swizzle") : nullptr) {
+      panelSwizzle[root] = bytes.getInt();
+      swizzled[root] = bytes.getInt() / 16;
+    }
+  });
 
   // Multi-buffered pipelines (tile-plan-pipelines) and the placement of
   // every shared buffer (tile-plan-shared-memory).
@@ -725,6 +739,24 @@ LogicalResult Emitter::emitAlloc(AllocOp op) {
     line(*t + " " + name + "[" + Twine(n) + "]" + init + ";");
     return success();
   }
+  case MemoryScope::DescriptorWgmma:
+    // A wgmma matrix descriptor (T.alloc_wgmma_desc): a 64-bit register.
+    if (!lang.isHip() && options.minComputeCapability >= 90 &&
+        type.isStatic()) {
+      int64_t n = 1;
+      for (int64_t e : type.getShape())
+        n *= e;
+      line("uint64_t " + name + "[" + Twine(n) + "];  // wgmma descriptor");
+      return success();
+    }
+    if (!lang.isHip()) {
+      op.emitError() << "a wgmma descriptor (local.descriptor.wgmma) is "
+                        "Hopper's; building for sm_"
+                     << options.minComputeCapability
+                     << ", which has no wgmma (it needs sm_90a)";
+      return failure();
+    }
+    [[fallthrough]];
   case MemoryScope::TensorMemory:
   case MemoryScope::DescriptorTcgen05Smem:
   case MemoryScope::DescriptorTcgen05Instr:

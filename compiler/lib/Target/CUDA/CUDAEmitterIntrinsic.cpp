@@ -153,6 +153,8 @@ LogicalResult Emitter::emitIntrinsic(IntrinsicOp op) {
     return *r;
   if (std::optional<LogicalResult> r = emitClusterIntrinsic(op))
     return *r;
+  if (std::optional<LogicalResult> r = emitRawWgmmaIntrinsic(op))
+    return *r;
   if (std::optional<LogicalResult> r = emitRngIntrinsic(op))
     return *r;
   auto fail = [&](const Twine &why) {
