@@ -550,6 +550,8 @@ Value Interpreter::getAttr(Value obj, llvm::StringRef attr, Node at) {
     // The buffer's memory, for T.Tensor(shape, dtype, data=buf.data).
     if (attr == "data")
       return obj;
+    if (attr == "access_ptr")
+      return findMethod(obj, attr);
     return heap.opaque("buffer attribute");
   }
   case ValueKind::Region:

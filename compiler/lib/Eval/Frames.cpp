@@ -273,6 +273,9 @@ std::optional<Value> Interpreter::callFramePrimitive(const PArgs &p) {
     if (key.isStr() && getStr(key) == "reduce_scope" &&
         node.isObj(ObjKind::Namespace))
       f->cond = node;
+    // `T.attr(..., "async_scope", 1)`: the copies in its body are cp.async.
+    if (key.isStr() && getStr(key) == "async_scope")
+      f->msg = key;
     return heap.obj(ObjKind::GenericFrame, f);
   }
   case BuiltinId::Then:
@@ -556,6 +559,13 @@ Flow Interpreter::execFrame(FrameObj *frame, Node withNode, Node target) {
       reduceScopes.push_back(frame->cond);
       Flow f = execBody(withNode, Field::body);
       reduceScopes.pop_back();
+      return f;
+    }
+    if (frame->id == BuiltinId::Attr && frame->msg.isStr() &&
+        getStr(frame->msg) == "async_scope") {
+      ++asyncScopes;
+      Flow f = execBody(withNode, Field::body);
+      --asyncScopes;
       return f;
     }
     return execBody(withNode, Field::body);

@@ -955,6 +955,9 @@ public:
   /// The T.comm_reducer objects of the enclosing `with T.attr(reducer,
   /// "reduce_scope", ...)` frames, innermost last (T.tvm_thread_allreduce).
   llvm::SmallVector<Value, 1> reduceScopes;
+  /// The number of enclosing `with T.attr(..., "async_scope", ...)` frames:
+  /// global-to-shared copies in them are cp.async (tile.async_copy).
+  unsigned asyncScopes = 0;
   /// Jit functions and prim-func factories seen, for default instances.
   llvm::SmallVector<Value, 8> kernelsSeen;
   /// Kernel name -> traced labels.

@@ -379,6 +379,12 @@ Value tlc::eval::tileCopy(Interpreter &in, const PArgs &p) {
   if (!sv || !dv)
     return Value::poison();
   auto op = tile::CopyOp::create(in.ir->b, in.ir->loc(p.call), sv, dv);
+  // Inside `T.attr(..., "async_scope", 1)` a global-to-shared copy is issued
+  // as cp.async with no commit: the program's T.ptx_commit_group closes
+  // the group (T.async_copy marks its copy "commit" itself).
+  if (in.asyncScopes && lang::isSharedScope(d->buffer->scope) &&
+      lang::isGlobalScope(s->buffer->scope))
+    op->setAttr("tile.async_copy", in.ir->b.getStringAttr("scope"));
   if (std::optional<Value> w = p.get("coalesced_width"))
     if (w->isIntLike())
       op->setAttr("coalesced_width", in.ir->b.getI64IntegerAttr(w->getInt()));
@@ -412,6 +418,21 @@ static Value tileTmaCopy(Interpreter &in, const PArgs &p) {
   if (!r.isAbrupt() && !r.isPoison() && block && !block->empty())
     if (auto copy = llvm::dyn_cast<tile::CopyOp>(block->back()))
       copy->setAttr("tile.tma_copy", in.ir->b.getUnitAttr());
+  return r;
+}
+
+/// `T.async_copy(src, dst)`: a global-to-shared copy issued as cp.async
+/// followed by cp.async.commit_group, with no wait (the program waits with
+/// T.ptx_wait_group). A copy between other scopes is the plain copy.
+static Value tileAsyncCopy(Interpreter &in, const PArgs &p) {
+  ++in.asyncScopes;
+  Value r = tileCopy(in, p);
+  --in.asyncScopes;
+  mlir::Block *block = in.ir->b.getInsertionBlock();
+  if (!r.isAbrupt() && !r.isPoison() && block && !block->empty())
+    if (auto copy = llvm::dyn_cast<tile::CopyOp>(block->back());
+        copy && copy->hasAttr("tile.async_copy"))
+      copy->setAttr("tile.async_copy", in.ir->b.getStringAttr("commit"));
   return r;
 }
 
@@ -1196,6 +1217,16 @@ std::optional<Value> Interpreter::callKernelPrimitive(const PArgs &p) {
     return tileCopy(*this, p);
   case BuiltinId::Gemm:
     return tileGemm(*this, p);
+  case BuiltinId::WgmmaGemm: {
+    // T.wgmma_gemm: T.gemm on Hopper's wgmma only (tile.wgmma_only); layout
+    // inference treats it as T.gemm, a target without wgmma refuses it.
+    Value r = tileGemm(*this, p);
+    mlir::Block *block = ir->b.getInsertionBlock();
+    if (!r.isAbrupt() && !r.isPoison() && block && !block->empty())
+      if (auto gemm = llvm::dyn_cast<tile::GemmOp>(block->back()))
+        gemm->setAttr("tile.wgmma_only", ir->b.getUnitAttr());
+    return r;
+  }
   case BuiltinId::Fill:
     return tileFill(*this, p, false);
   case BuiltinId::Clear:
@@ -1249,7 +1280,7 @@ std::optional<Value> Interpreter::callKernelPrimitive(const PArgs &p) {
   case BuiltinId::AtomicAddx4:
     return tileAtomicAdd(*this, p, 4);
   case BuiltinId::AsyncCopy:
-    return tileCopy(*this, p);
+    return tileAsyncCopy(*this, p);
   case BuiltinId::TmaCopy:
     return tileTmaCopy(*this, p);
   case BuiltinId::GetThreadBinding: {

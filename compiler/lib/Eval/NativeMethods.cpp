@@ -527,6 +527,22 @@ Value Interpreter::callMethod(BoundMethodObj *m, CallArgs &args, Node at) {
     }
     return heap.opaque("torch dtype");
   }
+  case NativeId::BufferAccessPtr: {
+    // Buffer.access_ptr(access_mask, ptr_type="handle", content_lanes=1,
+    // offset=0, extent=None): the address of the buffer's first element,
+    // which tlc passes as the buffer itself (as `.data`). The access mask
+    // only tells TVM's analyses how the pointer is used.
+    if (!self.is(ValueKind::Buffer))
+      return noMethod();
+    Value offset = args.positional(3, Value::integer(0));
+    for (auto &kv : args.kw)
+      if (kv.first == "offset")
+        offset = kv.second;
+    if (!offset.isIntLike() || offset.getInt() != 0)
+      return fail(at, "access_ptr: tlc takes the address of a whole buffer "
+                      "(offset 0); slice the buffer instead");
+    return self;
+  }
   case NativeId::ExprAstype: {
     // PrimExpr.astype(dtype): T.cast.
     if (args.pos.size() != 1)

@@ -1,6 +1,6 @@
 # XFAIL: *
-# Known gap (tlc, not the program): T.wgmma_gemm is a tile.intrinsic and takes no part in layout inference.
-# RUN: tlc-build --check %s 2>&1 | count 0
+# Known gap (tlc, not the program): C_s's hint (the T.tma_copy store's tile) is "swizzle 128B" while the CUDA code stores it row-major; the one remark (8-way bank conflict on C_s) is true.
+# RUN: tlc-build --check %s 2>&1 | not grep -E "error|warning"
 # RUN: tlc-build --emit=hints --format=json %s | FileCheck %s
 # I: T.wgmma_gemm with warpgroup_arrive/commit_batch/wait, warpgroup_fence_operand, wait_wgmma,
 # fence_proxy_async + TMA store, barrier_arrive/wait. Shape: eager T.const + .compile.

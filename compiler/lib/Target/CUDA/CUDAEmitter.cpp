@@ -406,6 +406,20 @@ LogicalResult Emitter::emitKernel(KernelOp op) {
       swizzled[root] = bytes.getInt() / 16;
     }
   });
+  // Buffers read through hand-written descriptors (tile-plan-wgmma marks
+  // the ones stored as one swizzled panel).
+  op.walk([&](IntrinsicOp intr) {
+    if (intr.getCallee() != "T.initialize_wgmma_descriptor" ||
+        intr.getArgs().size() < 2)
+      return;
+    Value root = rootOf(intr.getArgs()[1]);
+    Operation *def = root.getDefiningOp();
+    if (auto bytes =
+            def ? def->getAttrOfType<IntegerAttr>("tile.swizzle") : nullptr) {
+      panelSwizzle[root] = bytes.getInt();
+      swizzled[root] = bytes.getInt() / 16;
+    }
+  });
 
   // Multi-buffered pipelines (tile-plan-pipelines) and the placement of
   // every shared buffer (tile-plan-shared-memory).
@@ -732,6 +746,41 @@ LogicalResult Emitter::emitAlloc(AllocOp op) {
     }
     return success();
   }
+  case MemoryScope::DescriptorWgmma:
+    // A wgmma matrix descriptor (T.alloc_wgmma_desc): a 64-bit register.
+    if (!lang.isHip() && options.minComputeCapability >= 90 &&
+        type.isStatic()) {
+      int64_t n = 1;
+      for (int64_t e : type.getShape())
+        n *= e;
+      line("uint64_t " + name + "[" + Twine(n) + "];  // wgmma descriptor");
+      return success();
+    }
+    if (!lang.isHip()) {
+      op.emitError() << "a wgmma descriptor (local.descriptor.wgmma) is "
+                        "Hopper's; building for sm_"
+                     << options.minComputeCapability
+                     << ", which has no wgmma (it needs sm_90a)";
+      return failure();
+    }
+    [[fallthrough]];
+  case MemoryScope::TensorMemory:
+  case MemoryScope::DescriptorTcgen05Smem:
+  case MemoryScope::DescriptorTcgen05Instr:
+    if (!lang.isHip()) {
+      // Tensor memory (tcgen05.alloc) and the tcgen05 descriptors exist
+      // from sm_100a on (PTX ISA, "Tensor Memory"); tlc's CUDA target
+      // builds for sm_80 and sm_90a.
+      op.emitError() << stringifyMemoryScope(type.getScope())
+                     << " is Blackwell's tensor memory (tcgen05), which "
+                        "needs sm_100a; building for sm_"
+                     << options.minComputeCapability
+                     << (options.minComputeCapability == 90 ? "a" : "")
+                     << ", which has none (the CUDA target does not build "
+                        "for sm_100a yet)";
+      return failure();
+    }
+    [[fallthrough]];
   default:
     op.emitError() << "the " << lang.name << " target does not support "
                    << stringifyMemoryScope(type.getScope())
@@ -907,8 +956,20 @@ LogicalResult Emitter::emitOp(Operation *op) {
     return emitStore(store);
   if (auto par = dyn_cast<ParallelOp>(op))
     return emitParallel(par);
-  if (auto copy = dyn_cast<CopyOp>(op))
-    return emitCopy(copy);
+  if (auto copy = dyn_cast<CopyOp>(op)) {
+    // T.async_copy / a copy in T.attr(..., "async_scope", 1): cp.async,
+    // committed as a group of its own for T.async_copy; the program waits
+    // (T.ptx_wait_group). Chunks too small for cp.async stay plain stores.
+    auto async = copy->getAttrOfType<StringAttr>("tile.async_copy");
+    if (!async || !lang.hasAsyncCopy || asyncCopy)
+      return emitCopy(copy);
+    asyncCopy = true;
+    LogicalResult r = emitCopy(copy);
+    asyncCopy = false;
+    if (succeeded(r) && async.getValue() == "commit")
+      line("tlc::cuda::cpAsyncCommit();");
+    return r;
+  }
   if (auto gemm = dyn_cast<GemmOp>(op))
     return emitGemm(gemm);
   if (auto red = dyn_cast<ReduceOp>(op))

@@ -148,6 +148,21 @@ static void noteRaisedAs(InFlightDiagnostic &d, Operation *op, StringRef type) {
 }
 
 LogicalResult Emitter::emitGemm(GemmOp op) {
+  // T.wgmma_gemm is wgmma.mma_async or nothing: tile-plan-wgmma takes it
+  // on sm_90a where its shapes and operands fit the instruction.
+  if (op->hasAttr("tile.wgmma_only") && !isWgmmaGemm(op)) {
+    InFlightDiagnostic d = op.emitError()
+                           << "T.wgmma_gemm is Hopper's wgmma.mma_async, ";
+    if (lang.isHip() || options.minComputeCapability < 90)
+      d << "which needs sm_90a; building for "
+        << (lang.isHip() ? "HIP" : "sm_" + std::to_string(
+                                             options.minComputeCapability))
+        << " (T.gemm picks the instruction the target has)";
+    else
+      d << "but this gemm does not fit it (shapes, dtypes, thread range, "
+           "operand layouts or tl.disable_wgmma); T.gemm would use mma.sync";
+    return failure();
+  }
   if (lang.isHip())
     return emitMfmaGemm(op);
   // ldmatrix takes 16-byte aligned row addresses, and a wgmma descriptor

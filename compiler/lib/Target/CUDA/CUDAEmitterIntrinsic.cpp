@@ -153,6 +153,8 @@ LogicalResult Emitter::emitIntrinsic(IntrinsicOp op) {
     return *r;
   if (std::optional<LogicalResult> r = emitClusterIntrinsic(op))
     return *r;
+  if (std::optional<LogicalResult> r = emitRawWgmmaIntrinsic(op))
+    return *r;
   if (std::optional<LogicalResult> r = emitRngIntrinsic(op))
     return *r;
   auto fail = [&](const Twine &why) {
@@ -758,6 +760,18 @@ LogicalResult Emitter::emitIntrinsic(IntrinsicOp op) {
       return success();
     }
     return result(call);
+  }
+  if (callee == "T.tma_gather4" && !lang.isHip()) {
+    // cp.async.bulk.tensor.2d...tile::gather4 (PTX ISA 8.6) is an sm_100a
+    // instruction: Hopper's TMA has no gather mode.
+    op.emitError() << "T.tma_gather4 is cp.async.bulk.tensor.2d with "
+                      ".tile::gather4, which needs sm_100a (Blackwell); "
+                      "building for sm_"
+                   << options.minComputeCapability
+                   << (options.minComputeCapability == 90 ? "a" : "")
+                   << ", which has no TMA gather (the CUDA target does not "
+                      "build for sm_100a yet)";
+    return failure();
   }
   if (callee == "tlc.unknown_value") {
     op.emitError() << "this value comes from outside TileLang ("

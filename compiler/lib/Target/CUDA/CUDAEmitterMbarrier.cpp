@@ -22,7 +22,8 @@
 //    is preceded by fence.proxy.async: the shared memory the arriving
 //    thread wrote is read by wgmma (the async proxy) after the wait;
 //    T.cp_async_barrier_noinc waits for the thread's cp.async copies and
-//    arrives;
+//    arrives; T.ptx_commit_group / T.ptx_wait_group are cp.async's
+//    commit_group / wait_group;
 //  * T.alloc_cluster_barrier is an mbarrier like T.alloc_barrier's; an
 //    arrival with a block rank (T.mbarrier_arrive(bar, cta_id),
 //    T.ptx_arrive_cluster_barrier, T.ptx_arrive_barrier(bar, cta, pred))
@@ -320,6 +321,50 @@ std::optional<LogicalResult> Emitter::emitMbarrierIntrinsic(IntrinsicOp op) {
     line("tlc::cuda::mbarrierArrive(" + *bar + ");");
     return success();
   }
+  // cp.async groups: commit_group closes the thread's uncommitted cp.async
+  // copies into a group (an empty one when there are none), wait_group N
+  // waits until at most N of its groups are pending (PTX ISA,
+  // "cp.async.commit_group", "cp.async.wait_group").
+  if (callee == "T.ptx_commit_group") {
+    if (!lang.hasAsyncCopy)
+      return fail("needs cp.async (sm_80 or later)");
+    line("tlc::cuda::cpAsyncCommit();");
+    return success();
+  }
+  if (callee == "T.ptx_wait_group") {
+    FailureOr<SmallVector<int64_t>> n = constantArgs(op, "num");
+    if (failed(n) || n->size() != 1 || (*n)[0] < 0 || (*n)[0] > 7)
+      return fail("needs a constant count of pending groups in 0..7 "
+                  "(cp.async.wait_group takes an immediate)");
+    if (!lang.hasAsyncCopy)
+      return fail("needs cp.async (sm_80 or later)");
+    line("tlc::cuda::cpAsyncWait<" + std::to_string((*n)[0]) + ">();");
+    return success();
+  }
+  // Bulk async-groups of TMA stores (cp.async.bulk.commit_group /
+  // wait_group[.read] N, sm_90). This target's T.tma_copy stores are the
+  // threads' own stores, complete when the copy ends: the waits find
+  // nothing pending, as PTX allows.
+  if (callee == "T.tma_store_arrive" || callee == "T.tma_store_wait") {
+    if (options.minComputeCapability < 90)
+      return fail("is cp.async.bulk's group operation, which needs sm_90");
+    anyTma = true; // tma.h holds the helpers
+    if (callee == "T.tma_store_arrive") {
+      line("tlc::cuda::tmaStoreCommit();");
+      return success();
+    }
+    FailureOr<SmallVector<int64_t>> n = constantArgs(op, "count");
+    FailureOr<SmallVector<int64_t>> read = constantArgs(op, "read");
+    if (failed(n) || n->size() > 1 || (!n->empty() && ((*n)[0] < 0 ||
+                                                      (*n)[0] > 7)))
+      return fail("needs a constant count of pending groups in 0..7");
+    if (failed(read) || read->size() > 1)
+      return fail("needs a constant read flag");
+    line("tlc::cuda::tmaStoreWait<" +
+         std::to_string(n->empty() ? 0 : (*n)[0]) + ", " +
+         (read->empty() || (*read)[0] ? "true" : "false") + ">();");
+    return success();
+  }
   if (callee == "T.mbarrier_expect_tx" ||
       callee == "T.mbarrier_arrive_expect_tx") {
     FailureOr<std::string> bar = address("mbarrier");
@@ -360,22 +405,6 @@ std::optional<LogicalResult> Emitter::emitMbarrierIntrinsic(IntrinsicOp op) {
     anyWgmma = true;
     line(callee == "T.warpgroup_arrive" ? "tlc::cuda::wgmmaFence();"
                                         : "tlc::cuda::wgmmaCommit();");
-    return success();
-  }
-  if (callee == "T.ptx_commit_group") {
-    // The program's cp.async group holds no copy: tlc performs the copies
-    // of `T.Parallel(..., prefer_async=True)` as ordinary loads and stores
-    // and refuses raw T.ptx_cp_async. Committing here would split the
-    // group of a pipeline's own cp.async copies and break its waits.
-    line("// T.ptx_commit_group: no copy of the program is asynchronous");
-    return success();
-  }
-  if (callee == "T.ptx_wait_group") {
-    // Waiting is always safe: at most N groups stay in flight.
-    FailureOr<SmallVector<int64_t>> n = constantArgs(op, "num");
-    if (failed(n) || n->size() != 1 || (*n)[0] < 0 || (*n)[0] > 7)
-      return fail("needs a constant count of pending groups in 0..7");
-    line(ns + "cpAsyncWait<" + std::to_string((*n)[0]) + ">();");
     return success();
   }
   if (callee == "T.warpgroup_wait" || callee == "T.wait_wgmma") {

@@ -813,6 +813,11 @@ public:
   /// when \p op is none of them.
   std::optional<mlir::LogicalResult>
   emitMbarrierIntrinsic(tile::IntrinsicOp op);
+  // CUDAEmitterWgmmaRaw.cpp
+  /// T.initialize_wgmma_descriptor and T.ptx_wgmma_ss; std::nullopt when
+  /// \p op is neither.
+  std::optional<mlir::LogicalResult>
+  emitRawWgmmaIntrinsic(tile::IntrinsicOp op);
   /// Fragments of the kernel being emitted.
   llvm::DenseMap<mlir::Value, FragmentInfo> fragments;
   /// Inside a T.Parallel: the register variable.

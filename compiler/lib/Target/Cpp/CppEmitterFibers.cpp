@@ -32,6 +32,8 @@
 
 #include "EmitterImpl.h"
 
+#include "tlc/Dialect/Tile/IR/BufferEffects.h"
+
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 using namespace mlir;
@@ -244,6 +246,53 @@ Emitter::emitMbarrierIntrinsic(tile::IntrinsicOp op) {
     for (auto [i, c] : llvm::enumerate(counts))
       line("tlc::cpu::mbarrierInit(" + mbarrierList + " + " +
            std::to_string(i) + ", int64_t(" + c + "));");
+    return success();
+  }
+  if (callee == "T.tma_gather4") {
+    // cp.async.bulk.tensor.2d.tile::gather4: rows r0..r3 of the 2-D source,
+    // columns col .. col + W, into the 4 x W destination (zero outside the
+    // tensor, as TMA fills), then complete_tx of the box's bytes on the
+    // barrier. Done here at once: the phase then only waits for arrivals.
+    SmallVector<Value> rows;
+    ArrayAttr params = op.getParams();
+    for (auto [i, v] : llvm::enumerate(op.getArgs()))
+      if (i < params.size() && cast<StringAttr>(params[i]).getValue() == "rows")
+        rows.push_back(v);
+    Value src = argOf(op, "src"), dst = argOf(op, "dst"),
+          col = argOf(op, "col");
+    auto st = src ? dyn_cast<tile::BufferType>(src.getType()) : nullptr;
+    auto dt = dst ? dyn_cast<tile::BufferType>(dst.getType()) : nullptr;
+    if (rows.size() != 4 || !col || !st || !dt || st.getRank() != 2 ||
+        dt.getRank() != 2 || !dt.isStatic() || dt.getShape()[0] != 4 ||
+        st.getElementType() != dt.getElementType())
+      return op.emitError()
+             << callee
+             << ": gathers four rows of a 2-D tensor into a [4, W] buffer "
+                "of its dtype";
+    FailureOr<std::string> bar = mbarrierAddress(op, "barrier");
+    FailureOr<std::string> storage = storageType(dt.getElementType(), op);
+    if (failed(bar) || failed(storage))
+      return failure();
+    int64_t w = dt.getShape()[1];
+    comment(op, callee.str());
+    line("{");
+    std::string r = fresh("gatherRows");
+    line("  const int64_t " + r + "[4] = {int64_t(" + expr(rows[0]) +
+         "), int64_t(" + expr(rows[1]) + "), int64_t(" + expr(rows[2]) +
+         "), int64_t(" + expr(rows[3]) + ")};");
+    line("  for (int64_t i = 0; i < 4; ++i)");
+    line("    for (int64_t j = 0; j < " + std::to_string(w) + "; ++j) {");
+    line("      const int64_t s[2] = {" + r + "[i], int64_t(" + expr(col) +
+         ") + j};");
+    line("      " + expr(dst) + ".at({i, j}) = " + expr(src) +
+         ".inBounds(s) ? " + expr(src) + ".at(s) : tlc::cpu::cast<" + *storage +
+         ">(0.0f);");
+    line("    }");
+    line("  tlc::cpu::mbarrierCompleteTx(st, " + loc + ", " + *bar + ", " +
+         std::to_string(4 * w *
+                        tile::getElementStorageBytes(dt.getElementType())) +
+         ");");
+    line("}");
     return success();
   }
   if (callee == "T.get_mbarrier") {

@@ -29,8 +29,9 @@ using namespace tlc::target;
 using namespace tlc::target::detail;
 
 /// Primitives that only order or tune GPU execution: register-allocation
-/// hints, programmatic dependent launch, wgmma/TMA-store completion and
-/// async-proxy fences. A CPU block runs its statements in program order on
+/// hints, programmatic dependent launch, wgmma/TMA-store completion,
+/// cp.async groups (the copies are synchronous here), wgmma operand fences
+/// and async-proxy fences. A CPU block runs its statements in program order on
 /// one executor, every memory operation completes before the next starts,
 /// and kernels run one after the other, so each of them is already
 /// satisfied there.
@@ -41,7 +42,7 @@ static bool isCpuNoOpIntrinsic(StringRef callee) {
        "T.pdl_sync", "T.warpgroup_arrive", "T.warpgroup_commit_batch",
        "T.warpgroup_wait", "T.wait_wgmma", "T.tma_store_arrive",
        "T.tma_store_wait", "T.fence_proxy_async", "T.ptx_commit_group",
-       "T.ptx_wait_group",
+       "T.ptx_wait_group", "T.warpgroup_fence_operand",
        "T.tcgen05_before_thread_sync", "T.tcgen05_after_thread_sync"},
       callee);
 }

@@ -1930,6 +1930,22 @@ inline void mbarrierExpectTx(uint64_t *bar, uint64_t bytes) {
                         mbarrier::phase(b), mbarrier::tx(b) + bytes);
 }
 
+/// complete_tx (a TMA copy's completion): \p bytes of the current phase's
+/// expected transaction bytes have arrived. The CPU target completes a
+/// copy where it is issued, so the bytes must have been expected first.
+inline void mbarrierCompleteTx(Status &st, const char *loc, uint64_t *bar,
+                               uint64_t bytes) {
+  uint64_t b = *bar;
+  if (mbarrier::tx(b) < bytes) {
+    st.fail(loc, "a TMA copy completes more bytes on its mbarrier than the "
+                 "phase expects (T.mbarrier_expect_tx before the copy)");
+    return;
+  }
+  *bar = mbarrier::make(mbarrier::pending(b), mbarrier::expected(b),
+                        mbarrier::phase(b), mbarrier::tx(b) - bytes);
+  mbarrierSettle(bar);
+}
+
 /// mbarrier.try_wait.parity: whether the phase of parity \p parity has
 /// completed (the current phase has the other parity).
 inline bool mbarrierPhaseDone(const uint64_t *bar, uint64_t parity) {

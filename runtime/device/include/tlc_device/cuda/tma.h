@@ -192,6 +192,18 @@ TLC_DEVICE void tmaStoreWaitRead() {
 #endif
 }
 
+/// cp.async.bulk.wait_group[.read] N: at most \p N of this thread's bulk
+/// groups are pending (with .read: have not read their source yet).
+template <int N, bool Read> TLC_DEVICE void tmaStoreWait() {
+  static_assert(N >= 0 && N <= 7, "a bulk wait_group count in 0..7");
+#if TLC_CUDA_ARCH >= 900
+  if (Read)
+    asm volatile("cp.async.bulk.wait_group.read %0;" ::"n"(N) : "memory");
+  else
+    asm volatile("cp.async.bulk.wait_group %0;" ::"n"(N) : "memory");
+#endif
+}
+
 } // namespace cuda
 } // namespace tlc
 

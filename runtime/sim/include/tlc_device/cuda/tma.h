@@ -265,6 +265,9 @@ TLC_SIM_PRIMITIVE void tmaStore(const TensorMap *map, const void *src, int c0,
 /// Bulk groups complete at issue on the simulator (tmaStore).
 TLC_DEVICE void tmaStoreCommit() {}
 TLC_DEVICE void tmaStoreWaitRead() {}
+template <int N, bool Read> TLC_DEVICE void tmaStoreWait() {
+  static_assert(N >= 0 && N <= 7, "a bulk wait_group count in 0..7");
+}
 
 } // namespace cuda
 } // namespace tlc
