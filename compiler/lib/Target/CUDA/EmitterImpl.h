@@ -635,6 +635,10 @@ public:
   };
   std::optional<BufferResourceSize> bufferResourceSize(mlir::Value root,
                                                        mlir::Operation *at);
+  /// A divisor of the innermost offset of view \p view in its root (the
+  /// sum over its chain of regions; 0 when it is always 0), from ranges,
+  /// constants and + - * of them (1 when nothing is known).
+  int64_t innerOffsetDivisor(mlir::Value view);
   /// Byte offset of the reduction scratch area in shared memory.
   int64_t scratchOffset = -1;
   /// Fragment loads/stores inside T.Parallel -> register expression.
