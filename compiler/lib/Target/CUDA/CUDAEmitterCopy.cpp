@@ -594,9 +594,8 @@ LogicalResult Emitter::emitCopy(CopyOp op) {
         if (!divides && side == &src && lang.isHip() && !last.isStatic() &&
             (r ? r->div % vec == 0
                : innerOffsetDivisor(side->buffer) % vec == 0)) {
-          FailureOr<std::string> e =
-              extent(cast<BufferType>(ra.root.getType()),
-                     ra.indices.size() - 1, op);
+          FailureOr<std::string> e = extent(cast<BufferType>(ra.root.getType()),
+                                            ra.indices.size() - 1, op);
           if (succeeded(e))
             innerDivides = "(" + *e + ") % " + std::to_string(vec) + " == 0";
           bufferAllOrNothing &= succeeded(e);
@@ -607,8 +606,8 @@ LogicalResult Emitter::emitCopy(CopyOp op) {
       bool permuted = side == &dst && permutedRun;
       allOrNothing &= a->aligned || permuted;
       // (Under innerDivides every row starts at a multiple of the chunk.)
-      bufferAllOrNothing &= a->aligned || permuted ||
-                            (side == &src && !innerDivides.empty());
+      bufferAllOrNothing &=
+          a->aligned || permuted || (side == &src && !innerDivides.empty());
       std::string sideCond = permuted ? permutedRunsCondition(*a, vec)
                                       : a->condition(vec);
       if (!sideCond.empty())
@@ -650,8 +649,8 @@ LogicalResult Emitter::emitCopy(CopyOp op) {
     // under 2 GiB (a uniform branch; larger ones keep the masked path).
     std::string bufferFits;
     if (!cond.empty() && lang.isHip() && bufferAllOrNothing &&
-        dstCond.empty() &&
-        !srcFrag && scopeOf(src.root) == MemoryScope::Global &&
+        dstCond.empty() && !srcFrag &&
+        scopeOf(src.root) == MemoryScope::Global &&
         safeValueOf(op, src.root, srcElem) == "0") {
       if (std::optional<BufferResourceSize> size =
               bufferResourceSize(src.root, op)) {

@@ -285,8 +285,8 @@ LogicalResult Emitter::emitReduce(ReduceOp op) {
   // Inside the warp. On HIP, lane bits 4 and 5 over rows already reduced
   // in bits 0..3 go through DPP row broadcasts and v_readlane (whole
   // wavefronts only: lane 63 must exist; tlc::hip::rowBcast15).
-  bool rowBcast = lang.isHip() && numThreads % 64 == 0 &&
-                  (plan->warpMask & 0x1f) == 0x1f;
+  bool rowBcast =
+      lang.isHip() && numThreads % 64 == 0 && (plan->warpMask & 0x1f) == 0x1f;
   for (unsigned b = 0; b < lang.laneBits(); ++b) {
     if (!((plan->warpMask >> b) & 1))
       continue;
@@ -307,7 +307,7 @@ LogicalResult Emitter::emitReduce(ReduceOp op) {
     line("for (int " + k + " = 0; " + k + " < " + Twine(D.regs) + "; ++" + k +
          ") " + v + " = " +
          ((plan->warpMask >> 5) & 1 ? ns + "readLane(" + v + ", 63)"
-                                     : ns + "readPairTotal(" + v + ")") +
+                                    : ns + "readPairTotal(" + v + ")") +
          ";");
   }
   // Across warps: every thread publishes its partials, then folds those of

@@ -558,8 +558,8 @@ LogicalResult Emitter::emitParallel(ParallelOp op) {
   // HIP: LDS stores of runs of consecutive registers as one vector each
   // (HIPEmitterParallelStore.cpp).
   SmallVector<StoreOp> vectorStores;
-  if (loop && ex == exchanges.end() && copies.empty() &&
-      bodyBarriers.empty() && bound.empty())
+  if (loop && ex == exchanges.end() && copies.empty() && bodyBarriers.empty() &&
+      bound.empty())
     vectorStores = ldsVectorStores(op, *loop, varDim);
   std::string group; // the run's first register
 
@@ -581,8 +581,9 @@ LogicalResult Emitter::emitParallel(ParallelOp op) {
       if (failed(st))
         return failure();
       std::string slot = fresh("v");
-      line("alignas(" + std::to_string(loop->vec * getElementStorageBytes(elem)) +
-           ") " + *st + " " + slot + "[" + vec + "];");
+      line("alignas(" +
+           std::to_string(loop->vec * getElementStorageBytes(elem)) + ") " +
+           *st + " " + slot + "[" + vec + "];");
       vectorSlot[s] = slot + "[" + reg + " - " + group + "]";
     }
     line("#pragma unroll");

@@ -108,8 +108,7 @@ SmallVector<StoreOp> Emitter::ldsVectorStores(ParallelOp op,
         if (isa<BufferType>(v.getType()))
           accesses[rootOf(v)] += 2;
   });
-  llvm::erase_if(stores, [&](StoreOp s) {
-    return accesses[rootOf(s.getBuffer())] != 1;
-  });
+  llvm::erase_if(
+      stores, [&](StoreOp s) { return accesses[rootOf(s.getBuffer())] != 1; });
   return stores;
 }

@@ -217,10 +217,10 @@ loopPartition(ParallelOp par, ArrayRef<int64_t> loopShape,
 /// fragment's vector dimension, into a static LDS tile where runs of the
 /// fragment's vector width are consecutive and aligned and that nothing
 /// else in the body touches. 1 when it stores element by element.
-static int64_t
-ldsStoreVector(ParallelOp par, StoreOp s, const layout::LoopPartition &p,
-               int64_t fragmentBytes,
-               const DenseMap<Value, layout::XorSwizzle> *lds) {
+static int64_t ldsStoreVector(ParallelOp par, StoreOp s,
+                              const layout::LoopPartition &p,
+                              int64_t fragmentBytes,
+                              const DenseMap<Value, layout::XorSwizzle> *lds) {
   const layout::Fragment *f = p.fragment;
   Block &body = par.getBody().front();
   if (!f || !p.bound.empty() || s->getBlock() != &body ||
@@ -240,8 +240,8 @@ ldsStoreVector(ParallelOp par, StoreOp s, const layout::LoopPartition &p,
   if (vec < 2 || (vec * bytes != 4 && vec * bytes != 8 && vec * bytes != 16) ||
       !isSharedScope(rootType.getScope()) || !rootType.isStatic() ||
       type.getRank() != rootType.getRank() || type.getRank() == 0 ||
-      !hasUnitInnerStride(root) || !offsets ||
-      offsets->back() % vec != 0 || rootType.getShape().back() % vec != 0)
+      !hasUnitInnerStride(root) || !offsets || offsets->back() % vec != 0 ||
+      rootType.getShape().back() % vec != 0)
     return 1;
   if (lds)
     if (auto sw = lds->find(root); sw != lds->end() && sw->second.vec % vec)
@@ -329,14 +329,13 @@ void tlc::tile::detail::planParallel(
     plan.instruction = widthName(plan.elementBytes, store, hip);
     // HIP: a vector store of each run of vec registers (at the run's first
     // register's coordinates), as the printer writes it.
-    int64_t vec =
-        hip && store ? ldsStoreVector(op, cast<StoreOp>(o), *partition,
-                                      fragmentBytes, lds)
-                     : 1;
+    int64_t vec = hip && store ? ldsStoreVector(op, cast<StoreOp>(o),
+                                                *partition, fragmentBytes, lds)
+                               : 1;
     int64_t perRegister =
-        partition->fragment ? int64_t(warps->size()) /
-                                  partition->fragment->getRegsPerThread()
-                            : 0;
+        partition->fragment
+            ? int64_t(warps->size()) / partition->fragment->getRegsPerThread()
+            : 0;
     if (vec > 1) {
       plan.vec = vec;
       plan.instruction = widthName(vec * plan.elementBytes, store, hip);

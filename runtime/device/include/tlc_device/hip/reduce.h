@@ -147,15 +147,13 @@ template <typename T, typename F> TLC_DEVICE T byWords(T value, F fn) {
 }
 
 template <typename T> TLC_DEVICE T rowBcast15(T value) {
-  return byWords(value, [](uint32_t v) {
-    return dppMove32<kDppRowBcast15, 0xA>(v, v);
-  });
+  return byWords(
+      value, [](uint32_t v) { return dppMove32<kDppRowBcast15, 0xA>(v, v); });
 }
 
 template <typename T> TLC_DEVICE T rowBcast31(T value) {
-  return byWords(value, [](uint32_t v) {
-    return dppMove32<kDppRowBcast31, 0xC>(v, v);
-  });
+  return byWords(
+      value, [](uint32_t v) { return dppMove32<kDppRowBcast31, 0xC>(v, v); });
 }
 
 /// \p a in lanes whose bit \p Bit is set, else \p b.
