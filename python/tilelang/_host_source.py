@@ -13,6 +13,13 @@ host source is the wrapper that launches its device kernels:
   artifact's cubin, one per launch, in manifest order). Grid, block and
   shared memory sizes that depend on symbols are computed from them; TMA
   tensor maps are encoded over the call's tensors before each launch.
+* HIP: ``int NAME_launch(tlc_hip_kernel *, <parameters>, <workspaces>,
+  <symbols>, void *stream)`` over ``runtime/hip/include/tlc_hip.h``. Its
+  C API launches an instance's kernels from the manifest itself (grid,
+  block and LDS computed from the symbols, in manifest order), so the
+  launcher passes the arguments in manifest order to
+  ``tlc_hip_kernel_launch``; each launch's grid, block and LDS bytes are
+  written in a comment as C++ expressions of the symbols.
 * CPU: ``int NAME_launch(<parameters>, <symbols>, int num_workers, char
   *error, size_t error_size)`` filling ``tlc_cpu_args`` for the entry point
   of ``NAME.so`` (``tlc_device/cpu.h``, copied next to the artifact).
@@ -259,6 +266,49 @@ def _cuda(manifest, name, symbols):
     return "\n".join(out) + "\n"
 
 
+def _hip(manifest, name, symbols):
+    sym_names = [s["name"] for s in manifest.get("symbols", [])]
+    params = [("tlc_hip_kernel *kernel",
+               f"tlc_hip_module_get_kernel of {name}.json's module")]
+    params += _signature_params(manifest, True, symbols)
+    params.append(("void *stream", "hipStream_t (null: the default stream)"))
+    out = [f"// Host launcher of tlc kernel '{manifest['name']}' "
+           f"(target {manifest.get('target', 'hip')}), written from "
+           f"{name}.json.",
+           "// Build: c++ -std=c++17 -c -I<tlc>/runtime/hip/include "
+           f"{name}_host.cpp; link with libtlc_hip.so.",
+           "// tlc_hip_kernel_launch launches the instance's kernels in "
+           "manifest order:"]
+    for li, launch in enumerate(manifest.get("launches", [])):
+        entry = launch.get("entry", manifest["entry"])
+        grid = [c_extent(g, symbols) for g in launch["grid"]]
+        block = [c_extent(b, symbols) for b in launch["block"]]
+        shared = c_extent(launch.get("dynamic_shared_memory", 0), symbols)
+        out.append(f"//   launch {li}: {entry}: grid ({', '.join(grid)}), "
+                   f"block ({', '.join(block)}), {shared} bytes of LDS"
+                   f"{', cooperative' if launch.get('cooperative') else ''}")
+    out += ["#include <cstddef>",
+            "#include <cstdint>",
+            "#include \"tlc_hip.h\"",
+            ""]
+    out += _format_signature(f"{_ident(manifest['name'])}_launch", params)
+    values = []
+    for p in manifest.get("params", []):
+        n = _ident(p["name"])
+        values.append(n if p["kind"] == "tensor" else f"(void *)&{n}")
+    workspaces = [_ident(w["name"]) for w in manifest.get("workspaces", [])]
+    syms = [symbols[s] for s in sym_names]
+    out.append(f"  void *const params[] = {{{', '.join(values) or 'nullptr'}}};")
+    out.append(f"  const int64_t symbols[] = {{{', '.join(syms) or '0'}}};")
+    if workspaces:
+        out.append(f"  void *const workspaces[] = {{{', '.join(workspaces)}}};")
+    out.append(f"  return tlc_hip_kernel_launch(kernel, params, {len(values)}, "
+               f"symbols, {len(syms)}, "
+               f"{'workspaces' if workspaces else 'nullptr'}, stream);")
+    out.append("}")
+    return "\n".join(out) + "\n"
+
+
 def host_source(manifest, name=None, symbol_names=None):
     """The C++ host launcher of a built instance (its manifest).
     ``symbol_names`` renames symbols for the script (``{"M": "m"}`` when
@@ -271,6 +321,8 @@ def host_source(manifest, name=None, symbol_names=None):
         return _cpu(manifest, name, symbols)
     if str(manifest.get("target", "")).startswith("cuda"):
         return _cuda(manifest, name, symbols)
+    if str(manifest.get("target", "")).startswith("hip"):
+        return _hip(manifest, name, symbols)
     raise NotImplementedError(
         f"get_host_source(): no host launcher for target "
-        f"{manifest.get('target')} (cuda and cpu have one)")
+        f"{manifest.get('target')} (cuda, hip and cpu have one)")

@@ -129,8 +129,8 @@ class JITKernel:
         """The host side of the launch as C++: one function that launches
         this instance's kernels as the package does (grid, block, shared
         memory and TMA maps from the manifest, symbols as arguments)
-        through tlc's CUDA runtime, or fills the CPU entry point's
-        arguments (``tilelang/_host_source.py``)."""
+        through tlc's CUDA runtime, passes them to tlc's HIP runtime, or
+        fills the CPU entry point's arguments (``tilelang/_host_source.py``)."""
         from ._host_source import host_source
         name = os.path.splitext(self.manifest["generated_source"])[0]
         return host_source(self.manifest, name,

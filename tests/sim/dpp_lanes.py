@@ -9,6 +9,11 @@ Processing", the VOP_DPP DPP_CTRL field of GFX9 / CDNA), not from the sim:
     row_shr:n (0x110 + n) lane i - n. A source past the row is invalid.
   row_mirror (0x140): lane i of a row reads lane 15 - i; row_half_mirror
     (0x141): lane i of each half-row of 8 reads lane 7 - i.
+  row_bcast:15 (0x142): "broadcast 15th thread of each row to next row";
+    row_bcast:31 (0x143): "broadcast thread 31 to rows 2 and 3" (only the
+    rows with a source are enabled here: row_mask 0xA and 0xC, as tlc's
+    reductions use them).
+  v_readlane_b32 (__builtin_amdgcn_readlane(v, l)): lane l's v everywhere.
   row_mask bit r enables the lanes of row r (16 r .. 16 r + 15), bank_mask
     bit b the lanes 4 b .. 4 b + 3 of every row: disabled lanes keep the
     old value. An invalid source writes 0 with bound_ctrl, else keeps old.
@@ -42,7 +47,10 @@ CASES = [
     (0x101, 0xF, 0xF, False), (0x101, 0xF, 0xF, True),
     (0x113, 0xF, 0xF, True), (0x10F, 0x5, 0xF, False),
     (0x140, 0xF, 0xF, False), (0x141, 0xF, 0xF, False), (0x141, 0xA, 0x6, False),
+    (0x142, 0xA, 0xF, False), (0x143, 0xC, 0xF, False), (0x142, 0x8, 0x9, False),
 ]
+# v_readlane_b32 of these lanes, stored after the DPP cases.
+READLANES = [63, 31, 37]
 
 KERNEL = r"""
 #include "tlc_device/hip.h"
@@ -74,6 +82,10 @@ def model(ctrl, row_mask, bank_mask, bound, src, old, wrong=False):
             s = row + 15 - i
         elif ctrl == 0x141:
             s = lane // 8 * 8 + 7 - lane % 8
+        elif ctrl == 0x142:
+            s = row + (15 if wrong else -1) if row >= 16 else None
+        elif ctrl == 0x143:
+            s = 31 if row >= 32 else None
         if s is None:
             out[lane] = 0 if bound else old[lane]
         else:
@@ -109,10 +121,13 @@ def main():
         f"  D[{c} * 64 + lane] = __builtin_amdgcn_update_dpp(old, src, {ctrl:#x}, "
         f"{rm:#x}, {bm:#x}, {'true' if bc else 'false'});"
         for c, (ctrl, rm, bm, bc) in enumerate(CASES))
+    calls += "\n" + "\n".join(
+        f"  D[{len(CASES) + i} * 64 + lane] = __builtin_amdgcn_readlane(src, {l});"
+        for i, l in enumerate(READLANES))
     with open(os.path.join(art, "dpp.hip"), "w") as f:
         f.write(KERNEL.replace("CALLS", calls))
     with open(os.path.join(art, "dpp.json"), "w") as f:
-        json.dump(manifest(len(CASES)), f)
+        json.dump(manifest(len(CASES) + len(READLANES)), f)
     failed = 0
     clang = shutil.which("clang++-22")
     libs = "/usr/lib/x86_64-linux-gnu/amdgcn/bitcode"
@@ -144,11 +159,17 @@ def main():
         ok = np.array_equal(d[c], model(ctrl, rm, bm, bc, src, old))
         print(f"{'PASS' if ok else 'FAIL'}: {name}")
         failed += not ok
-        if 0x101 <= ctrl <= 0x10F:
+        if 0x101 <= ctrl <= 0x10F or ctrl == 0x142:
             differs = not np.array_equal(d[c], model(ctrl, rm, bm, bc, src, old, wrong=True))
+            what = ("row_shl as row_shr" if ctrl != 0x142 else
+                    "row_bcast:15 from the row's own lane 15")
             print(f"{'PASS' if differs else 'FAIL'}: {name} differs from a model reading "
-                  "row_shl as row_shr")
+                  f"{what}")
             failed += not differs
+    for i, l in enumerate(READLANES):
+        ok = np.array_equal(d[len(CASES) + i], np.full(64, src[l]))
+        print(f"{'PASS' if ok else 'FAIL'}: readlane {l}")
+        failed += not ok
     shutil.rmtree(work, ignore_errors=True)
     return 1 if failed else 0
 

@@ -1228,6 +1228,11 @@ LogicalResult Emitter::emitStore(StoreOp op) {
   auto type = cast<BufferType>(op.getBuffer().getType());
   Value root = rootOf(op.getBuffer());
   std::string value = toStorage(type.getElementType(), expr(op.getValue()));
+  // A register slot of a vector stored after the run (HIP T.Parallel).
+  if (auto slot = vectorSlot.find(op); slot != vectorSlot.end()) {
+    line(slot->second + " = " + value + ";");
+    return success();
+  }
   if (scopeOf(root) == MemoryScope::Fragment) {
     FailureOr<std::string> reg = fragmentRegister(op, op.getBuffer(),
                                                   op.getIndices());

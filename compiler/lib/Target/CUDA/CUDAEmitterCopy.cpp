@@ -557,6 +557,12 @@ LogicalResult Emitter::emitCopy(CopyOp op) {
     // Whether the condition is bounds only and a chunk is either wholly in
     // or wholly out of bounds (aligned chunks of an extent they divide).
     bool allOrNothing = true;
+    // HIP's buffer loads: the same, except that a symbolic innermost extent
+    // of the source may divide the chunks at run time (`innerDivides`, a
+    // wavefront-uniform test; else a chunk may cross a row's end inside
+    // the tensor, which the range check would not zero).
+    bool bufferAllOrNothing = true;
+    std::string innerDivides;
     // The source's linear index and the destination's condition (a buffer
     // load replaces only bounds of the source).
     std::string srcLinear, dstCond;
@@ -580,11 +586,28 @@ LogicalResult Emitter::emitCopy(CopyOp op) {
                              .getDim(ra.indices.size() - 1)
                        : Dim();
         const std::optional<IndexRange> &r = ra.ranges.back();
-        allOrNothing &= last.isStatic() && last.getValue() % vec == 0 && r &&
-                        r->div % vec == 0;
+        bool divides = last.isStatic() && last.getValue() % vec == 0 && r &&
+                       r->div % vec == 0;
+        allOrNothing &= divides;
+        // (A symbolic extent bounds no index: the divisor of the view's
+        // column offset, the chunk's own column being a multiple of vec.)
+        if (!divides && side == &src && lang.isHip() && !last.isStatic() &&
+            (r ? r->div % vec == 0
+               : innerOffsetDivisor(side->buffer) % vec == 0)) {
+          FailureOr<std::string> e = extent(cast<BufferType>(ra.root.getType()),
+                                            ra.indices.size() - 1, op);
+          if (succeeded(e))
+            innerDivides = "(" + *e + ") % " + std::to_string(vec) + " == 0";
+          bufferAllOrNothing &= succeeded(e);
+        } else {
+          bufferAllOrNothing &= divides;
+        }
       }
       bool permuted = side == &dst && permutedRun;
       allOrNothing &= a->aligned || permuted;
+      // (Under innerDivides every row starts at a multiple of the chunk.)
+      bufferAllOrNothing &=
+          a->aligned || permuted || (side == &src && !innerDivides.empty());
       std::string sideCond = permuted ? permutedRunsCondition(*a, vec)
                                       : a->condition(vec);
       if (!sideCond.empty())
@@ -625,8 +648,9 @@ LogicalResult Emitter::emitCopy(CopyOp op) {
     // A tensor of symbolic shape takes it when its run-time size lies
     // under 2 GiB (a uniform branch; larger ones keep the masked path).
     std::string bufferFits;
-    if (!cond.empty() && lang.isHip() && allOrNothing && dstCond.empty() &&
-        !srcFrag && scopeOf(src.root) == MemoryScope::Global &&
+    if (!cond.empty() && lang.isHip() && bufferAllOrNothing &&
+        dstCond.empty() && !srcFrag &&
+        scopeOf(src.root) == MemoryScope::Global &&
         safeValueOf(op, src.root, srcElem) == "0") {
       if (std::optional<BufferResourceSize> size =
               bufferResourceSize(src.root, op)) {
@@ -648,12 +672,15 @@ LogicalResult Emitter::emitCopy(CopyOp op) {
                 : ns + "bufferLoad<" + std::to_string(vecBytes) + ">(" +
                       dstAddr + ", " + rsrc + ", " + offset + ");";
         load += "  // buffer_load: zero out of range";
-        if (size->fits.empty()) {
+        std::string uniform = size->fits;
+        if (!innerDivides.empty())
+          uniform += (uniform.empty() ? "" : " && ") + innerDivides;
+        if (uniform.empty()) {
           line("const bool " + in + " = " + cond + ";");
           stmt = load;
           cond.clear();
         } else {
-          bufferFits = size->fits;
+          bufferFits = uniform;
           open("if (" + bufferFits + ")");
           line("const bool " + in + " = " + cond + ";");
           line(load);

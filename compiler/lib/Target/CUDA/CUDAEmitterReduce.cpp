@@ -282,15 +282,33 @@ LogicalResult Emitter::emitReduce(ReduceOp op) {
   close();
   if (partial)
     close();
-  // Inside the warp.
+  // Inside the warp. On HIP, lane bits 4 and 5 over rows already reduced
+  // in bits 0..3 go through DPP row broadcasts and v_readlane (whole
+  // wavefronts only: lane 63 must exist; tlc::hip::rowBcast15).
+  bool rowBcast =
+      lang.isHip() && numThreads % 64 == 0 && (plan->warpMask & 0x1f) == 0x1f;
   for (unsigned b = 0; b < lang.laneBits(); ++b) {
     if (!((plan->warpMask >> b) & 1))
       continue;
     std::string v = part + "[" + k + "]";
+    std::string next = arith.combine(v, laneXor(v, b, plan->warpMask));
+    if (rowBcast && b >= 4)
+      next = ns + "ifLaneBit<" + std::to_string(b) + ">(" +
+             arith.combine(v, ns + (b == 4 ? "rowBcast15(" : "rowBcast31(") +
+                                  v + ")") +
+             ", " + v + ")";
+    line("#pragma unroll");
+    line("for (int " + k + " = 0; " + k + " < " + Twine(D.regs) + "; ++" + k +
+         ") " + v + " = " + next + ";");
+  }
+  if (rowBcast) {
+    std::string v = part + "[" + k + "]";
     line("#pragma unroll");
     line("for (int " + k + " = 0; " + k + " < " + Twine(D.regs) + "; ++" + k +
          ") " + v + " = " +
-         arith.combine(v, laneXor(v, b, plan->warpMask)) + ";");
+         ((plan->warpMask >> 5) & 1 ? ns + "readLane(" + v + ", 63)"
+                                    : ns + "readPairTotal(" + v + ")") +
+         ";");
   }
   // Across warps: every thread publishes its partials, then folds those of
   // the threads that differ from it only in the cross-warp bits.

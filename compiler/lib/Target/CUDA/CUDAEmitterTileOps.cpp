@@ -557,11 +557,45 @@ LogicalResult Emitter::emitParallel(ParallelOp op) {
       return failure();
   }
 
+  // HIP: LDS stores of runs of consecutive registers as one vector each
+  // (HIPEmitterParallelStore.cpp).
+  SmallVector<StoreOp> vectorStores;
+  if (loop && ex == exchanges.end() && copies.empty() && bodyBarriers.empty() &&
+      bound.empty())
+    vectorStores = ldsVectorStores(op, *loop, varDim);
+  std::string group; // the run's first register
+
   std::string reg = fresh("r");
   open("");
   SmallVector<std::string> idx;
+  if (loop && !vectorStores.empty()) {
+    group = fresh("rv");
+    std::string vec = std::to_string(loop->vec);
+    open(loop->threadExtent < numThreads
+             ? "if (tid < " + std::to_string(loop->threadExtent) + ")"
+             : "");
+    line("#pragma unroll");
+    open("for (int " + group + " = 0; " + group + " < " + Twine(loop->regs) +
+         "; " + group + " += " + vec + ")");
+    for (StoreOp s : vectorStores) {
+      Type elem = cast<BufferType>(s.getBuffer().getType()).getElementType();
+      FailureOr<std::string> st = storageType(elem, op);
+      if (failed(st))
+        return failure();
+      std::string slot = fresh("v");
+      line("alignas(" +
+           std::to_string(loop->vec * getElementStorageBytes(elem)) + ") " +
+           *st + " " + slot + "[" + vec + "];");
+      vectorSlot[s] = slot + "[" + reg + " - " + group + "]";
+    }
+    line("#pragma unroll");
+    open("for (int " + reg + " = " + group + "; " + reg + " < " + group +
+         " + " + vec + "; ++" + reg + ")");
+    idx = emitCoords(*loop, reg, "i");
+  }
   if (loop) {
-    idx = openSlots(reg, bodyBarriers.empty() ? nullptr : &active);
+    if (vectorStores.empty())
+      idx = openSlots(reg, bodyBarriers.empty() ? nullptr : &active);
     for (auto [o, buf] : fragOps) {
       std::optional<SmallVector<unsigned>> dims = accessDims(op, o);
       Value root = rootOf(buf);
@@ -678,6 +712,25 @@ LogicalResult Emitter::emitParallel(ParallelOp op) {
   replicaBody = savedBody;
   if (failed(r))
     return failure();
+  if (!vectorStores.empty()) {
+    close();
+    // The run's vectors, at its first register's coordinates.
+    SmallVector<std::string> at = emitCoords(*loop, group, "i");
+    for (StoreOp s : vectorStores) {
+      FailureOr<VectorAccess> a = ldsVectorStoreAccess(s, *loop, varDim, at);
+      if (failed(a))
+        return failure();
+      Type elem = cast<BufferType>(s.getBuffer().getType()).getElementType();
+      std::string slot = vectorSlot[s];
+      slot = slot.substr(0, slot.find('['));
+      std::string stmt =
+          ns + "copyVector<" +
+          std::to_string(loop->vec * getElementStorageBytes(elem)) + ">(" +
+          a->address + ", " + slot + ");";
+      line(loop->repMask ? "if (" + loop->oneReplica() + ") " + stmt : stmt);
+      vectorSlot.erase(s);
+    }
+  }
   if (!bound.empty())
     close();
   close();

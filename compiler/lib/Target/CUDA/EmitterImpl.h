@@ -612,6 +612,23 @@ public:
   /// The statement storing the vector \p value at \p dst so.
   std::string storePermutedRuns(const VectorAccess &dst, int64_t vecBytes,
                                 int64_t runBytes, const std::string &value);
+  // HIPEmitterParallelStore.cpp
+  /// HIP: the LDS stores of T.Parallel \p op (partitioned by \p loop, loop
+  /// variable v on its dimension \p varDim[v]) that go out as one
+  /// ds_write of loop.vec consecutive registers each, or nothing when the
+  /// loop does not qualify (every store written element by element).
+  llvm::SmallVector<tile::StoreOp>
+  ldsVectorStores(tile::ParallelOp op, const FragmentInfo &loop,
+                  llvm::ArrayRef<unsigned> varDim);
+  /// The vector access of such a store of \p width elements at the loop
+  /// coordinates \p idx (its proven-aligned, in-bounds form).
+  mlir::FailureOr<VectorAccess>
+  ldsVectorStoreAccess(tile::StoreOp store, const FragmentInfo &loop,
+                       llvm::ArrayRef<unsigned> varDim,
+                       llvm::ArrayRef<std::string> idx);
+  /// Stores of a vectorised T.Parallel -> the register slot of the vector
+  /// they write instead of memory (the vector is stored after the group).
+  llvm::DenseMap<mlir::Operation *, std::string> vectorSlot;
   /// HIP: the byte size of the raw buffer resource over the global tensor
   /// \p root (dense row-major, no `tile.strides`): `bytes` its expression,
   /// and for a symbolic shape `fits` the wavefront-uniform test that it
@@ -623,6 +640,10 @@ public:
   };
   std::optional<BufferResourceSize> bufferResourceSize(mlir::Value root,
                                                        mlir::Operation *at);
+  /// A divisor of the innermost offset of view \p view in its root (the
+  /// sum over its chain of regions; 0 when it is always 0), from ranges,
+  /// constants and + - * of them (1 when nothing is known).
+  int64_t innerOffsetDivisor(mlir::Value view);
   /// Byte offset of the reduction scratch area in shared memory.
   int64_t scratchOffset = -1;
   /// Fragment loads/stores inside T.Parallel -> register expression.

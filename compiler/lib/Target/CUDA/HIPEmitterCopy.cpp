@@ -24,6 +24,11 @@
 
 #include "EmitterImpl.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+
+#include <numeric>
+
 using namespace mlir;
 using namespace tlc;
 using namespace tlc::tile;
@@ -100,4 +105,45 @@ Emitter::bufferResourceSize(Value root, Operation *at) {
   line("const long long " + var + " = " + bytes + ";");
   return BufferResourceSize{"int(" + var + ")",
                             var + " < 2147483648LL"};
+}
+
+/// A divisor of every value \p v takes (0 when it is always 0), from
+/// constants through + - * (1 when nothing is known).
+static int64_t knownDivisor(Value v) {
+  if (auto c = getConstantIntValue(v))
+    return std::abs(*c);
+  Operation *op = v.getDefiningOp();
+  if (!op)
+    return 1;
+  if (isa<arith::IndexCastOp, arith::ExtSIOp, arith::ExtUIOp>(op))
+    return knownDivisor(op->getOperand(0));
+  if (isa<arith::MulIOp>(op)) {
+    int64_t a = knownDivisor(op->getOperand(0));
+    int64_t b = knownDivisor(op->getOperand(1));
+    return a == 0 || b == 0 ? 0 : a * b;
+  }
+  if (isa<arith::AddIOp, arith::SubIOp>(op))
+    return std::gcd(knownDivisor(op->getOperand(0)),
+                    knownDivisor(op->getOperand(1)));
+  return 1;
+}
+
+int64_t Emitter::innerOffsetDivisor(Value view) {
+  int64_t g = 0;
+  while (auto region = view.getDefiningOp<RegionOp>()) {
+    SmallVector<OpFoldResult> offsets = region.getMixedOffsets();
+    if (offsets.empty())
+      return 1;
+    OpFoldResult o = offsets.back();
+    int64_t d = 1;
+    if (auto attr = dyn_cast<Attribute>(o))
+      d = std::abs(cast<IntegerAttr>(attr).getInt());
+    else if (std::optional<IndexRange> r = rangeOf(o))
+      d = r->lo == 0 && r->hi == 0 ? 0 : r->div;
+    else
+      d = knownDivisor(cast<Value>(o));
+    g = std::gcd(g, d);
+    view = region.getSource();
+  }
+  return g;
 }

@@ -115,13 +115,9 @@ void tlc::tile::detail::planMemoryCopy(CopyOp op, int64_t threads,
   }
 }
 
-/// The vector width of fragment copies: the most registers (a power of
-/// two, at most 16 bytes of \p bytes-byte elements) that hold consecutive
-/// elements along the last dimension, starting at a multiple of the width,
-/// in every thread.
-static int64_t fragmentVector(const layout::Fragment &f,
-                              const std::vector<std::vector<int64_t>> &table,
-                              int64_t bytes) {
+int64_t tlc::tile::detail::fragmentVector(
+    const layout::Fragment &f, const std::vector<std::vector<int64_t>> &table,
+    int64_t bytes) {
   int64_t regs = f.getRegsPerThread();
   unsigned last = f.getInputRank() - 1;
   for (int64_t v = std::max<int64_t>(1, 16 / bytes); v > 1; v /= 2) {

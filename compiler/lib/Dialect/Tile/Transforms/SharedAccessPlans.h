@@ -23,8 +23,10 @@
 #include "tlc/Dialect/Tile/IR/TileOps.h"
 #include "tlc/Layout/BankConflicts.h"
 #include "tlc/Layout/Layout.h"
+#include "tlc/Layout/MfmaSharedLayouts.h"
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
 
 #include <optional>
@@ -109,6 +111,14 @@ void planStagedStore(CopyOp op, int64_t threads, std::vector<AccessPlan> &plans,
 /// (0 when the result rows are not spread over several warps).
 int64_t reductionDegree(ReduceOp op, int64_t threads, bool hip);
 
+/// The vector width of fragment copies: the most registers (a power of
+/// two, at most 16 bytes of \p bytes-byte elements) that hold consecutive
+/// elements along the last dimension, starting at a multiple of the width,
+/// in every thread (\p table: layout::invertTableShared of \p f).
+int64_t fragmentVector(const layout::Fragment &f,
+                       const std::vector<std::vector<int64_t>> &table,
+                       int64_t bytes);
+
 // SharedAccessOperands.cpp
 
 /// The ldmatrix (or wgmma operand) reads of T.gemm's shared operands,
@@ -121,9 +131,12 @@ void planMfmaOperands(GemmOp op, std::vector<AccessPlan> &plans);
 
 // SharedAccessLoops.cpp
 
-/// The shared loads and stores inside T.Parallel.
-void planParallel(ParallelOp op, int64_t threads,
-                  std::vector<AccessPlan> &plans, bool hip);
+/// The shared loads and stores inside T.Parallel; on HIP, stores the
+/// printer writes as vectors of consecutive registers (\p lds: the MFMA
+/// operand tiles' swizzles, which must keep such runs whole).
+void planParallel(
+    ParallelOp op, int64_t threads, std::vector<AccessPlan> &plans, bool hip,
+    const llvm::DenseMap<mlir::Value, layout::XorSwizzle> *lds = nullptr);
 
 } // namespace detail
 } // namespace tile

@@ -283,6 +283,9 @@ static std::vector<BankConflict> findConflicts(KernelOp kernel, bool mmaSync,
         if (isSharedScope(scopeOfRoot(v)))
           panelTiles.insert(rootOf(v));
     }
+  DenseMap<Value, layout::XorSwizzle> lds;
+  if (hip)
+    lds = planLdsSwizzles(kernel);
   std::vector<AccessPlan> plans;
   kernel.walk([&](Operation *op) {
     if (auto copy = dyn_cast<CopyOp>(op)) {
@@ -304,7 +307,7 @@ static std::vector<BankConflict> findConflicts(KernelOp kernel, bool mmaSync,
       else if (mmaSync || sm90a)
         planGemmOperands(gemm, plans, "ldmatrix");
     } else if (auto par = dyn_cast<ParallelOp>(op)) {
-      planParallel(par, *threads, plans, hip);
+      planParallel(par, *threads, plans, hip, &lds);
     } else if (auto reduce = dyn_cast<ReduceOp>(op)) {
       // Never conflicts (consecutive words per warp); checked all the same.
       int64_t degree = reductionDegree(reduce, *threads, hip);
@@ -319,9 +322,6 @@ static std::vector<BankConflict> findConflicts(KernelOp kernel, bool mmaSync,
     }
   });
   DenseMap<Value, int64_t> swizzled = planSwizzledTiles(kernel);
-  DenseMap<Value, layout::XorSwizzle> lds;
-  if (hip)
-    lds = planLdsSwizzles(kernel);
   // One report per (op, buffer, instruction), in program order.
   std::vector<std::vector<const AccessPlan *>> groups;
   std::map<std::tuple<Operation *, void *, std::string>, size_t> index;

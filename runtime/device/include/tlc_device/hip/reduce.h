@@ -20,6 +20,15 @@
 // hold the same value), else row_shl and row_shr under complementary bank
 // masks (banks are the 4-lane quarters of a row).
 //
+// Lane bits 4 and 5 of a reduction whose bits 0..3 are reduced already
+// (the value is equal over each row of 16): no butterfly crosses rows, but
+// GFX9's row broadcasts do. rowBcast15(v) gives the lanes of rows 1 and 3
+// lane 15 of the row below (row_bcast:15 under row_mask 0xA), rowBcast31(v)
+// those of rows 2 and 3 lane 31 (row_bcast:31 under row_mask 0xC); the
+// other lanes keep v. Combining under ifLaneBit<4>, then <5>, leaves the
+// pair totals in lanes 31 and 63, the wavefront's total in lane 63, and
+// readLane (v_readlane_b32) hands them to every lane: no ds_bpermute.
+//
 // waveReduce<Op>(value): Op (0 sum, 1 max, 2 min, 3 and, 4 or) over the
 // wavefront of 64, every lane getting the result (T.warp_reduce_*: the
 // hardware warp is the wavefront): DPP within rows, ds_bpermute across.
@@ -61,8 +70,10 @@ enum DppCtrl : int {
   kDppRowShl8 = 0x108,
   kDppRowShr4 = 0x114,      // row_shr:4: lane i reads lane i - 4 of its row
   kDppRowShr8 = 0x118,
-  kDppRowMirror = 0x140,    // lane i reads lane 15 - i of its row
-  kDppRowHalfMirror = 0x141 // lane i reads lane 7 - i of its half-row
+  kDppRowMirror = 0x140,     // lane i reads lane 15 - i of its row
+  kDppRowHalfMirror = 0x141, // lane i reads lane 7 - i of its half-row
+  kDppRowBcast15 = 0x142,    // row r + 1 reads lane 15 of row r
+  kDppRowBcast31 = 0x143     // rows 2 and 3 read lane 31
 };
 
 /// One DPP move of \p v: lanes of the rows in \p RowMask and banks in
@@ -114,6 +125,53 @@ TLC_DEVICE T dppXor(T value) {
     return bitCast<T>(
         uint8_t(dppXor32<Offset, Mirrored>(bitCast<uint8_t>(value))));
   }
+}
+
+/// \p value moved by \p Fn (a 32-bit move) word by word.
+template <typename T, typename F> TLC_DEVICE T byWords(T value, F fn) {
+  static_assert(sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4 ||
+                    sizeof(T) == 8,
+                "lane moves take 1, 2, 4 or 8 bytes");
+  if constexpr (sizeof(T) == 8) {
+    uint64_t bits = bitCast<uint64_t>(value);
+    uint64_t lo = fn(uint32_t(bits));
+    uint64_t hi = fn(uint32_t(bits >> 32));
+    return bitCast<T>(lo | hi << 32);
+  } else if constexpr (sizeof(T) == 4) {
+    return bitCast<T>(fn(bitCast<uint32_t>(value)));
+  } else if constexpr (sizeof(T) == 2) {
+    return bitCast<T>(uint16_t(fn(bitCast<uint16_t>(value))));
+  } else {
+    return bitCast<T>(uint8_t(fn(bitCast<uint8_t>(value))));
+  }
+}
+
+template <typename T> TLC_DEVICE T rowBcast15(T value) {
+  return byWords(
+      value, [](uint32_t v) { return dppMove32<kDppRowBcast15, 0xA>(v, v); });
+}
+
+template <typename T> TLC_DEVICE T rowBcast31(T value) {
+  return byWords(
+      value, [](uint32_t v) { return dppMove32<kDppRowBcast31, 0xC>(v, v); });
+}
+
+/// \p a in lanes whose bit \p Bit is set, else \p b.
+template <unsigned Bit, typename T> TLC_DEVICE T ifLaneBit(T a, T b) {
+  return (laneId() >> Bit) & 1u ? a : b;
+}
+
+/// Lane \p lane's \p value (uniform \p lane) in every lane.
+template <typename T> TLC_DEVICE T readLane(T value, int lane) {
+  return byWords(value, [lane](uint32_t v) {
+    return uint32_t(__builtin_amdgcn_readlane(int(v), lane));
+  });
+}
+
+/// Lane 31's \p value in lanes 0..31, lane 63's in 32..63.
+template <typename T> TLC_DEVICE T readPairTotal(T value) {
+  T low = readLane(value, 31), high = readLane(value, 63);
+  return laneId() & 32u ? high : low;
 }
 
 template <int Op, typename T> TLC_DEVICE T waveCombine(T value, T other) {

@@ -73,11 +73,18 @@ TLC_SIM_PRIMITIVE inline uint32_t shuffleXor32(uint32_t value,
 //   row_shr:n (0x111-0x11F)  lane i of a row reads lane i - n of the row
 //   row_mirror (0x140)       lane i of a row reads lane 15 - i
 //   row_half_mirror (0x141)  lane i of a half-row reads lane 7 - i
+//   row_bcast:15 (0x142)     lanes of row r + 1 read lane 15 of row r
+//   row_bcast:31 (0x143)     lanes of rows 2 and 3 read lane 31
+// (the two broadcasts are GFX9's, CDNA's included: "broadcast 15th thread
+// of each row to next row", "broadcast thread 31 to rows 2 and 3"; row 0,
+// and rows 0 and 1, have no source here: invalid, as outside a row).
 // A source outside the row is invalid: the lane writes 0 under bound_ctrl,
 // else keeps its old value. Lanes outside row_mask / bank_mask are not
 // written (keep old). __builtin_amdgcn_update_dpp(old, src, ctrl, row_mask,
 // bank_mask, bound_ctrl) is v_mov_b32_dpp with that old value. Other
-// controls (rotates, wavefront shifts, broadcasts) trap: nothing uses them.
+// controls (rotates, wavefront shifts) trap: nothing uses them.
+// __builtin_amdgcn_readlane(v, l) is v_readlane_b32: lane l's v in every
+// lane (l uniform; lane l must be one the block has).
 //===----------------------------------------------------------------------===//
 
 namespace tlc {
@@ -96,6 +103,10 @@ inline int dppSource(int lane, int ctrl) {
     return row + 15 - i;
   if (ctrl == 0x141)
     return (lane & ~7) + 7 - (lane & 7);
+  if (ctrl == 0x142)
+    return row >= 16 ? row - 1 : -1;
+  if (ctrl == 0x143)
+    return row >= 32 ? 31 : -1;
   return -2;
 }
 } // namespace sim
@@ -120,6 +131,11 @@ TLC_SIM_PRIMITIVE inline int __builtin_amdgcn_update_dpp(int old, int src,
   if (!written)
     return old;
   return valid ? read : boundCtrl ? 0 : old;
+}
+
+TLC_SIM_PRIMITIVE inline int __builtin_amdgcn_readlane(int value, int lane) {
+  return tlc::sim::shuffle<0>(tlc::sim::warpLanes(), value, lane & 63, 64,
+                              TLC_SIM_HERE);
 }
 
 //===----------------------------------------------------------------------===//
