@@ -88,6 +88,24 @@ CASES = [(n, p, k, d + ("" if n.endswith("_nopp") or n.endswith("_def")
           + ("" if n.endswith("_def") else
              " --pass-config=tlc.ws_overlap=" + ("True" if "_ov" in n else "False")))
          for n, p, k, d in CASES]
+# The per-iteration work of docs/perf/hopper.md (FA3 comparison), each
+# behind its pass config: the causal and sequence-end masks skipped where
+# they are all true (tlc.split_masks), heavy query blocks first
+# (tlc.heavy_blocks_first), FA3's 24 / 240 registers (tlc.ws_fa3_regs).
+FAPERF = (" --pass-config=tlc.split_masks=True --pass-config=tlc.heavy_blocks_first=True"
+          " --pass-config=tlc.ws_fa3_regs=True")
+CASES += [
+    ("causal_d128_m128n128_t256_s2_fp_def", CAUSAL, "flashattn_causal",
+     f"{SMALL} -Ddim=128 -Dblock_M=128 -Dblock_N=128 -Dthreads=256 -Dnum_stages=2" + FAPERF),
+    ("causal_d64_m128n64_s2_fp_def", CAUSAL, "flashattn_causal",
+     "-Dbatch=1 -Dheads=2 -Dseq_len=333 -Ddim=64 -Dblock_M=128 -Dblock_N=64 -Dthreads=256 "
+     "-Dnum_stages=2" + FAPERF),
+    ("fwd_d128_m128n128_t256_s2_seq77_fp_def", FWD, "flashattn",
+     "-Dbatch=1 -Dheads=2 -Dseq_len=77 -Ddim=128 -Dblock_M=128 -Dblock_N=128 -Dthreads=256 "
+     "-Dnum_stages=2" + FAPERF),
+    ("fwd_d64_m128n128_t256_s2_fp_def", FWD, "flashattn",
+     f"{SMALL} -Ddim=64 -Dblock_M=128 -Dblock_N=128 -Dthreads=256 -Dnum_stages=2" + FAPERF),
+]
 OVERLAP = "tlc::cuda::wgmmaWait<1>();  // S is complete; P V may be in flight"
 PINGPONG = "if (tid < 128) tlc::cuda::namedBarrierSync(2, 256); else tlc::cuda::namedBarrierSync(3, 256);"
 
@@ -132,6 +150,9 @@ def main():
                     bad = "ping-pong " + ("not " if PINGPONG not in src else "") + "planned"
                 elif (OVERLAP in src) != overlap:
                     bad = "softmax overlap " + ("not " if overlap else "") + "planned"
+                elif "_fp_" in name and ("// if " not in src or "// T.fill" not in src or
+                                         "setMaxNRegInc<240>" not in src):
+                    bad = "masks not split or registers not 24 / 240"
             if bad is None:
                 rc, out = run([os.path.join(args.bin, "tlc-run"), ws, "--device", "sim",
                                "--verify", "--reference", cpu, "--seed", "5"], env)

@@ -20,6 +20,8 @@ void tlc::tile::buildGpuLoweringPipeline(OpPassManager &pm) {
   pm.addPass(createTilePlanWgmma());
   pm.addPass(createTilePlanSharedMemory());
   pm.addPass(createTilePlanTma());
+  pm.addPass(createTileSplitMasks());
+  pm.addPass(createTileReverseBlocks());
   pm.addPass(createTileWarpSpecialize());
   pm.addPass(createTilePersistentGemm());
   pm.addPass(createTileGemmPingPong());
@@ -73,7 +75,8 @@ void tlc::tile::registerTilePipelines() {
       "tile-lower-gpu",
       "the target-independent GPU lowering after layout inference "
       "(tile-plan-pipelines, tile-plan-wgmma, tile-plan-shared-memory, "
-      "tile-plan-tma, tile-warp-specialize, tile-persistent-gemm, "
+      "tile-plan-tma, tile-split-masks, tile-reverse-blocks, "
+      "tile-warp-specialize, tile-persistent-gemm, "
       "tile-gemm-pingpong, "
       "tile-insert-barriers, "
       "tile-legalize-bounds)",
