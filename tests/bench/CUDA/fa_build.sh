@@ -17,11 +17,13 @@
 #             config (the default); race/ holds the ping-pong kernels that racecheck
 #             repeats (old: built with $OLD_TLC_BUILD when set)
 #   faperf    the per-iteration work of docs/perf/hopper.md, each behind its
-#             pass config: def_* with no pass config (the default), sm_*
-#             tlc.split_masks (masks skipped where all true), hb_*
-#             tlc.heavy_blocks_first (causal: longest query blocks first),
-#             rg_* tlc.ws_fa3_regs (24 / 240 registers), fp_* all three;
-#             verify/ and the sanitizer kernels are built with all three
+#             pass config (FA_FAPERF_KINDS picks, default "def sd smf"):
+#             def_* no pass config (the default), sd_* tlc.split_masks
+#             (masks skipped where all true, the fill folded into the S
+#             gemm's scale-d), smf_* tlc.split_masks=fill (the fill kept),
+#             hb_* tlc.heavy_blocks_first (causal: longest query blocks
+#             first), rg_* tlc.ws_fa3_regs (24 / 240 registers), fp_* sd +
+#             hb + rg; verify/ and the sanitizer kernels are built as sd_*
 # Layout: verify/ (FA instances at ragged sizes with their CPU-target
 # references, built with the variant's switches), bench/ (B8 H32 S4096
 # D64/D128, causal and not), tlc-run, libtlc_cuda.so, the Python launcher,
@@ -88,9 +90,12 @@ pingpong|overlap|faperf)
   base="base|${FA_BASE_TILINGS:-t128 m64n128}|$noWs"
   if [ "$variant" = faperf ]; then
     out=${3:-$root/build-h200-faperf}
-    vflags="$sm $hb $rg"; proof="setMaxNRegInc<240>"
+    vflags="$sm"; proof="scale-d = 0 clears C"
     t=${FA_WS_TILINGS:-t256}
-    kinds=("def|$t|" "sm|$t|$sm" "hb|$t|$hb" "rg|$t|$rg" "fp|$t|$sm $hb $rg")
+    declare -A fpFlags=([def]="" [sd]="$sm" [smf]="--pass-config=tlc.split_masks=fill"
+                        [hb]="$hb" [rg]="$rg" [fp]="$sm $hb $rg")
+    kinds=()
+    for kind in ${FA_FAPERF_KINDS:-def sd smf}; do kinds+=("$kind|$t|${fpFlags[$kind]}"); done
   elif [ "$variant" = pingpong ]; then
     out=${3:-$root/build-h200-fa-pingpong}
     vflags=$pp; proof="namedBarrierSync(2, 256); else tlc::cuda::namedBarrierSync(3, 256)"

@@ -1035,6 +1035,15 @@ LogicalResult Emitter::emitOp(Operation *op) {
           return emitRangeBlock(b, *r);
       return emitBlock(b, uniform);
     };
+    // tile-split-masks: the then side's fill is the next wgmma's scale-d.
+    if (ifOp->hasAttr("tile.split_mask_scale_d") && ifOp.elseBlock()) {
+      line("// else the next gemm's scale-d = 0 clears C");
+      open("if (!(" + expr(ifOp.getCondition()) + "))");
+      if (failed(emitBranch(*ifOp.elseBlock())))
+        return failure();
+      close();
+      return success();
+    }
     open("if (" + expr(ifOp.getCondition()) + ")");
     if (failed(emitBranch(*ifOp.thenBlock())))
       return failure();

@@ -65,7 +65,8 @@ LogicalResult Emitter::emitWsOverlapLoop(PipelinedOp pipe) {
       late.push_back(&op);
     else if (op.hasAttr("tile.ws_after_wait"))
       afterWait.push_back(&op);
-    else if (isa<ParallelOp, CopyOp, GemmOp, ReduceOp, FillOp, ClearOp>(op))
+    else if (isa<ParallelOp, CopyOp, GemmOp, ReduceOp, FillOp, ClearOp>(op) ||
+             op.hasAttr("tile.split_mask")) // tile-split-masks' branch
       own.push_back(&op);
     else
       scalars.push_back(&op);

@@ -214,8 +214,32 @@ static StoreOp maskStore(ParallelOp loop) {
   return store;
 }
 
+/// When the op after \p branch (past index arithmetic) is a wgmma gemm
+/// that accumulates into \p frag, which the branch's then side fills with
+/// +0.0: marks both so that the CUDA printer drops the fill and gives the
+/// gemm's first k step scale-d = 0 where the guard holds (wgmma then
+/// writes C = A * B, the same values, without 64 moves per thread).
+static void foldIntoGemm(IfOp branch, Value frag, Value fillValue) {
+  FloatAttr zero;
+  if (!matchPattern(fillValue, m_Constant(&zero)) ||
+      !zero.getValue().isPosZero())
+    return;
+  Operation *next = branch->getNextNode();
+  while (next && !next->getNumRegions() && isPure(next) &&
+         next->getDialect() && isa<arith::ArithDialect>(next->getDialect()))
+    next = next->getNextNode();
+  auto gemm = dyn_cast_or_null<GemmOp>(next);
+  auto instr = gemm ? gemm->getAttrOfType<StringAttr>("tile.instr") : nullptr;
+  if (!gemm || !instr || instr.getValue() != "wgmma" || gemm.getClearAccum() ||
+      gemm.getC() != frag)
+    return;
+  Builder b(branch.getContext());
+  branch->setAttr("tile.split_mask_scale_d", b.getUnitAttr());
+  gemm->setAttr("tile.scale_d_mask", b.getUnitAttr());
+}
+
 /// Splits \p loop when it is a mask initialisation; true when it did.
-static bool splitMask(ParallelOp loop) {
+static bool splitMask(ParallelOp loop, bool foldFill) {
   StoreOp store = maskStore(loop);
   if (!store)
     return false;
@@ -226,17 +250,21 @@ static bool splitMask(ParallelOp loop) {
   MaskBounds mask(loop, b);
   if (mask.varies(select.getTrueValue()))
     return false;
-  // Build the guard; drop what was built when there is none.
+  // Build the guard; drop what was built and is not used (all of it when
+  // there is none).
   Operation *before = loop->getPrevNode();
-  Value guard = mask.alwaysTrue(select.getCondition());
-  if (!guard || !guard.getType().isInteger(1)) {
+  auto dropUnused = [&](Operation *after) {
     SmallVector<Operation *> built;
-    for (Operation *op = loop->getPrevNode(); op != before;
+    for (Operation *op = after->getPrevNode(); op != before;
          op = op->getPrevNode())
       built.push_back(op);
     for (Operation *op : built)
       if (op->use_empty())
         op->erase();
+  };
+  Value guard = mask.alwaysTrue(select.getCondition());
+  if (!guard || !guard.getType().isInteger(1)) {
+    dropUnused(loop);
     return false;
   }
   Value fillValue = mask.hoist(select.getTrueValue());
@@ -244,7 +272,10 @@ static bool splitMask(ParallelOp loop) {
   branch->setAttr("tile.split_mask", b.getUnitAttr());
   OpBuilder inThen = OpBuilder::atBlockEnd(branch.thenBlock());
   FillOp::create(inThen, loop.getLoc(), store.getBuffer(), fillValue);
+  dropUnused(branch);
   loop->moveBefore(branch.elseBlock(), branch.elseBlock()->end());
+  if (foldFill)
+    foldIntoGemm(branch, store.getBuffer(), fillValue);
   return true;
 }
 
@@ -254,7 +285,10 @@ struct TileSplitMasksPass final
 
   void runOnOperation() override {
     getOperation().walk([&](KernelOp kernel) {
-      if (!force && !isPassConfigOn(kernel, "tlc.split_masks"))
+      // tlc.split_masks=fill keeps the fill (no scale-d fold).
+      std::optional<StringRef> config = getPassConfig(kernel, "tlc.split_masks");
+      bool fill = config && *config == "fill";
+      if (!force && !fill && !isPassConfigOn(kernel, "tlc.split_masks"))
         return;
       SmallVector<ParallelOp> loops;
       kernel.walk([&](PipelinedOp pipe) {
@@ -263,7 +297,7 @@ struct TileSplitMasksPass final
             loops.push_back(loop);
       });
       for (ParallelOp loop : loops)
-        splitMask(loop);
+        splitMask(loop, !fill);
     });
   }
 };
