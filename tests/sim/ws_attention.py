@@ -105,6 +105,10 @@ CASES += [
      "-Dnum_stages=2" + FAPERF),
     ("fwd_d64_m128n128_t256_s2_fp_def", FWD, "flashattn",
      f"{SMALL} -Ddim=64 -Dblock_M=128 -Dblock_N=128 -Dthreads=256 -Dnum_stages=2" + FAPERF),
+    # tlc.split_masks=branch: the branch in every iteration (no loop split).
+    ("causal_d64_m128n64_s3_fpbr_def", CAUSAL, "flashattn_causal",
+     "-Dbatch=1 -Dheads=2 -Dseq_len=333 -Ddim=64 -Dblock_M=128 -Dblock_N=64 -Dthreads=256 "
+     "-Dnum_stages=3 --pass-config=tlc.split_masks=branch"),
     # tlc.split_masks=fill: the all-true side fills S instead of clearing
     # it through the gemm's scale-d.
     ("causal_d128_m128n64_s2_fpfill_def", CAUSAL, "flashattn_causal",
@@ -155,12 +159,15 @@ def main():
                     bad = "ping-pong " + ("not " if PINGPONG not in src else "") + "planned"
                 elif (OVERLAP in src) != overlap:
                     bad = "softmax overlap " + ("not " if overlap else "") + "planned"
-                elif "_fp_" in name and ("scale-d = 0 clears C" not in src or
+                elif "_fp_" in name and ("break;  // not all true from here on" not in src or
+                                         "scale-d = 0 clears C" not in src or
                                          " ? 0 : 1));" not in src or
                                          "setMaxNRegInc<240>" not in src):
                     bad = "masks not split into the gemm's scale-d or registers not 24 / 240"
                 elif "_fpfill_" in name and ("// T.fill" not in src or "} else {" not in src):
                     bad = "masks not split (fill)"
+                elif "_fpbr_" in name and (" ? 0 : 1));" not in src or "break;" in src):
+                    bad = "masks not split (branch)"
             if bad is None:
                 rc, out = run([os.path.join(args.bin, "tlc-run"), ws, "--device", "sim",
                                "--verify", "--reference", cpu, "--seed", "5"], env)

@@ -17,13 +17,15 @@
 #             config (the default); race/ holds the ping-pong kernels that racecheck
 #             repeats (old: built with $OLD_TLC_BUILD when set)
 #   faperf    the per-iteration work of docs/perf/hopper.md, each behind its
-#             pass config (FA_FAPERF_KINDS picks, default "def sd smf"):
-#             def_* no pass config (the default), sd_* tlc.split_masks
-#             (masks skipped where all true, the fill folded into the S
-#             gemm's scale-d), smf_* tlc.split_masks=fill (the fill kept),
+#             pass config (FA_FAPERF_KINDS picks, default "def sl sd smf"):
+#             def_* no pass config (the default), sl_* tlc.split_masks
+#             (masks skipped where all true: the loop split into the
+#             all-true iterations and the rest, the fill folded into the S
+#             gemm's scale-d), sd_* tlc.split_masks=branch (no loop split: a
+#             branch per iteration), smf_* tlc.split_masks=fill (branch, fill),
 #             hb_* tlc.heavy_blocks_first (causal: longest query blocks
 #             first), rg_* tlc.ws_fa3_regs (24 / 240 registers), fp_* sd +
-#             hb + rg; verify/ and the sanitizer kernels are built as sd_*
+#             hb + rg; verify/ and the sanitizer kernels are built as sl_*
 # Layout: verify/ (FA instances at ragged sizes with their CPU-target
 # references, built with the variant's switches), bench/ (B8 H32 S4096
 # D64/D128, causal and not), tlc-run, libtlc_cuda.so, the Python launcher,
@@ -91,11 +93,12 @@ pingpong|overlap|faperf)
   if [ "$variant" = faperf ]; then
     out=${3:-$root/build-h200-faperf}
     vflags="$sm"; proof="scale-d = 0 clears C"
+    br=--pass-config=tlc.split_masks=branch
     t=${FA_WS_TILINGS:-t256}
-    declare -A fpFlags=([def]="" [sd]="$sm" [smf]="--pass-config=tlc.split_masks=fill"
+    declare -A fpFlags=([def]="" [sl]="$sm" [sd]="$br" [smf]="--pass-config=tlc.split_masks=fill"
                         [hb]="$hb" [rg]="$rg" [fp]="$sm $hb $rg")
     kinds=()
-    for kind in ${FA_FAPERF_KINDS:-def sd smf}; do kinds+=("$kind|$t|${fpFlags[$kind]}"); done
+    for kind in ${FA_FAPERF_KINDS:-def sl sd smf}; do kinds+=("$kind|$t|${fpFlags[$kind]}"); done
   elif [ "$variant" = pingpong ]; then
     out=${3:-$root/build-h200-fa-pingpong}
     vflags=$pp; proof="namedBarrierSync(2, 256); else tlc::cuda::namedBarrierSync(3, 256)"

@@ -555,8 +555,20 @@ LogicalResult Emitter::emitWsConsumerLoop(PipelinedOp pipe) {
   }
   std::string it = indexType();
   std::string iv = define(pipe.getInductionVar(), "k");
-  open("for (" + it + " " + iv + " = " + expr(pipe.getLowerBound()) + "; " +
-       iv + " < " + expr(pipe.getUpperBound()) + "; ++" + iv + ")");
+  // tile-split-masks: first the iterations where the mask is all true
+  // (left at the first that it is not), then the rest with the mask.
+  IfOp split = pingPong || tileTurns || carried ? nullptr : splitMaskOf(pipe);
+  if (split)
+    line(it + " " + iv + " = " + expr(pipe.getLowerBound()) + ";");
+  for (int half = split ? 0 : 1; half < 2; ++half) {
+  if (split)
+    open("for (; " + iv + " < " + expr(pipe.getUpperBound()) + "; ++" + iv +
+         ")");
+  else
+    open("for (" + it + " " + iv + " = " + expr(pipe.getLowerBound()) + "; " +
+         iv + " < " + expr(pipe.getUpperBound()) + "; ++" + iv + ")");
+  if (half == 0)
+    maskAllTrue.insert(split);
   int64_t rings = ringsOf(pipe);
   if (rings == 1)
     line("tlc::cuda::mbarrierWait(&" + wsFull + "[" + readStage + "], " +
@@ -602,10 +614,13 @@ LogicalResult Emitter::emitWsConsumerLoop(PipelinedOp pipe) {
     skipOps.insert(p);
   }
   LogicalResult r = emitBlock(body, true);
+  maskAllTrue.clear();
   linesBefore.clear();
   linesAfter.clear();
-  wsTurnTake.clear();
-  wsTurnHandOver.clear();
+  if (half == 1) {
+    wsTurnTake.clear();
+    wsTurnHandOver.clear();
+  }
   for (CopyOp p : producers)
     skipOps.erase(p);
   for (auto &[v, n] : saved)
@@ -627,6 +642,7 @@ LogicalResult Emitter::emitWsConsumerLoop(PipelinedOp pipe) {
        " ? 0 : " + readStage + " + 1;");
   line("if (" + readStage + " == 0) " + phase + " ^= 1;");
   close();
+  }
   // The last group is committed: the other warpgroup's turn, while this
   // one waits for its group and stores its tile.
   if (tileTurns)

@@ -377,7 +377,9 @@ LogicalResult Emitter::emitWgmma(GemmOp op) {
     auto mask = dyn_cast_or_null<IfOp>(prev);
     if (!mask)
       return op.emitOpError("tile.scale_d_mask without the mask's branch");
-    firstScale = "(" + expr(mask.getCondition()) + " ? 0 : 1)";
+    firstScale = maskAllTrue.contains(mask)
+                     ? "0"
+                     : "(" + expr(mask.getCondition()) + " ? 0 : 1)";
   }
   for (int64_t kk = 0; kk < k / kStep; ++kk) {
     FailureOr<int64_t> kb = kBytes(*B, kk * kStep);

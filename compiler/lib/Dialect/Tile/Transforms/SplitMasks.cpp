@@ -239,7 +239,7 @@ static void foldIntoGemm(IfOp branch, Value frag, Value fillValue) {
 }
 
 /// Splits \p loop when it is a mask initialisation; true when it did.
-static bool splitMask(ParallelOp loop, bool foldFill) {
+static bool splitMask(ParallelOp loop, bool foldFill, bool splitLoop) {
   StoreOp store = maskStore(loop);
   if (!store)
     return false;
@@ -276,6 +276,8 @@ static bool splitMask(ParallelOp loop, bool foldFill) {
   loop->moveBefore(branch.elseBlock(), branch.elseBlock()->end());
   if (foldFill)
     foldIntoGemm(branch, store.getBuffer(), fillValue);
+  if (splitLoop)
+    branch->setAttr("tile.split_mask_loop", b.getUnitAttr());
   return true;
 }
 
@@ -285,10 +287,13 @@ struct TileSplitMasksPass final
 
   void runOnOperation() override {
     getOperation().walk([&](KernelOp kernel) {
-      // tlc.split_masks=fill keeps the fill (no scale-d fold).
+      // tlc.split_masks=fill keeps the fill (no scale-d fold) and =branch
+      // the branch in every iteration (no loop split).
       std::optional<StringRef> config = getPassConfig(kernel, "tlc.split_masks");
       bool fill = config && *config == "fill";
-      if (!force && !fill && !isPassConfigOn(kernel, "tlc.split_masks"))
+      bool branch = config && *config == "branch";
+      if (!force && !fill && !branch &&
+          !isPassConfigOn(kernel, "tlc.split_masks"))
         return;
       SmallVector<ParallelOp> loops;
       kernel.walk([&](PipelinedOp pipe) {
@@ -297,7 +302,7 @@ struct TileSplitMasksPass final
             loops.push_back(loop);
       });
       for (ParallelOp loop : loops)
-        splitMask(loop, !fill);
+        splitMask(loop, !fill, !fill && !branch);
     });
   }
 };
