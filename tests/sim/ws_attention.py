@@ -105,6 +105,11 @@ CASES += [
      "-Dnum_stages=2" + FAPERF),
     ("fwd_d64_m128n128_t256_s2_fp_def", FWD, "flashattn",
      f"{SMALL} -Ddim=64 -Dblock_M=128 -Dblock_N=128 -Dthreads=256 -Dnum_stages=2" + FAPERF),
+    # The loop split with the two warpgroups' ping-pong turns (the first
+    # loop leaves before the turn is taken).
+    ("causal_d128_m128n128_t256_s2_seq333_fppp_def", CAUSAL, "flashattn_causal",
+     "-Dbatch=1 -Dheads=1 -Dseq_len=333 -Ddim=128 -Dblock_M=128 -Dblock_N=128 -Dthreads=256 "
+     "-Dnum_stages=2 --pass-config=tlc.split_masks=True --pass-config=tlc.ws_pingpong=True"),
     # tlc.split_masks=branch: the branch in every iteration (no loop split).
     ("causal_d64_m128n64_s3_fpbr_def", CAUSAL, "flashattn_causal",
      "-Dbatch=1 -Dheads=2 -Dseq_len=333 -Ddim=64 -Dblock_M=128 -Dblock_N=64 -Dthreads=256 "
@@ -155,7 +160,8 @@ def main():
                         "tmaLoad<4>((K_shared + stage" not in src or
                         "tmaLoad<4>((V_shared + stage" not in src):
                     bad = "the kernel is not warp-specialised over its K and V loads"
-                elif (PINGPONG in src) == (name.endswith("_nopp") or name.endswith("_def")):
+                elif (PINGPONG in src) == (name.endswith("_nopp") or
+                                           (name.endswith("_def") and "_fppp_" not in name)):
                     bad = "ping-pong " + ("not " if PINGPONG not in src else "") + "planned"
                 elif (OVERLAP in src) != overlap:
                     bad = "softmax overlap " + ("not " if overlap else "") + "planned"
@@ -166,6 +172,8 @@ def main():
                     bad = "masks not split into the gemm's scale-d or registers not 24 / 240"
                 elif "_fpfill_" in name and ("// T.fill" not in src or "} else {" not in src):
                     bad = "masks not split (fill)"
+                elif "_fppp_" in name and "break;  // not all true from here on" not in src:
+                    bad = "loop not split"
                 elif "_fpbr_" in name and (" ? 0 : 1));" not in src or "break;" in src):
                     bad = "masks not split (branch)"
             if bad is None:

@@ -168,5 +168,6 @@ printf '%s\n' "${jobs[@]}" | xargs -P 2 -I{} bash -c '
   IFS="|" read -r name file defs <<< "{}"
   "'"$build"'/bin/tlc-build" "$file" --target=cuda:sm_90a -o "'"$out"'/bench/$name" $defs > /dev/null && rm -rf "'"$out"'/bench/$name/tlc_device"'
 cp "$bench/fa_ws_bench.py" "$bench/fa_run.sh" "$out/"
+[ "$variant" = faperf ] && cp "$bench/fa_faperf_bench.sh" "$out/"
 echo "$variant" > "$out/variant"
 echo "built into $out"

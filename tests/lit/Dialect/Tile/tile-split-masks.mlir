@@ -1,10 +1,39 @@
 // RUN: tlc-opt --tile-split-masks=force=true %s | FileCheck %s
 // RUN: tlc-opt --tile-split-masks %s | FileCheck %s --check-prefix=OFF
+// RUN: tlc-build --emit=cuda --target=cuda:sm_90a -Dbatch=1 -Dheads=1 -Dseq_len=512 -Ddim=128 -Dblock_M=128 -Dblock_N=128 -Dthreads=256 -Dnum_stages=2 --pass-config=tlc.split_masks=True %examples/flash_attention_causal.py | FileCheck %s --check-prefix=LOOP
+// RUN: tlc-build --emit=cuda --target=cuda:sm_90a -Dbatch=1 -Dheads=1 -Dseq_len=512 -Ddim=128 -Dblock_M=128 -Dblock_N=128 -Dthreads=256 -Dnum_stages=2 --pass-config=tlc.split_masks=branch %examples/flash_attention_causal.py | FileCheck %s --check-prefix=BRANCH
+
+// Causal attention on sm_90a (softmax overlap printer): the first
+// iteration keeps the branch, its S gemm's first k step clears C where
+// the guard holds; the steady state is split into the all-true iterations
+// (a uniform break before anything is issued, no mask, scale-d = 0) and
+// the masked rest, which continues at the same k.
+// LOOP:      const bool [[G0:t_[0-9]+]] = (
+// LOOP:      if (!([[G0]])) {
+// LOOP:      wgmmaM64N128K16F32F16<0, 0>(&acc_s[0], {{.*}}, ([[G0]] ? 0 : 1));
+// LOOP:      for (; [[K:k_[0-9]+]] < [[N:t_[0-9]+]]; ++[[K]]) {
+// LOOP:        const bool [[G1:t_[0-9]+]] = (
+// LOOP:        if (!([[G1]])) break;  // not all true from here on: the masked loop
+// LOOP-NEXT:   // all true here: the next gemm's scale-d = 0 clears C
+// LOOP-NOT:    T.Parallel
+// LOOP:        wgmmaM64N128K16F32F16<0, 0>(&acc_s[0], {{.*}}, 0);
+// LOOP:        wgmmaWait<1>();
+// LOOP:      for (; [[K]] < [[N]]; ++[[K]]) {
+// LOOP:        const bool [[G2:t_[0-9]+]] = (
+// LOOP:        if (!([[G2]])) {
+// LOOP:        wgmmaM64N128K16F32F16<0, 0>(&acc_s[0], {{.*}}, ([[G2]] ? 0 : 1));
+// BRANCH-NOT: break;
+// BRANCH:     for (int [[K:k_[0-9]+]] = 0 + 1;
+// BRANCH:       if (!([[G:t_[0-9]+]])) {
+// BRANCH:       wgmmaM64N128K16F32F16<0, 0>(&acc_s[0], {{.*}}, ([[G]] ? 0 : 1));
 
 // Attention's causal mask: row bx * 64 + i against column k * 32 + j is
 // true everywhere when the block's first row is at least the key block's
 // last column (bx * 64 >= k * 32 + 31): then the fragment is filled with
-// the true value and the loop runs only in the else branch.
+// the true value and the loop runs only in the else branch. The wgmma
+// gemm that accumulates into it next clears it through its scale-d
+// instead (the printers drop the fill), and the loop printers may split
+// the loop at the branch (tile.split_mask_loop).
 // CHECK-LABEL: tile.func @causal
 // CHECK:      tile.pipelined
 // CHECK:        %[[ROW:.*]] = arith.muli %bx, %c64
@@ -17,8 +46,8 @@
 // CHECK-NEXT:     tile.parallel (%i, %j) in [64, 32] {
 // CHECK:            arith.select
 // CHECK:          }
-// CHECK-NEXT:   } {tile.split_mask}
-// CHECK-NEXT:   tile.gemm
+// CHECK-NEXT:   } {tile.split_mask, tile.split_mask_loop, tile.split_mask_scale_d}
+// CHECK-NEXT:   tile.gemm {{.*}} {tile.instr = "wgmma", tile.scale_d_mask, transpose_b}
 // Without the pass config or the option nothing changes.
 // OFF-NOT: tile.if
 tile.func @causal(%A: !tile.buffer<[256, 32], f16, global>) {
@@ -43,7 +72,7 @@ tile.func @causal(%A: !tile.buffer<[256, 32], f16, global>) {
         %v = arith.select %in, %zero, %ninf : f32
         tile.store %v, %S[%i, %j] : !tile.buffer<[64, 32], f32, local.fragment>
       }
-      tile.gemm %Q, %K, %S {transpose_b} : !tile.buffer<[64, 32], f16, shared.dyn>, !tile.buffer<[32, 32], f16, shared.dyn>, !tile.buffer<[64, 32], f32, local.fragment>
+      tile.gemm %Q, %K, %S {tile.instr = "wgmma", transpose_b} : !tile.buffer<[64, 32], f16, shared.dyn>, !tile.buffer<[32, 32], f16, shared.dyn>, !tile.buffer<[64, 32], f32, local.fragment>
     }
   }
 }

@@ -295,6 +295,18 @@ def TileSplitMasks : Pass<"tile-split-masks", "::mlir::ModuleOp"> {
     causal mask `bx * M + i >= k * N + j` is thus skipped on every key
     block below the diagonal (`bx * M >= k * N + N - 1`). Anything else is
     left as it is.
+
+    When `%a` is +0.0 and the next op (past index arithmetic) is a wgmma
+    `tile.gemm` accumulating into the fragment, the branch gets
+    `tile.split_mask_scale_d` and the gemm `tile.scale_d_mask`: the CUDA
+    printer drops the fill and gives the gemm's first k step scale-d =
+    `!%all` (wgmma writes C = A * B). Unless the config is `fill` or
+    `branch`, the branch also gets `tile.split_mask_loop`: the
+    warp-specialised loop printers split the loop into the iterations
+    where `%all` holds (no mask; left by a uniform `break` at the first
+    where it does not, before anything of it is issued) and the rest.
+    `tlc.split_masks=fill` keeps the fill and the branch, `=branch` the
+    branch (with the scale-d fold).
   }];
   let options = [
     Option<"force", "force", "bool", /*default=*/"false",
