@@ -264,9 +264,10 @@ IfOp Emitter::splitMaskOf(PipelinedOp pipe) {
         return nullptr;
       return branch;
     }
-    bool scalar = isa<RegionOp>(op) ||
-                  (op.getDialect() && isa<arith::ArithDialect>(op.getDialect()) &&
-                   op.getNumRegions() == 0 && isPure(&op));
+    bool scalar =
+        isa<RegionOp>(op) ||
+        (op.getDialect() && isa<arith::ArithDialect>(op.getDialect()) &&
+         op.getNumRegions() == 0 && isPure(&op));
     if (!scalar && !op.hasAttr("tile.prefetch"))
       return nullptr;
   }

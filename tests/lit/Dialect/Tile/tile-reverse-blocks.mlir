@@ -5,9 +5,7 @@
 // blocks grows with bx, so bx becomes (4 - 1) - bx for every use.
 // CHECK-LABEL: tile.func @causal
 // CHECK:      tile.kernel (%bx) grid [4]
-// CHECK-NEXT:   %[[G:.*]] = arith.constant 4 : index
-// CHECK-NEXT:   %[[ONE:.*]] = arith.constant 1 : index
-// CHECK-NEXT:   %[[LAST:.*]] = arith.subi %[[G]], %[[ONE]] : index
+// CHECK-NEXT:   %[[LAST:.*]] = arith.constant 3 : index
 // CHECK-NEXT:   %[[BX:.*]] = arith.subi %[[LAST]], %bx {tile.heavy_blocks_first} : index
 // CHECK-NEXT:   arith.muli %[[BX]], %c64
 // CHECK-NOT:    %bx
@@ -37,8 +35,8 @@ tile.func @causal(%A: !tile.buffer<[256, 32], f32, global>) {
 }
 
 // Left alone: a trip count that shrinks as bx grows (8 - bx), one that
-// does not depend on bx, and a kernel with an atomic (its blocks could
-// observe their order).
+// does not depend on bx, a kernel with an atomic (its blocks could
+// observe their order) and one whose grid is a run-time value.
 // CHECK-LABEL: tile.func @left_alone
 // CHECK-NOT:  tile.heavy_blocks_first
 // CHECK-LABEL: tile.func @next
@@ -53,6 +51,10 @@ tile.func @left_alone(%A: !tile.buffer<[256, 32], f32, global>, %n: index) {
   }
   tile.kernel (%bx) grid [4] threads [128] {
     tile.pipelined %k = %c0 to %n stages 2 {
+    }
+  }
+  tile.kernel (%bx) grid [%n] threads [128] {
+    tile.pipelined %k = %c0 to %bx stages 2 {
     }
   }
   tile.kernel (%bx) grid [4] threads [128] {

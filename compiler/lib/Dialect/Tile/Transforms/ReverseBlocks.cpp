@@ -22,6 +22,7 @@
 #include "tlc/Dialect/Tile/IR/TileOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Matchers.h"
 
 namespace tlc {
@@ -48,7 +49,8 @@ static bool growsWith(Value v, Value bx, bool &depends) {
     return true; // another index or argument: constant in bx
   if (matchPattern(def, m_Constant()))
     return true;
-  if (def->getNumOperands() != 2 || !isa<arith::ArithDialect>(def->getDialect()))
+  if (def->getNumOperands() != 2 ||
+      !isa<arith::ArithDialect>(def->getDialect()))
     return false;
   Value x = def->getOperand(0), y = def->getOperand(1);
   auto positive = [](Value c) {
@@ -90,7 +92,9 @@ struct TileReverseBlocksPass final
         return;
       Value bx = kernel.getBlockIndices().front();
       OpFoldResult grid = kernel.getMixedGrid().front();
-      if (mayObserveOrder(kernel))
+      // A static extent: the reversed index is (extent - 1) - bx.
+      std::optional<int64_t> extent = getConstantIntValue(grid);
+      if (!extent || mayObserveOrder(kernel))
         return;
       bool grows = false;
       kernel.walk([&](PipelinedOp pipe) {
@@ -102,12 +106,7 @@ struct TileReverseBlocksPass final
         return;
       OpBuilder b = OpBuilder::atBlockBegin(&kernel.getBody().front());
       Location loc = kernel.getLoc();
-      Value extent;
-      if (auto attr = dyn_cast<Attribute>(grid))
-        extent = arith::ConstantIndexOp::create(b, loc, cast<IntegerAttr>(attr).getInt());
-      else
-        extent = cast<Value>(grid);
-      Value last = arith::SubIOp::create(b, loc, extent, arith::ConstantIndexOp::create(b, loc, 1));
+      Value last = arith::ConstantIndexOp::create(b, loc, *extent - 1);
       auto reversed = arith::SubIOp::create(b, loc, last, bx);
       reversed->setAttr("tile.heavy_blocks_first", b.getUnitAttr());
       bx.replaceAllUsesExcept(reversed, reversed);

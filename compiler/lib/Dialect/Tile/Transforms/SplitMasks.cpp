@@ -89,7 +89,8 @@ public:
       Value zero = arith::ConstantIndexOp::create(b, loc, 0);
       Value last;
       if (auto attr = dyn_cast<Attribute>(ext))
-        last = arith::ConstantIndexOp::create(b, loc, cast<IntegerAttr>(attr).getInt() - 1);
+        last = arith::ConstantIndexOp::create(
+            b, loc, cast<IntegerAttr>(attr).getInt() - 1);
       else
         last = b.createOrFold<arith::SubIOp>(
             loc, cast<Value>(ext), arith::ConstantIndexOp::create(b, loc, 1));
@@ -126,8 +127,7 @@ public:
           b.createOrFold<arith::FloorDivSIOp>(loc, bx->first, y),
           b.createOrFold<arith::FloorDivSIOp>(loc, bx->second, y));
     }
-    if (!isa<arith::AddIOp, arith::SubIOp, arith::MinSIOp, arith::MaxSIOp>(
-            def))
+    if (!isa<arith::AddIOp, arith::SubIOp, arith::MinSIOp, arith::MaxSIOp>(def))
       return std::nullopt;
     auto bx = bounds(x), by = bounds(y);
     if (!bx || !by)
@@ -225,8 +225,8 @@ static void foldIntoGemm(IfOp branch, Value frag, Value fillValue) {
       !zero.getValue().isPosZero())
     return;
   Operation *next = branch->getNextNode();
-  while (next && !next->getNumRegions() && isPure(next) &&
-         next->getDialect() && isa<arith::ArithDialect>(next->getDialect()))
+  while (next && !next->getNumRegions() && isPure(next) && next->getDialect() &&
+         isa<arith::ArithDialect>(next->getDialect()))
     next = next->getNextNode();
   auto gemm = dyn_cast_or_null<GemmOp>(next);
   auto instr = gemm ? gemm->getAttrOfType<StringAttr>("tile.instr") : nullptr;
@@ -289,7 +289,8 @@ struct TileSplitMasksPass final
     getOperation().walk([&](KernelOp kernel) {
       // tlc.split_masks=fill keeps the fill (no scale-d fold) and =branch
       // the branch in every iteration (no loop split).
-      std::optional<StringRef> config = getPassConfig(kernel, "tlc.split_masks");
+      std::optional<StringRef> config =
+          getPassConfig(kernel, "tlc.split_masks");
       bool fill = config && *config == "fill";
       bool branch = config && *config == "branch";
       if (!force && !fill && !branch &&

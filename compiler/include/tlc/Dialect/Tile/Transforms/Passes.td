@@ -324,7 +324,8 @@ def TileReverseBlocks : Pass<"tile-reverse-blocks", "::mlir::ModuleOp"> {
     upper bound that is a non-decreasing function of the first block index
     `bx` (+, min, max, * and / by positive constants of `bx` and values
     free of it) and really depends on it, every use of `bx` is replaced by
-    `(grid_x - 1) - bx` (the op carries `tile.heavy_blocks_first`). Blocks
+    `(grid_x - 1) - bx` (a static grid_x; the op carries
+    `tile.heavy_blocks_first`). Blocks
     are launched in increasing linear order, so the longest run first and
     the last wave holds the shortest (causal attention: query block `bx`
     reads `bx + 1` key blocks). The set of block indices is unchanged; a
