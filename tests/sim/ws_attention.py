@@ -88,6 +88,38 @@ CASES = [(n, p, k, d + ("" if n.endswith("_nopp") or n.endswith("_def")
           + ("" if n.endswith("_def") else
              " --pass-config=tlc.ws_overlap=" + ("True" if "_ov" in n else "False")))
          for n, p, k, d in CASES]
+# The per-iteration work of docs/perf/hopper.md (FA3 comparison), each
+# behind its pass config: the causal and sequence-end masks skipped where
+# they are all true (tlc.split_masks), heavy query blocks first
+# (tlc.heavy_blocks_first), FA3's 24 / 240 registers (tlc.ws_fa3_regs).
+FAPERF = (" --pass-config=tlc.split_masks=True --pass-config=tlc.heavy_blocks_first=True"
+          " --pass-config=tlc.ws_fa3_regs=True")
+CASES += [
+    ("causal_d128_m128n128_t256_s2_fp_def", CAUSAL, "flashattn_causal",
+     f"{SMALL} -Ddim=128 -Dblock_M=128 -Dblock_N=128 -Dthreads=256 -Dnum_stages=2" + FAPERF),
+    ("causal_d64_m128n64_s2_fp_def", CAUSAL, "flashattn_causal",
+     "-Dbatch=1 -Dheads=2 -Dseq_len=333 -Ddim=64 -Dblock_M=128 -Dblock_N=64 -Dthreads=256 "
+     "-Dnum_stages=2" + FAPERF),
+    ("fwd_d128_m128n128_t256_s2_seq77_fp_def", FWD, "flashattn",
+     "-Dbatch=1 -Dheads=2 -Dseq_len=77 -Ddim=128 -Dblock_M=128 -Dblock_N=128 -Dthreads=256 "
+     "-Dnum_stages=2" + FAPERF),
+    ("fwd_d64_m128n128_t256_s2_fp_def", FWD, "flashattn",
+     f"{SMALL} -Ddim=64 -Dblock_M=128 -Dblock_N=128 -Dthreads=256 -Dnum_stages=2" + FAPERF),
+    # The loop split with the two warpgroups' ping-pong turns (the first
+    # loop leaves before the turn is taken).
+    ("causal_d128_m128n128_t256_s2_seq333_fppp_def", CAUSAL, "flashattn_causal",
+     "-Dbatch=1 -Dheads=1 -Dseq_len=333 -Ddim=128 -Dblock_M=128 -Dblock_N=128 -Dthreads=256 "
+     "-Dnum_stages=2 --pass-config=tlc.split_masks=True --pass-config=tlc.ws_pingpong=True"),
+    # tlc.split_masks=branch: the branch in every iteration (no loop split).
+    ("causal_d64_m128n64_s3_fpbr_def", CAUSAL, "flashattn_causal",
+     "-Dbatch=1 -Dheads=2 -Dseq_len=333 -Ddim=64 -Dblock_M=128 -Dblock_N=64 -Dthreads=256 "
+     "-Dnum_stages=3 --pass-config=tlc.split_masks=branch"),
+    # tlc.split_masks=fill: the all-true side fills S instead of clearing
+    # it through the gemm's scale-d.
+    ("causal_d128_m128n64_s2_fpfill_def", CAUSAL, "flashattn_causal",
+     "-Dbatch=1 -Dheads=1 -Dseq_len=333 -Ddim=128 -Dblock_M=128 -Dblock_N=64 -Dthreads=256 "
+     "-Dnum_stages=2 --pass-config=tlc.split_masks=fill"),
+]
 OVERLAP = "tlc::cuda::wgmmaWait<1>();  // S is complete; P V may be in flight"
 PINGPONG = "if (tid < 128) tlc::cuda::namedBarrierSync(2, 256); else tlc::cuda::namedBarrierSync(3, 256);"
 
@@ -128,10 +160,22 @@ def main():
                         "tmaLoad<4>((K_shared + stage" not in src or
                         "tmaLoad<4>((V_shared + stage" not in src):
                     bad = "the kernel is not warp-specialised over its K and V loads"
-                elif (PINGPONG in src) == (name.endswith("_nopp") or name.endswith("_def")):
+                elif (PINGPONG in src) == (name.endswith("_nopp") or
+                                           (name.endswith("_def") and "_fppp_" not in name)):
                     bad = "ping-pong " + ("not " if PINGPONG not in src else "") + "planned"
                 elif (OVERLAP in src) != overlap:
                     bad = "softmax overlap " + ("not " if overlap else "") + "planned"
+                elif "_fp_" in name and ("break;  // not all true from here on" not in src or
+                                         "scale-d = 0 clears C" not in src or
+                                         " ? 0 : 1));" not in src or
+                                         "setMaxNRegInc<240>" not in src):
+                    bad = "masks not split into the gemm's scale-d or registers not 24 / 240"
+                elif "_fpfill_" in name and ("// T.fill" not in src or "} else {" not in src):
+                    bad = "masks not split (fill)"
+                elif "_fppp_" in name and "break;  // not all true from here on" not in src:
+                    bad = "loop not split"
+                elif "_fpbr_" in name and (" ? 0 : 1));" not in src or "break;" in src):
+                    bad = "masks not split (branch)"
             if bad is None:
                 rc, out = run([os.path.join(args.bin, "tlc-run"), ws, "--device", "sim",
                                "--verify", "--reference", cpu, "--seed", "5"], env)

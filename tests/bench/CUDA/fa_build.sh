@@ -16,15 +16,25 @@
 #             head dimension 128), base_* as above, def_* with no pass
 #             config (the default); race/ holds the ping-pong kernels that racecheck
 #             repeats (old: built with $OLD_TLC_BUILD when set)
+#   faperf    the per-iteration work of docs/perf/hopper.md, each behind its
+#             pass config (FA_FAPERF_KINDS picks, default "def sl sd smf"):
+#             def_* no pass config (the default), sl_* tlc.split_masks
+#             (masks skipped where all true: the loop split into the
+#             all-true iterations and the rest, the fill folded into the S
+#             gemm's scale-d), sd_* tlc.split_masks=branch (no loop split: a
+#             branch per iteration), smf_* tlc.split_masks=fill (branch, fill),
+#             hb_* tlc.heavy_blocks_first (causal: longest query blocks
+#             first), rg_* tlc.ws_fa3_regs (24 / 240 registers), fp_* sd +
+#             hb + rg; verify/ and the sanitizer kernels are built as sl_*
 # Layout: verify/ (FA instances at ragged sizes with their CPU-target
 # references, built with the variant's switches), bench/ (B8 H32 S4096
 # D64/D128, causal and not), tlc-run, libtlc_cuda.so, the Python launcher,
 # fa_ws_bench.py and fa_run.sh, which runs it all.
 # Tilings: FA_WS_TILINGS (the variant's kernels), FA_NOPP_TILINGS,
 # FA_BASE_TILINGS (names of the table below).
-# Usage: tests/bench/CUDA/fa_build.sh ws|pingpong|overlap BUILD_DIR [OUT]
+# Usage: tests/bench/CUDA/fa_build.sh ws|pingpong|overlap|faperf BUILD_DIR [OUT]
 set -eu
-variant=${1:?ws, pingpong or overlap}
+variant=${1:?ws, pingpong, overlap or faperf}
 build=${2:?build directory with bin/tlc-build, bin/tlc-run, lib/libtlc_cuda.so}
 root=$(cd "$(dirname "$0")/../../.." && pwd)
 bench=$root/tests/bench/CUDA
@@ -34,6 +44,9 @@ noWs=--pass-config=tl.disable_warp_specialized=True
 pp=--pass-config=tlc.ws_pingpong=True
 ov=--pass-config=tlc.ws_overlap=True
 noOv=--pass-config=tlc.ws_overlap=False
+sm=--pass-config=tlc.split_masks=True
+hb=--pass-config=tlc.heavy_blocks_first=True
+rg=--pass-config=tlc.ws_fa3_regs=True
 declare -A tiling=(
   [t128]="-Dblock_M=128 -Dblock_N=64 -Dthreads=128 -Dnum_stages=2"
   [t256]="-Dblock_M=128 -Dblock_N=128 -Dthreads=256 -Dnum_stages=2"
@@ -65,7 +78,7 @@ ws)
   vflags=""; proof="setMaxNReg\|if (tid >= "
   kinds=("ws|${FA_WS_TILINGS:-t128 t256 t256s3 m64n128 m64n64}|"
          "base|${FA_BASE_TILINGS:-t128 t256 m64n128}|$noWs");;
-pingpong|overlap)
+pingpong|overlap|faperf)
   verify=(
     "fa_d64_t256|$fa|$small -Ddim=64 ${tiling[t256]}"
     "fa_d128_t256n64|$fa|$small -Ddim=128 ${tiling[t256n64]}"
@@ -77,7 +90,16 @@ pingpong|overlap)
     "fac_small_sanitizer|$fac|$san128 ${tiling[t256]}")
   nopp="nopp|${FA_NOPP_TILINGS:-t256 t256n64}|$noOv"
   base="base|${FA_BASE_TILINGS:-t128 m64n128}|$noWs"
-  if [ "$variant" = pingpong ]; then
+  if [ "$variant" = faperf ]; then
+    out=${3:-$root/build-h200-faperf}
+    vflags="$sm"; proof="scale-d = 0 clears C"
+    br=--pass-config=tlc.split_masks=branch
+    t=${FA_WS_TILINGS:-t256}
+    declare -A fpFlags=([def]="" [sl]="$sm" [sd]="$br" [smf]="--pass-config=tlc.split_masks=fill"
+                        [hb]="$hb" [rg]="$rg" [fp]="$sm $hb $rg")
+    kinds=()
+    for kind in ${FA_FAPERF_KINDS:-def sl sd smf}; do kinds+=("$kind|$t|${fpFlags[$kind]}"); done
+  elif [ "$variant" = pingpong ]; then
     out=${3:-$root/build-h200-fa-pingpong}
     vflags=$pp; proof="namedBarrierSync(2, 256); else tlc::cuda::namedBarrierSync(3, 256)"
     kinds=("pp|${FA_WS_TILINGS:-t256 t256s3 t256n64 t256n64s3}|$pp" "$nopp" "$base")
@@ -88,7 +110,7 @@ pingpong|overlap)
            "pp|${FA_WS_TILINGS:-t256 t256n64}|$pp $noOv" "$nopp" "$base"
            "def|${FA_WS_TILINGS:-t256 t256n64}|")
   fi;;
-*) echo "unknown variant $variant (ws, pingpong, overlap)" >&2; exit 2;;
+*) echo "unknown variant $variant (ws, pingpong, overlap, faperf)" >&2; exit 2;;
 esac
 # FA_SKIP_VERIFY=1 keeps OUT's verify/ and race/ (built before).
 [ -z "${FA_SKIP_VERIFY:-}" ] && rm -rf "$out"
@@ -146,5 +168,6 @@ printf '%s\n' "${jobs[@]}" | xargs -P 2 -I{} bash -c '
   IFS="|" read -r name file defs <<< "{}"
   "'"$build"'/bin/tlc-build" "$file" --target=cuda:sm_90a -o "'"$out"'/bench/$name" $defs > /dev/null && rm -rf "'"$out"'/bench/$name/tlc_device"'
 cp "$bench/fa_ws_bench.py" "$bench/fa_run.sh" "$out/"
+[ "$variant" = faperf ] && cp "$bench/fa_faperf_bench.sh" "$out/"
 echo "$variant" > "$out/variant"
 echo "built into $out"

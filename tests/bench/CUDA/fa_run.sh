@@ -14,7 +14,7 @@
 # Usage: bash fa_run.sh S
 S=${1:?the directory fa_build.sh wrote}
 variant=$(cat "$S/variant")
-case $variant in ws) P=fa-ws;; pingpong) P=fa-pp;; overlap) P=fa-ov;; esac
+case $variant in ws) P=fa-ws;; pingpong) P=fa-pp;; overlap) P=fa-ov;; faperf) P=fa-fp;; esac
 O=${OUT:-/tmp/out}; mkdir -p "$O"
 export TLC_CACHE_DIR=/tmp/tlc-cache
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv | tee "$O/$P-verify.log"

@@ -1103,6 +1103,30 @@ LogicalResult Emitter::emitOp(Operation *op) {
           return emitRangeBlock(b, *r);
       return emitBlock(b, uniform);
     };
+    // tile-split-masks' all-true side of a split loop: the then side only
+    // (nothing when the next wgmma's scale-d clears C).
+    if (maskAllTrue.contains(op)) {
+      line("if (!(" + expr(ifOp.getCondition()) +
+           ")) break;  // not all true from here on: the masked loop");
+      if (ifOp->hasAttr("tile.split_mask_scale_d")) {
+        line("// all true here: the next gemm's scale-d = 0 clears C");
+        return success();
+      }
+      open("");
+      if (failed(emitBranch(*ifOp.thenBlock())))
+        return failure();
+      close();
+      return success();
+    }
+    // tile-split-masks: the then side's fill is the next wgmma's scale-d.
+    if (ifOp->hasAttr("tile.split_mask_scale_d") && ifOp.elseBlock()) {
+      line("// else the next gemm's scale-d = 0 clears C");
+      open("if (!(" + expr(ifOp.getCondition()) + "))");
+      if (failed(emitBranch(*ifOp.elseBlock())))
+        return failure();
+      close();
+      return success();
+    }
     open("if (" + expr(ifOp.getCondition()) + ")");
     if (failed(emitBranch(*ifOp.thenBlock())))
       return failure();

@@ -555,78 +555,94 @@ LogicalResult Emitter::emitWsConsumerLoop(PipelinedOp pipe) {
   }
   std::string it = indexType();
   std::string iv = define(pipe.getInductionVar(), "k");
-  open("for (" + it + " " + iv + " = " + expr(pipe.getLowerBound()) + "; " +
-       iv + " < " + expr(pipe.getUpperBound()) + "; ++" + iv + ")");
-  int64_t rings = ringsOf(pipe);
-  if (rings == 1)
-    line("tlc::cuda::mbarrierWait(&" + wsFull + "[" + readStage + "], " +
-         phase + ");  // stage of " + iv + " landed");
-  // Several rings: each ring's stage is waited for right before the first
-  // op of the body that reads it and released right after the last one
-  // (every gemm of such a loop waits for its wgmma group).
-  Block &body = pipe.getBody().front();
-  for (int64_t r = 0; rings > 1 && r < rings; ++r) {
-    Operation *first = nullptr, *last = nullptr;
-    for (CopyOp p : producers) {
-      if (ringOf(p) != r)
-        continue;
-      for (Operation *user : p.getDst().getUsers()) {
-        Operation *top = body.findAncestorOpInBlock(*user);
-        if (!top || top == p.getOperation())
+  // tile-split-masks: first the iterations where the mask is all true
+  // (left at the first that it is not), then the rest with the mask.
+  IfOp split = pingPong || tileTurns || carried ? nullptr : splitMaskOf(pipe);
+  if (split)
+    line(it + " " + iv + " = " + expr(pipe.getLowerBound()) + ";");
+  for (int half = split ? 0 : 1; half < 2; ++half) {
+    if (split)
+      open("for (; " + iv + " < " + expr(pipe.getUpperBound()) + "; ++" + iv +
+           ")");
+    else
+      open("for (" + it + " " + iv + " = " + expr(pipe.getLowerBound()) + "; " +
+           iv + " < " + expr(pipe.getUpperBound()) + "; ++" + iv + ")");
+    if (half == 0)
+      maskAllTrue.insert(split);
+    int64_t rings = ringsOf(pipe);
+    if (rings == 1)
+      line("tlc::cuda::mbarrierWait(&" + wsFull + "[" + readStage + "], " +
+           phase + ");  // stage of " + iv + " landed");
+    // Several rings: each ring's stage is waited for right before the first
+    // op of the body that reads it and released right after the last one
+    // (every gemm of such a loop waits for its wgmma group).
+    Block &body = pipe.getBody().front();
+    for (int64_t r = 0; rings > 1 && r < rings; ++r) {
+      Operation *first = nullptr, *last = nullptr;
+      for (CopyOp p : producers) {
+        if (ringOf(p) != r)
           continue;
-        if (!first || top->isBeforeInBlock(first))
-          first = top;
-        if (!last || last->isBeforeInBlock(top))
-          last = top;
+        for (Operation *user : p.getDst().getUsers()) {
+          Operation *top = body.findAncestorOpInBlock(*user);
+          if (!top || top == p.getOperation())
+            continue;
+          if (!first || top->isBeforeInBlock(first))
+            first = top;
+          if (!last || last->isBeforeInBlock(top))
+            last = top;
+        }
       }
+      if (!first)
+        return pipe.emitError("a ring of the warp-specialised loop has no "
+                              "reader (internal error)");
+      std::string slot = ringSlot(readStage, r, stages);
+      linesBefore[first].push_back(
+          "tlc::cuda::mbarrierWait(&" + wsFull + "[" + slot + "], " + phase +
+          ");  // ring " + std::to_string(r) + ": stage of " + iv + " landed");
+      linesAfter[last].push_back("tlc::cuda::mbarrierArrive(&" + wsEmpty + "[" +
+                                 slot + "]);  // ring " + std::to_string(r) +
+                                 ": its last reader is done with the stage");
     }
-    if (!first)
-      return pipe.emitError("a ring of the warp-specialised loop has no "
-                            "reader (internal error)");
-    std::string slot = ringSlot(readStage, r, stages);
-    linesBefore[first].push_back(
-        "tlc::cuda::mbarrierWait(&" + wsFull + "[" + slot + "], " + phase +
-        ");  // ring " + std::to_string(r) + ": stage of " + iv + " landed");
-    linesAfter[last].push_back("tlc::cuda::mbarrierArrive(&" + wsEmpty + "[" +
-                               slot + "]);  // ring " + std::to_string(r) +
-                               ": its last reader is done with the stage");
+    for (CopyOp p : producers) {
+      Value dst = p.getDst();
+      auto t = cast<BufferType>(dst.getType());
+      int64_t n = 1;
+      for (int64_t e : t.getShape())
+        n *= e;
+      names[dst] = "(" + saved[dst] + " + " + readStage + " * " +
+                   std::to_string(n) + ")";
+      skipOps.insert(p);
+    }
+    LogicalResult r = emitBlock(body, true);
+    maskAllTrue.clear();
+    linesBefore.clear();
+    linesAfter.clear();
+    if (half == 1) {
+      wsTurnTake.clear();
+      wsTurnHandOver.clear();
+    }
+    for (CopyOp p : producers)
+      skipOps.erase(p);
+    for (auto &[v, n] : saved)
+      names[v] = n;
+    if (failed(r))
+      return failure();
+    // Several rings were released ring by ring above.
+    if (rings == 1 && inFlight) {
+      // The gemm waited for the previous iteration's group: its stage is read.
+      line("if (" + lastStage + " >= 0) tlc::cuda::mbarrierArrive(&" + wsEmpty +
+           "[" + lastStage + "]);  // the wgmma reading it completed");
+      line(lastStage + " = " + readStage + ";");
+    } else if (rings == 1) {
+      // Every gemm of the loop waited for its wgmma group: the stage is read.
+      line("tlc::cuda::mbarrierArrive(&" + wsEmpty + "[" + readStage +
+           "]);  // the wgmma reading the stage completed");
+    }
+    line(readStage + " = " + readStage + " + 1 == " + Twine(stages) +
+         " ? 0 : " + readStage + " + 1;");
+    line("if (" + readStage + " == 0) " + phase + " ^= 1;");
+    close();
   }
-  for (CopyOp p : producers) {
-    Value dst = p.getDst();
-    auto t = cast<BufferType>(dst.getType());
-    int64_t n = 1;
-    for (int64_t e : t.getShape())
-      n *= e;
-    names[dst] =
-        "(" + saved[dst] + " + " + readStage + " * " + std::to_string(n) + ")";
-    skipOps.insert(p);
-  }
-  LogicalResult r = emitBlock(body, true);
-  linesBefore.clear();
-  linesAfter.clear();
-  wsTurnTake.clear();
-  wsTurnHandOver.clear();
-  for (CopyOp p : producers)
-    skipOps.erase(p);
-  for (auto &[v, n] : saved)
-    names[v] = n;
-  if (failed(r))
-    return failure();
-  // Several rings were released ring by ring above.
-  if (rings == 1 && inFlight) {
-    // The gemm waited for the previous iteration's group: its stage is read.
-    line("if (" + lastStage + " >= 0) tlc::cuda::mbarrierArrive(&" + wsEmpty +
-         "[" + lastStage + "]);  // the wgmma reading it completed");
-    line(lastStage + " = " + readStage + ";");
-  } else if (rings == 1) {
-    // Every gemm of the loop waited for its wgmma group: the stage is read.
-    line("tlc::cuda::mbarrierArrive(&" + wsEmpty + "[" + readStage +
-         "]);  // the wgmma reading the stage completed");
-  }
-  line(readStage + " = " + readStage + " + 1 == " + Twine(stages) +
-       " ? 0 : " + readStage + " + 1;");
-  line("if (" + readStage + " == 0) " + phase + " ^= 1;");
-  close();
   // The last group is committed: the other warpgroup's turn, while this
   // one waits for its group and stores its tile.
   if (tileTurns)

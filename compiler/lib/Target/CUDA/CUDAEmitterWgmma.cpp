@@ -367,13 +367,27 @@ LogicalResult Emitter::emitWgmma(GemmOp op) {
   else if (is16)
     callee += std::string("<") + (transA ? "1" : "0") + ", " +
               (transB ? "0" : "1") + ">";
+  // tile-split-masks folded the mask's all-true fill of C into the first
+  // k step: scale-d = 0 (C = A * B) where the guard before holds.
+  std::string firstScale = op.getClearAccum() ? "0" : "1";
+  if (op->hasAttr("tile.scale_d_mask")) {
+    Operation *prev = op->getPrevNode();
+    while (prev && !prev->hasAttr("tile.split_mask_scale_d"))
+      prev = prev->getPrevNode();
+    auto mask = dyn_cast_or_null<IfOp>(prev);
+    if (!mask)
+      return op.emitOpError("tile.scale_d_mask without the mask's branch");
+    firstScale = maskAllTrue.contains(mask)
+                     ? "0"
+                     : "(" + expr(mask.getCondition()) + " ? 0 : 1)";
+  }
   for (int64_t kk = 0; kk < k / kStep; ++kk) {
     FailureOr<int64_t> kb = kBytes(*B, kk * kStep);
     FailureOr<int64_t> ka =
         aInRegs ? FailureOr<int64_t>(0) : kBytes(*A, kk * kStep);
     if (failed(ka) || failed(kb))
       return failure();
-    std::string scale = op.getClearAccum() && kk == 0 ? "0" : "1";
+    std::string scale = kk == 0 ? firstScale : "1";
     for (int64_t mi = 0; mi < mAtoms; ++mi) {
       std::string aArg = aInRegs ? aFrag + "[" + std::to_string(mi) + "][" +
                                        std::to_string(kk) + "]"

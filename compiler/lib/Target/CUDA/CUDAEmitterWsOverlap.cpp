@@ -28,6 +28,8 @@
 
 #include "EmitterImpl.h"
 
+#include "tlc/Dialect/Tile/IR/ThreadUniformity.h"
+
 using namespace mlir;
 using namespace tlc;
 using namespace tlc::tile;
@@ -65,7 +67,8 @@ LogicalResult Emitter::emitWsOverlapLoop(PipelinedOp pipe) {
       late.push_back(&op);
     else if (op.hasAttr("tile.ws_after_wait"))
       afterWait.push_back(&op);
-    else if (isa<ParallelOp, CopyOp, GemmOp, ReduceOp, FillOp, ClearOp>(op))
+    else if (isa<ParallelOp, CopyOp, GemmOp, ReduceOp, FillOp, ClearOp>(op) ||
+             op.hasAttr("tile.split_mask")) // tile-split-masks' branch
       own.push_back(&op);
     else
       scalars.push_back(&op);
@@ -168,6 +171,7 @@ LogicalResult Emitter::emitWsOverlapLoop(PipelinedOp pipe) {
   };
   auto failedAll = [&]() {
     wgmmaNoWait.clear();
+    maskAllTrue.clear();
     turns(nullptr, nullptr);
     for (auto &[v, n] : saved)
       names[v] = n;
@@ -195,23 +199,38 @@ LogicalResult Emitter::emitWsOverlapLoop(PipelinedOp pipe) {
   if (failed(emitAll(softmax)) || failed(emitAll(afterWait)))
     return failedAll();
   close();
-  // The steady state.
+  // The steady state; with a split mask (tile-split-masks) first the
+  // iterations where it is all true, which leave at the first that it is
+  // not (before anything of it is issued), then the rest with the mask.
   std::string iv = define(pipe.getInductionVar(), "k");
-  open("for (" + it + " " + iv + " = " + lb + " + 1; " + iv + " < " + ub +
-       "; ++" + iv + ")");
-  turns(qk, pv);
-  if (failed(emitAll(scalars)) || failed(emitAll(ownIssue)) ||
-      failed(emitAll(late)))
-    return failedAll();
-  line("tlc::cuda::wgmmaWait<1>();  // S is complete; P V may be in flight");
-  release(qk, /*advance=*/true);
-  if (failed(emitAll(softmax)))
-    return failedAll();
-  line("tlc::cuda::wgmmaWait<0>();  // P V is complete: P may change");
-  release(pv, /*advance=*/true);
-  if (failed(emitAll(afterWait)))
-    return failedAll();
-  close();
+  IfOp split = splitMaskOf(pipe);
+  if (split) {
+    line(it + " " + iv + " = " + lb + " + 1;");
+    open("for (; " + iv + " < " + ub + "; ++" + iv + ")");
+  } else {
+    open("for (" + it + " " + iv + " = " + lb + " + 1; " + iv + " < " + ub +
+         "; ++" + iv + ")");
+  }
+  for (int half = split ? 0 : 1; half < 2; ++half) {
+    if (half == 0)
+      maskAllTrue.insert(split);
+    else if (split)
+      open("for (; " + iv + " < " + ub + "; ++" + iv + ")");
+    turns(qk, pv);
+    if (failed(emitAll(scalars)) || failed(emitAll(ownIssue)) ||
+        failed(emitAll(late)))
+      return failedAll();
+    maskAllTrue.clear();
+    line("tlc::cuda::wgmmaWait<1>();  // S is complete; P V may be in flight");
+    release(qk, /*advance=*/true);
+    if (failed(emitAll(softmax)))
+      return failedAll();
+    line("tlc::cuda::wgmmaWait<0>();  // P V is complete: P may change");
+    release(pv, /*advance=*/true);
+    if (failed(emitAll(afterWait)))
+      return failedAll();
+    close();
+  }
   // Epilogue: the last iteration's P V.
   open("if (" + lb + " < " + ub + ")");
   line("const " + it + " " + define(pipe.getInductionVar(), "k") + " = " + ub +
@@ -232,4 +251,25 @@ LogicalResult Emitter::emitWsOverlapLoop(PipelinedOp pipe) {
   for (auto &[v, n] : saved)
     names[v] = n;
   return success();
+}
+
+IfOp Emitter::splitMaskOf(PipelinedOp pipe) {
+  // Only index arithmetic, views and the producer's copies before the
+  // branch: the first loop leaves there, and the second runs that
+  // iteration again from its start.
+  for (Operation &op : pipe.getBody().front()) {
+    if (op.hasAttr("tile.split_mask_loop")) {
+      auto branch = dyn_cast<IfOp>(op);
+      if (!branch || mayVaryAcrossThreads(branch.getCondition()))
+        return nullptr;
+      return branch;
+    }
+    bool scalar =
+        isa<RegionOp>(op) ||
+        (op.getDialect() && isa<arith::ArithDialect>(op.getDialect()) &&
+         op.getNumRegions() == 0 && isPure(&op));
+    if (!scalar && !op.hasAttr("tile.prefetch"))
+      return nullptr;
+  }
+  return nullptr;
 }

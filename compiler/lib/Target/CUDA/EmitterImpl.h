@@ -741,6 +741,14 @@ public:
   /// wait the loop places.
   llvm::SmallPtrSet<mlir::Operation *, 4> wsTurnTake, wsTurnHandOver,
       wgmmaNoWait;
+  /// tile-split-masks' branches (tile.split_mask_loop) printed as their
+  /// all-true side: the loop printer splits the warp-specialised loop into
+  /// the iterations where the guard holds (the first loop, left at the
+  /// first that it does not) and the rest (CUDAEmitterWsOverlap.cpp).
+  llvm::SmallPtrSet<mlir::Operation *, 2> maskAllTrue;
+  /// The split-mask branch of \p pipe's body the loop printer splits the
+  /// loop at (tile.split_mask_loop), or null.
+  tile::IfOp splitMaskOf(tile::PipelinedOp pipe);
 
   // CUDAEmitterPersistent.cpp
   /// A persistent kernel (tile-persistent-gemm): the blocks launched (0:

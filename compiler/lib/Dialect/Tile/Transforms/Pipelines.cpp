@@ -21,6 +21,8 @@ void tlc::tile::buildGpuLoweringPipeline(OpPassManager &pm) {
   pm.addPass(createTilePlanWgmma());
   pm.addPass(createTilePlanSharedMemory());
   pm.addPass(createTilePlanTma());
+  pm.addPass(createTileSplitMasks());
+  pm.addPass(createTileReverseBlocks());
   pm.addPass(createTileWarpSpecialize());
   pm.addPass(createTilePersistentGemm());
   pm.addPass(createTileGemmPingPong());
@@ -74,7 +76,8 @@ void tlc::tile::registerTilePipelines() {
       "tile-lower-gpu",
       "the target-independent GPU lowering after layout inference "
       "(tile-lower-im2col, tile-plan-pipelines, tile-plan-wgmma, "
-      "tile-plan-shared-memory, tile-plan-tma, tile-warp-specialize, tile-persistent-gemm, "
+      "tile-plan-shared-memory, tile-plan-tma, tile-split-masks, "
+      "tile-reverse-blocks, tile-warp-specialize, tile-persistent-gemm, "
       "tile-gemm-pingpong, "
       "tile-insert-barriers, "
       "tile-legalize-bounds)",

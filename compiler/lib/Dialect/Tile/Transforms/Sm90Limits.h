@@ -30,6 +30,9 @@ inline constexpr int64_t kWarpgroupThreads = 128;
 /// consumer warpgroups 128 * 40 + 256 * 232 = 64512 of the
 /// multiprocessor's 65536 registers.
 inline constexpr int64_t kProducerRegs = 40, kConsumerRegs = 232;
+/// FA3's counts for attention's two consumer warpgroups (tlc.ws_fa3_regs):
+/// 128 * 24 + 256 * 240 = 64512.
+inline constexpr int64_t kProducerRegsFa3 = 24, kConsumerRegsFa3 = 240;
 /// The first named barrier free for the two consumer warpgroups' turns at
 /// the tensor cores (ping-pong, in attention and in GEMM): 0 is
 /// __syncthreads and 1 the consumers' block barrier; kernels with named

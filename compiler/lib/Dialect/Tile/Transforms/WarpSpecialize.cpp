@@ -302,7 +302,9 @@ static void planSoftmaxOverlap(PipelinedOp pipe, ArrayRef<CopyOp> producers,
     if (op.hasAttr("tile.prefetch") || isBodyScalar(&op) ||
         op.hasTrait<OpTrait::IsTerminator>())
       continue;
-    if (!isa<ParallelOp, CopyOp, GemmOp, ReduceOp, FillOp, ClearOp>(op))
+    // tile-split-masks' branch holds a fill and the mask's loop.
+    if (!isa<ParallelOp, CopyOp, GemmOp, ReduceOp, FillOp, ClearOp>(op) &&
+        !op.hasAttr("tile.split_mask"))
       return; // barriers, branches, loops: not planned
     ops.push_back(&op);
     if (auto g = dyn_cast<GemmOp>(op))
@@ -514,10 +516,19 @@ struct TileWarpSpecializePass final
     int64_t producer = intrinsicArg(kernel, "T.annotate_producer_reg_dealloc");
     int64_t consumer = intrinsicArg(kernel, "T.annotate_consumer_reg_alloc");
     auto valid = [](int64_t r) { return r >= 24 && r <= 256 && r % 8 == 0; };
+    const int64_t producer_ = producer, consumer_ = consumer;
     if (!valid(producer))
       producer = kProducerRegs;
     if (!valid(consumer))
       consumer = blocks == 2 ? kConsumerRegsTwoBlocks : kConsumerRegs;
+    // Attention's two consumer warpgroups at FA3's 24 / 240 when
+    // tlc.ws_fa3_regs asks (the 20-byte spill of the D128 overlap kernel at
+    // 232 goes: docs/perf/hopper.md).
+    if (rings > 1 && *threads == 256 && !valid(producer_) &&
+        !valid(consumer_) && isPassConfigOn(kernel, "tlc.ws_fa3_regs")) {
+      producer = kProducerRegsFa3;
+      consumer = kConsumerRegsFa3;
+    }
     if (blocks * (kWarpgroupThreads * producer + *threads * consumer) > 65536)
       blocks = 1;
     if (kWarpgroupThreads * producer + *threads * consumer > 65536)

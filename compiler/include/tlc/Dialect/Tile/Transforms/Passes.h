@@ -36,7 +36,7 @@ class KernelOp;
 /// Adds the target-independent GPU lowering passes that follow layout
 /// inference, in order: tile-lower-im2col, tile-plan-pipelines,
 /// tile-plan-wgmma, tile-plan-shared-memory, tile-plan-tma,
-/// tile-warp-specialize,
+/// tile-split-masks, tile-reverse-blocks, tile-warp-specialize,
 /// tile-persistent-gemm, tile-gemm-pingpong, tile-insert-barriers,
 /// tile-legalize-bounds. The CUDA printer reads what they decide.
 void buildGpuLoweringPipeline(mlir::OpPassManager &pm);

@@ -272,6 +272,74 @@ def TilePlanTma : Pass<"tile-plan-tma", "::mlir::ModuleOp"> {
   let dependentDialects = ["::tlc::tile::TileDialect"];
 }
 
+def TileSplitMasks : Pass<"tile-split-masks", "::mlir::ModuleOp"> {
+  let summary = "skip per-element mask initialisations where they are all true";
+  let description = [{
+    Index-set splitting of masks in pipelined loops, when the tlc pass
+    config `tlc.split_masks` asks (or the `force` option): a top-level
+    `tile.parallel` of a `tile.pipelined` body whose body is pure integer
+    arithmetic and one `tile.store` of `arith.select %c, %a, %b` into a
+    whole static fragment at exactly the loop indices, with `%a` fixed for
+    the iteration, becomes
+
+    ```mlir
+    tile.if %all {tile.split_mask} { tile.fill %frag, %a } else { <the loop> }
+    ```
+
+    where `%all`, computed before the branch from the values of the
+    iteration, implies `%c` at every point: `%c` is a signed comparison
+    (or an `and` of comparisons) of expressions built from the loop indices
+    and iteration values by + - min max, * by a constant and floor division
+    by a positive constant, whose least and greatest values over the index
+    space (indices from 0 to extent - 1) are built as values. Attention's
+    causal mask `bx * M + i >= k * N + j` is thus skipped on every key
+    block below the diagonal (`bx * M >= k * N + N - 1`). Anything else is
+    left as it is.
+
+    When `%a` is +0.0 and the next op (past index arithmetic) is a wgmma
+    `tile.gemm` accumulating into the fragment, the branch gets
+    `tile.split_mask_scale_d` and the gemm `tile.scale_d_mask`: the CUDA
+    printer drops the fill and gives the gemm's first k step scale-d =
+    `!%all` (wgmma writes C = A * B). Unless the config is `fill` or
+    `branch`, the branch also gets `tile.split_mask_loop`: the
+    warp-specialised loop printers split the loop into the iterations
+    where `%all` holds (no mask; left by a uniform `break` at the first
+    where it does not, before anything of it is issued) and the rest.
+    `tlc.split_masks=fill` keeps the fill and the branch, `=branch` the
+    branch (with the scale-d fold).
+  }];
+  let options = [
+    Option<"force", "force", "bool", /*default=*/"false",
+           "Split in every kernel, without the pass config.">
+  ];
+  let dependentDialects = ["::tlc::tile::TileDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
+def TileReverseBlocks : Pass<"tile-reverse-blocks", "::mlir::ModuleOp"> {
+  let summary = "launch the blocks with the longest loops first";
+  let description = [{
+    When the tlc pass config `tlc.heavy_blocks_first` asks (or the `force`
+    option): in a kernel with a `tile.pipelined` loop from a constant to an
+    upper bound that is a non-decreasing function of the first block index
+    `bx` (+, min, max, * and / by positive constants of `bx` and values
+    free of it) and really depends on it, every use of `bx` is replaced by
+    `(grid_x - 1) - bx` (a static grid_x; the op carries
+    `tile.heavy_blocks_first`). Blocks
+    are launched in increasing linear order, so the longest run first and
+    the last wave holds the shortest (causal attention: query block `bx`
+    reads `bx + 1` key blocks). The set of block indices is unchanged; a
+    kernel with atomics, intrinsic calls or `tile.while` loops, whose
+    blocks could observe their order, is left alone.
+  }];
+  let options = [
+    Option<"force", "force", "bool", /*default=*/"false",
+           "Reverse in every qualifying kernel, without the pass config.">
+  ];
+  let dependentDialects = ["::tlc::tile::TileDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def TileWarpSpecialize : Pass<"tile-warp-specialize", "::mlir::ModuleOp"> {
   let summary = "give the TMA pipelines of sm_90a kernels a producer warpgroup";
   let description = [{
