@@ -1,19 +1,20 @@
 # T.ptx_commit_group / T.ptx_wait_group after copies a program marks
 # `prefer_async` (MInference's vertical-slash prefetch): tlc performs those
 # copies as ordinary loads and stores, so the program's group holds no
-# copy. The CUDA code commits nothing (a commit would split the group of a
-# pipeline's own cp.async copies) and waits with cp.async.wait_group, which
-# only ever waits longer; the CPU target has nothing in flight. Both
-# refused these before ("not supported by the CUDA target yet", "the CPU
-# target cannot emit"). Checked against NumPy on the CPU target and on the
-# sim device against the CPU target; a wait count that is not a constant
-# is an error at the call.
+# copy: the commit closes an empty group (the copies cp.async-groups.test
+# covers, in an async_scope, are cp.async) and cp.async.wait_group waits
+# for it; the CPU target has nothing in flight. Both refused these before
+# ("not supported by the CUDA target yet", "the CPU target cannot emit").
+# Checked against NumPy on the CPU target and on the sim device against
+# the CPU target; a wait count that is not a constant is an error at the
+# call.
 # RUN: rm -rf %t && tlc-build --target=cpu -o %t/cpu %s > /dev/null
 # RUN: tlc-run %t/cpu --seed 3 --save %t/out > /dev/null
 # RUN: %python -c "import numpy as np; d='%t/out/prefetch_reverse/'; a=np.load(d+'inputs/A.npy'); print(np.array_equal(np.load(d+'C.npy'), a[::-1] * 2))" | FileCheck %s --check-prefix=OUT
 # OUT: True
 # RUN: tlc-build --target=cuda:sm_90a --emit=cuda --kernel prefetch_reverse %s | FileCheck %s
-# CHECK: // T.ptx_commit_group: no copy of the program is asynchronous
+# CHECK: // T.ptx_commit_group
+# CHECK-NEXT: tlc::cuda::cpAsyncCommit();
 # CHECK-NEXT: // T.ptx_wait_group
 # CHECK-NEXT: tlc::cuda::cpAsyncWait<0>();
 # RUN: tlc-build --target=cuda:sm_80 --cuda-compiler=none -o %t/sm80 --kernel prefetch_reverse %s > /dev/null
