@@ -10,7 +10,7 @@
 # CHECK: auto *const ptr_1 = &loc[0];
 # CHECK: auto *const ptr_2 = &A[((t{{.*}}) * 64 + 0) + (2)];
 # CHECK: store_pair(ptr_1, ptr_2);
-# CHECK: auto *const ptr_3 = &loc[1];
+# CHECK: auto *const addr{{.*}} = &loc[1];
 # RUN: tlc-build --target=hip:gfx942 --emit=hip --no-source-lines %s | FileCheck %s --check-prefix=HIP
 # HIP: auto *const ptr = &row[
 # RUN: tlc-build --target=cpu --emit=cpp %s | FileCheck %s --check-prefix=CPP
