@@ -25,6 +25,8 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/OperationSupport.h"
+#include "mlir/IR/Verifier.h"
+#include "llvm/ADT/DenseSet.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/Support/raw_ostream.h"
@@ -97,6 +99,34 @@ Diagnostic driver::toSourceDiagnostic(const syntax::SyntaxTree &tree,
   for (mlir::Diagnostic &note : diag.getNotes())
     d.notes.push_back({sourceRangeOf(tree, note.getLocation()), note.str()});
   return d;
+}
+
+/// Checks every instance of \p module against its ops' verifiers and
+/// reports what fails as errors on the source: the evaluator checks the
+/// program's rules as it builds the IR, and an op's verifier states them
+/// once more, so that an instance the evaluator let through by mistake
+/// gets a located error here instead of code a back end cannot compile
+/// (a bitwise reduction over floats reached nvcc). Returns the instances
+/// that failed.
+static llvm::DenseSet<mlir::Operation *>
+verifyInstances(eval::FileAnalysis &analysis, const syntax::SyntaxTree &tree,
+                mlir::ModuleOp module) {
+  llvm::DenseSet<mlir::Operation *> invalid;
+  mlir::MLIRContext *context = module.getContext();
+  bool printOp = context->shouldPrintOpOnDiagnostic();
+  context->printOpOnDiagnostic(false);
+  {
+    mlir::ScopedDiagnosticHandler collect(context, [&](mlir::Diagnostic &diag) {
+      if (diag.getSeverity() == mlir::DiagnosticSeverity::Error)
+        analysis.diagnostics.push_back(driver::toSourceDiagnostic(tree, diag));
+      return mlir::success();
+    });
+    for (mlir::Operation &top : module.getBody()->getOperations())
+      if (mlir::failed(mlir::verify(&top, /*verifyRecursively=*/true)))
+        invalid.insert(&top);
+  }
+  context->printOpOnDiagnostic(printOp);
+  return invalid;
 }
 
 /// The cache key of instance \p top: the target and the IR in generic form
@@ -239,10 +269,14 @@ LayoutStats tlc::driver::inferLayouts(eval::FileAnalysis &analysis,
                                       const std::function<bool()> &cancelled,
                                       bool bankConflicts) {
   LayoutStats stats;
-  if (!analysis.module || target.ends_with("cpu"))
+  if (!analysis.module)
     return stats;
   mlir::ModuleOp module = *analysis.module;
   mlir::MLIRContext *context = module.getContext();
+  llvm::DenseSet<mlir::Operation *> invalid =
+      verifyInstances(analysis, tree, module);
+  if (target.ends_with("cpu"))
+    return stats;
   // Allocation layouts by source line and variable name, in IR order (one
   // entry per instance), matched to the buffer hints in the same order.
   std::map<std::pair<unsigned, std::string>,
@@ -284,6 +318,10 @@ LayoutStats tlc::driver::inferLayouts(eval::FileAnalysis &analysis,
       if (cancelled && cancelled())
         break;
       size_t topIndex = index++;
+      // An instance whose IR broke an op's rules was reported already;
+      // inference would only meet the same op again.
+      if (invalid.contains(&top))
+        continue;
       // An instance whose file asks for its own target (tile.target).
       std::optional<tile::LayoutTarget> own;
       std::string ownName;

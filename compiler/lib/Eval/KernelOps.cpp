@@ -628,6 +628,14 @@ static Value tileReduce(Interpreter &in, const PArgs &p, tile::ReduceKind kind) 
   RegionObj *d = in.asRegion(dstV, p.node("out"));
   if (!s || !d)
     return in.fail(p.call, p.info.name + " expects buffers");
+  bool bitwise = kind == tile::ReduceKind::BitAnd ||
+                 kind == tile::ReduceKind::BitOr ||
+                 kind == tile::ReduceKind::BitXor;
+  if (bitwise && s->buffer && !s->buffer->dtype.isInteger() &&
+      !s->buffer->dtype.isBool())
+    return in.fail(p.node("buffer"),
+                   p.info.name + " requires an integer or bool buffer, got " +
+                       s->buffer->dtype.getName());
   int64_t rank = s->extents.size();
   Value dimV = p.getOr("dim", Value::integer(-1));
   if (!dimV.isIntLike())

@@ -98,7 +98,7 @@ tile.func @threads_zero() {
 // -----
 
 tile.func @grid_negative() {
-  // expected-error @+1 {{grid extents must be positive, got -1}}
+  // expected-error @+1 {{grid extents must be non-negative, got -1}}
   tile.kernel (%a) grid [-1] threads [32] {
   }
 }
@@ -159,6 +159,8 @@ tile.func @thread_binding_dim() {
 tile.func @shared_outside() {
   // expected-error @+1 {{'shared.dyn' buffers must be allocated inside a tile.kernel}}
   %0 = tile.alloc : !tile.buffer<[4], f32, shared.dyn>
+  tile.kernel (%x) grid [1] threads [32] {
+  }
 }
 
 // -----
@@ -737,6 +739,19 @@ tile.func @parallel_tile_op(%A: !tile.buffer<[8], f32, global>) {
     tile.parallel (%i) in [8] {
       // expected-note @+1 {{nested operation here}}
       tile.copy %A to %s : !tile.buffer<[8], f32, global> to !tile.buffer<[8], f32, shared.dyn>
+    }
+  }
+}
+
+// -----
+
+tile.func @parallel_fragment_clear() {
+  tile.kernel (%x) grid [4] threads [128] {
+    %f = tile.alloc : !tile.buffer<[8], f32, local.fragment>
+    // expected-error @+1 {{must not contain 'tile.clear'}}
+    tile.parallel (%i) in [8] {
+      // expected-note @+1 {{nested operation here}}
+      tile.clear %f : !tile.buffer<[8], f32, local.fragment>
     }
   }
 }

@@ -185,12 +185,12 @@ tile.func @softmax(%X: !tile.buffer<[N, 128], f32, global>, %n: index) symbols(N
 // CHECK:   %[[TX:.*]] = tile.thread_binding 0
 // CHECK:   %[[TY:.*]] = tile.thread_binding 1
 // CHECK:   %[[V:.*]] = tile.alloc init(%{{.*}} : i32) : !tile.buffer<[1], i32, local.var>
-// CHECK:   %[[L:.*]] = tile.alloc : !tile.buffer<[4], ui8, local>
+// CHECK:   %[[L:.*]] = tile.alloc : !tile.buffer<[4], i8, local>
 // CHECK:   tile.for %[[I:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
 // CHECK:     %[[K:.*]] = tile.load %[[V]][] : !tile.buffer<[1], i32, local.var>
 // CHECK:     tile.store %{{.*}}, %[[V]][] : !tile.buffer<[1], i32, local.var>
-// CHECK:     %[[U:.*]] = tile.load %[[L]][%[[I]]] : !tile.buffer<[4], ui8, local>
-// CHECK:     tile.store %[[U]], %[[L]][%[[I]]] : !tile.buffer<[4], ui8, local>
+// CHECK:     %[[U:.*]] = tile.load %[[L]][%[[I]]] : !tile.buffer<[4], i8, local>
+// CHECK:     tile.store %[[U]], %[[L]][%[[I]]] : !tile.buffer<[4], i8, local>
 // CHECK:   }
 // CHECK:   tile.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} unroll attributes {unroll_factor = 2 : i64} {
 // CHECK:   tile.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} vectorized {
@@ -227,13 +227,13 @@ tile.func @control(%O: !tile.buffer<[N, 64], f32, global>, %P: !tile.buffer<[N],
     %tx = tile.thread_binding 0
     %ty = tile.thread_binding 1
     %v = tile.alloc init(%z : i32) : !tile.buffer<[1], i32, local.var>
-    %l = tile.alloc : !tile.buffer<[4], ui8, local>
+    %l = tile.alloc : !tile.buffer<[4], i8, local>
     tile.for %i = %c0 to %c4 step %c1 {
       %k = tile.load %v[] : !tile.buffer<[1], i32, local.var>
       %k1 = arith.addi %k, %one : i32
       tile.store %k1, %v[] : !tile.buffer<[1], i32, local.var>
-      %u = tile.load %l[%i] : !tile.buffer<[4], ui8, local>
-      tile.store %u, %l[%i] : !tile.buffer<[4], ui8, local>
+      %u = tile.load %l[%i] : !tile.buffer<[4], i8, local>
+      tile.store %u, %l[%i] : !tile.buffer<[4], i8, local>
     }
     tile.for %i = %c0 to %c4 step %c1 unroll attributes {unroll_factor = 2 : i64} {
     }
@@ -367,5 +367,41 @@ tile.func @pointer_views(%p: i64) symbols(M: dynamic) {
     %s = tile.alloc : !tile.buffer<[64, 64], f16, shared.dyn>
     %flat = tile.view %s : !tile.buffer<[64, 64], f16, shared.dyn> to !tile.buffer<[4096], f16, shared.dyn>
     %words = tile.view %s : !tile.buffer<[64, 64], f16, shared.dyn> to !tile.buffer<[64, 32], i32, shared.dyn>
+  }
+}
+
+// A T.Parallel may fill a thread's own buffers (local, local.var): each
+// iteration fills its thread's copy (TileLang's custom 2:4 compressor
+// clears its per-thread counters so).
+// CHECK-LABEL: tile.func @parallel_local_fill(
+// CHECK: tile.parallel (%{{.*}}) in [64] {
+// CHECK-NEXT: tile.clear %{{.*}} : !tile.buffer<[1], i8, local>
+// CHECK-NEXT: tile.fill %{{.*}}, %{{.*}} : !tile.buffer<[4], i8, local>
+tile.func @parallel_local_fill(%z: i8) {
+  tile.kernel (%x) grid [1] threads [128] {
+    %cnt = tile.alloc : !tile.buffer<[1], i8, local>
+    %idx = tile.alloc : !tile.buffer<[4], i8, local>
+    tile.parallel (%i) in [64] {
+      tile.clear %cnt : !tile.buffer<[1], i8, local>
+      tile.fill %idx, %z : !tile.buffer<[4], i8, local>
+    }
+  }
+}
+
+// A function that launches no kernel (TVMScript-level code, such as
+// TileLang's dtype printing tests) may allocate on-chip buffers; a grid of
+// zero blocks launches nothing (`T.Kernel(0)`).
+// CHECK-LABEL: tile.func @no_kernel_allocs(
+// CHECK: tile.alloc : !tile.buffer<[1], i1, shared>
+// CHECK: tile.alloc : !tile.buffer<[1], i32, local.var>
+tile.func @no_kernel_allocs() {
+  %0 = tile.alloc : !tile.buffer<[1], i1, shared>
+  %1 = tile.alloc : !tile.buffer<[1], i32, local.var>
+}
+
+// CHECK-LABEL: tile.func @empty_grid(
+// CHECK: tile.kernel (%{{.*}}) grid [0] threads [1] {
+tile.func @empty_grid() {
+  tile.kernel (%x) grid [0] threads [1] {
   }
 }

@@ -377,10 +377,13 @@ void KernelOp::print(OpAsmPrinter &p) {
   p.printRegion(getBody(), /*printEntryBlockArgs=*/false);
 }
 
-/// Checks a static/dynamic extent list: 1 to 3 entries, static ones positive.
+/// Checks a static/dynamic extent list: 1 to 3 entries, static ones positive
+/// (or zero where \p allowZero: a grid of zero blocks launches nothing, as
+/// TileLang's `T.Kernel(0)` does).
 static LogicalResult verifyExtentList(Operation *op, StringRef what,
                                       ArrayRef<int64_t> statics,
-                                      ValueRange values, unsigned maxSize) {
+                                      ValueRange values, unsigned maxSize,
+                                      bool allowZero = false) {
   if (statics.empty() || statics.size() > maxSize)
     return op->emitOpError() << "expects 1 to " << maxSize << " " << what
                              << " extents, got " << statics.size();
@@ -388,14 +391,16 @@ static LogicalResult verifyExtentList(Operation *op, StringRef what,
                                             values)))
     return failure();
   for (int64_t extent : statics)
-    if (!ShapedType::isDynamic(extent) && extent <= 0)
-      return op->emitOpError() << what << " extents must be positive, got "
-                               << extent;
+    if (!ShapedType::isDynamic(extent) && (extent < 0 || (!allowZero && !extent)))
+      return op->emitOpError()
+             << what << " extents must be "
+             << (allowZero ? "non-negative" : "positive") << ", got " << extent;
   return success();
 }
 
 LogicalResult KernelOp::verify() {
-  if (failed(verifyExtentList(*this, "grid", getStaticGrid(), getGrid(), 3)) ||
+  if (failed(verifyExtentList(*this, "grid", getStaticGrid(), getGrid(), 3,
+                              /*allowZero=*/true)) ||
       failed(verifyExtentList(*this, "thread", getStaticThreads(),
                               getThreads(), 3)))
     return failure();
@@ -497,7 +502,16 @@ LogicalResult AllocOp::verify() {
   BufferType type = getBufferType(getResult());
   MemoryScope scope = type.getScope();
   StringRef scopeName = stringifyMemoryScope(scope);
-  if (requiresKernelScope(scope) && !getEnclosingKernel(*this))
+  // A function that launches no kernel (TVMScript-level code a program only
+  // inspects) may hold any buffer; one that launches kernels allocates its
+  // on-chip buffers inside them.
+  auto launchesKernels = [&] {
+    Operation *func = getOperation()->getParentOfType<FuncOp>();
+    return !func || func->walk([](KernelOp) { return WalkResult::interrupt(); })
+                        .wasInterrupted();
+  };
+  if (requiresKernelScope(scope) && !getEnclosingKernel(*this) &&
+      launchesKernels())
     return emitOpError("'") << scopeName
                             << "' buffers must be allocated inside a "
                                "tile.kernel";

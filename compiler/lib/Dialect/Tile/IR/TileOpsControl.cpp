@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "TileOpsDetail.h"
+#include "tlc/Dialect/Tile/IR/BufferEffects.h"
 
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Builders.h"
@@ -24,10 +25,27 @@ using namespace tlc::tile::detail;
 // Loops
 //===----------------------------------------------------------------------===//
 
+/// Whether \p nested is a fill of a thread's own buffer (local, local.var):
+/// each iteration of a T.Parallel fills its thread's copy, so it is
+/// element-level code there.
+static bool isPerThreadFill(Operation *nested) {
+  Value dst;
+  if (auto fill = dyn_cast<FillOp>(nested))
+    dst = fill.getDst();
+  else if (auto clear = dyn_cast<ClearOp>(nested))
+    dst = clear.getDst();
+  else
+    return false;
+  MemoryScope scope = getScopeOf(dst);
+  return scope == MemoryScope::Local || scope == MemoryScope::LocalVar;
+}
+
 /// Checks that \p body contains no tile-level operation (T.Parallel bodies
-/// hold only element-level code).
+/// hold only element-level code, and fills of a thread's own buffers).
 static LogicalResult verifyNoTileOpsInside(Operation *op, Region &body) {
   WalkResult result = body.walk([&](Operation *nested) {
+    if (isPerThreadFill(nested))
+      return WalkResult::advance();
     if (isa<CopyOp, GemmOp, ReduceOp, CumSumOp, FillOp, ClearOp, PipelinedOp,
             KernelOp, AllocOp>(nested) ||
         (isa<AtomicAddOp>(nested) &&
