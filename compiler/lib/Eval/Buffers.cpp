@@ -136,6 +136,12 @@ static Value pointerTensor(Interpreter &in, const PArgs &p,
   return Value::object(ValueKind::Buffer, b);
 }
 
+/// The on-chip scopes a tile copy fills element by element.
+static bool isTileScope(MemoryScope s) {
+  return lang::isSharedScope(s) || s == MemoryScope::Local ||
+         s == MemoryScope::Fragment;
+}
+
 /// `T.clone_buffer(buffer)`: a buffer of \p buffer's shape, dtype and scope;
 /// `T.load_buffer(buffer, offsets, shape, target)`: a buffer of \p shape in
 /// scope \p target. Either is then filled by the tile copy of the buffer
@@ -180,16 +186,22 @@ static Value cloneOrLoadBuffer(Interpreter &in, const PArgs &p) {
     if (!s)
       return in.fail(p.node("target"), "unknown memory scope '" +
                                            getStr(target) + "'");
-    if (lang::isGlobalScope(*s))
+    scope = *s;
+    if (!isTileScope(scope))
       return in.fail(p.node("target"),
                      "T.load_buffer loads into on-chip memory ('shared', "
-                     "'local', 'local.fragment'), not '" + getStr(target) +
-                         "'");
-    scope = *s;
+                     "'shared.dyn', 'local', 'local.fragment'), not '" +
+                         getStr(target) + "'");
     from = in.makeRegion(src, in.heap.tuple(starts), p.node("offsets"));
     if (!from.is(ValueKind::Region))
       return from.isAbrupt() ? from : Value::poison();
   }
+  if (!isTileScope(scope))
+    return in.fail(p.node("buffer"),
+                   "T.clone_buffer copies a buffer in on-chip memory "
+                   "('shared', 'shared.dyn', 'local', 'local.fragment'); '" +
+                       src->name + "' is in '" +
+                       lang::getScopeString(scope) + "'");
   BufferObj *dst = in.makeBuffer("", shape, src->dtype, scope, p.call, false);
   Value dstV = Value::object(ValueKind::Buffer, dst);
   CallArgs copy;

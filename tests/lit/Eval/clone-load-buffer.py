@@ -4,6 +4,7 @@
 # RUN: not tlc-build --check -D bad=1 %s 2>&1 | FileCheck %s --check-prefix=ERR1
 # RUN: not tlc-build --check -D bad=2 %s 2>&1 | FileCheck %s --check-prefix=ERR2
 # RUN: not tlc-build --check -D bad=3 %s 2>&1 | FileCheck %s --check-prefix=ERR3
+# RUN: not tlc-build --check -D bad=4 %s 2>&1 | FileCheck %s --check-prefix=ERR4
 # T.clone_buffer (a new buffer of the source's shape, dtype and scope,
 # filled by T.copy) and T.load_buffer (the tile at `offsets` of a tensor,
 # copied into a new buffer of the target scope): the sim runs the CUDA
@@ -32,10 +33,13 @@ def tiles(M=64, N=96, bm=16, bn=32, bad=0):
                 # ERR1: :[[@LINE+1]]:17: error: T.load_buffer: buffer 'A' has 2 dimensions; got 1 offsets and 2 extents
                 T.load_buffer(A, offsets=(0,), shape=(bm, bn))
             elif bad == 2:
-                # ERR2: :[[@LINE+1]]:66: error: T.load_buffer loads into on-chip memory ('shared', 'local', 'local.fragment'), not 'global'
+                # ERR2: :[[@LINE+1]]:66: error: T.load_buffer loads into on-chip memory ('shared', 'shared.dyn', 'local', 'local.fragment'), not 'global'
                 T.load_buffer(A, offsets=(0, 0), shape=(bm, bn), target="global")
-            else:
+            elif bad == 3:
                 # ERR3: :[[@LINE+1]]:32: error: T.clone_buffer expects a buffer, not 'int'
                 T.clone_buffer(3)
+            else:
+                # ERR4: :[[@LINE+1]]:32: error: T.clone_buffer copies a buffer in on-chip memory ('shared', 'shared.dyn', 'local', 'local.fragment'); 'A' is in 'global'
+                T.clone_buffer(A)
 
     return main
