@@ -7,8 +7,8 @@
 #   bash tests/python/h200_stage_public_scripts.sh [STAGE]
 # then, on the device (carry STAGE):
 #   LIMIT=45 PAR=14 TOTAL=150 bash STAGE/go.sh
-# STAGE/scripts.txt lists the scripts of the log LOG (default: the tenth
-# run's, docs/perf/python-public-scripts-h200-run10.log) that the stage
+# STAGE/scripts.txt lists the scripts of the log LOG (default: the eleventh
+# run's, docs/perf/python-public-scripts-h200-run11.log) that the stage
 # holds, so a later run can be compared with it:
 #   cd STAGE && SCRIPTS="$(cat scripts.txt)" LIMIT=45 PAR=14 TOTAL=200 bash go.sh
 # Folders of fetched scripts that are missing are skipped.
@@ -41,7 +41,7 @@ done
 rm -f "$S/corpus/gemm_tcgen5mma_ws_persistent.py" \
   "$S/corpus/gemm_mxfp8_blockscaled_1d1d.py"
 cp tests/python/h200_public_scripts_run5.sh "$S/go.sh"
-LOG=${LOG:-docs/perf/python-public-scripts-h200-run10.log}
+LOG=${LOG:-docs/perf/python-public-scripts-h200-run11.log}
 grep -E '^\S+\.py +(rc=|not finished)' "$LOG" |
   awk '{print $1}' | while read -r f; do
     [ -e "$S/corpus/$f" ] && echo "$f"

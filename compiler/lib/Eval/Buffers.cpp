@@ -12,6 +12,7 @@
 //   T.ptr                                  a raw pointer parameter type
 //   T.make_tensor, T.match_buffer          a global tensor over a pointer
 //   T.reshape, T.view                      the same memory, reshaped
+//   T.clone_buffer, T.load_buffer          a new buffer filled by T.copy
 //
 //===----------------------------------------------------------------------===//
 
@@ -135,6 +136,83 @@ static Value pointerTensor(Interpreter &in, const PArgs &p,
   return Value::object(ValueKind::Buffer, b);
 }
 
+/// The on-chip scopes a tile copy fills element by element.
+static bool isTileScope(MemoryScope s) {
+  return lang::isSharedScope(s) || s == MemoryScope::Local ||
+         s == MemoryScope::Fragment;
+}
+
+/// `T.clone_buffer(buffer)`: a buffer of \p buffer's shape, dtype and scope;
+/// `T.load_buffer(buffer, offsets, shape, target)`: a buffer of \p shape in
+/// scope \p target. Either is then filled by the tile copy of the buffer
+/// (from \p offsets on), as `T.alloc_buffer` followed by `T.copy` would be.
+static Value cloneOrLoadBuffer(Interpreter &in, const PArgs &p) {
+  if (in.checkInKernel(p.info.name, p.call))
+    return Value::poison();
+  Value srcV = p.getOr("buffer", Value::poison());
+  if (srcV.isAbrupt())
+    return srcV;
+  if (!srcV.is(ValueKind::Buffer))
+    return in.fail(p.node("buffer"), p.info.name + " expects a buffer, not '" +
+                                         srcV.getTypeName() + "'");
+  BufferObj *src = srcV.as<BufferObj>();
+  llvm::SmallVector<SymExpr, 4> shape(src->shape.begin(), src->shape.end());
+  MemoryScope scope = src->scope;
+  Value from = srcV;
+  if (p.info.id == BuiltinId::LoadBuffer) {
+    Value shapeV = p.getOr("shape", Value::poison());
+    Value offsets = p.getOr("offsets", Value::poison());
+    Value target = p.getOr("target", in.heap.strNoCopy("shared"));
+    if (shapeV.isAbrupt() || offsets.isAbrupt() || target.isAbrupt())
+      return Value::poison();
+    shape.clear();
+    if (!in.toShape(shapeV, shape, p.node("shape")))
+      return Value::poison();
+    if (!offsets.isSequence())
+      return in.fail(p.node("offsets"),
+                     "T.load_buffer: offsets must be a tuple or list of "
+                     "indices, not '" + offsets.getTypeName() + "'");
+    llvm::ArrayRef<Value> starts = getElems(offsets);
+    if (starts.size() != src->shape.size() || shape.size() != starts.size())
+      return in.fail(p.call, "T.load_buffer: buffer '" + src->name + "' has " +
+                                 llvm::Twine(src->shape.size()) +
+                                 " dimensions; got " +
+                                 llvm::Twine(starts.size()) + " offsets and " +
+                                 llvm::Twine(shape.size()) + " extents");
+    if (!target.isStr())
+      return in.fail(p.node("target"), "T.load_buffer: target must be a "
+                                       "memory scope string");
+    std::optional<MemoryScope> s = lang::parseScope(getStr(target));
+    if (!s)
+      return in.fail(p.node("target"), "unknown memory scope '" +
+                                           getStr(target) + "'");
+    scope = *s;
+    if (!isTileScope(scope))
+      return in.fail(p.node("target"),
+                     "T.load_buffer loads into on-chip memory ('shared', "
+                     "'shared.dyn', 'local', 'local.fragment'), not '" +
+                         getStr(target) + "'");
+    from = in.makeRegion(src, in.heap.tuple(starts), p.node("offsets"));
+    if (!from.is(ValueKind::Region))
+      return from.isAbrupt() ? from : Value::poison();
+  }
+  if (!isTileScope(scope))
+    return in.fail(p.node("buffer"),
+                   "T.clone_buffer copies a buffer in on-chip memory "
+                   "('shared', 'shared.dyn', 'local', 'local.fragment'); '" +
+                       src->name + "' is in '" +
+                       lang::getScopeString(scope) + "'");
+  BufferObj *dst = in.makeBuffer("", shape, src->dtype, scope, p.call, false);
+  Value dstV = Value::object(ValueKind::Buffer, dst);
+  CallArgs copy;
+  copy.pos = {from, dstV};
+  copy.posNodes = {p.node("buffer"), p.call};
+  Value r = in.callPrimitive(*lang::lookupBuiltin("T.copy"), copy, p.call);
+  if (r.isAbrupt() || r.isPoison())
+    return r;
+  return dstV;
+}
+
 std::optional<Value> Interpreter::callBufferPrimitive(const PArgs &p) {
   Node at = p.call;
   switch (p.info.id) {
@@ -215,6 +293,9 @@ std::optional<Value> Interpreter::callBufferPrimitive(const PArgs &p) {
   case BuiltinId::Reshape:
   case BuiltinId::View:
     return reshapeOrView(*this, p);
+  case BuiltinId::CloneBuffer:
+  case BuiltinId::LoadBuffer:
+    return cloneOrLoadBuffer(*this, p);
   default:
     return std::nullopt;
   }

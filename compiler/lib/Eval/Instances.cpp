@@ -881,9 +881,9 @@ void Interpreter::traceEager(JitFunctionObj *jit, CallArgs &args, Node at,
   }
   for (auto &[k, v] : options.defines) {
     llvm::StringRef name = heap.copyString(k);
-    bool isParam = llvm::any_of(fn->params, [&](Node p) {
-      return p.identifier() == name;
-    });
+    auto named = [&](Node p) { return p.identifier() == name; };
+    bool isParam = llvm::any_of(fn->params, named) ||
+                   llvm::any_of(fn->kwOnly, named);
     if (isParam) {
       usedDefines.insert(k);
       callEnv->vars[name] = parseDefine(v);
@@ -987,6 +987,23 @@ Value Interpreter::callJit(JitFunctionObj *jit, CallArgs &argsIn, Node at,
           args.kw.push_back({fn->params[i].identifier(), val});
           args.kwNodes.push_back(at);
         }
+      }
+    }
+    // A keyword-only parameter (after `*`) is bound by keyword.
+    for (Node p : fn->kwOnly) {
+      if (p.identifier() != k)
+        continue;
+      usedDefines.insert(k);
+      Value val = parseDefine(v);
+      bool replaced = false;
+      for (auto &kv : args.kw)
+        if (kv.first == k) {
+          kv.second = val;
+          replaced = true;
+        }
+      if (!replaced) {
+        args.kw.push_back({p.identifier(), val});
+        args.kwNodes.push_back(at);
       }
     }
   }
@@ -1149,6 +1166,23 @@ void Interpreter::traceDefaultInstances() {
         val = *d;
       else if (i >= firstDefault)
         continue; // its default
+      else {
+        symbolKinds[p] = /*Meta=*/2;
+        val = Value::sym(syms.symbol(p));
+        madeSymbol = true;
+      }
+      args.kw.push_back({p, val});
+      args.kwNodes.push_back(stmt);
+    }
+    // Keyword-only parameters (after `*`): -D, else their defaults, else
+    // symbols.
+    for (size_t i = 0; i < fn->kwOnly.size(); ++i) {
+      llvm::StringRef p = fn->kwOnly[i].identifier();
+      Value val;
+      if (std::optional<Value> d = defineFor(p))
+        val = *d;
+      else if (i < fn->kwDefaults.size() && !fn->kwDefaults[i].isException())
+        continue;
       else {
         symbolKinds[p] = /*Meta=*/2;
         val = Value::sym(syms.symbol(p));

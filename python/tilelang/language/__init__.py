@@ -19,7 +19,7 @@ import sys as _sys
 
 from .._dtype import dtype, is_dtype_name as _is_dtype_name
 from ._arg_reduce import arg_reduce as _arg_reduce
-from ._objects import (Placeholder, PrimFunc, Symbol, TensorType,
+from ._objects import (DynType, Placeholder, PrimFunc, Symbol, TensorType,
                        prim_func_from_frame as _prim_func_from_frame)
 
 # -- dtypes -------------------------------------------------------------------
@@ -85,6 +85,8 @@ class Ref(metaclass=_AnnotationMeta):
 
 
 # -- symbols ------------------------------------------------------------------
+
+dyn = DynType()
 
 
 def _symbols(names, dtype, kind):

@@ -156,6 +156,124 @@ class TensorType:
     def __repr__(self):
         return f"{type(self).__name__}({self.shape!r}, {self.dtype!r})"
 
+    # -- jit2's annotation protocol (tilelang.language.v2.annot) ---------
+
+    def promote(self):
+        """The annotation as a fixed tensor type when every extent is a
+        concrete integer (``T.Tensor[[1024, 1024], Any]``), so the argument
+        needs no matching per call; None when an extent is ``int``
+        (specialised on each call), ``T.dyn`` or a symbol."""
+        if all(_concrete_extent(d) for d in self.shape):
+            fixed = copy.copy(self)
+            fixed.shape = tuple(int(d) for d in self.shape)
+            return fixed
+        return None
+
+    def create_prim_func_arg(self, name, value, vt):
+        """Matches argument ``value`` (a torch tensor or a ``T.Tensor``)
+        against the annotation and returns the tensor type of the kernel
+        parameter ``name``: its rank and every concrete extent must agree,
+        an annotated dtype must equal the argument's, and a symbol standing
+        for several extents gets the same size everywhere (``vt``, an
+        :class:`~tilelang.language.v2.annot.ArgVarTable`, remembers it).
+        A mismatch raises ``TypeError`` (kind or dtype) or ``ValueError``
+        (shape)."""
+        from .._dtype import dtype as _dtype
+        if isinstance(value, TensorType):
+            shape, got = tuple(value.shape), value.dtype
+        elif hasattr(value, "shape") and hasattr(value, "dtype") and \
+                hasattr(value, "stride"):
+            shape, got = tuple(int(d) for d in value.shape), value.dtype
+            try:
+                got = _dtype(got)
+            except (TypeError, ValueError):
+                pass
+        else:
+            raise TypeError(f"argument '{name}' of annotation {self!r} must "
+                            "be a tensor, not "
+                            f"'{type(value).__name__}'")
+        if len(shape) != len(self.shape):
+            raise ValueError(f"argument '{name}': expected a {len(self.shape)}"
+                             f"-D tensor for {self!r}, got shape "
+                             f"{list(shape)}")
+        for axis, (want, size) in enumerate(zip(self.shape, shape)):
+            if _concrete_extent(want):
+                if _concrete_extent(size) and int(size) != int(want):
+                    raise ValueError(f"argument '{name}': extent {axis} is "
+                                     f"{size}, the annotation fixes {want}")
+            elif isinstance(want, Symbol) and _concrete_extent(size):
+                vt.bind(want.name, int(size), name, axis)
+        if self.dtype is not None and _is_dtype_annotation(self.dtype):
+            try:
+                same = _dtype(got) == _dtype(self.dtype)
+            except (TypeError, ValueError):
+                same = False
+            if not same:
+                raise TypeError(f"argument '{name}': dtype {got} does not "
+                                f"match the annotation's {self.dtype}")
+            got = self.dtype
+        param = copy.copy(self)
+        param.shape = shape
+        param.dtype = got
+        _record_arg(name, param)
+        return param
+
+
+def _concrete_extent(d):
+    """An extent that is a number (not ``int``, ``T.dyn`` or a symbol)."""
+    return isinstance(d, int) and not isinstance(d, bool)
+
+
+def _is_dtype_annotation(d):
+    """A dtype in an annotation; ``typing.Any`` (or a type variable)
+    accepts every dtype."""
+    from .._dtype import dtype as _dtype
+    try:
+        _dtype(d)
+    except (TypeError, ValueError):
+        return False
+    return True
+
+
+def _record_arg(name, arg):
+    """Adds a matched parameter to the prim_func a
+    ``tilelang.language.v2.builder.Builder`` is assembling, if any."""
+    from .v2.builder import Builder
+    builder = Builder.current()
+    if builder is not None:
+        builder.args.append((name, arg))
+
+
+class DynType:
+    """``T.dyn``: an extent or scalar argument that stays a run-time value
+    of the kernel instead of being specialised on the argument.
+    ``T.dyn[int]`` / ``T.dyn[T.int64]`` names its integer dtype."""
+
+    def __init__(self, dtype="int32"):
+        self.dtype = dtype
+
+    def __getitem__(self, item):
+        from .._dtype import dtype as _dtype
+        return DynType("int32" if item is int else str(_dtype(item)))
+
+    def __repr__(self):
+        return "T.dyn" if self.dtype == "int32" else f"T.dyn[{self.dtype}]"
+
+    def promote(self):
+        """A run-time value is never fixed by its annotation."""
+        return None
+
+    def create_prim_func_arg(self, name, value, vt):
+        """An integer argument becomes the kernel's scalar parameter
+        ``name`` (a symbol of the annotated dtype, one per name in
+        ``vt``)."""
+        if not _is_symbolic_int(value):
+            raise TypeError(f"argument '{name}' annotated {self!r} must be "
+                            f"an integer, not '{type(value).__name__}'")
+        var = vt.get_or_create_var(name, self.dtype)
+        _record_arg(name, var)
+        return var
+
 
 class PrimFunc:
     """What ``@T.prim_func`` returns in Python: the function, the file it
