@@ -9,7 +9,7 @@
 //           [--inputs DIR] [--save OUT] [--verify] [--bench]
 //           [--device cpu|cuda|hip|sim] [--fill NAME=SPEC]...
 //           [--verify-as-set NAME]... [--accumulation NAME=N]...
-//           [--mismatch-allowance NAME[=RATIO]]...
+//           [--mismatch-allowance NAME[=RATIO]]... [--intermediate NAME=DTYPE]...
 //
 // Loads the manifests `tlc-build -o DIR` wrote, allocates every tensor
 // parameter (inputs: seeded random normal values; outputs: NaN poison), runs
@@ -43,6 +43,9 @@
 // floor(RATIO * elements) out of tolerance (RATIO 0.001 by default: the
 // max_mismatched_ratio of TileLang's own `torch_assert_close`); the count
 // is still printed and the verdict says the allowance was used.
+// `--intermediate NAME=DTYPE` compares output NAME with DTYPE's tolerances
+// where they are wider than its own: a float32 output the kernel builds
+// from values it rounds to DTYPE (a state kept in float16 between gemms).
 // `--bench` prints the median time of repeated runs (device events on GPUs).
 //
 // Exit status: 0 on success, 1 when a kernel fails or verification fails,
@@ -148,6 +151,14 @@ cl::list<std::string> allowanceOpts(
              "NaNs where the reference has a number still fail. For outputs "
              "shown to differ only by rounding (an oracle), never a default"),
     cl::value_desc("NAME[=RATIO]"), cl::cat(category));
+cl::list<std::string> intermediateOpts(
+    "intermediate",
+    cl::desc("NAME=DTYPE: output NAME is computed from values the kernel "
+             "rounds to DTYPE (e.g. a float32 state updated from a float16 "
+             "copy of itself): --verify compares it with DTYPE's tolerances "
+             "where they are wider than its own, as the manifest's "
+             "\"precision\" does for tf32 products"),
+    cl::value_desc("NAME=DTYPE"), cl::cat(category));
 cl::opt<double> rtolOpt("rtol", cl::desc("Override the relative tolerance"),
                         cl::init(-1), cl::cat(category));
 cl::opt<double> atolOpt("atol", cl::desc("Override the absolute tolerance"),
@@ -341,8 +352,16 @@ int runKernel(Device &dev, const artifact::Manifest &m, llvm::StringRef dir,
       // dtype (float32 from tf32 products: the manifest's "precision")
       // is compared with that arithmetic's tolerances.
       std::optional<DType> precision;
-      if (!p.precision.empty())
-        precision = lookupDType(p.precision);
+      std::string precisionName = p.precision, precisionWhat = " products";
+      for (const std::string &a : intermediateOpts) {
+        auto [name, dtype] = llvm::StringRef(a).split('=');
+        if (name.trim() == p.name) {
+          precisionName = dtype.trim().str();
+          precisionWhat = " intermediates (--intermediate)";
+        }
+      }
+      if (!precisionName.empty())
+        precision = lookupDType(precisionName);
       double rtol = rtolOpt >= 0   ? rtolOpt
                     : precision ? std::max(out.dtype.rtol, precision->rtol)
                                 : out.dtype.rtol;
@@ -436,7 +455,7 @@ int runKernel(Device &dev, const artifact::Manifest &m, llvm::StringRef dir,
                    << "  (rtol=" << rtol << " atol=" << atol << " for "
                    << (p.pointee ? p.pointee->dtype : p.dtype)
                    << (precision && (rtolOpt < 0 || atolOpt < 0)
-                           ? " computed from " + p.precision + " products"
+                           ? " computed from " + precisionName + precisionWhat
                            : std::string())
                    << ")";
       if (accumulationAtol > 0)
@@ -595,6 +614,19 @@ int main(int argc, char **argv) {
     if (!known(name.trim()))
       return fail("--mismatch-allowance " + a +
                       ": no kernel here has a parameter '" + name.trim() + "'",
+                  2);
+  }
+  for (const std::string &a : intermediateOpts) {
+    auto [name, dtype] = llvm::StringRef(a).split('=');
+    if (!llvm::StringRef(a).contains('=') || name.trim().empty() ||
+        !lookupDType(dtype.trim()))
+      return fail("--intermediate expects NAME=DTYPE with a dtype tlc-run "
+                  "knows, got '" +
+                      a + "'",
+                  2);
+    if (!known(name.trim()))
+      return fail("--intermediate " + a + ": no kernel here has a parameter '" +
+                      name.trim() + "'",
                   2);
   }
   for (const std::string &n : setOutputs)
