@@ -83,7 +83,9 @@ def logsigmoid_cumsum(rng, shape, seq_axis=1):
 def attn_varlen(k, p, rng, scale, max_q, multiple=1, sinks=False):
     """example_mha_fwd_varlen / example_gqa_fwd_varlen /
     example_gqa_sink_fwd_varlen: Q_unpad/K_unpad/V_unpad packed, cu_seqlens
-    prefix sums; max_seqlen_q is -D max_seqlen_q=max_q in the runargs."""
+    prefix sums, lengths as generate_random_padding_mask(mode="random")
+    draws them; printed: -Dmax_seqlen_q (the kernel's scalar). max_q 512
+    (the scripts' 2048 is ~1 TFLOP for the CPU reference at 64 heads)."""
     (ps,) = p.values()
     batch = ps["cu_seqlens_q"][0][0] - 1
     max_q = max(CHUNK, int(max_q * scale)) // multiple * multiple
@@ -106,15 +108,15 @@ def mha_fwd_varlen(p, rng, scale):
     # rows (python-verify-cpu-h200.md: a race in the program, block order
     # decides which write lands). Query lengths that are multiples of 64
     # keep the comparison to what the program computes deterministically.
-    return attn_varlen("mha", p, rng, scale, 1024, multiple=64)
+    return attn_varlen("mha", p, rng, scale, 512, multiple=64)
 
 
 def gqa_fwd_varlen(p, rng, scale):
-    return attn_varlen("gqa", p, rng, scale, 1024)
+    return attn_varlen("gqa", p, rng, scale, 512)
 
 
 def gqa_sink_fwd_varlen(p, rng, scale):
-    return attn_varlen("sink", p, rng, scale, 1024, sinks=True)
+    return attn_varlen("sink", p, rng, scale, 512, sinks=True)
 
 
 def gqa_decode_varlen_logits(p, rng, scale):
@@ -190,15 +192,22 @@ def fp8_lighting_indexer(p, rng, scale):
     """deepseek_v32/fp8_lighting_indexer: per query row its key range
     [ks, ke) inside seq_len_kv, as generate_random_cu_seqlens builds them
     (packed sequences of ~2048 queries, each query attending causally from
-    its sequence's first key). S = 4096, SKV = 8192 (the script's)."""
-    s, skv = max(128, int(4096 * scale)), max(256, int(8192 * scale))
+    its sequence's first key). S = 1024, SKV = 4096 (the script's 4096 and
+    8192 are ~80 GFLOP of emulated fp8 products for the CPU reference)."""
+    s, skv = max(128, int(1024 * scale)), max(1024, int(4096 * scale))
     ks = np.zeros(s, np.int32)
     ke = np.zeros(s, np.int32)
-    start, q, kv0 = 0, 0, skv - s  # the earlier context of cp rank 3
+    # The kernel stores whole blocks of block_N = 256 logits from the block's
+    # smallest ks (no column guard): a range ending within 256 of seq_len_kv
+    # would store past the row's end into the next row's first columns,
+    # which other blocks write (a race in the program, not in the back
+    # ends). Ranges end at seq_len_kv - 256 at most.
+    end = skv - 256
+    start, q, kv0 = 0, 0, end - s  # the earlier context of cp rank 3
     while q < s:
         n = min(s - q, int(rng.integers(s // 4, s // 2 + 1)))
         ks[q:q + n] = start
-        ke[q:q + n] = np.minimum(kv0 + q + np.arange(n) + 1, skv)
+        ke[q:q + n] = np.minimum(kv0 + q + np.arange(n) + 1, end)
         start = ke[q + n - 1] if q + n < s else start
         q += n
     out = {}
