@@ -9,7 +9,12 @@
 # (seconds, default 120 for cuda and 240 for cpu) bounds each build;
 # THREADS (default 4) is tlc-run's --threads for the CPU reference.
 # S/runargs.txt, when present, gives tlc-run options per file (lines "NAME
-# OPTIONS...", e.g. tests/bench/numerics/corpus-runargs.txt).
+# OPTIONS...", e.g. tests/bench/numerics/corpus-runargs.txt). An
+# OPTIONS containing @INPUTS@ first runs S/scripts/corpus_inputs.py NAME
+# (tests/bench/numerics: valid inputs of the program's contract, from the
+# CPU artifact's manifests) into a folder that replaces @INPUTS@; what the
+# generator prints (-D of scalar parameters) joins OPTIONS. The generation
+# is outside LIMIT.
 S=${1:-$(dirname "$0")}; O=${OUT:-out}; mkdir -p $O/logs
 A=/tmp/art; mkdir -p $A
 export TLC_CACHE_DIR=/tmp/tlc-cache
@@ -29,7 +34,15 @@ verify() {
     # Per-program tlc-run options (inputs that suit the kernel, tolerances
     # of order-free sums): lines "NAME OPTIONS..." of $S/runargs.txt.
     extra=$( [ -f $S/runargs.txt ] && awk -v n=$n '$1 == n { $1 = ""; print }' $S/runargs.txt )
-    timeout ${LIMIT:-60} $S/bin/tlc-run --device cuda --verify --threads ${THREADS:-4} --reference $A/cpu/$n $A/cuda/$n $extra > $O/logs/$n.run 2>&1; rc=$?
+    if [[ "$extra" == *@INPUTS@* ]]; then
+      d=$A/inputs/$n; rm -rf $d; mkdir -p $d
+      more=$(${PYTHON:-python3} $S/scripts/corpus_inputs.py $n $A/cpu/$n $d 2> $O/logs/$n.inputs) ||
+        echo "corpus_inputs.py $n failed: $(tail -1 $O/logs/$n.inputs)" > $O/logs/$n.run
+      extra="${extra//@INPUTS@/$d} $more"
+      t0=$SECONDS
+    fi
+    timeout ${LIMIT:-60} $S/bin/tlc-run --device cuda --verify --threads ${THREADS:-4} --reference $A/cpu/$n $A/cuda/$n $extra >> $O/logs/$n.run 2>&1; rc=$?
+    rm -rf $A/inputs/$n
     echo "$n run=$rc $((SECONDS-t0))s" | tee -a $O/partial.txt
   else
     echo "$n build=$(tr '\n' ' ' < $A/$n.rc)" | tee -a $O/partial.txt

@@ -59,9 +59,10 @@ def oracle(d):
     return o
 
 
-if sys.argv[1] == "make":
-    make(sys.argv[2])
-else:
+def main():
+    if sys.argv[1] == "make":
+        make(sys.argv[2])
+        return
     ref = oracle(sys.argv[2])
     for out in sys.argv[3:]:
         got = np.load(f"{out}/O_slc.npy").astype(np.float64)
@@ -70,3 +71,7 @@ else:
         print(f"{out}: max |O - oracle| {np.nanmax(err):.3g}, "
               f"{int(np.isnan(got).sum())} NaN, {int(bad.sum())} of "
               f"{bad.size} outside f16's tolerance")
+
+
+if __name__ == "__main__":  # corpus_inputs.py imports make()
+    main()

@@ -1,0 +1,374 @@
+"""Valid inputs for the corpus programs whose kernels have an input contract
+(issue 13: corpus_check.sh compares them only when both back ends get
+inputs the kernel is written for).
+
+  corpus_inputs.py NAME ARTIFACT_DIR OUT_DIR [--scale F]
+
+NAME is the corpus file's name without .py; ARTIFACT_DIR one of its
+tlc-build output folders (the manifests give every parameter's shape and
+dtype; symbolic extents such as a varlen batch's total length are chosen
+here and reach tlc-run through the files' shapes); OUT_DIR receives
+NAME.npy per input, or KERNEL/NAME.npy where kernels of one file disagree,
+for `tlc-run --inputs OUT_DIR`; what it prints (e.g. `-Dmax_seqlen_q=1024`,
+a scalar parameter) goes on the same tlc-run line. Each generator builds its batch the way
+the program's own script does (cited per function). `--scale F` shrinks the
+lengths this script chooses (varlen totals, sequence lengths), for the sim
+device on the development machine; the instance's fixed extents stay.
+Floating inputs are written as float32 .npy (tlc-run rounds them to the
+parameter's dtype: bf16, fp8), integers as int32.
+
+Programs without a contract but with gates tlc-run's standard normal
+values do not suit (the delta-rule recurrences) get the script's
+distribution: gates a chunk-local cumulative sum of logsigmoid(N(0, 1))
+values, keys (and W, U where the script does) L2-normalised per row.
+"""
+import glob
+import json
+import os
+import sys
+
+import numpy as np
+
+CHUNK = 64  # the delta-rule programs' chunk_size (h's chunk axis confirms it)
+
+
+def manifests(art):
+    """{kernel: {param: (shape, dtype, role)}} of the manifests in art."""
+    out = {}
+    for j in sorted(glob.glob(os.path.join(art, "*.json"))):
+        m = json.load(open(j))
+        out[m["name"]] = {p["name"]: (p.get("shape"), p.get("dtype"), p.get("role"))
+                          for p in m["params"]}
+    return out
+
+
+def fixed(shape, **sym):
+    """shape with its symbolic extents replaced from sym."""
+    return tuple(d if isinstance(d, int) else sym[d] for d in shape)
+
+
+def varlen(rng, batch, max_len, spread=20, multiple=1):
+    """cu_seqlens of `batch` sequences of lengths in [max_len - spread,
+    max_len], one of them max_len (the -D max_seqlen_q the runargs give), as
+    generate_random_padding_mask(mode="random") draws them; with `multiple`,
+    each length rounded down to a multiple of it."""
+    lens = rng.integers(max(1, max_len - spread), max_len + 1, batch)
+    lens[rng.integers(0, batch)] = max_len
+    lens = np.maximum(multiple, lens // multiple * multiple)
+    return np.concatenate([[0], np.cumsum(lens)]).astype(np.int32), lens
+
+
+def normal(rng, shape, scale=1.0):
+    return (rng.standard_normal(shape, dtype=np.float32) * scale)
+
+
+def l2norm(x):
+    return x / np.maximum(np.linalg.norm(x, axis=-1, keepdims=True), 1e-12)
+
+
+def logsigmoid_cumsum(rng, shape, seq_axis=1):
+    """chunk_local_cumsum(logsigmoid(randn), CHUNK) along seq_axis, as the
+    delta-rule scripts' prepare_input (fla.ops.utils.cumsum)."""
+    g = normal(rng, shape).astype(np.float64)
+    g = -np.logaddexp(0.0, -g)  # logsigmoid
+    s = shape[seq_axis]
+    g = np.moveaxis(g, seq_axis, 0).reshape((s // CHUNK, CHUNK) + tuple(
+        np.delete(np.array(shape), seq_axis)))
+    g = np.cumsum(g, axis=1).reshape((s,) + g.shape[2:])
+    return np.moveaxis(g, 0, seq_axis).astype(np.float32)
+
+
+# ---- varlen attention (flash_attention/varlen_utils generate_qkv) -------
+
+def attn_varlen(k, p, rng, scale, max_q, multiple=1, sinks=False):
+    """example_mha_fwd_varlen / example_gqa_fwd_varlen /
+    example_gqa_sink_fwd_varlen: Q_unpad/K_unpad/V_unpad packed, cu_seqlens
+    prefix sums, lengths as generate_random_padding_mask(mode="random")
+    draws them; printed: -Dmax_seqlen_q (the kernel's scalar). max_q 512
+    (the scripts' 2048 is ~1 TFLOP for the CPU reference at 64 heads)."""
+    (ps,) = p.values()
+    batch = ps["cu_seqlens_q"][0][0] - 1
+    max_q = max(CHUNK, int(max_q * scale)) // multiple * multiple
+    cu_q, _ = varlen(rng, batch, max_q, multiple=multiple)
+    cu_k, _ = varlen(rng, batch, max_q)
+    hq, d = ps["Q_unpad"][0][1:]
+    hk = ps["K_unpad"][0][1]
+    out = {"Q_unpad": normal(rng, (cu_q[-1], hq, d)),
+           "K_unpad": normal(rng, (cu_k[-1], hk, d)),
+           "V_unpad": normal(rng, (cu_k[-1], hk, d)),
+           "cu_seqlens_q": cu_q, "cu_seqlens_k": cu_k}
+    if sinks:
+        out["Sinks"] = normal(rng, (hq,))
+    return out, f"-Dmax_seqlen_q={max_q}"
+
+
+def mha_fwd_varlen(p, rng, scale):
+    # The public program's last copy writes whole blocks of 64 query rows
+    # from q_start + bx * 64, past the end of a sequence into the next one's
+    # rows (python-verify-cpu-h200.md: a race in the program, block order
+    # decides which write lands). Query lengths that are multiples of 64
+    # keep the comparison to what the program computes deterministically.
+    return attn_varlen("mha", p, rng, scale, 512, multiple=64)
+
+
+def gqa_fwd_varlen(p, rng, scale):
+    return attn_varlen("gqa", p, rng, scale, 512)
+
+
+def gqa_sink_fwd_varlen(p, rng, scale):
+    return attn_varlen("sink", p, rng, scale, 512, sinks=True)
+
+
+def gqa_decode_varlen_logits(p, rng, scale):
+    """flash_decoding/example_gqa_decode_varlen_logits: K/V packed,
+    cu_seqlens_k the prefix sums of the k lengths. The script draws them in
+    [max/4, max] (max = S's block count * 128, the instance's
+    max_seqlen_kv); its kernel writes every column of S, those past the
+    sequence's ceil(len / 128) blocks from shared memory nothing wrote
+    (undefined on any back end: the script zeroes them before comparing).
+    Lengths in (max - 128, max] make every column of S defined and still
+    end in a partial block."""
+    (ps,) = p.values()
+    batch = ps["cu_seqlens_k"][0][0] - 1
+    max_k = ps["S"][0][2] * 128
+    lens = rng.integers(max_k - 127, max_k + 1, batch)
+    cu = np.concatenate([[0], np.cumsum(lens)]).astype(np.int32)
+    hk, d = ps["K"][0][1:]
+    return {"Q": normal(rng, ps["Q"][0]), "K": normal(rng, (cu[-1], hk, d)),
+            "V": normal(rng, (cu[-1], hk, d)), "cu_seqlens_k": cu,
+            "s_aux": normal(rng, ps["s_aux"][0], 0.1)}, None
+
+
+def mla_decode_paged(p, rng, scale):
+    """deepseek_mla/example_mla_decode_paged: cache_seqlens = cache_seqlen +
+    2 i, max_seqlen_pad = ceil(max / 256) * 256, block_table the identity
+    page map (torch.arange(...).view(b, pad // 64)), KV / K_pe one page of
+    64 rows per table entry. cache_seqlen 1024 (the script's 8192 is ~300
+    GFLOP on the CPU reference)."""
+    ps = next(iter(p.values()))
+    b = ps["Q"][0][0]
+    seqlen = max(64, int(1024 * scale))
+    cache = (seqlen + 2 * np.arange(b)).astype(np.int32)
+    pad = -(-int(cache.max()) // 256) * 256
+    table = np.arange(b * pad // 64, dtype=np.int32).reshape(b, pad // 64)
+    out = {"Q": normal(rng, ps["Q"][0]), "Q_pe": normal(rng, ps["Q_pe"][0]),
+           "KV": normal(rng, (b * pad,) + tuple(ps["KV"][0][1:])),
+           "K_pe": normal(rng, (b * pad,) + tuple(ps["K_pe"][0][1:])),
+           "block_table": table, "cache_seqlens": cache}
+    return out, None
+
+
+def grouped_gemm_bwd(p, rng, scale):
+    """grouped_gemm/example_grouped_gemm_bwd construct_inputs: group sizes
+    summing to the instance's batch_sum, offsets their exclusive prefix
+    sums, padded offsets rounded up to the 64-row padding (ceil((size + 1)
+    / 64) * 64); N of the backward (B_shape1) 1024."""
+    out = {}
+    for kern, ps in p.items():
+        count = ps["batch_sizes"][0][0]
+        total = ps["A"][0][0]
+        sizes = np.full(count, total // count, np.int32)
+        sizes[-1] += total - sizes.sum()
+        if (count, total) == (2, 192):
+            sizes = np.array([64, 128], np.int32)  # the script's --batch_sizes
+        offs = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int32)
+        padded = np.concatenate([[0], np.cumsum(-(-(sizes[:-1] + 1) // 64) * 64)]).astype(np.int32)
+        n = max(64, int(1024 * scale))
+        d = {"batch_sizes": sizes, "batch_offsets": offs}
+        if "batch_padded_offsets" in ps:
+            d["batch_padded_offsets"] = padded
+        if any(isinstance(x, str) for x in ps["B"][0]):
+            d["B"] = normal(rng, fixed(ps["B"][0], B_shape1=n))
+        out[kern] = d
+    # The backward's grid, T.ceildiv(N, block_N) of N = grad_output.shape[1],
+    # is a symbol of its own in the manifest ('grid', kind meta) that tlc-run
+    # does not derive from B_shape1: bind it to the value the program
+    # computes (block_N = 64).
+    return out, f"-Dgrid={-(-n // 64)}"
+
+
+
+def fp8_lighting_indexer(p, rng, scale):
+    """deepseek_v32/fp8_lighting_indexer: per query row its key range
+    [ks, ke) inside seq_len_kv, as generate_random_cu_seqlens builds them
+    (packed sequences of ~2048 queries, each query attending causally from
+    its sequence's first key). S = 1024, SKV = 4096 (the script's 4096 and
+    8192 are ~80 GFLOP of emulated fp8 products for the CPU reference)."""
+    s, skv = max(128, int(1024 * scale)), max(1024, int(4096 * scale))
+    ks = np.zeros(s, np.int32)
+    ke = np.zeros(s, np.int32)
+    # The kernel stores whole blocks of block_N = 256 logits from the block's
+    # smallest ks (no column guard): a range ending within 256 of seq_len_kv
+    # would store past the row's end into the next row's first columns,
+    # which other blocks write (a race in the program, not in the back
+    # ends). Ranges end at seq_len_kv - 256 at most.
+    end = skv - 256
+    start, q, kv0 = 0, 0, end - s  # the earlier context of cp rank 3
+    while q < s:
+        n = min(s - q, int(rng.integers(s // 4, s // 2 + 1)))
+        ks[q:q + n] = start
+        ke[q:q + n] = np.minimum(kv0 + q + np.arange(n) + 1, end)
+        start = ke[q + n - 1] if q + n < s else start
+        q += n
+    out = {}
+    for kern in p:
+        out[kern] = {"CuSeqLenKS": ks, "CuSeqLenKE": ke}
+    out["mqa_attn_return_logits"].update(
+        {"IndexK": normal(rng, (skv, p["mqa_attn_return_logits"]["IndexK"][0][1]))})
+    return out, f"-Dseq_len_kv={skv}"  # clean_logits_ has no input of that extent
+
+
+def topk_selector(p, rng, scale):
+    """deepseek_v32/topk_selector test_topk_selector: starts 0, ends
+    seq_len for every row, input standard normal; batch 64, seq_len 32768
+    (the script's)."""
+    b, s = max(2, int(64 * scale)), max(4096, int(32768 * scale))
+    return {"input": normal(rng, (b, s)), "starts": np.zeros(b, np.int32),
+            "ends": np.full(b, s, np.int32)}, None
+
+
+def mha_bwd(p, rng, scale):
+    """flash_attention/example_mha_bwd_bshd and _wgmma_pipelined: the
+    backward reads its forward's lse and the preprocess's Delta; tlc-run's
+    random ones make P = exp2(s - lse) reach 2^8 (corpus-h200.md). Here Q, K,
+    V, dO are N(0, 1) (the script's), O = softmax(Q K^T / sqrt(d)) V rounded
+    to float16 as the forward writes it, lse = log2(sum_j 2^(q.k_j log2(e) /
+    sqrt(d))) (the forward's), Delta = rowsum(O * dO) and dQ zero (the
+    script's torch.zeros accumulator). Non-causal, as the scripts' main()."""
+    ps = p["flashattn_bwd"]
+    b, s_, h, d = ps["Q"][0]
+    q, k, v, do = (normal(rng, (b, s_, h, d)).astype(np.float16) for _ in range(4))
+    lse = np.zeros((b, h, s_), np.float32)
+    delta = np.zeros((b, h, s_), np.float32)
+    c = np.log2(np.e) / np.sqrt(d)
+    for bi in range(b):
+        for hi in range(h):
+            qs, ks, vs = (x[bi, :, hi].astype(np.float32) for x in (q, k, v))
+            t = (qs @ ks.T) * np.float32(c)  # log2 domain
+            m = t.max(axis=1, keepdims=True)
+            e = np.exp2(t - m)
+            l = e.sum(axis=1, keepdims=True)
+            lse[bi, hi] = (np.log2(l) + m)[:, 0]
+            o = ((e / l) @ vs).astype(np.float16).astype(np.float32)
+            delta[bi, hi] = (o * do[bi, :, hi].astype(np.float32)).sum(axis=1)
+    return {"flashattn_bwd": {"Q": q, "K": k, "V": v, "dO": do, "lse": lse, "Delta": delta,
+                              "dQ": np.zeros((b, s_, h, d), np.float32)}}, None
+
+
+def nsa_fwd_varlen(p, rng, scale):
+    """deepseek_nsa/example_tilelang_nsa_fwd_varlen: nsa_varlen.py's valid
+    batch (2 sequences in 64 tokens, token map, selected blocks at or before
+    each token; its docstring)."""
+    import tempfile
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import nsa_varlen
+    with tempfile.TemporaryDirectory() as d:
+        nsa_varlen.make(d)
+        return {f[:-4]: np.load(os.path.join(d, f)) for f in os.listdir(d)}, None
+
+
+# ---- delta-rule recurrences (prepare_input of each script) --------------
+
+def gdn_chunk_delta_h(p, rng, scale):
+    """gdn/example_chunk_delta_h: K, W, U L2-normalised N(0, 1), G
+    chunk-local cumsum of logsigmoid, initial_state N(0, 1)."""
+    (ps,) = p.values()
+    return {"K": l2norm(normal(rng, ps["K"][0])), "W": l2norm(normal(rng, ps["W"][0])),
+            "U": l2norm(normal(rng, ps["U"][0])),
+            "G": logsigmoid_cumsum(rng, ps["G"][0]),
+            "initial_state": normal(rng, ps["initial_state"][0])}, None
+
+
+def kda_chunk_delta_h_fwd(p, rng, scale):
+    """KDA/chunk_delta_h_fwd: as gdn's, with per-channel gates GK."""
+    (ps,) = p.values()
+    return {"K": l2norm(normal(rng, ps["K"][0])), "W": l2norm(normal(rng, ps["W"][0])),
+            "U": l2norm(normal(rng, ps["U"][0])),
+            "GK": logsigmoid_cumsum(rng, ps["GK"][0]),
+            "initial_state": normal(rng, ps["initial_state"][0])}, None
+
+
+def kda_chunk_delta_bwd(p, rng, scale):
+    """KDA/chunk_delta_bwd: Q and dO N(0, 1) * 0.01, K L2-normalised, W,
+    h0, dht, dv N(0, 1), GK chunk-local cumsum of logsigmoid."""
+    (ps,) = p.values()
+    sh = {k: v[0] for k, v in ps.items()}
+    return {"Q": normal(rng, sh["Q"], 0.01), "K": l2norm(normal(rng, sh["K"])),
+            "W": normal(rng, sh["W"]), "GK": logsigmoid_cumsum(rng, sh["GK"]),
+            "h0": normal(rng, sh["h0"]), "dht": normal(rng, sh["dht"]),
+            "dO": normal(rng, sh["dO"], 0.01), "dv": normal(rng, sh["dv"])}, None
+
+
+def kda_chunk_inter_solve_fused(p, rng, scale):
+    """KDA/chunk_inter_solve_fused: gk chunk-local cumsum of logsigmoid
+    (the script: "needs to be a cumsum"), q, k, beta N(0, 1), Akk_diag
+    ones."""
+    (ps,) = p.values()
+    out = {}
+    for name, (shape, dtype, role) in ps.items():
+        if role == "out" or shape is None:
+            continue
+        if name.lower() == "gk":
+            out[name] = logsigmoid_cumsum(rng, shape)
+        elif name == "Akk_diag":
+            out[name] = np.ones(shape, np.float32)
+        else:
+            out[name] = normal(rng, shape)
+    return out, None
+
+
+GENERATORS = {
+    "examples__flash_attention__example_mha_fwd_varlen": mha_fwd_varlen,
+    "examples__flash_attention__example_gqa_fwd_varlen": gqa_fwd_varlen,
+    "examples__attention_sink__example_gqa_sink_fwd_varlen": gqa_sink_fwd_varlen,
+    "examples__flash_decoding__example_gqa_decode_varlen_logits": gqa_decode_varlen_logits,
+    "examples__deepseek_mla__example_mla_decode_paged": mla_decode_paged,
+    "examples__grouped_gemm__example_grouped_gemm_bwd": grouped_gemm_bwd,
+    "examples__deepseek_v32__fp8_lighting_indexer": fp8_lighting_indexer,
+    "examples__deepseek_v32__topk_selector": topk_selector,
+    "examples__deepseek_nsa__example_tilelang_nsa_fwd_varlen": nsa_fwd_varlen,
+    "examples__flash_attention__example_mha_bwd_bshd": mha_bwd,
+    "examples__flash_attention__example_mha_bwd_wgmma_pipelined": mha_bwd,
+    "examples__gdn__example_chunk_delta_h": gdn_chunk_delta_h,
+    "examples__KDA__chunk_delta_h_fwd": kda_chunk_delta_h_fwd,
+    "examples__KDA__chunk_delta_bwd": kda_chunk_delta_bwd,
+    "examples__KDA__chunk_inter_solve_fused": kda_chunk_inter_solve_fused,
+}
+
+
+# The .npy element type tlc-run reads for each dtype (bfloat16 and the fp8
+# types as float32, rounded on reading; runtime/lib/DType.cpp).
+NPY = {"float16": np.float16, "float32": np.float32, "float64": np.float64,
+       "int32": np.int32, "int64": np.int64, "int8": np.int8, "uint8": np.uint8}
+
+
+def main(argv):
+    if len(argv) < 3 or argv[0] not in GENERATORS:
+        sys.exit("usage: corpus_inputs.py NAME ARTIFACT_DIR OUT_DIR [--scale F]\n"
+                 "NAME one of:\n  " + "\n  ".join(GENERATORS))
+    name, art, out_dir = argv[:3]
+    scale = float(argv[argv.index("--scale") + 1]) if "--scale" in argv else 1.0
+    p = manifests(art)
+    if not p:
+        sys.exit(f"corpus_inputs.py: no manifest in {art}")
+    rng = np.random.default_rng(0)
+    files, note = GENERATORS[name](p, rng, scale)
+    os.makedirs(out_dir, exist_ok=True)
+
+    def save(path, param, a, kernels):
+        dtype = next(p[k][param][1] for k in kernels if param in p[k])
+        np.save(path, a.astype(NPY.get(dtype, np.float32)))
+
+    for key, val in files.items():
+        if isinstance(val, dict):  # per kernel
+            os.makedirs(os.path.join(out_dir, key), exist_ok=True)
+            for n, a in val.items():
+                save(os.path.join(out_dir, key, n + ".npy"), n, a, [key])
+        else:
+            save(os.path.join(out_dir, key + ".npy"), key, val, list(p))
+    if note:
+        print(note)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
