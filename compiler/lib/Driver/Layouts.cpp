@@ -117,8 +117,13 @@ verifyInstances(eval::FileAnalysis &analysis, const syntax::SyntaxTree &tree,
   context->printOpOnDiagnostic(false);
   {
     mlir::ScopedDiagnosticHandler collect(context, [&](mlir::Diagnostic &diag) {
-      if (diag.getSeverity() == mlir::DiagnosticSeverity::Error)
-        analysis.diagnostics.push_back(driver::toSourceDiagnostic(tree, diag));
+      if (diag.getSeverity() != mlir::DiagnosticSeverity::Error)
+        return mlir::success();
+      // The evaluator should have said this in the program's terms; the
+      // prefix says which check caught it.
+      Diagnostic d = driver::toSourceDiagnostic(tree, diag);
+      d.message = "invalid Tile IR: " + d.message;
+      analysis.diagnostics.push_back(std::move(d));
       return mlir::success();
     });
     for (mlir::Operation &top : module.getBody()->getOperations())
