@@ -5,8 +5,8 @@
 # T.shfl_sync of width 64 (the wavefront). The CPU runs are compared with
 # NumPy exactly (small integer inputs: every product and partial sum is
 # exact): the MFMA emitter for float16, bfloat16 and int8 inputs, both
-# operand orders, k_pack 2, 2-D and 4-D shared and global (pid_m, pid_n)
-# stores; DCU's MMAC emitter as the public example drives it (B read
+# operand orders, k_pack 2, is_m_first, 2-D and 4-D shared and global
+# (pid_m, pid_n) stores; DCU's MMAC emitter as the public example drives it (B read
 # through its lane permutation, tiles paired (j, i), a 4-D C_shared read
 # back transposed), float16 and int8. intrinsics-emitter-mfma-sim.test
 # builds the MFMA ones for gfx942 and gfx90a and runs them on sim, and
@@ -28,7 +28,7 @@ from tilelang.intrinsics.mmac_macro_generator import (
 
 @tilelang.jit
 def mfma_gemm(M, N, K, in_dtype="float16", accum_dtype="float32", a_transposed=False,
-              b_transposed=True, k_pack=1, chunk=32, store="4d"):
+              b_transposed=True, k_pack=1, chunk=32, store="4d", is_m_first=False):
     block_row_warps, block_col_warps = 2, 2
     warp_row_tiles, warp_col_tiles = 32, 32
     block_M = block_row_warps * warp_row_tiles
@@ -45,6 +45,7 @@ def mfma_gemm(M, N, K, in_dtype="float16", accum_dtype="float32", a_transposed=F
         warp_col_tiles=warp_col_tiles,
         chunk=chunk,
         k_pack=k_pack,
+        is_m_first=is_m_first,
     )
     step_k = emitter.micro_size_k * k_pack
     A_shape = (K, M) if a_transposed else (M, K)
@@ -164,6 +165,7 @@ mfma_gemm(128, 192, 96)
 mfma_gemm(128, 192, 96, a_transposed=True, b_transposed=False, store="2d")
 mfma_gemm(128, 192, 160, in_dtype="bfloat16", k_pack=2, store="global")
 mfma_gemm(128, 192, 192, in_dtype="int8", accum_dtype="int32", chunk=64)
+mfma_gemm(128, 192, 96, is_m_first=True, store="2d")
 mmac_gemm(128, 192, 96)
 mmac_gemm(128, 192, 192, in_dtype="int8", accum_dtype="int32")
 
@@ -171,5 +173,6 @@ mmac_gemm(128, 192, 192, in_dtype="int8", accum_dtype="int32")
 # OUT: mfma_gemm_1: ok
 # OUT: mfma_gemm_2: ok
 # OUT: mfma_gemm_3: ok
+# OUT: mfma_gemm_4: ok
 # OUT: mmac_gemm: ok
 # OUT: mmac_gemm_1: ok
