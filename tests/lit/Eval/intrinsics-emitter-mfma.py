@@ -4,7 +4,7 @@
 # element moves and whose instructions take the other lanes' operands with
 # T.shfl_sync of width 64 (the wavefront). The CPU runs are compared with
 # NumPy exactly (small integer inputs: every product and partial sum is
-# exact): the MFMA emitter for float16, bfloat16 and int8 inputs, both
+# exact): the MFMA emitter for float16, bfloat16, int8 and fp8 inputs, both
 # operand orders, k_pack 2, is_m_first, 2-D and 4-D shared and global
 # (pid_m, pid_n) stores; DCU's MMAC emitter as the public example drives it (B read
 # through its lane permutation, tiles paired (j, i), a 4-D C_shared read
@@ -168,11 +168,17 @@ mfma_gemm(128, 192, 192, in_dtype="int8", accum_dtype="int32", chunk=64)
 mfma_gemm(128, 192, 96, is_m_first=True, store="2d")
 mmac_gemm(128, 192, 96)
 mmac_gemm(128, 192, 192, in_dtype="int8", accum_dtype="int32")
+# float8_e4m3 is e4m3fnuz on gfx942, e4m3fn on the CPU target (exact for
+# these small integers either way).
+mfma_gemm(128, 192, 160, in_dtype="float8_e4m3")
+mfma_gemm(128, 192, 160, in_dtype="float8_e5m2", a_transposed=True, b_transposed=False)
 
 # OUT: mfma_gemm: ok
 # OUT: mfma_gemm_1: ok
 # OUT: mfma_gemm_2: ok
 # OUT: mfma_gemm_3: ok
 # OUT: mfma_gemm_4: ok
+# OUT: mfma_gemm_5: ok
+# OUT: mfma_gemm_6: ok
 # OUT: mmac_gemm: ok
 # OUT: mmac_gemm_1: ok
