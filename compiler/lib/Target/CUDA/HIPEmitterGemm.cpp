@@ -63,7 +63,8 @@ LogicalResult Emitter::emitMfmaGemm(GemmOp op) {
   if (!((ab.isF16() || ab.isBF16() || fp8) && acc.isF32()) &&
       !(int8 && acc.isInteger(32))) {
     op.emitError("the HIP target lowers T.gemm for f16/bf16 and fp8 "
-                 "(e4m3fn, e5m2 and their fnuz forms) operands with an f32 accumulator "
+                 "(e4m3fn, e5m2 and their fnuz forms) operands with an f32 "
+                 "accumulator "
                  "(v_mfma_f32_16x16x16f16 / _bf16_1k, _16x16x32_fp8_fp8 / "
                  "_bf8_bf8 and their 32x32 forms) and int8 operands with "
                  "an int32 accumulator (v_mfma_i32_16x16x32_i8, "
@@ -365,8 +366,8 @@ LogicalResult Emitter::emitMfmaGemm(GemmOp op) {
   line("#pragma unroll");
   open("for (int " + mi + " = 0; " + mi + " < " + Twine(mTiles) + "; ++" + mi +
        ")");
-  std::string fp8Arg = std::string(e5m2 ? "<true" : "<false") +
-                       (fnuz ? ", true>" : ">");
+  std::string fp8Arg =
+      std::string(e5m2 ? "<true" : "<false") + (fnuz ? ", true>" : ">");
   std::string mfma =
       ns + (int8   ? (tile32 ? "mfmaI32x32x32x16" : "mfmaI32x16x16x32")
             : fp8  ? (tile32 ? "mfmaF32x32x32x16" : "mfmaF32x16x16x32") + fp8Arg

@@ -705,7 +705,8 @@ LogicalResult Emitter::emitWarpIntrinsic(tile::IntrinsicOp op) {
     // Width 64 spans a HIP wavefront (two of the CPU target's warps).
     std::string operand = "int64_t(" + laneValue(lane, "tlc_t") + ")";
     line("const int64_t tlc_w = " + width + ";");
-    line("const int64_t tlc_src = tlc_w == 64 ? tlc::cpu::waveShuffleSource(st, " +
+    line("const int64_t tlc_src = tlc_w == 64 ? "
+         "tlc::cpu::waveShuffleSource(st, " +
          loc + ", " + what + ", tlc::cpu::Shuffle::" + mode + ", tlc_t, " +
          threadCount + ", " + activePtr() + ", " + operand +
          ") : tlc::cpu::shuffleSource(st, " + loc + ", " + what +
