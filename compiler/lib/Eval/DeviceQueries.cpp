@@ -71,12 +71,13 @@ std::optional<Value> Interpreter::callDeviceQuery(llvm::StringRef qualified,
     return std::nullopt;
   }
   // The fp8 format of the target (e4m3, and its `fnuz` variant on CDNA3).
-  if (name == "tilelang.language.fp8.determine_fp8_type" ||
-      name == "tilelang.utils.determine_fp8_type") {
+  // (`name` has lost its "tilelang." already.)
+  if (name == "language.fp8.determine_fp8_type" ||
+      name == "utils.determine_fp8_type") {
     bool fnuz = d && d->arch == "gfx942";
     return heap.str(fnuz ? "float8_e4m3fnuz" : "float8_e4m3fn");
   }
-  if (name == "tilelang.language.fp8.determine_torch_fp8_type") {
+  if (name == "language.fp8.determine_torch_fp8_type") {
     bool fnuz = d && d->arch == "gfx942";
     return heap.opaque(fnuz ? "torch.float8_e4m3fnuz" : "torch.float8_e4m3fn");
   }

@@ -11,9 +11,11 @@
 // runs (IntrinsicEmitters.py.inc): each method writes, for the calling
 // thread, the elements the PTX fragment layouts give its lane, and `mma`
 // gathers the other lanes' operands with T.shfl_sync, so the kernels are
-// ordinary Tile IR every target builds. The model is run once per
-// evaluation, on the first read of one of the names below; the other
-// names of those modules stay unmodelled (Primitives.cpp).
+// ordinary Tile IR every target builds. The AMD emitters (MFMA, DCU's
+// MMAC; IntrinsicEmittersAMD.py.inc) do the same over wavefronts of 64
+// with shuffles of width 64 (HIP and the CPU target). The model is run
+// once per evaluation, on the first read of one of the names below; the
+// other names of those modules stay unmodelled (Primitives.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,28 +27,46 @@ using namespace tlc::eval;
 /// The model's source: Python run as module `tilelang.intrinsics`.
 static const char kModelSource[] =
 #include "IntrinsicEmitters.py.inc"
+#include "IntrinsicEmittersAMD.py.inc"
     ;
 
-/// The names each module of `tilelang.intrinsics` takes from the model.
-static bool isModelledName(llvm::StringRef module, llvm::StringRef attr) {
+/// The model's name for \p attr of \p module of `tilelang.intrinsics`, or
+/// "" when tlc does not model it. DCU's emitter has the MFMA one's class
+/// name in its own module.
+static llvm::StringRef modelledName(llvm::StringRef module,
+                                    llvm::StringRef attr) {
   bool emitter = attr == "TensorCoreIntrinEmitter";
   bool layouts =
       attr == "get_swizzle_layout" || attr == "make_mma_swizzle_layout";
+  bool amdLayouts =
+      attr == "make_mfma_swizzle_layout" || attr == "mfma_store_index_map";
+  bool known = false;
   if (module == "tilelang.intrinsics")
-    return emitter || layouts || attr == "mma_store_index_map";
-  if (module == "tilelang.intrinsics.mma_macro_generator")
-    return emitter;
-  if (module == "tilelang.intrinsics.utils")
-    return layouts || attr == "mma_store_index_map";
-  if (module == "tilelang.intrinsics.mma_layout")
-    return layouts;
-  return false;
+    known = emitter || layouts || attr == "mma_store_index_map" ||
+            attr == "make_mfma_swizzle_layout";
+  else if (module == "tilelang.intrinsics.mma_macro_generator")
+    known = emitter;
+  else if (module == "tilelang.intrinsics.utils")
+    known = layouts || amdLayouts || attr == "mma_store_index_map";
+  else if (module == "tilelang.intrinsics.mma_layout")
+    known = layouts;
+  else if (module == "tilelang.intrinsics.mfma_layout")
+    known = attr == "make_mfma_swizzle_layout";
+  else if (module == "tilelang.intrinsics.mfma_macro_generator")
+    known = attr == "MatrixCoreIntrinEmitter" || attr == "mfma_store_index_map";
+  else if (module == "tilelang.intrinsics.mmac_macro_generator") {
+    if (attr == "MatrixCoreIntrinEmitter")
+      return "_MMACIntrinEmitter";
+    known = attr == "mfma_store_index_map";
+  }
+  return known ? attr : llvm::StringRef();
 }
 
 std::optional<Value> Interpreter::intrinsicsAttr(llvm::StringRef module,
                                                  llvm::StringRef attr,
                                                  Node at) {
-  if (!isModelledName(module, attr))
+  llvm::StringRef name = modelledName(module, attr);
+  if (name.empty())
     return std::nullopt;
   if (!intrinsicsModel) {
     auto *m = heap.make<ModuleObj>();
@@ -56,7 +76,7 @@ std::optional<Value> Interpreter::intrinsicsAttr(llvm::StringRef module,
     runModuleSource(m, kModelSource, "<tlc>/tilelang.intrinsics.py",
                     /*isPackage=*/true, at);
   }
-  auto it = intrinsicsModel->globals->vars.find(attr);
+  auto it = intrinsicsModel->globals->vars.find(name);
   if (it == intrinsicsModel->globals->vars.end())
     return std::nullopt;
   return it->second;

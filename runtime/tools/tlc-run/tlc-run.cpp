@@ -322,6 +322,27 @@ int runKernel(Device &dev, const artifact::Manifest &m, llvm::StringRef dir,
     if (!refKernel)
       return fail(llvm::toString(refKernel.takeError()));
     HostArgs &ref = *before;
+    // A tensor whose dtype the reference spells differently (fp8: the CPU
+    // target's float8_e4m3fn where gfx942 has float8_e4m3fnuz) gets the
+    // same values in the reference's dtype, not the device's bytes.
+    for (size_t i = 0; i < m.params.size() && i < refManifest.params.size();
+         ++i) {
+      if (!ref.tensors[i] || ref.pointees[i] ||
+          m.params[i].dtype == refManifest.params[i].dtype)
+        continue;
+      std::optional<DType> refType = lookupDType(refManifest.params[i].dtype);
+      if (!refType)
+        return fail("CPU reference: unknown dtype '" +
+                    refManifest.params[i].dtype + "' of '" +
+                    refManifest.params[i].name + "'");
+      HostTensor &t = *ref.tensors[i];
+      HostTensor converted(*refType, t.shape);
+      for (int64_t e = 0, n = t.numElements(); e < n; ++e)
+        converted.set(e, t.get(e));
+      llvm::outs() << "  reference: " << m.params[i].name << " converted from "
+                   << m.params[i].dtype << " to " << refType->name << "\n";
+      t = std::move(converted);
+    }
     RunOptions refOptions;
     refOptions.numWorkers = dev.getKind() == "cpu" ? 1 : int(threads);
     if (llvm::Error e =

@@ -38,7 +38,9 @@ FileLineColRange tlc::target::cuda_detail::getFileLoc(Location loc) {
 }
 
 static bool isSmallFloat(Type t) {
-  return t.isF16() || t.isBF16() || isa<Float8E4M3FNType, Float8E5M2Type>(t);
+  return t.isF16() || t.isBF16() ||
+         isa<Float8E4M3FNType, Float8E5M2Type, Float8E4M3FNUZType,
+             Float8E5M2FNUZType>(t);
 }
 
 //===----------------------------------------------------------------------===//
@@ -168,6 +170,10 @@ FailureOr<std::string> Emitter::storageType(Type t, Operation *at) {
     return ns + "bfloat16";
   if (isa<Float8E4M3FNType, Float8E5M2Type>(t))
     return std::string("uint8_t");
+  // AMD's FNUZ fp8 (tilelang's float8_e4m3fnuz, what determine_fp8_type()
+  // gives on gfx942): bytes converted by tlc_device/hip/convert.h.
+  if (lang.isHip() && isa<Float8E4M3FNUZType, Float8E5M2FNUZType>(t))
+    return std::string("uint8_t");
   if (isa<IndexType>(t))
     return indexType();
   if (auto i = dyn_cast<IntegerType>(t)) {
@@ -198,6 +204,10 @@ std::string Emitter::fromStorage(Type t, StringRef raw) {
     return (Twine(ns) + "fp8E4M3ToFloat(" + raw + ")").str();
   if (isa<Float8E5M2Type>(t))
     return (Twine(ns) + "fp8E5M2ToFloat(" + raw + ")").str();
+  if (isa<Float8E4M3FNUZType>(t))
+    return (Twine(ns) + "fp8E4M3FnuzToFloat(" + raw + ")").str();
+  if (isa<Float8E5M2FNUZType>(t))
+    return (Twine(ns) + "fp8E5M2FnuzToFloat(" + raw + ")").str();
   return raw.str();
 }
 
@@ -210,6 +220,10 @@ std::string Emitter::toStorage(Type t, StringRef v) {
     return (Twine(ns) + "toFp8E4M3(" + v + ")").str();
   if (isa<Float8E5M2Type>(t))
     return (Twine(ns) + "toFp8E5M2(" + v + ")").str();
+  if (isa<Float8E4M3FNUZType>(t))
+    return (Twine(ns) + "toFp8E4M3Fnuz(" + v + ")").str();
+  if (isa<Float8E5M2FNUZType>(t))
+    return (Twine(ns) + "toFp8E5M2Fnuz(" + v + ")").str();
   return v.str();
 }
 

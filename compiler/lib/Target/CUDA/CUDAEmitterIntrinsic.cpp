@@ -243,6 +243,18 @@ LogicalResult Emitter::emitIntrinsic(IntrinsicOp op) {
                          .Case("T.shfl_up", "__shfl_up_sync")
                          .Default("__shfl_sync");
     std::string lane = callee == "T.shfl_sync" ? arg("srcLane") : arg("delta");
+    // Width 64 is a HIP wavefront (tilelang.intrinsics' MFMA emitter);
+    // __shfl_sync leaves widths above 32 undefined.
+    IntegerAttr wc;
+    if (a.get("width") && matchPattern(a.get("width"), m_Constant(&wc))) {
+      int64_t w = wc.getValue().getSExtValue();
+      if (w < 1 || w > 32 || (w & (w - 1)))
+        return fail("width " + Twine(w) +
+                    " is not a power of two of at most 32 (the warp)" +
+                    (w == 64 ? "; 64 lanes are an AMD wavefront: build for "
+                               "hip:* or cpu"
+                             : ""));
+    }
     std::string width = a.get("width") ? arg("width") : "32";
     return result(fn + "(" + mask() + ", " + arg("value") + ", (int)(" + lane +
                   "), (int)(" + width + "))");

@@ -37,7 +37,8 @@
 // _bf8_bf8), accumulators as 32x32x8's.
 // fp8 A/B (OCP e4m3fn, e5m2) with an f32 accumulator take the same lanes
 // (v_mfma_f32_16x16x32_fp8_fp8 / _bf8_bf8 on gfx942; mfma.h says how OCP
-// values meet CDNA3's FNUZ formats, and what gfx90a/gfx950 issue).
+// values meet CDNA3's FNUZ formats, and what gfx90a/gfx950 issue); FNUZ
+// A/B (float8_e4m3fnuz / e5m2fnuz) go to the instruction unchanged.
 //
 //===----------------------------------------------------------------------===//
 
@@ -56,12 +57,14 @@ LogicalResult Emitter::emitMfmaGemm(GemmOp op) {
   auto cType = cast<BufferType>(op.getC().getType());
   Type ab = aType.getElementType(), acc = cType.getElementType();
   bool int8 = ab.isSignlessInteger(8) || ab.isSignedInteger(8);
-  bool e5m2 = isa<Float8E5M2Type>(ab);
-  bool fp8 = e5m2 || isa<Float8E4M3FNType>(ab);
+  bool fnuz = isa<Float8E4M3FNUZType, Float8E5M2FNUZType>(ab);
+  bool e5m2 = isa<Float8E5M2Type, Float8E5M2FNUZType>(ab);
+  bool fp8 = e5m2 || fnuz || isa<Float8E4M3FNType>(ab);
   if (!((ab.isF16() || ab.isBF16() || fp8) && acc.isF32()) &&
       !(int8 && acc.isInteger(32))) {
     op.emitError("the HIP target lowers T.gemm for f16/bf16 and fp8 "
-                 "(e4m3fn, e5m2) operands with an f32 accumulator "
+                 "(e4m3fn, e5m2 and their fnuz forms) operands with an f32 "
+                 "accumulator "
                  "(v_mfma_f32_16x16x16f16 / _bf16_1k, _16x16x32_fp8_fp8 / "
                  "_bf8_bf8 and their 32x32 forms) and int8 operands with "
                  "an int32 accumulator (v_mfma_i32_16x16x32_i8, "
@@ -363,7 +366,8 @@ LogicalResult Emitter::emitMfmaGemm(GemmOp op) {
   line("#pragma unroll");
   open("for (int " + mi + " = 0; " + mi + " < " + Twine(mTiles) + "; ++" + mi +
        ")");
-  std::string fp8Arg = e5m2 ? "<true>" : "<false>";
+  std::string fp8Arg =
+      std::string(e5m2 ? "<true" : "<false") + (fnuz ? ", true>" : ">");
   std::string mfma =
       ns + (int8   ? (tile32 ? "mfmaI32x32x32x16" : "mfmaI32x16x16x32")
             : fp8  ? (tile32 ? "mfmaF32x32x32x16" : "mfmaF32x16x16x32") + fp8Arg

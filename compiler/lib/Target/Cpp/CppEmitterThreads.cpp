@@ -702,9 +702,16 @@ LogicalResult Emitter::emitWarpIntrinsic(tile::IntrinsicOp op) {
     Value widthV = intrinsicArg(op, "width");
     std::string width =
         widthV ? "int64_t(" + laneValue(widthV, "tlc_t") + ")" : "32";
-    line("const int64_t tlc_src = tlc::cpu::shuffleSource(st, " + loc + ", " +
-         what + ", tlc::cpu::Shuffle::" + mode + ", tlc_t, tlc_m, int64_t(" +
-         laneValue(lane, "tlc_t") + "), " + width + ");");
+    // Width 64 spans a HIP wavefront (two of the CPU target's warps).
+    std::string operand = "int64_t(" + laneValue(lane, "tlc_t") + ")";
+    line("const int64_t tlc_w = " + width + ";");
+    line("const int64_t tlc_src = tlc_w == 64 ? "
+         "tlc::cpu::waveShuffleSource(st, " +
+         loc + ", " + what + ", tlc::cpu::Shuffle::" + mode + ", tlc_t, " +
+         threadCount + ", " + activePtr() + ", " + operand +
+         ") : tlc::cpu::shuffleSource(st, " + loc + ", " + what +
+         ", tlc::cpu::Shuffle::" + mode + ", tlc_t, tlc_m, " + operand +
+         ", tlc_w);");
     line("if (tlc_src < 0)");
     line("  return;");
     line("(void)tlc_base;");

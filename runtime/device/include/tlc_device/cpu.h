@@ -1595,7 +1595,8 @@ enum class Shuffle { Idx, Up, Down, Bfly };
 /// Bfly: j = lane ^ b, Idx: j = minLane | (b & ~segmask), valid when j <=
 /// maxLane; an invalid j reads the thread's own lane. b is taken mod 32 (its
 /// five low bits). The source lane must be one of \p members; -1 (and an
-/// error) when it is not or when width is not a power of two in 1..32.
+/// error) when it is not or when width is not a power of two in 1..32
+/// (width 64, HIP's wavefront, is waveShuffleSource's).
 inline int64_t shuffleSource(Status &st, const char *loc, const char *what,
                              Shuffle mode, int64_t t, uint32_t members,
                              int64_t b, int64_t width) {
@@ -1644,6 +1645,37 @@ inline int64_t shuffleSource(Status &st, const char *loc, const char *what,
     return -1;
   }
   return t - lane + j;
+}
+
+/// The thread whose value thread \p t receives from a shuffle of width 64,
+/// which only HIP's wavefronts of 64 lanes have (tlc_device/hip/warp.h):
+/// threads t / 64 * 64 .. + 63 are one segment; Idx reads lane b % 64, Up
+/// lane - b, Down lane + b, Bfly lane ^ b, and a source outside the segment
+/// reads the thread's own lane. The source must exist (below \p n) and be
+/// active; -1 (and an error) when it is not. Programs written for
+/// wavefronts (tilelang.intrinsics' MFMA emitter) are checked against this.
+inline int64_t waveShuffleSource(Status &st, const char *loc, const char *what,
+                                 Shuffle mode, int64_t t, int64_t n,
+                                 const Lanes<uint8_t> *active, int64_t b) {
+  int64_t lane = t % 64;
+  int64_t j = mode == Shuffle::Idx    ? (b & 63)
+              : mode == Shuffle::Up   ? lane - b
+              : mode == Shuffle::Down ? lane + b
+                                      : lane ^ b;
+  if (j < 0 || j >= 64)
+    j = lane;
+  int64_t src = t - lane + j;
+  if (src >= n || (active && !(*active)[src])) {
+    char msg[320];
+    std::snprintf(msg, sizeof msg,
+                  "%s: thread %lld reads lane %lld of its wavefront of 64, "
+                  "which does not take part (past the end of the block, or "
+                  "not active)",
+                  what, (long long)t, (long long)j);
+    st.fail(loc, msg);
+    return -1;
+  }
+  return src;
 }
 
 /// The butterfly all-reduce of the CUDA target's warpAllReduce<Op, 32>

@@ -260,8 +260,15 @@ TLC_DEVICE unsigned laneId() {
 }
 
 /// The 32-bit value of lane `laneId() ^ offset` of the wavefront
-/// (ds_bpermute_b32 addresses lanes in bytes).
+/// (ds_bpermute_b32 addresses lanes in bytes). Lane bit 4 alone, which no
+/// GFX9 DPP control crosses (rows are 16 lanes), is ds_swizzle_b32 in
+/// bit-mask mode within each 32 lanes: offset = xor_mask << 10 | or_mask
+/// << 5 | and_mask (CDNA3 ISA, DS_SWIZZLE_B32; bit 15 clear), here xor 16,
+/// and 31: no lane index or address to compute. Bit 5 crosses the halves,
+/// which only ds_bpermute does on gfx90a/gfx942.
 TLC_DEVICE uint32_t shuffleXor32(uint32_t value, unsigned offset) {
+  if (offset == 16u)
+    return uint32_t(__builtin_amdgcn_ds_swizzle(int(value), 0x401F));
   int src = int((laneId() ^ offset) & 63u);
   return uint32_t(__builtin_amdgcn_ds_bpermute(src << 2, int(value)));
 }

@@ -7,8 +7,8 @@
 //
 // f32 <-> f16 (the _Float16 conversions, round to nearest even), f32 <->
 // bf16 (the high 16 bits, rounded to nearest even; NaN stays a quiet NaN)
-// and f32 <-> OCP e4m3, shared by the device and the sim device's host
-// build.
+// and f32 <-> OCP e4m3 / e5m2 and FNUZ e4m3 / e5m2, shared by the device
+// and the sim device's host build.
 //
 //===----------------------------------------------------------------------===//
 
@@ -94,6 +94,38 @@ TLC_DEVICE uint8_t toFp8E5M2(float x) { return toFp8Bits<2, 15, 0x7bu>(x); }
 /// OCP float8_e5m2 -> f32 (exact: e5m2 is the top byte of an f16).
 TLC_DEVICE float fp8E5M2ToFloat(uint8_t x) {
   return toFloat(bitCast<half>(uint16_t(uint16_t(x) << 8)));
+}
+
+/// f32 -> a FNUZ fp8 format (AMD's: exponent bias one more than OCP's, no
+/// infinities, no negative zero, 0x80 the one NaN), rounded to nearest even
+/// and saturated to the largest finite value (encoding 0x7f); -0 and
+/// values rounding to zero give +0 (the CPU target's floatToFnuzBits).
+template <int M, int Bias> TLC_DEVICE uint8_t toFnuzBits(float x) {
+  if ((bitCast<uint32_t>(x) & 0x7fffffffu) > 0x7f800000u)
+    return 0x80u;
+  uint8_t b = toFp8Bits<M, Bias, 0x7fu>(x);
+  return b == 0x80u ? uint8_t(0) : b;
+}
+
+/// FNUZ fp8 bits with \p M mantissa bits and bias \p Bias -> f32 (exact).
+template <int M, int Bias> TLC_DEVICE float fnuzBitsToFloat(uint8_t x) {
+  if (x == 0x80u)
+    return __builtin_nanf("");
+  uint32_t e = (x & 0x7fu) >> M, m = x & ((1u << M) - 1u);
+  float v = e == 0 ? float(m) * bitCast<float>(uint32_t(128 - Bias - M) << 23)
+                   : bitCast<float>((e + 127u - Bias) << 23 | m << (23 - M));
+  return (x & 0x80u) ? -v : v;
+}
+
+/// f32 <-> float8_e4m3fnuz (bias 8, largest finite 240; CDNA3's fp8).
+TLC_DEVICE uint8_t toFp8E4M3Fnuz(float x) { return toFnuzBits<3, 8>(x); }
+TLC_DEVICE float fp8E4M3FnuzToFloat(uint8_t x) {
+  return fnuzBitsToFloat<3, 8>(x);
+}
+/// f32 <-> float8_e5m2fnuz (bias 16, largest finite 57344; CDNA3's bf8).
+TLC_DEVICE uint8_t toFp8E5M2Fnuz(float x) { return toFnuzBits<2, 16>(x); }
+TLC_DEVICE float fp8E5M2FnuzToFloat(uint8_t x) {
+  return fnuzBitsToFloat<2, 16>(x);
 }
 
 } // namespace hip

@@ -39,6 +39,8 @@
 // Every other architecture (gfx90a has no fp8 MFMA; gfx950 reads OCP
 // formats, not checked here) converts the values to f16, exactly, and
 // issues two v_mfma_f32_16x16x16f16 as the int8 step does on CDNA2.
+// With Fnuz the values are FNUZ already (float8_e4m3fnuz / e5m2fnuz
+// tensors): gfx942 passes them unchanged and unscaled.
 //
 // mfmaI32x32x32x16(acc, a, b) and mfmaF32x32x32x16<E5M2>(acc, a, b): the
 // 32x32 forms of the two 8-bit steps (K = 16, a and b this lane's 8 values
@@ -167,17 +169,38 @@ template <bool E5M2> TLC_DEVICE long packFnuz(const uint8_t *v) {
   }
   return long(bits);
 }
-/// An OCP fp8 value as f16 (exact).
-template <bool E5M2> TLC_DEVICE half fp8ToHalf(uint8_t x) {
+/// FNUZ fp8 bits as they are (the instruction's own format).
+TLC_DEVICE long packBytes(const uint8_t *v) {
+  unsigned long long bits = 0;
+  for (int e = 0; e < 8; ++e)
+    bits |= (unsigned long long)v[e] << (8 * e);
+  return long(bits);
+}
+/// An fp8 value (OCP, or FNUZ when Fnuz) as f16 (exact: every value of the
+/// four formats is an f16, FNUZ's 0x80 a NaN).
+template <bool E5M2, bool Fnuz> TLC_DEVICE half fp8ToHalf(uint8_t x) {
+  if (Fnuz)
+    return half(E5M2 ? fp8E5M2FnuzToFloat(x) : fp8E4M3FnuzToFloat(x));
   if (E5M2) // e5m2 is the top byte of an f16
     return bitCast<half>(uint16_t(uint16_t(x) << 8));
   return half(fp8E4M3ToFloat(x));
 }
 
-template <bool E5M2>
+template <bool E5M2, bool Fnuz = false>
 TLC_DEVICE void mfmaF32x16x16x32(float *acc, const uint8_t *a,
                                  const uint8_t *b) {
 #if defined(__gfx942__)
+  if constexpr (Fnuz) { // the instruction's own formats: no scaling
+    floatx4 c = {acc[0], acc[1], acc[2], acc[3]};
+    if constexpr (E5M2)
+      c = __builtin_amdgcn_mfma_f32_16x16x32_bf8_bf8(packBytes(a), packBytes(b),
+                                                     c, 0, 0, 0);
+    else
+      c = __builtin_amdgcn_mfma_f32_16x16x32_fp8_fp8(packBytes(a), packBytes(b),
+                                                     c, 0, 0, 0);
+    acc[0] = c[0], acc[1] = c[1], acc[2] = c[2], acc[3] = c[3];
+    return;
+  }
   floatx4 c = {acc[0] * 0.25f, acc[1] * 0.25f, acc[2] * 0.25f, acc[3] * 0.25f};
   if constexpr (E5M2)
     c = __builtin_amdgcn_mfma_f32_16x16x32_bf8_bf8(
@@ -191,21 +214,32 @@ TLC_DEVICE void mfmaF32x16x16x32(float *acc, const uint8_t *a,
   for (int step = 0; step < 2; ++step) { // values 0..3, then 4..7
     half x[4], y[4];
     for (int v = 0; v < 4; ++v) {
-      x[v] = fp8ToHalf<E5M2>(a[4 * step + v]);
-      y[v] = fp8ToHalf<E5M2>(b[4 * step + v]);
+      x[v] = fp8ToHalf<E5M2, Fnuz>(a[4 * step + v]);
+      y[v] = fp8ToHalf<E5M2, Fnuz>(b[4 * step + v]);
     }
     mfmaF32x16x16x16(acc, x, y);
   }
 #endif
 }
 
-template <bool E5M2>
+template <bool E5M2, bool Fnuz = false>
 TLC_DEVICE void mfmaF32x32x32x16(float *acc, const uint8_t *a,
                                  const uint8_t *b) {
 #if defined(__gfx942__)
   floatx16 c;
   for (int v = 0; v < 16; ++v)
-    c[v] = acc[v] * 0.25f;
+    c[v] = Fnuz ? acc[v] : acc[v] * 0.25f;
+  if constexpr (Fnuz) { // the instruction's own formats: no scaling
+    if constexpr (E5M2)
+      c = __builtin_amdgcn_mfma_f32_32x32x16_bf8_bf8(packBytes(a), packBytes(b),
+                                                     c, 0, 0, 0);
+    else
+      c = __builtin_amdgcn_mfma_f32_32x32x16_fp8_fp8(packBytes(a), packBytes(b),
+                                                     c, 0, 0, 0);
+    for (int v = 0; v < 16; ++v)
+      acc[v] = c[v];
+    return;
+  }
   if constexpr (E5M2)
     c = __builtin_amdgcn_mfma_f32_32x32x16_bf8_bf8(
         packFnuz<true>(a), packFnuz<true>(b), c, 0, 0, 0);
@@ -218,8 +252,8 @@ TLC_DEVICE void mfmaF32x32x32x16(float *acc, const uint8_t *a,
   for (int step = 0; step < 2; ++step) { // values 0..3, then 4..7
     half x[4], y[4];
     for (int v = 0; v < 4; ++v) {
-      x[v] = fp8ToHalf<E5M2>(a[4 * step + v]);
-      y[v] = fp8ToHalf<E5M2>(b[4 * step + v]);
+      x[v] = fp8ToHalf<E5M2, Fnuz>(a[4 * step + v]);
+      y[v] = fp8ToHalf<E5M2, Fnuz>(b[4 * step + v]);
     }
     mfmaF32x32x32x8(acc, x, y);
   }
