@@ -436,11 +436,11 @@ static Value tileAsyncCopy(Interpreter &in, const PArgs &p) {
   return r;
 }
 
-static Value tileGemm(Interpreter &in, const PArgs &p) {
+Value eval::tileGemm(Interpreter &in, const PArgs &p, Value denseA) {
   if (in.checkInKernel("T.gemm", p.call) ||
       in.checkNotInParallel("T.gemm", p.call))
     return Value::poison();
-  Value av = p.getOr("A", Value::poison()), bv = p.getOr("B", Value::poison()),
+  Value av = denseA.isNone() ? p.getOr("A", Value::poison()) : denseA, bv = p.getOr("B", Value::poison()),
         cv = p.getOr("C", Value::poison());
   if (av.isAbrupt() || bv.isAbrupt() || cv.isAbrupt())
     return Value::poison();
@@ -1217,6 +1217,8 @@ std::optional<Value> Interpreter::callKernelPrimitive(const PArgs &p) {
     return tileCopy(*this, p);
   case BuiltinId::Gemm:
     return tileGemm(*this, p);
+  case BuiltinId::GemmSp:
+    return tileGemmSp(*this, p);
   case BuiltinId::WgmmaGemm: {
     // T.wgmma_gemm: T.gemm on Hopper's wgmma only (tile.wgmma_only); layout
     // inference treats it as T.gemm, a target without wgmma refuses it.

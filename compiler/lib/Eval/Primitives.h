@@ -47,6 +47,14 @@ Value viewBuffer(Interpreter &in, BufferObj *src,
                  llvm::ArrayRef<SymExpr> shape, lang::DType dtype, Node at);
 /// `T.copy(src, dst)` and its variants (KernelOps.cpp).
 Value tileCopy(Interpreter &in, const PArgs &p);
+/// `T.gemm(A, B, C, ...)`: checked and built as a tile.gemm; \p denseA,
+/// when not None, is the A operand in place of the call's (T.gemm_sp's
+/// expanded tile; KernelOps.cpp).
+Value tileGemm(Interpreter &in, const PArgs &p, Value denseA = Value::none());
+/// `T.gemm_sp` / `T.gemm_sp_v2`: checked, then built as the expansion of
+/// the 2:4-compressed A into a dense shared tile and a tile.gemm
+/// (GemmSp.cpp).
+Value tileGemmSp(Interpreter &in, const PArgs &p);
 /// `T.tvm_thread_allreduce(size, values..., cond, dests..., threads...)`
 /// under the reducer of the enclosing `T.attr(..., "reduce_scope", ...)`:
 /// built from warp shuffles and shared memory (ThreadAllreduce.cpp).
