@@ -124,7 +124,9 @@ Value eval::tileGemmSp(Interpreter &in, const PArgs &p) {
   std::optional<int64_t> cm = constant(m), ch = constant(kHalf),
                          ck = constant(kB);
   if (!cm || !ch || !ck)
-    return in.fail(p.call, name + ": A_sparse and B need static tile shapes");
+    return in.fail(p.call, name + " needs static tile shapes of A_sparse (" +
+                               kHalf.str() + " columns) and B (K " +
+                               kB.str() + ")");
   if (*ck != 2 * *ch)
     return in.fail(p.call, name + ": A_sparse holds K/2 = " +
                                llvm::Twine(*ch) + " columns, but B's K is " +

@@ -1366,6 +1366,21 @@ std::optional<Value> Interpreter::callKernelPrimitive(const PArgs &p) {
       if (!usable(b))
         continue;
       mlir::Attribute layout = ir->b.getStringAttr("layout");
+      // The CUTLASS order of T.gemm_sp's metadata is not modelled: the
+      // kernel reads E in its logical (row-major) order, the order
+      // tilelang.utils.sparse.compress gives.
+      llvm::StringRef what;
+      if (kv.second.isObj(ObjKind::Layout))
+        what = kv.second.as<LayoutObj>()->description;
+      else if (kv.second.is(ValueKind::Opaque))
+        what = kv.second.as<OpaqueObj>()->description;
+      if (what.ends_with("make_cutlass_metadata_layout") ||
+          what.ends_with("make_metadata_layout")) {
+        warning(at, "the metadata layout annotated for '" + b->name +
+                        "' is not modelled: T.gemm_sp reads E in row-major "
+                        "order (tilelang.utils.sparse.compress's)");
+        continue;
+      }
       if (kv.second.isObj(ObjKind::Layout)) {
         LayoutObj *lo = kv.second.as<LayoutObj>();
         // Two elements in one place of shared memory: each write would

@@ -15,11 +15,11 @@ most 1) into
   is kept and 0b1110 when the second is. A group with fewer nonzeros keeps
   zeros at the lowest free positions.
 
-E is returned in the physical order of ``make_cutlass_metadata_layout``
-for ``arch`` (what a kernel that annotates E with that layout reads):
-element E[i, j] lies at flat offset ``metadata_offset(i, j)`` of the
-returned tensor (see :func:`metadata_offsets`). ``arch=None`` keeps the
-logical (row-major) order.
+E is returned in row-major (logical) order, the order tlc's ``T.gemm_sp``
+reads whatever layout the kernel annotates E with (tlc does not model
+``make_cutlass_metadata_layout``'s CUTLASS order; it warns at the
+annotation). ``arch`` only picks the metadata dtype (uint8 on sm_90; int16,
+or int32 for 8-bit operands, otherwise), as the public scripts size E.
 """
 
 import torch
@@ -74,93 +74,6 @@ def e_factor(dtype, meta_dtype):
     return bits // 4 * group
 
 
-def _offsets_sm8x(m, k, bits):
-    """Flat physical offset of every logical (i, j) of an [m, k] sm_8x
-    metadata matrix of ``bits``-bit elements: rows interleaved in groups of
-    32 (16-bit) or 16 (32-bit), pairs of columns column-major, the
-    off-diagonal elements of each 2x2 block swapped."""
-    group = 32 if bits == 16 else 16
-    inter = 4 if bits == 16 else 2
-    if m % group:
-        raise ValueError(f"metadata rows {m} must be a multiple of {group}")
-    if k % 2:
-        raise ValueError(f"metadata columns {k} must be even")
-    i = torch.arange(m).view(m, 1).expand(m, k)
-    j = torch.arange(k).view(1, k).expand(m, k)
-    r = i // group * group + (i % 8) * inter + (i % group) // 8
-    swap = ((1 - r % 2) & (j % 2)) - ((r % 2) & (1 - j % 2))
-    r = r + swap
-    c = j - swap
-    return (c // 2) * m * 2 + r * 2 + c % 2
-
-
-def _offsets_sm90(m, k, a_bits, block_k):
-    """Flat physical offsets of an [m, k] sm_90 (8-bit) metadata matrix for
-    operands of ``a_bits`` bits and K tile ``block_k`` (at most 128): atoms
-    of 64 rows, repeated down the rows, then across the columns."""
-    block_k = min(block_k, 128)
-    atom_k = 512 // a_bits
-    if block_k % atom_k:
-        raise ValueError(f"block_k {block_k} is not a multiple of {atom_k}")
-    num_k = block_k // atom_k
-    if a_bits in (16, 32):
-        shape = [8, 2, 4, 1 if a_bits == 32 else 2, 2, num_k]
-        # dims from fastest to slowest in memory
-        order = [3, 1, 5, 0, 4, 2]
-        stride = [0] * 6
-        acc = 1
-        for d in order:
-            stride[d] = acc
-            acc *= shape[d]
-        shape_i, shape_k = shape[:3], shape[3:]
-        stride_i, stride_k = stride[:3], stride[3:]
-    elif a_bits == 8:
-        shape_i, stride_i = [64], [block_k // 8]
-        shape_k, stride_k = [block_k // 8], [1]
-    else:
-        raise ValueError(f"no sm_90 metadata layout for {a_bits}-bit operands")
-    atom = 1
-    for s in shape_i + shape_k:
-        atom *= s
-    cols = 1
-    for s in shape_k:
-        cols *= s
-    if m % 64 or k % cols:
-        raise ValueError(f"sm_90 metadata [{m}, {k}] must be a multiple of "
-                         f"[64, {cols}]")
-    shape_i = shape_i + [m // 64]
-    stride_i = stride_i + [atom]
-    shape_k = shape_k + [k // cols]
-    stride_k = stride_k + [atom * (m // 64)]
-
-    def apply(x, shapes, strides):
-        off = torch.zeros_like(x)
-        for s, st in zip(shapes, strides):
-            off += (x % s) * st
-            x = x // s
-        return off
-
-    i = torch.arange(m).view(m, 1).expand(m, k)
-    j = torch.arange(k).view(1, k).expand(m, k)
-    return apply(i, shape_i, stride_i) + apply(j, shape_k, stride_k)
-
-
-def metadata_offsets(m, k, dtype, arch, block_k=None):
-    """[m, k] tensor of flat physical offsets of the logical metadata
-    elements E[i, j] in ``make_cutlass_metadata_layout``'s order for an
-    operand ``dtype`` and ``arch`` ("8.0", "8.9", "9.0")."""
-    major = _arch_major(arch)
-    bits = torch.empty((), dtype=dtype).element_size() * 8
-    if major >= 9:
-        if block_k is None:
-            raise ValueError("the sm_90 metadata layout needs block_k")
-        return _offsets_sm90(m, k, bits, block_k)
-    if major == 8:
-        meta_bits = 32 if bits == 8 else 16
-        return _offsets_sm8x(m, k, meta_bits)
-    raise ValueError(f"no metadata layout for arch {arch}")
-
-
 def _encode(dense):
     """(A_sparse, logical nibbles [M, K/group]) of a 2-D dense matrix."""
     kept, group = _sparsity(dense.dtype)
@@ -186,15 +99,14 @@ def _encode(dense):
 
 
 def compress(A, transposed=False, arch=None, block_k=None, **kwargs):
-    """``(A_sparse, E)`` of a 2:4-sparse (float32: 1:2) [M, K] matrix; E in
-    the physical order of ``make_cutlass_metadata_layout`` for ``arch``
-    (logical order when ``arch`` is None)."""
+    """``(A_sparse, E)`` of a 2:4-sparse (float32: 1:2) [M, K] matrix, E
+    row-major with ``arch``'s metadata dtype (``block_k`` is accepted for
+    TileLang's signature; the row-major order does not depend on it)."""
     if transposed:
         raise NotImplementedError("compress(transposed=True): tlc's "
                                   "T.gemm_sp takes A_sparse as [M, K/2]")
     if A.dim() != 2:
         raise ValueError(f"compress expects a 2-D matrix, got {A.dim()}-D")
-    block_k = kwargs.pop("block_K", block_k)
     values, nibbles = _encode(A)
     meta = metadata_dtype(A.dtype, arch)
     bits = torch.empty((), dtype=meta).element_size() * 8
@@ -210,12 +122,6 @@ def compress(A, transposed=False, arch=None, block_k=None, **kwargs):
         words = torch.where(words >= 1 << (bits - 1), words - (1 << bits),
                             words)
     E = words.to(meta)
-    if arch is not None:
-        off = metadata_offsets(E.shape[0], E.shape[1], A.dtype, arch,
-                               block_k).to(A.device)
-        flat = torch.empty(E.numel(), dtype=meta, device=A.device)
-        flat[off.reshape(-1)] = E.reshape(-1)
-        E = flat.view(E.shape)
     return values.contiguous(), E.contiguous()
 
 
