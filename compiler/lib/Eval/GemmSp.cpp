@@ -114,9 +114,10 @@ Value eval::tileGemmSp(Interpreter &in, const PArgs &p) {
   if (!e->dtype.isInteger() || e->dtype.getLanes() != 1 ||
       (e->dtype.getBits() != 8 && e->dtype.getBits() != 16 &&
        e->dtype.getBits() != 32))
-    return in.fail(p.node("E"), name + ": metadata E must be an 8-, 16- or "
-                                       "32-bit integer buffer, not " +
-                                       e->dtype.getName());
+    return in.fail(p.node("E"), name +
+                                    ": metadata E must be an 8-, 16- or "
+                                    "32-bit integer buffer, not " +
+                                    e->dtype.getName());
   int64_t eFactor = e->dtype.getBits() / 4 * group;
   bool tB = p.flag("transpose_B", false);
   SymExpr m = shapes[0][0], kHalf = shapes[0][1];
@@ -125,12 +126,12 @@ Value eval::tileGemmSp(Interpreter &in, const PArgs &p) {
                          ck = constant(kB);
   if (!cm || !ch || !ck)
     return in.fail(p.call, name + " needs static tile shapes of A_sparse (" +
-                               kHalf.str() + " columns) and B (K " +
-                               kB.str() + ")");
+                               kHalf.str() + " columns) and B (K " + kB.str() +
+                               ")");
   if (*ck != 2 * *ch)
-    return in.fail(p.call, name + ": A_sparse holds K/2 = " +
-                               llvm::Twine(*ch) + " columns, but B's K is " +
-                               llvm::Twine(*ck) + " (must be twice as many)");
+    return in.fail(p.call, name + ": A_sparse holds K/2 = " + llvm::Twine(*ch) +
+                               " columns, but B's K is " + llvm::Twine(*ck) +
+                               " (must be twice as many)");
   int64_t k = *ck;
   if (k % eFactor)
     return in.fail(p.call, name + ": K = " + llvm::Twine(k) +
@@ -151,13 +152,15 @@ Value eval::tileGemmSp(Interpreter &in, const PArgs &p) {
   if (!lang::isSharedScope(a->scope) && a->scope != MemoryScope::Fragment &&
       a->scope != MemoryScope::Local)
     return in.fail(p.node("A_sparse"),
-                   name + " operand A_sparse must be in shared memory or a "
-                          "fragment, but '" +
+                   name +
+                       " operand A_sparse must be in shared memory or a "
+                       "fragment, but '" +
                        a->name + "' is in " + lang::getScopeString(a->scope));
   if (!lang::isSharedScope(e->scope) && e->scope != MemoryScope::Fragment &&
       e->scope != MemoryScope::Local)
-    return in.fail(p.node("E"), name + " operand E must be in shared memory "
-                                       "or a fragment, but '" +
+    return in.fail(p.node("E"), name +
+                                    " operand E must be in shared memory "
+                                    "or a fragment, but '" +
                                     e->name + "' is in " +
                                     lang::getScopeString(e->scope));
   mlir::Value aVal = in.regionValue(regs[0], p.node("A_sparse"));
@@ -175,8 +178,8 @@ Value eval::tileGemmSp(Interpreter &in, const PArgs &p) {
     if (in.kernel && in.kernel->op && in.kernel->op->getNumRegions() &&
         !in.kernel->op->getRegion(0).empty())
       B.setInsertionPointToStart(&in.kernel->op->getRegion(0).front());
-    std::string dn = (a->name.empty() ? std::string("A") : a->name.str()) +
-                     "_dense";
+    std::string dn =
+        (a->name.empty() ? std::string("A") : a->name.str()) + "_dense";
     dense = in.makeBuffer(in.heap.copyString(dn),
                           {in.syms.constant(*cm), in.syms.constant(k)},
                           a->dtype, MemoryScope::SharedDyn, p.call, false);
@@ -214,8 +217,7 @@ Value eval::tileGemmSp(Interpreter &in, const PArgs &p) {
       word = mlir::arith::ExtUIOp::create(B, l, i32, word);
     mlir::Value nib = mlir::arith::MulIOp::create(
         B, l,
-        toI32(mlir::arith::RemUIOp::create(B, l, g,
-                                           idx(eFactor / group))),
+        toI32(mlir::arith::RemUIOp::create(B, l, g, idx(eFactor / group))),
         c32(4));
     mlir::Value bits = mlir::arith::AndIOp::create(
         B, l, mlir::arith::ShRUIOp::create(B, l, word, nib), c32(0xF));
@@ -238,10 +240,8 @@ Value eval::tileGemmSp(Interpreter &in, const PArgs &p) {
           B, l, mlir::arith::ShRUIOp::create(B, l, bits, c32(2)), c32(3));
       mlir::Value slot0 = mlir::arith::MulIOp::create(B, l, g, idx(2));
       mlir::Value slot1 = mlir::arith::AddIOp::create(B, l, slot0, idx(1));
-      mlir::Value x0 =
-          tile::LoadOp::create(B, l, aVal, at(regs[0], i, slot0));
-      mlir::Value x1 =
-          tile::LoadOp::create(B, l, aVal, at(regs[0], i, slot1));
+      mlir::Value x0 = tile::LoadOp::create(B, l, aVal, at(regs[0], i, slot0));
+      mlir::Value x1 = tile::LoadOp::create(B, l, aVal, at(regs[0], i, slot1));
       mlir::Value hit0 = mlir::arith::CmpIOp::create(B, l, P::eq, pos, first);
       mlir::Value hit1 = mlir::arith::CmpIOp::create(B, l, P::eq, pos, second);
       result = mlir::arith::SelectOp::create(
