@@ -133,6 +133,19 @@ Value eval::tileGemmSp(Interpreter &in, const PArgs &p) {
                                " columns, but B's K is " + llvm::Twine(*ck) +
                                " (must be twice as many)");
   int64_t k = *ck;
+  // The K of one sparse MMA (mma.sp / sparse wgmma: 32 for 16-bit types, 64
+  // for 8-bit, 16 for tf32): TileLang refuses a tile that does not hold
+  // whole ones (ValueError when it lowers the kernel, issue 2605), as the
+  // instruction would drop the tail; tlc keeps its programs portable to it.
+  int64_t atomK = 512 / a->dtype.getBits();
+  if (k % atomK) {
+    in.errorAtCompileAs("ValueError", p.call.range(),
+                        name + ": K tile size " + llvm::Twine(k) +
+                            " must be divisible by " + llvm::Twine(atomK) +
+                            ", the K of the " + a->dtype.getName() +
+                            " sparse MMA");
+    return Value::poison();
+  }
   if (k % eFactor)
     return in.fail(p.call, name + ": K = " + llvm::Twine(k) +
                                " is not a multiple of e_factor " +

@@ -20,6 +20,10 @@ def sparse(block_M=64, block_N=64, block_K=64):
         B32 = T.alloc_shared((32, block_N), T.float16)
         Af = T.alloc_shared((block_M, block_K // 2), T.float64)
         C = T.alloc_fragment((block_M, block_N), T.float32)
+        A8 = T.alloc_shared((block_M, 48), T.int8)
+        E8_96 = T.alloc_shared((block_M, 6), T.int16)
+        B8 = T.alloc_shared((96, block_N), T.int8)
+        C8 = T.alloc_fragment((block_M, block_N), T.int32)
         T.gemm_sp(A, E, B, C)
         T.gemm_sp_v2(A, E8, B, C)
         # expected-error@+1 {{T.gemm_sp: metadata E must be [64, 8] (M x K/e_factor with e_factor 8 for uint8 metadata of float16), got [64, 4]}}
@@ -32,6 +36,8 @@ def sparse(block_M=64, block_N=64, block_K=64):
         T.gemm_sp(Af, E, B, C)
         # expected-error@+1 {{T.gemm_sp: transpose_A and transpose_E are not supported}}
         T.gemm_sp(A, E, B, C, transpose_A=True)
+        # expected-error@+1 {{T.gemm_sp: K tile size 96 must be divisible by 64, the K of the int8 sparse MMA}}
+        T.gemm_sp(A8, E8_96, B8, C8)
 
 
 # CHECK-LABEL: tile.kernel
