@@ -266,6 +266,16 @@ static std::optional<Value> elementLoopCopy(Interpreter &in, const PArgs &p,
   llvm::SmallVector<mlir::Value, 4> si, di;
   if (!indices(s, ks, si) || !indices(d, kd, di))
     return Value::poison();
+  // A global tensor with an annotated layout holds each element at the
+  // layout's place (make_cutlass_metadata_layout's metadata order).
+  for (auto [r, idx] : {std::pair(s, &si), std::pair(d, &di)})
+    if (std::optional<layout::Layout> gl = globalLayoutOf(r->buffer))
+      if (!physicalIndices(in, r->buffer, *gl, l, *idx)) {
+        in.error(p.call, "T.copy: the layout annotated for '" +
+                             r->buffer->name +
+                             "' cannot address it (its shape is not static)");
+        return Value::poison();
+      }
   if (inside) {
     auto branch = tile::IfOp::create(b, l, inside, /*withElse=*/false);
     b.setInsertionPointToEnd(branch.thenBlock());
@@ -363,7 +373,9 @@ Value tlc::eval::tileCopy(Interpreter &in, const PArgs &p) {
   bool fragmentPart = s->buffer->scope == MemoryScope::Fragment &&
                       d->buffer->scope == MemoryScope::Fragment &&
                       (!isWholeBuffer(s) || !isWholeBuffer(d));
-  if (std::optional<Value> r = elementLoopCopy(in, p, s, d, fragmentPart))
+  bool placed = globalLayoutOf(s->buffer) || globalLayoutOf(d->buffer);
+  if (std::optional<Value> r =
+          elementLoopCopy(in, p, s, d, fragmentPart || placed))
     return *r;
   // Loads from global memory into shared memory are what T.Pipelined
   // multi-buffers (its producer stage).
@@ -1366,21 +1378,6 @@ std::optional<Value> Interpreter::callKernelPrimitive(const PArgs &p) {
       if (!usable(b))
         continue;
       mlir::Attribute layout = ir->b.getStringAttr("layout");
-      // The CUTLASS order of T.gemm_sp's metadata is not modelled: the
-      // kernel reads E in its logical (row-major) order, the order
-      // tilelang.utils.sparse.compress gives.
-      llvm::StringRef what;
-      if (kv.second.isObj(ObjKind::Layout))
-        what = kv.second.as<LayoutObj>()->description;
-      else if (kv.second.is(ValueKind::Opaque))
-        what = kv.second.as<OpaqueObj>()->description;
-      if (what.ends_with("make_cutlass_metadata_layout") ||
-          what.ends_with("make_metadata_layout")) {
-        warning(at, "the metadata layout annotated for '" + b->name +
-                        "' is not modelled: T.gemm_sp reads E in row-major "
-                        "order (tilelang.utils.sparse.compress's)");
-        continue;
-      }
       if (kv.second.isObj(ObjKind::Layout)) {
         LayoutObj *lo = kv.second.as<LayoutObj>();
         // Two elements in one place of shared memory: each write would

@@ -15,11 +15,12 @@ most 1) into
   is kept and 0b1110 when the second is. A group with fewer nonzeros keeps
   zeros at the lowest free positions.
 
-E is returned in row-major (logical) order, the order tlc's ``T.gemm_sp``
-reads whatever layout the kernel annotates E with (tlc does not model
-``make_cutlass_metadata_layout``'s CUTLASS order; it warns at the
-annotation). ``arch`` only picks the metadata dtype (uint8 on sm_90; int16,
-or int32 for 8-bit operands, otherwise), as the public scripts size E.
+Given ``arch``, E is in the physical order of
+``tilelang.layout.make_cutlass_metadata_layout`` (CUTLASS's; what a kernel
+that annotates E with it reads; ``metadata_offsets`` gives the places);
+without it, in row-major order (a kernel without the annotation). ``arch``
+also picks the metadata dtype: uint8 on sm_90; int16, or int32 for 8-bit
+operands, otherwise.
 """
 
 import torch
@@ -74,6 +75,87 @@ def e_factor(dtype, meta_dtype):
     return bits // 4 * group
 
 
+def _offsets_sm8x(m, k, bits):
+    """Flat physical offsets of every logical (i, j) of an [m, k] sm_8x
+    metadata matrix of ``bits``-bit elements (make_cutlass_metadata_layout's
+    order): rows interleaved in groups of 32 (16-bit) or 16 (32-bit), the
+    off-diagonal elements of each 2x2 block swapped, pairs of columns
+    stored column-major."""
+    group = 32 if bits == 16 else 16
+    inter = 4 if bits == 16 else 2
+    if m % group:
+        raise ValueError(f"metadata M={m} must be a multiple of {group}")
+    if k % 2:
+        raise ValueError(f"metadata K={k} must be even")
+    i = torch.arange(m).view(m, 1).expand(m, k)
+    j = torch.arange(k).view(1, k).expand(m, k)
+    r = i // group * group + (i % 8) * inter + (i % group) // 8
+    swap = ((1 - r % 2) & (j % 2)) - ((r % 2) & (1 - j % 2))
+    row, col = r + swap, j - swap
+    return (col // 2) * m * 2 + row * 2 + col % 2
+
+
+def _offsets_sm90(m, k, a_bits, block_k):
+    """Flat physical offsets of an [m, k] sm_90 (8-bit) metadata matrix for
+    ``a_bits``-bit operands and K tile ``block_k`` (at most 128): atoms of
+    64 rows, repeated down the rows, then across the columns."""
+    block_k = min(block_k, 128)
+    atom_k = 512 // a_bits
+    if block_k % atom_k:
+        raise ValueError(f"Tile K is too small, which should be at least "
+                         f"{atom_k}")
+    if a_bits in (16, 32):
+        shape = [8, 2, 4, 2 if a_bits == 16 else 1, 2, block_k // atom_k]
+        stride = [0] * 6
+        acc = 1
+        for d in (3, 1, 5, 0, 4, 2):  # fastest mode first
+            stride[d] = acc
+            acc *= shape[d]
+        shape_i, shape_k = shape[:3], shape[3:]
+        stride_i, stride_k = stride[:3], stride[3:]
+    elif a_bits == 8:
+        shape_i, stride_i = [64], [block_k // 8]
+        shape_k, stride_k = [block_k // 8], [1]
+    else:
+        raise ValueError(f"no sm_90 metadata layout for {a_bits}-bit operands")
+    atom = 1
+    for s in shape_i + shape_k:
+        atom *= s
+    cols = 1
+    for s in shape_k:
+        cols *= s
+    rep_i = -(-m // 64)
+    shape_i, stride_i = shape_i + [rep_i], stride_i + [atom]
+    shape_k, stride_k = shape_k + [-(-k // cols)], stride_k + [atom * rep_i]
+
+    def place(x, shapes, strides):
+        off = torch.zeros_like(x)
+        for n, (s, st) in enumerate(zip(shapes, strides)):
+            digit = x % s if n + 1 < len(shapes) else x
+            off = off + digit * st
+            x = x // s
+        return off
+
+    i = torch.arange(m).view(m, 1).expand(m, k)
+    j = torch.arange(k).view(1, k).expand(m, k)
+    return place(i, shape_i, stride_i) + place(j, shape_k, stride_k)
+
+
+def metadata_offsets(m, k, dtype, arch, block_k=None):
+    """[m, k] flat offsets at which ``make_cutlass_metadata_layout`` (for
+    operand ``dtype`` and ``arch`` "8.0", "8.9", "9.0") places the logical
+    metadata elements E[i, j]."""
+    major = _arch_major(arch)
+    bits = torch.empty((), dtype=dtype).element_size() * 8
+    if major >= 9:
+        if block_k is None:
+            raise ValueError("the sm_90 metadata layout needs block_k")
+        return _offsets_sm90(m, k, bits, block_k)
+    if major == 8:
+        return _offsets_sm8x(m, k, 32 if bits == 8 else 16)
+    raise ValueError(f"no metadata layout for arch {arch}")
+
+
 def _encode(dense):
     """(A_sparse, logical nibbles [M, K/group]) of a 2-D dense matrix."""
     kept, group = _sparsity(dense.dtype)
@@ -98,10 +180,13 @@ def _encode(dense):
     return values, nibble.to(torch.int64)
 
 
-def compress(A, transposed=False, arch=None, block_k=None, **kwargs):
-    """``(A_sparse, E)`` of a 2:4-sparse (float32: 1:2) [M, K] matrix, E
-    row-major with ``arch``'s metadata dtype (``block_k`` is accepted for
-    TileLang's signature; the row-major order does not depend on it)."""
+def compress(A, transposed=False, arch=None, block_k=None, layout=True,
+             **kwargs):
+    """``(A_sparse, E)`` of a 2:4-sparse (float32: 1:2) [M, K] matrix. E has
+    ``arch``'s metadata dtype and, given ``arch`` (and ``layout``), the
+    physical order of ``make_cutlass_metadata_layout(E, A.dtype, arch,
+    block_k=block_k)``, what a kernel annotating E with it reads; row-major
+    otherwise."""
     if transposed:
         raise NotImplementedError("compress(transposed=True): tlc's "
                                   "T.gemm_sp takes A_sparse as [M, K/2]")
@@ -122,6 +207,15 @@ def compress(A, transposed=False, arch=None, block_k=None, **kwargs):
         words = torch.where(words >= 1 << (bits - 1), words - (1 << bits),
                             words)
     E = words.to(meta)
+    if arch is not None and layout:
+        off = metadata_offsets(E.shape[0], E.shape[1], A.dtype, arch,
+                               block_k).reshape(-1).to(A.device)
+        if off.max().item() >= E.numel():
+            raise ValueError(f"metadata [{E.shape[0]}, {E.shape[1]}] does not "
+                             "fill whole layout atoms")
+        flat = torch.empty(E.numel(), dtype=meta, device=A.device)
+        flat[off] = E.reshape(-1)
+        E = flat.view(E.shape)
     return values.contiguous(), E.contiguous()
 
 
