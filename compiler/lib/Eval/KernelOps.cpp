@@ -1371,7 +1371,7 @@ std::optional<Value> Interpreter::callKernelPrimitive(const PArgs &p) {
                                  "T.annotate_layout expects a dict from "
                                  "buffers to layouts");
     for (auto &kv : m.as<DictObj>()->items) {
-      if (!kv.first.is(ValueKind::Buffer))
+      if (!kv.first.is(ValueKind::Buffer) || kv.second.isAbrupt())
         continue;
       BufferObj *b = kv.first.as<BufferObj>();
       checkBufferUse(b, at);
@@ -1409,7 +1409,12 @@ std::optional<Value> Interpreter::callKernelPrimitive(const PArgs &p) {
         if (lv.isObj(ObjKind::Layout) && lv.as<LayoutObj>()->attr)
           layout = lv.as<LayoutObj>()->attr;
       }
-      tile::AnnotateLayoutOp::create(ir->b, ir->loc(at), b->value, layout);
+      auto annotation =
+          tile::AnnotateLayoutOp::create(ir->b, ir->loc(at), b->value, layout);
+      if (kv.second.isObj(ObjKind::Layout) &&
+          kv.second.as<LayoutObj>()->description ==
+              "make_cutlass_metadata_layout")
+        annotation->setAttr(kMetadataOrderAttr, ir->b.getUnitAttr());
     }
     return Value::none();
   }

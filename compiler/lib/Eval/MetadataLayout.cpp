@@ -135,8 +135,7 @@ Value eval::makeCutlassMetadataLayout(Interpreter &in, const PArgs &p) {
   Value result = in.heap.obj(ObjKind::Layout, o);
   auto fail = [&](Node at, const std::string &why) {
     in.errorAs("ValueError", at.range(), "make_cutlass_metadata_layout: " + why);
-    o->whyOpaque = why;
-    return result;
+    return Value::poison();
   };
   Value bufV = p.getOr("buffer", Value::poison());
   if (bufV.isAbrupt())
@@ -212,7 +211,8 @@ std::optional<layout::Layout> eval::globalLayoutOf(BufferObj *b) {
   if (!lang::isGlobalScope(b->scope) || !b->value)
     return std::nullopt;
   for (mlir::Operation *user : b->value.getUsers())
-    if (auto a = llvm::dyn_cast<tile::AnnotateLayoutOp>(user))
+    if (auto a = llvm::dyn_cast<tile::AnnotateLayoutOp>(user);
+        a && a->hasAttr(kMetadataOrderAttr))
       if (std::optional<layout::Layout> l = tile::decodeLayout(a.getLayout()))
         if (l->getInputShape().size() == b->shape.size())
           return l;

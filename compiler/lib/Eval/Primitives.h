@@ -61,8 +61,13 @@ Value tileGemmSp(Interpreter &in, const PArgs &p);
 /// block_k=...)`: the CUTLASS order of T.gemm_sp's metadata as a real
 /// layout of the buffer (MetadataLayout.cpp).
 Value makeCutlassMetadataLayout(Interpreter &in, const PArgs &p);
-/// The layout annotated on global tensor \p b (where its elements lie in
-/// memory), or nullopt (MetadataLayout.cpp).
+/// The attribute that marks a tile.annotate_layout of
+/// make_cutlass_metadata_layout's order.
+inline constexpr llvm::StringLiteral kMetadataOrderAttr = "tile.metadata_order";
+/// The make_cutlass_metadata_layout annotated on global tensor \p b (where
+/// its elements lie in memory), or nullopt (MetadataLayout.cpp). Other
+/// layouts annotated on global tensors (FlashAttention's dQ order) are not
+/// applied to their copies: their atomic updates do not honour them either.
 std::optional<layout::Layout> globalLayoutOf(BufferObj *b);
 /// Replaces the logical element indices \p idx of \p b by the indices of
 /// the place \p layout puts that element (a one-output layout's flat

@@ -7,6 +7,7 @@
 # and the dense tile.gemm.
 import tilelang
 import tilelang.language as T
+from tilelang.layout import make_cutlass_metadata_layout
 
 
 @tilelang.jit
@@ -24,6 +25,7 @@ def sparse(block_M=64, block_N=64, block_K=64):
         E8_96 = T.alloc_shared((block_M, 6), T.int16)
         B8 = T.alloc_shared((96, block_N), T.int8)
         C8 = T.alloc_fragment((block_M, block_N), T.int32)
+        E48 = T.alloc_shared((48, 4), T.int16)
         T.gemm_sp(A, E, B, C)
         T.gemm_sp_v2(A, E8, B, C)
         # expected-error@+1 {{T.gemm_sp: metadata E must be [64, 8] (M x K/e_factor with e_factor 8 for uint8 metadata of float16), got [64, 4]}}
@@ -38,6 +40,10 @@ def sparse(block_M=64, block_N=64, block_K=64):
         T.gemm_sp(A, E, B, C, transpose_A=True)
         # expected-error@+1 {{T.gemm_sp: K tile size 96 must be divisible by 64, the K of the int8 sparse MMA}}
         T.gemm_sp(A8, E8_96, B8, C8)
+        # expected-error@+1 {{make_cutlass_metadata_layout: metadata should be 8 bit, got int16}}
+        T.annotate_layout({E: make_cutlass_metadata_layout(E, "float16", arch="9.0", block_k=64)})
+        # expected-error@+1 {{make_cutlass_metadata_layout: metadata M=48 must be a multiple of 32}}
+        T.annotate_layout({E48: make_cutlass_metadata_layout(E48, "float16", arch="8.0")})
 
 
 # CHECK-LABEL: tile.kernel
