@@ -6,9 +6,10 @@
 # then, on the device (carry STAGE):
 #   bash STAGE/go.sh
 # go.sh runs the public example_gemm_sp.py unchanged (--cfg h20 and 4090,
-# 4096^3: its own assert_close against torch's fp16 a @ b, and its timing)
-# and tests/python/cuda_gemm_sp.py (the example's kernel and gemm_sp.py's
-# kernels against torch float64).
+# 4096^3: its own assert_close against torch's fp16 a @ b, and its timing),
+# example_custom_compress.py (its compress kernel, with and without
+# --use_cutlass_layout) and tests/python/cuda_gemm_sp.py (the example's
+# kernel and gemm_sp.py's kernels against torch float64).
 set -e
 S=${1:-build-h200-gemmsp}
 rm -rf "$S"
@@ -20,6 +21,8 @@ find "$S/python" -name __pycache__ -prune -exec rm -rf {} +
 cp tests/python/gemm_sp.py tests/python/cuda_gemm_sp.py "$S/tests/"
 cp /work/corpus/examples__gemm_sp__example_gemm_sp.py \
   "$S/tests/example_gemm_sp.py"
+cp /work/corpus/examples__gemm_sp__example_custom_compress.py \
+  "$S/tests/example_custom_compress.py"
 cat > "$S/go.sh" <<'GO'
 #!/bin/bash
 S=$(cd "$(dirname "$0")" && pwd)
@@ -33,6 +36,11 @@ for cfg in h20 4090; do
   echo "== example_gemm_sp.py --cfg $cfg --m 4096 --n 4096 --k 4096"
   timeout 300 python3 example_gemm_sp.py --cfg $cfg --m 4096 --n 4096 \
     --k 4096 || rc=1
+done
+for flag in "" --use_cutlass_layout; do
+  echo "== example_custom_compress.py --m 4096 --n 4096 --k 4096 $flag"
+  timeout 300 python3 example_custom_compress.py --m 4096 --n 4096 \
+    --k 4096 $flag || rc=1
 done
 echo "== cuda_gemm_sp.py"
 timeout 400 python3 cuda_gemm_sp.py || rc=1
