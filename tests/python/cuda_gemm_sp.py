@@ -78,7 +78,8 @@ for dtype, accum, e_name, e_factor in [("float16", "float32", "int16", 16),
         else:
             a = randn_semi_sparse(M, K, td, "cuda")
             b = torch.randn(K, N, device="cuda").to(td)
-        a_sparse, e = compress(a, arch="9.0" if e_name == "uint8" else "8.0")
+        a_sparse, e = compress(a, arch="9.0" if e_name == "uint8" else "8.0",
+                               layout=False)
         kernel = gs.matmul_sp(M, N, K, 64, 64, 64, dtype, accum, e_name,
                               e_factor, trans_B)
         c = kernel(a_sparse, e, b.t().contiguous() if trans_B else b)
