@@ -264,9 +264,10 @@ def test_example_gemm_sp_style(which, block_K):
 
 
 @tilelang.jit(out_idx=[-1], target="cpu")
-def read_metadata(M, Ke, dtype, e_dtype, arch, block_k, block_M=64):
+def read_metadata(M, Ke, dtype, e_dtype, arch, block_k, block_M=64,
+                  elementwise=False):
     # The logical metadata of an annotated global tensor, tile by tile
-    # through an annotated shared tile.
+    # through an annotated shared tile (or element by element).
     bk = Ke if arch == "8.0" else block_k // (8 if dtype != "float32" else 4)
 
     @T.prim_func
@@ -278,8 +279,13 @@ def read_metadata(M, Ke, dtype, e_dtype, arch, block_k, block_M=64):
                                                 block_k=block_k),
                 S: make_cutlass_metadata_layout(S, mma_dtype=dtype, arch=arch,
                                                 block_k=block_k)})
-            T.copy(E[bx * block_M, by * bk], S)
-            T.copy(S, F[bx * block_M, by * bk])
+            if elementwise:
+                for i, j in T.Parallel(block_M, bk):
+                    F[bx * block_M + i, by * bk + j] = \
+                        E[bx * block_M + i, by * bk + j]
+            else:
+                T.copy(E[bx * block_M, by * bk], S)
+                T.copy(S, F[bx * block_M, by * bk])
 
     return main
 
@@ -303,9 +309,10 @@ def test_metadata_layout_places(dtype, arch, block_k, M, K):
     assert sorted(off.reshape(-1).tolist()) == list(range(e.numel()))
     name = {torch.int16: "int16", torch.int32: "int32",
             torch.uint8: "uint8"}[e.dtype]
-    f = read_metadata(M, e.shape[1], str(dtype).split(".")[1], name, arch,
-                      block_k)(e)
-    assert torch.equal(f, e_rows)
+    for elementwise in (False, True):
+        f = read_metadata(M, e.shape[1], str(dtype).split(".")[1], name, arch,
+                          block_k, elementwise=elementwise)(e)
+        assert torch.equal(f, e_rows)
 
 
 if __name__ == "__main__":
