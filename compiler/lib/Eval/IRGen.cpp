@@ -461,7 +461,7 @@ Scalar Interpreter::toScalar(Value v, Node at, mlir::Type hint) {
       idx.push_back(iv);
     }
     // An element of a tensor placed by make_cutlass_metadata_layout.
-    if (std::optional<layout::Layout> gl = globalLayoutOf(r->buffer))
+    if (std::optional<layout::Layout> gl = globalLayoutOf(*this, r->buffer))
       if (!physicalIndices(*this, r->buffer, *gl, l, idx)) {
         error(at, "the layout annotated for '" + r->buffer->name +
                       "' cannot address it");
@@ -1203,7 +1203,7 @@ Flow Interpreter::irStore(Value target, Value v, Node at) {
                   buf->name + "'");
     return Flow::Normal;
   }
-  if (std::optional<layout::Layout> gl = globalLayoutOf(buf))
+  if (std::optional<layout::Layout> gl = globalLayoutOf(*this, buf))
     if (!physicalIndices(*this, buf, *gl, l, idx)) {
       error(at, "the layout annotated for '" + buf->name +
                     "' cannot address it");

@@ -269,7 +269,7 @@ static std::optional<Value> elementLoopCopy(Interpreter &in, const PArgs &p,
   // A global tensor with an annotated layout holds each element at the
   // layout's place (make_cutlass_metadata_layout's metadata order).
   for (auto [r, idx] : {std::pair(s, &si), std::pair(d, &di)})
-    if (std::optional<layout::Layout> gl = globalLayoutOf(r->buffer))
+    if (std::optional<layout::Layout> gl = globalLayoutOf(in, r->buffer))
       if (!physicalIndices(in, r->buffer, *gl, l, *idx)) {
         in.error(p.call, "T.copy: the layout annotated for '" +
                              r->buffer->name +
@@ -373,7 +373,7 @@ Value tlc::eval::tileCopy(Interpreter &in, const PArgs &p) {
   bool fragmentPart = s->buffer->scope == MemoryScope::Fragment &&
                       d->buffer->scope == MemoryScope::Fragment &&
                       (!isWholeBuffer(s) || !isWholeBuffer(d));
-  bool placed = globalLayoutOf(s->buffer) || globalLayoutOf(d->buffer);
+  bool placed = globalLayoutOf(in, s->buffer) || globalLayoutOf(in, d->buffer);
   if (std::optional<Value> r =
           elementLoopCopy(in, p, s, d, fragmentPart || placed))
     return *r;

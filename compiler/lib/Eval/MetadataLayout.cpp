@@ -207,12 +207,18 @@ Value eval::makeCutlassMetadataLayout(Interpreter &in, const PArgs &p) {
   return result;
 }
 
-std::optional<layout::Layout> eval::globalLayoutOf(BufferObj *b) {
-  if (!lang::isGlobalScope(b->scope) || !b->value)
+std::optional<layout::Layout> eval::globalLayoutOf(Interpreter &in,
+                                                  BufferObj *b) {
+  if (!lang::isGlobalScope(b->scope) || !b->value || !in.kernel ||
+      !in.kernel->op || in.kernel->op->getNumRegions() == 0 ||
+      in.kernel->op->getRegion(0).empty())
     return std::nullopt;
-  for (mlir::Operation *user : b->value.getUsers())
-    if (auto a = llvm::dyn_cast<tile::AnnotateLayoutOp>(user);
-        a && a->hasAttr(kMetadataOrderAttr))
+  // The annotations of the kernel being traced: top-level statements of its
+  // body (T.annotate_layout opens a kernel), so the search does not grow
+  // with the tensor's uses.
+  for (mlir::Operation &op : in.kernel->op->getRegion(0).front())
+    if (auto a = llvm::dyn_cast<tile::AnnotateLayoutOp>(op);
+        a && a.getBuffer() == b->value && a->hasAttr(kMetadataOrderAttr))
       if (std::optional<layout::Layout> l = tile::decodeLayout(a.getLayout()))
         if (l->getInputShape().size() == b->shape.size())
           return l;

@@ -68,7 +68,7 @@ inline constexpr llvm::StringLiteral kMetadataOrderAttr = "tile.metadata_order";
 /// its elements lie in memory), or nullopt (MetadataLayout.cpp). Other
 /// layouts annotated on global tensors (FlashAttention's dQ order) are not
 /// applied to their copies: their atomic updates do not honour them either.
-std::optional<layout::Layout> globalLayoutOf(BufferObj *b);
+std::optional<layout::Layout> globalLayoutOf(Interpreter &in, BufferObj *b);
 /// Replaces the logical element indices \p idx of \p b by the indices of
 /// the place \p layout puts that element (a one-output layout's flat
 /// offset is unflattened over b's static shape); false when it cannot.
