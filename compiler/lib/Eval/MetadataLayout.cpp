@@ -134,7 +134,8 @@ Value eval::makeCutlassMetadataLayout(Interpreter &in, const PArgs &p) {
   o->description = "make_cutlass_metadata_layout";
   Value result = in.heap.obj(ObjKind::Layout, o);
   auto fail = [&](Node at, const std::string &why) {
-    in.errorAs("ValueError", at.range(), "make_cutlass_metadata_layout: " + why);
+    in.errorAs("ValueError", at.range(),
+               "make_cutlass_metadata_layout: " + why);
     return Value::poison();
   };
   Value bufV = p.getOr("buffer", Value::poison());
@@ -151,9 +152,8 @@ Value eval::makeCutlassMetadataLayout(Interpreter &in, const PArgs &p) {
     o->whyOpaque = "its buffer is not 2-D of static shape";
     return result;
   }
-  std::optional<lang::DType> mma =
-      in.toDType(p.getOr("mma_dtype", in.heap.str("float16")),
-                 p.node("mma_dtype"));
+  std::optional<lang::DType> mma = in.toDType(
+      p.getOr("mma_dtype", in.heap.str("float16")), p.node("mma_dtype"));
   if (!mma)
     return fail(p.node("mma_dtype"), "mma_dtype is not a dtype");
   // The compute capability: the arch argument ("8.0", "9.0") or the
@@ -163,8 +163,8 @@ Value eval::makeCutlassMetadataLayout(Interpreter &in, const PArgs &p) {
   if (arch.isStr()) {
     llvm::StringRef text = getStr(arch);
     if (text.split('.').first.getAsInteger(10, major))
-      return fail(p.node("arch"), "arch '" + text.str() +
-                                      "' is not a compute version");
+      return fail(p.node("arch"),
+                  "arch '" + text.str() + "' is not a compute version");
   } else if (arch.isNone()) {
     const lang::DeviceInfo *d = in.target().device;
     if (!d || d->platform == "hip")
@@ -178,8 +178,8 @@ Value eval::makeCutlassMetadataLayout(Interpreter &in, const PArgs &p) {
   std::vector<IndexExpr> forward;
   if (major >= 9) {
     if (eBits != 8)
-      return fail(p.node("buffer"), "metadata should be 8 bit, got " +
-                                        b->dtype.getName());
+      return fail(p.node("buffer"),
+                  "metadata should be 8 bit, got " + b->dtype.getName());
     const Value *blockK = p.args.keyword("block_k");
     if (!blockK || !blockK->isIntLike())
       return fail(p.call, "the sm_90 layout needs block_k=");
@@ -192,8 +192,7 @@ Value eval::makeCutlassMetadataLayout(Interpreter &in, const PArgs &p) {
                                         b->dtype.getName());
     forward = sm8xOrder(shape[0], shape[1], eBits, why);
   } else {
-    return fail(p.node("arch"),
-                "unsupported architecture (sm_80 or later)");
+    return fail(p.node("arch"), "unsupported architecture (sm_80 or later)");
   }
   if (forward.empty())
     return fail(p.call, why);
@@ -208,7 +207,7 @@ Value eval::makeCutlassMetadataLayout(Interpreter &in, const PArgs &p) {
 }
 
 std::optional<layout::Layout> eval::globalLayoutOf(Interpreter &in,
-                                                  BufferObj *b) {
+                                                   BufferObj *b) {
   if (!lang::isGlobalScope(b->scope) || !b->value || !in.kernel ||
       !in.kernel->op || in.kernel->op->getNumRegions() == 0 ||
       in.kernel->op->getRegion(0).empty())
@@ -281,8 +280,7 @@ bool eval::physicalIndices(Interpreter &in, BufferObj *b,
     if (!n || !n.isConstant())
       return false;
     mlir::Value ext = in.ir->constIndex(*n.getConstant(), l);
-    idx[d] = d ? mlir::arith::RemSIOp::create(B, l, off, ext).getResult()
-               : off;
+    idx[d] = d ? mlir::arith::RemSIOp::create(B, l, off, ext).getResult() : off;
     off = mlir::arith::DivSIOp::create(B, l, off, ext);
   }
   return true;
