@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "IRGen.h"
+#include "Primitives.h"
 #include "RuntimeExtents.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -459,6 +460,13 @@ Scalar Interpreter::toScalar(Value v, Node at, mlir::Type hint) {
         return {};
       idx.push_back(iv);
     }
+    // An element of a tensor placed by make_cutlass_metadata_layout.
+    if (std::optional<layout::Layout> gl = globalLayoutOf(*this, r->buffer))
+      if (!physicalIndices(*this, r->buffer, *gl, l, idx)) {
+        error(at, "the layout annotated for '" + r->buffer->name +
+                      "' cannot address it");
+        return {};
+      }
     mlir::Value load = tile::LoadOp::create(ir->b, 
         l, ir->valueType(r->buffer->dtype), r->buffer->value, idx);
     return {load, r->buffer->dtype, SymExpr()};
@@ -1195,6 +1203,12 @@ Flow Interpreter::irStore(Value target, Value v, Node at) {
                   buf->name + "'");
     return Flow::Normal;
   }
+  if (std::optional<layout::Layout> gl = globalLayoutOf(*this, buf))
+    if (!physicalIndices(*this, buf, *gl, l, idx)) {
+      error(at, "the layout annotated for '" + buf->name +
+                    "' cannot address it");
+      return Flow::Normal;
+    }
   tile::StoreOp::create(ir->b, l, val, buf->value, idx);
   return Flow::Normal;
 }

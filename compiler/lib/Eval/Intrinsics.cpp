@@ -180,7 +180,6 @@ static std::optional<IntrinsicRule> getIntrinsicRule(BuiltinId id) {
   case BuiltinId::ReducerUpdate:
   case BuiltinId::FinalizeReducer:
   case BuiltinId::Cummax:
-  case BuiltinId::GemmSp:
   case BuiltinId::Im2col:
   case BuiltinId::LoopBreak:
   case BuiltinId::SyncWarp:

@@ -266,6 +266,16 @@ static std::optional<Value> elementLoopCopy(Interpreter &in, const PArgs &p,
   llvm::SmallVector<mlir::Value, 4> si, di;
   if (!indices(s, ks, si) || !indices(d, kd, di))
     return Value::poison();
+  // A global tensor with an annotated layout holds each element at the
+  // layout's place (make_cutlass_metadata_layout's metadata order).
+  for (auto [r, idx] : {std::pair(s, &si), std::pair(d, &di)})
+    if (std::optional<layout::Layout> gl = globalLayoutOf(in, r->buffer))
+      if (!physicalIndices(in, r->buffer, *gl, l, *idx)) {
+        in.error(p.call, "T.copy: the layout annotated for '" +
+                             r->buffer->name +
+                             "' cannot address it (its shape is not static)");
+        return Value::poison();
+      }
   if (inside) {
     auto branch = tile::IfOp::create(b, l, inside, /*withElse=*/false);
     b.setInsertionPointToEnd(branch.thenBlock());
@@ -363,7 +373,9 @@ Value tlc::eval::tileCopy(Interpreter &in, const PArgs &p) {
   bool fragmentPart = s->buffer->scope == MemoryScope::Fragment &&
                       d->buffer->scope == MemoryScope::Fragment &&
                       (!isWholeBuffer(s) || !isWholeBuffer(d));
-  if (std::optional<Value> r = elementLoopCopy(in, p, s, d, fragmentPart))
+  bool placed = globalLayoutOf(in, s->buffer) || globalLayoutOf(in, d->buffer);
+  if (std::optional<Value> r =
+          elementLoopCopy(in, p, s, d, fragmentPart || placed))
     return *r;
   // Loads from global memory into shared memory are what T.Pipelined
   // multi-buffers (its producer stage).
@@ -436,11 +448,11 @@ static Value tileAsyncCopy(Interpreter &in, const PArgs &p) {
   return r;
 }
 
-static Value tileGemm(Interpreter &in, const PArgs &p) {
+Value eval::tileGemm(Interpreter &in, const PArgs &p, Value denseA) {
   if (in.checkInKernel("T.gemm", p.call) ||
       in.checkNotInParallel("T.gemm", p.call))
     return Value::poison();
-  Value av = p.getOr("A", Value::poison()), bv = p.getOr("B", Value::poison()),
+  Value av = denseA.isNone() ? p.getOr("A", Value::poison()) : denseA, bv = p.getOr("B", Value::poison()),
         cv = p.getOr("C", Value::poison());
   if (av.isAbrupt() || bv.isAbrupt() || cv.isAbrupt())
     return Value::poison();
@@ -1225,6 +1237,8 @@ std::optional<Value> Interpreter::callKernelPrimitive(const PArgs &p) {
     return tileCopy(*this, p);
   case BuiltinId::Gemm:
     return tileGemm(*this, p);
+  case BuiltinId::GemmSp:
+    return tileGemmSp(*this, p);
   case BuiltinId::WgmmaGemm: {
     // T.wgmma_gemm: T.gemm on Hopper's wgmma only (tile.wgmma_only); layout
     // inference treats it as T.gemm, a target without wgmma refuses it.
@@ -1365,7 +1379,7 @@ std::optional<Value> Interpreter::callKernelPrimitive(const PArgs &p) {
                                  "T.annotate_layout expects a dict from "
                                  "buffers to layouts");
     for (auto &kv : m.as<DictObj>()->items) {
-      if (!kv.first.is(ValueKind::Buffer))
+      if (!kv.first.is(ValueKind::Buffer) || kv.second.isAbrupt())
         continue;
       BufferObj *b = kv.first.as<BufferObj>();
       checkBufferUse(b, at);
@@ -1403,7 +1417,12 @@ std::optional<Value> Interpreter::callKernelPrimitive(const PArgs &p) {
         if (lv.isObj(ObjKind::Layout) && lv.as<LayoutObj>()->attr)
           layout = lv.as<LayoutObj>()->attr;
       }
-      tile::AnnotateLayoutOp::create(ir->b, ir->loc(at), b->value, layout);
+      auto annotation =
+          tile::AnnotateLayoutOp::create(ir->b, ir->loc(at), b->value, layout);
+      if (kv.second.isObj(ObjKind::Layout) &&
+          kv.second.as<LayoutObj>()->description ==
+              "make_cutlass_metadata_layout")
+        annotation->setAttr(kMetadataOrderAttr, ir->b.getUnitAttr());
     }
     return Value::none();
   }

@@ -596,12 +596,13 @@ std::optional<Value> Interpreter::callObjectPrimitive(const PArgs &p) {
   case BuiltinId::MakeQuarterBankSwizzledLayout:
   case BuiltinId::MakeVoltaSwizzledLayout:
   case BuiltinId::MakeGemmFragment8x8Transposed:
-  case BuiltinId::MakeFullyReplicatedLayoutFragment:
-  case BuiltinId::MakeCutlassMetadataLayout: {
+  case BuiltinId::MakeFullyReplicatedLayoutFragment: {
     auto *o = heap.make<LayoutObj>();
     o->description = p.info.getShortName();
     return heap.obj(ObjKind::Layout, o);
   }
+  case BuiltinId::MakeCutlassMetadataLayout:
+    return makeCutlassMetadataLayout(*this, p);
   case BuiltinId::WSSchedule:
   case BuiltinId::WSRole:
   case BuiltinId::WSPipeline:

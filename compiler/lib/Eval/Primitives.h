@@ -9,6 +9,8 @@
 
 #include "Interpreter.h"
 
+#include "tlc/Layout/Layout.h"
+
 namespace tlc::eval {
 
 /// The arguments of a T.* call matched against its registry parameters.
@@ -47,6 +49,32 @@ Value viewBuffer(Interpreter &in, BufferObj *src,
                  llvm::ArrayRef<SymExpr> shape, lang::DType dtype, Node at);
 /// `T.copy(src, dst)` and its variants (KernelOps.cpp).
 Value tileCopy(Interpreter &in, const PArgs &p);
+/// `T.gemm(A, B, C, ...)`: checked and built as a tile.gemm; \p denseA,
+/// when not None, is the A operand in place of the call's (T.gemm_sp's
+/// expanded tile; KernelOps.cpp).
+Value tileGemm(Interpreter &in, const PArgs &p, Value denseA = Value::none());
+/// `T.gemm_sp` / `T.gemm_sp_v2`: checked, then built as the expansion of
+/// the 2:4-compressed A into a dense shared tile and a tile.gemm
+/// (GemmSp.cpp).
+Value tileGemmSp(Interpreter &in, const PArgs &p);
+/// `tilelang.layout.make_cutlass_metadata_layout(buffer, mma_dtype, arch,
+/// block_k=...)`: the CUTLASS order of T.gemm_sp's metadata as a real
+/// layout of the buffer (MetadataLayout.cpp).
+Value makeCutlassMetadataLayout(Interpreter &in, const PArgs &p);
+/// The attribute that marks a tile.annotate_layout of
+/// make_cutlass_metadata_layout's order.
+inline constexpr llvm::StringLiteral kMetadataOrderAttr = "tile.metadata_order";
+/// The make_cutlass_metadata_layout annotated on global tensor \p b (where
+/// its elements lie in memory), or nullopt (MetadataLayout.cpp). Other
+/// layouts annotated on global tensors (FlashAttention's dQ order) are not
+/// applied to their copies: their atomic updates do not honour them either.
+std::optional<layout::Layout> globalLayoutOf(Interpreter &in, BufferObj *b);
+/// Replaces the logical element indices \p idx of \p b by the indices of
+/// the place \p layout puts that element (a one-output layout's flat
+/// offset is unflattened over b's static shape); false when it cannot.
+bool physicalIndices(Interpreter &in, BufferObj *b,
+                     const layout::Layout &layout, mlir::Location l,
+                     llvm::SmallVectorImpl<mlir::Value> &idx);
 /// `T.tvm_thread_allreduce(size, values..., cond, dests..., threads...)`
 /// under the reducer of the enclosing `T.attr(..., "reduce_scope", ...)`:
 /// built from warp shuffles and shared memory (ThreadAllreduce.cpp).
