@@ -1474,6 +1474,19 @@ template <typename T> inline bool sameValue(const T &a, const T &b) {
   }
 }
 
+/// Equal views: the same elements of the same buffer with the same bounds
+/// (a tile operation after a barrier takes one view its threads agree on).
+template <typename T, int R>
+inline bool sameValue(const View<T, R> &a, const View<T, R> &b) {
+  if (a.base != b.base || a.origin != b.origin)
+    return false;
+  for (int d = 0; d < R; ++d)
+    if (a.shape[d] != b.shape[d] || a.stride[d] != b.stride[d] ||
+        a.lo[d] != b.lo[d] || a.hi[d] != b.hi[d])
+      return false;
+  return true;
+}
+
 /// The value of \p v in the threads that \p active names (every thread when
 /// null), which must agree: it is used once for the whole block (a loop
 /// bound, a loop exit, an operand of a tile operation). A disagreement is
@@ -1500,6 +1513,56 @@ inline T uniform(Status &st, const char *loc, const char *what,
     }
   }
   return first < 0 ? T() : v[first];
+}
+
+/// The first thread that \p active names (every thread when null); 0 when
+/// none is.
+inline int64_t firstActive(const Lanes<uint8_t> *active, int64_t n) {
+  for (int64_t t = 0; t < n; ++t)
+    if (!active || (*active)[t])
+      return t;
+  return 0;
+}
+
+/// Whether the copies of a per-thread buffer (\p all: thread t's copy is
+/// `lane(all, t)`) hold the same values in every thread that \p active
+/// names: a tile operation reads one thread's copy. Otherwise an error
+/// naming two threads that differ, and false.
+template <typename T, int R>
+inline bool lanesAgree(Status &st, const char *loc, const char *what,
+                       const View<T, R> &all, const Lanes<uint8_t> *active,
+                       int64_t n) {
+  int64_t first = firstActive(active, n);
+  int64_t per = 1;
+  for (int d = 1; d < R; ++d)
+    per *= all.shape[d];
+  for (int64_t t = first + 1; t < n; ++t) {
+    if (active && !(*active)[t])
+      continue;
+    for (int64_t e = 0; e < per; ++e) {
+      int64_t idx[R] = {};
+      int64_t rest = e;
+      for (int d = R - 1; d >= 1; --d) {
+        idx[d] = rest % all.shape[d];
+        rest /= all.shape[d];
+      }
+      int64_t a[R], b[R];
+      std::copy(idx, idx + R, a);
+      std::copy(idx, idx + R, b);
+      a[0] = first;
+      b[0] = t;
+      if (sameValue(all.at(a), all.at(b)))
+        continue;
+      char msg[320];
+      std::snprintf(msg, sizeof msg,
+                    "%s differs between thread %lld and thread %lld of the "
+                    "block; the CPU target reads it once for the whole block",
+                    what, (long long)first, (long long)t);
+      st.fail(loc, msg);
+      return false;
+    }
+  }
+  return true;
 }
 
 /// Whether a tile operation under a condition on the thread index runs: it
