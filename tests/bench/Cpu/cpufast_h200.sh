@@ -2,9 +2,9 @@
 # The CPU reference on the H200 host (16 cores) for the programs corpus run
 # 8 stopped at 40 s (docs/perf/corpus-h200.md) and MInference's
 # vertical-slash attention (newly built for cpu), at their own sizes.
-# Staged by cpufast_stage.sh as S/go.sh next to new/ (this branch's
-# tlc-build, tlc-run), old/ (main's), lib/libtlc_cuda.so and corpus/ (the
-# public programs, not part of the repository). Run on the GPU machine:
+# Staged by cpufast_stage.sh as S/go.sh next to bins.tar.xz (new/: this
+# branch's tlc-build, tlc-run; old/: main's; lib/libtlc_cuda.so) and
+# corpus/ (the public programs, not part of the repository). Run on the GPU machine:
 #   OUT=$OUT bash S/go.sh
 # Steps, each program in parallel (16 jobs): build cpu with both tlc-builds
 # and cuda:sm_90a with the new one; then, until DEADLINE seconds (default
@@ -17,7 +17,15 @@
 # Output: $OUT/summary.txt (one line per step and program: wall seconds,
 # exit status, timings), $OUT/logs/*.
 set -u
-S=$(cd "$(dirname "$0")" && pwd)
+S0=$(cd "$(dirname "$0")" && pwd)
+# The staged binaries (bins.tar.xz: new/, old/, lib/) unpacked next to a
+# link to the programs.
+S=/tmp/cpufast-stage
+rm -rf "$S"
+mkdir -p "$S"
+tar -C "$S" -xJf "$S0/bins.tar.xz"
+ln -s "$S0/corpus" "$S/corpus"
+cp "$S0/commit" "$S/commit"
 O=${OUT:-/tmp/out}
 mkdir -p "$O/logs"
 A=/tmp/cpufast-art

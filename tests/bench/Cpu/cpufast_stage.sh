@@ -1,8 +1,8 @@
 #!/bin/bash
 # Stages the H200 run of cpufast_h200.sh into build-h200-cpufast/ of this
-# worktree (ignored by git): new/ = this worktree's build (tlc-build,
-# tlc-run, stripped), old/ = OLD_BIN's (default /work/main/build/bin),
-# lib/libtlc_cuda.so, corpus/ = CORPUS (default /work/corpus: public
+# worktree (ignored by git): bins.tar.xz holding new/ = this worktree's
+# build (tlc-build, tlc-run, stripped), old/ = OLD_BIN's (default
+# /work/main/build/bin) and lib/libtlc_cuda.so; corpus/ = CORPUS (default /work/corpus: public
 # programs, never committed), go.sh, commit.
 # Usage: bash tests/bench/Cpu/cpufast_stage.sh
 set -eu
@@ -18,6 +18,10 @@ for t in tlc-build tlc-run; do
 done
 cp "$R/build/lib/libtlc_cuda.so" "$S/lib/"
 cp "$CORPUS"/*.py "$S/corpus/"
+# The binaries packed (xz): the stage must stay under the device call's
+# 64 MiB of carried files; go.sh unpacks them.
+tar -C "$S" -cJf "$S/bins.tar.xz" new old lib
+rm -rf "$S/new" "$S/old" "$S/lib"
 cp "$R/tests/bench/Cpu/cpufast_h200.sh" "$S/go.sh"
 {
   echo "new: cpufast $(git -C "$R" rev-parse --short HEAD)$(git -C "$R" diff --quiet HEAD || echo '+dirty')"
