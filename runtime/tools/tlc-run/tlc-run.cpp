@@ -183,8 +183,7 @@ public:
   /// Ends the current phase, naming it \p what.
   void lap(const char *what) {
     auto now = std::chrono::steady_clock::now();
-    phases.push_back(
-        {what, std::chrono::duration<double>(now - last).count()});
+    phases.push_back({what, std::chrono::duration<double>(now - last).count()});
     last = now;
   }
   void print(llvm::raw_ostream &os) const {

@@ -628,9 +628,8 @@ LogicalResult Emitter::emitThreadedTileOp(Operation *op) {
       if (auto n = dyn_cast<NameLoc>(v.getLoc()))
         what = "'" + n.getName().getValue().str() + "'";
       line("if (!tlc::cpu::lanesAgree(st, " + locLiteral(op->getLoc()) +
-           ", \"" + what + " read by " + opName + "\", " +
-           perThreadStorage[v] + ", " + activePtr() + ", " + threadCount +
-           "))");
+           ", \"" + what + " read by " + opName + "\", " + perThreadStorage[v] +
+           ", " + activePtr() + ", " + threadCount + "))");
       line("  return;");
     }
     line("const int64_t tlc_t = tlc::cpu::firstActive(" + activePtr() + ", " +

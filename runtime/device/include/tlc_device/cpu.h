@@ -825,11 +825,10 @@ gemmTiles256(const Acc *pa, const Acc *pb, Acc *c, int64_t ldc, int64_t m,
 /// width (no fused multiply-add), so results do not depend on the host.
 inline int gemmVectorBytes() {
 #ifdef TLC_CPU_GEMM_DISPATCH
-  static const int bytes = __builtin_cpu_supports("avx512f") &&
-                                   __builtin_cpu_supports("f16c")
-                               ? 64
-                           : __builtin_cpu_supports("avx2")  ? 32
-                                                             : 16;
+  static const int bytes =
+      __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("f16c") ? 64
+      : __builtin_cpu_supports("avx2")                                    ? 32
+                                                                          : 16;
   return bytes;
 #else
   return 16;
@@ -912,7 +911,7 @@ packRowBlocks(Acc *dst, const T *base, int64_t sr, int64_t rows, int64_t cols,
 template <typename Acc, bool Wide, typename T, int R>
 __attribute__((always_inline)) inline void
 packPanelsImpl(Acc *dst, const View<T, R> &v, bool trans, int64_t rows,
-                       int64_t cols, int64_t P) {
+               int64_t cols, int64_t P) {
   int64_t panels = (rows + P - 1) / P;
   bool inside =
       trans ? matrixInBounds(v, cols, rows) : matrixInBounds(v, rows, cols);
