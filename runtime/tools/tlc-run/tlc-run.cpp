@@ -71,6 +71,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <chrono>
 #include <optional>
 
 using namespace tlc;
@@ -159,6 +160,13 @@ cl::list<std::string> intermediateOpts(
              "where they are wider than its own, as the manifest's "
              "\"precision\" does for tf32 products"),
     cl::value_desc("NAME=DTYPE"), cl::cat(category));
+cl::opt<bool> timings(
+    "timings",
+    cl::desc("Print the wall seconds of each phase of every kernel: random "
+             "or read inputs, the copy kept for --verify/--save, the "
+             "device run (copies and launches), the CPU reference, the "
+             "comparison"),
+    cl::init(false), cl::cat(category));
 cl::opt<double> rtolOpt("rtol", cl::desc("Override the relative tolerance"),
                         cl::init(-1), cl::cat(category));
 cl::opt<double> atolOpt("atol", cl::desc("Override the absolute tolerance"),
@@ -196,6 +204,27 @@ double unitRoundoff(const DType &dt) {
   }
 }
 
+/// Wall seconds of the phases of one kernel's run (--timings).
+class PhaseTimes {
+public:
+  /// Ends the current phase, naming it \p what.
+  void lap(const char *what) {
+    auto now = std::chrono::steady_clock::now();
+    phases.push_back({what, std::chrono::duration<double>(now - last).count()});
+    last = now;
+  }
+  void print(llvm::raw_ostream &os) const {
+    os << "  timings:";
+    for (auto &[what, s] : phases)
+      os << llvm::format(" %s %.2f s;", what, s);
+    os << "\n";
+  }
+
+private:
+  std::chrono::steady_clock::time_point last = std::chrono::steady_clock::now();
+  std::vector<std::pair<const char *, double>> phases;
+};
+
 /// Writes the tensors of \p host whose role matches into \p dir.
 llvm::Error saveTensors(const artifact::Manifest &m, const HostArgs &host,
                         llvm::StringRef dir, bool inputsOnly) {
@@ -223,9 +252,11 @@ int runKernel(Device &dev, const artifact::Manifest &m, llvm::StringRef dir,
               const llvm::StringMap<std::string> &defs, llvm::StringRef outDir) {
   llvm::outs() << "kernel " << m.name << " (" << m.kernel << ", target "
                << m.target << ") on " << dev.describe() << "\n";
+  PhaseTimes phase;
   auto kernel = dev.loadKernel(m, dir);
   if (!kernel)
     return fail(llvm::toString(kernel.takeError()));
+  phase.lap("load");
   HostArgsOptions argOptions;
   argOptions.seed = seed;
   argOptions.inputsDir = inputsDir;
@@ -246,9 +277,12 @@ int runKernel(Device &dev, const artifact::Manifest &m, llvm::StringRef dir,
                  << "\n";
   // The inputs as they were before the run: for --save and the reference
   // of --verify (a copy of every tensor, made only for those).
+  phase.lap("inputs");
   std::optional<HostArgs> before;
-  if (verify || !outDir.empty())
+  if (verify || !outDir.empty()) {
     before = *host;
+    phase.lap("copy");
+  }
   if (!outDir.empty()) {
     llvm::SmallString<256> inDir(outDir);
     path::append(inDir, "inputs");
@@ -264,6 +298,7 @@ int runKernel(Device &dev, const artifact::Manifest &m, llvm::StringRef dir,
   }
   if (llvm::Error e = runWithHostArgs(dev, **kernel, m, *host, runOptions))
     return fail(llvm::toString(std::move(e)));
+  phase.lap("run");
   llvm::outs() << "  ran: ";
   for (size_t i = 0; i < m.params.size(); ++i) {
     const artifact::Param &p = m.params[i];
@@ -345,9 +380,11 @@ int runKernel(Device &dev, const artifact::Manifest &m, llvm::StringRef dir,
     }
     RunOptions refOptions;
     refOptions.numWorkers = dev.getKind() == "cpu" ? 1 : int(threads);
+    phase.lap("reference-load");
     if (llvm::Error e =
             runWithHostArgs(*cpuDev, **refKernel, refManifest, ref, refOptions))
       return fail("CPU reference: " + llvm::toString(std::move(e)));
+    phase.lap("reference");
     if (dev.getKind() == "cpu")
       llvm::outs() << "  verify: the device is the CPU reference itself; "
                       "comparing this run with a single-threaded run of the "
@@ -519,6 +556,10 @@ int runKernel(Device &dev, const artifact::Manifest &m, llvm::StringRef dir,
         status = 1;
     }
   }
+  if (verify)
+    phase.lap("compare");
+  if (timings)
+    phase.print(llvm::outs());
   if (bench && !times.empty()) {
     std::sort(times.begin(), times.end());
     double median = times[times.size() / 2];

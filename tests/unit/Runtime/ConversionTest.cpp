@@ -17,6 +17,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <ios>
 #include <limits>
 
 using namespace tlc::cpu;
@@ -166,6 +167,92 @@ TEST_CASE("float8 e4m3fn/e5m2: bit-level conversions equal frexp rounding") {
     for (int d = -2; d <= 2; ++d)
       agree(bitsFloat(floatBits(mid) + uint32_t(d)));
   }
+}
+
+namespace {
+
+/// binary16 bits of \p x by frexp and rounding in double (an oracle written
+/// independently of floatToHalfBits's bit manipulation): round to nearest
+/// even at the half's precision (11 significant bits, fewer for
+/// subnormals), infinity from 65520 on, NaN as 0x7E00.
+unsigned halfBitsByFrexp(float x) {
+  unsigned sign = std::signbit(x) ? 0x8000u : 0u;
+  if (std::isnan(x))
+    return sign | 0x7E00u;
+  double a = std::fabs(double(x));
+  if (a >= 65520.0)
+    return sign | 0x7C00u;
+  if (a == 0.0)
+    return sign;
+  int e;
+  std::frexp(a, &e); // a = f * 2^e, 0.5 <= f < 1
+  // The unit of the last place: 2^(e - 11) for normals, 2^-24 below 2^-14.
+  int ulp = std::max(e - 11, -24);
+  double q = std::nearbyint(std::ldexp(a, -ulp)); // round to nearest even
+  double v = std::ldexp(q, ulp);
+  if (v == 0.0)
+    return sign;
+  int ve;
+  std::frexp(v, &ve);
+  if (ve - 1 < -14) // subnormal: v / 2^-24
+    return sign | unsigned(std::ldexp(v, 24));
+  unsigned m = unsigned(std::ldexp(v, 11 - ve)) - 1024u; // 10 fraction bits
+  return sign | unsigned(ve - 1 + 15) << 10 | m;
+}
+
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+/// Mismatches of floatToHalfBits against the F16C instruction vcvtps2ph
+/// (round to nearest even) over all 2^32 float bit patterns; NaN compares
+/// as 0x7E00 with the sign (vcvtps2ph keeps the payload). -1: no F16C.
+__attribute__((target("avx2,f16c"))) long long
+halfMismatchesF16C(uint32_t &first) {
+  if (!__builtin_cpu_supports("f16c") || !__builtin_cpu_supports("avx2"))
+    return -1;
+  constexpr int kChunk = 4096;
+  alignas(32) float xs[kChunk];
+  alignas(32) uint16_t hw[kChunk], sw[kChunk];
+  long long bad = 0;
+  for (uint64_t base = 0; base < (uint64_t(1) << 32); base += kChunk) {
+    for (int i = 0; i < kChunk; ++i)
+      xs[i] = bitsFloat(uint32_t(base + i));
+    for (int i = 0; i < kChunk; i += 8)
+      _mm_store_si128(reinterpret_cast<__m128i *>(hw + i),
+                      _mm256_cvtps_ph(_mm256_load_ps(xs + i), 0));
+    for (int i = 0; i < kChunk; ++i)
+      sw[i] = floatToHalfBits(xs[i]);
+    for (int i = 0; i < kChunk; ++i) {
+      unsigned h = hw[i];
+      if (std::isnan(xs[i]))
+        h = (h & 0x8000u) | 0x7E00u;
+      if (sw[i] != h && bad++ == 0)
+        first = uint32_t(base + i);
+    }
+  }
+  return bad;
+}
+#endif
+
+} // namespace
+
+TEST_CASE("float16: the branch-free rounding equals frexp rounding and F16C") {
+  // Every 61st bit pattern (all exponents, all signs) against frexp.
+  long long checked = 0, bad = 0;
+  for (uint64_t b = 0; b < (uint64_t(1) << 32); b += 61, ++checked) {
+    float x = bitsFloat(uint32_t(b));
+    if (unsigned(floatToHalfBits(x)) != halfBitsByFrexp(x) && bad++ < 5)
+      FAIL_CHECK("bits 0x" << std::hex << b << ": " << floatToHalfBits(x)
+                           << " != " << halfBitsByFrexp(x));
+  }
+  CHECK(bad == 0);
+  CHECK(checked > 70000000);
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+  uint32_t first = 0;
+  long long hwBad = halfMismatchesF16C(first);
+  if (hwBad >= 0) {
+    CAPTURE(first);
+    CHECK(hwBad == 0);
+  }
+#endif
 }
 
 TEST_CASE("cast: float to integer saturates, NaN gives zero") {

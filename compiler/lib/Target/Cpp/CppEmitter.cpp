@@ -599,6 +599,7 @@ LogicalResult Emitter::emitAlloc(tile::AllocOp op) {
     line("const tlc::cpu::View<" + *elem + ", " + Twine(viewRank(bt) + 1) +
          "> " + all + " = " + mem + ".view;");
     names[op.getResult()] = "tlc::cpu::lane(" + all + ", tlc_t)";
+    perThreadStorage[op.getResult()] = all;
     if (Value init = op.getInit()) {
       if (!isBlockValue(init))
         return op.emitError("the CPU target needs the initial value of a "

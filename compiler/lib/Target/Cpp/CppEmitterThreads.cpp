@@ -28,6 +28,10 @@
 //   holding any of these. A branch on a per-thread condition holding them
 //   narrows the active mask (a Lanes<uint8_t>); a loop holding them needs
 //   bounds that agree between the active threads.
+// * A view taken in a run at a per-thread offset and used after it is kept
+//   per thread too (a Lanes of Views): per-thread code reads each thread's
+//   own, a tile operation the one its threads agree on (checked at run
+//   time, like its scalar operands).
 // * What is refused, with the reason: a barrier reached by some threads of
 //   the block but not others, a warp operation whose mask names a lane that
 //   does not reach it, a `break` under a per-thread condition out of a loop
@@ -203,6 +207,12 @@ bool Emitter::isBlockValue(Value v) {
   return result;
 }
 
+FailureOr<std::string> Emitter::laneType(Value v, Operation *at) {
+  if (auto b = dyn_cast<tile::BufferType>(v.getType()))
+    return viewType(b, at);
+  return valueType(v.getType(), at);
+}
+
 std::string Emitter::laneValue(Value v, StringRef thread) {
   auto it = laneArrays.find(v);
   if (it != laneArrays.end())
@@ -215,7 +225,7 @@ FailureOr<std::string> Emitter::blockScalar(Value v, Operation *at,
   auto it = laneArrays.find(v);
   if (it == laneArrays.end())
     return expr(v);
-  auto t = valueType(v.getType(), at);
+  auto t = laneType(v, at);
   if (failed(t))
     return failure();
   std::string u = fresh("uniform");
@@ -279,6 +289,7 @@ LogicalResult Emitter::emitThreadedBody(tile::KernelOp op) {
   blockLevelOps.clear();
   blockValueMemo.clear();
   laneArrays.clear();
+  perThreadStorage.clear();
   activeMask.clear();
   op.walk([&](Operation *o) {
     if (!isCollective(o))
@@ -369,12 +380,11 @@ LogicalResult Emitter::emitThreadRun(ArrayRef<Operation *> run) {
       });
       if (!escapes)
         continue;
-      if (isa<tile::BufferType>(v.getType()))
-        return op->emitError(
-            "the CPU target cannot keep a view that differs between threads "
-            "from one phase of the block to the next (across a barrier or "
-            "warp operation); take the view where it is used");
-      auto t = valueType(v.getType(), op);
+      // A view (a tile at a per-thread offset: `K[b, k : k + n, :]` with k
+      // read by each thread) is kept like a scalar, one View per thread; a
+      // tile operation after the barrier takes the one view its threads
+      // agree on (blockScalar), per-thread code each thread's own.
+      auto t = laneType(v, op);
       if (failed(t))
         return failure();
       std::string hint = "v";
@@ -576,16 +586,27 @@ LogicalResult Emitter::emitBlockLevel(Operation *op) {
 LogicalResult Emitter::emitThreadedTileOp(Operation *op) {
   // Scalars from the threads (a tile's offset computed from a per-thread
   // value) must agree: the operation runs once.
-  SmallVector<Value> lanesUsed;
-  bool perThreadBuffer = false;
+  // A per-thread buffer the operation only reads element by element (a
+  // T.alloc_var bound in a T.Parallel) must hold the same values in its
+  // threads, like a scalar operand: the operation reads one thread's copy.
+  SmallVector<Value> lanesUsed, perThreadRead;
+  bool perThreadWrite = false;
   op->walk([&](Operation *inner) {
     for (Value v : inner->getOperands()) {
       if (laneArrays.count(v) && !llvm::is_contained(lanesUsed, v))
         lanesUsed.push_back(v);
-      perThreadBuffer |= isPerThreadBuffer(v);
+      if (!isPerThreadBuffer(v))
+        continue;
+      auto load = dyn_cast<tile::LoadOp>(inner);
+      if (load && inner != op && perThreadStorage.count(v)) {
+        if (!llvm::is_contained(perThreadRead, v))
+          perThreadRead.push_back(v);
+      } else {
+        perThreadWrite = true;
+      }
     }
   });
-  if (perThreadBuffer)
+  if (perThreadWrite)
     return op->emitError(
         "the CPU target cannot run this tile operation on a T.alloc_local / "
         "T.alloc_var buffer in a kernel with per-thread code (each thread "
@@ -597,6 +618,23 @@ LogicalResult Emitter::emitThreadedTileOp(Operation *op) {
   std::string opName = op->getName().getStringRef().str();
   if (opName.rfind("tile.", 0) == 0)
     opName = "T." + opName.substr(5);
+  if (opName == "T.parallel")
+    opName = "T.Parallel";
+  if (!perThreadRead.empty()) {
+    // The first active thread's copies, once every active thread's agree.
+    open("");
+    for (Value v : perThreadRead) {
+      std::string what = "T.alloc_local/T.alloc_var";
+      if (auto n = dyn_cast<NameLoc>(v.getLoc()))
+        what = "'" + n.getName().getValue().str() + "'";
+      line("if (!tlc::cpu::lanesAgree(st, " + locLiteral(op->getLoc()) +
+           ", \"" + what + " read by " + opName + "\", " + perThreadStorage[v] +
+           ", " + activePtr() + ", " + threadCount + "))");
+      line("  return;");
+    }
+    line("const int64_t tlc_t = tlc::cpu::firstActive(" + activePtr() + ", " +
+         threadCount + ");");
+  }
   SmallVector<std::pair<Value, std::string>> saved;
   for (Value v : lanesUsed) {
     auto u = blockScalar(v, op, "an operand of " + opName);
@@ -609,6 +647,8 @@ LogicalResult Emitter::emitThreadedTileOp(Operation *op) {
   for (auto &[v, n] : saved)
     names[v] = n;
   currentLoc = op->getLoc();
+  if (!perThreadRead.empty())
+    close();
   if (masked)
     close();
   return r;

@@ -262,6 +262,9 @@ public:
   /// The C++ expression of \p v in thread \p thread (a Lanes element or a
   /// block value).
   std::string laneValue(mlir::Value v, llvm::StringRef thread);
+  /// The C++ type of \p v kept in a Lanes array: its scalar type, or the
+  /// View type of a buffer value.
+  mlir::FailureOr<std::string> laneType(mlir::Value v, mlir::Operation *at);
   /// \p v as one value for the block (checked to agree between the active
   /// threads when it is per-thread).
   mlir::FailureOr<std::string> blockScalar(mlir::Value v, mlir::Operation *at,
@@ -352,6 +355,9 @@ private:
   std::string activeMask;
   /// Values kept per thread in a Lanes array (their name).
   llvm::DenseMap<mlir::Value, std::string> laneArrays;
+  /// The per-thread buffers of a threaded kernel (T.alloc_local /
+  /// T.alloc_var): the View holding every thread's copy (leading dimension).
+  llvm::DenseMap<mlir::Value, std::string> perThreadStorage;
   /// Ops that run once for the block and the ops around them.
   llvm::DenseSet<mlir::Operation *> blockLevelOps;
   llvm::DenseMap<mlir::Value, bool> blockValueMemo;

@@ -48,6 +48,10 @@
 
 #include <ucontext.h>
 
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#include <immintrin.h>
+#endif
+
 #include "tlc_device/philox.h"
 
 //===----------------------------------------------------------------------===//
@@ -105,31 +109,26 @@ inline float bitsFloat(uint32_t b) {
 }
 
 /// IEEE binary16 bits of \p x, round to nearest even; overflow gives
-/// infinity, NaN stays a (quiet) NaN.
+/// infinity, NaN becomes the quiet NaN 0x7E00 (with the sign). Selects
+/// only (no branches, no variable shifts), so that loops storing f16
+/// vectorise: every candidate is computed and the magnitude picks one. A
+/// normal half rounds the mantissa in place (adding half a unit minus one
+/// plus the kept lowest bit; a carry moves into the exponent, up to
+/// infinity at 65520) and rebiases the exponent (127 -> 15). Below 2^-14
+/// (a subnormal half or zero), |x| + 0.5f is |x| rounded to a multiple of
+/// 2^-24, the spacing of floats in [0.5, 1), by the host's float addition
+/// (round to nearest even), whose low mantissa bits are then the half's
+/// (0x400, the smallest normal, when it rounds up into the normals).
 inline uint16_t floatToHalfBits(float x) {
   uint32_t bits = floatBits(x);
   uint32_t sign = (bits >> 16) & 0x8000u;
   uint32_t ax = bits & 0x7FFFFFFFu;
-  if (ax >= 0x7F800000u) // inf or NaN
-    return uint16_t(sign | (ax > 0x7F800000u ? 0x7E00u : 0x7C00u));
-  if (ax >= 0x477FF000u) // >= 65520 rounds to infinity
-    return uint16_t(sign | 0x7C00u);
-  if (ax < 0x38800000u) { // below 2^-14: subnormal half or zero
-    if (ax <= 0x33000000u) // <= 2^-25 (the tie rounds to even zero)
-      return uint16_t(sign);
-    uint32_t e = ax >> 23;
-    uint32_t m = (ax & 0x7FFFFFu) | 0x800000u;
-    uint32_t shift = 126 - e; // value / 2^-24 == m >> shift
-    uint32_t q = m >> shift;
-    uint32_t rem = m & ((1u << shift) - 1);
-    uint32_t halfway = 1u << (shift - 1);
-    if (rem > halfway || (rem == halfway && (q & 1)))
-      ++q;
-    return uint16_t(sign | q);
-  }
-  uint32_t r = ax + 0xFFFu + ((ax >> 13) & 1u);
-  r -= 0x38000000u; // rebias 127 -> 15
-  return uint16_t(sign | (r >> 13));
+  uint32_t normal = (ax + 0xFFFu + ((ax >> 13) & 1u) - 0x38000000u) >> 13;
+  uint32_t subnormal = floatBits(bitsFloat(ax) + 0.5f) - 0x3F000000u;
+  uint32_t r = ax < 0x38800000u ? subnormal : normal;
+  r = ax >= 0x477FF000u ? 0x7C00u : r; // >= 65520 and infinity
+  r = ax > 0x7F800000u ? 0x7E00u : r;  // NaN
+  return uint16_t(sign | r);
 }
 
 /// The float value of binary16 bits \p h (exact). Branch-free (selects
@@ -826,9 +825,10 @@ gemmTiles256(const Acc *pa, const Acc *pb, Acc *c, int64_t ldc, int64_t m,
 /// width (no fused multiply-add), so results do not depend on the host.
 inline int gemmVectorBytes() {
 #ifdef TLC_CPU_GEMM_DISPATCH
-  static const int bytes = __builtin_cpu_supports("avx512f") ? 64
-                           : __builtin_cpu_supports("avx2")  ? 32
-                                                             : 16;
+  static const int bytes =
+      __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("f16c") ? 64
+      : __builtin_cpu_supports("avx2")                                    ? 32
+                                                                          : 16;
   return bytes;
 #else
   return 16;
@@ -849,7 +849,37 @@ constexpr int64_t kPackRows = 32, kPackCols = 16;
 /// by row into a small buffer (contiguous, so the conversion vectorises),
 /// then written out column by column (contiguous writes). \p FixedP > 0
 /// is the panel height P known at compile time (\p P otherwise).
-template <typename Acc, int FixedP, typename T>
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+/// dst[j] = the float value of binary16 bits src[j], j < n, by the F16C
+/// conversion (vcvtph2ps: exact, as halfBitsToFloat; a signalling NaN comes
+/// out quiet, which the gemm's first operation does to it anyway).
+__attribute__((target("avx512f,f16c"))) inline void
+halfRunToFloat512(float *dst, const uint16_t *src, int64_t n) {
+  int64_t j = 0;
+  for (; j + 16 <= n; j += 16)
+    _mm512_storeu_ps(dst + j, _mm512_cvtph_ps(_mm256_loadu_si256(
+                                  reinterpret_cast<const __m256i *>(src + j))));
+  for (; j < n; ++j)
+    dst[j] = halfBitsToFloat(src[j]);
+}
+#endif
+
+/// dst[j] = Acc(src[j]) for j < n; with \p Wide (inlined into the AVX-512
+/// packing), f16 -> float by the F16C instruction.
+template <bool Wide, typename Acc, typename T>
+__attribute__((always_inline)) inline void convertRun(Acc *dst, const T *src,
+                                                      int64_t n) {
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+  if constexpr (Wide && std::is_same_v<Acc, float> && std::is_same_v<T, f16>) {
+    halfRunToFloat512(dst, reinterpret_cast<const uint16_t *>(src), n);
+    return;
+  }
+#endif
+  for (int64_t j = 0; j < n; ++j)
+    dst[j] = cast<Acc>(src[j]);
+}
+
+template <typename Acc, int FixedP, bool Wide, typename T>
 __attribute__((always_inline)) inline void
 packRowBlocks(Acc *dst, const T *base, int64_t sr, int64_t rows, int64_t cols,
               int64_t P = FixedP) {
@@ -865,11 +895,8 @@ packRowBlocks(Acc *dst, const T *base, int64_t sr, int64_t rows, int64_t cols,
         tmp[r][c] = Acc();
     int64_t c0 = 0;
     for (; c0 + kPackCols <= cols; c0 += kPackCols) {
-      for (int64_t r = 0; r < n; ++r) {
-        const T *src = base + (p * P + r) * sr + c0;
-        for (int64_t c = 0; c < kPackCols; ++c)
-          tmp[r][c] = cast<Acc>(src[c]);
-      }
+      for (int64_t r = 0; r < n; ++r)
+        convertRun<Wide>(&tmp[r][0], base + (p * P + r) * sr + c0, kPackCols);
       for (int64_t c = 0; c < kPackCols; ++c)
         for (int64_t r = 0; r < P; ++r)
           out[(c0 + c) * P + r] = tmp[r][c];
@@ -881,10 +908,10 @@ packRowBlocks(Acc *dst, const T *base, int64_t sr, int64_t rows, int64_t cols,
   }
 }
 
-template <typename Acc, typename T, int R>
+template <typename Acc, bool Wide, typename T, int R>
 __attribute__((always_inline)) inline void
 packPanelsImpl(Acc *dst, const View<T, R> &v, bool trans, int64_t rows,
-                       int64_t cols, int64_t P) {
+               int64_t cols, int64_t P) {
   int64_t panels = (rows + P - 1) / P;
   bool inside =
       trans ? matrixInBounds(v, cols, rows) : matrixInBounds(v, rows, cols);
@@ -899,9 +926,7 @@ packPanelsImpl(Acc *dst, const View<T, R> &v, bool trans, int64_t rows,
       Acc *out = dst + p * cols * P;
       int64_t n = std::min<int64_t>(P, rows - p * P);
       for (int64_t c = 0; c < cols; ++c) {
-        const T *src = base + p * P + c * sc;
-        for (int64_t r = 0; r < n; ++r)
-          out[c * P + r] = cast<Acc>(src[r]);
+        convertRun<Wide>(out + c * P, base + p * P + c * sc, n);
         for (int64_t r = n; r < P; ++r)
           out[c * P + r] = Acc();
       }
@@ -911,13 +936,13 @@ packPanelsImpl(Acc *dst, const View<T, R> &v, bool trans, int64_t rows,
   if (inside && sc == 1 && P <= kPackRows) {
     // Rows contiguous in memory (A in its usual layout, B transposed).
     if (P == kGemmRows)
-      packRowBlocks<Acc, kGemmRows>(dst, base, sr, rows, cols);
+      packRowBlocks<Acc, kGemmRows, Wide>(dst, base, sr, rows, cols);
     else if (P == 16)
-      packRowBlocks<Acc, 16>(dst, base, sr, rows, cols);
+      packRowBlocks<Acc, 16, Wide>(dst, base, sr, rows, cols);
     else if (P == 32)
-      packRowBlocks<Acc, 32>(dst, base, sr, rows, cols);
+      packRowBlocks<Acc, 32, Wide>(dst, base, sr, rows, cols);
     else
-      packRowBlocks<Acc, 0>(dst, base, sr, rows, cols, P);
+      packRowBlocks<Acc, 0, Wide>(dst, base, sr, rows, cols, P);
     return;
   }
   for (int64_t p = 0; p < panels; ++p) {
@@ -942,10 +967,10 @@ packPanelsImpl(Acc *dst, const View<T, R> &v, bool trans, int64_t rows,
 
 #ifdef TLC_CPU_GEMM_DISPATCH
 template <typename Acc, typename T, int R>
-__attribute__((target("avx512f"))) void
+__attribute__((target("avx512f,f16c"))) void
 packPanels512(Acc *dst, const View<T, R> &v, bool trans, int64_t rows,
               int64_t cols, int64_t P) {
-  packPanelsImpl<Acc>(dst, v, trans, rows, cols, P);
+  packPanelsImpl<Acc, true>(dst, v, trans, rows, cols, P);
 }
 #endif
 
@@ -958,7 +983,7 @@ inline void packPanels(Acc *dst, const View<T, R> &v, bool trans, int64_t rows,
   if (gemmVectorBytes() == 64)
     return packPanels512<Acc>(dst, v, trans, rows, cols, P);
 #endif
-  packPanelsImpl<Acc>(dst, v, trans, rows, cols, P);
+  packPanelsImpl<Acc, false>(dst, v, trans, rows, cols, P);
 }
 
 } // namespace detail
@@ -1448,6 +1473,19 @@ template <typename T> inline bool sameValue(const T &a, const T &b) {
   }
 }
 
+/// Equal views: the same elements of the same buffer with the same bounds
+/// (a tile operation after a barrier takes one view its threads agree on).
+template <typename T, int R>
+inline bool sameValue(const View<T, R> &a, const View<T, R> &b) {
+  if (a.base != b.base || a.origin != b.origin)
+    return false;
+  for (int d = 0; d < R; ++d)
+    if (a.shape[d] != b.shape[d] || a.stride[d] != b.stride[d] ||
+        a.lo[d] != b.lo[d] || a.hi[d] != b.hi[d])
+      return false;
+  return true;
+}
+
 /// The value of \p v in the threads that \p active names (every thread when
 /// null), which must agree: it is used once for the whole block (a loop
 /// bound, a loop exit, an operand of a tile operation). A disagreement is
@@ -1474,6 +1512,56 @@ inline T uniform(Status &st, const char *loc, const char *what,
     }
   }
   return first < 0 ? T() : v[first];
+}
+
+/// The first thread that \p active names (every thread when null); 0 when
+/// none is.
+inline int64_t firstActive(const Lanes<uint8_t> *active, int64_t n) {
+  for (int64_t t = 0; t < n; ++t)
+    if (!active || (*active)[t])
+      return t;
+  return 0;
+}
+
+/// Whether the copies of a per-thread buffer (\p all: thread t's copy is
+/// `lane(all, t)`) hold the same values in every thread that \p active
+/// names: a tile operation reads one thread's copy. Otherwise an error
+/// naming two threads that differ, and false.
+template <typename T, int R>
+inline bool lanesAgree(Status &st, const char *loc, const char *what,
+                       const View<T, R> &all, const Lanes<uint8_t> *active,
+                       int64_t n) {
+  int64_t first = firstActive(active, n);
+  int64_t per = 1;
+  for (int d = 1; d < R; ++d)
+    per *= all.shape[d];
+  for (int64_t t = first + 1; t < n; ++t) {
+    if (active && !(*active)[t])
+      continue;
+    for (int64_t e = 0; e < per; ++e) {
+      int64_t idx[R] = {};
+      int64_t rest = e;
+      for (int d = R - 1; d >= 1; --d) {
+        idx[d] = rest % all.shape[d];
+        rest /= all.shape[d];
+      }
+      int64_t a[R], b[R];
+      std::copy(idx, idx + R, a);
+      std::copy(idx, idx + R, b);
+      a[0] = first;
+      b[0] = t;
+      if (sameValue(all.at(a), all.at(b)))
+        continue;
+      char msg[320];
+      std::snprintf(msg, sizeof msg,
+                    "%s differs between thread %lld and thread %lld of the "
+                    "block; the CPU target reads it once for the whole block",
+                    what, (long long)first, (long long)t);
+      st.fail(loc, msg);
+      return false;
+    }
+  }
+  return true;
 }
 
 /// Whether a tile operation under a condition on the thread index runs: it
