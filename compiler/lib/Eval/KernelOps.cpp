@@ -571,7 +571,26 @@ static Value tileGemm(Interpreter &in, const PArgs &p) {
   if (std::optional<Value> kp = p.get("k_pack"))
     if (kp->isIntLike())
       op->setAttr("k_pack", B.getI64IntegerAttr(kp->getInt()));
-  return Value::none();
+  // A tensor-memory accumulator (Blackwell's tcgen05.mma): the gemm runs
+  // asynchronously and `mbar` receives one arrival when it is done
+  // (tcgen05.commit), the statement T.tcgen05_mma_arrive(mbar) stands for.
+  if (c->scope != MemoryScope::TensorMemory)
+    return Value::none();
+  if (p.flag("use_2cta", false))
+    op->setAttr("tile.use_2cta", B.getUnitAttr());
+  std::optional<Value> mbar = p.get("mbar");
+  if (!mbar || mbar->isNone())
+    return Value::none();
+  CallArgs arrive;
+  arrive.pos.push_back(*mbar);
+  arrive.posNodes.push_back(p.node("mbar"));
+  if (p.flag("use_2cta", false)) {
+    arrive.kw.push_back({"arrive_2cta", Value::boolean(true)});
+    arrive.kwNodes.push_back(p.node("use_2cta"));
+  }
+  Value r = in.callPrimitive(*lang::lookupBuiltin("T.tcgen05_mma_arrive"),
+                             arrive, p.call);
+  return r.isAbrupt() ? r : Value::none();
 }
 
 static Value tileFill(Interpreter &in, const PArgs &p, bool clear) {
@@ -1216,6 +1235,8 @@ std::optional<Value> Interpreter::callKernelPrimitive(const PArgs &p) {
   case BuiltinId::Copy:
     return tileCopy(*this, p);
   case BuiltinId::Gemm:
+  case BuiltinId::Tcgen05Gemm:
+    // T.tcgen05_gemm: T.gemm into tensor memory with its mbar (Blackwell).
     return tileGemm(*this, p);
   case BuiltinId::WgmmaGemm: {
     // T.wgmma_gemm: T.gemm on Hopper's wgmma only (tile.wgmma_only); layout
