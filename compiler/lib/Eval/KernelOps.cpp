@@ -490,7 +490,18 @@ static Value tileGemm(Interpreter &in, const PArgs &p) {
                          mC.str() + ")");
     bad = true;
   }
-  if (differ(n, nC)) {
+  // use_2cta (Blackwell's CTA pair): each CTA holds half of B's N columns
+  // and the pair's MMA writes all N columns of each CTA's C.
+  if (p.flag("use_2cta", false) && n && nC && n.isConstant() &&
+      nC.isConstant()) {
+    if (2 * *n.getConstant() != *nC.getConstant()) {
+      in.error(p.call, "T.tcgen05_gemm(use_2cta=True): each CTA holds half "
+                       "of B's columns, so N of C " + sh(2) + " (" +
+                           nC.str() + ") must be twice N of B " + sh(1) +
+                           " (" + n.str() + ")");
+      bad = true;
+    }
+  } else if (differ(n, nC)) {
     in.error(p.call, "T.gemm: N of B " + sh(1) + " (" + n.str() +
                          ") does not match N of C " + sh(2) + " (" +
                          nC.str() + ")");

@@ -212,13 +212,19 @@ std::optional<Interval> conditionInterval(Value cond, bool negate,
   };
   // and / or: intersections and contiguous unions (De Morgan for negate).
   if (isa<arith::AndIOp, arith::OrIOp>(d)) {
-    std::optional<Interval> a =
-        conditionInterval(d->getOperand(0), negate, threads, depth + 1);
-    std::optional<Interval> b =
-        conditionInterval(d->getOperand(1), negate, threads, depth + 1);
+    bool intersect = isa<arith::AndIOp>(d) != negate;
+    // A conjunct the same for every thread (`cta_id == 0 and tx < 64`)
+    // decides whether the block runs the branch, not which of its threads
+    // do: the branch's threads are the other conjunct's.
+    auto side = [&](Value v) -> std::optional<Interval> {
+      if (intersect && !mayVaryAcrossThreads(v))
+        return Interval{0, threads};
+      return conditionInterval(v, negate, threads, depth + 1);
+    };
+    std::optional<Interval> a = side(d->getOperand(0));
+    std::optional<Interval> b = side(d->getOperand(1));
     if (!a || !b)
       return std::nullopt;
-    bool intersect = isa<arith::AndIOp>(d) != negate;
     if (intersect)
       return clip({std::max(a->lo, b->lo), std::min(a->hi, b->hi)});
     if (a->hi <= a->lo)
