@@ -58,8 +58,7 @@ TEST_CASE("instruction descriptor, kind::f16") {
   // bf16 x bf16 -> f32, M 128, N 256, both K-major: D F32 = 1 << 4 (0x10),
   // A BF16 = 1 << 7 (0x80), B BF16 = 1 << 10 (0x400), N >> 3 = 32 << 17
   // (0x400000), M >> 4 = 8 << 24 (0x8000000).
-  CHECK(instr(T::BF16, T::BF16, T::F32, 128, 256, false, false) ==
-        0x08400490u);
+  CHECK(instr(T::BF16, T::BF16, T::F32, 128, 256, false, false) == 0x08400490u);
   // f16 x f16 -> f16, M 64, N 8, B MN-major: D F16 = 0, A/B F16 = 0,
   // transpose B = 1 << 16, N >> 3 = 1 << 17, M >> 4 = 4 << 24.
   CHECK(instr(T::F16, T::F16, T::F16, 64, 8, false, true) == 0x04030000u);
@@ -86,15 +85,15 @@ TEST_CASE("instruction descriptor, other kinds") {
 
 TEST_CASE("instruction descriptor, shapes and types it refuses") {
   using T = Tcgen05Type;
-  CHECK(refused(T::BF16, T::BF16, T::F32, 128, 8));   // N % 16 at M 128
-  CHECK(refused(T::BF16, T::BF16, T::F32, 128, 272)); // N > 256
-  CHECK(refused(T::BF16, T::BF16, T::F32, 256, 64));  // M 256 is 2-CTA
+  CHECK(refused(T::BF16, T::BF16, T::F32, 128, 8));     // N % 16 at M 128
+  CHECK(refused(T::BF16, T::BF16, T::F32, 128, 272));   // N > 256
+  CHECK(refused(T::BF16, T::BF16, T::F32, 256, 64));    // M 256 is 2-CTA
   CHECK(refused(T::BF16, T::BF16, T::F32, 128, 48, 2)); // N % 32, 2-CTA M 128
-  CHECK(refused(T::BF16, T::F16, T::F32, 128, 64));   // mixed A and B (kind ok)
-  CHECK(refused(T::BF16, T::E4M3, T::F32, 128, 64));  // different kinds
-  CHECK(refused(T::TF32, T::TF32, T::F16, 128, 64));  // tf32 accumulates f32
-  CHECK(refused(T::F32, T::F32, T::F32, 128, 64));    // no 32-bit operands
-  CHECK(refused(T::S8, T::S8, T::F32, 128, 64));      // i8 accumulates s32
+  CHECK(refused(T::BF16, T::F16, T::F32, 128, 64));  // mixed A and B (kind ok)
+  CHECK(refused(T::BF16, T::E4M3, T::F32, 128, 64)); // different kinds
+  CHECK(refused(T::TF32, T::TF32, T::F16, 128, 64)); // tf32 accumulates f32
+  CHECK(refused(T::F32, T::F32, T::F32, 128, 64));   // no 32-bit operands
+  CHECK(refused(T::S8, T::S8, T::F32, 128, 64));     // i8 accumulates s32
 }
 
 TEST_CASE("shared memory descriptor") {

@@ -1117,11 +1117,24 @@ LogicalResult Emitter::emitOp(Operation *op) {
     // A branch that a warp-aligned range of threads takes (T.ws, `if tx <
     // c`) partitions its tile operations over those threads and
     // synchronises them with a named barrier.
-    bool ranged = barriersAllowed && parallelReg.empty() && !uniform;
+    // Inside the else branch of `tx < c and u` (u the same for every
+    // thread: `elif` after `if tx < 64 and cta_id == 0`), whose threads are
+    // no range, a nested branch is one where threadRangeOf finds the same
+    // range whatever u is (`elif 128 <= tx < 256`).
+    bool ranged = (barriersAllowed || rangesInUniformConjunctElse) &&
+                  parallelReg.empty() && !uniform;
     auto emitBranch = [&](Block &b) {
       if (ranged)
         if (std::optional<ThreadRange> r = branchRange(ifOp, *b.getParent()))
           return emitRangeBlock(b, *r);
+      bool conjunctElse = false;
+      if (ranged && &b == ifOp.elseBlock())
+        if (auto both = ifOp.getCondition().getDefiningOp<arith::AndIOp>())
+          conjunctElse = !mayVaryAcrossThreads(both.getLhs()) ||
+                         !mayVaryAcrossThreads(both.getRhs());
+      llvm::SaveAndRestore<bool> keep(
+          rangesInUniformConjunctElse,
+          rangesInUniformConjunctElse || conjunctElse);
       return emitBlock(b, uniform);
     };
     // tile-split-masks' all-true side of a split loop: the then side only

@@ -186,8 +186,7 @@ describeTcgen05Operand(Value v, int64_t swizzleBytes, bool kMajor, GemmOp op,
 /// M/N index \p mn0 and K index \p k0 begins.
 static FailureOr<int64_t> operandStart(const WgmmaOperandTile &tile,
                                        int64_t mn0, int64_t k0, GemmOp op) {
-  llvm::Expected<WgmmaOperandAccess> acc =
-      getWgmmaOperandAccess(tile, mn0, k0);
+  llvm::Expected<WgmmaOperandAccess> acc = getWgmmaOperandAccess(tile, mn0, k0);
   if (!acc) {
     op.emitError() << "T.gemm (tcgen05): " << llvm::toString(acc.takeError());
     return failure();
@@ -324,23 +323,22 @@ LogicalResult Emitter::emitTcgen05Gemm(GemmOp op) {
         return failure();
       std::string accumulate = kk == 0 ? firstAccumulate : "1u";
       std::string d = expr(c) + " + " + std::to_string(ch * nInstr);
-      std::string bArg =
-          bDesc + " + " + std::to_string(*bStart / 16);
+      std::string bArg = bDesc + " + " + std::to_string(*bStart / 16);
       if (aInTmem) {
         // A in tensor memory: lane = row, K packed into 32-bit columns.
         int64_t aCol = kk * kStep * aBits / 32;
         line("tlc::cuda::tcgen05MmaTS(" + d + ", " + expr(aRoot) + " + " +
-             std::to_string(aCol) + ", " + bArg + ", " + hex32(*idesc) +
-             ", " + accumulate + ");");
+             std::to_string(aCol) + ", " + bArg + ", " + hex32(*idesc) + ", " +
+             accumulate + ");");
         continue;
       }
       FailureOr<int64_t> aStart = operandStart(A->first, 0, kk * kStep, op);
       if (failed(aStart))
         return failure();
       line("tlc::cuda::tcgen05MmaSS" + std::string(pair ? "2Cta" : "") +
-           "<tlc::cuda::" + kindName + ">(" + d +
-           ", " + aDesc + " + " + std::to_string(*aStart / 16) + ", " + bArg +
-           ", " + hex32(*idesc) + ", " + accumulate + ");");
+           "<tlc::cuda::" + kindName + ">(" + d + ", " + aDesc + " + " +
+           std::to_string(*aStart / 16) + ", " + bArg + ", " + hex32(*idesc) +
+           ", " + accumulate + ");");
     }
   }
   close();
@@ -353,8 +351,9 @@ Emitter::emitTcgen05Intrinsic(IntrinsicOp op, StringRef barrierAddress) {
   if (callee == "T.tcgen05_before_thread_sync" ||
       callee == "T.tcgen05_after_thread_sync") {
     if (options.minComputeCapability < 100 || lang.isHip()) {
-      op.emitError() << callee << " is Blackwell's (tcgen05), which needs "
-                                  "sm_100a";
+      op.emitError() << callee
+                     << " is Blackwell's (tcgen05), which needs "
+                        "sm_100a";
       return failure();
     }
     anyTcgen05 = true;
@@ -378,8 +377,8 @@ Emitter::emitTcgen05Intrinsic(IntrinsicOp op, StringRef barrierAddress) {
   anyTcgen05 = true;
   if (twoCta) {
     // The pair's MMAs: the barrier at this offset in both CTAs arrives.
-    line("if (tid == 0) tlc::cuda::tcgen05Commit2Cta(" +
-         barrierAddress.str() + ", 3);  // both CTAs' barriers arrive");
+    line("if (tid == 0) tlc::cuda::tcgen05Commit2Cta(" + barrierAddress.str() +
+         ", 3);  // both CTAs' barriers arrive");
     return success();
   }
   line("if (tid == 0) tlc::cuda::tcgen05Commit(" + barrierAddress.str() +
@@ -420,8 +419,8 @@ LogicalResult Emitter::emitTmemCopy(CopyOp op) {
   int64_t perChunk = 8 * perCol;
   if (cols % perChunk)
     return op.emitError() << "T.copy with tensor memory: " << cols
-                          << " columns are no whole number of "
-                          << perChunk << "-element chunks";
+                          << " columns are no whole number of " << perChunk
+                          << "-element chunks";
   // The register of every element (r, j) of thread r: the same for every
   // thread, from the fragment's layout.
   SmallVector<int64_t> regOf(cols, -1);
@@ -470,11 +469,11 @@ LogicalResult Emitter::emitTmemCopy(CopyOp op) {
         std::string cell = regs + "[" + std::to_string(q / perCol) + "]";
         // The element's storage bits: a whole cell, or its low / high half
         // (the lower-numbered element in the low half).
-        std::string bits =
-            perCol == 1 ? "__uint_as_float(" + cell + ")"
-                        : "tlc::cuda::bitCast<" + *tStorage +
-                              ">((uint16_t)(" + cell + " >> " +
-                              std::to_string(16 * (q % perCol)) + "))";
+        std::string bits = perCol == 1
+                               ? "__uint_as_float(" + cell + ")"
+                               : "tlc::cuda::bitCast<" + *tStorage +
+                                     ">((uint16_t)(" + cell + " >> " +
+                                     std::to_string(16 * (q % perCol)) + "))";
         line(element(c0 + q) + " = " +
              toStorage(fElem, fromStorage(tElem, bits)) + ";");
       }
@@ -482,14 +481,14 @@ LogicalResult Emitter::emitTmemCopy(CopyOp op) {
       for (int64_t q = 0; q < 8; ++q) {
         auto cellBits = [&](int64_t j) {
           std::string v = toStorage(tElem, fromStorage(fElem, element(j)));
-          return perCol == 1 ? "__float_as_uint(" + v + ")"
-                             : "(uint32_t)tlc::cuda::bitCast<uint16_t>(" + v +
-                                   ")";
+          return perCol == 1
+                     ? "__float_as_uint(" + v + ")"
+                     : "(uint32_t)tlc::cuda::bitCast<uint16_t>(" + v + ")";
         };
-        std::string cell =
-            perCol == 1 ? cellBits(c0 + q)
-                        : cellBits(c0 + 2 * q) + " | (" +
-                              cellBits(c0 + 2 * q + 1) + " << 16)";
+        std::string cell = perCol == 1
+                               ? cellBits(c0 + q)
+                               : cellBits(c0 + 2 * q) + " | (" +
+                                     cellBits(c0 + 2 * q + 1) + " << 16)";
         line(regs + "[" + std::to_string(q) + "] = " + cell + ";");
       }
       line("tlc::cuda::tmemStore32x32bX8(" + at + ", " + regs + ");");

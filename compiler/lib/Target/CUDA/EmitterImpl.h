@@ -893,6 +893,9 @@ public:
   /// together (the kernel body, loops and branches on block-uniform
   /// conditions): only there may a `__syncthreads()` be placed.
   bool barriersAllowed = false;
+  /// Emitting the else branch of `tx < c and u` with u block-uniform:
+  /// branches nested in it may still be thread ranges (emitIf).
+  bool rangesInUniformConjunctElse = false;
   /// The body of the T.Parallel being emitted when every thread of the
   /// block runs it for each of its register slots, with no thread or box
   /// test around it (a loop emitted where barriers are allowed): a block

@@ -128,8 +128,8 @@ tlc::target::encodeTcgen05InstrDescriptor(const Tcgen05Instr &instr) {
             (m == 256 && n % 16 == 0 && n >= 16 && n <= 256);
   if (!shape)
     return makeError("tcgen05.mma.cta_group::" + llvm::Twine(instr.ctaGroup) +
-                     " has no M = " + llvm::Twine(m) + ", N = " +
-                     llvm::Twine(n) + " shape");
+                     " has no M = " + llvm::Twine(m) +
+                     ", N = " + llvm::Twine(n) + " shape");
   uint32_t v = 0;
   v |= uint32_t(d) << 4;
   v |= uint32_t(a) << 7;
@@ -175,6 +175,5 @@ llvm::Expected<uint64_t> tlc::target::encodeTcgen05SmemDescriptor(
     swizzle = 6;
     break;
   }
-  return *start | *lbo << 16 | *sbo << 32 | uint64_t(1) << 46 |
-         swizzle << 61;
+  return *start | *lbo << 16 | *sbo << 32 | uint64_t(1) << 46 | swizzle << 61;
 }

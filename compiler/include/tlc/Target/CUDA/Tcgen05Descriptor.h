@@ -1,4 +1,4 @@
-//===- Tcgen05Descriptor.h - tcgen05.mma descriptors --------------*- C++ -*-===//
+//===- Tcgen05Descriptor.h - tcgen05.mma descriptors ------------*- C++ -*-===//
 //
 // Part of the tlc project.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
@@ -94,7 +94,8 @@ struct Tcgen05Instr {
 /// 8 in [8, 256] or M = 128 with N a multiple of 16 in [16, 256];
 /// cta_group::2 M = 128 with N a multiple of 32 in [32, 256] or M = 256
 /// with N a multiple of 16 in [16, 256]).
-llvm::Expected<uint32_t> encodeTcgen05InstrDescriptor(const Tcgen05Instr &instr);
+llvm::Expected<uint32_t>
+encodeTcgen05InstrDescriptor(const Tcgen05Instr &instr);
 
 /// Encodes a shared memory descriptor: byte values, multiples of 16 below
 /// 2^18 (an error otherwise); base offset 0, relative leading offset.

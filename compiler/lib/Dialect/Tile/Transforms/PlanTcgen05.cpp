@@ -191,8 +191,7 @@ struct TilePlanTcgen05Pass final
         return;
       std::string why = whyNotTcgen05(gemm);
       if (!why.empty()) {
-        gemm.emitError() << "T.gemm into tensor memory (tcgen05.mma): "
-                         << why;
+        gemm.emitError() << "T.gemm into tensor memory (tcgen05.mma): " << why;
         ok = false;
         return;
       }

@@ -56,8 +56,8 @@ enum Tcgen05Kind { kTcgen05F16 = 0, kTcgen05Tf32 = 1, kTcgen05F8F6F4 = 2 };
 TLC_DEVICE void tmemAlloc(uint32_t *slot, uint32_t nCols) {
 #if TLC_TCGEN05
   asm volatile(
-      "tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [%0], %1;" ::
-          "r"(sharedAddress(slot)),
+      "tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [%0], %1;" ::"r"(
+          sharedAddress(slot)),
       "r"(nCols)
       : "memory");
 #else
@@ -78,10 +78,10 @@ TLC_DEVICE void tmemRelinquishAllocPermit() {
 /// The calling warp frees the \p nCols columns at \p taddr.
 TLC_DEVICE void tmemDealloc(uint32_t taddr, uint32_t nCols) {
 #if TLC_TCGEN05
-  asm volatile("tcgen05.dealloc.cta_group::1.sync.aligned.b32 %0, %1;" ::"r"(
-                   taddr),
-               "r"(nCols)
-               : "memory");
+  asm volatile(
+      "tcgen05.dealloc.cta_group::1.sync.aligned.b32 %0, %1;" ::"r"(taddr),
+      "r"(nCols)
+      : "memory");
 #else
   __trap();
 #endif
@@ -93,8 +93,8 @@ TLC_DEVICE void tmemDealloc(uint32_t taddr, uint32_t nCols) {
 TLC_DEVICE void tmemAlloc2Cta(uint32_t *slot, uint32_t nCols) {
 #if TLC_TCGEN05
   asm volatile(
-      "tcgen05.alloc.cta_group::2.sync.aligned.shared::cta.b32 [%0], %1;" ::
-          "r"(sharedAddress(slot)),
+      "tcgen05.alloc.cta_group::2.sync.aligned.shared::cta.b32 [%0], %1;" ::"r"(
+          sharedAddress(slot)),
       "r"(nCols)
       : "memory");
 #else
@@ -115,10 +115,10 @@ TLC_DEVICE void tmemRelinquishAllocPermit2Cta() {
 /// tmemDealloc for the pair's allocation.
 TLC_DEVICE void tmemDealloc2Cta(uint32_t taddr, uint32_t nCols) {
 #if TLC_TCGEN05
-  asm volatile("tcgen05.dealloc.cta_group::2.sync.aligned.b32 %0, %1;" ::"r"(
-                   taddr),
-               "r"(nCols)
-               : "memory");
+  asm volatile(
+      "tcgen05.dealloc.cta_group::2.sync.aligned.b32 %0, %1;" ::"r"(taddr),
+      "r"(nCols)
+      : "memory");
 #else
   __trap();
 #endif
@@ -176,9 +176,8 @@ TLC_DEVICE void tcgen05MmaSS(uint32_t dTmem, uint64_t aDesc, uint64_t bDesc,
 /// The 2-CTA form (.cta_group::2): issued by one thread of the pair's
 /// first CTA; M spans both CTAs' tensor memory, B both CTAs' halves.
 template <int Kind>
-TLC_DEVICE void tcgen05MmaSS2Cta(uint32_t dTmem, uint64_t aDesc,
-                                 uint64_t bDesc, uint32_t idesc,
-                                 uint32_t accumulate) {
+TLC_DEVICE void tcgen05MmaSS2Cta(uint32_t dTmem, uint64_t aDesc, uint64_t bDesc,
+                                 uint32_t idesc, uint32_t accumulate) {
 #if TLC_TCGEN05
   if constexpr (Kind == kTcgen05F16)
     TLC_TCGEN05_MMA_SS("2", "f16");
@@ -224,11 +223,11 @@ TLC_DEVICE void tcgen05Commit(uint64_t *bar) {
 /// of \p ctaMask (bit i: rank i of the cluster) receives one arrival.
 TLC_DEVICE void tcgen05Commit2Cta(uint64_t *bar, uint16_t ctaMask) {
 #if TLC_TCGEN05
-  asm volatile("tcgen05.commit.cta_group::2.mbarrier::arrive::one.shared::"
-               "cluster.multicast::cluster.b64 [%0], %1;" ::"r"(
-                   sharedAddress(bar)),
-               "h"(ctaMask)
-               : "memory");
+  asm volatile(
+      "tcgen05.commit.cta_group::2.mbarrier::arrive::one.shared::"
+      "cluster.multicast::cluster.b64 [%0], %1;" ::"r"(sharedAddress(bar)),
+      "h"(ctaMask)
+      : "memory");
 #else
   __trap();
 #endif
@@ -254,8 +253,8 @@ TLC_DEVICE void tmemStore32x32bX8(uint32_t taddr, const uint32_t (&r)[8]) {
 #if TLC_TCGEN05
   asm volatile("tcgen05.st.sync.aligned.32x32b.x8.b32 [%0], "
                "{%1, %2, %3, %4, %5, %6, %7, %8};" ::"r"(taddr),
-               "r"(r[0]), "r"(r[1]), "r"(r[2]), "r"(r[3]), "r"(r[4]),
-               "r"(r[5]), "r"(r[6]), "r"(r[7])
+               "r"(r[0]), "r"(r[1]), "r"(r[2]), "r"(r[3]), "r"(r[4]), "r"(r[5]),
+               "r"(r[6]), "r"(r[7])
                : "memory");
 #else
   __trap();
