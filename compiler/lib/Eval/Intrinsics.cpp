@@ -170,7 +170,6 @@ static std::optional<IntrinsicRule> getIntrinsicRule(BuiltinId id) {
   case BuiltinId::TmaGather4:
   case BuiltinId::TmaScatter4:
   case BuiltinId::Transpose:
-  case BuiltinId::Tcgen05Gemm:
   case BuiltinId::Tcgen05GemmBlockscaled:
   case BuiltinId::BlockscaledGemm:
   case BuiltinId::MmaGemmBlockscaled:

@@ -502,7 +502,18 @@ Value eval::tileGemm(Interpreter &in, const PArgs &p, Value denseA) {
                          mC.str() + ")");
     bad = true;
   }
-  if (differ(n, nC)) {
+  // use_2cta (Blackwell's CTA pair): each CTA holds half of B's N columns
+  // and the pair's MMA writes all N columns of each CTA's C.
+  if (p.flag("use_2cta", false) && n && nC && n.isConstant() &&
+      nC.isConstant()) {
+    if (2 * *n.getConstant() != *nC.getConstant()) {
+      in.error(p.call, "T.tcgen05_gemm(use_2cta=True): each CTA holds half "
+                       "of B's columns, so N of C " + sh(2) + " (" +
+                           nC.str() + ") must be twice N of B " + sh(1) +
+                           " (" + n.str() + ")");
+      bad = true;
+    }
+  } else if (differ(n, nC)) {
     in.error(p.call, "T.gemm: N of B " + sh(1) + " (" + n.str() +
                          ") does not match N of C " + sh(2) + " (" +
                          nC.str() + ")");
@@ -583,7 +594,26 @@ Value eval::tileGemm(Interpreter &in, const PArgs &p, Value denseA) {
   if (std::optional<Value> kp = p.get("k_pack"))
     if (kp->isIntLike())
       op->setAttr("k_pack", B.getI64IntegerAttr(kp->getInt()));
-  return Value::none();
+  // A tensor-memory accumulator (Blackwell's tcgen05.mma): the gemm runs
+  // asynchronously and `mbar` receives one arrival when it is done
+  // (tcgen05.commit), the statement T.tcgen05_mma_arrive(mbar) stands for.
+  if (c->scope != MemoryScope::TensorMemory)
+    return Value::none();
+  if (p.flag("use_2cta", false))
+    op->setAttr("tile.use_2cta", B.getUnitAttr());
+  std::optional<Value> mbar = p.get("mbar");
+  if (!mbar || mbar->isNone())
+    return Value::none();
+  CallArgs arrive;
+  arrive.pos.push_back(*mbar);
+  arrive.posNodes.push_back(p.node("mbar"));
+  if (p.flag("use_2cta", false)) {
+    arrive.kw.push_back({"arrive_2cta", Value::boolean(true)});
+    arrive.kwNodes.push_back(p.node("use_2cta"));
+  }
+  Value r = in.callPrimitive(*lang::lookupBuiltin("T.tcgen05_mma_arrive"),
+                             arrive, p.call);
+  return r.isAbrupt() ? r : Value::none();
 }
 
 static Value tileFill(Interpreter &in, const PArgs &p, bool clear) {
@@ -1236,6 +1266,8 @@ std::optional<Value> Interpreter::callKernelPrimitive(const PArgs &p) {
   case BuiltinId::Copy:
     return tileCopy(*this, p);
   case BuiltinId::Gemm:
+  case BuiltinId::Tcgen05Gemm:
+    // T.tcgen05_gemm: T.gemm into tensor memory with its mbar (Blackwell).
     return tileGemm(*this, p);
   case BuiltinId::GemmSp:
     return tileGemmSp(*this, p);

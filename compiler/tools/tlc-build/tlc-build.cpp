@@ -246,7 +246,7 @@ int buildArtifacts(driver::Driver &drv, llvm::ArrayRef<std::string> inputs,
   if (targetName != "cpu" && !isCuda && !isHip) {
     llvm::errs() << "tlc-build: error: -o: --target=" << targetName
                  << " does not write artifacts (cpu, cuda:sm_80, cuda:sm_86, "
-                    "cuda:sm_89, cuda:sm_90a, hip:gfx90a, hip:gfx942 and "
+                    "cuda:sm_89, cuda:sm_90a, cuda:sm_100a, hip:gfx90a, hip:gfx942 and "
                     "hip:gfx950 do)\n";
     return 2;
   }
@@ -472,7 +472,7 @@ int emitGenerated(driver::Driver &drv, llvm::ArrayRef<std::string> inputs,
   }
   if (kind == "cuda" && !isCuda) {
     llvm::errs() << "tlc-build: error: --emit=cuda needs a CUDA --target "
-                    "(cuda:sm_80 ... cuda:sm_90a), not '"
+                    "(cuda:sm_80 ... cuda:sm_100a), not '"
                  << targetName << "'\n";
     return 2;
   }
@@ -690,7 +690,8 @@ int main(int argc, char **argv) {
       cl::init(false), cl::cat(category));
   cl::opt<std::string> target(
       "target",
-      cl::desc("cuda:sm_90a|cuda:sm_80|cuda:sm_86|cuda:sm_89|hip:gfx90a|"
+      cl::desc("cuda:sm_90a|cuda:sm_80|cuda:sm_86|cuda:sm_89|cuda:sm_100a|"
+               "hip:gfx90a|"
                "hip:gfx942|cpu; with -o, several CUDA architectures as "
                "cuda:sm_80,sm_90a build one fatbin for all of them"),
       cl::init("cuda:sm_90a"), cl::cat(category));

@@ -405,9 +405,14 @@ LogicalResult Emitter::emitKernel(KernelOp op) {
   panelSwizzle.clear();
   usesWgmma = false;
   op.walk([&](GemmOp gemm) {
-    if (!isWgmmaGemm(gemm))
+    // tcgen05.mma reads the same panels, also in the async proxy (the
+    // fence helpers are wgmma.h's).
+    if (isTcgen05Gemm(gemm))
+      usesWgmma = anyWgmma = true;
+    else if (!isWgmmaGemm(gemm))
       return;
-    usesWgmma = anyWgmma = true;
+    else
+      usesWgmma = anyWgmma = true;
     for (Value v : {gemm.getA(), gemm.getB()}) {
       Value root = rootOf(v);
       auto bytes = root.getDefiningOp()
@@ -698,10 +703,13 @@ LogicalResult Emitter::emitKernel(KernelOp op) {
     if (failed(emitOp(&pre)))
       return failure();
   }
+  if (failed(emitTmemPrologue(op)))
+    return failure();
   if (failed(wsProducerThreads
                  ? emitWarpSpecializedBody(op)
                  : emitBlock(op.getBody().front(), /*allowBarriers=*/true)))
     return failure();
+  emitTmemEpilogue(op);
   close();
   line("");
   return success();
@@ -779,19 +787,26 @@ LogicalResult Emitter::emitAlloc(AllocOp op) {
     }
     [[fallthrough]];
   case MemoryScope::TensorMemory:
+    if (!lang.isHip() && options.minComputeCapability >= 100)
+      return emitTmemAlloc(op, name);
+    [[fallthrough]];
   case MemoryScope::DescriptorTcgen05Smem:
   case MemoryScope::DescriptorTcgen05Instr:
-    if (!lang.isHip()) {
+    if (!lang.isHip() && options.minComputeCapability < 100) {
       // Tensor memory (tcgen05.alloc) and the tcgen05 descriptors exist
-      // from sm_100a on (PTX ISA, "Tensor Memory"); tlc's CUDA target
-      // builds for sm_80 and sm_90a.
+      // from sm_100a on (PTX ISA, "Tensor Memory").
       op.emitError() << stringifyMemoryScope(type.getScope())
                      << " is Blackwell's tensor memory (tcgen05), which "
                         "needs sm_100a; building for sm_"
                      << options.minComputeCapability
                      << (options.minComputeCapability == 90 ? "a" : "")
-                     << ", which has none (the CUDA target does not build "
-                        "for sm_100a yet)";
+                     << ", which has none (build with --target=cuda:sm_100a)";
+      return failure();
+    }
+    if (!lang.isHip()) {
+      op.emitError() << stringifyMemoryScope(type.getScope())
+                     << ": hand-written tcgen05 descriptors are not "
+                        "generated yet";
       return failure();
     }
     [[fallthrough]];
@@ -1002,6 +1017,12 @@ LogicalResult Emitter::emitOp(Operation *op) {
     beginOp(op, "T.fill");
     return emitFill(op, fill.getDst(), expr(fill.getValue()));
   }
+  if (auto clear = dyn_cast<ClearOp>(op);
+      clear && clear->hasAttr("tile.tcgen05_clear")) {
+    beginOp(op, "T.clear");
+    line("// cleared by the first tcgen05.mma of the gemm after this branch");
+    return success();
+  }
   if (auto clear = dyn_cast<ClearOp>(op)) {
     beginOp(op, "T.clear");
     return emitFill(op, clear.getDst(), "0");
@@ -1110,11 +1131,24 @@ LogicalResult Emitter::emitOp(Operation *op) {
     // A branch that a warp-aligned range of threads takes (T.ws, `if tx <
     // c`) partitions its tile operations over those threads and
     // synchronises them with a named barrier.
-    bool ranged = barriersAllowed && parallelReg.empty() && !uniform;
+    // Inside the else branch of `tx < c and u` (u the same for every
+    // thread: `elif` after `if tx < 64 and cta_id == 0`), whose threads are
+    // no range, a nested branch is one where threadRangeOf finds the same
+    // range whatever u is (`elif 128 <= tx < 256`).
+    bool ranged = (barriersAllowed || rangesInUniformConjunctElse) &&
+                  parallelReg.empty() && !uniform;
     auto emitBranch = [&](Block &b) {
       if (ranged)
         if (std::optional<ThreadRange> r = branchRange(ifOp, *b.getParent()))
           return emitRangeBlock(b, *r);
+      bool conjunctElse = false;
+      if (ranged && &b == ifOp.elseBlock())
+        if (auto both = ifOp.getCondition().getDefiningOp<arith::AndIOp>())
+          conjunctElse = !mayVaryAcrossThreads(both.getLhs()) ||
+                         !mayVaryAcrossThreads(both.getRhs());
+      llvm::SaveAndRestore<bool> keep(
+          rangesInUniformConjunctElse,
+          rangesInUniformConjunctElse || conjunctElse);
       return emitBlock(b, uniform);
     };
     // tile-split-masks' all-true side of a split loop: the then side only
@@ -1452,7 +1486,7 @@ FailureOr<CudaKernel> tlc::target::emitCudaKernel(FuncOp func,
   // The wgmma helpers (one per instruction shape) only where used; after
   // the blank line, so translateModuleToCuda keeps it with its function.
   if (emitter.anyWgmma || emitter.anyTma || emitter.anyGridSync ||
-      emitter.anyCluster) {
+      emitter.anyCluster || emitter.anyTcgen05) {
     if (emitter.anyWgmma)
       header += "#include \"tlc_device/cuda/wgmma.h\"\n";
     if (emitter.anyTma) // TMA copies and mbarriers (tile-plan-tma)
@@ -1463,9 +1497,12 @@ FailureOr<CudaKernel> tlc::target::emitCudaKernel(FuncOp func,
                 "/grid.h\"\n";
     if (emitter.anyCluster) // thread-block clusters (sm_90)
       header += "#include \"tlc_device/cuda/cluster.h\"\n";
+    if (emitter.anyTcgen05) // tensor memory, tcgen05.mma (sm_100a)
+      header += "#include \"tlc_device/cuda/tcgen05.h\"\n";
     header += "\n";
     headerLines += 1 + int(emitter.anyWgmma) + int(emitter.anyTma) +
-                   int(emitter.anyGridSync) + int(emitter.anyCluster);
+                   int(emitter.anyGridSync) + int(emitter.anyCluster) +
+                   int(emitter.anyTcgen05);
   }
   // The program's own device source, after every header it may use.
   std::string imported = importedSourceText(func, /*forCpu=*/false);

@@ -390,6 +390,10 @@ bool Emitter::isPerThreadCopy(CopyOp op) {
 }
 
 LogicalResult Emitter::emitCopy(CopyOp op) {
+  if (!lang.isHip() &&
+      (scopeOf(rootOf(op.getSrc())) == MemoryScope::TensorMemory ||
+       scopeOf(rootOf(op.getDst())) == MemoryScope::TensorMemory))
+    return emitTmemCopy(op);
   beginOp(op, "T.copy");
   for (Value v : {op.getSrc(), op.getDst()})
     if (llvm::any_of(cast<BufferType>(v.getType()).getDims(),

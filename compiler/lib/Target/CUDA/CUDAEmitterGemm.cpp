@@ -165,6 +165,8 @@ LogicalResult Emitter::emitGemm(GemmOp op) {
   }
   if (lang.isHip())
     return emitMfmaGemm(op);
+  if (isTcgen05Gemm(op))
+    return emitTcgen05Gemm(op);
   // ldmatrix takes 16-byte aligned row addresses, and a wgmma descriptor
   // keeps the start address in units of 16 bytes: a region starting inside
   // a 16-byte chunk would fault, or read the wrong elements.

@@ -246,6 +246,15 @@ std::optional<LogicalResult> Emitter::emitMbarrierIntrinsic(IntrinsicOp op) {
     return v ? "(uint32_t)(" + expr(v) + ")" : std::string("0u");
   };
 
+  if (callee == "T.tcgen05_before_thread_sync" ||
+      callee == "T.tcgen05_after_thread_sync")
+    return emitTcgen05Intrinsic(op, "");
+  if (callee == "T.tcgen05_mma_arrive") {
+    FailureOr<std::string> bar = address("mbar");
+    if (failed(bar))
+      return failure();
+    return emitTcgen05Intrinsic(op, *bar);
+  }
   if (callee == "T.create_list_of_mbarrier") {
     if (!atKernelTop(op) || mbarrierListOffset < 0)
       return fail("declares the kernel's mbarriers in its body, where every "

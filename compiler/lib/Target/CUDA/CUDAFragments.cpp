@@ -578,6 +578,31 @@ LogicalResult Emitter::assignFragmentLayouts(KernelOp kernel) {
     return failure();
   }
 
+  // Strict: a fragment copied to or from tensor memory holds one row per
+  // thread of the copy's range, the columns in its registers (tcgen05.ld /
+  // st .32x32b; layout inference gives it the same "tcgen05 32x32b").
+  kernel.walk([&](CopyOp copy) {
+    bool load = scopeOf(rootOf(copy.getSrc())) == MemoryScope::TensorMemory;
+    bool store = scopeOf(rootOf(copy.getDst())) == MemoryScope::TensorMemory;
+    Value frag = load ? copy.getDst() : copy.getSrc();
+    if ((!load && !store) || !isFragmentBuffer(frag) ||
+        !frag.getDefiningOp<AllocOp>() || known(frag))
+      return;
+    ArrayRef<int64_t> shape = cast<BufferType>(frag.getType()).getShape();
+    if (shape.size() != 2)
+      return; // emitTmemCopy refuses it
+    layout::FragmentOrigin origin;
+    origin.tag = "tcgen05 32x32b";
+    llvm::Expected<layout::Fragment> f = layout::Fragment::parse(
+        std::vector<int64_t>(shape.begin(), shape.end()), {"j"}, "i", 1,
+        origin);
+    if (!f) {
+      llvm::consumeError(f.takeError());
+      return;
+    }
+    layouts.try_emplace(frag, std::move(*f));
+  });
+
   auto shapeOf = [](Value v) {
     return SmallVector<int64_t>(cast<BufferType>(v.getType()).getShape());
   };

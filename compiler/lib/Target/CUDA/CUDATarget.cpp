@@ -29,7 +29,7 @@ namespace path = llvm::sys::path;
 
 llvm::ArrayRef<llvm::StringRef> tlc::target::getCudaArchitectures() {
   static const llvm::StringRef archs[] = {"sm_80", "sm_86", "sm_89",
-                                          "sm_90a"};
+                                          "sm_90a", "sm_100a"};
   return archs;
 }
 
@@ -101,10 +101,18 @@ tlc::target::parseCudaArchitectures(llvm::StringRef archList) {
       return llvm::createStringError(
           llvm::inconvertibleErrorCode(),
           "unknown CUDA architecture '" + part +
-              "' (sm_80, sm_86, sm_89 or sm_90a; several comma-separated)");
+              "' (sm_80, sm_86, sm_89, sm_90a or sm_100a; several "
+              "comma-separated)");
     if (!llvm::is_contained(archs, part.str()))
       archs.push_back(part.str());
   }
+  // An arch-specific target ('a') has features no other architecture
+  // has; sm_100a code (tensor memory, tcgen05) runs on no other part, so
+  // it is built alone, as one cubin.
+  if (archs.size() > 1 && llvm::is_contained(archs, "sm_100a"))
+    return llvm::createStringError(
+        llvm::inconvertibleErrorCode(),
+        "sm_100a is built alone, not in a list with other architectures");
   return archs;
 }
 
@@ -115,7 +123,7 @@ std::vector<std::string> tlc::target::getNvccFlags(llvm::StringRef arch) {
   for (llvm::StringRef a : archs) {
     a = a.trim();
     std::string compute = "compute_" + a.drop_front(3).str();
-    if (a == "sm_90a") {
+    if (a.ends_with("a")) {
       // Arch-specific features: SASS only (no PTX would run elsewhere).
       flags.push_back("-gencode=arch=" + compute + ",code=" + a.str());
     } else {
@@ -125,7 +133,8 @@ std::vector<std::string> tlc::target::getNvccFlags(llvm::StringRef arch) {
                       "," + compute + "]");
     }
   }
-  flags.push_back(arch == "sm_90a" ? "-cubin" : "-fatbin");
+  flags.push_back(arch == "sm_90a" || arch == "sm_100a" ? "-cubin"
+                                                        : "-fatbin");
   return flags;
 }
 
@@ -308,7 +317,9 @@ LogicalResult tlc::target::buildCudaArtifacts(ModuleOp module,
     return compile;
   };
   build.binaryExtension = [&](const artifact::HostCompileOptions &c) {
-    return c.inProcess || archList == "sm_90a" ? ".cubin" : ".fatbin";
+    return c.inProcess || archList == "sm_90a" || archList == "sm_100a"
+               ? ".cubin"
+               : ".fatbin";
   };
   build.kernelFlags = getCudaKernelFlags;
   build.emit = emitOptions;

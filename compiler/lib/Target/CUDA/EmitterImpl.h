@@ -590,6 +590,28 @@ public:
   bool usesWgmma = false;
   /// Whether any kernel of the function issues wgmma.
   bool anyWgmma = false;
+  // CUDAEmitterTcgen05.cpp
+  /// Allocates the kernel's tensor memory (`tile.tmem_alloc_cols` of
+  /// tile-plan-tcgen05) at its top; nothing for a kernel without.
+  mlir::LogicalResult emitTmemPrologue(tile::KernelOp kernel);
+  /// Frees it at the end of the kernel.
+  void emitTmemEpilogue(tile::KernelOp kernel);
+  /// A shared.tmem buffer: the kernel's tensor memory address plus its
+  /// first column, as `name`.
+  mlir::LogicalResult emitTmemAlloc(tile::AllocOp op, llvm::StringRef name);
+  /// T.gemm on tcgen05.mma (tile-plan-tcgen05 chose it).
+  mlir::LogicalResult emitTcgen05Gemm(tile::GemmOp op);
+  /// T.copy between tensor memory and a fragment (tcgen05.ld / st).
+  mlir::LogicalResult emitTmemCopy(tile::CopyOp op);
+  /// T.tcgen05_mma_arrive (committing to \p barrierAddress) and the
+  /// tcgen05 fences; nullopt for other callees.
+  std::optional<mlir::LogicalResult>
+  emitTcgen05Intrinsic(tile::IntrinsicOp op, llvm::StringRef barrierAddress);
+  /// Whether any kernel of the function uses tcgen05 (tcgen05.h included).
+  bool anyTcgen05 = false;
+  /// The variable holding the kernel's tensor memory address ("" when the
+  /// kernel has none).
+  std::string tmemBaseName;
   /// The swizzle of a shared gemm operand buffer: 16-byte chunks per row
   /// (0 when not swizzled).
   llvm::DenseMap<mlir::Value, int64_t> swizzled;
@@ -871,6 +893,9 @@ public:
   /// together (the kernel body, loops and branches on block-uniform
   /// conditions): only there may a `__syncthreads()` be placed.
   bool barriersAllowed = false;
+  /// Emitting the else branch of `tx < c and u` with u block-uniform:
+  /// branches nested in it may still be thread ranges (emitIf).
+  bool rangesInUniformConjunctElse = false;
   /// The body of the T.Parallel being emitted when every thread of the
   /// block runs it for each of its register slots, with no thread or box
   /// test around it (a loop emitted where barriers are allowed): a block
@@ -955,6 +980,8 @@ mlir::FailureOr<BitLinear> fitGemmRegisters(
 
 /// Whether tile-plan-wgmma chose wgmma.mma_async for \p op.
 bool isWgmmaGemm(tile::GemmOp op);
+/// Whether tile-plan-tcgen05 chose tcgen05.mma for \p op.
+bool isTcgen05Gemm(tile::GemmOp op);
 
 /// The file location inside \p loc (through names, call sites, fusions).
 mlir::FileLineColRange getFileLoc(mlir::Location loc);

@@ -314,8 +314,13 @@ Emitter::emitMbarrierIntrinsic(tile::IntrinsicOp op) {
   // T.ptx_arrive_barrier(bar): the raw form of T.mbarrier_arrive (more
   // operands name a block of the cluster).
   bool ptxArrive = callee == "T.ptx_arrive_barrier";
+  // T.tcgen05_mma_arrive (and T.gemm / T.tcgen05_gemm's mbar): one
+  // arrival once the statement's gemms are done, which on the CPU they
+  // are; the statement runs once for its threads (isCollective).
+  bool tcgen05Arrive = callee == "T.tcgen05_mma_arrive";
   bool arrive = callee == "T.barrier_arrive" || callee == "T.mbarrier_arrive" ||
-                callee == "T.cp_async_barrier_noinc" || ptxArrive;
+                callee == "T.cp_async_barrier_noinc" || ptxArrive ||
+                tcgen05Arrive;
   bool expect = callee == "T.mbarrier_expect_tx" ||
                 callee == "T.mbarrier_arrive_expect_tx";
   if (!arrive && !expect)
@@ -327,6 +332,7 @@ Emitter::emitMbarrierIntrinsic(tile::IntrinsicOp op) {
   FailureOr<std::string> bar = mbarrierAddress(
       op, callee == "T.cp_async_barrier_noinc" ? "barrier"
           : ptxArrive                          ? "args"
+          : tcgen05Arrive                      ? "mbar"
                                                : "mbarrier");
   if (failed(bar))
     return failure();

@@ -148,7 +148,10 @@ static bool isCollective(Operation *op) {
     return isWarpIntrinsic(i.getCallee()) ||
            isBlockVoteIntrinsic(i.getCallee()) ||
            i.getCallee() == "T.barrier_wait" ||
-           i.getCallee() == "T.mbarrier_wait_parity";
+           i.getCallee() == "T.mbarrier_wait_parity" ||
+           // tcgen05.commit: one arrival when the gemms the statement's
+           // threads issued are done (the CPU's are done already).
+           i.getCallee() == "T.tcgen05_mma_arrive";
   return false;
 }
 

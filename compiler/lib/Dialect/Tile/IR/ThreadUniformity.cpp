@@ -212,13 +212,19 @@ std::optional<Interval> conditionInterval(Value cond, bool negate,
   };
   // and / or: intersections and contiguous unions (De Morgan for negate).
   if (isa<arith::AndIOp, arith::OrIOp>(d)) {
-    std::optional<Interval> a =
-        conditionInterval(d->getOperand(0), negate, threads, depth + 1);
-    std::optional<Interval> b =
-        conditionInterval(d->getOperand(1), negate, threads, depth + 1);
+    bool intersect = isa<arith::AndIOp>(d) != negate;
+    // A conjunct the same for every thread (`cta_id == 0 and tx < 64`)
+    // decides whether the block runs the branch, not which of its threads
+    // do: the branch's threads are the other conjunct's.
+    auto side = [&](Value v) -> std::optional<Interval> {
+      if (intersect && !mayVaryAcrossThreads(v))
+        return Interval{0, threads};
+      return conditionInterval(v, negate, threads, depth + 1);
+    };
+    std::optional<Interval> a = side(d->getOperand(0));
+    std::optional<Interval> b = side(d->getOperand(1));
     if (!a || !b)
       return std::nullopt;
-    bool intersect = isa<arith::AndIOp>(d) != negate;
     if (intersect)
       return clip({std::max(a->lo, b->lo), std::min(a->hi, b->hi)});
     if (a->hi <= a->lo)
@@ -287,9 +293,32 @@ std::optional<Interval> conditionInterval(Value cond, bool negate,
 }
 } // namespace
 
+/// The else branch of `u and t` with `u` the same for every thread (`elif`
+/// after `if tx < 64 and cta_id == 0`): every thread where u is false, the
+/// threads of `not t` where it holds; nothing for other conditions.
+static std::optional<std::pair<Interval, Interval>>
+uniformConjunctElse(Value cond, int64_t threads) {
+  auto both = cond.getDefiningOp<arith::AndIOp>();
+  if (!both)
+    return std::nullopt;
+  for (unsigned i = 0; i < 2; ++i) {
+    Value u = both->getOperand(i), t = both->getOperand(1 - i);
+    if (mayVaryAcrossThreads(u))
+      continue;
+    std::optional<Interval> notT = conditionInterval(t, true, threads);
+    if (!notT)
+      return std::nullopt;
+    return std::make_pair(*notT, Interval{0, threads});
+  }
+  return std::nullopt;
+}
+
 std::optional<ThreadRange> threadRangeOf(Operation *op, int64_t threads,
                                          Operation **unrecognised) {
   ThreadRange range{0, threads, nullptr};
+  // Where a branch's threads depend on a block-uniform value, the range
+  // under each of its values; the op has a range when they all agree.
+  SmallVector<Interval, 2> alternatives;
   Operation *child = op;
   for (Operation *p = op->getParentOp(); p && !isa<KernelOp>(p);
        child = p, p = p->getParentOp()) {
@@ -299,18 +328,48 @@ std::optional<ThreadRange> threadRangeOf(Operation *op, int64_t threads,
     bool inElse = child->getParentRegion() != &ifOp.getThenRegion();
     std::optional<Interval> in =
         conditionInterval(ifOp.getCondition(), inElse, threads);
-    if (!in) {
+    std::optional<std::pair<Interval, Interval>> either;
+    if (!in && inElse)
+      either = uniformConjunctElse(ifOp.getCondition(), threads);
+    if (!in && !either) {
       if (unrecognised)
         *unrecognised = p;
       return std::nullopt;
     }
     if (!range.condition)
       range.condition = p;
+    if (either && !alternatives.empty()) {
+      // Two such branches: four combinations; not followed.
+      if (unrecognised)
+        *unrecognised = p;
+      return std::nullopt;
+    }
+    std::optional<Interval> alt;
+    if (either) {
+      alt = Interval{std::max(range.lo, either->second.lo),
+                     std::min(range.hi, either->second.hi)};
+      in = either->first;
+    }
     range.lo = std::max(range.lo, in->lo);
     range.hi = std::min(range.hi, in->hi);
+    for (Interval &a : alternatives) {
+      a.lo = std::max(a.lo, in->lo);
+      a.hi = std::min(a.hi, in->hi);
+    }
+    if (alt)
+      alternatives.push_back(*alt);
   }
   if (range.hi < range.lo)
     range.hi = range.lo;
+  for (Interval a : alternatives) {
+    if (a.hi < a.lo)
+      a.hi = a.lo;
+    if (a.lo != range.lo || a.hi != range.hi) {
+      if (unrecognised)
+        *unrecognised = range.condition;
+      return std::nullopt;
+    }
+  }
   return range;
 }
 

@@ -64,7 +64,9 @@ public:
     kernel.walk([&](Operation *op) {
       if (auto gemm = dyn_cast<GemmOp>(op)) {
         auto instr = gemm->getAttrOfType<StringAttr>("tile.instr");
-        fenceProxyAsync |= instr && instr.getValue() == "wgmma";
+        // wgmma and tcgen05.mma read shared memory in the async proxy.
+        fenceProxyAsync |= instr && (instr.getValue() == "wgmma" ||
+                                     instr.getValue() == "tcgen05");
       }
       auto alloc = dyn_cast<AllocOp>(op);
       if (!alloc || !isSharedScope(getScopeOf(alloc.getResult())))

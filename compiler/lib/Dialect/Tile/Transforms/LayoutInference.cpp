@@ -59,7 +59,9 @@ std::optional<LayoutTarget> tlc::tile::parseLayoutTarget(llvm::StringRef name) {
           .Default(std::nullopt);
   if (!arch)
     return std::nullopt;
-  return LayoutTarget{*arch};
+  LayoutTarget target{*arch};
+  target.tensorMemory = name == "sm_100" || name == "sm_100a";
+  return target;
 }
 
 unsigned tlc::tile::elementBitWidth(Type type) {
@@ -299,6 +301,8 @@ void Solver::collect() {
       return WalkResult::advance();
     }
     if (auto copy = dyn_cast<CopyOp>(op)) {
+      if (target.tensorMemory && isTensorMemoryCopy(copy))
+        tmemCopies.push_back(copy);
       std::optional<unsigned> src = rootBuffer(copy.getSrc(), false);
       std::optional<unsigned> dst = rootBuffer(copy.getDst(), false);
       BufferType dstType = getBufferType(copy.getDst());
@@ -637,12 +641,55 @@ FailureOr<Fragment> Solver::replicateWhole(unsigned buf, Operation *at,
          << " registers per thread; the limit is 255)";
 }
 
+bool Solver::isTensorMemoryCopy(CopyOp op) {
+  auto scope = [](Value v) {
+    BufferType t = getBufferType(v);
+    return t ? t.getScope() : MemoryScope::Global;
+  };
+  return scope(op.getSrc()) == MemoryScope::TensorMemory ||
+         scope(op.getDst()) == MemoryScope::TensorMemory;
+}
+
+LogicalResult Solver::inferTensorMemoryCopy(CopyOp op) {
+  bool load = getBufferType(op.getSrc()).getScope() == MemoryScope::TensorMemory;
+  Value frag = load ? op.getDst() : op.getSrc();
+  std::optional<unsigned> id = rootBuffer(frag, false);
+  if (!id || !buffers[*id].isFragment || !frag.getDefiningOp<AllocOp>() ||
+      buffers[*id].shape.size() != 2)
+    return success(); // the printer refuses what it cannot copy
+  // tcgen05.ld / st .32x32b: thread r of the copy's warpgroups holds row r
+  // (tensor memory lane r), the columns in its registers.
+  int64_t first = 0, count = threads;
+  if (std::optional<std::pair<int64_t, int64_t>> range =
+          warpGroupRange(op, threads)) {
+    first = range->first;
+    count = range->second;
+  }
+  const std::vector<int64_t> &shape = buffers[*id].shape;
+  if (shape[0] != count)
+    return op.emitError() << "T.copy between tensor memory and fragment '"
+                          << bufferDisplayName(buffers[*id].root) << "': its "
+                          << shape[0] << " rows go to " << count
+                          << " threads, one row each (tcgen05.ld/st "
+                             ".32x32b), so they must be as many";
+  layout::FragmentOrigin origin;
+  origin.tag = "tcgen05 32x32b";
+  llvm::Expected<Fragment> f = Fragment::parse(
+      shape, {"j"}, "i + " + std::to_string(first), 1, origin);
+  if (!f)
+    return op.emitError() << llvm::toString(f.takeError());
+  return setFragment(*id, std::move(*f), op, InferLevel::Strict);
+}
+
 LogicalResult Solver::strict() {
   for (AnnotateLayoutOp op : annotations)
     if (failed(applyAnnotation(op)))
       return failure();
   for (GemmOp op : gemms)
     if (failed(inferGemm(op)))
+      return failure();
+  for (CopyOp op : tmemCopies)
+    if (failed(inferTensorMemoryCopy(op)))
       return failure();
   // Fragments used outside every loop (conditions, scalar reads) are held
   // whole by every thread.

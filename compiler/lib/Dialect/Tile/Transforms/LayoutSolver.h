@@ -177,6 +177,11 @@ private:
   LogicalResult strict();
   LogicalResult applyAnnotation(AnnotateLayoutOp op);
   LogicalResult inferGemm(GemmOp op);
+  /// Whether \p op copies to or from tensor memory.
+  static bool isTensorMemoryCopy(CopyOp op);
+  /// The strict layout of the fragment \p op copies to or from tensor
+  /// memory (one row per thread).
+  LogicalResult inferTensorMemoryCopy(CopyOp op);
   LogicalResult propagate();
   LogicalResult visit(unsigned node, InferLevel level);
   LogicalResult visitLoop(unsigned node, InferLevel level);
@@ -223,6 +228,8 @@ private:
   std::vector<Node> nodes;
   std::vector<AnnotateLayoutOp> annotations;
   std::vector<GemmOp> gemms;
+  /// Copies between tensor memory and a fragment (sm_100 targets).
+  std::vector<CopyOp> tmemCopies;
   /// Fragments read or written outside every loop, with the op doing it.
   std::vector<std::pair<unsigned, Operation *>> floating;
   std::deque<unsigned> queue;

@@ -19,6 +19,7 @@ void tlc::tile::buildGpuLoweringPipeline(OpPassManager &pm) {
   pm.addPass(createTileLowerIm2col());
   pm.addPass(createTilePlanPipelines());
   pm.addPass(createTilePlanWgmma());
+  pm.addPass(createTilePlanTcgen05());
   pm.addPass(createTilePlanSharedMemory());
   pm.addPass(createTilePlanTma());
   pm.addPass(createTileSplitMasks());
@@ -57,12 +58,18 @@ tlc::tile::runGpuLowering(ModuleOp module,
 void tlc::tile::forEachSm90aKernel(
     ModuleOp module, llvm::StringRef targetOption,
     llvm::function_ref<void(KernelOp)> planKernel) {
+  forEachKernelOfArch(module, targetOption, "sm_90a", planKernel);
+}
+
+void tlc::tile::forEachKernelOfArch(
+    ModuleOp module, llvm::StringRef targetOption, llvm::StringRef arch,
+    llvm::function_ref<void(KernelOp)> planKernel) {
   llvm::StringRef name = targetOption;
   if (name.empty())
     if (auto attr = module->getAttrOfType<StringAttr>("tile.gpu_target"))
       name = attr.getValue();
   name.consume_front("cuda:");
-  if (name != "sm_90a")
+  if (name != arch)
     return;
   module.walk([&](FuncOp func) {
     if (hasLoweringFailed(func) || !getUnboundTileParameters(func).empty())
@@ -76,6 +83,7 @@ void tlc::tile::registerTilePipelines() {
       "tile-lower-gpu",
       "the target-independent GPU lowering after layout inference "
       "(tile-lower-im2col, tile-plan-pipelines, tile-plan-wgmma, "
+      "tile-plan-tcgen05, "
       "tile-plan-shared-memory, tile-plan-tma, tile-split-masks, "
       "tile-reverse-blocks, tile-warp-specialize, tile-persistent-gemm, "
       "tile-gemm-pingpong, "

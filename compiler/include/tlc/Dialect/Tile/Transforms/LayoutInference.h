@@ -36,6 +36,9 @@ namespace tile {
 struct LayoutTarget {
   /// Which gemm layouts apply.
   layout::GemmArch arch = layout::GemmArch::SM80;
+  /// The target has tensor memory (sm_100): a fragment copied to or from
+  /// it holds one row per thread (tcgen05.ld / st .32x32b).
+  bool tensorMemory = false;
 };
 
 /// Parses a target name: `sm_80`, `sm_86`, `sm_89`, `sm_90`, `sm_90a`,

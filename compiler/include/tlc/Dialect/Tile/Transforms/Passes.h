@@ -67,6 +67,11 @@ void setGpuTarget(mlir::ModuleOp module, llvm::StringRef target);
 void forEachSm90aKernel(mlir::ModuleOp module, llvm::StringRef targetOption,
                         llvm::function_ref<void(KernelOp)> planKernel);
 
+/// The same for the CUDA architecture \p arch alone (`sm_100a`).
+void forEachKernelOfArch(mlir::ModuleOp module, llvm::StringRef targetOption,
+                         llvm::StringRef arch,
+                         llvm::function_ref<void(KernelOp)> planKernel);
+
 /// Registers `--tile-lower-gpu`, the pipeline buildGpuLoweringPipeline
 /// builds, for tlc-opt.
 void registerTilePipelines();

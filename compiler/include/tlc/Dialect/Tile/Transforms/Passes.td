@@ -161,6 +161,48 @@ def TilePlanWgmma : Pass<"tile-plan-wgmma", "::mlir::ModuleOp"> {
   let dependentDialects = ["::tlc::tile::TileDialect"];
 }
 
+def TilePlanTcgen05 : Pass<"tile-plan-tcgen05", "::mlir::ModuleOp"> {
+  let summary = "place tensor memory and choose tcgen05.mma on sm_100a";
+  let description = [{
+    On `sm_100a` (Blackwell), plans what the CUDA printer prints for
+    tensor memory (`shared.tmem` buffers) and for the gemms that
+    accumulate into it:
+
+    * each `shared.tmem` allocation gets the first column of its tensor
+      memory (`tile.tmem_col`) and its column count (`tile.tmem_cols`):
+      its first dimension is the lanes (at most 128), the rest is packed
+      into 32-bit columns (an f32 [128, 256] tile takes 256 columns, a
+      bf16 [128, 64] one 32). The buffers are placed one after another; the
+      kernel gets `tile.tmem_alloc_cols`, the total rounded up to a power
+      of two of at least 32 (what tcgen05.alloc takes). More than the 512
+      columns of a CTA is an error at the allocation that does not fit.
+    * every `tile.gemm` whose accumulator is in tensor memory gets
+      `tile.instr = "tcgen05"`, and its shared operands the swizzled
+      panels of tile-plan-wgmma (`tile.swizzle`, `tile.align = 1024`):
+      tcgen05's shared memory descriptors read the canonical layouts
+      wgmma's do. Such a gemm needs f16/bf16 (or e4m3/e5m2) operands with
+      an f32 accumulator of 128 rows (one CTA; 256 with `tile.use_2cta`),
+      B a whole static shared tile, A one too or a whole tensor memory
+      tile (the TS form); otherwise the pass reports an error at the gemm
+      and marks its function `tile.lowering_failed`.
+
+    The target is the `target` option, else the module's
+    `tile.gpu_target`; any target other than `cuda:sm_100a` leaves the
+    module unchanged.
+
+    ```mlir
+    %C = tile.alloc {tile.tmem_col = 0 : i64, tile.tmem_cols = 256 : i64} : !tile.buffer<[128, 256], f32, shared.tmem>
+    tile.gemm %A_s, %B_s, %C {tile.instr = "tcgen05", transpose_b} : ...
+    ```
+  }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"\"",
+           "The CUDA target (`sm_100a` or `cuda:sm_100a` plans tensor "
+           "memory). Empty: the module's `tile.gpu_target` attribute.">
+  ];
+  let dependentDialects = ["::tlc::tile::TileDialect"];
+}
+
 def TilePlanSharedMemory : Pass<"tile-plan-shared-memory", "::mlir::ModuleOp"> {
   let summary = "place every shared buffer of a kernel, reusing dead bytes";
   let description = [{

@@ -1,0 +1,227 @@
+//===- PlanTcgen05.cpp - The --tile-plan-tcgen05 pass ---------------------===//
+//
+// Part of the tlc project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Places the tensor memory of an sm_100a kernel and marks the gemms that
+// accumulate into it as tcgen05.mma, with their shared operands stored in
+// the swizzled panels the instruction's descriptors read (Passes.td has
+// the contract).
+//
+//===----------------------------------------------------------------------===//
+
+#include "tlc/Dialect/Tile/Transforms/Passes.h"
+
+#include "tlc/Dialect/Tile/IR/BufferEffects.h"
+#include "tlc/Dialect/Tile/IR/LoweringStatus.h"
+#include "tlc/Dialect/Tile/IR/TileOps.h"
+#include "tlc/Dialect/Tile/Transforms/LayoutInference.h"
+#include "tlc/Layout/SharedLayouts.h"
+
+#include "llvm/Support/MathExtras.h"
+
+namespace tlc {
+namespace tile {
+#define GEN_PASS_DEF_TILEPLANTCGEN05
+#include "tlc/Dialect/Tile/Transforms/Passes.h.inc"
+} // namespace tile
+} // namespace tlc
+
+using namespace mlir;
+using namespace tlc;
+using namespace tlc::tile;
+
+/// Columns of one CTA's tensor memory (PTX ISA, "Tensor Memory").
+static constexpr int64_t kTmemColumns = 512;
+/// Lanes of one CTA's tensor memory.
+static constexpr int64_t kTmemLanes = 128;
+
+/// The matrix shape of \p t without leading unit dimensions.
+static SmallVector<int64_t> matrixShape(BufferType t) {
+  SmallVector<int64_t> s(t.getShape().begin(), t.getShape().end());
+  while (s.size() > 2 && s.front() == 1)
+    s.erase(s.begin());
+  return s;
+}
+
+/// The allocation whose whole [rows, cols] tile \p v is: the allocation
+/// itself, or a region of it that selects one tile by its leading
+/// dimensions (`A_shared[k % stages, :, :]`); null for anything else.
+static AllocOp wholeTileAlloc(Value v) {
+  if (auto alloc = v.getDefiningOp<AllocOp>())
+    return alloc;
+  auto region = v.getDefiningOp<RegionOp>();
+  if (!region)
+    return {};
+  auto alloc = region.getSource().getDefiningOp<AllocOp>();
+  auto src = cast<BufferType>(region.getSource().getType());
+  auto dst = cast<BufferType>(v.getType());
+  unsigned rank = src.getRank();
+  if (!alloc || rank < 3 || dst.getRank() != rank || !src.isStatic() ||
+      !dst.isStatic())
+    return {};
+  ArrayRef<int64_t> offsets = region.getStaticOffsets();
+  for (unsigned d = 0; d < rank; ++d) {
+    bool lead = d + 2 < rank;
+    if (lead ? dst.getShape()[d] != 1
+             : dst.getShape()[d] != src.getShape()[d] || offsets[d] != 0)
+      return {};
+  }
+  return alloc;
+}
+
+/// The swizzle (row bytes) of the panels the whole static shared tile
+/// \p v is stored in for a descriptor, or nothing.
+static std::optional<int64_t> operandSwizzle(Value v) {
+  AllocOp alloc = wholeTileAlloc(v);
+  if (!alloc)
+    return std::nullopt;
+  auto t = cast<BufferType>(alloc.getType());
+  if (!isSharedScope(t.getScope()) || !t.isStatic())
+    return std::nullopt;
+  ArrayRef<int64_t> shape = t.getShape().take_back(2);
+  unsigned bits = getElementStorageBytes(t.getElementType()) * 8;
+  std::optional<layout::SwizzleMode> mode = layout::widestSwizzle(shape, bits);
+  if (!mode)
+    return std::nullopt;
+  return layout::swizzleBytes(*mode);
+}
+
+/// Why \p gemm (accumulating in tensor memory) cannot be a tcgen05.mma as
+/// the printer generates it, or "" when it can.
+static std::string whyNotTcgen05(GemmOp gemm) {
+  auto a = cast<BufferType>(gemm.getA().getType());
+  auto b = cast<BufferType>(gemm.getB().getType());
+  auto c = cast<BufferType>(gemm.getC().getType());
+  Type ab = a.getElementType();
+  bool is16 = ab.isF16() || ab.isBF16();
+  bool isFp8 = isa<Float8E4M3FNType, Float8E5M2Type>(ab);
+  if (!(is16 || isFp8) || b.getElementType() != ab ||
+      !c.getElementType().isF32())
+    return "f16/bf16 or e4m3/e5m2 operands with an f32 accumulator only";
+  if (!c.isStatic() || !gemm.getC().getDefiningOp<AllocOp>() ||
+      matrixShape(c).size() != 2)
+    return "the accumulator must be a whole static tensor memory tile";
+  int64_t rows = matrixShape(c)[0];
+  if (rows != kTmemLanes)
+    return "the accumulator has " + std::to_string(rows) +
+           " rows; tlc's tcgen05.mma takes 128 (M = 128 per CTA)";
+  if (!operandSwizzle(gemm.getB()))
+    return "B must be a whole static shared tile whose rows a 32-, 64- or "
+           "128-byte swizzle covers";
+  bool aInTmem = a.getScope() == MemoryScope::TensorMemory;
+  if (aInTmem) {
+    if (!is16 || gemm.getTransposeA() || !a.isStatic() ||
+        !gemm.getA().getDefiningOp<AllocOp>())
+      return "an A operand in tensor memory must be a whole 16-bit tile "
+             "stored [M, K]";
+    if (gemm->hasAttr("tile.use_2cta"))
+      return "an A operand in tensor memory with use_2cta";
+  } else if (!operandSwizzle(gemm.getA())) {
+    return "A must be a whole static shared tile whose rows a 32-, 64- or "
+           "128-byte swizzle covers, or a tensor memory tile";
+  }
+  if (gemm->hasAttr("tile.use_2cta") && matrixShape(c)[1] > 256)
+    return "use_2cta with more than 256 accumulator columns";
+  if (isFp8 && (gemm.getTransposeA() || !gemm.getTransposeB()))
+    return "8-bit operands must be K-major (A [M, K], B [N, K])";
+  return "";
+}
+
+/// The 32-bit columns a tensor memory tile of type \p t takes.
+static int64_t tmemColumns(BufferType t) {
+  int64_t perLane = 1;
+  for (int64_t e : t.getShape().drop_front())
+    perLane *= e;
+  int64_t bits = getElementStorageBytes(t.getElementType()) * 8;
+  return llvm::divideCeil(perLane * bits, 32);
+}
+
+namespace {
+struct TilePlanTcgen05Pass final
+    : tlc::tile::impl::TilePlanTcgen05Base<TilePlanTcgen05Pass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    Builder b(module.getContext());
+    forEachKernelOfArch(module, target, "sm_100a", [&](KernelOp kernel) {
+      if (failed(planKernel(kernel, b)))
+        markLoweringFailed(kernel->getParentOfType<FuncOp>());
+    });
+  }
+
+  LogicalResult planKernel(KernelOp kernel, Builder &b) {
+    int64_t next = 0;
+    bool ok = true;
+    kernel.walk([&](AllocOp alloc) {
+      auto t = cast<BufferType>(alloc.getType());
+      if (t.getScope() != MemoryScope::TensorMemory)
+        return;
+      if (!t.isStatic() || t.getRank() < 2 || t.getShape()[0] > kTmemLanes) {
+        alloc.emitError() << "tensor memory has " << kTmemLanes
+                          << " lanes: a shared.tmem tile is [lanes <= "
+                          << kTmemLanes << ", columns...] of static shape";
+        ok = false;
+        return;
+      }
+      int64_t cols = tmemColumns(t);
+      if (next + cols > kTmemColumns) {
+        alloc.emitError() << "this tensor memory tile takes " << cols
+                          << " columns after " << next
+                          << " others take; a CTA has " << kTmemColumns;
+        ok = false;
+        return;
+      }
+      alloc->setAttr("tile.tmem_col", b.getI64IntegerAttr(next));
+      alloc->setAttr("tile.tmem_cols", b.getI64IntegerAttr(cols));
+      next += cols;
+    });
+    if (!ok)
+      return failure();
+    if (next)
+      kernel->setAttr("tile.tmem_alloc_cols",
+                      b.getI64IntegerAttr(std::max<int64_t>(
+                          32, int64_t(llvm::PowerOf2Ceil(next)))));
+    kernel.walk([&](GemmOp gemm) {
+      auto c = cast<BufferType>(gemm.getC().getType());
+      if (c.getScope() != MemoryScope::TensorMemory)
+        return;
+      std::string why = whyNotTcgen05(gemm);
+      if (!why.empty()) {
+        gemm.emitError() << "T.gemm into tensor memory (tcgen05.mma): " << why;
+        ok = false;
+        return;
+      }
+      gemm->setAttr("tile.instr", b.getStringAttr("tcgen05"));
+      // A pair of CTAs computes use_2cta gemms: both allocate their tensor
+      // memory together (tcgen05.alloc.cta_group::2).
+      if (gemm->hasAttr("tile.use_2cta"))
+        kernel->setAttr("tile.tmem_2cta", b.getUnitAttr());
+      // `clear_accum=cond` known at run time: the evaluator clears C in
+      // `if cond` before the gemm; tcgen05.mma's first step overwrites D
+      // where cond holds instead (the thread issuing it may not reach all
+      // of tensor memory).
+      if (auto branch = dyn_cast_or_null<IfOp>(gemm->getPrevNode());
+          branch && !branch.elseBlock() &&
+          llvm::hasSingleElement(*branch.thenBlock())) {
+        auto clear = dyn_cast<ClearOp>(branch.thenBlock()->front());
+        if (clear && clear.getDst() == gemm.getC()) {
+          clear->setAttr("tile.tcgen05_clear", b.getUnitAttr());
+          gemm->setAttr("tile.clear_if", b.getUnitAttr());
+        }
+      }
+      for (Value v : {gemm.getA(), gemm.getB()}) {
+        if (!isSharedScope(cast<BufferType>(v.getType()).getScope()))
+          continue; // A in tensor memory (the TS form)
+        Operation *alloc = wholeTileAlloc(v);
+        alloc->setAttr("tile.swizzle", b.getI64IntegerAttr(*operandSwizzle(v)));
+        alloc->setAttr("tile.align", b.getI64IntegerAttr(1024));
+      }
+    });
+    return success(ok);
+  }
+};
+} // namespace

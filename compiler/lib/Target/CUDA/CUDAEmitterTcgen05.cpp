@@ -1,0 +1,503 @@
+//===- CUDAEmitterTcgen05.cpp - Tensor memory and tcgen05.mma for CUDA ----===//
+//
+// Part of the tlc project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Blackwell (sm_100a) code for what tile-plan-tcgen05 planned:
+//
+// * Tensor memory: warp 0 allocates the kernel's `tile.tmem_alloc_cols`
+//   columns at the top of the kernel (tcgen05.alloc writes their address
+//   to a shared word every thread reads after a barrier) and frees them at
+//   the end; each shared.tmem buffer is that address plus its
+//   `tile.tmem_col`.
+// * T.gemm with `tile.instr = "tcgen05"`: the first thread of the gemm's
+//   thread range issues one tcgen05.mma.cta_group::1 per K step of the
+//   instruction (M = 128, N up to 256 per instruction), A and B through
+//   shared memory descriptors over tlc's swizzled panels (the canonical
+//   layouts of WgmmaDescriptor.h, Tcgen05Descriptor.h's bits) or A from
+//   tensor memory; the instruction descriptor is encoded here. The
+//   accumulator is D = A * B for the first step where the gemm clears it
+//   (clear_accum, or the `if (cond) T.clear(C)` before it that
+//   tile-plan-tcgen05 folded in), else D += A * B.
+// * T.tcgen05_mma_arrive (and T.gemm's mbar): the same thread commits the
+//   MMAs it issued to the mbarrier (tcgen05.commit).
+// * T.copy between tensor memory and a fragment: tcgen05.ld / st .32x32b,
+//   thread r of the range (a multiple of 128 threads from a warpgroup
+//   boundary) on tensor memory lane r, 8 columns per instruction, the
+//   fragment's registers found through its layout (layout inference gives
+//   such a fragment one row per thread on sm_100a).
+//
+//===----------------------------------------------------------------------===//
+
+#include "EmitterImpl.h"
+
+#include "tlc/Target/CUDA/Tcgen05Descriptor.h"
+
+#include "mlir/IR/Matchers.h"
+#include "llvm/Support/Format.h"
+
+using namespace mlir;
+using namespace tlc;
+using namespace tlc::tile;
+using namespace tlc::target;
+using namespace tlc::target::cuda_detail;
+
+static std::string hex64(uint64_t v) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << llvm::format_hex(v, 18) << "ull";
+  return s;
+}
+
+static std::string hex32(uint32_t v) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << llvm::format_hex(v, 10) << "u";
+  return s;
+}
+
+/// The descriptor type of \p t, if tcgen05.mma takes it.
+static std::optional<Tcgen05Type> tcgen05Type(Type t) {
+  if (t.isF16())
+    return Tcgen05Type::F16;
+  if (t.isBF16())
+    return Tcgen05Type::BF16;
+  if (isa<Float8E4M3FNType>(t))
+    return Tcgen05Type::E4M3;
+  if (isa<Float8E5M2Type>(t))
+    return Tcgen05Type::E5M2;
+  if (t.isF32())
+    return Tcgen05Type::F32;
+  return std::nullopt;
+}
+
+LogicalResult Emitter::emitTmemPrologue(KernelOp kernel) {
+  auto cols = kernel->getAttrOfType<IntegerAttr>("tile.tmem_alloc_cols");
+  if (!cols)
+    return success();
+  if (options.minComputeCapability < 100 || lang.isHip())
+    return kernel.emitError() << "tensor memory needs sm_100a";
+  anyTcgen05 = true;
+  bool pair = kernel->hasAttr("tile.tmem_2cta");
+  if (pair && !clusterLaunch)
+    return kernel.emitError()
+           << "use_2cta gemms run on a pair of CTAs: launch the kernel in "
+              "clusters of 2 (T.Kernel(..., cluster_dims=2))";
+  std::string suffix = pair ? "2Cta" : "";
+  tmemBaseName = fresh("tmemBase");
+  std::string slot = fresh("tmemSlot");
+  line("// Tensor memory: " + Twine(cols.getInt()) + " columns, allocated " +
+       (pair ? "with the peer CTA (cta_group::2) " : "") +
+       "by warp 0 (tcgen05.alloc), freed at the end");
+  line("__shared__ uint32_t " + slot + ";");
+  open("if (threadIdx.x / 32 == 0)");
+  line("tlc::cuda::tmemAlloc" + suffix + "(&" + slot + ", " +
+       Twine(cols.getInt()) + ");");
+  line("tlc::cuda::tmemRelinquishAllocPermit" + suffix + "();");
+  close();
+  line("tlc::cuda::tcgen05FenceBefore();");
+  if (pair) {
+    // Both CTAs' tensor memory exists before either's MMAs write it.
+    anyCluster = true;
+    line("tlc::cuda::clusterArrive();");
+    line("tlc::cuda::clusterWait();");
+  } else {
+    line("__syncthreads();");
+  }
+  line("tlc::cuda::tcgen05FenceAfter();");
+  line("const uint32_t " + tmemBaseName + " = " + slot + ";");
+  return success();
+}
+
+void Emitter::emitTmemEpilogue(KernelOp kernel) {
+  auto cols = kernel->getAttrOfType<IntegerAttr>("tile.tmem_alloc_cols");
+  if (!cols || tmemBaseName.empty())
+    return;
+  line("// Every tcgen05 operation of the block is done: warp 0 frees the "
+       "tensor memory");
+  bool pair = kernel->hasAttr("tile.tmem_2cta");
+  line("tlc::cuda::tcgen05FenceBefore();");
+  if (pair) {
+    // The peer's MMAs into this CTA's tensor memory are done as well.
+    line("tlc::cuda::clusterArrive();");
+    line("tlc::cuda::clusterWait();");
+  } else {
+    line("__syncthreads();");
+  }
+  line(std::string("if (threadIdx.x / 32 == 0) tlc::cuda::tmemDealloc") +
+       (pair ? "2Cta" : "") + "(" + tmemBaseName + ", " +
+       std::to_string(cols.getInt()) + ");");
+  tmemBaseName.clear();
+}
+
+LogicalResult Emitter::emitTmemAlloc(AllocOp op, StringRef name) {
+  auto col = op->getAttrOfType<IntegerAttr>("tile.tmem_col");
+  auto cols = op->getAttrOfType<IntegerAttr>("tile.tmem_cols");
+  if (!col || !cols || tmemBaseName.empty())
+    return op.emitError() << "shared.tmem without a tensor memory plan (run "
+                             "--tile-plan-tcgen05 for cuda:sm_100a)";
+  line("const uint32_t " + name + " = " + tmemBaseName + " + " +
+       Twine(col.getInt()) + ";  // tensor memory columns " +
+       Twine(col.getInt()) + ".." + Twine(col.getInt() + cols.getInt() - 1));
+  return success();
+}
+
+bool cuda_detail::isTcgen05Gemm(GemmOp op) {
+  auto instr = op->getAttrOfType<StringAttr>("tile.instr");
+  return instr && instr.getValue() == "tcgen05";
+}
+
+/// The shared operand \p v of \p op (a whole static tile stored in panels
+/// of \p swizzleBytes rows) as descriptors see it.
+static FailureOr<std::pair<WgmmaOperandTile, uint64_t>>
+describeTcgen05Operand(Value v, int64_t swizzleBytes, bool kMajor, GemmOp op,
+                       StringRef which) {
+  auto t = cast<BufferType>(v.getType());
+  WgmmaOperandTile tile;
+  tile.rows = t.getShape()[t.getRank() - 2];
+  tile.cols = t.getShape()[t.getRank() - 1];
+  tile.elemBytes = getElementStorageBytes(t.getElementType());
+  tile.kMajor = kMajor;
+  llvm::Expected<WgmmaSwizzle> mode = getSwizzleForBytes(swizzleBytes);
+  if (!mode) {
+    op.emitError() << "T.gemm (tcgen05): " << llvm::toString(mode.takeError());
+    return failure();
+  }
+  tile.swizzle = *mode;
+  llvm::Expected<WgmmaOperandAccess> first = getWgmmaOperandAccess(tile, 0, 0);
+  if (!first) {
+    op.emitError() << "T.gemm (tcgen05): operand " << which << ": "
+                   << llvm::toString(first.takeError());
+    return failure();
+  }
+  llvm::Expected<uint64_t> bits = encodeTcgen05SmemDescriptor(
+      0, first->leadingByteOffset, first->strideByteOffset, tile.swizzle);
+  if (!bits) {
+    op.emitError() << "T.gemm (tcgen05): operand " << which << ": "
+                   << llvm::toString(bits.takeError());
+    return failure();
+  }
+  return std::make_pair(tile, *bits);
+}
+
+/// The byte offset in \p tile where an instruction's operand starting at
+/// M/N index \p mn0 and K index \p k0 begins.
+static FailureOr<int64_t> operandStart(const WgmmaOperandTile &tile,
+                                       int64_t mn0, int64_t k0, GemmOp op) {
+  llvm::Expected<WgmmaOperandAccess> acc = getWgmmaOperandAccess(tile, mn0, k0);
+  if (!acc) {
+    op.emitError() << "T.gemm (tcgen05): " << llvm::toString(acc.takeError());
+    return failure();
+  }
+  return acc->startOffset;
+}
+
+LogicalResult Emitter::emitTcgen05Gemm(GemmOp op) {
+  beginOp(op, "T.gemm (tcgen05.mma)");
+  if (options.minComputeCapability < 100)
+    return op.emitError("T.gemm (tcgen05): tcgen05.mma needs sm_100a");
+  // use_2cta: the pair's leader issues M = 2 x 128 rows, each CTA's A
+  // its 128 rows and B half of N, at the same shared offsets in both.
+  bool pair = op->hasAttr("tile.use_2cta");
+  Value aRoot = rootOf(op.getA()), bRoot = rootOf(op.getB()), c = op.getC();
+  auto aType = cast<BufferType>(aRoot.getType());
+  auto cType = cast<BufferType>(c.getType());
+  if ((aType.getScope() == MemoryScope::TensorMemory && aRoot != op.getA()) ||
+      rootOf(c) != c)
+    return op.emitError("T.gemm (tcgen05): tensor memory operands must be "
+                        "whole buffers");
+  // A shared operand is a whole tile: its buffer, or one [rows, cols] tile
+  // of it selected by the leading dimensions (a pipeline stage), whose
+  // first element the descriptor starts at.
+  auto tileStart = [&](Value v) -> FailureOr<std::string> {
+    Value root = rootOf(v);
+    if (root == v)
+      return expr(root);
+    auto type = cast<BufferType>(v.getType());
+    SmallVector<std::string> zeros(type.getRank(), "0");
+    FailureOr<RootAccess> access = resolve(v, zeros, op);
+    if (failed(access))
+      return failure();
+    FailureOr<std::string> index = linearIndex(*access, op);
+    if (failed(index))
+      return failure();
+    return "(" + expr(root) + " + " + *index + ")";
+  };
+  bool transA = op.getTransposeA(), transB = op.getTransposeB();
+  bool aInTmem = aType.getScope() == MemoryScope::TensorMemory;
+  std::optional<Tcgen05Type> abType = tcgen05Type(aType.getElementType());
+  if (!abType)
+    return op.emitError("T.gemm (tcgen05): unsupported operand type");
+  llvm::Expected<Tcgen05Kind> kind = getTcgen05Kind(*abType);
+  if (!kind)
+    return op.emitError() << "T.gemm (tcgen05): "
+                          << llvm::toString(kind.takeError());
+  int64_t kStep = getTcgen05InstrK(*kind);
+  int64_t m = cType.getShape()[0], n = cType.getShape()[1];
+  auto aShape = aType.getShape();
+  int64_t k = transA ? aShape[aShape.size() - 2] : aShape.back();
+  if (k % kStep)
+    return op.emitError() << "T.gemm (tcgen05): K = " << k
+                          << " is not a multiple of the instruction's "
+                          << kStep;
+  int64_t nInstr = std::min<int64_t>(n, 256);
+  if (pair && n > 256)
+    return op.emitError("T.gemm (tcgen05): use_2cta with more than 256 "
+                        "columns");
+  if (n % nInstr)
+    return op.emitError() << "T.gemm (tcgen05): N = " << n
+                          << " is not a multiple of 256";
+  Tcgen05Instr instr;
+  instr.a = instr.b = *abType;
+  instr.d = Tcgen05Type::F32;
+  instr.m = pair ? 2 * m : m;
+  instr.n = nInstr;
+  instr.ctaGroup = pair ? 2 : 1;
+  instr.mnMajorA = transA;
+  instr.mnMajorB = !transB;
+  llvm::Expected<uint32_t> idesc = encodeTcgen05InstrDescriptor(instr);
+  if (!idesc)
+    return op.emitError() << "T.gemm (tcgen05): "
+                          << llvm::toString(idesc.takeError());
+  auto swB = panelSwizzle.find(bRoot);
+  auto swA = panelSwizzle.find(aRoot);
+  if (swB == panelSwizzle.end() || (!aInTmem && swA == panelSwizzle.end()))
+    return op.emitError("T.gemm (tcgen05): the operands have no swizzled "
+                        "panels (run --tile-plan-tcgen05)");
+  FailureOr<std::pair<WgmmaOperandTile, uint64_t>> B =
+      describeTcgen05Operand(bRoot, swB->second, transB, op, "B");
+  if (failed(B))
+    return failure();
+  std::optional<std::pair<WgmmaOperandTile, uint64_t>> A;
+  if (!aInTmem) {
+    FailureOr<std::pair<WgmmaOperandTile, uint64_t>> a =
+        describeTcgen05Operand(aRoot, swA->second, !transA, op, "A");
+    if (failed(a))
+      return failure();
+    A = *a;
+  }
+  // The first step clears D where the gemm does: clear_accum, or the
+  // condition of the `if (cond) T.clear(C)` tile-plan-tcgen05 folded in.
+  std::string firstAccumulate = op.getClearAccum() ? "0u" : "1u";
+  if (op->hasAttr("tile.clear_if")) {
+    // The branch before the gemm (barriers the lowering placed between).
+    Operation *prev = op->getPrevNode();
+    while (isa_and_nonnull<BarrierOp>(prev))
+      prev = prev->getPrevNode();
+    auto ifOp = dyn_cast_or_null<IfOp>(prev);
+    if (!ifOp)
+      return op.emitOpError("tile.clear_if without the branch before it")
+             << (prev ? " (" + prev->getName().getStringRef().str() + ")"
+                      : std::string());
+    firstAccumulate = "(" + expr(ifOp.getCondition()) + ") ? 0u : 1u";
+  }
+  std::string kindName = *kind == Tcgen05Kind::F16    ? "kTcgen05F16"
+                         : *kind == Tcgen05Kind::TF32 ? "kTcgen05Tf32"
+                                                      : "kTcgen05F8F6F4";
+  anyTcgen05 = true;
+  line("// one thread issues the MMAs (the thread T.tcgen05_mma_arrive / "
+       "mbar commits them from)");
+  open("if (tid == 0)");
+  std::string aDesc = fresh("aDesc"), bDesc = fresh("bDesc");
+  FailureOr<std::string> bStartPtr = tileStart(op.getB());
+  if (failed(bStartPtr))
+    return failure();
+  if (A) {
+    FailureOr<std::string> aStartPtr = tileStart(op.getA());
+    if (failed(aStartPtr))
+      return failure();
+    line("const uint64_t " + aDesc + " = tlc::cuda::tcgen05SmemDescriptor(" +
+         *aStartPtr + ", " + hex64(A->second) + ");");
+  }
+  line("const uint64_t " + bDesc + " = tlc::cuda::tcgen05SmemDescriptor(" +
+       *bStartPtr + ", " + hex64(B->second) + ");");
+  line("tlc::cuda::tcgen05FenceAfter();");
+  int64_t aBits = getElementStorageBytes(aType.getElementType()) * 8;
+  for (int64_t ch = 0; ch < n / nInstr; ++ch) {
+    for (int64_t kk = 0; kk < k / kStep; ++kk) {
+      FailureOr<int64_t> bStart =
+          operandStart(B->first, ch * nInstr, kk * kStep, op);
+      if (failed(bStart))
+        return failure();
+      std::string accumulate = kk == 0 ? firstAccumulate : "1u";
+      std::string d = expr(c) + " + " + std::to_string(ch * nInstr);
+      std::string bArg = bDesc + " + " + std::to_string(*bStart / 16);
+      if (aInTmem) {
+        // A in tensor memory: lane = row, K packed into 32-bit columns.
+        int64_t aCol = kk * kStep * aBits / 32;
+        line("tlc::cuda::tcgen05MmaTS(" + d + ", " + expr(aRoot) + " + " +
+             std::to_string(aCol) + ", " + bArg + ", " + hex32(*idesc) + ", " +
+             accumulate + ");");
+        continue;
+      }
+      FailureOr<int64_t> aStart = operandStart(A->first, 0, kk * kStep, op);
+      if (failed(aStart))
+        return failure();
+      line("tlc::cuda::tcgen05MmaSS" + std::string(pair ? "2Cta" : "") +
+           "<tlc::cuda::" + kindName + ">(" + d + ", " + aDesc + " + " +
+           std::to_string(*aStart / 16) + ", " + bArg + ", " + hex32(*idesc) +
+           ", " + accumulate + ");");
+    }
+  }
+  close();
+  return success();
+}
+
+std::optional<LogicalResult>
+Emitter::emitTcgen05Intrinsic(IntrinsicOp op, StringRef barrierAddress) {
+  StringRef callee = op.getCallee();
+  if (callee == "T.tcgen05_before_thread_sync" ||
+      callee == "T.tcgen05_after_thread_sync") {
+    if (options.minComputeCapability < 100 || lang.isHip()) {
+      op.emitError() << callee
+                     << " is Blackwell's (tcgen05), which needs "
+                        "sm_100a";
+      return failure();
+    }
+    anyTcgen05 = true;
+    line(callee == "T.tcgen05_before_thread_sync"
+             ? "tlc::cuda::tcgen05FenceBefore();"
+             : "tlc::cuda::tcgen05FenceAfter();");
+    return success();
+  }
+  if (callee != "T.tcgen05_mma_arrive")
+    return std::nullopt;
+  if (options.minComputeCapability < 100 || lang.isHip()) {
+    op.emitError() << "T.tcgen05_mma_arrive (tcgen05.commit) is Blackwell's, "
+                      "which needs sm_100a";
+    return failure();
+  }
+  bool twoCta = false;
+  for (auto [i, v] : llvm::enumerate(op.getArgs()))
+    if (i < op.getParams().size() &&
+        cast<StringAttr>(op.getParams()[i]).getValue() == "arrive_2cta")
+      twoCta = !matchPattern(v, m_Zero());
+  anyTcgen05 = true;
+  if (twoCta) {
+    // The pair's MMAs: the barrier at this offset in both CTAs arrives.
+    line("if (tid == 0) tlc::cuda::tcgen05Commit2Cta(" + barrierAddress.str() +
+         ", 3);  // both CTAs' barriers arrive");
+    return success();
+  }
+  line("if (tid == 0) tlc::cuda::tcgen05Commit(" + barrierAddress.str() +
+       ");  // the MMAs this thread issued arrive when done");
+  return success();
+}
+
+LogicalResult Emitter::emitTmemCopy(CopyOp op) {
+  Value src = op.getSrc(), dst = op.getDst();
+  bool load = scopeOf(rootOf(src)) == MemoryScope::TensorMemory;
+  Value tmem = load ? src : dst, frag = load ? dst : src;
+  if (options.minComputeCapability < 100)
+    return op.emitError("a copy to or from tensor memory needs sm_100a");
+  if (rootOf(tmem) != tmem || rootOf(frag) != frag ||
+      scopeOf(frag) != MemoryScope::Fragment)
+    return op.emitError("T.copy with tensor memory: tlc copies a whole "
+                        "tensor memory tile to or from a whole fragment "
+                        "(tcgen05.ld / tcgen05.st)");
+  auto tType = cast<BufferType>(tmem.getType());
+  auto fType = cast<BufferType>(frag.getType());
+  auto it = fragments.find(frag);
+  if (it == fragments.end() || tType.getRank() != 2 || fType.getRank() != 2)
+    return op.emitError("T.copy with tensor memory: 2-D tiles only");
+  const FragmentInfo &F = it->second;
+  int64_t rows = tType.getShape()[0], cols = tType.getShape()[1];
+  if (rows != numThreads || numThreads % 128)
+    return op.emitError()
+           << "T.copy with tensor memory: tcgen05.ld/st .32x32b gives "
+              "thread r of a warpgroup lane r, so the copy's "
+           << numThreads << " threads must be the tile's " << rows
+           << " rows, 128 of them";
+  Type tElem = tType.getElementType(), fElem = fType.getElementType();
+  int64_t tBits = getElementStorageBytes(tElem) * 8;
+  if (tBits != 32 && tBits != 16)
+    return op.emitError("T.copy with tensor memory: 32- or 16-bit "
+                        "elements only");
+  int64_t perCol = 32 / tBits; // elements per 32-bit column
+  int64_t perChunk = 8 * perCol;
+  if (cols % perChunk)
+    return op.emitError() << "T.copy with tensor memory: " << cols
+                          << " columns are no whole number of " << perChunk
+                          << "-element chunks";
+  // The register of every element (r, j) of thread r: the same for every
+  // thread, from the fragment's layout.
+  SmallVector<int64_t> regOf(cols, -1);
+  for (int64_t j = 0; j < cols; ++j)
+    for (int64_t r = 0; r < rows; ++r) {
+      int64_t found = -1;
+      if (F.tables) {
+        found = F.tables->registerAt({r, j}, r);
+      } else {
+        for (int64_t rep = 0; rep < F.layout.getReplicate(); ++rep) {
+          std::optional<layout::FragmentSlot> s = F.layout.apply({r, j}, rep);
+          if (s && s->thread == r)
+            found = s->index;
+        }
+      }
+      if (found < 0 || (regOf[j] >= 0 && regOf[j] != found))
+        return op.emitError()
+               << "T.copy with tensor memory: the fragment's layout "
+               << F.layout.shortLabel()
+               << " does not hold row r in thread r (tcgen05 .32x32b)";
+      regOf[j] = found;
+    }
+  FailureOr<std::string> tStorage = storageType(tElem, op);
+  FailureOr<std::string> fStorage = storageType(fElem, op);
+  if (failed(tStorage) || failed(fStorage))
+    return failure();
+  beginOp(op, load ? "T.copy tensor memory -> fragment (tcgen05.ld)"
+                   : "T.copy fragment -> tensor memory (tcgen05.st)");
+  anyTcgen05 = true;
+  open("");
+  std::string taddr = fresh("taddr"), regs = fresh("cells");
+  line("const uint32_t " + taddr + " = " + expr(tmem) +
+       " + ((uint32_t)(tid & ~31) << 16);  // this warp's 32 lanes");
+  line("uint32_t " + regs + "[8];");
+  auto element = [&](int64_t j) {
+    return expr(frag) + "[" + std::to_string(regOf[j]) + "]";
+  };
+  if (load)
+    line("tlc::cuda::tcgen05FenceAfter();");
+  for (int64_t c0 = 0; c0 < cols; c0 += perChunk) {
+    std::string at = taddr + " + " + std::to_string(c0 / perCol);
+    if (load) {
+      line("tlc::cuda::tmemLoad32x32bX8(" + at + ", " + regs + ");");
+      line("tlc::cuda::tmemWaitLoad();");
+      for (int64_t q = 0; q < perChunk; ++q) {
+        std::string cell = regs + "[" + std::to_string(q / perCol) + "]";
+        // The element's storage bits: a whole cell, or its low / high half
+        // (the lower-numbered element in the low half).
+        std::string bits = perCol == 1
+                               ? "__uint_as_float(" + cell + ")"
+                               : "tlc::cuda::bitCast<" + *tStorage +
+                                     ">((uint16_t)(" + cell + " >> " +
+                                     std::to_string(16 * (q % perCol)) + "))";
+        line(element(c0 + q) + " = " +
+             toStorage(fElem, fromStorage(tElem, bits)) + ";");
+      }
+    } else {
+      for (int64_t q = 0; q < 8; ++q) {
+        auto cellBits = [&](int64_t j) {
+          std::string v = toStorage(tElem, fromStorage(fElem, element(j)));
+          return perCol == 1
+                     ? "__float_as_uint(" + v + ")"
+                     : "(uint32_t)tlc::cuda::bitCast<uint16_t>(" + v + ")";
+        };
+        std::string cell = perCol == 1
+                               ? cellBits(c0 + q)
+                               : cellBits(c0 + 2 * q) + " | (" +
+                                     cellBits(c0 + 2 * q + 1) + " << 16)";
+        line(regs + "[" + std::to_string(q) + "] = " + cell + ";");
+      }
+      line("tlc::cuda::tmemStore32x32bX8(" + at + ", " + regs + ");");
+    }
+  }
+  if (!load) {
+    line("tlc::cuda::tmemWaitStore();");
+    line("tlc::cuda::tcgen05FenceBefore();");
+  }
+  close();
+  return success();
+}

@@ -1,0 +1,47 @@
+// RUN: tlc-opt --tile-plan-tcgen05=target=cuda:sm_100a --verify-diagnostics --split-input-file %s
+
+// 256 + 256 columns fill the CTA's 512; the third tile does not fit.
+tile.func @too_many_columns() {
+  tile.kernel (%bx) grid [1] threads [128] {
+    %a = tile.alloc : !tile.buffer<[128, 256], f32, shared.tmem>
+    %b = tile.alloc : !tile.buffer<[128, 256], f32, shared.tmem>
+    // expected-error@+1 {{this tensor memory tile takes 32 columns after 512 others take; a CTA has 512}}
+    %c = tile.alloc : !tile.buffer<[128, 32], f32, shared.tmem>
+  }
+}
+
+// -----
+
+// Tensor memory has 128 lanes.
+tile.func @too_many_lanes() {
+  tile.kernel (%bx) grid [1] threads [128] {
+    // expected-error@+1 {{tensor memory has 128 lanes}}
+    %a = tile.alloc : !tile.buffer<[256, 32], f32, shared.tmem>
+  }
+}
+
+// -----
+
+// An accumulator of 64 rows (M = 64 per CTA) is not generated.
+tile.func @m64() {
+  tile.kernel (%bx) grid [1] threads [128] {
+    %A = tile.alloc : !tile.buffer<[64, 64], f16, shared.dyn>
+    %B = tile.alloc : !tile.buffer<[64, 64], f16, shared.dyn>
+    %C = tile.alloc : !tile.buffer<[64, 64], f32, shared.tmem>
+    // expected-error@+1 {{T.gemm into tensor memory (tcgen05.mma): the accumulator has 64 rows; tlc's tcgen05.mma takes 128 (M = 128 per CTA)}}
+    tile.gemm %A, %B, %C : !tile.buffer<[64, 64], f16, shared.dyn>, !tile.buffer<[64, 64], f16, shared.dyn>, !tile.buffer<[64, 64], f32, shared.tmem>
+  }
+}
+
+// -----
+
+// f16 accumulators are not generated.
+tile.func @f16_acc() {
+  tile.kernel (%bx) grid [1] threads [128] {
+    %A = tile.alloc : !tile.buffer<[128, 64], f16, shared.dyn>
+    %B = tile.alloc : !tile.buffer<[64, 64], f16, shared.dyn>
+    %C = tile.alloc : !tile.buffer<[128, 64], f16, shared.tmem>
+    // expected-error@+1 {{f16/bf16 or e4m3/e5m2 operands with an f32 accumulator only}}
+    tile.gemm %A, %B, %C : !tile.buffer<[128, 64], f16, shared.dyn>, !tile.buffer<[64, 64], f16, shared.dyn>, !tile.buffer<[128, 64], f16, shared.tmem>
+  }
+}
