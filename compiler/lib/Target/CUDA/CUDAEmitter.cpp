@@ -38,7 +38,8 @@ FileLineColRange tlc::target::cuda_detail::getFileLoc(Location loc) {
 }
 
 static bool isSmallFloat(Type t) {
-  return t.isF16() || t.isBF16() || isa<Float8E4M3FNType, Float8E5M2Type>(t);
+  return t.isF16() || t.isBF16() ||
+         isa<Float8E4M3FNType, Float8E5M2Type, Float4E2M1FNType>(t);
 }
 
 //===----------------------------------------------------------------------===//
@@ -166,7 +167,9 @@ FailureOr<std::string> Emitter::storageType(Type t, Operation *at) {
     return ns + "half";
   if (t.isBF16())
     return ns + "bfloat16";
-  if (isa<Float8E4M3FNType, Float8E5M2Type>(t))
+  // fp4 e2m1: one code a byte in registers; shared and global memory
+  // hold packed pairs, addressed through tlc::fp4::E2M1Ref (lvalue()).
+  if (isa<Float8E4M3FNType, Float8E5M2Type, Float4E2M1FNType>(t))
     return std::string("uint8_t");
   if (isa<IndexType>(t))
     return indexType();
@@ -198,6 +201,8 @@ std::string Emitter::fromStorage(Type t, StringRef raw) {
     return (Twine(ns) + "fp8E4M3ToFloat(" + raw + ")").str();
   if (isa<Float8E5M2Type>(t))
     return (Twine(ns) + "fp8E5M2ToFloat(" + raw + ")").str();
+  if (isa<Float4E2M1FNType>(t))
+    return ("tlc::fp4::e2m1ToFloat(" + raw + ")").str();
   return raw.str();
 }
 
@@ -210,6 +215,8 @@ std::string Emitter::toStorage(Type t, StringRef v) {
     return (Twine(ns) + "toFp8E4M3(" + v + ")").str();
   if (isa<Float8E5M2Type>(t))
     return (Twine(ns) + "toFp8E5M2(" + v + ")").str();
+  if (isa<Float4E2M1FNType>(t))
+    return ("tlc::fp4::e2m1FromFloat(" + v + ")").str();
   return v.str();
 }
 

@@ -29,7 +29,8 @@ using namespace tlc::target;
 using namespace tlc::target::cuda_detail;
 
 static bool isSmallFloat(Type t) {
-  return t.isF16() || t.isBF16() || isa<Float8E4M3FNType, Float8E5M2Type>(t);
+  return t.isF16() || t.isBF16() ||
+         isa<Float8E4M3FNType, Float8E5M2Type, Float4E2M1FNType>(t);
 }
 
 
