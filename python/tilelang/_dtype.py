@@ -130,6 +130,8 @@ class dtype(str):
                 "tfloat32": "float32",
                 "float4_e2m1fn": "float4_e2m1fn_x2"}.get(scalar, scalar)
         result = getattr(torch, name, None)
+        if result is None and scalar == "float4_e2m1fn":
+            result = torch.uint8  # the bytes, in a torch without fp4 pairs
         if result is None:
             raise TypeError(f"torch {torch.__version__} has no dtype for "
                             f"TileLang's '{scalar}'")
