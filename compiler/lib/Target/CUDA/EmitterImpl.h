@@ -964,7 +964,9 @@ bool isWgmmaGemm(tile::GemmOp op);
 mlir::FileLineColRange getFileLoc(mlir::Location loc);
 
 /// Whether \p t is fp4 e2m1 (`float4_e2m1fn`), stored two a byte in memory.
-inline bool isE2M1(mlir::Type t) { return mlir::isa<mlir::Float4E2M1FNType>(t); }
+inline bool isE2M1(mlir::Type t) {
+  return mlir::isa<mlir::Float4E2M1FNType>(t);
+}
 
 /// The C++ index expressions of flat element \p flat over \p shape
 /// (row-major), declared as variables named after \p hint.
