@@ -32,6 +32,8 @@ _ALIASES = {
     "bf16": "bfloat16", "fp16": "float16", "fp32": "float32",
     "e4m3_float8": "float8_e4m3", "e5m2_float8": "float8_e5m2",
     "ptr": "handle",
+    # torch's storage of fp4: a pair a byte, the element type TileLang's.
+    "float4_e2m1fn_x2": "float4_e2m1fn",
 }
 
 _VECTOR = re.compile(r"^([a-z0-9_]+?)x(\d+)$")
@@ -123,9 +125,13 @@ class dtype(str):
         """The torch dtype of this dtype's storage."""
         import torch
         scalar = str(self.scalar)
+        # float4_e2m1fn is stored as pairs (float4_e2m1fn_x2).
         name = {"float8_e4m3": "float8_e4m3fn", "handle": "int64",
-                "tfloat32": "float32"}.get(scalar, scalar)
+                "tfloat32": "float32",
+                "float4_e2m1fn": "float4_e2m1fn_x2"}.get(scalar, scalar)
         result = getattr(torch, name, None)
+        if result is None and scalar == "float4_e2m1fn":
+            result = torch.uint8  # the bytes, in a torch without fp4 pairs
         if result is None:
             raise TypeError(f"torch {torch.__version__} has no dtype for "
                             f"TileLang's '{scalar}'")

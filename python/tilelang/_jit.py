@@ -678,6 +678,9 @@ class JITFunction:
             value = _dense_stride(shape, dim) if stride else shape[dim]
             if value is None or isinstance(value, Symbol):
                 continue
+            if not stride and dim == len(shape) - 1 and \
+                    str(getattr(t, "dtype", "")).endswith("float4_e2m1fn_x2"):
+                value = int(value) * 2  # fp4 pairs: two elements a byte
             consts[name] = int(value)
         self._any_dtypes(runtime, consts)
         return runtime, compile_values, consts

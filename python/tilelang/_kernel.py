@@ -266,6 +266,9 @@ class JITKernel:
                     dim = p["shape"].index(s)
                     if len(t.shape) == len(p["shape"]):
                         env[s] = int(t.shape[dim])
+                        if p["dtype"] in tz.PACKED and \
+                                dim == len(p["shape"]) - 1:
+                            env[s] *= 2  # two elements a byte
                         break
             if s not in env:
                 # A symbol a stride gives (`T.StridedTensor[(m, n),
@@ -335,7 +338,8 @@ class JITKernel:
         if not tz.matches_dtype(t, p["dtype"]):
             raise TypeError(f"{what} must have dtype {p['dtype']}, got "
                             f"{tz.describe_dtype(t)}")
-        expect = [eval_extent(e, env) for e in p["shape"]]
+        expect = tz.storage_shape([eval_extent(e, env) for e in p["shape"]],
+                                  p["dtype"])
         if list(t.shape) != expect:
             sym = any(isinstance(e, str) for e in p["shape"])
             detail = f" = {_fmt_shape(p['shape'])}" if sym else ""

@@ -18,15 +18,33 @@ _TORCH_NAMES = {
     "float8_e4m3": "float8_e4m3fn", "float8_e4m3fn": "float8_e4m3fn",
     "float8_e5m2": "float8_e5m2", "float8_e4m3fnuz": "float8_e4m3fnuz",
     "float8_e5m2fnuz": "float8_e5m2fnuz", "handle": "int64",
-    "tfloat32": "float32",
+    "tfloat32": "float32", "float4_e2m1fn": "float4_e2m1fn_x2",
 }
+
+# Dtypes stored two elements a byte (element 2k in the low nibble): the
+# caller's tensor holds the bytes, its last extent half the kernel's, as
+# torch.float4_e2m1fn_x2 or uint8 (a NumPy uint8 array on the CPU target).
+PACKED = {"float4_e2m1fn"}
 
 _NUMPY_NAMES = {
     "bool": "bool_", "int8": "int8", "int16": "int16", "int32": "int32",
     "int64": "int64", "uint8": "uint8", "uint16": "uint16",
     "uint32": "uint32", "uint64": "uint64", "float16": "float16",
     "float32": "float32", "float64": "float64", "handle": "int64",
+    "float4_e2m1fn": "uint8",
 }
+
+
+def storage_shape(shape, name):
+    """The shape of the tensor holding a kernel tensor of ``shape`` and
+    manifest dtype ``name``: packed dtypes halve the last extent (which must
+    be even, as torch's float4_e2m1fn_x2 packs along it)."""
+    if name not in PACKED or not shape:
+        return list(shape)
+    if shape[-1] % 2:
+        raise ValueError(f"a {name} tensor's last extent must be even "
+                         f"(two elements a byte), got {shape[-1]}")
+    return list(shape[:-1]) + [shape[-1] // 2]
 
 
 def torch_dtype(name):
@@ -35,6 +53,8 @@ def torch_dtype(name):
         raise TypeError("torch is not installed")
     attr = _TORCH_NAMES.get(name)
     result = getattr(torch, attr, None) if attr else None
+    if result is None and name in PACKED:
+        result = torch.uint8  # a torch without float4_e2m1fn_x2
     if result is None:
         raise TypeError(f"torch {torch.__version__} has no dtype for the "
                         f"kernel's '{name}'")
@@ -62,6 +82,8 @@ def describe_dtype(x):
 def matches_dtype(x, name):
     if is_torch(x):
         attr = _TORCH_NAMES.get(name)
+        if name in PACKED and x.dtype == torch.uint8:
+            return True
         return attr is not None and getattr(torch, attr, None) == x.dtype
     return name in _NUMPY_NAMES and x.dtype == numpy_dtype(name)
 
@@ -145,6 +167,7 @@ def data_ptr(x):
 
 def empty(shape, name, like_numpy, device):
     """An output tensor of manifest dtype ``name``."""
+    shape = storage_shape(shape, name)
     if like_numpy or torch is None:
         return numpy.empty(shape, dtype=numpy_dtype(name))
     return torch.empty(shape, dtype=torch_dtype(name), device=device)

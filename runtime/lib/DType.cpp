@@ -41,6 +41,10 @@ std::optional<DType> tlc::runtime::lookupDType(llvm::StringRef name) {
       {"float8_e5m2fnuz", 1, DTypeClass::Float, "<f4", 2.5e-1, 1e-1,
        C::E5M2FNUZ},
       {"float8_e8m0fnu", 1, DTypeClass::Float, "<f4", 5e-1, 1e-1, C::E8M0FNU},
+      // Packed pairs: .npy files hold the bytes as uint8, last extent
+      // halved (rounded up), like torch's float4_e2m1fn_x2 viewed as uint8.
+      {"float4_e2m1fn", 1, DTypeClass::Float, "|u1", 2.5e-1, 2.5e-1,
+       C::E2M1FN},
       {"int8", 1, DTypeClass::SignedInt, "|i1", 0, 0, C::I8},
       {"int16", 2, DTypeClass::SignedInt, "<i2", 0, 0, C::I16},
       {"int32", 4, DTypeClass::SignedInt, "<i4", 0, 0, C::I32},
@@ -88,6 +92,8 @@ double DType::load(const void *p) const {
     return cpu::e5m2FnuzBitsToFloat(readAs<uint8_t>(p));
   case DTypeCode::E8M0FNU:
     return cpu::e8m0BitsToFloat(readAs<uint8_t>(p));
+  case DTypeCode::E2M1FN:
+    return cpu::e2m1BitsToFloat(uint8_t(readAs<uint8_t>(p) & 0xf));
   case DTypeCode::Bool:
     return readAs<uint8_t>(p) != 0;
   case DTypeCode::I8:
@@ -143,6 +149,8 @@ void DType::store(void *p, double v) const {
     return writeAs(p, cpu::floatToE5M2FnuzBits(f));
   case DTypeCode::E8M0FNU:
     return writeAs(p, cpu::floatToE8M0Bits(f));
+  case DTypeCode::E2M1FN:
+    return writeAs(p, cpu::floatToE2M1Bits(f));
   case DTypeCode::Bool:
     return writeAs(p, uint8_t(v != 0));
   case DTypeCode::I8:

@@ -210,6 +210,10 @@ bindFromInputFiles(const artifact::Manifest &m, llvm::StringRef dir,
     auto shape = HostTensor::readNpyShape(file);
     if (!shape)
       return shape.takeError();
+    // Packed fp4 files hold two elements a byte of the last extent.
+    if (std::optional<DType> dt = lookupDType(p.dtype);
+        dt && dt->isPacked() && !shape->empty())
+      shape->back() *= 2;
     std::vector<artifact::Extent> extents = fileExtents(p);
     std::vector<std::string> spelled;
     for (const artifact::Extent &e : extents)
@@ -366,6 +370,10 @@ runtime::makeHostArgs(const artifact::Manifest &m,
     if (!strides->empty() && (p.pointee || p.pointer))
       return error("parameter '" + p.name +
                    "' has strides and is a pointer: not supported");
+    if (!strides->empty() && dt->isPacked())
+      return error("parameter '" + p.name +
+                   "' is float4_e2m1fn with strides: the runtime passes "
+                   "packed fp4 tensors dense only");
     a.strides.push_back(std::move(*strides));
     if (const auto &fs = fileShapes[index]) {
       // The file's shape against the evaluated one (affine extents, and

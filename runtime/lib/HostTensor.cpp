@@ -27,7 +27,7 @@ namespace cpu = tlc::cpu;
 
 HostTensor::HostTensor(DType dtype, std::vector<int64_t> shape)
     : dtype(std::move(dtype)), shape(std::move(shape)) {
-  bytes.assign(size_t(numElements()) * this->dtype.size, 0);
+  bytes.assign(this->dtype.storageBytes(numElements()), 0);
 }
 
 int64_t HostTensor::numElements() const {
@@ -225,6 +225,11 @@ void HostTensor::poison() {
   int64_t n = numElements();
   if (n == 0)
     return;
+  // fp4 has no NaN: every nibble gets storeNaN's +6 (0x77 a byte).
+  if (dtype.isPacked()) {
+    std::fill(bytes.begin(), bytes.end(), uint8_t(0x77));
+    return;
+  }
   // One poisoned element, repeated (integers: zero).
   uint8_t pattern[8] = {};
   if (dtype.isFloat())
@@ -237,15 +242,34 @@ void HostTensor::poison() {
   });
 }
 
+std::vector<int64_t> HostTensor::npyShape(const DType &dtype,
+                                          llvm::ArrayRef<int64_t> shape) {
+  std::vector<int64_t> s(shape.begin(), shape.end());
+  if (!dtype.isPacked())
+    return s;
+  // Rows of an odd extent share bytes: the whole buffer as one row.
+  if (s.empty() || s.back() % 2) {
+    int64_t n = 1;
+    for (int64_t e : shape)
+      n *= e;
+    return {int64_t(dtype.storageBytes(n))};
+  }
+  s.back() /= 2;
+  return s;
+}
+
 void HostTensor::writeNpy(llvm::raw_ostream &os) const {
   bool asFloat32 = dtype.npyDescr == "<f4" && dtype.size != 4;
   bool tf32 = dtype.name == "tfloat32";
   std::string header =
       "{'descr': '" + dtype.npyDescr + "', 'fortran_order': False, 'shape': (";
-  for (size_t d = 0; d < shape.size(); ++d)
-    header += std::to_string(shape[d]) + (shape.size() == 1      ? ","
-                                          : d + 1 < shape.size() ? ", "
-                                                                 : "");
+  // Packed fp4: the bytes as uint8, the last extent halved (rounded up).
+  std::vector<int64_t> fileShape = npyShape(dtype, shape);
+  for (size_t d = 0; d < fileShape.size(); ++d)
+    header += std::to_string(fileShape[d]) +
+              (fileShape.size() == 1      ? ","
+               : d + 1 < fileShape.size() ? ", "
+                                          : "");
   header += "), }";
   // magic(6) + version(2) + length(2) + header + '\n', padded to 64.
   size_t total = 10 + header.size() + 1;
@@ -517,9 +541,13 @@ llvm::Expected<HostTensor> HostTensor::parseNpy(llvm::StringRef contents,
         (overflow ? std::string("more than 2^64") : std::to_string(want)) +
         " bytes of data; the file has " + std::to_string(dataBytes));
   }
-  HostTensor t(dtype, header->shape);
+  std::vector<int64_t> shape = header->shape;
+  if (dtype.isPacked() && !shape.empty())
+    shape.back() *= 2; // two elements a byte
+  HostTensor t(dtype, shape);
   const char *data = contents.data() + dataStart;
-  if (fileElemSize == dtype.size && dtype.name != "tfloat32") {
+  if ((fileElemSize == dtype.size && dtype.name != "tfloat32") ||
+      dtype.isPacked()) {
     if (dataBytes) // data() of an empty vector may be null.
       std::memcpy(t.bytes.data(), data, dataBytes);
     if (dtype.cls == DTypeClass::Bool)

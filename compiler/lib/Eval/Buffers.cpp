@@ -227,6 +227,17 @@ std::optional<Value> Interpreter::callBufferPrimitive(const PArgs &p) {
                                    "more (rows, columns)");
     return allocate(*this, p, MemoryScope::TensorMemory);
   }
+  // Ascend (BuiltinsAscend.def): buffers of scopes no tlc target has.
+  case BuiltinId::AllocL1:
+    return allocate(*this, p, MemoryScope::AscendL1);
+  case BuiltinId::AllocL0A:
+    return allocate(*this, p, MemoryScope::AscendL0A);
+  case BuiltinId::AllocL0B:
+    return allocate(*this, p, MemoryScope::AscendL0B);
+  case BuiltinId::AllocL0C:
+    return allocate(*this, p, MemoryScope::AscendL0C);
+  case BuiltinId::AllocUb:
+    return allocate(*this, p, MemoryScope::AscendUB);
   case BuiltinId::AllocReducer: {
     Value op = p.getOr("op", heap.strNoCopy("sum"));
     if (op.isStr() && !llvm::is_contained({"sum", "max", "min", "bitand",

@@ -222,6 +222,22 @@ void Interpreter::closeRawLaunch() {
   checkSharedMemory(k);
 }
 
+bool Interpreter::isAscendFrame(lang::BuiltinId id) {
+  return id == BuiltinId::SimtVF || id == BuiltinId::SimdVF ||
+         id == BuiltinId::PerCoreTask;
+}
+
+void Interpreter::markAscend(Node at, llvm::StringRef what) {
+  if (!tracing() || !kernel)
+    return;
+  mlir::NamedAttribute option(ir->b.getStringAttr("what"),
+                              ir->b.getStringAttr(what));
+  tile::IntrinsicOp::create(ir->b, ir->loc(at), mlir::TypeRange{},
+                            ir->b.getStringAttr("tlc.ascend"),
+                            mlir::ValueRange{}, ir->b.getStrArrayAttr({}),
+                            ir->b.getDictionaryAttr({option}));
+}
+
 std::optional<Value> Interpreter::callFramePrimitive(const PArgs &p) {
   Node at = p.call;
   auto frame = [&]() {
@@ -282,6 +298,9 @@ std::optional<Value> Interpreter::callFramePrimitive(const PArgs &p) {
   case BuiltinId::Else:
   case BuiltinId::Sblock:
   case BuiltinId::WsOp:
+  case BuiltinId::SimtVF:
+  case BuiltinId::SimdVF:
+  case BuiltinId::PerCoreTask:
     return heap.obj(ObjKind::GenericFrame, frame());
   case BuiltinId::While:
     // Reached only when T.While is called outside a `with` statement.
@@ -561,6 +580,10 @@ Flow Interpreter::execFrame(FrameObj *frame, Node withNode, Node target) {
       reduceScopes.pop_back();
       return f;
     }
+    if (isAscendFrame(frame->id))
+      markAscend(call, frame->id == BuiltinId::SimtVF   ? "T.SimtVF"
+                       : frame->id == BuiltinId::SimdVF ? "T.SimdVF"
+                                                        : "T.PerCoreTask");
     if (frame->id == BuiltinId::Attr && frame->msg.isStr() &&
         getStr(frame->msg) == "async_scope") {
       ++asyncScopes;

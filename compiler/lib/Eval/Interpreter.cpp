@@ -1061,7 +1061,21 @@ Flow Interpreter::execWith(Node stmt) {
       return Flow::Raise;
     Node var = item.child(Field::optional_vars);
     if (ctx.isObj(ObjKind::KernelFrame)) {
-      if (items.size() > 1)
+      // `with T.Kernel(n) as bx, T.SimtVF(threads=t):` (Ascend): the
+      // kernel's body is the vector function's.
+      bool ascend = false;
+      if (items.size() == 2 && itemIndex == 0) {
+        Node other = items[1].child(Field::context_expr);
+        Value f = eval(other);
+        if (f.isException())
+          return Flow::Raise;
+        if (f.isObj(ObjKind::GenericFrame) &&
+            f.as<FrameObj>()->id == lang::BuiltinId::SimtVF) {
+          ascend = true;
+          ascendKernelFrame = f.as<FrameObj>();
+        }
+      }
+      if (items.size() > 1 && !ascend)
         warning(item, "other context managers of this `with` are ignored");
       return execKernel(ctx.as<KernelFrameObj>(), stmt, var);
     }

@@ -584,6 +584,16 @@ public:
   std::optional<Value> callFramePrimitive(const PArgs &p);
   /// Executes the body of a `with` over a FrameObj (Frames.cpp).
   Flow execFrame(FrameObj *frame, Node withNode, Node target);
+  /// T.SimtVF, T.SimdVF and T.PerCoreTask: frames of TileLang's Ascend back
+  /// end (BuiltinsAscend.def), analysed as their bodies.
+  static bool isAscendFrame(lang::BuiltinId id);
+  /// Records in the kernel, at \p at, that it is written for Ascend NPUs
+  /// (`tlc.ascend`, \p what the name): building it is refused
+  /// (tile::checkBuildable).
+  void markAscend(Node at, llvm::StringRef what);
+  /// An Ascend frame entered in the same `with` as T.Kernel, marked at
+  /// the start of the kernel's body.
+  FrameObj *ascendKernelFrame = nullptr;
   /// The index a raw TIR launch of a thread or block dimension binds
   /// (\p isThread, \p dim; its \p extent), opening the function's launch
   /// at the first one (Frames.cpp).

@@ -71,6 +71,30 @@ static IntrinsicRule fromDType(const char *param) {
 /// others.
 static std::optional<IntrinsicRule> getIntrinsicRule(BuiltinId id) {
   switch (id) {
+  // Ascend (BuiltinsAscend.def): one op each, built for no tlc target.
+  case BuiltinId::SetHf32Mode:
+  case BuiltinId::DualCopy:
+  case BuiltinId::AscendSyncInterWait:
+  case BuiltinId::AscendSyncInterArrive:
+  case BuiltinId::SetAtomic:
+  case BuiltinId::SetAtomicNone:
+  case BuiltinId::SimdVsts:
+    return none();
+  case BuiltinId::SimdVdup:
+  case BuiltinId::SimdVcvt:
+    return fromDType("dtype");
+  case BuiltinId::SimdVld:
+    return sameAs("src");
+  case BuiltinId::SimdVdupv:
+  case BuiltinId::SimdVabs:
+  case BuiltinId::SimdVcmax:
+    return sameAs("x");
+  case BuiltinId::SimdVadd:
+  case BuiltinId::SimdVmax:
+  case BuiltinId::SimdVdiv:
+    return sameAs("a");
+  case BuiltinId::SimdPset:
+    return fixed(ScalarType::Bool);
   // Launch-frame queries.
   case BuiltinId::GetLaneIdx:
   case BuiltinId::GetWarpIdx:
@@ -380,6 +404,18 @@ std::optional<Value> Interpreter::callIntrinsicPrimitive(const PArgs &p) {
        p.info.id == BuiltinId::RngRandFloat) &&
       tracing())
     return callRngPrimitive(p);
+  if (p.info.id == BuiltinId::AnnotateBufferVersions) {
+    // Ascend multi-buffering: {buffer: versions}; no effect on values.
+    Value v = p.getOr("versions", Value::none());
+    if (v.isAbrupt())
+      return v;
+    if (!v.is(ValueKind::Dict))
+      return fail(p.node("versions"),
+                  "T.annotate_buffer_versions expects a dict {buffer: "
+                  "number of versions}, not " + toString(v, true));
+    markAscend(p.call, "T.annotate_buffer_versions");
+    return Value::none();
+  }
   std::optional<IntrinsicRule> rule = getIntrinsicRule(p.info.id);
   if (!rule)
     return std::nullopt;

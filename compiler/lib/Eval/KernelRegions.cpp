@@ -545,6 +545,8 @@ Flow Interpreter::execKernel(KernelFrameObj *frame, Node withNode,
   {
     mlir::OpBuilder::InsertionGuard guard(ir->b);
     ir->b.setInsertionPointToEnd(&body);
+    if (FrameObj *ascend = std::exchange(ascendKernelFrame, nullptr))
+      markAscend(ascend->call, "T.SimtVF");
     f = execBody(withNode, Field::body);
   }
   kernel = saved;

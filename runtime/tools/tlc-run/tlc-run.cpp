@@ -199,6 +199,8 @@ double unitRoundoff(const DType &dt) {
     return 0x1p-3;
   case DTypeCode::E8M0FNU:
     return 0.5;
+  case DTypeCode::E2M1FN:
+    return 0x1p-2;
   default:
     return 0;
   }

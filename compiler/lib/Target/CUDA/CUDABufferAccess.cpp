@@ -36,6 +36,13 @@ MemoryScope Emitter::scopeOf(Value root) {
   return cast<BufferType>(root.getType()).getScope();
 }
 
+bool Emitter::isPackedInMemory(Value root) {
+  auto type = cast<BufferType>(root.getType());
+  MemoryScope s = type.getScope();
+  return isa<Float4E2M1FNType>(type.getElementType()) &&
+         (s == MemoryScope::Global || tile::isSharedScope(s));
+}
+
 FailureOr<RootAccess>
 Emitter::resolve(Value buffer, ArrayRef<std::string> indices, Operation *at,
                  ArrayRef<std::optional<IndexRange>> ranges) {
@@ -221,6 +228,12 @@ FailureOr<std::string> Emitter::lvalue(const RootAccess &access,
   FailureOr<std::string> linear = linearIndex(access, at);
   if (failed(linear))
     return failure();
+  if (isPackedInMemory(access.root)) {
+    // Two e2m1 values a byte: a reference to the nibble, written
+    // atomically since another thread may own the byte's other half.
+    return "tlc::fp4::e2m1At<true>(" + expr(access.root) + ", " + *linear +
+           ")";
+  }
   return expr(access.root) + "[" + *linear + "]";
 }
 

@@ -40,7 +40,7 @@ FileLineColRange tlc::target::cuda_detail::getFileLoc(Location loc) {
 static bool isSmallFloat(Type t) {
   return t.isF16() || t.isBF16() ||
          isa<Float8E4M3FNType, Float8E5M2Type, Float8E4M3FNUZType,
-             Float8E5M2FNUZType>(t);
+             Float8E5M2FNUZType, Float4E2M1FNType>(t);
 }
 
 //===----------------------------------------------------------------------===//
@@ -168,7 +168,9 @@ FailureOr<std::string> Emitter::storageType(Type t, Operation *at) {
     return ns + "half";
   if (t.isBF16())
     return ns + "bfloat16";
-  if (isa<Float8E4M3FNType, Float8E5M2Type>(t))
+  // fp4 e2m1: one code a byte in registers; shared and global memory
+  // hold packed pairs, addressed through tlc::fp4::E2M1Ref (lvalue()).
+  if (isa<Float8E4M3FNType, Float8E5M2Type, Float4E2M1FNType>(t))
     return std::string("uint8_t");
   // AMD's FNUZ fp8 (tilelang's float8_e4m3fnuz, what determine_fp8_type()
   // gives on gfx942): bytes converted by tlc_device/hip/convert.h.
@@ -208,6 +210,8 @@ std::string Emitter::fromStorage(Type t, StringRef raw) {
     return (Twine(ns) + "fp8E4M3FnuzToFloat(" + raw + ")").str();
   if (isa<Float8E5M2FNUZType>(t))
     return (Twine(ns) + "fp8E5M2FnuzToFloat(" + raw + ")").str();
+  if (isa<Float4E2M1FNType>(t))
+    return ("tlc::fp4::e2m1ToFloat(" + raw + ")").str();
   return raw.str();
 }
 
@@ -224,6 +228,8 @@ std::string Emitter::toStorage(Type t, StringRef v) {
     return (Twine(ns) + "toFp8E4M3Fnuz(" + v + ")").str();
   if (isa<Float8E5M2FNUZType>(t))
     return (Twine(ns) + "toFp8E5M2Fnuz(" + v + ")").str();
+  if (isa<Float4E2M1FNType>(t))
+    return ("tlc::fp4::e2m1FromFloat(" + v + ")").str();
   return v.str();
 }
 

@@ -178,7 +178,7 @@ LogicalResult Emitter::emitFragmentCopy(CopyOp op) {
     if (failed(stored) || *stored)
       return failure(failed(stored));
   }
-  if (srcFrag && window->whole) {
+  if (srcFrag && window->whole && !isE2M1(dstElem)) {
     FailureOr<bool> staged = emitStagedFragmentStore(op, frag, memDims);
     if (failed(staged))
       return failure();
@@ -196,7 +196,9 @@ LogicalResult Emitter::emitFragmentCopy(CopyOp op) {
   // A window cut inside a vector goes element by element.
   bool vectorWindow =
       window->offsets.back() % vec == 0 && window->extents.back() % vec == 0;
-  bool canVector = (sameType || srcFrag) && vec > 1 &&
+  // (Packed fp4 goes element by element: vectors count bytes.)
+  bool canVector = (sameType || srcFrag) && vec > 1 && !isE2M1(srcElem) &&
+                   !isE2M1(dstElem) &&
                    (vecBytes == 4 || vecBytes == 8 || vecBytes == 16) &&
                    window->extents.back() != 1 && !memDims.empty() &&
                    memDims.back() + 1 == memType.getRank() && vectorWindow &&
@@ -502,7 +504,7 @@ LogicalResult Emitter::emitCopy(CopyOp op) {
       vec /= 2;
     }
   int64_t vecBytes = vec * getElementStorageBytes(dstElem);
-  bool canVector = sameType && vec > 1 && runsKept &&
+  bool canVector = sameType && vec > 1 && runsKept && !isE2M1(srcElem) &&
                    (vecBytes == 4 || vecBytes == 8 || vecBytes == 16);
   int64_t chunks = numel / vec;
   // A copy into or out of a T.alloc_local buffer is each thread's own: it

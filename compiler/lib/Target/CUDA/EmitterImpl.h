@@ -298,6 +298,10 @@ public:
                 mlir::Operation *at);
   /// The scope of a root buffer.
   static tile::MemoryScope scopeOf(mlir::Value root);
+  /// Whether \p root (a root buffer) stores fp4 e2m1 elements two a byte
+  /// (global and shared memory; registers hold one a byte): its elements
+  /// are nibble references and it is never accessed as vectors.
+  static bool isPackedInMemory(mlir::Value root);
   /// The root a (possibly region) buffer value views.
   static mlir::Value rootOf(mlir::Value buffer);
   /// The shared buffers \p op reads and writes (nested ops included).
@@ -985,6 +989,11 @@ bool isTcgen05Gemm(tile::GemmOp op);
 
 /// The file location inside \p loc (through names, call sites, fusions).
 mlir::FileLineColRange getFileLoc(mlir::Location loc);
+
+/// Whether \p t is fp4 e2m1 (`float4_e2m1fn`), stored two a byte in memory.
+inline bool isE2M1(mlir::Type t) {
+  return mlir::isa<mlir::Float4E2M1FNType>(t);
+}
 
 /// The C++ index expressions of flat element \p flat over \p shape
 /// (row-major), declared as variables named after \p hint.

@@ -45,7 +45,7 @@ FileLineColRange tlc::target::detail::getFileLoc(Location loc) {
 bool tlc::target::detail::isSmallFloat(Type t) {
   return t.isF16() || t.isBF16() ||
          isa<Float8E4M3FNType, Float8E5M2Type, Float8E4M3FNUZType,
-             Float8E5M2FNUZType, Float8E8M0FNUType>(t);
+             Float8E5M2FNUZType, Float8E8M0FNUType, Float4E2M1FNType>(t);
 }
 
 static bool isCppKeyword(StringRef s) {
@@ -202,6 +202,9 @@ FailureOr<std::string> Emitter::valueType(Type t, Operation *at) {
     return std::string("tlc::cpu::f8e5m2fnuz");
   if (isa<Float8E8M0FNUType>(t))
     return std::string("tlc::cpu::f8e8m0");
+  // Two a byte in memory (tlc::cpu::View's element references).
+  if (isa<Float4E2M1FNType>(t))
+    return std::string("tlc::cpu::f4e2m1");
   std::string s;
   llvm::raw_string_ostream os(s);
   t.print(os);

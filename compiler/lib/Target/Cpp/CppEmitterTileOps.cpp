@@ -181,6 +181,17 @@ LogicalResult Emitter::emitCopy(tile::CopyOp op) {
                        ? " (global accesses guarded)"
                        : ""));
   bool convert = ts.getElementType() != td.getElementType();
+  // Packed fp4 (two elements a byte) has no row copy of bytes.
+  bool packed = isa<Float4E2M1FNType>(ts.getElementType()) ||
+                isa<Float4E2M1FNType>(td.getElementType());
+  RowBody rowCopy = [&](ArrayRef<std::string> src, ArrayRef<std::string> dst,
+                        unsigned dimSrc, unsigned dimDst, StringRef n) {
+    std::string s = expr(op.getSrc()), d = expr(op.getDst());
+    line("tlc::cpu::copyRow(&" + d + ".at({" + llvm::join(dst, ", ") +
+         "}), " + d + ".stride[" + std::to_string(dimDst) + "], &" + s +
+         ".at({" + llvm::join(src, ", ") + "}), " + s + ".stride[" +
+         std::to_string(dimSrc) + "], int64_t(" + n + "));");
+  };
   return emitPairedLoops(
       op, op.getSrc(), op.getDst(),
       [&](ArrayRef<std::string> src, ArrayRef<std::string> dst) {
@@ -189,15 +200,7 @@ LogicalResult Emitter::emitCopy(tile::CopyOp op) {
           v = "tlc::cpu::cast<" + *dstStorage + ">(" + v + ")";
         line(storeStmt(op.getDst(), dst, v, op, fastGuard(op.getDst())));
       },
-      /*withFastPath=*/true,
-      [&](ArrayRef<std::string> src, ArrayRef<std::string> dst, unsigned dimSrc,
-          unsigned dimDst, StringRef n) {
-        std::string s = expr(op.getSrc()), d = expr(op.getDst());
-        line("tlc::cpu::copyRow(&" + d + ".at({" + llvm::join(dst, ", ") +
-             "}), " + d + ".stride[" + std::to_string(dimDst) + "], &" + s +
-             ".at({" + llvm::join(src, ", ") + "}), " + s + ".stride[" +
-             std::to_string(dimSrc) + "], int64_t(" + n + "));");
-      });
+      /*withFastPath=*/true, packed ? RowBody(nullptr) : rowCopy);
 }
 
 LogicalResult Emitter::emitFill(Operation *op, Value dst,

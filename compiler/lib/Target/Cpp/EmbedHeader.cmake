@@ -1,10 +1,13 @@
 # Writes the device header as a C++ raw string literal (run with cmake -P):
 #   -DINPUT=runtime/device/include/tlc_device/cpu.h
-#   -DPHILOX=runtime/device/include/tlc_device/philox.h -DOUTPUT=.../CpuDeviceHeader.inc
-# The kernel artifact carries one header, so cpu.h's include of philox.h is
-# replaced by that file's text.
+#   -DPHILOX=runtime/device/include/tlc_device/philox.h
+#   -DFP4=runtime/device/include/tlc_device/fp4.h -DOUTPUT=.../CpuDeviceHeader.inc
+# The kernel artifact carries one header, so cpu.h's includes of philox.h
+# and fp4.h are replaced by those files' text.
 file(READ "${INPUT}" content)
 file(READ "${PHILOX}" philox)
+file(READ "${FP4}" fp4)
 string(REPLACE "#include \"tlc_device/philox.h\"" "${philox}" content "${content}")
+string(REPLACE "#include \"tlc_device/fp4.h\"" "${fp4}" content "${content}")
 file(WRITE "${OUTPUT}.tmp" "R\"tlc_cpu_h(${content})tlc_cpu_h\"\n")
 file(COPY_FILE "${OUTPUT}.tmp" "${OUTPUT}" ONLY_IF_DIFFERENT)

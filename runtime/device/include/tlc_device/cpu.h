@@ -52,6 +52,7 @@
 #include <immintrin.h>
 #endif
 
+#include "tlc_device/fp4.h"
 #include "tlc_device/philox.h"
 
 //===----------------------------------------------------------------------===//
@@ -347,6 +348,41 @@ using f8e5m2fnuz =
     MiniFloat<uint8_t, floatToE5M2FnuzBits, e5m2FnuzBitsToFloat>;
 using f8e8m0 = MiniFloat<uint8_t, floatToE8M0Bits, e8m0BitsToFloat>;
 
+/// fp4 e2m1 (tlc_device/fp4.h): a value holds one code, memory two a byte
+/// (element 2k in the low nibble), so a View of it hands out references to
+/// nibbles (`ElementRef`).
+inline uint8_t floatToE2M1Bits(float x) { return tlc::fp4::e2m1FromFloat(x); }
+inline float e2m1BitsToFloat(uint8_t b) { return tlc::fp4::e2m1ToFloat(b); }
+using f4e2m1 = MiniFloat<uint8_t, floatToE2M1Bits, e2m1BitsToFloat>;
+
+/// What `View<T, R>::at` returns: a T& for every type stored whole.
+template <typename T> struct ElementRef {
+  using type = T &;
+  static T &at(T *base, int64_t offset) { return base[offset]; }
+};
+/// The packed fp4 element at an element offset: reads give the value,
+/// assignments replace its nibble (atomically: the block scheduler's
+/// workers may write the byte's other nibble at the same time).
+struct F4Ref {
+  tlc::fp4::E2M1Ref<true> ref;
+  operator f4e2m1() const { return f4e2m1::fromBits(uint8_t(ref)); }
+  explicit operator float() const { return e2m1BitsToFloat(uint8_t(ref)); }
+  const F4Ref &operator=(f4e2m1 v) const {
+    ref = v.bits;
+    return *this;
+  }
+  const F4Ref &operator=(const F4Ref &other) const {
+    ref = other.ref;
+    return *this;
+  }
+};
+template <> struct ElementRef<f4e2m1> {
+  using type = F4Ref;
+  static F4Ref at(f4e2m1 *base, int64_t offset) {
+    return F4Ref{{reinterpret_cast<uint8_t *>(base), offset}};
+  }
+};
+
 /// Converts between any two element types: floats through float (small
 /// formats round on the way in), float -> integer saturating with NaN -> 0
 /// like the GPU's cvt.rzi.sat, integers by C++ conversion.
@@ -504,7 +540,9 @@ template <typename T, int R> struct View {
     return true;
   }
   /// The element at \p idx (must be in bounds).
-  T &at(const int64_t (&idx)[R]) const { return base[offset(idx)]; }
+  typename ElementRef<T>::type at(const int64_t (&idx)[R]) const {
+    return ElementRef<T>::at(base, offset(idx));
+  }
 };
 
 /// A dense row-major view of \p data with extents \p shape.

@@ -16,6 +16,7 @@
 #include "tlc_device/cuda/atomic.h"
 #include "tlc_device/cuda/common.h"
 #include "tlc_device/cuda/convert.h"
+#include "tlc_device/fp4.h"
 #include "tlc_device/cuda/cp_async.h"
 #include "tlc_device/cuda/fast_math.h"
 #include "tlc_device/cuda/ldmatrix.h"

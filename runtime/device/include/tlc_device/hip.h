@@ -20,6 +20,7 @@
 #include "tlc_device/hip/atomic.h"
 #include "tlc_device/hip/common.h"
 #include "tlc_device/hip/convert.h"
+#include "tlc_device/fp4.h"
 #include "tlc_device/hip/ieee.h"
 #include "tlc_device/hip/memory.h"
 #include "tlc_device/hip/mfma.h"

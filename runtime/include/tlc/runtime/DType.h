@@ -29,6 +29,7 @@ enum class DTypeClass { Float, SignedInt, UnsignedInt, Bool };
 /// Which dtype (the element conversions switch on it, not on the name).
 enum class DTypeCode {
   F16, BF16, F32, TF32, F64, E4M3FN, E5M2, E4M3FNUZ, E5M2FNUZ, E8M0FNU,
+  E2M1FN,
   I8, I16, I32, I64, U8, U16, U32, U64, Bool
 };
 
@@ -52,6 +53,14 @@ struct DType {
 
   /// True for floating-point dtypes.
   bool isFloat() const { return cls == DTypeClass::Float; }
+  /// True for float4_e2m1fn, stored two elements a byte (element 2k in
+  /// the low nibble, like torch's float4_e2m1fn_x2); `size` is then the
+  /// byte holding a pair and load()/store() read and write a low nibble.
+  bool isPacked() const { return code == DTypeCode::E2M1FN; }
+  /// The bytes \p n elements take in memory.
+  size_t storageBytes(int64_t n) const {
+    return isPacked() ? size_t((n + 1) / 2) : size_t(n) * size;
+  }
   /// Reads the element at \p p as a double (exact).
   double load(const void *p) const;
   /// Stores \p v at \p p, rounding to nearest even for floats (fp8

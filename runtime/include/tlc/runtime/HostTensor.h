@@ -44,7 +44,8 @@ struct HostTensor {
   DType dtype;
   /// Extents (row-major, dense).
   std::vector<int64_t> shape;
-  /// The bytes, dtype.size * numElements().
+  /// The bytes, dtype.storageBytes(numElements()) (packed fp4: two
+  /// elements a byte, element 2k in the low nibble).
   std::vector<uint8_t> bytes;
 
   /// Allocates zeroed storage for \p shape.
@@ -53,10 +54,22 @@ struct HostTensor {
   int64_t numElements() const;
   /// Element \p i as a double.
   double get(int64_t i) const {
+    if (dtype.isPacked()) {
+      uint8_t code = uint8_t(bytes[size_t(i / 2)] >> (i % 2 * 4));
+      return dtype.load(&code);
+    }
     return dtype.load(bytes.data() + i * dtype.size);
   }
   /// Stores \p v (rounded to the dtype) at element \p i.
   void set(int64_t i, double v) {
+    if (dtype.isPacked()) {
+      uint8_t code = 0;
+      dtype.store(&code, v);
+      uint8_t &b = bytes[size_t(i / 2)];
+      int shift = int(i % 2 * 4);
+      b = uint8_t((b & ~(0xf << shift)) | (code & 0xf) << shift);
+      return;
+    }
     dtype.store(bytes.data() + i * dtype.size, v);
   }
   /// The data pointer.
@@ -80,10 +93,20 @@ struct HostTensor {
   void poison();
   /// Whether element \p i still holds the poison (DType::isPoison).
   bool isPoisoned(int64_t i) const {
+    if (dtype.isPacked()) // no NaN to poison with
+      return false;
     return dtype.isPoison(bytes.data() + i * dtype.size);
   }
+  /// The shape a `.npy` file of a \p dtype tensor of \p shape has: the
+  /// same, except for packed fp4 (DType::isPacked), stored as its bytes
+  /// (uint8): the last extent halved, or, when it is odd (rows sharing a
+  /// byte), one dimension of all the bytes. parseNpy() reads the last
+  /// extent back doubled.
+  static std::vector<int64_t> npyShape(const DType &dtype,
+                                       llvm::ArrayRef<int64_t> shape);
   /// Writes the tensor as `.npy` (version 1.0, C order); dtypes NumPy lacks
-  /// are written as float32 holding the exact values.
+  /// are written as float32 holding the exact values, packed fp4 as its
+  /// bytes (npyShape()).
   llvm::Error writeNpy(llvm::StringRef path) const;
   /// Writes the `.npy` bytes of writeNpy() to \p os.
   void writeNpy(llvm::raw_ostream &os) const;

@@ -518,11 +518,22 @@ TLC_SIM_UNCHECKED T atomicUpdate(T *address, Op op, uint64_t where) {
     T next = op(current);
     Bits nextBits;
     std::memcpy(&nextBits, &next, sizeof(T));
-    if (__atomic_compare_exchange_n(bits, &old, nextBits, false,
+    // The compare is the simulator's, not a use by the kernel: memory no
+    // thread wrote (the other nibble of a packed fp4 byte) may be updated
+    // atomically, and keeps its definedness bit for bit.
+    Bits expected = old;
+#ifdef TLC_SIM_INITCHECK
+    fillShadow(&expected, sizeof(Bits), 0);
+#endif
+    if (__atomic_compare_exchange_n(bits, &expected, nextBits, false,
                                     __ATOMIC_SEQ_CST, __ATOMIC_RELAXED)) {
+#ifdef TLC_SIM_INITCHECK
+      copyShadow(bits, &nextBits, sizeof(Bits));
+#endif
       api->atomicAcquire(address);
       return current;
     }
+    old = __atomic_load_n(bits, __ATOMIC_RELAXED);
   }
 }
 } // namespace sim

@@ -9,11 +9,11 @@
 # CUDA: target-name-messages.py:31:13: error: the CUDA target lowers T.cumsum over shared or global tiles of rank 1 or 2
 # CUDA: target-name-messages.py:46:17: error: this tile operation runs on threads [0, 40), which is not a whole number of warps: the CUDA target partitions
 # The messages of CUDAEmitter.cpp and CUDAEmitterCopy.cpp as well:
-# HIP: target-name-messages.py:57:14: error: the HIP target does not support element type 'f4E2M1FN'
+# HIP: target-name-messages.py:57:14: error: the HIP target does not support element type 'f6E2M3FN'
 # HIP: target-name-messages.py:71:17: error: the HIP target views (T.reshape, T.view) dense tensors only, not one with strides
 # HIP: target-name-messages.py:88:17: error: the HIP target copies parts of a fragment at constant offsets only
 # HIP-NOT: CUDA
-# CUDA: target-name-messages.py:57:14: error: the CUDA target does not support element type 'f4E2M1FN'
+# CUDA: target-name-messages.py:57:14: error: the CUDA target does not support element type 'f6E2M3FN'
 # CUDA: target-name-messages.py:71:17: error: the CUDA target views (T.reshape, T.view) dense tensors only, not one with strides
 # CUDA: target-name-messages.py:88:17: error: the CUDA target copies parts of a fragment at constant offsets only
 import tilelang
@@ -53,7 +53,7 @@ def ranged(N=64):
 def fp4_store(N=64):
 
     @T.prim_func
-    def main(A: T.Tensor((N,), "float32"), Q: T.Tensor((N,), "float4_e2m1fn")):
+    def main(A: T.Tensor((N,), "float32"), Q: T.Tensor((N,), "float6_e2m3fn")):
         with T.Kernel(1, threads=64) as _:
             for i in T.Parallel(N):
                 Q[i] = A[i]

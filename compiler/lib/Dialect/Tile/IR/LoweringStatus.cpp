@@ -21,11 +21,66 @@ static StringRef whatOf(IntrinsicOp op) {
   return "an unknown object";
 }
 
+/// The TileLang name that makes \p op Ascend-only (BuiltinsAscend.def),
+/// or empty.
+static std::string ascendOnly(Operation *op) {
+  if (auto alloc = dyn_cast<AllocOp>(op)) {
+    switch (cast<BufferType>(alloc.getType()).getScope()) {
+    case MemoryScope::AscendL1:
+      return "T.alloc_l1";
+    case MemoryScope::AscendL0A:
+      return "T.alloc_l0a";
+    case MemoryScope::AscendL0B:
+      return "T.alloc_l0b";
+    case MemoryScope::AscendL0C:
+      return "T.alloc_l0c";
+    case MemoryScope::AscendUB:
+      return "T.alloc_ub";
+    default:
+      return "";
+    }
+  }
+  auto intrinsic = dyn_cast<IntrinsicOp>(op);
+  if (!intrinsic)
+    return "";
+  StringRef callee = intrinsic.getCallee();
+  if (callee == "tlc.ascend")
+    return whatOf(intrinsic).str();
+  static const char *const names[] = {
+      "T.set_hf32_mode",        "T.dual_copy", "T.ascend_sync_inter_wait",
+      "T.ascend_sync_inter_arrive", "T.set_atomic", "T.set_atomic_none"};
+  if (callee.starts_with("T.simd.") || llvm::is_contained(names, callee))
+    return callee.str();
+  return "";
+}
+
 LogicalResult tlc::tile::checkBuildable(ModuleOp module) {
   bool failed = false;
   for (FuncOp func : module.getOps<FuncOp>()) {
     if (hasLoweringFailed(func))
       continue;
+    // A kernel written for TileLang's Ascend back end: one error, at the
+    // first Ascend-only name.
+    Operation *ascendAt = nullptr;
+    std::string ascendName;
+    func.walk<WalkOrder::PreOrder>([&](Operation *op) {
+      std::string name = ascendOnly(op);
+      if (name.empty())
+        return WalkResult::advance();
+      ascendAt = op;
+      ascendName = name;
+      return WalkResult::interrupt();
+    });
+    if (ascendAt) {
+      ascendAt->emitError("cannot build this kernel: it is written for "
+                          "Huawei Ascend NPUs (")
+          << ascendName
+          << ", TileLang's Ascend back end), which tlc does not target; "
+             "--check and the language server analyse it";
+      markLoweringFailed(func);
+      failed = true;
+      continue;
+    }
     bool funcFailed = false;
     func.walk([&](IntrinsicOp op) {
       StringRef callee = op.getCallee();
@@ -42,6 +97,24 @@ LogicalResult tlc::tile::checkBuildable(ModuleOp module) {
             << whatOf(op) << ")";
       else
         return;
+      funcFailed = true;
+    });
+    // TileLang refuses max, min and bitand reductions of bool tiles when
+    // it lowers them (no bool initial value: issue 2568); so does every
+    // build here, while --check accepts the program as TileLang's parser
+    // does.
+    func.walk([&](ReduceOp op) {
+      ReduceKind kind = op.getKind();
+      Type elem = cast<BufferType>(op.getDst().getType()).getElementType();
+      if (!elem.isInteger(1) ||
+          (kind != ReduceKind::Max && kind != ReduceKind::Min &&
+           kind != ReduceKind::BitAnd))
+        return;
+      op.emitError("T.reduce_")
+          << stringifyReduceKind(kind)
+          << " is not supported for bool tiles (reduce type '"
+          << stringifyReduceKind(kind)
+          << "' has no bool initial value in TileLang)";
       funcFailed = true;
     });
     if (funcFailed) {

@@ -289,6 +289,16 @@ StringRef tlc::tile::getScopeDisplayName(MemoryScope s) {
     return "tmem";
   case MemoryScope::Reducer:
     return "reducer";
+  case MemoryScope::AscendL1:
+    return "l1";
+  case MemoryScope::AscendL0A:
+    return "l0a";
+  case MemoryScope::AscendL0B:
+    return "l0b";
+  case MemoryScope::AscendL0C:
+    return "l0c";
+  case MemoryScope::AscendUB:
+    return "ub";
   default:
     return stringifyMemoryScope(s);
   }

@@ -91,6 +91,10 @@ template <typename T> TLC_DEVICE T atomicOrOf(T *address, T value) {
   return __hip_atomic_fetch_or(address, value, __ATOMIC_RELAXED,
                                __HIP_MEMORY_SCOPE_AGENT);
 }
+template <typename T> TLC_DEVICE T atomicAndOf(T *address, T value) {
+  return __hip_atomic_fetch_and(address, value, __ATOMIC_RELAXED,
+                                __HIP_MEMORY_SCOPE_AGENT);
+}
 template <typename T> TLC_DEVICE T atomicLoadFrom(const T *address) {
   __builtin_amdgcn_fence(__ATOMIC_SEQ_CST, "agent");
   T value =

@@ -54,6 +54,10 @@ template <typename T> TLC_SIM_PRIMITIVE T atomicOrOf(T *address, T value) {
   return sim::atomicUpdate(
       address, [&](T old) { return T(old | value); }, TLC_SIM_HERE);
 }
+template <typename T> TLC_SIM_PRIMITIVE T atomicAndOf(T *address, T value) {
+  return sim::atomicUpdate(
+      address, [&](T old) { return T(old & value); }, TLC_SIM_HERE);
+}
 template <typename T> TLC_SIM_PRIMITIVE T atomicLoadFrom(const T *address) {
   return sim::atomicUpdate(
       const_cast<T *>(address), [&](T old) { return old; }, TLC_SIM_HERE);

@@ -86,7 +86,13 @@ def Tile_MemoryScope : I32EnumAttr<"MemoryScope", "TileLang memory scope", [
     I32EnumAttrCase<"DescriptorTcgen05Smem", 11,
                     "local.descriptor.tcgen05_smem">,
     I32EnumAttrCase<"DescriptorTcgen05Instr", 12,
-                    "local.descriptor.tcgen05_instr">
+                    "local.descriptor.tcgen05_instr">,
+    // TileLang's Ascend back end: analysed, built for no tlc target.
+    I32EnumAttrCase<"AscendL1", 13, "shared.l1">,
+    I32EnumAttrCase<"AscendL0A", 14, "shared.l0a">,
+    I32EnumAttrCase<"AscendL0B", 15, "shared.l0b">,
+    I32EnumAttrCase<"AscendL0C", 16, "shared.l0c">,
+    I32EnumAttrCase<"AscendUB", 17, "shared.ub">
   ]> {
   let cppNamespace = "::tlc::tile";
   let genSpecializedAttr = 0;
