@@ -1,5 +1,11 @@
 # RUN: tlc-build --check %s
 # RUN: tlc-build --emit=cuda --target=cuda:sm_90a %s | FileCheck %s
+# RUN: tlc-build --emit=tile %s | FileCheck %s --check-prefix=TILE
+# TILE: tile.atomic_add %Count[{{.*}}], {{%[a-z0-9_]+}} {memory_order = #tile<memory_order acq_rel>}
+# TILE: tile.atomic_add %Count[{{.*}}], {{%[a-z0-9_]+}} {memory_order = #tile<memory_order release>}
+# TILE: tile.atomic_add %Count[{{.*}}], {{%[a-z0-9_]+}} {memory_order = #tile<memory_order acquire>}
+# TILE: tile.atomic_add %Count[{{.*}}], {{%[a-z0-9_]+}} {memory_order = #tile<memory_order relaxed>}
+# TILE: tile.atomic_add %Count[{{.*}}], {{%[a-z0-9_]+}} : !tile.buffer
 # RUN: not tlc-build --check %S/Inputs/atomic-add-bad-order.py 2>&1 | FileCheck %S/Inputs/atomic-add-bad-order.py --check-prefix=BAD
 # T.atomic_add's memory_order: the add is a relaxed atomicAdd, so a release
 # side is a device-scope fence before it and an acquire side one after it
