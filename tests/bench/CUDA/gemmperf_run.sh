@@ -14,6 +14,8 @@
 #                  torch (bench shape and, skinny programs, a ragged one),
 #                  then timed with CUDA-graph replays (L2 flushed, median
 #                  of 30) next to torch.matmul, $REPS (3) times
+#   clocks.log     gemm_clocks.py: SM clock and power of 4096^3 GEMMs held
+#                  busy for 2 s each (tlc and torch), if time is left
 #   steps.log      when each step ended
 set -u
 S=$(cd "$(dirname "$0")" && pwd)
@@ -76,9 +78,15 @@ sanitize() {  # instance tool options: compute-sanitizer within what is left
 }
 sanitize serial_nn_f16_s3 memcheck "--fill Lock=const(0)"
 sanitize serial_nn_f16_s3 racecheck "--fill Lock=const(0)"
-REPS=${REPS:-3} timeout $((540 - SECONDS)) python3 "$bench" skinny big > "$O/bench.log" 2>&1
+REPS=${REPS:-3} timeout $((500 - SECONDS)) python3 "$bench" skinny big > "$O/bench.log" 2>&1
 echo "bench rc=$?" >> "$O/bench.log"
 step bench
+# SM clock and power of 4096^3 held busy (tlc 128 x 256, 128 x 128
+# ping-pong, torch.matmul), if time is left.
+if [ $SECONDS -lt 500 ]; then
+  timeout $((560 - SECONDS)) python3 "$S/py/gemm_clocks.py" 2 > "$O/clocks.log" 2>&1
+  step clocks
+fi
 sanitize serial_tn_bf16_s4 memcheck "--fill Lock=const(0)"
 sanitize serial_tn_bf16_s4 synccheck "--fill Lock=const(0)"
 grep -E "^\[|best|all shapes" "$O/bench.log"

@@ -16,7 +16,8 @@ strip "$out/bin/tlc-build" "$out/bin/tlc-run"
 cp "$build/lib/libtlc_cuda.so" "$out/lib/"
 cp -r "$root/python/tilelang" "$root/python/tvm" "$out/"
 cp "$root/tests/bench/CUDA/gemmperf_bench.py" "$root/tests/bench/CUDA/graph_timing.py" \
-   "$root/tests/bench/CUDA/hopper_gemm.py" "$root/tests/bench/CUDA/skinny_gemm.py" "$out/py/"
+   "$root/tests/bench/CUDA/hopper_gemm.py" "$root/tests/bench/CUDA/skinny_gemm.py" \
+   "$root/tests/bench/CUDA/gemm_clocks.py" "$out/py/"
 find "$out" -name __pycache__ -prune -exec rm -rf {} +
 cp "$root/tests/bench/CUDA/gemmperf_run.sh" "$out/go.sh"
 git -C "$root" rev-parse --short HEAD > "$out/commit"
