@@ -54,6 +54,8 @@ for split in (2, 4, 8):
 for split in (2, 4):
     SKINNY_CONFIGS.append(("atomic", dict(split_k=split, num_stages=6)))
 SKINNY_CONFIGS.append(("serial", dict(block_N=64, split_k=2, num_stages=6)))
+SKINNY_CONFIGS.append(("serial", dict(split_k=3, num_stages=6)))
+SKINNY_CONFIGS.append(("serial", dict(block_N=256, split_k=4, num_stages=4)))
 SKINNY_CONFIGS.append(("streamk", dict(num_stages=4)))
 
 
