@@ -796,8 +796,32 @@ static Value atomicAddVector(Interpreter &in, const PArgs &p, RegionObj *d,
   return Value::none();
 }
 
+/// The memory_order argument of T.atomic_add as an attribute: null when it
+/// is None or absent (a relaxed add), failure (reported as TileLang's
+/// ValueError) when it names no C++ memory order.
+static mlir::FailureOr<tile::MemoryOrderAttr> atomicOrder(Interpreter &in,
+                                                          const PArgs &p) {
+  std::optional<Value> v = p.get("memory_order");
+  if (!v || v->isNone())
+    return tile::MemoryOrderAttr();
+  std::optional<tile::MemoryOrder> order;
+  if (v->is(ValueKind::Str))
+    order = tile::symbolizeMemoryOrder(getStr(*v));
+  if (!order) {
+    in.errorAs("ValueError", p.node("memory_order").range(),
+               "T.atomic_add: memory_order must be one of 'relaxed', "
+               "'consume', 'acquire', 'release', 'acq_rel', 'seq_cst' or "
+               "None");
+    return mlir::failure();
+  }
+  return tile::MemoryOrderAttr::get(in.ir->b.getContext(), *order);
+}
+
 static Value tileAtomicAdd(Interpreter &in, const PArgs &p, int width = 1) {
   if (in.checkInKernel("T.atomic_add", p.call))
+    return Value::poison();
+  mlir::FailureOr<tile::MemoryOrderAttr> order = atomicOrder(in, p);
+  if (mlir::failed(order))
     return Value::poison();
   Value dstV = p.getOr("dst", Value::poison());
   Value val = p.getOr("value", Value::poison());
@@ -823,10 +847,9 @@ static Value tileAtomicAdd(Interpreter &in, const PArgs &p, int width = 1) {
                              "shapes");
     if (!in.usable(d->buffer) || !in.usable(s->buffer))
       return Value::poison();
-    tile::AtomicAddOp::create(B, l, mlir::Type(), in.regionValue(d, p.node("dst")),
-                                mlir::ValueRange(),
-                                in.regionValue(s, p.node("value")),
-                                tile::MemoryOrderAttr());
+    tile::AtomicAddOp::create(
+        B, l, mlir::Type(), in.regionValue(d, p.node("dst")),
+        mlir::ValueRange(), in.regionValue(s, p.node("value")), *order);
     return Value::none();
   }
   if (!d->isElement)
@@ -850,8 +873,7 @@ static Value tileAtomicAdd(Interpreter &in, const PArgs &p, int width = 1) {
   mlir::Value v = in.ir->convert(s.value, want, l);
   bool prev = p.flag("return_prev", false);
   auto op = tile::AtomicAddOp::create(B, l, prev ? want : mlir::Type(),
-                                        d->buffer->value, idx, v,
-                                        tile::MemoryOrderAttr());
+                                      d->buffer->value, idx, v, *order);
   if (prev)
     return in.wrapScalar({op.getPrev(), d->buffer->dtype, SymExpr()});
   return Value::none();

@@ -644,93 +644,121 @@ LogicalResult Emitter::emitFragmentCumSum(CumSumOp op) {
 // T.atomic_add
 //===----------------------------------------------------------------------===//
 
+/// Whether an atomic of memory order \p order orders the thread's earlier
+/// accesses before it (release side) or its later ones after it (acquire
+/// side). Absent is relaxed.
+static bool releases(std::optional<MemoryOrder> order) {
+  return order &&
+         (*order == MemoryOrder::Release || *order == MemoryOrder::AcqRel ||
+          *order == MemoryOrder::SeqCst);
+}
+static bool acquires(std::optional<MemoryOrder> order) {
+  return order &&
+         (*order == MemoryOrder::Acquire || *order == MemoryOrder::Consume ||
+          *order == MemoryOrder::AcqRel || *order == MemoryOrder::SeqCst);
+}
+
 LogicalResult Emitter::emitAtomicAdd(AtomicAddOp op) {
   beginOp(op, "T.atomic_add");
-  Value dst = op.getDst();
-  auto type = cast<BufferType>(dst.getType());
-  FailureOr<std::string> st = storageType(type.getElementType(), op);
-  if (failed(st))
-    return failure();
-  auto atomicOn = [&](const std::string &lv, const std::string &value) {
-    return ns + "atomicAddTo<" + *st + ">(&" + lv + ", " +
-           toStorage(type.getElementType(), value) + ")";
-  };
-  if (!op.getIndices().empty() || type.getRank() == 0) {
-    SmallVector<std::string> idx;
-    for (Value i : op.getIndices())
-      idx.push_back(expr(i));
-    if (idx.empty())
-      idx.push_back("0");
+  // T.atomic_add(..., memory_order=...): atomicAdd is relaxed, so the
+  // order's release and acquire sides are device-scope fences around it
+  // (what the PTX memory model asks of a release / acquire pattern).
+  std::optional<MemoryOrder> order = op.getMemoryOrder();
+  if (releases(order))
+    line("__threadfence();  // memory_order " +
+         stringifyMemoryOrder(*order).str() + ": release side");
+  // The relaxed add itself.
+  LogicalResult done = [&]() -> LogicalResult {
+    Value dst = op.getDst();
+    auto type = cast<BufferType>(dst.getType());
+    FailureOr<std::string> st = storageType(type.getElementType(), op);
+    if (failed(st))
+      return failure();
+    auto atomicOn = [&](const std::string &lv, const std::string &value) {
+      return ns + "atomicAddTo<" + *st + ">(&" + lv + ", " +
+             toStorage(type.getElementType(), value) + ")";
+    };
+    if (!op.getIndices().empty() || type.getRank() == 0) {
+      SmallVector<std::string> idx;
+      for (Value i : op.getIndices())
+        idx.push_back(expr(i));
+      if (idx.empty())
+        idx.push_back("0");
+      auto element = guardedElement(dst, idx, op);
+      if (failed(element))
+        return failure();
+      auto &[lv, cond] = *element;
+      std::string call = atomicOn(lv, expr(op.getValue()));
+      if (op.getPrev() && !replicaGuard.empty()) {
+        op.emitError() << "the " << lang.name
+                       << " target cannot return the previous value of an "
+                          "atomic add in a T.Parallel whose layout holds each "
+                          "element in several threads (only one of them may "
+                          "add)";
+        return failure();
+      }
+      if (op.getPrev()) {
+        FailureOr<std::string> vt = valueType(type.getElementType(), op);
+        if (failed(vt))
+          return failure();
+        std::string name = define(op.getPrev(), "prev");
+        line("const " + *vt + " " + name + " = " +
+             (cond.empty() ? fromStorage(type.getElementType(), call)
+                           : "(" + cond + ") ? " +
+                                 fromStorage(type.getElementType(), call) +
+                                 " : " + *vt + "(0)") +
+             ";");
+      } else {
+        line(guardedStatement(cond, call + ";"));
+      }
+      return success();
+    }
+    // Tile form: a fragment added elementwise into memory.
+    Value value = op.getValue();
+    auto it = fragments.find(value);
+    if (it == fragments.end()) {
+      op.emitError() << "the " << lang.name
+                     << " target adds fragments (tile form) or scalars "
+                        "atomically";
+      return failure();
+    }
+    const FragmentInfo &frag = it->second;
+    Type valElem = cast<BufferType>(value.getType()).getElementType();
+    SmallVector<unsigned> memDims;
+    for (unsigned d = 0; d < type.getRank(); ++d)
+      if (!(type.getDim(d).isStatic() && type.getDim(d).getValue() == 1))
+        memDims.push_back(d);
+    open("");
+    if (frag.repMask)
+      open(frag.ifOneReplica());
+    else
+      open("");
+    std::string reg = fresh("r");
+    line("#pragma unroll");
+    open("for (int " + reg + " = 0; " + reg + " < " + Twine(frag.regs) +
+         "; ++" + reg + ")");
+    SmallVector<std::string> coords = emitCoords(frag, reg, "i");
+    SmallVector<std::string> idx(type.getRank(), "0");
+    unsigned k = 0;
+    for (auto [d, e] : llvm::enumerate(frag.shape))
+      if (e != 1 && k < memDims.size())
+        idx[memDims[k++]] = coords[d];
     auto element = guardedElement(dst, idx, op);
     if (failed(element))
       return failure();
     auto &[lv, cond] = *element;
-    std::string call = atomicOn(lv, expr(op.getValue()));
-    if (op.getPrev() && !replicaGuard.empty()) {
-      op.emitError() << "the " << lang.name
-                     << " target cannot return the previous value of an "
-                        "atomic add in a T.Parallel whose layout holds each "
-                        "element in several threads (only one of them may "
-                        "add)";
-      return failure();
-    }
-    if (op.getPrev()) {
-      FailureOr<std::string> vt = valueType(type.getElementType(), op);
-      if (failed(vt))
-        return failure();
-      std::string name = define(op.getPrev(), "prev");
-      line("const " + *vt + " " + name + " = " +
-           (cond.empty() ? fromStorage(type.getElementType(), call)
-                         : "(" + cond + ") ? " +
-                               fromStorage(type.getElementType(), call) +
-                               " : " + *vt + "(0)") +
-           ";");
-    } else {
-      line(guardedStatement(cond, call + ";"));
-    }
+    std::string call =
+        atomicOn(lv, fromStorage(valElem, expr(value) + "[" + reg + "]"));
+    line((cond.empty() ? "" : "if (" + cond + ") ") + call + ";");
+    close();
+    close();
+    close();
     return success();
-  }
-  // Tile form: a fragment added elementwise into memory.
-  Value value = op.getValue();
-  auto it = fragments.find(value);
-  if (it == fragments.end()) {
-    op.emitError() << "the " << lang.name
-                   << " target adds fragments (tile form) or scalars "
-                      "atomically";
-    return failure();
-  }
-  const FragmentInfo &frag = it->second;
-  Type valElem = cast<BufferType>(value.getType()).getElementType();
-  SmallVector<unsigned> memDims;
-  for (unsigned d = 0; d < type.getRank(); ++d)
-    if (!(type.getDim(d).isStatic() && type.getDim(d).getValue() == 1))
-      memDims.push_back(d);
-  open("");
-  if (frag.repMask)
-    open(frag.ifOneReplica());
-  else
-    open("");
-  std::string reg = fresh("r");
-  line("#pragma unroll");
-  open("for (int " + reg + " = 0; " + reg + " < " + Twine(frag.regs) + "; ++" +
-       reg + ")");
-  SmallVector<std::string> coords = emitCoords(frag, reg, "i");
-  SmallVector<std::string> idx(type.getRank(), "0");
-  unsigned k = 0;
-  for (auto [d, e] : llvm::enumerate(frag.shape))
-    if (e != 1 && k < memDims.size())
-      idx[memDims[k++]] = coords[d];
-  auto element = guardedElement(dst, idx, op);
-  if (failed(element))
-    return failure();
-  auto &[lv, cond] = *element;
-  std::string call =
-      atomicOn(lv, fromStorage(valElem, expr(value) + "[" + reg + "]"));
-  line((cond.empty() ? "" : "if (" + cond + ") ") + call + ";");
-  close();
-  close();
-  close();
-  return success();
+  }();
+  if (succeeded(done) && acquires(order))
+    line("__threadfence();  // memory_order " +
+         stringifyMemoryOrder(*order).str() + ": acquire side");
+  return done;
 }
 
 //===----------------------------------------------------------------------===//
