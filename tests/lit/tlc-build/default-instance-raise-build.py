@@ -9,9 +9,9 @@
 # RUN: ls %t | FileCheck %s --check-prefix=FILES
 # RUN: not tlc-build --target=cpu --emit=cpp %s 2>&1 >/dev/null | FileCheck %s
 
-# CHECK-ONLY: default-instance-raise-build.py:[[@LINE+20]]:13: warning: AttributeError: module 'tilelang.language' has no attribute 'clone_buffer'
+# CHECK-ONLY: default-instance-raise-build.py:[[@LINE+20]]:13: warning: AttributeError: module 'tilelang.language' has no attribute 'clone_tile'
 # CHECK-ONLY-NOT: error:
-# CHECK: default-instance-raise-build.py:[[@LINE+18]]:13: error: cannot build this kernel: tracing its body raised here (AttributeError: module 'tilelang.language' has no attribute 'clone_buffer'
+# CHECK: default-instance-raise-build.py:[[@LINE+18]]:13: error: cannot build this kernel: tracing its body raised here (AttributeError: module 'tilelang.language' has no attribute 'clone_tile'
 # CHECK: default-instance-raise-build.py:[[@LINE+29]]:17: error: cannot build this kernel: tracing its body raised here (ValueError: block must divide 256)
 # FILES-NOT: eager
 # FILES-NOT: checked
@@ -29,7 +29,7 @@ def eager(A, B, block=64):
     with T.Kernel(T.ceildiv(N, block), threads=block) as bx:
         s = T.alloc_shared((block,), T.float32)
         T.copy(A[bx * block], s)
-        t = T.clone_buffer(s)
+        t = T.clone_tile(s)
         T.copy(t, B[bx * block])
 
 

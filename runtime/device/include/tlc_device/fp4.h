@@ -40,8 +40,15 @@ namespace fp4 {
 /// float -> e2m1 code (0..15): round to nearest even, saturate to +-6, NaN
 /// to +6. Integer arithmetic on the float's bits.
 TLC_FP4_FN uint8_t e2m1FromFloat(float x) {
-  uint32_t u;
-  __builtin_memcpy(&u, &x, 4);
+  // A union, not memcpy: NVRTC has neither <cstring> nor __builtin_memcpy,
+  // and every compiler that builds this header (nvcc, NVRTC, hipcc, clang,
+  // gcc) defines reading the other member.
+  union {
+    float f;
+    uint32_t u;
+  } bits;
+  bits.f = x;
+  uint32_t u = bits.u;
   uint32_t a = u & 0x7fffffffu;
   if (a > 0x7f800000u)
     return 0x7u;

@@ -20,9 +20,9 @@ tile.func @unknown_extent(%a: !tile.buffer<[?, 4], f32, global>) {
 }
 
 
-// CHECK: invalid.mlir:[[@LINE+3]]:{{[0-9]+}}: error: the CPU target does not support values of type f4E2M1FN
+// CHECK: invalid.mlir:[[@LINE+3]]:{{[0-9]+}}: error: the CPU target does not support values of type f6E2M3FN
 tile.func @fp4() {
   tile.kernel (%bx) grid [1] threads [128] {
-    %a = tile.alloc : !tile.buffer<[4], f4E2M1FN, shared.dyn>
+    %a = tile.alloc : !tile.buffer<[4], f6E2M3FN, shared.dyn>
   }
 }
