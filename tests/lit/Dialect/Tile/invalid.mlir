@@ -943,3 +943,15 @@ tile.func @view_bits(%a: !tile.buffer<[4, 4], f16, global>) {
   // expected-error @+1 {{views 256 bits of [4, 4] as 512 bits of [16]}}
   %v = tile.view %a : !tile.buffer<[4, 4], f16, global> to !tile.buffer<[16], f32, global>
 }
+
+// -----
+
+tile.func @gemm_cta_pair_columns() {
+  tile.kernel (%x) grid [2] threads [128] {
+    %a = tile.alloc : !tile.buffer<[128, 64], bf16, shared.dyn>
+    %b = tile.alloc : !tile.buffer<[64, 128], bf16, shared.dyn>
+    %c = tile.alloc : !tile.buffer<[128, 128], f32, local.fragment>
+    // expected-error @+1 {{with use_2cta the columns of C must be twice N of B: 128 vs 128}}
+    tile.gemm %a, %b, %c {tile.use_2cta} : !tile.buffer<[128, 64], bf16, shared.dyn>, !tile.buffer<[64, 128], bf16, shared.dyn>, !tile.buffer<[128, 128], f32, local.fragment>
+  }
+}

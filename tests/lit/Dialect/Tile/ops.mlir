@@ -405,3 +405,15 @@ tile.func @empty_grid() {
   tile.kernel (%x) grid [0] threads [1] {
   }
 }
+
+// Blackwell's CTA pair: each CTA's B holds half the accumulator's columns.
+// CHECK-LABEL: tile.func @gemm_cta_pair(
+// CHECK: tile.gemm
+tile.func @gemm_cta_pair() {
+  tile.kernel (%x) grid [2] threads [128] {
+    %a = tile.alloc : !tile.buffer<[128, 64], bf16, shared.dyn>
+    %b = tile.alloc : !tile.buffer<[64, 128], bf16, shared.dyn>
+    %c = tile.alloc : !tile.buffer<[128, 256], f32, local.fragment>
+    tile.gemm %a, %b, %c {tile.use_2cta} : !tile.buffer<[128, 64], bf16, shared.dyn>, !tile.buffer<[64, 128], bf16, shared.dyn>, !tile.buffer<[128, 256], f32, local.fragment>
+  }
+}

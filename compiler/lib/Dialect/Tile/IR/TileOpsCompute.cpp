@@ -112,10 +112,18 @@ LogicalResult GemmOp::verify() {
   auto [kB, n] = *b;
   if (getTransposeB())
     std::swap(kB, n);
+  // Blackwell's CTA pair (`use_2cta`): each CTA holds half of B's columns
+  // and the pair's accumulator all of them.
+  bool ctaPair = (*this)->hasAttr("tile.use_2cta");
   if (failed(checkSameExtent(*this, kA, kB, "K of A and K of B")) ||
       failed(checkSameExtent(*this, m, c->first, "M of A and rows of C")) ||
-      failed(checkSameExtent(*this, n, c->second, "N of B and columns of C")))
+      (!ctaPair &&
+       failed(checkSameExtent(*this, n, c->second, "N of B and columns of C"))))
     return failure();
+  if (ctaPair && n.isStatic() && c->second.isStatic() &&
+      c->second.getValue() != 2 * n.getValue())
+    return emitOpError("with use_2cta the columns of C must be twice N of B: ")
+           << c->second.getValue() << " vs " << n.getValue();
 
   Type aType = getBufferType(getA()).getElementType();
   Type bType = getBufferType(getB()).getElementType();
