@@ -309,7 +309,8 @@ TEST_CASE("builder-made IR that fails verification") {
         GemmOp::create(b, loc, a, w, c);
       },
       "", "K of A and K of B differ: 32 vs 16");
-  // A shared allocation outside of any kernel.
+  // A shared allocation outside of the kernel of a function that launches
+  // one (a function without kernels may hold any buffer).
   checkBuild(
       [](OpBuilder &b, ModuleOp) {
         FuncOp func = makeFunc(b, "bad", {}, {});
@@ -317,6 +318,8 @@ TEST_CASE("builder-made IR that fails verification") {
         AllocOp::create(b, b.getUnknownLoc(),
                         buffer(b, {Dim(4)}, b.getF32Type(),
                                MemoryScope::Shared));
+        KernelOp::create(b, b.getUnknownLoc(), {b.getIndexAttr(1)},
+                         {b.getIndexAttr(32)});
       },
       "", "'shared' buffers must be allocated inside a tile.kernel");
 }
