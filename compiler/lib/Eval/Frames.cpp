@@ -228,13 +228,18 @@ bool Interpreter::isAscendFrame(lang::BuiltinId id) {
 }
 
 void Interpreter::markAscend(Node at, llvm::StringRef what) {
+  markUnbuildable(at, "tlc.ascend", what);
+}
+
+void Interpreter::markUnbuildable(Node at, llvm::StringRef callee,
+                                  llvm::StringRef what) {
   if (!tracing() || !kernel)
     return;
   mlir::NamedAttribute option(ir->b.getStringAttr("what"),
                               ir->b.getStringAttr(what));
   tile::IntrinsicOp::create(ir->b, ir->loc(at), mlir::TypeRange{},
-                            ir->b.getStringAttr("tlc.ascend"),
-                            mlir::ValueRange{}, ir->b.getStrArrayAttr({}),
+                            ir->b.getStringAttr(callee), mlir::ValueRange{},
+                            ir->b.getStrArrayAttr({}),
                             ir->b.getDictionaryAttr({option}));
 }
 

@@ -128,16 +128,8 @@ Value eval::tileGemmSp(Interpreter &in, const PArgs &p) {
     // Tiles of symbolic shape (a kernel analysed without a call site): the
     // expansion below needs static ones. As with any tile op of symbolic
     // shape, --check accepts it and a build refuses it at the call.
-    if (in.tracing() && in.kernel) {
-      mlir::NamedAttribute option(
-          in.ir->b.getStringAttr("what"),
-          in.ir->b.getStringAttr(name + " with tiles of symbolic shape"));
-      tile::IntrinsicOp::create(in.ir->b, in.ir->loc(p.call),
-                                mlir::TypeRange{},
-                                in.ir->b.getStringAttr(name.str()),
-                                mlir::ValueRange{}, in.ir->b.getStrArrayAttr({}),
-                                in.ir->b.getDictionaryAttr({option}));
-    }
+    in.markUnbuildable(p.call, name,
+                       (name + " with tiles of symbolic shape").str());
     return Value::none();
   }
   if (*ck != 2 * *ch)

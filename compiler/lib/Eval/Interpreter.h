@@ -591,6 +591,10 @@ public:
   /// (`tlc.ascend`, \p what the name): building it is refused
   /// (tile::checkBuildable).
   void markAscend(Node at, llvm::StringRef what);
+  /// Records in the kernel, at \p at, an operation-free marker intrinsic
+  /// \p callee with option `what` = \p what, which the back ends refuse
+  /// at build time (--check accepts it).
+  void markUnbuildable(Node at, llvm::StringRef callee, llvm::StringRef what);
   /// An Ascend frame entered in the same `with` as T.Kernel, marked at
   /// the start of the kernel's body.
   FrameObj *ascendKernelFrame = nullptr;

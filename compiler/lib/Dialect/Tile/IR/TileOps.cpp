@@ -391,7 +391,8 @@ static LogicalResult verifyExtentList(Operation *op, StringRef what,
                                             values)))
     return failure();
   for (int64_t extent : statics)
-    if (!ShapedType::isDynamic(extent) && (extent < 0 || (!allowZero && !extent)))
+    if (!ShapedType::isDynamic(extent) &&
+        (extent < 0 || (!allowZero && !extent)))
       return op->emitOpError()
              << what << " extents must be "
              << (allowZero ? "non-negative" : "positive") << ", got " << extent;
