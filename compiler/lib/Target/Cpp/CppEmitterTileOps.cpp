@@ -184,12 +184,13 @@ LogicalResult Emitter::emitCopy(tile::CopyOp op) {
   // Packed fp4 (two elements a byte) has no row copy of bytes.
   bool packed = isa<Float4E2M1FNType>(ts.getElementType()) ||
                 isa<Float4E2M1FNType>(td.getElementType());
-  RowBody rowCopy = [&](ArrayRef<std::string> src, ArrayRef<std::string> dst,
-                        unsigned dimSrc, unsigned dimDst, StringRef n) {
+  // A named lambda: a RowBody (function_ref) must not outlive its callee.
+  auto rowCopy = [&](ArrayRef<std::string> src, ArrayRef<std::string> dst,
+                     unsigned dimSrc, unsigned dimDst, StringRef n) {
     std::string s = expr(op.getSrc()), d = expr(op.getDst());
-    line("tlc::cpu::copyRow(&" + d + ".at({" + llvm::join(dst, ", ") +
-         "}), " + d + ".stride[" + std::to_string(dimDst) + "], &" + s +
-         ".at({" + llvm::join(src, ", ") + "}), " + s + ".stride[" +
+    line("tlc::cpu::copyRow(&" + d + ".at({" + llvm::join(dst, ", ") + "}), " +
+         d + ".stride[" + std::to_string(dimDst) + "], &" + s + ".at({" +
+         llvm::join(src, ", ") + "}), " + s + ".stride[" +
          std::to_string(dimSrc) + "], int64_t(" + n + "));");
   };
   return emitPairedLoops(
@@ -200,7 +201,7 @@ LogicalResult Emitter::emitCopy(tile::CopyOp op) {
           v = "tlc::cpu::cast<" + *dstStorage + ">(" + v + ")";
         line(storeStmt(op.getDst(), dst, v, op, fastGuard(op.getDst())));
       },
-      /*withFastPath=*/true, packed ? RowBody(nullptr) : rowCopy);
+      /*withFastPath=*/true, packed ? RowBody(nullptr) : RowBody(rowCopy));
 }
 
 LogicalResult Emitter::emitFill(Operation *op, Value dst,
@@ -342,7 +343,8 @@ LogicalResult Emitter::emitReduce(tile::ReduceOp op) {
   };
   bool isAbs = kind == K::AbsSum || kind == K::AbsMax;
   comment(op, "T.reduce_" + tile::stringifyReduceKind(kind).str() +
-                  " over dimension " + std::to_string(dim) + (op.getClear() ? ", clear" : ", accumulate into dst") +
+                  " over dimension " + std::to_string(dim) +
+                  (op.getClear() ? ", clear" : ", accumulate into dst") +
                   ", in " + *acc);
 
   std::vector<std::string> outerExts;
@@ -456,7 +458,8 @@ LogicalResult Emitter::emitAtomicAdd(tile::AtomicAddOp op) {
     return "tlc::cpu::atomicAddChecked(st, " + locLiteral(op.getLoc()) + ", " +
            expr(op.getDst()) + ", " + list + ", " + v + ")";
   };
-  if (!op.getIndices().empty() || !isa<tile::BufferType>(op.getValue().getType())) {
+  if (!op.getIndices().empty() ||
+      !isa<tile::BufferType>(op.getValue().getType())) {
     std::vector<std::string> idx;
     for (Value i : op.getIndices())
       idx.push_back(expr(i));
@@ -478,8 +481,8 @@ LogicalResult Emitter::emitAtomicAdd(tile::AtomicAddOp op) {
   return emitPairedLoops(
       op, op.getValue(), op.getDst(),
       [&](ArrayRef<std::string> src, ArrayRef<std::string> dst) {
-        line(call(dst, loadExpr(op.getValue(), src, op,
-                                guardOf(op.getValue()))) +
+        line(call(dst,
+                  loadExpr(op.getValue(), src, op, guardOf(op.getValue()))) +
              ";");
       });
 }
