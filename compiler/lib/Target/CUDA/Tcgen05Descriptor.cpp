@@ -144,22 +144,10 @@ tlc::target::encodeTcgen05InstrDescriptor(const Tcgen05Instr &instr) {
 llvm::Expected<uint64_t> tlc::target::encodeTcgen05SmemDescriptor(
     uint32_t startAddress, uint32_t leadingByteOffset,
     uint32_t strideByteOffset, WgmmaSwizzle mode) {
-  auto field = [](uint32_t bytes,
-                  const char *what) -> llvm::Expected<uint64_t> {
-    if (bytes % 16 != 0 || bytes >= (1u << 18))
-      return makeError(llvm::Twine(what) + " " + llvm::Twine(bytes) +
-                       " is not a multiple of 16 below 2^18");
-    return uint64_t(bytes >> 4);
-  };
-  llvm::Expected<uint64_t> start = field(startAddress, "start address");
-  if (!start)
-    return start.takeError();
-  llvm::Expected<uint64_t> lbo = field(leadingByteOffset, "leading offset");
-  if (!lbo)
-    return lbo.takeError();
-  llvm::Expected<uint64_t> sbo = field(strideByteOffset, "stride offset");
-  if (!sbo)
-    return sbo.takeError();
+  llvm::Expected<uint64_t> addresses = packDescriptorAddresses(
+      startAddress, leadingByteOffset, strideByteOffset);
+  if (!addresses)
+    return addresses.takeError();
   uint64_t swizzle = 0;
   switch (mode) {
   case WgmmaSwizzle::None:
@@ -175,5 +163,5 @@ llvm::Expected<uint64_t> tlc::target::encodeTcgen05SmemDescriptor(
     swizzle = 6;
     break;
   }
-  return *start | *lbo << 16 | *sbo << 32 | uint64_t(1) << 46 | swizzle << 61;
+  return *addresses | uint64_t(1) << 46 | swizzle << 61;
 }

@@ -7,6 +7,7 @@
 
 #include "tlc/Target/CUDA/WgmmaDescriptor.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/Twine.h"
 
 using namespace tlc;
@@ -45,29 +46,32 @@ llvm::Expected<WgmmaSwizzle> tlc::target::getSwizzleForBytes(int64_t bytes) {
 }
 
 llvm::Expected<uint64_t>
-tlc::target::encodeWgmmaDescriptor(uint32_t startAddress,
-                                   uint32_t leadingByteOffset,
-                                   uint32_t strideByteOffset,
-                                   WgmmaSwizzle mode) {
-  auto field = [](uint32_t bytes, const char *what) -> llvm::Expected<uint64_t> {
+tlc::target::packDescriptorAddresses(uint32_t startAddress,
+                                     uint32_t leadingByteOffset,
+                                     uint32_t strideByteOffset) {
+  uint64_t packed = 0;
+  const std::pair<uint32_t, const char *> fields[] = {
+      {startAddress, "start address"},
+      {leadingByteOffset, "leading dimension byte offset"},
+      {strideByteOffset, "stride dimension byte offset"}};
+  for (auto [i, field] : llvm::enumerate(fields)) {
+    auto [bytes, what] = field;
     if (bytes % 16 != 0 || bytes >= (1u << 18))
       return makeError(llvm::Twine(what) + " " + llvm::Twine(bytes) +
                        " is not a multiple of 16 below 2^18");
-    return uint64_t(bytes >> 4);
-  };
-  llvm::Expected<uint64_t> start = field(startAddress, "start address");
-  if (!start)
-    return start.takeError();
-  llvm::Expected<uint64_t> lbo =
-      field(leadingByteOffset, "leading dimension byte offset");
-  if (!lbo)
-    return lbo.takeError();
-  llvm::Expected<uint64_t> sbo =
-      field(strideByteOffset, "stride dimension byte offset");
-  if (!sbo)
-    return sbo.takeError();
-  return *start | (*lbo << 16) | (*sbo << 32) |
-         (uint64_t(static_cast<uint8_t>(mode)) << 62);
+    packed |= uint64_t(bytes >> 4) << (16 * i);
+  }
+  return packed;
+}
+
+llvm::Expected<uint64_t> tlc::target::encodeWgmmaDescriptor(
+    uint32_t startAddress, uint32_t leadingByteOffset,
+    uint32_t strideByteOffset, WgmmaSwizzle mode) {
+  llvm::Expected<uint64_t> addresses = packDescriptorAddresses(
+      startAddress, leadingByteOffset, strideByteOffset);
+  if (!addresses)
+    return addresses.takeError();
+  return *addresses | (uint64_t(static_cast<uint8_t>(mode)) << 62);
 }
 
 llvm::Expected<WgmmaOperandAccess>

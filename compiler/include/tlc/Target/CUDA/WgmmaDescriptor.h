@@ -48,6 +48,14 @@ int64_t getSwizzleBytes(WgmmaSwizzle mode);
 /// The mode whose atom rows are \p bytes long, or an error.
 llvm::Expected<WgmmaSwizzle> getSwizzleForBytes(int64_t bytes);
 
+/// The address fields that wgmma and tcgen05 shared memory descriptors share:
+/// \p startAddress >> 4 in bits 0-13, \p leadingByteOffset >> 4 in bits
+/// 16-29, \p strideByteOffset >> 4 in bits 32-45. Each is a byte value, a
+/// multiple of 16 below 2^18 (an error naming the field otherwise).
+llvm::Expected<uint64_t> packDescriptorAddresses(uint32_t startAddress,
+                                                 uint32_t leadingByteOffset,
+                                                 uint32_t strideByteOffset);
+
 /// Encodes a descriptor. \p startAddress, \p leadingByteOffset and
 /// \p strideByteOffset are byte values, multiples of 16 below 2^18 (an
 /// error otherwise); the base offset is 0.
