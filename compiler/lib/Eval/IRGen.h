@@ -100,6 +100,27 @@ public:
   /// Registers the IR value of a symbol (block and loop indices).
   void bindSymbol(SymExpr sym, mlir::Value v) { symValues[sym.getNode()] = v; }
 
+  /// What IRGen keeps of the function it builds besides currentFunc: the
+  /// IR values of its symbols and its pending parameter attributes. A
+  /// nested trace (an eager @jit called from a trace) builds another
+  /// function; its caller saves this and restores it after, or its own
+  /// function would use the callee's values (or lose its attributes).
+  struct FuncState {
+    llvm::DenseMap<const SymNode *, mlir::Value> symValues;
+    llvm::StringMap<mlir::Value> symbolCache;
+    llvm::SmallVector<std::tuple<unsigned, mlir::StringAttr, mlir::Attribute>,
+                      2>
+        paramAttrs;
+  };
+  FuncState saveFuncState() const {
+    return {symValues, symbolCache, paramAttrs};
+  }
+  void restoreFuncState(FuncState saved) {
+    symValues = std::move(saved.symValues);
+    symbolCache = std::move(saved.symbolCache);
+    paramAttrs = std::move(saved.paramAttrs);
+  }
+
   mlir::MLIRContext *ctx;
   mlir::OpBuilder b;
   mlir::ModuleOp module;

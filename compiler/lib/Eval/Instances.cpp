@@ -299,10 +299,14 @@ struct TraceState {
   /// kernel (itself, say) goes on building its own after the call's trace
   /// finished (found by tlc-fuzz-eval: the function was null there).
   tile::FuncOp func;
+  /// And the rest of its state (its symbols' IR values, parameter
+  /// attributes).
+  IRGen::FuncState funcState;
   explicit TraceState(Interpreter &in)
       : in(in), env(in.env), instance(in.instance), kernel(in.kernel),
         traced(in.traced), loops(std::move(in.loops)),
-        ip(in.ir->b.saveInsertionPoint()), func(in.ir->currentFunc) {
+        ip(in.ir->b.saveInsertionPoint()), func(in.ir->currentFunc),
+        funcState(in.ir->saveFuncState()) {
     in.loops.clear();
     in.kernel = nullptr;
   }
@@ -314,6 +318,7 @@ struct TraceState {
     in.loops = std::move(loops);
     in.ir->b.restoreInsertionPoint(ip);
     in.ir->currentFunc = func;
+    in.ir->restoreFuncState(std::move(funcState));
   }
 };
 } // namespace
@@ -1017,7 +1022,16 @@ Value Interpreter::callJit(JitFunctionObj *jit, CallArgs &argsIn, Node at,
     return heap.opaque(compile || jit->lazy ? "JITKernel" : "kernel outputs");
   std::string label = makeLabel(fn->name, args);
   if (!jit->lazy) {
+    // TileLang traces the callee's body again at each call: a kernel that
+    // calls itself while being traced never finishes tracing.
+    if (llvm::is_contained(eagerTraces, jit))
+      return raise("RecursionError",
+                   "'" + fn->name + "' calls itself while its body is being "
+                   "traced; TileLang traces the call again, without end",
+                   at);
+    eagerTraces.push_back(jit);
     traceEager(jit, args, at, label);
+    eagerTraces.pop_back();
     return heap.opaque(compile ? "JITKernel" : "kernel outputs");
   }
   // Lazy factory: complete missing parameters from autotune configs or

@@ -950,6 +950,10 @@ public:
     std::optional<TargetInfo> target;
   };
   llvm::SmallVector<JitFrame, 2> jitContext;
+  /// The eager @jit functions whose bodies are being traced, outermost
+  /// first: a call of one of them from its own trace is a recursion
+  /// TileLang never finishes.
+  llvm::SmallVector<JitFunctionObj *, 2> eagerTraces;
   /// Owned instance contexts.
   std::vector<std::unique_ptr<InstanceCtx>> instances;
 
