@@ -54,6 +54,8 @@
 
 #include "tlc_device/fp4.h"
 #include "tlc_device/philox.h"
+#include "tlc_device/xorwow.h"
+#include "tlc_device/mrg32k3a.h"
 
 //===----------------------------------------------------------------------===//
 // Kernel ABI
