@@ -126,19 +126,23 @@ struct Mrg32k3aState {
                                    {3859662829u, 4292754251u, 3708466080u}}};
     skip(a1p76, subsequence, s1, m1);
     skip(a2p76, subsequence, s2, m2);
-    const Mrg32k3aMatrix a1 = {{{0, 1, 0}, {0, 0, 1}, {m1 - 810728u, 1403580u, 0}}};
-    const Mrg32k3aMatrix a2 = {{{0, 1, 0}, {0, 0, 1}, {m2 - 1370589u, 0, 527612u}}};
+    const Mrg32k3aMatrix a1 = {
+        {{0, 1, 0}, {0, 0, 1}, {m1 - 810728u, 1403580u, 0}}};
+    const Mrg32k3aMatrix a2 = {
+        {{0, 1, 0}, {0, 0, 1}, {m2 - 1370589u, 0, 527612u}}};
     skip(a1, offset, s1, m1);
     skip(a2, offset, s2, m2);
   }
 
   /// One step of both components: z in 1..m1.
   TLC_MRG_FN double raw() {
-    unsigned long long p1 = (1403580ull * s1[1] + 810728ull * (m1 - s1[0])) % m1;
+    unsigned long long p1 =
+        (1403580ull * s1[1] + 810728ull * (m1 - s1[0])) % m1;
     s1[0] = s1[1];
     s1[1] = s1[2];
     s1[2] = (unsigned int)p1;
-    unsigned long long p2 = (527612ull * s2[2] + 1370589ull * (m2 - s2[0])) % m2;
+    unsigned long long p2 =
+        (527612ull * s2[2] + 1370589ull * (m2 - s2[0])) % m2;
     s2[0] = s2[1];
     s2[1] = s2[2];
     s2[2] = (unsigned int)p2;

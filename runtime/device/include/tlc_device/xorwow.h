@@ -1,4 +1,4 @@
-//===- xorwow.h - curand's XORWOW per-thread generator (all targets) C++ -*-===//
+//===- xorwow.h - curand's XORWOW per-thread generator ----------*- C++ -*-===//
 //
 // Part of the tlc project.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
