@@ -6,8 +6,9 @@
 # offset, seed 0 and draws in a T.Parallel of a one-thread block. Where
 # libcurand and nvcc are installed, Inputs/curand_host.c (curand's host
 # generators, default ordering: value j * T + q is draw j of subsequence q)
-# checks the first draws of 64 subsequences too. The CUDA code of the same
-# kernels, run on the sim device, computes the same values.
+# checks the first draws of 64 subsequences too (the floats from offset 2). The CUDA code (and, with
+# the HIP toolchain, the HIP code) of the same kernels, run on the sim
+# device, computes the same values.
 # RUN: tlc-build --check %s
 # RUN: rm -rf %t && mkdir -p %t && tlc-build --target=cpu -o %t/cpu %s > /dev/null
 # RUN: %python %S/Inputs/rng_streams_ref.py tlc-run %t/cpu %t/w | FileCheck %s
@@ -19,6 +20,8 @@
 # CHECK: streams_parallel_mrg ok
 # RUN: %if sim-compiler %{ tlc-build --target=cuda:sm_90a --cuda-compiler=none -o %t/cuda %s > /dev/null %}
 # RUN: %if sim-compiler %{ %python %S/Inputs/rng_streams_ref.py tlc-run %t/cuda %t/s --device sim | FileCheck %s %}
+# RUN: %if hip-toolchain %{ tlc-build --target=hip:gfx942 -o %t/hip %s > /dev/null %}
+# RUN: %if hip-toolchain %{ %python %S/Inputs/rng_streams_ref.py tlc-run %t/hip %t/h --device sim | FileCheck %s %}
 # RUN: %if curand-host %{ nvcc -x c %S/Inputs/curand_host.c -o %t/curand_host -lcurand %}
 # RUN: %if curand-host %{ %python %S/Inputs/rng_streams_ref.py tlc-run %t/cpu %t/c --curand %t/curand_host | FileCheck %s --check-prefix=CURAND %}
 # CURAND: curand xorwow ok
@@ -94,7 +97,7 @@ def streams_curand(generator, Q=64, J=4, seed=42):
             T.rng_init(seed, seq=tx, generator=generator)
             for j in T.serial(J):
                 U[j, tx] = T.rng_rand()
-            T.rng_init(seed, seq=tx, generator=generator)
+            T.rng_init(seed, seq=tx, off=2, generator=generator)
             for j in T.serial(J):
                 F[j, tx] = T.rng_rand_float()
 

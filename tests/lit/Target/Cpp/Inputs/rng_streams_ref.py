@@ -249,11 +249,12 @@ def streams_parallel(t, gen):
 
 
 def curand(t, host, kind, period):
-    """tlc's draws j of subsequence q (U[j, q], F[j, q]) against value
-    j * period + q of curand's host generator (default ordering)."""
+    """tlc's draws j of subsequence q (U[j, q]; F[j, q] from offset 2)
+    against value j * period + q ((j + 2) * period + q) of curand's host
+    generator (default ordering)."""
     import subprocess
     J, Q = t["U"].shape
-    n = (J - 1) * period + Q
+    n = (J + 1) * period + Q
     out = subprocess.run([host, kind, "42", str(n)], check=True,
                          capture_output=True, text=True).stdout.split()
     hu = [int(v) for v in out[:n]]
@@ -263,7 +264,7 @@ def curand(t, host, kind, period):
         for q in range(Q):
             if int(t["U"][j, q]) != hu[j * period + q]:
                 bad.append(("U", j, q))
-            if t["F"][j, q] != hf[j * period + q]:
+            if t["F"][j, q] != hf[(j + 2) * period + q]:
                 bad.append(("F", j, q))
     return bad
 
