@@ -48,6 +48,11 @@ if shutil.which("clang++-22") or os.path.exists("/usr/lib/llvm-22/bin/clang++"):
     config.available_features.add("sim-compiler")
 if os.path.exists("/usr/local/cuda/bin/nvcc"):
     config.available_features.add("nvcc")
+# "curand-host": nvcc and libcurand, whose host generators run on the CPU
+# (an independent oracle of T.rng_init's curand generators).
+if os.path.exists("/usr/local/cuda/bin/nvcc") and glob.glob(
+        "/usr/local/cuda/lib64/libcurand.so*"):
+    config.available_features.add("curand-host")
 if glob.glob("/usr/local/cuda/lib64/libnvrtc.so*") and os.path.exists(
         "/usr/local/cuda/include/cuda_fp16.h"):
     config.available_features.add("nvrtc")

@@ -346,6 +346,14 @@ Value tlc::eval::tileCopy(Interpreter &in, const PArgs &p) {
   if (!d)
     return in.fail(p.node("dst"), "T.copy destination must be a buffer or "
                                   "region, not '" + dst.getTypeName() + "'");
+  // Ascend's fixpipe flag: only a copy out of the cube unit's L0C has it.
+  if (std::optional<Value> flag = p.get("unit_flag_ctrl");
+      flag && !flag->isNone() && s->buffer->scope != MemoryScope::AscendL0C)
+    return in.fail(p.node("unit_flag_ctrl"),
+                   "T.copy: unit_flag_ctrl is TileLang's Ascend argument of a "
+                   "copy out of L0C (T.alloc_l0c), but '" +
+                       s->buffer->name + "' is in " +
+                       lang::getScopeString(s->buffer->scope));
   if (s->isElement && !d->isElement)
     s = inferExtents(in, s, d);
   else if (d->isElement && !s->isElement)
@@ -402,6 +410,11 @@ Value tlc::eval::tileCopy(Interpreter &in, const PArgs &p) {
       op->setAttr("coalesced_width", in.ir->b.getI64IntegerAttr(w->getInt()));
   if (p.flag("disable_tma", false))
     op->setAttr("disable_tma", in.ir->b.getUnitAttr());
+  // The PTX cache operators of the copy's global loads / stores (checked
+  // above), for the CUDA printer.
+  for (llvm::StringRef param : {"load_cache_policy", "store_cache_policy"})
+    if (std::optional<Value> v = p.get(param); v && v->is(ValueKind::Str))
+      op->setAttr(("tile." + param).str(), in.ir->b.getStringAttr(getStr(*v)));
   return Value::none();
 }
 
@@ -526,7 +539,35 @@ Value eval::tileGemm(Interpreter &in, const PArgs &p, Value denseA) {
                          ")");
     bad = true;
   }
-  if (c->scope != MemoryScope::Fragment &&
+  // Ascend's cube unit: A and B in L1, L0A or L0B and C in L0C (TileLang's
+  // Ascend back end; checkBuildable refuses to build such a kernel).
+  auto ascendOperand = [](MemoryScope s) {
+    return s == MemoryScope::AscendL1 || s == MemoryScope::AscendL0A ||
+           s == MemoryScope::AscendL0B;
+  };
+  bool ascend = c->scope == MemoryScope::AscendL0C;
+  if (ascend) {
+    for (int i = 0; i < 2; ++i) {
+      BufferObj *x = regs[i]->buffer;
+      if (ascendOperand(x->scope))
+        continue;
+      in.error(p.node(names[i]),
+               llvm::Twine("T.gemm operand ") + names[i] +
+                   " of an L0C accumulator must be in the cube unit's L1, "
+                   "L0A or L0B (T.alloc_l1 / T.alloc_l0a / T.alloc_l0b), "
+                   "but '" +
+                   x->name + "' is in " + lang::getScopeString(x->scope));
+      bad = true;
+    }
+  } else if (std::optional<Value> flag = p.get("unit_flag_ctrl");
+             flag && !flag->isNone()) {
+    in.error(p.node("unit_flag_ctrl"),
+             "T.gemm: unit_flag_ctrl is TileLang's Ascend argument of a "
+             "gemm into L0C (T.alloc_l0c), but '" +
+                 c->name + "' is in " + lang::getScopeString(c->scope));
+    bad = true;
+  }
+  if (!ascend && c->scope != MemoryScope::Fragment &&
       c->scope != MemoryScope::TensorMemory) {
     in.error(p.node("C"), "T.gemm accumulator C must be a fragment "
                           "(T.alloc_fragment), but '" +
@@ -539,7 +580,7 @@ Value eval::tileGemm(Interpreter &in, const PArgs &p, Value denseA) {
                               " operands");
     bad = true;
   }
-  for (int i = 0; i < 2; ++i) {
+  for (int i = 0; !ascend && i < 2; ++i) {
     BufferObj *x = regs[i]->buffer;
     if (!lang::isSharedScope(x->scope) && x->scope != MemoryScope::Fragment &&
         x->scope != MemoryScope::TensorMemory) {

@@ -186,8 +186,14 @@ FailureOr<std::string> Emitter::storageType(Type t, Operation *at) {
       return std::string(i.isUnsigned() ? "uint" : "int") + std::to_string(w) +
              "_t";
   }
-  at->emitError() << "the " << lang.name
-                  << " target does not support element type " << t;
+  InFlightDiagnostic diag = at->emitError()
+                            << "the " << lang.name
+                            << " target does not support element type " << t;
+  if (auto v = dyn_cast<VectorType>(t))
+    diag << " (TileLang's " << getDTypeName(t)
+         << ": buffers of vector elements are not built; use a buffer of "
+         << getDTypeName(v.getElementType())
+         << " with the lanes as one more innermost dimension)";
   return failure();
 }
 

@@ -91,6 +91,36 @@ Emitter::copyDims(ArrayRef<int64_t> src, ArrayRef<int64_t> dst) {
   return dims;
 }
 
+/// The copy of \p bytes from \p src to \p dst (addresses) of \p op with the
+/// PTX cache operators its `load_cache_policy` / `store_cache_policy` name
+/// (T.copy's arguments) on the side that is global memory, or "" when none
+/// applies (no policy, or HIP, which has no such operators).
+static std::string cachedCopy(CopyOp op, StringRef ns, bool hip, int bytes,
+                              StringRef dst, StringRef src,
+                              MemoryScope dstScope, MemoryScope srcScope) {
+  auto policy = [&](StringRef name, MemoryScope scope) -> std::string {
+    auto a = op->getAttrOfType<StringAttr>(name);
+    if (hip || !a || scope != MemoryScope::Global)
+      return "";
+    return a.getValue().upper();
+  };
+  std::string load = policy("tile.load_cache_policy", srcScope);
+  std::string store = policy("tile.store_cache_policy", dstScope);
+  if (load.empty() && store.empty())
+    return "";
+  std::string n = std::to_string(bytes);
+  std::string value = load.empty()
+                          ? (ns + "loadVector<" + n + ">(" + src + ")").str()
+                          : (ns + "loadGlobalCached<" + n + ", " + ns +
+                             "LoadCache::" + load + ">(" + src + ")")
+                                .str();
+  if (store.empty())
+    return (ns + "storeVector<" + n + ">(" + dst + ", " + value + ");").str();
+  return (ns + "storeGlobalCached<" + n + ", " + ns + "StoreCache::" + store +
+          ">(" + dst + ", " + value + ");")
+      .str();
+}
+
 LogicalResult Emitter::emitFragmentCopy(CopyOp op) {
   Value src = op.getSrc(), dst = op.getDst();
   Value srcRoot = rootOf(src), dstRoot = rootOf(dst);
@@ -292,6 +322,14 @@ LogicalResult Emitter::emitFragmentCopy(CopyOp op) {
     std::string stmt = ns + "copyVector<" + std::to_string(vecBytes) +
                        ">(" + (srcFrag ? memAddr : fragAddr) + ", " +
                        (srcFrag ? fragAddr : memAddr) + ");";
+    MemoryScope memScope = scopeOf(mem);
+    if (std::string cached = cachedCopy(
+            op, ns, lang.isHip(), vecBytes, srcFrag ? memAddr : fragAddr,
+            srcFrag ? fragAddr : memAddr,
+            srcFrag ? memScope : MemoryScope::Fragment,
+            srcFrag ? MemoryScope::Fragment : memScope);
+        !cached.empty())
+      stmt = cached;
     if (cond.empty()) {
       // Every vector in bounds and aligned: no element path.
       for (const std::string &l : packLines)
@@ -633,6 +671,11 @@ LogicalResult Emitter::emitCopy(CopyOp op) {
             : ns + "copyVector<" + std::to_string(vecBytes) + ">(" +
                   dstAddr + ", " + srcAddr + ");";
     bool async = asyncCopy && vecBytes >= 4 && isSharedScope(scopeOf(dst.root));
+    if (std::string cached =
+            cachedCopy(op, ns, lang.isHip(), vecBytes, dstAddr, srcAddr,
+                       scopeOf(dst.root), scopeOf(src.root));
+        !async && !cached.empty())
+      stmt = cached;
     if (dstAccess)
       stmt = storePermutedRuns(*dstAccess, vecBytes, permutedRun,
                                ns + "loadVector<" + std::to_string(vecBytes) +

@@ -6,18 +6,23 @@
 //===----------------------------------------------------------------------===//
 //
 // TileLang's per-thread random numbers. A kernel that calls `T.rng_init`
-// declares one tlc::PhiloxState at its top (tlc_device/philox.h: curand's
-// Philox4x32-10 state and draws, written for every target, so the CPU
-// target and the sim device compute the same streams and no curand header
-// is needed by NVRTC, nvcc or HIP's clang); `T.rng_init(seed, seq, off)` is
-// `curand_init`, `T.rng_rand()` `curand`, `T.rng_rand_float(bit, dist)`
-// `curand_uniform`, `curand_uniform_double`, `curand_normal` or
-// `curand_normal_double`. The other curand generators TileLang names
-// (XORWOW, MRG32k3a) are a build error at the call.
+// declares one generator state at its top, of the curand generator its
+// `T.rng_init` names: tlc::PhiloxState (tlc_device/philox.h, the default
+// curandStatePhilox4_32_10_t), tlc::XorwowState (xorwow.h,
+// curandStateXORWOW_t) or tlc::Mrg32k3aState (mrg32k3a.h,
+// curandStateMRG32k3a_t): curand's states and draws written for every
+// target, so the CPU target and the sim device compute the same streams and
+// no curand header is needed by NVRTC, nvcc or HIP's clang.
+// `T.rng_init(seed, seq, off)` is `curand_init`, `T.rng_rand()` `curand`,
+// `T.rng_rand_float(bit, dist)` `curand_uniform`, `curand_uniform_double`,
+// `curand_normal` or `curand_normal_double`. One kernel's `T.rng_init`
+// calls name one generator (its state has one type).
 //
 //===----------------------------------------------------------------------===//
 
 #include "EmitterImpl.h"
+
+#include "llvm/ADT/StringSwitch.h"
 
 using namespace mlir;
 using namespace tlc;
@@ -29,6 +34,24 @@ using namespace tlc::target::cuda_detail;
 static bool isRngCallee(StringRef callee) {
   return callee == "T.rng_init" || callee == "T.rng_rand" ||
          callee == "T.rng_rand_float";
+}
+
+/// The generator \p init (a `T.rng_init`) names.
+static StringRef namedGenerator(IntrinsicOp init) {
+  if (DictionaryAttr d = init.getOptionsAttr())
+    if (auto g = d.getAs<StringAttr>("generator"))
+      return g.getValue();
+  return "curandStatePhilox4_32_10_t";
+}
+
+/// The tlc_device type of curand's state type \p generator, or "" when tlc
+/// has none.
+static StringRef rngStateType(StringRef generator) {
+  return llvm::StringSwitch<StringRef>(generator)
+      .Case("curandStatePhilox4_32_10_t", "tlc::PhiloxState")
+      .Case("curandStateXORWOW_t", "tlc::XorwowState")
+      .Case("curandStateMRG32k3a_t", "tlc::Mrg32k3aState")
+      .Default("");
 }
 
 bool Emitter::drawsRandomNumbers(Operation *op) {
@@ -44,8 +67,18 @@ void Emitter::declareRngState(KernelOp kernel) {
   rngState.clear();
   if (!drawsRandomNumbers(kernel))
     return;
+  // The first T.rng_init's generator; another one is refused at its call.
+  rngGenerator = "curandStatePhilox4_32_10_t";
+  kernel.walk([&](IntrinsicOp i) {
+    if (i.getCallee() != "T.rng_init")
+      return WalkResult::advance();
+    rngGenerator = namedGenerator(i).str();
+    return WalkResult::interrupt();
+  });
+  StringRef type = rngStateType(rngGenerator);
   rngState = fresh("rng");
-  line("tlc::PhiloxState " + rngState + ";  // T.rng_init: Philox4x32-10");
+  line((type.empty() ? StringRef("tlc::PhiloxState") : type).str() + " " +
+       rngState + ";  // T.rng_init: " + rngGenerator);
 }
 
 std::optional<LogicalResult> Emitter::emitRngIntrinsic(IntrinsicOp op) {
@@ -56,14 +89,18 @@ std::optional<LogicalResult> Emitter::emitRngIntrinsic(IntrinsicOp op) {
     return op.emitError() << callee
                           << " outside a kernel that calls T.rng_init";
   if (callee == "T.rng_init") {
-    if (DictionaryAttr d = op.getOptionsAttr())
-      if (auto g = d.getAs<StringAttr>("generator"))
-        if (g.getValue() != "curandStatePhilox4_32_10_t")
-          return op.emitError()
-                 << "the " << (lang.isHip() ? "HIP" : "CUDA")
-                 << " target implements T.rng_init's "
-                    "curandStatePhilox4_32_10_t generator only, not "
-                 << g.getValue();
+    StringRef generator = namedGenerator(op);
+    if (rngStateType(generator).empty())
+      return op.emitError() << "the " << (lang.isHip() ? "HIP" : "CUDA")
+                            << " target has no " << generator
+                            << " generator (curandStatePhilox4_32_10_t, "
+                               "curandStateXORWOW_t, curandStateMRG32k3a_t)";
+    if (generator != rngGenerator)
+      return op.emitError()
+             << "T.rng_init names " << generator
+             << " after an earlier T.rng_init of this kernel named "
+             << rngGenerator
+             << ": one kernel's generator has one curand state type";
     if (op.getArgs().size() != 3)
       return op.emitError("T.rng_init needs seed, seq and off");
     std::string args;

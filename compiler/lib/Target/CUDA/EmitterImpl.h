@@ -565,8 +565,10 @@ public:
   /// loop gains nothing, and ptxas takes minutes over a fully unrolled
   /// 128-slot loop of inlined Philox rounds and double-precision math.
   static bool drawsRandomNumbers(mlir::Operation *op);
-  /// The thread's tlc::PhiloxState ("" when the kernel draws none).
+  /// The thread's generator state ("" when the kernel draws none).
   std::string rngState;
+  /// The curand state type the kernel's first `T.rng_init` names.
+  std::string rngGenerator;
   // HIPEmitterIntrinsic.cpp
   /// The HIP spelling of \p op, or nullopt when emitIntrinsic's (CUDA's)
   /// is portable.

@@ -208,7 +208,14 @@ FailureOr<std::string> Emitter::valueType(Type t, Operation *at) {
   std::string s;
   llvm::raw_string_ostream os(s);
   t.print(os);
-  at->emitError() << "the CPU target does not support values of type " << s;
+  InFlightDiagnostic diag =
+      at->emitError() << "the CPU target does not support values of type "
+                      << s;
+  if (auto v = dyn_cast<VectorType>(t))
+    diag << " (TileLang's " << tile::getDTypeName(t)
+         << ": buffers of vector elements are not built; use a buffer of "
+         << tile::getDTypeName(v.getElementType())
+         << " with the lanes as one more innermost dimension)";
   return failure();
 }
 

@@ -6,9 +6,11 @@
 //===----------------------------------------------------------------------===//
 //
 // TileLang's per-thread random numbers on the CPU target, with the same
-// Philox4x32-10 generator the CUDA and HIP code uses (tlc_device/philox.h,
-// spliced into the kernel's tlc_cpu.h): a kernel that calls `T.rng_init`
-// gets one tlc::PhiloxState per thread where its threads run one by one
+// generators the CUDA and HIP code uses (tlc_device/philox.h, xorwow.h and
+// mrg32k3a.h, spliced into the kernel's tlc_cpu.h): a kernel that calls
+// `T.rng_init` gets one state of the curand generator it names
+// (tlc::PhiloxState, tlc::XorwowState or tlc::Mrg32k3aState) per thread
+// where its threads run one by one
 // (CppEmitterThreads.cpp), one for the block where it has no per-thread
 // code (every thread's generator would start and draw alike). A draw that
 // runs once for the block in a block of several threads (inside a
@@ -20,6 +22,8 @@
 
 #include "EmitterImpl.h"
 
+#include "llvm/ADT/StringSwitch.h"
+
 using namespace mlir;
 using namespace tlc;
 using namespace tlc::target;
@@ -29,6 +33,24 @@ using namespace tlc::target::detail;
 static bool isRngCallee(StringRef callee) {
   return callee == "T.rng_init" || callee == "T.rng_rand" ||
          callee == "T.rng_rand_float";
+}
+
+/// The generator \p init (a `T.rng_init`) names.
+static StringRef namedGenerator(tile::IntrinsicOp init) {
+  if (DictionaryAttr d = init.getOptionsAttr())
+    if (auto g = d.getAs<StringAttr>("generator"))
+      return g.getValue();
+  return "curandStatePhilox4_32_10_t";
+}
+
+/// The tlc_device type of curand's state type \p generator, or "" when tlc
+/// has none.
+static StringRef rngStateType(StringRef generator) {
+  return llvm::StringSwitch<StringRef>(generator)
+      .Case("curandStatePhilox4_32_10_t", "tlc::PhiloxState")
+      .Case("curandStateXORWOW_t", "tlc::XorwowState")
+      .Case("curandStateMRG32k3a_t", "tlc::Mrg32k3aState")
+      .Default("");
 }
 
 void Emitter::declareRngStates(tile::KernelOp kernel,
@@ -42,10 +64,20 @@ void Emitter::declareRngStates(tile::KernelOp kernel,
                   .wasInterrupted();
   if (!uses)
     return;
+  // The first T.rng_init's generator; another one is refused at its call.
+  rngGenerator = "curandStatePhilox4_32_10_t";
+  kernel.walk([&](tile::IntrinsicOp i) {
+    if (i.getCallee() != "T.rng_init")
+      return WalkResult::advance();
+    rngGenerator = namedGenerator(i).str();
+    return WalkResult::interrupt();
+  });
+  StringRef type = rngStateType(rngGenerator);
   rngStates = fresh("rng");
-  line("// T.rng_init: one Philox4x32-10 generator per thread.");
-  line("std::vector<tlc::PhiloxState> " + rngStates + "(static_cast<size_t>(" +
-       count + "));");
+  line("// T.rng_init: one " + rngGenerator + " generator per thread.");
+  line("std::vector<" +
+       (type.empty() ? StringRef("tlc::PhiloxState") : type).str() + "> " +
+       rngStates + "(static_cast<size_t>(" + count + "));");
 }
 
 std::optional<LogicalResult> Emitter::emitRngIntrinsic(tile::IntrinsicOp op) {
@@ -72,13 +104,17 @@ std::optional<LogicalResult> Emitter::emitRngIntrinsic(tile::IntrinsicOp op) {
     state = rngStates + "[0]";
   }
   if (callee == "T.rng_init") {
-    if (auto d = op.getOptionsAttr())
-      if (auto g = d.getAs<StringAttr>("generator"))
-        if (g.getValue() != "curandStatePhilox4_32_10_t")
-          return op.emitError()
-                 << "the CPU target implements T.rng_init's "
-                    "curandStatePhilox4_32_10_t generator only, not "
-                 << g.getValue();
+    StringRef generator = namedGenerator(op);
+    if (rngStateType(generator).empty())
+      return op.emitError() << "the CPU target has no " << generator
+                            << " generator (curandStatePhilox4_32_10_t, "
+                               "curandStateXORWOW_t, curandStateMRG32k3a_t)";
+    if (generator != rngGenerator)
+      return op.emitError()
+             << "T.rng_init names " << generator
+             << " after an earlier T.rng_init of this kernel named "
+             << rngGenerator
+             << ": one kernel's generator has one curand state type";
     std::string args;
     for (Value v : op.getArgs())
       args += (args.empty() ? "" : ", ") + ("uint64_t(" + expr(v) + ")");

@@ -319,9 +319,11 @@ public:
   }
   /// Inside a thread loop of a threaded kernel.
   bool inThreadLoop = false;
-  /// The array of per-thread tlc::PhiloxState of the kernel being emitted
+  /// The array of per-thread generator states of the kernel being emitted
   /// ("" when it draws no random numbers).
   std::string rngStates;
+  /// The curand state type the kernel's first `T.rng_init` names.
+  std::string rngGenerator;
 
   /// The statement that leaves the current block (kernel lambda) or entry.
   llvm::StringRef returnStmt() const {

@@ -53,7 +53,9 @@
 #endif
 
 #include "tlc_device/fp4.h"
+#include "tlc_device/mrg32k3a.h"
 #include "tlc_device/philox.h"
+#include "tlc_device/xorwow.h"
 
 //===----------------------------------------------------------------------===//
 // Kernel ABI

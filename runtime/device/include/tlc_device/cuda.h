@@ -26,6 +26,8 @@
 #include "tlc_device/cuda/swizzle.h"
 #include "tlc_device/cuda/sync.h"
 #include "tlc_device/cuda/warp.h"
+#include "tlc_device/mrg32k3a.h"
 #include "tlc_device/philox.h"
+#include "tlc_device/xorwow.h"
 
 #endif // TLC_DEVICE_CUDA_H

@@ -26,7 +26,9 @@
 #include "tlc_device/hip/mfma.h"
 #include "tlc_device/hip/reduce.h"
 #include "tlc_device/hip/warp.h"
+#include "tlc_device/mrg32k3a.h"
 #include "tlc_device/philox.h"
+#include "tlc_device/xorwow.h"
 #include "tlc_device/swizzle.h"
 
 namespace tlc {

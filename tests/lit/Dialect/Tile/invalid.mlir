@@ -336,6 +336,19 @@ tile.func @gemm_a_scope(%A: !tile.buffer<[64, 32], f16, global>) {
 
 // -----
 
+// Ascend's cube unit: an L0C accumulator takes L1 / L0A / L0B operands only.
+tile.func @gemm_l0c_shared_operand() {
+  tile.kernel (%x) grid [4] threads [128] {
+    %a = tile.alloc : !tile.buffer<[64, 32], f16, shared.l1>
+    %b = tile.alloc : !tile.buffer<[32, 64], f16, shared.dyn>
+    %c = tile.alloc : !tile.buffer<[64, 64], f32, shared.l0c>
+    // expected-error @+1 {{with an L0C accumulator operands A and B must be in L1, L0A or L0B}}
+    tile.gemm %a, %b, %c : !tile.buffer<[64, 32], f16, shared.l1>, !tile.buffer<[32, 64], f16, shared.dyn>, !tile.buffer<[64, 64], f32, shared.l0c>
+  }
+}
+
+// -----
+
 tile.func @gemm_b_scope() {
   tile.kernel (%x) grid [4] threads [128] {
     %a = tile.alloc : !tile.buffer<[64, 32], f16, shared.dyn>

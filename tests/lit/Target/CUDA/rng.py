@@ -1,8 +1,13 @@
 # RUN: tlc-build --check %s
 # RUN: tlc-build --emit=cuda --target=cuda:sm_90a --kernel=guarded %s | FileCheck %s
 # RUN: tlc-build --emit=hip --target=hip:gfx942 --kernel=guarded %s | FileCheck %s --check-prefix=HIP
-# RUN: not tlc-build --target=cuda:sm_90a --cuda-compiler=none --kernel=xorwow -o %t/x %s 2>&1 | FileCheck %s --check-prefix=GEN
-# RUN: not tlc-build --target=cpu --kernel=xorwow -o %t/c %s 2>&1 | FileCheck %s --check-prefix=GEN-CPU
+# RUN: tlc-build --emit=cuda --target=cuda:sm_90a --kernel=xorwow %s | FileCheck %s --check-prefix=GEN
+# RUN: tlc-build --emit=hip --target=hip:gfx942 --kernel=mrg32k3a %s | FileCheck %s --check-prefix=GEN-MRG
+# RUN: %if nvcc %{ tlc-build --target=cuda:sm_90a --kernel=xorwow -o %t/n %s | FileCheck %s --check-prefix=NVCC %}
+# RUN: %if nvcc %{ tlc-build --target=cuda:sm_90a --kernel=mrg32k3a -o %t/n %s | FileCheck %s --check-prefix=NVCC %}
+# NVCC: wrote {{.*}}.cubin
+# RUN: not tlc-build --target=cuda:sm_90a --cuda-compiler=none --kernel=two_generators -o %t/x %s 2>&1 | FileCheck %s --check-prefix=TWO
+# RUN: not tlc-build --target=cpu --kernel=two_generators -o %t/c %s 2>&1 | FileCheck %s --check-prefix=TWO
 # RUN: not tlc-build --target=cpu --kernel=parallel_threads -o %t/p %s 2>&1 | FileCheck %s --check-prefix=PAR
 # RUN: tlc-build --emit=cuda --target=cuda:sm_90a --kernel=parallel_threads %s | FileCheck %s --check-prefix=LOOP
 # RUN: tlc-build --emit=cuda --target=cuda:sm_90a --kernel=fragment_draws %s | FileCheck %s --check-prefix=FRAG
@@ -10,9 +15,10 @@
 # tlc::PhiloxState is declared at the top of the kernel (a T.rng_init under
 # a branch reaches draws after it), T.rng_init's default seq is the
 # thread's flat index over the launch (block y slowest, thread x fastest),
-# and each draw is one call of tlc_device/philox.h. The other curand
-# generators are --check clean but no target builds them. The values are
-# checked in Target/Cpp/rng-philox.py (CPU and sim against NumPy). A
+# and each draw is one call of tlc_device/philox.h, or of xorwow.h /
+# mrg32k3a.h for the generator T.rng_init names (one per kernel). The
+# values are checked in Target/Cpp/rng-philox.py and rng-streams.py (CPU
+# and sim against NumPy, and libcurand's host generators). A
 # T.Parallel whose body draws stays a loop (`#pragma unroll 1`): the draws
 # run one after the other anyway, and ptxas took minutes over 128 unrolled
 # slots of inlined Philox rounds and double-precision math (TileLang's
@@ -61,10 +67,43 @@ def xorwow(seed=3):
     def main(A: T.Tensor((8,), "uint32")):
         with T.Kernel(1, threads=8):
             tx = T.get_thread_binding()
-            # GEN: error: the CUDA target implements T.rng_init's curandStatePhilox4_32_10_t generator only, not curandStateXORWOW_t
-            # GEN-CPU: error: the CPU target implements T.rng_init's curandStatePhilox4_32_10_t generator only, not curandStateXORWOW_t
+            # GEN: tlc::XorwowState [[R:rng[a-z0-9_]*]];  // T.rng_init: curandStateXORWOW_t
+            # GEN: [[R]].init((unsigned long long)(3ll),
+            T.rng_init(seed, generator="curandStateXORWOW_t")
+            # GEN: = (int32_t)([[R]].next());
+            A[tx] = T.rng_rand()
+
+    return main
+
+
+@tilelang.jit
+def mrg32k3a(seed=3):
+
+    @T.prim_func
+    def main(A: T.Tensor((8,), "float32")):
+        with T.Kernel(1, threads=8):
+            tx = T.get_thread_binding()
+            # GEN-MRG: tlc::Mrg32k3aState [[R:rng[a-z0-9_]*]];  // T.rng_init: curandStateMRG32k3a_t
+            # GEN-MRG: [[R]].init(
+            T.rng_init(seed, generator="curandStateMRG32k3a_t")
+            # GEN-MRG: [[R]].normal()
+            A[tx] = T.rng_rand_float(dist="normal")
+
+    return main
+
+
+@tilelang.jit
+def two_generators(seed=3):
+
+    @T.prim_func
+    def main(A: T.Tensor((8,), "uint32")):
+        with T.Kernel(1, threads=8):
+            tx = T.get_thread_binding()
             T.rng_init(seed, generator="curandStateXORWOW_t")
             A[tx] = T.rng_rand()
+            # TWO: [[@LINE+1]]:13: error: T.rng_init names curandStateMRG32k3a_t after an earlier T.rng_init of this kernel named curandStateXORWOW_t: one kernel's generator has one curand state type
+            T.rng_init(seed, generator="curandStateMRG32k3a_t")
+            A[tx] = A[tx] + T.rng_rand()
 
     return main
 
@@ -108,5 +147,7 @@ def fragment_draws(seed=5):
 
 guarded()
 xorwow()
+mrg32k3a()
+two_generators()
 parallel_threads()
 fragment_draws()

@@ -88,16 +88,27 @@ LogicalResult GemmOp::verify() {
   MemoryScope aScope = getBufferType(getA()).getScope();
   MemoryScope bScope = getBufferType(getB()).getScope();
   MemoryScope cScope = getBufferType(getC()).getScope();
-  if (!isSharedScope(aScope) && aScope != MemoryScope::Fragment &&
+  // Ascend's cube unit (TileLang's Ascend back end): A and B in L1, L0A or
+  // L0B, C in L0C. Analysed, never built (tile::checkBuildable).
+  auto cubeOperand = [](MemoryScope s) {
+    return s == MemoryScope::AscendL1 || s == MemoryScope::AscendL0A ||
+           s == MemoryScope::AscendL0B;
+  };
+  bool ascend = cScope == MemoryScope::AscendL0C;
+  if (ascend && (!cubeOperand(aScope) || !cubeOperand(bScope)))
+    return emitOpError("with an L0C accumulator operands A and B must be in "
+                       "L1, L0A or L0B");
+  if (!ascend && !isSharedScope(aScope) && aScope != MemoryScope::Fragment &&
       aScope != MemoryScope::TensorMemory)
     return emitOpError("operand A must be in shared memory or a fragment, "
                        "got '")
            << scopeOf(getA()) << "'";
-  if (!isSharedScope(bScope) && bScope != MemoryScope::Fragment)
+  if (!ascend && !isSharedScope(bScope) && bScope != MemoryScope::Fragment)
     return emitOpError("operand B must be in shared memory or a fragment, "
                        "got '")
            << scopeOf(getB()) << "'";
-  if (cScope != MemoryScope::Fragment && cScope != MemoryScope::TensorMemory)
+  if (!ascend && cScope != MemoryScope::Fragment &&
+      cScope != MemoryScope::TensorMemory)
     return emitOpError("accumulator C must be a 'local.fragment' buffer, got '")
            << scopeOf(getC()) << "'";
 

@@ -84,6 +84,48 @@ TLC_DEVICE uint32_t loadGlobalReadOnly<4>(const void *src) {
   return v;
 }
 
+/// The PTX cache operators of `ld.global` (TileLang's load_cache_policy):
+/// cache at all levels, global level only, streaming, last use, volatile.
+enum class LoadCache { CA, CG, CS, LU, CV };
+/// The PTX cache operators of `st.global` (store_cache_policy): write
+/// back, global level only, streaming, write through.
+enum class StoreCache { WB, CG, CS, WT };
+
+/// Loads \p Bytes bytes at the global address \p src with the cache
+/// operator \p L (CUDA's __ldca ... __ldcv: ld.global.ca ... .cv).
+template <int Bytes, LoadCache L>
+TLC_DEVICE typename VectorOf<Bytes>::type loadGlobalCached(const void *src) {
+  using T = typename VectorOf<Bytes>::type;
+  const T *p = reinterpret_cast<const T *>(src);
+  if constexpr (L == LoadCache::CA)
+    return __ldca(p);
+  else if constexpr (L == LoadCache::CG)
+    return __ldcg(p);
+  else if constexpr (L == LoadCache::CS)
+    return __ldcs(p);
+  else if constexpr (L == LoadCache::LU)
+    return __ldlu(p);
+  else
+    return __ldcv(p);
+}
+
+/// Stores \p value (\p Bytes bytes) at the global address \p dst with the
+/// cache operator \p S (CUDA's __stwb ... __stwt: st.global.wb ... .wt).
+template <int Bytes, StoreCache S>
+TLC_DEVICE void storeGlobalCached(void *dst,
+                                  typename VectorOf<Bytes>::type value) {
+  using T = typename VectorOf<Bytes>::type;
+  T *p = reinterpret_cast<T *>(dst);
+  if constexpr (S == StoreCache::WB)
+    __stwb(p, value);
+  else if constexpr (S == StoreCache::CG)
+    __stcg(p, value);
+  else if constexpr (S == StoreCache::CS)
+    __stcs(p, value);
+  else
+    __stwt(p, value);
+}
+
 } // namespace cuda
 } // namespace tlc
 

@@ -81,6 +81,23 @@ loadGlobalReadOnly(const void *src) {
   return v;
 }
 
+/// The PTX cache operators of ld.global / st.global (TileLang's copy
+/// cache policies): hints only, so plain accesses on the simulator.
+enum class LoadCache { CA, CG, CS, LU, CV };
+enum class StoreCache { WB, CG, CS, WT };
+
+template <int Bytes, LoadCache L>
+TLC_SIM_PRIMITIVE typename VectorOf<Bytes>::type
+loadGlobalCached(const void *src) {
+  return loadVector<Bytes>(src);
+}
+
+template <int Bytes, StoreCache S>
+TLC_SIM_PRIMITIVE void storeGlobalCached(void *dst,
+                                         typename VectorOf<Bytes>::type value) {
+  storeVector<Bytes>(dst, value);
+}
+
 } // namespace cuda
 } // namespace tlc
 
