@@ -13,9 +13,10 @@
 // gathers the other lanes' operands with T.shfl_sync, so the kernels are
 // ordinary Tile IR every target builds. The AMD emitters (MFMA, DCU's
 // MMAC; IntrinsicEmittersAMD.py.inc) do the same over wavefronts of 64
-// with shuffles of width 64 (HIP and the CPU target). The model is run
-// once per evaluation, on the first read of one of the names below; the
-// other names of those modules stay unmodelled (Primitives.cpp).
+// with shuffles of width 64 (the CPU target), except that the MFMA one
+// issues T.tvm_mfma, the instruction itself, when building for HIP. The
+// model is run once per evaluation, on the first read of one of the names
+// below; the other names of those modules stay unmodelled (Primitives.cpp).
 //
 //===----------------------------------------------------------------------===//
 

@@ -222,6 +222,7 @@ static std::optional<IntrinsicRule> getIntrinsicRule(BuiltinId id) {
   case BuiltinId::CreateListOfMbarrier:
   case BuiltinId::InitializeWgmmaDescriptor:
   case BuiltinId::PtxWgmmaSs:
+  case BuiltinId::TvmMfma:
   case BuiltinId::AnnotatePadding:
     return none();
   case BuiltinId::GetMbarrier:

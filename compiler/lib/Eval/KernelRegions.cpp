@@ -322,6 +322,16 @@ std::optional<int64_t> Interpreter::checkSharedMemory(KernelCtx &k) {
   d.range = k.call.range();
   d.message = "shared memory usage " + formatBytes(total) + " exceeds the " +
               formatBytes(tgt.sharedMemoryBytes) + " budget of " + tgt.name;
+  // CDNA: the LDS a workgroup can allocate is the hardware's; clang's
+  // AMDGPU back end (which TileLang's HIP build uses as well) rejects a
+  // kernel over it ("local memory (N) exceeds limit (65536)" for gfx90a
+  // and gfx942), so these tiles do not build for this GPU with TileLang
+  // either.
+  if (hip)
+    d.message += ", the LDS a workgroup can allocate on this GPU (a "
+                 "hardware limit: the AMDGPU back end that TileLang's HIP "
+                 "build uses rejects such a kernel too); smaller tiles or "
+                 "fewer buffers fit";
   d.notes = std::move(notes);
   if (instance)
     d.notes.push_back({instance->def.getIdentifier().range,

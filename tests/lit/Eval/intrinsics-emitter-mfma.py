@@ -172,6 +172,10 @@ mmac_gemm(128, 192, 192, in_dtype="int8", accum_dtype="int32")
 # these small integers either way).
 mfma_gemm(128, 192, 160, in_dtype="float8_e4m3")
 mfma_gemm(128, 192, 160, in_dtype="float8_e5m2", a_transposed=True, b_transposed=False)
+# A float16 accumulator (no MFMA has one: HIP widens it around the
+# instruction, rounding once per instruction as the model does). Sums stay
+# below 2048, exact in float16.
+mfma_gemm(128, 192, 96, accum_dtype="float16", store="2d")
 
 # OUT: mfma_gemm: ok
 # OUT: mfma_gemm_1: ok
@@ -180,5 +184,6 @@ mfma_gemm(128, 192, 160, in_dtype="float8_e5m2", a_transposed=True, b_transposed
 # OUT: mfma_gemm_4: ok
 # OUT: mfma_gemm_5: ok
 # OUT: mfma_gemm_6: ok
+# OUT: mfma_gemm_7: ok
 # OUT: mmac_gemm: ok
 # OUT: mmac_gemm_1: ok

@@ -36,7 +36,7 @@ def too_big(K=4096, block_M=256, block_N=256, block_K=64, stages=3):
     # 3 x 32 KiB + 3 x 32 KiB + 128 KiB = 320 KiB, all live in the loop;
     # even one stage (192 KiB) is too much for CDNA.
     # expected-error@+2 {{shared memory usage 320 KiB exceeds the 227 KiB budget of cuda:sm_90a}}
-    # GFX90A: [[@LINE+1]]:10: error: shared memory usage 320 KiB exceeds the 64 KiB budget of hip:gfx90a
+    # GFX90A: [[@LINE+1]]:10: error: shared memory usage 320 KiB exceeds the 64 KiB budget of hip:gfx90a, the LDS a workgroup can allocate on this GPU (a hardware limit: the AMDGPU back end that TileLang's HIP build uses rejects such a kernel too); smaller tiles or fewer buffers fit
     with T.Kernel(1, threads=256) as bx:
         A_shared = T.alloc_shared((block_M, block_K), T.float16)
         B_shared = T.alloc_shared((block_K, block_N), T.float16)

@@ -790,6 +790,11 @@ LogicalResult Emitter::emitIntrinsic(IntrinsicOp op) {
                    << a.option("what") << "); tlc cannot generate code for it";
     return failure();
   }
+  if (callee == "T.tvm_mfma") {
+    op.emitError() << "'T.tvm_mfma' is an instruction of AMD CDNA's matrix "
+                      "cores (MFMA, wavefronts of 64): build for hip:*";
+    return failure();
+  }
   op.emitError() << "'" << callee
                  << "' is not supported by the " << lang.name << " target yet";
   return failure();

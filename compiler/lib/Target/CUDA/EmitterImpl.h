@@ -938,6 +938,9 @@ public:
   /// T.gemm on MFMA (HIP): per wavefront 16x16 tiles of C, K in steps of
   /// 16, operands read from LDS or register fragments lane by lane.
   mlir::LogicalResult emitMfmaGemm(tile::GemmOp op);
+  /// T.tvm_mfma: one MFMA step on a lane's local registers, through the
+  /// device helper T.gemm uses for the same element type.
+  mlir::LogicalResult emitTvmMfma(tile::IntrinsicOp op);
 
 private:
   tile::FuncOp func;

@@ -40,15 +40,41 @@
 // values meet CDNA3's FNUZ formats, and what gfx90a/gfx950 issue); FNUZ
 // A/B (float8_e4m3fnuz / e5m2fnuz) go to the instruction unchanged.
 //
+// T.tvm_mfma (one instruction on a lane's local registers, as TileLang's
+// MFMA emitter and hand-written AMD kernels issue it) prints the same
+// device step for the same types (mfmaStepHelper): the program has loaded
+// the lanes' values itself, so only the element types, the M x N x K of the
+// name and the register vectors are checked.
+//
 //===----------------------------------------------------------------------===//
 
 #include "EmitterImpl.h"
+
+#include "llvm/Support/Regex.h"
 
 using namespace mlir;
 using namespace tlc;
 using namespace tlc::tile;
 using namespace tlc::target;
 using namespace tlc::target::cuda_detail;
+
+/// The tlc_device/hip/mfma.h function that issues one MFMA step of the
+/// calling wavefront on A/B of element type \p ab (f16, bf16, int8, fp8
+/// OCP or FNUZ) over 16 x 16 tiles (32 x 32 when \p tile32): what T.gemm
+/// and T.tvm_mfma both print, so the instruction each architecture issues
+/// for a type (and fp8's FNUZ scaling) is chosen in one place, mfma.h.
+static std::string mfmaStepHelper(Type ab, bool tile32) {
+  bool int8 = ab.isSignlessInteger(8) || ab.isSignedInteger(8);
+  bool fnuz = isa<Float8E4M3FNUZType, Float8E5M2FNUZType>(ab);
+  bool e5m2 = isa<Float8E5M2Type, Float8E5M2FNUZType>(ab);
+  bool fp8 = e5m2 || fnuz || isa<Float8E4M3FNType>(ab);
+  std::string fp8Arg =
+      std::string(e5m2 ? "<true" : "<false") + (fnuz ? ", true>" : ">");
+  return int8   ? (tile32 ? "mfmaI32x32x32x16" : "mfmaI32x16x16x32")
+         : fp8  ? (tile32 ? "mfmaF32x32x32x16" : "mfmaF32x16x16x32") + fp8Arg
+         : tile32 ? "mfmaF32x32x32x8"
+                  : "mfmaF32x16x16x16";
+}
 
 LogicalResult Emitter::emitMfmaGemm(GemmOp op) {
   beginOp(op, "T.gemm");
@@ -366,13 +392,7 @@ LogicalResult Emitter::emitMfmaGemm(GemmOp op) {
   line("#pragma unroll");
   open("for (int " + mi + " = 0; " + mi + " < " + Twine(mTiles) + "; ++" + mi +
        ")");
-  std::string fp8Arg =
-      std::string(e5m2 ? "<true" : "<false") + (fnuz ? ", true>" : ">");
-  std::string mfma =
-      ns + (int8   ? (tile32 ? "mfmaI32x32x32x16" : "mfmaI32x16x16x32")
-            : fp8  ? (tile32 ? "mfmaF32x32x32x16" : "mfmaF32x16x16x32") + fp8Arg
-            : tile32 ? "mfmaF32x32x32x8"
-                     : "mfmaF32x16x16x16");
+  std::string mfma = ns + mfmaStepHelper(ab, tile32);
   for (int64_t g = 0; g < kPack; ++g) {
     std::string at = g ? " + " + std::to_string(g * perLane) : "";
     line("#pragma unroll");
@@ -384,5 +404,120 @@ LogicalResult Emitter::emitMfmaGemm(GemmOp op) {
   close();
   close();
   close();
+  return success();
+}
+
+/// The first operand of \p op passed for \p param, or null.
+static Value intrinsicOperand(IntrinsicOp op, StringRef param) {
+  ArrayAttr params = op.getParams();
+  for (auto [i, v] : llvm::enumerate(op.getArgs()))
+    if (i < params.size() && cast<StringAttr>(params[i]).getValue() == param)
+      return v;
+  return Value();
+}
+
+/// The lanes of a TVM vector dtype name (`float16x4` -> 4, `int8` -> 1),
+/// or 0 when the name has a malformed lane suffix.
+static int64_t vectorLanes(StringRef dtype) {
+  size_t x = dtype.rfind('x');
+  if (x == StringRef::npos || x + 1 >= dtype.size() ||
+      !llvm::isDigit(dtype[x + 1]))
+    return 1;
+  int64_t lanes = 0;
+  return dtype.drop_front(x + 1).getAsInteger(10, lanes) ? 0 : lanes;
+}
+
+LogicalResult Emitter::emitTvmMfma(IntrinsicOp op) {
+  beginOp(op, "T.tvm_mfma");
+  auto fail = [&](const Twine &why) {
+    op.emitError() << "T.tvm_mfma: " << why;
+    return failure();
+  };
+  auto option = [&](StringRef name) -> StringRef {
+    if (DictionaryAttr d = op.getOptionsAttr())
+      if (auto s = d.getAs<StringAttr>(name))
+        return s.getValue();
+    return {};
+  };
+  Value a = intrinsicOperand(op, "multiplicand_a"),
+        b = intrinsicOperand(op, "multiplicand_b"),
+        c = intrinsicOperand(op, "accumulator");
+  Value ai = intrinsicOperand(op, "a_index"),
+        bi = intrinsicOperand(op, "b_index"),
+        ci = intrinsicOperand(op, "c_index");
+  auto bufferOf = [](Value v) {
+    return v ? dyn_cast<BufferType>(v.getType()) : BufferType();
+  };
+  BufferType at = bufferOf(a), bt = bufferOf(b), ct = bufferOf(c);
+  if (!at || !bt || !ct || !ai || !bi || !ci)
+    return fail("needs the two multiplicands and the accumulator as local "
+                "buffers (`buf.data`), each with an index");
+  for (Value v : {a, b, c}) {
+    MemoryScope scope = scopeOf(rootOf(v));
+    if (scope != MemoryScope::Local && scope != MemoryScope::Fragment)
+      return fail("its operands are registers: T.alloc_local buffers, not '" +
+                  stringifyMemoryScope(scope) + "' memory");
+    if (cast<BufferType>(v.getType()).getRank() != 1)
+      return fail("its operand buffers must be one-dimensional (a lane's "
+                  "registers)");
+  }
+  // The instruction: M x N x K from the name, the element types from the
+  // buffers (the dtype strings must agree with them).
+  StringRef shape = option("shape");
+  int64_t dims[3] = {0, 0, 0};
+  SmallVector<StringRef, 4> m;
+  if (llvm::Regex("([0-9]+)x([0-9]+)x([0-9]+)").match(shape, &m))
+    for (int i = 0; i < 3; ++i)
+      (void)m[i + 1].getAsInteger(10, dims[i]);
+  Type ab = at.getElementType(), acc = ct.getElementType();
+  bool int8 = ab.isSignlessInteger(8) || ab.isSignedInteger(8);
+  bool fp8 = isa<Float8E4M3FNType, Float8E5M2Type, Float8E4M3FNUZType,
+                 Float8E5M2FNUZType>(ab);
+  bool wide = ab.isF16() || ab.isBF16();
+  if (bt.getElementType() != ab)
+    return fail("needs both multiplicands of one element type");
+  if (!((wide || fp8) && acc.isF32()) && !(int8 && acc.isInteger(32)))
+    return fail("the HIP target issues MFMA for f16/bf16 and fp8 operands "
+                "with an f32 accumulator and int8 operands with an int32 "
+                "accumulator");
+  const int64_t perLane = wide ? 4 : 8;
+  const bool tile32 = dims[0] == 32;
+  const int64_t T = tile32 ? 32 : 16, kStep = 64 / T * perLane;
+  const int64_t accRegs = T * T / 64;
+  if (dims[0] != T || dims[1] != T || dims[2] != kStep ||
+      (dims[0] != 16 && dims[0] != 32))
+    return fail("'" + shape +
+                "' is not an MFMA shape tlc issues for these types (16x16x" +
+                Twine(64 / 16 * perLane) + " or 32x32x" +
+                Twine(64 / 32 * perLane) + ")");
+  int64_t lanesA = vectorLanes(option("A_dtype")),
+          lanesB = vectorLanes(option("B_dtype")),
+          lanesC = vectorLanes(option("C_dtype"));
+  if (lanesA != perLane || lanesB != perLane || lanesC != accRegs)
+    return fail("'" + shape + "' takes " + Twine(perLane) +
+                " values of A and of B and " + Twine(accRegs) +
+                " accumulators per lane; the dtypes say " + option("A_dtype") +
+                ", " + option("B_dtype") + " and " + option("C_dtype"));
+  // &buf[index * lanes]: index counts whole vectors of the lane's values.
+  auto address = [&](Value buf, Value index,
+                     int64_t lanes) -> FailureOr<std::string> {
+    std::string i = "(" + expr(index) + ") * " + std::to_string(lanes);
+    FailureOr<RootAccess> access = resolve(buf, {i}, op);
+    if (failed(access))
+      return failure();
+    FailureOr<std::string> lv = lvalue(*access, op);
+    if (failed(lv))
+      return failure();
+    return "&" + *lv;
+  };
+  FailureOr<std::string> pa = address(a, ai, perLane),
+                         pb = address(b, bi, perLane),
+                         pc = address(c, ci, accRegs);
+  if (failed(pa) || failed(pb) || failed(pc))
+    return failure();
+  // srcA, srcB as the program passes them (TileLang's emitter passes B
+  // first, so the accumulator holds C transposed, as T.gemm's does).
+  line(ns + mfmaStepHelper(ab, tile32) + "(" + *pc + ", " + *pa + ", " + *pb +
+       ");");
   return success();
 }

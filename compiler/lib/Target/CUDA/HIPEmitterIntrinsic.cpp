@@ -201,6 +201,8 @@ std::optional<LogicalResult> Emitter::emitHipIntrinsic(IntrinsicOp op) {
   StringRef callee = op.getCallee();
   if (isPortable(callee))
     return std::nullopt;
+  if (callee == "T.tvm_mfma")
+    return emitTvmMfma(op);
   auto fail = [&](const Twine &why) -> LogicalResult {
     op.emitError() << callee << ": " << why;
     return failure();

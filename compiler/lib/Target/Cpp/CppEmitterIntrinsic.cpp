@@ -432,5 +432,9 @@ LogicalResult Emitter::emitIntrinsic(tile::IntrinsicOp op) {
          ")(" + call + ");");
     return success();
   }
+  if (callee == "T.tvm_mfma")
+    return op.emitError() << "the CPU target cannot emit T.tvm_mfma, an "
+                             "instruction of AMD CDNA's matrix cores (MFMA): "
+                             "build for hip:*";
   return op.emitError() << "the CPU target cannot emit " << callee;
 }
