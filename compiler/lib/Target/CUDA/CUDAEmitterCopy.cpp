@@ -439,12 +439,11 @@ LogicalResult Emitter::emitCopy(CopyOp op) {
   FailureOr<std::optional<CopyChoice>> planned = getCopyChoice(op);
   if (failed(planned))
     return failure();
-  CopyChoice choice = planned->has_value()
-                          ? **planned
-                          : chooseCopy(op,
-                                       CopyTarget{lang.isHip(),
-                                                  lang.hasAsyncCopy},
-                                       ldsSwizzle);
+  CopyChoice choice =
+      planned->has_value()
+          ? **planned
+          : chooseCopy(op, CopyTarget{lang.isHip(), lang.hasAsyncCopy},
+                       ldsSwizzle);
   int64_t vec = choice.vec;
   if (extents.empty() ? vec != 1 : extents.back() % vec != 0) {
     op.emitError() << "copy plan: chunks of " << vec
@@ -580,11 +579,11 @@ LogicalResult Emitter::emitCopy(CopyOp op) {
         dstAccess = *a;
     }
     bool async = choice.instr == CopyInstr::CpAsync;
-    std::string stmt =
-        async ? "tlc::cuda::cpAsync<" + std::to_string(vecBytes) + ">(" +
-                  dstAddr + ", " + srcAddr + ");"
-            : ns + "copyVector<" + std::to_string(vecBytes) + ">(" +
-                  dstAddr + ", " + srcAddr + ");";
+    std::string stmt = async
+                           ? "tlc::cuda::cpAsync<" + std::to_string(vecBytes) +
+                                 ">(" + dstAddr + ", " + srcAddr + ");"
+                           : ns + "copyVector<" + std::to_string(vecBytes) +
+                                 ">(" + dstAddr + ", " + srcAddr + ");";
     if (dstAccess)
       stmt = storePermutedRuns(*dstAccess, vecBytes, permutedRun,
                                ns + "loadVector<" + std::to_string(vecBytes) +

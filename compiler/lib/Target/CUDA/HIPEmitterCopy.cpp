@@ -72,8 +72,8 @@ Emitter::bufferResourceSize(Value root, Operation *at) {
     return std::nullopt;
   int64_t elemBytes = getElementStorageBytes(type.getElementType());
   if (type.hasStaticShape())
-    return BufferResourceSize{
-        std::to_string(type.getNumElements() * elemBytes), ""};
+    return BufferResourceSize{std::to_string(type.getNumElements() * elemBytes),
+                              ""};
   // Symbolic extents: their product in 64 bits at run time.
   std::string bytes = std::to_string(elemBytes) + "LL";
   for (unsigned d = 0; d < type.getRank(); ++d) {

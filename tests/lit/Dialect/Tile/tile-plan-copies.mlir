@@ -2,6 +2,17 @@
 // RUN: tlc-opt --tile-plan-copies=target=hip:gfx942 --split-input-file %s | FileCheck %s --check-prefix=HIP
 // RUN: tlc-opt --tile-plan-copies=target=cpu --split-input-file %s | FileCheck %s --check-prefix=NONE
 // RUN: tlc-opt --tile-plan-copies --split-input-file %s | FileCheck %s --check-prefix=NONE
+// In the GPU pipeline (last, after tile-legalize-bounds): the GEMM
+// example's producers are cp.async on sm_80; on gfx942 its operand tiles in
+// LDS are XOR-swizzled in 8-byte runs, so A's 16-byte chunks are stored
+// whole with their runs permuted (tile.xor_runs), read through buffer
+// loads (tile.zero_fill).
+// RUN: tlc-build --emit=lowered --target=cuda:sm_80 %examples/gemm.py | FileCheck %s --check-prefix=GEMM80
+// RUN: tlc-build --emit=lowered --target=hip:gfx942 %examples/gemm.py | FileCheck %s --check-prefix=GEMMHIP
+// GEMM80: tile.copy {{.*}}tile.instr = "cp.async", tile.prefetch = 0 : i64, tile.vec = 8 : i64, tile.zero_fill}
+// GEMM80: tile.copy {{.*}}tile.instr = "cp.async", tile.prefetch = 1 : i64, tile.vec = 8 : i64, tile.zero_fill}
+// GEMMHIP: tile.copy {{.*}}tile.instr = "vector", tile.prefetch = 0 : i64, tile.vec = 8 : i64, tile.xor_runs = 8 : i64, tile.zero_fill}
+// GEMMHIP: tile.copy {{.*}}tile.instr = "vector", tile.prefetch = 1 : i64, tile.vec = 8 : i64, tile.zero_fill}
 
 // Without a GPU target nothing is chosen.
 // NONE-NOT: tile.instr

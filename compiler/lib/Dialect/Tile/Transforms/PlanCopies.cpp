@@ -1,4 +1,4 @@
-//===- PlanCopies.cpp - The --tile-plan-copies pass ------------------------===//
+//===- PlanCopies.cpp - The --tile-plan-copies pass -----------------------===//
 //
 // Part of the tlc project.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
@@ -110,8 +110,7 @@ bool tlc::tile::fitsBufferResource(Value root) {
   return true;
 }
 
-bool tlc::tile::keepsLdsRuns(const LdsSwizzles &lds, Value root,
-                            int64_t vec) {
+bool tlc::tile::keepsLdsRuns(const LdsSwizzles &lds, Value root, int64_t vec) {
   auto it = lds.find(root);
   return it == lds.end() || it->second.maxPhase == 1 ||
          it->second.vec % vec == 0;
@@ -174,8 +173,7 @@ CopyChoice tlc::tile::chooseCopy(CopyOp copy, const CopyTarget &target,
   choice.vec = vec;
   int64_t vecBytes = vec * getElementStorageBytes(dstElem);
   // (Packed fp4 goes element by element: vectors count bytes.)
-  bool vector = sameType && vec > 1 &&
-                !isa<Float4E2M1FNType>(srcElem) &&
+  bool vector = sameType && vec > 1 && !isa<Float4E2M1FNType>(srcElem) &&
                 (vecBytes == 4 || vecBytes == 8 || vecBytes == 16);
   if (!vector) {
     choice.xorRunBytes = 0;
@@ -211,7 +209,8 @@ llvm::StringRef tlc::tile::stringifyCopyInstr(CopyInstr instr) {
 
 void tlc::tile::setCopyChoice(CopyOp copy, const CopyChoice &choice) {
   Builder b(copy.getContext());
-  copy->setAttr("tile.instr", b.getStringAttr(stringifyCopyInstr(choice.instr)));
+  copy->setAttr("tile.instr",
+                b.getStringAttr(stringifyCopyInstr(choice.instr)));
   copy->setAttr("tile.vec", b.getI64IntegerAttr(choice.vec));
   if (choice.xorRunBytes)
     copy->setAttr("tile.xor_runs", b.getI64IntegerAttr(choice.xorRunBytes));
@@ -234,9 +233,9 @@ FailureOr<std::optional<CopyChoice>> tlc::tile::getCopyChoice(CopyOp copy) {
       if (instr.getValue() == stringifyCopyInstr(k))
         kind = k;
   if (!kind || !vec || vec.getInt() < 1 || !llvm::isPowerOf2_64(vec.getInt()) ||
-      (runs && (!isa<IntegerAttr>(runs) ||
-                (cast<IntegerAttr>(runs).getInt() != 4 &&
-                 cast<IntegerAttr>(runs).getInt() != 8)))) {
+      (runs &&
+       (!isa<IntegerAttr>(runs) || (cast<IntegerAttr>(runs).getInt() != 4 &&
+                                    cast<IntegerAttr>(runs).getInt() != 8)))) {
     copy.emitError("malformed copy plan: tile.instr must be \"element\", "
                    "\"vector\" or \"cp.async\" with tile.vec a power of two "
                    "and tile.xor_runs 4 or 8 (tile-plan-copies)");

@@ -1,4 +1,4 @@
-//===- CopyPlan.h - How a GPU block carries out a tile.copy ------*- C++ -*-===//
+//===- CopyPlan.h - How a GPU block carries out a tile.copy -----*- C++ -*-===//
 //
 // Part of the tlc project.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
