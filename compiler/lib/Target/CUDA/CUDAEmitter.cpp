@@ -1001,13 +1001,12 @@ LogicalResult Emitter::emitOp(Operation *op) {
     // T.async_copy / a copy in T.attr(..., "async_scope", 1): cp.async,
     // committed as a group of its own for T.async_copy; the program waits
     // (T.ptx_wait_group). Chunks too small for cp.async stay plain stores.
+    // (tile-plan-copies chooses cp.async for such a copy; a producer of a
+    // multi-buffered loop is committed with its iteration's group.)
     auto async = copy->getAttrOfType<StringAttr>("tile.async_copy");
-    if (!async || !lang.hasAsyncCopy || asyncCopy)
-      return emitCopy(copy);
-    asyncCopy = true;
     LogicalResult r = emitCopy(copy);
-    asyncCopy = false;
-    if (succeeded(r) && async.getValue() == "commit")
+    if (succeeded(r) && async && async.getValue() == "commit" &&
+        lang.hasAsyncCopy && !issuingProducers)
       line("tlc::cuda::cpAsyncCommit();");
     return r;
   }

@@ -5,14 +5,17 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// T.copy: between memories partitioned over the block's threads (16-byte
-// vectors and cp.async where the shapes allow, every global access
-// guarded), and between fragments and memory register by register.
+// T.copy: between memories partitioned over the block's threads (in the
+// chunks and instructions tile-plan-copies chooses, CopyPlan.h; every
+// global access guarded), and between fragments and memory register by
+// register.
 //
 //===----------------------------------------------------------------------===//
 
 #include "EmitterImpl.h"
 #include "SafeValue.h"
+
+#include "tlc/Dialect/Tile/Transforms/CopyPlan.h"
 
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Matchers.h"
@@ -57,16 +60,6 @@ Emitter::fragmentWindow(Value view, const FragmentInfo &frag, Operation *at) {
   for (auto [d, e] : llvm::enumerate(frag.shape))
     w.whole = w.whole && w.offsets[d] == 0 && w.extents[d] == e;
   return w;
-}
-
-/// Whether \p vec consecutive elements (from a multiple of vec) stay
-/// consecutive in root \p root: not in a HIP LDS tile swizzled in shorter
-/// runs (Emitter::ldsSwizzle).
-static bool
-keepsRuns(const llvm::DenseMap<Value, layout::XorSwizzle> &ldsSwizzle,
-          Value root, int64_t vec) {
-  auto it = ldsSwizzle.find(root);
-  return it == ldsSwizzle.end() || it->second.vec % vec == 0;
 }
 
 std::optional<SmallVector<unsigned>>
@@ -232,7 +225,7 @@ LogicalResult Emitter::emitFragmentCopy(CopyOp op) {
                    (vecBytes == 4 || vecBytes == 8 || vecBytes == 16) &&
                    window->extents.back() != 1 && !memDims.empty() &&
                    memDims.back() + 1 == memType.getRank() && vectorWindow &&
-                   keepsRuns(ldsSwizzle, rootOf(mem), vec) &&
+                   keepsLdsRuns(ldsSwizzle, rootOf(mem), vec) &&
                    hasUnitInnerStride(rootOf(mem));
   open("");
   if (frag.threadExtent < numThreads || (!srcFrag && false))
@@ -472,78 +465,44 @@ LogicalResult Emitter::emitCopy(CopyOp op) {
   for (int64_t e : extents)
     shape.push_back(std::to_string(e));
   Type srcElem = src.type.getElementType(), dstElem = dst.type.getElementType();
-  bool sameType = srcElem == dstElem;
   FailureOr<std::string> dstStorage = storageType(dstElem, op);
   if (failed(dstStorage))
     return failure();
 
-  bool srcFrag = scopeOf(src.root) == MemoryScope::Fragment;
-  bool dstFrag = scopeOf(dst.root) == MemoryScope::Fragment;
-  if (srcFrag || dstFrag)
+  if (scopeOf(src.root) == MemoryScope::Fragment ||
+      scopeOf(dst.root) == MemoryScope::Fragment)
     return emitFragmentCopy(op);
-  const FragmentInfo *frag = nullptr;
-  if (srcFrag || dstFrag) {
-    const CopySide &f = srcFrag ? src : dst;
-    auto it = fragments.find(f.root);
-    if (it == fragments.end() || f.root != f.buffer ||
-        (srcFrag && dstFrag && src.root != dst.root &&
-         fragments[src.root].shape != fragments[dst.root].shape)) {
-      op.emitError() << "this fragment copy needs layout inference, which "
-                        "the "
-                     << lang.name << " target does not have yet";
-      return failure();
-    }
-    frag = &it->second;
-    if (SmallVector<int64_t>(frag->shape) != extents &&
-        !(extents.empty() && frag->numel == 1)) {
-      op.emitError() << "the " << lang.name
-                     << " target copies whole fragments only";
-      return failure();
-    }
+  // How the chunks go (tile-plan-copies; the same choice for IR that did
+  // not go through the pass).
+  FailureOr<std::optional<CopyChoice>> planned = getCopyChoice(op);
+  if (failed(planned))
+    return failure();
+  CopyChoice choice =
+      planned->has_value()
+          ? **planned
+          : chooseCopy(op, CopyTarget{lang.isHip(), lang.hasAsyncCopy},
+                       ldsSwizzle);
+  int64_t vec = choice.vec;
+  if (extents.empty() ? vec != 1 : extents.back() % vec != 0) {
+    op.emitError() << "copy plan: chunks of " << vec
+                   << " elements do not divide the copy's innermost extent";
+    return failure();
   }
-
-  // Chunk size: a fragment's chunks, else 16 bytes when the innermost
-  // extent allows and no conversion happens.
-  int64_t vec = 1;
-  if (frag) {
-    vec = frag->vec;
-  } else if (sameType && !extents.empty()) {
-    vec = std::max<int64_t>(1, 16 / getElementStorageBytes(srcElem));
-    while (vec > 1 && extents.back() % vec != 0)
-      vec /= 2;
-  }
-  // A chunk is contiguous only where the copy's last dimension is the
-  // innermost one of both sides (not a column `G[b, s0:s1, h]`), and that
-  // dimension's stride is 1 (not a transposed view's).
-  bool innermost =
-      llvm::all_of(std::initializer_list<const CopySide *>{&src, &dst},
-                   [](const CopySide *side) {
-                     return (side->dims.empty() ||
-                             side->dims.back() + 1 == side->type.getRank()) &&
-                            hasUnitInnerStride(side->root);
-                   });
-  if (!innermost)
-    vec = 1;
-  // A HIP LDS tile swizzled in shorter runs (ldsSwizzle) keeps only those
-  // contiguous: smaller chunks (a fragment's chunks go element by element).
-  // HIP stores whole chunks into one, their runs permuted (storeXorRuns,
-  // HIPEmitterCopy.cpp).
-  bool runsKept = true;
-  int64_t permutedRun = 0;
-  for (const CopySide *side : {&src, &dst})
-    while (vec > 1 && !keepsRuns(ldsSwizzle, side->root, vec)) {
-      if (side == &dst && !frag && sameType &&
-          (permutedRun = permutedRunBytes(dst.root, vec)))
-        break;
-      if (frag) {
-        runsKept = false;
-        break;
-      }
-      vec /= 2;
-    }
+  int64_t permutedRun = choice.xorRunBytes;
   int64_t vecBytes = vec * getElementStorageBytes(dstElem);
-  bool canVector = sameType && vec > 1 && runsKept && !isE2M1(srcElem) &&
-                   (vecBytes == 4 || vecBytes == 8 || vecBytes == 16);
+  bool canVector = choice.instr != CopyInstr::Element;
+  if (canVector && (srcElem != dstElem ||
+                    (vecBytes != 4 && vecBytes != 8 && vecBytes != 16))) {
+    op.emitError() << "copy plan: a vector chunk of " << vec
+                   << " elements is no 4-, 8- or 16-byte copy of one type";
+    return failure();
+  }
+  if (choice.instr == CopyInstr::CpAsync &&
+      (!lang.hasAsyncCopy || !isSharedScope(scopeOf(dst.root)))) {
+    op.emitError() << "copy plan: cp.async writes shared memory on CUDA "
+                      "only";
+    return failure();
+  }
   int64_t chunks = numel / vec;
   // A copy into or out of a T.alloc_local buffer is each thread's own: it
   // copies every chunk (TileLang does not partition it either).
@@ -592,7 +551,6 @@ LogicalResult Emitter::emitCopy(CopyOp op) {
     return guardedElement(side.buffer, sideIndices(side, copyIdx), op,
                           sideRanges(side, elemRanges));
   };
-  std::string reg0 = c + " * " + std::to_string(vec);
 
   // The vector path: whole chunk in bounds and aligned.
   if (canVector) {
@@ -612,12 +570,6 @@ LogicalResult Emitter::emitCopy(CopyOp op) {
     std::string srcLinear, dstCond;
     std::optional<VectorAccess> dstAccess; // a store of permuted runs
     for (const CopySide *side : {&src, &dst}) {
-      bool isFrag = side == &src ? srcFrag : dstFrag;
-      if (isFrag) {
-        (side == &src ? srcAddr : dstAddr) =
-            "&" + expr(side->root) + "[" + reg0 + "]";
-        continue;
-      }
       FailureOr<VectorAccess> a =
           vectorAccess(side->buffer, sideIndices(*side, idx), op,
                        sideRanges(*side, chunkRanges), vec);
@@ -664,13 +616,12 @@ LogicalResult Emitter::emitCopy(CopyOp op) {
       if (permuted)
         dstAccess = *a;
     }
-    std::string stmt =
-        asyncCopy && vecBytes >= 4 && isSharedScope(scopeOf(dst.root))
-            ? "tlc::cuda::cpAsync<" + std::to_string(vecBytes) + ">(" +
-                  dstAddr + ", " + srcAddr + ");"
-            : ns + "copyVector<" + std::to_string(vecBytes) + ">(" +
-                  dstAddr + ", " + srcAddr + ");";
-    bool async = asyncCopy && vecBytes >= 4 && isSharedScope(scopeOf(dst.root));
+    bool async = choice.instr == CopyInstr::CpAsync;
+    std::string stmt = async
+                           ? "tlc::cuda::cpAsync<" + std::to_string(vecBytes) +
+                                 ">(" + dstAddr + ", " + srcAddr + ");"
+                           : ns + "copyVector<" + std::to_string(vecBytes) +
+                                 ">(" + dstAddr + ", " + srcAddr + ");";
     if (std::string cached =
             cachedCopy(op, ns, lang.isHip(), vecBytes, dstAddr, srcAddr,
                        scopeOf(dst.root), scopeOf(src.root));
@@ -681,8 +632,7 @@ LogicalResult Emitter::emitCopy(CopyOp op) {
                                ns + "loadVector<" + std::to_string(vecBytes) +
                                    ">(" + srcAddr + ")");
     // (cp.async zero-fills: not where the program asks for another value.)
-    if (!cond.empty() && async && allOrNothing &&
-        safeValueOf(op, src.root, srcElem) == "0") {
+    if (!cond.empty() && async && allOrNothing && choice.zeroFill) {
       // A chunk out of bounds is zero-filled by cp.async itself (the source
       // is then not read; the tensor's base stands in for its address).
       std::string in = fresh("inBounds");
@@ -698,9 +648,7 @@ LogicalResult Emitter::emitCopy(CopyOp op) {
     // under 2 GiB (a uniform branch; larger ones keep the masked path).
     std::string bufferFits;
     if (!cond.empty() && lang.isHip() && bufferAllOrNothing &&
-        dstCond.empty() && !srcFrag &&
-        scopeOf(src.root) == MemoryScope::Global &&
-        safeValueOf(op, src.root, srcElem) == "0") {
+        dstCond.empty() && choice.zeroFill) {
       if (std::optional<BufferResourceSize> size =
               bufferResourceSize(src.root, op)) {
         // (The resource's num_records and offsets are 32-bit: under 2 GiB,
@@ -766,9 +714,7 @@ LogicalResult Emitter::emitCopy(CopyOp op) {
   if (!eIdx.empty())
     eIdx.back() = "(" + eIdx.back() + " + " + e + ")";
   std::string value, guard;
-  if (srcFrag) {
-    value = fromStorage(srcElem, expr(src.root) + "[" + reg0 + " + " + e + "]");
-  } else {
+  {
     auto s = element(src, eIdx);
     if (failed(s))
       return failure();
@@ -778,9 +724,7 @@ LogicalResult Emitter::emitCopy(CopyOp op) {
               safeValueOf(op, src.root, srcElem) + ")";
   }
   std::string target;
-  if (dstFrag) {
-    target = expr(dst.root) + "[" + reg0 + " + " + e + "]";
-  } else {
+  {
     auto d = element(dst, eIdx);
     if (failed(d))
       return failure();

@@ -133,14 +133,15 @@ LogicalResult Emitter::emitPipelined(PipelinedOp pipe) {
       close();
       return success();
     }
-    asyncCopy = lang.hasAsyncCopy;
+    // (Their instructions are tile-plan-copies': cp.async on CUDA.)
+    issuingProducers = true;
     for (Operation *p : producers) {
       Value dst = cast<CopyOp>(p).getDst();
       names[dst] = stagePtr(dst, stage);
       if (failed(emitOp(p)))
         return failure();
     }
-    asyncCopy = false;
+    issuingProducers = false;
     close();
     if (lang.hasAsyncCopy)
       line("tlc::cuda::cpAsyncCommit();");

@@ -56,8 +56,15 @@ Emitter::deadSharedArea(Operation *at, int64_t bytes) {
       return lo < b.second && b.first < hi;
     });
   };
-  llvm::sort(dead, [](auto &a, auto &b) {
-    return std::get<0>(a) < std::get<0>(b);
+  // (Buffers tile-plan-shared-memory placed at one offset: the larger
+  // first, then by name, so the area's comment does not follow the order
+  // of the slot map's pointer keys.)
+  llvm::sort(dead, [&](auto &a, auto &b) {
+    if (std::get<0>(a) != std::get<0>(b))
+      return std::get<0>(a) < std::get<0>(b);
+    if (std::get<1>(a) != std::get<1>(b))
+      return std::get<1>(a) > std::get<1>(b);
+    return expr(std::get<2>(a)) < expr(std::get<2>(b));
   });
   for (size_t i = 0; i < dead.size(); ++i) {
     int64_t start = std::get<0>(dead[i]), end = start;

@@ -630,10 +630,6 @@ public:
   /// lanes (tlc::hip::dppXor; HIPEmitterIntrinsic.cpp).
   std::string laneXor(const std::string &v, unsigned bit, int64_t reduced);
   // HIPEmitterCopy.cpp
-  /// HIP: the run bytes of \p root's LDS swizzle when a copy chunk of
-  /// \p vec elements written into it is several runs stored whole, permuted
-  /// (storeXorRuns: 8- or 16-byte chunks, rows of whole chunks); else 0.
-  int64_t permutedRunBytes(mlir::Value root, int64_t vec);
   /// The condition of such a store: \p a's bounds and, unless the index
   /// ranges prove it, its column a multiple of \p vec.
   std::string permutedRunsCondition(const VectorAccess &a, int64_t vec);
@@ -694,8 +690,9 @@ public:
   /// Inside a pipelined loop: shared buffer -> pointer expression of the
   /// stage being computed on.
   llvm::DenseMap<mlir::Value, std::string> stagePointers;
-  /// Set while emitting a copy that should use cp.async.
-  bool asyncCopy = false;
+  /// Set while a multi-buffered loop issues its producers (committed as
+  /// the iteration's cp.async group, not one of their own).
+  bool issuingProducers = false;
   // CUDAEmitterTma.cpp
   /// The kernel parameter name of each TMA copy's tensor map (tile.tma).
   llvm::DenseMap<mlir::Operation *, std::string> tensorMapNames;

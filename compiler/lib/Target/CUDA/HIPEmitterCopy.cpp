@@ -14,15 +14,19 @@
 // - 1) and permutes them by XOR with phase % k. So the chunk is one 16-byte
 // load and one ds_write_b128 of its runs swapped in registers
 // (tlc::hip::storeXorRuns), where rows are a whole number of chunks.
+// Which copies do so is tile-plan-copies' `tile.xor_runs`.
 //
 // Raw buffer loads read a ragged tile's chunks past the tensor as zero
 // through a resource over the whole tensor (bufferResourceSize): its size
 // is static, or for a symbolic shape the product of the run-time extents,
-// tested against 2 GiB in a wavefront-uniform branch.
+// tested against 2 GiB in a wavefront-uniform branch. Which copies may
+// read so is tile-plan-copies' `tile.zero_fill` (tile::fitsBufferResource).
 //
 //===----------------------------------------------------------------------===//
 
 #include "EmitterImpl.h"
+
+#include "tlc/Dialect/Tile/Transforms/CopyPlan.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -34,20 +38,6 @@ using namespace tlc;
 using namespace tlc::tile;
 using namespace tlc::target;
 using namespace tlc::target::cuda_detail;
-
-int64_t Emitter::permutedRunBytes(Value root, int64_t vec) {
-  auto it = ldsSwizzle.find(root);
-  if (!lang.isHip() || it == ldsSwizzle.end())
-    return 0;
-  auto type = cast<BufferType>(root.getType());
-  int64_t bytes = getElementStorageBytes(type.getElementType());
-  int64_t run = it->second.vec * bytes, chunk = vec * bytes;
-  if ((chunk != 8 && chunk != 16) || (run != 4 && run != 8) || run >= chunk ||
-      chunk % run != 0 || !type.hasStaticShape() ||
-      type.getShape().back() % vec != 0)
-    return 0;
-  return run;
-}
 
 std::string Emitter::permutedRunsCondition(const VectorAccess &a,
                                            int64_t vec) {
@@ -76,26 +66,18 @@ std::string Emitter::storePermutedRuns(const VectorAccess &dst,
 std::optional<Emitter::BufferResourceSize>
 Emitter::bufferResourceSize(Value root, Operation *at) {
   auto type = cast<BufferType>(root.getType());
-  if (!lang.isHip() || scopeOf(root) != MemoryScope::Global ||
-      getParamStrides(root))
+  // (Which tensors a resource covers: tile::fitsBufferResource, the copy
+  // plan's test.)
+  if (!lang.isHip() || !fitsBufferResource(root))
     return std::nullopt;
   int64_t elemBytes = getElementStorageBytes(type.getElementType());
-  if (type.hasStaticShape()) {
-    int64_t bytes = type.getNumElements() * elemBytes;
-    if (bytes >= (int64_t(1) << 31))
-      return std::nullopt;
-    return BufferResourceSize{std::to_string(bytes), ""};
-  }
-  // Symbolic extents: their product in 64 bits at run time. A static
-  // factor past 2 GiB alone can never fit.
+  if (type.hasStaticShape())
+    return BufferResourceSize{std::to_string(type.getNumElements() * elemBytes),
+                              ""};
+  // Symbolic extents: their product in 64 bits at run time.
   std::string bytes = std::to_string(elemBytes) + "LL";
-  int64_t staticBytes = elemBytes;
   for (unsigned d = 0; d < type.getRank(); ++d) {
     Dim dim = type.getDim(d);
-    if (dim.isStatic() &&
-        (__builtin_mul_overflow(staticBytes, dim.getValue(), &staticBytes) ||
-         staticBytes >= (int64_t(1) << 31)))
-      return std::nullopt;
     FailureOr<std::string> e = extent(type, d, at);
     if (failed(e))
       return std::nullopt;

@@ -735,6 +735,57 @@ def TileLegalizeBounds : Pass<"tile-legalize-bounds", "::mlir::ModuleOp"> {
   let dependentDialects = ["::tlc::tile::TileDialect"];
 }
 
+def TilePlanCopies : Pass<"tile-plan-copies", "::mlir::ModuleOp"> {
+  let summary = "choose the instructions of each copy between memories (CUDA, HIP)";
+  let description = [{
+    The last GPU lowering pass (after `tile-legalize-bounds`, whose safe
+    values it reads): for every `tile.copy` between memories (global,
+    shared, local; neither side a fragment or tensor memory, both of
+    static shape, not a `tile.tma` copy) of a kernel whose function was
+    lowered, how the block's threads carry it out, in chunks of
+    consecutive elements (`tlc/Dialect/Tile/Transforms/CopyPlan.h`,
+    `chooseCopy`, which the printer also calls for IR that did not go
+    through this pass):
+
+    * a chunk is 16 bytes when the source and destination element types
+      are the same, halved until it divides the innermost extent; 1
+      element for a conversion, for a copy whose last dimension is not the
+      innermost one of both sides, or whose innermost stride is not 1; on
+      HIP it is halved further until it fits the runs of an LDS tile's
+      XOR swizzle (`planLdsSwizzles`), except that a chunk of 8 or 16
+      bytes may be stored whole into a destination swizzled in runs of 4
+      or 8 bytes, its runs permuted in registers;
+    * a chunk of 4, 8 or 16 bytes (not packed fp4) is one vector access,
+      else the chunk goes element by element; a vector chunk into shared
+      memory is a `cp.async` on CUDA where the copy is a producer of a
+      multi-buffered pipeline not loaded by TMA, or `T.async_copy`;
+    * a vector chunk whose source's safe value is 0 may be zero-filled by
+      the instruction where it lies outside the tensor: `cp.async` with
+      source size 0, or on HIP a raw buffer load of a global tensor a
+      buffer resource covers (dense row-major, under 2 GiB).
+
+    Results, as attributes on the copy: `tile.instr = "cp.async"`,
+    `"vector"` or `"element"`; `tile.vec = N : i64` (elements per chunk);
+    `tile.xor_runs = R : i64` (HIP: the permuted run bytes); the unit
+    `tile.zero_fill`. Which thread moves which chunk, and the bounds and
+    alignment tests of each chunk, stay the printer's.
+
+    The target is the `target` option, else the module's
+    `tile.gpu_target` attribute (`cuda:...` or `hip:...`; anything else
+    plans nothing).
+
+    ```mlir
+    tile.copy %a to %A_s {tile.instr = "cp.async", tile.prefetch = 0 : i64, tile.vec = 8 : i64, tile.zero_fill} : ...
+    ```
+  }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"\"",
+           "The GPU target (`cuda:sm_80`, `hip:gfx942`, ...). Empty: the "
+           "module's `tile.gpu_target` attribute.">
+  ];
+  let dependentDialects = ["::tlc::tile::TileDialect"];
+}
+
 def TileLowerIm2col : Pass<"tile-lower-im2col", "::mlir::ModuleOp"> {
   let summary = "lower T.im2col into the element loop it stands for";
   let description = [{
