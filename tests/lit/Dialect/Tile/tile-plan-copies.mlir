@@ -84,10 +84,12 @@ tile.func @pipelined(%A: !tile.buffer<[250, 256], f16, global>, %B: !tile.buffer
 // -----
 
 // T.async_copy is cp.async on CUDA wherever it stands; into local memory it
-// cannot be (cp.async writes shared memory).
+// cannot be (cp.async writes shared memory), nor from shared memory
+// (cp.async reads global memory: `.shared.global`).
 // CHECK-LABEL: tile.func @async_scope
 // CHECK: tile.copy {{.*}} {tile.async_copy = "commit", tile.instr = "cp.async", tile.vec = 4 : i64, tile.zero_fill}
 // CHECK: tile.copy {{.*}} {tile.async_copy = "scope", tile.instr = "vector", tile.vec = 4 : i64}
+// CHECK: tile.copy %S to %{{.*}} {tile.async_copy = "commit", tile.instr = "vector", tile.vec = 4 : i64}
 // HIP-LABEL: tile.func @async_scope
 // HIP: tile.copy {{.*}} {tile.async_copy = "commit", tile.instr = "vector", tile.vec = 4 : i64, tile.zero_fill}
 tile.func @async_scope(%A: !tile.buffer<[128, 128], f32, global>) {
@@ -99,6 +101,8 @@ tile.func @async_scope(%A: !tile.buffer<[128, 128], f32, global>) {
     tile.copy %At to %S {tile.async_copy = "commit"} : !tile.buffer<[32, 128], f32, global> to !tile.buffer<[32, 128], f32, shared.dyn>
     %Ar = tile.region %A[%c0, %c0] : !tile.buffer<[128, 128], f32, global> to !tile.buffer<[1, 4], f32, global>
     tile.copy %Ar to %L {tile.async_copy = "scope"} : !tile.buffer<[1, 4], f32, global> to !tile.buffer<[4], f32, local>
+    %S2 = tile.alloc : !tile.buffer<[32, 128], f32, shared.dyn>
+    tile.copy %S to %S2 {tile.async_copy = "commit"} : !tile.buffer<[32, 128], f32, shared.dyn> to !tile.buffer<[32, 128], f32, shared.dyn>
   }
 }
 

@@ -179,8 +179,11 @@ CopyChoice tlc::tile::chooseCopy(CopyOp copy, const CopyTarget &target,
     choice.xorRunBytes = 0;
     return choice;
   }
+  // cp.async reads global memory (`.shared.global`): a shared source is a
+  // synchronous copy even where the copy is asynchronous.
   bool async = target.asyncCopy && isAsyncCopyContext(copy) &&
-               isSharedScope(scopeOfRoot(dst->root));
+               isSharedScope(scopeOfRoot(dst->root)) &&
+               scopeOfRoot(src->root) == MemoryScope::Global;
   choice.instr = async ? CopyInstr::CpAsync : CopyInstr::Vector;
   // What an out-of-range read gives: zero unless T.annotate_safe_value
   // registers another value (tile-legalize-bounds' `tile.bounds`).
