@@ -185,6 +185,10 @@ FailureOr<std::string> Emitter::storageType(Type t, Operation *at) {
     if (w == 8 || w == 16 || w == 32 || w == 64)
       return std::string(i.isUnsigned() ? "uint" : "int") + std::to_string(w) +
              "_t";
+    // int4/uint4: one code a byte in registers, packed pairs in shared and
+    // global memory (like fp4 e2m1).
+    if (w == 4)
+      return std::string("uint8_t");
   }
   at->emitError() << "the " << lang.name
                   << " target does not support element type " << t;
@@ -194,6 +198,9 @@ FailureOr<std::string> Emitter::storageType(Type t, Operation *at) {
 FailureOr<std::string> Emitter::valueType(Type t, Operation *at) {
   if (isSmallFloat(t))
     return std::string("float");
+  // int4/uint4 values are computed in int (fromStorage/toStorage).
+  if (t.isInteger(4))
+    return std::string("int");
   if (auto i = dyn_cast<IntegerType>(t); i && i.isUnsigned())
     return storageType(IntegerType::get(t.getContext(), i.getWidth()), at);
   return storageType(t, at);
@@ -212,6 +219,11 @@ std::string Emitter::fromStorage(Type t, StringRef raw) {
     return (Twine(ns) + "fp8E5M2FnuzToFloat(" + raw + ")").str();
   if (isa<Float4E2M1FNType>(t))
     return ("tlc::fp4::e2m1ToFloat(" + raw + ")").str();
+  if (t.isInteger(4))
+    return (Twine(t.isUnsignedInteger() ? "tlc::fp4::uint4FromCode("
+                                        : "tlc::fp4::int4FromCode(") +
+            raw + ")")
+        .str();
   return raw.str();
 }
 
@@ -230,6 +242,8 @@ std::string Emitter::toStorage(Type t, StringRef v) {
     return (Twine(ns) + "toFp8E5M2Fnuz(" + v + ")").str();
   if (isa<Float4E2M1FNType>(t))
     return ("tlc::fp4::e2m1FromFloat(" + v + ")").str();
+  if (t.isInteger(4))
+    return ("tlc::fp4::int4ToCode(" + v + ")").str();
   return v.str();
 }
 

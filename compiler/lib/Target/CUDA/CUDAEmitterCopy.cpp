@@ -178,7 +178,7 @@ LogicalResult Emitter::emitFragmentCopy(CopyOp op) {
     if (failed(stored) || *stored)
       return failure(failed(stored));
   }
-  if (srcFrag && window->whole && !isE2M1(dstElem)) {
+  if (srcFrag && window->whole && !isPackedNibble(dstElem)) {
     FailureOr<bool> staged = emitStagedFragmentStore(op, frag, memDims);
     if (failed(staged))
       return failure();
@@ -196,9 +196,9 @@ LogicalResult Emitter::emitFragmentCopy(CopyOp op) {
   // A window cut inside a vector goes element by element.
   bool vectorWindow =
       window->offsets.back() % vec == 0 && window->extents.back() % vec == 0;
-  // (Packed fp4 goes element by element: vectors count bytes.)
-  bool canVector = (sameType || srcFrag) && vec > 1 && !isE2M1(srcElem) &&
-                   !isE2M1(dstElem) &&
+  // (Packed fp4/int4 goes element by element: vectors count bytes.)
+  bool canVector = (sameType || srcFrag) && vec > 1 &&
+                   !isPackedNibble(srcElem) && !isPackedNibble(dstElem) &&
                    (vecBytes == 4 || vecBytes == 8 || vecBytes == 16) &&
                    window->extents.back() != 1 && !memDims.empty() &&
                    memDims.back() + 1 == memType.getRank() && vectorWindow &&
@@ -504,7 +504,8 @@ LogicalResult Emitter::emitCopy(CopyOp op) {
       vec /= 2;
     }
   int64_t vecBytes = vec * getElementStorageBytes(dstElem);
-  bool canVector = sameType && vec > 1 && runsKept && !isE2M1(srcElem) &&
+  bool canVector = sameType && vec > 1 && runsKept &&
+                   !isPackedNibble(srcElem) &&
                    (vecBytes == 4 || vecBytes == 8 || vecBytes == 16);
   int64_t chunks = numel / vec;
   // A copy into or out of a T.alloc_local buffer is each thread's own: it

@@ -298,7 +298,7 @@ public:
                 mlir::Operation *at);
   /// The scope of a root buffer.
   static tile::MemoryScope scopeOf(mlir::Value root);
-  /// Whether \p root (a root buffer) stores fp4 e2m1 elements two a byte
+  /// Whether \p root (a root buffer) stores fp4/int4 elements two a byte
   /// (global and shared memory; registers hold one a byte): its elements
   /// are nibble references and it is never accessed as vectors.
   static bool isPackedInMemory(mlir::Value root);
@@ -993,6 +993,10 @@ mlir::FileLineColRange getFileLoc(mlir::Location loc);
 /// Whether \p t is fp4 e2m1 (`float4_e2m1fn`), stored two a byte in memory.
 inline bool isE2M1(mlir::Type t) {
   return mlir::isa<mlir::Float4E2M1FNType>(t);
+}
+/// Whether \p t is stored two a byte in memory: fp4 e2m1, int4, uint4.
+inline bool isPackedNibble(mlir::Type t) {
+  return isE2M1(t) || t.isInteger(4);
 }
 
 /// The C++ index expressions of flat element \p flat over \p shape

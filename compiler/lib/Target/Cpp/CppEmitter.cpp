@@ -48,6 +48,10 @@ bool tlc::target::detail::isSmallFloat(Type t) {
              Float8E5M2FNUZType, Float8E8M0FNUType, Float4E2M1FNType>(t);
 }
 
+bool tlc::target::detail::isPackedNibble(Type t) {
+  return isa<Float4E2M1FNType>(t) || t.isInteger(4);
+}
+
 static bool isCppKeyword(StringRef s) {
   static const char *const keywords[] = {
       "alignas", "alignof", "and", "asm", "auto", "bool", "break", "case",
@@ -183,6 +187,9 @@ FailureOr<std::string> Emitter::valueType(Type t, Operation *at) {
     unsigned w = it.getWidth();
     if (w == 8 || w == 16 || w == 32 || w == 64)
       return (it.isUnsigned() ? "uint" : "int") + std::to_string(w) + "_t";
+    // int4/uint4: two a byte in memory (tlc::cpu::View's references).
+    if (w == 4)
+      return std::string(it.isUnsigned() ? "tlc::cpu::u4" : "tlc::cpu::i4");
   }
   if (t.isF32() || t.isTF32())
     return std::string("float");

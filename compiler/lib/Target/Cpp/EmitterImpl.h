@@ -370,6 +370,8 @@ mlir::FileLineColRange getFileLoc(mlir::Location loc);
 
 /// True for f16, bf16 and the fp8 types (stored as tlc::cpu::MiniFloat).
 bool isSmallFloat(mlir::Type t);
+/// Whether \p t is stored two a byte (fp4 e2m1, int4, uint4).
+bool isPackedNibble(mlir::Type t);
 
 /// Whether \p op is a barrier the CPU target runs between loop nests when
 /// it stands straight in a T.Parallel body (CppEmitterFastPath.cpp):

@@ -355,6 +355,33 @@ inline uint8_t floatToE2M1Bits(float x) { return tlc::fp4::e2m1FromFloat(x); }
 inline float e2m1BitsToFloat(uint8_t b) { return tlc::fp4::e2m1ToFloat(b); }
 using f4e2m1 = MiniFloat<uint8_t, floatToE2M1Bits, e2m1BitsToFloat>;
 
+/// int4 (\p Signed) or uint4 (tlc_device/fp4.h): a value holds one code
+/// (its own byte), memory two a byte like f4e2m1. Arithmetic converts to
+/// `int`; making a 4-bit value of an integer wraps modulo 16 (the MLIR
+/// arith semantics of i4), of a float rounds toward zero and saturates
+/// (`cast`).
+template <bool Signed> struct Int4 {
+  uint8_t bits;
+  Int4() = default;
+  /// \p v modulo 16.
+  constexpr Int4(long long v) : bits(uint8_t(v & 0xf)) {}
+  constexpr operator int() const {
+    return Signed ? int((bits & 0xfu) ^ 0x8u) - 8 : int(bits & 0xfu);
+  }
+  Int4 &operator+=(int v) { return *this = Int4(int(*this) + v); }
+  Int4 &operator-=(int v) { return *this = Int4(int(*this) - v); }
+  Int4 &operator*=(int v) { return *this = Int4(int(*this) * v); }
+  Int4 &operator++() { return *this += 1; }
+  Int4 &operator--() { return *this -= 1; }
+  static Int4 fromBits(uint8_t b) {
+    Int4 r;
+    r.bits = b;
+    return r;
+  }
+};
+using i4 = Int4<true>;
+using u4 = Int4<false>;
+
 /// What `View<T, R>::at` returns: a T& for every type stored whole.
 template <typename T> struct ElementRef {
   using type = T &;
@@ -383,12 +410,46 @@ template <> struct ElementRef<f4e2m1> {
   }
 };
 
+/// A packed int4/uint4 element (like F4Ref).
+template <bool Signed> struct Int4Ref {
+  tlc::fp4::E2M1Ref<true> ref;
+  operator Int4<Signed>() const {
+    return Int4<Signed>::fromBits(uint8_t(ref));
+  }
+  const Int4Ref &operator=(Int4<Signed> v) const {
+    ref = v.bits;
+    return *this;
+  }
+  const Int4Ref &operator=(const Int4Ref &other) const {
+    ref = other.ref;
+    return *this;
+  }
+};
+template <bool Signed> struct ElementRef<Int4<Signed>> {
+  using type = Int4Ref<Signed>;
+  static Int4Ref<Signed> at(Int4<Signed> *base, int64_t offset) {
+    return Int4Ref<Signed>{{reinterpret_cast<uint8_t *>(base), offset}};
+  }
+};
+
+template <typename T> struct IsInt4 : std::false_type {};
+template <bool S> struct IsInt4<Int4<S>> : std::true_type {};
+
 /// Converts between any two element types: floats through float (small
 /// formats round on the way in), float -> integer saturating with NaN -> 0
 /// like the GPU's cvt.rzi.sat, integers by C++ conversion.
 template <typename To, typename From> inline To cast(From v) {
   if constexpr (std::is_same_v<To, From>) {
     return v;
+  } else if constexpr (IsInt4<From>::value) {
+    return cast<To>(int(v));
+  } else if constexpr (IsInt4<To>::value) {
+    if constexpr (std::is_class_v<From> || std::is_floating_point_v<From>)
+      return To(tlc::fp4::int4FromFloat(
+          float(v), std::is_same_v<To, i4> ? -8 : 0,
+          std::is_same_v<To, i4> ? 7 : 15));
+    else
+      return To((long long)v);
   } else if constexpr (std::is_class_v<From>) {
     return cast<To>(float(v));
   } else if constexpr (std::is_class_v<To>) {
