@@ -5,7 +5,8 @@
 # 16) through a fragment and a shared tile into a packed output and widens
 # them again; `decode` reads all 16 codes from a packed input, widens them
 # and squares them in int4 (wrapping); `convert` rounds float32 toward zero,
-# saturating to [-8, 7]. Built for the CPU target, cuda:sm_90a and
+# saturating to [-8, 7]; `udecode` does the same for uint4 (zero
+# extension, sums wrapping modulo 16). Built for the CPU target, cuda:sm_90a and
 # hip:gfx942 (both on the sim device); every run checked against NumPy.
 # nvcc (where installed) compiles the CUDA build.
 # RUN: rm -rf %t && mkdir -p %t
@@ -19,6 +20,7 @@
 # CHECK: arith: ok
 # CHECK: decode: ok
 # CHECK: convert: ok
+# CHECK: udecode: ok
 # CHECK-NOT: WRONG
 
 import tilelang
@@ -76,6 +78,21 @@ def convert(N=128):
     return main
 
 
+@tilelang.jit
+def udecode(M=4, N=16):
+
+    @T.prim_func
+    def main(X: T.Tensor((M, N), "uint4"), F: T.Tensor((M, N), T.int32),
+             S: T.Tensor((M, N), "uint4")):
+        with T.Kernel(M, threads=32) as bx:
+            for j in T.Parallel(N):
+                F[bx, j] = X[bx, j]
+                S[bx, j] = X[bx, j] + X[bx, j] + X[bx, j]
+
+    return main
+
+
 arith()
 decode()
 convert()
+udecode()

@@ -434,6 +434,10 @@ template <bool Signed> struct ElementRef<Int4<Signed>> {
 
 template <typename T> struct IsInt4 : std::false_type {};
 template <bool S> struct IsInt4<Int4<S>> : std::true_type {};
+template <typename T> struct IsInt4Ref : std::false_type {};
+template <bool S> struct IsInt4Ref<Int4Ref<S>> : std::true_type {
+  using Value = Int4<S>;
+};
 
 /// Converts between any two element types: floats through float (small
 /// formats round on the way in), float -> integer saturating with NaN -> 0
@@ -441,6 +445,8 @@ template <bool S> struct IsInt4<Int4<S>> : std::true_type {};
 template <typename To, typename From> inline To cast(From v) {
   if constexpr (std::is_same_v<To, From>) {
     return v;
+  } else if constexpr (IsInt4Ref<From>::value) {
+    return cast<To>(typename IsInt4Ref<From>::Value(v));
   } else if constexpr (IsInt4<From>::value) {
     return cast<To>(int(v));
   } else if constexpr (IsInt4<To>::value) {

@@ -1,10 +1,10 @@
-"""Runs the int4.py artifacts (arith, decode, convert) with tlc-run and
-checks them against NumPy.
+"""Runs the int4.py artifacts (arith, decode, convert, udecode) with
+tlc-run and checks them against NumPy.
 
 Usage: int4_check.py TLC_RUN ARTIFACT_DIR WORKDIR [tlc-run options...]
 
-int4 tensors travel as int8 .npy files of their bytes (last extent
-halved), element 2k in the low nibble. The oracle computes in int64:
+int4 (uint4) tensors travel as int8 (uint8) .npy files of their bytes
+(last extent halved), element 2k in the low nibble. The oracle computes in int64:
 narrowing to int4 keeps the value modulo 16 in [-8, 7]; floats round
 toward zero and saturate to [-8, 7] (NaN to 0)."""
 
@@ -102,6 +102,21 @@ def main():
         np.count_nonzero(unpack(c) != want))
     bad += int(np.count_nonzero(w != want))
     report("convert", bad, 2 * n)
+
+    # udecode: uint4, the 16 codes zero extended; 3x wraps modulo 16.
+    inputs, out = dirs(work, "udecode")
+    codes = np.stack([np.roll(np.arange(16), 3 * r) for r in range(4)])
+    np.save(os.path.join(inputs, "X.npy"),
+            pack(codes).view(np.uint8).reshape(4, 8))
+    run(tlc_run, metas["udecode"], inputs, out, extra)
+    f = np.load(os.path.join(out, "F.npy"))
+    s = np.load(os.path.join(out, "S.npy"))
+    bad = int(np.count_nonzero(f != codes))
+    got = (np.stack([s & 0xF, s >> 4], axis=-1).reshape(-1)
+           if s.dtype == np.uint8 and s.shape == (4, 8) else None)
+    bad += codes.size if got is None else int(
+        np.count_nonzero(got != (3 * codes.reshape(-1)) % 16))
+    report("udecode", bad, 2 * codes.size)
 
 
 main()
