@@ -152,6 +152,10 @@ public:
   /// `T.rng_init` / `T.rng_rand` / `T.rng_rand_float` (CppEmitterRandom.cpp);
   /// nullopt for other callees.
   std::optional<mlir::LogicalResult> emitRngIntrinsic(tile::IntrinsicOp op);
+  /// T.reducer_init / T.reducer_update / T.finalize_reducer
+  /// (CppEmitterReducers.cpp); nullopt for other intrinsics.
+  std::optional<mlir::LogicalResult>
+  emitReducerIntrinsic(tile::IntrinsicOp op);
   /// Declares the per-thread generators of \p kernel when it draws random
   /// numbers (\p count: the threads that have one).
   void declareRngStates(tile::KernelOp kernel, const std::string &count);
