@@ -1,14 +1,21 @@
 # Reducers (T.alloc_reducer): the epoch form (T.reducer_init,
-# T.reducer_update in T.Parallel, out-of-place T.finalize_reducer) for
+# T.reducer_update in T.Parallel, T.finalize_reducer in place) for
 # sum, max and min of float32 columns over several row panels, bitand,
 # bitor and bitxor of int32 columns with an explicit initial value, and
 # the older form (T.clear, `r[0] += x` in a T.Parallel, in-place
 # T.finalize_reducer) for row sums and a T.fill(-inf) row maximum. Each
 # result is the initial value combined once with every contribution,
-# checked against NumPy.
+# checked against NumPy, on the CPU target (one accumulator per block) and
+# cuda:sm_90a / sm_80 on the sim device (a replica per thread, combined by
+# a block all-reduce).
 # RUN: rm -rf %t && mkdir -p %t
 # RUN: tlc-build --target=cpu -o %t/cpu %s > /dev/null
 # RUN: %python %S/Inputs/reducer_check.py tlc-run %t/cpu %t/wcpu | FileCheck %s
+# RUN: %if sim-compiler %{ tlc-build --target=cuda:sm_90a --cuda-compiler=none -o %t/cuda %s > /dev/null %}
+# RUN: %if sim-compiler %{ %python %S/Inputs/reducer_check.py tlc-run %t/cuda %t/wcuda --device=sim | FileCheck %s %}
+# RUN: %if sim-compiler %{ tlc-build --target=cuda:sm_80 --cuda-compiler=none -o %t/cuda80 %s > /dev/null %}
+# RUN: %if sim-compiler %{ %python %S/Inputs/reducer_check.py tlc-run %t/cuda80 %t/wcuda80 --device=sim | FileCheck %s %}
+# RUN: %if nvcc %{ tlc-build --target=cuda:sm_90a -o %t/nvcc %s > /dev/null %}
 # CHECK: column_stats: ok
 # CHECK: column_bits: ok
 # CHECK: row_stats: ok
@@ -29,9 +36,6 @@ def column_stats(M=256, N=256, block_M=64, block_N=128):
             sums = T.alloc_reducer((block_N,), T.float32, op="sum")
             maxes = T.alloc_reducer((block_N,), T.float32, op="max")
             mins = T.alloc_reducer((block_N,), T.float32, op="min")
-            s = T.alloc_fragment((block_N,), T.float32)
-            mx = T.alloc_fragment((block_N,), T.float32)
-            mn = T.alloc_fragment((block_N,), T.float32)
             T.reducer_init(sums)
             T.reducer_init(maxes)
             T.reducer_init(mins)
@@ -41,12 +45,13 @@ def column_stats(M=256, N=256, block_M=64, block_N=128):
                     T.reducer_update(sums[j], tile[i, j])
                     T.reducer_update(maxes[j], tile[i, j])
                     T.reducer_update(mins[j], tile[i, j])
-            T.finalize_reducer(sums, s)
-            T.finalize_reducer(maxes, mx)
-            T.finalize_reducer(mins, mn)
-            T.copy(s, Sum[bx * block_N])
-            T.copy(mx, Max[bx * block_N])
-            T.copy(mn, Min[bx * block_N])
+            T.finalize_reducer(sums)
+            T.finalize_reducer(maxes)
+            T.finalize_reducer(mins)
+            for j in T.Parallel(block_N):
+                Sum[bx * block_N + j] = sums[j]
+                Max[bx * block_N + j] = maxes[j]
+                Min[bx * block_N + j] = mins[j]
 
     return main
 
@@ -61,9 +66,6 @@ def column_bits(M=64, N=32):
             a = T.alloc_reducer((N,), T.int32, op="bitand")
             o = T.alloc_reducer((N,), T.int32, op="bitor")
             x = T.alloc_reducer((N,), T.int32, op="bitxor")
-            ra = T.alloc_fragment((N,), T.int32)
-            ro = T.alloc_fragment((N,), T.int32)
-            rx = T.alloc_fragment((N,), T.int32)
             T.reducer_init(a)
             T.reducer_init(o, 0x100000)
             T.reducer_init(x, 5)
@@ -71,12 +73,13 @@ def column_bits(M=64, N=32):
                 T.reducer_update(a[j], X[i, j])
                 T.reducer_update(o[j], X[i, j])
                 T.reducer_update(x[j], X[i, j])
-            T.finalize_reducer(a, ra)
-            T.finalize_reducer(o, ro)
-            T.finalize_reducer(x, rx)
-            T.copy(ra, And)
-            T.copy(ro, Or)
-            T.copy(rx, Xor)
+            T.finalize_reducer(a)
+            T.finalize_reducer(o)
+            T.finalize_reducer(x)
+            for j in T.Parallel(N):
+                And[j] = a[j]
+                Or[j] = o[j]
+                Xor[j] = x[j]
 
     return main
 

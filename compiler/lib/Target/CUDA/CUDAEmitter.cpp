@@ -498,6 +498,9 @@ LogicalResult Emitter::emitKernel(KernelOp op) {
   op.walk([&](ReduceOp red) {
     scratch = std::max(scratch, reduceScratchBytes(red));
   });
+  op.walk([&](IntrinsicOp in) {
+    scratch = std::max(scratch, finalizeScratchBytes(in));
+  });
   if (scratch) {
     sharedBytes = (sharedBytes + 127) / 128 * 128;
     scratchOffset = sharedBytes;
@@ -765,7 +768,8 @@ LogicalResult Emitter::emitAlloc(AllocOp op) {
     return success();
   }
   case MemoryScope::Local:
-  case MemoryScope::LocalVar: {
+  case MemoryScope::LocalVar:
+  case MemoryScope::Reducer: { // every thread's replica (CUDAEmitterReducers)
     if (!type.isStatic()) {
       op.emitError() << "local buffers need static shapes on the "
                      << lang.name << " target";
@@ -943,7 +947,8 @@ LogicalResult Emitter::emitOp(Operation *op) {
   auto perThread = [](Value buffer) {
     auto type = dyn_cast<BufferType>(buffer.getType());
     return type && (type.getScope() == MemoryScope::Local ||
-                    type.getScope() == MemoryScope::LocalVar);
+                    type.getScope() == MemoryScope::LocalVar ||
+                    type.getScope() == MemoryScope::Reducer);
   };
   // A fill of a T.alloc_local buffer, or a copy into or out of one, is
   // every thread's own (as in TileLang): not partitioned, no range.
@@ -1362,7 +1367,8 @@ LogicalResult Emitter::emitStore(StoreOp op) {
   if (failed(access))
     return failure();
   const auto &[lv, cond] = *access;
-  // Per-thread buffers are registers too.
+  // Per-thread buffers are registers too. (A reducer's contributions come
+  // from one replica of a replicated loop: guardedStatement.)
   if (scopeOf(root) == MemoryScope::Local ||
       scopeOf(root) == MemoryScope::LocalVar)
     line((cond.empty() ? "" : "if (" + cond + ") ") + lv + " = " + value +

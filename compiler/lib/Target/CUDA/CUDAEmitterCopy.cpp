@@ -387,7 +387,8 @@ static SmallVector<std::string> sideIndices(const CopySide &side,
 bool Emitter::isPerThreadCopy(CopyOp op) {
   return llvm::any_of(ValueRange{op.getSrc(), op.getDst()}, [](Value v) {
     MemoryScope scope = scopeOf(rootOf(v));
-    return scope == MemoryScope::Local || scope == MemoryScope::LocalVar;
+    return scope == MemoryScope::Local || scope == MemoryScope::LocalVar ||
+           scope == MemoryScope::Reducer;
   });
 }
 

@@ -557,6 +557,12 @@ public:
   /// `T.rng_init` / `T.rng_rand` / `T.rng_rand_float` (CUDAEmitterRandom.cpp);
   /// nullopt for other callees.
   std::optional<mlir::LogicalResult> emitRngIntrinsic(tile::IntrinsicOp op);
+  /// T.reducer_init / T.reducer_update / T.finalize_reducer
+  /// (CUDAEmitterReducers.cpp); nullopt for other intrinsics.
+  std::optional<mlir::LogicalResult>
+  emitReducerIntrinsic(tile::IntrinsicOp op);
+  /// The scratch bytes a T.finalize_reducer needs (0 for other ops).
+  int64_t finalizeScratchBytes(mlir::Operation *op);
   /// Declares the thread's generator at the top of \p kernel when it draws
   /// random numbers (so a T.rng_init under a branch reaches later draws).
   void declareRngState(tile::KernelOp kernel);

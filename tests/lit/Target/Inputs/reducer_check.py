@@ -1,4 +1,4 @@
-"""Runs the reducer.py artifacts with tlc-run and checks them against
+"""Runs the reducer.py (or reducer-dst.py) artifacts with tlc-run and checks them against
 NumPy: float sums in float64 (relative 1e-5: the association order is the
 target's), maxima, minima and integer bit reductions exactly.
 
@@ -37,14 +37,18 @@ def main():
     rng = np.random.default_rng(9)
 
     x = rng.standard_normal((256, 256)).astype(np.float32)
-    got = run(tlc_run, metas["column_stats"], work, "column_stats",
-              {"X": x}, extra)
     x64 = x.astype(np.float64)
-    bad = int(np.count_nonzero(~np.isclose(got("Sum"), x64.sum(0),
-                                           rtol=1e-5, atol=1e-4)))
-    bad += int(np.count_nonzero(got("Max") != x.max(0)))
-    bad += int(np.count_nonzero(got("Min") != x.min(0)))
-    report("column_stats", bad, 3 * 256)
+    for name in ("column_stats", "column_stats_dst"):
+        if name not in metas:
+            continue
+        got = run(tlc_run, metas[name], work, name, {"X": x}, extra)
+        bad = int(np.count_nonzero(~np.isclose(got("Sum"), x64.sum(0),
+                                               rtol=1e-5, atol=1e-4)))
+        bad += int(np.count_nonzero(got("Max") != x.max(0)))
+        bad += int(np.count_nonzero(got("Min") != x.min(0)))
+        report(name, bad, 3 * 256)
+    if "column_bits" not in metas:
+        return
 
     xi = rng.integers(-2**31, 2**31, (64, 32), dtype=np.int64).astype(np.int32)
     xi[:, 0] = -1  # an all-ones column keeps bitand's identity
