@@ -382,6 +382,14 @@ bool isPackedNibble(mlir::Type t);
 /// T.sync_grid, or raw TIR's block barrier T.tvm_storage_sync("shared").
 bool isLoopBarrier(mlir::Operation *op);
 
+/// T.cluster_arrive / _relaxed / wait / sync and T.block_rank_in_cluster:
+/// what makes a kernel of clusters run each cluster's blocks at once.
+inline bool isClusterIntrinsic(llvm::StringRef callee) {
+  return callee == "T.cluster_arrive" || callee == "T.cluster_arrive_relaxed" ||
+         callee == "T.cluster_wait" || callee == "T.cluster_sync" ||
+         callee == "T.block_rank_in_cluster";
+}
+
 } // namespace tlc::target::detail
 
 #endif // TLC_LIB_TARGET_CPP_EMITTERIMPL_H
