@@ -126,9 +126,11 @@ class dtype(str):
         import torch
         scalar = str(self.scalar)
         # float4_e2m1fn is stored as pairs (float4_e2m1fn_x2).
+        # int4/uint4: pairs in int8/uint8 bytes, as TileLang's T.empty.
         name = {"float8_e4m3": "float8_e4m3fn", "handle": "int64",
                 "tfloat32": "float32",
-                "float4_e2m1fn": "float4_e2m1fn_x2"}.get(scalar, scalar)
+                "float4_e2m1fn": "float4_e2m1fn_x2",
+                "int4": "int8", "uint4": "uint8"}.get(scalar, scalar)
         result = getattr(torch, name, None)
         if result is None and scalar == "float4_e2m1fn":
             result = torch.uint8  # the bytes, in a torch without fp4 pairs

@@ -19,26 +19,28 @@ _TORCH_NAMES = {
     "float8_e5m2": "float8_e5m2", "float8_e4m3fnuz": "float8_e4m3fnuz",
     "float8_e5m2fnuz": "float8_e5m2fnuz", "handle": "int64",
     "tfloat32": "float32", "float4_e2m1fn": "float4_e2m1fn_x2",
+    "int4": "int8", "uint4": "uint8",
 }
 
 # Dtypes stored two elements a byte (element 2k in the low nibble): the
 # caller's tensor holds the bytes, its last extent half the kernel's, as
-# torch.float4_e2m1fn_x2 or uint8 (a NumPy uint8 array on the CPU target).
-PACKED = {"float4_e2m1fn"}
+# torch.float4_e2m1fn_x2 or uint8 (a NumPy uint8 array on the CPU target);
+# int4 in int8 bytes and uint4 in uint8 bytes, as TileLang's T.empty gives.
+PACKED = {"float4_e2m1fn", "int4", "uint4"}
 
 _NUMPY_NAMES = {
     "bool": "bool_", "int8": "int8", "int16": "int16", "int32": "int32",
     "int64": "int64", "uint8": "uint8", "uint16": "uint16",
     "uint32": "uint32", "uint64": "uint64", "float16": "float16",
     "float32": "float32", "float64": "float64", "handle": "int64",
-    "float4_e2m1fn": "uint8",
+    "float4_e2m1fn": "uint8", "int4": "int8", "uint4": "uint8",
 }
 
 
 def storage_shape(shape, name):
     """The shape of the tensor holding a kernel tensor of ``shape`` and
     manifest dtype ``name``: packed dtypes halve the last extent (which must
-    be even, as torch's float4_e2m1fn_x2 packs along it)."""
+    be even, as torch's float4_e2m1fn_x2 packs along it; int4 likewise)."""
     if name not in PACKED or not shape:
         return list(shape)
     if shape[-1] % 2:

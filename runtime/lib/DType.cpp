@@ -45,6 +45,9 @@ std::optional<DType> tlc::runtime::lookupDType(llvm::StringRef name) {
       // halved (rounded up), like torch's float4_e2m1fn_x2 viewed as uint8.
       {"float4_e2m1fn", 1, DTypeClass::Float, "|u1", 2.5e-1, 2.5e-1,
        C::E2M1FN},
+      // Packed pairs too: .npy files hold the bytes (int8 / uint8).
+      {"int4", 1, DTypeClass::SignedInt, "|i1", 0, 0, C::I4},
+      {"uint4", 1, DTypeClass::UnsignedInt, "|u1", 0, 0, C::U4},
       {"int8", 1, DTypeClass::SignedInt, "|i1", 0, 0, C::I8},
       {"int16", 2, DTypeClass::SignedInt, "<i2", 0, 0, C::I16},
       {"int32", 4, DTypeClass::SignedInt, "<i4", 0, 0, C::I32},
@@ -96,6 +99,10 @@ double DType::load(const void *p) const {
     return cpu::e2m1BitsToFloat(uint8_t(readAs<uint8_t>(p) & 0xf));
   case DTypeCode::Bool:
     return readAs<uint8_t>(p) != 0;
+  case DTypeCode::I4:
+    return tlc::fp4::int4FromCode(readAs<uint8_t>(p));
+  case DTypeCode::U4:
+    return tlc::fp4::uint4FromCode(readAs<uint8_t>(p));
   case DTypeCode::I8:
     return readAs<int8_t>(p);
   case DTypeCode::I16:
@@ -153,6 +160,12 @@ void DType::store(void *p, double v) const {
     return writeAs(p, cpu::floatToE2M1Bits(f));
   case DTypeCode::Bool:
     return writeAs(p, uint8_t(v != 0));
+  case DTypeCode::I4: // saturated like the wider integers
+    return writeAs(p, tlc::fp4::int4ToCode(
+                          std::clamp<int>(saturate<int8_t>(v), -8, 7)));
+  case DTypeCode::U4:
+    return writeAs(p, tlc::fp4::int4ToCode(
+                          std::clamp<int>(saturate<uint8_t>(v), 0, 15)));
   case DTypeCode::I8:
     return writeAs(p, saturate<int8_t>(v));
   case DTypeCode::I16:

@@ -225,9 +225,11 @@ void HostTensor::poison() {
   int64_t n = numElements();
   if (n == 0)
     return;
-  // fp4 has no NaN: every nibble gets storeNaN's +6 (0x77 a byte).
+  // fp4 has no NaN: every nibble gets storeNaN's +6 (0x77 a byte);
+  // int4 and uint4 get zero, as the wider integers.
   if (dtype.isPacked()) {
-    std::fill(bytes.begin(), bytes.end(), uint8_t(0x77));
+    std::fill(bytes.begin(), bytes.end(),
+              uint8_t(dtype.isFloat() ? 0x77 : 0));
     return;
   }
   // One poisoned element, repeated (integers: zero).

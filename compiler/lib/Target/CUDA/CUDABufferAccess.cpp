@@ -39,7 +39,7 @@ MemoryScope Emitter::scopeOf(Value root) {
 bool Emitter::isPackedInMemory(Value root) {
   auto type = cast<BufferType>(root.getType());
   MemoryScope s = type.getScope();
-  return isa<Float4E2M1FNType>(type.getElementType()) &&
+  return isPackedNibble(type.getElementType()) &&
          (s == MemoryScope::Global || tile::isSharedScope(s));
 }
 
@@ -229,7 +229,7 @@ FailureOr<std::string> Emitter::lvalue(const RootAccess &access,
   if (failed(linear))
     return failure();
   if (isPackedInMemory(access.root)) {
-    // Two e2m1 values a byte: a reference to the nibble, written
+    // Two e2m1 or int4 values a byte: a reference to the nibble, written
     // atomically since another thread may own the byte's other half.
     return "tlc::fp4::e2m1At<true>(" + expr(access.root) + ", " + *linear +
            ")";

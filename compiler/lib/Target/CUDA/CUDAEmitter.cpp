@@ -185,6 +185,10 @@ FailureOr<std::string> Emitter::storageType(Type t, Operation *at) {
     if (w == 8 || w == 16 || w == 32 || w == 64)
       return std::string(i.isUnsigned() ? "uint" : "int") + std::to_string(w) +
              "_t";
+    // int4/uint4: one code a byte in registers, packed pairs in shared and
+    // global memory (like fp4 e2m1).
+    if (w == 4)
+      return std::string("uint8_t");
   }
   InFlightDiagnostic diag = at->emitError()
                             << "the " << lang.name
@@ -200,6 +204,9 @@ FailureOr<std::string> Emitter::storageType(Type t, Operation *at) {
 FailureOr<std::string> Emitter::valueType(Type t, Operation *at) {
   if (isSmallFloat(t))
     return std::string("float");
+  // int4/uint4 values are computed in int (fromStorage/toStorage).
+  if (t.isInteger(4))
+    return std::string("int");
   if (auto i = dyn_cast<IntegerType>(t); i && i.isUnsigned())
     return storageType(IntegerType::get(t.getContext(), i.getWidth()), at);
   return storageType(t, at);
@@ -218,6 +225,11 @@ std::string Emitter::fromStorage(Type t, StringRef raw) {
     return (Twine(ns) + "fp8E5M2FnuzToFloat(" + raw + ")").str();
   if (isa<Float4E2M1FNType>(t))
     return ("tlc::fp4::e2m1ToFloat(" + raw + ")").str();
+  if (t.isInteger(4))
+    return (Twine(t.isUnsignedInteger() ? "tlc::fp4::uint4FromCode("
+                                        : "tlc::fp4::int4FromCode(") +
+            raw + ")")
+        .str();
   return raw.str();
 }
 
@@ -236,6 +248,8 @@ std::string Emitter::toStorage(Type t, StringRef v) {
     return (Twine(ns) + "toFp8E5M2Fnuz(" + v + ")").str();
   if (isa<Float4E2M1FNType>(t))
     return ("tlc::fp4::e2m1FromFloat(" + v + ")").str();
+  if (t.isInteger(4))
+    return ("tlc::fp4::int4ToCode(" + v + ")").str();
   return v.str();
 }
 
@@ -489,6 +503,9 @@ LogicalResult Emitter::emitKernel(KernelOp op) {
   int64_t scratch = 0;
   op.walk([&](ReduceOp red) {
     scratch = std::max(scratch, reduceScratchBytes(red));
+  });
+  op.walk([&](IntrinsicOp in) {
+    scratch = std::max(scratch, finalizeScratchBytes(in));
   });
   if (scratch) {
     sharedBytes = (sharedBytes + 127) / 128 * 128;
@@ -757,7 +774,8 @@ LogicalResult Emitter::emitAlloc(AllocOp op) {
     return success();
   }
   case MemoryScope::Local:
-  case MemoryScope::LocalVar: {
+  case MemoryScope::LocalVar:
+  case MemoryScope::Reducer: { // every thread's replica (CUDAEmitterReducers)
     if (!type.isStatic()) {
       op.emitError() << "local buffers need static shapes on the "
                      << lang.name << " target";
@@ -935,7 +953,8 @@ LogicalResult Emitter::emitOp(Operation *op) {
   auto perThread = [](Value buffer) {
     auto type = dyn_cast<BufferType>(buffer.getType());
     return type && (type.getScope() == MemoryScope::Local ||
-                    type.getScope() == MemoryScope::LocalVar);
+                    type.getScope() == MemoryScope::LocalVar ||
+                    type.getScope() == MemoryScope::Reducer);
   };
   // A fill of a T.alloc_local buffer, or a copy into or out of one, is
   // every thread's own (as in TileLang): not partitioned, no range.
@@ -1353,7 +1372,8 @@ LogicalResult Emitter::emitStore(StoreOp op) {
   if (failed(access))
     return failure();
   const auto &[lv, cond] = *access;
-  // Per-thread buffers are registers too.
+  // Per-thread buffers are registers too. (A reducer's contributions come
+  // from one replica of a replicated loop: guardedStatement.)
   if (scopeOf(root) == MemoryScope::Local ||
       scopeOf(root) == MemoryScope::LocalVar)
     line((cond.empty() ? "" : "if (" + cond + ") ") + lv + " = " + value +

@@ -44,9 +44,10 @@ std::optional<int64_t> Emitter::placeAreasOverDeadBuffers(KernelOp kernel,
   Block &body = kernel.getBody().front();
   SmallVector<Operation *> reduceSites, exchangeSites;
   if (scratch)
-    kernel.walk([&](ReduceOp red) {
-      if (reduceScratchBytes(red))
-        reduceSites.push_back(red);
+    kernel.walk([&](Operation *site) {
+      auto red = dyn_cast<ReduceOp>(site);
+      if ((red && reduceScratchBytes(red)) || finalizeScratchBytes(site))
+        reduceSites.push_back(site);
     });
   for (auto &[site, roots] : exchanges)
     exchangeSites.push_back(site);

@@ -201,7 +201,7 @@ LogicalResult Emitter::emitFragmentCopy(CopyOp op) {
     if (failed(stored) || *stored)
       return failure(failed(stored));
   }
-  if (srcFrag && window->whole && !isE2M1(dstElem)) {
+  if (srcFrag && window->whole && !isPackedNibble(dstElem)) {
     FailureOr<bool> staged = emitStagedFragmentStore(op, frag, memDims);
     if (failed(staged))
       return failure();
@@ -219,9 +219,9 @@ LogicalResult Emitter::emitFragmentCopy(CopyOp op) {
   // A window cut inside a vector goes element by element.
   bool vectorWindow =
       window->offsets.back() % vec == 0 && window->extents.back() % vec == 0;
-  // (Packed fp4 goes element by element: vectors count bytes.)
-  bool canVector = (sameType || srcFrag) && vec > 1 && !isE2M1(srcElem) &&
-                   !isE2M1(dstElem) &&
+  // (Packed fp4/int4 goes element by element: vectors count bytes.)
+  bool canVector = (sameType || srcFrag) && vec > 1 &&
+                   !isPackedNibble(srcElem) && !isPackedNibble(dstElem) &&
                    (vecBytes == 4 || vecBytes == 8 || vecBytes == 16) &&
                    window->extents.back() != 1 && !memDims.empty() &&
                    memDims.back() + 1 == memType.getRank() && vectorWindow &&
@@ -418,7 +418,8 @@ static SmallVector<std::string> sideIndices(const CopySide &side,
 bool Emitter::isPerThreadCopy(CopyOp op) {
   return llvm::any_of(ValueRange{op.getSrc(), op.getDst()}, [](Value v) {
     MemoryScope scope = scopeOf(rootOf(v));
-    return scope == MemoryScope::Local || scope == MemoryScope::LocalVar;
+    return scope == MemoryScope::Local || scope == MemoryScope::LocalVar ||
+           scope == MemoryScope::Reducer;
   });
 }
 

@@ -105,6 +105,8 @@ LogicalResult Emitter::emitScalar(Operation *op) {
     unsigned w = t.isIndex() ? 64 : t.getIntOrFloatBitWidth();
     if (w == 1)
       return arg(i);
+    if (w == 4) // an int4 value in an int: its 4 bits
+      return "((" + arg(i) + ") & 15)";
     std::string u = w <= 8    ? "uint8_t"
                     : w <= 16 ? "uint16_t"
                     : w <= 32 ? "uint32_t"
@@ -224,6 +226,11 @@ LogicalResult Emitter::emitScalar(Operation *op) {
     // which every bounds guard rejects, instead of wrapping into range.
     std::string a = arg(0);
     e = "(int)((long long)(int)(" + a + ") == (" + a + ") ? (" + a + ") : -1)";
+  } else if (isa<arith::FPToSIOp, arith::FPToUIOp>(op) && rt.isInteger(4)) {
+    // Rounded toward zero and saturated, as the CPU target converts.
+    bool s = isa<arith::FPToSIOp>(op);
+    e = "tlc::fp4::int4FromFloat((float)(" + arg(0) + "), " +
+        (s ? "-8, 7)" : "0, 15)");
   } else if (isa<arith::IndexCastOp, arith::SIToFPOp, arith::FPToSIOp,
                  arith::ExtFOp, arith::TruncFOp, arith::ExtSIOp,
                  arith::TruncIOp>(op))
@@ -282,8 +289,9 @@ LogicalResult Emitter::emitScalar(Operation *op) {
     }
     call(m);
   }
-  // 16/8-bit float results are rounded like the GPU stores them.
-  if (isSmallFloat(rt))
+  // 16/8-bit float results are rounded like the GPU stores them; int4
+  // results wrap modulo 16 (the arith ops' i4 semantics).
+  if (isSmallFloat(rt) || rt.isInteger(4))
     e = fromStorage(rt, toStorage(rt, e));
   std::string v = define(res, "t");
   line("const " + *vt + " " + v + " = " + e + ";");

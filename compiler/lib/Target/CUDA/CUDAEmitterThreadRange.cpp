@@ -272,6 +272,7 @@ LogicalResult Emitter::checkAreaRanges(KernelOp kernel) {
     bool scratch = false;
     if (auto red = dyn_cast<ReduceOp>(op))
       scratch = reduceScratchBytes(red) > 0;
+    scratch |= finalizeScratchBytes(op) > 0;
     scratch |= exchanges.count(op) != 0;
     if (scratch && failed(use(op)))
       return WalkResult::interrupt();

@@ -876,7 +876,8 @@ LogicalResult Emitter::emitFill(Operation *op, Value dst,
   if (failed(extents(type, op, shape, numel)))
     return failure();
   bool perThread = scopeOf(root) == MemoryScope::Local ||
-                   scopeOf(root) == MemoryScope::LocalVar;
+                   scopeOf(root) == MemoryScope::LocalVar ||
+                   scopeOf(root) == MemoryScope::Reducer;
   std::string f = fresh("f");
   open("for (" + indexType() + " " + f + " = " + (perThread ? "0" : "tid") +
        "; " + f +

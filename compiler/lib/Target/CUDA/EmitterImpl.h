@@ -298,7 +298,7 @@ public:
                 mlir::Operation *at);
   /// The scope of a root buffer.
   static tile::MemoryScope scopeOf(mlir::Value root);
-  /// Whether \p root (a root buffer) stores fp4 e2m1 elements two a byte
+  /// Whether \p root (a root buffer) stores fp4/int4 elements two a byte
   /// (global and shared memory; registers hold one a byte): its elements
   /// are nibble references and it is never accessed as vectors.
   static bool isPackedInMemory(mlir::Value root);
@@ -557,6 +557,12 @@ public:
   /// `T.rng_init` / `T.rng_rand` / `T.rng_rand_float` (CUDAEmitterRandom.cpp);
   /// nullopt for other callees.
   std::optional<mlir::LogicalResult> emitRngIntrinsic(tile::IntrinsicOp op);
+  /// T.reducer_init / T.reducer_update / T.finalize_reducer
+  /// (CUDAEmitterReducers.cpp); nullopt for other intrinsics.
+  std::optional<mlir::LogicalResult>
+  emitReducerIntrinsic(tile::IntrinsicOp op);
+  /// The scratch bytes a T.finalize_reducer needs (0 for other ops).
+  int64_t finalizeScratchBytes(mlir::Operation *op);
   /// Declares the thread's generator at the top of \p kernel when it draws
   /// random numbers (so a T.rng_init under a branch reaches later draws).
   void declareRngState(tile::KernelOp kernel);
@@ -996,6 +1002,7 @@ mlir::FileLineColRange getFileLoc(mlir::Location loc);
 inline bool isE2M1(mlir::Type t) {
   return mlir::isa<mlir::Float4E2M1FNType>(t);
 }
+using tile::isPackedNibble;
 
 /// The C++ index expressions of flat element \p flat over \p shape
 /// (row-major), declared as variables named after \p hint.

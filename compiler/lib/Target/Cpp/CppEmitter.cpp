@@ -183,6 +183,9 @@ FailureOr<std::string> Emitter::valueType(Type t, Operation *at) {
     unsigned w = it.getWidth();
     if (w == 8 || w == 16 || w == 32 || w == 64)
       return (it.isUnsigned() ? "uint" : "int") + std::to_string(w) + "_t";
+    // int4/uint4: two a byte in memory (tlc::cpu::View's references).
+    if (w == 4)
+      return std::string(it.isUnsigned() ? "tlc::cpu::u4" : "tlc::cpu::i4");
   }
   if (t.isF32() || t.isTF32())
     return std::string("float");
@@ -536,9 +539,32 @@ LogicalResult Emitter::emitKernel(tile::KernelOp op) {
           return i.getCallee() == "T.sync_grid" ? WalkResult::interrupt()
                                                 : WalkResult::advance();
         }).wasInterrupted();
+  // Thread-block clusters whose blocks synchronise or ask their rank: the
+  // blocks of a cluster at once (tlc::cpu::launchClusters).
+  SmallVector<int64_t, 3> cluster(3, 1);
+  if (auto attr = op->getAttrOfType<DenseI64ArrayAttr>("cluster_dims"))
+    for (auto [i, d] : llvm::enumerate(attr.asArrayRef()))
+      if (i < 3)
+        cluster[i] = d;
+  bool clustered =
+      cluster[0] * cluster[1] * cluster[2] > 1 &&
+      op.walk([](tile::IntrinsicOp i) {
+          return isClusterIntrinsic(i.getCallee()) ? WalkResult::interrupt()
+                                                   : WalkResult::advance();
+        }).wasInterrupted();
+  if (cooperative && clustered) {
+    op.emitError("the CPU target runs either a cooperative launch "
+                 "(T.sync_grid) or synchronising clusters, not both");
+    return failure();
+  }
   if (cooperative)
     open("tlc::cpu::launchCooperative(st, " + locLiteral(op.getLoc()) + ", " +
          g[0] + ", " + g[1] + ", " + g[2] + ", [&](" + params + ")");
+  else if (clustered)
+    open("tlc::cpu::launchClusters(st, " + locLiteral(op.getLoc()) + ", " +
+         g[0] + ", " + g[1] + ", " + g[2] + ", " +
+         std::to_string(cluster[0]) + ", " + std::to_string(cluster[1]) +
+         ", " + std::to_string(cluster[2]) + ", [&](" + params + ")");
   else
     open("tlc::cpu::launch(st, args->numWorkers, " + g[0] + ", " + g[1] +
          ", " + g[2] + ", [&](" + params + ")");

@@ -113,6 +113,8 @@ LogicalResult Emitter::emitIntrinsic(tile::IntrinsicOp op) {
     return *r;
   if (std::optional<LogicalResult> r = emitRngIntrinsic(op))
     return *r;
+  if (std::optional<LogicalResult> r = emitReducerIntrinsic(op))
+    return *r;
   if (isCpuNoOpIntrinsic(callee) && op->getNumResults() == 0) {
     comment(op, (callee + "(): no-op on the CPU (one executor per block, "
                           "memory operations complete in program order)")
@@ -149,6 +151,26 @@ LogicalResult Emitter::emitIntrinsic(tile::IntrinsicOp op) {
       return fail("is a barrier of the whole block, but here only some "
                   "elements of a T.Parallel may reach it");
     comment(op, "T.tvm_storage_sync: no-op, one executor per block");
+    return success();
+  }
+  if (isClusterIntrinsic(callee)) {
+    // Clusters (tlc::cpu::launchClusters): the rank, or the cluster
+    // barrier's arrive / wait for the block (one executor: one arrival).
+    if (callee == "T.block_rank_in_cluster") {
+      if (op->getNumResults() != 1)
+        return fail("needs a result");
+      auto rt = valueType(op.getResult(0).getType(), op);
+      if (failed(rt))
+        return failure();
+      line("const " + *rt + " " + define(op.getResult(0), "rank") + " = " +
+           *rt + "(tlc::cpu::currentCluster().rank);");
+      return success();
+    }
+    bool arrive = callee != "T.cluster_wait";
+    bool wait = callee == "T.cluster_wait" || callee == "T.cluster_sync";
+    line(std::string("tlc::cpu::clusterBarrier(st, ") +
+         locLiteral(op.getLoc()) + ", " + (arrive ? "true" : "false") +
+         ", " + (wait ? "true" : "false") + ");");
     return success();
   }
   if (callee == "T.sync_grid" && !threaded) {

@@ -36,6 +36,8 @@ static std::string unsignedType(Type t) {
     return "uint64_t";
   if (t.isInteger(1))
     return "bool";
+  if (t.isInteger(4))
+    return "tlc::cpu::u4";
   return "uint" + std::to_string(t.getIntOrFloatBitWidth()) + "_t";
 }
 

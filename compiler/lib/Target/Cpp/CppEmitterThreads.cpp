@@ -148,6 +148,9 @@ static bool isCollective(Operation *op) {
     return isWarpIntrinsic(i.getCallee()) ||
            isBlockVoteIntrinsic(i.getCallee()) ||
            i.getCallee() == "T.barrier_wait" ||
+           // A cluster barrier: one arrival of the block.
+           (isClusterIntrinsic(i.getCallee()) &&
+            i.getCallee() != "T.block_rank_in_cluster") ||
            i.getCallee() == "T.mbarrier_wait_parity" ||
            // tcgen05.commit: one arrival when the gemms the statement's
            // threads issued are done (the CPU's are done already).

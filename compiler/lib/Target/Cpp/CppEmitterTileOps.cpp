@@ -181,9 +181,9 @@ LogicalResult Emitter::emitCopy(tile::CopyOp op) {
                        ? " (global accesses guarded)"
                        : ""));
   bool convert = ts.getElementType() != td.getElementType();
-  // Packed fp4 (two elements a byte) has no row copy of bytes.
-  bool packed = isa<Float4E2M1FNType>(ts.getElementType()) ||
-                isa<Float4E2M1FNType>(td.getElementType());
+  // Packed fp4 and int4 (two elements a byte) have no row copy of bytes.
+  bool packed = isPackedNibble(ts.getElementType()) ||
+                isPackedNibble(td.getElementType());
   // A named lambda: a RowBody (function_ref) must not outlive its callee.
   auto rowCopy = [&](ArrayRef<std::string> src, ArrayRef<std::string> dst,
                      unsigned dimSrc, unsigned dimDst, StringRef n) {

@@ -14,6 +14,7 @@
 #ifndef TLC_LIB_TARGET_CPP_EMITTERIMPL_H
 #define TLC_LIB_TARGET_CPP_EMITTERIMPL_H
 
+#include "tlc/Dialect/Tile/IR/BufferEffects.h"
 #include "tlc/Dialect/Tile/IR/TileOps.h"
 #include "tlc/Target/Cpp/CppEmitter.h"
 
@@ -152,6 +153,10 @@ public:
   /// `T.rng_init` / `T.rng_rand` / `T.rng_rand_float` (CppEmitterRandom.cpp);
   /// nullopt for other callees.
   std::optional<mlir::LogicalResult> emitRngIntrinsic(tile::IntrinsicOp op);
+  /// T.reducer_init / T.reducer_update / T.finalize_reducer
+  /// (CppEmitterReducers.cpp); nullopt for other intrinsics.
+  std::optional<mlir::LogicalResult>
+  emitReducerIntrinsic(tile::IntrinsicOp op);
   /// Declares the per-thread generators of \p kernel when it draws random
   /// numbers (\p count: the threads that have one).
   void declareRngStates(tile::KernelOp kernel, const std::string &count);
@@ -372,11 +377,20 @@ mlir::FileLineColRange getFileLoc(mlir::Location loc);
 
 /// True for f16, bf16 and the fp8 types (stored as tlc::cpu::MiniFloat).
 bool isSmallFloat(mlir::Type t);
+using tile::isPackedNibble;
 
 /// Whether \p op is a barrier the CPU target runs between loop nests when
 /// it stands straight in a T.Parallel body (CppEmitterFastPath.cpp):
 /// T.sync_grid, or raw TIR's block barrier T.tvm_storage_sync("shared").
 bool isLoopBarrier(mlir::Operation *op);
+
+/// T.cluster_arrive / _relaxed / wait / sync and T.block_rank_in_cluster:
+/// what makes a kernel of clusters run each cluster's blocks at once.
+inline bool isClusterIntrinsic(llvm::StringRef callee) {
+  return callee == "T.cluster_arrive" || callee == "T.cluster_arrive_relaxed" ||
+         callee == "T.cluster_wait" || callee == "T.cluster_sync" ||
+         callee == "T.block_rank_in_cluster";
+}
 
 } // namespace tlc::target::detail
 

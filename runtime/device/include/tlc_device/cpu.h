@@ -357,6 +357,33 @@ inline uint8_t floatToE2M1Bits(float x) { return tlc::fp4::e2m1FromFloat(x); }
 inline float e2m1BitsToFloat(uint8_t b) { return tlc::fp4::e2m1ToFloat(b); }
 using f4e2m1 = MiniFloat<uint8_t, floatToE2M1Bits, e2m1BitsToFloat>;
 
+/// int4 (\p Signed) or uint4 (tlc_device/fp4.h): a value holds one code
+/// (its own byte), memory two a byte like f4e2m1. Arithmetic converts to
+/// `int`; making a 4-bit value of an integer wraps modulo 16 (the MLIR
+/// arith semantics of i4), of a float rounds toward zero and saturates
+/// (`cast`).
+template <bool Signed> struct Int4 {
+  uint8_t bits;
+  Int4() = default;
+  /// \p v modulo 16.
+  constexpr Int4(long long v) : bits(uint8_t(v & 0xf)) {}
+  constexpr operator int() const {
+    return Signed ? int((bits & 0xfu) ^ 0x8u) - 8 : int(bits & 0xfu);
+  }
+  Int4 &operator+=(int v) { return *this = Int4(int(*this) + v); }
+  Int4 &operator-=(int v) { return *this = Int4(int(*this) - v); }
+  Int4 &operator*=(int v) { return *this = Int4(int(*this) * v); }
+  Int4 &operator++() { return *this += 1; }
+  Int4 &operator--() { return *this -= 1; }
+  static Int4 fromBits(uint8_t b) {
+    Int4 r;
+    r.bits = b;
+    return r;
+  }
+};
+using i4 = Int4<true>;
+using u4 = Int4<false>;
+
 /// What `View<T, R>::at` returns: a T& for every type stored whole.
 template <typename T> struct ElementRef {
   using type = T &;
@@ -385,12 +412,52 @@ template <> struct ElementRef<f4e2m1> {
   }
 };
 
+/// A packed int4/uint4 element (like F4Ref).
+template <bool Signed> struct Int4Ref {
+  tlc::fp4::E2M1Ref<true> ref;
+  operator Int4<Signed>() const {
+    return Int4<Signed>::fromBits(uint8_t(ref));
+  }
+  const Int4Ref &operator=(Int4<Signed> v) const {
+    ref = v.bits;
+    return *this;
+  }
+  const Int4Ref &operator=(const Int4Ref &other) const {
+    ref = other.ref;
+    return *this;
+  }
+};
+template <bool Signed> struct ElementRef<Int4<Signed>> {
+  using type = Int4Ref<Signed>;
+  static Int4Ref<Signed> at(Int4<Signed> *base, int64_t offset) {
+    return Int4Ref<Signed>{{reinterpret_cast<uint8_t *>(base), offset}};
+  }
+};
+
+template <typename T> struct IsInt4 : std::false_type {};
+template <bool S> struct IsInt4<Int4<S>> : std::true_type {};
+template <typename T> struct IsInt4Ref : std::false_type {};
+template <bool S> struct IsInt4Ref<Int4Ref<S>> : std::true_type {
+  using Value = Int4<S>;
+};
+
 /// Converts between any two element types: floats through float (small
 /// formats round on the way in), float -> integer saturating with NaN -> 0
 /// like the GPU's cvt.rzi.sat, integers by C++ conversion.
 template <typename To, typename From> inline To cast(From v) {
   if constexpr (std::is_same_v<To, From>) {
     return v;
+  } else if constexpr (IsInt4Ref<From>::value) {
+    return cast<To>(typename IsInt4Ref<From>::Value(v));
+  } else if constexpr (IsInt4<From>::value) {
+    return cast<To>(int(v));
+  } else if constexpr (IsInt4<To>::value) {
+    if constexpr (std::is_class_v<From> || std::is_floating_point_v<From>)
+      return To(tlc::fp4::int4FromFloat(
+          float(v), std::is_same_v<To, i4> ? -8 : 0,
+          std::is_same_v<To, i4> ? 7 : 15));
+    else
+      return To((long long)v);
   } else if constexpr (std::is_class_v<From>) {
     return cast<To>(float(v));
   } else if constexpr (std::is_class_v<To>) {
@@ -1450,6 +1517,134 @@ inline void launchCooperative(Status &st, const char *loc, int64_t gx,
     });
   for (std::thread &t : blocks)
     t.join();
+}
+
+/// The hardware barrier of a thread-block cluster (barrier.cluster.arrive /
+/// .wait, PTX ISA): a block's arrival completes the current phase when
+/// every block of the cluster has arrived; a wait ends once the phase of
+/// the block's last arrival has completed. The CPU target runs a block as
+/// one executor, so a block arrives once (its threads' arrivals are one
+/// statement). A block that returns while others wait breaks the barrier.
+class ClusterBarrier {
+public:
+  explicit ClusterBarrier(int64_t blocks) : blocks(blocks) {}
+  /// Arrives; the phase the arrival belongs to.
+  int64_t arrive() {
+    std::lock_guard<std::mutex> lock(mutex);
+    int64_t phase = completed;
+    if (++arrived + exited == blocks)
+      complete();
+    return phase;
+  }
+  /// Waits for \p phase to complete; false when a block returned first.
+  bool wait(int64_t phase) {
+    std::unique_lock<std::mutex> lock(mutex);
+    changed.wait(lock, [&] { return completed > phase || broken; });
+    return completed > phase;
+  }
+  /// A block returned.
+  void exit() {
+    std::lock_guard<std::mutex> lock(mutex);
+    ++exited;
+    if (arrived > 0 && arrived + exited == blocks) {
+      broken = true;
+      changed.notify_all();
+    }
+  }
+
+private:
+  void complete() {
+    arrived = 0;
+    ++completed;
+    changed.notify_all();
+  }
+  std::mutex mutex;
+  std::condition_variable changed;
+  int64_t blocks, arrived = 0, exited = 0, completed = 0;
+  bool broken = false;
+};
+
+/// The cluster the calling host thread runs a block of.
+struct ClusterContext {
+  ClusterBarrier *barrier = nullptr;
+  /// The block's rank in its cluster (x fastest) and the cluster's size.
+  int64_t rank = 0, size = 1;
+  /// The phase of an arrival not yet waited for (-1: none).
+  int64_t pending = -1;
+};
+inline ClusterContext &currentCluster() {
+  static thread_local ClusterContext cluster;
+  return cluster;
+}
+
+/// launch() for a kernel of thread-block clusters that synchronise
+/// (T.cluster_arrive / wait / sync): the clusters one after the other, the
+/// blocks of each at once, each on a host thread of its own (the GPU
+/// schedules a cluster's blocks together). The grid's extents must be
+/// multiples of the cluster's (as cudaLaunchKernelEx requires).
+template <typename Body>
+inline void launchClusters(Status &st, const char *loc, int64_t gx,
+                           int64_t gy, int64_t gz, int64_t cx, int64_t cy,
+                           int64_t cz, const Body &body) {
+  if (gx <= 0 || gy <= 0 || gz <= 0)
+    return;
+  if (gx % cx || gy % cy || gz % cz) {
+    char what[200];
+    std::snprintf(what, sizeof what,
+                  "the grid (%lld, %lld, %lld) is not a multiple of the "
+                  "cluster dimensions (%lld, %lld, %lld)",
+                  (long long)gx, (long long)gy, (long long)gz, (long long)cx,
+                  (long long)cy, (long long)cz);
+    st.fail(loc, what);
+    return;
+  }
+  int64_t size = cx * cy * cz;
+  for (int64_t z0 = 0; z0 < gz; z0 += cz)
+    for (int64_t y0 = 0; y0 < gy; y0 += cy)
+      for (int64_t x0 = 0; x0 < gx; x0 += cx) {
+        ClusterBarrier barrier(size);
+        std::vector<std::thread> blocks;
+        blocks.reserve(size_t(size));
+        for (int64_t r = 0; r < size; ++r)
+          blocks.emplace_back([&, r] {
+            ClusterContext &c = currentCluster();
+            c = ClusterContext{&barrier, r, size, -1};
+            body(x0 + r % cx, y0 + (r / cx) % cy, z0 + r / (cx * cy));
+            barrier.exit();
+            c = ClusterContext();
+          });
+        for (std::thread &t : blocks)
+          t.join();
+        if (st.hasFailed())
+          return;
+      }
+}
+
+/// T.cluster_arrive (\p wait false), T.cluster_wait (\p arrive false) and
+/// T.cluster_sync (both) for the calling block. A block outside a cluster
+/// launch is a cluster of one: the barrier completes at once.
+inline void clusterBarrier(Status &st, const char *loc, bool arrive,
+                           bool wait) {
+  ClusterContext &c = currentCluster();
+  if (arrive) {
+    if (c.pending >= 0) {
+      st.fail(loc, "T.cluster_arrive: the block arrived already and has not "
+                   "waited (an arrival without T.cluster_wait)");
+      return;
+    }
+    c.pending = c.barrier ? c.barrier->arrive() : 0;
+  }
+  if (!wait)
+    return;
+  if (c.pending < 0) {
+    st.fail(loc, "T.cluster_wait without a T.cluster_arrive before it");
+    return;
+  }
+  int64_t phase = c.pending;
+  c.pending = -1;
+  if (c.barrier && !c.barrier->wait(phase))
+    st.fail(loc, "cluster barrier: a block of the cluster returned without "
+                 "arriving (on a GPU the others would wait forever)");
 }
 
 /// T.sync_grid: waits for every block of the cooperative launch.

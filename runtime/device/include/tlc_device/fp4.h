@@ -1,4 +1,4 @@
-//===- fp4.h - The e2m1 (fp4) element type ----------------------*- C++ -*-===//
+//===- fp4.h - The 4-bit element types (e2m1, int4) -------------*- C++ -*-===//
 //
 // Part of the tlc project.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
@@ -133,6 +133,34 @@ template <bool Atomic> struct E2M1Ref {
     return *this = uint8_t(other);
   }
 };
+
+//===----------------------------------------------------------------------===//
+// int4 and uint4
+//===----------------------------------------------------------------------===//
+//
+// TileLang's `int4` (two's complement, -8..7) and `uint4` (0..15) share
+// the e2m1 storage: two a byte in memory (element 2k in the low nibble, as
+// torch stores int4 in int8 bytes), one code a byte in registers, through
+// the same nibble references. Values are computed in `int` and wrap modulo
+// 16 when they become 4-bit again (as the MLIR arith ops on i4 do).
+
+/// The value of int4 code \p c (its low 4 bits), sign extended.
+TLC_FP4_FN int int4FromCode(uint8_t c) { return int((c & 0xfu) ^ 0x8u) - 8; }
+/// The value of uint4 code \p c (its low 4 bits).
+TLC_FP4_FN int uint4FromCode(uint8_t c) { return int(c & 0xfu); }
+/// The 4-bit code of integer \p v: its value modulo 16.
+TLC_FP4_FN uint8_t int4ToCode(long long v) { return uint8_t(v & 0xf); }
+/// \p x rounded toward zero and saturated to [\p lo, \p hi] (NaN is 0),
+/// as the CPU target converts floats to every integer type.
+TLC_FP4_FN int int4FromFloat(float x, int lo, int hi) {
+  if (!(x == x))
+    return 0;
+  if (x <= float(lo))
+    return lo;
+  if (x >= float(hi))
+    return hi;
+  return int(x);
+}
 
 /// The reference to element \p i of packed storage \p p.
 template <bool Atomic, typename P>

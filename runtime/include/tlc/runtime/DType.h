@@ -30,7 +30,7 @@ enum class DTypeClass { Float, SignedInt, UnsignedInt, Bool };
 enum class DTypeCode {
   F16, BF16, F32, TF32, F64, E4M3FN, E5M2, E4M3FNUZ, E5M2FNUZ, E8M0FNU,
   E2M1FN,
-  I8, I16, I32, I64, U8, U16, U32, U64, Bool
+  I4, U4, I8, I16, I32, I64, U8, U16, U32, U64, Bool
 };
 
 /// Facts about one dtype.
@@ -53,10 +53,14 @@ struct DType {
 
   /// True for floating-point dtypes.
   bool isFloat() const { return cls == DTypeClass::Float; }
-  /// True for float4_e2m1fn, stored two elements a byte (element 2k in
-  /// the low nibble, like torch's float4_e2m1fn_x2); `size` is then the
-  /// byte holding a pair and load()/store() read and write a low nibble.
-  bool isPacked() const { return code == DTypeCode::E2M1FN; }
+  /// True for float4_e2m1fn, int4 and uint4, stored two elements a byte
+  /// (element 2k in the low nibble, like torch's float4_e2m1fn_x2 and its
+  /// int4 in int8 bytes); `size` is then the byte holding a pair and
+  /// load()/store() read and write a low nibble.
+  bool isPacked() const {
+    return code == DTypeCode::E2M1FN || code == DTypeCode::I4 ||
+           code == DTypeCode::U4;
+  }
   /// The bytes \p n elements take in memory.
   size_t storageBytes(int64_t n) const {
     return isPacked() ? size_t((n + 1) / 2) : size_t(n) * size;

@@ -79,6 +79,10 @@ int64_t tlc::tile::getElementStorageBytes(Type t) {
   return 0;
 }
 
+bool tlc::tile::isPackedNibble(Type t) {
+  return isa<Float4E2M1FNType>(t) || t.isInteger(4);
+}
+
 MemoryScope tlc::tile::getScopeOf(Value buffer) {
   return cast<BufferType>(buffer.getType()).getScope();
 }

@@ -172,8 +172,8 @@ CopyChoice tlc::tile::chooseCopy(CopyOp copy, const CopyTarget &target,
     }
   choice.vec = vec;
   int64_t vecBytes = vec * getElementStorageBytes(dstElem);
-  // (Packed fp4 goes element by element: vectors count bytes.)
-  bool vector = sameType && vec > 1 && !isa<Float4E2M1FNType>(srcElem) &&
+  // (Packed fp4 / int4 go element by element: vectors count bytes.)
+  bool vector = sameType && vec > 1 && !isPackedNibble(srcElem) &&
                 (vecBytes == 4 || vecBytes == 8 || vecBytes == 16);
   if (!vector) {
     choice.xorRunBytes = 0;

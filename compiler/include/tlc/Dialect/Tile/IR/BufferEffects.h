@@ -57,6 +57,10 @@ bool hasUnitInnerStride(mlir::Value buffer);
 /// it (sub-byte types take a byte; `index` 8), 0 for a non-scalar type.
 int64_t getElementStorageBytes(mlir::Type t);
 
+/// Whether elements of type \p t are stored two a byte in global and shared
+/// memory (fp4 e2m1, int4, uint4): no byte-wise vector copies of them.
+bool isPackedNibble(mlir::Type t);
+
 /// The memory scope of a buffer value.
 MemoryScope getScopeOf(mlir::Value buffer);
 
