@@ -167,7 +167,7 @@ tlc::driver::collectLayoutViews(const eval::FileAnalysis &analysis,
             v.shared = tile::sharedStorageLayout(root, s);
             v.sharedLabel = tile::sharedStorageLabel(root, s);
           } else if (auto l = llvm::dyn_cast_or_null<tile::LayoutAttr>(
-                       alloc.getLayoutAttr()))
+                         alloc.getLayoutAttr()))
             v.shared = l.getLayout();
           else
             v.shared = layout::Layout::linear(type.getShape());

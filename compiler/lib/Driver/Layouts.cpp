@@ -292,8 +292,8 @@ storageLabels(llvm::ArrayRef<mlir::Operation *> ops,
                        stored.shortLabel().size(), label);
       if (!detail.empty() && detail.back() != '\n')
         detail += '\n';
-      detail += std::string("stored by the ") +
-                (target.hip ? "HIP" : "CUDA") + " target ";
+      detail += std::string("stored by the ") + (target.hip ? "HIP" : "CUDA") +
+                " target ";
       if (s && s->kind != tile::SharedStorage::Kind::Linear)
         detail += "through " + s->indexNamespace(target.hip) +
                   s->indexTemplate(type) +
@@ -310,8 +310,8 @@ storageLabels(llvm::ArrayRef<mlir::Operation *> ops,
       // printer keeps its own storage, which a program cannot observe
       // except through raw pointers (refused into swizzled tiles) and
       // hand-written descriptors (whose one-panel tiles it follows).
-      if (auto l = llvm::dyn_cast_or_null<tile::LayoutAttr>(
-              alloc.getLayoutAttr())) {
+      if (auto l =
+              llvm::dyn_cast_or_null<tile::LayoutAttr>(alloc.getLayoutAttr())) {
         layout::Layout chosen = l.getLayout();
         if (!chosen.isEquivalentTo(stored))
           detail += std::string("\n") +
@@ -383,7 +383,8 @@ LayoutStats tlc::driver::inferLayouts(eval::FileAnalysis &analysis,
     // The CPU target runs a block's threads over one copy of each shared
     // buffer, stored row-major whatever layout was asked for.
     for (eval::Hint &h : analysis.hints)
-      if (h.kind == "buffer" && (h.scope == "shared" || h.scope == "shared.dyn")) {
+      if (h.kind == "buffer" &&
+          (h.scope == "shared" || h.scope == "shared.dyn")) {
         h.layout = "linear";
         h.layoutDetail = "stored by the CPU target row-major";
       }

@@ -1,4 +1,5 @@
-# C_s's hint (the T.tma_copy store's tile) says row-major, as the CUDA code stores it (it said TileLang's "swizzle 128B" before the hints described the printer's storage); the one remark (8-way bank conflict on C_s) is true.
+# C_s's hint (the T.tma_copy store's tile) says row-major, as the CUDA code stores it (it said TileLang's "swizzle 128B"
+# before the hints described the printer's storage); the one remark (8-way bank conflict on C_s) is true.
 # RUN: tlc-build --check %s 2>&1 | not grep -E "error|warning"
 # RUN: tlc-build --emit=hints --format=json %s | FileCheck %s
 # I: T.wgmma_gemm with warpgroup_arrive/commit_batch/wait, warpgroup_fence_operand, wait_wgmma,

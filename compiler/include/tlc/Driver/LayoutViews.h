@@ -80,8 +80,8 @@ TextRange sourceRangeOf(const syntax::SyntaxTree &tree, mlir::Location loc);
 /// The layout views (cheap: maps are built on demand) of \p analysis (fragments
 /// from their inferred layout attributes; shared buffers in the layout the \p
 /// target's generated code stores them: tile::planSharedStorage's panels,
-/// swizzles or row-major; other targets the inferred attribute). Buffers without a layout are left
-/// out.
+/// swizzles or row-major; other targets the inferred attribute). Buffers
+/// without a layout are left out.
 std::vector<LayoutView> collectLayoutViews(const eval::FileAnalysis &analysis,
                                            const syntax::SyntaxTree &tree,
                                            llvm::StringRef target);

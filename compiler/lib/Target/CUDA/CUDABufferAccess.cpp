@@ -83,8 +83,7 @@ FailureOr<std::string> Emitter::linearIndex(const RootAccess &access,
   auto stored = sharedStorage.find(access.root);
   if (stored != sharedStorage.end() && access.indices.size() >= 2 &&
       stored->second.kind != SharedStorage::Kind::Linear &&
-      (stored->second.kind != SharedStorage::Kind::Panels ||
-       type.isStatic())) {
+      (stored->second.kind != SharedStorage::Kind::Panels || type.isStatic())) {
     // The storage planSharedStorage chose, by its index function.
     const SharedStorage &s = stored->second;
     std::string fn = s.indexNamespace(lang.isHip()) + s.indexTemplate(type);
@@ -94,10 +93,10 @@ FailureOr<std::string> Emitter::linearIndex(const RootAccess &access,
       // whole [rows, cols] tile.
       std::string lead = "0";
       for (unsigned d = 0; d + 2 < rank; ++d)
-        lead = d == 0 ? access.indices[0]
-                      : "(" + lead + ") * " +
-                            std::to_string(type.getShape()[d]) + " + " +
-                            access.indices[d];
+        lead = d == 0
+                   ? access.indices[0]
+                   : "(" + lead + ") * " + std::to_string(type.getShape()[d]) +
+                         " + " + access.indices[d];
       return fn + "(" + lead + ", " + access.indices[rank - 2] + ", " +
              access.indices[rank - 1] + ")";
     }

@@ -189,11 +189,10 @@ tlc::tile::planWgmmaPanels(KernelOp kernel) {
     std::optional<layout::Layout> l = decodeLayout(alloc->getAttr("layout"));
     if (!l)
       return;
-    int64_t bytes = l->getKind() == layout::LayoutKind::Swizzle32B   ? 32
-                    : l->getKind() == layout::LayoutKind::Swizzle64B ? 64
-                    : l->getKind() == layout::LayoutKind::Swizzle128B
-                        ? 128
-                        : 0;
+    int64_t bytes = l->getKind() == layout::LayoutKind::Swizzle32B    ? 32
+                    : l->getKind() == layout::LayoutKind::Swizzle64B  ? 64
+                    : l->getKind() == layout::LayoutKind::Swizzle128B ? 128
+                                                                      : 0;
     int64_t rowBytes =
         type.getShape()[1] * getElementStorageBytes(type.getElementType());
     if (!bytes || rowBytes != bytes)

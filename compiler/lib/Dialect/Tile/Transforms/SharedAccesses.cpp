@@ -150,9 +150,8 @@ std::string SharedStorage::indexTemplate(BufferType type) const {
            (chunkElems == 8 ? "" : ", " + std::to_string(chunkElems)) + ">";
   case Kind::Panels:
     return "panelSwizzledIndex<" + std::to_string(chunks) + ", " +
-           std::to_string(chunkElems) + ", " +
-           std::to_string(shape.end()[-2]) + ", " +
-           std::to_string(shape.back()) + ">";
+           std::to_string(chunkElems) + ", " + std::to_string(shape.end()[-2]) +
+           ", " + std::to_string(shape.back()) + ">";
   case Kind::LdsSwizzle:
     return "xorSwizzledIndex<" + std::to_string(shape.back()) + ", " +
            std::to_string(lds.vec) + ", " + std::to_string(lds.perPhase) +
@@ -262,11 +261,7 @@ layout::Layout tlc::tile::sharedStorageLayout(Value root,
                                               const SharedStorage *s) {
   auto t = cast<BufferType>(root.getType());
   SmallVector<int64_t> shape(t.getShape());
-  // fp4 e2m1 is stored two a byte (the swizzles take 8- and 16-bit
-  // elements only, so such a tile is row-major).
-  unsigned bits = isa<Float4E2M1FNType>(t.getElementType())
-                      ? 4
-                      : getElementStorageBytes(t.getElementType()) * 8;
+  unsigned bits = getElementStorageBytes(t.getElementType()) * 8;
   std::optional<llvm::Expected<layout::Layout>> l;
   if (s && s->kind == SharedStorage::Kind::Panels && shape.size() >= 2)
     if (std::optional<layout::SwizzleMode> mode = panelMode(s->chunks))
@@ -279,8 +274,10 @@ layout::Layout tlc::tile::sharedStorageLayout(Value root,
     return std::move(**l);
   if (l)
     llvm::consumeError(l->takeError());
+  // fp4 e2m1 is stored two a byte, row-major (the swizzles above see it
+  // in bytes, as the printer's index functions do).
   layout::Layout linear = layout::Layout::linear(shape);
-  linear.setElementBits(bits);
+  linear.setElementBits(isa<Float4E2M1FNType>(t.getElementType()) ? 4 : bits);
   return linear;
 }
 
@@ -553,9 +550,9 @@ static std::vector<BankConflict> findConflicts(KernelOp kernel, bool mmaSync,
   return result;
 }
 
-std::vector<BankConflict>
-tlc::tile::findBankConflicts(KernelOp kernel, bool mmaSync, bool sm90a,
-                             StringRef arch) {
+std::vector<BankConflict> tlc::tile::findBankConflicts(KernelOp kernel,
+                                                       bool mmaSync, bool sm90a,
+                                                       StringRef arch) {
   return findConflicts(kernel, mmaSync, sm90a, /*hip=*/false, arch);
 }
 

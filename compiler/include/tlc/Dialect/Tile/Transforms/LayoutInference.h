@@ -73,8 +73,7 @@ llvm::SmallVector<GemmOp> selectWgmmaGemms(KernelOp kernel);
 /// selectWgmmaGemms(), and the buffers of `T.initialize_wgmma_descriptor`
 /// whose `layout` is one swizzled panel. The pass applies exactly this on
 /// sm_90a; the hints and pictures ask it of a kernel not lowered yet.
-llvm::SmallVector<std::pair<AllocOp, int64_t>>
-planWgmmaPanels(KernelOp kernel);
+llvm::SmallVector<std::pair<AllocOp, int64_t>> planWgmmaPanels(KernelOp kernel);
 
 /// The shared allocations of \p kernel that `tile-plan-tcgen05` stores in
 /// descriptor panels on sm_100a, with the swizzle's row bytes: the shared

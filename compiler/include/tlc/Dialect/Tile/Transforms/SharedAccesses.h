@@ -9,9 +9,9 @@
 // What the CUDA back end does with shared memory, as facts over Tile IR:
 // which shared tiles it XOR-swizzles or stores in descriptor panels (the
 // printer asks planSharedStorage() and so do hints, pictures and the
-// bank-conflict analysis), the layout each shared buffer is stored in, and the warp-wide accesses the generated
-// code makes to them, with their bank-conflict degree
-// (layout/BankConflicts.h).
+// bank-conflict analysis), the layout each shared buffer is stored in,
+// and the warp-wide accesses the generated code makes to them, with their
+// bank-conflict degree (layout/BankConflicts.h).
 //
 // Accesses modelled: T.copy between global (or shared) memory and shared
 // memory (16-byte vectors or elements, chunk q = round * threads + tid;
@@ -103,8 +103,8 @@ struct SharedStorageTarget {
 /// The printer of \p target (`cuda:sm_90a`, `sm_80`, `hip:gfx942`; empty
 /// is the default sm_80), or std::nullopt for a target without one
 /// (`cpu`).
-std::optional<SharedStorageTarget> parseSharedStorageTarget(
-    llvm::StringRef target);
+std::optional<SharedStorageTarget>
+parseSharedStorageTarget(llvm::StringRef target);
 
 /// How the CUDA / HIP printer of \p target stores each shared allocation
 /// of \p kernel; allocations not in the map are stored row-major. Panels
@@ -123,7 +123,7 @@ layout::Layout sharedStorageLayout(mlir::Value root, const SharedStorage *s);
 /// pictures: the canonical swizzle's name where the layout is one
 /// (`swizzle 128B`: a 128-byte row swizzle, or panels of 128-byte rows as
 /// descriptors read them), else what it is (`swizzle 128B, 256B rows`,
-/// `xor swizzle 4 x 2 x 8`), `linear`.
+/// `xor swizzle (runs of 4, 8 phases of 2 rows)`), `linear`.
 std::string sharedStorageLabel(mlir::Value root, const SharedStorage *s);
 
 /// The value of index \p v at loop coordinates \p coords of \p par (its
@@ -159,15 +159,15 @@ struct BankConflict {
 /// The accesses of \p kernel (threads static) that conflict, in program
 /// order, one per (op, buffer, instruction), each against the layout
 /// planSharedStorage() says its buffer is stored in (\p arch, e.g.
-/// `sm_100a`, decides the panels of a kernel not lowered). \p mmaSync: the target issues
-/// T.gemm as mma.sync with ldmatrix operand loads (sm_80 .. sm_89, and
-/// sm_90 without the `a` features). \p sm90a: the target is sm_90a, whose
-/// gemms take wgmma when tile-plan-wgmma chooses it (selectWgmmaGemms):
-/// their shared operands are then stored in the descriptors' panel swizzle
-/// (layout::makeGemmABLayoutHopper) and read as 8-row x 16-byte core
-/// matrices, one phase each; the other gemms use ldmatrix. Fragments are
-/// read from the `layout` attributes of their allocations (run layout
-/// inference first).
+/// `sm_100a`, decides the panels of a kernel not lowered). \p mmaSync: the
+/// target issues T.gemm as mma.sync with ldmatrix operand loads (sm_80 ..
+/// sm_89, and sm_90 without the `a` features). \p sm90a: the target is
+/// sm_90a, whose gemms take wgmma when tile-plan-wgmma chooses it
+/// (selectWgmmaGemms): their shared operands are then stored in the
+/// descriptors' panel swizzle (layout::makeGemmABLayoutHopper) and read as
+/// 8-row x 16-byte core matrices, one phase each; the other gemms use
+/// ldmatrix. Fragments are read from the `layout` attributes of their
+/// allocations (run layout inference first).
 std::vector<BankConflict> findBankConflicts(KernelOp kernel, bool mmaSync,
                                             bool sm90a = false,
                                             llvm::StringRef arch = "");
