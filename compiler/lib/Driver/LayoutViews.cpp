@@ -123,19 +123,18 @@ tlc::driver::collectLayoutViews(const eval::FileAnalysis &analysis,
   if (!analysis.module)
     return views;
   mlir::ModuleOp module = *analysis.module;
-  // HIP is printed by the same printer: the same swizzle plan, with the
+  // HIP is printed by the same printer: the same storage plan, with the
   // MFMA operand tiles in their LDS swizzles.
-  bool cuda = isCudaTarget(target) || isHipTarget(target);
-  bool hip = isHipTarget(target);
+  std::optional<tile::SharedStorageTarget> storageTarget;
+  if (isCudaTarget(target) || isHipTarget(target))
+    storageTarget = tile::parseSharedStorageTarget(target);
   size_t ops = module.getBody()->getOperations().size();
   for (auto [index, top] : llvm::enumerate(module.getBody()->getOperations())) {
     std::string instance = instanceLabel(analysis, index, ops);
     top.walk([&](tile::KernelOp kernel) {
-      llvm::DenseMap<mlir::Value, int64_t> swizzled =
-          tile::planSwizzledTiles(kernel);
-      llvm::DenseMap<mlir::Value, layout::XorSwizzle> lds;
-      if (hip)
-        lds = tile::planLdsSwizzles(kernel);
+      llvm::DenseMap<mlir::Value, tile::SharedStorage> storage;
+      if (storageTarget)
+        storage = tile::planSharedStorage(kernel, *storageTarget);
       std::string kernelName;
       if (auto fn = kernel->getParentOfType<tile::FuncOp>())
         kernelName = fn.getSymName().str();
@@ -161,10 +160,14 @@ tlc::driver::collectLayoutViews(const eval::FileAnalysis &analysis,
                 alloc.getLayoutAttr())) {
           v.fragment = f.getFragment();
         } else if (isSharedScope(type.getScope())) {
-          if (cuda)
-            v.shared = tile::cudaSharedLayout(root, swizzled, &lds);
-          else if (auto l = llvm::dyn_cast_or_null<tile::LayoutAttr>(
-                       alloc.getLayoutAttr()))
+          if (storageTarget) {
+            auto it = storage.find(root);
+            const tile::SharedStorage *s =
+                it == storage.end() ? nullptr : &it->second;
+            v.shared = tile::sharedStorageLayout(root, s);
+            v.sharedLabel = tile::sharedStorageLabel(root, s);
+          } else if (auto l = llvm::dyn_cast_or_null<tile::LayoutAttr>(
+                         alloc.getLayoutAttr()))
             v.shared = l.getLayout();
           else
             v.shared = layout::Layout::linear(type.getShape());
@@ -194,6 +197,8 @@ llvm::Expected<layout::LayoutMap> LayoutView::buildMap() const {
                      llvm::inconvertibleErrorCode(), "no layout"));
   if (map)
     map->instance = instance;
+  if (map && shared && !sharedLabel.empty())
+    map->label = sharedLabel;
   return map;
 }
 
@@ -266,6 +271,8 @@ tlc::driver::findInstanceConflicts(llvm::ArrayRef<mlir::Operation *> ops,
   // gemms take it (the others stay on mma.sync).
   bool mmaSync = !target.ends_with("a");
   bool sm90a = target.ends_with("sm_90a");
+  llvm::StringRef arch = target;
+  arch.consume_front("cuda:");
   llvm::DenseMap<mlir::Operation *, unsigned> position;
   for (auto [i, op] : llvm::enumerate(ops))
     position[op] = i;
@@ -275,7 +282,7 @@ tlc::driver::findInstanceConflicts(llvm::ArrayRef<mlir::Operation *> ops,
       continue;
     for (const tile::BankConflict &c :
          hip ? tile::findLdsBankConflicts(kernel)
-             : tile::findBankConflicts(kernel, mmaSync, sm90a)) {
+             : tile::findBankConflicts(kernel, mmaSync, sm90a, arch)) {
       InstanceConflict ic;
       auto at = position.find(c.op);
       if (at == position.end())

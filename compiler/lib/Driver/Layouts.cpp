@@ -20,6 +20,8 @@
 #include "tlc/Dialect/Tile/IR/TileOps.h"
 #include "tlc/Dialect/Tile/Transforms/LayoutInference.h"
 #include "tlc/Dialect/Tile/Transforms/Passes.h"
+#include "tlc/Dialect/Tile/Transforms/SharedAccesses.h"
+#include "tlc/Layout/EnumerationLimit.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -153,7 +155,8 @@ static std::string instanceKey(mlir::Operation *top, llvm::StringRef target) {
 /// layouts and sets \p failedAny; the others keep theirs.
 static std::shared_ptr<LayoutCache::Entry>
 inferInstance(llvm::ArrayRef<mlir::Operation *> ops,
-              const tile::LayoutTarget &target, bool &failedAny) {
+              const tile::LayoutTarget &target, bool &failedAny,
+              llvm::DenseSet<mlir::Operation *> &failedKernels) {
   llvm::DenseMap<mlir::Operation *, unsigned> position;
   for (auto [i, op] : llvm::enumerate(ops))
     position[op] = i;
@@ -167,6 +170,7 @@ inferInstance(llvm::ArrayRef<mlir::Operation *> ops,
         tile::inferKernelLayouts(kernel, target);
     if (mlir::failed(layouts)) {
       failedAny = true;
+      failedKernels.insert(kernel);
       continue;
     }
     for (auto &[value, fragment] : layouts->fragments)
@@ -237,15 +241,110 @@ static void planLaunches(LayoutCache::Entry &entry, mlir::Operation *top,
   });
 }
 
+/// The labels of the shared allocations of the kernels among \p ops as the
+/// printer of \p target stores them (tile::planSharedStorage, the plan the
+/// printer itself reads), by position in \p ops. The label of a buffer
+/// whose layout the program annotated, or inference chose, differently
+/// says so in its long form: the generated code does not follow it.
+static llvm::DenseMap<unsigned, std::pair<std::string, std::string>>
+storageLabels(llvm::ArrayRef<mlir::Operation *> ops,
+              const tile::SharedStorageTarget &target,
+              const llvm::DenseSet<mlir::Operation *> &failedKernels) {
+  llvm::DenseMap<unsigned, std::pair<std::string, std::string>> labels;
+  llvm::DenseMap<mlir::Operation *, unsigned> position;
+  for (auto [i, op] : llvm::enumerate(ops))
+    position[op] = i;
+  for (mlir::Operation *op : ops) {
+    auto kernel = llvm::dyn_cast<tile::KernelOp>(op);
+    // A kernel inference refused has no code to describe (its error says
+    // why).
+    if (!kernel || failedKernels.contains(kernel))
+      continue;
+    llvm::DenseMap<mlir::Value, tile::SharedStorage> storage =
+        tile::planSharedStorage(kernel, target);
+    llvm::DenseSet<mlir::Value> annotated;
+    kernel.walk([&](tile::AnnotateLayoutOp a) {
+      mlir::Value v = a.getBuffer();
+      while (auto region = v.getDefiningOp<tile::RegionOp>())
+        v = region.getSource();
+      annotated.insert(v);
+    });
+    kernel.walk([&](tile::AllocOp alloc) {
+      mlir::Value root = alloc.getResult();
+      auto type = llvm::cast<tile::BufferType>(root.getType());
+      // Tiles without a layout to show: symbolic, empty (an error at the
+      // allocation) or past what layouts enumerate.
+      if (!tile::isSharedScope(type.getScope()) || !type.isStatic() ||
+          llvm::any_of(type.getShape(), [](int64_t e) { return e <= 0; }) ||
+          layout::numElementsSaturated(type.getShape()) >
+              layout::kMaxEnumeratedInputs)
+        return;
+      auto it = storage.find(root);
+      const tile::SharedStorage *s =
+          it == storage.end() ? nullptr : &it->second;
+      std::string label = tile::sharedStorageLabel(root, s);
+      layout::Layout stored = tile::sharedStorageLayout(root, s);
+      std::string detail = stored.longForm();
+      // The first line names the layout's kind: name it as the hint does.
+      size_t kind = detail.find(" · " + stored.shortLabel());
+      if (kind != std::string::npos && kind < detail.find('\n'))
+        detail.replace(kind + std::string(" · ").size(),
+                       stored.shortLabel().size(), label);
+      if (!detail.empty() && detail.back() != '\n')
+        detail += '\n';
+      detail += std::string("stored by the ") + (target.hip ? "HIP" : "CUDA") +
+                " target ";
+      if (s && s->kind != tile::SharedStorage::Kind::Linear)
+        detail += "through " + s->indexNamespace(target.hip) +
+                  s->indexTemplate(type) +
+                  (s->kind == tile::SharedStorage::Kind::Panels
+                       ? " (the panels its wgmma / tcgen05 descriptors read)"
+                   : s->kind == tile::SharedStorage::Kind::LdsSwizzle
+                       ? " (the swizzle chosen for its MFMA reads)"
+                       : " (the 16-byte chunk swizzle of ldmatrix operands "
+                         "and staging tiles)");
+      else
+        detail += "row-major";
+      // The layout the program annotated, or inference chose (TileLang's
+      // choice, for its descriptors and TMA boxes), is only a request: the
+      // printer keeps its own storage, which a program cannot observe
+      // except through raw pointers (refused into swizzled tiles) and
+      // hand-written descriptors (whose one-panel tiles it follows).
+      if (auto l =
+              llvm::dyn_cast_or_null<tile::LayoutAttr>(alloc.getLayoutAttr())) {
+        layout::Layout chosen = l.getLayout();
+        if (!chosen.isEquivalentTo(stored))
+          detail += std::string("\n") +
+                    (annotated.contains(root) ? "T.annotate_layout asked for "
+                                              : "layout inference chose ") +
+                    chosen.shortLabel() + "; the generated code stores it " +
+                    label + " instead";
+      }
+      auto at = position.find(alloc);
+      if (at != position.end())
+        labels[at->second] = {label, detail};
+    });
+  }
+  return labels;
+}
+
 /// Fills the labels of \p entry from the layouts it holds, or from the
-/// attribute of an allocation whose layout came with the IR.
+/// attribute of an allocation whose layout came with the IR. Shared
+/// buffers of a GPU \p target are labelled by how its printer stores them
+/// (storageLabels).
 static void computeLabels(LayoutCache::Entry &entry,
-                          llvm::ArrayRef<mlir::Operation *> ops) {
+                          llvm::ArrayRef<mlir::Operation *> ops,
+                          llvm::StringRef target,
+                          const llvm::DenseSet<mlir::Operation *> &failed) {
   llvm::DenseMap<unsigned, std::pair<std::string, std::string>> inferred;
   for (const auto &[i, fragment] : entry.fragments)
     inferred[i] = {fragment.shortLabel(), fragment.longForm()};
   for (const auto &[i, layout] : entry.shared)
     inferred[i] = {layout.shortLabel(), layout.longForm()};
+  if (std::optional<tile::SharedStorageTarget> t =
+          tile::parseSharedStorageTarget(target))
+    for (auto &[i, labels] : storageLabels(ops, *t, failed))
+      inferred[i] = std::move(labels);
   for (auto [i, op] : llvm::enumerate(ops)) {
     auto alloc = llvm::dyn_cast<tile::AllocOp>(op);
     if (!alloc)
@@ -280,8 +379,17 @@ LayoutStats tlc::driver::inferLayouts(eval::FileAnalysis &analysis,
   mlir::MLIRContext *context = module.getContext();
   llvm::DenseSet<mlir::Operation *> invalid =
       verifyInstances(analysis, tree, module);
-  if (target.ends_with("cpu"))
+  if (target.ends_with("cpu")) {
+    // The CPU target runs a block's threads over one copy of each shared
+    // buffer, stored row-major whatever layout was asked for.
+    for (eval::Hint &h : analysis.hints)
+      if (h.kind == "buffer" &&
+          (h.scope == "shared" || h.scope == "shared.dyn")) {
+        h.layout = "linear";
+        h.layoutDetail = "stored by the CPU target row-major";
+      }
     return stats;
+  }
   // Allocation layouts by source line and variable name, in IR order (one
   // entry per instance), matched to the buffer hints in the same order.
   std::map<std::pair<unsigned, std::string>,
@@ -352,10 +460,11 @@ LayoutStats tlc::driver::inferLayouts(eval::FileAnalysis &analysis,
         ++stats.inferred;
         size_t errorsBefore = errors;
         bool failedAny = false;
+        llvm::DenseSet<mlir::Operation *> failedKernels;
         std::shared_ptr<LayoutCache::Entry> fresh =
-            inferInstance(ops, instTarget, failedAny);
+            inferInstance(ops, instTarget, failedAny, failedKernels);
         attach(*fresh, ops);
-        computeLabels(*fresh, ops);
+        computeLabels(*fresh, ops, instName, failedKernels);
         if (!failedAny)
           planLaunches(*fresh, &top, ops, instName);
         // Errors point into the source by location, which the key ignores:

@@ -116,6 +116,11 @@ tlc::layout::makeRowSwizzledLayout(llvm::ArrayRef<int64_t> shape,
     return makeError("a row swizzle needs rows of whole 16-byte chunks");
   unsigned rank = shape.size();
   int64_t chunks = shape.back() / elems;
+  // XOR-ing the chunk with 3 row bits leaves the row unless it is a
+  // multiple of 8 chunks (12 chunks: 8..11 would land on 12..15).
+  if (chunks > 8 && chunks % 8 != 0)
+    return makeError("a row swizzle of more than 8 chunks needs a multiple "
+                     "of 8");
   IndexExpr row = IndexExpr::constant(0);
   for (unsigned d = 0; d + 1 < rank; ++d)
     row = row * shape[d] + IndexExpr::var(d, inputName(d));

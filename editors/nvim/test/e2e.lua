@@ -141,9 +141,10 @@ local facts = {
   -- Symbolic [M, K], or the instance's numbers (argparse defaults: 4096).
   { 'A: T.Tensor((M, K), dtype)', { 'global', 'f16', '%[[M4][, 0-9K]*%]' } },
   -- Layouts for the default target sm_90a: 64-byte rows of A_shared get the
-  -- 64B swizzle, 256-byte rows of B_shared the 128B one, C_local wgmma's.
+  -- 64B swizzle, 256-byte rows of B_shared two 128B panels (the wgmma
+  -- operand's storage), C_local wgmma's.
   { 'A_shared = T.alloc_shared((block_M, block_K), dtype)', { 'shared', 'f16', '%[128, 32%]', 'swizzle 64B' } },
-  { 'B_shared = T.alloc_shared((block_K, block_N), dtype)', { 'shared', 'f16', '%[32, 128%]', 'swizzle 128B' } },
+  { 'B_shared = T.alloc_shared((block_K, block_N), dtype)', { 'shared', 'f16', '%[32, 128%]', 'swizzle 128B, 2 panels' } },
   { 'C_local = T.alloc_fragment((block_M, block_N), accum_dtype)', { 'fragment', 'f32', '%[128, 128%]', 'wgmma%.C' } },
   -- 3 pipeline stages x (8 KiB + 8 KiB) of shared tiles; on sm_90a the
   -- kernel is warp-specialised: the program's 128 threads + a producer

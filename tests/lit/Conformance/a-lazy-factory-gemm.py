@@ -74,6 +74,6 @@ if __name__ == "__main__":
 # CHECK: "name":"B","kind":"tensor","shape":[512,1024],"dtype":"float16","scope":"global"
 # CHECK: "name":"(bx, by)","kind":"kernel","shape":[4,16],{{.*}}"detail":"256 threads"
 # CHECK: "name":"A_shared","kind":"buffer","shape":[128,32],"dtype":"float16","scope":"shared.dyn","layout":"swizzle 64B"
-# CHECK: "name":"B_shared","kind":"buffer","shape":[32,256],"dtype":"float16","scope":"shared.dyn","layout":"swizzle 128B"
+# CHECK: "name":"B_shared","kind":"buffer","shape":[32,256],"dtype":"float16","scope":"shared.dyn","layout":"swizzle 128B, 4 panels"
 # CHECK: "name":"C_local","kind":"buffer","shape":[128,256],"dtype":"float32","scope":"local.fragment","layout":"wgmma.C · 4×2 warps · 128 regs/thread"
 # CHECK: "name":"ko","kind":"pipeline","shape":[16],{{.*}}"detail":"3 stages"

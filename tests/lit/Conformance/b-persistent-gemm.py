@@ -57,7 +57,7 @@ if __name__ == "__main__":
 # CHECK: "name":"A","kind":"tensor","shape":[8192,4096],"dtype":"float16","scope":"global","layout":null
 # CHECK: "name":"block_id","kind":"kernel","shape":[132],{{.*}}"detail":"256 threads"
 # CHECK: "name":"A_shared","kind":"buffer","shape":[128,64],"dtype":"float16","scope":"shared.dyn","layout":"swizzle 128B"
-# CHECK: "name":"B_shared","kind":"buffer","shape":[64,256],"dtype":"float16","scope":"shared.dyn","layout":"swizzle 128B"
+# CHECK: "name":"B_shared","kind":"buffer","shape":[64,256],"dtype":"float16","scope":"shared.dyn","layout":"swizzle 128B, 4 panels"
 # CHECK: "name":"C_local","kind":"buffer","shape":[128,256],"dtype":"float32","scope":"local.fragment","layout":"wgmma.C · 4×2 warps · 128 regs/thread"
-# CHECK: "name":"C_shared","kind":"buffer","shape":[128,256],"dtype":"float16","scope":"shared.dyn","layout":"swizzle 128B"
+# CHECK: "name":"C_shared","kind":"buffer","shape":[128,256],"dtype":"float16","scope":"shared.dyn","layout":"swizzle 128B, 512B rows"
 # CHECK: "name":"k","kind":"pipeline","shape":[64],{{.*}}"detail":"3 stages"

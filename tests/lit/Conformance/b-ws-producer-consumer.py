@@ -63,7 +63,7 @@ if __name__ == "__main__":
 # CHECK: "name":"A","kind":"tensor","shape":[8192,8192],"dtype":"float16","scope":"global","layout":null
 # CHECK: "name":"(bx, by)","kind":"kernel","shape":[64,64],{{.*}}"detail":"256 threads"
 # CHECK: "name":"A_shared","kind":"buffer","shape":[2,128,64],"dtype":"float16","scope":"shared.dyn","layout":"swizzle 128B"
-# CHECK: "name":"B_shared","kind":"buffer","shape":[2,64,128],"dtype":"float16","scope":"shared.dyn","layout":"swizzle 128B"
+# CHECK: "name":"B_shared","kind":"buffer","shape":[2,64,128],"dtype":"float16","scope":"shared.dyn","layout":"swizzle 128B, 256B rows"
 # CHECK: "name":"C_local","kind":"buffer","shape":[128,128],"dtype":"float32","scope":"local.fragment","layout":"mma.C{{.*}}"
 # CHECK: "name":"full","kind":"buffer","shape":[2],"dtype":"uint64","scope":"shared.barrier"
 # CHECK: "name":"empty","kind":"buffer","shape":[2],"dtype":"uint64","scope":"shared.barrier"

@@ -60,5 +60,5 @@ kernel = tmem_matmul.compile(M=8192, N=8192, K=8192)
 # CHECK: "name":"A_shared","kind":"buffer","shape":[4,128,64],"dtype":"bfloat16","scope":"shared.dyn"
 # CHECK: "name":"C_tmem","kind":"buffer","shape":[128,256],"dtype":"float32","scope":"shared.tmem","layout":null
 # CHECK: "name":"C_local","kind":"buffer","shape":[128,256],"dtype":"float32","scope":"local.fragment","layout":"parallel · 256 regs/thread"
-# CHECK: "name":"C_shared","kind":"buffer","shape":[128,256],"dtype":"bfloat16","scope":"shared.dyn","layout":"linear"
+# CHECK: "name":"C_shared","kind":"buffer","shape":[128,256],"dtype":"bfloat16","scope":"shared.dyn","layout":"swizzle 128B, 512B rows"
 # CHECK: "name":"loaded","kind":"buffer","shape":[4],"dtype":"uint64","scope":"shared.barrier"

@@ -84,7 +84,7 @@ if __name__ == "__main__":
     main()
 
 # CHECK: "name":"A_shared","kind":"buffer","shape":[128,64],"dtype":"float16","scope":"shared.dyn","layout":"swizzle 128B"
-# CHECK: "name":"B_shared","kind":"buffer","shape":[64,128],"dtype":"float16","scope":"shared.dyn","layout":"swizzle 128B"
+# CHECK: "name":"B_shared","kind":"buffer","shape":[64,128],"dtype":"float16","scope":"shared.dyn","layout":"swizzle 128B, 2 panels"
 # CHECK: "name":"C_shared","kind":"buffer","shape":[128,128],"dtype":"float16","scope":"shared.dyn"
 # CHECK: "name":"C_local","kind":"buffer","shape":[128,128],"dtype":"float32","scope":"local.fragment","layout":"wgmma.C · 4×1 warps · 128 regs/thread"
 # CHECK: "name":"Partial","kind":"tensor","shape":[16,8,128,64],"dtype":"float32","scope":"global","layout":null

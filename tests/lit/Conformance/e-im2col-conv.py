@@ -88,6 +88,6 @@ if __name__ == "__main__":
 # CHECK: "name":"out","kind":"tensor","shape":[16,64,64,256],"dtype":"float16","scope":"global"
 # CHECK: "name":"(bx, by)","kind":"kernel","shape":[2,1024],{{.*}}"detail":"128 threads"
 # CHECK: "name":"data_shared","kind":"buffer","shape":[64,32],"dtype":"float16","scope":"shared.dyn","layout":"swizzle 64B"
-# CHECK: "name":"kernel_shared","kind":"buffer","shape":[32,128],"dtype":"float16","scope":"shared.dyn","layout":"swizzle 128B"
+# CHECK: "name":"kernel_shared","kind":"buffer","shape":[32,128],"dtype":"float16","scope":"shared.dyn","layout":"swizzle 128B, 2 panels"
 # CHECK: "name":"out_local","kind":"buffer","shape":[64,128],"dtype":"float32","scope":"local.fragment","layout":"wgmma.C · 4×1 warps · 64 regs/thread"
 # CHECK: "name":"k_iter","kind":"pipeline","shape":[36],{{.*}}"detail":"3 stages"

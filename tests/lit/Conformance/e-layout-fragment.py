@@ -42,7 +42,7 @@ kernel = rms_rows(16384)
 
 # CHECK: "name":"X","kind":"tensor","shape":[16384,64],"dtype":"float16","scope":"global","layout":null
 # CHECK: "name":"bx","kind":"kernel","shape":[128],{{.*}}"detail":"128 threads"
-# CHECK: "name":"stage","kind":"buffer","shape":[128,64],"dtype":"float16","scope":"shared.dyn","layout":"custom"
+# CHECK: "name":"stage","kind":"buffer","shape":[128,64],"dtype":"float16","scope":"shared.dyn","layout":"linear"
 # CHECK: "name":"rows","kind":"buffer","shape":[128,64],"dtype":"float32","scope":"local.fragment","layout":"fragment · 64 regs/thread"
 # CHECK: "name":"ssq","kind":"buffer","shape":[128],"dtype":"float32","scope":"local.fragment","layout":"fragment row · 1 reg/thread"
 

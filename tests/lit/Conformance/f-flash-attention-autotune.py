@@ -130,7 +130,7 @@ if __name__ == "__main__":
 
 # CHECK: "name":"Q","kind":"tensor","shape":[2,2048,16,128],"dtype":"float16","scope":"global","layout":null
 # CHECK: "name":"(bx, by, bz)","kind":"kernel","shape":[16,16,2],{{.*}}"detail":"256 threads + a 128-thread TMA producer warpgroup (warp-specialised)"
-# CHECK: "name":"Q_shared","kind":"buffer","shape":[128,128],"dtype":"float16","scope":"shared.dyn","layout":"swizzle 128B"
+# CHECK: "name":"Q_shared","kind":"buffer","shape":[128,128],"dtype":"float16","scope":"shared.dyn","layout":"swizzle 128B, 2 panels"
 # Both gemms are wgmma on the default sm_90a (P.V with P from registers).
 # CHECK: "name":"acc_s","kind":"buffer","shape":[128,64],"dtype":"float32","scope":"local.fragment","layout":"wgmma.C · 8×1 warps · 32 regs/thread"
 # CHECK: "name":"acc_s_cast","kind":"buffer","shape":[128,64],"dtype":"float16","scope":"local.fragment","layout":"wgmma.A · 8×1 warps · 32 regs/thread"

@@ -69,7 +69,7 @@ shifted = silu_extern(1024, 1024, use_prelude=True)
 
 # First instance: silu_extern(1024, 1024) returns with_import.
 # CHECK: "instance":"silu_extern(1024, 1024)","name":"X","kind":"tensor","shape":[1024,1024],"dtype":"float32","scope":"global","layout":null
-# CHECK: "name":"tile","kind":"buffer","shape":[32,128],"dtype":"float32","scope":"shared.dyn","layout":"swizzle 128B"
+# CHECK: "name":"tile","kind":"buffer","shape":[32,128],"dtype":"float32","scope":"shared.dyn","layout":"linear"
 # Both nested prim_funcs are built whenever the factory runs (as TileLang
 # builds them at their definitions); the second instance has with_prelude's
 # fragment too.

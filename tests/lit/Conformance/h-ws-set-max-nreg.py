@@ -66,7 +66,7 @@ kernel_incdec = ws_gemm(2048, 2048, 1024, num_stages=3, use_inc_dec=True)
 # hint says so (TileLang would use wgmma.C · 4×1 warps).
 # CHECK: "instance":"ws_gemm(4096, 4096, 4096)","name":"A","kind":"tensor","shape":[4096,4096],"dtype":"float16","scope":"global","layout":null
 # CHECK: "name":"A_shared","kind":"buffer","shape":[2,128,64],"dtype":"float16","scope":"shared.dyn","layout":"swizzle 128B"
-# CHECK: "name":"B_shared","kind":"buffer","shape":[2,64,128],"dtype":"float16","scope":"shared.dyn","layout":"swizzle 128B"
+# CHECK: "name":"B_shared","kind":"buffer","shape":[2,64,128],"dtype":"float16","scope":"shared.dyn","layout":"swizzle 128B, 256B rows"
 # CHECK: "name":"C_local","kind":"buffer","shape":[128,128],"dtype":"float32","scope":"local.fragment","layout":"mma.C · 2×2 warps · 128 regs/thread"
 # CHECK: "name":"full","kind":"buffer","shape":[2],"dtype":"uint64","scope":"shared.barrier","layout":null
 # CHECK: "name":"empty","kind":"buffer","shape":[2],"dtype":"uint64","scope":"shared.barrier","layout":null

@@ -64,16 +64,16 @@ fixed = gemm_bias_rowscale(4096, 4096, 4096, block_M=64, block_N=128, num_stages
 # Tuned call (analysed with the first config, block 128x128):
 # CHECK: "instance":"gemm_bias_rowscale(4096, 4096, 4096, block_M=128, block_N=128, num_stages=2)","name":"A","kind":"tensor","shape":[4096,4096],"dtype":"float16","scope":"global","layout":null
 # CHECK: "name":"A_s","kind":"buffer","shape":[128,64],"dtype":"float16","scope":"shared.dyn","layout":"swizzle 128B"
-# CHECK: "name":"B_s","kind":"buffer","shape":[64,128],"dtype":"float16","scope":"shared.dyn","layout":"swizzle 128B"
-# CHECK: "name":"C_s","kind":"buffer","shape":[128,128],"dtype":"float16","scope":"shared.dyn","layout":"swizzle 64B"
+# CHECK: "name":"B_s","kind":"buffer","shape":[64,128],"dtype":"float16","scope":"shared.dyn","layout":"swizzle 128B, 2 panels"
+# CHECK: "name":"C_s","kind":"buffer","shape":[128,128],"dtype":"float16","scope":"shared.dyn","layout":"linear"
 # CHECK: "name":"bias_s","kind":"buffer","shape":[128],"dtype":"float16","scope":"shared.dyn","layout":"linear"
-# CHECK: "name":"scale_s","kind":"buffer","shape":[128,16],"dtype":"float32","scope":"shared.dyn","layout":"swizzle 32B"
+# CHECK: "name":"scale_s","kind":"buffer","shape":[128,16],"dtype":"float32","scope":"shared.dyn","layout":"linear"
 # CHECK: "name":"acc","kind":"buffer","shape":[128,128],"dtype":"float32","scope":"local.fragment","layout":"wgmma.C · 4×1 warps · 128 regs/thread"
 # Explicit config (tuning bypassed):
 # CHECK: "instance":"gemm_bias_rowscale(4096, 4096, 4096, block_M=64, block_N=128, num_stages=4)","name":"A"
 # CHECK: "name":"A_s","kind":"buffer","shape":[64,64],"dtype":"float16","scope":"shared.dyn","layout":"swizzle 128B"
-# CHECK: "name":"C_s","kind":"buffer","shape":[64,128],"dtype":"float16","scope":"shared.dyn","layout":"swizzle 64B"
-# CHECK: "name":"scale_s","kind":"buffer","shape":[64,16],"dtype":"float32","scope":"shared.dyn","layout":"swizzle 32B"
+# CHECK: "name":"C_s","kind":"buffer","shape":[64,128],"dtype":"float16","scope":"shared.dyn","layout":"linear"
+# CHECK: "name":"scale_s","kind":"buffer","shape":[64,16],"dtype":"float32","scope":"shared.dyn","layout":"linear"
 # CHECK: "name":"acc","kind":"buffer","shape":[64,128],"dtype":"float32","scope":"local.fragment","layout":"wgmma.C · 4×1 warps · 64 regs/thread"
 
 # The element-wise shared accesses of T.Parallel (one element per lane at the

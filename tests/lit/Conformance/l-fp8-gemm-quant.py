@@ -64,7 +64,7 @@ kernel = fp8_gemm_requant(4096, 4096, 4096)
 # CHECK: "name":"acc","kind":"buffer","shape":[128,128],"dtype":"float32","scope":"local.fragment","layout":"wgmma.C · 4×1 warps · 128 regs/thread"
 # CHECK: "name":"amax","kind":"buffer","shape":[128],"dtype":"float32","scope":"local.fragment","layout":"wgmma.C row · 4×1 warps · 4 regs/thread · rep 4"
 # CHECK: "name":"row_scale","kind":"buffer","shape":[128],"dtype":"float32","scope":"local.fragment","layout":"wgmma.C row · 4×1 warps · 4 regs/thread · rep 4"
-# CHECK: "name":"C_s","kind":"buffer","shape":[128,128],"dtype":"float8_e4m3fn","scope":"shared.dyn","layout":"swizzle 128B"
+# CHECK: "name":"C_s","kind":"buffer","shape":[128,128],"dtype":"float8_e4m3fn","scope":"shared.dyn","layout":"linear"
 
 # The element-wise shared accesses of T.Parallel (one element per lane at the
 # loop's thread partition):

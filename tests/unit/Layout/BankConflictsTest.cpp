@@ -220,6 +220,11 @@ TEST_CASE("row swizzle is the runtime's swizzledIndex") {
   REQUIRE(staged);
   CHECK(*staged->applyFlat({1, 3, 9}) == runtimeSwizzle(19, 9, 8, 8));
   CHECK(!makeRowSwizzledLayout({16, 12}, 16));
+  // 12 chunks a row: the runtime's XOR would leave the row (chunk 8 ^ 7 =
+  // 15), so there is no such layout.
+  CHECK(runtimeSwizzle(7, 64, 12, 8) >= 8 * 96);
+  CHECK(!makeRowSwizzledLayout({16, 96}, 16));
+  CHECK(makeRowSwizzledLayout({16, 192}, 16));
   CHECK(!makeRowSwizzledLayout({16, 16}, 32));
 }
 

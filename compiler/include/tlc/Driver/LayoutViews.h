@@ -62,6 +62,9 @@ struct LayoutView {
   /// The layout: a fragment's, or the shared buffer's element offsets.
   std::optional<layout::Fragment> fragment;
   std::optional<layout::Layout> shared;
+  /// The label of a shared buffer's storage (tile::sharedStorageLabel, the
+  /// buffer hint's), or empty for the layout's own kind.
+  std::string sharedLabel;
   /// The slices of the buffer in the instance (static extents only), in
   /// program order.
   std::vector<LayoutSliceView> slices;
@@ -76,9 +79,9 @@ TextRange sourceRangeOf(const syntax::SyntaxTree &tree, mlir::Location loc);
 
 /// The layout views (cheap: maps are built on demand) of \p analysis (fragments
 /// from their inferred layout attributes; shared buffers in the layout the \p
-/// target's generated code stores them: the CUDA row swizzle or row-major;
-/// other targets the inferred attribute). Buffers without a layout are left
-/// out.
+/// target's generated code stores them: tile::planSharedStorage's panels,
+/// swizzles or row-major; other targets the inferred attribute). Buffers
+/// without a layout are left out.
 std::vector<LayoutView> collectLayoutViews(const eval::FileAnalysis &analysis,
                                            const syntax::SyntaxTree &tree,
                                            llvm::StringRef target);

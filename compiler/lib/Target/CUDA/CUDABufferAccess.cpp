@@ -80,50 +80,34 @@ Emitter::resolve(Value buffer, ArrayRef<std::string> indices, Operation *at,
 FailureOr<std::string> Emitter::linearIndex(const RootAccess &access,
                                             Operation *at) {
   auto type = cast<BufferType>(access.root.getType());
-  auto panel = panelSwizzle.find(access.root);
-  if (panel != panelSwizzle.end() && access.indices.size() >= 2 &&
-      type.isStatic()) {
-    // wgmma operand panels (panelSwizzledIndex): the leading dimensions
-    // select a whole [rows, cols] tile.
+  auto stored = sharedStorage.find(access.root);
+  if (stored != sharedStorage.end() && access.indices.size() >= 2 &&
+      stored->second.kind != SharedStorage::Kind::Linear &&
+      (stored->second.kind != SharedStorage::Kind::Panels || type.isStatic())) {
+    // The storage planSharedStorage chose, by its index function.
+    const SharedStorage &s = stored->second;
+    std::string fn = s.indexNamespace(lang.isHip()) + s.indexTemplate(type);
     unsigned rank = access.indices.size();
-    std::string lead = "0";
-    for (unsigned d = 0; d + 2 < rank; ++d)
-      lead = d == 0 ? access.indices[0]
-                    : "(" + lead + ") * " +
-                          std::to_string(type.getShape()[d]) + " + " +
-                          access.indices[d];
-    int64_t chunkElems = 16 / getElementStorageBytes(type.getElementType());
-    return "tlc::cuda::panelSwizzledIndex<" +
-           std::to_string(panel->second / 16) + ", " +
-           std::to_string(chunkElems) + ", " +
-           std::to_string(type.getShape()[rank - 2]) + ", " +
-           std::to_string(type.getShape()[rank - 1]) + ">(" + lead + ", " +
-           access.indices[rank - 2] + ", " + access.indices[rank - 1] + ")";
-  }
-  auto lds = ldsSwizzle.find(access.root);
-  if (lds != ldsSwizzle.end() && access.indices.size() >= 2) {
-    // HIP: the row-XOR swizzle chosen for the MFMA reads.
+    if (s.kind == SharedStorage::Kind::Panels) {
+      // wgmma / tcgen05 operand panels: the leading dimensions select a
+      // whole [rows, cols] tile.
+      std::string lead = "0";
+      for (unsigned d = 0; d + 2 < rank; ++d)
+        lead = d == 0
+                   ? access.indices[0]
+                   : "(" + lead + ") * " + std::to_string(type.getShape()[d]) +
+                         " + " + access.indices[d];
+      return fn + "(" + lead + ", " + access.indices[rank - 2] + ", " +
+             access.indices[rank - 1] + ")";
+    }
+    // Row-major rows (every dimension but the last folded into the row)
+    // with the row's chunks or runs XOR-permuted: the row swizzle, or
+    // HIP's LDS swizzle chosen for the MFMA reads.
     std::string rowIdx = access.indices[0];
-    for (unsigned d = 1; d + 1 < access.indices.size(); ++d)
+    for (unsigned d = 1; d + 1 < rank; ++d)
       rowIdx = "(" + rowIdx + ") * " + std::to_string(type.getShape()[d]) +
                " + " + access.indices[d];
-    const layout::XorSwizzle &s = lds->second;
-    return ns + "xorSwizzledIndex<" + std::to_string(type.getShape().back()) +
-           ", " + std::to_string(s.vec) + ", " + std::to_string(s.perPhase) +
-           ", " + std::to_string(s.maxPhase) + ">(" + rowIdx + ", " +
-           access.indices.back() + ")";
-  }
-  auto sw = swizzled.find(access.root);
-  if (sw != swizzled.end() && access.indices.size() >= 2) {
-    // Row-major with the 16-byte chunk XOR-swizzled by the row.
-    std::string rowIdx = access.indices[0];
-    for (unsigned d = 1; d + 1 < access.indices.size(); ++d)
-      rowIdx = "(" + rowIdx + ") * " + std::to_string(type.getShape()[d]) +
-               " + " + access.indices[d];
-    int64_t chunkElems = 16 / getElementStorageBytes(type.getElementType());
-    return ns + "swizzledIndex<" + std::to_string(sw->second) +
-           (chunkElems == 8 ? "" : ", " + std::to_string(chunkElems)) +
-           ">(" + rowIdx + ", " + access.indices.back() + ")";
+    return fn + "(" + rowIdx + ", " + access.indices.back() + ")";
   }
   // A parameter with `tile.strides` (a transposed or padded view) is
   // addressed with them: index times stride per dimension, in 64 bits

@@ -409,61 +409,42 @@ LogicalResult Emitter::emitKernel(KernelOp op) {
   if (failed(checkTileShapes(op)) || failed(planThreadRanges(op)) ||
       failed(assignFragmentLayouts(op)))
     return failure();
-  // Shared gemm operands and accumulator staging tiles of 16- and 8-bit
-  // elements are XOR-swizzled in 16-byte chunks (conflict-free ldmatrix and
-  // stores); every access goes through the swizzle. The plan is shared
-  // with layout pictures and the bank-conflict analysis.
-  swizzled = planSwizzledTiles(op);
-  // HIP: MFMA operand tiles in the swizzle chosen for their LDS reads.
+  // How every shared buffer is stored (planSharedStorage: the one plan
+  // hints, layout pictures and the bank-conflict analysis read too):
+  // wgmma / tcgen05 operands in the swizzled panels their descriptors read
+  // (tile-plan-wgmma, tile-plan-tcgen05), HIP's MFMA operand tiles in the
+  // swizzle chosen for their LDS reads, shared gemm operands and
+  // accumulator staging tiles of 16- and 8-bit elements XOR-swizzled in
+  // 16-byte chunks (conflict-free ldmatrix and stores); every access goes
+  // through the swizzle.
   ldsSwizzle.clear();
-  if (lang.isHip())
-    for (auto [root, swizzle] : planLdsSwizzles(op)) {
-      if (swizzle.maxPhase == 1) {
-        swizzled.erase(root); // row-major reads are conflict-free
-        continue;
-      }
-      ldsSwizzle[root] = swizzle;
-      swizzled.try_emplace(root, 0);
-    }
-  // Operands of wgmma gemms are stored in the swizzled panels their
-  // descriptors read (tile-plan-wgmma); each panel row is `tile.swizzle`
-  // bytes, so the chunk swizzle of a row is that of swizzledIndex.
   panelSwizzle.clear();
+  SharedStorageTarget storageTarget;
+  storageTarget.hip = lang.isHip();
+  sharedStorage = planSharedStorage(op, storageTarget);
+  for (auto &[root, s] : sharedStorage) {
+    switch (s.kind) {
+    case SharedStorage::Kind::Linear:
+      break;
+    case SharedStorage::Kind::RowSwizzle:
+      swizzled[root] = s.chunks;
+      break;
+    case SharedStorage::Kind::Panels:
+      panelSwizzle[root] = s.chunks * 16;
+      swizzled[root] = s.chunks;
+      break;
+    case SharedStorage::Kind::LdsSwizzle:
+      ldsSwizzle[root] = s.lds;
+      swizzled[root] = 0;
+      break;
+    }
+  }
   usesWgmma = false;
   op.walk([&](GemmOp gemm) {
     // tcgen05.mma reads the same panels, also in the async proxy (the
     // fence helpers are wgmma.h's).
-    if (isTcgen05Gemm(gemm))
+    if (isTcgen05Gemm(gemm) || isWgmmaGemm(gemm))
       usesWgmma = anyWgmma = true;
-    else if (!isWgmmaGemm(gemm))
-      return;
-    else
-      usesWgmma = anyWgmma = true;
-    for (Value v : {gemm.getA(), gemm.getB()}) {
-      Value root = rootOf(v);
-      auto bytes = root.getDefiningOp()
-                       ? root.getDefiningOp()->getAttrOfType<IntegerAttr>(
-                             "tile.swizzle")
-                       : IntegerAttr();
-      if (!bytes)
-        continue;
-      panelSwizzle[root] = bytes.getInt();
-      swizzled[root] = bytes.getInt() / 16;
-    }
-  });
-  // Buffers read through hand-written descriptors (tile-plan-wgmma marks
-  // the ones stored as one swizzled panel).
-  op.walk([&](IntrinsicOp intr) {
-    if (intr.getCallee() != "T.initialize_wgmma_descriptor" ||
-        intr.getArgs().size() < 2)
-      return;
-    Value root = rootOf(intr.getArgs()[1]);
-    Operation *def = root.getDefiningOp();
-    if (auto bytes =
-            def ? def->getAttrOfType<IntegerAttr>("tile.swizzle") : nullptr) {
-      panelSwizzle[root] = bytes.getInt();
-      swizzled[root] = bytes.getInt() / 16;
-    }
   });
 
   // Multi-buffered pipelines (tile-plan-pipelines) and the placement of

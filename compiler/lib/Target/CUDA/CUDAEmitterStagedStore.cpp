@@ -56,15 +56,16 @@ Emitter::deadSharedArea(Operation *at, int64_t bytes) {
       return lo < b.second && b.first < hi;
     });
   };
-  // (Buffers tile-plan-shared-memory placed at one offset: the larger
-  // first, then by name, so the area's comment does not follow the order
-  // of the slot map's pointer keys.)
+  // By offset, then program order: sharedSlots iterates in pointer-hash
+  // order, and buffers tile-plan-shared-memory placed at one offset made
+  // the generated code (this area's comment) differ from run to run.
+  llvm::DenseMap<Value, unsigned> order;
+  kernel.walk(
+      [&](AllocOp a) { order.try_emplace(a.getResult(), order.size()); });
   llvm::sort(dead, [&](auto &a, auto &b) {
     if (std::get<0>(a) != std::get<0>(b))
       return std::get<0>(a) < std::get<0>(b);
-    if (std::get<1>(a) != std::get<1>(b))
-      return std::get<1>(a) > std::get<1>(b);
-    return expr(std::get<2>(a)) < expr(std::get<2>(b));
+    return order.lookup(std::get<2>(a)) < order.lookup(std::get<2>(b));
   });
   for (size_t i = 0; i < dead.size(); ++i) {
     int64_t start = std::get<0>(dead[i]), end = start;

@@ -18,6 +18,7 @@
 #include "tlc/Dialect/Tile/IR/IndexIntervals.h"
 #include "tlc/Dialect/Tile/IR/ThreadUniformity.h"
 #include "tlc/Dialect/Tile/IR/TileOps.h"
+#include "tlc/Dialect/Tile/Transforms/SharedAccesses.h"
 #include "tlc/Layout/Fragment.h"
 #include "tlc/Layout/MfmaSharedLayouts.h"
 #include "tlc/Target/CUDA/CUDAEmitter.h"
@@ -624,6 +625,10 @@ public:
   /// The variable holding the kernel's tensor memory address ("" when the
   /// kernel has none).
   std::string tmemBaseName;
+  /// How each shared buffer of the kernel is stored (tile::
+  /// planSharedStorage; absent: row-major). linearIndex() addresses it so;
+  /// the maps below are views of it for the emitters' questions.
+  llvm::DenseMap<mlir::Value, tile::SharedStorage> sharedStorage;
   /// The swizzle of a shared gemm operand buffer: 16-byte chunks per row
   /// (0 when not swizzled).
   llvm::DenseMap<mlir::Value, int64_t> swizzled;

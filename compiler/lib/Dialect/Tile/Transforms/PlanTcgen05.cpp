@@ -139,6 +139,23 @@ static int64_t tmemColumns(BufferType t) {
   return llvm::divideCeil(perLane * bits, 32);
 }
 
+SmallVector<std::pair<AllocOp, int64_t>>
+tlc::tile::planTcgen05Panels(KernelOp kernel) {
+  SmallVector<std::pair<AllocOp, int64_t>> panels;
+  kernel.walk([&](GemmOp gemm) {
+    auto c = cast<BufferType>(gemm.getC().getType());
+    if (c.getScope() != MemoryScope::TensorMemory ||
+        !whyNotTcgen05(gemm).empty())
+      return;
+    for (Value v : {gemm.getA(), gemm.getB()}) {
+      if (!isSharedScope(cast<BufferType>(v.getType()).getScope()))
+        continue; // A in tensor memory (the TS form)
+      panels.push_back({wholeTileAlloc(v), *operandSwizzle(v)});
+    }
+  });
+  return panels;
+}
+
 namespace {
 struct TilePlanTcgen05Pass final
     : tlc::tile::impl::TilePlanTcgen05Base<TilePlanTcgen05Pass> {
@@ -213,15 +230,14 @@ struct TilePlanTcgen05Pass final
           gemm->setAttr("tile.clear_if", b.getUnitAttr());
         }
       }
-      for (Value v : {gemm.getA(), gemm.getB()}) {
-        if (!isSharedScope(cast<BufferType>(v.getType()).getScope()))
-          continue; // A in tensor memory (the TS form)
-        Operation *alloc = wholeTileAlloc(v);
-        alloc->setAttr("tile.swizzle", b.getI64IntegerAttr(*operandSwizzle(v)));
-        alloc->setAttr("tile.align", b.getI64IntegerAttr(1024));
-      }
     });
-    return success(ok);
+    if (!ok)
+      return failure();
+    for (auto [alloc, bytes] : planTcgen05Panels(kernel)) {
+      alloc->setAttr("tile.swizzle", b.getI64IntegerAttr(bytes));
+      alloc->setAttr("tile.align", b.getI64IntegerAttr(1024));
+    }
+    return success();
   }
 };
 } // namespace

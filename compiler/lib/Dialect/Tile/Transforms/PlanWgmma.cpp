@@ -161,6 +161,47 @@ SmallVector<GemmOp> tlc::tile::selectWgmmaGemms(KernelOp kernel) {
   return gemms;
 }
 
+SmallVector<std::pair<AllocOp, int64_t>>
+tlc::tile::planWgmmaPanels(KernelOp kernel) {
+  SmallVector<std::pair<AllocOp, int64_t>> panels;
+  for (GemmOp gemm : selectWgmmaGemms(kernel))
+    for (Value v : {gemm.getA(), gemm.getB()}) {
+      if (!isSharedScope(cast<BufferType>(v.getType()).getScope()))
+        continue; // a register A operand (the RS form)
+      panels.push_back({v.getDefiningOp<AllocOp>(), *operandSwizzle(v)});
+    }
+  // A hand-written descriptor (T.initialize_wgmma_descriptor) reads its
+  // buffer through the hardware swizzle: a buffer laid out as one panel
+  // of swizzled rows (its row is the swizzle's 32, 64 or 128 bytes) is
+  // stored that way, starting on a 1024-byte boundary as the swizzle's
+  // address bits need. Other buffers keep their layout; the program's
+  // descriptor bits are its own.
+  kernel.walk([&](IntrinsicOp op) {
+    if (op.getCallee() != "T.initialize_wgmma_descriptor" ||
+        op.getArgs().size() < 2)
+      return;
+    Value v = op.getArgs()[1];
+    auto type = dyn_cast<BufferType>(v.getType());
+    auto alloc = v.getDefiningOp<AllocOp>();
+    if (!type || !alloc || !isSharedScope(type.getScope()) ||
+        !type.isStatic() || type.getRank() != 2)
+      return;
+    std::optional<layout::Layout> l = decodeLayout(alloc->getAttr("layout"));
+    if (!l)
+      return;
+    int64_t bytes = l->getKind() == layout::LayoutKind::Swizzle32B    ? 32
+                    : l->getKind() == layout::LayoutKind::Swizzle64B  ? 64
+                    : l->getKind() == layout::LayoutKind::Swizzle128B ? 128
+                                                                      : 0;
+    int64_t rowBytes =
+        type.getShape()[1] * getElementStorageBytes(type.getElementType());
+    if (!bytes || rowBytes != bytes)
+      return;
+    panels.push_back({alloc, bytes});
+  });
+  return panels;
+}
+
 namespace {
 struct TilePlanWgmmaPass final
     : tlc::tile::impl::TilePlanWgmmaBase<TilePlanWgmmaPass> {
@@ -174,48 +215,12 @@ struct TilePlanWgmmaPass final
   }
 
   void planKernel(KernelOp kernel, Builder &b) {
-    for (GemmOp gemm : selectWgmmaGemms(kernel)) {
+    for (GemmOp gemm : selectWgmmaGemms(kernel))
       gemm->setAttr("tile.instr", b.getStringAttr("wgmma"));
-      for (Value v : {gemm.getA(), gemm.getB()}) {
-        if (!isSharedScope(cast<BufferType>(v.getType()).getScope()))
-          continue; // a register A operand (the RS form)
-        Operation *alloc = v.getDefiningOp();
-        alloc->setAttr("tile.swizzle", b.getI64IntegerAttr(*operandSwizzle(v)));
-        alloc->setAttr("tile.align", b.getI64IntegerAttr(1024));
-      }
-    }
-    // A hand-written descriptor (T.initialize_wgmma_descriptor) reads its
-    // buffer through the hardware swizzle: a buffer laid out as one panel
-    // of swizzled rows (its row is the swizzle's 32, 64 or 128 bytes) is
-    // stored that way, starting on a 1024-byte boundary as the swizzle's
-    // address bits need. Other buffers keep their layout; the program's
-    // descriptor bits are its own.
-    kernel.walk([&](IntrinsicOp op) {
-      if (op.getCallee() != "T.initialize_wgmma_descriptor" ||
-          op.getArgs().size() < 2)
-        return;
-      Value v = op.getArgs()[1];
-      auto type = dyn_cast<BufferType>(v.getType());
-      auto alloc = v.getDefiningOp<AllocOp>();
-      if (!type || !alloc || !isSharedScope(type.getScope()) ||
-          !type.isStatic() || type.getRank() != 2)
-        return;
-      std::optional<layout::Layout> l =
-          decodeLayout(alloc->getAttr("layout"));
-      if (!l)
-        return;
-      int64_t bytes = l->getKind() == layout::LayoutKind::Swizzle32B   ? 32
-                      : l->getKind() == layout::LayoutKind::Swizzle64B ? 64
-                      : l->getKind() == layout::LayoutKind::Swizzle128B
-                          ? 128
-                          : 0;
-      int64_t rowBytes =
-          type.getShape()[1] * getElementStorageBytes(type.getElementType());
-      if (!bytes || rowBytes != bytes)
-        return;
+    for (auto [alloc, bytes] : planWgmmaPanels(kernel)) {
       alloc->setAttr("tile.swizzle", b.getI64IntegerAttr(bytes));
       alloc->setAttr("tile.align", b.getI64IntegerAttr(1024));
-    });
+    }
   }
 };
 } // namespace

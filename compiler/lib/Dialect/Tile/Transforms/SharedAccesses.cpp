@@ -50,9 +50,15 @@ DenseMap<Value, int64_t> tlc::tile::planSwizzledTiles(KernelOp kernel) {
     if (!isSharedScope(t.getScope()) || !t.isStatic() || t.getRank() < 2 ||
         (only2D && t.getRank() != 2) || (bytes != 2 && bytes != 1))
       return;
+    // swizzledIndex XORs a row's chunk number with up to 3 row bits: only
+    // rows of 2, 4 or a multiple of 8 chunks stay a permutation of their
+    // own chunks (a row of 12 mapped chunks 8..11 onto 12..15, the next
+    // row's, and lost elements).
     int64_t rowBytes = t.getShape().back() * bytes;
-    if (rowBytes % 16 == 0 && rowBytes >= 32)
-      swizzled[root] = rowBytes / 16;
+    int64_t chunks = rowBytes / 16;
+    if (rowBytes % 16 == 0 &&
+        (chunks == 2 || chunks == 4 || (chunks > 0 && chunks % 8 == 0)))
+      swizzled[root] = chunks;
   };
   // Shared gemm operands: conflict-free ldmatrix.
   kernel.walk([&](GemmOp gemm) {
@@ -133,35 +139,187 @@ tlc::tile::planLdsSwizzles(KernelOp kernel) {
   return plan;
 }
 
-layout::Layout
-tlc::tile::cudaSharedLayout(Value root,
-                            const DenseMap<Value, int64_t> &swizzled,
-                            const DenseMap<Value, layout::XorSwizzle> *lds) {
+std::string SharedStorage::indexTemplate(BufferType type) const {
+  ArrayRef<int64_t> shape = type.getShape();
+  int64_t chunkElems = 16 / getElementStorageBytes(type.getElementType());
+  switch (kind) {
+  case Kind::Linear:
+    return "";
+  case Kind::RowSwizzle:
+    return "swizzledIndex<" + std::to_string(chunks) +
+           (chunkElems == 8 ? "" : ", " + std::to_string(chunkElems)) + ">";
+  case Kind::Panels:
+    return "panelSwizzledIndex<" + std::to_string(chunks) + ", " +
+           std::to_string(chunkElems) + ", " + std::to_string(shape.end()[-2]) +
+           ", " + std::to_string(shape.back()) + ">";
+  case Kind::LdsSwizzle:
+    return "xorSwizzledIndex<" + std::to_string(shape.back()) + ", " +
+           std::to_string(lds.vec) + ", " + std::to_string(lds.perPhase) +
+           ", " + std::to_string(lds.maxPhase) + ">";
+  }
+  return "";
+}
+
+std::string SharedStorage::indexNamespace(bool hip) const {
+  return hip && kind != Kind::Panels ? "tlc::hip::" : "tlc::cuda::";
+}
+
+std::optional<SharedStorageTarget>
+tlc::tile::parseSharedStorageTarget(StringRef target) {
+  SharedStorageTarget t;
+  if (target.consume_front("hip:")) {
+    t.hip = true;
+    return t;
+  }
+  target.consume_front("cuda:");
+  if (target.empty())
+    target = "sm_80";
+  if (!target.starts_with("sm_"))
+    return std::nullopt;
+  t.arch = target.str();
+  return t;
+}
+
+DenseMap<Value, SharedStorage>
+tlc::tile::planSharedStorage(KernelOp kernel,
+                             const SharedStorageTarget &target) {
+  DenseMap<Value, SharedStorage> plan;
+  for (auto [root, chunks] : planSwizzledTiles(kernel)) {
+    SharedStorage &s = plan[root];
+    s.kind = SharedStorage::Kind::RowSwizzle;
+    s.chunks = chunks;
+  }
+  if (target.hip)
+    for (auto [root, swizzle] : planLdsSwizzles(kernel)) {
+      if (swizzle.maxPhase == 1) {
+        plan.erase(root); // row-major reads are conflict-free
+        continue;
+      }
+      SharedStorage &s = plan[root];
+      s.kind = SharedStorage::Kind::LdsSwizzle;
+      s.chunks = 0;
+      s.lds = swizzle;
+    }
+  auto panel = [&](Value root, int64_t bytes) {
+    SharedStorage &s = plan[root];
+    s.kind = SharedStorage::Kind::Panels;
+    s.chunks = bytes / 16;
+  };
+  if (!kernel->hasAttr("tile.shared_bytes")) {
+    // Not lowered yet: the passes' own decision, as they will take it.
+    if (target.arch == "sm_90a")
+      for (auto [alloc, bytes] : planWgmmaPanels(kernel))
+        panel(alloc.getResult(), bytes);
+    else if (target.arch == "sm_100a")
+      for (auto [alloc, bytes] : planTcgen05Panels(kernel))
+        panel(alloc.getResult(), bytes);
+    return plan;
+  }
+  // Lowered: the operands of the gemms tile-plan-wgmma / tile-plan-tcgen05
+  // chose, and the buffers of hand-written descriptors, carry the swizzle
+  // of their panels.
+  auto swizzleOf = [](Value root) -> IntegerAttr {
+    Operation *def = root.getDefiningOp();
+    return def ? def->getAttrOfType<IntegerAttr>("tile.swizzle")
+               : IntegerAttr();
+  };
+  kernel.walk([&](GemmOp gemm) {
+    auto instr = gemm->getAttrOfType<StringAttr>("tile.instr");
+    if (!instr ||
+        (instr.getValue() != "wgmma" && instr.getValue() != "tcgen05"))
+      return;
+    for (Value v : {gemm.getA(), gemm.getB()})
+      if (IntegerAttr bytes = swizzleOf(rootOf(v)))
+        panel(rootOf(v), bytes.getInt());
+  });
+  kernel.walk([&](IntrinsicOp intr) {
+    if (intr.getCallee() != "T.initialize_wgmma_descriptor" ||
+        intr.getArgs().size() < 2)
+      return;
+    Value root = rootOf(intr.getArgs()[1]);
+    if (IntegerAttr bytes = swizzleOf(root))
+      panel(root, bytes.getInt());
+  });
+  return plan;
+}
+
+/// The swizzle mode of panel rows of \p chunks 16-byte chunks.
+static std::optional<layout::SwizzleMode> panelMode(int64_t chunks) {
+  switch (chunks) {
+  case 2:
+    return layout::SwizzleMode::B32;
+  case 4:
+    return layout::SwizzleMode::B64;
+  case 8:
+    return layout::SwizzleMode::B128;
+  default:
+    return std::nullopt;
+  }
+}
+
+layout::Layout tlc::tile::sharedStorageLayout(Value root,
+                                              const SharedStorage *s) {
   auto t = cast<BufferType>(root.getType());
   SmallVector<int64_t> shape(t.getShape());
   unsigned bits = getElementStorageBytes(t.getElementType()) * 8;
-  if (lds)
-    if (auto it = lds->find(root); it != lds->end()) {
-      if (it->second.maxPhase == 1) {
-        layout::Layout l = layout::Layout::linear(shape);
-        l.setElementBits(bits);
-        return l;
-      }
-      if (llvm::Expected<layout::Layout> l =
-              layout::makeXorSwizzleLayout(shape, bits, it->second))
-        return *l;
-      else
-        llvm::consumeError(l.takeError());
-    }
-  if (swizzled.count(root))
-    if (llvm::Expected<layout::Layout> l =
-            layout::makeRowSwizzledLayout(shape, bits))
-      return *l;
-    else
-      llvm::consumeError(l.takeError());
-  layout::Layout l = layout::Layout::linear(shape);
-  l.setElementBits(bits);
-  return l;
+  std::optional<llvm::Expected<layout::Layout>> l;
+  if (s && s->kind == SharedStorage::Kind::Panels && shape.size() >= 2)
+    if (std::optional<layout::SwizzleMode> mode = panelMode(s->chunks))
+      l.emplace(layout::makeSwizzledLayout(shape, bits, *mode));
+  if (s && s->kind == SharedStorage::Kind::LdsSwizzle)
+    l.emplace(layout::makeXorSwizzleLayout(shape, bits, s->lds));
+  if (s && s->kind == SharedStorage::Kind::RowSwizzle)
+    l.emplace(layout::makeRowSwizzledLayout(shape, bits));
+  if (l && *l)
+    return std::move(**l);
+  if (l)
+    llvm::consumeError(l->takeError());
+  // fp4 e2m1 is stored two a byte, row-major (the swizzles above see it
+  // in bytes, as the printer's index functions do).
+  layout::Layout linear = layout::Layout::linear(shape);
+  linear.setElementBits(isa<Float4E2M1FNType>(t.getElementType()) ? 4 : bits);
+  return linear;
+}
+
+std::string tlc::tile::sharedStorageLabel(Value root, const SharedStorage *s) {
+  auto t = cast<BufferType>(root.getType());
+  if (!s || s->kind == SharedStorage::Kind::Linear || t.getRank() < 2)
+    return "linear";
+  int64_t rowBytes =
+      t.getShape().back() * getElementStorageBytes(t.getElementType());
+  switch (s->kind) {
+  case SharedStorage::Kind::Linear:
+    break;
+  case SharedStorage::Kind::RowSwizzle: {
+    // swizzledIndex XORs the chunk with 3 row bits for rows of 8 chunks or
+    // more (the 128-byte swizzle of each 128 bytes), 2 for 4 chunks, 1 for
+    // 2, none for others: rows of 2, 4 or 8 chunks are the canonical
+    // swizzle of their width.
+    int64_t swizzle = s->chunks >= 8   ? 128
+                      : s->chunks == 4 ? 64
+                      : s->chunks == 2 ? 32
+                                       : 0;
+    if (!swizzle)
+      return "linear";
+    std::string label = "swizzle " + std::to_string(swizzle) + "B";
+    if (rowBytes > swizzle)
+      label += ", " + std::to_string(rowBytes) + "B rows";
+    return label;
+  }
+  case SharedStorage::Kind::Panels: {
+    int64_t panelBytes = s->chunks * 16;
+    std::string label = "swizzle " + std::to_string(panelBytes) + "B";
+    if (panelBytes > 0 && rowBytes > panelBytes)
+      label += ", " + std::to_string(rowBytes / panelBytes) + " panels";
+    return label;
+  }
+  case SharedStorage::Kind::LdsSwizzle:
+    return "xor swizzle (runs of " + std::to_string(s->lds.vec) + ", " +
+           std::to_string(s->lds.maxPhase) + " phases of " +
+           std::to_string(s->lds.perPhase) + " row" +
+           (s->lds.perPhase == 1 ? "" : "s") + ")";
+  }
+  return "linear";
 }
 
 /// The static offsets of view \p v in its root (summed over a chain of
@@ -241,7 +399,8 @@ static int64_t worstDegree(ArrayRef<const AccessPlan *> plans,
 
 /// findBankConflicts and findLdsBankConflicts (\p hip).
 static std::vector<BankConflict> findConflicts(KernelOp kernel, bool mmaSync,
-                                               bool sm90a, bool hip) {
+                                               bool sm90a, bool hip,
+                                               StringRef arch) {
   std::vector<BankConflict> result;
   std::optional<int64_t> threads = kernel.getStaticNumThreads();
   // Past the 1,024 threads of a block no target generates the kernel, so
@@ -275,17 +434,18 @@ static std::vector<BankConflict> findConflicts(KernelOp kernel, bool mmaSync,
   // operands through descriptors, stored in the descriptors' panel
   // swizzle; the others (all, when one cannot) stay on mma.sync.
   llvm::DenseSet<Operation *> wgmma;
-  llvm::DenseSet<Value> panelTiles;
   if (sm90a)
-    for (GemmOp gemm : selectWgmmaGemms(kernel)) {
+    for (GemmOp gemm : selectWgmmaGemms(kernel))
       wgmma.insert(gemm);
-      for (Value v : {gemm.getA(), gemm.getB()})
-        if (isSharedScope(scopeOfRoot(v)))
-          panelTiles.insert(rootOf(v));
-    }
+  // Every buffer as the printer stores it.
+  SharedStorageTarget target;
+  target.hip = hip;
+  target.arch = sm90a ? "sm_90a" : arch.str();
+  DenseMap<Value, SharedStorage> storage = planSharedStorage(kernel, target);
   DenseMap<Value, layout::XorSwizzle> lds;
-  if (hip)
-    lds = planLdsSwizzles(kernel);
+  for (auto &[root, s] : storage)
+    if (s.kind == SharedStorage::Kind::LdsSwizzle)
+      lds[root] = s.lds;
   std::vector<AccessPlan> plans;
   kernel.walk([&](Operation *op) {
     if (auto copy = dyn_cast<CopyOp>(op)) {
@@ -321,7 +481,6 @@ static std::vector<BankConflict> findConflicts(KernelOp kernel, bool mmaSync,
       }
     }
   });
-  DenseMap<Value, int64_t> swizzled = planSwizzledTiles(kernel);
   // One report per (op, buffer, instruction), in program order.
   std::vector<std::vector<const AccessPlan *>> groups;
   std::map<std::tuple<Operation *, void *, std::string>, size_t> index;
@@ -335,13 +494,12 @@ static std::vector<BankConflict> findConflicts(KernelOp kernel, bool mmaSync,
   }
   for (const std::vector<const AccessPlan *> &group : groups) {
     const AccessPlan &first = *group.front();
-    bool panel = panelTiles.count(first.root);
+    auto stored = first.tile ? storage.end() : storage.find(first.root);
+    const SharedStorage *s =
+        stored == storage.end() ? nullptr : &stored->second;
+    bool panel = s && s->kind == SharedStorage::Kind::Panels;
     layout::Layout actual =
-        first.tile ? *first.tile
-        : panel    ? layout::makeGemmABLayoutHopper(
-                         cast<BufferType>(first.root.getType()).getShape(),
-                         first.elementBytes * 8)
-                : cudaSharedLayout(first.root, swizzled, &lds);
+        first.tile ? *first.tile : sharedStorageLayout(first.root, s);
     int64_t degree = worstDegree(group, actual, hip);
     if (degree < 2 || degree == INT64_MAX)
       continue;
@@ -378,7 +536,7 @@ static std::vector<BankConflict> findConflicts(KernelOp kernel, bool mmaSync,
           break;
         }
       }
-      if (!first.tile && !swizzled.count(first.root)) {
+      if (!first.tile && !s) {
         llvm::Expected<layout::Layout> swz =
             layout::makeRowSwizzledLayout(shape, bits);
         if (swz)
@@ -392,12 +550,13 @@ static std::vector<BankConflict> findConflicts(KernelOp kernel, bool mmaSync,
   return result;
 }
 
-std::vector<BankConflict>
-tlc::tile::findBankConflicts(KernelOp kernel, bool mmaSync, bool sm90a) {
-  return findConflicts(kernel, mmaSync, sm90a, /*hip=*/false);
+std::vector<BankConflict> tlc::tile::findBankConflicts(KernelOp kernel,
+                                                       bool mmaSync, bool sm90a,
+                                                       StringRef arch) {
+  return findConflicts(kernel, mmaSync, sm90a, /*hip=*/false, arch);
 }
 
 std::vector<BankConflict> tlc::tile::findLdsBankConflicts(KernelOp kernel) {
   return findConflicts(kernel, /*mmaSync=*/false, /*sm90a=*/false,
-                       /*hip=*/true);
+                       /*hip=*/true, /*arch=*/"");
 }

@@ -67,6 +67,21 @@ struct KernelLayouts {
 /// hints describe the code the printer generates.
 llvm::SmallVector<GemmOp> selectWgmmaGemms(KernelOp kernel);
 
+/// The shared allocations of \p kernel that `tile-plan-wgmma` stores (as
+/// `tile.swizzle`) in the swizzled panels the wgmma descriptors read, with
+/// the swizzle's row bytes (32, 64 or 128): the shared operands of
+/// selectWgmmaGemms(), and the buffers of `T.initialize_wgmma_descriptor`
+/// whose `layout` is one swizzled panel. The pass applies exactly this on
+/// sm_90a; the hints and pictures ask it of a kernel not lowered yet.
+llvm::SmallVector<std::pair<AllocOp, int64_t>> planWgmmaPanels(KernelOp kernel);
+
+/// The shared allocations of \p kernel that `tile-plan-tcgen05` stores in
+/// descriptor panels on sm_100a, with the swizzle's row bytes: the shared
+/// operands of the gemms accumulating into tensor memory that tcgen05.mma
+/// computes. The pass applies exactly this (its other gemms are errors).
+llvm::SmallVector<std::pair<AllocOp, int64_t>>
+planTcgen05Panels(KernelOp kernel);
+
 /// Runs layout inference on \p kernel. Fails (after emitting an error at
 /// the op that could not be satisfied, with a note at the op whose layout
 /// it contradicts) on a layout conflict or an impossible gemm. Kernels
