@@ -29,6 +29,7 @@ void tlc::tile::buildGpuLoweringPipeline(OpPassManager &pm) {
   pm.addPass(createTileGemmPingPong());
   pm.addPass(createTileInsertBarriers());
   pm.addPass(createTileLegalizeBounds());
+  pm.addPass(createTilePlanScratchAreas());
 }
 
 void tlc::tile::setGpuTarget(ModuleOp module, llvm::StringRef target) {
@@ -88,6 +89,6 @@ void tlc::tile::registerTilePipelines() {
       "tile-reverse-blocks, tile-warp-specialize, tile-persistent-gemm, "
       "tile-gemm-pingpong, "
       "tile-insert-barriers, "
-      "tile-legalize-bounds)",
+      "tile-legalize-bounds, tile-plan-scratch-areas)",
       [](OpPassManager &pm) { buildGpuLoweringPipeline(pm); });
 }
