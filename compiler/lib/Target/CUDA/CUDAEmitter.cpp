@@ -376,8 +376,7 @@ LogicalResult Emitter::prepareKernel(KernelOp op) {
   // tile-gemm-pingpong: two consumer warpgroups run the program's threads.
   auto pingPong = op->getAttrOfType<IntegerAttr>("tile.gemm_pingpong");
   gemmPingPong = pingPong && wsProducerThreads ? pingPong.getInt() : 0;
-  launchThreads =
-      blockThreads * (gemmPingPong ? 2 : 1) + wsProducerThreads;
+  launchThreads = blockThreads * (gemmPingPong ? 2 : 1) + wsProducerThreads;
   fragments.clear();
   sharedSlots.clear();
   runtimeSharedOffsets.clear();

@@ -62,9 +62,8 @@ Emitter::deadSharedArea(Operation *at, int64_t bytes) {
       return lo < b.second && b.first < hi;
     });
   };
-  llvm::stable_sort(dead, [](auto &a, auto &b) {
-    return std::get<0>(a) < std::get<0>(b);
-  });
+  llvm::stable_sort(
+      dead, [](auto &a, auto &b) { return std::get<0>(a) < std::get<0>(b); });
   for (size_t i = 0; i < dead.size(); ++i) {
     int64_t start = std::get<0>(dead[i]), end = start;
     std::string what;

@@ -318,6 +318,8 @@ public:
   /// plan and the planned shared buffers (sharedSlots). Sets
   /// launchThreads.
   mlir::LogicalResult prepareKernel(tile::KernelOp op);
+  /// The threads a block is launched with: the program's, a second
+  /// consumer warpgroup (tile-gemm-pingpong), the producer warpgroup.
   int64_t launchThreads = 0;
   mlir::LogicalResult emitAlloc(tile::AllocOp op);
   mlir::LogicalResult emitScalar(mlir::Operation *op);

@@ -146,8 +146,7 @@ ScratchAreaPlan tlc::tile::placeScratchAreas(KernelOp kernel,
   auto liveAt = [&](ArrayRef<ScratchAreaNeeds::Use> uses, bool anywhere) {
     SmallVector<ByteRange> busy;
     for (const Slot &slot : slots)
-      if (anywhere ||
-          llvm::any_of(uses, [&](const ScratchAreaNeeds::Use &u) {
+      if (anywhere || llvm::any_of(uses, [&](const ScratchAreaNeeds::Use &u) {
             return !isBufferDeadAt(body, slot.alloc, u.op);
           }))
         busy.push_back(slot.bytes);
@@ -161,8 +160,8 @@ ScratchAreaPlan tlc::tile::placeScratchAreas(KernelOp kernel,
   if (exchange) {
     // Scalar code and T.cumsum read the area after its last barrier: the
     // bytes of every buffer stay out of it there.
-    bool publishes = llvm::any_of(needs.exchange,
-                                  [](auto &u) { return u.publishes; });
+    bool publishes =
+        llvm::any_of(needs.exchange, [](auto &u) { return u.publishes; });
     SmallVector<ByteRange> busy = liveAt(needs.exchange, publishes);
     if (scratch)
       busy.push_back({scratchAt, scratchAt + scratch});
@@ -177,8 +176,8 @@ ScratchAreaPlan tlc::tile::placeScratchAreas(KernelOp kernel,
   // Each use of an area starts with a barrier; over a buffer's bytes it
   // also ends with one, so that nobody writes the buffer again while
   // another thread still reads the area.
-  bool reuses = (scratch && scratchAt < planned) ||
-                (exchange && exchangeAt < planned);
+  bool reuses =
+      (scratch && scratchAt < planned) || (exchange && exchangeAt < planned);
   if (reuses) {
     for (const ScratchAreaNeeds::Use &u : needs.scratch)
       plan.barrierAfter.insert(u.op);

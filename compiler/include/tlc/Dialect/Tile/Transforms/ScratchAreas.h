@@ -86,9 +86,8 @@ void recordScratchAreaPlan(KernelOp kernel, const ScratchAreaPlan &plan);
 /// for the target \p gpuTarget (`cuda:sm_80`, `hip:gfx942`) and returns
 /// the block's shared-memory budget there; nothing when it cannot lay out
 /// the kernel (the printer reports why).
-using ScratchAreaMeasure = std::optional<int64_t> (*)(KernelOp kernel,
-                                                      llvm::StringRef
-                                                          gpuTarget);
+using ScratchAreaMeasure =
+    std::optional<int64_t> (*)(KernelOp kernel, llvm::StringRef gpuTarget);
 
 /// Sets the measurement tile-plan-scratch-areas uses (the CUDA/HIP target
 /// library's); without one the pass leaves kernels unplanned.
