@@ -260,6 +260,7 @@ tlc::driver::findInstanceExchanges(mlir::Operation *top,
   mlir::ScopedDiagnosticHandler drop(
       context, [](mlir::Diagnostic &) { return mlir::success(); });
   tile::setGpuTarget(*copy, (hip ? "hip:" : "cuda:") + llvm::join(archs, ","));
+  target::registerScratchAreaMeasure();
   if (mlir::failed(tile::runGpuLowering(*copy)))
     return out;
   auto func = llvm::dyn_cast<tile::FuncOp>(copy->getBody()->front());

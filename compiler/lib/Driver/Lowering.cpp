@@ -9,6 +9,7 @@
 
 #include "tlc/Dialect/Tile/IR/LoweringStatus.h"
 #include "tlc/Dialect/Tile/Transforms/Passes.h"
+#include "tlc/Target/CUDA/CUDAEmitter.h"
 
 #include "mlir/Pass/PassManager.h"
 
@@ -43,6 +44,7 @@ LogicalResult tlc::driver::lowerForTarget(ModuleOp module,
   if (!hasLoweredLevel(targetName))
     return success();
   tile::setGpuTarget(module, targetName);
+  target::registerScratchAreaMeasure();
   if (!options.printAfterAll && options.printAfter.empty())
     return tile::runGpuLowering(module);
   // The trace prints the whole module after the chosen passes; the context

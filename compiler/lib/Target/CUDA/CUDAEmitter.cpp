@@ -373,7 +373,7 @@ LogicalResult Emitter::emitFunction() {
   return success();
 }
 
-LogicalResult Emitter::emitKernel(KernelOp op) {
+LogicalResult Emitter::prepareKernel(KernelOp op) {
   std::optional<int64_t> threads = op.getStaticNumThreads();
   if (!threads) {
     op.emitError() << "the " << lang.name
@@ -396,8 +396,7 @@ LogicalResult Emitter::emitKernel(KernelOp op) {
   // tile-gemm-pingpong: two consumer warpgroups run the program's threads.
   auto pingPong = op->getAttrOfType<IntegerAttr>("tile.gemm_pingpong");
   gemmPingPong = pingPong && wsProducerThreads ? pingPong.getInt() : 0;
-  int64_t launchThreads =
-      blockThreads * (gemmPingPong ? 2 : 1) + wsProducerThreads;
+  launchThreads = blockThreads * (gemmPingPong ? 2 : 1) + wsProducerThreads;
   fragments.clear();
   sharedSlots.clear();
   runtimeSharedOffsets.clear();
@@ -480,56 +479,18 @@ LogicalResult Emitter::emitKernel(KernelOp op) {
   });
   if (walk.wasInterrupted())
     return failure();
-  sharedBytes = planned.getInt();
-  int64_t scratch = 0;
-  op.walk([&](ReduceOp red) {
-    scratch = std::max(scratch, reduceScratchBytes(red));
-  });
-  op.walk([&](IntrinsicOp in) {
-    scratch = std::max(scratch, finalizeScratchBytes(in));
-  });
-  if (scratch) {
-    sharedBytes = (sharedBytes + 127) / 128 * 128;
-    scratchOffset = sharedBytes;
-    sharedBytes += scratch;
-  }
-  // T.Parallel loops that read or write fragments in another thread's
-  // layout exchange them through one more area.
-  exchangeOffset = -1;
-  areasReuseBuffers = false;
-  int64_t exchange = planExchanges(op);
-  if (exchange) {
-    sharedBytes = (sharedBytes + 127) / 128 * 128;
-    exchangeOffset = sharedBytes;
-    sharedBytes += exchange;
-  }
-  int64_t limit = lang.isHip()
-                      ? artifact::getHipLdsPerWorkgroup(options.amdArch)
-                      : artifact::getCudaSharedMemoryPerBlock(
-                            options.minComputeCapability);
-  // Past the budget after the buffers: over the buffers dead where the
-  // areas are used (CUDAEmitterAreaReuse.cpp).
-  if (sharedBytes > limit && (scratch || exchange)) {
-    if (std::optional<int64_t> reused = placeAreasOverDeadBuffers(
-            op, planned.getInt(), scratch, exchange);
-        reused && *reused < sharedBytes) {
-      sharedBytes = *reused;
-    } else {
-      // Keep the areas after the buffers (and the figures below).
-      areasReuseBuffers = false;
-      sharedBytes = planned.getInt();
-      if (scratch) {
-        sharedBytes = (sharedBytes + 127) / 128 * 128;
-        scratchOffset = sharedBytes;
-        sharedBytes += scratch;
-      }
-      if (exchange) {
-        sharedBytes = (sharedBytes + 127) / 128 * 128;
-        exchangeOffset = sharedBytes;
-        sharedBytes += exchange;
-      }
-    }
-  }
+  return success();
+}
+
+LogicalResult Emitter::emitKernel(KernelOp op) {
+  if (failed(prepareKernel(op)))
+    return failure();
+  auto planned = op->getAttrOfType<IntegerAttr>("tile.shared_bytes");
+  // The reduction scratch and the fragment exchange area
+  // (tile-plan-scratch-areas).
+  int64_t scratch = 0, exchange = 0;
+  readScratchAreas(op, scratch, exchange);
+  int64_t limit = sharedMemoryBudget();
 
   if (failed(checkAreaRanges(op)))
     return failure();

@@ -1,25 +1,25 @@
-//===- CUDAEmitterAreaReuse.cpp - Printer areas over dead buffers ---------===//
+//===- CUDAEmitterAreaReuse.cpp - The printer's shared areas --------------===//
 //
 // Part of the tlc project.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 //===----------------------------------------------------------------------===//
 //
-// The printer's own shared areas (reduction scratch, fragment exchange) go
-// after the planned buffers. Where that passes the block's budget (CDNA's
-// 64 KiB of LDS), they are placed over buffers whose contents are dead at
-// every use of the area instead, as tile-plan-shared-memory lets buffers
-// with disjoint live ranges share bytes: a buffer a loop iteration has
-// finished with (it is written whole before it is read again) lends its
-// bytes to the exchange of that iteration. Each use of the area already
-// starts with a barrier; it then also ends with one, so that nobody writes
-// the buffer again while another thread still reads the area.
+// The reduction scratch and fragment exchange areas the printed code uses
+// besides the planned buffers. Their sizes follow from the printer's
+// fragment layouts: this file measures them for tile-plan-scratch-areas
+// (the hook registerScratchAreaMeasure sets), which places the areas and
+// decides which uses end with a barrier (tile::placeScratchAreas); the
+// printer reads that plan.
 //
 //===----------------------------------------------------------------------===//
 
 #include "EmitterImpl.h"
 
-#include "tlc/Dialect/Tile/IR/BufferEffects.h"
+#include "tlc/Target/Artifact/SharedMemoryLimits.h"
+#include "tlc/Target/CUDA/CUDATarget.h"
+
+#include "mlir/IR/Diagnostics.h"
 
 using namespace mlir;
 using namespace tlc;
@@ -27,78 +27,135 @@ using namespace tlc::tile;
 using namespace tlc::target;
 using namespace tlc::target::cuda_detail;
 
-std::optional<int64_t> Emitter::placeAreasOverDeadBuffers(KernelOp kernel,
-                                                          int64_t planned,
-                                                          int64_t scratch,
-                                                          int64_t exchange) {
-  // Warp-specialised kernels: the areas' users do not run in program order
-  // with the other threads' accesses.
-  if (wsProducerThreads || kernel
-                               .walk([](IntrinsicOp i) {
-                                 return i.getCallee() == "T.ws"
-                                            ? WalkResult::interrupt()
-                                            : WalkResult::advance();
-                               })
-                               .wasInterrupted())
-    return std::nullopt;
-  Block &body = kernel.getBody().front();
-  SmallVector<Operation *> reduceSites, exchangeSites;
-  if (scratch)
-    kernel.walk([&](Operation *site) {
-      auto red = dyn_cast<ReduceOp>(site);
-      if ((red && reduceScratchBytes(red)) || finalizeScratchBytes(site))
-        reduceSites.push_back(site);
-    });
-  for (auto &[site, roots] : exchanges)
-    exchangeSites.push_back(site);
-  // Byte ranges of the buffers live at some use of an area.
-  using Range = std::pair<int64_t, int64_t>;
-  auto liveAt = [&](ArrayRef<Operation *> sites, bool anywhere) {
-    SmallVector<Range> busy;
-    for (auto &[alloc, slot] : sharedSlots) {
-      if (!slot.bytes)
-        continue;
-      if (anywhere || llvm::any_of(sites, [&, a = alloc](Operation *site) {
-            return !isBufferDeadAt(body, a, site);
-          }))
-        busy.push_back({slot.offset, slot.offset + slot.bytes});
-    }
-    return busy;
-  };
-  // The lowest 128-byte aligned offset of \p bytes free of \p busy.
-  auto place = [](SmallVector<Range> busy, int64_t bytes) {
-    llvm::sort(busy);
-    int64_t offset = 0;
-    for (auto [lo, hi] : busy) {
-      if (offset + bytes <= lo)
-        break;
-      offset = std::max(offset, (hi + 127) / 128 * 128);
-    }
-    return offset;
-  };
-  int64_t total = planned;
-  int64_t newScratch = -1, newExchange = -1;
-  if (scratch) {
-    newScratch = place(liveAt(reduceSites, false), scratch);
-    total = std::max(total, newScratch + scratch);
-  }
-  if (exchange) {
-    // Scalar code and T.cumsum read the area after its last barrier: the
-    // bytes of every buffer stay out of it there.
-    SmallVector<Range> busy = liveAt(exchangeSites, exchangePublishes);
-    if (scratch)
-      busy.push_back({newScratch, newScratch + scratch});
-    newExchange = place(busy, exchange);
-    total = std::max(total, newExchange + exchange);
-  }
-  scratchOffset = newScratch;
-  exchangeOffset = newExchange;
-  areasReuseBuffers =
-      (scratch && newScratch < planned) || (exchange && newExchange < planned);
-  return total;
+ScratchAreaNeeds Emitter::measureScratchAreas(KernelOp kernel) {
+  ScratchAreaNeeds needs;
+  kernel.walk([&](Operation *site) {
+    int64_t bytes = 0;
+    if (auto red = dyn_cast<ReduceOp>(site))
+      bytes = reduceScratchBytes(red);
+    else
+      bytes = finalizeScratchBytes(site); // T.finalize_reducer
+    if (bytes)
+      needs.scratch.push_back({site, bytes, false});
+  });
+  planExchanges(kernel);
+  needs.exchange = exchangeUses;
+  return needs;
 }
 
-void Emitter::endAreaUse() {
-  if (areasReuseBuffers)
+int64_t Emitter::sharedMemoryBudget() const {
+  return lang.isHip() ? artifact::getHipLdsPerWorkgroup(options.amdArch)
+                      : artifact::getCudaSharedMemoryPerBlock(
+                            options.minComputeCapability);
+}
+
+/// Whether \p a and \p b ask the same of the areas (ops and bytes).
+static bool sameNeeds(ArrayRef<ScratchAreaNeeds::Use> a,
+                      ArrayRef<ScratchAreaNeeds::Use> b) {
+  llvm::DenseMap<Operation *, std::pair<int64_t, bool>> byOp;
+  for (const ScratchAreaNeeds::Use &u : a)
+    byOp[u.op] = {u.bytes, u.publishes};
+  if (byOp.size() != b.size())
+    return false;
+  return llvm::all_of(b, [&](const ScratchAreaNeeds::Use &u) {
+    auto it = byOp.find(u.op);
+    return it != byOp.end() &&
+           it->second == std::make_pair(u.bytes, u.publishes);
+  });
+}
+
+void Emitter::readScratchAreas(KernelOp kernel, int64_t &scratch,
+                               int64_t &exchange) {
+  // The fragments each op exchanges, and what the areas must hold.
+  ScratchAreaNeeds needs = measureScratchAreas(kernel);
+  scratch = needs.scratchBytes();
+  exchange = needs.exchangeBytes();
+  ScratchAreaPlan plan;
+  // tile-plan-scratch-areas' plan, where it measured what this printer
+  // does (the same target); else (a module lowered without a GPU target)
+  // the same placement, made here.
+  ScratchAreaNeeds recorded = getScratchAreaNeeds(kernel);
+  if (kernel->hasAttr("tile.areas_planned") &&
+      sameNeeds(recorded.scratch, needs.scratch) &&
+      sameNeeds(recorded.exchange, needs.exchange)) {
+    auto offset = [&](StringRef name) -> int64_t {
+      auto attr = kernel->getAttrOfType<IntegerAttr>(name);
+      return attr ? attr.getInt() : -1;
+    };
+    plan.scratchOffset = offset("tile.scratch_offset");
+    plan.exchangeOffset = offset("tile.exchange_offset");
+    plan.totalBytes = offset("tile.area_bytes");
+    kernel.walk([&](Operation *op) {
+      if (op->hasAttr("tile.area_barrier"))
+        plan.barrierAfter.insert(op);
+    });
+  } else {
+    plan = placeScratchAreas(kernel, needs, sharedMemoryBudget());
+  }
+  scratchOffset = scratch ? plan.scratchOffset : -1;
+  exchangeOffset = exchange ? plan.exchangeOffset : -1;
+  sharedBytes = plan.totalBytes;
+  areaBarrierAfter = std::move(plan.barrierAfter);
+}
+
+void Emitter::endAreaUse(Operation *op) {
+  if (areaBarrierAfter.contains(op))
     line(blockBarrier() + "  // the area's bytes belong to a buffer again");
+}
+
+/// The emit options of the GPU target \p gpuTarget (`cuda:sm_80,sm_90a`,
+/// `hip:gfx942`) that decide fragment layouts and budgets.
+static std::optional<CudaEmitOptions> optionsFor(StringRef gpuTarget) {
+  CudaEmitOptions options;
+  if (gpuTarget.consume_front("hip:")) {
+    SmallVector<StringRef> archs;
+    gpuTarget.split(archs, ',', -1, /*KeepEmpty=*/false);
+    if (archs.empty())
+      return std::nullopt;
+    options.language = &GPULanguage::hip();
+    // "gfx90a" < "gfx942" < "gfx950": the oldest sorts first.
+    options.amdArch = llvm::min_element(archs)->str();
+    return options;
+  }
+  if (!gpuTarget.consume_front("cuda:"))
+    return std::nullopt;
+  llvm::Expected<std::vector<std::string>> archs =
+      parseCudaArchitectures(gpuTarget);
+  if (!archs) {
+    llvm::consumeError(archs.takeError());
+    return std::nullopt;
+  }
+  if (unsigned cc = getOldestComputeCapability(*archs))
+    options.minComputeCapability = cc;
+  return options;
+}
+
+/// tile-plan-scratch-areas' measurement (ScratchAreaMeasure).
+static std::optional<int64_t> measureForTarget(KernelOp kernel,
+                                               StringRef gpuTarget) {
+  auto func = kernel->getParentOfType<FuncOp>();
+  std::optional<CudaEmitOptions> options = optionsFor(gpuTarget);
+  if (!func || !options)
+    return std::nullopt;
+  // The printer reports what it cannot lay out, once.
+  ScopedDiagnosticHandler quiet(kernel.getContext(),
+                                [](Diagnostic &) { return success(); });
+  Emitter emitter(func, *options);
+  emitter.chooseIndexWidth();
+  if (failed(emitter.prepareKernel(kernel)))
+    return std::nullopt;
+  ScratchAreaNeeds needs = emitter.measureScratchAreas(kernel);
+  Builder b(kernel.getContext());
+  for (const ScratchAreaNeeds::Use &u : needs.scratch)
+    u.op->setAttr("tile.scratch_bytes", b.getI64IntegerAttr(u.bytes));
+  for (const ScratchAreaNeeds::Use &u : needs.exchange) {
+    u.op->setAttr("tile.exchange_bytes", b.getI64IntegerAttr(u.bytes));
+    if (u.publishes)
+      u.op->setAttr("tile.exchange_publishes", b.getUnitAttr());
+  }
+  return emitter.sharedMemoryBudget();
+}
+
+void tlc::target::registerScratchAreaMeasure() {
+  tile::setScratchAreaMeasure(&measureForTarget);
 }

@@ -155,7 +155,7 @@ LogicalResult Emitter::emitFragmentCopy(CopyOp op) {
       line(blockBarrier());
       emitExchange(d, expr(dstRoot), *tile, /*toShared=*/false, srcElem,
                    dstElem);
-      endAreaUse();
+      endAreaUse(op);
       return success();
     }
     FailureOr<std::string> sIdx =

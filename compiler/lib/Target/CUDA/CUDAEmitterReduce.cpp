@@ -346,7 +346,7 @@ LogicalResult Emitter::emitReduce(ReduceOp op) {
     close();
     line(part + "[" + k + "] = all;");
     close();
-    endAreaUse();
+    endAreaUse(op);
   }
   if (toMemory) {
     // One replica of each result element stores it, once every thread is

@@ -45,12 +45,18 @@ Emitter::deadSharedArea(Operation *at, int64_t bytes) {
   // placed in the same bytes (tile-plan-shared-memory reuse) overlaps.
   SmallVector<std::tuple<int64_t, int64_t, Value>> dead;
   SmallVector<std::pair<int64_t, int64_t>> busy;
-  for (auto &[alloc, slot] : sharedSlots) {
-    if (!isLive(alloc))
-      dead.push_back({slot.offset, slot.bytes, alloc});
-    else if (slot.bytes)
-      busy.push_back({slot.offset, slot.offset + slot.bytes});
-  }
+  // In allocation order (not sharedSlots' hash order), so that buffers at
+  // one offset are named in the same order by every run.
+  kernel.walk([&](AllocOp a) {
+    auto slot = sharedSlots.find(a.getResult());
+    if (slot == sharedSlots.end())
+      return;
+    if (!isLive(a.getResult()))
+      dead.push_back({slot->second.offset, slot->second.bytes, a.getResult()});
+    else if (slot->second.bytes)
+      busy.push_back(
+          {slot->second.offset, slot->second.offset + slot->second.bytes});
+  });
   auto isFree = [&](int64_t lo, int64_t hi) {
     return llvm::none_of(busy, [&](auto &b) {
       return lo < b.second && b.first < hi;

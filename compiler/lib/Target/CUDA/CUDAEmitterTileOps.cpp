@@ -238,6 +238,7 @@ static SmallVector<unsigned> onLoopLayout(ArrayRef<unsigned> dims,
 int64_t Emitter::planExchanges(KernelOp kernel) {
   exchanges.clear();
   exchangePublishes = false;
+  exchangeUses.clear();
   int64_t most = 0;
   kernel.walk([&](ParallelOp op) {
     SmallVector<int64_t> bound;
@@ -278,6 +279,8 @@ int64_t Emitter::planExchanges(KernelOp kernel) {
     }
     if (list.empty())
       exchanges.erase(op);
+    else
+      exchangeUses.push_back({op, bytes, false});
     most = std::max(most, bytes);
   });
   // Scalar code reading a fragment its threads do not all hold whole
@@ -289,7 +292,8 @@ int64_t Emitter::planExchanges(KernelOp kernel) {
         isWholeInEveryThread(it->second))
       return;
     exchangePublishes = true;
-    most = std::max(most, fragmentBytes(root, it->second));
+    exchangeUses.push_back({load, fragmentBytes(root, it->second), true});
+    most = std::max(most, exchangeUses.back().bytes);
   });
   // Whole-fragment copies between layouts that disagree.
   kernel.walk([&](CopyOp copy) {
@@ -303,7 +307,8 @@ int64_t Emitter::planExchanges(KernelOp kernel) {
                                          copy, {}, /*quiet=*/true)))
       return;
     exchanges[copy].push_back(src);
-    most = std::max(most, fragmentBytes(src, s->second));
+    exchangeUses.push_back({copy, fragmentBytes(src, s->second), false});
+    most = std::max(most, exchangeUses.back().bytes);
   });
   // T.cumsum over a fragment: scanned in the exchange area.
   kernel.walk([&](CumSumOp op) {
@@ -311,7 +316,8 @@ int64_t Emitter::planExchanges(KernelOp kernel) {
     auto it = fragments.find(root);
     if (it != fragments.end()) {
       exchangePublishes = true;
-      most = std::max(most, fragmentBytes(root, it->second));
+      exchangeUses.push_back({op, fragmentBytes(root, it->second), true});
+      most = std::max(most, exchangeUses.back().bytes);
     }
   });
   return most;
@@ -743,7 +749,7 @@ LogicalResult Emitter::emitParallel(ParallelOp op) {
                    /*toShared=*/false);
   }
   if (ex != exchanges.end())
-    endAreaUse();
+    endAreaUse(op);
   return success();
 }
 

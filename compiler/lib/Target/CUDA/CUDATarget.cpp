@@ -298,6 +298,7 @@ LogicalResult tlc::target::buildCudaArtifacts(ModuleOp module,
     return module.emitError() << llvm::toString(archs.takeError());
   std::string archList = llvm::join(*archs, ",");
   tile::setGpuTarget(module, "cuda:" + archList);
+  registerScratchAreaMeasure();
   if (failed(tile::runGpuLowering(module)))
     return failure();
   // The emitter refuses what the oldest architecture of the list lacks.

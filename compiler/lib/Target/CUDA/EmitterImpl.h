@@ -18,6 +18,7 @@
 #include "tlc/Dialect/Tile/IR/IndexIntervals.h"
 #include "tlc/Dialect/Tile/IR/ThreadUniformity.h"
 #include "tlc/Dialect/Tile/IR/TileOps.h"
+#include "tlc/Dialect/Tile/Transforms/ScratchAreas.h"
 #include "tlc/Dialect/Tile/Transforms/SharedAccesses.h"
 #include "tlc/Layout/Fragment.h"
 #include "tlc/Layout/MfmaSharedLayouts.h"
@@ -313,6 +314,14 @@ public:
   mlir::LogicalResult emitView(tile::ViewOp op);
   mlir::LogicalResult emitOp(mlir::Operation *op);
   mlir::LogicalResult emitKernel(tile::KernelOp op);
+  /// The facts of \p op the printing and the area measurement share: its
+  /// thread count, thread ranges, fragment layouts, swizzles, pipeline
+  /// plan and the planned shared buffers (sharedSlots). Sets
+  /// launchThreads.
+  mlir::LogicalResult prepareKernel(tile::KernelOp op);
+  /// The threads a block is launched with: the program's, a second
+  /// consumer warpgroup (tile-gemm-pingpong), the producer warpgroup.
+  int64_t launchThreads = 0;
   mlir::LogicalResult emitAlloc(tile::AllocOp op);
   mlir::LogicalResult emitScalar(mlir::Operation *op);
   mlir::LogicalResult emitLoad(tile::LoadOp op);
@@ -404,30 +413,33 @@ public:
   /// Byte offset of the exchange area in shared memory (-1: none).
   int64_t exchangeOffset = -1;
   /// Plans `exchanges` for \p kernel; the bytes its largest loop needs.
-  /// Sets exchangePublishes when scalar code or T.cumsum uses the area.
+  /// Sets exchangePublishes when scalar code or T.cumsum uses the area, and
+  /// exchangeUses (what tile-plan-scratch-areas places).
   int64_t planExchanges(tile::KernelOp kernel);
   /// Scalar reads of another thread's fragment element or T.cumsum use the
   /// exchange area (their reads follow no barrier of the printer's own).
   bool exchangePublishes = false;
+  /// Every use of the exchange area planExchanges found, with its bytes.
+  llvm::SmallVector<tile::ScratchAreaNeeds::Use> exchangeUses;
   // CUDAEmitterAreaReuse.cpp
-  /// True when the reduction scratch or the exchange area lies over bytes
-  /// of shared buffers that are dead where they are used: every use of the
-  /// area then ends with a barrier before the buffers are written again.
-  bool areasReuseBuffers = false;
-  /// Places the reduction scratch (\p scratch bytes) and the exchange area
-  /// (\p exchange bytes) of \p kernel over shared buffers dead at each of
-  /// their uses (tile::isBufferDeadAt), at the lowest 128-byte aligned
-  /// offsets no buffer live at a use covers. Sets scratchOffset,
-  /// exchangeOffset and areasReuseBuffers and returns the kernel's shared
-  /// bytes (at least \p planned, the buffers'), or nothing where the
-  /// kernel's threads do not all run the areas' uses (warp specialisation).
-  std::optional<int64_t> placeAreasOverDeadBuffers(tile::KernelOp kernel,
-                                                   int64_t planned,
-                                                   int64_t scratch,
-                                                   int64_t exchange);
-  /// The barrier that ends a use of the scratch or exchange area when
-  /// areasReuseBuffers (nothing otherwise).
-  void endAreaUse();
+  /// The reduction scratch and exchange needs of \p kernel (after
+  /// prepareKernel), as tile-plan-scratch-areas places them.
+  tile::ScratchAreaNeeds measureScratchAreas(tile::KernelOp kernel);
+  /// The block's shared-memory budget on the target.
+  int64_t sharedMemoryBudget() const;
+  /// Reads tile-plan-scratch-areas' placement of \p kernel's areas
+  /// (scratchOffset, exchangeOffset, sharedBytes), or places them with the
+  /// same function where the pass did not run (a module lowered without a
+  /// GPU target); plans `exchanges`. The needs' bytes go to \p scratch and
+  /// \p exchange (for the budget's diagnostic).
+  void readScratchAreas(tile::KernelOp kernel, int64_t &scratch,
+                        int64_t &exchange);
+  /// The uses of an area that end with a barrier (tile.area_barrier).
+  llvm::DenseSet<mlir::Operation *> areaBarrierAfter;
+  /// The barrier that ends \p op's use of the scratch or exchange area
+  /// where tile-plan-scratch-areas placed the area over a dead buffer
+  /// (nothing otherwise).
+  void endAreaUse(mlir::Operation *op);
   /// Declares a pointer to the row-major exchange tile of fragment \p root
   /// at byte \p offset of shared memory; its name.
   /// A fragment element scalar code reads although not every thread holds

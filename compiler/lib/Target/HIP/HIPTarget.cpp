@@ -260,9 +260,11 @@ LogicalResult tlc::target::buildHipArtifacts(ModuleOp module,
   auto archs = parseHipArchitectures(options.arch);
   if (!archs)
     return module.emitError() << llvm::toString(archs.takeError());
+  std::string archList = llvm::join(*archs, ",");
+  tile::setGpuTarget(module, "hip:" + archList);
+  registerScratchAreaMeasure();
   if (failed(tile::runGpuLowering(module)))
     return failure();
-  std::string archList = llvm::join(*archs, ",");
   CudaEmitOptions emitOptions = getHipEmitOptions(*archs, options.emit);
   GpuBuild build;
   build.target = "hip:" + archList;

@@ -181,6 +181,12 @@ mlir::LogicalResult translateModuleToCuda(mlir::ModuleOp module,
                                           const CudaEmitOptions &options = {},
                                           llvm::StringRef kernelFilter = "");
 
+/// Lets tile-plan-scratch-areas measure, with this printer's fragment
+/// layouts, the reduction scratch and fragment exchange bytes each op needs
+/// (tile::setScratchAreaMeasure). Callers that lower a module for the CUDA
+/// or HIP target call it first; it may be called any number of times.
+void registerScratchAreaMeasure();
+
 } // namespace target
 } // namespace tlc
 

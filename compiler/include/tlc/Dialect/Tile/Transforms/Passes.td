@@ -786,6 +786,51 @@ def TilePlanCopies : Pass<"tile-plan-copies", "::mlir::ModuleOp"> {
   let dependentDialects = ["::tlc::tile::TileDialect"];
 }
 
+def TilePlanScratchAreas : Pass<"tile-plan-scratch-areas", "::mlir::ModuleOp"> {
+  let summary = "place the reduction scratch and fragment exchange areas";
+  let description = [{
+    The CUDA/HIP code of some operations needs shared memory besides the
+    planned buffers: a `T.reduce_*` whose result rows span several warps
+    combines the warps' partials in a scratch area, and a `T.Parallel`,
+    fragment copy, scalar read or `T.cumsum` that reads a fragment in
+    another thread's layout exchanges it through an exchange area. How
+    many bytes each op needs follows from the target's fragment layouts:
+    the target library measures it (a hook it sets, ScratchAreas.h) and
+    records it on the op, `tile.scratch_bytes = N : i64`,
+    `tile.exchange_bytes = N : i64` and `tile.exchange_publishes` (read
+    after the area's last barrier: scalar code, `T.cumsum`). Without the
+    hook (tlc-opt) the needs already on the ops are placed.
+
+    Each area (sized by its largest use) goes after the kernel's planned
+    buffers (`tile.shared_bytes`) at a 128-byte boundary, the scratch
+    first. Where that passes the block's budget (the target's, or the
+    `budget` option), the areas go over buffers dead at every use of them
+    instead (`isBufferDeadAt`: a loop iteration that writes a buffer whole
+    before reading it lends its bytes to the exchange of that iteration; a
+    published exchange shares no buffer's bytes), if the kernel then needs
+    fewer bytes; not in warp-specialised kernels (`tile.ws_producer_threads`,
+    `T.ws`), whose threads do not run in program order. A use of an area
+    placed over a buffer ends with a barrier, so that nobody writes the
+    buffer while another thread still reads the area:
+    `tile.area_barrier` on that op (the use's other barriers, the area
+    free and the area complete, start every expansion that uses an area).
+
+    Results on each planned kernel: `tile.scratch_offset = B : i64`,
+    `tile.exchange_offset = B : i64` (for the areas it needs),
+    `tile.area_bytes = N : i64` (its shared bytes with the areas) and
+    `tile.areas_planned`. The printer reads them.
+  }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"\"",
+           "the GPU target the hook measures for (default: the module's "
+           "tile.gpu_target)">,
+    Option<"budget", "budget", "int64_t", /*default=*/"0",
+           "without the target's hook: the shared bytes per block past "
+           "which the areas go over dead buffers (0: none placed)">,
+  ];
+  let dependentDialects = ["::tlc::tile::TileDialect"];
+}
+
 def TileLowerIm2col : Pass<"tile-lower-im2col", "::mlir::ModuleOp"> {
   let summary = "lower T.im2col into the element loop it stands for";
   let description = [{
