@@ -16,6 +16,7 @@
 
 #include "EmitterImpl.h"
 
+#include "tlc/Layout/EnumerationLimit.h"
 #include "tlc/Target/Artifact/SharedMemoryLimits.h"
 #include "tlc/Target/CUDA/CUDATarget.h"
 
@@ -136,6 +137,25 @@ static std::optional<int64_t> measureForTarget(KernelOp kernel,
   auto func = kernel->getParentOfType<FuncOp>();
   std::optional<CudaEmitOptions> options = optionsFor(gpuTarget);
   if (!func || !options)
+    return std::nullopt;
+  // A register tile past what layouts enumerate (far past any block's
+  // registers; fuzz inputs) is not laid out here: the editor's lowering
+  // would spend minutes in the printer's fragment planning, and a build
+  // reports it when it prints the kernel.
+  bool huge = kernel
+                  .walk([](AllocOp alloc) {
+                    auto t = cast<BufferType>(alloc.getType());
+                    bool registers = t.getScope() == MemoryScope::Fragment ||
+                                     t.getScope() == MemoryScope::Local;
+                    return registers && t.isStatic() &&
+                                   layout::numElementsSaturated(
+                                       t.getShape()) >
+                                       layout::kMaxEnumeratedInputs
+                               ? WalkResult::interrupt()
+                               : WalkResult::advance();
+                  })
+                  .wasInterrupted();
+  if (huge)
     return std::nullopt;
   // The printer reports what it cannot lay out, once.
   ScopedDiagnosticHandler quiet(kernel.getContext(),

@@ -89,7 +89,7 @@ tile.func @pipelined(%A: !tile.buffer<[250, 256], f16, global>, %B: !tile.buffer
 // CHECK-LABEL: tile.func @async_scope
 // CHECK: tile.copy {{.*}} {tile.async_copy = "commit", tile.instr = "cp.async", tile.vec = 4 : i64, tile.zero_fill}
 // CHECK: tile.copy {{.*}} {tile.async_copy = "scope", tile.instr = "vector", tile.vec = 4 : i64}
-// CHECK: tile.copy %S to %{{.*}} {tile.async_copy = "commit", tile.instr = "vector", tile.vec = 4 : i64}
+// CHECK: tile.copy %shared to %shared_0 {tile.async_copy = "commit", tile.instr = "vector", tile.vec = 4 : i64}
 // HIP-LABEL: tile.func @async_scope
 // HIP: tile.copy {{.*}} {tile.async_copy = "commit", tile.instr = "vector", tile.vec = 4 : i64, tile.zero_fill}
 tile.func @async_scope(%A: !tile.buffer<[128, 128], f32, global>) {
