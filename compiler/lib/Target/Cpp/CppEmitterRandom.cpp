@@ -22,36 +22,12 @@
 
 #include "EmitterImpl.h"
 
-#include "llvm/ADT/StringSwitch.h"
+#include "tlc/Target/RngGenerators.h"
 
 using namespace mlir;
 using namespace tlc;
 using namespace tlc::target;
 using namespace tlc::target::detail;
-
-/// Whether \p callee is one of TileLang's random-number primitives.
-static bool isRngCallee(StringRef callee) {
-  return callee == "T.rng_init" || callee == "T.rng_rand" ||
-         callee == "T.rng_rand_float";
-}
-
-/// The generator \p init (a `T.rng_init`) names.
-static StringRef namedGenerator(tile::IntrinsicOp init) {
-  if (DictionaryAttr d = init.getOptionsAttr())
-    if (auto g = d.getAs<StringAttr>("generator"))
-      return g.getValue();
-  return "curandStatePhilox4_32_10_t";
-}
-
-/// The tlc_device type of curand's state type \p generator, or "" when tlc
-/// has none.
-static StringRef rngStateType(StringRef generator) {
-  return llvm::StringSwitch<StringRef>(generator)
-      .Case("curandStatePhilox4_32_10_t", "tlc::PhiloxState")
-      .Case("curandStateXORWOW_t", "tlc::XorwowState")
-      .Case("curandStateMRG32k3a_t", "tlc::Mrg32k3aState")
-      .Default("");
-}
 
 void Emitter::declareRngStates(tile::KernelOp kernel,
                                const std::string &count) {
@@ -69,7 +45,7 @@ void Emitter::declareRngStates(tile::KernelOp kernel,
   kernel.walk([&](tile::IntrinsicOp i) {
     if (i.getCallee() != "T.rng_init")
       return WalkResult::advance();
-    rngGenerator = namedGenerator(i).str();
+    rngGenerator = namedRngGenerator(i).str();
     return WalkResult::interrupt();
   });
   StringRef type = rngStateType(rngGenerator);
@@ -104,7 +80,7 @@ std::optional<LogicalResult> Emitter::emitRngIntrinsic(tile::IntrinsicOp op) {
     state = rngStates + "[0]";
   }
   if (callee == "T.rng_init") {
-    StringRef generator = namedGenerator(op);
+    StringRef generator = namedRngGenerator(op);
     if (rngStateType(generator).empty())
       return op.emitError() << "the CPU target has no " << generator
                             << " generator (curandStatePhilox4_32_10_t, "
