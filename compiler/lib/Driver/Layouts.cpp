@@ -132,6 +132,21 @@ verifyInstances(eval::FileAnalysis &analysis, const syntax::SyntaxTree &tree,
       if (mlir::failed(mlir::verify(&top, /*verifyRecursively=*/true)))
         invalid.insert(&top);
   }
+  {
+    // Shared-memory accesses that leave their buffer are the program's
+    // errors, said in its terms; an access traced in several instances is
+    // reported once.
+    std::set<std::pair<uint32_t, std::string>> seen;
+    mlir::ScopedDiagnosticHandler collect(context, [&](mlir::Diagnostic &diag) {
+      Diagnostic d = driver::toSourceDiagnostic(tree, diag);
+      if (seen.insert({d.range.begin, d.message}).second)
+        analysis.diagnostics.push_back(std::move(d));
+      return mlir::success();
+    });
+    for (mlir::Operation &top : module.getBody()->getOperations())
+      if (!invalid.contains(&top))
+        (void)tile::checkSharedBounds(&top);
+  }
   context->printOpOnDiagnostic(printOp);
   return invalid;
 }

@@ -225,6 +225,18 @@ Status Kernel::launch(const LaunchConfig &config, void **args) {
     return Status::error("kernel '" + symbol + "': " + std::to_string(threads) +
                          " threads per block exceed the device limit of " +
                          std::to_string(info.maxThreadsPerBlock));
+  // CUDA's grid limits (every GPU since compute capability 3.0): the
+  // driver's refusal would only say "invalid argument".
+  static constexpr unsigned long long kMaxGrid[3] = {2147483647ull, 65535ull,
+                                                     65535ull};
+  for (unsigned d = 0; d < 3; ++d)
+    if (config.grid[d] > kMaxGrid[d])
+      return Status::error(
+          "kernel '" + symbol + "': a grid of " +
+          std::to_string(config.grid[d]) + " blocks in " + "xyz"[d] +
+          " (T.Kernel's extent " + std::to_string(d) + ") exceeds CUDA's "
+          "limit of " + std::to_string(kMaxGrid[d]) +
+          " (a larger tile or a grid-stride loop fits)");
   if (static_cast<int>(config.dynamicSharedMemory) > dynamicSharedLimit) {
     Status st = setMaxDynamicSharedMemory(config.dynamicSharedMemory);
     if (!st.ok())

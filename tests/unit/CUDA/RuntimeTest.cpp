@@ -181,6 +181,17 @@ TEST_CASE("launch: arguments, dynamic shared memory opt-in, shape checks") {
   cfg.grid[1] = 1;
   cfg.block[0] = 0;
   checkError(kernel->launch(cfg, args), {"a block extent is 0"});
+  // CUDA's grid limits, named before the driver's "invalid argument"
+  // (a [16.7 M, 64] convolution tile grid of a public example: 262144 in y).
+  cfg.block[0] = 4;
+  cfg.grid[1] = 262144;
+  checkError(kernel->launch(cfg, args),
+             {"a grid of 262144 blocks in y (T.Kernel's extent 1) exceeds "
+              "CUDA's limit of 65535"});
+  cfg.grid[1] = 65535;
+  cfg.grid[2] = 65536;
+  checkError(kernel->launch(cfg, args), {"65536 blocks in z"});
+  cfg.grid[2] = 1;
 
   KernelAttributes attrs;
   REQUIRE(kernel->getAttributes(attrs).ok());

@@ -115,7 +115,7 @@ static std::string integerLimit(StringRef type, bool max) {
     return "std::numeric_limits<" + type.str() +
            ">::" + (max ? "max()" : "lowest()");
   if (type == "bool")
-    return max ? "true" : "false";
+    return max ? "false" : "true";
   if (type.starts_with("u"))
     return max ? "(" + type.str() + ")~0ull" : "(" + type.str() + ")0";
   unsigned bits = 32;
@@ -130,6 +130,10 @@ static std::string integerLimit(StringRef type, bool max) {
 
 static std::string reduceIdentity(ReduceKind kind, StringRef type) {
   bool isFloat = type == "float" || type == "double";
+  // bool: max is any, min and bitand are all (TileLang's bool identities).
+  if (type == "bool" && (kind == ReduceKind::Max || kind == ReduceKind::Min ||
+                         kind == ReduceKind::BitAnd))
+    return kind == ReduceKind::Max ? "false" : "true";
   switch (kind) {
   case ReduceKind::Sum:
   case ReduceKind::AbsSum:

@@ -99,24 +99,6 @@ LogicalResult tlc::tile::checkBuildable(ModuleOp module) {
         return;
       funcFailed = true;
     });
-    // TileLang refuses max, min and bitand reductions of bool tiles when
-    // it lowers them (no bool initial value: issue 2568); so does every
-    // build here, while --check accepts the program as TileLang's parser
-    // does.
-    func.walk([&](ReduceOp op) {
-      ReduceKind kind = op.getKind();
-      Type elem = cast<BufferType>(op.getDst().getType()).getElementType();
-      if (!elem.isInteger(1) ||
-          (kind != ReduceKind::Max && kind != ReduceKind::Min &&
-           kind != ReduceKind::BitAnd))
-        return;
-      op.emitError("T.reduce_")
-          << stringifyReduceKind(kind)
-          << " is not supported for bool tiles (reduce type '"
-          << stringifyReduceKind(kind)
-          << "' has no bool initial value in TileLang)";
-      funcFailed = true;
-    });
     if (funcFailed) {
       markLoweringFailed(func);
       failed = true;

@@ -73,6 +73,12 @@ void forEachKernelOfArch(mlir::ModuleOp module, llvm::StringRef targetOption,
                          llvm::StringRef arch,
                          llvm::function_ref<void(KernelOp)> planKernel);
 
+/// Emits an error at every shared-memory access under \p root that
+/// provably leaves its buffer on every run (tile-check-shared-bounds has
+/// the rules), with the buffer's allocation as a note; fails when there is
+/// one.
+mlir::LogicalResult checkSharedBounds(mlir::Operation *root);
+
 /// Registers `--tile-lower-gpu`, the pipeline buildGpuLoweringPipeline
 /// builds, for tlc-opt.
 void registerTilePipelines();

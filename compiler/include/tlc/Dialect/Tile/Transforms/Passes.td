@@ -859,4 +859,38 @@ def TileLowerIm2col : Pass<"tile-lower-im2col", "::mlir::ModuleOp"> {
                            "::mlir::arith::ArithDialect"];
 }
 
+def TileCheckSharedBounds : Pass<"tile-check-shared-bounds", "::mlir::ModuleOp"> {
+  let summary = "report shared-memory accesses that leave their buffer";
+  let description = [{
+    A `tile.load` or `tile.store` of a shared buffer (the result of a
+    `tile.alloc` itself, not a view of it) whose index, in some dimension,
+    leaves `[0, extent)` at some iteration of the loops around it is an
+    error at the access, with the allocation as a note. TileLang does not
+    check these: the access lands in another buffer of the block's shared
+    memory, or past its end (an illegal address on the GPU). A typical case
+    is a `T.Parallel(block_S, block_DV)` loop that indexes a
+    `(block_S, block_DK)` buffer, wrong for the configurations where
+    `block_DV > block_DK`; an autotuner then skips those configurations as
+    builds that failed.
+
+    Only what every run executes is reported, so no valid program gets the
+    error: the access must lie directly in its kernel or in `tile.parallel`,
+    `tile.for` and `tile.pipelined` loops whose iteration counts are known
+    and positive (not under a `tile.if`, a `tile.while`, a warp-specialised
+    branch or any other region), a load must not feed an `arith.select`
+    (`T.if_then_else` only evaluates the side it picks), and each index must
+    be computed by integer arithmetic (+ - * / % min max, casts) from
+    constants and loop, block and thread indices. Every combination of
+    those indices (up to 2^22) is evaluated exactly: an index that
+    `IndexIntervals` bounds only loosely is never reported on its interval
+    alone. The message gives the values the index takes and the extent.
+
+    The driver runs this check on every analysed instance (`--check`, the
+    language server and builds); as a pass it emits the same errors and
+    fails.
+  }];
+  let dependentDialects = ["::tlc::tile::TileDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 #endif // TLC_DIALECT_TILE_TRANSFORMS_PASSES_TD

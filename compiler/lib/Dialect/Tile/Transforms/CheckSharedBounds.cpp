@@ -1,0 +1,379 @@
+//===- CheckSharedBounds.cpp - The --tile-check-shared-bounds pass --------===//
+//
+// Part of the tlc project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Reports element accesses of shared buffers that leave the buffer on every
+// run (Passes.td has the rules). IndexIntervals filters: an index whose
+// interval lies inside its extent is fine. Any other index is compiled into
+// a small expression over its varying leaves (loop, block and thread
+// indices) and evaluated at every combination of their values, so that only
+// an index some iteration really takes outside the buffer is reported.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tlc/Dialect/Tile/Transforms/Passes.h"
+
+#include "tlc/Dialect/Tile/IR/IndexIntervals.h"
+#include "tlc/Dialect/Tile/IR/TileOps.h"
+
+#include "mlir/IR/Matchers.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+namespace tlc {
+namespace tile {
+#define GEN_PASS_DEF_TILECHECKSHAREDBOUNDS
+#include "tlc/Dialect/Tile/Transforms/Passes.h.inc"
+} // namespace tile
+} // namespace tlc
+
+using namespace mlir;
+using namespace tlc;
+using namespace tlc::tile;
+
+namespace {
+/// The most index combinations evaluated for one access.
+constexpr int64_t kMaxCombinations = int64_t(1) << 22;
+
+/// The constant value of \p r, if it is one.
+std::optional<int64_t> constantOf(OpFoldResult r) {
+  if (auto attr = dyn_cast<Attribute>(r))
+    if (auto i = dyn_cast<IntegerAttr>(attr))
+      return i.getInt();
+  if (auto v = dyn_cast<Value>(r)) {
+    IntegerAttr cst;
+    if (matchPattern(v, m_Constant(&cst)) && cst.getType().isIntOrIndex())
+      return cst.getInt();
+  }
+  return std::nullopt;
+}
+
+/// The values a varying leaf takes: lo, lo + step, ..., up to hi.
+struct LeafRange {
+  int64_t lo = 0, hi = 0, step = 1;
+  int64_t count() const { return (hi - lo) / step + 1; }
+};
+
+/// [0, extent - 1] for a known positive extent.
+std::optional<LeafRange> belowExtent(OpFoldResult extent) {
+  std::optional<int64_t> e = constantOf(extent);
+  if (!e || *e < 1)
+    return std::nullopt;
+  return LeafRange{0, *e - 1, 1};
+}
+
+/// The values of a loop that runs from \p lb below \p ub by \p step, when
+/// all are constants and it runs at least once.
+std::optional<LeafRange> loopRange(Value lb, Value ub, Value step) {
+  std::optional<int64_t> l = constantOf(lb), u = constantOf(ub);
+  std::optional<int64_t> s = step ? constantOf(step) : std::optional<int64_t>(1);
+  if (!l || !u || !s || *s < 1 || *u <= *l)
+    return std::nullopt;
+  return LeafRange{*l, *l + (*u - 1 - *l) / *s * *s, *s};
+}
+
+/// The range of a loop, block or thread index \p v; nullopt for any other
+/// value or an unknown extent.
+std::optional<LeafRange> leafRange(Value v) {
+  if (auto arg = dyn_cast<BlockArgument>(v)) {
+    Operation *owner = arg.getOwner()->getParentOp();
+    unsigned n = arg.getArgNumber();
+    if (auto kernel = dyn_cast_or_null<KernelOp>(owner)) {
+      SmallVector<OpFoldResult> grid = kernel.getMixedGrid();
+      return n < grid.size() ? belowExtent(grid[n]) : std::nullopt;
+    }
+    if (auto par = dyn_cast_or_null<ParallelOp>(owner)) {
+      SmallVector<OpFoldResult> ext = par.getMixedExtents();
+      return n < ext.size() ? belowExtent(ext[n]) : std::nullopt;
+    }
+    if (auto loop = dyn_cast_or_null<ForOp>(owner))
+      return n == 0 ? loopRange(loop.getLowerBound(), loop.getUpperBound(),
+                                loop.getStep())
+                    : std::nullopt;
+    if (auto pipe = dyn_cast_or_null<PipelinedOp>(owner))
+      return n == 0 ? loopRange(pipe.getLowerBound(), pipe.getUpperBound(),
+                                Value())
+                    : std::nullopt;
+    return std::nullopt;
+  }
+  if (auto tb = v.getDefiningOp<ThreadBindingOp>())
+    if (auto kernel = tb->getParentOfType<KernelOp>()) {
+      SmallVector<OpFoldResult> threads = kernel.getMixedThreads();
+      if (tb.getDim() < threads.size())
+        return belowExtent(threads[tb.getDim()]);
+    }
+  return std::nullopt;
+}
+
+/// One index expression compiled for repeated evaluation: nodes in
+/// post-order over constants, leaves and binary integer operations.
+class IndexProgram {
+public:
+  /// Compiles \p v; false when some part of it is not integer arithmetic
+  /// over constants and leaves with known ranges.
+  bool compile(Value v) { return node(v).has_value(); }
+
+  llvm::ArrayRef<LeafRange> getLeaves() const { return leafRanges; }
+
+  /// The value at the leaf values \p at; nullopt on a division by zero.
+  std::optional<int64_t> evaluate(llvm::ArrayRef<int64_t> at) const {
+    llvm::SmallVector<int64_t, 16> values(nodes.size());
+    for (auto [i, n] : llvm::enumerate(nodes)) {
+      int64_t a = n.lhs >= 0 ? values[n.lhs] : 0;
+      int64_t b = n.rhs >= 0 ? values[n.rhs] : 0;
+      switch (n.kind) {
+      case Kind::Constant:
+        values[i] = n.value;
+        break;
+      case Kind::Leaf:
+        values[i] = at[n.value];
+        break;
+      case Kind::Add:
+        values[i] = a + b;
+        break;
+      case Kind::Sub:
+        values[i] = a - b;
+        break;
+      case Kind::Mul:
+        values[i] = a * b;
+        break;
+      case Kind::Div:
+      case Kind::FloorDiv:
+      case Kind::CeilDiv:
+      case Kind::Rem: {
+        if (b == 0)
+          return std::nullopt;
+        int64_t q = a / b, r = a % b;
+        if (n.kind == Kind::Div)
+          values[i] = q;
+        else if (n.kind == Kind::Rem)
+          values[i] = r;
+        else if (n.kind == Kind::FloorDiv)
+          values[i] = (r != 0 && ((r < 0) != (b < 0))) ? q - 1 : q;
+        else
+          values[i] = (r != 0 && ((r < 0) == (b < 0))) ? q + 1 : q;
+        break;
+      }
+      case Kind::Min:
+        values[i] = std::min(a, b);
+        break;
+      case Kind::Max:
+        values[i] = std::max(a, b);
+        break;
+      }
+    }
+    return values.back();
+  }
+
+private:
+  enum class Kind { Constant, Leaf, Add, Sub, Mul, Div, FloorDiv, CeilDiv,
+                    Rem, Min, Max };
+  struct Node {
+    Kind kind;
+    int64_t value = 0; // the constant, or the leaf's position
+    int lhs = -1, rhs = -1;
+  };
+
+  std::optional<int> push(Node n) {
+    nodes.push_back(n);
+    return int(nodes.size()) - 1;
+  }
+
+  std::optional<int> node(Value v) {
+    if (nodes.size() > 256)
+      return std::nullopt;
+    IntegerAttr cst;
+    if (matchPattern(v, m_Constant(&cst)) && cst.getType().isIntOrIndex())
+      return push({Kind::Constant, cst.getInt()});
+    if (std::optional<LeafRange> r = leafRange(v)) {
+      auto [it, inserted] = leafIndex.try_emplace(v, leafRanges.size());
+      if (inserted)
+        leafRanges.push_back(*r);
+      return push({Kind::Leaf, int64_t(it->second)});
+    }
+    Operation *def = v.getDefiningOp();
+    if (!def)
+      return std::nullopt;
+    if (isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp>(def))
+      return node(def->getOperand(0));
+    std::optional<Kind> kind =
+        llvm::TypeSwitch<Operation *, std::optional<Kind>>(def)
+            .Case<arith::AddIOp>([](auto) { return Kind::Add; })
+            .Case<arith::SubIOp>([](auto) { return Kind::Sub; })
+            .Case<arith::MulIOp>([](auto) { return Kind::Mul; })
+            .Case<arith::DivSIOp>([](auto) { return Kind::Div; })
+            .Case<arith::FloorDivSIOp>([](auto) { return Kind::FloorDiv; })
+            .Case<arith::CeilDivSIOp>([](auto) { return Kind::CeilDiv; })
+            .Case<arith::RemSIOp>([](auto) { return Kind::Rem; })
+            .Case<arith::MinSIOp>([](auto) { return Kind::Min; })
+            .Case<arith::MaxSIOp>([](auto) { return Kind::Max; })
+            .Default([](Operation *) { return std::nullopt; });
+    if (!kind)
+      return std::nullopt;
+    std::optional<int> a = node(def->getOperand(0));
+    if (!a)
+      return std::nullopt;
+    std::optional<int> b = node(def->getOperand(1));
+    if (!b)
+      return std::nullopt;
+    return push({*kind, 0, *a, *b});
+  }
+
+  std::vector<Node> nodes;
+  llvm::SmallVector<LeafRange> leafRanges;
+  llvm::DenseMap<Value, unsigned> leafIndex;
+};
+
+/// Whether every run of \p op's kernel executes \p op: each op between it
+/// and its kernel is a loop that runs at least once.
+bool alwaysExecuted(Operation *op) {
+  for (Operation *p = op->getParentOp(); p; p = p->getParentOp()) {
+    if (isa<KernelOp>(p))
+      return true;
+    if (auto par = dyn_cast<ParallelOp>(p)) {
+      if (!llvm::all_of(par.getMixedExtents(), [](OpFoldResult e) {
+            return belowExtent(e).has_value();
+          }))
+        return false;
+    } else if (auto loop = dyn_cast<ForOp>(p)) {
+      if (!loopRange(loop.getLowerBound(), loop.getUpperBound(),
+                     loop.getStep()))
+        return false;
+    } else if (auto pipe = dyn_cast<PipelinedOp>(p)) {
+      if (!loopRange(pipe.getLowerBound(), pipe.getUpperBound(), Value()))
+        return false;
+    } else {
+      return false;
+    }
+  }
+  return false;
+}
+
+/// Whether the value \p load reads may be needed only on one side of a
+/// choice: it reaches an `arith.select` operand or a boolean and/or (which
+/// TileLang's generated code short-circuits) through arithmetic.
+bool feedsChoice(Operation *load) {
+  llvm::SmallVector<Value> work(load->getResults());
+  llvm::SmallPtrSet<Operation *, 16> seen;
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    for (OpOperand &use : v.getUses()) {
+      Operation *user = use.getOwner();
+      if (isa<arith::SelectOp>(user))
+        return true;
+      if (isa<arith::AndIOp, arith::OrIOp>(user) &&
+          user->getResult(0).getType().isInteger(1))
+        return true;
+      if (user->getDialect() != load->getContext()->getLoadedDialect("arith") ||
+          user->getNumResults() != 1 || !seen.insert(user).second ||
+          seen.size() > 64)
+        continue;
+      work.push_back(user->getResult(0));
+    }
+  }
+  return false;
+}
+
+/// The least and greatest value of \p program over every combination of
+/// its leaves; nullopt past kMaxCombinations or on a division by zero.
+std::optional<std::pair<int64_t, int64_t>>
+valueRange(const IndexProgram &program) {
+  llvm::ArrayRef<LeafRange> leaves = program.getLeaves();
+  int64_t total = 1;
+  for (const LeafRange &l : leaves) {
+    total *= l.count();
+    if (total > kMaxCombinations)
+      return std::nullopt;
+  }
+  llvm::SmallVector<int64_t> at;
+  for (const LeafRange &l : leaves)
+    at.push_back(l.lo);
+  int64_t lo = std::numeric_limits<int64_t>::max();
+  int64_t hi = std::numeric_limits<int64_t>::min();
+  while (true) {
+    std::optional<int64_t> x = program.evaluate(at);
+    if (!x)
+      return std::nullopt;
+    lo = std::min(lo, *x);
+    hi = std::max(hi, *x);
+    size_t d = 0;
+    for (; d < at.size(); ++d) {
+      at[d] += leaves[d].step;
+      if (at[d] <= leaves[d].hi)
+        break;
+      at[d] = leaves[d].lo;
+    }
+    if (d == at.size())
+      return std::make_pair(lo, hi);
+  }
+}
+
+/// The name of the buffer \p alloc makes, from its location.
+std::string bufferName(Operation *alloc) {
+  if (auto n = dyn_cast<NameLoc>(alloc->getLoc()))
+    return ("'" + n.getName().getValue() + "'").str();
+  return "the shared buffer";
+}
+
+/// Checks one access of \p buffer at \p indices; emits and returns false
+/// for one that leaves it.
+bool checkAccess(Operation *op, Value buffer, ValueRange indices,
+                 IndexIntervals &intervals) {
+  auto alloc = buffer.getDefiningOp<AllocOp>();
+  auto type = dyn_cast<BufferType>(buffer.getType());
+  if (!alloc || !type || !isSharedScope(type.getScope()) ||
+      indices.size() != type.getShape().size())
+    return true;
+  if (!alwaysExecuted(op) || (isa<LoadOp>(op) && feedsChoice(op)))
+    return true;
+  for (auto [d, index] : llvm::enumerate(indices)) {
+    int64_t extent = type.getShape()[d];
+    if (ShapedType::isDynamic(extent))
+      continue;
+    std::optional<IndexInterval> interval = intervals.of(index);
+    if (interval && interval->lo >= 0 && interval->hi < extent)
+      continue;
+    IndexProgram program;
+    if (!program.compile(index))
+      continue;
+    std::optional<std::pair<int64_t, int64_t>> range = valueRange(program);
+    if (!range || (range->first >= 0 && range->second < extent))
+      continue;
+    InFlightDiagnostic diag = op->emitError()
+        << (isa<StoreOp>(op) ? "write" : "read") << " outside "
+        << bufferName(alloc) << ": the index of dimension " << d
+        << " takes the values " << range->first << " to " << range->second
+        << " here, but the dimension has " << extent
+        << " elements (TileLang does not check this either: the access "
+           "lands in other shared memory or past its end)";
+    diag.attachNote(alloc->getLoc())
+        << bufferName(alloc) << " is allocated here with shape "
+        << type.getShapeString();
+    return false;
+  }
+  return true;
+}
+
+struct TileCheckSharedBoundsPass
+    : public tile::impl::TileCheckSharedBoundsBase<TileCheckSharedBoundsPass> {
+  void runOnOperation() override {
+    if (failed(checkSharedBounds(getOperation())))
+      signalPassFailure();
+  }
+};
+} // namespace
+
+LogicalResult tlc::tile::checkSharedBounds(Operation *root) {
+  IndexIntervals intervals;
+  bool ok = true;
+  root->walk([&](Operation *op) {
+    if (auto load = dyn_cast<LoadOp>(op))
+      ok &= checkAccess(op, load.getBuffer(), load.getIndices(), intervals);
+    else if (auto store = dyn_cast<StoreOp>(op))
+      ok &= checkAccess(op, store.getBuffer(), store.getIndices(), intervals);
+  });
+  return success(ok);
+}

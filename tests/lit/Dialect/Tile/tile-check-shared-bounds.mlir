@@ -1,0 +1,105 @@
+// RUN: tlc-opt --tile-check-shared-bounds --verify-diagnostics --split-input-file %s
+
+// A parallel loop over 64 columns of 32-column shared tiles, read and
+// written; the note shows the allocation.
+tile.func @parallel_past_extent(%X: !tile.buffer<[64, 32], f16, global>) {
+  tile.kernel (%bx) grid [1] threads [128] {
+    // expected-note@+1 {{is allocated here with shape [64, 32]}}
+    %s = tile.alloc : !tile.buffer<[64, 32], f16, shared.dyn>
+    // expected-note@+1 {{is allocated here with shape [64, 32]}}
+    %t = tile.alloc : !tile.buffer<[64, 32], f16, shared.dyn>
+    tile.parallel (%i, %j) in [64, 64] {
+      // expected-error@+1 {{read outside the shared buffer: the index of dimension 1 takes the values 0 to 63 here, but the dimension has 32 elements}}
+      %v = tile.load %s[%i, %j] : !tile.buffer<[64, 32], f16, shared.dyn>
+      // expected-error@+1 {{write outside the shared buffer: the index of dimension 1 takes the values 0 to 63 here}}
+      tile.store %v, %t[%i, %j] : !tile.buffer<[64, 32], f16, shared.dyn>
+    }
+  }
+}
+
+// -----
+
+// A serial loop with a step: i - 1 reaches -1 at i = 0 (only the lower end
+// is out), and (i * 3) // 2 stays inside for i in {0, 4, 8}.
+tile.func @serial_shifted(%X: !tile.buffer<[16], f32, global>) {
+  tile.kernel (%bx) grid [1] threads [32] {
+    // expected-note@+1 {{allocated here}}
+    %s = tile.alloc : !tile.buffer<[16], f32, shared.dyn>
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c3 = arith.constant 3 : index
+    %c4 = arith.constant 4 : index
+    %c9 = arith.constant 9 : index
+    tile.for %i = %c0 to %c9 step %c4 {
+      %m = arith.subi %i, %c1 : index
+      // expected-error@+1 {{takes the values -1 to 7 here, but the dimension has 16 elements}}
+      %v = tile.load %s[%m] : !tile.buffer<[16], f32, shared.dyn>
+      %t = arith.muli %i, %c3 : index
+      %h = arith.floordivsi %t, %c2 : index
+      tile.store %v, %s[%h] : !tile.buffer<[16], f32, shared.dyn>
+    }
+  }
+}
+
+// -----
+
+// Block and thread indices vary too: bx * 32 + tx over a 2-block grid
+// reaches 63 in a 48-element buffer.
+tile.func @block_and_thread(%X: !tile.buffer<[48], f32, global>) {
+  tile.kernel (%bx) grid [2] threads [32] {
+    // expected-note@+1 {{allocated here}}
+    %s = tile.alloc : !tile.buffer<[48], f32, shared.dyn>
+    %tx = tile.thread_binding 0
+    %c32 = arith.constant 32 : index
+    %b = arith.muli %bx, %c32 : index
+    %k = arith.addi %b, %tx : index
+    %cst = arith.constant 0.0 : f32
+    // expected-error@+1 {{takes the values 0 to 63 here, but the dimension has 48 elements}}
+    tile.store %cst, %s[%k] : !tile.buffer<[48], f32, shared.dyn>
+  }
+}
+
+// -----
+
+// Nothing is reported where a run may not execute the access or the
+// index stays inside: under tile.if, behind a select, in a loop of unknown
+// or zero trips, through a view, for an index read from memory, for global
+// memory, and where the interval is loose but every value is inside
+// ((i + j) - j is i).
+tile.func @not_reported(%X: !tile.buffer<[64], f32, global>, %n: index) {
+  tile.kernel (%bx) grid [1] threads [64] {
+    %s = tile.alloc : !tile.buffer<[32], f32, shared.dyn>
+    %idx = tile.alloc : !tile.buffer<[4], index, shared.dyn>
+    %c0 = arith.constant 0 : index
+    %c32 = arith.constant 32 : index
+    %cst = arith.constant 0.0 : f32
+    tile.parallel (%i, %j) in [64, 8] {
+      %lt = arith.cmpi slt, %i, %c32 : index
+      tile.if %lt {
+        tile.store %cst, %s[%i] : !tile.buffer<[32], f32, shared.dyn>
+      }
+      %v = tile.load %s[%i] : !tile.buffer<[32], f32, shared.dyn>
+      %w = arith.select %lt, %v, %cst : f32
+      tile.store %w, %X[%i] : !tile.buffer<[64], f32, global>
+      %g = tile.load %X[%i] : !tile.buffer<[64], f32, global>
+      %a = arith.addi %i, %j : index
+      %k = arith.subi %a, %j : index
+      %c31 = arith.constant 31 : index
+      %q = arith.minsi %k, %c31 : index
+      tile.store %g, %s[%q] : !tile.buffer<[32], f32, shared.dyn>
+    }
+    tile.for %i = %c0 to %n step %c32 {
+      tile.store %cst, %s[%c32] : !tile.buffer<[32], f32, shared.dyn>
+    }
+    tile.for %i = %c32 to %c0 step %c32 {
+      tile.store %cst, %s[%i] : !tile.buffer<[32], f32, shared.dyn>
+    }
+    %r = tile.load %idx[%c0] : !tile.buffer<[4], index, shared.dyn>
+    tile.store %cst, %s[%r] : !tile.buffer<[32], f32, shared.dyn>
+    %half = tile.region %s[0] : !tile.buffer<[32], f32, shared.dyn> to !tile.buffer<[16], f32, shared.dyn>
+    tile.parallel (%i) in [32] {
+      tile.store %cst, %half[%i] : !tile.buffer<[16], f32, shared.dyn>
+    }
+  }
+}
