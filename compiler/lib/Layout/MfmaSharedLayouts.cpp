@@ -95,12 +95,21 @@ static int64_t conflictCost(const std::vector<LaneCoords> &reads,
   return cost;
 }
 
+/// The most elements of an operand tile whose swizzle is chosen: 64 KiB
+/// of one-byte elements, a CDNA workgroup's whole LDS.
+static constexpr int64_t kMaxLdsTileElements = int64_t(1) << 16;
+
 XorSwizzle tlc::layout::chooseMfmaSwizzle(const MfmaOperandReads &r,
                                           int64_t rows, int64_t cont) {
   XorSwizzle best;
   int64_t bytes = r.elementBytes;
   if ((bytes != 1 && bytes != 2) || rows <= 0 || cont <= 0 ||
       r.perStep <= 0)
+    return best;
+  // A tile past a workgroup's 64 KiB of LDS builds for no CDNA GPU (the
+  // shared-memory budget error says so); enumerating its reads would take
+  // minutes (a fuzz input's [128, 2^24] operand kept --check busy).
+  if (rows > kMaxLdsTileElements / cont)
     return best;
   static tlc::LruCache<XorSwizzle> memo(256, 4);
   std::string key = std::to_string(r.tile) + "," + std::to_string(r.perStep) +

@@ -84,7 +84,8 @@ std::vector<LaneCoords> mfmaOperandReads(const MfmaOperandReads &reads,
 /// mfmaOperandReads(), among runs of 16, 8 or 4 bytes that keep each
 /// vector read contiguous, 2 to 16 phases of 1 to 32 rows. Ties go to the
 /// row-major tile, then wider runs (wider global -> LDS stores), then fewer
-/// and shorter phases.
+/// and shorter phases. A tile of more than 2^16 elements (past any CDNA
+/// workgroup's LDS) stays row-major.
 XorSwizzle chooseMfmaSwizzle(const MfmaOperandReads &reads, int64_t rows,
                              int64_t cont);
 

@@ -327,6 +327,12 @@ bool checkAccess(Operation *op, Value buffer, ValueRange indices,
   if (!alloc || !type || !isSharedScope(type.getScope()) ||
       indices.size() != type.getShape().size())
     return true;
+  // A buffer with an empty dimension is already an error at its
+  // allocation.
+  if (llvm::any_of(type.getShape(), [](int64_t e) {
+        return !ShapedType::isDynamic(e) && e <= 0;
+      }))
+    return true;
   if (!alwaysExecuted(op) || (isa<LoadOp>(op) && feedsChoice(op)))
     return true;
   for (auto [d, index] : llvm::enumerate(indices)) {
