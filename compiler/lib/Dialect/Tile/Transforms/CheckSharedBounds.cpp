@@ -36,7 +36,7 @@ using namespace tlc::tile;
 
 namespace {
 /// The most index combinations evaluated for one access.
-constexpr int64_t kMaxCombinations = int64_t(1) << 22;
+constexpr int64_t kMaxCombinations = int64_t(1) << 20;
 
 /// The constant value of \p r, if it is one.
 std::optional<int64_t> constantOf(OpFoldResult r) {

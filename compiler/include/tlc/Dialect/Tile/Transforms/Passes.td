@@ -881,7 +881,7 @@ def TileCheckSharedBounds : Pass<"tile-check-shared-bounds", "::mlir::ModuleOp">
     (`T.if_then_else` only evaluates the side it picks), and each index must
     be computed by integer arithmetic (+ - * / % min max, casts) from
     constants and loop, block and thread indices. Every combination of
-    those indices (up to 2^22) is evaluated exactly: an index that
+    those indices (up to 2^20) is evaluated exactly: an index that
     `IndexIntervals` bounds only loosely is never reported on its interval
     alone. The message gives the values the index takes and the extent.
 
