@@ -1,4 +1,7 @@
 # RUN: tlc-build --verify-diagnostics %s
+# The reducer rules of TileLang that tlc's front end (so every target)
+# checks, located; the valid forms next to them are accepted.
+#
 # T.fill of a reducer (TileLang's older form, `T.alloc_reducer(...,
 # replication=...)`) fills every thread's partial, so TileLang requires a
 # sum reducer to be filled with 0: a non-zero value would count once per
@@ -70,4 +73,37 @@ def fills(N=64):
     return main
 
 
+# T.finalize_reducer's out-of-place form writes "the destination fragment"
+# of the reducer's shape and dtype (exactly: TileLang checks the shapes
+# are structurally equal, so (1, N) is not (N,)).
+@tilelang.jit
+def destinations(N=64):
+
+    @T.prim_func
+    def main(A: T.Tensor((N,), T.float32), S: T.Tensor((N,), T.float32)):
+        with T.Kernel(1, threads=64):
+            r = T.alloc_reducer((N,), T.float32, op="sum")
+            shared = T.alloc_shared((N,), T.float32)
+            short = T.alloc_fragment((N // 2,), T.float32)
+            halves = T.alloc_fragment((N,), T.float16)
+            ok = T.alloc_fragment((N,), T.float32)
+            wide = T.alloc_fragment((1, N), T.float32)
+            T.reducer_init(r)
+            for i in T.Parallel(N):
+                T.reducer_update(r[i], A[i])
+            # expected-error@+1 {{T.finalize_reducer: dst must be a T.alloc_fragment buffer}}
+            T.finalize_reducer(r, shared)
+            # expected-error@+1 {{T.finalize_reducer: dst must have the reducer's shape and dtype (float32)}}
+            T.finalize_reducer(r, short)
+            # expected-error@+1 {{T.finalize_reducer: dst must have the reducer's shape and dtype (float32)}}
+            T.finalize_reducer(r, dst=halves)
+            # expected-error@+1 {{T.finalize_reducer: dst must have the reducer's shape and dtype (float32)}}
+            T.finalize_reducer(r, dst=wide)
+            T.finalize_reducer(r, ok)
+            T.copy(ok, S)
+
+    return main
+
+
 fills()
+destinations()
