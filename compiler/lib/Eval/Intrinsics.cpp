@@ -417,6 +417,39 @@ std::optional<Value> Interpreter::callIntrinsicPrimitive(const PArgs &p) {
     markAscend(p.call, "T.annotate_buffer_versions");
     return Value::none();
   }
+  if (p.info.id == BuiltinId::FinalizeReducer && tracing()) {
+    // The out-of-place form writes a fragment of the reducer's shape and
+    // dtype (TileLang's rule: "the destination fragment"). (Other misuses
+    // are reported where the arguments are lowered.)
+    auto extentsOf = [](Value v, BufferObj *&buf) {
+      llvm::SmallVector<SymExpr, 4> out;
+      buf = nullptr;
+      if (v.is(ValueKind::Buffer)) {
+        buf = v.as<BufferObj>();
+        out.assign(buf->shape.begin(), buf->shape.end());
+      } else if (v.is(ValueKind::Region)) {
+        buf = v.as<RegionObj>()->buffer;
+        out.assign(v.as<RegionObj>()->extents.begin(),
+                   v.as<RegionObj>()->extents.end());
+      }
+      return out;
+    };
+    BufferObj *d = nullptr, *r = nullptr;
+    llvm::SmallVector<SymExpr, 4> dExt =
+        extentsOf(p.getOr("dst", Value::none()), d);
+    llvm::SmallVector<SymExpr, 4> rExt =
+        extentsOf(p.getOr("reducer", Value::none()), r);
+    if (d && r) {
+      if (d->scope != MemoryScope::Fragment)
+        return fail(p.node("dst"), "T.finalize_reducer: dst must be a "
+                                   "T.alloc_fragment buffer");
+      if (dExt != rExt || d->dtype != r->dtype)
+        return fail(p.node("dst"),
+                    "T.finalize_reducer: dst must have the reducer's shape "
+                    "and dtype (" +
+                        r->dtype.getName() + ")");
+    }
+  }
   std::optional<IntrinsicRule> rule = getIntrinsicRule(p.info.id);
   if (!rule)
     return std::nullopt;

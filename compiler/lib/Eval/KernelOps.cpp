@@ -16,6 +16,7 @@
 #include "RuntimeExtents.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/Matchers.h"
 
 #include "llvm/ADT/StringExtras.h"
 
@@ -695,6 +696,30 @@ static Value tileFill(Interpreter &in, const PArgs &p, bool clear) {
   if (!s)
     return Value::poison();
   mlir::Value v = in.ir->convert(s.value, want, l, s.dtype.isUnsignedInteger());
+  // TileLang fills a reducer's partial in every thread (its legacy form;
+  // the epoch form rejects T.fill): a sum or bitxor reducer must be filled
+  // with 0, or the value would count once per thread.
+  if (r->buffer->scope == MemoryScope::Reducer) {
+    llvm::StringRef kind = "sum";
+    if (mlir::Operation *def = r->buffer->value.getDefiningOp())
+      if (auto k = def->getAttrOfType<mlir::StringAttr>("reducer"))
+        kind = k.getValue();
+    mlir::Attribute c;
+    bool zero = false;
+    if (mlir::matchPattern(v, mlir::m_Constant(&c))) {
+      if (auto i = llvm::dyn_cast<mlir::IntegerAttr>(c))
+        zero = i.getValue().isZero();
+      else if (auto f = llvm::dyn_cast<mlir::FloatAttr>(c))
+        zero = f.getValue().isZero();
+    }
+    if ((kind == "sum" || kind == "bitxor") && !zero)
+      return in.fail(p.node("value"),
+                     "T.fill: a '" + kind +
+                         "' reducer must be filled with 0 (every thread's "
+                         "partial takes the value, so it would count once "
+                         "per thread); give an initial value to "
+                         "T.reducer_init(reducer, init)");
+  }
   tile::FillOp::create(in.ir->b, l, target, v);
   return Value::none();
 }

@@ -108,6 +108,11 @@ static bool isPortable(StringRef callee) {
                              "T.__cos",
                              "T.__tan",
                              "T.call_extern",
+                             // CUDAEmitterReducers.cpp: lane exchanges
+                             // through laneXor, groups of a wavefront
+                             "T.reducer_init",
+                             "T.reducer_update",
+                             "T.finalize_reducer",
                              "tlc.unknown_value"},
                             callee);
 }
