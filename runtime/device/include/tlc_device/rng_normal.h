@@ -10,7 +10,8 @@
 /// share: `normal()` / `normalDouble()` (curand_normal and
 /// curand_normal_double, Box-Muller on a pair of inputs, the sine half
 /// returned and the cosine half kept for the next call) and curand's
-/// conversions of 32-bit draws to floats in (0, 1].
+/// conversions of 32-bit draws to floating point (rngUniformOfBits,
+/// rngFraction53).
 ///
 /// A state is RngWithNormals<its generator, how the generator's draws
 /// become Box-Muller inputs>: two or four 32-bit draws for Philox and
