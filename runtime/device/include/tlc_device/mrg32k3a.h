@@ -161,8 +161,7 @@ struct Mrg32k3aGenerator {
 /// The inputs of curand_normal() / curand_normal_double() of MRG32k3a.
 struct Mrg32k3aNormalInputs {
   /// Two float uniforms, the second scaled by 2 pi (in float) as the angle.
-  static TLC_MRG_FN void floats(Mrg32k3aGenerator &g, float &u,
-                                float &angle) {
+  static TLC_MRG_FN void floats(Mrg32k3aGenerator &g, float &u, float &angle) {
     u = g.uniform();
     angle = g.uniform() * 6.2831855f;
   }
@@ -176,8 +175,8 @@ struct Mrg32k3aNormalInputs {
 };
 
 /// One thread's state (curandStateMRG32k3a_t's fields).
-struct Mrg32k3aState
-    : RngWithNormals<Mrg32k3aGenerator, Mrg32k3aNormalInputs> {};
+struct Mrg32k3aState : RngWithNormals<Mrg32k3aGenerator, Mrg32k3aNormalInputs> {
+};
 
 } // namespace tlc
 
