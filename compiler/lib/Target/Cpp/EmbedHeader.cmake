@@ -1,19 +1,49 @@
-# Writes the device header as a C++ raw string literal (run with cmake -P):
-#   -DINPUT=runtime/device/include/tlc_device/cpu.h
-#   -DPHILOX=runtime/device/include/tlc_device/philox.h
-#   -DXORWOW=runtime/device/include/tlc_device/xorwow.h
-#   -DMRG32K3A=runtime/device/include/tlc_device/mrg32k3a.h
-#   -DFP4=runtime/device/include/tlc_device/fp4.h -DOUTPUT=.../CpuDeviceHeader.inc
-# The kernel artifact carries one header, so cpu.h's includes of philox.h,
-# xorwow.h, mrg32k3a.h and fp4.h are replaced by those files' text.
-file(READ "${INPUT}" content)
-file(READ "${PHILOX}" philox)
-file(READ "${FP4}" fp4)
-file(READ "${XORWOW}" xorwow)
-file(READ "${MRG32K3A}" mrg32k3a)
-string(REPLACE "#include \"tlc_device/philox.h\"" "${philox}" content "${content}")
-string(REPLACE "#include \"tlc_device/fp4.h\"" "${fp4}" content "${content}")
-string(REPLACE "#include \"tlc_device/xorwow.h\"" "${xorwow}" content "${content}")
-string(REPLACE "#include \"tlc_device/mrg32k3a.h\"" "${mrg32k3a}" content "${content}")
+# Writes the CPU target's device header as a C++ raw string literal (run
+# with cmake -P):
+#   -DBASE=runtime/device/include -DINPUT=tlc_device/cpu.h
+#   -DFILES=tlc_device/cpu.h;tlc_device/cpu/abi.h;...
+#   -DOUTPUT=.../CpuDeviceHeader.inc
+# The kernel artifact carries one header (tlc_cpu.h), so every
+# `#include "tlc_device/NAME.h"` line of INPUT, and of the headers it
+# brings in, is replaced by the text of BASE/tlc_device/NAME.h, each header
+# at its first include only (later ones are dropped: the include guards
+# would skip them). Angle-bracket includes stay. A header that is not
+# among FILES (the build's dependencies of the output) is an error: edits
+# to it would not rebuild the embedded text.
+
+cmake_minimum_required(VERSION 3.20)
+
+# The headers inlined so far (relative names).
+set(tlcEmbedded "")
+
+# Sets OUT to the text of BASE/RELATIVE with its tlc_device/ includes
+# inlined.
+function(tlc_inline_header relative out)
+  if(NOT EXISTS "${BASE}/${relative}")
+    message(FATAL_ERROR "EmbedHeader: ${BASE}/${relative} does not exist")
+  endif()
+  file(READ "${BASE}/${relative}" content)
+  string(REGEX MATCHALL "#include \"tlc_device/[A-Za-z0-9_./]+\\.h\""
+         includes "${content}")
+  foreach(include ${includes})
+    string(REGEX REPLACE "#include \"(.*)\"" "\\1" name "${include}")
+    if(NOT name IN_LIST FILES)
+      message(FATAL_ERROR "EmbedHeader: ${relative} includes ${name}, which "
+                          "is not among the embedded headers (FILES)")
+    endif()
+    if(name IN_LIST tlcEmbedded)
+      set(text "")
+    else()
+      list(APPEND tlcEmbedded "${name}")
+      tlc_inline_header("${name}" text)
+    endif()
+    string(REPLACE "${include}" "${text}" content "${content}")
+  endforeach()
+  set(tlcEmbedded "${tlcEmbedded}" PARENT_SCOPE)
+  set(${out} "${content}" PARENT_SCOPE)
+endfunction()
+
+list(APPEND tlcEmbedded "${INPUT}")
+tlc_inline_header("${INPUT}" content)
 file(WRITE "${OUTPUT}.tmp" "R\"tlc_cpu_h(${content})tlc_cpu_h\"\n")
 file(COPY_FILE "${OUTPUT}.tmp" "${OUTPUT}" ONLY_IF_DIFFERENT)

@@ -20,7 +20,7 @@
 // `next()` is `curand` (z scaled by 1.000000048662 to 32 bits),
 // `uniform()` / `uniformDouble()` z * 2.3283065498378288e-10 in float /
 // double, `normal()` / `normalDouble()` Box-Muller on two uniforms (the
-// sine half first, the cosine half kept).
+// sine half first, the cosine half kept: rng_normal.h).
 //
 // Skipping is by powers of each component's 3x3 companion matrix mod m
 // (square and multiply); A1^(2^76) and A2^(2^76) are the constants of
@@ -42,6 +42,8 @@
 #define TLC_MRG_FN inline
 #endif
 
+#include "tlc_device/rng_normal.h"
+
 namespace tlc {
 
 /// A 3x3 matrix over the integers mod m (m < 2^32).
@@ -49,12 +51,10 @@ struct Mrg32k3aMatrix {
   unsigned int a[3][3];
 };
 
-/// One thread's generator (curandStateMRG32k3a_t's fields).
-struct Mrg32k3aState {
+/// The generator of curandStateMRG32k3a_t, its fields but the kept
+/// normals.
+struct Mrg32k3aGenerator {
   unsigned int s1[3], s2[3];
-  bool hasExtra, hasExtraDouble;
-  float extra;
-  double extraDouble;
 
   static constexpr unsigned int m1 = 4294967087u;
   static constexpr unsigned int m2 = 4294944443u;
@@ -114,9 +114,6 @@ struct Mrg32k3aState {
       s2[1] = mulMod(x1, s2[1], m2);
       s2[2] = mulMod(x2, s2[2], m2);
     }
-    hasExtra = hasExtraDouble = false;
-    extra = 0.0f;
-    extraDouble = 0.0;
     // A1^(2^76) and A2^(2^76): one subsequence.
     const Mrg32k3aMatrix a1p76 = {{{82758667u, 1871391091u, 4127413238u},
                                    {3672831523u, 69195019u, 1871391091u},
@@ -159,35 +156,26 @@ struct Mrg32k3aState {
 
   /// curand_uniform_double().
   TLC_MRG_FN double uniformDouble() { return raw() * 2.3283065498378288e-10; }
+};
 
-  /// curand_normal(): Box-Muller on two float uniforms.
-  TLC_MRG_FN float normal() {
-    if (hasExtra) {
-      hasExtra = false;
-      return extra;
-    }
-    float x = uniform();
-    float y = uniform() * 6.2831855f;
-    float s = sqrtf(-2.0f * logf(x));
-    extra = cosf(y) * s;
-    hasExtra = true;
-    return sinf(y) * s;
+/// The inputs of curand_normal() / curand_normal_double() of MRG32k3a.
+struct Mrg32k3aNormalInputs {
+  /// Two float uniforms, the second scaled by 2 pi (in float) as the angle.
+  static TLC_MRG_FN void floats(Mrg32k3aGenerator &g, float &u, float &angle) {
+    u = g.uniform();
+    angle = g.uniform() * 6.2831855f;
   }
 
-  /// curand_normal_double(): Box-Muller on two double uniforms.
-  TLC_MRG_FN double normalDouble() {
-    if (hasExtraDouble) {
-      hasExtraDouble = false;
-      return extraDouble;
-    }
-    double x = uniformDouble();
-    double y = uniformDouble() * 2.0;
-    double s = sqrt(-2.0 * log(x));
-    const double pi = 3.14159265358979323846;
-    extraDouble = cos(pi * y) * s;
-    hasExtraDouble = true;
-    return sin(pi * y) * s;
+  /// Two double uniforms, the second doubled as the angle in half turns.
+  static TLC_MRG_FN void doubles(Mrg32k3aGenerator &g, double &u,
+                                 double &halfTurns) {
+    u = g.uniformDouble();
+    halfTurns = g.uniformDouble() * 2.0;
   }
+};
+
+/// One thread's state (curandStateMRG32k3a_t's fields).
+struct Mrg32k3aState : RngWithNormals<Mrg32k3aGenerator, Mrg32k3aNormalInputs> {
 };
 
 } // namespace tlc

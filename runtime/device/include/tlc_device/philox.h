@@ -1,5 +1,4 @@
-//===- philox.h - Philox4x32-10 per-thread generator (all targets) -*- C++
-//-*-===//
+//===- philox.h - Philox4x32-10 per-thread generator ------------*- C++ -*-===//
 //
 // Part of the tlc project.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
@@ -17,7 +16,7 @@
 // `curand`, `uniform()` / `uniformDouble()` / `normal()` / `normalDouble()`
 // are `curand_uniform`, `curand_uniform_double`, `curand_normal` and
 // `curand_normal_double` (Box-Muller on pairs, the second value of a pair
-// kept for the next call).
+// kept for the next call: rng_normal.h).
 //
 // Plain C++ shared by every target: included by the CUDA and HIP code tlc
 // generates (after the language's common.h, which defines TLC_DEVICE), by
@@ -39,12 +38,12 @@
 #endif
 
 #if defined(__CUDACC__) && !defined(__HIP__)
-#define TLC_PHILOX_FMAF(a, b, c) fmaf(a, b, c)
 #define TLC_PHILOX_FMA(a, b, c) fma(a, b, c)
 #else
-#define TLC_PHILOX_FMAF(a, b, c) __builtin_fmaf(a, b, c)
 #define TLC_PHILOX_FMA(a, b, c) __builtin_fma(a, b, c)
 #endif
+
+#include "tlc_device/rng_normal.h"
 
 namespace tlc {
 
@@ -82,17 +81,16 @@ TLC_PHILOX_FN PhiloxWords philox4x32x10(PhiloxWords ctr, unsigned int k0,
   return ctr;
 }
 
-/// One thread's generator (curandStatePhilox4_32_10_t's fields).
-struct PhiloxState {
+/// The generator of curandStatePhilox4_32_10_t, its fields but the kept
+/// normals. 8-byte aligned like the whole state (its double): nvcc then
+/// pairs the 32-bit accesses of the state in local memory (`output.w[index]`
+/// keeps it there) as it does for one struct.
+struct alignas(8) PhiloxGenerator {
   PhiloxWords ctr;
   PhiloxWords output;
   unsigned int key0, key1;
   /// Index in `output` of the next value (0..3).
   unsigned int index;
-  /// Whether `extra` / `extraDouble` hold the second value of a pair.
-  bool hasExtra, hasExtraDouble;
-  float extra;
-  double extraDouble;
 
   /// Adds \p n to the 128-bit counter starting at word \p at (0: the
   /// block count, 2: the subsequence).
@@ -115,9 +113,6 @@ struct PhiloxState {
       ctr.w[i] = 0;
     key0 = (unsigned int)seed;
     key1 = (unsigned int)(seed >> 32);
-    hasExtra = hasExtraDouble = false;
-    extra = 0.0f;
-    extraDouble = 0.0;
     advance(subsequence, 2);
     index = (unsigned int)(offset & 3);
     advance(offset >> 2, 0);
@@ -136,19 +131,7 @@ struct PhiloxState {
   }
 
   /// curand_uniform(): (0, 1], x * 2^-32 + 2^-33 in float.
-  TLC_PHILOX_FN float uniform() {
-    return TLC_PHILOX_FMAF((float)next(), 2.3283064e-10f,
-                           2.3283064e-10f / 2.0f);
-  }
-
-  /// Two uint32 as a 53-bit fraction in (0, 1) (curand's high-quality
-  /// double).
-  static TLC_PHILOX_FN double fraction53(unsigned int x, unsigned int y,
-                                         double scale, double add) {
-    unsigned long long z =
-        (unsigned long long)x ^ ((unsigned long long)y << (53 - 32));
-    return TLC_PHILOX_FMA((double)z, scale, add);
-  }
+  TLC_PHILOX_FN float uniform() { return rngUniformOfBits(next()); }
 
   /// curand_uniform_double() of a Philox state: one draw, x * 2^-32 +
   /// 2^-32 in double (curand's two-draw 53-bit form is only its normals').
@@ -156,47 +139,13 @@ struct PhiloxState {
     const double inv32 = 2.3283064365386963e-10; // 2^-32
     return TLC_PHILOX_FMA((double)next(), inv32, inv32);
   }
-
-  /// curand_normal(): Box-Muller on two draws; the sine half is returned,
-  /// the cosine half kept for the next call (curand's order, measured
-  /// against curand on an H200: tests/bench/CUDA/curand_philox_check.py).
-  TLC_PHILOX_FN float normal() {
-    if (hasExtra) {
-      hasExtra = false;
-      return extra;
-    }
-    unsigned int x = next();
-    unsigned int y = next();
-    float u = TLC_PHILOX_FMAF((float)x, 2.3283064e-10f, 2.3283064e-10f / 2.0f);
-    float v = TLC_PHILOX_FMAF((float)y, 1.4629181e-09f, 1.4629181e-09f / 2.0f);
-    float s = sqrtf(-2.0f * logf(u));
-    extra = cosf(v) * s;
-    hasExtra = true;
-    return sinf(v) * s;
-  }
-
-  /// curand_normal_double(): Box-Muller on two 53-bit fractions made of
-  /// the next four draws; the sine half first, the cosine half kept.
-  TLC_PHILOX_FN double normalDouble() {
-    if (hasExtraDouble) {
-      hasExtraDouble = false;
-      return extraDouble;
-    }
-    unsigned int x0 = next(), x1 = next(), y0 = next(), y1 = next();
-    const double inv53 = 1.1102230246251565e-16; // 2^-53
-    double u = fraction53(x0, x1, inv53, inv53 / 2.0);
-    double v = fraction53(y0, y1, inv53 * 2.0, inv53);
-    double s = sqrt(-2.0 * log(u));
-    const double pi = 3.14159265358979323846;
-    extraDouble = cos(pi * v) * s;
-    hasExtraDouble = true;
-    return sin(pi * v) * s;
-  }
 };
+
+/// One thread's state (curandStatePhilox4_32_10_t's fields).
+struct PhiloxState : RngWithNormals<PhiloxGenerator> {};
 
 } // namespace tlc
 
-#undef TLC_PHILOX_FMAF
 #undef TLC_PHILOX_FMA
 #undef TLC_PHILOX_FN
 

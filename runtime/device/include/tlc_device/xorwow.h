@@ -15,7 +15,7 @@
 // `curand`, `uniform()` / `uniformDouble()` / `normal()` / `normalDouble()`
 // `curand_uniform` (one draw), `curand_uniform_double` (two draws as a
 // 53-bit fraction), `curand_normal` and `curand_normal_double`
-// (Box-Muller, the sine half first, the cosine half kept).
+// (Box-Muller, the sine half first, the cosine half kept: rng_normal.h).
 //
 // Skipping: the xorshift step is linear over GF(2), a 160x160 bit matrix A
 // whose characteristic polynomial P has degree 160 (primitive: the period
@@ -42,13 +42,7 @@
 #define TLC_XORWOW_FN inline
 #endif
 
-#if defined(__CUDACC__) && !defined(__HIP__)
-#define TLC_XORWOW_FMAF(a, b, c) fmaf(a, b, c)
-#define TLC_XORWOW_FMA(a, b, c) fma(a, b, c)
-#else
-#define TLC_XORWOW_FMAF(a, b, c) __builtin_fmaf(a, b, c)
-#define TLC_XORWOW_FMA(a, b, c) __builtin_fma(a, b, c)
-#endif
+#include "tlc_device/rng_normal.h"
 
 namespace tlc {
 
@@ -58,13 +52,10 @@ struct XorwowWords {
   unsigned int w[5];
 };
 
-/// One thread's generator (curandStateXORWOW_t's fields).
-struct XorwowState {
+/// The generator of curandStateXORWOW_t, its fields but the kept normals.
+struct XorwowGenerator {
   unsigned int d;
   XorwowWords v;
-  bool hasExtra, hasExtraDouble;
-  float extra;
-  double extraDouble;
 
   /// The xorshift step on \p s (the linear part, d untouched).
   static TLC_XORWOW_FN void step(XorwowWords &s) {
@@ -136,9 +127,6 @@ struct XorwowState {
     v.w[2] = 521288629u + t1;
     v.w[3] = 88675123u ^ t1;
     v.w[4] = 5783321u + t0;
-    hasExtra = hasExtraDouble = false;
-    extra = 0.0f;
-    extraDouble = 0.0;
     if (subsequence) {
       // x^(2^67) mod P: one subsequence; d moves by a multiple of 2^32.
       const XorwowWords x67 = {
@@ -160,18 +148,7 @@ struct XorwowState {
   }
 
   /// curand_uniform(): (0, 1], x * 2^-32 + 2^-33 in float.
-  TLC_XORWOW_FN float uniform() {
-    return TLC_XORWOW_FMAF((float)next(), 2.3283064e-10f,
-                           2.3283064e-10f / 2.0f);
-  }
-
-  /// Two uint32 as a 53-bit fraction (curand's high-quality double).
-  static TLC_XORWOW_FN double fraction53(unsigned int x, unsigned int y,
-                                         double scale, double add) {
-    unsigned long long z =
-        (unsigned long long)x ^ ((unsigned long long)y << (53 - 32));
-    return TLC_XORWOW_FMA((double)z, scale, add);
-  }
+  TLC_XORWOW_FN float uniform() { return rngUniformOfBits(next()); }
 
   /// curand_uniform_double() of an XORWOW state: two draws as a 53-bit
   /// fraction in (0, 1).
@@ -179,49 +156,15 @@ struct XorwowState {
     const double inv53 = 1.1102230246251565e-16; // 2^-53
     unsigned int x = next();
     unsigned int y = next();
-    return fraction53(x, y, inv53, inv53 / 2.0);
-  }
-
-  /// curand_normal(): Box-Muller on two draws, the sine half returned and
-  /// the cosine half kept.
-  TLC_XORWOW_FN float normal() {
-    if (hasExtra) {
-      hasExtra = false;
-      return extra;
-    }
-    unsigned int x = next();
-    unsigned int y = next();
-    float u = TLC_XORWOW_FMAF((float)x, 2.3283064e-10f, 2.3283064e-10f / 2.0f);
-    float w = TLC_XORWOW_FMAF((float)y, 1.4629181e-09f, 1.4629181e-09f / 2.0f);
-    float s = sqrtf(-2.0f * logf(u));
-    extra = cosf(w) * s;
-    hasExtra = true;
-    return sinf(w) * s;
-  }
-
-  /// curand_normal_double(): Box-Muller on two 53-bit fractions of the
-  /// next four draws.
-  TLC_XORWOW_FN double normalDouble() {
-    if (hasExtraDouble) {
-      hasExtraDouble = false;
-      return extraDouble;
-    }
-    unsigned int x0 = next(), x1 = next(), y0 = next(), y1 = next();
-    const double inv53 = 1.1102230246251565e-16; // 2^-53
-    double u = fraction53(x0, x1, inv53, inv53 / 2.0);
-    double w = fraction53(y0, y1, inv53 * 2.0, inv53);
-    double s = sqrt(-2.0 * log(u));
-    const double pi = 3.14159265358979323846;
-    extraDouble = cos(pi * w) * s;
-    hasExtraDouble = true;
-    return sin(pi * w) * s;
+    return rngFraction53(x, y, inv53, inv53 / 2.0);
   }
 };
 
+/// One thread's state (curandStateXORWOW_t's fields).
+struct XorwowState : RngWithNormals<XorwowGenerator> {};
+
 } // namespace tlc
 
-#undef TLC_XORWOW_FMAF
-#undef TLC_XORWOW_FMA
 #undef TLC_XORWOW_FN
 
 #endif // TLC_DEVICE_XORWOW_H

@@ -1,0 +1,348 @@
+//===- cpu/fibers.h - Fibers and mbarriers of CPU kernels -------*- C++ -*-===//
+//
+// Part of the tlc project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// Threads that wait for each other: the fibers (ucontext) a block's
+/// branches run as when they hold mbarrier waits or named barriers of part
+/// of the block, their deterministic scheduler and deadlock report, and the
+/// mbarrier and named-barrier operations.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef TLC_DEVICE_CPU_FIBERS_H
+#define TLC_DEVICE_CPU_FIBERS_H
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <memory>
+#include <type_traits>
+#include <vector>
+
+#include <ucontext.h>
+
+#include "tlc_device/cpu/threads.h"
+#include "tlc_device/cpu/view.h"
+
+namespace tlc {
+namespace cpu {
+
+//===----------------------------------------------------------------------===//
+// Thread groups that wait for each other: fibers and mbarriers
+//===----------------------------------------------------------------------===//
+//
+// A kernel whose threads wait for each other (mbarrier waits, named
+// barriers of part of the block: hand-written warp-specialised kernels)
+// cannot run its branches one after the other: the producer's branch waits
+// for the consumer's arrivals and the other way round. There each branch
+// on the thread index that holds such a wait runs as a fiber (ucontext) of
+// the block's host thread, with the threads that take it; the fibers run
+// one at a time and switch only where one waits, so a block runs the same
+// way every time. A wait no fiber can end (no arrival or fiber completion
+// over a whole round of the waiting fibers) is reported as a deadlock.
+
+/// The fibers of the block that a host thread runs, and their scheduler.
+class Fibers {
+public:
+  struct Fiber {
+    ucontext_t context;
+    std::function<void()> body;
+    char *stack = nullptr;
+    bool done = false;
+    int group = 0;
+    /// The wait the fiber gave way at last.
+    const char *waitLoc = nullptr;
+    const char *waitWhat = nullptr;
+  };
+
+  /// The scheduler of the calling host thread.
+  static Fibers &current() {
+    thread_local Fibers f;
+    return f;
+  }
+  ~Fibers() {
+    for (char *s : freeStacks)
+      std::free(s);
+  }
+
+  /// Forgets the fibers a block that failed left behind (never resumed:
+  /// the frames they refer to are gone); each block starts with this.
+  void reset() {
+    for (auto &f : fibers)
+      if (f->stack)
+        freeStacks.push_back(f->stack);
+    fibers.clear();
+    running = nullptr;
+  }
+
+  /// A new group of fibers that the caller joins.
+  int newGroup() { return ++lastGroup; }
+
+  /// Starts \p body as a fiber of \p group; it first runs when the caller
+  /// waits (join or wait).
+  void spawn(int group, std::function<void()> body) {
+    auto f = std::make_unique<Fiber>();
+    f->body = std::move(body);
+    f->group = group;
+    if (!freeStacks.empty()) {
+      f->stack = freeStacks.back();
+      freeStacks.pop_back();
+    } else {
+      f->stack = static_cast<char *>(std::malloc(kStackBytes));
+    }
+    getcontext(&f->context);
+    f->context.uc_stack.ss_sp = f->stack;
+    f->context.uc_stack.ss_size = kStackBytes;
+    f->context.uc_link = &mainContext;
+    makecontext(&f->context, &Fibers::entry, 0);
+    fibers.push_back(std::move(f));
+    ++progress;
+  }
+
+  /// Something a waiter may be waiting for happened (an arrival).
+  void madeProgress() { ++progress; }
+
+  /// Waits until \p ready() holds: a fiber gives way to the others; the
+  /// block's own code runs the fibers until it does. False (with \p st
+  /// failed) on a deadlock or another error.
+  template <typename Ready>
+  bool waitUntil(Status &st, const char *loc, const char *what,
+                 const Ready &ready) {
+    if (running) {
+      while (!ready()) {
+        if (st.hasFailed())
+          return false;
+        running->waitLoc = loc;
+        running->waitWhat = what;
+        swapcontext(&running->context, &mainContext);
+      }
+      return !st.hasFailed();
+    }
+    while (!ready()) {
+      if (fibers.empty() || !runRound()) {
+        // Name a waiting fiber's wait rather than the join.
+        for (const auto &f : fibers)
+          if (!f->done && f->waitLoc) {
+            loc = f->waitLoc;
+            what = f->waitWhat;
+            break;
+          }
+        char msg[320];
+        std::snprintf(msg, sizeof msg,
+                      "deadlock: %s waits for an arrival that none of the "
+                      "block's threads can make any more",
+                      what);
+        st.fail(loc, msg);
+        drain();
+        return false;
+      }
+      if (st.hasFailed()) {
+        drain();
+        return false;
+      }
+    }
+    return !st.hasFailed();
+  }
+
+  /// Waits until every fiber of \p group has finished.
+  void join(Status &st, const char *loc, int group) {
+    waitUntil(st, loc, "a branch", [&] {
+      for (const auto &f : fibers)
+        if (f->group == group && !f->done)
+          return false;
+      return true;
+    });
+    reap();
+  }
+
+private:
+  static constexpr size_t kStackBytes = size_t(8) << 20;
+
+  static void entry() {
+    Fibers &self = current();
+    Fiber *f = self.running;
+    f->body();
+    f->done = true;
+    ++self.progress;
+    // uc_link returns to mainContext.
+  }
+
+  /// Resumes every unfinished fiber once; false when none made progress.
+  bool runRound() {
+    uint64_t before = progress;
+    for (size_t i = 0; i < fibers.size(); ++i) {
+      Fiber *f = fibers[i].get();
+      if (f->done)
+        continue;
+      running = f;
+      swapcontext(&mainContext, &f->context);
+      running = nullptr;
+    }
+    reap();
+    return progress != before;
+  }
+
+  /// Lets the fibers run to their end once the block has failed (each
+  /// returns at its next wait).
+  void drain() {
+    while (true) {
+      bool any = false;
+      for (size_t i = 0; i < fibers.size(); ++i) {
+        Fiber *f = fibers[i].get();
+        if (f->done)
+          continue;
+        any = true;
+        running = f;
+        swapcontext(&mainContext, &f->context);
+        running = nullptr;
+      }
+      if (!any)
+        break;
+    }
+    reap();
+  }
+
+  void reap() {
+    if (running)
+      return;
+    for (auto &f : fibers)
+      if (f->done && f->stack) {
+        freeStacks.push_back(f->stack);
+        f->stack = nullptr;
+      }
+    fibers.erase(
+        std::remove_if(fibers.begin(), fibers.end(),
+                       [](const std::unique_ptr<Fiber> &f) { return f->done; }),
+        fibers.end());
+  }
+
+  ucontext_t mainContext;
+  std::vector<std::unique_ptr<Fiber>> fibers;
+  std::vector<char *> freeStacks;
+  Fiber *running = nullptr;
+  uint64_t progress = 0;
+  int lastGroup = 0;
+};
+
+/// An mbarrier (PTX ISA, "mbarrier"): the pending arrivals of the current
+/// phase (bits 0-19), the arrival count (bits 20-39), the current phase's
+/// parity (bit 40) and its pending transaction bytes (bits 41-63), in the
+/// 64-bit word of a T.alloc_barrier element.
+namespace mbarrier {
+constexpr uint64_t kCountMask = (uint64_t(1) << 20) - 1;
+inline uint64_t pending(uint64_t b) { return b & kCountMask; }
+inline uint64_t expected(uint64_t b) { return b >> 20 & kCountMask; }
+inline uint64_t phase(uint64_t b) { return b >> 40 & 1; }
+inline uint64_t tx(uint64_t b) { return b >> 41; }
+inline uint64_t make(uint64_t pending, uint64_t expected, uint64_t phase,
+                     uint64_t tx) {
+  return pending | expected << 20 | phase << 40 | tx << 41;
+}
+} // namespace mbarrier
+
+/// mbarrier.init: \p count arrivals complete each phase; phase 0.
+inline void mbarrierInit(uint64_t *bar, int64_t count) {
+  *bar = mbarrier::make(uint64_t(count), uint64_t(count), 0, 0);
+}
+
+/// Completes the current phase when its arrivals and bytes are all in.
+inline void mbarrierSettle(uint64_t *bar) {
+  uint64_t b = *bar;
+  if (mbarrier::pending(b) == 0 && mbarrier::tx(b) == 0)
+    *bar = mbarrier::make(mbarrier::expected(b), mbarrier::expected(b),
+                          mbarrier::phase(b) ^ 1, 0);
+  Fibers::current().madeProgress();
+}
+
+/// mbarrier.arrive: one arrival of the calling thread.
+inline void mbarrierArrive(Status &st, const char *loc, uint64_t *bar) {
+  uint64_t b = *bar;
+  if (mbarrier::pending(b) == 0) {
+    st.fail(loc, "an mbarrier arrival beyond the barrier's arrival count");
+    return;
+  }
+  *bar = b - 1;
+  mbarrierSettle(bar);
+}
+
+/// mbarrier.expect_tx: the current phase also waits for \p bytes.
+inline void mbarrierExpectTx(uint64_t *bar, uint64_t bytes) {
+  uint64_t b = *bar;
+  *bar = mbarrier::make(mbarrier::pending(b), mbarrier::expected(b),
+                        mbarrier::phase(b), mbarrier::tx(b) + bytes);
+}
+
+/// complete_tx (a TMA copy's completion): \p bytes of the current phase's
+/// expected transaction bytes have arrived. The CPU target completes a
+/// copy where it is issued, so the bytes must have been expected first.
+inline void mbarrierCompleteTx(Status &st, const char *loc, uint64_t *bar,
+                               uint64_t bytes) {
+  uint64_t b = *bar;
+  if (mbarrier::tx(b) < bytes) {
+    st.fail(loc, "a TMA copy completes more bytes on its mbarrier than the "
+                 "phase expects (T.mbarrier_expect_tx before the copy)");
+    return;
+  }
+  *bar = mbarrier::make(mbarrier::pending(b), mbarrier::expected(b),
+                        mbarrier::phase(b), mbarrier::tx(b) - bytes);
+  mbarrierSettle(bar);
+}
+
+/// mbarrier.try_wait.parity: whether the phase of parity \p parity has
+/// completed (the current phase has the other parity).
+inline bool mbarrierPhaseDone(const uint64_t *bar, uint64_t parity) {
+  return mbarrier::phase(*bar) != (parity & 1);
+}
+
+/// The threads of \p active that reach a named barrier (bar.sync id, n)
+/// arrive together, and go on once \p count threads have arrived.
+struct NamedBarriers {
+  int64_t arrived[16] = {};
+  uint64_t generation[16] = {};
+};
+
+inline bool namedBarrierSync(Status &st, const char *loc, NamedBarriers &nb,
+                             int id, int64_t count, int64_t threads) {
+  if (id < 0 || id > 15 || count <= 0) {
+    st.fail(loc, "a named barrier needs an id in 0..15 and a positive "
+                 "thread count");
+    return false;
+  }
+  uint64_t gen = nb.generation[id];
+  nb.arrived[id] += threads;
+  if (nb.arrived[id] > count) {
+    st.fail(loc, "more threads arrive at a named barrier than its thread "
+                 "count");
+    return false;
+  }
+  if (nb.arrived[id] == count) {
+    nb.arrived[id] = 0;
+    ++nb.generation[id];
+    Fibers::current().madeProgress();
+    return true;
+  }
+  return Fibers::current().waitUntil(
+      st, loc, "a named barrier (T.sync_threads with an id)",
+      [&] { return nb.generation[id] != gen; });
+}
+
+/// The number of threads of \p active (all \p n without a mask).
+inline int64_t countThreads(const Lanes<uint8_t> *active, int64_t n) {
+  if (!active)
+    return n;
+  int64_t c = 0;
+  for (int64_t t = 0; t < n; ++t)
+    c += (*active)[t] ? 1 : 0;
+  return c;
+}
+
+} // namespace cpu
+} // namespace tlc
+
+#endif // TLC_DEVICE_CPU_FIBERS_H
