@@ -30,6 +30,7 @@ void tlc::tile::buildGpuLoweringPipeline(OpPassManager &pm) {
   pm.addPass(createTileInsertBarriers());
   pm.addPass(createTileLegalizeBounds());
   pm.addPass(createTilePlanCopies());
+  pm.addPass(createTilePlanParallelLoops());
   pm.addPass(createTilePlanScratchAreas());
 }
 
