@@ -324,6 +324,29 @@ LogicalResult Emitter::emitParallel(ParallelOp op) {
   if (!loop && !exchanges.count(op))
     if (std::optional<ShiftedLoop> shifted = shiftedLoop(op))
       return emitShiftedLoop(op, *shifted);
+  // The rounds of a loop no fragment partitions (tile-plan-parallel-loops'
+  // tile.loop_regs / tile.loop_guard), which must run every iteration on
+  // this printer's threads, and never one past the last unguarded.
+  int64_t rounds = 0;
+  bool roundGuard = false;
+  if (!loop && isStatic) {
+    FailureOr<std::optional<ParallelPlan>> planned = getParallelPlan(op);
+    ParallelPlan plan = succeeded(planned) && *planned
+                            ? std::move(**planned)
+                            : chooseParallelPlan(op);
+    rounds = plan.regs.value_or(0);
+    roundGuard = plan.guard;
+    if (!plan.regs || rounds * numThreads < staticNumel ||
+        (!roundGuard && rounds * numThreads != staticNumel)) {
+      op.emitError() << "T.Parallel partition plan: " << rounds
+                     << " rounds of " << numThreads << " threads "
+                     << (rounds * numThreads < staticNumel
+                             ? "do not cover "
+                             : "need tile.loop_guard to stop at ")
+                     << staticNumel << " iterations";
+      return failure();
+    }
+  }
   // Accesses at indices that are not the loop variables, and every access
   // of a loop no fragment partitions, go through the exchange tile and need
   // no loop layout.
@@ -560,17 +583,16 @@ LogicalResult Emitter::emitParallel(ParallelOp op) {
       fragmentAccess[o] = expr(root) + "[" + *r + "]";
     }
   } else if (isStatic) {
-    int64_t regs = (staticNumel + numThreads - 1) / numThreads;
     line(drawsRandomNumbers(op) ? "#pragma unroll 1  // draws random numbers"
                                 : "#pragma unroll");
-    open("for (int " + reg + " = 0; " + reg + " < " + Twine(regs) + "; ++" +
-         reg + ")");
+    open("for (int " + reg + " = 0; " + reg + " < " + Twine(rounds) +
+         "; ++" + reg + ")");
     std::string flat = fresh("f");
     line("const int " + flat + " = " + reg + " * " + Twine(numThreads) +
          " + tid;");
-    if (regs * numThreads != staticNumel && !bodyBarriers.empty())
+    if (roundGuard && !bodyBarriers.empty())
       active = flat + " < " + std::to_string(staticNumel);
-    if (regs * numThreads != staticNumel && bodyBarriers.empty())
+    if (roundGuard && bodyBarriers.empty())
       open("if (" + flat + " < " + Twine(staticNumel) + ")");
     else
       open("");
@@ -595,7 +617,7 @@ LogicalResult Emitter::emitParallel(ParallelOp op) {
     for (auto [d, e] : llvm::enumerate(bound))
       uniform &= e >= loop->shape[d];
   } else {
-    uniform &= isStatic && numThreads > 0 && staticNumel % numThreads == 0;
+    uniform &= isStatic && numThreads > 0 && !roundGuard;
   }
   llvm::SaveAndRestore<Block *> uniformBody(
       uniformParallelBody, uniform ? &op.getBody().front() : nullptr);

@@ -105,9 +105,10 @@ tile.func @unit_dim(%O: !tile.buffer<[64], f32, global>) {
 
 // No fragment at the loop variables (a region of a fragment has no layout
 // of its own; a row chosen by a constant is no loop variable): round-robin
-// over the threads. Run-time extents: a strided loop.
+// over the threads, 2048 iterations in 16 rounds of 128 threads. Run-time
+// extents: a strided loop.
 // CHECK-LABEL: tile.func @threads
-// CHECK: tile.parallel {{.*}} attributes {tile.partition = "threads"}
+// CHECK: tile.parallel {{.*}} attributes {tile.loop_regs = 16 : i64, tile.partition = "threads"}
 // CHECK-NOT: tile.partitions_loop
 // CHECK: tile.parallel {{.*}} attributes {tile.partition = "strided"}
 // CHECK-NOT: tile.partitions_loop
@@ -125,6 +126,36 @@ tile.func @threads(%O: !tile.buffer<[64, 32], f32, global>, %n: index) {
     tile.parallel (%i) in [%n] {
       %x = tile.load %O[%i, %c0] : !tile.buffer<[64, 32], f32, global>
       tile.store %x, %O[%c0, %i] : !tile.buffer<[64, 32], f32, global>
+    }
+  }
+}
+
+// -----
+
+// 100 iterations over 128 threads: one round, guarded; over the 64
+// threads of the range `tx < 64`: two rounds, guarded; 128 iterations
+// over the other 64 threads: two rounds, no guard.
+// CHECK-LABEL: tile.func @padded
+// CHECK: tile.parallel {{.*}} attributes {tile.loop_guard, tile.loop_regs = 1 : i64, tile.partition = "threads"}
+// CHECK: tile.parallel {{.*}} attributes {tile.loop_guard, tile.loop_regs = 2 : i64, tile.partition = "threads"}
+// CHECK: tile.parallel {{.*}} attributes {tile.loop_regs = 2 : i64, tile.partition = "threads"}
+tile.func @padded(%O: !tile.buffer<[10, 10], f32, global>, %P: !tile.buffer<[2, 64], f32, global>) {
+  tile.kernel (%bx) grid [1] threads [128] {
+    %c64 = arith.constant 64 : index
+    %cst = arith.constant 0.0 : f32
+    %tx = tile.thread_binding 0
+    tile.parallel (%i, %j) in [10, 10] {
+      tile.store %cst, %O[%i, %j] : !tile.buffer<[10, 10], f32, global>
+    }
+    %lo = arith.cmpi ult, %tx, %c64 : index
+    tile.if %lo {
+      tile.parallel (%i, %j) in [10, 10] {
+        tile.store %cst, %O[%i, %j] : !tile.buffer<[10, 10], f32, global>
+      }
+    } else {
+      tile.parallel (%i, %j) in [2, 64] {
+        tile.store %cst, %P[%i, %j] : !tile.buffer<[2, 64], f32, global>
+      }
     }
   }
 }

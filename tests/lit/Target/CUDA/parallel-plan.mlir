@@ -41,3 +41,27 @@ tile.func @planned(%O: !tile.buffer<[64, 32], f32, global> loc("O")) {
     } loc("p.py":12:5)
   }
 }
+
+// A loop no fragment partitions runs the recorded rounds (tile.loop_regs)
+// with the recorded guard: 3 here, where the printer's own choice for 100
+// iterations over 128 threads is 1.
+// CHECK-LABEL: rounds_kernel(
+// CHECK: // T.Parallel  p.py:20:5
+// CHECK: for (int [[R:r[_0-9]*]] = 0; [[R]] < 3; ++[[R]]) {
+// CHECK-NEXT: const int [[F:f[_0-9]*]] = [[R]] * 128 + tid;
+// CHECK-NEXT: if ([[F]] < 100) {
+// CHECK: // T.Parallel  p.py:21:5
+// CHECK: for (int [[R2:r_[0-9]+]] = 0; [[R2]] < 1; ++[[R2]]) {
+// CHECK-NEXT: const int [[F2:f_[0-9]+]] = [[R2]] * 128 + tid;
+// CHECK-NEXT: if ([[F2]] < 100) {
+tile.func @rounds(%O: !tile.buffer<[10, 10], f32, global> loc("O")) {
+  tile.kernel (%bx) grid [1] threads [128] {
+    %cst = arith.constant 0.0 : f32
+    tile.parallel (%i, %j) in [10, 10] attributes {tile.loop_guard, tile.loop_regs = 3 : i64, tile.partition = "threads"} {
+      tile.store %cst, %O[%i, %j] : !tile.buffer<[10, 10], f32, global>
+    } loc("p.py":20:5)
+    tile.parallel (%i, %j) in [10, 10] {
+      tile.store %cst, %O[%i, %j] : !tile.buffer<[10, 10], f32, global>
+    } loc("p.py":21:5)
+  }
+}

@@ -17,6 +17,7 @@
 #include "tlc/Dialect/Tile/Transforms/Passes.h"
 
 #include "tlc/Dialect/Tile/IR/LoweringStatus.h"
+#include "tlc/Dialect/Tile/IR/ThreadUniformity.h"
 
 #include "mlir/IR/Matchers.h"
 
@@ -35,6 +36,8 @@ static constexpr llvm::StringLiteral kPartition = "tile.partition";
 static constexpr llvm::StringLiteral kDims = "tile.loop_dims";
 static constexpr llvm::StringLiteral kBox = "tile.loop_box";
 static constexpr llvm::StringLiteral kMarker = "tile.partitions_loop";
+static constexpr llvm::StringLiteral kRegs = "tile.loop_regs";
+static constexpr llvm::StringLiteral kGuard = "tile.loop_guard";
 
 /// The buffer a tile.load / tile.store accesses, or null.
 static Value accessedBuffer(Operation *op) {
@@ -184,7 +187,26 @@ ParallelPlan tlc::tile::chooseParallelPlan(ParallelOp loop) {
       return take(o, where, {});
   }
   plan.partition = ParallelPartition::Threads;
+  if (int64_t threads = parallelLoopThreads(loop)) {
+    int64_t count = 1;
+    for (int64_t e : loopShape)
+      count *= e;
+    plan.regs = (count + threads - 1) / threads;
+    plan.guard = *plan.regs * threads != count;
+  }
   return plan;
+}
+
+int64_t tlc::tile::parallelLoopThreads(ParallelOp loop) {
+  auto kernel = loop->getParentOfType<KernelOp>();
+  std::optional<int64_t> block =
+      kernel ? kernel.getStaticNumThreads() : std::nullopt;
+  if (!block || *block < 1)
+    return 0;
+  std::optional<ThreadRange> range = threadRangeOf(loop, *block);
+  if (!range || range->count() <= 0 || !range->warpAligned())
+    return *block;
+  return range->count();
 }
 
 llvm::StringRef tlc::tile::stringifyParallelPartition(ParallelPartition p) {
@@ -203,6 +225,11 @@ void tlc::tile::setParallelPlan(ParallelOp loop, const ParallelPlan &plan) {
   Builder b(loop.getContext());
   loop->setAttr(kPartition,
                 b.getStringAttr(stringifyParallelPartition(plan.partition)));
+  if (plan.partition == ParallelPartition::Threads && plan.regs) {
+    loop->setAttr(kRegs, b.getI64IntegerAttr(*plan.regs));
+    if (plan.guard)
+      loop->setAttr(kGuard, b.getUnitAttr());
+  }
   if (plan.partition != ParallelPartition::Fragment)
     return;
   SmallVector<int64_t> dims(plan.dims.begin(), plan.dims.end());
@@ -221,7 +248,7 @@ tlc::tile::getParallelPlan(ParallelOp loop) {
       marked.push_back(op);
   });
   if (!partitionAttr && marked.empty() && !loop->hasAttr(kDims) &&
-      !loop->hasAttr(kBox))
+      !loop->hasAttr(kBox) && !loop->hasAttr(kRegs) && !loop->hasAttr(kGuard))
     return std::optional<ParallelPlan>();
   auto malformed = [&](const Twine &why) {
     loop.emitError() << "malformed T.Parallel partition plan: " << why
@@ -242,6 +269,20 @@ tlc::tile::getParallelPlan(ParallelOp loop) {
   std::optional<SmallVector<int64_t>> extents = staticExtents(loop);
   ParallelPlan plan;
   plan.partition = *kind;
+  Attribute regsAttr = loop->getAttr(kRegs);
+  if (*kind != ParallelPartition::Threads &&
+      (regsAttr || loop->hasAttr(kGuard)))
+    return malformed("only a partition over the threads has tile.loop_regs "
+                     "or tile.loop_guard");
+  if (regsAttr) {
+    auto regs = dyn_cast<IntegerAttr>(regsAttr);
+    if (!regs || regs.getInt() < 0)
+      return malformed("tile.loop_regs must be a number of rounds");
+    plan.regs = regs.getInt();
+    plan.guard = loop->hasAttr(kGuard);
+  } else if (loop->hasAttr(kGuard)) {
+    return malformed("tile.loop_guard needs tile.loop_regs");
+  }
   if (*kind != ParallelPartition::Fragment) {
     if (!marked.empty() || loop->hasAttr(kDims) || loop->hasAttr(kBox))
       return malformed("only a fragment partition has tile.loop_dims, "

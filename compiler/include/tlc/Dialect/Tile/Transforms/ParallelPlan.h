@@ -37,7 +37,8 @@ enum class ParallelPartition {
   /// layout that holds the element the partitioning access touches.
   Fragment,
   /// No fragment at exactly the loop variables, static extents: the
-  /// iterations, flattened row-major, go round-robin over the threads. (The
+  /// iterations, flattened row-major, go round-robin over the threads in
+  /// ParallelPlan::regs rounds. (The
   /// printer runs a loop whose fragment reads are the loop variables plus
   /// invariant offsets over that fragment's slots instead, a choice that
   /// needs its fragment layouts.)
@@ -50,7 +51,8 @@ enum class ParallelPartition {
 constexpr unsigned kUnitLoopDim = ~0u;
 
 /// The plan of one loop (`tile.partition`, `tile.loop_dims`,
-/// `tile.loop_box` and the access marked `tile.partitions_loop`).
+/// `tile.loop_box`, the access marked `tile.partitions_loop`,
+/// `tile.loop_regs`, `tile.loop_guard`).
 struct ParallelPlan {
   ParallelPartition partition = ParallelPartition::Threads;
   /// Fragment: the tile.load / tile.store whose buffer (a fragment
@@ -62,7 +64,19 @@ struct ParallelPlan {
   /// else the loop's extents, a leading box of the fragment (dims is the
   /// identity), whose other slots the threads skip.
   llvm::SmallVector<int64_t> box;
+  /// Threads: the rounds R of the loop's T threads (`tile.loop_regs`):
+  /// thread t runs flat iterations t + r * T, r < R; none when the
+  /// kernel's thread count is not static.
+  std::optional<int64_t> regs;
+  /// Threads: R * T passes the iteration count, so each round tests
+  /// `t + r * T < count` (`tile.loop_guard`).
+  bool guard = false;
 };
+
+/// The threads that share \p loop's iterations: those of the warp-aligned
+/// thread range that runs it (threadRangeOf: `T.ws(g)`, `tx < c`, ...),
+/// else the kernel's; 0 when the kernel's thread count is not static.
+int64_t parallelLoopThreads(ParallelOp loop);
 
 /// Whether \p buffer has a fragment layout of its own on the GPU targets: the
 /// result of a `tile.alloc` or `tile.view` of `local.fragment` scope (not a
@@ -95,7 +109,10 @@ void setParallelPlan(ParallelOp loop, const ParallelPlan &plan);
 /// fragment, dimensions that do not map the loop variables one-to-one onto
 /// the access's fragment dimensions of the same extents, a box that is not
 /// the loop's extents inside the fragment, a marked access outside a
-/// fragment partition, or a partition that does not fit the extents.
+/// fragment partition, rounds outside a partition over the threads (or
+/// negative, or a guard without them), or a partition that does not
+/// fit the extents. Whether the rounds cover the loop is the printer's
+/// check, against the threads it partitions over.
 mlir::FailureOr<std::optional<ParallelPlan>> getParallelPlan(ParallelOp loop);
 
 /// The name of \p partition as `tile.partition` spells it.
