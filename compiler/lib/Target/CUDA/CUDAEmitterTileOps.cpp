@@ -49,8 +49,12 @@ tlc::target::cuda_detail::unflatten(Emitter &e, StringRef flat,
 // T.Parallel
 //===----------------------------------------------------------------------===//
 
+static_assert(Emitter::kUnitDim == kUnitLoopDim,
+              "the printer reads loopAccessDims' unit dimensions");
+
 /// The loop dimension of each index of \p access (Emitter::kUnitDim for a
-/// unit dimension read at 0), or nothing when one is another expression.
+/// unit dimension read at 0), or nothing when one is another expression
+/// (ParallelPlan.h).
 static std::optional<SmallVector<unsigned>> accessDims(ParallelOp par,
                                                        Operation *access) {
   return loopAccessDims(par, access);

@@ -91,7 +91,7 @@ void tlc::tile::registerTilePipelines() {
       "tile-reverse-blocks, tile-warp-specialize, tile-persistent-gemm, "
       "tile-gemm-pingpong, "
       "tile-insert-barriers, "
-      "tile-legalize-bounds, tile-plan-copies, "
+      "tile-legalize-bounds, tile-plan-copies, tile-plan-parallel-loops, "
       "tile-plan-scratch-areas)",
       [](OpPassManager &pm) { buildGpuLoweringPipeline(pm); });
 }

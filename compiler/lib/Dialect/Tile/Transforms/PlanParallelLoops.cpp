@@ -144,9 +144,8 @@ ParallelPlan tlc::tile::chooseParallelPlan(ParallelOp loop) {
     ArrayRef<int64_t> shape = shapeOf(o);
     if (!dims || shape.size() != rank || !llvm::equal(*dims, identity))
       continue;
-    if (llvm::all_of(identity, [&](unsigned v) {
-          return loopShape[v] <= shape[v];
-        }))
+    if (llvm::all_of(identity,
+                     [&](unsigned v) { return loopShape[v] <= shape[v]; }))
       return take(o, identity, loopShape);
   }
   // The loop variables in order with unit dimensions read at 0 between
@@ -349,7 +348,8 @@ tlc::tile::getParallelPlan(ParallelOp loop) {
     for (auto [v, d] : llvm::enumerate(plan.dims))
       if (shape[d] != loopShape[v])
         return malformed("loop variable " + Twine(v) + " runs over " +
-                         Twine(loopShape[v]) + " iterations, fragment "
+                         Twine(loopShape[v]) +
+                         " iterations, fragment "
                          "dimension " +
                          Twine(d) + " has " + Twine(shape[d]) +
                          " (a partial loop needs tile.loop_box)");

@@ -813,10 +813,13 @@ def TilePlanParallelLoops : Pass<"tile-plan-parallel-loops", "::mlir::ModuleOp">
       variables over its whole shape (`s[j, i]` under T.Parallel(I, J)).
       The first such access in program order wins.
     * `"threads"`: static extents, no such fragment: the iterations,
-      flattened row-major, go round-robin over the threads (the printer
-      runs a loop whose fragment reads are the loop variables plus
-      invariant offsets over that fragment's slots instead, which its
-      fragment layouts decide).
+      flattened row-major, go round-robin over the T threads of the loop
+      (those of the warp-aligned thread range that runs it, `T.ws(g)`,
+      `tx < c`, else the block's) in R = ceil(count / T) rounds, thread t
+      running iterations t + r * T, tested `< count` when R * T passes
+      the count (the printer runs a loop whose fragment reads are the
+      loop variables plus invariant offsets over that fragment's slots
+      instead, which its fragment layouts decide).
     * `"strided"`: extents known at run time: a loop from the thread index
       striding by the thread count.
 
@@ -825,7 +828,9 @@ def TilePlanParallelLoops : Pass<"tile-plan-parallel-loops", "::mlir::ModuleOp">
     fragment dimension each loop variable runs along), `tile.loop_box =
     array<i64: ...>` (a box partition: the loop's extents) and the unit
     attribute `tile.partitions_loop` on the partitioning `tile.load` /
-    `tile.store`. The fragment layouts themselves, and with them the
+    `tile.store`; for a partition over the threads `tile.loop_regs = R :
+    i64` and the unit `tile.loop_guard` when the rounds are guarded. The
+    fragment layouts themselves, and with them the
     `tid <` tests of layouts that leave threads idle, the replica tests,
     the HIP vector LDS stores of a loop and the fragments a loop exchanges
     through shared memory, stay the printer's.
