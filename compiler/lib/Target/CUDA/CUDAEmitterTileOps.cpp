@@ -17,6 +17,7 @@
 #include "tlc/Dialect/Tile/Transforms/ParallelPlan.h"
 
 #include "mlir/IR/Matchers.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/SaveAndRestore.h"
 
 using namespace mlir;
@@ -338,13 +339,19 @@ LogicalResult Emitter::emitParallel(ParallelOp op) {
     ParallelPlan plan = succeeded(planned) && *planned
                             ? std::move(**planned)
                             : chooseParallelPlan(op);
-    rounds = plan.regs.value_or(0);
+    if (!plan.regs) {
+      op.emitError() << "T.Parallel partition plan: no rounds over the "
+                        "threads for this loop's iterations (too many)";
+      return failure();
+    }
+    rounds = *plan.regs;
     roundGuard = plan.guard;
-    if (!plan.regs || rounds * numThreads < staticNumel ||
-        (!roundGuard && rounds * numThreads != staticNumel)) {
+    int64_t covered = 0;
+    if (llvm::MulOverflow(rounds, numThreads, covered) ||
+        covered < staticNumel || (!roundGuard && covered != staticNumel)) {
       op.emitError() << "T.Parallel partition plan: " << rounds
                      << " rounds of " << numThreads << " threads "
-                     << (rounds * numThreads < staticNumel
+                     << (covered < staticNumel
                              ? "do not cover "
                              : "need tile.loop_guard to stop at ")
                      << staticNumel << " iterations";

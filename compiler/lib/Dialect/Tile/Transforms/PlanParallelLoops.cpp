@@ -20,6 +20,9 @@
 #include "tlc/Dialect/Tile/IR/ThreadUniformity.h"
 
 #include "mlir/IR/Matchers.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <limits>
 
 namespace tlc {
 namespace tile {
@@ -187,11 +190,16 @@ ParallelPlan tlc::tile::chooseParallelPlan(ParallelOp loop) {
   }
   plan.partition = ParallelPartition::Threads;
   if (int64_t threads = parallelLoopThreads(loop)) {
+    // No rounds for an iteration count past int64_t (the printer refuses
+    // the loop).
     int64_t count = 1;
+    bool overflow = false;
     for (int64_t e : loopShape)
-      count *= e;
-    plan.regs = (count + threads - 1) / threads;
-    plan.guard = *plan.regs * threads != count;
+      overflow |= e < 0 || llvm::MulOverflow(count, e, count);
+    if (!overflow && count <= std::numeric_limits<int64_t>::max() - threads) {
+      plan.regs = (count + threads - 1) / threads;
+      plan.guard = *plan.regs * threads != count;
+    }
   }
   return plan;
 }
