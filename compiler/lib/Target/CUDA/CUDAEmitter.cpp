@@ -405,8 +405,8 @@ LogicalResult Emitter::prepareKernel(KernelOp op) {
   scratchOffset = -1;
   if (lang.isHip() && failed(checkNvidiaOnlyHardware(op)))
     return failure();
-  if (failed(checkTileShapes(op)) || failed(planThreadRanges(op)) ||
-      failed(assignFragmentLayouts(op)))
+  if (failed(checkTileShapes(op)) || failed(checkParallelPlans(op)) ||
+      failed(planThreadRanges(op)) || failed(assignFragmentLayouts(op)))
     return failure();
   // How every shared buffer is stored (planSharedStorage: the one plan
   // hints, layout pictures and the bank-conflict analysis read too):

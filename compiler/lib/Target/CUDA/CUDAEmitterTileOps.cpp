@@ -14,7 +14,10 @@
 
 #include "EmitterImpl.h"
 
+#include "tlc/Dialect/Tile/Transforms/ParallelPlan.h"
+
 #include "mlir/IR/Matchers.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/SaveAndRestore.h"
 
 using namespace mlir;
@@ -47,35 +50,15 @@ tlc::target::cuda_detail::unflatten(Emitter &e, StringRef flat,
 // T.Parallel
 //===----------------------------------------------------------------------===//
 
-/// The indices of a fragment load or store.
-static ValueRange indicesOf(Operation *o) {
-  if (auto l = dyn_cast<LoadOp>(o))
-    return l.getIndices();
-  return cast<StoreOp>(o).getIndices();
-}
+static_assert(Emitter::kUnitDim == kUnitLoopDim,
+              "the printer reads loopAccessDims' unit dimensions");
 
 /// The loop dimension of each index of \p access (Emitter::kUnitDim for a
-/// unit dimension read at 0), or nothing when one is another expression.
+/// unit dimension read at 0), or nothing when one is another expression
+/// (ParallelPlan.h).
 static std::optional<SmallVector<unsigned>> accessDims(ParallelOp par,
                                                        Operation *access) {
-  Value buf = isa<LoadOp>(access) ? cast<LoadOp>(access).getBuffer()
-                                  : cast<StoreOp>(access).getBuffer();
-  ArrayRef<int64_t> shape = cast<BufferType>(buf.getType()).getShape();
-  SmallVector<unsigned> dims;
-  for (auto [d, i] : llvm::enumerate(indicesOf(access))) {
-    // A unit dimension at 0 (`m[i, 0]` of an [M, 1] fragment).
-    IntegerAttr c;
-    if (d < shape.size() && shape[d] == 1 && matchPattern(i, m_Constant(&c)) &&
-        c.getInt() == 0) {
-      dims.push_back(Emitter::kUnitDim);
-      continue;
-    }
-    auto arg = dyn_cast<BlockArgument>(i);
-    if (!arg || arg.getOwner() != &par.getBody().front())
-      return std::nullopt;
-    dims.push_back(arg.getArgNumber());
-  }
-  return dims;
+  return loopAccessDims(par, access);
 }
 
 /// The row-major linear index of \p coords in \p shape ("0" for the one
@@ -140,89 +123,29 @@ const FragmentInfo *Emitter::loopLayout(ParallelOp op,
   varDim.clear();
   for (unsigned v = 0; v < loopShape->size(); ++v)
     varDim.push_back(v);
-  SmallVector<std::pair<Operation *, Value>> fragOps = fragmentAccesses(op);
-  // The loop takes the layout of a fragment accessed at exactly its
-  // variables over its whole shape.
-  for (auto [o, buf] : fragOps) {
-    auto it = fragments.find(buf);
-    std::optional<SmallVector<unsigned>> dims = accessDims(op, o);
-    if (it == fragments.end() || !dims ||
-        ArrayRef<int64_t>(it->second.shape) != ArrayRef<int64_t>(*loopShape) ||
-        dims->size() != loopShape->size())
-      continue;
-    bool identity = true;
-    for (auto [i, d] : llvm::enumerate(*dims))
-      identity &= d == i;
-    if (identity)
-      return &it->second;
-  }
-  // Otherwise a loop over a leading box of a fragment (the loop's extents
-  // at most the fragment's, the fragment accessed at exactly the loop
-  // variables) takes that fragment's layout; the slots outside the box are
-  // skipped.
-  for (auto [o, buf] : fragOps) {
-    auto it = fragments.find(buf);
-    std::optional<SmallVector<unsigned>> dims = accessDims(op, o);
-    if (it == fragments.end() || !dims ||
-        it->second.shape.size() != loopShape->size() ||
-        dims->size() != loopShape->size())
-      continue;
-    bool box = true;
-    for (auto [i, d] : llvm::enumerate(*dims))
-      box &= d == i && (*loopShape)[i] <= it->second.shape[i];
-    if (box) {
-      bound.assign(loopShape->begin(), loopShape->end());
-      return &it->second;
-    }
-  }
-  // Otherwise a fragment accessed at the loop variables in order with unit
-  // dimensions read at 0 between them (`m[i, 0]` of an [M, 1] fragment
-  // under T.Parallel(M)).
-  for (auto [o, buf] : fragOps) {
-    auto it = fragments.find(buf);
-    std::optional<SmallVector<unsigned>> dims = accessDims(op, o);
-    if (it == fragments.end() || !dims ||
-        it->second.shape.size() != dims->size())
-      continue;
-    SmallVector<unsigned> where;
-    for (auto [d, v] : llvm::enumerate(*dims)) {
-      if (v == kUnitDim)
-        continue;
-      if (v != where.size() || it->second.shape[d] != (*loopShape)[v])
-        break;
-      where.push_back(d);
-    }
-    if (where.size() == loopShape->size()) {
-      varDim.assign(where.begin(), where.end());
-      return &it->second;
-    }
-  }
-  // Otherwise a fragment accessed at a permutation of the loop variables
-  // over its whole shape (`logits[j, i]` under T.Parallel(I, J)): the loop
-  // runs over its slots, variable v at its dimension varDim[v].
-  for (auto [o, buf] : fragOps) {
-    auto it = fragments.find(buf);
-    std::optional<SmallVector<unsigned>> dims = accessDims(op, o);
-    if (it == fragments.end() || !dims ||
-        it->second.shape.size() != loopShape->size() ||
-        dims->size() != loopShape->size())
-      continue;
-    SmallVector<unsigned> where(loopShape->size(), kUnitDim);
-    bool permutation = true;
-    for (auto [d, v] : llvm::enumerate(*dims)) {
-      permutation &= v != kUnitDim && v < loopShape->size() &&
-                     where[v] == kUnitDim &&
-                     it->second.shape[d] == (*loopShape)[v];
-      if (!permutation)
-        break;
-      where[v] = d;
-    }
-    if (permutation) {
-      varDim.assign(where.begin(), where.end());
-      return &it->second;
-    }
-  }
-  return nullptr;
+  // tile-plan-parallel-loops' plan (checked by checkParallelPlans), or the
+  // same choice for IR that did not go through the pass.
+  FailureOr<std::optional<ParallelPlan>> planned = getParallelPlan(op);
+  ParallelPlan plan = succeeded(planned) && *planned ? std::move(**planned)
+                                                     : chooseParallelPlan(op);
+  if (plan.partition != ParallelPartition::Fragment)
+    return nullptr;
+  auto it = fragments.find(
+      isa<LoadOp>(plan.access) ? cast<LoadOp>(plan.access).getBuffer()
+                               : cast<StoreOp>(plan.access).getBuffer());
+  if (it == fragments.end())
+    return nullptr;
+  varDim.assign(plan.dims.begin(), plan.dims.end());
+  bound.assign(plan.box.begin(), plan.box.end());
+  return &it->second;
+}
+
+LogicalResult Emitter::checkParallelPlans(KernelOp kernel) {
+  WalkResult walk = kernel.walk([&](ParallelOp op) {
+    return failed(getParallelPlan(op)) ? WalkResult::interrupt()
+                                       : WalkResult::advance();
+  });
+  return failure(walk.wasInterrupted());
 }
 
 /// \p dims (loop variables, or kUnitDim) as dimensions of the fragment
@@ -406,6 +329,35 @@ LogicalResult Emitter::emitParallel(ParallelOp op) {
   if (!loop && !exchanges.count(op))
     if (std::optional<ShiftedLoop> shifted = shiftedLoop(op))
       return emitShiftedLoop(op, *shifted);
+  // The rounds of a loop no fragment partitions (tile-plan-parallel-loops'
+  // tile.loop_regs / tile.loop_guard), which must run every iteration on
+  // this printer's threads, and never one past the last unguarded.
+  int64_t rounds = 0;
+  bool roundGuard = false;
+  if (!loop && isStatic) {
+    FailureOr<std::optional<ParallelPlan>> planned = getParallelPlan(op);
+    ParallelPlan plan = succeeded(planned) && *planned
+                            ? std::move(**planned)
+                            : chooseParallelPlan(op);
+    if (!plan.regs) {
+      op.emitError() << "T.Parallel partition plan: no rounds over the "
+                        "threads for this loop's iterations (too many)";
+      return failure();
+    }
+    rounds = *plan.regs;
+    roundGuard = plan.guard;
+    int64_t covered = 0;
+    if (llvm::MulOverflow(rounds, numThreads, covered) ||
+        covered < staticNumel || (!roundGuard && covered != staticNumel)) {
+      op.emitError() << "T.Parallel partition plan: " << rounds
+                     << " rounds of " << numThreads << " threads "
+                     << (covered < staticNumel
+                             ? "do not cover "
+                             : "need tile.loop_guard to stop at ")
+                     << staticNumel << " iterations";
+      return failure();
+    }
+  }
   // Accesses at indices that are not the loop variables, and every access
   // of a loop no fragment partitions, go through the exchange tile and need
   // no loop layout.
@@ -642,17 +594,16 @@ LogicalResult Emitter::emitParallel(ParallelOp op) {
       fragmentAccess[o] = expr(root) + "[" + *r + "]";
     }
   } else if (isStatic) {
-    int64_t regs = (staticNumel + numThreads - 1) / numThreads;
     line(drawsRandomNumbers(op) ? "#pragma unroll 1  // draws random numbers"
                                 : "#pragma unroll");
-    open("for (int " + reg + " = 0; " + reg + " < " + Twine(regs) + "; ++" +
-         reg + ")");
+    open("for (int " + reg + " = 0; " + reg + " < " + Twine(rounds) +
+         "; ++" + reg + ")");
     std::string flat = fresh("f");
     line("const int " + flat + " = " + reg + " * " + Twine(numThreads) +
          " + tid;");
-    if (regs * numThreads != staticNumel && !bodyBarriers.empty())
+    if (roundGuard && !bodyBarriers.empty())
       active = flat + " < " + std::to_string(staticNumel);
-    if (regs * numThreads != staticNumel && bodyBarriers.empty())
+    if (roundGuard && bodyBarriers.empty())
       open("if (" + flat + " < " + Twine(staticNumel) + ")");
     else
       open("");
@@ -677,7 +628,7 @@ LogicalResult Emitter::emitParallel(ParallelOp op) {
     for (auto [d, e] : llvm::enumerate(bound))
       uniform &= e >= loop->shape[d];
   } else {
-    uniform &= isStatic && numThreads > 0 && staticNumel % numThreads == 0;
+    uniform &= isStatic && numThreads > 0 && !roundGuard;
   }
   llvm::SaveAndRestore<Block *> uniformBody(
       uniformParallelBody, uniform ? &op.getBody().front() : nullptr);

@@ -401,9 +401,14 @@ public:
   /// is accessed at exactly the loop variables. \p varDim: the fragment
   /// dimension of each loop variable (the fragment may have unit
   /// dimensions read at 0 in between: `m[i, 0]` under T.Parallel(M)).
+  /// tile-plan-parallel-loops' plan (ParallelPlan.h), or the same choice
+  /// (chooseParallelPlan) for IR that did not go through the pass.
   const FragmentInfo *loopLayout(tile::ParallelOp op,
                                  llvm::SmallVectorImpl<int64_t> &bound,
                                  llvm::SmallVectorImpl<unsigned> &varDim);
+  /// An error on each T.Parallel of \p kernel whose recorded partition
+  /// plan is malformed (getParallelPlan).
+  mlir::LogicalResult checkParallelPlans(tile::KernelOp kernel);
   /// Fragments a T.Parallel accesses whose elements its threads do not
   /// hold (another thread's layout), and the source of a fragment copy
   /// between layouts that disagree, found before emission: they go through

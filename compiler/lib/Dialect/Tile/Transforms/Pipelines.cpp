@@ -30,6 +30,7 @@ void tlc::tile::buildGpuLoweringPipeline(OpPassManager &pm) {
   pm.addPass(createTileInsertBarriers());
   pm.addPass(createTileLegalizeBounds());
   pm.addPass(createTilePlanCopies());
+  pm.addPass(createTilePlanParallelLoops());
   pm.addPass(createTilePlanScratchAreas());
 }
 
@@ -90,7 +91,7 @@ void tlc::tile::registerTilePipelines() {
       "tile-reverse-blocks, tile-warp-specialize, tile-persistent-gemm, "
       "tile-gemm-pingpong, "
       "tile-insert-barriers, "
-      "tile-legalize-bounds, tile-plan-copies, "
+      "tile-legalize-bounds, tile-plan-copies, tile-plan-parallel-loops, "
       "tile-plan-scratch-areas)",
       [](OpPassManager &pm) { buildGpuLoweringPipeline(pm); });
 }

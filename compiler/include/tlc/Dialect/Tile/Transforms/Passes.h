@@ -38,8 +38,8 @@ class KernelOp;
 /// tile-plan-wgmma, tile-plan-shared-memory, tile-plan-tma,
 /// tile-split-masks, tile-reverse-blocks, tile-warp-specialize,
 /// tile-persistent-gemm, tile-gemm-pingpong, tile-insert-barriers,
-/// tile-legalize-bounds, tile-plan-copies, tile-plan-scratch-areas. The CUDA
-/// printer reads what they decide.
+/// tile-legalize-bounds, tile-plan-copies, tile-plan-parallel-loops,
+/// tile-plan-scratch-areas. The CUDA printer reads what they decide.
 void buildGpuLoweringPipeline(mlir::OpPassManager &pm);
 
 /// Runs buildGpuLoweringPipeline on \p module once: a module already

@@ -786,6 +786,75 @@ def TilePlanCopies : Pass<"tile-plan-copies", "::mlir::ModuleOp"> {
   let dependentDialects = ["::tlc::tile::TileDialect"];
 }
 
+def TilePlanParallelLoops : Pass<"tile-plan-parallel-loops", "::mlir::ModuleOp"> {
+  let summary = "choose which threads run each T.Parallel iteration (CUDA, HIP)";
+  let description = [{
+    Runs after `tile-plan-copies` and before `tile-plan-scratch-areas`
+    (whose measurement of the fragment exchanges follows the plan): for
+    every `tile.parallel` of a kernel whose function was lowered, how the
+    block's threads share its iterations
+    (`tlc/Dialect/Tile/Transforms/ParallelPlan.h`, `chooseParallelPlan`,
+    which the printer also calls for IR that did not go through this
+    pass):
+
+    * `"fragment"`: the loop has static extents and its body accesses a
+      fragment (the result of a `tile.alloc` or `tile.view` of
+      `local.fragment` scope; accesses inside a nested `tile.parallel` do
+      not count) at its variables. Iteration `v` runs on the thread and
+      register that the fragment's layout gives the element the access
+      touches, so that access reads or writes the thread's own register.
+      The fragment is, by preference, one accessed at exactly the loop
+      variables over its whole shape; else one accessed at the loop
+      variables over a leading box of it (the loop's extents at most the
+      fragment's: the threads skip the slots outside the box); else one
+      accessed at the loop variables in order with unit dimensions read
+      at 0 between them (`m[i, 0]` of an [M, 1] fragment under
+      T.Parallel(M)); else one accessed at a permutation of the loop
+      variables over its whole shape (`s[j, i]` under T.Parallel(I, J)).
+      The first such access in program order wins.
+    * `"threads"`: static extents, no such fragment: the iterations,
+      flattened row-major, go round-robin over the T threads of the loop
+      (those of the warp-aligned thread range that runs it, `T.ws(g)`,
+      `tx < c`, else the block's) in R = ceil(count / T) rounds, thread t
+      running iterations t + r * T, tested `< count` when R * T passes
+      the count (the printer runs a loop whose fragment reads are the
+      loop variables plus invariant offsets over that fragment's slots
+      instead, which its fragment layouts decide).
+    * `"strided"`: extents known at run time: a loop from the thread index
+      striding by the thread count.
+
+    Results: `tile.partition = "fragment" | "threads" | "strided"` on the
+    loop; for a fragment partition `tile.loop_dims = array<i64: ...>` (the
+    fragment dimension each loop variable runs along), `tile.loop_box =
+    array<i64: ...>` (a box partition: the loop's extents) and the unit
+    attribute `tile.partitions_loop` on the partitioning `tile.load` /
+    `tile.store`; for a partition over the threads `tile.loop_regs = R :
+    i64` and the unit `tile.loop_guard` when the rounds are guarded. The
+    fragment layouts themselves, and with them the
+    `tid <` tests of layouts that leave threads idle, the replica tests,
+    the HIP vector LDS stores of a loop and the fragments a loop exchanges
+    through shared memory, stay the printer's.
+
+    The target is the `target` option, else the module's
+    `tile.gpu_target` attribute (`cuda:...` or `hip:...`; anything else
+    plans nothing). Functions marked `tile.lowering_failed` are left
+    alone.
+
+    ```mlir
+    tile.parallel (%i, %j) in (64, 32) {
+      %x = tile.load %acc[%j, %i] {tile.partitions_loop} : ...
+      ...
+    } {tile.loop_dims = array<i64: 1, 0>, tile.partition = "fragment"}
+    ```
+  }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"\"",
+           "The GPU target (`cuda:sm_80`, `hip:gfx942`, ...). Empty: the "
+           "module's `tile.gpu_target` attribute.">
+  ];
+  let dependentDialects = ["::tlc::tile::TileDialect"];
+}
+
 def TilePlanScratchAreas : Pass<"tile-plan-scratch-areas", "::mlir::ModuleOp"> {
   let summary = "place the reduction scratch and fragment exchange areas";
   let description = [{
