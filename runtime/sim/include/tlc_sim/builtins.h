@@ -220,8 +220,8 @@ TLC_SIM_PRIMITIVE inline void assumptionFailed() {
 } // namespace tlc
 /// The generated code's `__builtin_assume(c)` (T.assume) is checked: the
 /// simulator reports the promise that does not hold.
-#define __builtin_assume(c)                                                    \
-  ((c) ? (void)0 : ::tlc::sim::assumptionFailed())
+#define __builtin_assume(c) ((c) ? (void)0 : ::tlc::sim::assumptionFailed())
+
 TLC_SIM_PRIMITIVE inline void __threadfence() {
   tlc::sim::api->threadFence(TLC_SIM_HERE);
 }

@@ -61,8 +61,8 @@ static bool sameIndex(Value a, Value b, unsigned depth = 8) {
   if (a == b)
     return true;
   Operation *da = a.getDefiningOp(), *db = b.getDefiningOp();
-  if (!da || !db || depth == 0 || da->getNumRegions() ||
-      db->getNumRegions() || !isPure(da) || !isPure(db) ||
+  if (!da || !db || depth == 0 || da->getNumRegions() || db->getNumRegions() ||
+      !isPure(da) || !isPure(db) ||
       cast<OpResult>(a).getResultNumber() !=
           cast<OpResult>(b).getResultNumber())
     return false;
