@@ -1097,8 +1097,24 @@ Value Interpreter::callMetaPrimitive(const PArgs &p) {
         {mlir::math::RoundEvenOp::create(ir->b, ir->loc(at), s.value), s.dtype,
          SymExpr()});
   }
-  case BuiltinId::Assume:
+  case BuiltinId::Assume: {
+    // A promise about IR values inside a kernel becomes tile.assume (the
+    // bounds pass and the printers read it); one the trace decides, or one
+    // outside a kernel, is no code.
+    Value c = p.getOr("cond", Value::none());
+    Truth t = truth(c, p.node("cond"));
+    if (t == Truth::Abrupt)
+      return c;
+    if (t != Truth::IR || !kernel || !tracing())
+      return Value::none();
+    Scalar s = toScalar(c, p.node("cond"));
+    if (!s)
+      return Value::poison();
+    tile::AssumeOp::create(
+        ir->b, ir->loc(at),
+        ir->convert(s.value, ir->b.getI1Type(), ir->loc(at)));
     return Value::none();
+  }
   case BuiltinId::Likely:
     return p.getOr("cond", Value::none());
   default:

@@ -983,6 +983,12 @@ LogicalResult Emitter::emitOp(Operation *op) {
     return emitPrint(pr);
   if (auto as = dyn_cast<DeviceAssertOp>(op))
     return emitDeviceAssert(as);
+  if (auto as = dyn_cast<AssumeOp>(op)) {
+    // nvcc and HIP's clang take it as a fact; the sim checks it.
+    beginOp(op, "T.assume");
+    line("__builtin_assume(" + expr(as.getCondition()) + ");");
+    return success();
+  }
   if (isa<UseSwizzleOp>(op))
     return success(); // applied at the kernel's block indices
   if (auto fill = dyn_cast<FillOp>(op)) {

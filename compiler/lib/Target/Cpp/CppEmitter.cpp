@@ -858,6 +858,13 @@ LogicalResult Emitter::emitOp(Operation *op) {
     comment(op, "T.annotate_layout: layouts do not matter on the CPU");
     return success();
   }
+  if (auto a = dyn_cast<tile::AssumeOp>(op)) {
+    // T.assume: a promise the C++ compiler may use (a false one is
+    // undefined behaviour, as in TileLang).
+    comment(op, "T.assume");
+    line("if (!(" + expr(a.getCondition()) + ")) __builtin_unreachable();");
+    return success();
+  }
   if (auto a = dyn_cast<tile::DeviceAssertOp>(op)) {
     std::string msg = "device assertion failed: " + a.getMsg().str();
     std::string lit;

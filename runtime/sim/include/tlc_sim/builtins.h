@@ -210,6 +210,18 @@ TLC_SIM_PRIMITIVE inline void __syncthreads() {
 TLC_SIM_PRIMITIVE inline void __trap() {
   tlc::sim::api->trap("__trap() called", TLC_SIM_HERE);
 }
+namespace tlc {
+namespace sim {
+/// A false T.assume: on a GPU undefined behaviour; here the launch ends.
+TLC_SIM_PRIMITIVE inline void assumptionFailed() {
+  api->trap("a T.assume promise is false (__builtin_assume)", TLC_SIM_HERE);
+}
+} // namespace sim
+} // namespace tlc
+/// The generated code's `__builtin_assume(c)` (T.assume) is checked: the
+/// simulator reports the promise that does not hold.
+#define __builtin_assume(c) ((c) ? (void)0 : ::tlc::sim::assumptionFailed())
+
 TLC_SIM_PRIMITIVE inline void __threadfence() {
   tlc::sim::api->threadFence(TLC_SIM_HERE);
 }

@@ -80,3 +80,94 @@ tile.func @elements(%A: !tile.buffer<[150, 32], f32, global> loc("A"), %B: !tile
     }
   }
 }
+
+// T.assume (tile.assume) proves checks away for the accesses after it in
+// its block and in later operations of that block: `l + i >= 0 and l + i <
+// N`, written again as the store's index (`l + i` computed twice, equal by
+// structure), leaves the store into A unchecked. The same store before the
+// promise, and one in a loop that runs before it, keep the check at N (the
+// lower end is not checked: `l` is unknown, taken as non-negative, the
+// rule for unknown indices). A branch after the promise is covered too;
+// `l + i + 1` is another index.
+// CHECK-LABEL: tile.func @assumed
+// CHECK:      tile.store %{{.*}}, %{{.*}}[%{{.*}}] {tile.bounds = [{}, {dims = ["upper"]}, {}]}
+// CHECK:      tile.store %{{.*}}, %{{.*}}[%{{.*}}] {tile.bounds = [{}, {dims = ["upper"]}, {}]}
+// CHECK:      tile.assume
+// CHECK:      tile.store %{{.*}}, %{{.*}}[%{{.*}}] {tile.bounds = [{}, {dims = ["in"]}, {}]}
+// CHECK:      tile.store %{{.*}}, %{{.*}}[%{{.*}}] {tile.bounds = [{}, {dims = ["in"]}, {}]}
+// CHECK:      tile.store %{{.*}}, %{{.*}}[%{{.*}}] {tile.bounds = [{}, {dims = ["upper"]}, {}]}
+tile.func @assumed(%A: !tile.buffer<[N], f32, global>, %l: i32, %n: index) symbols(N: dynamic) {
+  %N = tile.symbol "N"
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %cst = arith.constant 0.000000e+00 : f32
+  tile.kernel (%_) grid [1] threads [32] {
+    tile.for %i = %c0 to %n step %c1 {
+      %a = arith.index_cast %l : i32 to index
+      %b = arith.addi %a, %i : index
+      tile.store %cst, %A[%b] : !tile.buffer<[N], f32, global>
+    }
+    tile.for %i = %c0 to %n step %c1 {
+      %0 = arith.index_cast %l : i32 to index
+      %1 = arith.addi %0, %i : index
+      tile.store %cst, %A[%1] : !tile.buffer<[N], f32, global>
+      %z = arith.constant 0 : index
+      %2 = arith.cmpi sge, %1, %z : index
+      %3 = arith.index_cast %l : i32 to index
+      %4 = arith.addi %3, %i : index
+      %5 = arith.cmpi slt, %4, %N : index
+      %6 = arith.andi %2, %5 : i1
+      tile.assume %6
+      %8 = arith.index_cast %l : i32 to index
+      %9 = arith.addi %8, %i : index
+      tile.store %cst, %A[%9] : !tile.buffer<[N], f32, global>
+      tile.if %5 {
+        tile.store %cst, %A[%1] : !tile.buffer<[N], f32, global>
+      }
+      %k = arith.addi %9, %c1 : index
+      tile.store %cst, %A[%k] : !tile.buffer<[N], f32, global>
+    }
+  }
+}
+
+// A loop variable is below the loop's upper bound: `for j in
+// T.serial(N)` indexes N's dimension without a check (it is >= 0 from the
+// interval). The thread index in M's dimension stays checked (a promise
+// that it is below N says nothing about M), as does a loop whose step is
+// not a positive constant. Promises against constants
+// prove static extents: `k <= 99` for 100, `k < 100` too, `k <= 100` not.
+// CHECK-LABEL: tile.func @loop_facts
+// CHECK:      tile.store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] {tile.bounds = [{}, {dims = ["upper", "in"]}, {}, {}]}
+// CHECK:      tile.store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] {tile.bounds = [{}, {dims = ["upper", "upper"]}, {}, {}]}
+// CHECK:      tile.store %{{.*}}, %{{.*}}[%{{.*}}] {tile.bounds = [{}, {dims = ["in"]}, {}]}
+// CHECK:      tile.store %{{.*}}, %{{.*}}[%{{.*}}] {tile.bounds = [{}, {dims = ["upper"]}, {}]}
+tile.func @loop_facts(%B: !tile.buffer<[M, N], f32, global>, %C: !tile.buffer<[100], f32, global>, %s: index, %k: index) symbols(M: dynamic, N: dynamic) {
+  %M = tile.symbol "M"
+  %N = tile.symbol "N"
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c99 = arith.constant 99 : index
+  %c100 = arith.constant 100 : index
+  %cst = arith.constant 0.000000e+00 : f32
+  tile.kernel (%_) grid [1] threads [32] {
+    %tx = tile.thread_binding 0
+    %txn = arith.cmpi slt, %tx, %N : index
+    tile.assume %txn
+    tile.for %j = %c0 to %N step %c1 {
+      tile.store %cst, %B[%tx, %j] : !tile.buffer<[M, N], f32, global>
+    }
+    tile.for %j = %c0 to %N step %s {
+      tile.store %cst, %B[%tx, %j] : !tile.buffer<[M, N], f32, global>
+    }
+    %p = arith.cmpi sle, %k, %c99 : index
+    %q = arith.cmpi sge, %k, %c0 : index
+    %pq = arith.andi %p, %q : i1
+    tile.assume %pq
+    tile.store %cst, %C[%k] : !tile.buffer<[100], f32, global>
+    %r = arith.cmpi sle, %s, %c100 : index
+    %t = arith.cmpi sge, %s, %c0 : index
+    %rt = arith.andi %r, %t : i1
+    tile.assume %rt
+    tile.store %cst, %C[%s] : !tile.buffer<[100], f32, global>
+  }
+}

@@ -863,6 +863,30 @@ def Tile_DeviceAssertOp : Tile_Op<"device_assert", [
   let assemblyFormat = "$condition `,` $msg attr-dict";
 }
 
+def Tile_AssumeOp : Tile_Op<"assume", [
+    MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "a condition the program promises to hold";
+  let description = [{
+    `T.assume(cond)` on an IR condition: the program promises that
+    `condition` holds wherever execution reaches the op. Nothing checks it.
+    tile-legalize-bounds drops an index check that the promise proves for
+    the accesses after it in its block (and nested in later operations of
+    that block); the printers pass it to the C++ compiler
+    (`__builtin_assume` on CUDA and HIP, `__builtin_unreachable` when it is
+    false on the CPU target). A false promise is undefined behaviour, as in
+    TileLang.
+
+    ```mlir
+    tile.assume %in_range
+    ```
+
+    The memory effects keep the op where it was written: it has no result,
+    and what it promises holds only from there on.
+  }];
+  let arguments = (ins I1:$condition);
+  let assemblyFormat = "$condition attr-dict";
+}
+
 //===----------------------------------------------------------------------===//
 // Intrinsics and pointer views
 //===----------------------------------------------------------------------===//

@@ -715,7 +715,14 @@ def TileLegalizeBounds : Pass<"tile-legalize-bounds", "::mlir::ModuleOp"> {
     vanishes: static shapes that the tiles divide), `"lower"`/`"both"` when
     it may lie below 0 (`i - 1`; an index read from memory), `"upper"` when
     it may reach the extent or is unknown (symbolic extents, indices of a
-    `tile.intrinsic`).
+    `tile.intrinsic`). A check is also dropped where a fact proves it
+    for an explicit index: a `tile.assume` (T.assume) before the access in
+    its block or an enclosing one (comparisons joined by `and`: `i < N`,
+    `i <= c`, `i >= 0`), or an enclosing `tile.for` with a positive
+    constant step whose variable is the index (below its upper bound); the
+    bound must be the tensor's symbolic extent (`tile.symbol` of its name)
+    or a value whose interval stays below the static one. Indices are
+    compared by structure (equal pure operations on equal operands).
 
     `T.annotate_safe_value({A: v})` sets what out-of-range reads of `A`
     give: a non-zero `v` is recorded as the entry's `safe_value` (cp.async
