@@ -1133,6 +1133,75 @@ static Value makeRangeLoop(Interpreter &in, const PArgs &p, LoopKind kind) {
   return in.heap.obj(ObjKind::LoopFrame, loop);
 }
 
+/// Checks the CUDA Tile IR launch hints of `T.Kernel` (num_ctas, occupancy,
+/// num_worker_warps, tileir_hints). TileLang converts each with int() when
+/// it builds the launch (a non-integer raises there) and leaves the ranges
+/// to its Tile IR lowering; tlc has no Tile IR backend and its targets
+/// ignore the hints, so a value out of Tile IR's range is a warning.
+/// False when an error was reported.
+static bool checkTileIRHints(Interpreter &in, const PArgs &p) {
+  struct Hint {
+    llvm::StringRef name;
+    bool (*valid)(int64_t);
+    llvm::StringRef range;
+  };
+  static const Hint hints[] = {
+      {"num_ctas",
+       [](int64_t v) { return v >= 1 && v <= 16 && (v & (v - 1)) == 0; },
+       "a power of two in [1, 16]"},
+      {"occupancy", [](int64_t v) { return v >= 1 && v <= 32; },
+       "in [1, 32]"},
+      {"num_worker_warps", [](int64_t v) { return v == 4 || v == 8; },
+       "4 or 8"},
+  };
+  bool scalarHint = false;
+  for (const Hint &h : hints) {
+    std::optional<Value> v = p.get(h.name);
+    if (!v || v->isNone())
+      continue;
+    scalarHint = true;
+    if (!v->isIntLike()) {
+      in.error(p.node(h.name), "T.Kernel's " + h.name +
+                                   " must be an integer, not '" +
+                                   v->getTypeName() + "'");
+      return false;
+    }
+    if (!h.valid(v->getInt()))
+      in.warning(p.node(h.name),
+                 "CUDA Tile IR takes " + h.name + " " + h.range + ", not " +
+                     llvm::Twine(v->getInt()) +
+                     " (tlc's targets ignore this hint)");
+  }
+  std::optional<Value> t = p.get("tileir_hints");
+  if (!t || t->isNone())
+    return true;
+  if (!t->is(ValueKind::Dict)) {
+    in.error(p.node("tileir_hints"),
+             "tileir_hints must be a dict of per-architecture hint dicts, "
+             "not '" +
+                 t->getTypeName() + "'");
+    return false;
+  }
+  for (auto &arch : t->as<DictObj>()->items) {
+    bool ok = arch.second.is(ValueKind::Dict) || arch.second.isNone();
+    if (ok && arch.second.is(ValueKind::Dict))
+      for (auto &kv : arch.second.as<DictObj>()->items)
+        ok = ok && kv.second.isIntLike();
+    if (!ok) {
+      in.error(p.node("tileir_hints"),
+               "tileir_hints: each per-architecture value must be a dict of "
+               "integer hint values (e.g. {'sm_100': {'num_cta_in_cga': 2}})");
+      return false;
+    }
+  }
+  if (scalarHint)
+    in.warning(p.node("tileir_hints"),
+               "tileir_hints cannot be combined with num_ctas, occupancy or "
+               "num_worker_warps (CUDA Tile IR rejects the launch; tlc's "
+               "targets ignore the hints)");
+  return true;
+}
+
 /// The frame of `T.Kernel`, `T.ClusterKernel` or `T.CUDASourceCodeKernel`.
 /// A grid extent tlc cannot know (a value from outside TileLang) becomes a
 /// run-time symbol with a warning, so the body is still analysed.
@@ -1204,6 +1273,8 @@ Value Interpreter::makeKernelFrame(const PArgs &p) {
                         " (a cluster launch tiles the grid with clusters)");
     }
   }
+  if (!checkTileIRHints(*this, p))
+    return Value::poison();
   if (std::optional<Value> s = p.get("source_code_or_path"))
     if (s->isStr())
       k->sourceCode = getStr(*s);
