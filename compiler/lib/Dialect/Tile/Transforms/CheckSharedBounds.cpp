@@ -19,6 +19,7 @@
 #include "tlc/Dialect/Tile/IR/IndexIntervals.h"
 #include "tlc/Dialect/Tile/IR/TileOps.h"
 
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -38,19 +39,6 @@ namespace {
 /// The most index combinations evaluated for one access.
 constexpr int64_t kMaxCombinations = int64_t(1) << 20;
 
-/// The constant value of \p r, if it is one.
-std::optional<int64_t> constantOf(OpFoldResult r) {
-  if (auto attr = dyn_cast<Attribute>(r))
-    if (auto i = dyn_cast<IntegerAttr>(attr))
-      return i.getInt();
-  if (auto v = dyn_cast<Value>(r)) {
-    IntegerAttr cst;
-    if (matchPattern(v, m_Constant(&cst)) && cst.getType().isIntOrIndex())
-      return cst.getInt();
-  }
-  return std::nullopt;
-}
-
 /// The values a varying leaf takes: lo, lo + step, ..., up to hi.
 struct LeafRange {
   int64_t lo = 0, hi = 0, step = 1;
@@ -59,7 +47,7 @@ struct LeafRange {
 
 /// [0, extent - 1] for a known positive extent.
 std::optional<LeafRange> belowExtent(OpFoldResult extent) {
-  std::optional<int64_t> e = constantOf(extent);
+  std::optional<int64_t> e = getConstantIntValue(extent);
   if (!e || *e < 1)
     return std::nullopt;
   return LeafRange{0, *e - 1, 1};
@@ -68,8 +56,10 @@ std::optional<LeafRange> belowExtent(OpFoldResult extent) {
 /// The values of a loop that runs from \p lb below \p ub by \p step, when
 /// all are constants and it runs at least once.
 std::optional<LeafRange> loopRange(Value lb, Value ub, Value step) {
-  std::optional<int64_t> l = constantOf(lb), u = constantOf(ub);
-  std::optional<int64_t> s = step ? constantOf(step) : std::optional<int64_t>(1);
+  std::optional<int64_t> l = getConstantIntValue(lb);
+  std::optional<int64_t> u = getConstantIntValue(ub);
+  std::optional<int64_t> s =
+      step ? getConstantIntValue(step) : std::optional<int64_t>(1);
   if (!l || !u || !s || *s < 1 || *u <= *l)
     return std::nullopt;
   return LeafRange{*l, *l + (*u - 1 - *l) / *s * *s, *s};
