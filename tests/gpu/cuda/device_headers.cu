@@ -210,21 +210,16 @@ extern "C" __global__ void cp_async_groups(const uint8_t *src, uint8_t *out,
 
 extern "C" __global__ void reductions(const float *in, const int *ints,
                                       float *out, int *outInts) {
-  __shared__ float work[256];
-  __shared__ int workInts[256];
   unsigned tid = threadIdx.x;
   float x = in[tid];
   out[0 * 256 + tid] = warpAllReduce<SumOp, 32>(x);
   out[1 * 256 + tid] = warpAllReduce<MaxOp, 8, 4>(x);
-  out[2 * 256 + tid] = blockAllReduce<SumOp, 256>(x, work);
-  out[3 * 256 + tid] = blockAllReduce<MaxOp, 4, 64>(x, work);
-  out[4 * 256 + tid] = blockAllReduce<MinOp, 16, 16>(x, work);
-  out[5 * 256 + tid] = toFloat(warpAllReduce<MaxOp, 32>(toHalf(x)));
-  out[6 * 256 + tid] = blockAllReduce<AbsMaxOp, 128, 2>(x, work);
+  out[2 * 256 + tid] = toFloat(warpAllReduce<MaxOp, 32>(toHalf(x)));
+  out[3 * 256 + tid] = warpAllReduce<AbsMaxOp, 16, 2>(x);
   int v = ints[tid];
-  outInts[0 * 256 + tid] = blockAllReduce<SumOp, 256>(v, workInts);
+  outInts[0 * 256 + tid] = warpAllReduce<SumOp, 4, 8>(v);
   outInts[1 * 256 + tid] = warpAllReduce<BitXorOp, 16, 2>(v);
-  outInts[2 * 256 + tid] = blockAllReduce<MinOp, 64, 4>(v, workInts);
+  outInts[2 * 256 + tid] = warpAllReduce<MinOp, 2, 16>(v);
 }
 
 //===----------------------------------------------------------------------===//

@@ -93,42 +93,6 @@ TLC_DEVICE T warpAllReduce(T value) {
   return value;
 }
 
-/// All-reduce over groups of \p Threads threads spaced \p Stride apart in
-/// threadIdx.x (powers of two, Threads * Stride <= blockDim.x). Partners at
-/// a distance of 32 threads or more exchange through \p workspace (at least
-/// blockDim.x values of T in shared memory). Every thread of the block must
-/// call it (it contains barriers when the group spans several warps).
-template <typename Op, int Threads, int Stride = 1, typename T>
-TLC_DEVICE T blockAllReduce(T value, T *workspace) {
-  static_assert(Threads >= 1 && (Threads & (Threads - 1)) == 0,
-                "Threads must be a power of two");
-  static_assert(Stride >= 1 && (Stride & (Stride - 1)) == 0,
-                "Stride must be a power of two");
-  Op op;
-  constexpr int span = Threads * Stride;
-  // Lane-distance offsets first, with shuffles.
-#pragma unroll
-  for (int offset = Stride; offset < span && offset < 32; offset *= 2)
-    value = op(value, shuffleXor(value, offset));
-  // Then the offsets of whole warps, through shared memory.
-  unsigned tid = threadIdx.x;
-#pragma unroll
-  for (int offset = (Stride > 32 ? Stride : 32); offset < span; offset *= 2) {
-    __syncthreads(); // The workspace's last readers are done.
-    workspace[tid] = value;
-    __syncthreads();
-    value = op(value, workspace[tid ^ offset]);
-  }
-  return value;
-}
-
-/// Sum / max / min over all threads of a block of \p BlockThreads threads
-/// (the common case); every thread gets the result.
-template <typename Op, int BlockThreads, typename T>
-TLC_DEVICE T blockReduceAll(T value, T *workspace) {
-  return blockAllReduce<Op, BlockThreads, 1>(value, workspace);
-}
-
 } // namespace cuda
 } // namespace tlc
 
