@@ -59,11 +59,34 @@ std::optional<IndexInterval> IndexIntervals::of(OpFoldResult r) {
   return of(cast<Value>(r));
 }
 
-/// [0, extent - 1] for a loop or grid extent.
-static std::optional<IndexInterval> below(std::optional<IndexInterval> extent) {
-  if (!extent || extent->hi < 1)
+std::optional<IndexVariableRange> tlc::tile::getIndexVariableRange(Value v) {
+  Builder b(v.getContext());
+  OpFoldResult zero = b.getIndexAttr(0), one = b.getIndexAttr(1);
+  auto below = [&](ArrayRef<OpFoldResult> extents,
+                   unsigned n) -> std::optional<IndexVariableRange> {
+    if (n >= extents.size())
+      return std::nullopt;
+    return IndexVariableRange{zero, extents[n], one};
+  };
+  if (auto arg = dyn_cast<BlockArgument>(v)) {
+    Operation *owner = arg.getOwner()->getParentOp();
+    unsigned n = arg.getArgNumber();
+    if (auto kernel = dyn_cast_or_null<KernelOp>(owner))
+      return below(kernel.getMixedGrid(), n);
+    if (auto par = dyn_cast_or_null<ParallelOp>(owner))
+      return below(par.getMixedExtents(), n);
+    if (auto loop = dyn_cast_or_null<ForOp>(owner); loop && n == 0)
+      return IndexVariableRange{loop.getLowerBound(), loop.getUpperBound(),
+                                loop.getStep()};
+    if (auto pipe = dyn_cast_or_null<PipelinedOp>(owner); pipe && n == 0)
+      return IndexVariableRange{pipe.getLowerBound(), pipe.getUpperBound(),
+                                one};
     return std::nullopt;
-  return IndexInterval{0, extent->hi - 1, 1};
+  }
+  if (auto tb = v.getDefiningOp<ThreadBindingOp>())
+    if (auto kernel = tb->getParentOfType<KernelOp>())
+      return below(kernel.getMixedThreads(), tb.getDim());
+  return std::nullopt;
 }
 
 std::optional<IndexInterval> IndexIntervals::of(Value v) {
@@ -72,45 +95,26 @@ std::optional<IndexInterval> IndexIntervals::of(Value v) {
     return cached->second;
   cache[v] = std::nullopt; // cycles (while loops) stay unknown
   std::optional<IndexInterval> r;
-  if (auto arg = dyn_cast<BlockArgument>(v)) {
-    Operation *owner = arg.getOwner()->getParentOp();
-    unsigned n = arg.getArgNumber();
-    if (auto kernel = dyn_cast_or_null<KernelOp>(owner)) {
-      SmallVector<OpFoldResult> grid = kernel.getMixedGrid();
-      if (n < grid.size())
-        r = below(of(grid[n]));
-    } else if (auto par = dyn_cast_or_null<ParallelOp>(owner)) {
-      SmallVector<OpFoldResult> ext = par.getMixedExtents();
-      if (n < ext.size())
-        r = below(of(ext[n]));
-    } else if (auto loop = dyn_cast_or_null<ForOp>(owner)) {
-      std::optional<IndexInterval> lb = of(loop.getLowerBound()),
-                                ub = of(loop.getUpperBound()),
-                                step = of(loop.getStep());
-      if (lb && ub && step && positiveConstant(*step))
-        r = make(lb->lo, std::max(lb->lo, ub->hi - 1),
-                 std::gcd(lb->div, step->lo));
-    } else if (auto pipe = dyn_cast_or_null<PipelinedOp>(owner)) {
-      std::optional<IndexInterval> lb = of(pipe.getLowerBound()),
-                                ub = of(pipe.getUpperBound());
-      if (lb && ub)
-        r = make(lb->lo, std::max(lb->lo, ub->hi - 1), 1);
-    }
+  if (std::optional<IndexVariableRange> range = getIndexVariableRange(v)) {
+    std::optional<IndexInterval> lb = of(range->lower),
+                                 ub = of(range->upper),
+                                 step = of(range->step);
+    // A range that is empty even at its largest upper bound stays unknown
+    // (a zero-extent grid that a launcher might still run once keeps its
+    // guards).
+    if (lb && ub && step && positiveConstant(*step) && ub->hi > lb->lo)
+      r = make(lb->lo, ub->hi - 1, std::gcd(lb->div, step->lo));
     cache[v] = r;
     return r;
   }
   Operation *def = v.getDefiningOp();
+  if (!def)
+    return std::nullopt; // another block argument: unknown
   auto operand = [&](unsigned i) { return of(def->getOperand(i)); };
   IntegerAttr cst;
   if (matchPattern(v, m_Constant(&cst)) && cst.getType().isIntOrIndex()) {
     int64_t c = cst.getInt();
     r = IndexInterval{c, c, c};
-  } else if (auto tb = dyn_cast<ThreadBindingOp>(def)) {
-    if (auto kernel = tb->getParentOfType<KernelOp>()) {
-      SmallVector<OpFoldResult> threads = kernel.getMixedThreads();
-      if (tb.getDim() < threads.size())
-        r = below(of(threads[tb.getDim()]));
-    }
   } else if (isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp>(
                  def)) {
     r = operand(0);

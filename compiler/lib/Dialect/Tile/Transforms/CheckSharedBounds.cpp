@@ -45,57 +45,19 @@ struct LeafRange {
   int64_t count() const { return (hi - lo) / step + 1; }
 };
 
-/// [0, extent - 1] for a known positive extent.
-std::optional<LeafRange> belowExtent(OpFoldResult extent) {
-  std::optional<int64_t> e = getConstantIntValue(extent);
-  if (!e || *e < 1)
+/// The values of the loop, block or thread index \p v (an arithmetic
+/// progression), when its bounds and step are constants and it takes at
+/// least one value; nullopt for any other value.
+std::optional<LeafRange> leafRange(Value v) {
+  std::optional<IndexVariableRange> range = getIndexVariableRange(v);
+  if (!range)
     return std::nullopt;
-  return LeafRange{0, *e - 1, 1};
-}
-
-/// The values of a loop that runs from \p lb below \p ub by \p step, when
-/// all are constants and it runs at least once.
-std::optional<LeafRange> loopRange(Value lb, Value ub, Value step) {
-  std::optional<int64_t> l = getConstantIntValue(lb);
-  std::optional<int64_t> u = getConstantIntValue(ub);
-  std::optional<int64_t> s =
-      step ? getConstantIntValue(step) : std::optional<int64_t>(1);
+  std::optional<int64_t> l = getConstantIntValue(range->lower);
+  std::optional<int64_t> u = getConstantIntValue(range->upper);
+  std::optional<int64_t> s = getConstantIntValue(range->step);
   if (!l || !u || !s || *s < 1 || *u <= *l)
     return std::nullopt;
   return LeafRange{*l, *l + (*u - 1 - *l) / *s * *s, *s};
-}
-
-/// The range of a loop, block or thread index \p v; nullopt for any other
-/// value or an unknown extent.
-std::optional<LeafRange> leafRange(Value v) {
-  if (auto arg = dyn_cast<BlockArgument>(v)) {
-    Operation *owner = arg.getOwner()->getParentOp();
-    unsigned n = arg.getArgNumber();
-    if (auto kernel = dyn_cast_or_null<KernelOp>(owner)) {
-      SmallVector<OpFoldResult> grid = kernel.getMixedGrid();
-      return n < grid.size() ? belowExtent(grid[n]) : std::nullopt;
-    }
-    if (auto par = dyn_cast_or_null<ParallelOp>(owner)) {
-      SmallVector<OpFoldResult> ext = par.getMixedExtents();
-      return n < ext.size() ? belowExtent(ext[n]) : std::nullopt;
-    }
-    if (auto loop = dyn_cast_or_null<ForOp>(owner))
-      return n == 0 ? loopRange(loop.getLowerBound(), loop.getUpperBound(),
-                                loop.getStep())
-                    : std::nullopt;
-    if (auto pipe = dyn_cast_or_null<PipelinedOp>(owner))
-      return n == 0 ? loopRange(pipe.getLowerBound(), pipe.getUpperBound(),
-                                Value())
-                    : std::nullopt;
-    return std::nullopt;
-  }
-  if (auto tb = v.getDefiningOp<ThreadBindingOp>())
-    if (auto kernel = tb->getParentOfType<KernelOp>()) {
-      SmallVector<OpFoldResult> threads = kernel.getMixedThreads();
-      if (tb.getDim() < threads.size())
-        return belowExtent(threads[tb.getDim()]);
-    }
-  return std::nullopt;
 }
 
 /// One index expression compiled for repeated evaluation: nodes in
@@ -223,21 +185,18 @@ bool alwaysExecuted(Operation *op) {
   for (Operation *p = op->getParentOp(); p; p = p->getParentOp()) {
     if (isa<KernelOp>(p))
       return true;
-    if (auto par = dyn_cast<ParallelOp>(p)) {
-      if (!llvm::all_of(par.getMixedExtents(), [](OpFoldResult e) {
-            return belowExtent(e).has_value();
-          }))
-        return false;
-    } else if (auto loop = dyn_cast<ForOp>(p)) {
-      if (!loopRange(loop.getLowerBound(), loop.getUpperBound(),
-                     loop.getStep()))
-        return false;
-    } else if (auto pipe = dyn_cast<PipelinedOp>(p)) {
-      if (!loopRange(pipe.getLowerBound(), pipe.getUpperBound(), Value()))
-        return false;
-    } else {
+    if (!isa<ParallelOp, ForOp, PipelinedOp>(p) || p->getNumRegions() != 1 ||
+        p->getRegion(0).empty())
       return false;
-    }
+    // Each loop variable takes at least one value (T.serial / T.Pipelined:
+    // the first block argument is the induction variable).
+    Block &body = p->getRegion(0).front();
+    unsigned vars = isa<ParallelOp>(p) ? body.getNumArguments() : 1;
+    if (body.getNumArguments() < vars)
+      return false;
+    for (unsigned i = 0; i < vars; ++i)
+      if (!leafRange(body.getArgument(i)))
+        return false;
   }
   return false;
 }

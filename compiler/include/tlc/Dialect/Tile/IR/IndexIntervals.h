@@ -34,6 +34,18 @@ struct IndexInterval {
   int64_t div = 1;
 };
 
+/// The values an index variable takes: lower, lower + step, ... while
+/// below upper. Index variables are a kernel's block indices (lower 0, step
+/// 1, upper the grid extent), the variables of T.Parallel, T.serial and
+/// T.Pipelined loops and thread bindings (upper the block's extent).
+struct IndexVariableRange {
+  mlir::OpFoldResult lower, upper, step;
+};
+
+/// The range of \p v when it is an index variable; nullopt for any other
+/// value. Bounds are whatever the IR holds (constants or values).
+std::optional<IndexVariableRange> getIndexVariableRange(mlir::Value v);
+
 /// The intervals of the index values of one function, computed on demand
 /// and cached (the IR must not change while one instance is in use).
 class IndexIntervals {
