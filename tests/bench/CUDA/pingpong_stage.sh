@@ -7,6 +7,8 @@
 #   OUT=$OUT bash build-h200-pingpong2/go.sh    (run 1: verify, bench, sanitizers)
 #   OUT=$OUT bash build-h200-pingpong2/go2.sh   (run 2: default-built kernels
 #                                                verified, ncu profiles)
+#   OUT=$OUT bash build-h200-pingpong2/go3.sh   (run 3: warp-state sampling
+#                                                against cuBLAS)
 # Usage: tests/bench/CUDA/pingpong_stage.sh BUILD_DIR [OUT]
 set -eu
 build=${1:?build directory with bin/tlc-build, bin/tlc-run, lib/libtlc_cuda.so}
@@ -26,4 +28,5 @@ cp "$root/tests/bench/CUDA/gemm_graph_bench.py" "$root/tests/bench/CUDA/graph_ti
 find "$out" -name __pycache__ -prune -exec rm -rf {} +
 cp "$root/tests/bench/CUDA/pingpong_run.sh" "$out/go.sh"
 cp "$root/tests/bench/CUDA/pingpong_profile.sh" "$out/go2.sh"
+cp "$root/tests/bench/CUDA/pingpong_warpstate.sh" "$out/go3.sh"
 du -sh "$out"
