@@ -355,6 +355,17 @@ Value tlc::eval::tileCopy(Interpreter &in, const PArgs &p) {
                    "copy out of L0C (T.alloc_l0c), but '" +
                        s->buffer->name + "' is in " +
                        lang::getScopeString(s->buffer->scope));
+  // Unpacked float codes copy only as themselves: TileLang has no
+  // converting copy into or out of them (a SIMT copy of packed fp4 into
+  // float4_e2m1_unpacked is its error too).
+  if (s->buffer->dtype != d->buffer->dtype &&
+      (s->buffer->dtype.isUnpackedFloat() ||
+       d->buffer->dtype.isUnpackedFloat()))
+    return in.fail(p.call, "T.copy from " + s->buffer->dtype.getName() +
+                               " to " + d->buffer->dtype.getName() +
+                               ": unpacked float codes are copied only "
+                               "between buffers of their own dtype (convert "
+                               "element by element with T.Cast)");
   if (s->isElement && !d->isElement)
     s = inferExtents(in, s, d);
   else if (d->isElement && !s->isElement)
