@@ -1070,6 +1070,17 @@ static std::optional<Flow> rampStore(Interpreter &in, RegionObj *r, Value v,
     return rampStoreVector(in, r, *dst, v.as<ExprObj>(), at);
   RegionObj *src = v.is(ValueKind::Region) ? v.as<RegionObj>() : nullptr;
   std::optional<RampIndex> from = src ? rampIndexOf(src) : std::nullopt;
+  // `B[i, T.Ramp(b, 1, 2)] = S[i, j]` of an element of a vector-dtype
+  // buffer (int8x2 shared tiles): the element's lanes.
+  if (dst && src && !from && src->isElement && src->buffer->dtype.isVector()) {
+    Scalar x = in.toScalar(v, at);
+    if (!x)
+      return Flow::Normal;
+    Value e = in.wrapScalar(x);
+    if (!e.is(ValueKind::Expr))
+      return Flow::Normal;
+    return rampStoreVector(in, r, *dst, e.as<ExprObj>(), at);
+  }
   if (!dst || !from)
     return std::nullopt;
   if (from->lanes != dst->lanes) {
