@@ -426,7 +426,8 @@ static Value qMultiplyShiftPerAxis(Interpreter &in, const PArgs &p) {
       v.push_back(s.value);
       continue;
     }
-    mlir::Value x = in.ir->convert(s.value, i64, l, s.dtype.isUnsignedInteger());
+    mlir::Value x =
+        in.ir->convert(s.value, i64, l, s.dtype.isUnsignedInteger());
     if (i == 5) // a flag: nonzero is true
       x = mlir::arith::CmpIOp::create(b, l, mlir::arith::CmpIPredicate::ne, x,
                                       in.ir->constInt(0, i64, l));

@@ -320,7 +320,8 @@ Value Interpreter::callMethod(BoundMethodObj *m, CallArgs &args, Node at) {
       if (hit == llvm::StringRef::npos)
         break;
       llvm::StringRef before = rest.take_front(hit);
-      llvm::StringRef after = rest.drop_front(hit + (byString ? cut.size() : 1));
+      llvm::StringRef after =
+          rest.drop_front(hit + (byString ? cut.size() : 1));
       if (!byString) {
         before = before.rtrim(ws);
         after = after.ltrim(ws);

@@ -792,9 +792,9 @@ Value Interpreter::castTo(Value v, lang::DType dtype, Node at) {
   mlir::Type f32 = ir->b.getF32Type();
   // Unpacked 4/6-bit float codes convert through float32 (decoded from
   // and encoded into the byte's low bits, UnpackedFloats.cpp).
-  Scalar s = toScalar(v, at,
-                      dtype.isUnpackedFloat() ? f32
-                                              : mlir::getElementTypeOrSelf(want));
+  mlir::Type hint =
+      dtype.isUnpackedFloat() ? f32 : mlir::getElementTypeOrSelf(want);
+  Scalar s = toScalar(v, at, hint);
   if (!s)
     return Value::poison();
   if (s.dtype == dtype && dtype.isUnpackedFloat())
@@ -802,7 +802,8 @@ Value Interpreter::castTo(Value v, lang::DType dtype, Node at) {
   if ((s.dtype.isUnpackedFloat() || dtype.isUnpackedFloat()) &&
       (s.dtype.isVector() || dtype.isVector()))
     return fail(at, "cannot cast " + s.dtype.getName() + " to " +
-                        dtype.getName() + " (unpacked float codes are scalars)");
+                        dtype.getName() +
+                        " (unpacked float codes are scalars)");
   if (s.dtype.isUnpackedFloat()) {
     s.value = decodeUnpackedFloat(*ir, s.value, s.dtype, ir->loc(at));
     s.dtype = lang::DType(lang::ScalarType::Float32);

@@ -157,7 +157,8 @@ private:
     auto a = v.getDefiningOp<tile::AllocOp>();
     tile::MemoryScope scope = bt.getScope();
     return a && !a.getInit() &&
-           (tile::isSharedScope(scope) || scope == tile::MemoryScope::Fragment ||
+           (tile::isSharedScope(scope) ||
+            scope == tile::MemoryScope::Fragment ||
             scope == tile::MemoryScope::Local);
   }
   /// An op that reads or writes whole regions of buffers and works on the

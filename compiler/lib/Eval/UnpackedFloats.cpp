@@ -76,7 +76,8 @@ struct Builder {
 
   mlir::Value decode(mlir::Value byte) {
     using P = mlir::arith::CmpIPredicate;
-    mlir::Value c = mlir::arith::ExtUIOp::create(b(), l, b().getI32Type(), byte);
+    mlir::Value c =
+        mlir::arith::ExtUIOp::create(b(), l, b().getI32Type(), byte);
     mlir::Value sign = andI(shr(c, f.exp + f.man), 1);
     mlir::Value ef = andI(shr(c, f.man), (1 << f.exp) - 1);
     mlir::Value m = andI(c, (1 << f.man) - 1);
