@@ -71,6 +71,9 @@ mlir::Type IRGen::elementType(lang::DType t) {
                 llvm::StringRef(target).starts_with("hip:gfx94");
     name = fnuz ? "float8_e4m3fnuz" : "float8_e4m3fn";
   }
+  // Unpacked 4/6-bit float codes are stored one per byte.
+  if (t.isUnpackedFloat())
+    return b.getIntegerType(8, /*isSigned=*/false);
   // A pointer (`T.ptr`, `T.handle`) is carried as its 64-bit address.
   if (t.getScalarType() == lang::ScalarType::Handle)
     return b.getI64Type();
@@ -640,6 +643,20 @@ bool tlc::eval::matchLanes(IRGen &ir, Scalar &a, Scalar &b,
   return true;
 }
 
+/// The error for arithmetic on an unpacked 4/6-bit float value (TileLang's
+/// storage tags have no arithmetic): true when \p a or \p b is one.
+static bool refuseUnpacked(Interpreter &in, const Scalar &a, const Scalar &b,
+                           Node at, llvm::StringRef what) {
+  for (const Scalar *s : {&a, &b})
+    if (*s && s->dtype.isUnpackedFloat()) {
+      in.fail(at, what + " of a " + s->dtype.getName() +
+                      " value: unpacked float codes are storage only; "
+                      "T.Cast them to float32 first");
+      return true;
+    }
+  return false;
+}
+
 Value Interpreter::irBinary(BinaryOp op, Value lv, Value rv, Node at) {
   if (lv.isAbrupt())
     return lv;
@@ -666,7 +683,7 @@ Value Interpreter::irBinary(BinaryOp op, Value lv, Value rv, Node at) {
       return Value::poison();
     a = toScalar(lv, at, mlir::getElementTypeOrSelf(b.value.getType()));
   }
-  if (!a || !b)
+  if (!a || !b || refuseUnpacked(*this, a, b, at, "arithmetic"))
     return Value::poison();
   // Vector values (float16x2 elements, T.Broadcast, T.ldg64 ...) work lane
   // by lane, a scalar operand in every lane.
@@ -760,7 +777,7 @@ Value Interpreter::irUnary(UnaryOp op, Value v, Node at) {
   if (!tracing())
     return fail(at, "IR values can only be used while a kernel is traced");
   Scalar s = toScalar(v, at);
-  if (!s)
+  if (!s || refuseUnpacked(*this, s, Scalar(), at, "arithmetic"))
     return Value::poison();
   mlir::Location l = ir->loc(at);
   mlir::Type t = s.value.getType();
@@ -823,7 +840,7 @@ Value Interpreter::irCompare(CmpOp op, Value lv, Value rv, Node at) {
       return Value::poison();
     a = toScalar(lv, at, mlir::getElementTypeOrSelf(b.value.getType()));
   }
-  if (!a || !b)
+  if (!a || !b || refuseUnpacked(*this, a, b, at, "comparison"))
     return Value::poison();
   // Vectors compare lane by lane into a vector of bools (boolx2).
   if (!matchLanes(*ir, a, b, l))
@@ -1053,6 +1070,17 @@ static std::optional<Flow> rampStore(Interpreter &in, RegionObj *r, Value v,
     return rampStoreVector(in, r, *dst, v.as<ExprObj>(), at);
   RegionObj *src = v.is(ValueKind::Region) ? v.as<RegionObj>() : nullptr;
   std::optional<RampIndex> from = src ? rampIndexOf(src) : std::nullopt;
+  // `B[i, T.Ramp(b, 1, 2)] = S[i, j]` of an element of a vector-dtype
+  // buffer (int8x2 shared tiles): the element's lanes.
+  if (dst && src && !from && src->isElement && src->buffer->dtype.isVector()) {
+    Scalar x = in.toScalar(v, at);
+    if (!x)
+      return Flow::Normal;
+    Value e = in.wrapScalar(x);
+    if (!e.is(ValueKind::Expr))
+      return Flow::Normal;
+    return rampStoreVector(in, r, *dst, e.as<ExprObj>(), at);
+  }
   if (!dst || !from)
     return std::nullopt;
   if (from->lanes != dst->lanes) {
@@ -1165,6 +1193,16 @@ Flow Interpreter::irStore(Value target, Value v, Node at) {
                         llvm::Twine(from.size()).str());
           return Flow::Normal;
         }
+        if ((buf->dtype.isUnpackedFloat() ||
+             src->buffer->dtype.isUnpackedFloat()) &&
+            buf->dtype != src->buffer->dtype) {
+          error(at, "cannot store " + src->buffer->dtype.getName() +
+                        " elements into '" + buf->name + "' of " +
+                        buf->dtype.getName() +
+                        ": unpacked float codes convert only with T.Cast "
+                        "or T.reinterpret");
+          return Flow::Normal;
+        }
         mlir::Type want = ir->valueType(buf->dtype);
         for (size_t i = 0; i < from.size(); ++i) {
           mlir::Value x =
@@ -1194,9 +1232,21 @@ Flow Interpreter::irStore(Value target, Value v, Node at) {
   mlir::Type want = ir->valueType(buf->dtype);
   if (v.is(ValueKind::BigInt) && !checkIntFits(v, buf->dtype, at))
     return Flow::Normal;
+  // A number stored into unpacked float codes is encoded; IR values of
+  // another dtype are not converted implicitly in either direction.
+  if (buf->dtype.isUnpackedFloat() && v.isNumber())
+    v = castTo(v, buf->dtype, at);
   Scalar s = toScalar(v, at, want);
   if (!s)
     return Flow::Normal;
+  if ((buf->dtype.isUnpackedFloat() || s.dtype.isUnpackedFloat()) &&
+      s.dtype != buf->dtype) {
+    error(at, "cannot store a " + s.dtype.getName() + " value into '" +
+                  buf->name + "' of " + buf->dtype.getName() +
+                  ": unpacked float codes convert only with T.Cast or "
+                  "T.reinterpret");
+    return Flow::Normal;
+  }
   mlir::Value val = ir->convert(s.value, want, l, s.dtype.isUnsignedInteger());
   if (val.getType() != want) {
     error(at, "cannot convert the stored value to the element type of '" +

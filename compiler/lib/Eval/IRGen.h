@@ -143,6 +143,17 @@ private:
 /// (ScalarizeVectors.cpp).
 void scalarizeVectorValues(tile::FuncOp func);
 
+/// The float32 value of the unpacked float code in the low bits of the
+/// 8-bit \p code (`float4_e2m1_unpacked`, `float6_e2m3fn_unpacked`,
+/// `float6_e3m2fn_unpacked` \p dtype; UnpackedFloats.cpp).
+mlir::Value decodeUnpackedFloat(IRGen &ir, mlir::Value code, lang::DType dtype,
+                                mlir::Location l);
+/// The unpacked float code (an i8, the code in its low bits) of float32
+/// \p x: rounded to nearest even, saturated to the largest finite value,
+/// NaN to the positive largest code.
+mlir::Value encodeUnpackedFloat(IRGen &ir, mlir::Value x, lang::DType dtype,
+                                mlir::Location l);
+
 /// TVM's rule for an operation on a vector and a scalar: the scalar (\p a
 /// or \p b) becomes a `T.Broadcast` to every lane. False when both are
 /// vectors of different lane counts.

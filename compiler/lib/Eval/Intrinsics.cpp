@@ -18,6 +18,7 @@
 #include "IRGen.h"
 #include "Primitives.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "llvm/ADT/StringExtras.h"
 
 using namespace tlc;
@@ -398,9 +399,58 @@ static std::optional<DType> resultDTypeOf(Interpreter &in, Value v) {
   return DType(ScalarType::Handle);
 }
 
+/// T.q_multiply_shift_per_axis(x, y, ls, rs, q, is_lshift_required,
+/// is_rshift_required): TVM's fixed-point multiply as its legalization
+/// defines it, in 64-bit integers: x << ls where is_lshift_required is
+/// nonzero, times y, plus 2^(rs + q - 1), shifted right (arithmetically)
+/// by rs + q, truncated to int32. is_rshift_required does not take part.
+static Value qMultiplyShiftPerAxis(Interpreter &in, const PArgs &p) {
+  llvm::ArrayRef<Value> a = p.rest("args");
+  if (a.size() != 7)
+    return in.fail(p.call,
+                   "T.q_multiply_shift_per_axis takes 7 arguments (x, y, ls, "
+                   "rs, q, is_lshift_required, is_rshift_required), got " +
+                       llvm::Twine(a.size()));
+  mlir::OpBuilder &b = in.ir->b;
+  mlir::Location l = in.ir->loc(p.call);
+  mlir::Type i64 = b.getI64Type(), i32 = b.getI32Type();
+  llvm::SmallVector<mlir::Value, 6> v;
+  for (unsigned i = 0; i < 6; ++i) {
+    Scalar s = in.toScalar(a[i], p.call, i32);
+    if (!s)
+      return Value::poison();
+    if (!mlir::isa<mlir::IntegerType, mlir::IndexType>(s.value.getType()))
+      return in.fail(p.call, "T.q_multiply_shift_per_axis takes integer "
+                             "arguments, not " + s.dtype.getName());
+    if (i == 5 && s.value.getType().isInteger(1)) {
+      v.push_back(s.value);
+      continue;
+    }
+    mlir::Value x =
+        in.ir->convert(s.value, i64, l, s.dtype.isUnsignedInteger());
+    if (i == 5) // a flag: nonzero is true
+      x = mlir::arith::CmpIOp::create(b, l, mlir::arith::CmpIPredicate::ne, x,
+                                      in.ir->constInt(0, i64, l));
+    v.push_back(x);
+  }
+  mlir::Value x = mlir::arith::SelectOp::create(
+      b, l, v[5], mlir::arith::ShLIOp::create(b, l, v[0], v[2]), v[0]);
+  x = mlir::arith::MulIOp::create(b, l, x, v[1]);
+  mlir::Value shift = mlir::arith::AddIOp::create(b, l, v[3], v[4]);
+  mlir::Value one = in.ir->constInt(1, i64, l);
+  mlir::Value round = mlir::arith::ShLIOp::create(
+      b, l, one, mlir::arith::SubIOp::create(b, l, shift, one));
+  x = mlir::arith::AddIOp::create(b, l, x, round);
+  x = mlir::arith::ShRSIOp::create(b, l, x, shift);
+  return in.wrapScalar({mlir::arith::TruncIOp::create(b, l, i32, x),
+                        lang::DType(lang::ScalarType::Int32), SymExpr()});
+}
+
 std::optional<Value> Interpreter::callIntrinsicPrimitive(const PArgs &p) {
   if (p.info.id == BuiltinId::TvmThreadAllreduce && tracing())
     return threadAllreduce(*this, p);
+  if (p.info.id == BuiltinId::QMultiplyShiftPerAxis && tracing())
+    return qMultiplyShiftPerAxis(*this, p);
   if ((p.info.id == BuiltinId::RngInit || p.info.id == BuiltinId::RngRand ||
        p.info.id == BuiltinId::RngRandFloat) &&
       tracing())

@@ -355,6 +355,17 @@ Value tlc::eval::tileCopy(Interpreter &in, const PArgs &p) {
                    "copy out of L0C (T.alloc_l0c), but '" +
                        s->buffer->name + "' is in " +
                        lang::getScopeString(s->buffer->scope));
+  // Unpacked float codes copy only as themselves: TileLang has no
+  // converting copy into or out of them (a SIMT copy of packed fp4 into
+  // float4_e2m1_unpacked is its error too).
+  if (s->buffer->dtype != d->buffer->dtype &&
+      (s->buffer->dtype.isUnpackedFloat() ||
+       d->buffer->dtype.isUnpackedFloat()))
+    return in.fail(p.call, "T.copy from " + s->buffer->dtype.getName() +
+                               " to " + d->buffer->dtype.getName() +
+                               ": unpacked float codes are copied only "
+                               "between buffers of their own dtype (convert "
+                               "element by element with T.Cast)");
   if (s->isElement && !d->isElement)
     s = inferExtents(in, s, d);
   else if (d->isElement && !s->isElement)
@@ -1286,8 +1297,66 @@ Value Interpreter::makeKernelFrame(const PArgs &p) {
   return heap.obj(ObjKind::KernelFrame, k);
 }
 
+/// The tile operations that compute with their operands' values: an
+/// operand of unpacked 4/6-bit float codes would be computed on as bytes.
+static bool computesOnElements(lang::BuiltinId id) {
+  using lang::BuiltinId;
+  switch (id) {
+  case BuiltinId::Gemm:
+  case BuiltinId::Tcgen05Gemm:
+  case BuiltinId::GemmSp:
+  case BuiltinId::WgmmaGemm:
+  case BuiltinId::Fill:
+  case BuiltinId::ReduceMax:
+  case BuiltinId::ReduceMin:
+  case BuiltinId::ReduceSum:
+  case BuiltinId::ReduceAbssum:
+  case BuiltinId::ReduceAbsmax:
+  case BuiltinId::ReduceBitand:
+  case BuiltinId::ReduceBitor:
+  case BuiltinId::ReduceBitxor:
+  case BuiltinId::Reduce:
+  case BuiltinId::ReduceArgmax:
+  case BuiltinId::ReduceArgmin:
+  case BuiltinId::Cumsum:
+  case BuiltinId::AtomicAdd:
+  case BuiltinId::AtomicAddx2:
+  case BuiltinId::AtomicAddx4:
+    return true;
+  default:
+    return false;
+  }
+}
+
 std::optional<Value> Interpreter::callKernelPrimitive(const PArgs &p) {
   Node at = p.call;
+  // Unpacked float codes are storage: TileLang has no arithmetic on them
+  // and tlc no MMA that reads them (f8f6f4 kinds), so an operation that
+  // computes with an operand's values refuses them (T.clear writes code 0,
+  // +0.0, and stays allowed).
+  if (computesOnElements(p.info.id)) {
+    auto check = [&](const Value &v) -> bool {
+      BufferObj *buf = nullptr;
+      if (v.is(ValueKind::Buffer))
+        buf = v.as<BufferObj>();
+      else if (v.is(ValueKind::Region))
+        buf = v.as<RegionObj>()->buffer;
+      if (!buf || !buf->dtype.isUnpackedFloat())
+        return true;
+      error(at, p.info.name + " of '" + buf->name + "' (" +
+                    buf->dtype.getName() +
+                    "): unpacked float codes are storage only (T.copy, "
+                    "T.reinterpret, T.Cast); convert them to a float tile "
+                    "first");
+      return false;
+    };
+    for (const Value &v : p.args.pos)
+      if (!check(v))
+        return Value::poison();
+    for (const auto &kv : p.args.kw)
+      if (!check(kv.second))
+        return Value::poison();
+  }
   switch (p.info.id) {
   case BuiltinId::Tensor:
   case BuiltinId::Buffer:

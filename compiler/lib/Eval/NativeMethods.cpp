@@ -13,6 +13,7 @@
 #include "Interpreter.h"
 
 #include <algorithm>
+#include <deque>
 
 using namespace tlc;
 using namespace tlc::eval;
@@ -284,14 +285,62 @@ Value Interpreter::callMethod(BoundMethodObj *m, CallArgs &args, Node at) {
     }
     return heap.str(s);
   }
-  case NativeId::StrSplit: {
+  case NativeId::StrSplit:
+  case NativeId::StrRSplit: {
+    // str.split / str.rsplit(sep=None, maxsplit=-1): at most maxsplit cuts,
+    // from the left or the right; no sep cuts at runs of spaces.
     if (!self.isStr())
       return noMethod();
-    llvm::SmallVector<llvm::StringRef, 8> parts;
-    if (a0.isStr())
-      getStr(self).split(parts, getStr(a0));
-    else
-      getStr(self).split(parts, ' ', -1, false);
+    Value sep = a0;
+    if (const Value *k = args.keyword("sep"))
+      sep = *k;
+    Value maxv = args.positional(1, Value::integer(-1));
+    if (const Value *k = args.keyword("maxsplit"))
+      maxv = *k;
+    if ((!sep.isStr() && !sep.isNone() && !sep.isPoison()) ||
+        !maxv.isIntLike())
+      return heap.opaque("list");
+    int64_t max = maxv.getInt();
+    bool byString = sep.isStr();
+    llvm::StringRef ws = " \t\n\r\f\v";
+    llvm::StringRef rest = getStr(self);
+    llvm::StringRef cut = byString ? getStr(sep) : llvm::StringRef();
+    if (byString && cut.empty())
+      return raise("ValueError", "empty separator", at);
+    bool right = id == NativeId::StrRSplit;
+    std::deque<llvm::StringRef> parts;
+    // Without sep, whitespace on the side the cuts start from is dropped;
+    // the rest after the last cut keeps its own.
+    if (!byString)
+      rest = right ? rest.rtrim(ws) : rest.ltrim(ws);
+    while (!rest.empty() && max != 0) {
+      size_t hit = byString ? (right ? rest.rfind(cut) : rest.find(cut))
+                            : (right ? rest.find_last_of(ws)
+                                     : rest.find_first_of(ws));
+      if (hit == llvm::StringRef::npos)
+        break;
+      llvm::StringRef before = rest.take_front(hit);
+      llvm::StringRef after =
+          rest.drop_front(hit + (byString ? cut.size() : 1));
+      if (!byString) {
+        before = before.rtrim(ws);
+        after = after.ltrim(ws);
+      }
+      if (right) {
+        parts.push_front(after);
+        rest = before;
+      } else {
+        parts.push_back(before);
+        rest = after;
+      }
+      --max;
+    }
+    if (byString || !rest.empty()) {
+      if (right)
+        parts.push_front(rest);
+      else
+        parts.push_back(rest);
+    }
     llvm::SmallVector<Value, 8> out;
     for (llvm::StringRef p : parts)
       out.push_back(heap.str(p));

@@ -789,9 +789,32 @@ Value Interpreter::castTo(Value v, lang::DType dtype, Node at) {
   if (!tracing())
     return heap.opaque("cast");
   mlir::Type want = ir->valueType(dtype);
-  Scalar s = toScalar(v, at, mlir::getElementTypeOrSelf(want));
+  mlir::Type f32 = ir->b.getF32Type();
+  // Unpacked 4/6-bit float codes convert through float32 (decoded from
+  // and encoded into the byte's low bits, UnpackedFloats.cpp).
+  mlir::Type hint =
+      dtype.isUnpackedFloat() ? f32 : mlir::getElementTypeOrSelf(want);
+  Scalar s = toScalar(v, at, hint);
   if (!s)
     return Value::poison();
+  if (s.dtype == dtype && dtype.isUnpackedFloat())
+    return wrapScalar(s);
+  if ((s.dtype.isUnpackedFloat() || dtype.isUnpackedFloat()) &&
+      (s.dtype.isVector() || dtype.isVector()))
+    return fail(at, "cannot cast " + s.dtype.getName() + " to " +
+                        dtype.getName() +
+                        " (unpacked float codes are scalars)");
+  if (s.dtype.isUnpackedFloat()) {
+    s.value = decodeUnpackedFloat(*ir, s.value, s.dtype, ir->loc(at));
+    s.dtype = lang::DType(lang::ScalarType::Float32);
+    s.sym = SymExpr();
+  }
+  if (dtype.isUnpackedFloat()) {
+    mlir::Value x = ir->convert(s.value, f32, ir->loc(at),
+                                s.dtype.isUnsignedInteger());
+    return wrapScalar(
+        {encodeUnpackedFloat(*ir, x, dtype, ir->loc(at)), dtype, SymExpr()});
+  }
   // Vectors convert lane by lane; a scalar cast to a vector type is in
   // every lane (TVM's cast); other lane counts do not convert.
   auto vt = mlir::dyn_cast<mlir::VectorType>(want);
@@ -993,10 +1016,15 @@ Value Interpreter::callMetaPrimitive(const PArgs &p) {
       return fail(p.node("dtype"), "unknown dtype " + toString(dt, true));
     }
     if (p.info.id == BuiltinId::Reinterpret && tracing()) {
-      Scalar s = toScalar(v, p.node("value"));
+      mlir::Type want = ir->valueType(*t);
+      // A Python int (`T.uint8(0)` is one) is an integer of the target's
+      // width.
+      mlir::Type hint;
+      if (v.isIntLike() && want.isIntOrFloat())
+        hint = ir->b.getIntegerType(want.getIntOrFloatBitWidth());
+      Scalar s = toScalar(v, p.node("value"), hint);
       if (!s)
         return Value::poison();
-      mlir::Type want = ir->valueType(*t);
       // A handle is an address: an integer reinterpreted as one keeps its
       // value (`T.reinterpret(T.uint64(0), dtype="handle")`).
       if (t->getScalarType() == lang::ScalarType::Handle &&
@@ -1012,6 +1040,10 @@ Value Interpreter::callMetaPrimitive(const PArgs &p) {
       };
       if (bits(s.value.getType()) != bits(want) || bits(want) < 0)
         return fail(at, "T.reinterpret needs types of the same width");
+      // Bytes reinterpreted as bytes (uint8 <-> float4_e2m1_unpacked, whose
+      // values are all i8) keep their value.
+      if (s.value.getType() == want)
+        return wrapScalar({s.value, *t, SymExpr()});
       auto lanes = [](mlir::Type ty) -> int64_t {
         auto vec = mlir::dyn_cast<mlir::VectorType>(ty);
         return vec ? vec.getNumElements() : 0;

@@ -38,6 +38,15 @@
 //   are the same op on each lane, a scalar operand in every lane; a vector
 //   `arith.constant` is its elements.
 //
+// * a shared, fragment or local buffer of vector elements (`int8x2`,
+//   `float16x2` tiles, as in TileLang's issue-2714 test) becomes a buffer
+//   of its scalars with the lanes as one more innermost dimension: an
+//   element load or store is one per lane, a region (`S[r, 8:40]`) covers
+//   every lane, and T.copy / T.any_of / T.all_of read the same elements
+//   from the new buffer. A layout annotated for such a buffer is dropped
+//   (it described vector elements; the default layout of the scalars
+//   takes its place, which changes no value).
+//
 // A vector value used any other way (a call) leaves the function as it
 // is: the target then says it cannot generate that vector type, at the
 // operation.
@@ -101,6 +110,8 @@ private:
   mlir::OpBuilder b;
   llvm::DenseMap<mlir::Value, Lanes> lanes;
   llvm::DenseMap<mlir::Value, mlir::Value> buffers;
+  /// Buffers of vector elements and their scalar buffers (lanes innermost).
+  llvm::DenseMap<mlir::Value, mlir::Value> expanded;
   llvm::SmallVector<mlir::Operation *, 16> dead;
 
   static mlir::VectorType vectorOf(mlir::Type t) {
@@ -132,6 +143,38 @@ private:
     auto bt = mlir::dyn_cast<tile::BufferType>(v.getType());
     return bt && bt.getScope() == tile::MemoryScope::LocalVar &&
            v.getDefiningOp<tile::AllocOp>();
+  }
+  /// A shared, fragment or local buffer of vector elements, or a region
+  /// of one: its elements become lanes of one more dimension.
+  static bool isExpandable(mlir::Value v) {
+    auto bt = mlir::dyn_cast<tile::BufferType>(v.getType());
+    auto vt = bt ? mlir::dyn_cast<mlir::VectorType>(bt.getElementType())
+                 : mlir::VectorType();
+    if (!vt || vt.getRank() != 1 || vt.isScalable())
+      return false;
+    if (auto r = v.getDefiningOp<tile::RegionOp>())
+      return isExpandable(r.getSource());
+    auto a = v.getDefiningOp<tile::AllocOp>();
+    tile::MemoryScope scope = bt.getScope();
+    return a && !a.getInit() &&
+           (tile::isSharedScope(scope) ||
+            scope == tile::MemoryScope::Fragment ||
+            scope == tile::MemoryScope::Local);
+  }
+  /// An op that reads or writes whole regions of buffers and works on the
+  /// expanded buffer unchanged (every lane of each element).
+  static bool takesExpandedBuffers(mlir::Operation *op) {
+    bool buffersOnly = llvm::all_of(op->getOperands(), [](mlir::Value v) {
+      return !vectorOf(v.getType()) || isExpandable(v);
+    });
+    if (!buffersOnly || llvm::any_of(op->getResultTypes(), [](mlir::Type t) {
+          return vectorOf(t) != nullptr;
+        }))
+      return false;
+    if (mlir::isa<tile::CopyOp>(op))
+      return true;
+    auto in = mlir::dyn_cast<tile::IntrinsicOp>(op);
+    return in && (in.getCallee() == "T.any_of" || in.getCallee() == "T.all_of");
   }
   /// The callee of an intrinsic this rewrite handles, or "".
   static llvm::StringRef knownCallee(mlir::Operation *op) {
@@ -204,13 +247,20 @@ private:
       return true;
     if (auto a = mlir::dyn_cast<tile::AllocOp>(op)) {
       auto t = mlir::cast<tile::BufferType>(a.getResult().getType());
-      return t.getScope() == tile::MemoryScope::LocalVar && !a.getInit() &&
-             t.getRank() == 1 && t.getDimSize(0) == 1;
+      return (t.getScope() == tile::MemoryScope::LocalVar && !a.getInit() &&
+              t.getRank() == 1 && t.getDimSize(0) == 1) ||
+             isExpandable(a.getResult());
     }
     if (auto l = mlir::dyn_cast<tile::LoadOp>(op))
-      return isVarBuffer(l.getBuffer());
+      return isVarBuffer(l.getBuffer()) || isExpandable(l.getBuffer());
     if (auto s = mlir::dyn_cast<tile::StoreOp>(op))
-      return isVarBuffer(s.getBuffer());
+      return isVarBuffer(s.getBuffer()) || isExpandable(s.getBuffer());
+    if (auto r = mlir::dyn_cast<tile::RegionOp>(op))
+      return isExpandable(r.getResult());
+    if (auto a = mlir::dyn_cast<tile::AnnotateLayoutOp>(op))
+      return isExpandable(a.getBuffer());
+    if (takesExpandedBuffers(op))
+      return true;
     if (auto c = mlir::dyn_cast<mlir::arith::BitcastOp>(op))
       return vectorOf(c.getIn().getType()) && vectorOf(c.getType());
     return !knownCallee(op).empty();
@@ -345,9 +395,100 @@ private:
     return true;
   }
 
+  /// The scalar buffer type of an expandable buffer type: the lanes one
+  /// more innermost dimension.
+  static tile::BufferType expandedType(mlir::Type t) {
+    auto bt = mlir::cast<tile::BufferType>(t);
+    auto vt = mlir::cast<mlir::VectorType>(bt.getElementType());
+    llvm::SmallVector<tile::Dim, 4> dims = bt.getDims();
+    dims.push_back(tile::Dim(vt.getNumElements()));
+    return tile::BufferType::get(bt.getContext(), dims, vt.getElementType(),
+                                 bt.getScope());
+  }
+  /// The indices of lane \p i of the element at \p idx.
+  llvm::SmallVector<mlir::Value, 4> laneIndices(mlir::ValueRange idx, int64_t i,
+                                                mlir::Location l) {
+    llvm::SmallVector<mlir::Value, 4> out(idx);
+    out.push_back(index(i, l));
+    return out;
+  }
+
+  /// Rewrites an op on buffers of vector elements (isExpandable).
+  bool rewriteExpanded(mlir::Operation *op) {
+    mlir::Location l = op->getLoc();
+    if (auto a = mlir::dyn_cast<tile::AllocOp>(op)) {
+      expanded[a.getResult()] = tile::AllocOp::create(
+          b, l, expandedType(a.getResult().getType()), mlir::Value());
+      dead.push_back(op);
+      return true;
+    }
+    if (auto r = mlir::dyn_cast<tile::RegionOp>(op)) {
+      mlir::Value src = expanded.lookup(r.getSource());
+      if (!src)
+        return false;
+      llvm::SmallVector<mlir::OpFoldResult, 4> offsets = r.getMixedOffsets();
+      offsets.push_back(b.getIndexAttr(0));
+      expanded[r.getResult()] = tile::RegionOp::create(
+          b, l, expandedType(r.getResult().getType()), src, offsets);
+      dead.push_back(op);
+      return true;
+    }
+    if (mlir::isa<tile::AnnotateLayoutOp>(op)) {
+      dead.push_back(op);
+      return true;
+    }
+    if (auto ld = mlir::dyn_cast<tile::LoadOp>(op)) {
+      mlir::Value buf = expanded.lookup(ld.getBuffer());
+      mlir::VectorType vt = vectorOf(ld.getType());
+      if (!buf || !vt)
+        return false;
+      Lanes v;
+      for (int64_t i = 0; i < vt.getNumElements(); ++i)
+        v.push_back(tile::LoadOp::create(b, l, buf,
+                                         laneIndices(ld.getIndices(), i, l)));
+      lanes[ld.getResult()] = v;
+      dead.push_back(op);
+      return true;
+    }
+    if (auto st = mlir::dyn_cast<tile::StoreOp>(op)) {
+      mlir::Value buf = expanded.lookup(st.getBuffer());
+      std::optional<Lanes> v = lanesOf(st.getValue());
+      if (!buf || !v ||
+          int64_t(v->size()) !=
+              vectorOf(st.getBuffer().getType()).getNumElements())
+        return false;
+      for (auto [i, x] : llvm::enumerate(*v))
+        tile::StoreOp::create(b, l, x, buf,
+                              laneIndices(st.getIndices(), int64_t(i), l));
+      dead.push_back(op);
+      return true;
+    }
+    // T.copy, T.any_of, T.all_of: the same op on the scalar buffers.
+    for (mlir::OpOperand &use : op->getOpOperands())
+      if (vectorOf(use.get().getType())) {
+        mlir::Value buf = expanded.lookup(use.get());
+        if (!buf)
+          return false;
+        use.set(buf);
+      }
+    return true;
+  }
+
   bool rewrite(mlir::Operation *op) {
     b.setInsertionPoint(op);
     mlir::Location l = op->getLoc();
+    if (auto a = mlir::dyn_cast<tile::AllocOp>(op);
+        a && isExpandable(a.getResult()))
+      return rewriteExpanded(op);
+    if (mlir::isa<tile::RegionOp, tile::AnnotateLayoutOp>(op) ||
+        takesExpandedBuffers(op))
+      return rewriteExpanded(op);
+    if (auto ld = mlir::dyn_cast<tile::LoadOp>(op);
+        ld && isExpandable(ld.getBuffer()))
+      return rewriteExpanded(op);
+    if (auto st = mlir::dyn_cast<tile::StoreOp>(op);
+        st && isExpandable(st.getBuffer()))
+      return rewriteExpanded(op);
     if (auto a = mlir::dyn_cast<tile::AllocOp>(op)) {
       mlir::VectorType vt = vectorOf(a.getResult().getType());
       auto t = tile::BufferType::get({vt.getNumElements()}, vt.getElementType(),

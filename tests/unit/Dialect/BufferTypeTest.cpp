@@ -199,6 +199,8 @@ TEST_CASE("dtype names") {
   checkDType("float16x128", "");
   checkDType("x2", "");
   checkDType("float4_e2m1_unpacked", "");
+  checkDType("float6_e2m3fn_unpacked", "");
+  checkDType("float6_e3m2fn_unpacked", "");
   checkDType("handle", "");
   // Types that are not TileLang dtypes have no canonical name.
   CHECK(getDTypeName(IndexType::get(&getContext())).empty());
@@ -229,7 +231,8 @@ TEST_CASE("dtype names agree with tlc/Lang/DType.def") {
     }                                                                          \
   }
 #include "tlc/Lang/DType.def"
-  // Every dtype but float4_e2m1_unpacked and handle has an element type.
+  // Every dtype but the three unpacked floats and handle has an element
+  // type.
   CHECK(checked >= 27);
 }
 

@@ -76,6 +76,8 @@ TEST_CASE("dtype strings") {
   checkDType(p, "float6_e2m3fn", "float6_e2m3fn", "e2m3", 6);
   checkDType(p, "float4_e2m1fn", "float4_e2m1fn", "e2m1", 4);
   checkDType(p, "float4_e2m1_unpacked", "float4_e2m1_unpacked", "e2m1u", 8);
+  checkDType(p, "float6_e2m3fn_unpacked", "float6_e2m3fn_unpacked", "e2m3u", 8);
+  checkDType(p, "float6_e3m2fn_unpacked", "float6_e3m2fn_unpacked", "e3m2u", 8);
   checkDType(p, "bool", "bool", "bool", 8);
   checkDType(p, "int4", "int4", "i4", 4);
   checkDType(p, "int8", "int8", "i8", 8);
@@ -132,6 +134,8 @@ TEST_CASE("dtype attributes of T") {
   checkDType(p, "float4_e2m1fnx2", "float4_e2m1fnx2");
   checkDType(p, "tfloat32x4", "tfloat32x4");
   checkDType(p, "float4_e2m1_unpacked", "float4_e2m1_unpacked");
+  checkDType(p, "float6_e2m3fn_unpacked", "float6_e2m3fn_unpacked");
+  checkDType(p, "float6_e3m2fn_unpacked", "float6_e3m2fn_unpacked");
   // Spellings that T.dtype(...) accepts but that are not attributes of T.
   checkDType(p, "ulong", "");
   checkDType(p, "uint4", "");
@@ -142,6 +146,7 @@ TEST_CASE("dtype attributes of T") {
   checkDType(p, "float32x1", "");
   checkDType(p, "boolx2", "");
   checkDType(p, "float4_e2m1_unpackedx2", "");
+  checkDType(p, "float6_e3m2fn_unpackedx2", "");
   checkDType(p, "custom[tfloat32]", "");
   checkDType(p, "fp8", "");
 }

@@ -151,6 +151,16 @@ public:
   /// Element narrower than a byte (`int4`, `uint4`, `float6_*`,
   /// `float4_e2m1fn`): several values share one byte in storage.
   bool isSubByte() const { return getBits() < 8; }
+  /// `float4_e2m1_unpacked`, `float6_e2m3fn_unpacked` or
+  /// `float6_e3m2fn_unpacked`: a 4- or 6-bit float code in the low bits of
+  /// a byte of its own (TileLang's shared-memory storage tags, CUTLASS's
+  /// `float_e2m1_unpacksmem_t`). Such values have no arithmetic; they are
+  /// copied, reinterpreted as 8-bit integers and converted with T.Cast.
+  bool isUnpackedFloat() const {
+    return scalar == ScalarType::Float4E2M1Unpacked ||
+           scalar == ScalarType::Float6E2M3FNUnpacked ||
+           scalar == ScalarType::Float6E3M2FNUnpacked;
+  }
   /// `handle`.
   bool isHandle() const { return getClass() == DTypeClass::Handle; }
 

@@ -1,8 +1,10 @@
-# Buffers of vector elements (TileLang's int8x2 / float16x2 ... dtypes as
-# a buffer's element, as in TileLang's issue 2714 test): --check accepts
-# them; the CPU and CUDA targets refuse them with a located error that
-# names the TileLang dtype and the rewrite (a T.alloc_var of a vector dtype
-# is a register value, built as before: Eval/vector-arith.py).
+# Tensors of vector elements (TileLang's int8x2 / float16x2 ... dtypes as
+# a kernel parameter's element): --check accepts them; the CPU and CUDA
+# targets refuse them with a located error that names the TileLang dtype
+# and the rewrite. Shared, fragment and local tiles of vector elements (as
+# in TileLang's issue 2714 test) are built when the kernel's tensors are
+# scalar (../vector-element-buffers.py); a T.alloc_var of a vector dtype
+# is a register value (Eval/vector-arith.py).
 # RUN: tlc-build --check %s 2>&1 | count 0
 # RUN: not tlc-build --target=cpu -o %t %s 2>&1 | FileCheck %s --check-prefix=CPU
 # RUN: not tlc-build --emit=cuda --target=cuda:sm_90a %s 2>&1 | FileCheck %s --check-prefix=CUDA
