@@ -84,6 +84,26 @@ bool usedOutside(Value root, Operation *pipe) {
   return false;
 }
 
+/// Whether nothing after \p pipe can see which version of the allocation
+/// \p root the loop wrote last: it is not used outside the loop, or, for
+/// shared memory, every path from the loop's end writes it whole before
+/// reading it (later loops that refill it, the loop's own next run).
+bool deadAfter(Value root, PipelinedOp pipe) {
+  if (!usedOutside(root, pipe))
+    return true;
+  auto kernel = pipe->getParentOfType<KernelOp>();
+  if (!kernel || !isSharedScope(getScopeOf(root)))
+    return false;
+  // isBufferDeadAt asks about a point that does not touch the buffer: a
+  // marker right after the loop.
+  OpBuilder b(pipe);
+  b.setInsertionPointAfter(pipe);
+  Operation *marker = arith::ConstantIndexOp::create(b, pipe.getLoc(), 0);
+  bool dead = isBufferDeadAt(kernel.getBody().front(), root, marker);
+  marker->erase();
+  return dead;
+}
+
 /// Whether \p op writes the whole allocation \p root itself (not a view).
 bool writesWhole(Operation *op, Value root) {
   if (auto copy = dyn_cast<CopyOp>(op))
@@ -123,7 +143,7 @@ int64_t countVersions(const Schedule &s, Value root) {
 
 /// Whether running \p s rotated provably computes what the program order
 /// does. Conservative: false when in doubt (the rewrite is then exact).
-bool rotationKeepsProgramOrder(const Schedule &s, Operation *pipe) {
+bool rotationKeepsProgramOrder(const Schedule &s, PipelinedOp pipe) {
   llvm::SetVector<Value> roots;
   for (const Statement &st : s.stmts) {
     roots.insert(st.access.reads.begin(), st.access.reads.end());
@@ -146,7 +166,7 @@ bool rotationKeepsProgramOrder(const Schedule &s, Operation *pipe) {
         }
       const Statement &w = s.stmts[writer];
       if (!writesWhole(w.op, b) || w.access.reads.contains(b) ||
-          usedOutside(b, pipe))
+          !deadAfter(b, pipe))
         return false;
       for (size_t i = 0; i < n; ++i) {
         const Statement &r = s.stmts[i];
