@@ -84,8 +84,9 @@ def TilePlanPipelines : Pass<"tile-plan-pipelines", "::mlir::ModuleOp"> {
     compute, whose own order stays the program order. Lists this plan
     cannot honour (another stage split, reordered compute, lists of another
     length, such as TileLang's `group=` schedules) are a warning on the
-    loop, which is then planned as if they were absent: they schedule the
-    loop, its results do not depend on them. Functions already
+    loop, which is then planned as if they were absent (tile-rotate-pipelines
+    runs before and has rewritten every loop whose lists change its
+    results, so the loops left here compute the same either way). Functions already
     marked, and default instances whose tile shapes depend on unbound
     parameters (`getUnboundTileParameters`), are left alone.
 
