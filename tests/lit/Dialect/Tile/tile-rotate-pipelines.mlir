@@ -107,6 +107,44 @@ tile.func @program_order_kept(%A: !tile.buffer<[64, 256], f16, global>, %B: !til
 
 // -----
 
+// A T.Parallel that stores every element of A_s (TileLang's mixed
+// Parallel / Pipelined test) writes it whole too: left alone. One that
+// skips elements of A_t (half the rows) is not known to, and that loop is
+// rewritten (exactly: the rewrite needs no such proof).
+// CHECK-LABEL: tile.func @parallel_producer
+// CHECK: tile.pipelined %{{.*}} stages 2 order [0, 1] stage [0, 1] {
+// CHECK: tile.for %{{.*}} attributes {tile.rotated_stages = 2 : i64}
+tile.func @parallel_producer(%A: !tile.buffer<[64, 256], f32, global>) {
+  tile.kernel (%bx) grid [1] threads [128] {
+    %A_s = tile.alloc : !tile.buffer<[64, 32], f32, shared.dyn>
+    %A_t = tile.alloc : !tile.buffer<[64, 32], f32, shared.dyn>
+    %acc = tile.alloc : !tile.buffer<[64, 32], f32, local.fragment>
+    %c0 = arith.constant 0 : index
+    %c8 = arith.constant 8 : index
+    %c32 = arith.constant 32 : index
+    tile.pipelined %k = %c0 to %c8 stages 2 order [0, 1] stage [0, 1] {
+      %kk = arith.muli %k, %c32 : index
+      tile.parallel (%i, %j) in [64, 32] {
+        %col = arith.addi %kk, %j : index
+        %x = tile.load %A[%i, %col] : !tile.buffer<[64, 256], f32, global>
+        tile.store %x, %A_s[%i, %j] : !tile.buffer<[64, 32], f32, shared.dyn>
+      }
+      tile.copy %A_s to %acc : !tile.buffer<[64, 32], f32, shared.dyn> to !tile.buffer<[64, 32], f32, local.fragment>
+    }
+    tile.pipelined %k = %c0 to %c8 stages 2 order [0, 1] stage [0, 1] {
+      %kk = arith.muli %k, %c32 : index
+      tile.parallel (%i, %j) in [32, 32] {
+        %col = arith.addi %kk, %j : index
+        %x = tile.load %A[%i, %col] : !tile.buffer<[64, 256], f32, global>
+        tile.store %x, %A_t[%i, %j] : !tile.buffer<[64, 32], f32, shared.dyn>
+      }
+      tile.copy %A_t to %acc : !tile.buffer<[64, 32], f32, shared.dyn> to !tile.buffer<[64, 32], f32, local.fragment>
+    }
+  }
+}
+
+// -----
+
 // Two statements of one stage in reverse order that touch one fragment:
 // the rotated schedule runs the scaling before the fill; no versions (the
 // fragment has one: written and read in stage 0), no range guard is

@@ -112,6 +112,19 @@ bool writesWhole(Operation *op, Value root) {
     return fill.getDst() == root;
   if (auto clear = dyn_cast<ClearOp>(op))
     return clear.getDst() == root;
+  // `for i, j in T.Parallel(shape): root[i, j] = ...`: a store of every
+  // element, unconditionally in the loop's body.
+  if (auto par = dyn_cast<ParallelOp>(op)) {
+    auto type = dyn_cast<BufferType>(root.getType());
+    if (!type || !par.getExtents().empty() ||
+        par.getStaticExtents() != type.getShape())
+      return false;
+    for (Operation &nested : par.getBody().front())
+      if (auto store = dyn_cast<StoreOp>(nested))
+        if (store.getBuffer() == root &&
+            llvm::equal(store.getIndices(), par.getInductionVars()))
+          return true;
+  }
   return false;
 }
 
