@@ -212,8 +212,7 @@ bool rotationKeepsProgramOrder(const Schedule &s, PipelinedOp pipe) {
 
 /// The scalar ops of the body that \p stmt depends on, in body order, or
 /// failure when it uses the result of another statement.
-FailureOr<SmallVector<Operation *>> scalarSlice(Operation *stmt,
-                                                Block &body) {
+FailureOr<SmallVector<Operation *>> scalarSlice(Operation *stmt, Block &body) {
   llvm::SetVector<Operation *> slice;
   SmallVector<Value> work;
   stmt->walk([&](Operation *nested) {
@@ -234,9 +233,8 @@ FailureOr<SmallVector<Operation *>> scalarSlice(Operation *stmt,
         work.push_back(o);
   }
   SmallVector<Operation *> ops(slice.begin(), slice.end());
-  llvm::sort(ops, [](Operation *a, Operation *b) {
-    return a->isBeforeInBlock(b);
-  });
+  llvm::sort(ops,
+             [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
   return ops;
 }
 
@@ -305,8 +303,7 @@ LogicalResult rotate(PipelinedOp pipe, Schedule &s) {
   Value lb = pipe.getLowerBound(), ub = pipe.getUpperBound();
   Value end = arith::AddIOp::create(b, l, ub, index(s.maxStage));
   auto loop = ForOp::create(b, l, lb, end, index(1));
-  loop->setAttr("tile.rotated_stages",
-                b.getI64IntegerAttr(s.maxStage + 1));
+  loop->setAttr("tile.rotated_stages", b.getI64IntegerAttr(s.maxStage + 1));
   b.setInsertionPointToEnd(&loop.getBody().front());
   Value k = loop.getInductionVar();
 
@@ -318,12 +315,11 @@ LogicalResult rotate(PipelinedOp pipe, Schedule &s) {
   });
   for (const Statement *st : ordered) {
     OpBuilder::InsertionGuard guard(b);
-    Value j = st->stage == 0 ? k
-                             : Value(arith::SubIOp::create(
-                                   b, l, k, index(st->stage)));
+    Value j = st->stage == 0
+                  ? k
+                  : Value(arith::SubIOp::create(b, l, k, index(st->stage)));
     Value inRange = arith::AndIOp::create(
-        b, l,
-        arith::CmpIOp::create(b, l, arith::CmpIPredicate::sge, j, lb),
+        b, l, arith::CmpIOp::create(b, l, arith::CmpIPredicate::sge, j, lb),
         arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, j, ub));
     auto guardIf = IfOp::create(b, l, inRange);
     b.setInsertionPointToEnd(guardIf.thenBlock());
