@@ -21,8 +21,9 @@
 // thread groups themselves: they are emitted as written.
 //
 // The same copy carries the target-independent rewrites the GPU lowering
-// starts with and the CPU target needs too: tile-lower-im2col (T.im2col as
-// its element loop).
+// starts with and the CPU target needs too: tile-rotate-pipelines (an
+// explicitly staged T.Pipelined as TileLang's rotated schedule) and
+// tile-lower-im2col (T.im2col as its element loop).
 //
 //===----------------------------------------------------------------------===//
 
@@ -57,11 +58,14 @@ static bool runsThreadByThread(tile::FuncOp func) {
 
 FailureOr<OwningOpRef<ModuleOp>>
 tlc::target::detail::withSharedMemoryBarriers(tile::FuncOp func) {
-  bool threads = runsThreadByThread(func), im2col = false;
+  bool threads = runsThreadByThread(func), im2col = false, staged = false;
   func.walk([&](tile::IntrinsicOp op) {
     im2col |= op.getCallee() == "T.im2col";
   });
-  if (!threads && !im2col)
+  func.walk([&](tile::PipelinedOp op) {
+    staged |= op.getStage() && op.getOrder();
+  });
+  if (!threads && !im2col && !staged)
     return OwningOpRef<ModuleOp>();
   OpBuilder b(func.getContext());
   OwningOpRef<ModuleOp> copy = ModuleOp::create(func.getLoc());
@@ -73,6 +77,8 @@ tlc::target::detail::withSharedMemoryBarriers(tile::FuncOp func) {
   b.clone(*func.getOperation());
   PassManager pm(func.getContext());
   pm.enableVerifier(false);
+  if (staged)
+    pm.addPass(tile::createTileRotatePipelines());
   if (im2col)
     pm.addPass(tile::createTileLowerIm2col());
   if (threads)

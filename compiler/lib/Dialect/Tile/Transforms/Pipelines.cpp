@@ -16,6 +16,7 @@
 using namespace mlir;
 
 void tlc::tile::buildGpuLoweringPipeline(OpPassManager &pm) {
+  pm.addPass(createTileRotatePipelines());
   pm.addPass(createTileLowerIm2col());
   pm.addPass(createTilePlanPipelines());
   pm.addPass(createTilePlanWgmma());
@@ -85,7 +86,7 @@ void tlc::tile::registerTilePipelines() {
   PassPipelineRegistration<>(
       "tile-lower-gpu",
       "the target-independent GPU lowering after layout inference "
-      "(tile-lower-im2col, tile-plan-pipelines, tile-plan-wgmma, "
+      "(tile-rotate-pipelines, tile-lower-im2col, tile-plan-pipelines, tile-plan-wgmma, "
       "tile-plan-tcgen05, "
       "tile-plan-shared-memory, tile-plan-tma, tile-split-masks, "
       "tile-reverse-blocks, tile-warp-specialize, tile-persistent-gemm, "

@@ -594,7 +594,10 @@ def Tile_PipelinedOp : Tile_Op<"pipelined", [
     iterates `%k` from `lb` to `ub` (step 1); the compiler overlaps copies of
     later iterations with compute of earlier ones using `num_stages` buffers
     (0 means a plain loop). `order` and `stage`, when given, have one entry
-    per top-level statement of the body.
+    per top-level statement of the body: statement i of iteration j runs
+    in pipeline step `j + stage[i]`, the statements of a step in ascending
+    `order` (TileLang's rotated schedule, which tile-rotate-pipelines makes
+    every target compute).
 
     ```mlir
     tile.pipelined %k = %c0 to %n stages 3 {

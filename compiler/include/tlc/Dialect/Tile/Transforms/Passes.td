@@ -84,8 +84,9 @@ def TilePlanPipelines : Pass<"tile-plan-pipelines", "::mlir::ModuleOp"> {
     compute, whose own order stays the program order. Lists this plan
     cannot honour (another stage split, reordered compute, lists of another
     length, such as TileLang's `group=` schedules) are a warning on the
-    loop, which is then planned as if they were absent: they schedule the
-    loop, its results do not depend on them. Functions already
+    loop, which is then planned as if they were absent (tile-rotate-pipelines
+    runs before and has rewritten every loop whose lists change its
+    results, so the loops left here compute the same either way). Functions already
     marked, and default instances whose tile shapes depend on unbound
     parameters (`getUnboundTileParameters`), are left alone.
 
@@ -929,6 +930,52 @@ def TileLowerIm2col : Pass<"tile-lower-im2col", "::mlir::ModuleOp"> {
     An image whose shape is not static, a tile that is not a rank-2 static
     shared (or local) buffer, or element types that differ are an error at
     the call; the function is marked `tile.lowering_failed`.
+    Runs first in the GPU lowering and before the CPU target prints.
+  }];
+  let dependentDialects = ["::tlc::tile::TileDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
+def TileRotatePipelines : Pass<"tile-rotate-pipelines", "::mlir::ModuleOp"> {
+  let summary = "run explicitly staged T.Pipelined loops as TileLang's rotated schedule";
+  let description = [{
+    `T.Pipelined(n, order=[...], stage=[...])` gives statement i of the loop
+    body (its top-level statements; index arithmetic and views are not
+    statements) a stage s_i and an order o_i. TileLang's software pipeline
+    (InjectSoftwarePipeline) runs the loop as pipeline steps
+    `k = lb .. ub + S - 1`, S = max(stage): in step k the statements run in
+    ascending `order`, statement i for iteration `k - s_i` when that lies in
+    [lb, ub) (the prologue, steady state and epilogue are the steps where
+    some statements are out of range; a loop shorter than S runs only the
+    in-range instances). Buffers the loop writes are multi-versioned: with
+    `def` the lowest stage writing an allocation and `use` the highest
+    reading it, `use - def + 1` versions, one fewer when no writer ordered
+    before a reader has a lower stage than it; iteration j touches version
+    `(j - lb) mod versions`. Function parameters (global memory) have one.
+    When a later-stage statement and an earlier-stage one touch the same
+    data (an accumulator), the result is the rotated schedule's, not the
+    program order's.
+
+    This pass makes every target compute exactly that. A loop whose
+    rotated schedule provably equals its program order (each allocation
+    with one version is touched by conflicting statement pairs of the same
+    stage in their `order`, or with the later one in the next stage and
+    ordered first; each multi-versioned allocation is written whole by one
+    statement before its readers, which lie in that stage or later, and is
+    not used outside the loop) is left alone, for tile-plan-pipelines and
+    the back ends to overlap. Any other loop is rewritten as the serial
+    `tile.for` over the steps (`tile.rotated_stages = S + 1`): each
+    statement, with the index arithmetic it uses, under a `tile.if` on its
+    iteration's range, and each multi-versioned buffer as separate
+    allocations chosen by `tile.if`s on the iteration modulo the count.
+
+    Loops with only one list, a negative entry (TileLang's `group=` /
+    warp-specialisation lists) or lists of another length than the
+    statements are left alone (tile-plan-pipelines warns about them).
+    Two statements with one `order` value, a statement that uses another
+    statement's result, allocations in the body or a pre-loop view of a
+    multi-versioned buffer, in a loop that needs the rewrite, are errors at
+    the loop; the function is marked `tile.lowering_failed`.
     Runs first in the GPU lowering and before the CPU target prints.
   }];
   let dependentDialects = ["::tlc::tile::TileDialect",
