@@ -649,6 +649,14 @@ public:
   /// A shared.tmem buffer: the kernel's tensor memory address plus its
   /// first column, as `name`.
   mlir::LogicalResult emitTmemAlloc(tile::AllocOp op, llvm::StringRef name);
+  /// The tensor memory address (lane 0) of \p view and its [lanes,
+  /// columns] shape: a whole shared.tmem tile, one stage of a [stages,
+  /// lanes, columns] one (`C_tmem[w & 1, :, :]`), or a window of its
+  /// columns at a constant or run-time offset (`[:, i * 64:(i + 1) * 64]`)
+  /// that starts on a 32-bit column; an error at \p at for other views.
+  mlir::FailureOr<std::string>
+  tmemViewAddress(mlir::Value view, mlir::Operation *at,
+                  llvm::SmallVectorImpl<int64_t> &shape);
   /// T.gemm on tcgen05.mma (tile-plan-tcgen05 chose it).
   mlir::LogicalResult emitTcgen05Gemm(tile::GemmOp op);
   /// T.copy between tensor memory and a fragment (tcgen05.ld / st).

@@ -45,3 +45,14 @@ tile.func @f16_acc() {
     tile.gemm %A, %B, %C : !tile.buffer<[128, 64], f16, shared.dyn>, !tile.buffer<[64, 64], f16, shared.dyn>, !tile.buffer<[128, 64], f16, shared.tmem>
   }
 }
+
+// -----
+
+// Each stage of a [stages, lanes, columns] tile starts on a 32-bit column:
+// three f16 elements (48 bits) per stage do not fill whole columns.
+tile.func @stage_columns() {
+  tile.kernel (%bx) grid [1] threads [128] {
+    // expected-error@+1 {{each stage of a tensor memory tile of stages takes whole 32-bit columns: 3 elements of 16 bits do not}}
+    %a = tile.alloc : !tile.buffer<[2, 128, 3], f16, shared.tmem>
+  }
+}
