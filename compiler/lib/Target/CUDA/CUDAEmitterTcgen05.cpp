@@ -472,6 +472,10 @@ LogicalResult Emitter::emitTmemCopy(CopyOp op) {
   Value tmem = load ? src : dst, frag = load ? dst : src;
   if (options.minComputeCapability < 100)
     return op.emitError("a copy to or from tensor memory needs sm_100a");
+  if (isSharedScope(scopeOf(rootOf(frag))))
+    return op.emitError("T.copy between shared and tensor memory (tcgen05.cp, "
+                        "how block-scaled MMAs load their scale factors) is "
+                        "not generated yet");
   if (rootOf(frag) != frag || scopeOf(frag) != MemoryScope::Fragment)
     return op.emitError("T.copy with tensor memory: tlc copies tensor "
                         "memory to or from a whole fragment (tcgen05.ld / "
