@@ -82,16 +82,16 @@ Emitter::fragmentWindow(Value view, const FragmentInfo &frag, Operation *at) {
     if (r->lo + w.offsets[d] < 0 ||
         r->hi + w.offsets[d] + w.extents[d] > frag.shape[d]) {
       at->emitError() << "this part of the fragment starts at "
-                      << r->lo + w.offsets[d] << ".."
-                      << r->hi + w.offsets[d] << " in dimension " << d
+                      << r->lo + w.offsets[d] << ".." << r->hi + w.offsets[d]
+                      << " in dimension " << d
                       << ", so it can reach past the fragment's extent "
                       << frag.shape[d];
       return failure();
     }
   }
   for (auto [d, e] : llvm::enumerate(frag.shape))
-    w.whole = w.whole && w.isConstant(d) && w.offsets[d] == 0 &&
-              w.extents[d] == e;
+    w.whole =
+        w.whole && w.isConstant(d) && w.offsets[d] == 0 && w.extents[d] == e;
   return w;
 }
 
@@ -250,9 +250,9 @@ LogicalResult Emitter::emitFragmentCopy(CopyOp op) {
   // unit dimension of the copy (a column G[b, s0:s1, h]), the fragment's
   // last dimension is strided in memory and goes element by element.
   // A window cut inside a vector goes element by element.
-  bool vectorWindow = window->offsetMultipleOf(window->offsets.size() - 1,
-                                               vec) &&
-                      window->extents.back() % vec == 0;
+  bool vectorWindow =
+      window->offsetMultipleOf(window->offsets.size() - 1, vec) &&
+      window->extents.back() % vec == 0;
   // (Packed fp4/int4 goes element by element: vectors count bytes.)
   bool canVector = (sameType || srcFrag) && vec > 1 &&
                    !isPackedNibble(srcElem) && !isPackedNibble(dstElem) &&

@@ -35,8 +35,8 @@
 
 #include "tlc/Target/CUDA/Tcgen05Descriptor.h"
 
-#include "mlir/IR/Matchers.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/Matchers.h"
 #include "llvm/Support/Format.h"
 
 #include <numeric>
@@ -212,9 +212,9 @@ Emitter::tmemViewAddress(Value view, Operation *at,
     stride *= rootShape[d];
   }
   if (!dynamic[colDim].empty())
-    address += perCol == 1 ? " + (" + dynamic[colDim] + ")"
-                           : " + (" + dynamic[colDim] + ") / " +
-                                 std::to_string(perCol);
+    address += perCol == 1
+                   ? " + (" + dynamic[colDim] + ")"
+                   : " + (" + dynamic[colDim] + ") / " + std::to_string(perCol);
   if (constant)
     address += " + " + std::to_string(constant);
   shape.assign({viewShape[laneDim], viewShape[colDim]});
@@ -488,8 +488,8 @@ LogicalResult Emitter::emitTmemCopy(CopyOp op) {
   auto tType = cast<BufferType>(tmem.getType());
   auto fType = cast<BufferType>(frag.getType());
   auto it = fragments.find(frag);
-  if (it == fragments.end() || fType.getRank() != 2 ||
-      !fType.isStatic() || fType.getShape() != ArrayRef<int64_t>(tShape))
+  if (it == fragments.end() || fType.getRank() != 2 || !fType.isStatic() ||
+      fType.getShape() != ArrayRef<int64_t>(tShape))
     return op.emitError()
            << "T.copy with tensor memory: the fragment must be a 2-D tile of "
               "the tensor memory side's shape ["
@@ -508,7 +508,8 @@ LogicalResult Emitter::emitTmemCopy(CopyOp op) {
   if (range.lo % 128)
     return op.emitError()
            << "T.copy with tensor memory: its threads start at thread "
-           << range.lo << "; warp w reaches tensor memory lanes 32 * (w % 4) "
+           << range.lo
+           << "; warp w reaches tensor memory lanes 32 * (w % 4) "
               "onwards only, so they must start on a warpgroup (a multiple "
               "of 128)";
   Type tElem = tType.getElementType(), fElem = fType.getElementType();

@@ -175,7 +175,8 @@ struct FragmentWindow {
   }
   /// Whether dimension \p d's offset is a multiple of \p n.
   bool offsetMultipleOf(unsigned d, int64_t n) const {
-    return offsets[d] % n == 0 && (isConstant(d) || dynamicDivisors[d] % n == 0);
+    return offsets[d] % n == 0 &&
+           (isConstant(d) || dynamicDivisors[d] % n == 0);
   }
 };
 
