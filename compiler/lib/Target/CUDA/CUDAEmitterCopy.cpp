@@ -60,14 +60,14 @@ Emitter::fragmentWindow(Value view, const FragmentInfo &frag, Operation *at) {
       // A run-time offset: its expression, and the multiple it is known
       // to be of (which keeps vector copies where it is one of the vector).
       Value v = cast<Value>(o);
-      std::optional<IndexRange> range = rangeOf(v);
-      int64_t div = range ? std::max<int64_t>(range->div, 1) : 1;
+      std::optional<IndexRange> known = rangeOf(v);
+      int64_t div = known ? std::max<int64_t>(known->div, 1) : 1;
       std::string &dyn = w.dynamicOffsets[d];
       dyn = dyn.empty() ? expr(v) : dyn + " + " + expr(v);
       w.dynamicDivisors[d] = std::gcd(w.dynamicDivisors[d], div);
       std::optional<IndexRange> &sum = dynamicRanges[d];
-      if (sum && range)
-        sum = IndexRange{sum->lo + range->lo, sum->hi + range->hi, 1};
+      if (sum && known)
+        sum = IndexRange{sum->lo + known->lo, sum->hi + known->hi, 1};
       else
         sum.reset();
     }

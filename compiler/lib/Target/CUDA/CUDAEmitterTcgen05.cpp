@@ -176,9 +176,9 @@ Emitter::tmemViewAddress(Value view, Operation *at,
         continue;
       }
       Value x = cast<Value>(o);
-      std::optional<IndexRange> range = rangeOf(x);
+      std::optional<IndexRange> known = rangeOf(x);
       divisors[d] =
-          std::gcd(divisors[d], range ? std::max<int64_t>(range->div, 1) : 1);
+          std::gcd(divisors[d], known ? std::max<int64_t>(known->div, 1) : 1);
       dynamic[d] = dynamic[d].empty() ? expr(x) : dynamic[d] + " + " + expr(x);
     }
   }
@@ -205,7 +205,7 @@ Emitter::tmemViewAddress(Value view, Operation *at,
   std::string address = expr(root);
   int64_t constant = offsets[colDim] / perCol;
   int64_t stride = perStage;
-  for (int d = laneDim - 1; d >= 0; --d) {
+  for (unsigned d = laneDim; d-- > 0;) {
     constant += offsets[d] * stride;
     if (!dynamic[d].empty())
       address += " + (" + dynamic[d] + ") * " + std::to_string(stride);

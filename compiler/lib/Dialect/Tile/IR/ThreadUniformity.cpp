@@ -397,14 +397,14 @@ std::optional<ThreadRange> threadRangeOf(Operation *op, int64_t threads,
       return h.lo > r.lo && h.hi < r.hi && h.hi > h.lo;
     });
   };
-  Interval main{range.lo, range.hi};
-  if (!subtractHoles(main)) {
+  Interval narrowed{range.lo, range.hi};
+  if (!subtractHoles(narrowed)) {
     if (unrecognised)
       *unrecognised = range.condition;
     return std::nullopt;
   }
-  range.lo = main.lo;
-  range.hi = main.hi;
+  range.lo = narrowed.lo;
+  range.hi = narrowed.hi;
   if (range.hi < range.lo)
     range.hi = range.lo;
   for (Interval a : alternatives) {
