@@ -20,6 +20,8 @@
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Matchers.h"
 
+#include <numeric>
+
 using namespace mlir;
 using namespace tlc;
 using namespace tlc::tile;
@@ -34,6 +36,11 @@ FailureOr<FragmentWindow>
 Emitter::fragmentWindow(Value view, const FragmentInfo &frag, Operation *at) {
   FragmentWindow w;
   w.offsets.assign(frag.shape.size(), 0);
+  w.dynamicOffsets.assign(frag.shape.size(), "");
+  w.dynamicDivisors.assign(frag.shape.size(), 0);
+  // Per dimension, the interval of the run-time offset where it is known.
+  SmallVector<std::optional<IndexRange>> dynamicRanges(frag.shape.size(),
+                                                       IndexRange{0, 0, 1});
   auto type = cast<BufferType>(view.getType());
   for (unsigned d = 0; d < type.getRank(); ++d) {
     if (!type.getDim(d).isStatic()) {
@@ -46,19 +53,45 @@ Emitter::fragmentWindow(Value view, const FragmentInfo &frag, Operation *at) {
   }
   while (auto region = view.getDefiningOp<RegionOp>()) {
     for (auto [d, o] : llvm::enumerate(region.getMixedOffsets())) {
-      std::optional<int64_t> c = getConstantIntValue(o);
-      if (!c) {
-        at->emitError() << "the " << lang.name
-                        << " target copies parts of a fragment at constant "
-                           "offsets only";
-        return failure();
+      if (std::optional<int64_t> c = getConstantIntValue(o)) {
+        w.offsets[d] += *c;
+        continue;
       }
-      w.offsets[d] += *c;
+      // A run-time offset: its expression, and the multiple it is known
+      // to be of (which keeps vector copies where it is one of the vector).
+      Value v = cast<Value>(o);
+      std::optional<IndexRange> known = rangeOf(v);
+      int64_t div = known ? std::max<int64_t>(known->div, 1) : 1;
+      std::string &dyn = w.dynamicOffsets[d];
+      dyn = dyn.empty() ? expr(v) : dyn + " + " + expr(v);
+      w.dynamicDivisors[d] = std::gcd(w.dynamicDivisors[d], div);
+      std::optional<IndexRange> &sum = dynamicRanges[d];
+      if (sum && known)
+        sum = IndexRange{sum->lo + known->lo, sum->hi + known->hi, 1};
+      else
+        sum.reset();
     }
     view = region.getSource();
   }
+  // A run-time window known to reach past the fragment is an error (the
+  // registers outside would silently not be copied).
+  for (unsigned d = 0; d < frag.shape.size(); ++d) {
+    const std::optional<IndexRange> &r = dynamicRanges[d];
+    if (w.isConstant(d) || !r)
+      continue;
+    if (r->lo + w.offsets[d] < 0 ||
+        r->hi + w.offsets[d] + w.extents[d] > frag.shape[d]) {
+      at->emitError() << "this part of the fragment starts at "
+                      << r->lo + w.offsets[d] << ".." << r->hi + w.offsets[d]
+                      << " in dimension " << d
+                      << ", so it can reach past the fragment's extent "
+                      << frag.shape[d];
+      return failure();
+    }
+  }
   for (auto [d, e] : llvm::enumerate(frag.shape))
-    w.whole = w.whole && w.offsets[d] == 0 && w.extents[d] == e;
+    w.whole =
+        w.whole && w.isConstant(d) && w.offsets[d] == 0 && w.extents[d] == e;
   return w;
 }
 
@@ -218,7 +251,8 @@ LogicalResult Emitter::emitFragmentCopy(CopyOp op) {
   // last dimension is strided in memory and goes element by element.
   // A window cut inside a vector goes element by element.
   bool vectorWindow =
-      window->offsets.back() % vec == 0 && window->extents.back() % vec == 0;
+      window->offsetMultipleOf(window->offsets.size() - 1, vec) &&
+      window->extents.back() % vec == 0;
   // (Packed fp4/int4 goes element by element: vectors count bytes.)
   bool canVector = (sameType || srcFrag) && vec > 1 &&
                    !isPackedNibble(srcElem) && !isPackedNibble(dstElem) &&
@@ -246,12 +280,20 @@ LogicalResult Emitter::emitFragmentCopy(CopyOp op) {
   auto outside = [&](StringRef e) {
     SmallVector<std::string> conds;
     for (auto [d, c] : llvm::enumerate(coords)) {
-      int64_t lo = window->offsets[d], hi = lo + window->extents[d];
-      if (lo == 0 && hi == frag.shape[d])
-        continue;
       std::string at = c;
       if (d == last && !e.empty())
         at = "(" + c + " + " + e.str() + ")";
+      if (!window->isConstant(d)) {
+        // A run-time window: both ends checked.
+        std::string lo = window->offset(d);
+        conds.push_back(at + " < " + lo);
+        conds.push_back(at + " >= " + lo + " + " +
+                        std::to_string(window->extents[d]));
+        continue;
+      }
+      int64_t lo = window->offsets[d], hi = lo + window->extents[d];
+      if (lo == 0 && hi == frag.shape[d])
+        continue;
       if (lo > 0)
         conds.push_back(at + " < " + std::to_string(lo));
       if (hi < frag.shape[d])
@@ -274,10 +316,10 @@ LogicalResult Emitter::emitFragmentCopy(CopyOp op) {
         continue;
       memRanges[memDims[k]] =
           d == last ? IndexRange{0, e - vec, vec} : IndexRange{0, e - 1, 1};
-      memIdx[memDims[k++]] = window->offsets[d] == 0
-                                 ? coords[d]
-                                 : "(" + coords[d] + " - " +
-                                       std::to_string(window->offsets[d]) + ")";
+      memIdx[memDims[k++]] =
+          window->isConstant(d) && window->offsets[d] == 0
+              ? coords[d]
+              : "(" + coords[d] + " - " + window->offset(d) + ")";
     }
   }
   auto elementAt = [&](StringRef e) -> FailureOr<std::pair<std::string, std::string>> {

@@ -35,8 +35,11 @@
 
 #include "tlc/Target/CUDA/Tcgen05Descriptor.h"
 
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Matchers.h"
 #include "llvm/Support/Format.h"
+
+#include <numeric>
 
 using namespace mlir;
 using namespace tlc;
@@ -144,6 +147,80 @@ LogicalResult Emitter::emitTmemAlloc(AllocOp op, StringRef name) {
   return success();
 }
 
+FailureOr<std::string>
+Emitter::tmemViewAddress(Value view, Operation *at,
+                         SmallVectorImpl<int64_t> &shape) {
+  Value root = rootOf(view);
+  auto rootType = cast<BufferType>(root.getType());
+  auto viewType = cast<BufferType>(view.getType());
+  unsigned rank = rootType.getRank();
+  auto refuse = [&](const Twine &why) {
+    at->emitError() << "tensor memory view: " << why;
+    return failure();
+  };
+  if (rank < 2 || viewType.getRank() != rank || !viewType.isStatic() ||
+      !rootType.isStatic())
+    return refuse("tlc takes a whole static tile, one stage of a [stages, "
+                  "lanes, columns] tile, or a window of its columns");
+  // Per dimension: the constant part of the offset, the run-time parts and
+  // the multiple they are known to be of.
+  SmallVector<int64_t> offsets(rank, 0), divisors(rank, 0);
+  SmallVector<std::string> dynamic(rank);
+  for (Value v = view; auto region = v.getDefiningOp<RegionOp>();
+       v = region.getSource()) {
+    if (cast<BufferType>(region.getSource().getType()).getRank() != rank)
+      return refuse("a view that drops dimensions");
+    for (auto [d, o] : llvm::enumerate(region.getMixedOffsets())) {
+      if (std::optional<int64_t> c = getConstantIntValue(o)) {
+        offsets[d] += *c;
+        continue;
+      }
+      Value x = cast<Value>(o);
+      std::optional<IndexRange> known = rangeOf(x);
+      divisors[d] =
+          std::gcd(divisors[d], known ? std::max<int64_t>(known->div, 1) : 1);
+      dynamic[d] = dynamic[d].empty() ? expr(x) : dynamic[d] + " + " + expr(x);
+    }
+  }
+  ArrayRef<int64_t> rootShape = rootType.getShape(),
+                    viewShape = viewType.getShape();
+  unsigned laneDim = rank - 2, colDim = rank - 1;
+  if (viewShape[laneDim] != rootShape[laneDim] || offsets[laneDim] != 0 ||
+      !dynamic[laneDim].empty())
+    return refuse("tcgen05.ld / st / mma take all " +
+                  Twine(rootShape[laneDim]) + " lanes of the tile");
+  for (unsigned d = 0; d < laneDim; ++d)
+    if (viewShape[d] != 1)
+      return refuse("one stage at a time of a [stages, lanes, columns] tile");
+  int64_t bits = getElementStorageBytes(rootType.getElementType()) * 8;
+  int64_t perCol = 32 / bits; // elements per 32-bit column
+  if (bits > 32 || offsets[colDim] % perCol ||
+      (!dynamic[colDim].empty() && divisors[colDim] % perCol))
+    return refuse("a window of columns must start on a 32-bit column (a "
+                  "multiple of " +
+                  Twine(perCol) + " elements of " + Twine(bits) + " bits)");
+  int64_t perStage = rootShape[colDim] * bits / 32;
+  // Column of the view: stages (row-major over the leading dimensions)
+  // times the columns of one, plus the window's column.
+  std::string address = expr(root);
+  int64_t constant = offsets[colDim] / perCol;
+  int64_t stride = perStage;
+  for (unsigned d = laneDim; d-- > 0;) {
+    constant += offsets[d] * stride;
+    if (!dynamic[d].empty())
+      address += " + (" + dynamic[d] + ") * " + std::to_string(stride);
+    stride *= rootShape[d];
+  }
+  if (!dynamic[colDim].empty())
+    address += perCol == 1
+                   ? " + (" + dynamic[colDim] + ")"
+                   : " + (" + dynamic[colDim] + ") / " + std::to_string(perCol);
+  if (constant)
+    address += " + " + std::to_string(constant);
+  shape.assign({viewShape[laneDim], viewShape[colDim]});
+  return address == expr(root) ? address : "(" + address + ")";
+}
+
 bool cuda_detail::isTcgen05Gemm(GemmOp op) {
   auto instr = op->getAttrOfType<StringAttr>("tile.instr");
   return instr && instr.getValue() == "tcgen05";
@@ -203,11 +280,14 @@ LogicalResult Emitter::emitTcgen05Gemm(GemmOp op) {
   bool pair = op->hasAttr("tile.use_2cta");
   Value aRoot = rootOf(op.getA()), bRoot = rootOf(op.getB()), c = op.getC();
   auto aType = cast<BufferType>(aRoot.getType());
-  auto cType = cast<BufferType>(c.getType());
-  if ((aType.getScope() == MemoryScope::TensorMemory && aRoot != op.getA()) ||
-      rootOf(c) != c)
-    return op.emitError("T.gemm (tcgen05): tensor memory operands must be "
-                        "whole buffers");
+  if (aType.getScope() == MemoryScope::TensorMemory && aRoot != op.getA())
+    return op.emitError("T.gemm (tcgen05): an A operand in tensor memory "
+                        "must be a whole buffer");
+  // D: a whole tile or one stage of a [stages, lanes, columns] one.
+  SmallVector<int64_t> cShape;
+  FailureOr<std::string> dBase = tmemViewAddress(c, op, cShape);
+  if (failed(dBase))
+    return failure();
   // A shared operand is a whole tile: its buffer, or one [rows, cols] tile
   // of it selected by the leading dimensions (a pipeline stage), whose
   // first element the descriptor starts at.
@@ -235,7 +315,7 @@ LogicalResult Emitter::emitTcgen05Gemm(GemmOp op) {
     return op.emitError() << "T.gemm (tcgen05): "
                           << llvm::toString(kind.takeError());
   int64_t kStep = getTcgen05InstrK(*kind);
-  int64_t m = cType.getShape()[0], n = cType.getShape()[1];
+  int64_t m = cShape[0], n = cShape[1];
   auto aShape = aType.getShape();
   int64_t k = transA ? aShape[aShape.size() - 2] : aShape.back();
   if (k % kStep)
@@ -322,7 +402,7 @@ LogicalResult Emitter::emitTcgen05Gemm(GemmOp op) {
       if (failed(bStart))
         return failure();
       std::string accumulate = kk == 0 ? firstAccumulate : "1u";
-      std::string d = expr(c) + " + " + std::to_string(ch * nInstr);
+      std::string d = *dBase + " + " + std::to_string(ch * nInstr);
       std::string bArg = bDesc + " + " + std::to_string(*bStart / 16);
       if (aInTmem) {
         // A in tensor memory: lane = row, K packed into 32-bit columns.
@@ -392,24 +472,46 @@ LogicalResult Emitter::emitTmemCopy(CopyOp op) {
   Value tmem = load ? src : dst, frag = load ? dst : src;
   if (options.minComputeCapability < 100)
     return op.emitError("a copy to or from tensor memory needs sm_100a");
-  if (rootOf(tmem) != tmem || rootOf(frag) != frag ||
-      scopeOf(frag) != MemoryScope::Fragment)
-    return op.emitError("T.copy with tensor memory: tlc copies a whole "
-                        "tensor memory tile to or from a whole fragment "
-                        "(tcgen05.ld / tcgen05.st)");
+  if (isSharedScope(scopeOf(rootOf(frag))))
+    return op.emitError("T.copy between shared and tensor memory (tcgen05.cp, "
+                        "how block-scaled MMAs load their scale factors) is "
+                        "not generated yet");
+  if (rootOf(frag) != frag || scopeOf(frag) != MemoryScope::Fragment)
+    return op.emitError("T.copy with tensor memory: tlc copies tensor "
+                        "memory to or from a whole fragment (tcgen05.ld / "
+                        "tcgen05.st)");
+  // The tensor memory side: a whole tile, a stage, a window of columns.
+  SmallVector<int64_t> tShape;
+  FailureOr<std::string> tAddress = tmemViewAddress(tmem, op, tShape);
+  if (failed(tAddress))
+    return failure();
   auto tType = cast<BufferType>(tmem.getType());
   auto fType = cast<BufferType>(frag.getType());
   auto it = fragments.find(frag);
-  if (it == fragments.end() || tType.getRank() != 2 || fType.getRank() != 2)
-    return op.emitError("T.copy with tensor memory: 2-D tiles only");
+  if (it == fragments.end() || fType.getRank() != 2 || !fType.isStatic() ||
+      fType.getShape() != ArrayRef<int64_t>(tShape))
+    return op.emitError()
+           << "T.copy with tensor memory: the fragment must be a 2-D tile of "
+              "the tensor memory side's shape ["
+           << tShape[0] << ", " << tShape[1] << "]";
   const FragmentInfo &F = it->second;
-  int64_t rows = tType.getShape()[0], cols = tType.getShape()[1];
+  int64_t rows = tShape[0], cols = tShape[1];
   if (rows != numThreads || numThreads % 128)
     return op.emitError()
            << "T.copy with tensor memory: tcgen05.ld/st .32x32b gives "
               "thread r of a warpgroup lane r, so the copy's "
            << numThreads << " threads must be the tile's " << rows
            << " rows, 128 of them";
+  // Warp w of the block reaches lanes 32 * (w % 4) onwards only (the
+  // tcgen05.ld / st data path): the copy's warps are the lanes' when its
+  // threads start on a warpgroup.
+  if (range.lo % 128)
+    return op.emitError()
+           << "T.copy with tensor memory: its threads start at thread "
+           << range.lo
+           << "; warp w reaches tensor memory lanes 32 * (w % 4) "
+              "onwards only, so they must start on a warpgroup (a multiple "
+              "of 128)";
   Type tElem = tType.getElementType(), fElem = fType.getElementType();
   int64_t tBits = getElementStorageBytes(tElem) * 8;
   if (tBits != 32 && tBits != 16)
@@ -452,7 +554,7 @@ LogicalResult Emitter::emitTmemCopy(CopyOp op) {
   anyTcgen05 = true;
   open("");
   std::string taddr = fresh("taddr"), regs = fresh("cells");
-  line("const uint32_t " + taddr + " = " + expr(tmem) +
+  line("const uint32_t " + taddr + " = " + *tAddress +
        " + ((uint32_t)(tid & ~31) << 16);  // this warp's 32 lanes");
   line("uint32_t " + regs + "[8];");
   auto element = [&](int64_t j) {

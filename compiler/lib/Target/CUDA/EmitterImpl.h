@@ -152,11 +152,32 @@ struct FragmentInfo {
 /// analysis of IndexIntervals.h).
 using IndexRange = tile::IndexInterval;
 
-/// The part of a fragment a T.copy touches: a tile.region of it at
-/// constant offsets, or the whole fragment.
+/// The part of a fragment a T.copy touches: a tile.region of it, or the
+/// whole fragment. An offset is a constant plus, where the region starts at
+/// a run-time value (`C_local[:, i * 64 : (i + 1) * 64]` in a loop), a C++
+/// expression.
 struct FragmentWindow {
   llvm::SmallVector<int64_t> offsets, extents;
+  /// Per dimension, the run-time part of the offset ("" when constant) and
+  /// the multiple it is known to be of.
+  llvm::SmallVector<std::string> dynamicOffsets;
+  llvm::SmallVector<int64_t> dynamicDivisors;
   bool whole = true;
+  /// Whether dimension \p d's offset is a constant.
+  bool isConstant(unsigned d) const { return dynamicOffsets[d].empty(); }
+  /// The offset of dimension \p d as a C++ expression.
+  std::string offset(unsigned d) const {
+    if (isConstant(d))
+      return std::to_string(offsets[d]);
+    if (offsets[d] == 0)
+      return "(" + dynamicOffsets[d] + ")";
+    return "(" + dynamicOffsets[d] + " + " + std::to_string(offsets[d]) + ")";
+  }
+  /// Whether dimension \p d's offset is a multiple of \p n.
+  bool offsetMultipleOf(unsigned d, int64_t n) const {
+    return offsets[d] % n == 0 &&
+           (isConstant(d) || dynamicDivisors[d] % n == 0);
+  }
 };
 
 /// A buffer access resolved to its allocation or parameter.
@@ -385,7 +406,7 @@ public:
   /// Copies between a fragment and memory or another fragment.
   mlir::LogicalResult emitFragmentCopy(tile::CopyOp op);
   /// The window of \p frag that \p view (the fragment or a tile.region of
-  /// it) covers; an error at \p at where offsets are not constant.
+  /// it) covers, at constant or run-time offsets.
   mlir::FailureOr<FragmentWindow> fragmentWindow(mlir::Value view,
                                                  const FragmentInfo &frag,
                                                  mlir::Operation *at);
@@ -629,6 +650,14 @@ public:
   /// A shared.tmem buffer: the kernel's tensor memory address plus its
   /// first column, as `name`.
   mlir::LogicalResult emitTmemAlloc(tile::AllocOp op, llvm::StringRef name);
+  /// The tensor memory address (lane 0) of \p view and its [lanes,
+  /// columns] shape: a whole shared.tmem tile, one stage of a [stages,
+  /// lanes, columns] one (`C_tmem[w & 1, :, :]`), or a window of its
+  /// columns at a constant or run-time offset (`[:, i * 64:(i + 1) * 64]`)
+  /// that starts on a 32-bit column; an error at \p at for other views.
+  mlir::FailureOr<std::string>
+  tmemViewAddress(mlir::Value view, mlir::Operation *at,
+                  llvm::SmallVectorImpl<int64_t> &shape);
   /// T.gemm on tcgen05.mma (tile-plan-tcgen05 chose it).
   mlir::LogicalResult emitTcgen05Gemm(tile::GemmOp op);
   /// T.copy between tensor memory and a fragment (tcgen05.ld / st).

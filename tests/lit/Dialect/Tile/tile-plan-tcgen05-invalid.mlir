@@ -45,3 +45,28 @@ tile.func @f16_acc() {
     tile.gemm %A, %B, %C : !tile.buffer<[128, 64], f16, shared.dyn>, !tile.buffer<[64, 64], f16, shared.dyn>, !tile.buffer<[128, 64], f16, shared.tmem>
   }
 }
+
+// -----
+
+// Each stage of a [stages, lanes, columns] tile starts on a 32-bit column:
+// three f16 elements (48 bits) per stage do not fill whole columns.
+tile.func @stage_columns() {
+  tile.kernel (%bx) grid [1] threads [128] {
+    // expected-error@+1 {{each stage of a tensor memory tile of stages takes whole 32-bit columns: 3 elements of 16 bits do not}}
+    %a = tile.alloc : !tile.buffer<[2, 128, 3], f16, shared.tmem>
+  }
+}
+
+// -----
+
+// fp4 operands: kind::f8f6f4 reads them 16 elements to 16 bytes, which
+// tlc's packed shared fp4 tiles are not.
+tile.func @fp4() {
+  tile.kernel (%bx) grid [1] threads [128] {
+    %A = tile.alloc : !tile.buffer<[128, 128], f4E2M1FN, shared.dyn>
+    %B = tile.alloc : !tile.buffer<[64, 128], f4E2M1FN, shared.dyn>
+    %C = tile.alloc : !tile.buffer<[128, 64], f32, shared.tmem>
+    // expected-error@+1 {{T.gemm into tensor memory (tcgen05.mma): fp4 (e2m1) operands are not generated yet: kind::f8f6f4 reads them from shared memory 16 elements to 16 bytes (8 bytes of padding after each 8), and tlc stores fp4 tiles packed}}
+    tile.gemm %A, %B, %C {transpose_b} : !tile.buffer<[128, 128], f4E2M1FN, shared.dyn>, !tile.buffer<[64, 128], f4E2M1FN, shared.dyn>, !tile.buffer<[128, 64], f32, shared.tmem>
+  }
+}

@@ -57,3 +57,21 @@ tile.func @small() {
     %S = tile.alloc : !tile.buffer<[128, 16], f32, shared.tmem>
   }
 }
+
+// Two stages of an f32 [128, 128] accumulator ([stages, lanes, columns],
+// the clc persistent GEMM's C_tmem): the lanes are the second-to-last
+// dimension, the stages side by side, 2 x 128 = 256 columns; a gemm into
+// one stage (`C_tmem[w & 1, :, :]`) is a tcgen05.mma.
+// CHECK-LABEL: tile.func @stages
+// CHECK: tile.kernel {{.*}} attributes {tile.tmem_alloc_cols = 256 : i64}
+// CHECK: tile.alloc {tile.tmem_col = 0 : i64, tile.tmem_cols = 256 : i64} : !tile.buffer<[2, 128, 128], f32, shared.tmem>
+// CHECK: tile.gemm {{.*}} {tile.instr = "tcgen05", transpose_b}
+tile.func @stages(%w: index) {
+  tile.kernel (%bx) grid [1] threads [128] {
+    %A = tile.alloc : !tile.buffer<[128, 64], bf16, shared.dyn>
+    %B = tile.alloc : !tile.buffer<[128, 64], bf16, shared.dyn>
+    %C = tile.alloc : !tile.buffer<[2, 128, 128], f32, shared.tmem>
+    %S = tile.region %C[%w, 0, 0] : !tile.buffer<[2, 128, 128], f32, shared.tmem> to !tile.buffer<[1, 128, 128], f32, shared.tmem>
+    tile.gemm %A, %B, %S {transpose_b} : !tile.buffer<[128, 64], bf16, shared.dyn>, !tile.buffer<[128, 64], bf16, shared.dyn>, !tile.buffer<[1, 128, 128], f32, shared.tmem>
+  }
+}

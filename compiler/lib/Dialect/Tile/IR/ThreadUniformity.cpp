@@ -319,6 +319,9 @@ std::optional<ThreadRange> threadRangeOf(Operation *op, int64_t threads,
   // Where a branch's threads depend on a block-uniform value, the range
   // under each of its values; the op has a range when they all agree.
   SmallVector<Interval, 2> alternatives;
+  // Intervals of threads the else branches of two-sided conditions leave
+  // out.
+  SmallVector<Interval, 2> holes;
   Operation *child = op;
   for (Operation *p = op->getParentOp(); p && !isa<KernelOp>(p);
        child = p, p = p->getParentOp()) {
@@ -331,6 +334,18 @@ std::optional<ThreadRange> threadRangeOf(Operation *op, int64_t threads,
     std::optional<std::pair<Interval, Interval>> either;
     if (!in && inElse)
       either = uniformConjunctElse(ifOp.getCondition(), threads);
+    if (!in && !either && inElse) {
+      // The else branch of `64 <= tx < 96`: every thread but an interval
+      // inside the block, subtracted once the conditions around it have
+      // narrowed the range (`elif 128 <= tx < 256` after it).
+      if (std::optional<Interval> hole =
+              conditionInterval(ifOp.getCondition(), false, threads)) {
+        holes.push_back(*hole);
+        if (!range.condition)
+          range.condition = p;
+        continue;
+      }
+    }
     if (!in && !either) {
       if (unrecognised)
         *unrecognised = p;
@@ -359,9 +374,45 @@ std::optional<ThreadRange> threadRangeOf(Operation *op, int64_t threads,
     if (alt)
       alternatives.push_back(*alt);
   }
+  // Each range less the holes: one interval where every hole cuts an end
+  // off it (or misses it); two pieces are no range.
+  auto subtractHoles = [&](Interval &r) {
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (const Interval &h : holes) {
+        if (h.hi <= h.lo || h.hi <= r.lo || h.lo >= r.hi)
+          continue;
+        if (h.lo <= r.lo) {
+          r.lo = h.hi;
+          changed = true;
+        } else if (h.hi >= r.hi) {
+          r.hi = h.lo;
+          changed = true;
+        }
+      }
+      if (r.hi <= r.lo)
+        return true;
+    }
+    return llvm::none_of(holes, [&](const Interval &h) {
+      return h.lo > r.lo && h.hi < r.hi && h.hi > h.lo;
+    });
+  };
+  Interval narrowed{range.lo, range.hi};
+  if (!subtractHoles(narrowed)) {
+    if (unrecognised)
+      *unrecognised = range.condition;
+    return std::nullopt;
+  }
+  range.lo = narrowed.lo;
+  range.hi = narrowed.hi;
   if (range.hi < range.lo)
     range.hi = range.lo;
   for (Interval a : alternatives) {
+    if (!subtractHoles(a)) {
+      if (unrecognised)
+        *unrecognised = range.condition;
+      return std::nullopt;
+    }
     if (a.hi < a.lo)
       a.hi = a.lo;
     if (a.lo != range.lo || a.hi != range.hi) {

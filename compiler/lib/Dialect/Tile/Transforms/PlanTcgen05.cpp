@@ -98,12 +98,17 @@ static std::string whyNotTcgen05(GemmOp gemm) {
   Type ab = a.getElementType();
   bool is16 = ab.isF16() || ab.isBF16();
   bool isFp8 = isa<Float8E4M3FNType, Float8E5M2Type>(ab);
+  if (isa<Float4E2M1FNType>(ab) || isa<Float4E2M1FNType>(b.getElementType()))
+    return "fp4 (e2m1) operands are not generated yet: kind::f8f6f4 reads "
+           "them from shared memory 16 elements to 16 bytes (8 bytes of "
+           "padding after each 8), and tlc stores fp4 tiles packed";
   if (!(is16 || isFp8) || b.getElementType() != ab ||
       !c.getElementType().isF32())
     return "f16/bf16 or e4m3/e5m2 operands with an f32 accumulator only";
-  if (!c.isStatic() || !gemm.getC().getDefiningOp<AllocOp>() ||
+  if (!c.isStatic() || !wholeTileAlloc(gemm.getC()) ||
       matrixShape(c).size() != 2)
-    return "the accumulator must be a whole static tensor memory tile";
+    return "the accumulator must be a whole static tensor memory tile (or "
+           "one stage of a [stages, lanes, columns] one)";
   int64_t rows = matrixShape(c)[0];
   if (rows != kTmemLanes)
     return "the accumulator has " + std::to_string(rows) +
@@ -130,13 +135,17 @@ static std::string whyNotTcgen05(GemmOp gemm) {
   return "";
 }
 
-/// The 32-bit columns a tensor memory tile of type \p t takes.
+/// The 32-bit columns a tensor memory tile of type \p t takes: its
+/// second-to-last dimension is the lanes, the last one packed into
+/// columns, and leading dimensions (`[stages, lanes, cols]`) are that many
+/// such tiles side by side.
 static int64_t tmemColumns(BufferType t) {
-  int64_t perLane = 1;
-  for (int64_t e : t.getShape().drop_front())
-    perLane *= e;
   int64_t bits = getElementStorageBytes(t.getElementType()) * 8;
-  return llvm::divideCeil(perLane * bits, 32);
+  int64_t perStage = llvm::divideCeil(t.getShape().back() * bits, 32);
+  int64_t stages = 1;
+  for (int64_t e : t.getShape().drop_back(2))
+    stages *= e;
+  return stages * perStage;
 }
 
 SmallVector<std::pair<AllocOp, int64_t>>
@@ -177,10 +186,21 @@ struct TilePlanTcgen05Pass final
       auto t = cast<BufferType>(alloc.getType());
       if (t.getScope() != MemoryScope::TensorMemory)
         return;
-      if (!t.isStatic() || t.getRank() < 2 || t.getShape()[0] > kTmemLanes) {
+      if (!t.isStatic() || t.getRank() < 2 ||
+          t.getShape()[t.getRank() - 2] > kTmemLanes) {
         alloc.emitError() << "tensor memory has " << kTmemLanes
-                          << " lanes: a shared.tmem tile is [lanes <= "
-                          << kTmemLanes << ", columns...] of static shape";
+                          << " lanes: a shared.tmem tile is [stages..., "
+                             "lanes <= "
+                          << kTmemLanes << ", columns] of static shape";
+        ok = false;
+        return;
+      }
+      int64_t bits = getElementStorageBytes(t.getElementType()) * 8;
+      if (t.getRank() > 2 && t.getShape().back() * bits % 32) {
+        alloc.emitError() << "each stage of a tensor memory tile of stages "
+                             "takes whole 32-bit columns: "
+                          << t.getShape().back() << " elements of " << bits
+                          << " bits do not";
         ok = false;
         return;
       }

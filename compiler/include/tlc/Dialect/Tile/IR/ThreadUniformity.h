@@ -38,8 +38,10 @@ bool mayVaryAcrossThreads(mlir::Value v);
 /// The threads [lo, hi) of a block that run an operation: the whole block,
 /// or the range that `T.ws(g, ...)` (contiguous warp groups of 128 threads)
 /// or conditions `tx < c`, `tx >= c` (their else branches, and `and`s of
-/// them) on threadIdx.x select. TileLang lays out and partitions a tile
-/// operation for the threads of its range.
+/// them) on threadIdx.x select. The else branch of a two-sided condition
+/// (`64 <= tx < 96`) leaves two intervals; it has a range where conditions
+/// inside it keep one (`elif 128 <= tx < 256`). TileLang lays out and
+/// partitions a tile operation for the threads of its range.
 struct ThreadRange {
   int64_t lo = 0, hi = 0;
   /// The innermost condition on the thread index that narrowed the range
