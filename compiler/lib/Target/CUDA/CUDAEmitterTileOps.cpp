@@ -553,8 +553,7 @@ LogicalResult Emitter::emitParallel(ParallelOp op) {
         return failure();
       std::string slot = fresh("v");
       line("alignas(" + std::to_string(width * getElementStorageBytes(elem)) +
-           ") " +
-           *st + " " + slot + "[" + vec + "];");
+           ") " + *st + " " + slot + "[" + vec + "];");
       vectorSlot[s] = slot + "[" + reg + " - " + group + "]";
     }
     line("#pragma unroll");
@@ -692,10 +691,9 @@ LogicalResult Emitter::emitParallel(ParallelOp op) {
       Type elem = cast<BufferType>(s.getBuffer().getType()).getElementType();
       std::string slot = vectorSlot[s];
       slot = slot.substr(0, slot.find('['));
-      std::string stmt =
-          ns + "copyVector<" +
-          std::to_string(width * getElementStorageBytes(elem)) + ">(" +
-          a->address + ", " + slot + ");";
+      std::string stmt = ns + "copyVector<" +
+                         std::to_string(width * getElementStorageBytes(elem)) +
+                         ">(" + a->address + ", " + slot + ");";
       line(loop->repMask ? "if (" + loop->oneReplica() + ") " + stmt : stmt);
       vectorSlot.erase(s);
     }

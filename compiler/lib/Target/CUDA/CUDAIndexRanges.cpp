@@ -43,8 +43,8 @@ bool Emitter::provenAligned(const RootAccess &access, int64_t vec) {
       if (r && r->div == 0 && r->lo == 0)
         continue;
       int64_t div = r ? r->div : 1;
-      if (!st || !(div == 0 || (*st)[d] % vec == 0 ||
-                   (div * (*st)[d]) % vec == 0))
+      if (!st ||
+          !(div == 0 || (*st)[d] % vec == 0 || (div * (*st)[d]) % vec == 0))
         return false;
     }
     return hasUnitInnerStride(access.root);

@@ -62,7 +62,7 @@ Emitter::parallelVectorStores(ParallelOp op, const FragmentInfo *loop,
     return failure();
   ParallelPlan plan = *planned ? std::move(**planned) : chooseParallelPlan(op);
   SmallVector<AccessVector> vectors;
-  if (areVectorsPlanned(op->getParentOfType<KernelOp>())) {
+  if (areVectorsPlanned(op)) {
     FailureOr<SmallVector<AccessVector>> recorded = getParallelVectors(op);
     if (failed(recorded))
       return failure();
@@ -95,9 +95,8 @@ Emitter::parallelVectorStores(ParallelOp op, const FragmentInfo *loop,
                                   " consecutive elements in consecutive "
                                   "registers; vectors of " +
                                   Twine(v.width) + " do not divide them");
-    std::string why = checkParallelVector(op, v, plan, loop->shape,
-                                          lang.isHip(), sharedStorage,
-                                          intervals);
+    std::string why = checkParallelVector(
+        op, v, plan, loop->shape, lang.isHip(), sharedStorage, intervals);
     if (!why.empty())
       return refuse(v.access, why);
     // And this printer's own addressing proves it.

@@ -6,7 +6,7 @@
 // stores of Target/HIP/Inputs/epilogue_store.py are planned on HIP, 4
 // elements a vector (a lane of the 32x32 C layout holds runs of 4
 // columns), except in the loop whose body reads the tile (k_acc, last);
-// on CUDA nothing is vectorised, but the kernels are planned. (tile.copy's
+// on CUDA nothing is vectorised, but the module is planned. (tile.copy's
 // own tile.vec is tile-plan-copies'.)
 // RUN: tlc-build --emit=lowered --target=hip:gfx942 %S/../../Target/HIP/Inputs/epilogue_store.py | FileCheck %s --check-prefix=EPI
 // RUN: tlc-build --emit=lowered --target=cuda:sm_80 %S/../../Target/HIP/Inputs/epilogue_store.py | FileCheck %s --check-prefix=EPICUDA
@@ -25,11 +25,11 @@
 // in consecutive registers: an f32 store of each run is one 16-byte
 // vector, proven aligned (rows of 64 elements, loop variable j on the
 // fragment's last dimension over multiples of 4).
+// CHECK: module attributes {tile.vectors_planned}
 // CHECK-LABEL: tile.func @mfma_epilogue
-// CHECK: tile.kernel {{.*}}tile.vectors_planned
 // CHECK: tile.store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] {tile.vec = 4 : i64, tile.vec_aligned} : !tile.buffer<[64, 64], f32, shared.dyn>
+// CUDA: module attributes {tile.vectors_planned}
 // CUDA-LABEL: tile.func @mfma_epilogue
-// CUDA: tile.kernel {{.*}}tile.vectors_planned
 tile.func @mfma_epilogue() {
   tile.kernel (%bx) grid [1] threads [256] {
     %C_s = tile.alloc : !tile.buffer<[64, 64], f32, shared.dyn>
@@ -124,7 +124,6 @@ tile.func @element_stores(%G: !tile.buffer<[64, 64], f32, global>, %p: i1) {
 // one element a run (the 32x32 layout's rows, i on the registers): element
 // stores.
 // CHECK-LABEL: tile.func @no_runs
-// CHECK: tile.vectors_planned
 // CHECK-NOT: tile.vec =
 tile.func @no_runs() {
   tile.kernel (%bx) grid [1] threads [256] {

@@ -60,9 +60,12 @@ bool tlc::tile::isProvenAligned(BufferType rootType,
     int64_t div = r ? r->div : 1;
     return div == 0 || (stride % width == 0) || ((div * stride) % width == 0);
   };
-  int64_t rowLen = rootType.getShape().back();
+  if (storage && storage->kind != SharedStorage::Kind::Linear &&
+      rootType.getRank() == 0)
+    return false;
   if (storage && storage->kind == SharedStorage::Kind::LdsSwizzle) {
     // Runs of storage->lds.vec elements stay contiguous and in place.
+    int64_t rowLen = rootType.getShape().back();
     return storage->lds.vec % width == 0 && rowLen % width == 0 &&
            divides(rank - 1, 1);
   }
@@ -70,6 +73,7 @@ bool tlc::tile::isProvenAligned(BufferType rootType,
     // A row swizzle (or its panels) permutes 16-byte chunks of a row and
     // keeps the offset inside a chunk: aligned when the column is and the
     // vector fits a chunk.
+    int64_t rowLen = rootType.getShape().back();
     int64_t bytes = getElementStorageBytes(rootType.getElementType());
     return width * bytes <= 16 && rowLen % width == 0 && divides(rank - 1, 1);
   }
@@ -79,6 +83,8 @@ bool tlc::tile::isProvenAligned(BufferType rootType,
       return false;
     if (d == 0)
       break;
+    if (d >= int(rootType.getRank()))
+      return false;
     Dim dim = rootType.getDim(d);
     if (!dim.isStatic())
       return false;
@@ -100,9 +106,9 @@ tlc::tile::rootRanges(Value buffer,
     for (auto [range, off] : llvm::zip(out, offsets)) {
       std::optional<IndexInterval> offRange = intervals.of(off);
       if (range && offRange)
-        range = IndexInterval{range->lo + offRange->lo,
-                              range->hi + offRange->hi,
-                              std::gcd(range->div, offRange->div)};
+        range =
+            IndexInterval{range->lo + offRange->lo, range->hi + offRange->hi,
+                          std::gcd(range->div, offRange->div)};
       else
         range = std::nullopt;
     }
@@ -240,6 +246,40 @@ std::string tlc::tile::checkParallelVector(
                       intervals);
 }
 
+SmallVector<AccessVector> tlc::tile::planParallelVectors(
+    ParallelOp loop, bool hip,
+    const llvm::DenseMap<Value, SharedStorage> &storage,
+    IndexIntervals &intervals) {
+  FailureOr<std::optional<ParallelPlan>> planned = getParallelPlan(loop);
+  if (failed(planned))
+    return {};
+  ParallelPlan plan =
+      *planned ? std::move(**planned) : chooseParallelPlan(loop);
+  if (plan.partition != ParallelPartition::Fragment)
+    return {};
+  // The layout of the partitioning fragment (layout inference's `layout`
+  // attribute), its runs of consecutive registers.
+  Value buf = isa<LoadOp>(plan.access) ? cast<LoadOp>(plan.access).getBuffer()
+                                       : cast<StoreOp>(plan.access).getBuffer();
+  Operation *def = buf.getDefiningOp();
+  auto attr = def ? dyn_cast_or_null<FragmentAttr>(def->getAttr("layout"))
+                  : FragmentAttr();
+  if (!attr)
+    return {};
+  layout::Fragment f = attr.getFragment();
+  auto type = cast<BufferType>(buf.getType());
+  if (f.getInputShape() != type.getShape() || f.getInputRank() == 0)
+    return {};
+  std::shared_ptr<const std::vector<std::vector<int64_t>>> table =
+      layout::invertTableShared(f);
+  if (!table)
+    return {};
+  int64_t vec = tlc::tile::detail::fragmentVector(
+      f, *table, getElementStorageBytes(type.getElementType()));
+  return chooseParallelVectors(loop, plan, type.getShape(), vec, hip, storage,
+                               intervals);
+}
+
 void tlc::tile::setParallelVectors(ArrayRef<AccessVector> vectors) {
   for (const AccessVector &v : vectors) {
     Builder b(v.access->getContext());
@@ -249,12 +289,14 @@ void tlc::tile::setParallelVectors(ArrayRef<AccessVector> vectors) {
   }
 }
 
-void tlc::tile::setVectorsPlanned(KernelOp kernel) {
-  kernel->setAttr(kPlanned, UnitAttr::get(kernel.getContext()));
+void tlc::tile::setVectorsPlanned(ModuleOp module) {
+  module->setAttr(kPlanned, UnitAttr::get(module.getContext()));
 }
 
-bool tlc::tile::areVectorsPlanned(KernelOp kernel) {
-  return kernel && kernel->hasAttr(kPlanned);
+bool tlc::tile::areVectorsPlanned(Operation *op) {
+  auto module = isa<ModuleOp>(op) ? cast<ModuleOp>(op)
+                                  : op->getParentOfType<ModuleOp>();
+  return module && module->hasAttr(kPlanned);
 }
 
 FailureOr<SmallVector<AccessVector>>
@@ -313,42 +355,12 @@ struct TilePlanParallelVectorsPass final
         llvm::DenseMap<Value, SharedStorage> storage =
             planSharedStorage(kernel, printer);
         kernel.walk([&](ParallelOp loop) {
-          FailureOr<std::optional<ParallelPlan>> planned =
-              getParallelPlan(loop);
-          if (failed(planned))
-            return;
-          ParallelPlan plan =
-              *planned ? std::move(**planned) : chooseParallelPlan(loop);
-          if (plan.partition != ParallelPartition::Fragment)
-            return;
-          // The layout of the partitioning fragment (layout inference's
-          // `layout` attribute), its runs of consecutive registers.
-          Value buf = isa<LoadOp>(plan.access)
-                          ? cast<LoadOp>(plan.access).getBuffer()
-                          : cast<StoreOp>(plan.access).getBuffer();
-          Operation *def = buf.getDefiningOp();
-          auto attr = def ? dyn_cast_or_null<FragmentAttr>(
-                                def->getAttr("layout"))
-                          : FragmentAttr();
-          if (!attr)
-            return;
-          layout::Fragment f = attr.getFragment();
-          auto type = cast<BufferType>(buf.getType());
-          if (f.getInputShape() != type.getShape() || f.getInputRank() == 0)
-            return;
-          std::shared_ptr<const std::vector<std::vector<int64_t>>> table =
-              layout::invertTableShared(f);
-          if (!table)
-            return;
-          int64_t vec = tlc::tile::detail::fragmentVector(
-              f, *table, getElementStorageBytes(type.getElementType()));
-          setParallelVectors(chooseParallelVectors(
-              loop, plan, type.getShape(), vec, printer.hip, storage,
-              intervals));
+          setParallelVectors(
+              planParallelVectors(loop, printer.hip, storage, intervals));
         });
-        setVectorsPlanned(kernel);
       });
     });
+    setVectorsPlanned(module);
   }
 };
 } // namespace

@@ -893,9 +893,9 @@ def TilePlanParallelVectors : Pass<"tile-plan-parallel-vectors", "::mlir::Module
 
     Results: `tile.vec = W : i64` (elements per vector) and the unit
     `tile.vec_aligned` (every vector's alignment proven, no run-time test)
-    on each vectorised access; the unit `tile.vectors_planned` on each
-    planned `tile.kernel` (its accesses without `tile.vec` are element
-    accesses). The printer rejects a plan it cannot follow with an error
+    on each vectorised access; the unit `tile.vectors_planned` on the
+    module (the accesses without `tile.vec` of a planned module are
+    element accesses). The printer rejects a plan it cannot follow with an error
     on the access (a width that is not 2, 4, 8 or 16, or that does not
     divide the runs of its fragment layout, two widths in one loop, an
     access that does not qualify at that width, `tile.vec_aligned` missing).

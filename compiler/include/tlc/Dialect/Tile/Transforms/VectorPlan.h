@@ -31,6 +31,8 @@
 #include "tlc/Dialect/Tile/Transforms/ParallelPlan.h"
 #include "tlc/Dialect/Tile/Transforms/SharedAccesses.h"
 
+#include "mlir/IR/BuiltinOps.h"
+
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
 
@@ -99,6 +101,15 @@ chooseParallelVectors(ParallelOp loop, const ParallelPlan &plan,
                       const llvm::DenseMap<mlir::Value, SharedStorage> &storage,
                       IndexIntervals &intervals);
 
+/// chooseParallelVectors() for \p loop as tile-plan-parallel-vectors calls
+/// it: its partition (tile-plan-parallel-loops' plan, else
+/// chooseParallelPlan()), the run width of the partitioning fragment's
+/// `layout` attribute (layout inference's; no attribute, no vectors).
+llvm::SmallVector<AccessVector>
+planParallelVectors(ParallelOp loop, bool hip,
+                    const llvm::DenseMap<mlir::Value, SharedStorage> &storage,
+                    IndexIntervals &intervals);
+
 /// Why the printer cannot follow \p vector, recorded on an access of
 /// \p loop (partitioned by \p plan over a fragment of shape
 /// \p fragmentShape), as chooseParallelVectors() would have needed it at
@@ -115,12 +126,13 @@ checkParallelVector(ParallelOp loop, const AccessVector &vector,
 /// accesses.
 void setParallelVectors(llvm::ArrayRef<AccessVector> vectors);
 
-/// Marks \p kernel planned: its loops' accesses without `tile.vec` are
-/// element accesses (`tile.vectors_planned`).
-void setVectorsPlanned(KernelOp kernel);
+/// Marks \p module planned: the accesses of its loops without `tile.vec`
+/// are element accesses (`tile.vectors_planned`).
+void setVectorsPlanned(mlir::ModuleOp module);
 
-/// Whether tile-plan-parallel-vectors planned \p kernel.
-bool areVectorsPlanned(KernelOp kernel);
+/// Whether tile-plan-parallel-vectors planned the module of \p op (or
+/// \p op itself, a module).
+bool areVectorsPlanned(mlir::Operation *op);
 
 /// The vectors recorded on the accesses of \p loop (accesses of nested
 /// loops excluded), in program order; an error on the access (and failure)
