@@ -516,11 +516,22 @@ LogicalResult Emitter::emitParallel(ParallelOp op) {
   }
 
   // HIP: LDS stores of runs of consecutive registers as one vector each
-  // (HIPEmitterParallelStore.cpp).
+  // (tile-plan-parallel-vectors' plan, HIPEmitterParallelStore.cpp). A
+  // loop whose fragments go through the exchange area (this printer's
+  // decision) stores element by element.
+  int64_t width = 1;
+  FailureOr<SmallVector<StoreOp>> planned =
+      parallelVectorStores(op, loop, varDim, bound, width);
+  if (failed(planned))
+    return failure();
   SmallVector<StoreOp> vectorStores;
-  if (loop && ex == exchanges.end() && copies.empty() && bodyBarriers.empty() &&
-      bound.empty())
-    vectorStores = ldsVectorStores(op, *loop, varDim);
+  if (ex == exchanges.end() && copies.empty()) {
+    if (!bodyBarriers.empty() && !planned->empty())
+      return (*planned)[0]->emitError()
+             << "T.Parallel vector plan: a grid barrier in the loop's body "
+                "splits the runs (tile-plan-parallel-vectors)";
+    vectorStores = std::move(*planned);
+  }
   std::string group; // the run's first register
 
   std::string reg = fresh("r");
@@ -528,7 +539,7 @@ LogicalResult Emitter::emitParallel(ParallelOp op) {
   SmallVector<std::string> idx;
   if (loop && !vectorStores.empty()) {
     group = fresh("rv");
-    std::string vec = std::to_string(loop->vec);
+    std::string vec = std::to_string(width);
     open(loop->threadExtent < numThreads
              ? "if (tid < " + std::to_string(loop->threadExtent) + ")"
              : "");
@@ -541,9 +552,8 @@ LogicalResult Emitter::emitParallel(ParallelOp op) {
       if (failed(st))
         return failure();
       std::string slot = fresh("v");
-      line("alignas(" +
-           std::to_string(loop->vec * getElementStorageBytes(elem)) + ") " +
-           *st + " " + slot + "[" + vec + "];");
+      line("alignas(" + std::to_string(width * getElementStorageBytes(elem)) +
+           ") " + *st + " " + slot + "[" + vec + "];");
       vectorSlot[s] = slot + "[" + reg + " - " + group + "]";
     }
     line("#pragma unroll");
@@ -674,16 +684,16 @@ LogicalResult Emitter::emitParallel(ParallelOp op) {
     // The run's vectors, at its first register's coordinates.
     SmallVector<std::string> at = emitCoords(*loop, group, "i");
     for (StoreOp s : vectorStores) {
-      FailureOr<VectorAccess> a = ldsVectorStoreAccess(s, *loop, varDim, at);
+      FailureOr<VectorAccess> a =
+          ldsVectorStoreAccess(s, *loop, varDim, at, width);
       if (failed(a))
         return failure();
       Type elem = cast<BufferType>(s.getBuffer().getType()).getElementType();
       std::string slot = vectorSlot[s];
       slot = slot.substr(0, slot.find('['));
-      std::string stmt =
-          ns + "copyVector<" +
-          std::to_string(loop->vec * getElementStorageBytes(elem)) + ">(" +
-          a->address + ", " + slot + ");";
+      std::string stmt = ns + "copyVector<" +
+                         std::to_string(width * getElementStorageBytes(elem)) +
+                         ">(" + a->address + ", " + slot + ");";
       line(loop->repMask ? "if (" + loop->oneReplica() + ") " + stmt : stmt);
       vectorSlot.erase(s);
     }

@@ -14,6 +14,8 @@
 
 #include "EmitterImpl.h"
 
+#include "tlc/Dialect/Tile/Transforms/VectorPlan.h"
+
 #include "mlir/IR/Matchers.h"
 
 #include <numeric>
@@ -31,25 +33,6 @@ bool Emitter::provenAligned(const RootAccess &access, int64_t vec) {
   unsigned rank = access.indices.size();
   if (access.ranges.size() != rank || rank == 0)
     return false;
-  auto divides = [&](unsigned d, int64_t stride) {
-    const std::optional<IndexRange> &r = access.ranges[d];
-    int64_t div = r ? r->div : 1;
-    // idx * stride is a multiple of div * stride.
-    return div == 0 || (stride % vec == 0) || ((div * stride) % vec == 0);
-  };
-  if (auto lds = ldsSwizzle.find(access.root); lds != ldsSwizzle.end()) {
-    // Runs of lds->second.vec elements stay contiguous and in place.
-    int64_t rowLen = type.getShape().back();
-    return lds->second.vec % vec == 0 && rowLen % vec == 0 &&
-           divides(rank - 1, 1);
-  }
-  if (swizzled.count(access.root)) {
-    // The swizzle permutes 16-byte chunks of a row and keeps the offset
-    // inside a chunk: aligned when the column is and vec fits a chunk.
-    int64_t rowLen = type.getShape().back();
-    int64_t bytes = getElementStorageBytes(type.getElementType());
-    return vec * bytes <= 16 && rowLen % vec == 0 && divides(rank - 1, 1);
-  }
   if (getParamStrides(access.root)) {
     // A strided parameter: each index times its stride. A vector runs along
     // a unit innermost stride only (hasUnitInnerStride); a symbolic stride
@@ -59,23 +42,19 @@ bool Emitter::provenAligned(const RootAccess &access, int64_t vec) {
       const std::optional<IndexRange> &r = access.ranges[d];
       if (r && r->div == 0 && r->lo == 0)
         continue;
-      if (!st || !divides(d, (*st)[d]))
+      int64_t div = r ? r->div : 1;
+      if (!st ||
+          !(div == 0 || (*st)[d] % vec == 0 || (div * (*st)[d]) % vec == 0))
         return false;
     }
     return hasUnitInnerStride(access.root);
   }
-  int64_t stride = 1;
-  for (int d = rank - 1; d >= 0; --d) {
-    if (!divides(d, stride))
-      return false;
-    if (d == 0)
-      break;
-    Dim dim = type.getDim(d);
-    if (!dim.isStatic())
-      return false;
-    stride *= dim.getValue();
-  }
-  return true;
+  // Through the storage planSharedStorage chose (VectorPlan.h: the same
+  // proof tile-plan-parallel-vectors makes).
+  auto stored = sharedStorage.find(access.root);
+  return isProvenAligned(type, access.ranges, vec,
+                         stored == sharedStorage.end() ? nullptr
+                                                       : &stored->second);
 }
 
 void Emitter::chooseIndexWidth() {

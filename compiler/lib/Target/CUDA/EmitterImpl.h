@@ -694,19 +694,24 @@ public:
   std::string storePermutedRuns(const VectorAccess &dst, int64_t vecBytes,
                                 int64_t runBytes, const std::string &value);
   // HIPEmitterParallelStore.cpp
-  /// HIP: the LDS stores of T.Parallel \p op (partitioned by \p loop, loop
-  /// variable v on its dimension \p varDim[v]) that go out as one
-  /// ds_write of loop.vec consecutive registers each, or nothing when the
-  /// loop does not qualify (every store written element by element).
-  llvm::SmallVector<tile::StoreOp>
-  ldsVectorStores(tile::ParallelOp op, const FragmentInfo &loop,
-                  llvm::ArrayRef<unsigned> varDim);
+  /// The stores of T.Parallel \p op (partitioned by \p loop, loop variable
+  /// v on its dimension \p varDim[v], over the leading box \p bound when
+  /// not empty) that go out as one vector of \p width consecutive
+  /// registers each (HIP's ds_write_b64 / _b128): tile-plan-parallel-
+  /// vectors' plan, or for IR that did not go through it the same choice
+  /// (VectorPlan.h's chooseParallelVectors). Nothing when the loop stores
+  /// element by element; an error (failure) on a plan this printer cannot
+  /// follow.
+  mlir::FailureOr<llvm::SmallVector<tile::StoreOp>>
+  parallelVectorStores(tile::ParallelOp op, const FragmentInfo *loop,
+                       llvm::ArrayRef<unsigned> varDim,
+                       llvm::ArrayRef<int64_t> bound, int64_t &width);
   /// The vector access of such a store of \p width elements at the loop
   /// coordinates \p idx (its proven-aligned, in-bounds form).
   mlir::FailureOr<VectorAccess>
   ldsVectorStoreAccess(tile::StoreOp store, const FragmentInfo &loop,
                        llvm::ArrayRef<unsigned> varDim,
-                       llvm::ArrayRef<std::string> idx);
+                       llvm::ArrayRef<std::string> idx, int64_t width);
   /// Stores of a vectorised T.Parallel -> the register slot of the vector
   /// they write instead of memory (the vector is stored after the group).
   llvm::DenseMap<mlir::Operation *, std::string> vectorSlot;

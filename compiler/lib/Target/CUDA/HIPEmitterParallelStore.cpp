@@ -15,16 +15,16 @@
 // (ds_write_b64 / ds_write_b128). The bank-conflict analysis models the
 // same instruction (SharedAccessLoops.cpp: planParallel).
 //
-// Deferring a store past the run is only valid when nothing in the body
-// reads or writes that tile otherwise: such loops keep the element stores.
+// Which stores, at which width, is tile-plan-parallel-vectors' decision
+// (VectorPlan.h: deferring a store past the run is only valid when nothing
+// in the body reads or writes that tile otherwise); this file follows it
+// and refuses a plan it cannot follow.
 //
 //===----------------------------------------------------------------------===//
 
 #include "EmitterImpl.h"
 
-#include "tlc/Dialect/Tile/IR/BufferEffects.h"
-
-#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "tlc/Dialect/Tile/Transforms/VectorPlan.h"
 
 using namespace mlir;
 using namespace tlc;
@@ -35,7 +35,7 @@ using namespace tlc::target::cuda_detail;
 FailureOr<Emitter::VectorAccess>
 Emitter::ldsVectorStoreAccess(StoreOp store, const FragmentInfo &loop,
                               ArrayRef<unsigned> varDim,
-                              ArrayRef<std::string> idx) {
+                              ArrayRef<std::string> idx, int64_t width) {
   unsigned last = loop.shape.size() - 1;
   SmallVector<std::string> at;
   SmallVector<std::optional<IndexRange>> ranges;
@@ -43,72 +43,76 @@ Emitter::ldsVectorStoreAccess(StoreOp store, const FragmentInfo &loop,
     unsigned d = varDim[cast<BlockArgument>(i).getArgNumber()];
     at.push_back(idx[d]);
     if (d == last)
-      ranges.push_back(IndexRange{0, loop.shape[d] - loop.vec, loop.vec});
+      ranges.push_back(IndexRange{0, loop.shape[d] - width, width});
     else
       ranges.push_back(IndexRange{0, loop.shape[d] - 1, 1});
   }
-  return vectorAccess(store.getBuffer(), at, store, ranges, loop.vec);
+  return vectorAccess(store.getBuffer(), at, store, ranges, width);
 }
 
-SmallVector<StoreOp> Emitter::ldsVectorStores(ParallelOp op,
-                                              const FragmentInfo &loop,
-                                              ArrayRef<unsigned> varDim) {
+FailureOr<SmallVector<StoreOp>>
+Emitter::parallelVectorStores(ParallelOp op, const FragmentInfo *loop,
+                              ArrayRef<unsigned> varDim,
+                              ArrayRef<int64_t> bound, int64_t &width) {
+  width = 1;
   SmallVector<StoreOp> stores;
-  if (!lang.isHip() || loop.vec < 2 || loop.shape.empty() ||
-      varDim.size() != op.getInductionVars().size() ||
-      loop.shape.size() != varDim.size())
+  // The loop's partition (checked by checkParallelPlans).
+  FailureOr<std::optional<ParallelPlan>> planned = getParallelPlan(op);
+  if (failed(planned))
+    return failure();
+  ParallelPlan plan = *planned ? std::move(**planned) : chooseParallelPlan(op);
+  SmallVector<AccessVector> vectors;
+  if (areVectorsPlanned(op)) {
+    FailureOr<SmallVector<AccessVector>> recorded = getParallelVectors(op);
+    if (failed(recorded))
+      return failure();
+    vectors = std::move(*recorded);
+  } else if (loop && bound.empty()) {
+    vectors = chooseParallelVectors(op, plan, loop->shape, loop->vec,
+                                    lang.isHip(), sharedStorage, intervals);
+  }
+  if (vectors.empty())
     return stores;
-  unsigned last = loop.shape.size() - 1;
-  Block &body = op.getBody().front();
-  auto qualifies = [&](StoreOp s) {
-    Value root = rootOf(s.getBuffer());
-    auto rootType = cast<BufferType>(root.getType());
-    auto type = cast<BufferType>(s.getBuffer().getType());
-    if (!isSharedScope(scopeOf(root)) || !rootType.isStatic() ||
-        type.getRank() != rootType.getRank() || type.getRank() == 0 ||
-        !hasUnitInnerStride(root))
-      return false;
-    int64_t bytes = loop.vec * getElementStorageBytes(type.getElementType());
-    if (bytes != 4 && bytes != 8 && bytes != 16)
-      return false;
-    // The vector's elements stay consecutive in a swizzled tile.
-    auto sw = ldsSwizzle.find(root);
-    if (sw != ldsSwizzle.end() && sw->second.vec % loop.vec != 0)
-      return false;
-    // Indices: loop variables, the last one on the layout's vector
-    // dimension and no other on it.
-    ValueRange indices = s.getIndices();
-    for (auto [k, i] : llvm::enumerate(indices)) {
-      auto arg = dyn_cast<BlockArgument>(i);
-      if (!arg || arg.getOwner() != &body)
-        return false;
-      bool onLast = varDim[arg.getArgNumber()] == last;
-      if (onLast != (k + 1 == indices.size()))
-        return false;
-    }
-    // Proven in bounds and aligned at every run (no element path).
-    SmallVector<std::string> names;
-    for (unsigned d = 0; d <= last; ++d)
-      names.push_back("c" + std::to_string(d));
-    FailureOr<VectorAccess> a = ldsVectorStoreAccess(s, loop, varDim, names);
-    return succeeded(a) && a->condition(loop.vec).empty();
+  auto refuse = [&](Operation *at, const Twine &why) {
+    at->emitError() << "T.Parallel vector plan: " << why
+                    << " (tile-plan-parallel-vectors)";
+    return failure();
   };
-  for (Operation &o : body)
-    if (auto s = dyn_cast<StoreOp>(&o); s && qualifies(s))
-      stores.push_back(s);
-  // Nothing else in the body may touch a deferred store's tile.
-  llvm::DenseMap<Value, int> accesses;
-  op.getBody().walk([&](Operation *o) {
-    if (auto l = dyn_cast<LoadOp>(o))
-      ++accesses[rootOf(l.getBuffer())];
-    else if (auto s = dyn_cast<StoreOp>(o))
-      ++accesses[rootOf(s.getBuffer())];
-    else if (o->getNumRegions() == 0 && !isMemoryEffectFree(o))
-      for (Value v : o->getOperands())
-        if (isa<BufferType>(v.getType()))
-          accesses[rootOf(v)] += 2;
-  });
-  llvm::erase_if(
-      stores, [&](StoreOp s) { return accesses[rootOf(s.getBuffer())] != 1; });
+  // One run of registers a loop: every vector of it has that width, which
+  // divides the runs of consecutive registers of this printer's layout.
+  for (const AccessVector &v : vectors) {
+    if (v.width != vectors.front().width)
+      return refuse(v.access, "vectors of " + Twine(v.width) + " and " +
+                                  Twine(vectors.front().width) +
+                                  " elements in one loop");
+    if (!loop || !bound.empty())
+      return refuse(v.access, "the " + lang.name +
+                                  " target vectorises only loops a whole "
+                                  "fragment partitions");
+    if (loop->vec % v.width != 0)
+      return refuse(v.access, "the partitioning fragment's layout holds " +
+                                  Twine(loop->vec) +
+                                  " consecutive elements in consecutive "
+                                  "registers; vectors of " +
+                                  Twine(v.width) + " do not divide them");
+    std::string why = checkParallelVector(
+        op, v, plan, loop->shape, lang.isHip(), sharedStorage, intervals);
+    if (!why.empty())
+      return refuse(v.access, why);
+    // And this printer's own addressing proves it.
+    SmallVector<std::string> names;
+    for (unsigned d = 0; d < loop->shape.size(); ++d)
+      names.push_back("c" + std::to_string(d));
+    FailureOr<VectorAccess> a = ldsVectorStoreAccess(
+        cast<StoreOp>(v.access), *loop, varDim, names, v.width);
+    if (failed(a))
+      return failure();
+    if (!a->condition(v.width).empty())
+      return refuse(v.access, "the " + lang.name +
+                                  " printer's addressing does not prove "
+                                  "the vectors aligned");
+    stores.push_back(cast<StoreOp>(v.access));
+  }
+  width = vectors.front().width;
   return stores;
 }

@@ -32,6 +32,7 @@ void tlc::tile::buildGpuLoweringPipeline(OpPassManager &pm) {
   pm.addPass(createTileLegalizeBounds());
   pm.addPass(createTilePlanCopies());
   pm.addPass(createTilePlanParallelLoops());
+  pm.addPass(createTilePlanParallelVectors());
   pm.addPass(createTilePlanScratchAreas());
 }
 
@@ -93,6 +94,6 @@ void tlc::tile::registerTilePipelines() {
       "tile-gemm-pingpong, "
       "tile-insert-barriers, "
       "tile-legalize-bounds, tile-plan-copies, tile-plan-parallel-loops, "
-      "tile-plan-scratch-areas)",
+      "tile-plan-parallel-vectors, tile-plan-scratch-areas)",
       [](OpPassManager &pm) { buildGpuLoweringPipeline(pm); });
 }

@@ -15,6 +15,7 @@
 
 #include "tlc/Dialect/Tile/IR/BufferEffects.h"
 #include "tlc/Dialect/Tile/Transforms/SharedAccesses.h"
+#include "tlc/Dialect/Tile/Transforms/VectorPlan.h"
 
 #include "tlc/Layout/Fragment.h"
 #include "tlc/Layout/SharedLayouts.h"
@@ -124,12 +125,10 @@ loopDimsOf(ParallelOp par, Value buf, ValueRange indices) {
 /// the flat partition.
 static std::optional<layout::LoopPartition>
 loopPartition(ParallelOp par, ArrayRef<int64_t> loopShape,
-              std::optional<layout::Fragment> &storage,
-              int64_t *fragmentBytes = nullptr) {
+              std::optional<layout::Fragment> &storage) {
   struct Access {
     layout::Fragment fragment;
     std::optional<SmallVector<unsigned>> dims;
-    int64_t bytes;
   };
   std::vector<Access> accesses;
   bool touchesFragments = false;
@@ -150,16 +149,11 @@ loopPartition(ParallelOp par, ArrayRef<int64_t> loopShape,
     auto attr = alloc ? dyn_cast_or_null<FragmentAttr>(alloc.getLayoutAttr())
                       : FragmentAttr();
     if (attr)
-      accesses.push_back(
-          {attr.getFragment(), loopDimsOf(par, buf, indices),
-           getElementStorageBytes(
-               cast<BufferType>(buf.getType()).getElementType())});
+      accesses.push_back({attr.getFragment(), loopDimsOf(par, buf, indices)});
   });
   layout::LoopPartition p;
   auto take = [&](const Access &a) {
     const layout::Fragment &f = a.fragment;
-    if (fragmentBytes)
-      *fragmentBytes = a.bytes;
     storage = f;
     p.fragment = &*storage;
     return p;
@@ -210,64 +204,22 @@ loopPartition(ParallelOp par, ArrayRef<int64_t> loopShape,
   return p;
 }
 
-/// The elements per ds_write of HIP store \p s in \p par (partitioned by
-/// \p p, whose fragment has \p fragmentBytes-byte elements), as the
-/// printer decides it (HIPEmitterParallelStore.cpp: ldsVectorStores): a
-/// store straight in the body at the loop variables, the last on the
-/// fragment's vector dimension, into a static LDS tile where runs of the
-/// fragment's vector width are consecutive and aligned and that nothing
-/// else in the body touches. 1 when it stores element by element.
+/// The elements per ds_write of HIP store \p s in \p par as the printer
+/// writes it: tile-plan-parallel-vectors' `tile.vec` in a planned module,
+/// else the pass's choice (VectorPlan.h: planParallelVectors). 1 when it
+/// stores element by element.
 static int64_t ldsStoreVector(ParallelOp par, StoreOp s,
-                              const layout::LoopPartition &p,
-                              int64_t fragmentBytes,
-                              const DenseMap<Value, layout::XorSwizzle> *lds) {
-  const layout::Fragment *f = p.fragment;
-  Block &body = par.getBody().front();
-  if (!f || !p.bound.empty() || s->getBlock() != &body ||
-      f->getInputRank() == 0 ||
-      f->getInputRank() != par.getInductionVars().size())
-    return 1;
-  std::shared_ptr<const std::vector<std::vector<int64_t>>> table =
-      layout::invertTableShared(*f);
-  if (!table)
-    return 1;
-  int64_t vec = fragmentVector(*f, *table, fragmentBytes);
-  Value root = rootOf(s.getBuffer());
-  auto rootType = cast<BufferType>(root.getType());
-  auto type = cast<BufferType>(s.getBuffer().getType());
-  int64_t bytes = getElementStorageBytes(type.getElementType());
-  std::optional<SmallVector<int64_t>> offsets = staticOffsets(s.getBuffer());
-  if (vec < 2 || (vec * bytes != 4 && vec * bytes != 8 && vec * bytes != 16) ||
-      !isSharedScope(rootType.getScope()) || !rootType.isStatic() ||
-      type.getRank() != rootType.getRank() || type.getRank() == 0 ||
-      !hasUnitInnerStride(root) || !offsets || offsets->back() % vec != 0 ||
-      rootType.getShape().back() % vec != 0)
-    return 1;
-  if (lds)
-    if (auto sw = lds->find(root); sw != lds->end() && sw->second.vec % vec)
-      return 1;
-  unsigned last = f->getInputRank() - 1;
-  ValueRange indices = s.getIndices();
-  for (auto [k, i] : llvm::enumerate(indices)) {
-    auto arg = dyn_cast<BlockArgument>(i);
-    if (!arg || arg.getOwner() != &body)
-      return 1;
-    unsigned v = arg.getArgNumber();
-    unsigned d = p.varDim.empty() ? v : p.varDim[v];
-    if ((d == last) != (k + 1 == indices.size()))
-      return 1;
+                              const DenseMap<Value, SharedStorage> &storage) {
+  if (areVectorsPlanned(par)) {
+    auto vec = s->getAttrOfType<IntegerAttr>("tile.vec");
+    return vec ? vec.getInt() : 1;
   }
-  int accesses = 0;
-  par.getBody().walk([&](Operation *o) {
-    if (auto l = dyn_cast<LoadOp>(o))
-      accesses += rootOf(l.getBuffer()) == root;
-    else if (auto st = dyn_cast<StoreOp>(o))
-      accesses += rootOf(st.getBuffer()) == root;
-    else if (o->getNumRegions() == 0 && !isMemoryEffectFree(o))
-      for (Value v : o->getOperands())
-        accesses += isa<BufferType>(v.getType()) && rootOf(v) == root ? 2 : 0;
-  });
-  return accesses == 1 ? vec : 1;
+  IndexIntervals intervals;
+  for (const AccessVector &v :
+       planParallelVectors(par, /*hip=*/true, storage, intervals))
+    if (v.access == s.getOperation())
+      return v.width;
+  return 1;
 }
 
 /// The shared loads and stores inside T.Parallel: one element per lane and
@@ -276,7 +228,7 @@ static int64_t ldsStoreVector(ParallelOp par, StoreOp s,
 /// variables and constants (others are not modelled).
 void tlc::tile::detail::planParallel(
     ParallelOp op, int64_t threads, std::vector<AccessPlan> &plans, bool hip,
-    const DenseMap<Value, layout::XorSwizzle> *lds) {
+    const DenseMap<Value, SharedStorage> &sharedStorage) {
   SmallVector<int64_t> loopShape;
   for (OpFoldResult e : op.getMixedExtents()) {
     std::optional<int64_t> c = getConstantIntValue(e);
@@ -302,9 +254,8 @@ void tlc::tile::detail::planParallel(
   if (shared.empty())
     return;
   std::optional<layout::Fragment> storage;
-  int64_t fragmentBytes = 0;
   std::optional<layout::LoopPartition> partition =
-      loopPartition(op, loopShape, storage, &fragmentBytes);
+      loopPartition(op, loopShape, storage);
   if (!partition)
     return;
   std::optional<std::vector<layout::LaneCoords>> warps =
@@ -329,13 +280,13 @@ void tlc::tile::detail::planParallel(
     plan.instruction = widthName(plan.elementBytes, store, hip);
     // HIP: a vector store of each run of vec registers (at the run's first
     // register's coordinates), as the printer writes it.
-    int64_t vec = hip && store ? ldsStoreVector(op, cast<StoreOp>(o),
-                                                *partition, fragmentBytes, lds)
-                               : 1;
     int64_t perRegister =
         partition->fragment
             ? int64_t(warps->size()) / partition->fragment->getRegsPerThread()
             : 0;
+    int64_t vec = hip && store && perRegister > 0
+                      ? ldsStoreVector(op, cast<StoreOp>(o), sharedStorage)
+                      : 1;
     if (vec > 1) {
       plan.vec = vec;
       plan.instruction = widthName(vec * plan.elementBytes, store, hip);

@@ -21,6 +21,7 @@
 #define TLC_LIB_DIALECT_TILE_TRANSFORMS_SHAREDACCESSPLANS_H
 
 #include "tlc/Dialect/Tile/IR/TileOps.h"
+#include "tlc/Dialect/Tile/Transforms/SharedAccesses.h"
 #include "tlc/Layout/BankConflicts.h"
 #include "tlc/Layout/Layout.h"
 #include "tlc/Layout/MfmaSharedLayouts.h"
@@ -132,11 +133,12 @@ void planMfmaOperands(GemmOp op, std::vector<AccessPlan> &plans);
 // SharedAccessLoops.cpp
 
 /// The shared loads and stores inside T.Parallel; on HIP, stores the
-/// printer writes as vectors of consecutive registers (\p lds: the MFMA
-/// operand tiles' swizzles, which must keep such runs whole).
-void planParallel(
-    ParallelOp op, int64_t threads, std::vector<AccessPlan> &plans, bool hip,
-    const llvm::DenseMap<mlir::Value, layout::XorSwizzle> *lds = nullptr);
+/// printer writes as vectors of consecutive registers (tile-plan-parallel-
+/// vectors' plan, or its choice over \p storage, how the printer stores
+/// each shared tile).
+void planParallel(ParallelOp op, int64_t threads,
+                  std::vector<AccessPlan> &plans, bool hip,
+                  const llvm::DenseMap<mlir::Value, SharedStorage> &storage);
 
 } // namespace detail
 } // namespace tile

@@ -442,10 +442,6 @@ static std::vector<BankConflict> findConflicts(KernelOp kernel, bool mmaSync,
   target.hip = hip;
   target.arch = sm90a ? "sm_90a" : arch.str();
   DenseMap<Value, SharedStorage> storage = planSharedStorage(kernel, target);
-  DenseMap<Value, layout::XorSwizzle> lds;
-  for (auto &[root, s] : storage)
-    if (s.kind == SharedStorage::Kind::LdsSwizzle)
-      lds[root] = s.lds;
   std::vector<AccessPlan> plans;
   kernel.walk([&](Operation *op) {
     if (auto copy = dyn_cast<CopyOp>(op)) {
@@ -467,7 +463,7 @@ static std::vector<BankConflict> findConflicts(KernelOp kernel, bool mmaSync,
       else if (mmaSync || sm90a)
         planGemmOperands(gemm, plans, "ldmatrix");
     } else if (auto par = dyn_cast<ParallelOp>(op)) {
-      planParallel(par, *threads, plans, hip, &lds);
+      planParallel(par, *threads, plans, hip, storage);
     } else if (auto reduce = dyn_cast<ReduceOp>(op)) {
       // Never conflicts (consecutive words per warp); checked all the same.
       int64_t degree = reductionDegree(reduce, *threads, hip);

@@ -863,6 +863,67 @@ def TilePlanParallelLoops : Pass<"tile-plan-parallel-loops", "::mlir::ModuleOp">
   let dependentDialects = ["::tlc::tile::TileDialect"];
 }
 
+def TilePlanParallelVectors : Pass<"tile-plan-parallel-vectors", "::mlir::ModuleOp"> {
+  let summary = "choose which T.Parallel element accesses are vectors (CUDA, HIP)";
+  let description = [{
+    Runs after `tile-plan-parallel-loops` (it reads the loops' partitions)
+    and before `tile-plan-scratch-areas`: for every `tile.parallel` of a
+    kernel whose function was lowered, which of its element loads and
+    stores the printer issues as vectors, at which width, and the alignment
+    fact that allows it (`tlc/Dialect/Tile/Transforms/VectorPlan.h`,
+    `chooseParallelVectors`, which the printer also calls for IR that did
+    not go through this pass).
+
+    Today one kind of access is vectorised: on `hip:*`, a `tile.store`
+    straight in the body of a loop partitioned by a whole fragment
+    (`tile.partition = "fragment"` without `tile.loop_box`), into a static
+    LDS tile at the loop variables, the last one along the fragment's last
+    dimension and no other on it. The width is the partitioning fragment's
+    vector width: the registers of its `layout` (layout inference's
+    attribute) that hold consecutive elements along its last dimension,
+    each run starting at a multiple of the width, at most 16 bytes. The
+    store is vectorised when that is 4, 8 or 16 bytes of the stored
+    element, the tile's LDS swizzle keeps runs of that width together,
+    every run's first element is proven a multiple of the width from the
+    tile's start (from the index intervals of the region offsets and the
+    rows' length, through the tile's swizzle), and nothing else in the body
+    touches the tile nor a `T.sync_grid` splits the body (the printer
+    computes each run into register slots and stores them after the run as
+    one ds_write_b64 / ds_write_b128). Every other access (global memory,
+    shared memory on CUDA, fragments) is an element access: no attribute.
+
+    Results: `tile.vec = W : i64` (elements per vector) and the unit
+    `tile.vec_aligned` (every vector's alignment proven, no run-time test)
+    on each vectorised access; the unit `tile.vectors_planned` on the
+    module (the accesses without `tile.vec` of a planned module are
+    element accesses). The printer rejects a plan it cannot follow with an error
+    on the access (a width that is not 2, 4, 8 or 16, or that does not
+    divide the runs of its fragment layout, two widths in one loop, an
+    access that does not qualify at that width, `tile.vec_aligned` missing).
+    A loop whose fragments the printer exchanges through shared memory (its
+    decision) stores element by element.
+
+    The target is the `target` option, else the module's
+    `tile.gpu_target` attribute (`cuda:...` or `hip:...`; anything else
+    plans nothing). Functions marked `tile.lowering_failed` are left
+    alone.
+
+    ```mlir
+    tile.parallel (%i, %j) in [64, 64] attributes {tile.loop_dims = ...,
+                                                   tile.partition = "fragment"} {
+      %x = tile.load %acc[%i, %j] {tile.partitions_loop} : ...
+      tile.store %x, %C_s[%i, %j] {tile.vec = 4 : i64, tile.vec_aligned} : ...
+    }
+    ```
+  }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"\"",
+           "The GPU target (`cuda:sm_80`, `hip:gfx942`, ...). Empty: the "
+           "module's `tile.gpu_target` attribute.">
+  ];
+  let dependentDialects = ["::tlc::tile::TileDialect"];
+}
+
 def TilePlanScratchAreas : Pass<"tile-plan-scratch-areas", "::mlir::ModuleOp"> {
   let summary = "place the reduction scratch and fragment exchange areas";
   let description = [{
