@@ -34,6 +34,7 @@
 
 #include "tlc/Dialect/Tile/IR/BufferEffects.h"
 
+#include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 using namespace mlir;
@@ -323,12 +324,43 @@ Emitter::emitMbarrierIntrinsic(tile::IntrinsicOp op) {
                 tcgen05Arrive;
   bool expect = callee == "T.mbarrier_expect_tx" ||
                 callee == "T.mbarrier_arrive_expect_tx";
+  if (callee == "T.ptx_arrive_cluster_barrier")
+    return emitRemoteArrive(op, argOf(op, "mbarrier"), argOf(op, "cta_id"),
+                            Value());
   if (!arrive && !expect)
     return std::nullopt;
-  if (argOf(op, "cta_id") || (ptxArrive && op.getArgs().size() > 1))
+  // An arrival on the barrier of a block of the cluster
+  // (CppEmitterCluster.cpp).
+  if (Value cta = argOf(op, "cta_id"); cta && !expect)
+    return emitRemoteArrive(op, argOf(op, "mbarrier"), cta, Value());
+  if (ptxArrive && op.getArgs().size() > 1)
+    return emitRemoteArrive(
+        op, op.getArgs()[0], op.getArgs()[1],
+        op.getArgs().size() > 2 ? op.getArgs()[2] : Value());
+  if (argOf(op, "cta_id"))
     return op.emitError() << callee
-                          << ": arrives on another block's barrier (a "
-                             "cluster), which the CPU target does not run";
+                          << ": the CPU target arrives on another block's "
+                             "barrier with T.mbarrier_arrive(bar, cta_id) "
+                             "only";
+  if (tcgen05Arrive) {
+    // tcgen05.commit of a 2-CTA gemm: the barrier at this offset arrives
+    // in both blocks of the pair.
+    Value two = argOf(op, "arrive_2cta");
+    IntegerAttr c;
+    if (two && !(matchPattern(two, m_Constant(&c)) && c.getInt() == 0)) {
+      Value bar = argOf(op, "mbar");
+      comment(op, "T.tcgen05_mma_arrive(arrive_2cta=True): an arrival in "
+                  "both blocks of the pair");
+      std::string pair = fresh("pair");
+      line("const int64_t " + pair +
+           " = tlc::cpu::currentCluster().rank & ~int64_t(1);");
+      for (int r = 0; r < 2; ++r)
+        line("tlc::cpu::mbarrierArrive(st, " + loc + ", " +
+             firstElementAddress(bar, pair + " + " + std::to_string(r)) +
+             ");");
+      return success();
+    }
+  }
   FailureOr<std::string> bar = mbarrierAddress(
       op, callee == "T.cp_async_barrier_noinc" ? "barrier"
           : ptxArrive                          ? "args"

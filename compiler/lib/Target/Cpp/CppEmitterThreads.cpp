@@ -152,6 +152,8 @@ static bool isCollective(Operation *op) {
            (isClusterIntrinsic(i.getCallee()) &&
             i.getCallee() != "T.block_rank_in_cluster") ||
            i.getCallee() == "T.mbarrier_wait_parity" ||
+           // A copy into another block's shared memory: a tile operation.
+           i.getCallee() == "T.copy_cluster" ||
            // tcgen05.commit: one arrival when the gemms the statement's
            // threads issued are done (the CPU's are done already).
            i.getCallee() == "T.tcgen05_mma_arrive";

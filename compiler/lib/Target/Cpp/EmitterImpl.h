@@ -299,6 +299,41 @@ public:
   /// The address (`uint64_t *`) of the mbarrier passed for \p param.
   mlir::FailureOr<std::string> mbarrierAddress(tile::IntrinsicOp op,
                                                llvm::StringRef param);
+  // CppEmitterCluster.cpp.
+  /// Whether the blocks of \p kernel's clusters must run at once: it has
+  /// clusters of several blocks and uses the cluster barrier or rank,
+  /// another block's shared memory or mbarriers, or a 2-CTA gemm.
+  static bool needsClusterLaunch(tile::KernelOp kernel);
+  /// In a kernel whose clusters run at once (tlc::cpu::launchClusters):
+  /// its shared allocations are published to the cluster.
+  bool clusterKernel = false;
+  /// Publishes the Local \p mem (the shared allocation \p op) to the
+  /// cluster, followed by a tlc::cpu::ClusterExitGuard, whose destructor
+  /// runs before the buffer is freed: the block's shared memory stays
+  /// valid until every block of the cluster is done. Only in the kernel's
+  /// body (not a loop or branch, whose end would end the block).
+  mlir::LogicalResult publishToCluster(tile::AllocOp op, llvm::StringRef mem);
+  /// `&VIEW.at({0, ...})` of the first element of the one-element (or
+  /// response) region \p v, in block \p rank of the cluster when \p rank
+  /// is not empty.
+  std::string firstElementAddress(mlir::Value v, llvm::StringRef rank = "");
+  /// tile.clc_try_cancel / tile.clc_query (tlc::cpu::clcTryCancel: the
+  /// launch's queue of clusters not started).
+  mlir::LogicalResult emitClcTryCancel(tile::ClcTryCancelOp op);
+  mlir::LogicalResult emitClcQuery(tile::ClcQueryOp op);
+  /// An arrival on the mbarrier \p bar of block \p cta of the cluster
+  /// (T.mbarrier_arrive(bar, cta_id), T.ptx_arrive_cluster_barrier,
+  /// T.ptx_arrive_barrier(bar, cta, pred)); only where \p pred holds when
+  /// given.
+  mlir::LogicalResult emitRemoteArrive(tile::IntrinsicOp op, mlir::Value bar,
+                                       mlir::Value cta, mlir::Value pred);
+  /// T.copy_cluster: a copy into another block's shared memory (dst_block),
+  /// or from global memory into the blocks of cluster_mask; completes its
+  /// bytes on each destination block's remote_barrier.
+  mlir::LogicalResult emitCopyCluster(tile::IntrinsicOp op);
+  /// A 2-CTA tcgen05 gemm (tile.use_2cta): the pair of blocks computes
+  /// M = 2 x C's rows, each block's A times the B halves both hold.
+  mlir::LogicalResult emitGemm2Cta(tile::GemmOp op);
   // CppEmitterIntrinsic.cpp.
   /// Records the T.annotate_safe_value entries of \p kernel: the value a
   /// guarded read outside each named tensor gives instead of zero.
