@@ -245,13 +245,25 @@ FailureOr<std::string> Emitter::blockScalar(Value v, Operation *at,
   return u;
 }
 
-/// `if c: break` / `if c: continue` directly in a loop that runs for the
-/// block: the exit is taken for the block (its condition must agree).
-static std::optional<bool> blockLoopExit(Operation *op,
-                                         const DenseSet<Operation *> &level) {
+/// `if c: break` / `if c: continue` in a loop that runs for the block,
+/// directly or under branches the whole block takes together (\p plainIf:
+/// a C++ `if` of the block, not a fiber; gemm_tcgen5mma_ws_clc's `if
+/// work_iter > 0: wait; if not valid: break`): the exit is taken for the
+/// block (its condition must agree).
+static std::optional<bool>
+blockLoopExit(Operation *op, const DenseSet<Operation *> &level,
+              llvm::function_ref<bool(tile::IfOp)> plainIf) {
   auto i = dyn_cast<tile::IfOp>(op);
-  if (!i || i.elseBlock() || !level.contains(op->getParentOp()) ||
-      !isa<tile::ForOp, tile::PipelinedOp, tile::WhileOp>(op->getParentOp()))
+  if (!i || i.elseBlock())
+    return std::nullopt;
+  Operation *loop = op->getParentOp();
+  while (auto outer = dyn_cast_or_null<tile::IfOp>(loop)) {
+    if (!level.contains(loop) || !plainIf(outer))
+      return std::nullopt;
+    loop = loop->getParentOp();
+  }
+  if (!loop || !level.contains(loop) ||
+      !isa<tile::ForOp, tile::PipelinedOp, tile::WhileOp>(loop))
     return std::nullopt;
   Block *then = i.thenBlock();
   if (then->empty() || std::next(then->begin()) != then->end())
@@ -350,7 +362,9 @@ LogicalResult Emitter::emitThreadedBlock(Block &block) {
       continue;
     }
     if (blockLevelOps.contains(op) || isa<tile::ConditionOp>(op) ||
-        blockLoopExit(op, blockLevelOps)) {
+        blockLoopExit(op, blockLevelOps, [&](tile::IfOp i) {
+          return isBlockValue(i.getCondition());
+        })) {
       if (failed(flush()) || failed(emitBlockLevel(op)))
         return finish(failure());
       continue;
@@ -441,7 +455,10 @@ LogicalResult Emitter::emitBlockLevel(Operation *op) {
     line("  break;");
     return success();
   }
-  if (std::optional<bool> isBreak = blockLoopExit(op, blockLevelOps)) {
+  if (std::optional<bool> isBreak =
+          blockLoopExit(op, blockLevelOps, [&](tile::IfOp i) {
+            return isBlockValue(i.getCondition());
+          })) {
     auto i = cast<tile::IfOp>(op);
     auto v = blockScalar(i.getCondition(), op,
                          "the condition of a loop exit in a loop with "
