@@ -906,6 +906,8 @@ LogicalResult Emitter::emitOp(Operation *op) {
     if (failed(st))
       return failure();
     comment(op, "T.clear");
+    if (clusterKernel && clearsPairAccumulator(c))
+      return emitPairClear(c, *st + "()");
     return emitFill(op, c.getDst(), *st + "()");
   }
   if (auto r = dyn_cast<tile::ReduceOp>(op))

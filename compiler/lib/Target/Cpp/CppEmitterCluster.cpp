@@ -309,3 +309,50 @@ LogicalResult Emitter::emitGemm2Cta(tile::GemmOp op) {
   close();
   return success();
 }
+
+/// The allocation \p v is (a region of).
+static Value rootAllocation(Value v) {
+  while (auto r = v.getDefiningOp<tile::RegionOp>())
+    v = r.getSource();
+  return v;
+}
+
+bool Emitter::clearsPairAccumulator(tile::ClearOp op) {
+  auto t = cast<tile::BufferType>(op.getDst().getType());
+  if (t.getScope() != tile::MemoryScope::TensorMemory)
+    return false;
+  Value root = rootAllocation(op.getDst());
+  auto kernel = op->getParentOfType<tile::KernelOp>();
+  return kernel &&
+         kernel
+             .walk([&](tile::GemmOp g) {
+               return g->hasAttr("tile.use_2cta") &&
+                              rootAllocation(g.getC()) == root
+                          ? WalkResult::interrupt()
+                          : WalkResult::advance();
+             })
+             .wasInterrupted();
+}
+
+LogicalResult Emitter::emitPairClear(tile::ClearOp op,
+                                     const std::string &value) {
+  // A 2-CTA gemm's clear_accum clears the accumulators of both blocks of
+  // the pair (the MMA writes both).
+  comment(op, "clear_accum of a 2-CTA gemm: both blocks' accumulators");
+  Value dst = op.getDst();
+  std::string local = expr(dst);
+  std::string pair = fresh("pair");
+  open("");
+  line("const int64_t " + pair +
+       " = tlc::cpu::currentCluster().rank & ~int64_t(1);");
+  open("for (int64_t tlc_r = 0; tlc_r < 2; ++tlc_r)");
+  std::string peer = fresh("pair_c");
+  line("const auto " + peer + " = tlc::cpu::peerView(st, " +
+       locLiteral(op->getLoc()) + ", " + local + ", " + pair + " + tlc_r);");
+  names[dst] = peer;
+  LogicalResult r = emitFill(op, dst, value);
+  names[dst] = local;
+  close();
+  close();
+  return r;
+}

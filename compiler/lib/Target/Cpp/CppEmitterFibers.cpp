@@ -35,6 +35,7 @@
 #include "tlc/Dialect/Tile/IR/BufferEffects.h"
 
 #include "mlir/IR/Matchers.h"
+#include "llvm/Support/SaveAndRestore.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 using namespace mlir;
@@ -94,7 +95,11 @@ LogicalResult Emitter::emitFiberBranch(tile::IfOp op) {
   if (op->getNumResults())
     return op.emitError("the CPU target runs a branch with mbarrier waits as "
                         "a fiber and cannot take values out of it");
-  // A fiber is a lambda: `break` / `continue` cannot leave it.
+  // A fiber is a lambda: `break` / `continue` cannot leave it, except
+  // from a loop whose body is only this branch (fiberLoopBreaks): there
+  // the fiber returns, and a break sets the loop's flag.
+  auto loopFlag = fiberLoopBreaks.find(op->getParentOp());
+  bool exitsLoop = loopFlag != fiberLoopBreaks.end();
   WalkResult w = op->walk([&](tile::IntrinsicOp in) {
     if (in.getCallee() != "T.loop_break" && in.getCallee() != "T.loop_continue")
       return WalkResult::advance();
@@ -102,6 +107,8 @@ LogicalResult Emitter::emitFiberBranch(tile::IfOp op) {
          p = p->getParentOp())
       if (isa<tile::ForOp, tile::WhileOp, tile::PipelinedOp>(p))
         return WalkResult::advance();
+    if (exitsLoop)
+      return WalkResult::advance();
     in.emitError() << in.getCallee()
                    << ": leaves a loop around a branch with mbarrier waits, "
                       "which the CPU target runs as a fiber";
@@ -144,6 +151,10 @@ LogicalResult Emitter::emitFiberBranch(tile::IfOp op) {
     close();
     return r;
   };
+  llvm::SaveAndRestore<Operation *> keepFiber(
+      exitingFiber, exitsLoop ? op.getOperation() : nullptr);
+  llvm::SaveAndRestore<std::string> keepFlag(
+      exitingFiberFlag, exitsLoop ? loopFlag->second : std::string());
   LogicalResult r = spawn(op.thenBlock(), thenMask);
   if (succeeded(r) && op.elseBlock())
     r = spawn(op.elseBlock(), elseMask);

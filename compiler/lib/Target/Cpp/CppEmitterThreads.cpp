@@ -323,6 +323,21 @@ LogicalResult Emitter::emitThreadedBody(tile::KernelOp op) {
   return r;
 }
 
+bool Emitter::isOnlyFiberBranch(Block &body) {
+  int branches = 0;
+  for (Operation &o : body) {
+    if (o.hasTrait<OpTrait::IsTerminator>())
+      continue;
+    if (isFiberBranch(&o) && !cast<tile::IfOp>(o).elseBlock()) {
+      ++branches;
+      continue;
+    }
+    if (o.getNumRegions() || !isPure(&o) || isCollective(&o))
+      return false;
+  }
+  return branches == 1;
+}
+
 LogicalResult Emitter::emitThreadedBlock(Block &block) {
   SmallVector<Operation *> run;
   auto flush = [&]() {
@@ -363,7 +378,8 @@ LogicalResult Emitter::emitThreadedBlock(Block &block) {
     }
     if (blockLevelOps.contains(op) || isa<tile::ConditionOp>(op) ||
         blockLoopExit(op, blockLevelOps, [&](tile::IfOp i) {
-          return isBlockValue(i.getCondition());
+          return isBlockValue(i.getCondition()) ||
+                 i.getOperation() == exitingFiber;
         })) {
       if (failed(flush()) || failed(emitBlockLevel(op)))
         return finish(failure());
@@ -457,7 +473,8 @@ LogicalResult Emitter::emitBlockLevel(Operation *op) {
   }
   if (std::optional<bool> isBreak =
           blockLoopExit(op, blockLevelOps, [&](tile::IfOp i) {
-            return isBlockValue(i.getCondition());
+            return isBlockValue(i.getCondition()) ||
+                   i.getOperation() == exitingFiber;
           })) {
     auto i = cast<tile::IfOp>(op);
     auto v = blockScalar(i.getCondition(), op,
@@ -465,6 +482,19 @@ LogicalResult Emitter::emitBlockLevel(Operation *op) {
                          "barriers or warp operations");
     if (failed(v))
       return failure();
+    bool crossesFiber = false;
+    for (Operation *p = op->getParentOp(); p && isa<tile::IfOp>(p);
+         p = p->getParentOp())
+      crossesFiber |= p == exitingFiber;
+    if (crossesFiber) {
+      // Out of the fiber (a lambda); the loop breaks after the join.
+      line("if (" + *v + ") {");
+      if (*isBreak)
+        line("  " + exitingFiberFlag + " = true;");
+      line("  return;");
+      line("}");
+      return success();
+    }
     line("if (" + *v + ")");
     line(*isBreak ? "  break;" : "  continue;");
     return success();
@@ -542,11 +572,24 @@ LogicalResult Emitter::emitBlockLevel(Operation *op) {
     else
       cond = "(" + *step + " > 0 ? " + v + " < " + *ub + " : " + v + " > " +
              *ub + ")";
+    // A body that is one fiber branch (and the arithmetic of its
+    // condition): its threads' break leaves the loop, which no other
+    // thread does anything in (CppEmitterFibers.cpp).
+    std::string flag;
+    if (fibered && isOnlyFiberBranch(*body)) {
+      flag = fresh("fiber_break");
+      line("bool " + flag + " = false;");
+      fiberLoopBreaks[op] = flag;
+    }
     open("for (int64_t " + v + " = " + *lb + "; " + cond + "; " + v +
          " += " + *step + ")");
     if (failed(emitThreadedBlock(*body)))
       return failure();
     currentLoc = op->getLoc();
+    if (!flag.empty()) {
+      line("if (" + flag + ")");
+      line("  break;");
+    }
     close();
     return success();
   }

@@ -334,6 +334,12 @@ public:
   /// A 2-CTA tcgen05 gemm (tile.use_2cta): the pair of blocks computes
   /// M = 2 x C's rows, each block's A times the B halves both hold.
   mlir::LogicalResult emitGemm2Cta(tile::GemmOp op);
+  /// Whether \p op clears the tensor memory a 2-CTA gemm accumulates into
+  /// (clear_accum of T.tcgen05_gemm(use_2cta=True)): the pair's C.
+  bool clearsPairAccumulator(tile::ClearOp op);
+  /// Clears \p op's destination in both blocks of the pair.
+  mlir::LogicalResult emitPairClear(tile::ClearOp op,
+                                    const std::string &value);
   // CppEmitterIntrinsic.cpp.
   /// Records the T.annotate_safe_value entries of \p kernel: the value a
   /// guarded read outside each named tensor gives instead of zero.
@@ -352,6 +358,18 @@ public:
   std::string namedBarriers;
   /// The legacy T.create_list_of_mbarrier list (`uint64_t *`).
   std::string mbarrierList;
+  /// A loop whose body is one branch that runs as a fiber (and pure
+  /// arithmetic): a `break` / `continue` of the fiber's threads is the
+  /// loop's (no other thread does anything in it). The flag a break sets,
+  /// per such loop.
+  llvm::DenseMap<mlir::Operation *, std::string> fiberLoopBreaks;
+  /// The fiber branch being emitted whose loop exits leave its loop, and
+  /// that loop's flag (null / "" otherwise).
+  mlir::Operation *exitingFiber = nullptr;
+  std::string exitingFiberFlag;
+  /// Whether \p body (a loop's) is one fiber branch without else and pure
+  /// arithmetic.
+  bool isOnlyFiberBranch(mlir::Block &body);
 
   /// `&mask` or `nullptr` for the current active mask.
   std::string activePtr() const {

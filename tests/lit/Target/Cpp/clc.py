@@ -11,7 +11,12 @@
 # only it starts; with four, blocks that started and tiles they stole
 # partition the grid. `clusters` asks in clusters of 2 with the multicast
 # form: the response goes to both blocks of the cluster, which take the
-# canceled cluster's two blocks.
+# canceled cluster's two blocks. `scheduled` has the structure of
+# gemm_tcgen5mma_ws_clc's scheduler: one thread of a scheduler warp asks,
+# publishes the answer on an mbarrier and leaves its loop when the request
+# failed (a `break` inside the `if tx == 0:` branch, which runs as a fiber
+# and is the loop's whole body); the consumer warp processes tiles until
+# the answer says none is left.
 #
 # RUN: rm -rf %t && tlc-build --target=cpu -o %t/cpu %s > /dev/null
 # RUN: tlc-build --target=cpu --emit=cpp --kernel persistent %s | FileCheck %s --check-prefix=CPP
@@ -23,6 +28,8 @@
 # CHECK: persistent threads=1: ok
 # CHECK: persistent threads=4: ok
 # CHECK: clusters threads=1: ok
+# CHECK: scheduled threads=1: ok
+# CHECK: scheduled threads=4: ok
 #
 # In Tile IR, one tile.clc_try_cancel and a tile.clc_query per decoded field.
 # RUN: tlc-build --emit=tile --kernel persistent %s | FileCheck %s --check-prefix=IR
@@ -44,8 +51,8 @@
 # RUN: not tlc-build --target=cuda:sm_80 --emit=cuda --kernel query_only %s 2>&1 | FileCheck %s --check-prefix=SM80
 # RUN: not tlc-build --target=hip:gfx942 --emit=hip --kernel query_only %s 2>&1 | FileCheck %s --check-prefix=HIP
 # SM90: clc.py:[[# @LINE + 32]]:{{[0-9]+}}: error: T.clc_try_cancel: cluster launch control (clusterlaunchcontrol) is a Blackwell feature that only the cuda:sm_100a target has; building for sm_90
-# SM80: clc.py:[[# @LINE + 91]]:{{[0-9]+}}: error: T.clc_is_canceled: {{.*}}only the cuda:sm_100a target has; building for sm_80
-# HIP: clc.py:[[# @LINE + 90]]:{{[0-9]+}}: error: T.clc_is_canceled: {{.*}}only the cuda:sm_100a target has; building for HIP (gfx942)
+# SM80: clc.py:[[# @LINE + 132]]:{{[0-9]+}}: error: T.clc_is_canceled: {{.*}}only the cuda:sm_100a target has; building for sm_80
+# HIP: clc.py:[[# @LINE + 131]]:{{[0-9]+}}: error: T.clc_is_canceled: {{.*}}only the cuda:sm_100a target has; building for HIP (gfx942)
 
 import tilelang
 import tilelang.language as T
@@ -129,6 +136,47 @@ def clusters(n=8, tile=32):
 
 
 @tilelang.jit
+def scheduled(n=8, tile=32):
+
+    @T.prim_func
+    def main(X: T.Tensor((n * tile,), T.float32), Y: T.Tensor((n * tile,), T.float32)):
+        with T.Kernel(n, threads=64) as bx:
+            result = T.alloc_shared((4,), T.uint32)
+            valid = T.alloc_shared((1,), T.int32)
+            next_b = T.alloc_shared((1,), T.int32)
+            arrived = T.alloc_barrier([1])
+            published = T.alloc_barrier([1])
+            consumed = T.alloc_barrier([32])
+            tx = T.get_thread_binding()
+            if tx < 32:
+                for it in T.serial(n):
+                    if tx == 0:
+                        if it > 0:
+                            T.mbarrier_wait_parity(consumed, (it - 1) & 1)
+                        T.mbarrier_arrive_expect_tx(arrived, 16)
+                        T.clc_try_cancel(result, arrived)
+                        T.mbarrier_wait_parity(arrived, it & 1)
+                        valid[0] = T.clc_is_canceled(result)
+                        next_b[0] = T.clc_get_first_ctaid_x(result)
+                        T.mbarrier_arrive(published)
+                        if valid[0] == 0:
+                            break
+            else:
+                b = T.alloc_var(T.int32, init=bx)
+                for it in T.serial(n):
+                    Y[b * tile + tx - 32] = Y[b * tile + tx - 32] + X[b * tile + tx - 32] * 2.0
+                    T.mbarrier_wait_parity(published, it & 1)
+                    v = valid[0]
+                    nb = next_b[0]
+                    T.mbarrier_arrive(consumed)
+                    if v == 0:
+                        break
+                    b = nb
+
+    return main
+
+
+@tilelang.jit
 def query_only():
 
     @T.prim_func
@@ -143,4 +191,5 @@ def query_only():
 
 persistent()
 clusters()
+scheduled()
 query_only()

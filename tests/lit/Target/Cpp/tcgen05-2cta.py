@@ -6,12 +6,16 @@
 # so C holds twice B's columns), and commits to the barrier at the same
 # offset in both blocks (arrive_2cta). The producers of both blocks arrive
 # on the leader's `loaded` barrier (T.mbarrier_arrive(bar, 0)); the
-# leader's commit releases both blocks' `consumed`. Ragged K; checked
-# against NumPy in float64.
+# leader's commit releases both blocks' `consumed`. The product is
+# computed twice into the same tensor memory, the second time from a
+# clear_accum, which must clear both blocks' accumulators (the second
+# block's C would otherwise be 2 A B). Ragged K; checked against NumPy in
+# float64.
 #
 # RUN: rm -rf %t && tlc-build --target=cpu -o %t/cpu %s > /dev/null
 # RUN: tlc-build --target=cpu --emit=cpp %s | FileCheck %s --check-prefix=CPP
 # CPP: tlc::cpu::launchClusters(st, "{{.*}}", 4, 2, 1, 2, 1, 1,
+# CPP: clear_accum of a 2-CTA gemm: both blocks' accumulators
 # CPP: tlc::cpu::gemm<float>(tlc_a, tlc_b, tlc::cpu::region(tlc_c, {0, tlc_h * 64}, {128, 64}), 128, 64,
 # RUN: tlc-run %t/cpu --kernel=gemm_2cta --seed 3 --save %t/out > /dev/null
 # RUN: %python -c "import numpy as np; d='%t/out/'; a=np.load(d+'inputs/A.npy').astype(np.float64); b=np.load(d+'inputs/B.npy').astype(np.float64); c=np.load(d+'C.npy').astype(np.float64); r=a @ b; print(c.shape, bool(np.allclose(c, r, 1e-4, 1e-4)), float(np.abs(c - r).max()) < 1e-3)" | FileCheck %s
@@ -40,20 +44,21 @@ def gemm_2cta(A, B, block_M=128, block_N=128, block_K=64, num_stages=2):
         cta_id = T.block_rank_in_cluster()
         T.assume(cta_id < 2)
         if tx < 32:
-            for k in T.serial(k_iters):
-                T.mbarrier_wait_parity(consumed[k % num_stages], ((k // num_stages) & 1) ^ 1)
-                T.copy(A[bx * block_M, k * block_K], A_shared[k % num_stages, :, :])
-                T.copy(B[k * block_K, (by * 2 + cta_id) * (block_N // 2)], B_shared[k % num_stages, :, :])
-                T.mbarrier_arrive(loaded[k % num_stages], 0)
+            for kk in T.serial(2 * k_iters):
+                k = kk % k_iters
+                T.mbarrier_wait_parity(consumed[kk % num_stages], ((kk // num_stages) & 1) ^ 1)
+                T.copy(A[bx * block_M, k * block_K], A_shared[kk % num_stages, :, :])
+                T.copy(B[k * block_K, (by * 2 + cta_id) * (block_N // 2)], B_shared[kk % num_stages, :, :])
+                T.mbarrier_arrive(loaded[kk % num_stages], 0)
         elif cta_id == 0 and tx < 64:
-            for k in T.serial(k_iters):
-                T.mbarrier_wait_parity(loaded[k % num_stages], (k // num_stages) & 1)
+            for kk in T.serial(2 * k_iters):
+                T.mbarrier_wait_parity(loaded[kk % num_stages], (kk // num_stages) & 1)
                 T.tcgen05_gemm(
-                    A_shared[k % num_stages, :, :],
-                    B_shared[k % num_stages, :, :],
+                    A_shared[kk % num_stages, :, :],
+                    B_shared[kk % num_stages, :, :],
                     C_tmem,
-                    mbar=consumed[k % num_stages],
-                    clear_accum=k == 0,
+                    mbar=consumed[kk % num_stages],
+                    clear_accum=kk % k_iters == 0,
                     use_2cta=True,
                 )
             T.tcgen05_mma_arrive(tmem_full, arrive_2cta=True)

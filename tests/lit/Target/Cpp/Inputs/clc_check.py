@@ -75,5 +75,13 @@ def main():
         problems.append("owners %s" % got("Owner").tolist())
     report("clusters threads=1", problems)
 
+    x = rng.uniform(-1, 1, n * tile).astype(np.float32)
+    for threads in (1, 4):
+        got = run(tlc_run, metas["scheduled"], work, "scheduled",
+                  {"X": x, "Y": np.zeros(n * tile, np.float32)}, threads)
+        bad = int(np.count_nonzero(got("Y") != x * np.float32(2)))
+        report("scheduled threads=%d" % threads,
+               ["%d elements of Y differ" % bad] if bad else [])
+
 
 main()
