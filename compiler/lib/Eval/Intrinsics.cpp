@@ -402,8 +402,8 @@ std::optional<Value>
 Interpreter::buildClcOp(const PArgs &p, llvm::ArrayRef<mlir::Value> operands,
                         std::optional<lang::DType> result) {
   BuiltinId id = p.info.id;
-  bool cancel = id == BuiltinId::ClcTryCancel ||
-                id == BuiltinId::ClcTryCancelMulticast;
+  bool cancel =
+      id == BuiltinId::ClcTryCancel || id == BuiltinId::ClcTryCancelMulticast;
   std::optional<tile::ClcQueryKind> kind;
   if (id == BuiltinId::ClcIsCanceled)
     kind = tile::ClcQueryKind::IsCanceled;
@@ -434,9 +434,10 @@ Interpreter::buildClcOp(const PArgs &p, llvm::ArrayRef<mlir::Value> operands,
   if (!tile::isSharedScope(rt.getScope()) || !elem || elem.getWidth() != 32 ||
       words != 4)
     return fail(p.node("result"),
-                p.info.name + ": the response is 16 bytes of shared memory, "
-                              "a T.alloc_shared((4,), \"uint32\") buffer or a "
-                              "row of 4 of one; got " +
+                p.info.name +
+                    ": the response is 16 bytes of shared memory, "
+                    "a T.alloc_shared((4,), \"uint32\") buffer or a "
+                    "row of 4 of one; got " +
                     tile::getDTypeName(rt.getElementType()) + " " +
                     rt.getShapeString() + " in '" +
                     tile::stringifyMemoryScope(rt.getScope()).str() + "'");

@@ -149,14 +149,14 @@ static LogicalResult noClc(Operation *op, StringRef what,
 }
 
 LogicalResult Emitter::emitClcTryCancel(ClcTryCancelOp op) {
-  StringRef what = op.getMulticast() ? "T.clc_try_cancel_multicast"
-                                     : "T.clc_try_cancel";
+  StringRef what =
+      op.getMulticast() ? "T.clc_try_cancel_multicast" : "T.clc_try_cancel";
   beginOp(op, what);
   if (lang.isHip() || options.minComputeCapability < 100)
     return noClc(op, what,
-                 lang.isHip() ? "HIP (" + options.amdArch + ")"
-                              : "sm_" + std::to_string(
-                                            options.minComputeCapability));
+                 lang.isHip()
+                     ? "HIP (" + options.amdArch + ")"
+                     : "sm_" + std::to_string(options.minComputeCapability));
   auto addressOf = [&](Value v) -> FailureOr<std::string> {
     auto type = cast<BufferType>(v.getType());
     SmallVector<std::string> idx(std::max<unsigned>(type.getRank(), 1), "0");
@@ -200,9 +200,9 @@ LogicalResult Emitter::emitClcQuery(ClcQueryOp op) {
   }
   if (lang.isHip() || options.minComputeCapability < 100)
     return noClc(op, what,
-                 lang.isHip() ? "HIP (" + options.amdArch + ")"
-                              : "sm_" + std::to_string(
-                                            options.minComputeCapability));
+                 lang.isHip()
+                     ? "HIP (" + options.amdArch + ")"
+                     : "sm_" + std::to_string(options.minComputeCapability));
   auto type = cast<BufferType>(op.getResponse().getType());
   SmallVector<std::string> idx(std::max<unsigned>(type.getRank(), 1), "0");
   FailureOr<std::pair<std::string, std::string>> el =

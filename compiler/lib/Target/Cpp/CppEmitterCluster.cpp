@@ -81,9 +81,8 @@ bool Emitter::needsClusterLaunch(tile::KernelOp kernel) {
       blocks *= d;
   return blocks > 1 && kernel
                            .walk([](Operation *op) {
-                             return reachesCluster(op)
-                                        ? WalkResult::interrupt()
-                                        : WalkResult::advance();
+                             return reachesCluster(op) ? WalkResult::interrupt()
+                                                       : WalkResult::advance();
                            })
                            .wasInterrupted();
 }
@@ -208,8 +207,7 @@ LogicalResult Emitter::emitCopyCluster(tile::IntrinsicOp op) {
   for (int64_t d : st.getShape())
     n *= d;
   int64_t bytes = n * tile::getElementStorageBytes(st.getElementType());
-  comment(op, "T.copy_cluster: " + std::to_string(bytes) +
-                  " bytes into " +
+  comment(op, "T.copy_cluster: " + std::to_string(bytes) + " bytes into " +
                   (block ? "block " + expr(block) + " of the cluster"
                          : std::string("the blocks of the cluster mask")));
   std::string r = fresh("peer");
@@ -240,9 +238,8 @@ LogicalResult Emitter::emitCopyCluster(tile::IntrinsicOp op) {
   if (tile::isSharedScope(st.getScope()))
     line(to + ".at(" + idx + ") = " + expr(src) + ".at(" + idx + ");");
   else
-    line(to + ".at(" + idx + ") = " + expr(src) + ".inBounds(" + idx +
-         ") ? " + expr(src) + ".at(" + idx + ") : tlc::cpu::cast<" + *elem +
-         ">(0.0f);");
+    line(to + ".at(" + idx + ") = " + expr(src) + ".inBounds(" + idx + ") ? " +
+         expr(src) + ".at(" + idx + ") : tlc::cpu::cast<" + *elem + ">(0.0f);");
   closeLoops(vars.size());
   if (bar)
     line("tlc::cpu::mbarrierCompleteTxRemote(" + firstElementAddress(bar, r) +
@@ -323,15 +320,14 @@ bool Emitter::clearsPairAccumulator(tile::ClearOp op) {
     return false;
   Value root = rootAllocation(op.getDst());
   auto kernel = op->getParentOfType<tile::KernelOp>();
-  return kernel &&
-         kernel
-             .walk([&](tile::GemmOp g) {
-               return g->hasAttr("tile.use_2cta") &&
-                              rootAllocation(g.getC()) == root
-                          ? WalkResult::interrupt()
-                          : WalkResult::advance();
-             })
-             .wasInterrupted();
+  return kernel && kernel
+                       .walk([&](tile::GemmOp g) {
+                         return g->hasAttr("tile.use_2cta") &&
+                                        rootAllocation(g.getC()) == root
+                                    ? WalkResult::interrupt()
+                                    : WalkResult::advance();
+                       })
+                       .wasInterrupted();
 }
 
 LogicalResult Emitter::emitPairClear(tile::ClearOp op,

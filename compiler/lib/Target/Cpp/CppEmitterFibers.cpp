@@ -35,8 +35,8 @@
 #include "tlc/Dialect/Tile/IR/BufferEffects.h"
 
 #include "mlir/IR/Matchers.h"
-#include "llvm/Support/SaveAndRestore.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/Support/SaveAndRestore.h"
 
 using namespace mlir;
 using namespace tlc;
@@ -345,9 +345,9 @@ Emitter::emitMbarrierIntrinsic(tile::IntrinsicOp op) {
   if (Value cta = argOf(op, "cta_id"); cta && !expect)
     return emitRemoteArrive(op, argOf(op, "mbarrier"), cta, Value());
   if (ptxArrive && op.getArgs().size() > 1)
-    return emitRemoteArrive(
-        op, op.getArgs()[0], op.getArgs()[1],
-        op.getArgs().size() > 2 ? op.getArgs()[2] : Value());
+    return emitRemoteArrive(op, op.getArgs()[0], op.getArgs()[1],
+                            op.getArgs().size() > 2 ? op.getArgs()[2]
+                                                    : Value());
   if (argOf(op, "cta_id"))
     return op.emitError() << callee
                           << ": the CPU target arrives on another block's "
@@ -367,8 +367,7 @@ Emitter::emitMbarrierIntrinsic(tile::IntrinsicOp op) {
            " = tlc::cpu::currentCluster().rank & ~int64_t(1);");
       for (int r = 0; r < 2; ++r)
         line("tlc::cpu::mbarrierArrive(st, " + loc + ", " +
-             firstElementAddress(bar, pair + " + " + std::to_string(r)) +
-             ");");
+             firstElementAddress(bar, pair + " + " + std::to_string(r)) + ");");
       return success();
     }
   }

@@ -338,8 +338,7 @@ public:
   /// (clear_accum of T.tcgen05_gemm(use_2cta=True)): the pair's C.
   bool clearsPairAccumulator(tile::ClearOp op);
   /// Clears \p op's destination in both blocks of the pair.
-  mlir::LogicalResult emitPairClear(tile::ClearOp op,
-                                    const std::string &value);
+  mlir::LogicalResult emitPairClear(tile::ClearOp op, const std::string &value);
   // CppEmitterIntrinsic.cpp.
   /// Records the T.annotate_safe_value entries of \p kernel: the value a
   /// guarded read outside each named tensor gives instead of zero.

@@ -312,7 +312,8 @@ public:
     const char *c = static_cast<const char *>(p);
     const auto &list = memory[size_t(rank)];
     for (size_t i = list.size(); i-- > 0;)
-      if (c >= list[i].first && c < list[i].first + std::max<size_t>(list[i].second, 1)) {
+      if (c >= list[i].first &&
+          c < list[i].first + std::max<size_t>(list[i].second, 1)) {
         slot = i;
         offset = size_t(c - list[i].first);
         return true;

@@ -120,11 +120,11 @@ TLC_DEVICE void mbarrierWaitCluster(uint64_t *bar, uint32_t parity) {
 /// transaction bytes on \p bar.
 TLC_DEVICE void clcTryCancel(const void *response, uint64_t *bar) {
 #if TLC_CUDA_ARCH >= 1000
-  asm volatile("clusterlaunchcontrol.try_cancel.async.shared::cta.mbarrier::"
-               "complete_tx::bytes.b128 [%0], [%1];" ::"r"(
-                   sharedAddress(response)),
-               "r"(sharedAddress(bar))
-               : "memory");
+  asm volatile(
+      "clusterlaunchcontrol.try_cancel.async.shared::cta.mbarrier::"
+      "complete_tx::bytes.b128 [%0], [%1];" ::"r"(sharedAddress(response)),
+      "r"(sharedAddress(bar))
+      : "memory");
 #endif
 }
 
@@ -132,11 +132,12 @@ TLC_DEVICE void clcTryCancel(const void *response, uint64_t *bar) {
 /// the cluster, completing on each block's barrier at \p bar's offset.
 TLC_DEVICE void clcTryCancelMulticast(const void *response, uint64_t *bar) {
 #if TLC_CUDA_ARCH >= 1000
-  asm volatile("clusterlaunchcontrol.try_cancel.async.shared::cta.mbarrier::"
-               "complete_tx::bytes.multicast::cluster::all.b128 [%0], [%1];" ::
-                   "r"(sharedAddress(response)),
-               "r"(sharedAddress(bar))
-               : "memory");
+  asm volatile(
+      "clusterlaunchcontrol.try_cancel.async.shared::cta.mbarrier::"
+      "complete_tx::bytes.multicast::cluster::all.b128 [%0], [%1];" ::"r"(
+          sharedAddress(response)),
+      "r"(sharedAddress(bar))
+      : "memory");
 #endif
 }
 
