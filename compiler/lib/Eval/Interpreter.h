@@ -657,6 +657,12 @@ public:
   /// Primitives built as one tile.intrinsic (Intrinsics.cpp); nullopt if
   /// \p p is not one.
   std::optional<Value> callIntrinsicPrimitive(const PArgs &p);
+  /// T.clc_try_cancel(_multicast) / T.clc_is_canceled /
+  /// T.clc_get_first_ctaid_*: their tile.clc_* op from the collected
+  /// \p operands; nullopt for the other intrinsics.
+  std::optional<Value> buildClcOp(const PArgs &p,
+                                  llvm::ArrayRef<mlir::Value> operands,
+                                  std::optional<lang::DType> result);
   /// `T.rng_init`, `T.rng_rand` and `T.rng_rand_float` (Random.cpp).
   Value callRngPrimitive(const PArgs &p);
   /// Records a call, made while a kernel is traced, of an object from

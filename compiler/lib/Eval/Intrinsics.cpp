@@ -446,6 +446,69 @@ static Value qMultiplyShiftPerAxis(Interpreter &in, const PArgs &p) {
                         lang::DType(lang::ScalarType::Int32), SymExpr()});
 }
 
+std::optional<Value>
+Interpreter::buildClcOp(const PArgs &p, llvm::ArrayRef<mlir::Value> operands,
+                        std::optional<lang::DType> result) {
+  BuiltinId id = p.info.id;
+  bool cancel =
+      id == BuiltinId::ClcTryCancel || id == BuiltinId::ClcTryCancelMulticast;
+  std::optional<tile::ClcQueryKind> kind;
+  if (id == BuiltinId::ClcIsCanceled)
+    kind = tile::ClcQueryKind::IsCanceled;
+  else if (id == BuiltinId::ClcGetFirstCtaidX)
+    kind = tile::ClcQueryKind::FirstCtaidX;
+  else if (id == BuiltinId::ClcGetFirstCtaidY)
+    kind = tile::ClcQueryKind::FirstCtaidY;
+  else if (id == BuiltinId::ClcGetFirstCtaidZ)
+    kind = tile::ClcQueryKind::FirstCtaidZ;
+  if (!cancel && !kind)
+    return std::nullopt;
+  // Cluster launch control (tile.clc_try_cancel / tile.clc_query): the
+  // response is four 32-bit words of shared memory, the completion one
+  // mbarrier.
+  auto isBuffer = [](mlir::Value v) {
+    return v && mlir::isa<tile::BufferType>(v.getType());
+  };
+  mlir::Value response = operands.empty() ? mlir::Value() : operands[0];
+  if (!isBuffer(response))
+    return fail(p.node("result"), p.info.name +
+                                      " needs the shared buffer of the "
+                                      "response (4 x uint32) as `result`");
+  auto rt = mlir::cast<tile::BufferType>(response.getType());
+  int64_t words = 1;
+  for (int64_t d : rt.getShape())
+    words = d < 0 ? -1 : words * d;
+  auto elem = mlir::dyn_cast<mlir::IntegerType>(rt.getElementType());
+  if (!tile::isSharedScope(rt.getScope()) || !elem || elem.getWidth() != 32 ||
+      words != 4)
+    return fail(p.node("result"),
+                p.info.name +
+                    ": the response is 16 bytes of shared memory, "
+                    "a T.alloc_shared((4,), \"uint32\") buffer or a "
+                    "row of 4 of one; got " +
+                    tile::getDTypeName(rt.getElementType()) + " " +
+                    rt.getShapeString() + " in '" +
+                    tile::stringifyMemoryScope(rt.getScope()).str() + "'");
+  auto &B = ir->b;
+  mlir::Location loc = ir->loc(p.call);
+  if (kind) {
+    auto op = tile::ClcQueryOp::create(B, loc, ir->valueType(*result), *kind,
+                                       response);
+    return wrapScalar({op.getValue(), *result, SymExpr()});
+  }
+  mlir::Value bar = operands.size() > 1 ? operands[1] : mlir::Value();
+  auto bt = isBuffer(bar) ? mlir::cast<tile::BufferType>(bar.getType())
+                          : tile::BufferType();
+  if (!bt || !tile::isBarrierScope(bt.getScope()) || !bt.isStatic() ||
+      bt.getRank() != 1 || bt.getShape()[0] != 1)
+    return fail(p.node("mbarrier"),
+                p.info.name + ": completes on one mbarrier, an element of "
+                              "T.alloc_barrier or T.alloc_cluster_barrier");
+  tile::ClcTryCancelOp::create(B, loc, response, bar,
+                               id == BuiltinId::ClcTryCancelMulticast);
+  return Value::none();
+}
+
 std::optional<Value> Interpreter::callIntrinsicPrimitive(const PArgs &p) {
   if (p.info.id == BuiltinId::TvmThreadAllreduce && tracing())
     return threadAllreduce(*this, p);
@@ -627,6 +690,8 @@ std::optional<Value> Interpreter::callIntrinsicPrimitive(const PArgs &p) {
   }
 
   auto &B = ir->b;
+  if (std::optional<Value> clc = buildClcOp(p, a.operands, result))
+    return *clc;
   mlir::SmallVector<mlir::Type, 1> resultTypes;
   if (result)
     resultTypes.push_back(ir->valueType(*result));

@@ -1187,6 +1187,10 @@ LogicalResult Emitter::emitOp(Operation *op) {
   }
   if (auto intrinsic = dyn_cast<IntrinsicOp>(op))
     return emitIntrinsic(intrinsic);
+  if (auto cancel = dyn_cast<ClcTryCancelOp>(op))
+    return emitClcTryCancel(cancel);
+  if (auto query = dyn_cast<ClcQueryOp>(op))
+    return emitClcQuery(query);
   if (op->getDialect() &&
       isa<arith::ArithDialect, math::MathDialect>(op->getDialect()))
     return emitScalar(op);

@@ -24,6 +24,14 @@
 // barrier orders. Cluster barriers (mbarriers other blocks arrive on) are
 // in CUDAEmitterMbarrier.cpp.
 //
+// Cluster launch control (sm_100a; PTX ISA, "clusterlaunchcontrol"):
+// tile.clc_try_cancel is `clusterlaunchcontrol.try_cancel.async.shared::cta.
+// mbarrier::complete_tx::bytes(.multicast::cluster::all).b128 [result],
+// [mbar]`, tile.clc_query a 128-bit shared load of the response and
+// `clusterlaunchcontrol.query_cancel.is_canceled` / `.get_first_ctaid`
+// (tlc_device/cuda/cluster.h). Other targets (sm_80, sm_90a, HIP) have no
+// cluster launch control: an error at the op names sm_100a.
+//
 //===----------------------------------------------------------------------===//
 
 #include "EmitterImpl.h"
@@ -126,5 +134,85 @@ std::optional<LogicalResult> Emitter::emitClusterIntrinsic(IntrinsicOp op) {
     line("tlc::cuda::clusterArriveRelaxed();");
   if (wait || sync)
     line("tlc::cuda::clusterWait();");
+  return success();
+}
+
+/// The error of a cluster launch control op on a target without it.
+static LogicalResult noClc(Operation *op, StringRef what,
+                           const std::string &target) {
+  op->emitError() << what
+                  << ": cluster launch control (clusterlaunchcontrol) is a "
+                     "Blackwell feature that only the cuda:sm_100a target "
+                     "has; building for "
+                  << target;
+  return failure();
+}
+
+LogicalResult Emitter::emitClcTryCancel(ClcTryCancelOp op) {
+  StringRef what =
+      op.getMulticast() ? "T.clc_try_cancel_multicast" : "T.clc_try_cancel";
+  beginOp(op, what);
+  if (lang.isHip() || options.minComputeCapability < 100)
+    return noClc(op, what,
+                 lang.isHip()
+                     ? "HIP (" + options.amdArch + ")"
+                     : "sm_" + std::to_string(options.minComputeCapability));
+  auto addressOf = [&](Value v) -> FailureOr<std::string> {
+    auto type = cast<BufferType>(v.getType());
+    SmallVector<std::string> idx(std::max<unsigned>(type.getRank(), 1), "0");
+    FailureOr<std::pair<std::string, std::string>> el =
+        guardedElement(v, idx, op);
+    if (failed(el))
+      return failure();
+    return "&" + el->first;
+  };
+  FailureOr<std::string> response = addressOf(op.getResponse());
+  FailureOr<std::string> bar = addressOf(op.getMbarrier());
+  if (failed(response) || failed(bar))
+    return failure();
+  anyCluster = true;
+  line(std::string(op.getMulticast() ? "tlc::cuda::clcTryCancelMulticast("
+                                     : "tlc::cuda::clcTryCancel(") +
+       "(const void *)" + *response + ", " + *bar + ");");
+  return success();
+}
+
+LogicalResult Emitter::emitClcQuery(ClcQueryOp op) {
+  StringRef what;
+  std::string call;
+  switch (op.getKind()) {
+  case ClcQueryKind::IsCanceled:
+    what = "T.clc_is_canceled";
+    call = "tlc::cuda::clcIsCanceled";
+    break;
+  case ClcQueryKind::FirstCtaidX:
+    what = "T.clc_get_first_ctaid_x";
+    call = "(int)tlc::cuda::clcFirstCtaid<0>";
+    break;
+  case ClcQueryKind::FirstCtaidY:
+    what = "T.clc_get_first_ctaid_y";
+    call = "(int)tlc::cuda::clcFirstCtaid<1>";
+    break;
+  case ClcQueryKind::FirstCtaidZ:
+    what = "T.clc_get_first_ctaid_z";
+    call = "(int)tlc::cuda::clcFirstCtaid<2>";
+    break;
+  }
+  if (lang.isHip() || options.minComputeCapability < 100)
+    return noClc(op, what,
+                 lang.isHip()
+                     ? "HIP (" + options.amdArch + ")"
+                     : "sm_" + std::to_string(options.minComputeCapability));
+  auto type = cast<BufferType>(op.getResponse().getType());
+  SmallVector<std::string> idx(std::max<unsigned>(type.getRank(), 1), "0");
+  FailureOr<std::pair<std::string, std::string>> el =
+      guardedElement(op.getResponse(), idx, op);
+  if (failed(el))
+    return failure();
+  anyCluster = true;
+  bool pred = op.getKind() == ClcQueryKind::IsCanceled;
+  std::string name = define(op.getValue(), pred ? "canceled" : "ctaid");
+  line(std::string(pred ? "const bool " : "const int ") + name + " = " + call +
+       "((const void *)&" + el->first + ");");
   return success();
 }

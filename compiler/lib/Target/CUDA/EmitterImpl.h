@@ -776,6 +776,11 @@ public:
   /// T.block_rank_in_cluster and the cluster barrier (arrive, relaxed
   /// arrive, wait, sync); nullopt for other callees.
   std::optional<mlir::LogicalResult> emitClusterIntrinsic(tile::IntrinsicOp op);
+  /// tile.clc_try_cancel (clusterlaunchcontrol.try_cancel, sm_100a); an
+  /// error naming sm_100a on the other targets.
+  mlir::LogicalResult emitClcTryCancel(tile::ClcTryCancelOp op);
+  /// tile.clc_query (clusterlaunchcontrol.query_cancel, sm_100a).
+  mlir::LogicalResult emitClcQuery(tile::ClcQueryOp op);
   /// Collects the TMA copies of \p kernel (tile-plan-tma): fills
   /// tensorMapNames and appends the parameter declarations to \p params
   /// and their descriptions to \p maps.

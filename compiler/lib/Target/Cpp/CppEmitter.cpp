@@ -546,12 +546,7 @@ LogicalResult Emitter::emitKernel(tile::KernelOp op) {
     for (auto [i, d] : llvm::enumerate(attr.asArrayRef()))
       if (i < 3)
         cluster[i] = d;
-  bool clustered =
-      cluster[0] * cluster[1] * cluster[2] > 1 &&
-      op.walk([](tile::IntrinsicOp i) {
-          return isClusterIntrinsic(i.getCallee()) ? WalkResult::interrupt()
-                                                   : WalkResult::advance();
-        }).wasInterrupted();
+  bool clustered = needsClusterLaunch(op);
   if (cooperative && clustered) {
     op.emitError("the CPU target runs either a cooperative launch "
                  "(T.sync_grid) or synchronising clusters, not both");
@@ -569,6 +564,7 @@ LogicalResult Emitter::emitKernel(tile::KernelOp op) {
     open("tlc::cpu::launch(st, args->numWorkers, " + g[0] + ", " + g[1] +
          ", " + g[2] + ", [&](" + params + ")");
   inKernel = true;
+  clusterKernel = clustered;
   bool perThread = hasPerThreadCode(op);
   // One generator per thread where the block's threads run one by one;
   // one for the block otherwise (every thread's would be the same).
@@ -578,6 +574,7 @@ LogicalResult Emitter::emitKernel(tile::KernelOp op) {
       perThread ? emitThreadedBody(op) : emitBlock(op.getBody().front());
   rngStates.clear();
   inKernel = false;
+  clusterKernel = false;
   currentLoc = op.getLoc();
   close(");");
   line("if (st.hasFailed())");
@@ -610,6 +607,8 @@ LogicalResult Emitter::emitAlloc(tile::AllocOp op) {
       line("tlc::cpu::mbarrierInit(&" + name + ".at({" + std::to_string(i) +
            "}), " + std::to_string(c) + ");");
     }
+    if (clusterKernel && failed(publishToCluster(op, mem)))
+      return failure();
     return success();
   }
   auto view = viewType(bt, op);
@@ -663,6 +662,13 @@ LogicalResult Emitter::emitAlloc(tile::AllocOp op) {
       v = "tlc::cpu::cast<" + *elem + ">(" + v + ")";
     line(name + ".at({0}) = " + v + ";");
   }
+  // Shared memory and tensor memory, which other blocks of the cluster
+  // may reach.
+  if (clusterKernel &&
+      (tile::isSharedScope(bt.getScope()) ||
+       bt.getScope() == tile::MemoryScope::TensorMemory) &&
+      failed(publishToCluster(op, mem)))
+    return failure();
   return success();
 }
 
@@ -900,6 +906,8 @@ LogicalResult Emitter::emitOp(Operation *op) {
     if (failed(st))
       return failure();
     comment(op, "T.clear");
+    if (clusterKernel && clearsPairAccumulator(c))
+      return emitPairClear(c, *st + "()");
     return emitFill(op, c.getDst(), *st + "()");
   }
   if (auto r = dyn_cast<tile::ReduceOp>(op))
@@ -912,6 +920,10 @@ LogicalResult Emitter::emitOp(Operation *op) {
     return emitPrint(p);
   if (auto i = dyn_cast<tile::IntrinsicOp>(op))
     return emitIntrinsic(i);
+  if (auto c = dyn_cast<tile::ClcTryCancelOp>(op))
+    return emitClcTryCancel(c);
+  if (auto q = dyn_cast<tile::ClcQueryOp>(op))
+    return emitClcQuery(q);
   if (auto tb = dyn_cast<tile::ThreadBindingOp>(op); tb && inThreadLoop) {
     int64_t d = tb.getDim();
     std::string e =

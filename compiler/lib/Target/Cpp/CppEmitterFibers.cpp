@@ -34,7 +34,9 @@
 
 #include "tlc/Dialect/Tile/IR/BufferEffects.h"
 
+#include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/Support/SaveAndRestore.h"
 
 using namespace mlir;
 using namespace tlc;
@@ -93,7 +95,11 @@ LogicalResult Emitter::emitFiberBranch(tile::IfOp op) {
   if (op->getNumResults())
     return op.emitError("the CPU target runs a branch with mbarrier waits as "
                         "a fiber and cannot take values out of it");
-  // A fiber is a lambda: `break` / `continue` cannot leave it.
+  // A fiber is a lambda: `break` / `continue` cannot leave it, except
+  // from a loop whose body is only this branch (fiberLoopBreaks): there
+  // the fiber returns, and a break sets the loop's flag.
+  auto loopFlag = fiberLoopBreaks.find(op->getParentOp());
+  bool exitsLoop = loopFlag != fiberLoopBreaks.end();
   WalkResult w = op->walk([&](tile::IntrinsicOp in) {
     if (in.getCallee() != "T.loop_break" && in.getCallee() != "T.loop_continue")
       return WalkResult::advance();
@@ -101,6 +107,8 @@ LogicalResult Emitter::emitFiberBranch(tile::IfOp op) {
          p = p->getParentOp())
       if (isa<tile::ForOp, tile::WhileOp, tile::PipelinedOp>(p))
         return WalkResult::advance();
+    if (exitsLoop)
+      return WalkResult::advance();
     in.emitError() << in.getCallee()
                    << ": leaves a loop around a branch with mbarrier waits, "
                       "which the CPU target runs as a fiber";
@@ -143,6 +151,10 @@ LogicalResult Emitter::emitFiberBranch(tile::IfOp op) {
     close();
     return r;
   };
+  llvm::SaveAndRestore<Operation *> keepFiber(
+      exitingFiber, exitsLoop ? op.getOperation() : nullptr);
+  llvm::SaveAndRestore<std::string> keepFlag(
+      exitingFiberFlag, exitsLoop ? loopFlag->second : std::string());
   LogicalResult r = spawn(op.thenBlock(), thenMask);
   if (succeeded(r) && op.elseBlock())
     r = spawn(op.elseBlock(), elseMask);
@@ -323,12 +335,42 @@ Emitter::emitMbarrierIntrinsic(tile::IntrinsicOp op) {
                 tcgen05Arrive;
   bool expect = callee == "T.mbarrier_expect_tx" ||
                 callee == "T.mbarrier_arrive_expect_tx";
+  if (callee == "T.ptx_arrive_cluster_barrier")
+    return emitRemoteArrive(op, argOf(op, "mbarrier"), argOf(op, "cta_id"),
+                            Value());
   if (!arrive && !expect)
     return std::nullopt;
-  if (argOf(op, "cta_id") || (ptxArrive && op.getArgs().size() > 1))
+  // An arrival on the barrier of a block of the cluster
+  // (CppEmitterCluster.cpp).
+  if (Value cta = argOf(op, "cta_id"); cta && !expect)
+    return emitRemoteArrive(op, argOf(op, "mbarrier"), cta, Value());
+  if (ptxArrive && op.getArgs().size() > 1)
+    return emitRemoteArrive(op, op.getArgs()[0], op.getArgs()[1],
+                            op.getArgs().size() > 2 ? op.getArgs()[2]
+                                                    : Value());
+  if (argOf(op, "cta_id"))
     return op.emitError() << callee
-                          << ": arrives on another block's barrier (a "
-                             "cluster), which the CPU target does not run";
+                          << ": the CPU target arrives on another block's "
+                             "barrier with T.mbarrier_arrive(bar, cta_id) "
+                             "only";
+  if (tcgen05Arrive) {
+    // tcgen05.commit of a 2-CTA gemm: the barrier at this offset arrives
+    // in both blocks of the pair.
+    Value two = argOf(op, "arrive_2cta");
+    IntegerAttr c;
+    if (two && !(matchPattern(two, m_Constant(&c)) && c.getInt() == 0)) {
+      Value bar = argOf(op, "mbar");
+      comment(op, "T.tcgen05_mma_arrive(arrive_2cta=True): an arrival in "
+                  "both blocks of the pair");
+      std::string pair = fresh("pair");
+      line("const int64_t " + pair +
+           " = tlc::cpu::currentCluster().rank & ~int64_t(1);");
+      for (int r = 0; r < 2; ++r)
+        line("tlc::cpu::mbarrierArrive(st, " + loc + ", " +
+             firstElementAddress(bar, pair + " + " + std::to_string(r)) + ");");
+      return success();
+    }
+  }
   FailureOr<std::string> bar = mbarrierAddress(
       op, callee == "T.cp_async_barrier_noinc" ? "barrier"
           : ptxArrive                          ? "args"

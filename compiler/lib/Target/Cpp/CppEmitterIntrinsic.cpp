@@ -173,6 +173,8 @@ LogicalResult Emitter::emitIntrinsic(tile::IntrinsicOp op) {
          ", " + (wait ? "true" : "false") + ");");
     return success();
   }
+  if (callee == "T.copy_cluster")
+    return emitCopyCluster(op);
   if (callee == "T.sync_grid" && !threaded) {
     // The kernel runs as a cooperative launch (emitKernel).
     line("tlc::cpu::syncGrid(st, " + locLiteral(op.getLoc()) + ");");

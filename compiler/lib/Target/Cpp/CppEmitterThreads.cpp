@@ -152,6 +152,8 @@ static bool isCollective(Operation *op) {
            (isClusterIntrinsic(i.getCallee()) &&
             i.getCallee() != "T.block_rank_in_cluster") ||
            i.getCallee() == "T.mbarrier_wait_parity" ||
+           // A copy into another block's shared memory: a tile operation.
+           i.getCallee() == "T.copy_cluster" ||
            // tcgen05.commit: one arrival when the gemms the statement's
            // threads issued are done (the CPU's are done already).
            i.getCallee() == "T.tcgen05_mma_arrive";
@@ -243,13 +245,25 @@ FailureOr<std::string> Emitter::blockScalar(Value v, Operation *at,
   return u;
 }
 
-/// `if c: break` / `if c: continue` directly in a loop that runs for the
-/// block: the exit is taken for the block (its condition must agree).
-static std::optional<bool> blockLoopExit(Operation *op,
-                                         const DenseSet<Operation *> &level) {
+/// `if c: break` / `if c: continue` in a loop that runs for the block,
+/// directly or under branches the whole block takes together (\p plainIf:
+/// a C++ `if` of the block, not a fiber; gemm_tcgen5mma_ws_clc's `if
+/// work_iter > 0: wait; if not valid: break`): the exit is taken for the
+/// block (its condition must agree).
+static std::optional<bool>
+blockLoopExit(Operation *op, const DenseSet<Operation *> &level,
+              llvm::function_ref<bool(tile::IfOp)> plainIf) {
   auto i = dyn_cast<tile::IfOp>(op);
-  if (!i || i.elseBlock() || !level.contains(op->getParentOp()) ||
-      !isa<tile::ForOp, tile::PipelinedOp, tile::WhileOp>(op->getParentOp()))
+  if (!i || i.elseBlock())
+    return std::nullopt;
+  Operation *loop = op->getParentOp();
+  while (auto outer = dyn_cast_or_null<tile::IfOp>(loop)) {
+    if (!level.contains(loop) || !plainIf(outer))
+      return std::nullopt;
+    loop = loop->getParentOp();
+  }
+  if (!loop || !level.contains(loop) ||
+      !isa<tile::ForOp, tile::PipelinedOp, tile::WhileOp>(loop))
     return std::nullopt;
   Block *then = i.thenBlock();
   if (then->empty() || std::next(then->begin()) != then->end())
@@ -309,6 +323,21 @@ LogicalResult Emitter::emitThreadedBody(tile::KernelOp op) {
   return r;
 }
 
+bool Emitter::isOnlyFiberBranch(Block &body) {
+  int branches = 0;
+  for (Operation &o : body) {
+    if (o.hasTrait<OpTrait::IsTerminator>())
+      continue;
+    if (isFiberBranch(&o) && !cast<tile::IfOp>(o).elseBlock()) {
+      ++branches;
+      continue;
+    }
+    if (o.getNumRegions() || !isPure(&o) || isCollective(&o))
+      return false;
+  }
+  return branches == 1;
+}
+
 LogicalResult Emitter::emitThreadedBlock(Block &block) {
   SmallVector<Operation *> run;
   auto flush = [&]() {
@@ -348,7 +377,10 @@ LogicalResult Emitter::emitThreadedBlock(Block &block) {
       continue;
     }
     if (blockLevelOps.contains(op) || isa<tile::ConditionOp>(op) ||
-        blockLoopExit(op, blockLevelOps)) {
+        blockLoopExit(op, blockLevelOps, [&](tile::IfOp i) {
+          return isBlockValue(i.getCondition()) ||
+                 i.getOperation() == exitingFiber;
+        })) {
       if (failed(flush()) || failed(emitBlockLevel(op)))
         return finish(failure());
       continue;
@@ -439,13 +471,30 @@ LogicalResult Emitter::emitBlockLevel(Operation *op) {
     line("  break;");
     return success();
   }
-  if (std::optional<bool> isBreak = blockLoopExit(op, blockLevelOps)) {
+  if (std::optional<bool> isBreak =
+          blockLoopExit(op, blockLevelOps, [&](tile::IfOp i) {
+            return isBlockValue(i.getCondition()) ||
+                   i.getOperation() == exitingFiber;
+          })) {
     auto i = cast<tile::IfOp>(op);
     auto v = blockScalar(i.getCondition(), op,
                          "the condition of a loop exit in a loop with "
                          "barriers or warp operations");
     if (failed(v))
       return failure();
+    bool crossesFiber = false;
+    for (Operation *p = op->getParentOp(); p && isa<tile::IfOp>(p);
+         p = p->getParentOp())
+      crossesFiber |= p == exitingFiber;
+    if (crossesFiber) {
+      // Out of the fiber (a lambda); the loop breaks after the join.
+      line("if (" + *v + ") {");
+      if (*isBreak)
+        line("  " + exitingFiberFlag + " = true;");
+      line("  return;");
+      line("}");
+      return success();
+    }
     line("if (" + *v + ")");
     line(*isBreak ? "  break;" : "  continue;");
     return success();
@@ -523,11 +572,24 @@ LogicalResult Emitter::emitBlockLevel(Operation *op) {
     else
       cond = "(" + *step + " > 0 ? " + v + " < " + *ub + " : " + v + " > " +
              *ub + ")";
+    // A body that is one fiber branch (and the arithmetic of its
+    // condition): its threads' break leaves the loop, which no other
+    // thread does anything in (CppEmitterFibers.cpp).
+    std::string flag;
+    if (fibered && isOnlyFiberBranch(*body)) {
+      flag = fresh("fiber_break");
+      line("bool " + flag + " = false;");
+      fiberLoopBreaks[op] = flag;
+    }
     open("for (int64_t " + v + " = " + *lb + "; " + cond + "; " + v +
          " += " + *step + ")");
     if (failed(emitThreadedBlock(*body)))
       return failure();
     currentLoc = op->getLoc();
+    if (!flag.empty()) {
+      line("if (" + flag + ")");
+      line("  break;");
+    }
     close();
     return success();
   }

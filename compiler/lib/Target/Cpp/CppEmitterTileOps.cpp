@@ -237,9 +237,7 @@ LogicalResult Emitter::emitFill(Operation *op, Value dst,
 
 LogicalResult Emitter::emitGemm(tile::GemmOp op) {
   if (op->hasAttr("tile.use_2cta"))
-    return op.emitError("T.tcgen05_gemm(use_2cta=True) multiplies the halves "
-                        "of B two CTAs of a cluster hold; the CPU target does "
-                        "not run clusters");
+    return emitGemm2Cta(op);
   auto ta = cast<tile::BufferType>(op.getA().getType());
   auto tb = cast<tile::BufferType>(op.getB().getType());
   auto tc = cast<tile::BufferType>(op.getC().getType());

@@ -299,6 +299,46 @@ public:
   /// The address (`uint64_t *`) of the mbarrier passed for \p param.
   mlir::FailureOr<std::string> mbarrierAddress(tile::IntrinsicOp op,
                                                llvm::StringRef param);
+  // CppEmitterCluster.cpp.
+  /// Whether the blocks of \p kernel's clusters must run at once: it has
+  /// clusters of several blocks and uses the cluster barrier or rank,
+  /// another block's shared memory or mbarriers, or a 2-CTA gemm.
+  static bool needsClusterLaunch(tile::KernelOp kernel);
+  /// In a kernel whose clusters run at once (tlc::cpu::launchClusters):
+  /// its shared allocations are published to the cluster.
+  bool clusterKernel = false;
+  /// Publishes the Local \p mem (the shared allocation \p op) to the
+  /// cluster, followed by a tlc::cpu::ClusterExitGuard, whose destructor
+  /// runs before the buffer is freed: the block's shared memory stays
+  /// valid until every block of the cluster is done. Only in the kernel's
+  /// body (not a loop or branch, whose end would end the block).
+  mlir::LogicalResult publishToCluster(tile::AllocOp op, llvm::StringRef mem);
+  /// `&VIEW.at({0, ...})` of the first element of the one-element (or
+  /// response) region \p v, in block \p rank of the cluster when \p rank
+  /// is not empty.
+  std::string firstElementAddress(mlir::Value v, llvm::StringRef rank = "");
+  /// tile.clc_try_cancel / tile.clc_query (tlc::cpu::clcTryCancel: the
+  /// launch's queue of clusters not started).
+  mlir::LogicalResult emitClcTryCancel(tile::ClcTryCancelOp op);
+  mlir::LogicalResult emitClcQuery(tile::ClcQueryOp op);
+  /// An arrival on the mbarrier \p bar of block \p cta of the cluster
+  /// (T.mbarrier_arrive(bar, cta_id), T.ptx_arrive_cluster_barrier,
+  /// T.ptx_arrive_barrier(bar, cta, pred)); only where \p pred holds when
+  /// given.
+  mlir::LogicalResult emitRemoteArrive(tile::IntrinsicOp op, mlir::Value bar,
+                                       mlir::Value cta, mlir::Value pred);
+  /// T.copy_cluster: a copy into another block's shared memory (dst_block),
+  /// or from global memory into the blocks of cluster_mask; completes its
+  /// bytes on each destination block's remote_barrier.
+  mlir::LogicalResult emitCopyCluster(tile::IntrinsicOp op);
+  /// A 2-CTA tcgen05 gemm (tile.use_2cta): the pair of blocks computes
+  /// M = 2 x C's rows, each block's A times the B halves both hold.
+  mlir::LogicalResult emitGemm2Cta(tile::GemmOp op);
+  /// Whether \p op clears the tensor memory a 2-CTA gemm accumulates into
+  /// (clear_accum of T.tcgen05_gemm(use_2cta=True)): the pair's C.
+  bool clearsPairAccumulator(tile::ClearOp op);
+  /// Clears \p op's destination in both blocks of the pair.
+  mlir::LogicalResult emitPairClear(tile::ClearOp op, const std::string &value);
   // CppEmitterIntrinsic.cpp.
   /// Records the T.annotate_safe_value entries of \p kernel: the value a
   /// guarded read outside each named tensor gives instead of zero.
@@ -317,6 +357,18 @@ public:
   std::string namedBarriers;
   /// The legacy T.create_list_of_mbarrier list (`uint64_t *`).
   std::string mbarrierList;
+  /// A loop whose body is one branch that runs as a fiber (and pure
+  /// arithmetic): a `break` / `continue` of the fiber's threads is the
+  /// loop's (no other thread does anything in it). The flag a break sets,
+  /// per such loop.
+  llvm::DenseMap<mlir::Operation *, std::string> fiberLoopBreaks;
+  /// The fiber branch being emitted whose loop exits leave its loop, and
+  /// that loop's flag (null / "" otherwise).
+  mlir::Operation *exitingFiber = nullptr;
+  std::string exitingFiberFlag;
+  /// Whether \p body (a loop's) is one fiber branch without else and pure
+  /// arithmetic.
+  bool isOnlyFiberBranch(mlir::Block &body);
 
   /// `&mask` or `nullptr` for the current active mask.
   std::string activePtr() const {

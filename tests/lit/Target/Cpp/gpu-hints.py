@@ -14,7 +14,7 @@
 # CPP: // T.pdl_sync(): no-op on the CPU
 # CPP: // T.disable_warp_group_reg_alloc(): no-op on the CPU
 # RUN: not tlc-build --target=cpu --emit=cpp -Duse_shuffle=1 %s 2>&1 | FileCheck %s --check-prefix=ERR
-# ERR: gpu-hints.py:[[@LINE+17]]:{{[0-9]+}}: error: the CPU target cannot emit T.clc_is_canceled
+# ERR: gpu-hints.py:[[@LINE+17]]:{{[0-9]+}}: error: the CPU target cannot emit T.tcgen05_sf_warp_transpose
 
 import tilelang
 import tilelang.language as T
@@ -30,8 +30,8 @@ def producer(M=40, N=24, use_shuffle=0):
         for i, j in T.Parallel(16, N):
             B[bx * 16 + i, j] = A[bx * 16 + i, j] * 2.0 + 1.0
         if use_shuffle:
-            res = T.alloc_shared((4,), T.uint32)
-            B[0, 0] = T.Cast(T.float32, T.clc_is_canceled(res))
+            sf = T.alloc_shared((128, 4), T.uint8)
+            T.tcgen05_sf_warp_transpose(sf)
 
 
 @tilelang.jit

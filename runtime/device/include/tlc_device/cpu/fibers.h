@@ -20,13 +20,16 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <type_traits>
 #include <vector>
 
 #include <ucontext.h>
 
+#include "tlc_device/cpu/launch.h"
 #include "tlc_device/cpu/threads.h"
 #include "tlc_device/cpu/view.h"
 
@@ -124,28 +127,45 @@ public:
       }
       return !st.hasFailed();
     }
-    while (!ready()) {
-      if (fibers.empty() || !runRound()) {
-        // Name a waiting fiber's wait rather than the join.
-        for (const auto &f : fibers)
-          if (!f->done && f->waitLoc) {
-            loc = f->waitLoc;
-            what = f->waitWhat;
-            break;
-          }
-        char msg[320];
-        std::snprintf(msg, sizeof msg,
-                      "deadlock: %s waits for an arrival that none of the "
-                      "block's threads can make any more",
-                      what);
-        st.fail(loc, msg);
-        drain();
-        return false;
+    // In a cluster launch a peer block may end the wait too (a remote
+    // arrival): when no fiber of this block can go on, the block sleeps
+    // until a block of the cluster makes progress, and only a wait of
+    // every running block of the cluster is a deadlock.
+    ClusterShared *cluster = currentCluster().shared;
+    while (true) {
+      uint64_t seen = 0;
+      if (cluster) {
+        std::lock_guard<std::mutex> lock(cluster->mutex);
+        seen = cluster->progressCount();
       }
+      if (ready())
+        break;
       if (st.hasFailed()) {
         drain();
         return false;
       }
+      if (!fibers.empty() && runRound())
+        continue;
+      if (cluster) {
+        std::unique_lock<std::mutex> lock(cluster->mutex);
+        if (cluster->stall(lock, seen))
+          continue;
+      }
+      // Name a waiting fiber's wait rather than the join.
+      for (const auto &f : fibers)
+        if (!f->done && f->waitLoc) {
+          loc = f->waitLoc;
+          what = f->waitWhat;
+          break;
+        }
+      char msg[320];
+      std::snprintf(msg, sizeof msg,
+                    "deadlock: %s waits for an arrival that none of the "
+                    "%s's threads can make any more",
+                    what, cluster ? "cluster" : "block");
+      st.fail(loc, msg);
+      drain();
+      return false;
     }
     return !st.hasFailed();
   }
@@ -232,50 +252,72 @@ private:
 
 /// An mbarrier (PTX ISA, "mbarrier"): the pending arrivals of the current
 /// phase (bits 0-19), the arrival count (bits 20-39), the current phase's
-/// parity (bit 40) and its pending transaction bytes (bits 41-63), in the
-/// 64-bit word of a T.alloc_barrier element.
+/// parity (bit 40) and its pending transaction bytes (bits 41-63, two's
+/// complement: a complete_tx may come before its expect_tx, as a peer's
+/// multicast may), in the 64-bit word of a T.alloc_barrier element.
 namespace mbarrier {
 constexpr uint64_t kCountMask = (uint64_t(1) << 20) - 1;
+constexpr uint64_t kTxMask = (uint64_t(1) << 23) - 1;
 inline uint64_t pending(uint64_t b) { return b & kCountMask; }
 inline uint64_t expected(uint64_t b) { return b >> 20 & kCountMask; }
 inline uint64_t phase(uint64_t b) { return b >> 40 & 1; }
-inline uint64_t tx(uint64_t b) { return b >> 41; }
+inline int64_t tx(uint64_t b) {
+  int64_t t = int64_t(b >> 41 & kTxMask);
+  return t >= int64_t(1) << 22 ? t - (int64_t(1) << 23) : t;
+}
 inline uint64_t make(uint64_t pending, uint64_t expected, uint64_t phase,
-                     uint64_t tx) {
-  return pending | expected << 20 | phase << 40 | tx << 41;
+                     int64_t tx) {
+  return pending | expected << 20 | phase << 40 |
+         (uint64_t(tx) & kTxMask) << 41;
 }
 } // namespace mbarrier
+
+/// Holds the cluster's mutex in a cluster launch, where a peer block may
+/// touch the same mbarrier (nothing otherwise: a block is one host thread).
+struct ClusterLock {
+  std::unique_lock<std::mutex> lock;
+  ClusterShared *shared = currentCluster().shared;
+  ClusterLock() {
+    if (shared)
+      lock = std::unique_lock<std::mutex>(shared->mutex);
+  }
+};
 
 /// mbarrier.init: \p count arrivals complete each phase; phase 0.
 inline void mbarrierInit(uint64_t *bar, int64_t count) {
   *bar = mbarrier::make(uint64_t(count), uint64_t(count), 0, 0);
 }
 
-/// Completes the current phase when its arrivals and bytes are all in.
-inline void mbarrierSettle(uint64_t *bar) {
+/// Completes the current phase when its arrivals and bytes are all in
+/// (the cluster's lock held where there is one).
+inline void mbarrierSettle(ClusterLock &held, uint64_t *bar) {
   uint64_t b = *bar;
   if (mbarrier::pending(b) == 0 && mbarrier::tx(b) == 0)
     *bar = mbarrier::make(mbarrier::expected(b), mbarrier::expected(b),
                           mbarrier::phase(b) ^ 1, 0);
   Fibers::current().madeProgress();
+  if (held.shared)
+    held.shared->progressLocked();
 }
 
 /// mbarrier.arrive: one arrival of the calling thread.
 inline void mbarrierArrive(Status &st, const char *loc, uint64_t *bar) {
+  ClusterLock held;
   uint64_t b = *bar;
   if (mbarrier::pending(b) == 0) {
     st.fail(loc, "an mbarrier arrival beyond the barrier's arrival count");
     return;
   }
   *bar = b - 1;
-  mbarrierSettle(bar);
+  mbarrierSettle(held, bar);
 }
 
 /// mbarrier.expect_tx: the current phase also waits for \p bytes.
 inline void mbarrierExpectTx(uint64_t *bar, uint64_t bytes) {
+  ClusterLock held;
   uint64_t b = *bar;
   *bar = mbarrier::make(mbarrier::pending(b), mbarrier::expected(b),
-                        mbarrier::phase(b), mbarrier::tx(b) + bytes);
+                        mbarrier::phase(b), mbarrier::tx(b) + int64_t(bytes));
 }
 
 /// complete_tx (a TMA copy's completion): \p bytes of the current phase's
@@ -283,21 +325,138 @@ inline void mbarrierExpectTx(uint64_t *bar, uint64_t bytes) {
 /// copy where it is issued, so the bytes must have been expected first.
 inline void mbarrierCompleteTx(Status &st, const char *loc, uint64_t *bar,
                                uint64_t bytes) {
+  ClusterLock held;
   uint64_t b = *bar;
-  if (mbarrier::tx(b) < bytes) {
+  if (mbarrier::tx(b) < int64_t(bytes)) {
     st.fail(loc, "a TMA copy completes more bytes on its mbarrier than the "
                  "phase expects (T.mbarrier_expect_tx before the copy)");
     return;
   }
   *bar = mbarrier::make(mbarrier::pending(b), mbarrier::expected(b),
-                        mbarrier::phase(b), mbarrier::tx(b) - bytes);
-  mbarrierSettle(bar);
+                        mbarrier::phase(b), mbarrier::tx(b) - int64_t(bytes));
+  mbarrierSettle(held, bar);
+}
+
+/// complete_tx of a copy another block issued (T.copy_cluster, the
+/// response of T.clc_try_cancel_multicast): it may come before the
+/// block's own expect_tx of the phase (the pending bytes go negative
+/// until then, as the PTX ISA allows).
+inline void mbarrierCompleteTxRemote(uint64_t *bar, uint64_t bytes) {
+  ClusterLock held;
+  uint64_t b = *bar;
+  *bar = mbarrier::make(mbarrier::pending(b), mbarrier::expected(b),
+                        mbarrier::phase(b), mbarrier::tx(b) - int64_t(bytes));
+  mbarrierSettle(held, bar);
 }
 
 /// mbarrier.try_wait.parity: whether the phase of parity \p parity has
 /// completed (the current phase has the other parity).
 inline bool mbarrierPhaseDone(const uint64_t *bar, uint64_t parity) {
+  ClusterLock held;
   return mbarrier::phase(*bar) != (parity & 1);
+}
+
+//===----------------------------------------------------------------------===//
+// Distributed shared memory
+//===----------------------------------------------------------------------===//
+
+/// The address in block \p rank of the cluster of what \p local is in the
+/// calling block's shared memory (mapa.shared::cluster): the same offset
+/// in that block's allocation of the same buffer, once the block has made
+/// it. Outside a cluster launch only rank 0 (the block itself) exists. On
+/// an error (\p st failed) \p local.
+template <typename T>
+inline T *clusterPeer(Status &st, const char *loc, T *local, int64_t rank) {
+  ClusterContext &c = currentCluster();
+  char what[200];
+  if (rank < 0 || rank >= c.size) {
+    std::snprintf(what, sizeof what,
+                  "block rank %lld is outside the cluster of %lld block(s)",
+                  (long long)rank, (long long)c.size);
+    st.fail(loc, what);
+    return local;
+  }
+  if (!c.shared || rank == c.rank)
+    return local;
+  size_t slot = 0, offset = 0;
+  bool found;
+  {
+    std::lock_guard<std::mutex> lock(c.shared->mutex);
+    found = c.shared->find(c.rank, local, slot, offset);
+  }
+  if (!found) {
+    st.fail(loc, "an access to another block of the cluster names memory "
+                 "that is not the block's shared memory");
+    return local;
+  }
+  const char *p = nullptr;
+  if (!Fibers::current().waitUntil(
+          st, loc, "an access to another block's shared memory", [&] {
+            std::lock_guard<std::mutex> lock(c.shared->mutex);
+            p = c.shared->at(rank, slot, offset);
+            return p != nullptr;
+          }))
+    return local;
+  return reinterpret_cast<T *>(const_cast<char *>(p));
+}
+
+/// \p v's window in block \p rank of the cluster (clusterPeer).
+template <typename T, int R>
+inline View<T, R> peerView(Status &st, const char *loc, View<T, R> v,
+                           int64_t rank) {
+  v.base = clusterPeer(st, loc, v.base, rank);
+  return v;
+}
+
+//===----------------------------------------------------------------------===//
+// Cluster launch control
+//===----------------------------------------------------------------------===//
+//
+// clusterlaunchcontrol.try_cancel on the CPU: the request claims the next
+// cluster of the launch's queue that has not started (which is then never
+// started) and writes the response: on the CPU, the words {x, y, z,
+// canceled} (the first block of the claimed cluster; the GPU's 16 bytes are
+// opaque and only read through the query instructions, which decode these
+// here); canceled is 0 when every cluster has started. The write completes
+// 16 transaction bytes on the mbarrier, in every block of the cluster with
+// multicast.
+
+/// T.clc_try_cancel(response, bar) (\p multicast: _multicast).
+inline void clcTryCancel(Status &st, const char *loc, void *response,
+                         uint64_t *bar, bool multicast) {
+  LaunchQueue *queue = currentLaunchQueue();
+  int64_t claimed = queue ? queue->claim() : -1;
+  uint32_t words[4] = {0, 0, 0, 0};
+  if (claimed >= 0) {
+    int64_t first[3];
+    queue->firstBlock(claimed, first);
+    for (int d = 0; d < 3; ++d)
+      words[d] = uint32_t(first[d]);
+    words[3] = 1;
+  }
+  int64_t blocks = multicast ? currentCluster().size : 1;
+  for (int64_t r = 0; r < blocks; ++r) {
+    void *to = multicast ? clusterPeer(st, loc, response, r) : response;
+    uint64_t *done = multicast ? clusterPeer(st, loc, bar, r) : bar;
+    if (st.hasFailed())
+      return;
+    {
+      ClusterLock held;
+      std::memcpy(to, words, sizeof words);
+    }
+    mbarrierCompleteTxRemote(done, sizeof words);
+  }
+}
+
+/// clusterlaunchcontrol.query_cancel of the response at \p response:
+/// \p what 0 is_canceled (0 or 1), 1..3 the first block's x, y, z.
+inline int32_t clcQuery(const void *response, int what) {
+  uint32_t words[4];
+  {
+    ClusterLock held;
+    std::memcpy(words, response, sizeof words);
+  }
+  return what == 0 ? int32_t(words[3] != 0) : int32_t(words[what - 1]);
 }
 
 /// The threads of \p active that reach a named barrier (bar.sync id, n)

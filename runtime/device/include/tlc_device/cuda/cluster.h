@@ -110,6 +110,78 @@ TLC_DEVICE void mbarrierWaitCluster(uint64_t *bar, uint32_t parity) {
 #endif
 }
 
+//===----------------------------------------------------------------------===//
+// Cluster launch control (sm_100; PTX ISA, "clusterlaunchcontrol")
+//===----------------------------------------------------------------------===//
+
+/// clusterlaunchcontrol.try_cancel: asks to cancel the launch of a cluster
+/// of the grid that has not started; the 16-byte response is written to
+/// \p response (shared memory, 16-byte aligned) and completes 16
+/// transaction bytes on \p bar.
+TLC_DEVICE void clcTryCancel(const void *response, uint64_t *bar) {
+#if TLC_CUDA_ARCH >= 1000
+  asm volatile(
+      "clusterlaunchcontrol.try_cancel.async.shared::cta.mbarrier::"
+      "complete_tx::bytes.b128 [%0], [%1];" ::"r"(sharedAddress(response)),
+      "r"(sharedAddress(bar))
+      : "memory");
+#endif
+}
+
+/// clcTryCancel whose response goes to the same offset of every block of
+/// the cluster, completing on each block's barrier at \p bar's offset.
+TLC_DEVICE void clcTryCancelMulticast(const void *response, uint64_t *bar) {
+#if TLC_CUDA_ARCH >= 1000
+  asm volatile(
+      "clusterlaunchcontrol.try_cancel.async.shared::cta.mbarrier::"
+      "complete_tx::bytes.multicast::cluster::all.b128 [%0], [%1];" ::"r"(
+          sharedAddress(response)),
+      "r"(sharedAddress(bar))
+      : "memory");
+#endif
+}
+
+/// clusterlaunchcontrol.query_cancel.is_canceled of the response at
+/// \p response (written by the async proxy: fenced before later shared
+/// memory accesses).
+TLC_DEVICE bool clcIsCanceled(const void *response) {
+  uint32_t canceled = 0;
+#if TLC_CUDA_ARCH >= 1000
+  asm volatile("{\n"
+               ".reg .pred p;\n"
+               ".reg .b128 r;\n"
+               "ld.shared.b128 r, [%1];\n"
+               "clusterlaunchcontrol.query_cancel.is_canceled.pred.b128 p, r;\n"
+               "selp.u32 %0, 1, 0, p;\n"
+               "}"
+               : "=r"(canceled)
+               : "r"(sharedAddress(response))
+               : "memory");
+  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+#endif
+  return canceled != 0;
+}
+
+/// clusterlaunchcontrol.query_cancel.get_first_ctaid: coordinate \p Dim of
+/// the block index of the canceled cluster's first block (meaningful only
+/// when the response says canceled).
+template <int Dim> TLC_DEVICE uint32_t clcFirstCtaid(const void *response) {
+  uint32_t id[4] = {0, 0, 0, 0};
+#if TLC_CUDA_ARCH >= 1000
+  asm volatile("{\n"
+               ".reg .b128 r;\n"
+               "ld.shared.b128 r, [%4];\n"
+               "clusterlaunchcontrol.query_cancel.get_first_ctaid.v4.b32.b128 "
+               "{%0, %1, %2, %3}, r;\n"
+               "}"
+               : "=r"(id[0]), "=r"(id[1]), "=r"(id[2]), "=r"(id[3])
+               : "r"(sharedAddress(response))
+               : "memory");
+  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+#endif
+  return id[Dim];
+}
+
 } // namespace cuda
 } // namespace tlc
 

@@ -140,6 +140,21 @@ def Tile_LoopKind : I32EnumAttr<"LoopKind", "flavour of a tile.for loop", [
 
 def Tile_LoopKindAttr : EnumAttr<Tile_Dialect, Tile_LoopKind, "loop">;
 
+// What tile.clc_query reads from a cluster launch control response.
+def Tile_ClcQueryKind : I32EnumAttr<"ClcQueryKind",
+    "what a cluster launch control query decodes", [
+    I32EnumAttrCase<"IsCanceled", 0, "is_canceled">,
+    I32EnumAttrCase<"FirstCtaidX", 1, "first_ctaid_x">,
+    I32EnumAttrCase<"FirstCtaidY", 2, "first_ctaid_y">,
+    I32EnumAttrCase<"FirstCtaidZ", 3, "first_ctaid_z">
+  ]> {
+  let cppNamespace = "::tlc::tile";
+  let genSpecializedAttr = 0;
+}
+
+def Tile_ClcQueryKindAttr
+    : EnumAttr<Tile_Dialect, Tile_ClcQueryKind, "clc_query">;
+
 def Tile_SymbolKind : I32EnumAttr<"SymbolKind",
     "where the value of a kernel symbol comes from", [
     // `T.dynamic("m")`: one kernel for every value, read at launch.

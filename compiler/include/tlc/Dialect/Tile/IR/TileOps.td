@@ -985,4 +985,67 @@ def Tile_ViewOp : Tile_Op<"view", [Pure]> {
   let hasVerifier = 1;
 }
 
+//===----------------------------------------------------------------------===//
+// Cluster launch control (Blackwell)
+//===----------------------------------------------------------------------===//
+
+def Tile_ClcTryCancelOp : Tile_Op<"clc_try_cancel", [
+    MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "ask to run a cluster of the grid that has not started yet";
+  let description = [{
+    `T.clc_try_cancel(result, mbarrier)` and
+    `T.clc_try_cancel_multicast(result, mbarrier)`: Blackwell's cluster
+    launch control (PTX ISA, `clusterlaunchcontrol.try_cancel`). The
+    request cancels the launch of one cluster of the grid that has not
+    started, so that the calling cluster can do its work instead (a
+    persistent kernel stealing its next tile), or fails when every cluster
+    has started. Its 16-byte response is written asynchronously into
+    `response` (four 32-bit words of shared memory), and the write completes
+    16 transaction bytes on `mbarrier`, whose phase the program has
+    raised with `T.mbarrier_arrive_expect_tx(mbarrier, 16)`. With
+    `multicast` the response goes to the same place in every block of the
+    cluster and completes on each block's barrier at the same offset.
+    `tile.clc_query` decodes the response once the wait on the barrier
+    ended.
+
+    ```mlir
+    tile.clc_try_cancel %result, %bar
+        : !tile.buffer<[4], ui32, shared>, !tile.buffer<[1], ui64, shared.barrier>
+    tile.clc_try_cancel multicast %result, %bar
+        : !tile.buffer<[1, 4], ui32, shared>, !tile.buffer<[1], ui64, shared.cluster_barrier>
+    ```
+  }];
+  let arguments = (ins Tile_Buffer:$response, Tile_Buffer:$mbarrier,
+                       UnitAttr:$multicast);
+  let assemblyFormat = [{
+    (`multicast` $multicast^)? $response `,` $mbarrier attr-dict `:`
+    type($response) `,` type($mbarrier)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_ClcQueryOp : Tile_Op<"clc_query", [MemoryEffects<[MemRead]>]> {
+  let summary = "decode a cluster launch control response";
+  let description = [{
+    `T.clc_is_canceled(result)` and `T.clc_get_first_ctaid_x/y/z(result)`:
+    `clusterlaunchcontrol.query_cancel` on the 16-byte response a
+    `tile.clc_try_cancel` wrote into `response`. `is_canceled` (an `i1`)
+    says whether the request canceled a cluster; `first_ctaid_x`, `_y`
+    and `_z` (`i32`) are the block index of that cluster's first block
+    (rank 0) along each dimension, which the calling block then works on.
+    The block index is only meaningful when `is_canceled` holds.
+
+    ```mlir
+    %ok = tile.clc_query is_canceled %result : !tile.buffer<[4], ui32, shared> -> i1
+    %x = tile.clc_query first_ctaid_x %result : !tile.buffer<[4], ui32, shared> -> i32
+    ```
+  }];
+  let arguments = (ins Tile_ClcQueryKindAttr:$kind, Tile_Buffer:$response);
+  let results = (outs AnySignlessInteger:$value);
+  let assemblyFormat = [{
+    `` $kind $response attr-dict `:` type($response) `->` type($value)
+  }];
+  let hasVerifier = 1;
+}
+
 #endif // TLC_DIALECT_TILE_IR_TILEOPS_TD
