@@ -94,6 +94,18 @@ static bool isModelledPythonModule(llvm::StringRef name) {
          name == "argparse" || name == "types";
 }
 
+/// TileLang's per-backend language modules (`tilelang.cpu.language`,
+/// `tilelang.rocm.language`, ...) and `tilelang.language.common`: the
+/// common tile language plus one backend's names, which tlc models as one
+/// `tilelang.language` (T).
+static bool isDialectLanguage(llvm::StringRef name) {
+  return llvm::is_contained({"tilelang.cuda.language", "tilelang.cpu.language",
+                             "tilelang.rocm.language", "tilelang.metal.language",
+                             "tilelang.webgpu.language",
+                             "tilelang.language.common"},
+                            name);
+}
+
 bool Interpreter::isTileLangModule(llvm::StringRef name) {
   static const char *const known[] = {
       "tilelang",          "tilelang.language", "tilelang.math",
@@ -102,17 +114,18 @@ bool Interpreter::isTileLangModule(llvm::StringRef name) {
       "tilelang.intrinsics", "tilelang.utils",  "tilelang.cuda",
       "tilelang.cuda.language", "tilelang.tools", "tilelang.transform",
       "tilelang.engine",   "tilelang.contrib",  "tilelang.env",
-      "tilelang.testing",  "tilelang.language.dtypes"};
+      "tilelang.testing",  "tilelang.language.dtypes", "tilelang.cpu",
+      "tilelang.rocm",     "tilelang.metal",    "tilelang.webgpu"};
   for (const char *k : known)
     if (name == k)
       return true;
-  return false;
+  return isDialectLanguage(name);
 }
 
 Value Interpreter::importModule(llvm::StringRef qualified) {
   auto *m = heap.make<ModuleObj>();
   m->name = heap.copyString(qualified);
-  if (qualified == "tilelang.cuda.language")
+  if (isDialectLanguage(qualified))
     m->name = "tilelang.language";
   m->opaque = !(isModelledPythonModule(qualified) ||
                 qualified == "tilelang" || qualified.starts_with("tilelang."));
@@ -1117,6 +1130,41 @@ Value Interpreter::callMetaPrimitive(const PArgs &p) {
   }
   case BuiltinId::Likely:
     return p.getOr("cond", Value::none());
+  case BuiltinId::Ldg: {
+    // T.__ldg(x[i]) is the load x[i]; T.__ldg(buf, i) loads element i of a
+    // 1-D buffer (TileLang's flat index, one index or a one-index list).
+    Value v = p.getOr("load_or_buf", Value::poison());
+    Value idx = p.getOr("index", Value::none());
+    if (v.isAbrupt())
+      return v;
+    if (idx.isAbrupt())
+      return idx;
+    if (v.is(ValueKind::Region) && v.as<RegionObj>()->isElement) {
+      if (!idx.isNone())
+        return fail(p.node("index"), "T.__ldg takes an index only with a "
+                                     "buffer; x[i] is already one element");
+      return v;
+    }
+    if (!v.is(ValueKind::Buffer))
+      return fail(p.node("load_or_buf"),
+                  "T.__ldg expects an element load (x[i]) or a buffer, not " +
+                      v.getTypeName());
+    if (idx.isNone())
+      return fail(at, "T.__ldg(buffer, index) needs an index when given a "
+                      "buffer");
+    if (idx.is(ValueKind::Tuple) || idx.is(ValueKind::List)) {
+      if (getElems(idx).size() != 1)
+        return fail(p.node("index"),
+                    "T.__ldg takes one flat index, got " +
+                        std::to_string(getElems(idx).size()));
+      idx = getElems(idx)[0];
+    }
+    if (v.as<BufferObj>()->shape.size() != 1)
+      return fail(p.node("load_or_buf"),
+                  "T.__ldg(buffer, index) takes a 1-D buffer; index an "
+                  "element instead (T.__ldg(x[i, j]))");
+    return subscript(v, idx, p.node("index"));
+  }
   default:
     if (p.info.category == lang::BuiltinCategory::Math &&
         p.info.findParam("x") == 0 && p.info.params.size() == 1)
