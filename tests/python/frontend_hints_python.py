@@ -10,6 +10,9 @@
 # * Kernels: T.__ldg(x[i]) and T.__ldg(buf, i) read the element (NumPy), and
 #   T.atomic_add(dst, tile) with a shared or global source tile adds every
 #   element once per block (NumPy, float64 sums).
+# * tilelang.cpu / rocm / metal / webgpu .language and
+#   tilelang.language.common are T; a kernel written with the CPU dialect
+#   runs (NumPy).
 
 import numpy as np
 import pytest
@@ -103,6 +106,41 @@ def test_tile_atomic_add(scope):
         a.numpy().astype(np.float64).sum(axis=0)
     tile_atomic_add(scope=scope)(a, b)
     np.testing.assert_allclose(b.numpy(), want, rtol=1e-5, atol=1e-5)
+
+
+def test_dialect_language_modules():
+    import importlib
+
+    import tilelang.language.common as common
+    import tilelang.rocm.language as rocm
+    from tilelang.cpu import language as cpu
+    from tilelang.cuda import language as cuda
+    assert common is T and rocm is T and cpu is T and cuda is T
+    for name in ("tilelang.cpu.language", "tilelang.webgpu.language",
+                 "tilelang.metal.language", "tilelang.language.common"):
+        assert importlib.import_module(name) is T
+    # Other names of those packages are placeholders, as elsewhere.
+    from tilelang.cpu import toolchain  # noqa: F401
+
+
+@tilelang.jit(out_idx=-1, target="cpu")
+def cpu_dialect_scale(N=64):
+    from tilelang.cpu import language as Tcpu
+
+    @Tcpu.prim_func
+    def main(A: Tcpu.Tensor((N,), "float32"), B: Tcpu.Tensor((N,), "float32")):
+        with Tcpu.Kernel(1):
+            for i in Tcpu.serial(N):
+                B[i] = A[i] * 3.0 - 1.0
+
+    return main
+
+
+def test_dialect_kernel():
+    a = torch.randn(64)
+    want = a.numpy().astype(np.float64) * 3.0 - 1.0
+    np.testing.assert_allclose(cpu_dialect_scale()(a).numpy(), want,
+                               rtol=1e-6, atol=1e-6)
 
 
 if __name__ == "__main__":

@@ -996,6 +996,36 @@ Value Interpreter::callMetaPrimitive(const PArgs &p) {
   case BuiltinId::Reinterpret: {
     Value dt = p.getOr("dtype", Value::poison());
     Value v = p.getOr("value", Value::poison());
+    // T.cast's rounding hints, checked as TileLang checks them. tlc's
+    // conversions round to nearest (TileLang lowers only "rs" differently).
+    if (p.info.id == BuiltinId::Cast) {
+      Value round = p.getOr("round", Value::none());
+      Value sat = p.getOr("sat", Value::boolean(true));
+      Value rbits = p.getOr("rbits", Value::none());
+      static const char *const modes[] = {"", "rn", "rz", "rp", "rm", "rs"};
+      bool known = round.isNone();
+      if (round.isStr())
+        known = llvm::is_contained(modes, getStr(round));
+      if (!known)
+        return fail(p.node("round"),
+                    "Invalid round " + toString(round, true) +
+                        " for T.cast: one of '', 'rn', 'rz', 'rp', 'rm', 'rs'");
+      if (!sat.isBool() && !sat.isAbrupt())
+        return fail(p.node("sat"), "Invalid sat " + toString(sat, true) +
+                                       " for T.cast: a bool");
+      bool rs = round.isStr() && getStr(round) == "rs";
+      if (rs && rbits.isNone())
+        return fail(p.node("round"), "rbits is required when round='rs' "
+                                     "(stochastic rounding)");
+      if (!rs && !rbits.isNone())
+        return fail(p.node("rbits"),
+                    "rbits is only valid with round='rs' (stochastic "
+                    "rounding)");
+      if (rs)
+        warning(p.node("round"),
+                "T.cast(round='rs'): tlc does not implement stochastic "
+                "rounding; this cast rounds to nearest");
+    }
     // T.reinterpret accepts the old (dtype, value) order too.
     if (p.info.id == BuiltinId::Reinterpret && toDType(v) && !toDType(dt))
       std::swap(v, dt);

@@ -286,6 +286,11 @@ class GemmWarpPolicy:
     FullCol = "FullCol"
 
 
+# ``tilelang.language.common`` (TileLang's backend-neutral surface) is this
+# module: tlc models one tile language.
+common = _sys.modules[__name__]
+_sys.modules[__name__ + ".common"] = common
+
 # -- everything else -------------------------------------------------------------
 
 

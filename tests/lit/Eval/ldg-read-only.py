@@ -32,16 +32,16 @@ def read_only(N=256, block=64, bad=0):
                 B[g] = T.__ldg(A)
             elif bad == 2:
                 M = T.alloc_shared((4, 16), "float32")
-                # ERR2: :[[@LINE+1]]:31: error: T.__ldg(buffer, index) takes a 1-D buffer; index an element instead (T.__ldg(x[i, j]))
+                # ERR2: :[[@LINE+1]]:39: error: T.__ldg(buffer, index) takes a 1-D buffer; index an element instead (T.__ldg(x[i, j]))
                 B[g] = A[g] + T.__ldg(M, 3)
             elif bad == 3:
-                # ERR3: :[[@LINE+1]]:37: error: T.__ldg takes an index only with a buffer; x[i] is already one element
+                # ERR3: :[[@LINE+1]]:38: error: T.__ldg takes an index only with a buffer; x[i] is already one element
                 B[g] = T.__ldg(A[g], 2)
             elif bad == 4:
-                # ERR4: :[[@LINE+1]]:34: error: T.__ldg takes one flat index, got 2
+                # ERR4: :[[@LINE+1]]:35: error: T.__ldg takes one flat index, got 2
                 B[g] = T.__ldg(A, (g, 0))
             else:
-                # ERR5: :[[@LINE+1]]:31: error: T.__ldg expects an element load (x[i]) or a buffer, not float
+                # ERR5: :[[@LINE+1]]:32: error: T.__ldg expects an element load (x[i]) or a buffer, not float
                 B[g] = T.__ldg(2.0)
 
     return main

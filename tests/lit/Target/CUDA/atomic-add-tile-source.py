@@ -1,5 +1,5 @@
 # RUN: tlc-build --check %s 2>&1 | count 0
-# RUN: tlc-build --emit=cuda --target=cuda:sm_90a --kernel=tile_add %s | FileCheck %s
+# RUN: tlc-build --emit=cuda --target=cuda:sm_90a %s | FileCheck %s
 # RUN: rm -rf %t && tlc-build --target=cpu -o %t/cpu %s > /dev/null
 # RUN: %if sim-compiler %{ tlc-build --target=cuda:sm_90a --cuda-compiler=none -o %t/cu %s > /dev/null %}
 # RUN: %if sim-compiler %{ tlc-run %t/cu --device sim --verify --reference %t/cpu | FileCheck %s --check-prefix=SIM %}
@@ -9,12 +9,12 @@
 # block barrier (T.copy's writers are other threads) and kept until all have
 # read it. The sim runs the CUDA build against the CPU target's
 # (python-frontend_hints_python checks the CPU target against NumPy).
-# CHECK-LABEL: void tile_add_kernel(
+# CHECK-LABEL: tile_add_kernel(
 # CHECK: __syncthreads();  // the tile's writers are other threads
 # CHECK: for (int [[E:e[0-9_]*]] = tid; [[E]] < 768; [[E]] += 64)
 # CHECK: atomicAddTo<float>(&
 # CHECK: __syncthreads();  // every thread has read the tile
-# CHECK-LABEL: void global_add_kernel(
+# CHECK-LABEL: global_add_kernel(
 # CHECK-NOT: __syncthreads
 # CHECK: for (int [[F:e[0-9_]*]] = tid; [[F]] < 512; [[F]] += 64)
 # CHECK: atomicAddTo<float>(&
