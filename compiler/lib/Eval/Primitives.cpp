@@ -99,11 +99,11 @@ static bool isModelledPythonModule(llvm::StringRef name) {
 /// common tile language plus one backend's names, which tlc models as one
 /// `tilelang.language` (T).
 static bool isDialectLanguage(llvm::StringRef name) {
-  return llvm::is_contained({"tilelang.cuda.language", "tilelang.cpu.language",
-                             "tilelang.rocm.language", "tilelang.metal.language",
-                             "tilelang.webgpu.language",
-                             "tilelang.language.common"},
-                            name);
+  return llvm::is_contained(
+      {"tilelang.cuda.language", "tilelang.cpu.language",
+       "tilelang.rocm.language", "tilelang.metal.language",
+       "tilelang.webgpu.language", "tilelang.language.common"},
+      name);
 }
 
 bool Interpreter::isTileLangModule(llvm::StringRef name) {
@@ -1184,9 +1184,8 @@ Value Interpreter::callMetaPrimitive(const PArgs &p) {
                       "buffer");
     if (idx.is(ValueKind::Tuple) || idx.is(ValueKind::List)) {
       if (getElems(idx).size() != 1)
-        return fail(p.node("index"),
-                    "T.__ldg takes one flat index, got " +
-                        std::to_string(getElems(idx).size()));
+        return fail(p.node("index"), "T.__ldg takes one flat index, got " +
+                                         std::to_string(getElems(idx).size()));
       idx = getElems(idx)[0];
     }
     if (v.as<BufferObj>()->shape.size() != 1)

@@ -693,8 +693,8 @@ LogicalResult Emitter::emitTileAtomicAdd(
   int64_t stride = numel;
   for (auto [d, n] : llvm::enumerate(shape)) {
     stride /= n;
-    src[d] = "(" + e + " / " + std::to_string(stride) + ") % " +
-             std::to_string(n);
+    src[d] =
+        "(" + e + " / " + std::to_string(stride) + ") % " + std::to_string(n);
   }
   SmallVector<std::string> idx(type.getRank(), "0");
   unsigned k = 0;

@@ -569,8 +569,7 @@ public:
   mlir::LogicalResult emitAtomicAdd(tile::AtomicAddOp op);
   mlir::LogicalResult emitTileAtomicAdd(
       tile::AtomicAddOp op, tile::BufferType vt,
-      llvm::function_ref<std::string(const std::string &,
-                                     const std::string &)>
+      llvm::function_ref<std::string(const std::string &, const std::string &)>
           atomicOn);
   mlir::LogicalResult emitPrint(tile::PrintOp op);
   mlir::LogicalResult emitDeviceAssert(tile::DeviceAssertOp op);
