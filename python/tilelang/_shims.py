@@ -28,7 +28,8 @@ _PREFIXES = ("tilelang.intrinsics", "tilelang.quantize", "tilelang.tvm")
 # Packages whose submodules that the package does not have are placeholder
 # modules too (``from tilelang.language.builtin import access_ptr``: names
 # kernels use). Asked only after the ordinary import found nothing.
-_FALLBACK_PACKAGES = ("tilelang.language.",)
+_FALLBACK_PACKAGES = ("tilelang.language.", "tilelang.cpu.", "tilelang.rocm.",
+                      "tilelang.metal.", "tilelang.webgpu.")
 
 
 class PlaceholderModule(types.ModuleType):
@@ -211,4 +212,9 @@ def install():
         sys.modules["tvm"] = tvm
         for sub in ("te", "tir", "tirx", "target", "error", "ir"):
             sys.modules["tvm." + sub] = getattr(tvm, sub)
+        # `from tvm.tirx.stmt_functor import post_order_visit`.
+        for sub in ("tir", "tirx"):
+            for part in ("stmt_functor", "analysis"):
+                sys.modules[f"tvm.{sub}.{part}"] = \
+                    getattr(getattr(tvm, sub), part)
     return tvm

@@ -94,6 +94,18 @@ static bool isModelledPythonModule(llvm::StringRef name) {
          name == "argparse" || name == "types";
 }
 
+/// TileLang's per-backend language modules (`tilelang.cpu.language`,
+/// `tilelang.rocm.language`, ...) and `tilelang.language.common`: the
+/// common tile language plus one backend's names, which tlc models as one
+/// `tilelang.language` (T).
+static bool isDialectLanguage(llvm::StringRef name) {
+  return llvm::is_contained(
+      {"tilelang.cuda.language", "tilelang.cpu.language",
+       "tilelang.rocm.language", "tilelang.metal.language",
+       "tilelang.webgpu.language", "tilelang.language.common"},
+      name);
+}
+
 bool Interpreter::isTileLangModule(llvm::StringRef name) {
   static const char *const known[] = {
       "tilelang",          "tilelang.language", "tilelang.math",
@@ -102,17 +114,18 @@ bool Interpreter::isTileLangModule(llvm::StringRef name) {
       "tilelang.intrinsics", "tilelang.utils",  "tilelang.cuda",
       "tilelang.cuda.language", "tilelang.tools", "tilelang.transform",
       "tilelang.engine",   "tilelang.contrib",  "tilelang.env",
-      "tilelang.testing",  "tilelang.language.dtypes"};
+      "tilelang.testing",  "tilelang.language.dtypes", "tilelang.cpu",
+      "tilelang.rocm",     "tilelang.metal",    "tilelang.webgpu"};
   for (const char *k : known)
     if (name == k)
       return true;
-  return false;
+  return isDialectLanguage(name);
 }
 
 Value Interpreter::importModule(llvm::StringRef qualified) {
   auto *m = heap.make<ModuleObj>();
   m->name = heap.copyString(qualified);
-  if (qualified == "tilelang.cuda.language")
+  if (isDialectLanguage(qualified))
     m->name = "tilelang.language";
   m->opaque = !(isModelledPythonModule(qualified) ||
                 qualified == "tilelang" || qualified.starts_with("tilelang."));
@@ -1006,6 +1019,36 @@ Value Interpreter::callMetaPrimitive(const PArgs &p) {
   case BuiltinId::Reinterpret: {
     Value dt = p.getOr("dtype", Value::poison());
     Value v = p.getOr("value", Value::poison());
+    // T.cast's rounding hints, checked as TileLang checks them. tlc's
+    // conversions round to nearest (TileLang lowers only "rs" differently).
+    if (p.info.id == BuiltinId::Cast) {
+      Value round = p.getOr("round", Value::none());
+      Value sat = p.getOr("sat", Value::boolean(true));
+      Value rbits = p.getOr("rbits", Value::none());
+      static const char *const modes[] = {"", "rn", "rz", "rp", "rm", "rs"};
+      bool known = round.isNone();
+      if (round.isStr())
+        known = llvm::is_contained(modes, getStr(round));
+      if (!known)
+        return fail(p.node("round"),
+                    "Invalid round " + toString(round, true) +
+                        " for T.cast: one of '', 'rn', 'rz', 'rp', 'rm', 'rs'");
+      if (!sat.isBool() && !sat.isAbrupt())
+        return fail(p.node("sat"), "Invalid sat " + toString(sat, true) +
+                                       " for T.cast: a bool");
+      bool rs = round.isStr() && getStr(round) == "rs";
+      if (rs && rbits.isNone())
+        return fail(p.node("round"), "rbits is required when round='rs' "
+                                     "(stochastic rounding)");
+      if (!rs && !rbits.isNone())
+        return fail(p.node("rbits"),
+                    "rbits is only valid with round='rs' (stochastic "
+                    "rounding)");
+      if (rs)
+        warning(p.node("round"),
+                "T.cast(round='rs'): tlc does not implement stochastic "
+                "rounding; this cast rounds to nearest");
+    }
     // T.reinterpret accepts the old (dtype, value) order too.
     if (p.info.id == BuiltinId::Reinterpret && toDType(v) && !toDType(dt))
       std::swap(v, dt);
@@ -1149,6 +1192,40 @@ Value Interpreter::callMetaPrimitive(const PArgs &p) {
   }
   case BuiltinId::Likely:
     return p.getOr("cond", Value::none());
+  case BuiltinId::Ldg: {
+    // T.__ldg(x[i]) is the load x[i]; T.__ldg(buf, i) loads element i of a
+    // 1-D buffer (TileLang's flat index, one index or a one-index list).
+    Value v = p.getOr("load_or_buf", Value::poison());
+    Value idx = p.getOr("index", Value::none());
+    if (v.isAbrupt())
+      return v;
+    if (idx.isAbrupt())
+      return idx;
+    if (v.is(ValueKind::Region) && v.as<RegionObj>()->isElement) {
+      if (!idx.isNone())
+        return fail(p.node("index"), "T.__ldg takes an index only with a "
+                                     "buffer; x[i] is already one element");
+      return v;
+    }
+    if (!v.is(ValueKind::Buffer))
+      return fail(p.node("load_or_buf"),
+                  "T.__ldg expects an element load (x[i]) or a buffer, not " +
+                      v.getTypeName());
+    if (idx.isNone())
+      return fail(at, "T.__ldg(buffer, index) needs an index when given a "
+                      "buffer");
+    if (idx.is(ValueKind::Tuple) || idx.is(ValueKind::List)) {
+      if (getElems(idx).size() != 1)
+        return fail(p.node("index"), "T.__ldg takes one flat index, got " +
+                                         std::to_string(getElems(idx).size()));
+      idx = getElems(idx)[0];
+    }
+    if (v.as<BufferObj>()->shape.size() != 1)
+      return fail(p.node("load_or_buf"),
+                  "T.__ldg(buffer, index) takes a 1-D buffer; index an "
+                  "element instead (T.__ldg(x[i, j]))");
+    return subscript(v, idx, p.node("index"));
+  }
   default:
     if (p.info.category == lang::BuiltinCategory::Math &&
         p.info.findParam("x") == 0 && p.info.params.size() == 1)

@@ -417,7 +417,10 @@ const BuiltinInfo *lang::lookupBuiltin(llvm::StringRef qualifiedName) {
   const Registry &registry = getRegistry();
   std::string normalized;
   for (llvm::StringRef prefix :
-       {"tilelang.language.", "tilelang.cuda.language."}) {
+       {"tilelang.language.common.", "tilelang.language.",
+        "tilelang.cuda.language.", "tilelang.cpu.language.",
+        "tilelang.rocm.language.", "tilelang.metal.language.",
+        "tilelang.webgpu.language."}) {
     if (qualifiedName.starts_with(prefix)) {
       normalized = ("T." + qualifiedName.drop_front(prefix.size())).str();
       qualifiedName = normalized;

@@ -226,6 +226,59 @@ def extract_lane(vector, lane):
                         dtype(vdtype.scalar))
 
 
+# -- casts with rounding hints and the fast-math intrinsics --------------------
+
+#: The rounding modes ``T.cast(..., round=...)`` accepts ("" is the target's
+#: default; "rs" is stochastic rounding with random bits ``rbits``).
+_VALID_CAST_ROUNDING_MODES = {"", "rn", "rz", "rp", "rm", "rs"}
+
+
+def cast(value, dtype, round="", sat=True, rbits=None, span=None):  # noqa: A002
+    """``T.cast`` called by Python: the rounding options are checked as
+    TileLang checks them (ValueError), then the cast stays a placeholder
+    that tlc builds in the kernel."""
+    if not isinstance(round, str) or round not in _VALID_CAST_ROUNDING_MODES:
+        raise ValueError(f"Invalid round {round!r} for T.cast: one of "
+                         f"{sorted(_VALID_CAST_ROUNDING_MODES)}")
+    if not isinstance(sat, _builtins.bool):
+        raise ValueError(f"Invalid sat {sat!r} for T.cast: a bool (True "
+                         "saturates to the finite range)")
+    if round == "rs" and rbits is None:
+        raise ValueError("rbits is required when round='rs' (stochastic "
+                         "rounding takes its random bits from rbits)")
+    if round != "rs" and rbits is not None:
+        raise ValueError("rbits is only valid with round='rs', got "
+                         f"round={round!r}")
+    return Placeholder("T.cast", (value, dtype))
+
+
+_FAST_MATH_DTYPES = ("float16", "bfloat16", "float32", "float64")
+
+
+def _fast_math(name):
+    def intrinsic(x):
+        from .. import _tir
+        if isinstance(x, _tir.PrimExpr) and \
+                not isinstance(x, (_builtins.int, _builtins.float)):
+            dt = dtype(str(x.dtype))
+            if dt.scalar not in _FAST_MATH_DTYPES:
+                raise TypeError(f"T.{name} only supports floating-point "
+                                f"inputs ({', '.join(_FAST_MATH_DTYPES)}), "
+                                f"got {dt}")
+            return _tir.Call(str(x.dtype), "tl." + name, [x])
+        return Placeholder("T." + name, (x,))
+    intrinsic.__name__ = intrinsic.__qualname__ = name
+    intrinsic.__doc__ = (f"``T.{name}(x)`` called by Python on a "
+                         "``tvm.tirx`` expression: a call of x's float "
+                         "dtype; other dtypes raise TypeError.")
+    return intrinsic
+
+
+for _name in ("__exp", "__exp10", "__log", "__log2", "__log10", "__tan",
+              "__cos", "__sin"):
+    globals()[_name] = _fast_math(_name)
+
+
 class GemmWarpPolicy:
     """Warp partitioning policies of ``T.gemm``."""
     Square = "Square"
@@ -233,11 +286,16 @@ class GemmWarpPolicy:
     FullCol = "FullCol"
 
 
+# ``tilelang.language.common`` (TileLang's backend-neutral surface) is this
+# module: tlc models one tile language.
+common = _sys.modules[__name__]
+_sys.modules[__name__ + ".common"] = common
+
 # -- everything else -------------------------------------------------------------
 
 
 _FAST_MATH = {"__cos", "__exp", "__exp10", "__log", "__log10", "__log2",
-              "__sin", "__tan"}
+              "__sin", "__tan", "__ldg"}
 
 
 def __getattr__(name):

@@ -662,6 +662,61 @@ static bool acquires(std::optional<MemoryOrder> order) {
           *order == MemoryOrder::AcqRel || *order == MemoryOrder::SeqCst);
 }
 
+/// T.atomic_add(dst, tile) with a shared or global \p vt tile: element e of
+/// the tile (row-major) is added by thread e % threads, into the element of
+/// dst at the same coordinates (dst's extent-1 dimensions dropped, as the
+/// fragment form does). A shared tile is read after a block barrier (its
+/// writers are other threads) and kept until every thread has read it.
+LogicalResult Emitter::emitTileAtomicAdd(
+    AtomicAddOp op, BufferType vt,
+    llvm::function_ref<std::string(const std::string &, const std::string &)>
+        atomicOn) {
+  Value dst = op.getDst(), value = op.getValue();
+  auto type = cast<BufferType>(dst.getType());
+  bool shared = isSharedScope(scopeOf(rootOf(value)));
+  SmallVector<int64_t> shape;
+  int64_t numel = 1;
+  for (unsigned d = 0; d < vt.getRank(); ++d) {
+    shape.push_back(vt.getDim(d).getValue());
+    numel *= shape.back();
+  }
+  SmallVector<unsigned> memDims;
+  for (unsigned d = 0; d < type.getRank(); ++d)
+    if (!(type.getDim(d).isStatic() && type.getDim(d).getValue() == 1))
+      memDims.push_back(d);
+  if (shared)
+    line(blockBarrier() + "  // the tile's writers are other threads");
+  std::string e = fresh("e");
+  open("for (int " + e + " = tid; " + e + " < " + Twine(numel) + "; " + e +
+       " += " + Twine(numThreads) + ")");
+  SmallVector<std::string> src(shape.size());
+  int64_t stride = numel;
+  for (auto [d, n] : llvm::enumerate(shape)) {
+    stride /= n;
+    src[d] =
+        "(" + e + " / " + std::to_string(stride) + ") % " + std::to_string(n);
+  }
+  SmallVector<std::string> idx(type.getRank(), "0");
+  unsigned k = 0;
+  for (auto [d, n] : llvm::enumerate(shape))
+    if (n != 1 && k < memDims.size())
+      idx[memDims[k++]] = src[d];
+  auto from = guardedElement(value, src, op);
+  auto to = guardedElement(dst, idx, op);
+  if (failed(from) || failed(to))
+    return failure();
+  std::string cond = from->second;
+  if (!to->second.empty())
+    cond += (cond.empty() ? "" : " && ") + to->second;
+  std::string call =
+      atomicOn(to->first, fromStorage(vt.getElementType(), from->first));
+  line((cond.empty() ? "" : "if (" + cond + ") ") + call + ";");
+  close();
+  if (shared)
+    line(blockBarrier() + "  // every thread has read the tile");
+  return success();
+}
+
 LogicalResult Emitter::emitAtomicAdd(AtomicAddOp op) {
   beginOp(op, "T.atomic_add");
   // T.atomic_add(..., memory_order=...): atomicAdd is relaxed, so the
@@ -721,10 +776,19 @@ LogicalResult Emitter::emitAtomicAdd(AtomicAddOp op) {
     Value value = op.getValue();
     auto it = fragments.find(value);
     if (it == fragments.end()) {
-      op.emitError() << "the " << lang.name
-                     << " target adds fragments (tile form) or scalars "
-                        "atomically";
-      return failure();
+      // Tile form from a shared or global tile: the block's threads share
+      // its elements.
+      auto vt = dyn_cast<BufferType>(value.getType());
+      MemoryScope vs = scopeOf(rootOf(value));
+      if (!vt || !vt.isStatic() ||
+          !(isSharedScope(vs) || vs == MemoryScope::Global)) {
+        op.emitError() << "the " << lang.name
+                       << " target adds fragments, shared or global tiles "
+                          "of static shape (tile form) or scalars "
+                          "atomically";
+        return failure();
+      }
+      return emitTileAtomicAdd(op, vt, atomicOn);
     }
     const FragmentInfo &frag = it->second;
     Type valElem = cast<BufferType>(value.getType()).getElementType();

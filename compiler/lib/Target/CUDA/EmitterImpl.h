@@ -588,6 +588,10 @@ public:
   /// T.cumsum over a fragment: scanned in the exchange area.
   mlir::LogicalResult emitFragmentCumSum(tile::CumSumOp op);
   mlir::LogicalResult emitAtomicAdd(tile::AtomicAddOp op);
+  mlir::LogicalResult emitTileAtomicAdd(
+      tile::AtomicAddOp op, tile::BufferType vt,
+      llvm::function_ref<std::string(const std::string &, const std::string &)>
+          atomicOn);
   mlir::LogicalResult emitPrint(tile::PrintOp op);
   mlir::LogicalResult emitDeviceAssert(tile::DeviceAssertOp op);
   // CUDAEmitterIntrinsic.cpp
