@@ -250,9 +250,11 @@ LogicalResult Emitter::emitFragmentCopy(CopyOp op) {
   // unit dimension of the copy (a column G[b, s0:s1, h]), the fragment's
   // last dimension is strided in memory and goes element by element.
   // A window cut inside a vector goes element by element.
+  // (A rank-0 fragment has no dimension to cut.)
   bool vectorWindow =
-      window->offsetMultipleOf(window->offsets.size() - 1, vec) &&
-      window->extents.back() % vec == 0;
+      window->offsets.empty() ||
+      (window->offsetMultipleOf(window->offsets.size() - 1, vec) &&
+       window->extents.back() % vec == 0);
   // (Packed fp4/int4 goes element by element: vectors count bytes.)
   bool canVector = (sameType || srcFrag) && vec > 1 &&
                    !isPackedNibble(srcElem) && !isPackedNibble(dstElem) &&

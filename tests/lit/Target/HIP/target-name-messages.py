@@ -11,11 +11,11 @@
 # The messages of CUDAEmitter.cpp and CUDAEmitterCopy.cpp as well:
 # HIP: target-name-messages.py:57:14: error: the HIP target does not support element type 'f6E2M3FN'
 # HIP: target-name-messages.py:71:17: error: the HIP target views (T.reshape, T.view) dense tensors only, not one with strides
-# HIP: target-name-messages.py:88:17: error: the HIP target copies parts of a fragment at constant offsets only
+# HIP-NOT: target-name-messages.py:88:{{[0-9]+}}: error
 # HIP-NOT: CUDA
 # CUDA: target-name-messages.py:57:14: error: the CUDA target does not support element type 'f6E2M3FN'
 # CUDA: target-name-messages.py:71:17: error: the CUDA target views (T.reshape, T.view) dense tensors only, not one with strides
-# CUDA: target-name-messages.py:88:17: error: the CUDA target copies parts of a fragment at constant offsets only
+# CUDA-NOT: target-name-messages.py:88:{{[0-9]+}}: error
 import tilelang
 import tilelang.language as T
 
@@ -76,7 +76,7 @@ def strided_view(M=16, N=16):
 
 
 @tilelang.jit
-def fragment_rows(N=64):
+def fragment_rows(N=64):  # builds: a run-time fragment window
 
     @T.prim_func
     def main(A: T.Tensor((4, N), "float32"), B: T.Tensor((4, N), "float32")):
