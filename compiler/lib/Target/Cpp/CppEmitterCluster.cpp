@@ -42,14 +42,6 @@ using namespace tlc;
 using namespace tlc::target;
 using namespace tlc::target::detail;
 
-/// The operand of \p op passed for \p param, or null.
-static Value argOf(tile::IntrinsicOp op, StringRef param) {
-  ArrayAttr params = op.getParams();
-  for (auto [i, v] : llvm::enumerate(op.getArgs()))
-    if (i < params.size() && cast<StringAttr>(params[i]).getValue() == param)
-      return v;
-  return {};
-}
 
 /// Whether \p op reaches another block of the cluster (its shared memory or
 /// mbarriers) or synchronises with it.
@@ -68,10 +60,10 @@ static bool reachesCluster(Operation *op) {
   if (callee == "T.ptx_arrive_barrier")
     return in.getArgs().size() > 1;
   if (callee == "T.tcgen05_mma_arrive") {
-    Value two = argOf(in, "arrive_2cta");
+    Value two = intrinsicArg(in, "arrive_2cta");
     return two && !matchPattern(two, m_Zero());
   }
-  return argOf(in, "cta_id") != nullptr;
+  return intrinsicArg(in, "cta_id") != nullptr;
 }
 
 bool Emitter::needsClusterLaunch(tile::KernelOp kernel) {
@@ -171,9 +163,9 @@ LogicalResult Emitter::emitRemoteArrive(tile::IntrinsicOp op, Value bar,
 }
 
 LogicalResult Emitter::emitCopyCluster(tile::IntrinsicOp op) {
-  Value src = argOf(op, "src"), dst = argOf(op, "dst");
-  Value block = argOf(op, "dst_block"), mask = argOf(op, "cluster_mask");
-  Value bar = argOf(op, "remote_barrier");
+  Value src = intrinsicArg(op, "src"), dst = intrinsicArg(op, "dst");
+  Value block = intrinsicArg(op, "dst_block"), mask = intrinsicArg(op, "cluster_mask");
+  Value bar = intrinsicArg(op, "remote_barrier");
   auto st = src ? dyn_cast<tile::BufferType>(src.getType()) : nullptr;
   auto dt = dst ? dyn_cast<tile::BufferType>(dst.getType()) : nullptr;
   auto fail = [&](const Twine &why) {

@@ -43,14 +43,6 @@ using namespace tlc;
 using namespace tlc::target;
 using namespace tlc::target::detail;
 
-/// The operand of \p op passed for \p param, or null.
-static Value argOf(tile::IntrinsicOp op, StringRef param) {
-  ArrayAttr params = op.getParams();
-  for (auto [i, v] : llvm::enumerate(op.getArgs()))
-    if (i < params.size() && cast<StringAttr>(params[i]).getValue() == param)
-      return v;
-  return {};
-}
 
 static bool isMbarrierWait(Operation *op) {
   auto in = dyn_cast<tile::IntrinsicOp>(op);
@@ -185,7 +177,7 @@ LogicalResult Emitter::emitBlockingOp(Operation *op) {
     return success();
   }
   auto in = cast<tile::IntrinsicOp>(op);
-  Value parityV = argOf(in, "parity");
+  Value parityV = intrinsicArg(in, "parity");
   if (!parityV)
     return in.emitError() << in.getCallee() << ": needs a phase parity";
   FailureOr<std::string> bar = mbarrierAddress(in, "mbarrier");
@@ -211,7 +203,7 @@ LogicalResult Emitter::emitBlockingOp(Operation *op) {
 
 FailureOr<std::string> Emitter::mbarrierAddress(tile::IntrinsicOp op,
                                                 StringRef param) {
-  Value v = argOf(op, param);
+  Value v = intrinsicArg(op, param);
   auto fail = [&](const Twine &why) -> FailureOr<std::string> {
     op.emitError() << op.getCallee() << ": " << why;
     return failure();
@@ -270,8 +262,8 @@ Emitter::emitMbarrierIntrinsic(tile::IntrinsicOp op) {
     for (auto [i, v] : llvm::enumerate(op.getArgs()))
       if (i < params.size() && cast<StringAttr>(params[i]).getValue() == "rows")
         rows.push_back(v);
-    Value src = argOf(op, "src"), dst = argOf(op, "dst"),
-          col = argOf(op, "col");
+    Value src = intrinsicArg(op, "src"), dst = intrinsicArg(op, "dst"),
+          col = intrinsicArg(op, "col");
     auto st = src ? dyn_cast<tile::BufferType>(src.getType()) : nullptr;
     auto dt = dst ? dyn_cast<tile::BufferType>(dst.getType()) : nullptr;
     if (rows.size() != 4 || !col || !st || !dt || st.getRank() != 2 ||
@@ -308,7 +300,7 @@ Emitter::emitMbarrierIntrinsic(tile::IntrinsicOp op) {
     return success();
   }
   if (callee == "T.get_mbarrier") {
-    Value id = argOf(op, "id");
+    Value id = intrinsicArg(op, "id");
     if (!id || mbarrierList.empty())
       return op.emitError()
              << callee << ": needs T.create_list_of_mbarrier before it";
@@ -336,19 +328,19 @@ Emitter::emitMbarrierIntrinsic(tile::IntrinsicOp op) {
   bool expect = callee == "T.mbarrier_expect_tx" ||
                 callee == "T.mbarrier_arrive_expect_tx";
   if (callee == "T.ptx_arrive_cluster_barrier")
-    return emitRemoteArrive(op, argOf(op, "mbarrier"), argOf(op, "cta_id"),
+    return emitRemoteArrive(op, intrinsicArg(op, "mbarrier"), intrinsicArg(op, "cta_id"),
                             Value());
   if (!arrive && !expect)
     return std::nullopt;
   // An arrival on the barrier of a block of the cluster
   // (CppEmitterCluster.cpp).
-  if (Value cta = argOf(op, "cta_id"); cta && !expect)
-    return emitRemoteArrive(op, argOf(op, "mbarrier"), cta, Value());
+  if (Value cta = intrinsicArg(op, "cta_id"); cta && !expect)
+    return emitRemoteArrive(op, intrinsicArg(op, "mbarrier"), cta, Value());
   if (ptxArrive && op.getArgs().size() > 1)
     return emitRemoteArrive(op, op.getArgs()[0], op.getArgs()[1],
                             op.getArgs().size() > 2 ? op.getArgs()[2]
                                                     : Value());
-  if (argOf(op, "cta_id"))
+  if (intrinsicArg(op, "cta_id"))
     return op.emitError() << callee
                           << ": the CPU target arrives on another block's "
                              "barrier with T.mbarrier_arrive(bar, cta_id) "
@@ -356,10 +348,10 @@ Emitter::emitMbarrierIntrinsic(tile::IntrinsicOp op) {
   if (tcgen05Arrive) {
     // tcgen05.commit of a 2-CTA gemm: the barrier at this offset arrives
     // in both blocks of the pair.
-    Value two = argOf(op, "arrive_2cta");
+    Value two = intrinsicArg(op, "arrive_2cta");
     IntegerAttr c;
     if (two && !(matchPattern(two, m_Constant(&c)) && c.getInt() == 0)) {
-      Value bar = argOf(op, "mbar");
+      Value bar = intrinsicArg(op, "mbar");
       comment(op, "T.tcgen05_mma_arrive(arrive_2cta=True): an arrival in "
                   "both blocks of the pair");
       std::string pair = fresh("pair");
@@ -380,7 +372,7 @@ Emitter::emitMbarrierIntrinsic(tile::IntrinsicOp op) {
     return failure();
   comment(op, callee.str());
   if (expect) {
-    Value tx = argOf(op, "tx");
+    Value tx = intrinsicArg(op, "tx");
     if (!tx)
       return op.emitError() << callee << ": needs a byte count";
     line("tlc::cpu::mbarrierExpectTx(" + *bar + ", uint64_t(" + expr(tx) +

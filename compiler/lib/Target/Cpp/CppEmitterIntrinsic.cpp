@@ -59,8 +59,8 @@ static bool isAnnotation(StringRef callee) {
       callee);
 }
 
-/// The operand of \p op passed for \p param, or null.
-static Value argOf(tile::IntrinsicOp op, StringRef param) {
+Value tlc::target::detail::intrinsicArg(tile::IntrinsicOp op,
+                                        StringRef param) {
   ArrayAttr params = op.getParams();
   for (auto [i, v] : llvm::enumerate(op.getArgs()))
     if (i < params.size() && cast<StringAttr>(params[i]).getValue() == param)
@@ -134,7 +134,7 @@ LogicalResult Emitter::emitIntrinsic(tile::IntrinsicOp op) {
     return failure();
   };
   auto bufferArg = [&](StringRef param) -> tile::BufferType {
-    Value v = argOf(op, param);
+    Value v = intrinsicArg(op, param);
     return v ? dyn_cast<tile::BufferType>(v.getType()) : tile::BufferType();
   };
   // The element at index 0 of every dimension of a one-element region.
@@ -181,7 +181,7 @@ LogicalResult Emitter::emitIntrinsic(tile::IntrinsicOp op) {
     return success();
   }
   if (callee == "T.any_of" || callee == "T.all_of") {
-    Value buf = argOf(op, "buffer");
+    Value buf = intrinsicArg(op, "buffer");
     tile::BufferType t = bufferArg("buffer");
     if (!t || op->getNumResults() != 1)
       return fail("needs a bool buffer or region and a result");
@@ -244,7 +244,7 @@ LogicalResult Emitter::emitIntrinsic(tile::IntrinsicOp op) {
       idx.back() = "(" + idx.back() + " + " + std::to_string(k) + ")";
       return "int64_t(" + loadExpr(src, idx, op, guardOf(src)) + ")";
     };
-    Value av = argOf(op, "A"), bv = argOf(op, "B"), cv = argOf(op, "C");
+    Value av = intrinsicArg(op, "A"), bv = intrinsicArg(op, "B"), cv = intrinsicArg(op, "C");
     std::string wide = ai.isUnsigned() ? "uint64_t" : "int64_t";
     std::string dot =
         wide + "(" + loadExpr(cv, firstElement(ct), op, guardOf(cv)) + ")";
@@ -266,7 +266,7 @@ LogicalResult Emitter::emitIntrinsic(tile::IntrinsicOp op) {
     tile::BufferType st = bufferArg("src"), dt = bufferArg("dst");
     if (!st || !dt)
       return fail("loads a buffer element into a variable or element");
-    Value src = argOf(op, "src"), dst = argOf(op, "dst");
+    Value src = intrinsicArg(op, "src"), dst = intrinsicArg(op, "dst");
     auto vt = valueType(dt.getElementType(), op);
     auto dst_st = storageType(dt.getElementType(), op);
     if (failed(vt) || failed(dst_st))
@@ -292,7 +292,7 @@ LogicalResult Emitter::emitIntrinsic(tile::IntrinsicOp op) {
                   "acq_rel, seq_cst");
     bool load = callee == "T.atomic_load";
     StringRef param = load ? "src" : "dst";
-    Value buf = argOf(op, param);
+    Value buf = intrinsicArg(op, param);
     tile::BufferType t = bufferArg(param);
     if (!t)
       return fail("needs a buffer element");
@@ -307,7 +307,7 @@ LogicalResult Emitter::emitIntrinsic(tile::IntrinsicOp op) {
     if (load) {
       update = "return o;";
     } else {
-      Value value = argOf(op, callee == "T.atomic_store" ? "src" : "value");
+      Value value = intrinsicArg(op, callee == "T.atomic_store" ? "src" : "value");
       if (!value || isa<tile::BufferType>(value.getType()))
         return fail("needs a scalar value");
       std::string nv = "tlc::cpu::cast<" + *vt + ">(" + expr(value) + ")";
@@ -352,7 +352,7 @@ LogicalResult Emitter::emitIntrinsic(tile::IntrinsicOp op) {
     return success();
   };
   auto f32Arg = [&](StringRef param) {
-    Value v = argOf(op, param);
+    Value v = intrinsicArg(op, param);
     return v ? "float(" + expr(v) + ")" : std::string();
   };
   if (callee.starts_with("T.__") || callee == "T.fast_rcp") {
@@ -408,7 +408,7 @@ LogicalResult Emitter::emitIntrinsic(tile::IntrinsicOp op) {
   if (callee == "T.address_of") {
     // A pointer to the element's storage (T.call_extern's argument to the
     // program's imported functions), valid while its buffer lives.
-    Value buf = argOf(op, "buffer_load");
+    Value buf = intrinsicArg(op, "buffer_load");
     tile::BufferType t = bufferArg("buffer_load");
     if (!t || op->getNumResults() != 1)
       return fail("needs a buffer element");
@@ -422,7 +422,7 @@ LogicalResult Emitter::emitIntrinsic(tile::IntrinsicOp op) {
   if (callee == "T.access_ptr") {
     // TVM's tvm_access_ptr: a pointer to the first element of the region
     // (plus `offset` elements), into the buffer's own storage.
-    Value base = argOf(op, "base");
+    Value base = intrinsicArg(op, "base");
     auto bt = base ? dyn_cast<tile::BufferType>(base.getType())
                    : tile::BufferType();
     if (!bt)
@@ -431,7 +431,7 @@ LogicalResult Emitter::emitIntrinsic(tile::IntrinsicOp op) {
     std::vector<std::string> zeros(bt.getRank(), "0");
     std::string p =
         "&" + expr(base) + ".at({" + llvm::join(zeros, ", ") + "})";
-    if (Value off = argOf(op, "offset"))
+    if (Value off = intrinsicArg(op, "offset"))
       p = "(" + p + ") + (" + expr(off) + ")";
     line("auto *const " + define(op.getResult(0), "ptr") + " = " + p + ";");
     return success();

@@ -436,6 +436,10 @@ using tile::isPackedNibble;
 /// T.sync_grid, or raw TIR's block barrier T.tvm_storage_sync("shared").
 bool isLoopBarrier(mlir::Operation *op);
 
+/// The operand of the intrinsic \p op passed for its parameter \p param,
+/// or null (CppEmitterIntrinsic.cpp).
+mlir::Value intrinsicArg(tile::IntrinsicOp op, llvm::StringRef param);
+
 /// T.cluster_arrive / _relaxed / wait / sync and T.block_rank_in_cluster:
 /// what makes a kernel of clusters run each cluster's blocks at once.
 inline bool isClusterIntrinsic(llvm::StringRef callee) {
