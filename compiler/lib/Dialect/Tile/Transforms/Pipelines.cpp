@@ -44,6 +44,15 @@ void tlc::tile::setGpuTarget(ModuleOp module, llvm::StringRef target) {
                   StringAttr::get(module.getContext(), target));
 }
 
+llvm::StringRef tlc::tile::getGpuTarget(ModuleOp module,
+                                        llvm::StringRef option) {
+  if (!option.empty())
+    return option;
+  if (auto attr = module->getAttrOfType<StringAttr>("tile.gpu_target"))
+    return attr.getValue();
+  return {};
+}
+
 LogicalResult
 tlc::tile::runGpuLowering(ModuleOp module,
                           llvm::function_ref<void(PassManager &)> instrument) {
@@ -69,10 +78,7 @@ void tlc::tile::forEachSm90aKernel(
 void tlc::tile::forEachKernelOfArch(
     ModuleOp module, llvm::StringRef targetOption, llvm::StringRef arch,
     llvm::function_ref<void(KernelOp)> planKernel) {
-  llvm::StringRef name = targetOption;
-  if (name.empty())
-    if (auto attr = module->getAttrOfType<StringAttr>("tile.gpu_target"))
-      name = attr.getValue();
+  llvm::StringRef name = getGpuTarget(module, targetOption);
   name.consume_front("cuda:");
   if (name != arch)
     return;

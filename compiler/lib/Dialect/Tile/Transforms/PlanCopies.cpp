@@ -258,10 +258,7 @@ struct TilePlanCopiesPass final
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    llvm::StringRef name = target;
-    if (name.empty())
-      if (auto attr = module->getAttrOfType<StringAttr>("tile.gpu_target"))
-        name = attr.getValue();
+    llvm::StringRef name = getGpuTarget(module, target);
     CopyTarget copyTarget;
     if (name.starts_with("hip:"))
       copyTarget.hip = true;

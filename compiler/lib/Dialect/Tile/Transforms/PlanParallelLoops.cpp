@@ -373,10 +373,7 @@ struct TilePlanParallelLoopsPass final
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    llvm::StringRef name = target;
-    if (name.empty())
-      if (auto attr = module->getAttrOfType<StringAttr>("tile.gpu_target"))
-        name = attr.getValue();
+    llvm::StringRef name = getGpuTarget(module, target);
     if (!name.starts_with("cuda:") && !name.starts_with("hip:"))
       return; // no GPU target: nothing to plan for
     module.walk([&](FuncOp func) {

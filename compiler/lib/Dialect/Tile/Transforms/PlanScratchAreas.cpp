@@ -210,10 +210,7 @@ struct PlanScratchAreasPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    StringRef target = this->target;
-    if (target.empty())
-      if (auto attr = module->getAttrOfType<StringAttr>("tile.gpu_target"))
-        target = attr.getValue();
+    StringRef target = getGpuTarget(module, this->target);
     ScratchAreaMeasure measure = registeredMeasure.load();
     module.walk([&](FuncOp func) {
       if (hasLoweringFailed(func) || !getUnboundTileParameters(func).empty())

@@ -61,6 +61,10 @@ mlir::LogicalResult runGpuLowering(
 /// already has one or is already lowered keeps it.
 void setGpuTarget(mlir::ModuleOp module, llvm::StringRef target);
 
+/// The GPU target a pass plans for: its \p option when set, else the
+/// module's `tile.gpu_target` ("" when neither names one).
+llvm::StringRef getGpuTarget(mlir::ModuleOp module, llvm::StringRef option);
+
 /// Calls \p planKernel on every kernel a Hopper-only pass plans: when the
 /// target (\p targetOption, the pass's `target` option, else the module's
 /// `tile.gpu_target`) is `cuda:sm_90a` alone, the kernels of each function
