@@ -6,6 +6,7 @@ import os
 
 from . import _tensors as tz
 from . import _verify_cpu
+from .jit import compile_phase
 from ._runtime import (CpuLauncher, CudaLauncher, HipLauncher, eval_extent,
                        extent_names, hip_context, solve_affine_extent,
                        scalar_value)
@@ -410,7 +411,22 @@ class JITKernel:
         except (ImportError, AssertionError, RuntimeError):
             return 0
 
+    def prepare_for_execution(self):
+        """Loads the kernel for the device a call would use now (the
+        current CUDA / ROCm device, or the host), so that its first launch
+        does not; strict compilation does this when it compiles. Returns
+        the kernel."""
+        if self.target == "cpu":
+            device = "cpu"
+        elif self.target.startswith("hip"):
+            device = self._hip_device([])
+        else:
+            device = f"cuda:{self._torch_current_device()}"
+        self._launcher(device)
+        return self
+
     def __call__(self, *args, **kwargs):
+        compile_phase.before_launch()
         if _verify_cpu.wanted(self):  # TLC_VERIFY_CPU: also run on cpu
             return _verify_cpu.checked_call(self, args, kwargs)
         values = self._collect(args, kwargs)
