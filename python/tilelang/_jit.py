@@ -201,6 +201,18 @@ def _is_lazy(fn_node):
     return False
 
 
+# Decorators by which tlc-build finds an eager kernel at module level.
+_JIT_DECORATORS = {"jit", "lazy_jit", "jit2", "autotune"}
+
+
+def _jit_decorated(fn_node):
+    """Whether the ``def`` carries a ``@tilelang.jit``-like decorator (an
+    eager function wrapped only by a later call, ``tilelang.jit(fn)``,
+    does not: tlc-build would not know it as a kernel)."""
+    return any(_callee_name(d) in _JIT_DECORATORS
+               for d in fn_node.decorator_list)
+
+
 def _own_returns(fn_node):
     """The ``return`` statements of a function, not of functions in it."""
     todo = list(fn_node.body)
@@ -576,8 +588,12 @@ class JITFunction:
         # A kernel defined inside another function is built from a copy of
         # the file with it lifted to module level (tilelang._nested).
         self.is_nested = "<locals>" in fn.__qualname__
+        # A module-level eager function given to tilelang.jit(fn) by a call
+        # is built from a copy with the decorator added, as a nested one.
+        lift = self.is_nested or (self.eager is not None and
+                                  not _jit_decorated(node))
         self._build_file, self._build_kernel = self.source_file, fn.__name__
-        if self.is_nested:
+        if lift:
             self._build_file, self._build_kernel = _nested.lift(
                 self.source_file, fn.__code__, fn.__code__.co_freevars,
                 eager=not self.is_lazy, imports=_nested.module_names(
@@ -586,7 +602,7 @@ class JITFunction:
         # lifted one has lost it, so its compile flags come from here.
         self._compiler = _Compiler(
             self._build_file, self._build_kernel, target, pass_configs,
-            options.get("compile_flags") if self.is_nested else None)
+            options.get("compile_flags") if lift else None)
         self._defaults = {n: p.default for n, p in
                           self.signature.parameters.items()
                           if p.default is not inspect.Parameter.empty}

@@ -40,6 +40,18 @@ def copy2d(A, B, block: int = 8):
                 B[pm * block + i, pn * block + j] = A[pm * block + i, pn * block + j] + 1.0
 
 
+# An eager kernel without a decorator, made a kernel by a call
+# (tilelang.jit(shift_plain)) inside a function, as TileLang's tests do.
+def shift_plain(A, B, block: int = 8):
+    N = T.const("N")
+    A: T.Tensor[[N], T.float32]
+    B: T.Tensor[[N], T.float32]
+    with T.Kernel(T.ceildiv(N, block), threads=32) as bx:
+        for i in T.Parallel(block):
+            if bx * block + i < N:
+                B[bx * block + i] = A[bx * block + i] * 3.0 - 1.0
+
+
 @T.prim_func
 def negate(A: T.Tensor((16,), T.float32), B: T.Tensor((16,), T.float32)):
     with T.Kernel(1, threads=16) as _:
@@ -149,6 +161,31 @@ def eager_strict():
     print("eager kernel, strict: compiled shapes only")
 
 
+def called_jit():
+    strict(None)
+    shift = tilelang.jit(shift_plain)
+    a = torch.randn(21)
+    b = torch.zeros(21)
+    shift(a, b)
+    np.testing.assert_allclose(b.numpy(), a.numpy() * np.float32(3.0) - np.float32(1.0),
+                               rtol=1e-6, atol=1e-6)
+    strict("1")
+    compiled = tilelang.jit(shift_plain).compile(N=16)
+    # Loaded while compiling: the adapter's executable is there before a call.
+    assert compiled.adapter.executable is not None
+    a = torch.randn(16)
+    b = torch.zeros(16)
+    compiled(a, b)
+    np.testing.assert_allclose(b.numpy(), a.numpy() * np.float32(3.0) - np.float32(1.0),
+                               rtol=1e-6, atol=1e-6)
+    strict(None)
+    lazy = offset_rows.compile(13)
+    assert lazy.adapter.executable is None  # not loaded before its first call
+    check_offset(lazy, 13)
+    assert lazy.adapter.executable is not None
+    print("tilelang.jit(fn) by a call: built; executable loaded by strict compile")
+
+
 def prim_func_strict():
     strict("1")
     k = tilelang.compile(negate, out_idx=[1])
@@ -210,6 +247,7 @@ def main():
     switch_values()
     lazy_strict()
     eager_strict()
+    called_jit()
     prim_func_strict()
     threads()
     strict(None)
