@@ -20,7 +20,7 @@ from . import _attrs, _build, _callables, _nested
 from .env import env as _env_vars
 from .jit import compile_phase
 from ._attrs import returned_empties
-from ._kernel import JITKernel
+from ._kernel import JITKernel, out_idx_items
 from .language._objects import PrimFunc, Symbol, TensorType
 
 _TENSOR_ANNOTATIONS = {"Tensor", "Buffer", "StridedTensor", "ptr",
@@ -1005,9 +1005,7 @@ def compile(func, out_idx=None, execution_backend=None, target=None,  # noqa: A0
                 "of them")
         out_idx = list(range(-len(returned_names), 0))
     elif out_idx is not None:
-        working = func.with_attr("tilelang_out_idx", [out_idx]
-                                 if isinstance(out_idx, int)
-                                 else list(out_idx))
+        working = func.with_attr("tilelang_out_idx", out_idx_items(out_idx))
     build_file, build_kernel, defines = prim_func_build_inputs(func)
 
     def build(build_file, build_kernel, defines):

@@ -100,6 +100,34 @@ def test_legacy_profiler_in_place():
     torch.testing.assert_close(prof2(x, y), x * 2 + y, rtol=0, atol=0)
 
 
+def test_result_idx_validation():
+    # result_idx / out_idx: an int or a list of ints in [-n, n); anything
+    # else is a ValueError naming the range (a float or string index was
+    # taken, or failed later with an unrelated TypeError).
+    mod, params = tilelang.lower(axpy(32, 16, 16, "float64"), target="cpu")
+    x = torch.randn(32, 16, dtype=torch.float64)
+    y = torch.randn(32, 16, dtype=torch.float64)
+    for idx, last in ((-3, 0), (-1, 2), (0, 0), (2, 2), ([-1], 2), ((2,), 2)):
+        prof = tilelang.Profiler(mod, params, idx, tilelang.TensorSupplyType.Integer)
+        want = [last]
+        assert prof.result_idx == want, (idx, prof.result_idx)
+    torch.testing.assert_close(prof(x, y), x * 2 + y, rtol=0, atol=0)
+    for bad in (-4, 3, [3], [-4]):
+        try:
+            tilelang.Profiler(mod, params, bad, tilelang.TensorSupplyType.Integer)
+        except ValueError as e:
+            assert "between -3 and 2" in str(e), e
+        else:
+            raise AssertionError(f"result_idx {bad!r} accepted")
+    for bad in ([0.5], ["0"], [True], 1.0, "2"):
+        try:
+            tilelang.compile(axpy(32, 16, 16, "float64"), out_idx=bad, target="cpu")
+        except ValueError as e:
+            assert "list of integers" in str(e), e
+        else:
+            raise AssertionError(f"out_idx {bad!r} accepted")
+
+
 @simplify_prim_func
 def row_sum(M, N, dtype="float32"):
 
