@@ -43,6 +43,7 @@ from .transform import PassConfigKey  # noqa: F401
 from . import testing, profiler, autotuner, utils, layout, transform  # noqa: F401,E402
 from . import math  # noqa: F401,E402
 from . import carver, engine, tools  # noqa: F401,E402
+from .cache import cached, clear_cache  # noqa: F401,E402
 from . import _shims  # noqa: E402
 
 tvm = _shims.install()

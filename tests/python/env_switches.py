@@ -5,7 +5,9 @@
 # package's and tlc-build's caches (a second process finds the binary
 # there), TILELANG_DISABLE_CACHE builds under TILELANG_TMP_DIR,
 # TILELANG_PRINT_ON_COMPILATION logs each build, and an assigned CUDA_HOME
-# is the toolkit whose nvcc tlc-build runs (a recording fake nvcc).
+# is the toolkit whose nvcc tlc-build runs (a recording fake nvcc);
+# tilelang.cached builds through that cache and tilelang.clear_cache()
+# empties it (the next build compiles again).
 
 import importlib
 import json
@@ -28,6 +30,15 @@ SWITCHES = ("TILELANG_CACHE_DIR", "TILELANG_TMP_DIR", "TILELANG_DISABLE_CACHE",
 
 @tilelang.jit(out_idx=[-1], target="cpu")
 def cube_plus(N, c: int = 1):
+    @T.prim_func
+    def main(X: T.Tensor((N,), T.int32), Y: T.Tensor((N,), T.int32)):
+        with T.Kernel(1, threads=32) as _:
+            for i in T.Parallel(N):
+                Y[i] = X[i] * X[i] * X[i] + c
+    return main
+
+
+def cube_plain(N, c):
     @T.prim_func
     def main(X: T.Tensor((N,), T.int32), Y: T.Tensor((N,), T.int32)):
         with T.Kernel(1, threads=32) as _:
@@ -162,6 +173,24 @@ def cache_dir(tmp):
     assert runs[1]["stats"]["cache_hits"] == 1 and runs[1]["stats"]["compiled"] == 0, runs[1]
     assert runs[1]["dir"].startswith(moved + os.sep)
     print("TILELANG_CACHE_DIR: the package's and tlc-build's cache")
+    # tilelang.cached (older scripts' compile) and tilelang.clear_cache().
+    env.TILELANG_CACHE_DIR = moved
+    before = dict(tilelang.build_stats)
+    k = tilelang.cached(cube_plain(40, 9), [1], target="cpu")
+    check(k, 40, 9)
+    assert k.artifact_dir.startswith(moved + os.sep)
+    assert tilelang.build_stats["compiled"] == before["compiled"] + 1
+    # Asked again: tlc-build takes the binary from its cache.
+    k = tilelang.cached(cube_plain(40, 9), [1], target="cpu")
+    assert tilelang.build_stats["cache_hits"] >= before["cache_hits"] + 1
+    tilelang.clear_cache()
+    for part in ("python", "kernels", "autotune"):
+        assert not os.path.exists(os.path.join(moved, part)), part
+    before = dict(tilelang.build_stats)
+    check(tilelang.compile(cube_plain(40, 9), out_idx=[1], target="cpu"), 40, 9)
+    assert tilelang.build_stats["compiled"] == before["compiled"] + 1, "not rebuilt"
+    clean()
+    print("tilelang.cached / clear_cache")
 
 
 def disabled_cache(tmp):

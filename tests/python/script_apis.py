@@ -220,6 +220,30 @@ def test_nested_closure_not_passable():
         raise AssertionError("a tensor closure variable must be refused")
 
 
+def test_carver_sm_versions():
+    # Arch names with a feature letter (sm_90a, sm_100a) and three-digit
+    # capabilities: sm_100a was read as sm_10 (two digits only).
+    from tilelang.carver.arch import cuda as carver_cuda
+    from tilelang.carver.arch import check_sm_version, is_hopper_arch, has_mma_support
+    cases = {"sm_70": 70, "sm_80": 80, "sm_89": 89, "sm_90": 90, "90": 90,
+             "sm_90a": 90, "sm_100a": 100, "sm_103a": 103, "sm_120f": 120,
+             "gfx942": -1, "gfx90a": -1, "sm_": -1, "": -1, "sm_9": -1}
+    for text, want in cases.items():
+        assert check_sm_version(text) == want, (text, check_sm_version(text))
+    if not torch.cuda.is_available():  # else the current device's figures
+        for target, version in (("cuda -arch=sm_100a", 100), ("cuda:sm_90a", 90),
+                                ("cuda -arch=sm_120", 120), ("cuda", 80)):
+            arch = CUDA(target)
+            assert arch.sm_version == version, (target, arch.sm_version)
+        hopper = CUDA("cuda -arch=sm_90a")
+        assert is_hopper_arch(hopper) and has_mma_support(hopper)
+        assert not carver_cuda.is_ampere_arch(hopper) and not carver_cuda.is_ada_arch(hopper)
+        assert carver_cuda.is_ada_arch(CUDA("cuda:sm_89"))
+        assert carver_cuda.is_volta_arch(CUDA("cuda:sm_70"))
+        assert not has_mma_support(CUDA("cuda:sm_70"))
+        assert has_mma_support(CUDA("cuda:sm_100a")) and not is_hopper_arch(CUDA("cuda:sm_100a"))
+
+
 def test_driver_and_bench():
     if not torch.cuda.is_available():
         try:
