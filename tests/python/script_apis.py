@@ -199,6 +199,31 @@ def test_nested_dynamic_closure():
         torch.testing.assert_close(kernel(a), a * 3)
 
 
+@tilelang.jit(out_idx=[-1], target="cpu")
+def halve(M, block=16):
+    @T.prim_func
+    def main(A: T.Tensor((M,), "float32"), B: T.Tensor((M,), "float32")):
+        with T.Kernel(T.ceildiv(M, block), threads=32) as bx:
+            for i in T.Parallel(block):
+                if bx * block + i < M:
+                    B[bx * block + i] = A[bx * block + i] * 0.5
+
+    return main
+
+
+def test_var_class():
+    # T.Var is the class of symbolic sizes (isinstance checks of scripts
+    # that take either an int or T.symbolic("m")); T.Var("n") makes one.
+    for size in (T.dynamic("m"), T.symbolic("k"), T.Var("n", "int32")):
+        assert isinstance(size, T.Var), size
+    for size in (5, 2.0, "m", None):
+        assert not isinstance(size, T.Var), size
+    kernel = halve(T.Var("n", "int32"))  # stays symbolic: any length runs
+    for n in (20, 77):
+        a = torch.randn(n)
+        torch.testing.assert_close(kernel(a), a * 0.5, rtol=0, atol=0)
+
+
 def test_nested_closure_not_passable():
     table = torch.ones(4)
 
