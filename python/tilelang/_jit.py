@@ -519,12 +519,15 @@ class _Compiler:
                             for k, v in self.pass_configs.items())),
                tuple(self.compile_flags))
         strict = _env_vars.is_explicit_compile_required()
-        if strict and not explicit:
+        if strict:
+            # An instance compiled explicitly before: nothing to compile
+            # (also after compilation is sealed).
             with self._lock:
                 kernel = self._explicit.get(key)
-            if kernel is None:
+            if kernel is None and not explicit:
                 raise RuntimeError(self._not_compiled(defines, target))
-            return kernel
+            if kernel is not None:
+                return kernel
         with compile_phase.compilation_scope():
             with self._lock:
                 kernel = self._cache.get(key)
@@ -780,7 +783,16 @@ class JITFunction:
         if self.is_lazy:
             return self._lazy_kernel(self._bind(args, kwargs), timeout,
                                      explicit=True)
+        compile_values, consts = self.eager_bindings(args, kwargs)
+        return self._eager_kernel(compile_values, consts, timeout,
+                                  explicit=True)
+
+    def eager_bindings(self, args, kwargs, optional=()):
+        """``(compile-time values, T.const values)`` of an eager kernel's
+        ``compile(*args, **kwargs)``; parameters named in ``optional`` may
+        be left out (the autotuner fills them per configuration)."""
         sig = self.eager
+        kwargs = dict(kwargs)
         consts = {k: kwargs.pop(k) for k in list(kwargs) if k in sig.consts}
         params = self.signature.parameters
         given = dict(zip(params, args))
@@ -800,7 +812,7 @@ class JITFunction:
                 compile_values[name] = given[name]
             elif p.default is not inspect.Parameter.empty:
                 compile_values[name] = p.default
-            else:
+            elif name not in optional:
                 raise TypeError(f"{self.__name__}.compile(): missing "
                                 f"argument '{name}'")
         for name in sig.consts:
@@ -819,8 +831,7 @@ class JITFunction:
                     f"'{param or '?'}'")
             consts[name] = int(value)
         self._any_dtypes(given, consts)
-        return self._eager_kernel(compile_values, consts, timeout,
-                                  explicit=True)
+        return compile_values, consts
 
     def get_kernel_source(self, *args, **kwargs):
         return self.compile(*args, **kwargs).get_kernel_source()

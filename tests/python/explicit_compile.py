@@ -15,6 +15,7 @@ import numpy as np
 import tilelang
 import tilelang.language as T
 import torch
+from tilelang.autotuner import set_autotune_inputs
 from tilelang.jit import compile_phase
 
 
@@ -50,6 +51,30 @@ def shift_plain(A, B, block: int = 8):
         for i in T.Parallel(block):
             if bx * block + i < N:
                 B[bx * block + i] = A[bx * block + i] * 3.0 - 1.0
+
+
+@tilelang.autotune(configs=[{"block": 8}, {"block": 16}], warmup=1, rep=2)
+@tilelang.jit(target="cpu")
+def affine_tuned(A, B, block: int = 4):
+    N = T.const("N")
+    A: T.Tensor[[N], T.float32]
+    B: T.Tensor[[N], T.float32]
+    with T.Kernel(T.ceildiv(N, block), threads=32) as bx:
+        for i in T.Parallel(block):
+            if bx * block + i < N:
+                B[bx * block + i] = A[bx * block + i] * 2.0 + 0.5
+
+
+@tilelang.autotune(configs=[{"block": 8}, {"block": 32}], warmup=1, rep=2)
+@tilelang.jit(out_idx=[-1], target="cpu")
+def offset_tuned(N, block: int = 4):
+    @T.prim_func
+    def main(X: T.Tensor((N,), T.int32), Y: T.Tensor((N,), T.int32)):
+        with T.Kernel(T.ceildiv(N, block), threads=32) as bx:
+            for i in T.Parallel(block):
+                if bx * block + i < N:
+                    Y[bx * block + i] = X[bx * block + i] * 2 + 3
+    return main
 
 
 @T.prim_func
@@ -131,7 +156,8 @@ def lazy_strict():
     check_offset(offset_rows(41, offset=5), 41, offset=5)
     expect_raises(lambda: offset_rows.compile(50), "compilation is sealed",
                   "start a new Python process")
-    expect_raises(lambda: offset_rows.compile(24), "compilation is sealed")
+    # Compiled before: returned, nothing is compiled.
+    assert offset_rows.compile(24) is compiled
     expect_raises(lambda: offset_rows.par_compile([(51,)]), "compilation is sealed")
     expect_raises(lambda: tilelang.compile(negate), "compilation is sealed")
     print("lazy factory, strict: explicit instances only, sealed at the first launch")
@@ -201,6 +227,50 @@ def prim_func_strict():
     print("tilelang.compile, strict: prepared; seal_compilation seals")
 
 
+def check_affine(a, b):
+    np.testing.assert_allclose(b.numpy(), a.numpy() * np.float32(2.0) + np.float32(0.5),
+                               rtol=1e-6, atol=1e-6)
+
+
+def autotuned():
+    strict(None)
+    # compile() of an autotuned eager kernel tunes (the decorator's default
+    # block=4 is no configuration) and does not run the kernel.
+    k = affine_tuned.compile(N=40)
+    assert k.config in ({"block": 8}, {"block": 16}), k.config
+    a, b = torch.randn(40), torch.zeros(40)
+    k(a, b)
+    check_affine(a, b)
+    with set_autotune_inputs([torch.randn(33), torch.zeros(33)]):
+        k = affine_tuned.compile(N=33)
+    assert k.config in ({"block": 8}, {"block": 16})
+    a, b = torch.randn(27), torch.zeros(27)
+    k = affine_tuned(a, b, __return_kernel=True)  # tuned, not run
+    assert not b.any() and k.config in ({"block": 8}, {"block": 16})
+    k(a, b)
+    check_affine(a, b)
+
+    strict("1")
+    a, b = torch.randn(24), torch.zeros(24)
+    expect_raises(lambda: affine_tuned(a, b), "No explicitly compiled specialization",
+                  "factory.compile(...)")
+    expect_raises(lambda: offset_tuned(24), "No explicitly compiled specialization")
+    lazy = offset_tuned.compile(24)  # every candidate compiled, then timed
+    assert lazy.config in ({"block": 8}, {"block": 32})
+    tilelang.seal_compilation()  # (the tuner's timing seals too, unless cached)
+    assert offset_tuned(24) is lazy
+    check_offset(lazy, 24)
+    strict("1")
+    eager = affine_tuned.compile(T.Tensor((24,), T.float32), T.Tensor((24,), T.float32))
+    affine_tuned(a, b)  # the tuned instance
+    check_affine(a, b)
+    assert eager.config in ({"block": 8}, {"block": 16})
+    expect_raises(lambda: affine_tuned(torch.randn(25), torch.zeros(25)),
+                  "No explicitly compiled specialization")
+    expect_raises(lambda: affine_tuned.compile(N=25), "compilation is sealed")
+    print("autotune: compile() tunes; strict mode runs tuned compiles only")
+
+
 def threads():
     strict("1")
     kernel = offset_rows.compile(12)
@@ -248,6 +318,7 @@ def main():
     lazy_strict()
     eager_strict()
     called_jit()
+    autotuned()
     prim_func_strict()
     threads()
     strict(None)
