@@ -329,6 +329,9 @@ def build(source_file, kernel, defines, target, timeout=None,
     with the ``-D`` bindings ``defines`` (name -> text) for ``target``;
     returns a :class:`BuildResult` or raises :class:`TLCBuildError`."""
     exe = find_tlc_build()
+    if timeout is None:
+        from .env import env
+        timeout = env.get_compile_timeout_seconds()
     extra_args = list(extra_args) + _env.cuda_compiler_args(target)
     with open(source_file, "rb") as f:
         source_hash = hashlib.sha256(f.read()).hexdigest()

@@ -23,11 +23,17 @@ What each switch does here:
 * ``TILELANG_REQUIRE_EXPLICIT_COMPILE``: strict compilation
   (``tilelang/jit/compile_phase.py``): kernels run only as compiled
   explicitly, and the first launch ends compilation for the process.
+* ``TILELANG_COMPILE_TIMEOUT_SECONDS``: the longest a build (tlc-build,
+  nvcc included) may take before it is stopped and the compile raises;
+  empty or 0: no limit; anything but a finite non-negative number is a
+  ValueError naming the variable. An explicit timeout (the autotuner's)
+  wins.
 * ``CUDA_HOME``: the CUDA toolkit tlc-build's nvcc comes from (default:
   ``$CUDA_HOME``, ``$CUDA_PATH``, else the toolkit of the ``nvcc`` on
   ``PATH``, symbolic links resolved); passed to tlc-build when set.
 """
 
+import math
 import os
 import shutil
 
@@ -115,6 +121,8 @@ class Environment:
                                            "1")
     TILELANG_REQUIRE_EXPLICIT_COMPILE = EnvVar(
         "TILELANG_REQUIRE_EXPLICIT_COMPILE", "0")
+    TILELANG_COMPILE_TIMEOUT_SECONDS = EnvVar(
+        "TILELANG_COMPILE_TIMEOUT_SECONDS", "")
     CUDA_HOME = EnvVar("CUDA_HOME", lambda env: _find_cuda_home())
 
     def is_cache_enabled(self):
@@ -125,6 +133,21 @@ class Environment:
 
     def is_explicit_compile_required(self):
         return is_true(self.TILELANG_REQUIRE_EXPLICIT_COMPILE)
+
+    def get_compile_timeout_seconds(self):
+        """The build time limit in seconds, or None for none."""
+        text = str(self.TILELANG_COMPILE_TIMEOUT_SECONDS or "").strip()
+        if not text:
+            return None
+        try:
+            value = float(text)
+        except ValueError:
+            value = math.nan
+        if not math.isfinite(value) or value < 0:
+            raise ValueError(
+                "TILELANG_COMPILE_TIMEOUT_SECONDS must be a finite "
+                f"non-negative number of seconds (0: no limit), got {text!r}")
+        return value or None
 
     def build_environment(self):
         """The process environment for a tlc-build run: tlc-build's cache

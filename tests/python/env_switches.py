@@ -7,7 +7,8 @@
 # TILELANG_PRINT_ON_COMPILATION logs each build, and an assigned CUDA_HOME
 # is the toolkit whose nvcc tlc-build runs (a recording fake nvcc);
 # tilelang.cached builds through that cache and tilelang.clear_cache()
-# empties it (the next build compiles again).
+# empties it (the next build compiles again);
+# TILELANG_COMPILE_TIMEOUT_SECONDS is parsed and stops a slow build.
 
 import importlib
 import json
@@ -16,6 +17,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import time
 
 import numpy as np
 import tilelang
@@ -25,7 +27,8 @@ from tilelang.env import env
 
 env_module = importlib.import_module("tilelang.env")
 SWITCHES = ("TILELANG_CACHE_DIR", "TILELANG_TMP_DIR", "TILELANG_DISABLE_CACHE",
-            "TILELANG_PRINT_ON_COMPILATION", "CUDA_HOME", "CUDA_PATH")
+            "TILELANG_PRINT_ON_COMPILATION", "TILELANG_COMPILE_TIMEOUT_SECONDS",
+            "CUDA_HOME", "CUDA_PATH")
 
 
 @tilelang.jit(out_idx=[-1], target="cpu")
@@ -283,6 +286,54 @@ def assigned_cuda_home(tmp):
     print("CUDA_HOME assigned: tlc-build runs its nvcc")
 
 
+SLOW_NVCC = """#!/bin/sh
+sleep 20
+exit 3
+"""
+
+
+def compile_timeout(tmp):
+    clean()
+    for value, want in ((None, None), ("", None), (" 0 ", None), ("1.5", 1.5), ("7", 7.0)):
+        if value is not None:
+            os.environ["TILELANG_COMPILE_TIMEOUT_SECONDS"] = value
+        assert env.get_compile_timeout_seconds() == want, (value, want)
+    for bad in ("bad", "nan", "inf", "-1"):
+        os.environ["TILELANG_COMPILE_TIMEOUT_SECONDS"] = bad
+        try:
+            env.get_compile_timeout_seconds()
+        except ValueError as e:
+            assert "TILELANG_COMPILE_TIMEOUT_SECONDS" in str(e), e
+        else:
+            raise AssertionError(f"{bad!r} accepted")
+    # A build stopped at the limit: an nvcc that takes 20 s, a 3 s limit.
+    home = os.path.join(tmp, "slow-cuda")
+    os.makedirs(os.path.join(home, "bin"))
+    with open(os.path.join(home, "bin", "nvcc"), "w") as f:
+        f.write(SLOW_NVCC)
+    os.chmod(os.path.join(home, "bin", "nvcc"), 0o755)
+    saved = {k: os.environ.pop(k, None) for k in ("TLC_NVCC", "TLC_CUDA_COMPILER")}
+    env.TILELANG_CACHE_DIR = os.path.join(tmp, "c5")
+    env.CUDA_HOME = home
+    os.environ["TILELANG_COMPILE_TIMEOUT_SECONDS"] = "3"
+    try:
+        kernel = tilelang.jit(out_idx=[-1], target="cuda:sm_90a")(cube_plus.fn)
+        start = time.monotonic()
+        try:
+            kernel(96, 1)
+        except tilelang.TLCBuildError as e:
+            assert "timed out after 3.0 s" in str(e), e
+        else:
+            raise AssertionError("the build was not stopped")
+        assert time.monotonic() - start < 15
+    finally:
+        for k, v in saved.items():
+            if v is not None:
+                os.environ[k] = v
+        clean()
+    print("TILELANG_COMPILE_TIMEOUT_SECONDS: parsed, and stops a build")
+
+
 def main():
     with tempfile.TemporaryDirectory() as tmp:
         os.environ["TLC_CACHE_DIR"] = os.path.join(tmp, "tlc-default")
@@ -292,6 +343,7 @@ def main():
         disabled_cache(tmp)
         print_on_compilation(tmp)
         assigned_cuda_home(tmp)
+        compile_timeout(tmp)
 
 
 if __name__ == "__main__":
