@@ -128,6 +128,37 @@ def test_result_idx_validation():
             raise AssertionError(f"out_idx {bad!r} accepted")
 
 
+def test_do_bench_quantiles():
+    # Quantiles are interpolated linearly (numpy.quantile's default); one
+    # quantile is a number, several a list; bad quantiles / return modes
+    # are ValueErrors before anything runs.
+    from tilelang.profiler import _quantile, do_bench
+    rng = np.random.default_rng(5)
+    for n in (1, 2, 7, 50):
+        times = sorted(rng.random(n).tolist())
+        for q in (0.0, 0.1, 0.25, 0.5, 0.9, 1.0):
+            assert abs(_quantile(times, q) - np.quantile(times, q)) < 1e-12, (n, q)
+    one = do_bench(lambda: None, quantiles=[0.5], _n_warmup=1, _n_repeat=5, cuda=False)
+    assert isinstance(one, float) and one >= 0
+    two = do_bench(lambda: None, quantiles=(0.2, 0.8), _n_warmup=1, _n_repeat=5, cuda=False)
+    assert isinstance(two, list) and len(two) == 2 and two[0] <= two[1]
+    calls = []
+    for bad in ([], [-0.1], [1.1], ["0.5"], 0.5):
+        try:
+            do_bench(lambda: calls.append(1), quantiles=bad, cuda=False)
+        except ValueError as e:
+            assert "quantiles" in str(e)
+        else:
+            raise AssertionError(f"quantiles {bad!r} accepted")
+    try:
+        do_bench(lambda: calls.append(1), return_mode="average", cuda=False)
+    except ValueError as e:
+        assert "return_mode" in str(e)
+    else:
+        raise AssertionError("return_mode 'average' accepted")
+    assert calls == []
+
+
 @simplify_prim_func
 def row_sum(M, N, dtype="float32"):
 
