@@ -290,11 +290,9 @@ class Profiler:
                         quantiles=quantiles, return_mode=return_mode,
                         cuda=cuda)
 
-    def assert_allclose(self, reference_program, input_tensors=None,
-                        atol=1e-2, rtol=1e-2, max_mismatched_ratio=0.01):
-        """Runs the kernel and ``reference_program`` on the same inputs and
-        compares every output (AssertionError with the details)."""
-        from .testing import torch_assert_close
+    def _outputs_and_reference(self, reference_program, input_tensors):
+        """``(kernel outputs, reference outputs)``, each a list, of one run
+        of both on the same inputs."""
         inputs = self._get_inputs(input_tensors)
         # A kernel writing in place (no allocated outputs) must not change
         # the inputs the reference sees.
@@ -303,12 +301,31 @@ class Profiler:
         if outs is None:
             outs = [inputs[i] for i, p in enumerate(self.kernel.input_params)
                     if p.get("role", "in") != "in"]
-            ref_inputs = snapshot
-        else:
-            ref_inputs = snapshot
-        ref = reference_program(*ref_inputs)
+        ref = reference_program(*snapshot)
         outs = list(outs) if isinstance(outs, (list, tuple)) else [outs]
         refs = list(ref) if isinstance(ref, (list, tuple)) else [ref]
+        return outs, refs
+
+    def manual_assert_close(self, reference_program, input_tensors=None,
+                            manual_check_prog=None):
+        """Runs the kernel and ``reference_program`` on the same inputs and
+        calls ``manual_check_prog(outputs, reference_outputs)`` (two lists)
+        to compare them; what it raises is the failure."""
+        if not callable(manual_check_prog):
+            raise ValueError("manual_assert_close needs manual_check_prog, a "
+                             "function of (outputs, reference_outputs)")
+        outs, refs = self._outputs_and_reference(reference_program,
+                                                 input_tensors)
+        manual_check_prog(outs, refs)
+        return True
+
+    def assert_allclose(self, reference_program, input_tensors=None,
+                        atol=1e-2, rtol=1e-2, max_mismatched_ratio=0.01):
+        """Runs the kernel and ``reference_program`` on the same inputs and
+        compares every output (AssertionError with the details)."""
+        from .testing import torch_assert_close
+        outs, refs = self._outputs_and_reference(reference_program,
+                                                 input_tensors)
         if len(outs) != len(refs):
             raise AssertionError(f"the kernel has {len(outs)} output(s), the "
                                  f"reference program returned {len(refs)}")

@@ -99,6 +99,33 @@ def test_legacy_profiler_in_place():
     prof2 = tilelang.Profiler(mod, params, result_idx=[2])
     torch.testing.assert_close(prof2(x, y), x * 2 + y, rtol=0, atol=0)
 
+    # manual_assert_close: the script's own comparison of both sides' lists.
+    seen = []
+
+    def exact(outs, refs):
+        seen.append((len(outs), len(refs)))
+        for o, r in zip(outs, refs):
+            assert torch.equal(o, r), "differ"
+    x = torch.randint(-4, 4, (64, 16)).double()
+    y = torch.randint(-4, 4, (64, 16)).double()
+    z = torch.zeros(64, 16, dtype=torch.float64)
+    assert prof.manual_assert_close(lambda x, y, z: x * 2 + y, input_tensors=[x, y, z],
+                                    manual_check_prog=exact)
+    assert seen == [(1, 1)]
+    try:
+        prof.manual_assert_close(lambda x, y, z: x * 2 + y + 1, input_tensors=[x, y, z],
+                                 manual_check_prog=exact)
+    except AssertionError as e:
+        assert "differ" in str(e)
+    else:
+        raise AssertionError("manual_assert_close accepted a wrong reference")
+    try:
+        prof.manual_assert_close(lambda x, y, z: x, input_tensors=[x, y, z])
+    except ValueError as e:
+        assert "manual_check_prog" in str(e)
+    else:
+        raise AssertionError("manual_assert_close without a check accepted")
+
 
 def test_result_idx_validation():
     # result_idx / out_idx: an int or a list of ints in [-n, n); anything
