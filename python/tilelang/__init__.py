@@ -25,11 +25,15 @@ from . import language  # noqa: F401
 from ._build import TLCBuildError, cache_root, stats as build_stats  # noqa: F401
 from ._dtype import dtype as DataType  # noqa: F401
 from ._env import cache_disabled as _cache_disabled, set_cache_enabled
+# `tilelang.env` is the Environment object (`from tilelang.env import env`),
+# as in TileLang; importlib.import_module("tilelang.env") is the module.
+from .env import env  # noqa: F401
 # Loading the `tilelang.jit` module first (it binds the attribute to the
 # module once); the import after it makes `tilelang.jit` the decorator.
 from . import jit as _jit_module  # noqa: F401
 from ._jit import compile, jit, lower, par_compile, JITFunction  # noqa: F401,A004
 from ._kernel import JITKernel  # noqa: F401
+from .jit.compile_phase import seal_compilation  # noqa: F401
 from ._runtime import KernelRunError  # noqa: F401
 from ._verify_cpu import tlc_verify_cpu, report as tlc_verify_cpu_report  # noqa: F401
 from .autotuner import autotune, AutoTuner, set_autotune_inputs  # noqa: F401
@@ -39,6 +43,7 @@ from .transform import PassConfigKey  # noqa: F401
 from . import testing, profiler, autotuner, utils, layout, transform  # noqa: F401,E402
 from . import math  # noqa: F401,E402
 from . import carver, engine, tools  # noqa: F401,E402
+from .cache import cached, clear_cache  # noqa: F401,E402
 from . import _shims  # noqa: E402
 
 tvm = _shims.install()

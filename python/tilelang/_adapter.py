@@ -8,6 +8,9 @@ a compiled kernel, for scripts that inspect it.
 * ``dynamic_symbolic_map``: ``None``, as TileLang's TVM-FFI backend: the
   package binds every symbolic size from the arguments at each call and
   keeps no separate map from symbols to argument dimensions;
+* ``executable``: None until the kernel is loaded for a device (its first
+  call, or ``prepare_for_execution()``, which strict compilation runs when
+  it compiles), then the loaded kernel's launcher;
 * ``get_exportable_executable().jit()``: the kernel's runtime module, whose
   ``get_function(name)`` is the kernel's entry point under its global
   symbol (taking every parameter, outputs included, as TileLang's packed
@@ -62,6 +65,11 @@ class Adapter:
         if func is not None:
             return func.attrs.get("global_symbol", func.__name__)
         return self._kernel.kernel_name
+
+    @property
+    def executable(self):
+        launchers = getattr(self._kernel, "_launchers", None) or {}
+        return next(iter(launchers.values()), None)
 
     def get_exportable_executable(self):
         return Executable(self._kernel, self.global_symbol)

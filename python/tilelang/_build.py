@@ -18,10 +18,13 @@ import os
 import re
 import shutil
 import subprocess
+import logging
 import tempfile
 import threading
 
 from . import _env
+
+_log = logging.getLogger("tilelang")
 
 # Newest manifest version (NAME.json) this package understands: 4 adds
 # pointer parameters (`pointer`) and pointer tables (`pointee`), which
@@ -212,13 +215,22 @@ def find_tlc_build():
 
 
 def cache_root():
-    """The cache directory shared with tlc-build (``$TLC_CACHE_DIR``, else
-    ``$XDG_CACHE_HOME/tlc``, else ``~/.cache/tlc``)."""
-    if os.environ.get("TLC_CACHE_DIR"):
-        return os.environ["TLC_CACHE_DIR"]
-    if os.environ.get("XDG_CACHE_HOME"):
-        return os.path.join(os.environ["XDG_CACHE_HOME"], "tlc")
-    return os.path.join(os.path.expanduser("~"), ".cache", "tlc")
+    """The cache directory shared with tlc-build:
+    ``tilelang.env.TILELANG_CACHE_DIR`` (assigned, or from the
+    environment), else ``$TLC_CACHE_DIR``, else ``$XDG_CACHE_HOME/tlc``,
+    else ``~/.cache/tlc`` (``tilelang/env.py``)."""
+    from .env import env
+    return env.TILELANG_CACHE_DIR
+
+
+def tmp_root():
+    """Where builds go while the cache is off:
+    ``tilelang.env.TILELANG_TMP_DIR`` (default ``tmp`` under
+    :func:`cache_root`), created when missing."""
+    from .env import env
+    path = env.TILELANG_TMP_DIR
+    os.makedirs(path, exist_ok=True)
+    return path
 
 
 class IteratorValues(tuple):
@@ -305,7 +317,7 @@ _stats_lock = threading.Lock()
 def _out_dir(key_text):
     key = hashlib.sha256(key_text.encode()).hexdigest()[:24]
     if _env.cache_disabled():
-        return tempfile.mkdtemp(prefix="tlc-py-")
+        return tempfile.mkdtemp(prefix="tlc-py-", dir=tmp_root())
     path = os.path.join(cache_root(), "python", key)
     os.makedirs(path, exist_ok=True)
     return path
@@ -317,6 +329,9 @@ def build(source_file, kernel, defines, target, timeout=None,
     with the ``-D`` bindings ``defines`` (name -> text) for ``target``;
     returns a :class:`BuildResult` or raises :class:`TLCBuildError`."""
     exe = find_tlc_build()
+    if timeout is None:
+        from .env import env
+        timeout = env.get_compile_timeout_seconds()
     extra_args = list(extra_args) + _env.cuda_compiler_args(target)
     with open(source_file, "rb") as f:
         source_hash = hashlib.sha256(f.read()).hexdigest()
@@ -354,9 +369,13 @@ def _build_in(out_dir, exe, source_file, kernel, defs, target, timeout,
     cmd += list(extra_args)
     if _env.cache_disabled():
         cmd.append("--no-cache")
+    from .env import env
+    if env.is_print_on_compilation_enabled():
+        _log.info("tlc-build: compiling kernel '%s' of %s for target '%s'",
+                  kernel, source_file, target)
     try:
         proc = subprocess.run(cmd, capture_output=True, text=True,
-                              timeout=timeout)
+                              timeout=timeout, env=env.build_environment())
     except subprocess.TimeoutExpired as e:
         raise TLCBuildError(f"tlc-build timed out after {timeout} s "
                             f"building '{kernel}'", command=cmd) from e

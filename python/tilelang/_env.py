@@ -7,9 +7,10 @@ _cache_enabled = [True]
 
 def cache_disabled():
     """True when builds must not use or fill the cache
-    (``tilelang.disable_cache()`` or ``TILELANG_DISABLE_CACHE=1``)."""
-    env = os.environ.get("TILELANG_DISABLE_CACHE", "")
-    return not _cache_enabled[0] or env.lower() in ("1", "true", "yes", "on")
+    (``tilelang.disable_cache()``, or ``TILELANG_DISABLE_CACHE=1`` in the
+    environment or assigned to ``tilelang.env``)."""
+    from .env import env
+    return not _cache_enabled[0] or not env.is_cache_enabled()
 
 
 def set_cache_enabled(on):

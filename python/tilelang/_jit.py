@@ -17,8 +17,10 @@ import os
 import threading
 
 from . import _attrs, _build, _callables, _nested
+from .env import env as _env_vars
+from .jit import compile_phase
 from ._attrs import returned_empties
-from ._kernel import JITKernel
+from ._kernel import JITKernel, out_idx_items
 from .language._objects import PrimFunc, Symbol, TensorType
 
 _TENSOR_ANNOTATIONS = {"Tensor", "Buffer", "StridedTensor", "ptr",
@@ -197,6 +199,18 @@ def _is_lazy(fn_node):
                    for d in node.decorator_list):
                 return True
     return False
+
+
+# Decorators by which tlc-build finds an eager kernel at module level.
+_JIT_DECORATORS = {"jit", "lazy_jit", "jit2", "autotune"}
+
+
+def _jit_decorated(fn_node):
+    """Whether the ``def`` carries a ``@tilelang.jit``-like decorator (an
+    eager function wrapped only by a later call, ``tilelang.jit(fn)``,
+    does not: tlc-build would not know it as a kernel)."""
+    return any(_callee_name(d) in _JIT_DECORATORS
+               for d in fn_node.decorator_list)
 
 
 def _own_returns(fn_node):
@@ -486,29 +500,63 @@ class _Compiler:
         self.pass_configs = dict(pass_configs or {})
         self.compile_flags = _split_flags(compile_flags)
         self._cache = {}
+        # Instances compiled explicitly (strict compilation runs only these).
+        self._explicit = {}
         self._lock = threading.Lock()
 
-    def instance(self, defines, make, timeout=None, build_file=None):
+    def instance(self, defines, make, timeout=None, build_file=None,
+                 explicit=False):
         """The kernel of the instance ``defines`` describes, built from
         ``build_file`` (default: the compiler's file; a copy of it with
-        callable arguments appended, see :mod:`_callables`)."""
+        callable arguments appended, see :mod:`_callables`). ``explicit``:
+        a compile the script asked for (``.compile``, ``tilelang.compile``),
+        which strict compilation (:mod:`tilelang.jit.compile_phase`)
+        requires before a call runs the instance."""
         build_file = build_file or self.source_file
         target = resolve_target(self.target_spec)
         key = (build_file, target, tuple(sorted(defines.items())),
                tuple(sorted((str(k), str(v))
                             for k, v in self.pass_configs.items())),
                tuple(self.compile_flags))
-        with self._lock:
-            if key in self._cache:
-                return self._cache[key]
-        build = _build.build(build_file, self.kernel, defines, target,
-                             timeout=timeout,
-                             extra_args=_build_config_args(
-                                 self.pass_configs, self.compile_flags))
-        kernel = make(build, _pick_manifest(build, self.kernel), target)
-        with self._lock:
-            self._cache.setdefault(key, kernel)
+        strict = _env_vars.is_explicit_compile_required()
+        if strict:
+            # An instance compiled explicitly before: nothing to compile
+            # (also after compilation is sealed).
+            with self._lock:
+                kernel = self._explicit.get(key)
+            if kernel is None and not explicit:
+                raise RuntimeError(self._not_compiled(defines, target))
+            if kernel is not None:
+                return kernel
+        with compile_phase.compilation_scope():
+            with self._lock:
+                kernel = self._cache.get(key)
+            if kernel is None:
+                build = _build.build(build_file, self.kernel, defines,
+                                     target, timeout=timeout,
+                                     extra_args=_build_config_args(
+                                         self.pass_configs,
+                                         self.compile_flags))
+                kernel = make(build, _pick_manifest(build, self.kernel),
+                              target)
+                with self._lock:
+                    kernel = self._cache.setdefault(key, kernel)
+            if explicit:
+                if strict:
+                    kernel.prepare_for_execution()
+                with self._lock:
+                    self._explicit[key] = kernel
         return kernel
+
+    def _not_compiled(self, defines, target):
+        shown = ", ".join(f"{k}={v}" for k, v in sorted(defines.items()))
+        return (f"No explicitly compiled specialization of kernel "
+                f"'{self.kernel}' for target '{target}' matches this call "
+                f"({shown or 'no bindings'}): with "
+                "TILELANG_REQUIRE_EXPLICIT_COMPILE set, a call runs only an "
+                "instance compiled before it with factory.compile(...) or "
+                "factory.par_compile([...]) (the same arguments; for an "
+                "eager kernel, matching tensor shapes or T.const values)")
 
 
 class JITFunction:
@@ -543,8 +591,12 @@ class JITFunction:
         # A kernel defined inside another function is built from a copy of
         # the file with it lifted to module level (tilelang._nested).
         self.is_nested = "<locals>" in fn.__qualname__
+        # A module-level eager function given to tilelang.jit(fn) by a call
+        # is built from a copy with the decorator added, as a nested one.
+        lift = self.is_nested or (self.eager is not None and
+                                  not _jit_decorated(node))
         self._build_file, self._build_kernel = self.source_file, fn.__name__
-        if self.is_nested:
+        if lift:
             self._build_file, self._build_kernel = _nested.lift(
                 self.source_file, fn.__code__, fn.__code__.co_freevars,
                 eager=not self.is_lazy, imports=_nested.module_names(
@@ -553,7 +605,7 @@ class JITFunction:
         # lifted one has lost it, so its compile flags come from here.
         self._compiler = _Compiler(
             self._build_file, self._build_kernel, target, pass_configs,
-            options.get("compile_flags") if self.is_nested else None)
+            options.get("compile_flags") if lift else None)
         self._defaults = {n: p.default for n, p in
                           self.signature.parameters.items()
                           if p.default is not inspect.Parameter.empty}
@@ -590,7 +642,7 @@ class JITFunction:
     def _representer(self):
         return _callables.Representer(self.source_file, self.fn.__globals__)
 
-    def _lazy_kernel(self, values, timeout=None):
+    def _lazy_kernel(self, values, timeout=None, explicit=False):
         rep = self._representer()
         defines = {**self._closure_defines(rep),
                    **_defines_for(values, self._defaults, self.__name__,
@@ -601,7 +653,8 @@ class JITFunction:
                              source_file=self.source_file,
                              kernel_name=self.__name__, defines=defines)
         kernel = self._compiler.instance(defines, make, timeout,
-                                         rep.build_file(self._build_file))
+                                         rep.build_file(self._build_file),
+                                         explicit)
         # A parameter given T.dynamic("m") stays symbolic under its own
         # name; the profiler also takes the script's name for it.
         kernel.symbol_aliases.update(
@@ -611,7 +664,8 @@ class JITFunction:
 
     # -- eager -----------------------------------------------------------------
 
-    def _eager_kernel(self, compile_values, consts, timeout=None):
+    def _eager_kernel(self, compile_values, consts, timeout=None,
+                      explicit=False):
         sig = self.eager
         rep = self._representer()
         defines = {**self._closure_defines(rep),
@@ -646,7 +700,8 @@ class JITFunction:
                              source_file=self.source_file,
                              kernel_name=self.__name__, defines=defines)
         build_file = rep.build_file(self._build_file)
-        return self._compiler.instance(defines, make, timeout, build_file)
+        return self._compiler.instance(defines, make, timeout, build_file,
+                                       explicit)
 
     def _split_eager(self, values):
         sig = self.eager
@@ -726,8 +781,18 @@ class JITFunction:
         their ``T.const`` sizes by name (``add.compile(N=4096)``) or from
         placeholder ``T.Tensor(shape, dtype)`` arguments."""
         if self.is_lazy:
-            return self._lazy_kernel(self._bind(args, kwargs), timeout)
+            return self._lazy_kernel(self._bind(args, kwargs), timeout,
+                                     explicit=True)
+        compile_values, consts = self.eager_bindings(args, kwargs)
+        return self._eager_kernel(compile_values, consts, timeout,
+                                  explicit=True)
+
+    def eager_bindings(self, args, kwargs, optional=()):
+        """``(compile-time values, T.const values)`` of an eager kernel's
+        ``compile(*args, **kwargs)``; parameters named in ``optional`` may
+        be left out (the autotuner fills them per configuration)."""
         sig = self.eager
+        kwargs = dict(kwargs)
         consts = {k: kwargs.pop(k) for k in list(kwargs) if k in sig.consts}
         params = self.signature.parameters
         given = dict(zip(params, args))
@@ -747,7 +812,7 @@ class JITFunction:
                 compile_values[name] = given[name]
             elif p.default is not inspect.Parameter.empty:
                 compile_values[name] = p.default
-            else:
+            elif name not in optional:
                 raise TypeError(f"{self.__name__}.compile(): missing "
                                 f"argument '{name}'")
         for name in sig.consts:
@@ -766,7 +831,7 @@ class JITFunction:
                     f"'{param or '?'}'")
             consts[name] = int(value)
         self._any_dtypes(given, consts)
-        return self._eager_kernel(compile_values, consts, timeout)
+        return compile_values, consts
 
     def get_kernel_source(self, *args, **kwargs):
         return self.compile(*args, **kwargs).get_kernel_source()
@@ -951,9 +1016,7 @@ def compile(func, out_idx=None, execution_backend=None, target=None,  # noqa: A0
                 "of them")
         out_idx = list(range(-len(returned_names), 0))
     elif out_idx is not None:
-        working = func.with_attr("tilelang_out_idx", [out_idx]
-                                 if isinstance(out_idx, int)
-                                 else list(out_idx))
+        working = func.with_attr("tilelang_out_idx", out_idx_items(out_idx))
     build_file, build_kernel, defines = prim_func_build_inputs(func)
 
     def build(build_file, build_kernel, defines):
@@ -968,7 +1031,7 @@ def compile(func, out_idx=None, execution_backend=None, target=None,  # noqa: A0
             if returned_names:
                 kernel.order_outputs(returned_names)
             return kernel
-        return compiler.instance(defines, make)
+        return compiler.instance(defines, make, explicit=True)
     try:
         return build(build_file, build_kernel, defines)
     except _build.TLCBuildError as error:

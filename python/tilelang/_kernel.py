@@ -6,6 +6,7 @@ import os
 
 from . import _tensors as tz
 from . import _verify_cpu
+from .jit import compile_phase
 from ._runtime import (CpuLauncher, CudaLauncher, HipLauncher, eval_extent,
                        extent_names, hip_context, solve_affine_extent,
                        scalar_value)
@@ -410,7 +411,22 @@ class JITKernel:
         except (ImportError, AssertionError, RuntimeError):
             return 0
 
+    def prepare_for_execution(self):
+        """Loads the kernel for the device a call would use now (the
+        current CUDA / ROCm device, or the host), so that its first launch
+        does not; strict compilation does this when it compiles. Returns
+        the kernel."""
+        if self.target == "cpu":
+            device = "cpu"
+        elif self.target.startswith("hip"):
+            device = self._hip_device([])
+        else:
+            device = f"cuda:{self._torch_current_device()}"
+        self._launcher(device)
+        return self
+
     def __call__(self, *args, **kwargs):
+        compile_phase.before_launch()
         if _verify_cpu.wanted(self):  # TLC_VERIFY_CPU: also run on cpu
             return _verify_cpu.checked_call(self, args, kwargs)
         values = self._collect(args, kwargs)
@@ -577,15 +593,30 @@ class JITKernel:
             buf.record_stream(torch.cuda.current_stream(torch.device(device)))
 
 
+def out_idx_items(out_idx):
+    """``out_idx`` (an int or a list / tuple of ints) as a list; ValueError
+    for anything else."""
+    def is_int(i):
+        return isinstance(i, numbers.Integral) and not isinstance(i, bool)
+    items = [out_idx] if is_int(out_idx) else out_idx
+    if not isinstance(items, (list, tuple)) or not all(map(is_int, items)):
+        raise ValueError(f"out_idx must be an int or a list of integers, "
+                         f"got {out_idx!r}")
+    return list(items)
+
+
 def _normalize_out_idx(out_idx, n):
+    """The parameter positions ``out_idx`` (an int or a list of ints,
+    negative from the end) names, each in ``[0, n)``; ValueError for
+    anything else (a float or string element, an index out of range)."""
     if out_idx is None:
         return []
-    if isinstance(out_idx, int):
-        out_idx = [out_idx]
+    items = out_idx_items(out_idx)
     result = []
-    for i in out_idx:
+    for i in items:
         if not -n <= i < n:
-            raise ValueError(f"out_idx {i} is out of range for a kernel with "
-                             f"{n} parameters")
-        result.append(i % n)
+            raise ValueError(f"out_idx {i} is out of range: a kernel with {n} "
+                             f"parameters takes indices between {-n} and "
+                             f"{n - 1}")
+        result.append(int(i) % n)
     return sorted(set(result))

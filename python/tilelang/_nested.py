@@ -17,7 +17,6 @@ import hashlib
 import inspect
 import os
 import re
-import tempfile
 import textwrap
 import types
 
@@ -111,7 +110,7 @@ def _short(value):
 
 def _lifted_dir():
     if _env.cache_disabled():
-        return os.path.join(tempfile.gettempdir(), "tlc-py-nested")
+        return os.path.join(_build.tmp_root(), "nested")
     return os.path.join(_build.cache_root(), "python", "nested")
 
 

@@ -15,6 +15,7 @@ import os
 from concurrent.futures import ThreadPoolExecutor
 
 from . import _build, _env
+from .env import env as _env_vars
 from . import _tensors as tz
 from ._jit import JITFunction, compile as _compile, resolve_target
 from .language._objects import PrimFunc
@@ -276,6 +277,9 @@ class AutoTuneFunction:
         self.__name__ = jit_fn.__name__
         self.__wrapped__ = jit_fn
         self._best = {}
+        # Kernels tuned by compile(), by their bindings: strict compilation
+        # (TILELANG_REQUIRE_EXPLICIT_COMPILE) runs only these.
+        self._compiled = {}
 
     def _configs(self, args, kwargs):
         configs = self.tuner.configs
@@ -287,31 +291,70 @@ class AutoTuneFunction:
         return [dict(c) for c in configs]
 
     def __call__(self, *args, **kwargs):
+        # TileLang's flag for an eager kernel: the tuned kernel, not run.
+        return_kernel = kwargs.pop("__return_kernel", False)
         configs = self._configs(args, kwargs)
         tunables = set().union(*[c.keys() for c in configs]) if configs \
             else set()
         tunables -= set(_BUILD_KEYS)
-        if tunables and tunables <= set(kwargs):
-            return self.jit_fn(*args, **kwargs)  # explicit values: no tuning
-        key = repr((args, sorted(kwargs.items()))) \
-            if self.jit_fn.is_lazy else None
         fn = self.jit_fn
+        if tunables and tunables <= set(kwargs):
+            if return_kernel and not fn.is_lazy:
+                return fn.compile(*args, **kwargs)
+            return fn(*args, **kwargs)  # explicit values: no tuning
+        strict = _env_vars.is_explicit_compile_required()
         if fn.is_lazy:
-            if key not in self._best:
-                def build_one(cfg):
-                    cfg, build = _split_config(cfg)
-                    target = fn._with_build_configs(*build) if any(build) \
-                        else fn
-                    return target.compile(*args, timeout=self.tuner.timeout,
-                                          **{**kwargs, **cfg})
-                self._best[key] = self.tuner.run(
-                    build_one, configs,
-                    cache_key=_tuning_key(fn, args, kwargs, configs))
-            return self._best[key].kernel
+            if strict:
+                return self._compiled_for(("lazy", _lazy_key(args, kwargs)))
+            return self._tuned_lazy(args, kwargs, configs)
         # Eager: tune on the call's own tensors, then run the best.
         values = fn._bind(args, {**kwargs, **{k: None for k in tunables
                                               if k not in kwargs}})
         runtime, compile_values, consts = fn._split_eager(values)
+        if strict:
+            kernel = self._compiled_for(
+                _eager_key(compile_values, consts, tunables))
+        else:
+            probe = [runtime[n] for n in fn.eager.runtime if n in runtime]
+            kernel = self._tuned_eager(args, kwargs, configs, tunables,
+                                       compile_values, consts, probe)
+        if return_kernel:
+            return kernel
+        return kernel(**{n: v for n, v in runtime.items()
+                         if n in kernel._input_names})
+
+    def _compiled_for(self, key):
+        kernel = self._compiled.get(key)
+        if kernel is None:
+            raise RuntimeError(
+                f"No explicitly compiled specialization of autotuned kernel "
+                f"'{self.jit_fn.__name__}' matches this call: with "
+                "TILELANG_REQUIRE_EXPLICIT_COMPILE set, tune it first with "
+                "factory.compile(...) (the same arguments; for an eager "
+                "kernel, matching tensor shapes or T.const values)")
+        return kernel
+
+    def _tuned_lazy(self, args, kwargs, configs):
+        fn = self.jit_fn
+        key = _lazy_key(args, kwargs)
+        if key not in self._best:
+            def build_one(cfg):
+                cfg, build = _split_config(cfg)
+                target = fn._with_build_configs(*build) if any(build) else fn
+                return target.compile(*args, timeout=self.tuner.timeout,
+                                      **{**kwargs, **cfg})
+            self._best[key] = self.tuner.run(
+                build_one, configs,
+                cache_key=_tuning_key(fn, args, kwargs, configs))
+        return self._best[key].kernel
+
+    def _tuned_eager(self, args, kwargs, configs, tunables, compile_values,
+                     consts, probe):
+        """The best configuration's kernel of an eager kernel, timed on
+        ``probe`` (the call's tensors; None: ``set_autotune_inputs``' or
+        supplied ones). Candidates are compiled explicitly (strict
+        compilation runs them)."""
+        fn = self.jit_fn
 
         def build_eager(cfg):
             cfg, build = _split_config(cfg)
@@ -321,17 +364,44 @@ class AutoTuneFunction:
                 if cv.get(k) is None and k not in cfg:
                     cv[k] = fn._defaults.get(k)
             target = fn._with_build_configs(*build) if any(build) else fn
-            return target._eager_kernel(cv, consts, self.tuner.timeout)
-        probe = [runtime[n] for n in fn.eager.runtime if n in runtime]
-        result = self.tuner.run(build_eager, configs, inputs=probe,
-                                cache_key=_tuning_key(fn, args, kwargs,
-                                                      configs))
-        kernel = result.kernel
-        return kernel(**{n: v for n, v in runtime.items()
-                         if n in kernel._input_names})
+            return target._eager_kernel(cv, consts, self.tuner.timeout,
+                                        explicit=True)
+        return self.tuner.run(build_eager, configs, inputs=probe,
+                              cache_key=_tuning_key(fn, args, kwargs,
+                                                    configs)).kernel
 
     def compile(self, *args, **kwargs):
-        return self.jit_fn.compile(*args, **kwargs)
+        """Tunes, then returns the best configuration's kernel without
+        running it (an eager kernel's sizes by name or from placeholder
+        tensors, as its ``compile``; timed on ``set_autotune_inputs``'
+        tensors when given, else on supplied ones)."""
+        configs = self._configs(args, kwargs)
+        tunables = set().union(*[c.keys() for c in configs]) if configs \
+            else set()
+        tunables -= set(_BUILD_KEYS)
+        fn = self.jit_fn
+        if (tunables and tunables <= set(kwargs)) or not configs:
+            return fn.compile(*args, **kwargs)
+        if fn.is_lazy:
+            kernel = self._tuned_lazy(args, kwargs, configs)
+            self._compiled[("lazy", _lazy_key(args, kwargs))] = kernel
+            return kernel
+        compile_values, consts = fn.eager_bindings(args, kwargs, tunables)
+        kernel = self._tuned_eager(args, kwargs, configs, tunables,
+                                   compile_values, consts, None)
+        self._compiled[_eager_key(compile_values, consts, tunables)] = kernel
+        return kernel
+
+
+def _lazy_key(args, kwargs):
+    return repr((args, sorted(kwargs.items())))
+
+
+def _eager_key(compile_values, consts, tunables):
+    """An eager call's bindings apart from the tuned parameters."""
+    return ("eager", repr(sorted((k, v) for k, v in compile_values.items()
+                                 if k not in tunables)),
+            repr(sorted(consts.items())))
 
 
 def autotune(func=None, *, configs=None, warmup=25, rep=100, timeout=100,

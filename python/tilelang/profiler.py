@@ -1,6 +1,7 @@
 """Benchmarking and checking kernels: ``Profiler``, ``do_bench``."""
 
 import enum
+import numbers
 import statistics
 import time
 
@@ -29,6 +30,20 @@ def _sync(cuda):
         torch.cuda.synchronize()
 
 
+# What do_bench returns of its timings (``backend``, whatever it names,
+# times CUDA work with CUDA events and CPU work with a monotonic clock).
+_RETURN_MODES = ("mean", "min", "max", "median", "all")
+
+
+def _quantile(ordered, q):
+    """The ``q`` quantile of the sorted ``ordered``, interpolated linearly
+    between the two nearest ranks."""
+    pos = q * (len(ordered) - 1)
+    lo = int(pos)
+    hi = min(lo + 1, len(ordered) - 1)
+    return ordered[lo] + (ordered[hi] - ordered[lo]) * (pos - lo)
+
+
 def do_bench(fn, warmup=25, rep=100, _n_warmup=0, _n_repeat=0,
              quantiles=None, fast_flush=True, backend="event",
              return_mode="mean", input_tensors=None, cuda=None):
@@ -40,6 +55,17 @@ def do_bench(fn, warmup=25, rep=100, _n_warmup=0, _n_repeat=0,
     is timed with CUDA events on the current stream, CPU work with a
     monotonic clock.
     """
+    if return_mode not in _RETURN_MODES:
+        raise ValueError(f"do_bench: return_mode must be one of "
+                         f"{', '.join(_RETURN_MODES)}, got {return_mode!r}")
+    if quantiles is not None:
+        quantiles = list(quantiles) if isinstance(quantiles, (list, tuple)) \
+            else None
+        if not quantiles or not all(
+                isinstance(q, numbers.Real) and not isinstance(q, bool) and
+                0 <= q <= 1 for q in quantiles):
+            raise ValueError("do_bench: quantiles must be a non-empty list of "
+                             "numbers in [0, 1]")
     call = (lambda: fn(*input_tensors)) if input_tensors is not None else fn
     if cuda is None:
         try:
@@ -79,9 +105,10 @@ def do_bench(fn, warmup=25, rep=100, _n_warmup=0, _n_repeat=0,
             call()
             times.append((time.perf_counter() - t0) * 1000)
     if quantiles is not None:
-        ordered = sorted(times)
-        return [ordered[min(len(ordered) - 1, int(q * len(ordered)))]
-                for q in quantiles]
+        # Linearly interpolated, as torch.quantile; one quantile is a
+        # number, several a list (TileLang's and Triton's do_bench).
+        values = [_quantile(sorted(times), q) for q in quantiles]
+        return values[0] if len(values) == 1 else values
     if return_mode == "min":
         return min(times)
     if return_mode == "max":
@@ -263,11 +290,9 @@ class Profiler:
                         quantiles=quantiles, return_mode=return_mode,
                         cuda=cuda)
 
-    def assert_allclose(self, reference_program, input_tensors=None,
-                        atol=1e-2, rtol=1e-2, max_mismatched_ratio=0.01):
-        """Runs the kernel and ``reference_program`` on the same inputs and
-        compares every output (AssertionError with the details)."""
-        from .testing import torch_assert_close
+    def _outputs_and_reference(self, reference_program, input_tensors):
+        """``(kernel outputs, reference outputs)``, each a list, of one run
+        of both on the same inputs."""
         inputs = self._get_inputs(input_tensors)
         # A kernel writing in place (no allocated outputs) must not change
         # the inputs the reference sees.
@@ -276,12 +301,31 @@ class Profiler:
         if outs is None:
             outs = [inputs[i] for i, p in enumerate(self.kernel.input_params)
                     if p.get("role", "in") != "in"]
-            ref_inputs = snapshot
-        else:
-            ref_inputs = snapshot
-        ref = reference_program(*ref_inputs)
+        ref = reference_program(*snapshot)
         outs = list(outs) if isinstance(outs, (list, tuple)) else [outs]
         refs = list(ref) if isinstance(ref, (list, tuple)) else [ref]
+        return outs, refs
+
+    def manual_assert_close(self, reference_program, input_tensors=None,
+                            manual_check_prog=None):
+        """Runs the kernel and ``reference_program`` on the same inputs and
+        calls ``manual_check_prog(outputs, reference_outputs)`` (two lists)
+        to compare them; what it raises is the failure."""
+        if not callable(manual_check_prog):
+            raise ValueError("manual_assert_close needs manual_check_prog, a "
+                             "function of (outputs, reference_outputs)")
+        outs, refs = self._outputs_and_reference(reference_program,
+                                                 input_tensors)
+        manual_check_prog(outs, refs)
+        return True
+
+    def assert_allclose(self, reference_program, input_tensors=None,
+                        atol=1e-2, rtol=1e-2, max_mismatched_ratio=0.01):
+        """Runs the kernel and ``reference_program`` on the same inputs and
+        compares every output (AssertionError with the details)."""
+        from .testing import torch_assert_close
+        outs, refs = self._outputs_and_reference(reference_program,
+                                                 input_tensors)
         if len(outs) != len(refs):
             raise AssertionError(f"the kernel has {len(outs)} output(s), the "
                                  f"reference program returned {len(refs)}")

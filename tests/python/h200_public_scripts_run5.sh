@@ -10,6 +10,11 @@
 # LONG="a.py b.py" LONG_LIMIT=S: those scripts (test files of a hundred
 # kernel builds) start first and have S seconds (within TOTAL).
 S=$(cd "$(dirname "$0")" && pwd)
+# A stage made with PACK=1 holds its binaries compressed (the device
+# tool's carry limit): unpacked here first.
+for f in "$S/bin/tlc-build" "$S/lib/libtlc_cuda.so"; do
+  [ -e "$f.xz" ] && [ ! -e "$f" ] && xz -dk "$f.xz"
+done
 OUT=${OUT:-/tmp/out}; LIMIT=${LIMIT:-50}; PAR=${PAR:-12}; TOTAL=${TOTAL:-140}
 LONG=${LONG:-}; LONG_LIMIT=${LONG_LIMIT:-$LIMIT}
 export TLC_BUILD=$S/bin/tlc-build TLC_CUDA_RUNTIME=$S/lib/libtlc_cuda.so \

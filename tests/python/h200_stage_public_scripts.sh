@@ -11,6 +11,8 @@
 # run's, docs/perf/python-public-scripts-h200-run11.log) that the stage
 # holds, so a later run can be compared with it:
 #   cd STAGE && SCRIPTS="$(cat scripts.txt)" LIMIT=45 PAR=14 TOTAL=200 bash go.sh
+# PACK=1 compresses bin/tlc-build and lib/libtlc_cuda.so with xz (go.sh
+# unpacks them), for the device tool's 64 MiB carry limit.
 # Folders of fetched scripts that are missing are skipped.
 # Corpus files named like examples__gemm__example_gemm.py are staged under
 # their own file name (example_gemm.py), as the logs name them, unless a
@@ -47,6 +49,9 @@ grep -E '^\S+\.py +(rc=|not finished)' "$LOG" |
     [ -e "$S/corpus/$f" ] && echo "$f"
   done > "$S/scripts.txt"
 find "$S" -name __pycache__ -prune -exec rm -rf {} +
+if [ "${PACK:-0}" = 1 ]; then
+  xz -T2 -f "$S/bin/tlc-build" "$S/lib/libtlc_cuda.so"
+fi
 echo "scripts.txt: $(wc -l < "$S/scripts.txt") of $LOG's" \
   "$(grep -cE '^\S+\.py +(rc=|not finished)' "$LOG") scripts"
 echo "staged $(ls "$S"/corpus/*.py | wc -l) scripts in $S ($(du -sh "$S" | cut -f1))"

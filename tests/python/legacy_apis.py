@@ -99,6 +99,92 @@ def test_legacy_profiler_in_place():
     prof2 = tilelang.Profiler(mod, params, result_idx=[2])
     torch.testing.assert_close(prof2(x, y), x * 2 + y, rtol=0, atol=0)
 
+    # manual_assert_close: the script's own comparison of both sides' lists.
+    seen = []
+
+    def exact(outs, refs):
+        seen.append((len(outs), len(refs)))
+        for o, r in zip(outs, refs):
+            assert torch.equal(o, r), "differ"
+    x = torch.randint(-4, 4, (64, 16)).double()
+    y = torch.randint(-4, 4, (64, 16)).double()
+    z = torch.zeros(64, 16, dtype=torch.float64)
+    assert prof.manual_assert_close(lambda x, y, z: x * 2 + y, input_tensors=[x, y, z],
+                                    manual_check_prog=exact)
+    assert seen == [(1, 1)]
+    try:
+        prof.manual_assert_close(lambda x, y, z: x * 2 + y + 1, input_tensors=[x, y, z],
+                                 manual_check_prog=exact)
+    except AssertionError as e:
+        assert "differ" in str(e)
+    else:
+        raise AssertionError("manual_assert_close accepted a wrong reference")
+    try:
+        prof.manual_assert_close(lambda x, y, z: x, input_tensors=[x, y, z])
+    except ValueError as e:
+        assert "manual_check_prog" in str(e)
+    else:
+        raise AssertionError("manual_assert_close without a check accepted")
+
+
+def test_result_idx_validation():
+    # result_idx / out_idx: an int or a list of ints in [-n, n); anything
+    # else is a ValueError naming the range (a float or string index was
+    # taken, or failed later with an unrelated TypeError).
+    mod, params = tilelang.lower(axpy(32, 16, 16, "float64"), target="cpu")
+    x = torch.randn(32, 16, dtype=torch.float64)
+    y = torch.randn(32, 16, dtype=torch.float64)
+    for idx, last in ((-3, 0), (-1, 2), (0, 0), (2, 2), ([-1], 2), ((2,), 2)):
+        prof = tilelang.Profiler(mod, params, idx, tilelang.TensorSupplyType.Integer)
+        want = [last]
+        assert prof.result_idx == want, (idx, prof.result_idx)
+    torch.testing.assert_close(prof(x, y), x * 2 + y, rtol=0, atol=0)
+    for bad in (-4, 3, [3], [-4]):
+        try:
+            tilelang.Profiler(mod, params, bad, tilelang.TensorSupplyType.Integer)
+        except ValueError as e:
+            assert "between -3 and 2" in str(e), e
+        else:
+            raise AssertionError(f"result_idx {bad!r} accepted")
+    for bad in ([0.5], ["0"], [True], 1.0, "2"):
+        try:
+            tilelang.compile(axpy(32, 16, 16, "float64"), out_idx=bad, target="cpu")
+        except ValueError as e:
+            assert "list of integers" in str(e), e
+        else:
+            raise AssertionError(f"out_idx {bad!r} accepted")
+
+
+def test_do_bench_quantiles():
+    # Quantiles are interpolated linearly (numpy.quantile's default); one
+    # quantile is a number, several a list; bad quantiles / return modes
+    # are ValueErrors before anything runs.
+    from tilelang.profiler import _quantile, do_bench
+    rng = np.random.default_rng(5)
+    for n in (1, 2, 7, 50):
+        times = sorted(rng.random(n).tolist())
+        for q in (0.0, 0.1, 0.25, 0.5, 0.9, 1.0):
+            assert abs(_quantile(times, q) - np.quantile(times, q)) < 1e-12, (n, q)
+    one = do_bench(lambda: None, quantiles=[0.5], _n_warmup=1, _n_repeat=5, cuda=False)
+    assert isinstance(one, float) and one >= 0
+    two = do_bench(lambda: None, quantiles=(0.2, 0.8), _n_warmup=1, _n_repeat=5, cuda=False)
+    assert isinstance(two, list) and len(two) == 2 and two[0] <= two[1]
+    calls = []
+    for bad in ([], [-0.1], [1.1], ["0.5"], 0.5):
+        try:
+            do_bench(lambda: calls.append(1), quantiles=bad, cuda=False)
+        except ValueError as e:
+            assert "quantiles" in str(e)
+        else:
+            raise AssertionError(f"quantiles {bad!r} accepted")
+    try:
+        do_bench(lambda: calls.append(1), return_mode="average", cuda=False)
+    except ValueError as e:
+        assert "return_mode" in str(e)
+    else:
+        raise AssertionError("return_mode 'average' accepted")
+    assert calls == []
+
 
 @simplify_prim_func
 def row_sum(M, N, dtype="float32"):

@@ -199,6 +199,31 @@ def test_nested_dynamic_closure():
         torch.testing.assert_close(kernel(a), a * 3)
 
 
+@tilelang.jit(out_idx=[-1], target="cpu")
+def halve(M, block=16):
+    @T.prim_func
+    def main(A: T.Tensor((M,), "float32"), B: T.Tensor((M,), "float32")):
+        with T.Kernel(T.ceildiv(M, block), threads=32) as bx:
+            for i in T.Parallel(block):
+                if bx * block + i < M:
+                    B[bx * block + i] = A[bx * block + i] * 0.5
+
+    return main
+
+
+def test_var_class():
+    # T.Var is the class of symbolic sizes (isinstance checks of scripts
+    # that take either an int or T.symbolic("m")); T.Var("n") makes one.
+    for size in (T.dynamic("m"), T.symbolic("k"), T.Var("n", "int32")):
+        assert isinstance(size, T.Var), size
+    for size in (5, 2.0, "m", None):
+        assert not isinstance(size, T.Var), size
+    kernel = halve(T.Var("n", "int32"))  # stays symbolic: any length runs
+    for n in (20, 77):
+        a = torch.randn(n)
+        torch.testing.assert_close(kernel(a), a * 0.5, rtol=0, atol=0)
+
+
 def test_nested_closure_not_passable():
     table = torch.ones(4)
 
@@ -218,6 +243,100 @@ def test_nested_closure_not_passable():
         assert "'table'" in str(e) and "inside" in str(e)
     else:
         raise AssertionError("a tensor closure variable must be refused")
+
+
+def test_carver_sm_versions():
+    # Arch names with a feature letter (sm_90a, sm_100a) and three-digit
+    # capabilities: sm_100a was read as sm_10 (two digits only).
+    from tilelang.carver.arch import cuda as carver_cuda
+    from tilelang.carver.arch import check_sm_version, is_hopper_arch, has_mma_support
+    cases = {"sm_70": 70, "sm_80": 80, "sm_89": 89, "sm_90": 90, "90": 90,
+             "sm_90a": 90, "sm_100a": 100, "sm_103a": 103, "sm_120f": 120,
+             "gfx942": -1, "gfx90a": -1, "sm_": -1, "": -1, "sm_9": -1}
+    for text, want in cases.items():
+        assert check_sm_version(text) == want, (text, check_sm_version(text))
+    if not torch.cuda.is_available():  # else the current device's figures
+        for target, version in (("cuda -arch=sm_100a", 100), ("cuda:sm_90a", 90),
+                                ("cuda -arch=sm_120", 120), ("cuda", 80)):
+            arch = CUDA(target)
+            assert arch.sm_version == version, (target, arch.sm_version)
+        hopper = CUDA("cuda -arch=sm_90a")
+        assert is_hopper_arch(hopper) and has_mma_support(hopper)
+        assert not carver_cuda.is_ampere_arch(hopper) and not carver_cuda.is_ada_arch(hopper)
+        assert carver_cuda.is_ada_arch(CUDA("cuda:sm_89"))
+        assert carver_cuda.is_volta_arch(CUDA("cuda:sm_70"))
+        assert not has_mma_support(CUDA("cuda:sm_70"))
+        assert has_mma_support(CUDA("cuda:sm_100a")) and not is_hopper_arch(CUDA("cuda:sm_100a"))
+
+
+def _is_pow2(v):
+    return v > 0 and v & (v - 1) == 0
+
+
+def test_carver_shape_templates():
+    # Element-wise, reduction and attention templates (carver/shapes.py):
+    # every hint within the device's shared memory, threads and tiles
+    # whole, scores best first; the scores recomputed here for the best
+    # hint (waves over the SMs x edge coverage), and bad shapes refused.
+    import math
+    from tilelang import carver
+    arch = CUDA("cuda -arch=sm_90a")
+    if torch.cuda.is_available():
+        return  # the figures below are the sm_90a defaults
+    sms = arch.compute_max_core
+    for shape in ([1024, 1024], [1024], [96, 1000], [sms * 8 * 1024]):
+        hints = carver.ElementwiseTemplate(shape=shape, dtype="float16").with_arch(arch).recommend_hints(topk=20)
+        assert hints, shape
+        assert [h.score for h in hints] == sorted((h.score for h in hints), reverse=True)
+        for h in hints:
+            assert len(h.block) == len(shape) and all(map(_is_pow2, h.block)), h
+            assert 64 <= h.threads <= 512 and h.threads <= math.prod(h.block), h
+            assert all(t <= b for t, b in zip(h.thread, h.block)), h
+        best = hints[0]
+        tiles = math.prod(math.ceil(e / b) for e, b in zip(shape, best.block))
+        wave = tiles / (math.ceil(tiles / sms) * sms)
+        edge = math.prod(shape) / math.prod(math.ceil(e / b) * b for e, b in zip(shape, best.block))
+        assert best.score <= wave * edge + 1e-12, (shape, best, wave, edge)
+    # A size of whole waves of 8 x 1024-element tiles is met exactly.
+    best = carver.ElementwiseTemplate(shape=[sms * 8 * 1024], dtype="float16").with_arch(arch).recommend_hints(1)[0]
+    assert best.score == 1.0, best
+    for structure, shape in (("SSR", [1024, 1024, 1024]), ("SS", [1024, 1024]),
+                             ("SRS", [64, 1000, 64]), ("RS", [4096, 10])):
+        t = carver.GeneralReductionTemplate(structure=structure, shape=shape, dtype="float16").with_arch(arch)
+        spatial = [e for e, c in zip(shape, structure) if c == "S"]
+        reduce = [e for e, c in zip(shape, structure) if c == "R"]
+        assert t.equivalent_function()["reduce"] == reduce
+        hints = t.recommend_hints(topk=10)
+        assert hints, structure
+        for h in hints:
+            assert len(h.block) == len(spatial) and len(h.rstep) == len(reduce), h
+            assert math.prod(h.block) * max(1, math.prod(h.rstep)) * 2 <= arch.smem_cap
+    for bad in (dict(structure="SXR", shape=[2, 2, 2]), dict(structure="SR", shape=[2, 2, 2]),
+                dict(structure="SR", shape=[0, 4])):
+        try:
+            carver.GeneralReductionTemplate(**bad)
+        except ValueError:
+            pass
+        else:
+            raise AssertionError(f"accepted {bad}")
+    for dtype, elem in (("float16", 2), ("int8", 1)):
+        fa = carver.FlashAttentionTemplate(batch_size=4, num_heads=32, seq_length=512, seq_kv_length=512,
+                                           head_dim=128, in_dtype=dtype).with_arch(arch)
+        hints = fa.recommend_hints(topk=20)
+        assert hints
+        for h in hints:
+            bm, bn = h.block
+            assert (bm + 2 * h.pipeline_stage * bn) * 128 * elem <= arch.smem_cap, h
+            assert h.rstep == [128] and h.threads % 32 == 0 and h.threads <= 256, h
+        # 4 x 32 heads x 512 queries: 128-row blocks give 512 tiles (3.9
+        # waves of 132); the best hint covers the rows without padding.
+        assert 512 % hints[0].block[0] == 0 and 512 % hints[0].block[1] == 0
+    try:
+        carver.FlashAttentionTemplate(seq_length=0, seq_kv_length=4, head_dim=64)
+    except ValueError:
+        pass
+    else:
+        raise AssertionError("seq_length=0 accepted")
 
 
 def test_driver_and_bench():

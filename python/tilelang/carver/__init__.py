@@ -7,9 +7,15 @@ interface (``MatmulTemplate(...).with_arch(CUDA("cuda"))
 shared memory, scores them by wave quantisation, edge padding and
 arithmetic intensity, and returns the best ``topk`` as :class:`Hint`
 objects whose fields scripts turn into ``@autotune`` configurations.
+GEMM-shaped templates (matmul, GEMV, convolution) are in ``template.py``;
+element-wise maps, general reductions and flash attention in ``shapes.py``.
 """
 
 from . import arch, roller, template  # noqa: F401
 from .arch import CUDA, auto_infer_current_arch  # noqa: F401
 from .roller import Hint  # noqa: F401
 from .template import ConvTemplate, GEMVTemplate, MatmulTemplate  # noqa: F401
+from .shapes import (ElementwiseTemplate, FlashAttentionTemplate,  # noqa: F401
+                     GeneralReductionTemplate)
+from .shapes import (ElementwiseTemplate, FlashAttentionTemplate,  # noqa: F401
+                     GeneralReductionTemplate)

@@ -6,3 +6,5 @@
 from .._jit import (CompiledArtifact, JITFunction, PendingInstance,  # noqa: F401
                     compile, jit, lower, par_compile)  # noqa: A004
 from .._kernel import JITKernel  # noqa: F401
+from . import compile_phase  # noqa: F401
+from .compile_phase import seal_compilation  # noqa: F401

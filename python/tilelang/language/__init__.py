@@ -279,6 +279,12 @@ for _name in ("__exp", "__exp10", "__log", "__log2", "__log10", "__tan",
     globals()[_name] = _fast_math(_name)
 
 
+# ``T.Var``: the class of symbolic sizes outside kernel bodies
+# (``isinstance(T.dynamic("m"), T.Var)``; ``T.Var("n", "int32")``), TIR's
+# variable class in TileLang.
+Var = Symbol
+
+
 class GemmWarpPolicy:
     """Warp partitioning policies of ``T.gemm``."""
     Square = "Square"

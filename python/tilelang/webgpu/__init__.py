@@ -1,18 +1,5 @@
-"""``tilelang.webgpu``: TileLang's WebGPU dialect. Its ``language`` (``from
-tilelang.webgpu import language as T``, ``import tilelang.webgpu.language``) is
-:mod:`tilelang.language`: tlc models one tile language, whose kernels it
-builds for the target a compile names. Other names are placeholders."""
+"""``tilelang.webgpu``: TileLang's WebGPU dialect (tilelang/_dialects.py)."""
 
-import sys as _sys
+from .._dialects import fill as _fill
 
-from .. import language
-from ..language._objects import Placeholder as _Placeholder
-
-_sys.modules[__name__ + ".language"] = language
-__all__ = ["language"]
-
-
-def __getattr__(name):
-    if name.startswith("__"):
-        raise AttributeError(name)
-    return _Placeholder(f"{__name__}.{name}")
+_fill(globals())

@@ -9,8 +9,12 @@ class Hint:
     ``rstep`` = [block_K], ``pipeline_stage``, ``rasterization_plan``."""
 
     def __init__(self, block, warp, rstep, pipeline_stage=2,
-                 rasterization_plan=None, use_tc=True, score=0.0):
+                 rasterization_plan=None, use_tc=True, score=0.0,
+                 thread=None):
         self.block = list(block)
+        # Threads along each axis, where a template sets them (element-wise
+        # and reduction tiles; tilelang/carver/shapes.py).
+        self.thread = list(thread) if thread is not None else None
         self.warp = list(warp)
         self.rstep = list(rstep)
         self.pipeline_stage = pipeline_stage
@@ -20,11 +24,17 @@ class Hint:
 
     @property
     def threads(self):
+        if self.thread is not None:
+            n = 1
+            for t in self.thread:
+                n *= t
+            return n
         return (self.block[0] // self.warp[0]) * \
             (self.block[1] // self.warp[1]) * 32
 
     def to_dict(self):
         return {"block": self.block, "warp": self.warp, "rstep": self.rstep,
+                "thread": self.thread,
                 "pipeline_stage": self.pipeline_stage,
                 "rasterization_plan": repr(self.rasterization_plan)}
 

@@ -1,10 +1,5 @@
-"""Device descriptions for :mod:`tilelang.carver`."""
-
-# (SMs, shared memory per block in bytes) of the CUDA parts tlc targets; the
-# current device's own figures are used when torch can report them.
-_KNOWN = {(8, 0): (108, 166912), (8, 6): (84, 101376), (8, 9): (128, 101376),
-          (9, 0): (132, 232448)}
-
+"""Device descriptions for :mod:`tilelang.carver` (CUDA parts:
+:mod:`.cuda`)."""
 
 class TileDevice:
     """What a hint must respect: SM count, shared memory per block,
@@ -25,45 +20,18 @@ class TileDevice:
                 f"{self.compute_max_core} SMs, smem {self.smem_cap} B)")
 
 
-class CUDA(TileDevice):
-    """A CUDA device: the current one (``torch.cuda``) when there is one,
-    else the part named by ``target`` (``"cuda -arch=sm_90a"``), else an
-    sm_80 part."""
-
-    platform = "CUDA"
-
-    def __init__(self, target="cuda"):
-        cap = _capability(target)
-        sms, smem = _KNOWN.get(cap, _KNOWN[(8, 0)])
-        try:
-            import torch
-            if torch.cuda.is_available():
-                props = torch.cuda.get_device_properties(
-                    torch.cuda.current_device())
-                cap = (props.major, props.minor)
-                sms = props.multi_processor_count
-                smem = getattr(props, "shared_memory_per_block_optin", smem)
-        except ImportError:
-            pass
-        super().__init__(sms, smem, 65536, 32, cap[0] * 10 + cap[1])
-        self.target = target
-
-
-def _capability(target):
-    text = str(target)
-    if "sm_" in text:
-        digits = "".join(c for c in text.split("sm_", 1)[1][:3]
-                         if c.isdigit())
-        if len(digits) >= 2:
-            return (int(digits[0]), int(digits[1:]))
-    return (8, 0)
+from .cuda import (CUDA, check_sm_version, has_mma_support,  # noqa: E402
+                   is_ada_arch, is_ampere_arch, is_hopper_arch,
+                   is_volta_arch)
 
 
 def auto_infer_current_arch():
     return CUDA("cuda")
 
 
-__all__ = ["TileDevice", "CUDA", "auto_infer_current_arch", "driver"]
+__all__ = ["TileDevice", "CUDA", "auto_infer_current_arch", "driver",
+           "check_sm_version", "is_volta_arch", "is_ampere_arch",
+           "is_ada_arch", "is_hopper_arch", "has_mma_support"]
 
 
 class _Driver:
