@@ -131,9 +131,8 @@ LogicalResult Emitter::emitMfmaGemm(GemmOp op) {
   Value a = op.getA(), b = op.getB(), c = op.getC();
   bool aShared = isSharedScope(scopeOf(rootOf(a)));
   bool bShared = isSharedScope(scopeOf(rootOf(b)));
-  if (!aShared && (!fragments.count(a) || op.getTransposeA())) {
-    op.emitError("T.gemm: a register A operand must be a whole fragment "
-                 "stored [M, K]");
+  if (!aShared && !fragments.count(a)) {
+    op.emitError("T.gemm: a register A operand must be a whole fragment");
     return failure();
   }
   if (!bShared && !fragments.count(b)) {
@@ -234,8 +233,11 @@ LogicalResult Emitter::emitMfmaGemm(GemmOp op) {
         [&](int64_t t, ArrayRef<int64_t> p) {
           int64_t w = t / wave, l = t % wave;
           int64_t wmv = w % warpRows;
-          return SmallVector<int64_t>{wmv * warpM + p[0] * T + l % T,
-                                      p[1] * chunkK + 4 * (l / T) + v};
+          int64_t m = wmv * warpM + p[0] * T + l % T,
+                  kc = p[1] * chunkK + 4 * (l / T) + v;
+          // A stored [K, M] (transpose_A): the same slots, transposed.
+          return transA ? SmallVector<int64_t>{kc, m}
+                        : SmallVector<int64_t>{m, kc};
         },
         op, "A", "MFMA");
     if (failed(f))
