@@ -291,12 +291,12 @@ llvm::Expected<WarpPartition>
 tlc::layout::gemmWarpPartition(const GemmConfig &config) {
   int64_t warp = warpSizeOf(config.arch);
   if (config.threads < warp || config.threads % warp != 0)
-    return makeError(
-        "gemm needs a whole number of " + llvm::Twine(warp) +
-        "-thread warps, got " + llvm::Twine(config.threads) + " threads" +
-        (config.arch == GemmArch::CDNA
-             ? " (MFMA runs on whole 64-lane wavefronts)"
-             : ""));
+    return makeError("gemm needs a whole number of " + llvm::Twine(warp) +
+                     "-thread warps, got " + llvm::Twine(config.threads) +
+                     " threads" +
+                     (config.arch == GemmArch::CDNA
+                          ? " (MFMA runs on whole 64-lane wavefronts)"
+                          : ""));
   return computeWarpPartition(selectGemmInstr(config), config.policy,
                               config.m, config.n, config.threads / warp);
 }

@@ -93,8 +93,8 @@ TEST_CASE("MFMA operand swizzles: conflict-free, bijective, vectors whole") {
             r.kInner = kInner;
             // A lane's values are one ds_read_b64 / _b128 (the printer's
             // vector reads; f32 with k_pack 2 is 32 bytes: element reads).
-            r.vector = kInner && (r.perStep * bytes == 8 ||
-                                  r.perStep * bytes == 16);
+            r.vector =
+                kInner && (r.perStep * bytes == 8 || r.perStep * bytes == 16);
             int64_t rows = kInner ? 64 : 2 * r.step();
             if (cont % r.step() != 0 && kInner)
               continue;
