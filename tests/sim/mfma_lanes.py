@@ -29,6 +29,13 @@ matrix entry, written here and not taken from tlc's layout library:
   The int8 instructions (16x16x32, 32x32x16 on CDNA3; 16x16x16, 32x32x8 on
     CDNA2): see INT8_INSTRUCTIONS below.
 
+  v_mfma_f32_16x16x4f32 / v_mfma_f32_32x32x2f32 (CDNA1 onwards): one f32
+    VGPR per lane for A and for B. A is M x K (K = 64 / M: 16 x 4, 32 x 2),
+    lane l holds row l % M, column l / M; B (K x M) column l % M, row
+    l / M; D as the f16 instruction of the same tile size (16x16: register
+    v of lane l is row 4 (l / 16) + v; 32x32: row 8 (v / 4) + 4 (l / 32) +
+    v % 4), column l % M.
+
 A hand-written HIP kernel (one wavefront) loads each lane's operands and
 stores its results through these tables, calls the builtin, and runs on the
 sim device; D must equal NumPy's A @ B. A variant with two A rows swapped in
@@ -94,6 +101,44 @@ extern "C" __global__ void __launch_bounds__(64) lanes_kernel(
     D[tabD[lane][r]] = c[r];
 }
 """
+
+KERNEL32 = r"""
+#include "tlc_device/hip.h"
+typedef float accx __attribute__((ext_vector_type(REGS)));
+__device__ const int tabA[64] = {TAB_A};
+__device__ const int tabB[64] = {TAB_B};
+__device__ const int tabD[64][REGS] = {TAB_D};
+extern "C" __global__ void __launch_bounds__(64) lanes_kernel(
+    const float *__restrict__ A, const float *__restrict__ B,
+    float *__restrict__ D) {
+  const int lane = threadIdx.x;
+  accx c = {};
+  c = BUILTIN(A[tabA[lane]], B[tabB[lane]], c, 0, 0, 0);
+  for (int r = 0; r < REGS; ++r)
+    D[tabD[lane][r]] = c[r];
+}
+"""
+
+# f32 instructions (one value per lane): name: (builtin, M)
+F32_INSTRUCTIONS = {
+    "v_mfma_f32_16x16x4f32": ("__builtin_amdgcn_mfma_f32_16x16x4f32", 16),
+    "v_mfma_f32_32x32x2f32": ("__builtin_amdgcn_mfma_f32_32x32x2f32", 32),
+}
+
+
+def tables32(m):
+    """The f32 tables: A (m x k), B (k x m), D (m x m), k = 64 / m; one
+    value of A and of B per lane."""
+    k = 64 // m
+    a = [[(l % m) * k + l // m] for l in range(64)]
+    b = [[(l // m) * m + l % m] for l in range(64)]
+    if m == 16:
+        row = lambda l, v: 4 * (l // 16) + v
+    else:
+        row = lambda l, v: 8 * (v // 4) + 4 * (l // 32) + v % 4
+    d = [[row(l, v) * m + l % m for v in range(m * m // 64)] for l in range(64)]
+    return a, b, d
+
 
 # 8-bit float instructions: name: (builtin, M, exponent bits, bias)
 FP8_INSTRUCTIONS = {
@@ -210,13 +255,17 @@ def main():
     # (name, builtin, M, K, element, storage, load, dtype, fp8, (per, arch))
     cases = [(instr, builtin, m, k, elem, storage, load, dtype, None, None)
              for instr, (builtin, m, k, elem, storage, load, dtype) in INSTRUCTIONS.items()]
+    cases += [(instr, builtin, m, 64 // m, "float", None, None, "float32", None, None)
+              for instr, (builtin, m) in F32_INSTRUCTIONS.items()]
     cases += [(instr, builtin, m, 512 // m, None, None, None, "uint8", (ebits, bias), None)
               for instr, (builtin, m, ebits, bias) in FP8_INSTRUCTIONS.items()]
     cases += [(instr, builtin, m, 64 * per // m, None, None, None, "int8", None, (per, arch))
               for instr, (builtin, m, per, arch) in INT8_INSTRUCTIONS.items()]
     for instr, builtin, m, k, elem, storage, load, dtype, fp8, int8 in cases:
         per, arch = int8 if int8 else (8, "gfx942")
-        ta, tb, td = tables8(m, per) if fp8 or int8 else tables(m, k)
+        f32 = dtype == "float32"
+        ta, tb, td = (tables8(m, per) if fp8 or int8 else tables32(m) if f32 else
+                      tables(m, k))
         broken = [row[:] for row in ta]
         broken[0], broken[1] = broken[1], broken[0]  # lanes of rows 0 and 1
         for variant, table_a, should_match in (("ISA tables", ta, True),
@@ -226,7 +275,12 @@ def main():
             os.makedirs(art)
             shutil.copytree(os.path.join(ROOT, "runtime", "device", "include", "tlc_device"),
                             os.path.join(art, "tlc_device"))
-            if fp8 or int8:
+            if f32:
+                flat = lambda t: ", ".join(str(row[0]) for row in t)
+                src = (KERNEL32.replace("TAB_A", flat(table_a)).replace("TAB_B", flat(tb))
+                       .replace("TAB_D", c_table(td)).replace("REGS", str(m * m // 64))
+                       .replace("BUILTIN", builtin))
+            elif fp8 or int8:
                 src = (KERNEL8.replace("TAB_A", c_table(table_a)).replace("TAB_B", c_table(tb))
                        .replace("TAB_D", c_table(td)).replace("BUILTIN", builtin)
                        .replace("REGS", str(m * m // 64)).replace("NPER", str(per))

@@ -54,7 +54,9 @@ static llvm::StringRef modelledName(llvm::StringRef module,
   else if (module == "tilelang.intrinsics.mfma_layout")
     known = attr == "make_mfma_swizzle_layout";
   else if (module == "tilelang.intrinsics.mfma_macro_generator")
-    known = attr == "MatrixCoreIntrinEmitter" || attr == "mfma_store_index_map";
+    known = attr == "MatrixCoreIntrinEmitter" ||
+            attr == "MatrixCorePreshuffleIntrinEmitter" ||
+            attr == "mfma_store_index_map";
   else if (module == "tilelang.intrinsics.mmac_macro_generator") {
     if (attr == "MatrixCoreIntrinEmitter")
       return "_MMACIntrinEmitter";

@@ -293,7 +293,10 @@ tlc::layout::gemmWarpPartition(const GemmConfig &config) {
   if (config.threads < warp || config.threads % warp != 0)
     return makeError("gemm needs a whole number of " + llvm::Twine(warp) +
                      "-thread warps, got " + llvm::Twine(config.threads) +
-                     " threads");
+                     " threads" +
+                     (config.arch == GemmArch::CDNA
+                          ? " (MFMA runs on whole 64-lane wavefronts)"
+                          : ""));
   return computeWarpPartition(selectGemmInstr(config), config.policy,
                               config.m, config.n, config.threads / warp);
 }
@@ -398,8 +401,12 @@ llvm::Expected<int64_t> tlc::layout::mfmaTileOf(const GemmConfig &config) {
   if (!p)
     return p.takeError();
   int64_t warpM = config.m / p->warpRows, warpN = config.n / p->warpCols;
-  // 16-bit operands (32x32x8) and 8-bit ones (32x32x16 int8 and fp8).
-  return (config.abBits == 16 || config.abBits == 8) && warpM % 32 == 0 &&
+  // 16-bit operands (32x32x8), 8-bit ones (32x32x16 int8 and fp8) and
+  // 32-bit ones (four 32x32x2f32 per K step of 8). An f16 accumulator
+  // keeps 16x16 tiles: the HIP printer rounds it to f16 after each
+  // 16x16x16 instruction, every 16 k as mma.sync .f16 does.
+  return (config.abBits == 16 || config.abBits == 8 || config.abBits == 32) &&
+                 config.accBits != 16 && warpM % 32 == 0 &&
                  warpN % 32 == 0
              ? 32
              : 16;
@@ -507,13 +514,15 @@ tlc::layout::gemmOperandFragment(const GemmConfig &config,
     kAtom = 8;
   // 8-bit MFMA operands keep the 16-bit atoms (4 values of a 16-wide K
   // chunk per lane); the HIP printer passes two chunks to each 16x16x32.
+  // 32-bit ones keep them too: value v of every lane is one 16x16x4f32.
   if (config.abBits != 16 &&
       !(instr == GemmInstr::MMA &&
         (config.abBits == 8 || config.abBits == 32 || config.abBits == 64)) &&
       !(instr == GemmInstr::WGMMA && config.abBits == 8) &&
-      !(instr == GemmInstr::MFMA && config.abBits == 8))
+      !(instr == GemmInstr::MFMA &&
+        (config.abBits == 8 || config.abBits == 32)))
     return makeError("register operands are supported for 16-bit elements "
-                     "(and 8/32/64-bit ones on mma, 8-bit on mfma), got " +
+                     "(and 8/32/64-bit ones on mma, 8/32-bit on mfma), got " +
                      llvm::Twine(config.abBits) + "-bit");
   if (llvm::Error e = requireMultiple("gemm K", config.k, kAtom))
     return std::move(e);

@@ -103,7 +103,7 @@ XorSwizzle tlc::layout::chooseMfmaSwizzle(const MfmaOperandReads &r,
                                           int64_t rows, int64_t cont) {
   XorSwizzle best;
   int64_t bytes = r.elementBytes;
-  if ((bytes != 1 && bytes != 2) || rows <= 0 || cont <= 0 ||
+  if ((bytes != 1 && bytes != 2 && bytes != 4) || rows <= 0 || cont <= 0 ||
       r.perStep <= 0)
     return best;
   // A tile past a workgroup's 64 KiB of LDS builds for no CDNA GPU (the

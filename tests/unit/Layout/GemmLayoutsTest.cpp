@@ -359,8 +359,16 @@ TEST_CASE("CDNA picks 32x32x8 tiles when every wavefront's tile allows") {
   CHECK(gemmAccumulatorFragment(c)->getOrigin().tag == "mfma32.C");
   c.threads = 512; // 16 x 32 wave tiles: 16x16x32
   CHECK(*mfmaTileOf(c) == 16);
-  c.threads = 256, c.abBits = 32; // f32 operands: no 32x32 form here
+  c.threads = 256, c.abBits = 32; // f32 operands: four 32x32x2f32 a step
+  CHECK(*mfmaTileOf(c) == 32);
+  c.abBits = 16, c.accBits = 16; // f16 accumulators: 16x16x16, rounded
   CHECK(*mfmaTileOf(c) == 16);
+  CHECK(gemmAccumulatorFragment(c)->getOrigin().tag == "mfma.C");
+  // f32 register operands keep the 16-bit atoms.
+  c.abBits = 32, c.accBits = 32, c.k = 32;
+  llvm::Expected<Fragment> a32 = gemmOperandFragment(c, GemmOperand::A);
+  REQUIRE(a32);
+  CHECK(a32->getOrigin().tag == "mfma32.A");
 }
 
 //===----------------------------------------------------------------------===//

@@ -81,7 +81,7 @@ int64_t worstReadDegree(int64_t tile, int64_t perStep, bool kInner,
 
 TEST_CASE("MFMA operand swizzles: conflict-free, bijective, vectors whole") {
   int checked = 0;
-  for (int64_t bytes : {2, 1})
+  for (int64_t bytes : {2, 1, 4})
     for (int64_t kPack : {1, 2})
       for (int64_t tile : {16, 32})
         for (bool kInner : {true, false})
@@ -91,7 +91,10 @@ TEST_CASE("MFMA operand swizzles: conflict-free, bijective, vectors whole") {
             r.elementBytes = bytes;
             r.perStep = (bytes == 1 ? 8 : 4) * kPack;
             r.kInner = kInner;
-            r.vector = kInner;
+            // A lane's values are one ds_read_b64 / _b128 (the printer's
+            // vector reads; f32 with k_pack 2 is 32 bytes: element reads).
+            r.vector =
+                kInner && (r.perStep * bytes == 8 || r.perStep * bytes == 16);
             int64_t rows = kInner ? 64 : 2 * r.step();
             if (cont % r.step() != 0 && kInner)
               continue;
@@ -115,16 +118,20 @@ TEST_CASE("MFMA operand swizzles: conflict-free, bijective, vectors whole") {
                 REQUIRE(out);
                 CHECK((*out)[0] == s.offset(row, col, cont));
               }
-            if (kInner)
+            if (r.vector)
               CHECK(s.vec % r.perStep == 0);
             auto byteOf = [&](int64_t row, int64_t col) {
               return s.offset(row, col, cont) * bytes;
             };
-            CHECK(worstReadDegree(tile, r.perStep, kInner, kInner, bytes,
-                                  rows, cont, byteOf) == 1);
+            // f32 with k_pack 2 reads 8 values a lane one dword at a time
+            // (32 bytes is no single LDS read); the swizzles
+            // chooseMfmaSwizzle tries leave those reads 2-way.
+            bool elementF32 = bytes == 4 && kInner && !r.vector;
+            CHECK(worstReadDegree(tile, r.perStep, kInner, r.vector, bytes,
+                                  rows, cont, byteOf) == (elementF32 ? 2 : 1));
             ++checked;
           }
-  CHECK(checked >= 48);
+  CHECK(checked >= 72);
 }
 
 TEST_CASE("MFMA operand swizzles: the 16-byte chunk swizzle conflicts") {
@@ -143,4 +150,24 @@ TEST_CASE("MFMA operand swizzles: the 16-byte chunk swizzle conflicts") {
   XorSwizzle s = chooseMfmaSwizzle(r, 64, 32);
   CHECK(s.vec == 4);
   CHECK(s.maxPhase > 1);
+}
+
+TEST_CASE("MFMA operand swizzles: f32 operand tiles conflict row-major") {
+  // A_s[64, 32] f32 read K-contiguous as ds_read_b128 by 16x16 tiles (four
+  // v_mfma_f32_16x16x4f32 a step): rows of 128 bytes start in bank 0, so
+  // the 8 lanes served together read two rows' chunks in the same banks.
+  auto rowMajor = [](int64_t row, int64_t col) { return (row * 32 + col) * 4; };
+  CHECK(worstReadDegree(16, 4, true, true, 4, 64, 32, rowMajor) > 1);
+  MfmaOperandReads r;
+  r.tile = 16;
+  r.perStep = 4;
+  r.vector = true;
+  r.elementBytes = 4;
+  XorSwizzle s = chooseMfmaSwizzle(r, 64, 32);
+  CHECK(s.vec == 4);
+  CHECK(s.maxPhase > 1);
+  auto swizzled = [&](int64_t row, int64_t col) {
+    return s.offset(row, col, 32) * 4;
+  };
+  CHECK(worstReadDegree(16, 4, true, true, 4, 64, 32, swizzled) == 1);
 }

@@ -66,7 +66,7 @@ struct MfmaOperandReads {
   bool kInner = true;
   /// A lane reads its perStep values as one vector (ds_read_b64/_b128).
   bool vector = false;
-  /// Bytes of one element (1 or 2).
+  /// Bytes of one element (1, 2 or 4: f32 operands, 4 values per lane).
   int64_t elementBytes = 2;
   /// K of one step: 64 / tile lane groups of perStep values.
   int64_t step() const { return (64 / tile) * perStep; }

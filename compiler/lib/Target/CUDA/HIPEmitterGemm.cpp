@@ -40,6 +40,16 @@
 // values meet CDNA3's FNUZ formats, and what gfx90a/gfx950 issue); FNUZ
 // A/B (float8_e4m3fnuz / e5m2fnuz) go to the instruction unchanged.
 //
+// f32 (or tf32) A/B with an f32 accumulator keep the 16-bit operand
+// lanes (4 values of k = 4 (l / T) .. + 3 per lane and step, 16 or 8 k per
+// step): the device step issues four v_mfma_f32_16x16x4f32 /
+// _32x32x2f32, instruction v taking value v of every lane, which together
+// sum the step's K (exact f32 products; tf32 operands are multiplied as
+// f32). f16 A/B with an f16 accumulator (16x16 tiles: layout inference
+// gives it no mfma32 layout) issue v_mfma_f32_16x16x16f16 on the
+// accumulator widened to f32 and round it back after each instruction,
+// every 16 k, as mma.sync .f16 on CUDA and the CPU target's reference do.
+//
 // T.tvm_mfma (one instruction on a lane's local registers, as TileLang's
 // MFMA emitter and hand-written AMD kernels issue it) prints the same
 // device step for the same types (mfmaStepHelper): the program has loaded
@@ -86,15 +96,18 @@ LogicalResult Emitter::emitMfmaGemm(GemmOp op) {
   bool fnuz = isa<Float8E4M3FNUZType, Float8E5M2FNUZType>(ab);
   bool e5m2 = isa<Float8E5M2Type, Float8E5M2FNUZType>(ab);
   bool fp8 = e5m2 || fnuz || isa<Float8E4M3FNType>(ab);
-  if (!((ab.isF16() || ab.isBF16() || fp8) && acc.isF32()) &&
-      !(int8 && acc.isInteger(32))) {
-    op.emitError("the HIP target lowers T.gemm for f16/bf16 and fp8 "
-                 "(e4m3fn, e5m2 and their fnuz forms) operands with an f32 "
-                 "accumulator "
-                 "(v_mfma_f32_16x16x16f16 / _bf16_1k, _16x16x32_fp8_fp8 / "
-                 "_bf8_bf8 and their 32x32 forms) and int8 operands with "
-                 "an int32 accumulator (v_mfma_i32_16x16x32_i8, "
-                 "_32x32x16_i8); other types are not generated yet");
+  bool f32 = ab.isF32() || ab.isTF32();
+  if (!((ab.isF16() || ab.isBF16() || fp8 || f32) && acc.isF32()) &&
+      !(int8 && acc.isInteger(32)) && !(ab.isF16() && acc.isF16())) {
+    op.emitError("the HIP target lowers T.gemm for f16/bf16, fp8 (e4m3fn, "
+                 "e5m2 and their fnuz forms) and f32/tf32 operands with an "
+                 "f32 accumulator (v_mfma_f32_16x16x16f16 / _bf16_1k, "
+                 "_16x16x32_fp8_fp8 / _bf8_bf8, _16x16x4f32 and their 32x32 "
+                 "forms), f16 operands with an f16 accumulator (the f16 "
+                 "instructions, rounded to f16 after each) and int8 "
+                 "operands with an int32 accumulator "
+                 "(v_mfma_i32_16x16x32_i8, _32x32x16_i8); other types are "
+                 "not generated yet");
     return failure();
   }
   if (bType.getElementType() != ab) {
@@ -118,9 +131,8 @@ LogicalResult Emitter::emitMfmaGemm(GemmOp op) {
   Value a = op.getA(), b = op.getB(), c = op.getC();
   bool aShared = isSharedScope(scopeOf(rootOf(a)));
   bool bShared = isSharedScope(scopeOf(rootOf(b)));
-  if (!aShared && (!fragments.count(a) || op.getTransposeA())) {
-    op.emitError("T.gemm: a register A operand must be a whole fragment "
-                 "stored [M, K]");
+  if (!aShared && !fragments.count(a)) {
+    op.emitError("T.gemm: a register A operand must be a whole fragment");
     return failure();
   }
   if (!bShared && !fragments.count(b)) {
@@ -221,8 +233,11 @@ LogicalResult Emitter::emitMfmaGemm(GemmOp op) {
         [&](int64_t t, ArrayRef<int64_t> p) {
           int64_t w = t / wave, l = t % wave;
           int64_t wmv = w % warpRows;
-          return SmallVector<int64_t>{wmv * warpM + p[0] * T + l % T,
-                                      p[1] * chunkK + 4 * (l / T) + v};
+          int64_t m = wmv * warpM + p[0] * T + l % T,
+                  kc = p[1] * chunkK + 4 * (l / T) + v;
+          // A stored [K, M] (transpose_A): the same slots, transposed.
+          return transA ? SmallVector<int64_t>{kc, m}
+                        : SmallVector<int64_t>{m, kc};
         },
         op, "A", "MFMA");
     if (failed(f))

@@ -48,7 +48,7 @@ def half_wave_gemm():
             acc = T.alloc_fragment((32, 32), "float32")
             T.copy(A, a)
             T.copy(B, b)
-            # GEMM: partial-wavefront.py:[[@LINE+1]]:13: error: cannot lay out operand C ('acc') of this gemm: gemm needs a whole number of 64-thread warps, got 32 threads
+            # GEMM: partial-wavefront.py:[[@LINE+1]]:13: error: cannot lay out operand C ('acc') of this gemm: gemm needs a whole number of 64-thread warps, got 32 threads (MFMA runs on whole 64-lane wavefronts)
             T.gemm(a, b, acc, transpose_B=True, clear_accum=True)
             T.copy(acc, C)
 

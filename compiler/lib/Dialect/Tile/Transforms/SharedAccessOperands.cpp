@@ -101,7 +101,7 @@ void tlc::tile::detail::planMfmaOperands(GemmOp op,
   if (as.size() != 2 || cs.size() != 2 || warpRows <= 0 || warpCols <= 0)
     return;
   int64_t bytes = getElementStorageBytes(aType.getElementType());
-  if (bytes != 1 && bytes != 2)
+  if (bytes != 1 && bytes != 2 && bytes != 4)
     return;
   const bool tile32 = StringRef(cf.getOrigin().tag).starts_with("mfma32");
   const int64_t T = tile32 ? 32 : 16, groups = 64 / T;

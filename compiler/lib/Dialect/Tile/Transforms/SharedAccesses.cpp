@@ -98,7 +98,8 @@ static std::optional<layout::MfmaOperandReads> mfmaReadsOf(GemmOp gemm,
   auto type = cast<BufferType>(v.getType());
   auto root = cast<BufferType>(rootOf(v).getType());
   int64_t bytes = getElementStorageBytes(type.getElementType());
-  if ((bytes != 1 && bytes != 2) || !root.isStatic() || root.getRank() < 2)
+  if ((bytes != 1 && bytes != 2 && bytes != 4) || !root.isStatic() ||
+      root.getRank() < 2)
     return std::nullopt;
   bool aShared = isSharedScope(scopeOfRoot(gemm.getA()));
   bool bShared = isSharedScope(scopeOfRoot(gemm.getB()));

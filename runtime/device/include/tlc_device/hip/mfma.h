@@ -14,6 +14,17 @@
 // v_mfma_f32_32x32x8bf16_1k (bf16), acc[0..15] this lane's 16 accumulator
 // registers, a and b its four srcA and srcB elements.
 //
+// The same two steps on f32 operands (f32 / tf32 A and B: a and b are
+// four floats of the lane, k = 4 (lane / T) + v as above) issue four
+// v_mfma_f32_16x16x4f32 / v_mfma_f32_32x32x2f32, each on value v of every
+// lane: instruction v sums A[i][4 g + v] B[4 g + v][j] over the lane
+// groups g, so the four cover the step's K with the operand lanes of the
+// 16-bit steps (gfx90a, gfx942 and gfx950 all have both; the products are
+// exact f32, not tf32). mfmaF32x16x16x16 with an f16 accumulator (acc of
+// type half, f16 a and b) widens the lane's accumulators to f32, issues
+// the instruction and rounds each back to f16 once (nearest even): CDNA
+// has no MFMA that accumulates in f16.
+//
 // dp4a(a, b, c) / dp4a(unsigned ...): T.dp4a, c plus the dot product of
 // the four bytes of a and b (signed, or unsigned), wrapping modulo 2^32:
 // v_dot4_i32_i8 / v_dot4_u32_u8 (__builtin_amdgcn_sdot4 / udot4 without
@@ -112,6 +123,31 @@ TLC_DEVICE void mfmaF32x32x32x8(float *acc, const bfloat16 *a,
   c = __builtin_amdgcn_mfma_f32_32x32x8bf16_1k(x, y, c, 0, 0, 0);
   for (int v = 0; v < 16; ++v)
     acc[v] = c[v];
+}
+
+TLC_DEVICE void mfmaF32x16x16x16(float *acc, const float *a, const float *b) {
+  floatx4 c = {acc[0], acc[1], acc[2], acc[3]};
+  for (int v = 0; v < 4; ++v)
+    c = __builtin_amdgcn_mfma_f32_16x16x4f32(a[v], b[v], c, 0, 0, 0);
+  acc[0] = c[0], acc[1] = c[1], acc[2] = c[2], acc[3] = c[3];
+}
+TLC_DEVICE void mfmaF32x32x32x8(float *acc, const float *a, const float *b) {
+  floatx16 c;
+  for (int v = 0; v < 16; ++v)
+    c[v] = acc[v];
+  for (int v = 0; v < 4; ++v)
+    c = __builtin_amdgcn_mfma_f32_32x32x2f32(a[v], b[v], c, 0, 0, 0);
+  for (int v = 0; v < 16; ++v)
+    acc[v] = c[v];
+}
+
+/// A 16x16x16 f16 step into f16 accumulators: the lane's four widened to
+/// f32 for v_mfma_f32_16x16x16f16, then each rounded back once.
+TLC_DEVICE void mfmaF32x16x16x16(half *acc, const half *a, const half *b) {
+  float c[4] = {float(acc[0]), float(acc[1]), float(acc[2]), float(acc[3])};
+  mfmaF32x16x16x16(c, a, b);
+  for (int v = 0; v < 4; ++v)
+    acc[v] = half(c[v]);
 }
 
 typedef int intx4 __attribute__((ext_vector_type(4)));

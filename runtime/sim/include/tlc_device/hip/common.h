@@ -162,7 +162,10 @@ TLC_SIM_PRIMITIVE inline int __builtin_amdgcn_readlane(int value, int lane) {
 // v_mfma_i32_32x32x8i8 (CDNA2; 4 int8 in 32 bits) A[l % 32][4 (l / 32) +
 // v], v_mfma_i32_32x32x16_i8 and v_mfma_f32_32x32x16_fp8_fp8 / _bf8_bf8
 // (CDNA3; 8 bytes in 64 bits) A[l % 32][8 (l / 32) + v], B likewise, C/D
-// in 16 registers as the 32x32x8 f32 ones. Every one of them is an
+// in 16 registers as the 32x32x8 f32 ones. The f32 instructions take one
+// value per lane: v_mfma_f32_16x16x4f32 A[l % 16][l / 16], B[l / 16][l %
+// 16], C/D as 16x16x16f16's; v_mfma_f32_32x32x2f32 A[l % 32][l / 32], B[l
+// / 32][l % 32], C/D as 32x32x8f16's. Every one of them is an
 // instance of `MfmaShape<T, M, PerLane>` below (the tile size, the values
 // per lane and the arithmetic type); the builtins only decode elements.
 //===----------------------------------------------------------------------===//
@@ -257,6 +260,8 @@ inline double bf16Value(short bits) {
   return f;
 }
 
+/// The one f32 value of an operand (v is 0).
+inline double floatElem(const float &x, int) { return double(x); }
 /// Element v of a 4-value f16 or bf16 operand vector.
 inline double halfElem(const tlc_sim_halfx4 &x, int v) {
   return double(float(x[v]));
@@ -330,6 +335,21 @@ __builtin_amdgcn_mfma_f32_32x32x8bf16_1k(tlc_sim_shortx4 a, tlc_sim_shortx4 b,
   tlc::sim::plainMfma(cbsz, abid, blgp, TLC_SIM_HERE);
   return tlc::sim::mfma<double, 32, 4>("v_mfma_f32_32x32x8bf16_1k", a, b, c,
                                        &tlc::sim::bf16Elem, TLC_SIM_HERE);
+}
+
+TLC_SIM_PRIMITIVE inline tlc_sim_floatx4
+__builtin_amdgcn_mfma_f32_16x16x4f32(float a, float b, tlc_sim_floatx4 c,
+                                     int cbsz, int abid, int blgp) {
+  tlc::sim::plainMfma(cbsz, abid, blgp, TLC_SIM_HERE);
+  return tlc::sim::mfma<double, 16, 1>("v_mfma_f32_16x16x4f32", a, b, c,
+                                       &tlc::sim::floatElem, TLC_SIM_HERE);
+}
+TLC_SIM_PRIMITIVE inline tlc_sim_floatx16
+__builtin_amdgcn_mfma_f32_32x32x2f32(float a, float b, tlc_sim_floatx16 c,
+                                     int cbsz, int abid, int blgp) {
+  tlc::sim::plainMfma(cbsz, abid, blgp, TLC_SIM_HERE);
+  return tlc::sim::mfma<double, 32, 1>("v_mfma_f32_32x32x2f32", a, b, c,
+                                       &tlc::sim::floatElem, TLC_SIM_HERE);
 }
 
 // v_dot4_i32_i8 / v_dot4_u32_u8 (CDNA3 ISA, VOP3P): D = C + the sum of
