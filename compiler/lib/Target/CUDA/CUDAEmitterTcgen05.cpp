@@ -17,7 +17,9 @@
 //   instruction (M = 128, N up to 256 per instruction), A and B through
 //   shared memory descriptors over tlc's swizzled panels (the canonical
 //   layouts of WgmmaDescriptor.h, Tcgen05Descriptor.h's bits) or A from
-//   tensor memory; the instruction descriptor is encoded here. The
+//   tensor memory; the instruction descriptor is encoded here. fp4
+//   (e2m1) operands are .kind::f8f6f4 tiles stored in the padded form,
+//   one byte slot an element (CUDABufferAccess: tlc::fp4::paddedNibble). The
 //   accumulator is D = A * B for the first step where the gemm clears it
 //   (clear_accum, or the `if (cond) T.clear(C)` before it that
 //   tile-plan-tcgen05 folded in), else D += A * B.
@@ -71,6 +73,8 @@ static std::optional<Tcgen05Type> tcgen05Type(Type t) {
     return Tcgen05Type::E4M3;
   if (isa<Float8E5M2Type>(t))
     return Tcgen05Type::E5M2;
+  if (isa<Float4E2M1FNType>(t))
+    return Tcgen05Type::E2M1;
   if (t.isF32())
     return Tcgen05Type::F32;
   return std::nullopt;
@@ -308,7 +312,9 @@ LogicalResult Emitter::emitTcgen05Gemm(GemmOp op) {
   bool transA = op.getTransposeA(), transB = op.getTransposeB();
   bool aInTmem = aType.getScope() == MemoryScope::TensorMemory;
   std::optional<Tcgen05Type> abType = tcgen05Type(aType.getElementType());
-  if (!abType)
+  std::optional<Tcgen05Type> bbType = tcgen05Type(
+      cast<BufferType>(bRoot.getType()).getElementType());
+  if (!abType || !bbType)
     return op.emitError("T.gemm (tcgen05): unsupported operand type");
   llvm::Expected<Tcgen05Kind> kind = getTcgen05Kind(*abType);
   if (!kind)
@@ -330,7 +336,8 @@ LogicalResult Emitter::emitTcgen05Gemm(GemmOp op) {
     return op.emitError() << "T.gemm (tcgen05): N = " << n
                           << " is not a multiple of 256";
   Tcgen05Instr instr;
-  instr.a = instr.b = *abType;
+  instr.a = *abType;
+  instr.b = *bbType;
   instr.d = Tcgen05Type::F32;
   instr.m = pair ? 2 * m : m;
   instr.n = nInstr;

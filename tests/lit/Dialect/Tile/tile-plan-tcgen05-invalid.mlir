@@ -41,7 +41,7 @@ tile.func @f16_acc() {
     %A = tile.alloc : !tile.buffer<[128, 64], f16, shared.dyn>
     %B = tile.alloc : !tile.buffer<[64, 64], f16, shared.dyn>
     %C = tile.alloc : !tile.buffer<[128, 64], f16, shared.tmem>
-    // expected-error@+1 {{f16/bf16 or e4m3/e5m2 operands with an f32 accumulator only}}
+    // expected-error@+1 {{f16/bf16 operands, or e4m3/e5m2/e2m1 ones, with an f32 accumulator only}}
     tile.gemm %A, %B, %C : !tile.buffer<[128, 64], f16, shared.dyn>, !tile.buffer<[64, 64], f16, shared.dyn>, !tile.buffer<[128, 64], f16, shared.tmem>
   }
 }
@@ -59,14 +59,15 @@ tile.func @stage_columns() {
 
 // -----
 
-// fp4 operands: kind::f8f6f4 reads them 16 elements to 16 bytes, which
-// tlc's packed shared fp4 tiles are not.
-tile.func @fp4() {
+// fp4 operands: tcgen05.mma reads 4-bit types K-major only (the
+// instruction descriptor's transpose bits are valid for 8- and 16-bit
+// types); B stored [K, N] is MN-major.
+tile.func @fp4_mn_major() {
   tile.kernel (%bx) grid [1] threads [128] {
     %A = tile.alloc : !tile.buffer<[128, 128], f4E2M1FN, shared.dyn>
-    %B = tile.alloc : !tile.buffer<[64, 128], f4E2M1FN, shared.dyn>
+    %B = tile.alloc : !tile.buffer<[128, 64], f4E2M1FN, shared.dyn>
     %C = tile.alloc : !tile.buffer<[128, 64], f32, shared.tmem>
-    // expected-error@+1 {{T.gemm into tensor memory (tcgen05.mma): fp4 (e2m1) operands are not generated yet: kind::f8f6f4 reads them from shared memory 16 elements to 16 bytes (8 bytes of padding after each 8), and tlc stores fp4 tiles packed}}
-    tile.gemm %A, %B, %C {transpose_b} : !tile.buffer<[128, 128], f4E2M1FN, shared.dyn>, !tile.buffer<[64, 128], f4E2M1FN, shared.dyn>, !tile.buffer<[128, 64], f32, shared.tmem>
+    // expected-error@+1 {{T.gemm into tensor memory (tcgen05.mma): fp4 (e2m1) operands must be K-major (A [M, K], B [N, K]): tcgen05.mma reads 4-bit types K-major only}}
+    tile.gemm %A, %B, %C : !tile.buffer<[128, 128], f4E2M1FN, shared.dyn>, !tile.buffer<[128, 64], f4E2M1FN, shared.dyn>, !tile.buffer<[128, 64], f32, shared.tmem>
   }
 }

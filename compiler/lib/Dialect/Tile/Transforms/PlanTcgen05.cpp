@@ -97,14 +97,14 @@ static std::string whyNotTcgen05(GemmOp gemm) {
   auto c = cast<BufferType>(gemm.getC().getType());
   Type ab = a.getElementType();
   bool is16 = ab.isF16() || ab.isBF16();
-  bool isFp8 = isa<Float8E4M3FNType, Float8E5M2Type>(ab);
-  if (isa<Float4E2M1FNType>(ab) || isa<Float4E2M1FNType>(b.getElementType()))
-    return "fp4 (e2m1) operands are not generated yet: kind::f8f6f4 reads "
-           "them from shared memory 16 elements to 16 bytes (8 bytes of "
-           "padding after each 8), and tlc stores fp4 tiles packed";
-  if (!(is16 || isFp8) || b.getElementType() != ab ||
+  // .kind::f8f6f4: e4m3, e5m2, and e2m1 stored in the padded form (16
+  // codes in the first 8 bytes of each 16).
+  bool isF8F6F4 = isa<Float8E4M3FNType, Float8E5M2Type, Float4E2M1FNType>(ab);
+  bool subByte = isa<Float4E2M1FNType>(ab);
+  if (!(is16 || isF8F6F4) || b.getElementType() != ab ||
       !c.getElementType().isF32())
-    return "f16/bf16 or e4m3/e5m2 operands with an f32 accumulator only";
+    return "f16/bf16 operands, or e4m3/e5m2/e2m1 ones, with an f32 "
+           "accumulator only";
   if (!c.isStatic() || !wholeTileAlloc(gemm.getC()) ||
       matrixShape(c).size() != 2)
     return "the accumulator must be a whole static tensor memory tile (or "
@@ -130,8 +130,11 @@ static std::string whyNotTcgen05(GemmOp gemm) {
   }
   if (gemm->hasAttr("tile.use_2cta") && matrixShape(c)[1] > 256)
     return "use_2cta with more than 256 accumulator columns";
-  if (isFp8 && (gemm.getTransposeA() || !gemm.getTransposeB()))
-    return "8-bit operands must be K-major (A [M, K], B [N, K])";
+  // The descriptors' MN-major bit is valid for 8- and 16-bit types only
+  // (PTX ISA, instruction descriptor, "Transpose A/B Matrix").
+  if (subByte && (gemm.getTransposeA() || !gemm.getTransposeB()))
+    return "fp4 (e2m1) operands must be K-major (A [M, K], B [N, K]): "
+           "tcgen05.mma reads 4-bit types K-major only";
   return "";
 }
 

@@ -246,8 +246,12 @@ __attribute__((always_inline)) inline void
 packPanelsImpl(Acc *dst, const View<T, R> &v, bool trans, int64_t rows,
                int64_t cols, int64_t P) {
   int64_t panels = (rows + P - 1) / P;
-  bool inside =
-      trans ? matrixInBounds(v, cols, rows) : matrixInBounds(v, rows, cols);
+  // Packed 4-bit elements (fp4, int4: two a byte) have no address of their
+  // own: they are read through the view (loadMatrix), never by pointer.
+  constexpr bool addressable =
+      std::is_same_v<typename ElementRef<T>::type, T &>;
+  bool inside = addressable && (trans ? matrixInBounds(v, cols, rows)
+                                      : matrixInBounds(v, rows, cols));
   const T *base = v.base + v.origin;
   int64_t sr = v.stride[R - 2], sc = v.stride[R - 1];
   if (trans)
