@@ -71,3 +71,34 @@ tile.func @fp4_mn_major() {
     tile.gemm %A, %B, %C : !tile.buffer<[128, 128], f4E2M1FN, shared.dyn>, !tile.buffer<[128, 64], f4E2M1FN, shared.dyn>, !tile.buffer<[128, 64], f32, shared.tmem>
   }
 }
+
+// -----
+
+// Block-scaled MMAs: MXFP8 (e4m3 / e5m2) operands only.
+tile.func @blockscaled_bf16() {
+  tile.kernel (%bx) grid [1] threads [128] {
+    %A = tile.alloc : !tile.buffer<[128, 64], bf16, shared.dyn>
+    %B = tile.alloc : !tile.buffer<[64, 128], bf16, shared.dyn>
+    %C = tile.alloc : !tile.buffer<[128, 128], f32, shared.tmem>
+    %SFA = tile.alloc : !tile.buffer<[128, 4], ui8, shared.tmem>
+    %SFB = tile.alloc : !tile.buffer<[128, 4], ui8, shared.tmem>
+    // expected-error@+1 {{T.tcgen05_gemm_blockscaled (tcgen05.mma .kind::mxf8f6f4.block_scale): e4m3/e5m2 operands (MXFP8) with an f32 accumulator only}}
+    tile.intrinsic "T.tcgen05_gemm_blockscaled"(%A, %B, %C, %SFA, %SFB) {params = ["A", "B", "C", "SFA_tmem", "SFB_tmem"]} : (!tile.buffer<[128, 64], bf16, shared.dyn>, !tile.buffer<[64, 128], bf16, shared.dyn>, !tile.buffer<[128, 128], f32, shared.tmem>, !tile.buffer<[128, 4], ui8, shared.tmem>, !tile.buffer<[128, 4], ui8, shared.tmem>) -> ()
+  }
+}
+
+// -----
+
+// The scale-factor selection by k_start and granularities (another
+// TileLang release's form) is not generated.
+tile.func @blockscaled_k_start(%k: index) {
+  tile.kernel (%bx) grid [1] threads [128] {
+    %A = tile.alloc : !tile.buffer<[128, 128], f8E4M3FN, shared.dyn>
+    %B = tile.alloc : !tile.buffer<[128, 128], f8E4M3FN, shared.dyn>
+    %C = tile.alloc : !tile.buffer<[128, 128], f32, shared.tmem>
+    %SFA = tile.alloc : !tile.buffer<[128, 4], ui8, shared.tmem>
+    %SFB = tile.alloc : !tile.buffer<[128, 4], ui8, shared.tmem>
+    // expected-error@+1 {{T.tcgen05_gemm_blockscaled (tcgen05.mma .kind::mxf8f6f4.block_scale): k_start= is not generated (sf_a_id / sf_b_id select the scale factors)}}
+    tile.intrinsic "T.tcgen05_gemm_blockscaled"(%A, %B, %C, %SFA, %SFB, %k) {params = ["A", "B", "C", "SFA_tmem", "SFB_tmem", "k_start"]} : (!tile.buffer<[128, 128], f8E4M3FN, shared.dyn>, !tile.buffer<[128, 128], f8E4M3FN, shared.dyn>, !tile.buffer<[128, 128], f32, shared.tmem>, !tile.buffer<[128, 4], ui8, shared.tmem>, !tile.buffer<[128, 4], ui8, shared.tmem>, index) -> ()
+  }
+}

@@ -20,6 +20,8 @@
 #include "tlc/Dialect/Tile/Transforms/LayoutInference.h"
 #include "tlc/Layout/SharedLayouts.h"
 
+#include "mlir/IR/Matchers.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Support/MathExtras.h"
 
 namespace tlc {
@@ -138,6 +140,83 @@ static std::string whyNotTcgen05(GemmOp gemm) {
   return "";
 }
 
+/// The argument of \p op for parameter \p param, or null.
+static Value paramArg(IntrinsicOp op, StringRef param) {
+  for (auto [i, v] : llvm::enumerate(op.getArgs()))
+    if (i < op.getParams().size() &&
+        cast<StringAttr>(op.getParams()[i]).getValue() == param)
+      return v;
+  return {};
+}
+
+/// Whether intrinsic argument \p param of \p op is a constant true.
+static bool paramTrue(IntrinsicOp op, StringRef param) {
+  Value v = paramArg(op, param);
+  IntegerAttr c;
+  return v && matchPattern(v, m_Constant(&c)) && c.getInt() != 0;
+}
+
+static bool isBlockScaledGemm(IntrinsicOp op) {
+  return op.getCallee() == "T.tcgen05_gemm_blockscaled";
+}
+
+/// The tensor memory tiles of E8M0 scale factors (tcgen05.cp's
+/// destinations, the block-scaled MMA's SFA / SFB): one 32-bit column an
+/// element (four factors of a row, one per K block, packed in it), as
+/// TileLang sizes them.
+static llvm::SmallPtrSet<Operation *, 4> scaleFactorTiles(KernelOp kernel) {
+  llvm::SmallPtrSet<Operation *, 4> tiles;
+  kernel.walk([&](IntrinsicOp op) {
+    SmallVector<Value, 2> sf;
+    if (op.getCallee() == "T.tcgen05_cp_warpx4")
+      sf.push_back(paramArg(op, "tmem_dst"));
+    if (isBlockScaledGemm(op))
+      sf.append({paramArg(op, "SFA_tmem"), paramArg(op, "SFB_tmem")});
+    for (Value v : sf)
+      if (auto alloc = v ? v.getDefiningOp<AllocOp>() : AllocOp())
+        tiles.insert(alloc);
+  });
+  return tiles;
+}
+
+/// Why the T.tcgen05_gemm_blockscaled \p op cannot be a tcgen05.mma
+/// .kind::mxf8f6f4.block_scale as the printer generates it, or "".
+static std::string whyNotBlockScaled(IntrinsicOp op) {
+  Value a = paramArg(op, "A"), b = paramArg(op, "B"), c = paramArg(op, "C");
+  if (!a || !b || !c)
+    return "needs A, B and C";
+  for (StringRef p : {"k_start", "sf_a_granularity_k", "sf_b_granularity_k",
+                      "use_2cta", "wg_wait"})
+    if (paramArg(op, p))
+      return (p + "= is not generated (sf_a_id / sf_b_id select the scale "
+                  "factors)")
+          .str();
+  auto ta = cast<BufferType>(a.getType()), tb = cast<BufferType>(b.getType()),
+       tc = cast<BufferType>(c.getType());
+  auto fp8 = [](Type t) { return isa<Float8E4M3FNType, Float8E5M2Type>(t); };
+  if (!fp8(ta.getElementType()) || !fp8(tb.getElementType()) ||
+      !tc.getElementType().isF32())
+    return "e4m3/e5m2 operands (MXFP8) with an f32 accumulator only";
+  if (tc.getScope() != MemoryScope::TensorMemory || !tc.isStatic() ||
+      tc.getRank() != 2 || !c.getDefiningOp<AllocOp>() ||
+      tc.getShape()[0] != kTmemLanes)
+    return "the accumulator must be a whole static [128, N] tensor memory "
+           "tile";
+  if (!operandSwizzle(a) || !operandSwizzle(b))
+    return "A and B must be whole static shared tiles whose rows a 32-, 64- "
+           "or 128-byte swizzle covers";
+  for (StringRef p : {"SFA_tmem", "SFB_tmem"}) {
+    Value sf = paramArg(op, p);
+    auto t = sf ? dyn_cast<BufferType>(sf.getType()) : BufferType();
+    if (!t || t.getScope() != MemoryScope::TensorMemory || !t.isStatic() ||
+        t.getRank() != 2 || !t.getElementType().isUnsignedInteger(8) ||
+        !sf.getDefiningOp<AllocOp>())
+      return (p + " must be a whole [128, cols] uint8 tensor memory tile")
+          .str();
+  }
+  return "";
+}
+
 /// The 32-bit columns a tensor memory tile of type \p t takes: its
 /// second-to-last dimension is the lanes, the last one packed into
 /// columns, and leading dimensions (`[stages, lanes, cols]`) are that many
@@ -165,6 +244,12 @@ tlc::tile::planTcgen05Panels(KernelOp kernel) {
       panels.push_back({wholeTileAlloc(v), *operandSwizzle(v)});
     }
   });
+  kernel.walk([&](IntrinsicOp op) {
+    if (!isBlockScaledGemm(op) || !whyNotBlockScaled(op).empty())
+      return;
+    for (Value v : {paramArg(op, "A"), paramArg(op, "B")})
+      panels.push_back({wholeTileAlloc(v), *operandSwizzle(v)});
+  });
   return panels;
 }
 
@@ -185,6 +270,7 @@ struct TilePlanTcgen05Pass final
   LogicalResult planKernel(KernelOp kernel, Builder &b) {
     int64_t next = 0;
     bool ok = true;
+    llvm::SmallPtrSet<Operation *, 4> sfTiles = scaleFactorTiles(kernel);
     kernel.walk([&](AllocOp alloc) {
       auto t = cast<BufferType>(alloc.getType());
       if (t.getScope() != MemoryScope::TensorMemory)
@@ -207,7 +293,8 @@ struct TilePlanTcgen05Pass final
         ok = false;
         return;
       }
-      int64_t cols = tmemColumns(t);
+      int64_t cols = sfTiles.contains(alloc) ? t.getShape().back()
+                                             : tmemColumns(t);
       if (next + cols > kTmemColumns) {
         alloc.emitError() << "this tensor memory tile takes " << cols
                           << " columns after " << next
@@ -252,6 +339,17 @@ struct TilePlanTcgen05Pass final
           clear->setAttr("tile.tcgen05_clear", b.getUnitAttr());
           gemm->setAttr("tile.clear_if", b.getUnitAttr());
         }
+      }
+    });
+    kernel.walk([&](IntrinsicOp op) {
+      if (!isBlockScaledGemm(op))
+        return;
+      std::string why = whyNotBlockScaled(op);
+      if (!why.empty()) {
+        op.emitError() << "T.tcgen05_gemm_blockscaled (tcgen05.mma "
+                          ".kind::mxf8f6f4.block_scale): "
+                       << why;
+        ok = false;
       }
     });
     if (!ok)
