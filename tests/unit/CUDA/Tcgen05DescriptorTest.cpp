@@ -103,8 +103,7 @@ TEST_CASE("instruction descriptor, kind::f8f6f4 with e2m1") {
   // e2m1 x e2m1 -> f32, M 128, N 64, K-major: D F32 = 0x10, A E2M1 =
   // 5 << 7 = 0x280, B E2M1 = 5 << 10 = 0x1400, N >> 3 = 8 << 17 =
   // 0x100000, M >> 4 = 8 << 24.
-  CHECK(instr(T::E2M1, T::E2M1, T::F32, 128, 64, false, false) ==
-        0x08101690u);
+  CHECK(instr(T::E2M1, T::E2M1, T::F32, 128, 64, false, false) == 0x08101690u);
 }
 
 TEST_CASE("instruction descriptor, block-scaled kind::mxf8f6f4") {

@@ -258,8 +258,7 @@ describeTcgen05Operand(Value v, int64_t swizzleBytes, bool kMajor,
   tile.kMajor = kMajor;
   llvm::Expected<WgmmaSwizzle> mode = getSwizzleForBytes(swizzleBytes);
   if (!mode) {
-    op->emitError() << "T.gemm (tcgen05): "
-                    << llvm::toString(mode.takeError());
+    op->emitError() << "T.gemm (tcgen05): " << llvm::toString(mode.takeError());
     return failure();
   }
   tile.swizzle = *mode;
@@ -312,8 +311,8 @@ LogicalResult Emitter::emitTcgen05Gemm(GemmOp op) {
   bool transA = op.getTransposeA(), transB = op.getTransposeB();
   bool aInTmem = aType.getScope() == MemoryScope::TensorMemory;
   std::optional<Tcgen05Type> abType = tcgen05Type(aType.getElementType());
-  std::optional<Tcgen05Type> bbType = tcgen05Type(
-      cast<BufferType>(bRoot.getType()).getElementType());
+  std::optional<Tcgen05Type> bbType =
+      tcgen05Type(cast<BufferType>(bRoot.getType()).getElementType());
   if (!abType || !bbType)
     return op.emitError("T.gemm (tcgen05): unsupported operand type");
   llvm::Expected<Tcgen05Kind> kind = getTcgen05Kind(*abType);
@@ -650,7 +649,8 @@ LogicalResult Emitter::emitScaleFactorCopy(Operation *op, Value shared,
   if (!st || !isSharedScope(scopeOf(rootOf(shared))) || st.getRank() < 2 ||
       !st.isStatic() || !st.getElementType().isUnsignedInteger(8) ||
       st.getShape().back() != 4 || st.getShape().end()[-2] % 128 ||
-      llvm::any_of(st.getShape().drop_back(2), [](int64_t e) { return e != 1; }))
+      llvm::any_of(st.getShape().drop_back(2),
+                   [](int64_t e) { return e != 1; }))
     return refuse("the scale factors must be a static [rows, 4] uint8 shared "
                   "tile, rows a multiple of 128 (four E8M0 factors a row)");
   auto rootType = cast<BufferType>(rootOf(shared).getType());
@@ -662,8 +662,8 @@ LogicalResult Emitter::emitScaleFactorCopy(Operation *op, Value shared,
     auto tt = tmem ? dyn_cast<BufferType>(tmem.getType()) : BufferType();
     if (!tt || tt.getScope() != MemoryScope::TensorMemory ||
         rootOf(tmem) != tmem || tt.getRank() != 2 || !tt.isStatic() ||
-        !tt.getElementType().isUnsignedInteger(8) ||
-        tt.getShape()[0] != 128 || tt.getShape()[1] != 4 * groups)
+        !tt.getElementType().isUnsignedInteger(8) || tt.getShape()[0] != 128 ||
+        tt.getShape()[1] != 4 * groups)
       return refuse("copies " + Twine(128 * groups) +
                     " rows of scale factors into a whole [128, " +
                     Twine(4 * groups) + "] uint8 tensor memory tile");
@@ -699,9 +699,9 @@ LogicalResult Emitter::emitScaleFactorCopy(Operation *op, Value shared,
       return refuse(llvm::toString(bits.takeError()));
     open("if (tid == 0)");
     for (int64_t g = 0; g < groups; ++g)
-      line("tlc::cuda::tcgen05CopyWarpx4(" + expr(tmem) + " + " +
-           Twine(4 * g) + ", tlc::cuda::tcgen05SmemDescriptor(" + words +
-           " + " + Twine(128 * g) + ", " + hex64(*bits) + "));");
+      line("tlc::cuda::tcgen05CopyWarpx4(" + expr(tmem) + " + " + Twine(4 * g) +
+           ", tlc::cuda::tcgen05SmemDescriptor(" + words + " + " +
+           Twine(128 * g) + ", " + hex64(*bits) + "));");
     close();
   }
   close();
@@ -724,11 +724,13 @@ LogicalResult Emitter::emitBlockScaledGemm(IntrinsicOp op,
     Value v = argOf(op, param);
     return v && matchPattern(v, m_One());
   };
-  bool transA = constantTrue("transpose_A"), transB = constantTrue("transpose_B");
+  bool transA = constantTrue("transpose_A"),
+       transB = constantTrue("transpose_B");
   for (StringRef p : {"transpose_A", "transpose_B"})
     if (Value v = argOf(op, p); v && !matchPattern(v, m_Constant()))
       return refuse(p + " must be a constant");
-  auto aType = cast<BufferType>(a.getType()), bType = cast<BufferType>(b.getType());
+  auto aType = cast<BufferType>(a.getType()),
+       bType = cast<BufferType>(b.getType());
   std::optional<Tcgen05Type> at = tcgen05Type(aType.getElementType()),
                              bt = tcgen05Type(bType.getElementType());
   Value aRoot = rootOf(a), bRoot = rootOf(b);
@@ -753,7 +755,8 @@ LogicalResult Emitter::emitBlockScaledGemm(IntrinsicOp op,
   instr.n = n;
   instr.mnMajorA = transA;
   instr.mnMajorB = !transB;
-  llvm::Expected<uint32_t> idesc = encodeTcgen05BlockScaledInstrDescriptor(instr);
+  llvm::Expected<uint32_t> idesc =
+      encodeTcgen05BlockScaledInstrDescriptor(instr);
   if (!idesc)
     return refuse(llvm::toString(idesc.takeError()));
   FailureOr<std::pair<WgmmaOperandTile, uint64_t>> A =
@@ -795,8 +798,8 @@ LogicalResult Emitter::emitBlockScaledGemm(IntrinsicOp op,
       return failure();
     line("tlc::cuda::tcgen05MmaBlockScaledSS(" + *d + ", " + aDesc + " + " +
          std::to_string(*as / 16) + ", " + bDesc + " + " +
-         std::to_string(*bs / 16) + ", " + idescName + ", " + expr(sfa) +
-         ", " + expr(sfb) + ", " + (kk == 0 ? firstAccumulate : "1u") + ");");
+         std::to_string(*bs / 16) + ", " + idescName + ", " + expr(sfa) + ", " +
+         expr(sfb) + ", " + (kk == 0 ? firstAccumulate : "1u") + ");");
   }
   if (!barrierAddress.empty())
     line("tlc::cuda::tcgen05Commit(" + barrierAddress.str() +

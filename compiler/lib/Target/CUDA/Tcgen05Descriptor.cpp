@@ -141,8 +141,8 @@ tlc::target::encodeTcgen05InstrDescriptor(const Tcgen05Instr &instr) {
   return v;
 }
 
-llvm::Expected<uint32_t>
-tlc::target::encodeTcgen05BlockScaledInstrDescriptor(const Tcgen05Instr &instr) {
+llvm::Expected<uint32_t> tlc::target::encodeTcgen05BlockScaledInstrDescriptor(
+    const Tcgen05Instr &instr) {
   auto fp8 = [](Tcgen05Type t) {
     return t == Tcgen05Type::E4M3 || t == Tcgen05Type::E5M2;
   };
@@ -151,8 +151,8 @@ tlc::target::encodeTcgen05BlockScaledInstrDescriptor(const Tcgen05Instr &instr) 
                      "are e4m3 or e5m2 here (MXFP8)");
   if (instr.d != Tcgen05Type::F32)
     return makeError("a block-scaled tcgen05.mma accumulates in f32");
-  if (instr.ctaGroup != 1 || instr.m != 128 || instr.n % 16 ||
-      instr.n < 16 || instr.n > 256)
+  if (instr.ctaGroup != 1 || instr.m != 128 || instr.n % 16 || instr.n < 16 ||
+      instr.n > 256)
     return makeError("tlc's block-scaled tcgen05.mma is cta_group::1 with M "
                      "= 128 and N a multiple of 16 in [16, 256], not M = " +
                      llvm::Twine(instr.m) + ", N = " + llvm::Twine(instr.n));

@@ -291,8 +291,7 @@ std::optional<LogicalResult>
 Emitter::emitBlockScaledIntrinsic(tile::IntrinsicOp op) {
   StringRef callee = op.getCallee();
   if (callee != "T.tcgen05_sf_warp_transpose" &&
-      callee != "T.tcgen05_cp_warpx4" &&
-      callee != "T.tcgen05_gemm_blockscaled")
+      callee != "T.tcgen05_cp_warpx4" && callee != "T.tcgen05_gemm_blockscaled")
     return std::nullopt;
   auto fail = [&](const Twine &why) {
     op.emitError() << callee << ": " << why;
@@ -322,17 +321,18 @@ Emitter::emitBlockScaledIntrinsic(tile::IntrinsicOp op) {
     return success();
   }
   if (callee == "T.tcgen05_cp_warpx4") {
-    Value src = intrinsicArg(op, "smem_src"), dst = intrinsicArg(op, "tmem_dst");
+    Value src = intrinsicArg(op, "smem_src"),
+          dst = intrinsicArg(op, "tmem_dst");
     if (!sfTile(src))
       return fail("takes a static [rows, 4] uint8 shared tile of scale "
                   "factors, rows a multiple of 128");
-    auto dt = dst ? dyn_cast<tile::BufferType>(dst.getType())
-                  : tile::BufferType();
+    auto dt =
+        dst ? dyn_cast<tile::BufferType>(dst.getType()) : tile::BufferType();
     int64_t rows = cast<tile::BufferType>(src.getType()).getShape().end()[-2];
     if (!dt || dt.getScope() != tile::MemoryScope::TensorMemory ||
         dt.getRank() != 2 || !dt.isStatic() ||
-        !dt.getElementType().isUnsignedInteger(8) ||
-        dt.getShape()[0] != 128 || dt.getShape()[1] != rows / 128 * 4)
+        !dt.getElementType().isUnsignedInteger(8) || dt.getShape()[0] != 128 ||
+        dt.getShape()[1] != rows / 128 * 4)
       return fail("copies " + Twine(rows) +
                   " rows of scale factors into a [128, " +
                   Twine(rows / 128 * 4) + "] uint8 tensor memory tile");
@@ -384,13 +384,13 @@ Emitter::emitBlockScaledIntrinsic(tile::IntrinsicOp op) {
     return v ? "int64_t(" + expr(v) + ")" : std::string("0");
   };
   comment(op, "T.tcgen05_gemm_blockscaled: C[" + std::to_string(m) + ", " +
-                  std::to_string(n) + "] (+)= (A x 2^(SFA - 127)) * (B x "
+                  std::to_string(n) + "] (+)= (A * 2^(SFA - 127)) (B * " +
                   "2^(SFB - 127)), K = " + *k);
   line("tlc::cpu::gemmBlockScaled(" + expr(a) + ", " + expr(b) + ", " +
        expr(c) + ", " + expr(sfa) + ", " + expr(sfb) + ", " +
        std::to_string(m) + ", " + std::to_string(n) + ", " + *k + ", " +
-       (transA ? "true" : "false") + ", " + (transB ? "true" : "false") +
-       ", " + clear + ", " + id("sf_a_id") + ", " + id("sf_b_id") + ");");
+       (transA ? "true" : "false") + ", " + (transB ? "true" : "false") + ", " +
+       clear + ", " + id("sf_a_id") + ", " + id("sf_b_id") + ");");
   // mbar: one arrival once the MMA is done, which on the CPU it is.
   if (intrinsicArg(op, "mbar")) {
     FailureOr<std::string> bar = mbarrierAddress(op, "mbar");

@@ -47,7 +47,13 @@
 #     = 0x8000402000010000
 # K = 32 elements a step = 32 byte slots: the start address + 2 (>> 4).
 #
+# The copies: a 16-code chunk whose source starts on a byte multiple of 8
+# inside the tensor is one 8-byte copy into the packed half of its slot
+# chunk; others (the ragged edges) go element by element.
 # CHECK-LABEL: matmul_fp4_kernel(
+# CHECK: if (((({{.*}})) * 320 + ({{.*}})) % 16 == 0 && ({{.*}}) < 200 && ({{.*}}) + 16 <= 320) {
+# CHECK-NEXT: *reinterpret_cast<uint2 *>(reinterpret_cast<uint8_t *>(A_shared) + (tlc::cuda::panelSwizzledIndex<8, 16, 128, 128>(0, [[R:i0[_0-9]*]], [[C:i1[_0-9]*]]))) = *reinterpret_cast<const uint2 *>(reinterpret_cast<const uint8_t *>(A) + (((t{{[_0-9]*}} + [[R]])) * 320 + (t{{[_0-9]*}} + [[C]])) / 2);
+# CHECK-NEXT: } else {
 # CHECK: tlc::fp4::e2m1At<true>(A_shared, tlc::fp4::paddedNibble(tlc::cuda::panelSwizzledIndex<8, 16, 128, 128>(
 # CHECK: tlc::fp4::e2m1At<true>(B_shared, tlc::fp4::paddedNibble(tlc::cuda::panelSwizzledIndex<8, 16, 64, 128>(
 # CHECK: tcgen05SmemDescriptor(A_shared, 0x4000404000010000ull)

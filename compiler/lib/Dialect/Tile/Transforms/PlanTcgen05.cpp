@@ -20,7 +20,6 @@
 #include "tlc/Dialect/Tile/Transforms/LayoutInference.h"
 #include "tlc/Layout/SharedLayouts.h"
 
-#include "mlir/IR/Matchers.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -147,13 +146,6 @@ static Value paramArg(IntrinsicOp op, StringRef param) {
         cast<StringAttr>(op.getParams()[i]).getValue() == param)
       return v;
   return {};
-}
-
-/// Whether intrinsic argument \p param of \p op is a constant true.
-static bool paramTrue(IntrinsicOp op, StringRef param) {
-  Value v = paramArg(op, param);
-  IntegerAttr c;
-  return v && matchPattern(v, m_Constant(&c)) && c.getInt() != 0;
 }
 
 static bool isBlockScaledGemm(IntrinsicOp op) {
@@ -293,8 +285,8 @@ struct TilePlanTcgen05Pass final
         ok = false;
         return;
       }
-      int64_t cols = sfTiles.contains(alloc) ? t.getShape().back()
-                                             : tmemColumns(t);
+      int64_t cols =
+          sfTiles.contains(alloc) ? t.getShape().back() : tmemColumns(t);
       if (next + cols > kTmemColumns) {
         alloc.emitError() << "this tensor memory tile takes " << cols
                           << " columns after " << next

@@ -497,8 +497,8 @@ inline void tcgen05CopyScaleFactors(const View<uint8_t, RS> &src,
 /// factor \p sfaId of \p sfa and sfb column j's factor \p sfbId of
 /// \p sfb (tensor memory tiles as tcgen05CopyScaleFactors writes them;
 /// E8M0 255 is NaN), the products added in k order.
-template <typename TA, int RA, typename TB, int RB, typename TC, int RC,
-          int RS, int RT>
+template <typename TA, int RA, typename TB, int RB, typename TC, int RC, int RS,
+          int RT>
 inline void gemmBlockScaled(const View<TA, RA> &a, const View<TB, RB> &b,
                             const View<TC, RC> &c, const View<uint8_t, RS> &sfa,
                             const View<uint8_t, RT> &sfb, int64_t m, int64_t n,
@@ -514,10 +514,10 @@ inline void gemmBlockScaled(const View<TA, RA> &a, const View<TB, RB> &b,
       float sb = scale(loadMatrix(sfb, j % 128, 4 * (j / 128) + sfbId));
       float acc = clear ? 0.0f : cast<float>(loadMatrix(c, i, j));
       for (int64_t kk = 0; kk < k; ++kk) {
-        float x = cast<float>(transA ? loadMatrix(a, kk, i)
-                                     : loadMatrix(a, i, kk));
-        float y = cast<float>(transB ? loadMatrix(b, j, kk)
-                                     : loadMatrix(b, kk, j));
+        float x =
+            cast<float>(transA ? loadMatrix(a, kk, i) : loadMatrix(a, i, kk));
+        float y =
+            cast<float>(transB ? loadMatrix(b, j, kk) : loadMatrix(b, kk, j));
         acc += (x * sa) * (y * sb);
       }
       int64_t idx[RC] = {};
