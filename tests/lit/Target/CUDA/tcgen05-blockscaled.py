@@ -3,8 +3,10 @@
 # RUN: not tlc-build --target=cuda:sm_90a --emit=cuda %s 2>&1 | FileCheck %s --check-prefix=SM90
 # RUN: rm -rf %t && mkdir -p %t
 # RUN: tlc-build --target=cpu -o %t/cpu %s > /dev/null
-# RUN: tlc-run %t/cpu --seed 5 --fill 'SFA=randint(120,134)' --fill 'SFB=randint(120,134)' --save %t/run > /dev/null
+# RUN: tlc-run %t/cpu --kernel=mxfp8_gemm --seed 5 --fill 'SFA=randint(120,134)' --fill 'SFB=randint(120,134)' --save %t/run > /dev/null
 # RUN: %python %S/Inputs/mxfp8_gemm_check.py %t/run | FileCheck %s --check-prefix=REF
+# RUN: tlc-run %t/cpu --kernel=mxfp8_gemm_1 --seed 6 --fill 'SFA=randint(120,134)' --fill 'SFB=randint(120,134)' --save %t/run2 > /dev/null
+# RUN: %python %S/Inputs/mxfp8_gemm_check.py %t/run2 | FileCheck %s --check-prefix=REF
 # REF: ok
 # REF-NOT: MISMATCH
 #
@@ -18,9 +20,10 @@
 # factor per 128 K. There is no Blackwell GPU here and the sim device does
 # not simulate tcgen05: the CUDA code is checked as text and by nvcc
 # -arch=sm_100a (tcgen05-gemm-nvcc.test); the CPU target runs the program
-# at a ragged size (200 x 136 x 640: M and N not multiples of 128, five K
-# blocks, the last of a second scale-factor load) against NumPy, which
-# scales each 128-wide K block by 2^(e - 127).
+# at ragged sizes (200 x 136 x 640 with block_N 128 and 200 x 264 x 640
+# with block_N 256: M and N not multiples of the tiles, five K blocks, the
+# last of a second scale-factor load) against NumPy, which scales each
+# 128-wide K block by 2^(e - 127).
 #
 # Tensor memory: C 128 columns, then one 32-bit column an element of the
 # [128, 4] uint8 scale-factor tiles (four factors of a row in a column),
@@ -67,6 +70,16 @@
 # CHECK-NEXT: tlc::cuda::tcgen05MmaBlockScaledSS(C_tmem, [[A]] + 4, [[B]] + 512, [[I]], SFA_tmem, SFB_tmem, 1u);
 # CHECK-NEXT: tlc::cuda::tcgen05MmaBlockScaledSS(C_tmem, [[A]] + 6, [[B]] + 768, [[I]], SFA_tmem, SFB_tmem, 1u);
 # CHECK-NEXT: tlc::cuda::tcgen05Commit(&consumed[
+# block_N = 256: B's 256 rows of scale factors are two 128-row groups,
+# transposed by one warp and copied to columns 0-3 and 4-7 of SFB_tmem;
+# the descriptor's N is 256: 0x08A10000 - 0x200000 + (256 >> 3) << 17
+# = 0x08C10000.
+# CHECK-LABEL: mxfp8_gemm_1_kernel(
+# CHECK: tlc::cuda::tmemAlloc(&{{.*}}, 512);
+# CHECK: tlc::cuda::sfWarpTranspose({{.*}}, 2, tid);
+# CHECK: tlc::cuda::tcgen05CopyWarpx4(SFB_tmem + 0, tlc::cuda::tcgen05SmemDescriptor([[W2:sfWords[_0-9]*]] + 0, 0x0000400800000000ull));
+# CHECK-NEXT: tlc::cuda::tcgen05CopyWarpx4(SFB_tmem + 4, tlc::cuda::tcgen05SmemDescriptor([[W2]] + 128, 0x0000400800000000ull));
+# CHECK: 0x08c10000u | ((uint32_t)({{.*}}) & 3u) << 29
 #
 # SM90: error: shared.tmem is Blackwell's tensor memory (tcgen05), which needs sm_100a
 import tilelang
@@ -135,6 +148,11 @@ def main():
     sfa = torch.randint(122, 132, (200, 5), dtype=torch.uint8)
     sfb = torch.randint(122, 132, (136, 5), dtype=torch.uint8)
     mxfp8_gemm(a, b, sfa, sfb)
+    # block_N = 256: 256 rows of B's scale factors, two 128-row groups
+    # (TileLang's copy is then the transpose and tcgen05.cp intrinsics).
+    b2 = torch.randn(640, 264, dtype=torch.float16).to(torch.float8_e4m3fn)
+    sfb2 = torch.randint(122, 132, (264, 5), dtype=torch.uint8)
+    mxfp8_gemm(a, b2, sfa, sfb2, block_N=256)
 
 
 if __name__ == "__main__":
