@@ -372,6 +372,13 @@ Emitter::emitBlockScaledIntrinsic(tile::IntrinsicOp op) {
   };
   bool transA = isTrue("transpose_A"), transB = isTrue("transpose_B");
   int64_t m = tc.getShape()[0], n = tc.getShape()[1];
+  // Four factors a column for each 128 rows of A (M) and B (N).
+  for (auto [sf, rows] :
+       {std::pair<tile::BufferType, int64_t>{tsa, m}, {tsb, n}})
+    if (!sf.isStatic() || sf.getShape()[1] < (rows + 127) / 128 * 4)
+      return fail("the scale factors of " + Twine(rows) + " rows take [128, " +
+                  Twine((rows + 127) / 128 * 4) +
+                  "] (four a column for each 128 rows)");
   unsigned ra = ta.getRank();
   auto k = extent(ta, transA ? ra - 2 : ra - 1, op);
   if (failed(k))

@@ -102,3 +102,18 @@ tile.func @blockscaled_k_start(%k: index) {
     tile.intrinsic "T.tcgen05_gemm_blockscaled"(%A, %B, %C, %SFA, %SFB, %k) {params = ["A", "B", "C", "SFA_tmem", "SFB_tmem", "k_start"]} : (!tile.buffer<[128, 128], f8E4M3FN, shared.dyn>, !tile.buffer<[128, 128], f8E4M3FN, shared.dyn>, !tile.buffer<[128, 128], f32, shared.tmem>, !tile.buffer<[128, 4], ui8, shared.tmem>, !tile.buffer<[128, 4], ui8, shared.tmem>, index) -> ()
   }
 }
+
+// -----
+
+// N = 256 columns of B need 8 columns of scale factors (4 per 128 rows).
+tile.func @blockscaled_sfb_columns() {
+  tile.kernel (%bx) grid [1] threads [128] {
+    %A = tile.alloc : !tile.buffer<[128, 128], f8E4M3FN, shared.dyn>
+    %B = tile.alloc : !tile.buffer<[128, 256], f8E4M3FN, shared.dyn>
+    %C = tile.alloc : !tile.buffer<[128, 256], f32, shared.tmem>
+    %SFA = tile.alloc : !tile.buffer<[128, 4], ui8, shared.tmem>
+    %SFB = tile.alloc : !tile.buffer<[128, 4], ui8, shared.tmem>
+    // expected-error@+1 {{T.tcgen05_gemm_blockscaled (tcgen05.mma .kind::mxf8f6f4.block_scale): SFB_tmem must be a whole [128, cols >= 8] uint8 tensor memory tile (four factors a column for each 128 of the 256 rows)}}
+    tile.intrinsic "T.tcgen05_gemm_blockscaled"(%A, %B, %C, %SFA, %SFB) {params = ["A", "B", "C", "SFA_tmem", "SFB_tmem"]} : (!tile.buffer<[128, 128], f8E4M3FN, shared.dyn>, !tile.buffer<[128, 256], f8E4M3FN, shared.dyn>, !tile.buffer<[128, 256], f32, shared.tmem>, !tile.buffer<[128, 4], ui8, shared.tmem>, !tile.buffer<[128, 4], ui8, shared.tmem>) -> ()
+  }
+}

@@ -197,13 +197,19 @@ static std::string whyNotBlockScaled(IntrinsicOp op) {
   if (!operandSwizzle(a) || !operandSwizzle(b))
     return "A and B must be whole static shared tiles whose rows a 32-, 64- "
            "or 128-byte swizzle covers";
-  for (StringRef p : {"SFA_tmem", "SFB_tmem"}) {
+  // Four factors a 32-bit column for each 128 rows of A (M) or B (N).
+  for (auto [p, rows] :
+       {std::pair<StringRef, int64_t>{"SFA_tmem", tc.getShape()[0]},
+        {"SFB_tmem", tc.getShape()[1]}}) {
     Value sf = paramArg(op, p);
     auto t = sf ? dyn_cast<BufferType>(sf.getType()) : BufferType();
+    int64_t cols = (rows + kTmemLanes - 1) / kTmemLanes * 4;
     if (!t || t.getScope() != MemoryScope::TensorMemory || !t.isStatic() ||
         t.getRank() != 2 || !t.getElementType().isUnsignedInteger(8) ||
-        !sf.getDefiningOp<AllocOp>())
-      return (p + " must be a whole [128, cols] uint8 tensor memory tile")
+        !sf.getDefiningOp<AllocOp>() || t.getShape()[1] < cols)
+      return (p + " must be a whole [128, cols >= " + Twine(cols) +
+              "] uint8 tensor memory tile (four factors a column for each " +
+              "128 of the " + Twine(rows) + " rows)")
           .str();
   }
   return "";
