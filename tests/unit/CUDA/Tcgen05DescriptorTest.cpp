@@ -19,6 +19,8 @@
 
 #include <doctest/doctest.h>
 
+#include <optional>
+
 using namespace tlc::target;
 
 static uint32_t instr(Tcgen05Type a, Tcgen05Type b, Tcgen05Type d, int64_t m,
@@ -94,6 +96,46 @@ TEST_CASE("instruction descriptor, shapes and types it refuses") {
   CHECK(refused(T::TF32, T::TF32, T::F16, 128, 64)); // tf32 accumulates f32
   CHECK(refused(T::F32, T::F32, T::F32, 128, 64));   // no 32-bit operands
   CHECK(refused(T::S8, T::S8, T::F32, 128, 64));     // i8 accumulates s32
+}
+
+TEST_CASE("instruction descriptor, kind::f8f6f4 with e2m1") {
+  using T = Tcgen05Type;
+  // e2m1 x e2m1 -> f32, M 128, N 64, K-major: D F32 = 0x10, A E2M1 =
+  // 5 << 7 = 0x280, B E2M1 = 5 << 10 = 0x1400, N >> 3 = 8 << 17 =
+  // 0x100000, M >> 4 = 8 << 24.
+  CHECK(instr(T::E2M1, T::E2M1, T::F32, 128, 64, false, false) == 0x08101690u);
+}
+
+TEST_CASE("instruction descriptor, block-scaled kind::mxf8f6f4") {
+  using T = Tcgen05Type;
+  auto blockScaled = [](T a, T b, int64_t m, int64_t n, bool mnA,
+                        bool mnB) -> std::optional<uint32_t> {
+    Tcgen05Instr i;
+    i.a = a;
+    i.b = b;
+    i.m = m;
+    i.n = n;
+    i.mnMajorA = mnA;
+    i.mnMajorB = mnB;
+    llvm::Expected<uint32_t> v = encodeTcgen05BlockScaledInstrDescriptor(i);
+    if (!v) {
+      llvm::consumeError(v.takeError());
+      return std::nullopt;
+    }
+    return *v;
+  };
+  // The block-scaled table: no D type field (bits 4-5 are B's scale factor
+  // id, 0 here); e4m3 x e4m3, M 128, N 256, B MN-major: transpose B 1 << 16
+  // = 0x10000, N >> 3 = 32 << 17 = 0x400000, UE8M0 1 << 23 = 0x800000,
+  // M >> 4 = 8 << 24 = 0x8000000.
+  CHECK(blockScaled(T::E4M3, T::E4M3, 128, 256, false, true) == 0x08C10000u);
+  // e5m2 x e4m3, M 128, N 128, both K-major: A E5M2 = 1 << 7 = 0x80, N >> 3
+  // = 16 << 17 = 0x200000.
+  CHECK(blockScaled(T::E5M2, T::E4M3, 128, 128, false, false) == 0x08A00080u);
+  CHECK_FALSE(blockScaled(T::E2M1, T::E2M1, 128, 128, false, false));
+  CHECK_FALSE(blockScaled(T::BF16, T::BF16, 128, 128, false, false));
+  CHECK_FALSE(blockScaled(T::E4M3, T::E4M3, 64, 128, false, false));
+  CHECK_FALSE(blockScaled(T::E4M3, T::E4M3, 128, 264, false, false));
 }
 
 TEST_CASE("shared memory descriptor") {

@@ -214,7 +214,14 @@ FailureOr<std::string> Emitter::lvalue(const RootAccess &access,
     return failure();
   if (isPackedInMemory(access.root)) {
     // Two e2m1 or int4 values a byte: a reference to the nibble, written
-    // atomically since another thread may own the byte's other half.
+    // atomically since another thread may own the byte's other half. A
+    // tcgen05 operand's panels give each element a byte slot; its code is
+    // in the slot's 16-byte chunk's packed half (tcgen05's padded form).
+    auto stored = sharedStorage.find(access.root);
+    if (stored != sharedStorage.end() &&
+        stored->second.kind == SharedStorage::Kind::Panels)
+      return "tlc::fp4::e2m1At<true>(" + expr(access.root) +
+             ", tlc::fp4::paddedNibble(" + *linear + "))";
     return "tlc::fp4::e2m1At<true>(" + expr(access.root) + ", " + *linear +
            ")";
   }

@@ -445,6 +445,10 @@ LogicalResult Emitter::prepareKernel(KernelOp op) {
     if (isTcgen05Gemm(gemm) || isWgmmaGemm(gemm))
       usesWgmma = anyWgmma = true;
   });
+  op.walk([&](IntrinsicOp intr) {
+    if (intr.getCallee() == "T.tcgen05_gemm_blockscaled")
+      usesWgmma = anyWgmma = true;
+  });
 
   // Multi-buffered pipelines (tile-plan-pipelines) and the placement of
   // every shared buffer (tile-plan-shared-memory).

@@ -597,6 +597,46 @@ LogicalResult Emitter::emitCopy(CopyOp op) {
                           sideRanges(side, elemRanges));
   };
 
+  // fp4 from global memory into a tcgen05 operand's panels: a chunk of 16
+  // codes is 8 packed bytes of the source and the packed half of one
+  // 16-byte slot chunk of the tile (tcgen05's padded form, the slot index
+  // of the chunk's first element a multiple of 16): one 8-byte copy where
+  // the chunk lies in the source and starts on a byte multiple of 8. Opens
+  // `if (...) { copy` and says so (the caller's `} else` follows).
+  auto paddedFp4Chunk = [&]() -> FailureOr<bool> {
+    auto stored = sharedStorage.find(dst.root);
+    if (vec != 16 || !isa<Float4E2M1FNType>(srcElem) || srcElem != dstElem ||
+        scopeOf(src.root) != MemoryScope::Global ||
+        !hasUnitInnerStride(src.root) || stored == sharedStorage.end() ||
+        stored->second.kind != SharedStorage::Kind::Panels ||
+        src.dims.empty() || dst.dims.empty() ||
+        src.dims.back() + 1 != src.type.getRank() ||
+        dst.dims.back() + 1 != dst.type.getRank())
+      return false;
+    FailureOr<RootAccess> s = resolve(src.buffer, sideIndices(src, idx), op,
+                                      sideRanges(src, chunkRanges));
+    FailureOr<RootAccess> d = resolve(dst.buffer, sideIndices(dst, idx), op,
+                                      sideRanges(dst, chunkRanges));
+    if (failed(s) || failed(d))
+      return failure();
+    FailureOr<std::string> sLin = linearIndex(*s, op),
+                           dLin = linearIndex(*d, op),
+                           sCond = boundsCondition(*s, op, vec);
+    if (failed(sLin) || failed(dLin) || failed(sCond))
+      return failure();
+    std::string cond = "(" + *sLin + ") % 16 == 0";
+    if (!sCond->empty())
+      cond += " && " + *sCond;
+    open("if (" + cond + ")");
+    line("*reinterpret_cast<uint2 *>(reinterpret_cast<uint8_t *>(" +
+         expr(dst.root) + ") + (" + *dLin +
+         ")) = *reinterpret_cast<const uint2 *>(reinterpret_cast<const "
+         "uint8_t *>(" +
+         expr(src.root) + ") + (" + *sLin + ") / 2);");
+    --indent;
+    return true;
+  };
+
   // The vector path: whole chunk in bounds and aligned.
   if (canVector) {
     std::string cond;
@@ -741,6 +781,10 @@ LogicalResult Emitter::emitCopy(CopyOp op) {
     open((bufferFits.empty() ? "if (" : "} else if (") + cond + ")");
     line(stmt);
     --indent;
+    open("} else");
+  } else if (FailureOr<bool> fast = paddedFp4Chunk(); failed(fast)) {
+    return failure();
+  } else if (*fast) {
     open("} else");
   } else {
     open("");

@@ -64,8 +64,7 @@ static FailureOr<SmallVector<int64_t>> constantArgs(IntrinsicOp op,
   return out;
 }
 
-/// The first operand passed for \p param, or null.
-static Value argOf(IntrinsicOp op, StringRef param) {
+Value cuda_detail::argOf(IntrinsicOp op, StringRef param) {
   ArrayAttr params = op.getParams();
   for (auto [i, v] : llvm::enumerate(op.getArgs()))
     if (i < params.size() && cast<StringAttr>(params[i]).getValue() == param)
@@ -249,6 +248,17 @@ std::optional<LogicalResult> Emitter::emitMbarrierIntrinsic(IntrinsicOp op) {
   if (callee == "T.tcgen05_before_thread_sync" ||
       callee == "T.tcgen05_after_thread_sync")
     return emitTcgen05Intrinsic(op, "");
+  if (callee == "T.tcgen05_sf_warp_transpose" ||
+      callee == "T.tcgen05_cp_warpx4")
+    return emitTcgen05Intrinsic(op, "");
+  if (callee == "T.tcgen05_gemm_blockscaled") {
+    if (!argOf(op, "mbar"))
+      return emitTcgen05Intrinsic(op, "");
+    FailureOr<std::string> bar = address("mbar");
+    if (failed(bar))
+      return failure();
+    return emitTcgen05Intrinsic(op, *bar);
+  }
   if (callee == "T.tcgen05_mma_arrive") {
     FailureOr<std::string> bar = address("mbar");
     if (failed(bar))

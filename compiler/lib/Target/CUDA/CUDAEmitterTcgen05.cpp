@@ -17,7 +17,9 @@
 //   instruction (M = 128, N up to 256 per instruction), A and B through
 //   shared memory descriptors over tlc's swizzled panels (the canonical
 //   layouts of WgmmaDescriptor.h, Tcgen05Descriptor.h's bits) or A from
-//   tensor memory; the instruction descriptor is encoded here. The
+//   tensor memory; the instruction descriptor is encoded here. fp4
+//   (e2m1) operands are .kind::f8f6f4 tiles stored in the padded form,
+//   one byte slot an element (CUDABufferAccess: tlc::fp4::paddedNibble). The
 //   accumulator is D = A * B for the first step where the gemm clears it
 //   (clear_accum, or the `if (cond) T.clear(C)` before it that
 //   tile-plan-tcgen05 folded in), else D += A * B.
@@ -71,6 +73,8 @@ static std::optional<Tcgen05Type> tcgen05Type(Type t) {
     return Tcgen05Type::E4M3;
   if (isa<Float8E5M2Type>(t))
     return Tcgen05Type::E5M2;
+  if (isa<Float4E2M1FNType>(t))
+    return Tcgen05Type::E2M1;
   if (t.isF32())
     return Tcgen05Type::F32;
   return std::nullopt;
@@ -221,6 +225,21 @@ Emitter::tmemViewAddress(Value view, Operation *at,
   return address == expr(root) ? address : "(" + address + ")";
 }
 
+FailureOr<std::string> Emitter::operandTileStart(Value v, Operation *op) {
+  Value root = rootOf(v);
+  if (root == v)
+    return expr(root);
+  auto type = cast<BufferType>(v.getType());
+  SmallVector<std::string> zeros(type.getRank(), "0");
+  FailureOr<RootAccess> access = resolve(v, zeros, op);
+  if (failed(access))
+    return failure();
+  FailureOr<std::string> index = linearIndex(*access, op);
+  if (failed(index))
+    return failure();
+  return "(" + expr(root) + " + " + *index + ")";
+}
+
 bool cuda_detail::isTcgen05Gemm(GemmOp op) {
   auto instr = op->getAttrOfType<StringAttr>("tile.instr");
   return instr && instr.getValue() == "tcgen05";
@@ -229,8 +248,8 @@ bool cuda_detail::isTcgen05Gemm(GemmOp op) {
 /// The shared operand \p v of \p op (a whole static tile stored in panels
 /// of \p swizzleBytes rows) as descriptors see it.
 static FailureOr<std::pair<WgmmaOperandTile, uint64_t>>
-describeTcgen05Operand(Value v, int64_t swizzleBytes, bool kMajor, GemmOp op,
-                       StringRef which) {
+describeTcgen05Operand(Value v, int64_t swizzleBytes, bool kMajor,
+                       Operation *op, StringRef which) {
   auto t = cast<BufferType>(v.getType());
   WgmmaOperandTile tile;
   tile.rows = t.getShape()[t.getRank() - 2];
@@ -239,21 +258,21 @@ describeTcgen05Operand(Value v, int64_t swizzleBytes, bool kMajor, GemmOp op,
   tile.kMajor = kMajor;
   llvm::Expected<WgmmaSwizzle> mode = getSwizzleForBytes(swizzleBytes);
   if (!mode) {
-    op.emitError() << "T.gemm (tcgen05): " << llvm::toString(mode.takeError());
+    op->emitError() << "T.gemm (tcgen05): " << llvm::toString(mode.takeError());
     return failure();
   }
   tile.swizzle = *mode;
   llvm::Expected<WgmmaOperandAccess> first = getWgmmaOperandAccess(tile, 0, 0);
   if (!first) {
-    op.emitError() << "T.gemm (tcgen05): operand " << which << ": "
-                   << llvm::toString(first.takeError());
+    op->emitError() << "T.gemm (tcgen05): operand " << which << ": "
+                    << llvm::toString(first.takeError());
     return failure();
   }
   llvm::Expected<uint64_t> bits = encodeTcgen05SmemDescriptor(
       0, first->leadingByteOffset, first->strideByteOffset, tile.swizzle);
   if (!bits) {
-    op.emitError() << "T.gemm (tcgen05): operand " << which << ": "
-                   << llvm::toString(bits.takeError());
+    op->emitError() << "T.gemm (tcgen05): operand " << which << ": "
+                    << llvm::toString(bits.takeError());
     return failure();
   }
   return std::make_pair(tile, *bits);
@@ -262,10 +281,10 @@ describeTcgen05Operand(Value v, int64_t swizzleBytes, bool kMajor, GemmOp op,
 /// The byte offset in \p tile where an instruction's operand starting at
 /// M/N index \p mn0 and K index \p k0 begins.
 static FailureOr<int64_t> operandStart(const WgmmaOperandTile &tile,
-                                       int64_t mn0, int64_t k0, GemmOp op) {
+                                       int64_t mn0, int64_t k0, Operation *op) {
   llvm::Expected<WgmmaOperandAccess> acc = getWgmmaOperandAccess(tile, mn0, k0);
   if (!acc) {
-    op.emitError() << "T.gemm (tcgen05): " << llvm::toString(acc.takeError());
+    op->emitError() << "T.gemm (tcgen05): " << llvm::toString(acc.takeError());
     return failure();
   }
   return acc->startOffset;
@@ -288,27 +307,13 @@ LogicalResult Emitter::emitTcgen05Gemm(GemmOp op) {
   FailureOr<std::string> dBase = tmemViewAddress(c, op, cShape);
   if (failed(dBase))
     return failure();
-  // A shared operand is a whole tile: its buffer, or one [rows, cols] tile
-  // of it selected by the leading dimensions (a pipeline stage), whose
-  // first element the descriptor starts at.
-  auto tileStart = [&](Value v) -> FailureOr<std::string> {
-    Value root = rootOf(v);
-    if (root == v)
-      return expr(root);
-    auto type = cast<BufferType>(v.getType());
-    SmallVector<std::string> zeros(type.getRank(), "0");
-    FailureOr<RootAccess> access = resolve(v, zeros, op);
-    if (failed(access))
-      return failure();
-    FailureOr<std::string> index = linearIndex(*access, op);
-    if (failed(index))
-      return failure();
-    return "(" + expr(root) + " + " + *index + ")";
-  };
+  auto tileStart = [&](Value v) { return operandTileStart(v, op); };
   bool transA = op.getTransposeA(), transB = op.getTransposeB();
   bool aInTmem = aType.getScope() == MemoryScope::TensorMemory;
   std::optional<Tcgen05Type> abType = tcgen05Type(aType.getElementType());
-  if (!abType)
+  std::optional<Tcgen05Type> bbType =
+      tcgen05Type(cast<BufferType>(bRoot.getType()).getElementType());
+  if (!abType || !bbType)
     return op.emitError("T.gemm (tcgen05): unsupported operand type");
   llvm::Expected<Tcgen05Kind> kind = getTcgen05Kind(*abType);
   if (!kind)
@@ -330,7 +335,8 @@ LogicalResult Emitter::emitTcgen05Gemm(GemmOp op) {
     return op.emitError() << "T.gemm (tcgen05): N = " << n
                           << " is not a multiple of 256";
   Tcgen05Instr instr;
-  instr.a = instr.b = *abType;
+  instr.a = *abType;
+  instr.b = *bbType;
   instr.d = Tcgen05Type::F32;
   instr.m = pair ? 2 * m : m;
   instr.n = nInstr;
@@ -442,6 +448,21 @@ Emitter::emitTcgen05Intrinsic(IntrinsicOp op, StringRef barrierAddress) {
              : "tlc::cuda::tcgen05FenceAfter();");
     return success();
   }
+  if (callee == "T.tcgen05_gemm_blockscaled")
+    return emitBlockScaledGemm(op, barrierAddress);
+  if (callee == "T.tcgen05_sf_warp_transpose" ||
+      callee == "T.tcgen05_cp_warpx4") {
+    bool cp = callee == "T.tcgen05_cp_warpx4";
+    Value src = op.getArgs().empty() ? Value() : op.getArgs()[0];
+    Value dst = cp && op.getArgs().size() > 1 ? op.getArgs()[1] : Value();
+    if (op.getArgs().size() > (cp ? 2u : 1u)) {
+      op.emitError() << callee
+                     << ": tmem_col_offset= and use_2cta= are not generated";
+      return failure();
+    }
+    return emitScaleFactorCopy(op, src, dst, /*transpose=*/!cp,
+                               /*copy=*/cp);
+  }
   if (callee != "T.tcgen05_mma_arrive")
     return std::nullopt;
   if (options.minComputeCapability < 100 || lang.isHip()) {
@@ -472,10 +493,15 @@ LogicalResult Emitter::emitTmemCopy(CopyOp op) {
   Value tmem = load ? src : dst, frag = load ? dst : src;
   if (options.minComputeCapability < 100)
     return op.emitError("a copy to or from tensor memory needs sm_100a");
-  if (isSharedScope(scopeOf(rootOf(frag))))
-    return op.emitError("T.copy between shared and tensor memory (tcgen05.cp, "
-                        "how block-scaled MMAs load their scale factors) is "
-                        "not generated yet");
+  if (isSharedScope(scopeOf(rootOf(frag)))) {
+    // Scale factors into tensor memory: TileLang's copy transposes them
+    // per warp and issues tcgen05.cp.
+    if (load)
+      return op.emitError("T.copy from tensor memory to shared memory is not "
+                          "generated (copy through a fragment)");
+    return emitScaleFactorCopy(op, src, dst, /*transpose=*/true,
+                               /*copy=*/true);
+  }
   if (rootOf(frag) != frag || scopeOf(frag) != MemoryScope::Fragment)
     return op.emitError("T.copy with tensor memory: tlc copies tensor "
                         "memory to or from a whole fragment (tcgen05.ld / "
@@ -600,6 +626,184 @@ LogicalResult Emitter::emitTmemCopy(CopyOp op) {
     line("tlc::cuda::tmemWaitStore();");
     line("tlc::cuda::tcgen05FenceBefore();");
   }
+  close();
+  return success();
+}
+
+LogicalResult Emitter::emitScaleFactorCopy(Operation *op, Value shared,
+                                           Value tmem, bool transpose,
+                                           bool copy) {
+  StringRef what = copy && transpose ? "T.copy of scale factors to tensor "
+                                       "memory (tcgen05.cp)"
+                   : copy            ? "T.tcgen05_cp_warpx4 (tcgen05.cp)"
+                                     : "T.tcgen05_sf_warp_transpose";
+  auto refuse = [&](const Twine &why) {
+    op->emitError() << what << ": " << why;
+    return failure();
+  };
+  if (options.minComputeCapability < 100 || lang.isHip())
+    return refuse("tcgen05.cp is Blackwell's, which needs sm_100a");
+  // A static [rows, 4] uint8 shared tile (leading extents 1) stored
+  // row-major: 512-byte groups, each 128 rows' 32-bit words.
+  auto st = shared ? dyn_cast<BufferType>(shared.getType()) : BufferType();
+  if (!st || !isSharedScope(scopeOf(rootOf(shared))) || st.getRank() < 2 ||
+      !st.isStatic() || !st.getElementType().isUnsignedInteger(8) ||
+      st.getShape().back() != 4 || st.getShape().end()[-2] % 128 ||
+      llvm::any_of(st.getShape().drop_back(2),
+                   [](int64_t e) { return e != 1; }))
+    return refuse("the scale factors must be a static [rows, 4] uint8 shared "
+                  "tile, rows a multiple of 128 (four E8M0 factors a row)");
+  auto rootType = cast<BufferType>(rootOf(shared).getType());
+  if (rootType.getShape().back() != 4 || sharedStorage.count(rootOf(shared)))
+    return refuse("the scale factors' shared tile must be stored row-major, "
+                  "four bytes a row");
+  int64_t groups = st.getShape().end()[-2] / 128;
+  if (copy) {
+    auto tt = tmem ? dyn_cast<BufferType>(tmem.getType()) : BufferType();
+    if (!tt || tt.getScope() != MemoryScope::TensorMemory ||
+        rootOf(tmem) != tmem || tt.getRank() != 2 || !tt.isStatic() ||
+        !tt.getElementType().isUnsignedInteger(8) || tt.getShape()[0] != 128 ||
+        tt.getShape()[1] != 4 * groups)
+      return refuse("copies " + Twine(128 * groups) +
+                    " rows of scale factors into a whole [128, " +
+                    Twine(4 * groups) + "] uint8 tensor memory tile");
+  }
+  if (numThreads < 32 || range.lo % 32)
+    return refuse("needs a whole warp (the range's first warp transposes, "
+                  "its first thread issues tcgen05.cp)");
+  FailureOr<std::string> start = operandTileStart(shared, op);
+  if (failed(start))
+    return failure();
+  anyTcgen05 = true;
+  line("// " + what.str());
+  open("if (tid < 32)");
+  std::string words = fresh("sfWords");
+  line("uint32_t *const " + words + " = reinterpret_cast<uint32_t *>(" +
+       *start + ");");
+  if (transpose) {
+    // Word 4m + k of each group becomes word 32k + m (tcgen05.cp .32x128b
+    // .warpx4 puts row m's 16 bytes in 4 columns of lane m); the async
+    // proxy reads what the warp wrote.
+    line("tlc::cuda::sfWarpTranspose(" + words + ", " + Twine(groups) +
+         ", tid);");
+    line("tlc::cuda::fenceProxyAsync();");
+    line("__syncwarp();");
+  }
+  if (copy) {
+    // Each group: 32 rows of 16 bytes, no swizzle, 8-row core matrices 128
+    // bytes apart (SBO), one along the 128 bits (LBO unused), into
+    // columns 4g..4g+3 of every lane.
+    llvm::Expected<uint64_t> bits =
+        encodeTcgen05SmemDescriptor(0, 0, 128, WgmmaSwizzle::None);
+    if (!bits)
+      return refuse(llvm::toString(bits.takeError()));
+    open("if (tid == 0)");
+    for (int64_t g = 0; g < groups; ++g)
+      line("tlc::cuda::tcgen05CopyWarpx4(" + expr(tmem) + " + " + Twine(4 * g) +
+           ", tlc::cuda::tcgen05SmemDescriptor(" + words + " + " +
+           Twine(128 * g) + ", " + hex64(*bits) + "));");
+    close();
+  }
+  close();
+  return success();
+}
+
+LogicalResult Emitter::emitBlockScaledGemm(IntrinsicOp op,
+                                           StringRef barrierAddress) {
+  auto refuse = [&](const Twine &why) {
+    op.emitError() << "T.tcgen05_gemm_blockscaled: " << why;
+    return failure();
+  };
+  if (options.minComputeCapability < 100 || lang.isHip())
+    return refuse("tcgen05.mma is Blackwell's, which needs sm_100a");
+  Value a = argOf(op, "A"), b = argOf(op, "B"), c = argOf(op, "C"),
+        sfa = argOf(op, "SFA_tmem"), sfb = argOf(op, "SFB_tmem");
+  if (!a || !b || !c || !sfa || !sfb)
+    return refuse("needs A, B, C, SFA_tmem and SFB_tmem");
+  auto constantTrue = [&](StringRef param) {
+    Value v = argOf(op, param);
+    return v && matchPattern(v, m_One());
+  };
+  bool transA = constantTrue("transpose_A"),
+       transB = constantTrue("transpose_B");
+  for (StringRef p : {"transpose_A", "transpose_B"})
+    if (Value v = argOf(op, p); v && !matchPattern(v, m_Constant()))
+      return refuse(p + " must be a constant");
+  auto aType = cast<BufferType>(a.getType()),
+       bType = cast<BufferType>(b.getType());
+  std::optional<Tcgen05Type> at = tcgen05Type(aType.getElementType()),
+                             bt = tcgen05Type(bType.getElementType());
+  Value aRoot = rootOf(a), bRoot = rootOf(b);
+  auto swA = panelSwizzle.find(aRoot), swB = panelSwizzle.find(bRoot);
+  if (!at || !bt || swA == panelSwizzle.end() || swB == panelSwizzle.end())
+    return refuse("A and B must be e4m3/e5m2 shared tiles in swizzled panels "
+                  "(run --tile-plan-tcgen05)");
+  SmallVector<int64_t> cShape;
+  FailureOr<std::string> d = tmemViewAddress(c, op, cShape);
+  if (failed(d))
+    return failure();
+  int64_t m = cShape[0], n = cShape[1];
+  auto aShape = aType.getShape();
+  int64_t k = transA ? aShape[aShape.size() - 2] : aShape.back();
+  const int64_t kStep = 32; // .kind::mxf8f6f4: 32 bytes of 8-bit operands
+  if (k % kStep)
+    return refuse("K = " + Twine(k) + " is not a multiple of 32");
+  Tcgen05Instr instr;
+  instr.a = *at;
+  instr.b = *bt;
+  instr.m = m;
+  instr.n = n;
+  instr.mnMajorA = transA;
+  instr.mnMajorB = !transB;
+  llvm::Expected<uint32_t> idesc =
+      encodeTcgen05BlockScaledInstrDescriptor(instr);
+  if (!idesc)
+    return refuse(llvm::toString(idesc.takeError()));
+  FailureOr<std::pair<WgmmaOperandTile, uint64_t>> A =
+      describeTcgen05Operand(aRoot, swA->second, !transA, op, "A");
+  FailureOr<std::pair<WgmmaOperandTile, uint64_t>> B =
+      describeTcgen05Operand(bRoot, swB->second, transB, op, "B");
+  if (failed(A) || failed(B))
+    return failure();
+  FailureOr<std::string> aStart = operandTileStart(a, op),
+                         bStart = operandTileStart(b, op);
+  if (failed(aStart) || failed(bStart))
+    return failure();
+  // The scale factor ids (which of the four factors a 32-bit column holds)
+  // are or-ed in at run time: A's at bits 29-30, B's at 4-5.
+  auto id = [&](StringRef param) {
+    Value v = argOf(op, param);
+    return v ? "((uint32_t)(" + expr(v) + ") & 3u)" : std::string("0u");
+  };
+  std::string firstAccumulate = "1u";
+  if (Value clear = argOf(op, "clear_accum"))
+    firstAccumulate = "(" + expr(clear) + ") ? 0u : 1u";
+  anyTcgen05 = true;
+  line("// tcgen05.mma .kind::mxf8f6f4.block_scale: one thread issues the "
+       "MMAs (and commits them to mbar)");
+  open("if (tid == 0)");
+  std::string aDesc = fresh("aDesc"), bDesc = fresh("bDesc"),
+              idescName = fresh("idesc");
+  line("const uint64_t " + aDesc + " = tlc::cuda::tcgen05SmemDescriptor(" +
+       *aStart + ", " + hex64(A->second) + ");");
+  line("const uint64_t " + bDesc + " = tlc::cuda::tcgen05SmemDescriptor(" +
+       *bStart + ", " + hex64(B->second) + ");");
+  line("const uint32_t " + idescName + " = " + hex32(*idesc) + " | " +
+       id("sf_a_id") + " << 29 | " + id("sf_b_id") + " << 4;");
+  line("tlc::cuda::tcgen05FenceAfter();");
+  for (int64_t kk = 0; kk < k / kStep; ++kk) {
+    FailureOr<int64_t> as = operandStart(A->first, 0, kk * kStep, op);
+    FailureOr<int64_t> bs = operandStart(B->first, 0, kk * kStep, op);
+    if (failed(as) || failed(bs))
+      return failure();
+    line("tlc::cuda::tcgen05MmaBlockScaledSS(" + *d + ", " + aDesc + " + " +
+         std::to_string(*as / 16) + ", " + bDesc + " + " +
+         std::to_string(*bs / 16) + ", " + idescName + ", " + expr(sfa) + ", " +
+         expr(sfb) + ", " + (kk == 0 ? firstAccumulate : "1u") + ");");
+  }
+  if (!barrierAddress.empty())
+    line("tlc::cuda::tcgen05Commit(" + barrierAddress.str() +
+         ");  // the MMAs arrive on mbar when done");
   close();
   return success();
 }

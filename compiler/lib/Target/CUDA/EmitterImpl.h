@@ -664,6 +664,22 @@ public:
                   llvm::SmallVectorImpl<int64_t> &shape);
   /// T.gemm on tcgen05.mma (tile-plan-tcgen05 chose it).
   mlir::LogicalResult emitTcgen05Gemm(tile::GemmOp op);
+  /// The first element of shared operand \p v of a tcgen05 MMA: its
+  /// buffer, or one [rows, cols] tile of it selected by the leading
+  /// dimensions (a pipeline stage), where a descriptor starts.
+  mlir::FailureOr<std::string> operandTileStart(mlir::Value v,
+                                                mlir::Operation *op);
+  /// T.tcgen05_gemm_blockscaled: tcgen05.mma .kind::mxf8f6f4.block_scale
+  /// from one thread, committed to \p barrierAddress when not empty.
+  mlir::LogicalResult emitBlockScaledGemm(tile::IntrinsicOp op,
+                                          llvm::StringRef barrierAddress);
+  /// The scale-factor path of block-scaled MMAs: \p transpose (the
+  /// permutation T.tcgen05_sf_warp_transpose does, by the range's first
+  /// warp) and / or \p copy (tcgen05.cp .32x128b.warpx4 into \p tmem, by
+  /// its first thread) of the [rows, 4] uint8 shared tile \p shared.
+  mlir::LogicalResult emitScaleFactorCopy(mlir::Operation *op,
+                                          mlir::Value shared, mlir::Value tmem,
+                                          bool transpose, bool copy);
   /// T.copy between tensor memory and a fragment (tcgen05.ld / st).
   mlir::LogicalResult emitTmemCopy(tile::CopyOp op);
   /// T.tcgen05_mma_arrive (committing to \p barrierAddress) and the
@@ -1059,6 +1075,8 @@ mlir::FailureOr<BitLinear> fitGemmRegisters(
 bool isWgmmaGemm(tile::GemmOp op);
 /// Whether tile-plan-tcgen05 chose tcgen05.mma for \p op.
 bool isTcgen05Gemm(tile::GemmOp op);
+/// The first operand of \p op passed for parameter \p param, or null.
+mlir::Value argOf(tile::IntrinsicOp op, llvm::StringRef param);
 
 /// The file location inside \p loc (through names, call sites, fusions).
 mlir::FileLineColRange getFileLoc(mlir::Location loc);

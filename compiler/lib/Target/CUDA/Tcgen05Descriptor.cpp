@@ -141,6 +141,32 @@ tlc::target::encodeTcgen05InstrDescriptor(const Tcgen05Instr &instr) {
   return v;
 }
 
+llvm::Expected<uint32_t> tlc::target::encodeTcgen05BlockScaledInstrDescriptor(
+    const Tcgen05Instr &instr) {
+  auto fp8 = [](Tcgen05Type t) {
+    return t == Tcgen05Type::E4M3 || t == Tcgen05Type::E5M2;
+  };
+  if (!fp8(instr.a) || !fp8(instr.b))
+    return makeError("A and B of a .kind::mxf8f6f4 block-scaled tcgen05.mma "
+                     "are e4m3 or e5m2 here (MXFP8)");
+  if (instr.d != Tcgen05Type::F32)
+    return makeError("a block-scaled tcgen05.mma accumulates in f32");
+  if (instr.ctaGroup != 1 || instr.m != 128 || instr.n % 16 || instr.n < 16 ||
+      instr.n > 256)
+    return makeError("tlc's block-scaled tcgen05.mma is cta_group::1 with M "
+                     "= 128 and N a multiple of 16 in [16, 256], not M = " +
+                     llvm::Twine(instr.m) + ", N = " + llvm::Twine(instr.n));
+  uint32_t v = 0;
+  v |= uint32_t(abField(Tcgen05Kind::F8F6F4, instr.a)) << 7;
+  v |= uint32_t(abField(Tcgen05Kind::F8F6F4, instr.b)) << 10;
+  v |= uint32_t(instr.mnMajorA) << 15;
+  v |= uint32_t(instr.mnMajorB) << 16;
+  v |= uint32_t(instr.n >> 3) << 17;
+  v |= uint32_t(1) << 23; // UE8M0 scale factors
+  v |= uint32_t(instr.m >> 4) << 24;
+  return v;
+}
+
 llvm::Expected<uint64_t> tlc::target::encodeTcgen05SmemDescriptor(
     uint32_t startAddress, uint32_t leadingByteOffset,
     uint32_t strideByteOffset, WgmmaSwizzle mode) {

@@ -115,6 +115,8 @@ LogicalResult Emitter::emitIntrinsic(tile::IntrinsicOp op) {
     return *r;
   if (std::optional<LogicalResult> r = emitReducerIntrinsic(op))
     return *r;
+  if (std::optional<LogicalResult> r = emitBlockScaledIntrinsic(op))
+    return *r;
   if (isCpuNoOpIntrinsic(callee) && op->getNumResults() == 0) {
     comment(op, (callee + "(): no-op on the CPU (one executor per block, "
                           "memory operations complete in program order)")

@@ -156,7 +156,12 @@ static bool isCollective(Operation *op) {
            i.getCallee() == "T.copy_cluster" ||
            // tcgen05.commit: one arrival when the gemms the statement's
            // threads issued are done (the CPU's are done already).
-           i.getCallee() == "T.tcgen05_mma_arrive";
+           i.getCallee() == "T.tcgen05_mma_arrive" ||
+           // The scale-factor copy and the block-scaled MMA: tile
+           // operations of the warp that issues them.
+           i.getCallee() == "T.tcgen05_sf_warp_transpose" ||
+           i.getCallee() == "T.tcgen05_cp_warpx4" ||
+           i.getCallee() == "T.tcgen05_gemm_blockscaled";
   return false;
 }
 

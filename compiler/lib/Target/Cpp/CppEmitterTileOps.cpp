@@ -14,6 +14,7 @@
 
 #include "EmitterImpl.h"
 
+#include "mlir/IR/Matchers.h"
 #include "llvm/ADT/StringExtras.h"
 
 using namespace mlir;
@@ -283,6 +284,128 @@ LogicalResult Emitter::emitGemm(tile::GemmOp op) {
         : f16Acc ? ", /*tf32=*/false, /*roundEvery=*/16"
                  : "") +
        ");");
+  return success();
+}
+
+std::optional<LogicalResult>
+Emitter::emitBlockScaledIntrinsic(tile::IntrinsicOp op) {
+  StringRef callee = op.getCallee();
+  if (callee != "T.tcgen05_sf_warp_transpose" &&
+      callee != "T.tcgen05_cp_warpx4" && callee != "T.tcgen05_gemm_blockscaled")
+    return std::nullopt;
+  auto fail = [&](const Twine &why) {
+    op.emitError() << callee << ": " << why;
+    return failure();
+  };
+  // A static [rows, 4] uint8 tile of scale factors (leading extents 1),
+  // rows a multiple of 128: 512-byte groups of 128 rows' four factors.
+  auto sfTile = [&](Value v) {
+    auto t = v ? dyn_cast<tile::BufferType>(v.getType()) : tile::BufferType();
+    if (!t || t.getRank() < 2 || !t.isStatic() ||
+        !t.getElementType().isUnsignedInteger(8))
+      return false;
+    ArrayRef<int64_t> s = t.getShape();
+    for (int64_t e : s.drop_back(2))
+      if (e != 1)
+        return false;
+    return s.back() == 4 && s.end()[-2] % 128 == 0;
+  };
+  if (callee == "T.tcgen05_sf_warp_transpose") {
+    Value src = intrinsicArg(op, "smem_src");
+    if (!sfTile(src))
+      return fail("takes a static [rows, 4] uint8 shared tile of scale "
+                  "factors, rows a multiple of 128");
+    comment(op, "T.tcgen05_sf_warp_transpose: each 128 rows' 32-bit words "
+                "permuted (word 4m + k <- word 32k + m)");
+    line("tlc::cpu::sfWarpTranspose(" + expr(src) + ");");
+    return success();
+  }
+  if (callee == "T.tcgen05_cp_warpx4") {
+    Value src = intrinsicArg(op, "smem_src"),
+          dst = intrinsicArg(op, "tmem_dst");
+    if (!sfTile(src))
+      return fail("takes a static [rows, 4] uint8 shared tile of scale "
+                  "factors, rows a multiple of 128");
+    auto dt =
+        dst ? dyn_cast<tile::BufferType>(dst.getType()) : tile::BufferType();
+    int64_t rows = cast<tile::BufferType>(src.getType()).getShape().end()[-2];
+    if (!dt || dt.getScope() != tile::MemoryScope::TensorMemory ||
+        dt.getRank() != 2 || !dt.isStatic() ||
+        !dt.getElementType().isUnsignedInteger(8) || dt.getShape()[0] != 128 ||
+        dt.getShape()[1] != rows / 128 * 4)
+      return fail("copies " + Twine(rows) +
+                  " rows of scale factors into a [128, " +
+                  Twine(rows / 128 * 4) + "] uint8 tensor memory tile");
+    if (intrinsicArg(op, "tmem_col_offset") || intrinsicArg(op, "use_2cta"))
+      return fail("tmem_col_offset= and use_2cta= are not generated");
+    comment(op, "T.tcgen05_cp_warpx4: the permuted scale factors into "
+                "tensor memory (row r's factor s at [r % 128, 4 * (r / 128) "
+                "+ s])");
+    line("tlc::cpu::tcgen05CopyScaleFactors(" + expr(src) + ", " + expr(dst) +
+         ");");
+    return success();
+  }
+  Value a = intrinsicArg(op, "A"), b = intrinsicArg(op, "B"),
+        c = intrinsicArg(op, "C"), sfa = intrinsicArg(op, "SFA_tmem"),
+        sfb = intrinsicArg(op, "SFB_tmem");
+  for (StringRef unsupported : {"k_start", "sf_a_granularity_k",
+                                "sf_b_granularity_k", "use_2cta", "wg_wait"})
+    if (intrinsicArg(op, unsupported))
+      return fail(unsupported + "= is not generated (sf_a_id / sf_b_id "
+                                "select the scale factors)");
+  auto bt = [](Value v) {
+    return v ? dyn_cast<tile::BufferType>(v.getType()) : tile::BufferType();
+  };
+  tile::BufferType ta = bt(a), tb = bt(b), tc = bt(c), tsa = bt(sfa),
+                   tsb = bt(sfb);
+  if (!ta || !tb || !tc || !tsa || !tsb || ta.getRank() < 2 ||
+      tb.getRank() < 2 || tc.getRank() != 2 || !tc.isStatic() ||
+      tsa.getRank() != 2 || tsb.getRank() != 2 ||
+      !tsa.getElementType().isUnsignedInteger(8) ||
+      !tsb.getElementType().isUnsignedInteger(8))
+    return fail("takes A and B tiles, a [M, N] accumulator and [128, cols] "
+                "uint8 tensor memory tiles of scale factors");
+  auto isTrue = [&](StringRef name) {
+    Value v = intrinsicArg(op, name);
+    IntegerAttr attr;
+    return v && matchPattern(v, m_Constant(&attr)) && attr.getInt() != 0;
+  };
+  bool transA = isTrue("transpose_A"), transB = isTrue("transpose_B");
+  int64_t m = tc.getShape()[0], n = tc.getShape()[1];
+  // Four factors a column for each 128 rows of A (M) and B (N).
+  for (auto [sf, rows] :
+       {std::pair<tile::BufferType, int64_t>{tsa, m}, {tsb, n}})
+    if (!sf.isStatic() || sf.getShape()[1] < (rows + 127) / 128 * 4)
+      return fail("the scale factors of " + Twine(rows) + " rows take [128, " +
+                  Twine((rows + 127) / 128 * 4) +
+                  "] (four a column for each 128 rows)");
+  unsigned ra = ta.getRank();
+  auto k = extent(ta, transA ? ra - 2 : ra - 1, op);
+  if (failed(k))
+    return failure();
+  std::string clear = "false";
+  if (Value v = intrinsicArg(op, "clear_accum"))
+    clear = "bool(" + expr(v) + ")";
+  auto id = [&](StringRef name) {
+    Value v = intrinsicArg(op, name);
+    return v ? "int64_t(" + expr(v) + ")" : std::string("0");
+  };
+  comment(op, "T.tcgen05_gemm_blockscaled: C[" + std::to_string(m) + ", " +
+                  std::to_string(n) + "] (+)= (A * 2^(SFA - 127)) (B * " +
+                  "2^(SFB - 127)), K = " + *k);
+  line("tlc::cpu::gemmBlockScaled(" + expr(a) + ", " + expr(b) + ", " +
+       expr(c) + ", " + expr(sfa) + ", " + expr(sfb) + ", " +
+       std::to_string(m) + ", " + std::to_string(n) + ", " + *k + ", " +
+       (transA ? "true" : "false") + ", " + (transB ? "true" : "false") + ", " +
+       clear + ", " + id("sf_a_id") + ", " + id("sf_b_id") + ");");
+  // mbar: one arrival once the MMA is done, which on the CPU it is.
+  if (intrinsicArg(op, "mbar")) {
+    FailureOr<std::string> bar = mbarrierAddress(op, "mbar");
+    if (failed(bar))
+      return failure();
+    line("tlc::cpu::mbarrierArrive(st, " + locLiteral(op->getLoc()) + ", " +
+         *bar + ");");
+  }
   return success();
 }
 

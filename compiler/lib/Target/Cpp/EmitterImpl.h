@@ -193,6 +193,11 @@ public:
   mlir::LogicalResult emitFill(mlir::Operation *op, mlir::Value dst,
                                std::string valueExpr);
   mlir::LogicalResult emitGemm(tile::GemmOp op);
+  /// T.tcgen05_sf_warp_transpose, T.tcgen05_cp_warpx4 and
+  /// T.tcgen05_gemm_blockscaled (tlc::cpu::gemmBlockScaled), or nothing
+  /// for other intrinsics.
+  std::optional<mlir::LogicalResult>
+  emitBlockScaledIntrinsic(tile::IntrinsicOp op);
   mlir::LogicalResult emitReduce(tile::ReduceOp op);
   mlir::LogicalResult emitCumSum(tile::CumSumOp op);
   mlir::LogicalResult emitAtomicAdd(tile::AtomicAddOp op);

@@ -162,6 +162,15 @@ TLC_FP4_FN int int4FromFloat(float x, int lo, int hi) {
   return int(x);
 }
 
+/// The nibble that holds byte slot \p slot of a tile stored in the padded
+/// form Blackwell's tcgen05.mma .kind::f8f6f4 reads 4-bit operands in: a
+/// slot per element (the tile's swizzled panels, laid out as for 8-bit
+/// elements), each 16-byte chunk holding its 16 codes packed in its first
+/// 8 bytes (element 2k in the low nibble) and 8 bytes of padding after.
+TLC_FP4_FN long long paddedNibble(long long slot) {
+  return (slot & ~15ll) * 2 + (slot & 15);
+}
+
 /// The reference to element \p i of packed storage \p p.
 template <bool Atomic, typename P>
 TLC_FP4_FN E2M1Ref<Atomic> e2m1At(P *p, long long i) {

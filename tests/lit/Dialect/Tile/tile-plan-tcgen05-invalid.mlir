@@ -41,7 +41,7 @@ tile.func @f16_acc() {
     %A = tile.alloc : !tile.buffer<[128, 64], f16, shared.dyn>
     %B = tile.alloc : !tile.buffer<[64, 64], f16, shared.dyn>
     %C = tile.alloc : !tile.buffer<[128, 64], f16, shared.tmem>
-    // expected-error@+1 {{f16/bf16 or e4m3/e5m2 operands with an f32 accumulator only}}
+    // expected-error@+1 {{f16/bf16 operands, or e4m3/e5m2/e2m1 ones, with an f32 accumulator only}}
     tile.gemm %A, %B, %C : !tile.buffer<[128, 64], f16, shared.dyn>, !tile.buffer<[64, 64], f16, shared.dyn>, !tile.buffer<[128, 64], f16, shared.tmem>
   }
 }
@@ -59,14 +59,61 @@ tile.func @stage_columns() {
 
 // -----
 
-// fp4 operands: kind::f8f6f4 reads them 16 elements to 16 bytes, which
-// tlc's packed shared fp4 tiles are not.
-tile.func @fp4() {
+// fp4 operands: tcgen05.mma reads 4-bit types K-major only (the
+// instruction descriptor's transpose bits are valid for 8- and 16-bit
+// types); B stored [K, N] is MN-major.
+tile.func @fp4_mn_major() {
   tile.kernel (%bx) grid [1] threads [128] {
     %A = tile.alloc : !tile.buffer<[128, 128], f4E2M1FN, shared.dyn>
-    %B = tile.alloc : !tile.buffer<[64, 128], f4E2M1FN, shared.dyn>
+    %B = tile.alloc : !tile.buffer<[128, 64], f4E2M1FN, shared.dyn>
     %C = tile.alloc : !tile.buffer<[128, 64], f32, shared.tmem>
-    // expected-error@+1 {{T.gemm into tensor memory (tcgen05.mma): fp4 (e2m1) operands are not generated yet: kind::f8f6f4 reads them from shared memory 16 elements to 16 bytes (8 bytes of padding after each 8), and tlc stores fp4 tiles packed}}
-    tile.gemm %A, %B, %C {transpose_b} : !tile.buffer<[128, 128], f4E2M1FN, shared.dyn>, !tile.buffer<[64, 128], f4E2M1FN, shared.dyn>, !tile.buffer<[128, 64], f32, shared.tmem>
+    // expected-error@+1 {{T.gemm into tensor memory (tcgen05.mma): fp4 (e2m1) operands must be K-major (A [M, K], B [N, K]): tcgen05.mma reads 4-bit types K-major only}}
+    tile.gemm %A, %B, %C : !tile.buffer<[128, 128], f4E2M1FN, shared.dyn>, !tile.buffer<[128, 64], f4E2M1FN, shared.dyn>, !tile.buffer<[128, 64], f32, shared.tmem>
+  }
+}
+
+// -----
+
+// Block-scaled MMAs: MXFP8 (e4m3 / e5m2) operands only.
+tile.func @blockscaled_bf16() {
+  tile.kernel (%bx) grid [1] threads [128] {
+    %A = tile.alloc : !tile.buffer<[128, 64], bf16, shared.dyn>
+    %B = tile.alloc : !tile.buffer<[64, 128], bf16, shared.dyn>
+    %C = tile.alloc : !tile.buffer<[128, 128], f32, shared.tmem>
+    %SFA = tile.alloc : !tile.buffer<[128, 4], ui8, shared.tmem>
+    %SFB = tile.alloc : !tile.buffer<[128, 4], ui8, shared.tmem>
+    // expected-error@+1 {{T.tcgen05_gemm_blockscaled (tcgen05.mma .kind::mxf8f6f4.block_scale): e4m3/e5m2 operands (MXFP8) with an f32 accumulator only}}
+    tile.intrinsic "T.tcgen05_gemm_blockscaled"(%A, %B, %C, %SFA, %SFB) {params = ["A", "B", "C", "SFA_tmem", "SFB_tmem"]} : (!tile.buffer<[128, 64], bf16, shared.dyn>, !tile.buffer<[64, 128], bf16, shared.dyn>, !tile.buffer<[128, 128], f32, shared.tmem>, !tile.buffer<[128, 4], ui8, shared.tmem>, !tile.buffer<[128, 4], ui8, shared.tmem>) -> ()
+  }
+}
+
+// -----
+
+// The scale-factor selection by k_start and granularities (another
+// TileLang release's form) is not generated.
+tile.func @blockscaled_k_start(%k: index) {
+  tile.kernel (%bx) grid [1] threads [128] {
+    %A = tile.alloc : !tile.buffer<[128, 128], f8E4M3FN, shared.dyn>
+    %B = tile.alloc : !tile.buffer<[128, 128], f8E4M3FN, shared.dyn>
+    %C = tile.alloc : !tile.buffer<[128, 128], f32, shared.tmem>
+    %SFA = tile.alloc : !tile.buffer<[128, 4], ui8, shared.tmem>
+    %SFB = tile.alloc : !tile.buffer<[128, 4], ui8, shared.tmem>
+    // expected-error@+1 {{T.tcgen05_gemm_blockscaled (tcgen05.mma .kind::mxf8f6f4.block_scale): k_start= is not generated (sf_a_id / sf_b_id select the scale factors)}}
+    tile.intrinsic "T.tcgen05_gemm_blockscaled"(%A, %B, %C, %SFA, %SFB, %k) {params = ["A", "B", "C", "SFA_tmem", "SFB_tmem", "k_start"]} : (!tile.buffer<[128, 128], f8E4M3FN, shared.dyn>, !tile.buffer<[128, 128], f8E4M3FN, shared.dyn>, !tile.buffer<[128, 128], f32, shared.tmem>, !tile.buffer<[128, 4], ui8, shared.tmem>, !tile.buffer<[128, 4], ui8, shared.tmem>, index) -> ()
+  }
+}
+
+// -----
+
+// N = 256 columns of B need 8 columns of scale factors (4 per 128 rows).
+tile.func @blockscaled_sfb_columns() {
+  tile.kernel (%bx) grid [1] threads [128] {
+    %A = tile.alloc : !tile.buffer<[128, 128], f8E4M3FN, shared.dyn>
+    %B = tile.alloc : !tile.buffer<[128, 256], f8E4M3FN, shared.dyn>
+    %C = tile.alloc : !tile.buffer<[128, 256], f32, shared.tmem>
+    %SFA = tile.alloc : !tile.buffer<[128, 4], ui8, shared.tmem>
+    %SFB = tile.alloc : !tile.buffer<[128, 4], ui8, shared.tmem>
+    // expected-error@+1 {{T.tcgen05_gemm_blockscaled (tcgen05.mma .kind::mxf8f6f4.block_scale): SFB_tmem must be a whole [128, cols >= 8] uint8 tensor memory tile (four factors a column for each 128 of the 256 rows)}}
+    tile.intrinsic "T.tcgen05_gemm_blockscaled"(%A, %B, %C, %SFA, %SFB) {params = ["A", "B", "C", "SFA_tmem", "SFB_tmem"]} : (!tile.buffer<[128, 128], f8E4M3FN, shared.dyn>, !tile.buffer<[128, 256], f8E4M3FN, shared.dyn>, !tile.buffer<[128, 256], f32, shared.tmem>, !tile.buffer<[128, 4], ui8, shared.tmem>, !tile.buffer<[128, 4], ui8, shared.tmem>) -> ()
   }
 }

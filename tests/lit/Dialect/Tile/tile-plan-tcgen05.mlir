@@ -75,3 +75,36 @@ tile.func @stages(%w: index) {
     tile.gemm %A, %B, %S {transpose_b} : !tile.buffer<[128, 64], bf16, shared.dyn>, !tile.buffer<[128, 64], bf16, shared.dyn>, !tile.buffer<[1, 128, 128], f32, shared.tmem>
   }
 }
+
+// A block-scaled MXFP8 MMA (T.tcgen05_gemm_blockscaled): its e4m3 A and B
+// get the swizzled panels (B [K, N] with 256-byte rows: 128-byte panels),
+// and the uint8 scale-factor tiles one 32-bit column an element (four
+// factors of a row in a column), as tcgen05.cp .32x128b.warpx4 fills them:
+// C 0..255, SFA 256..259, SFB 260..267 (268 columns: 512 allocated).
+// CHECK-LABEL: tile.func @blockscaled
+// CHECK: tile.kernel {{.*}} attributes {tile.tmem_alloc_cols = 512 : i64}
+// CHECK: tile.alloc {tile.align = 1024 : i64, tile.swizzle = 128 : i64} : !tile.buffer<[128, 128], f8E4M3FN, shared.dyn>
+// CHECK: tile.alloc {tile.align = 1024 : i64, tile.swizzle = 128 : i64} : !tile.buffer<[128, 256], f8E4M3FN, shared.dyn>
+// CHECK: tile.alloc {tile.tmem_col = 0 : i64, tile.tmem_cols = 256 : i64} : !tile.buffer<[128, 256], f32, shared.tmem>
+// CHECK: tile.alloc {tile.tmem_col = 256 : i64, tile.tmem_cols = 4 : i64} : !tile.buffer<[128, 4], ui8, shared.tmem>
+// CHECK: tile.alloc {tile.tmem_col = 260 : i64, tile.tmem_cols = 8 : i64} : !tile.buffer<[128, 8], ui8, shared.tmem>
+// A uint8 tile no scale-factor operation uses packs four a column.
+// CHECK: tile.alloc {tile.tmem_col = 268 : i64, tile.tmem_cols = 2 : i64} : !tile.buffer<[128, 8], ui8, shared.tmem>
+// SM90-LABEL: tile.func @blockscaled
+// SM90-NOT: tile.tmem_col
+// SM90-NOT: tile.swizzle
+tile.func @blockscaled() {
+  tile.kernel (%bx) grid [1] threads [128] {
+    %A = tile.alloc : !tile.buffer<[128, 128], f8E4M3FN, shared.dyn>
+    %B = tile.alloc : !tile.buffer<[128, 256], f8E4M3FN, shared.dyn>
+    %SA = tile.alloc : !tile.buffer<[128, 4], ui8, shared.dyn>
+    %SB = tile.alloc : !tile.buffer<[256, 4], ui8, shared.dyn>
+    %C = tile.alloc : !tile.buffer<[128, 256], f32, shared.tmem>
+    %SFA = tile.alloc : !tile.buffer<[128, 4], ui8, shared.tmem>
+    %SFB = tile.alloc : !tile.buffer<[128, 8], ui8, shared.tmem>
+    %other = tile.alloc : !tile.buffer<[128, 8], ui8, shared.tmem>
+    tile.intrinsic "T.tcgen05_cp_warpx4"(%SA, %SFA) {params = ["smem_src", "tmem_dst"]} : (!tile.buffer<[128, 4], ui8, shared.dyn>, !tile.buffer<[128, 4], ui8, shared.tmem>) -> ()
+    tile.intrinsic "T.tcgen05_cp_warpx4"(%SB, %SFB) {params = ["smem_src", "tmem_dst"]} : (!tile.buffer<[256, 4], ui8, shared.dyn>, !tile.buffer<[128, 8], ui8, shared.tmem>) -> ()
+    tile.intrinsic "T.tcgen05_gemm_blockscaled"(%A, %B, %C, %SFA, %SFB) {params = ["A", "B", "C", "SFA_tmem", "SFB_tmem"]} : (!tile.buffer<[128, 128], f8E4M3FN, shared.dyn>, !tile.buffer<[128, 256], f8E4M3FN, shared.dyn>, !tile.buffer<[128, 256], f32, shared.tmem>, !tile.buffer<[128, 4], ui8, shared.tmem>, !tile.buffer<[128, 8], ui8, shared.tmem>) -> ()
+  }
+}

@@ -14,7 +14,7 @@
 # CPP: // T.pdl_sync(): no-op on the CPU
 # CPP: // T.disable_warp_group_reg_alloc(): no-op on the CPU
 # RUN: not tlc-build --target=cpu --emit=cpp -Duse_shuffle=1 %s 2>&1 | FileCheck %s --check-prefix=ERR
-# ERR: gpu-hints.py:[[@LINE+17]]:{{[0-9]+}}: error: the CPU target cannot emit T.tcgen05_sf_warp_transpose
+# ERR: gpu-hints.py:[[@LINE+20]]:{{[0-9]+}}: error: the CPU target cannot emit T.tcgen05_gemm_sp
 
 import tilelang
 import tilelang.language as T
@@ -30,8 +30,11 @@ def producer(M=40, N=24, use_shuffle=0):
         for i, j in T.Parallel(16, N):
             B[bx * 16 + i, j] = A[bx * 16 + i, j] * 2.0 + 1.0
         if use_shuffle:
-            sf = T.alloc_shared((128, 4), T.uint8)
-            T.tcgen05_sf_warp_transpose(sf)
+            a_sparse = T.alloc_shared((128, 32), T.float16)
+            e = T.alloc_shared((128, 4), T.uint8)
+            b = T.alloc_shared((64, 64), T.float16)
+            c = T.alloc_tmem([128, 64], T.float32)
+            T.tcgen05_gemm_sp(a_sparse, e, b, c)
 
 
 @tilelang.jit

@@ -34,6 +34,11 @@
 //   bits 17-22  N >> 3                    bits 24-28 M >> 4
 //   bits 30-31  maximum B-reuse shift (.ws only; 0)
 //
+// The instruction descriptor of the block-scaled .kind::mxf8f6f4 (its own
+// table): no D type (f32); bits 4-5 B scale factor id, bits 7-12 and
+// 13-22 as above, bit 23 scale type (UE4M3 0, UE8M0 1), bits 24-28
+// M >> 4, bits 29-30 A scale factor id, bit 31 K (0: K = 32).
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef TLC_TARGET_CUDA_TCGEN05DESCRIPTOR_H
@@ -96,6 +101,14 @@ struct Tcgen05Instr {
 /// with N a multiple of 16 in [16, 256]).
 llvm::Expected<uint32_t>
 encodeTcgen05InstrDescriptor(const Tcgen05Instr &instr);
+
+/// Encodes the instruction descriptor of a block-scaled .kind::mxf8f6f4
+/// tcgen05.mma.cta_group::1 of \p instr (A and B e4m3 / e5m2, D f32, M =
+/// 128, N a multiple of 16 in [16, 256]) with UE8M0 scale factors and
+/// scale factor ids 0 (the caller or-s the ids in: A's << 29, B's << 4),
+/// or an error naming what does not fit.
+llvm::Expected<uint32_t>
+encodeTcgen05BlockScaledInstrDescriptor(const Tcgen05Instr &instr);
 
 /// Encodes a shared memory descriptor: byte values, multiples of 16 below
 /// 2^18 (an error otherwise); base offset 0, relative leading offset.

@@ -20,6 +20,7 @@
 #include "tlc/Dialect/Tile/Transforms/LayoutInference.h"
 #include "tlc/Layout/SharedLayouts.h"
 
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Support/MathExtras.h"
 
 namespace tlc {
@@ -97,14 +98,14 @@ static std::string whyNotTcgen05(GemmOp gemm) {
   auto c = cast<BufferType>(gemm.getC().getType());
   Type ab = a.getElementType();
   bool is16 = ab.isF16() || ab.isBF16();
-  bool isFp8 = isa<Float8E4M3FNType, Float8E5M2Type>(ab);
-  if (isa<Float4E2M1FNType>(ab) || isa<Float4E2M1FNType>(b.getElementType()))
-    return "fp4 (e2m1) operands are not generated yet: kind::f8f6f4 reads "
-           "them from shared memory 16 elements to 16 bytes (8 bytes of "
-           "padding after each 8), and tlc stores fp4 tiles packed";
-  if (!(is16 || isFp8) || b.getElementType() != ab ||
+  // .kind::f8f6f4: e4m3, e5m2, and e2m1 stored in the padded form (16
+  // codes in the first 8 bytes of each 16).
+  bool isF8F6F4 = isa<Float8E4M3FNType, Float8E5M2Type, Float4E2M1FNType>(ab);
+  bool subByte = isa<Float4E2M1FNType>(ab);
+  if (!(is16 || isF8F6F4) || b.getElementType() != ab ||
       !c.getElementType().isF32())
-    return "f16/bf16 or e4m3/e5m2 operands with an f32 accumulator only";
+    return "f16/bf16 operands, or e4m3/e5m2/e2m1 ones, with an f32 "
+           "accumulator only";
   if (!c.isStatic() || !wholeTileAlloc(gemm.getC()) ||
       matrixShape(c).size() != 2)
     return "the accumulator must be a whole static tensor memory tile (or "
@@ -130,8 +131,87 @@ static std::string whyNotTcgen05(GemmOp gemm) {
   }
   if (gemm->hasAttr("tile.use_2cta") && matrixShape(c)[1] > 256)
     return "use_2cta with more than 256 accumulator columns";
-  if (isFp8 && (gemm.getTransposeA() || !gemm.getTransposeB()))
-    return "8-bit operands must be K-major (A [M, K], B [N, K])";
+  // The descriptors' MN-major bit is valid for 8- and 16-bit types only
+  // (PTX ISA, instruction descriptor, "Transpose A/B Matrix").
+  if (subByte && (gemm.getTransposeA() || !gemm.getTransposeB()))
+    return "fp4 (e2m1) operands must be K-major (A [M, K], B [N, K]): "
+           "tcgen05.mma reads 4-bit types K-major only";
+  return "";
+}
+
+/// The argument of \p op for parameter \p param, or null.
+static Value paramArg(IntrinsicOp op, StringRef param) {
+  for (auto [i, v] : llvm::enumerate(op.getArgs()))
+    if (i < op.getParams().size() &&
+        cast<StringAttr>(op.getParams()[i]).getValue() == param)
+      return v;
+  return {};
+}
+
+static bool isBlockScaledGemm(IntrinsicOp op) {
+  return op.getCallee() == "T.tcgen05_gemm_blockscaled";
+}
+
+/// The tensor memory tiles of E8M0 scale factors (tcgen05.cp's
+/// destinations, the block-scaled MMA's SFA / SFB): one 32-bit column an
+/// element (four factors of a row, one per K block, packed in it), as
+/// TileLang sizes them.
+static llvm::SmallPtrSet<Operation *, 4> scaleFactorTiles(KernelOp kernel) {
+  llvm::SmallPtrSet<Operation *, 4> tiles;
+  kernel.walk([&](IntrinsicOp op) {
+    SmallVector<Value, 2> sf;
+    if (op.getCallee() == "T.tcgen05_cp_warpx4")
+      sf.push_back(paramArg(op, "tmem_dst"));
+    if (isBlockScaledGemm(op))
+      sf.append({paramArg(op, "SFA_tmem"), paramArg(op, "SFB_tmem")});
+    for (Value v : sf)
+      if (auto alloc = v ? v.getDefiningOp<AllocOp>() : AllocOp())
+        tiles.insert(alloc);
+  });
+  return tiles;
+}
+
+/// Why the T.tcgen05_gemm_blockscaled \p op cannot be a tcgen05.mma
+/// .kind::mxf8f6f4.block_scale as the printer generates it, or "".
+static std::string whyNotBlockScaled(IntrinsicOp op) {
+  Value a = paramArg(op, "A"), b = paramArg(op, "B"), c = paramArg(op, "C");
+  if (!a || !b || !c)
+    return "needs A, B and C";
+  for (StringRef p : {"k_start", "sf_a_granularity_k", "sf_b_granularity_k",
+                      "use_2cta", "wg_wait"})
+    if (paramArg(op, p))
+      return (p + "= is not generated (sf_a_id / sf_b_id select the scale "
+                  "factors)")
+          .str();
+  auto ta = cast<BufferType>(a.getType()), tb = cast<BufferType>(b.getType()),
+       tc = cast<BufferType>(c.getType());
+  auto fp8 = [](Type t) { return isa<Float8E4M3FNType, Float8E5M2Type>(t); };
+  if (!fp8(ta.getElementType()) || !fp8(tb.getElementType()) ||
+      !tc.getElementType().isF32())
+    return "e4m3/e5m2 operands (MXFP8) with an f32 accumulator only";
+  if (tc.getScope() != MemoryScope::TensorMemory || !tc.isStatic() ||
+      tc.getRank() != 2 || !c.getDefiningOp<AllocOp>() ||
+      tc.getShape()[0] != kTmemLanes)
+    return "the accumulator must be a whole static [128, N] tensor memory "
+           "tile";
+  if (!operandSwizzle(a) || !operandSwizzle(b))
+    return "A and B must be whole static shared tiles whose rows a 32-, 64- "
+           "or 128-byte swizzle covers";
+  // Four factors a 32-bit column for each 128 rows of A (M) or B (N).
+  for (auto [p, rows] :
+       {std::pair<StringRef, int64_t>{"SFA_tmem", tc.getShape()[0]},
+        {"SFB_tmem", tc.getShape()[1]}}) {
+    Value sf = paramArg(op, p);
+    auto t = sf ? dyn_cast<BufferType>(sf.getType()) : BufferType();
+    int64_t cols = (rows + kTmemLanes - 1) / kTmemLanes * 4;
+    if (!t || t.getScope() != MemoryScope::TensorMemory || !t.isStatic() ||
+        t.getRank() != 2 || !t.getElementType().isUnsignedInteger(8) ||
+        !sf.getDefiningOp<AllocOp>() || t.getShape()[1] < cols)
+      return (p + " must be a whole [128, cols >= " + Twine(cols) +
+              "] uint8 tensor memory tile (four factors a column for each " +
+              "128 of the " + Twine(rows) + " rows)")
+          .str();
+  }
   return "";
 }
 
@@ -162,6 +242,12 @@ tlc::tile::planTcgen05Panels(KernelOp kernel) {
       panels.push_back({wholeTileAlloc(v), *operandSwizzle(v)});
     }
   });
+  kernel.walk([&](IntrinsicOp op) {
+    if (!isBlockScaledGemm(op) || !whyNotBlockScaled(op).empty())
+      return;
+    for (Value v : {paramArg(op, "A"), paramArg(op, "B")})
+      panels.push_back({wholeTileAlloc(v), *operandSwizzle(v)});
+  });
   return panels;
 }
 
@@ -182,6 +268,7 @@ struct TilePlanTcgen05Pass final
   LogicalResult planKernel(KernelOp kernel, Builder &b) {
     int64_t next = 0;
     bool ok = true;
+    llvm::SmallPtrSet<Operation *, 4> sfTiles = scaleFactorTiles(kernel);
     kernel.walk([&](AllocOp alloc) {
       auto t = cast<BufferType>(alloc.getType());
       if (t.getScope() != MemoryScope::TensorMemory)
@@ -204,7 +291,8 @@ struct TilePlanTcgen05Pass final
         ok = false;
         return;
       }
-      int64_t cols = tmemColumns(t);
+      int64_t cols =
+          sfTiles.contains(alloc) ? t.getShape().back() : tmemColumns(t);
       if (next + cols > kTmemColumns) {
         alloc.emitError() << "this tensor memory tile takes " << cols
                           << " columns after " << next
@@ -249,6 +337,17 @@ struct TilePlanTcgen05Pass final
           clear->setAttr("tile.tcgen05_clear", b.getUnitAttr());
           gemm->setAttr("tile.clear_if", b.getUnitAttr());
         }
+      }
+    });
+    kernel.walk([&](IntrinsicOp op) {
+      if (!isBlockScaledGemm(op))
+        return;
+      std::string why = whyNotBlockScaled(op);
+      if (!why.empty()) {
+        op.emitError() << "T.tcgen05_gemm_blockscaled (tcgen05.mma "
+                          ".kind::mxf8f6f4.block_scale): "
+                       << why;
+        ok = false;
       }
     });
     if (!ok)

@@ -234,6 +234,18 @@ tlc::tile::planSharedStorage(KernelOp kernel,
         panel(rootOf(v), bytes.getInt());
   });
   kernel.walk([&](IntrinsicOp intr) {
+    // T.tcgen05_gemm_blockscaled(A, B, ...): its shared operands.
+    if (intr.getCallee() == "T.tcgen05_gemm_blockscaled") {
+      for (auto [i, v] : llvm::enumerate(intr.getArgs())) {
+        StringRef p = i < intr.getParams().size()
+                          ? cast<StringAttr>(intr.getParams()[i]).getValue()
+                          : "";
+        if (p == "A" || p == "B")
+          if (IntegerAttr bytes = swizzleOf(rootOf(v)))
+            panel(rootOf(v), bytes.getInt());
+      }
+      return;
+    }
     if (intr.getCallee() != "T.initialize_wgmma_descriptor" ||
         intr.getArgs().size() < 2)
       return;

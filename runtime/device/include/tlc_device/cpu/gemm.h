@@ -16,9 +16,11 @@
 #define TLC_DEVICE_CPU_GEMM_H
 
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <type_traits>
 #include <vector>
 
@@ -246,8 +248,12 @@ __attribute__((always_inline)) inline void
 packPanelsImpl(Acc *dst, const View<T, R> &v, bool trans, int64_t rows,
                int64_t cols, int64_t P) {
   int64_t panels = (rows + P - 1) / P;
-  bool inside =
-      trans ? matrixInBounds(v, cols, rows) : matrixInBounds(v, rows, cols);
+  // Packed 4-bit elements (fp4, int4: two a byte) have no address of their
+  // own: they are read through the view (loadMatrix), never by pointer.
+  constexpr bool addressable =
+      std::is_same_v<typename ElementRef<T>::type, T &>;
+  bool inside = addressable && (trans ? matrixInBounds(v, cols, rows)
+                                      : matrixInBounds(v, rows, cols));
   const T *base = v.base + v.origin;
   int64_t sr = v.stride[R - 2], sc = v.stride[R - 1];
   if (trans)
@@ -433,6 +439,93 @@ inline void gemm(const View<TA, RA> &a, const View<TB, RB> &b,
       idx[RC - 1] = j;
       store(c, idx, cast<TC>(sc[i * n + j]));
     }
+}
+
+//===----------------------------------------------------------------------===//
+// Block-scaled tcgen05 MMA (T.tcgen05_gemm_blockscaled) and its scale factors
+//===----------------------------------------------------------------------===//
+//
+// The CPU model of what sm_100a does with E8M0 scale factors: a shared
+// [rows, 4] uint8 tile (row r's four scale factors, one a K block) is
+// permuted in 512-byte groups of 128 rows (T.tcgen05_sf_warp_transpose:
+// the 32-bit word 4m + k of a group becomes word 32k + m), then copied to
+// tensor memory (T.tcgen05_cp_warpx4: tcgen05.cp .32x128b.warpx4 puts
+// group g's row 32k + m in column 4g + k of lane m, each warp's lanes a
+// copy), from where the MMA reads row r's factor sf_id. The CPU's tensor
+// memory tile [128, 4 * groups] holds row r's factor s at
+// [r % 128, 4 * (r / 128) + s]: the copy undoes the permutation.
+
+/// The word permutation of T.tcgen05_sf_warp_transpose on a [rows, 4]
+/// uint8 view (leading indices 0), rows a multiple of 128.
+template <int R> inline void sfWarpTranspose(const View<uint8_t, R> &v) {
+  int64_t rows = v.shape[R - 2];
+  for (int64_t g = 0; g < rows / 128; ++g) {
+    uint8_t in[128][4];
+    for (int64_t w = 0; w < 128; ++w)
+      for (int64_t s = 0; s < 4; ++s)
+        in[w][s] = loadMatrix(v, 128 * g + w, s);
+    for (int64_t m = 0; m < 32; ++m)
+      for (int64_t k = 0; k < 4; ++k)
+        for (int64_t s = 0; s < 4; ++s) {
+          int64_t idx[R] = {};
+          idx[R - 2] = 128 * g + 4 * m + k;
+          idx[R - 1] = s;
+          store(v, idx, in[32 * k + m][s]);
+        }
+  }
+}
+
+/// T.tcgen05_cp_warpx4 from the permuted [rows, 4] shared tile \p src
+/// into the tensor memory tile \p dst ([128, 4 * rows / 128]).
+template <int RS, int RD>
+inline void tcgen05CopyScaleFactors(const View<uint8_t, RS> &src,
+                                    const View<uint8_t, RD> &dst) {
+  int64_t rows = src.shape[RS - 2];
+  for (int64_t g = 0; g < rows / 128; ++g)
+    for (int64_t m = 0; m < 32; ++m)
+      for (int64_t k = 0; k < 4; ++k)
+        for (int64_t s = 0; s < 4; ++s) {
+          int64_t idx[RD] = {};
+          idx[RD - 2] = 32 * k + m;
+          idx[RD - 1] = 4 * g + s;
+          store(dst, idx, loadMatrix(src, 128 * g + 4 * m + k, s));
+        }
+}
+
+/// T.tcgen05_gemm_blockscaled: C[m, n] (+)= sum over k of (A[i, k] *
+/// 2^(sfa - 127)) * (B[k, j] * 2^(sfb - 127)) in float, with sfa row i's
+/// factor \p sfaId of \p sfa and sfb column j's factor \p sfbId of
+/// \p sfb (tensor memory tiles as tcgen05CopyScaleFactors writes them;
+/// E8M0 255 is NaN), the products added in k order.
+template <typename TA, int RA, typename TB, int RB, typename TC, int RC, int RS,
+          int RT>
+inline void gemmBlockScaled(const View<TA, RA> &a, const View<TB, RB> &b,
+                            const View<TC, RC> &c, const View<uint8_t, RS> &sfa,
+                            const View<uint8_t, RT> &sfb, int64_t m, int64_t n,
+                            int64_t k, bool transA, bool transB, bool clear,
+                            int64_t sfaId, int64_t sfbId) {
+  auto scale = [](uint8_t e) {
+    return e == 255 ? std::numeric_limits<float>::quiet_NaN()
+                    : std::ldexp(1.0f, int(e) - 127);
+  };
+  for (int64_t i = 0; i < m; ++i) {
+    float sa = scale(loadMatrix(sfa, i % 128, 4 * (i / 128) + sfaId));
+    for (int64_t j = 0; j < n; ++j) {
+      float sb = scale(loadMatrix(sfb, j % 128, 4 * (j / 128) + sfbId));
+      float acc = clear ? 0.0f : cast<float>(loadMatrix(c, i, j));
+      for (int64_t kk = 0; kk < k; ++kk) {
+        float x =
+            cast<float>(transA ? loadMatrix(a, kk, i) : loadMatrix(a, i, kk));
+        float y =
+            cast<float>(transB ? loadMatrix(b, j, kk) : loadMatrix(b, kk, j));
+        acc += (x * sa) * (y * sb);
+      }
+      int64_t idx[RC] = {};
+      idx[RC - 2] = i;
+      idx[RC - 1] = j;
+      store(c, idx, cast<TC>(acc));
+    }
+  }
 }
 
 } // namespace cpu

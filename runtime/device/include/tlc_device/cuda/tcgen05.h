@@ -207,6 +207,61 @@ TLC_DEVICE void tcgen05MmaTS(uint32_t dTmem, uint32_t aTmem, uint64_t bDesc,
 #endif
 }
 
+/// One block-scaled tcgen05.mma .kind::mxf8f6f4 (scale_vec::1X: one E8M0
+/// factor a row of A / column of B per instruction, the factor ids in
+/// \p idesc) with A and B in shared memory and the scale factors in
+/// tensor memory at \p sfaTmem / \p sfbTmem. Issued by one thread.
+TLC_DEVICE void tcgen05MmaBlockScaledSS(uint32_t dTmem, uint64_t aDesc,
+                                        uint64_t bDesc, uint32_t idesc,
+                                        uint32_t sfaTmem, uint32_t sfbTmem,
+                                        uint32_t accumulate) {
+#if TLC_TCGEN05
+  asm volatile("{\n"
+               ".reg .pred p;\n"
+               "setp.ne.b32 p, %6, 0;\n"
+               "tcgen05.mma.cta_group::1.kind::mxf8f6f4.block_scale."
+               "scale_vec::1X [%0], %1, %2, %3, [%4], [%5], p;\n"
+               "}\n" ::"r"(dTmem),
+               "l"(aDesc), "l"(bDesc), "r"(idesc), "r"(sfaTmem), "r"(sfbTmem),
+               "r"(accumulate)
+               : "memory");
+#else
+  __trap();
+#endif
+}
+
+/// `tcgen05.cp.cta_group::1.32x128b.warpx4`: 32 rows of 16 bytes of shared
+/// memory (\p srcDesc: no swizzle, 8-row groups 128 bytes apart) into 4
+/// columns from \p taddr of every lane, lane 32w + r holding row r for
+/// each warp w. Issued by one thread; ordered before the tcgen05.mma the
+/// same thread issues after it.
+TLC_DEVICE void tcgen05CopyWarpx4(uint32_t taddr, uint64_t srcDesc) {
+#if TLC_TCGEN05
+  asm volatile("tcgen05.cp.cta_group::1.32x128b.warpx4 [%0], %1;" ::"r"(taddr),
+               "l"(srcDesc)
+               : "memory");
+#else
+  __trap();
+#endif
+}
+
+/// The scale-factor permutation tcgen05.cp .32x128b.warpx4 reads (what
+/// T.tcgen05_sf_warp_transpose does): in each 128 32-bit words at \p words
+/// (128 rows of four 8-bit factors), word 4m + k becomes word 32k + m.
+/// Called by the 32 threads of one warp, \p lane its lane.
+TLC_DEVICE void sfWarpTranspose(uint32_t *words, int groups, int lane) {
+  for (int g = 0; g < groups; ++g) {
+    uint32_t *w = words + 128 * g;
+    uint32_t v[4];
+    for (int k = 0; k < 4; ++k)
+      v[k] = w[32 * k + lane];
+    __syncwarp();
+    for (int k = 0; k < 4; ++k)
+      w[4 * lane + k] = v[k];
+    __syncwarp();
+  }
+}
+
 /// `tcgen05.commit`: \p bar receives one arrival when the tcgen05
 /// operations the calling thread issued before are complete.
 TLC_DEVICE void tcgen05Commit(uint64_t *bar) {

@@ -181,8 +181,10 @@ def TilePlanTcgen05 : Pass<"tile-plan-tcgen05", "::mlir::ModuleOp"> {
       `tile.instr = "tcgen05"`, and its shared operands the swizzled
       panels of tile-plan-wgmma (`tile.swizzle`, `tile.align = 1024`):
       tcgen05's shared memory descriptors read the canonical layouts
-      wgmma's do. Such a gemm needs f16/bf16 (or e4m3/e5m2) operands with
-      an f32 accumulator of 128 rows (one CTA; 256 with `tile.use_2cta`),
+      wgmma's do. Such a gemm needs f16/bf16 (or e4m3/e5m2, or K-major
+      e2m1 fp4, whose panels give each element a byte slot: tcgen05's
+      padded form, the 16 codes of each 16-byte chunk in its first 8
+      bytes) operands with an f32 accumulator of 128 rows (one CTA; 256 with `tile.use_2cta`),
       B a whole static shared tile, A one too or a whole tensor memory
       tile (the TS form); otherwise the pass reports an error at the gemm
       and marks its function `tile.lowering_failed`.
