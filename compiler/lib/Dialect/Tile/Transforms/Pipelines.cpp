@@ -34,6 +34,7 @@ void tlc::tile::buildGpuLoweringPipeline(OpPassManager &pm) {
   pm.addPass(createTilePlanParallelLoops());
   pm.addPass(createTilePlanParallelVectors());
   pm.addPass(createTilePlanThreadRanges());
+  pm.addPass(createTilePlanPipelineWaits());
   pm.addPass(createTilePlanScratchAreas());
 }
 
@@ -102,6 +103,6 @@ void tlc::tile::registerTilePipelines() {
       "tile-insert-barriers, "
       "tile-legalize-bounds, tile-plan-copies, tile-plan-parallel-loops, "
       "tile-plan-parallel-vectors, tile-plan-thread-ranges, "
-      "tile-plan-scratch-areas)",
+      "tile-plan-pipeline-waits, tile-plan-scratch-areas)",
       [](OpPassManager &pm) { buildGpuLoweringPipeline(pm); });
 }
