@@ -12,7 +12,9 @@
 // own stage with cp.async.wait_group S - 2 and one barrier; that barrier
 // both publishes the stage and proves every thread is done with the stage
 // the previous iteration read, so the prefetch issued after it may refill
-// that stage. One barrier per iteration, none trailing.
+// that stage. One barrier per iteration, none trailing. The wait's count
+// and the async-proxy fence before the barrier (wgmma readers) are
+// --tile-plan-pipeline-waits' (tile.async_wait, tile.async_proxy_fence).
 // Which loops are multi-buffered, which copies are the producers and in
 // which order they are issued is decided by --tile-plan-pipelines; this
 // file prints that plan.
@@ -32,6 +34,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "EmitterImpl.h"
+
+#include "tlc/Dialect/Tile/Transforms/PipelineWaitPlan.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -65,6 +69,19 @@ LogicalResult Emitter::emitPipelined(PipelinedOp pipe) {
   // one mbarrier per stage at this byte offset.
   auto tmaBarriers = pipe->getAttrOfType<IntegerAttr>("tile.tma_barriers");
   bool tma = tmaBarriers != nullptr;
+  // How an iteration waits for its stage before its barrier (cp.async
+  // groups left in flight, the async-proxy fence): tile-plan-pipeline-
+  // waits' plan (checked here), or the same choice for IR that did not go
+  // through the pass. TMA stages are waited for on their mbarriers.
+  PipelineWait wait;
+  if (!tma && arePipelineWaitsPlanned(pipe)) {
+    FailureOr<PipelineWait> recorded = getPipelineWait(pipe, lang.hasAsyncCopy);
+    if (failed(recorded))
+      return failure();
+    wait = *recorded;
+  } else if (!tma) {
+    wait = choosePipelineWait(pipe, lang.hasAsyncCopy);
+  }
   beginOp(pipe, "T.Pipelined (num_stages = " + std::to_string(stages) +
                     (tma                 ? ": TMA into "
                      : lang.hasAsyncCopy ? ": cp.async into "
@@ -196,10 +213,10 @@ LogicalResult Emitter::emitPipelined(PipelinedOp pipe) {
   if (tma)
     line("tlc::cuda::mbarrierWait(&" + full + "[" + readStage + "], " + phase +
          ");  // stage of " + iv + " landed");
-  else if (lang.hasAsyncCopy)
-    line("tlc::cuda::cpAsyncWait<" + Twine(stages - 2) + ">();  // stage of " +
-         iv + " landed");
-  if (usesWgmma && !tma) // cp.async's writes, read by wgmma (async proxy)
+  else if (wait.asyncPending)
+    line("tlc::cuda::cpAsyncWait<" + Twine(*wait.asyncPending) +
+         ">();  // stage of " + iv + " landed");
+  if (wait.proxyFence) // cp.async's writes, read by wgmma (async proxy)
     line("tlc::cuda::fenceProxyAsyncShared();");
   // Without asynchronous copies the stage was written by plain stores.
   line(blockBarrier() + "  // " +

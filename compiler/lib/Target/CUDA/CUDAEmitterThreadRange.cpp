@@ -26,7 +26,8 @@
 
 #include "EmitterImpl.h"
 
-#include "mlir/IR/Matchers.h"
+#include "tlc/Dialect/Tile/Transforms/ThreadRangePlan.h"
+
 #include "llvm/Support/SaveAndRestore.h"
 
 using namespace mlir;
@@ -91,8 +92,8 @@ std::string Emitter::blockBarrier() {
     if (r == range)
       return "tlc::cuda::namedBarrierSync(" + std::to_string(id) + ", " +
              std::to_string(range.count()) + ");";
-  // planThreadRanges gave every range an id; a range it did not see is a
-  // printer bug, which a trap makes visible.
+  // The plan (tile-plan-thread-ranges) gave every range an id; a range it
+  // did not see is a printer bug, which a trap makes visible.
   return "__trap();  // no named barrier for threads " + rangeText(range);
 }
 
@@ -158,43 +159,16 @@ LogicalResult Emitter::checkFragmentRanges(Operation *op) {
 LogicalResult Emitter::planThreadRanges(KernelOp kernel) {
   fragmentRanges.clear();
   rangeBarrierIds.clear();
-  userBarrierIds.clear();
   ThreadRange whole{0, blockThreads, nullptr};
-  kernel.walk([&](Operation *op) {
-    if (auto in = dyn_cast<IntrinsicOp>(op)) {
-      StringRef c = in.getCallee();
-      IntegerAttr id;
-      if (c == "T.named_barrier_arrive" && !in.getArgs().empty() &&
-          matchPattern(in.getArgs()[0], m_Constant(&id)))
-        userBarrierIds.push_back(id.getInt());
-    }
-    if (auto sync = dyn_cast<SyncThreadsOp>(op))
-      if (sync.getBarrierId())
-        userBarrierIds.push_back(*sync.getBarrierId());
-  });
-  // A named barrier per range, from id 15 down (programs number theirs
-  // from 1 up).
-  int64_t next = 15;
-  WalkResult ids = kernel.walk([&](IfOp ifOp) {
-    for (Region *region : {&ifOp.getThenRegion(), &ifOp.getElseRegion()}) {
-      std::optional<ThreadRange> r = branchRange(ifOp, *region);
-      if (!r || *r == whole || llvm::any_of(rangeBarrierIds, [&](auto &entry) {
-            return entry.first == *r;
-          }))
-        continue;
-      while (next > 0 && llvm::is_contained(userBarrierIds, next))
-        --next;
-      if (next == 0) {
-        ifOp.emitError("more thread ranges than free named barriers (ids "
-                       "1..15) in this kernel");
-        return WalkResult::interrupt();
-      }
-      rangeBarrierIds.push_back({*r, next--});
-    }
-    return WalkResult::advance();
-  });
-  if (ids.wasInterrupted())
+  // tile-plan-thread-ranges' named barriers (checked here), or the same
+  // choice for IR that did not go through the pass.
+  FailureOr<SmallVector<RangeBarrier, 4>> barriers =
+      areRangesPlanned(kernel) ? getRangeBarriers(kernel, blockThreads)
+                               : chooseRangeBarriers(kernel, blockThreads);
+  if (failed(barriers))
     return failure();
+  for (const RangeBarrier &b : *barriers)
+    rangeBarrierIds.push_back({b.range, b.id});
 
   // Each fragment's range: that of the tile operations using it, in
   // program order (fills run anywhere: every thread fills its registers).

@@ -906,11 +906,9 @@ public:
   /// The range a fragment is laid out for and may be used in (the range
   /// of its tile operations; fills run anywhere).
   llvm::DenseMap<mlir::Value, tile::ThreadRange> fragmentRanges;
-  /// Named barrier ids of the ranges that synchronise on their own.
+  /// Named barrier ids of the ranges that synchronise on their own
+  /// (tile-plan-thread-ranges' tile.range_barriers).
   llvm::SmallVector<std::pair<tile::ThreadRange, int64_t>, 4> rangeBarrierIds;
-  /// Barrier ids the program names itself (T.sync_threads(barrier_id=),
-  /// T.named_barrier_arrive): not given to ranges.
-  llvm::SmallVector<int64_t, 4> userBarrierIds;
   /// The thread range that runs \p op (the whole block when \p op is not
   /// under a condition on the thread index); failure, with a diagnostic on
   /// \p op, when the condition is not a warp-aligned range.
@@ -934,8 +932,9 @@ public:
   /// Checks that the fragments \p op uses are laid out for the current
   /// range (diagnostic on \p op otherwise).
   mlir::LogicalResult checkFragmentRanges(mlir::Operation *op);
-  /// Plans the ranges of \p kernel: fragment home ranges, barrier ids,
-  /// the areas only one range may use. Before assignFragmentLayouts.
+  /// Plans the ranges of \p kernel: fragment home ranges; reads (and
+  /// checks) tile-plan-thread-ranges' barrier ids. Before
+  /// assignFragmentLayouts.
   mlir::LogicalResult planThreadRanges(tile::KernelOp kernel);
   // CUDAEmitterMbarrier.cpp
   /// Byte offsets in shared memory of the mbarrier buffers (T.alloc_barrier)

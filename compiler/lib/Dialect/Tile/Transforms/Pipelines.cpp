@@ -33,6 +33,8 @@ void tlc::tile::buildGpuLoweringPipeline(OpPassManager &pm) {
   pm.addPass(createTilePlanCopies());
   pm.addPass(createTilePlanParallelLoops());
   pm.addPass(createTilePlanParallelVectors());
+  pm.addPass(createTilePlanThreadRanges());
+  pm.addPass(createTilePlanPipelineWaits());
   pm.addPass(createTilePlanScratchAreas());
 }
 
@@ -100,6 +102,7 @@ void tlc::tile::registerTilePipelines() {
       "tile-gemm-pingpong, "
       "tile-insert-barriers, "
       "tile-legalize-bounds, tile-plan-copies, tile-plan-parallel-loops, "
-      "tile-plan-parallel-vectors, tile-plan-scratch-areas)",
+      "tile-plan-parallel-vectors, tile-plan-thread-ranges, "
+      "tile-plan-pipeline-waits, tile-plan-scratch-areas)",
       [](OpPassManager &pm) { buildGpuLoweringPipeline(pm); });
 }

@@ -39,7 +39,9 @@ class KernelOp;
 /// tile-split-masks, tile-reverse-blocks, tile-warp-specialize,
 /// tile-persistent-gemm, tile-gemm-pingpong, tile-insert-barriers,
 /// tile-legalize-bounds, tile-plan-copies, tile-plan-parallel-loops,
-/// tile-plan-parallel-vectors, tile-plan-scratch-areas. The CUDA printer reads what they decide.
+/// tile-plan-parallel-vectors, tile-plan-thread-ranges,
+/// tile-plan-pipeline-waits, tile-plan-scratch-areas. The CUDA printer
+/// reads what they decide.
 void buildGpuLoweringPipeline(mlir::OpPassManager &pm);
 
 /// Runs buildGpuLoweringPipeline on \p module once: a module already

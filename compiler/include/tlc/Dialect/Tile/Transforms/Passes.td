@@ -926,6 +926,110 @@ def TilePlanParallelVectors : Pass<"tile-plan-parallel-vectors", "::mlir::Module
   let dependentDialects = ["::tlc::tile::TileDialect"];
 }
 
+def TilePlanThreadRanges : Pass<"tile-plan-thread-ranges", "::mlir::ModuleOp"> {
+  let summary = "choose the named barrier of each thread range (CUDA, HIP)";
+  let description = [{
+    A branch of a `tile.if` whose condition on the thread index selects a
+    warp-aligned part of the block (`T.ws(g)`, `tx < c`, `tx >= c` and
+    their else branches) runs its tile operations on its own threads, and
+    the CUDA and HIP printers synchronise those threads with a named
+    barrier (`bar.sync id, count`) instead of the block's `__syncthreads`,
+    which the other threads do not reach. This pass chooses the ids
+    (`tlc/Dialect/Tile/Transforms/ThreadRangePlan.h`,
+    `chooseRangeBarriers`, which the printer also calls for IR that did
+    not go through this pass): one per distinct range, the first range met
+    (post-order over the `tile.if` ops, the branch before the else branch)
+    gets 15 and the next ones count down, skipping the ids the program
+    names itself (`T.sync_threads(barrier_id=)`, `T.named_barrier_arrive`),
+    which programs number from 1 up. A kernel with more ranges than free
+    ids is an error at the `tile.if` that runs out, and its function is
+    marked `tile.lowering_failed`.
+
+    Result: `tile.range_barriers = array<i64: THEN, ELSE>` on each
+    `tile.if` with a branch of its own range, the id of each branch's
+    range (0: that branch runs on the enclosing threads); the unit
+    `tile.ranges_planned` on the module. The printer rejects a plan it
+    cannot follow with an error on the `tile.if` (a range without an id, an
+    id for a branch that is no range, an id outside 1..15 or one the
+    program uses, two ids for one range, one id for two ranges). Kernels
+    with a dynamic or impossible thread count are left to the printer,
+    which reports them.
+
+    The target is the `target` option, else the module's
+    `tile.gpu_target` attribute (`cuda:...` or `hip:...`; anything else
+    plans nothing). Functions marked `tile.lowering_failed` are left
+    alone.
+
+    ```mlir
+    %0 = arith.cmpi slt, %tx, %c128 : index
+    tile.if %0 {
+      ...  // threads [0, 128): named barrier 15
+    } else {
+      ...  // threads [128, 384): named barrier 14
+    } {tile.range_barriers = array<i64: 15, 14>}
+    ```
+  }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"\"",
+           "The GPU target (`cuda:sm_80`, `hip:gfx942`, ...). Empty: the "
+           "module's `tile.gpu_target` attribute.">
+  ];
+  let dependentDialects = ["::tlc::tile::TileDialect"];
+}
+
+def TilePlanPipelineWaits : Pass<"tile-plan-pipeline-waits", "::mlir::ModuleOp"> {
+  let summary = "choose how a multi-buffered loop's iterations wait for their stage (CUDA, HIP)";
+  let description = [{
+    A `T.Pipelined` loop that `tile-plan-pipelines` multi-buffered
+    (`tile.stages = S`) and whose producers are not TMA copies
+    (`tile.tma_barriers`) nor a warp-specialised ring is printed with its
+    producers issued S - 1 iterations ahead, one group of asynchronous
+    copies per iteration, and one block barrier per iteration that both
+    publishes the iteration's stage and proves every thread done with the
+    stage the prefetch after it refills. This pass chooses how the
+    iteration waits for its stage before that barrier
+    (`tlc/Dialect/Tile/Transforms/PipelineWaitPlan.h`,
+    `choosePipelineWait`, which the printer also calls for IR that did not
+    go through this pass):
+
+    * on `cuda:*` the producers are cp.async copies: S - 1 groups are
+      committed before the loop and one more by each iteration, the oldest
+      pending one being the iteration's own, so the wait
+      (`cp.async.wait_group N`) may leave N = S - 2 groups in flight;
+      on `hip:*` the producers are plain loads and there is no count;
+    * when a wgmma or tcgen05 gemm of the kernel (`tile.instr`) reads
+      shared memory, which it does through the async proxy, a proxy fence
+      precedes the barrier (the stages were written by the generic proxy).
+
+    Results: `tile.async_wait = N : i64` and the unit
+    `tile.async_proxy_fence` on each such `tile.pipelined`; the unit
+    `tile.pipeline_waits_planned` on the module. The printer rejects a plan
+    it cannot follow with an error on the loop: a cp.async loop without
+    `tile.async_wait`, one on a loop without cp.async producers, a count
+    outside 0..S-2 (a larger one reads a stage before its copies land; a
+    smaller one only waits longer), no fence where a wgmma or tcgen05 gemm
+    reads.
+
+    The target is the `target` option, else the module's
+    `tile.gpu_target` attribute (`cuda:...` or `hip:...`; anything else
+    plans nothing). Functions marked `tile.lowering_failed` are left
+    alone.
+
+    ```mlir
+    tile.pipelined %k = %c0 to %n step %c1 stages 3 attributes {
+        tile.async_wait = 1 : i64, tile.stages = 3 : i64} {
+      ...
+    }
+    ```
+  }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"\"",
+           "The GPU target (`cuda:sm_80`, `hip:gfx942`, ...). Empty: the "
+           "module's `tile.gpu_target` attribute.">
+  ];
+  let dependentDialects = ["::tlc::tile::TileDialect"];
+}
+
 def TilePlanScratchAreas : Pass<"tile-plan-scratch-areas", "::mlir::ModuleOp"> {
   let summary = "place the reduction scratch and fragment exchange areas";
   let description = [{
