@@ -654,6 +654,12 @@ public:
   Value makeLayoutObject(const PArgs &p);
   /// init / valid / next_tile / coord of a T.PersistentTileScheduler.
   Value callSchedulerMethod(NativeId id, CallArgs &args, Node at);
+  /// An attribute of a layout value: the Fragment methods
+  /// (FragmentMethods.cpp).
+  Value layoutAttr(Value obj, llvm::StringRef attr, Node at);
+  /// repeat / replicate / condense_rep_var / get_thread_size /
+  /// bind_thread_range of a T.Fragment value (FragmentMethods.cpp).
+  Value callFragmentMethod(NativeId id, CallArgs &args, Node at);
   /// Primitives built as one tile.intrinsic (Intrinsics.cpp); nullopt if
   /// \p p is not one.
   std::optional<Value> callIntrinsicPrimitive(const PArgs &p);

@@ -895,8 +895,7 @@ Value Interpreter::callMetaPrimitive(const PArgs &p) {
   case BuiltinId::Fragment:
     return makeLayoutObject(p);
   case BuiltinId::MakeSwizzledLayout:
-  case BuiltinId::MakeLinearLayout:
-  case BuiltinId::MakeGemmFragment8x8: {
+  case BuiltinId::MakeLinearLayout: {
     auto *o = heap.make<LayoutObj>();
     o->description = p.info.getShortName();
     return heap.obj(ObjKind::Layout, o);

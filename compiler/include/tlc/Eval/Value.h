@@ -608,6 +608,11 @@ struct LayoutObj : Obj {
   /// shape`, or the extents of a symbolic shape it was found at); empty
   /// when injective or unknown.
   std::string notInjective;
+  /// For a fragment made by `bind_thread_range(begin, extent)`: the block
+  /// threads [begin, begin + extent) its thread numbers count from (`attr`
+  /// numbers them from 0 within the range, as TileLang's fragments do).
+  /// Empty otherwise.
+  std::optional<std::pair<int64_t, int64_t>> threadRange;
 };
 
 /// A member of a registry namespace, e.g. T.GemmWarpPolicy.FullRow.
