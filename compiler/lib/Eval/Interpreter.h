@@ -654,6 +654,11 @@ public:
   Value makeLayoutObject(const PArgs &p);
   /// init / valid / next_tile / coord of a T.PersistentTileScheduler.
   Value callSchedulerMethod(NativeId id, CallArgs &args, Node at);
+  /// The keyword hints the language module \p callee was read from does
+  /// not declare (TypeError) and T.gemm's k_pack values (ValueError)
+  /// (DialectKeywords.cpp); nullopt when the call may go on.
+  std::optional<Value> checkDialectKeywords(Value callee, CallArgs &args,
+                                            Node at);
   /// An attribute of a layout value: the Fragment methods
   /// (FragmentMethods.cpp).
   Value layoutAttr(Value obj, llvm::StringRef attr, Node at);

@@ -125,8 +125,15 @@ bool Interpreter::isTileLangModule(llvm::StringRef name) {
 Value Interpreter::importModule(llvm::StringRef qualified) {
   auto *m = heap.make<ModuleObj>();
   m->name = heap.copyString(qualified);
-  if (isDialectLanguage(qualified))
+  if (isDialectLanguage(qualified)) {
     m->name = "tilelang.language";
+    LanguageDialect d = qualified == "tilelang.cuda.language"
+                            ? LanguageDialect::Cuda
+                        : qualified == "tilelang.rocm.language"
+                            ? LanguageDialect::Rocm
+                            : LanguageDialect::Common;
+    m->dialect = uint8_t(d);
+  }
   m->opaque = !(isModelledPythonModule(qualified) ||
                 qualified == "tilelang" || qualified.starts_with("tilelang."));
   return Value::object(ValueKind::Module, m);
@@ -230,7 +237,7 @@ Value Interpreter::moduleAttr(ModuleObj *m, llvm::StringRef attr, Node at) {
       e->info = info;
       return heap.obj(ObjKind::EnumMember, e);
     }
-    return Value::primitive(info);
+    return Value::primitive(info, m->dialect);
   }
   if (isT) {
     if (looksLikeDType(attr))
