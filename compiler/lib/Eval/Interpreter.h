@@ -695,6 +695,10 @@ public:
   llvm::SmallVector<Value, 4> unflatten(Value linear,
                                         llvm::ArrayRef<Value> dims, Node at);
   Value castTo(Value v, lang::DType dtype, Node at);
+  /// T.cast(v, dtype, round="rs", rbits=rbits): one `T.cast_rs`
+  /// intrinsic (StochasticCast.cpp).
+  Value castStochastic(Value v, lang::DType dtype, Value rbits,
+                       const PArgs &p);
   /// `AutoTuner.from_kernel(kernel=f, configs=c)`: a jit of \p f tuned
   /// over \p c, as `@autotune(configs=c)` over `@tilelang.jit` makes it
   /// (Instances.cpp); opaque when the kernel is not a function.

@@ -1050,10 +1050,14 @@ Value Interpreter::callMetaPrimitive(const PArgs &p) {
         return fail(p.node("rbits"),
                     "rbits is only valid with round='rs' (stochastic "
                     "rounding)");
-      if (rs)
-        warning(p.node("round"),
-                "T.cast(round='rs'): tlc does not implement stochastic "
-                "rounding; this cast rounds to nearest");
+      if (rs) {
+        std::optional<lang::DType> t = toDType(dt, p.node("dtype"));
+        if (!t)
+          return dt.isAbrupt() ? dt
+                               : fail(p.node("dtype"),
+                                      "unknown dtype " + toString(dt, true));
+        return castStochastic(v, *t, rbits, p);
+      }
     }
     // T.reinterpret accepts the old (dtype, value) order too.
     if (p.info.id == BuiltinId::Reinterpret && toDType(v) && !toDType(dt))
