@@ -589,11 +589,6 @@ static Value makeScheduler(Interpreter &in, const PArgs &p) {
 std::optional<Value> Interpreter::callObjectPrimitive(const PArgs &p) {
   Node at = p.call;
   switch (p.info.id) {
-  case BuiltinId::MakeWgmmaSwizzledLayout:
-  case BuiltinId::MakeTcgen05mmaSwizzledLayout:
-  case BuiltinId::MakeFullBankSwizzledLayout:
-  case BuiltinId::MakeHalfBankSwizzledLayout:
-  case BuiltinId::MakeQuarterBankSwizzledLayout:
   case BuiltinId::MakeGemmFragment8x8:
   case BuiltinId::MakeGemmFragment8x8Transposed: {
     // The 8x8 tile of an mma.sync operand as ldmatrix delivers it: each of
@@ -614,6 +609,11 @@ std::optional<Value> Interpreter::callObjectPrimitive(const PArgs &p) {
       o->whyOpaque = llvm::toString(f.takeError());
     return heap.obj(ObjKind::Layout, o);
   }
+  case BuiltinId::MakeWgmmaSwizzledLayout:
+  case BuiltinId::MakeTcgen05mmaSwizzledLayout:
+  case BuiltinId::MakeFullBankSwizzledLayout:
+  case BuiltinId::MakeHalfBankSwizzledLayout:
+  case BuiltinId::MakeQuarterBankSwizzledLayout:
   case BuiltinId::MakeVoltaSwizzledLayout:
   case BuiltinId::MakeFullyReplicatedLayoutFragment: {
     auto *o = heap.make<LayoutObj>();
