@@ -54,6 +54,33 @@ static std::string bufferMarkdown(const BufferFact &b,
   return md;
 }
 
+/// The Fragment method `receiver.name` names, when the receiver is a
+/// fragment as far as the text shows: the names only fragments have
+/// (bind_thread_range, condense_rep_var, get_thread_size) on anything;
+/// repeat and replicate (tensor methods too) on a call of a fragment
+/// constructor or of another Fragment method.
+static const lang::BuiltinInfo *fragmentMethod(const TileLangNames &names,
+                                               Node attr) {
+  std::string name = attr.identifier().str();
+  const lang::BuiltinInfo *info =
+      lang::lookupBuiltin("tilelang.layout.Fragment." + name);
+  if (!info)
+    return nullptr;
+  if (name != "repeat" && name != "replicate")
+    return info;
+  Node receiver = attr.child(Field::value);
+  if (receiver.kind() != NodeKind::Call)
+    return nullptr;
+  Node callee = receiver.child(Field::func);
+  if (const lang::BuiltinInfo *made =
+          lang::lookupBuiltin(names.qualify(callee)))
+    return made->returns == "Fragment" ? info : nullptr;
+  if (callee.kind() == NodeKind::Attribute &&
+      fragmentMethod(names, callee))
+    return info;
+  return nullptr;
+}
+
 std::optional<HoverInfo> tlc::lsp::computeHover(
     const Document &doc, uint32_t offset, const AnalysisFacts *facts,
     const std::function<unsigned(const std::string &)> &pick) {
@@ -77,6 +104,10 @@ std::optional<HoverInfo> tlc::lsp::computeHover(
                            "`",
                        doc.toRange(node.range())};
   }
+  if (node.kind() == NodeKind::Attribute)
+    if (const lang::BuiltinInfo *info = fragmentMethod(names, node))
+      return HoverInfo{builtinMarkdown(*info),
+                       doc.toRange(node.getIdentifier().range)};
   if (!facts)
     return std::nullopt;
   // Inside a slice of a buffer (`acc[0:8, 8:16]`, its name included): what

@@ -257,6 +257,8 @@ Value Interpreter::call(Value callee, CallArgs &args, Node at) {
   case ValueKind::NativeFn:
     return callNative(NativeId(callee.getNativeId()), args, at);
   case ValueKind::Primitive:
+    if (std::optional<Value> refused = checkDialectKeywords(callee, args, at))
+      return *refused;
     return callPrimitive(*callee.getPrimitive(), args, at);
   case ValueKind::Opaque:
   case ValueKind::Module: {

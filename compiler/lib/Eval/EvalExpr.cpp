@@ -612,6 +612,8 @@ Value Interpreter::getAttr(Value obj, llvm::StringRef attr, Node at) {
                      "'Namespace' object has no attribute '" + attr + "'", at);
       return heap.opaque("attribute");
     }
+    case ObjKind::Layout:
+      return layoutAttr(obj, attr, at);
     case ObjKind::EnumMember:
       if (attr == "value" || attr == "name")
         return heap.str(obj.as<EnumMemberObj>()->info->getShortName());

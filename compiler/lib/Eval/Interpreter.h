@@ -654,6 +654,17 @@ public:
   Value makeLayoutObject(const PArgs &p);
   /// init / valid / next_tile / coord of a T.PersistentTileScheduler.
   Value callSchedulerMethod(NativeId id, CallArgs &args, Node at);
+  /// The keyword hints the language module \p callee was read from does
+  /// not declare (TypeError) and T.gemm's k_pack values (ValueError)
+  /// (DialectKeywords.cpp); nullopt when the call may go on.
+  std::optional<Value> checkDialectKeywords(Value callee, CallArgs &args,
+                                            Node at);
+  /// An attribute of a layout value: the Fragment methods
+  /// (FragmentMethods.cpp).
+  Value layoutAttr(Value obj, llvm::StringRef attr, Node at);
+  /// repeat / replicate / condense_rep_var / get_thread_size /
+  /// bind_thread_range of a T.Fragment value (FragmentMethods.cpp).
+  Value callFragmentMethod(NativeId id, CallArgs &args, Node at);
   /// Primitives built as one tile.intrinsic (Intrinsics.cpp); nullopt if
   /// \p p is not one.
   std::optional<Value> callIntrinsicPrimitive(const PArgs &p);
@@ -684,6 +695,10 @@ public:
   llvm::SmallVector<Value, 4> unflatten(Value linear,
                                         llvm::ArrayRef<Value> dims, Node at);
   Value castTo(Value v, lang::DType dtype, Node at);
+  /// T.cast(v, dtype, round="rs", rbits=rbits): one `T.cast_rs`
+  /// intrinsic (StochasticCast.cpp).
+  Value castStochastic(Value v, lang::DType dtype, Value rbits,
+                       const PArgs &p);
   /// `AutoTuner.from_kernel(kernel=f, configs=c)`: a jit of \p f tuned
   /// over \p c, as `@autotune(configs=c)` over `@tilelang.jit` makes it
   /// (Instances.cpp); opaque when the kernel is not a function.

@@ -1683,6 +1683,13 @@ std::optional<Value> Interpreter::callKernelPrimitive(const PArgs &p) {
           kv.second.as<LayoutObj>()->description ==
               "make_cutlass_metadata_layout")
         annotation->setAttr(kMetadataOrderAttr, ir->b.getUnitAttr());
+      // Fragment.bind_thread_range: the threads the fragment is numbered
+      // in (the GPU targets check its users run there).
+      if (kv.second.isObj(ObjKind::Layout))
+        if (auto range = kv.second.as<LayoutObj>()->threadRange)
+          annotation->setAttr(
+              "thread_range",
+              ir->b.getDenseI64ArrayAttr({range->first, range->second}));
     }
     return Value::none();
   }

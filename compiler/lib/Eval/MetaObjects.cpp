@@ -589,13 +589,32 @@ static Value makeScheduler(Interpreter &in, const PArgs &p) {
 std::optional<Value> Interpreter::callObjectPrimitive(const PArgs &p) {
   Node at = p.call;
   switch (p.info.id) {
+  case BuiltinId::MakeGemmFragment8x8:
+  case BuiltinId::MakeGemmFragment8x8Transposed: {
+    // The 8x8 tile of an mma.sync operand as ldmatrix delivers it: each of
+    // 32 threads holds two neighbours of one row (of one column when
+    // transposed).
+    bool transposed = p.info.id == BuiltinId::MakeGemmFragment8x8Transposed;
+    layout::IndexExpr i = layout::IndexExpr::var(0, "i");
+    layout::IndexExpr j = layout::IndexExpr::var(1, "j");
+    layout::IndexExpr along = transposed ? i : j, across = transposed ? j : i;
+    llvm::Expected<layout::Fragment> f = layout::Fragment::get(
+        {8, 8}, {layout::floorMod(along, 2)},
+        layout::floorDiv(along, 2) + across * 4);
+    auto *o = heap.make<LayoutObj>();
+    o->description = p.info.getShortName();
+    if (f)
+      o->attr = tile::encodeFragment(&mlirContext, *f);
+    else
+      o->whyOpaque = llvm::toString(f.takeError());
+    return heap.obj(ObjKind::Layout, o);
+  }
   case BuiltinId::MakeWgmmaSwizzledLayout:
   case BuiltinId::MakeTcgen05mmaSwizzledLayout:
   case BuiltinId::MakeFullBankSwizzledLayout:
   case BuiltinId::MakeHalfBankSwizzledLayout:
   case BuiltinId::MakeQuarterBankSwizzledLayout:
   case BuiltinId::MakeVoltaSwizzledLayout:
-  case BuiltinId::MakeGemmFragment8x8Transposed:
   case BuiltinId::MakeFullyReplicatedLayoutFragment: {
     auto *o = heap.make<LayoutObj>();
     o->description = p.info.getShortName();

@@ -104,6 +104,12 @@ Value Interpreter::callNative(NativeId id, CallArgs &args, Node at) {
   case NativeId::SchedNextTile:
   case NativeId::SchedCoord:
     return callSchedulerMethod(id, args, at);
+  case NativeId::FragRepeat:
+  case NativeId::FragReplicate:
+  case NativeId::FragCondenseRepVar:
+  case NativeId::FragGetThreadSize:
+  case NativeId::FragBindThreadRange:
+    return callFragmentMethod(id, args, at);
   case NativeId::Len: {
     if (n != 1)
       return raise("TypeError", "len() takes exactly one argument", at);

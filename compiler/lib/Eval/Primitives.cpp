@@ -125,8 +125,15 @@ bool Interpreter::isTileLangModule(llvm::StringRef name) {
 Value Interpreter::importModule(llvm::StringRef qualified) {
   auto *m = heap.make<ModuleObj>();
   m->name = heap.copyString(qualified);
-  if (isDialectLanguage(qualified))
+  if (isDialectLanguage(qualified)) {
     m->name = "tilelang.language";
+    LanguageDialect d = qualified == "tilelang.cuda.language"
+                            ? LanguageDialect::Cuda
+                        : qualified == "tilelang.rocm.language"
+                            ? LanguageDialect::Rocm
+                            : LanguageDialect::Common;
+    m->dialect = uint8_t(d);
+  }
   m->opaque = !(isModelledPythonModule(qualified) ||
                 qualified == "tilelang" || qualified.starts_with("tilelang."));
   return Value::object(ValueKind::Module, m);
@@ -230,7 +237,7 @@ Value Interpreter::moduleAttr(ModuleObj *m, llvm::StringRef attr, Node at) {
       e->info = info;
       return heap.obj(ObjKind::EnumMember, e);
     }
-    return Value::primitive(info);
+    return Value::primitive(info, m->dialect);
   }
   if (isT) {
     if (looksLikeDType(attr))
@@ -895,8 +902,7 @@ Value Interpreter::callMetaPrimitive(const PArgs &p) {
   case BuiltinId::Fragment:
     return makeLayoutObject(p);
   case BuiltinId::MakeSwizzledLayout:
-  case BuiltinId::MakeLinearLayout:
-  case BuiltinId::MakeGemmFragment8x8: {
+  case BuiltinId::MakeLinearLayout: {
     auto *o = heap.make<LayoutObj>();
     o->description = p.info.getShortName();
     return heap.obj(ObjKind::Layout, o);
@@ -1044,10 +1050,14 @@ Value Interpreter::callMetaPrimitive(const PArgs &p) {
         return fail(p.node("rbits"),
                     "rbits is only valid with round='rs' (stochastic "
                     "rounding)");
-      if (rs)
-        warning(p.node("round"),
-                "T.cast(round='rs'): tlc does not implement stochastic "
-                "rounding; this cast rounds to nearest");
+      if (rs) {
+        std::optional<lang::DType> t = toDType(dt, p.node("dtype"));
+        if (!t)
+          return dt.isAbrupt() ? dt
+                               : fail(p.node("dtype"),
+                                      "unknown dtype " + toString(dt, true));
+        return castStochastic(v, *t, rbits, p);
+      }
     }
     // T.reinterpret accepts the old (dtype, value) order too.
     if (p.info.id == BuiltinId::Reinterpret && toDType(v) && !toDType(dt))

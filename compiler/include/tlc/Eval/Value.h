@@ -160,9 +160,12 @@ public:
     v.payload.sym = e.getNode();
     return v;
   }
-  static Value primitive(const lang::BuiltinInfo *info) {
+  /// A TileLang builtin, read from the language module \p dialect
+  /// (LanguageDialect: which backend's `language` module it came from).
+  static Value primitive(const lang::BuiltinInfo *info, uint8_t dialect = 0) {
     Value v = make(ValueKind::Primitive);
     v.payload.prim = info;
+    v.aux = dialect;
     return v;
   }
   static Value native(uint32_t id) {
@@ -215,6 +218,8 @@ public:
   }
   SymExpr getSym() const { return SymExpr(payload.sym); }
   const lang::BuiltinInfo *getPrimitive() const { return payload.prim; }
+  /// For a Primitive: the LanguageDialect of the module it was read from.
+  uint8_t getDialect() const { return aux; }
   uint32_t getNativeId() const { return uint32_t(payload.i); }
   Obj *getObj() const { return payload.obj; }
   template <typename T> T *as() const { return static_cast<T *>(payload.obj); }
@@ -235,6 +240,8 @@ private:
     return v;
   }
   ValueKind kind;
+  /// Primitive values: their LanguageDialect (0 otherwise).
+  uint8_t aux = 0;
   union {
     bool b;
     int64_t i;
@@ -366,6 +373,23 @@ struct ModuleObj : Obj {
   Env *globals = nullptr;
   /// For such a module that is a package: its directory (empty otherwise).
   llvm::StringRef dir;
+  /// For a backend's language module (`tilelang.cpu.language`, ...),
+  /// modelled as tilelang.language: which one (LanguageDialect).
+  uint8_t dialect = 0;
+};
+
+/// The language module a TileLang builtin was read from: each backend's
+/// module declares its own keyword hints (DialectKeywords.cpp).
+enum class LanguageDialect : uint8_t {
+  /// `tilelang.language` (T), the CUDA dialect by default.
+  Default = 0,
+  /// `tilelang.cuda.language`.
+  Cuda,
+  /// `tilelang.language.common` and the CPU, Metal and WebGPU modules:
+  /// the target-neutral surface.
+  Common,
+  /// `tilelang.rocm.language`: the neutral surface plus T.gemm's k_pack.
+  Rocm,
 };
 
 /// An unknown object; remembers a short description for messages and,
@@ -608,6 +632,11 @@ struct LayoutObj : Obj {
   /// shape`, or the extents of a symbolic shape it was found at); empty
   /// when injective or unknown.
   std::string notInjective;
+  /// For a fragment made by `bind_thread_range(begin, extent)`: the block
+  /// threads [begin, begin + extent) its thread numbers count from (`attr`
+  /// numbers them from 0 within the range, as TileLang's fragments do).
+  /// Empty otherwise.
+  std::optional<std::pair<int64_t, int64_t>> threadRange;
 };
 
 /// A member of a registry namespace, e.g. T.GemmWarpPolicy.FullRow.

@@ -194,6 +194,23 @@ LogicalResult Emitter::emitIntrinsic(IntrinsicOp op) {
                 "may differ between threads)");
   };
 
+  if (callee == "T.cast_rs") {
+    // T.cast(..., round="rs"): sm_100a's cvt.rs, the value in the lowest
+    // of its four lanes (which takes rbits' low 16 bits), the others 0.
+    if (lang.isHip() || options.minComputeCapability < 100)
+      return fail("stochastic rounding (cvt.rs.satfinite) needs sm_100a; "
+                  "the " +
+                  Twine(lang.name) + " target has no such conversion");
+    const char *format =
+        isa<Float8E4M3FNType>(op.getResult(0).getType()) ? "e4m3x4" : "e5m2x4";
+    std::string packed = fresh("rs");
+    line("uint32_t " + packed + ";");
+    line("asm(\"cvt.rs.satfinite." + std::string(format) +
+         ".f32 %0, {%1, %1, %1, %2}, %3;\" : \"=r\"(" + packed +
+         ") : \"f\"(0.0f), \"f\"((float)(" + arg("value") +
+         ")), \"r\"((uint32_t)(" + arg("rbits") + ")));");
+    return result("(uint8_t)(" + packed + " & 0xFFu)");
+  }
   if (isPolicyAnnotation(callee)) {
     // __launch_bounds__ carries T.annotate_min_blocks_per_sm (emitKernel).
     line("// " + callee.str() +

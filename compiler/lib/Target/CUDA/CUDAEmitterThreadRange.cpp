@@ -207,7 +207,35 @@ LogicalResult Emitter::planThreadRanges(KernelOp kernel) {
     fragmentRanges[alloc.getResult()] =
         it != homes.end() ? it->second.first : whole;
   });
-  return success();
+  // A fragment bound to a thread range (Fragment.bind_thread_range) counts
+  // its threads from the range's first: the tile operations using it must
+  // run on exactly that range.
+  WalkResult bound = kernel.walk([&](AnnotateLayoutOp op) {
+    auto want = op->getAttrOfType<DenseI64ArrayAttr>("thread_range");
+    auto it = fragmentRanges.find(op.getBuffer());
+    if (!want || want.size() != 2 || it == fragmentRanges.end())
+      return WalkResult::advance();
+    ThreadRange bind{want[0], want[1], nullptr};
+    if (bind.hi > blockThreads) {
+      op.emitError() << "the fragment layout is bound to threads "
+                     << rangeText(bind) << ", beyond the kernel's "
+                     << blockThreads << " threads";
+      return WalkResult::interrupt();
+    }
+    if (it->second == bind)
+      return WalkResult::advance();
+    InFlightDiagnostic d =
+        op.emitError() << "the fragment layout is bound to threads "
+                       << rangeText(bind)
+                       << " (bind_thread_range), but the tile operations "
+                          "using it run on threads "
+                       << rangeText(it->second);
+    auto home = homes.find(op.getBuffer());
+    if (home != homes.end())
+      d.attachNote(home->second.second->getLoc()) << "an operation using it";
+    return WalkResult::interrupt();
+  });
+  return failure(bound.wasInterrupted());
 }
 
 LogicalResult Emitter::checkAreaRanges(KernelOp kernel) {

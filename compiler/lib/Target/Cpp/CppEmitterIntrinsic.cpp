@@ -144,6 +144,23 @@ LogicalResult Emitter::emitIntrinsic(tile::IntrinsicOp op) {
     return std::vector<std::string>(std::max<int64_t>(t.getRank(), 1), "0");
   };
 
+  if (callee == "T.cast_rs") {
+    // T.cast(..., round="rs"): tlc::cpu's reference of the stochastic
+    // rounding rule (floatToFloat8BitsStochastic).
+    if (op->getNumResults() != 1)
+      return fail("needs a result");
+    Type t = op.getResult(0).getType();
+    auto rt = valueType(t, op);
+    if (failed(rt))
+      return failure();
+    std::string fn = isa<Float8E4M3FNType>(t)
+                         ? "tlc::cpu::floatToE4M3BitsStochastic"
+                         : "tlc::cpu::floatToE5M2BitsStochastic";
+    line("const " + *rt + " " + define(op.getResult(0), "rs") + " = " + *rt +
+         "::fromBits(" + fn + "(" + expr(intrinsicArg(op, "value")) +
+         ", uint32_t(" + expr(intrinsicArg(op, "rbits")) + ")));");
+    return success();
+  }
   if (callee == "T.tvm_storage_sync" && !threaded && isLoopBarrier(op)) {
     // Raw TIR's __syncthreads (threaded kernels: CppEmitterThreads.cpp).
     // In a T.Parallel only straight in its body, where emitParallel runs

@@ -254,6 +254,46 @@ inline float e8m0BitsToFloat(uint8_t b) {
   return float(std::ldexp(1.0, int(b) - 127));
 }
 
+/// Stochastic rounding of \p x to an OCP float8 format (T.cast(...,
+/// round="rs", rbits=...)): \p encode / \p decode are the format's
+/// round-to-nearest encoder and exact decoder, \p maxBits its largest
+/// finite magnitude. |x| lies between two values lo <= |x| < hi of the
+/// format; the gap's fraction (|x| - lo) / (hi - lo), truncated to 16 bits,
+/// plus the low 16 bits of \p rbits rounds up when it carries out of 16
+/// bits. Saturates to the largest finite value (satfinite); NaN stays NaN.
+inline uint8_t floatToFloat8BitsStochastic(float x, uint32_t rbits,
+                                           uint8_t (*encode)(float),
+                                           float (*decode)(uint8_t),
+                                           uint8_t maxBits) {
+  if (x != x)
+    return encode(x);
+  uint8_t sign = std::signbit(x) ? 0x80u : 0u;
+  float a = std::fabs(x);
+  if (a >= decode(maxBits))
+    return uint8_t(sign | maxBits);
+  // The nearest code, and its neighbour on the other side of |x| (codes of
+  // non-negative values grow with the value).
+  uint8_t near = uint8_t(encode(a) & 0x7Fu);
+  float v = decode(near);
+  if (v == a)
+    return uint8_t(sign | near);
+  uint8_t lo = v < a ? near : uint8_t(near - 1);
+  double low = decode(lo), high = decode(uint8_t(lo + 1));
+  uint32_t frac = uint32_t((double(a) - low) / (high - low) * 65536.0);
+  bool up = frac + (rbits & 0xFFFFu) >= 0x10000u;
+  return uint8_t(sign | (up ? lo + 1 : lo));
+}
+/// float8_e4m3fn bits of \p x, rounded stochastically with \p rbits.
+inline uint8_t floatToE4M3BitsStochastic(float x, uint32_t rbits) {
+  return floatToFloat8BitsStochastic(x, rbits, floatToE4M3Bits,
+                                     e4m3BitsToFloat, 0x7Eu);
+}
+/// float8_e5m2 bits of \p x, rounded stochastically with \p rbits.
+inline uint8_t floatToE5M2BitsStochastic(float x, uint32_t rbits) {
+  return floatToFloat8BitsStochastic(x, rbits, floatToE5M2Bits,
+                                     e5m2BitsToFloat, 0x7Bu);
+}
+
 /// Storage type of a small float format: holds the bits, converts to float
 /// exactly and from float with the format's rounding. Arithmetic happens in
 /// float and is rounded back at every result, which matches the GPU's
