@@ -929,11 +929,51 @@ static Value tileAtomicAdd(Interpreter &in, const PArgs &p, int width = 1) {
         mlir::ValueRange(), in.regionValue(s, p.node("value")), *order);
     return Value::none();
   }
-  if (!d->isElement)
-    return in.fail(p.node("dst"), "T.atomic_add of a scalar needs an element "
-                                  "destination such as C[i, j]");
+  if (!d->isElement && (width > 1 || p.flag("return_prev", false)))
+    return in.fail(p.node("dst"),
+                   width > 1 ? "T.atomic_addx" + llvm::Twine(width) +
+                                   " of a scalar needs an element "
+                                   "destination such as C[i, j]"
+                             : llvm::Twine("T.atomic_add with return_prev "
+                                           "needs an element destination "
+                                           "such as C[i, j]"));
   if (!in.usable(d->buffer))
     return Value::poison();
+  if (!d->isElement) {
+    // T.atomic_add(region, value): the scalar is added to every element of
+    // the region, the elements spread over the block's threads as a
+    // T.Parallel spreads them (TileLang's tile form with a value source).
+    if (in.checkNotInParallel("T.atomic_add of a region", p.call))
+      return Value::poison();
+    mlir::Type want = in.ir->valueType(d->buffer->dtype);
+    Scalar s = in.toScalar(val, p.node("value"), want);
+    if (!s)
+      return Value::poison();
+    mlir::Value v = in.ir->convert(s.value, want, l);
+    llvm::SmallVector<mlir::Value, 4> starts;
+    for (Value st : d->starts) {
+      mlir::Value iv = in.toIndex(st, p.node("dst"));
+      if (!iv)
+        return Value::poison();
+      starts.push_back(iv);
+    }
+    llvm::SmallVector<mlir::OpFoldResult, 4> ext;
+    for (SymExpr e : d->extents) {
+      if (std::optional<int64_t> c = e.getConstant())
+        ext.push_back(B.getIndexAttr(*c));
+      else
+        ext.push_back(in.ir->materialize(e, l));
+    }
+    mlir::OpBuilder::InsertionGuard guard(B);
+    auto par = tile::ParallelOp::create(B, l, ext);
+    B.setInsertionPointToEnd(&par.getBody().front());
+    llvm::SmallVector<mlir::Value, 4> idx;
+    for (auto [start, iv] : llvm::zip(starts, par.getInductionVars()))
+      idx.push_back(mlir::arith::AddIOp::create(B, l, start, iv));
+    tile::AtomicAddOp::create(B, l, mlir::Type(), d->buffer->value, idx, v,
+                              *order);
+    return Value::none();
+  }
   llvm::SmallVector<mlir::Value, 4> idx;
   for (Value s : d->starts) {
     mlir::Value iv = in.toIndex(s, p.node("dst"));
@@ -1182,6 +1222,17 @@ static bool checkTileIRHints(Interpreter &in, const PArgs &p) {
                  "CUDA Tile IR takes " + h.name + " " + h.range + ", not " +
                      llvm::Twine(v->getInt()) +
                      " (tlc's targets ignore this hint)");
+  }
+  // TileLang's OpenMP thread count for the C target (`num_threads(n)` on
+  // the parallel grid loop): a positive integer; tlc's CPU target ignores
+  // it.
+  if (std::optional<Value> n = p.get("cpu_num_threads");
+      n && !n->isNone() && !n->is(ValueKind::Sym) &&
+      (!n->isIntLike() || n->isBool() || n->getInt() < 1)) {
+    in.errorAs("ValueError", p.node("cpu_num_threads").range(),
+               "T.Kernel's cpu_num_threads must be a positive integer, not " +
+                   in.toString(*n, true));
+    return false;
   }
   std::optional<Value> t = p.get("tileir_hints");
   if (!t || t->isNone())
@@ -1555,6 +1606,8 @@ std::optional<Value> Interpreter::callKernelPrimitive(const PArgs &p) {
     return tileArgReduce(*this, p, /*isMax=*/false);
   case BuiltinId::Cumsum:
     return tileCumsum(*this, p);
+  case BuiltinId::Transpose:
+    return tileTranspose(*this, p);
   case BuiltinId::AtomicAdd:
     return tileAtomicAdd(*this, p);
   case BuiltinId::AtomicAddx2:

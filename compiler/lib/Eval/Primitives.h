@@ -82,6 +82,9 @@ Value threadAllreduce(Interpreter &in, const PArgs &p);
 /// `T.reduce_argmax` (\p isMax) / `T.reduce_argmin(buffer, out, dim)`:
 /// checked, then expanded into two tile reductions (ArgReduce.cpp).
 Value tileArgReduce(Interpreter &in, const PArgs &p, bool isMax);
+/// `T.transpose(src, dst)`: checked, then a T.Parallel copy with the last
+/// two axes swapped (Transpose.cpp).
+Value tileTranspose(Interpreter &in, const PArgs &p);
 
 } // namespace tlc::eval
 
