@@ -669,6 +669,66 @@ Value eval::tileGemm(Interpreter &in, const PArgs &p, Value denseA) {
   return r.isAbrupt() ? r : Value::none();
 }
 
+/// T.fill / T.clear of a slice whose extent is known only when the kernel
+/// runs (`x[a:b]`, a and b read from memory): no tile op addresses such a
+/// region, so its elements are written by a T.Parallel over the run-time
+/// extents (TileLang lowers the fill to such a loop).
+static Value fillRuntimeExtents(Interpreter &in, const PArgs &p, RegionObj *r,
+                                bool clear) {
+  const char *what = clear ? "T.clear" : "T.fill";
+  if (!in.usable(r->buffer))
+    return Value::poison();
+  auto &B = in.ir->b;
+  mlir::Location l = in.ir->loc(p.call);
+  mlir::Type want = in.ir->valueType(r->buffer->dtype);
+  mlir::Value v;
+  if (clear) {
+    v = mlir::arith::ConstantOp::create(
+        B, l, mlir::cast<mlir::TypedAttr>(B.getZeroAttr(want)));
+  } else {
+    Scalar s = in.toScalar(p.getOr("value", Value::poison()),
+                           p.node("value"), want);
+    if (!s)
+      return Value::poison();
+    v = in.ir->convert(s.value, want, l, s.dtype.isUnsignedInteger());
+  }
+  const llvm::SmallVector<mlir::Value, 4> &sizes = regionRuntimeExtents(r);
+  llvm::SmallVector<mlir::Value, 4> starts;
+  llvm::SmallVector<mlir::OpFoldResult, 4> ext;
+  for (auto [d, e] : llvm::enumerate(r->extents)) {
+    mlir::Value start = in.toIndex(r->starts[d], p.node("buffer"));
+    if (!start)
+      return Value::poison();
+    starts.push_back(start);
+    if (!e) {
+      if (d >= sizes.size() || !sizes[d])
+        return in.fail(p.node("buffer"),
+                       llvm::Twine(what) + ": the extent of dimension " +
+                           llvm::Twine(d) + " of '" + r->buffer->name +
+                           "' is not known when the kernel runs");
+      ext.push_back(sizes[d]);
+    } else if (std::optional<int64_t> c = e.getConstant()) {
+      ext.push_back(B.getIndexAttr(*c));
+    } else {
+      ext.push_back(in.ir->materialize(e, l));
+    }
+  }
+  mlir::OpBuilder::InsertionGuard guard(B);
+  auto par = tile::ParallelOp::create(B, l, ext);
+  B.setInsertionPointToEnd(&par.getBody().front());
+  llvm::SmallVector<mlir::Value, 4> idx;
+  for (auto [d, iv] : llvm::enumerate(par.getInductionVars())) {
+    mlir::Value step = r->getStep(d) == 1
+                           ? iv
+                           : mlir::arith::MulIOp::create(
+                                 B, l, iv, in.ir->constIndex(r->getStep(d), l))
+                                 .getResult();
+    idx.push_back(mlir::arith::AddIOp::create(B, l, starts[d], step));
+  }
+  tile::StoreOp::create(B, l, v, r->buffer->value, idx);
+  return Value::none();
+}
+
 static Value tileFill(Interpreter &in, const PArgs &p, bool clear) {
   Value bufV = p.getOr("buffer", Value::poison());
   if (bufV.isAbrupt())
@@ -693,6 +753,8 @@ static Value tileFill(Interpreter &in, const PArgs &p, bool clear) {
     copy->isElement = false;
     r = copy;
   }
+  if (llvm::any_of(r->extents, [](SymExpr e) { return !e; }))
+    return fillRuntimeExtents(in, p, r, clear);
   mlir::Value target = in.regionValue(r, p.node("buffer"));
   if (!target)
     return Value::poison();

@@ -218,6 +218,8 @@ Value Interpreter::moduleAttr(ModuleObj *m, llvm::StringRef attr, Node at) {
   // tilelang.*
   if (std::optional<Value> modelled = intrinsicsAttr(m->name, attr, at))
     return *modelled;
+  if (std::optional<Value> modelled = quantizeAttr(m->name, attr, at))
+    return *modelled;
   if (isTileLangModule(qualified) && m->name != "tilelang.language")
     return importModule(qualified);
   bool isT = m->name == "tilelang.language";

@@ -814,16 +814,19 @@ LogicalResult Emitter::emitIntrinsic(IntrinsicOp op) {
     }
     return result(call);
   }
-  if (callee == "T.tma_gather4" && !lang.isHip()) {
-    // cp.async.bulk.tensor.2d...tile::gather4 (PTX ISA 8.6) is an sm_100a
-    // instruction: Hopper's TMA has no gather mode.
-    op.emitError() << "T.tma_gather4 is cp.async.bulk.tensor.2d with "
-                      ".tile::gather4, which needs sm_100a (Blackwell); "
-                      "building for sm_"
+  if ((callee == "T.tma_gather4" || callee == "T.tma_scatter4") &&
+      !lang.isHip()) {
+    // cp.async.bulk.tensor.2d...tile::gather4 / tile::scatter4 (PTX ISA
+    // 8.6) are sm_100a instructions: Hopper's TMA has no gather or scatter
+    // mode.
+    bool gather = callee == "T.tma_gather4";
+    op.emitError() << callee << " is cp.async.bulk.tensor.2d with .tile::"
+                   << (gather ? "gather4" : "scatter4")
+                   << ", which needs sm_100a (Blackwell); building for sm_"
                    << options.minComputeCapability
                    << (options.minComputeCapability == 90 ? "a" : "")
-                   << ", which has no TMA gather (the CUDA target does not "
-                      "build for sm_100a yet)";
+                   << ", which has no TMA " << (gather ? "gather" : "scatter")
+                   << " (the CUDA target does not build for sm_100a yet)";
     return failure();
   }
   if (callee == "tlc.unknown_value") {
