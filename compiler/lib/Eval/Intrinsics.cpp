@@ -515,6 +515,9 @@ std::optional<Value> Interpreter::callIntrinsicPrimitive(const PArgs &p) {
     return threadAllreduce(*this, p);
   if (p.info.id == BuiltinId::QMultiplyShiftPerAxis && tracing())
     return qMultiplyShiftPerAxis(*this, p);
+  if (p.info.id == BuiltinId::AtomicMax || p.info.id == BuiltinId::AtomicMin)
+    if (std::optional<Value> r = tileAtomicMinMax(*this, p))
+      return r;
   if ((p.info.id == BuiltinId::RngInit || p.info.id == BuiltinId::RngRand ||
        p.info.id == BuiltinId::RngRandFloat) &&
       tracing())
