@@ -692,7 +692,9 @@ static Value fillRuntimeExtents(Interpreter &in, const PArgs &p, RegionObj *r,
       return Value::poison();
     v = in.ir->convert(s.value, want, l, s.dtype.isUnsignedInteger());
   }
-  const llvm::SmallVector<mlir::Value, 4> &sizes = regionRuntimeExtents(r);
+  // A copy: the table behind regionRuntimeExtents may grow (and move)
+  // while the starts below are evaluated.
+  llvm::SmallVector<mlir::Value, 4> sizes = regionRuntimeExtents(r);
   llvm::SmallVector<mlir::Value, 4> starts;
   llvm::SmallVector<mlir::OpFoldResult, 4> ext;
   for (auto [d, e] : llvm::enumerate(r->extents)) {
