@@ -287,7 +287,19 @@ Value Interpreter::call(Value callee, CallArgs &args, Node at) {
         auto *p = heap.make<NamespaceObj>();
         p->name = "pytest.mark.parametrize";
         p->set("argnames", args.pos[0]);
-        p->set("argvalues", args.pos[1]);
+        // pytest iterates the cases once, when it collects the test: a
+        // dict gives its keys, a range its numbers, a generator its items.
+        Value cases = args.pos[1];
+        if (!cases.isSequence() && !cases.is(ValueKind::Opaque) &&
+            !cases.is(ValueKind::Poison)) {
+          llvm::SmallVector<Value, 8> items;
+          if (!iterate(cases, items, args.posNodes.size() > 1
+                                         ? args.posNodes[1]
+                                         : at))
+            return Value::exception();
+          cases = heap.list(items);
+        }
+        p->set("argvalues", cases);
         return heap.obj(ObjKind::Namespace, p);
       }
       // A result of TileLang's quantize library keeps where it came from,

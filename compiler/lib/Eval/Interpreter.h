@@ -517,6 +517,13 @@ public:
                                       llvm::StringRef attr, Node at);
   /// The model's module once run (IntrinsicEmitters.cpp).
   ModuleObj *intrinsicsModel = nullptr;
+  /// The scalar TIR helpers of `tilelang.quantize` tlc models in Python
+  /// (QuantizeHelpers.cpp): the value of \p attr (`_tir_...`) of module
+  /// \p module, the model run on first use; std::nullopt for other names.
+  std::optional<Value> quantizeAttr(llvm::StringRef module,
+                                    llvm::StringRef attr, Node at);
+  /// The quantize model's module once run (QuantizeHelpers.cpp).
+  ModuleObj *quantizeModel = nullptr;
   /// The dotted package relative imports of the code at \p at start from
   /// ("" for the analysed file and modules next to it).
   std::string packageOf(Node at) const;

@@ -194,7 +194,6 @@ static std::optional<IntrinsicRule> getIntrinsicRule(BuiltinId id) {
   case BuiltinId::CopyCluster:
   case BuiltinId::TmaGather4:
   case BuiltinId::TmaScatter4:
-  case BuiltinId::Transpose:
   case BuiltinId::Tcgen05GemmBlockscaled:
   case BuiltinId::BlockscaledGemm:
   case BuiltinId::MmaGemmBlockscaled:
@@ -278,6 +277,8 @@ static std::optional<IntrinsicRule> getIntrinsicRule(BuiltinId id) {
   case BuiltinId::Min2:
   case BuiltinId::Fma2:
   case BuiltinId::Abs2:
+  case BuiltinId::Fma:
+  case BuiltinId::Fmul:
     return sameAs("x");
   // Calls.
   case BuiltinId::CallIntrin:
@@ -514,6 +515,9 @@ std::optional<Value> Interpreter::callIntrinsicPrimitive(const PArgs &p) {
     return threadAllreduce(*this, p);
   if (p.info.id == BuiltinId::QMultiplyShiftPerAxis && tracing())
     return qMultiplyShiftPerAxis(*this, p);
+  if (p.info.id == BuiltinId::AtomicMax || p.info.id == BuiltinId::AtomicMin)
+    if (std::optional<Value> r = tileAtomicMinMax(*this, p))
+      return r;
   if ((p.info.id == BuiltinId::RngInit || p.info.id == BuiltinId::RngRand ||
        p.info.id == BuiltinId::RngRandFloat) &&
       tracing())
@@ -663,6 +667,31 @@ std::optional<Value> Interpreter::callIntrinsicPrimitive(const PArgs &p) {
   }
   if (a.failed)
     return Value::poison();
+  if (p.info.id == BuiltinId::Fma || p.info.id == BuiltinId::Fmul) {
+    // TileLang's checks: floats (TypeError) of one dtype (ValueError); a
+    // Python number takes the others' dtype (the emitters convert it).
+    std::optional<DType> common;
+    for (llvm::StringRef name : {"x", "y", "z"}) {
+      auto it = a.dtypes.find(name);
+      if (it == a.dtypes.end() || p.getOr(name, Value::none()).isNumber())
+        continue;
+      if (!it->second.isFloat())
+        return raise("TypeError",
+                     p.info.name + " only supports floating-point inputs, "
+                                   "got " +
+                         it->second.getName(),
+                     p.node(name));
+      if (common && *common != it->second)
+        return raise("ValueError",
+                     p.info.name + " requires operands of the same dtype, "
+                                   "got " +
+                         common->getName() + " and " + it->second.getName(),
+                     p.node(name));
+      common = it->second;
+    }
+    if (common)
+      a.dtypes["x"] = *common;
+  }
 
   std::optional<DType> result;
   switch (rule->kind) {

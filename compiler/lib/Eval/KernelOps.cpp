@@ -669,6 +669,68 @@ Value eval::tileGemm(Interpreter &in, const PArgs &p, Value denseA) {
   return r.isAbrupt() ? r : Value::none();
 }
 
+/// T.fill / T.clear of a slice whose extent is known only when the kernel
+/// runs (`x[a:b]`, a and b read from memory): no tile op addresses such a
+/// region, so its elements are written by a T.Parallel over the run-time
+/// extents (TileLang lowers the fill to such a loop).
+static Value fillRuntimeExtents(Interpreter &in, const PArgs &p, RegionObj *r,
+                                bool clear) {
+  const char *what = clear ? "T.clear" : "T.fill";
+  if (!in.usable(r->buffer))
+    return Value::poison();
+  auto &B = in.ir->b;
+  mlir::Location l = in.ir->loc(p.call);
+  mlir::Type want = in.ir->valueType(r->buffer->dtype);
+  mlir::Value v;
+  if (clear) {
+    v = mlir::arith::ConstantOp::create(
+        B, l, mlir::cast<mlir::TypedAttr>(B.getZeroAttr(want)));
+  } else {
+    Scalar s = in.toScalar(p.getOr("value", Value::poison()),
+                           p.node("value"), want);
+    if (!s)
+      return Value::poison();
+    v = in.ir->convert(s.value, want, l, s.dtype.isUnsignedInteger());
+  }
+  // A copy: the table behind regionRuntimeExtents may grow (and move)
+  // while the starts below are evaluated.
+  llvm::SmallVector<mlir::Value, 4> sizes = regionRuntimeExtents(r);
+  llvm::SmallVector<mlir::Value, 4> starts;
+  llvm::SmallVector<mlir::OpFoldResult, 4> ext;
+  for (auto [d, e] : llvm::enumerate(r->extents)) {
+    mlir::Value start = in.toIndex(r->starts[d], p.node("buffer"));
+    if (!start)
+      return Value::poison();
+    starts.push_back(start);
+    if (!e) {
+      if (d >= sizes.size() || !sizes[d])
+        return in.fail(p.node("buffer"),
+                       llvm::Twine(what) + ": the extent of dimension " +
+                           llvm::Twine(d) + " of '" + r->buffer->name +
+                           "' is not known when the kernel runs");
+      ext.push_back(sizes[d]);
+    } else if (std::optional<int64_t> c = e.getConstant()) {
+      ext.push_back(B.getIndexAttr(*c));
+    } else {
+      ext.push_back(in.ir->materialize(e, l));
+    }
+  }
+  mlir::OpBuilder::InsertionGuard guard(B);
+  auto par = tile::ParallelOp::create(B, l, ext);
+  B.setInsertionPointToEnd(&par.getBody().front());
+  llvm::SmallVector<mlir::Value, 4> idx;
+  for (auto [d, iv] : llvm::enumerate(par.getInductionVars())) {
+    mlir::Value step = r->getStep(d) == 1
+                           ? iv
+                           : mlir::arith::MulIOp::create(
+                                 B, l, iv, in.ir->constIndex(r->getStep(d), l))
+                                 .getResult();
+    idx.push_back(mlir::arith::AddIOp::create(B, l, starts[d], step));
+  }
+  tile::StoreOp::create(B, l, v, r->buffer->value, idx);
+  return Value::none();
+}
+
 static Value tileFill(Interpreter &in, const PArgs &p, bool clear) {
   Value bufV = p.getOr("buffer", Value::poison());
   if (bufV.isAbrupt())
@@ -693,6 +755,8 @@ static Value tileFill(Interpreter &in, const PArgs &p, bool clear) {
     copy->isElement = false;
     r = copy;
   }
+  if (llvm::any_of(r->extents, [](SymExpr e) { return !e; }))
+    return fillRuntimeExtents(in, p, r, clear);
   mlir::Value target = in.regionValue(r, p.node("buffer"));
   if (!target)
     return Value::poison();
@@ -929,11 +993,51 @@ static Value tileAtomicAdd(Interpreter &in, const PArgs &p, int width = 1) {
         mlir::ValueRange(), in.regionValue(s, p.node("value")), *order);
     return Value::none();
   }
-  if (!d->isElement)
-    return in.fail(p.node("dst"), "T.atomic_add of a scalar needs an element "
-                                  "destination such as C[i, j]");
+  if (!d->isElement && (width > 1 || p.flag("return_prev", false)))
+    return in.fail(p.node("dst"),
+                   width > 1 ? "T.atomic_addx" + llvm::Twine(width) +
+                                   " of a scalar needs an element "
+                                   "destination such as C[i, j]"
+                             : llvm::Twine("T.atomic_add with return_prev "
+                                           "needs an element destination "
+                                           "such as C[i, j]"));
   if (!in.usable(d->buffer))
     return Value::poison();
+  if (!d->isElement) {
+    // T.atomic_add(region, value): the scalar is added to every element of
+    // the region, the elements spread over the block's threads as a
+    // T.Parallel spreads them (TileLang's tile form with a value source).
+    if (in.checkNotInParallel("T.atomic_add of a region", p.call))
+      return Value::poison();
+    mlir::Type want = in.ir->valueType(d->buffer->dtype);
+    Scalar s = in.toScalar(val, p.node("value"), want);
+    if (!s)
+      return Value::poison();
+    mlir::Value v = in.ir->convert(s.value, want, l);
+    llvm::SmallVector<mlir::Value, 4> starts;
+    for (Value st : d->starts) {
+      mlir::Value iv = in.toIndex(st, p.node("dst"));
+      if (!iv)
+        return Value::poison();
+      starts.push_back(iv);
+    }
+    llvm::SmallVector<mlir::OpFoldResult, 4> ext;
+    for (SymExpr e : d->extents) {
+      if (std::optional<int64_t> c = e.getConstant())
+        ext.push_back(B.getIndexAttr(*c));
+      else
+        ext.push_back(in.ir->materialize(e, l));
+    }
+    mlir::OpBuilder::InsertionGuard guard(B);
+    auto par = tile::ParallelOp::create(B, l, ext);
+    B.setInsertionPointToEnd(&par.getBody().front());
+    llvm::SmallVector<mlir::Value, 4> idx;
+    for (auto [start, iv] : llvm::zip(starts, par.getInductionVars()))
+      idx.push_back(mlir::arith::AddIOp::create(B, l, start, iv));
+    tile::AtomicAddOp::create(B, l, mlir::Type(), d->buffer->value, idx, v,
+                              *order);
+    return Value::none();
+  }
   llvm::SmallVector<mlir::Value, 4> idx;
   for (Value s : d->starts) {
     mlir::Value iv = in.toIndex(s, p.node("dst"));
@@ -1182,6 +1286,17 @@ static bool checkTileIRHints(Interpreter &in, const PArgs &p) {
                  "CUDA Tile IR takes " + h.name + " " + h.range + ", not " +
                      llvm::Twine(v->getInt()) +
                      " (tlc's targets ignore this hint)");
+  }
+  // TileLang's OpenMP thread count for the C target (`num_threads(n)` on
+  // the parallel grid loop): a positive integer; tlc's CPU target ignores
+  // it.
+  if (std::optional<Value> n = p.get("cpu_num_threads");
+      n && !n->isNone() && !n->is(ValueKind::Sym) &&
+      (!n->isIntLike() || n->isBool() || n->getInt() < 1)) {
+    in.errorAs("ValueError", p.node("cpu_num_threads").range(),
+               "T.Kernel's cpu_num_threads must be a positive integer, not " +
+                   in.toString(*n, true));
+    return false;
   }
   std::optional<Value> t = p.get("tileir_hints");
   if (!t || t->isNone())
@@ -1555,6 +1670,8 @@ std::optional<Value> Interpreter::callKernelPrimitive(const PArgs &p) {
     return tileArgReduce(*this, p, /*isMax=*/false);
   case BuiltinId::Cumsum:
     return tileCumsum(*this, p);
+  case BuiltinId::Transpose:
+    return tileTranspose(*this, p);
   case BuiltinId::AtomicAdd:
     return tileAtomicAdd(*this, p);
   case BuiltinId::AtomicAddx2:

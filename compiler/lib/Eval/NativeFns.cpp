@@ -882,6 +882,71 @@ Value Interpreter::callNative(NativeId id, CallArgs &args, Node at) {
       ns->set(kv.first, kv.second);
     return heap.obj(ObjKind::Namespace, ns);
   }
+  case NativeId::OpAdd:
+  case NativeId::OpSub:
+  case NativeId::OpMul:
+  case NativeId::OpTrueDiv:
+  case NativeId::OpFloorDiv:
+  case NativeId::OpMod:
+  case NativeId::OpPow:
+  case NativeId::OpLShift:
+  case NativeId::OpRShift:
+  case NativeId::OpAnd:
+  case NativeId::OpOr:
+  case NativeId::OpXor:
+  case NativeId::OpMatMul: {
+    using syntax::BinaryOp;
+    if (n != 2 || !args.kw.empty())
+      return raise("TypeError", "expected 2 positional arguments", at);
+    static const std::pair<NativeId, BinaryOp> table[] = {
+        {NativeId::OpAdd, BinaryOp::Add},
+        {NativeId::OpSub, BinaryOp::Sub},
+        {NativeId::OpMul, BinaryOp::Mult},
+        {NativeId::OpTrueDiv, BinaryOp::Div},
+        {NativeId::OpFloorDiv, BinaryOp::FloorDiv},
+        {NativeId::OpMod, BinaryOp::Mod},
+        {NativeId::OpPow, BinaryOp::Pow},
+        {NativeId::OpLShift, BinaryOp::LShift},
+        {NativeId::OpRShift, BinaryOp::RShift},
+        {NativeId::OpAnd, BinaryOp::BitAnd},
+        {NativeId::OpOr, BinaryOp::BitOr},
+        {NativeId::OpXor, BinaryOp::BitXor},
+        {NativeId::OpMatMul, BinaryOp::MatMult}};
+    for (const auto &[key, op] : table)
+      if (key == id)
+        return binary(op, a0, args.pos[1], at);
+    return heap.opaque("operator");
+  }
+  case NativeId::OpEq:
+  case NativeId::OpNe:
+  case NativeId::OpLt:
+  case NativeId::OpLe:
+  case NativeId::OpGt:
+  case NativeId::OpGe: {
+    using syntax::CmpOp;
+    if (n != 2 || !args.kw.empty())
+      return raise("TypeError", "expected 2 positional arguments", at);
+    CmpOp op = id == NativeId::OpEq   ? CmpOp::Eq
+               : id == NativeId::OpNe ? CmpOp::NotEq
+               : id == NativeId::OpLt ? CmpOp::Lt
+               : id == NativeId::OpLe ? CmpOp::LtE
+               : id == NativeId::OpGt ? CmpOp::Gt
+                                      : CmpOp::GtE;
+    return compare(op, a0, args.pos[1], at);
+  }
+  case NativeId::OpNeg:
+  case NativeId::OpPos:
+  case NativeId::OpInvert:
+  case NativeId::OpNot: {
+    using syntax::UnaryOp;
+    if (n != 1 || !args.kw.empty())
+      return raise("TypeError", "expected 1 positional argument", at);
+    UnaryOp op = id == NativeId::OpNeg      ? UnaryOp::USub
+                 : id == NativeId::OpPos    ? UnaryOp::UAdd
+                 : id == NativeId::OpInvert ? UnaryOp::Invert
+                                            : UnaryOp::Not;
+    return unary(op, a0, at);
+  }
   case NativeId::NextPowerOf2:
   case NativeId::CDiv:
   default:

@@ -377,9 +377,21 @@ Value Interpreter::callMethod(BoundMethodObj *m, CallArgs &args, Node at) {
     return heap.str(result);
   }
   case NativeId::StrStrip:
-    if (!self.isStr())
+  case NativeId::StrLStrip:
+  case NativeId::StrRStrip: {
+    // str.strip([chars]): whitespace, or any of the characters given.
+    Value chars = args.positional(0, Value::none());
+    if (!self.isStr() || args.pos.size() > 1 ||
+        (!chars.isNone() && !chars.isStr()))
       return noMethod();
-    return heap.str(getStr(self).trim());
+    llvm::StringRef set = chars.isStr() ? getStr(chars) : " \t\n\v\f\r";
+    llvm::StringRef s = getStr(self);
+    if (id != NativeId::StrRStrip)
+      s = s.ltrim(set);
+    if (id != NativeId::StrLStrip)
+      s = s.rtrim(set);
+    return heap.str(s);
+  }
   case NativeId::StrRemovePrefix:
   case NativeId::StrRemoveSuffix: {
     if (!self.isStr() || args.pos.size() != 1 || !args.pos[0].isStr())

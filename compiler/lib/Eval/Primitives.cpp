@@ -225,6 +225,8 @@ Value Interpreter::moduleAttr(ModuleObj *m, llvm::StringRef attr, Node at) {
   // tilelang.*
   if (std::optional<Value> modelled = intrinsicsAttr(m->name, attr, at))
     return *modelled;
+  if (std::optional<Value> modelled = quantizeAttr(m->name, attr, at))
+    return *modelled;
   if (isTileLangModule(qualified) && m->name != "tilelang.language")
     return importModule(qualified);
   bool isT = m->name == "tilelang.language";
@@ -1003,6 +1005,35 @@ Value Interpreter::callMetaPrimitive(const PArgs &p) {
                   p.getOr("b", Value::poison()), at);
   case BuiltinId::BitwiseNot:
     return unary(syntax::UnaryOp::Invert, p.getOr("a", Value::poison()), at);
+  case BuiltinId::Not:
+    return unary(syntax::UnaryOp::Not, p.getOr("a", Value::poison()), at);
+  case BuiltinId::Clz:
+  case BuiltinId::Popcount: {
+    // Bit counts of an integer in its own width, as int32 (TileLang's
+    // tl.clz / popcount).
+    Value x = p.getOr("x", Value::poison());
+    if (x.isAbrupt())
+      return x;
+    if (!tracing())
+      return fail(at, p.info.name + " on IR values needs a kernel");
+    Scalar s = toScalar(x, p.node("x"));
+    if (!s)
+      return Value::poison();
+    if (!mlir::isa<mlir::IntegerType>(s.value.getType()) ||
+        s.value.getType().isInteger(1))
+      return raise("TypeError",
+                   p.info.name + " expects an integer, got " +
+                       s.dtype.getName(),
+                   p.node("x"));
+    mlir::Location l = ir->loc(at);
+    mlir::Value r =
+        p.info.id == BuiltinId::Clz
+            ? mlir::math::CountLeadingZerosOp::create(ir->b, l, s.value)
+                  .getResult()
+            : mlir::math::CtPopOp::create(ir->b, l, s.value).getResult();
+    lang::DType i32(lang::ScalarType::Int32);
+    return wrapScalar({ir->convert(r, ir->b.getI32Type(), l), i32, SymExpr()});
+  }
   case BuiltinId::Max:
   case BuiltinId::Min:
     return minMax(p.getOr("a", Value::poison()), p.getOr("b", Value::poison()),

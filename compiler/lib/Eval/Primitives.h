@@ -82,6 +82,13 @@ Value threadAllreduce(Interpreter &in, const PArgs &p);
 /// `T.reduce_argmax` (\p isMax) / `T.reduce_argmin(buffer, out, dim)`:
 /// checked, then expanded into two tile reductions (ArgReduce.cpp).
 Value tileArgReduce(Interpreter &in, const PArgs &p, bool isMax);
+/// `T.transpose(src, dst)`: checked, then a T.Parallel copy with the last
+/// two axes swapped (Transpose.cpp).
+Value tileTranspose(Interpreter &in, const PArgs &p);
+/// `T.atomic_max` / `T.atomic_min` with a tile as the value: element by
+/// element over a T.Parallel (AtomicMinMax.cpp); nullopt for the scalar
+/// forms.
+std::optional<Value> tileAtomicMinMax(Interpreter &in, const PArgs &p);
 
 } // namespace tlc::eval
 

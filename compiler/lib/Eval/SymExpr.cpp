@@ -105,8 +105,13 @@ static void printNode(const SymNode *n, llvm::raw_ostream &os, int minPrec) {
     for (const SymTerm &t : n->terms) {
       if (first) {
         if (t.coef < 0) {
+          // `-(i // 2) * 2`: a unary minus binds tighter than `//` and
+          // `%`, so a term that is not atomic is parenthesised (`-i // 2`
+          // would be (-i) // 2, another value).
           os << '-';
-          printTerm(-t.coef, t.term, os);
+          printNode(t.term, os, PrecAtom);
+          if (t.coef != -1)
+            os << " * " << -t.coef;
         } else {
           printTerm(t.coef, t.term, os);
         }

@@ -81,6 +81,57 @@ int64_t tlc::layout::warpSizeOf(GemmArch arch) {
 // Warp partition
 //===----------------------------------------------------------------------===//
 
+/// The covering partition \p policy picks for an \p m x \p n accumulator
+/// over \p numWarps warps, each owning a multiple of \p mPerWarp rows and
+/// \p nPerWarp columns, the warp rows a multiple of \p rowStep (TileLang's
+/// search since its issue 2537: a partition whose warps do not tile the
+/// accumulator exactly would leave rows or columns unwritten):
+///  * FullRow: the most warp rows, FullCol: the most warp columns;
+///  * Square: the partition whose per-warp tile ratio is nearest the
+///    accumulator's, the fewest warp rows on a tie (in single precision, as
+///    TileLang computes it).
+static std::optional<WarpPartition>
+coveringPartition(WarpPolicy policy, int64_t m, int64_t n, int64_t numWarps,
+                  int64_t mPerWarp, int64_t nPerWarp, int64_t rowStep) {
+  auto valid = [&](int64_t wm) {
+    if (wm <= 0 || wm % rowStep != 0 || numWarps % wm != 0)
+      return false;
+    int64_t wn = numWarps / wm;
+    return m % (wm * mPerWarp) == 0 && n % (wn * nPerWarp) == 0;
+  };
+  std::optional<WarpPartition> found;
+  switch (policy) {
+  case WarpPolicy::FullRow:
+    for (int64_t wm = numWarps; wm >= 1 && !found; --wm)
+      if (valid(wm))
+        found = WarpPartition{wm, numWarps / wm};
+    break;
+  case WarpPolicy::FullCol:
+    for (int64_t wn = numWarps; wn >= 1 && !found; --wn)
+      if (numWarps % wn == 0 && valid(numWarps / wn))
+        found = WarpPartition{numWarps / wn, wn};
+    break;
+  case WarpPolicy::Square: {
+    float ideal = n > 0 ? static_cast<float>(m) / n : 1.0f;
+    float best = std::numeric_limits<float>::max();
+    for (int64_t wm = 1; wm <= numWarps; ++wm) {
+      if (!valid(wm))
+        continue;
+      int64_t wn = numWarps / wm;
+      float mPer = static_cast<float>(m) / (wm * mPerWarp);
+      float nPer = static_cast<float>(n) / (wn * nPerWarp);
+      float balance = std::abs(mPer / nPer - ideal);
+      if (balance < best) {
+        best = balance;
+        found = WarpPartition{wm, wn};
+      }
+    }
+    break;
+  }
+  }
+  return found;
+}
+
 static llvm::Expected<WarpPartition>
 partitionMMA(WarpPolicy policy, int64_t m, int64_t n, int64_t numWarps) {
   const int64_t mPerWarp = 16, nPerWarp = 8;
@@ -90,47 +141,14 @@ partitionMMA(WarpPolicy policy, int64_t m, int64_t n, int64_t numWarps) {
   if (n % nPerWarp != 0)
     return makeError("gemm N = " + llvm::Twine(n) +
                      " must be a multiple of 8");
-  WarpPartition p;
-  switch (policy) {
-  case WarpPolicy::FullRow:
-    p.warpRows = numWarps;
-    if (m % (p.warpRows * mPerWarp) != 0) {
-      p.warpRows = m / mPerWarp;
-      p.warpCols = std::max<int64_t>(1, numWarps / p.warpRows);
-    }
-    break;
-  case WarpPolicy::FullCol:
-    p.warpCols = numWarps;
-    if (n % (p.warpCols * nPerWarp) != 0) {
-      p.warpCols = n / nPerWarp;
-      p.warpRows = std::max<int64_t>(1, numWarps / p.warpCols);
-    }
-    break;
-  case WarpPolicy::Square: {
-    // Single precision, as TileLang computes the balance.
-    float ideal = n > 0 ? static_cast<float>(m) / n : 1.0f;
-    float best = std::numeric_limits<float>::max();
-    for (int64_t wm = 1; wm <= m / mPerWarp && wm <= numWarps; ++wm) {
-      int64_t wn = numWarps / wm;
-      float mPer = static_cast<float>(m) / (wm * mPerWarp);
-      float nPer = static_cast<float>(n) / (wn * nPerWarp);
-      if (mPer < 1 || nPer < 1 || wm * wn != numWarps)
-        continue;
-      float balance = std::abs(mPer / nPer - ideal);
-      if (balance < best) {
-        best = balance;
-        p = {wm, wn};
-      }
-    }
-    break;
-  }
-  }
-  if (p.warpRows * p.warpCols != numWarps)
-    return makeError("no " + stringifyWarpPolicy(policy) +
-                     " warp partition of " + llvm::Twine(numWarps) +
-                     " warps for a " + llvm::Twine(m) + "x" + llvm::Twine(n) +
-                     " accumulator");
-  return p;
+  if (std::optional<WarpPartition> p = coveringPartition(
+          policy, m, n, numWarps, mPerWarp, nPerWarp, /*rowStep=*/1))
+    return *p;
+  return makeError("no " + stringifyWarpPolicy(policy) +
+                   " warp partition of " + llvm::Twine(numWarps) +
+                   " warps for a " + llvm::Twine(m) + "x" + llvm::Twine(n) +
+                   " accumulator: each warp must own a multiple of 16 rows "
+                   "and 8 columns");
 }
 
 static llvm::Expected<WarpPartition>
@@ -142,55 +160,14 @@ partitionWGMMA(WarpPolicy policy, int64_t m, int64_t n, int64_t numWarps) {
   if (m % mPerWarp != 0 || n % nPerWarp != 0)
     return makeError("wgmma needs M % 16 == 0 and N % 8 == 0, got " +
                      llvm::Twine(m) + "x" + llvm::Twine(n));
-  WarpPartition p{group, numWarps / group};
-  switch (policy) {
-  case WarpPolicy::FullRow:
-    for (int64_t cand = numWarps; cand >= group; cand -= group) {
-      if (m % (cand * mPerWarp) == 0) {
-        p = {cand, numWarps / cand};
-        break;
-      }
-    }
-    break;
-  case WarpPolicy::FullCol: {
-    int64_t candN = p.warpCols;
-    if (n % (candN * nPerWarp) != 0) {
-      int64_t maxN = n / nPerWarp;
-      for (int64_t wn = std::min(candN, maxN); wn >= 1; --wn) {
-        if (numWarps % wn == 0 && (numWarps / wn) % group == 0) {
-          p = {numWarps / wn, wn};
-          break;
-        }
-      }
-    }
-    break;
-  }
-  case WarpPolicy::Square: {
-    float ideal = n > 0 ? static_cast<float>(m) / n : 1.0f;
-    float best = std::numeric_limits<float>::max();
-    for (int64_t wm = group; wm <= numWarps && wm <= m / mPerWarp;
-         wm += group) {
-      if (numWarps % wm)
-        continue;
-      int64_t wn = numWarps / wm;
-      if (wn > n / nPerWarp)
-        continue;
-      float mPer = static_cast<float>(m) / (wm * mPerWarp);
-      float nPer = static_cast<float>(n) / (wn * nPerWarp);
-      float score = std::abs(mPer / nPer - ideal);
-      if (score < best) {
-        best = score;
-        p = {wm, wn};
-      }
-    }
-    break;
-  }
-  }
-  if (p.warpRows * p.warpCols != numWarps)
-    return makeError("no wgmma warp partition of " + llvm::Twine(numWarps) +
-                     " warps for a " + llvm::Twine(m) + "x" + llvm::Twine(n) +
-                     " accumulator");
-  return p;
+  if (std::optional<WarpPartition> p = coveringPartition(
+          policy, m, n, numWarps, mPerWarp, nPerWarp, /*rowStep=*/group))
+    return *p;
+  return makeError("no " + stringifyWarpPolicy(policy) +
+                   " wgmma warp partition of " + llvm::Twine(numWarps) +
+                   " warps for a " + llvm::Twine(m) + "x" + llvm::Twine(n) +
+                   " accumulator: each warp must own a multiple of 16 rows "
+                   "and 8 columns, with the warp rows a multiple of 4");
 }
 
 static llvm::Expected<WarpPartition>

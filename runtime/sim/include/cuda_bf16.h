@@ -93,5 +93,10 @@ inline __nv_bfloat16 __hmax(__nv_bfloat16 a, __nv_bfloat16 b) {
 inline __nv_bfloat16 __hmin(__nv_bfloat16 a, __nv_bfloat16 b) {
   return __nv_bfloat16(fminf(a, b));
 }
+inline __nv_bfloat16 __hfma(__nv_bfloat16 a, __nv_bfloat16 b,
+                            __nv_bfloat16 c) {
+  return __nv_bfloat16(
+      tlc::sim::fmaRoundToOdd(float(a), float(b), float(c)));
+}
 
 #endif // TLC_SIM_CUDA_BF16_H

@@ -128,7 +128,7 @@ inline __half __habs(__half a) {
   return a;
 }
 inline __half __hfma(__half a, __half b, __half c) {
-  return __half(float(double(float(a)) * float(b) + float(c)));
+  return __half(tlc::sim::fmaRoundToOdd(float(a), float(b), float(c)));
 }
 inline unsigned short __half_as_ushort(__half h) { return h.__x; }
 inline __half __ushort_as_half(unsigned short x) { return __half_raw{x}; }

@@ -133,6 +133,18 @@ TEST_CASE("min and max decide constant differences") {
   check("N M min", "min(M, N)");
 }
 
+TEST_CASE("a leading negative term keeps its floor division or modulo") {
+  // `-(M // 2) * 2` is not `-M // 2 * 2` ((-M) // 2 * 2): the printed form
+  // is read back as Python (T.Layout's index maps), so the minus must not
+  // reach the dividend.
+  check("63 M 2 // - 2 *", "-(M // 2) * 2 + 126");
+  check("M 4 % neg", "-(M % 4)");
+  check("M 8 // neg 1 +", "-(M // 8) + 1");
+  check("M N * neg", "-(M * N)");
+  check("M neg", "-M");
+  check("M 3 * neg", "-M * 3");
+}
+
 TEST_CASE("uniquing makes structural equality pointer equality") {
   SymContext ctx;
   SymExpr a = rpn(ctx, "M 128 // 2 *");

@@ -413,7 +413,8 @@ TEST_CASE("signatures") {
   checkSignature("T.Kernel", "T.Kernel(*blocks, threads=None, prelude=None, "
                              "is_cpu=False, cluster_dims=None, num_ctas=None, "
                              "occupancy=None, num_worker_warps=None, "
-                             "tileir_hints=None) -> Var | list[Var]");
+                             "tileir_hints=None, cpu_num_threads=None) -> "
+                             "Var | list[Var]");
   checkSignature("T.Ref", "T.Ref");
   checkSignature("tilelang.PassConfigKey.TL_DISABLE_TMA_LOWER",
                  "tilelang.PassConfigKey.TL_DISABLE_TMA_LOWER: str");
@@ -444,8 +445,8 @@ TEST_CASE("argument matching") {
   checkCall("T.gemm", 3, "transpose_B,policy",
             "ok:p0 p1 p2 d k0 k1 d d d d d d");
   checkCall("T.gemm", 5, "", "ok:p0 p1 p2 p3 p4 d d d d d d d");
-  checkCall("T.Kernel", 3, "threads", "ok:*0 k0 d d d d d d d");
-  checkCall("T.Kernel", 0, "threads", "ok:*0 k0 d d d d d d d");
+  checkCall("T.Kernel", 3, "threads", "ok:*0 k0 d d d d d d d d");
+  checkCall("T.Kernel", 0, "threads", "ok:*0 k0 d d d d d d d d");
   checkCall("T.Parallel", 2, "", "ok:*0 d d d d");
   checkCall("T.Pipelined", 1, "num_stages", "ok:p0 d k0 d d d d d");
   checkCall("T.alloc_var", 2, "", "ok:p0 *1 d d");

@@ -403,13 +403,29 @@ TEST_CASE("warp partition follows TileLang's policies") {
   checkPartition(mma, "Square", 128, 64, 4, "2x2");
   checkPartition(mma, "Square", 16, 16, 4,
                  "error: no Square warp partition of 4 warps for a 16x16 "
-                 "accumulator");
+                 "accumulator: each warp must own a multiple of 16 rows and 8 "
+                 "columns");
   checkPartition(mma, "FullRow", 128, 128, 4, "4x1");
   checkPartition(mma, "FullRow", 32, 128, 4, "2x2");
   checkPartition(mma, "FullCol", 128, 128, 4, "1x4");
   checkPartition(mma, "FullCol", 128, 16, 4, "2x2");
   checkPartition(mma, "Square", 100, 128, 4,
                  "error: gemm M = 100 must be a multiple of 16");
+  // Only partitions whose warps tile the accumulator exactly (TileLang
+  // issue 2537): FullRow 48x64 over 8 warps falls back to 1x8, wgmma FullRow
+  // 128x192 over 12 warps to 4x3; 104 columns over 12 warps have none.
+  checkPartition(mma, "FullRow", 48, 64, 8, "1x8");
+  checkPartition(mma, "FullCol", 192, 104, 12, "12x1");
+  checkPartition(mma, "Square", 16, 104, 13, "1x13");
+  checkPartition(mma, "Square", 16, 104, 12,
+                 "error: no Square warp partition of 12 warps for a 16x104 "
+                 "accumulator: each warp must own a multiple of 16 rows and 8 "
+                 "columns");
+  checkPartition(wgmma, "FullRow", 128, 192, 12, "4x3");
+  checkPartition(wgmma, "Square", 64, 104, 12,
+                 "error: no Square wgmma warp partition of 12 warps for a "
+                 "64x104 accumulator: each warp must own a multiple of 16 rows "
+                 "and 8 columns, with the warp rows a multiple of 4");
   checkPartition(wgmma, "Square", 128, 128, 4, "4x1");
   checkPartition(wgmma, "Square", 128, 256, 8, "4x2");
   checkPartition(wgmma, "FullRow", 256, 128, 8, "8x1");

@@ -713,6 +713,45 @@ LogicalResult Emitter::emitIntrinsic(IntrinsicOp op) {
       return fail("is an f32 approximation; the value is not f32");
     return result(fn + "(" + arg("x") + ")");
   }
+  if (callee == "T.fma" || callee == "T.fmul") {
+    // TileLang's T.fma / T.fmul: one rounding to nearest, and a product
+    // nvcc may not fuse into a later addition (its default --fmad=true
+    // would contract a plain x * y + z).
+    bool fma = callee == "T.fma";
+    if (op.getNumResults() != 1)
+      return fail("needs one result");
+    Type t = op.getResult(0).getType();
+    bool f32 = t.isF32(), f64 = t.isF64(), f16 = t.isF16() || t.isBF16();
+    if (!f32 && !f64 && !f16)
+      return fail("needs f16, bf16, f32 or f64 operands");
+    std::string c = f64 ? "(double)(" : "(float)(";
+    std::string x = c + arg("x") + ")", y = c + arg("y") + ")",
+                z = fma ? c + arg("z") + ")" : "";
+    if (lang.isHip()) {
+      // hipcc builds with -ffp-contract=off: fma() is the fused operation
+      // and a product stays a product.
+      if (f16)
+        return fail("on f16 / bf16 is not supported by the HIP target yet");
+      return result(fma ? std::string(f64 ? "fma(" : "fmaf(") + x + ", " +
+                              y + ", " + z + ")"
+                        : x + " * " + y);
+    }
+    if (f16) {
+      // Registers hold 16-bit floats as f32: __hfma rounds a*b+c once to
+      // the format; an f32 product of two 16-bit floats is exact, so
+      // rounding it to the format is the correctly rounded product.
+      std::string e =
+          fma ? "__hfma(" + toStorage(t, x) + ", " + toStorage(t, y) + ", " +
+                    toStorage(t, z) + ")"
+              : toStorage(t, "__fmul_rn(" + x + ", " + y + ")");
+      return result(fromStorage(t, e));
+    }
+    if (fma)
+      return result(std::string(f64 ? "__fma_rn(" : "__fmaf_rn(") + x +
+                    ", " + y + ", " + z + ")");
+    return result(std::string(f64 ? "__dmul_rn(" : "__fmul_rn(") + x + ", " +
+                  y + ")");
+  }
   if (callee.starts_with("T.ieee_")) {
     std::string mode = a.option("rounding_mode").str();
     if (mode.empty())
@@ -792,16 +831,19 @@ LogicalResult Emitter::emitIntrinsic(IntrinsicOp op) {
     }
     return result(call);
   }
-  if (callee == "T.tma_gather4" && !lang.isHip()) {
-    // cp.async.bulk.tensor.2d...tile::gather4 (PTX ISA 8.6) is an sm_100a
-    // instruction: Hopper's TMA has no gather mode.
-    op.emitError() << "T.tma_gather4 is cp.async.bulk.tensor.2d with "
-                      ".tile::gather4, which needs sm_100a (Blackwell); "
-                      "building for sm_"
+  if ((callee == "T.tma_gather4" || callee == "T.tma_scatter4") &&
+      !lang.isHip()) {
+    // cp.async.bulk.tensor.2d...tile::gather4 / tile::scatter4 (PTX ISA
+    // 8.6) are sm_100a instructions: Hopper's TMA has no gather or scatter
+    // mode.
+    bool gather = callee == "T.tma_gather4";
+    op.emitError() << callee << " is cp.async.bulk.tensor.2d with .tile::"
+                   << (gather ? "gather4" : "scatter4")
+                   << ", which needs sm_100a (Blackwell); building for sm_"
                    << options.minComputeCapability
                    << (options.minComputeCapability == 90 ? "a" : "")
-                   << ", which has no TMA gather (the CUDA target does not "
-                      "build for sm_100a yet)";
+                   << ", which has no TMA " << (gather ? "gather" : "scatter")
+                   << " (the CUDA target does not build for sm_100a yet)";
     return failure();
   }
   if (callee == "tlc.unknown_value") {

@@ -147,6 +147,19 @@ LogicalResult Emitter::emitScalar(Operation *op) {
     bin("/");
   else if (name == "arith.remsi")
     bin("%");
+  else if (name == "math.ctlz" || name == "math.ctpop") {
+    // __clz / __popc on the value's bits zero-extended to 32 or 64 bits
+    // (a narrower value's leading zeros less the extension's).
+    unsigned w = rt.getIntOrFloatBitWidth();
+    bool wide = w > 32;
+    std::string u = "(" + std::string(wide ? "long long" : "int") + ")" +
+                    uarg(0);
+    if (name == "math.ctpop")
+      e = "(" + *vt + ")(" + (wide ? "__popcll(" : "__popc(") + u + "))";
+    else
+      e = "(" + *vt + ")(" + (wide ? "__clzll(" : "__clz(") + u + ") - " +
+          std::to_string((wide ? 64 : 32) - w) + ")";
+  }
   else if (name == "arith.divui" || name == "arith.remui")
     e = "(" + *vt + ")(" + uarg(0) + (name == "arith.divui" ? " / " : " % ") +
         uarg(1) + ")";

@@ -299,6 +299,44 @@ Emitter::emitMbarrierIntrinsic(tile::IntrinsicOp op) {
     line("}");
     return success();
   }
+  if (callee == "T.tma_scatter4") {
+    // cp.async.bulk.tensor.2d.tile::scatter4 (the store of the gather
+    // above): row i of the [4, W] source into row r_i of the 2-D tensor,
+    // columns col .. col + W; elements outside the tensor are not written,
+    // as a TMA store clips its box. Complete when the statement ends.
+    SmallVector<Value> rows;
+    ArrayAttr params = op.getParams();
+    for (auto [i, v] : llvm::enumerate(op.getArgs()))
+      if (i < params.size() && cast<StringAttr>(params[i]).getValue() == "rows")
+        rows.push_back(v);
+    Value src = intrinsicArg(op, "src"), dst = intrinsicArg(op, "dst"),
+          col = intrinsicArg(op, "col");
+    auto st = src ? dyn_cast<tile::BufferType>(src.getType()) : nullptr;
+    auto dt = dst ? dyn_cast<tile::BufferType>(dst.getType()) : nullptr;
+    if (rows.size() != 4 || !col || !st || !dt || st.getRank() != 2 ||
+        dt.getRank() != 2 || !st.isStatic() || st.getShape()[0] != 4 ||
+        st.getElementType() != dt.getElementType())
+      return op.emitError()
+             << callee
+             << ": scatters a [4, W] buffer into four rows of a 2-D tensor "
+                "of its dtype";
+    int64_t w = st.getShape()[1];
+    comment(op, callee.str());
+    line("{");
+    std::string r = fresh("scatterRows");
+    line("  const int64_t " + r + "[4] = {int64_t(" + expr(rows[0]) +
+         "), int64_t(" + expr(rows[1]) + "), int64_t(" + expr(rows[2]) +
+         "), int64_t(" + expr(rows[3]) + ")};");
+    line("  for (int64_t i = 0; i < 4; ++i)");
+    line("    for (int64_t j = 0; j < " + std::to_string(w) + "; ++j) {");
+    line("      const int64_t d[2] = {" + r + "[i], int64_t(" + expr(col) +
+         ") + j};");
+    line("      if (" + expr(dst) + ".inBounds(d)) " + expr(dst) +
+         ".at(d) = " + expr(src) + ".at({i, j});");
+    line("    }");
+    line("}");
+    return success();
+  }
   if (callee == "T.get_mbarrier") {
     Value id = intrinsicArg(op, "id");
     if (!id || mbarrierList.empty())

@@ -391,6 +391,37 @@ LogicalResult Emitter::emitIntrinsic(tile::IntrinsicOp op) {
       return fail("is not a fast-math function the CPU target knows");
     return f32Result(fn + "(" + f32Arg("x") + ")");
   }
+  if (callee == "T.fma" || callee == "T.fmul") {
+    // One rounding to nearest (this target builds with -ffp-contract=off,
+    // so a product is never fused).
+    bool fma = callee == "T.fma";
+    if (op->getNumResults() != 1)
+      return fail("needs one result");
+    Type t = op.getResult(0).getType();
+    bool f16 = t.isF16() || t.isBF16();
+    if (!t.isF32() && !t.isF64() && !f16)
+      return fail("needs f16, bf16, f32 or f64 operands");
+    auto rt = valueType(t, op);
+    if (failed(rt))
+      return failure();
+    std::string c = t.isF64() ? "double(" : "float(";
+    auto opnd = [&](StringRef p) {
+      return c + expr(intrinsicArg(op, p)) + ")";
+    };
+    std::string x = opnd("x"), y = opnd("y"), z = fma ? opnd("z") : "";
+    std::string e;
+    if (f16)
+      // Rounded to odd into a float, then once to the 16-bit format.
+      e = "tlc::cpu::cast<" + *rt + ">(" +
+          (fma ? "tlc::cpu::fmaToOdd(" + x + ", " + y + ", " + z + ")"
+               : "tlc::cpu::mulToOdd(" + x + ", " + y + ")") +
+          ")";
+    else
+      e = fma ? "std::fma(" + x + ", " + y + ", " + z + ")" : x + " * " + y;
+    line("const " + *rt + " " + define(op.getResult(0), "r") + " = " + e +
+         ";");
+    return success();
+  }
   if (callee.starts_with("T.ieee_")) {
     StringRef mode = optionOf(op, "rounding_mode");
     std::string m = llvm::StringSwitch<std::string>(mode.empty() ? "rn" : mode)

@@ -675,6 +675,33 @@ inline float __fmul_rn(float a, float b) { return a * b; }
 inline float __fsub_rn(float a, float b) { return a - b; }
 inline float __fdiv_rn(float a, float b) { return a / b; }
 inline float __frsqrt_rn(float x) { return float(1.0 / std::sqrt(double(x))); }
+inline double __fma_rn(double a, double b, double c) { return fma(a, b, c); }
+inline double __dmul_rn(double a, double b) { return a * b; }
+namespace tlc {
+namespace sim {
+/// a * b + c for 16-bit float operands held as floats, rounded to odd into
+/// a float (an inexact sum takes the neighbour whose last bit is 1): one
+/// more rounding to nearest into f16 or bf16 is then __hfma's single
+/// rounding. The product is exact in double and the sum exact as s + e.
+inline float fmaRoundToOdd(float a, float b, float c) {
+  double p = double(a) * double(b);
+  double s = p + double(c);
+  if (!std::isfinite(s))
+    return float(s);
+  double bv = s - p;
+  double e = (p - (s - bv)) + (double(c) - bv);
+  float f = float(s);
+  if (!std::isfinite(f))
+    return f;
+  double r = (s - double(f)) + e;
+  uint32_t bits;
+  std::memcpy(&bits, &f, sizeof bits);
+  if (r == 0 || (bits & 1u))
+    return f;
+  return std::nextafter(f, r > 0 ? INFINITY : -INFINITY);
+}
+} // namespace sim
+} // namespace tlc
 namespace tlc {
 namespace sim {
 /// \p f computed in the host's rounding mode \p mode (FE_TOWARDZERO, ...):
@@ -717,6 +744,9 @@ TLC_SIM_ROUNDED(rd, FE_DOWNWARD)
 inline int __popc(unsigned x) { return __builtin_popcount(x); }
 inline int __popcll(unsigned long long x) { return __builtin_popcountll(x); }
 inline int __clz(int x) { return x ? __builtin_clz(unsigned(x)) : 32; }
+inline int __clzll(long long x) {
+  return x ? __builtin_clzll((unsigned long long)x) : 64;
+}
 inline int __ffs(int x) { return __builtin_ffs(x); }
 inline unsigned __brev(unsigned x) {
   unsigned r = 0;

@@ -151,6 +151,37 @@ inline float ieeeFma(float a, float b, float c, Rounding m) {
   double s = twoSum(double(a) * double(b), c, e); // the product is exact
   return roundDirected(s, e, m);
 }
+/// The exact value s + err (|err| at most half an ulp of s) rounded to a
+/// float by round-to-odd: inexact values get the neighbour whose last bit
+/// is 1. Rounding that float to nearest into a format at least two bits
+/// narrower (f16, bf16) then gives the correctly rounded value of s + err,
+/// which rounding through float to nearest would not always.
+inline float roundToOddFloat(double s, double err) {
+  float f = float(s);
+  if (!std::isfinite(f))
+    return f;
+  // s - f is exact (f and s are within a factor of two, or f is 0 and s is
+  // tiny); adding err keeps the sign of the exact difference.
+  double r = (double(s) - double(f)) + err;
+  uint32_t bits;
+  std::memcpy(&bits, &f, sizeof bits);
+  if (r == 0 || (bits & 1))
+    return f;
+  return std::nextafter(f, r > 0 ? std::numeric_limits<float>::infinity()
+                                 : -std::numeric_limits<float>::infinity());
+}
+/// a * b + c of three 16-bit floats (held as floats), rounded to odd into a
+/// float for one final rounding to the 16-bit format (T.fma on f16/bf16).
+inline float fmaToOdd(float a, float b, float c) {
+  double e;
+  double s = twoSum(double(a) * double(b), c, e); // the product is exact
+  return std::isfinite(s) ? roundToOddFloat(s, e) : float(s);
+}
+/// a * b of two 16-bit floats (exact in double), rounded to odd into a float
+/// (T.fmul on f16/bf16).
+inline float mulToOdd(float a, float b) {
+  return roundToOddFloat(double(a) * double(b), 0);
+}
 inline float ieeeDiv(float a, float b, Rounding m) {
   double q = double(a) / double(b);
   if (!std::isfinite(q) || b == 0)
