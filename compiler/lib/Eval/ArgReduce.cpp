@@ -113,12 +113,8 @@ struct ArgReduceBuilder {
   /// caller restores it).
   tile::ParallelOp parallel(llvm::ArrayRef<SymExpr> shape) {
     llvm::SmallVector<mlir::OpFoldResult, 4> ext;
-    for (SymExpr e : shape) {
-      if (std::optional<int64_t> c = e.getConstant())
-        ext.push_back(b().getIndexAttr(*c));
-      else
-        ext.push_back(in.ir->materialize(e, l));
-    }
+    for (SymExpr e : shape)
+      ext.push_back(in.ir->foldResult(e, l));
     auto par = tile::ParallelOp::create(b(), l, ext);
     b().setInsertionPointToEnd(&par.getBody().front());
     return par;

@@ -55,10 +55,7 @@ std::optional<Value> eval::tileAtomicMinMax(Interpreter &in, const PArgs &p) {
     if (!e)
       return in.fail(p.call, name + ": the extents must be known when the "
                                     "kernel is built");
-    if (std::optional<int64_t> c = e.getConstant())
-      ext.push_back(B.getIndexAttr(*c));
-    else
-      ext.push_back(in.ir->materialize(e, l));
+    ext.push_back(in.ir->foldResult(e, l));
   }
   mlir::OpBuilder::InsertionGuard guard(B);
   llvm::SmallVector<mlir::Value, 4> ivs;

@@ -198,6 +198,12 @@ mlir::Value IRGen::symbolValue(llvm::StringRef name, mlir::Location l) {
   return v;
 }
 
+mlir::OpFoldResult IRGen::foldResult(SymExpr e, mlir::Location l) {
+  if (std::optional<int64_t> c = e.getConstant())
+    return b.getIndexAttr(*c);
+  return materialize(e, l);
+}
+
 mlir::Value IRGen::materialize(SymExpr e, mlir::Location l) {
   const SymNode *n = e.getNode();
   if (!n)

@@ -86,6 +86,9 @@ public:
   mlir::Value symbolValue(llvm::StringRef name, mlir::Location l);
   /// The index value of a symbolic expression.
   mlir::Value materialize(SymExpr e, mlir::Location l);
+  /// An extent as builders of `tile.parallel` take it: an index attribute
+  /// when \p e is a constant, else its materialized value.
+  mlir::OpFoldResult foldResult(SymExpr e, mlir::Location l);
   /// Python's `lhs % rhs` on IR values, as TileLang builds it (TVM's
   /// floormod: the result has the sign of \p rhs). Integers the IR shows to
   /// be non-negative over a positive divisor (indices, loop variables,

@@ -709,10 +709,8 @@ static Value fillRuntimeExtents(Interpreter &in, const PArgs &p, RegionObj *r,
                            llvm::Twine(d) + " of '" + r->buffer->name +
                            "' is not known when the kernel runs");
       ext.push_back(sizes[d]);
-    } else if (std::optional<int64_t> c = e.getConstant()) {
-      ext.push_back(B.getIndexAttr(*c));
     } else {
-      ext.push_back(in.ir->materialize(e, l));
+      ext.push_back(in.ir->foldResult(e, l));
     }
   }
   mlir::OpBuilder::InsertionGuard guard(B);
@@ -1022,12 +1020,8 @@ static Value tileAtomicAdd(Interpreter &in, const PArgs &p, int width = 1) {
       starts.push_back(iv);
     }
     llvm::SmallVector<mlir::OpFoldResult, 4> ext;
-    for (SymExpr e : d->extents) {
-      if (std::optional<int64_t> c = e.getConstant())
-        ext.push_back(B.getIndexAttr(*c));
-      else
-        ext.push_back(in.ir->materialize(e, l));
-    }
+    for (SymExpr e : d->extents)
+      ext.push_back(in.ir->foldResult(e, l));
     mlir::OpBuilder::InsertionGuard guard(B);
     auto par = tile::ParallelOp::create(B, l, ext);
     B.setInsertionPointToEnd(&par.getBody().front());

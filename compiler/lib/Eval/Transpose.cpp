@@ -75,12 +75,8 @@ Value eval::tileTranspose(Interpreter &in, const PArgs &p) {
   if (!startsOf(s, p.node("src"), s0) || !startsOf(d, p.node("dst"), d0))
     return Value::poison();
   llvm::SmallVector<mlir::OpFoldResult, 4> ext;
-  for (SymExpr e : d->extents) {
-    if (std::optional<int64_t> c = e.getConstant())
-      ext.push_back(B.getIndexAttr(*c));
-    else
-      ext.push_back(in.ir->materialize(e, l));
-  }
+  for (SymExpr e : d->extents)
+    ext.push_back(in.ir->foldResult(e, l));
   mlir::OpBuilder::InsertionGuard guard(B);
   auto par = tile::ParallelOp::create(B, l, ext);
   B.setInsertionPointToEnd(&par.getBody().front());

@@ -155,6 +155,30 @@ LogicalResult Emitter::emitFiberBranch(tile::IfOp op) {
   return r;
 }
 
+/// The operands of T.tma_gather4 / T.tma_scatter4: the four row indices
+/// (the `rows` parameters), the source and destination and the first
+/// column; a type is null where its operand is missing or not a buffer.
+struct RowsOfFour {
+  SmallVector<Value> rows;
+  Value src, dst, col;
+  tile::BufferType srcType, dstType;
+};
+static RowsOfFour rowsOfFourOperands(tile::IntrinsicOp op) {
+  RowsOfFour r;
+  ArrayAttr params = op.getParams();
+  for (auto [i, v] : llvm::enumerate(op.getArgs()))
+    if (i < params.size() && cast<StringAttr>(params[i]).getValue() == "rows")
+      r.rows.push_back(v);
+  r.src = intrinsicArg(op, "src");
+  r.dst = intrinsicArg(op, "dst");
+  r.col = intrinsicArg(op, "col");
+  if (r.src)
+    r.srcType = dyn_cast<tile::BufferType>(r.src.getType());
+  if (r.dst)
+    r.dstType = dyn_cast<tile::BufferType>(r.dst.getType());
+  return r;
+}
+
 LogicalResult Emitter::emitBlockingOp(Operation *op) {
   std::string loc = locLiteral(op->getLoc());
   bool masked = !activeMask.empty();
@@ -257,15 +281,7 @@ Emitter::emitMbarrierIntrinsic(tile::IntrinsicOp op) {
     // columns col .. col + W, into the 4 x W destination (zero outside the
     // tensor, as TMA fills), then complete_tx of the box's bytes on the
     // barrier. Done here at once: the phase then only waits for arrivals.
-    SmallVector<Value> rows;
-    ArrayAttr params = op.getParams();
-    for (auto [i, v] : llvm::enumerate(op.getArgs()))
-      if (i < params.size() && cast<StringAttr>(params[i]).getValue() == "rows")
-        rows.push_back(v);
-    Value src = intrinsicArg(op, "src"), dst = intrinsicArg(op, "dst"),
-          col = intrinsicArg(op, "col");
-    auto st = src ? dyn_cast<tile::BufferType>(src.getType()) : nullptr;
-    auto dt = dst ? dyn_cast<tile::BufferType>(dst.getType()) : nullptr;
+    auto [rows, src, dst, col, st, dt] = rowsOfFourOperands(op);
     if (rows.size() != 4 || !col || !st || !dt || st.getRank() != 2 ||
         dt.getRank() != 2 || !dt.isStatic() || dt.getShape()[0] != 4 ||
         st.getElementType() != dt.getElementType())
@@ -304,15 +320,7 @@ Emitter::emitMbarrierIntrinsic(tile::IntrinsicOp op) {
     // above): row i of the [4, W] source into row r_i of the 2-D tensor,
     // columns col .. col + W; elements outside the tensor are not written,
     // as a TMA store clips its box. Complete when the statement ends.
-    SmallVector<Value> rows;
-    ArrayAttr params = op.getParams();
-    for (auto [i, v] : llvm::enumerate(op.getArgs()))
-      if (i < params.size() && cast<StringAttr>(params[i]).getValue() == "rows")
-        rows.push_back(v);
-    Value src = intrinsicArg(op, "src"), dst = intrinsicArg(op, "dst"),
-          col = intrinsicArg(op, "col");
-    auto st = src ? dyn_cast<tile::BufferType>(src.getType()) : nullptr;
-    auto dt = dst ? dyn_cast<tile::BufferType>(dst.getType()) : nullptr;
+    auto [rows, src, dst, col, st, dt] = rowsOfFourOperands(op);
     if (rows.size() != 4 || !col || !st || !dt || st.getRank() != 2 ||
         dt.getRank() != 2 || !st.isStatic() || st.getShape()[0] != 4 ||
         st.getElementType() != dt.getElementType())
