@@ -693,6 +693,10 @@ LogicalResult Solver::strict() {
       return failure();
   // Fragments used outside every loop (conditions, scalar reads) are held
   // whole by every thread.
+  return deferFloating ? success() : replicateFloating();
+}
+
+LogicalResult Solver::replicateFloating() {
   for (auto [buf, op] : floating) {
     if (buffers[buf].fragment)
       continue;
@@ -1096,7 +1100,8 @@ LogicalResult Solver::run() {
     queued[id] = true;
     queue.push_back(id);
   }
-  if (succeeded(propagate()) && succeeded(freeLevel()))
+  if (succeeded(propagate()) && succeeded(freeLevel()) &&
+      (!deferFloating || succeeded(replicateFloating())))
     return success();
   if (overBudget)
     kernel.emitError()
@@ -1162,8 +1167,33 @@ tlc::tile::inferKernelLayouts(KernelOp kernel, const LayoutTarget &target) {
       return result;
     }
   }
-  Solver solver(kernel, target, *threads);
-  if (failed(solver.run()))
-    return failure();
-  return solver.takeResult();
+  // First with fragments used outside every loop held whole from the start;
+  // where that fails, again with them laid out by their other uses first
+  // (the first attempt's errors stand if the second fails too).
+  auto attempt = [&](bool deferFloating, std::vector<Diagnostic> &diags)
+      -> FailureOr<KernelLayouts> {
+    ScopedDiagnosticHandler hold(kernel.getContext(), [&](Diagnostic &d) {
+      diags.push_back(std::move(d));
+      return success();
+    });
+    Solver solver(kernel, target, *threads, deferFloating);
+    if (failed(solver.run()))
+      return failure();
+    return solver.takeResult();
+  };
+  auto emitAll = [&](std::vector<Diagnostic> &diags) {
+    for (Diagnostic &d : diags)
+      kernel.getContext()->getDiagEngine().emit(std::move(d));
+  };
+  std::vector<Diagnostic> first, second;
+  FailureOr<KernelLayouts> result = attempt(/*deferFloating=*/false, first);
+  if (failed(result)) {
+    result = attempt(/*deferFloating=*/true, second);
+    if (succeeded(result)) {
+      emitAll(second);
+      return result;
+    }
+  }
+  emitAll(first);
+  return result;
 }

@@ -142,8 +142,16 @@ struct Node {
 /// The solver state for one kernel.
 class Solver {
 public:
-  Solver(KernelOp kernel, LayoutTarget target, int64_t threads)
-      : kernel(kernel), target(target), threads(threads) {}
+  /// With \p deferFloating, fragments read or written outside every loop
+  /// are held whole only when nothing else gave them a layout (after the
+  /// free level), instead of first (at the strict level): the retry of a
+  /// kernel where holding such a fragment whole conflicts with the layout
+  /// its producer needs (a reduction over fewer elements than threads whose
+  /// result is read as a scalar).
+  Solver(KernelOp kernel, LayoutTarget target, int64_t threads,
+         bool deferFloating = false)
+      : kernel(kernel), target(target), threads(threads),
+        deferFloating(deferFloating) {}
 
   LogicalResult run();
   KernelLayouts takeResult();
@@ -175,6 +183,8 @@ private:
 
   // Levels.
   LogicalResult strict();
+  /// Holds every fragment of `floating` that has no layout yet whole.
+  LogicalResult replicateFloating();
   LogicalResult applyAnnotation(AnnotateLayoutOp op);
   LogicalResult inferGemm(GemmOp op);
   /// Whether \p op copies to or from tensor memory.
@@ -239,6 +249,7 @@ private:
   int64_t enumeratedAtStart = 0;
   /// Set once the visit budget is spent (its error is emitted once).
   bool overBudget = false;
+  bool deferFloating = false;
 };
 
 
