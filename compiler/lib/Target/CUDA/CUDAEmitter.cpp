@@ -1238,6 +1238,10 @@ FailureOr<std::string> Emitter::fragmentRegister(Operation *op, Value buffer,
     }
   }
   if (info != fragments.end() && root == buffer)
+    if (FailureOr<std::string> e = guardedHolderElement(op, root, indices);
+        succeeded(e))
+      return *e;
+  if (info != fragments.end() && root == buffer)
     if (FailureOr<std::string> e = publishedElement(op, root, indices);
         succeeded(e))
       return *e;

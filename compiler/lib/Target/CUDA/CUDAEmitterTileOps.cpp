@@ -733,6 +733,68 @@ FailureOr<std::string> Emitter::publishedElement(Operation *op, Value root,
   return *tile + "[" + rowMajorIndex(indices, it->second.shape) + "]";
 }
 
+/// The one thread the guards around \p op leave, when one of them (or a
+/// conjunct of one) compares the block's linear thread index with a
+/// constant: `T.get_thread_binding() == c` in a one-dimensional block.
+static std::optional<int64_t> guardedThread(Operation *op, KernelOp kernel) {
+  if (kernel.getStaticThreads().size() > 1)
+    return std::nullopt;
+  std::function<std::optional<int64_t>(Value)> fromCondition =
+      [&](Value cond) -> std::optional<int64_t> {
+    Operation *def = cond.getDefiningOp();
+    if (auto conj = dyn_cast_or_null<arith::AndIOp>(def)) {
+      if (std::optional<int64_t> t = fromCondition(conj.getLhs()))
+        return t;
+      return fromCondition(conj.getRhs());
+    }
+    auto cmp = dyn_cast_or_null<arith::CmpIOp>(def);
+    if (!cmp || cmp.getPredicate() != arith::CmpIPredicate::eq)
+      return std::nullopt;
+    for (auto [a, b] : {std::pair(cmp.getLhs(), cmp.getRhs()),
+                        std::pair(cmp.getRhs(), cmp.getLhs())}) {
+      auto tb = a.getDefiningOp<ThreadBindingOp>();
+      IntegerAttr c;
+      if (tb && tb.getDim() == 0 && matchPattern(b, m_Constant(&c)))
+        return c.getInt();
+    }
+    return std::nullopt;
+  };
+  for (Operation *at = op; at && at != kernel.getOperation();
+       at = at->getParentOp()) {
+    auto ifOp = dyn_cast_or_null<IfOp>(at->getParentOp());
+    if (!ifOp || at->getParentRegion() != &ifOp.getThenRegion())
+      continue;
+    if (std::optional<int64_t> t = fromCondition(ifOp.getCondition()))
+      return t;
+  }
+  return std::nullopt;
+}
+
+FailureOr<std::string> Emitter::guardedHolderElement(Operation *op, Value root,
+                                                     ValueRange indices) {
+  auto it = fragments.find(root);
+  auto kernel = op->getParentOfType<KernelOp>();
+  if (it == fragments.end() || !isa<LoadOp>(op) || !parallelReg.empty() ||
+      !kernel)
+    return failure();
+  SmallVector<int64_t> coord;
+  for (Value i : indices) {
+    IntegerAttr c;
+    if (!matchPattern(i, m_Constant(&c)))
+      return failure();
+    coord.push_back(c.getInt());
+  }
+  std::optional<int64_t> thread = guardedThread(op, kernel);
+  if (!thread)
+    return failure();
+  const layout::Fragment &layout = it->second.layout;
+  for (int64_t r = 0; r < layout.getReplicate(); ++r)
+    if (std::optional<layout::FragmentSlot> slot = layout.apply(coord, r);
+        slot && slot->thread == *thread)
+      return expr(root) + "[" + std::to_string(slot->index) + "]";
+  return failure();
+}
+
 FailureOr<std::string> Emitter::declareExchangeTile(Value root,
                                                     int64_t offset,
                                                     Operation *at) {

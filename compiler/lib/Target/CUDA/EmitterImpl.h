@@ -466,14 +466,20 @@ public:
   /// where tile-plan-scratch-areas placed the area over a dead buffer
   /// (nothing otherwise).
   void endAreaUse(mlir::Operation *op);
-  /// Declares a pointer to the row-major exchange tile of fragment \p root
-  /// at byte \p offset of shared memory; its name.
   /// A fragment element scalar code reads although not every thread holds
   /// it: the fragment is stored to the exchange area (barriers around) and
   /// the element read from there. Fails where barriers may not go.
   mlir::FailureOr<std::string> publishedElement(mlir::Operation *op,
                                                 mlir::Value root,
                                                 mlir::ValueRange indices);
+  /// A fragment element read at constant indices by scalar code that guards
+  /// (`if tid == c`, nested or conjoined) leave to one thread: that thread's
+  /// register when it holds a replica of the element. Fails otherwise.
+  mlir::FailureOr<std::string> guardedHolderElement(mlir::Operation *op,
+                                                    mlir::Value root,
+                                                    mlir::ValueRange indices);
+  /// Declares a pointer to the row-major exchange tile of fragment \p root
+  /// at byte \p offset of shared memory; its name.
   mlir::FailureOr<std::string> declareExchangeTile(mlir::Value root,
                                                    int64_t offset,
                                                    mlir::Operation *at);
