@@ -20,11 +20,28 @@ def _fmt_shape(shape):
 class KernelParam:
     """One parameter of a built kernel as scripts see it
     (``profiler.params[i].shape``, ``.dtype``): the shape holds ints, and
-    the names of symbolic extents as :class:`Symbol` objects."""
+    the names of symbolic extents as :class:`Symbol` objects.
 
-    def __init__(self, param):
-        from ._dtype import dtype
+    Scripts also make one themselves, as TileLang's dataclass:
+    ``KernelParam(dtype=T.float32, shape=[])`` (an empty shape is a scalar
+    parameter; a tensor supply then draws a Python number for it)."""
+
+    def __init__(self, param=None, dtype=None, shape=None, name=None):
+        from ._dtype import dtype as _dtype
         from .language._objects import Symbol
+        if param is None or not isinstance(param, dict):
+            if param is not None:      # KernelParam(dtype, shape)
+                dtype, shape = param, dtype if shape is None else shape
+            if dtype is None:
+                raise TypeError("KernelParam needs a manifest parameter or "
+                                "dtype= and shape=")
+            shape = list(shape if shape is not None else [])
+            param = {"name": name or "param",
+                     "kind": "tensor" if shape else "scalar",
+                     "dtype": str(_dtype(dtype)),
+                     "shape": [e if isinstance(e, int) else str(e)
+                               for e in shape]}
+        dtype = _dtype
         self.manifest_param = param
         self.name = param["name"]
         self.kind = param["kind"]

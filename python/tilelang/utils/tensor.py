@@ -14,10 +14,16 @@ def map_torch_type(name):
 def get_tensor_supply(supply_type=TensorSupplyType.Integer):
     """A function making one random input tensor for a
     :class:`~tilelang.engine.param.KernelParam` (on the current CUDA device,
-    or the CPU where there is none), drawn as the profiler draws them."""
-    from ..profiler import supply_tensor
+    or the CPU where there is none), drawn as the profiler draws them; for
+    a scalar parameter a Python ``bool`` / ``int`` / ``float`` (by the
+    dtype's family) drawn the same way, on no device."""
+    from ..profiler import supply_scalar, supply_tensor
 
     def get_tensor(param):
+        if param.is_scalar():
+            # A scalar parameter: a Python number drawn as one element of
+            # a tensor would be (no device involved).
+            return supply_scalar(param.manifest_param, supply_type)
         if any(not isinstance(e, int) for e in param.shape):
             raise ValueError(
                 f"parameter '{param.name}' has the symbolic shape "

@@ -5,8 +5,8 @@ import numbers
 import statistics
 import time
 
-from . import _tensors as tz
-from ._runtime import eval_extent
+from .. import _tensors as tz
+from .._runtime import eval_extent
 
 
 class TensorSupplyType(enum.Enum):
@@ -26,8 +26,8 @@ def _is_cuda_value(x):
 
 def _sync(cuda):
     if cuda:
-        import torch
-        torch.cuda.synchronize()
+        from ..utils import device
+        device.device_synchronize()
 
 
 # What do_bench returns of its timings (``backend``, whatever it names,
@@ -89,15 +89,15 @@ def do_bench(fn, warmup=25, rep=100, _n_warmup=0, _n_repeat=0,
     _sync(cuda)
     times = []
     if cuda:
-        import torch
-        events = [(torch.cuda.Event(enable_timing=True),
-                   torch.cuda.Event(enable_timing=True))
+        from ..utils import device
+        events = [(device.Event(enable_timing=True),
+                   device.Event(enable_timing=True))
                   for _ in range(n_repeat)]
         for s, e in events:
             s.record()
             call()
             e.record()
-        torch.cuda.synchronize()
+        device.device_synchronize()
         times = [s.elapsed_time(e) for s, e in events]
     else:
         for _ in range(n_repeat):
@@ -169,6 +169,20 @@ def supply_tensor(param, env, supply_type, device):
         return torch.empty(shape, dtype=torch.float32,
                            device=device).normal_(-1.0, 1.0).to(dtype)
     return torch.randn(shape, dtype=torch.float32, device=device).to(dtype)
+
+
+def supply_scalar(param, supply_type):
+    """A Python number for scalar manifest parameter ``param``: one element
+    drawn as :func:`supply_tensor` draws a tensor's (on the CPU), as a
+    ``bool``, ``int`` or ``float`` by the dtype's family."""
+    value = supply_tensor({"shape": [], "dtype": param["dtype"]}, {},
+                          supply_type, "cpu").item()
+    name = str(param["dtype"])
+    if name == "bool":
+        return bool(value)
+    if name.startswith(("int", "uint")):
+        return int(value)
+    return float(value)
 
 
 class Profiler:
@@ -323,7 +337,7 @@ class Profiler:
                         atol=1e-2, rtol=1e-2, max_mismatched_ratio=0.01):
         """Runs the kernel and ``reference_program`` on the same inputs and
         compares every output (AssertionError with the details)."""
-        from .testing import torch_assert_close
+        from ..testing import torch_assert_close
         outs, refs = self._outputs_and_reference(reference_program,
                                                  input_tensors)
         if len(outs) != len(refs):
