@@ -336,8 +336,15 @@ def build(source_file, kernel, defines, target, timeout=None,
     with open(source_file, "rb") as f:
         source_hash = hashlib.sha256(f.read()).hexdigest()
     defs = sorted(defines.items())
+    from ._global_funcs import postproc_for
+    postproc = postproc_for(target)
+    # A post-processed build has its own directory: kernels built before
+    # the callback was registered keep their source and binary.
+    post_key = None if postproc is None else \
+        f"{getattr(postproc, '__module__', '')}." \
+        f"{getattr(postproc, '__qualname__', '')}#{id(postproc)}"
     key_text = json.dumps([source_file, source_hash, kernel, defs, target,
-                           list(extra_args)])
+                           list(extra_args), post_key])
     out_dir = _out_dir(key_text)
     # Builds of one instance share its directory: in this process they run
     # one after the other (par_compile of equal configurations raced,
@@ -345,8 +352,43 @@ def build(source_file, kernel, defines, target, timeout=None,
     with _dir_locks_lock:
         dir_lock = _dir_locks.setdefault(out_dir, threading.Lock())
     with dir_lock:
-        return _build_in(out_dir, exe, source_file, kernel, defs, target,
-                         timeout, extra_args)
+        result = _build_in(out_dir, exe, source_file, kernel, defs, target,
+                           timeout, extra_args)
+        if postproc is not None:
+            result = _postprocess(result, postproc, exe, source_file, kernel,
+                                  defs, target, timeout, extra_args)
+        return result
+
+
+def _postprocess(result, postproc, exe, source_file, kernel, defs, target,
+                 timeout, extra_args):
+    """Passes the generated source of the instance ``result`` holds to the
+    registered ``postproc(code, target)`` callback and, when it returns
+    other text, builds the instance again compiling that text
+    (``tlc-build --replace-source``)."""
+    from ._target import Target
+    if len(result.manifests) != 1:
+        raise TLCBuildError(
+            f"kernel '{kernel}' built {len(result.manifests)} instances; a "
+            "source post-processing callback takes one", command=result.command)
+    name = result.manifests[0]["generated_source"]
+    with open(os.path.join(result.out_dir, name)) as f:
+        code = f.read()
+    kind, _, arch = target.partition(":")
+    new = postproc(code, Target(f"{kind} -arch={arch}" if arch else kind))
+    if not isinstance(new, str):
+        raise TypeError(f"the {kind.upper()} post-processing callback "
+                        f"{getattr(postproc, '__name__', postproc)!r} must "
+                        f"return the source as a str, got {type(new).__name__}")
+    if new == code:
+        return result
+    stem, ext = os.path.splitext(name)
+    replacement = os.path.join(result.out_dir, f"{stem}.postproc{ext}")
+    with open(replacement, "w") as f:
+        f.write(new)
+    return _build_in(result.out_dir, exe, source_file, kernel, defs, target,
+                     timeout, list(extra_args) +
+                     [f"--replace-source={replacement}"])
 
 
 _dir_locks = {}

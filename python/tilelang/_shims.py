@@ -74,6 +74,17 @@ def _var(name="v", dtype="int32", *args, **kwargs):
     return Symbol(str(name), str(dtype), "dynamic")
 
 
+def _fill_global_funcs(module):
+    """TVM's global function registry (``tvm.register_func``, also under
+    ``tvm.ffi``): the package calls the GPU source post-processing
+    callbacks registered there (``tilelang/_global_funcs.py``)."""
+    from . import _global_funcs as g
+    for attr in ("register_func", "get_global_func", "remove_global_func",
+                 "list_global_func_names"):
+        setattr(module, attr, getattr(g, attr))
+    module.register_global_func = g.register_func
+
+
 def _fill(module):
     """Real values for the names module-level code computes with."""
     from ._dtype import dtype
@@ -92,7 +103,12 @@ def _fill(module):
             importlib.import_module("tilelang.tvm.error")
         module.ir = sys.modules.get("tilelang.tvm.ir") or \
             importlib.import_module("tilelang.tvm.ir")
+        module.ffi = sys.modules.get("tilelang.tvm.ffi") or \
+            importlib.import_module("tilelang.tvm.ffi")
         module.TVMError = TVMError
+        _fill_global_funcs(module)
+    elif name == "tilelang.tvm.ffi":
+        _fill_global_funcs(module)
     elif name == "tilelang.tvm.ir":
         # TVM's structural comparison of IR: a placeholder would return
         # without comparing anything, so it raises.
@@ -210,7 +226,7 @@ def install():
     tvm = importlib.import_module("tilelang.tvm")
     if "tvm" not in sys.modules and importlib.util.find_spec("tvm") is None:
         sys.modules["tvm"] = tvm
-        for sub in ("te", "tir", "tirx", "target", "error", "ir"):
+        for sub in ("te", "tir", "tirx", "target", "error", "ir", "ffi"):
             sys.modules["tvm." + sub] = getattr(tvm, sub)
         # `from tvm.tirx.stmt_functor import post_order_visit`.
         for sub in ("tir", "tirx"):

@@ -23,7 +23,7 @@ else:
 
     _shim = sys.modules["tilelang.tvm"]
     sys.modules["tvm"] = _shim
-    for _sub in ("te", "tir", "tirx", "target", "error", "ir"):
+    for _sub in ("te", "tir", "tirx", "target", "error", "ir", "ffi"):
         sys.modules["tvm." + _sub] = getattr(_shim, _sub)
     # `from tvm.tirx.stmt_functor import post_order_visit`.
     for _sub in ("tir", "tirx"):

@@ -70,6 +70,7 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <optional>
 #include <string>
 
 using namespace tlc;
@@ -210,6 +211,9 @@ struct BuildPlan {
   /// In a child: the one instance to build (the parent printed the
   /// analysis diagnostics).
   std::string instance;
+  /// `--replace-source`: the text compiled in place of the generated
+  /// source of the one instance built.
+  std::optional<std::string> sourceOverride;
 };
 
 /// Removes every kernel instance but \p name from \p module.
@@ -305,6 +309,7 @@ int buildArtifacts(driver::Driver &drv, llvm::ArrayRef<std::string> inputs,
       build.arch = targetName.drop_front(4).str();
       build.emit.lineDirectives = lineDirectives;
       build.log = &llvm::outs();
+      build.sourceOverride = plan.sourceOverride;
       anyError |= mlir::failed(
           target::buildHipArtifacts(*r.analysis.module, outDir, build));
       continue;
@@ -315,6 +320,7 @@ int buildArtifacts(driver::Driver &drv, llvm::ArrayRef<std::string> inputs,
       build.emit.lineDirectives = lineDirectives;
       build.compiler = cudaCompiler;
       build.log = &llvm::outs();
+      build.sourceOverride = plan.sourceOverride;
       anyError |= mlir::failed(
           target::buildCudaArtifacts(*r.analysis.module, outDir, build));
       continue;
@@ -828,6 +834,13 @@ int main(int argc, char **argv) {
       "autotune-config",
       cl::desc("Complete autotuned parameters from this configuration"),
       cl::init(0), cl::Hidden, cl::cat(category));
+  cl::opt<std::string> replaceSource(
+      "replace-source",
+      cl::desc("With -o for a CUDA or HIP target and one kernel instance: "
+               "compile this file in place of the generated source (a "
+               "post-processed copy of it; the artifact's source is the "
+               "file's text)"),
+      cl::value_desc("file"), cl::init(""), cl::cat(category));
   cl::opt<std::string> buildInstance(
       "build-instance",
       cl::desc("With -o, build only this instance (what -j's children do)"),
@@ -953,6 +966,20 @@ int main(int argc, char **argv) {
                     ? hardwareThreads
                     : unsigned(jobs);
     plan.instance = buildInstance;
+    if (!replaceSource.empty()) {
+      if (outputDir.empty() || (!llvm::StringRef(target).starts_with("cuda:") &&
+                                !llvm::StringRef(target).starts_with("hip:"))) {
+        llvm::errs() << "tlc-build: error: --replace-source replaces the "
+                        "generated source of a CUDA or HIP build (-o DIR "
+                        "with --target=cuda:... or hip:...)\n";
+        return 2;
+      }
+      std::unique_ptr<llvm::MemoryBuffer> text = readInput(replaceSource);
+      if (!text)
+        return 2;
+      plan.sourceOverride = text->getBuffer().str();
+      plan.jobs = 1;
+    }
     plan.childArgs = {
         "--target=" + target, "--format=" + format,
         "--cuda-compiler=" +

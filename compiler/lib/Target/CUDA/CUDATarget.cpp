@@ -326,6 +326,7 @@ LogicalResult tlc::target::buildCudaArtifacts(ModuleOp module,
   build.emit = emitOptions;
   build.kernelFilter = options.kernelFilter;
   build.log = options.log;
+  build.sourceOverride = options.sourceOverride;
   return buildGpuArtifacts(module, outDir, build);
 }
 
@@ -334,9 +335,17 @@ LogicalResult tlc::target::buildGpuArtifacts(ModuleOp module,
                                              const GpuBuild &build) {
   std::optional<artifact::HostCompileOptions> compiler;
   std::string compilerError;
+  unsigned built = 0;
   return forEachKernelToBuild(
       module, build.kernelFilter,
       [&](tile::FuncOp func, artifact::Manifest &manifest) {
+        if (build.sourceOverride && built++ > 0) {
+          func.emitError() << "a replacement source (--replace-source) is "
+                              "the source of one instance, but this build "
+                              "has several: name one with --kernel and -D "
+                              "bindings";
+          return WalkResult::interrupt();
+        }
         auto kernel = emitCudaKernel(func, build.emit);
         if (failed(kernel) ||
             failed(completeGpuManifest(func, manifest, *kernel,
@@ -345,7 +354,8 @@ LogicalResult tlc::target::buildGpuArtifacts(ModuleOp module,
         artifact::ArtifactBundle bundle;
         bundle.manifest = std::move(manifest);
         bundle.manifest.target = build.target;
-        bundle.source = std::move(kernel->source);
+        bundle.source = build.sourceOverride ? *build.sourceOverride
+                                             : std::move(kernel->source);
         bundle.sourceExtension = build.sourceExtension;
         bundle.extraFiles = *build.headers;
         if (!compiler && compilerError.empty()) {

@@ -300,6 +300,7 @@ LogicalResult tlc::target::buildHipArtifacts(ModuleOp module,
   };
   build.emit = emitOptions;
   build.kernelFilter = options.kernelFilter;
+  build.sourceOverride = options.sourceOverride;
   build.log = options.log;
   return buildGpuArtifacts(module, outDir, build);
 }

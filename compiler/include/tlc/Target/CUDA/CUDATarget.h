@@ -32,6 +32,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -69,6 +70,11 @@ struct CudaBuildOptions {
   std::string kernelFilter;
   /// Print one line per artifact (`wrote DIR/NAME.cubin (cached)`) here.
   llvm::raw_ostream *log = nullptr;
+  /// Compile this text in place of the printed source, which it becomes in
+  /// the artifact (`tlc-build --replace-source`: a caller's post-processing
+  /// of the source of a build of one instance). A build with several
+  /// instances is an error at the second.
+  std::optional<std::string> sourceOverride;
 };
 
 /// The architectures buildCudaArtifacts accepts.
@@ -156,6 +162,8 @@ struct GpuBuild {
   CudaEmitOptions emit;
   std::string kernelFilter;
   llvm::raw_ostream *log = nullptr;
+  /// CudaBuildOptions::sourceOverride.
+  std::optional<std::string> sourceOverride;
 };
 
 /// Prints, compiles and writes every kernel of \p module (already through

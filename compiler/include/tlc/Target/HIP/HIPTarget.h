@@ -29,6 +29,7 @@
 #include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -51,6 +52,9 @@ struct HipBuildOptions {
   std::string kernelFilter;
   /// Print one line per artifact here.
   llvm::raw_ostream *log = nullptr;
+  /// The text to compile in place of the printed source (as
+  /// CudaBuildOptions::sourceOverride).
+  std::optional<std::string> sourceOverride;
 };
 
 /// The CDNA architectures the HIP target builds for.
