@@ -10,7 +10,8 @@ with Debian's CPU-only torch (1.13):
   ``"auto"`` and the default resolve to it);
 * torch calls that name the CUDA device (``.cuda()``, ``device="cuda"``,
   ``.to("cuda")``) get the CPU; ``torch.cuda.synchronize`` / ``Event`` /
-  ``current_stream`` / ``manual_seed`` work on the host clock;
+  ``current_stream`` / ``Stream`` / ``stream(s)`` / ``manual_seed`` work
+  on the host clock (every stream is the host's one order of work);
 * a torch operation that CPU torch 1.13 does not implement for float16 or
   bfloat16 ("... not implemented for 'Half'": matmul, softmax, exp, ...) is
   run on float32 copies of its 16-bit operands and its floating results are
@@ -118,10 +119,37 @@ class _Event:
 
 
 class _Stream:
+    """torch.cuda.Stream on the host: work runs in order, as on one
+    stream (``torch.cuda.Stream()`` and ``with torch.cuda.stream(s):``)."""
     cuda_stream = 0
+
+    def __init__(self, *args, **kwargs):
+        pass
 
     def synchronize(self):
         pass
+
+    def wait_stream(self, other):
+        pass
+
+    def wait_event(self, event):
+        pass
+
+    def record_event(self, event=None):
+        event = event or _Event()
+        event.record()
+        return event
+
+
+class _StreamContext:
+    def __init__(self, stream=None):
+        self.stream = stream
+
+    def __enter__(self):
+        return self.stream
+
+    def __exit__(self, *exc):
+        return False
 
 
 def _install():
@@ -131,6 +159,8 @@ def _install():
     cuda.Event = _Event
     cuda.current_stream = lambda *a, **k: _Stream()
     cuda.default_stream = lambda *a, **k: _Stream()
+    cuda.Stream = _Stream
+    cuda.stream = _StreamContext
     cuda.manual_seed = lambda *a, **k: None
     cuda.manual_seed_all = lambda *a, **k: None
     cuda.empty_cache = lambda *a, **k: None
