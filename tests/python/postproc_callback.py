@@ -6,7 +6,8 @@
 # No GPU needed: the builds are for cuda:sm_90a; with nvcc the cubin is
 # checked for a kernel only the callback's text defines (the ELF symbol
 # table, read with no tlc code), without nvcc the source alone (the
-# `none` compiler). The registry's own rules (TVM's register_func) and
+# `none` compiler); the HIP callback likewise on a gfx942 code object
+# where clang's AMDGPU back end is installed. The registry's own rules (TVM's register_func) and
 # the CPU target, whose C++ the CUDA callback does not see, are checked
 # against NumPy.
 
@@ -22,10 +23,14 @@ from tilelang import tvm
 from tilelang import _build
 from tilelang import _global_funcs
 from tilelang.engine.callback import (register_cuda_postproc,
-                                      register_cuda_postproc_callback)
+                                      register_cuda_postproc_callback,
+                                      register_hip_postproc_callback)
 
 HERE = os.path.abspath(__file__)
 HAVE_NVCC = bool(shutil.which("nvcc") or os.path.exists("/usr/local/cuda/bin/nvcc"))
+# The clang that builds HIP code objects (tlc's HIP target looks for it so).
+HAVE_HIP_CLANG = bool(os.environ.get("TLC_HIP_CLANG") or shutil.which("clang++-22") or
+                      os.path.exists("/usr/lib/llvm-22/bin/clang++"))
 
 
 def scale(N, block):
@@ -139,6 +144,26 @@ def test_unchanged_and_failing_callbacks(monkeypatch):
         with pytest.raises(_build.TLCBuildError) as info:
             _build.build(HERE, "scale", {"N": "128", "block": "64"}, "cuda:sm_90a")
         assert "postproc_broke_it" in str(info.value) + info.value.diagnostics
+
+
+@pytest.mark.skipif(not HAVE_HIP_CLANG, reason="no clang with the AMDGPU back end")
+def test_hip_source_is_post_processed():
+    seen = []
+
+    @register_hip_postproc_callback()
+    def add_probe(code, target):
+        seen.append(str(target))
+        return code + '\nextern "C" __global__ void tlc_hip_postproc_probe_5() {}\n'
+
+    kernel = tilelang.compile(scale(256, 64), out_idx=[1], target="hip:gfx942")
+    assert seen == ["hip -arch=gfx942"]
+    assert kernel.get_kernel_source().endswith("void tlc_hip_postproc_probe_5() {}\n")
+    objects = [f for f in os.listdir(kernel.artifact_dir) if f.endswith(".hsaco")]
+    assert len(objects) == 1
+    with open(os.path.join(kernel.artifact_dir, objects[0]), "rb") as f:
+        assert b"tlc_hip_postproc_probe_5" in f.read()
+    # The CUDA callback is not the HIP one.
+    assert tvm.get_global_func(_global_funcs.CUDA_POSTPROC, allow_missing=True) is None
 
 
 def test_cpu_target_is_not_passed(monkeypatch):
