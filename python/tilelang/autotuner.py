@@ -86,6 +86,39 @@ def _split_config(cfg):
     return args, (cfg.get("pass_configs"), cfg.get("compile_flags"))
 
 
+class _TrialReporter:
+    """``AutoTuner.run(on_trial=sink)``: one record per configuration, in
+    the tuning thread, as a dict ``status`` (``"ok"``, ``"compile_error"``,
+    ``"benchmark_error"``: the check failed or the run raised), ``index`` (the configuration's position), ``config`` (a
+    detached JSON copy), ``latency_ms``, ``validation`` (``"passed"`` /
+    ``"failed"`` against ``ref_prog`` or ``manual_check_prog``, else
+    ``"not_run"``) and ``error`` (text, at most 2048 characters). A record
+    that cannot be made (a configuration JSON cannot hold) or a sink that
+    raises turns reporting off for the rest of the run, not the tuning."""
+
+    def __init__(self, sink):
+        self.sink = sink
+
+    def emit(self, status, index=None, config=None, latency=None,
+             validation="not_run", error=None):
+        if self.sink is None:
+            return
+        try:
+            record = {
+                "status": status, "index": index,
+                "config": json.loads(json.dumps(config, allow_nan=False)),
+                "latency_ms": latency, "validation": validation,
+                "error": None if error is None else str(error)[:2048],
+            }
+            self.sink(record)
+        except Exception as e:  # reporting must not stop the tuning
+            self.sink = None
+            import logging
+            logging.getLogger("tilelang").warning(
+                "autotune: trial reporting failed (%s); the sink is off for "
+                "the rest of this run", e)
+
+
 class _Tuner:
     """Shared by the decorator and :class:`AutoTuner`."""
 
@@ -113,11 +146,20 @@ class _Tuner:
         if self.verbose:
             print(f"autotune: {text}", flush=True)
 
-    def run(self, build_one, configs, inputs=None, cache_key=None):
+    def run(self, build_one, configs, inputs=None, cache_key=None,
+            on_trial=None):
         """Builds ``build_one(config)`` for every config in parallel, then
-        checks and times each; returns an :class:`AutotuneResult`."""
+        checks and times each; returns an :class:`AutotuneResult`.
+        ``on_trial``: a function given one record per configuration
+        (:class:`_TrialReporter`)."""
         if not configs:
             raise ValueError("autotune: no configurations to tune")
+        if on_trial is not None and self.early_stop:
+            raise ValueError("autotune: on_trial records every configuration "
+                             "and cannot be combined with early_stop")
+        report = _TrialReporter(on_trial)
+        checked = not self.skip_check and (
+            self.ref_prog is not None or self.manual_check_prog is not None)
         if cache_key is not None:
             stored = _load_best(cache_key)
             if stored is not None:
@@ -141,18 +183,22 @@ class _Tuner:
         results = []
         reference = None
         best = None
-        for cfg, (kernel, err) in zip(configs, built):
+        for index, (cfg, (kernel, err)) in enumerate(zip(configs, built)):
             if kernel is None:
                 first = str(err).splitlines()[0] if str(err) else repr(err)
                 self._log(f"{cfg}: build failed: {first}")
                 results.append((cfg, None, f"build failed: {first}"))
+                report.emit("compile_error", index, cfg, error=err)
                 continue
+            validation = "not_run"
             if inputs is None:
                 inputs = self._make_inputs(kernel)
             try:
                 run_inputs = _clone_written(kernel, inputs)
                 outs = _outputs(kernel, run_inputs)
                 if not self.skip_check:
+                    if checked:
+                        validation = "failed"
                     if self.manual_check_prog is not None:
                         self.manual_check_prog(outs, inputs)
                     elif self.ref_prog is not None:
@@ -162,6 +208,8 @@ class _Tuner:
                         reference = outs
                     else:
                         self._compare(outs, reference)
+                    if checked:
+                        validation = "passed"
                 timed = _clone_written(kernel, inputs)
                 cuda = kernel.target != "cpu"
                 if self.early_stop and best is not None:
@@ -179,9 +227,13 @@ class _Tuner:
                 first = str(e).splitlines()[0] if str(e) else repr(e)
                 self._log(f"{cfg}: rejected: {first}")
                 results.append((cfg, None, f"rejected: {first}"))
+                report.emit("benchmark_error", index, cfg,
+                            validation=validation, error=e)
                 continue
             self._log(f"{cfg}: {latency:.4f} ms")
             results.append((cfg, latency, None))
+            report.emit("ok", index, cfg, latency=latency,
+                        validation=validation)
             if best is None or latency < best[1]:
                 best = (cfg, latency, kernel)
         if best is None:
@@ -477,7 +529,10 @@ class AutoTuner:
         return self
 
     def run(self, warmup=25, rep=100, timeout=30, early_stop=False,
-            early_stop_factor=1.2):
+            early_stop_factor=1.2, on_trial=None):
+        """Tunes; ``on_trial(record)``, if given, gets one dict per
+        configuration (status, index, config, latency_ms, validation,
+        error) in this thread; it cannot be combined with ``early_stop``."""
         tuner = _Tuner(self.configs, warmup, rep, timeout,
                        early_stop=early_stop,
                        early_stop_factor=early_stop_factor,
@@ -505,7 +560,8 @@ class AutoTuner:
                         list(compile_flags)
                 return _compile(func, **compile_args)
             return func
-        return tuner.run(build_one, [dict(c) for c in configs])
+        return tuner.run(build_one, [dict(c) for c in configs],
+                         on_trial=on_trial)
 
 
 __all__ = ["autotune", "AutoTuner", "AutotuneResult", "set_autotune_inputs"]
