@@ -14,8 +14,8 @@
 #                  checked against float64 torch, then timed with
 #                  CUDA-graph replays (L2 flushed, median of 30) next to
 #                  torch.matmul in the same process
-#   sanitizer.log  compute-sanitizer memcheck and racecheck on one
-#                  clustered instance
+#   sanitizer.log  compute-sanitizer memcheck and racecheck on one small
+#                  clustered instance (persistent ping-pong, one pair)
 #   steps.log      when each step ended
 # The whole call stays under 6 minutes (timeouts below).
 set -u
@@ -44,6 +44,7 @@ verify=(
   "cl_tn_f16_pp_x_st_sms7|-DM=1000 -DN=1000 -DK=328 -Dthreads=128 -Dblock_N=128 -Dnum_stages=4 -Dtrans_B=True --pass-config=tlc.gemm_pingpong=True --pass-config=tlc.tma_store=True --pass-config=tlc.num_sms=7"
   "cl_nn_bf16_pp_x_132|-DM=3000 -DN=2000 -DK=264 -Dthreads=128 -Dblock_N=128 -Dnum_stages=4 -Ddtype=T.bfloat16"
   "cl_nn_f16_t256_y_132|-DM=4000 -DN=3000 -DK=520 -Dnum_stages=4"
+  "cl_nn_f16_pp_small_sms3|-DM=376 -DN=504 -DK=200 -Dthreads=128 -Dblock_N=128 -Dnum_stages=4 --pass-config=tlc.gemm_pingpong=True --pass-config=tlc.num_sms=3"
 )
 jobs=()
 for v in "${verify[@]}"; do
@@ -78,14 +79,16 @@ for c in "$W"/*/cuda/*.cubin $(grep -l "tmaLoadMulticast<" "$TLC_CACHE_DIR"/pyth
 done
 step sass
 sanitize() {  # instance tool: compute-sanitizer within the 6-minute budget
-  local left=$((330 - SECONDS)); [ "$left" -gt 60 ] && left=60
+  local left=$((200 - SECONDS)); [ "$left" -gt 30 ] && left=30
   if [ "$left" -lt 15 ]; then echo "=== $2 $1: skipped (no time left)" >> "$O/sanitizer.log"; return; fi
   echo "=== compute-sanitizer --tool $2 $1" >> "$O/sanitizer.log"
   timeout "$left" compute-sanitizer --tool "$2" "$RUN" "$W/$1/cuda" --device cuda --verify --reference "$W/$1/cpu" 2>&1 | tail -4 >> "$O/sanitizer.log"
   step "sanitizer $2 $1"
 }
-sanitize cl_tn_f16_pp_x_st_sms7 memcheck
-sanitize cl_tn_f16_pp_x_st_sms7 racecheck
+# The sanitizers on the small instance (4 x 3 tiles, one pair of blocks,
+# ping-pong), then the bench until 5 min 40 s.
+sanitize cl_nn_f16_pp_small_sms3 memcheck
+sanitize cl_nn_f16_pp_small_sms3 racecheck
 CONFIGS=cluster timeout $((340 - SECONDS)) python3 "$bench" 4096 8192 8192x8192x1024 16384x16384x4096 > "$O/bench.log" 2>&1
 echo "bench rc=$?" >> "$O/bench.log"
 step bench
