@@ -29,8 +29,8 @@
 // Ordering (racecheck): a release arrival (cluster barrier arrive not
 // relaxed, or an mbarrier arrival from a block of the cluster) records
 // the arriving thread's clock (an mbarrier arrival: and what it acquired
-// of its block's threads, cumulatively); the thread whose wait returns learns it,
-// per thread of every block of the cluster (clusterKnows). A global access
+// of its block's threads, cumulatively); the thread whose wait returns learns
+// it, per thread of every block of the cluster (clusterKnows). A global access
 // of a peer is ordered before the running block's thread when that thread
 // learnt a clock at or after the access's (beforeAcross); a thread of the
 // same block learns it as from a barrier. mapa of a peer that has not
@@ -458,8 +458,10 @@ void Worker::landIncoming() {
         }
         if (!what.empty()) {
           report("racecheck",
-                 "TMA multicast by " + issuer + " at {0} to shared memory at "
-                     "offset " + std::to_string(offset + i) + " of block " +
+                 "TMA multicast by " + issuer +
+                     " at {0} to shared memory at "
+                     "offset " +
+                     std::to_string(offset + i) + " of block " +
                      std::to_string(clusterRank) + " of the cluster " + what,
                  c.where, other);
           reported = true;

@@ -46,10 +46,9 @@ std::string Emitter::openPersistentTileLoop(KernelOp kernel, StringRef first,
   bool row = !orderAttr || orderAttr.getValue() != "column";
   std::string tile = fresh("tile");
   std::string block = persistentBlock(), blocks = persistentBlocks();
-  std::string start =
-      first == "0" ? block
-                   : block + " + " + first.str() + " * " +
-                         (pairs ? blocks : "(int)" + blocks);
+  std::string start = first == "0" ? block
+                                   : block + " + " + first.str() + " * " +
+                                         (pairs ? blocks : "(int)" + blocks);
   std::string stride =
       step == 1 ? blocks : std::to_string(step) + " * " + blocks;
   open("for (int " + tile + " = " + start + "; " + tile + " < " +
@@ -88,10 +87,8 @@ std::string Emitter::openPersistentTileLoop(KernelOp kernel, StringRef first,
   std::string a = define(indices[0], "bx"), b = define(indices[1], "by");
   std::string fast = group + " * " + p + " + " + in + " % " + width;
   std::string slow = in + " / " + width;
-  line("const " + it + " " + (row ? b : a) + " = " + tileOf(fast, row) +
-       ";");
-  line("const " + it + " " + (row ? a : b) + " = " + tileOf(slow, !row) +
-       ";");
+  line("const " + it + " " + (row ? b : a) + " = " + tileOf(fast, row) + ";");
+  line("const " + it + " " + (row ? a : b) + " = " + tileOf(slow, !row) + ";");
   return tile;
 }
 

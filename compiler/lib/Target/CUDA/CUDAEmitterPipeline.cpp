@@ -357,8 +357,8 @@ LogicalResult Emitter::emitWarpSpecializedBody(KernelOp kernel) {
   line("tlc::cuda::mbarrierInit(&" + wsFull + "[s], 1);");
   // tile-gemm-cluster: each warp of both blocks' consumers releases the
   // stage (both producers fill it); else each consumer thread.
-  int64_t releases = gemmClusterAxis >= 0 ? 2 * (blockThreads / 32)
-                                          : blockThreads;
+  int64_t releases =
+      gemmClusterAxis >= 0 ? 2 * (blockThreads / 32) : blockThreads;
   line("tlc::cuda::mbarrierInit(&" + wsEmpty + "[s], " + Twine(releases) +
        ");");
   close();

@@ -104,9 +104,9 @@ LogicalResult Emitter::planTensorMaps(KernelOp kernel, std::string &params,
       m.dims.push_back(b.global.getShape()[d]);
       if (i > 0)
         m.strides.push_back(strides[d] * b.elemBytes);
-      m.box.push_back(i == 0 ? b.panelCols
-                             : (int(d) == b.rowDim ? b.rows / b.multicast
-                                                   : int64_t(1)));
+      m.box.push_back(
+          i == 0 ? b.panelCols
+                 : (int(d) == b.rowDim ? b.rows / b.multicast : int64_t(1)));
     }
     m.swizzle = b.swizzle;
     std::string name = "tmap" + std::to_string(index);
@@ -170,8 +170,8 @@ LogicalResult Emitter::emitTmaCopy(CopyOp op, const std::string &dst,
     if (p)
       d = "(" + dst + " + " + std::to_string(p * b.panelCols * b.rows) + ")";
     if (part.empty()) {
-      line("tlc::cuda::tmaLoad<" + Twine(rank) + ">(" + d + ", &" + map +
-           ", " + bar + args + ");");
+      line("tlc::cuda::tmaLoad<" + Twine(rank) + ">(" + d + ", &" + map + ", " +
+           bar + args + ");");
       continue;
     }
     line("tlc::cuda::tmaLoadMulticast<" + Twine(rank) + ">(" + d + " + " +

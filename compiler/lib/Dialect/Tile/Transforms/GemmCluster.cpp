@@ -86,8 +86,8 @@ struct TileGemmClusterPass final
   void planKernel(KernelOp kernel, Builder &b) {
     // Opt-in: `tlc.gemm_cluster=True` (or 2, the only size).
     std::optional<StringRef> config = getPassConfig(kernel, "tlc.gemm_cluster");
-    if (!config || (*config != "2" && !isPassConfigOn(kernel,
-                                                      "tlc.gemm_cluster")))
+    if (!config ||
+        (*config != "2" && !isPassConfigOn(kernel, "tlc.gemm_cluster")))
       return;
     if (!kernel->hasAttr("tile.ws_producer_threads") ||
         kernel->hasAttr("cluster_dims"))

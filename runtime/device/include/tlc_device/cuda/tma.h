@@ -151,9 +151,9 @@ TLC_DEVICE void tmaLoad(void *dst, const TensorMap *map, uint64_t *bar,
 /// \p ctaMask and signals its bytes to each one's mbarrier at \p bar's
 /// offset (PTX ISA, cp.async.bulk.tensor: the ctaMask operand, 16 bits).
 template <int Rank>
-TLC_DEVICE void tmaLoadMulticast(void *dst, const TensorMap *map,
-                                 uint64_t *bar, uint16_t ctaMask, int c0,
-                                 int c1, int c2 = 0, int c3 = 0, int c4 = 0) {
+TLC_DEVICE void tmaLoadMulticast(void *dst, const TensorMap *map, uint64_t *bar,
+                                 uint16_t ctaMask, int c0, int c1, int c2 = 0,
+                                 int c3 = 0, int c4 = 0) {
   static_assert(Rank >= 2 && Rank <= 5, "tensor maps of rank 2 to 5");
 #if TLC_CUDA_ARCH >= 900
   uint32_t d = sharedAddress(dst), b = sharedAddress(bar);

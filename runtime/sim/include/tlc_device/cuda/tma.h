@@ -35,8 +35,8 @@
 //    before the expect-tx that announces them; the PTX ISA bounds the
 //    count by 2^20 - 1 either way), 63 the current phase's parity. A phase
 //    completes when pending arrivals and bytes are both zero: the parity
-//    flips and the arrivals are reset. A wait for parity P returns once the current
-//    parity differs from P; one that can never return is reported as a
+//    flips and the arrivals are reset. A wait for parity P returns once the
+//    current parity differs from P; one that can never return is reported as a
 //    deadlock by the simulator.
 //
 //===----------------------------------------------------------------------===//
@@ -260,8 +260,8 @@ TLC_SIM_PRIMITIVE void tmaLoad(void *dst, const TensorMap *map, uint64_t *bar,
 /// \p bar's offset.
 template <int Rank>
 TLC_SIM_PRIMITIVE void tmaLoadMulticast(void *dst, const TensorMap *map,
-                                        uint64_t *bar, uint16_t ctaMask,
-                                        int c0, int c1, int c2 = 0, int c3 = 0,
+                                        uint64_t *bar, uint16_t ctaMask, int c0,
+                                        int c1, int c2 = 0, int c3 = 0,
                                         int c4 = 0) {
   uint64_t where = TLC_SIM_HERE;
   const simimpl::TmaBox box(map, Rank, dst, {c0, c1, c2, c3, c4}, where);
