@@ -28,13 +28,21 @@
 //
 // Ordering (racecheck): a release arrival (cluster barrier arrive not
 // relaxed, or an mbarrier arrival from a block of the cluster) records
-// the arriving thread's clock; the thread whose wait returns learns it,
-// per thread of every block of the cluster (clusterKnows). A global access
+// the arriving thread's clock (an mbarrier arrival: and what it acquired
+// of its block's threads, cumulatively); the thread whose wait returns learns
+// it, per thread of every block of the cluster (clusterKnows). A global access
 // of a peer is ordered before the running block's thread when that thread
 // learnt a clock at or after the access's (beforeAcross); a thread of the
 // same block learns it as from a barrier. mapa of a peer that has not
 // started or has exited is reported (memcheck): its shared memory is not
 // there.
+//
+// TMA multicast (bulkCopyCluster): the issuer lands its own block's copy
+// as any TMA copy; each other masked block gets the copy queued with what
+// the issuer had acquired of that block's threads, and lands it when its
+// own threads cannot run (racecheck: the bytes' last accesses by its
+// threads must be among them; bytes a copy wrote that no thread read
+// before the multicast overwrites them are reported too).
 //
 //===----------------------------------------------------------------------===//
 
@@ -289,8 +297,13 @@ void Worker::mbarrierReleaseCluster(const uint64_t *bar, uint64_t where) {
       break; // the block's own barrier: mbarrierRelease below
     std::vector<uint32_t> &known = cs.releases[{r, a - base}];
     known.resize(size_t(cs.size) * numThreads);
+    // Cumulative: what the arriving thread acquired of its block's threads
+    // (a __syncwarp, a barrier before the arrival) is released with it.
     unsigned t = current->linear;
-    known[size_t(clusterRank) * numThreads + t] = clock[t];
+    for (unsigned u = 0; u < numThreads; ++u) {
+      uint32_t &k = known[size_t(clusterRank) * numThreads + u];
+      k = std::max(k, knows(t, u));
+    }
     ++clock[t];
     return;
   }
@@ -315,4 +328,147 @@ bool Worker::clusterOrdered(unsigned me, uint64_t block, unsigned thread,
   size_t row = size_t(cs.size) * numThreads;
   return clusterKnows[size_t(me) * row + size_t(rank) * numThreads + thread] >=
          clock;
+}
+
+void Worker::bulkCopyCluster(const tlc_sim_bulk_piece *pieces, uint32_t count,
+                             uint64_t *bar, uint32_t ctaMask, uint64_t where) {
+  unsigned size = launch.cluster ? launch.cluster->size : 1;
+  if (ctaMask == 0 || (size < 32 && (ctaMask >> size) != 0))
+    trap("memcheck",
+         "TMA multicast by " + threadName(current->linear) +
+             " at {0} with the cta mask " + std::to_string(ctaMask) +
+             ", which names no block or a rank outside the cluster of " +
+             std::to_string(size) + " blocks",
+         where);
+  if (ctaMask & (1u << clusterRank))
+    bulkCopy(pieces, count, bar, where);
+  if (!launch.cluster)
+    return;
+  auto base = reinterpret_cast<uintptr_t>(shared);
+  auto offsetOf = [&](const void *p) {
+    return reinterpret_cast<uintptr_t>(p) - base;
+  };
+  if (offsetOf(bar) >= sharedBytes)
+    trap("memcheck",
+         "TMA multicast by " + threadName(current->linear) +
+             " at {0} with an mbarrier outside the block's shared memory",
+         where);
+  unsigned t = current->linear;
+  ClusterState &cs = *launch.cluster;
+  for (unsigned r = 0; r < cs.size; ++r) {
+    if (r == clusterRank || !(ctaMask & (1u << r)))
+      continue;
+    RemoteBulkCopy c;
+    c.issuerRank = clusterRank;
+    c.issuer = t;
+    c.where = where;
+    c.bytes = 0;
+    // What the issuer acquired of the receiver's threads: the releases
+    // that order their reads of the destination before the copy.
+    c.known.assign(numThreads, 0);
+    size_t row = size_t(cs.size) * numThreads;
+    if (clusterKnows.size() == size_t(numThreads) * row)
+      for (unsigned u = 0; u < numThreads; ++u)
+        c.known[u] = clusterKnows[size_t(t) * row + size_t(r) * numThreads + u];
+    for (uint32_t p = 0; p < count; ++p) {
+      tlc_sim_bulk_piece piece = pieces[p];
+      size_t offset = offsetOf(piece.dst);
+      if (offset + piece.bytes > sharedBytes)
+        trap("memcheck",
+             "TMA multicast destination is not inside the block's " +
+                 std::to_string(sharedBytes) + " bytes of shared memory, by " +
+                 threadName(t) + " at {0}",
+             where);
+      if (piece.src && !access(piece.src, piece.bytes, TLC_SIM_LOAD, -1, where))
+        piece.src = nullptr;
+      c.bytes += piece.bytes;
+      c.pieces.push_back(piece); // dst: an offset until the receiver is known
+    }
+    std::lock_guard<std::mutex> lock(cs.mutex);
+    if (!cs.started[r] || cs.done[r]) {
+      report("memcheck",
+             "TMA multicast to block " + std::to_string(r) +
+                 " of the cluster by " + threadName(t) + " at {0}: " +
+                 (cs.done[r] ? "that block has exited, its shared memory is "
+                               "gone"
+                             : "that block has not started (a cluster "
+                               "barrier after its initialisation orders the "
+                               "copy after it)"),
+             where);
+      continue;
+    }
+    for (tlc_sim_bulk_piece &piece : c.pieces)
+      piece.dst = cs.shared[r] + offsetOf(piece.dst);
+    c.bar = reinterpret_cast<uint64_t *>(cs.shared[r] + offsetOf(bar));
+    cs.incoming[r].push_back(std::move(c));
+  }
+}
+
+bool Worker::hasIncoming() {
+  if (!launch.cluster)
+    return false;
+  ClusterState &cs = *launch.cluster;
+  std::lock_guard<std::mutex> lock(cs.mutex);
+  return !cs.incoming[clusterRank].empty();
+}
+
+void Worker::landIncoming() {
+  ClusterState &cs = *launch.cluster;
+  std::vector<RemoteBulkCopy> landing;
+  {
+    std::lock_guard<std::mutex> lock(cs.mutex);
+    landing = std::move(cs.incoming[clusterRank]);
+    cs.incoming[clusterRank].clear();
+  }
+  for (const RemoteBulkCopy &c : landing) {
+    std::string issuer = "thread " + std::to_string(c.issuer) + " of block " +
+                         std::to_string(c.issuerRank) + " of the cluster";
+    // The copy may overwrite bytes only when the issuer acquired the
+    // release of every access of this block's threads to them (the
+    // consumers' arrivals on the issuer's empty barrier), and no copy may
+    // be writing them or have written them unread.
+    bool reported = false;
+    for (const tlc_sim_bulk_piece &piece : c.pieces) {
+      size_t offset = static_cast<unsigned char *>(piece.dst) - shared;
+      for (uint32_t i = 0; i < piece.bytes && !reported; ++i) {
+        const ShadowByte &sh = shadow[offset + i];
+        std::string what;
+        uint64_t other = sh.writeWhere;
+        if (sh.flags & kPending) {
+          what = "while an earlier TMA copy is still writing it";
+        } else if (sh.writer != kNone && sh.writer < numThreads &&
+                   c.known[sh.writer] < sh.writeClock) {
+          what = "after a write by " + threadName(sh.writer) +
+                 " at {1} that the issuer has not acquired "
+                 "(write-after-write hazard)";
+        } else if (sh.writer != kNone && sh.writer >= numThreads &&
+                   (sh.flags & kWritten) && sh.reader[0] == kNone &&
+                   sh.reader[1] == kNone) {
+          what = "that an earlier TMA copy at {1} wrote and no thread of the "
+                 "block has read (write-after-write hazard)";
+        } else {
+          for (int r = 0; r < 2 && what.empty(); ++r)
+            if (sh.reader[r] != kNone && sh.reader[r] < numThreads &&
+                c.known[sh.reader[r]] < sh.readClock[r]) {
+              what = "after a read by " + threadName(sh.reader[r]) +
+                     " at {1} that the issuer has not acquired (no release "
+                     "of it reached the issuer: write-after-read hazard)";
+              other = sh.readWhere[r];
+            }
+        }
+        if (!what.empty()) {
+          report("racecheck",
+                 "TMA multicast by " + issuer +
+                     " at {0} to shared memory at "
+                     "offset " +
+                     std::to_string(offset + i) + " of block " +
+                     std::to_string(clusterRank) + " of the cluster " + what,
+                 c.where, other);
+          reported = true;
+        }
+      }
+    }
+    if (!landCopy(c.pieces, c.bar, c.bytes, issuer, c.where))
+      return;
+  }
 }

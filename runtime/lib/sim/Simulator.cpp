@@ -97,6 +97,10 @@ void *apiMapShared(const void *address, uint32_t rank, uint64_t where) {
 void apiMbarrierReleaseCluster(const uint64_t *bar, uint64_t where) {
   currentWorker->mbarrierReleaseCluster(bar, where);
 }
+void apiBulkCopyCluster(const tlc_sim_bulk_piece *pieces, uint32_t count,
+                        uint64_t *bar, uint32_t ctaMask, uint64_t where) {
+  currentWorker->bulkCopyCluster(pieces, count, bar, ctaMask, where);
+}
 void apiTrap(const char *message, uint64_t where) {
   currentWorker->trap("trap", std::string(message) + " at {0}", where);
 }
@@ -129,6 +133,7 @@ const tlc_sim_host_api &Simulator::hostApi() {
     a.clusterWait = &apiClusterWait;
     a.mapShared = &apiMapShared;
     a.mbarrierReleaseCluster = &apiMbarrierReleaseCluster;
+    a.bulkCopyCluster = &apiBulkCopyCluster;
     return a;
   }();
   return api;
@@ -260,6 +265,7 @@ std::vector<Finding> Simulator::run(const LaunchConfig &config, bool reverse,
     cs.done.assign(clusterBlocks, false);
     cs.started.assign(clusterBlocks, false);
     cs.shared.assign(clusterBlocks, nullptr);
+    cs.incoming.resize(clusterBlocks);
     cs.wake = std::make_unique<std::condition_variable[]>(clusterBlocks);
   }
   auto body = [&] {

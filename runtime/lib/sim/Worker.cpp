@@ -293,13 +293,20 @@ void Worker::runBlock(uint64_t b) {
       continue;
     if (!blockAborted && !launch.aborted && resolveClusterWaits())
       continue;
-    // TMA copies land as late as they may: once no thread can run.
-    if (!bulkCopies.empty() && !blockAborted && !launch.aborted &&
+    // TMA copies land as late as they may: once no thread can run (the
+    // multicasts of the cluster's other blocks too).
+    if (!blockAborted && !launch.aborted &&
         std::none_of(threads.begin(), threads.end(), [](const Thread &t) {
           return t.state == State::Runnable;
         })) {
-      landBulkCopies();
-      continue;
+      if (!bulkCopies.empty()) {
+        landBulkCopies();
+        continue;
+      }
+      if (hasIncoming()) {
+        landIncoming();
+        continue;
+      }
     }
     if (!ran && !blockAborted && !launch.aborted) {
       if (resolveActiveMasks())

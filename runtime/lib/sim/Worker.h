@@ -40,6 +40,19 @@
 namespace tlc::runtime::sim {
 
 inline constexpr uint16_t kNone = 0xFFFF;
+
+/// The transaction count of an mbarrier word (tlc_device/cuda/tma.h: bits
+/// 32-62, a signed 31-bit count: bytes may complete before they are
+/// expected), and its bound in the PTX ISA (2^20 - 1 either way).
+inline constexpr int64_t kMaxTxCount = (int64_t(1) << 20) - 1;
+inline int64_t mbarrierTxCount(uint64_t w) {
+  int64_t tx = int64_t((w >> 32) & 0x7FFFFFFFu);
+  return tx & 0x40000000 ? tx - 0x80000000LL : tx;
+}
+inline uint64_t withTxCount(uint64_t w, int64_t tx) {
+  return (w & ~(uint64_t(0x7FFFFFFFu) << 32)) |
+         ((uint64_t(tx) & 0x7FFFFFFFu) << 32);
+}
 inline constexpr unsigned kMaxFindings = 16;
 inline constexpr size_t kFiberStack = 256 << 10;
 /// Helper accesses up to this far below a block's shared memory are
@@ -73,6 +86,25 @@ struct BulkCopy {
   uint64_t *bar;
   uint64_t bytes;
   unsigned issuer;
+  uint64_t where;
+};
+
+/// A TMA multicast (cp.async.bulk.tensor ... .multicast::cluster) that a
+/// block of the cluster issued into another block's shared memory: queued
+/// for the receiving block, which lands it (its own shadow, clocks and
+/// mbarrier) when none of its threads can run, as its own copies.
+struct RemoteBulkCopy {
+  /// Destinations in the receiver's shared memory.
+  std::vector<tlc_sim_bulk_piece> pieces;
+  /// The receiver's mbarrier (the issuer's offset).
+  uint64_t *bar;
+  uint64_t bytes;
+  /// The issuing block's rank and thread.
+  unsigned issuerRank, issuer;
+  /// Per thread of the receiver: the clock of it that the issuer had
+  /// acquired (a release arrival of it on the issuer's mbarriers, the
+  /// cluster barrier) when it issued the copy.
+  std::vector<uint32_t> known;
   uint64_t where;
 };
 
@@ -256,6 +288,8 @@ struct ClusterState {
   /// thread, the clock of that thread's last release arrival from the
   /// cluster on that mbarrier.
   std::map<std::pair<unsigned, uint64_t>, std::vector<uint32_t>> releases;
+  /// Per rank: TMA multicasts from the other blocks not landed yet.
+  std::vector<std::vector<RemoteBulkCopy>> incoming;
 };
 
 /// State shared by the workers of one launch.
@@ -362,6 +396,11 @@ public:
   void cpAsyncWait(int32_t pending, uint64_t where);
   void bulkCopy(const tlc_sim_bulk_piece *pieces, uint32_t count, uint64_t *bar,
                 uint64_t where);
+  /// The same copy into the shared memory of every block of the cluster
+  /// whose rank is set in \p ctaMask, each completing on its mbarrier at
+  /// \p bar's offset (Cluster.cpp).
+  void bulkCopyCluster(const tlc_sim_bulk_piece *pieces, uint32_t count,
+                       uint64_t *bar, uint32_t ctaMask, uint64_t where);
   [[noreturn]] void trap(const std::string &checker, const std::string &message,
                          uint64_t where, uint64_t otherWhere = 0);
   /// An undefined value decided a branch, formed an address or divided.
@@ -509,6 +548,15 @@ private:
   /// Performs every TMA copy in flight and completes its bytes on its
   /// mbarrier.
   void landBulkCopies();
+  /// Writes \p pieces (a copy of \p bytes by the copy agent of \p bar),
+  /// then completes the bytes on \p bar; false when that aborted the block.
+  bool landCopy(const std::vector<tlc_sim_bulk_piece> &pieces, uint64_t *bar,
+                uint64_t bytes, const std::string &issuer, uint64_t where);
+  /// Whether TMA multicasts of the cluster's other blocks wait to land
+  /// here.
+  bool hasIncoming();
+  /// Lands them (racecheck against what their issuers had acquired).
+  void landIncoming();
   bool ordered(unsigned t, uint16_t other, uint32_t otherClock) const {
     return other == kNone || other == t || knows(t, other) >= otherClock;
   }

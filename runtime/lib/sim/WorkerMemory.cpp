@@ -457,54 +457,63 @@ unsigned Worker::copyAgent(const uint64_t *bar) {
 void Worker::landBulkCopies() {
   std::vector<BulkCopy> landing = std::move(bulkCopies);
   bulkCopies.clear();
-  for (const BulkCopy &c : landing) {
-    unsigned agent = copyAgent(c.bar);
-    ++clock[agent];
-    for (const tlc_sim_bulk_piece &piece : c.pieces) {
-      auto d = static_cast<unsigned char *>(piece.dst);
-      if (piece.src)
-        std::memcpy(d, piece.src, piece.bytes);
-      else
-        std::memset(d, 0, piece.bytes);
-      size_t offset = d - shared;
-      if (shadowMap)
-        copyDefinedness(offset, piece.src, piece.bytes);
-      for (uint32_t i = 0; i < piece.bytes; ++i) {
-        ShadowByte &sh = shadow[offset + i];
-        sh.flags = uint16_t((sh.flags & ~(kPending | kBulk)) | kWritten);
-        sh.writer = uint16_t(agent);
-        sh.writeClock = clock[agent];
-        sh.writeWhere = c.where;
-        sh.reader[0] = sh.reader[1] = kNone;
-      }
-    }
-    // complete_tx: the copy's writes happen before what follows a wait on
-    // the mbarrier that returns after this phase.
-    std::vector<uint32_t> &known = mbarrierClocks[c.bar];
-    if (known.empty())
-      known.assign(numClocks, 0);
-    known[agent] = std::max(known[agent], clock[agent]);
-    // The transaction bytes (bits 32-62 of the mbarrier word,
-    // tlc_device/cuda/tma.h), then the phase if nothing is pending.
-    uint64_t w = *c.bar;
-    uint64_t tx = (w >> 32) & 0x7FFFFFFFu;
-    if (tx < c.bytes) {
-      Finding f;
-      f.checker = "synccheck";
-      f.message = "a TMA copy issued by " + threadName(c.issuer) +
-                  " at {0} completes " + std::to_string(c.bytes) +
-                  " bytes on an mbarrier that expects " + std::to_string(tx) +
-                  " (mbarrier transaction count out of range)";
-      f.where = c.where;
-      launch.add(std::move(f), /*fatal=*/true);
-      blockAborted = true;
+  for (const BulkCopy &c : landing)
+    if (!landCopy(c.pieces, c.bar, c.bytes, threadName(c.issuer), c.where))
       return;
+}
+
+bool Worker::landCopy(const std::vector<tlc_sim_bulk_piece> &pieces,
+                      uint64_t *bar, uint64_t bytes, const std::string &issuer,
+                      uint64_t where) {
+  unsigned agent = copyAgent(bar);
+  ++clock[agent];
+  for (const tlc_sim_bulk_piece &piece : pieces) {
+    auto d = static_cast<unsigned char *>(piece.dst);
+    if (piece.src)
+      std::memcpy(d, piece.src, piece.bytes);
+    else
+      std::memset(d, 0, piece.bytes);
+    size_t offset = d - shared;
+    if (shadowMap)
+      copyDefinedness(offset, piece.src, piece.bytes);
+    for (uint32_t i = 0; i < piece.bytes; ++i) {
+      ShadowByte &sh = shadow[offset + i];
+      sh.flags = uint16_t((sh.flags & ~(kPending | kBulk)) | kWritten);
+      sh.writer = uint16_t(agent);
+      sh.writeClock = clock[agent];
+      sh.writeWhere = where;
+      sh.reader[0] = sh.reader[1] = kNone;
     }
-    w = (w & ~(uint64_t(0x7FFFFFFFu) << 32)) | ((tx - c.bytes) << 32);
-    if ((w & 0xFFFFu) == 0 && tx == c.bytes) {
-      uint64_t arrivals = (w >> 16) & 0xFFFFu;
-      w = (((w >> 63) ^ 1u) << 63) | (arrivals << 16) | arrivals;
-    }
-    *c.bar = w;
   }
+  // complete_tx: the copy's writes happen before what follows a wait on
+  // the mbarrier that returns after this phase.
+  std::vector<uint32_t> &known = mbarrierClocks[bar];
+  if (known.empty())
+    known.assign(numClocks, 0);
+  known[agent] = std::max(known[agent], clock[agent]);
+  // The transaction count (bits 32-62 of the mbarrier word, signed:
+  // tlc_device/cuda/tma.h), then the phase if nothing is pending. The
+  // bytes may complete before the expect-tx that announces them (a peer's
+  // multicast); the PTX ISA bounds the count by 2^20 - 1 either way.
+  uint64_t w = *bar;
+  int64_t tx = mbarrierTxCount(w) - int64_t(bytes);
+  if (tx < -kMaxTxCount) {
+    Finding f;
+    f.checker = "synccheck";
+    f.message = "a TMA copy issued by " + issuer + " at {0} completes " +
+                std::to_string(bytes) + " bytes on an mbarrier that expects " +
+                std::to_string(mbarrierTxCount(w)) +
+                " (mbarrier transaction count out of range)";
+    f.where = where;
+    launch.add(std::move(f), /*fatal=*/true);
+    blockAborted = true;
+    return false;
+  }
+  w = withTxCount(w, tx);
+  if ((w & 0xFFFFu) == 0 && tx == 0) {
+    uint64_t arrivals = (w >> 16) & 0xFFFFu;
+    w = (((w >> 63) ^ 1u) << 63) | (arrivals << 16) | arrivals;
+  }
+  *bar = w;
+  return true;
 }

@@ -60,6 +60,21 @@ CONFIGS = {
                       pass_configs={"tlc.gemm_pingpong": True, "tlc.tma_store": True}),
                  dict(block_M=64, block_N=256, threads=128, num_stages=3,
                       pass_configs={"tlc.gemm_pingpong": True})],
+    # tile-gemm-cluster (docs/perf/hopper.md, 2026-12-05): today's
+    # defaults (hopper_gemm.py's 128 x 256 at 3 stages, and 4 stages, the
+    # best so far; 128 x 128 of one warpgroup, ping-pong by default) next
+    # to the same tilings in clusters of two that multicast the shared
+    # operand, and 256 x 128 in clusters (cuBLAS's tile for 4096^3; at 3
+    # stages persistent, at 4 the epilogue area does not fit: not).
+    "cluster": [dict(), dict(num_stages=4),
+                dict(num_stages=4, pass_configs={"tlc.gemm_cluster": True}),
+                dict(block_N=128, threads=128, num_stages=4),
+                dict(block_N=128, threads=128, num_stages=4,
+                     pass_configs={"tlc.gemm_cluster": True}),
+                dict(block_M=256, block_N=128, num_stages=3,
+                     pass_configs={"tlc.gemm_cluster": True}),
+                dict(block_M=256, block_N=128, num_stages=4,
+                     pass_configs={"tlc.gemm_cluster": True})],
     "skinny_best": [dict(block_M=64, block_N=128, threads=128, num_stages=6),
                     dict(block_M=64, block_N=128, threads=128, num_stages=4)],
     "skinny_sweep": [dict(block_M=64, block_N=64, threads=128, num_stages=4),

@@ -397,6 +397,10 @@ LogicalResult Emitter::prepareKernel(KernelOp op) {
   auto pingPong = op->getAttrOfType<IntegerAttr>("tile.gemm_pingpong");
   gemmPingPong = pingPong && wsProducerThreads ? pingPong.getInt() : 0;
   launchThreads = blockThreads * (gemmPingPong ? 2 : 1) + wsProducerThreads;
+  // tile-gemm-cluster: pairs of blocks share one operand by TMA multicast.
+  auto clusterAxis = op->getAttrOfType<IntegerAttr>("tile.gemm_cluster");
+  gemmClusterAxis =
+      clusterAxis && wsProducerThreads ? int(clusterAxis.getInt()) : -1;
   fragments.clear();
   sharedSlots.clear();
   runtimeSharedOffsets.clear();
@@ -632,6 +636,8 @@ LogicalResult Emitter::emitKernel(KernelOp op) {
   auto blockIndices = op.getBlockIndices();
   if (persistentCtas) {
     // Each role's tile loop defines the block indices of its tile.
+  } else if (gemmClusterAxis >= 0) {
+    emitGemmClusterBlockIndices(op, raster);
   } else if (raster && blockIndices.size() >= 2) {
     // Blocks run in panels of `panel` rows (row order) or columns, so
     // neighbours share L2 lines: a bijection of the 2-D block grid.

@@ -17,6 +17,13 @@
 //    wait (acquire), `.aligned`, so the printer requires, as for
 //    __syncthreads, that every thread of the block reaches them.
 //
+// tile-gemm-cluster's GEMMs (pairs of blocks sharing one operand by TMA
+// multicast; CUDAEmitterTma.cpp, CUDAEmitterPipeline.cpp): the pair's
+// blocks take adjacent tiles along the planned axis, the program's
+// rasterisation ordering the pairs; each warp of the consumers releases a
+// stage on both blocks' empty barriers (mbarrierArriveWarpPair), since
+// both producers write into it.
+//
 // A kernel without cluster_dims (or with a cluster of one block) is a
 // cluster of one: the rank is 0, and on targets without clusters (sm_80,
 // HIP) the cluster barrier is the block barrier — an arrive does nothing,
@@ -78,7 +85,9 @@ FailureOr<std::string> Emitter::planCluster(KernelOp kernel,
                        << " blocks that the CUDA target launches";
     return failure();
   }
-  if (persistentCtas) {
+  // tile-gemm-cluster plans its persistent GEMMs' clusters as pairs of
+  // that row (both blocks of a pair walk the same tiles).
+  if (persistentCtas && gemmClusterAxis < 0) {
     kernel.emitError("a persistent kernel (tlc.persistent) relaunches its "
                      "grid as one row of blocks, which a cluster launch "
                      "cannot tile");
@@ -215,4 +224,51 @@ LogicalResult Emitter::emitClcQuery(ClcQueryOp op) {
   line(std::string(pred ? "const bool " : "const int ") + name + " = " + call +
        "((const void *)&" + el->first + ");");
   return success();
+}
+
+void Emitter::emitGemmClusterBlockIndices(KernelOp kernel,
+                                          UseSwizzleOp raster) {
+  auto indices = kernel.getBlockIndices();
+  bool x = gemmClusterAxis == 0;
+  line(std::string("// tile-gemm-cluster: blocks 2c and 2c + 1 along ") +
+       (x ? "x" : "y") + " are a cluster and take adjacent tiles that share " +
+       (x ? "rows of A" : "columns of B"));
+  std::string gx = x ? "((int)gridDim.x >> 1)" : "(int)gridDim.x";
+  std::string gy = x ? "(int)gridDim.y" : "((int)gridDim.y >> 1)";
+  std::string cx = x ? "((int)blockIdx.x >> 1)" : "(int)blockIdx.x";
+  std::string cy = x ? "(int)blockIdx.y" : "((int)blockIdx.y >> 1)";
+  std::string rank = x ? "((int)blockIdx.x & 1)" : "((int)blockIdx.y & 1)";
+  if (raster) {
+    // T.use_swizzle's panels over the grid of clusters.
+    beginOp(raster, "T.use_swizzle (over the pairs of tile-gemm-cluster)");
+    bool row = raster.getOrder() == SwizzleOrder::Row;
+    std::string p = std::to_string(raster.getPanelSize());
+    std::string major = row ? gy : gx, minor = row ? gx : gy;
+    line("const int clusterLinear = " + cy + " * " + gx + " + " + cx + ";");
+    line("const int panel = clusterLinear / (" + p + " * " + minor + ");");
+    line("const int inPanel = clusterLinear % (" + p + " * " + minor + ");");
+    line("const int panelWidth = min(" + p + ", " + major + " - panel * " + p +
+         ");");
+    std::string fast = "panel * " + p + " + inPanel % panelWidth";
+    std::string slow = "inPanel / panelWidth";
+    line("const int clusterX = " + (row ? slow : fast) + ";");
+    line("const int clusterY = " + (row ? fast : slow) + ";");
+    cx = "clusterX";
+    cy = "clusterY";
+    currentLoc = kernel.getLoc();
+  }
+  std::string it = indexType();
+  line("const " + it + " " + define(indices[0], "bx") + " = " +
+       (x ? cx + " * 2 + " + rank : cx) + ";");
+  line("const " + it + " " + define(indices[1], "by") + " = " +
+       (x ? cy : cy + " * 2 + " + rank) + ";");
+  for (unsigned d = 2; d < indices.size(); ++d)
+    line("const " + it + " " + define(indices[d], "bz") + " = blockIdx.z;");
+}
+
+std::string Emitter::wsReleaseStage(const std::string &bar) const {
+  if (gemmClusterAxis >= 0)
+    return "tlc::cuda::mbarrierArriveWarpPair(" + bar +
+           ", tlc::cuda::clusterCtaRank() ^ 1u);";
+  return "tlc::cuda::mbarrierArrive(" + bar + ");";
 }

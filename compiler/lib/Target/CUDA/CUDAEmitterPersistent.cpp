@@ -12,7 +12,9 @@
 // that the tiles in flight at once share operand panels in L2). Both roles
 // of the warp-specialised kernel open the same loop (CUDAEmitterPipeline.cpp
 // carries their ring positions across it); with tile-gemm-pingpong each of
-// the two consumer warpgroups visits every other tile of it.
+// the two consumer warpgroups visits every other tile of it. With
+// tile-gemm-cluster the loop walks pairs of tiles, one pair a cluster of two
+// blocks (ranks 0 and 1 of blockIdx.x), both blocks the same pairs.
 //
 //===----------------------------------------------------------------------===//
 
@@ -32,30 +34,43 @@ std::string Emitter::openPersistentTileLoop(KernelOp kernel, StringRef first,
   for (OpFoldResult g : kernel.getMixedGrid())
     grid.push_back(getConstantIntValue(g).value_or(1));
   int64_t gx = grid[0], gy = grid.size() > 1 ? grid[1] : 1;
+  // tile-gemm-cluster: the loop walks pairs of adjacent tiles along the
+  // planned axis (the pair's two blocks, ranks 0 and 1, in lockstep); the
+  // rasterisation orders the pairs.
+  bool pairs = gemmClusterAxis >= 0;
+  if (pairs)
+    (gemmClusterAxis == 0 ? gx : gy) /= 2;
   auto panelAttr = kernel->getAttrOfType<IntegerAttr>("tile.persistent_panel");
   int64_t panel = panelAttr ? panelAttr.getInt() : 0;
   auto orderAttr = kernel->getAttrOfType<StringAttr>("tile.persistent_order");
   bool row = !orderAttr || orderAttr.getValue() != "column";
   std::string tile = fresh("tile");
-  std::string start = first == "0"
-                          ? std::string("blockIdx.x")
-                          : "blockIdx.x + " + first.str() + " * (int)gridDim.x";
-  std::string stride = step == 1 ? std::string("gridDim.x")
-                                 : std::to_string(step) + " * gridDim.x";
+  std::string block = persistentBlock(), blocks = persistentBlocks();
+  std::string start = first == "0" ? block
+                                   : block + " + " + first.str() + " * " +
+                                         (pairs ? blocks : "(int)" + blocks);
+  std::string stride =
+      step == 1 ? blocks : std::to_string(step) + " * " + blocks;
   open("for (int " + tile + " = " + start + "; " + tile + " < " +
        Twine(gx * gy) + "; " + tile + " += " + stride + ")");
   std::string it = indexType();
   auto indices = kernel.getBlockIndices();
+  // The tile of this block within its pair.
+  auto tileOf = [&](std::string v, int axis) {
+    if (!pairs || axis != gemmClusterAxis)
+      return v;
+    return "(" + v + ") * 2 + ((int)blockIdx.x & 1)";
+  };
   if (indices.size() == 1) {
-    line("const " + it + " " + define(indices[0], "bx") + " = " + tile +
-         ";");
+    line("const " + it + " " + define(indices[0], "bx") + " = " +
+         tileOf(tile, 0) + ";");
     return tile;
   }
   if (panel <= 0) {
-    line("const " + it + " " + define(indices[0], "bx") + " = " + tile +
-         " % " + Twine(gx) + ";");
-    line("const " + it + " " + define(indices[1], "by") + " = " + tile +
-         " / " + Twine(gx) + ";");
+    line("const " + it + " " + define(indices[0], "bx") + " = " +
+         tileOf(tile + " % " + std::to_string(gx), 0) + ";");
+    line("const " + it + " " + define(indices[1], "by") + " = " +
+         tileOf(tile + " / " + std::to_string(gx), 1) + ";");
     return tile;
   }
   // Panels of `panel` rows of tiles (row order: by varies fastest within
@@ -72,9 +87,17 @@ std::string Emitter::openPersistentTileLoop(KernelOp kernel, StringRef first,
   std::string a = define(indices[0], "bx"), b = define(indices[1], "by");
   std::string fast = group + " * " + p + " + " + in + " % " + width;
   std::string slow = in + " / " + width;
-  line("const " + it + " " + (row ? b : a) + " = " + fast + ";");
-  line("const " + it + " " + (row ? a : b) + " = " + slow + ";");
+  line("const " + it + " " + (row ? b : a) + " = " + tileOf(fast, row) + ";");
+  line("const " + it + " " + (row ? a : b) + " = " + tileOf(slow, !row) + ";");
   return tile;
+}
+
+std::string Emitter::persistentBlock() const {
+  return gemmClusterAxis >= 0 ? "((int)blockIdx.x >> 1)" : "blockIdx.x";
+}
+
+std::string Emitter::persistentBlocks() const {
+  return gemmClusterAxis >= 0 ? "((int)gridDim.x >> 1)" : "gridDim.x";
 }
 
 std::string Emitter::perGroupBarrier(int64_t base, int64_t count, bool arrive,

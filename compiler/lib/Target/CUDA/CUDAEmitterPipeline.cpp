@@ -355,13 +355,25 @@ LogicalResult Emitter::emitWarpSpecializedBody(KernelOp kernel) {
   open("if (tid == 0)");
   open("for (int s = 0; s < " + Twine(rings * stages) + "; ++s)");
   line("tlc::cuda::mbarrierInit(&" + wsFull + "[s], 1);");
-  line("tlc::cuda::mbarrierInit(&" + wsEmpty + "[s], " + Twine(blockThreads) +
+  // tile-gemm-cluster: each warp of both blocks' consumers releases the
+  // stage (both producers fill it); else each consumer thread.
+  int64_t releases =
+      gemmClusterAxis >= 0 ? 2 * (blockThreads / 32) : blockThreads;
+  line("tlc::cuda::mbarrierInit(&" + wsEmpty + "[s], " + Twine(releases) +
        ");");
   close();
   line("tlc::cuda::mbarrierInitFence();");
   close();
-  line("__syncthreads();  // the rings are initialised (the last barrier of "
-       "the whole launch)");
+  if (gemmClusterAxis >= 0) {
+    anyCluster = true;
+    line("// both blocks' rings are initialised before either block's "
+         "multicast or remote arrival reaches them");
+    line("tlc::cuda::clusterArrive();");
+    line("tlc::cuda::clusterWait();");
+  } else {
+    line("__syncthreads();  // the rings are initialised (the last barrier of "
+         "the whole launch)");
+  }
   anyWgmma = true; // wgmma.h holds the setmaxnreg helpers
 
   // The producer warpgroup: one elected thread walks the iterations.
@@ -398,8 +410,11 @@ LogicalResult Emitter::emitWarpSpecializedBody(KernelOp kernel) {
   open("for (" + it + " " + iv + " = " + expr(pipe.getLowerBound()) + "; " +
        iv + " < " + expr(pipe.getUpperBound()) + "; ++" + iv + ")");
   if (rings == 1)
-    line("tlc::cuda::mbarrierWait(&" + wsEmpty + "[" + stage + "], " + phase +
-         " ^ 1);  // the consumers released the stage's previous use");
+    line(std::string(gemmClusterAxis >= 0 ? "tlc::cuda::mbarrierWaitCluster(&"
+                                          : "tlc::cuda::mbarrierWait(&") +
+         wsEmpty + "[" + stage + "], " + phase + " ^ 1);  // the consumers" +
+         (gemmClusterAxis >= 0 ? " of both blocks" : "") +
+         " released the stage's previous use");
   for (Operation *op : slice)
     if (pipe->isProperAncestor(op) && failed(emitOp(op)))
       return failure();
@@ -445,10 +460,20 @@ LogicalResult Emitter::emitWarpSpecializedBody(KernelOp kernel) {
   open("else");
   if (nreg)
     line("tlc::cuda::setMaxNRegInc<" + Twine(nreg[1]) + ">();");
+  // tile-gemm-cluster: neither block exits while the other may still
+  // multicast into it or arrive on its barriers.
+  auto clusterExit = [&] {
+    if (gemmClusterAxis < 0)
+      return;
+    line("// the peer block's last multicasts and releases reached this one");
+    line("tlc::cuda::clusterArrive();");
+    line("tlc::cuda::clusterWait();");
+  };
   if (!persistentCtas) {
     if (failed(emitBlock(kernel.getBody().front(), /*allowBarriers=*/true)))
       return failure();
     close();
+    clusterExit();
     return success();
   }
   // Ping-pong: warpgroup w runs the block's tiles w, w + 2, ... as the
@@ -493,15 +518,19 @@ LogicalResult Emitter::emitWarpSpecializedBody(KernelOp kernel) {
     for (OpFoldResult g : kernel.getMixedGrid())
       tiles *= getConstantIntValue(g).value_or(1);
     std::string blockTiles = fresh("blockTiles");
-    line("const int " + blockTiles + " = (int)blockIdx.x < " + Twine(tiles) +
-         " ? (" + Twine(tiles - 1) +
-         " - (int)blockIdx.x) / (int)gridDim.x + 1 : 0;");
+    if (gemmClusterAxis >= 0)
+      tiles /= 2; // the pairs of tile-gemm-cluster
+    std::string block = "(int)" + persistentBlock();
+    line("const int " + blockTiles + " = " + block + " < " + Twine(tiles) +
+         " ? (" + Twine(tiles - 1) + " - " + block + ") / (int)" +
+         persistentBlocks() + " + 1 : 0;");
     line("if (" + group + " == (" + blockTiles + " & 1)) { " +
          perGroupBarrier(gemmPingPong, consumers, /*arrive=*/false) +
          " }  // the last hand-over");
     wsConsumerGroup.clear();
   }
   close();
+  clusterExit();
   return success();
 }
 
@@ -560,7 +589,8 @@ LogicalResult Emitter::emitWsConsumerLoop(PipelinedOp pipe) {
          expr(pipe.getUpperBound()) + ") - (long long)(" +
          expr(pipe.getLowerBound()) + ");");
     line("// the other warpgroup read the stages of the tile before this one");
-    open("if (" + wsTile + " != (int)blockIdx.x && " + skip + " > 0)");
+    open("if (" + wsTile + " != (int)" + persistentBlock() + " && " + skip +
+         " > 0)");
     line(readStage + " += (int)(" + skip + " % " + Twine(stages) + ");");
     line(phase + " ^= (uint32_t)((" + skip + " / " + Twine(stages) + ") & 1);");
     open("if (" + readStage + " >= " + Twine(stages) + ")");
@@ -648,13 +678,14 @@ LogicalResult Emitter::emitWsConsumerLoop(PipelinedOp pipe) {
     // Several rings were released ring by ring above.
     if (rings == 1 && inFlight) {
       // The gemm waited for the previous iteration's group: its stage is read.
-      line("if (" + lastStage + " >= 0) tlc::cuda::mbarrierArrive(&" + wsEmpty +
-           "[" + lastStage + "]);  // the wgmma reading it completed");
+      line("if (" + lastStage + " >= 0) " +
+           wsReleaseStage("&" + wsEmpty + "[" + lastStage + "]") +
+           "  // the wgmma reading it completed");
       line(lastStage + " = " + readStage + ";");
     } else if (rings == 1) {
       // Every gemm of the loop waited for its wgmma group: the stage is read.
-      line("tlc::cuda::mbarrierArrive(&" + wsEmpty + "[" + readStage +
-           "]);  // the wgmma reading the stage completed");
+      line(wsReleaseStage("&" + wsEmpty + "[" + readStage + "]") +
+           "  // the wgmma reading the stage completed");
     }
     line(readStage + " = " + readStage + " + 1 == " + Twine(stages) +
          " ? 0 : " + readStage + " + 1;");
@@ -671,8 +702,9 @@ LogicalResult Emitter::emitWsConsumerLoop(PipelinedOp pipe) {
     line("tlc::cuda::wgmmaWait<0>();  // the last group: C is complete");
   if (carried) {
     // The next tile's loads may refill the last group's stage.
-    line("if (" + lastStage + " >= 0) tlc::cuda::mbarrierArrive(&" + wsEmpty +
-         "[" + lastStage + "]);  // the last group's stage, for the next tile");
+    line("if (" + lastStage + " >= 0) " +
+         wsReleaseStage("&" + wsEmpty + "[" + lastStage + "]") +
+         "  // the last group's stage, for the next tile");
     line(lastStage + " = -1;");
   }
   if (pingPong)

@@ -12,6 +12,14 @@
 // region's coordinates (innermost first), all completing on the stage's
 // mbarrier. The pipeline around them is CUDAEmitterPipeline.cpp's.
 //
+// A copy tile-gemm-cluster shares between the two blocks of a cluster
+// (`tile.tma_multicast = 2`): its box is half the tile's rows; block r
+// loads rows [r * rows / 2, (r + 1) * rows / 2) of each panel and
+// multicasts them to both blocks (ctaMask 0b11), so each block's full
+// barrier still receives the whole tile's bytes. The half panel starts at
+// a multiple of 8 rows (the pass checks it), where the swizzle pattern
+// starts over.
+//
 //===----------------------------------------------------------------------===//
 
 #include "EmitterImpl.h"
@@ -30,6 +38,9 @@ struct TmaBox {
   int64_t rows = 0, cols = 0, panelCols = 0, swizzle = 0, elemBytes = 0;
   /// The region dimension along the tile's rows (-1: none).
   int rowDim = -1;
+  /// Blocks of the cluster that share the tile (tile.tma_multicast; 1: a
+  /// copy of one block), each loading rows / multicast of it.
+  int64_t multicast = 1;
 };
 } // namespace
 
@@ -58,6 +69,8 @@ static TmaBox tmaBox(CopyOp op) {
       b.rowDim = d;
       b.rows = box.getShape()[d];
     }
+  if (auto m = op->getAttrOfType<IntegerAttr>("tile.tma_multicast"))
+    b.multicast = m.getInt();
   return b;
 }
 
@@ -91,8 +104,9 @@ LogicalResult Emitter::planTensorMaps(KernelOp kernel, std::string &params,
       m.dims.push_back(b.global.getShape()[d]);
       if (i > 0)
         m.strides.push_back(strides[d] * b.elemBytes);
-      m.box.push_back(i == 0 ? b.panelCols
-                             : (int(d) == b.rowDim ? b.rows : int64_t(1)));
+      m.box.push_back(
+          i == 0 ? b.panelCols
+                 : (int(d) == b.rowDim ? b.rows / b.multicast : int64_t(1)));
     }
     m.swizzle = b.swizzle;
     std::string name = "tmap" + std::to_string(index);
@@ -132,19 +146,37 @@ LogicalResult Emitter::emitTmaCopy(CopyOp op, const std::string &dst,
       boxCoordinates(region, [&](Value v) { return expr(v); });
   unsigned rank = coords.size();
   std::string map = tensorMapNames[op.getOperation()];
+  // A multicast copy: this block's share of the rows (its cluster rank's).
+  int64_t share = b.rows / b.multicast;
+  unsigned rowCoord = rank - 1 - unsigned(std::max(b.rowDim, 0));
+  std::string part;
+  if (b.multicast > 1) {
+    part = fresh("share");
+    line("const int " + part + " = (int)tlc::cuda::clusterCtaRank() * " +
+         Twine(share) + ";  // the rows this block loads for the cluster");
+    anyCluster = true;
+  }
   for (int64_t p = 0; p * b.panelCols < b.cols; ++p) {
     std::string args;
     for (unsigned i = 0; i < rank; ++i) {
       std::string c = coords[i];
       if (i == 0 && p)
         c += " + " + std::to_string(p * b.panelCols);
+      if (!part.empty() && i == rowCoord)
+        c += " + " + part;
       args += ", " + c;
     }
     std::string d = dst;
     if (p)
       d = "(" + dst + " + " + std::to_string(p * b.panelCols * b.rows) + ")";
-    line("tlc::cuda::tmaLoad<" + Twine(rank) + ">(" + d + ", &" + map + ", " +
-         bar + args + ");");
+    if (part.empty()) {
+      line("tlc::cuda::tmaLoad<" + Twine(rank) + ">(" + d + ", &" + map + ", " +
+           bar + args + ");");
+      continue;
+    }
+    line("tlc::cuda::tmaLoadMulticast<" + Twine(rank) + ">(" + d + " + " +
+         part + " * " + Twine(b.panelCols) + ", &" + map + ", " + bar + ", " +
+         Twine((1 << b.multicast) - 1) + args + ");");
   }
   return success();
 }

@@ -802,6 +802,24 @@ public:
   /// T.block_rank_in_cluster and the cluster barrier (arrive, relaxed
   /// arrive, wait, sync); nullopt for other callees.
   std::optional<mlir::LogicalResult> emitClusterIntrinsic(tile::IntrinsicOp op);
+  /// tile-gemm-cluster: the axis of the output-tile grid along which the
+  /// two blocks of a cluster take adjacent tiles and share the operand
+  /// multicast (0: x, same rows of A; 1: y, same columns of B); -1: none.
+  int gemmClusterAxis = -1;
+  /// The block indices of a clustered GEMM that is not persistent: the
+  /// program's rasterisation (\p raster, or none) over the grid of
+  /// clusters, the rank's tile within its pair along gemmClusterAxis.
+  void emitGemmClusterBlockIndices(tile::KernelOp kernel,
+                                   tile::UseSwizzleOp raster);
+  /// The stage release of a clustered GEMM's consumers (both blocks'
+  /// producers fill the stage: a warp's arrival here and on the peer's
+  /// empty barrier) or of any other warp-specialised loop (each thread's
+  /// arrival), for the empty barrier \p bar (a C++ address expression).
+  std::string wsReleaseStage(const std::string &bar) const;
+  /// A persistent kernel's block among those that walk the tiles (the
+  /// pair of a clustered GEMM), their count, as C++ expressions.
+  std::string persistentBlock() const;
+  std::string persistentBlocks() const;
   /// tile.clc_try_cancel (clusterlaunchcontrol.try_cancel, sm_100a); an
   /// error naming sm_100a on the other targets.
   mlir::LogicalResult emitClcTryCancel(tile::ClcTryCancelOp op);

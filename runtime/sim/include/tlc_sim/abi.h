@@ -25,7 +25,7 @@
 
 #include <stdint.h>
 
-#define TLC_SIM_ABI_VERSION 9
+#define TLC_SIM_ABI_VERSION 10
 #define TLC_SIM_WHERE_LINE (1ull << 63)
 /* Or-ed into a barrier id: bar.arrive, which counts without waiting. */
 #define TLC_SIM_BARRIER_ARRIVE_ONLY 0x100u
@@ -181,6 +181,13 @@ typedef struct tlc_sim_host_api {
    * before what a thread of that block does after its wait on it returns.
    * Called before the arrival is counted. */
   void (*mbarrierReleaseCluster)(const uint64_t *bar, uint64_t where);
+  /* A TMA multicast (cp.async.bulk.tensor ... .multicast::cluster): the
+   * pieces (destinations in the caller's shared memory) land at the same
+   * offsets in the shared memory of every block of the cluster whose rank
+   * is set in \p ctaMask, each completing its bytes on its mbarrier at
+   * \p bar's offset; as bulkCopy, later, in each block (ABI 10). */
+  void (*bulkCopyCluster)(const tlc_sim_bulk_piece *pieces, uint32_t count,
+                          uint64_t *bar, uint32_t ctaMask, uint64_t where);
 } tlc_sim_host_api;
 
 /* One kernel of the shared object: calls the __global__ function with

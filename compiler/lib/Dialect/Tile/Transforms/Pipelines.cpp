@@ -28,6 +28,7 @@ void tlc::tile::buildGpuLoweringPipeline(OpPassManager &pm) {
   pm.addPass(createTileWarpSpecialize());
   pm.addPass(createTilePersistentGemm());
   pm.addPass(createTileGemmPingPong());
+  pm.addPass(createTileGemmCluster());
   pm.addPass(createTileInsertBarriers());
   pm.addPass(createTileLegalizeBounds());
   pm.addPass(createTilePlanCopies());

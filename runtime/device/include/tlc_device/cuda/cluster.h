@@ -23,7 +23,10 @@
 //    cluster's shared window, mbarrier.arrive.release.cluster.shared::cluster
 //    arrives there (the shared::cluster form has no state result);
 //  * mbarrierWaitCluster is try_wait.parity with acquire at cluster scope,
-//    so what the peers wrote before their release arrivals is visible.
+//    so what the peers wrote before their release arrivals is visible;
+//  * mbarrierArriveWarpPair(bar, peer) releases a stage both blocks of a
+//    pair read (TMA multicast): lane 0 of each warp, after __syncwarp,
+//    arrives here and on block \p peer's mbarrier at the same offset.
 //
 // Included by generated sources that use clusters only.
 //
@@ -89,6 +92,24 @@ TLC_DEVICE void mbarrierArriveCluster(uint64_t *bar, uint32_t cta) {
           remote)
       : "memory");
 #endif
+}
+
+/// A warp's release of a pipeline stage that two blocks of the cluster
+/// share (a TMA multicast fills it in both): once every lane is done with
+/// it (__syncwarp), lane 0 arrives on the stage's empty mbarrier here and
+/// on the one at the same offset in block \p peer (whose producer
+/// multicasts into this block's stage), one arrival per warp on each.
+TLC_DEVICE void mbarrierArriveWarpPair(uint64_t *bar, uint32_t peer) {
+  __syncwarp();
+  if ((threadIdx.x & 31) == 0) {
+#if TLC_CUDA_ARCH >= 900
+    asm volatile(
+        "mbarrier.arrive.release.cluster.shared::cta.b64 _, [%0];" ::"r"(
+            sharedAddress(bar))
+        : "memory");
+#endif
+    mbarrierArriveCluster(bar, peer);
+  }
 }
 
 /// Waits until the phase of \p bar with parity \p parity has completed,

@@ -18,6 +18,9 @@
 //    map says, filling elements outside the tensor with zeros; on
 //    completion it signals the box's bytes to the mbarrier \p bar
 //    (complete_tx). One thread issues it;
+//  * tmaLoadMulticast<Rank>(dst, map, bar, ctaMask, c0, ...) is tmaLoad
+//    into every block of the cluster whose rank is set in ctaMask (the
+//    same offsets there, each block's own mbarrier completes the bytes);
 //  * an mbarrier is a 64-bit shared-memory object: mbarrierInit sets its
 //    expected arrival count; a phase completes when that many arrivals
 //    happened and every expected transaction byte arrived.
@@ -140,6 +143,47 @@ TLC_DEVICE void tmaLoad(void *dst, const TensorMap *map, uint64_t *bar,
         "complete_tx::bytes [%0], [%1, {%3, %4, %5, %6, %7}], [%2];" ::"r"(d),
         "l"(m), "r"(b), "r"(c0), "r"(c1), "r"(c2), "r"(c3), "r"(c4)
         : "memory");
+#endif
+}
+
+/// tmaLoad with `.multicast::cluster`: the box lands at \p dst's offset in
+/// the shared memory of every block of the cluster whose rank is set in
+/// \p ctaMask and signals its bytes to each one's mbarrier at \p bar's
+/// offset (PTX ISA, cp.async.bulk.tensor: the ctaMask operand, 16 bits).
+template <int Rank>
+TLC_DEVICE void tmaLoadMulticast(void *dst, const TensorMap *map, uint64_t *bar,
+                                 uint16_t ctaMask, int c0, int c1, int c2 = 0,
+                                 int c3 = 0, int c4 = 0) {
+  static_assert(Rank >= 2 && Rank <= 5, "tensor maps of rank 2 to 5");
+#if TLC_CUDA_ARCH >= 900
+  uint32_t d = sharedAddress(dst), b = sharedAddress(bar);
+  uint64_t m = reinterpret_cast<uint64_t>(map);
+  if constexpr (Rank == 2)
+    asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::"
+                 "complete_tx::bytes.multicast::cluster [%0], [%1, {%4, %5}], "
+                 "[%2], %3;" ::"r"(d),
+                 "l"(m), "r"(b), "h"(ctaMask), "r"(c0), "r"(c1)
+                 : "memory");
+  else if constexpr (Rank == 3)
+    asm volatile("cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::"
+                 "complete_tx::bytes.multicast::cluster [%0], [%1, {%4, %5, "
+                 "%6}], [%2], %3;" ::"r"(d),
+                 "l"(m), "r"(b), "h"(ctaMask), "r"(c0), "r"(c1), "r"(c2)
+                 : "memory");
+  else if constexpr (Rank == 4)
+    asm volatile("cp.async.bulk.tensor.4d.shared::cluster.global.mbarrier::"
+                 "complete_tx::bytes.multicast::cluster [%0], [%1, {%4, %5, "
+                 "%6, %7}], [%2], %3;" ::"r"(d),
+                 "l"(m), "r"(b), "h"(ctaMask), "r"(c0), "r"(c1), "r"(c2),
+                 "r"(c3)
+                 : "memory");
+  else
+    asm volatile("cp.async.bulk.tensor.5d.shared::cluster.global.mbarrier::"
+                 "complete_tx::bytes.multicast::cluster [%0], [%1, {%4, %5, "
+                 "%6, %7, %8}], [%2], %3;" ::"r"(d),
+                 "l"(m), "r"(b), "h"(ctaMask), "r"(c0), "r"(c1), "r"(c2),
+                 "r"(c3), "r"(c4)
+                 : "memory");
 #endif
 }
 

@@ -78,6 +78,17 @@ TLC_SIM_PRIMITIVE inline void mbarrierArriveCluster(uint64_t *bar,
   simimpl::mbarrierComplete(remote);
 }
 
+/// __syncwarp, then lane 0 arrives on \p bar and on block \p peer's
+/// mbarrier at the same offset (tlc_device/cuda/cluster.h).
+TLC_SIM_PRIMITIVE inline void mbarrierArriveWarpPair(uint64_t *bar,
+                                                     uint32_t peer) {
+  __syncwarp();
+  if ((sim::api->indices()->thread[0] & 31) == 0) {
+    mbarrierArrive(bar);
+    mbarrierArriveCluster(bar, peer);
+  }
+}
+
 /// mbarrier.try_wait.parity.acquire.cluster in a loop.
 TLC_SIM_PRIMITIVE inline void mbarrierWaitCluster(uint64_t *bar,
                                                   uint32_t parity) {

@@ -25,12 +25,18 @@
 //    mbarrier orders what it wrote before a thread's accesses
 //    (tlc_sim_host_api::bulkCopy), so a consumer that reads a stage
 //    without waiting reads stale bytes and is reported;
+//  * a multicast load (.multicast::cluster, a 16-bit mask of cluster
+//    ranks) lands the same box at the same offset of every masked block's
+//    shared memory and completes its bytes on each block's mbarrier at the
+//    same offset (tlc_sim_host_api::bulkCopyCluster);
 //  * an mbarrier is one 64-bit word: bits 0-15 the arrivals still pending
 //    in the current phase, 16-31 the arrival count, 32-62 the pending
-//    transaction bytes, 63 the current phase's parity. A phase completes
-//    when pending arrivals and bytes are both zero: the parity flips and
-//    the arrivals are reset. A wait for parity P returns once the current
-//    parity differs from P; one that can never return is reported as a
+//    transaction bytes (signed: a peer's multicast may complete its bytes
+//    before the expect-tx that announces them; the PTX ISA bounds the
+//    count by 2^20 - 1 either way), 63 the current phase's parity. A phase
+//    completes when pending arrivals and bytes are both zero: the parity
+//    flips and the arrivals are reset. A wait for parity P returns once the
+//    current parity differs from P; one that can never return is reported as a
 //    deadlock by the simulator.
 //
 //===----------------------------------------------------------------------===//
@@ -71,12 +77,15 @@ TLC_SIM_UNCHECKED inline void mbarrierComplete(uint64_t *bar) {
 TLC_SIM_UNCHECKED inline void mbarrierTx(uint64_t *bar, int64_t bytes,
                                          uint64_t where) {
   uint64_t w = *bar;
-  int64_t tx = int64_t((w >> 32) & 0x7FFFFFFFu) + bytes;
-  if (tx < 0 || tx >= (int64_t(1) << 31))
-    sim::api->trap("mbarrier transaction count out of range (more bytes "
-                   "completed than expected)",
+  int64_t tx = int64_t((w >> 32) & 0x7FFFFFFFu);
+  tx = (tx & 0x40000000 ? tx - 0x80000000LL : tx) + bytes;
+  const int64_t limit = (int64_t(1) << 20) - 1;
+  if (tx < -limit || tx > limit)
+    sim::api->trap("mbarrier transaction count out of range (the PTX ISA "
+                   "bounds it by 2^20 - 1 bytes)",
                    where);
-  *bar = (w & ~(uint64_t(0x7FFFFFFFu) << 32)) | (uint64_t(tx) << 32);
+  *bar = (w & ~(uint64_t(0x7FFFFFFFu) << 32)) |
+         ((uint64_t(tx) & 0x7FFFFFFFu) << 32);
 }
 } // namespace simimpl
 
@@ -203,15 +212,12 @@ struct TmaBox {
 
 } // namespace simimpl
 
-template <int Rank>
-TLC_SIM_PRIMITIVE void tmaLoad(void *dst, const TensorMap *map, uint64_t *bar,
-                               int c0, int c1, int c2 = 0, int c3 = 0,
-                               int c4 = 0) {
-  uint64_t where = TLC_SIM_HERE;
-  const simimpl::TmaBox box(map, Rank, dst, {c0, c1, c2, c3, c4}, where);
-  const uint32_t eb = map->elemBytes;
-  // The box as runs of bytes contiguous in both global and shared memory
-  // (a row's 16-byte chunks, or the row without swizzle).
+namespace simimpl {
+/// The box of a tiled load as runs of bytes contiguous in both global and
+/// shared memory (a row's 16-byte chunks, or the row without swizzle).
+TLC_SIM_UNCHECKED inline std::vector<tlc_sim_bulk_piece>
+loadPieces(const TmaBox &box) {
+  const uint32_t eb = box.map->elemBytes;
   std::vector<tlc_sim_bulk_piece> pieces;
   for (uint64_t e = 0; e < box.elems; ++e) {
     uint64_t src;
@@ -231,10 +237,39 @@ TLC_SIM_PRIMITIVE void tmaLoad(void *dst, const TensorMap *map, uint64_t *bar,
     }
     pieces.push_back({to, from, eb});
   }
+  return pieces;
+}
+} // namespace simimpl
+
+template <int Rank>
+TLC_SIM_PRIMITIVE void tmaLoad(void *dst, const TensorMap *map, uint64_t *bar,
+                               int c0, int c1, int c2 = 0, int c3 = 0,
+                               int c4 = 0) {
+  uint64_t where = TLC_SIM_HERE;
+  const simimpl::TmaBox box(map, Rank, dst, {c0, c1, c2, c3, c4}, where);
+  std::vector<tlc_sim_bulk_piece> pieces = simimpl::loadPieces(box);
   // The copy lands later and completes its bytes on the mbarrier then.
   if (!sim::api->access(bar, 8, TLC_SIM_ATOMIC, -1, where))
     return;
   sim::api->bulkCopy(pieces.data(), uint32_t(pieces.size()), bar, where);
+}
+
+/// cp.async.bulk.tensor ... .multicast::cluster: tmaLoad's box into the
+/// shared memory of every block of the cluster whose rank is set in
+/// \p ctaMask, at \p dst's offset, completing on each block's mbarrier at
+/// \p bar's offset.
+template <int Rank>
+TLC_SIM_PRIMITIVE void tmaLoadMulticast(void *dst, const TensorMap *map,
+                                        uint64_t *bar, uint16_t ctaMask, int c0,
+                                        int c1, int c2 = 0, int c3 = 0,
+                                        int c4 = 0) {
+  uint64_t where = TLC_SIM_HERE;
+  const simimpl::TmaBox box(map, Rank, dst, {c0, c1, c2, c3, c4}, where);
+  std::vector<tlc_sim_bulk_piece> pieces = simimpl::loadPieces(box);
+  if (!sim::api->access(bar, 8, TLC_SIM_ATOMIC, -1, where))
+    return;
+  sim::api->bulkCopyCluster(pieces.data(), uint32_t(pieces.size()), bar,
+                            ctaMask, where);
 }
 
 /// cp.async.bulk.tensor shared -> global (a TMA store): box element

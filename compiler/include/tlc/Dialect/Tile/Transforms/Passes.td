@@ -629,6 +629,62 @@ def TileGemmPingPong : Pass<"tile-gemm-pingpong", "::mlir::ModuleOp"> {
   let dependentDialects = ["::tlc::tile::TileDialect"];
 }
 
+def TileGemmCluster : Pass<"tile-gemm-cluster", "::mlir::ModuleOp"> {
+  let summary = "launch warp-specialised sm_90a GEMMs in clusters of two "
+                "blocks that multicast the operand they share";
+  let description = [{
+    On `sm_90a`, after `tile-gemm-pingpong`, when the tlc pass config
+    `tlc.gemm_cluster=True` (or `=2`) asks (opt-in; no default until the
+    H200 measures one): a warp-specialised GEMM (one ring whose loop has
+    two TMA loads and one gemm, a static 2-D grid of tiles) is launched in
+    clusters of two blocks that take adjacent output tiles along one axis
+    of the tile grid, x (the two tiles read the same rows of A) or y (the
+    same columns of B). The load whose coordinates do not use that axis's
+    block index (and the other does) is shared: each block's producer
+    loads half of its rows (rank r: rows `[r R / 2, (r + 1) R / 2)` of
+    each swizzle panel) and multicasts them to both blocks
+    (`cp.async.bulk.tensor ... .multicast::cluster`, cta mask 0b11), so
+    each block's full barrier still expects the whole tile's bytes. Both
+    producers write into each block's stage, so the empty barrier counts
+    one arrival per consumer warp of both blocks (lane 0 of each warp
+    arrives on its own block's barrier and, through `mapa`, on the
+    peer's), and the producer waits on it at cluster scope. A cluster
+    barrier after the rings' initialisation and one before the exit keep
+    each block's barriers and stages there while the peer may reach them.
+
+    The axis has an even number of tiles, and the shared tile's rows are a
+    multiple of 16 (each half starts a swizzle pattern of 8 rows); of the
+    axes that qualify, the one whose shared tile is larger. A persistent
+    GEMM (`tile.persistent_ctas`, also with `tile-gemm-pingpong`) walks
+    pairs of tiles: its blocks (made even) are pairs along x, both blocks
+    of a pair the same pairs of tiles in the same order (the
+    rasterisation orders pairs), so their rings stay in lockstep. Without
+    persistence the program's `T.use_swizzle` orders the pairs.
+
+    Results, as attributes:
+
+    * `tile.gemm_cluster = A : i64` on the kernel: the axis (0: x, 1: y);
+    * `cluster_dims = array<i64: 2, 1, 1>` (persistent, or A = 0) or
+      `array<i64: 1, 2, 1>` on the kernel: the launch's clusters;
+    * `tile.tma_multicast = 2 : i64` on the shared load (its tensor map's
+      box is half the tile's rows);
+    * `tile.persistent_ctas` rounded down to an even count.
+
+    ```mlir
+    tile.kernel (%bx, %by) grid [32, 32] threads [256] attributes {cluster_dims = array<i64: 2, 1, 1>, tile.gemm_cluster = 1 : i64, tile.persistent_ctas = 132 : i64, ...} {
+      ...
+      tile.copy %B_tile, %B_shared {tile.tma = 1 : i64, tile.tma_multicast = 2 : i64}
+    }
+    ```
+  }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"\"",
+           "The CUDA target (`sm_90a` or `cuda:sm_90a` enables it). "
+           "Empty: the module's `tile.gpu_target` attribute.">
+  ];
+  let dependentDialects = ["::tlc::tile::TileDialect"];
+}
+
 def TileInsertBarriers : Pass<"tile-insert-barriers", "::mlir::ModuleOp"> {
   let summary = "place the barriers that order shared-memory accesses";
   let description = [{
