@@ -4,7 +4,8 @@ import tilelang.language as T
 
 @tilelang.jit(out_idx=[-1])
 def matmul_types(M, N, K, block_M=64, block_N=64, block_K=32, threads=256, trans_A=False,
-                 trans_B=False, k_pack=1, in_dtype=T.float64, accum_dtype=T.float64):
+                 trans_B=False, k_pack=1, in_dtype=T.float64, accum_dtype=T.float64,
+                 reg_A=False):
     A_shape = (K, M) if trans_A else (M, K)
     A_tile = (block_K, block_M) if trans_A else (block_M, block_K)
     B_shape = (N, K) if trans_B else (K, N)
@@ -14,7 +15,10 @@ def matmul_types(M, N, K, block_M=64, block_N=64, block_K=32, threads=256, trans
     def main(A: T.Tensor(A_shape, in_dtype), B: T.Tensor(B_shape, in_dtype),
              C: T.Tensor((M, N), accum_dtype)):
         with T.Kernel(T.ceildiv(N, block_N), T.ceildiv(M, block_M), threads=threads) as (bx, by):
-            A_s = T.alloc_shared(A_tile, in_dtype)
+            if reg_A:
+                A_s = T.alloc_fragment(A_tile, in_dtype)
+            else:
+                A_s = T.alloc_shared(A_tile, in_dtype)
             B_s = T.alloc_shared(B_tile, in_dtype)
             acc = T.alloc_fragment((block_M, block_N), accum_dtype)
             T.clear(acc)
@@ -49,3 +53,6 @@ k_f16_kpack16 = matmul_types(1024, 1024, 1024, block_N=32, k_pack=2, in_dtype=T.
                              accum_dtype=T.float32)
 k_bf16_kpack32 = matmul_types(1024, 1024, 1024, block_M=128, block_N=128, k_pack=2,
                               trans_B=True, in_dtype=T.bfloat16, accum_dtype=T.float32)
+# float64 with A in registers (the 16-bit operand atoms: 4 values of a
+# 16-wide K chunk per lane). tlc-build builds 8 instances of a factory.
+k_f64_reg_a = matmul_types(1024, 1024, 1024, reg_A=True)
