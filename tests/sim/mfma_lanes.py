@@ -36,6 +36,22 @@ matrix entry, written here and not taken from tlc's layout library:
     v of lane l is row 4 (l / 16) + v; 32x32: row 8 (v / 4) + 4 (l / 32) +
     v % 4), column l % M.
 
+  v_mfma_f64_16x16x4f64 (CDNA2 onwards): one f64 (a VGPR pair) per lane for
+    A and for B, as 16x16x4f32 (A[l % 16][l / 16], B[l / 16][l % 16]), but
+    D (16 x 16 f64, 4 VGPR pairs) holds in register v of lane l row
+    4 v + l / 16, column l % 16: not the f32 layout (AMD's matrix
+    instruction calculator, matrix_calculator.py: "64b outputs ... only 1
+    row (register-pair) tall", D[i][j] in register floor(i / 4), lane
+    16 (i % 4) + j; IREE's MFMA_F64_16x16x4_F64 accumulator layout, outer
+    {4, 1}, thread {4, 16}, agrees). A variant reading D through the f32
+    layout must differ.
+
+  v_mfma_f32_16x16x32_f16 / _bf16, v_mfma_f32_32x32x16_f16 / _bf16
+    (gfx950, CDNA4): 8 values per lane, the lanes of the 8-bit CDNA3
+    instructions of the same tile (A[l % M][8 (l / M) + v], B[8 (l / M) +
+    v][l % M], D as the f32 instructions; IREE's mfmaLhs16xK(32) /
+    mfmaLhs32xK(16) layouts). Compiled for gfx950.
+
 A hand-written HIP kernel (one wavefront) loads each lane's operands and
 stores its results through these tables, calls the builtin, and runs on the
 sim device; D must equal NumPy's A @ B. A variant with two A rows swapped in
@@ -118,6 +134,70 @@ extern "C" __global__ void __launch_bounds__(64) lanes_kernel(
     D[tabD[lane][r]] = c[r];
 }
 """
+
+KERNEL64 = r"""
+#include "tlc_device/hip.h"
+typedef double accx __attribute__((ext_vector_type(4)));
+__device__ const int tabA[64] = {TAB_A};
+__device__ const int tabB[64] = {TAB_B};
+__device__ const int tabD[64][4] = {TAB_D};
+extern "C" __global__ void __launch_bounds__(64) lanes_kernel(
+    const double *__restrict__ A, const double *__restrict__ B,
+    double *__restrict__ D) {
+  const int lane = threadIdx.x;
+  accx c = {};
+  c = __builtin_amdgcn_mfma_f64_16x16x4f64(A[tabA[lane]], B[tabB[lane]], c, 0, 0, 0);
+  for (int r = 0; r < 4; ++r)
+    D[tabD[lane][r]] = c[r];
+}
+"""
+
+KERNEL950 = r"""
+#include "tlc_device/hip.h"
+typedef float accx __attribute__((ext_vector_type(REGS)));
+typedef ELEM vecx8 __attribute__((ext_vector_type(8)));
+__device__ const int tabA[64][8] = {TAB_A};
+__device__ const int tabB[64][8] = {TAB_B};
+__device__ const int tabD[64][REGS] = {TAB_D};
+extern "C" __global__ void __launch_bounds__(64) lanes_kernel(
+    const STORAGE *__restrict__ A, const STORAGE *__restrict__ B,
+    float *__restrict__ D) {
+  const int lane = threadIdx.x;
+  vecx8 a, b;
+  for (int v = 0; v < 8; ++v) {
+    a[v] = LOAD(A[tabA[lane][v]]);
+    b[v] = LOAD(B[tabB[lane][v]]);
+  }
+  accx c = {};
+  c = BUILTIN(OPERAND(a), OPERAND(b), c, 0, 0, 0);
+  for (int r = 0; r < REGS; ++r)
+    D[tabD[lane][r]] = c[r];
+}
+"""
+
+# gfx950's 16-bit instructions with 8 values per lane: name: (builtin, M,
+# element, storage, load, dtype); bf16 operands are built as shorts and
+# cast whole to tlc::hip::bf16x8 (a __bf16 vector on the device).
+GFX950_INSTRUCTIONS = {
+    "v_mfma_f32_16x16x32_f16": ("__builtin_amdgcn_mfma_f32_16x16x32_f16", 16, "_Float16",
+                                "tlc::hip::half", "{}", "float16"),
+    "v_mfma_f32_16x16x32_bf16": ("__builtin_amdgcn_mfma_f32_16x16x32_bf16", 16, "short",
+                                 "tlc::hip::bfloat16", "(short){}.bits", "bfloat16"),
+    "v_mfma_f32_32x32x16_f16": ("__builtin_amdgcn_mfma_f32_32x32x16_f16", 32, "_Float16",
+                                "tlc::hip::half", "{}", "float16"),
+    "v_mfma_f32_32x32x16_bf16": ("__builtin_amdgcn_mfma_f32_32x32x16_bf16", 32, "short",
+                                 "tlc::hip::bfloat16", "(short){}.bits", "bfloat16"),
+}
+
+
+def tables64():
+    """v_mfma_f64_16x16x4f64: A (16 x 4), B (4 x 16) one value per lane; D
+    (16 x 16) register v of lane l at row 4 v + l / 16, column l % 16."""
+    a = [[(l % 16) * 4 + l // 16] for l in range(64)]
+    b = [[(l // 16) * 16 + l % 16] for l in range(64)]
+    d = [[(4 * v + l // 16) * 16 + l % 16 for v in range(4)] for l in range(64)]
+    return a, b, d
+
 
 # f32 instructions (one value per lane): name: (builtin, M)
 F32_INSTRUCTIONS = {
@@ -261,21 +341,46 @@ def main():
               for instr, (builtin, m, ebits, bias) in FP8_INSTRUCTIONS.items()]
     cases += [(instr, builtin, m, 64 * per // m, None, None, None, "int8", None, (per, arch))
               for instr, (builtin, m, per, arch) in INT8_INSTRUCTIONS.items()]
+    cases += [("v_mfma_f64_16x16x4f64", "__builtin_amdgcn_mfma_f64_16x16x4f64", 16, 4, None,
+               None, None, "float64", None, (1, "gfx942"))]
+    cases += [(instr, builtin, m, 512 // m, elem, storage, load, dtype, None, (8, "gfx950"))
+              for instr, (builtin, m, elem, storage, load, dtype) in GFX950_INSTRUCTIONS.items()]
     for instr, builtin, m, k, elem, storage, load, dtype, fp8, int8 in cases:
         per, arch = int8 if int8 else (8, "gfx942")
         f32 = dtype == "float32"
-        ta, tb, td = (tables8(m, per) if fp8 or int8 else tables32(m) if f32 else
-                      tables(m, k))
+        f64 = dtype == "float64"
+        cdna4 = arch == "gfx950"
+        int8 = int8 if dtype == "int8" else None
+        ta, tb, td = (tables64() if f64 else tables8(m, per) if fp8 or int8 or cdna4 else
+                      tables32(m) if f32 else tables(m, k))
         broken = [row[:] for row in ta]
         broken[0], broken[1] = broken[1], broken[0]  # lanes of rows 0 and 1
-        for variant, table_a, should_match in (("ISA tables", ta, True),
-                                              ("A rows 0 and 1 swapped", broken, False)):
+        variants = [("ISA tables", ta, td, True), ("A rows 0 and 1 swapped", broken, td, False)]
+        if f64:  # D read through the f32 16x16 layout (row 4 (l / 16) + v)
+            variants.append(("D read as the f32 16x16 layout", ta, tables32(16)[2], False))
+        for variant, table_a, table_d, should_match in variants:
             name = f"{instr}, {variant}"
-            art = os.path.join(work, f"{instr}-{should_match}", "art")
+            art = os.path.join(work, f"{instr}-{len(name)}-{should_match}", "art")
             os.makedirs(art)
             shutil.copytree(os.path.join(ROOT, "runtime", "device", "include", "tlc_device"),
                             os.path.join(art, "tlc_device"))
-            if f32:
+            td = table_d
+            if f64:
+                flat = lambda t: ", ".join(str(row[0]) for row in t)
+                src = (KERNEL64.replace("TAB_A", flat(table_a)).replace("TAB_B", flat(tb))
+                       .replace("TAB_D", c_table(td)))
+            elif cdna4:
+                src = (KERNEL950.replace("TAB_A", c_table(table_a)).replace("TAB_B", c_table(tb))
+                       .replace("TAB_D", c_table(td)).replace("REGS", str(m * m // 64))
+                       .replace("ELEM", elem).replace("STORAGE", storage)
+                       .replace("LOAD(A[tabA[lane][v]])", load.format("A[tabA[lane][v]]"))
+                       .replace("LOAD(B[tabB[lane][v]])", load.format("B[tabB[lane][v]]"))
+                       .replace("OPERAND(a)", "__builtin_bit_cast(tlc::hip::bf16x8, a)"
+                                if elem == "short" else "a")
+                       .replace("OPERAND(b)", "__builtin_bit_cast(tlc::hip::bf16x8, b)"
+                                if elem == "short" else "b")
+                       .replace("BUILTIN", builtin))
+            elif f32:
                 flat = lambda t: ", ".join(str(row[0]) for row in t)
                 src = (KERNEL32.replace("TAB_A", flat(table_a)).replace("TAB_B", flat(tb))
                        .replace("TAB_D", c_table(td)).replace("REGS", str(m * m // 64))
@@ -297,7 +402,8 @@ def main():
             with open(os.path.join(art, "lanes.hip"), "w") as f:
                 f.write(src)
             with open(os.path.join(art, "lanes.json"), "w") as f:
-                json.dump(manifest(m, k, dtype, "int32" if int8 else "float32", arch), f)
+                json.dump(manifest(m, k, dtype, "int32" if int8 else "float64" if f64 else
+                                   "float32", arch), f)
             if should_match and clang and os.path.exists(os.path.join(libs, "ocml.bc")):
                 proc = subprocess.run([clang, "-x", "hip", f"--offload-arch={arch}",
                                        "--cuda-device-only", "--no-gpu-bundle-output",
@@ -309,7 +415,7 @@ def main():
                     print(proc.stderr)
                     print(f"FAIL: {name}: does not compile for {arch}")
                     failed += 1
-            out = os.path.join(work, f"{instr}-{should_match}", "out")
+            out = os.path.join(os.path.dirname(art), "out")
             proc = subprocess.run([os.path.join(args.bin, "tlc-run"), art, "--device", "sim",
                                    "--seed", "5", "--save", out], capture_output=True, text=True)
             if proc.returncode != 0:
@@ -328,7 +434,8 @@ def main():
                 a, b = (fnuz(a, *fp8), fnuz(b, *fp8)) if fp8 else (to_f64(a), to_f64(b))
                 d = to_f64(np.load(os.path.join(out, "D.npy")))
                 ref = a @ b
-                matches = np.allclose(d, ref, rtol=1e-6, atol=1e-5)
+                matches = (np.allclose(d, ref, rtol=1e-13, atol=1e-13) if f64 else
+                           np.allclose(d, ref, rtol=1e-6, atol=1e-5))
             ok = matches == should_match
             print(f"{'PASS' if ok else 'FAIL'}: {name}: "
                   f"{'matches' if matches else 'differs from'} NumPy's A @ B "

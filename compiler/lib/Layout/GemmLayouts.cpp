@@ -491,15 +491,20 @@ tlc::layout::gemmOperandFragment(const GemmConfig &config,
     kAtom = 8;
   // 8-bit MFMA operands keep the 16-bit atoms (4 values of a 16-wide K
   // chunk per lane); the HIP printer passes two chunks to each 16x16x32.
-  // 32-bit ones keep them too: value v of every lane is one 16x16x4f32.
+  // 32-bit ones keep them too: value v of every lane is one 16x16x4f32,
+  // and 64-bit A likewise (16x16x4f64). A 64-bit B has none: the printer
+  // feeds the f64 instruction B's columns in another order (its result
+  // rows differ from the f32 ones), which the B atoms do not hold.
   if (config.abBits != 16 &&
       !(instr == GemmInstr::MMA &&
         (config.abBits == 8 || config.abBits == 32 || config.abBits == 64)) &&
       !(instr == GemmInstr::WGMMA && config.abBits == 8) &&
       !(instr == GemmInstr::MFMA &&
-        (config.abBits == 8 || config.abBits == 32)))
+        (config.abBits == 8 || config.abBits == 32 ||
+         (config.abBits == 64 && operand == GemmOperand::A))))
     return makeError("register operands are supported for 16-bit elements "
-                     "(and 8/32/64-bit ones on mma, 8/32-bit on mfma), got " +
+                     "(and 8/32/64-bit ones on mma, 8/32-bit and 64-bit A "
+                     "on mfma), got " +
                      llvm::Twine(config.abBits) + "-bit");
   if (llvm::Error e = requireMultiple("gemm K", config.k, kAtom))
     return std::move(e);

@@ -364,6 +364,11 @@ TEST_CASE("CDNA picks 32x32x8 tiles when every wavefront's tile allows") {
   c.abBits = 16, c.accBits = 16; // f16 accumulators: 16x16x16, rounded
   CHECK(*mfmaTileOf(c) == 16);
   CHECK(gemmAccumulatorFragment(c)->getOrigin().tag == "mfma.C");
+  // f64: v_mfma_f64_16x16x4f64 is the only double tile (no 32x32 form); the
+  // HIP printer permutes B's columns so that C keeps mfma.C.
+  c.abBits = 64, c.accBits = 64;
+  CHECK(*mfmaTileOf(c) == 16);
+  CHECK(gemmAccumulatorFragment(c)->getOrigin().tag == "mfma.C");
   // f32 register operands keep the 16-bit atoms.
   c.abBits = 32, c.accBits = 32, c.k = 32;
   llvm::Expected<Fragment> a32 = gemmOperandFragment(c, GemmOperand::A);

@@ -50,6 +50,24 @@
 // accumulator widened to f32 and round it back after each instruction,
 // every 16 k, as mma.sync .f16 on CUDA and the CPU target's reference do.
 //
+// bf16 A/B with a bf16 accumulator likewise (16x16 tiles, widened to f32
+// around each v_mfma_f32_16x16x16bf16_1k and rounded back to bf16).
+//
+// f64 A/B with an f64 accumulator (16x16 tiles: CDNA has no 32x32 f64
+// MFMA) keep the 16-bit operand lanes too, four v_mfma_f64_16x16x4f64 per
+// step. That instruction's result is laid out unlike the f32 ones: lane l
+// holds D[4 r + l / 16][l % 16] in register r (AMD's matrix instruction
+// calculator; IREE's MFMA_F64_16x16x4_F64). Lane l therefore feeds srcA
+// row l % 16 from B's column 4 (l % 4) + (l % 16) / 4 of the tile, so that
+// D[4 r + g][j] = C[j][4 g + r]: the accumulator keeps mfmaAtomC's layout
+// and the rest of the program is unchanged. A register B operand (whose
+// lanes hold the unpermuted columns) is refused.
+//
+// f16/bf16 A/B into f32 with an even k_pack: each pair of 16-bit steps
+// is one mfmaF32x16x16x32 / mfmaF32x32x32x16 (a lane's 8 consecutive k,
+// the lanes of gfx950's v_mfma_f32_16x16x32_f16 / _bf16 and 32x32x16; two
+// 16-bit instructions on the other architectures, as before).
+//
 // T.tvm_mfma (one instruction on a lane's local registers, as TileLang's
 // MFMA emitter and hand-written AMD kernels issue it) prints the same
 // device step for the same types (mfmaStepHelper): the program has loaded
@@ -74,6 +92,8 @@ using namespace tlc::target::cuda_detail;
 /// and T.tvm_mfma both print, so the instruction each architecture issues
 /// for a type (and fp8's FNUZ scaling) is chosen in one place, mfma.h.
 static std::string mfmaStepHelper(Type ab, bool tile32) {
+  if (ab.isF64())
+    return "mfmaF64x16x16x16";
   bool int8 = ab.isSignlessInteger(8) || ab.isSignedInteger(8);
   bool fnuz = isa<Float8E4M3FNUZType, Float8E5M2FNUZType>(ab);
   bool e5m2 = isa<Float8E5M2Type, Float8E5M2FNUZType>(ab);
@@ -97,17 +117,24 @@ LogicalResult Emitter::emitMfmaGemm(GemmOp op) {
   bool e5m2 = isa<Float8E5M2Type, Float8E5M2FNUZType>(ab);
   bool fp8 = e5m2 || fnuz || isa<Float8E4M3FNType>(ab);
   bool f32 = ab.isF32() || ab.isTF32();
+  // f64 (v_mfma_f64_16x16x4f64, 16x16 tiles only) and 16-bit accumulators
+  // of the operands' own type (widened to f32 around each 16x16x16
+  // instruction, rounded back after it).
+  const bool f64 = ab.isF64() && acc.isF64();
+  const bool narrowAcc =
+      (ab.isF16() && acc.isF16()) || (ab.isBF16() && acc.isBF16());
   if (!((ab.isF16() || ab.isBF16() || fp8 || f32) && acc.isF32()) &&
-      !(int8 && acc.isInteger(32)) && !(ab.isF16() && acc.isF16())) {
+      !(int8 && acc.isInteger(32)) && !narrowAcc && !f64) {
     op.emitError("the HIP target lowers T.gemm for f16/bf16, fp8 (e4m3fn, "
                  "e5m2 and their fnuz forms) and f32/tf32 operands with an "
                  "f32 accumulator (v_mfma_f32_16x16x16f16 / _bf16_1k, "
                  "_16x16x32_fp8_fp8 / _bf8_bf8, _16x16x4f32 and their 32x32 "
-                 "forms), f16 operands with an f16 accumulator (the f16 "
-                 "instructions, rounded to f16 after each) and int8 "
-                 "operands with an int32 accumulator "
-                 "(v_mfma_i32_16x16x32_i8, _32x32x16_i8); other types are "
-                 "not generated yet");
+                 "forms), f16 and bf16 operands with an accumulator of "
+                 "their own type (the 16x16x16 instructions, rounded to it "
+                 "after each), f64 operands with an f64 accumulator "
+                 "(v_mfma_f64_16x16x4f64) and int8 operands with an int32 "
+                 "accumulator (v_mfma_i32_16x16x32_i8, _32x32x16_i8); other "
+                 "types are not generated yet");
     return failure();
   }
   if (bType.getElementType() != ab) {
@@ -123,6 +150,11 @@ LogicalResult Emitter::emitMfmaGemm(GemmOp op) {
   // The MFMA tile (16 x 16, or 32 x 32 as layout inference chose it), its
   // lane groups along K, and the accumulator registers of one MFMA.
   const bool tile32 = StringRef(C.layout.getOrigin().tag).starts_with("mfma32");
+  if (tile32 && (f64 || narrowAcc)) {
+    op.emitError("T.gemm: this accumulator type has 16x16 MFMA tiles only "
+                 "on the HIP target, but its layout has 32x32 tiles");
+    return failure();
+  }
   const int64_t T = tile32 ? 32 : 16, groups = 64 / T, accRegs = T * T / 64;
   // Values of A (and of B) each lane passes to one MFMA, and the K step.
   const int64_t perLane = int8 || fp8 ? 8 : 4, kStep = groups * perLane;
@@ -137,6 +169,15 @@ LogicalResult Emitter::emitMfmaGemm(GemmOp op) {
   }
   if (!bShared && !fragments.count(b)) {
     op.emitError("T.gemm: a register B operand must be a whole fragment");
+    return failure();
+  }
+  // f64: the instruction's result holds row 4 r + l / 16 of D in register r
+  // of lane l (mfma.h), so lane l feeds B's column 4 (l % 4) + (l % 16) / 4
+  // of the tile as srcA row l % 16; C's registers then keep the f32
+  // accumulator layout. A register B fragment holds the unpermuted columns.
+  if (f64 && !bShared) {
+    op.emitError("T.gemm: a float64 gemm reads B from shared memory on the "
+                 "HIP target (a register B operand is not generated)");
     return failure();
   }
   // An 8-bit step covers two 16-wide K chunks of the register layouts
@@ -272,7 +313,12 @@ LogicalResult Emitter::emitMfmaGemm(GemmOp op) {
     std::string i = fresh("i");
     line("#pragma unroll");
     line("for (int " + i + " = 0; " + i + " < " + Twine(C.regs) + "; ++" + i +
-         ") " + expr(c) + "[" + i + "] = " + (int8 ? "0" : "0.0f") + ";");
+         ") " + expr(c) + "[" + i + "] = " +
+         (int8           ? "0"
+          : acc.isBF16() ? ns + "bfloat16{0}"
+          : f64          ? "0.0"
+                         : "0.0f") +
+         ";");
   }
   line("const int " + wv + " = tid / " + Twine(wave) + ", " + lane +
        " = tid % " + Twine(wave) + ";");
@@ -305,7 +351,10 @@ LogicalResult Emitter::emitMfmaGemm(GemmOp op) {
   std::string mRow = "(" + wm + " * " + std::to_string(warpM) + " + " + mi +
                      " * " + tStr + " + " + lane + " % " + tStr + ")";
   std::string nCol = "(" + wn + " * " + std::to_string(warpN) + " + " + ni +
-                     " * " + tStr + " + " + lane + " % " + tStr + ")";
+                     " * " + tStr + " + " +
+                     (f64 ? "4 * (" + lane + " % 4) + " + lane + " % 16 / 4"
+                          : lane + " % " + tStr) +
+                     ")";
   FailureOr<std::string> aElem = !aShared
                                      ? FailureOr<std::string>(std::string())
                                  : transA ? element(a, kLane, mRow)
@@ -408,7 +457,16 @@ LogicalResult Emitter::emitMfmaGemm(GemmOp op) {
   open("for (int " + mi + " = 0; " + mi + " < " + Twine(mTiles) + "; ++" + mi +
        ")");
   std::string mfma = ns + mfmaStepHelper(ab, tile32);
-  for (int64_t g = 0; g < kPack; ++g) {
+  // f16/bf16 into f32 with k_pack 2 (4): a lane's 8 values of two groups
+  // are the lanes of gfx950's v_mfma_f32_16x16x32_f16 / _bf16 (32x32x16
+  // for 32x32 tiles); mfma.h issues that there and the two 16-bit steps
+  // elsewhere.
+  const bool pairs =
+      (ab.isF16() || ab.isBF16()) && acc.isF32() && kPack % 2 == 0;
+  const int64_t perCall = pairs ? 2 : 1;
+  if (pairs)
+    mfma = ns + (tile32 ? "mfmaF32x32x32x16" : "mfmaF32x16x16x32");
+  for (int64_t g = 0; g < kPack; g += perCall) {
     std::string at = g ? " + " + std::to_string(g * perLane) : "";
     line("#pragma unroll");
     line("for (int " + ni + " = 0; " + ni + " < " + Twine(nTiles) + "; ++" +

@@ -245,6 +245,9 @@ using half = _Float16;
 struct bfloat16 {
   uint16_t bits;
 };
+/// gfx950's 8-value bf16 MFMA operand (the sim device's common.h holds the
+/// same bits as shorts: the host has no bf16 vector registers).
+typedef __bf16 bf16x8 __attribute__((ext_vector_type(8)));
 
 template <typename To, typename From> TLC_DEVICE To bitCast(const From &value) {
   static_assert(sizeof(To) == sizeof(From), "bitCast needs equal sizes");

@@ -25,6 +25,31 @@
 // the instruction and rounds each back to f16 once (nearest even): CDNA
 // has no MFMA that accumulates in f16.
 //
+// mfmaF32x16x16x16 with a bf16 accumulator (acc of type bfloat16, bf16 a
+// and b) does the same: widened to f32 around the instruction, each
+// rounded back to bf16 once (nearest even). No CDNA MFMA accumulates in
+// bf16 either.
+//
+// mfmaF64x16x16x16(acc, a, b): f64 A and B into f64 accumulators with the
+// lanes of the 16-bit steps (4 values of k = 4 (lane / 16) + v), four
+// v_mfma_f64_16x16x4f64 each taking value v of every lane (gfx90a,
+// gfx942, gfx950). Its result layout is not the f32 16x16 one: register r
+// of lane l holds D[4 r + l / 16][l % 16] (AMD's matrix instruction
+// calculator, "64b outputs ... one row (register-pair) tall"; IREE's
+// MFMA_F64_16x16x4_F64 accumulator layout says the same), so the printer
+// hands lane l the column 4 (l % 4) + (l % 16) / 4 of B's tile as srcA
+// row: D[4 r + g][j] is then C[j][4 g + r], the f32 accumulator layout.
+//
+// mfmaF32x16x16x32(acc, a, b) / mfmaF32x32x32x16(acc, a, b) on f16 or
+// bf16: a and b this lane's 8 values at k = 8 (lane / T) + v, T the tile
+// (the lanes of k_pack 2's step). gfx950 (CDNA4) has
+// v_mfma_f32_16x16x32_f16 / _bf16 and v_mfma_f32_32x32x16_f16 / _bf16 for
+// them (A[l % T][8 (l / T) + v]: IREE's MFMA_F32_16x16x32_F16 /
+// 32x32x16 layouts, as the 8-bit 16x16x32 / 32x32x16 instructions of
+// CDNA3); elsewhere it is two 16x16x16 / 32x32x8 instructions over values
+// 0..3, then 4..7, the same products in the same order as k_pack 2's two
+// steps.
+//
 // dp4a(a, b, c) / dp4a(unsigned ...): T.dp4a, c plus the dot product of
 // the four bytes of a and b (signed, or unsigned), wrapping modulo 2^32:
 // v_dot4_i32_i8 / v_dot4_u32_u8 (__builtin_amdgcn_sdot4 / udot4 without
@@ -148,6 +173,101 @@ TLC_DEVICE void mfmaF32x16x16x16(half *acc, const half *a, const half *b) {
   mfmaF32x16x16x16(c, a, b);
   for (int v = 0; v < 4; ++v)
     acc[v] = half(c[v]);
+}
+
+/// The bf16 form: the lane's four widened to f32, rounded back once each.
+TLC_DEVICE void mfmaF32x16x16x16(bfloat16 *acc, const bfloat16 *a,
+                                 const bfloat16 *b) {
+  float c[4] = {toFloat(acc[0]), toFloat(acc[1]), toFloat(acc[2]),
+                toFloat(acc[3])};
+  mfmaF32x16x16x16(c, a, b);
+  for (int v = 0; v < 4; ++v)
+    acc[v] = toBFloat16(c[v]);
+}
+
+typedef double doublex4 __attribute__((ext_vector_type(4)));
+
+/// f64: four v_mfma_f64_16x16x4f64, value v of every lane in the v-th; the
+/// result registers are laid out as the file comment says.
+TLC_DEVICE void mfmaF64x16x16x16(double *acc, const double *a,
+                                 const double *b) {
+  doublex4 c = {acc[0], acc[1], acc[2], acc[3]};
+  for (int v = 0; v < 4; ++v)
+    c = __builtin_amdgcn_mfma_f64_16x16x4f64(a[v], b[v], c, 0, 0, 0);
+  acc[0] = c[0], acc[1] = c[1], acc[2] = c[2], acc[3] = c[3];
+}
+
+#if defined(__gfx950__)
+typedef _Float16 halfx8 __attribute__((ext_vector_type(8)));
+TLC_DEVICE halfx8 packHalf8(const half *v) {
+  halfx8 x;
+  for (int e = 0; e < 8; ++e)
+    x[e] = v[e];
+  return x;
+}
+typedef short shortx8 __attribute__((ext_vector_type(8)));
+/// The bits of 8 bf16 values as the instruction's operand vector (built as
+/// integers and cast whole: no __bf16 arithmetic or conversion; bf16x8 is
+/// common.h's).
+TLC_DEVICE bf16x8 packBf16x8(const bfloat16 *v) {
+  shortx8 x;
+  for (int e = 0; e < 8; ++e)
+    x[e] = short(v[e].bits);
+  return __builtin_bit_cast(bf16x8, x);
+}
+#endif
+
+TLC_DEVICE void mfmaF32x16x16x32(float *acc, const half *a, const half *b) {
+#if defined(__gfx950__)
+  floatx4 c = {acc[0], acc[1], acc[2], acc[3]};
+  c = __builtin_amdgcn_mfma_f32_16x16x32_f16(packHalf8(a), packHalf8(b), c, 0,
+                                             0, 0);
+  acc[0] = c[0], acc[1] = c[1], acc[2] = c[2], acc[3] = c[3];
+#else
+  mfmaF32x16x16x16(acc, a, b);
+  mfmaF32x16x16x16(acc, a + 4, b + 4);
+#endif
+}
+TLC_DEVICE void mfmaF32x16x16x32(float *acc, const bfloat16 *a,
+                                 const bfloat16 *b) {
+#if defined(__gfx950__)
+  floatx4 c = {acc[0], acc[1], acc[2], acc[3]};
+  c = __builtin_amdgcn_mfma_f32_16x16x32_bf16(packBf16x8(a), packBf16x8(b), c,
+                                              0, 0, 0);
+  acc[0] = c[0], acc[1] = c[1], acc[2] = c[2], acc[3] = c[3];
+#else
+  mfmaF32x16x16x16(acc, a, b);
+  mfmaF32x16x16x16(acc, a + 4, b + 4);
+#endif
+}
+TLC_DEVICE void mfmaF32x32x32x16(float *acc, const half *a, const half *b) {
+#if defined(__gfx950__)
+  floatx16 c;
+  for (int v = 0; v < 16; ++v)
+    c[v] = acc[v];
+  c = __builtin_amdgcn_mfma_f32_32x32x16_f16(packHalf8(a), packHalf8(b), c, 0,
+                                             0, 0);
+  for (int v = 0; v < 16; ++v)
+    acc[v] = c[v];
+#else
+  mfmaF32x32x32x8(acc, a, b);
+  mfmaF32x32x32x8(acc, a + 4, b + 4);
+#endif
+}
+TLC_DEVICE void mfmaF32x32x32x16(float *acc, const bfloat16 *a,
+                                 const bfloat16 *b) {
+#if defined(__gfx950__)
+  floatx16 c;
+  for (int v = 0; v < 16; ++v)
+    c[v] = acc[v];
+  c = __builtin_amdgcn_mfma_f32_32x32x16_bf16(packBf16x8(a), packBf16x8(b), c,
+                                              0, 0, 0);
+  for (int v = 0; v < 16; ++v)
+    acc[v] = c[v];
+#else
+  mfmaF32x32x32x8(acc, a, b);
+  mfmaF32x32x32x8(acc, a + 4, b + 4);
+#endif
 }
 
 typedef int intx4 __attribute__((ext_vector_type(4)));

@@ -37,6 +37,10 @@ using half = _Float16;
 struct bfloat16 {
   uint16_t bits;
 };
+/// gfx950's 8-value bf16 MFMA operand, as the bits: the device header's
+/// type is a vector of __bf16, which the host compiler moves through
+/// float conversions (libcalls the simulated kernel cannot link).
+typedef short bf16x8 __attribute__((ext_vector_type(8)));
 
 template <typename To, typename From> TLC_DEVICE To bitCast(const From &value) {
   static_assert(sizeof(To) == sizeof(From), "bitCast needs equal sizes");
@@ -165,9 +169,19 @@ TLC_SIM_PRIMITIVE inline int __builtin_amdgcn_readlane(int value, int lane) {
 // in 16 registers as the 32x32x8 f32 ones. The f32 instructions take one
 // value per lane: v_mfma_f32_16x16x4f32 A[l % 16][l / 16], B[l / 16][l %
 // 16], C/D as 16x16x16f16's; v_mfma_f32_32x32x2f32 A[l % 32][l / 32], B[l
-// / 32][l % 32], C/D as 32x32x8f16's. Every one of them is an
-// instance of `MfmaShape<T, M, PerLane>` below (the tile size, the values
-// per lane and the arithmetic type); the builtins only decode elements.
+// / 32][l % 32], C/D as 32x32x8f16's. v_mfma_f64_16x16x4f64 (CDNA2
+// onwards) takes A and B as 16x16x4f32 does but lays out its 64-bit C/D
+// differently: register v of lane l is C/D[i = 4 v + l / 16][j = l % 16]
+// (AMD's matrix instruction calculator: 64-bit outputs are one row per
+// register pair; IREE's MFMA_F64_16x16x4_F64 layout agrees); its sums are
+// formed in long double and rounded to f64 once (products of doubles are
+// not exact in double; the hardware's internal precision is not
+// modelled). gfx950 (CDNA4) adds v_mfma_f32_16x16x32_f16 / _bf16 and
+// 32x32x16_f16 / _bf16, 8 values per lane with the lanes of the 8-bit
+// CDNA3 instructions (A[l % M][8 (l / M) + v]). Every one of them is an
+// instance of `MfmaShape<T, M, PerLane, F64Out>` below (the tile size, the
+// values per lane, the arithmetic type and the result layout); the
+// builtins only decode elements.
 //===----------------------------------------------------------------------===//
 
 typedef float tlc_sim_floatx4 __attribute__((ext_vector_type(4)));
@@ -176,19 +190,25 @@ typedef _Float16 tlc_sim_halfx4 __attribute__((ext_vector_type(4)));
 typedef short tlc_sim_shortx4 __attribute__((ext_vector_type(4)));
 typedef int tlc_sim_intx4 __attribute__((ext_vector_type(4)));
 typedef int tlc_sim_intx16 __attribute__((ext_vector_type(16)));
+typedef double tlc_sim_doublex4 __attribute__((ext_vector_type(4)));
+typedef _Float16 tlc_sim_halfx8 __attribute__((ext_vector_type(8)));
+typedef tlc::hip::bf16x8 tlc_sim_bf16x8;
 
 namespace tlc {
 namespace sim {
 
 /// The lane layout of one \p M x \p M MFMA whose lanes hold \p PerLane
 /// values of A and B each (K = 64 PerLane / M), over values of type \p T
-/// (double for the float instructions, int64_t for the integer ones): lane
-/// l holds A[l % M][PerLane (l / M) + v], B[PerLane (l / M) + v][l % M] and,
-/// in accumulator register v, C/D[cRow(l, v)][l % M]. Every instruction
-/// above is one instance; `run` computes D = A B + C for the wavefront with
-/// exact products and sums in \p T.
-template <typename T, int M, int PerLane> struct MfmaShape {
+/// (double for the f32-result instructions, long double for the f64 one,
+/// int64_t for the integer ones): lane l holds A[l % M][PerLane (l / M) +
+/// v], B[PerLane (l / M) + v][l % M] and, in accumulator register v,
+/// C/D[cRow(l, v)][l % M] (the 64-bit result layout when \p F64Out). Every
+/// instruction above is one instance; `run` computes D = A B + C for the
+/// wavefront with products and sums in \p T.
+template <typename T, int M, int PerLane, bool F64Out = false>
+struct MfmaShape {
   static_assert(M == 16 || M == 32, "CDNA MFMA tiles are 16x16 or 32x32");
+  static_assert(!F64Out || M == 16, "the f64 MFMA tile is 16x16");
   static constexpr int K = 64 / M * PerLane, Regs = M * M / 64;
 
   /// One lane's operands and result, exchanged through warpCollective.
@@ -198,7 +218,9 @@ template <typename T, int M, int PerLane> struct MfmaShape {
 
   static constexpr int kOf(int l, int v) { return PerLane * (l / M) + v; }
   static constexpr int cRow(int l, int v) {
-    return M == 16 ? 4 * (l / 16) + v : 8 * (v / 4) + 4 * (l / 32) + v % 4;
+    return F64Out    ? 4 * v + l / 16
+           : M == 16 ? 4 * (l / 16) + v
+                     : 8 * (v / 4) + 4 * (l / 32) + v % 4;
   }
 
   TLC_SIM_UNCHECKED static void run(void *const *lanes, uint64_t, uint32_t,
@@ -226,15 +248,16 @@ template <typename T, int M, int PerLane> struct MfmaShape {
   }
 };
 
-/// Issues one MFMA of shape `MfmaShape<T, M, PerLane>` for the calling lane:
-/// \p elem(operand, v) is element v of an operand as a \p T; the result
-/// registers are D rounded once to the accumulator's element type (f32, or
-/// int32 wrapping modulo 2^32 as the integer adder does).
-template <typename T, int M, int PerLane, typename Operand, typename Acc,
-          typename Elem>
+/// Issues one MFMA of shape `MfmaShape<T, M, PerLane, F64Out>` for the
+/// calling lane: \p elem(operand, v) is element v of an operand as a \p T;
+/// the result registers are D rounded once to the accumulator's element
+/// type (f32 or f64, or int32 wrapping modulo 2^32 as the integer adder
+/// does).
+template <typename T, int M, int PerLane, bool F64Out = false, typename Operand,
+          typename Acc, typename Elem>
 TLC_SIM_UNCHECKED Acc mfma(const char *name, const Operand &a, const Operand &b,
                            Acc c, Elem elem, uint64_t where) {
-  using Shape = MfmaShape<T, M, PerLane>;
+  using Shape = MfmaShape<T, M, PerLane, F64Out>;
   typename Shape::Lane me{};
   for (int v = 0; v < PerLane; ++v) {
     me.a[v] = elem(a, v);
@@ -247,6 +270,8 @@ TLC_SIM_UNCHECKED Acc mfma(const char *name, const Operand &a, const Operand &b,
   for (int v = 0; v < Shape::Regs; ++v) {
     if constexpr (std::is_integral_v<T>)
       d[v] = int32_t(uint32_t(uint64_t(me.d[v])));
+    else if constexpr (F64Out)
+      d[v] = double(me.d[v]);
     else
       d[v] = float(me.d[v]);
   }
@@ -262,6 +287,15 @@ inline double bf16Value(short bits) {
 
 /// The one f32 value of an operand (v is 0).
 inline double floatElem(const float &x, int) { return double(x); }
+/// The one f64 value of an operand (v is 0).
+inline long double doubleElem(const double &x, int) { return x; }
+/// Element v of an 8-value f16 or bf16 operand vector (gfx950).
+inline double half8Elem(const tlc_sim_halfx8 &x, int v) {
+  return double(float(x[v]));
+}
+inline double bf16x8Elem(const tlc_sim_bf16x8 &x, int v) {
+  return bf16Value(x[v]);
+}
 /// Element v of a 4-value f16 or bf16 operand vector.
 inline double halfElem(const tlc_sim_halfx4 &x, int v) {
   return double(float(x[v]));
@@ -350,6 +384,47 @@ __builtin_amdgcn_mfma_f32_32x32x2f32(float a, float b, tlc_sim_floatx16 c,
   tlc::sim::plainMfma(cbsz, abid, blgp, TLC_SIM_HERE);
   return tlc::sim::mfma<double, 32, 1>("v_mfma_f32_32x32x2f32", a, b, c,
                                        &tlc::sim::floatElem, TLC_SIM_HERE);
+}
+
+TLC_SIM_PRIMITIVE inline tlc_sim_doublex4
+__builtin_amdgcn_mfma_f64_16x16x4f64(double a, double b, tlc_sim_doublex4 c,
+                                     int cbsz, int abid, int blgp) {
+  tlc::sim::plainMfma(cbsz, abid, blgp, TLC_SIM_HERE);
+  return tlc::sim::mfma<long double, 16, 1, true>(
+      "v_mfma_f64_16x16x4f64", a, b, c, &tlc::sim::doubleElem, TLC_SIM_HERE);
+}
+
+TLC_SIM_PRIMITIVE inline tlc_sim_floatx4
+__builtin_amdgcn_mfma_f32_16x16x32_f16(tlc_sim_halfx8 a, tlc_sim_halfx8 b,
+                                       tlc_sim_floatx4 c, int cbsz, int abid,
+                                       int blgp) {
+  tlc::sim::plainMfma(cbsz, abid, blgp, TLC_SIM_HERE);
+  return tlc::sim::mfma<double, 16, 8>("v_mfma_f32_16x16x32_f16", a, b, c,
+                                       &tlc::sim::half8Elem, TLC_SIM_HERE);
+}
+TLC_SIM_PRIMITIVE inline tlc_sim_floatx4
+__builtin_amdgcn_mfma_f32_16x16x32_bf16(tlc_sim_bf16x8 a, tlc_sim_bf16x8 b,
+                                        tlc_sim_floatx4 c, int cbsz, int abid,
+                                        int blgp) {
+  tlc::sim::plainMfma(cbsz, abid, blgp, TLC_SIM_HERE);
+  return tlc::sim::mfma<double, 16, 8>("v_mfma_f32_16x16x32_bf16", a, b, c,
+                                       &tlc::sim::bf16x8Elem, TLC_SIM_HERE);
+}
+TLC_SIM_PRIMITIVE inline tlc_sim_floatx16
+__builtin_amdgcn_mfma_f32_32x32x16_f16(tlc_sim_halfx8 a, tlc_sim_halfx8 b,
+                                       tlc_sim_floatx16 c, int cbsz, int abid,
+                                       int blgp) {
+  tlc::sim::plainMfma(cbsz, abid, blgp, TLC_SIM_HERE);
+  return tlc::sim::mfma<double, 32, 8>("v_mfma_f32_32x32x16_f16", a, b, c,
+                                       &tlc::sim::half8Elem, TLC_SIM_HERE);
+}
+TLC_SIM_PRIMITIVE inline tlc_sim_floatx16
+__builtin_amdgcn_mfma_f32_32x32x16_bf16(tlc_sim_bf16x8 a, tlc_sim_bf16x8 b,
+                                        tlc_sim_floatx16 c, int cbsz, int abid,
+                                        int blgp) {
+  tlc::sim::plainMfma(cbsz, abid, blgp, TLC_SIM_HERE);
+  return tlc::sim::mfma<double, 32, 8>("v_mfma_f32_32x32x16_bf16", a, b, c,
+                                       &tlc::sim::bf16x8Elem, TLC_SIM_HERE);
 }
 
 // v_dot4_i32_i8 / v_dot4_u32_u8 (CDNA3 ISA, VOP3P): D = C + the sum of
