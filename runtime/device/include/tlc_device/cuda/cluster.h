@@ -99,16 +99,26 @@ TLC_DEVICE void mbarrierArriveCluster(uint64_t *bar, uint32_t cta) {
 /// it (__syncwarp), lane 0 arrives on the stage's empty mbarrier here and
 /// on the one at the same offset in block \p peer (whose producer
 /// multicasts into this block's stage), one arrival per warp on each.
+/// The warp's only accesses to the stage are the wgmma reads that
+/// wgmma.wait_group completed before this call, so the arrivals take the
+/// default semantics (release at CTA scope, as mbarrierArrive) instead of
+/// mbarrierArriveCluster's cluster-scope release: that one puts a fence
+/// before each arrival, which stalled the consumer warps of the clustered
+/// GEMM on memory barriers for 44-49 % of their cycles and doubled its time
+/// (docs/perf/hopper.md, 2026-12-05, measured on an H100).
 TLC_DEVICE void mbarrierArriveWarpPair(uint64_t *bar, uint32_t peer) {
   __syncwarp();
   if ((threadIdx.x & 31) == 0) {
 #if TLC_CUDA_ARCH >= 900
-    asm volatile(
-        "mbarrier.arrive.release.cluster.shared::cta.b64 _, [%0];" ::"r"(
-            sharedAddress(bar))
-        : "memory");
+    uint32_t local = sharedAddress(bar), remote;
+    asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(local)
+                 : "memory");
+    asm volatile("mapa.shared::cluster.u32 %0, %1, %2;"
+                 : "=r"(remote)
+                 : "r"(local), "r"(peer));
+    asm volatile("mbarrier.arrive.shared::cluster.b64 _, [%0];" ::"r"(remote)
+                 : "memory");
 #endif
-    mbarrierArriveCluster(bar, peer);
   }
 }
 
