@@ -71,6 +71,24 @@ tlc::tile::runGpuLowering(ModuleOp module,
   return success();
 }
 
+bool tlc::tile::isGpuTarget(llvm::StringRef target) {
+  return target.starts_with("cuda:") || target.starts_with("hip:");
+}
+
+llvm::StringRef tlc::tile::forEachGpuKernel(
+    ModuleOp module, llvm::StringRef targetOption,
+    llvm::function_ref<void(FuncOp, KernelOp)> planKernel) {
+  llvm::StringRef name = getGpuTarget(module, targetOption);
+  if (!isGpuTarget(name))
+    return {}; // no GPU target: nothing to plan for
+  module.walk([&](FuncOp func) {
+    if (hasLoweringFailed(func))
+      return;
+    func.walk([&](KernelOp kernel) { planKernel(func, kernel); });
+  });
+  return name;
+}
+
 void tlc::tile::forEachSm90aKernel(
     ModuleOp module, llvm::StringRef targetOption,
     llvm::function_ref<void(KernelOp)> planKernel) {
