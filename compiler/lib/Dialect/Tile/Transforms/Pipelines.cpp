@@ -35,6 +35,7 @@ void tlc::tile::buildGpuLoweringPipeline(OpPassManager &pm) {
   pm.addPass(createTilePlanParallelVectors());
   pm.addPass(createTilePlanThreadRanges());
   pm.addPass(createTilePlanPipelineWaits());
+  pm.addPass(createTilePlanFragmentExchanges());
   pm.addPass(createTilePlanScratchAreas());
 }
 
@@ -121,6 +122,7 @@ void tlc::tile::registerTilePipelines() {
       "tile-insert-barriers, "
       "tile-legalize-bounds, tile-plan-copies, tile-plan-parallel-loops, "
       "tile-plan-parallel-vectors, tile-plan-thread-ranges, "
-      "tile-plan-pipeline-waits, tile-plan-scratch-areas)",
+      "tile-plan-pipeline-waits, tile-plan-fragment-exchanges, "
+      "tile-plan-scratch-areas)",
       [](OpPassManager &pm) { buildGpuLoweringPipeline(pm); });
 }

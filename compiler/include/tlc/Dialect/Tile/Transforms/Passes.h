@@ -41,7 +41,8 @@ class KernelOp;
 /// tile-persistent-gemm, tile-gemm-pingpong, tile-insert-barriers,
 /// tile-legalize-bounds, tile-plan-copies, tile-plan-parallel-loops,
 /// tile-plan-parallel-vectors, tile-plan-thread-ranges,
-/// tile-plan-pipeline-waits, tile-plan-scratch-areas. The CUDA printer
+/// tile-plan-pipeline-waits, tile-plan-fragment-exchanges,
+/// tile-plan-scratch-areas. The CUDA printer
 /// reads what they decide.
 void buildGpuLoweringPipeline(mlir::OpPassManager &pm);
 
