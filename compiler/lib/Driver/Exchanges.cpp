@@ -4,26 +4,32 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Reads the fragment exchanges from the CUDA code the printer generates for
-// an instance. Every exchange declares its tile with one line,
+// The fragment exchanges of an instance, as its GPU lowering decided them:
+// tile-plan-fragment-exchanges' plan (the fragments each T.Parallel and
+// fragment copy exchanges, FragmentExchangePlan.h), the scalar reads and
+// T.cumsum the scratch-area measurement marks as publishing
+// (`tile.exchange_publishes`) and tile-plan-scratch-areas' offset of the
+// area. The printer, which prints that plan, records each exchange tile's
+// accesses (for the bank conflicts) with its statement and offset; every
+// tile is declared with one line,
 //
 //   float *exchanged = reinterpret_cast<float *>(smem + 8192);  // C_local, row-major
 //
-// whose source-map entry is the statement being printed; the registers go
-// back from the tile into the fragment with `C_local[r] = exchanged[...]`
-// when the statement wrote it.
+// whose source-map entry is the statement being printed (the hint's range).
 //
 //===----------------------------------------------------------------------===//
 
 #include "tlc/Driver/Exchanges.h"
 #include "tlc/Driver/LayoutViews.h"
 
+#include "tlc/Dialect/Tile/IR/BufferEffects.h"
 #include "tlc/Dialect/Tile/IR/TileOps.h"
+#include "tlc/Dialect/Tile/Transforms/FragmentExchangePlan.h"
 #include "tlc/Dialect/Tile/Transforms/Passes.h"
+#include "tlc/Layout/BankConflicts.h"
 #include "tlc/Target/CUDA/CUDAEmitter.h"
 #include "tlc/Target/CUDA/CUDATarget.h"
 #include "tlc/Target/CUDA/GPULanguage.h"
-#include "tlc/Layout/BankConflicts.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -79,17 +85,75 @@ static std::vector<Declared> declaredTiles(llvm::StringRef source) {
   return out;
 }
 
-/// True when \p source loads the registers of fragment \p name back from
-/// exchange tile \p tile (`NAME[...] = TILE[`).
-static bool loadsBack(llvm::StringRef source, llvm::StringRef name,
-                      llvm::StringRef tile) {
-  std::string lhs = (name + "[").str(), rhs = (" = " + tile + "[").str();
-  llvm::SmallVector<llvm::StringRef> lines;
-  source.split(lines, '\n');
-  return llvm::any_of(lines, [&](llvm::StringRef raw) {
-    llvm::StringRef line = raw.trim();
-    return line.starts_with(lhs) && line.contains(rhs);
+namespace {
+/// One exchange the lowering decided: the statement, the fragment, the
+/// tile's byte offset, and whether the statement writes the fragment (its
+/// registers are loaded back from the tile after a loop).
+struct Decided {
+  mlir::Operation *op;
+  mlir::Value root;
+  int64_t offset;
+  bool loadBack;
+};
+} // namespace
+
+/// The buffer \p v views (through `tile.region`s).
+static mlir::Value rootOf(mlir::Value v) {
+  while (auto region = v.getDefiningOp<tile::RegionOp>())
+    v = region.getSource();
+  return v;
+}
+
+/// The exchanges the lowering of \p func decided, in program order: each
+/// loop's fragments in the order of their tiles (16-byte aligned one after
+/// the other from the kernel's `tile.exchange_offset`), exchanged copies,
+/// published scalar reads and T.cumsum (each at the area's start).
+static std::vector<Decided> decidedExchanges(tile::FuncOp func) {
+  std::vector<Decided> out;
+  func.walk([&](tile::KernelOp kernel) {
+    auto base =
+        kernel->getAttrOfType<mlir::IntegerAttr>("tile.exchange_offset");
+    if (!base)
+      return;
+    kernel.walk([&](mlir::Operation *op) {
+      if (auto loop = llvm::dyn_cast<tile::ParallelOp>(op)) {
+        mlir::FailureOr<llvm::SmallVector<mlir::Value, 1>> roots =
+            tile::getFragmentExchanges(loop);
+        if (mlir::failed(roots))
+          return;
+        int64_t offset = base.getInt();
+        for (mlir::Value root : *roots) {
+          bool writes = loop.getBody()
+                            .walk([&](tile::StoreOp store) {
+                              return rootOf(store.getBuffer()) == root
+                                         ? mlir::WalkResult::interrupt()
+                                         : mlir::WalkResult::advance();
+                            })
+                            .wasInterrupted();
+          out.push_back({op, root, offset, writes});
+          auto type = llvm::cast<tile::BufferType>(root.getType());
+          int64_t bytes = tile::getElementStorageBytes(type.getElementType());
+          for (int64_t e : type.getShape())
+            bytes *= e;
+          offset += (bytes + 15) / 16 * 16;
+        }
+        return;
+      }
+      if (auto copy = llvm::dyn_cast<tile::CopyOp>(op)) {
+        mlir::FailureOr<bool> exchanged = tile::isExchangedCopy(copy);
+        if (mlir::succeeded(exchanged) && *exchanged)
+          out.push_back({op, copy.getSrc(), base.getInt(), false});
+        return;
+      }
+      if (!op->hasAttr("tile.exchange_publishes"))
+        return;
+      if (auto load = llvm::dyn_cast<tile::LoadOp>(op))
+        out.push_back({op, rootOf(load.getBuffer()), base.getInt(), false});
+      else if (auto scan = llvm::dyn_cast<tile::CumSumOp>(op))
+        out.push_back({op, rootOf(scan.getSrc()), base.getInt(), false});
+    });
   });
+  return out;
 }
 
 /// True when \p v is a fragment allocation.
@@ -266,6 +330,9 @@ tlc::driver::findInstanceExchanges(mlir::Operation *top,
   auto func = llvm::dyn_cast<tile::FuncOp>(copy->getBody()->front());
   if (!func || tile::hasLoweringFailed(func))
     return out;
+  std::vector<Decided> decided = decidedExchanges(func);
+  if (decided.empty())
+    return out;
   target::CudaEmitOptions options;
   options.locationComments = false;
   options.recordExchanges = true;
@@ -279,12 +346,29 @@ tlc::driver::findInstanceExchanges(mlir::Operation *top,
   mlir::FailureOr<target::CudaKernel> cu = target::emitCudaKernel(func, options);
   if (mlir::failed(cu))
     return out;
-  for (const Declared &d : declaredTiles(cu->source)) {
+  // Each decided exchange with the tile the code declares for it (the same
+  // statement and offset): its statement's source range, the fragment's
+  // name in the code, the accesses' bank conflicts.
+  std::vector<Declared> declared = declaredTiles(cu->source);
+  for (const Decided &dec : decided) {
+    const target::CudaExchangeAccesses *r = nullptr;
+    for (const target::CudaExchangeAccesses &rec : cu->exchanges)
+      if (rec.op == dec.op && rec.offset == dec.offset) {
+        r = &rec;
+        break;
+      }
+    const Declared *d = nullptr;
+    for (const Declared &decl : declared)
+      if (r && decl.tile == r->tile)
+        d = &decl;
+    if (!r || !d)
+      continue;
     auto entry = llvm::partition_point(
         cu->sourceMap, [&](const artifact::SourceMapEntry &e) {
-          return e.generatedLine < d.generatedLine;
+          return e.generatedLine < d->generatedLine;
         });
-    if (entry == cu->sourceMap.end() || entry->generatedLine != d.generatedLine ||
+    if (entry == cu->sourceMap.end() ||
+        entry->generatedLine != d->generatedLine ||
         entry->fileIndex >= cu->files.size())
       continue;
     auto it = byRange.find(Key{cu->files[entry->fileIndex], entry->line,
@@ -294,20 +378,19 @@ tlc::driver::findInstanceExchanges(mlir::Operation *top,
       continue;
     InstanceExchange x;
     x.op = it->second;
-    auto root = allocByName.find(d.name);
+    auto root = allocByName.find(r->fragment);
     x.root = root == allocByName.end() ? -1 : int(root->second);
-    x.name = d.name;
-    x.offset = d.offset;
-    x.loadBack = loadsBack(cu->source, d.name, d.tile);
+    x.name = r->fragment;
+    x.offset = dec.offset;
+    x.loadBack = dec.loadBack;
     x.lds = hip;
-    for (const target::CudaExchangeAccesses &r : cu->exchanges)
-      if (r.tile == d.tile && r.complete) {
-        x.elementBytes = r.elementBytes;
-        x.storeDegree =
-            exchangeDegree(r.stores, r, d.offset, hip, true, x.storeLanes);
-        x.loadDegree =
-            exchangeDegree(r.loads, r, d.offset, hip, false, x.loadLanes);
-      }
+    if (r->complete) {
+      x.elementBytes = r->elementBytes;
+      x.storeDegree =
+          exchangeDegree(r->stores, *r, dec.offset, hip, true, x.storeLanes);
+      x.loadDegree =
+          exchangeDegree(r->loads, *r, dec.offset, hip, false, x.loadLanes);
+    }
     out.push_back(std::move(x));
   }
   return out;

@@ -497,7 +497,8 @@ LogicalResult Emitter::emitKernel(KernelOp op) {
   // The reduction scratch and the fragment exchange area
   // (tile-plan-scratch-areas).
   int64_t scratch = 0, exchange = 0;
-  readScratchAreas(op, scratch, exchange);
+  if (failed(readScratchAreas(op, scratch, exchange)))
+    return failure();
   int64_t limit = sharedMemoryBudget();
 
   if (failed(checkAreaRanges(op)))

@@ -28,7 +28,7 @@ using namespace tlc::tile;
 using namespace tlc::target;
 using namespace tlc::target::cuda_detail;
 
-ScratchAreaNeeds Emitter::measureScratchAreas(KernelOp kernel) {
+FailureOr<ScratchAreaNeeds> Emitter::measureScratchAreas(KernelOp kernel) {
   ScratchAreaNeeds needs;
   kernel.walk([&](Operation *site) {
     int64_t bytes = 0;
@@ -39,7 +39,8 @@ ScratchAreaNeeds Emitter::measureScratchAreas(KernelOp kernel) {
     if (bytes)
       needs.scratch.push_back({site, bytes, false});
   });
-  planExchanges(kernel);
+  if (failed(planExchanges(kernel)))
+    return failure();
   needs.exchange = exchangeUses;
   return needs;
 }
@@ -65,10 +66,13 @@ static bool sameNeeds(ArrayRef<ScratchAreaNeeds::Use> a,
   });
 }
 
-void Emitter::readScratchAreas(KernelOp kernel, int64_t &scratch,
-                               int64_t &exchange) {
+LogicalResult Emitter::readScratchAreas(KernelOp kernel, int64_t &scratch,
+                                        int64_t &exchange) {
   // The fragments each op exchanges, and what the areas must hold.
-  ScratchAreaNeeds needs = measureScratchAreas(kernel);
+  FailureOr<ScratchAreaNeeds> measured = measureScratchAreas(kernel);
+  if (failed(measured))
+    return failure();
+  ScratchAreaNeeds &needs = *measured;
   scratch = needs.scratchBytes();
   exchange = needs.exchangeBytes();
   ScratchAreaPlan plan;
@@ -97,6 +101,7 @@ void Emitter::readScratchAreas(KernelOp kernel, int64_t &scratch,
   exchangeOffset = exchange ? plan.exchangeOffset : -1;
   sharedBytes = plan.totalBytes;
   areaBarrierAfter = std::move(plan.barrierAfter);
+  return success();
 }
 
 void Emitter::endAreaUse(Operation *op) {
@@ -131,13 +136,16 @@ static std::optional<CudaEmitOptions> optionsFor(StringRef gpuTarget) {
   return options;
 }
 
-/// tile-plan-scratch-areas' measurement (ScratchAreaMeasure).
-static std::optional<int64_t> measureForTarget(KernelOp kernel,
-                                               StringRef gpuTarget) {
+/// Calls \p use with an emitter of the target \p gpuTarget prepared for
+/// \p kernel (its fragments laid out), quietly: the printer reports what
+/// it cannot lay out, once, when it prints the kernel. False when it
+/// cannot prepare it.
+static bool withPreparedKernel(KernelOp kernel, StringRef gpuTarget,
+                               function_ref<void(Emitter &)> use) {
   auto func = kernel->getParentOfType<FuncOp>();
   std::optional<CudaEmitOptions> options = optionsFor(gpuTarget);
   if (!func || !options)
-    return std::nullopt;
+    return false;
   // A register tile past what layouts enumerate (far past any block's
   // registers; fuzz inputs) is not laid out here: the editor's lowering
   // would spend minutes in the printer's fragment planning, and a build
@@ -156,26 +164,49 @@ static std::optional<int64_t> measureForTarget(KernelOp kernel,
                   })
                   .wasInterrupted();
   if (huge)
-    return std::nullopt;
-  // The printer reports what it cannot lay out, once.
+    return false;
   ScopedDiagnosticHandler quiet(kernel.getContext(),
                                 [](Diagnostic &) { return success(); });
   Emitter emitter(func, *options);
   emitter.chooseIndexWidth();
   if (failed(emitter.prepareKernel(kernel)))
-    return std::nullopt;
-  ScratchAreaNeeds needs = emitter.measureScratchAreas(kernel);
-  Builder b(kernel.getContext());
-  for (const ScratchAreaNeeds::Use &u : needs.scratch)
-    u.op->setAttr("tile.scratch_bytes", b.getI64IntegerAttr(u.bytes));
-  for (const ScratchAreaNeeds::Use &u : needs.exchange) {
-    u.op->setAttr("tile.exchange_bytes", b.getI64IntegerAttr(u.bytes));
-    if (u.publishes)
-      u.op->setAttr("tile.exchange_publishes", b.getUnitAttr());
-  }
-  return emitter.sharedMemoryBudget();
+    return false;
+  use(emitter);
+  return true;
+}
+
+/// tile-plan-scratch-areas' measurement (ScratchAreaMeasure).
+static std::optional<int64_t> measureForTarget(KernelOp kernel,
+                                               StringRef gpuTarget) {
+  std::optional<int64_t> budget;
+  withPreparedKernel(kernel, gpuTarget, [&](Emitter &emitter) {
+    FailureOr<ScratchAreaNeeds> needs = emitter.measureScratchAreas(kernel);
+    if (failed(needs))
+      return; // a malformed exchange plan: the printer reports it
+    Builder b(kernel.getContext());
+    for (const ScratchAreaNeeds::Use &u : needs->scratch)
+      u.op->setAttr("tile.scratch_bytes", b.getI64IntegerAttr(u.bytes));
+    for (const ScratchAreaNeeds::Use &u : needs->exchange) {
+      u.op->setAttr("tile.exchange_bytes", b.getI64IntegerAttr(u.bytes));
+      if (u.publishes)
+        u.op->setAttr("tile.exchange_publishes", b.getUnitAttr());
+    }
+    budget = emitter.sharedMemoryBudget();
+  });
+  return budget;
+}
+
+/// tile-plan-fragment-exchanges' choice (FragmentExchangeChooser).
+static std::optional<FragmentExchanges> chooseForTarget(KernelOp kernel,
+                                                        StringRef gpuTarget) {
+  std::optional<FragmentExchanges> chosen;
+  withPreparedKernel(kernel, gpuTarget, [&](Emitter &emitter) {
+    chosen = emitter.chooseExchanges(kernel);
+  });
+  return chosen;
 }
 
 void tlc::target::registerScratchAreaMeasure() {
   tile::setScratchAreaMeasure(&measureForTarget);
+  tile::setFragmentExchangeChooser(&chooseForTarget);
 }

@@ -80,11 +80,15 @@ CudaExchangeAccesses *Emitter::exchangeRecord(StringRef tile) {
   return nullptr;
 }
 
-void Emitter::beginExchangeRecord(StringRef tile, Value root) {
+void Emitter::beginExchangeRecord(StringRef tile, Value root, int64_t offset,
+                                  Operation *at) {
   if (!options.recordExchanges)
     return;
   CudaExchangeAccesses &r = result.exchanges.emplace_back();
   r.tile = tile.str();
+  r.op = at;
+  r.fragment = expr(root);
+  r.offset = offset;
   r.elementBytes = std::max<int64_t>(
       1, getElementStorageBytes(cast<BufferType>(root.getType())
                                     .getElementType()));

@@ -74,7 +74,7 @@ LogicalResult Emitter::emitPipelined(PipelinedOp pipe) {
   // waits' plan (checked here), or the same choice for IR that did not go
   // through the pass. TMA stages are waited for on their mbarriers.
   PipelineWait wait;
-  if (!tma && arePipelineWaitsPlanned(pipe)) {
+  if (!tma && isModulePlanned(pipe, kPipelineWaitsPlanned)) {
     FailureOr<PipelineWait> recorded = getPipelineWait(pipe, lang.hasAsyncCopy);
     if (failed(recorded))
       return failure();

@@ -163,8 +163,9 @@ LogicalResult Emitter::planThreadRanges(KernelOp kernel) {
   // tile-plan-thread-ranges' named barriers (checked here), or the same
   // choice for IR that did not go through the pass.
   FailureOr<SmallVector<RangeBarrier, 4>> barriers =
-      areRangesPlanned(kernel) ? getRangeBarriers(kernel, blockThreads)
-                               : chooseRangeBarriers(kernel, blockThreads);
+      isModulePlanned(kernel, kRangesPlanned)
+          ? getRangeBarriers(kernel, blockThreads)
+          : chooseRangeBarriers(kernel, blockThreads);
   if (failed(barriers))
     return failure();
   for (const RangeBarrier &b : *barriers)

@@ -14,6 +14,7 @@
 
 #include "EmitterImpl.h"
 
+#include "tlc/Dialect/Tile/Transforms/LayoutInference.h"
 #include "tlc/Dialect/Tile/Transforms/ParallelPlan.h"
 
 #include "mlir/IR/Matchers.h"
@@ -158,11 +159,8 @@ static SmallVector<unsigned> onLoopLayout(ArrayRef<unsigned> dims,
   return out;
 }
 
-int64_t Emitter::planExchanges(KernelOp kernel) {
-  exchanges.clear();
-  exchangePublishes = false;
-  exchangeUses.clear();
-  int64_t most = 0;
+FragmentExchanges Emitter::chooseExchanges(KernelOp kernel) {
+  FragmentExchanges chosen;
   kernel.walk([&](ParallelOp op) {
     SmallVector<int64_t> bound;
     SmallVector<unsigned> varDim;
@@ -170,8 +168,7 @@ int64_t Emitter::planExchanges(KernelOp kernel) {
     // Runs over the slots of the fragment it reads (emitShiftedLoop).
     if (!loop && shiftedLoop(op))
       return;
-    int64_t bytes = 0;
-    SmallVector<Value, 1> &list = exchanges[op];
+    SmallVector<Value, 1> list;
     for (auto [o, buf] : fragmentAccesses(op)) {
       Value root = rootOf(buf);
       auto it = fragments.find(root);
@@ -198,12 +195,102 @@ int64_t Emitter::planExchanges(KernelOp kernel) {
         continue;
       }
       list.push_back(root);
-      bytes += (fragmentBytes(root, it->second) + 15) / 16 * 16;
     }
-    if (list.empty())
-      exchanges.erase(op);
-    else
-      exchangeUses.push_back({op, bytes, false});
+    if (!list.empty())
+      chosen.push_back({op, std::move(list)});
+  });
+  // Whole-fragment copies between layouts that disagree.
+  kernel.walk([&](CopyOp copy) {
+    Value src = copy.getSrc(), dst = copy.getDst();
+    auto s = fragments.find(src), d = fragments.find(dst);
+    if (s == fragments.end() || d == fragments.end())
+      return;
+    std::optional<SmallVector<unsigned>> dims =
+        copyDims(s->second.shape, d->second.shape);
+    if (!dims || succeeded(fragmentIndex(d->second, s->second, *dims, "r", copy,
+                                         {}, /*quiet=*/true)))
+      return;
+    chosen.push_back({copy, {src}});
+  });
+  return chosen;
+}
+
+LogicalResult Emitter::readExchangePlan(KernelOp kernel,
+                                        const FragmentExchanges &needed) {
+  llvm::DenseMap<Operation *, ArrayRef<Value>> need;
+  for (const auto &[op, roots] : needed)
+    need[op] = roots;
+  auto malformed = [](Operation *op, const Twine &why) {
+    op->emitError() << "malformed fragment exchange plan: " << why
+                    << " (tile-plan-fragment-exchanges)";
+    return WalkResult::interrupt();
+  };
+  WalkResult loops = kernel.walk([&](ParallelOp op) {
+    FailureOr<SmallVector<Value, 1>> recorded = getFragmentExchanges(op);
+    if (failed(recorded))
+      return WalkResult::interrupt();
+    for (Value root : need.lookup(op))
+      if (!llvm::is_contained(*recorded, root))
+        return malformed(op, "this loop accesses '" + bufferDisplayName(root) +
+                                 "' at elements its threads do not hold, "
+                                 "and the plan does not exchange it");
+    if (recorded->empty())
+      return WalkResult::advance();
+    for (Value root : *recorded)
+      if (!fragments.count(root))
+        return malformed(op, "'" + bufferDisplayName(root) +
+                                 "' is no fragment this printer lays out");
+    SmallVector<int64_t> bound;
+    SmallVector<unsigned> varDim;
+    if (!loopLayout(op, bound, varDim) && shiftedLoop(op))
+      return malformed(op, "an exchange in a loop that runs over the slots "
+                           "of the fragment it reads");
+    exchanges[op] = std::move(*recorded);
+    return WalkResult::advance();
+  });
+  if (loops.wasInterrupted())
+    return failure();
+  WalkResult copies = kernel.walk([&](CopyOp copy) {
+    FailureOr<bool> recorded = isExchangedCopy(copy);
+    if (failed(recorded))
+      return WalkResult::interrupt();
+    if (!*recorded && need.count(copy))
+      return malformed(copy, "the two fragments are laid out differently, "
+                             "and the plan does not exchange the copy");
+    if (!*recorded)
+      return WalkResult::advance();
+    if (!fragments.count(copy.getSrc()) || !fragments.count(copy.getDst()))
+      return malformed(copy, "an exchanged copy between buffers this "
+                             "printer does not lay out as fragments");
+    exchanges[copy].push_back(copy.getSrc());
+    return WalkResult::advance();
+  });
+  return failure(copies.wasInterrupted());
+}
+
+FailureOr<int64_t> Emitter::planExchanges(KernelOp kernel) {
+  exchanges.clear();
+  exchangePublishes = false;
+  exchangeUses.clear();
+  // tile-plan-fragment-exchanges' plan, checked against what this
+  // printer's layouts need; the same choice for a kernel it did not plan.
+  FragmentExchanges needed = chooseExchanges(kernel);
+  if (kernel->hasAttr(kExchangesPlanned)) {
+    if (failed(readExchangePlan(kernel, needed)))
+      return failure();
+  } else {
+    for (auto &[op, roots] : needed)
+      exchanges[op] = std::move(roots);
+  }
+  int64_t most = 0;
+  kernel.walk([&](ParallelOp op) {
+    auto ex = exchanges.find(op);
+    if (ex == exchanges.end())
+      return;
+    int64_t bytes = 0;
+    for (Value root : ex->second)
+      bytes += (fragmentBytes(root, fragments[root]) + 15) / 16 * 16;
+    exchangeUses.push_back({op, bytes, false});
     most = std::max(most, bytes);
   });
   // Scalar code reading a fragment its threads do not all hold whole
@@ -220,17 +307,10 @@ int64_t Emitter::planExchanges(KernelOp kernel) {
   });
   // Whole-fragment copies between layouts that disagree.
   kernel.walk([&](CopyOp copy) {
-    Value src = copy.getSrc(), dst = copy.getDst();
-    auto s = fragments.find(src), d = fragments.find(dst);
-    if (s == fragments.end() || d == fragments.end())
+    if (!exchanges.count(copy))
       return;
-    std::optional<SmallVector<unsigned>> dims =
-        copyDims(s->second.shape, d->second.shape);
-    if (!dims || succeeded(fragmentIndex(d->second, s->second, *dims, "r",
-                                         copy, {}, /*quiet=*/true)))
-      return;
-    exchanges[copy].push_back(src);
-    exchangeUses.push_back({copy, fragmentBytes(src, s->second), false});
+    Value src = copy.getSrc();
+    exchangeUses.push_back({copy, fragmentBytes(src, fragments[src]), false});
     most = std::max(most, exchangeUses.back().bytes);
   });
   // T.cumsum over a fragment: scanned in the exchange area.
@@ -806,7 +886,7 @@ FailureOr<std::string> Emitter::declareExchangeTile(Value root,
   line(*storage + " *" + tile + " = reinterpret_cast<" + *storage +
        " *>(smem + " + Twine(offset) + ");  // " + expr(root) +
        ", row-major");
-  beginExchangeRecord(tile, root);
+  beginExchangeRecord(tile, root, offset, at);
   return tile;
 }
 

@@ -18,6 +18,7 @@
 #include "tlc/Dialect/Tile/IR/IndexIntervals.h"
 #include "tlc/Dialect/Tile/IR/ThreadUniformity.h"
 #include "tlc/Dialect/Tile/IR/TileOps.h"
+#include "tlc/Dialect/Tile/Transforms/FragmentExchangePlan.h"
 #include "tlc/Dialect/Tile/Transforms/ScratchAreas.h"
 #include "tlc/Dialect/Tile/Transforms/SharedAccesses.h"
 #include "tlc/Layout/Fragment.h"
@@ -432,16 +433,29 @@ public:
   mlir::LogicalResult checkParallelPlans(tile::KernelOp kernel);
   /// Fragments a T.Parallel accesses whose elements its threads do not
   /// hold (another thread's layout), and the source of a fragment copy
-  /// between layouts that disagree, found before emission: they go through
-  /// a shared tile (exchangeOffset).
+  /// between layouts that disagree (tile-plan-fragment-exchanges' plan):
+  /// they go through a shared tile (exchangeOffset).
   llvm::DenseMap<mlir::Operation *, llvm::SmallVector<mlir::Value, 1>>
       exchanges;
   /// Byte offset of the exchange area in shared memory (-1: none).
   int64_t exchangeOffset = -1;
-  /// Plans `exchanges` for \p kernel; the bytes its largest loop needs.
+  /// The exchanges \p kernel's loops and fragment copies need with this
+  /// printer's fragment layouts (after prepareKernel), in program order,
+  /// loops first: what tile-plan-fragment-exchanges records
+  /// (FragmentExchangePlan.h).
+  tile::FragmentExchanges chooseExchanges(tile::KernelOp kernel);
+  /// Reads the plan recorded on \p kernel into `exchanges`; an error at the
+  /// op, and failure, where it is malformed (getFragmentExchanges,
+  /// isExchangedCopy) or leaves out an exchange of \p needed
+  /// (chooseExchanges), or exchanges in a loop printed over its
+  /// fragment's slots.
+  mlir::LogicalResult readExchangePlan(tile::KernelOp kernel,
+                                       const tile::FragmentExchanges &needed);
+  /// Plans `exchanges` for \p kernel (the recorded plan where the kernel
+  /// has one, else chooseExchanges); the bytes its largest use needs.
   /// Sets exchangePublishes when scalar code or T.cumsum uses the area, and
   /// exchangeUses (what tile-plan-scratch-areas places).
-  int64_t planExchanges(tile::KernelOp kernel);
+  mlir::FailureOr<int64_t> planExchanges(tile::KernelOp kernel);
   /// Scalar reads of another thread's fragment element or T.cumsum use the
   /// exchange area (their reads follow no barrier of the printer's own).
   bool exchangePublishes = false;
@@ -450,7 +464,8 @@ public:
   // CUDAEmitterAreaReuse.cpp
   /// The reduction scratch and exchange needs of \p kernel (after
   /// prepareKernel), as tile-plan-scratch-areas places them.
-  tile::ScratchAreaNeeds measureScratchAreas(tile::KernelOp kernel);
+  mlir::FailureOr<tile::ScratchAreaNeeds>
+  measureScratchAreas(tile::KernelOp kernel);
   /// The block's shared-memory budget on the target.
   int64_t sharedMemoryBudget() const;
   /// Reads tile-plan-scratch-areas' placement of \p kernel's areas
@@ -458,8 +473,8 @@ public:
   /// same function where the pass did not run (a module lowered without a
   /// GPU target); plans `exchanges`. The needs' bytes go to \p scratch and
   /// \p exchange (for the budget's diagnostic).
-  void readScratchAreas(tile::KernelOp kernel, int64_t &scratch,
-                        int64_t &exchange);
+  mlir::LogicalResult readScratchAreas(tile::KernelOp kernel, int64_t &scratch,
+                                       int64_t &exchange);
   /// The uses of an area that end with a barrier (tile.area_barrier).
   llvm::DenseSet<mlir::Operation *> areaBarrierAfter;
   /// The barrier that ends \p op's use of the scratch or exchange area
@@ -492,8 +507,10 @@ public:
   // CUDAEmitterExchanges.cpp (CudaEmitOptions::recordExchanges)
   /// The record of exchange tile \p tile, or null when not recording.
   CudaExchangeAccesses *exchangeRecord(llvm::StringRef tile);
-  /// Starts the record of exchange tile \p tile of fragment \p root.
-  void beginExchangeRecord(llvm::StringRef tile, mlir::Value root);
+  /// Starts the record of exchange tile \p tile of fragment \p root, at
+  /// byte \p offset, declared by the code of \p at.
+  void beginExchangeRecord(llvm::StringRef tile, mlir::Value root,
+                           int64_t offset, mlir::Operation *at);
   /// Records the accesses emitExchange() prints for \p frag and \p tile.
   void recordExchange(const FragmentInfo &frag, llvm::StringRef tile,
                       bool toShared);

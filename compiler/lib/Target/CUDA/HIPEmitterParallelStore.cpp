@@ -62,7 +62,7 @@ Emitter::parallelVectorStores(ParallelOp op, const FragmentInfo *loop,
     return failure();
   ParallelPlan plan = *planned ? std::move(**planned) : chooseParallelPlan(op);
   SmallVector<AccessVector> vectors;
-  if (areVectorsPlanned(op)) {
+  if (isModulePlanned(op, kVectorsPlanned)) {
     FailureOr<SmallVector<AccessVector>> recorded = getParallelVectors(op);
     if (failed(recorded))
       return failure();

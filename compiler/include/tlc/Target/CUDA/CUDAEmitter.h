@@ -95,6 +95,12 @@ struct CudaEmitOptions {
 struct CudaExchangeAccesses {
   /// The tile's name in the code (`exchanged_3`).
   std::string tile;
+  /// The statement whose code declares the tile (a T.Parallel, a fragment
+  /// copy, a scalar read of a fragment, a T.cumsum), the fragment's name in
+  /// the code, and the tile's byte offset in shared memory.
+  mlir::Operation *op = nullptr;
+  std::string fragment;
+  int64_t offset = 0;
   /// Bytes per element.
   int64_t elementBytes = 4;
   /// Stores into the tile (the holders' registers, a loop's writes) and
@@ -181,8 +187,10 @@ mlir::LogicalResult translateModuleToCuda(mlir::ModuleOp module,
                                           const CudaEmitOptions &options = {},
                                           llvm::StringRef kernelFilter = "");
 
-/// Lets tile-plan-scratch-areas measure, with this printer's fragment
-/// layouts, the reduction scratch and fragment exchange bytes each op needs
+/// Lets tile-plan-fragment-exchanges choose, with this printer's fragment
+/// layouts, which fragments each T.Parallel and fragment copy exchanges
+/// (tile::setFragmentExchangeChooser), and tile-plan-scratch-areas measure
+/// the reduction scratch and fragment exchange bytes each op needs
 /// (tile::setScratchAreaMeasure). Callers that lower a module for the CUDA
 /// or HIP target call it first; it may be called any number of times.
 void registerScratchAreaMeasure();

@@ -36,6 +36,7 @@ void tlc::tile::buildGpuLoweringPipeline(OpPassManager &pm) {
   pm.addPass(createTilePlanParallelVectors());
   pm.addPass(createTilePlanThreadRanges());
   pm.addPass(createTilePlanPipelineWaits());
+  pm.addPass(createTilePlanFragmentExchanges());
   pm.addPass(createTilePlanScratchAreas());
 }
 
@@ -72,6 +73,24 @@ tlc::tile::runGpuLowering(ModuleOp module,
   return success();
 }
 
+bool tlc::tile::isGpuTarget(llvm::StringRef target) {
+  return target.starts_with("cuda:") || target.starts_with("hip:");
+}
+
+llvm::StringRef tlc::tile::forEachGpuKernel(
+    ModuleOp module, llvm::StringRef targetOption,
+    llvm::function_ref<void(FuncOp, KernelOp)> planKernel) {
+  llvm::StringRef name = getGpuTarget(module, targetOption);
+  if (!isGpuTarget(name))
+    return {}; // no GPU target: nothing to plan for
+  module.walk([&](FuncOp func) {
+    if (hasLoweringFailed(func))
+      return;
+    func.walk([&](KernelOp kernel) { planKernel(func, kernel); });
+  });
+  return name;
+}
+
 void tlc::tile::forEachSm90aKernel(
     ModuleOp module, llvm::StringRef targetOption,
     llvm::function_ref<void(KernelOp)> planKernel) {
@@ -104,6 +123,7 @@ void tlc::tile::registerTilePipelines() {
       "tile-insert-barriers, "
       "tile-legalize-bounds, tile-plan-copies, tile-plan-parallel-loops, "
       "tile-plan-parallel-vectors, tile-plan-thread-ranges, "
-      "tile-plan-pipeline-waits, tile-plan-scratch-areas)",
+      "tile-plan-pipeline-waits, tile-plan-fragment-exchanges, "
+      "tile-plan-scratch-areas)",
       [](OpPassManager &pm) { buildGpuLoweringPipeline(pm); });
 }

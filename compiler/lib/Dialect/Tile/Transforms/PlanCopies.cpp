@@ -260,23 +260,15 @@ struct TilePlanCopiesPass final
     ModuleOp module = getOperation();
     llvm::StringRef name = getGpuTarget(module, target);
     CopyTarget copyTarget;
-    if (name.starts_with("hip:"))
-      copyTarget.hip = true;
-    else if (name.starts_with("cuda:"))
-      copyTarget.asyncCopy = true;
-    else
-      return; // no GPU target: nothing to choose for
-    module.walk([&](FuncOp func) {
-      if (hasLoweringFailed(func))
-        return;
-      func.walk([&](KernelOp kernel) {
-        LdsSwizzles lds;
-        if (copyTarget.hip)
-          lds = planLdsSwizzles(kernel);
-        kernel.walk([&](CopyOp copy) {
-          if (isPlannedCopy(copy))
-            setCopyChoice(copy, chooseCopy(copy, copyTarget, lds));
-        });
+    copyTarget.hip = name.starts_with("hip:");
+    copyTarget.asyncCopy = name.starts_with("cuda:");
+    forEachGpuKernel(module, target, [&](FuncOp, KernelOp kernel) {
+      LdsSwizzles lds;
+      if (copyTarget.hip)
+        lds = planLdsSwizzles(kernel);
+      kernel.walk([&](CopyOp copy) {
+        if (isPlannedCopy(copy))
+          setCopyChoice(copy, chooseCopy(copy, copyTarget, lds));
       });
     });
   }

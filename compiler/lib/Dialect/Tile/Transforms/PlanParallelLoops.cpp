@@ -372,17 +372,9 @@ struct TilePlanParallelLoopsPass final
   using Base::Base;
 
   void runOnOperation() override {
-    ModuleOp module = getOperation();
-    llvm::StringRef name = getGpuTarget(module, target);
-    if (!name.starts_with("cuda:") && !name.starts_with("hip:"))
-      return; // no GPU target: nothing to plan for
-    module.walk([&](FuncOp func) {
-      if (hasLoweringFailed(func))
-        return;
-      func.walk([&](KernelOp kernel) {
-        kernel.walk([&](ParallelOp loop) {
-          setParallelPlan(loop, chooseParallelPlan(loop));
-        });
+    forEachGpuKernel(getOperation(), target, [](FuncOp, KernelOp kernel) {
+      kernel.walk([](ParallelOp loop) {
+        setParallelPlan(loop, chooseParallelPlan(loop));
       });
     });
   }

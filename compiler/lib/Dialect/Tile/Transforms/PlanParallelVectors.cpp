@@ -37,7 +37,6 @@ using namespace tlc::tile;
 
 static constexpr llvm::StringLiteral kVec = "tile.vec";
 static constexpr llvm::StringLiteral kAligned = "tile.vec_aligned";
-static constexpr llvm::StringLiteral kPlanned = "tile.vectors_planned";
 
 /// The allocation (or parameter) a chain of tile.region ops views.
 static Value rootBuffer(Value buffer) {
@@ -289,16 +288,6 @@ void tlc::tile::setParallelVectors(ArrayRef<AccessVector> vectors) {
   }
 }
 
-void tlc::tile::setVectorsPlanned(ModuleOp module) {
-  module->setAttr(kPlanned, UnitAttr::get(module.getContext()));
-}
-
-bool tlc::tile::areVectorsPlanned(Operation *op) {
-  auto module = isa<ModuleOp>(op) ? cast<ModuleOp>(op)
-                                  : op->getParentOfType<ModuleOp>();
-  return module && module->hasAttr(kPlanned);
-}
-
 FailureOr<SmallVector<AccessVector>>
 tlc::tile::getParallelVectors(ParallelOp loop) {
   SmallVector<AccessVector> vectors;
@@ -337,27 +326,22 @@ struct TilePlanParallelVectorsPass final
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    llvm::StringRef name = getGpuTarget(module, target);
-    if (!name.starts_with("cuda:") && !name.starts_with("hip:"))
-      return; // no GPU target: nothing to plan for
     // The storage the printer addresses a lowered kernel's tiles in (the
     // passes' panels recorded, the architecture not read).
     SharedStorageTarget printer;
-    printer.hip = name.starts_with("hip:");
-    module.walk([&](FuncOp func) {
-      if (hasLoweringFailed(func))
-        return;
-      IndexIntervals intervals;
-      func.walk([&](KernelOp kernel) {
-        llvm::DenseMap<Value, SharedStorage> storage =
-            planSharedStorage(kernel, printer);
-        kernel.walk([&](ParallelOp loop) {
-          setParallelVectors(
-              planParallelVectors(loop, printer.hip, storage, intervals));
+    printer.hip = getGpuTarget(module, target).starts_with("hip:");
+    IndexIntervals intervals; // a cache of facts of the IR
+    llvm::StringRef planned =
+        forEachGpuKernel(module, target, [&](FuncOp, KernelOp kernel) {
+          llvm::DenseMap<Value, SharedStorage> storage =
+              planSharedStorage(kernel, printer);
+          kernel.walk([&](ParallelOp loop) {
+            setParallelVectors(
+                planParallelVectors(loop, printer.hip, storage, intervals));
+          });
         });
-      });
-    });
-    setVectorsPlanned(module);
+    if (!planned.empty())
+      markModulePlanned(module, kVectorsPlanned);
   }
 };
 } // namespace

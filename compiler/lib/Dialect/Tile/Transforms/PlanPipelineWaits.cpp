@@ -30,7 +30,6 @@ using namespace tlc::tile;
 
 static constexpr llvm::StringLiteral kWait = "tile.async_wait";
 static constexpr llvm::StringLiteral kFence = "tile.async_proxy_fence";
-static constexpr llvm::StringLiteral kPlanned = "tile.pipeline_waits_planned";
 
 /// The stages of a multi-buffered loop (tile-plan-pipelines), or 0.
 static int64_t stagesOf(PipelinedOp pipe) {
@@ -121,16 +120,6 @@ FailureOr<PipelineWait> tlc::tile::getPipelineWait(PipelinedOp pipe,
   return wait;
 }
 
-void tlc::tile::setPipelineWaitsPlanned(ModuleOp module) {
-  module->setAttr(kPlanned, UnitAttr::get(module.getContext()));
-}
-
-bool tlc::tile::arePipelineWaitsPlanned(Operation *op) {
-  auto module =
-      isa<ModuleOp>(op) ? cast<ModuleOp>(op) : op->getParentOfType<ModuleOp>();
-  return module && module->hasAttr(kPlanned);
-}
-
 namespace {
 struct TilePlanPipelineWaitsPass final
     : tlc::tile::impl::TilePlanPipelineWaitsBase<TilePlanPipelineWaitsPass> {
@@ -138,20 +127,17 @@ struct TilePlanPipelineWaitsPass final
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    llvm::StringRef name = getGpuTarget(module, target);
-    if (!name.starts_with("cuda:") && !name.starts_with("hip:"))
-      return; // no GPU target: nothing to plan for
     // CUDA's producers are cp.async copies; HIP's plain loads.
-    bool asyncCopy = name.starts_with("cuda:");
-    module.walk([&](FuncOp func) {
-      if (hasLoweringFailed(func))
-        return;
-      func.walk([&](PipelinedOp pipe) {
-        if (isBarrierPipeline(pipe))
-          setPipelineWait(pipe, choosePipelineWait(pipe, asyncCopy));
-      });
-    });
-    setPipelineWaitsPlanned(module);
+    bool asyncCopy = getGpuTarget(module, target).starts_with("cuda:");
+    llvm::StringRef planned =
+        forEachGpuKernel(module, target, [&](FuncOp, KernelOp kernel) {
+          kernel.walk([&](PipelinedOp pipe) {
+            if (isBarrierPipeline(pipe))
+              setPipelineWait(pipe, choosePipelineWait(pipe, asyncCopy));
+          });
+        });
+    if (!planned.empty())
+      markModulePlanned(module, kPipelineWaitsPlanned);
   }
 };
 } // namespace

@@ -30,7 +30,6 @@ using namespace tlc;
 using namespace tlc::tile;
 
 static constexpr llvm::StringLiteral kBarriers = "tile.range_barriers";
-static constexpr llvm::StringLiteral kPlanned = "tile.ranges_planned";
 
 static std::string rangeText(const ThreadRange &r) {
   return "[" + std::to_string(r.lo) + ", " + std::to_string(r.hi) + ")";
@@ -167,16 +166,6 @@ tlc::tile::getRangeBarriers(KernelOp kernel, int64_t threads) {
   return barriers;
 }
 
-void tlc::tile::setRangesPlanned(ModuleOp module) {
-  module->setAttr(kPlanned, UnitAttr::get(module.getContext()));
-}
-
-bool tlc::tile::areRangesPlanned(Operation *op) {
-  auto module =
-      isa<ModuleOp>(op) ? cast<ModuleOp>(op) : op->getParentOfType<ModuleOp>();
-  return module && module->hasAttr(kPlanned);
-}
-
 namespace {
 struct TilePlanThreadRangesPass final
     : tlc::tile::impl::TilePlanThreadRangesBase<TilePlanThreadRangesPass> {
@@ -184,27 +173,22 @@ struct TilePlanThreadRangesPass final
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    llvm::StringRef name = getGpuTarget(module, target);
-    if (!name.starts_with("cuda:") && !name.starts_with("hip:"))
-      return; // no GPU target: nothing to plan for
-    module.walk([&](FuncOp func) {
-      if (hasLoweringFailed(func))
-        return;
-      func.walk([&](KernelOp kernel) {
-        // A dynamic or impossible thread count is the printer's to report.
-        std::optional<int64_t> threads = kernel.getStaticNumThreads();
-        if (!threads || *threads < 1 || *threads > 1024)
-          return;
-        FailureOr<SmallVector<RangeBarrier, 4>> barriers =
-            chooseRangeBarriers(kernel, *threads);
-        if (failed(barriers)) {
-          markLoweringFailed(func);
-          return;
-        }
-        setRangeBarriers(kernel, *threads, *barriers);
-      });
-    });
-    setRangesPlanned(module);
+    llvm::StringRef planned =
+        forEachGpuKernel(module, target, [&](FuncOp func, KernelOp kernel) {
+          // A dynamic or impossible thread count is the printer's to report.
+          std::optional<int64_t> threads = kernel.getStaticNumThreads();
+          if (!threads || *threads < 1 || *threads > 1024)
+            return;
+          FailureOr<SmallVector<RangeBarrier, 4>> barriers =
+              chooseRangeBarriers(kernel, *threads);
+          if (failed(barriers)) {
+            markLoweringFailed(func);
+            return;
+          }
+          setRangeBarriers(kernel, *threads, *barriers);
+        });
+    if (!planned.empty())
+      markModulePlanned(module, kRangesPlanned);
   }
 };
 } // namespace

@@ -210,7 +210,7 @@ loopPartition(ParallelOp par, ArrayRef<int64_t> loopShape,
 /// stores element by element.
 static int64_t ldsStoreVector(ParallelOp par, StoreOp s,
                               const DenseMap<Value, SharedStorage> &storage) {
-  if (areVectorsPlanned(par)) {
+  if (isModulePlanned(par, kVectorsPlanned)) {
     auto vec = s->getAttrOfType<IntegerAttr>("tile.vec");
     return vec ? vec.getInt() : 1;
   }

@@ -39,6 +39,23 @@ inline void markLoweringFailed(mlir::Operation *func) {
                 mlir::UnitAttr::get(func->getContext()));
 }
 
+/// Marks \p module as planned by the lowering pass whose marker is \p marker
+/// (a unit attribute such as `tile.vectors_planned`): the printers then read
+/// that pass's attributes instead of taking its decision themselves, and an
+/// op without them means what the pass records by leaving them out.
+inline void markModulePlanned(mlir::ModuleOp module, llvm::StringRef marker) {
+  module->setAttr(marker, mlir::UnitAttr::get(module.getContext()));
+}
+
+/// Whether the module of \p op (or \p op itself, a module) carries the
+/// marker \p marker of markModulePlanned.
+inline bool isModulePlanned(mlir::Operation *op, llvm::StringRef marker) {
+  auto module = llvm::isa<mlir::ModuleOp>(op)
+                    ? llvm::cast<mlir::ModuleOp>(op)
+                    : op->getParentOfType<mlir::ModuleOp>();
+  return module && module->hasAttr(marker);
+}
+
 /// Reports, with an error at each, the operations of \p module that no
 /// target can build, and marks their functions as impossible to lower.
 /// Fails when it reported any.

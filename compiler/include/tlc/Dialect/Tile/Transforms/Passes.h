@@ -25,6 +25,7 @@
 namespace tlc {
 namespace tile {
 
+class FuncOp;
 class KernelOp;
 
 #define GEN_PASS_DECL
@@ -40,7 +41,8 @@ class KernelOp;
 /// tile-persistent-gemm, tile-gemm-pingpong, tile-insert-barriers,
 /// tile-legalize-bounds, tile-plan-copies, tile-plan-parallel-loops,
 /// tile-plan-parallel-vectors, tile-plan-thread-ranges,
-/// tile-plan-pipeline-waits, tile-plan-scratch-areas. The CUDA printer
+/// tile-plan-pipeline-waits, tile-plan-fragment-exchanges,
+/// tile-plan-scratch-areas. The CUDA printer
 /// reads what they decide.
 void buildGpuLoweringPipeline(mlir::OpPassManager &pm);
 
@@ -66,6 +68,19 @@ void setGpuTarget(mlir::ModuleOp module, llvm::StringRef target);
 /// The GPU target a pass plans for: its \p option when set, else the
 /// module's `tile.gpu_target` ("" when neither names one).
 llvm::StringRef getGpuTarget(mlir::ModuleOp module, llvm::StringRef option);
+
+/// Whether \p target names a target the GPU planning passes plan for
+/// (`cuda:*` or `hip:*`).
+bool isGpuTarget(llvm::StringRef target);
+
+/// The driver of a GPU planning pass: when the target (\p targetOption, the
+/// pass's `target` option, else the module's `tile.gpu_target`) is a GPU
+/// target (isGpuTarget), calls \p planKernel on every kernel of each
+/// function whose lowering has not failed, with its function, and returns
+/// the target; returns "" and calls nothing otherwise.
+llvm::StringRef
+forEachGpuKernel(mlir::ModuleOp module, llvm::StringRef targetOption,
+                 llvm::function_ref<void(FuncOp, KernelOp)> planKernel);
 
 /// Calls \p planKernel on every kernel a Hopper-only pass plans: when the
 /// target (\p targetOption, the pass's `target` option, else the module's

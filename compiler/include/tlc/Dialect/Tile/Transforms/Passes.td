@@ -1086,6 +1086,64 @@ def TilePlanPipelineWaits : Pass<"tile-plan-pipeline-waits", "::mlir::ModuleOp">
   let dependentDialects = ["::tlc::tile::TileDialect"];
 }
 
+def TilePlanFragmentExchanges
+    : Pass<"tile-plan-fragment-exchanges", "::mlir::ModuleOp"> {
+  let summary = "choose which fragments each T.Parallel and fragment copy "
+                "exchanges through shared memory (CUDA, HIP)";
+  let description = [{
+    A thread holds only its own elements of a fragment (`local.fragment`),
+    as the target's fragment layout places them. A `T.Parallel` that reads
+    or writes a fragment at elements its threads do not hold (the
+    fragment's layout does not follow the loop's, an index that is not a
+    loop variable, a loop no fragment partitions) exchanges that fragment
+    through the shared exchange area: every thread stores its registers
+    into a row-major tile, the loop works on the tile, and the registers
+    are loaded back after it when the loop writes the fragment. A fragment
+    every thread holds whole is read from registers; a loop that reads its
+    one fragment at shifted indices runs over the fragment's own slots
+    instead. A `T.copy` between two fragments laid out differently goes
+    through such a tile too. Which accesses need it follows from the
+    printer's fragment layouts, so the CUDA/HIP target library chooses
+    (`FragmentExchangeChooser`, a hook it sets,
+    `tlc/Dialect/Tile/Transforms/FragmentExchangePlan.h`) and this pass
+    records the choice; without the hook (tlc-opt) it plans nothing.
+
+    Results: `tile.exchange_tile = K : i64` on every direct load and store
+    of an exchanged fragment in the loop (K: the fragment's tile, in the
+    order of the tiles in the exchange area, 16-byte aligned one after
+    the other); the unit `tile.exchanged` on an exchanging copy; the unit
+    `tile.exchanges_planned` on each kernel it planned (an op of it without
+    these attributes exchanges nothing). tile-plan-scratch-areas sizes the
+    exchange area from these plans. The printer prints the recorded
+    exchanges and rejects a plan it cannot follow with an error at the op:
+    a tile that is not a non-negative integer, on an access that is no
+    direct fragment access, two tiles for one fragment or two fragments in
+    one tile, an access of an exchanged fragment without its tile, tiles
+    that do not number 0..n-1, a loop or copy that reads elements its
+    threads do not hold without exchanging them, an exchange in a loop
+    that runs over its fragment's slots.
+
+    The target is the `target` option, else the module's
+    `tile.gpu_target` attribute (`cuda:...` or `hip:...`; anything else
+    plans nothing). Functions marked `tile.lowering_failed`, with unbound
+    tile parameters, and kernels without a shared-memory plan are left
+    alone.
+
+    ```mlir
+    tile.parallel (%i, %j) in (64, 64) {
+      %v = tile.load %acc[%j, %i] {tile.exchange_tile = 0 : i64} : ...
+      tile.store %v, %out[%i, %j] : ...
+    }
+    ```
+  }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"\"",
+           "The GPU target (`cuda:sm_80`, `hip:gfx942`, ...). Empty: the "
+           "module's `tile.gpu_target` attribute.">
+  ];
+  let dependentDialects = ["::tlc::tile::TileDialect"];
+}
+
 def TilePlanScratchAreas : Pass<"tile-plan-scratch-areas", "::mlir::ModuleOp"> {
   let summary = "place the reduction scratch and fragment exchange areas";
   let description = [{

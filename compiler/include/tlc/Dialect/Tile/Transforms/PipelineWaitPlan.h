@@ -21,6 +21,7 @@
 #ifndef TLC_DIALECT_TILE_TRANSFORMS_PIPELINEWAITPLAN_H
 #define TLC_DIALECT_TILE_TRANSFORMS_PIPELINEWAITPLAN_H
 
+#include "tlc/Dialect/Tile/IR/LoweringStatus.h"
 #include "tlc/Dialect/Tile/IR/TileOps.h"
 
 #include <optional>
@@ -63,11 +64,10 @@ void setPipelineWait(PipelinedOp pipe, const PipelineWait &wait);
 /// proxy fence where a wgmma or tcgen05 gemm reads the stages.
 mlir::FailureOr<PipelineWait> getPipelineWait(PipelinedOp pipe, bool asyncCopy);
 
-/// Marks \p module planned by tile-plan-pipeline-waits
-/// (`tile.pipeline_waits_planned`).
-void setPipelineWaitsPlanned(mlir::ModuleOp module);
-/// Whether \p op's module was planned by tile-plan-pipeline-waits.
-bool arePipelineWaitsPlanned(mlir::Operation *op);
+/// The marker of a module tile-plan-pipeline-waits planned
+/// (markModulePlanned).
+inline constexpr llvm::StringLiteral kPipelineWaitsPlanned =
+    "tile.pipeline_waits_planned";
 
 } // namespace tlc::tile
 

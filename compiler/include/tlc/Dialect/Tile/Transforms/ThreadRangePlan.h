@@ -20,6 +20,7 @@
 #ifndef TLC_DIALECT_TILE_TRANSFORMS_THREADRANGEPLAN_H
 #define TLC_DIALECT_TILE_TRANSFORMS_THREADRANGEPLAN_H
 
+#include "tlc/Dialect/Tile/IR/LoweringStatus.h"
 #include "tlc/Dialect/Tile/IR/ThreadUniformity.h"
 #include "tlc/Dialect/Tile/IR/TileOps.h"
 
@@ -64,10 +65,9 @@ void setRangeBarriers(KernelOp kernel, int64_t threads,
 mlir::FailureOr<llvm::SmallVector<RangeBarrier, 4>>
 getRangeBarriers(KernelOp kernel, int64_t threads);
 
-/// Marks \p module planned by tile-plan-thread-ranges (`tile.ranges_planned`).
-void setRangesPlanned(mlir::ModuleOp module);
-/// Whether \p op's module was planned by tile-plan-thread-ranges.
-bool areRangesPlanned(mlir::Operation *op);
+/// The marker of a module tile-plan-thread-ranges planned
+/// (markModulePlanned).
+inline constexpr llvm::StringLiteral kRangesPlanned = "tile.ranges_planned";
 
 } // namespace tlc::tile
 

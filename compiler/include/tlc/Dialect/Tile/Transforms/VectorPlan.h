@@ -27,6 +27,7 @@
 #define TLC_DIALECT_TILE_TRANSFORMS_VECTORPLAN_H
 
 #include "tlc/Dialect/Tile/IR/IndexIntervals.h"
+#include "tlc/Dialect/Tile/IR/LoweringStatus.h"
 #include "tlc/Dialect/Tile/IR/TileOps.h"
 #include "tlc/Dialect/Tile/Transforms/ParallelPlan.h"
 #include "tlc/Dialect/Tile/Transforms/SharedAccesses.h"
@@ -126,13 +127,10 @@ checkParallelVector(ParallelOp loop, const AccessVector &vector,
 /// accesses.
 void setParallelVectors(llvm::ArrayRef<AccessVector> vectors);
 
-/// Marks \p module planned: the accesses of its loops without `tile.vec`
-/// are element accesses (`tile.vectors_planned`).
-void setVectorsPlanned(mlir::ModuleOp module);
-
-/// Whether tile-plan-parallel-vectors planned the module of \p op (or
-/// \p op itself, a module).
-bool areVectorsPlanned(mlir::Operation *op);
+/// The marker of a module tile-plan-parallel-vectors planned
+/// (markModulePlanned): the accesses of its loops without `tile.vec` are
+/// element accesses.
+inline constexpr llvm::StringLiteral kVectorsPlanned = "tile.vectors_planned";
 
 /// The vectors recorded on the accesses of \p loop (accesses of nested
 /// loops excluded), in program order; an error on the access (and failure)
