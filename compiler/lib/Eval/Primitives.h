@@ -102,6 +102,10 @@ std::optional<layout::Layout> globalLayoutOf(Interpreter &in, BufferObj *b);
 bool physicalIndices(Interpreter &in, BufferObj *b,
                      const layout::Layout &layout, mlir::Location l,
                      llvm::SmallVectorImpl<mlir::Value> &idx);
+/// `T.ptx_ldmatrix(trans, num, src_access_ptr, dst_access_ptr, variant)`:
+/// checked, then built as a tile.intrinsic on the elements the two
+/// pointers name (Ldmatrix.cpp).
+Value ptxLdmatrix(Interpreter &in, const PArgs &p);
 /// `T.tvm_thread_allreduce(size, values..., cond, dests..., threads...)`
 /// under the reducer of the enclosing `T.attr(..., "reduce_scope", ...)`:
 /// built from warp shuffles and shared memory (ThreadAllreduce.cpp).
