@@ -197,6 +197,7 @@ static Value makeRangeLoop(Interpreter &in, const PArgs &p, LoopKind kind) {
     loop->numStages = ns.isIntLike() ? ns.getInt() : 0;
     loop->order = p.getOr("order", Value::none());
     loop->stage = p.getOr("stage", Value::none());
+    loop->group = p.getOr("group", Value::none());
     // `T.Pipelined(n, order=..., stage=...)` without num_stages: the stage
     // list says how many stages there are (TileLang plans from it).
     if ((ns.isNone() || !p.get("num_stages")) && loop->stage.isSequence()) {

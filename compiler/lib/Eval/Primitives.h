@@ -106,6 +106,12 @@ bool physicalIndices(Interpreter &in, BufferObj *b,
 /// checked, then built as a tile.intrinsic on the elements the two
 /// pointers name (Ldmatrix.cpp).
 Value ptxLdmatrix(Interpreter &in, const PArgs &p);
+/// Rewrites the explicit schedule of the T.Pipelined loop \p op, built
+/// from \p loop, when it has TileLang's warp-specialised forms (group=
+/// runs, -1 producer entries) into one stage and order per statement, or
+/// marks it as one no target can build (PipelineSchedules.cpp).
+void normalizePipelineSchedule(Interpreter &in, tile::PipelinedOp op,
+                               const LoopFrameObj &loop);
 /// `T.tvm_thread_allreduce(size, values..., cond, dests..., threads...)`
 /// under the reducer of the enclosing `T.attr(..., "reduce_scope", ...)`:
 /// built from warp shuffles and shared memory (ThreadAllreduce.cpp).
