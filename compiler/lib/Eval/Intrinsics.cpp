@@ -513,6 +513,8 @@ Interpreter::buildClcOp(const PArgs &p, llvm::ArrayRef<mlir::Value> operands,
 std::optional<Value> Interpreter::callIntrinsicPrimitive(const PArgs &p) {
   if (p.info.id == BuiltinId::TvmThreadAllreduce && tracing())
     return threadAllreduce(*this, p);
+  if (p.info.id == BuiltinId::PtxLdmatrix)
+    return ptxLdmatrix(*this, p);
   if (p.info.id == BuiltinId::QMultiplyShiftPerAxis && tracing())
     return qMultiplyShiftPerAxis(*this, p);
   if (p.info.id == BuiltinId::AtomicMax || p.info.id == BuiltinId::AtomicMin)

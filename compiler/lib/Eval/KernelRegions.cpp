@@ -723,7 +723,9 @@ Flow Interpreter::execIRLoop(LoopFrameObj *loop, Node forNode, Node target) {
             std::to_string(loop->numStages) + " stages");
     if (instance)
       out.hints.back().stages = loop->numStages;
-    return runBody(&body, LoopKind::Pipelined);
+    Flow f = runBody(&body, LoopKind::Pipelined);
+    normalizePipelineSchedule(*this, op, *loop);
+    return f;
   }
   default: {
     // Serial, unroll, vectorized; several dimensions (T.grid) nest.

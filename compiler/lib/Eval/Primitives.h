@@ -9,6 +9,7 @@
 
 #include "Interpreter.h"
 
+#include "tlc/Dialect/Tile/IR/TileOps.h"
 #include "tlc/Layout/Layout.h"
 
 namespace tlc::eval {
@@ -47,12 +48,38 @@ Value allocateBarriers(Interpreter &in, const PArgs &p,
 /// scope (a tile.view; Buffers.cpp). Poison when \p src is not usable here.
 Value viewBuffer(Interpreter &in, BufferObj *src,
                  llvm::ArrayRef<SymExpr> shape, lang::DType dtype, Node at);
-/// `T.copy(src, dst)` and its variants (KernelOps.cpp).
+/// Extents of a region with unit dimensions dropped (TileCopy.cpp).
+llvm::SmallVector<SymExpr, 4> squeeze(llvm::ArrayRef<SymExpr> ext);
+/// Extents as `[a, b, ?]` for diagnostics (TileCopy.cpp).
+std::string shapeStr(llvm::ArrayRef<SymExpr> ext);
+/// A copy of element-form region \p r with the extents of \p other
+/// (right-aligned); null when \p other has more non-unit dimensions than
+/// \p r has (TileCopy.cpp).
+RegionObj *inferExtents(Interpreter &in, RegionObj *r, const RegionObj *other);
+/// True when two regions agree in shape ignoring unit dimensions (an
+/// unknown extent agrees; TileCopy.cpp).
+bool shapesAgree(Interpreter &in, const RegionObj *a, const RegionObj *b);
+/// `T.copy(src, dst)` and its variants (TileCopy.cpp).
 Value tileCopy(Interpreter &in, const PArgs &p);
+/// `T.tma_copy(src, dst, barrier=...)`: the tile copy, marked as TMA's
+/// (TileCopy.cpp).
+Value tileTmaCopy(Interpreter &in, const PArgs &p);
+/// `T.async_copy(src, dst)`: a global-to-shared copy issued as cp.async and
+/// committed (TileCopy.cpp).
+Value tileAsyncCopy(Interpreter &in, const PArgs &p);
 /// `T.gemm(A, B, C, ...)`: checked and built as a tile.gemm; \p denseA,
 /// when not None, is the A operand in place of the call's (T.gemm_sp's
-/// expanded tile; KernelOps.cpp).
+/// expanded tile; TileGemm.cpp).
 Value tileGemm(Interpreter &in, const PArgs &p, Value denseA = Value::none());
+/// `T.fill(buffer, value)` / `T.clear(buffer)` (\p clear; TileFillReduce.cpp).
+Value tileFill(Interpreter &in, const PArgs &p, bool clear);
+/// `T.reduce_*(buffer, out, dim, clear)` of \p kind (TileFillReduce.cpp).
+Value tileReduce(Interpreter &in, const PArgs &p, tile::ReduceKind kind);
+/// `T.cumsum(src, dst, dim, reverse)` (TileFillReduce.cpp).
+Value tileCumsum(Interpreter &in, const PArgs &p);
+/// `T.atomic_add` (\p width 1) and `T.atomic_addx2` / `T.atomic_addx4`
+/// (AtomicAdd.cpp).
+Value tileAtomicAdd(Interpreter &in, const PArgs &p, int width = 1);
 /// `T.gemm_sp` / `T.gemm_sp_v2`: checked, then built as the expansion of
 /// the 2:4-compressed A into a dense shared tile and a tile.gemm
 /// (GemmSp.cpp).
@@ -75,6 +102,16 @@ std::optional<layout::Layout> globalLayoutOf(Interpreter &in, BufferObj *b);
 bool physicalIndices(Interpreter &in, BufferObj *b,
                      const layout::Layout &layout, mlir::Location l,
                      llvm::SmallVectorImpl<mlir::Value> &idx);
+/// `T.ptx_ldmatrix(trans, num, src_access_ptr, dst_access_ptr, variant)`:
+/// checked, then built as a tile.intrinsic on the elements the two
+/// pointers name (Ldmatrix.cpp).
+Value ptxLdmatrix(Interpreter &in, const PArgs &p);
+/// Rewrites the explicit schedule of the T.Pipelined loop \p op, built
+/// from \p loop, when it has TileLang's warp-specialised forms (group=
+/// runs, -1 producer entries) into one stage and order per statement, or
+/// marks it as one no target can build (PipelineSchedules.cpp).
+void normalizePipelineSchedule(Interpreter &in, tile::PipelinedOp op,
+                               const LoopFrameObj &loop);
 /// `T.tvm_thread_allreduce(size, values..., cond, dests..., threads...)`
 /// under the reducer of the enclosing `T.attr(..., "reduce_scope", ...)`:
 /// built from warp shuffles and shared memory (ThreadAllreduce.cpp).

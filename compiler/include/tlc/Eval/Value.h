@@ -603,9 +603,10 @@ struct LoopFrameObj : Obj {
   LoopKind loopKind = LoopKind::Serial;
   /// One (start, stop, step) per loop dimension (Parallel may have many).
   llvm::SmallVector<Value, 3> starts, stops, steps;
-  /// T.Pipelined options.
+  /// T.Pipelined options (`group`: TileLang's runs of statements scheduled
+  /// together, PipelineSchedules.cpp).
   int64_t numStages = 0;
-  Value order, stage;
+  Value order, stage, group;
   syntax::Node call;
   /// T.Persistent(domain, wave_size, index, group_size): the tile domain,
   /// the tiles per wave, this block's tile in a wave and the group of the

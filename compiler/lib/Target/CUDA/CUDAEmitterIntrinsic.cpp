@@ -157,6 +157,8 @@ LogicalResult Emitter::emitIntrinsic(IntrinsicOp op) {
     return *r;
   if (std::optional<LogicalResult> r = emitRngIntrinsic(op))
     return *r;
+  if (std::optional<LogicalResult> r = emitLdmatrixIntrinsic(op))
+    return *r;
   if (std::optional<LogicalResult> r = emitReducerIntrinsic(op))
     return *r;
   auto fail = [&](const Twine &why) {

@@ -623,6 +623,9 @@ public:
   /// `T.rng_init` / `T.rng_rand` / `T.rng_rand_float` (CUDAEmitterRandom.cpp);
   /// nullopt for other callees.
   std::optional<mlir::LogicalResult> emitRngIntrinsic(tile::IntrinsicOp op);
+  /// `T.ptx_ldmatrix` (CUDAEmitterLdmatrix.cpp); nullopt for other callees.
+  std::optional<mlir::LogicalResult>
+  emitLdmatrixIntrinsic(tile::IntrinsicOp op);
   /// T.reducer_init / T.reducer_update / T.finalize_reducer
   /// (CUDAEmitterReducers.cpp); nullopt for other intrinsics.
   std::optional<mlir::LogicalResult>

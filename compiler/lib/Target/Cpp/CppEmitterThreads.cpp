@@ -71,7 +71,8 @@ static bool isWarpIntrinsic(StringRef c) {
                              "T.shfl_sync", "T.tvm_warp_shuffle", "T.any_sync",
                              "T.all_sync", "T.ballot_sync", "T.ballot",
                              "T.activemask", "T.match_any_sync",
-                             "T.match_all_sync", "T.sync_warp"},
+                             "T.match_all_sync", "T.sync_warp",
+                             "T.ptx_ldmatrix"},
                             c) ||
          c.starts_with("T.warp_reduce_");
 }
@@ -754,6 +755,8 @@ LogicalResult Emitter::emitWarpIntrinsic(tile::IntrinsicOp op) {
       (void)fail("needs its '" + param + "' operand");
     return v;
   };
+  if (callee == "T.ptx_ldmatrix")
+    return emitLdmatrix(op);
   Value maskV = intrinsicArg(op, "mask");
   std::string mask =
       maskV ? "uint32_t(" + laneValue(maskV, "tlc_t") + ")" : "0xffffffffu";

@@ -256,6 +256,9 @@ public:
   mlir::LogicalResult emitWarpIntrinsic(tile::IntrinsicOp op);
   /// T.syncthreads_count/and/or.
   mlir::LogicalResult emitBlockVote(tile::IntrinsicOp op);
+  /// T.ptx_ldmatrix: each warp's ldmatrix from its lanes' addresses
+  /// (CppEmitterLdmatrix.cpp).
+  mlir::LogicalResult emitLdmatrix(tile::IntrinsicOp op);
   /// A tile operation in a threaded kernel, once for the threads that
   /// reach it.
   mlir::LogicalResult emitThreadedTileOp(mlir::Operation *op);

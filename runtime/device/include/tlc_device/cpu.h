@@ -51,6 +51,7 @@
 #include "tlc_device/cpu/device_library.h"
 #include "tlc_device/cpu/fibers.h"
 #include "tlc_device/cpu/gemm.h"
+#include "tlc_device/cpu/ldmatrix.h"
 #include "tlc_device/cpu/launch.h"
 #include "tlc_device/cpu/math.h"
 #include "tlc_device/cpu/threads.h"

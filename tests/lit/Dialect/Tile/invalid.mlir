@@ -911,7 +911,7 @@ tile.func @print_type(%v: index) {
 // -----
 
 tile.func @intrinsic_callee(%v: f32) {
-  // expected-error @+1 {{callee must name a TileLang primitive (`T.name`) or be `tlc.unknown_value`, `tlc.unmodelled_call`, `tlc.raised` or `tlc.ascend`, got 'shfl_xor'}}
+  // expected-error @+1 {{callee must name a TileLang primitive (`T.name`) or be `tlc.unknown_value`, `tlc.unmodelled_call`, `tlc.raised`, `tlc.ascend` or `tlc.unbuildable`, got 'shfl_xor'}}
   %r = tile.intrinsic "shfl_xor"(%v) : (f32) -> f32
 }
 

@@ -91,6 +91,8 @@ LogicalResult tlc::tile::checkBuildable(ModuleOp module) {
       else if (callee == "tlc.raised")
         op.emitError("cannot build this kernel: tracing its body raised ")
             << "here (" << whatOf(op) << "), so the rest was never traced";
+      else if (callee == "tlc.unbuildable")
+        op.emitError("cannot build this kernel: ") << whatOf(op);
       else if (callee == "tlc.unknown_value")
         op.emitError("cannot build this kernel: it uses a value from "
                      "outside TileLang that tlc cannot evaluate (")

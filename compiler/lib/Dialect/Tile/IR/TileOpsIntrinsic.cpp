@@ -20,10 +20,11 @@ LogicalResult IntrinsicOp::verify() {
   StringRef callee = getCallee();
   if (!callee.starts_with("T.") && !callee.starts_with("tilelang.") &&
       callee != "tlc.unknown_value" && callee != "tlc.unmodelled_call" &&
-      callee != "tlc.raised" && callee != "tlc.ascend")
+      callee != "tlc.raised" && callee != "tlc.ascend" &&
+      callee != "tlc.unbuildable")
     return emitOpError("callee must name a TileLang primitive (`T.name`) or "
                        "be `tlc.unknown_value`, `tlc.unmodelled_call`, "
-                       "`tlc.raised` or `tlc.ascend`, got '")
+                       "`tlc.raised`, `tlc.ascend` or `tlc.unbuildable`, got '")
            << callee << "'";
   if (getResults().size() > 1)
     return emitOpError("has at most one result, got ")

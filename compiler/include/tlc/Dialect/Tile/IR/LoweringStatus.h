@@ -14,8 +14,9 @@
 // checkBuildable() is the first step of building for any target: it marks
 // the functions that hold what no target can generate — values and calls
 // from outside TileLang that the evaluator could only keep as
-// `tlc.unknown_value` / `tlc.unmodelled_call` intrinsics — with an error at
-// each.
+// `tlc.unknown_value` / `tlc.unmodelled_call` intrinsics — and the forms
+// the evaluator found valid but no lowering follows yet (`tlc.unbuildable`,
+// its `what` the reason) — with an error at each.
 //
 //===----------------------------------------------------------------------===//
 
