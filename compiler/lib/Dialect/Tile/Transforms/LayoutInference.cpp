@@ -955,6 +955,18 @@ LogicalResult Solver::visitLoop(unsigned id, InferLevel level) {
           enqueueUsers(a.buffer, id);
           continue;
         }
+      // A fragment touched once per element through a permuted index
+      // (`y[t + 64 * k]`) that has no layout yet takes the one the loop
+      // gives it, as TileLang inverts such an access.
+      if (!b.fragment)
+        if (std::optional<Fragment> permuted =
+                permutedBufferFragment(a, *n.loopLayout)) {
+          if (failed(setFragment(a.buffer, std::move(*permuted), n.op, level,
+                                 !a.write)))
+            return failure();
+          enqueueUsers(a.buffer, id);
+          continue;
+        }
       // A part of the buffer, or through an index expression: it must
       // already hold what the loop touches.
       if (b.fragment && !accessFits(*n.loopLayout, *a.index, *b.fragment,

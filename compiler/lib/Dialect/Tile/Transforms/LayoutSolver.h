@@ -227,6 +227,12 @@ private:
   /// std::nullopt.
   std::optional<Fragment> packedBufferFragment(const Access &a,
                                                const Fragment &loop);
+  /// For an access that touches every element of its buffer once through
+  /// a permuted index (`y[t + 64 * k]` in a loop over t, k;
+  /// LayoutPermutedAccesses.cpp): the buffer layout in which each element
+  /// lives where the loop runs the iteration touching it, or std::nullopt.
+  std::optional<Fragment> permutedBufferFragment(const Access &a,
+                                                 const Fragment &loop);
 
   void enqueueUsers(unsigned buf, unsigned except);
 
