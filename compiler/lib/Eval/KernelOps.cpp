@@ -740,8 +740,8 @@ std::optional<Value> Interpreter::callKernelPrimitive(const PArgs &p) {
                   llvm::Twine(lang::isSharedScope(b->scope) ? "shared " : "") +
                   "buffer `" + b->name + "` is not injective " +
                   lo->notInjective +
-                  ": it maps two elements of the buffer to one place (a "
-                  "buffer's layout must be injective)");
+                  " (a buffer's layout must be injective: one place holds "
+                  "one element)");
           continue;
         }
         layout = lo->attr ? lo->attr : ir->b.getStringAttr(lo->description);

@@ -25,6 +25,7 @@
 #include "tlc/Layout/IndexExpr.h"
 
 #include <limits>
+#include <map>
 
 using namespace tlc;
 using namespace tlc::eval;
@@ -162,6 +163,44 @@ struct LayoutTracer {
   }
 };
 } // namespace
+
+/// Why \p l, found not injective, is not: two elements that share a place
+/// (`elements (0, 1) and (1, 0) both map to 1`), or an element with no place
+/// (`element (3, 0) maps to -1`). Empty when no witness is found.
+static std::string nonInjectiveWitness(const layout::Layout &l) {
+  llvm::ArrayRef<int64_t> shape = l.getInputShape();
+  auto tuple = [](llvm::ArrayRef<int64_t> v) {
+    std::string s = "(";
+    for (size_t d = 0; d < v.size(); ++d)
+      s += (d ? ", " : "") + std::to_string(v[d]);
+    return s + (v.size() == 1 ? ",)" : ")");
+  };
+  auto place = [&](llvm::ArrayRef<int64_t> v) {
+    return v.size() == 1 ? std::to_string(v[0]) : tuple(v);
+  };
+  if (llvm::any_of(shape, [](int64_t e) { return e <= 0; }))
+    return "";
+  std::map<std::vector<int64_t>, std::vector<int64_t>> owner;
+  std::vector<int64_t> coord(shape.size(), 0);
+  while (true) {
+    std::optional<std::vector<int64_t>> out = l.apply(coord);
+    if (!out)
+      return "element " + tuple(coord) + " has no place (its index overflows)";
+    if (llvm::any_of(*out, [](int64_t v) { return v < 0; }))
+      return "element " + tuple(coord) + " maps to " + place(*out) +
+             ", below 0";
+    auto [it, inserted] = owner.try_emplace(*out, coord);
+    if (!inserted)
+      return "elements " + tuple(it->second) + " and " + tuple(coord) +
+             " both map to " + place(*out);
+    // The next coordinate, row-major.
+    size_t d = shape.size();
+    while (d > 0 && ++coord[d - 1] == shape[d - 1])
+      coord[--d] = 0;
+    if (d == 0)
+      return "";
+  }
+}
 
 /// The register index TileLang infers for a fragment given only its thread
 /// map: each thread's elements numbered in row-major order. Found among the
@@ -326,6 +365,8 @@ Value Interpreter::makeLayoutObject(const PArgs &p) {
               at += (at.empty() ? "" : ", ") + dims[d].str() + " = " +
                     std::to_string(sample);
           o->notInjective = "at " + at;
+          if (std::string why = nonInjectiveWitness(*l); !why.empty())
+            o->notInjective += ": " + why;
           break;
         }
       }
@@ -338,8 +379,11 @@ Value Interpreter::makeLayoutObject(const PArgs &p) {
     // Checked where it can be a shared buffer's layout (shared memory holds
     // far fewer elements): enumerating a whole global tensor's is slow.
     int64_t elements = layout::numElementsSaturated(tr.shape);
-    if (elements <= (int64_t(1) << 21) && !l->isInjective())
+    if (elements <= (int64_t(1) << 21) && !l->isInjective()) {
       o->notInjective = "on its shape";
+      if (std::string why = nonInjectiveWitness(*l); !why.empty())
+        o->notInjective += ": " + why;
+    }
     o->attr = tile::encodeLayout(ctx, *l);
     return result;
   }
