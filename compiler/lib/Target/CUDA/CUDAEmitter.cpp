@@ -40,7 +40,7 @@ FileLineColRange tlc::target::cuda_detail::getFileLoc(Location loc) {
 static bool isSmallFloat(Type t) {
   return t.isF16() || t.isBF16() ||
          isa<Float8E4M3FNType, Float8E5M2Type, Float8E4M3FNUZType,
-             Float8E5M2FNUZType, Float4E2M1FNType>(t);
+             Float8E5M2FNUZType, Float8E8M0FNUType, Float4E2M1FNType>(t);
 }
 
 //===----------------------------------------------------------------------===//
@@ -176,6 +176,10 @@ FailureOr<std::string> Emitter::storageType(Type t, Operation *at) {
   // gives on gfx942): bytes converted by tlc_device/hip/convert.h.
   if (lang.isHip() && isa<Float8E4M3FNUZType, Float8E5M2FNUZType>(t))
     return std::string("uint8_t");
+  // float8_e8m0fnu (the MX block scale, an exponent alone): bytes
+  // converted by tlc_device/cuda/convert.h as the CPU target does.
+  if (!lang.isHip() && isa<Float8E8M0FNUType>(t))
+    return std::string("uint8_t");
   if (isa<IndexType>(t))
     return indexType();
   if (auto i = dyn_cast<IntegerType>(t)) {
@@ -223,6 +227,8 @@ std::string Emitter::fromStorage(Type t, StringRef raw) {
     return (Twine(ns) + "fp8E4M3FnuzToFloat(" + raw + ")").str();
   if (isa<Float8E5M2FNUZType>(t))
     return (Twine(ns) + "fp8E5M2FnuzToFloat(" + raw + ")").str();
+  if (isa<Float8E8M0FNUType>(t))
+    return (Twine(ns) + "fp8E8M0ToFloat(" + raw + ")").str();
   if (isa<Float4E2M1FNType>(t))
     return ("tlc::fp4::e2m1ToFloat(" + raw + ")").str();
   if (t.isInteger(4))
@@ -246,6 +252,8 @@ std::string Emitter::toStorage(Type t, StringRef v) {
     return (Twine(ns) + "toFp8E4M3Fnuz(" + v + ")").str();
   if (isa<Float8E5M2FNUZType>(t))
     return (Twine(ns) + "toFp8E5M2Fnuz(" + v + ")").str();
+  if (isa<Float8E8M0FNUType>(t))
+    return (Twine(ns) + "toFp8E8M0(" + v + ")").str();
   if (isa<Float4E2M1FNType>(t))
     return ("tlc::fp4::e2m1FromFloat(" + v + ")").str();
   if (t.isInteger(4))

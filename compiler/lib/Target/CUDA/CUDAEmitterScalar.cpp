@@ -31,7 +31,7 @@ using namespace tlc::target::cuda_detail;
 static bool isSmallFloat(Type t) {
   return t.isF16() || t.isBF16() ||
          isa<Float8E4M3FNType, Float8E5M2Type, Float8E4M3FNUZType,
-             Float8E5M2FNUZType, Float4E2M1FNType>(t);
+             Float8E5M2FNUZType, Float8E8M0FNUType, Float4E2M1FNType>(t);
 }
 
 

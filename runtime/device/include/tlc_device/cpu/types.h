@@ -240,6 +240,8 @@ inline float e5m2FnuzBitsToFloat(uint8_t b) { return fnuzBitsToFloat(b, 2, 16); 
 inline uint8_t floatToE8M0Bits(float x) {
   if (!(x > 0))
     return 0xFF;
+  if (std::isinf(x)) // saturates (frexp's exponent of infinity is unspecified)
+    return 0xFE;
   int exp2;
   double f = std::frexp(double(x), &exp2); // x = f * 2^exp2, f in [0.5, 1)
   int e = exp2 - 1;                        // x = (2f) * 2^e, 2f in [1, 2)

@@ -7,7 +7,8 @@
 //
 // Round-to-nearest-even conversions from f32 to f16, bf16 and the fp8
 // formats (e4m3fn and e5m2, saturating to the largest finite value like
-// TileLang's casts), back to f32, and packed pairs for vectorised stores. The
+// TileLang's casts; e8m0fnu, the MX scale), back to f32, and packed pairs
+// for vectorised stores. The
 // CPU target (tlc_device/cpu.h) rounds the same way, so GPU results can be
 // compared with it bit for bit.
 //
@@ -62,6 +63,37 @@ TLC_DEVICE uint16_t packFp8E4M3x2(float lo, float hi) {
                                   __NV_E4M3);
 }
 #endif
+
+/// f32 -> float8_e8m0fnu byte: an exponent alone (the OCP MX block scale,
+/// 2^(b - 127), 0xFF the NaN). The format has no zero and no sign: NaN,
+/// zero and negative values give NaN; others round to the nearest power of
+/// two (mantissa above 1.5, or 1.5 with an odd exponent field, rounds up)
+/// and saturate to 2^-127 .. 2^127 (infinity too). Integer arithmetic on
+/// the f32 bits, so every target rounds as the CPU target's
+/// floatToE8M0Bits does (no sm_100 cvt instruction needed).
+TLC_DEVICE uint8_t toFp8E8M0(float x) {
+  uint32_t bits = bitCast<uint32_t>(x);
+  uint32_t exponent = (bits >> 23) & 0xFFu, mantissa = bits & 0x7FFFFFu;
+  if ((bits >> 31) || (exponent == 0 && mantissa == 0) ||
+      (exponent == 0xFFu && mantissa != 0))
+    return 0xFF;
+  if (exponent == 0xFFu)
+    return 0xFE;
+  // A subnormal lies between 0 and 2^-126 (field 1); 2^-127 (field 0) is
+  // mantissa 0x400000, the tie 1.5 * 2^-127 is 0x600000 (field 0 is even).
+  if (exponent == 0)
+    return mantissa > 0x600000u ? 1 : 0;
+  uint32_t field = exponent;
+  if (mantissa > 0x400000u || (mantissa == 0x400000u && (field & 1u)))
+    ++field;
+  return uint8_t(field > 0xFEu ? 0xFEu : field);
+}
+/// float8_e8m0fnu byte -> f32 (exact; 0xFF is NaN, 0 is 2^-127).
+TLC_DEVICE float fp8E8M0ToFloat(uint8_t b) {
+  if (b == 0xFF)
+    return bitCast<float>(0x7FC00000u);
+  return bitCast<float>(b == 0 ? 0x00400000u : uint32_t(b) << 23);
+}
 
 /// Generic cast used by generated code: `cast<To>(from)` through f32.
 template <typename To> struct CastTo {
