@@ -8,7 +8,9 @@
 #   verify.log     old and new GEMMs (ping-pong, 128 x 256, TN bf16) and
 #                  FlashAttention at ragged sizes, on the GPU against the
 #                  CPU target (tlc-run --verify)
-#   sass.log       sass_hot_loop.py: per kernel, the innermost loop holding
+#   sass.log       sass_hot_loop.py: per kernel, the static counts read
+#                  from the cubin (--raw, as on the development machine),
+#                  then from cuobjdump the innermost loop holding
 #                  an HGMMA, its instructions per iteration and opcode mix
 #                  (R2UR, IMAD, UIADD3, HGMMA), old next to new: the 4096^3
 #                  ping-pong and 128 x 256 GEMMs and the B8 H32 S4096
@@ -86,6 +88,7 @@ echo "PASS $(grep -c 'verify .*: PASS' "$O/verify.log") verified outputs" | tee 
 step verified
 for which in old new; do
   for name in s_pp_4096 s_wide_4096 fa_d64 fa_d128 fac_d64 fac_d128; do
+    python3 "$P/sass_hot_loop.py" --raw "$W/$which/$name/"*.cubin >> "$O/sass.log" 2>&1
     python3 "$P/sass_hot_loop.py" "$W/$which/$name/"*.cubin 2>&1 | sed "s|^== |== $which $name |" >> "$O/sass.log"
   done
 done
