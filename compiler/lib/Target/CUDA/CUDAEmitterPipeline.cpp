@@ -596,8 +596,8 @@ LogicalResult Emitter::emitWsConsumerLoop(PipelinedOp pipe) {
   });
   if (pingPong)
     line("if (" + consumerWarpGroupIs(false) +
-         ") tlc::cuda::namedBarrierArrive(" +
-         Twine(pingPong.getInt()) + ", " + Twine(blockThreads) +
+         ") tlc::cuda::namedBarrierArrive(" + Twine(pingPong.getInt()) + ", " +
+         Twine(blockThreads) +
          ");  // ping-pong: warpgroup 0 takes the first turn");
   // tile-gemm-pingpong: the other warpgroup read the stages of the tile
   // before this one (its trip count is this tile's); then this

@@ -371,10 +371,10 @@ LogicalResult Emitter::emitWgmma(GemmOp op) {
     pingPong = pipe->getAttrOfType<IntegerAttr>("tile.ws_pingpong");
   int64_t turn = pingPong ? pingPong.getInt() : 0;
   if (pingPong && wsTurnTake.contains(op.getOperation()))
-    line("if (" + consumerWarpGroupIs(true) + ") tlc::cuda::namedBarrierSync(" + Twine(turn) + ", " +
-         Twine(blockThreads) + "); else tlc::cuda::namedBarrierSync(" +
-         Twine(turn + 1) + ", " + Twine(blockThreads) +
-         ");  // ping-pong: this warpgroup's turn");
+    line("if (" + consumerWarpGroupIs(true) + ") tlc::cuda::namedBarrierSync(" +
+         Twine(turn) + ", " + Twine(blockThreads) +
+         "); else tlc::cuda::namedBarrierSync(" + Twine(turn + 1) + ", " +
+         Twine(blockThreads) + ");  // ping-pong: this warpgroup's turn");
   line("tlc::cuda::wgmmaFence();");
   std::string callee = "tlc::cuda::wgmmaM64N" + std::to_string(nInstr) + "K" +
                        std::to_string(kStep) + "F32" + suffix;
@@ -418,8 +418,9 @@ LogicalResult Emitter::emitWgmma(GemmOp op) {
   }
   line("tlc::cuda::wgmmaCommit();");
   if (pingPong && wsTurnHandOver.contains(op.getOperation()))
-    line("if (" + consumerWarpGroupIs(true) + ") tlc::cuda::namedBarrierArrive(" + Twine(turn + 1) +
-         ", " + Twine(blockThreads) + "); else tlc::cuda::namedBarrierArrive(" +
+    line("if (" + consumerWarpGroupIs(true) +
+         ") tlc::cuda::namedBarrierArrive(" + Twine(turn + 1) + ", " +
+         Twine(blockThreads) + "); else tlc::cuda::namedBarrierArrive(" +
          Twine(turn) + ", " + Twine(blockThreads) +
          ");  // ping-pong: the other warpgroup's turn");
   // tile-warp-specialize may keep this group in flight into the next

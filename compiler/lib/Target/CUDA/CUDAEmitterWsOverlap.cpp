@@ -185,8 +185,8 @@ LogicalResult Emitter::emitWsOverlapLoop(PipelinedOp pipe) {
   }
   if (pingPong)
     line("if (" + consumerWarpGroupIs(false) +
-         ") tlc::cuda::namedBarrierArrive(" +
-         Twine(pingPong.getInt()) + ", " + Twine(blockThreads) +
+         ") tlc::cuda::namedBarrierArrive(" + Twine(pingPong.getInt()) + ", " +
+         Twine(blockThreads) +
          ");  // ping-pong: warpgroup 0 takes the first turn");
   // Prologue: the first iteration's S and softmax.
   open("if (" + lb + " < " + ub + ")");
