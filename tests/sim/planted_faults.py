@@ -211,9 +211,9 @@ FA_WS_FAULTS = {
                        "racecheck:"),
     "ws-v-empty-arrive": (r"tlc::cuda::mbarrierArrive\(&empty\[readStage \+ 2\]\);", "",
                           "an mbarrier wait for phase parity"),
-    "ws-pingpong-first-turn": (r"if \(tid >= 128\) tlc::cuda::namedBarrierArrive\(2, 256\);", "",
+    "ws-pingpong-first-turn": (r"if \(warpGroup != 0\) tlc::cuda::namedBarrierArrive\(2, 256\);", "",
                                "bar.sync 2"),
-    "ws-pingpong-hand-over": (r"if \(tid < 128\) tlc::cuda::namedBarrierArrive\(3, 256\); "
+    "ws-pingpong-hand-over": (r"if \(warpGroup == 0\) tlc::cuda::namedBarrierArrive\(3, 256\); "
                               r"else tlc::cuda::namedBarrierArrive\(2, 256\);", "",
                               "cannot all continue"),
 }

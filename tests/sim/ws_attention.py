@@ -121,7 +121,7 @@ CASES += [
      "-Dnum_stages=2 --pass-config=tlc.split_masks=fill"),
 ]
 OVERLAP = "tlc::cuda::wgmmaWait<1>();  // S is complete; P V may be in flight"
-PINGPONG = "if (tid < 128) tlc::cuda::namedBarrierSync(2, 256); else tlc::cuda::namedBarrierSync(3, 256);"
+PINGPONG = "if (warpGroup == 0) tlc::cuda::namedBarrierSync(2, 256); else tlc::cuda::namedBarrierSync(3, 256);"
 
 
 def run(cmd, env):

@@ -75,6 +75,10 @@ CONFIGS = {
                      pass_configs={"tlc.gemm_cluster": True}),
                 dict(block_M=256, block_N=128, num_stages=4,
                      pass_configs={"tlc.gemm_cluster": True})],
+    # The warp-uniform warpgroup index (docs/perf/hopper.md, 2026-12-05):
+    # the two kernels whose SASS opcode mix was profiled (128 x 256 of two
+    # consumer warpgroups; 128 x 128 of one, ping-pong by default).
+    "uniform": [dict(num_stages=4), dict(block_N=128, threads=128, num_stages=4)],
     "skinny_best": [dict(block_M=64, block_N=128, threads=128, num_stages=6),
                     dict(block_M=64, block_N=128, threads=128, num_stages=4)],
     "skinny_sweep": [dict(block_M=64, block_N=64, threads=128, num_stages=4),

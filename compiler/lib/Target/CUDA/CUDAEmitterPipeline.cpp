@@ -40,6 +40,8 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 
+#include "llvm/ADT/ScopeExit.h"
+
 using namespace mlir;
 using namespace tlc;
 using namespace tlc::tile;
@@ -314,6 +316,7 @@ static SmallVector<Operation *> producerSlice(KernelOp kernel,
 }
 
 LogicalResult Emitter::emitWarpSpecializedBody(KernelOp kernel) {
+  auto forgetWarpGroup = llvm::make_scope_exit([&] { wsWarpGroup.clear(); });
   PipelinedOp pipe;
   kernel.walk([&](PipelinedOp p) {
     if (p->hasAttr("tile.ws_empty_barriers"))
@@ -376,8 +379,19 @@ LogicalResult Emitter::emitWarpSpecializedBody(KernelOp kernel) {
   }
   anyWgmma = true; // wgmma.h holds the setmaxnreg helpers
 
-  // The producer warpgroup: one elected thread walks the iterations.
-  open("if (tid >= " + Twine(consumers) + ")");
+  // The producer warpgroup: one elected thread walks the iterations. The
+  // role branch is on the warp-broadcast warpgroup index, so that nvcc
+  // sees both roles as warp-uniform code.
+  if (consumers % 128 == 0) {
+    wsWarpGroup = fresh("warpGroup");
+    line("const int " + wsWarpGroup +
+         " = __shfl_sync(0xffffffff, (int)threadIdx.x / 128, 0);  // "
+         "warp-uniform");
+    open("if (" + wsWarpGroup + " >= " + Twine(consumers / 128) + ")");
+  } else {
+    wsWarpGroup.clear();
+    open("if (tid >= " + Twine(consumers) + ")");
+  }
   if (nreg)
     line("tlc::cuda::setMaxNRegDec<" + Twine(nreg[0]) + ">();");
   // The stages it fills, and the index arithmetic before the loop.
@@ -481,7 +495,12 @@ LogicalResult Emitter::emitWarpSpecializedBody(KernelOp kernel) {
   std::string group;
   if (gemmPingPong) {
     group = fresh("consumerGroup");
-    line("const int " + group + " = (int)threadIdx.x / " + Twine(blockThreads) +
+    std::string index = "(int)threadIdx.x / " + std::to_string(blockThreads);
+    if (blockThreads == 128 && !wsWarpGroup.empty())
+      index = wsWarpGroup;
+    else if (blockThreads % 32 == 0)
+      index = "__shfl_sync(0xffffffff, " + index + ", 0)";
+    line("const int " + group + " = " + index +
          ";  // ping-pong (tile-gemm-pingpong): " +
          "this warpgroup runs every other tile");
     line("const int tid = (int)threadIdx.x % " + Twine(blockThreads) +
@@ -576,8 +595,9 @@ LogicalResult Emitter::emitWsConsumerLoop(PipelinedOp pipe) {
     }
   });
   if (pingPong)
-    line("if (tid >= 128) tlc::cuda::namedBarrierArrive(" +
-         Twine(pingPong.getInt()) + ", " + Twine(blockThreads) +
+    line("if (" + consumerWarpGroupIs(false) +
+         ") tlc::cuda::namedBarrierArrive(" + Twine(pingPong.getInt()) + ", " +
+         Twine(blockThreads) +
          ");  // ping-pong: warpgroup 0 takes the first turn");
   // tile-gemm-pingpong: the other warpgroup read the stages of the tile
   // before this one (its trip count is this tile's); then this
@@ -708,7 +728,7 @@ LogicalResult Emitter::emitWsConsumerLoop(PipelinedOp pipe) {
     line(lastStage + " = -1;");
   }
   if (pingPong)
-    line("if (tid < 128) tlc::cuda::namedBarrierSync(" +
+    line("if (" + consumerWarpGroupIs(true) + ") tlc::cuda::namedBarrierSync(" +
          Twine(pingPong.getInt()) + ", " + Twine(blockThreads) +
          ");  // ping-pong: the turn warpgroup 1 handed over last");
   close();

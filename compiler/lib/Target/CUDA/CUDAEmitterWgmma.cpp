@@ -293,40 +293,56 @@ LogicalResult Emitter::emitWgmma(GemmOp op) {
   if (aInRegs && noWait)
     line("uint32_t " + aFragName + "[" + Twine(mAtoms) + "][" +
          Twine(k / kStep) + "][4];  // wgmma A registers, read until the wait");
-  std::string warp = fresh("warp"), wm = fresh("wm"), wn = fresh("wn");
+  // The warpgroup's place in the grid: warpgroup g = tid / 128 is row
+  // g % groups along M and column g / groups along N. g is read through a
+  // warp broadcast (or the warp-specialised kernel's broadcast index), so
+  // that nvcc proves it and the descriptors warp-uniform: computed per
+  // thread, each descriptor operand would be moved to a uniform register
+  // (R2UR) before every instruction (docs/perf/hopper.md, SASS opcode mix).
   std::string aDesc = fresh("aDesc"), bDesc = fresh("bDesc");
   open("");
-  line("const int " + warp + " = tid / 32;");
-  // A from registers needs no M offset: wm is only A's descriptor row.
-  if (aInRegs)
-    line("const int " + wn + " = " + warp + " / " + Twine(warpRows) + ";  // " +
-         Twine(groups) + " warpgroup(s) along M, " + Twine(warpCols) +
-         " along N");
-  else
-    line("const int " + wm + " = " + warp + " % " + Twine(warpRows) + ", " +
-         wn + " = " + warp + " / " + Twine(warpRows) + ";  // warpgroup " + wm +
-         " / 4 of " + Twine(groups) + " along M, " + Twine(warpCols) +
-         " along N");
+  std::string gm, gn;
+  if (groups * warpCols > 1) {
+    std::string wg = wsWarpGroup;
+    if (wg.empty()) {
+      wg = fresh("warpGroup");
+      line("const int " + wg +
+           " = __shfl_sync(0xffffffff, tid / 128, 0);  // warp-uniform");
+    }
+    if (groups > 1 && !aInRegs) {
+      gm = fresh("gm");
+      line("const int " + gm + " = " + wg + " % " + Twine(groups) +
+           ";  // the warpgroup's row of " + Twine(groups) + " along M");
+    }
+    if (warpCols > 1) {
+      gn = fresh("gn");
+      line("const int " + gn + " = " + wg +
+           (groups > 1 ? " / " + std::to_string(groups) : std::string()) +
+           ";  // its column of " + std::to_string(warpCols) + " along N");
+    }
+  }
   if (!aInRegs)
     line("const uint64_t " + aDesc + " = tlc::cuda::wgmmaDescriptor(" +
          expr(aRoot) + ", " + hex(A->layoutBits) + ");");
   line("const uint64_t " + bDesc + " = tlc::cuda::wgmmaDescriptor(" +
        expr(bRoot) + ", " + hex(B->layoutBits) + ");");
+  auto place = [](const std::string &index, int64_t size, int64_t offset) {
+    if (index.empty())
+      return std::to_string(offset);
+    return index + " * " + std::to_string(size) + " + " +
+           std::to_string(offset);
+  };
   SmallVector<std::string> aMn, bMn;
   for (int64_t mi = 0; mi < mAtoms && !aInRegs; ++mi) {
     std::string name = fresh("aRow");
     line("const uint32_t " + name + " = " +
-         A->mnPart("(" + wm + " / 4) * " + std::to_string(groupM) + " + " +
-                   std::to_string(mi * 64)) +
-         ";");
+         A->mnPart(place(gm, groupM, mi * 64)) + ";");
     aMn.push_back(name);
   }
   for (int64_t ch = 0; ch < nChunks; ++ch) {
     std::string name = fresh("bCol");
     line("const uint32_t " + name + " = " +
-         B->mnPart(wn + " * " + std::to_string(warpN) + " + " +
-                   std::to_string(ch * nInstr)) +
-         ";");
+         B->mnPart(place(gn, warpN, ch * nInstr)) + ";");
     bMn.push_back(name);
   }
   // Register A: the instructions' 32-bit registers, packed before the
@@ -355,10 +371,10 @@ LogicalResult Emitter::emitWgmma(GemmOp op) {
     pingPong = pipe->getAttrOfType<IntegerAttr>("tile.ws_pingpong");
   int64_t turn = pingPong ? pingPong.getInt() : 0;
   if (pingPong && wsTurnTake.contains(op.getOperation()))
-    line("if (tid < 128) tlc::cuda::namedBarrierSync(" + Twine(turn) + ", " +
-         Twine(blockThreads) + "); else tlc::cuda::namedBarrierSync(" +
-         Twine(turn + 1) + ", " + Twine(blockThreads) +
-         ");  // ping-pong: this warpgroup's turn");
+    line("if (" + consumerWarpGroupIs(true) + ") tlc::cuda::namedBarrierSync(" +
+         Twine(turn) + ", " + Twine(blockThreads) +
+         "); else tlc::cuda::namedBarrierSync(" + Twine(turn + 1) + ", " +
+         Twine(blockThreads) + ");  // ping-pong: this warpgroup's turn");
   line("tlc::cuda::wgmmaFence();");
   std::string callee = "tlc::cuda::wgmmaM64N" + std::to_string(nInstr) + "K" +
                        std::to_string(kStep) + "F32" + suffix;
@@ -402,8 +418,9 @@ LogicalResult Emitter::emitWgmma(GemmOp op) {
   }
   line("tlc::cuda::wgmmaCommit();");
   if (pingPong && wsTurnHandOver.contains(op.getOperation()))
-    line("if (tid < 128) tlc::cuda::namedBarrierArrive(" + Twine(turn + 1) +
-         ", " + Twine(blockThreads) + "); else tlc::cuda::namedBarrierArrive(" +
+    line("if (" + consumerWarpGroupIs(true) +
+         ") tlc::cuda::namedBarrierArrive(" + Twine(turn + 1) + ", " +
+         Twine(blockThreads) + "); else tlc::cuda::namedBarrierArrive(" +
          Twine(turn) + ", " + Twine(blockThreads) +
          ");  // ping-pong: the other warpgroup's turn");
   // tile-warp-specialize may keep this group in flight into the next

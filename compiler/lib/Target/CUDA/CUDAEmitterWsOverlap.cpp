@@ -184,8 +184,9 @@ LogicalResult Emitter::emitWsOverlapLoop(PipelinedOp pipe) {
     line("uint32_t " + r.phase + " = 0;  // parity of the read stage's phase");
   }
   if (pingPong)
-    line("if (tid >= 128) tlc::cuda::namedBarrierArrive(" +
-         Twine(pingPong.getInt()) + ", " + Twine(blockThreads) +
+    line("if (" + consumerWarpGroupIs(false) +
+         ") tlc::cuda::namedBarrierArrive(" + Twine(pingPong.getInt()) + ", " +
+         Twine(blockThreads) +
          ");  // ping-pong: warpgroup 0 takes the first turn");
   // Prologue: the first iteration's S and softmax.
   open("if (" + lb + " < " + ub + ")");
@@ -242,7 +243,7 @@ LogicalResult Emitter::emitWsOverlapLoop(PipelinedOp pipe) {
   release(pv, /*advance=*/false);
   close();
   if (pingPong)
-    line("if (tid < 128) tlc::cuda::namedBarrierSync(" +
+    line("if (" + consumerWarpGroupIs(true) + ") tlc::cuda::namedBarrierSync(" +
          Twine(pingPong.getInt()) + ", " + Twine(blockThreads) +
          ");  // ping-pong: the turn warpgroup 1 handed over last");
   close();

@@ -927,6 +927,20 @@ public:
   /// of their warpgroup index and of the tile variable.
   int64_t gemmPingPong = 0;
   std::string wsConsumerGroup, wsTile;
+  /// While a warp-specialised kernel's roles are printed: the name of the
+  /// warpgroup index `threadIdx.x / 128`, read through a warp broadcast so
+  /// that nvcc proves it warp-uniform (the role branches and everything the
+  /// wgmma descriptors depend on stay on the uniform datapath instead of
+  /// being moved there by R2UR per instruction: docs/perf/hopper.md).
+  std::string wsWarpGroup;
+  /// The condition "this thread is in consumer warpgroup 0" (\p first) or
+  /// "... not in it" of a warp-specialised kernel of two consumer
+  /// warpgroups: on wsWarpGroup where it is known, else on tid.
+  std::string consumerWarpGroupIs(bool first) const {
+    if (!wsWarpGroup.empty())
+      return wsWarpGroup + (first ? " == 0" : " != 0");
+    return first ? "tid < 128" : "tid >= 128";
+  }
   /// `namedBarrierSync` (or `namedBarrierArrive` when \p arrive) of barrier
   /// `base + group` over \p count threads, where group is the consumer
   /// warpgroup's index: immediate ids in a warp-uniform branch.

@@ -1,0 +1,168 @@
+#!/usr/bin/env python3
+"""Static opcode counts of the wgmma hot loop of sm_90a kernels (issue 14).
+
+Usage: python3 sass_hot_loop.py [--probe] [--raw] FILE.cubin...
+
+With cuobjdump (the GPU machine): disassembles each kernel, finds the
+innermost loop (a backward branch and its target label) that holds an
+HGMMA, and prints that loop's static instruction count and opcode mix
+(one iteration: R2UR, IMAD, UIADD3, HGMMA, ...), next to the kernel's.
+
+Without cuobjdump (the development machine has nvcc and ptxas but no
+disassembler): reads each kernel's .text section from the cubin itself and
+takes the opcode from bits 0-11 of each 128-bit instruction. Only the
+opcodes that --probe confirms are named (HGMMA, R2UR); the loop is not
+decoded, so the counts are over the whole kernel and over the span from
+its first to its last HGMMA (the instructions issued between a tile's
+first and last wgmma); --raw picks this reading where cuobjdump exists. --probe compiles two small kernels with nvcc, one
+whose wgmma descriptor is uniform and one whose descriptor depends on
+threadIdx.x, and checks that the table's HGMMA appears once in each and its
+R2UR only in the second: the table holds for the installed ptxas.
+"""
+
+import collections
+import os
+import re
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+
+# Opcode field (bits 0-11) of sm_90 SASS, as --probe checks them.
+RAW = {0x9F0: "HGMMA", 0x2CA: "R2UR"}
+NAMED = ("HGMMA", "R2UR", "IMAD", "UIADD3", "IADD3", "LOP3", "UMOV", "MOV", "SHF")
+
+
+def text_sections(path):
+    """(kernel, [128-bit instruction as (lo, hi)]) per .text section."""
+    out = subprocess.run(["readelf", "-S", "-W", path], capture_output=True,
+                         text=True, check=True).stdout
+    data = open(path, "rb").read()
+    for line in out.splitlines():
+        m = re.search(r"\]\s+\.text\.(\S+)\s+PROGBITS\s+\S+\s+([0-9a-f]+)\s+([0-9a-f]+)",
+                      line)
+        if m:
+            off, size = int(m.group(2), 16), int(m.group(3), 16)
+            yield m.group(1), [struct.unpack_from("<QQ", data, off + i)
+                               for i in range(0, size, 16)]
+
+
+def raw_counts(path):
+    for kernel, ins in text_sections(path):
+        ops = [lo & 0xFFF for lo, _ in ins]
+        hg = [i for i, o in enumerate(ops) if RAW.get(o) == "HGMMA"]
+        span = ops[hg[0]:hg[-1] + 1] if hg else []
+        print(f"{path} {kernel}: {len(ops)} instructions, "
+              f"R2UR {sum(RAW.get(o) == 'R2UR' for o in ops)}, "
+              f"HGMMA {len(hg)}; first..last HGMMA: {len(span)} instructions, "
+              f"R2UR {sum(RAW.get(o) == 'R2UR' for o in span)}")
+
+
+def opcode(ins):
+    words = ins.split()
+    op = words[1] if words[0].startswith("@") else words[0]
+    return op.split(".")[0]
+
+
+def sass_counts(path, cuobjdump):
+    sass = subprocess.run([cuobjdump, "-sass", path], capture_output=True,
+                          text=True, check=True).stdout
+    kernels = re.split(r"\n\s*Function : ", sass)[1:]
+    for body in kernels:
+        name = body.split("\n", 1)[0].strip()
+        ins, labels = [], {}
+        for line in body.splitlines():
+            lab = re.match(r"\s*(\.L_x_\d+):", line)
+            if lab:
+                labels[lab.group(1)] = len(ins)
+                continue
+            m = re.match(r"\s*/\*([0-9a-f]{4,})\*/\s+(.*?)\s*;", line)
+            if m:
+                ins.append((int(m.group(1), 16), m.group(2)))
+        at = {addr: i for i, (addr, _) in enumerate(ins)}
+        loops = []
+        for i, (_, text) in enumerate(ins):
+            if opcode(text) != "BRA":
+                continue
+            t = re.search(r"`\((\.L_x_\d+)\)", text)
+            target = labels.get(t.group(1)) if t else None
+            if target is None:
+                a = re.search(r"BRA\S*\s+(?:[A-Z0-9!]+,\s*)?0x([0-9a-f]+)", text)
+                target = at.get(int(a.group(1), 16)) if a else None
+            if target is not None and target <= i:
+                body_ops = [opcode(x) for _, x in ins[target:i + 1]]
+                if "HGMMA" in body_ops:
+                    loops.append((i + 1 - target, target, body_ops))
+        allc = collections.Counter(opcode(x) for _, x in ins)
+        print(f"== {name}: {len(ins)} instructions "
+              f"({', '.join(f'{o} {allc[o]}' for o in NAMED if allc[o])})")
+        if not loops:
+            print("   no loop holds an HGMMA")
+            continue
+        size, start, ops = min(loops)
+        c = collections.Counter(ops)
+        per = size / c["HGMMA"]
+        print(f"   hot loop at 0x{ins[start][0]:04x}: {size} instructions per "
+              f"iteration, {c['HGMMA']} HGMMA ({per:.1f} instructions per HGMMA)")
+        print("   " + ", ".join(f"{o} {n}" for o, n in c.most_common()))
+
+
+PROBE = r"""
+#include <cstdint>
+extern "C" __global__ void probe(float *out, uint64_t a, uint64_t b) {
+  float d0 = 0, d1 = 0, d2 = 0, d3 = 0;
+#if PERTHREAD
+  a += threadIdx.x / 128;
+#endif
+  asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
+  asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"
+               "wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 "
+               "{%0,%1,%2,%3}, %4, %5, p, 1, 1, 0, 0;\n}\n"
+               : "+f"(d0), "+f"(d1), "+f"(d2), "+f"(d3) : "l"(a), "l"(b));
+  asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
+  asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
+  out[threadIdx.x] = d0 + d1 + d2 + d3;
+}
+"""
+
+
+def probe():
+    nvcc = shutil.which("nvcc") or "/usr/local/cuda/bin/nvcc"
+    with tempfile.TemporaryDirectory() as d:
+        open(f"{d}/p.cu", "w").write(PROBE)
+        counts = []
+        for per_thread in (0, 1):
+            subprocess.run([nvcc, "-arch=sm_90a", "-cubin", "-O3",
+                            f"-DPERTHREAD={per_thread}", f"{d}/p.cu", "-o",
+                            f"{d}/p{per_thread}.cubin"], check=True)
+            (_, ins), = text_sections(f"{d}/p{per_thread}.cubin")
+            counts.append(collections.Counter(RAW.get(lo & 0xFFF) for lo, _ in ins))
+    ok = (counts[0]["HGMMA"] == 1 == counts[1]["HGMMA"] and counts[0]["R2UR"] == 0
+          and counts[1]["R2UR"] == 2)
+    print(f"probe: uniform descriptor HGMMA {counts[0]['HGMMA']} R2UR "
+          f"{counts[0]['R2UR']}; per-thread descriptor HGMMA {counts[1]['HGMMA']} "
+          f"R2UR {counts[1]['R2UR']} (expected 1 0; 1 2): {'ok' if ok else 'MISMATCH'}")
+    return ok
+
+
+def main():
+    args = sys.argv[1:]
+    if "--probe" in args:
+        args.remove("--probe")
+        if not probe():
+            sys.exit(1)
+    raw = "--raw" in args
+    args = [a for a in args if a != "--raw"]
+    cuobjdump = shutil.which("cuobjdump")
+    if not cuobjdump and os.path.exists("/usr/local/cuda/bin/cuobjdump"):
+        cuobjdump = "/usr/local/cuda/bin/cuobjdump"
+    for path in args:
+        if cuobjdump and not raw:
+            sass_counts(path, cuobjdump)
+        else:
+            raw_counts(path)
+
+
+if __name__ == "__main__":
+    main()
