@@ -148,5 +148,81 @@ def test_profiler_times_through_the_device_helpers(monkeypatch):
     assert len(runs) == 1 + 3 + 2 + 5
 
 
+def test_do_bench_keywords(monkeypatch):
+    # TileLang's do_bench keywords, honoured: device= picks the clock (CPU)
+    # or the events (CUDA, faked and counted here), early_stop_baseline
+    # returns the estimate when it is slower, grad_to_none clears .grad
+    # before each timed run; bad values are ValueErrors before any run.
+    log = collections.Counter()
+
+    class FakeEvent:
+        def __init__(self, enable_timing=False):
+            log["event"] += 1
+
+        def record(self):
+            pass
+
+        def elapsed_time(self, other):
+            return 0.25
+
+    monkeypatch.setattr(device_utils, "Event", FakeEvent)
+    monkeypatch.setattr(device_utils, "device_synchronize",
+                        lambda device=None: log.update(["sync"]))
+    do_bench = tilelang.profiler.do_bench
+    for dev in ("cpu", torch.device("cpu")):
+        ms = do_bench(lambda: sum(range(1000)), _n_warmup=1, _n_repeat=4,
+                      device=dev, return_mode="all")
+        assert len(ms) == 4 and all(m > 0 and m != 0.25 for m in ms)
+    assert not log
+    for dev in (0, "cuda", "cuda:1", torch.device("cuda", 0)):
+        assert do_bench(lambda: None, _n_warmup=1, _n_repeat=3,
+                        device=dev) == 0.25
+        assert log.pop("event") == 6 and log.pop("sync") >= 3
+    for dev, msg in (("mps", "not supported on device mps"),
+                     (torch.device("meta"), "not supported on device meta"),
+                     (True, "must be an int, a str"),
+                     ("gpu:0", "bad device")):
+        with pytest.raises(ValueError, match=msg):
+            do_bench(lambda: log.update(["ran"]), device=dev)
+    with pytest.raises(ValueError, match="does not match"):
+        do_bench(lambda: log.update(["ran"]), device="cuda", cuda=False)
+    for kw, msg in ((dict(backend="perf"), "backend must be one of"),
+                    (dict(cache_size=0), "cache_size must be a positive"),
+                    (dict(early_stop_baseline="1"), "early_stop_baseline")):
+        with pytest.raises(ValueError, match=msg):
+            do_bench(lambda: log.update(["ran"]), cuda=False, **kw)
+    assert not log
+    assert do_bench(lambda: None, backend="wall", _n_repeat=2, cuda=False) > 0
+
+    import time
+    runs = []
+
+    def slow():
+        runs.append(1)
+        time.sleep(0.003)
+    est = do_bench(slow, early_stop_baseline=1.0, cuda=False)
+    assert est >= 3 and len(runs) == 1 + 3  # the estimate only
+    two = do_bench(slow, quantiles=[0.2, 0.8], early_stop_baseline=1.0,
+                   cuda=False)
+    assert len(two) == 2 and two[0] == two[1] >= 3
+    runs.clear()
+    assert do_bench(slow, early_stop_baseline=1e6, _n_warmup=1, _n_repeat=2,
+                    cuda=False) >= 3
+    assert len(runs) == 1 + 3 + 1 + 2
+
+    x = torch.ones(3, requires_grad=True)
+    seen = []
+
+    def backward():
+        seen.append(x.grad is None)
+        x.grad = torch.ones(3)  # what a backward pass leaves
+    x.grad = torch.ones(3)
+    do_bench(backward, _n_warmup=2, _n_repeat=5, grad_to_none=[x],
+             cuda=False)
+    # The estimate and warm-up runs see the last run's gradient; each
+    # timed run sees it cleared.
+    assert seen == [False] * (1 + 3 + 2) + [True] * 5
+
+
 if __name__ == "__main__":
     tilelang.testing.main()

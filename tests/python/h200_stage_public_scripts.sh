@@ -13,14 +13,26 @@
 #   cd STAGE && SCRIPTS="$(cat scripts.txt)" LIMIT=45 PAR=14 TOTAL=200 bash go.sh
 # PACK=1 compresses bin/tlc-build and lib/libtlc_cuda.so with xz (go.sh
 # unpacks them), for the device tool's 64 MiB carry limit.
-# Folders of fetched scripts that are missing are skipped.
-# Corpus files named like examples__gemm__example_gemm.py are staged under
-# their own file name (example_gemm.py), as the logs name them, unless a
-# file of that name is staged already (the fetched scripts' own siblings:
-# examples__gdn__utils.py replaced deepseek_v32's utils.py in run 10, which
-# fp8_lighting_indexer and sparse_mla_* import); the two Blackwell-only
-# GEMMs are left out, as in the fifth run. The FLA_KDA package folder of
-# /work/corpus-tests (imported by the KDA examples) is staged too.
+#
+# Every fetched file is staged at its upstream path (corpus/examples/cast/
+# example_per_token_cast_to_fp8.py), read from the fetch lists
+# (FETCH.txt: "NAME UPSTREAM-PATH ..." per line) of /work/corpus and
+# /work/corpus-tests, so a script imports the sibling modules of its own
+# upstream directory (examples/deepseek_v32/utils.py for sparse_mla_*,
+# examples/gdn/utils.py for gdn's) and relative sys.path entries
+# ("../flash_attention") resolve as upstream. go.sh runs each script in its
+# directory. corpus/index.txt maps the name a log gives a script to its
+# path: the file name, or DIR/FILE (the parent directory's name) for every
+# script whose file name two upstream directories hold
+# (cast/example_per_token_cast_to_fp8.py, ascend/...). A log name of LOG
+# that is now ambiguous selects each of its DIR/FILE scripts.
+# A sibling module a script imports that its directory lacks is taken from
+# the directory whose path differs only in letter case, if one holds it
+# (upstream renamed examples/KDA to examples/kda; the fetched kda files
+# import KDA's test_utils.py and FLA_KDA/fla_utils.py); what is still
+# missing is listed in STAGE/unresolved.txt. The two Blackwell-only GEMMs
+# are left out, as in the fifth run. Modules of a package folder
+# (examples/KDA/FLA_KDA) are staged, not run.
 set -e
 S=${1:-build-h200-python}
 rm -rf "$S"
@@ -28,30 +40,132 @@ mkdir -p "$S/bin" "$S/lib" "$S/python" "$S/corpus"
 cp build/bin/tlc-build "$S/bin/" && strip "$S/bin/tlc-build"
 cp build/lib/libtlc_cuda.so "$S/lib/"
 cp -r python/tilelang python/tvm "$S/python/"
-find "$S/python" -name __pycache__ -prune -exec rm -rf {} +
-for d in /work/corpus /work/corpus-tests; do
-  [ -d "$d" ] || continue
-  for f in "$d"/*.py; do
-    [ -e "$f" ] && cp "$f" "$S/corpus/${f##*/}"
-  done
-done
-[ -d /work/corpus-tests/FLA_KDA ] && cp -r /work/corpus-tests/FLA_KDA "$S/corpus/"
-for f in "$S"/corpus/*__*.py; do
-  [ -e "$f" ] && mv -n "$f" "$S/corpus/${f##*__}"
-  rm -f "$f"
-done
-rm -f "$S/corpus/gemm_tcgen5mma_ws_persistent.py" \
-  "$S/corpus/gemm_mxfp8_blockscaled_1d1d.py"
 cp tests/python/h200_public_scripts_run5.sh "$S/go.sh"
-LOG=${LOG:-docs/perf/python-public-scripts-h200-run11.log}
-grep -E '^\S+\.py +(rc=|not finished)' "$LOG" |
-  awk '{print $1}' | while read -r f; do
-    [ -e "$S/corpus/$f" ] && echo "$f"
-  done > "$S/scripts.txt"
+python3 - "$S/corpus" "${LOG:-docs/perf/python-public-scripts-h200-run11.log}" \
+  "$S/scripts.txt" "$S/unresolved.txt" /work/corpus /work/corpus-tests <<'PY'
+import ast, collections, os, re, shutil, sys
+
+out, log, scripts_txt, unresolved_txt = sys.argv[1:5]
+left_out = {"examples/gemm_sm100/gemm_tcgen5mma_ws_persistent.py",
+            "examples/gemm_sm100/gemm_mxfp8_blockscaled_1d1d.py"}
+staged = {}  # upstream path -> local file
+for src in sys.argv[5:]:
+    fetch = os.path.join(src, "FETCH.txt")
+    if not os.path.exists(fetch):
+        continue
+    for line in open(fetch):
+        parts = line.split()
+        if len(parts) < 2 or not parts[1].endswith(".py"):
+            continue
+        name, path = parts[0], parts[1]
+        if path in left_out:
+            continue
+        # examples__DIR__FILE (no .py) or the file's own name (NAME.py,
+        # FLA_KDA/NAME.py), in either folder.
+        for cand in (name + ".py", name):
+            for root in sys.argv[5:]:
+                local = os.path.join(root, cand)
+                if cand.endswith(".py") and os.path.isfile(local):
+                    staged.setdefault(path, local)
+                    break
+            if path in staged:
+                break
+for path, local in staged.items():
+    os.makedirs(os.path.join(out, os.path.dirname(path)), exist_ok=True)
+    shutil.copyfile(local, os.path.join(out, path))
+
+# Sibling imports: a top-level module a script imports that is a .py file
+# or a package folder of a fetched directory.
+dirs = collections.defaultdict(set)
+for path in staged:
+    d, f = os.path.split(path)
+    dirs[d].add(f[:-3])
+    if "/" in d:  # a package folder (FLA_KDA) of its parent directory
+        dirs[os.path.dirname(d)].add(os.path.basename(d))
+def imported(path):
+    try:
+        tree = ast.parse(open(os.path.join(out, path)).read())
+    except (SyntaxError, ValueError):
+        return set()
+    mods = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            mods |= {a.name for a in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            mods.add(node.module)
+    return mods
+def path_dirs(path):
+    """The directories a script appends to sys.path relative to its own
+    (sys.path.append(os.path.join(os.path.dirname(__file__), "../x")))."""
+    text = open(os.path.join(out, path)).read()
+    return [os.path.normpath(os.path.join(os.path.dirname(path), rel))
+            for rel in re.findall(
+                r"sys\.path\.(?:append|insert)\(.*__file__.*?[\"'](\.\.?/[^\"']+)[\"']",
+                text)]
+unresolved = []
+packages = set()  # folders imported as packages: not scripts
+for path in sorted(staged):
+    d = os.path.dirname(path)
+    for mod in sorted(imported(path)):
+        if os.path.isdir(os.path.join(out, d, mod.split(".")[0])):
+            packages.add(os.path.join(d, mod.split(".")[0]))
+        if any(os.path.exists(os.path.join(out, e, *mod.split(".")) + ".py")
+               for e in path_dirs(path)):
+            continue
+        parts = mod.split(".")
+        if parts[0] in dirs[d] and os.path.exists(
+                os.path.join(out, d, *parts) + ".py") or \
+                os.path.isfile(os.path.join(out, d, *parts, "__init__.py")):
+            continue
+        if parts[0] not in {m for dd in dirs.values() for m in dd}:
+            continue  # an installed package (torch, fla, ...), not a sibling
+        rel = os.path.join(*parts) + ".py"
+        twins = [dd for dd in dirs if dd != d and dd.lower() == d.lower()
+                 and os.path.exists(os.path.join(out, dd, rel))]
+        if twins:
+            dst = os.path.join(out, d, rel)
+            os.makedirs(os.path.dirname(dst), exist_ok=True)
+            shutil.copyfile(os.path.join(out, twins[0], rel), dst)
+            # The package's own sibling modules come with it.
+            pkg = os.path.join(out, twins[0], os.path.dirname(rel))
+            if os.path.dirname(rel):
+                for f in os.listdir(pkg):
+                    if f.endswith(".py") and not os.path.exists(
+                            os.path.join(os.path.dirname(dst), f)):
+                        shutil.copyfile(os.path.join(pkg, f),
+                                        os.path.join(os.path.dirname(dst), f))
+            print(f"{path}: {mod} from {twins[0]}")
+        elif not os.path.exists(os.path.join(out, d, rel)):
+            unresolved.append(f"{path}: imports {mod}, not in {d}/")
+open(unresolved_txt, "w").write("".join(u + "\n" for u in unresolved))
+
+by_file = collections.defaultdict(list)
+for path in staged:
+    if os.path.dirname(path) not in packages:
+        by_file[os.path.basename(path)].append(path)
+index = {}
+for f, paths in by_file.items():
+    for path in paths:
+        index[f if len(paths) == 1 else
+              os.path.basename(os.path.dirname(path)) + "/" + f] = path
+with open(os.path.join(out, "index.txt"), "w") as fh:
+    for name in sorted(index):
+        fh.write(f"{name} {index[name]}\n")
+names = []
+if os.path.exists(log):
+    for line in open(log):
+        m = re.match(r"(\S+\.py) +(rc=|not finished)", line)
+        if not m:
+            continue
+        f = m.group(1)
+        names += [f] if f in index else \
+            sorted(n for n in index if n.endswith("/" + f))
+open(scripts_txt, "w").write("".join(n + "\n" for n in names))
+print(f"scripts.txt: {len(names)} scripts of {log}; "
+      f"{len(unresolved)} unresolved imports (unresolved.txt)")
+PY
 find "$S" -name __pycache__ -prune -exec rm -rf {} +
 if [ "${PACK:-0}" = 1 ]; then
   xz -T2 -f "$S/bin/tlc-build" "$S/lib/libtlc_cuda.so"
 fi
-echo "scripts.txt: $(wc -l < "$S/scripts.txt") of $LOG's" \
-  "$(grep -cE '^\S+\.py +(rc=|not finished)' "$LOG") scripts"
-echo "staged $(ls "$S"/corpus/*.py | wc -l) scripts in $S ($(du -sh "$S" | cut -f1))"
+echo "staged $(wc -l < "$S/corpus/index.txt") scripts in $S ($(du -sh "$S" | cut -f1))"

@@ -83,6 +83,12 @@ def test_lower_and_legacy_profiler():
         ms = prof.do_bench(prof.func, n_warmup=2, n_repeat=3, profiler=backend)
         assert ms > 0
     assert prof.do_bench(prof, warmup=1, rep=2) > 0
+    # TileLang's device= names where the timing runs: the CPU kernel's own
+    # device is taken, a GPU one is refused before anything runs.
+    assert prof.do_bench(n_warmup=1, n_repeat=2, device="cpu",
+                         early_stop_baseline=1e9) > 0
+    with pytest.raises(ValueError, match="does not match the kernel's target"):
+        prof.do_bench(n_warmup=1, n_repeat=2, device="cuda")
 
 
 def test_legacy_profiler_in_place():

@@ -1,5 +1,6 @@
 """Benchmarking and checking kernels: ``Profiler``, ``do_bench``."""
 
+import contextlib
 import enum
 import numbers
 import statistics
@@ -30,8 +31,8 @@ def _sync(cuda):
         device.device_synchronize()
 
 
-# What do_bench returns of its timings (``backend``, whatever it names,
-# times CUDA work with CUDA events and CPU work with a monotonic clock).
+# What do_bench returns of its timings (CUDA work timed with CUDA events,
+# and CPU work with a monotonic clock).
 _RETURN_MODES = ("mean", "min", "max", "median", "all")
 
 
@@ -44,17 +45,55 @@ def _quantile(ordered, q):
     return ordered[lo] + (ordered[hi] - ordered[lo]) * (pos - lo)
 
 
+# The timing methods TileLang names (``backend``). CUDA work is timed with
+# CUDA events whichever is named (``cupti`` / ``cudagraph`` need TileLang's
+# profiler hooks), host work with a monotonic clock (TileLang's ``wall``).
+_BACKENDS = ("event", "cupti", "cudagraph", "wall")
+
+
+def _bench_device(device):
+    """``(is_cuda, cuda index or None)`` of do_bench's ``device``: an int
+    (a CUDA ordinal), a string or a ``torch.device``; ValueError for a kind
+    tlc runs nothing on (``mps``, ``meta``, ...)."""
+    import torch
+    if isinstance(device, bool) or not isinstance(
+            device, (int, str, torch.device)):
+        raise ValueError(f"do_bench: device must be an int, a str or a "
+                         f"torch.device, got {device!r}")
+    try:
+        dev = torch.device("cuda", device) if isinstance(device, int) \
+            else torch.device(device)
+    except (RuntimeError, ValueError) as e:
+        raise ValueError(f"do_bench: bad device {device!r}: {e}") from None
+    if dev.type == "cpu":
+        return False, None
+    if dev.type == "cuda":
+        return True, dev.index
+    raise ValueError(f"do_bench: profiling is not supported on device "
+                     f"{dev} (cpu or cuda)")
+
+
 def do_bench(fn, warmup=25, rep=100, _n_warmup=0, _n_repeat=0,
              quantiles=None, fast_flush=True, backend="event",
-             return_mode="mean", input_tensors=None, cuda=None):
+             return_mode="mean", device=None, cache_size=256,
+             early_stop_baseline=None, grad_to_none=None,
+             input_tensors=None, cuda=None):
     """Runs ``fn()`` repeatedly; returns its time in milliseconds (the
     mean, or ``return_mode`` min/max/median, or the ``quantiles``).
 
     ``warmup`` and ``rep`` are time budgets in ms, as in TileLang;
     ``_n_warmup`` / ``_n_repeat`` override them with run counts. CUDA work
-    is timed with CUDA events on the current stream, CPU work with a
-    monotonic clock.
+    is timed with CUDA events on the current stream (of ``device``'s GPU
+    when it names one), with the L2 cache flushed before each timed run by
+    zeroing a ``cache_size`` MB buffer (int32 with ``fast_flush``, else
+    int8); CPU work (``device="cpu"``, or no GPU in use) with a monotonic
+    clock, unflushed. ``early_stop_baseline`` (ms): when the first estimate
+    is slower, that estimate is returned without the full timing.
+    ``grad_to_none``: tensors whose ``.grad`` is cleared before each run.
     """
+    if backend not in _BACKENDS:
+        raise ValueError(f"do_bench: backend must be one of "
+                         f"{', '.join(_BACKENDS)}, got {backend!r}")
     if return_mode not in _RETURN_MODES:
         raise ValueError(f"do_bench: return_mode must be one of "
                          f"{', '.join(_RETURN_MODES)}, got {return_mode!r}")
@@ -66,6 +105,24 @@ def do_bench(fn, warmup=25, rep=100, _n_warmup=0, _n_repeat=0,
                 0 <= q <= 1 for q in quantiles):
             raise ValueError("do_bench: quantiles must be a non-empty list of "
                              "numbers in [0, 1]")
+    if isinstance(cache_size, bool) or not isinstance(
+            cache_size, numbers.Real) or not cache_size > 0:
+        raise ValueError(f"do_bench: cache_size must be a positive number "
+                         f"of MB, got {cache_size!r}")
+    if early_stop_baseline is not None and (
+            isinstance(early_stop_baseline, bool) or
+            not isinstance(early_stop_baseline, numbers.Real)):
+        raise ValueError(f"do_bench: early_stop_baseline must be a number "
+                         f"of ms, got {early_stop_baseline!r}")
+    grads = list(grad_to_none) if grad_to_none is not None else []
+    index = None
+    if device is not None:
+        on_cuda, index = _bench_device(device)
+        if cuda is not None and cuda != on_cuda:
+            raise ValueError(
+                f"do_bench: device {device!r} does not match the kernel's "
+                f"target ({'a CUDA GPU' if cuda else 'the CPU'})")
+        cuda = on_cuda
     call = (lambda: fn(*input_tensors)) if input_tensors is not None else fn
     if cuda is None:
         try:
@@ -73,37 +130,19 @@ def do_bench(fn, warmup=25, rep=100, _n_warmup=0, _n_repeat=0,
             cuda = torch.cuda.is_available() and torch.cuda.is_initialized()
         except ImportError:
             cuda = False
-    # Estimate one run.
-    call()
-    _sync(cuda)
-    start = time.perf_counter()
-    for _ in range(3):
-        call()
-    _sync(cuda)
-    est_ms = max((time.perf_counter() - start) * 1000 / 3, 1e-4)
-    n_warmup = _n_warmup or max(1, int(warmup / est_ms))
-    n_repeat = _n_repeat or max(1, int(rep / est_ms))
-    n_warmup, n_repeat = min(n_warmup, 1000), min(n_repeat, 1000)
-    for _ in range(n_warmup):
-        call()
-    _sync(cuda)
-    times = []
-    if cuda:
-        from ..utils import device
-        events = [(device.Event(enable_timing=True),
-                   device.Event(enable_timing=True))
-                  for _ in range(n_repeat)]
-        for s, e in events:
-            s.record()
-            call()
-            e.record()
-        device.device_synchronize()
-        times = [s.elapsed_time(e) for s, e in events]
-    else:
-        for _ in range(n_repeat):
-            t0 = time.perf_counter()
-            call()
-            times.append((time.perf_counter() - t0) * 1000)
+    scope = contextlib.nullcontext()
+    if cuda and index is not None:
+        import torch
+        if torch.cuda.is_available() and index != torch.cuda.current_device():
+            scope = torch.cuda.device(index)
+    with scope:
+        return _timed(call, cuda, warmup, rep, _n_warmup, _n_repeat,
+                      quantiles, return_mode, fast_flush, cache_size,
+                      early_stop_baseline, grads)
+
+
+def _result(times, quantiles, return_mode):
+    """What do_bench returns of the run times ``times`` (ms)."""
     if quantiles is not None:
         # Linearly interpolated, as torch.quantile; one quantile is a
         # number, several a list (TileLang's and Triton's do_bench).
@@ -118,6 +157,59 @@ def do_bench(fn, warmup=25, rep=100, _n_warmup=0, _n_repeat=0,
     if return_mode == "all":
         return times
     return statistics.fmean(times)
+
+
+def _timed(call, cuda, warmup, rep, n_warmup, n_repeat, quantiles,
+           return_mode, fast_flush, cache_size, early_stop_baseline, grads):
+    # Estimate one run.
+    call()
+    _sync(cuda)
+    start = time.perf_counter()
+    for _ in range(3):
+        call()
+    _sync(cuda)
+    est_ms = max((time.perf_counter() - start) * 1000 / 3, 1e-4)
+    if early_stop_baseline is not None and est_ms > early_stop_baseline:
+        return _result([est_ms], quantiles, return_mode)
+    n_warmup = n_warmup or max(1, int(warmup / est_ms))
+    n_repeat = n_repeat or max(1, int(rep / est_ms))
+    n_warmup, n_repeat = min(n_warmup, 1000), min(n_repeat, 1000)
+    for _ in range(n_warmup):
+        call()
+    _sync(cuda)
+    times = []
+    if cuda:
+        from ..utils import device
+        flush = None
+        import torch
+        if torch.cuda.is_available():
+            size = int(cache_size * 2**20)
+            flush = torch.empty(size // 4, dtype=torch.int32, device="cuda") \
+                if fast_flush else torch.empty(size, dtype=torch.int8,
+                                               device="cuda")
+            if not flush.is_cuda:  # a host stand-in for torch.cuda
+                flush = None
+        events = [(device.Event(enable_timing=True),
+                   device.Event(enable_timing=True))
+                  for _ in range(n_repeat)]
+        for s, e in events:
+            for g in grads:
+                g.grad = None
+            if flush is not None:
+                flush.zero_()
+            s.record()
+            call()
+            e.record()
+        device.device_synchronize()
+        times = [s.elapsed_time(e) for s, e in events]
+    else:
+        for _ in range(n_repeat):
+            for g in grads:
+                g.grad = None
+            t0 = time.perf_counter()
+            call()
+            times.append((time.perf_counter() - t0) * 1000)
+    return _result(times, quantiles, return_mode)
 
 
 def supply_tensor(param, env, supply_type, device):
@@ -286,7 +378,9 @@ class Profiler:
     def do_bench(self, func=None, warmup=25, rep=100, n_warmup=0, n_repeat=0,
                  input_tensors=None, backend="event", quantiles=None,
                  return_mode="mean", profiler=None,
-                 dynamic_symbolic_constraints=None):
+                 dynamic_symbolic_constraints=None, device=None,
+                 fast_flush=True, cache_size=256, early_stop_baseline=None,
+                 grad_to_none=None):
         """Median-free TileLang-style timing (ms) of the kernel, or of
         ``func`` (e.g. a reference program) on the same inputs.
         ``profiler`` is older TileLang's name for ``backend``; CUDA work is
@@ -294,7 +388,10 @@ class Profiler:
         ``dynamic_symbolic_constraints`` (``{"m": 256}``) gives the
         symbolic extents of the supplied inputs for this call (a symbol
         left unbound is a ``ValueError`` naming it); ``input_tensors``
-        wins over it."""
+        wins over it. ``device``, ``fast_flush``, ``cache_size``,
+        ``early_stop_baseline`` and ``grad_to_none`` are
+        :func:`do_bench`'s; a ``device`` of another kind than the kernel's
+        target (``"cuda"`` for a CPU kernel) is a ValueError."""
         inputs = self._get_inputs(input_tensors,
                                   dynamic_symbolic_constraints)
         target = func or self.kernel
@@ -302,7 +399,10 @@ class Profiler:
         return do_bench(lambda: target(*inputs), warmup=warmup, rep=rep,
                         _n_warmup=n_warmup, _n_repeat=n_repeat,
                         quantiles=quantiles, return_mode=return_mode,
-                        cuda=cuda)
+                        device=device, fast_flush=fast_flush,
+                        cache_size=cache_size,
+                        early_stop_baseline=early_stop_baseline,
+                        grad_to_none=grad_to_none, cuda=cuda)
 
     def _outputs_and_reference(self, reference_program, input_tensors):
         """``(kernel outputs, reference outputs)``, each a list, of one run

@@ -87,6 +87,8 @@ llvm::Error tlc::artifact::compileSharedObject(
     argStorage.push_back(f);
   for (const std::string &f : options.extraFlags)
     argStorage.push_back(f);
+  for (const std::string &f : options.unkeyedFlags)
+    argStorage.push_back(f);
   argStorage.push_back(("-I" + includeDir).str());
   argStorage.push_back(sourcePath.str());
   argStorage.push_back("-o");

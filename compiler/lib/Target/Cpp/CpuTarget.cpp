@@ -46,6 +46,8 @@ LogicalResult tlc::target::buildCpuArtifacts(ModuleOp module,
                                              const CpuBuildOptions &options) {
   artifact::HostCompileOptions compile = options.compile;
   compile.flags = getCpuCompileFlags(compile.flags);
+  if (std::optional<std::string> pch = getCpuPrecompiledHeader(compile))
+    compile.unkeyedFlags = {"-include", *pch};
   return forEachKernelToBuild(
       module, options.kernelFilter,
       [&](tile::FuncOp func, artifact::Manifest &manifest) {

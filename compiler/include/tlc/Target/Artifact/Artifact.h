@@ -64,6 +64,10 @@ struct HostCompileOptions {
   /// are compiler options): after `flags` on the command line and in the
   /// cache key.
   std::vector<std::string> extraFlags;
+  /// Flags that leave the binary as it is (the CPU target's `-include` of
+  /// its precompiled device header): after `extraFlags` on the command
+  /// line, not in the cache key.
+  std::vector<std::string> unkeyedFlags;
   /// When set, compiles in process instead of running `compiler` (NVRTC):
   /// reads the source at the first path, writes the binary at the second,
   /// with `extraFlags` as the third. `compiler` then names it (with its

@@ -23,6 +23,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -43,6 +44,17 @@ struct CpuBuildOptions {
 /// and sum rounded on its own, on every host), -fno-math-errno and
 /// -fno-trapping-math (neither changes a value).
 std::vector<std::string> getCpuCompileFlags(llvm::ArrayRef<std::string> flags);
+
+/// The device header precompiled for \p compile's compiler and flags, in
+/// the build cache (built the first time, by one process; later ones use
+/// it): the path of the header copy next to its precompiled form, to pass
+/// as `-include PATH` (HostCompileOptions::unkeyedFlags: the binary is
+/// the same). None when the cache is off or holds fewer than four shared
+/// objects, $TLC_NO_PCH is set, no binary is built, another process is
+/// building it, or the compiler cannot use it (remembered in the cache);
+/// kernels then compile as before.
+std::optional<std::string>
+getCpuPrecompiledHeader(const artifact::HostCompileOptions &compile);
 
 /// Writes the CPU artifacts of every defined `tile.func` of \p module into
 /// \p outDir. Problems are reported as MLIR diagnostics on the module's
