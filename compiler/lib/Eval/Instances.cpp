@@ -21,6 +21,7 @@
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/xxhash.h"
 
 using namespace tlc;
 using namespace tlc::eval;
@@ -159,13 +160,33 @@ std::optional<Value> Interpreter::defineFor(llvm::StringRef name) {
   return std::nullopt;
 }
 
+/// The label of a call's instance is also its identity: two calls with
+/// the same label share one instance (the second is not traced), so the
+/// label must tell apart every pair of calls whose traces differ.
 std::string Interpreter::makeLabel(llvm::StringRef fnName, CallArgs &args) {
   std::string s = fnName.str() + "(";
   bool first = true;
   auto item = [&](Value v) {
-    std::string t = v.is(ValueKind::Opaque) ? "..." : toString(v, true);
+    std::string t;
+    if (v.is(ValueKind::Opaque)) {
+      // A tensor the call site created with literal sizes (an eager
+      // kernel's argument): its shape is what the trace reads. Other
+      // opaque objects read nothing, so they trace alike.
+      auto *o = v.as<OpaqueObj>();
+      if (!o->hasShape)
+        return std::string("...");
+      t = "tensor[";
+      for (auto [i, d] : llvm::enumerate(o->shape))
+        t += (i ? ", " : "") + toString(d, true);
+      t += "]";
+    } else {
+      t = toString(v, true);
+    }
+    // A long value is shortened for display, with a hash of the whole text
+    // so that values that differ past the cut keep distinct labels.
     if (t.size() > 40)
-      t = t.substr(0, 37) + "...";
+      t = t.substr(0, 28) + "...#" +
+          llvm::utohexstr(llvm::xxh3_64bits(t) & 0xffffffff, true, 8);
     return t;
   };
   for (Value v : args.pos) {
@@ -186,6 +207,49 @@ std::string Interpreter::makeLabel(llvm::StringRef fnName, CallArgs &args) {
 //===----------------------------------------------------------------------===//
 // Instance bookkeeping
 //===----------------------------------------------------------------------===//
+
+/// True when \p label would be a new instance of \p kernel beyond
+/// EvalOptions::maxInstancesPerKernel (counted under \p key, the kernel's
+/// name by default): the instance is not traced, and a remark at \p at
+/// names it, so that an instance the file creates never vanishes without
+/// a word (tlc-build has no limit unless --max-instances gives one).
+static bool overInstanceLimit(Interpreter &in, llvm::StringRef kernel,
+                              llvm::StringRef label, llvm::StringRef key,
+                              TextRange at) {
+  const EvalOptions &options = in.options;
+  if (!options.kernelFilter.empty() && kernel != options.kernelFilter)
+    return false;
+  auto it = in.tracedLabels.find(key.empty() ? kernel : key);
+  if (it == in.tracedLabels.end() ||
+      it->second.size() < options.maxInstancesPerKernel ||
+      llvm::is_contained(it->second, label))
+    return false;
+  // Once per instance left out (a call repeated in a loop says it once);
+  // the list of those lives beside the traced ones, under a name no
+  // Python function has.
+  auto &dropped = in.tracedLabels["-dropped " + kernel.str()];
+  if (llvm::is_contained(dropped, label))
+    return true;
+  dropped.push_back(label.str());
+  in.report(Severity::Remark, at,
+            "instance '" + label + "' of kernel '" + kernel +
+                "' is not analysed: the limit is " +
+                llvm::Twine(options.maxInstancesPerKernel) +
+                " instances per kernel (tlc-build --max-instances)");
+  return true;
+}
+
+/// Where a call that makes an instance is best reported: \p at, else its
+/// first argument.
+static TextRange callSiteRange(Node at, const CallArgs &args) {
+  if (at)
+    return at.range();
+  if (!args.posNodes.empty() && args.posNodes.front())
+    return args.posNodes.front().range();
+  if (!args.kwNodes.empty() && args.kwNodes.front())
+    return args.kwNodes.front().range();
+  return {};
+}
 
 bool Interpreter::shouldSkipInstance(llvm::StringRef kernelName,
                                      llvm::StringRef label,
@@ -694,6 +758,12 @@ Value Interpreter::tracePrimFunc(FunctionObj *fn, Node at) {
   std::string key = kernelName;
   if (!jitContext.empty() || !callStack.empty())
     key += "/" + fn->name.str();
+  if (!budgetExhausted &&
+      overInstanceLimit(*this, kernelName, label, key,
+                        jitContext.empty() && !callStack.empty()
+                            ? callSiteRange(Node(), *callStack.back().second)
+                            : at.range()))
+    return result;
   if (budgetExhausted || shouldSkipInstance(kernelName, label, key))
     return result;
   if (key != kernelName) {
@@ -852,6 +922,9 @@ static void bindConstsFromTensors(Interpreter &in, FunctionObj *fn,
 void Interpreter::traceEager(JitFunctionObj *jit, CallArgs &args, Node at,
                              const std::string &label) {
   FunctionObj *fn = jit->fn;
+  if (!budgetExhausted &&
+      overInstanceLimit(*this, fn->name, label, {}, callSiteRange(at, args)))
+    return;
   if (budgetExhausted || shouldSkipInstance(fn->name, label))
     return;
   TraceState saved(*this);
@@ -1097,6 +1170,9 @@ Value Interpreter::callJit(JitFunctionObj *jit, CallArgs &argsIn, Node at,
   }
   if (tracedLabels.count(fn->name) &&
       llvm::is_contained(tracedLabels[fn->name], label))
+    return heap.opaque("JITKernel");
+  if (!budgetExhausted &&
+      overInstanceLimit(*this, fn->name, label, {}, callSiteRange(at, args)))
     return heap.opaque("JITKernel");
   // A call site counts as an instance even when its factory raises before
   // building a kernel: no default instance is made for it then.

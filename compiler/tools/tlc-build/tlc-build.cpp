@@ -70,6 +70,7 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <limits>
 #include <optional>
 #include <string>
 
@@ -761,6 +762,12 @@ int main(int argc, char **argv) {
       cl::desc("MiB of Python objects trace-time evaluation may create for "
                "the whole file (default 1024)"),
       cl::init(1024), cl::cat(category));
+  cl::opt<unsigned> maxInstances(
+      "max-instances",
+      cl::desc("Trace at most N instances of each kernel (the others get a "
+               "remark at their call site); default 0: every instance the "
+               "file creates"),
+      cl::value_desc("N"), cl::init(0), cl::cat(category));
   cl::opt<bool> noCache(
       "no-cache",
       cl::desc("With -o, neither use nor fill the content-hash build cache "
@@ -901,6 +908,9 @@ int main(int argc, char **argv) {
     }
     opts.eval.timeBudgetSeconds = evalTimeBudget;
     opts.eval.memoryBudgetBytes = uint64_t(evalMemoryBudget) << 20;
+    opts.eval.maxInstancesPerKernel =
+        maxInstances ? unsigned(maxInstances)
+                     : std::numeric_limits<unsigned>::max();
     if (definesOnly) {
       opts.eval.runMain = false;
       opts.eval.callSites = false;
@@ -995,6 +1005,17 @@ int main(int argc, char **argv) {
       plan.childArgs.push_back("--kernel=" + kernelName);
     for (const std::string &d : defines)
       plan.childArgs.push_back("-D" + d);
+    // The children trace the file again: with the same limits, so that
+    // they find the instances the parent listed.
+    if (maxInstances)
+      plan.childArgs.push_back("--max-instances=" +
+                               std::to_string(maxInstances));
+    if (evalTimeBudget.getNumOccurrences())
+      plan.childArgs.push_back("--eval-time-budget=" +
+                               std::to_string(evalTimeBudget));
+    if (evalMemoryBudget.getNumOccurrences())
+      plan.childArgs.push_back("--eval-memory-budget=" +
+                               std::to_string(evalMemoryBudget));
     for (const std::string &c : passConfigs)
       plan.childArgs.push_back("--pass-config=" + c);
     for (const std::string &f : compileFlags)
