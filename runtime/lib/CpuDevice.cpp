@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tlc/Target/Artifact/BinaryCheck.h"
 #include "tlc/runtime/Device.h"
 #include "tlc/runtime/DynamicLibrary.h"
 #include "tlc/runtime/Parallel.h"
@@ -116,6 +117,9 @@ public:
     if (!llvm::sys::fs::exists(path))
       return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                      "missing kernel binary '" + path + "'");
+    // A shared object cut short faults inside dlopen (SIGBUS).
+    if (llvm::Error e = artifact::checkBinaryFile(path))
+      return std::move(e);
     const char *names[] = {path.c_str()};
     auto lib = DynamicLibrary::open(names);
     if (!lib)

@@ -21,6 +21,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tlc/Runtime/CUDA/DriverObjects.h"
+#include "tlc/Target/Artifact/BinaryCheck.h"
 #include "tlc/Target/Artifact/ShapeExpr.h"
 #include "tlc/runtime/Device.h"
 #include "tlc/runtime/LaunchPlan.h"
@@ -290,6 +291,8 @@ public:
                        "build it with nvcc or NVRTC)");
     llvm::SmallString<256> binary(dir);
     llvm::sys::path::append(binary, m.binary);
+    if (llvm::Error e = artifact::checkBinaryFile(binary))
+      return std::move(e);
     std::unique_ptr<cu::Module> module;
     if (llvm::Error e = toError(
             cu::Module::loadFile(*context, binary.str().str(), module)))

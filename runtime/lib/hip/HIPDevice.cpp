@@ -30,6 +30,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tlc/Target/Artifact/BinaryCheck.h"
 #include "tlc/Target/Artifact/ShapeExpr.h"
 #include "tlc/Target/Artifact/SharedMemoryLimits.h"
 #include "tlc/runtime/Device.h"
@@ -380,6 +381,10 @@ public:
     if (!image)
       return makeError("cannot read the code object '" + binary +
                        "': " + image.getError().message());
+    if (llvm::Error e = artifact::checkBinaryImage((*image)->getBuffer()))
+      return makeError("code object '" + binary + "' is damaged (" +
+                       llvm::toString(std::move(e)) +
+                       "); build it again with tlc-build");
     void *module = nullptr;
     if (llvm::Error e = rt->hip.check(
             rt->hip.hipModuleLoadData(&module, (*image)->getBufferStart()),

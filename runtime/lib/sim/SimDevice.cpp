@@ -33,6 +33,7 @@
 #include "Residency.h"
 #include "Simulator.h"
 
+#include "tlc/Target/Artifact/BinaryCheck.h"
 #include "tlc/Target/Artifact/ShapeExpr.h"
 #include "tlc/Target/Artifact/SharedMemoryLimits.h"
 #include "tlc/runtime/Device.h"
@@ -235,8 +236,20 @@ compileForSim(const artifact::Manifest &m, llvm::StringRef artifactDir,
   path::append(object, m.name + ".so");
   path::append(copy, sourceName(m));
   sourceCopy = copy.str().str();
-  if (fs::exists(object))
-    return object.str().str();
+  if (fs::exists(object)) {
+    // A cached object cut short would fault inside dlopen: compiled again.
+    auto bytes = llvm::MemoryBuffer::getFile(object, /*IsText=*/false,
+                                             /*RequiresNullTerminator=*/false);
+    llvm::Error damaged =
+        bytes ? artifact::checkBinaryImage((*bytes)->getBuffer())
+              : makeError(bytes.getError().message());
+    if (!damaged)
+      return object.str().str();
+    llvm::errs() << "tlc-run: warning: cached sim object '" << object
+                 << "' is damaged (" << llvm::toString(std::move(damaged))
+                 << "); compiling it again\n";
+    fs::remove(object);
+  }
 
   for (auto &[name, contents] : kSimHeaders) {
     llvm::SmallString<256> p(dir);

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tlc/Target/Artifact/Artifact.h"
+#include "tlc/Target/Artifact/BinaryCheck.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
@@ -172,7 +173,7 @@ static std::string withoutComments(llvm::StringRef source) {
 
 std::string tlc::artifact::getCacheKey(const ArtifactBundle &bundle,
                                        const HostCompileOptions &options) {
-  std::string text = "tlc-kernel-v2\n" + getToolVersion().str() + "\n" +
+  std::string text = "tlc-kernel-v3\n" + getToolVersion().str() + "\n" +
                      bundle.manifest.target + "\n" + bundle.binaryExtension +
                      "\n";
   if (options.inProcess) {
@@ -232,6 +233,65 @@ static std::string getCacheDir(const HostCompileOptions &options) {
   return dir.str().str();
 }
 
+/// A cache entry is one line `tlc-cache-entry SIZE SHA256` and the binary
+/// after it: an entry cut short, emptied or altered in place fails the
+/// digest, is removed and is built again, never copied out (a shared object
+/// cut short makes dlopen fault on its missing pages).
+static constexpr llvm::StringLiteral kEntryMagic = "tlc-cache-entry ";
+
+static std::string makeCacheEntry(llvm::StringRef binary) {
+  return (kEntryMagic + llvm::Twine(binary.size()) + " " + sha256Hex(binary) +
+          "\n" + binary)
+      .str();
+}
+
+/// The binary of the cache entry \p entry, or why it cannot be used.
+static llvm::Expected<llvm::StringRef> readCacheEntry(llvm::StringRef entry) {
+  if (entry.empty())
+    return makeError("an empty file");
+  auto [header, binary] = entry.split('\n');
+  uint64_t size = 0;
+  llvm::StringRef digest;
+  if (!header.consume_front(kEntryMagic) ||
+      header.split(' ').first.getAsInteger(10, size) ||
+      (digest = header.split(' ').second).size() != 64)
+    return makeError("not a tlc cache entry (no digest line)");
+  if (binary.size() != size)
+    return makeError("cut short: " + llvm::Twine(binary.size()) + " of " +
+                     llvm::Twine(size) + " bytes");
+  if (sha256Hex(binary) != digest)
+    return makeError("altered: its digest does not match");
+  if (llvm::Error e = checkBinaryImage(binary))
+    return std::move(e);
+  return binary;
+}
+
+/// Publishes \p binary as the cache entry \p cached, atomically: written to
+/// a unique name, then renamed.
+static void publishCacheEntry(llvm::StringRef cached, llvm::StringRef binary) {
+  // A binary readCacheEntry would refuse is not kept (a format this check
+  // does not know would otherwise be rebuilt with a warning every time).
+  if (llvm::Error e = checkBinaryImage(binary)) {
+    llvm::consumeError(std::move(e));
+    return;
+  }
+  std::string staging = (cached + "." +
+                         llvm::Twine(llvm::sys::Process::getProcessId()) +
+                         ".tmp")
+                            .str();
+  llvm::Error err = llvm::writeToOutput(staging, [&](llvm::raw_ostream &os) {
+    os << makeCacheEntry(binary);
+    return llvm::Error::success();
+  });
+  if (err) {
+    llvm::consumeError(std::move(err));
+    fs::remove(staging);
+    return;
+  }
+  if (fs::rename(staging, cached))
+    fs::remove(staging);
+}
+
 llvm::Error tlc::artifact::writeArtifact(ArtifactBundle &bundle,
                                          llvm::StringRef outDir,
                                          const HostCompileOptions &options,
@@ -277,13 +337,31 @@ llvm::Error tlc::artifact::writeArtifact(ArtifactBundle &bundle,
   }
   bool hit = false;
   if (!cached.empty() && fs::exists(cached)) {
-    auto cachedBinary = llvm::MemoryBuffer::getFile(
-        cached, /*IsText=*/false, /*RequiresNullTerminator=*/false);
-    if (cachedBinary && hasContents(binaryPath, (*cachedBinary)->getBuffer())) {
+    auto entry = llvm::MemoryBuffer::getFile(cached, /*IsText=*/false,
+                                             /*RequiresNullTerminator=*/false);
+    llvm::Expected<llvm::StringRef> binary =
+        entry ? readCacheEntry((*entry)->getBuffer())
+              : llvm::Expected<llvm::StringRef>(
+                    makeError(entry.getError().message()));
+    if (!binary) {
+      // Damaged: say so, drop it and build the binary again below.
+      llvm::errs() << "tlc-build: warning: cached binary '" << cached
+                   << "' is damaged (" << llvm::toString(binary.takeError())
+                   << "); building it again\n";
+      fs::remove(cached);
+    } else if (hasContents(binaryPath, *binary)) {
       hit = true; // already there (a rebuild into the same directory)
     } else {
-      fs::remove(binaryPath);
-      hit = !fs::copy_file(cached, binaryPath);
+      // Written under a temporary name and renamed, as a compiled one.
+      std::string tmp = binaryPath + ".tmp";
+      llvm::Error err = llvm::writeToOutput(tmp, [&](llvm::raw_ostream &os) {
+        os << *binary;
+        return llvm::Error::success();
+      });
+      hit = !err && !fs::rename(tmp, binaryPath);
+      llvm::consumeError(std::move(err));
+      if (!hit)
+        fs::remove(tmp);
     }
   }
   if (!hit) {
@@ -296,14 +374,10 @@ llvm::Error tlc::artifact::writeArtifact(ArtifactBundle &bundle,
     }
     if (std::error_code ec = fs::rename(tmp, binaryPath))
       return makeError("cannot write '" + binaryPath + "': " + ec.message());
-    if (!cached.empty()) {
-      // Publish atomically: copy to a unique name, then rename.
-      std::string staging = cached + "." + std::to_string(
-          llvm::sys::Process::getProcessId()) + ".tmp";
-      if (!fs::copy_file(binaryPath, staging))
-        if (fs::rename(staging, cached))
-          fs::remove(staging);
-    }
+    if (!cached.empty())
+      if (auto built = llvm::MemoryBuffer::getFile(
+              binaryPath, /*IsText=*/false, /*RequiresNullTerminator=*/false))
+        publishCacheEntry(cached, (*built)->getBuffer());
   }
   if (cacheHit)
     *cacheHit = hit;
