@@ -30,6 +30,7 @@
 #include "tlc/Target/CUDA/CUDAEmitter.h"
 #include "tlc/Target/CUDA/CUDATarget.h"
 #include "tlc/Target/CUDA/GPULanguage.h"
+#include "tlc/Target/CUDA/PrinterFragmentLayouts.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -41,6 +42,7 @@
 #include "llvm/ADT/StringExtras.h"
 
 #include <map>
+#include <optional>
 #include <tuple>
 
 using namespace tlc;
@@ -246,10 +248,62 @@ static int64_t exchangeDegree(
   return worst;
 }
 
+/// Adds to \p labels the fragments of the lowered \p func whose layout in
+/// the code printed for \p gpuTarget differs from the one inference
+/// attached to their allocation among \p ops (matched by name and source
+/// location: lowering keeps both).
+static void printerFragmentLabels(tile::FuncOp func,
+                                  llvm::ArrayRef<mlir::Operation *> ops,
+                                  llvm::StringRef gpuTarget, bool hip,
+                                  std::vector<PrinterFragmentLabel> &labels) {
+  using Key = std::tuple<std::string, unsigned, unsigned>;
+  auto keyOf = [](mlir::Location loc) -> std::optional<Key> {
+    auto name = llvm::dyn_cast<mlir::NameLoc>(loc);
+    mlir::FileLineColRange at = tile::getSourceLocation(loc);
+    if (!name || !at)
+      return std::nullopt;
+    return Key{name.getName().str(), at.getStartLine(), at.getStartColumn()};
+  };
+  std::map<Key, unsigned> original;
+  for (auto [i, op] : llvm::enumerate(ops))
+    if (llvm::isa<tile::AllocOp>(op))
+      if (std::optional<Key> k = keyOf(op->getLoc()))
+        original.try_emplace(*k, i);
+  func.walk([&](tile::KernelOp kernel) {
+    auto printed = target::getPrinterFragmentLayouts(kernel, gpuTarget);
+    if (!printed)
+      return;
+    for (const auto &entry : *printed) {
+      tile::AllocOp alloc = entry.first;
+      const layout::Fragment &fragment = entry.second;
+      std::optional<Key> k = keyOf(alloc.getLoc());
+      auto it = k ? original.find(*k) : original.end();
+      if (it == original.end())
+        continue;
+      auto inferred = llvm::dyn_cast_or_null<tile::FragmentAttr>(
+          llvm::cast<tile::AllocOp>(ops[it->second]).getLayoutAttr());
+      if (inferred && inferred.getFragment().isEquivalentTo(fragment))
+        continue;
+      std::string detail = fragment.longForm();
+      if (!detail.empty() && detail.back() != '\n')
+        detail += '\n';
+      detail += std::string("held so by the ") + (hip ? "HIP" : "CUDA") +
+                " target";
+      if (inferred)
+        detail += "; layout inference chose " +
+                  inferred.getFragment().shortLabel() +
+                  ", which the generated code does not follow";
+      labels.push_back({it->second, fragment.shortLabel(), detail});
+    }
+  });
+}
+
 std::vector<InstanceExchange>
 tlc::driver::findInstanceExchanges(mlir::Operation *top,
                                    llvm::ArrayRef<mlir::Operation *> ops,
-                                   llvm::StringRef target) {
+                                   llvm::StringRef target,
+                                   std::vector<PrinterFragmentLabel>
+                                       *fragmentLabels) {
   std::vector<InstanceExchange> out;
   llvm::StringRef arch = target;
   arch.consume_front("cuda:");
@@ -323,13 +377,17 @@ tlc::driver::findInstanceExchanges(mlir::Operation *top,
   copy->getBody()->push_back(top->clone());
   mlir::ScopedDiagnosticHandler drop(
       context, [](mlir::Diagnostic &) { return mlir::success(); });
-  tile::setGpuTarget(*copy, (hip ? "hip:" : "cuda:") + llvm::join(archs, ","));
+  std::string gpuTarget =
+      (hip ? "hip:" : "cuda:") + llvm::join(archs, ",");
+  tile::setGpuTarget(*copy, gpuTarget);
   target::registerScratchAreaMeasure();
   if (mlir::failed(tile::runGpuLowering(*copy)))
     return out;
   auto func = llvm::dyn_cast<tile::FuncOp>(copy->getBody()->front());
   if (!func || tile::hasLoweringFailed(func))
     return out;
+  if (fragmentLabels)
+    printerFragmentLabels(func, ops, gpuTarget, hip, *fragmentLabels);
   std::vector<Decided> decided = decidedExchanges(func);
   if (decided.empty())
     return out;

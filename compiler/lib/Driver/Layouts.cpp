@@ -343,6 +343,19 @@ storageLabels(llvm::ArrayRef<mlir::Operation *> ops,
   return labels;
 }
 
+/// Replaces the labels of \p entry's fragments that the generated code
+/// holds in another layout than inference chose with that layout's
+/// (findInstanceExchanges found them while it printed the instance).
+static void usePrinterLabels(LayoutCache::Entry &entry,
+                             const std::vector<PrinterFragmentLabel> &printed) {
+  for (const PrinterFragmentLabel &p : printed)
+    for (auto &[i, shortLabel, longForm] : entry.labels)
+      if (i == p.op) {
+        shortLabel = p.shortLabel;
+        longForm = p.longForm;
+      }
+}
+
 /// Fills the labels of \p entry from the layouts it holds, or from the
 /// attribute of an allocation whose layout came with the IR. Shared
 /// buffers of a GPU \p target are labelled by how its printer stores them
@@ -489,8 +502,12 @@ LayoutStats tlc::driver::inferLayouts(eval::FileAnalysis &analysis,
           // Only for an instance inference accepted without a word: the
           // printer would meet what it reported (a fragment of 10^8
           // elements) again, without a budget.
-          if (!failedAny && errors == errorsBefore)
-            fresh->exchanges = findInstanceExchanges(&top, ops, instName);
+          if (!failedAny && errors == errorsBefore) {
+            std::vector<PrinterFragmentLabel> printed;
+            fresh->exchanges =
+                findInstanceExchanges(&top, ops, instName, &printed);
+            usePrinterLabels(*fresh, printed);
+          }
           ++stats.conflictsChecked;
         }
         if (cache && !failedAny && errors == errorsBefore)
@@ -502,7 +519,10 @@ LayoutStats tlc::driver::inferLayouts(eval::FileAnalysis &analysis,
         // hints): checked now and kept with the layouts.
         auto checked = std::make_shared<LayoutCache::Entry>(*entry);
         checked->conflicts = findInstanceConflicts(ops, instName);
-        checked->exchanges = findInstanceExchanges(&top, ops, instName);
+        std::vector<PrinterFragmentLabel> printed;
+        checked->exchanges =
+            findInstanceExchanges(&top, ops, instName, &printed);
+        usePrinterLabels(*checked, printed);
         ++stats.conflictsChecked;
         if (cache)
           cache->record(key, checked);

@@ -77,15 +77,27 @@ struct InstanceExchange {
   }
 };
 
+/// The layout the generated code holds a fragment in, where layout
+/// inference chose another (the hint shows the code's).
+struct PrinterFragmentLabel {
+  /// The fragment's allocation, by its position in the instance's walk.
+  unsigned op = 0;
+  /// The hint's short label and long form.
+  std::string shortLabel, longForm;
+};
+
 /// The fragment exchanges of instance \p top (its pre-order walk \p ops,
 /// layouts attached) in the code printed for \p target: lowered and printed
 /// on a copy, diagnostics dropped (what the printer cannot generate is
 /// reported when building for it). Empty for targets other than CUDA's and
-/// HIP's.
+/// HIP's. With \p fragmentLabels, the fragments of an instance lowered here
+/// whose printed layout differs from the inferred one are added to it.
 std::vector<InstanceExchange>
 findInstanceExchanges(mlir::Operation *top,
                       llvm::ArrayRef<mlir::Operation *> ops,
-                      llvm::StringRef target);
+                      llvm::StringRef target,
+                      std::vector<PrinterFragmentLabel> *fragmentLabels =
+                          nullptr);
 
 /// Adds a hint-severity diagnostic (Severity::Remark) at the statement of
 /// each exchange of \p exchanges (`C_local goes through shared memory

@@ -19,6 +19,7 @@
 #include "tlc/Layout/EnumerationLimit.h"
 #include "tlc/Target/Artifact/SharedMemoryLimits.h"
 #include "tlc/Target/CUDA/CUDATarget.h"
+#include "tlc/Target/CUDA/PrinterFragmentLayouts.h"
 
 #include "mlir/IR/Diagnostics.h"
 
@@ -204,6 +205,20 @@ static std::optional<FragmentExchanges> chooseForTarget(KernelOp kernel,
     chosen = emitter.chooseExchanges(kernel);
   });
   return chosen;
+}
+
+std::optional<std::vector<std::pair<AllocOp, layout::Fragment>>>
+tlc::target::getPrinterFragmentLayouts(KernelOp kernel, StringRef gpuTarget) {
+  std::optional<std::vector<std::pair<AllocOp, layout::Fragment>>> out;
+  withPreparedKernel(kernel, gpuTarget, [&](Emitter &emitter) {
+    out.emplace();
+    kernel.walk([&](AllocOp alloc) {
+      auto it = emitter.fragments.find(alloc.getResult());
+      if (it != emitter.fragments.end())
+        out->push_back({alloc, it->second.layout});
+    });
+  });
+  return out;
 }
 
 void tlc::target::registerScratchAreaMeasure() {
