@@ -237,6 +237,33 @@ std::vector<std::string> instancesToBuild(mlir::ModuleOp module,
   return names;
 }
 
+/// False, with an error for each, when two of the files \p results build a
+/// kernel instance of the same name: both would write DIR/NAME.* (the
+/// second overwrote the first without a word).
+bool uniqueInstanceNames(llvm::MutableArrayRef<driver::FileResult> results,
+                         llvm::StringRef outDir) {
+  llvm::StringMap<std::string> owner;
+  bool unique = true;
+  for (driver::FileResult &r : results) {
+    if (!r.analysis.module)
+      continue;
+    for (tile::FuncOp f : r.analysis.module->getOps<tile::FuncOp>()) {
+      if (f.isDeclaration())
+        continue;
+      auto [it, fresh] = owner.try_emplace(f.getSymName(), r.path);
+      if (fresh || it->second == r.path)
+        continue;
+      llvm::errs() << "tlc-build: error: " << r.path << " and " << it->second
+                   << " both build a kernel instance named '"
+                   << f.getSymName() << "', whose artifacts would be the "
+                   << "same files in '" << outDir
+                   << "'; build them into separate directories\n";
+      unique = false;
+    }
+  }
+  return unique;
+}
+
 /// `-o DIR`: analyses every file and writes the artifacts of every kernel
 /// instance (source, binary, NAME.json) into \p outDir. Returns the exit
 /// status.
@@ -263,6 +290,8 @@ int buildArtifacts(driver::Driver &drv, llvm::ArrayRef<std::string> inputs,
   std::vector<driver::FileResult> results;
   if (!analyzeInputs(drv, inputs, results, !plan.instance.empty()))
     return 2;
+  if (!uniqueInstanceNames(results, outDir))
+    return 1;
   bool anyError = false;
   // -j N: one child build per instance, N at once.
   std::vector<build::Job> jobs;
