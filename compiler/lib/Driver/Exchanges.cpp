@@ -287,8 +287,8 @@ static void printerFragmentLabels(tile::FuncOp func,
       std::string detail = fragment.longForm();
       if (!detail.empty() && detail.back() != '\n')
         detail += '\n';
-      detail += std::string("held so by the ") + (hip ? "HIP" : "CUDA") +
-                " target";
+      detail +=
+          std::string("held so by the ") + (hip ? "HIP" : "CUDA") + " target";
       if (inferred)
         detail += "; layout inference chose " +
                   inferred.getFragment().shortLabel() +
@@ -298,12 +298,9 @@ static void printerFragmentLabels(tile::FuncOp func,
   });
 }
 
-std::vector<InstanceExchange>
-tlc::driver::findInstanceExchanges(mlir::Operation *top,
-                                   llvm::ArrayRef<mlir::Operation *> ops,
-                                   llvm::StringRef target,
-                                   std::vector<PrinterFragmentLabel>
-                                       *fragmentLabels) {
+std::vector<InstanceExchange> tlc::driver::findInstanceExchanges(
+    mlir::Operation *top, llvm::ArrayRef<mlir::Operation *> ops,
+    llvm::StringRef target, std::vector<PrinterFragmentLabel> *fragmentLabels) {
   std::vector<InstanceExchange> out;
   llvm::StringRef arch = target;
   arch.consume_front("cuda:");
@@ -377,8 +374,7 @@ tlc::driver::findInstanceExchanges(mlir::Operation *top,
   copy->getBody()->push_back(top->clone());
   mlir::ScopedDiagnosticHandler drop(
       context, [](mlir::Diagnostic &) { return mlir::success(); });
-  std::string gpuTarget =
-      (hip ? "hip:" : "cuda:") + llvm::join(archs, ",");
+  std::string gpuTarget = (hip ? "hip:" : "cuda:") + llvm::join(archs, ",");
   tile::setGpuTarget(*copy, gpuTarget);
   target::registerScratchAreaMeasure();
   if (mlir::failed(tile::runGpuLowering(*copy)))

@@ -254,8 +254,8 @@ bool uniqueInstanceNames(llvm::MutableArrayRef<driver::FileResult> results,
       if (fresh || it->second == r.path)
         continue;
       llvm::errs() << "tlc-build: error: " << r.path << " and " << it->second
-                   << " both build a kernel instance named '"
-                   << f.getSymName() << "', whose artifacts would be the "
+                   << " both build a kernel instance named '" << f.getSymName()
+                   << "', whose artifacts would be the "
                    << "same files in '" << outDir
                    << "'; build them into separate directories\n";
       unique = false;

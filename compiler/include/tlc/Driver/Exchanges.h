@@ -92,12 +92,10 @@ struct PrinterFragmentLabel {
 /// reported when building for it). Empty for targets other than CUDA's and
 /// HIP's. With \p fragmentLabels, the fragments of an instance lowered here
 /// whose printed layout differs from the inferred one are added to it.
-std::vector<InstanceExchange>
-findInstanceExchanges(mlir::Operation *top,
-                      llvm::ArrayRef<mlir::Operation *> ops,
-                      llvm::StringRef target,
-                      std::vector<PrinterFragmentLabel> *fragmentLabels =
-                          nullptr);
+std::vector<InstanceExchange> findInstanceExchanges(
+    mlir::Operation *top, llvm::ArrayRef<mlir::Operation *> ops,
+    llvm::StringRef target,
+    std::vector<PrinterFragmentLabel> *fragmentLabels = nullptr);
 
 /// Adds a hint-severity diagnostic (Severity::Remark) at the statement of
 /// each exchange of \p exchanges (`C_local goes through shared memory

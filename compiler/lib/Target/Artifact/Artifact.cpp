@@ -275,10 +275,9 @@ static void publishCacheEntry(llvm::StringRef cached, llvm::StringRef binary) {
     llvm::consumeError(std::move(e));
     return;
   }
-  std::string staging = (cached + "." +
-                         llvm::Twine(llvm::sys::Process::getProcessId()) +
-                         ".tmp")
-                            .str();
+  std::string staging =
+      (cached + "." + llvm::Twine(llvm::sys::Process::getProcessId()) + ".tmp")
+          .str();
   llvm::Error err = llvm::writeToOutput(staging, [&](llvm::raw_ostream &os) {
     os << makeCacheEntry(binary);
     return llvm::Error::success();

@@ -53,11 +53,11 @@ static llvm::Error checkElf(llvm::StringRef image) {
                               "bytes: the file is cut short",
                               what, end, size));
   };
-  if (phnum && (phentsize < 56 ||
-                !inside(phoff, uint64_t(phentsize) * phnum, size)))
+  if (phnum &&
+      (phentsize < 56 || !inside(phoff, uint64_t(phentsize) * phnum, size)))
     return cut("the program header table", phoff + uint64_t(phentsize) * phnum);
-  if (shnum && (shentsize < 64 ||
-                !inside(shoff, uint64_t(shentsize) * shnum, size)))
+  if (shnum &&
+      (shentsize < 64 || !inside(shoff, uint64_t(shentsize) * shnum, size)))
     return cut("the section header table", shoff + uint64_t(shentsize) * shnum);
   for (unsigned i = 0; i < phnum; ++i) {
     uint64_t at = phoff + uint64_t(i) * phentsize;
