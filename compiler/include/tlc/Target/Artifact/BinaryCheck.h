@@ -26,8 +26,8 @@ namespace tlc::artifact {
 /// object, cubin, HIP code object) whose program headers, section headers,
 /// segments and sections all lie inside it; a CUDA fatbin whose header's
 /// size is there; or a clang offload bundle (`.hipfb`) whose entries are.
-/// Fails for an empty file, an unknown format and any of these cut short,
-/// saying which. Bytes altered inside the structures are not detected (the
+/// Fails for an empty file and any of these cut short, saying which; a
+/// file of another format passes (its loader judges it). Bytes altered inside the structures are not detected (the
 /// build cache keeps a digest of each entry for that).
 llvm::Error checkBinaryImage(llvm::StringRef image);
 
