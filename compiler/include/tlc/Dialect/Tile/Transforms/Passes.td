@@ -921,6 +921,51 @@ def TilePlanParallelLoops : Pass<"tile-plan-parallel-loops", "::mlir::ModuleOp">
   let dependentDialects = ["::tlc::tile::TileDialect"];
 }
 
+def TilePlanSharedStorage
+    : Pass<"tile-plan-shared-storage", "::mlir::ModuleOp"> {
+  let summary = "record how the CUDA/HIP printer stores each shared buffer";
+  let description = [{
+    The CUDA and HIP printers address a shared tile row-major, XOR-swizzled
+    in 16-byte chunks (`swizzledIndex`: 16- and 8-bit gemm operands and
+    staged tiles, conflict-free ldmatrix), in the descriptor panels wgmma
+    and tcgen05 read (operands with tile-plan-wgmma / tile-plan-tcgen05's
+    `tile.swizzle`), or in HIP's LDS swizzle of an MFMA operand
+    (`tile::chooseSharedStorage`, SharedStoragePlan.h). Runs after
+    `tile-plan-parallel-loops`, before `tile-plan-parallel-vectors` (whose
+    vector widths follow the storage), on each kernel that
+    `tile-plan-shared-memory` placed.
+
+    Results: on each shared allocation not stored row-major,
+    `tile.storage = {kind = "row_swizzle", chunks = N : i64}`,
+    `{kind = "panels", chunks = N : i64}` (16-byte chunks per panel row) or
+    `{kind = "lds_swizzle", vec = V : i64, per_phase = P : i64,
+    max_phase = M : i64}`; `tile.storage_planned` on the module. From then
+    on `tile::planSharedStorage` answers with the recorded plan for the
+    printer's addressing, the vector widths, the hints, the layout
+    pictures and the bank-conflict analysis; the printer refuses, with an
+    error at the allocation, a plan it cannot address (an unknown kind,
+    missing fields, a swizzle that does not permute the buffer's rows,
+    panels that are not the ones its descriptors read, an LDS swizzle on
+    CUDA or panels on HIP, a descriptor operand stored otherwise).
+
+    The target is the `target` option, else the module's `tile.gpu_target`
+    attribute (`cuda:...` or `hip:...`; anything else plans nothing).
+    Functions marked `tile.lowering_failed` are left alone.
+
+    ```mlir
+    %a = tile.alloc() {tile.offset = 0 : i64,
+                       tile.storage = {chunks = 8 : i64, kind = "row_swizzle"}}
+        : !tile.buffer<128x64xf16, shared.dyn>
+    ```
+  }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"\"",
+           "The GPU target (`cuda:sm_80`, `hip:gfx942`, ...). Empty: the "
+           "module's `tile.gpu_target` attribute.">
+  ];
+  let dependentDialects = ["::tlc::tile::TileDialect"];
+}
+
 def TilePlanParallelVectors : Pass<"tile-plan-parallel-vectors", "::mlir::ModuleOp"> {
   let summary = "choose which T.Parallel element accesses are vectors (CUDA, HIP)";
   let description = [{
