@@ -1149,9 +1149,11 @@ def TilePlanFragmentExchanges
     instead. A `T.copy` between two fragments laid out differently goes
     through such a tile too. Which accesses need it follows from the
     printer's fragment layouts, so the CUDA/HIP target library chooses
-    (`FragmentExchangeChooser`, a hook it sets,
-    `tlc/Dialect/Tile/Transforms/FragmentExchangePlan.h`) and this pass
-    records the choice; without the hook (tlc-opt) it plans nothing.
+    (`PreparedKernel::chooseExchanges` of the kernel preparation it
+    registers, `tlc/Dialect/Tile/Transforms/PreparedKernels.h`) and this
+    pass records the choice; without it (tlc-opt) it plans nothing. The
+    preparation stays for tile-plan-scratch-areas (the pass preserves the
+    `PreparedKernels` analysis): lowering prepares each kernel once.
 
     Results: `tile.exchange_tile = K : i64` on every direct load and store
     of an exchanged fragment in the loop (K: the fragment's tile, in the
@@ -1198,8 +1200,8 @@ def TilePlanScratchAreas : Pass<"tile-plan-scratch-areas", "::mlir::ModuleOp"> {
     fragment copy, scalar read or `T.cumsum` that reads a fragment in
     another thread's layout exchanges it through an exchange area. How
     many bytes each op needs follows from the target's fragment layouts:
-    the target library measures it (a hook it sets, ScratchAreas.h) and
-    records it on the op, `tile.scratch_bytes = N : i64`,
+    the target library measures it (`PreparedKernel::measureScratchAreas`,
+    PreparedKernels.h) and records it on the op, `tile.scratch_bytes = N : i64`,
     `tile.exchange_bytes = N : i64` and `tile.exchange_publishes` (read
     after the area's last barrier: scalar code, `T.cumsum`). Without the
     hook (tlc-opt) the needs already on the ops are placed.
