@@ -14,9 +14,11 @@
 #include "EmitterImpl.h"
 #include "SafeValue.h"
 
+#include "tlc/Dialect/Tile/IR/LoweringStatus.h"
 #include "tlc/Dialect/Tile/IR/ThreadUniformity.h"
 #include "tlc/Dialect/Tile/Transforms/Passes.h"
 #include "tlc/Dialect/Tile/Transforms/SharedAccesses.h"
+#include "tlc/Dialect/Tile/Transforms/SharedStoragePlan.h"
 #include "tlc/Target/Artifact/ShapeExpr.h"
 #include "tlc/Target/Artifact/SharedMemoryLimits.h"
 #include "tlc/Target/Cpp/KernelInterface.h"
@@ -432,7 +434,17 @@ LogicalResult Emitter::prepareKernel(KernelOp op) {
   panelSwizzle.clear();
   SharedStorageTarget storageTarget;
   storageTarget.hip = lang.isHip();
-  sharedStorage = planSharedStorage(op, storageTarget);
+  // tile-plan-shared-storage's plan, where it recorded one; the same
+  // choice for IR that did not go through it (tlc-translate).
+  if (isModulePlanned(op, kStoragePlanned)) {
+    FailureOr<llvm::DenseMap<Value, SharedStorage>> recorded =
+        getRecordedSharedStorage(op, storageTarget);
+    if (failed(recorded))
+      return failure();
+    sharedStorage = std::move(*recorded);
+  } else {
+    sharedStorage = chooseSharedStorage(op, storageTarget);
+  }
   for (auto &[root, s] : sharedStorage) {
     switch (s.kind) {
     case SharedStorage::Kind::Linear:

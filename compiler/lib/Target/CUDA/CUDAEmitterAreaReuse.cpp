@@ -7,15 +7,17 @@
 //
 // The reduction scratch and fragment exchange areas the printed code uses
 // besides the planned buffers. Their sizes follow from the printer's
-// fragment layouts: this file measures them for tile-plan-scratch-areas
-// (the hook registerScratchAreaMeasure sets), which places the areas and
-// decides which uses end with a barrier (tile::placeScratchAreas); the
-// printer reads that plan.
+// fragment layouts: this file prepares kernels for the planning passes
+// (the KernelPreparer registerScratchAreaMeasure sets), measuring the areas
+// for tile-plan-scratch-areas, which places them and decides which uses
+// end with a barrier (tile::placeScratchAreas); the printer reads that
+// plan.
 //
 //===----------------------------------------------------------------------===//
 
 #include "EmitterImpl.h"
 
+#include "tlc/Dialect/Tile/Transforms/PreparedKernels.h"
 #include "tlc/Layout/EnumerationLimit.h"
 #include "tlc/Target/Artifact/SharedMemoryLimits.h"
 #include "tlc/Target/CUDA/CUDATarget.h"
@@ -137,16 +139,61 @@ static std::optional<CudaEmitOptions> optionsFor(StringRef gpuTarget) {
   return options;
 }
 
-/// Calls \p use with an emitter of the target \p gpuTarget prepared for
-/// \p kernel (its fragments laid out), quietly: the printer reports what
-/// it cannot lay out, once, when it prints the kernel. False when it
-/// cannot prepare it.
-static bool withPreparedKernel(KernelOp kernel, StringRef gpuTarget,
-                               function_ref<void(Emitter &)> use) {
+namespace {
+/// A kernel prepared by an emitter of its target (its fragments laid out),
+/// answering the planning passes quietly: the printer reports what it
+/// cannot lay out or follow, once, when it prints the kernel.
+class EmitterPreparedKernel final : public PreparedKernel {
+public:
+  EmitterPreparedKernel(KernelOp kernel, FuncOp func,
+                        const CudaEmitOptions &options)
+      : kernel(kernel), emitter(func, options) {}
+
+  /// Prepares the kernel; false when the printer cannot lay it out.
+  bool prepare() {
+    ScopedDiagnosticHandler quiet(kernel.getContext(),
+                                  [](Diagnostic &) { return success(); });
+    emitter.chooseIndexWidth();
+    return succeeded(emitter.prepareKernel(kernel));
+  }
+
+  FragmentExchanges chooseExchanges() override {
+    ScopedDiagnosticHandler quiet(kernel.getContext(),
+                                  [](Diagnostic &) { return success(); });
+    return emitter.chooseExchanges(kernel);
+  }
+
+  std::optional<int64_t> measureScratchAreas() override {
+    ScopedDiagnosticHandler quiet(kernel.getContext(),
+                                  [](Diagnostic &) { return success(); });
+    FailureOr<ScratchAreaNeeds> needs = emitter.measureScratchAreas(kernel);
+    if (failed(needs))
+      return std::nullopt; // a malformed exchange plan: the printer says so
+    Builder b(kernel.getContext());
+    for (const ScratchAreaNeeds::Use &u : needs->scratch)
+      u.op->setAttr("tile.scratch_bytes", b.getI64IntegerAttr(u.bytes));
+    for (const ScratchAreaNeeds::Use &u : needs->exchange) {
+      u.op->setAttr("tile.exchange_bytes", b.getI64IntegerAttr(u.bytes));
+      if (u.publishes)
+        u.op->setAttr("tile.exchange_publishes", b.getUnitAttr());
+    }
+    return emitter.sharedMemoryBudget();
+  }
+
+private:
+  KernelOp kernel;
+  Emitter emitter;
+};
+} // namespace
+
+/// The planning passes' preparation (KernelPreparer): \p kernel laid out by
+/// an emitter of the target \p gpuTarget.
+static std::unique_ptr<PreparedKernel> prepareForTarget(KernelOp kernel,
+                                                        StringRef gpuTarget) {
   auto func = kernel->getParentOfType<FuncOp>();
   std::optional<CudaEmitOptions> options = optionsFor(gpuTarget);
   if (!func || !options)
-    return false;
+    return nullptr;
   // A register tile past what layouts enumerate (far past any block's
   // registers; fuzz inputs) is not laid out here: the editor's lowering
   // would spend minutes in the printer's fragment planning, and a build
@@ -165,46 +212,12 @@ static bool withPreparedKernel(KernelOp kernel, StringRef gpuTarget,
                   })
                   .wasInterrupted();
   if (huge)
-    return false;
-  ScopedDiagnosticHandler quiet(kernel.getContext(),
-                                [](Diagnostic &) { return success(); });
-  Emitter emitter(func, *options);
-  emitter.chooseIndexWidth();
-  if (failed(emitter.prepareKernel(kernel)))
-    return false;
-  use(emitter);
-  return true;
-}
-
-/// tile-plan-scratch-areas' measurement (ScratchAreaMeasure).
-static std::optional<int64_t> measureForTarget(KernelOp kernel,
-                                               StringRef gpuTarget) {
-  std::optional<int64_t> budget;
-  withPreparedKernel(kernel, gpuTarget, [&](Emitter &emitter) {
-    FailureOr<ScratchAreaNeeds> needs = emitter.measureScratchAreas(kernel);
-    if (failed(needs))
-      return; // a malformed exchange plan: the printer reports it
-    Builder b(kernel.getContext());
-    for (const ScratchAreaNeeds::Use &u : needs->scratch)
-      u.op->setAttr("tile.scratch_bytes", b.getI64IntegerAttr(u.bytes));
-    for (const ScratchAreaNeeds::Use &u : needs->exchange) {
-      u.op->setAttr("tile.exchange_bytes", b.getI64IntegerAttr(u.bytes));
-      if (u.publishes)
-        u.op->setAttr("tile.exchange_publishes", b.getUnitAttr());
-    }
-    budget = emitter.sharedMemoryBudget();
-  });
-  return budget;
-}
-
-/// tile-plan-fragment-exchanges' choice (FragmentExchangeChooser).
-static std::optional<FragmentExchanges> chooseForTarget(KernelOp kernel,
-                                                        StringRef gpuTarget) {
-  std::optional<FragmentExchanges> chosen;
-  withPreparedKernel(kernel, gpuTarget, [&](Emitter &emitter) {
-    chosen = emitter.chooseExchanges(kernel);
-  });
-  return chosen;
+    return nullptr;
+  auto prepared =
+      std::make_unique<EmitterPreparedKernel>(kernel, func, *options);
+  if (!prepared->prepare())
+    return nullptr;
+  return prepared;
 }
 
 std::optional<std::vector<std::pair<AllocOp, layout::Fragment>>>
@@ -222,6 +235,5 @@ tlc::target::getPrinterFragmentLayouts(KernelOp kernel, StringRef gpuTarget) {
 }
 
 void tlc::target::registerScratchAreaMeasure() {
-  tile::setScratchAreaMeasure(&measureForTarget);
-  tile::setFragmentExchangeChooser(&chooseForTarget);
+  tile::setKernelPreparer(&prepareForTarget);
 }

@@ -187,12 +187,13 @@ mlir::LogicalResult translateModuleToCuda(mlir::ModuleOp module,
                                           const CudaEmitOptions &options = {},
                                           llvm::StringRef kernelFilter = "");
 
-/// Lets tile-plan-fragment-exchanges choose, with this printer's fragment
-/// layouts, which fragments each T.Parallel and fragment copy exchanges
-/// (tile::setFragmentExchangeChooser), and tile-plan-scratch-areas measure
-/// the reduction scratch and fragment exchange bytes each op needs
-/// (tile::setScratchAreaMeasure). Callers that lower a module for the CUDA
-/// or HIP target call it first; it may be called any number of times.
+/// Lets the GPU planning passes ask this printer's fragment layouts
+/// (tile::setKernelPreparer): tile-plan-fragment-exchanges which fragments
+/// each T.Parallel and fragment copy exchanges, tile-plan-scratch-areas the
+/// reduction scratch and fragment exchange bytes each op needs; each kernel
+/// is prepared once for both (tile::PreparedKernels). Callers that lower a
+/// module for the CUDA or HIP target call it first; it may be called any
+/// number of times.
 void registerScratchAreaMeasure();
 
 } // namespace target

@@ -33,6 +33,7 @@ void tlc::tile::buildGpuLoweringPipeline(OpPassManager &pm) {
   pm.addPass(createTileLegalizeBounds());
   pm.addPass(createTilePlanCopies());
   pm.addPass(createTilePlanParallelLoops());
+  pm.addPass(createTilePlanSharedStorage());
   pm.addPass(createTilePlanParallelVectors());
   pm.addPass(createTilePlanThreadRanges());
   pm.addPass(createTilePlanPipelineWaits());
@@ -115,14 +116,16 @@ void tlc::tile::registerTilePipelines() {
   PassPipelineRegistration<>(
       "tile-lower-gpu",
       "the target-independent GPU lowering after layout inference "
-      "(tile-rotate-pipelines, tile-lower-im2col, tile-plan-pipelines, tile-plan-wgmma, "
+      "(tile-rotate-pipelines, tile-lower-im2col, tile-plan-pipelines, "
+      "tile-plan-wgmma, "
       "tile-plan-tcgen05, "
       "tile-plan-shared-memory, tile-plan-tma, tile-split-masks, "
       "tile-reverse-blocks, tile-warp-specialize, tile-persistent-gemm, "
       "tile-gemm-pingpong, "
       "tile-insert-barriers, "
       "tile-legalize-bounds, tile-plan-copies, tile-plan-parallel-loops, "
-      "tile-plan-parallel-vectors, tile-plan-thread-ranges, "
+      "tile-plan-shared-storage, tile-plan-parallel-vectors, "
+      "tile-plan-thread-ranges, "
       "tile-plan-pipeline-waits, tile-plan-fragment-exchanges, "
       "tile-plan-scratch-areas)",
       [](OpPassManager &pm) { buildGpuLoweringPipeline(pm); });

@@ -7,18 +7,18 @@
 //
 // Records which fragments each T.Parallel and fragment copy exchanges
 // through the shared exchange area, as the target library chooses them
-// with its fragment layouts (FragmentExchangePlan.h), for the CUDA and HIP
-// printers, the scratch-area measurement and the editor's hints.
+// with its fragment layouts (FragmentExchangePlan.h, PreparedKernels.h),
+// for the CUDA and HIP printers, the scratch-area measurement and the
+// editor's hints.
 //
 //===----------------------------------------------------------------------===//
 
 #include "tlc/Dialect/Tile/Transforms/FragmentExchangePlan.h"
 #include "tlc/Dialect/Tile/Transforms/Passes.h"
+#include "tlc/Dialect/Tile/Transforms/PreparedKernels.h"
 
 #include "tlc/Dialect/Tile/IR/BufferEffects.h"
 #include "tlc/Dialect/Tile/IR/LoweringStatus.h"
-
-#include <atomic>
 
 namespace tlc {
 namespace tile {
@@ -33,12 +33,6 @@ using namespace tlc::tile;
 
 static constexpr llvm::StringLiteral kTile = "tile.exchange_tile";
 static constexpr llvm::StringLiteral kCopy = "tile.exchanged";
-
-static std::atomic<FragmentExchangeChooser> registeredChooser{nullptr};
-
-void tlc::tile::setFragmentExchangeChooser(FragmentExchangeChooser chooser) {
-  registeredChooser.store(chooser);
-}
 
 /// The buffer a load or store accesses, else null.
 static Value accessedBuffer(Operation *access) {
@@ -170,9 +164,12 @@ struct TilePlanFragmentExchangesPass final
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    FragmentExchangeChooser choose = registeredChooser.load();
-    if (!choose)
+    if (!hasKernelPreparer())
       return; // no target library: nothing to choose with (tlc-opt)
+    // The preparations stay for tile-plan-scratch-areas: recording a plan
+    // changes only attributes they read when asked.
+    markAnalysesPreserved<PreparedKernels>();
+    auto &prepared = getAnalysis<PreparedKernels>();
     llvm::StringRef target = getGpuTarget(module, this->target);
     forEachGpuKernel(module, target, [&](FuncOp func, KernelOp kernel) {
       // The printer lays out only kernels whose shared memory is planned
@@ -180,8 +177,8 @@ struct TilePlanFragmentExchangesPass final
       if (!kernel->hasAttr("tile.shared_bytes") ||
           !getUnboundTileParameters(func).empty())
         return;
-      if (std::optional<FragmentExchanges> exchanges = choose(kernel, target))
-        setFragmentExchanges(kernel, *exchanges);
+      if (PreparedKernel *p = prepared.get(kernel, target))
+        setFragmentExchanges(kernel, p->chooseExchanges());
     });
   }
 };

@@ -14,14 +14,13 @@
 //===----------------------------------------------------------------------===//
 
 #include "tlc/Dialect/Tile/Transforms/Passes.h"
+#include "tlc/Dialect/Tile/Transforms/PreparedKernels.h"
 #include "tlc/Dialect/Tile/Transforms/ScratchAreas.h"
 
 #include "tlc/Dialect/Tile/IR/BufferEffects.h"
 #include "tlc/Dialect/Tile/IR/TileOps.h"
 
 #include "mlir/IR/Builders.h"
-
-#include <atomic>
 
 namespace tlc {
 namespace tile {
@@ -33,12 +32,6 @@ namespace tile {
 using namespace mlir;
 using namespace tlc;
 using namespace tlc::tile;
-
-static std::atomic<ScratchAreaMeasure> registeredMeasure{nullptr};
-
-void tlc::tile::setScratchAreaMeasure(ScratchAreaMeasure measure) {
-  registeredMeasure.store(measure);
-}
 
 static int64_t largest(ArrayRef<ScratchAreaNeeds::Use> uses) {
   int64_t most = 0;
@@ -211,7 +204,10 @@ struct PlanScratchAreasPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     StringRef target = getGpuTarget(module, this->target);
-    ScratchAreaMeasure measure = registeredMeasure.load();
+    // The kernels as tile-plan-fragment-exchanges prepared them, where it
+    // ran just before.
+    auto &prepared = getAnalysis<PreparedKernels>();
+    bool measures = hasKernelPreparer() && !target.empty();
     module.walk([&](FuncOp func) {
       if (hasLoweringFailed(func) || !getUnboundTileParameters(func).empty())
         return;
@@ -222,9 +218,10 @@ struct PlanScratchAreasPass
         // (tlc-opt) the needs already on the ops are placed against the
         // `budget` option.
         std::optional<int64_t> budget;
-        if (measure && !target.empty())
-          budget = measure(kernel, target);
-        else if (this->budget > 0)
+        if (measures) {
+          if (PreparedKernel *p = prepared.get(kernel, target))
+            budget = p->measureScratchAreas();
+        } else if (this->budget > 0)
           budget = this->budget;
         if (!budget)
           return;

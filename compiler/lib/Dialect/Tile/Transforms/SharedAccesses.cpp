@@ -22,8 +22,10 @@
 #include "SharedAccessPlans.h"
 
 #include "tlc/Dialect/Tile/Transforms/LayoutInference.h"
+#include "tlc/Dialect/Tile/Transforms/SharedStoragePlan.h"
 
 #include "tlc/Dialect/Tile/IR/BufferEffects.h"
+#include "tlc/Dialect/Tile/IR/LoweringStatus.h"
 #include "tlc/Layout/BankConflicts.h"
 #include "tlc/Layout/EnumerationLimit.h"
 #include "tlc/Layout/MfmaSharedLayouts.h"
@@ -184,6 +186,19 @@ tlc::tile::parseSharedStorageTarget(StringRef target) {
 DenseMap<Value, SharedStorage>
 tlc::tile::planSharedStorage(KernelOp kernel,
                              const SharedStorageTarget &target) {
+  // tile-plan-shared-storage's plan where it recorded one the printer can
+  // address (the printer itself reports a malformed one).
+  if (isModulePlanned(kernel, kStoragePlanned))
+    if (FailureOr<DenseMap<Value, SharedStorage>> recorded =
+            getRecordedSharedStorage(kernel, target, /*quiet=*/true);
+        succeeded(recorded))
+      return std::move(*recorded);
+  return chooseSharedStorage(kernel, target);
+}
+
+DenseMap<Value, SharedStorage>
+tlc::tile::chooseSharedStorage(KernelOp kernel,
+                               const SharedStorageTarget &target) {
   DenseMap<Value, SharedStorage> plan;
   for (auto [root, chunks] : planSwizzledTiles(kernel)) {
     SharedStorage &s = plan[root];

@@ -14,7 +14,7 @@
 // after it when it writes the fragment; a copy between fragments laid out
 // differently goes through such a tile too. Whether an access needs it
 // follows from the CUDA/HIP printer's fragment layouts, so the target
-// library chooses (the hook below, the printer's own kernel preparation);
+// library chooses (PreparedKernel::chooseExchanges, PreparedKernels.h);
 // tile-plan-fragment-exchanges records the choice on the ops, and the
 // printer, the scratch-area measurement and the editor's exchange hints
 // read it (getFragmentExchanges, isExchangedCopy).
@@ -28,7 +28,6 @@
 
 #include "llvm/ADT/SmallVector.h"
 
-#include <optional>
 #include <utility>
 #include <vector>
 
@@ -71,17 +70,6 @@ getFragmentExchanges(ParallelOp loop);
 /// an error at the copy, when `tile.exchanged` is not a unit attribute or
 /// stands on a copy whose source or destination is no whole fragment.
 mlir::FailureOr<bool> isExchangedCopy(CopyOp copy);
-
-/// The target's choice: the exchanges \p kernel's code needs on the target
-/// \p gpuTarget (`cuda:sm_80`, `hip:gfx942`), chosen with the printer's
-/// fragment layouts; nothing when it cannot lay out the kernel (the
-/// printer reports why when it prints it).
-using FragmentExchangeChooser = std::optional<FragmentExchanges> (*)(
-    KernelOp kernel, llvm::StringRef gpuTarget);
-
-/// Sets the choice tile-plan-fragment-exchanges records (the CUDA/HIP
-/// target library's); without one the pass plans nothing.
-void setFragmentExchangeChooser(FragmentExchangeChooser chooser);
 
 } // namespace tlc::tile
 

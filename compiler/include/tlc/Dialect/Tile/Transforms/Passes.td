@@ -921,6 +921,51 @@ def TilePlanParallelLoops : Pass<"tile-plan-parallel-loops", "::mlir::ModuleOp">
   let dependentDialects = ["::tlc::tile::TileDialect"];
 }
 
+def TilePlanSharedStorage
+    : Pass<"tile-plan-shared-storage", "::mlir::ModuleOp"> {
+  let summary = "record how the CUDA/HIP printer stores each shared buffer";
+  let description = [{
+    The CUDA and HIP printers address a shared tile row-major, XOR-swizzled
+    in 16-byte chunks (`swizzledIndex`: 16- and 8-bit gemm operands and
+    staged tiles, conflict-free ldmatrix), in the descriptor panels wgmma
+    and tcgen05 read (operands with tile-plan-wgmma / tile-plan-tcgen05's
+    `tile.swizzle`), or in HIP's LDS swizzle of an MFMA operand
+    (`tile::chooseSharedStorage`, SharedStoragePlan.h). Runs after
+    `tile-plan-parallel-loops`, before `tile-plan-parallel-vectors` (whose
+    vector widths follow the storage), on each kernel that
+    `tile-plan-shared-memory` placed.
+
+    Results: on each shared allocation not stored row-major,
+    `tile.storage = {kind = "row_swizzle", chunks = N : i64}`,
+    `{kind = "panels", chunks = N : i64}` (16-byte chunks per panel row) or
+    `{kind = "lds_swizzle", vec = V : i64, per_phase = P : i64,
+    max_phase = M : i64}`; `tile.storage_planned` on the module. From then
+    on `tile::planSharedStorage` answers with the recorded plan for the
+    printer's addressing, the vector widths, the hints, the layout
+    pictures and the bank-conflict analysis; the printer refuses, with an
+    error at the allocation, a plan it cannot address (an unknown kind,
+    missing fields, a swizzle that does not permute the buffer's rows,
+    panels that are not the ones its descriptors read, an LDS swizzle on
+    CUDA or panels on HIP, a descriptor operand stored otherwise).
+
+    The target is the `target` option, else the module's `tile.gpu_target`
+    attribute (`cuda:...` or `hip:...`; anything else plans nothing).
+    Functions marked `tile.lowering_failed` are left alone.
+
+    ```mlir
+    %a = tile.alloc() {tile.offset = 0 : i64,
+                       tile.storage = {chunks = 8 : i64, kind = "row_swizzle"}}
+        : !tile.buffer<128x64xf16, shared.dyn>
+    ```
+  }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"\"",
+           "The GPU target (`cuda:sm_80`, `hip:gfx942`, ...). Empty: the "
+           "module's `tile.gpu_target` attribute.">
+  ];
+  let dependentDialects = ["::tlc::tile::TileDialect"];
+}
+
 def TilePlanParallelVectors : Pass<"tile-plan-parallel-vectors", "::mlir::ModuleOp"> {
   let summary = "choose which T.Parallel element accesses are vectors (CUDA, HIP)";
   let description = [{
@@ -1104,9 +1149,11 @@ def TilePlanFragmentExchanges
     instead. A `T.copy` between two fragments laid out differently goes
     through such a tile too. Which accesses need it follows from the
     printer's fragment layouts, so the CUDA/HIP target library chooses
-    (`FragmentExchangeChooser`, a hook it sets,
-    `tlc/Dialect/Tile/Transforms/FragmentExchangePlan.h`) and this pass
-    records the choice; without the hook (tlc-opt) it plans nothing.
+    (`PreparedKernel::chooseExchanges` of the kernel preparation it
+    registers, `tlc/Dialect/Tile/Transforms/PreparedKernels.h`) and this
+    pass records the choice; without it (tlc-opt) it plans nothing. The
+    preparation stays for tile-plan-scratch-areas (the pass preserves the
+    `PreparedKernels` analysis): lowering prepares each kernel once.
 
     Results: `tile.exchange_tile = K : i64` on every direct load and store
     of an exchanged fragment in the loop (K: the fragment's tile, in the
@@ -1153,8 +1200,8 @@ def TilePlanScratchAreas : Pass<"tile-plan-scratch-areas", "::mlir::ModuleOp"> {
     fragment copy, scalar read or `T.cumsum` that reads a fragment in
     another thread's layout exchanges it through an exchange area. How
     many bytes each op needs follows from the target's fragment layouts:
-    the target library measures it (a hook it sets, ScratchAreas.h) and
-    records it on the op, `tile.scratch_bytes = N : i64`,
+    the target library measures it (`PreparedKernel::measureScratchAreas`,
+    PreparedKernels.h) and records it on the op, `tile.scratch_bytes = N : i64`,
     `tile.exchange_bytes = N : i64` and `tile.exchange_publishes` (read
     after the area's last barrier: scalar code, `T.cumsum`). Without the
     hook (tlc-opt) the needs already on the ops are placed.

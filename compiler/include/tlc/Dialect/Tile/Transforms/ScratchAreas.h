@@ -10,10 +10,10 @@
 // rows span several warps, and the fragment exchange area of T.Parallel
 // loops, fragment copies, scalar reads and T.cumsum that read a fragment
 // in another thread's layout. How large each op's area is follows from the
-// target's fragment layouts (the CUDA/HIP printer measures it, through the
-// hook below); where the areas go, and whether an area's use must end
-// with a barrier, is decided here once (tile-plan-scratch-areas), and the
-// printer reads the decision.
+// target's fragment layouts (the CUDA/HIP printer measures it,
+// PreparedKernel::measureScratchAreas in PreparedKernels.h); where the areas
+// go, and whether an area's use must end with a barrier, is decided here once
+// (tile-plan-scratch-areas), and the printer reads the decision.
 //
 //===----------------------------------------------------------------------===//
 
@@ -80,18 +80,6 @@ ScratchAreaPlan placeScratchAreas(KernelOp kernel,
 /// `tile.exchange_offset`, `tile.area_bytes` and `tile.areas_planned` on the
 /// kernel, `tile.area_barrier` on each op of plan.barrierAfter.
 void recordScratchAreaPlan(KernelOp kernel, const ScratchAreaPlan &plan);
-
-/// The target's measurement: records each op's need on it
-/// (`tile.scratch_bytes`, `tile.exchange_bytes`, `tile.exchange_publishes`)
-/// for the target \p gpuTarget (`cuda:sm_80`, `hip:gfx942`) and returns
-/// the block's shared-memory budget there; nothing when it cannot lay out
-/// the kernel (the printer reports why).
-using ScratchAreaMeasure =
-    std::optional<int64_t> (*)(KernelOp kernel, llvm::StringRef gpuTarget);
-
-/// Sets the measurement tile-plan-scratch-areas uses (the CUDA/HIP target
-/// library's); without one the pass leaves kernels unplanned.
-void setScratchAreaMeasure(ScratchAreaMeasure measure);
 
 } // namespace tile
 } // namespace tlc
