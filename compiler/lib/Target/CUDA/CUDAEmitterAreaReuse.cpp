@@ -180,16 +180,27 @@ public:
     return emitter.sharedMemoryBudget();
   }
 
+  /// The layout the printer gave each fragment allocation of the kernel.
+  std::vector<std::pair<AllocOp, layout::Fragment>> fragmentLayouts() {
+    std::vector<std::pair<AllocOp, layout::Fragment>> out;
+    kernel.walk([&](AllocOp alloc) {
+      auto it = emitter.fragments.find(alloc.getResult());
+      if (it != emitter.fragments.end())
+        out.push_back({alloc, it->second.layout});
+    });
+    return out;
+  }
+
 private:
   KernelOp kernel;
   Emitter emitter;
 };
 } // namespace
 
-/// The planning passes' preparation (KernelPreparer): \p kernel laid out by
-/// an emitter of the target \p gpuTarget.
-static std::unique_ptr<PreparedKernel> prepareForTarget(KernelOp kernel,
-                                                        StringRef gpuTarget) {
+/// \p kernel laid out by an emitter of the target \p gpuTarget; null when
+/// the printer cannot lay it out.
+static std::unique_ptr<EmitterPreparedKernel>
+prepareWithEmitter(KernelOp kernel, StringRef gpuTarget) {
   auto func = kernel->getParentOfType<FuncOp>();
   std::optional<CudaEmitOptions> options = optionsFor(gpuTarget);
   if (!func || !options)
@@ -220,18 +231,19 @@ static std::unique_ptr<PreparedKernel> prepareForTarget(KernelOp kernel,
   return prepared;
 }
 
+/// The planning passes' preparation (KernelPreparer).
+static std::unique_ptr<PreparedKernel> prepareForTarget(KernelOp kernel,
+                                                        StringRef gpuTarget) {
+  return prepareWithEmitter(kernel, gpuTarget);
+}
+
 std::optional<std::vector<std::pair<AllocOp, layout::Fragment>>>
 tlc::target::getPrinterFragmentLayouts(KernelOp kernel, StringRef gpuTarget) {
-  std::optional<std::vector<std::pair<AllocOp, layout::Fragment>>> out;
-  withPreparedKernel(kernel, gpuTarget, [&](Emitter &emitter) {
-    out.emplace();
-    kernel.walk([&](AllocOp alloc) {
-      auto it = emitter.fragments.find(alloc.getResult());
-      if (it != emitter.fragments.end())
-        out->push_back({alloc, it->second.layout});
-    });
-  });
-  return out;
+  std::unique_ptr<EmitterPreparedKernel> prepared =
+      prepareWithEmitter(kernel, gpuTarget);
+  if (!prepared)
+    return std::nullopt;
+  return prepared->fragmentLayouts();
 }
 
 void tlc::target::registerScratchAreaMeasure() {
