@@ -42,7 +42,7 @@ x16 = torch.randn(1024, 512, dtype=torch.float16, device="cuda")
 y16 = clip_static(x16)
 k_dyn = clip_dynamic_rows.compile(N=256)
 
-# CHECK: "instance":"clip_static(...)","name":"A","kind":"tensor","shape":[1024,512],"dtype":"float16","scope":"global","layout":null
+# CHECK: "instance":"clip_static(tensor[1024, 512])","name":"A","kind":"tensor","shape":[1024,512],"dtype":"float16","scope":"global","layout":null
 # CHECK: "name":"B","kind":"tensor","shape":[1024,512],"dtype":"float16","scope":"global","layout":null
 # CHECK: "name":"(bx, by)","kind":"kernel","shape":[4,32],"dtype":null,"scope":null,"layout":null
 # CHECK: "name":"tile","kind":"buffer","shape":[32,128],"dtype":"float32","scope":"local.fragment","layout":"parallel · 32 regs/thread"

@@ -32,7 +32,7 @@ base = torch.randn(256, 2, 512, 2, device="cuda")
 # a (256, 512) view with strides (2048, 2)
 y_view = clamp_strided(base[:, 0, :, 0])
 
-# CHECK: "instance":"clamp_strided(...)","name":"A","kind":"tensor","shape":[256,512],"dtype":"float32","scope":"global","layout":null
+# CHECK: "instance":"clamp_strided(tensor[256, 512])","name":"A","kind":"tensor","shape":[256,512],"dtype":"float32","scope":"global","layout":null
 # CHECK: "name":"B","kind":"tensor","shape":[256,512],"dtype":"float32","scope":"global","layout":null
 # CHECK: "name":"(bx, by)","kind":"kernel","shape":[4,8],"dtype":null,"scope":null,"layout":null
 # CHECK: "name":"tile","kind":"buffer","shape":[32,128],"dtype":"float32","scope":"local.fragment","layout":"parallel · 32 regs/thread"

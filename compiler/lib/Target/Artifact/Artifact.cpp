@@ -205,8 +205,7 @@ std::string tlc::artifact::getCacheKey(const ArtifactBundle &bundle,
   return sha256Hex(text);
 }
 
-/// The cache directory, or empty when caching is off or impossible.
-static std::string getCacheDir(const HostCompileOptions &options) {
+std::string tlc::artifact::getCacheRoot(const HostCompileOptions &options) {
   if (!options.useCache || std::getenv("TLC_NO_CACHE"))
     return {};
   // TileLang's switch turns tlc's cache off too.
@@ -225,6 +224,13 @@ static std::string getCacheDir(const HostCompileOptions &options) {
     dir = home;
     path::append(dir, ".cache", "tlc");
   }
+  return dir.str().str();
+}
+
+/// The cache's kernel directory (created), or empty when caching is off or
+/// impossible.
+static std::string getCacheDir(const HostCompileOptions &options) {
+  llvm::SmallString<256> dir(getCacheRoot(options));
   if (dir.empty())
     return {};
   path::append(dir, "kernels");

@@ -57,31 +57,6 @@ static std::string findHostCompiler(const artifact::HostCompileOptions &o) {
   return found ? *found : std::string();
 }
 
-/// The build cache's directory as writeArtifact finds it (the option,
-/// $TLC_CACHE_DIR, $XDG_CACHE_HOME/tlc, ~/.cache/tlc), or empty when the
-/// cache is off.
-static std::string findCacheDir(const artifact::HostCompileOptions &o) {
-  if (!o.useCache || std::getenv("TLC_NO_CACHE"))
-    return {};
-  if (const char *tl = std::getenv("TILELANG_DISABLE_CACHE"))
-    if (!llvm::StringRef(tl).trim().empty() &&
-        llvm::StringRef(tl).trim() != "0")
-      return {};
-  llvm::SmallString<256> dir;
-  if (!o.cacheDir.empty()) {
-    dir = o.cacheDir;
-  } else if (const char *env = std::getenv("TLC_CACHE_DIR")) {
-    dir = env;
-  } else if (const char *xdg = std::getenv("XDG_CACHE_HOME")) {
-    dir = xdg;
-    path::append(dir, "tlc");
-  } else if (const char *home = std::getenv("HOME")) {
-    dir = home;
-    path::append(dir, ".cache", "tlc");
-  }
-  return dir.str().str();
-}
-
 /// Runs \p args (args[0] the program) with its output discarded; true when
 /// it exits 0.
 static bool runQuietly(llvm::ArrayRef<std::string> argStorage) {
@@ -106,7 +81,7 @@ std::optional<std::string> tlc::target::getCpuPrecompiledHeader(
     const artifact::HostCompileOptions &compile) {
   if (compile.noBinary || compile.inProcess || std::getenv("TLC_NO_PCH"))
     return std::nullopt;
-  std::string cacheDir = findCacheDir(compile);
+  std::string cacheDir = artifact::getCacheRoot(compile);
   std::string compiler = findHostCompiler(compile);
   if (cacheDir.empty() || compiler.empty())
     return std::nullopt;

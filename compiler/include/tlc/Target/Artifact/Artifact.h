@@ -99,6 +99,12 @@ llvm::Error compileSharedObject(llvm::StringRef sourcePath,
                                 llvm::StringRef outputPath,
                                 const HostCompileOptions &options);
 
+/// The build cache's root directory for \p options: the option,
+/// $TLC_CACHE_DIR, $XDG_CACHE_HOME/tlc or ~/.cache/tlc; empty when the
+/// cache is off (useCache false, TLC_NO_CACHE, TILELANG_DISABLE_CACHE) or
+/// no directory is known. Kernels live in its `kernels/` folder.
+std::string getCacheRoot(const HostCompileOptions &options);
+
 /// The cache key of compiling \p bundle with \p options: SHA-256 of tlc's
 /// version, the target, the instance's Tile IR (options.instance; the
 /// generated source when that is empty or carries `#line` directives, which
