@@ -29,9 +29,8 @@ static llvm::Error makeError(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
 }
 
-/// The compiler to run: the option, $TLC_HOST_CXX, or `c++` from PATH.
-static llvm::Expected<std::string>
-findCompiler(const HostCompileOptions &options) {
+llvm::Expected<std::string>
+tlc::artifact::findHostCompiler(const HostCompileOptions &options) {
   std::string name = options.compiler;
   if (name.empty())
     if (const char *env = std::getenv("TLC_HOST_CXX"))
@@ -77,7 +76,7 @@ llvm::Error tlc::artifact::compileSharedObject(
     const HostCompileOptions &options) {
   if (options.inProcess)
     return options.inProcess(sourcePath, outputPath, options.extraFlags);
-  auto compiler = findCompiler(options);
+  auto compiler = findHostCompiler(options);
   if (!compiler)
     return compiler.takeError();
   llvm::SmallString<256> includeDir = path::parent_path(sourcePath);
@@ -179,7 +178,7 @@ std::string tlc::artifact::getCacheKey(const ArtifactBundle &bundle,
   if (options.inProcess) {
     text += options.compiler;
   } else {
-    auto compiler = findCompiler(options);
+    auto compiler = findHostCompiler(options);
     text += compiler ? *compiler : std::string("?");
     if (!compiler)
       llvm::consumeError(compiler.takeError());

@@ -44,17 +44,13 @@ namespace path = llvm::sys::path;
 static constexpr unsigned kMinCachedKernels = 4;
 
 /// The host compiler as compileSharedObject runs it, or empty.
-static std::string findHostCompiler(const artifact::HostCompileOptions &o) {
-  std::string name = o.compiler;
-  if (name.empty())
-    if (const char *env = std::getenv("TLC_HOST_CXX"))
-      name = env;
-  if (name.empty())
-    name = "c++";
-  if (path::has_parent_path(name))
-    return name;
-  auto found = llvm::sys::findProgramByName(name);
-  return found ? *found : std::string();
+static std::string hostCompilerOrEmpty(const artifact::HostCompileOptions &o) {
+  llvm::Expected<std::string> found = artifact::findHostCompiler(o);
+  if (!found) {
+    llvm::consumeError(found.takeError());
+    return {};
+  }
+  return *found;
 }
 
 /// Runs \p args (args[0] the program) with its output discarded; true when
@@ -82,7 +78,7 @@ std::optional<std::string> tlc::target::getCpuPrecompiledHeader(
   if (compile.noBinary || compile.inProcess || std::getenv("TLC_NO_PCH"))
     return std::nullopt;
   std::string cacheDir = artifact::getCacheRoot(compile);
-  std::string compiler = findHostCompiler(compile);
+  std::string compiler = hostCompilerOrEmpty(compile);
   if (cacheDir.empty() || compiler.empty())
     return std::nullopt;
   // The key: the header's text, the flags and the compiler's identity (its

@@ -99,6 +99,10 @@ llvm::Error compileSharedObject(llvm::StringRef sourcePath,
                                 llvm::StringRef outputPath,
                                 const HostCompileOptions &options);
 
+/// The host C++ compiler \p options name: the option, $TLC_HOST_CXX, or
+/// `c++` from PATH; an error when it is not found.
+llvm::Expected<std::string> findHostCompiler(const HostCompileOptions &options);
+
 /// The build cache's root directory for \p options: the option,
 /// $TLC_CACHE_DIR, $XDG_CACHE_HOME/tlc or ~/.cache/tlc; empty when the
 /// cache is off (useCache false, TLC_NO_CACHE, TILELANG_DISABLE_CACHE) or
