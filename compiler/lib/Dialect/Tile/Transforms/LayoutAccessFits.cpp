@@ -89,3 +89,24 @@ bool tlc::tile::detail::accessFits(const Fragment &loop,
                                    const Fragment &buffer, bool write) {
   return AccessFitChecker(loop, buffer).fits(index, write);
 }
+
+std::optional<Fragment> tlc::tile::detail::fragmentFittingLoop(
+    llvm::ArrayRef<int64_t> shape, std::vector<IndexExpr> index,
+    IndexExpr thread, const Fragment &loop, llvm::ArrayRef<IndexExpr> access,
+    int64_t threads, bool write) {
+  llvm::Expected<Fragment> f =
+      Fragment::get(std::vector<int64_t>(shape.begin(), shape.end()),
+                    std::move(index), std::move(thread), loop.getReplicate(),
+                    loop.getOrigin());
+  if (!f) {
+    llvm::consumeError(f.takeError());
+    return std::nullopt;
+  }
+  if (llvm::Error err = f->verify(threads)) {
+    llvm::consumeError(std::move(err));
+    return std::nullopt;
+  }
+  if (!accessFits(loop, access, *f, write))
+    return std::nullopt;
+  return std::move(*f);
+}

@@ -58,18 +58,6 @@ std::optional<Fragment> Solver::packedBufferFragment(const Access &a,
   IndexExpr reg =
       layout::floorDiv(substitute(loop.getForwardIndex()[0], first), group);
   IndexExpr thread = substitute(loop.getForwardThread(), first);
-  llvm::Expected<Fragment> f =
-      Fragment::get(b.shape, {reg}, thread, loop.getReplicate(),
-                    loop.getOrigin());
-  if (!f) {
-    llvm::consumeError(f.takeError());
-    return std::nullopt;
-  }
-  if (llvm::Error err = f->verify(threads)) {
-    llvm::consumeError(std::move(err));
-    return std::nullopt;
-  }
-  if (!accessFits(loop, *a.index, *f, /*write=*/false))
-    return std::nullopt;
-  return std::move(*f);
+  return fragmentFittingLoop(b.shape, {reg}, thread, loop, *a.index, threads,
+                             /*write=*/false);
 }

@@ -88,19 +88,8 @@ std::optional<Fragment> Solver::permutedBufferFragment(const Access &a,
   for (const IndexExpr &e : loop.getForwardIndex())
     index.push_back(substitute(e, inverse));
   IndexExpr thread = substitute(loop.getForwardThread(), inverse);
-  llvm::Expected<Fragment> f = Fragment::get(
-      b.shape, std::move(index), thread, loop.getReplicate(), loop.getOrigin());
-  if (!f) {
-    llvm::consumeError(f.takeError());
-    return std::nullopt;
-  }
-  if (llvm::Error err = f->verify(threads)) {
-    llvm::consumeError(std::move(err));
-    return std::nullopt;
-  }
   // The affine reading of the index is only a guess: each element must
   // live exactly on the threads that run the iteration touching it.
-  if (!accessFits(loop, *a.index, *f, /*write=*/true))
-    return std::nullopt;
-  return std::move(*f);
+  return fragmentFittingLoop(b.shape, std::move(index), thread, loop,
+                             *a.index, threads, /*write=*/true);
 }

@@ -71,6 +71,18 @@ using namespace mlir;
 bool accessFits(const Fragment &loop, llvm::ArrayRef<IndexExpr> index,
                 const Fragment &buffer, bool write);
 
+/// The fragment of \p shape placing element `index` on `thread` with
+/// \p loop's replication and origin, when it is valid for \p threads
+/// threads and \p loop may access it at \p access (accessFits with
+/// \p write); std::nullopt otherwise. The shared last step of the layouts
+/// a loop implies for the buffers it touches through a non-identity index.
+std::optional<Fragment> fragmentFittingLoop(llvm::ArrayRef<int64_t> shape,
+                                            std::vector<IndexExpr> index,
+                                            IndexExpr thread,
+                                            const Fragment &loop,
+                                            llvm::ArrayRef<IndexExpr> access,
+                                            int64_t threads, bool write);
+
 /// accessFits() for one loop layout and one buffer fragment against several
 /// index forms (each value of a held dimension): which threads hold which
 /// element is tabulated once, in the constructor.
