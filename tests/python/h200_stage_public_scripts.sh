@@ -33,6 +33,10 @@
 # missing is listed in STAGE/unresolved.txt. The two Blackwell-only GEMMs
 # are left out, as in the fifth run. Modules of a package folder
 # (examples/KDA/FLA_KDA) are staged, not run.
+# EXTRA="DIR ..." names more fetched folders (each with its FETCH.txt, same
+# form), read before /work/corpus and /work/corpus-tests: a file they hold
+# replaces the corpus's at the same upstream path (a newer revision), and
+# their scripts join the stage (STAGE/extra.txt lists their names).
 set -e
 S=${1:-build-h200-python}
 rm -rf "$S"
@@ -42,10 +46,17 @@ cp build/lib/libtlc_cuda.so "$S/lib/"
 cp -r python/tilelang python/tvm "$S/python/"
 cp tests/python/h200_public_scripts_run5.sh "$S/go.sh"
 python3 - "$S/corpus" "${LOG:-docs/perf/python-public-scripts-h200-run11.log}" \
-  "$S/scripts.txt" "$S/unresolved.txt" /work/corpus /work/corpus-tests <<'PY'
+  "$S/scripts.txt" "$S/unresolved.txt" "$S/extra.txt" ${EXTRA:-} \
+  /work/corpus /work/corpus-tests <<'PY'
 import ast, collections, os, re, shutil, sys
 
-out, log, scripts_txt, unresolved_txt = sys.argv[1:5]
+out, log, scripts_txt, unresolved_txt, extra_txt = sys.argv[1:6]
+del sys.argv[5]  # the source folders follow, as sys.argv[5:]
+extra_paths = set()
+for src in sys.argv[5:-2]:
+    for line in open(os.path.join(src, "FETCH.txt")):
+        if len(line.split()) > 1:
+            extra_paths.add(line.split()[1])
 left_out = {"examples/gemm_sm100/gemm_tcgen5mma_ws_persistent.py",
             "examples/gemm_sm100/gemm_mxfp8_blockscaled_1d1d.py"}
 staged = {}  # upstream path -> local file
@@ -161,6 +172,8 @@ if os.path.exists(log):
         names += [f] if f in index else \
             sorted(n for n in index if n.endswith("/" + f))
 open(scripts_txt, "w").write("".join(n + "\n" for n in names))
+open(extra_txt, "w").write("".join(
+    n + "\n" for n in sorted(index) if index[n] in extra_paths))
 print(f"scripts.txt: {len(names)} scripts of {log}; "
       f"{len(unresolved)} unresolved imports (unresolved.txt)")
 PY
