@@ -20,7 +20,10 @@ without torch), and exits with the child's status. When no server answers
 If ctest kills ``run`` (its timeout), the server kills the child's whole
 process group (the child's tlc-build and compiler runs with it). The server
 answers only its own user (``SO_PEERCRED``), leaves after ``stop`` or 30
-idle minutes.
+idle minutes, and appends one line per test to ``SOCKET.log``: exit status,
+wall and CPU seconds of the test's process tree (``os.wait4``), which
+ctest cannot count (the test's process is the server's child, not ctest's);
+``start`` begins a new log.
 """
 
 import array
@@ -170,13 +173,20 @@ def _serve_one(conn, state):
                 except OSError:
                     pass
         threading.Thread(target=watch, daemon=True).start()
-        _, status = os.waitpid(pid, 0)
+        start = time.monotonic()
+        _, status, usage = os.wait4(pid, 0)
         done.set()
         if os.WIFSIGNALED(status):
             code = 128 + os.WTERMSIG(status)
         else:
             code = os.WEXITSTATUS(status)
         _send_msg(conn, {"status": code})
+        # One line per test: its CPU seconds (the child and what it waited
+        # for: tlc-build, the host compiler), which ctest cannot see here.
+        with open(state["log"], "a") as log:
+            log.write(f"{os.path.basename(request['args'][0])} "
+                      f"status={code} wall={time.monotonic() - start:.2f}s "
+                      f"cpu={usage.ru_utime + usage.ru_stime:.2f}s\n")
     except OSError:
         pass
     finally:
@@ -192,8 +202,9 @@ def _serve(path, ready_fd):
     server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     os.chdir(os.path.dirname(os.path.abspath(path)))
     name = os.path.basename(path)
-    if os.path.exists(name):
-        os.unlink(name)
+    for old in (name, name + ".log"):
+        if os.path.exists(old):
+            os.unlink(old)
     _SOCKETS.add(server)
     server.bind(name)
     os.chmod(name, 0o600)
@@ -201,7 +212,8 @@ def _serve(path, ready_fd):
     server.settimeout(5)
     os.write(ready_fd, b"1")
     os.close(ready_fd)
-    state = {"stop": False, "active": 0, "last": time.monotonic()}
+    state = {"stop": False, "active": 0, "last": time.monotonic(),
+             "log": os.path.abspath(name + ".log")}
     lock = threading.Lock()
     while not state["stop"]:
         try:
