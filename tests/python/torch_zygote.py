@@ -16,7 +16,9 @@ list, environment, working directory and its stdin/stdout/stderr to the
 server, whose child runs ``run_script.py SCRIPT ARGS`` exactly as the test
 command did before (same ``sys.argv``, ``sys.path`` and exit status 77
 without torch), and exits with the child's status. When no server answers
-(a test run by hand, torch missing) ``run`` runs ``run_script.py`` itself.
+(a test run by hand, torch missing), or when the test's ``PYTHON*``
+variables (read at interpreter start) differ from the server's, ``run``
+runs ``run_script.py`` itself.
 If ctest kills ``run`` (its timeout), the server kills the child's whole
 process group (the child's tlc-build and compiler runs with it). The server
 answers only its own user (``SO_PEERCRED``), leaves after ``stop`` or 30
@@ -95,6 +97,11 @@ def _recv_msg(conn, nfds=0):
     return (json.loads(body) if body is not None else None), list(fds)
 
 
+def _startup_env(env):
+    """The variables Python reads only when it starts."""
+    return {k: v for k, v in env.items() if k.startswith("PYTHON")}
+
+
 def _child(request, fds):
     """In the forked child: become the test process and never return."""
     code = 1
@@ -150,6 +157,13 @@ def _serve_one(conn, state):
             return
         if len(fds) != 3:
             _send_msg(conn, {"status": 1, "error": "stdio not passed"})
+            return
+        if _startup_env(request["env"]) != _startup_env(os.environ):
+            # PYTHONPATH, PYTHONHASHSEED, ...: read when an interpreter
+            # starts, so the test needs one of its own.
+            for fd in fds:
+                os.close(fd)
+            _send_msg(conn, {"fallback": True})
             return
         sys.stdout.flush()
         sys.stderr.flush()
@@ -289,6 +303,11 @@ def run(path, args):
     _send_msg(conn, {"args": args, "env": dict(os.environ),
                      "cwd": os.getcwd()}, fds=(0, 1, 2))
     reply, _ = _recv_msg(conn)
+    if reply is not None and reply.get("fallback"):
+        conn.close()
+        sys.argv = [RUN_SCRIPT] + args
+        runpy.run_path(RUN_SCRIPT, run_name="__main__")
+        return 0
     if reply is None:
         print("torch_zygote: the server closed the connection",
               file=sys.stderr)
