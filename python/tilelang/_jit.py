@@ -584,10 +584,15 @@ class JITFunction:
         self.is_lazy = _is_lazy(node) or _returns_factory(fn, node)
         names = list(self.signature.parameters)
         self.eager = None if self.is_lazy else EagerSignature(node, names)
+        # As TileLang, an eager function with out_idx is refused when it is
+        # called or compiled, not where it is decorated (a script may
+        # decorate a function it never calls).
+        self._out_idx_error = None
         if self.eager is not None and out_idx is not None:
-            raise ValueError(f"@tilelang.jit(out_idx=...) on eager kernel "
-                             f"'{fn.__name__}': declare outputs with "
-                             "T.empty() and return them instead")
+            self._out_idx_error = (
+                f"@tilelang.jit(out_idx=...) on eager kernel "
+                f"'{fn.__name__}': declare outputs with T.empty() and "
+                "return them instead")
         # A kernel defined inside another function is built from a copy of
         # the file with it lifted to module level (tilelang._nested).
         self.is_nested = "<locals>" in fn.__qualname__
@@ -666,6 +671,8 @@ class JITFunction:
 
     def _eager_kernel(self, compile_values, consts, timeout=None,
                       explicit=False):
+        if self._out_idx_error:
+            raise ValueError(self._out_idx_error)
         sig = self.eager
         rep = self._representer()
         defines = {**self._closure_defines(rep),
@@ -759,6 +766,8 @@ class JITFunction:
     def __call__(self, *args, **kwargs):
         if self.is_lazy:
             return self._lazy_kernel(self._bind(args, kwargs))
+        if self._out_idx_error:
+            raise ValueError(self._out_idx_error)
         values = self._bind(args, kwargs)
         runtime, compile_values, consts = self._split_eager(values)
         kernel = self._eager_kernel(compile_values, consts)
@@ -783,6 +792,8 @@ class JITFunction:
         if self.is_lazy:
             return self._lazy_kernel(self._bind(args, kwargs), timeout,
                                      explicit=True)
+        if self._out_idx_error:
+            raise ValueError(self._out_idx_error)
         compile_values, consts = self.eager_bindings(args, kwargs)
         return self._eager_kernel(compile_values, consts, timeout,
                                   explicit=True)

@@ -62,6 +62,21 @@ class KernelParam:
         return f"KernelParam({self.name}, {self.shape}, {self.dtype})"
 
 
+class _SourceModule:
+    """A device module of :attr:`JITKernel.imported_modules`: its source."""
+
+    def __init__(self, source, type_key):
+        self._source = source
+        self.type_key = type_key
+        self.imported_modules = []
+
+    def get_source(self, fmt=""):
+        return self._source()
+
+    def __repr__(self):
+        return f"Module({self.type_key})"
+
+
 class JITKernel:
     """A compiled kernel instance.
 
@@ -153,6 +168,18 @@ class JITKernel:
         name = os.path.splitext(self.manifest["generated_source"])[0]
         return host_source(self.manifest, name,
                            {v: k for k, v in self.symbol_aliases.items()})
+
+    # TVM's runtime.Module view older scripts read after `tilelang.lower`:
+    # `mod.imported_modules[0].get_source()` is the device source,
+    # `mod.get_source()` the host side.
+    @property
+    def imported_modules(self):
+        return [_SourceModule(self.get_kernel_source,
+                              "c" if self.target == "cpu" else
+                              self.target.split(":")[0])]
+
+    def get_source(self, fmt=""):
+        return self.get_host_source()
 
     def show_source(self, which="kernel"):
         print(self.get_kernel_source())

@@ -109,6 +109,11 @@ def _fill(module):
         _fill_global_funcs(module)
     elif name == "tilelang.tvm.ffi":
         _fill_global_funcs(module)
+    elif name in ("tilelang.quantize", "tilelang.quantize.utils"):
+        # Host-side weight packing scripts call outside kernels.
+        from . import _quantize
+        module.interleave_weight = _quantize.interleave_weight
+        module.general_compress = _quantize.general_compress
     elif name == "tilelang.tvm.ir":
         # TVM's structural comparison of IR: a placeholder would return
         # without comparing anything, so it raises.

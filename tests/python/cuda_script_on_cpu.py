@@ -11,7 +11,8 @@ with Debian's CPU-only torch (1.13):
 * torch calls that name the CUDA device (``.cuda()``, ``device="cuda"``,
   ``.to("cuda")``) get the CPU; ``torch.cuda.synchronize`` / ``Event`` /
   ``current_stream`` / ``Stream`` / ``stream(s)`` / ``manual_seed`` work
-  on the host clock (every stream is the host's one order of work);
+  on the host clock (every stream is the host's one order of work), and
+  ``torch.Generator(device="cuda")`` is a host generator;
 * a torch operation that CPU torch 1.13 does not implement for float16 or
   bfloat16 ("... not implemented for 'Half'": matmul, softmax, exp, ...) is
   run on float32 copies of its 16-bit operands and its floating results are
@@ -164,6 +165,18 @@ def _install():
     cuda.manual_seed = lambda *a, **k: None
     cuda.manual_seed_all = lambda *a, **k: None
     cuda.empty_cache = lambda *a, **k: None
+    # The device a script prints or picks paths by: the H100/H200 the
+    # public scripts are staged for.
+    cuda.get_device_name = lambda *a, **k: "tlc CPU target (as sm_90)"
+    cuda.get_device_capability = lambda *a, **k: (9, 0)
+    host_generator = torch.Generator
+
+    class _Generator(host_generator):
+        """torch.Generator(device="cuda"): the host's generator."""
+
+        def __new__(cls, device="cpu"):
+            return host_generator(device=_cpu_device(device))
+    torch.Generator = _Generator
 
     import tilelang  # noqa: F401
     from tilelang import _jit, autotuner, testing

@@ -4,6 +4,7 @@
 # has checked against NumPy's itemsize, vector lanes against the name.
 
 import numpy as np
+import pytest
 import tilelang
 import tilelang.language as T
 import tilelang.testing
@@ -41,6 +42,34 @@ def test_widths_against_numpy():
         if "x" in name and name.rsplit("x", 1)[1].isdigit() and not name.endswith("_x2"):
             assert dt.lanes == int(name.rsplit("x", 1)[1]), name
     assert checked > 50
+
+
+def test_determine_fp8_type(monkeypatch):
+    """TileLang's platform choice: OCP fp8 on CUDA (and CPU) torch; on ROCm
+    torch FNUZ without a visible device and on gfx940-gfx942, OCP on other
+    AMD architectures (gfx950); another format is a ValueError."""
+    import torch
+    from tilelang.language.fp8 import determine_fp8_type
+    from tilelang.utils import determine_fp8_type as from_utils
+    assert determine_fp8_type is from_utils
+    assert determine_fp8_type() == T.float8_e4m3fn
+    assert determine_fp8_type("e5m2") == T.float8_e5m2
+    with pytest.raises(ValueError, match="Unsupported FP8 format: e4m2"):
+        determine_fp8_type("e4m2")
+    monkeypatch.setattr(torch.version, "hip", "6.2", raising=False)
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
+    assert determine_fp8_type() == T.float8_e4m3fnuz
+    assert determine_fp8_type("e5m2") == T.float8_e5m2fnuz
+
+    class Props:
+        gcnArchName = "gfx942:sramecc+:xnack-"
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+    monkeypatch.setattr(torch.cuda, "current_device", lambda: 0)
+    monkeypatch.setattr(torch.cuda, "get_device_properties", lambda d: Props)
+    assert determine_fp8_type() == T.float8_e4m3fnuz
+    Props.gcnArchName = "gfx950"
+    assert determine_fp8_type() == T.float8_e4m3fn
+    assert determine_fp8_type("e5m2") == T.float8_e5m2
 
 
 if __name__ == "__main__":

@@ -33,6 +33,13 @@
 # missing is listed in STAGE/unresolved.txt. The two Blackwell-only GEMMs
 # are left out, as in the fifth run. Modules of a package folder
 # (examples/KDA/FLA_KDA) are staged, not run.
+# EXTRA="DIR ..." names more fetched folders (each with its FETCH.txt, same
+# form), read before /work/corpus and /work/corpus-tests: a file they hold
+# replaces the corpus's at the same upstream path (a newer revision), and
+# their scripts join the stage (STAGE/extra.txt lists their names).
+# STAGE/order.txt lists every script to run, the ones no run has listed
+# first (extra.txt, then the examples LOG does not name), then LOG's
+# failures, then the rest of LOG's list: SCRIPTS="$(cat STAGE/order.txt)".
 set -e
 S=${1:-build-h200-python}
 rm -rf "$S"
@@ -42,10 +49,17 @@ cp build/lib/libtlc_cuda.so "$S/lib/"
 cp -r python/tilelang python/tvm "$S/python/"
 cp tests/python/h200_public_scripts_run5.sh "$S/go.sh"
 python3 - "$S/corpus" "${LOG:-docs/perf/python-public-scripts-h200-run11.log}" \
-  "$S/scripts.txt" "$S/unresolved.txt" /work/corpus /work/corpus-tests <<'PY'
+  "$S/scripts.txt" "$S/unresolved.txt" "$S/extra.txt" ${EXTRA:-} \
+  /work/corpus /work/corpus-tests <<'PY'
 import ast, collections, os, re, shutil, sys
 
-out, log, scripts_txt, unresolved_txt = sys.argv[1:5]
+out, log, scripts_txt, unresolved_txt, extra_txt = sys.argv[1:6]
+del sys.argv[5]  # the source folders follow, as sys.argv[5:]
+extra_paths = set()
+for src in sys.argv[5:-2]:
+    for line in open(os.path.join(src, "FETCH.txt")):
+        if len(line.split()) > 1:
+            extra_paths.add(line.split()[1])
 left_out = {"examples/gemm_sm100/gemm_tcgen5mma_ws_persistent.py",
             "examples/gemm_sm100/gemm_mxfp8_blockscaled_1d1d.py"}
 staged = {}  # upstream path -> local file
@@ -161,6 +175,36 @@ if os.path.exists(log):
         names += [f] if f in index else \
             sorted(n for n in index if n.endswith("/" + f))
 open(scripts_txt, "w").write("".join(n + "\n" for n in names))
+# Modules a sibling script imports (utils.py, bert_padding.py, ...) are
+# staged, not run.
+imported_by_sibling = set()
+for path in staged:
+    d = os.path.dirname(path)
+    for mod in imported(path):
+        imported_by_sibling.add(os.path.join(d, *mod.split(".")) + ".py")
+runnable = sorted(n for n in index if index[n] not in imported_by_sibling)
+extra = [n for n in runnable if index[n] in extra_paths]
+open(extra_txt, "w").write("".join(n + "\n" for n in extra))
+# order.txt: what no run has listed first (the extra files, then the
+# examples missing from LOG, Blackwell-only and other devices' folders
+# left out), then LOG's failures, then the rest of LOG's list.
+other_devices = ("examples/ascend/", "examples/amd/", "examples/gemm_sm100/",
+                 "examples/blackwell_sm100/", "examples/gemm_tcgen05/")
+new = [n for n in runnable if n not in names and n not in extra and
+       index[n].startswith("examples/") and
+       not index[n].startswith(other_devices)]
+failed = []
+if os.path.exists(log):
+    for line in open(log):
+        m = re.match(r"(\S+\.py) +rc=(\d+)", line)
+        if m and m.group(2) != "0":
+            failed += [n for n in names
+                       if n == m.group(1) or n.endswith("/" + m.group(1))]
+order = list(dict.fromkeys(extra + new + failed + names))
+open(os.path.join(os.path.dirname(extra_txt), "order.txt"), "w").write(
+    "".join(n + "\n" for n in order))
+print(f"order.txt: {len(extra)} extra, {len(new)} new examples, "
+      f"{len(failed)} of LOG's failures first; {len(order)} scripts")
 print(f"scripts.txt: {len(names)} scripts of {log}; "
       f"{len(unresolved)} unresolved imports (unresolved.txt)")
 PY

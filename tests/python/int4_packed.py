@@ -3,7 +3,9 @@
 # TileLang's T.empty gives: test_tilelang_language_func_attrs), element 2k
 # in the low nibble; an int8 tensor passed for an int4 parameter is read as
 # packed int4 elements. Values are checked against NumPy (two's complement
-# nibbles, narrowing modulo 16).
+# nibbles, narrowing modulo 16). Also tilelang.quantize.utils'
+# general_compress / interleave_weight (weight_packing), against the order
+# in which the LOP3 decoders read the bits.
 
 import numpy as np
 import tilelang
@@ -43,7 +45,48 @@ def from_int4(M, N):
     return main
 
 
+def weight_packing():
+    """tilelang.quantize.utils' host packing for the LOP3 decoders. Oracle:
+    the decoders' reading order (tests/lit/Target/Cpp/Inputs/
+    lop3_decode_check.py emulates the PTX): the float16 decoder's step i
+    takes bits 4i..4i+3 (element 2i) and 16+4i.. (element 2i+1) of a word,
+    the int8 one byte lane l at bit 8l+4i (element 4i+l)."""
+    from tilelang.quantize import general_compress
+    from tilelang.quantize.utils import interleave_weight
+    rng = np.random.default_rng(3)
+    w = rng.integers(0, 16, (4, 64))
+    packed = general_compress(torch.from_numpy(w), source_bits=4)
+    assert packed.dtype == torch.int8 and tuple(packed.shape) == (4, 32)
+    assert np.array_equal(unpack(packed.numpy()) % 16, w)
+    assert np.array_equal(general_compress(w.astype(np.int8), 4), packed.numpy())
+    words = lambda q: q.numpy().view("<u4").astype(np.int64)  # noqa: E731
+    fp16 = words(interleave_weight(packed, 4, "float16"))
+    got = np.stack([(fp16 >> (4 * i + 16 * half)) & 0xF
+                    for i in range(4) for half in range(2)], axis=-1)
+    assert np.array_equal(got.reshape(4, 64), w), "float16 order"
+    i8 = words(interleave_weight(packed, 4, "int8"))
+    got = np.stack([(i8 >> (8 * lane + 4 * i)) & 0xF
+                    for i in range(2) for lane in range(4)], axis=-1)
+    assert np.array_equal(got.reshape(4, 64), w), "int8 order"
+    for nbits in (1, 2, 4):
+        for target in ("float16", "int8"):
+            a = interleave_weight(packed, nbits, target)
+            assert a.dtype == torch.int8 and a.shape == packed.shape
+            assert np.array_equal(a.numpy(), interleave_weight(
+                packed.numpy(), nbits, target)), (nbits, target)
+            # A permutation of each word's bits: as many ones.
+            ones = lambda q: np.unpackbits(q.numpy().view(np.uint8)).sum()  # noqa: E731
+            assert ones(a) == ones(packed), (nbits, target)
+    try:
+        interleave_weight(packed, 4, "bfloat16")
+    except ValueError as e:
+        assert "target_dtype" in str(e), e
+    else:
+        raise AssertionError("a bfloat16 target was accepted")
+
+
 def main():
+    weight_packing()
     assert T.dtype(T.int4).bits == 4
     assert T.int4.as_torch() == torch.int8
 

@@ -1,7 +1,9 @@
 # A GEMM written with tilelang.intrinsics' TensorCoreIntrinEmitter, as the
 # public intrinsics examples write it, through the package on the CPU
 # target: float16 in, float32 accumulators (random inputs, against torch's
-# float32 product) and int8 in, int32 accumulators (exact).
+# float32 product) and int8 in, int32 accumulators (exact); the older
+# examples' form, a T.thread_binding variable passed as thread_binding= to
+# ldmatrix_a/b and stmatrix (example_gemm_intrinsics.py), too.
 
 import sys
 
@@ -13,7 +15,7 @@ from tilelang.intrinsics.mma_macro_generator import TensorCoreIntrinEmitter
 
 
 @tilelang.jit(out_idx=[2], target="cpu")
-def emitter_gemm(M, N, K, in_dtype, accum_dtype):
+def emitter_gemm(M, N, K, in_dtype, accum_dtype, explicit_binding=False):
     block_row_warps, block_col_warps = 2, 2
     warp_row_tiles, warp_col_tiles = 32, 32
     chunk = 32 if in_dtype == "float16" else 64
@@ -48,6 +50,7 @@ def emitter_gemm(M, N, K, in_dtype, accum_dtype):
                 A_shared: make_mma_swizzle_layout(A_shared),
                 B_shared: make_mma_swizzle_layout(B_shared),
             })
+            tx = T.thread_binding(0, 128, "threadIdx.x") if explicit_binding else None
             T.clear(C_local)
             for ko in T.Pipelined(K // chunk, num_stages=2):
                 for i, k in T.Parallel(block_M, chunk):
@@ -55,10 +58,17 @@ def emitter_gemm(M, N, K, in_dtype, accum_dtype):
                 for j, k in T.Parallel(block_N, chunk):
                     B_shared[j, k] = B[bx * block_N + j, ko * chunk + k]
                 for ki in T.serial(chunk // mma_emitter.micro_size_k):
-                    mma_emitter.ldmatrix_a(A_local, A_shared, ki)
-                    mma_emitter.ldmatrix_b(B_local, B_shared, ki)
+                    if explicit_binding:
+                        mma_emitter.ldmatrix_a(A_local, A_shared, ki, thread_binding=tx)
+                        mma_emitter.ldmatrix_b(B_local, B_shared, ki, thread_binding=tx)
+                    else:
+                        mma_emitter.ldmatrix_a(A_local, A_shared, ki)
+                        mma_emitter.ldmatrix_b(B_local, B_shared, ki)
                     mma_emitter.mma(A_local, B_local, C_local)
-            mma_emitter.stmatrix(C_local, C_shared)
+            if explicit_binding:
+                mma_emitter.stmatrix(C_local, C_shared, thread_binding=tx)
+            else:
+                mma_emitter.stmatrix(C_local, C_shared)
             for i, j in T.Parallel(block_M, block_N):
                 C[by * block_M + i, bx * block_N + j] = C_shared[i // 16, j // 16, i % 16, j % 16]
 
@@ -71,6 +81,8 @@ def main():
     a = torch.randn(M, K, dtype=torch.float16)
     b = torch.randn(N, K, dtype=torch.float16)
     c = emitter_gemm(M, N, K, "float16", "float32")(a, b)
+    torch.testing.assert_close(c, a.float() @ b.float().T, rtol=1e-3, atol=1e-3)
+    c = emitter_gemm(M, N, K, "float16", "float32", explicit_binding=True)(a, b)
     torch.testing.assert_close(c, a.float() @ b.float().T, rtol=1e-3, atol=1e-3)
     K = 128
     a8 = torch.randint(-128, 128, (M, K), dtype=torch.int8)

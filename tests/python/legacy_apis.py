@@ -49,6 +49,14 @@ def test_dtypes_per_call():
 def test_lower_and_legacy_profiler():
     program = axpy(128, 48, 32, "float32", alpha=3)
     mod, params = tilelang.lower(program, target="cpu")
+    # TVM's runtime.Module view: the device module's source is the kernel's
+    # generated source, the module's own the host side.
+    assert len(mod.imported_modules) == 1
+    device = mod.imported_modules[0]
+    assert device.type_key == "c" and device.imported_modules == []
+    assert device.get_source() == mod.get_kernel_source()
+    assert "axpy" in device.get_source()
+    assert mod.get_source() == mod.get_host_source()
     assert [[int(x) for x in p.shape] for p in params] == [[128, 48]] * 3
     assert [str(p.dtype) for p in params] == ["float32"] * 3
     prof = tilelang.Profiler(mod, params, [2], tilelang.TensorSupplyType.Normal)

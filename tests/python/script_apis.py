@@ -60,6 +60,26 @@ def dot_rows(N, K, dtype="float16", accum_dtype="float"):
     return main
 
 
+@tilelang.jit(out_idx=[2], target="cpu")
+def torch_side_helper(a, b):
+    # A torch function decorated as examples/grouped_gemm's torch_gmm is:
+    # TileLang refuses out_idx on such an (eager) function when it is
+    # called, not at the decorator.
+    return a @ b
+
+
+def test_eager_out_idx_refused_at_call():
+    a = torch.ones(2, 2)
+    for call in (lambda: torch_side_helper(a, a),
+                 lambda: torch_side_helper.compile(a, a)):
+        try:
+            call()
+        except ValueError as e:
+            assert "out_idx" in str(e) and "T.empty()" in str(e), e
+        else:
+            raise AssertionError("out_idx on an eager function was accepted")
+
+
 def test_astype_and_bool_local():
     torch.manual_seed(0)
     a = torch.randn(32, 24, dtype=torch.float16)
