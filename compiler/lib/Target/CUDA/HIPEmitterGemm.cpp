@@ -598,13 +598,16 @@ LogicalResult Emitter::emitTvmMfma(IntrinsicOp op) {
   bool fp8 = isa<Float8E4M3FNType, Float8E5M2Type, Float8E4M3FNUZType,
                  Float8E5M2FNUZType>(ab);
   bool wide = ab.isF16() || ab.isBF16();
+  bool f32 = ab.isF32();
   if (bt.getElementType() != ab)
     return fail("needs both multiplicands of one element type");
-  if (!((wide || fp8) && acc.isF32()) && !(int8 && acc.isInteger(32)))
-    return fail("the HIP target issues MFMA for f16/bf16 and fp8 operands "
-                "with an f32 accumulator and int8 operands with an int32 "
-                "accumulator");
-  const int64_t perLane = wide ? 4 : 8;
+  if (!((wide || fp8 || f32) && acc.isF32()) && !(int8 && acc.isInteger(32)))
+    return fail("the HIP target issues MFMA for f32, f16/bf16 and fp8 "
+                "operands with an f32 accumulator and int8 operands with an "
+                "int32 accumulator");
+  // f32: one value of A and of B per lane (v_mfma_f32_16x16x4f32 /
+  // _32x32x2f32).
+  const int64_t perLane = f32 ? 1 : wide ? 4 : 8;
   const bool tile32 = dims[0] == 32;
   const int64_t T = tile32 ? 32 : 16, kStep = 64 / T * perLane;
   const int64_t accRegs = T * T / 64;
@@ -641,7 +644,8 @@ LogicalResult Emitter::emitTvmMfma(IntrinsicOp op) {
     return failure();
   // srcA, srcB as the program passes them (TileLang's emitter passes B
   // first, so the accumulator holds C transposed, as T.gemm's does).
-  line(ns + mfmaStepHelper(ab, tile32) + "(" + *pc + ", " + *pa + ", " + *pb +
-       ");");
+  std::string helper = f32 ? (tile32 ? "mfmaF32x32x32x2" : "mfmaF32x16x16x4")
+                          : mfmaStepHelper(ab, tile32);
+  line(ns + helper + "(" + *pc + ", " + *pa + ", " + *pb + ");");
   return success();
 }
