@@ -558,8 +558,8 @@ TLC_SIM_PRIMITIVE inline uint64_t transposeB16(uint64_t chunk) {
   if (warpLanes() != ~uint64_t(0))
     api->trap("ds_read_b64_tr_b16 needs the whole wavefront", TLC_SIM_HERE);
   TransposeLane me{chunk, 0};
-  api->warpCollective("ds_read_b64_tr_b16", ~uint64_t(0), &transposeB16Run,
-                      &me, TLC_SIM_HERE);
+  api->warpCollective("ds_read_b64_tr_b16", ~uint64_t(0), &transposeB16Run, &me,
+                      TLC_SIM_HERE);
   return me.result;
 }
 /// Traps at the caller: \p what.
