@@ -137,6 +137,17 @@ def main():
     np.testing.assert_allclose(k(xs, y, 2.0).numpy(), xs.double().numpy() * 2 + y.double().numpy(), rtol=1e-6, atol=1e-6)
     print("axpy on sim: matches NumPy")
 
+    # The profiler on the sim device: CPU inputs, the host's clock, and its
+    # checks against a reference (a wrong one fails).
+    prof = k.get_profiler()
+    assert prof.device == "cpu", prof.device
+    ms = prof.do_bench(n_warmup=1, n_repeat=2)
+    assert isinstance(ms, float) and ms > 0, ms
+    prof.assert_allclose(lambda X, Y, alpha: X * alpha + Y)
+    with pytest.raises(AssertionError):
+        prof.assert_allclose(lambda X, Y, alpha: X * alpha - Y)
+    print(f"profiler on sim: do_bench {ms:.3g} ms (simulated), assert_allclose checks")
+
     # An explicit architecture, a written argument copied back.
     acc_kernel = accumulate(300)
     assert acc_kernel.target == "hip:gfx90a", acc_kernel.target

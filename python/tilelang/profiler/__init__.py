@@ -328,6 +328,10 @@ class Profiler:
     def device(self):
         if self.kernel.target == "cpu":
             return "cpu"
+        if self.kernel.target.startswith("hip"):
+            # ROCm torch's "cuda" device, or "cpu" on the sim device
+            # (TLC_HIP_DEVICE=sim), whose kernels take CPU tensors.
+            return self.kernel._hip_device([])
         import torch
         return f"cuda:{torch.cuda.current_device()}"
 
@@ -395,7 +399,9 @@ class Profiler:
         inputs = self._get_inputs(input_tensors,
                                   dynamic_symbolic_constraints)
         target = func or self.kernel
-        cuda = self.kernel.target != "cpu"
+        # A HIP kernel on the sim device is timed by the host's clock (the
+        # simulation's wall time, not a GPU's).
+        cuda = self.device != "cpu"
         return do_bench(lambda: target(*inputs), warmup=warmup, rep=rep,
                         _n_warmup=n_warmup, _n_repeat=n_repeat,
                         quantiles=quantiles, return_mode=return_mode,

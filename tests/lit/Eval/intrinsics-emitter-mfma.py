@@ -176,6 +176,9 @@ mfma_gemm(128, 192, 160, in_dtype="float8_e5m2", a_transposed=True, b_transposed
 # instruction, rounding once per instruction as the model does). Sums stay
 # below 2048, exact in float16.
 mfma_gemm(128, 192, 96, accum_dtype="float16", store="2d")
+# float32 inputs (TileLang's k_dim 4: v_mfma_f32_16x16x4f32, one value of A
+# and of B per lane).
+mfma_gemm(128, 192, 96, in_dtype="float32", chunk=16, store="2d")
 
 # OUT: mfma_gemm: ok
 # OUT: mfma_gemm_1: ok
@@ -185,5 +188,6 @@ mfma_gemm(128, 192, 96, accum_dtype="float16", store="2d")
 # OUT: mfma_gemm_5: ok
 # OUT: mfma_gemm_6: ok
 # OUT: mfma_gemm_7: ok
+# OUT: mfma_gemm_8: ok
 # OUT: mmac_gemm: ok
 # OUT: mmac_gemm_1: ok

@@ -395,6 +395,52 @@ LogicalResult Emitter::emitMfmaGemm(GemmOp op) {
   };
   const int64_t aVec = aShared ? vectorBytes(a, !transA) : 0;
   const int64_t bVec = bShared ? vectorBytes(b, transB) : 0;
+  // gfx950's transposing LDS read for 16-bit operands stored MN-contiguous
+  // (A [K, M], B [K, N]): each group of 16 lanes reads a 4 x 16 block (4 k
+  // rows of 16 m) whose 8-byte chunks the lanes address in row-major order
+  // (lane j: row j / 4, columns 4 (j % 4) .. + 3), and lane j receives
+  // column j, the 4 consecutive k of its own m. The chunks must stay whole
+  // and aligned in the swizzled tile, as for the K-contiguous vectors. Only
+  // where every architecture built is gfx950 (a bundle with older ones
+  // shares the source).
+  auto transposedReads = [&](Value buf, bool kInner) -> bool {
+    if (options.amdArch != "gfx950" || kInner || splitK || elemBytes != 2 ||
+        perStep % 4 != 0)
+      return false;
+    auto root = cast<BufferType>(rootOf(buf).getType());
+    auto t = cast<BufferType>(buf.getType());
+    if (!root.isStatic() || root.getShape().back() != t.getShape().back() ||
+        root.getShape().back() % 4 != 0)
+      return false;
+    auto lds = ldsSwizzle.find(rootOf(buf));
+    if (lds != ldsSwizzle.end() && lds->second.vec % 4 != 0)
+      return false;
+    return !misalignedOrigin(buf, 8);
+  };
+  const bool aTr = aShared && !aVec && transposedReads(a, !transA);
+  const bool bTr = bShared && !bVec && transposedReads(b, transB);
+  // The chunk lane l addresses for the h-th read of a step: k row 4 h +
+  // (l % 16) / 4 of its group's k, columns from 16 ((l % T) / 16) + 4 (l %
+  // 4) of its tile's m (n).
+  std::string kTr = "(" + kk + " * " + std::to_string(step) + " + " +
+                    std::to_string(perStep) + " * (" + lane + " / " +
+                    std::to_string(T) + ") + " + r + " * 4 + " + lane +
+                    " % 16 / 4)";
+  auto trColumn = [&](const std::string &w, int64_t warpExtent,
+                      const std::string &tile) {
+    return "(" + w + " * " + std::to_string(warpExtent) + " + " + tile +
+           " * " + std::to_string(T) + " + " +
+           (T == 16 ? std::string() : "16 * (" + lane + " % 32 / 16) + ") +
+           "4 * (" + lane + " % 4))";
+  };
+  FailureOr<std::string> aTrElem =
+      aTr ? element(a, kTr, trColumn(wm, warpM, mi))
+          : FailureOr<std::string>(std::string());
+  FailureOr<std::string> bTrElem =
+      bTr ? element(b, kTr, trColumn(wn, warpN, ni))
+          : FailureOr<std::string>(std::string());
+  if (failed(aTrElem) || failed(bTrElem))
+    return failure();
   // The operand element at r = 0: the start of a lane's vector.
   std::string kLane0 = "(" + kk + " * " + std::to_string(step) + " + " +
                        std::to_string(perStep) + " * (" + lane + " / " +
@@ -416,11 +462,16 @@ LogicalResult Emitter::emitMfmaGemm(GemmOp op) {
        Twine(perStep) + "];");
   auto fill = [&](const std::string &vals, const std::string &tile,
                   int64_t tiles, const std::string &elem, int64_t vecBytes,
-                  const std::string &first) {
+                  const std::string &first, const std::string &trElem) {
     line("#pragma unroll");
     open("for (int " + tile + " = 0; " + tile + " < " + Twine(tiles) + "; ++" +
          tile + ")");
-    if (vecBytes) {
+    if (!trElem.empty()) {
+      line("#pragma unroll");
+      line("for (int " + r + " = 0; " + r + " < " + Twine(perStep / 4) +
+           "; ++" + r + ") " + ns + "readTransposedB16(" + vals + "[" + tile +
+           "] + 4 * " + r + ", &" + trElem + ");  // ds_read_b64_tr_b16");
+    } else if (vecBytes) {
       line(ns + "copyVector<" + Twine(vecBytes) + ">(" + vals + "[" + tile +
            "], &" + first + ");  // ds_read_b" + Twine(vecBytes * 8));
     } else {
@@ -446,11 +497,11 @@ LogicalResult Emitter::emitMfmaGemm(GemmOp op) {
     }
   };
   if (aShared)
-    fill(aVals, mi, mTiles, *aElem, aVec, *aFirst);
+    fill(aVals, mi, mTiles, *aElem, aVec, *aFirst, *aTrElem);
   else
     fromRegisters(aVals, mi, mTiles, a, aRegs);
   if (bShared)
-    fill(bVals, ni, nTiles, *bElem, bVec, *bFirst);
+    fill(bVals, ni, nTiles, *bElem, bVec, *bFirst, *bTrElem);
   else
     fromRegisters(bVals, ni, nTiles, b, bRegs);
   line("#pragma unroll");
@@ -547,13 +598,16 @@ LogicalResult Emitter::emitTvmMfma(IntrinsicOp op) {
   bool fp8 = isa<Float8E4M3FNType, Float8E5M2Type, Float8E4M3FNUZType,
                  Float8E5M2FNUZType>(ab);
   bool wide = ab.isF16() || ab.isBF16();
+  bool f32 = ab.isF32();
   if (bt.getElementType() != ab)
     return fail("needs both multiplicands of one element type");
-  if (!((wide || fp8) && acc.isF32()) && !(int8 && acc.isInteger(32)))
-    return fail("the HIP target issues MFMA for f16/bf16 and fp8 operands "
-                "with an f32 accumulator and int8 operands with an int32 "
-                "accumulator");
-  const int64_t perLane = wide ? 4 : 8;
+  if (!((wide || fp8 || f32) && acc.isF32()) && !(int8 && acc.isInteger(32)))
+    return fail("the HIP target issues MFMA for f32, f16/bf16 and fp8 "
+                "operands with an f32 accumulator and int8 operands with an "
+                "int32 accumulator");
+  // f32: one value of A and of B per lane (v_mfma_f32_16x16x4f32 /
+  // _32x32x2f32).
+  const int64_t perLane = f32 ? 1 : wide ? 4 : 8;
   const bool tile32 = dims[0] == 32;
   const int64_t T = tile32 ? 32 : 16, kStep = 64 / T * perLane;
   const int64_t accRegs = T * T / 64;
@@ -590,7 +644,8 @@ LogicalResult Emitter::emitTvmMfma(IntrinsicOp op) {
     return failure();
   // srcA, srcB as the program passes them (TileLang's emitter passes B
   // first, so the accumulator holds C transposed, as T.gemm's does).
-  line(ns + mfmaStepHelper(ab, tile32) + "(" + *pc + ", " + *pa + ", " + *pb +
-       ");");
+  std::string helper = f32 ? (tile32 ? "mfmaF32x32x32x2" : "mfmaF32x16x16x4")
+                          : mfmaStepHelper(ab, tile32);
+  line(ns + helper + "(" + *pc + ", " + *pa + ", " + *pb + ");");
   return success();
 }

@@ -45,6 +45,9 @@
 #define __align__(n) __attribute__((aligned(n)))
 
 #define TLC_DEVICE __device__ __forceinline__
+/// LDS pointers as the AMDGPU builtins that take one want them (the sim
+/// device's common.h defines this empty: its LDS is host memory).
+#define TLC_HIP_LDS_SPACE __attribute__((address_space(3)))
 /// TileLang's name for the same qualifiers, for source the program imports
 /// (T.import_source, T.Kernel(prelude=...)).
 #ifndef TL_DEVICE

@@ -39,6 +39,21 @@ template <int Bytes> TLC_DEVICE void copyVector(void *dst, const void *src) {
   *reinterpret_cast<V *>(dst) = *reinterpret_cast<const V *>(src);
 }
 
+#if defined(__gfx950__)
+/// gfx950's ds_read_b64_tr_b16 into dst[0..3] (16-bit elements). Each
+/// group of 16 lanes reads a 4 x 16 block: lane j of the group addresses
+/// the block's 8-byte chunk j (row j / 4, columns 4 (j % 4) .. + 3; \p
+/// chunk, 8-byte aligned) and receives column j, the block's rows 0..3.
+template <typename T>
+TLC_DEVICE void readTransposedB16(T *dst, const T *chunk) {
+  static_assert(sizeof(T) == 2, "ds_read_b64_tr_b16 reads 16-bit elements");
+  typedef short Short4 __attribute__((ext_vector_type(4)));
+  Short4 v = __builtin_amdgcn_ds_read_tr16_b64_v4i16(
+      (TLC_HIP_LDS_SPACE Short4 *)(chunk));
+  __builtin_memcpy(dst, &v, 8);
+}
+#endif
+
 /// The \p Bytes bytes at \p src as one vector (one global_load).
 template <int Bytes>
 TLC_DEVICE typename VectorOf<Bytes>::type loadVector(const void *src) {

@@ -165,6 +165,21 @@ TLC_DEVICE void mfmaF32x32x32x8(float *acc, const float *a, const float *b) {
   for (int v = 0; v < 16; ++v)
     acc[v] = c[v];
 }
+/// One v_mfma_f32_16x16x4f32 / _32x32x2f32 on the lane's one value of A
+/// and of B (T.tvm_mfma's f32 shapes, TileLang's k_dim 4).
+TLC_DEVICE void mfmaF32x16x16x4(float *acc, const float *a, const float *b) {
+  floatx4 c = {acc[0], acc[1], acc[2], acc[3]};
+  c = __builtin_amdgcn_mfma_f32_16x16x4f32(a[0], b[0], c, 0, 0, 0);
+  acc[0] = c[0], acc[1] = c[1], acc[2] = c[2], acc[3] = c[3];
+}
+TLC_DEVICE void mfmaF32x32x32x2(float *acc, const float *a, const float *b) {
+  floatx16 c;
+  for (int v = 0; v < 16; ++v)
+    c[v] = acc[v];
+  c = __builtin_amdgcn_mfma_f32_32x32x2f32(a[0], b[0], c, 0, 0, 0);
+  for (int v = 0; v < 16; ++v)
+    acc[v] = c[v];
+}
 
 /// A 16x16x16 f16 step into f16 accumulators: the lane's four widened to
 /// f32 for v_mfma_f32_16x16x16f16, then each rounded back once.

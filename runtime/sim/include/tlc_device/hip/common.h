@@ -25,6 +25,8 @@
 static_assert(TLC_SIM_WARP_SIZE == 64, "HIP sources simulate wavefronts of 64");
 
 #define TLC_DEVICE inline
+/// LDS pointers are host pointers here (the device header's address space 3).
+#define TLC_HIP_LDS_SPACE
 /// TileLang's name for the same qualifiers (imported program source).
 #ifndef TL_DEVICE
 #define TL_DEVICE inline
@@ -516,6 +518,67 @@ __builtin_amdgcn_mfma_f32_32x32x16_bf8_bf8(long a, long b, tlc_sim_floatx16 c,
   return tlc::sim::mfma<double, 32, 8>("v_mfma_f32_32x32x16_bf8_bf8",
                                        uint64_t(a), uint64_t(b), c,
                                        &tlc::sim::fnuzElem<true>, TLC_SIM_HERE);
+}
+
+//===----------------------------------------------------------------------===//
+// gfx950's transposing LDS read ds_read_b64_tr_b16
+// (__builtin_amdgcn_ds_read_tr16_b64_v4i16): within each row of 16 lanes,
+// lane j's 8-byte address holds chunk j of a 4 x 16 block of 16-bit
+// elements (block row j / 4, columns 4 (j % 4) .. + 3) and lane j receives
+// column j: element v of its result is element j % 4 of the chunk that
+// lane 4 v + j / 4 of its row read. Every lane reads its own 8 bytes (an
+// ordinary checked load, 8-byte aligned); the exchange needs the whole
+// wavefront. (The rule as Modular's gfx950 kernels use the instruction,
+// `ds_read_tr16_b64_row`: "each 16-lane row loads a 4x16 tile ... each lane
+// gets a column"; tests/sim/mfma_lanes.py checks this model against a
+// NumPy table of it.)
+//===----------------------------------------------------------------------===//
+
+namespace tlc {
+namespace sim {
+struct TransposeLane {
+  uint64_t chunk, result;
+};
+TLC_SIM_UNCHECKED inline void transposeB16Run(void *const *lanes, uint64_t,
+                                              uint32_t, uint64_t) {
+  for (int l = 0; l < 64; ++l) {
+    auto *me = static_cast<TransposeLane *>(lanes[l]);
+    int row = l & ~15, j = l & 15;
+    uint64_t out = 0;
+    for (int v = 0; v < 4; ++v) {
+      uint64_t from =
+          static_cast<TransposeLane *>(lanes[row + 4 * v + j / 4])->chunk;
+      out |= ((from >> (16 * (j % 4))) & 0xffffu) << (16 * v);
+    }
+    me->result = out;
+  }
+}
+/// The exchange of the lanes' chunks (the caller's place reported).
+TLC_SIM_PRIMITIVE inline uint64_t transposeB16(uint64_t chunk) {
+  if (warpLanes() != ~uint64_t(0))
+    api->trap("ds_read_b64_tr_b16 needs the whole wavefront", TLC_SIM_HERE);
+  TransposeLane me{chunk, 0};
+  api->warpCollective("ds_read_b64_tr_b16", ~uint64_t(0), &transposeB16Run, &me,
+                      TLC_SIM_HERE);
+  return me.result;
+}
+/// Traps at the caller: \p what.
+TLC_SIM_PRIMITIVE inline void transposeMisaligned(const char *what) {
+  api->trap(what, TLC_SIM_HERE);
+}
+} // namespace sim
+} // namespace tlc
+
+inline tlc_sim_shortx4
+__builtin_amdgcn_ds_read_tr16_b64_v4i16(const tlc_sim_shortx4 *chunk) {
+  if (reinterpret_cast<uintptr_t>(chunk) % 8 != 0)
+    tlc::sim::transposeMisaligned(
+        "ds_read_b64_tr_b16 needs an 8-byte aligned address");
+  uint64_t mine = *reinterpret_cast<const uint64_t *>(chunk);
+  uint64_t out = tlc::sim::transposeB16(mine);
+  tlc_sim_shortx4 v;
+  std::memcpy(&v, &out, 8);
+  return v;
 }
 
 //===----------------------------------------------------------------------===//
