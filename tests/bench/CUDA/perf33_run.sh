@@ -10,13 +10,15 @@
 #   verify.log     the changed kernels, old and new, at ragged sizes on the
 #                  GPU against the CPU target (tlc-run --verify): causal
 #                  attention D64 (the split mask loop now by default) with
-#                  128- and 64-wide key blocks and S = 77, the single-role
+#                  128- and 64-wide key blocks and S = 77, causal D128 and
+#                  fwd D128 (Q's descriptor sums), the single-role
 #                  (tl.disable_warp_specialized) GEMMs NN f16 / TN bf16 and
 #                  single-role causal attention (the hoisted broadcast)
 #   fa.log         fa_ws_bench.py, B8 H32 S4096: old and new causal D64 (the
-#                  changed default) twice in alternating order, then the new
-#                  fwd D64 / D128 and causal D128 (unchanged code), each next
-#                  to SDPA's cuDNN and flash back ends in the same process
+#                  changed default), causal D128, fwd D64 and D128 (Q's
+#                  descriptors by wgmmaDescriptorAdd), each pair twice in
+#                  alternating order, next to SDPA's cuDNN and flash back
+#                  ends in the same process
 #   gemm.log       gemm_graph_bench.py with the new build, CONFIGS=
 #                  uniform,skinny_best: f16/bf16 NN/TN at 4096^3, 8192^3,
 #                  8192x8192x1024, 16384x16384x4096 and 16x8192x8192, each
@@ -25,7 +27,8 @@
 #   sass.log       sass_hot_loop.py (cuobjdump): the changed kernels' hot
 #                  loops, old next to new (SHFL and R2UR per iteration)
 #   sanitizer.log  compute-sanitizer memcheck + racecheck of the small new
-#                  causal D64 attention and the single-role GEMM
+#                  causal D64 (S = 77) and D128 attention and the
+#                  single-role GEMM
 #   steps.log      when each step ended
 set -u
 S=$(cd "$(dirname "$0")" && pwd)
@@ -38,6 +41,7 @@ export TLC_CUDA_RUNTIME=$S/lib/libtlc_cuda.so PYTHONPATH=$S PYTHONUNBUFFERED=1
 RUN=$W/bin/tlc-run; P=$S/py
 step() { echo "$(date +%T) ${SECONDS}s $*" >> "$O/steps.log"; }
 late() { [ "$SECONDS" -gt "$1" ] && { step "skipped $2: ${SECONDS}s spent"; return 0; }; return 1; }
+left() { local t=$(($1 - SECONDS)); [ "$t" -lt 5 ] && t=5; echo "$t"; }
 step start
 { nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv
   nvcc --version 2>&1 | tail -2
@@ -55,10 +59,12 @@ kernels=(
   "v_nows_nn_f16|$hg|-DM=1000 -DN=1000 -DK=328 -Dnum_stages=3 $nows|old new"
   "v_nows_tn_bf16|$hg|-DM=376 -DN=600 -DK=200 -Dnum_stages=3 -Dtrans_B=True -Ddtype=T.bfloat16 $nows|old new"
   "v_nows_fac_d64|$fac|-Dbatch=1 -Dheads=2 -Dseq_len=200 -Ddim=64 -Dblock_M=128 -Dblock_N=64 -Dthreads=256 -Dnum_stages=2 $nows|old new"
+  "v_fac_d128|$fac|-Dbatch=1 -Dheads=2 -Dseq_len=333 -Ddim=128 $t256|old new"
+  "v_fa_d128|$fa|-Dbatch=1 -Dheads=2 -Dseq_len=1000 -Ddim=128 $t256|old new"
   "fac_d64|$fac|$big -Ddim=64 $t256|old new"
-  "fac_d128|$fac|$big -Ddim=128 $t256|new"
-  "fa_d64|$fa|$big -Ddim=64 $t256|new"
-  "fa_d128|$fa|$big -Ddim=128 $t256|new"
+  "fac_d128|$fac|$big -Ddim=128 $t256|old new"
+  "fa_d64|$fa|$big -Ddim=64 $t256|old new"
+  "fa_d128|$fa|$big -Ddim=128 $t256|old new"
   "s_nows_4096|$hg|-DM=4096 -DN=4096 -DK=4096 -Dnum_stages=3 $nows|old new"
 )
 jobs=()
@@ -83,26 +89,29 @@ for which in new old; do
   for v in "${kernels[@]}"; do
     IFS='|' read -r name _ _ _ <<< "$v"
     [[ $name == v_* ]] || continue
+    late 150 "verify $which $name" && continue
     echo "=== $which $name" >> "$O/verify.log"
     timeout 60 "$RUN" "$W/$which/$name" --device cuda --verify --reference "$W/cpu/$name" --seed 7 >> "$O/verify.log" 2>&1
     echo "rc=$?" >> "$O/verify.log"
   done
 done
-echo "PASS $(grep -c 'verify .*: PASS' "$O/verify.log") verified outputs (12 expected)" | tee -a "$O/verify.log"
+echo "PASS $(grep -c 'verify .*: PASS' "$O/verify.log") verified outputs (16 expected)" | tee -a "$O/verify.log"
 step verified
-# Attention: old and new causal D64 in alternating order, then the rest.
-mkdir -p "$W/bench"
-for which in old new; do ln -sfn "$W/$which/fac_d64" "$W/bench/${which}_fac_d64"; done
-for name in fac_d128 fa_d64 fa_d128; do ln -sfn "$W/new/$name" "$W/bench/new_$name"; done
-B=$W/bench
-timeout $((200 - SECONDS)) python3 "$P/fa_ws_bench.py" "$S/lib/libtlc_cuda.so" "$P/tlc_runtime.py" \
-  $B/old_fac_d64 $B/new_fac_d64 $B/new_fac_d64 $B/old_fac_d64 $B/new_fac_d128 $B/new_fa_d64 $B/new_fa_d128 > "$O/fa.log" 2>&1
+# Attention: each kernel old and new in alternating order (causal D64
+# first: the changed default), each next to SDPA cuDNN / flash.
+mkdir -p "$W/bench"; B=$W/bench; dirs=()
+for name in fac_d64 fac_d128 fa_d64 fa_d128; do
+  for which in old new; do ln -sfn "$W/$which/$name" "$B/${which}_$name"; done
+  dirs+=("$B/old_$name" "$B/new_$name" "$B/new_$name" "$B/old_$name")
+done
+timeout $(left 210) python3 "$P/fa_ws_bench.py" "$S/lib/libtlc_cuda.so" "$P/tlc_runtime.py" \
+  "${dirs[@]}" > "$O/fa.log" 2>&1
 step "fa bench"
 wait
 cat "$W"/gemm-build-*.log | grep -i "fail" >> "$O/verify.log"
 step gemm-built
 if ! late 230 "gemm bench"; then
-  env $GEMM_ENV timeout $((320 - SECONDS)) python3 "$P/gemm_graph_bench.py" $SHAPES > "$O/gemm.log" 2>&1
+  env $GEMM_ENV timeout $(left 320) python3 "$P/gemm_graph_bench.py" $SHAPES > "$O/gemm.log" 2>&1
   step "gemm bench"
 fi
 if ! late 325 "single-role bench"; then
@@ -112,15 +121,15 @@ if ! late 325 "single-role bench"; then
   step "single-role bench"
 fi
 for which in old new; do
-  for name in s_nows_4096 fac_d64; do
+  for name in s_nows_4096 fac_d64 fac_d128 fa_d128; do
     python3 "$P/sass_hot_loop.py" "$W/$which/$name/"*.cubin 2>&1 | sed "s|^== |== $which $name |" >> "$O/sass.log"
   done
 done
-for name in v_fac_d64_s77 v_nows_tn_bf16; do
+for name in v_fac_d64_s77 v_nows_tn_bf16 v_fac_d128; do
   for tool in memcheck racecheck; do
     late 340 "sanitizer $tool $name" && continue
     echo "=== compute-sanitizer --tool $tool new $name" >> "$O/sanitizer.log"
-    timeout $((352 - SECONDS)) compute-sanitizer --tool $tool "$RUN" "$W/new/$name" --device cuda --verify --reference "$W/cpu/$name" 2>&1 | tail -4 >> "$O/sanitizer.log"
+    timeout $(left 352) compute-sanitizer --tool $tool "$RUN" "$W/new/$name" --device cuda --verify --reference "$W/cpu/$name" 2>&1 | tail -4 >> "$O/sanitizer.log"
   done
 done
 step done
