@@ -23,6 +23,9 @@
 #                  uniform,skinny_best: f16/bf16 NN/TN at 4096^3, 8192^3,
 #                  8192x8192x1024, 16384x16384x4096 and 16x8192x8192, each
 #                  next to torch.matmul (cuBLAS), best-per-case geomean
+#   gemm-sweep-8192.log  the same bench at 8192^3 f16 NN over CONFIGS=sweep
+#                  (4 stages, TMA store, not persistent, panels 4 / 16,
+#                  256 x 128): data for the next 8192^3 lever
 #   single.log     the single-role 4096^3 GEMM old vs new, tlc-run --bench
 #   sass.log       sass_hot_loop.py (cuobjdump): the changed kernels' hot
 #                  loops, old next to new (SHFL and R2UR per iteration)
@@ -79,6 +82,12 @@ SHAPES="4096 8192 8192x8192x1024 16384x16384x4096 skinny"
 for i in $(seq 0 7); do
   env $GEMM_ENV python3 "$P/gemm_graph_bench.py" --build-only --shard "$i/8" $SHAPES > "$W/gemm-build-$i.log" 2>&1 &
 done
+# 8192^3 f16 NN over the existing levers (stages, TMA store, persistence,
+# rasterisation panels, 256 x 128), for the next GEMM change.
+SWEEP_ENV="TLC_BUILD=$W/bin/tlc-build-new TLC_CACHE_DIR=/tmp/tlc-cache-perf33 CONFIGS=sweep DTYPES=f16 LAYOUTS=NN"
+for i in 0 1; do
+  env $SWEEP_ENV python3 "$P/gemm_graph_bench.py" --build-only --shard "$i/2" 8192 > "$W/gemm-build-sweep-$i.log" 2>&1 &
+done
 printf '%s\n' "${jobs[@]}" | xargs -P 8 -I{} bash -c 'IFS="|" read -r o w f d <<< "{}"; mkdir -p "$(dirname "$o")"; "'"$W"'/bin/tlc-build-$w" "$f" -o "$o" $d > /dev/null 2> "$o.err" || echo "BUILD FAILED: $o: $(head -c 400 "$o.err")"' > "$O/verify.log" 2>&1
 for which in old new; do
   grep -q "all true here" "$W/$which/fac_d64/"*.cu && echo "$which fac_d64: split mask loop" >> "$O/verify.log" \
@@ -111,8 +120,12 @@ wait
 cat "$W"/gemm-build-*.log | grep -i "fail" >> "$O/verify.log"
 step gemm-built
 if ! late 230 "gemm bench"; then
-  env $GEMM_ENV timeout $(left 320) python3 "$P/gemm_graph_bench.py" $SHAPES > "$O/gemm.log" 2>&1
+  env $GEMM_ENV timeout $(left 300) python3 "$P/gemm_graph_bench.py" $SHAPES > "$O/gemm.log" 2>&1
   step "gemm bench"
+fi
+if ! late 290 "8192 sweep"; then
+  env $SWEEP_ENV timeout $(left 322) python3 "$P/gemm_graph_bench.py" 8192 > "$O/gemm-sweep-8192.log" 2>&1
+  step "8192 sweep"
 fi
 if ! late 325 "single-role bench"; then
   for r in 1 2; do for which in old new; do
@@ -127,7 +140,7 @@ for which in old new; do
 done
 for name in v_fac_d64_s77 v_nows_tn_bf16 v_fac_d128; do
   for tool in memcheck racecheck; do
-    late 340 "sanitizer $tool $name" && continue
+    late 342 "sanitizer $tool $name" && continue
     echo "=== compute-sanitizer --tool $tool new $name" >> "$O/sanitizer.log"
     timeout $(left 352) compute-sanitizer --tool $tool "$RUN" "$W/new/$name" --device cuda --verify --reference "$W/cpu/$name" 2>&1 | tail -4 >> "$O/sanitizer.log"
   done
