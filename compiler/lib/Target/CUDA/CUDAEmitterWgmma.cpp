@@ -412,13 +412,13 @@ LogicalResult Emitter::emitWgmma(GemmOp op) {
       return failure();
     std::string scale = kk == 0 ? firstScale : "1";
     for (int64_t mi = 0; mi < mAtoms; ++mi) {
-      std::string aArg =
-          aInRegs  ? aFrag + "[" + std::to_string(mi) + "][" +
-                        std::to_string(kk) + "]"
-          : aFixed ? "tlc::cuda::wgmmaDescriptorAdd(" + aDesc + ", " +
-                         aMn[mi] + " + " + std::to_string(*ka / 16) + ")"
-                   : aDesc + " + (" + aMn[mi] + " + " +
-                         std::to_string(*ka / 16) + ")";
+      std::string aArg = aInRegs ? aFrag + "[" + std::to_string(mi) + "][" +
+                                       std::to_string(kk) + "]"
+                         : aFixed ? "tlc::cuda::wgmmaDescriptorAdd(" + aDesc +
+                                        ", " + aMn[mi] + " + " +
+                                        std::to_string(*ka / 16) + ")"
+                                  : aDesc + " + (" + aMn[mi] + " + " +
+                                        std::to_string(*ka / 16) + ")";
       for (int64_t ch = 0; ch < nChunks; ++ch)
         line(callee + "(&" + expr(c) + "[" +
              std::to_string(evaluate(*fit, {mi, ch, 0})) + "], " + aArg + ", " +
