@@ -23,7 +23,8 @@
 #                  uniform,skinny_best: f16/bf16 NN/TN at 4096^3, 8192^3,
 #                  8192x8192x1024, 16384x16384x4096 and 16x8192x8192, each
 #                  next to torch.matmul (cuBLAS), best-per-case geomean
-#   gemm-sweep-8192.log  the same bench at 8192^3 f16 NN over CONFIGS=sweep
+#   gemm-sweep-8192.log  the same bench at 8192^3 and 8192 x 8192 x 1024
+#                  f16 NN over CONFIGS=sweep
 #                  (4 stages, TMA store, not persistent, panels 4 / 16,
 #                  256 x 128): data for the next 8192^3 lever
 #   single.log     the single-role 4096^3 GEMM old vs new, tlc-run --bench
@@ -82,11 +83,11 @@ SHAPES="4096 8192 8192x8192x1024 16384x16384x4096 skinny"
 for i in $(seq 0 7); do
   env $GEMM_ENV python3 "$P/gemm_graph_bench.py" --build-only --shard "$i/8" $SHAPES > "$W/gemm-build-$i.log" 2>&1 &
 done
-# 8192^3 f16 NN over the existing levers (stages, TMA store, persistence,
+# 8192^3 and 8192 x 8192 x 1024 f16 NN over the existing levers (stages, TMA store, persistence,
 # rasterisation panels, 256 x 128), for the next GEMM change.
 SWEEP_ENV="TLC_BUILD=$W/bin/tlc-build-new TLC_CACHE_DIR=/tmp/tlc-cache-perf33 CONFIGS=sweep DTYPES=f16 LAYOUTS=NN"
 for i in 0 1; do
-  env $SWEEP_ENV python3 "$P/gemm_graph_bench.py" --build-only --shard "$i/2" 8192 > "$W/gemm-build-sweep-$i.log" 2>&1 &
+  env $SWEEP_ENV python3 "$P/gemm_graph_bench.py" --build-only --shard "$i/2" 8192 8192x8192x1024 > "$W/gemm-build-sweep-$i.log" 2>&1 &
 done
 printf '%s\n' "${jobs[@]}" | xargs -P 8 -I{} bash -c 'IFS="|" read -r o w f d <<< "{}"; mkdir -p "$(dirname "$o")"; "'"$W"'/bin/tlc-build-$w" "$f" -o "$o" $d > /dev/null 2> "$o.err" || echo "BUILD FAILED: $o: $(head -c 400 "$o.err")"' > "$O/verify.log" 2>&1
 for which in old new; do
@@ -124,7 +125,7 @@ if ! late 230 "gemm bench"; then
   step "gemm bench"
 fi
 if ! late 290 "8192 sweep"; then
-  env $SWEEP_ENV timeout $(left 322) python3 "$P/gemm_graph_bench.py" 8192 > "$O/gemm-sweep-8192.log" 2>&1
+  env $SWEEP_ENV timeout $(left 322) python3 "$P/gemm_graph_bench.py" 8192 8192x8192x1024 > "$O/gemm-sweep-8192.log" 2>&1
   step "8192 sweep"
 fi
 if ! late 325 "single-role bench"; then
