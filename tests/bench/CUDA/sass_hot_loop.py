@@ -11,13 +11,15 @@ HGMMA, and prints that loop's static instruction count and opcode mix
 Without cuobjdump (the development machine has nvcc and ptxas but no
 disassembler): reads each kernel's .text section from the cubin itself and
 takes the opcode from bits 0-11 of each 128-bit instruction. Only the
-opcodes that --probe confirms are named (HGMMA, R2UR); the loop is not
+opcodes that --probe confirms are named (HGMMA, R2UR, and SHFL.IDX of a
+register to an immediate lane, as the warpgroup index's broadcast compiles); the loop is not
 decoded, so the counts are over the whole kernel and over the span from
 its first to its last HGMMA (the instructions issued between a tile's
 first and last wgmma); --raw picks this reading where cuobjdump exists. --probe compiles two small kernels with nvcc, one
 whose wgmma descriptor is uniform and one whose descriptor depends on
-threadIdx.x, and checks that the table's HGMMA appears once in each and its
-R2UR only in the second: the table holds for the installed ptxas.
+threadIdx.x, and checks that the table's HGMMA appears once in each, its
+R2UR only in the second and its SHFL (the uniform one's broadcast
+warpgroup index) only in the first: the table holds for the installed ptxas.
 """
 
 import collections
@@ -30,8 +32,8 @@ import sys
 import tempfile
 
 # Opcode field (bits 0-11) of sm_90 SASS, as --probe checks them.
-RAW = {0x9F0: "HGMMA", 0x2CA: "R2UR"}
-NAMED = ("HGMMA", "R2UR", "IMAD", "UIADD3", "IADD3", "LOP3", "UMOV", "MOV", "SHF")
+RAW = {0x9F0: "HGMMA", 0x2CA: "R2UR", 0x589: "SHFL"}
+NAMED = ("HGMMA", "R2UR", "SHFL", "IMAD", "UIADD3", "IADD3", "LOP3", "UMOV", "MOV", "SHF")
 
 
 def text_sections(path):
@@ -53,10 +55,14 @@ def raw_counts(path):
         ops = [lo & 0xFFF for lo, _ in ins]
         hg = [i for i, o in enumerate(ops) if RAW.get(o) == "HGMMA"]
         span = ops[hg[0]:hg[-1] + 1] if hg else []
+        shfl = [i for i, o in enumerate(ops) if RAW.get(o) == "SHFL"]
+        near = [hg[0] - i for i in shfl if hg and i < hg[0]]
         print(f"{path} {kernel}: {len(ops)} instructions, "
               f"R2UR {sum(RAW.get(o) == 'R2UR' for o in ops)}, "
               f"HGMMA {len(hg)}; first..last HGMMA: {len(span)} instructions, "
-              f"R2UR {sum(RAW.get(o) == 'R2UR' for o in span)}")
+              f"R2UR {sum(RAW.get(o) == 'R2UR' for o in span)}"
+              + (f"; lane-0 SHFL {len(shfl)}, the last before the first HGMMA "
+                 f"{min(near)} instructions before it" if near else ""))
 
 
 def opcode(ins):
@@ -112,8 +118,11 @@ PROBE = r"""
 #include <cstdint>
 extern "C" __global__ void probe(float *out, uint64_t a, uint64_t b) {
   float d0 = 0, d1 = 0, d2 = 0, d3 = 0;
+  int group = 0;
 #if PERTHREAD
   a += threadIdx.x / 128;
+#else
+  group = __shfl_sync(0xffffffff, (int)threadIdx.x / 128, 0);
 #endif
   asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
   asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"
@@ -122,7 +131,7 @@ extern "C" __global__ void probe(float *out, uint64_t a, uint64_t b) {
                : "+f"(d0), "+f"(d1), "+f"(d2), "+f"(d3) : "l"(a), "l"(b));
   asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
   asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
-  out[threadIdx.x] = d0 + d1 + d2 + d3;
+  out[threadIdx.x] = d0 + d1 + d2 + d3 + group;
 }
 """
 
@@ -139,10 +148,12 @@ def probe():
             (_, ins), = text_sections(f"{d}/p{per_thread}.cubin")
             counts.append(collections.Counter(RAW.get(lo & 0xFFF) for lo, _ in ins))
     ok = (counts[0]["HGMMA"] == 1 == counts[1]["HGMMA"] and counts[0]["R2UR"] == 0
-          and counts[1]["R2UR"] == 2)
+          and counts[1]["R2UR"] == 2 and counts[0]["SHFL"] == 1
+          and counts[1]["SHFL"] == 0)
     print(f"probe: uniform descriptor HGMMA {counts[0]['HGMMA']} R2UR "
           f"{counts[0]['R2UR']}; per-thread descriptor HGMMA {counts[1]['HGMMA']} "
-          f"R2UR {counts[1]['R2UR']} (expected 1 0; 1 2): {'ok' if ok else 'MISMATCH'}")
+          f"R2UR {counts[1]['R2UR']}; SHFL {counts[0]['SHFL']} {counts[1]['SHFL']} "
+          f"(expected 1 0; 1 2; 1 0): {'ok' if ok else 'MISMATCH'}")
     return ok
 
 

@@ -93,6 +93,30 @@ LogicalResult Emitter::emitPipelined(PipelinedOp pipe) {
                      : lang.hasAsyncCopy ? " shared-memory stages)"
                                          : " LDS stages, issued ahead)"));
   Block &body = pipe.getBody().front();
+  // A loop of wgmma gemms over several warpgroups (not warp-specialised):
+  // the warpgroup index they place their operands by is broadcast once
+  // before the loop instead of by each gemm in every iteration (a SHFL per
+  // k-iteration). Not where a gemm is under a branch, which may renumber
+  // tid for a thread range.
+  llvm::scope_exit restoreWarpGroup(
+      [&, old = wsWarpGroup] { wsWarpGroup = old; });
+  if (wsWarpGroup.empty() && numThreads >= 256 && numThreads % 128 == 0) {
+    bool wgmma = false, underBranch = false;
+    pipe.walk([&](GemmOp g) {
+      auto instr = g->getAttrOfType<StringAttr>("tile.instr");
+      if (!instr || instr.getValue() != "wgmma")
+        return;
+      wgmma = true;
+      for (Operation *p = g->getParentOp(); p != pipe; p = p->getParentOp())
+        underBranch |= isa<IfOp>(p);
+    });
+    if (wgmma && !underBranch) {
+      wsWarpGroup = fresh("warpGroup");
+      line("const int " + wsWarpGroup +
+           " = __shfl_sync(0xffffffff, tid / 128, 0);  // warp-uniform, for "
+           "every gemm of the loop");
+    }
+  }
   // The producers (tile-plan-pipelines marks them) in issue order.
   SmallVector<std::pair<int64_t, Operation *>> ranked;
   SmallVector<Operation *> producers, scalars;

@@ -397,6 +397,13 @@ LogicalResult Emitter::emitWgmma(GemmOp op) {
                      ? "0"
                      : "(" + expr(mask.getCondition()) + " ? 0 : 1)";
   }
+  // A shared A operand that is not a pipeline's staged buffer (attention's
+  // Q) is the same in every iteration of the loop around the gemm: its
+  // sums are formed by wgmmaDescriptorAdd where the wgmma is, so that they
+  // stay on the uniform datapath instead of being hoisted into vector
+  // registers and moved back by R2UR before each wgmma.
+  bool aFixed = !aInRegs && !stagedBuffers.count(aRoot) &&
+                op->getParentOfType<PipelinedOp>();
   for (int64_t kk = 0; kk < k / kStep; ++kk) {
     FailureOr<int64_t> kb = kBytes(*B, kk * kStep);
     FailureOr<int64_t> ka =
@@ -407,8 +414,11 @@ LogicalResult Emitter::emitWgmma(GemmOp op) {
     for (int64_t mi = 0; mi < mAtoms; ++mi) {
       std::string aArg = aInRegs ? aFrag + "[" + std::to_string(mi) + "][" +
                                        std::to_string(kk) + "]"
-                                 : aDesc + " + (" + aMn[mi] + " + " +
-                                       std::to_string(*ka / 16) + ")";
+                         : aFixed ? "tlc::cuda::wgmmaDescriptorAdd(" + aDesc +
+                                        ", " + aMn[mi] + " + " +
+                                        std::to_string(*ka / 16) + ")"
+                                  : aDesc + " + (" + aMn[mi] + " + " +
+                                        std::to_string(*ka / 16) + ")";
       for (int64_t ch = 0; ch < nChunks; ++ch)
         line(callee + "(&" + expr(c) + "[" +
              std::to_string(evaluate(*fit, {mi, ch, 0})) + "], " + aArg + ", " +

@@ -53,6 +53,28 @@ TLC_DEVICE uint64_t wgmmaDescriptor(const void *smemPtr, uint64_t layoutBits) {
   return layoutBits | uint64_t((sharedAddress(smemPtr) & 0x3FFFF) >> 4);
 }
 
+/// \p desc advanced by \p offset 16-byte units, `desc + offset` (the
+/// offset never carries out of the low 32 bits: start address and leading
+/// byte offset), added inside a volatile asm so that it is done where the
+/// wgmma is: for an operand fixed across a loop (attention's Q) nvcc and
+/// ptxas would otherwise hoist every instruction's sum out of the loop and
+/// keep them in vector registers, moving each into uniform registers
+/// (R2UR) before its wgmma (docs/perf/hopper.md, perf33).
+TLC_DEVICE uint64_t wgmmaDescriptorAdd(uint64_t desc, uint32_t offset) {
+#if TLC_CUDA_ARCH >= 900
+  uint64_t r;
+  asm volatile("{\n.reg .b32 lo, hi;\n"
+               "mov.b64 {lo, hi}, %1;\n"
+               "add.u32 lo, lo, %2;\n"
+               "mov.b64 %0, {lo, hi};\n}\n"
+               : "=l"(r)
+               : "l"(desc), "r"(offset));
+  return r;
+#else
+  return desc + offset;
+#endif
+}
+
 /// `wgmma.fence.sync.aligned`: orders register accesses before the next
 /// wgmma.mma_async.
 TLC_DEVICE void wgmmaFence() {

@@ -66,6 +66,13 @@ TLC_DEVICE uint64_t wgmmaDescriptor(const void *smemPtr, uint64_t layoutBits) {
   return layoutBits | uint64_t((sharedAddress(smemPtr) & 0x3FFFF) >> 4);
 }
 
+/// \p desc advanced by \p offset 16-byte units in its low 32 bits (the
+/// device header adds them in an asm so that the sum is not hoisted).
+TLC_DEVICE uint64_t wgmmaDescriptorAdd(uint64_t desc, uint32_t offset) {
+  return (desc & 0xFFFFFFFF00000000ull) |
+         uint64_t(uint32_t(uint32_t(desc) + offset));
+}
+
 namespace simimpl {
 
 struct WgmmaOp {

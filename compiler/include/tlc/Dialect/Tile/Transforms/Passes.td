@@ -321,7 +321,11 @@ def TileSplitMasks : Pass<"tile-split-masks", "::mlir::ModuleOp"> {
   let summary = "skip per-element mask initialisations where they are all true";
   let description = [{
     Index-set splitting of masks in pipelined loops, when the tlc pass
-    config `tlc.split_masks` asks (or the `force` option): a top-level
+    config `tlc.split_masks` asks (or the `force` option), and without the
+    config where it was measured faster (causal attention at head dimension
+    64: a condition on two of the loop's indices initialising the
+    accumulator of a wgmma gemm whose reduction is at most 64);
+    `tlc.split_masks=False` turns it off. A top-level
     `tile.parallel` of a `tile.pipelined` body whose body is pure integer
     arithmetic and one `tile.store` of `arith.select %c, %a, %b` into a
     whole static fragment at exactly the loop indices, with `%a` fixed for
