@@ -314,6 +314,21 @@ Value Interpreter::makeKernelFrame(const PArgs &p) {
     }
     k->grid.push_back(g);
   }
+  // T.PersistentKernel's tile order (order=, panel_size=): which worker
+  // takes which tile, as T.use_swizzle; each tile's indices are the same.
+  if (p.info.id == BuiltinId::PersistentKernel) {
+    Value order = p.getOr("order", Value::none());
+    if (!order.isNone() && !order.isAbrupt() &&
+        !(order.isStr() &&
+          (getStr(order) == "row" || getStr(order) == "column")))
+      return fail(p.node("order"),
+                  "T.PersistentKernel(order=...) is 'row' or 'column', not " +
+                      toString(order, true));
+    Value ps = p.getOr("panel_size", Value::none());
+    if (!ps.isNone() && !ps.isAbrupt() && ps.isIntLike() && ps.getInt() <= 0)
+      return fail(p.node("panel_size"),
+                  "T.PersistentKernel(panel_size=...) must be positive");
+  }
   // `T.Kernel()` launches one block.
   if (k->grid.empty())
     k->grid.push_back(Value::integer(1));

@@ -28,6 +28,17 @@ Value Interpreter::castStochastic(Value v, lang::DType dtype, Value rbits,
   if (!tracing())
     return castTo(v, dtype, at);
   mlir::Type want = ir->valueType(dtype);
+  if (dtype.getName() == "float4_e2m1fn") {
+    // A valid program (TileLang also rounds stochastically to
+    // float4_e2m1fn, sm_100a's cvt.rs ...e2m1x4) that tlc cannot build yet:
+    // checked, analysed with a round-to-nearest value of that dtype,
+    // refused when building, at the cast.
+    markUnbuildable(p.node("round"), "tlc.unbuildable",
+                    "T.cast(round='rs') to " + dtype.getName() +
+                        ": tlc rounds stochastically only to float8_e4m3fn "
+                        "and float8_e5m2 (sm_100a's cvt.rs)");
+    return castTo(v, dtype, at);
+  }
   if (!mlir::isa<mlir::Float8E4M3FNType, mlir::Float8E5M2Type>(want))
     return fail(p.node("round"),
                 "T.cast(round='rs'): tlc rounds stochastically to "

@@ -23,7 +23,9 @@
 //   threads, as on the GPU), and mbarrier state follows the PTX ISA
 //   (pending arrivals and transaction bytes, phase parity);
 // * named barriers (T.sync_threads(id, count)) count the arriving threads
-//   of each fiber.
+//   of each fiber; T.named_barrier_arrive (bar.arrive) adds its threads
+//   without waiting, so a kernel with one runs its branches as fibers too
+//   (the producer / consumer handshake of TileLang issue 2188).
 //
 // Fibers switch only at waits, so a block runs the same way every run, and
 // a wait that no thread can end any more is reported as a deadlock.
@@ -50,9 +52,22 @@ static bool isMbarrierWait(Operation *op) {
                 in.getCallee() == "T.mbarrier_wait_parity");
 }
 
+/// T.named_barrier_arrive: threads arrive at a named barrier without
+/// waiting, for others that wait on it (a producer / consumer handshake).
+static bool isNamedBarrierArrive(Operation *op) {
+  auto in = dyn_cast<tile::IntrinsicOp>(op);
+  return in && in.getCallee() == "T.named_barrier_arrive";
+}
+
+bool Emitter::isNamedBarrierArriveOp(Operation *op) {
+  return isNamedBarrierArrive(op);
+}
+
 bool Emitter::needsFibers(tile::KernelOp kernel) {
   bool found = false;
-  kernel.walk([&](Operation *op) { found |= isMbarrierWait(op); });
+  kernel.walk([&](Operation *op) {
+    found |= isMbarrierWait(op) || isNamedBarrierArrive(op);
+  });
   return found;
 }
 
@@ -67,8 +82,11 @@ bool Emitter::isFiberBranch(Operation *op) {
   auto i = dyn_cast<tile::IfOp>(op);
   if (!fibered || !i || isBlockValue(i.getCondition()))
     return false;
+  // A branch that only arrives runs with the branches waiting for it.
   bool blocking = false;
-  op->walk([&](Operation *inner) { blocking |= isBlockingOp(inner); });
+  op->walk([&](Operation *inner) {
+    blocking |= isBlockingOp(inner) || isNamedBarrierArrive(inner);
+  });
   return blocking;
 }
 
@@ -182,6 +200,35 @@ static RowsOfFour rowsOfFourOperands(tile::IntrinsicOp op) {
 LogicalResult Emitter::emitBlockingOp(Operation *op) {
   std::string loc = locLiteral(op->getLoc());
   bool masked = !activeMask.empty();
+  if (isNamedBarrierArrive(op)) {
+    // bar.arrive id, count: the threads that reach it arrive together and
+    // go on; the barrier's waiters go on once `count` threads arrived.
+    auto in = cast<tile::IntrinsicOp>(op);
+    Value idV = intrinsicArg(in, "barrier_id");
+    Value countV = intrinsicArg(in, "thread_count");
+    if (!idV || !countV)
+      return in.emitError()
+             << in.getCallee() << ": needs a barrier id and a thread count";
+    comment(op, "T.named_barrier_arrive: the threads that reach it arrive "
+                "at the named barrier and go on");
+    if (masked)
+      open("if (tlc::cpu::anyThread(" + activePtr() + ", " + threadCount +
+           "))");
+    FailureOr<std::string> id =
+        blockScalar(idV, op, "the id of a named barrier");
+    FailureOr<std::string> count =
+        blockScalar(countV, op, "the thread count of a named barrier");
+    if (failed(id) || failed(count))
+      return failure();
+    line("if (!tlc::cpu::namedBarrierArrive(st, " + loc + ", " + namedBarriers +
+         ", int(" + *id + "), int64_t(" + *count +
+         "), tlc::cpu::countThreads(" + activePtr() + ", " + threadCount +
+         ")))");
+    line("  return;");
+    if (masked)
+      close();
+    return success();
+  }
   if (auto s = dyn_cast<tile::SyncThreadsOp>(op)) {
     int64_t id = *s.getBarrierId();
     std::optional<int64_t> count = s.getArriveCount();

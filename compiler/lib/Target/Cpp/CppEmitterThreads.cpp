@@ -153,6 +153,8 @@ static bool isCollective(Operation *op) {
            (isClusterIntrinsic(i.getCallee()) &&
             i.getCallee() != "T.block_rank_in_cluster") ||
            i.getCallee() == "T.mbarrier_wait_parity" ||
+           // bar.arrive: one arrival of the threads that reach it.
+           i.getCallee() == "T.named_barrier_arrive" ||
            // A copy into another block's shared memory: a tile operation.
            i.getCallee() == "T.copy_cluster" ||
            // tcgen05.commit: one arrival when the gemms the statement's
@@ -608,7 +610,7 @@ LogicalResult Emitter::emitBlockLevel(Operation *op) {
     close();
     return success();
   }
-  if (fibered && isBlockingOp(op))
+  if (fibered && (isBlockingOp(op) || isNamedBarrierArriveOp(op)))
     return emitBlockingOp(op);
   if (auto barrier = dyn_cast<tile::BarrierOp>(op)) {
     // Among the threads that run it (a branch on the thread index narrows

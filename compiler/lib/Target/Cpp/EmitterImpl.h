@@ -146,6 +146,13 @@ public:
   mlir::LogicalResult emitKernel(tile::KernelOp op);
   mlir::LogicalResult emitAlloc(tile::AllocOp op);
   mlir::LogicalResult emitScalar(mlir::Operation *op);
+  /// T.if_then_else evaluates only the operand it picks
+  /// (CppEmitterLazySelect.cpp): for each arith.select of \p kernel, the ops
+  /// that compute one of its operands and nothing else, when a load is among
+  /// them, are deferred to run inside an if/else at the select.
+  void collectLazySelects(tile::KernelOp kernel);
+  /// An arith.select with deferred operand ops (collectLazySelects).
+  mlir::LogicalResult emitLazySelect(mlir::Operation *select);
   /// tile.intrinsic: the primitives that are no-ops on the CPU (GPU
   /// scheduling hints and completion waits); an error naming the callee for
   /// the others.
@@ -284,21 +291,25 @@ public:
                                            llvm::StringRef what);
 
   // CppEmitterFibers.cpp: threads that wait for each other.
-  /// Whether \p kernel waits on mbarriers: its branches on the thread
-  /// index that hold waits then run as fibers (tlc::cpu::Fibers).
+  /// Whether \p kernel waits on mbarriers or arrives at named barriers
+  /// (T.named_barrier_arrive): its branches on the thread index that hold
+  /// waits or arrivals then run as fibers (tlc::cpu::Fibers).
   static bool needsFibers(tile::KernelOp kernel);
   /// Whether \p op waits for other threads in such a kernel (an mbarrier
   /// wait, a named barrier).
   static bool isBlockingOp(mlir::Operation *op);
-  /// Whether \p op is a branch on the thread index holding waits, whose
-  /// branches run as fibers.
+  /// Whether \p op is T.named_barrier_arrive.
+  static bool isNamedBarrierArriveOp(mlir::Operation *op);
+  /// Whether \p op is a branch on the thread index holding waits or
+  /// named-barrier arrivals, whose branches run as fibers.
   bool isFiberBranch(mlir::Operation *op);
   /// Starts the branches of \p op as fibers of the pending group (opened
   /// here when none is).
   mlir::LogicalResult emitFiberBranch(tile::IfOp op);
   /// Waits for the fibers of the pending group, if any.
   void joinFibers();
-  /// An mbarrier wait or a named barrier, once for the active threads.
+  /// An mbarrier wait, a named barrier or an arrival at one, once for the
+  /// active threads.
   mlir::LogicalResult emitBlockingOp(mlir::Operation *op);
   /// The mbarrier primitives (T.alloc_barrier's elements, the legacy
   /// list); nullopt for other callees.
@@ -428,6 +439,13 @@ private:
   /// Ops that run once for the block and the ops around them.
   llvm::DenseSet<mlir::Operation *> blockLevelOps;
   llvm::DenseMap<mlir::Value, bool> blockValueMemo;
+  /// The deferred ops of each lazy select, per operand (true value, false
+  /// value), in block order, and all of them (skipped where they stand).
+  llvm::DenseMap<mlir::Operation *,
+                 std::pair<std::vector<mlir::Operation *>,
+                           std::vector<mlir::Operation *>>>
+      lazySelects;
+  llvm::DenseSet<mlir::Operation *> deferredOps;
   CppKernel result;
 };
 

@@ -491,6 +491,31 @@ inline bool namedBarrierSync(Status &st, const char *loc, NamedBarriers &nb,
       [&] { return nb.generation[id] != gen; });
 }
 
+/// bar.arrive id, count (T.named_barrier_arrive): \p threads threads arrive
+/// at named barrier \p id and go on without waiting; the barrier completes,
+/// releasing the threads that wait on it (namedBarrierSync), once \p count
+/// threads have arrived, and starts over.
+inline bool namedBarrierArrive(Status &st, const char *loc, NamedBarriers &nb,
+                               int id, int64_t count, int64_t threads) {
+  if (id < 0 || id > 15 || count <= 0) {
+    st.fail(loc, "a named barrier needs an id in 0..15 and a positive "
+                 "thread count");
+    return false;
+  }
+  nb.arrived[id] += threads;
+  if (nb.arrived[id] > count) {
+    st.fail(loc, "more threads arrive at a named barrier than its thread "
+                 "count");
+    return false;
+  }
+  if (nb.arrived[id] == count) {
+    nb.arrived[id] = 0;
+    ++nb.generation[id];
+    Fibers::current().madeProgress();
+  }
+  return true;
+}
+
 /// The number of threads of \p active (all \p n without a mask).
 inline int64_t countThreads(const Lanes<uint8_t> *active, int64_t n) {
   if (!active)
