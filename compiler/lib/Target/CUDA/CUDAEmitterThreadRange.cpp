@@ -111,30 +111,10 @@ LogicalResult Emitter::emitRangeBlock(Block &block, ThreadRange r) {
   return emitBlock(block, /*allowBarriers=*/true);
 }
 
-/// The fragments \p op reads or writes (nested ops included), by root.
-static SmallVector<Value, 4> fragmentsOf(Operation *op) {
-  SmallVector<Value, 4> roots;
-  op->walk([&](Operation *nested) {
-    for (Value v : nested->getOperands()) {
-      auto type = dyn_cast<BufferType>(v.getType());
-      if (!type)
-        continue;
-      // A view of a fragment (T.reshape) lives in its source's registers.
-      Value root = Emitter::rootOf(v);
-      while (auto view = root.getDefiningOp<ViewOp>())
-        root = Emitter::rootOf(view.getSource());
-      if (Emitter::scopeOf(root) == MemoryScope::Fragment &&
-          !llvm::is_contained(roots, root))
-        roots.push_back(root);
-    }
-  });
-  return roots;
-}
-
 LogicalResult Emitter::checkFragmentRanges(Operation *op) {
   if (isa<FillOp, ClearOp>(op))
     return success(); // every thread fills its own registers
-  for (Value root : fragmentsOf(op)) {
+  for (Value root : getUsedFragments(op)) {
     auto it = fragmentRanges.find(root);
     ThreadRange home =
         it != fragmentRanges.end() ? it->second : ThreadRange{0, blockThreads};
@@ -144,8 +124,7 @@ LogicalResult Emitter::checkFragmentRanges(Operation *op) {
                            << "this tile operation runs on threads "
                            << rangeText(range)
                            << " but uses a fragment laid out for threads "
-                           << rangeText(home)
-                           << " (the " << lang.name
+                           << rangeText(home) << " (the " << lang.name
                            << " target lays out a fragment for the "
                               "threads of the tile operations that use it; use "
                               "it under one thread range)";
@@ -159,7 +138,6 @@ LogicalResult Emitter::checkFragmentRanges(Operation *op) {
 LogicalResult Emitter::planThreadRanges(KernelOp kernel) {
   fragmentRanges.clear();
   rangeBarrierIds.clear();
-  ThreadRange whole{0, blockThreads, nullptr};
   // tile-plan-thread-ranges' named barriers (checked here), or the same
   // choice for IR that did not go through the pass.
   FailureOr<SmallVector<RangeBarrier, 4>> barriers =
@@ -171,43 +149,13 @@ LogicalResult Emitter::planThreadRanges(KernelOp kernel) {
   for (const RangeBarrier &b : *barriers)
     rangeBarrierIds.push_back({b.range, b.id});
 
-  // Each fragment's range: that of the tile operations using it, in
-  // program order (fills run anywhere: every thread fills its registers).
-  llvm::DenseMap<Value, std::pair<ThreadRange, Operation *>> homes;
-  WalkResult uses = kernel.walk<WalkOrder::PreOrder>([&](Operation *op) {
-    if (!isa<GemmOp, CopyOp, ReduceOp, CumSumOp, AtomicAddOp, ParallelOp>(op))
-      return WalkResult::advance();
-    std::optional<ThreadRange> r = threadRangeOf(op, blockThreads);
-    if (r && r->count() > 0 && r->warpAligned()) {
-      r->condition = nullptr;
-      for (Value root : fragmentsOf(op)) {
-        auto [it, inserted] = homes.try_emplace(root, *r, op);
-        if (inserted || it->second.first == *r)
-          continue;
-        InFlightDiagnostic d =
-            op->emitError()
-            << "this tile operation runs on threads " << rangeText(*r)
-            << " and another that uses the same fragment on threads "
-            << rangeText(it->second.first)
-            << ": the " << lang.name
-            << " target lays out a fragment for the threads of "
-               "one range";
-        d.attachNote(it->second.second->getLoc()) << "the other operation";
-        return WalkResult::interrupt();
-      }
-    } // else refused where it is emitted
-    // A T.Parallel's accesses are its own.
-    return isa<ParallelOp>(op) ? WalkResult::skip() : WalkResult::advance();
-  });
-  if (uses.wasInterrupted())
+  // Each fragment's range: that of the tile operations using it.
+  FailureOr<llvm::DenseMap<Value, FragmentHome>> homes =
+      getFragmentHomes(kernel, blockThreads, lang.name);
+  if (failed(homes))
     return failure();
-  kernel.walk([&](AllocOp alloc) {
-    if (cast<BufferType>(alloc.getType()).getScope() != MemoryScope::Fragment)
-      return;
-    auto it = homes.find(alloc.getResult());
-    fragmentRanges[alloc.getResult()] =
-        it != homes.end() ? it->second.first : whole;
-  });
+  for (auto &[fragment, home] : *homes)
+    fragmentRanges[fragment] = home.range;
   // A fragment bound to a thread range (Fragment.bind_thread_range) counts
   // its threads from the range's first: the tile operations using it must
   // run on exactly that range.
@@ -225,15 +173,15 @@ LogicalResult Emitter::planThreadRanges(KernelOp kernel) {
     }
     if (it->second == bind)
       return WalkResult::advance();
-    InFlightDiagnostic d =
-        op.emitError() << "the fragment layout is bound to threads "
-                       << rangeText(bind)
-                       << " (bind_thread_range), but the tile operations "
-                          "using it run on threads "
-                       << rangeText(it->second);
-    auto home = homes.find(op.getBuffer());
-    if (home != homes.end())
-      d.attachNote(home->second.second->getLoc()) << "an operation using it";
+    InFlightDiagnostic d = op.emitError()
+                           << "the fragment layout is bound to threads "
+                           << rangeText(bind)
+                           << " (bind_thread_range), but the tile operations "
+                              "using it run on threads "
+                           << rangeText(it->second);
+    auto home = homes->find(op.getBuffer());
+    if (home != homes->end() && home->second.user)
+      d.attachNote(home->second.user->getLoc()) << "an operation using it";
     return WalkResult::interrupt();
   });
   return failure(bound.wasInterrupted());
@@ -242,30 +190,30 @@ LogicalResult Emitter::planThreadRanges(KernelOp kernel) {
 LogicalResult Emitter::checkAreaRanges(KernelOp kernel) {
   std::optional<ThreadRange> user;
   Operation *first = nullptr;
-  auto use = [&](Operation *op) {
-    std::optional<ThreadRange> r = threadRangeOf(op, blockThreads);
-    if (!r)
-      return success();
-    r->condition = nullptr;
-    if (!user) {
-      user = *r;
-      first = op;
-      return success();
-    }
-    if (*user == *r)
-      return success();
-    InFlightDiagnostic d = op->emitError()
-                           << "this operation needs the shared scratch area on "
-                              "threads "
-                           << rangeText(*r) << " while threads "
-                           << rangeText(*user)
-                           << " may use it at the same time; the "
-                           << lang.name
-                           << " target does not give thread ranges areas of their own "
-                              "yet";
-    d.attachNote(first->getLoc()) << "the other user";
-    return failure();
-  };
+  auto use =
+      [&](Operation *op) {
+        std::optional<ThreadRange> r = threadRangeOf(op, blockThreads);
+        if (!r)
+          return success();
+        r->condition = nullptr;
+        if (!user) {
+          user = *r;
+          first = op;
+          return success();
+        }
+        if (*user == *r)
+          return success();
+        InFlightDiagnostic d =
+            op->emitError()
+            << "this operation needs the shared scratch area on "
+               "threads "
+            << rangeText(*r) << " while threads " << rangeText(*user)
+            << " may use it at the same time; the " << lang.name
+            << " target does not give thread ranges areas of their own "
+               "yet";
+        d.attachNote(first->getLoc()) << "the other user";
+        return failure();
+      };
   ThreadRange whole{0, blockThreads, nullptr};
   bool ranged =
       llvm::any_of(rangeBarrierIds, [&](auto &e) { return e.first != whole; });

@@ -19,19 +19,21 @@
 #include "tlc/Dialect/Tile/IR/ThreadUniformity.h"
 #include "tlc/Dialect/Tile/IR/TileOps.h"
 #include "tlc/Dialect/Tile/Transforms/FragmentExchangePlan.h"
+#include "tlc/Dialect/Tile/Transforms/FragmentLayouts.h"
 #include "tlc/Dialect/Tile/Transforms/ScratchAreas.h"
 #include "tlc/Dialect/Tile/Transforms/SharedAccesses.h"
 #include "tlc/Layout/Fragment.h"
+#include "tlc/Layout/FragmentTables.h"
 #include "tlc/Layout/MfmaSharedLayouts.h"
 #include "tlc/Target/CUDA/CUDAEmitter.h"
 
 #include "mlir/IR/Location.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
-#include "llvm/ADT/STLFunctionalExtras.h"
 
 #include <memory>
 #include <optional>
@@ -44,79 +46,8 @@ class CmpIOp;
 
 namespace tlc::target::cuda_detail {
 
-/// A map from small non-negative integers to integer vectors that is linear
-/// in the bits of its inputs: out[d] = base[d] + sum over inputs v and bits b
-/// of bit(x_v, b) * coef[v][b][d]. Thread/register maps of tensor-core and
-/// chunked fragment layouts have this form; emitted with the register index
-/// an unrolled-loop constant, so register arrays are indexed statically.
-///
-/// A flat map (flatShape set) fits one output, the row-major flat index over
-/// flatShape, and output d is that index's coordinate d,
-/// `flat / stride(d) % flatShape[d]`: the thread/register maps of
-/// partitioned tiles whose extents are not powers of two (a [32, 576]
-/// fragment over 128 threads) are linear in the bits only before the
-/// division into rows.
-struct BitLinear {
-  llvm::SmallVector<int64_t> base;
-  /// [input][bit][fitted output] (one fitted output when flat).
-  llvm::SmallVector<llvm::SmallVector<llvm::SmallVector<int64_t>>> coef;
-  /// The shape a flat map's fitted output indexes; empty otherwise.
-  llvm::SmallVector<int64_t> flatShape;
-
-  /// True when the fitted output is a flat index over flatShape.
-  bool isFlat() const { return !flatShape.empty(); }
-
-  /// Fits \p f over the box of \p extents (one per input) into \p dims
-  /// outputs; std::nullopt when \p f is undefined somewhere or not linear in
-  /// the bits.
-  static std::optional<BitLinear>
-  fit(llvm::ArrayRef<int64_t> extents, unsigned dims,
-      llvm::function_ref<std::optional<llvm::SmallVector<int64_t>>(
-          llvm::ArrayRef<int64_t>)>
-          f);
-  /// C++ expression of output \p d over the input names \p vars.
-  std::string expr(unsigned d, llvm::ArrayRef<std::string> vars) const;
-  /// C++ expression of fitted output \p d (the flat index of a flat map).
-  std::string linearExpr(unsigned d, llvm::ArrayRef<std::string> vars) const;
-  /// Bits of input \p v whose coefficients are all zero.
-  int64_t zeroMask(unsigned v) const;
-  /// Output \p d at \p inputs (what expr() computes at run time).
-  int64_t evaluate(unsigned d, llvm::ArrayRef<int64_t> inputs) const;
-  /// Fitted output \p d at \p inputs (the flat index of a flat map).
-  int64_t evaluateLinear(unsigned d, llvm::ArrayRef<int64_t> inputs) const;
-  /// Output \p d of a flat map at flat index \p flat.
-  int64_t unflatten(unsigned d, int64_t flat) const;
-};
-
-/// Facts of one fragment layout that depend only on the layout (its
-/// structural key), found by enumerating it once and shared by every buffer
-/// and emission that uses the same layout (memoised process-wide).
-struct FragmentTables {
-  /// Why the layout cannot be inverted ("" when it can).
-  std::string error;
-  /// The inverse (tid, register) -> the first `fitRank` coordinates,
-  /// fitted over [0, threadExtent) x [0, regs); std::nullopt when it is not
-  /// linear in the bits. Meaningless when `error` is set.
-  std::optional<BitLinear> coords;
-  /// The logical shape and its row-major strides.
-  llvm::SmallVector<int64_t> shape, strides;
-  /// Replicas per element.
-  int64_t replicate = 1;
-  /// Per element (row-major): the register holding it.
-  std::vector<int32_t> registerOf;
-  /// Per element and replica (`[element * replicate + rep]`): the thread.
-  std::vector<int32_t> threadOf;
-
-  /// The register of thread \p thread that holds \p coord, or -1 when the
-  /// coordinate is outside the shape or no replica of it is on that thread
-  /// (what Fragment::apply over every replica says, without evaluating the
-  /// formulas).
-  int64_t registerAt(llvm::ArrayRef<int64_t> coord, int64_t thread) const;
-  /// The tables of \p layout with `coords` fitted to \p fitRank outputs
-  /// (the rank of the buffer), computed on first use.
-  static std::shared_ptr<const FragmentTables>
-  get(const layout::Fragment &layout, unsigned fitRank);
-};
+using layout::BitLinear;
+using layout::FragmentTables;
 
 /// How a `local.fragment` buffer is spread over the threads: its TLCLayout
 /// fragment plus the fitted inverse map (thread, register) -> coordinate.
@@ -191,7 +122,6 @@ struct RootAccess {
   llvm::SmallVector<std::optional<IndexRange>> ranges;
 };
 
-
 class Emitter {
 public:
   Emitter(tile::FuncOp func, const CudaEmitOptions &options);
@@ -233,14 +163,13 @@ public:
   /// The C++ expression of the symbolic extent or stride \p text (a symbol
   /// or an expression of the kernel's symbols); \p what names it in the
   /// error.
-  mlir::FailureOr<std::string> symbolicExpr(llvm::StringRef text,
-                                            mlir::Operation *at,
-                                            llvm::StringRef what);
+  mlir::FailureOr<std::string>
+  symbolicExpr(llvm::StringRef text, mlir::Operation *at, llvm::StringRef what);
   /// The element strides of the parameter \p root as C++ expressions, one
   /// per dimension, from its `tile.strides`; empty when it has none (dense
   /// row-major).
-  mlir::FailureOr<llvm::SmallVector<std::string>>
-  strides(mlir::Value root, mlir::Operation *at);
+  mlir::FailureOr<llvm::SmallVector<std::string>> strides(mlir::Value root,
+                                                          mlir::Operation *at);
   /// Every extent of \p t (extent()) into \p shape and their product as an
   /// expression into \p numel ("1" for rank 0).
   mlir::LogicalResult extents(tile::BufferType t, mlir::Operation *at,
@@ -312,8 +241,7 @@ public:
   mlir::FailureOr<VectorAccess>
   vectorAccess(mlir::Value buffer, llvm::ArrayRef<std::string> indices,
                mlir::Operation *at,
-               llvm::ArrayRef<std::optional<IndexRange>> ranges,
-               int64_t width);
+               llvm::ArrayRef<std::optional<IndexRange>> ranges, int64_t width);
   /// The element of a non-fragment \p buffer at \p indices, as an lvalue
   /// and its in-bounds condition ("" when no guard is needed); what
   /// tile.load and tile.store share.
@@ -415,9 +343,9 @@ public:
   /// \p dstElem) filled with fragment registers `frag[reg + i]` of
   /// \p srcElem converted: a vector of converted elements to store at once.
   mlir::FailureOr<llvm::SmallVector<std::string>>
-  packedRegisters(llvm::StringRef name, mlir::Type srcElem,
-                  mlir::Type dstElem, llvm::StringRef frag,
-                  llvm::StringRef reg, int64_t vec, mlir::Operation *at);
+  packedRegisters(llvm::StringRef name, mlir::Type srcElem, mlir::Type dstElem,
+                  llvm::StringRef frag, llvm::StringRef reg, int64_t vec,
+                  mlir::Operation *at);
   /// The fragment whose layout partitions a T.Parallel and, for a loop
   /// over a leading box of it, the box (else empty); null when no fragment
   /// is accessed at exactly the loop variables. \p varDim: the fragment
@@ -495,15 +423,14 @@ public:
                                                     mlir::ValueRange indices);
   /// Declares a pointer to the row-major exchange tile of fragment \p root
   /// at byte \p offset of shared memory; its name.
-  mlir::FailureOr<std::string> declareExchangeTile(mlir::Value root,
-                                                   int64_t offset,
-                                                   mlir::Operation *at);
+  mlir::FailureOr<std::string>
+  declareExchangeTile(mlir::Value root, int64_t offset, mlir::Operation *at);
   /// Every register of fragment \p name (layout \p frag) to its element of
   /// the row-major shared \p tile, or (\p toShared false) back, converting
   /// elements of type \p from to \p to when both are given and differ.
   void emitExchange(const FragmentInfo &frag, llvm::StringRef name,
-                    llvm::StringRef tile, bool toShared,
-                    mlir::Type from = {}, mlir::Type to = {});
+                    llvm::StringRef tile, bool toShared, mlir::Type from = {},
+                    mlir::Type to = {});
   // CUDAEmitterExchanges.cpp (CudaEmitOptions::recordExchanges)
   /// The record of exchange tile \p tile, or null when not recording.
   CudaExchangeAccesses *exchangeRecord(llvm::StringRef tile);
@@ -537,9 +464,9 @@ public:
   /// shared tile and 16-byte row stores (\p memDims: the global side's two
   /// non-unit dimensions). False, with nothing emitted, when the direct
   /// stores are already 16 bytes wide or no dead shared area is found.
-  mlir::FailureOr<bool> emitStagedFragmentStore(tile::CopyOp op,
-                                                const FragmentInfo &frag,
-                                                llvm::ArrayRef<unsigned> memDims);
+  mlir::FailureOr<bool>
+  emitStagedFragmentStore(tile::CopyOp op, const FragmentInfo &frag,
+                          llvm::ArrayRef<unsigned> memDims);
   /// A byte range of shared memory, at least \p bytes long, made of shared
   /// buffers that neither \p at nor any later statement of its kernel uses
   /// (\p at must be a statement of the kernel body itself): its offset and
@@ -561,9 +488,10 @@ public:
   /// What the printer needs of fragment layout \p f for a buffer of
   /// \p type used by \p homeThreads threads: its fitted thread/register
   /// map, replica mask and vector width. Errors are reported on \p blame.
-  mlir::FailureOr<FragmentInfo>
-  describeFragment(const layout::Fragment &f, tile::BufferType type,
-                   mlir::Operation *blame, int64_t homeThreads);
+  mlir::FailureOr<FragmentInfo> describeFragment(const layout::Fragment &f,
+                                                 tile::BufferType type,
+                                                 mlir::Operation *blame,
+                                                 int64_t homeThreads);
   /// The register of \p buf holding the element that slot (tid, r) of
   /// \p loop visits, \p buf dimension d being loop dimension dims[d]; an
   /// expression over \p reg. Fails (diagnostic on \p at) when another
@@ -628,8 +556,7 @@ public:
   emitLdmatrixIntrinsic(tile::IntrinsicOp op);
   /// T.reducer_init / T.reducer_update / T.finalize_reducer
   /// (CUDAEmitterReducers.cpp); nullopt for other intrinsics.
-  std::optional<mlir::LogicalResult>
-  emitReducerIntrinsic(tile::IntrinsicOp op);
+  std::optional<mlir::LogicalResult> emitReducerIntrinsic(tile::IntrinsicOp op);
   /// The scratch bytes a T.finalize_reducer needs (0 for other ops).
   int64_t finalizeScratchBytes(mlir::Operation *op);
   /// Declares the thread's generator at the top of \p kernel when it draws
@@ -860,8 +787,7 @@ public:
   /// (tile.tma_store): the fragment into 128-byte swizzled panels at
   /// tile.tma_store_offset, then one box store per panel by thread 0.
   /// False, with nothing emitted, when the fragment's layout does not fit.
-  mlir::FailureOr<bool> emitTmaStore(tile::CopyOp op,
-                                     const FragmentInfo &frag);
+  mlir::FailureOr<bool> emitTmaStore(tile::CopyOp op, const FragmentInfo &frag);
   /// Software-pipelined loops -> stages; staged shared buffers -> stages
   /// (tile.stages of tile-plan-pipelines).
   llvm::DenseMap<mlir::Operation *, int64_t> pipelineStages;
@@ -1055,8 +981,9 @@ public:
   /// Fails, with an error at the use, when a value computed in one stretch
   /// of \p op's body between \p barriers is used in another (each stretch
   /// is a C++ scope of its own).
-  mlir::LogicalResult checkStretches(tile::ParallelOp op,
-                                     llvm::ArrayRef<mlir::Operation *> barriers);
+  mlir::LogicalResult
+  checkStretches(tile::ParallelOp op,
+                 llvm::ArrayRef<mlir::Operation *> barriers);
   /// True when a barrier op straight in the block being emitted is reached
   /// by every thread of the block: where barriers are allowed, or (a grid
   /// barrier or raw TIR's T.tvm_storage_sync, which the CPU target runs

@@ -5,13 +5,14 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// The CUDA/HIP printer lays out every fragment itself (CUDAFragments.cpp:
-// gemm operands, reductions, propagation through T.Parallel, else a
-// default), which layout inference does not reproduce everywhere: a
-// fragment a T.Parallel writes and scalar code reads is replicated for
-// inference but keeps the loop's layout in the code (the scalar read goes
-// through an exchange). The editor's hints describe the generated code, so
-// they ask the printer.
+// The CUDA/HIP printer lays every fragment out as
+// tile-assign-fragment-layouts recorded (Dialect/Tile/Transforms/
+// FragmentLayouts.h: gemm operands, reductions, propagation through
+// T.Parallel, else a default), which layout inference does not reproduce
+// everywhere: a fragment a T.Parallel writes and scalar code reads is
+// replicated for inference but keeps the loop's layout in the code (the
+// scalar read goes through an exchange). The editor's hints describe the
+// generated code, so they ask the printer.
 //
 //===----------------------------------------------------------------------===//
 

@@ -11,6 +11,7 @@
 #include "tlc/Dialect/Tile/IR/TileOps.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 
 using namespace mlir;
@@ -37,6 +38,7 @@ void tlc::tile::buildGpuLoweringPipeline(OpPassManager &pm) {
   pm.addPass(createTilePlanParallelVectors());
   pm.addPass(createTilePlanThreadRanges());
   pm.addPass(createTilePlanPipelineWaits());
+  pm.addPass(createTileAssignFragmentLayouts());
   pm.addPass(createTilePlanFragmentExchanges());
   pm.addPass(createTilePlanScratchAreas());
 }
@@ -112,21 +114,21 @@ void tlc::tile::forEachKernelOfArch(
   });
 }
 
+/// The description of tile-lower-gpu: the passes it runs, in order, as
+/// buildGpuLoweringPipeline adds them (so it cannot omit one).
+static std::string describeGpuLowering() {
+  OpPassManager pm(ModuleOp::getOperationName());
+  tlc::tile::buildGpuLoweringPipeline(pm);
+  std::string text =
+      "the target-independent GPU lowering after layout inference (";
+  llvm::interleave(
+      pm.getPasses(), [&](Pass &pass) { text += pass.getArgument(); },
+      [&] { text += ", "; });
+  return text + ")";
+}
+
 void tlc::tile::registerTilePipelines() {
   PassPipelineRegistration<>(
-      "tile-lower-gpu",
-      "the target-independent GPU lowering after layout inference "
-      "(tile-rotate-pipelines, tile-lower-im2col, tile-plan-pipelines, "
-      "tile-plan-wgmma, "
-      "tile-plan-tcgen05, "
-      "tile-plan-shared-memory, tile-plan-tma, tile-split-masks, "
-      "tile-reverse-blocks, tile-warp-specialize, tile-persistent-gemm, "
-      "tile-gemm-pingpong, "
-      "tile-insert-barriers, "
-      "tile-legalize-bounds, tile-plan-copies, tile-plan-parallel-loops, "
-      "tile-plan-shared-storage, tile-plan-parallel-vectors, "
-      "tile-plan-thread-ranges, "
-      "tile-plan-pipeline-waits, tile-plan-fragment-exchanges, "
-      "tile-plan-scratch-areas)",
+      "tile-lower-gpu", describeGpuLowering(),
       [](OpPassManager &pm) { buildGpuLoweringPipeline(pm); });
 }

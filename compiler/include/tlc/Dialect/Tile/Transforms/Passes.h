@@ -35,15 +35,9 @@ class KernelOp;
 #include "tlc/Dialect/Tile/Transforms/Passes.h.inc"
 
 /// Adds the target-independent GPU lowering passes that follow layout
-/// inference, in order: tile-lower-im2col, tile-plan-pipelines,
-/// tile-plan-wgmma, tile-plan-shared-memory, tile-plan-tma,
-/// tile-split-masks, tile-reverse-blocks, tile-warp-specialize,
-/// tile-persistent-gemm, tile-gemm-pingpong, tile-insert-barriers,
-/// tile-legalize-bounds, tile-plan-copies, tile-plan-parallel-loops,
-/// tile-plan-parallel-vectors, tile-plan-thread-ranges,
-/// tile-plan-pipeline-waits, tile-plan-fragment-exchanges,
-/// tile-plan-scratch-areas. The CUDA printer
-/// reads what they decide.
+/// inference, in order (`tlc-opt --help` lists them under tile-lower-gpu;
+/// docs/ARCHITECTURE.md describes each). The CUDA and HIP printers read
+/// what they decide.
 void buildGpuLoweringPipeline(mlir::OpPassManager &pm);
 
 /// Runs buildGpuLoweringPipeline on \p module once: a module already

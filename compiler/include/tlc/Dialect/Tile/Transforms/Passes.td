@@ -1135,6 +1135,58 @@ def TilePlanPipelineWaits : Pass<"tile-plan-pipeline-waits", "::mlir::ModuleOp">
   let dependentDialects = ["::tlc::tile::TileDialect"];
 }
 
+def TileAssignFragmentLayouts
+    : Pass<"tile-assign-fragment-layouts", "::mlir::ModuleOp"> {
+  let summary = "choose and record every fragment's (thread, register) "
+                "layout for the CUDA and HIP code";
+  let description = [{
+    A `local.fragment` buffer is spread over the registers of the threads
+    that use it. This pass chooses, per kernel, where each element lives
+    in the CUDA/HIP code (`FragmentLayouts.h`): gemm operands get the
+    target's instruction layouts (mma.sync on `cuda:*`, MFMA on `hip:*`,
+    wgmma's where tile-plan-wgmma chose it) for the gemm's thread range;
+    `T.annotate_layout` pins are kept (a use that needs another layout is
+    refused); fragments copied to or from tensor memory get the tcgen05
+    32x32b layout; three rounds in program order propagate through
+    `T.reduce`, views, fragment copies of equal shape and `T.Parallel`
+    (the loop's layout from an access of its full shape at its variables,
+    else a fragment of the loop's shape, else the default); the rest get
+    the default partition of the threads of their home range (fully
+    replicated for rank-0 fragments and small ones only scalar code uses).
+    This is separate from layout inference's `layout` attributes, which
+    the printers do not read for fragments.
+
+    Results: `tile.fragment_layout = #tile.fragment<...>` on every fragment
+    `tile.alloc` and `tile.view` of a kernel it laid out, and the unit
+    `tile.fragment_layouts_assigned` on that kernel. The exchange planning
+    (tile-plan-fragment-exchanges, tile-plan-scratch-areas) and the
+    printers read the record; they choose the same way themselves only for
+    a kernel without one. A kernel it cannot lay out is left unrecorded,
+    quietly: its printer reports why when it prints it. The printers reject
+    a malformed record with an error at the op: a fragment without a
+    layout in a recorded kernel, a layout that is no `#tile.fragment` or
+    not of the buffer's shape, a layout on an op that defines no fragment.
+
+    The target is the `target` option, else the module's
+    `tile.gpu_target` attribute (`cuda:...` or `hip:...`; anything else
+    records nothing). Functions marked `tile.lowering_failed` or with
+    unbound tile parameters, and kernels without a static thread count of
+    1 to 1024, are left alone.
+
+    ```mlir
+    %acc = tile.alloc {tile.fragment_layout = #tile.fragment<[64, 64],
+        thread = "...", index = ["..."], origin = "mma.C">}
+        : !tile.buffer<[64, 64], f32, local.fragment>
+    ```
+  }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"\"",
+           "The GPU target (`cuda:sm_80`, `hip:gfx942`, ...). Empty: the "
+           "module's `tile.gpu_target` attribute.">
+  ];
+  let dependentDialects = ["::tlc::tile::TileDialect"];
+}
+
 def TilePlanFragmentExchanges
     : Pass<"tile-plan-fragment-exchanges", "::mlir::ModuleOp"> {
   let summary = "choose which fragments each T.Parallel and fragment copy "
@@ -1152,7 +1204,8 @@ def TilePlanFragmentExchanges
     one fragment at shifted indices runs over the fragment's own slots
     instead. A `T.copy` between two fragments laid out differently goes
     through such a tile too. Which accesses need it follows from the
-    printer's fragment layouts, so the CUDA/HIP target library chooses
+    fragment layouts (recorded by tile-assign-fragment-layouts), so the
+    CUDA/HIP target library chooses
     (`PreparedKernel::chooseExchanges` of the kernel preparation it
     registers, `tlc/Dialect/Tile/Transforms/PreparedKernels.h`) and this
     pass records the choice; without it (tlc-opt) it plans nothing. The

@@ -1,0 +1,131 @@
+//===- FragmentTables.cpp - Enumerated facts of a fragment layout ---------===//
+//
+// Part of the tlc project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The tables are memoised by the layout's structural key in a bounded,
+// mutex-guarded map (the editor lays out kernels on several threads).
+//
+//===----------------------------------------------------------------------===//
+
+#include "tlc/Layout/FragmentTables.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringMap.h"
+
+#include <mutex>
+
+using namespace llvm;
+using namespace tlc::layout;
+
+namespace {
+/// Tables by structural key. Bounded (emptied when full): one file uses a
+/// handful of layouts, so this only trims what earlier builds left behind.
+class FragmentTableCache {
+public:
+  std::shared_ptr<const FragmentTables> lookup(const std::string &key) {
+    std::lock_guard<std::mutex> lock(mutex);
+    auto it = map.find(key);
+    return it == map.end() ? nullptr : it->second;
+  }
+  void record(const std::string &key,
+              std::shared_ptr<const FragmentTables> tables) {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (map.size() >= kMaxEntries)
+      map.clear();
+    map.try_emplace(key, std::move(tables));
+  }
+
+private:
+  static constexpr size_t kMaxEntries = 256;
+  std::mutex mutex;
+  llvm::StringMap<std::shared_ptr<const FragmentTables>> map;
+};
+} // namespace
+
+static FragmentTableCache &tableCache() {
+  static FragmentTableCache cache;
+  return cache;
+}
+
+std::shared_ptr<const FragmentTables> FragmentTables::get(const Fragment &f,
+                                                          unsigned fitRank) {
+  std::string key = f.structuralKey();
+  key += '#';
+  key += std::to_string(fitRank);
+  if (std::shared_ptr<const FragmentTables> known = tableCache().lookup(key))
+    return known;
+  auto t = std::make_shared<FragmentTables>();
+  t->shape.assign(f.getInputShape().begin(), f.getInputShape().end());
+  unsigned rank = t->shape.size();
+  t->strides.assign(rank, 1);
+  int64_t numel = 1;
+  for (unsigned d = rank; d-- > 0;) {
+    t->strides[d] = numel;
+    numel *= t->shape[d];
+  }
+  t->replicate = f.getReplicate();
+  llvm::Expected<std::vector<std::vector<int64_t>>> table = f.invertTable();
+  if (!table) {
+    t->error = llvm::toString(table.takeError());
+  } else {
+    int64_t regs = f.getRegsPerThread();
+    t->coords = BitLinear::fit(
+        {f.getThreadExtent(), regs}, fitRank,
+        [&](ArrayRef<int64_t> p) -> std::optional<SmallVector<int64_t>> {
+          const std::vector<int64_t> &slot = (*table)[p[0] * regs + p[1]];
+          if (slot.size() < fitRank)
+            return std::nullopt;
+          return SmallVector<int64_t>(slot.begin(), slot.begin() + fitRank);
+        });
+    // Not linear per coordinate: linear in the row-major flat index?
+    if (!t->coords && fitRank == rank && rank > 1) {
+      t->coords = BitLinear::fit(
+          {f.getThreadExtent(), regs}, 1,
+          [&](ArrayRef<int64_t> p) -> std::optional<SmallVector<int64_t>> {
+            const std::vector<int64_t> &slot = (*table)[p[0] * regs + p[1]];
+            if (slot.size() < rank)
+              return std::nullopt;
+            int64_t flat = 0;
+            for (unsigned d = 0; d < rank; ++d)
+              flat += slot[d] * t->strides[d];
+            return SmallVector<int64_t>{flat};
+          });
+      if (t->coords)
+        t->coords->flatShape = t->shape;
+    }
+    t->registerOf.assign(numel, -1);
+    t->threadOf.assign(numel * t->replicate, -1);
+    for (auto [s, entry] : llvm::enumerate(*table)) {
+      if (entry.size() != rank + 1)
+        continue;
+      int64_t flat = 0;
+      for (unsigned d = 0; d < rank; ++d)
+        flat += entry[d] * t->strides[d];
+      t->registerOf[flat] = int32_t(int64_t(s) % regs);
+      t->threadOf[flat * t->replicate + entry[rank]] =
+          int32_t(int64_t(s) / regs);
+    }
+  }
+  tableCache().record(key, t);
+  return t;
+}
+
+int64_t FragmentTables::registerAt(ArrayRef<int64_t> coord,
+                                   int64_t thread) const {
+  if (coord.size() != shape.size())
+    return -1;
+  int64_t flat = 0;
+  for (auto [c, e, s] : llvm::zip(coord, shape, strides)) {
+    if (c < 0 || c >= e)
+      return -1;
+    flat += c * s;
+  }
+  const int32_t *holders = threadOf.data() + flat * replicate;
+  for (int64_t r = 0; r < replicate; ++r)
+    if (holders[r] == thread)
+      return registerOf[flat];
+  return -1;
+}
