@@ -180,17 +180,7 @@ static FailureOr<layout::GemmConfig> gemmConfig(GemmOp op, int64_t threads,
   cfg.abBits = getElementBitWidth(a.getElementType());
   cfg.accBits = getElementBitWidth(c.getElementType());
   cfg.threads = threads;
-  switch (op.getPolicy()) {
-  case GemmWarpPolicy::Square:
-    cfg.policy = layout::WarpPolicy::Square;
-    break;
-  case GemmWarpPolicy::FullRow:
-    cfg.policy = layout::WarpPolicy::FullRow;
-    break;
-  case GemmWarpPolicy::FullCol:
-    cfg.policy = layout::WarpPolicy::FullCol;
-    break;
-  }
+  cfg.policy = toLayoutWarpPolicy(op.getPolicy());
   return cfg;
 }
 

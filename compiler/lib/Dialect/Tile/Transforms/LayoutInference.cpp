@@ -504,7 +504,7 @@ LogicalResult Solver::applyAnnotation(AnnotateLayoutOp op) {
   return success();
 }
 
-static layout::WarpPolicy toWarpPolicy(GemmWarpPolicy policy) {
+layout::WarpPolicy tlc::tile::toLayoutWarpPolicy(GemmWarpPolicy policy) {
   switch (policy) {
   case GemmWarpPolicy::Square:
     return layout::WarpPolicy::Square;
@@ -559,7 +559,7 @@ LogicalResult Solver::inferGemm(GemmOp op) {
   config.k = config.transA ? a->first : a->second;
   config.abBits = elementBitWidth(getBufferType(op.getA()).getElementType());
   config.accBits = elementBitWidth(getBufferType(op.getC()).getElementType());
-  config.policy = toWarpPolicy(op.getPolicy());
+  config.policy = toLayoutWarpPolicy(op.getPolicy());
   config.threads = threads;
   int64_t firstThread = 0;
   if (std::optional<std::pair<int64_t, int64_t>> range =

@@ -95,17 +95,7 @@ static bool takesWgmma(GemmOp gemm, int64_t threads) {
   cfg.abBits = is16 ? 16 : 8;
   cfg.accBits = 32;
   cfg.threads = threads;
-  switch (gemm.getPolicy()) {
-  case GemmWarpPolicy::Square:
-    cfg.policy = layout::WarpPolicy::Square;
-    break;
-  case GemmWarpPolicy::FullRow:
-    cfg.policy = layout::WarpPolicy::FullRow;
-    break;
-  case GemmWarpPolicy::FullCol:
-    cfg.policy = layout::WarpPolicy::FullCol;
-    break;
-  }
+  cfg.policy = toLayoutWarpPolicy(gemm.getPolicy());
   if (layout::selectGemmInstr(cfg) != layout::GemmInstr::WGMMA)
     return false;
   llvm::Expected<layout::WarpPartition> p = layout::gemmWarpPartition(cfg);

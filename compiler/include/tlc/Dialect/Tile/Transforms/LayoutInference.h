@@ -100,6 +100,9 @@ unsigned elementBitWidth(mlir::Type type);
 /// placeholder `buffer` when there is none.
 std::string bufferDisplayName(mlir::Value buffer);
 
+/// The layout library's name for a `tile.gemm` warp policy.
+layout::WarpPolicy toLayoutWarpPolicy(GemmWarpPolicy policy);
+
 } // namespace tile
 } // namespace tlc
 
