@@ -466,31 +466,6 @@ struct NamedBarriers {
   uint64_t generation[16] = {};
 };
 
-inline bool namedBarrierSync(Status &st, const char *loc, NamedBarriers &nb,
-                             int id, int64_t count, int64_t threads) {
-  if (id < 0 || id > 15 || count <= 0) {
-    st.fail(loc, "a named barrier needs an id in 0..15 and a positive "
-                 "thread count");
-    return false;
-  }
-  uint64_t gen = nb.generation[id];
-  nb.arrived[id] += threads;
-  if (nb.arrived[id] > count) {
-    st.fail(loc, "more threads arrive at a named barrier than its thread "
-                 "count");
-    return false;
-  }
-  if (nb.arrived[id] == count) {
-    nb.arrived[id] = 0;
-    ++nb.generation[id];
-    Fibers::current().madeProgress();
-    return true;
-  }
-  return Fibers::current().waitUntil(
-      st, loc, "a named barrier (T.sync_threads with an id)",
-      [&] { return nb.generation[id] != gen; });
-}
-
 /// bar.arrive id, count (T.named_barrier_arrive): \p threads threads arrive
 /// at named barrier \p id and go on without waiting; the barrier completes,
 /// releasing the threads that wait on it (namedBarrierSync), once \p count
@@ -514,6 +489,20 @@ inline bool namedBarrierArrive(Status &st, const char *loc, NamedBarriers &nb,
     Fibers::current().madeProgress();
   }
   return true;
+}
+
+/// bar.sync id, count (T.sync_threads with an id): arrives as
+/// namedBarrierArrive does, then waits until the barrier completes.
+inline bool namedBarrierSync(Status &st, const char *loc, NamedBarriers &nb,
+                             int id, int64_t count, int64_t threads) {
+  uint64_t gen = id >= 0 && id <= 15 ? nb.generation[id] : 0;
+  if (!namedBarrierArrive(st, loc, nb, id, count, threads))
+    return false;
+  if (nb.generation[id] != gen) // the last arrival completed it
+    return true;
+  return Fibers::current().waitUntil(
+      st, loc, "a named barrier (T.sync_threads with an id)",
+      [&] { return nb.generation[id] != gen; });
 }
 
 /// The number of threads of \p active (all \p n without a mask).
