@@ -416,9 +416,11 @@ LogicalResult tlc::tile::assignFragmentLayouts(
                             shapeOf(s), elemBits(s), threadsFor(red),
                             layout::kMaxReplicatedSlots))
             layouts.try_emplace(s, std::move(*f));
+        // dst takes the source's layout with the reduced dimension dropped
+        // (or kept with extent 1); a pinned dst must already have it, as
+        // the reduction writes each row where the source's threads meet.
         if (isFragmentBuffer(s) && isFragmentBuffer(d) && known(s) &&
-            !known(d)) {
-          // dst drops the reduced dimension, or keeps it with extent 1.
+            (!known(d) || pinned.count(d))) {
           bool keep = shapeOf(d).size() == shapeOf(s).size();
           llvm::Expected<layout::Fragment> f =
               keep ? layout::reduceFragmentKeepDim(layouts[s], red.getDim())
@@ -427,20 +429,9 @@ LogicalResult tlc::tile::assignFragmentLayouts(
             (void)fail(op, f.takeError());
             return WalkResult::interrupt();
           }
-          layouts.try_emplace(d, *f);
-        }
-        // The reduction writes each row where the source's threads meet.
-        if (isFragmentBuffer(s) && isFragmentBuffer(d) && known(s) &&
-            known(d) && pinned.count(d)) {
-          bool keep = shapeOf(d).size() == shapeOf(s).size();
-          llvm::Expected<layout::Fragment> f =
-              keep ? layout::reduceFragmentKeepDim(layouts[s], red.getDim())
-                   : layout::reduceFragment(layouts[s], red.getDim());
-          if (!f) {
-            (void)fail(op, f.takeError());
-            return WalkResult::interrupt();
-          }
-          if (!layouts[d].isEquivalentTo(*f)) {
+          if (!known(d)) {
+            layouts.try_emplace(d, *f);
+          } else if (!layouts[d].isEquivalentTo(*f)) {
             (void)refusePinned(d, op, "T.reduce of its source's layout", *f);
             return WalkResult::interrupt();
           }
