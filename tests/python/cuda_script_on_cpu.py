@@ -13,6 +13,10 @@ with Debian's CPU-only torch (1.13):
   ``current_stream`` / ``Stream`` / ``stream(s)`` / ``manual_seed`` work
   on the host clock (every stream is the host's one order of work), and
   ``torch.Generator(device="cuda")`` is a host generator;
+* ``torch.cuda.is_available()`` is true and the device queries
+  (``get_device_capability``, ``get_device_properties``, ``device_count``)
+  describe an sm_90 device, for scripts that check for a GPU or size grids
+  by its SM count;
 * a torch operation that CPU torch 1.13 does not implement for float16 or
   bfloat16 ("... not implemented for 'Half'": matmul, softmax, exp, ...) is
   run on float32 copies of its 16-bit operands and its floating results are
@@ -153,6 +157,20 @@ class _StreamContext:
         return False
 
 
+class _DeviceProperties:
+    """torch.cuda.get_device_properties() of the stand-in device: an H100
+    SXM's figures (the GPU the public scripts are staged for)."""
+    name = "tlc CPU target (as sm_90)"
+    major, minor = 9, 0
+    multi_processor_count = 132
+    total_memory = 80 * 2**30
+    shared_memory_per_block = 48 * 1024
+    shared_memory_per_block_optin = 227 * 1024
+    regs_per_multiprocessor = 65536
+    L2_cache_size = 50 * 2**20
+    warp_size = 32
+
+
 def _install():
     os.environ.setdefault("TILELANG_DEFAULT_TARGET", "cpu")
     cuda = torch.cuda
@@ -169,6 +187,15 @@ def _install():
     # public scripts are staged for.
     cuda.get_device_name = lambda *a, **k: "tlc CPU target (as sm_90)"
     cuda.get_device_capability = lambda *a, **k: (9, 0)
+    # Scripts that check for a device before they start
+    # (``if not torch.cuda.is_available(): raise``) or size their grids by
+    # its SM count see one: the CPU stands in for it.
+    cuda.is_available = lambda: True
+    cuda.device_count = lambda: 1
+    cuda.current_device = lambda: 0
+    cuda.set_device = lambda *a, **k: None
+    cuda.device = _StreamContext
+    cuda.get_device_properties = lambda *a, **k: _DeviceProperties()
     host_generator = torch.Generator
 
     class _Generator(host_generator):

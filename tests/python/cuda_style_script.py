@@ -1,6 +1,7 @@
 """A TileLang script written for a CUDA GPU, as users write them: tensors
 made on "cuda" and with .cuda(), float16 references with `@` and softmax,
-torch.cuda.synchronize / Event timing, target="cuda". ctest runs it through
+torch.cuda.synchronize / Event timing, target="cuda", a device check and
+the SM count (torch.cuda.get_device_properties, carver's driver). ctest runs it through
 cuda_script_on_cpu.py on the CPU target (python-cuda_style_on_cpu); on a
 GPU it runs as it is."""
 
@@ -34,6 +35,14 @@ def matmul_softmax_scale(M, N, K, block_M=32, block_N=64, block_K=32,
 
 
 def main():
+    # The device checks scripts make before they start (flash_decoding's
+    # heuristic configs, persistent kernels sized by the SM count).
+    if not torch.cuda.is_available():
+        raise RuntimeError("CUDA is not available")
+    major, minor = torch.cuda.get_device_capability(torch.cuda.current_device())
+    sms = torch.cuda.get_device_properties(0).multi_processor_count
+    from tilelang.carver.arch import driver
+    assert driver.get_num_sms() == sms > 0 and major >= 8, (sms, major)
     torch.manual_seed(0)
     M, N, K = 96, 128, 64
     kernel = matmul_softmax_scale(M, N, K)
