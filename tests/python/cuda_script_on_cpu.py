@@ -22,7 +22,8 @@ with Debian's CPU-only torch (1.13):
   run on float32 copies of its 16-bit operands and its floating results are
   rounded back to the operands' dtype, as the GPU's half-precision kernels
   accumulate in float32 and round once;
-* ``tilelang.testing.requires_cuda`` lets the test run.
+* ``tilelang.testing.requires_cuda`` lets the test run;
+* ``@torch.compile`` (torch >= 2) leaves what it decorates as it is.
 
 The script's own checks decide the exit status. Nothing here changes what a
 kernel computes: tlc's CPU target runs the same Tile IR instance that a CUDA
@@ -196,6 +197,13 @@ def _install():
     cuda.set_device = lambda *a, **k: None
     cuda.device = _StreamContext
     cuda.get_device_properties = lambda *a, **k: _DeviceProperties()
+    if not hasattr(torch, "compile"):
+        # torch >= 2's compiler (``@torch.compile`` on a function or an
+        # autograd.Function class): it only makes the same computation
+        # faster, so 1.13 runs the code as it is.
+        def compile(model=None, **_):
+            return model if model is not None else (lambda m: m)
+        torch.compile = compile
     host_generator = torch.Generator
 
     class _Generator(host_generator):

@@ -1,7 +1,8 @@
 """A TileLang script written for a CUDA GPU, as users write them: tensors
 made on "cuda" and with .cuda(), float16 references with `@` and softmax,
 torch.cuda.synchronize / Event timing, target="cuda", a device check and
-the SM count (torch.cuda.get_device_properties, carver's driver). ctest runs it through
+the SM count (torch.cuda.get_device_properties, carver's driver), an
+autograd.Function under @torch.compile. ctest runs it through
 cuda_script_on_cpu.py on the CPU target (python-cuda_style_on_cpu); on a
 GPU it runs as it is."""
 
@@ -34,6 +35,20 @@ def matmul_softmax_scale(M, N, K, block_M=32, block_N=64, block_K=32,
     return main
 
 
+@torch.compile
+class _Double(torch.autograd.Function):
+    """An autograd.Function under ``@torch.compile``, as the flash-attention
+    backward examples wrap their kernels."""
+
+    @staticmethod
+    def forward(ctx, x):
+        return x * 2
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad * 2
+
+
 def main():
     # The device checks scripts make before they start (flash_decoding's
     # heuristic configs, persistent kernels sized by the SM count).
@@ -64,6 +79,9 @@ def main():
     end.record()
     torch.cuda.synchronize()
     assert start.elapsed_time(end) >= 0
+    x = c.float().requires_grad_()
+    _Double.apply(x).sum().backward()
+    assert torch.equal(x.grad, torch.full_like(x, 2.0))
     latency = kernel.get_profiler().do_bench(warmup=1, rep=3)
     assert latency > 0
     print(f"cuda_style_script: OK on {c.device} ({latency:.3f} ms)")
