@@ -12,6 +12,7 @@ that instance.
 
 import ast
 import copy
+import numbers
 import inspect
 import os
 import threading
@@ -683,9 +684,9 @@ class JITFunction:
                 defines[name] = value  # already a -D text
                 continue
             text = _build.format_define(value)
-            if text is None:
+            if text is None or not isinstance(value, numbers.Real):
                 raise TypeError(f"kernel '{self.__name__}': T.const '{name}' "
-                                f"must be an int, got {value!r}")
+                                f"must be an int or a float, got {value!r}")
             defines[name] = text
 
         def make(build, manifest, target):
@@ -710,22 +711,28 @@ class JITFunction:
         return self._compiler.instance(defines, make, timeout, build_file,
                                        explicit)
 
-    def _split_eager(self, values):
+    def _split_eager(self, values, given_consts=None):
+        """``(runtime arguments, compile-time values, T.const values)`` of
+        a call; ``given_consts`` are the call's ``NAME=value`` keywords for
+        T.const names that no argument's shape gives (a grid extent or a
+        factor of the body: TileLang's issue 2760)."""
         sig = self.eager
         runtime = {n: values[n] for n in sig.runtime if n in values}
         compile_values = {n: v for n, v in values.items()
                           if n not in sig.runtime}
-        consts = {}
+        consts = dict(given_consts or {})
         for name in sig.consts:
+            if name in consts:
+                continue
             stride = name not in sig.const_dims
             where = sig.const_strides.get(name) if stride else \
                 sig.const_dims[name]
             if where is None:
-                raise TypeError(
-                    f"kernel '{self.__name__}': T.const '{name}' is not a "
-                    "direct dimension or T.StridedTensor stride of any "
-                    "tensor annotation, so it cannot be bound from the "
-                    "arguments")
+                raise ValueError(
+                    f"Cannot find value for constexpr variable '{name}' of "
+                    f"kernel '{self.__name__}': it is not a direct dimension "
+                    "or T.StridedTensor stride of any tensor annotation; "
+                    f"pass {name}=... to the call")
             param, dim = where
             t = runtime.get(param)
             shape = getattr(t, "shape", None)
@@ -768,8 +775,12 @@ class JITFunction:
             return self._lazy_kernel(self._bind(args, kwargs))
         if self._out_idx_error:
             raise ValueError(self._out_idx_error)
+        params = self.signature.parameters
+        given_consts = {k: kwargs.pop(k) for k in list(kwargs)
+                        if k in self.eager.consts and k not in params}
         values = self._bind(args, kwargs)
-        runtime, compile_values, consts = self._split_eager(values)
+        runtime, compile_values, consts = self._split_eager(values,
+                                                            given_consts)
         kernel = self._eager_kernel(compile_values, consts)
         return kernel(**{n: v for n, v in runtime.items()
                          if n in kernel._input_names})
