@@ -186,7 +186,9 @@ for path in staged:
     for mod in imported(path):
         imported_by_sibling.add(os.path.join(d, *mod.split(".")) + ".py")
 runnable = sorted(n for n in index if index[n] not in imported_by_sibling)
-extra = [n for n in runnable if index[n] in extra_paths]
+# The extra files LOG does not list yet (a later stage keeps the same
+# EXTRA folder: what LOG ran goes with LOG's own list).
+extra = [n for n in runnable if index[n] in extra_paths and n not in names]
 open(extra_txt, "w").write("".join(n + "\n" for n in extra))
 # order.txt: what no run has listed first (the extra files, then the
 # examples missing from LOG, Blackwell-only and other devices' folders
