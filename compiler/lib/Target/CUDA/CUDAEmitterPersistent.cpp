@@ -74,19 +74,34 @@ std::string Emitter::openPersistentTileLoop(KernelOp kernel, StringRef first,
     return tile;
   }
   // Panels of `panel` rows of tiles (row order: by varies fastest within
-  // a panel's column) or of `panel` columns.
+  // a panel's column) or of `panel` columns. The grid is static, so every
+  // panel is `panel` wide but a short last one of `major % panel`: both
+  // widths are constants and the division and remainder by them are
+  // multiplications (a division by the run-time `min(panel, rows left)`
+  // put an I2F.RP / MUFU.RCP sequence at the top of every tile).
   int64_t major = row ? gy : gx, minor = row ? gx : gy;
   std::string p = std::to_string(panel);
-  std::string group = fresh("panel"), in = fresh("inPanel"),
-              width = fresh("panelWidth");
+  std::string group = fresh("panel"), in = fresh("inPanel");
   line("const int " + group + " = " + tile + " / " + Twine(panel * minor) +
        ";  // panels of " + p + (row ? " rows" : " columns") + " of tiles");
   line("const int " + in + " = " + tile + " % " + Twine(panel * minor) + ";");
-  line("const int " + width + " = min(" + p + ", " + Twine(major) + " - " +
-       group + " * " + p + ");");
   std::string a = define(indices[0], "bx"), b = define(indices[1], "by");
-  std::string fast = group + " * " + p + " + " + in + " % " + width;
-  std::string slow = in + " / " + width;
+  std::string fast = group + " * " + p + " + " + in + " % " + p;
+  std::string slow = in + " / " + p;
+  int64_t last = major % panel;
+  if (major < panel) {
+    // One panel, as wide as the grid.
+    fast = group + " * " + p + " + " + in + " % " + Twine(major).str();
+    slow = in + " / " + Twine(major).str();
+  } else if (last != 0) {
+    std::string l = std::to_string(last);
+    std::string isLast = fresh("lastPanel");
+    line("const bool " + isLast + " = " + group + " == " +
+         Twine(major / panel) + ";  // the last panel is " + l + " wide");
+    fast = group + " * " + p + " + (" + isLast + " ? " + in + " % " + l +
+           " : " + in + " % " + p + ")";
+    slow = "(" + isLast + " ? " + in + " / " + l + " : " + in + " / " + p + ")";
+  }
   line("const " + it + " " + (row ? b : a) + " = " + tileOf(fast, row) + ";");
   line("const " + it + " " + (row ? a : b) + " = " + tileOf(slow, !row) + ";");
   return tile;
