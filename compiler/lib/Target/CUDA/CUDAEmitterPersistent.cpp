@@ -14,7 +14,9 @@
 // carries their ring positions across it); with tile-gemm-pingpong each of
 // the two consumer warpgroups visits every other tile of it. With
 // tile-gemm-cluster the loop walks pairs of tiles, one pair a cluster of two
-// blocks (ranks 0 and 1 of blockIdx.x), both blocks the same pairs.
+// blocks (ranks 0 and 1 of blockIdx.x), both blocks the same pairs. A
+// persistent attention kernel (tile.persistent_order = "longest_first")
+// walks groups of (head, batch) pairs, each from its last query block down.
 //
 //===----------------------------------------------------------------------===//
 
@@ -34,6 +36,7 @@ std::string Emitter::openPersistentTileLoop(KernelOp kernel, StringRef first,
   for (OpFoldResult g : kernel.getMixedGrid())
     grid.push_back(getConstantIntValue(g).value_or(1));
   int64_t gx = grid[0], gy = grid.size() > 1 ? grid[1] : 1;
+  int64_t gz = grid.size() > 2 ? grid[2] : 1;
   // tile-gemm-cluster: the loop walks pairs of adjacent tiles along the
   // planned axis (the pair's two blocks, ranks 0 and 1, in lockstep); the
   // rasterisation orders the pairs.
@@ -52,9 +55,30 @@ std::string Emitter::openPersistentTileLoop(KernelOp kernel, StringRef first,
   std::string stride =
       step == 1 ? blocks : std::to_string(step) + " * " + blocks;
   open("for (int " + tile + " = " + start + "; " + tile + " < " +
-       Twine(gx * gy) + "; " + tile + " += " + stride + ")");
+       Twine(gx * gy * gz) + "; " + tile + " += " + stride + ")");
   std::string it = indexType();
   auto indices = kernel.getBlockIndices();
+  if (orderAttr && orderAttr.getValue() == "longest_first") {
+    // tile-persistent-gemm's attention plan: groups of `panel` (head,
+    // batch) pairs (y fastest, then z), each group's query blocks (x) from
+    // the last down, the pairs fastest within a query block.
+    std::string g = std::to_string(std::max<int64_t>(panel, 1));
+    std::string inGroup = fresh("inGroup"), pair = fresh("pair");
+    line("const int " + inGroup + " = " + tile + " % " + Twine(gx * panel) +
+         ";  // groups of " + g +
+         " (head, batch) pairs, the last query block first");
+    line("const int " + pair + " = " + tile + " / " + Twine(gx * panel) +
+         " * " + g + " + " + inGroup + " % " + g + ";");
+    line("const " + it + " " + define(indices[0], "bx") + " = " +
+         Twine(gx - 1) + " - " + inGroup + " / " + g + ";");
+    if (indices.size() > 1)
+      line("const " + it + " " + define(indices[1], "by") + " = " + pair +
+           " % " + Twine(gy) + ";");
+    if (indices.size() > 2)
+      line("const " + it + " " + define(indices[2], "bz") + " = " + pair +
+           " / " + Twine(gy) + ";");
+    return tile;
+  }
   // The tile of this block within its pair.
   auto tileOf = [&](std::string v, int axis) {
     if (!pairs || axis != gemmClusterAxis)
