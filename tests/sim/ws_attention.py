@@ -127,9 +127,11 @@ CASES += [
 # a few blocks (tlc.num_sms) walk (query block, head, batch) tiles in groups
 # of (head, batch) pairs, each group from its last query block down; ragged
 # sequences, tile counts no multiple of the blocks (18 tiles on 4 and 5
-# blocks, 6 on 4), groups of 2 pairs (tlc.persistent_group) and of all, the
+# blocks, 9 on 4, 6 on 4 and 2), groups of 2 or 3 pairs
+# (tlc.persistent_group) and of all, the
 # split causal loop (D64, no config), the softmax overlap (D128) and 2 / 3
-# stages whose ring positions carry from tile to tile.
+# stages whose ring positions carry from tile to tile, and the two
+# warpgroups' ping-pong turns within each tile (D128, split loop).
 PERSIST = " --pass-config=tlc.persistent_attention=True --pass-config=tlc.num_sms={}"
 CASES += [
     ("causal_d64_m128n128_t256_s2_pers_def", CAUSAL, "flashattn_causal",
@@ -141,6 +143,12 @@ CASES += [
     ("causal_d128_m128n128_t256_s2_pers_def", CAUSAL, "flashattn_causal",
      "-Dbatch=2 -Dheads=3 -Dseq_len=333 -Ddim=128 -Dblock_M=128 -Dblock_N=128 -Dthreads=256 "
      "-Dnum_stages=2" + PERSIST.format(4)),
+    # With the two warpgroups' ping-pong turns and the split loop (overlap
+    # at D128): the turns are taken and handed back within each tile.
+    ("causal_d128_m128n128_t256_s2_seq333_fppp_pers_def", CAUSAL, "flashattn_causal",
+     "-Dbatch=1 -Dheads=3 -Dseq_len=333 -Ddim=128 -Dblock_M=128 -Dblock_N=128 -Dthreads=256 "
+     "-Dnum_stages=2 --pass-config=tlc.split_masks=True --pass-config=tlc.ws_pingpong=True"
+     + PERSIST.format(4)),
     # Not causal (flash_attention_causal.py's is_causal=False: every row as
     # long; its epilogue stores the fragment, as the plan needs).
     ("fwdc_d64_m128n128_t256_s2_seq77_pers_def", CAUSAL, "flashattn_causal",
