@@ -24,6 +24,9 @@ wait_group 1 for S, 0 for P V), the others pass tlc.ws_overlap=False but
 query tile, one or two key tiles) check the turns' first hand-over and
 the last one after the loop.
 
+The *_pers_* cases are persistent (tlc.persistent_attention): a few
+blocks loop over the (query block, head, batch) tiles, longest rows first.
+
 Usage: ws_attention.py --bin BUILD/bin [--only SUBSTRING]
 """
 
@@ -120,6 +123,42 @@ CASES += [
      "-Dbatch=1 -Dheads=1 -Dseq_len=333 -Ddim=128 -Dblock_M=128 -Dblock_N=64 -Dthreads=256 "
      "-Dnum_stages=2 --pass-config=tlc.split_masks=fill"),
 ]
+# Persistent attention (tile-persistent-gemm with tlc.persistent_attention):
+# a few blocks (tlc.num_sms) walk (query block, head, batch) tiles in groups
+# of (head, batch) pairs, each group from its last query block down; ragged
+# sequences, tile counts no multiple of the blocks (18 tiles on 4 and 5
+# blocks, 9 on 4, 6 on 4 and 2), groups of 2 or 3 pairs
+# (tlc.persistent_group) and of all, the
+# split causal loop (D64, no config), the softmax overlap (D128) and 2 / 3
+# stages whose ring positions carry from tile to tile, and the two
+# warpgroups' ping-pong turns within each tile (D128, split loop).
+PERSIST = " --pass-config=tlc.persistent_attention=True --pass-config=tlc.num_sms={}"
+CASES += [
+    ("causal_d64_m128n128_t256_s2_pers_def", CAUSAL, "flashattn_causal",
+     "-Dbatch=2 -Dheads=3 -Dseq_len=333 -Ddim=64 -Dblock_M=128 -Dblock_N=128 -Dthreads=256 "
+     "-Dnum_stages=2" + PERSIST.format(4)),
+    ("causal_d64_m128n64_s3_pers_def", CAUSAL, "flashattn_causal",
+     "-Dbatch=2 -Dheads=3 -Dseq_len=333 -Ddim=64 -Dblock_M=128 -Dblock_N=64 -Dthreads=256 "
+     "-Dnum_stages=3 --pass-config=tlc.persistent_group=2" + PERSIST.format(5)),
+    ("causal_d128_m128n128_t256_s2_pers_def", CAUSAL, "flashattn_causal",
+     "-Dbatch=2 -Dheads=3 -Dseq_len=333 -Ddim=128 -Dblock_M=128 -Dblock_N=128 -Dthreads=256 "
+     "-Dnum_stages=2" + PERSIST.format(4)),
+    # With the two warpgroups' ping-pong turns and the split loop (overlap
+    # at D128): the turns are taken and handed back within each tile.
+    ("causal_d128_m128n128_t256_s2_seq333_fppp_pers_def", CAUSAL, "flashattn_causal",
+     "-Dbatch=1 -Dheads=3 -Dseq_len=333 -Ddim=128 -Dblock_M=128 -Dblock_N=128 -Dthreads=256 "
+     "-Dnum_stages=2 --pass-config=tlc.split_masks=True --pass-config=tlc.ws_pingpong=True"
+     + PERSIST.format(4)),
+    # Not causal (flash_attention_causal.py's is_causal=False: every row as
+    # long; its epilogue stores the fragment, as the plan needs).
+    ("fwdc_d64_m128n128_t256_s2_seq77_pers_def", CAUSAL, "flashattn_causal",
+     "-Dbatch=2 -Dheads=3 -Dseq_len=77 -Ddim=64 -Dblock_M=128 -Dblock_N=128 -Dthreads=256 "
+     "-Dnum_stages=2 -Dis_causal=False" + PERSIST.format(4)),
+    ("fwdc_d128_m128n64_s2_pers_def", CAUSAL, "flashattn_causal",
+     "-Dbatch=1 -Dheads=3 -Dseq_len=200 -Ddim=128 -Dblock_M=128 -Dblock_N=64 -Dthreads=256 "
+     "-Dnum_stages=2 -Dis_causal=False --pass-config=tlc.persistent_group=3" + PERSIST.format(2)),
+]
+PERSISTENT = "(head, batch) pairs, the last query block first"
 OVERLAP = "tlc::cuda::wgmmaWait<1>();  // S is complete; P V may be in flight"
 PINGPONG = "if (warpGroup == 0) tlc::cuda::namedBarrierSync(2, 256); else tlc::cuda::namedBarrierSync(3, 256);"
 
@@ -163,6 +202,9 @@ def main():
                 elif (PINGPONG in src) == (name.endswith("_nopp") or
                                            (name.endswith("_def") and "_fppp_" not in name)):
                     bad = "ping-pong " + ("not " if PINGPONG not in src else "") + "planned"
+                elif (PERSISTENT in src) != ("_pers_" in name):
+                    bad = "persistent tile loop " + ("not " if "_pers_" in name else "") + \
+                          "planned"
                 elif (OVERLAP in src) != overlap:
                     bad = "softmax overlap " + ("not " if overlap else "") + "planned"
                 elif "_fp_" in name and ("break;  // not all true from here on" not in src or

@@ -36,6 +36,8 @@ PERSIST = " --pass-config=tlc.persistent=True --pass-config=tlc.num_sms={}"
 PINGPONG = " --pass-config=tlc.gemm_pingpong=True"
 # One consumer warpgroup on one block of 4 tiles: ping-pong by default.
 NO_PINGPONG = " --pass-config=tlc.gemm_pingpong=False"
+ASYNC = " --pass-config=tlc.tma_store_async=True"
+DEFERRED = "if (tid == 0) tlc::cuda::tmaStoreWaitRead();  // the copy engine read the previous"
 CASES = [
     ("nn_f16_s3_t256", "-DM=120 -DN=248 -DK=328"),
     ("tn_f16_s2_t256", "-DM=120 -DN=248 -DK=328 -Dtrans_B=True -Dnum_stages=2"),
@@ -78,6 +80,14 @@ CASES = [
     ("pingpong_tn_bf16_m64n256_s4", "-DM=200 -DN=600 -DK=200 -Dthreads=128 -Dblock_M=64 "
                                     "-Dblock_N=256 -Dtrans_B=True -Ddtype=T.bfloat16 "
                                     "-Dnum_stages=4" + PERSIST.format(2) + PINGPONG),
+    # tlc.tma_store_async: the TMA store's read is waited for before the
+    # next tile's epilogue and after the tile loop, not after each store
+    # (the sim performs a bulk store at its issue, so these check the
+    # values and the code's form, not the copy engine's timing).
+    ("persist_nn_f16_s3_t256_async", "-DM=376 -DN=600 -DK=200" + PERSIST.format(2)
+     + ASYNC),
+    ("pingpong_nn_f16_s4_async", "-DM=376 -DN=600 -DK=200 -Dthreads=128 -Dblock_N=128 "
+                                 "-Dnum_stages=4" + PERSIST.format(2) + PINGPONG + ASYNC),
 ]
 CASES = [(n, d if n.endswith("_nost") else d + " --pass-config=tlc.tma_store=True")
          for n, d in CASES]
@@ -116,6 +126,9 @@ def main():
                 elif ("+= gridDim.x)" in src) != name.startswith(("persist_", "pingpong_")):
                     bad = "persistent tile loop " + ("not " if "+= gridDim.x)" in src else "") + \
                           "expected"
+                elif (DEFERRED in src) != name.endswith("_async"):
+                    bad = "TMA store read " + ("not " if name.endswith("_async") else "") + \
+                          "deferred"
                 elif ("+= 2 * gridDim.x)" in src) != name.startswith("pingpong_"):
                     bad = "ping-pong over tiles " + \
                           ("not " if "+= 2 * gridDim.x)" not in src else "") + "expected"

@@ -5,7 +5,8 @@ Usage: fa_ws_bench.py LIBTLC_CUDA RUNTIME_PY DIR...
 
 Each DIR is a `tlc-build --target=cuda:sm_90a` artifact of
 examples/flash_attention_fwd.py (names fa_*: Q, K, V, Output [B, H, S, D])
-or examples/flash_attention_causal.py (names fac_*: [B, S, H, D], causal),
+or examples/flash_attention_causal.py (names fac_*: [B, S, H, D], causal;
+facn_*: the same program built with is_causal=False),
 launched through python/tilelang/_runtime.py's CudaLauncher (the
 manifest's block size and TMA tensor maps, as the Python package launches
 them) on torch's current stream. For every kernel: fresh random f16
@@ -81,7 +82,8 @@ def main():
         m = json.load(open(os.path.join(d, manifest)))
         shape = [q for q in m["params"] if q["name"] == "Q"][0]["shape"]
         causal = name.startswith("fac_") or "_fac_" in name
-        if causal:
+        bshd = causal or name.startswith("facn_") or "_facn_" in name
+        if bshd:
             B, S, H, D = shape
         else:
             B, H, S, D = shape
@@ -101,7 +103,7 @@ def main():
         num = den = 0.0
         for b in (0, B - 1):
             for h in (0, 1):
-                sl = (lambda x: x[b, :, h]) if causal else (lambda x: x[b, h])
+                sl = (lambda x: x[b, :, h]) if bshd else (lambda x: x[b, h])
                 ref = reference(sl(q), sl(k), sl(v), causal)
                 num += (sl(o).double() - ref).norm().item() ** 2
                 den += ref.norm().item() ** 2

@@ -79,6 +79,19 @@ CONFIGS = {
     # the two kernels whose SASS opcode mix was profiled (128 x 256 of two
     # consumer warpgroups; 128 x 128 of one, ping-pong by default).
     "uniform": [dict(num_stages=4), dict(block_N=128, threads=128, num_stages=4)],
+    # perf34 (docs/perf/hopper.md, 2026-12-06): the two default tilings
+    # (128 x 256 of two consumer warpgroups; 128 x 128 ping-pong, whose tile
+    # loop now divides by constants), then the TMA-store epilogue, its read
+    # waited for after each store or deferred to the next tile's epilogue
+    # (tlc.tma_store_async; 128 x 256 at 3 stages: at 4 the epilogue's own
+    # area does not fit and the kernel is not persistent).
+    "perf34": [dict(num_stages=4), dict(block_N=128, threads=128, num_stages=4),
+               dict(pass_configs={"tlc.tma_store": True}),
+               dict(pass_configs={"tlc.tma_store": True, "tlc.tma_store_async": True}),
+               dict(block_N=128, threads=128, num_stages=4,
+                    pass_configs={"tlc.tma_store": True}),
+               dict(block_N=128, threads=128, num_stages=4,
+                    pass_configs={"tlc.tma_store": True, "tlc.tma_store_async": True})],
     "skinny_best": [dict(block_M=64, block_N=128, threads=128, num_stages=6),
                     dict(block_M=64, block_N=128, threads=128, num_stages=4)],
     "skinny_sweep": [dict(block_M=64, block_N=64, threads=128, num_stages=4),

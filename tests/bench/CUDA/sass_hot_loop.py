@@ -11,15 +11,19 @@ HGMMA, and prints that loop's static instruction count and opcode mix
 Without cuobjdump (the development machine has nvcc and ptxas but no
 disassembler): reads each kernel's .text section from the cubin itself and
 takes the opcode from bits 0-11 of each 128-bit instruction. Only the
-opcodes that --probe confirms are named (HGMMA, R2UR, and SHFL.IDX of a
-register to an immediate lane, as the warpgroup index's broadcast compiles); the loop is not
+opcodes that --probe confirms are named (HGMMA, R2UR, SHFL.IDX of a
+register to an immediate lane, as the warpgroup index's broadcast compiles,
+and I2F, as an integer division by a run-time value starts: I2F.U32.RP of
+the divisor, from a vector or a uniform register); the loop is not
 decoded, so the counts are over the whole kernel and over the span from
 its first to its last HGMMA (the instructions issued between a tile's
 first and last wgmma); --raw picks this reading where cuobjdump exists. --probe compiles two small kernels with nvcc, one
 whose wgmma descriptor is uniform and one whose descriptor depends on
 threadIdx.x, and checks that the table's HGMMA appears once in each, its
 R2UR only in the second and its SHFL (the uniform one's broadcast
-warpgroup index) only in the first: the table holds for the installed ptxas.
+warpgroup index) only in the first, and compiles a division by a kernel
+parameter (one I2F) next to one by a constant (none): the table holds for
+the installed ptxas.
 """
 
 import collections
@@ -32,8 +36,9 @@ import sys
 import tempfile
 
 # Opcode field (bits 0-11) of sm_90 SASS, as --probe checks them.
-RAW = {0x9F0: "HGMMA", 0x2CA: "R2UR", 0x589: "SHFL"}
-NAMED = ("HGMMA", "R2UR", "SHFL", "IMAD", "UIADD3", "IADD3", "LOP3", "UMOV", "MOV", "SHF")
+RAW = {0x9F0: "HGMMA", 0x2CA: "R2UR", 0x589: "SHFL", 0x306: "I2F", 0xD06: "I2F"}
+NAMED = ("HGMMA", "R2UR", "SHFL", "I2F", "IMAD", "UIADD3", "IADD3", "LOP3", "UMOV", "MOV",
+         "SHF")
 
 
 def text_sections(path):
@@ -59,6 +64,7 @@ def raw_counts(path):
         near = [hg[0] - i for i in shfl if hg and i < hg[0]]
         print(f"{path} {kernel}: {len(ops)} instructions, "
               f"R2UR {sum(RAW.get(o) == 'R2UR' for o in ops)}, "
+              f"I2F {sum(RAW.get(o) == 'I2F' for o in ops)}, "
               f"HGMMA {len(hg)}; first..last HGMMA: {len(span)} instructions, "
               f"R2UR {sum(RAW.get(o) == 'R2UR' for o in span)}"
               + (f"; lane-0 SHFL {len(shfl)}, the last before the first HGMMA "
@@ -136,24 +142,45 @@ extern "C" __global__ void probe(float *out, uint64_t a, uint64_t b) {
 """
 
 
-def probe():
+# A division by a kernel parameter (uniform: I2F from a uniform register),
+# by a per-thread value (I2F from a vector register), or by a constant.
+DIVIDE = r"""
+extern "C" __global__ void probe(int *out, int a, int b, const int *c) {
+#if DIVISOR == 0
+  const int d = b;
+#elif DIVISOR == 1
+  const int d = c[threadIdx.x];
+#else
+  const int d = 10;
+#endif
+  out[threadIdx.x] = (a + (int)threadIdx.x) / d + (a + (int)threadIdx.x) % d;
+}
+"""
+
+
+def probe_counts(d, source, name, flags):
     nvcc = shutil.which("nvcc") or "/usr/local/cuda/bin/nvcc"
+    open(f"{d}/{name}.cu", "w").write(source)
+    subprocess.run([nvcc, "-arch=sm_90a", "-cubin", "-O3", *flags, f"{d}/{name}.cu",
+                    "-o", f"{d}/{name}.cubin"], check=True)
+    (_, ins), = text_sections(f"{d}/{name}.cubin")
+    return collections.Counter(RAW.get(lo & 0xFFF) for lo, _ in ins)
+
+
+def probe():
     with tempfile.TemporaryDirectory() as d:
-        open(f"{d}/p.cu", "w").write(PROBE)
-        counts = []
-        for per_thread in (0, 1):
-            subprocess.run([nvcc, "-arch=sm_90a", "-cubin", "-O3",
-                            f"-DPERTHREAD={per_thread}", f"{d}/p.cu", "-o",
-                            f"{d}/p{per_thread}.cubin"], check=True)
-            (_, ins), = text_sections(f"{d}/p{per_thread}.cubin")
-            counts.append(collections.Counter(RAW.get(lo & 0xFFF) for lo, _ in ins))
+        counts = [probe_counts(d, PROBE, f"p{t}", [f"-DPERTHREAD={t}"]) for t in (0, 1)]
+        div = [probe_counts(d, DIVIDE, f"d{t}", [f"-DDIVISOR={t}"]) for t in (0, 1, 2)]
     ok = (counts[0]["HGMMA"] == 1 == counts[1]["HGMMA"] and counts[0]["R2UR"] == 0
           and counts[1]["R2UR"] == 2 and counts[0]["SHFL"] == 1
-          and counts[1]["SHFL"] == 0)
+          and counts[1]["SHFL"] == 0
+          and [c["I2F"] for c in div] == [1, 1, 0])
     print(f"probe: uniform descriptor HGMMA {counts[0]['HGMMA']} R2UR "
           f"{counts[0]['R2UR']}; per-thread descriptor HGMMA {counts[1]['HGMMA']} "
-          f"R2UR {counts[1]['R2UR']}; SHFL {counts[0]['SHFL']} {counts[1]['SHFL']} "
-          f"(expected 1 0; 1 2; 1 0): {'ok' if ok else 'MISMATCH'}")
+          f"R2UR {counts[1]['R2UR']}; SHFL {counts[0]['SHFL']} {counts[1]['SHFL']}; "
+          f"I2F of a division by a parameter / per-thread value / constant "
+          f"{' '.join(str(c['I2F']) for c in div)} "
+          f"(expected 1 0; 1 2; 1 0; 1 1 0): {'ok' if ok else 'MISMATCH'}")
     return ok
 
 

@@ -14,7 +14,9 @@
 // carries their ring positions across it); with tile-gemm-pingpong each of
 // the two consumer warpgroups visits every other tile of it. With
 // tile-gemm-cluster the loop walks pairs of tiles, one pair a cluster of two
-// blocks (ranks 0 and 1 of blockIdx.x), both blocks the same pairs.
+// blocks (ranks 0 and 1 of blockIdx.x), both blocks the same pairs. A
+// persistent attention kernel (tile.persistent_order = "longest_first")
+// walks groups of (head, batch) pairs, each from its last query block down.
 //
 //===----------------------------------------------------------------------===//
 
@@ -34,6 +36,7 @@ std::string Emitter::openPersistentTileLoop(KernelOp kernel, StringRef first,
   for (OpFoldResult g : kernel.getMixedGrid())
     grid.push_back(getConstantIntValue(g).value_or(1));
   int64_t gx = grid[0], gy = grid.size() > 1 ? grid[1] : 1;
+  int64_t gz = grid.size() > 2 ? grid[2] : 1;
   // tile-gemm-cluster: the loop walks pairs of adjacent tiles along the
   // planned axis (the pair's two blocks, ranks 0 and 1, in lockstep); the
   // rasterisation orders the pairs.
@@ -52,9 +55,30 @@ std::string Emitter::openPersistentTileLoop(KernelOp kernel, StringRef first,
   std::string stride =
       step == 1 ? blocks : std::to_string(step) + " * " + blocks;
   open("for (int " + tile + " = " + start + "; " + tile + " < " +
-       Twine(gx * gy) + "; " + tile + " += " + stride + ")");
+       Twine(gx * gy * gz) + "; " + tile + " += " + stride + ")");
   std::string it = indexType();
   auto indices = kernel.getBlockIndices();
+  if (orderAttr && orderAttr.getValue() == "longest_first") {
+    // tile-persistent-gemm's attention plan: groups of `panel` (head,
+    // batch) pairs (y fastest, then z), each group's query blocks (x) from
+    // the last down, the pairs fastest within a query block.
+    std::string g = std::to_string(std::max<int64_t>(panel, 1));
+    std::string inGroup = fresh("inGroup"), pair = fresh("pair");
+    line("const int " + inGroup + " = " + tile + " % " + Twine(gx * panel) +
+         ";  // groups of " + g +
+         " (head, batch) pairs, the last query block first");
+    line("const int " + pair + " = " + tile + " / " + Twine(gx * panel) +
+         " * " + g + " + " + inGroup + " % " + g + ";");
+    line("const " + it + " " + define(indices[0], "bx") + " = " +
+         Twine(gx - 1) + " - " + inGroup + " / " + g + ";");
+    if (indices.size() > 1)
+      line("const " + it + " " + define(indices[1], "by") + " = " + pair +
+           " % " + Twine(gy) + ";");
+    if (indices.size() > 2)
+      line("const " + it + " " + define(indices[2], "bz") + " = " + pair +
+           " / " + Twine(gy) + ";");
+    return tile;
+  }
   // The tile of this block within its pair.
   auto tileOf = [&](std::string v, int axis) {
     if (!pairs || axis != gemmClusterAxis)
@@ -74,19 +98,34 @@ std::string Emitter::openPersistentTileLoop(KernelOp kernel, StringRef first,
     return tile;
   }
   // Panels of `panel` rows of tiles (row order: by varies fastest within
-  // a panel's column) or of `panel` columns.
+  // a panel's column) or of `panel` columns. The grid is static, so every
+  // panel is `panel` wide but a short last one of `major % panel`: both
+  // widths are constants and the division and remainder by them are
+  // multiplications (a division by the run-time `min(panel, rows left)`
+  // put an I2F.RP / MUFU.RCP sequence at the top of every tile).
   int64_t major = row ? gy : gx, minor = row ? gx : gy;
   std::string p = std::to_string(panel);
-  std::string group = fresh("panel"), in = fresh("inPanel"),
-              width = fresh("panelWidth");
+  std::string group = fresh("panel"), in = fresh("inPanel");
   line("const int " + group + " = " + tile + " / " + Twine(panel * minor) +
        ";  // panels of " + p + (row ? " rows" : " columns") + " of tiles");
   line("const int " + in + " = " + tile + " % " + Twine(panel * minor) + ";");
-  line("const int " + width + " = min(" + p + ", " + Twine(major) + " - " +
-       group + " * " + p + ");");
   std::string a = define(indices[0], "bx"), b = define(indices[1], "by");
-  std::string fast = group + " * " + p + " + " + in + " % " + width;
-  std::string slow = in + " / " + width;
+  std::string fast = group + " * " + p + " + " + in + " % " + p;
+  std::string slow = in + " / " + p;
+  int64_t last = major % panel;
+  if (major < panel) {
+    // One panel, as wide as the grid.
+    fast = group + " * " + p + " + " + in + " % " + Twine(major).str();
+    slow = in + " / " + Twine(major).str();
+  } else if (last != 0) {
+    std::string l = std::to_string(last);
+    std::string isLast = fresh("lastPanel");
+    line("const bool " + isLast + " = " + group + " == " +
+         Twine(major / panel) + ";  // the last panel is " + l + " wide");
+    fast = group + " * " + p + " + (" + isLast + " ? " + in + " % " + l +
+           " : " + in + " % " + p + ")";
+    slow = "(" + isLast + " ? " + in + " / " + l + " : " + in + " / " + p + ")";
+  }
   line("const " + it + " " + (row ? b : a) + " = " + tileOf(fast, row) + ";");
   line("const " + it + " " + (row ? a : b) + " = " + tileOf(slow, !row) + ";");
   return tile;

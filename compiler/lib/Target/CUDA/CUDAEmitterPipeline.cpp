@@ -35,6 +35,8 @@
 
 #include "EmitterImpl.h"
 
+#include "tlc/Dialect/Tile/IR/PassConfigs.h"
+
 #include "tlc/Dialect/Tile/Transforms/PipelineWaitPlan.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -546,6 +548,13 @@ LogicalResult Emitter::emitWarpSpecializedBody(KernelOp kernel) {
   wsTile = openPersistentTileLoop(kernel, gemmPingPong ? group : "0",
                                   gemmPingPong ? 2 : 1);
   LogicalResult r = emitBlock(kernel.getBody().front(), /*allowBarriers=*/true);
+  // Persistent attention: the consumers copy the next tile's Q into the
+  // buffer this tile's gemms read, both warpgroups' halves of it.
+  auto order = kernel->getAttrOfType<StringAttr>("tile.persistent_order");
+  if (succeeded(r) && order && order.getValue() == "longest_first")
+    line(blockBarrier() +
+         "  // both warpgroups are done with this tile's Q (the next tile "
+         "overwrites it)");
   wsReadStage.clear();
   wsPhase.clear();
   wsLastStage.clear();
@@ -553,6 +562,13 @@ LogicalResult Emitter::emitWarpSpecializedBody(KernelOp kernel) {
   if (failed(r))
     return failure();
   close();
+  // tlc.tma_store_async: the last tile's panels are read before the block's
+  // shared memory goes (each epilogue waits for the previous one's).
+  bool tmaStores = false;
+  kernel.walk([&](CopyOp c) { tmaStores |= c->hasAttr("tile.tma_store"); });
+  if (tmaStores && isPassConfigOn(kernel, "tlc.tma_store_async"))
+    line("if (tid == 0) tlc::cuda::tmaStoreWaitRead();  // the last tile's "
+         "panels are read");
   if (gemmPingPong) {
     // Warpgroup 0 took as many turns as were handed to it when the block
     // has an even number of tiles, warpgroup 1 when it has an odd one: the
@@ -595,12 +611,15 @@ LogicalResult Emitter::emitWsConsumerLoop(PipelinedOp pipe) {
   pipe.walk([&](GemmOp g) { inFlight |= g->hasAttr("tile.wgmma_wait"); });
   open("");
   // A persistent kernel's consumers declared their ring position before
-  // the tile loop.
-  bool carried = !wsReadStage.empty() && inFlight;
+  // the tile loop (a GEMM's one ring with a group in flight, or the K and
+  // V rings of attention, whose gemms each wait for their group).
+  int64_t ringCount = ringsOf(pipe);
+  bool carried = !wsReadStage.empty() && (inFlight || ringCount > 1);
   std::string readStage = carried ? wsReadStage : fresh("readStage");
   std::string phase = carried ? wsPhase : fresh("phase");
-  std::string lastStage =
-      carried ? wsLastStage : inFlight ? fresh("lastStage") : "";
+  std::string lastStage = !inFlight ? ""
+                          : carried ? wsLastStage
+                                    : fresh("lastStage");
   if (!carried) {
     line("int " + readStage + " = 0;");
     if (inFlight)
@@ -649,7 +668,9 @@ LogicalResult Emitter::emitWsConsumerLoop(PipelinedOp pipe) {
   std::string iv = define(pipe.getInductionVar(), "k");
   // tile-split-masks: first the iterations where the mask is all true
   // (left at the first that it is not), then the rest with the mask.
-  IfOp split = pingPong || tileTurns || carried ? nullptr : splitMaskOf(pipe);
+  IfOp split = pingPong || tileTurns || (carried && inFlight)
+                   ? nullptr
+                   : splitMaskOf(pipe);
   if (split)
     line(it + " " + iv + " = " + expr(pipe.getLowerBound()) + ";");
   for (int half = split ? 0 : 1; half < 2; ++half) {
@@ -744,7 +765,7 @@ LogicalResult Emitter::emitWsConsumerLoop(PipelinedOp pipe) {
          "  // the other warpgroup's turn");
   if (inFlight)
     line("tlc::cuda::wgmmaWait<0>();  // the last group: C is complete");
-  if (carried) {
+  if (carried && inFlight) {
     // The next tile's loads may refill the last group's stage.
     line("if (" + lastStage + " >= 0) " +
          wsReleaseStage("&" + wsEmpty + "[" + lastStage + "]") +

@@ -24,6 +24,8 @@
 
 #include "EmitterImpl.h"
 
+#include "tlc/Dialect/Tile/IR/PassConfigs.h"
+
 using namespace mlir;
 using namespace tlc;
 using namespace tlc::tile;
@@ -182,6 +184,18 @@ LogicalResult Emitter::emitTmaCopy(CopyOp op, const std::string &dst,
 }
 
 
+/// Whether the TMA store epilogue \p op of a persistent kernel leaves its
+/// panels' read in flight (`tlc.tma_store_async`): the issuing thread waits
+/// for it before the next tile's epilogue writes the area (and once after
+/// the tile loop), not right after the store, so the next tile's
+/// mainloop starts while the copy engine reads.
+static bool deferredTmaStoreRead(CopyOp op) {
+  auto kernel = op->getParentOfType<KernelOp>();
+  return kernel && kernel->hasAttr("tile.persistent_ctas") &&
+         op->hasAttr("tile.epilogue_area") &&
+         isPassConfigOn(kernel, "tlc.tma_store_async");
+}
+
 FailureOr<bool> Emitter::emitTmaStore(CopyOp op, const FragmentInfo &frag) {
   // Under a thread range the other threads may use the area's bytes.
   if (range.condition)
@@ -211,6 +225,10 @@ FailureOr<bool> Emitter::emitTmaStore(CopyOp op, const FragmentInfo &frag) {
                                           : "the dead stages") +
        " at byte " +
        std::to_string(area));
+  bool deferred = deferredTmaStoreRead(op);
+  if (deferred)
+    line("if (tid == 0) tlc::cuda::tmaStoreWaitRead();  // the copy engine "
+         "read the previous tile's panels (tlc.tma_store_async)");
   line(blockBarrier() + "  // the area's last readers are done");
   open("");
   std::string tile = fresh("staged");
@@ -274,7 +292,8 @@ FailureOr<bool> Emitter::emitTmaStore(CopyOp op, const FragmentInfo &frag) {
          " + " + Twine(p * b.rows * 128) + args + ");");
   }
   line("tlc::cuda::tmaStoreCommit();");
-  line("tlc::cuda::tmaStoreWaitRead();  // the panels are read");
+  if (!deferred)
+    line("tlc::cuda::tmaStoreWaitRead();  // the panels are read");
   close();
   close();
   anyTma = true;

@@ -179,9 +179,14 @@ LogicalResult Emitter::emitWsOverlapLoop(PipelinedOp pipe) {
   };
 
   open("");
+  // A persistent kernel's consumers carry one ring position from tile to
+  // tile (declared before their tile loop): both rings start there, and
+  // both end one past the last iteration (V's last release advances too).
+  bool carried = !wsReadStage.empty();
   for (const Ring &r : rings) {
-    line("int " + r.stage + " = 0;");
-    line("uint32_t " + r.phase + " = 0;  // parity of the read stage's phase");
+    line("int " + r.stage + " = " + (carried ? wsReadStage : "0") + ";");
+    line("uint32_t " + r.phase + " = " + (carried ? wsPhase : "0") +
+         ";  // parity of the read stage's phase");
   }
   if (pingPong)
     line("if (" + consumerWarpGroupIs(false) +
@@ -240,8 +245,14 @@ LogicalResult Emitter::emitWsOverlapLoop(PipelinedOp pipe) {
   if (failed(emitAll(scalars)) || failed(emitAll(late)))
     return failedAll();
   line("tlc::cuda::wgmmaWait<0>();  // O is complete");
-  release(pv, /*advance=*/false);
+  release(pv, /*advance=*/carried);
   close();
+  if (carried)
+    for (const Ring &r : rings)
+      if (r.reader == qk.getOperation()) {
+        line(wsReadStage + " = " + r.stage + ";  // the next tile's position");
+        line(wsPhase + " = " + r.phase + ";");
+      }
   if (pingPong)
     line("if (" + consumerWarpGroupIs(true) + ") tlc::cuda::namedBarrierSync(" +
          Twine(pingPong.getInt()) + ", " + Twine(blockThreads) +

@@ -14,6 +14,13 @@
 // the consumers store the previous one. The epilogue's staging tile moves
 // out of the stages into an area of its own.
 //
+// With `tlc.persistent_attention=True` (off by default until measured) a
+// warp-specialised attention kernel (K and V rings, a grid of query blocks
+// x heads x batches) is made persistent the same way, its tiles walked in
+// groups of (head, batch) pairs whose K and V fit in half the L2, each
+// group from its last query block down (under a causal mask the longest
+// rows first, so that the short ones fill the tail).
+//
 //===----------------------------------------------------------------------===//
 
 #include "tlc/Dialect/Tile/Transforms/Passes.h"
@@ -48,6 +55,10 @@ static constexpr int64_t kDefaultPanel = 8;
 /// shapes, each next to torch.matmul in the same process;
 /// docs/perf/hopper-persistent.md).
 static constexpr bool kPersistentByDefault = true;
+
+/// Bytes of L2 the K and V rows of one group of (head, batch) tiles of a
+/// persistent attention kernel may take: half the 50 MiB of an H100 / H200.
+static constexpr int64_t kAttentionL2Budget = 25ll << 20;
 
 /// The epilogue of \p body: its last statement when that is a copy of a
 /// whole static 2-D fragment into a global tile, else null.
@@ -112,8 +123,13 @@ struct TilePersistentGemmPass final
       if (p->hasAttr("tile.ws_empty_barriers"))
         pipe = p;
     });
-    if (!pipe || pipe->hasAttr("tile.ws_rings") ||
-        pipe->getBlock() != &kernel.getBody().front())
+    if (pipe && pipe->hasAttr("tile.ws_rings") &&
+        pipe->getBlock() == &kernel.getBody().front()) {
+      if (isPassConfigOn(kernel, "tlc.persistent_attention"))
+        planAttention(kernel, pipe, b);
+      return;
+    }
+    if (!pipe || pipe->getBlock() != &kernel.getBody().front())
       return;
     int64_t gemms = 0;
     bool inFlight = false;
@@ -163,15 +179,7 @@ struct TilePersistentGemmPass final
     if (blocksPerSm > 1 &&
         blocksPerSm * (end + kSm90ReservedShared) > kSm90SharedPerSm)
       blocksPerSm = 1;
-    // `tlc.num_sms=N` sizes the grid for another device (and lets tests
-    // give each block several tiles of a small problem).
-    int64_t sms = numSms;
-    if (std::optional<StringRef> n = getPassConfig(kernel, "tlc.num_sms")) {
-      int64_t v;
-      if (!n->getAsInteger(10, v) && v > 0)
-        sms = v;
-    }
-    int64_t ctas = sms * blocksPerSm;
+    int64_t ctas = smsOf(kernel) * blocksPerSm;
     if (tiles <= ctas)
       return;
     // Rasterisation: the program's T.use_swizzle, else panels of 8 rows.
@@ -192,6 +200,95 @@ struct TilePersistentGemmPass final
     kernel->setAttr("tile.persistent_ctas", b.getI64IntegerAttr(ctas));
     kernel->setAttr("tile.persistent_panel", b.getI64IntegerAttr(panel));
     kernel->setAttr("tile.persistent_order", b.getStringAttr(order));
+  }
+
+  /// The multiprocessors the grid is sized for: `tlc.num_sms=N` names
+  /// another device (and lets tests give each block several tiles of a
+  /// small problem).
+  int64_t smsOf(KernelOp kernel) {
+    if (std::optional<StringRef> n = getPassConfig(kernel, "tlc.num_sms")) {
+      int64_t v;
+      if (!n->getAsInteger(10, v) && v > 0)
+        return v;
+    }
+    return numSms;
+  }
+
+  /// A warp-specialised attention kernel (two gemms over the K and V
+  /// rings, the output tile stored last) over a static grid of query blocks
+  /// (x), heads (y) and batches (z): one block a multiprocessor walks the
+  /// tiles in groups of `group` (head, batch) pairs, each group's query
+  /// blocks from the last down with the pairs fastest. The consumers load
+  /// Q themselves, so only the stages are the producer's; the epilogue
+  /// stages O in an area of its own (the stages are being refilled for the
+  /// next tile).
+  void planAttention(KernelOp kernel, PipelinedOp pipe, Builder &b) {
+    SmallVector<int64_t> grid;
+    for (OpFoldResult g : kernel.getMixedGrid()) {
+      std::optional<int64_t> e = getConstantIntValue(g);
+      if (!e || *e <= 0)
+        return;
+      grid.push_back(*e);
+    }
+    while (grid.size() < 3)
+      grid.push_back(1);
+    if (grid.size() != 3)
+      return;
+    int64_t gemms = 0;
+    pipe.walk([&](GemmOp) { ++gemms; });
+    Block &body = kernel.getBody().front();
+    CopyOp epilogue = epilogueOf(body);
+    auto planned = kernel->getAttrOfType<IntegerAttr>("tile.shared_bytes");
+    if (gemms != 2 || !epilogue || !planned)
+      return;
+    int64_t area = (planned.getInt() + 1023) / 1024 * 1024;
+    int64_t end = area + epilogueBytes(epilogue);
+    if (end > kSm90SharedLimit)
+      return;
+    int64_t pairs = grid[1] * grid[2], tiles = grid[0] * pairs;
+    int64_t ctas = smsOf(kernel);
+    if (tiles <= ctas)
+      return;
+    // K and V bytes of one (head, batch): the stages' bytes an iteration
+    // times the longest row's iterations (the loop bound when static, else
+    // the query blocks' rows over the key block's).
+    int64_t perIteration = 0, keyRows = 0;
+    pipe.walk([&](CopyOp c) {
+      if (!c->hasAttr("tile.prefetch"))
+        return;
+      auto t = cast<BufferType>(c.getDst().getType());
+      if (!t.isStatic())
+        return;
+      int64_t n = getElementStorageBytes(t.getElementType());
+      for (int64_t e : t.getShape())
+        n *= e;
+      perIteration += n;
+      keyRows = t.getShape()[0];
+    });
+    int64_t rows = cast<BufferType>(epilogue.getSrc().getType()).getShape()[0];
+    int64_t trips = keyRows ? (grid[0] * rows + keyRows - 1) / keyRows : 1;
+    if (std::optional<int64_t> ub = getConstantIntValue(pipe.getUpperBound()))
+      trips = *ub;
+    int64_t perPair = std::max<int64_t>(1, perIteration * trips);
+    int64_t want = std::max<int64_t>(1, kAttentionL2Budget / perPair);
+    if (std::optional<StringRef> g =
+            getPassConfig(kernel, "tlc.persistent_group")) {
+      int64_t v;
+      if (!g->getAsInteger(10, v) && v > 0)
+        want = v;
+    }
+    // The largest divisor of the pairs up to that: every group is whole.
+    int64_t group = 1;
+    for (int64_t d = std::min(want, pairs); d >= 1; --d)
+      if (pairs % d == 0) {
+        group = d;
+        break;
+      }
+    epilogue->setAttr("tile.epilogue_area", b.getI64IntegerAttr(area));
+    kernel->setAttr("tile.shared_bytes", b.getI64IntegerAttr(end));
+    kernel->setAttr("tile.persistent_ctas", b.getI64IntegerAttr(ctas));
+    kernel->setAttr("tile.persistent_panel", b.getI64IntegerAttr(group));
+    kernel->setAttr("tile.persistent_order", b.getStringAttr("longest_first"));
   }
 };
 } // namespace
