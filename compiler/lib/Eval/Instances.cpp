@@ -80,7 +80,7 @@ static bool isDefineIdentifier(llvm::StringRef text) {
 static bool isDefineCallable(Value v) {
   return v.is(ValueKind::Function) || v.is(ValueKind::Primitive) ||
          v.is(ValueKind::NativeFn) || v.isObj(ObjKind::Partial) ||
-         v.isObj(ObjKind::Macro);
+         v.isObj(ObjKind::Macro) || v.isObj(ObjKind::JitFunction);
 }
 
 Value Interpreter::parseDefine(llvm::StringRef text) {
@@ -442,14 +442,28 @@ static bool containsPrimFunc(Node def) {
   return found;
 }
 
+/// The function \p v calls: itself, or a jitted factory's function.
+static FunctionObj *calledFunction(Value v) {
+  if (v.is(ValueKind::Function))
+    return v.as<FunctionObj>();
+  if (v.isObj(ObjKind::JitFunction))
+    return v.as<JitFunctionObj>()->fn;
+  return nullptr;
+}
+
 /// Whether \p fn is a lazy factory through another function: a `return`
 /// of its body (not of nested functions) calls, by name, a function of its
 /// scope that defines a `@T.prim_func` or is such a factory itself
 /// (`def kernel(N): return copy_kernel(N)`, or a jitted factory's
-/// `return copy_kernel(N).prim_func`). TileLang tells lazy from
+/// `return copy_kernel(N).prim_func`), or a parameter \p bound gives a
+/// such a function (`def kernel(factory, block): return factory(block)`
+/// with `-D factory=copy_kernel`: the Python package lifts a nested
+/// kernel so, its closure's factory a parameter). TileLang tells lazy from
 /// eager by calling the function and looking for a PrimFunc result; this
 /// follows the names statically, a few calls deep.
-static bool returnsPrimFuncFactory(FunctionObj *fn, unsigned depth = 0) {
+static bool
+returnsPrimFuncFactory(FunctionObj *fn, unsigned depth = 0,
+                       llvm::function_ref<Value(llvm::StringRef)> bound = {}) {
   if (!fn || depth > 4)
     return false;
   bool found = false;
@@ -472,20 +486,23 @@ static bool returnsPrimFuncFactory(FunctionObj *fn, unsigned depth = 0) {
       if (!callee || callee.kind() != NodeKind::Name)
         return syntax::WalkResult::Skip;
       llvm::StringRef name = callee.identifier();
+      auto isFactory = [&](FunctionObj *g) {
+        return g && g != fn &&
+               (containsPrimFunc(g->def) ||
+                returnsPrimFuncFactory(g, depth + 1));
+      };
+      bool isParam = llvm::any_of(
+          fn->params, [&](Node p) { return p.identifier() == name; });
+      if (isParam) {
+        found = bound && isFactory(calledFunction(bound(name)));
+        return found ? syntax::WalkResult::Interrupt
+                     : syntax::WalkResult::Skip;
+      }
       for (Env *e = fn->closure; e; e = e->parent) {
         auto it = e->vars.find(name);
         if (it == e->vars.end())
           continue;
-        FunctionObj *g = nullptr;
-        if (it->second.is(ValueKind::Function))
-          g = it->second.as<FunctionObj>();
-        else if (it->second.isObj(ObjKind::JitFunction))
-          g = it->second.as<JitFunctionObj>()->fn;
-        if (g) {
-          if (g != fn && (containsPrimFunc(g->def) ||
-                          returnsPrimFuncFactory(g, depth + 1)))
-            found = true;
-        }
+        found = isFactory(calledFunction(it->second));
         break;
       }
       return found ? syntax::WalkResult::Interrupt : syntax::WalkResult::Skip;
@@ -1087,7 +1104,15 @@ Value Interpreter::callJit(JitFunctionObj *jit, CallArgs &argsIn, Node at,
   }
   // A factory that returns another factory's prim_func is lazy too; the
   // functions it names are all defined by the time it is called.
-  if (!jit->lazy && returnsPrimFuncFactory(fn))
+  auto boundArg = [&](llvm::StringRef name) -> Value {
+    for (size_t i = 0; i < fn->params.size(); ++i)
+      if (fn->params[i].identifier() == name && i < args.pos.size())
+        return args.pos[i];
+    if (const Value *v = args.keyword(name))
+      return *v;
+    return Value::none();
+  };
+  if (!jit->lazy && returnsPrimFuncFactory(fn, 0, boundArg))
     jit->lazy = true;
   // --defines-only: call sites make no instance; traceDefaultInstances
   // makes the one the -D bindings describe.
@@ -1164,7 +1189,16 @@ Value Interpreter::callJit(JitFunctionObj *jit, CallArgs &argsIn, Node at,
   // The label names the completed arguments: `matmul(M=M, ...)` says which
   // parameters stayed symbols or came from an autotune config.
   label = makeLabel(fn->name, args);
-  if (!options.kernelFilter.empty() && fn->name != options.kernelFilter) {
+  // A factory the kernel --kernel asked for calls while it is traced
+  // (`return copy_kernel(N)`, `.prim_func` of it) builds that kernel's
+  // instance: it is traced under the asked kernel's name and label.
+  std::optional<JitFrame> askedOuter;
+  if (!options.kernelFilter.empty() && fn->name != options.kernelFilter)
+    for (const JitFrame &frame : jitContext)
+      if (frame.kernel == options.kernelFilter)
+        askedOuter = frame;
+  if (!options.kernelFilter.empty() && fn->name != options.kernelFilter &&
+      !askedOuter) {
     filteredKernels.insert(fn->name);
     return heap.opaque("JITKernel");
   }
@@ -1181,14 +1215,18 @@ Value Interpreter::callJit(JitFunctionObj *jit, CallArgs &argsIn, Node at,
   std::optional<TargetInfo> jitTarget;
   if (!jit->target.empty() && !options.targetExplicit)
     jitTarget = TargetInfo::parse(jit->target);
-  jitContext.push_back({fn->name.str(), label, jit->build, jitTarget});
+  if (askedOuter)
+    jitContext.push_back(
+        {askedOuter->kernel, askedOuter->label, jit->build, jitTarget});
+  else
+    jitContext.push_back({fn->name.str(), label, jit->build, jitTarget});
   TraceState saved(*this);
   instance = nullptr;
   traced = false;
   // The instance --kernel asked for, its parameters all bound by -D,
   // configs and defaults: what it raises is an error even without a call
   // site.
-  bool asked = options.kernelFilter == fn->name;
+  bool asked = options.kernelFilter == fn->name || askedOuter;
   bool warnOnly = tracingDefaults && (madeSymbol || !asked);
   bool outerSymbolic = defaultsSymbolic;
   defaultsSymbolic = madeSymbol || !asked;

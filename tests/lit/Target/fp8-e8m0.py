@@ -1,17 +1,18 @@
 # float8_e8m0fnu (the OCP MX block scale: an exponent alone, 2^(b - 127),
 # 0xFF the NaN, no zero, no sign) tensors on CUDA, TileLang issue 2042's
 # kernels: T.copy of float32 into an e8m0 tensor and a T.Cast per element,
-# plus a round trip through a shared e8m0 tile read back as float32. The
-# CUDA target refused the type ("does not support element type
-# 'f8E8M0FNU'"); it now stores bytes and converts with integer arithmetic
-# on the float32 bits (tlc_device/cuda/convert.h), the rule of the CPU
-# target: NaN, zero and negative values give NaN, others round to the
-# nearest power of two (ties to the even exponent field) and saturate to
-# 2^-127 .. 2^127. The inputs hold every power of two the format has, the
-# ties between neighbours and the values next to them, subnormals,
-# infinities and NaN. The CPU target and cuda:sm_90a on the sim device are
-# each checked against a NumPy oracle that picks the nearest of the 255
-# codes; nvcc (where installed) compiles the CUDA build.
+# plus a round trip through a shared e8m0 tile read back as float32. Both
+# targets convert with integer arithmetic on the float32 bits
+# (tlc_device/cpu/types.h, tlc_device/cuda/convert.h) by PyTorch's rule
+# (c10/util/Float8_e8m0fnu.h): the sign is ignored, NaN and infinities give
+# NaN, zero gives 2^-127, a mantissa of at least 1.5 rounds up (NaN past
+# 2^127). tlc had its own rule (NaN for zero and negatives, ties to the
+# even code, saturation); the oracle is now a table written from the OCP MX
+# spec and PyTorch's header (Inputs/fp8_e8m0_check.py). The inputs hold
+# every power of two the format has, the ties between neighbours and the
+# values next to them, subnormals, infinities and NaN. The CPU target and
+# cuda:sm_90a on the sim device are each checked against the NumPy oracle;
+# nvcc (where installed) compiles the CUDA build.
 # RUN: rm -rf %t && mkdir -p %t
 # RUN: %python %S/Inputs/fp8_e8m0_check.py inputs %t/in
 # RUN: tlc-build --check %s

@@ -562,11 +562,13 @@ LogicalResult Solver::inferGemm(GemmOp op) {
   config.policy = toLayoutWarpPolicy(op.getPolicy());
   config.threads = threads;
   int64_t firstThread = 0;
+  bool inRange = false;
   if (std::optional<std::pair<int64_t, int64_t>> range =
           warpGroupRange(op, threads);
       range && range->first + range->second <= threads) {
     firstThread = range->first;
     config.threads = range->second;
+    inRange = true;
   }
 
   struct Operand {
@@ -613,7 +615,10 @@ LogicalResult Solver::inferGemm(GemmOp op) {
              << layout::stringifyGemmOperand(operand.which) << " ('"
              << bufferDisplayName(buf.root)
              << "') of this gemm: " << llvm::toString(l.takeError());
-    if (l->fragment) {
+    if (l->fragment && inRange && operand.which == layout::GemmOperand::C) {
+      if (failed(setRangeAccumulator(*id, *l->fragment, firstThread, op)))
+        return failure();
+    } else if (l->fragment) {
       if (firstThread)
         *l->fragment = l->fragment->shiftThreads(firstThread);
       if (failed(setFragment(*id, std::move(*l->fragment), op,
@@ -625,6 +630,56 @@ LogicalResult Solver::inferGemm(GemmOp op) {
         return failure();
     }
   }
+  return success();
+}
+
+LogicalResult Solver::setRangeAccumulator(unsigned buf, const Fragment &base,
+                                          int64_t firstThread, GemmOp by) {
+  BufferInfo &b = buffers[buf];
+  Fragment shifted = base.shiftThreads(firstThread);
+  if (!b.fragment) {
+    if (failed(setFragment(buf, std::move(shifted), by, InferLevel::Strict)))
+      return failure();
+    b.rangeBase = base;
+    b.rangeStarts = {firstThread};
+    return success();
+  }
+  if (b.pinned || !b.rangeBase || !b.rangeBase->isEquivalentTo(base))
+    return setFragment(buf, std::move(shifted), by, InferLevel::Strict);
+  if (llvm::is_contained(b.rangeStarts, firstThread))
+    return success(); // another gemm of a range that already has its copy
+  // TileLang binds each gemm's accumulator layout to the threads of its
+  // region and accepts a second region's equal layout; here that is one
+  // more copy, on the threads of the new range. The copies must sit at a
+  // constant stride (the replica number picks the range) and not overlap.
+  std::vector<int64_t> starts = b.rangeStarts;
+  starts.insert(llvm::upper_bound(starts, firstThread), firstThread);
+  int64_t step = starts[1] - starts[0];
+  bool regular = step >= base.getThreadExtent();
+  for (size_t k = 2; k < starts.size(); ++k)
+    regular &= starts[k] - starts[k - 1] == step;
+  if (!regular)
+    return setFragment(buf, std::move(shifted), by, InferLevel::Strict);
+  unsigned rank = base.getInputRank();
+  int64_t perRange = base.getReplicate();
+  IndexExpr rep = IndexExpr::var(rank, "rep");
+  std::vector<IndexExpr> repl(rank + 1);
+  repl[rank] = layout::floorMod(rep, perRange);
+  IndexExpr thread = layout::substitute(base.getForwardThread(), repl) +
+                     starts.front() + layout::floorDiv(rep, perRange) * step;
+  llvm::Expected<Fragment> copies = Fragment::get(
+      std::vector<int64_t>(base.getInputShape().begin(),
+                           base.getInputShape().end()),
+      std::vector<IndexExpr>(base.getForwardIndex().begin(),
+                             base.getForwardIndex().end()),
+      thread, perRange * static_cast<int64_t>(starts.size()),
+      base.getOrigin());
+  if (!copies) {
+    llvm::consumeError(copies.takeError());
+    return setFragment(buf, std::move(shifted), by, InferLevel::Strict);
+  }
+  b.fragment = std::move(*copies);
+  b.rangeStarts = std::move(starts);
   return success();
 }
 

@@ -116,6 +116,11 @@ struct BufferInfo {
   bool pinned = false;
   /// sm_90: the source of a copy to global memory (a TMA store).
   bool tmaStoreSource = false;
+  /// A gemm accumulator written by gemms of several disjoint thread ranges
+  /// (`if tx // 128 == k:` branches, `T.ws(k)`): the gemm layout over one
+  /// range (threads from 0) and the first thread of each range, ascending.
+  std::optional<Fragment> rangeBase;
+  std::vector<int64_t> rangeStarts;
   /// Nodes that read or write the buffer.
   std::vector<unsigned> users;
 };
@@ -199,6 +204,13 @@ private:
   LogicalResult replicateFloating();
   LogicalResult applyAnnotation(AnnotateLayoutOp op);
   LogicalResult inferGemm(GemmOp op);
+  /// Sets the accumulator \p buf of a gemm run by the threads from
+  /// \p firstThread on, whose layout over those threads is \p base: each
+  /// range's gemm holds its own copy, so accumulators of gemms of
+  /// disjoint ranges with the same layout are one fragment replicated
+  /// once per range.
+  LogicalResult setRangeAccumulator(unsigned buf, const Fragment &base,
+                                    int64_t firstThread, GemmOp by);
   /// Whether \p op copies to or from tensor memory.
   static bool isTensorMemoryCopy(CopyOp op);
   /// The strict layout of the fragment \p op copies to or from tensor

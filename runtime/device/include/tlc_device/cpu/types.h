@@ -233,22 +233,20 @@ inline uint8_t floatToE5M2FnuzBits(float x) {
 }
 inline float e5m2FnuzBitsToFloat(uint8_t b) { return fnuzBitsToFloat(b, 2, 16); }
 
-/// float8_e8m0fnu bits of \p x: an exponent alone (the MX block scale),
-/// 2^(b - 127), 0xFF the NaN. The format has no zero and no sign: NaN, zero
-/// and negative values give NaN; others round to the nearest power of two
-/// (ties to the even exponent field) and saturate to 2^-127 .. 2^127.
+/// float8_e8m0fnu bits of \p x: an exponent alone (the OCP MX block scale,
+/// 2^(b - 127), 0xFF the NaN), PyTorch's rule (c10/util/Float8_e8m0fnu.h):
+/// the sign is ignored; NaN and infinities give NaN; the float32 exponent
+/// field rounds up when the mantissa reaches half (x >= 1.5 * 2^e, ties
+/// up) for normal inputs and passes half for subnormal ones (zero gives
+/// 2^-127); rounding up from 2^127 gives the NaN code (no saturation).
 inline uint8_t floatToE8M0Bits(float x) {
-  if (!(x > 0))
+  uint32_t bits;
+  std::memcpy(&bits, &x, sizeof bits);
+  uint32_t field = (bits >> 23) & 0xFFu, mantissa = bits & 0x7FFFFFu;
+  if (field == 0xFFu)
     return 0xFF;
-  if (std::isinf(x)) // saturates (frexp's exponent of infinity is unspecified)
-    return 0xFE;
-  int exp2;
-  double f = std::frexp(double(x), &exp2); // x = f * 2^exp2, f in [0.5, 1)
-  int e = exp2 - 1;                        // x = (2f) * 2^e, 2f in [1, 2)
-  double m = 2 * f;
-  if (m > 1.5 || (m == 1.5 && ((e + 127) & 1)))
-    ++e;
-  return uint8_t(std::clamp(e, -127, 127) + 127);
+  bool up = field != 0 ? mantissa >= 0x400000u : mantissa > 0x400000u;
+  return uint8_t(field + (up ? 1u : 0u));
 }
 inline float e8m0BitsToFloat(uint8_t b) {
   if (b == 0xFF)

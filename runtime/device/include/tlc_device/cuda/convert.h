@@ -65,28 +65,20 @@ TLC_DEVICE uint16_t packFp8E4M3x2(float lo, float hi) {
 #endif
 
 /// f32 -> float8_e8m0fnu byte: an exponent alone (the OCP MX block scale,
-/// 2^(b - 127), 0xFF the NaN). The format has no zero and no sign: NaN,
-/// zero and negative values give NaN; others round to the nearest power of
-/// two (mantissa above 1.5, or 1.5 with an odd exponent field, rounds up)
-/// and saturate to 2^-127 .. 2^127 (infinity too). Integer arithmetic on
-/// the f32 bits, so every target rounds as the CPU target's
-/// floatToE8M0Bits does (no sm_100 cvt instruction needed).
+/// 2^(b - 127), 0xFF the NaN), PyTorch's rule (c10/util/Float8_e8m0fnu.h),
+/// as the CPU target's floatToE8M0Bits: the sign is ignored; NaN and
+/// infinities give NaN; the exponent field rounds up when the mantissa
+/// reaches half for normal inputs (ties up) and passes half for subnormal
+/// ones (zero gives 2^-127); rounding up from 2^127 gives the NaN code.
+/// Integer arithmetic on the f32 bits (not CUDA's __nv_fp8_e8m0, which
+/// rounds toward +inf and saturates).
 TLC_DEVICE uint8_t toFp8E8M0(float x) {
   uint32_t bits = bitCast<uint32_t>(x);
-  uint32_t exponent = (bits >> 23) & 0xFFu, mantissa = bits & 0x7FFFFFu;
-  if ((bits >> 31) || (exponent == 0 && mantissa == 0) ||
-      (exponent == 0xFFu && mantissa != 0))
+  uint32_t field = (bits >> 23) & 0xFFu, mantissa = bits & 0x7FFFFFu;
+  if (field == 0xFFu)
     return 0xFF;
-  if (exponent == 0xFFu)
-    return 0xFE;
-  // A subnormal lies between 0 and 2^-126 (field 1); 2^-127 (field 0) is
-  // mantissa 0x400000, the tie 1.5 * 2^-127 is 0x600000 (field 0 is even).
-  if (exponent == 0)
-    return mantissa > 0x600000u ? 1 : 0;
-  uint32_t field = exponent;
-  if (mantissa > 0x400000u || (mantissa == 0x400000u && (field & 1u)))
-    ++field;
-  return uint8_t(field > 0xFEu ? 0xFEu : field);
+  bool up = field != 0 ? mantissa >= 0x400000u : mantissa > 0x400000u;
+  return uint8_t(field + (up ? 1u : 0u));
 }
 /// float8_e8m0fnu byte -> f32 (exact; 0xFF is NaN, 0 is 2^-127).
 TLC_DEVICE float fp8E8M0ToFloat(uint8_t b) {
