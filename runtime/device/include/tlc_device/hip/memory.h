@@ -52,6 +52,19 @@ TLC_DEVICE void readTransposedB16(T *dst, const T *chunk) {
       (TLC_HIP_LDS_SPACE Short4 *)(chunk));
   __builtin_memcpy(dst, &v, 8);
 }
+
+/// gfx950's ds_read_b64_tr_b8 into dst[0..7] (8-bit elements). Each group
+/// of 16 lanes reads an 8 x 16 block: lane j of the group addresses the
+/// block's 8-byte chunk j (row j / 2, columns 8 (j % 2) .. + 7; \p chunk,
+/// 8-byte aligned) and receives column j, the block's rows 0..7.
+template <typename T>
+TLC_DEVICE void readTransposedB8(T *dst, const T *chunk) {
+  static_assert(sizeof(T) == 1, "ds_read_b64_tr_b8 reads 8-bit elements");
+  typedef int Int2 __attribute__((ext_vector_type(2)));
+  Int2 v = __builtin_amdgcn_ds_read_tr8_b64_v2i32(
+      (TLC_HIP_LDS_SPACE Int2 *)(chunk));
+  __builtin_memcpy(dst, &v, 8);
+}
 #endif
 
 /// The \p Bytes bytes at \p src as one vector (one global_load).
