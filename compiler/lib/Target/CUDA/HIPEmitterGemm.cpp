@@ -401,14 +401,17 @@ LogicalResult Emitter::emitMfmaGemm(GemmOp op) {
   // of 16 m) whose chunks the lanes address in row-major order (lane j: row
   // j / (16 / n), columns n (j % (16 / n)) .. + n - 1), and lane j receives
   // column j, the n consecutive k of its own m (ds_read_b64_tr_b16 with n =
-  // 4, ds_read_b64_tr_b8 with n = 8). The chunks must stay whole and
-  // aligned in the swizzled tile, as for the K-contiguous vectors. Only
-  // where every architecture built is gfx950 (a bundle with older ones
-  // shares the source).
+  // 4, ds_read_b64_tr_b8 with n = 8). Only where every architecture built
+  // is gfx950 (a bundle with older ones shares the source). Elsewhere the
+  // same block takes one ds_read_b64 a lane, lane j reading row j % n,
+  // columns n (j / n) .. + n - 1, and each group of n lanes transposes its
+  // n x n sub-block with DPP moves (readDppTransposed). Either way the
+  // chunks must stay whole and aligned in the swizzled tile, as for the
+  // K-contiguous vectors.
+  const bool hwTr = options.amdArch == "gfx950";
   const int64_t trN = elemBytes == 1 || elemBytes == 2 ? 8 / elemBytes : 0;
   auto transposedReads = [&](Value buf, bool kInner) -> bool {
-    if (options.amdArch != "gfx950" || kInner || splitK || !trN ||
-        perStep % trN != 0)
+    if (kInner || splitK || !trN || perStep % trN != 0)
       return false;
     auto root = cast<BufferType>(rootOf(buf).getType());
     auto t = cast<BufferType>(buf.getType());
@@ -424,19 +427,22 @@ LogicalResult Emitter::emitMfmaGemm(GemmOp op) {
   const bool bTr = bShared && !bVec && transposedReads(b, transB);
   // The chunk lane l addresses for the h-th read of a step: k row n h + (l
   // % 16) / (16 / n) of its group's k, columns from 16 ((l % T) / 16) + n (l
-  // % (16 / n)) of its tile's m (n).
+  // % (16 / n)) of its tile's m (n); for the DPP transpose k row n h + l %
+  // n, columns from 16 ((l % T) / 16) + n ((l % 16) / n).
   const std::string trNStr = std::to_string(trN),
                     trAcross = std::to_string(trN ? 16 / trN : 0);
-  std::string kTr = "(" + kk + " * " + std::to_string(step) + " + " +
-                    std::to_string(perStep) + " * (" + lane + " / " +
-                    std::to_string(T) + ") + " + r + " * " + trNStr + " + " +
-                    lane + " % 16 / " + trAcross + ")";
+  std::string kTr =
+      "(" + kk + " * " + std::to_string(step) + " + " +
+      std::to_string(perStep) + " * (" + lane + " / " + std::to_string(T) +
+      ") + " + r + " * " + trNStr + " + " +
+      (hwTr ? lane + " % 16 / " + trAcross : lane + " % " + trNStr) + ")";
   auto trColumn = [&](const std::string &w, int64_t warpExtent,
                       const std::string &tile) {
-    return "(" + w + " * " + std::to_string(warpExtent) + " + " + tile +
-           " * " + std::to_string(T) + " + " +
+    return "(" + w + " * " + std::to_string(warpExtent) + " + " + tile + " * " +
+           std::to_string(T) + " + " +
            (T == 16 ? std::string() : "16 * (" + lane + " % 32 / 16) + ") +
-           trNStr + " * (" + lane + " % " + trAcross + "))";
+           trNStr + " * (" +
+           (hwTr ? lane + " % " + trAcross : lane + " % 16 / " + trNStr) + "))";
   };
   FailureOr<std::string> aTrElem =
       aTr ? element(a, kTr, trColumn(wm, warpM, mi))
@@ -475,9 +481,13 @@ LogicalResult Emitter::emitMfmaGemm(GemmOp op) {
       const char *bits = trN == 4 ? "16" : "8";
       line("#pragma unroll");
       line("for (int " + r + " = 0; " + r + " < " + Twine(perStep / trN) +
-           "; ++" + r + ") " + ns + "readTransposedB" + bits + "(" + vals +
-           "[" + tile + "] + " + Twine(trN) + " * " + r + ", &" + trElem +
-           ");  // ds_read_b64_tr_b" + bits);
+           "; ++" + r + ") " + ns +
+           (hwTr ? "readTransposedB" + std::string(bits) + "("
+                 : std::string("readDppTransposed(")) +
+           vals + "[" + tile + "] + " + Twine(trN) + " * " + r + ", &" +
+           trElem +
+           (hwTr ? ");  // ds_read_b64_tr_b" + std::string(bits)
+                 : ", " + lane + ");  // ds_read_b64, DPP transpose"));
     } else if (vecBytes) {
       line(ns + "copyVector<" + Twine(vecBytes) + ">(" + vals + "[" + tile +
            "], &" + first + ");  // ds_read_b" + Twine(vecBytes * 8));

@@ -585,9 +585,9 @@ TLC_SIM_PRIMITIVE inline void transposeMisaligned(const char *what) {
 template <int Bits> inline uint64_t readTransposed(const void *chunk) {
   const char *name = Bits == 16 ? "ds_read_b64_tr_b16" : "ds_read_b64_tr_b8";
   if (reinterpret_cast<uintptr_t>(chunk) % 8 != 0)
-    transposeMisaligned(Bits == 16
-                            ? "ds_read_b64_tr_b16 needs an 8-byte aligned address"
-                            : "ds_read_b64_tr_b8 needs an 8-byte aligned address");
+    transposeMisaligned(
+        Bits == 16 ? "ds_read_b64_tr_b16 needs an 8-byte aligned address"
+                   : "ds_read_b64_tr_b8 needs an 8-byte aligned address");
   uint64_t mine = *static_cast<const uint64_t *>(chunk);
   return transposeChunks<Bits>(mine, name);
 }
