@@ -52,6 +52,12 @@ tlc::layout::makeXorSwizzleLayout(llvm::ArrayRef<int64_t> shape,
   return l;
 }
 
+/// Elements of one transposed chunk read (8 bytes), 0 when \p r's elements
+/// have none.
+static int64_t transposedChunkElements(const MfmaOperandReads &r) {
+  return r.elementBytes == 1 || r.elementBytes == 2 ? 8 / r.elementBytes : 0;
+}
+
 std::vector<LaneCoords>
 tlc::layout::mfmaOperandReads(const MfmaOperandReads &r, int64_t rows,
                               int64_t cont) {
@@ -60,6 +66,28 @@ tlc::layout::mfmaOperandReads(const MfmaOperandReads &r, int64_t rows,
     return out;
   int64_t kExtent = r.kInner ? cont : rows;
   int64_t mnExtent = r.kInner ? rows : cont;
+  if (r.transposed) {
+    const int64_t n = transposedChunkElements(r);
+    if (!n || r.perStep % n != 0)
+      return out;
+    const int64_t across = 16 / n;
+    for (int64_t kk = 0; kk < kExtent / r.step(); ++kk)
+      for (int64_t t = 0; t < mnExtent / r.tile; ++t)
+        for (int64_t h = 0; h < r.perStep / n; ++h)
+          for (int64_t half = 0; half < 2; ++half) {
+            LaneCoords lanes;
+            for (int64_t l = 0; l < 32; ++l) {
+              int64_t lane = half * 32 + l;
+              int64_t k = kk * r.step() + r.perStep * (lane / r.tile) + n * h +
+                          lane % 16 / across;
+              int64_t mn =
+                  t * r.tile + 16 * (lane % r.tile / 16) + n * (lane % across);
+              lanes[l] = std::vector<int64_t>{k, mn};
+            }
+            out.push_back(std::move(lanes));
+          }
+    return out;
+  }
   for (int64_t kk = 0; kk < kExtent / r.step(); ++kk)
     for (int64_t t = 0; t < mnExtent / r.tile; ++t)
       for (int64_t v = 0; v < (r.vector ? 1 : r.perStep); ++v)
@@ -113,20 +141,27 @@ XorSwizzle tlc::layout::chooseMfmaSwizzle(const MfmaOperandReads &r,
     return best;
   static tlc::LruCache<XorSwizzle> memo(256, 4);
   std::string key = std::to_string(r.tile) + "," + std::to_string(r.perStep) +
-                    "," + std::to_string(r.kInner) +
-                    std::to_string(r.vector) + "," + std::to_string(bytes) +
+                    "," + std::to_string(r.kInner) + std::to_string(r.vector) +
+                    std::to_string(r.transposed) + "," + std::to_string(bytes) +
                     "/" + std::to_string(rows) + "x" + std::to_string(cont);
   if (std::shared_ptr<const XorSwizzle> known = memo.lookup(key))
     return *known;
-  int64_t vec = r.vector ? r.perStep : 1;
+  const int64_t chunk = r.transposed ? transposedChunkElements(r) : 0;
+  int64_t vec = r.vector ? r.perStep : chunk ? chunk : 1;
   std::vector<LaneCoords> reads = mfmaOperandReads(r, rows, cont);
   int64_t bestCost = conflictCost(reads, best, cont, bytes, vec);
   // Each read conflict-free is the floor; a later candidate must be
   // strictly cheaper than the best so far.
   const int64_t floor = int64_t(reads.size());
-  for (int64_t runBytes : {16, 8, 4}) {
+  // Transposed 16-bit chunk reads also try runs of 32 bytes: a 4 x 16
+  // block is 4 rows of 32 bytes, which a row XOR moves apart only in whole
+  // 32-byte runs once rows are 128 bytes or longer.
+  for (int64_t runBytes : {16, 8, 4, 32}) {
+    if (runBytes == 32 && !chunk)
+      continue;
     int64_t run = runBytes / bytes;
-    if (cont % run != 0 || (r.vector && run % r.perStep != 0))
+    if (cont % run != 0 || (r.vector && run % r.perStep != 0) ||
+        (chunk && run % chunk != 0))
       continue;
     for (int64_t maxPhase : {2, 4, 8, 16})
       for (int64_t perPhase : {1, 2, 4, 8, 16, 32}) {

@@ -28,9 +28,13 @@
 # (row / 2) % 8, so row r's run starts at byte 64 (r % 2) + 8 ((k / 4) ^
 # (r / 2) % 8) of a 128-byte line: 16 rows on 16 distinct 8-byte bank pairs,
 # conflict-free (the 16-byte chunk swizzle, chunk ^ (row / 2) % 4, gave 8
-# placements for 16 rows: 2-way). B_s (32 x 64) is K-outer, read one f16 at
-# a time along its rows (32 columns of one k per half wavefront: 64 bytes
-# of one row): conflict-free row-major, which it stays.
+# placements for 16 rows: 2-way). B_s (32 x 64) is K-outer: each row of 16
+# lanes reads a 4 x 16 block (4 k rows of 16 n, 32 bytes each) as one
+# 8-byte chunk a lane (a DPP transpose follows). Row-major, the 4 rows of
+# 128 bytes put their chunks in the same 8 banks: 4-way (the analysis once
+# counted element reads here, conflict-free). B_s is stored in runs of 16
+# f16 (32 bytes) XORed by k % 4: the 4 rows land in 4 different 32-byte
+# bank groups, conflict-free.
 #
 # transpose: T.Parallel's flat partition gives 32 consecutive lanes
 # consecutive j of one i; A_s[j, i] with rows of 256 bytes puts them all in
@@ -131,5 +135,5 @@ transpose(pad=1)
 # The accesses the degrees above were worked out from.
 # CODE: const int wave = tid / 64, lane = tid % 64;
 # CODE: tlc::hip::copyVector<8>(aLanes[mi], &A_s[tlc::hip::xorSwizzledIndex<32, 4, 2, 8>((wm * 32 + mi * 32 + lane % 32), (kk * 8 + 4 * (lane / 32)))]);  // ds_read_b64
-# CODE: bLanes[ni][r] = B_s[((kk * 8 + 4 * (lane / 32) + r)) * 64 + (wn * 32 + ni * 32 + lane % 32)];
+# CODE: tlc::hip::readDppTransposed(bLanes[ni] + 4 * r, &B_s[tlc::hip::xorSwizzledIndex<64, 16, 1, 4>((kk * 8 + 4 * (lane / 32) + r * 4 + lane % 4), (wn * 32 + ni * 32 + 16 * (lane % 32 / 16) + 4 * (lane % 16 / 4)))], lane);  // ds_read_b64, DPP transpose
 # CODE: tlc::hip::copyVector<16>(&C_s[(i0_2) * 64 + i1_2], &acc[r_1]);

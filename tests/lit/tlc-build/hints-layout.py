@@ -19,7 +19,7 @@
 # SM90: "name":"C_local",{{.*}}"layout":"wgmma.C · 4×1 warps · 128 regs/thread"
 
 # CDNA: "name":"A_shared",{{.*}}"layout":"xor swizzle (runs of 4, 8 phases of 2 rows)"
-# CDNA: "name":"B_shared",{{.*}}"layout":"linear"
+# CDNA: "name":"B_shared",{{.*}}"layout":"xor swizzle (runs of 16, 4 phases of 1 row)"
 # CDNA: "name":"C_local",{{.*}}"layout":"mfma32.C · 2×1 warps · 128 regs/thread"
 
 # Tensors and launches have no layout.

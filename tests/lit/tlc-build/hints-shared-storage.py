@@ -68,25 +68,26 @@
 # SM90: {{A_scaled\[}}[[SM90_AS]](0,
 # SM90: {{B_wide\[}}[[SM90_BW]](0,
 
-# gfx942: MFMA operand tiles in the LDS swizzle chosen for their reads;
-# one whose reads are conflict-free row-major (B_shared) is not swizzled,
-# whatever inference or the annotation said.
+# gfx942: MFMA operand tiles in the LDS swizzle chosen for their reads,
+# whatever inference or the annotation said (B_shared and B_wide, N-contiguous
+# and read as 4 x 16 blocks of 8-byte chunks, in runs of 16 by k % 4; a tile
+# whose reads are conflict-free row-major stays row-major).
 # CDNA: "name":"A_shared",{{.*}}"layout":"xor swizzle (runs of 4, 8 phases of 2 rows)",{{.*}}through [[CDNA_A:tlc::hip::xorSwizzledIndex<32, 4, 2, 8>]] (
-# CDNA: "name":"B_shared",{{.*}}"layout":"linear",{{.*}}stored by the HIP target row-major\nlayout inference chose swizzle 128B; the generated code stores it linear instead"
+# CDNA: "name":"B_shared",{{.*}}"layout":"xor swizzle (runs of 16, 4 phases of 1 row)",{{.*}}through [[CDNA_B:tlc::hip::xorSwizzledIndex<128, 16, 1, 4>]] (the swizzle chosen for its MFMA reads)\nlayout inference chose swizzle 128B; the generated code stores it xor swizzle (runs of 16, 4 phases of 1 row) instead"
 # CDNA: "name":"C_shared",{{.*}}"layout":"swizzle 128B, 256B rows",{{.*}}through [[CDNA_C:tlc::hip::swizzledIndex<16>]] (
 # CDNA: "name":"A_ann",{{.*}}"layout":"xor swizzle (runs of 4, 16 phases of 1 row)",{{.*}}through [[CDNA_AANN:tlc::hip::xorSwizzledIndex<64, 4, 1, 16>]] ({{.*}}T.annotate_layout asked for swizzle 128B; the generated code stores it xor swizzle (runs of 4, 16 phases of 1 row) instead"
 # CDNA: "name":"A_scaled",{{.*}}"layout":"xor swizzle (runs of 4, 8 phases of 2 rows)",{{.*}}through [[CDNA_AS:tlc::hip::xorSwizzledIndex<32, 4, 2, 8>]] (
-# CDNA: "name":"B_wide",{{.*}}"layout":"linear",{{.*}}row-major
+# CDNA: "name":"B_wide",{{.*}}"layout":"xor swizzle (runs of 16, 4 phases of 1 row)",{{.*}}through [[CDNA_BW:tlc::hip::xorSwizzledIndex<256, 16, 1, 4>]] (
 # CDNA: __global__
 # CDNA-DAG: storeXorRuns<16, 8>(A_shared, [[CDNA_A]](
-# CDNA-DAG: {{B_shared\[\(}}{{[a-z0-9_]+}}) * 128 +
+# CDNA-DAG: {{B_shared\[}}[[CDNA_B]](
 # CDNA-DAG: {{C_shared\[}}[[CDNA_C]](
 # CDNA: __global__
 # CDNA-DAG: storeXorRuns<16, 8>(A_ann, [[CDNA_AANN]](
 # CDNA-DAG: {{C_pad\[\(}}{{[a-z0-9_]+}}) * 72 +
 # CDNA: __global__
 # CDNA-DAG: {{A_scaled\[}}[[CDNA_AS]](
-# CDNA-DAG: {{B_wide\[\(}}{{[a-z0-9_]+}}) * 256 +
+# CDNA-DAG: {{B_wide\[}}[[CDNA_BW]](
 
 # sm_100a: tcgen05 operands in descriptor panels (one 128B panel a row),
 # the staging tile of the tensor memory accumulator row-swizzled.

@@ -9,7 +9,10 @@
 // reads the HIP printer (HIPEmitterGemm.cpp) makes of it: per MFMA step,
 // each lane of a 64-lane wavefront reads its perStep consecutive k of one
 // row or column of the operand (one ds_read_b64 / ds_read_b128 where K is
-// the tile's contiguous dimension, else one ds_read_u16 / _u8 per value).
+// the tile's contiguous dimension; 8-byte chunks of n x 16 blocks, n = 8 /
+// element bytes, where M or N is and the chunks stay whole: gfx950's
+// transposing reads, a DPP transpose elsewhere; else one ds_read_u16 / _u8
+// per value).
 // CDNA's LDS is 32 banks of 4 bytes (CDNA3 ISA, "Local Data Share": 32
 // banks, each a dword wide); BankConflicts.h says which lanes share a
 // cycle. No single XOR swizzle serves every MFMA shape (the NVIDIA 16-byte
@@ -66,6 +69,13 @@ struct MfmaOperandReads {
   bool kInner = true;
   /// A lane reads its perStep values as one vector (ds_read_b64/_b128).
   bool vector = false;
+  /// An MN-contiguous operand (kInner false) of 1- or 2-byte elements read
+  /// as 8-byte chunks: per step and read h < perStep / n (n = 8 /
+  /// elementBytes), each row of 16 lanes reads the n x 16 block of k rows
+  /// n h + perStep (l / T) .. + n - 1 and the tile's 16 columns from 16 ((l
+  /// % T) / 16), one chunk a lane (which lane reads which chunk does not
+  /// change a phase of 16 lanes).
+  bool transposed = false;
   /// Bytes of one element (1, 2 or 4: f32 operands, 4 values per lane).
   int64_t elementBytes = 2;
   /// K of one step: 64 / tile lane groups of perStep values.
@@ -73,18 +83,21 @@ struct MfmaOperandReads {
 };
 
 /// Every LDS read of \p reads over a [rows, cont] tile: per K step, MFMA
-/// tile along M (or N) and value (one when vector), one entry per half
-/// wavefront with the (row, col) of each lane's first element; lane l
-/// reads mn = tile * T + l % T, k = step * kk + perStep * (l / T) + value.
+/// tile along M (or N) and value (one when vector; perStep / n chunk reads
+/// when transposed), one entry per half wavefront with the (row, col) of
+/// each lane's first element; lane l reads mn = tile * T + l % T, k = step
+/// * kk + perStep * (l / T) + value (transposed: the chunk of row (l % 16)
+/// / (16 / n), columns n (l % (16 / n)) of its block).
 std::vector<LaneCoords> mfmaOperandReads(const MfmaOperandReads &reads,
                                          int64_t rows, int64_t cont);
 
 /// The swizzle of an MFMA operand tile of [rows, cont] elements: the fewest
 /// LDS bank conflicts (BankConflicts.h's CDNA phases) over
-/// mfmaOperandReads(), among runs of 16, 8 or 4 bytes that keep each
-/// vector read contiguous, 2 to 16 phases of 1 to 32 rows. Ties go to the
-/// row-major tile, then wider runs (wider global -> LDS stores), then fewer
-/// and shorter phases. A tile of more than 2^16 elements (past any CDNA
+/// mfmaOperandReads(), among runs of 16, 8 or 4 bytes (and 32 for
+/// transposed chunk reads, tried last) that keep each vector read or chunk
+/// contiguous, 2 to 16 phases of 1 to 32 rows. Ties go to the row-major
+/// tile, then wider runs (wider global -> LDS stores), then fewer and
+/// shorter phases. A tile of more than 2^16 elements (past any CDNA
 /// workgroup's LDS) stays row-major.
 XorSwizzle chooseMfmaSwizzle(const MfmaOperandReads &reads, int64_t rows,
                              int64_t cont);

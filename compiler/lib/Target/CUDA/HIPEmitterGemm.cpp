@@ -395,43 +395,54 @@ LogicalResult Emitter::emitMfmaGemm(GemmOp op) {
   };
   const int64_t aVec = aShared ? vectorBytes(a, !transA) : 0;
   const int64_t bVec = bShared ? vectorBytes(b, transB) : 0;
-  // gfx950's transposing LDS read for 16-bit operands stored MN-contiguous
-  // (A [K, M], B [K, N]): each group of 16 lanes reads a 4 x 16 block (4 k
-  // rows of 16 m) whose 8-byte chunks the lanes address in row-major order
-  // (lane j: row j / 4, columns 4 (j % 4) .. + 3), and lane j receives
-  // column j, the 4 consecutive k of its own m. The chunks must stay whole
-  // and aligned in the swizzled tile, as for the K-contiguous vectors. Only
-  // where every architecture built is gfx950 (a bundle with older ones
-  // shares the source).
+  // gfx950's transposing LDS reads for 16- and 8-bit operands stored
+  // MN-contiguous (A [K, M], B [K, N]): with n = 8 / elemBytes elements in
+  // an 8-byte chunk, each group of 16 lanes reads an n x 16 block (n k rows
+  // of 16 m) whose chunks the lanes address in row-major order (lane j: row
+  // j / (16 / n), columns n (j % (16 / n)) .. + n - 1), and lane j receives
+  // column j, the n consecutive k of its own m (ds_read_b64_tr_b16 with n =
+  // 4, ds_read_b64_tr_b8 with n = 8). Only where every architecture built
+  // is gfx950 (a bundle with older ones shares the source). Elsewhere the
+  // same block takes one ds_read_b64 a lane, lane j reading row j % n,
+  // columns n (j / n) .. + n - 1, and each group of n lanes transposes its
+  // n x n sub-block with DPP moves (readDppTransposed). Either way the
+  // chunks must stay whole and aligned in the swizzled tile, as for the
+  // K-contiguous vectors.
+  const bool hwTr = options.amdArch == "gfx950";
+  const int64_t trN = elemBytes == 1 || elemBytes == 2 ? 8 / elemBytes : 0;
   auto transposedReads = [&](Value buf, bool kInner) -> bool {
-    if (options.amdArch != "gfx950" || kInner || splitK || elemBytes != 2 ||
-        perStep % 4 != 0)
+    if (kInner || splitK || !trN || perStep % trN != 0)
       return false;
     auto root = cast<BufferType>(rootOf(buf).getType());
     auto t = cast<BufferType>(buf.getType());
     if (!root.isStatic() || root.getShape().back() != t.getShape().back() ||
-        root.getShape().back() % 4 != 0)
+        root.getShape().back() % trN != 0)
       return false;
     auto lds = ldsSwizzle.find(rootOf(buf));
-    if (lds != ldsSwizzle.end() && lds->second.vec % 4 != 0)
+    if (lds != ldsSwizzle.end() && lds->second.vec % trN != 0)
       return false;
     return !misalignedOrigin(buf, 8);
   };
   const bool aTr = aShared && !aVec && transposedReads(a, !transA);
   const bool bTr = bShared && !bVec && transposedReads(b, transB);
-  // The chunk lane l addresses for the h-th read of a step: k row 4 h +
-  // (l % 16) / 4 of its group's k, columns from 16 ((l % T) / 16) + 4 (l %
-  // 4) of its tile's m (n).
-  std::string kTr = "(" + kk + " * " + std::to_string(step) + " + " +
-                    std::to_string(perStep) + " * (" + lane + " / " +
-                    std::to_string(T) + ") + " + r + " * 4 + " + lane +
-                    " % 16 / 4)";
+  // The chunk lane l addresses for the h-th read of a step: k row n h + (l
+  // % 16) / (16 / n) of its group's k, columns from 16 ((l % T) / 16) + n (l
+  // % (16 / n)) of its tile's m (n); for the DPP transpose k row n h + l %
+  // n, columns from 16 ((l % T) / 16) + n ((l % 16) / n).
+  const std::string trNStr = std::to_string(trN),
+                    trAcross = std::to_string(trN ? 16 / trN : 0);
+  std::string kTr =
+      "(" + kk + " * " + std::to_string(step) + " + " +
+      std::to_string(perStep) + " * (" + lane + " / " + std::to_string(T) +
+      ") + " + r + " * " + trNStr + " + " +
+      (hwTr ? lane + " % 16 / " + trAcross : lane + " % " + trNStr) + ")";
   auto trColumn = [&](const std::string &w, int64_t warpExtent,
                       const std::string &tile) {
-    return "(" + w + " * " + std::to_string(warpExtent) + " + " + tile +
-           " * " + std::to_string(T) + " + " +
+    return "(" + w + " * " + std::to_string(warpExtent) + " + " + tile + " * " +
+           std::to_string(T) + " + " +
            (T == 16 ? std::string() : "16 * (" + lane + " % 32 / 16) + ") +
-           "4 * (" + lane + " % 4))";
+           trNStr + " * (" +
+           (hwTr ? lane + " % " + trAcross : lane + " % 16 / " + trNStr) + "))";
   };
   FailureOr<std::string> aTrElem =
       aTr ? element(a, kTr, trColumn(wm, warpM, mi))
@@ -467,10 +478,16 @@ LogicalResult Emitter::emitMfmaGemm(GemmOp op) {
     open("for (int " + tile + " = 0; " + tile + " < " + Twine(tiles) + "; ++" +
          tile + ")");
     if (!trElem.empty()) {
+      const char *bits = trN == 4 ? "16" : "8";
       line("#pragma unroll");
-      line("for (int " + r + " = 0; " + r + " < " + Twine(perStep / 4) +
-           "; ++" + r + ") " + ns + "readTransposedB16(" + vals + "[" + tile +
-           "] + 4 * " + r + ", &" + trElem + ");  // ds_read_b64_tr_b16");
+      line("for (int " + r + " = 0; " + r + " < " + Twine(perStep / trN) +
+           "; ++" + r + ") " + ns +
+           (hwTr ? "readTransposedB" + std::string(bits) + "("
+                 : std::string("readDppTransposed(")) +
+           vals + "[" + tile + "] + " + Twine(trN) + " * " + r + ", &" +
+           trElem +
+           (hwTr ? ");  // ds_read_b64_tr_b" + std::string(bits)
+                 : ", " + lane + ");  // ds_read_b64, DPP transpose"));
     } else if (vecBytes) {
       line(ns + "copyVector<" + Twine(vecBytes) + ">(" + vals + "[" + tile +
            "], &" + first + ");  // ds_read_b" + Twine(vecBytes * 8));

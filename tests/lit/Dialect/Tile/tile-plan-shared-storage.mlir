@@ -5,8 +5,9 @@
 // In the GPU pipeline, on examples/gemm.py's operands (A 128 x 32, B 32 x
 // 128, f16): the row swizzle of ldmatrix reads on sm_80 (4 and 16 chunks
 // a row), the descriptor panels of tile-plan-wgmma's tile.swizzle on
-// sm_90a (64- and 128-byte panel rows), the MFMA LDS swizzle of A on HIP
-// (B's reads are conflict-free row-major).
+// sm_90a (64- and 128-byte panel rows), the MFMA LDS swizzles on HIP (B,
+// N-contiguous, is read as 4 x 16 blocks of 8-byte chunks: runs of 16 by k
+// % 4 put a block's 4 rows in different banks).
 // RUN: tlc-build --emit=lowered --target=cuda:sm_80 %S/../../../../examples/gemm.py | FileCheck %s --check-prefix=GEMM80
 // RUN: tlc-build --emit=lowered --target=cuda:sm_90a %S/../../../../examples/gemm.py | FileCheck %s --check-prefix=GEMM90
 // RUN: tlc-build --emit=lowered --target=hip:gfx942 %S/../../../../examples/gemm.py | FileCheck %s --check-prefix=GEMMHIP
@@ -16,6 +17,7 @@
 // GEMM90: tile.storage = {chunks = 4 : i64, kind = "panels"}, tile.swizzle = 64 : i64} : !tile.buffer<[128, 32], f16, shared.dyn>
 // GEMM90: tile.storage = {chunks = 8 : i64, kind = "panels"}, tile.swizzle = 128 : i64} : !tile.buffer<[32, 128], f16, shared.dyn>
 // GEMMHIP: tile.storage = {kind = "lds_swizzle", max_phase = 8 : i64, per_phase = 2 : i64, vec = 4 : i64}} : !tile.buffer<[128, 32], f16, shared.dyn>
+// GEMMHIP: tile.storage = {kind = "lds_swizzle", max_phase = 4 : i64, per_phase = 1 : i64, vec = 16 : i64}} : !tile.buffer<[32, 128], f16, shared.dyn>
 // GEMMHIP-NOT: tile.storage = {
 
 // Without a GPU target nothing is recorded.

@@ -74,10 +74,30 @@ void tlc::tile::detail::planGemmOperands(GemmOp op,
 /// (r / 4) + 4 (lane / 16) + r % 4; kk * 16 + 8 (r / 4) + 4 (lane / 32) +
 /// r % 4 on 32x32 tiles). A K-contiguous operand whose rows are
 /// whole multiples of perStep is read as one vector per lane and tile
-/// (ds_read_b64 / ds_read_b128, the printer's `vectorBytes`); any other as
-/// one ds_read_u16 / ds_read_u8 per element.
-void tlc::tile::detail::planMfmaOperands(GemmOp op,
-                                         std::vector<AccessPlan> &plans) {
+/// (ds_read_b64 / ds_read_b128, the printer's `vectorBytes`). An
+/// MN-contiguous 8- or 16-bit operand whose rows are whole multiples of n =
+/// 8 / element bytes is read as 8-byte chunks (the printer's
+/// `transposedReads`): per step, tile and read h < perStep / n, each row of
+/// 16 lanes reads the n x 16 block of k rows perStep (lane / T) + n h .. +
+/// n - 1 and columns 16 ((lane % T) / 16) .. + 15 of the tile, a chunk a
+/// lane (gfx950's ds_read_b64_tr_b16 / _b8; ds_read_b64 and a DPP
+/// transpose elsewhere; either assignment of chunks to the 16 lanes of one
+/// LDS phase gives the same degree, so the plan uses gfx950's: lane j reads
+/// row j / (16 / n), columns n (j % (16 / n))). Any other operand is read
+/// as one ds_read_u16 / ds_read_u8 per element. Only where the tile's
+/// swizzle keeps the chunks whole: the printer reads them element by
+/// element otherwise, and so does this plan.
+void tlc::tile::detail::planMfmaOperands(
+    GemmOp op, std::vector<AccessPlan> &plans,
+    const DenseMap<Value, SharedStorage> &storage) {
+  // The elements an LDS swizzle keeps together (none: the whole row).
+  auto keptTogether = [&](Value root) -> int64_t {
+    auto it = storage.find(root);
+    return it != storage.end() &&
+                   it->second.kind == SharedStorage::Kind::LdsSwizzle
+               ? it->second.lds.vec
+               : 0;
+  };
   auto cAlloc = op.getC().getDefiningOp<AllocOp>();
   auto cAttr = cAlloc ? dyn_cast_or_null<FragmentAttr>(cAlloc.getLayoutAttr())
                       : FragmentAttr();
@@ -141,6 +161,41 @@ void tlc::tile::detail::planMfmaOperands(GemmOp op,
     bool vector = !trans && !splitK && (vecBytes == 8 || vecBytes == 16) &&
                   rootType.getShape().back() == type.getShape().back() &&
                   rootType.getShape().back() % perStep == 0;
+    const int64_t chunk = bytes == 1 || bytes == 2 ? 8 / bytes : 0;
+    bool transposed = trans && !splitK && chunk && perStep % chunk == 0 &&
+                      rootType.getShape().back() == type.getShape().back() &&
+                      rootType.getShape().back() % chunk == 0 &&
+                      keptTogether(root) % chunk == 0;
+    if (transposed) {
+      AccessPlan plan;
+      plan.op = op;
+      plan.root = root;
+      plan.elementBytes = bytes;
+      plan.vec = chunk;
+      plan.instruction = bytes == 2 ? "ds_read_b64_tr_b16 (or ds_read_b64)"
+                                    : "ds_read_b64_tr_b8 (or ds_read_b64)";
+      const int64_t across = 16 / chunk;
+      for (int64_t kk = 0; kk < k / step; ++kk)
+        for (int64_t tile = 0; tile < tiles; ++tile)
+          for (int64_t h = 0; h < perStep / chunk; ++h)
+            for (int64_t w = 0; w < waves; ++w)
+              for (int64_t half = 0; half < 2; ++half) {
+                layout::LaneCoords lanes;
+                for (int64_t l = 0; l < 32; ++l) {
+                  int64_t lane = half * 32 + l;
+                  int64_t grid = isA ? w % warpRows : w / warpRows;
+                  int64_t mn = grid * (isA ? warpM : warpN) + tile * T +
+                               16 * (lane % T / 16) + chunk * (lane % across);
+                  int64_t kl = kk * step + perStep * (lane / T) + chunk * h +
+                               lane % 16 / across;
+                  lanes[l] =
+                      rootCoord({rank - 2, rank - 1}, {kl, mn}, *offsets);
+                }
+                plan.warps.push_back(std::move(lanes));
+              }
+      plans.push_back(std::move(plan));
+      continue;
+    }
     AccessPlan plan;
     plan.op = op;
     plan.root = root;

@@ -127,8 +127,11 @@ int64_t fragmentVector(const layout::Fragment &f,
 void planGemmOperands(GemmOp op, std::vector<AccessPlan> &plans,
                       llvm::StringRef instruction);
 
-/// The LDS reads of T.gemm's shared operands on HIP (HIPEmitterGemm.cpp).
-void planMfmaOperands(GemmOp op, std::vector<AccessPlan> &plans);
+/// The LDS reads of T.gemm's shared operands on HIP (HIPEmitterGemm.cpp),
+/// the tiles stored as \p storage says.
+void planMfmaOperands(
+    GemmOp op, std::vector<AccessPlan> &plans,
+    const llvm::DenseMap<mlir::Value, SharedStorage> &storage);
 
 // SharedAccessLoops.cpp
 

@@ -121,6 +121,11 @@ static std::optional<layout::MfmaOperandReads> mfmaReadsOf(GemmOp gemm,
   r.vector = r.kInner && !splitK && (vecBytes == 8 || vecBytes == 16) &&
              root.getShape().back() == type.getShape().back() &&
              root.getShape().back() % r.perStep == 0;
+  // MN-contiguous 8- and 16-bit operands: 8-byte chunks of n x 16 blocks.
+  const int64_t chunk = bytes == 1 || bytes == 2 ? 8 / bytes : 0;
+  r.transposed = !r.kInner && !splitK && chunk && r.perStep % chunk == 0 &&
+                 root.getShape().back() == type.getShape().back() &&
+                 root.getShape().back() % chunk == 0;
   return r;
 }
 
@@ -485,7 +490,7 @@ static std::vector<BankConflict> findConflicts(KernelOp kernel, bool mmaSync,
         planMemoryCopy(copy, *threads, plans, hip);
     } else if (auto gemm = dyn_cast<GemmOp>(op)) {
       if (hip)
-        planMfmaOperands(gemm, plans);
+        planMfmaOperands(gemm, plans, storage);
       else if (wgmma.count(gemm))
         planGemmOperands(gemm, plans, "wgmma operand read");
       else if (mmaSync || sm90a)

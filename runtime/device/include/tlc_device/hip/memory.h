@@ -23,6 +23,7 @@
 #define TLC_DEVICE_HIP_MEMORY_H
 
 #include "tlc_device/hip/common.h"
+#include "tlc_device/hip/reduce.h"
 
 namespace tlc {
 namespace hip {
@@ -52,7 +53,71 @@ TLC_DEVICE void readTransposedB16(T *dst, const T *chunk) {
       (TLC_HIP_LDS_SPACE Short4 *)(chunk));
   __builtin_memcpy(dst, &v, 8);
 }
+
+/// gfx950's ds_read_b64_tr_b8 into dst[0..7] (8-bit elements). Each group
+/// of 16 lanes reads an 8 x 16 block: lane j of the group addresses the
+/// block's 8-byte chunk j (row j / 2, columns 8 (j % 2) .. + 7; \p chunk,
+/// 8-byte aligned) and receives column j, the block's rows 0..7.
+template <typename T> TLC_DEVICE void readTransposedB8(T *dst, const T *chunk) {
+  static_assert(sizeof(T) == 1, "ds_read_b64_tr_b8 reads 8-bit elements");
+  typedef int Int2 __attribute__((ext_vector_type(2)));
+  Int2 v =
+      __builtin_amdgcn_ds_read_tr8_b64_v2i32((TLC_HIP_LDS_SPACE Int2 *)(chunk));
+  __builtin_memcpy(dst, &v, 8);
+}
 #endif
+
+/// One step of readDppTransposed: lanes l and l ^ D exchange the elements
+/// of their 8 bytes (x, y) at positions j whose bit D differs from the
+/// lane's, in units of U = D x element bits. A lane keeps the unit at offset
+/// `keep` of each 2U-bit block (U when its bit D is set, else 0) and sends
+/// the other; the partner's units land where the sent ones were. Shifts by
+/// lane-dependent amounts rather than selects of two expressions, which the
+/// compiler turns into exec-masked branches.
+template <unsigned D, unsigned U>
+TLC_DEVICE void dppTransposeStep(uint32_t &x, uint32_t &y, int lane) {
+  const bool bit = lane & D;
+  if constexpr (U == 32) {
+    const uint32_t got = dppXor32<D, false>(bit ? x : y);
+    x = bit ? got : x;
+    y = bit ? y : got;
+  } else {
+    constexpr uint32_t R = U == 16 ? 0x0000ffffu : 0x00ff00ffu;
+    const uint32_t keep = bit ? U : 0, away = U - keep;
+    const uint32_t t =
+        dppXor32<D, false>(((x >> away) & R) | (((y >> away) & R) << U));
+    x = (((x >> keep) & R) << keep) | ((t & R) << away);
+    y = (((y >> keep) & R) << keep) | (((t >> U) & R) << away);
+  }
+}
+
+/// Every CDNA architecture (gfx90a and gfx942 have no transposing LDS
+/// read): the lanes of readTransposedB16 / B8 from one ds_read_b64 per lane
+/// and DPP exchanges. With n = 8 / sizeof(T) elements in 8 bytes, lane j of
+/// each row of 16 lanes addresses the n x 16 block's chunk of row j % n,
+/// columns n (j / n) .. + n - 1 (\p chunk, 8-byte aligned), so each group
+/// of n lanes holds an n x n sub-block, one row a lane; the group transposes
+/// it (lanes l and l ^ d swap the elements whose position differs from the
+/// lane in bit d, for d = n / 2 .. 1) and lane j ends with column j, the
+/// block's rows 0..n - 1. \p lane is the lane in the wavefront; the whole
+/// group must run it.
+template <typename T>
+TLC_DEVICE void readDppTransposed(T *dst, const T *chunk, int lane) {
+  static_assert(sizeof(T) == 1 || sizeof(T) == 2,
+                "the DPP transpose moves 8- or 16-bit elements");
+  const uint2 v = *reinterpret_cast<const uint2 *>(chunk);
+  uint32_t x = v.x, y = v.y;
+  if constexpr (sizeof(T) == 2) {
+    dppTransposeStep<2, 32>(x, y, lane);
+    dppTransposeStep<1, 16>(x, y, lane);
+  } else {
+    dppTransposeStep<4, 32>(x, y, lane);
+    dppTransposeStep<2, 16>(x, y, lane);
+    dppTransposeStep<1, 8>(x, y, lane);
+  }
+  const uint32_t out[2] = {x, y};
+  __builtin_memcpy(dst, out, 8);
+}
 
 /// The \p Bytes bytes at \p src as one vector (one global_load).
 template <int Bytes>

@@ -190,6 +190,7 @@ typedef float tlc_sim_floatx4 __attribute__((ext_vector_type(4)));
 typedef float tlc_sim_floatx16 __attribute__((ext_vector_type(16)));
 typedef _Float16 tlc_sim_halfx4 __attribute__((ext_vector_type(4)));
 typedef short tlc_sim_shortx4 __attribute__((ext_vector_type(4)));
+typedef int tlc_sim_intx2 __attribute__((ext_vector_type(2)));
 typedef int tlc_sim_intx4 __attribute__((ext_vector_type(4)));
 typedef int tlc_sim_intx16 __attribute__((ext_vector_type(16)));
 typedef double tlc_sim_doublex4 __attribute__((ext_vector_type(4)));
@@ -521,17 +522,22 @@ __builtin_amdgcn_mfma_f32_32x32x16_bf8_bf8(long a, long b, tlc_sim_floatx16 c,
 }
 
 //===----------------------------------------------------------------------===//
-// gfx950's transposing LDS read ds_read_b64_tr_b16
-// (__builtin_amdgcn_ds_read_tr16_b64_v4i16): within each row of 16 lanes,
-// lane j's 8-byte address holds chunk j of a 4 x 16 block of 16-bit
-// elements (block row j / 4, columns 4 (j % 4) .. + 3) and lane j receives
-// column j: element v of its result is element j % 4 of the chunk that
-// lane 4 v + j / 4 of its row read. Every lane reads its own 8 bytes (an
+// gfx950's transposing LDS reads ds_read_b64_tr_b16 / ds_read_b64_tr_b8
+// (__builtin_amdgcn_ds_read_tr16_b64_v4i16 / _tr8_b64_v2i32). With n = 64 /
+// E elements of E bits in a lane's 8 bytes, each row of 16 lanes reads an
+// n x 16 block: lane j's 8-byte address holds chunk j of it (block row j /
+// (16 / n), columns n (j % (16 / n)) .. + n - 1) and lane j receives column
+// j: element v of its result is element j % n of the chunk that lane (16 /
+// n) v + j / n of its row read. Every lane reads its own 8 bytes (an
 // ordinary checked load, 8-byte aligned); the exchange needs the whole
-// wavefront. (The rule as Modular's gfx950 kernels use the instruction,
-// `ds_read_tr16_b64_row`: "each 16-lane row loads a 4x16 tile ... each lane
-// gets a column"; tests/sim/mfma_lanes.py checks this model against a
-// NumPy table of it.)
+// wavefront. (The 16-bit rule as Modular's gfx950 kernels use the
+// instruction, `ds_read_tr16_b64_row`: "each 16-lane row loads a 4x16 tile
+// ... each lane gets a column"; the 8-bit one as Triton's
+// `chooseDsReadB64TrLayout` addresses it for MFMA operands: 16 / n lanes
+// along the non-K dimension, n along K, each lane ending with n consecutive
+// k of its own column. Neither is an AMD ISA table; nothing here ran on
+// hardware. tests/lit/Target/HIP/Inputs/tr_lanes.py checks this model
+// against NumPy tables of both rules.)
 //===----------------------------------------------------------------------===//
 
 namespace tlc {
@@ -539,26 +545,34 @@ namespace sim {
 struct TransposeLane {
   uint64_t chunk, result;
 };
-TLC_SIM_UNCHECKED inline void transposeB16Run(void *const *lanes, uint64_t,
-                                              uint32_t, uint64_t) {
+template <int Bits>
+TLC_SIM_UNCHECKED inline void transposeRun(void *const *lanes, uint64_t,
+                                           uint32_t, uint64_t) {
+  constexpr int n = 64 / Bits, across = 16 / n;
+  constexpr uint64_t mask = (uint64_t(1) << Bits) - 1;
   for (int l = 0; l < 64; ++l) {
     auto *me = static_cast<TransposeLane *>(lanes[l]);
     int row = l & ~15, j = l & 15;
     uint64_t out = 0;
-    for (int v = 0; v < 4; ++v) {
+    for (int v = 0; v < n; ++v) {
       uint64_t from =
-          static_cast<TransposeLane *>(lanes[row + 4 * v + j / 4])->chunk;
-      out |= ((from >> (16 * (j % 4))) & 0xffffu) << (16 * v);
+          static_cast<TransposeLane *>(lanes[row + across * v + j / n])->chunk;
+      out |= ((from >> (Bits * (j % n))) & mask) << (Bits * v);
     }
     me->result = out;
   }
 }
-/// The exchange of the lanes' chunks (the caller's place reported).
-TLC_SIM_PRIMITIVE inline uint64_t transposeB16(uint64_t chunk) {
+/// The exchange of the lanes' chunks for E = \p Bits (the caller's place
+/// reported).
+template <int Bits>
+TLC_SIM_PRIMITIVE inline uint64_t transposeChunks(uint64_t chunk,
+                                                  const char *name) {
   if (warpLanes() != ~uint64_t(0))
-    api->trap("ds_read_b64_tr_b16 needs the whole wavefront", TLC_SIM_HERE);
+    api->trap(Bits == 16 ? "ds_read_b64_tr_b16 needs the whole wavefront"
+                         : "ds_read_b64_tr_b8 needs the whole wavefront",
+              TLC_SIM_HERE);
   TransposeLane me{chunk, 0};
-  api->warpCollective("ds_read_b64_tr_b16", ~uint64_t(0), &transposeB16Run, &me,
+  api->warpCollective(name, ~uint64_t(0), &transposeRun<Bits>, &me,
                       TLC_SIM_HERE);
   return me.result;
 }
@@ -566,17 +580,32 @@ TLC_SIM_PRIMITIVE inline uint64_t transposeB16(uint64_t chunk) {
 TLC_SIM_PRIMITIVE inline void transposeMisaligned(const char *what) {
   api->trap(what, TLC_SIM_HERE);
 }
+/// One lane's transposing read at \p chunk: its checked 8-byte load (an
+/// instrumented access, as the kernel's own), then the exchange.
+template <int Bits> inline uint64_t readTransposed(const void *chunk) {
+  const char *name = Bits == 16 ? "ds_read_b64_tr_b16" : "ds_read_b64_tr_b8";
+  if (reinterpret_cast<uintptr_t>(chunk) % 8 != 0)
+    transposeMisaligned(
+        Bits == 16 ? "ds_read_b64_tr_b16 needs an 8-byte aligned address"
+                   : "ds_read_b64_tr_b8 needs an 8-byte aligned address");
+  uint64_t mine = *static_cast<const uint64_t *>(chunk);
+  return transposeChunks<Bits>(mine, name);
+}
 } // namespace sim
 } // namespace tlc
 
 inline tlc_sim_shortx4
 __builtin_amdgcn_ds_read_tr16_b64_v4i16(const tlc_sim_shortx4 *chunk) {
-  if (reinterpret_cast<uintptr_t>(chunk) % 8 != 0)
-    tlc::sim::transposeMisaligned(
-        "ds_read_b64_tr_b16 needs an 8-byte aligned address");
-  uint64_t mine = *reinterpret_cast<const uint64_t *>(chunk);
-  uint64_t out = tlc::sim::transposeB16(mine);
+  uint64_t out = tlc::sim::readTransposed<16>(chunk);
   tlc_sim_shortx4 v;
+  std::memcpy(&v, &out, 8);
+  return v;
+}
+
+inline tlc_sim_intx2
+__builtin_amdgcn_ds_read_tr8_b64_v2i32(const tlc_sim_intx2 *chunk) {
+  uint64_t out = tlc::sim::readTransposed<8>(chunk);
+  tlc_sim_intx2 v;
   std::memcpy(&v, &out, 8);
   return v;
 }

@@ -1,6 +1,6 @@
-"""Checks C of a float32 or float16-accumulator GEMM run that `tlc-run
---save` wrote against NumPy. Usage: check_dtype_gemm.py OUT f32|f16acc
-[trans_A trans_B as 0/1].
+"""Checks C of a float32, float16-accumulator or integer GEMM run that
+`tlc-run --save` wrote against NumPy. Usage: check_dtype_gemm.py OUT
+f32|f16acc|int [trans_A trans_B as 0/1].
 
 f32: C must equal float64 A @ B to within 1e-6 of sum |A||B| per element
 (f32 products are exact on the MFMA f32 instructions; tf32 products, which
@@ -8,7 +8,8 @@ drop 13 mantissa bits, miss by ~1e-3).
 f16acc: C is rounded to float16 after every 16 k (one
 v_mfma_f32_16x16x16f16 into the widened accumulator): the model adds each
 16-wide block of exact products to the float16 partial sum in float64 and
-rounds to float32, then float16; C must equal it exactly."""
+rounds to float32, then float16; C must equal it exactly.
+int: C must equal the int64 A @ B wrapped to int32 exactly."""
 import sys
 
 import numpy as np
@@ -20,7 +21,13 @@ b = np.load(f"{out}/inputs/B.npy").astype(np.float64)
 a = a.T if trans_a else a
 b = b.T if trans_b else b
 c = np.load(f"{out}/C.npy")
-if mode == "f32":
+if mode == "int":
+    a64 = np.load(f"{out}/inputs/A.npy").astype(np.int64)
+    b64 = np.load(f"{out}/inputs/B.npy").astype(np.int64)
+    ref = ((a64.T if trans_a else a64) @ (b64.T if trans_b else b64)).astype(np.int32)
+    bad = int(np.count_nonzero(c != ref))
+    print(f"int gemm {c.shape}: {bad} of {c.size} elements differ")
+elif mode == "f32":
     ref = a @ b
     scale = np.abs(a) @ np.abs(b)
     err = np.abs(c.astype(np.float64) - ref) / np.maximum(scale, 1e-30)
