@@ -157,12 +157,6 @@ public:
     return succeeded(emitter.prepareKernel(kernel));
   }
 
-  FragmentExchanges chooseExchanges() override {
-    ScopedDiagnosticHandler quiet(kernel.getContext(),
-                                  [](Diagnostic &) { return success(); });
-    return emitter.chooseExchanges(kernel);
-  }
-
   std::optional<int64_t> measureScratchAreas() override {
     ScopedDiagnosticHandler quiet(kernel.getContext(),
                                   [](Diagnostic &) { return success(); });

@@ -97,24 +97,7 @@ Emitter::fragmentWindow(Value view, const FragmentInfo &frag, Operation *at) {
 
 std::optional<SmallVector<unsigned>>
 Emitter::copyDims(ArrayRef<int64_t> src, ArrayRef<int64_t> dst) {
-  SmallVector<unsigned> dstDims;
-  for (auto [i, e] : llvm::enumerate(dst))
-    if (e != 1)
-      dstDims.push_back(i);
-  SmallVector<unsigned> dims;
-  unsigned next = 0;
-  for (int64_t e : src) {
-    if (e == 1) {
-      dims.push_back(kUnitDim);
-      continue;
-    }
-    if (next == dstDims.size() || dst[dstDims[next]] != e)
-      return std::nullopt;
-    dims.push_back(dstDims[next++]);
-  }
-  if (next != dstDims.size())
-    return std::nullopt;
-  return dims;
+  return fragmentCopyDims(src, dst);
 }
 
 /// The copy of \p bytes from \p src to \p dst (addresses) of \p op with the

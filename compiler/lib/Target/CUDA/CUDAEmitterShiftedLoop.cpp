@@ -15,7 +15,9 @@
 // a buffer access, for the case where the derivation is a translation.
 // Each iteration must then map into the fragment: the offsets' ranges are
 // proven to keep v + offset inside it, after narrowing the loop to the
-// iterations a body of one `if v < C` lets do anything.
+// iterations a body of one `if v < C` lets do anything. Which loops are
+// such is tile::matchShiftedLoop's (FragmentExchangePlan.h), which the
+// exchange choice asks too; this file prints them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -71,107 +73,32 @@ static std::optional<std::string> invariantExpr(Emitter &e, Value v,
   return std::nullopt;
 }
 
-/// \p index as loop variable \p var plus an offset: the offset (null for
-/// none), or failure.
-static FailureOr<Value> offsetFrom(Value index, BlockArgument var) {
-  if (index == var)
-    return Value();
-  auto add = index.getDefiningOp<arith::AddIOp>();
-  if (!add)
-    return failure();
-  if (add.getLhs() == var)
-    return add.getRhs();
-  if (add.getRhs() == var)
-    return add.getLhs();
-  return failure();
-}
-
 std::optional<Emitter::ShiftedLoop> Emitter::shiftedLoop(ParallelOp op) {
-  SmallVector<int64_t> extents;
-  for (OpFoldResult ext : op.getMixedExtents()) {
-    auto attr = dyn_cast<Attribute>(ext);
-    if (!attr)
+  auto lookup = [&](Value v) -> std::optional<layout::IndexedFragment> {
+    auto it = fragments.find(v);
+    if (it == fragments.end())
       return std::nullopt;
-    extents.push_back(cast<IntegerAttr>(attr).getInt());
-  }
-  Block &body = op.getBody().front();
-  // A body that is one `if v < C` (and pure arithmetic) does nothing at
-  // v >= C.
-  IfOp guard;
-  unsigned effects = 0;
-  for (Operation &o : body) {
-    if (isMemoryEffectFree(&o))
-      continue;
-    ++effects;
-    if (auto i = dyn_cast<IfOp>(o))
-      guard = i;
-  }
-  if (guard && effects == 1 && !guard.elseBlock()) {
-    auto cmp = guard.getCondition().getDefiningOp<arith::CmpIOp>();
-    IntegerAttr c;
-    if (cmp &&
-        (cmp.getPredicate() == arith::CmpIPredicate::slt ||
-         cmp.getPredicate() == arith::CmpIPredicate::ult) &&
-        matchPattern(cmp.getRhs(), m_Constant(&c)))
-      if (auto var = dyn_cast<BlockArgument>(cmp.getLhs());
-          var && var.getOwner() == &body && c.getInt() >= 0)
-        extents[var.getArgNumber()] =
-            std::min(extents[var.getArgNumber()], c.getInt());
-  }
-
-  ShiftedLoop shifted;
-  bool anyOffset = false;
-  WalkResult walk = op.getBody().walk([&](Operation *o) {
-    Value buf;
-    if (auto l = dyn_cast<LoadOp>(o))
-      buf = l.getBuffer();
-    else if (auto s = dyn_cast<StoreOp>(o))
-      buf = s.getBuffer();
-    if (!buf || scopeOf(rootOf(buf)) != MemoryScope::Fragment)
-      return WalkResult::advance();
-    auto it = fragments.find(buf);
-    // Fragments every thread holds whole are read as scalar code does.
-    if (isa<LoadOp>(o) && it != fragments.end() && rootOf(buf) == buf &&
-        isWholeInEveryThread(it->second) && buf != shifted.root)
-      return WalkResult::advance();
-    if (!isa<LoadOp>(o) || rootOf(buf) != buf || it == fragments.end() ||
-        (shifted.root && shifted.root != buf))
-      return WalkResult::interrupt();
-    ValueRange indices = cast<LoadOp>(o).getIndices();
-    if (indices.size() != extents.size() ||
-        it->second.shape.size() != extents.size())
-      return WalkResult::interrupt();
-    SmallVector<std::string> offsets;
-    for (auto [d, index] : llvm::enumerate(indices)) {
-      FailureOr<Value> off = offsetFrom(index, body.getArgument(d));
-      if (failed(off))
-        return WalkResult::interrupt();
-      if (!*off) {
-        if (extents[d] > it->second.shape[d])
-          return WalkResult::interrupt();
-        offsets.push_back("0");
-        continue;
-      }
-      std::optional<std::string> text = invariantExpr(*this, *off, op);
-      std::optional<IndexRange> range = rangeOf(*off);
-      // v + offset stays inside the fragment for every v and offset.
-      if (!text || !range || range->lo < 0 ||
-          range->hi + extents[d] > it->second.shape[d])
-        return WalkResult::interrupt();
-      offsets.push_back(*text);
-      anyOffset = true;
-    }
-    if (shifted.root && offsets != shifted.offsets)
-      return WalkResult::interrupt();
-    shifted.root = buf;
-    shifted.frag = &it->second;
-    shifted.offsets = offsets;
-    shifted.loads.push_back(o);
-    return WalkResult::advance();
-  });
-  if (walk.wasInterrupted() || !shifted.root || !anyOffset)
+    return it->second.indexed();
+  };
+  std::optional<tile::ShiftedLoop> match =
+      matchShiftedLoop(op, lookup, numThreads, intervals);
+  if (!match)
     return std::nullopt;
-  shifted.extents = extents;
+  ShiftedLoop shifted;
+  shifted.root = match->root;
+  shifted.frag = &fragments.find(match->root)->second;
+  for (Value off : match->offsets) {
+    if (!off) {
+      shifted.offsets.push_back("0");
+      continue;
+    }
+    std::optional<std::string> text = invariantExpr(*this, off, op);
+    if (!text)
+      return std::nullopt; // isLoopInvariantOffset accepts what it prints
+    shifted.offsets.push_back(*text);
+  }
+  shifted.extents = std::move(match->extents);
+  shifted.loads = std::move(match->loads);
   return shifted;
 }
 

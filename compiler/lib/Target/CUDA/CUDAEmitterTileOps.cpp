@@ -160,59 +160,13 @@ static SmallVector<unsigned> onLoopLayout(ArrayRef<unsigned> dims,
 }
 
 FragmentExchanges Emitter::chooseExchanges(KernelOp kernel) {
-  FragmentExchanges chosen;
-  kernel.walk([&](ParallelOp op) {
-    SmallVector<int64_t> bound;
-    SmallVector<unsigned> varDim;
-    const FragmentInfo *loop = loopLayout(op, bound, varDim);
-    // Runs over the slots of the fragment it reads (emitShiftedLoop).
-    if (!loop && shiftedLoop(op))
-      return;
-    SmallVector<Value, 1> list;
-    for (auto [o, buf] : fragmentAccesses(op)) {
-      Value root = rootOf(buf);
-      auto it = fragments.find(root);
-      if (root != buf || it == fragments.end() ||
-          llvm::is_contained(list, root))
-        continue;
-      std::optional<SmallVector<unsigned>> dims = accessDims(op, o);
-      if (!dims) {
-        // An access at indices that are not the loop variables (a row
-        // chosen by an outer loop, a flattened `b[i * N + j]`) needs the
-        // whole fragment, unless it is a read and every thread holds it
-        // whole.
-        if (isa<LoadOp>(o) && isWholeInEveryThread(it->second))
-          continue;
-      } else if (!loop) {
-        // No fragment partitions the loop (`s[h]` under T.Parallel(H, N)):
-        // it runs flat over the threads, every fragment it touches in the
-        // exchange area, unless every thread reads it whole.
-        if (isa<LoadOp>(o) && isWholeInEveryThread(it->second))
-          continue;
-      } else if (succeeded(fragmentIndex(*loop, it->second,
-                                         onLoopLayout(*dims, varDim), "r", o,
-                                         bound, /*quiet=*/true))) {
-        continue;
-      }
-      list.push_back(root);
-    }
-    if (!list.empty())
-      chosen.push_back({op, std::move(list)});
-  });
-  // Whole-fragment copies between layouts that disagree.
-  kernel.walk([&](CopyOp copy) {
-    Value src = copy.getSrc(), dst = copy.getDst();
-    auto s = fragments.find(src), d = fragments.find(dst);
-    if (s == fragments.end() || d == fragments.end())
-      return;
-    std::optional<SmallVector<unsigned>> dims =
-        copyDims(s->second.shape, d->second.shape);
-    if (!dims || succeeded(fragmentIndex(d->second, s->second, *dims, "r", copy,
-                                         {}, /*quiet=*/true)))
-      return;
-    chosen.push_back({copy, {src}});
-  });
-  return chosen;
+  auto lookup = [&](Value v) -> std::optional<layout::IndexedFragment> {
+    auto it = fragments.find(v);
+    if (it == fragments.end())
+      return std::nullopt;
+    return it->second.indexed();
+  };
+  return chooseFragmentExchanges(kernel, lookup, numThreads, intervals);
 }
 
 LogicalResult Emitter::readExchangePlan(KernelOp kernel,

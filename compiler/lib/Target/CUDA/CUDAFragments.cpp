@@ -20,7 +20,6 @@
 
 #include "tlc/Dialect/Tile/Transforms/LayoutInference.h"
 
-#include "llvm/ADT/BitVector.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
@@ -168,27 +167,7 @@ std::string Emitter::rowMajorIndex(ValueRange indices,
 }
 
 bool Emitter::isWholeInEveryThread(const FragmentInfo &f) const {
-  if (f.layout.getReplicate() < numThreads || f.regs != f.numel)
-    return false;
-  SmallVector<int64_t> coord(f.shape.size());
-  for (int64_t r = 0; r < f.numel; ++r) {
-    int64_t rest = r;
-    for (int d = int(f.shape.size()) - 1; d >= 0; --d) {
-      coord[d] = rest % f.shape[d];
-      rest /= f.shape[d];
-    }
-    llvm::BitVector held(numThreads);
-    for (int64_t rep = 0; rep < f.layout.getReplicate(); ++rep) {
-      std::optional<layout::FragmentSlot> s = f.layout.apply(coord, rep);
-      if (!s || s->index != r)
-        return false;
-      if (s->thread < numThreads)
-        held.set(s->thread);
-    }
-    if (!held.all())
-      return false;
-  }
-  return true;
+  return layout::isWholeInEveryThread(f.indexed(), numThreads);
 }
 
 //===----------------------------------------------------------------------===//
@@ -237,101 +216,29 @@ Emitter::fragmentIndex(const FragmentInfo &loop, const FragmentInfo &buf,
     m.identity = identity;
     m.fit = fit;
   };
-  bool identity = dims.size() == loop.shape.size();
-  for (auto [i, d] : llvm::enumerate(dims))
-    identity &= d == i;
-  if (identity && ((loop.tables && loop.tables == buf.tables) ||
-                   buf.layout.isEquivalentTo(loop.layout))) {
+  layout::RegisterMap map =
+      layout::mapRegisters(loop.indexed(), buf.indexed(), dims, bound);
+  switch (map.kind) {
+  case layout::RegisterMap::Kind::Same:
     remember(true, BitLinear());
     return reg.str();
-  }
-  // The fitted outputs of slot (t, r) of the loop are base + T[t] + R[r]:
-  // its coordinate, or of a flat map its flat index.
-  unsigned rank = loop.shape.size();
-  unsigned outs = loop.coords.isFlat() ? 1 : rank;
-  int64_t tBits = loop.coords.coef.empty() ? 0 : loop.coords.coef[0].size();
-  int64_t rBits = loop.coords.coef.size() < 2 ? 0 : loop.coords.coef[1].size();
-  std::vector<int64_t> byThread(loop.threadExtent * outs, 0);
-  std::vector<int64_t> byReg(loop.regs * outs, 0);
-  for (int64_t t = 0; t < loop.threadExtent; ++t)
-    for (unsigned d = 0; d < outs; ++d)
-      for (int64_t b = 0; b < tBits; ++b)
-        if ((t >> b) & 1)
-          byThread[t * outs + d] += loop.coords.coef[0][b][d];
-  for (int64_t r = 0; r < loop.regs; ++r)
-    for (unsigned d = 0; d < outs; ++d) {
-      int64_t v = loop.coords.base[d];
-      for (int64_t b = 0; b < rBits; ++b)
-        if ((r >> b) & 1)
-          v += loop.coords.coef[1][b][d];
-      byReg[r * outs + d] = v;
-    }
-  auto coordAt = [&](int64_t t, int64_t r, unsigned d) {
-    if (loop.coords.isFlat())
-      return loop.coords.unflatten(d, byThread[t] + byReg[r]);
-    return byThread[t * outs + d] + byReg[r * outs + d];
-  };
-  std::vector<int64_t> perReg(loop.regs, -1);
-  SmallVector<int64_t> bc(dims.size());
-  auto registerOf = [&](int64_t t, int64_t r) -> int64_t {
-    for (auto [k, d] : llvm::enumerate(dims))
-      bc[k] = d == kUnitDim ? 0 : coordAt(t, r, d);
-    int64_t found = -1;
-    if (buf.tables) {
-      found = buf.tables->registerAt(bc, t);
-    } else {
-      for (int64_t rep = 0; rep < buf.layout.getReplicate() && found < 0;
-           ++rep) {
-        std::optional<layout::FragmentSlot> s = buf.layout.apply(bc, rep);
-        if (s && s->thread == t)
-          found = s->index;
-      }
-    }
-    return found;
-  };
-  auto inBox = [&](int64_t t, int64_t r) {
-    bool in = true;
-    for (auto [d, e] : llvm::enumerate(bound))
-      in &= coordAt(t, r, d) < e;
-    return in;
-  };
-  for (int64_t t = 0; t < loop.threadExtent; ++t) {
-    for (int64_t r = 0; r < loop.regs; ++r) {
-      if (!inBox(t, r))
-        continue;
-      int64_t found = registerOf(t, r);
-      if (found < 0 || (perReg[r] >= 0 && perReg[r] != found)) {
-        if (!quiet)
-          at->emitError() << "fragment layouts disagree: the element a "
-                             "thread visits in the loop ("
-                          << loop.layout.shortLabel()
-                          << ") is held by another thread in "
-                          << buf.layout.shortLabel();
-        return failure();
-      }
-      perReg[r] = found;
-    }
-  }
-  // Registers no slot of the box visits are free: take the buffer register
-  // of their first slot the buffer holds, which keeps the map linear where
-  // the whole-shape one is.
-  for (int64_t r = 0; r < loop.regs && !bound.empty(); ++r)
-    for (int64_t t = 0; t < loop.threadExtent && perReg[r] < 0; ++t)
-      perReg[r] = registerOf(t, r);
-  std::optional<BitLinear> fit = BitLinear::fit(
-      {loop.regs}, 1,
-      [&](ArrayRef<int64_t> p) -> std::optional<SmallVector<int64_t>> {
-        if (perReg[p[0]] < 0)
-          return std::nullopt;
-        return SmallVector<int64_t>{perReg[p[0]]};
-      });
-  if (!fit) {
+  case layout::RegisterMap::Kind::Mapped:
+    remember(false, map.fit);
+    return map.fit.expr(0, {reg.str()});
+  case layout::RegisterMap::Kind::OtherThread:
     if (!quiet)
-      at->emitError() << "fragment register mapping is not linear in the "
-                         "register bits; not supported by the "
-                      << lang.name << " target yet";
+      at->emitError() << "fragment layouts disagree: the element a "
+                         "thread visits in the loop ("
+                      << loop.layout.shortLabel()
+                      << ") is held by another thread in "
+                      << buf.layout.shortLabel();
     return failure();
+  case layout::RegisterMap::Kind::NotLinear:
+    break;
   }
-  remember(false, *fit);
-  return fit->expr(0, {reg.str()});
+  if (!quiet)
+    at->emitError() << "fragment register mapping is not linear in the "
+                       "register bits; not supported by the "
+                    << lang.name << " target yet";
+  return failure();
 }

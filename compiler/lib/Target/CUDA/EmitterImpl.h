@@ -23,6 +23,7 @@
 #include "tlc/Dialect/Tile/Transforms/ScratchAreas.h"
 #include "tlc/Dialect/Tile/Transforms/SharedAccesses.h"
 #include "tlc/Layout/Fragment.h"
+#include "tlc/Layout/FragmentRegisters.h"
 #include "tlc/Layout/FragmentTables.h"
 #include "tlc/Layout/MfmaSharedLayouts.h"
 #include "tlc/Target/CUDA/CUDAEmitter.h"
@@ -78,6 +79,10 @@ struct FragmentInfo {
   int64_t vec = 1;
   /// The enumerated facts of `layout` (null for a default-constructed info).
   std::shared_ptr<const FragmentTables> tables;
+  /// The layout as the exchange choice and register maps read it.
+  layout::IndexedFragment indexed() const {
+    return {&layout, tables.get(), &coords, shape};
+  }
 };
 
 /// What is statically known about an integer index value (the shared
@@ -300,8 +305,7 @@ public:
       llvm::ArrayRef<std::pair<mlir::Operation *, mlir::Value>> fragOps,
       const llvm::DenseMap<mlir::Value, std::string> &exchanged);
   // CUDAEmitterShiftedLoop.cpp
-  /// A T.Parallel whose fragment accesses are all reads of one fragment at
-  /// its variables plus loop-invariant offsets (sparse MLA backward's
+  /// A T.Parallel tile::matchShiftedLoop accepts (sparse MLA backward's
   /// `S[bi, d] = acc[bi + s * 16, d]` under `if bi < 16`): the loop runs
   /// over the fragment's own slots, iteration v on the thread that holds
   /// element v + offset, so that no exchange through shared memory is
@@ -369,8 +373,8 @@ public:
   int64_t exchangeOffset = -1;
   /// The exchanges \p kernel's loops and fragment copies need with this
   /// printer's fragment layouts (after prepareKernel), in program order,
-  /// loops first: what tile-plan-fragment-exchanges records
-  /// (FragmentExchangePlan.h).
+  /// loops first: tile::chooseFragmentExchanges, which
+  /// tile-plan-fragment-exchanges records (FragmentExchangePlan.h).
   tile::FragmentExchanges chooseExchanges(tile::KernelOp kernel);
   /// Reads the plan recorded on \p kernel into `exchanges`; an error at the
   /// op, and failure, where it is malformed (getFragmentExchanges,

@@ -7,27 +7,31 @@
 
 #include "tlc/Target/CUDA/GPULanguage.h"
 
+#include "tlc/Layout/GpuTargets.h"
+
 using namespace tlc::target;
 
 const GPULanguage &GPULanguage::cuda() {
+  using layout::kCudaLayoutFacts;
   static const GPULanguage language{Kind::CUDA,
-                                    "CUDA",
+                                    kCudaLayoutFacts.name,
                                     "tlc_device/cuda.h",
                                     "tlc::cuda::",
-                                    /*warpSize=*/32,
-                                    layout::GemmArch::SM80,
+                                    kCudaLayoutFacts.warpSize,
+                                    kCudaLayoutFacts.gemmArch,
                                     /*hasAsyncCopy=*/true,
                                     /*hasNamedBarriers=*/true};
   return language;
 }
 
 const GPULanguage &GPULanguage::hip() {
+  using layout::kHipLayoutFacts;
   static const GPULanguage language{Kind::HIP,
-                                    "HIP",
+                                    kHipLayoutFacts.name,
                                     "tlc_device/hip.h",
                                     "tlc::hip::",
-                                    /*warpSize=*/64,
-                                    layout::GemmArch::CDNA,
+                                    kHipLayoutFacts.warpSize,
+                                    kHipLayoutFacts.gemmArch,
                                     /*hasAsyncCopy=*/false,
                                     /*hasNamedBarriers=*/false};
   return language;

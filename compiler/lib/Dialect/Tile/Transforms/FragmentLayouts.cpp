@@ -21,6 +21,7 @@
 
 #include "tlc/Dialect/Tile/IR/LayoutAttrCodec.h"
 #include "tlc/Dialect/Tile/Transforms/LayoutInference.h"
+#include "tlc/Layout/GpuTargets.h"
 #include "tlc/Layout/Propagation.h"
 
 #include "mlir/IR/Matchers.h"
@@ -47,12 +48,11 @@ static bool isWgmmaGemm(GemmOp op) {
 
 std::optional<FragmentLayoutTarget>
 tlc::tile::getFragmentLayoutTarget(llvm::StringRef gpuTarget) {
-  // GPULanguage's (Target/CUDA) names and gemm layouts.
-  if (gpuTarget.starts_with("cuda:"))
-    return FragmentLayoutTarget{"CUDA", layout::GemmArch::SM80};
-  if (gpuTarget.starts_with("hip:"))
-    return FragmentLayoutTarget{"HIP", layout::GemmArch::CDNA};
-  return std::nullopt;
+  std::optional<layout::GpuLayoutFacts> facts =
+      layout::getGpuLayoutFacts(gpuTarget);
+  if (!facts)
+    return std::nullopt;
+  return FragmentLayoutTarget{facts->name, facts->gemmArch};
 }
 
 //===----------------------------------------------------------------------===//

@@ -6,19 +6,24 @@
 //===----------------------------------------------------------------------===//
 //
 // Records which fragments each T.Parallel and fragment copy exchanges
-// through the shared exchange area, as the target library chooses them
-// with its fragment layouts (FragmentExchangePlan.h, PreparedKernels.h),
-// for the CUDA and HIP printers, the scratch-area measurement and the
-// editor's hints.
+// through the shared exchange area (chooseFragmentExchanges, from the
+// fragment layouts tile-assign-fragment-layouts recorded and the loops'
+// partitions; FragmentExchangePlan.h), for the CUDA and HIP printers, the
+// scratch-area measurement and the editor's hints.
 //
 //===----------------------------------------------------------------------===//
 
 #include "tlc/Dialect/Tile/Transforms/FragmentExchangePlan.h"
+#include "tlc/Dialect/Tile/Transforms/FragmentLayouts.h"
+#include "tlc/Dialect/Tile/Transforms/ParallelPlan.h"
 #include "tlc/Dialect/Tile/Transforms/Passes.h"
 #include "tlc/Dialect/Tile/Transforms/PreparedKernels.h"
 
 #include "tlc/Dialect/Tile/IR/BufferEffects.h"
 #include "tlc/Dialect/Tile/IR/LoweringStatus.h"
+#include "tlc/Layout/FragmentTables.h"
+
+#include "mlir/IR/Diagnostics.h"
 
 namespace tlc {
 namespace tile {
@@ -157,6 +162,47 @@ FailureOr<bool> tlc::tile::isExchangedCopy(CopyOp copy) {
 }
 
 namespace {
+/// A recorded fragment layout with the tables the GPU code indexes it by.
+struct RecordedFragment {
+  layout::Fragment layout;
+  std::shared_ptr<const layout::FragmentTables> tables;
+  SmallVector<int64_t> shape;
+};
+} // namespace
+
+/// The layouts recorded on \p kernel of \p threads threads, each as the
+/// printer fits it (describeFragment); nothing when the record is malformed
+/// or a layout is one the printer refuses (it reports which when it prints
+/// the kernel).
+static std::optional<llvm::DenseMap<Value, RecordedFragment>>
+readIndexedFragments(KernelOp kernel, int64_t threads, StringRef targetName) {
+  FailureOr<llvm::DenseMap<Value, FragmentHome>> homes =
+      getFragmentHomes(kernel, threads, targetName);
+  if (failed(homes))
+    return std::nullopt;
+  llvm::DenseMap<Value, ThreadRange> ranges;
+  for (auto &[fragment, home] : *homes)
+    ranges[fragment] = home.range;
+  llvm::DenseMap<Value, RecordedFragment> fragments;
+  auto fit = [&](Value v, const layout::Fragment &f, Operation *,
+                 int64_t homeThreads) -> LogicalResult {
+    auto type = cast<BufferType>(v.getType());
+    std::shared_ptr<const layout::FragmentTables> tables =
+        layout::FragmentTables::get(f, type.getRank());
+    if (f.getThreadExtent() > homeThreads || !tables->error.empty() ||
+        !tables->coords)
+      return failure();
+    fragments[v] = RecordedFragment{
+        f, std::move(tables),
+        SmallVector<int64_t>(type.getShape().begin(), type.getShape().end())};
+    return success();
+  };
+  if (failed(readFragmentLayouts(kernel, ranges, threads, fit)))
+    return std::nullopt;
+  return fragments;
+}
+
+namespace {
 struct TilePlanFragmentExchangesPass final
     : tlc::tile::impl::TilePlanFragmentExchangesBase<
           TilePlanFragmentExchangesPass> {
@@ -164,21 +210,52 @@ struct TilePlanFragmentExchangesPass final
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    if (!hasKernelPreparer())
-      return; // no target library: nothing to choose with (tlc-opt)
-    // The preparations stay for tile-plan-scratch-areas: recording a plan
-    // changes only attributes they read when asked.
+    // Recording a plan changes only attributes the printer's kernel
+    // preparation (tile-plan-scratch-areas') reads when asked.
     markAnalysesPreserved<PreparedKernels>();
-    auto &prepared = getAnalysis<PreparedKernels>();
     llvm::StringRef target = getGpuTarget(module, this->target);
+    std::optional<FragmentLayoutTarget> layoutTarget =
+        getFragmentLayoutTarget(target);
+    if (!layoutTarget)
+      return;
     forEachGpuKernel(module, target, [&](FuncOp func, KernelOp kernel) {
       // The printer lays out only kernels whose shared memory is planned
-      // and whose tile parameters are bound.
+      // and whose tile parameters are bound; it chooses the layouts itself
+      // (and reports why it cannot) for a kernel without a record.
+      std::optional<int64_t> threads = kernel.getStaticNumThreads();
       if (!kernel->hasAttr("tile.shared_bytes") ||
-          !getUnboundTileParameters(func).empty())
+          !getUnboundTileParameters(func).empty() ||
+          !hasFragmentLayouts(kernel) || !threads || *threads < 1 ||
+          *threads > 1024)
         return;
-      if (PreparedKernel *p = prepared.get(kernel, target))
-        setFragmentExchanges(kernel, p->chooseExchanges());
+      // Quiet: what the printer cannot lay out or follow (a malformed
+      // record or loop partition) it reports, once, when it prints.
+      ScopedDiagnosticHandler quiet(&getContext(),
+                                    [](Diagnostic &) { return success(); });
+      bool malformed = kernel
+                           .walk([](ParallelOp loop) {
+                             return failed(getParallelPlan(loop))
+                                        ? WalkResult::interrupt()
+                                        : WalkResult::advance();
+                           })
+                           .wasInterrupted();
+      if (malformed)
+        return;
+      std::optional<llvm::DenseMap<Value, RecordedFragment>> fragments =
+          readIndexedFragments(kernel, *threads, layoutTarget->name);
+      if (!fragments)
+        return;
+      auto lookup = [&](Value v) -> std::optional<layout::IndexedFragment> {
+        auto it = fragments->find(v);
+        if (it == fragments->end())
+          return std::nullopt;
+        const RecordedFragment &f = it->second;
+        return layout::IndexedFragment{&f.layout, f.tables.get(),
+                                       &*f.tables->coords, f.shape};
+      };
+      IndexIntervals intervals;
+      setFragmentExchanges(
+          kernel, chooseFragmentExchanges(kernel, lookup, *threads, intervals));
     });
   }
 };

@@ -13,20 +13,28 @@
 // shared tile first, works on the tile, and loads the registers back
 // after it when it writes the fragment; a copy between fragments laid out
 // differently goes through such a tile too. Whether an access needs it
-// follows from the CUDA/HIP printer's fragment layouts, so the target
-// library chooses (PreparedKernel::chooseExchanges, PreparedKernels.h);
-// tile-plan-fragment-exchanges records the choice on the ops, and the
-// printer, the scratch-area measurement and the editor's exchange hints
-// read it (getFragmentExchanges, isExchangedCopy).
+// follows from the fragment layouts tile-assign-fragment-layouts recorded
+// (FragmentLayouts.h) and the loops' partitions (ParallelPlan.h):
+// chooseFragmentExchanges decides; tile-plan-fragment-exchanges records
+// the choice on the ops, and the printer, the scratch-area measurement
+// and the editor's exchange hints read it (getFragmentExchanges,
+// isExchangedCopy). The printer calls the same function with the layouts
+// it fitted, to check a recorded plan and for IR that did not go through
+// the pass.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef TLC_DIALECT_TILE_TRANSFORMS_FRAGMENTEXCHANGEPLAN_H
 #define TLC_DIALECT_TILE_TRANSFORMS_FRAGMENTEXCHANGEPLAN_H
 
+#include "tlc/Dialect/Tile/IR/IndexIntervals.h"
 #include "tlc/Dialect/Tile/IR/TileOps.h"
+#include "tlc/Layout/FragmentRegisters.h"
 
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
+
+#include <optional>
 
 #include <utility>
 #include <vector>
@@ -70,6 +78,67 @@ getFragmentExchanges(ParallelOp loop);
 /// an error at the copy, when `tile.exchanged` is not a unit attribute or
 /// stands on a copy whose source or destination is no whole fragment.
 mlir::FailureOr<bool> isExchangedCopy(CopyOp copy);
+
+/// The layout of fragment \p buffer (a fragment allocation or view) as the
+/// GPU code indexes it, std::nullopt for any other buffer.
+using FragmentLookup =
+    llvm::function_ref<std::optional<layout::IndexedFragment>(mlir::Value)>;
+
+/// A `tile.parallel` whose fragment accesses are all reads of one fragment
+/// at its variables plus offsets the loop does not change (and reads of
+/// fragments every thread holds whole): the printer runs it over the
+/// fragment's own slots, every read in the reading thread's registers, and
+/// it exchanges nothing. Sparse MLA backward's `S[bi, d] = acc[bi + s * 16,
+/// d]` under `if bi < 16`.
+struct ShiftedLoop {
+  /// The fragment read at shifted indices.
+  mlir::Value root;
+  /// Per loop variable: the offset (null: none), integer arithmetic of
+  /// values defined outside the loop and constants.
+  llvm::SmallVector<mlir::Value> offsets;
+  /// Per loop variable: the iterations that can do anything (a body that
+  /// is one `if v < C` runs only [0, C)).
+  llvm::SmallVector<int64_t> extents;
+  /// The reads of `root`, each at the loop variables plus the offsets.
+  llvm::SmallVector<mlir::Operation *> loads;
+};
+
+/// \p loop as a ShiftedLoop: static extents, at least one offset, every
+/// offset's range (\p intervals) keeping the indices inside the fragment;
+/// \p threads: the block's thread count (whole-in-every-thread reads).
+std::optional<ShiftedLoop> matchShiftedLoop(ParallelOp loop,
+                                            FragmentLookup fragments,
+                                            int64_t threads,
+                                            IndexIntervals &intervals);
+
+/// Whether \p v is integer arithmetic (add, sub, mul; at most 16 deep) of
+/// constants and values defined outside \p loop: an offset the loop does
+/// not change.
+bool isLoopInvariantOffset(mlir::Value v, ParallelOp loop);
+
+/// The exchanges \p kernel of \p threads threads needs with the fragment
+/// layouts \p fragments, in program order, loops first. A loop exchanges
+/// each fragment it accesses directly at elements its threads do not hold:
+/// with no fragment partitioning the loop (its `tile.partition`, else
+/// chooseParallelPlan) or at indices that are not its variables, every
+/// fragment except one it only reads and every thread holds whole
+/// (layout::isWholeInEveryThread); at its variables, a fragment whose
+/// registers do not follow the partitioning fragment's inside the loop's
+/// box (layout::mapRegisters). A loop matchShiftedLoop accepts exchanges
+/// nothing. A copy between whole fragments exchanges its source when the
+/// destination's registers do not follow the source's.
+FragmentExchanges chooseFragmentExchanges(KernelOp kernel,
+                                          FragmentLookup fragments,
+                                          int64_t threads,
+                                          IndexIntervals &intervals);
+
+/// For a whole-fragment copy from shape \p src to shape \p dst (equal
+/// once dimensions of extent 1 are dropped, as T.copy allows): per \p src
+/// dimension, the \p dst dimension it runs along (layout::kUnitAccessDim
+/// for a unit one), as layout::mapRegisters takes them with \p dst as the
+/// loop. std::nullopt when the shapes disagree.
+std::optional<llvm::SmallVector<unsigned>>
+fragmentCopyDims(llvm::ArrayRef<int64_t> src, llvm::ArrayRef<int64_t> dst);
 
 } // namespace tlc::tile
 

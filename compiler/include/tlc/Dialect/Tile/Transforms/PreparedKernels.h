@@ -5,14 +5,13 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Two GPU planning passes ask questions that the CUDA/HIP printer's
-// fragment layouts answer: tile-plan-fragment-exchanges (which fragments
-// each T.Parallel and fragment copy exchanges) and tile-plan-scratch-areas
-// (the scratch and exchange bytes each op needs). The target library
-// prepares a kernel for its printer (lays out its fragments, plans its
-// shared storage) through the one hook below, and PreparedKernels, a
-// module analysis, keeps each kernel's preparation while the passes between
-// the questions only annotate ops: lowering prepares each kernel once.
+// tile-plan-scratch-areas asks a question the CUDA/HIP printer's expansion
+// answers: the scratch and exchange bytes each op needs. The target
+// library prepares a kernel for its printer (fits its fragment layouts,
+// plans its shared storage) through the one hook below, and
+// PreparedKernels, a module analysis, keeps each kernel's preparation while
+// passes that only annotate ops run (tile-plan-fragment-exchanges marks it
+// preserved).
 //
 //===----------------------------------------------------------------------===//
 
@@ -37,9 +36,6 @@ namespace tlc::tile {
 class PreparedKernel {
 public:
   virtual ~PreparedKernel();
-  /// The exchanges the kernel's code needs with the printer's fragment
-  /// layouts, in program order, loops first.
-  virtual FragmentExchanges chooseExchanges() = 0;
   /// Records each op's scratch and exchange need on it
   /// (`tile.scratch_bytes`, `tile.exchange_bytes`,
   /// `tile.exchange_publishes`) and returns the block's shared-memory
@@ -52,9 +48,8 @@ public:
 using KernelPreparer = std::unique_ptr<PreparedKernel> (*)(
     KernelOp kernel, llvm::StringRef gpuTarget);
 
-/// Sets the preparation the planning passes use (the CUDA/HIP target
-/// library's); without one (tlc-opt) tile-plan-fragment-exchanges plans
-/// nothing and tile-plan-scratch-areas places the needs already recorded.
+/// Sets the preparation tile-plan-scratch-areas uses (the CUDA/HIP target
+/// library's); without one (tlc-opt) it places the needs already recorded.
 void setKernelPreparer(KernelPreparer preparer);
 
 /// Whether a preparer is set.
