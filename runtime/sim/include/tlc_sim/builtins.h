@@ -150,12 +150,14 @@ TLC_SIM_UNCHECKED TLC_SIM_NO_SHADOW inline unsigned char *sharedBase() {
   return reinterpret_cast<unsigned char *>(tlc_sim_thread.sharedBase);
 }
 /// Reports the access to the simulator when it touches checked memory
-/// (global buffers or this block's shared memory).
+/// (global buffers, or this block's shared memory and the bytes just below
+/// it, where a negative index into its first buffer lands: memcheck).
 TLC_SIM_UNCHECKED TLC_SIM_NO_SHADOW inline void
 hook(const void *p, uint32_t bytes, int kind, void *where) {
   uintptr_t a = reinterpret_cast<uintptr_t>(p);
   if (a - api->checkedBase < api->checkedSize ||
-      a - tlc_sim_thread.sharedBase < kSharedCapacity)
+      a - (tlc_sim_thread.sharedBase - TLC_SIM_SHARED_UNDERRUN) <
+          kSharedCapacity + TLC_SIM_SHARED_UNDERRUN)
     api->access(p, bytes, kind, -1, reinterpret_cast<uint64_t>(where));
 }
 } // namespace sim
