@@ -16,6 +16,8 @@
 #include "IRGen.h"
 #include "Primitives.h"
 
+#include "tlc/Dialect/Tile/IR/LayoutAttrCodec.h"
+
 #include "llvm/ADT/StringSwitch.h"
 
 using namespace tlc;
@@ -210,6 +212,56 @@ static Value makeRangeLoop(Interpreter &in, const PArgs &p, LoopKind kind) {
     }
   }
   return in.heap.obj(ObjKind::LoopFrame, loop);
+}
+
+/// T.Parallel(..., loop_layout=F): F, a T.Fragment over the loop's
+/// iterations (its input shape the extents), decides which thread runs
+/// each iteration, and so the layouts of the fragments the loop touches
+/// (layout inference pins the loop's `loop_layout`, as TileLang prefers a
+/// user annotation to every other source). What is not such a fragment is
+/// an error at the argument; a fragment tlc cannot evaluate is a warning.
+static void setParallelLoopLayout(Interpreter &in, LoopFrameObj &loop, Value f,
+                                  syntax::Node arg) {
+  if (f.isNone() || f.isAbrupt())
+    return;
+  if (!f.isObj(ObjKind::Layout)) {
+    in.error(arg, "loop_layout of T.Parallel must be a T.Fragment");
+    return;
+  }
+  auto *lo = f.as<LayoutObj>();
+  if (!lo->attr) {
+    std::string why = lo->whyOpaque.empty()
+                          ? "tlc cannot evaluate " + lo->description.str()
+                          : lo->whyOpaque;
+    in.warning(arg, "the loop_layout of this T.Parallel is not used: " + why);
+    return;
+  }
+  std::optional<layout::Fragment> frag = tile::decodeFragment(lo->attr);
+  if (!frag) {
+    in.error(arg, "loop_layout of T.Parallel must be a T.Fragment (this is "
+                  "a T.Layout: it places elements, not iterations on "
+                  "threads)");
+    return;
+  }
+  llvm::ArrayRef<int64_t> shape = frag->getInputShape();
+  bool fits = shape.size() == loop.stops.size();
+  for (unsigned d = 0; fits && d < shape.size(); ++d)
+    if (loop.stops[d].isIntLike() && loop.stops[d].getInt() != shape[d])
+      fits = false;
+  if (!fits) {
+    std::string want, have;
+    for (const Value &e : loop.stops)
+      want += (want.empty() ? "" : ", ") +
+              (e.isIntLike() ? std::to_string(e.getInt()) : std::string("?"));
+    for (int64_t e : shape)
+      have += (have.empty() ? "" : ", ") + std::to_string(e);
+    in.error(arg, "the loop_layout fragment is over [" + have +
+                      "] but the T.Parallel iterates over [" + want +
+                      "] (its input shape must be the loop's extents)");
+    return;
+  }
+  loop.loopLayout = lo->attr;
+  loop.loopLayoutArg = arg;
 }
 
 /// Checks the CUDA Tile IR launch hints of `T.Kernel` (num_ctas, occupancy,
@@ -550,6 +602,8 @@ std::optional<Value> Interpreter::callKernelPrimitive(const PArgs &p) {
     }
     if (loop->stops.empty())
       return fail(at, "T.Parallel needs at least one extent");
+    if (std::optional<Value> f = p.get("loop_layout"))
+      setParallelLoopLayout(*this, *loop, *f, p.node("loop_layout"));
     return heap.obj(ObjKind::LoopFrame, loop);
   }
   case BuiltinId::Grid: {

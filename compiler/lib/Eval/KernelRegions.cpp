@@ -14,6 +14,8 @@
 #include "Primitives.h"
 #include "tlc/Dialect/Tile/IR/BufferEffects.h"
 
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -451,6 +453,42 @@ Value Interpreter::makeTensorFromAnnotation(Value ann, llvm::StringRef name,
 //===----------------------------------------------------------------------===//
 
 /// Names of the variables a `for`/`with` target binds.
+/// T.Parallel(loop_layout=F): a fragment the loop writes at exactly its
+/// variables (`acc[i, j] = ...`, over the loop's shape) has the layout F
+/// (TileLang completes it from the loop layout), which every target then
+/// follows as if annotated; the annotation stands at the argument \p at,
+/// so a use that needs another layout is reported there.
+static void annotateLoopLayoutWrites(tile::ParallelOp loop,
+                                     mlir::Attribute layout,
+                                     mlir::Location at) {
+  mlir::Block &body = loop.getBody().front();
+  llvm::SmallVector<int64_t, 3> shape;
+  for (mlir::OpFoldResult e : loop.getMixedExtents()) {
+    std::optional<int64_t> c = mlir::getConstantIntValue(e);
+    if (!c)
+      return;
+    shape.push_back(*c);
+  }
+  llvm::SmallVector<mlir::Value, 2> written;
+  loop.getBody().walk([&](tile::StoreOp store) {
+    mlir::Value buf = store.getBuffer();
+    auto type = mlir::dyn_cast<tile::BufferType>(buf.getType());
+    if (!type || type.getScope() != tile::MemoryScope::Fragment ||
+        !buf.getDefiningOp<tile::AllocOp>() ||
+        type.getShape() != llvm::ArrayRef<int64_t>(shape) ||
+        llvm::is_contained(written, buf))
+      return;
+    mlir::ValueRange indices = store.getIndices();
+    if (indices.size() != body.getNumArguments() ||
+        !llvm::equal(indices, body.getArguments()))
+      return;
+    written.push_back(buf);
+  });
+  mlir::OpBuilder b(loop);
+  for (mlir::Value buf : written)
+    tile::AnnotateLayoutOp::create(b, at, buf, layout);
+}
+
 static void targetNames(Node target, llvm::SmallVectorImpl<Node> &out) {
   if (!target)
     return;
@@ -682,13 +720,20 @@ Flow Interpreter::execIRLoop(LoopFrameObj *loop, Node forNode, Node target) {
     for (Value e : loop->stops)
       extents.push_back(toFold(e, call));
     auto op = tile::ParallelOp::create(ir->b, l, extents);
+    // T.Parallel(loop_layout=...): layout inference keeps it (pinned).
+    if (loop->loopLayout)
+      op.setLoopLayoutAttr(loop->loopLayout);
     mlir::Block &body = op.getBody().front();
     llvm::SmallVector<Value, 3> vars;
     for (unsigned i = 0; i < body.getNumArguments(); ++i)
       vars.push_back(makeVar(body.getArgument(i), i));
     if (!bindVars(vars))
       return Flow::Raise;
-    return runBody(&body, LoopKind::Parallel);
+    Flow f = runBody(&body, LoopKind::Parallel);
+    if (loop->loopLayout)
+      annotateLoopLayoutWrites(op, loop->loopLayout,
+                               ir->loc(loop->loopLayoutArg));
+    return f;
   }
   case LoopKind::Pipelined: {
     mlir::Value lb = toIndex(loop->starts[0], call);

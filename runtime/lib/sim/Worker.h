@@ -55,9 +55,9 @@ inline uint64_t withTxCount(uint64_t w, int64_t tx) {
 }
 inline constexpr unsigned kMaxFindings = 16;
 inline constexpr size_t kFiberStack = 256 << 10;
-/// Helper accesses up to this far below a block's shared memory are
-/// reported as shared underruns.
-inline constexpr uintptr_t kSharedUnderrun = 4096;
+/// Accesses up to this far below a block's shared memory are reported as
+/// shared underruns (the kernel's access hooks pass them on).
+inline constexpr uintptr_t kSharedUnderrun = TLC_SIM_SHARED_UNDERRUN;
 /// The guard page below each stack of a worker's pool.
 inline constexpr size_t kStackGuard = 4096;
 

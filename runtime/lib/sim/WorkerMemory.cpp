@@ -45,13 +45,14 @@ bool Worker::access(const void *address, uint32_t bytes, int kind,
   // comes from a helper (atomics, vector accesses, cp.async), whose operand
   // must be global or shared memory (or the caller's registers, above).
   if (a - Arena::get().base() >= Arena::get().reserved()) {
+    bool under = a < s && s - a <= kSharedUnderrun;
     std::string near =
-        a < s && s - a <= kSharedUnderrun
-            ? std::to_string(s - a) +
-                  " bytes before the block's shared memory (a negative index?)"
-            : "neither global nor shared memory";
+        under ? std::to_string(s - a) +
+                    " bytes before the block's shared memory (a negative index?)"
+              : "neither global nor shared memory";
     report("memcheck",
-           "out-of-bounds " + std::string(verb) + " of " +
+           "out-of-bounds " + std::string(under ? "shared " : "") +
+               std::string(verb) + " of " +
                std::to_string(bytes) + " bytes: " + near + ", by " +
                threadName(t) + " at {0}",
            where);

@@ -617,6 +617,10 @@ struct LoopFrameObj : Obj {
   /// `for tx in T.thread_binding(n, thread="threadIdx.x")`: the loop
   /// variable is this thread index and the body runs once (None otherwise).
   Value boundIndex;
+  /// T.Parallel(loop_layout=F): the `#tile.fragment` of F, which places
+  /// the iterations on threads (null otherwise), and the argument.
+  mlir::Attribute loopLayout;
+  syntax::Node loopLayoutArg;
 };
 
 /// A layout object (T.Layout, T.Fragment, tilelang.layout.make_*).

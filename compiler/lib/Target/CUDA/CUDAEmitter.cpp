@@ -477,6 +477,7 @@ LogicalResult Emitter::prepareKernel(KernelOp op) {
   // Multi-buffered pipelines (tile-plan-pipelines) and the placement of
   // every shared buffer (tile-plan-shared-memory).
   readPipelinePlan(op);
+  collectLazySelects(op);
   auto planned = op->getAttrOfType<IntegerAttr>("tile.shared_bytes");
   if (!planned) {
     op.emitError() << "the kernel's shared memory is not planned (run "
@@ -897,6 +898,20 @@ LogicalResult Emitter::emitStatement(Operation *op) {
   if (auto before = linesBefore.find(op); before != linesBefore.end())
     for (const std::string &l : before->second)
       line(l);
+  if (auto after = linesAfter.find(op);
+      after != linesAfter.end() && lazySelects.deferred.contains(op)) {
+    // It runs in the branch of a select later in its block: what follows
+    // it (a ring's release) follows that select.
+    Operation *sel = op;
+    while (lazySelects.deferred.contains(sel))
+      sel = llvm::find_if(lazySelects.sides, [&](const auto &entry) {
+              return llvm::is_contained(entry.second.first, sel) ||
+                     llvm::is_contained(entry.second.second, sel);
+            })->first;
+    SmallVector<std::string, 1> lines = std::move(after->second);
+    linesAfter.erase(after);
+    llvm::append_range(linesAfter[sel], lines);
+  }
   if (failed(emitOp(op)))
     return failure();
   if (auto after = linesAfter.find(op); after != linesAfter.end())
@@ -919,6 +934,11 @@ LogicalResult Emitter::checkStretches(ParallelOp op,
 }
 
 LogicalResult Emitter::emitOp(Operation *op) {
+  // Run by the lazy select they feed (CUDAEmitterLazySelect.cpp).
+  if (lazySelects.deferred.contains(op))
+    return success();
+  if (lazySelects.sides.contains(op))
+    return emitLazySelect(op);
   // Tile operations are partitioned over the threads of their range: the
   // block, or the warps `T.ws(g)` / `if tx < c` select (TileLang lays such
   // an op out for the threads of the branch). A condition that is not a

@@ -27,6 +27,7 @@
 #include "tlc/Layout/FragmentTables.h"
 #include "tlc/Layout/MfmaSharedLayouts.h"
 #include "tlc/Target/CUDA/CUDAEmitter.h"
+#include "tlc/Target/Cpp/LazySelect.h"
 
 #include "mlir/IR/Location.h"
 #include "llvm/ADT/DenseMap.h"
@@ -280,6 +281,13 @@ public:
   mlir::LogicalResult emitAlloc(tile::AllocOp op);
   mlir::LogicalResult emitScalar(mlir::Operation *op);
   mlir::LogicalResult emitLoad(tile::LoadOp op);
+  /// T.if_then_else evaluates only the operand it picks
+  /// (CUDAEmitterLazySelect.cpp): finds the selects of \p kernel whose
+  /// operands' loads run in their branches (tlc/Target/Cpp/LazySelect.h).
+  void collectLazySelects(tile::KernelOp kernel);
+  /// An arith.select with deferred operand ops: an if/else.
+  mlir::LogicalResult emitLazySelect(mlir::Operation *select);
+  LazySelects lazySelects;
   mlir::LogicalResult emitStore(tile::StoreOp op);
   /// The register expression of a fragment element access \p op.
   mlir::FailureOr<std::string> fragmentRegister(mlir::Operation *op,

@@ -516,7 +516,7 @@ LogicalResult Emitter::emitKernel(tile::KernelOp op) {
     threadText += (threadText.empty() ? "" : " x ") + foldResult(t);
   if (failed(collectSafeValues(op)))
     return failure();
-  collectLazySelects(op);
+  lazySelects = collectLazySelects(op);
   comment(op, "T.Kernel #" + std::to_string(kernelCount++) + ": " +
                   std::to_string(grid.size()) + "-D grid, " + threadText +
                   " threads per block (one host executor per block)");
@@ -687,9 +687,9 @@ LogicalResult Emitter::emitBlock(Block &block) {
 LogicalResult Emitter::emitOp(Operation *op) {
   currentLoc = op->getLoc();
   // Run by the lazy select they feed (emitLazySelect).
-  if (deferredOps.contains(op))
+  if (lazySelects.deferred.contains(op))
     return success();
-  if (lazySelects.contains(op))
+  if (lazySelects.sides.contains(op))
     return emitLazySelect(op);
   if (auto k = dyn_cast<tile::KernelOp>(op))
     return emitKernel(k);

@@ -17,6 +17,7 @@
 #include "tlc/Dialect/Tile/IR/BufferEffects.h"
 #include "tlc/Dialect/Tile/IR/TileOps.h"
 #include "tlc/Target/Cpp/CppEmitter.h"
+#include "tlc/Target/Cpp/LazySelect.h"
 
 #include "mlir/IR/Location.h"
 #include "mlir/IR/Operation.h"
@@ -146,12 +147,8 @@ public:
   mlir::LogicalResult emitKernel(tile::KernelOp op);
   mlir::LogicalResult emitAlloc(tile::AllocOp op);
   mlir::LogicalResult emitScalar(mlir::Operation *op);
-  /// T.if_then_else evaluates only the operand it picks
-  /// (CppEmitterLazySelect.cpp): for each arith.select of \p kernel, the ops
-  /// that compute one of its operands and nothing else, when a load is among
-  /// them, are deferred to run inside an if/else at the select.
-  void collectLazySelects(tile::KernelOp kernel);
-  /// An arith.select with deferred operand ops (collectLazySelects).
+  /// An arith.select with deferred operand ops (tlc/Target/Cpp/LazySelect.h:
+  /// T.if_then_else evaluates only the operand it picks).
   mlir::LogicalResult emitLazySelect(mlir::Operation *select);
   /// tile.intrinsic: the primitives that are no-ops on the CPU (GPU
   /// scheduling hints and completion waits); an error naming the callee for
@@ -439,13 +436,8 @@ private:
   /// Ops that run once for the block and the ops around them.
   llvm::DenseSet<mlir::Operation *> blockLevelOps;
   llvm::DenseMap<mlir::Value, bool> blockValueMemo;
-  /// The deferred ops of each lazy select, per operand (true value, false
-  /// value), in block order, and all of them (skipped where they stand).
-  llvm::DenseMap<mlir::Operation *,
-                 std::pair<std::vector<mlir::Operation *>,
-                           std::vector<mlir::Operation *>>>
-      lazySelects;
-  llvm::DenseSet<mlir::Operation *> deferredOps;
+  /// The selects of the kernel whose operand ops run in their branches.
+  LazySelects lazySelects;
   CppKernel result;
 };
 

@@ -29,6 +29,9 @@
 #define TLC_SIM_WHERE_LINE (1ull << 63)
 /* Or-ed into a barrier id: bar.arrive, which counts without waiting. */
 #define TLC_SIM_BARRIER_ARRIVE_ONLY 0x100u
+/* Accesses up to this many bytes below a block's shared memory (a negative
+ * index into its first buffer) are reported as shared underruns. */
+#define TLC_SIM_SHARED_UNDERRUN 4096u
 
 #ifdef __cplusplus
 extern "C" {

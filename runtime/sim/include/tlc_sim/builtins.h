@@ -133,10 +133,23 @@ TLC_SIM_UNCHECKED inline unsigned linearThread() {
 
 // Generated kernels are extern "C" and declare `extern __shared__ ... smem[]`
 // in their body, which names this array.
+// The bytes right below it are a red zone no code uses, so that an access
+// there is a negative index into the first shared buffer (memcheck), not
+// some other thread_local (the host's among them).
 extern "C" {
+thread_local __attribute__((aligned(1024), used)) unsigned char
+    tlc_sim_shared_red_zone[TLC_SIM_SHARED_UNDERRUN];
 thread_local __attribute__((
     aligned(1024))) unsigned char smem[tlc::sim::kSharedCapacity];
 }
+namespace tlc {
+namespace sim {
+/// TLC_SIM_SHARED_UNDERRUN when the red zone lies right below `smem` (the
+/// linker placed them in order; set by bind()), else 0: underruns are then
+/// not checked.
+inline uintptr_t sharedUnderrun = 0;
+} // namespace sim
+} // namespace tlc
 
 //===----------------------------------------------------------------------===//
 // Memory-access hooks (clang -fsanitize-coverage=trace-loads,trace-stores)
@@ -150,12 +163,14 @@ TLC_SIM_UNCHECKED TLC_SIM_NO_SHADOW inline unsigned char *sharedBase() {
   return reinterpret_cast<unsigned char *>(tlc_sim_thread.sharedBase);
 }
 /// Reports the access to the simulator when it touches checked memory
-/// (global buffers or this block's shared memory).
+/// (global buffers, or this block's shared memory and the bytes just below
+/// it, where a negative index into its first buffer lands: memcheck).
 TLC_SIM_UNCHECKED TLC_SIM_NO_SHADOW inline void
 hook(const void *p, uint32_t bytes, int kind, void *where) {
   uintptr_t a = reinterpret_cast<uintptr_t>(p);
   if (a - api->checkedBase < api->checkedSize ||
-      a - tlc_sim_thread.sharedBase < kSharedCapacity)
+      a - (tlc_sim_thread.sharedBase - sharedUnderrun) <
+          kSharedCapacity + sharedUnderrun)
     api->access(p, bytes, kind, -1, reinterpret_cast<uint64_t>(where));
 }
 } // namespace sim

@@ -38,6 +38,12 @@ template <typename... P> void invoke(void (*f)(P...), void **args) {
 
 TLC_SIM_UNCHECKED inline void bind(const tlc_sim_host_api *table) {
   api = table;
+  sharedUnderrun =
+      reinterpret_cast<uintptr_t>(smem) -
+                  reinterpret_cast<uintptr_t>(tlc_sim_shared_red_zone) ==
+              TLC_SIM_SHARED_UNDERRUN
+          ? TLC_SIM_SHARED_UNDERRUN
+          : 0;
 }
 TLC_SIM_UNCHECKED inline unsigned char *sharedMemory() { return smem; }
 
