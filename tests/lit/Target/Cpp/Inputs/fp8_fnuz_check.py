@@ -1,7 +1,8 @@
 """Inputs and NumPy oracle of fp8-fnuz.py. `inputs DIR` writes X.npy
 (values near each format's ties, subnormals, limits, zeros, NaN);
 `check DIR` compares the saved run with each format's nearest value,
-found among all 256 codes (ties to the even code)."""
+found among all 256 codes (ties to the even code); E8M0 by PyTorch's
+rounding rule."""
 import os
 import sys
 
@@ -16,13 +17,6 @@ def fnuz_values(man, bias):
                    ((1 << man) + m) * 2.0 ** (e - bias - man))
     v = np.where(codes & 0x80, -mag, mag)
     v[0x80] = np.nan
-    return codes, v
-
-
-def e8m0_values():
-    codes = np.arange(256)
-    v = 2.0 ** (codes - 127.0)
-    v[0xFF] = np.nan
     return codes, v
 
 
@@ -60,7 +54,23 @@ d = sys.argv[2]
 x = np.load(os.path.join(d, "inputs", "X.npy")).astype(np.float64)
 e4 = nearest(x, *fnuz_values(3, 8), lambda v: True)
 e5 = nearest(x, *fnuz_values(2, 16), lambda v: True)
-e8 = nearest(x, *e8m0_values(), lambda v: v > 0)
+
+def e8m0_from_f32(v):
+    """PyTorch's float32 -> float8_e8m0fnu rule (sources and a table of
+    cases in ../../Inputs/fp8_e8m0_check.py): sign ignored, NaN/inf give
+    NaN, a mantissa >= 1.5 rounds up, past 2^127 is NaN, float32
+    subnormals and zero give 2^-126 above 2^-127, else 2^-127."""
+    if np.isnan(v) or np.isinf(v):
+        return np.nan
+    v = abs(v)
+    if v < 2.0 ** -126:
+        return 2.0 ** -126 if v > 2.0 ** -127 else 2.0 ** -127
+    f, e = np.frexp(v)
+    e = e - 1 + (2 * f >= 1.5)
+    return np.nan if e > 127 else 2.0 ** e
+
+
+e8 = np.array([e8m0_from_f32(v) for v in x])
 want = {"E4": e4, "E5": e5, "E8": e8,
         "Sum": (e4.astype(np.float32) + e5.astype(np.float32)).astype(np.float64)}
 for name, w in want.items():
