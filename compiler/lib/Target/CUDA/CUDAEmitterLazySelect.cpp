@@ -42,13 +42,9 @@ LogicalResult Emitter::emitLazySelect(Operation *op) {
   auto sel = cast<arith::SelectOp>(op);
   const auto &sides = lazySelects.sides.find(op)->second;
   auto emitSide = [&](const std::vector<Operation *> &ops) {
-    for (Operation *o : ops) {
-      lazySelects.deferred.erase(o);
-      LogicalResult r = emitOp(o);
-      lazySelects.deferred.insert(o);
-      if (failed(r))
-        return failure();
-    }
+    if (failed(
+            lazySelects.emitSide(ops, [&](Operation *o) { return emitOp(o); })))
+      return failure();
     currentLoc = op->getLoc();
     return success();
   };

@@ -34,13 +34,9 @@ LogicalResult Emitter::emitLazySelect(Operation *op) {
   line(*cty + " " + name + "{};");
   open("if (" + expr(sel.getCondition()) + ")");
   auto emitSide = [&](const std::vector<Operation *> &ops, Value v) {
-    for (Operation *o : ops) {
-      lazySelects.deferred.erase(o);
-      LogicalResult r = emitOp(o);
-      lazySelects.deferred.insert(o);
-      if (failed(r))
-        return failure();
-    }
+    if (failed(
+            lazySelects.emitSide(ops, [&](Operation *o) { return emitOp(o); })))
+      return failure();
     currentLoc = op->getLoc();
     line(name + " = " + expr(v) + ";");
     return success();

@@ -26,6 +26,8 @@
 #define TLC_TARGET_CPP_LAZYSELECT_H
 
 #include "mlir/IR/Operation.h"
+#include "mlir/Support/LogicalResult.h"
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
@@ -48,6 +50,23 @@ struct LazySelects {
   void clear() {
     sides.clear();
     deferred.clear();
+  }
+
+  /// Prints \p ops, deferred ops of one side of a select, through the
+  /// printer's \p emitOp where the select's branch stands (each is deferred
+  /// again after, so its own position stays skipped). Stops at the first
+  /// failure.
+  template <typename EmitOp>
+  mlir::LogicalResult emitSide(llvm::ArrayRef<mlir::Operation *> ops,
+                               EmitOp &&emitOp) {
+    for (mlir::Operation *o : ops) {
+      deferred.erase(o);
+      mlir::LogicalResult r = emitOp(o);
+      deferred.insert(o);
+      if (mlir::failed(r))
+        return r;
+    }
+    return mlir::success();
   }
 };
 
