@@ -103,3 +103,43 @@ tile.func @not_reported(%X: !tile.buffer<[64], f32, global>, %n: index) {
     }
   }
 }
+
+// -----
+
+// Regions (the operands of tile ops, which access every element): one
+// past the end at a constant start, one whose start slides with a serial
+// loop past the last 16 elements, one at a negative start; a region
+// inside its buffer at every start and regions of a global buffer
+// (guarded) are not reported.
+tile.func @regions(%G: !tile.buffer<[64], f32, global>) {
+  tile.kernel (%bx) grid [1] threads [32] {
+    // expected-note@+1 {{is allocated here with shape [32]}}
+    %s = tile.alloc : !tile.buffer<[32], f32, shared.dyn>
+    %g33 = tile.region %G[8] : !tile.buffer<[64], f32, global> to !tile.buffer<[33], f32, global>
+    // expected-error@+1 {{region outside the shared buffer: in dimension 0 it starts at index 0 and spans 33 elements, but the dimension has 32 elements}}
+    %r0 = tile.region %s[0] : !tile.buffer<[32], f32, shared.dyn> to !tile.buffer<[33], f32, shared.dyn>
+    tile.copy %g33 to %r0 : !tile.buffer<[33], f32, global> to !tile.buffer<[33], f32, shared.dyn>
+    %g16 = tile.region %G[60] : !tile.buffer<[64], f32, global> to !tile.buffer<[16], f32, global>
+    %c16 = arith.constant 16 : index
+    %cm1 = arith.constant -1 : index
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c3 = arith.constant 3 : index
+    tile.for %k = %c0 to %c3 step %c1 {
+      %o = arith.muli %k, %c16 : index
+      // expected-error@+1 {{in dimension 0 its start takes the values 0 to 32 here and spans 16 elements, but the dimension has 32 elements}}
+      %r1 = tile.region %s[%o] : !tile.buffer<[32], f32, shared.dyn> to !tile.buffer<[16], f32, shared.dyn>
+      tile.copy %g16 to %r1 : !tile.buffer<[16], f32, global> to !tile.buffer<[16], f32, shared.dyn>
+    }
+    tile.for %k = %c0 to %c2 step %c1 {
+      %o = arith.muli %k, %c16 : index
+      %r2 = tile.region %s[%o] : !tile.buffer<[32], f32, shared.dyn> to !tile.buffer<[16], f32, shared.dyn>
+      tile.copy %r2 to %g16 : !tile.buffer<[16], f32, shared.dyn> to !tile.buffer<[16], f32, global>
+    }
+    %g4 = tile.region %G[62] : !tile.buffer<[64], f32, global> to !tile.buffer<[4], f32, global>
+    // expected-error@+1 {{it starts at index -1 and spans 4 elements}}
+    %r3 = tile.region %s[%cm1] : !tile.buffer<[32], f32, shared.dyn> to !tile.buffer<[4], f32, shared.dyn>
+    tile.copy %r3 to %g4 : !tile.buffer<[4], f32, shared.dyn> to !tile.buffer<[4], f32, global>
+  }
+}

@@ -121,8 +121,19 @@ public:
   }
 
 private:
-  enum class Kind { Constant, Leaf, Add, Sub, Mul, Div, FloorDiv, CeilDiv,
-                    Rem, Min, Max };
+  enum class Kind {
+    Constant,
+    Leaf,
+    Add,
+    Sub,
+    Mul,
+    Div,
+    FloorDiv,
+    CeilDiv,
+    Rem,
+    Min,
+    Max
+  };
   struct Node {
     Kind kind;
     int64_t value = 0; // the constant, or the leaf's position
@@ -297,13 +308,80 @@ bool checkAccess(Operation *op, Value buffer, ValueRange indices,
     std::optional<std::pair<int64_t, int64_t>> range = valueRange(program);
     if (!range || (range->first >= 0 && range->second < extent))
       continue;
-    InFlightDiagnostic diag = op->emitError()
+    InFlightDiagnostic diag =
+        op->emitError()
         << (isa<StoreOp>(op) ? "write" : "read") << " outside "
         << bufferName(alloc) << ": the index of dimension " << d
         << " takes the values " << range->first << " to " << range->second
         << " here, but the dimension has " << extent
         << " elements (TileLang does not check this either: the access "
            "lands in other shared memory or past its end)";
+    diag.attachNote(alloc->getLoc())
+        << bufferName(alloc) << " is allocated here with shape "
+        << type.getShapeString();
+    return false;
+  }
+  return true;
+}
+
+/// Checks the region \p region of a shared buffer: its elements must lie
+/// inside the buffer wherever its offsets take values (a region is the
+/// operand of a T.copy, T.gemm or other tile op, which accesses every
+/// element of it: TileLang guards only global memory, so the part past a
+/// shared buffer is read or written anyway). Emits and returns false for
+/// one that leaves it.
+bool checkRegion(RegionOp region, IndexIntervals &intervals) {
+  Value buffer = region.getSource();
+  auto alloc = buffer.getDefiningOp<AllocOp>();
+  auto type = dyn_cast<BufferType>(buffer.getType());
+  auto result = dyn_cast<BufferType>(region.getType());
+  if (!alloc || !type || !result || !isSharedScope(type.getScope()) ||
+      result.getShape().size() != type.getShape().size())
+    return true;
+  if (llvm::any_of(type.getShape(), [](int64_t e) {
+        return !ShapedType::isDynamic(e) && e <= 0;
+      }))
+    return true;
+  // Only a region every run accesses: it and each op using it run on every
+  // run of the kernel.
+  if (region->use_empty() || !alwaysExecuted(region) ||
+      llvm::any_of(region->getUsers(),
+                   [](Operation *u) { return !alwaysExecuted(u); }))
+    return true;
+  for (auto [d, offset] : llvm::enumerate(region.getMixedOffsets())) {
+    int64_t extent = type.getShape()[d];
+    int64_t size = result.getShape()[d];
+    if (ShapedType::isDynamic(extent) || ShapedType::isDynamic(size) ||
+        size <= 0)
+      continue;
+    std::optional<std::pair<int64_t, int64_t>> range;
+    if (std::optional<int64_t> c = getConstantIntValue(offset)) {
+      range = std::make_pair(*c, *c);
+    } else {
+      Value v = cast<Value>(offset);
+      std::optional<IndexInterval> interval = intervals.of(v);
+      if (interval && interval->lo >= 0 && interval->hi + size <= extent)
+        continue;
+      IndexProgram program;
+      if (!program.compile(v))
+        continue;
+      range = valueRange(program);
+    }
+    if (!range || (range->first >= 0 && range->second + size <= extent))
+      continue;
+    InFlightDiagnostic diag =
+        region->emitError()
+        << "region outside " << bufferName(alloc) << ": in dimension " << d
+        << (range->first == range->second
+                ? " it starts at index " + std::to_string(range->first)
+                : " its start takes the values " +
+                      std::to_string(range->first) + " to " +
+                      std::to_string(range->second) + " here")
+        << " and spans " << size << " elements"
+        << ", but the dimension has " << extent
+        << " elements (TileLang guards only global memory: the elements "
+           "outside the buffer are accessed in other shared memory or past its "
+           "end)";
     diag.attachNote(alloc->getLoc())
         << bufferName(alloc) << " is allocated here with shape "
         << type.getShapeString();
@@ -329,6 +407,8 @@ LogicalResult tlc::tile::checkSharedBounds(Operation *root) {
       ok &= checkAccess(op, load.getBuffer(), load.getIndices(), intervals);
     else if (auto store = dyn_cast<StoreOp>(op))
       ok &= checkAccess(op, store.getBuffer(), store.getIndices(), intervals);
+    else if (auto region = dyn_cast<RegionOp>(op))
+      ok &= checkRegion(region, intervals);
   });
   return success(ok);
 }
