@@ -11,6 +11,7 @@ that instance.
 """
 
 import ast
+import contextlib
 import copy
 import numbers
 import inspect
@@ -972,6 +973,27 @@ def prim_func_build_inputs(func):
     return rep.build_file(build_file), build_kernel, defines
 
 
+class _Deferred(threading.local):
+    on = False
+
+
+_definition_checks = _Deferred()
+
+
+@contextlib.contextmanager
+def definition_checks_deferred():
+    """Within it (in this thread), ``@T.prim_func`` does not check the
+    function where it is defined (:func:`check_at_definition`): its build
+    reports the same errors. The autotuner builds every configuration's
+    prim_func at once, and the check was a second tlc-build run each."""
+    previous = _definition_checks.on
+    _definition_checks.on = True
+    try:
+        yield
+    finally:
+        _definition_checks.on = previous
+
+
 def check_at_definition(func):
     """Raises, where ``@T.prim_func`` defines ``func``, the error TileLang
     raises while tracing it there (a ValueError for a bad argument, a
@@ -981,7 +1003,8 @@ def check_at_definition(func):
     TileLang raises at the definition is raised as that type.
     Other errors wait for the build. ``TLC_CHECK_AT_DEFINITION=0`` turns
     the check off."""
-    if os.environ.get("TLC_CHECK_AT_DEFINITION", "1") == "0":
+    if os.environ.get("TLC_CHECK_AT_DEFINITION", "1") == "0" or \
+            _definition_checks.on:
         return
     try:
         build_file, kernel, defines = prim_func_build_inputs(func)
@@ -1095,12 +1118,28 @@ def compile(func, out_idx=None, execution_backend=None, target=None,  # noqa: A0
         return build(build_file, build_kernel, defines)
     except _build.TLCBuildError as error:
         alone = prim_func_alone_inputs(func)
-        if alone is None:
+        if alone is None or _refused_inside(error, func):
             raise
         try:
             return build(*alone)
         except _build.TLCBuildError:
             raise error from None
+
+
+def _refused_inside(error, func):
+    """Whether tlc refused the build with a diagnostic located in the
+    prim_func's own lines: building the prim_func alone would be refused
+    the same way (an autotuner's configuration tlc refuses is built once,
+    not twice)."""
+    refused = getattr(error, "refused", None)
+    if not refused or refused[2] is None or refused[3] is None:
+        return False
+    try:
+        lines, first = inspect.getsourcelines(func.fn)
+        same = os.path.samefile(refused[2], func.source_file)
+    except (OSError, TypeError):
+        return False
+    return same and first <= refused[3] < first + len(lines)
 
 
 def prim_func_alone_inputs(func):
