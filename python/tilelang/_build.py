@@ -11,6 +11,7 @@ it.
 
 import ast
 import builtins
+import contextlib
 import hashlib
 import json
 import numbers
@@ -310,7 +311,8 @@ class BuildResult:
 
 
 # Counters over the process, for tests and curious users.
-stats = {"builds": 0, "cache_hits": 0, "compiled": 0}
+stats = {"builds": 0, "cache_hits": 0, "compiled": 0,
+         "refusals_skipped": 0}
 _stats_lock = threading.Lock()
 
 
@@ -345,6 +347,9 @@ def build(source_file, kernel, defines, target, timeout=None,
         f"{getattr(postproc, '__qualname__', '')}#{id(postproc)}"
     key_text = json.dumps([source_file, source_hash, kernel, defs, target,
                            list(extra_args), post_key])
+    refusal = _refusal_file(exe, key_text) if _remember.on else None
+    if refusal is not None:
+        _raise_refused(refusal)
     out_dir = _out_dir(key_text)
     # Builds of one instance share its directory: in this process they run
     # one after the other (par_compile of equal configurations raced,
@@ -352,8 +357,13 @@ def build(source_file, kernel, defines, target, timeout=None,
     with _dir_locks_lock:
         dir_lock = _dir_locks.setdefault(out_dir, threading.Lock())
     with dir_lock:
-        result = _build_in(out_dir, exe, source_file, kernel, defs, target,
-                           timeout, extra_args)
+        try:
+            result = _build_in(out_dir, exe, source_file, kernel, defs,
+                               target, timeout, extra_args)
+        except TLCBuildError as e:
+            if refusal is not None and getattr(e, "refused", None):
+                _store_refusal(refusal, e)
+            raise
         if postproc is not None:
             result = _postprocess(result, postproc, exe, source_file, kernel,
                                   defs, target, timeout, extra_args)
@@ -395,6 +405,83 @@ _dir_locks = {}
 _dir_locks_lock = threading.Lock()
 
 
+class _Remember(threading.local):
+    on = False
+
+
+_remember = _Remember()
+_refused_memo = {}
+_refused_lock = threading.Lock()
+
+
+@contextlib.contextmanager
+def refusals_remembered():
+    """Within it (in this thread), a build tlc-build refused with a
+    diagnostic of its own is recorded (in memory and, while the cache is
+    on, under ``<cache>/python/refused/``, keyed by the tlc-build binary
+    and everything the build's directory key holds), and the same build
+    asked for again raises that error at once, without running tlc-build:
+    the autotuner skips a configuration the compiler refuses instead of
+    building it again in every tuning. Timeouts, crashes and missing tools
+    are not recorded."""
+    previous = _remember.on
+    _remember.on = True
+    try:
+        yield
+    finally:
+        _remember.on = previous
+
+
+def _refusal_file(exe, key_text):
+    try:
+        st = os.stat(exe)
+        tool = f"{os.path.abspath(exe)}:{st.st_size}:{st.st_mtime_ns}"
+    except OSError:
+        tool = exe
+    key = hashlib.sha256(json.dumps([tool, key_text]).encode()).hexdigest()
+    if _env.cache_disabled():
+        return "memo:" + key
+    return os.path.join(cache_root(), "python", "refused", key[:32] + ".json")
+
+
+def _raise_refused(path):
+    with _refused_lock:
+        found = _refused_memo.get(path)
+    if found is None and not path.startswith("memo:"):
+        try:
+            with open(path) as f:
+                found = tuple(json.load(f))
+        except (OSError, ValueError, TypeError):
+            found = None
+    if found is None or len(found) != 4:
+        return
+    category, message = found[:2]
+    with _stats_lock:
+        stats["refusals_skipped"] += 1
+    head, _, diagnostics = message.partition("\n")
+    e = error_class(category)(
+        head + " (refused before by this tlc-build; not built again)",
+        diagnostics)
+    e.refused = found
+    e.remembered = True
+    raise e
+
+
+def _store_refusal(path, error):
+    with _refused_lock:
+        _refused_memo[path] = tuple(error.refused)
+    if path.startswith("memo:"):
+        return
+    try:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        tmp = f"{path}.{os.getpid()}.{threading.get_ident()}.tmp"
+        with open(tmp, "w") as f:
+            json.dump(list(error.refused), f)
+        os.replace(tmp, path)
+    except OSError:
+        pass
+
+
 def _build_in(out_dir, exe, source_file, kernel, defs, target, timeout,
               extra_args):
     # Stale manifests of an older version of the file must not be read.
@@ -432,18 +519,27 @@ def _build_in(out_dir, exe, source_file, kernel, defs, target, timeout,
         if raised is not None:
             # Tracing the body raised (tlc-build refuses to build the rest
             # of it): the call raises what the body raised.
-            raise error_class(raised_category(raised))(
+            e = error_class(raised_category(raised))(
                 f"kernel '{kernel}' raised while tlc built it: "
                 f"{format_raise(raised)}", proc.stderr + proc.stdout,
                 command=cmd)
+            e.refused = (raised_category(raised), str(e), None, None)
+            raise e
         error = first_error(diagnostics)
         category = error.get("category") if error else \
             lowering_category(proc.stderr)
-        raise error_class(category)(
+        e = error_class(category)(
             f"tlc-build could not build kernel '{kernel}' of {source_file} "
             f"for target '{target}' (exit status {proc.returncode}); "
             f"command: {' '.join(cmd)}", proc.stderr + proc.stdout,
             command=cmd)
+        if error is not None:
+            # The compiler refused the program (a diagnostic of its own,
+            # not a crash or a missing tool): the same build is refused
+            # again, so a tuner may skip it (refusals_remembered).
+            e.refused = (category, str(e), error.get("file"),
+                         error.get("line"))
+        raise e
     manifests = []
     for name in sorted(os.listdir(out_dir)):
         if name.endswith(".json"):

@@ -11,6 +11,7 @@ that instance.
 """
 
 import ast
+import contextlib
 import copy
 import numbers
 import inspect
@@ -228,18 +229,48 @@ def _own_returns(fn_node):
         todo.extend(ast.iter_child_nodes(node))
 
 
+def _visible_value(fn, name):
+    """The value ``name`` has in the body of ``fn`` when it is not assigned
+    there: a variable of an enclosing function (its closure cell), a
+    parameter's default value, else the module's global; None when it is
+    not known before a call (a parameter without a default)."""
+    code = getattr(fn, "__code__", None)
+    if code is not None and name in code.co_freevars:
+        cells = fn.__closure__ or ()
+        try:
+            return cells[code.co_freevars.index(name)].cell_contents
+        except (IndexError, ValueError):
+            return None
+    if code is not None and name in code.co_varnames:
+        try:
+            param = inspect.signature(fn).parameters.get(name)
+        except (TypeError, ValueError):
+            param = None
+        if param is None or param.default is inspect.Parameter.empty:
+            return None
+        return param.default
+    return getattr(fn, "__globals__", {}).get(name)
+
+
 def _returns_factory(fn, fn_node, depth=0):
     """Whether ``fn`` returns what another lazy factory returns
     (``def kernel(N): return copy_kernel(N)``), as tlc decides it: a
-    ``return`` calls, by name, a function of the module that defines a
-    ``@T.prim_func`` or is such a factory itself."""
+    ``return`` calls (or takes ``.prim_func`` of a call of), by name, a
+    function that defines a ``@T.prim_func``
+    or is such a factory itself: the module's, an enclosing function's
+    (``def outer(): def f(...): ...; def kernel(b): return f(b)``) or a
+    parameter's default value (``def kernel(b, f=factory)``)."""
     if depth > 4:
         return False
     for ret in _own_returns(fn_node):
         call = ret.value
+        if isinstance(call, ast.Attribute) and call.attr == "prim_func":
+            call = call.value  # a factory's kernel's prim_func
         if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name)):
             continue
-        g = getattr(fn, "__globals__", {}).get(call.func.id)
+        g = _visible_value(fn, call.func.id)
+        if getattr(g, "is_lazy", False) is True:
+            return True  # a @tilelang.jit factory the package knows lazy
         g = getattr(g, "__wrapped__", g)
         if not inspect.isfunction(g) or g is fn:
             continue
@@ -415,15 +446,20 @@ def _dense_stride(shape, dim):
 # -- defines -------------------------------------------------------------------
 
 
-def _defines_for(bound, defaults, kernel, rep=None):
+def _defines_for(bound, defaults, kernel, rep=None, nested=False):
     """``-D`` texts for the bound values (Symbols stay symbolic); callables
-    are named through ``rep`` (a :class:`_callables.Representer`)."""
+    are named through ``rep`` (a :class:`_callables.Representer`). A
+    default value tlc cannot take as a ``-D`` text is left to tlc, which
+    evaluates the default itself, unless the kernel is ``nested`` (lifted
+    to module level, where its defaults' names of the enclosing function
+    are not defined): a callable default is then named as an argument."""
     defines = {}
     for name, value in bound.items():
         if isinstance(value, Symbol):
             continue
         if name in defaults and defaults[name] is value and \
-                _build.format_define(value) is None:
+                _build.format_define(value) is None and \
+                not (nested and callable(value)):
             continue  # tlc evaluates the default itself
         try:
             text = rep.define(value) if rep is not None else \
@@ -605,7 +641,9 @@ class JITFunction:
         if lift:
             self._build_file, self._build_kernel = _nested.lift(
                 self.source_file, fn.__code__, fn.__code__.co_freevars,
-                eager=not self.is_lazy, imports=_nested.module_names(
+                eager=not self.is_lazy,
+                jit=self.is_lazy and not _is_lazy(node),
+                imports=_nested.module_names(
                     _nested.cell_values(fn.__code__, fn.__closure__)))
         # tlc reads a module-level kernel's decorator from the source; a
         # lifted one has lost it, so its compile flags come from here.
@@ -652,7 +690,7 @@ class JITFunction:
         rep = self._representer()
         defines = {**self._closure_defines(rep),
                    **_defines_for(values, self._defaults, self.__name__,
-                                  rep)}
+                                  rep, self.is_nested)}
 
         def make(build, manifest, target):
             return JITKernel(build, manifest, target, out_idx=self.out_idx,
@@ -678,7 +716,7 @@ class JITFunction:
         rep = self._representer()
         defines = {**self._closure_defines(rep),
                    **_defines_for(compile_values, self._defaults,
-                                  self.__name__, rep)}
+                                  self.__name__, rep, self.is_nested)}
         for name, value in consts.items():
             if name.endswith(".dtype"):
                 defines[name] = value  # already a -D text
@@ -935,6 +973,27 @@ def prim_func_build_inputs(func):
     return rep.build_file(build_file), build_kernel, defines
 
 
+class _Deferred(threading.local):
+    on = False
+
+
+_definition_checks = _Deferred()
+
+
+@contextlib.contextmanager
+def definition_checks_deferred():
+    """Within it (in this thread), ``@T.prim_func`` does not check the
+    function where it is defined (:func:`check_at_definition`): its build
+    reports the same errors. The autotuner builds every configuration's
+    prim_func at once, and the check was a second tlc-build run each."""
+    previous = _definition_checks.on
+    _definition_checks.on = True
+    try:
+        yield
+    finally:
+        _definition_checks.on = previous
+
+
 def check_at_definition(func):
     """Raises, where ``@T.prim_func`` defines ``func``, the error TileLang
     raises while tracing it there (a ValueError for a bad argument, a
@@ -944,7 +1003,8 @@ def check_at_definition(func):
     TileLang raises at the definition is raised as that type.
     Other errors wait for the build. ``TLC_CHECK_AT_DEFINITION=0`` turns
     the check off."""
-    if os.environ.get("TLC_CHECK_AT_DEFINITION", "1") == "0":
+    if os.environ.get("TLC_CHECK_AT_DEFINITION", "1") == "0" or \
+            _definition_checks.on:
         return
     try:
         build_file, kernel, defines = prim_func_build_inputs(func)
@@ -1058,12 +1118,28 @@ def compile(func, out_idx=None, execution_backend=None, target=None,  # noqa: A0
         return build(build_file, build_kernel, defines)
     except _build.TLCBuildError as error:
         alone = prim_func_alone_inputs(func)
-        if alone is None:
+        if alone is None or _refused_inside(error, func):
             raise
         try:
             return build(*alone)
         except _build.TLCBuildError:
             raise error from None
+
+
+def _refused_inside(error, func):
+    """Whether tlc refused the build with a diagnostic located in the
+    prim_func's own lines: building the prim_func alone would be refused
+    the same way (an autotuner's configuration tlc refuses is built once,
+    not twice)."""
+    refused = getattr(error, "refused", None)
+    if not refused or refused[2] is None or refused[3] is None:
+        return False
+    try:
+        lines, first = inspect.getsourcelines(func.fn)
+        same = os.path.samefile(refused[2], func.source_file)
+    except (OSError, TypeError):
+        return False
+    return same and first <= refused[3] < first + len(lines)
 
 
 def prim_func_alone_inputs(func):

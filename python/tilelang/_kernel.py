@@ -17,6 +17,13 @@ def _fmt_shape(shape):
         ("," if len(shape) == 1 else "") + ")"
 
 
+def _extra_unit_dims(shape, ndim):
+    """Whether ``shape`` has more than ``ndim`` dimensions and every one
+    after the first ``ndim`` is 1."""
+    shape = list(shape)
+    return len(shape) > ndim and all(int(d) == 1 for d in shape[ndim:])
+
+
 class KernelParam:
     """One parameter of a built kernel as scripts see it
     (``profiler.params[i].shape``, ``.dtype``): the shape holds ints, and
@@ -309,7 +316,8 @@ class JITKernel:
                 t = values.get(p["name"])
                 if tz.is_torch(t) or tz.is_numpy(t):
                     dim = p["shape"].index(s)
-                    if len(t.shape) == len(p["shape"]):
+                    if len(t.shape) == len(p["shape"]) or \
+                            _extra_unit_dims(t.shape, len(p["shape"])):
                         env[s] = int(t.shape[dim])
                         if p["dtype"] in tz.PACKED and \
                                 dim == len(p["shape"]) - 1:
@@ -385,7 +393,14 @@ class JITKernel:
                             f"{tz.describe_dtype(t)}")
         expect = tz.storage_shape([eval_extent(e, env) for e in p["shape"]],
                                   p["dtype"])
-        if list(t.shape) != expect:
+        shape = list(t.shape)
+        if _extra_unit_dims(shape, len(expect)):
+            # TileLang's adapter checks the dimensions the parameter
+            # declares, by index: a (n, 1) tensor passes for (n,) (the
+            # fused-MoE example's routed weights). Only trailing 1s are
+            # taken: the elements are then the same, in the same order.
+            shape = shape[:len(expect)]
+        if shape != expect:
             sym = any(isinstance(e, str) for e in p["shape"])
             detail = f" = {_fmt_shape(p['shape'])}" if sym else ""
             raise ValueError(f"{what} must have shape {_fmt_shape(expect)}"

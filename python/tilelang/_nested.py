@@ -18,6 +18,7 @@ import inspect
 import os
 import re
 import textwrap
+import threading
 import types
 
 from . import _build, _env
@@ -134,7 +135,8 @@ def _nested_source(code):
     return first_line + node.lineno - 1, body, qualname, new_name
 
 
-def lift(source_file, code, free_names, eager=False, imports=None):
+def lift(source_file, code, free_names, eager=False, imports=None,
+         jit=False):
     """``(path, name)``: a copy of ``source_file`` with the function of
     ``code`` (defined inside another function) appended at module level as
     ``name``, with ``free_names`` as its first parameters and without its
@@ -143,7 +145,9 @@ def lift(source_file, code, free_names, eager=False, imports=None):
     a plain function by that decorator, and its ``T.const`` names are bound
     only in a jit kernel. ``imports`` (name -> module) are free variables
     holding modules: imported at module level before the copy instead of
-    being parameters."""
+    being parameters. ``jit``: a lazy factory that defines no prim_func
+    itself (it returns another factory's call) gets ``@tilelang.jit`` as
+    well, without which tlc would not know it as a kernel."""
     imports = imports or {}
     free_names = [n for n in free_names if n not in imports]
     def_line, body, qualname, new_name = _nested_source(code)
@@ -160,7 +164,7 @@ def lift(source_file, code, free_names, eager=False, imports=None):
     decorator = "".join(f"import {m} as {n}\n" for n, m in imports.items())
     if decorator:
         decorator += "\n\n"
-    if eager:
+    if eager or jit:
         decorator += ("import tilelang as __tlc_tilelang\n\n\n"
                       "@__tlc_tilelang.jit\n")
     derived = (original.rstrip("\n") + "\n\n\n"
@@ -206,7 +210,9 @@ def write_derived(source_file, derived):
     path = os.path.join(directory,
                         f"{stem}__{digest.hexdigest()[:16]}.py")
     if not os.path.exists(path):
-        tmp = f"{path}.{os.getpid()}.tmp"
+        # Threads of one process (the tuner's parallel builds) write the
+        # same copy at once: each its own temporary file.
+        tmp = f"{path}.{os.getpid()}.{threading.get_ident()}.tmp"
         with open(tmp, "w", encoding="utf-8", errors="surrogateescape") as f:
             f.write(derived)
         os.replace(tmp, path)

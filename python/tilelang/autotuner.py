@@ -1,8 +1,13 @@
 """``@tilelang.autotune``: build every configuration in parallel, check
 each against a reference, time them, keep the fastest.
 
-Builds run as parallel tlc-build processes (a thread pool; tlc-build's
-content-hash cache makes rebuilt configurations free). The best
+Builds run as parallel tlc-build processes, one per core (a thread pool
+whose threads wait on them: the package's own work per configuration is a
+few per cent of tlc-build's); tlc-build's content-hash cache makes rebuilt
+configurations free. A configuration's prim_func is not checked a second
+time where it is defined (its build reports the same errors), and a
+configuration tlc-build refuses is remembered and skipped, named with its
+error, in later tunings (``_build.refusals_remembered``). The best
 configuration of a (file, kernel, arguments, configurations, target) is
 also written to ``<cache>/autotune/`` so a later process rebuilds only that
 one (``autotune cache hit`` is printed).
@@ -12,9 +17,10 @@ import contextlib
 import hashlib
 import json
 import os
+import time
 from concurrent.futures import ThreadPoolExecutor
 
-from . import _build, _env
+from . import _build, _env, _jit
 from .env import env as _env_vars
 from . import _tensors as tz
 from ._jit import JITFunction, compile as _compile, resolve_target
@@ -188,18 +194,24 @@ class _Tuner:
 
         def attempt(cfg):
             try:
-                return build_one(cfg), None
+                with _build.refusals_remembered(), \
+                        _jit.definition_checks_deferred():
+                    return build_one(cfg), None
             except Exception as e:  # a configuration tlc cannot build
                 return None, e
-        workers = max(1, min(len(configs), os.cpu_count() or 1))
-        with ThreadPoolExecutor(workers) as pool:
+        started = time.monotonic()
+        with ThreadPoolExecutor(_build_workers(len(configs))) as pool:
             built = list(pool.map(attempt, configs))
+        failed = sum(1 for kernel, _ in built if kernel is None)
+        self._log(f"built {len(configs) - failed} of {len(configs)} "
+                  f"configurations in {time.monotonic() - started:.1f} s"
+                  + (f" ({failed} refused)" if failed else ""))
         results = []
         reference = None
         best = None
         for index, (cfg, (kernel, err)) in enumerate(zip(configs, built)):
             if kernel is None:
-                first = str(err).splitlines()[0] if str(err) else repr(err)
+                first = _reason(err)
                 self._log(f"{cfg}: build failed: {first}")
                 results.append((cfg, None, f"build failed: {first}"))
                 report.emit("compile_error", index, cfg, error=err)
@@ -295,6 +307,36 @@ class _Tuner:
                 if len(outs) == 1:
                     raise
                 raise AssertionError(f"output {k}: {e}") from None
+
+
+def _reason(err):
+    """One line saying why a configuration did not build: tlc's first
+    error diagnostic when the build failed with one (file:line: error:
+    ...), else the exception's first line."""
+    again = " (refused before; not built again)" \
+        if getattr(err, "remembered", False) else ""
+    for line in str(getattr(err, "diagnostics", "") or "").splitlines():
+        if ": error: " in line:
+            return line.strip() + again
+    text = str(err)
+    return text.splitlines()[0] if text else repr(err)
+
+
+def _build_workers(count):
+    """Configurations built at once: one tlc-build process per core this
+    process may run on (its affinity mask, else the machine's count),
+    ``TLC_AUTOTUNE_JOBS`` if set, never more than there are
+    configurations. tlc-build's content-hash cache is shared by all of
+    them (an unchanged configuration is not compiled again)."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cores = os.cpu_count() or 1
+    try:
+        cores = int(os.environ.get("TLC_AUTOTUNE_JOBS", cores))
+    except ValueError:
+        pass
+    return max(1, min(count, cores))
 
 
 def _cache_file(key):

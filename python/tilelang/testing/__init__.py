@@ -8,7 +8,7 @@ import sys
 import traceback
 import unittest
 
-from . import _tensors as tz
+from .. import _tensors as tz
 
 
 def set_random_seed(seed=42):
@@ -204,7 +204,7 @@ def _xfail_marks(fn):
 def _run_case(case):
     """Runs one test case with the fixtures its parameters name; returns
     the outcome ("PASS", "FAIL", "SKIP", "XFAIL") and a message."""
-    from ._fixtures import Case  # noqa: F401 (the type of case)
+    from .._fixtures import Case  # noqa: F401 (the type of case)
     fn = case.fn
     kwargs = dict(case.params)
     try:
@@ -288,7 +288,7 @@ def main():
     with the fixtures of ``_fixtures`` (``request``, ``monkeypatch``,
     ``tmp_path``, ``capsys``); tests raising ``unittest.SkipTest`` are
     reported as skipped, an expected failure (an ``xfail`` mark) too."""
-    from ._fixtures import Case
+    from .._fixtures import Case
     caller = inspect.stack()[1].frame.f_globals
     if _runner() == "pytest" and caller.get("__file__"):
         sys.exit(_pytest_main(caller))
@@ -322,3 +322,33 @@ def main():
     print(f"{len(tests) - failed - skipped} passed, {failed} failed, "
           f"{skipped} skipped")
     sys.exit(1 if failed else 0)
+
+
+# -- performance drivers (regression_*.py / bench_*.py scripts) --------------
+
+def process_func(func, *args, name=None, **kwargs):
+    """TileLang's performance-regression step: runs ``func(*args,
+    **kwargs)`` (an example's ``run_regression_perf``, which returns its
+    kernel's latency in ms) and records ``(name, latency)`` under ``name``
+    (default: the function's module). A function that raises is recorded
+    as failed with its error, its traceback printed: :func:`regression`
+    then exits with status 1 (TileLang only warns)."""
+    from .benchmark import _record
+    return _record(func, args, kwargs, name)
+
+
+def regression():
+    """Runs every ``regression_*`` function of the calling script in the
+    order it defines them, prints the latencies :func:`process_func`
+    recorded, and exits with status 1 when one failed."""
+    from .benchmark import _drive
+    _drive(inspect.stack()[1].frame.f_globals, "regression_")
+
+
+def bench():
+    """Runs every ``bench_*`` function of the calling script (the
+    ``bench_example_*.py`` files, which record through
+    ``tilelang.testing.benchmark.process_func``), prints the latencies and
+    exits with status 1 when one failed."""
+    from .benchmark import _drive
+    _drive(inspect.stack()[1].frame.f_globals, "bench_")
