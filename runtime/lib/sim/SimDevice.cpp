@@ -31,6 +31,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Residency.h"
+#include "SharedRedZones.h"
 #include "Simulator.h"
 
 #include "tlc/Target/Artifact/BinaryCheck.h"
@@ -59,6 +60,7 @@
 #include <dlfcn.h>
 #include <map>
 #include <optional>
+#include <set>
 #include <thread>
 #include <unistd.h>
 
@@ -77,6 +79,10 @@ const std::pair<const char *, const char *> kSimHeaders[] = {
 /// Threads x blocks beyond which a launch is refused as too slow to
 /// simulate (about a minute on one host core).
 constexpr uint64_t kMaxSimulatedThreads = uint64_t(1) << 22;
+/// Shared bytes a block may use with its red zones: the simulator's array
+/// (tlc_sim/builtins.h: kSharedCapacity) less the 4 KiB kept free above
+/// every launch's limit.
+constexpr uint64_t kSharedRedZoneCapacity = 232448;
 /// The most blocks, and threads in all, of a cooperative launch the
 /// simulator holds at once: a worker (an OS thread) per block, a fiber per
 /// thread, whose stack and guard page are two memory mappings of the
@@ -306,6 +312,8 @@ struct SimLaunchPlan : runtime::LaunchPlan {
   void (*invoke)(void **) = nullptr;
   /// TMA tensor maps: the parameter and the manifest's description.
   std::vector<std::pair<size_t, artifact::TensorMap>> tensorMaps;
+  /// The red zones between the entry's shared buffers (none: as printed).
+  sim::SharedRedZonePlan redZones;
 };
 
 /// The simulator's tensor map encoding (runtime/sim/include/tlc_device/
@@ -452,6 +460,10 @@ public:
         config.block[d] = plan.block[d];
       }
       config.dynamicSharedMemory = size->dynamicSharedMemory;
+      if (!plan.redZones.zones.empty()) {
+        config.dynamicSharedMemory += plan.redZones.extraBytes;
+        config.redZones = &plan.redZones;
+      }
       config.numWorkers = workers;
       config.timeLimit = 600;
       if (const char *limit = std::getenv("TLC_SIM_TIME_LIMIT"))
@@ -707,9 +719,25 @@ SimDevice::loadKernel(const artifact::Manifest &m, llvm::StringRef dir) {
     if (!llvm::is_contained(entries, e))
       entries.push_back(e);
   }
+  // Shared buffers moved apart, so that an access running off one into the
+  // next is memcheck's (SharedRedZones.h); an entry with a symbolic dynamic
+  // shared memory size in any launch is left as printed.
+  std::map<std::string, uint64_t> dynamicShared;
+  std::set<std::string> symbolicShared;
+  for (const artifact::Launch &l : m.launches) {
+    std::string e = l.entry.empty() ? m.entry : l.entry;
+    if (!l.dynamicSharedMemory.isStatic)
+      symbolicShared.insert(e);
+    else
+      dynamicShared[e] = std::max<uint64_t>(
+          dynamicShared[e], uint64_t(l.dynamicSharedMemory.value));
+  }
+  for (const std::string &e : symbolicShared)
+    dynamicShared.erase(e);
+  sim::SharedRedZoneSource moved = sim::placeSharedRedZones(
+      (*source)->getBuffer(), dynamicShared, kSharedRedZoneCapacity);
   std::string sourceCopy;
-  auto object =
-      compileForSim(m, dir, (*source)->getBuffer(), entries, sourceCopy);
+  auto object = compileForSim(m, dir, moved.source, entries, sourceCopy);
   if (!object)
     return object.takeError();
   const char *names[] = {object->c_str()};
@@ -724,6 +752,11 @@ SimDevice::loadKernel(const artifact::Manifest &m, llvm::StringRef dir) {
     return makeError("'" + *object + "' is not a sim kernel of ABI version " +
                      llvm::Twine(TLC_SIM_ABI_VERSION));
   api->bind(&sim::Simulator::hostApi());
+  if (api->sharedCapacity < kSharedRedZoneCapacity + 4096)
+    return makeError("'" + *object + "' has " +
+                     llvm::Twine(api->sharedCapacity) +
+                     " bytes of shared memory, fewer than the red zones "
+                     "were placed for");
 
   std::vector<SimLaunchPlan> plans;
   for (const artifact::Launch &l : m.launches) {
@@ -738,6 +771,8 @@ SimDevice::loadKernel(const artifact::Manifest &m, llvm::StringRef dir) {
     if (!plan.invoke)
       return makeError("kernel '" + m.name + "': no entry '" + plan.entry +
                        "' in the simulated object");
+    if (auto zones = moved.plans.find(plan.entry); zones != moved.plans.end())
+      plan.redZones = zones->second;
     for (const artifact::TensorMap &t : l.tensorMaps) {
       auto it = llvm::find_if(m.params, [&](const artifact::Param &p) {
         return p.name == t.param && p.isTensor;

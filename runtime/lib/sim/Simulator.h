@@ -45,6 +45,7 @@
 #define TLC_RUNTIME_SIM_SIMULATOR_H
 
 #include "Arena.h"
+#include "SharedRedZones.h"
 #include "tlc_sim/abi.h"
 
 #include <cstddef>
@@ -99,6 +100,9 @@ struct LaunchConfig {
   /// each, taking turns (numWorkers is not used); the clusters run one
   /// after another.
   unsigned cluster[3] = {1, 1, 1};
+  /// Bytes between shared buffers that no access may touch (memcheck), in
+  /// dynamicSharedMemory, which includes them (SharedRedZones.h); null: none.
+  const SharedRedZonePlan *redZones = nullptr;
 };
 
 /// Runs launches of one loaded kernel shared object.

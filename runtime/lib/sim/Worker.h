@@ -586,6 +586,17 @@ private:
     f.otherWhere = otherWhere;
     launch.add(std::move(f), /*fatal=*/false);
   }
+  /// memcheck of the red zones between shared buffers (LaunchConfig::
+  /// redZones): false, and reported, when the access touches one.
+  bool checkRedZones(unsigned t, size_t offset, uint32_t bytes, int kind,
+                     uint64_t where);
+  /// A shared memory offset as the printed kernel addresses it.
+  std::string printedOffset(size_t offset) const {
+    return std::to_string(
+        launch.config->redZones
+            ? launch.config->redZones->printedOffset(uint32_t(offset))
+            : offset);
+  }
   void checkShared(unsigned t, size_t offset, uint32_t bytes, int kind,
                    uint64_t where);
   void checkGlobal(unsigned t, const Arena::Buffer &b, uintptr_t address,

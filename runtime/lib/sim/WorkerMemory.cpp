@@ -31,13 +31,16 @@ bool Worker::access(const void *address, uint32_t bytes, int kind,
       report("memcheck",
              "out-of-bounds shared " + std::string(verb) + " of " +
                  std::to_string(bytes) + " bytes at offset " +
-                 std::to_string(offset) + " (the block has " +
-                 std::to_string(sharedBytes) +
+                 printedOffset(offset) + " (the block has " +
+                 printedOffset(sharedBytes) +
                  " bytes of dynamic shared memory) by " + threadName(t) +
                  " at {0}",
              where);
       return false;
     }
+    if (launch.config->redZones &&
+        !checkRedZones(t, offset, bytes, kind, where))
+      return false;
     checkShared(t, offset, bytes, kind, where);
     return true;
   }
@@ -101,6 +104,35 @@ bool Worker::access(const void *address, uint32_t bytes, int kind,
   return false;
 }
 
+bool Worker::checkRedZones(unsigned t, size_t offset, uint32_t bytes, int kind,
+                           uint64_t where) {
+  for (const SharedRedZone &z : launch.config->redZones->zones) {
+    if (offset >= z.end)
+      continue;
+    if (offset + bytes <= z.begin)
+      return true; // zones ascend
+    const char *verb = kind == TLC_SIM_LOAD    ? "load"
+                       : kind == TLC_SIM_STORE ? "store"
+                                               : "atomic";
+    // Nearer the buffer below: past its end; else before the one above.
+    std::string near =
+        offset < z.begin || offset - z.begin < z.end - (offset + bytes)
+            ? std::to_string(offset + bytes - z.begin) +
+                  " bytes past the end of " + z.below + " (" +
+                  std::to_string(z.belowBytes) + " bytes at offset " +
+                  std::to_string(z.belowOffset) + ")"
+            : std::to_string(z.end - offset) + " bytes before " + z.above +
+                  " (at offset " + std::to_string(z.printedStart) + ")";
+    report("memcheck",
+           "out-of-bounds shared " + std::string(verb) + " of " +
+               std::to_string(bytes) + " bytes: " + near + ", by " +
+               threadName(t) + " at {0}",
+           where);
+    return false;
+  }
+  return true;
+}
+
 void Worker::checkShared(unsigned t, size_t offset, uint32_t bytes, int kind,
                          uint64_t where) {
   // A byte whose history equals that of the last byte checked in full gets
@@ -130,7 +162,7 @@ void Worker::checkShared(unsigned t, size_t offset, uint32_t bytes, int kind,
     }
     std::memcpy(last, &s, kShadowHistory);
     haveLast = kind != TLC_SIM_LOAD || (s.flags & kWritten) || shadowMap;
-    auto at = [&] { return " at offset " + std::to_string(offset + i); };
+    auto at = [&] { return " at offset " + printedOffset(offset + i); };
     if (s.flags & kPending) {
       report("racecheck",
              std::string(kind == TLC_SIM_LOAD ? "read" : "write") +
@@ -297,6 +329,8 @@ void Worker::cpAsync(void *dst, const void *src, uint32_t bytes,
   if (srcBytes && !access(src, srcBytes, TLC_SIM_LOAD, -1, where))
     srcBytes = 0;
   size_t offset = d - shared;
+  if (launch.config->redZones)
+    checkRedZones(t.linear, offset, bytes, TLC_SIM_STORE, where);
   for (uint32_t i = 0; i < bytes; ++i) {
     ShadowByte &sh = shadow[offset + i];
     if (sh.flags & kPending) {
@@ -428,6 +462,8 @@ void Worker::bulkCopy(const tlc_sim_bulk_piece *pieces, uint32_t count,
     // The copy is ordered after what its issuer did before it (the
     // stage's readers released it): write-after-read and write-after-write
     // are checked with the issuer's knowledge, now.
+    if (launch.config->redZones)
+      checkRedZones(t.linear, offset, piece.bytes, TLC_SIM_STORE, where);
     if (!inFlight)
       checkShared(t.linear, offset, piece.bytes, TLC_SIM_STORE, where);
     for (uint32_t i = 0; i < piece.bytes; ++i) {

@@ -1003,6 +1003,10 @@ LogicalResult Emitter::emitOp(Operation *op) {
          expr(mk.getPtr()) + ");");
     return success();
   }
+  // A scalar load or store prints no comment, but its lines map to its own
+  // source line (the sim's and the LSP's places), not the last tile op's.
+  if (isa<LoadOp, StoreOp>(op) && getFileLoc(op->getLoc()))
+    currentLoc = op->getLoc();
   if (auto load = dyn_cast<LoadOp>(op))
     return emitLoad(load);
   if (auto store = dyn_cast<StoreOp>(op))

@@ -1,0 +1,255 @@
+//===- SharedRedZones.cpp - Per-buffer bounds of shared memory (sim) ------===//
+//
+// Part of the tlc project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "SharedRedZones.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Regex.h"
+
+#include <algorithm>
+#include <optional>
+#include <set>
+
+using namespace tlc::runtime::sim;
+using llvm::StringRef;
+
+uint32_t SharedRedZonePlan::printedOffset(uint32_t offset) const {
+  uint32_t added = 0;
+  for (const SharedRedZone &z : zones)
+    if (z.end <= offset)
+      added += kRedZoneBytes;
+  return offset - added;
+}
+
+namespace {
+
+/// One `smem + N` of a kernel: where it is and what it places.
+struct Placement {
+  size_t line = 0;
+  uint32_t offset = 0;
+  /// 0: not known (the printer's own areas, a type or shape not read here).
+  uint64_t bytes = 0;
+  std::string name;
+};
+
+/// Bytes of one element of the printers' shared storage types (0: unknown).
+uint64_t storageBytes(StringRef type) {
+  type = type.trim();
+  if (type == "float" || type == "int32_t" || type == "uint32_t" ||
+      type == "int" || type == "unsigned")
+    return 4;
+  if (type == "double" || type == "int64_t" || type == "uint64_t")
+    return 8;
+  if (type == "int16_t" || type == "uint16_t" || type.ends_with("::half") ||
+      type.ends_with("::bfloat16"))
+    return 2;
+  if (type == "int8_t" || type == "uint8_t" || type == "char" ||
+      type == "unsigned char" || type == "signed char" || type == "bool")
+    return 1;
+  return 0;
+}
+
+/// The entry a `__global__` line declares: the first called-looking name
+/// that is not an attribute (`__launch_bounds__(...)`, `__cluster_dims__`).
+std::string entryName(StringRef line) {
+  static const llvm::Regex call("([A-Za-z_][A-Za-z0-9_]*)\\(");
+  StringRef rest = line.substr(line.find("__global__"));
+  llvm::SmallVector<StringRef, 2> m;
+  while (call.match(rest, &m)) {
+    if (!m[1].starts_with("__") && !m[1].starts_with("amdgpu"))
+      return m[1].str();
+    rest = rest.substr(rest.find(m[0]) + m[0].size());
+  }
+  return "";
+}
+
+/// The buffer size a `// T.alloc [shape] shared...` line gives with
+/// elements of \p elem bytes (0: not such a line, or a symbolic shape).
+uint64_t allocBytes(StringRef comment, uint64_t elem) {
+  static const llvm::Regex alloc(
+      "^[ \t]*// T\\.alloc \\[([^]]*)\\] shared(\\.dyn)?([ \t]|$)");
+  llvm::SmallVector<StringRef, 4> m;
+  if (!elem || !alloc.match(comment, &m))
+    return 0;
+  uint64_t n = elem;
+  llvm::SmallVector<StringRef, 4> dims;
+  m[1].split(dims, ',');
+  for (StringRef d : dims) {
+    uint64_t v;
+    if (d.trim().getAsInteger(10, v))
+      return 0;
+    n *= v;
+  }
+  return n;
+}
+
+/// The plan of one kernel's placements, or nothing when no boundary can
+/// take a red zone.
+std::optional<SharedRedZonePlan>
+planKernel(const std::vector<Placement> &placed) {
+  std::set<uint32_t> starts;
+  for (const Placement &p : placed)
+    if (p.offset > 0)
+      starts.insert(p.offset);
+  SharedRedZonePlan plan;
+  uint32_t added = 0;
+  for (uint32_t b : starts) {
+    // Everything below b must be of known extent and end at or before b.
+    const Placement *below = nullptr;
+    bool ok = true;
+    for (const Placement &p : placed) {
+      if (p.offset >= b)
+        continue;
+      if (!p.bytes || p.offset + p.bytes > b) {
+        ok = false;
+        break;
+      }
+      if (!below || p.offset + p.bytes > below->offset + below->bytes)
+        below = &p;
+    }
+    if (!ok || !below)
+      continue;
+    // What starts at b: a buffer of known size first, else an area.
+    const Placement *above = nullptr;
+    for (const Placement &p : placed)
+      if (p.offset == b && (!above || (!above->bytes && p.bytes)))
+        above = &p;
+    SharedRedZone z;
+    z.begin = uint32_t(below->offset + below->bytes) + added;
+    z.end = b + added + kRedZoneBytes;
+    z.printedStart = b;
+    z.below = below->name;
+    z.belowBytes = uint32_t(below->bytes);
+    z.belowOffset = below->offset;
+    z.above = above->name;
+    plan.zones.push_back(std::move(z));
+    added += kRedZoneBytes;
+  }
+  if (plan.zones.empty())
+    return std::nullopt;
+  plan.extraBytes = added;
+  return plan;
+}
+
+} // namespace
+
+SharedRedZoneSource tlc::runtime::sim::placeSharedRedZones(
+    StringRef source, const std::map<std::string, uint64_t> &dynamicShared,
+    uint64_t capacity) {
+  SharedRedZoneSource out;
+  llvm::SmallVector<StringRef, 0> lines;
+  source.split(lines, '\n');
+  static const llvm::Regex decl(
+      "^[ \t]*([A-Za-z_][A-Za-z0-9_:]*) \\*([A-Za-z_][A-Za-z0-9_]*) = "
+      "reinterpret_cast<([A-Za-z_][A-Za-z0-9_:]*) \\*>\\(smem \\+ "
+      "([0-9]+)\\);[ \t]*$");
+  static const llvm::Regex use("(^|[^A-Za-z0-9_])smem([^A-Za-z0-9_]|$)");
+  static const llvm::Regex constant("^smem \\+ ([0-9]+)([^A-Za-z0-9_.]|$)");
+
+  // Each kernel: its entry and the lines from its `extern __shared__`.
+  struct Kernel {
+    std::string entry;
+    size_t first = 0, last = 0; // [first, last)
+  };
+  std::vector<Kernel> kernels;
+  std::string entry;
+  for (size_t i = 0; i < lines.size(); ++i) {
+    if (lines[i].contains("__global__")) {
+      if (!kernels.empty() && kernels.back().last == 0)
+        kernels.back().last = i;
+      entry = entryName(lines[i]);
+    } else if (lines[i].contains("extern __shared__") &&
+               lines[i].contains("smem[]")) {
+      if (!kernels.empty() && kernels.back().last == 0)
+        kernels.back().last = i;
+      kernels.push_back({entry, i + 1, 0});
+    }
+  }
+  if (!kernels.empty() && kernels.back().last == 0)
+    kernels.back().last = lines.size();
+
+  // The moved offset of each `smem + N` on each line to rewrite.
+  std::map<size_t, std::vector<std::pair<uint32_t, uint32_t>>> moves;
+  for (const Kernel &k : kernels) {
+    auto size = dynamicShared.find(k.entry);
+    if (k.entry.empty() || size == dynamicShared.end())
+      continue;
+    std::vector<Placement> placed;
+    bool movable = true;
+    for (size_t i = k.first; i < k.last && movable; ++i) {
+      StringRef line = lines[i];
+      // Every use of `smem` must be `smem + CONSTANT`.
+      for (size_t at = 0; movable;) {
+        llvm::SmallVector<StringRef, 3> m;
+        StringRef rest = line.substr(at);
+        if (!use.match(rest, &m))
+          break;
+        size_t pos = at + rest.find(m[0]) + m[1].size();
+        llvm::SmallVector<StringRef, 3> c;
+        uint32_t offset;
+        if (!constant.match(line.substr(pos), &c) ||
+            c[1].getAsInteger(10, offset)) {
+          movable = false;
+          break;
+        }
+        placed.push_back({i, offset, 0, "an area at offset " + c[1].str()});
+        at = pos + 4;
+      }
+      llvm::SmallVector<StringRef, 5> d;
+      if (!movable || !decl.match(line, &d) || d[1] != d[3])
+        continue;
+      Placement &p = placed.back();
+      p.name = d[2].str();
+      size_t prev = i;
+      while (prev > k.first && lines[prev - 1].trim().starts_with("#line"))
+        --prev;
+      if (prev > k.first)
+        p.bytes = allocBytes(lines[prev - 1], storageBytes(d[1]));
+      p.name = "'" + p.name + "'";
+    }
+    if (!movable)
+      continue;
+    std::optional<SharedRedZonePlan> plan = planKernel(placed);
+    if (!plan || size->second + plan->extraBytes > capacity)
+      continue;
+    for (const Placement &p : placed) {
+      uint32_t shift = 0;
+      for (const SharedRedZone &z : plan->zones)
+        if (z.printedStart <= p.offset)
+          shift += kRedZoneBytes;
+      moves[p.line].push_back({p.offset, p.offset + shift});
+    }
+    out.plans[k.entry] = std::move(*plan);
+  }
+
+  if (moves.empty()) {
+    out.source = source.str();
+    return out;
+  }
+  for (size_t i = 0; i < lines.size(); ++i) {
+    auto it = moves.find(i);
+    if (it == moves.end()) {
+      out.source += lines[i];
+    } else {
+      StringRef line = lines[i];
+      size_t n = 0;
+      for (auto [from, to] : it->second) {
+        std::string pat = "smem + " + std::to_string(from);
+        size_t at = line.find(pat, n);
+        out.source += line.substr(n, at - n);
+        out.source += "smem + " + std::to_string(to);
+        n = at + pat.size();
+      }
+      out.source += line.substr(n);
+    }
+    if (i + 1 < lines.size())
+      out.source += '\n';
+  }
+  return out;
+}

@@ -1,0 +1,39 @@
+# The sim device's memcheck knows each shared buffer's bounds: an index
+# that runs off one buffer into its neighbour inside the block's shared
+# memory is reported with the buffer's name, for CUDA and HIP kernels.
+# Before, the sim checked only the block's bytes, and these three faults
+# (planted in the generated source) ran clean: the sim compiles the kernel
+# with red zones between its buffers (runtime/lib/sim/SharedRedZones.h).
+# The places name the DSL line of the scalar statement (they named the
+# previous tile operation's line before).
+# REQUIRES: sim-compiler, hip-toolchain
+# RUN: rm -rf %t && tlc-build --target=cuda:sm_80 --cuda-compiler=none -o %t/cuda %s > /dev/null
+# RUN: %python %S/Inputs/sim_buffer_plant.py tlc-run %t/cuda %t/wc | FileCheck %s -DSRC=two.cu
+# RUN: tlc-build --target=hip:gfx942 -o %t/hip %s > /dev/null
+# RUN: %python %S/Inputs/sim_buffer_plant.py tlc-run %t/hip %t/wh | FileCheck %s -DSRC=two.hip
+# The red zones' bytes are not in the generated source the user reads.
+# RUN: FileCheck %s --check-prefix=SOURCE < %t/cuda/two.cu
+# CHECK: untouched: clean
+# CHECK: load-past-s: memcheck: out-of-bounds shared load of 4 bytes: {{[0-9]+}} bytes past the end of 's' (256 bytes at offset 0), by thread {{.*}} at [[SRC]]:[[#]] ({{.*}}sim-memcheck-buffers.py:37:
+# CHECK: load-before-t: memcheck: out-of-bounds shared load of 4 bytes: {{[0-9]+}} bytes before 't' (at offset 256), by thread {{.*}} at [[SRC]]:[[#]] ({{.*}}sim-memcheck-buffers.py:37:
+# CHECK: store-past-s: memcheck: out-of-bounds shared store of 4 bytes: {{[0-9]+}} bytes past the end of 's' (256 bytes at offset 0), by thread {{.*}} at [[SRC]]:[[#]] ({{.*}}sim-memcheck-buffers.py:34:
+# SOURCE: float *t = reinterpret_cast<float *>(smem + 256);
+import tilelang
+import tilelang.language as T
+
+
+@tilelang.jit
+def two(n=64):
+
+    @T.prim_func
+    def main(A: T.Tensor((n,), T.float32), B: T.Tensor((n,), T.float32)):
+        with T.Kernel(1, threads=n):
+            tx = T.get_thread_binding()
+            s = T.alloc_shared((n,), T.float32)
+            t = T.alloc_shared((n,), T.float32)
+            s[tx] = A[tx]
+            t[tx] = A[tx] * 2
+            T.sync_threads()
+            B[tx] = s[n - 1 - tx] + t[tx]
+
+    return main
