@@ -1004,9 +1004,16 @@ LogicalResult Emitter::emitOp(Operation *op) {
     return success();
   }
   // A scalar load or store prints no comment, but its lines map to its own
-  // source line (the sim's and the LSP's places), not the last tile op's.
-  if (isa<LoadOp, StoreOp>(op) && getFileLoc(op->getLoc()))
+  // statement (the sim's and the LSP's places), not to the last tile op;
+  // the lines after it (a loop's closing braces) keep the enclosing op's.
+  if (isa<LoadOp, StoreOp>(op) && getFileLoc(op->getLoc())) {
+    Location enclosing = currentLoc;
     currentLoc = op->getLoc();
+    LogicalResult r = isa<LoadOp>(op) ? emitLoad(cast<LoadOp>(op))
+                                      : emitStore(cast<StoreOp>(op));
+    currentLoc = enclosing;
+    return r;
+  }
   if (auto load = dyn_cast<LoadOp>(op))
     return emitLoad(load);
   if (auto store = dyn_cast<StoreOp>(op))
