@@ -100,7 +100,8 @@ planKernel(const std::vector<Placement> &placed) {
   SharedRedZonePlan plan;
   uint32_t added = 0;
   for (uint32_t b : starts) {
-    // Everything below b must be of known extent and end at or before b.
+    // Everything below b must be of known extent (at least one stage of
+    // it: the comment's shape) and end at or before b.
     const Placement *below = nullptr;
     bool ok = true;
     for (const Placement &p : placed) {
@@ -120,14 +121,17 @@ planKernel(const std::vector<Placement> &placed) {
     for (const Placement &p : placed)
       if (p.offset == b && (!above || (!above->bytes && p.bytes)))
         above = &p;
+    // The zone starts at b, not at the end of the buffer below: a
+    // T.Pipelined buffer's comment gives one stage, and its other stages
+    // (and its padding) lie between that end and b.
     SharedRedZone z;
-    z.begin = uint32_t(below->offset + below->bytes) + added;
-    z.end = b + added + kRedZoneBytes;
-    z.printedStart = b;
+    z.begin = b + added;
+    z.end = z.begin + kRedZoneBytes;
     z.below = below->name;
-    z.belowBytes = uint32_t(below->bytes);
+    z.belowBytes = b - below->offset;
     z.belowOffset = below->offset;
     z.above = above->name;
+    z.printedStart = b;
     plan.zones.push_back(std::move(z));
     added += kRedZoneBytes;
   }

@@ -13,12 +13,13 @@
 // which see only addresses, cannot tell it from a valid access.
 //
 // For the sim device the source is compiled with those offsets moved apart:
-// a red zone of kRedZoneBytes is opened before every buffer that starts
-// where nothing else is placed across it, and the memcheck reports an
-// access to the bytes between the end of the buffer below and the start of
-// the next one (the buffer's padding and the red zone) as out of bounds of
-// that buffer. The red zones keep every offset's residue modulo 1024, which
-// is as far as the printers' alignments (and TMA swizzles) reach.
+// a red zone of kRedZoneBytes is opened at the start of every buffer that
+// nothing else is placed across, and the memcheck reports an access to it
+// as out of bounds of the buffer below. (The zone starts where the next
+// buffer started, not where the buffer below ends: the comment's shape is
+// one stage of a T.Pipelined buffer, whose other stages follow it.) The
+// red zones keep every offset's residue modulo 1024, which is as far as the
+// printers' alignments (and TMA swizzles) reach.
 //
 // Buffers with symbolic offsets (`// placed at launch`), the printer's own
 // areas (exchange, scratch, mbarriers: no size in the source) and buffers
@@ -47,10 +48,11 @@ constexpr uint32_t kRedZoneBytes = 1024;
 
 /// Bytes between two buffers that no access may touch, in the moved layout.
 struct SharedRedZone {
-  /// [begin, end): from the end of the buffer below to the start of the
-  /// next buffer, as the moved kernel addresses them.
+  /// [begin, end): the bytes before the next buffer, as the moved kernel
+  /// addresses them.
   uint32_t begin = 0, end = 0;
-  /// The buffer below (its name, size and offset in the kernel as printed).
+  /// The buffer below (its name, the bytes up to the next one and its
+  /// offset, in the kernel as printed).
   std::string below;
   uint32_t belowBytes = 0, belowOffset = 0;
   /// The buffer (or area) that starts at `end`, and its printed offset.

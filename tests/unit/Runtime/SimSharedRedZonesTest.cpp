@@ -1,0 +1,122 @@
+//===- SimSharedRedZonesTest.cpp - Red zones between shared buffers -------===//
+//
+// Part of the tlc project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// placeSharedRedZones on kernels written in the printers' form: where a red
+// zone goes (worked out by hand from the buffers' extents), the rewritten
+// offsets, and the kernels it must leave as printed.
+//
+//===----------------------------------------------------------------------===//
+
+#include "sim/SharedRedZones.h"
+
+#include <doctest/doctest.h>
+
+using namespace tlc::runtime::sim;
+
+namespace {
+
+const char *kTwoBuffers =
+    R"(extern "C" __global__ void __launch_bounds__(64) two_kernel(const float *__restrict__ A)
+{
+  extern __shared__ __align__(128) unsigned char smem[];
+  // T.alloc [64] shared.dyn  two.py:12:17
+  float *s = reinterpret_cast<float *>(smem + 0);
+  // T.alloc [4, 30] shared.dyn  two.py:13:17
+  tlc::hip::half *t = reinterpret_cast<tlc::hip::half *>(smem + 256);
+  // T.alloc [8] shared.dyn  two.py:14:17
+  uint8_t *u = reinterpret_cast<uint8_t *>(smem + 512);
+}
+)";
+
+SharedRedZoneSource place(const std::string &src, uint64_t shared = 1024,
+                          const char *entry = "two_kernel") {
+  return placeSharedRedZones(src, {{entry, shared}}, 232448);
+}
+
+} // namespace
+
+TEST_CASE("a red zone before every buffer whose start nothing crosses") {
+  SharedRedZoneSource out = place(kTwoBuffers);
+  REQUIRE(out.plans.count("two_kernel") == 1);
+  const SharedRedZonePlan &p = out.plans["two_kernel"];
+  REQUIRE(p.zones.size() == 2);
+  CHECK(p.extraBytes == 2 * kRedZoneBytes);
+  // s: 64 floats, 256 bytes; t at 256 moves to 1280.
+  CHECK(p.zones[0].begin == 256);
+  CHECK(p.zones[0].end == 1280);
+  CHECK(p.zones[0].belowBytes == 256);
+  CHECK(p.zones[0].below == "'s'");
+  CHECK(p.zones[0].above == "'t'");
+  // t: 4 x 30 halves, 240 bytes, then padding (or further pipeline
+  // stages) up to 512; u at 512 moves to 2560.
+  CHECK(p.zones[1].begin == 1536);
+  CHECK(p.zones[1].end == 2560);
+  CHECK(p.zones[1].belowBytes == 256);
+  CHECK(out.source.find("(smem + 0);") != std::string::npos);
+  CHECK(out.source.find("(smem + 1280);") != std::string::npos);
+  CHECK(out.source.find("(smem + 2560);") != std::string::npos);
+  // Offsets in reports are the printed ones.
+  CHECK(p.printedOffset(1284) == 260);
+  CHECK(p.printedOffset(2561) == 513);
+  CHECK(p.printedOffset(100) == 100);
+}
+
+TEST_CASE("an area of unknown extent stops the zones above it") {
+  std::string src = kTwoBuffers;
+  // The printer's staged epilogue over s and t: no size in the source.
+  src.insert(src.rfind("}"), "  {\n    float *staged = reinterpret_cast<float "
+                             "*>(smem + 0);\n  }\n");
+  SharedRedZoneSource out = place(src);
+  CHECK(out.plans.empty());
+  CHECK(out.source == src);
+  // An area at the end only closes the zone before it.
+  std::string end = kTwoBuffers;
+  end.insert(end.rfind("}"),
+             "  float *scratch = reinterpret_cast<float *>(smem + 768);\n");
+  out = place(end);
+  REQUIRE(out.plans.count("two_kernel") == 1);
+  CHECK(out.plans["two_kernel"].zones.size() == 3);
+  CHECK(out.plans["two_kernel"].zones[2].above == "'scratch'");
+}
+
+TEST_CASE("a buffer across another's start keeps that start as printed") {
+  // c (1024 bytes at 0) shares bytes with a and b (a loop's reuse).
+  const char *src = R"(extern "C" __global__ void k(float *A)
+{
+  extern __shared__ __align__(128) unsigned char smem[];
+  // T.alloc [128] shared.dyn  r.py:1:1
+  float *a = reinterpret_cast<float *>(smem + 0);
+  // T.alloc [128] shared.dyn  r.py:2:1
+  float *b = reinterpret_cast<float *>(smem + 512);
+  // T.alloc [256] shared.dyn  r.py:3:1
+  float *c = reinterpret_cast<float *>(smem + 0);
+}
+)";
+  SharedRedZoneSource out = place(src, 1024, "k");
+  CHECK(out.plans.empty());
+}
+
+TEST_CASE("kernels left as printed") {
+  // A symbolic size (no entry in the sizes), an offset placed at launch,
+  // and zones that would not fit.
+  CHECK(placeSharedRedZones(kTwoBuffers, {}, 232448).plans.empty());
+  std::string launch = kTwoBuffers;
+  launch.insert(launch.rfind("}"),
+                "  float *d = reinterpret_cast<float *>(smem + off);  // "
+                "placed at launch\n");
+  CHECK(place(launch).plans.empty());
+  CHECK(place(kTwoBuffers, 232448 - kRedZoneBytes).plans.empty());
+  // Two kernels: each entry gets its own plan.
+  std::string two = std::string(kTwoBuffers) + kTwoBuffers;
+  size_t second = two.rfind("two_kernel");
+  two.replace(second, 10, "other_kernel");
+  SharedRedZoneSource out =
+      placeSharedRedZones(two, {{"two_kernel", 1024}}, 232448);
+  CHECK(out.plans.size() == 1);
+  CHECK(out.source.find("(smem + 1280);") < second);
+  CHECK(out.source.find("(smem + 256);") > second);
+}
