@@ -15,7 +15,10 @@ line per fragment that is not identical:
 
 CLASS is `threads` (some element lives on other threads), `registers` (the
 same threads, other register numbers) or `only-assigned` (no inferred
-layout). A summary line per file goes to stderr.
+layout). Threads are compared from each layout's first thread where the
+inferred one starts later by whole warps: inference numbers a thread range's
+threads in the block, tile-assign-fragment-layouts from the range's start.
+A summary line per file goes to stderr.
 """
 import os
 import re
@@ -104,10 +107,21 @@ def flatten_registers(table):
     return [{(t, num(idx)) for t, idx in held} for held in table]
 
 
+def rebase(table, offset):
+    return [{(t - offset, idx) for t, idx in held} for held in table]
+
+
 def classify(inferred, assigned):
     a, b = slots(inferred), slots(assigned)
     if a is None or b is None:
         return "too-large"
+    # Layout inference numbers the threads of a fragment homed in a thread
+    # range (`tx >= 128`, `T.ws(1)`) in the block, the pass from the range's
+    # first thread (the printer rebases `tid`): compare from the first.
+    lo_a = min(t for held in a for t, _ in held)
+    lo_b = min(t for held in b for t, _ in held)
+    if lo_a > lo_b and (lo_a - lo_b) % 32 == 0:
+        a = rebase(a, lo_a - lo_b)
     a, b = flatten_registers(a), flatten_registers(b)
     if a == b:
         return None

@@ -778,13 +778,22 @@ static bool isIdentity(const std::vector<IndexExpr> &index) {
 
 std::optional<Fragment> Solver::plannedPartition(const Node &n) {
   int64_t trip = layout::numElements(n.loopShape);
-  for (int64_t t = threads; t >= 1; t /= 2) {
+  // A loop under a thread-range condition (`tx < 128`, its else branch,
+  // `T.ws`) is partitioned over the threads of its range, as TileLang
+  // partitions a T.Parallel over the thread bounds of its region; like a
+  // gemm's accumulator in a range, its threads are numbered in the block.
+  int64_t first = 0, count = threads;
+  if (std::optional<std::pair<int64_t, int64_t>> range =
+          warpGroupRange(n.op, threads);
+      range && range->first + range->second <= threads)
+    std::tie(first, count) = *range;
+  for (int64_t t = count; t >= 1; t /= 2) {
     int64_t v = layout::chooseVectorWidth(n.loopShape, n.elemBits, t);
     if (trip % (t * v) != 0)
       continue;
     llvm::Expected<Fragment> f = layout::planLoopPartition(n.loopShape, t, v);
     if (f) {
-      Fragment result = std::move(*f);
+      Fragment result = first ? f->shiftThreads(first) : std::move(*f);
       result.setOrigin({"parallel", 0, 0});
       return result;
     }
