@@ -19,6 +19,7 @@
 #include "EmitterImpl.h"
 
 #include "tlc/Dialect/Tile/Transforms/LayoutInference.h"
+#include "tlc/Layout/RegisterMapKey.h"
 
 #include "llvm/Support/raw_ostream.h"
 
@@ -193,15 +194,8 @@ Emitter::fragmentIndex(const FragmentInfo &loop, const FragmentInfo &buf,
   // The answer depends only on the two layouts and dims: look it up first.
   std::string key;
   if (loop.tables && buf.tables) {
-    llvm::raw_string_ostream os(key);
-    os << static_cast<const void *>(loop.tables.get()) << '/'
-       << static_cast<const void *>(buf.tables.get());
-    for (unsigned d : dims)
-      os << ',' << d;
-    if (!bound.empty())
-      os << "/box";
-    for (int64_t e : bound)
-      os << ',' << e;
+    key = layout::registerMapKey(loop.tables.get(), buf.tables.get(), dims,
+                                 bound);
     auto it = fragmentIndexMemo.find(key);
     if (it != fragmentIndexMemo.end())
       return it->second.identity ? reg.str()

@@ -16,12 +16,12 @@
 
 #include "tlc/Dialect/Tile/Transforms/FragmentExchangePlan.h"
 #include "tlc/Dialect/Tile/Transforms/ParallelPlan.h"
+#include "tlc/Layout/RegisterMapKey.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/StringMap.h"
-#include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
 using namespace tlc;
@@ -237,16 +237,8 @@ public:
   bool follows(const layout::IndexedFragment &loop,
                const layout::IndexedFragment &buf, ArrayRef<unsigned> dims,
                ArrayRef<int64_t> bound) {
-    std::string key;
-    llvm::raw_string_ostream os(key);
-    os << static_cast<const void *>(loop.tables) << '/'
-       << static_cast<const void *>(buf.tables);
-    for (unsigned d : dims)
-      os << ',' << d;
-    if (!bound.empty())
-      os << "/box";
-    for (int64_t e : bound)
-      os << ',' << e;
+    std::string key = layout::registerMapKey(loop.tables, buf.tables, dims,
+                                             bound);
     if (loop.tables && buf.tables) {
       auto it = known.find(key);
       if (it != known.end())

@@ -1204,13 +1204,14 @@ def TilePlanFragmentExchanges
     one fragment at shifted indices runs over the fragment's own slots
     instead. A `T.copy` between two fragments laid out differently goes
     through such a tile too. Which accesses need it follows from the
-    fragment layouts (recorded by tile-assign-fragment-layouts), so the
-    CUDA/HIP target library chooses
-    (`PreparedKernel::chooseExchanges` of the kernel preparation it
-    registers, `tlc/Dialect/Tile/Transforms/PreparedKernels.h`) and this
-    pass records the choice; without it (tlc-opt) it plans nothing. The
-    preparation stays for tile-plan-scratch-areas (the pass preserves the
-    `PreparedKernels` analysis): lowering prepares each kernel once.
+    fragment layouts recorded by tile-assign-fragment-layouts and the
+    loops' `tile.partition` plans only: the pass asks
+    `tile::chooseFragmentExchanges`
+    (`tlc/Dialect/Tile/Transforms/FragmentExchangePlan.h`) of them, so
+    tlc-opt plans too; a kernel without a layout record is left to the
+    printer. The pass preserves the `PreparedKernels` analysis
+    tile-plan-scratch-areas asks for byte counts: lowering prepares each
+    kernel once.
 
     Results: `tile.exchange_tile = K : i64` on every direct load and store
     of an exchanged fragment in the loop (K: the fragment's tile, in the

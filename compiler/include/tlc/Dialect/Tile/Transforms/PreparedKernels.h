@@ -18,9 +18,10 @@
 #ifndef TLC_DIALECT_TILE_TRANSFORMS_PREPAREDKERNELS_H
 #define TLC_DIALECT_TILE_TRANSFORMS_PREPAREDKERNELS_H
 
-#include "tlc/Dialect/Tile/Transforms/FragmentExchangePlan.h"
+#include "tlc/Dialect/Tile/IR/TileOps.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringRef.h"
 
 #include <memory>
 #include <optional>
