@@ -237,8 +237,8 @@ public:
   bool follows(const layout::IndexedFragment &loop,
                const layout::IndexedFragment &buf, ArrayRef<unsigned> dims,
                ArrayRef<int64_t> bound) {
-    std::string key = layout::registerMapKey(loop.tables, buf.tables, dims,
-                                             bound);
+    std::string key =
+        layout::registerMapKey(loop.tables, buf.tables, dims, bound);
     if (loop.tables && buf.tables) {
       auto it = known.find(key);
       if (it != known.end())
