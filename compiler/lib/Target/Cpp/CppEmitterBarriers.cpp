@@ -77,6 +77,10 @@ tlc::target::detail::withSharedMemoryBarriers(tile::FuncOp func) {
   b.clone(*func.getOperation());
   PassManager pm(func.getContext());
   pm.enableVerifier(false);
+  // Per-range fragment copies first: a repeated statement of a staged
+  // loop takes its place in the schedule the rotation reads.
+  if (threads)
+    pm.addPass(tile::createTileSplitRangeFragments());
   if (staged)
     pm.addPass(tile::createTileRotatePipelines());
   if (im2col)

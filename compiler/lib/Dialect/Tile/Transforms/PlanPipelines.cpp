@@ -44,9 +44,10 @@ static bool isProducerCopy(Operation &op, PipelinedOp pipe) {
   return getScopeOf(getRootBuffer(copy.getSrc())) == MemoryScope::Global;
 }
 
-/// Index arithmetic and views: replayed where needed, not scheduled.
+/// Index arithmetic, views and thread indices (`T.ws` reads one in the
+/// loop body): replayed where needed, not scheduled.
 static bool isScalar(Operation &op) {
-  return isa<RegionOp, AnnotateLayoutOp>(op) ||
+  return isa<RegionOp, AnnotateLayoutOp, ThreadBindingOp>(op) ||
          (op.getDialect() && isa<arith::ArithDialect>(op.getDialect()));
 }
 

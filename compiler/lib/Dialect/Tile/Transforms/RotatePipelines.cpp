@@ -39,10 +39,11 @@ using namespace tlc::tile;
 
 namespace {
 
-/// Index arithmetic, views and layout annotations: replayed where needed,
+/// Index arithmetic, views, layout annotations and thread indices (`T.ws`
+/// reads one in the loop body): replayed where needed,
 /// not statements (the same split as tile-plan-pipelines).
 bool isScalar(Operation &op) {
-  return isa<RegionOp, AnnotateLayoutOp>(op) ||
+  return isa<RegionOp, AnnotateLayoutOp, ThreadBindingOp>(op) ||
          (op.getDialect() && isa<arith::ArithDialect>(op.getDialect()));
 }
 

@@ -1368,6 +1368,40 @@ def TileRotatePipelines : Pass<"tile-rotate-pipelines", "::mlir::ModuleOp"> {
                            "::mlir::arith::ArithDialect"];
 }
 
+def TileSplitRangeFragments
+    : Pass<"tile-split-range-fragments", "::mlir::ModuleOp"> {
+  let summary = "give a fragment of several thread ranges one copy per range";
+  let description = [{
+    A fragment lives in registers: a tile operation under a thread range
+    (`if tx // 128 == g:`, `T.ws(g)`, `tx < c`) writes the registers of
+    that range's threads only. When tile operations of two or more disjoint
+    ranges use one fragment (two warpgroups' gemms into one accumulator,
+    the register carry of a ping-pong pipeline), each range holds a copy
+    of its own, and a block-wide operation on it (a `T.Parallel` over the
+    whole block, a `T.copy` to global memory) runs in every range's
+    threads on that range's copy.
+
+    A target that keeps one block-wide array per fragment (the CPU target)
+    needs this made explicit, or one range's gemm overwrites what another
+    range reads after it. This pass gives each such fragment one
+    allocation per range (its views too): an operation inside range k uses
+    copy k; a block-wide one is repeated once per copy, in place, and the
+    fragments it uses get copies as well (the sum of a per-range
+    accumulator is per range). A repeated statement of an explicitly
+    staged `T.Pipelined` body keeps its stage and takes consecutive
+    `order` slots.
+
+    Kernels are left alone when no fragment is used by two distinct
+    narrower ranges, when those ranges overlap, when two fragments' ranges
+    differ, when a use lies in a range that neither holds nor lies within
+    every copy's, or when a block-wide use has a result (a scalar read of
+    the fragment outside a range, whose copy is the reading thread's).
+    Runs before the CPU target prints a kernel that reads its thread index.
+  }];
+  let dependentDialects = ["::tlc::tile::TileDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def TileCheckSharedBounds : Pass<"tile-check-shared-bounds", "::mlir::ModuleOp"> {
   let summary = "report shared-memory accesses that leave their buffer";
   let description = [{

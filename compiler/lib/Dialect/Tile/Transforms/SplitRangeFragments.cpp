@@ -1,0 +1,288 @@
+//===- SplitRangeFragments.cpp - One fragment copy per thread range -------===//
+//
+// Part of the tlc project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// tile-split-range-fragments: a fragment that tile operations of two or
+// more disjoint thread ranges use (the ping-pong accumulator each
+// warpgroup's gemm writes under `if tx // 128 == g` / `T.ws(g)`) lives in
+// the registers of each range's threads: every range has a copy of its
+// own. A target that keeps one block-wide array per fragment (the CPU
+// target) would let one range's writes overwrite what another range reads
+// later. This pass gives such a fragment one allocation per range and runs
+// each block-wide use once per copy (Passes.td has the rules).
+//
+//===----------------------------------------------------------------------===//
+
+#include "tlc/Dialect/Tile/IR/ThreadUniformity.h"
+#include "tlc/Dialect/Tile/IR/TileOps.h"
+#include "tlc/Dialect/Tile/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/IRMapping.h"
+
+#include "llvm/ADT/SetVector.h"
+
+namespace tlc {
+namespace tile {
+#define GEN_PASS_DEF_TILESPLITRANGEFRAGMENTS
+#include "tlc/Dialect/Tile/Transforms/Passes.h.inc"
+} // namespace tile
+} // namespace tlc
+
+using namespace mlir;
+using namespace tlc;
+using namespace tlc::tile;
+
+namespace {
+
+/// The fragment allocation \p v is (through regions and views), or null.
+Value fragmentRoot(Value v) {
+  for (;;) {
+    if (auto region = v.getDefiningOp<RegionOp>())
+      v = region.getSource();
+    else if (auto view = v.getDefiningOp<ViewOp>())
+      v = view.getSource();
+    else
+      break;
+  }
+  auto t = dyn_cast<BufferType>(v.getType());
+  if (!t || t.getScope() != MemoryScope::Fragment ||
+      !v.getDefiningOp<AllocOp>())
+    return {};
+  return v;
+}
+
+bool isView(Operation *op) { return isa<RegionOp, ViewOp>(op); }
+
+/// What tile-rotate-pipelines does not count as a statement of a staged
+/// T.Pipelined body (index arithmetic, regions, layout annotations, thread
+/// indices).
+bool isPipelineScalar(Operation &op) {
+  return isa<RegionOp, AnnotateLayoutOp, ThreadBindingOp>(op) ||
+         (op.getDialect() && isa<arith::ArithDialect>(op.getDialect()));
+}
+
+/// Whether \p op is a unit the pass places whole: a T.Parallel or an op
+/// without regions (control flow is walked into).
+bool isLeaf(Operation *op) {
+  return isa<ParallelOp>(op) || op->getNumRegions() == 0;
+}
+
+/// The fragment allocations \p op reads or writes (nested ops included).
+SmallVector<Value, 4> usedFragments(Operation *op) {
+  SmallVector<Value, 4> roots;
+  op->walk([&](Operation *nested) {
+    for (Value v : nested->getOperands())
+      if (Value root = fragmentRoot(v);
+          root && !llvm::is_contained(roots, root))
+        roots.push_back(root);
+  });
+  return roots;
+}
+
+/// The leaves of \p kernel (outside views) in program order.
+SmallVector<Operation *> leavesOf(KernelOp kernel) {
+  SmallVector<Operation *> leaves;
+  kernel.getBody().walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (op == kernel.getOperation() || !isLeaf(op))
+      return WalkResult::advance();
+    if (!isView(op))
+      leaves.push_back(op);
+    return WalkResult::skip();
+  });
+  return leaves;
+}
+
+/// Whether range \p inner lies within \p outer.
+bool within(const ThreadRange &inner, const ThreadRange &outer) {
+  return inner.lo >= outer.lo && inner.hi <= outer.hi;
+}
+
+/// The split of one kernel: the fragments given copies and the ranges the
+/// copies belong to (sorted, disjoint).
+struct Split {
+  llvm::SetVector<Value> fragments;
+  SmallVector<ThreadRange> ranges;
+};
+
+/// The copy index whose range holds \p r, or -1 when \p r holds them all
+/// (a block-wide use), or std::nullopt when neither.
+std::optional<int> copyOf(const Split &s, const ThreadRange &r) {
+  for (auto [k, c] : llvm::enumerate(s.ranges))
+    if (within(r, c))
+      return static_cast<int>(k);
+  if (llvm::all_of(s.ranges,
+                   [&](const ThreadRange &c) { return within(c, r); }))
+    return -1;
+  return std::nullopt;
+}
+
+/// Chooses the split of \p kernel; std::nullopt when no fragment needs one
+/// or the uses do not fall in the rules (left as they are).
+std::optional<Split> chooseSplit(KernelOp kernel, int64_t threads,
+                                 ArrayRef<Operation *> leaves) {
+  ThreadRange block{0, threads, nullptr};
+  llvm::DenseMap<Operation *, ThreadRange> rangeOf;
+  for (Operation *op : leaves) {
+    std::optional<ThreadRange> r = threadRangeOf(op, threads);
+    rangeOf[op] = r ? *r : block;
+  }
+  // Fragments with uses on two or more distinct narrower ranges.
+  llvm::MapVector<Value, SmallVector<ThreadRange>> narrow;
+  for (Operation *op : leaves) {
+    ThreadRange r = rangeOf[op];
+    if (r == block)
+      continue;
+    for (Value f : usedFragments(op)) {
+      SmallVector<ThreadRange> &rs = narrow[f];
+      if (!llvm::is_contained(rs, r))
+        rs.push_back(r);
+    }
+  }
+  Split s;
+  for (auto &[f, rs] : narrow) {
+    if (rs.size() < 2)
+      continue;
+    llvm::sort(rs, [](auto &a, auto &b) { return a.lo < b.lo; });
+    for (size_t i = 1; i < rs.size(); ++i)
+      if (rs[i].lo < rs[i - 1].hi)
+        return std::nullopt; // overlapping ranges: not copies
+    if (!s.ranges.empty() && s.ranges != rs)
+      return std::nullopt; // two sets of copies in one kernel
+    s.ranges = rs;
+    s.fragments.insert(f);
+  }
+  if (s.fragments.empty())
+    return std::nullopt;
+  // A block-wide use of a copied fragment runs once per copy; the fragments
+  // it writes get copies too (the sum of a per-range accumulator).
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (Operation *op : leaves) {
+      SmallVector<Value, 4> used = usedFragments(op);
+      if (llvm::none_of(used, [&](Value f) { return s.fragments.contains(f); }))
+        continue;
+      std::optional<int> k = copyOf(s, rangeOf[op]);
+      if (!k)
+        return std::nullopt;
+      if (*k >= 0)
+        continue;
+      // Run once per copy: only ops whose results no one reads.
+      if (op->getNumResults() != 0)
+        return std::nullopt;
+      for (Value f : used)
+        changed |= s.fragments.insert(f);
+    }
+  }
+  // A view that is a statement of a staged T.Pipelined body would change
+  // the statement count when copied.
+  bool stagedView = false;
+  kernel.walk([&](ViewOp view) {
+    auto pipe = dyn_cast<PipelinedOp>(view->getParentOp());
+    stagedView |= pipe && pipe.getStage() &&
+                  s.fragments.contains(fragmentRoot(view.getResult()));
+  });
+  if (stagedView)
+    return std::nullopt;
+  return s;
+}
+
+/// Rewrites \p kernel by \p split.
+void applySplit(KernelOp kernel, ArrayRef<Operation *> leaves,
+                const Split &split, int64_t threads) {
+  int n = split.ranges.size();
+  ThreadRange block{0, threads, nullptr};
+  // copies[k] maps a copied fragment (and its views) to copy k.
+  SmallVector<IRMapping> copies(n);
+  for (Value f : split.fragments) {
+    Operation *alloc = f.getDefiningOp();
+    OpBuilder b(alloc);
+    for (int k = 0; k < n; ++k) {
+      Operation *c = b.clone(*alloc);
+      copies[k].map(f, c->getResult(0));
+    }
+  }
+  // Views of copied fragments, once per copy, where they stand.
+  SmallVector<Operation *> views;
+  kernel.walk([&](Operation *op) {
+    if (isView(op) && split.fragments.contains(fragmentRoot(op->getResult(0))))
+      views.push_back(op);
+  });
+  for (Operation *view : views) {
+    OpBuilder b(view);
+    for (int k = 0; k < n; ++k)
+      b.clone(*view, copies[k]);
+  }
+  for (Operation *op : leaves) {
+    SmallVector<Value, 4> used = usedFragments(op);
+    if (llvm::none_of(used,
+                      [&](Value f) { return split.fragments.contains(f); }))
+      continue;
+    std::optional<ThreadRange> r = threadRangeOf(op, threads);
+    int k = *copyOf(split, r ? *r : block);
+    if (k >= 0) {
+      op->walk([&](Operation *nested) {
+        for (OpOperand &use : nested->getOpOperands())
+          if (Value m = copies[k].lookupOrNull(use.get()))
+            use.set(m);
+      });
+      continue;
+    }
+    // A statement of an explicitly staged T.Pipelined body becomes n
+    // statements of its stage, next to each other in its order.
+    auto pipe = dyn_cast<PipelinedOp>(op->getParentOp());
+    if (pipe && pipe.getStage() && pipe.getOrder()) {
+      int64_t index = 0;
+      for (Operation &stmt : pipe.getBody().front()) {
+        if (&stmt == op)
+          break;
+        if (!isPipelineScalar(stmt))
+          ++index;
+      }
+      ArrayRef<int64_t> stages = *pipe.getStage(), orders = *pipe.getOrder();
+      if (index < static_cast<int64_t>(stages.size()) &&
+          stages.size() == orders.size()) {
+        SmallVector<int64_t> newStages(stages), newOrders;
+        newStages.insert(newStages.begin() + index, n - 1, stages[index]);
+        for (int64_t o : orders)
+          newOrders.push_back(o > orders[index] ? o + n - 1 : o);
+        for (int j = 1; j < n; ++j)
+          newOrders.insert(newOrders.begin() + index + j, orders[index] + j);
+        pipe.setStage(newStages);
+        pipe.setOrder(newOrders);
+      }
+    }
+    OpBuilder b(op);
+    for (int j = 0; j < n; ++j)
+      b.clone(*op, copies[j]);
+    op->erase();
+  }
+  for (Operation *view : llvm::reverse(views))
+    if (view->use_empty())
+      view->erase();
+  for (Value f : split.fragments)
+    if (f.use_empty())
+      f.getDefiningOp()->erase();
+}
+
+struct TileSplitRangeFragmentsPass final
+    : tlc::tile::impl::TileSplitRangeFragmentsBase<
+          TileSplitRangeFragmentsPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    getOperation().walk([&](KernelOp kernel) {
+      std::optional<int64_t> threads = kernel.getStaticNumThreads();
+      if (!threads)
+        return;
+      SmallVector<Operation *> leaves = leavesOf(kernel);
+      if (std::optional<Split> split = chooseSplit(kernel, *threads, leaves))
+        applySplit(kernel, leaves, *split, *threads);
+    });
+  }
+};
+
+} // namespace

@@ -1,0 +1,124 @@
+// RUN: tlc-opt --tile-split-range-fragments --split-input-file %s | FileCheck %s
+
+// Two warpgroups' gemms into one accumulator, each stored by its own
+// range: acc gets one allocation per range.
+// CHECK-LABEL: tile.func @two_ranges
+// CHECK: %[[ACC0:.*]] = tile.alloc : !tile.buffer<[64, 64], f32, local.fragment>
+// CHECK-NEXT: %[[ACC1:.*]] = tile.alloc : !tile.buffer<[64, 64], f32, local.fragment>
+// CHECK-NOT: tile.alloc
+// CHECK: tile.if
+// CHECK-NEXT: tile.gemm %{{.*}}, %{{.*}}, %[[ACC0]]
+// CHECK: tile.if
+// CHECK-NEXT: tile.gemm %{{.*}}, %{{.*}}, %[[ACC1]]
+// CHECK: tile.if
+// CHECK: tile.copy %[[ACC0]] to
+// CHECK: tile.if
+// CHECK: tile.copy %[[ACC1]] to
+tile.func @two_ranges(%A: !tile.buffer<[64, 64], f16, global>, %C: !tile.buffer<[128, 64], f32, global>) {
+  tile.kernel (%bx) grid [1] threads [256] {
+    %tx = tile.thread_binding 0
+    %s = tile.alloc : !tile.buffer<[64, 64], f16, shared.dyn>
+    %acc = tile.alloc : !tile.buffer<[64, 64], f32, local.fragment>
+    tile.copy %A to %s : !tile.buffer<[64, 64], f16, global> to !tile.buffer<[64, 64], f16, shared.dyn>
+    %c128 = arith.constant 128 : index
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %g = arith.floordivsi %tx, %c128 : index
+    %g0 = arith.cmpi eq, %g, %c0 : index
+    %g1 = arith.cmpi eq, %g, %c1 : index
+    tile.if %g0 {
+      tile.gemm %s, %s, %acc {clear_accum} : !tile.buffer<[64, 64], f16, shared.dyn>, !tile.buffer<[64, 64], f16, shared.dyn>, !tile.buffer<[64, 64], f32, local.fragment>
+    }
+    tile.if %g1 {
+      tile.gemm %s, %s, %acc {clear_accum} : !tile.buffer<[64, 64], f16, shared.dyn>, !tile.buffer<[64, 64], f16, shared.dyn>, !tile.buffer<[64, 64], f32, local.fragment>
+    }
+    tile.if %g0 {
+      %r = tile.region %C[0, 0] : !tile.buffer<[128, 64], f32, global> to !tile.buffer<[64, 64], f32, global>
+      tile.copy %acc to %r : !tile.buffer<[64, 64], f32, local.fragment> to !tile.buffer<[64, 64], f32, global>
+    }
+    tile.if %g1 {
+      %r = tile.region %C[64, 0] : !tile.buffer<[128, 64], f32, global> to !tile.buffer<[64, 64], f32, global>
+      tile.copy %acc to %r : !tile.buffer<[64, 64], f32, local.fragment> to !tile.buffer<[64, 64], f32, global>
+    }
+  }
+}
+
+// -----
+
+// The ping-pong carry: the block-wide sum runs once per copy (csum gets
+// copies too, its clear and its store as well); in the staged loop the
+// repeated statement keeps its stage and takes the next order slot.
+// CHECK-LABEL: tile.func @carry
+// CHECK: %[[ACC0:.*]] = tile.alloc : !tile.buffer<[64, 64], f32, local.fragment>
+// CHECK-NEXT: %[[ACC1:.*]] = tile.alloc : !tile.buffer<[64, 64], f32, local.fragment>
+// CHECK-NEXT: %[[SUM0:.*]] = tile.alloc : !tile.buffer<[64, 64], f32, local.fragment>
+// CHECK-NEXT: %[[SUM1:.*]] = tile.alloc : !tile.buffer<[64, 64], f32, local.fragment>
+// CHECK-NOT: tile.alloc
+// CHECK: tile.clear %[[SUM0]]
+// CHECK-NEXT: tile.clear %[[SUM1]]
+// CHECK: tile.pipelined {{.*}} order [0, 2, 3, 4, 1] stage [0, 0, 2, 2, 1] {
+// CHECK: tile.gemm %{{.*}}, %{{.*}}, %[[ACC0]]
+// CHECK: tile.parallel
+// CHECK-NEXT: tile.load %[[SUM0]]
+// CHECK-NEXT: tile.load %[[ACC0]]
+// CHECK: tile.store %{{.*}}, %[[SUM0]]
+// CHECK: tile.parallel
+// CHECK-NEXT: tile.load %[[SUM1]]
+// CHECK-NEXT: tile.load %[[ACC1]]
+// CHECK: tile.store %{{.*}}, %[[SUM1]]
+// CHECK: tile.gemm %{{.*}}, %{{.*}}, %[[ACC1]]
+// CHECK: tile.copy %[[SUM0]] to %{{.*}}
+// CHECK-NEXT: tile.copy %[[SUM1]] to %{{.*}}
+tile.func @carry(%A: !tile.buffer<[64, 64], f16, global>, %C: !tile.buffer<[64, 64], f32, global>) {
+  tile.kernel (%bx) grid [1] threads [256] {
+    %tx = tile.thread_binding 0
+    %s = tile.alloc : !tile.buffer<[64, 64], f16, shared.dyn>
+    %acc = tile.alloc : !tile.buffer<[64, 64], f32, local.fragment>
+    %sum = tile.alloc : !tile.buffer<[64, 64], f32, local.fragment>
+    tile.clear %sum : !tile.buffer<[64, 64], f32, local.fragment>
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %c128 = arith.constant 128 : index
+    tile.pipelined %k = %c0 to %c4 stages 3 order [0, 2, 3, 1] stage [0, 0, 2, 1] {
+      tile.copy %A to %s : !tile.buffer<[64, 64], f16, global> to !tile.buffer<[64, 64], f16, shared.dyn>
+      %g = arith.floordivsi %tx, %c128 : index
+      %g0 = arith.cmpi eq, %g, %c0 : index
+      tile.if %g0 {
+        tile.gemm %s, %s, %acc {clear_accum} : !tile.buffer<[64, 64], f16, shared.dyn>, !tile.buffer<[64, 64], f16, shared.dyn>, !tile.buffer<[64, 64], f32, local.fragment>
+      }
+      tile.parallel (%i, %j) in [64, 64] {
+        %x = tile.load %sum[%i, %j] : !tile.buffer<[64, 64], f32, local.fragment>
+        %y = tile.load %acc[%i, %j] : !tile.buffer<[64, 64], f32, local.fragment>
+        %z = arith.addf %x, %y : f32
+        tile.store %z, %sum[%i, %j] : !tile.buffer<[64, 64], f32, local.fragment>
+      }
+      %g1 = arith.cmpi eq, %g, %c1 : index
+      tile.if %g1 {
+        tile.gemm %s, %s, %acc {clear_accum} : !tile.buffer<[64, 64], f16, shared.dyn>, !tile.buffer<[64, 64], f16, shared.dyn>, !tile.buffer<[64, 64], f32, local.fragment>
+      }
+    }
+    tile.copy %sum to %C : !tile.buffer<[64, 64], f32, local.fragment> to !tile.buffer<[64, 64], f32, global>
+  }
+}
+
+// -----
+
+// One range only (the other threads never touch acc): nothing to copy.
+// CHECK-LABEL: tile.func @one_range
+// CHECK: tile.alloc : !tile.buffer<[64, 64], f32, local.fragment>
+// CHECK-NOT: tile.alloc
+tile.func @one_range(%A: !tile.buffer<[64, 64], f16, global>, %C: !tile.buffer<[64, 64], f32, global>) {
+  tile.kernel (%bx) grid [1] threads [256] {
+    %tx = tile.thread_binding 0
+    %s = tile.alloc : !tile.buffer<[64, 64], f16, shared.dyn>
+    %acc = tile.alloc : !tile.buffer<[64, 64], f32, local.fragment>
+    tile.copy %A to %s : !tile.buffer<[64, 64], f16, global> to !tile.buffer<[64, 64], f16, shared.dyn>
+    %c128 = arith.constant 128 : index
+    %lo = arith.cmpi slt, %tx, %c128 : index
+    tile.if %lo {
+      tile.gemm %s, %s, %acc {clear_accum} : !tile.buffer<[64, 64], f16, shared.dyn>, !tile.buffer<[64, 64], f16, shared.dyn>, !tile.buffer<[64, 64], f32, local.fragment>
+      tile.copy %acc to %C : !tile.buffer<[64, 64], f32, local.fragment> to !tile.buffer<[64, 64], f32, global>
+    }
+  }
+}
