@@ -26,6 +26,7 @@
 #include "tlc/Dialect/Tile/Transforms/Passes.h"
 
 #include "Sm90Limits.h"
+#include "StaticGrid.h"
 
 #include "tlc/Dialect/Tile/IR/BufferEffects.h"
 #include "tlc/Dialect/Tile/IR/PassConfigs.h"
@@ -140,13 +141,10 @@ struct TilePersistentGemmPass final
     if (gemms != 1 || !inFlight)
       return;
     // A static grid of one or two dimensions, more tiles than blocks.
-    SmallVector<int64_t> grid;
-    for (OpFoldResult g : kernel.getMixedGrid()) {
-      std::optional<int64_t> e = getConstantIntValue(g);
-      if (!e || *e <= 0)
-        return;
-      grid.push_back(*e);
-    }
+    std::optional<SmallVector<int64_t>> staticGrid = getStaticGrid(kernel);
+    if (!staticGrid)
+      return;
+    SmallVector<int64_t> grid = *staticGrid;
     if (grid.empty() || grid.size() > 2)
       return;
     int64_t tiles = grid[0] * (grid.size() == 2 ? grid[1] : 1);
@@ -223,13 +221,10 @@ struct TilePersistentGemmPass final
   /// stages O in an area of its own (the stages are being refilled for the
   /// next tile).
   void planAttention(KernelOp kernel, PipelinedOp pipe, Builder &b) {
-    SmallVector<int64_t> grid;
-    for (OpFoldResult g : kernel.getMixedGrid()) {
-      std::optional<int64_t> e = getConstantIntValue(g);
-      if (!e || *e <= 0)
-        return;
-      grid.push_back(*e);
-    }
+    std::optional<SmallVector<int64_t>> staticGrid = getStaticGrid(kernel);
+    if (!staticGrid)
+      return;
+    SmallVector<int64_t> grid = *staticGrid;
     while (grid.size() < 3)
       grid.push_back(1);
     if (grid.size() != 3)
