@@ -99,6 +99,15 @@ static int64_t epilogueBytes(CopyOp copy) {
   return shape[0] * (shape[1] + pad) * elem;
 }
 
+/// Gives the epilogue \p epilogue of a persistent kernel its own staging
+/// area at byte \p area; a TMA-stored epilogue's panels move there too (the
+/// dead stages it used in a one-tile kernel are being refilled).
+static void setEpilogueArea(CopyOp epilogue, int64_t area, Builder &b) {
+  epilogue->setAttr("tile.epilogue_area", b.getI64IntegerAttr(area));
+  if (epilogue->hasAttr("tile.tma_store"))
+    epilogue->setAttr("tile.tma_store_offset", b.getI64IntegerAttr(area));
+}
+
 namespace {
 struct TilePersistentGemmPass final
     : tlc::tile::impl::TilePersistentGemmBase<TilePersistentGemmPass> {
@@ -189,11 +198,8 @@ struct TilePersistentGemmPass final
       panel = u.getPanelSize();
       order = u.getOrder() == SwizzleOrder::Row ? "row" : "column";
     });
-    if (epilogue) {
-      epilogue->setAttr("tile.epilogue_area", b.getI64IntegerAttr(area));
-      if (epilogue->hasAttr("tile.tma_store"))
-        epilogue->setAttr("tile.tma_store_offset", b.getI64IntegerAttr(area));
-    }
+    if (epilogue)
+      setEpilogueArea(epilogue, area, b);
     kernel->setAttr("tile.shared_bytes", b.getI64IntegerAttr(end));
     kernel->setAttr("tile.persistent_ctas", b.getI64IntegerAttr(ctas));
     kernel->setAttr("tile.persistent_panel", b.getI64IntegerAttr(panel));
@@ -279,7 +285,7 @@ struct TilePersistentGemmPass final
         group = d;
         break;
       }
-    epilogue->setAttr("tile.epilogue_area", b.getI64IntegerAttr(area));
+    setEpilogueArea(epilogue, area, b);
     kernel->setAttr("tile.shared_bytes", b.getI64IntegerAttr(end));
     kernel->setAttr("tile.persistent_ctas", b.getI64IntegerAttr(ctas));
     kernel->setAttr("tile.persistent_panel", b.getI64IntegerAttr(group));
