@@ -14,7 +14,8 @@
 #                  default constant panel divisors (ping-pong NN f16 and
 #                  128 x 256 TN bf16, short last panels), perf34's options:
 #                  persistent attention (causal D64 / D128, non-causal,
-#                  S = 77) and the deferred TMA-store read
+#                  S = 77) and the deferred TMA-store read; attention's O
+#                  by TMA store (tlc.tma_store; persistent: fixed by perf35)
 #   gemm.log       gemm_graph_bench.py with the new build, CONFIGS=
 #                  perf34,skinny35: f16/bf16 NN/TN 4096^3, 8192^3,
 #                  8192x8192x1024, 16384x16384x4096 (128 x 256, ping-pong,
@@ -24,6 +25,7 @@
 #   fa.log         fa_ws_bench.py, B8 H32 S4096: main's attention (old_*)
 #                  next to the persistent one (pers_*; causal D64 also with
 #                  groups of 8 and 32 pairs), causal and not, D64 / D128,
+#                  causal with O by TMA store (tmast_*),
 #                  each pair twice in alternating order, flash_attention_
 #                  fwd.py (main's), SDPA cuDNN / flash in the same process
 #   sass.log       sass_hot_loop.py --raw then cuobjdump: the 4096^3
@@ -56,6 +58,8 @@ kernels=(
   "v_pfacn_d64|$fac|-Dbatch=2 -Dheads=3 -Dseq_len=1000 -Ddim=64 -Dis_causal=False $t256 $pers --pass-config=tlc.num_sms=20 --pass-config=tlc.persistent_group=2|old new"
   "v_pfacn_d128|$fac|-Dbatch=1 -Dheads=3 -Dseq_len=333 -Ddim=128 -Dis_causal=False $t256 $pers --pass-config=tlc.num_sms=4|old new"
   "v_pfac_d64_s77|$fac|-Dbatch=2 -Dheads=3 -Dseq_len=77 -Ddim=64 $t256 $pers --pass-config=tlc.num_sms=4|old new"
+  "v_tpfac_d64|$fac|-Dbatch=2 -Dheads=3 -Dseq_len=1000 -Ddim=64 $t256 $pers --pass-config=tlc.tma_store=True --pass-config=tlc.num_sms=20|old new"
+  "v_tfacn_d128|$fac|-Dbatch=1 -Dheads=3 -Dseq_len=333 -Ddim=128 -Dis_causal=False $t256 --pass-config=tlc.tma_store=True|old new"
   "v_tsa_wide_nn_f16|$hg|-DM=1400 -DN=1000 -DK=200 -Dnum_stages=3 $tsa --pass-config=tlc.num_sms=6|old new"
   "v_tsa_pp_tn_bf16|$hg|-DM=1400 -DN=600 -DK=328 $pp -Dtrans_B=True -Ddtype=T.bfloat16 $tsa --pass-config=tlc.num_sms=8|old new"
   "s_pp_4096|$hg|-DM=4096 -DN=4096 -DK=4096 $pp|old new"
@@ -66,6 +70,8 @@ kernels=(
   "facn_d128|$fac|$big -Ddim=128 -Dis_causal=False $t256|old"
   "fa_d64|$fa|$big -Ddim=64 $t256|old"
   "fa_d128|$fa|$big -Ddim=128 $t256|old"
+  "tfac_d64|$fac|$big -Ddim=64 $t256 --pass-config=tlc.tma_store=True|new"
+  "tfac_d128|$fac|$big -Ddim=128 $t256 --pass-config=tlc.tma_store=True|new"
   "pfac_d64|$fac|$big -Ddim=64 $t256 $pers|new"
   "pfac_d64_g8|$fac|$big -Ddim=64 $t256 $pers --pass-config=tlc.persistent_group=8|new"
   "pfac_d64_g32|$fac|$big -Ddim=64 $t256 $pers --pass-config=tlc.persistent_group=32|new"
@@ -91,7 +97,7 @@ for which in old new; do
 done
 step built
 stage_verify 170 new old
-echo "PASS $(grep -c 'verify .*: PASS' "$O/verify.log") verified outputs (28 expected)" | tee -a "$O/verify.log"
+echo "PASS $(grep -c 'verify .*: PASS' "$O/verify.log") verified outputs (32 expected)" | tee -a "$O/verify.log"
 step verified
 for r in 1 2; do for which in old new; do
   echo "$r $which s_bulk $(timeout 15 "$RUN" "$W/$which/s_bulk" --device cuda --bench --bench-runs=30 2>&1 | grep -i median | tr '\n' ' ')" >> "$O/bulk-bench.log"
@@ -112,6 +118,7 @@ pair fac_d64 pfac_d64 fac_d64
 pair fac_d128 pfac_d128 fac_d128
 pair facn_d64 pfacn_d64 facn_d64
 pair facn_d128 pfacn_d128 facn_d128
+for name in fac_d64 fac_d128; do ln -sfn "$W/new/t$name" "$B/tmast_$name"; dirs+=("$B/tmast_$name"); done
 for g in 8 32; do ln -sfn "$W/new/pfac_d64_g$g" "$B/pers_g${g}_fac_d64"; dirs+=("$B/pers_g${g}_fac_d64"); done
 for name in fa_d64 fa_d128; do ln -sfn "$W/old/$name" "$B/old_$name"; dirs+=("$B/old_$name"); done
 if ! late 330 "fa bench"; then
