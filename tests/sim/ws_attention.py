@@ -157,6 +157,15 @@ CASES += [
     ("fwdc_d128_m128n64_s2_pers_def", CAUSAL, "flashattn_causal",
      "-Dbatch=1 -Dheads=3 -Dseq_len=200 -Ddim=128 -Dblock_M=128 -Dblock_N=64 -Dthreads=256 "
      "-Dnum_stages=2 -Dis_causal=False --pass-config=tlc.persistent_group=3" + PERSIST.format(2)),
+    # O by TMA store (tlc.tma_store): its panels in the epilogue's own area,
+    # not the K stages the producer refills for the next tile (they were,
+    # until perf35: racecheck caught it).
+    ("causal_d64_m128n128_t256_s2_tmast_pers_def", CAUSAL, "flashattn_causal",
+     "-Dbatch=1 -Dheads=2 -Dseq_len=200 -Ddim=64 -Dblock_M=128 -Dblock_N=128 -Dthreads=256 "
+     "-Dnum_stages=2 --pass-config=tlc.tma_store=True" + PERSIST.format(3)),
+    ("fwdc_d128_m128n128_t256_s2_seq77_tmast_pers_def", CAUSAL, "flashattn_causal",
+     "-Dbatch=1 -Dheads=2 -Dseq_len=77 -Ddim=128 -Dblock_M=128 -Dblock_N=128 -Dthreads=256 "
+     "-Dnum_stages=2 -Dis_causal=False --pass-config=tlc.tma_store=True" + PERSIST.format(1)),
 ]
 PERSISTENT = "(head, batch) pairs, the last query block first"
 OVERLAP = "tlc::cuda::wgmmaWait<1>();  // S is complete; P V may be in flight"

@@ -94,6 +94,13 @@ CONFIGS = {
                     pass_configs={"tlc.tma_store": True, "tlc.tma_store_async": True})],
     "skinny_best": [dict(block_M=64, block_N=128, threads=128, num_stages=6),
                     dict(block_M=64, block_N=128, threads=128, num_stages=4)],
+    # perf35 (docs/perf/hopper.md, 2026-12-06): the skinny shape with more
+    # blocks (64 x 64 tiles: 128 of them for 132 multiprocessors, against
+    # 64) and deeper rings (the bytes of B in flight per multiprocessor).
+    "skinny35": [dict(block_M=64, block_N=128, threads=128, num_stages=6),
+                 dict(block_M=64, block_N=128, threads=128, num_stages=8),
+                 dict(block_M=64, block_N=64, threads=128, num_stages=8),
+                 dict(block_M=64, block_N=64, threads=128, num_stages=12)],
     "skinny_sweep": [dict(block_M=64, block_N=64, threads=128, num_stages=4),
                      dict(block_M=64, block_N=64, threads=128, num_stages=6),
                      dict(block_M=64, block_N=128, threads=128, num_stages=6),

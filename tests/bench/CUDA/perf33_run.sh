@@ -36,20 +36,8 @@
 #   steps.log      when each step ended
 set -u
 S=$(cd "$(dirname "$0")" && pwd)
-O=${OUT:-/tmp/out}; mkdir -p "$O"
-W=/tmp/perf33; rm -rf "$W"; mkdir -p "$W/bin"
-for b in tlc-build-old tlc-build-new tlc-run; do
-  xz -dc "$S/bin/$b.xz" > "$W/bin/$b"; chmod +x "$W/bin/$b"
-done
-export TLC_CUDA_RUNTIME=$S/lib/libtlc_cuda.so PYTHONPATH=$S PYTHONUNBUFFERED=1
-RUN=$W/bin/tlc-run; P=$S/py
-step() { echo "$(date +%T) ${SECONDS}s $*" >> "$O/steps.log"; }
-late() { [ "$SECONDS" -gt "$1" ] && { step "skipped $2: ${SECONDS}s spent"; return 0; }; return 1; }
-left() { local t=$(($1 - SECONDS)); [ "$t" -lt 5 ] && t=5; echo "$t"; }
-step start
-{ nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv
-  nvcc --version 2>&1 | tail -2
-  python3 -c "import torch; print('torch', torch.__version__)"; } > "$O/env.log" 2>&1
+source "$S/stage_common.sh"
+stage_begin "$S" /tmp/perf33 345
 hg=$P/hopper_gemm.py; fa=$P/flash_attention_fwd.py; fac=$P/flash_attention_causal.py
 t256="-Dblock_M=128 -Dblock_N=128 -Dthreads=256 -Dnum_stages=2"
 big="-Dbatch=8 -Dheads=32 -Dseq_len=4096"
@@ -71,12 +59,6 @@ kernels=(
   "fa_d128|$fa|$big -Ddim=128 $t256|old new"
   "s_nows_4096|$hg|-DM=4096 -DN=4096 -DK=4096 -Dnum_stages=3 $nows|old new"
 )
-jobs=()
-for v in "${kernels[@]}"; do
-  IFS='|' read -r name file defs builds <<< "$v"
-  for which in $builds; do jobs+=("$W/$which/$name|$which|$file|--target=cuda:sm_90a $defs"); done
-  [[ $name == v_* ]] && jobs+=("$W/cpu/$name|new|$file|--target=cpu $defs")
-done
 # The bench GEMMs into the new build's cache, 8 processes, meanwhile.
 GEMM_ENV="TLC_BUILD=$W/bin/tlc-build-new TLC_CACHE_DIR=/tmp/tlc-cache-perf33 CONFIGS=uniform,skinny_best"
 SHAPES="4096 8192 8192x8192x1024 16384x16384x4096 skinny"
@@ -89,22 +71,13 @@ SWEEP_ENV="TLC_BUILD=$W/bin/tlc-build-new TLC_CACHE_DIR=/tmp/tlc-cache-perf33 CO
 for i in 0 1; do
   env $SWEEP_ENV python3 "$P/gemm_graph_bench.py" --build-only --shard "$i/2" 8192 8192x8192x1024 > "$W/gemm-build-sweep-$i.log" 2>&1 &
 done
-printf '%s\n' "${jobs[@]}" | xargs -P 8 -I{} bash -c 'IFS="|" read -r o w f d <<< "{}"; mkdir -p "$(dirname "$o")"; "'"$W"'/bin/tlc-build-$w" "$f" -o "$o" $d > /dev/null 2> "$o.err" || echo "BUILD FAILED: $o: $(head -c 400 "$o.err")"' > "$O/verify.log" 2>&1
+stage_build 8
 for which in old new; do
   grep -q "all true here" "$W/$which/fac_d64/"*.cu && echo "$which fac_d64: split mask loop" >> "$O/verify.log" \
     || echo "$which fac_d64: mask every iteration" >> "$O/verify.log"
 done
 step built
-for which in new old; do
-  for v in "${kernels[@]}"; do
-    IFS='|' read -r name _ _ _ <<< "$v"
-    [[ $name == v_* ]] || continue
-    late 150 "verify $which $name" && continue
-    echo "=== $which $name" >> "$O/verify.log"
-    timeout 60 "$RUN" "$W/$which/$name" --device cuda --verify --reference "$W/cpu/$name" --seed 7 >> "$O/verify.log" 2>&1
-    echo "rc=$?" >> "$O/verify.log"
-  done
-done
+stage_verify 150 new old
 echo "PASS $(grep -c 'verify .*: PASS' "$O/verify.log") verified outputs (16 expected)" | tee -a "$O/verify.log"
 step verified
 # Attention: each kernel old and new in alternating order (causal D64
@@ -134,17 +107,7 @@ if ! late 325 "single-role bench"; then
   done; done
   step "single-role bench"
 fi
-for which in old new; do
-  for name in s_nows_4096 fac_d64 fac_d128 fa_d128; do
-    python3 "$P/sass_hot_loop.py" "$W/$which/$name/"*.cubin 2>&1 | sed "s|^== |== $which $name |" >> "$O/sass.log"
-  done
-done
-for name in v_fac_d64_s77 v_nows_tn_bf16 v_fac_d128; do
-  for tool in memcheck racecheck; do
-    late 342 "sanitizer $tool $name" && continue
-    echo "=== compute-sanitizer --tool $tool new $name" >> "$O/sanitizer.log"
-    timeout $(left 352) compute-sanitizer --tool $tool "$RUN" "$W/new/$name" --device cuda --verify --reference "$W/cpu/$name" 2>&1 | tail -4 >> "$O/sanitizer.log"
-  done
-done
+stage_sass 0 s_nows_4096 fac_d64 fac_d128 fa_d128
+stage_sanitize 342 352 v_fac_d64_s77 v_nows_tn_bf16 v_fac_d128
 step done
 grep "PASS .* verified" "$O/verify.log"; tail -4 "$O/gemm.log" 2>/dev/null; grep -iE "fac_d64|cudnn" "$O/fa.log" | head -8

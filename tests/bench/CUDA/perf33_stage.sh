@@ -14,19 +14,10 @@ build=${1:?build directory with bin/tlc-build, bin/tlc-run, lib/libtlc_cuda.so}
 old=${2:?the old tlc-build binary}
 root=$(cd "$(dirname "$0")/../../.." && pwd)
 out=${3:-$root/build-h200-perf33}
-rm -rf "$out"; mkdir -p "$out/bin" "$out/lib" "$out/py"
-cp "$build/bin/tlc-build" "$out/bin/tlc-build-new"
-cp "$old" "$out/bin/tlc-build-old"
-cp "$build/bin/tlc-run" "$out/bin/"
-strip "$out/bin/"*
-xz -T2 -6 "$out/bin/tlc-build-new" "$out/bin/tlc-build-old" "$out/bin/tlc-run"
-cp "$build/lib/libtlc_cuda.so" "$out/lib/"
-cp -r "$root/python/tilelang" "$root/python/tvm" "$out/"
-cp "$root/python/tilelang/_runtime.py" "$out/py/tlc_runtime.py"
-cp "$root/tests/bench/CUDA/gemm_graph_bench.py" "$root/tests/bench/CUDA/graph_timing.py" \
-   "$root/tests/bench/CUDA/hopper_gemm.py" "$root/tests/bench/CUDA/fa_ws_bench.py" \
-   "$root/tests/bench/CUDA/sass_hot_loop.py" \
-   "$root/examples/flash_attention_fwd.py" "$root/examples/flash_attention_causal.py" "$out/py/"
-find "$out" -name __pycache__ -prune -exec rm -rf {} +
-cp "$root/tests/bench/CUDA/perf33_run.sh" "$out/go.sh"
+source "$root/tests/bench/CUDA/stage_common.sh"
+b=$root/tests/bench/CUDA
+stage_pack "$build" "$old" "$out" "$b/gemm_graph_bench.py" "$b/graph_timing.py" \
+  "$b/hopper_gemm.py" "$b/fa_ws_bench.py" "$b/sass_hot_loop.py" \
+  "$root/examples/flash_attention_fwd.py" "$root/examples/flash_attention_causal.py"
+cp "$b/perf33_run.sh" "$out/go.sh"
 du -sh "$out"

@@ -66,18 +66,12 @@ kernels=(
   "pfacn_d64|$fac|$big -Ddim=64 -Dis_causal=False $t256 $pers|new"
   "pfacn_d128|$fac|$big -Ddim=128 -Dis_causal=False $t256 $pers|new"
 )
-jobs=()
-for v in "${kernels[@]}"; do
-  IFS='|' read -r name file defs builds <<< "$v"
-  for which in $builds; do jobs+=("$W/$which/$name|$which|$file|--target=cuda:sm_90a $defs"); done
-  [[ $name == v_* ]] && jobs+=("$W/cpu/$name|new|$file|--target=cpu $defs")
-done
 gemm_env() {
   local sets=uniform,skinny_best; [ "$1" = new ] && sets=perf34,skinny_best
   echo "TLC_BUILD=$W/bin/tlc-build-$1 TLC_CACHE_DIR=/tmp/tlc-cache-perf34-$1 CONFIGS=$sets"
 }
 SHAPES="4096 8192 8192x8192x1024 16384x16384x4096 skinny"
-printf '%s\n' "${jobs[@]}" | xargs -P 14 -I{} bash -c 'IFS="|" read -r o w f d <<< "{}"; mkdir -p "$(dirname "$o")"; "'"$W"'/bin/tlc-build-$w" "$f" -o "$o" $d > /dev/null 2> "$o.err" || echo "BUILD FAILED: $o: $(head -c 400 "$o.err")"' > "$O/verify.log" 2>&1
+stage_build 14
 for which in old new; do
   grep -q "the last query block first" "$W/$which/pfac_d64/"*.cu 2>/dev/null && echo "$which pfac_d64: persistent" >> "$O/verify.log"
   grep -q "the last query block first" "$W/$which/v_pfac_d64/"*.cu && echo "$which v_pfac_d64: persistent" >> "$O/verify.log" \
@@ -97,16 +91,7 @@ for which in new old; do
     env $(gemm_env $which) timeout $(left 190) python3 "$P/gemm_graph_bench.py" --build-only --shard "$i/$n" $SHAPES > "$W/gemm-build-$which-$i.log" 2>&1 &
   done
 done
-for which in new old; do
-  for v in "${kernels[@]}"; do
-    IFS='|' read -r name _ _ builds <<< "$v"
-    [[ $name == v_* && " $builds " == *" $which "* ]] || continue
-    late 170 "verify $which $name" && continue
-    echo "=== $which $name" >> "$O/verify.log"
-    timeout 60 "$RUN" "$W/$which/$name" --device cuda --verify --reference "$W/cpu/$name" --seed 7 >> "$O/verify.log" 2>&1
-    echo "rc=$?" >> "$O/verify.log"
-  done
-done
+stage_verify 170 new old
 echo "PASS $(grep -c 'verify .*: PASS' "$O/verify.log") verified outputs (16 expected)" | tee -a "$O/verify.log"
 step verified
 wait
@@ -130,21 +115,9 @@ for which in new old; do
   env $(gemm_env $which) timeout $(left $([ $which = new ] && echo 300 || echo 330)) python3 "$P/gemm_graph_bench.py" $SHAPES > "$O/gemm-$which.log" 2>&1
   step "gemm bench $which"
 done
-for which in old new; do
-  for name in s_pp_4096 fac_d64 pfac_d64 fac_d128 pfac_d128; do
-    [ -d "$W/$which/$name" ] || continue
-    python3 "$P/sass_hot_loop.py" --raw "$W/$which/$name/"*.cubin 2>&1 | sed "s|^|$which $name: |" >> "$O/sass.log"
-    python3 "$P/sass_hot_loop.py" "$W/$which/$name/"*.cubin 2>&1 | sed "s|^== |== $which $name |" >> "$O/sass.log"
-  done
-done
+stage_sass 1 s_pp_4096 fac_d64 pfac_d64 fac_d128 pfac_d128
 step sass
-for name in v_pfac_d64_s77 v_tsa_pp_tn_bf16 v_pfacn_d128; do
-  for tool in memcheck racecheck; do
-    late 335 "sanitizer $tool $name" && continue
-    echo "=== compute-sanitizer --tool $tool new $name" >> "$O/sanitizer.log"
-    timeout $(left 345) compute-sanitizer --tool $tool "$RUN" "$W/new/$name" --device cuda --verify --reference "$W/cpu/$name" 2>&1 | tail -4 >> "$O/sanitizer.log"
-  done
-done
+stage_sanitize 335 345 v_pfac_d64_s77 v_tsa_pp_tn_bf16 v_pfacn_d128
 step done
 grep "PASS .* verified" "$O/verify.log"; grep -E "pers_|old_fac" "$O/fa.log" | head -12
 tail -9 "$O/gemm-new.log" 2>/dev/null; tail -4 "$O/gemm-old.log" 2>/dev/null

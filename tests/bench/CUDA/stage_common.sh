@@ -1,6 +1,6 @@
 #!/bin/bash
-# Shared parts of the GPU stages of issue 14 (perf34 and later; the older
-# *_stage.sh / *_run.sh pairs keep their own copies). Sourced, not run.
+# Shared parts of the GPU stages of issue 14 (uniform_stage.sh, perf33 and
+# later; uniform_run.sh keeps its own preamble). Sourced, not run.
 #
 # On the development machine, stage_pack NEW_BUILD OLD_TLC_BUILD OUT FILE...
 # fills OUT with the new and old tlc-build and this tree's tlc-run
@@ -52,3 +52,63 @@ stage_begin() {
 step() { echo "$(date +%T) ${SECONDS}s $*" >> "$O/steps.log"; }
 late() { [ "$SECONDS" -gt "$1" ] && { step "skipped $2: ${SECONDS}s spent"; return 0; }; return 1; }
 left() { local t=$(($1 - SECONDS)); [ "$t" -lt 5 ] && t=5; echo "$t"; }
+
+# The bench steps a go.sh shares, over its array `kernels` of
+# "name|file|bindings|builds" entries (builds: old and/or new; a v_* entry is
+# verified against the CPU target):
+#   stage_build NPROC        builds each entry with each named build for
+#                            sm_90a into $W/BUILD/NAME, NPROC at a time, and
+#                            each v_* entry with the new build for the CPU
+#                            target into $W/cpu/NAME; failures in verify.log
+#   stage_verify T BUILD...  tlc-run --verify of each v_* entry of BUILD on
+#                            the GPU against $W/cpu/NAME, skipped past T s
+#   stage_sass RAW NAME...   sass_hot_loop.py (RAW=1: --raw first) of the
+#                            old and new NAME's cubins into sass.log
+#   stage_sanitize T L NAME...  compute-sanitizer memcheck and racecheck of
+#                            the new NAME (verified), skipped past T s, each
+#                            cut at L s, into sanitizer.log
+stage_build() {
+  local jobs=() v name file defs builds which
+  for v in "${kernels[@]}"; do
+    IFS='|' read -r name file defs builds <<< "$v"
+    for which in $builds; do jobs+=("$W/$which/$name|$which|$file|--target=cuda:sm_90a $defs"); done
+    [[ $name == v_* ]] && jobs+=("$W/cpu/$name|new|$file|--target=cpu $defs")
+  done
+  printf '%s\n' "${jobs[@]}" | xargs -P "$1" -I{} bash -c 'IFS="|" read -r o w f d <<< "{}"; mkdir -p "$(dirname "$o")"; "'"$W"'/bin/tlc-build-$w" "$f" -o "$o" $d > /dev/null 2> "$o.err" || echo "BUILD FAILED: $o: $(head -c 400 "$o.err")"' >> "$O/verify.log" 2>&1
+}
+
+stage_verify() {
+  local deadline=$1 which v name builds; shift
+  for which in "$@"; do
+    for v in "${kernels[@]}"; do
+      IFS='|' read -r name _ _ builds <<< "$v"
+      [[ $name == v_* && " $builds " == *" $which "* ]] || continue
+      late "$deadline" "verify $which $name" && continue
+      echo "=== $which $name" >> "$O/verify.log"
+      timeout 60 "$RUN" "$W/$which/$name" --device cuda --verify --reference "$W/cpu/$name" --seed 7 >> "$O/verify.log" 2>&1
+      echo "rc=$?" >> "$O/verify.log"
+    done
+  done
+}
+
+stage_sass() {
+  local raw=$1 which name; shift
+  for which in old new; do
+    for name in "$@"; do
+      [ -d "$W/$which/$name" ] || continue
+      [ "$raw" = 1 ] && python3 "$P/sass_hot_loop.py" --raw "$W/$which/$name/"*.cubin 2>&1 | sed "s|^|$which $name: |" >> "$O/sass.log"
+      python3 "$P/sass_hot_loop.py" "$W/$which/$name/"*.cubin 2>&1 | sed "s|^== |== $which $name |" >> "$O/sass.log"
+    done
+  done
+}
+
+stage_sanitize() {
+  local deadline=$1 limit=$2 name tool; shift 2
+  for name in "$@"; do
+    for tool in memcheck racecheck; do
+      late "$deadline" "sanitizer $tool $name" && continue
+      echo "=== compute-sanitizer --tool $tool new $name" >> "$O/sanitizer.log"
+      timeout $(left "$limit") compute-sanitizer --tool $tool "$RUN" "$W/new/$name" --device cuda --verify --reference "$W/cpu/$name" 2>&1 | tail -4 >> "$O/sanitizer.log"
+    done
+  done
+}

@@ -500,6 +500,11 @@ LogicalResult Emitter::emitCopy(CopyOp op) {
   if (scopeOf(src.root) == MemoryScope::Fragment ||
       scopeOf(dst.root) == MemoryScope::Fragment)
     return emitFragmentCopy(op);
+  if (op->hasAttr("tile.bulk_store")) {
+    FailureOr<bool> bulk = emitBulkStore(op);
+    if (failed(bulk) || *bulk)
+      return success(succeeded(bulk));
+  }
   // How the chunks go (tile-plan-copies; the same choice for IR that did
   // not go through the pass).
   FailureOr<std::optional<CopyChoice>> planned = getCopyChoice(op);

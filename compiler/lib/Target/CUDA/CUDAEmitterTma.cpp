@@ -299,3 +299,55 @@ FailureOr<bool> Emitter::emitTmaStore(CopyOp op, const FragmentInfo &frag) {
   anyTma = true;
   return true;
 }
+
+FailureOr<bool> Emitter::emitBulkStore(CopyOp op) {
+  Value src = rootOf(op.getSrc());
+  if (range.condition || src != op.getSrc() || sharedStorage.count(src))
+    return false;
+  auto tile = cast<BufferType>(op.getSrc().getType());
+  auto global = cast<BufferType>(rootOf(op.getDst()).getType());
+  int64_t n = tile.getShape()[0], extent = global.getShape()[0];
+  int64_t bytes = getElementStorageBytes(tile.getElementType());
+  FailureOr<RootAccess> at = resolve(op.getDst(), {"0"}, op);
+  if (failed(at))
+    return failure();
+  FailureOr<std::string> first = linearIndex(*at, op);
+  if (failed(first))
+    return failure();
+  line("// bulk store (cp.async.bulk.global.shared::cta): " + Twine(n) +
+       " elements, " + Twine(n * bytes) +
+       " bytes; the threads store a tail of less than 16 bytes");
+  line("tlc::cuda::fenceProxyAsync();  // the tile, to the copy engine");
+  line(blockBarrier());
+  open("");
+  std::string g = expr(at->root), s = expr(src);
+  std::string start = fresh("start"), valid = fresh("valid"),
+              head = fresh("head"), e = fresh("e");
+  line("const long long " + start + " = " + *first + ";");
+  line("const int " + valid + " = (int)max(0LL, min(" + Twine(n) + "LL, " +
+       Twine(extent) + "LL - " + start +
+       "));  // elements before the tensor's end");
+  line("const int " + head + " = " + start + " >= 0 && reinterpret_cast<" +
+       "uintptr_t>(" + g + " + " + start + ") % 16 == 0 ? " + valid + " / " +
+       Twine(16 / bytes) + " * " + Twine(16 / bytes) +
+       " : 0;  // the 16-byte multiple the copy engine stores");
+  open("if (tid == 0 && " + head + " > 0)");
+  line("tlc::cuda::bulkStore(" + g + " + " + start + ", " + s + ", " + head +
+       " * " + Twine(bytes) + ");");
+  line("tlc::cuda::tmaStoreCommit();");
+  line("tlc::cuda::tmaStoreWaitRead();  // the tile is read");
+  close();
+  line("for (int " + e + " = " + head + " + tid; " + e + " < " + valid + "; " +
+       e + " += " + Twine(numThreads) + ")");
+  line("  if (" + start + " + " + e + " >= 0) " + g + "[" + start + " + " + e +
+       "] = " + s + "[" + e + "];");
+  close();
+  bool last = true;
+  for (Operation *next = op->getNextNode(); next; next = next->getNextNode())
+    if (!next->hasTrait<OpTrait::IsTerminator>())
+      last = false;
+  if (!last)
+    line(blockBarrier() + "  // the tile's bytes may be written again");
+  anyTma = true;
+  return true;
+}

@@ -800,6 +800,10 @@ public:
   /// tile.tma_store_offset, then one box store per panel by thread 0.
   /// False, with nothing emitted, when the fragment's layout does not fit.
   mlir::FailureOr<bool> emitTmaStore(tile::CopyOp op, const FragmentInfo &frag);
+  /// A 1-D shared tile stored to global memory by cp.async.bulk (tile-plan-
+  /// tma's `tile.bulk_store`); false when this copy must take the threads'
+  /// path (under a thread range, a permuted shared storage).
+  mlir::FailureOr<bool> emitBulkStore(tile::CopyOp op);
   /// Software-pipelined loops -> stages; staged shared buffers -> stages
   /// (tile.stages of tile-plan-pipelines).
   llvm::DenseMap<mlir::Operation *, int64_t> pipelineStages;

@@ -18,6 +18,8 @@
 
 #include "tlc/Dialect/Tile/Transforms/Passes.h"
 
+#include "StaticGrid.h"
+
 #include "tlc/Dialect/Tile/IR/BufferEffects.h"
 #include "tlc/Dialect/Tile/IR/PassConfigs.h"
 #include "tlc/Dialect/Tile/IR/TileOps.h"
@@ -102,13 +104,10 @@ struct TileGemmClusterPass final
         pipe->getBlock() != &kernel.getBody().front())
       return;
     // A static 2-D grid of tiles.
-    SmallVector<int64_t> grid;
-    for (OpFoldResult g : kernel.getMixedGrid()) {
-      std::optional<int64_t> e = getConstantIntValue(g);
-      if (!e || *e <= 0)
-        return;
-      grid.push_back(*e);
-    }
+    std::optional<SmallVector<int64_t>> staticGrid = getStaticGrid(kernel);
+    if (!staticGrid)
+      return;
+    SmallVector<int64_t> grid = *staticGrid;
     auto indices = kernel.getBlockIndices();
     if (grid.size() != 2 || indices.size() != 2)
       return;

@@ -26,6 +26,7 @@
 #include "tlc/Dialect/Tile/Transforms/Passes.h"
 
 #include "Sm90Limits.h"
+#include "StaticGrid.h"
 
 #include "tlc/Dialect/Tile/IR/BufferEffects.h"
 #include "tlc/Dialect/Tile/IR/PassConfigs.h"
@@ -98,6 +99,15 @@ static int64_t epilogueBytes(CopyOp copy) {
   return shape[0] * (shape[1] + pad) * elem;
 }
 
+/// Gives the epilogue \p epilogue of a persistent kernel its own staging
+/// area at byte \p area; a TMA-stored epilogue's panels move there too (the
+/// dead stages it used in a one-tile kernel are being refilled).
+static void setEpilogueArea(CopyOp epilogue, int64_t area, Builder &b) {
+  epilogue->setAttr("tile.epilogue_area", b.getI64IntegerAttr(area));
+  if (epilogue->hasAttr("tile.tma_store"))
+    epilogue->setAttr("tile.tma_store_offset", b.getI64IntegerAttr(area));
+}
+
 namespace {
 struct TilePersistentGemmPass final
     : tlc::tile::impl::TilePersistentGemmBase<TilePersistentGemmPass> {
@@ -140,13 +150,10 @@ struct TilePersistentGemmPass final
     if (gemms != 1 || !inFlight)
       return;
     // A static grid of one or two dimensions, more tiles than blocks.
-    SmallVector<int64_t> grid;
-    for (OpFoldResult g : kernel.getMixedGrid()) {
-      std::optional<int64_t> e = getConstantIntValue(g);
-      if (!e || *e <= 0)
-        return;
-      grid.push_back(*e);
-    }
+    std::optional<SmallVector<int64_t>> staticGrid = getStaticGrid(kernel);
+    if (!staticGrid)
+      return;
+    SmallVector<int64_t> grid = *staticGrid;
     if (grid.empty() || grid.size() > 2)
       return;
     int64_t tiles = grid[0] * (grid.size() == 2 ? grid[1] : 1);
@@ -191,11 +198,8 @@ struct TilePersistentGemmPass final
       panel = u.getPanelSize();
       order = u.getOrder() == SwizzleOrder::Row ? "row" : "column";
     });
-    if (epilogue) {
-      epilogue->setAttr("tile.epilogue_area", b.getI64IntegerAttr(area));
-      if (epilogue->hasAttr("tile.tma_store"))
-        epilogue->setAttr("tile.tma_store_offset", b.getI64IntegerAttr(area));
-    }
+    if (epilogue)
+      setEpilogueArea(epilogue, area, b);
     kernel->setAttr("tile.shared_bytes", b.getI64IntegerAttr(end));
     kernel->setAttr("tile.persistent_ctas", b.getI64IntegerAttr(ctas));
     kernel->setAttr("tile.persistent_panel", b.getI64IntegerAttr(panel));
@@ -223,13 +227,10 @@ struct TilePersistentGemmPass final
   /// stages O in an area of its own (the stages are being refilled for the
   /// next tile).
   void planAttention(KernelOp kernel, PipelinedOp pipe, Builder &b) {
-    SmallVector<int64_t> grid;
-    for (OpFoldResult g : kernel.getMixedGrid()) {
-      std::optional<int64_t> e = getConstantIntValue(g);
-      if (!e || *e <= 0)
-        return;
-      grid.push_back(*e);
-    }
+    std::optional<SmallVector<int64_t>> staticGrid = getStaticGrid(kernel);
+    if (!staticGrid)
+      return;
+    SmallVector<int64_t> grid = *staticGrid;
     while (grid.size() < 3)
       grid.push_back(1);
     if (grid.size() != 3)
@@ -284,7 +285,7 @@ struct TilePersistentGemmPass final
         group = d;
         break;
       }
-    epilogue->setAttr("tile.epilogue_area", b.getI64IntegerAttr(area));
+    setEpilogueArea(epilogue, area, b);
     kernel->setAttr("tile.shared_bytes", b.getI64IntegerAttr(end));
     kernel->setAttr("tile.persistent_ctas", b.getI64IntegerAttr(ctas));
     kernel->setAttr("tile.persistent_panel", b.getI64IntegerAttr(group));

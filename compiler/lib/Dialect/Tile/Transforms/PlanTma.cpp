@@ -171,6 +171,46 @@ static bool isTmaStore(CopyOp copy, Block &body) {
   return cols % (kStoreSwizzle / bytes) == 0 && rows <= 256 && rows % 8 == 0;
 }
 
+/// Whether \p copy, a statement of the kernel body \p body, can be a bulk
+/// store (cp.async.bulk.global.shared::cta, no tensor map; issue 2529): a
+/// whole 1-D shared tile in row-major storage (no swizzle) into a region of
+/// a static 1-D global tensor argument of the same element type, the
+/// tile's bytes a multiple of 16. The printer issues the run that lies in
+/// the tensor from one thread when the global address is 16-byte aligned
+/// and leaves the tail that is no multiple of 16 bytes (and a misaligned
+/// run) to the threads.
+static bool isBulkStore(CopyOp copy, Block &body) {
+  if (copy->getBlock() != &body || copy->hasAttr("disable_tma") ||
+      isPassConfigOn(copy, "tl.disable_tma_lower"))
+    return false;
+  auto alloc = copy.getSrc().getDefiningOp<AllocOp>();
+  auto region = copy.getDst().getDefiningOp<RegionOp>();
+  if (!alloc || !region || alloc->hasAttr("tile.swizzle") ||
+      alloc->hasAttr("tile.stages"))
+    return false;
+  auto tile = cast<BufferType>(alloc.getType());
+  auto arg = dyn_cast<BlockArgument>(region.getSource());
+  if (!isSharedScope(tile.getScope()) || !tile.isStatic() ||
+      tile.getRank() != 1 || !arg ||
+      !isa<FuncOp>(arg.getOwner()->getParentOp()))
+    return false;
+  auto global = cast<BufferType>(arg.getType());
+  auto box = cast<BufferType>(region.getType());
+  Type elem = global.getElementType();
+  int64_t bytes = getElementStorageBytes(elem);
+  if (global.getScope() != MemoryScope::Global || !global.isStatic() ||
+      global.getRank() != 1 || !box.isStatic() || box.getRank() != 1 ||
+      tile.getElementType() != elem || isa<Float4E2M1FNType>(elem) ||
+      !(bytes == 1 || bytes == 2 || bytes == 4 || bytes == 8))
+    return false;
+  std::optional<SmallVector<int64_t>> strides = getStaticStrides(arg);
+  int64_t n = tile.getShape()[0];
+  return strides && strides->size() == 1 && strides->front() == 1 &&
+         box.getShape()[0] == n && n * bytes % 16 == 0 &&
+         n * bytes < (int64_t(1) << 20) &&
+         global.getShape()[0] < (int64_t(1) << 31);
+}
+
 /// A 1024-byte aligned run of \p bytes in the planned buffers of \p body
 /// that no statement at or after \p at uses (the pipeline stages after the
 /// loop), or -1.
@@ -222,8 +262,18 @@ struct TilePlanTmaPass final
   void runOnOperation() override {
     ModuleOp module = getOperation();
     Builder b(module.getContext());
-    forEachSm90aKernel(module, target,
-                       [&](KernelOp kernel) { planKernel(kernel, b); });
+    forEachSm90aKernel(module, target, [&](KernelOp kernel) {
+      planBulkStores(kernel, b);
+      planKernel(kernel, b);
+    });
+  }
+
+  /// The 1-D shared -> global copies of the kernel body, as bulk stores.
+  static void planBulkStores(KernelOp kernel, Builder &b) {
+    Block &body = kernel.getBody().front();
+    for (Operation &op : body)
+      if (auto copy = dyn_cast<CopyOp>(op); copy && isBulkStore(copy, body))
+        copy->setAttr("tile.bulk_store", b.getUnitAttr());
   }
 
   void planKernel(KernelOp kernel, Builder &b) {

@@ -18,6 +18,9 @@
 //    map says, filling elements outside the tensor with zeros; on
 //    completion it signals the box's bytes to the mbarrier \p bar
 //    (complete_tx). One thread issues it;
+//  * bulkStore(dst, src, bytes) copies a contiguous run of shared memory
+//    to global memory (cp.async.bulk, no tensor map); it joins the bulk
+//    group that tmaStoreCommit / tmaStoreWaitRead close and wait for;
 //  * tmaLoadMulticast<Rank>(dst, map, bar, ctaMask, c0, ...) is tmaLoad
 //    into every block of the cluster whose rank is set in ctaMask (the
 //    same offsets there, each block's own mbarrier completes the bytes);
@@ -218,6 +221,20 @@ TLC_DEVICE void tmaStore(const TensorMap *map, const void *src, int c0, int c1,
                  "[%0, {%2, %3, %4, %5, %6}], [%1];" ::"l"(m),
                  "r"(s), "r"(c0), "r"(c1), "r"(c2), "r"(c3), "r"(c4)
                  : "memory");
+#endif
+}
+
+/// cp.async.bulk.global.shared::cta.bulk_group (the non-tensor form): copies
+/// \p bytes (a positive multiple of 16) from shared \p src to global \p dst,
+/// both 16-byte aligned. The store joins this thread's current bulk group
+/// (tmaStoreCommit); its source may be reused once tmaStoreWaitRead returns.
+TLC_DEVICE void bulkStore(void *dst, const void *src, uint32_t bytes) {
+#if TLC_CUDA_ARCH >= 900
+  asm volatile(
+      "cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;" ::"l"(
+          reinterpret_cast<uint64_t>(dst)),
+      "r"(sharedAddress(src)), "r"(bytes)
+      : "memory");
 #endif
 }
 

@@ -297,6 +297,26 @@ TLC_SIM_PRIMITIVE void tmaStore(const TensorMap *map, const void *src, int c0,
   }
 }
 
+/// cp.async.bulk.global.shared::cta (no tensor map): \p bytes of shared
+/// \p src to global \p dst. Both addresses 16-byte aligned and the size a
+/// positive multiple of 16 (the PTX ISA's conditions), else a trap; modelled
+/// as performed at issue by the issuing thread, as tmaStore.
+TLC_SIM_PRIMITIVE inline void bulkStore(void *dst, const void *src,
+                                        uint32_t bytes) {
+  uint64_t where = TLC_SIM_HERE;
+  if (bytes == 0 || bytes % 16 || reinterpret_cast<uint64_t>(dst) % 16 ||
+      sharedAddress(src) % 16)
+    sim::api->trap("cp.async.bulk with an address not 16-byte aligned or a "
+                   "size not a positive multiple of 16",
+                   where);
+  unsigned char *to = static_cast<unsigned char *>(dst);
+  const unsigned char *from = sim::sharedBase() + sharedAddress(src);
+  if (!sim::api->access(from, bytes, TLC_SIM_LOAD, -1, where) ||
+      !sim::api->access(to, bytes, TLC_SIM_STORE, -1, where))
+    return;
+  std::memcpy(to, from, bytes);
+}
+
 /// Bulk groups complete at issue on the simulator (tmaStore).
 TLC_DEVICE void tmaStoreCommit() {}
 TLC_DEVICE void tmaStoreWaitRead() {}

@@ -298,6 +298,15 @@ def TilePlanTma : Pass<"tile-plan-tma", "::mlir::ModuleOp"> {
       waited for until read). The copy engine clips the boxes at the
       tensor's edges, so ragged tiles need no guards. `disable_tma` on the
       copy and `tl.disable_tma_lower` keep the threads' own stores.
+    * `tile.bulk_store` (a unit attribute) on a statement of the kernel
+      body that copies a whole 1-D shared allocation (row-major, no
+      swizzle) into a region of a static 1-D global tensor argument of the
+      same element type (1 to 8 bytes), the tile's bytes a multiple of 16
+      (issue 2529): after a proxy fence and a barrier one thread stores the
+      run of whole 16-byte chunks inside the tensor with the non-tensor
+      `cp.async.bulk.global.shared::cta` (when the global address is
+      16-byte aligned) and waits until it is read; the threads store the
+      rest (a ragged tail).
 
     The target is the `target` option, else the module's `tile.gpu_target`
     attribute (`cuda:sm_90a` only).
@@ -535,13 +544,24 @@ def TilePersistentGemm : Pass<"tile-persistent-gemm", "::mlir::ModuleOp"> {
     `num-sms` (another device; tests give each block several tiles of a
     small problem that way).
 
+    With `tlc.persistent_attention=True` (off by default until measured) a
+    warp-specialised attention kernel (two gemms over K and V rings, a
+    static grid of query blocks x heads x batches, the output fragment
+    stored last) is planned the same way: one block per multiprocessor
+    walks the tiles in groups of G (head, batch) pairs, each group from its
+    last query block down with the pairs fastest (causal rows longest
+    first), G the largest divisor of the pairs whose K and V fit in half
+    the L2 (`tlc.persistent_group=N` overrides); the consumers load Q
+    themselves and the epilogue stages O in an area of its own.
+
     Results, as attributes:
 
     * `tile.persistent_ctas = N : i64` on the `tile.kernel`: the blocks
       launched (the manifest's grid becomes `[N]`);
     * `tile.persistent_panel = P : i64` and `tile.persistent_order = "row"
       | "column"`: the rasterisation (P = 0: tile t is block
-      `(t % gx, t / gx)`);
+      `(t % gx, t / gx)`); for attention, P = G and the order
+      `"longest_first"`;
     * `tile.epilogue_area = B : i64` on the epilogue copy (the staging
       tile's byte offset; a TMA-stored epilogue's `tile.tma_store_offset`
       moves there), `tile.shared_bytes` grows by it.
