@@ -14,8 +14,8 @@
 // the keywords that module does not declare, with Python's TypeError at
 // the keyword, as TileLang's functions do.
 //
-// T.gemm's k_pack (where a module declares it) must be the int 1 or 2
-// (ValueError). The default module still takes k_pack: older TileLang
+// T.gemm's k_pack (where a module declares it) must be an int (else
+// TypeError) equal to 1 or 2 (else ValueError), as TileLang checks it. The default module still takes k_pack: older TileLang
 // declared it there and public AMD programs written with
 // `import tilelang.language as T` pass it; only the explicit
 // `tilelang.cuda.language` refuses it, as newer TileLang's CUDA dialect
@@ -79,10 +79,20 @@ std::optional<Value> Interpreter::checkDialectKeywords(Value callee,
       Value v = args.kw[k].second;
       if (v.isAbrupt())
         return v;
-      if (!v.isInt() || (v.getInt() != 1 && v.getInt() != 2))
-        return raise("ValueError",
+      // A symbolic or opaque value is an int only known at run time.
+      if (v.is(ValueKind::Sym) || v.is(ValueKind::Opaque))
+        continue;
+      // TileLang's two errors: TypeError for a value that is not an int
+      // (bool included), ValueError for an int other than 1 and 2.
+      if (!v.isInt())
+        return raise("TypeError",
                      "T.gemm k_pack must be an int equal to 1 or 2, got " +
-                         toString(v, true),
+                         toString(v, true) + " (" + v.getTypeName() + ")",
+                     where);
+      if (v.getInt() != 1 && v.getInt() != 2)
+        return raise("ValueError",
+                     "T.gemm k_pack must be 1 or 2, got " +
+                         std::to_string(v.getInt()),
                      where);
     }
   }

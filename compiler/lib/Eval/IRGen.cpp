@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "DeferredFloat.h"
 #include "IRGen.h"
 #include "Primitives.h"
 #include "RuntimeExtents.h"
@@ -528,6 +529,37 @@ Scalar Interpreter::toScalar(Value v, Node at, mlir::Type hint) {
   case ValueKind::Exception:
     return {};
   case ValueKind::Opaque: {
+    // Float arithmetic on a symbolic integer: evaluated here, in IR, from
+    // the symbol's run-time value (an int converts to float exactly as
+    // Python's true division and float operations would).
+    if (std::optional<DeferredFloat> op = getDeferredFloat(v)) {
+      auto operand = [&](Value x) -> Value {
+        if (x.isNumber())
+          return x;
+        Scalar s = toScalar(x, at);
+        if (!s)
+          return Value::poison();
+        if (!isFloatType(mlir::getElementTypeOrSelf(s.value.getType())))
+          s = {ir->convert(s.value, ir->b.getF32Type(), l),
+               lang::DType(lang::ScalarType::Float32), SymExpr()};
+        return wrapScalar(s);
+      };
+      Value a = operand(op->lhs), b = operand(op->rhs);
+      if (a.isPoison() || b.isPoison())
+        return {};
+      Scalar s = toScalar(irBinary(op->op, a, b, at), at);
+      if (s && hint && isFloatType(hint) && s.value.getType() != hint) {
+        lang::DType dt(lang::ScalarType::Float32);
+        if (hint.isF16())
+          dt = lang::DType(lang::ScalarType::Float16);
+        else if (hint.isBF16())
+          dt = lang::DType(lang::ScalarType::BFloat16);
+        else if (hint.isF64())
+          dt = lang::DType(lang::ScalarType::Float64);
+        s = {ir->convert(s.value, hint, l), dt, SymExpr()};
+      }
+      return s;
+    }
     // A value from outside TileLang (torch, a C extension, a symbol's
     // float arithmetic): analysis goes on with an unknown value of the
     // wanted type; no back end can generate it.

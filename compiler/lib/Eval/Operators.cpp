@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "DeferredFloat.h"
 #include "Interpreter.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -65,6 +66,32 @@ static llvm::StringRef pySpelling(CmpOp op) {
   return names[static_cast<unsigned>(op)];
 }
 
+/// The description that marks a deferred float (DeferredFloat.h).
+static constexpr llvm::StringLiteral kDeferredFloat =
+    "float arithmetic on a symbolic integer";
+
+bool eval::isDeferrableFloatOp(BinaryOp op) {
+  return op == BinaryOp::Add || op == BinaryOp::Sub ||
+         op == BinaryOp::Mult || op == BinaryOp::Div || op == BinaryOp::Pow;
+}
+
+Value eval::makeDeferredFloat(Heap &heap, BinaryOp op, Value lhs, Value rhs) {
+  Value v = heap.opaque(kDeferredFloat);
+  auto *o = v.as<OpaqueObj>();
+  o->shape = {lhs, rhs, Value::integer(static_cast<int64_t>(op))};
+  return v;
+}
+
+std::optional<DeferredFloat> eval::getDeferredFloat(Value v) {
+  if (!v.is(ValueKind::Opaque))
+    return std::nullopt;
+  auto *o = v.as<OpaqueObj>();
+  if (o->hasShape || o->description != kDeferredFloat || o->shape.size() != 3)
+    return std::nullopt;
+  return DeferredFloat{static_cast<BinaryOp>(o->shape[2].getInt()),
+                       o->shape[0], o->shape[1]};
+}
+
 /// True for values taking part in IR arithmetic.
 static bool isIRScalar(Value v) {
   if (v.is(ValueKind::Expr))
@@ -99,6 +126,12 @@ Value Interpreter::binary(BinaryOp op, Value l, Value r, Node at) {
       return rs;
     return setBinary(op, ls, rs, at);
   }
+  // Float arithmetic on a deferred float stays deferred.
+  if ((getDeferredFloat(l) || getDeferredFloat(r)) &&
+      (l.isNumber() || l.is(ValueKind::Sym) || getDeferredFloat(l)) &&
+      (r.isNumber() || r.is(ValueKind::Sym) || getDeferredFloat(r)) &&
+      isDeferrableFloatOp(op))
+    return makeDeferredFloat(heap, op, l, r);
   if (l.is(ValueKind::Opaque) || r.is(ValueKind::Opaque)) {
     // Elementwise arithmetic of a torch tensor with a number (or a tensor
     // of the same shape) keeps its shape: `torch.rand(m, k) * 2 - 1`.
@@ -245,14 +278,17 @@ Value Interpreter::binary(BinaryOp op, Value l, Value r, Node at) {
           acc = syms.mul(acc, a);
         return fromSym(acc, at);
       }
-      return heap.opaque("symbolic power");
+      return makeDeferredFloat(heap, op, l, r);
+    case BinaryOp::Div:
+      return makeDeferredFloat(heap, op, l, r);
     default:
       return heap.opaque("symbolic value");
     }
   }
   if ((l.is(ValueKind::Sym) && r.isFloat()) ||
       (r.is(ValueKind::Sym) && l.isFloat()))
-    return heap.opaque("symbolic float");
+    return isDeferrableFloatOp(op) ? makeDeferredFloat(heap, op, l, r)
+                                   : heap.opaque("symbolic float");
 
   // Floats.
   if (l.isNumber() && r.isNumber()) {

@@ -17,6 +17,25 @@ using namespace tlc;
 using namespace tlc::eval;
 using lang::MemoryScope;
 
+/// True when A and B of one MMA may have different dtypes: the PTX MMA
+/// forms take a type per operand for the narrow kinds, so FP8 (e4m3, e5m2),
+/// FP6 and FP4 codes mix freely (kind::f8f6f4, wgmma's .e4m3/.e5m2) and
+/// signed and unsigned integers of one width mix (.s8/.u8, .s4/.u4). Which
+/// pairs a target can generate is decided when building for it.
+static bool mixableOperandDtypes(lang::DType a, lang::DType b) {
+  auto narrowFloat = [](lang::DType t) {
+    lang::DTypeClass c = t.getClass();
+    return c == lang::DTypeClass::Float8 || c == lang::DTypeClass::Float6 ||
+           c == lang::DTypeClass::Float4 || t.isUnpackedFloat();
+  };
+  if (a.isVector() || b.isVector())
+    return false;
+  if (narrowFloat(a) && narrowFloat(b))
+    return true;
+  return a.isInteger() && b.isInteger() && a.getBits() == b.getBits() &&
+         a.getBits() <= 8;
+}
+
 Value eval::tileGemm(Interpreter &in, const PArgs &p, Value denseA) {
   if (in.checkInKernel("T.gemm", p.call) ||
       in.checkNotInParallel("T.gemm", p.call))
@@ -89,7 +108,7 @@ Value eval::tileGemm(Interpreter &in, const PArgs &p, Value denseA) {
     bad = true;
   }
   BufferObj *a = regs[0]->buffer, *b = regs[1]->buffer, *c = regs[2]->buffer;
-  if (a->dtype != b->dtype) {
+  if (a->dtype != b->dtype && !mixableOperandDtypes(a->dtype, b->dtype)) {
     in.error(p.call, "T.gemm operands A and B have different dtypes (" +
                          a->dtype.getName() + " and " + b->dtype.getName() +
                          ")");

@@ -5,7 +5,9 @@
 # prefer_instruction; im2col: eviction_policy; gemm: mbar; gemm_sp:
 # wg_wait; atomic_add: use_tma; Parallel: prefer_async; unroll/Unroll:
 # unroll_factor) and gemm's k_pack; tilelang.rocm.language is the neutral
-# surface plus gemm's k_pack, which must be the int 1 or 2;
+# surface plus gemm's k_pack, which must be an int (TypeError otherwise,
+# bool included) equal to 1 or 2 (ValueError otherwise), TileLang's two
+# messages (issue 3035); a k_pack only known at run time is not judged;
 # tilelang.cuda.language refuses k_pack. Each is Python's exception at the
 # keyword, raised while the kernel is traced (one per kernel: the trace
 # stops there). dialect-keyword-hints.py has the accepted forms.
@@ -34,14 +36,14 @@ def cuda_gemm(A: Tcuda.Tensor((64, 64), "float16")):  # expected-note {{in insta
 @Trocm.prim_func
 def rocm_k_pack(A: Trocm.Tensor((64, 64), "float16")):  # expected-note {{in instance rocm_k_pack}}
     with Trocm.Kernel(1):
-        # expected-error@+1 {{ValueError: T.gemm k_pack must be an int equal to 1 or 2, got 3}}
+        # expected-error@+1 {{ValueError: T.gemm k_pack must be 1 or 2, got 3}}
         Trocm.gemm(A, A, A, k_pack=3)
 
 
 @Trocm.prim_func
 def rocm_k_pack_float(A: Trocm.Tensor((64, 64), "float16")):  # expected-note {{in instance rocm_k_pack_float}}
     with Trocm.Kernel(1):
-        # expected-error@+1 {{ValueError: T.gemm k_pack must be an int equal to 1 or 2, got 2.0}}
+        # expected-error@+1 {{TypeError: T.gemm k_pack must be an int equal to 1 or 2, got 2.0 (float)}}
         Trocm.gemm(A, A, A, k_pack=2.0)
 
 
@@ -84,11 +86,50 @@ def cpu_gemm_mbar(A: Tcpu.Tensor((64, 64), "float16")):  # expected-note {{in in
         Tcpu.gemm(A, A, A, mbar=None)
 
 
+import tilelang
 import tilelang.language as T
 
 
 @T.prim_func
 def default_k_pack(A: T.Tensor((64, 64), "float16")):  # expected-note {{in instance default_k_pack}}
     with T.Kernel(1):
-        # expected-error@+1 {{ValueError: T.gemm k_pack must be an int equal to 1 or 2, got True}}
+        # expected-error@+1 {{TypeError: T.gemm k_pack must be an int equal to 1 or 2, got True (bool)}}
         T.gemm(A, A, A, k_pack=True)
+
+
+
+@T.prim_func
+def default_k_pack_zero(A: T.Tensor((64, 64), "float16")):  # expected-note {{in instance default_k_pack_zero}}
+    with T.Kernel(1):
+        # expected-error@+1 {{ValueError: T.gemm k_pack must be 1 or 2, got -1}}
+        T.gemm(A, A, A, k_pack=-1)
+
+
+@T.prim_func
+def default_k_pack_none(A: T.Tensor((64, 64), "float16")):  # expected-note {{in instance default_k_pack_none}}
+    with T.Kernel(1):
+        # expected-error@+1 {{TypeError: T.gemm k_pack must be an int equal to 1 or 2, got None (NoneType)}}
+        T.gemm(A, A, A, k_pack=None)
+
+
+@T.prim_func
+def default_k_pack_str(A: T.Tensor((64, 64), "float16")):  # expected-note {{in instance default_k_pack_str}}
+    with T.Kernel(1):
+        # expected-error@+1 {{TypeError: T.gemm k_pack must be an int equal to 1 or 2, got '2' (str)}}
+        T.gemm(A, A, A, k_pack="2")
+
+
+# A factory never called: its default instance knows k_pack only as a
+# symbol, an int whose value the call decides; nothing is reported.
+@tilelang.jit
+def gemm_with(k_pack):
+    @T.prim_func
+    def packed(A: T.Tensor((64, 64), "float16"), C: T.Tensor((64, 64), "float32")):
+        with T.Kernel(1, threads=128):
+            A_s = T.alloc_shared((64, 64), "float16")
+            C_l = T.alloc_fragment((64, 64), "float32")
+            T.copy(A, A_s)
+            T.gemm(A_s, A_s, C_l, k_pack=k_pack)
+            T.copy(C_l, C)
+
+    return packed

@@ -139,10 +139,17 @@ LogicalResult GemmOp::verify() {
   Type aType = getBufferType(getA()).getElementType();
   Type bType = getBufferType(getB()).getElementType();
   Type cType = getBufferType(getC()).getElementType();
-  bool bothFp8 = isa<FloatType>(aType) && isa<FloatType>(bType) &&
-                 aType.getIntOrFloatBitWidth() == 8 &&
-                 bType.getIntOrFloatBitWidth() == 8;
-  if (aType != bType && !bothFp8)
+  // The MMA forms that take a type per operand: FP8/FP6/FP4 codes mix
+  // (kind::f8f6f4, wgmma e4m3 x e5m2), as do signed and unsigned integers
+  // of one width up to 8 bits (.s8.u8).
+  bool narrowFloats = isa<FloatType>(aType) && isa<FloatType>(bType) &&
+                      aType.getIntOrFloatBitWidth() <= 8 &&
+                      bType.getIntOrFloatBitWidth() <= 8;
+  bool narrowInts = isa<IntegerType>(aType) && isa<IntegerType>(bType) &&
+                    aType.getIntOrFloatBitWidth() ==
+                        bType.getIntOrFloatBitWidth() &&
+                    aType.getIntOrFloatBitWidth() <= 8;
+  if (aType != bType && !narrowFloats && !narrowInts)
     return emitOpError("operands A and B have different element types: ")
            << aType << " vs " << bType;
   if (isa<IntegerType>(aType) != isa<IntegerType>(cType))

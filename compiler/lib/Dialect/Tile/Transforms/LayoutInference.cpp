@@ -352,6 +352,58 @@ static std::string opName(Operation *op) {
   return "'" + op->getName().getStringRef().str() + "'";
 }
 
+/// The threads [lo, hi) holding elements of \p f; std::nullopt when its
+/// slots cannot be enumerated.
+static std::optional<std::pair<int64_t, int64_t>>
+heldThreads(const layout::Fragment &f) {
+  llvm::Expected<std::vector<std::vector<int64_t>>> table = f.invertTable();
+  if (!table) {
+    llvm::consumeError(table.takeError());
+    return std::nullopt;
+  }
+  int64_t regs = std::max<int64_t>(f.getRegsPerThread(), 1);
+  int64_t lo = -1, hi = -1;
+  for (int64_t slot = 0, e = int64_t(table->size()); slot < e; ++slot)
+    if (!(*table)[slot].empty()) {
+      if (lo < 0)
+        lo = slot / regs;
+      hi = slot / regs + 1;
+    }
+  if (lo < 0)
+    return std::nullopt;
+  return std::make_pair(lo, hi);
+}
+
+/// What tells apart two fragments whose short labels read the same: the
+/// threads holding them, their replication, their registers per thread or,
+/// failing those, where the elements are placed.
+static std::string fragmentDifference(const layout::Fragment &have,
+                                      const layout::Fragment &want) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  auto a = heldThreads(have), b = heldThreads(want);
+  if (a && b && *a != *b) {
+    os << "the existing layout is held by threads " << a->first << ".."
+       << a->second - 1 << ", the needed one by threads " << b->first << ".."
+       << b->second - 1;
+    return s;
+  }
+  if (have.getReplicate() != want.getReplicate()) {
+    os << "the existing layout holds each element " << have.getReplicate()
+       << " time(s), the needed one " << want.getReplicate() << " time(s)";
+    return s;
+  }
+  if (have.getRegsPerThread() != want.getRegsPerThread()) {
+    os << "the existing layout keeps " << have.getRegsPerThread()
+       << " registers per thread, the needed one "
+       << want.getRegsPerThread();
+    return s;
+  }
+  os << "same threads, replication and registers per thread, but the "
+        "elements sit on different threads or registers";
+  return s;
+}
+
 LogicalResult Solver::conflict(unsigned buf, Operation *by,
                                llvm::StringRef existing,
                                llvm::StringRef incoming, llvm::StringRef why) {
@@ -400,7 +452,9 @@ LogicalResult Solver::setFragment(unsigned buf, Fragment f, Operation *by,
       layout::mergeFragments(*b.fragment, f, mergeLevel);
   if (!merged) {
     llvm::consumeError(merged.takeError());
-    return conflict(buf, by, b.fragment->shortLabel(), f.shortLabel(), "");
+    std::string have = b.fragment->shortLabel(), want = f.shortLabel();
+    return conflict(buf, by, have, want,
+                    have == want ? fragmentDifference(*b.fragment, f) : "");
   }
   if (!merged->isEquivalentTo(*b.fragment)) {
     b.fragment = std::move(*merged);
