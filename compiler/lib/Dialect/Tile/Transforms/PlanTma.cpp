@@ -174,11 +174,12 @@ static bool isTmaStore(CopyOp copy, Block &body) {
 /// Whether \p copy, a statement of the kernel body \p body, can be a bulk
 /// store (cp.async.bulk.global.shared::cta, no tensor map; issue 2529): a
 /// whole 1-D shared tile in row-major storage (no swizzle) into a region of
-/// a static 1-D global tensor argument of the same element type, the
-/// tile's bytes a multiple of 16. The printer issues the run that lies in
-/// the tensor from one thread when the global address is 16-byte aligned
-/// and leaves the tail that is no multiple of 16 bytes (and a misaligned
-/// run) to the threads.
+/// a static 1-D global tensor argument of the same element type, of
+/// whole bytes (a sub-byte type is packed in global memory, not in
+/// shared), the tile's bytes a multiple of 16. The printer issues the run
+/// that lies in the tensor from one thread when the global address is
+/// 16-byte aligned and leaves the tail that is no multiple of 16 bytes (and
+/// a misaligned run) to the threads.
 static bool isBulkStore(CopyOp copy, Block &body) {
   if (copy->getBlock() != &body || copy->hasAttr("disable_tma") ||
       isPassConfigOn(copy, "tl.disable_tma_lower"))
@@ -201,6 +202,7 @@ static bool isBulkStore(CopyOp copy, Block &body) {
   if (global.getScope() != MemoryScope::Global || !global.isStatic() ||
       global.getRank() != 1 || !box.isStatic() || box.getRank() != 1 ||
       tile.getElementType() != elem || isa<Float4E2M1FNType>(elem) ||
+      (elem.isIntOrFloat() && elem.getIntOrFloatBitWidth() < 8) ||
       !(bytes == 1 || bytes == 2 || bytes == 4 || bytes == 8))
     return false;
   std::optional<SmallVector<int64_t>> strides = getStaticStrides(arg);
