@@ -278,20 +278,36 @@ std::string bufferName(Operation *alloc) {
   return "the shared buffer";
 }
 
+/// The shared allocation \p buffer is (the result of a `tile.alloc` itself,
+/// not a view), when it has no empty dimension (already an error at the
+/// allocation); a null op otherwise.
+AllocOp checkedSharedAlloc(Value buffer) {
+  auto alloc = buffer.getDefiningOp<AllocOp>();
+  auto type = dyn_cast<BufferType>(buffer.getType());
+  if (!alloc || !type || !isSharedScope(type.getScope()) ||
+      llvm::any_of(type.getShape(), [](int64_t e) {
+        return !ShapedType::isDynamic(e) && e <= 0;
+      }))
+    return nullptr;
+  return alloc;
+}
+
+/// Attaches the note that shows \p alloc's allocation to \p diag.
+void noteAllocation(InFlightDiagnostic &diag, AllocOp alloc) {
+  diag.attachNote(alloc->getLoc())
+      << bufferName(alloc) << " is allocated here with shape "
+      << cast<BufferType>(alloc.getType()).getShapeString();
+}
+
 /// Checks one access of \p buffer at \p indices; emits and returns false
 /// for one that leaves it.
 bool checkAccess(Operation *op, Value buffer, ValueRange indices,
                  IndexIntervals &intervals) {
-  auto alloc = buffer.getDefiningOp<AllocOp>();
-  auto type = dyn_cast<BufferType>(buffer.getType());
-  if (!alloc || !type || !isSharedScope(type.getScope()) ||
-      indices.size() != type.getShape().size())
+  AllocOp alloc = checkedSharedAlloc(buffer);
+  if (!alloc)
     return true;
-  // A buffer with an empty dimension is already an error at its
-  // allocation.
-  if (llvm::any_of(type.getShape(), [](int64_t e) {
-        return !ShapedType::isDynamic(e) && e <= 0;
-      }))
+  auto type = cast<BufferType>(buffer.getType());
+  if (indices.size() != type.getShape().size())
     return true;
   if (!alwaysExecuted(op) || (isa<LoadOp>(op) && feedsChoice(op)))
     return true;
@@ -316,9 +332,7 @@ bool checkAccess(Operation *op, Value buffer, ValueRange indices,
         << " here, but the dimension has " << extent
         << " elements (TileLang does not check this either: the access "
            "lands in other shared memory or past its end)";
-    diag.attachNote(alloc->getLoc())
-        << bufferName(alloc) << " is allocated here with shape "
-        << type.getShapeString();
+    noteAllocation(diag, alloc);
     return false;
   }
   return true;
@@ -332,15 +346,12 @@ bool checkAccess(Operation *op, Value buffer, ValueRange indices,
 /// one that leaves it.
 bool checkRegion(RegionOp region, IndexIntervals &intervals) {
   Value buffer = region.getSource();
-  auto alloc = buffer.getDefiningOp<AllocOp>();
-  auto type = dyn_cast<BufferType>(buffer.getType());
+  AllocOp alloc = checkedSharedAlloc(buffer);
   auto result = dyn_cast<BufferType>(region.getType());
-  if (!alloc || !type || !result || !isSharedScope(type.getScope()) ||
-      result.getShape().size() != type.getShape().size())
+  if (!alloc || !result)
     return true;
-  if (llvm::any_of(type.getShape(), [](int64_t e) {
-        return !ShapedType::isDynamic(e) && e <= 0;
-      }))
+  auto type = cast<BufferType>(buffer.getType());
+  if (result.getShape().size() != type.getShape().size())
     return true;
   // Only a region every run accesses: it and each op using it run on every
   // run of the kernel.
@@ -382,9 +393,7 @@ bool checkRegion(RegionOp region, IndexIntervals &intervals) {
         << " elements (TileLang guards only global memory: the elements "
            "outside the buffer are accessed in other shared memory or past its "
            "end)";
-    diag.attachNote(alloc->getLoc())
-        << bufferName(alloc) << " is allocated here with shape "
-        << type.getShapeString();
+    noteAllocation(diag, alloc);
     return false;
   }
   return true;
