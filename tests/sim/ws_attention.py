@@ -26,6 +26,9 @@ the last one after the loop.
 
 The *_pers_* cases are persistent (tlc.persistent_attention): a few
 blocks loop over the (query block, head, batch) tiles, longest rows first.
+Every other case loads Q by one TMA load that the producer issues before
+its loop (the consumers wait on its mbarrier); the persistent ones by the
+consumers' threads.
 
 Usage: ws_attention.py --bin BUILD/bin [--only SUBSTRING]
 """
@@ -168,6 +171,9 @@ CASES += [
      "-Dnum_stages=2 -Dis_causal=False --pass-config=tlc.tma_store=True" + PERSIST.format(1)),
 ]
 PERSISTENT = "(head, batch) pairs, the last query block first"
+# Q by one TMA load the producer issues before its loop (tile-plan-tma's
+# tile.tma_once), but in a persistent kernel, whose threads load it.
+QTMA = "T.copy (TMA, issued by the producer warpgroup)"
 OVERLAP = "tlc::cuda::wgmmaWait<1>();  // S is complete; P V may be in flight"
 PINGPONG = "if (warpGroup == 0) tlc::cuda::namedBarrierSync(2, 256); else tlc::cuda::namedBarrierSync(3, 256);"
 
@@ -211,6 +217,9 @@ def main():
                 elif (PINGPONG in src) == (name.endswith("_nopp") or
                                            (name.endswith("_def") and "_fppp_" not in name)):
                     bad = "ping-pong " + ("not " if PINGPONG not in src else "") + "planned"
+                elif (QTMA in src) == ("_pers_" in name):
+                    bad = "Q " + ("not " if QTMA not in src else "") + \
+                          "loaded by the producer's TMA"
                 elif (PERSISTENT in src) != ("_pers_" in name):
                     bad = "persistent tile loop " + ("not " if "_pers_" in name else "") + \
                           "planned"

@@ -455,6 +455,8 @@ LogicalResult Emitter::emitCopy(CopyOp op) {
       (scopeOf(rootOf(op.getSrc())) == MemoryScope::TensorMemory ||
        scopeOf(rootOf(op.getDst())) == MemoryScope::TensorMemory))
     return emitTmemCopy(op);
+  if (op->hasAttr("tile.tma_once"))
+    return emitTmaOnce(op);
   beginOp(op, "T.copy");
   for (Value v : {op.getSrc(), op.getDst()})
     if (llvm::any_of(cast<BufferType>(v.getType()).getDims(),
@@ -500,8 +502,9 @@ LogicalResult Emitter::emitCopy(CopyOp op) {
   if (scopeOf(src.root) == MemoryScope::Fragment ||
       scopeOf(dst.root) == MemoryScope::Fragment)
     return emitFragmentCopy(op);
-  if (op->hasAttr("tile.bulk_store")) {
-    FailureOr<bool> bulk = emitBulkStore(op);
+  if (op->hasAttr("tile.bulk_store") || op->hasAttr("tile.bulk_load")) {
+    FailureOr<bool> bulk =
+        op->hasAttr("tile.bulk_store") ? emitBulkStore(op) : emitBulkLoad(op);
     if (failed(bulk) || *bulk)
       return success(succeeded(bulk));
   }

@@ -326,6 +326,12 @@ static SmallVector<Operation *> producerSlice(KernelOp kernel,
   SmallVector<Value> work{pipe.getLowerBound(), pipe.getUpperBound()};
   for (CopyOp copy : producersOf(pipe))
     work.push_back(copy.getSrc());
+  // The one-shot TMA loads the producer issues before its loop.
+  if (!kernel->hasAttr("tile.persistent_ctas"))
+    for (Operation &op : kernel.getBody().front())
+      if (auto copy = dyn_cast<CopyOp>(op);
+          copy && copy->hasAttr("tile.tma_once"))
+        work.push_back(copy.getSrc());
   while (!work.empty()) {
     Operation *def = work.pop_back_val().getDefiningOp();
     if (!def || !kernel->isProperAncestor(def) || !needed.insert(def).second)
@@ -391,6 +397,14 @@ LogicalResult Emitter::emitWarpSpecializedBody(KernelOp kernel) {
   line("tlc::cuda::mbarrierInit(&" + wsEmpty + "[s], " + Twine(releases) +
        ");");
   close();
+  // The one-shot TMA loads (attention's Q), which the producer issues
+  // before its loop (a persistent kernel's threads load them).
+  SmallVector<CopyOp> once;
+  if (!persistentCtas)
+    once = oneShotTmaLoads(kernel);
+  for (CopyOp q : once)
+    line("tlc::cuda::mbarrierInit(" + oneShotBarrier(q) +
+         ", 1);  // the one-shot TMA load landed");
   line("tlc::cuda::mbarrierInitFence();");
   close();
   if (gemmClusterAxis >= 0) {
@@ -425,6 +439,9 @@ LogicalResult Emitter::emitWarpSpecializedBody(KernelOp kernel) {
   for (CopyOp p : producers)
     if (failed(emitOp(p.getDst().getDefiningOp())))
       return failure();
+  for (CopyOp q : once)
+    if (failed(emitOp(q.getDst().getDefiningOp())))
+      return failure();
   SmallVector<Operation *> slice = producerSlice(kernel, pipe);
   auto emitOutsideSlice = [&]() -> LogicalResult {
     for (Operation *op : slice)
@@ -438,6 +455,9 @@ LogicalResult Emitter::emitWarpSpecializedBody(KernelOp kernel) {
   std::string stage = fresh("stage"), phase = fresh("phase");
   line("int " + stage + " = 0;");
   line("uint32_t " + phase + " = 0;  // parity of the stage's current use");
+  for (CopyOp q : once)
+    if (failed(issueOneShotTmaLoad(q, oneShotBarrier(q))))
+      return failure();
   // A persistent kernel: the ring position carries over from tile to
   // tile, so the producer runs ahead into the next tile's stages.
   if (persistentCtas) {

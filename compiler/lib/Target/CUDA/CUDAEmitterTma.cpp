@@ -23,6 +23,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "EmitterImpl.h"
+#include "SafeValue.h"
 
 #include "tlc/Dialect/Tile/IR/PassConfigs.h"
 
@@ -350,4 +351,129 @@ FailureOr<bool> Emitter::emitBulkStore(CopyOp op) {
     line(blockBarrier() + "  // the tile's bytes may be written again");
   anyTma = true;
   return true;
+}
+
+FailureOr<bool> Emitter::emitBulkLoad(CopyOp op) {
+  Value dst = rootOf(op.getDst());
+  if (range.condition || dst != op.getDst() || sharedStorage.count(dst))
+    return false;
+  auto tile = cast<BufferType>(op.getDst().getType());
+  Value root = rootOf(op.getSrc());
+  auto global = cast<BufferType>(root.getType());
+  Type elem = tile.getElementType();
+  int64_t n = tile.getShape()[0], extent = global.getShape()[0];
+  int64_t bytes = getElementStorageBytes(elem);
+  int64_t barOffset = op->getAttrOfType<IntegerAttr>("tile.bulk_load").getInt();
+  FailureOr<RootAccess> at = resolve(op.getSrc(), {"0"}, op);
+  if (failed(at))
+    return failure();
+  FailureOr<std::string> first = linearIndex(*at, op);
+  if (failed(first))
+    return failure();
+  line("// bulk load (cp.async.bulk.shared::cluster.global, an mbarrier): " +
+       Twine(n) + " elements, " + Twine(n * bytes) +
+       " bytes; the threads load a tail of less than 16 bytes and what lies "
+       "outside the tensor");
+  open("");
+  std::string g = expr(at->root), s = expr(dst);
+  std::string bar = fresh("bar"), start = fresh("start"),
+              valid = fresh("valid"), head = fresh("head"), e = fresh("e");
+  line("uint64_t *" + bar + " = reinterpret_cast<uint64_t *>(smem + " +
+       Twine(barOffset) + ");  // completes when the copy landed");
+  line("const long long " + start + " = " + *first + ";");
+  line("const int " + valid + " = (int)max(0LL, min(" + Twine(n) + "LL, " +
+       Twine(extent) + "LL - " + start +
+       "));  // elements before the tensor's end");
+  line("const int " + head + " = " + start + " >= 0 && reinterpret_cast<" +
+       "uintptr_t>(" + g + " + " + start + ") % 16 == 0 ? " + valid + " / " +
+       Twine(16 / bytes) + " * " + Twine(16 / bytes) +
+       " : 0;  // the 16-byte multiple the copy engine loads");
+  // The mbarrier is initialised, and the tile's earlier ordinary accesses
+  // are done and visible to the async proxy, before the copy is issued.
+  line("if (tid == 0) { tlc::cuda::mbarrierInit(" + bar +
+       ", 1); tlc::cuda::mbarrierInitFence(); }");
+  line("tlc::cuda::fenceProxyAsync();  // the tile's earlier writes, before "
+       "the copy engine's");
+  line(blockBarrier());
+  open("if (tid == 0)");
+  open("if (" + head + " > 0)");
+  line("tlc::cuda::mbarrierArriveExpectTx(" + bar + ", " + head + " * " +
+       Twine(bytes) + ");");
+  line("tlc::cuda::bulkLoad(" + s + ", " + g + " + " + start + ", " + head +
+       " * " + Twine(bytes) + ", " + bar + ");");
+  close();
+  line("else");
+  line("  tlc::cuda::mbarrierArrive(" + bar + ");");
+  close();
+  std::string value = "((" + e + " < " + valid + " && " + start + " + " + e +
+                      " >= 0) ? " +
+                      fromStorage(elem, g + "[" + start + " + " + e + "]") +
+                      " : " + safeValueOf(op, root, elem) + ")";
+  line("for (int " + e + " = " + head + " + tid; " + e + " < " + Twine(n) +
+       "; " + e + " += " + Twine(numThreads) + ")");
+  line("  " + s + "[" + e + "] = " + toStorage(elem, value) + ";");
+  line("tlc::cuda::mbarrierWait(" + bar + ", 0);  // the copy landed");
+  close();
+  bool last = true;
+  for (Operation *next = op->getNextNode(); next; next = next->getNextNode())
+    if (!next->hasTrait<OpTrait::IsTerminator>())
+      last = false;
+  if (!last)
+    line(blockBarrier() + "  // the threads' part of the tile is written");
+  anyTma = true;
+  return true;
+}
+
+SmallVector<CopyOp> Emitter::oneShotTmaLoads(KernelOp kernel) {
+  SmallVector<CopyOp> loads;
+  for (Operation &op : kernel.getBody().front())
+    if (auto copy = dyn_cast<CopyOp>(op);
+        copy && copy->hasAttr("tile.tma_once"))
+      loads.push_back(copy);
+  return loads;
+}
+
+std::string Emitter::oneShotBarrier(CopyOp op) {
+  return "reinterpret_cast<uint64_t *>(smem + " +
+         std::to_string(
+             op->getAttrOfType<IntegerAttr>("tile.tma_once").getInt()) +
+         ")";
+}
+
+LogicalResult Emitter::issueOneShotTmaLoad(CopyOp op, const std::string &bar) {
+  line("tlc::cuda::mbarrierArriveExpectTx(" + bar + ", " +
+       Twine(tmaCopyBytes(op)) + ");");
+  return emitTmaCopy(op, names[op.getDst()], bar);
+}
+
+LogicalResult Emitter::emitTmaOnce(CopyOp op) {
+  // A warp-specialised kernel: the producer issued it before its loop and
+  // the ring's initialisation published the mbarrier.
+  if (wsProducerThreads && !persistentCtas) {
+    beginOp(op, "T.copy (TMA, issued by the producer warpgroup)");
+    line("tlc::cuda::mbarrierWait(" + oneShotBarrier(op) +
+         ", 0);  // the tile landed");
+    anyTma = true;
+    return success();
+  }
+  if (range.condition || persistentCtas) {
+    op->emitError("a one-shot TMA load (tile.tma_once) under a thread range "
+                  "or in a persistent kernel (internal error)");
+    return failure();
+  }
+  beginOp(op, "T.copy (TMA, one load completing on an mbarrier)");
+  open("");
+  std::string bar = fresh("bar");
+  line("uint64_t *" + bar + " = " + oneShotBarrier(op) + ";");
+  line("if (tid == 0) { tlc::cuda::mbarrierInit(" + bar +
+       ", 1); tlc::cuda::mbarrierInitFence(); }");
+  line(blockBarrier() + "  // the mbarrier is initialised");
+  open("if (tid == 0)");
+  if (failed(issueOneShotTmaLoad(op, bar)))
+    return failure();
+  close();
+  line("tlc::cuda::mbarrierWait(" + bar + ", 0);  // the tile landed");
+  close();
+  anyTma = true;
+  return success();
 }

@@ -804,6 +804,24 @@ public:
   /// tma's `tile.bulk_store`); false when this copy must take the threads'
   /// path (under a thread range, a permuted shared storage).
   mlir::FailureOr<bool> emitBulkStore(tile::CopyOp op);
+  /// A 1-D global run loaded into a whole 1-D shared tile by cp.async.bulk
+  /// completing on the mbarrier at `tile.bulk_load` (tile-plan-tma); the
+  /// threads load the tail and zero what lies outside the tensor. False
+  /// when this copy must take the threads' path.
+  mlir::FailureOr<bool> emitBulkLoad(tile::CopyOp op);
+  /// tile-plan-tma's one-shot TMA loads of \p kernel's body (tile.tma_once:
+  /// attention's Q), in program order.
+  llvm::SmallVector<tile::CopyOp> oneShotTmaLoads(tile::KernelOp kernel);
+  /// The mbarrier of the one-shot TMA load \p op, as a `uint64_t *`.
+  std::string oneShotBarrier(tile::CopyOp op);
+  /// Expects the bytes of the one-shot TMA load \p op on \p bar and
+  /// issues its boxes (one thread).
+  mlir::LogicalResult issueOneShotTmaLoad(tile::CopyOp op,
+                                          const std::string &bar);
+  /// A one-shot TMA load at its place in the program: the consumers' wait
+  /// in a warp-specialised kernel (the producer issued it); else thread 0
+  /// initialises the mbarrier and issues it, and every thread waits.
+  mlir::LogicalResult emitTmaOnce(tile::CopyOp op);
   /// Software-pipelined loops -> stages; staged shared buffers -> stages
   /// (tile.stages of tile-plan-pipelines).
   llvm::DenseMap<mlir::Operation *, int64_t> pipelineStages;

@@ -188,3 +188,49 @@ tile.func @existing_sync(%A: !tile.buffer<[64, 64], f16, global>, %B: !tile.buff
     tile.copy %S to %B : !tile.buffer<[64, 64], f16, shared.dyn> to !tile.buffer<[64, 64], f16, global>
   }
 }
+
+// 1-D bulk copies (tile-plan-tma's tile.bulk_store / tile.bulk_load) print
+// their own barriers: the async-proxy fence and a barrier before the copy
+// engine touches the tile, one after it when a statement follows. None is
+// placed beside them: not before the store that reads what the copy wrote,
+// not before the load that overwrites what the store read, not before the
+// element loop that reads what the load wrote. The same copies without the
+// attributes get all three.
+// CHECK-LABEL: tile.func @bulk_copies
+// CHECK:      tile.copy %{{.*}} to %[[S:.*]] : !tile.buffer<[256], f32, global> to
+// CHECK-NEXT: tile.copy %[[S]] to %{{.*}} {tile.bulk_store}
+// CHECK-NEXT: tile.copy %{{.*}} to %[[S]] {tile.bulk_load = 1024 : i64}
+// CHECK-NEXT: tile.parallel
+// CHECK-NOT:  tile.barrier
+// CHECK:      tile.func @plain_copies
+// CHECK:      tile.copy %{{.*}} to %[[S:.*]] : !tile.buffer<[256], f32, global> to
+// CHECK-NEXT: tile.barrier "shared-memory dependence"
+// CHECK-NEXT: tile.copy %[[S]] to
+// CHECK-NEXT: tile.barrier "shared-memory dependence"
+// CHECK-NEXT: tile.copy %{{.*}} to %[[S]]
+// CHECK-NEXT: tile.barrier "shared-memory dependence"
+// CHECK-NEXT: tile.parallel
+tile.func @bulk_copies(%A: !tile.buffer<[256], f32, global>, %B: !tile.buffer<[256], f32, global>) {
+  tile.kernel (%bx) grid [1] threads [128] {
+    %S = tile.alloc {tile.offset = 0 : i64} : !tile.buffer<[256], f32, shared.dyn>
+    tile.copy %A to %S : !tile.buffer<[256], f32, global> to !tile.buffer<[256], f32, shared.dyn>
+    tile.copy %S to %B {tile.bulk_store} : !tile.buffer<[256], f32, shared.dyn> to !tile.buffer<[256], f32, global>
+    tile.copy %A to %S {tile.bulk_load = 1024 : i64} : !tile.buffer<[256], f32, global> to !tile.buffer<[256], f32, shared.dyn>
+    tile.parallel (%i) in [256] {
+      %v = tile.load %S[%i] : !tile.buffer<[256], f32, shared.dyn>
+      tile.store %v, %B[%i] : !tile.buffer<[256], f32, global>
+    }
+  }
+}
+tile.func @plain_copies(%A: !tile.buffer<[256], f32, global>, %B: !tile.buffer<[256], f32, global>) {
+  tile.kernel (%bx) grid [1] threads [128] {
+    %S = tile.alloc {tile.offset = 0 : i64} : !tile.buffer<[256], f32, shared.dyn>
+    tile.copy %A to %S : !tile.buffer<[256], f32, global> to !tile.buffer<[256], f32, shared.dyn>
+    tile.copy %S to %B : !tile.buffer<[256], f32, shared.dyn> to !tile.buffer<[256], f32, global>
+    tile.copy %A to %S : !tile.buffer<[256], f32, global> to !tile.buffer<[256], f32, shared.dyn>
+    tile.parallel (%i) in [256] {
+      %v = tile.load %S[%i] : !tile.buffer<[256], f32, shared.dyn>
+      tile.store %v, %B[%i] : !tile.buffer<[256], f32, global>
+    }
+  }
+}

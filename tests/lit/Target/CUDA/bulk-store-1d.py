@@ -5,6 +5,9 @@
 # waits until it is read; the threads store the tail (a ragged last block,
 # or everything when the global address is not 16-byte aligned). A second
 # copy after the first (`twice`) gets a barrier after the first one's read.
+# tile-insert-barriers places none beside the copies' own (before the
+# first, whose tile the threads wrote, and before the element loop that
+# writes the tile again after the first copy read it: two in a row before).
 # Not planned: sm_80, disable_tma, a tile whose bytes are no multiple of 16.
 # RUN: tlc-build --emit=lowered --target=cuda:sm_90a %s | FileCheck %s --check-prefix=PLAN
 # PLAN: tile.copy {{.*}}tile.bulk_store{{.*}} : !tile.buffer<[256], f32, shared.dyn> to !tile.buffer<[256], f32, global>
@@ -14,6 +17,7 @@
 # NO-NOT: tile.bulk_store
 # RUN: tlc-build --emit=cuda --target=cuda:sm_90a --no-source-lines -Dtwice=True %s | FileCheck %s
 # CHECK: #include "tlc_device/cuda/tma.h"
+# CHECK-NOT: __syncthreads();
 # CHECK: tlc::cuda::fenceProxyAsync();  // the tile, to the copy engine
 # CHECK-NEXT: __syncthreads();
 # CHECK: const int [[VALID:valid[_0-9]*]] = (int)max(0LL, min(256LL, 1000LL - [[START:start[_0-9]*]]));
@@ -24,6 +28,9 @@
 # CHECK-NEXT: tlc::cuda::tmaStoreWaitRead();  // the tile is read
 # CHECK: for (int [[E:e[_0-9]*]] = [[HEAD]] + tid; [[E]] < [[VALID]]; [[E]] += 128)
 # CHECK: __syncthreads();  // the tile's bytes may be written again
+# CHECK-NOT: __syncthreads();
+# CHECK: tlc::cuda::fenceProxyAsync();  // the tile, to the copy engine
+# CHECK-NEXT: __syncthreads();
 # CHECK: tlc::cuda::bulkStore(c + {{.*}}, shared,
 # CHECK-NOT: may be written again
 # CHECK: }

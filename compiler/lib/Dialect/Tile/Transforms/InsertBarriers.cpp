@@ -17,8 +17,9 @@
 // tile-plan-shared-memory conflict like one buffer. A block-wide barrier
 // already in the block (`tile.sync_threads` without a barrier id, run by
 // every thread of the block; with wgmma only a fenced `tile.barrier`)
-// orders what came before it, so none is added next to it. A loop whose body both writes and reads shared memory starts
-// each iteration with a barrier.
+// orders what came before it, so none is added next to it, nor next to a
+// 1-D bulk copy, which prints barriers of its own. A loop whose body both
+// writes and reads shared memory starts each iteration with a barrier.
 //
 //===----------------------------------------------------------------------===//
 
@@ -137,6 +138,23 @@ static bool isPipelineProducer(Operation *op) {
   return pipe && pipe->hasAttr("tile.stages");
 }
 
+/// Whether \p op prints block-wide barriers of its own around it: a 1-D
+/// bulk copy of tile-plan-tma (`tile.bulk_store`, `tile.bulk_load`, only
+/// ever a statement of the kernel body, of a 1-D tile whose storage is
+/// row-major, so that the printer always takes the bulk path) makes every
+/// thread's earlier writes visible to the async proxy and meets at a
+/// barrier before the copy engine touches the tile, and, when a statement
+/// follows, meets at one after it (the copy engine read the tile; the
+/// threads' part of a loaded tile is written). A barrier placed next to it
+/// would stand beside one of those (issue 2529's two barriers in a row).
+/// So does a one-shot TMA load (`tile.tma_once`, attention's Q), which
+/// every thread waits for on its mbarrier, and which tile-plan-tma plans
+/// only where no statement before it touches shared memory.
+static bool printsOwnBarriers(Operation *op) {
+  return op->hasAttr("tile.bulk_store") || op->hasAttr("tile.bulk_load") ||
+         op->hasAttr("tile.tma_once");
+}
+
 bool BarrierPlacer::sharesBytes(Value a, Value b) const {
   if (a == b)
     return true;
@@ -208,6 +226,14 @@ void BarrierPlacer::placeInBlock(Block &block, bool allow) {
     if (isPipelineProducer(&op))
       continue;
     if (allow && !inParallel && isBlockWideBarrier(&op)) {
+      pendingReads.clear();
+      pendingWrites.clear();
+      continue;
+    }
+    // A bulk copy's own barriers order what came before it and its own
+    // accesses before what follows.
+    if (allow && !inParallel && range.lo == 0 && range.hi == blockThreads &&
+        printsOwnBarriers(&op)) {
       pendingReads.clear();
       pendingWrites.clear();
       continue;

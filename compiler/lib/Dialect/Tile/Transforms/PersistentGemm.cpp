@@ -290,6 +290,14 @@ struct TilePersistentGemmPass final
     kernel->setAttr("tile.persistent_ctas", b.getI64IntegerAttr(ctas));
     kernel->setAttr("tile.persistent_panel", b.getI64IntegerAttr(group));
     kernel->setAttr("tile.persistent_order", b.getStringAttr("longest_first"));
+    // Q is loaded again for every tile: the consumers' threads do it (a
+    // one-shot TMA load of tile-plan-tma would need a ring of its own).
+    // Its map is the last one: no gap is left in the numbering.
+    for (Operation &op : body)
+      if (op.hasAttr("tile.tma_once")) {
+        op.removeAttr("tile.tma_once");
+        op.removeAttr("tile.tma");
+      }
   }
 };
 } // namespace

@@ -171,21 +171,14 @@ static bool isTmaStore(CopyOp copy, Block &body) {
   return cols % (kStoreSwizzle / bytes) == 0 && rows <= 256 && rows % 8 == 0;
 }
 
-/// Whether \p copy, a statement of the kernel body \p body, can be a bulk
-/// store (cp.async.bulk.global.shared::cta, no tensor map; issue 2529): a
-/// whole 1-D shared tile in row-major storage (no swizzle) into a region of
-/// a static 1-D global tensor argument of the same element type, of
-/// whole bytes (a sub-byte type is packed in global memory, not in
-/// shared), the tile's bytes a multiple of 16. The printer issues the run
-/// that lies in the tensor from one thread when the global address is
-/// 16-byte aligned and leaves the tail that is no multiple of 16 bytes (and
-/// a misaligned run) to the threads.
-static bool isBulkStore(CopyOp copy, Block &body) {
-  if (copy->getBlock() != &body || copy->hasAttr("disable_tma") ||
-      isPassConfigOn(copy, "tl.disable_tma_lower"))
-    return false;
-  auto alloc = copy.getSrc().getDefiningOp<AllocOp>();
-  auto region = copy.getDst().getDefiningOp<RegionOp>();
+/// Whether \p tile (a whole shared allocation) and \p region (of a global
+/// tensor argument) are the two sides of a 1-D bulk copy (cp.async.bulk, no
+/// tensor map; issue 2529): a 1-D tile in row-major storage (no swizzle, no
+/// stages) and a region of a static 1-D global tensor of the same element
+/// type, of whole bytes (a sub-byte type is packed in global memory, not in
+/// shared), the tile's bytes a multiple of 16 below 2^20 (an mbarrier's
+/// transaction count).
+static bool isBulkPair(AllocOp alloc, RegionOp region) {
   if (!alloc || !region || alloc->hasAttr("tile.swizzle") ||
       alloc->hasAttr("tile.stages"))
     return false;
@@ -211,6 +204,38 @@ static bool isBulkStore(CopyOp copy, Block &body) {
          box.getShape()[0] == n && n * bytes % 16 == 0 &&
          n * bytes < (int64_t(1) << 20) &&
          global.getShape()[0] < (int64_t(1) << 31);
+}
+
+/// Whether \p copy, a statement of the kernel body \p body, can be a bulk
+/// store (cp.async.bulk.global.shared::cta): a whole 1-D shared tile into a
+/// region of a 1-D global tensor (isBulkPair). The printer issues the run
+/// that lies in the tensor from one thread when the global address is
+/// 16-byte aligned and leaves the tail that is no multiple of 16 bytes (and
+/// a misaligned run) to the threads.
+static bool isBulkStore(CopyOp copy, Block &body) {
+  if (copy->getBlock() != &body || copy->hasAttr("disable_tma") ||
+      isPassConfigOn(copy, "tl.disable_tma_lower"))
+    return false;
+  return isBulkPair(copy.getSrc().getDefiningOp<AllocOp>(),
+                    copy.getDst().getDefiningOp<RegionOp>());
+}
+
+/// Whether \p copy, a statement of the kernel body \p body, can be a bulk
+/// load (cp.async.bulk.shared::cluster.global completing on an mbarrier):
+/// a region of a 1-D global tensor that the kernel does not write (the
+/// copy engine reads it through the async proxy) into a whole 1-D shared
+/// tile (isBulkPair). The printer loads the run that lies in the tensor
+/// from one thread when the global address is 16-byte aligned; the threads
+/// load the tail and zero what lies outside the tensor.
+static bool isBulkLoad(CopyOp copy, Block &body,
+                       const BufferAccesses &kernelAccesses) {
+  if (copy->getBlock() != &body || copy->hasAttr("disable_tma") ||
+      isPassConfigOn(copy, "tl.disable_tma_lower"))
+    return false;
+  auto region = copy.getSrc().getDefiningOp<RegionOp>();
+  if (!region || kernelAccesses.writes.contains(region.getSource()))
+    return false;
+  return isBulkPair(copy.getDst().getDefiningOp<AllocOp>(), region);
 }
 
 /// A 1024-byte aligned run of \p bytes in the planned buffers of \p body
@@ -256,6 +281,41 @@ static int64_t deadStagingArea(Block &body, Operation *at, int64_t bytes) {
   return -1;
 }
 
+/// The statements of the kernel body \p body before its TMA pipeline that
+/// may be one-shot TMA loads (attention's Q): box copies isTmaCopy accepts
+/// whose destination only wgmma gemms read (nothing else writes it), with
+/// no statement before them touching shared memory. The copy engine may
+/// then land the tile at any point before the copy's place in the program
+/// (the producer warpgroup issues it at the kernel's start).
+static SmallVector<CopyOp> oneShotTmaLoads(Block &body,
+                                           const BufferAccesses &accesses) {
+  SmallVector<CopyOp> loads;
+  for (Operation &op : body) {
+    if (isa<PipelinedOp>(op))
+      break;
+    auto copy = dyn_cast<CopyOp>(op);
+    if (copy && isTmaCopy(copy, accesses)) {
+      bool gemmsOnly = true;
+      for (OpOperand &use : copy.getDst().getUses()) {
+        auto gemm = dyn_cast<GemmOp>(use.getOwner());
+        auto instr =
+            gemm ? gemm->getAttrOfType<StringAttr>("tile.instr") : nullptr;
+        if (use.getOwner() != copy.getOperation() &&
+            (!instr || instr.getValue() != "wgmma" || use.get() == gemm.getC()))
+          gemmsOnly = false;
+      }
+      if (gemmsOnly) {
+        loads.push_back(copy);
+        continue;
+      }
+    }
+    BufferAccesses shared = getBufferAccesses(&op, isSharedScope);
+    if (!shared.reads.empty() || !shared.writes.empty())
+      break;
+  }
+  return loads;
+}
+
 namespace {
 struct TilePlanTmaPass final
     : tlc::tile::impl::TilePlanTmaBase<TilePlanTmaPass> {
@@ -265,17 +325,37 @@ struct TilePlanTmaPass final
     ModuleOp module = getOperation();
     Builder b(module.getContext());
     forEachSm90aKernel(module, target, [&](KernelOp kernel) {
-      planBulkStores(kernel, b);
+      planBulkCopies(kernel, b);
       planKernel(kernel, b);
     });
   }
 
-  /// The 1-D shared -> global copies of the kernel body, as bulk stores.
-  static void planBulkStores(KernelOp kernel, Builder &b) {
+  /// The 1-D copies of the kernel body between shared and global memory, as
+  /// bulk stores and bulk loads; each load's mbarrier (8 bytes) after the
+  /// planned shared memory.
+  static void planBulkCopies(KernelOp kernel, Builder &b) {
     Block &body = kernel.getBody().front();
-    for (Operation &op : body)
-      if (auto copy = dyn_cast<CopyOp>(op); copy && isBulkStore(copy, body))
+    auto planned = kernel->getAttrOfType<IntegerAttr>("tile.shared_bytes");
+    BufferAccesses accesses = getBufferAccesses(kernel, isGlobal);
+    int64_t sharedBytes = planned ? planned.getInt() : -1;
+    for (Operation &op : body) {
+      auto copy = dyn_cast<CopyOp>(op);
+      if (!copy)
+        continue;
+      if (isBulkStore(copy, body)) {
         copy->setAttr("tile.bulk_store", b.getUnitAttr());
+        continue;
+      }
+      if (sharedBytes < 0 || !isBulkLoad(copy, body, accesses))
+        continue;
+      int64_t offset = (sharedBytes + 7) / 8 * 8;
+      if (offset + 8 > kSm90SharedLimit)
+        continue;
+      copy->setAttr("tile.bulk_load", b.getI64IntegerAttr(offset));
+      sharedBytes = offset + 8;
+    }
+    if (planned && sharedBytes != planned.getInt())
+      kernel->setAttr("tile.shared_bytes", b.getI64IntegerAttr(sharedBytes));
   }
 
   void planKernel(KernelOp kernel, Builder &b) {
@@ -285,6 +365,17 @@ struct TilePlanTmaPass final
     int64_t sharedBytes = planned.getInt();
     BufferAccesses accesses = getBufferAccesses(kernel, isGlobal);
     int64_t maps = 0;
+    // One-shot TMA loads before the pipeline (attention's Q), an mbarrier
+    // each, placed before the ring (tile-warp-specialize grows the ring in
+    // place when it is last); planned only with a TMA pipeline.
+    Block &body = kernel.getBody().front();
+    SmallVector<CopyOp> once = oneShotTmaLoads(body, accesses);
+    int64_t onceOffset = (sharedBytes + 7) / 8 * 8;
+    if (!once.empty() &&
+        onceOffset + 8 * int64_t(once.size()) <= kSm90SharedLimit)
+      sharedBytes = onceOffset + 8 * int64_t(once.size());
+    else
+      once.clear();
     kernel.walk([&](PipelinedOp pipe) {
       auto stages = pipe->getAttrOfType<IntegerAttr>("tile.stages");
       if (!stages)
@@ -312,17 +403,28 @@ struct TilePlanTmaPass final
       for (CopyOp copy : producers)
         copy->setAttr("tile.tma", b.getI64IntegerAttr(maps++));
     });
-    if (maps)
-      kernel->setAttr("tile.shared_bytes", b.getI64IntegerAttr(sharedBytes));
-    // The epilogue of a kernel with a TMA pipeline: its last statement, a
-    // fragment stored into a global tile, goes through the dead stages as
-    // 128-byte swizzled panels and one TMA store per panel.
-    Block &body = kernel.getBody().front();
+    if (!maps)
+      return;
+    kernel->setAttr("tile.shared_bytes", b.getI64IntegerAttr(sharedBytes));
+    planTmaStore(body, maps, b);
+    // The one-shot loads' maps come last: tile-persistent-gemm, which keeps
+    // them to the threads, then leaves no gap in the numbering.
+    for (auto [i, copy] : llvm::enumerate(once)) {
+      copy->setAttr("tile.tma", b.getI64IntegerAttr(maps++));
+      copy->setAttr("tile.tma_once",
+                    b.getI64IntegerAttr(onceOffset + 8 * int64_t(i)));
+    }
+  }
+
+  /// The epilogue of a kernel with a TMA pipeline: its last statement, a
+  /// fragment stored into a global tile, goes through the dead stages as
+  /// 128-byte swizzled panels and one TMA store per panel.
+  static void planTmaStore(Block &body, int64_t &maps, Builder &b) {
     Operation *last = body.empty() ? nullptr : &body.back();
     while (last && last->hasTrait<OpTrait::IsTerminator>())
       last = last->getPrevNode();
     auto copy = dyn_cast_or_null<CopyOp>(last);
-    if (!maps || !copy || !isTmaStore(copy, body))
+    if (!copy || !isTmaStore(copy, body))
       return;
     auto frag = cast<BufferType>(copy.getSrc().getType());
     int64_t bytes = getElementStorageBytes(

@@ -458,6 +458,19 @@ struct TileWarpSpecializePass final
     llvm::SetVector<Operation *> slice;
     if (!collectSlice(kernel, roots, slice))
       return;
+    // tile-plan-tma's one-shot TMA loads (attention's Q): the producer
+    // issues them before its loop when it can compute their coordinates;
+    // else the consumers' threads load them.
+    for (Operation &op : kernel.getBody().front()) {
+      auto copy = dyn_cast<CopyOp>(op);
+      if (!copy || !copy->hasAttr("tile.tma_once"))
+        continue;
+      llvm::SetVector<Operation *> once;
+      if (!collectSlice(kernel, {copy.getSrc()}, once)) {
+        copy->removeAttr("tile.tma_once");
+        copy->removeAttr("tile.tma");
+      }
+    }
     // The empty barriers: one per stage and ring after everything else.
     // With several rings the full ring tile-plan-tma placed last grows to
     // one barrier per stage and ring in place.

@@ -18,6 +18,9 @@
 //    map says, filling elements outside the tensor with zeros; on
 //    completion it signals the box's bytes to the mbarrier \p bar
 //    (complete_tx). One thread issues it;
+//  * bulkLoad(dst, src, bytes, bar) copies a contiguous run of global
+//    memory into shared memory (cp.async.bulk, no tensor map) and signals
+//    its bytes to the mbarrier \p bar, as tmaLoad does;
 //  * bulkStore(dst, src, bytes) copies a contiguous run of shared memory
 //    to global memory (cp.async.bulk, no tensor map); it joins the bulk
 //    group that tmaStoreCommit / tmaStoreWaitRead close and wait for;
@@ -221,6 +224,22 @@ TLC_DEVICE void tmaStore(const TensorMap *map, const void *src, int c0, int c1,
                  "[%0, {%2, %3, %4, %5, %6}], [%1];" ::"l"(m),
                  "r"(s), "r"(c0), "r"(c1), "r"(c2), "r"(c3), "r"(c4)
                  : "memory");
+#endif
+}
+
+/// cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes (the
+/// non-tensor form): copies \p bytes (a positive multiple of 16, below
+/// 2^20) from global \p src to shared \p dst, both 16-byte aligned, and
+/// signals the bytes to the mbarrier \p bar when they have landed. One
+/// thread issues it.
+TLC_DEVICE void bulkLoad(void *dst, const void *src, uint32_t bytes,
+                         uint64_t *bar) {
+#if TLC_CUDA_ARCH >= 900
+  asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::"
+               "bytes [%0], [%1], %2, [%3];" ::"r"(sharedAddress(dst)),
+               "l"(reinterpret_cast<uint64_t>(src)), "r"(bytes),
+               "r"(sharedAddress(bar))
+               : "memory");
 #endif
 }
 

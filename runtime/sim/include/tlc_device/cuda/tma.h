@@ -297,6 +297,25 @@ TLC_SIM_PRIMITIVE void tmaStore(const TensorMap *map, const void *src, int c0,
   }
 }
 
+/// cp.async.bulk.shared::cluster.global.mbarrier (no tensor map): \p bytes
+/// of global \p src into shared \p dst, completing on \p bar. Both
+/// addresses 16-byte aligned and the size a positive multiple of 16 (the
+/// PTX ISA's conditions), else a trap; asynchronous as tmaLoad (the source
+/// checked at issue, the copy landing later, ordered by a wait on \p bar).
+TLC_SIM_PRIMITIVE inline void bulkLoad(void *dst, const void *src,
+                                       uint32_t bytes, uint64_t *bar) {
+  uint64_t where = TLC_SIM_HERE;
+  if (bytes == 0 || bytes % 16 || reinterpret_cast<uint64_t>(src) % 16 ||
+      sharedAddress(dst) % 16)
+    sim::api->trap("cp.async.bulk with an address not 16-byte aligned or a "
+                   "size not a positive multiple of 16",
+                   where);
+  tlc_sim_bulk_piece piece{sim::sharedBase() + sharedAddress(dst), src, bytes};
+  if (!sim::api->access(bar, 8, TLC_SIM_ATOMIC, -1, where))
+    return;
+  sim::api->bulkCopy(&piece, 1, bar, where);
+}
+
 /// cp.async.bulk.global.shared::cta (no tensor map): \p bytes of shared
 /// \p src to global \p dst. Both addresses 16-byte aligned and the size a
 /// positive multiple of 16 (the PTX ISA's conditions), else a trap; modelled

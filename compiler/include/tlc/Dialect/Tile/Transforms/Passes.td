@@ -307,6 +307,27 @@ def TilePlanTma : Pass<"tile-plan-tma", "::mlir::ModuleOp"> {
       `cp.async.bulk.global.shared::cta` (when the global address is
       16-byte aligned) and waits until it is read; the threads store the
       rest (a ragged tail).
+    * `tile.bulk_load = B` on a statement of the kernel body that copies a
+      region of such a 1-D tensor, one the kernel does not write, into a
+      whole 1-D shared allocation (the same conditions, the tile's bytes
+      below 2^20): an mbarrier at byte `B` (8 bytes after the planned
+      shared memory) is initialised, every thread fences the async proxy
+      and meets at a barrier, one thread loads the run of whole 16-byte
+      chunks inside the tensor with the non-tensor
+      `cp.async.bulk.shared::cluster.global` completing on it (when the
+      global address is 16-byte aligned), the threads load the rest and
+      zero what lies outside the tensor, every thread waits for the
+      mbarrier, and a barrier follows when statements come after it.
+    * `tile.tma = I` and `tile.tma_once = B` on a statement of the kernel
+      body before its TMA pipeline (attention's Q): a box copy the rules
+      above accept, whose destination only wgmma gemms read and before
+      which no statement touches shared memory, is one TMA load completing
+      on the mbarrier at byte `B` (placed before the ring's barriers; its
+      map after every other). In a warp-specialised kernel the producer
+      issues it before its loop and the consumers wait for it where the
+      copy stands; else thread 0 issues it there and every thread waits.
+      `tile-persistent-gemm` returns it to the threads (a persistent kernel
+      loads Q for every tile).
 
     The target is the `target` option, else the module's `tile.gpu_target`
     attribute (`cuda:sm_90a` only).
@@ -731,7 +752,12 @@ def TileInsertBarriers : Pass<"tile-insert-barriers", "::mlir::ModuleOp"> {
     (a `tile.sync_threads` without a barrier id, or a `tile.barrier`, in
     code every thread of the block runs together) counts as the last
     barrier, so none is added beside it; in a kernel with `wgmma` only a
-    `tile.barrier` with `fence_proxy_async` does. Buffers that `tile-plan-shared-memory`
+    `tile.barrier` with `fence_proxy_async` does. A 1-D bulk copy of
+    `tile-plan-tma` (`tile.bulk_store`, `tile.bulk_load`) prints its own
+    barriers (every thread's async-proxy fence and a barrier before the copy
+    engine touches the tile, one after it when a statement follows): no
+    barrier is placed before it, and it orders its own and all earlier
+    accesses before what follows. Buffers that `tile-plan-shared-memory`
     placed in common bytes (reuse after a live range ends) conflict like one
     buffer; a buffer's bytes include its pipeline stages (`tile.stages`).
     The statements of an `if` on the thread index count with the threads
