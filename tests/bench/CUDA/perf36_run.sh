@@ -75,8 +75,9 @@ for which in old new; do
     || echo "$which v_bload_f32: the threads' loads" >> "$O/verify.log"
 done
 for name in s_wide_4096 s_pp_4096; do
-  cmp -s "$W/old/$name/"*.cu "$W/new/$name/"*.cu && echo "$name: old and new CUDA identical" >> "$O/gemm.log" \
-    || echo "$name: old and new CUDA DIFFER" >> "$O/gemm.log"
+  if ! [ -f "$W/old/$name/matmul.cu" ] || ! [ -f "$W/new/$name/matmul.cu" ]; then echo "$name: not built" >> "$O/gemm.log"
+  elif cmp -s "$W/old/$name/matmul.cu" "$W/new/$name/matmul.cu"; then echo "$name: old and new CUDA identical" >> "$O/gemm.log"
+  else echo "$name: old and new CUDA DIFFER" >> "$O/gemm.log"; fi
 done
 step built
 stage_verify 200 new old
