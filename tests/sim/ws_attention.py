@@ -26,9 +26,10 @@ the last one after the loop.
 
 The *_pers_* cases are persistent (tlc.persistent_attention): a few
 blocks loop over the (query block, head, batch) tiles, longest rows first.
-Every other case loads Q by one TMA load that the producer issues before
-its loop (the consumers wait on its mbarrier); the persistent ones by the
-consumers' threads.
+The cases with tlc.tma_once=True load Q by one TMA load that the producer
+issues before its loop (the consumers wait on its mbarrier), but the
+persistent ones, whose consumers' threads load it; the others (the
+default) by the consumers' threads.
 
 Usage: ws_attention.py --bin BUILD/bin [--only SUBSTRING]
 """
@@ -50,11 +51,13 @@ CASES = [
     ("fwd_d64_m128n64_s2", FWD, "flashattn",
      f"{SMALL} -Ddim=64 -Dblock_M=128 -Dblock_N=64 -Dthreads=256 -Dnum_stages=2"),
     ("fwd_d128_m128n128_t256_s2", FWD, "flashattn",
-     f"{SMALL} -Ddim=128 -Dblock_M=128 -Dblock_N=128 -Dthreads=256 -Dnum_stages=2"),
+     f"{SMALL} -Ddim=128 -Dblock_M=128 -Dblock_N=128 -Dthreads=256 -Dnum_stages=2"
+     " --pass-config=tlc.tma_once=True"),
     ("fwd_d64_m128n32_s3", FWD, "flashattn",
      f"{SMALL} -Ddim=64 -Dblock_M=128 -Dblock_N=32 -Dthreads=256 -Dnum_stages=3"),
     ("causal_d64_m128n64_s2", CAUSAL, "flashattn_causal",
-     f"{SMALL} -Ddim=64 -Dblock_M=128 -Dblock_N=64 -Dthreads=256 -Dnum_stages=2"),
+     f"{SMALL} -Ddim=64 -Dblock_M=128 -Dblock_N=64 -Dthreads=256 -Dnum_stages=2"
+     " --pass-config=tlc.tma_once=True"),
     ("causal_d128_m128n128_t256_s2", CAUSAL, "flashattn_causal",
      f"{SMALL} -Ddim=128 -Dblock_M=128 -Dblock_N=128 -Dthreads=256 -Dnum_stages=2"),
     ("causal_d64_m128n32_s3", CAUSAL, "flashattn_causal",
@@ -168,11 +171,13 @@ CASES += [
      "-Dnum_stages=2 --pass-config=tlc.tma_store=True" + PERSIST.format(3)),
     ("fwdc_d128_m128n128_t256_s2_seq77_tmast_pers_def", CAUSAL, "flashattn_causal",
      "-Dbatch=1 -Dheads=2 -Dseq_len=77 -Ddim=128 -Dblock_M=128 -Dblock_N=128 -Dthreads=256 "
-     "-Dnum_stages=2 -Dis_causal=False --pass-config=tlc.tma_store=True" + PERSIST.format(1)),
+     "-Dnum_stages=2 -Dis_causal=False --pass-config=tlc.tma_store=True"
+     " --pass-config=tlc.tma_once=True" + PERSIST.format(1)),
 ]
 PERSISTENT = "(head, batch) pairs, the last query block first"
 # Q by one TMA load the producer issues before its loop (tile-plan-tma's
-# tile.tma_once), but in a persistent kernel, whose threads load it.
+# tile.tma_once, with tlc.tma_once=True), but in a persistent kernel, whose
+# threads load it.
 QTMA = "T.copy (TMA, issued by the producer warpgroup)"
 OVERLAP = "tlc::cuda::wgmmaWait<1>();  // S is complete; P V may be in flight"
 PINGPONG = "if (warpGroup == 0) tlc::cuda::namedBarrierSync(2, 256); else tlc::cuda::namedBarrierSync(3, 256);"
@@ -217,7 +222,8 @@ def main():
                 elif (PINGPONG in src) == (name.endswith("_nopp") or
                                            (name.endswith("_def") and "_fppp_" not in name)):
                     bad = "ping-pong " + ("not " if PINGPONG not in src else "") + "planned"
-                elif (QTMA in src) == ("_pers_" in name):
+                elif (QTMA in src) != ("tlc.tma_once=True" in defs and
+                                       "_pers_" not in name):
                     bad = "Q " + ("not " if QTMA not in src else "") + \
                           "loaded by the producer's TMA"
                 elif (PERSISTENT in src) != ("_pers_" in name):

@@ -367,9 +367,13 @@ struct TilePlanTmaPass final
     int64_t maps = 0;
     // One-shot TMA loads before the pipeline (attention's Q), an mbarrier
     // each, placed before the ring (tile-warp-specialize grows the ring in
-    // place when it is last); planned only with a TMA pipeline.
+    // place when it is last); planned only with a TMA pipeline and with
+    // `tlc.tma_once=True`: measured on an H100 (docs/perf/hopper.md,
+    // perf36) they cost head dimension 64 7-8 % and gain nothing at 128.
     Block &body = kernel.getBody().front();
-    SmallVector<CopyOp> once = oneShotTmaLoads(body, accesses);
+    SmallVector<CopyOp> once;
+    if (isPassConfigOn(kernel, "tlc.tma_once"))
+      once = oneShotTmaLoads(body, accesses);
     int64_t onceOffset = (sharedBytes + 7) / 8 * 8;
     if (!once.empty() &&
         onceOffset + 8 * int64_t(once.size()) <= kSm90SharedLimit)

@@ -318,7 +318,9 @@ def TilePlanTma : Pass<"tile-plan-tma", "::mlir::ModuleOp"> {
       global address is 16-byte aligned), the threads load the rest and
       zero what lies outside the tensor, every thread waits for the
       mbarrier, and a barrier follows when statements come after it.
-    * `tile.tma = I` and `tile.tma_once = B` on a statement of the kernel
+    * With `tlc.tma_once=True` (off by default: 7-8 % slower at head
+      dimension 64 on an H100, docs/perf/hopper.md, perf36),
+      `tile.tma = I` and `tile.tma_once = B` on a statement of the kernel
       body before its TMA pipeline (attention's Q): a box copy the rules
       above accept, whose destination only wgmma gemms read and before
       which no statement touches shared memory, is one TMA load completing
