@@ -76,6 +76,11 @@ def run(what, **env):
     environ = {k: v for k, v in os.environ.items()
                if not k.startswith("TLC_TEST_ENV_")}
     environ.update(env)
+    # The package this process imported (ctest puts it on sys.path, not in
+    # the environment).
+    package = os.path.dirname(os.path.dirname(tilelang.__file__))
+    environ["PYTHONPATH"] = os.pathsep.join(
+        [package] + [p for p in [environ.get("PYTHONPATH")] if p])
     proc = subprocess.run([sys.executable, __file__, what], env=environ,
                           capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stdout + proc.stderr
