@@ -23,7 +23,7 @@ import logging
 import tempfile
 import threading
 
-from . import _env
+from . import _env, _script_env
 
 _log = logging.getLogger("tilelang")
 
@@ -334,7 +334,10 @@ def build(source_file, kernel, defines, target, timeout=None,
     if timeout is None:
         from .env import env
         timeout = env.get_compile_timeout_seconds()
-    extra_args = list(extra_args) + _env.cuda_compiler_args(target)
+    # The environment variables the script reads that are set here are
+    # the script's in tlc's evaluation too (and so part of the key).
+    extra_args = list(extra_args) + _env.cuda_compiler_args(target) + \
+        _script_env.environ_args(source_file)
     with open(source_file, "rb") as f:
         source_hash = hashlib.sha256(f.read()).hexdigest()
     defs = sorted(defines.items())
@@ -580,6 +583,7 @@ def emit_tile(source_file, kernel, defines, target="cpu", texts=False):
         text = v if texts else format_define(v)
         if text is not None:
             cmd.append(f"-D{k}={text}")
+    cmd += _script_env.environ_args(source_file)
     proc = subprocess.run(cmd, capture_output=True, text=True)
     if proc.returncode != 0:
         raise TLCBuildError(f"tlc-build --emit=tile failed for '{kernel}'",
@@ -650,14 +654,16 @@ def check_categorized(source_file, kernel, defines, target, within=None):
     with open(source_file, "rb") as f:
         source_hash = hashlib.sha256(f.read()).hexdigest()
     defs = sorted(defines.items())
-    key = (source_file, source_hash, kernel, tuple(defs), target, within)
+    environ = _script_env.environ_args(source_file)
+    key = (source_file, source_hash, kernel, tuple(defs), target, within,
+           tuple(environ))
     with _checked_lock:
         if key in _checked:
             return _checked[key]
     cmd = [exe, source_file, "--check", "--format=json", "--no-source-lines",
            "--trace-expected-failures", f"--target={target}",
            f"--kernel={kernel}", "--defines-only"]
-    cmd += [f"-D{k}={v}" for k, v in defs]
+    cmd += [f"-D{k}={v}" for k, v in defs] + environ
     try:
         proc = subprocess.run(cmd, capture_output=True, text=True)
     except OSError:

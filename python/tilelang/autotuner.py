@@ -20,7 +20,7 @@ import os
 import time
 from concurrent.futures import ThreadPoolExecutor
 
-from . import _build, _env, _jit
+from . import _build, _env, _jit, _script_env
 from .env import env as _env_vars
 from . import _tensors as tz
 from ._jit import JITFunction, compile as _compile, resolve_target
@@ -377,7 +377,8 @@ def _tuning_key(jit_fn, args, kwargs, configs):
         text = json.dumps([jit_fn.source_file, source, jit_fn.__name__,
                            repr(sorted(jit_fn._closure_defines().items())),
                            repr(shapes), repr(sorted(kwargs.items())),
-                           repr(configs), resolve_target(jit_fn.target)],
+                           repr(configs), resolve_target(jit_fn.target),
+                           _script_env.script_environ(jit_fn.source_file)],
                           default=str)
     except (OSError, TypeError):
         return None

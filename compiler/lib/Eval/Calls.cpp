@@ -278,11 +278,17 @@ Value Interpreter::call(Value callee, CallArgs &args, Node at) {
       if (d == "tilelang.autotuner.AutoTuner.from_kernel" ||
           d == "tilelang.AutoTuner.from_kernel")
         return autotunerFromKernel(args, at);
-      // A program is analysed as run with none of its own environment
-      // variables set: `os.environ.get(name, default)` is the default.
+      // A program is analysed as run with only the environment variables
+      // of EvalOptions::environ set: `os.environ.get(name, default)` is
+      // the variable's value, else the default (None without one).
       if ((d == "os.environ.get" || d == "os.getenv") &&
-          args.pos.size() == 2 && args.kw.empty() && args.pos[0].isStr())
-        return args.pos[1];
+          (args.pos.size() == 1 || args.pos.size() == 2) &&
+          args.kw.empty() && args.pos[0].isStr()) {
+        for (const auto &[name, value] : options.environ)
+          if (name == getStr(args.pos[0]))
+            return heap.str(value);
+        return args.pos.size() == 2 ? args.pos[1] : Value::none();
+      }
       if (d == "pytest.mark.parametrize" && args.pos.size() >= 2) {
         auto *p = heap.make<NamespaceObj>();
         p->name = "pytest.mark.parametrize";

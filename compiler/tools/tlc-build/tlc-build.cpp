@@ -746,6 +746,12 @@ int main(int argc, char **argv) {
       "D", cl::Prefix,
       cl::desc("name=value: bind a meta parameter, T.const or T.dynamic"),
       cl::cat(category));
+  cl::list<std::string> environVars(
+      "environ",
+      cl::desc("NAME=VALUE: an environment variable of the program "
+               "(os.environ.get / os.getenv of NAME give VALUE; every other "
+               "variable is unset)"),
+      cl::cat(category));
   cl::opt<bool> printDebugInfo(
       "mlir-print-debuginfo",
       cl::desc("With --emit=tile, print the source location of every op"),
@@ -973,6 +979,15 @@ int main(int argc, char **argv) {
       }
       opts.eval.defines.push_back({name.trim().str(), value.trim().str()});
     }
+    for (const std::string &e : environVars) {
+      auto [name, value] = llvm::StringRef(e).split('=');
+      if (name.empty() || !llvm::StringRef(e).contains('=')) {
+        llvm::errs() << "tlc-build: error: --environ expects NAME=VALUE, got '"
+                     << e << "'\n";
+        return 2;
+      }
+      opts.eval.environ.push_back({name.str(), value.str()});
+    }
     if (inputs.empty()) {
       llvm::errs() << "tlc-build: error: no input files (see --help)\n";
       return 2;
@@ -1034,6 +1049,8 @@ int main(int argc, char **argv) {
       plan.childArgs.push_back("--kernel=" + kernelName);
     for (const std::string &d : defines)
       plan.childArgs.push_back("-D" + d);
+    for (const std::string &e : environVars)
+      plan.childArgs.push_back("--environ=" + e);
     // The children trace the file again: with the same limits, so that
     // they find the instances the parent listed.
     if (maxInstances)

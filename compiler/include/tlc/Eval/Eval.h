@@ -73,6 +73,12 @@ struct EvalOptions {
   bool targetExplicit = false;
   /// `-D name=value` bindings (value is Python literal text).
   llvm::SmallVector<std::pair<std::string, std::string>, 4> defines;
+  /// The program's environment variables (`tlc-build --environ
+  /// NAME=VALUE`; the Python package passes those its script reads that
+  /// are set in its process): `os.environ.get(NAME, ...)` and
+  /// `os.getenv(NAME, ...)` give VALUE. Any other name is unset, so such
+  /// a call gives its default (the editor and `--check` set none).
+  llvm::SmallVector<std::pair<std::string, std::string>, 0> environ;
   /// Only analyse kernels with this name (empty: all).
   std::string kernelFilter;
   /// Maximum traced instances per kernel.
