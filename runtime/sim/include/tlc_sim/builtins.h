@@ -192,9 +192,10 @@ sharedIndexFault(const char *name, int64_t index, uint32_t elemBytes,
 /// \p elemBytes-byte elements span \p extentBytes bytes from printed
 /// offset \p offset: an index that runs past its end or before its start
 /// is reported even where it lands in another buffer. An address taken
-/// (\p kind 3) may be the one just past the end.
+/// (\p kind 3) may be the one just past the end. Always inlined: the
+/// report's place is the caller's line, not this one.
 template <typename I>
-TLC_SIM_UNCHECKED TLC_SIM_NO_SHADOW inline I
+TLC_SIM_UNCHECKED TLC_SIM_NO_SHADOW __attribute__((always_inline)) inline I
 sharedIndex(I index, const char *name, uint32_t elemBytes, uint32_t extentBytes,
             uint32_t offset, int kind) {
   const int64_t i = static_cast<int64_t>(index);
