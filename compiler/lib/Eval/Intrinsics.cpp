@@ -241,6 +241,8 @@ static std::optional<IntrinsicRule> getIntrinsicRule(BuiltinId id) {
     return fixed(ScalarType::UInt32);
   case BuiltinId::Ldg64:
   case BuiltinId::Lds64:
+  case BuiltinId::DsReadTr16B64:
+  case BuiltinId::DsReadTr8B64:
     return fixed(ScalarType::UInt32, 2);
   case BuiltinId::Ldg128:
   case BuiltinId::Lds128:
@@ -682,6 +684,33 @@ std::optional<Value> Interpreter::callIntrinsicPrimitive(const PArgs &p) {
   }
   if (a.failed)
     return Value::poison();
+  if (p.info.id == BuiltinId::DsReadTr16B64 ||
+      p.info.id == BuiltinId::DsReadTr8B64) {
+    // The lanes' 8-byte chunks are LDS: an element (or the start of a
+    // region) of a shared buffer whose elements tile the 8 bytes.
+    mlir::Value src = a.operands.empty() ? mlir::Value() : a.operands[0];
+    auto bt = src ? mlir::dyn_cast<tile::BufferType>(src.getType())
+                  : tile::BufferType();
+    if (!bt || !tile::isSharedScope(bt.getScope()))
+      return fail(
+          p.node("src"),
+          p.info.name +
+              " reads LDS: src must be an element of a "
+              "shared buffer (T.alloc_shared), e.g. "
+              "A_shared[i, j]" +
+              (bt ? ", not of a '" +
+                        tile::stringifyMemoryScope(bt.getScope()).str() +
+                        "' buffer"
+                  : std::string()));
+    mlir::Type elem = bt.getElementType();
+    unsigned bits = elem.isIntOrFloat() ? elem.getIntOrFloatBitWidth() : 0;
+    if (bits < 8 || bits > 64 || 64 % bits != 0)
+      return fail(p.node("src"),
+                  p.info.name + " reads 8 bytes of whole elements; a '" +
+                      tile::getDTypeName(elem) +
+                      "' element does not tile them (8-, 16-, 32- and "
+                      "64-bit elements do)");
+  }
   if (p.info.id == BuiltinId::Fma || p.info.id == BuiltinId::Fmul) {
     // TileLang's checks: floats (TypeError) of one dtype (ValueError); a
     // Python number takes the others' dtype (the emitters convert it).

@@ -27,6 +27,9 @@
 //   `dst`'s elements under `pred`; `arith.bitcast` between vectors is lane
 //   by lane, and
 //   `T.buffer_store` of a vector into a region stores every lane;
+// * `T.ds_read_tr16_b64` / `T.ds_read_tr8_b64` (gfx950's transposing LDS
+//   reads, an exchange between the lanes) stay one intrinsic whose value
+//   is the 64 bits; the two words are its halves;
 // * TileLang's packed x2 math (`T.add2`, `T.sub2`, `T.mul2`, `T.max2`,
 //   `T.min2`, `T.fma2`, `T.abs2` on float32x2 / float16x2 / bfloat16x2) is
 //   the float op on each lane: fma2 a fused multiply-add per lane, max2 /
@@ -184,9 +187,13 @@ private:
     llvm::StringRef c = in.getCallee();
     return c == "T.Shuffle" || c == "T.Broadcast" || c == "T.Ramp" ||
                    c == "T.extract_lane" || isLdg(c) || isStg(c) ||
-                   c == "T.buffer_store" || isPacked(c)
+                   c == "T.buffer_store" || isPacked(c) || isReadTr(c)
                ? c
                : "";
+  }
+  /// gfx950's transposing LDS reads, whose uint32x2 is one 64-bit read.
+  static bool isReadTr(llvm::StringRef c) {
+    return c == "T.ds_read_tr16_b64" || c == "T.ds_read_tr8_b64";
   }
   /// TileLang's packed two-lane float math (`tl.add2` ... `tl.abs2`).
   static bool isPacked(llvm::StringRef c) {
@@ -340,6 +347,30 @@ private:
       lanes[in->getResult(0)] = out;
     else
       in->getResult(0).replaceAllUsesWith(out[0]);
+    dead.push_back(in);
+    return true;
+  }
+
+  /// T.ds_read_tr16_b64 / T.ds_read_tr8_b64 (src): one read of the lane's
+  /// 8 bytes and the wavefront's exchange, kept as one intrinsic whose
+  /// value is the 64 bits (an instruction that exchanges between lanes
+  /// must not be split in two); the words are its low and high halves.
+  bool rewriteReadTr(tile::IntrinsicOp in) {
+    mlir::Location l = in.getLoc();
+    mlir::VectorType vt = vectorOf(in->getResult(0).getType());
+    mlir::Type i32 = b.getI32Type(), i64 = b.getI64Type();
+    if (!vt || vt.getNumElements() != 2 || vt.getElementType() != i32)
+      return false;
+    llvm::SmallVector<mlir::Type, 1> types{i64};
+    auto whole =
+        tile::IntrinsicOp::create(b, l, types, in.getCalleeAttr(), in.getArgs(),
+                                  in.getParams(), in.getOptionsAttr());
+    mlir::Value high = mlir::arith::ShRUIOp::create(
+        b, l, whole->getResult(0),
+        mlir::arith::ConstantOp::create(b, l, i64, b.getI64IntegerAttr(32)));
+    lanes[in->getResult(0)] = {
+        mlir::arith::TruncIOp::create(b, l, i32, whole->getResult(0)),
+        mlir::arith::TruncIOp::create(b, l, i32, high)};
     dead.push_back(in);
     return true;
   }
@@ -579,6 +610,8 @@ private:
       return rewriteLdg(in);
     if (isStg(callee))
       return rewriteStg(in);
+    if (isReadTr(callee))
+      return rewriteReadTr(in);
     if (callee == "T.buffer_store") {
       if (in.getArgs().size() != 2)
         return false;

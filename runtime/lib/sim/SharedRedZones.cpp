@@ -34,7 +34,7 @@ struct Placement {
   size_t line = 0;
   uint32_t offset = 0;
   /// 0: not known (the printer's own areas, a type or shape not read here).
-  uint64_t bytes = 0;
+  uint64_t bytes = 0, elemBytes = 0;
   std::string name;
 };
 
@@ -141,6 +141,114 @@ planKernel(const std::vector<Placement> &placed) {
   return plan;
 }
 
+/// One named buffer whose element indices the moved source checks.
+struct IndexedBuffer {
+  std::string name;
+  uint64_t elemBytes = 0, extent = 0;
+  uint32_t offset = 0;
+};
+
+/// The buffers of \p placed whose extent is known: from the buffer's offset
+/// to the next placement's start (or to the end of \p total shared bytes),
+/// so a T.Pipelined buffer's later stages and its padding count as its
+/// own. A buffer some other placement starts inside (areas and buffers
+/// placed over dead ones) is left out: its extent is not known.
+std::map<size_t, IndexedBuffer>
+indexedBuffers(const std::vector<Placement> &placed, uint64_t total) {
+  std::map<size_t, IndexedBuffer> out;
+  for (const Placement &p : placed) {
+    if (!p.bytes || p.name.empty() || p.name.front() != '\'')
+      continue;
+    uint64_t next = total;
+    bool inside = false;
+    for (const Placement &q : placed) {
+      if (q.offset <= p.offset)
+        continue;
+      inside |= q.offset < p.offset + p.bytes;
+      next = std::min<uint64_t>(next, q.offset);
+    }
+    if (inside || next < p.offset + p.bytes)
+      continue;
+    IndexedBuffer b;
+    b.name = p.name;
+    b.elemBytes = p.elemBytes;
+    b.extent = next - p.offset;
+    b.offset = p.offset;
+    out[p.line] = std::move(b);
+  }
+  return out;
+}
+
+bool isIdentChar(char c) { return llvm::isAlnum(c) || c == '_'; }
+
+/// \p text with every `NAME[INDEX]` of a buffer of \p buffers (by name)
+/// as `NAME[::tlc::sim::sharedIndex(INDEX, ...)]`, innermost first. An
+/// index whose `]` is not on the line is left as it is.
+std::string wrapIndices(StringRef text,
+                        const std::map<std::string, IndexedBuffer> &buffers) {
+  std::string out;
+  size_t i = 0;
+  while (i < text.size()) {
+    if (!isIdentChar(text[i]) ||
+        (i > 0 && (isIdentChar(text[i - 1]) || text[i - 1] == '.' ||
+                   text[i - 1] == ':' || text[i - 1] == '>'))) {
+      out += text[i++];
+      continue;
+    }
+    size_t end = i;
+    while (end < text.size() && isIdentChar(text[end]))
+      ++end;
+    StringRef name = text.slice(i, end);
+    auto it = buffers.find(name.str());
+    if (it == buffers.end() || end >= text.size() || text[end] != '[') {
+      out += name;
+      i = end;
+      continue;
+    }
+    // The matching `]`.
+    size_t close = end + 1;
+    int depth = 0;
+    for (; close < text.size(); ++close) {
+      char c = text[close];
+      if (c == '[' || c == '(')
+        ++depth;
+      else if ((c == ']' || c == ')') && depth > 0)
+        --depth;
+      else if (c == ']')
+        break;
+    }
+    if (close >= text.size()) {
+      out += name;
+      i = end;
+      continue;
+    }
+    // What the element is for: its address (`&NAME[...]`), a store
+    // (`NAME[...] = `, `+=` ...) or a load.
+    int kind = 0;
+    StringRef before = text.substr(0, i).rtrim();
+    StringRef after = text.substr(close + 1).ltrim();
+    // A unary `&` (not `a & s[i]`, a bitwise and of the element).
+    StringRef operand = before.drop_back().rtrim();
+    if (before.ends_with("&") && !before.ends_with("&&") &&
+        (operand.empty() ||
+         StringRef("=(,[{;?:!&|+-*/<>%^").contains(operand.back())))
+      kind = 3;
+    else if ((after.starts_with("=") && !after.starts_with("==")) ||
+             (after.size() > 1 && after[1] == '=' &&
+              StringRef("+-*/%&|^").contains(after[0])))
+      kind = 1;
+    const IndexedBuffer &b = it->second;
+    out += name;
+    out += "[::tlc::sim::sharedIndex(";
+    out += wrapIndices(text.slice(end + 1, close), buffers);
+    out += ", \"" + b.name + "\", " + std::to_string(b.elemBytes) + "u, " +
+           std::to_string(b.extent) + "u, " + std::to_string(b.offset) + "u, " +
+           std::to_string(kind) + ")]";
+    i = close + 1;
+  }
+  return out;
+}
+
 } // namespace
 
 SharedRedZoneSource tlc::runtime::sim::placeSharedRedZones(
@@ -180,6 +288,8 @@ SharedRedZoneSource tlc::runtime::sim::placeSharedRedZones(
 
   // The moved offset of each `smem + N` on each line to rewrite.
   std::map<size_t, std::vector<std::pair<uint32_t, uint32_t>>> moves;
+  // The buffers (by name) whose indices each line's accesses check.
+  std::map<size_t, std::map<std::string, IndexedBuffer>> indexChecks;
   for (const Kernel &k : kernels) {
     auto size = dynamicShared.find(k.entry);
     if (k.entry.empty() || size == dynamicShared.end())
@@ -202,7 +312,7 @@ SharedRedZoneSource tlc::runtime::sim::placeSharedRedZones(
           movable = false;
           break;
         }
-        placed.push_back({i, offset, 0, "an area at offset " + c[1].str()});
+        placed.push_back({i, offset, 0, 0, "an area at offset " + c[1].str()});
         at = pos + 4;
       }
       llvm::SmallVector<StringRef, 5> d;
@@ -213,12 +323,21 @@ SharedRedZoneSource tlc::runtime::sim::placeSharedRedZones(
       size_t prev = i;
       while (prev > k.first && lines[prev - 1].trim().starts_with("#line"))
         --prev;
+      p.elemBytes = storageBytes(d[1]);
       if (prev > k.first)
-        p.bytes = allocBytes(lines[prev - 1], storageBytes(d[1]));
+        p.bytes = allocBytes(lines[prev - 1], p.elemBytes);
       p.name = "'" + p.name + "'";
     }
     if (!movable)
       continue;
+    // Every named buffer of known extent: its element indices are checked
+    // on the kernel's lines after its declaration (areas of unknown extent
+    // elsewhere do not matter to them).
+    std::map<size_t, IndexedBuffer> indexed =
+        indexedBuffers(placed, size->second);
+    for (auto &[line, b] : indexed)
+      for (size_t i = line + 1; i < k.last; ++i)
+        indexChecks[i][b.name.substr(1, b.name.size() - 2)] = b;
     std::optional<SharedRedZonePlan> plan = planKernel(placed);
     if (!plan || size->second + plan->extraBytes > capacity)
       continue;
@@ -232,26 +351,33 @@ SharedRedZoneSource tlc::runtime::sim::placeSharedRedZones(
     out.plans[k.entry] = std::move(*plan);
   }
 
-  if (moves.empty()) {
+  if (moves.empty() && indexChecks.empty()) {
     out.source = source.str();
     return out;
   }
   for (size_t i = 0; i < lines.size(); ++i) {
     auto it = moves.find(i);
+    std::string text;
     if (it == moves.end()) {
-      out.source += lines[i];
+      text = lines[i].str();
     } else {
       StringRef line = lines[i];
       size_t n = 0;
       for (auto [from, to] : it->second) {
         std::string pat = "smem + " + std::to_string(from);
         size_t at = line.find(pat, n);
-        out.source += line.substr(n, at - n);
-        out.source += "smem + " + std::to_string(to);
+        text += line.substr(n, at - n);
+        text += "smem + " + std::to_string(to);
         n = at + pat.size();
       }
-      out.source += line.substr(n);
+      text += line.substr(n);
     }
+    auto checks = indexChecks.find(i);
+    StringRef trimmed = lines[i].ltrim();
+    if (checks != indexChecks.end() && !trimmed.starts_with("//") &&
+        !trimmed.starts_with("#"))
+      text = wrapIndices(text, checks->second);
+    out.source += text;
     if (i + 1 < lines.size())
       out.source += '\n';
   }

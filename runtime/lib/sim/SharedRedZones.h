@@ -27,6 +27,18 @@
 // before: no boundary gets a red zone where a byte range of unknown or
 // overlapping extent crosses it.
 //
+// A red zone catches only an overrun that lands in it. So every element
+// index of a named buffer of known extent is checked too: each `NAME[INDEX]`
+// after the buffer's declaration becomes
+// `NAME[::tlc::sim::sharedIndex(INDEX, "'NAME'", ELEM, EXTENT, OFFSET,
+// KIND)]` (tlc_sim/builtins.h), which reports an element outside
+// [0, EXTENT) bytes of the buffer wherever it lands: in a red zone, in
+// another buffer, or past a kernel's printer areas, whose size is not
+// known. The extent runs from the buffer's offset to the next placement's
+// start (or the end of the kernel's shared memory), as the zones'; a
+// buffer that another placement starts inside is not checked. Accesses
+// through pointer arithmetic (`s + k`) are checked by the zones only.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef TLC_RUNTIME_SIM_SHAREDREDZONES_H

@@ -101,6 +101,12 @@ void apiBulkCopyCluster(const tlc_sim_bulk_piece *pieces, uint32_t count,
                         uint64_t *bar, uint32_t ctaMask, uint64_t where) {
   currentWorker->bulkCopyCluster(pieces, count, bar, ctaMask, where);
 }
+void apiSharedIndexFault(const char *name, int64_t index, uint32_t elemBytes,
+                         uint32_t extentBytes, uint32_t offset, int kind,
+                         uint64_t where) {
+  currentWorker->sharedIndexFault(name, index, elemBytes, extentBytes, offset,
+                                  kind, where);
+}
 void apiTrap(const char *message, uint64_t where) {
   currentWorker->trap("trap", std::string(message) + " at {0}", where);
 }
@@ -134,6 +140,7 @@ const tlc_sim_host_api &Simulator::hostApi() {
     a.mapShared = &apiMapShared;
     a.mbarrierReleaseCluster = &apiMbarrierReleaseCluster;
     a.bulkCopyCluster = &apiBulkCopyCluster;
+    a.sharedIndexFault = &apiSharedIndexFault;
     return a;
   }();
   return api;

@@ -193,6 +193,7 @@ void Worker::runBlock(uint64_t b) {
     }
     t.state = State::Runnable;
     t.copies.clear();
+    t.indexFaulted = false;
     t.committed = 0;
     t.clusterArrivals = t.clusterWaits = 0;
     t.fiber->reset(&Worker::threadMain, &t);

@@ -133,6 +133,9 @@ struct Thread {
   uint64_t committed = 0;
   /// Cluster barrier phases arrived at and waited for (Cluster.cpp).
   uint64_t clusterArrivals = 0, clusterWaits = 0;
+  /// An index fault was reported for the shared access that comes next:
+  /// it is not checked again.
+  bool indexFaulted = false;
 };
 
 /// The shadow of one byte of shared memory.
@@ -426,6 +429,13 @@ public:
   /// running block has acquired since.
   bool clusterOrdered(unsigned me, uint64_t block, unsigned thread,
                       uint64_t clock) const;
+
+  /// memcheck of an element index outside its shared buffer (the sim's
+  /// rewrite of the kernel source, SharedRedZones.h): reported with the
+  /// buffer's extent.
+  void sharedIndexFault(const char *name, int64_t index, uint32_t elemBytes,
+                        uint32_t extentBytes, uint32_t offset, int kind,
+                        uint64_t where);
 
 private:
   void runBlock(uint64_t linearBlock);

@@ -27,6 +27,11 @@ bool Worker::access(const void *address, uint32_t bytes, int kind,
     return true;
   if (a >= s && a < s + launch.kernel->sharedCapacity) {
     size_t offset = a - s;
+    // Its index was reported out of its buffer already.
+    if (current && thread < 0 && current->indexFaulted) {
+      current->indexFaulted = false;
+      return true;
+    }
     if (offset + bytes > sharedBytes) {
       report("memcheck",
              "out-of-bounds shared " + std::string(verb) + " of " +
@@ -102,6 +107,31 @@ bool Worker::access(const void *address, uint32_t bytes, int kind,
              threadName(t) + " at {0}",
          where);
   return false;
+}
+
+void Worker::sharedIndexFault(const char *name, int64_t index,
+                              uint32_t elemBytes, uint32_t extentBytes,
+                              uint32_t offset, int kind, uint64_t where) {
+  if (!current)
+    return;
+  current->indexFaulted = kind != 3;
+  const char *verb = kind == TLC_SIM_LOAD    ? "load"
+                     : kind == TLC_SIM_STORE ? "store"
+                                             : "access";
+  // Bytes from the buffer's start (negative: before it).
+  const int64_t at = index * int64_t(elemBytes);
+  std::string near =
+      at < 0 ? std::to_string(-at) + " bytes before " + name + " (at offset " +
+                   std::to_string(offset) + ")"
+             : std::to_string(at + elemBytes - int64_t(extentBytes)) +
+                   " bytes past the end of " + name + " (" +
+                   std::to_string(extentBytes) + " bytes at offset " +
+                   std::to_string(offset) + ")";
+  report("memcheck",
+         "out-of-bounds shared " + std::string(verb) + " of " +
+             std::to_string(elemBytes) + " bytes: " + near + ", by " +
+             threadName(current->linear) + " at {0}",
+         where);
 }
 
 bool Worker::checkRedZones(unsigned t, size_t offset, uint32_t bytes, int kind,

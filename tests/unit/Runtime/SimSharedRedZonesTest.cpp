@@ -120,3 +120,67 @@ TEST_CASE("kernels left as printed") {
   CHECK(out.source.find("(smem + 1280);") < second);
   CHECK(out.source.find("(smem + 256);") > second);
 }
+
+TEST_CASE("every element index of a buffer of known extent is checked") {
+  std::string src = kTwoBuffers;
+  src.insert(src.rfind("}"), "  // s[t] in a comment stays\n"
+                             "  s[(int)threadIdx.x] = A[s[1]];\n"
+                             "  t[3] += 1;\n"
+                             "  float *p = &s[64];\n"
+                             "  float x = u[t[(2)]] + s2[0] + q.s[1];\n");
+  SharedRedZoneSource out = place(src);
+  // s: 256 bytes of floats at 0 (up to t); t: halves up to u at 512, 256
+  // bytes; u: bytes from 512 to the end of the 1024 bytes of the launch.
+  const std::string sArgs = R"(, "'s'", 4u, 256u, 0u, )";
+  const std::string tArgs = R"(, "'t'", 2u, 256u, 256u, )";
+  const std::string uArgs = R"(, "'u'", 1u, 512u, 512u, )";
+  CHECK(out.source.find("  s[::tlc::sim::sharedIndex((int)threadIdx.x" + sArgs +
+                        "1)] = A[s[::tlc::sim::sharedIndex(1" + sArgs +
+                        "0)]];\n") != std::string::npos);
+  CHECK(out.source.find("  t[::tlc::sim::sharedIndex(3" + tArgs +
+                        "1)] += 1;\n") != std::string::npos);
+  CHECK(out.source.find("= &s[::tlc::sim::sharedIndex(64" + sArgs + "3)];") !=
+        std::string::npos);
+  // Innermost first; other names (s2, a member s) are not the buffer.
+  CHECK(out.source.find("u[::tlc::sim::sharedIndex(t[::tlc::sim::sharedIndex("
+                        "(2)" +
+                        tArgs + "0)]" + uArgs + "0)] + s2[0] + q.s[1];") !=
+        std::string::npos);
+  CHECK(out.source.find("// s[t] in a comment stays") != std::string::npos);
+  // The declarations are moved as before and not wrapped.
+  CHECK(out.source.find("float *s = reinterpret_cast<float *>(smem + 0);") !=
+        std::string::npos);
+}
+
+TEST_CASE("indices are checked where no red zone can go") {
+  // The staged epilogue over s and t (no size in the source) leaves the
+  // layout as printed, but s's and u's indices are still checked; t, which
+  // the area does not start inside, too.
+  std::string src = kTwoBuffers;
+  src.insert(src.rfind("}"), "  {\n    float *staged = reinterpret_cast<float "
+                             "*>(smem + 0);\n  }\n  u[9] = s[300];\n");
+  SharedRedZoneSource out = place(src);
+  CHECK(out.plans.empty());
+  CHECK(out.source.find(
+            R"(u[::tlc::sim::sharedIndex(9, "'u'", 1u, 512u, 512u, 1)] = )"
+            R"(s[::tlc::sim::sharedIndex(300, "'s'", 4u, 256u, 0u, 0)];)") !=
+        std::string::npos);
+  // A buffer another one starts inside is not checked (its extent is not
+  // known): c below spans a and b.
+  const char *shared = R"(extern "C" __global__ void k(float *A)
+{
+  extern __shared__ __align__(128) unsigned char smem[];
+  // T.alloc [128] shared.dyn  r.py:1:1
+  float *a = reinterpret_cast<float *>(smem + 0);
+  // T.alloc [256] shared.dyn  r.py:3:1
+  float *c = reinterpret_cast<float *>(smem + 0);
+  // T.alloc [128] shared.dyn  r.py:2:1
+  float *b = reinterpret_cast<float *>(smem + 512);
+  c[1] = a[2] + b[3];
+}
+)";
+  out = place(shared, 1024, "k");
+  CHECK(out.source.find("  c[1] = a[::tlc::sim::sharedIndex(2") !=
+        std::string::npos);
+  CHECK(out.source.find("b[::tlc::sim::sharedIndex(3") != std::string::npos);
+}

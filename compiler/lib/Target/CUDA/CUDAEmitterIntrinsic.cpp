@@ -858,6 +858,13 @@ LogicalResult Emitter::emitIntrinsic(IntrinsicOp op) {
                       "cores (MFMA, wavefronts of 64): build for hip:*";
     return failure();
   }
+  if (callee == "T.ds_read_tr16_b64" || callee == "T.ds_read_tr8_b64") {
+    op.emitError() << "'" << callee
+                   << "' is gfx950's transposing LDS read (AMD CDNA4, "
+                      "wavefronts of 64), which NVIDIA GPUs do not have: "
+                      "build for hip:gfx950";
+    return failure();
+  }
   op.emitError() << "'" << callee
                  << "' is not supported by the " << lang.name << " target yet";
   return failure();

@@ -27,6 +27,9 @@
 // * PDL: no-ops (kernels run one after the other).
 // * Reductions' butterflies (laneXor): DPP moves for lane bits 0..3 (the
 //   16 lanes of a DPP row), ds_bpermute for bits 4 and 5.
+// * `T.ds_read_tr16_b64` / `T.ds_read_tr8_b64`: gfx950's ds_read_b64_tr_b16
+//   / _b8 (clang's __builtin_amdgcn_ds_read_tr16_b64 / tr8_b64), refused
+//   for the other architectures, which do not have them.
 //
 // Callees that CUDA prints portably (policy annotations, loop break and
 // continue, any_of/all_of, ordered atomics through the language's helper
@@ -472,6 +475,42 @@ std::optional<LogicalResult> Emitter::emitHipIntrinsic(IntrinsicOp op) {
     if (fn != "rsqrt")
       args += ", " + ns + "ieee::" + r;
     return result(ns + "ieee::" + fn + "(" + args + ")");
+  }
+
+  // gfx950's transposing LDS reads: the lane's 8 bytes at src, then the
+  // exchange within each 16 lanes (tlc_device/hip/memory.h). The vector
+  // scalarizer keeps each read one value of 64 bits.
+  if (callee == "T.ds_read_tr16_b64" || callee == "T.ds_read_tr8_b64") {
+    const bool b16 = callee == "T.ds_read_tr16_b64";
+    const char *instr = b16 ? "ds_read_b64_tr_b16" : "ds_read_b64_tr_b8";
+    if (options.amdArch != "gfx950")
+      return fail(Twine("is gfx950's ") + instr + ", which " + options.amdArch +
+                  " does not have (clang's __builtin_amdgcn_ds_read_tr" +
+                  (b16 ? "16_b64" : "8_b64") +
+                  " needs gfx950): build for hip:gfx950 only");
+    if (op.getNumResults() != 1 || !op.getResult(0).getType().isInteger(64))
+      return fail("its uint32x2 value is used as a whole vector; the HIP "
+                  "target takes its words (v[0], v[1], T.reinterpret) apart");
+    // The ISA executes it with every lane of the wavefront (EXEC all ones).
+    if (blockThreads % 64 != 0 || range.lo % 64 != 0 || range.hi % 64 != 0)
+      return fail("is executed by whole wavefronts of 64 lanes, but here " +
+                  (blockThreads % 64 != 0
+                       ? "the block's " + Twine(blockThreads) +
+                             " threads are not a multiple of 64"
+                       : "threads " + Twine(range.lo) + " .. " +
+                             Twine(range.hi - 1) +
+                             " are not whole wavefronts"));
+    Value src = operand(op, "src");
+    auto type = src ? dyn_cast<BufferType>(src.getType()) : BufferType();
+    if (!type || !isSharedScope(scopeOf(rootOf(src))))
+      return fail("reads LDS: src must be an element of a shared buffer");
+    SmallVector<std::string> idx(std::max<unsigned>(type.getRank(), 1), "0");
+    FailureOr<std::pair<std::string, std::string>> el =
+        guardedElement(src, idx, op);
+    if (failed(el))
+      return failure();
+    return result(ns + (b16 ? "readTransposed64B16" : "readTransposed64B8") +
+                  "(&" + el->first + ")");
   }
   return unsupported();
 }

@@ -67,13 +67,13 @@ using namespace tlc::target::detail;
 
 /// Warp operations: every lane of the (implied or given) mask takes part.
 static bool isWarpIntrinsic(StringRef c) {
-  return llvm::is_contained({"T.shfl_xor", "T.shfl_down", "T.shfl_up",
-                             "T.shfl_sync", "T.tvm_warp_shuffle", "T.any_sync",
-                             "T.all_sync", "T.ballot_sync", "T.ballot",
-                             "T.activemask", "T.match_any_sync",
-                             "T.match_all_sync", "T.sync_warp",
-                             "T.ptx_ldmatrix"},
-                            c) ||
+  return llvm::is_contained(
+             {"T.shfl_xor", "T.shfl_down", "T.shfl_up", "T.shfl_sync",
+              "T.tvm_warp_shuffle", "T.any_sync", "T.all_sync", "T.ballot_sync",
+              "T.ballot", "T.activemask", "T.match_any_sync",
+              "T.match_all_sync", "T.sync_warp", "T.ptx_ldmatrix",
+              "T.ds_read_tr16_b64", "T.ds_read_tr8_b64"},
+             c) ||
          c.starts_with("T.warp_reduce_");
 }
 
@@ -759,6 +759,8 @@ LogicalResult Emitter::emitWarpIntrinsic(tile::IntrinsicOp op) {
   };
   if (callee == "T.ptx_ldmatrix")
     return emitLdmatrix(op);
+  if (callee == "T.ds_read_tr16_b64" || callee == "T.ds_read_tr8_b64")
+    return emitReadTransposed(op);
   Value maskV = intrinsicArg(op, "mask");
   std::string mask =
       maskV ? "uint32_t(" + laneValue(maskV, "tlc_t") + ")" : "0xffffffffu";

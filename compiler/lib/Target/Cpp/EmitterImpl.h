@@ -263,6 +263,8 @@ public:
   /// T.ptx_ldmatrix: each warp's ldmatrix from its lanes' addresses
   /// (CppEmitterLdmatrix.cpp).
   mlir::LogicalResult emitLdmatrix(tile::IntrinsicOp op);
+  /// T.ds_read_tr16_b64 / T.ds_read_tr8_b64 (CppEmitterReadTransposed.cpp).
+  mlir::LogicalResult emitReadTransposed(tile::IntrinsicOp op);
   /// A tile operation in a threaded kernel, once for the threads that
   /// reach it.
   mlir::LogicalResult emitThreadedTileOp(mlir::Operation *op);

@@ -55,6 +55,7 @@
 #include "tlc_device/cpu/launch.h"
 #include "tlc_device/cpu/math.h"
 #include "tlc_device/cpu/threads.h"
+#include "tlc_device/cpu/transposed_read.h"
 #include "tlc_device/cpu/types.h"
 #include "tlc_device/cpu/view.h"
 #include "tlc_device/mrg32k3a.h"

@@ -25,7 +25,7 @@
 
 #include <stdint.h>
 
-#define TLC_SIM_ABI_VERSION 10
+#define TLC_SIM_ABI_VERSION 11
 #define TLC_SIM_WHERE_LINE (1ull << 63)
 /* Or-ed into a barrier id: bar.arrive, which counts without waiting. */
 #define TLC_SIM_BARRIER_ARRIVE_ONLY 0x100u
@@ -191,6 +191,14 @@ typedef struct tlc_sim_host_api {
    * \p bar's offset; as bulkCopy, later, in each block (ABI 10). */
   void (*bulkCopyCluster)(const tlc_sim_bulk_piece *pieces, uint32_t count,
                           uint64_t *bar, uint32_t ctaMask, uint64_t where);
+  /* memcheck: element \p index of the shared buffer \p name (its
+   * \p elemBytes-byte elements span \p extentBytes bytes from printed
+   * offset \p offset) lies outside it; \p kind is TLC_SIM_LOAD,
+   * TLC_SIM_STORE or 3 (its address taken). Reported; the access that
+   * follows is not checked again (ABI 11). */
+  void (*sharedIndexFault)(const char *name, int64_t index, uint32_t elemBytes,
+                           uint32_t extentBytes, uint32_t offset, int kind,
+                           uint64_t where);
 } tlc_sim_host_api;
 
 /* One kernel of the shared object: calls the __global__ function with

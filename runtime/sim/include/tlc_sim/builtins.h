@@ -176,6 +176,36 @@ hook(const void *p, uint32_t bytes, int kind, void *where) {
 } // namespace sim
 } // namespace tlc
 
+namespace tlc {
+namespace sim {
+/// memcheck of an element index into a shared buffer of the generated
+/// source (runtime/lib/sim/SharedRedZones.h wraps each `NAME[INDEX]`):
+/// reports element \p index of \p name, \p kind 0 a load, 1 a store, 3 an
+/// address taken, at the caller's place.
+TLC_SIM_PRIMITIVE TLC_SIM_NO_SHADOW inline void
+sharedIndexFault(const char *name, int64_t index, uint32_t elemBytes,
+                 uint32_t extentBytes, uint32_t offset, int kind) {
+  api->sharedIndexFault(name, index, elemBytes, extentBytes, offset, kind,
+                        TLC_SIM_HERE);
+}
+/// \p index, checked to name an element of the buffer \p name whose
+/// \p elemBytes-byte elements span \p extentBytes bytes from printed
+/// offset \p offset: an index that runs past its end or before its start
+/// is reported even where it lands in another buffer. An address taken
+/// (\p kind 3) may be the one just past the end. Always inlined: the
+/// report's place is the caller's line, not this one.
+template <typename I>
+TLC_SIM_UNCHECKED TLC_SIM_NO_SHADOW __attribute__((always_inline)) inline I
+sharedIndex(I index, const char *name, uint32_t elemBytes, uint32_t extentBytes,
+            uint32_t offset, int kind) {
+  const int64_t i = static_cast<int64_t>(index);
+  if (i < 0 || uint64_t(i) + (kind == 3 ? 0 : 1) > extentBytes / elemBytes)
+    sharedIndexFault(name, i, elemBytes, extentBytes, offset, kind);
+  return index;
+}
+} // namespace sim
+} // namespace tlc
+
 #define TLC_SIM_HOOK(N)                                                        \
   extern "C" TLC_SIM_UNCHECKED TLC_SIM_NO_SHADOW __attribute__((               \
       visibility("hidden"))) void __sanitizer_cov_load##N(void *p) {           \

@@ -5,9 +5,10 @@
 # which the access hooks used to let through unchecked (an unpicked
 # `s[tx - 3]` ran clean); a read of shared memory no thread wrote is
 # initcheck's, reported where the value is stored to global memory.
-# Not checked: an index that stays inside the block's shared memory but
-# leaves its buffer for a neighbour (the sim knows the block's bytes, not
-# each buffer's bounds).
+# An index that stays inside the block's shared memory but leaves its
+# buffer for a neighbour is checked since branches hip35 / hip36
+# (tlc-run/sim-memcheck-buffers.py); here the shared faults move the
+# pointer, not the index, so that the checks of the address run.
 # REQUIRES: sim-compiler
 # RUN: rm -rf %t && tlc-build --target=cuda:sm_80 --cuda-compiler=none -o %t/cuda %s > /dev/null
 # RUN: %python %S/Inputs/sim_memcheck_plant.py tlc-run %t/cuda %t/w | FileCheck %s

@@ -61,7 +61,7 @@ public:
           c.starts_with("T.shfl_") || c.starts_with("T.warp_reduce_") ||
           c.starts_with("T.match_") || c.starts_with("T.atomic_") ||
           c.starts_with("T.rng_") || c.starts_with("T.ldg") ||
-          c.starts_with("T.lds"))
+          c.starts_with("T.lds") || c.starts_with("T.ds_read_tr"))
         return true;
     }
     if (auto load = dyn_cast<LoadOp>(def)) {

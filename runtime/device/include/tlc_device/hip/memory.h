@@ -65,6 +65,28 @@ template <typename T> TLC_DEVICE void readTransposedB8(T *dst, const T *chunk) {
       __builtin_amdgcn_ds_read_tr8_b64_v2i32((TLC_HIP_LDS_SPACE Int2 *)(chunk));
   __builtin_memcpy(dst, &v, 8);
 }
+
+/// T.ds_read_tr16_b64: readTransposedB16 of the 8 bytes at \p chunk as one
+/// 64-bit value (element v in bits 16 v .. 16 v + 15).
+TLC_DEVICE uint64_t readTransposed64B16(const void *chunk) {
+  typedef short Short4 __attribute__((ext_vector_type(4)));
+  Short4 v = __builtin_amdgcn_ds_read_tr16_b64_v4i16(
+      (TLC_HIP_LDS_SPACE Short4 *)(chunk));
+  uint64_t out;
+  __builtin_memcpy(&out, &v, 8);
+  return out;
+}
+
+/// T.ds_read_tr8_b64: readTransposedB8 of the 8 bytes at \p chunk as one
+/// 64-bit value (element v in bits 8 v .. 8 v + 7).
+TLC_DEVICE uint64_t readTransposed64B8(const void *chunk) {
+  typedef int Int2 __attribute__((ext_vector_type(2)));
+  Int2 v =
+      __builtin_amdgcn_ds_read_tr8_b64_v2i32((TLC_HIP_LDS_SPACE Int2 *)(chunk));
+  uint64_t out;
+  __builtin_memcpy(&out, &v, 8);
+  return out;
+}
 #endif
 
 /// One step of readDppTransposed: lanes l and l ^ D exchange the elements

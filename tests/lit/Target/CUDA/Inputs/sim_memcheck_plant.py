@@ -10,12 +10,15 @@ import sys
 
 tlc_run, artifact, work = sys.argv[1:4]
 
-# name: (pattern, replacement) on the kernel's .cu
+# name: (pattern, replacement) on the kernel's .cu. The shared faults index
+# a moved pointer (`(s - 64)[t]`): the sim checks the index of `s[...]`
+# against the buffer first (sim-memcheck-buffers.py), and these test the
+# checks of the address itself.
 FAULTS = {
     "untouched": None,
-    "shared-load-below": (r"= s\[(t)\];", r"= s[\1 - 64];"),
-    "shared-store-below": (r"s\[\(int\)threadIdx\.x\] = ", "s[(int)threadIdx.x - 3] = "),
-    "shared-store-past": (r"s\[\(int\)threadIdx\.x\] = ", "s[(int)threadIdx.x + 3] = "),
+    "shared-load-below": (r"= s\[(t)\];", r"= (s - 64)[\1];"),
+    "shared-store-below": (r"s\[\(int\)threadIdx\.x\] = ", "(s - 3)[(int)threadIdx.x] = "),
+    "shared-store-past": (r"s\[\(int\)threadIdx\.x\] = ", "(s + 3)[(int)threadIdx.x] = "),
     "global-load-below": (r"A\[\(int\)threadIdx\.x\]", "A[(int)threadIdx.x - 2]"),
     "global-store-past": (r"B\[\(int\)threadIdx\.x\] = ", "B[(int)threadIdx.x + 1] = "),
     "shared-never-written": (r"\n\s*s\[\(int\)threadIdx\.x\] = x;", ""),
