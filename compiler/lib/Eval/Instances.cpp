@@ -666,7 +666,10 @@ Value Interpreter::importSource(Value source, Node at) {
     return fail(at, "imported source must be a string of C++ source text, "
                     "not " +
                         toString(source, /*repr=*/true));
-  if (instance)
+  // Once per kernel, as TileLang imports it: a macro importing its decoder
+  // at each call would define the functions again.
+  if (instance &&
+      !llvm::is_contained(instance->importedSources, getStr(source)))
     instance->importedSources.push_back(std::string(getStr(source)));
   return Value::none();
 }

@@ -622,9 +622,9 @@ public:
   /// spellings; std::nullopt for any other name.
   std::optional<Value> callTirBuilder(llvm::StringRef qualified,
                                       CallArgs &args, Node at);
-  /// tilelang.quantize's helpers that tlc models (Quantize.cpp:
-  /// get_lop3_intrin_group's decoders, as portable source); nullopt for
-  /// the others.
+  /// tilelang.quantize's helpers that tlc models (Quantize.cpp: the
+  /// decoders of get_lop3_intrin_group and get_mxfp_intrin_group, as
+  /// portable source); nullopt for the others.
   std::optional<Value> callQuantizeHelper(llvm::StringRef qualified,
                                           CallArgs &args, Node at);
   /// A torch tensor of \p shape: an int per known size, an opaque value
