@@ -622,9 +622,9 @@ public:
   /// spellings; std::nullopt for any other name.
   std::optional<Value> callTirBuilder(llvm::StringRef qualified,
                                       CallArgs &args, Node at);
-  /// tilelang.quantize's helpers that tlc models (Quantize.cpp:
-  /// get_lop3_intrin_group's decoders, as portable source); nullopt for
-  /// the others.
+  /// tilelang.quantize's helpers that tlc models (Quantize.cpp: the
+  /// decoders of get_lop3_intrin_group and get_mxfp_intrin_group, as
+  /// portable source); nullopt for the others.
   std::optional<Value> callQuantizeHelper(llvm::StringRef qualified,
                                           CallArgs &args, Node at);
   /// A torch tensor of \p shape: an int per known size, an opaque value
@@ -865,6 +865,15 @@ public:
   void checkKernelFilter();
   /// True once runTestFunctions() ran.
   bool ranTests = false;
+  /// The first call, in the module-level code or test running now, of a
+  /// TVM IR visitor (`tvm.tir.stmt_functor.post_order_visit`) whose
+  /// callback tlc cannot run: it builds no TVM IR to walk. Null when none.
+  Node irVisitCall;
+  /// Reports the exception pending from \p where (module-level code or a
+  /// test function named \p what): an AssertionError after an IR visitor
+  /// tlc could not run (irVisitCall) is a warning that the assertion is not
+  /// checked, not a failure of the program's (Instances.cpp).
+  void reportUncaught(TextRange where, llvm::StringRef what);
   /// True while traceDefaultInstances() runs (parameters are symbols).
   bool tracingDefaults = false;
   /// While tracingDefaults: false when the instance being traced has every

@@ -196,7 +196,6 @@ static std::optional<IntrinsicRule> getIntrinsicRule(BuiltinId id) {
   case BuiltinId::TmaScatter4:
   case BuiltinId::Tcgen05GemmBlockscaled:
   case BuiltinId::BlockscaledGemm:
-  case BuiltinId::MmaGemmBlockscaled:
   case BuiltinId::WgmmaGemmSp:
   case BuiltinId::Tcgen05GemmSp:
   case BuiltinId::ReducerInit:

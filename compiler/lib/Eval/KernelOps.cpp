@@ -451,6 +451,8 @@ static bool computesOnElements(lang::BuiltinId id) {
   case BuiltinId::Gemm:
   case BuiltinId::Tcgen05Gemm:
   case BuiltinId::GemmSp:
+  case BuiltinId::GemmBlockscaled:
+  case BuiltinId::MmaGemmBlockscaled:
   case BuiltinId::WgmmaGemm:
   case BuiltinId::Fill:
   case BuiltinId::ReduceMax:
@@ -647,6 +649,9 @@ std::optional<Value> Interpreter::callKernelPrimitive(const PArgs &p) {
     return tileGemm(*this, p);
   case BuiltinId::GemmSp:
     return tileGemmSp(*this, p);
+  case BuiltinId::GemmBlockscaled:
+  case BuiltinId::MmaGemmBlockscaled:
+    return tileGemmBlockscaled(*this, p);
   case BuiltinId::WgmmaGemm: {
     // T.wgmma_gemm: T.gemm on Hopper's wgmma only (tile.wgmma_only); layout
     // inference treats it as T.gemm, a target without wgmma refuses it.

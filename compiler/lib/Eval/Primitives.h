@@ -84,6 +84,10 @@ Value tileAtomicAdd(Interpreter &in, const PArgs &p, int width = 1);
 /// the 2:4-compressed A into a dense shared tile and a tile.gemm
 /// (GemmSp.cpp).
 Value tileGemmSp(Interpreter &in, const PArgs &p);
+/// `T.gemm_blockscaled` / `T.mma_gemm_blockscaled`: checked, then built as
+/// one tile.intrinsic of A, B, C, the scale factors and k_start
+/// (GemmBlockscaled.cpp).
+Value tileGemmBlockscaled(Interpreter &in, const PArgs &p);
 /// `tilelang.layout.make_cutlass_metadata_layout(buffer, mma_dtype, arch,
 /// block_k=...)`: the CUTLASS order of T.gemm_sp's metadata as a real
 /// layout of the buffer (MetadataLayout.cpp).

@@ -848,6 +848,17 @@ LogicalResult Emitter::emitIntrinsic(IntrinsicOp op) {
                    << " (the CUDA target does not build for sm_100a yet)";
     return failure();
   }
+  if (callee == "T.gemm_blockscaled" || callee == "T.mma_gemm_blockscaled") {
+    // C (+)= (A * SFA) @ (B * SFB) needs an instruction that applies the
+    // scale factors; an unscaled MMA would compute another result.
+    op.emitError() << callee
+                   << " is a block-scaled GEMM, which the CUDA target does not "
+                      "generate yet (SM120's mma.sync .kind::mxf4nvf4"
+                      ".block_scale, or tcgen05 .block_scale with C in tensor "
+                      "memory); on sm_100a, T.tcgen05_gemm_blockscaled with "
+                      "the scale factors in tensor memory builds";
+    return failure();
+  }
   if (callee == "tlc.unknown_value") {
     op.emitError() << "this value comes from outside TileLang ("
                    << a.option("what") << "); tlc cannot generate code for it";

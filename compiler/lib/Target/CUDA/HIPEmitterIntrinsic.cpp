@@ -139,9 +139,11 @@ static StringRef nvidiaOnlyHardware(StringRef callee) {
            "memory)";
   if (callee.contains("wgmma") || callee.starts_with("T.warpgroup_"))
     return "Hopper's warpgroup MMA (wgmma)";
-  if (callee.contains("tcgen05") || callee.contains("tmem") ||
-      callee == "T.mma_gemm_blockscaled")
+  if (callee.contains("tcgen05") || callee.contains("tmem"))
     return "Blackwell's tensor memory and tcgen05 MMA";
+  if (callee == "T.mma_gemm_blockscaled" || callee == "T.gemm_blockscaled")
+    return "block-scaled MMA (tcgen05 .block_scale, SM120's mma.sync "
+           ".kind::mxf4nvf4.block_scale)";
   if (callee == "T.named_barrier_arrive")
     return "named barriers (bar.arrive / bar.sync with an id)";
   if (callee == "T.ptx_cp_async" || callee == "T.ptx_commit_group" ||

@@ -510,5 +510,11 @@ LogicalResult Emitter::emitIntrinsic(tile::IntrinsicOp op) {
     return op.emitError() << "the CPU target cannot emit T.tvm_mfma, an "
                              "instruction of AMD CDNA's matrix cores (MFMA): "
                              "build for hip:*";
+  if (callee == "T.gemm_blockscaled" || callee == "T.mma_gemm_blockscaled")
+    return op.emitError() << "the CPU target cannot emit " << callee
+                          << " yet: it has no model of the block-scaled "
+                             "GEMM's scale-factor layouts (T.tcgen05_gemm_"
+                             "blockscaled with its tensor-memory scale "
+                             "factors builds)";
   return op.emitError() << "the CPU target cannot emit " << callee;
 }

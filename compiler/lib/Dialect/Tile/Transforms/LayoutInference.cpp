@@ -657,6 +657,18 @@ LogicalResult Solver::inferGemm(GemmOp op) {
         buf.isFragment ? layout::OperandScope::Fragment
                        : layout::OperandScope::Shared,
         buf.shape);
+    // A shared B of another width than A (mixed FP8/FP6/FP4 codes): its
+    // layout follows its own elements, as TileLang lays out each operand
+    // (makeGemmABLayout of the operand's bits), for the instruction the
+    // gemm takes. So one B tile shared by an f4 x f8 and an f8 x f8 gemm
+    // gets one layout.
+    unsigned bBits = elementBitWidth(getBufferType(op.getB()).getElementType());
+    if (l && l->shared && operand.which == layout::GemmOperand::B &&
+        bBits != whole.abBits)
+      l->shared = layout::selectGemmInstr(whole) == layout::GemmInstr::WGMMA
+                      ? layout::makeGemmABLayoutHopper(buf.shape, bBits)
+                      : layout::makeGemmABLayoutSm80(buf.shape, bBits,
+                                                     /*kInner=*/whole.transB);
     if (!l && !buf.isFragment && isRegion) {
       // No gemm layout fits the whole buffer: it keeps the layout the free
       // level gives it.

@@ -259,10 +259,16 @@ def Tile_RegionOp : Tile_Op<"region", [
     region has the same rank, element type and scope as its source; a
     scalar index gives extent 1.
 
-    A region may extend past the end of its source (the last tile of a
-    ragged dimension, or a deliberate over-read): its elements outside the
-    source are guarded. Reading them yields zero, and writes to them are
-    dropped.
+    A region of global memory may extend past the end of its source (the
+    last tile of a ragged dimension, or a deliberate over-read): its
+    elements outside the tensor are guarded (tile-legalize-bounds records
+    the checks as `tile.bounds`). Reading them yields zero (or the
+    `T.annotate_safe_value` of the tensor), and writes to them are dropped.
+    Other scopes are not guarded, as in TileLang: a region of a shared
+    allocation must lie inside it. tile-check-shared-bounds reports one
+    that leaves it on every run; one that only some runs reach (under a
+    condition) is not checked, and the printers access its elements
+    unguarded, in other shared memory or past its end.
 
     ```mlir
     %tile = tile.region %A[%y, %x]
