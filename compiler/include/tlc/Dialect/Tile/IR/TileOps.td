@@ -259,16 +259,10 @@ def Tile_RegionOp : Tile_Op<"region", [
     region has the same rank, element type and scope as its source; a
     scalar index gives extent 1.
 
-    A region of global memory may extend past the end of its source (the
-    last tile of a ragged dimension, or a deliberate over-read): its
-    elements outside the tensor are guarded (tile-legalize-bounds records
-    the checks as `tile.bounds`). Reading them yields zero (or the
-    `T.annotate_safe_value` of the tensor), and writes to them are dropped.
-    Other scopes are not guarded, as in TileLang: a region of a shared
-    allocation must lie inside it. tile-check-shared-bounds reports one
-    that leaves it on every run; one that only some runs reach (under a
-    condition) is not checked, and the printers access its elements
-    unguarded, in other shared memory or past its end.
+    A global region may extend past its tensor: the elements outside are
+    guarded (reads give zero, writes are dropped). Other scopes are not, as
+    in TileLang: a shared region must lie inside its allocation
+    (tile-check-shared-bounds reports one that always leaves it).
 
     ```mlir
     %tile = tile.region %A[%y, %x]
