@@ -17,6 +17,9 @@
 using namespace mlir;
 
 void tlc::tile::buildGpuLoweringPipeline(OpPassManager &pm) {
+  // Per-range fragment copies first: a repeated statement of a staged
+  // loop takes its place in the schedule the rotation reads.
+  pm.addPass(createTileSplitRangeFragments());
   pm.addPass(createTileRotatePipelines());
   pm.addPass(createTileLowerIm2col());
   pm.addPass(createTilePlanPipelines());

@@ -1382,7 +1382,8 @@ def TileRotatePipelines : Pass<"tile-rotate-pipelines", "::mlir::ModuleOp"> {
     statement's result, allocations in the body or a pre-loop view of a
     multi-versioned buffer, in a loop that needs the rewrite, are errors at
     the loop; the function is marked `tile.lowering_failed`.
-    Runs first in the GPU lowering and before the CPU target prints.
+    Runs early in the GPU lowering (after tile-split-range-fragments) and
+    before the CPU target prints.
   }];
   let dependentDialects = ["::tlc::tile::TileDialect",
                            "::mlir::arith::ArithDialect"];
@@ -1411,13 +1412,33 @@ def TileSplitRangeFragments
     staged `T.Pipelined` body keeps its stage and takes consecutive
     `order` slots.
 
+    A block-wide `T.copy` of a copied fragment whole into global or shared
+    memory would store every element once per copy: copy k stores only
+    rows [k * R / n, (k + 1) * R / n) of its R rows (n copies; a
+    `tile.region` of the fragment and of the destination), or, where n
+    does not divide R, copy 0 stores them all.
+
+    On a GPU target (the `target` option, else the module's
+    `tile.gpu_target`: `cuda:` or `hip:`) a fragment is laid out for the
+    threads of one range, so each repeated block-wide use runs inside its
+    copy's range: it is wrapped in a `tile.if` on `lo <= tx < hi`, and
+    every use of copy k is then in range k (the ping-pong sum and its
+    store each on their own warpgroup).
+
     Kernels are left alone when no fragment is used by two distinct
     narrower ranges, when those ranges overlap, when two fragments' ranges
     differ, when a use lies in a range that neither holds nor lies within
     every copy's, or when a block-wide use has a result (a scalar read of
     the fragment outside a range, whose copy is the reading thread's).
-    Runs before the CPU target prints a kernel that reads its thread index.
+    Runs first in the GPU lowering, and before the CPU target prints a
+    kernel that reads its thread index.
   }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"\"",
+           "The target; a GPU one (`cuda:...`, `hip:...`) runs each copy's "
+           "block-wide uses in its range. Empty: the module's "
+           "`tile.gpu_target` attribute.">,
+  ];
   let dependentDialects = ["::tlc::tile::TileDialect",
                            "::mlir::arith::ArithDialect"];
 }
