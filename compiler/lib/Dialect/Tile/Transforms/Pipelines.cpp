@@ -38,10 +38,11 @@ void tlc::tile::buildGpuLoweringPipeline(OpPassManager &pm) {
   pm.addPass(createTilePlanCopies());
   pm.addPass(createTilePlanParallelLoops());
   pm.addPass(createTilePlanSharedStorage());
-  pm.addPass(createTilePlanParallelVectors());
   pm.addPass(createTilePlanThreadRanges());
   pm.addPass(createTilePlanPipelineWaits());
   pm.addPass(createTileAssignFragmentLayouts());
+  // After the layouts: the vector widths are the printer's layouts' runs.
+  pm.addPass(createTilePlanParallelVectors());
   pm.addPass(createTilePlanFragmentExchanges());
   pm.addPass(createTilePlanScratchAreas());
 }

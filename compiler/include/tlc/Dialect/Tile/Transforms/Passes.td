@@ -994,7 +994,8 @@ def TilePlanParallelVectors : Pass<"tile-plan-parallel-vectors", "::mlir::Module
   let summary = "choose which T.Parallel element accesses are vectors (CUDA, HIP)";
   let description = [{
     Runs after `tile-plan-parallel-loops` (it reads the loops' partitions)
-    and before `tile-plan-scratch-areas`: for every `tile.parallel` of a
+    and `tile-assign-fragment-layouts` (it reads the fragments' layouts),
+    before `tile-plan-scratch-areas`: for every `tile.parallel` of a
     kernel whose function was lowered, which of its element loads and
     stores the printer issues as vectors, at which width, and the alignment
     fact that allows it (`tlc/Dialect/Tile/Transforms/VectorPlan.h`,
@@ -1006,8 +1007,8 @@ def TilePlanParallelVectors : Pass<"tile-plan-parallel-vectors", "::mlir::Module
     (`tile.partition = "fragment"` without `tile.loop_box`), into a static
     LDS tile at the loop variables, the last one along the fragment's last
     dimension and no other on it. The width is the partitioning fragment's
-    vector width: the registers of its `layout` (layout inference's
-    attribute) that hold consecutive elements along its last dimension,
+    vector width: the registers of its layout that hold consecutive
+    elements along its last dimension,
     each run starting at a multiple of the width, at most 16 bytes. The
     store is vectorised when that is 4, 8 or 16 bytes of the stored
     element, the tile's LDS swizzle keeps runs of that width together,
@@ -1023,7 +1024,11 @@ def TilePlanParallelVectors : Pass<"tile-plan-parallel-vectors", "::mlir::Module
     `tile.vec_aligned` (every vector's alignment proven, no run-time test)
     on each vectorised access; the unit `tile.vectors_planned` on the
     module (the accesses without `tile.vec` of a planned module are
-    element accesses). The printer rejects a plan it cannot follow with an error
+    element accesses). The layout is the one the printer follows:
+    `tile.fragment_layout`, tile-assign-fragment-layouts' record; layout
+    inference's `layout` attribute only on a fragment of a kernel without
+    that record (IR that did not go through the pass). The printer rejects a
+    plan it cannot follow with an error
     on the access (a width that is not 2, 4, 8 or 16, or that does not
     divide the runs of its fragment layout, two widths in one loop, an
     access that does not qualify at that width, `tile.vec_aligned` missing).
