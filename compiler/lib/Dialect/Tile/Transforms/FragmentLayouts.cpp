@@ -21,6 +21,7 @@
 
 #include "tlc/Dialect/Tile/IR/LayoutAttrCodec.h"
 #include "tlc/Dialect/Tile/Transforms/LayoutInference.h"
+#include "tlc/Dialect/Tile/Transforms/ParallelPlan.h"
 #include "tlc/Layout/GpuTargets.h"
 #include "tlc/Layout/Propagation.h"
 
@@ -32,23 +33,6 @@ using namespace tlc::tile;
 
 /// A dimension index of a loop access: a unit dimension read at 0.
 static constexpr unsigned kUnitDim = ~0u;
-
-/// The unit attribute the evaluator puts on a T.Parallel whose
-/// `loop_layout` the program gave (`T.Parallel(..., loop_layout=F)`).
-static constexpr llvm::StringLiteral kGivenLoopLayout =
-    "tile.loop_layout_given";
-
-/// The loop layout the program gave \p par over its extents \p loopShape,
-/// if any.
-static std::optional<layout::Fragment>
-givenLoopLayout(ParallelOp par, ArrayRef<int64_t> loopShape) {
-  if (!par->hasAttr(kGivenLoopLayout) || !par.getLoopLayoutAttr())
-    return std::nullopt;
-  std::optional<layout::Fragment> f = decodeFragment(par.getLoopLayoutAttr());
-  if (!f || f->getInputShape() != loopShape)
-    return std::nullopt;
-  return f;
-}
 
 /// The buffer a region of \p buffer views (itself when none).
 static Value regionRoot(Value buffer) {
@@ -537,7 +521,7 @@ LogicalResult tlc::tile::assignFragmentLayouts(
       // (layout inference pins it); the fragments the loop accesses at its
       // variables and that nothing fixed yet take F, completed for their
       // accesses (`t[j, i]`, `r[i]`).
-      std::optional<layout::Fragment> loop = givenLoopLayout(par, loopShape);
+      std::optional<layout::Fragment> loop = givenLoopLayout(par);
       for (auto &[buf, dims] : accesses)
         if (!loop && isFull(dims, buf) && known(buf)) {
           loop = layouts[buf];

@@ -12,13 +12,13 @@
 //===----------------------------------------------------------------------===//
 
 #include "tlc/Dialect/Tile/Transforms/VectorPlan.h"
-#include "tlc/Dialect/Tile/Transforms/FragmentLayouts.h"
 #include "tlc/Dialect/Tile/Transforms/Passes.h"
 
 #include "SharedAccessPlans.h"
 
 #include "tlc/Dialect/Tile/IR/BufferEffects.h"
 #include "tlc/Dialect/Tile/IR/LoweringStatus.h"
+#include "tlc/Dialect/Tile/Transforms/FragmentLayouts.h"
 #include "tlc/Layout/Fragment.h"
 
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -265,8 +265,8 @@ SmallVector<AccessVector> tlc::tile::planParallelVectors(
   Operation *def = buf.getDefiningOp();
   auto kernel = loop->getParentOfType<KernelOp>();
   bool recorded = kernel && kernel->hasAttr(kFragmentLayoutsAssigned);
-  auto attr = def ? dyn_cast_or_null<FragmentAttr>(def->getAttr(
-                        recorded ? kFragmentLayoutAttr : "layout"))
+  auto attr = def ? dyn_cast_or_null<FragmentAttr>(
+                        def->getAttr(recorded ? kFragmentLayoutAttr : "layout"))
                   : FragmentAttr();
   if (!attr)
     return {};

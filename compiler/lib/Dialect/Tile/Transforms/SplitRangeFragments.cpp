@@ -210,9 +210,8 @@ std::optional<Split> chooseSplit(KernelOp kernel, int64_t threads,
 /// every element, and different ranges the same ones.
 bool storesToSharedMemory(CopyOp copy, const Split &split) {
   auto dst = cast<BufferType>(copy.getDst().getType());
-  MemoryScope scope = cast<BufferType>(
-                          fragmentRootOrSelf(copy.getDst()).getType())
-                          .getScope();
+  MemoryScope scope =
+      cast<BufferType>(fragmentRootOrSelf(copy.getDst()).getType()).getScope();
   return split.fragments.contains(copy.getSrc()) &&
          (scope == MemoryScope::Global || isSharedScope(scope)) &&
          dst.isStatic() &&
@@ -259,11 +258,11 @@ void cloneRowShare(OpBuilder &b, CopyOp copy, IRMapping &map, int k, int n) {
   }
   dstOff[0] = addOffset(b, loc, dstOff[0], k * share);
   auto dstType = cast<BufferType>(dst.getType());
-  Value target = RegionOp::create(
-      b, loc,
-      BufferType::get(b.getContext(), shape, dstType.getElementType(),
-                      dstType.getScope()),
-      dst, dstOff);
+  Value target = RegionOp::create(b, loc,
+                                  BufferType::get(b.getContext(), shape,
+                                                  dstType.getElementType(),
+                                                  dstType.getScope()),
+                                  dst, dstOff);
   Operation *clone = b.clone(*copy);
   clone->setOperand(0, part);
   clone->setOperand(1, target);

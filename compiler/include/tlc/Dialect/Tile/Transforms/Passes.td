@@ -912,8 +912,15 @@ def TilePlanParallelLoops : Pass<"tile-plan-parallel-loops", "::mlir::ModuleOp">
       instead, which its fragment layouts decide).
     * `"strided"`: extents known at run time: a loop from the thread index
       striding by the thread count.
+    * `"layout"`: a loop whose body touches no fragment and whose
+      `loop_layout` the program gave (`T.Parallel(..., loop_layout=F)`,
+      marked `tile.loop_layout_given`): iteration x runs on F's thread of
+      x, in F's register slot (TileLang places a loop by its annotated
+      layout). A loop with that layout that touches fragments is
+      partitioned by them; tile-assign-fragment-layouts gives them F.
 
-    Results: `tile.partition = "fragment" | "threads" | "strided"` on the
+    Results: `tile.partition = "fragment" | "threads" | "strided" |
+    "layout"` on the
     loop; for a fragment partition `tile.loop_dims = array<i64: ...>` (the
     fragment dimension each loop variable runs along), `tile.loop_box =
     array<i64: ...>` (a box partition: the loop's extents) and the unit
