@@ -159,3 +159,26 @@ tile.func @one_range(%A: !tile.buffer<[64, 64], f16, global>, %C: !tile.buffer<[
     }
   }
 }
+
+// -----
+
+// Range 0 loads the fragment, range 1 stores it: values would pass between
+// ranges through registers, which cannot hold them (range 1's copy is
+// never written). Left as one fragment (the GPU targets refuse it at range
+// 1's use; ws-errors.py).
+// CHECK-LABEL: tile.func @cross_range
+// CHECK: tile.alloc : !tile.buffer<[64, 64], f32, local.fragment>
+// CHECK-NOT: tile.alloc : !tile.buffer<[64, 64], f32, local.fragment>
+tile.func @cross_range(%A: !tile.buffer<[64, 64], f32, global>, %B: !tile.buffer<[64, 64], f32, global>) {
+  tile.kernel (%bx) grid [1] threads [256] {
+    %tx = tile.thread_binding 0
+    %f = tile.alloc : !tile.buffer<[64, 64], f32, local.fragment>
+    %c128 = arith.constant 128 : index
+    %lo = arith.cmpi slt, %tx, %c128 : index
+    tile.if %lo {
+      tile.copy %A to %f : !tile.buffer<[64, 64], f32, global> to !tile.buffer<[64, 64], f32, local.fragment>
+    } else {
+      tile.copy %f to %B : !tile.buffer<[64, 64], f32, local.fragment> to !tile.buffer<[64, 64], f32, global>
+    }
+  }
+}

@@ -18,6 +18,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tlc/Dialect/Tile/IR/BufferEffects.h"
 #include "tlc/Dialect/Tile/IR/ThreadUniformity.h"
 #include "tlc/Dialect/Tile/IR/TileOps.h"
 #include "tlc/Dialect/Tile/Transforms/Passes.h"
@@ -191,6 +192,33 @@ std::optional<Split> chooseSplit(KernelOp kernel, int64_t threads,
       for (Value f : used)
         changed |= s.fragments.insert(f);
     }
+  }
+  // A range that reads a copy no operation of its own (nor a block-wide
+  // one) writes would read registers nothing wrote: the program passes
+  // values between ranges through a fragment (range 0 loads it, range 1
+  // stores it), which registers cannot do. Left as it is: the GPU targets
+  // refuse it where the second range uses the fragment.
+  auto keepFragments = [](MemoryScope scope) {
+    return scope == MemoryScope::Fragment;
+  };
+  for (Value f : s.fragments) {
+    SmallVector<bool> used(s.ranges.size()), written(s.ranges.size());
+    for (Operation *op : leaves) {
+      BufferAccesses acc = getBufferAccesses(op, keepFragments);
+      bool writes = acc.writes.contains(f);
+      if (!writes && !acc.reads.contains(f))
+        continue;
+      std::optional<int> k = copyOf(s, rangeOf[op]);
+      for (size_t j = 0; j < s.ranges.size(); ++j) {
+        if (*k >= 0 && static_cast<size_t>(*k) != j)
+          continue;
+        used[j] = true;
+        written[j] = written[j] || writes;
+      }
+    }
+    for (size_t j = 0; j < s.ranges.size(); ++j)
+      if (used[j] && !written[j])
+        return std::nullopt;
   }
   // A view that is a statement of a staged T.Pipelined body would change
   // the statement count when copied.
