@@ -720,9 +720,13 @@ Flow Interpreter::execIRLoop(LoopFrameObj *loop, Node forNode, Node target) {
     for (Value e : loop->stops)
       extents.push_back(toFold(e, call));
     auto op = tile::ParallelOp::create(ir->b, l, extents);
-    // T.Parallel(loop_layout=...): layout inference keeps it (pinned).
-    if (loop->loopLayout)
+    // T.Parallel(loop_layout=...): layout inference keeps it (pinned), and
+    // `tile.loop_layout_given` tells the GPU fragment assignment that the
+    // program gave it (inference writes `loop_layout` on every loop).
+    if (loop->loopLayout) {
       op.setLoopLayoutAttr(loop->loopLayout);
+      op->setAttr("tile.loop_layout_given", ir->b.getUnitAttr());
+    }
     mlir::Block &body = op.getBody().front();
     llvm::SmallVector<Value, 3> vars;
     for (unsigned i = 0; i < body.getNumArguments(); ++i)

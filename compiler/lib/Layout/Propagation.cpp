@@ -539,6 +539,18 @@ tlc::layout::planLoopPartition(llvm::ArrayRef<int64_t> loopShape,
     return makeError("trip count " + llvm::Twine(total) +
                      " is not a multiple of " + llvm::Twine(threads) +
                      " threads x " + llvm::Twine(vectorWidth) + " lanes");
+  return planGuardedLoopPartition(loopShape, threads, vectorWidth);
+}
+
+llvm::Expected<Fragment>
+tlc::layout::planGuardedLoopPartition(llvm::ArrayRef<int64_t> loopShape,
+                                      int64_t threads, int64_t vectorWidth) {
+  int64_t total = numElements(loopShape);
+  if (threads <= 0 || vectorWidth <= 0)
+    return makeError("threads and vector width must be positive");
+  if (total % vectorWidth != 0)
+    return makeError("vector width " + llvm::Twine(vectorWidth) +
+                     " does not divide the trip count " + llvm::Twine(total));
   IndexExpr flat = IndexExpr::constant(0);
   int64_t stride = 1;
   for (int d = static_cast<int>(loopShape.size()) - 1; d >= 0; --d) {

@@ -7,7 +7,7 @@
 # RUN: tlc-build --check %s
 # RUN: tlc-build --emit=tile %s | FileCheck %s --check-prefix=IR
 # IR: tile.annotate_layout %frag layout(#tile.fragment<[64, 16], thread = "-i + 63", index = ["-j + 15"]>)
-# IR: tile.parallel (%i, %j) in [64, 16] attributes {loop_layout = #tile.fragment<[64, 16], thread = "-i + 63", index = ["-j + 15"]>}
+# IR: tile.parallel (%i, %j) in [64, 16] attributes {loop_layout = #tile.fragment<[64, 16], thread = "-i + 63", index = ["-j + 15"]>, tile.loop_layout_given}
 # RUN: tlc-build --target=cuda:sm_80 --emit=cuda %s | FileCheck %s --check-prefix=CUDA
 # CUDA: float acc[16];
 # CUDA: // T.Parallel  parallel-loop-layout.py:[[# @LINE + 24]]:{{[0-9]+}}

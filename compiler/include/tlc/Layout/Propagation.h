@@ -92,6 +92,16 @@ llvm::Expected<Fragment> planLoopPartition(llvm::ArrayRef<int64_t> loopShape,
                                            int64_t threads,
                                            int64_t vectorWidth);
 
+/// planLoopPartition() over \p threads threads whose v-element chunks
+/// need not divide among them: the same formulas, so thread t runs chunks
+/// t, t + threads, ... and the last round leaves some threads without one
+/// (their slot of that register is unused; the loop is guarded there, as
+/// TileLang partitions a loop whose trip count the threads do not divide).
+/// Requires \p vectorWidth to divide the trip count.
+llvm::Expected<Fragment>
+planGuardedLoopPartition(llvm::ArrayRef<int64_t> loopShape, int64_t threads,
+                         int64_t vectorWidth);
+
 /// The widest vector width (power of two, at most 128 bits of
 /// \p elemBits-wide elements) that divides the innermost extent and for
 /// which threads * v divides the trip count; at least 1.

@@ -129,6 +129,10 @@ const FragmentInfo *Emitter::loopLayout(ParallelOp op,
   FailureOr<std::optional<ParallelPlan>> planned = getParallelPlan(op);
   ParallelPlan plan = succeeded(planned) && *planned ? std::move(**planned)
                                                      : chooseParallelPlan(op);
+  if (plan.partition == ParallelPartition::Layout) {
+    auto given = givenLoopLayouts.find(op);
+    return given == givenLoopLayouts.end() ? nullptr : &given->second;
+  }
   if (plan.partition != ParallelPartition::Fragment)
     return nullptr;
   auto it = fragments.find(

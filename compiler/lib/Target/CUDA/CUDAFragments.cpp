@@ -19,6 +19,7 @@
 #include "EmitterImpl.h"
 
 #include "tlc/Dialect/Tile/Transforms/LayoutInference.h"
+#include "tlc/Dialect/Tile/Transforms/ParallelPlan.h"
 #include "tlc/Layout/RegisterMapKey.h"
 
 #include "llvm/Support/raw_ostream.h"
@@ -75,11 +76,40 @@ LogicalResult Emitter::assignFragmentLayouts(KernelOp kernel) {
   // tile-assign-fragment-layouts' record; else (IR that did not go through
   // the pass, or a kernel it could not lay out, whose errors are reported
   // here) the same choice, made here.
-  if (hasFragmentLayouts(kernel))
-    return readFragmentLayouts(kernel, fragmentRanges, blockThreads, describe);
-  FragmentLayoutTarget target{lang.name, lang.gemmArch};
-  return tile::assignFragmentLayouts(kernel, target, fragmentRanges,
-                                     blockThreads, intervals, describe);
+  givenLoopLayouts.clear();
+  if (hasFragmentLayouts(kernel)) {
+    if (failed(readFragmentLayouts(kernel, fragmentRanges, blockThreads,
+                                   describe)))
+      return failure();
+  } else {
+    FragmentLayoutTarget target{lang.name, lang.gemmArch};
+    if (failed(tile::assignFragmentLayouts(kernel, target, fragmentRanges,
+                                           blockThreads, intervals, describe)))
+      return failure();
+  }
+  // T.Parallel(loop_layout=F) over no fragment: F as the loop's layout,
+  // for the threads of the loop's range.
+  WalkResult given = kernel.walk([&](ParallelOp loop) {
+    FailureOr<std::optional<ParallelPlan>> planned = getParallelPlan(loop);
+    ParallelPlan plan = succeeded(planned) && *planned
+                            ? std::move(**planned)
+                            : chooseParallelPlan(loop);
+    std::optional<layout::Fragment> f = givenLoopLayout(loop);
+    if (plan.partition != ParallelPartition::Layout || !f)
+      return WalkResult::advance();
+    auto shape = BufferType::get(
+        loop.getContext(),
+        llvm::map_to_vector(f->getInputShape(),
+                            [](int64_t e) { return Dim(e); }),
+        Float32Type::get(loop.getContext()), MemoryScope::Fragment);
+    FailureOr<FragmentInfo> info =
+        describeFragment(*f, shape, loop, parallelLoopThreads(loop));
+    if (failed(info))
+      return WalkResult::interrupt();
+    givenLoopLayouts[loop] = std::move(*info);
+    return WalkResult::advance();
+  });
+  return failure(given.wasInterrupted());
 }
 
 FailureOr<FragmentInfo> Emitter::describeFragment(const layout::Fragment &f,

@@ -364,7 +364,8 @@ public:
   /// dimension of each loop variable (the fragment may have unit
   /// dimensions read at 0 in between: `m[i, 0]` under T.Parallel(M)).
   /// tile-plan-parallel-loops' plan (ParallelPlan.h), or the same choice
-  /// (chooseParallelPlan) for IR that did not go through the pass.
+  /// (chooseParallelPlan) for IR that did not go through the pass. A loop
+  /// partitioned by the layout the program gave it returns that layout.
   const FragmentInfo *loopLayout(tile::ParallelOp op,
                                  llvm::SmallVectorImpl<int64_t> &bound,
                                  llvm::SmallVectorImpl<unsigned> &varDim);
@@ -978,6 +979,9 @@ public:
   emitRawWgmmaIntrinsic(tile::IntrinsicOp op);
   /// Fragments of the kernel being emitted.
   llvm::DenseMap<mlir::Value, FragmentInfo> fragments;
+  /// The layouts the program gave T.Parallel loops that touch no fragment
+  /// (ParallelPartition::Layout), as loopLayout() returns them.
+  llvm::DenseMap<mlir::Operation *, FragmentInfo> givenLoopLayouts;
   /// Inside a T.Parallel: the register variable.
   std::string parallelReg;
   /// Inside a T.Parallel whose layout is replicated (each iteration run by

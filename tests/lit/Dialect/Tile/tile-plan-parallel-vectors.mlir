@@ -140,3 +140,25 @@ tile.func @no_runs() {
     }
   }
 }
+
+// -----
+
+// The width follows the layout the printer follows: a kernel whose
+// fragments tile-assign-fragment-layouts recorded (`tile.fragment_layout`,
+// runs of 2 columns here) is planned by that record, not by layout
+// inference's `layout` (the MFMA 32x32 accumulator's runs of 4), which the
+// printer does not read; planned by `layout`, the printer refused the
+// vectors of 4 ("holds 2 consecutive elements ... do not divide them").
+// CHECK-LABEL: tile.func @recorded_layout
+// CHECK: tile.store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] {tile.vec = 2 : i64, tile.vec_aligned} : !tile.buffer<[64, 64], f32, shared.dyn>
+// CUDA-LABEL: tile.func @recorded_layout
+tile.func @recorded_layout() {
+  tile.kernel (%bx) grid [1] threads [256] attributes {tile.fragment_layouts_assigned} {
+    %C_s = tile.alloc : !tile.buffer<[64, 64], f32, shared.dyn>
+    %acc = tile.alloc {layout = #tile.fragment<[64, 64], thread = "128 * (j // 32) + 64 * (i // 32) + 32 * ((j // 4) % 2) + i % 32", index = ["4 * ((j // 8) % 4) + j % 4"], origin = "mfma32.C", warp_rows = 2, warp_cols = 2>, tile.fragment_layout = #tile.fragment<[64, 64], thread = "32 * (i % 8) + j // 2", index = ["2 * (i // 8) + j % 2"], origin = "parallel">} : !tile.buffer<[64, 64], f32, local.fragment>
+    tile.parallel (%i, %j) in [64, 64] {
+      %x = tile.load %acc[%i, %j] : !tile.buffer<[64, 64], f32, local.fragment>
+      tile.store %x, %C_s[%i, %j] : !tile.buffer<[64, 64], f32, shared.dyn>
+    }
+  }
+}

@@ -1,4 +1,5 @@
 // RUN: tlc-opt --tile-split-range-fragments --split-input-file %s | FileCheck %s
+// RUN: tlc-opt --tile-split-range-fragments=target=cuda:sm_90a --split-input-file %s | FileCheck %s --check-prefix=GPU
 
 // Two warpgroups' gemms into one accumulator, each stored by its own
 // range: acc gets one allocation per range.
@@ -67,8 +68,44 @@ tile.func @two_ranges(%A: !tile.buffer<[64, 64], f16, global>, %C: !tile.buffer<
 // CHECK-NEXT: tile.load %[[ACC1]]
 // CHECK: tile.store %{{.*}}, %[[SUM1]]
 // CHECK: tile.gemm %{{.*}}, %{{.*}}, %[[ACC1]]
-// CHECK: tile.copy %[[SUM0]] to %{{.*}}
-// CHECK-NEXT: tile.copy %[[SUM1]] to %{{.*}}
+// The block-wide store: each copy stores its half of the rows.
+// CHECK: %[[P0:.*]] = tile.region %[[SUM0]][0, 0] : {{.*}} to !tile.buffer<[32, 64], f32, local.fragment>
+// CHECK-NEXT: %[[D0:.*]] = tile.region %arg1[0, 0] : {{.*}} to !tile.buffer<[32, 64], f32, global>
+// CHECK-NEXT: tile.copy %[[P0]] to %[[D0]]
+// CHECK-NEXT: %[[P1:.*]] = tile.region %[[SUM1]][32, 0] : {{.*}} to !tile.buffer<[32, 64], f32, local.fragment>
+// CHECK-NEXT: %[[D1:.*]] = tile.region %arg1[32, 0] : {{.*}} to !tile.buffer<[32, 64], f32, global>
+// CHECK-NEXT: tile.copy %[[P1]] to %[[D1]]
+// On a GPU target each repeated block-wide use runs in its copy's range.
+// GPU-LABEL: tile.func @carry
+// GPU: tile.alloc : !tile.buffer<[64, 64], f32, local.fragment>
+// GPU-NEXT: tile.alloc : !tile.buffer<[64, 64], f32, local.fragment>
+// GPU-NEXT: %[[SUM0:.*]] = tile.alloc : !tile.buffer<[64, 64], f32, local.fragment>
+// GPU-NEXT: %[[SUM1:.*]] = tile.alloc : !tile.buffer<[64, 64], f32, local.fragment>
+// GPU: %[[T0:.*]] = tile.thread_binding 0
+// GPU-NEXT: %[[C0:.*]] = arith.constant 128 : index
+// GPU-NEXT: %[[IN0:.*]] = arith.cmpi slt, %[[T0]], %[[C0]] : index
+// GPU-NEXT: tile.if %[[IN0]] {
+// GPU-NEXT: tile.clear %[[SUM0]]
+// GPU: %[[T1:.*]] = tile.thread_binding 0
+// GPU-NEXT: %[[C1:.*]] = arith.constant 128 : index
+// GPU-NEXT: %[[IN1:.*]] = arith.cmpi sge, %[[T1]], %[[C1]] : index
+// GPU-NEXT: tile.if %[[IN1]] {
+// GPU-NEXT: tile.clear %[[SUM1]]
+// GPU: tile.pipelined {{.*}} order [0, 2, 3, 4, 1] stage [0, 0, 2, 2, 1] {
+// GPU: arith.cmpi slt
+// GPU-NEXT: tile.if
+// GPU-NEXT: tile.parallel
+// GPU-NEXT: tile.load %[[SUM0]]
+// GPU: arith.cmpi sge
+// GPU-NEXT: tile.if
+// GPU-NEXT: tile.parallel
+// GPU-NEXT: tile.load %[[SUM1]]
+// GPU: arith.cmpi slt
+// GPU-NEXT: tile.if
+// GPU-NEXT: tile.region %[[SUM0]][0, 0]
+// GPU: arith.cmpi sge
+// GPU-NEXT: tile.if
+// GPU-NEXT: tile.region %[[SUM1]][32, 0]
 tile.func @carry(%A: !tile.buffer<[64, 64], f16, global>, %C: !tile.buffer<[64, 64], f32, global>) {
   tile.kernel (%bx) grid [1] threads [256] {
     %tx = tile.thread_binding 0
@@ -119,6 +156,29 @@ tile.func @one_range(%A: !tile.buffer<[64, 64], f16, global>, %C: !tile.buffer<[
     tile.if %lo {
       tile.gemm %s, %s, %acc {clear_accum} : !tile.buffer<[64, 64], f16, shared.dyn>, !tile.buffer<[64, 64], f16, shared.dyn>, !tile.buffer<[64, 64], f32, local.fragment>
       tile.copy %acc to %C : !tile.buffer<[64, 64], f32, local.fragment> to !tile.buffer<[64, 64], f32, global>
+    }
+  }
+}
+
+// -----
+
+// Range 0 loads the fragment, range 1 stores it: values would pass between
+// ranges through registers, which cannot hold them (range 1's copy is
+// never written). Left as one fragment (the GPU targets refuse it at range
+// 1's use; ws-errors.py).
+// CHECK-LABEL: tile.func @cross_range
+// CHECK: tile.alloc : !tile.buffer<[64, 64], f32, local.fragment>
+// CHECK-NOT: tile.alloc : !tile.buffer<[64, 64], f32, local.fragment>
+tile.func @cross_range(%A: !tile.buffer<[64, 64], f32, global>, %B: !tile.buffer<[64, 64], f32, global>) {
+  tile.kernel (%bx) grid [1] threads [256] {
+    %tx = tile.thread_binding 0
+    %f = tile.alloc : !tile.buffer<[64, 64], f32, local.fragment>
+    %c128 = arith.constant 128 : index
+    %lo = arith.cmpi slt, %tx, %c128 : index
+    tile.if %lo {
+      tile.copy %A to %f : !tile.buffer<[64, 64], f32, global> to !tile.buffer<[64, 64], f32, local.fragment>
+    } else {
+      tile.copy %f to %B : !tile.buffer<[64, 64], f32, local.fragment> to !tile.buffer<[64, 64], f32, global>
     }
   }
 }

@@ -21,6 +21,7 @@
 
 #include "tlc/Dialect/Tile/IR/LayoutAttrCodec.h"
 #include "tlc/Dialect/Tile/Transforms/LayoutInference.h"
+#include "tlc/Dialect/Tile/Transforms/ParallelPlan.h"
 #include "tlc/Layout/GpuTargets.h"
 #include "tlc/Layout/Propagation.h"
 
@@ -516,9 +517,13 @@ LogicalResult tlc::tile::assignFragmentLayouts(
             return false;
         return true;
       };
-      std::optional<layout::Fragment> loop;
+      // T.Parallel(loop_layout=F): the program places the iterations by F
+      // (layout inference pins it); the fragments the loop accesses at its
+      // variables and that nothing fixed yet take F, completed for their
+      // accesses (`t[j, i]`, `r[i]`).
+      std::optional<layout::Fragment> loop = givenLoopLayout(par);
       for (auto &[buf, dims] : accesses)
-        if (isFull(dims, buf) && known(buf)) {
+        if (!loop && isFull(dims, buf) && known(buf)) {
           loop = layouts[buf];
           break;
         }

@@ -858,6 +858,14 @@ std::optional<Fragment> Solver::plannedPartition(const Node &n) {
     if (trip % (t * v) != 0)
       continue;
     llvm::Expected<Fragment> f = layout::planLoopPartition(n.loopShape, t, v);
+    // Fewer threads than the loop's, each running several rounds (384
+    // threads divide no power-of-two trip count: down to thread 0):
+    // TileLang partitions over all of them instead, the last round
+    // guarded.
+    if (f && t < count && t * v < trip) {
+      int64_t w = layout::chooseVectorWidth(n.loopShape, n.elemBits, 1);
+      f = layout::planGuardedLoopPartition(n.loopShape, count, w);
+    }
     if (f) {
       Fragment result = first ? f->shiftThreads(first) : std::move(*f);
       result.setOrigin({"parallel", 0, 0});

@@ -17,6 +17,9 @@
 using namespace mlir;
 
 void tlc::tile::buildGpuLoweringPipeline(OpPassManager &pm) {
+  // Per-range fragment copies first: a repeated statement of a staged
+  // loop takes its place in the schedule the rotation reads.
+  pm.addPass(createTileSplitRangeFragments());
   pm.addPass(createTileRotatePipelines());
   pm.addPass(createTileLowerIm2col());
   pm.addPass(createTilePlanPipelines());
@@ -35,10 +38,11 @@ void tlc::tile::buildGpuLoweringPipeline(OpPassManager &pm) {
   pm.addPass(createTilePlanCopies());
   pm.addPass(createTilePlanParallelLoops());
   pm.addPass(createTilePlanSharedStorage());
-  pm.addPass(createTilePlanParallelVectors());
   pm.addPass(createTilePlanThreadRanges());
   pm.addPass(createTilePlanPipelineWaits());
   pm.addPass(createTileAssignFragmentLayouts());
+  // After the layouts: the vector widths are the printer's layouts' runs.
+  pm.addPass(createTilePlanParallelVectors());
   pm.addPass(createTilePlanFragmentExchanges());
   pm.addPass(createTilePlanScratchAreas());
 }

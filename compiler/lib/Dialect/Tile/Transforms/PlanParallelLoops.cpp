@@ -16,6 +16,7 @@
 #include "tlc/Dialect/Tile/Transforms/ParallelPlan.h"
 #include "tlc/Dialect/Tile/Transforms/Passes.h"
 
+#include "tlc/Dialect/Tile/IR/LayoutAttrCodec.h"
 #include "tlc/Dialect/Tile/IR/LoweringStatus.h"
 #include "tlc/Dialect/Tile/IR/ThreadUniformity.h"
 
@@ -188,6 +189,19 @@ ParallelPlan tlc::tile::chooseParallelPlan(ParallelOp loop) {
     if (permutation)
       return take(o, where, {});
   }
+  // The program's own layout places the iterations of a loop that touches
+  // no fragment (one that does follows its fragments, which
+  // tile-assign-fragment-layouts derives from that layout).
+  bool touchesFragments = false;
+  loop.getBody().walk([&](Operation *op) {
+    for (Value v : op->getOperands())
+      if (auto t = dyn_cast<BufferType>(v.getType()))
+        touchesFragments |= t.getScope() == MemoryScope::Fragment;
+  });
+  if (!touchesFragments && givenLoopLayout(loop)) {
+    plan.partition = ParallelPartition::Layout;
+    return plan;
+  }
   plan.partition = ParallelPartition::Threads;
   if (int64_t threads = parallelLoopThreads(loop)) {
     // No rounds for an iteration count past int64_t (the printer refuses
@@ -202,6 +216,16 @@ ParallelPlan tlc::tile::chooseParallelPlan(ParallelOp loop) {
     }
   }
   return plan;
+}
+
+std::optional<layout::Fragment> tlc::tile::givenLoopLayout(ParallelOp loop) {
+  if (!loop->hasAttr("tile.loop_layout_given") || !loop.getLoopLayoutAttr())
+    return std::nullopt;
+  std::optional<SmallVector<int64_t>> extents = staticExtents(loop);
+  std::optional<layout::Fragment> f = decodeFragment(loop.getLoopLayoutAttr());
+  if (!extents || !f || f->getInputShape() != ArrayRef<int64_t>(*extents))
+    return std::nullopt;
+  return f;
 }
 
 int64_t tlc::tile::parallelLoopThreads(ParallelOp loop) {
@@ -224,6 +248,8 @@ llvm::StringRef tlc::tile::stringifyParallelPartition(ParallelPartition p) {
     return "threads";
   case ParallelPartition::Strided:
     return "strided";
+  case ParallelPartition::Layout:
+    return "layout";
   }
   llvm_unreachable("unknown partition");
 }
@@ -267,12 +293,12 @@ tlc::tile::getParallelPlan(ParallelOp loop) {
   if (name)
     for (ParallelPartition k :
          {ParallelPartition::Fragment, ParallelPartition::Threads,
-          ParallelPartition::Strided})
+          ParallelPartition::Strided, ParallelPartition::Layout})
       if (name.getValue() == stringifyParallelPartition(k))
         kind = k;
   if (!kind)
-    return malformed("tile.partition must be \"fragment\", \"threads\" or "
-                     "\"strided\"");
+    return malformed("tile.partition must be \"fragment\", \"threads\", "
+                     "\"strided\" or \"layout\"");
   std::optional<SmallVector<int64_t>> extents = staticExtents(loop);
   ParallelPlan plan;
   plan.partition = *kind;
@@ -294,6 +320,13 @@ tlc::tile::getParallelPlan(ParallelOp loop) {
     if (!marked.empty() || loop->hasAttr(kDims) || loop->hasAttr(kBox))
       return malformed("only a fragment partition has tile.loop_dims, "
                        "tile.loop_box or a tile.partitions_loop access");
+    if (*kind == ParallelPartition::Layout) {
+      if (!givenLoopLayout(loop))
+        return malformed("a layout partition needs the program's "
+                         "loop_layout (tile.loop_layout_given) over the "
+                         "loop's static extents");
+      return std::optional<ParallelPlan>(plan);
+    }
     if ((*kind == ParallelPartition::Strided) != !extents)
       return malformed(*kind == ParallelPartition::Strided
                            ? "a strided partition is for extents known at "

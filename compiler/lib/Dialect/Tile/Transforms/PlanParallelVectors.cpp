@@ -18,6 +18,7 @@
 
 #include "tlc/Dialect/Tile/IR/BufferEffects.h"
 #include "tlc/Dialect/Tile/IR/LoweringStatus.h"
+#include "tlc/Dialect/Tile/Transforms/FragmentLayouts.h"
 #include "tlc/Layout/Fragment.h"
 
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -256,12 +257,16 @@ SmallVector<AccessVector> tlc::tile::planParallelVectors(
       *planned ? std::move(**planned) : chooseParallelPlan(loop);
   if (plan.partition != ParallelPartition::Fragment)
     return {};
-  // The layout of the partitioning fragment (layout inference's `layout`
-  // attribute), its runs of consecutive registers.
+  // The layout of the partitioning fragment, its runs of consecutive
+  // registers: the one the printer follows (tile-assign-fragment-layouts'
+  // record), layout inference's `layout` only in a kernel without a record.
   Value buf = isa<LoadOp>(plan.access) ? cast<LoadOp>(plan.access).getBuffer()
                                        : cast<StoreOp>(plan.access).getBuffer();
   Operation *def = buf.getDefiningOp();
-  auto attr = def ? dyn_cast_or_null<FragmentAttr>(def->getAttr("layout"))
+  auto kernel = loop->getParentOfType<KernelOp>();
+  bool recorded = kernel && kernel->hasAttr(kFragmentLayoutsAssigned);
+  auto attr = def ? dyn_cast_or_null<FragmentAttr>(
+                        def->getAttr(recorded ? kFragmentLayoutAttr : "layout"))
                   : FragmentAttr();
   if (!attr)
     return {};

@@ -11,16 +11,20 @@
 // the registers of each range's threads: every range has a copy of its
 // own. A target that keeps one block-wide array per fragment (the CPU
 // target) would let one range's writes overwrite what another range reads
-// later. This pass gives such a fragment one allocation per range and runs
-// each block-wide use once per copy (Passes.td has the rules).
+// later; a GPU target lays a fragment out for the threads of one range.
+// This pass gives such a fragment one allocation per range and runs each
+// block-wide use once per copy, on the GPU targets inside its range
+// (Passes.td has the rules).
 //
 //===----------------------------------------------------------------------===//
 
+#include "tlc/Dialect/Tile/IR/BufferEffects.h"
 #include "tlc/Dialect/Tile/IR/ThreadUniformity.h"
 #include "tlc/Dialect/Tile/IR/TileOps.h"
 #include "tlc/Dialect/Tile/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/IRMapping.h"
 
 #include "llvm/ADT/SetVector.h"
@@ -37,6 +41,18 @@ using namespace tlc;
 using namespace tlc::tile;
 
 namespace {
+
+/// The buffer \p v views through regions and views (itself when none).
+Value fragmentRootOrSelf(Value v) {
+  for (;;) {
+    if (auto region = v.getDefiningOp<RegionOp>())
+      v = region.getSource();
+    else if (auto view = v.getDefiningOp<ViewOp>())
+      v = view.getSource();
+    else
+      return v;
+  }
+}
 
 /// The fragment allocation \p v is (through regions and views), or null.
 Value fragmentRoot(Value v) {
@@ -177,6 +193,33 @@ std::optional<Split> chooseSplit(KernelOp kernel, int64_t threads,
         changed |= s.fragments.insert(f);
     }
   }
+  // A range that reads a copy no operation of its own (nor a block-wide
+  // one) writes would read registers nothing wrote: the program passes
+  // values between ranges through a fragment (range 0 loads it, range 1
+  // stores it), which registers cannot do. Left as it is: the GPU targets
+  // refuse it where the second range uses the fragment.
+  auto keepFragments = [](MemoryScope scope) {
+    return scope == MemoryScope::Fragment;
+  };
+  for (Value f : s.fragments) {
+    SmallVector<bool> used(s.ranges.size()), written(s.ranges.size());
+    for (Operation *op : leaves) {
+      BufferAccesses acc = getBufferAccesses(op, keepFragments);
+      bool writes = acc.writes.contains(f);
+      if (!writes && !acc.reads.contains(f))
+        continue;
+      std::optional<int> k = copyOf(s, rangeOf[op]);
+      for (size_t j = 0; j < s.ranges.size(); ++j) {
+        if (*k >= 0 && static_cast<size_t>(*k) != j)
+          continue;
+        used[j] = true;
+        written[j] = written[j] || writes;
+      }
+    }
+    for (size_t j = 0; j < s.ranges.size(); ++j)
+      if (used[j] && !written[j])
+        return std::nullopt;
+  }
   // A view that is a statement of a staged T.Pipelined body would change
   // the statement count when copied.
   bool stagedView = false;
@@ -190,9 +233,93 @@ std::optional<Split> chooseSplit(KernelOp kernel, int64_t threads,
   return s;
 }
 
-/// Rewrites \p kernel by \p split.
+/// Whether \p copy stores a copied fragment whole into memory every thread
+/// shares (global or shared): run once per copy, each copy would store
+/// every element, and different ranges the same ones.
+bool storesToSharedMemory(CopyOp copy, const Split &split) {
+  auto dst = cast<BufferType>(copy.getDst().getType());
+  MemoryScope scope =
+      cast<BufferType>(fragmentRootOrSelf(copy.getDst()).getType()).getScope();
+  return split.fragments.contains(copy.getSrc()) &&
+         (scope == MemoryScope::Global || isSharedScope(scope)) &&
+         dst.isStatic() &&
+         dst.getShape() == cast<BufferType>(copy.getSrc().getType()).getShape();
+}
+
+/// \p off + \p delta, folded when \p off is a constant.
+OpFoldResult addOffset(OpBuilder &b, Location loc, OpFoldResult off,
+                       int64_t delta) {
+  if (std::optional<int64_t> c = getConstantIntValue(off))
+    return b.getIndexAttr(*c + delta);
+  Value d = arith::ConstantIndexOp::create(b, loc, delta);
+  return arith::AddIOp::create(b, loc, cast<Value>(off), d).getResult();
+}
+
+/// Clones \p copy for copy \p k of \p n (mapped by \p map) storing only
+/// that copy's share of the rows: rows [k * R / n, (k + 1) * R / n) of the
+/// fragment where n divides its R rows, else (k = 0) all of them and
+/// nothing for the other copies. A region destination is re-based on its
+/// source (no region of a region).
+void cloneRowShare(OpBuilder &b, CopyOp copy, IRMapping &map, int k, int n) {
+  auto type = cast<BufferType>(copy.getSrc().getType());
+  int64_t rows = type.getRank() > 0 ? type.getShape()[0] : 1;
+  if (type.getRank() == 0 || rows % n != 0) {
+    if (k == 0)
+      b.clone(*copy, map);
+    return;
+  }
+  int64_t share = rows / n;
+  Location loc = copy.getLoc();
+  SmallVector<Dim> shape = type.getDims();
+  shape[0] = Dim(share);
+  SmallVector<OpFoldResult> srcOff(type.getRank(), b.getIndexAttr(0));
+  srcOff[0] = b.getIndexAttr(k * share);
+  Value src = map.lookup(copy.getSrc());
+  auto srcType = BufferType::get(b.getContext(), shape, type.getElementType(),
+                                 type.getScope());
+  Value part = RegionOp::create(b, loc, srcType, src, srcOff);
+  Value dst = copy.getDst();
+  SmallVector<OpFoldResult> dstOff(type.getRank(), b.getIndexAttr(0));
+  if (auto region = dst.getDefiningOp<RegionOp>()) {
+    dstOff = region.getMixedOffsets();
+    dst = region.getSource();
+  }
+  dstOff[0] = addOffset(b, loc, dstOff[0], k * share);
+  auto dstType = cast<BufferType>(dst.getType());
+  Value target = RegionOp::create(b, loc,
+                                  BufferType::get(b.getContext(), shape,
+                                                  dstType.getElementType(),
+                                                  dstType.getScope()),
+                                  dst, dstOff);
+  Operation *clone = b.clone(*copy);
+  clone->setOperand(0, part);
+  clone->setOperand(1, target);
+}
+
+/// `lo <= tx < hi` on the thread index (the bounds the block already
+/// gives left out), a condition threadRangeOf reads as [lo, hi).
+Value rangeCondition(OpBuilder &b, Location loc, const ThreadRange &r,
+                     int64_t threads) {
+  Value tx = ThreadBindingOp::create(b, loc, 0);
+  Value cond;
+  auto compare = [&](arith::CmpIPredicate p, int64_t c) {
+    Value bound = arith::ConstantIndexOp::create(b, loc, c);
+    Value v = arith::CmpIOp::create(b, loc, p, tx, bound);
+    cond = cond ? arith::AndIOp::create(b, loc, cond, v).getResult() : v;
+  };
+  if (r.lo > 0)
+    compare(arith::CmpIPredicate::sge, r.lo);
+  if (r.hi < threads)
+    compare(arith::CmpIPredicate::slt, r.hi);
+  if (!cond)
+    cond = arith::ConstantOp::create(b, loc, b.getBoolAttr(true));
+  return cond;
+}
+
+/// Rewrites \p kernel by \p split; with \p wrap, each copy of a
+/// block-wide use runs inside its range (`tile.if` on the thread index).
 void applySplit(KernelOp kernel, ArrayRef<Operation *> leaves,
-                const Split &split, int64_t threads) {
+                const Split &split, int64_t threads, bool wrap) {
   int n = split.ranges.size();
   ThreadRange block{0, threads, nullptr};
   // copies[k] maps a copied fragment (and its views) to copy k.
@@ -256,9 +383,25 @@ void applySplit(KernelOp kernel, ArrayRef<Operation *> leaves,
       }
     }
     OpBuilder b(op);
-    for (int j = 0; j < n; ++j)
-      b.clone(*op, copies[j]);
+    auto copy = dyn_cast<CopyOp>(op);
+    bool share = copy && storesToSharedMemory(copy, split);
+    for (int j = 0; j < n; ++j) {
+      OpBuilder::InsertionGuard guard(b);
+      if (wrap) {
+        Value cond = rangeCondition(b, op->getLoc(), split.ranges[j], threads);
+        auto ifOp = IfOp::create(b, op->getLoc(), cond, /*withElse=*/false);
+        b.setInsertionPointToStart(ifOp.thenBlock());
+      }
+      if (share)
+        cloneRowShare(b, copy, copies[j], j, n);
+      else
+        b.clone(*op, copies[j]);
+    }
+    Operation *dstRegion =
+        share ? copy.getDst().getDefiningOp<RegionOp>() : nullptr;
     op->erase();
+    if (dstRegion && dstRegion->use_empty())
+      dstRegion->erase();
   }
   for (Operation *view : llvm::reverse(views))
     if (view->use_empty())
@@ -274,13 +417,15 @@ struct TileSplitRangeFragmentsPass final
   using Base::Base;
 
   void runOnOperation() override {
+    // On a GPU target each range's threads run the uses of its copy.
+    bool wrap = isGpuTarget(getGpuTarget(getOperation(), target));
     getOperation().walk([&](KernelOp kernel) {
       std::optional<int64_t> threads = kernel.getStaticNumThreads();
       if (!threads)
         return;
       SmallVector<Operation *> leaves = leavesOf(kernel);
       if (std::optional<Split> split = chooseSplit(kernel, *threads, leaves))
-        applySplit(kernel, leaves, *split, *threads);
+        applySplit(kernel, leaves, *split, *threads, wrap);
     });
   }
 };

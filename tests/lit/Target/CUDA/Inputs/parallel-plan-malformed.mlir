@@ -1,18 +1,20 @@
-// Input of parallel-plan.mlir: partition plans the printer refuses (the
-// last four: rounds that miss iterations or run past them unguarded, and
-// rounds where they do not belong).
-// CHECK: parallel-plan-malformed.mlir:[[@LINE+15]]:5: error: malformed T.Parallel partition plan: tile.partition must be "fragment", "threads" or "strided" (tile-plan-parallel-loops)
-// CHECK: parallel-plan-malformed.mlir:[[@LINE+23]]:5: error: malformed T.Parallel partition plan: a fragment partition marks exactly one access tile.partitions_loop, not 0 (tile-plan-parallel-loops)
-// CHECK: parallel-plan-malformed.mlir:[[@LINE+31]]:5: error: malformed T.Parallel partition plan: tile.loop_dims[0] = 0 is not the fragment dimension the access indexes with loop variable 0 (tile-plan-parallel-loops)
-// CHECK: parallel-plan-malformed.mlir:[[@LINE+39]]:5: error: malformed T.Parallel partition plan: loop variable 1 runs over 16 iterations, fragment dimension 1 has 32 (a partial loop needs tile.loop_box) (tile-plan-parallel-loops)
-// CHECK: parallel-plan-malformed.mlir:[[@LINE+47]]:5: error: malformed T.Parallel partition plan: tile.loop_box must be the loop's extents (tile-plan-parallel-loops)
-// CHECK: parallel-plan-malformed.mlir:[[@LINE+55]]:5: error: malformed T.Parallel partition plan: only a fragment partition has tile.loop_dims, tile.loop_box or a tile.partitions_loop access (tile-plan-parallel-loops)
-// CHECK: parallel-plan-malformed.mlir:[[@LINE+62]]:5: error: malformed T.Parallel partition plan: a strided partition is for extents known at run time (tile-plan-parallel-loops)
-// CHECK: parallel-plan-malformed.mlir:[[@LINE+72]]:5: error: malformed T.Parallel partition plan: the tile.partitions_loop access is no tile.load or tile.store of a fragment allocation or view (tile-plan-parallel-loops)
-// CHECK: parallel-plan-malformed.mlir:[[@LINE+80]]:5: error: T.Parallel partition plan: 3 rounds of 32 threads do not cover 100 iterations
-// CHECK: parallel-plan-malformed.mlir:[[@LINE+87]]:5: error: T.Parallel partition plan: 1 rounds of 128 threads need tile.loop_guard to stop at 100 iterations
-// CHECK: parallel-plan-malformed.mlir:[[@LINE+94]]:5: error: malformed T.Parallel partition plan: only a partition over the threads has tile.loop_regs or tile.loop_guard (tile-plan-parallel-loops)
-// CHECK: parallel-plan-malformed.mlir:[[@LINE+102]]:5: error: malformed T.Parallel partition plan: tile.loop_guard needs tile.loop_regs (tile-plan-parallel-loops)
+// Input of parallel-plan.mlir: partition plans the printer refuses (then
+// four: rounds that miss iterations or run past them unguarded, and rounds
+// where they do not belong; the last: a layout partition of a loop whose
+// program gave it no layout).
+// CHECK: parallel-plan-malformed.mlir:[[@LINE+16]]:5: error: malformed T.Parallel partition plan: tile.partition must be "fragment", "threads", "strided" or "layout" (tile-plan-parallel-loops)
+// CHECK: parallel-plan-malformed.mlir:[[@LINE+24]]:5: error: malformed T.Parallel partition plan: a fragment partition marks exactly one access tile.partitions_loop, not 0 (tile-plan-parallel-loops)
+// CHECK: parallel-plan-malformed.mlir:[[@LINE+32]]:5: error: malformed T.Parallel partition plan: tile.loop_dims[0] = 0 is not the fragment dimension the access indexes with loop variable 0 (tile-plan-parallel-loops)
+// CHECK: parallel-plan-malformed.mlir:[[@LINE+40]]:5: error: malformed T.Parallel partition plan: loop variable 1 runs over 16 iterations, fragment dimension 1 has 32 (a partial loop needs tile.loop_box) (tile-plan-parallel-loops)
+// CHECK: parallel-plan-malformed.mlir:[[@LINE+48]]:5: error: malformed T.Parallel partition plan: tile.loop_box must be the loop's extents (tile-plan-parallel-loops)
+// CHECK: parallel-plan-malformed.mlir:[[@LINE+56]]:5: error: malformed T.Parallel partition plan: only a fragment partition has tile.loop_dims, tile.loop_box or a tile.partitions_loop access (tile-plan-parallel-loops)
+// CHECK: parallel-plan-malformed.mlir:[[@LINE+63]]:5: error: malformed T.Parallel partition plan: a strided partition is for extents known at run time (tile-plan-parallel-loops)
+// CHECK: parallel-plan-malformed.mlir:[[@LINE+73]]:5: error: malformed T.Parallel partition plan: the tile.partitions_loop access is no tile.load or tile.store of a fragment allocation or view (tile-plan-parallel-loops)
+// CHECK: parallel-plan-malformed.mlir:[[@LINE+81]]:5: error: T.Parallel partition plan: 3 rounds of 32 threads do not cover 100 iterations
+// CHECK: parallel-plan-malformed.mlir:[[@LINE+88]]:5: error: T.Parallel partition plan: 1 rounds of 128 threads need tile.loop_guard to stop at 100 iterations
+// CHECK: parallel-plan-malformed.mlir:[[@LINE+95]]:5: error: malformed T.Parallel partition plan: only a partition over the threads has tile.loop_regs or tile.loop_guard (tile-plan-parallel-loops)
+// CHECK: parallel-plan-malformed.mlir:[[@LINE+103]]:5: error: malformed T.Parallel partition plan: tile.loop_guard needs tile.loop_regs (tile-plan-parallel-loops)
+// CHECK: parallel-plan-malformed.mlir:[[@LINE+110]]:5: error: malformed T.Parallel partition plan: a layout partition needs the program's loop_layout (tile.loop_layout_given) over the loop's static extents (tile-plan-parallel-loops)
 tile.func @unknown() {
   tile.kernel (%bx) grid [1] threads [128] {
     %t = tile.alloc : !tile.buffer<[64, 32], f32, local.fragment>
@@ -119,4 +121,12 @@ tile.func @guard_alone(%O: !tile.buffer<[10, 10], f32, global>) {
     }
   }
 }
-
+tile.func @layout_not_given(%g: !tile.buffer<[64], f32, global>) {
+  tile.kernel (%bx) grid [1] threads [64] {
+    %unused = arith.constant 0 : index
+    tile.parallel (%i) in [64] attributes {tile.partition = "layout"} {
+      %x = tile.load %g[%i] : !tile.buffer<[64], f32, global>
+      tile.store %x, %g[%i] : !tile.buffer<[64], f32, global>
+    }
+  }
+}

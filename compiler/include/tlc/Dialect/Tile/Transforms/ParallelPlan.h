@@ -22,6 +22,7 @@
 #define TLC_DIALECT_TILE_TRANSFORMS_PARALLELPLAN_H
 
 #include "tlc/Dialect/Tile/IR/TileOps.h"
+#include "tlc/Layout/Fragment.h"
 
 #include "llvm/ADT/SmallVector.h"
 
@@ -45,6 +46,10 @@ enum class ParallelPartition {
   Threads,
   /// Extents known only at run time: a loop striding by the thread count.
   Strided,
+  /// A loop the program gave its own layout (`T.Parallel(...,
+  /// loop_layout=F)`, marked `tile.loop_layout_given`) that touches no
+  /// fragment: iteration x runs on F's thread of x, in F's register slot.
+  Layout,
 };
 
 /// A loop variable read as a unit dimension's 0 in loopAccessDims().
@@ -97,7 +102,15 @@ loopAccessDims(ParallelOp loop, mlir::Operation *access);
 /// (`m[i, 0]` of an [M, 1] fragment); one accessed at a permutation of its
 /// variables over its whole shape (`s[j, i]` under T.Parallel(I, J)).
 /// Only accesses whose closest enclosing tile.parallel is \p loop count.
+/// A loop with a layout of the program's own (givenLoopLayout) and no
+/// fragment in its body follows that layout.
 ParallelPlan chooseParallelPlan(ParallelOp loop);
+
+/// The layout the program gave \p loop (`T.Parallel(..., loop_layout=F)`:
+/// the evaluator marks it `tile.loop_layout_given`, as layout inference
+/// writes `loop_layout` on every loop), when it is a fragment over the
+/// loop's static extents.
+std::optional<layout::Fragment> givenLoopLayout(ParallelOp loop);
 
 /// Records \p plan on \p loop (and marks its access) as
 /// tile-plan-parallel-loops' attributes.

@@ -940,8 +940,15 @@ def TilePlanParallelLoops : Pass<"tile-plan-parallel-loops", "::mlir::ModuleOp">
       instead, which its fragment layouts decide).
     * `"strided"`: extents known at run time: a loop from the thread index
       striding by the thread count.
+    * `"layout"`: a loop whose body touches no fragment and whose
+      `loop_layout` the program gave (`T.Parallel(..., loop_layout=F)`,
+      marked `tile.loop_layout_given`): iteration x runs on F's thread of
+      x, in F's register slot (TileLang places a loop by its annotated
+      layout). A loop with that layout that touches fragments is
+      partitioned by them; tile-assign-fragment-layouts gives them F.
 
-    Results: `tile.partition = "fragment" | "threads" | "strided"` on the
+    Results: `tile.partition = "fragment" | "threads" | "strided" |
+    "layout"` on the
     loop; for a fragment partition `tile.loop_dims = array<i64: ...>` (the
     fragment dimension each loop variable runs along), `tile.loop_box =
     array<i64: ...>` (a box partition: the loop's extents) and the unit
@@ -1022,7 +1029,8 @@ def TilePlanParallelVectors : Pass<"tile-plan-parallel-vectors", "::mlir::Module
   let summary = "choose which T.Parallel element accesses are vectors (CUDA, HIP)";
   let description = [{
     Runs after `tile-plan-parallel-loops` (it reads the loops' partitions)
-    and before `tile-plan-scratch-areas`: for every `tile.parallel` of a
+    and `tile-assign-fragment-layouts` (it reads the fragments' layouts),
+    before `tile-plan-scratch-areas`: for every `tile.parallel` of a
     kernel whose function was lowered, which of its element loads and
     stores the printer issues as vectors, at which width, and the alignment
     fact that allows it (`tlc/Dialect/Tile/Transforms/VectorPlan.h`,
@@ -1034,8 +1042,8 @@ def TilePlanParallelVectors : Pass<"tile-plan-parallel-vectors", "::mlir::Module
     (`tile.partition = "fragment"` without `tile.loop_box`), into a static
     LDS tile at the loop variables, the last one along the fragment's last
     dimension and no other on it. The width is the partitioning fragment's
-    vector width: the registers of its `layout` (layout inference's
-    attribute) that hold consecutive elements along its last dimension,
+    vector width: the registers of its layout that hold consecutive
+    elements along its last dimension,
     each run starting at a multiple of the width, at most 16 bytes. The
     store is vectorised when that is 4, 8 or 16 bytes of the stored
     element, the tile's LDS swizzle keeps runs of that width together,
@@ -1051,7 +1059,11 @@ def TilePlanParallelVectors : Pass<"tile-plan-parallel-vectors", "::mlir::Module
     `tile.vec_aligned` (every vector's alignment proven, no run-time test)
     on each vectorised access; the unit `tile.vectors_planned` on the
     module (the accesses without `tile.vec` of a planned module are
-    element accesses). The printer rejects a plan it cannot follow with an error
+    element accesses). The layout is the one the printer follows:
+    `tile.fragment_layout`, tile-assign-fragment-layouts' record; layout
+    inference's `layout` attribute only on a fragment of a kernel without
+    that record (IR that did not go through the pass). The printer rejects a
+    plan it cannot follow with an error
     on the access (a width that is not 2, 4, 8 or 16, or that does not
     divide the runs of its fragment layout, two widths in one loop, an
     access that does not qualify at that width, `tile.vec_aligned` missing).
@@ -1410,7 +1422,8 @@ def TileRotatePipelines : Pass<"tile-rotate-pipelines", "::mlir::ModuleOp"> {
     statement's result, allocations in the body or a pre-loop view of a
     multi-versioned buffer, in a loop that needs the rewrite, are errors at
     the loop; the function is marked `tile.lowering_failed`.
-    Runs first in the GPU lowering and before the CPU target prints.
+    Runs early in the GPU lowering (after tile-split-range-fragments) and
+    before the CPU target prints.
   }];
   let dependentDialects = ["::tlc::tile::TileDialect",
                            "::mlir::arith::ArithDialect"];
@@ -1439,13 +1452,33 @@ def TileSplitRangeFragments
     staged `T.Pipelined` body keeps its stage and takes consecutive
     `order` slots.
 
+    A block-wide `T.copy` of a copied fragment whole into global or shared
+    memory would store every element once per copy: copy k stores only
+    rows [k * R / n, (k + 1) * R / n) of its R rows (n copies; a
+    `tile.region` of the fragment and of the destination), or, where n
+    does not divide R, copy 0 stores them all.
+
+    On a GPU target (the `target` option, else the module's
+    `tile.gpu_target`: `cuda:` or `hip:`) a fragment is laid out for the
+    threads of one range, so each repeated block-wide use runs inside its
+    copy's range: it is wrapped in a `tile.if` on `lo <= tx < hi`, and
+    every use of copy k is then in range k (the ping-pong sum and its
+    store each on their own warpgroup).
+
     Kernels are left alone when no fragment is used by two distinct
     narrower ranges, when those ranges overlap, when two fragments' ranges
     differ, when a use lies in a range that neither holds nor lies within
     every copy's, or when a block-wide use has a result (a scalar read of
     the fragment outside a range, whose copy is the reading thread's).
-    Runs before the CPU target prints a kernel that reads its thread index.
+    Runs first in the GPU lowering, and before the CPU target prints a
+    kernel that reads its thread index.
   }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"\"",
+           "The target; a GPU one (`cuda:...`, `hip:...`) runs each copy's "
+           "block-wide uses in its range. Empty: the module's "
+           "`tile.gpu_target` attribute.">,
+  ];
   let dependentDialects = ["::tlc::tile::TileDialect",
                            "::mlir::arith::ArithDialect"];
 }
