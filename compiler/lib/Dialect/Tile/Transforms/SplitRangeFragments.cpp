@@ -411,6 +411,42 @@ void applySplit(KernelOp kernel, ArrayRef<Operation *> leaves,
       f.getDefiningOp()->erase();
 }
 
+/// Refuses a block-wide statement that would run once per copy and write
+/// memory every thread shares (global or shared) from a copied fragment,
+/// other than a whole-tile T.copy (stored by rows, cloneRowShare): each
+/// copy would write the same elements (an atomic add would add them once
+/// per copy), so no split gives the program's answer.
+LogicalResult checkSharedWrites(ArrayRef<Operation *> leaves,
+                                const Split &split, int64_t threads) {
+  auto shared = [](MemoryScope scope) {
+    return scope == MemoryScope::Global || isSharedScope(scope);
+  };
+  ThreadRange block{0, threads, nullptr};
+  for (Operation *op : leaves) {
+    SmallVector<Value, 4> used = usedFragments(op);
+    if (llvm::none_of(used,
+                      [&](Value f) { return split.fragments.contains(f); }))
+      continue;
+    std::optional<ThreadRange> r = threadRangeOf(op, threads);
+    std::optional<int> k = copyOf(split, r ? *r : block);
+    if (!k || *k >= 0)
+      continue;
+    if (auto copy = dyn_cast<CopyOp>(op);
+        copy && storesToSharedMemory(copy, split))
+      continue;
+    if (getBufferAccesses(op, shared).writes.empty())
+      continue;
+    return op->emitError()
+           << "this statement runs on every thread of the block and writes "
+              "global or shared memory from a fragment that "
+           << split.ranges.size()
+           << " thread ranges each hold their own copy of; building it is "
+              "not supported yet (each copy would write the same elements): "
+              "write the fragment with T.copy, or inside each range";
+  }
+  return success();
+}
+
 struct TileSplitRangeFragmentsPass final
     : tlc::tile::impl::TileSplitRangeFragmentsBase<
           TileSplitRangeFragmentsPass> {
@@ -424,8 +460,14 @@ struct TileSplitRangeFragmentsPass final
       if (!threads)
         return;
       SmallVector<Operation *> leaves = leavesOf(kernel);
-      if (std::optional<Split> split = chooseSplit(kernel, *threads, leaves))
-        applySplit(kernel, leaves, *split, *threads, wrap);
+      std::optional<Split> split = chooseSplit(kernel, *threads, leaves);
+      if (!split)
+        return;
+      if (failed(checkSharedWrites(leaves, *split, *threads))) {
+        signalPassFailure();
+        return;
+      }
+      applySplit(kernel, leaves, *split, *threads, wrap);
     });
   }
 };
