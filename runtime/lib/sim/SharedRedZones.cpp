@@ -183,12 +183,22 @@ bool isIdentChar(char c) { return llvm::isAlnum(c) || c == '_'; }
 
 /// \p text with every `NAME[INDEX]` of a buffer of \p buffers (by name)
 /// as `NAME[::tlc::sim::sharedIndex(INDEX, ...)]`, innermost first. An
-/// index whose `]` is not on the line is left as it is.
+/// index whose `]` is not on the line is left as it is, and so is the text
+/// of string and character literals (T.print's format names the buffer).
 std::string wrapIndices(StringRef text,
                         const std::map<std::string, IndexedBuffer> &buffers) {
   std::string out;
   size_t i = 0;
   while (i < text.size()) {
+    if (text[i] == '"' || text[i] == '\'') {
+      size_t end = i + 1;
+      while (end < text.size() && text[end] != text[i])
+        end += text[end] == '\\' ? 2 : 1;
+      end = std::min(end + 1, text.size());
+      out += text.slice(i, end);
+      i = end;
+      continue;
+    }
     if (!isIdentChar(text[i]) ||
         (i > 0 && (isIdentChar(text[i - 1]) || text[i - 1] == '.' ||
                    text[i - 1] == ':' || text[i - 1] == '>'))) {

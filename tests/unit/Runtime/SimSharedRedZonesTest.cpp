@@ -127,7 +127,9 @@ TEST_CASE("every element index of a buffer of known extent is checked") {
                              "  s[(int)threadIdx.x] = A[s[1]];\n"
                              "  t[3] += 1;\n"
                              "  float *p = &s[64];\n"
-                             "  float x = u[t[(2)]] + s2[0] + q.s[1];\n");
+                             "  float x = u[t[(2)]] + s2[0] + q.s[1];\n"
+                             "  printf(\"s[%d] \\\"t[1]\\\" = %g\\n\", 2, (double)s[2]);\n"
+                             "  char c = 'u'; char d = '\\'';\n");
   SharedRedZoneSource out = place(src);
   // s: 256 bytes of floats at 0 (up to t); t: halves up to u at 512, 256
   // bytes; u: bytes from 512 to the end of the 1024 bytes of the launch.
@@ -147,6 +149,11 @@ TEST_CASE("every element index of a buffer of known extent is checked") {
                         tArgs + "0)]" + uArgs + "0)] + s2[0] + q.s[1];") !=
         std::string::npos);
   CHECK(out.source.find("// s[t] in a comment stays") != std::string::npos);
+  // String and character literals (T.print's format) are left as printed.
+  CHECK(out.source.find(R"(printf("s[%d] \"t[1]\" = %g\n", 2, (double)s[)"
+                        "::tlc::sim::sharedIndex(2" +
+                        sArgs + "0)]);") != std::string::npos);
+  CHECK(out.source.find(R"(char c = 'u'; char d = '\'';)") != std::string::npos);
   // The declarations are moved as before and not wrapped.
   CHECK(out.source.find("float *s = reinterpret_cast<float *>(smem + 0);") !=
         std::string::npos);
