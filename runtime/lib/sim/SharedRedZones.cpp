@@ -184,12 +184,17 @@ bool isIdentChar(char c) { return llvm::isAlnum(c) || c == '_'; }
 /// \p text with every `NAME[INDEX]` of a buffer of \p buffers (by name)
 /// as `NAME[::tlc::sim::sharedIndex(INDEX, ...)]`, innermost first. An
 /// index whose `]` is not on the line is left as it is, and so is the text
-/// of string and character literals (T.print's format names the buffer).
+/// of string and character literals (T.print's format names the buffer)
+/// and of a trailing `//` comment.
 std::string wrapIndices(StringRef text,
                         const std::map<std::string, IndexedBuffer> &buffers) {
   std::string out;
   size_t i = 0;
   while (i < text.size()) {
+    if (text.substr(i).starts_with("//")) { // a trailing comment ("the tile's")
+      out += text.substr(i);
+      break;
+    }
     if (text[i] == '"' || text[i] == '\'') {
       size_t end = i + 1;
       while (end < text.size() && text[end] != text[i])

@@ -129,7 +129,8 @@ TEST_CASE("every element index of a buffer of known extent is checked") {
                              "  float *p = &s[64];\n"
                              "  float x = u[t[(2)]] + s2[0] + q.s[1];\n"
                              "  printf(\"s[%d] \\\"t[1]\\\" = %g\\n\", 2, (double)s[2]);\n"
-                             "  char c = 'u'; char d = '\\'';\n");
+                             "  char c = 'u'; char d = '\\'';\n"
+                             "  t[4] = 0;  // the tile's t[5] stays\n");
   SharedRedZoneSource out = place(src);
   // s: 256 bytes of floats at 0 (up to t); t: halves up to u at 512, 256
   // bytes; u: bytes from 512 to the end of the 1024 bytes of the launch.
@@ -154,6 +155,9 @@ TEST_CASE("every element index of a buffer of known extent is checked") {
                         "::tlc::sim::sharedIndex(2" +
                         sArgs + "0)]);") != std::string::npos);
   CHECK(out.source.find(R"(char c = 'u'; char d = '\'';)") != std::string::npos);
+  CHECK(out.source.find("t[::tlc::sim::sharedIndex(4" + tArgs +
+                        "1)] = 0;  // the tile's t[5] stays") !=
+        std::string::npos);
   // The declarations are moved as before and not wrapped.
   CHECK(out.source.find("float *s = reinterpret_cast<float *>(smem + 0);") !=
         std::string::npos);
