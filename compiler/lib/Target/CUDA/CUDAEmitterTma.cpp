@@ -301,6 +301,15 @@ FailureOr<bool> Emitter::emitTmaStore(CopyOp op, const FragmentInfo &frag) {
   return true;
 }
 
+/// Whether nothing but the terminator follows \p op in its block (no
+/// barrier is needed after a bulk copy that ends the kernel).
+static bool isLastStatement(Operation *op) {
+  for (Operation *next = op->getNextNode(); next; next = next->getNextNode())
+    if (!next->hasTrait<OpTrait::IsTerminator>())
+      return false;
+  return true;
+}
+
 FailureOr<bool> Emitter::emitBulkStore(CopyOp op) {
   Value src = rootOf(op.getSrc());
   if (range.condition || src != op.getSrc() || sharedStorage.count(src))
@@ -343,11 +352,7 @@ FailureOr<bool> Emitter::emitBulkStore(CopyOp op) {
   line("  if (" + start + " + " + e + " >= 0) " + g + "[" + start + " + " + e +
        "] = " + s + "[" + e + "];");
   close();
-  bool last = true;
-  for (Operation *next = op->getNextNode(); next; next = next->getNextNode())
-    if (!next->hasTrait<OpTrait::IsTerminator>())
-      last = false;
-  if (!last)
+  if (!isLastStatement(op))
     line(blockBarrier() + "  // the tile's bytes may be written again");
   anyTma = true;
   return true;
@@ -414,11 +419,7 @@ FailureOr<bool> Emitter::emitBulkLoad(CopyOp op) {
   line("  " + s + "[" + e + "] = " + toStorage(elem, value) + ";");
   line("tlc::cuda::mbarrierWait(" + bar + ", 0);  // the copy landed");
   close();
-  bool last = true;
-  for (Operation *next = op->getNextNode(); next; next = next->getNextNode())
-    if (!next->hasTrait<OpTrait::IsTerminator>())
-      last = false;
-  if (!last)
+  if (!isLastStatement(op))
     line(blockBarrier() + "  // the threads' part of the tile is written");
   anyTma = true;
   return true;
