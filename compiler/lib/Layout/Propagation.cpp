@@ -529,13 +529,11 @@ tlc::layout::completeBufferFragment(const Fragment &loop,
 llvm::Expected<Fragment>
 tlc::layout::planLoopPartition(llvm::ArrayRef<int64_t> loopShape,
                                int64_t threads, int64_t vectorWidth) {
+  // The argument checks are planGuardedLoopPartition's; without a guard the
+  // rounds must also be whole.
   int64_t total = numElements(loopShape);
-  if (threads <= 0 || vectorWidth <= 0)
-    return makeError("threads and vector width must be positive");
-  if (total % vectorWidth != 0)
-    return makeError("vector width " + llvm::Twine(vectorWidth) +
-                     " does not divide the trip count " + llvm::Twine(total));
-  if (total > threads * vectorWidth && total % (threads * vectorWidth) != 0)
+  if (threads > 0 && vectorWidth > 0 && total % vectorWidth == 0 &&
+      total > threads * vectorWidth && total % (threads * vectorWidth) != 0)
     return makeError("trip count " + llvm::Twine(total) +
                      " is not a multiple of " + llvm::Twine(threads) +
                      " threads x " + llvm::Twine(vectorWidth) + " lanes");

@@ -27,6 +27,8 @@
 
 #include "tlc/Dialect/Tile/IR/PassConfigs.h"
 
+#include <array>
+
 using namespace mlir;
 using namespace tlc;
 using namespace tlc::tile;
@@ -301,6 +303,28 @@ FailureOr<bool> Emitter::emitTmaStore(CopyOp op, const FragmentInfo &frag) {
   return true;
 }
 
+/// The declarations of a 1-D bulk copy's run: `start` (the global index
+/// \p first of the tile's element 0), `valid` (its elements before the end
+/// of the tensor of \p extent), `head` (the 16-byte multiple of them the
+/// copy engine \p verb when the global address \p g + start is 16-byte
+/// aligned; else 0, the threads copy everything).
+static std::array<std::string, 3> bulkRunLines(StringRef start, StringRef valid,
+                                               StringRef head, StringRef first,
+                                               StringRef g, int64_t n,
+                                               int64_t extent, int64_t bytes,
+                                               StringRef verb) {
+  return {("const long long " + start + " = " + first + ";").str(),
+          ("const int " + valid + " = (int)max(0LL, min(" + Twine(n) + "LL, " +
+           Twine(extent) + "LL - " + start +
+           "));  // elements before the tensor's end")
+              .str(),
+          ("const int " + head + " = " + start + " >= 0 && reinterpret_cast<" +
+           "uintptr_t>(" + g + " + " + start + ") % 16 == 0 ? " + valid +
+           " / " + Twine(16 / bytes) + " * " + Twine(16 / bytes) +
+           " : 0;  // the 16-byte multiple the copy engine " + verb)
+              .str()};
+}
+
 /// Whether nothing but the terminator follows \p op in its block (no
 /// barrier is needed after a bulk copy that ends the kernel).
 static bool isLastStatement(Operation *op) {
@@ -333,14 +357,9 @@ FailureOr<bool> Emitter::emitBulkStore(CopyOp op) {
   std::string g = expr(at->root), s = expr(src);
   std::string start = fresh("start"), valid = fresh("valid"),
               head = fresh("head"), e = fresh("e");
-  line("const long long " + start + " = " + *first + ";");
-  line("const int " + valid + " = (int)max(0LL, min(" + Twine(n) + "LL, " +
-       Twine(extent) + "LL - " + start +
-       "));  // elements before the tensor's end");
-  line("const int " + head + " = " + start + " >= 0 && reinterpret_cast<" +
-       "uintptr_t>(" + g + " + " + start + ") % 16 == 0 ? " + valid + " / " +
-       Twine(16 / bytes) + " * " + Twine(16 / bytes) +
-       " : 0;  // the 16-byte multiple the copy engine stores");
+  for (const std::string &l :
+       bulkRunLines(start, valid, head, *first, g, n, extent, bytes, "stores"))
+    line(l);
   open("if (tid == 0 && " + head + " > 0)");
   line("tlc::cuda::bulkStore(" + g + " + " + start + ", " + s + ", " + head +
        " * " + Twine(bytes) + ");");
@@ -385,14 +404,9 @@ FailureOr<bool> Emitter::emitBulkLoad(CopyOp op) {
               valid = fresh("valid"), head = fresh("head"), e = fresh("e");
   line("uint64_t *" + bar + " = reinterpret_cast<uint64_t *>(smem + " +
        Twine(barOffset) + ");  // completes when the copy landed");
-  line("const long long " + start + " = " + *first + ";");
-  line("const int " + valid + " = (int)max(0LL, min(" + Twine(n) + "LL, " +
-       Twine(extent) + "LL - " + start +
-       "));  // elements before the tensor's end");
-  line("const int " + head + " = " + start + " >= 0 && reinterpret_cast<" +
-       "uintptr_t>(" + g + " + " + start + ") % 16 == 0 ? " + valid + " / " +
-       Twine(16 / bytes) + " * " + Twine(16 / bytes) +
-       " : 0;  // the 16-byte multiple the copy engine loads");
+  for (const std::string &l :
+       bulkRunLines(start, valid, head, *first, g, n, extent, bytes, "loads"))
+    line(l);
   // The mbarrier is initialised, and the tile's earlier ordinary accesses
   // are done and visible to the async proxy, before the copy is issued.
   line("if (tid == 0) { tlc::cuda::mbarrierInit(" + bar +
