@@ -182,3 +182,67 @@ tile.func @cross_range(%A: !tile.buffer<[64, 64], f32, global>, %B: !tile.buffer
     }
   }
 }
+
+// -----
+
+// Block-wide statements other than a T.copy that write global memory from
+// the copies: a T.Parallel reading acc's rows at %i runs once per copy,
+// its body guarded to the copy's rows (copy 0: i < 32, copy 1: i >= 32);
+// a tile-form T.atomic_add becomes a T.Parallel of element adds of the
+// same memory order, guarded alike (each element added once).
+// CHECK-LABEL: tile.func @row_shares
+// CHECK: %[[ACC0:.*]] = tile.alloc : !tile.buffer<[64, 64], f32, local.fragment>
+// CHECK-NEXT: %[[ACC1:.*]] = tile.alloc : !tile.buffer<[64, 64], f32, local.fragment>
+// CHECK: tile.parallel (%[[I0:.*]], %[[J0:.*]]) in [64, 64] {
+// CHECK-NEXT: %[[C32:.*]] = arith.constant 32 : index
+// CHECK-NEXT: %[[LT:.*]] = arith.cmpi slt, %[[I0]], %[[C32]] : index
+// CHECK-NEXT: tile.if %[[LT]] {
+// CHECK-NEXT: tile.load %[[ACC0]][%[[I0]], %[[J0]]]
+// CHECK: tile.store %{{.*}}, %arg1[%[[J0]], %[[I0]]]
+// CHECK: tile.parallel (%[[I1:.*]], %[[J1:.*]]) in [64, 64] {
+// CHECK-NEXT: %[[C32B:.*]] = arith.constant 32 : index
+// CHECK-NEXT: %[[GE:.*]] = arith.cmpi sge, %[[I1]], %[[C32B]] : index
+// CHECK-NEXT: tile.if %[[GE]] {
+// CHECK-NEXT: tile.load %[[ACC1]][%[[I1]], %[[J1]]]
+// CHECK: tile.parallel (%[[I2:.*]], %[[J2:.*]]) in [64, 64] {
+// CHECK: arith.cmpi slt, %[[I2]]
+// CHECK-NEXT: tile.if
+// CHECK-NEXT: %[[V2:.*]] = tile.load %[[ACC0]][%[[I2]], %[[J2]]]
+// CHECK-NEXT: tile.atomic_add %arg2[%[[I2]], %[[J2]]], %[[V2]] {memory_order = #tile<memory_order release>}
+// CHECK: tile.parallel (%[[I3:.*]], %[[J3:.*]]) in [64, 64] {
+// CHECK: arith.cmpi sge, %[[I3]]
+// CHECK-NEXT: tile.if
+// CHECK-NEXT: %[[V3:.*]] = tile.load %[[ACC1]][%[[I3]], %[[J3]]]
+// CHECK-NEXT: tile.atomic_add %arg2[%[[I3]], %[[J3]]], %[[V3]] {memory_order = #tile<memory_order release>}
+// CHECK-NOT: tile.atomic_add
+// GPU-LABEL: tile.func @row_shares
+// GPU: arith.cmpi slt, %{{.*}}, %{{.*}} : index
+// GPU-NEXT: tile.if
+// GPU-NEXT: tile.parallel
+// GPU-NEXT: arith.constant 32
+// GPU-NEXT: arith.cmpi slt
+tile.func @row_shares(%A: !tile.buffer<[64, 64], f16, global>, %C: !tile.buffer<[64, 64], f32, global>, %D: !tile.buffer<[64, 64], f32, global>) {
+  tile.kernel (%bx) grid [1] threads [256] {
+    %tx = tile.thread_binding 0
+    %s = tile.alloc : !tile.buffer<[64, 64], f16, shared.dyn>
+    %acc = tile.alloc : !tile.buffer<[64, 64], f32, local.fragment>
+    tile.copy %A to %s : !tile.buffer<[64, 64], f16, global> to !tile.buffer<[64, 64], f16, shared.dyn>
+    %c128 = arith.constant 128 : index
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %g = arith.floordivsi %tx, %c128 : index
+    %g0 = arith.cmpi eq, %g, %c0 : index
+    %g1 = arith.cmpi eq, %g, %c1 : index
+    tile.if %g0 {
+      tile.gemm %s, %s, %acc {clear_accum} : !tile.buffer<[64, 64], f16, shared.dyn>, !tile.buffer<[64, 64], f16, shared.dyn>, !tile.buffer<[64, 64], f32, local.fragment>
+    }
+    tile.if %g1 {
+      tile.gemm %s, %s, %acc {clear_accum} : !tile.buffer<[64, 64], f16, shared.dyn>, !tile.buffer<[64, 64], f16, shared.dyn>, !tile.buffer<[64, 64], f32, local.fragment>
+    }
+    tile.parallel (%i, %j) in [64, 64] {
+      %x = tile.load %acc[%i, %j] : !tile.buffer<[64, 64], f32, local.fragment>
+      tile.store %x, %C[%j, %i] : !tile.buffer<[64, 64], f32, global>
+    }
+    tile.atomic_add %D, %acc {memory_order = #tile<memory_order release>} : !tile.buffer<[64, 64], f32, global>, !tile.buffer<[64, 64], f32, local.fragment>
+  }
+}

@@ -117,11 +117,13 @@ bool within(const ThreadRange &inner, const ThreadRange &outer) {
   return inner.lo >= outer.lo && inner.hi <= outer.hi;
 }
 
-/// The split of one kernel: the fragments given copies and the ranges the
-/// copies belong to (sorted, disjoint).
+/// The split of one kernel: the fragments given copies, the ranges the
+/// copies belong to (sorted, disjoint) and the thread range of each leaf
+/// (the block's where it has none).
 struct Split {
   llvm::SetVector<Value> fragments;
   SmallVector<ThreadRange> ranges;
+  llvm::DenseMap<Operation *, ThreadRange> rangeOf;
 };
 
 /// The copy index whose range holds \p r, or -1 when \p r holds them all
@@ -141,7 +143,8 @@ std::optional<int> copyOf(const Split &s, const ThreadRange &r) {
 std::optional<Split> chooseSplit(KernelOp kernel, int64_t threads,
                                  ArrayRef<Operation *> leaves) {
   ThreadRange block{0, threads, nullptr};
-  llvm::DenseMap<Operation *, ThreadRange> rangeOf;
+  Split s;
+  llvm::DenseMap<Operation *, ThreadRange> &rangeOf = s.rangeOf;
   for (Operation *op : leaves) {
     std::optional<ThreadRange> r = threadRangeOf(op, threads);
     rangeOf[op] = r ? *r : block;
@@ -158,7 +161,6 @@ std::optional<Split> chooseSplit(KernelOp kernel, int64_t threads,
         rs.push_back(r);
     }
   }
-  Split s;
   for (auto &[f, rs] : narrow) {
     if (rs.size() < 2)
       continue;
@@ -233,18 +235,97 @@ std::optional<Split> chooseSplit(KernelOp kernel, int64_t threads,
   return s;
 }
 
-/// Whether \p copy stores a copied fragment whole into memory every thread
-/// shares (global or shared): run once per copy, each copy would store
-/// every element, and different ranges the same ones.
-bool storesToSharedMemory(CopyOp copy, const Split &split) {
-  auto dst = cast<BufferType>(copy.getDst().getType());
-  MemoryScope scope =
-      cast<BufferType>(fragmentRootOrSelf(copy.getDst()).getType()).getScope();
-  return split.fragments.contains(copy.getSrc()) &&
-         (scope == MemoryScope::Global || isSharedScope(scope)) &&
-         dst.isStatic() &&
-         dst.getShape() == cast<BufferType>(copy.getSrc().getType()).getShape();
+/// Whether \p scope is memory every thread of the block shares.
+bool isBlockShared(MemoryScope scope) {
+  return scope == MemoryScope::Global || isSharedScope(scope);
 }
+
+/// Whether \p src, a copied fragment whole, goes elementwise into \p dst,
+/// memory every thread shares (global or shared) of the same static
+/// shape: a T.copy or a tile-form T.atomic_add that, run once per copy,
+/// would write every element once per copy.
+bool isWholeTileToShared(Value src, Value dst, const Split &split) {
+  auto dstType = cast<BufferType>(dst.getType());
+  MemoryScope scope =
+      cast<BufferType>(fragmentRootOrSelf(dst).getType()).getScope();
+  return split.fragments.contains(src) && isBlockShared(scope) &&
+         dstType.isStatic() &&
+         dstType.getShape() == cast<BufferType>(src.getType()).getShape();
+}
+
+/// Whether \p op is a tile-form T.atomic_add of a copied fragment whole
+/// into shared memory of its element type (added elementwise, as a
+/// T.Parallel of element-form adds: cloneAtomicRowShare).
+bool isWholeTileAtomicAdd(Operation *op, const Split &split) {
+  auto add = dyn_cast<AtomicAddOp>(op);
+  if (!add || !add.getIndices().empty() || add.getPrev())
+    return false;
+  auto value = dyn_cast<BufferType>(add.getValue().getType());
+  return value && value.getRank() > 0 &&
+         value.getElementType() ==
+             cast<BufferType>(add.getDst().getType()).getElementType() &&
+         isWholeTileToShared(add.getValue(), add.getDst(), split);
+}
+
+/// The loop variable a T.Parallel reads every copied fragment's rows at
+/// (`C[i, j] = out[i, j]`: i) and those fragments' common row count;
+/// std::nullopt when the loop writes a copied fragment, reads one through
+/// a view or at a first index that is not one loop variable, or the
+/// fragments' row counts differ.
+std::optional<std::pair<unsigned, int64_t>> parallelRows(ParallelOp loop,
+                                                         const Split &split) {
+  std::optional<unsigned> var;
+  std::optional<int64_t> rows;
+  bool fits = true;
+  loop.getBody().walk([&](Operation *op) {
+    for (Value v : op->getOperands()) {
+      if (!split.fragments.contains(fragmentRoot(v)))
+        continue;
+      auto load = dyn_cast<LoadOp>(op);
+      if (!load || load.getBuffer() != v ||
+          !split.fragments.contains(v) || load.getIndices().empty()) {
+        fits = false;
+        return;
+      }
+      auto arg = dyn_cast<BlockArgument>(load.getIndices()[0]);
+      if (!arg || arg.getOwner() != &loop.getBody().front() ||
+          (var && *var != arg.getArgNumber())) {
+        fits = false;
+        return;
+      }
+      var = arg.getArgNumber();
+      int64_t r = cast<BufferType>(v.getType()).getShape()[0];
+      if (rows && *rows != r) {
+        fits = false;
+        return;
+      }
+      rows = r;
+    }
+  });
+  if (!fits || !var)
+    return std::nullopt;
+  return std::make_pair(*var, *rows);
+}
+
+/// Whether \p op writes memory every thread shares (global or shared).
+bool writesSharedMemory(Operation *op) {
+  auto shared = [](MemoryScope scope) { return isBlockShared(scope); };
+  return !getBufferAccesses(op, shared).writes.empty();
+}
+
+/// How a block-wide statement writing shared memory from a copied fragment
+/// writes only its copy's rows.
+struct RowShare {
+  enum Kind {
+    Copy,     ///< T.copy: regions of the rows (cloneCopyRowShare)
+    Atomic,   ///< tile-form T.atomic_add: a guarded T.Parallel of adds
+    Parallel, ///< T.Parallel: guarded on loop variable `var`
+  } kind;
+  unsigned var = 0;
+  /// The copied fragments' row count.
+  int64_t rows = 0;
+};
+using RowShares = llvm::DenseMap<Operation *, RowShare>;
 
 /// \p off + \p delta, folded when \p off is a constant.
 OpFoldResult addOffset(OpBuilder &b, Location loc, OpFoldResult off,
@@ -255,12 +336,14 @@ OpFoldResult addOffset(OpBuilder &b, Location loc, OpFoldResult off,
   return arith::AddIOp::create(b, loc, cast<Value>(off), d).getResult();
 }
 
-/// Clones \p copy for copy \p k of \p n (mapped by \p map) storing only
-/// that copy's share of the rows: rows [k * R / n, (k + 1) * R / n) of the
-/// fragment where n divides its R rows, else (k = 0) all of them and
-/// nothing for the other copies. A region destination is re-based on its
-/// source (no region of a region).
-void cloneRowShare(OpBuilder &b, CopyOp copy, IRMapping &map, int k, int n) {
+/// Clones \p copy, which stores a copied fragment whole into shared memory
+/// (isWholeTileToShared), for copy \p k of \p n (mapped by \p map) storing
+/// only that copy's share of the rows: rows [k * R / n, (k + 1) * R / n)
+/// of the fragment where n divides its R rows, else (k = 0) all of them
+/// and nothing for the other copies. A region destination is re-based on
+/// its source (no region of a region).
+void cloneCopyRowShare(OpBuilder &b, CopyOp copy, IRMapping &map, int k,
+                       int n) {
   auto type = cast<BufferType>(copy.getSrc().getType());
   int64_t rows = type.getRank() > 0 ? type.getShape()[0] : 1;
   if (type.getRank() == 0 || rows % n != 0) {
@@ -274,26 +357,92 @@ void cloneRowShare(OpBuilder &b, CopyOp copy, IRMapping &map, int k, int n) {
   shape[0] = Dim(share);
   SmallVector<OpFoldResult> srcOff(type.getRank(), b.getIndexAttr(0));
   srcOff[0] = b.getIndexAttr(k * share);
-  Value src = map.lookup(copy.getSrc());
+  Value from = map.lookup(copy.getSrc());
   auto srcType = BufferType::get(b.getContext(), shape, type.getElementType(),
                                  type.getScope());
-  Value part = RegionOp::create(b, loc, srcType, src, srcOff);
-  Value dst = copy.getDst();
+  Value part = RegionOp::create(b, loc, srcType, from, srcOff);
+  Value to = copy.getDst();
   SmallVector<OpFoldResult> dstOff(type.getRank(), b.getIndexAttr(0));
-  if (auto region = dst.getDefiningOp<RegionOp>()) {
+  if (auto region = to.getDefiningOp<RegionOp>()) {
     dstOff = region.getMixedOffsets();
-    dst = region.getSource();
+    to = region.getSource();
   }
   dstOff[0] = addOffset(b, loc, dstOff[0], k * share);
-  auto dstType = cast<BufferType>(dst.getType());
+  auto dstType = cast<BufferType>(to.getType());
   Value target = RegionOp::create(b, loc,
                                   BufferType::get(b.getContext(), shape,
                                                   dstType.getElementType(),
                                                   dstType.getScope()),
-                                  dst, dstOff);
-  Operation *clone = b.clone(*copy);
-  clone->setOperand(0, part);
-  clone->setOperand(1, target);
+                                  to, dstOff);
+  auto clone = cast<CopyOp>(b.clone(*copy));
+  clone.getSrcMutable().assign(part);
+  clone.getDstMutable().assign(target);
+}
+
+/// Guards the body of \p loop to run only where loop variable \p var lies
+/// in share \p k of \p n of \p rows rows, [k * R / n, (k + 1) * R / n)
+/// (n > 1).
+void guardRows(ParallelOp loop, unsigned var, int64_t rows, int k, int n) {
+  Block &body = loop.getBody().front();
+  Location loc = loop.getLoc();
+  OpBuilder ib = OpBuilder::atBlockBegin(&body);
+  Value row = body.getArgument(var);
+  int64_t share = rows / n;
+  Value cond;
+  auto compare = [&](arith::CmpIPredicate p, int64_t c) {
+    Value bound = arith::ConstantIndexOp::create(ib, loc, c);
+    Value v = arith::CmpIOp::create(ib, loc, p, row, bound);
+    cond = cond ? arith::AndIOp::create(ib, loc, cond, v).getResult() : v;
+  };
+  // The fragment read at `row` bounds it by R already.
+  if (k > 0)
+    compare(arith::CmpIPredicate::sge, k * share);
+  if (k + 1 < n)
+    compare(arith::CmpIPredicate::slt, (k + 1) * share);
+  auto guard = IfOp::create(ib, loc, cond, /*withElse=*/false);
+  Block *then = guard.thenBlock();
+  then->getOperations().splice(then->end(), body.getOperations(),
+                               std::next(guard->getIterator()), body.end());
+}
+
+/// Clones the T.Parallel \p loop, which reads its copied fragments' \p rows
+/// rows at loop variable \p var (parallelRows), for copy \p k of \p n
+/// (mapped by \p map), its body guarded to run only at that copy's share
+/// of the rows, [k * R / n, (k + 1) * R / n), as cloneCopyRowShare splits
+/// a whole-tile T.copy; where n does not divide R, copy 0 runs it whole and
+/// the other copies not at all.
+void cloneParallelRowShare(OpBuilder &b, ParallelOp loop, unsigned var,
+                           int64_t rows, IRMapping &map, int k, int n) {
+  if (rows % n != 0) {
+    if (k == 0)
+      b.clone(*loop, map);
+    return;
+  }
+  guardRows(cast<ParallelOp>(b.clone(*loop, map)), var, rows, k, n);
+}
+
+/// Clones the tile-form T.atomic_add \p add (isWholeTileAtomicAdd) for copy
+/// \p k of \p n (mapped by \p map) as a T.Parallel over the fragment's
+/// shape of element-form adds of the same memory order, guarded to the
+/// copy's share of the rows as cloneParallelRowShare guards a loop.
+void cloneAtomicRowShare(OpBuilder &b, AtomicAddOp add, IRMapping &map, int k,
+                         int n) {
+  auto type = cast<BufferType>(add.getValue().getType());
+  int64_t rows = type.getShape()[0];
+  if (rows % n != 0 && k != 0)
+    return;
+  Location loc = add.getLoc();
+  SmallVector<OpFoldResult> extents;
+  for (int64_t e : type.getShape())
+    extents.push_back(b.getIndexAttr(e));
+  auto loop = ParallelOp::create(b, loc, extents);
+  OpBuilder ib = OpBuilder::atBlockBegin(&loop.getBody().front());
+  ValueRange ivs = loop.getInductionVars();
+  Value v = LoadOp::create(ib, loc, map.lookup(add.getValue()), ivs);
+  auto element = AtomicAddOp::create(ib, loc, add.getDst(), ivs, v);
+  element.setMemoryOrderAttr(add.getMemoryOrderAttr());
+  if (rows % n == 0)
+    guardRows(loop, 0, rows, k, n);
 }
 
 /// `lo <= tx < hi` on the thread index (the bounds the block already
@@ -317,11 +466,12 @@ Value rangeCondition(OpBuilder &b, Location loc, const ThreadRange &r,
 }
 
 /// Rewrites \p kernel by \p split; with \p wrap, each copy of a
-/// block-wide use runs inside its range (`tile.if` on the thread index).
+/// block-wide use runs inside its range (`tile.if` on the thread index);
+/// a block-wide use in \p shares writes only its copy's rows.
 void applySplit(KernelOp kernel, ArrayRef<Operation *> leaves,
-                const Split &split, int64_t threads, bool wrap) {
+                const Split &split, const RowShares &shares, int64_t threads,
+                bool wrap) {
   int n = split.ranges.size();
-  ThreadRange block{0, threads, nullptr};
   // copies[k] maps a copied fragment (and its views) to copy k.
   SmallVector<IRMapping> copies(n);
   for (Value f : split.fragments) {
@@ -348,8 +498,7 @@ void applySplit(KernelOp kernel, ArrayRef<Operation *> leaves,
     if (llvm::none_of(used,
                       [&](Value f) { return split.fragments.contains(f); }))
       continue;
-    std::optional<ThreadRange> r = threadRangeOf(op, threads);
-    int k = *copyOf(split, r ? *r : block);
+    int k = *copyOf(split, split.rangeOf.lookup(op));
     if (k >= 0) {
       op->walk([&](Operation *nested) {
         for (OpOperand &use : nested->getOpOperands())
@@ -383,8 +532,7 @@ void applySplit(KernelOp kernel, ArrayRef<Operation *> leaves,
       }
     }
     OpBuilder b(op);
-    auto copy = dyn_cast<CopyOp>(op);
-    bool share = copy && storesToSharedMemory(copy, split);
+    auto share = shares.find(op);
     for (int j = 0; j < n; ++j) {
       OpBuilder::InsertionGuard guard(b);
       if (wrap) {
@@ -392,13 +540,20 @@ void applySplit(KernelOp kernel, ArrayRef<Operation *> leaves,
         auto ifOp = IfOp::create(b, op->getLoc(), cond, /*withElse=*/false);
         b.setInsertionPointToStart(ifOp.thenBlock());
       }
-      if (share)
-        cloneRowShare(b, copy, copies[j], j, n);
-      else
+      if (share == shares.end())
         b.clone(*op, copies[j]);
+      else if (share->second.kind == RowShare::Copy)
+        cloneCopyRowShare(b, cast<CopyOp>(op), copies[j], j, n);
+      else if (share->second.kind == RowShare::Atomic)
+        cloneAtomicRowShare(b, cast<AtomicAddOp>(op), copies[j], j, n);
+      else
+        cloneParallelRowShare(b, cast<ParallelOp>(op), share->second.var,
+                              share->second.rows, copies[j], j, n);
     }
-    Operation *dstRegion =
-        share ? copy.getDst().getDefiningOp<RegionOp>() : nullptr;
+    // A destination region the row shares re-based.
+    Operation *dstRegion = nullptr;
+    if (auto copy = dyn_cast<CopyOp>(op); copy && share != shares.end())
+      dstRegion = copy.getDst().getDefiningOp<RegionOp>();
     op->erase();
     if (dstRegion && dstRegion->use_empty())
       dstRegion->erase();
@@ -411,40 +566,55 @@ void applySplit(KernelOp kernel, ArrayRef<Operation *> leaves,
       f.getDefiningOp()->erase();
 }
 
-/// Refuses a block-wide statement that would run once per copy and write
-/// memory every thread shares (global or shared) from a copied fragment,
-/// other than a whole-tile T.copy (stored by rows, cloneRowShare): each
-/// copy would write the same elements (an atomic add would add them once
-/// per copy), so no split gives the program's answer.
-LogicalResult checkSharedWrites(ArrayRef<Operation *> leaves,
-                                const Split &split, int64_t threads) {
-  auto shared = [](MemoryScope scope) {
-    return scope == MemoryScope::Global || isSharedScope(scope);
-  };
-  ThreadRange block{0, threads, nullptr};
+/// Plans the block-wide statements that run once per copy and write
+/// memory every thread shares (global or shared) from a copied fragment:
+/// each copy writes only its share of the fragment's rows, or each would
+/// write the same elements (an atomic add would add them once per copy).
+/// A whole-tile T.copy stores a region of the rows (cloneCopyRowShare), a
+/// whole-tile T.atomic_add becomes a T.Parallel of element-form adds
+/// guarded to the rows (cloneAtomicRowShare); a T.Parallel that reads its copied fragments'
+/// rows at one loop variable and writes none of them runs guarded to the
+/// copy's rows (cloneParallelRowShare). Any other such statement is
+/// refused: no split gives the program's answer.
+FailureOr<RowShares> planRowShares(ArrayRef<Operation *> leaves,
+                                   const Split &split) {
+  RowShares shares;
   for (Operation *op : leaves) {
     SmallVector<Value, 4> used = usedFragments(op);
     if (llvm::none_of(used,
                       [&](Value f) { return split.fragments.contains(f); }))
       continue;
-    std::optional<ThreadRange> r = threadRangeOf(op, threads);
-    std::optional<int> k = copyOf(split, r ? *r : block);
+    std::optional<int> k = copyOf(split, split.rangeOf.lookup(op));
     if (!k || *k >= 0)
       continue;
     if (auto copy = dyn_cast<CopyOp>(op);
-        copy && storesToSharedMemory(copy, split))
+        copy && isWholeTileToShared(copy.getSrc(), copy.getDst(), split)) {
+      shares[op] = RowShare{RowShare::Copy};
       continue;
-    if (getBufferAccesses(op, shared).writes.empty())
+    }
+    if (isWholeTileAtomicAdd(op, split)) {
+      shares[op] = RowShare{RowShare::Atomic};
       continue;
+    }
+    if (!writesSharedMemory(op))
+      continue;
+    if (auto loop = dyn_cast<ParallelOp>(op))
+      if (std::optional<std::pair<unsigned, int64_t>> rows =
+              parallelRows(loop, split)) {
+        shares[op] = RowShare{RowShare::Parallel, rows->first, rows->second};
+        continue;
+      }
     return op->emitError()
            << "this statement runs on every thread of the block and writes "
               "global or shared memory from a fragment that "
            << split.ranges.size()
            << " thread ranges each hold their own copy of; building it is "
               "not supported yet (each copy would write the same elements): "
-              "write the fragment with T.copy, or inside each range";
+              "write the fragment with T.copy, in a T.Parallel that reads "
+              "its rows at one loop variable and writes no such fragment, "
+              "or inside each range";
   }
-  return success();
+  return shares;
 }
 
 struct TileSplitRangeFragmentsPass final
@@ -463,11 +633,12 @@ struct TileSplitRangeFragmentsPass final
       std::optional<Split> split = chooseSplit(kernel, *threads, leaves);
       if (!split)
         return;
-      if (failed(checkSharedWrites(leaves, *split, *threads))) {
+      FailureOr<RowShares> shares = planRowShares(leaves, *split);
+      if (failed(shares)) {
         signalPassFailure();
         return;
       }
-      applySplit(kernel, leaves, *split, *threads, wrap);
+      applySplit(kernel, leaves, *split, *shares, *threads, wrap);
     });
   }
 };

@@ -1456,7 +1456,17 @@ def TileSplitRangeFragments
     memory would store every element once per copy: copy k stores only
     rows [k * R / n, (k + 1) * R / n) of its R rows (n copies; a
     `tile.region` of the fragment and of the destination), or, where n
-    does not divide R, copy 0 stores them all.
+    does not divide R, copy 0 stores them all. Other block-wide writes of
+    global or shared memory from the copies are split by the same rows: a
+    `T.Parallel` that reads every copied fragment's rows at one loop
+    variable (`C[i, j] = out[i, j]`, `Ct[j, i] = out[i, j]`) and writes
+    no copied fragment runs once per copy with its body in a `tile.if` on
+    that variable's share of the rows; a tile-form `T.atomic_add` of a
+    copied fragment whole (element type of its destination) becomes a
+    `T.Parallel` of element-form adds of the same memory order, guarded
+    alike. Any other such statement (a fragment row read at an index that
+    is not one loop variable, a loop that also writes a copy) is an error:
+    each copy would write the same elements.
 
     On a GPU target (the `target` option, else the module's
     `tile.gpu_target`: `cuda:` or `hip:`) a fragment is laid out for the
