@@ -282,8 +282,8 @@ std::optional<std::pair<unsigned, int64_t>> parallelRows(ParallelOp loop,
       if (!split.fragments.contains(fragmentRoot(v)))
         continue;
       auto load = dyn_cast<LoadOp>(op);
-      if (!load || load.getBuffer() != v ||
-          !split.fragments.contains(v) || load.getIndices().empty()) {
+      if (!load || load.getBuffer() != v || !split.fragments.contains(v) ||
+          load.getIndices().empty()) {
         fits = false;
         return;
       }
@@ -572,10 +572,10 @@ void applySplit(KernelOp kernel, ArrayRef<Operation *> leaves,
 /// write the same elements (an atomic add would add them once per copy).
 /// A whole-tile T.copy stores a region of the rows (cloneCopyRowShare), a
 /// whole-tile T.atomic_add becomes a T.Parallel of element-form adds
-/// guarded to the rows (cloneAtomicRowShare); a T.Parallel that reads its copied fragments'
-/// rows at one loop variable and writes none of them runs guarded to the
-/// copy's rows (cloneParallelRowShare). Any other such statement is
-/// refused: no split gives the program's answer.
+/// guarded to the rows (cloneAtomicRowShare); a T.Parallel that reads its
+/// copied fragments' rows at one loop variable and writes none of them runs
+/// guarded to the copy's rows (cloneParallelRowShare). Any other such statement
+/// is refused: no split gives the program's answer.
 FailureOr<RowShares> planRowShares(ArrayRef<Operation *> leaves,
                                    const Split &split) {
   RowShares shares;
