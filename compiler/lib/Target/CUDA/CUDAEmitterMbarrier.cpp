@@ -33,7 +33,8 @@
 //    the warpgroup, T.warpgroup_arrive / commit_batch / wait and
 //    T.wait_wgmma the wgmma fence and group operations.
 //
-// mbarrier waits need sm_90 (try_wait); they are refused below it.
+// mbarriers need sm_80 (mbarrier.init, arrive, test_wait.parity: waits
+// spin on test_wait there); transaction bytes (expect_tx) need sm_90.
 //
 //===----------------------------------------------------------------------===//
 
@@ -117,10 +118,10 @@ FailureOr<int64_t> Emitter::planMbarriers(KernelOp kernel, int64_t bytes) {
     return failure();
   if (offset == (bytes + 7) / 8 * 8)
     return bytes; // no mbarriers
-  if (options.minComputeCapability < 90) {
+  if (options.minComputeCapability < 80) {
     kernel.emitError() << "mbarriers (T.alloc_barrier, "
-                          "T.create_list_of_mbarrier) need sm_90 on the CUDA "
-                          "target (try_wait.parity); building for sm_"
+                          "T.create_list_of_mbarrier) need sm_80 on the CUDA "
+                          "target; building for sm_"
                        << options.minComputeCapability;
     return failure();
   }
@@ -386,6 +387,9 @@ std::optional<LogicalResult> Emitter::emitMbarrierIntrinsic(IntrinsicOp op) {
   }
   if (callee == "T.mbarrier_expect_tx" ||
       callee == "T.mbarrier_arrive_expect_tx") {
+    if (options.minComputeCapability < 90)
+      return fail("raises an mbarrier's expected transaction bytes "
+                  "(expect_tx), which needs sm_90");
     FailureOr<std::string> bar = address("mbarrier");
     if (failed(bar))
       return failure();

@@ -29,7 +29,10 @@
 //    same offsets there, each block's own mbarrier completes the bytes);
 //  * an mbarrier is a 64-bit shared-memory object: mbarrierInit sets its
 //    expected arrival count; a phase completes when that many arrivals
-//    happened and every expected transaction byte arrived.
+//    happened and every expected transaction byte arrived. mbarrierInit,
+//    mbarrierArrive and mbarrierWait also exist on sm_80 (mbarrier.init,
+//    arrive, test_wait.parity), for kernels that synchronise warps with
+//    mbarriers without transaction bytes.
 //    mbarrierArriveExpectTx(bar, bytes) raises the expected bytes and
 //    arrives; mbarrierWait(bar, parity) waits until the phase of that
 //    parity has completed (phases alternate 0, 1, 0 ...).
@@ -54,6 +57,11 @@ TLC_DEVICE void mbarrierInit(uint64_t *bar, uint32_t count) {
 #if TLC_CUDA_ARCH >= 900
   asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(
                    sharedAddress(bar)),
+               "r"(count)
+               : "memory");
+#elif TLC_CUDA_ARCH >= 800
+  // sm_80 has mbarriers (PTX ISA 7.0) without the ::cta qualifier.
+  asm volatile("mbarrier.init.shared.b64 [%0], %1;" ::"r"(sharedAddress(bar)),
                "r"(count)
                : "memory");
 #endif
@@ -86,6 +94,14 @@ TLC_DEVICE void mbarrierArrive(uint64_t *bar) {
   asm volatile(
       "mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(sharedAddress(bar))
       : "memory");
+#elif TLC_CUDA_ARCH >= 800
+  // sm_80's arrive (release at CTA scope) returns the phase's state, which
+  // parity waits do not need: into a scratch register.
+  asm volatile("{\n"
+               ".reg .b64 state;\n"
+               "mbarrier.arrive.shared.b64 state, [%0];\n"
+               "}" ::"r"(sharedAddress(bar))
+               : "memory");
 #endif
 }
 
@@ -108,6 +124,20 @@ TLC_DEVICE void mbarrierWait(uint64_t *bar, uint32_t parity) {
     asm volatile("{\n"
                  ".reg .pred p;\n"
                  "mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n"
+                 "selp.u32 %0, 1, 0, p;\n"
+                 "}"
+                 : "=r"(done)
+                 : "r"(sharedAddress(bar)), "r"(parity)
+                 : "memory");
+  while (!done);
+#elif TLC_CUDA_ARCH >= 800
+  // sm_80 has no try_wait (the potentially blocking test): spin on
+  // test_wait.parity (PTX ISA 7.1; acquire at CTA scope once it holds).
+  uint32_t done = 0;
+  do
+    asm volatile("{\n"
+                 ".reg .pred p;\n"
+                 "mbarrier.test_wait.parity.shared.b64 p, [%1], %2;\n"
                  "selp.u32 %0, 1, 0, p;\n"
                  "}"
                  : "=r"(done)
