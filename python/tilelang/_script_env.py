@@ -7,8 +7,8 @@ them set: a size read from the environment at module level
 (``BLOCK = int(os.environ.get("BLOCK", "64"))``) would then be one value
 here and another in the instance tlc builds. :func:`script_environ` lists
 the variables the script and the modules of its directory it imports read
-with a literal name (``os.environ.get("NAME", ...)``, ``os.getenv("NAME")``)
-that are set here; the package passes them to tlc-build and keys its
+with a literal name (``os.environ.get("NAME", ...)``, ``os.getenv("NAME")``,
+``os.environ["NAME"]``, ``"NAME" in os.environ``) that are set here; the package passes them to tlc-build and keys its
 build directories, remembered refusals and tunings by them.
 """
 
@@ -20,30 +20,46 @@ _memo = {}
 _lock = threading.Lock()
 
 
+def _is_environ(node):
+    """True for ``os.environ`` or ``environ`` (imported from ``os``)."""
+    return isinstance(node, ast.Name) and node.id == "environ" or \
+        isinstance(node, ast.Attribute) and node.attr == "environ" and \
+        isinstance(node.value, ast.Name) and node.value.id == "os"
+
+
+def _literal(node):
+    """The string of a string literal, else None."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    return None
+
+
 def _reads(tree):
-    """Names of the variables ``tree`` reads: the first argument of
-    ``os.environ.get(...)`` / ``os.getenv(...)`` (also ``environ.get`` /
-    ``getenv`` imported from ``os``) when it is a string literal."""
+    """Names of the variables ``tree`` reads by a string literal:
+    ``os.environ.get(NAME, ...)``, ``os.environ.setdefault(NAME, ...)``,
+    ``os.getenv(NAME, ...)``, ``os.environ[NAME]`` and ``NAME in
+    os.environ`` (also ``environ`` / ``getenv`` imported from ``os``)."""
     names = set()
     for node in ast.walk(tree):
-        if not isinstance(node, ast.Call) or not node.args:
-            continue
-        first = node.args[0]
-        if not (isinstance(first, ast.Constant) and
-                isinstance(first.value, str)):
-            continue
-        f = node.func
-        if isinstance(f, ast.Attribute) and f.attr == "get" and (
-                isinstance(f.value, ast.Name) and f.value.id == "environ" or
-                isinstance(f.value, ast.Attribute) and
-                f.value.attr == "environ" and
-                isinstance(f.value.value, ast.Name) and
-                f.value.value.id == "os"):
-            names.add(first.value)
-        elif isinstance(f, ast.Attribute) and f.attr == "getenv" and \
-                isinstance(f.value, ast.Name) and f.value.id == "os" or \
-                isinstance(f, ast.Name) and f.id == "getenv":
-            names.add(first.value)
+        if isinstance(node, ast.Subscript) and _is_environ(node.value):
+            name = _literal(node.slice)
+        elif isinstance(node, ast.Compare) and \
+                any(_is_environ(c) for c in node.comparators):
+            name = _literal(node.left)
+        elif isinstance(node, ast.Call) and node.args:
+            name = _literal(node.args[0])
+            f = node.func
+            if not (isinstance(f, ast.Attribute) and
+                    f.attr in ("get", "setdefault") and
+                    _is_environ(f.value) or
+                    isinstance(f, ast.Attribute) and f.attr == "getenv" and
+                    isinstance(f.value, ast.Name) and f.value.id == "os" or
+                    isinstance(f, ast.Name) and f.id == "getenv"):
+                name = None
+        else:
+            name = None
+        if name is not None:
+            names.add(name)
     return names
 
 

@@ -106,9 +106,43 @@ def test_script_environ():
         assert out[1] == "blocked ok 0", out
 
 
+READS = """
+import os
+from os import environ, getenv
+a = os.environ.get("R_GET", "1")
+b = os.getenv("R_GETENV")
+c = getenv("R_GETENV_BARE", "x")
+d = os.environ["R_SUBSCRIPT"] if "R_IN" in os.environ else 0
+e = "R_NOT_IN" not in environ
+f = os.environ.setdefault("R_SETDEFAULT", "2")
+g = environ["R_BARE_SUBSCRIPT"]
+name = "R_COMPUTED"
+h = os.environ.get(name)
+cfg = {"R_OTHER_DICT": 1}
+i = cfg["R_OTHER_DICT"] + ("R_OTHER_IN" in cfg)
+"""
+
+
+def test_read_names():
+    """Every literal form of reading a variable is found; a computed name
+    and other dicts' keys are not (the names below are written from the
+    source above)."""
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "reads.py")
+        with open(path, "w") as f:
+            f.write(READS)
+        got = __import__("tilelang._script_env", fromlist=["x"]).read_names(
+            path)
+    assert got == sorted([
+        "R_GET", "R_GETENV", "R_GETENV_BARE", "R_SUBSCRIPT", "R_IN",
+        "R_NOT_IN", "R_SETDEFAULT", "R_BARE_SUBSCRIPT"
+    ]), got
+
+
 if __name__ == "__main__":
     if len(sys.argv) > 1:
         child(sys.argv[1])
     else:
+        test_read_names()
         test_script_environ()
         print("ok")

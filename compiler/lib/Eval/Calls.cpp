@@ -288,14 +288,15 @@ Value Interpreter::call(Value callee, CallArgs &args, Node at) {
           d == "tilelang.AutoTuner.from_kernel")
         return autotunerFromKernel(args, at);
       // A program is analysed as run with only the environment variables
-      // of EvalOptions::environ set: `os.environ.get(name, default)` is
-      // the variable's value, else the default (None without one).
-      if ((d == "os.environ.get" || d == "os.getenv") &&
-          (args.pos.size() == 1 || args.pos.size() == 2) &&
+      // of EvalOptions::environ set (`os.environ` is their dict):
+      // `os.getenv(name, default)` is the variable's value, else the
+      // default (None without one).
+      if (d == "os.getenv" && (args.pos.size() == 1 || args.pos.size() == 2) &&
           args.kw.empty() && args.pos[0].isStr()) {
-        for (const auto &[name, value] : options.environ)
-          if (name == getStr(args.pos[0]))
-            return heap.str(value);
+        DictObj *environ = osEnviron().as<DictObj>();
+        for (const auto &[key, value] : environ->items)
+          if (key.isStr() && getStr(key) == getStr(args.pos[0]))
+            return value;
         return args.pos.size() == 2 ? args.pos[1] : Value::none();
       }
       if (d == "pytest.mark.parametrize" && args.pos.size() >= 2) {

@@ -502,11 +502,9 @@ Value Interpreter::getAttr(Value obj, llvm::StringRef attr, Node at) {
     // `tilelang.carver.arch.driver`) so that device queries are recognised
     // when called.
     llvm::StringRef d = o->description;
-    bool qualified = (d == "torch" || d.starts_with("torch.") ||
-                      d == "tvm" || d.starts_with("tvm.") ||
-                      d == "pytest" || d.starts_with("pytest.") ||
-                      d == "os.environ" ||
-                      d.starts_with("tilelang.")) &&
+    bool qualified = (d == "torch" || d.starts_with("torch.") || d == "tvm" ||
+                      d.starts_with("tvm.") || d == "pytest" ||
+                      d.starts_with("pytest.") || d.starts_with("tilelang.")) &&
                      llvm::all_of(d, [](char c) {
                        return llvm::isAlnum(c) || c == '_' || c == '.';
                      });

@@ -865,6 +865,12 @@ public:
   void checkKernelFilter();
   /// True once runTestFunctions() ran.
   bool ranTests = false;
+  /// `os.environ`: a dict of the variables EvalOptions::environ sets (the
+  /// program is analysed as run with only those set), made on first use
+  /// and shared by every later use, so `os.environ.setdefault(...)` and
+  /// `os.environ[name] = ...` are seen by later reads and `os.getenv`.
+  Value osEnviron();
+  Value osEnvironDict;
   /// The first call, in the module-level code or test running now, of a
   /// TVM IR visitor (`tvm.tir.stmt_functor.post_order_visit`) whose
   /// callback tlc cannot run: it builds no TVM IR to walk. Null when none.

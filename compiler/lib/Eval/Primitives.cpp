@@ -139,6 +139,15 @@ Value Interpreter::importModule(llvm::StringRef qualified) {
   return Value::object(ValueKind::Module, m);
 }
 
+Value Interpreter::osEnviron() {
+  if (osEnvironDict.isNone()) {
+    osEnvironDict = heap.dict();
+    for (const auto &[name, value] : options.environ)
+      dictPut(osEnvironDict.as<DictObj>(), heap.str(name), heap.str(value));
+  }
+  return osEnvironDict;
+}
+
 /// True when \p name looks like a dtype spelling (`float17`, `int3`).
 static bool looksLikeDType(llvm::StringRef name) {
   return name.starts_with("float") || name.starts_with("int") ||
@@ -187,6 +196,8 @@ Value Interpreter::moduleAttr(ModuleObj *m, llvm::StringRef attr, Node at) {
                  at);
   }
   if (m->opaque) {
+    if (m->name == "os" && attr == "environ")
+      return osEnviron();
     std::string d = (m->name + "." + attr).str();
     // Functions modelled in modules that are otherwise not
     // (`dataclasses.dataclass`).

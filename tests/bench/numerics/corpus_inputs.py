@@ -227,6 +227,31 @@ def topk_selector(p, rng, scale):
             "ends": np.full(b, s, np.int32)}, None
 
 
+def sparse_mla_fwd(p, rng, scale):
+    """deepseek_v32/sparse_mla_fwd (and _pipelined) test_sparse_mla_fwd: query
+    row t selects randperm(max(1, t))[:topk] of the keys, the rest of its
+    topk slots a key the kernel masks (index > t). The script's filler is
+    SKV, one row past KV (read, then masked); here SKV - 1 (> t since SKV >
+    S), masked the same way and inside the tensor, so neither back end reads
+    memory that is not the program's. Q and KV N(0, 1), the script's. B = 1,
+    S = 64, SKV = 128 (the script's 4096 rows are ~2.3 TFLOP of bf16
+    products for the CPU reference)."""
+    ps = p[next(iter(p))]
+    b = 1
+    s_, skv = max(8, int(64 * scale)), max(16, int(128 * scale))
+    _, _, h, dqk = ps["Q"][0]
+    _, _, hkv, _ = ps["KV"][0]
+    topk = ps["Indices"][0][3]
+    idx = np.full((b, s_, hkv, topk), skv - 1, np.int32)
+    for bi in range(b):
+        for t in range(s_):
+            for g in range(hkv):
+                sel = rng.permutation(max(1, t))[:topk]
+                idx[bi, t, g, :len(sel)] = sel
+    return {"Q": normal(rng, (b, s_, h, dqk)), "KV": normal(rng, (b, skv, hkv, dqk)),
+            "Indices": idx}, None
+
+
 def mha_bwd(p, rng, scale):
     """flash_attention/example_mha_bwd_bshd and _wgmma_pipelined: the
     backward reads its forward's lse and the preprocess's Delta; tlc-run's
@@ -326,6 +351,9 @@ GENERATORS = {
     "examples__grouped_gemm__example_grouped_gemm_bwd": grouped_gemm_bwd,
     "examples__deepseek_v32__fp8_lighting_indexer": fp8_lighting_indexer,
     "examples__deepseek_v32__topk_selector": topk_selector,
+    "examples__deepseek_v32__fp8_mqa_logits": fp8_lighting_indexer,
+    "examples__deepseek_v32__sparse_mla_fwd": sparse_mla_fwd,
+    "examples__deepseek_v32__sparse_mla_fwd_pipelined": sparse_mla_fwd,
     "examples__deepseek_nsa__example_tilelang_nsa_fwd_varlen": nsa_fwd_varlen,
     "examples__flash_attention__example_mha_bwd_bshd": mha_bwd,
     "examples__flash_attention__example_mha_bwd_wgmma_pipelined": mha_bwd,

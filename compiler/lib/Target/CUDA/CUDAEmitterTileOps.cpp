@@ -372,7 +372,16 @@ LogicalResult Emitter::emitParallel(ParallelOp op) {
   // this printer's threads, and never one past the last unguarded.
   int64_t rounds = 0;
   bool roundGuard = false;
-  if (!loop && isStatic) {
+  // A loop every thread runs whole (ParallelPartition::Whole): each
+  // thread's iterations are all of them, over its own registers.
+  bool whole = false;
+  if (!loop) {
+    FailureOr<std::optional<ParallelPlan>> planned = getParallelPlan(op);
+    whole = succeeded(planned) && *planned
+                ? (*planned)->partition == ParallelPartition::Whole
+                : chooseParallelPlan(op).partition == ParallelPartition::Whole;
+  }
+  if (!loop && isStatic && !whole) {
     FailureOr<std::optional<ParallelPlan>> planned = getParallelPlan(op);
     ParallelPlan plan = succeeded(planned) && *planned
                             ? std::move(**planned)
@@ -641,6 +650,17 @@ LogicalResult Emitter::emitParallel(ParallelOp op) {
         return failure();
       fragmentAccess[o] = expr(root) + "[" + *r + "]";
     }
+  } else if (whole) {
+    std::string flat = fresh("f");
+    line("// every thread runs every iteration (the loop stores into a "
+         "T.alloc_local buffer or touches only such buffers)");
+    if (isStatic)
+      line(drawsRandomNumbers(op) ? "#pragma unroll 1  // draws random numbers"
+                                  : "#pragma unroll");
+    open("for (" + indexType() + " " + flat + " = 0; " + flat + " < " + numel +
+         "; ++" + flat + ")");
+    open("");
+    idx = unflatten(*this, flat, shape, "i");
   } else if (isStatic) {
     line(drawsRandomNumbers(op) ? "#pragma unroll 1  // draws random numbers"
                                 : "#pragma unroll");
@@ -676,7 +696,7 @@ LogicalResult Emitter::emitParallel(ParallelOp op) {
     for (auto [d, e] : llvm::enumerate(bound))
       uniform &= e >= loop->shape[d];
   } else {
-    uniform &= isStatic && numThreads > 0 && !roundGuard;
+    uniform &= whole || (isStatic && numThreads > 0 && !roundGuard);
   }
   llvm::SaveAndRestore<Block *> uniformBody(
       uniformParallelBody, uniform ? &op.getBody().front() : nullptr);

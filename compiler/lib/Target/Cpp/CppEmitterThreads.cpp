@@ -47,6 +47,7 @@
 
 #include "EmitterImpl.h"
 #include "tlc/Dialect/Tile/IR/ThreadUniformity.h"
+#include "tlc/Dialect/Tile/Transforms/ParallelPlan.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -136,8 +137,13 @@ static bool isCollective(Operation *op) {
   // TileLang, which does not partition it).
   if (auto c = dyn_cast<tile::CopyOp>(op))
     return !isPerThreadBuffer(c.getSrc()) && !isPerThreadBuffer(c.getDst());
+  // A T.Parallel every thread runs whole over its own copies (it stores
+  // into a T.alloc_local buffer or touches only such buffers; TileLang
+  // does not partition it): each thread's statement.
+  if (auto p = dyn_cast<tile::ParallelOp>(op))
+    return !tile::runsWholeInEachThread(p);
   if (isa<tile::SyncThreadsOp, tile::GemmOp, tile::ReduceOp, tile::CumSumOp,
-          tile::ParallelOp, tile::PrintOp>(op))
+          tile::PrintOp>(op))
     return true;
   if (auto f = dyn_cast<tile::FillOp>(op))
     return !isPerThreadBuffer(f.getDst());

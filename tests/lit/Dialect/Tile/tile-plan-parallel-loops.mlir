@@ -159,3 +159,52 @@ tile.func @padded(%O: !tile.buffer<[10, 10], f32, global>, %P: !tile.buffer<[2, 
     }
   }
 }
+
+// -----
+
+// A loop that stores into a T.alloc_local buffer (from global memory or
+// from itself), or that touches only such buffers, runs whole in every
+// thread (TileLang partitions neither); one that only reads a local buffer
+// into global memory, or that stores into a T.alloc_var (local.var)
+// buffer, is dealt out over the threads; one that touches a fragment
+// follows it.
+// CHECK-LABEL: tile.func @whole
+// CHECK: tile.parallel {{.*}} attributes {tile.partition = "whole"}
+// CHECK: tile.parallel {{.*}} attributes {tile.partition = "whole"}
+// CHECK: tile.parallel {{.*}} attributes {tile.partition = "whole"}
+// CHECK: tile.parallel {{.*}} attributes {tile.loop_guard, tile.loop_regs = 1 : i64, tile.partition = "threads"}
+// CHECK: tile.parallel {{.*}} attributes {tile.loop_guard, tile.loop_regs = 1 : i64, tile.partition = "threads"}
+// CHECK: tile.parallel {{.*}} attributes {tile.loop_dims = array<i64: 0>, tile.partition = "fragment"}
+tile.func @whole(%X: !tile.buffer<[1024], f32, global>, %n: index) {
+  tile.kernel (%bx) grid [1] threads [128] {
+    %loc = tile.alloc : !tile.buffer<[8], f32, local>
+    %c0 = arith.constant 0 : index
+    %var = tile.alloc : !tile.buffer<[1], f32, local.var>
+    %frag = tile.alloc : !tile.buffer<[8], f32, local.fragment>
+    tile.parallel (%i) in [8] {
+      %x = tile.load %X[%i] : !tile.buffer<[1024], f32, global>
+      tile.store %x, %loc[%i] : !tile.buffer<[8], f32, local>
+    }
+    tile.parallel (%i) in [8] {
+      %x = tile.load %loc[%i] : !tile.buffer<[8], f32, local>
+      %y = arith.addf %x, %x : f32
+      tile.store %y, %loc[%i] : !tile.buffer<[8], f32, local>
+    }
+    tile.parallel (%i) in [%n] {
+      %x = tile.load %X[%i] : !tile.buffer<[1024], f32, global>
+      tile.store %x, %loc[%i] : !tile.buffer<[8], f32, local>
+    }
+    tile.parallel (%i) in [8] {
+      %x = tile.load %loc[%i] : !tile.buffer<[8], f32, local>
+      tile.store %x, %X[%i] : !tile.buffer<[1024], f32, global>
+    }
+    tile.parallel (%i) in [8] {
+      %x = tile.load %X[%i] : !tile.buffer<[1024], f32, global>
+      tile.store %x, %var[%c0] : !tile.buffer<[1], f32, local.var>
+    }
+    tile.parallel (%i) in [8] {
+      %x = tile.load %frag[%i] : !tile.buffer<[8], f32, local.fragment>
+      tile.store %x, %loc[%i] : !tile.buffer<[8], f32, local>
+    }
+  }
+}

@@ -111,8 +111,36 @@ tlc::tile::loopAccessDims(ParallelOp loop, Operation *access) {
   return dims;
 }
 
+/// TileLang partitions no such loop over the threads
+/// (its layout inference leaves a loop that stores into "local" scope, or
+/// that only accesses it, to each thread): upstream's dequantising kernels
+/// scale each thread's decoded registers with `for v in
+/// T.Parallel(local_size): B_local[v] *= s[0]`. T.alloc_var buffers
+/// (scope "local.var") do not count, as in TileLang.
+bool tlc::tile::runsWholeInEachThread(ParallelOp loop) {
+  bool storesLocal = false, onlyLocal = true, any = false, fragments = false;
+  loop.getBody().walk([&](Operation *op) {
+    for (Value v : op->getOperands()) {
+      auto t = dyn_cast<BufferType>(v.getType());
+      if (!t)
+        continue;
+      any = true;
+      fragments |= t.getScope() == MemoryScope::Fragment;
+      bool local = t.getScope() == MemoryScope::Local;
+      onlyLocal &= local;
+      if (auto s = dyn_cast<StoreOp>(op); s && s.getBuffer() == v)
+        storesLocal |= local;
+    }
+  });
+  return !fragments && (storesLocal || (any && onlyLocal));
+}
+
 ParallelPlan tlc::tile::chooseParallelPlan(ParallelOp loop) {
   ParallelPlan plan;
+  if (runsWholeInEachThread(loop)) {
+    plan.partition = ParallelPartition::Whole;
+    return plan;
+  }
   std::optional<SmallVector<int64_t>> extents = staticExtents(loop);
   if (!extents) {
     plan.partition = ParallelPartition::Strided;
@@ -250,6 +278,8 @@ llvm::StringRef tlc::tile::stringifyParallelPartition(ParallelPartition p) {
     return "strided";
   case ParallelPartition::Layout:
     return "layout";
+  case ParallelPartition::Whole:
+    return "whole";
   }
   llvm_unreachable("unknown partition");
 }
@@ -293,12 +323,13 @@ tlc::tile::getParallelPlan(ParallelOp loop) {
   if (name)
     for (ParallelPartition k :
          {ParallelPartition::Fragment, ParallelPartition::Threads,
-          ParallelPartition::Strided, ParallelPartition::Layout})
+          ParallelPartition::Strided, ParallelPartition::Layout,
+          ParallelPartition::Whole})
       if (name.getValue() == stringifyParallelPartition(k))
         kind = k;
   if (!kind)
     return malformed("tile.partition must be \"fragment\", \"threads\", "
-                     "\"strided\" or \"layout\"");
+                     "\"strided\", \"layout\" or \"whole\"");
   std::optional<SmallVector<int64_t>> extents = staticExtents(loop);
   ParallelPlan plan;
   plan.partition = *kind;
@@ -327,6 +358,8 @@ tlc::tile::getParallelPlan(ParallelOp loop) {
                          "loop's static extents");
       return std::optional<ParallelPlan>(plan);
     }
+    if (*kind == ParallelPartition::Whole)
+      return std::optional<ParallelPlan>(plan);
     if ((*kind == ParallelPartition::Strided) != !extents)
       return malformed(*kind == ParallelPartition::Strided
                            ? "a strided partition is for extents known at "

@@ -9,8 +9,9 @@
 // targets: whether its iterations follow the layout of a fragment the body
 // accesses at the loop variables (which access, which fragment dimension
 // each loop variable runs along, and the leading box of the fragment the
-// loop covers), are dealt out over the block's threads (static extents), or
-// run in a loop striding by the thread count (extents known at run time).
+// loop covers), are dealt out over the block's threads (static extents),
+// run in a loop striding by the thread count (extents known at run time),
+// or run whole by every thread (a loop over per-thread buffers).
 // tile-plan-parallel-loops records the choice on each loop (Passes.td has
 // the attributes); the GPU printer reads it. The printer falls back to
 // chooseParallelPlan() only for IR that did not go through the pass, so the
@@ -50,7 +51,16 @@ enum class ParallelPartition {
   /// loop_layout=F)`, marked `tile.loop_layout_given`) that touches no
   /// fragment: iteration x runs on F's thread of x, in F's register slot.
   Layout,
+  /// A loop that touches no fragment and stores into a T.alloc_local
+  /// buffer, or touches only T.alloc_local buffers: every thread runs
+  /// every iteration over its own copies (TileLang does not partition it).
+  Whole,
 };
+
+/// Whether every thread runs every iteration of \p loop
+/// (ParallelPartition::Whole): it touches no fragment and stores into a
+/// T.alloc_local buffer, or touches only T.alloc_local buffers.
+bool runsWholeInEachThread(ParallelOp loop);
 
 /// A loop variable read as a unit dimension's 0 in loopAccessDims().
 constexpr unsigned kUnitLoopDim = ~0u;

@@ -946,9 +946,13 @@ def TilePlanParallelLoops : Pass<"tile-plan-parallel-loops", "::mlir::ModuleOp">
       x, in F's register slot (TileLang places a loop by its annotated
       layout). A loop with that layout that touches fragments is
       partitioned by them; tile-assign-fragment-layouts gives them F.
+    * `"whole"`: a loop that touches no fragment and stores into a
+      T.alloc_local buffer, or touches only such buffers: every thread
+      runs every iteration over its own copies (TileLang partitions no such
+      loop; T.alloc_var buffers do not count). It comes first.
 
     Results: `tile.partition = "fragment" | "threads" | "strided" |
-    "layout"` on the
+    "layout" | "whole"` on the
     loop; for a fragment partition `tile.loop_dims = array<i64: ...>` (the
     fragment dimension each loop variable runs along), `tile.loop_box =
     array<i64: ...>` (a box partition: the loop's extents) and the unit
