@@ -238,22 +238,71 @@ template <typename T> constexpr int exactSignificandBits() {
 }
 
 /// The largest finite and the smallest nonzero magnitude (as float bit
-/// patterns without sign) among \p n floats; {0, ~0u} when none is finite
-/// and nonzero. Selects only, so the loop vectorises.
-inline void magnitudeRange(const float *x, int64_t n, uint32_t &largest,
-                           uint32_t &smallest) {
-  uint32_t hi = 0, lo = ~0u;
-  for (int64_t i = 0; i < n; ++i) {
-    uint32_t u;
-    std::memcpy(&u, x + i, 4);
-    u &= 0x7fffffffu;
-    uint32_t finite = u < 0x7f800000u ? u : 0u;
-    uint32_t nonzero = u != 0 ? u : ~0u;
+/// patterns without sign, which compare as signed integers) among \p n
+/// floats; {0, INT32_MAX} when none is finite and nonzero. In vectors of
+/// \p VB bytes (GCC does not vectorise the scalar loop's selects).
+template <int VB, typename I = int32_t>
+__attribute__((always_inline)) inline void
+magnitudeRangeImpl(const float *x, int64_t n, int32_t &largest,
+                   int32_t &smallest) {
+  // (I, not int32_t: GCC drops a dependent vector_size on a non-dependent
+  // type.)
+  typedef I VI __attribute__((vector_size(VB)));
+  constexpr int L = VB / 4;
+  const VI zero = {}, big = zero + std::numeric_limits<int32_t>::max(),
+           inf = zero + 0x7f800000;
+  VI hi = zero, lo = big;
+  int64_t i = 0;
+  for (; i + L <= n; i += L) {
+    VI u;
+    __builtin_memcpy(&u, x + i, VB);
+    u &= big;
+    VI finite = u < inf ? u : zero;
+    VI nonzero = u != zero ? u : big;
     hi = hi > finite ? hi : finite;
     lo = lo < nonzero ? lo : nonzero;
   }
-  largest = hi;
-  smallest = lo;
+  int32_t h = 0, l = std::numeric_limits<int32_t>::max();
+  for (int j = 0; j < L; ++j) {
+    h = std::max(h, int32_t(hi[j]));
+    l = std::min(l, int32_t(lo[j]));
+  }
+  for (; i < n; ++i) {
+    int32_t u;
+    std::memcpy(&u, x + i, 4);
+    u &= std::numeric_limits<int32_t>::max();
+    if (u < 0x7f800000)
+      h = std::max(h, u);
+    if (u != 0)
+      l = std::min(l, u);
+  }
+  largest = h;
+  smallest = l;
+}
+
+#ifdef TLC_CPU_GEMM_DISPATCH
+__attribute__((target("avx512f"))) inline void
+magnitudeRange512(const float *x, int64_t n, int32_t &largest,
+                  int32_t &smallest) {
+  magnitudeRangeImpl<64>(x, n, largest, smallest);
+}
+__attribute__((target("avx2"))) inline void
+magnitudeRange256(const float *x, int64_t n, int32_t &largest,
+                  int32_t &smallest) {
+  magnitudeRangeImpl<32>(x, n, largest, smallest);
+}
+#endif
+
+/// magnitudeRangeImpl on the widest vectors the host has.
+inline void magnitudeRange(const float *x, int64_t n, int32_t &largest,
+                           int32_t &smallest) {
+#ifdef TLC_CPU_GEMM_DISPATCH
+  if (gemmVectorBytes() == 64)
+    return magnitudeRange512(x, n, largest, smallest);
+  if (gemmVectorBytes() == 32)
+    return magnitudeRange256(x, n, largest, smallest);
+#endif
+  magnitudeRangeImpl<16>(x, n, largest, smallest);
 }
 
 /// True when every product of an element of \p a (\p na floats) and one
@@ -267,12 +316,12 @@ inline bool productsExact(const float *a, int64_t na, const float *b,
                           int64_t nb, bool alwaysInRange) {
   if (alwaysInRange)
     return true;
-  uint32_t aHi, aLo, bHi, bLo;
+  int32_t aHi, aLo, bHi, bLo;
   magnitudeRange(a, na, aHi, aLo);
   magnitudeRange(b, nb, bHi, bLo);
   if (aHi == 0 || bHi == 0)
     return true; // one side has no finite nonzero element
-  auto value = [](uint32_t u) {
+  auto value = [](int32_t u) {
     float f;
     std::memcpy(&f, &u, 4);
     return double(f);
