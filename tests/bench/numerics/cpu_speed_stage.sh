@@ -6,7 +6,7 @@
 # /work/main/build/bin/tlc-build) into old/NAME and by NEW (default
 # build/bin/tlc-build of this tree) into new/NAME, and run.sh, which times
 # `tlc-run --device cpu --threads 16` of each, old then new (60 s a run,
-# none started after 400 s in all), into DIR/times.txt (or $OUT/times.txt).
+# none started after 360 s, so at most 420 s in all), into DIR/times.txt (or $OUT/times.txt).
 # On the GPU host: bash DIR/run.sh
 set -e
 R=$(cd "$(dirname "$0")/../../.." && pwd)
@@ -37,7 +37,7 @@ T=$O/times.txt; echo "# $(nproc) cores: $(grep -m1 'model name' /proc/cpuinfo)" 
 SECONDS=0
 for n in $(ls $D/new); do
   for v in old new; do
-    if [ $SECONDS -gt 400 ]; then echo "$v $n not run (400 s spent)" >> $T; continue; fi
+    if [ $SECONDS -gt 360 ]; then echo "$v $n not run (360 s spent)" >> $T; continue; fi
     TIMEFORMAT="%U %R"
     { time timeout 60 $D/bin/tlc-run --device cpu --threads 16 --timings \
         $D/$v/$n > $O/log 2>&1; rc=$?; } 2> $O/t
