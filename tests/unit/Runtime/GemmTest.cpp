@@ -385,8 +385,8 @@ TEST_CASE("cpu gemm: productsExact's range scan") {
     return detail::productsExact(a.data(), 19, b.data(), 19, false);
   };
   CHECK(run(0x1p-60f, 0x1p60f, 0x1p-60f));
-  CHECK_FALSE(run(0x1p-60f, 0x1p60f, 0x1p-70f));   // 2^-130 < FLT_MIN
-  CHECK_FALSE(run(0x1p-60f, 0x1p60f, -0x1p70f));   // 2^130 > FLT_MAX
-  CHECK_FALSE(run(-0x1p-100f, 1.0f, 0x1p-30f));    // the tail element
+  CHECK_FALSE(run(0x1p-60f, 0x1p60f, 0x1p-70f)); // 2^-130 < FLT_MIN
+  CHECK_FALSE(run(0x1p-60f, 0x1p60f, -0x1p70f)); // 2^130 > FLT_MAX
+  CHECK_FALSE(run(-0x1p-100f, 1.0f, 0x1p-30f));  // the tail element
   CHECK(detail::productsExact(nullptr, 0, nullptr, 0, false));
 }

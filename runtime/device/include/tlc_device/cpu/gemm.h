@@ -587,19 +587,17 @@ inline void gemm(const View<TA, RA> &a, const View<TB, RB> &b,
   // Operands whose products are exact in float (f16, bf16; f32 read as
   // tf32): fused multiply-adds give the loop nest's bits (productsExact).
   if constexpr (std::is_same_v<Acc, float>) {
-    constexpr int bitsA = std::is_same_v<TA, float>
-                              ? 11
-                              : detail::exactSignificandBits<TA>();
-    constexpr int bitsB = std::is_same_v<TB, float>
-                              ? 11
-                              : detail::exactSignificandBits<TB>();
+    constexpr int bitsA =
+        std::is_same_v<TA, float> ? 11 : detail::exactSignificandBits<TA>();
+    constexpr int bitsB =
+        std::is_same_v<TB, float> ? 11 : detail::exactSignificandBits<TB>();
     constexpr bool typesExact =
         bitsA > 0 && bitsB > 0 && bitsA + bitsB <= 24 &&
         (std::is_same_v<TA, float> == std::is_same_v<TB, float>);
     constexpr bool bothHalf =
         std::is_same_v<TA, f16> && std::is_same_v<TB, f16>;
-    fused = typesExact && (tf32 || !std::is_same_v<TA, float>) &&
-            detail::gemmHasFusedMultiplyAdd() &&
+    const bool readExact = tf32 || !std::is_same_v<TA, float>;
+    fused = typesExact && readExact && detail::gemmHasFusedMultiplyAdd() &&
             detail::productsExact(sa.data(), m * k, sb.data(),
                                   int64_t(sb.size()), bothHalf);
     if (fused && vb == 64)
