@@ -92,12 +92,12 @@ CASES = [
                                  "-Dnum_stages=4" + PERSIST.format(2) + PINGPONG + ASYNC),
     # No tlc.tma_store: a persistent GEMM with at least 8 tiles a
     # multiprocessor gets the TMA store with its read deferred by default
-    # (9 ragged tiles on 1 block; 15 on 1 in ping-pong), one with fewer
+    # (9 ragged tiles on 1 block; 25 on 2 in ping-pong), one with fewer
     # keeps the threads' stores (9 tiles on 2 blocks).
     ("default_persist_nn_f16_s3_t256_async", "-DM=376 -DN=600 -DK=200" + PERSIST.format(1)),
-    ("default_pingpong_tn_bf16_s3_async", "-DM=376 -DN=600 -DK=328 -Dthreads=128 "
+    ("default_pingpong_tn_bf16_s3_async", "-DM=600 -DN=600 -DK=328 -Dthreads=128 "
                                           "-Dblock_N=128 -Dtrans_B=True -Ddtype=T.bfloat16 "
-                                          "-Dnum_stages=3" + PERSIST.format(1) + PINGPONG),
+                                          "-Dnum_stages=3" + PERSIST.format(2) + PINGPONG),
     ("default_persist_nn_f16_s3_t256_nost", "-DM=376 -DN=600 -DK=200" + PERSIST.format(2)),
 ]
 # tlc.tma_store=True everywhere but the *_nost and default_* cases; where
