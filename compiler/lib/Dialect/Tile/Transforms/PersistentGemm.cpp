@@ -61,9 +61,11 @@ static constexpr bool kPersistentByDefault = true;
 /// otherwise. perf35's H100 run (docs/perf/hopper-perf35-h100/gemm.log,
 /// 128 x 256 and 128 x 128 tiles, 16 shapes each): 8192x8192x1024
 /// (15.5 tiles a multiprocessor at 128 x 256) 0.73-0.89 -> 0.92-0.95 of
-/// cuBLAS, 8192^3 and 16384x16384x4096 (15.5, 62) 0.97 -> 1.03 geomean,
+/// cuBLAS, 8192^3 and 16384x16384x4096 (15.5, 62) 1.00 -> 1.03 geomean,
 /// 4096^3 (3.9) 0.96 -> 0.92: the store pays where the epilogue repeats
-/// many times a block, and loses where the grid is four waves.
+/// many times a block, and loses where the grid is four waves (the
+/// "before" there is 128 x 256 at 4 stages, not persistent: perf37's
+/// staged call times the store alone, docs/perf/hopper.md).
 static constexpr int64_t kTmaStoreTilesPerSm = 8;
 
 /// Bytes of L2 the K and V rows of one group of (head, batch) tiles of a
