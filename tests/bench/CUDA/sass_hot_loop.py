@@ -69,13 +69,13 @@ def raw_counts(path):
         shfl = [i for i, o in enumerate(ops) if RAW.get(o) == "SHFL"]
         near = [hg[0] - i for i in shfl if hg and i < hg[0]]
         print(f"{path} {kernel}: {len(ops)} instructions, "
-              f"FSEL {sum(RAW.get(o) == 'FSEL' for o in ops)}, "
               f"R2UR {sum(RAW.get(o) == 'R2UR' for o in ops)}, "
               f"I2F {sum(RAW.get(o) == 'I2F' for o in ops)}, "
               f"HGMMA {len(hg)}; first..last HGMMA: {len(span)} instructions, "
               f"R2UR {sum(RAW.get(o) == 'R2UR' for o in span)}"
               + (f"; lane-0 SHFL {len(shfl)}, the last before the first HGMMA "
-                 f"{min(near)} instructions before it" if near else ""))
+                 f"{min(near)} instructions before it" if near else "")
+              + f"; FSEL {sum(RAW.get(o) == 'FSEL' for o in ops)}")
 
 
 def opcode(ins):
