@@ -87,10 +87,16 @@ CASES = [
     ("causal_d128_m128n32_s2_ov", CAUSAL, "flashattn_causal",
      f"{SMALL} -Ddim=128 -Dblock_M=128 -Dblock_N=32 -Dthreads=256 -Dnum_stages=2"),
 ]
-# Without a pass config (`_def`) the overlap is on from head dimension 128.
+# Without a pass config (`_def`) the overlap is on from head dimension 128,
+# and a causal loop is split at head dimension 64 and 128 (perf37; every
+# causal `_def` case that names no tlc.split_masks is checked for it): the
+# 128 x 128 tiling of the bench at a ragged 333.
 CASES += [
     ("causal_d128_m128n64_s2_def", CAUSAL, "flashattn_causal",
      f"{SMALL} -Ddim=128 -Dblock_M=128 -Dblock_N=64 -Dthreads=256 -Dnum_stages=2"),
+    ("causal_d128_m128n128_t256_s2_seq333_def", CAUSAL, "flashattn_causal",
+     "-Dbatch=2 -Dheads=1 -Dseq_len=333 -Ddim=128 -Dblock_M=128 -Dblock_N=128 -Dthreads=256 "
+     "-Dnum_stages=2"),
 ]
 CASES = [(n, p, k, d + ("" if n.endswith("_nopp") or n.endswith("_def")
                         else " --pass-config=tlc.ws_pingpong=True")
@@ -238,6 +244,10 @@ def main():
                     bad = "masks not split into the gemm's scale-d or registers not 24 / 240"
                 elif "_fpfill_" in name and ("// T.fill" not in src or "} else {" not in src):
                     bad = "masks not split (fill)"
+                elif (name.startswith("causal_") and name.endswith("_def") and
+                      "split_masks" not in defs and
+                      "break;  // not all true from here on" not in src):
+                    bad = "causal loop not split by default"
                 elif "_fppp_" in name and "break;  // not all true from here on" not in src:
                     bad = "loop not split"
                 elif "_fpbr_" in name and (" ? 0 : 1));" not in src or "break;" in src):

@@ -27,6 +27,11 @@
 //   `dst`'s elements under `pred`; `arith.bitcast` between vectors is lane
 //   by lane, and
 //   `T.buffer_store` of a vector into a region stores every lane;
+// * `T.reinterpret` between types of one width and different lane counts
+//   (uint32x2 <-> float16x4 / bfloat16x4, uint64 -> int8x8, ...) is a bit
+//   cast: lane 0 holds the lowest bits, as NumPy's `.view()` and memory on
+//   a little-endian machine order them; the lanes are split with shifts
+//   and truncations or joined with extensions, shifts and ors;
 // * `T.ds_read_tr16_b64` / `T.ds_read_tr8_b64` (gfx950's transposing LDS
 //   reads, an exchange between the lanes) stay one intrinsic whose value
 //   is the 64 bits; the two words are its halves;
@@ -187,7 +192,8 @@ private:
     llvm::StringRef c = in.getCallee();
     return c == "T.Shuffle" || c == "T.Broadcast" || c == "T.Ramp" ||
                    c == "T.extract_lane" || isLdg(c) || isStg(c) ||
-                   c == "T.buffer_store" || isPacked(c) || isReadTr(c)
+                   c == "T.buffer_store" || isPacked(c) || isReadTr(c) ||
+                   c == "T.reinterpret"
                ? c
                : "";
   }
@@ -371,6 +377,92 @@ private:
     lanes[in->getResult(0)] = {
         mlir::arith::TruncIOp::create(b, l, i32, whole->getResult(0)),
         mlir::arith::TruncIOp::create(b, l, i32, high)};
+    dead.push_back(in);
+    return true;
+  }
+
+  /// T.reinterpret(value) to a type of the same width and another lane
+  /// count: the bits of value's lanes (lane 0 lowest) cut into, or joined
+  /// into, the result's lanes. A scalar is one lane; a scalar result takes
+  /// the place of the intrinsic's value.
+  bool rewriteReinterpret(tile::IntrinsicOp in) {
+    mlir::Location l = in.getLoc();
+    if (in.getArgs().size() != 1 || in->getNumResults() != 1)
+      return false;
+    std::optional<Lanes> v = lanesOf(in.getArgs()[0]);
+    mlir::Type result = in->getResult(0).getType();
+    mlir::VectorType vt = vectorOf(result);
+    mlir::Type outElem = vt ? vt.getElementType() : result;
+    int64_t outLanes = vt ? vt.getNumElements() : 1;
+    if (!v || v->empty() || !outElem.isIntOrFloat())
+      return false;
+    mlir::Type inElem = (*v)[0].getType();
+    if (!inElem.isIntOrFloat() ||
+        llvm::any_of(*v, [&](mlir::Value x) { return x.getType() != inElem; }))
+      return false;
+    unsigned inBits = inElem.getIntOrFloatBitWidth();
+    unsigned outBits = outElem.getIntOrFloatBitWidth();
+    if (inBits < 8 || outBits < 8 ||
+        int64_t(inBits) * int64_t(v->size()) != int64_t(outBits) * outLanes ||
+        (inBits % outBits != 0 && outBits % inBits != 0))
+      return false;
+    // A lane as an integer of its width, and back.
+    auto toInt = [&](mlir::Value x) -> mlir::Value {
+      if (mlir::isa<mlir::IntegerType>(x.getType()))
+        return x;
+      return mlir::arith::BitcastOp::create(
+          b, l, b.getIntegerType(x.getType().getIntOrFloatBitWidth()), x);
+    };
+    auto fromInt = [&](mlir::Value x) -> mlir::Value {
+      if (x.getType() == outElem)
+        return x;
+      return mlir::arith::BitcastOp::create(b, l, outElem, x);
+    };
+    mlir::Type inInt = b.getIntegerType(inBits);
+    mlir::Type outInt = b.getIntegerType(outBits);
+    Lanes out;
+    if (inBits >= outBits) {
+      // Each input lane holds inBits / outBits result lanes.
+      for (mlir::Value x : *v) {
+        mlir::Value word = toInt(x);
+        for (unsigned k = 0; k < inBits / outBits; ++k) {
+          mlir::Value part = word;
+          if (k)
+            part = mlir::arith::ShRUIOp::create(
+                b, l, word,
+                mlir::arith::ConstantOp::create(
+                    b, l, inInt, b.getIntegerAttr(inInt, k * outBits)));
+          if (outBits < inBits)
+            part = mlir::arith::TruncIOp::create(b, l, outInt, part);
+          out.push_back(fromInt(part));
+        }
+      }
+    } else {
+      // Each result lane joins outBits / inBits input lanes.
+      unsigned per = outBits / inBits;
+      for (int64_t o = 0; o < outLanes; ++o) {
+        mlir::Value word;
+        for (unsigned k = 0; k < per; ++k) {
+          mlir::Value part = mlir::arith::ExtUIOp::create(
+              b, l, outInt, toInt((*v)[o * per + k]));
+          if (k) {
+            part = mlir::arith::ShLIOp::create(
+                b, l, part,
+                mlir::arith::ConstantOp::create(
+                    b, l, outInt, b.getIntegerAttr(outInt, k * inBits)));
+            part = mlir::arith::OrIOp::create(b, l, word, part);
+          }
+          word = part;
+        }
+        out.push_back(fromInt(word));
+      }
+    }
+    if (int64_t(out.size()) != outLanes)
+      return false;
+    if (vt)
+      lanes[in->getResult(0)] = out;
+    else
+      in->getResult(0).replaceAllUsesWith(out[0]);
     dead.push_back(in);
     return true;
   }
@@ -612,6 +704,8 @@ private:
       return rewriteStg(in);
     if (isReadTr(callee))
       return rewriteReadTr(in);
+    if (callee == "T.reinterpret")
+      return rewriteReinterpret(in);
     if (callee == "T.buffer_store") {
       if (in.getArgs().size() != 2)
         return false;

@@ -181,6 +181,52 @@ indexedBuffers(const std::vector<Placement> &placed, uint64_t total) {
 
 bool isIdentChar(char c) { return llvm::isAlnum(c) || c == '_'; }
 
+/// Whether the `&` or `*` ending \p before is unary: nothing or an
+/// operator comes before it (`a & s[i]`, `a * (s + k)[i]` are binary).
+bool endsWithUnary(StringRef before, char op) {
+  if (!before.ends_with(StringRef(&op, 1)) ||
+      before.ends_with(std::string(2, op)))
+    return false;
+  StringRef operand = before.drop_back().rtrim();
+  return operand.empty() ||
+         StringRef("=(,[{;?:!&|+-*/<>%^").contains(operand.back());
+}
+
+/// What an element is for: its address (3, \p address: after a unary `&`),
+/// a store (1: \p after, the text after it, starts `= `, `+=` ...) or a
+/// load (0).
+int accessKind(StringRef after, bool address) {
+  if (address)
+    return 3;
+  if ((after.starts_with("=") && !after.starts_with("==")) ||
+      (after.size() > 1 && after[1] == '=' &&
+       StringRef("+-*/%&|^").contains(after[0])))
+    return 1;
+  return 0;
+}
+
+/// The end of the addend that starts \p text (`k` of `s + k)`): the
+/// position of the `)` or `,` that ends it at depth 0, or npos where it
+/// holds anything but names, numbers, `.`, `* / % + -` and bracketed
+/// text (a template argument list, a conditional: left unchecked).
+size_t addendEnd(StringRef text) {
+  int depth = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (c == '(' || c == '[') {
+      ++depth;
+    } else if ((c == ')' || c == ']') && depth > 0) {
+      --depth;
+    } else if (depth == 0) {
+      if (c == ')' || c == ',')
+        return i == 0 ? StringRef::npos : i;
+      if (!isIdentChar(c) && !StringRef(" .*/%+-").contains(c))
+        return StringRef::npos;
+    }
+  }
+  return StringRef::npos;
+}
+
 /// \p text with every `NAME[INDEX]` of a buffer of \p buffers (by name)
 /// as `NAME[::tlc::sim::sharedIndex(INDEX, ...)]`, innermost first. An
 /// index whose `]` is not on the line is left as it is, and so is the text
@@ -215,6 +261,64 @@ std::string wrapIndices(StringRef text,
       ++end;
     StringRef name = text.slice(i, end);
     auto it = buffers.find(name.str());
+    // Pointer arithmetic on the buffer: `(NAME + K)[I]` is element K + I,
+    // `*(NAME + K)` element K, and any other `NAME + K)` / `NAME + K,` (an
+    // argument, a stage's start) an address within the buffer.
+    if (it != buffers.end() && text.substr(end).starts_with(" + ")) {
+      size_t from = end + 3;
+      size_t stop = addendEnd(text.substr(from));
+      if (stop != StringRef::npos) {
+        stop += from;
+        const IndexedBuffer &b = it->second;
+        auto args = [&](int kind) {
+          return ", \"" + b.name + "\", " + std::to_string(b.elemBytes) +
+                 "u, " + std::to_string(b.extent) + "u, " +
+                 std::to_string(b.offset) + "u, " + std::to_string(kind) + ")";
+        };
+        std::string addend = wrapIndices(text.slice(from, stop), buffers);
+        bool paren = i > 0 && text[i - 1] == '(' && text[stop] == ')';
+        StringRef before =
+            paren ? StringRef(out).rtrim().drop_back().rtrim() : StringRef();
+        bool call = paren && !before.empty() &&
+                    (isIdentChar(before.back()) || before.back() == '>' ||
+                     before.back() == ']' || before.back() == ')');
+        size_t close = stop + 1;
+        // `(NAME + K)[I]`: one index, K + I.
+        if (paren && !call && close < text.size() && text[close] == '[') {
+          size_t last = close + 1;
+          int depth = 0;
+          for (; last < text.size(); ++last) {
+            char c = text[last];
+            if (c == '[' || c == '(')
+              ++depth;
+            else if ((c == ']' || c == ')') && depth > 0)
+              --depth;
+            else if (c == ']')
+              break;
+          }
+          if (last < text.size()) {
+            int kind = accessKind(text.substr(last + 1).ltrim(),
+                                  endsWithUnary(before, '&'));
+            out.pop_back(); // the `(`
+            out += name;
+            out += "[::tlc::sim::sharedIndex((" + addend + ") + (" +
+                   wrapIndices(text.slice(close + 1, last), buffers) + ")" +
+                   args(kind) + "]";
+            i = last + 1;
+            continue;
+          }
+        }
+        // `*(NAME + K)`: element K; otherwise an address (one past the
+        // end allowed).
+        int kind = 3;
+        if (paren && !call && endsWithUnary(before, '*'))
+          kind = accessKind(text.substr(close).ltrim(), false);
+        out += name;
+        out += " + ::tlc::sim::sharedIndex(" + addend + args(kind);
+        i = stop;
+        continue;
+      }
+    }
     if (it == buffers.end() || end >= text.size() || text[end] != '[') {
       out += name;
       i = end;
@@ -239,19 +343,10 @@ std::string wrapIndices(StringRef text,
     }
     // What the element is for: its address (`&NAME[...]`), a store
     // (`NAME[...] = `, `+=` ...) or a load.
-    int kind = 0;
     StringRef before = text.substr(0, i).rtrim();
     StringRef after = text.substr(close + 1).ltrim();
     // A unary `&` (not `a & s[i]`, a bitwise and of the element).
-    StringRef operand = before.drop_back().rtrim();
-    if (before.ends_with("&") && !before.ends_with("&&") &&
-        (operand.empty() ||
-         StringRef("=(,[{;?:!&|+-*/<>%^").contains(operand.back())))
-      kind = 3;
-    else if ((after.starts_with("=") && !after.starts_with("==")) ||
-             (after.size() > 1 && after[1] == '=' &&
-              StringRef("+-*/%&|^").contains(after[0])))
-      kind = 1;
+    int kind = accessKind(after, endsWithUnary(before, '&'));
     const IndexedBuffer &b = it->second;
     out += name;
     out += "[::tlc::sim::sharedIndex(";

@@ -36,8 +36,13 @@
 // another buffer, or past a kernel's printer areas, whose size is not
 // known. The extent runs from the buffer's offset to the next placement's
 // start (or the end of the kernel's shared memory), as the zones'; a
-// buffer that another placement starts inside is not checked. Accesses
-// through pointer arithmetic (`s + k`) are checked by the zones only.
+// buffer that another placement starts inside is not checked. Pointer
+// arithmetic on a buffer is checked as well: `(NAME + K)[I]` (the printers'
+// T.Pipelined stage, `(B_shared + stage * 2048)[i]`) becomes one index
+// K + I, `*(NAME + K)` element K, and `NAME + K` in an argument list or
+// parentheses an address (one past the end allowed). An addend with more
+// than names, numbers, `.`, `* / % + -` and bracketed text at its top
+// level (a template argument list) is left to the zones.
 //
 //===----------------------------------------------------------------------===//
 

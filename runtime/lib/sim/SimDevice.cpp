@@ -225,16 +225,23 @@ compileForSim(const artifact::Manifest &m, llvm::StringRef artifactDir,
   keyText += unit + "--source--\n" + source.str();
   for (auto &[name, contents] : kSimHeaders)
     keyText += std::string("--sim ") + name + "--\n" + contents;
+  // The artifact's headers by their path inside the artifact, in name
+  // order: the same kernel built into another folder (lit's Release and
+  // ASan runs, two tests) is the same object.
   std::error_code ec;
   llvm::SmallString<256> deviceDir(artifactDir);
   path::append(deviceDir, "tlc_device");
+  std::vector<std::pair<std::string, std::string>> headers;
   for (fs::recursive_directory_iterator it(deviceDir, ec), end;
        it != end && !ec; it.increment(ec)) {
     auto buf = llvm::MemoryBuffer::getFile(it->path());
-    if (buf)
-      keyText +=
-          "--artifact " + it->path() + "--\n" + (*buf)->getBuffer().str();
+    llvm::StringRef rel(it->path());
+    if (buf && rel.consume_front(deviceDir))
+      headers.push_back({rel.str(), (*buf)->getBuffer().str()});
   }
+  llvm::sort(headers);
+  for (auto &[rel, contents] : headers)
+    keyText += "--artifact tlc_device" + rel + "--\n" + contents;
   std::string key = artifact::sha256Hex(keyText);
   llvm::SmallString<256> dir(cacheRoot());
   path::append(dir, key);

@@ -92,6 +92,17 @@ CONFIGS = {
                     pass_configs={"tlc.tma_store": True}),
                dict(block_N=128, threads=128, num_stages=4,
                     pass_configs={"tlc.tma_store": True, "tlc.tma_store_async": True})],
+    # perf37 (docs/perf/hopper.md, 2026-12-06): the default TMA-store
+    # epilogue with its read deferred (persistent GEMMs of >= 8 tiles a
+    # multiprocessor) against the threads' stores (tlc.tma_store=False,
+    # the default before perf37) in the same build: 128 x 256 at 3 stages
+    # (persistent), 128 x 128 ping-pong at 4; 128 x 256 at 4 stages is not
+    # persistent (its epilogue area does not fit) and unchanged.
+    "perf37": [dict(), dict(pass_configs={"tlc.tma_store": False}),
+               dict(block_N=128, threads=128, num_stages=4),
+               dict(block_N=128, threads=128, num_stages=4,
+                    pass_configs={"tlc.tma_store": False}),
+               dict(num_stages=4)],
     "skinny_best": [dict(block_M=64, block_N=128, threads=128, num_stages=6),
                     dict(block_M=64, block_N=128, threads=128, num_stages=4)],
     # perf35 (docs/perf/hopper.md, 2026-12-06): the skinny shape with more

@@ -1,7 +1,11 @@
 #!/usr/bin/env python3
 """Static opcode counts of the wgmma hot loop of sm_90a kernels (issue 14).
 
-Usage: python3 sass_hot_loop.py [--probe] [--raw] FILE.cubin...
+Usage: python3 sass_hot_loop.py [--probe] [--raw] [--all-loops] FILE.cubin...
+
+--all-loops also lists every loop that holds an HGMMA (address, size,
+HGMMA, FSEL, FSETP, ISETP, MUFU): a causal loop split by tile-split-masks
+has an all-true copy without the mask's selects next to the masked one.
 
 With cuobjdump (the GPU machine): disassembles each kernel, finds the
 innermost loop (a backward branch and its target label) that holds an
@@ -11,7 +15,8 @@ HGMMA, and prints that loop's static instruction count and opcode mix
 Without cuobjdump (the development machine has nvcc and ptxas but no
 disassembler): reads each kernel's .text section from the cubin itself and
 takes the opcode from bits 0-11 of each 128-bit instruction. Only the
-opcodes that --probe confirms are named (HGMMA, R2UR, SHFL.IDX of a
+opcodes that --probe confirms are named (HGMMA, R2UR, FSEL of a register
+or an immediate, SHFL.IDX of a
 register to an immediate lane, as the warpgroup index's broadcast compiles,
 and I2F, as an integer division by a run-time value starts: I2F.U32.RP of
 the divisor, from a vector or a uniform register); the loop is not
@@ -36,7 +41,8 @@ import sys
 import tempfile
 
 # Opcode field (bits 0-11) of sm_90 SASS, as --probe checks them.
-RAW = {0x9F0: "HGMMA", 0x2CA: "R2UR", 0x589: "SHFL", 0x306: "I2F", 0xD06: "I2F"}
+RAW = {0x9F0: "HGMMA", 0x2CA: "R2UR", 0x589: "SHFL", 0x306: "I2F", 0xD06: "I2F",
+       0x208: "FSEL", 0x808: "FSEL"}
 NAMED = ("HGMMA", "R2UR", "SHFL", "I2F", "IMAD", "UIADD3", "IADD3", "LOP3", "UMOV", "MOV",
          "SHF")
 
@@ -68,7 +74,8 @@ def raw_counts(path):
               f"HGMMA {len(hg)}; first..last HGMMA: {len(span)} instructions, "
               f"R2UR {sum(RAW.get(o) == 'R2UR' for o in span)}"
               + (f"; lane-0 SHFL {len(shfl)}, the last before the first HGMMA "
-                 f"{min(near)} instructions before it" if near else ""))
+                 f"{min(near)} instructions before it" if near else "")
+              + f"; FSEL {sum(RAW.get(o) == 'FSEL' for o in ops)}")
 
 
 def opcode(ins):
@@ -77,7 +84,7 @@ def opcode(ins):
     return op.split(".")[0]
 
 
-def sass_counts(path, cuobjdump):
+def sass_counts(path, cuobjdump, all_loops=False):
     sass = subprocess.run([cuobjdump, "-sass", path], capture_output=True,
                           text=True, check=True).stdout
     kernels = re.split(r"\n\s*Function : ", sass)[1:]
@@ -118,6 +125,14 @@ def sass_counts(path, cuobjdump):
         print(f"   hot loop at 0x{ins[start][0]:04x}: {size} instructions per "
               f"iteration, {c['HGMMA']} HGMMA ({per:.1f} instructions per HGMMA)")
         print("   " + ", ".join(f"{o} {n}" for o, n in c.most_common()))
+        if all_loops:
+            # Every loop holding an HGMMA (a split causal loop has two), in
+            # address order, with its mask selects.
+            for size, start, ops in sorted(loops, key=lambda x: x[1]):
+                c = collections.Counter(ops)
+                print(f"   loop at 0x{ins[start][0]:04x}: {size} instructions, "
+                      f"HGMMA {c['HGMMA']}, FSEL {c['FSEL']}, FSETP {c['FSETP']}, "
+                      f"ISETP {c['ISETP']}, MUFU {c['MUFU']}")
 
 
 PROBE = r"""
@@ -167,11 +182,28 @@ def probe_counts(d, source, name, flags):
     return collections.Counter(RAW.get(lo & 0xFFF) for lo, _ in ins)
 
 
+# A float select of two loaded values (one FSEL) next to their sum (none).
+SELECT = r"""
+extern "C" __global__ void probe(float *o, const float *x, const float *y) {
+  const float a = x[threadIdx.x], b = y[threadIdx.x];
+#if SELECT
+  o[threadIdx.x] = a > b * 2.0f ? a : b;
+#else
+  o[threadIdx.x] = a + b;
+#endif
+}
+"""
+
+
 def probe():
     with tempfile.TemporaryDirectory() as d:
         counts = [probe_counts(d, PROBE, f"p{t}", [f"-DPERTHREAD={t}"]) for t in (0, 1)]
         div = [probe_counts(d, DIVIDE, f"d{t}", [f"-DDIVISOR={t}"]) for t in (0, 1, 2)]
-    ok = (counts[0]["HGMMA"] == 1 == counts[1]["HGMMA"] and counts[0]["R2UR"] == 0
+        sel = [probe_counts(d, SELECT, f"s{t}", [f"-DSELECT={t}"]) for t in (1, 0)]
+    print(f"probe: FSEL of a select / a sum {sel[0]['FSEL']} {sel[1]['FSEL']} "
+          f"(expected 1 0): {'ok' if [c['FSEL'] for c in sel] == [1, 0] else 'MISMATCH'}")
+    ok = ([c["FSEL"] for c in sel] == [1, 0] and
+          counts[0]["HGMMA"] == 1 == counts[1]["HGMMA"] and counts[0]["R2UR"] == 0
           and counts[1]["R2UR"] == 2 and counts[0]["SHFL"] == 1
           and counts[1]["SHFL"] == 0
           and [c["I2F"] for c in div] == [1, 1, 0])
@@ -191,13 +223,14 @@ def main():
         if not probe():
             sys.exit(1)
     raw = "--raw" in args
-    args = [a for a in args if a != "--raw"]
+    all_loops = "--all-loops" in args
+    args = [a for a in args if a not in ("--raw", "--all-loops")]
     cuobjdump = shutil.which("cuobjdump")
     if not cuobjdump and os.path.exists("/usr/local/cuda/bin/cuobjdump"):
         cuobjdump = "/usr/local/cuda/bin/cuobjdump"
     for path in args:
         if cuobjdump and not raw:
-            sass_counts(path, cuobjdump)
+            sass_counts(path, cuobjdump, all_loops)
         else:
             raw_counts(path)
 

@@ -7,12 +7,30 @@
 # is exact), for float16, bfloat16, int8 and float8 inputs, both operand
 # orders, 8-column warp tiles (n_dim 8) and float16 / int32 accumulators.
 # Eval/intrinsics-emitter-lanes.py checks the per-lane element placement
-# against the PTX fragment tables; intrinsics-emitter-sim.test runs these
-# programs for sm_80 / sm_90a on the sim device.
+# against the PTX fragment tables.
 # RUN: tlc-build --check %s 2>&1 | not grep -E "warning:|error:"
 # RUN: tlc-build --emit=tile --kernel=warp_gemm %s | FileCheck %s
 # RUN: rm -rf %t && mkdir -p %t && tlc-build --target=cpu -o %t/cpu %s > /dev/null
 # RUN: %python %S/Inputs/intrinsics_emitter_run.py tlc-run %t/cpu %t/work | FileCheck %s --check-prefix=OUT
+#
+# The same programs built for cuda:sm_80 and cuda:sm_90a (the model's
+# shuffles are __shfl_sync) on the sim device (threads of a block
+# concurrent, shuffles lane by lane, racecheck): C compared with NumPy
+# exactly, and with the CPU build above for the same inputs (tlc-run
+# --verify; one CPU build serves both). The per-lane placement of
+# intrinsics-emitter-lanes.py on sm_90a against the PTX tables
+# (intrinsics-emitter-hip-sim.test: on gfx942).
+# RUN: %if sim-compiler %{ tlc-build --target=cuda:sm_80 --cuda-compiler=none -o %t/sm80 %s > /dev/null %}
+# RUN: %if sim-compiler %{ tlc-build --target=cuda:sm_90a --cuda-compiler=none -o %t/sm90 %s > /dev/null %}
+# RUN: %if sim-compiler %{ %python %S/Inputs/intrinsics_emitter_run.py tlc-run %t/sm80 %t/w80 --device=sim | FileCheck %s --check-prefix=OUT %}
+# RUN: %if sim-compiler %{ %python %S/Inputs/intrinsics_emitter_run.py tlc-run %t/sm90 %t/w90 --device=sim | FileCheck %s --check-prefix=OUT %}
+# RUN: %if sim-compiler %{ tlc-run %t/sm90 --device sim --reference %t/cpu --verify | FileCheck %s --check-prefix=VERIFY %}
+# RUN: %if sim-compiler %{ tlc-build --target=cuda:sm_90a --cuda-compiler=none -o %t/lanes90 %S/intrinsics-emitter-lanes.py > /dev/null %}
+# RUN: %if sim-compiler %{ %python %S/Inputs/intrinsics_emitter_lanes.py tlc-run %t/lanes90 %t/wl90 --device=sim | FileCheck %s --check-prefix=LANES %}
+# LANES: lanes: A ok, B ok, C ok
+# LANES: lanes_1: A ok, B ok, C ok
+# VERIFY-COUNT-8: verify C: PASS
+# VERIFY-NOT: FAIL
 
 import tilelang
 import tilelang.language as T

@@ -30,14 +30,24 @@ def hopper(N=128):
 
 
 # Raw vector loads give vectors that T.reinterpret reads at their width
-# (this used to crash the evaluator).
+# (this used to crash the evaluator). The vector scalarizer then makes the
+# ldg64 two word loads, the float32x2 view a bitcast of each, and the
+# float16x2 view of one word its low and high halves (lane 0 the low one).
 @tilelang.jit
 def vector_loads(N=256):
     X: T.Tensor((N,), T.uint32)
     Y: T.Tensor((N,), T.float32)
     with T.Kernel(N // 2, threads=1) as pid:
-        # CHECK: tile.intrinsic "T.ldg64"({{.*}}) {params = ["src"]} : (!tile.buffer<[2], ui32, global>) -> vector<2xi32>
-        # CHECK: arith.bitcast {{.*}} : vector<2xi32> to vector<2xf32>
+        # CHECK-LABEL: tile.func @vector_loads
+        # CHECK: %[[W0:.*]] = tile.load %[[SRC:.*]][%c0] : !tile.buffer<[2], ui32, global>
+        # CHECK: %[[W1:.*]] = tile.load %[[SRC]][%c1] : !tile.buffer<[2], ui32, global>
+        # CHECK: arith.bitcast %[[W0]] : i32 to f32
+        # CHECK: arith.bitcast %[[W1]] : i32 to f32
         Y[pid * 2:pid * 2 + 2] = T.reinterpret(T.float32x2, T.ldg64(X[pid * 2:pid * 2 + 2]))
-        # CHECK: tile.intrinsic "T.reinterpret"({{.*}}) {params = ["value"]} : (i32) -> vector<2xf16>
+        # CHECK: %[[W:.*]] = tile.load {{.*}} : !tile.buffer<[1], ui32, global>
+        # CHECK: %[[LO:.*]] = arith.trunci %[[W]] : i32 to i16
+        # CHECK: arith.bitcast %[[LO]] : i16 to f16
+        # CHECK: %[[SH:.*]] = arith.shrui %[[W]], %{{.*}} : i32
+        # CHECK: %[[HI:.*]] = arith.trunci %[[SH]] : i32 to i16
+        # CHECK: arith.bitcast %[[HI]] : i16 to f16
         h = T.reinterpret(T.float16x2, T.ldg32(X[pid]))

@@ -5,7 +5,9 @@
 # every element index of a buffer checked against the buffer's extent
 # (runtime/lib/sim/SharedRedZones.h): the near faults land in a red zone,
 # the far ones (1280 bytes) jump it into the other buffer, which only the
-# index check catches (before branch hip36 they ran clean). The places name
+# index check catches (before branch hip36 they ran clean; those through
+# pointer arithmetic, `(t + k)[i]` and `*(s + k)`, before branch hip37).
+# The places name
 # the DSL line of the scalar statement. The faults are planted in one copy
 # of the generated source and switched on one per run, so each target's
 # kernel is compiled once (Inputs/sim_buffer_plant.py).
@@ -18,11 +20,11 @@
 # source the user reads.
 # RUN: FileCheck %s --check-prefix=SOURCE < %t/cuda/two.cu
 # CHECK: untouched: clean
-# CHECK: store-past-s: memcheck: out-of-bounds shared store of 4 bytes: {{[0-9]+}} bytes past the end of 's' (256 bytes at offset 0), by thread {{.*}} at [[SRC]]:[[#]] ({{.*}}sim-memcheck-buffers.py:42:
-# CHECK: load-past-s: memcheck: out-of-bounds shared load of 4 bytes: {{[0-9]+}} bytes past the end of 's' (256 bytes at offset 0), by thread {{.*}} at [[SRC]]:[[#]] ({{.*}}sim-memcheck-buffers.py:45:
-# CHECK: load-before-t: memcheck: out-of-bounds shared load of 4 bytes: {{[0-9]+}} bytes before 't' (at offset 256), by thread {{.*}} at [[SRC]]:[[#]] ({{.*}}sim-memcheck-buffers.py:45:
-# CHECK: far-store-before-t: memcheck: out-of-bounds shared store of 4 bytes: {{[0-9]+}} bytes before 't' (at offset 256), by thread {{.*}} at [[SRC]]:[[#]] ({{.*}}sim-memcheck-buffers.py:43:
-# CHECK: far-load-past-s: memcheck: out-of-bounds shared load of 4 bytes: {{[0-9]+}} bytes past the end of 's' (256 bytes at offset 0), by thread {{.*}} at [[SRC]]:[[#]] ({{.*}}sim-memcheck-buffers.py:46:
+# CHECK: store-past-s: memcheck: out-of-bounds shared store of 4 bytes: {{[0-9]+}} bytes past the end of 's' (256 bytes at offset 0), by thread {{.*}} at [[SRC]]:[[#]] ({{.*}}sim-memcheck-buffers.py:44:
+# CHECK: load-past-s: memcheck: out-of-bounds shared load of 4 bytes: {{[0-9]+}} bytes past the end of 's' (256 bytes at offset 0), by thread {{.*}} at [[SRC]]:[[#]] ({{.*}}sim-memcheck-buffers.py:47:
+# CHECK: load-before-t: memcheck: out-of-bounds shared load of 4 bytes: {{[0-9]+}} bytes before 't' (at offset 256), by thread {{.*}} at [[SRC]]:[[#]] ({{.*}}sim-memcheck-buffers.py:47:
+# CHECK: far-store-before-t: memcheck: out-of-bounds shared store of 4 bytes: {{[0-9]+}} bytes before 't' (at offset 256), by thread {{.*}} at [[SRC]]:[[#]] ({{.*}}sim-memcheck-buffers.py:45:
+# CHECK: far-load-past-s: memcheck: out-of-bounds shared load of 4 bytes: {{[0-9]+}} bytes past the end of 's' (256 bytes at offset 0), by thread {{.*}} at [[SRC]]:[[#]] ({{.*}}sim-memcheck-buffers.py:48:
 # SOURCE: float *t = reinterpret_cast<float *>(smem + 256);
 # SOURCE-NOT: sharedIndex
 import tilelang
@@ -46,3 +48,6 @@ def two(n=64):
             C[tx] = s[tx // 2] - t[n - 1 - tx]
 
     return main
+
+# CHECK: far-load-before-t-pointer: memcheck: out-of-bounds shared load of 4 bytes: {{[0-9]+}} bytes before 't' (at offset 256), by thread {{.*}} at [[SRC]]:[[#]] ({{.*}}sim-memcheck-buffers.py:48:
+# CHECK: far-store-past-s-pointer: memcheck: out-of-bounds shared store of 4 bytes: {{[0-9]+}} bytes past the end of 's' (256 bytes at offset 0), by thread {{.*}} at [[SRC]]:[[#]] ({{.*}}sim-memcheck-buffers.py:44:

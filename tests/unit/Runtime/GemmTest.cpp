@@ -317,3 +317,76 @@ TEST_CASE("cpu gemm: contiguous-row packing, all transpositions, bit for bit") {
             CHECK(c == want);
           }
 }
+
+#ifdef TLC_CPU_GEMM_DISPATCH
+TEST_CASE("cpu gemm: fused micro-kernels, every width the host has, bit for "
+          "bit") {
+  // The vfmadd kernels against the unfused ones on exact products (f16
+  // values), called directly so that a host with AVX-512 also runs the
+  // 256-bit form; packed as gemm packs (A row-major, padded to 6 rows; B
+  // in panels of two vectors' columns).
+  std::mt19937 g(11);
+  for (int vb : {32, 64}) {
+    if (vb == 64 && !__builtin_cpu_supports("avx512f"))
+      continue;
+    if (vb == 32 &&
+        !(__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")))
+      continue;
+    const int64_t nr = 2 * vb / 4;
+    for (int64_t m : {1, 6, 13})
+      for (int64_t n : {int64_t(1), nr, nr + 3})
+        for (int64_t k : {1, 64}) {
+          const int64_t mp = (m + 5) / 6 * 6, np = (n + nr - 1) / nr * nr;
+          std::vector<float> pa(mp * k), pb(np * k);
+          for (int64_t i = 0; i < m * k; ++i)
+            pa[i] = cast<float>(randomHalf<f16>(1, g)[0]);
+          for (int64_t q = 0; q < np / nr; ++q)
+            for (int64_t kk = 0; kk < k; ++kk)
+              for (int64_t c = 0; c < nr; ++c)
+                pb[q * k * nr + kk * nr + c] =
+                    q * nr + c < n ? cast<float>(randomHalf<f16>(1, g)[0]) : 0;
+          std::vector<float> c0(m * n);
+          for (float &x : c0)
+            x = cast<float>(randomHalf<f16>(1, g)[0]);
+          std::vector<float> fused = c0, plain = c0;
+          if (vb == 64) {
+            detail::gemmTilesFused512(pa.data(), pb.data(), fused.data(), n, m,
+                                      n, k);
+            detail::gemmTiles512<float>(pa.data(), pb.data(), plain.data(), n,
+                                        m, n, k);
+          } else {
+            detail::gemmTilesFused256(pa.data(), pb.data(), fused.data(), n, m,
+                                      n, k);
+            detail::gemmTiles256<float>(pa.data(), pb.data(), plain.data(), n,
+                                        m, n, k);
+          }
+          CAPTURE(vb);
+          CAPTURE(m);
+          CAPTURE(n);
+          CAPTURE(k);
+          CHECK(std::memcmp(fused.data(), plain.data(), 4 * m * n) == 0);
+        }
+  }
+}
+#endif
+
+TEST_CASE("cpu gemm: productsExact's range scan") {
+  // Products of bf16-like magnitudes: in float's normal range, below
+  // FLT_MIN, above FLT_MAX; zeros, infinities and NaNs do not count; 19
+  // elements (a vector tail on every width).
+  auto run = [](float small, float big, float x) {
+    std::vector<float> a(19, 1.0f), b(19, 1.0f);
+    a[3] = small;
+    a[17] = big;
+    b[18] = x;
+    b[0] = 0.0f;
+    b[5] = std::numeric_limits<float>::infinity();
+    b[6] = std::numeric_limits<float>::quiet_NaN();
+    return detail::productsExact(a.data(), 19, b.data(), 19, false);
+  };
+  CHECK(run(0x1p-60f, 0x1p60f, 0x1p-60f));
+  CHECK_FALSE(run(0x1p-60f, 0x1p60f, 0x1p-70f)); // 2^-130 < FLT_MIN
+  CHECK_FALSE(run(0x1p-60f, 0x1p60f, -0x1p70f)); // 2^130 > FLT_MAX
+  CHECK_FALSE(run(-0x1p-100f, 1.0f, 0x1p-30f));  // the tail element
+  CHECK(detail::productsExact(nullptr, 0, nullptr, 0, false));
+}

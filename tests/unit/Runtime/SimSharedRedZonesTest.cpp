@@ -195,3 +195,39 @@ TEST_CASE("indices are checked where no red zone can go") {
         std::string::npos);
   CHECK(out.source.find("b[::tlc::sim::sharedIndex(3") != std::string::npos);
 }
+
+TEST_CASE("indices through pointer arithmetic are checked") {
+  std::string src = kTwoBuffers;
+  src.insert(src.rfind("}"),
+             "  float x = (s + stage * 16)[(int)threadIdx.x % 16];\n"
+             "  (s + 32)[t[1]] = x;\n"
+             "  copy(&(s + k)[2 * i], (s + k * 4), s + 8, n * (s + 1)[0]);\n"
+             "  *(s + (int)threadIdx.x - 2) = *(s + 1);\n"
+             "  f<8>((s + g<4>(k))[0]);\n"
+             "  float *p = s + 4;\n");
+  SharedRedZoneSource out = place(src);
+  const std::string sArgs = R"(, "'s'", 4u, 256u, 0u, )";
+  const std::string tArgs = R"(, "'t'", 2u, 256u, 256u, )";
+  auto has = [&](const std::string &text) {
+    return out.source.find(text) != std::string::npos;
+  };
+  // (s + K)[I]: one index, K + I, a load or a store by what follows.
+  CHECK(has("float x = s[::tlc::sim::sharedIndex((stage * 16) + ((int)"
+            "threadIdx.x % 16)" +
+            sArgs + "0)];"));
+  CHECK(has("  s[::tlc::sim::sharedIndex((32) + (t[::tlc::sim::sharedIndex(1" +
+            tArgs + "0)])" + sArgs + "1)] = x;"));
+  // An address: `&(s + K)[I]`, and `s + K` as an argument (one past the
+  // end allowed); a product's operand is a load.
+  CHECK(has("copy(&s[::tlc::sim::sharedIndex((k) + (2 * i)" + sArgs +
+            "3)], (s + ::tlc::sim::sharedIndex(k * 4" + sArgs +
+            "3)), s + ::tlc::sim::sharedIndex(8" + sArgs +
+            "3), n * s[::tlc::sim::sharedIndex((1) + (0)" + sArgs + "0)]);"));
+  // *(s + K): element K.
+  CHECK(has("  *(s + ::tlc::sim::sharedIndex((int)threadIdx.x - 2" + sArgs +
+            "1)) = *(s + ::tlc::sim::sharedIndex(1" + sArgs + "0));"));
+  // An addend this rewrite does not parse (a template argument list) and
+  // a pointer assigned are left as printed.
+  CHECK(has("  f<8>((s + g<4>(k))[0]);"));
+  CHECK(has("  float *p = s + 4;"));
+}

@@ -582,11 +582,12 @@ LogicalResult Emitter::emitWarpSpecializedBody(KernelOp kernel) {
   if (failed(r))
     return failure();
   close();
-  // tlc.tma_store_async: the last tile's panels are read before the block's
-  // shared memory goes (each epilogue waits for the previous one's).
+  // tile.tma_store_async (tile-persistent-gemm): the last tile's panels are
+  // read before the block's shared memory goes (each epilogue waits for the
+  // previous one's).
   bool tmaStores = false;
   kernel.walk([&](CopyOp c) { tmaStores |= c->hasAttr("tile.tma_store"); });
-  if (tmaStores && isPassConfigOn(kernel, "tlc.tma_store_async"))
+  if (tmaStores && kernel->hasAttr("tile.tma_store_async"))
     line("if (tid == 0) tlc::cuda::tmaStoreWaitRead();  // the last tile's "
          "panels are read");
   if (gemmPingPong) {

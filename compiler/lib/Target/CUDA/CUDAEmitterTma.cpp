@@ -188,7 +188,8 @@ LogicalResult Emitter::emitTmaCopy(CopyOp op, const std::string &dst,
 
 
 /// Whether the TMA store epilogue \p op of a persistent kernel leaves its
-/// panels' read in flight (`tlc.tma_store_async`): the issuing thread waits
+/// panels' read in flight (`tile.tma_store_async` of tile-persistent-gemm:
+/// `tlc.tma_store_async`, by default in a GEMM): the issuing thread waits
 /// for it before the next tile's epilogue writes the area (and once after
 /// the tile loop), not right after the store, so the next tile's
 /// mainloop starts while the copy engine reads.
@@ -196,7 +197,7 @@ static bool deferredTmaStoreRead(CopyOp op) {
   auto kernel = op->getParentOfType<KernelOp>();
   return kernel && kernel->hasAttr("tile.persistent_ctas") &&
          op->hasAttr("tile.epilogue_area") &&
-         isPassConfigOn(kernel, "tlc.tma_store_async");
+         kernel->hasAttr("tile.tma_store_async");
 }
 
 FailureOr<bool> Emitter::emitTmaStore(CopyOp op, const FragmentInfo &frag) {

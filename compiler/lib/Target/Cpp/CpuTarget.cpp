@@ -33,8 +33,9 @@ tlc::target::getCpuCompileFlags(llvm::ArrayRef<std::string> flags) {
   // copies, T.Parallel loops and conversions. The value of every operation
   // is unchanged by the other three: no fused multiply-add (the reference
   // rounds every product and every sum, whatever the host's instruction
-  // set), and only errno and floating-point exception flags, which kernels
-  // cannot observe, are given up.
+  // set; cpu/gemm.h fuses only products that are exact, which rounds the
+  // same way), and only errno and floating-point exception flags, which
+  // kernels cannot observe, are given up.
   for (const char *f :
        {"-ffp-contract=off", "-fno-math-errno", "-fno-trapping-math"})
     out.push_back(f);

@@ -4,7 +4,8 @@
 // RUN: tlc-build --emit=cuda --target=cuda:sm_90a -Dbatch=1 -Dheads=1 -Dseq_len=512 -Ddim=128 -Dblock_M=128 -Dblock_N=128 -Dthreads=256 -Dnum_stages=2 --pass-config=tlc.split_masks=branch %examples/flash_attention_causal.py | FileCheck %s --check-prefix=BRANCH
 // RUN: tlc-build --emit=cuda --target=cuda:sm_90a -Dbatch=1 -Dheads=1 -Dseq_len=512 -Ddim=64 -Dblock_M=128 -Dblock_N=128 -Dthreads=256 -Dnum_stages=2 %examples/flash_attention_causal.py | FileCheck %s --check-prefix=D64
 // RUN: tlc-build --emit=cuda --target=cuda:sm_90a -Dbatch=1 -Dheads=1 -Dseq_len=512 -Ddim=64 -Dblock_M=128 -Dblock_N=128 -Dthreads=256 -Dnum_stages=2 --pass-config=tlc.split_masks=False %examples/flash_attention_causal.py | FileCheck %s --check-prefix=NOSPLIT
-// RUN: tlc-build --emit=cuda --target=cuda:sm_90a -Dbatch=1 -Dheads=1 -Dseq_len=512 -Ddim=128 -Dblock_M=128 -Dblock_N=128 -Dthreads=256 -Dnum_stages=2 %examples/flash_attention_causal.py | FileCheck %s --check-prefix=NOSPLIT
+// RUN: tlc-build --emit=cuda --target=cuda:sm_90a -Dbatch=1 -Dheads=1 -Dseq_len=512 -Ddim=128 -Dblock_M=128 -Dblock_N=128 -Dthreads=256 -Dnum_stages=2 %examples/flash_attention_causal.py | FileCheck %s --check-prefix=D64
+// RUN: tlc-build --emit=cuda --target=cuda:sm_90a -Dbatch=1 -Dheads=1 -Dseq_len=512 -Ddim=128 -Dblock_M=128 -Dblock_N=128 -Dthreads=256 -Dnum_stages=2 --pass-config=tlc.split_masks=False %examples/flash_attention_causal.py | FileCheck %s --check-prefix=NOSPLIT
 // RUN: tlc-build --emit=cuda --target=cuda:sm_90a -Dbatch=1 -Dheads=1 -Dseq_len=512 -Ddim=64 -Dblock_M=128 -Dblock_N=128 -Dthreads=256 -Dnum_stages=2 %examples/flash_attention_fwd.py | FileCheck %s --check-prefix=NOSPLIT
 
 // Causal attention on sm_90a (softmax overlap printer): the first
@@ -27,10 +28,10 @@
 // LOOP:        if (!([[G2]])) {
 // LOOP:        wgmmaM64N128K16F32F16<0, 0>(&acc_s[0], {{.*}}, ([[G2]] ? 0 : 1));
 // By default (no tlc.split_masks) the loop is split for causal attention
-// at head dimension 64 only (the causal mask initialises the accumulator
-// of a wgmma gemm whose reduction is 64: measured faster on an H200 and
-// an H100); not at head dimension 128, not for the non-causal program,
-// and not with tlc.split_masks=False.
+// at head dimension 64 and 128 (the causal mask initialises the
+// accumulator of a wgmma gemm whose reduction is at most 128; D64 measured
+// faster on an H200 and an H100, D128 is perf37's default); not for the
+// non-causal program, and not with tlc.split_masks=False.
 // D64:      if (!([[G:t_[0-9]+]])) break;  // not all true from here on: the masked loop
 // D64:      wgmmaM64N128K16F32F16<0, 0>(&acc_s[0], {{.*}}, 0);
 // NOSPLIT-NOT: all true
@@ -93,15 +94,20 @@ tile.func @causal(%A: !tile.buffer<[256, 32], f16, global>) {
   }
 }
 
-// Not by default: the causal mask before a reduction of 128, and a mask
-// of one axis (the sequence end) before a reduction of 32. With the
-// option both split.
+// By default the causal mask before a reduction of 128 splits; not the
+// causal mask before a reduction of 256, nor a mask of one axis (the
+// sequence end) before a reduction of 32. With the option all split.
 // DEFAULT-LABEL: tile.func @causal_d128
+// DEFAULT:       tile.if
+// DEFAULT:       } {tile.split_mask, tile.split_mask_loop, tile.split_mask_scale_d}
+// DEFAULT-LABEL: tile.func @causal_d256
 // DEFAULT-NOT:   tile.if
 // DEFAULT-LABEL: tile.func @sequence_end_gemm
 // DEFAULT-NOT:   tile.if
 // DEFAULT-LABEL: tile.func @sequence_end
 // CHECK-LABEL: tile.func @causal_d128
+// CHECK:         tile.if
+// CHECK-LABEL: tile.func @causal_d256
 // CHECK:         tile.if
 // CHECK-LABEL: tile.func @sequence_end_gemm
 // CHECK:         tile.if
@@ -127,6 +133,31 @@ tile.func @causal_d128(%A: !tile.buffer<[256, 128], f16, global>) {
         tile.store %v, %S[%i, %j] : !tile.buffer<[64, 32], f32, local.fragment>
       }
       tile.gemm %Q, %K, %S {tile.instr = "wgmma", transpose_b} : !tile.buffer<[64, 128], f16, shared.dyn>, !tile.buffer<[32, 128], f16, shared.dyn>, !tile.buffer<[64, 32], f32, local.fragment>
+    }
+  }
+}
+tile.func @causal_d256(%A: !tile.buffer<[256, 256], f16, global>) {
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  tile.kernel (%bx) grid [4] threads [128] {
+    %Q = tile.alloc : !tile.buffer<[64, 256], f16, shared.dyn>
+    %K = tile.alloc : !tile.buffer<[32, 256], f16, shared.dyn>
+    %S = tile.alloc : !tile.buffer<[64, 32], f32, local.fragment>
+    tile.pipelined %k = %c0 to %c4 stages 2 {
+      tile.parallel (%i, %j) in [64, 32] {
+        %c64 = arith.constant 64 : index
+        %row0 = arith.muli %bx, %c64 : index
+        %row = arith.addi %row0, %i : index
+        %c32 = arith.constant 32 : index
+        %col0 = arith.muli %k, %c32 : index
+        %col = arith.addi %col0, %j : index
+        %in = arith.cmpi sge, %row, %col : index
+        %zero = arith.constant 0.000000e+00 : f32
+        %ninf = arith.constant 0xFF800000 : f32
+        %v = arith.select %in, %zero, %ninf : f32
+        tile.store %v, %S[%i, %j] : !tile.buffer<[64, 32], f32, local.fragment>
+      }
+      tile.gemm %Q, %K, %S {tile.instr = "wgmma", transpose_b} : !tile.buffer<[64, 256], f16, shared.dyn>, !tile.buffer<[32, 256], f16, shared.dyn>, !tile.buffer<[64, 32], f32, local.fragment>
     }
   }
 }

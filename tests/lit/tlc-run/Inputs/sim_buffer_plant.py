@@ -31,6 +31,13 @@ FAULTS = [
     ("far-store-before-t", r"t\[\(int\)threadIdx\.x\] = ", "t[(int)threadIdx.x - ({on} ? 320 : 0)] = "),
     # Reads t's bytes through s, past the red zone.
     ("far-load-past-s", r"= s\[(t_\d+)\];", r"= s[\1 + ({on} ? 320 : 0)];"),
+    # Through pointer arithmetic, as the printers address a T.Pipelined
+    # buffer's stage (`(B_shared + stage * 2048)[i]`): reads s's bytes
+    # through `(t + k)[i]`, and writes t's bytes through `*(s + k)`, both
+    # past the red zone.
+    ("far-load-before-t-pointer", r"= t\[(t_\d+)\];", r"= (t + ({on} ? -320 : 0))[\1];"),
+    ("far-store-past-s-pointer", r"s\[(\(int\)threadIdx\.x \+ \(tlcPlanted\(1\) \? 64 : 0\))\] = ",
+     r"*(s + \1 + ({on} ? 320 : 0)) = "),
 ]
 # Put in front of the kernel's first line, so that every line keeps its
 # number (the source map's).

@@ -56,6 +56,17 @@ static constexpr int64_t kDefaultPanel = 8;
 /// shapes, each next to torch.matmul in the same process;
 /// docs/perf/hopper-persistent.md).
 static constexpr bool kPersistentByDefault = true;
+/// Tiles a multiprocessor from which a persistent GEMM's epilogue is a TMA
+/// store with its panels' read left in flight when no pass config says
+/// otherwise. perf35's H100 run (docs/perf/hopper-perf35-h100/gemm.log,
+/// 128 x 256 and 128 x 128 tiles, 16 shapes each): 8192x8192x1024
+/// (15.5 tiles a multiprocessor at 128 x 256) 0.73-0.89 -> 0.92-0.95 of
+/// cuBLAS, 8192^3 and 16384x16384x4096 (15.5, 62) 1.00 -> 1.03 geomean,
+/// 4096^3 (3.9) 0.96 -> 0.92: the store pays where the epilogue repeats
+/// many times a block, and loses where the grid is four waves (the
+/// "before" there is 128 x 256 at 4 stages, not persistent: perf37's
+/// staged call times the store alone, docs/perf/hopper.md).
+static constexpr int64_t kTmaStoreTilesPerSm = 8;
 
 /// Bytes of L2 the K and V rows of one group of (head, batch) tiles of a
 /// persistent attention kernel may take: half the 50 MiB of an H100 / H200.
@@ -116,8 +127,37 @@ struct TilePersistentGemmPass final
   void runOnOperation() override {
     ModuleOp module = getOperation();
     Builder b(module.getContext());
-    forEachSm90aKernel(module, target,
-                       [&](KernelOp kernel) { planKernel(kernel, b); });
+    forEachSm90aKernel(module, target, [&](KernelOp kernel) {
+      planKernel(kernel, b);
+      settleDefaultTmaStore(kernel);
+    });
+  }
+
+  /// tile-plan-tma's default TMA store (`tile.tma_store_default`) stays in
+  /// a persistent GEMM with at least kTmaStoreTilesPerSm tiles a
+  /// multiprocessor; elsewhere the threads store the tile again (its map
+  /// is the kernel's last, so no gap is left in the numbering).
+  void settleDefaultTmaStore(KernelOp kernel) {
+    int64_t tiles = 0;
+    if (std::optional<SmallVector<int64_t>> grid = getStaticGrid(kernel)) {
+      tiles = 1;
+      for (int64_t e : *grid)
+        tiles *= e;
+    }
+    // A persistent GEMM (attention's order is longest_first).
+    auto order = kernel->getAttrOfType<StringAttr>("tile.persistent_order");
+    bool keep = order && order.getValue() != "longest_first" &&
+                tiles >= kTmaStoreTilesPerSm * smsOf(kernel);
+    kernel.walk([&](CopyOp copy) {
+      if (!copy->hasAttr("tile.tma_store_default"))
+        return;
+      copy->removeAttr("tile.tma_store_default");
+      if (keep)
+        return;
+      copy->removeAttr("tile.tma_store");
+      copy->removeAttr("tile.tma_store_offset");
+      kernel->removeAttr("tile.tma_store_async");
+    });
   }
 
   void planKernel(KernelOp kernel, Builder &b) {
@@ -198,8 +238,16 @@ struct TilePersistentGemmPass final
       panel = u.getPanelSize();
       order = u.getOrder() == SwizzleOrder::Row ? "row" : "column";
     });
-    if (epilogue)
+    if (epilogue) {
       setEpilogueArea(epilogue, area, b);
+      // The panels' read stays in flight until the next tile's epilogue
+      // (no config: as fast or faster than waiting at once, perf35's run).
+      std::optional<StringRef> async =
+          getPassConfig(kernel, "tlc.tma_store_async");
+      if (epilogue->hasAttr("tile.tma_store") &&
+          (!async || isPassConfigOn(kernel, "tlc.tma_store_async")))
+        kernel->setAttr("tile.tma_store_async", b.getUnitAttr());
+    }
     kernel->setAttr("tile.shared_bytes", b.getI64IntegerAttr(end));
     kernel->setAttr("tile.persistent_ctas", b.getI64IntegerAttr(ctas));
     kernel->setAttr("tile.persistent_panel", b.getI64IntegerAttr(panel));
@@ -286,6 +334,9 @@ struct TilePersistentGemmPass final
         break;
       }
     setEpilogueArea(epilogue, area, b);
+    if (epilogue->hasAttr("tile.tma_store") &&
+        isPassConfigOn(kernel, "tlc.tma_store_async"))
+      kernel->setAttr("tile.tma_store_async", b.getUnitAttr());
     kernel->setAttr("tile.shared_bytes", b.getI64IntegerAttr(end));
     kernel->setAttr("tile.persistent_ctas", b.getI64IntegerAttr(ctas));
     kernel->setAttr("tile.persistent_panel", b.getI64IntegerAttr(group));

@@ -123,13 +123,12 @@ static constexpr int64_t kStoreSwizzle = 128;
 /// fragment's rows and the tensor's innermost dimension, the columns a
 /// whole number of
 /// 128-byte panels, at most 256 rows (a multiple of 8), and nothing after
-/// it in the kernel body (the staging area it reuses stays its own); only
-/// when tlc.tma_store asks (on the H200 it measured no faster than the
-/// threads' own 16-byte stores: docs/perf/hopper-fa-pingpong.md).
+/// it in the kernel body (the staging area it reuses stays its own). Whether
+/// it is wanted (`tlc.tma_store`, else tile-persistent-gemm's rule) is the
+/// caller's question.
 static bool isTmaStore(CopyOp copy, Block &body) {
   if (copy->getBlock() != &body || copy->hasAttr("disable_tma") ||
-      isPassConfigOn(copy, "tl.disable_tma_lower") ||
-      !isPassConfigOn(copy, "tlc.tma_store"))
+      isPassConfigOn(copy, "tl.disable_tma_lower"))
     return false;
   for (Operation *next = copy->getNextNode(); next; next = next->getNextNode())
     if (!next->hasTrait<OpTrait::IsTerminator>())
@@ -410,7 +409,14 @@ struct TilePlanTmaPass final
     if (!maps)
       return;
     kernel->setAttr("tile.shared_bytes", b.getI64IntegerAttr(sharedBytes));
-    planTmaStore(body, maps, b);
+    // The TMA store epilogue: when tlc.tma_store asks, and without the
+    // config as a candidate in a GEMM (one gemm in the loop; no one-shot
+    // load's map may follow the store's, tile-persistent-gemm may drop it)
+    // that tile-persistent-gemm keeps where the grid is many waves deep.
+    std::optional<StringRef> store = getPassConfig(kernel, "tlc.tma_store");
+    if (store ? isPassConfigOn(kernel, "tlc.tma_store")
+              : once.empty() && isSingleGemmKernel(kernel))
+      planTmaStore(body, maps, /*byDefault=*/!store, b);
     // The one-shot loads' maps come last: tile-persistent-gemm, which keeps
     // them to the threads, then leaves no gap in the numbering.
     for (auto [i, copy] : llvm::enumerate(once)) {
@@ -423,7 +429,8 @@ struct TilePlanTmaPass final
   /// The epilogue of a kernel with a TMA pipeline: its last statement, a
   /// fragment stored into a global tile, goes through the dead stages as
   /// 128-byte swizzled panels and one TMA store per panel.
-  static void planTmaStore(Block &body, int64_t &maps, Builder &b) {
+  static void planTmaStore(Block &body, int64_t &maps, bool byDefault,
+                           Builder &b) {
     Operation *last = body.empty() ? nullptr : &body.back();
     while (last && last->hasTrait<OpTrait::IsTerminator>())
       last = last->getPrevNode();
@@ -440,6 +447,16 @@ struct TilePlanTmaPass final
       return;
     copy->setAttr("tile.tma_store", b.getI64IntegerAttr(maps++));
     copy->setAttr("tile.tma_store_offset", b.getI64IntegerAttr(area));
+    if (byDefault)
+      copy->setAttr("tile.tma_store_default", b.getUnitAttr());
+  }
+
+  /// Whether \p kernel's pipelined loops hold one gemm in all (a GEMM, not
+  /// attention's two).
+  static bool isSingleGemmKernel(KernelOp kernel) {
+    int64_t gemms = 0;
+    kernel.walk([&](PipelinedOp pipe) { pipe.walk([&](GemmOp) { ++gemms; }); });
+    return gemms == 1;
   }
 };
 } // namespace

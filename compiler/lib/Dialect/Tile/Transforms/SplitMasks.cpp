@@ -266,10 +266,13 @@ static bool usesTwoIndices(ParallelOp loop, Value v) {
 
 /// Where the split is on by default (no `tlc.split_masks` given): a mask
 /// over both axes of the tile (causal) initialising the accumulator of a
-/// wgmma gemm with a reduction of at most 64 (attention at head dimension
-/// 64). Measured on the H200 (+11.5 %) and an H100 (+5-10 %) for causal D64,
-/// and no gain or a loss elsewhere (docs/perf/hopper.md, "split masks by
-/// default for causal attention at head dimension 64").
+/// wgmma gemm with a reduction of at most 128 (attention at head dimension
+/// 64 or 128). Measured on the H200 (+11.5 %) and an H100 (+5-10 %) for
+/// causal D64 (docs/perf/hopper.md, "split masks by default for causal
+/// attention at head dimension 64"); causal D128 measured 0.95-0.98 before
+/// perf32 took the split loop's Q descriptor off the vector registers, and
+/// its unsplit loop still selects 98 mask values a thread per iteration
+/// (perf37: on by default there too, the staged call times it).
 static bool splitsByDefault(ParallelOp loop, StoreOp store,
                             arith::SelectOp select) {
   if (!usesTwoIndices(loop, select.getCondition()))
@@ -287,7 +290,7 @@ static bool splitsByDefault(ParallelOp loop, StoreOp store,
   if (!a || a.getShape().size() != 2)
     return false;
   int64_t k = a.getShape()[gemm.getTransposeA() ? 0 : 1];
-  return !ShapedType::isDynamic(k) && k <= 64;
+  return !ShapedType::isDynamic(k) && k <= 128;
 }
 
 /// Splits \p loop when it is a mask initialisation (and, with

@@ -8,7 +8,9 @@
 /// \file
 /// `gemm` (T.gemm on the CPU target): packed operands and a register-blocked,
 /// vectorised micro-kernel that keeps the loop nest's per-element k order, so
-/// results are those of the plain loop nest bit for bit.
+/// results are those of the plain loop nest bit for bit (fused multiply-adds
+/// only where every product is exact in the accumulator, which rounds the
+/// same way: see productsExact).
 ///
 //===----------------------------------------------------------------------===//
 
@@ -67,6 +69,25 @@ namespace detail {
 /// Rows of the gemm micro-kernel's register tile.
 constexpr int kGemmRows = 6;
 
+/// acc + a * b (float vectors of \p VB bytes) as one fused multiply-add:
+/// the vfmadd builtins on x86-64 (expanded in the function they are inlined
+/// into, which is compiled for AVX-512 or AVX2 + FMA and runs only where
+/// gemmHasFusedMultiplyAdd), std::fma per lane elsewhere. Only for exact
+/// products.
+template <int VB, typename V>
+__attribute__((always_inline)) inline V fusedMultiplyAdd(V a, V b, V acc) {
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+  if constexpr (VB == 64)
+    return __builtin_ia32_vfmaddps512_mask(a, b, acc, (unsigned short)0xffff,
+                                           4 /* current rounding */);
+  else if constexpr (VB == 32)
+    return __builtin_ia32_vfmaddps256(a, b, acc);
+#endif
+  for (int l = 0; l < VB / 4; ++l)
+    acc[l] = std::fma(a[l], b[l], acc[l]);
+  return acc;
+}
+
 /// The micro-kernel of gemm with vectors of \p VB bytes: for every
 /// kGemmRows x NR tile of C (NR = two vectors of Acc), loads the tile into
 /// registers, adds `a[i][kk] * b[kk][j]` for kk = 0, 1, ..., k-1 in that
@@ -79,7 +100,12 @@ constexpr int kGemmRows = 6;
 /// kGemmRows row streams), \p pb holds B in panels of NR columns
 /// (`pb[q*k*NR + kk*NR + c]`), zero padded; \p c is m x n with row stride
 /// \p ldc.
-template <typename Acc, int VB>
+///
+/// With \p Fused (float, 32- or 64-byte vectors; only when productsExact
+/// holds for the packed operands) `acc + a * b` is one fused multiply-add:
+/// its product is exact, so rounding the sum once is the same as rounding
+/// the product (to itself) and then the sum. Same bits, half the operations.
+template <typename Acc, int VB, bool Fused = false>
 __attribute__((always_inline)) inline void
 gemmTiles(const Acc *__restrict pa, const Acc *__restrict pb, Acc *__restrict c,
           int64_t ldc, int64_t m, int64_t n, int64_t k) {
@@ -117,8 +143,14 @@ gemmTiles(const Acc *__restrict pa, const Acc *__restrict pb, Acc *__restrict c,
 #pragma GCC unroll 16
         for (int r = 0; r < MR; ++r) {
           Acc a = ap[r * k + kk];
-          acc[r][0] = acc[r][0] + a * b0;
-          acc[r][1] = acc[r][1] + a * b1;
+          if constexpr (Fused) {
+            const V av = a - V{}; // a broadcast (x - +0 is x, -0 included)
+            acc[r][0] = fusedMultiplyAdd<VB>(av, b0, acc[r][0]);
+            acc[r][1] = fusedMultiplyAdd<VB>(av, b1, acc[r][1]);
+          } else {
+            acc[r][0] = acc[r][0] + a * b0;
+            acc[r][1] = acc[r][1] + a * b1;
+          }
         }
       }
       if (full) {
@@ -153,6 +185,17 @@ gemmTiles256(const Acc *pa, const Acc *pb, Acc *c, int64_t ldc, int64_t m,
              int64_t n, int64_t k) {
   gemmTiles<Acc, 32>(pa, pb, c, ldc, m, n, k);
 }
+/// The fused micro-kernels (float accumulators, exact products).
+__attribute__((target("avx512f"))) inline void
+gemmTilesFused512(const float *pa, const float *pb, float *c, int64_t ldc,
+                  int64_t m, int64_t n, int64_t k) {
+  gemmTiles<float, 64, true>(pa, pb, c, ldc, m, n, k);
+}
+__attribute__((target("avx2,fma"))) inline void
+gemmTilesFused256(const float *pa, const float *pb, float *c, int64_t ldc,
+                  int64_t m, int64_t n, int64_t k) {
+  gemmTiles<float, 32, true>(pa, pb, c, ldc, m, n, k);
+}
 #endif
 
 /// The vector width (bytes) of the micro-kernel this host runs: 64 with
@@ -168,6 +211,123 @@ inline int gemmVectorBytes() {
 #else
   return 16;
 #endif
+}
+
+/// True when the host has the fused multiply-add of the micro-kernel of
+/// width gemmVectorBytes() (AVX-512F has it; AVX2 hosts need FMA3).
+inline bool gemmHasFusedMultiplyAdd() {
+#ifdef TLC_CPU_GEMM_DISPATCH
+  static const bool fma =
+      gemmVectorBytes() == 64 ||
+      (gemmVectorBytes() == 32 && __builtin_cpu_supports("fma"));
+  return fma;
+#else
+  return false;
+#endif
+}
+
+/// Significand bits (with the implicit one) of the operand types whose
+/// products gemm may fuse: two of them multiply exactly in float when the
+/// sum is at most 24 and the product lies in float's normal range.
+template <typename T> constexpr int exactSignificandBits() {
+  if constexpr (std::is_same_v<T, f16>)
+    return 11;
+  else if constexpr (std::is_same_v<T, bf16>)
+    return 8;
+  return 0;
+}
+
+/// The largest finite and the smallest nonzero magnitude (as float bit
+/// patterns without sign, which compare as signed integers) among \p n
+/// floats; {0, INT32_MAX} when none is finite and nonzero. In vectors of
+/// \p VB bytes (GCC does not vectorise the scalar loop's selects).
+template <int VB, typename I = int32_t>
+__attribute__((always_inline)) inline void
+magnitudeRangeImpl(const float *x, int64_t n, int32_t &largest,
+                   int32_t &smallest) {
+  // (I, not int32_t: GCC drops a dependent vector_size on a non-dependent
+  // type.)
+  typedef I VI __attribute__((vector_size(VB)));
+  constexpr int L = VB / 4;
+  const VI zero = {}, big = zero + std::numeric_limits<int32_t>::max(),
+           inf = zero + 0x7f800000;
+  VI hi = zero, lo = big;
+  int64_t i = 0;
+  for (; i + L <= n; i += L) {
+    VI u;
+    __builtin_memcpy(&u, x + i, VB);
+    u &= big;
+    VI finite = u < inf ? u : zero;
+    VI nonzero = u != zero ? u : big;
+    hi = hi > finite ? hi : finite;
+    lo = lo < nonzero ? lo : nonzero;
+  }
+  int32_t h = 0, l = std::numeric_limits<int32_t>::max();
+  for (int j = 0; j < L; ++j) {
+    h = std::max(h, int32_t(hi[j]));
+    l = std::min(l, int32_t(lo[j]));
+  }
+  for (; i < n; ++i) {
+    int32_t u;
+    std::memcpy(&u, x + i, 4);
+    u &= std::numeric_limits<int32_t>::max();
+    if (u < 0x7f800000)
+      h = std::max(h, u);
+    if (u != 0)
+      l = std::min(l, u);
+  }
+  largest = h;
+  smallest = l;
+}
+
+#ifdef TLC_CPU_GEMM_DISPATCH
+__attribute__((target("avx512f"))) inline void
+magnitudeRange512(const float *x, int64_t n, int32_t &largest,
+                  int32_t &smallest) {
+  magnitudeRangeImpl<64>(x, n, largest, smallest);
+}
+__attribute__((target("avx2"))) inline void
+magnitudeRange256(const float *x, int64_t n, int32_t &largest,
+                  int32_t &smallest) {
+  magnitudeRangeImpl<32>(x, n, largest, smallest);
+}
+#endif
+
+/// magnitudeRangeImpl on the widest vectors the host has.
+inline void magnitudeRange(const float *x, int64_t n, int32_t &largest,
+                           int32_t &smallest) {
+#ifdef TLC_CPU_GEMM_DISPATCH
+  if (gemmVectorBytes() == 64)
+    return magnitudeRange512(x, n, largest, smallest);
+  if (gemmVectorBytes() == 32)
+    return magnitudeRange256(x, n, largest, smallest);
+#endif
+  magnitudeRangeImpl<16>(x, n, largest, smallest);
+}
+
+/// True when every product of an element of \p a (\p na floats) and one
+/// of \p b is exact in float, given operands of at most \p bits
+/// significand bits together (<= 24): the largest finite product must not
+/// exceed FLT_MAX and the smallest nonzero one must be at least FLT_MIN (a
+/// normal float holds 24 bits). Zeros, infinities and NaNs multiply the
+/// same way fused or not. \p alwaysInRange skips the scan (f16 x f16:
+/// 65504^2 < FLT_MAX and 2^-24 * 2^-24 >= FLT_MIN).
+inline bool productsExact(const float *a, int64_t na, const float *b,
+                          int64_t nb, bool alwaysInRange) {
+  if (alwaysInRange)
+    return true;
+  int32_t aHi, aLo, bHi, bLo;
+  magnitudeRange(a, na, aHi, aLo);
+  magnitudeRange(b, nb, bHi, bLo);
+  if (aHi == 0 || bHi == 0)
+    return true; // one side has no finite nonzero element
+  auto value = [](int32_t u) {
+    float f;
+    std::memcpy(&f, &u, 4);
+    return double(f);
+  };
+  return value(aHi) * value(bHi) <= double(std::numeric_limits<float>::max()) &&
+         value(aLo) * value(bLo) >= double(std::numeric_limits<float>::min());
 }
 
 /// Copies the \p rows x \p cols matrix of \p v (transposed when \p trans:
@@ -423,7 +583,31 @@ inline void gemm(const View<TA, RA> &a, const View<TB, RB> &b,
         sc[i * n + j] = clear ? Acc() : cast<Acc>(loadMatrix(c, i, j));
   }
 #ifdef TLC_CPU_GEMM_DISPATCH
-  if (vb == 64)
+  bool fused = false;
+  // Operands whose products are exact in float (f16, bf16; f32 read as
+  // tf32): fused multiply-adds give the loop nest's bits (productsExact).
+  if constexpr (std::is_same_v<Acc, float>) {
+    constexpr int bitsA =
+        std::is_same_v<TA, float> ? 11 : detail::exactSignificandBits<TA>();
+    constexpr int bitsB =
+        std::is_same_v<TB, float> ? 11 : detail::exactSignificandBits<TB>();
+    constexpr bool typesExact =
+        bitsA > 0 && bitsB > 0 && bitsA + bitsB <= 24 &&
+        (std::is_same_v<TA, float> == std::is_same_v<TB, float>);
+    constexpr bool bothHalf =
+        std::is_same_v<TA, f16> && std::is_same_v<TB, f16>;
+    const bool readExact = tf32 || !std::is_same_v<TA, float>;
+    fused = typesExact && readExact && detail::gemmHasFusedMultiplyAdd() &&
+            detail::productsExact(sa.data(), m * k, sb.data(),
+                                  int64_t(sb.size()), bothHalf);
+    if (fused && vb == 64)
+      detail::gemmTilesFused512(sa.data(), sb.data(), cp, ldc, m, n, k);
+    else if (fused)
+      detail::gemmTilesFused256(sa.data(), sb.data(), cp, ldc, m, n, k);
+  }
+  if (fused)
+    ;
+  else if (vb == 64)
     detail::gemmTiles512<Acc>(sa.data(), sb.data(), cp, ldc, m, n, k);
   else if (vb == 32)
     detail::gemmTiles256<Acc>(sa.data(), sb.data(), cp, ldc, m, n, k);

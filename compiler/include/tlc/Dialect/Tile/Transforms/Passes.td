@@ -283,8 +283,13 @@ def TilePlanTma : Pass<"tile-plan-tma", "::mlir::ModuleOp"> {
       rings would pass sm_90's 227 KiB keeps cp.async.
     * `tile.tma_store = I : i64` and `tile.tma_store_offset = O : i64` on
       the epilogue of a kernel with such a pipeline, when the tlc pass
-      config `tlc.tma_store` asks (on the H200 it measured no faster than
-      the threads' own stores, docs/perf/hopper-fa-pingpong.md): when the kernel body's
+      config `tlc.tma_store` asks, and without the config in a GEMM (the
+      loop's one wgmma gemm, no one-shot loads) as a candidate marked
+      `tile.tma_store_default`, which `tile-persistent-gemm` keeps only
+      where it makes the kernel persistent with at least 8 tiles a
+      multiprocessor (measured faster there, docs/perf/hopper.md, perf37;
+      a one-tile kernel's TMA store measured no faster on the H200,
+      docs/perf/hopper-fa-pingpong.md). When the kernel body's
       last statement copies a whole 2-D fragment into a region of a static
       global tensor argument (rank 2 to 5, 2- or 4-byte elements, strides
       as for the loads) whose non-unit extents are the fragment's rows (at most
@@ -354,9 +359,9 @@ def TileSplitMasks : Pass<"tile-split-masks", "::mlir::ModuleOp"> {
   let description = [{
     Index-set splitting of masks in pipelined loops, when the tlc pass
     config `tlc.split_masks` asks (or the `force` option), and without the
-    config where it was measured faster (causal attention at head dimension
-    64: a condition on two of the loop's indices initialising the
-    accumulator of a wgmma gemm whose reduction is at most 64);
+    config for causal attention (a condition on two of the loop's indices
+    initialising the accumulator of a wgmma gemm whose reduction is at most
+    128: head dimension 64, measured faster, and 128, perf37's default);
     `tlc.split_masks=False` turns it off. A top-level
     `tile.parallel` of a `tile.pipelined` body whose body is pure integer
     arithmetic and one `tile.store` of `arith.select %c, %a, %b` into a
@@ -587,7 +592,17 @@ def TilePersistentGemm : Pass<"tile-persistent-gemm", "::mlir::ModuleOp"> {
       `"longest_first"`;
     * `tile.epilogue_area = B : i64` on the epilogue copy (the staging
       tile's byte offset; a TMA-stored epilogue's `tile.tma_store_offset`
-      moves there), `tile.shared_bytes` grows by it.
+      moves there), `tile.shared_bytes` grows by it;
+    * `tile.tma_store_async` (unit) on the kernel when its epilogue is a
+      TMA store whose panels' read is left in flight until the next tile's
+      epilogue: `tlc.tma_store_async` asks, and without it every persistent
+      GEMM's TMA store (measured as fast or faster than waiting at once,
+      docs/perf/hopper.md, perf37).
+
+    A TMA store that `tile-plan-tma` planned by default
+    (`tile.tma_store_default`) is kept only in a GEMM made persistent here
+    whose grid has at least 8 tiles a multiprocessor; elsewhere its
+    attributes are removed (the threads store the tile).
 
     ```mlir
     tile.kernel (%bx, %by) grid [32, 64] threads [256] attributes {tile.persistent_ctas = 132 : i64, tile.persistent_order = "row", tile.persistent_panel = 10 : i64, ...} {
