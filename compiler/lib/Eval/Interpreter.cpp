@@ -127,6 +127,14 @@ bool Interpreter::wasReported(Severity sev, TextRange range,
   return reported.count(reportKey(sev, range, text));
 }
 
+Value Interpreter::dtypeCheckFailed(Node n, const llvm::Twine &msg) {
+  if (!instance || !instance->assumedDType)
+    return fail(n, msg);
+  warning(n, msg + " (this instance analyses a dtype no call binds as "
+                   "float32; the real dtype may not fail here)");
+  return Value::poison();
+}
+
 void Interpreter::report(Severity sev, TextRange range,
                          const llvm::Twine &msg, llvm::StringRef category,
                          bool atCompile) {
