@@ -259,6 +259,10 @@ public:
   /// conversion a dtype does not have): a warning when this instance
   /// analysed an unbound dtype as float32, since the real dtype may pass.
   Value dtypeCheckFailed(Node n, const llvm::Twine &msg);
+  /// Nonzero while a kernel is traced that the enclosing test uses only
+  /// inside `with pytest.raises(...)` (the test expects it to fail): its
+  /// errors are reported as warnings that say so.
+  unsigned expectedFailureDepth = 0;
   /// Counts one step; false (and a diagnostic) once the budget is spent.
   bool step(Node at);
 
