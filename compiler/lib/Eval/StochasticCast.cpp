@@ -36,7 +36,8 @@ Value Interpreter::castStochastic(Value v, lang::DType dtype, Value rbits,
   // of that dtype, refused when building, at the cast.
   bool unbuilt =
       name == "float4_e2m1fn" || name == "float16" || name == "bfloat16";
-  if (!unbuilt && !mlir::isa<mlir::Float8E4M3FNType, mlir::Float8E5M2Type>(want))
+  if (!unbuilt &&
+      !mlir::isa<mlir::Float8E4M3FNType, mlir::Float8E5M2Type>(want))
     return dtypeCheckFailed(
         p.node("round"),
         "T.cast(round='rs') rounds stochastically to float16, bfloat16, "
