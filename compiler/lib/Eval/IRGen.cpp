@@ -790,7 +790,7 @@ Value Interpreter::irBinary(BinaryOp op, Value lv, Value rv, Node at) {
   case BinaryOp::BitOr:
   case BinaryOp::BitXor:
     if (isF)
-      return fail(at, "bitwise operator on a floating-point value");
+      return dtypeCheckFailed(at, "bitwise operator on a floating-point value");
     if (op == BinaryOp::LShift)
       r = mlir::arith::ShLIOp::create(B, l, a.value, b.value);
     else if (op == BinaryOp::RShift)
@@ -845,7 +845,7 @@ Value Interpreter::irUnary(UnaryOp op, Value v, Node at) {
   }
   case UnaryOp::Invert:
     if (isFloatType(elem))
-      return fail(at, "operator ~ on a floating-point value");
+      return dtypeCheckFailed(at, "operator ~ on a floating-point value");
     return wrapScalar({mlir::arith::XOrIOp::create(B, 
                            l, s.value, ir->constInt(-1, t, l)),
                        s.dtype, SymExpr()});

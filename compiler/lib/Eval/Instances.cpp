@@ -1392,7 +1392,8 @@ static bool parametrizedCase(Interpreter &in, FunctionObj *fn, CallArgs &args,
 }
 
 /// True when case \p c passes a function no trace has run yet: a factory
-/// that only appears as a parametrize value (`[make_a, make_b]`).
+/// that only appears as a parametrize value (`[make_a, make_b]`, or a
+/// `functools.partial` of one).
 static bool passesUntracedFunction(
     Value c,
     const llvm::StringMap<llvm::SmallVector<std::string, 2>> &tracedLabels) {
@@ -1402,6 +1403,9 @@ static bool passesUntracedFunction(
   else
     vals.push_back(c);
   for (Value v : vals) {
+    // `partial(make_kernel, "float16")`: the factory it binds.
+    while (v.isObj(ObjKind::Partial))
+      v = v.as<PartialObj>()->fn;
     if (v.is(ValueKind::Function) &&
         !tracedLabels.count(v.as<FunctionObj>()->name))
       return true;

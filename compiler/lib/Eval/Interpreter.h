@@ -175,6 +175,10 @@ struct InstanceCtx {
   std::vector<std::string> importedSources;
   /// The launch opened by raw TIR, to the end of the function.
   std::unique_ptr<RawLaunchCtx> rawLaunch;
+  /// A dtype of this instance had no value (a parameter no call site
+  /// binds) and was analysed as float32: a check that depends on the
+  /// dtype's class is then not the program's error (dtypeCheckFailed).
+  bool assumedDType = false;
 };
 
 /// A pending Python exception.
@@ -251,6 +255,14 @@ public:
     error(n, msg);
     return Value::poison();
   }
+  /// fail() of a check on a value's dtype class (an operator on a float, a
+  /// conversion a dtype does not have): a warning when this instance
+  /// analysed an unbound dtype as float32, since the real dtype may pass.
+  Value dtypeCheckFailed(Node n, const llvm::Twine &msg);
+  /// Nonzero while a kernel is traced that the enclosing test uses only
+  /// inside `with pytest.raises(...)` (the test expects it to fail): its
+  /// errors are reported as warnings that say so.
+  unsigned expectedFailureDepth = 0;
   /// Counts one step; false (and a diagnostic) once the budget is spent.
   bool step(Node at);
 

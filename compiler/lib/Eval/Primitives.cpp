@@ -297,6 +297,8 @@ std::optional<lang::DType> Interpreter::toDType(Value v, Node at) {
   case ValueKind::Sym:
     // A dtype parameter no call site binds (a default instance).
     if (at && v.getSym().isSymbol()) {
+      if (instance)
+        instance->assumedDType = true;
       warning(at, "dtype '" + v.getSym().str() +
                       "' has no value in this instance; analysed as float32");
       return lang::DType(lang::ScalarType::Float32);
@@ -319,6 +321,8 @@ std::optional<lang::DType> Interpreter::toDType(Value v, Node at) {
         text = "this dtype";
       else
         text = "dtype '" + text + "'";
+      if (instance)
+        instance->assumedDType = true;
       warning(at, "tlc cannot evaluate " + text +
                       " (a value from outside TileLang); analysed as float32");
       return lang::DType(lang::ScalarType::Float32);

@@ -12,7 +12,9 @@
 // those 16 random bits). It becomes one `T.cast_rs` intrinsic of the value
 // as float32 and the bits as int32; the CUDA target prints that
 // instruction for sm_100a-class targets, the CPU target a reference of
-// the rule, and the other targets refuse it at the cast.
+// the rule, and the other targets refuse it at the cast. Rounding to
+// float16, bfloat16 and float4_e2m1fn is valid TileLang (cvt.rs .f16x2,
+// .bf16x2, .e2m1x4) that tlc checks but does not generate yet.
 //
 //===----------------------------------------------------------------------===//
 
@@ -28,22 +30,20 @@ Value Interpreter::castStochastic(Value v, lang::DType dtype, Value rbits,
   if (!tracing())
     return castTo(v, dtype, at);
   mlir::Type want = ir->valueType(dtype);
-  if (dtype.getName() == "float4_e2m1fn") {
-    // A valid program (TileLang also rounds stochastically to
-    // float4_e2m1fn, sm_100a's cvt.rs ...e2m1x4) that tlc cannot build yet:
-    // checked, analysed with a round-to-nearest value of that dtype,
-    // refused when building, at the cast.
-    markUnbuildable(p.node("round"), "tlc.unbuildable",
-                    "T.cast(round='rs') to " + dtype.getName() +
-                        ": tlc rounds stochastically only to float8_e4m3fn "
-                        "and float8_e5m2 (sm_100a's cvt.rs)");
-    return castTo(v, dtype, at);
-  }
-  if (!mlir::isa<mlir::Float8E4M3FNType, mlir::Float8E5M2Type>(want))
-    return fail(p.node("round"),
-                "T.cast(round='rs'): tlc rounds stochastically to "
-                "float8_e4m3fn and float8_e5m2 (sm_100a's cvt.rs), not to " +
-                    dtype.getName());
+  std::string name = dtype.getName();
+  // Valid TileLang (sm_100a's cvt.rs ...e2m1x4, .f16x2 and .bf16x2) that
+  // tlc cannot build yet: checked, analysed with a round-to-nearest value
+  // of that dtype, refused when building, at the cast.
+  bool unbuilt =
+      name == "float4_e2m1fn" || name == "float16" || name == "bfloat16";
+  if (!unbuilt &&
+      !mlir::isa<mlir::Float8E4M3FNType, mlir::Float8E5M2Type>(want))
+    return dtypeCheckFailed(
+        p.node("round"),
+        "T.cast(round='rs') rounds stochastically to float16, bfloat16, "
+        "float8_e4m3fn, float8_e5m2 or float4_e2m1fn (sm_100a's cvt.rs), "
+        "not to " +
+            name);
   Scalar x = toScalar(v, p.node("value"));
   if (!x)
     return Value::poison();
@@ -56,10 +56,19 @@ Value Interpreter::castStochastic(Value v, lang::DType dtype, Value rbits,
   Scalar r = toScalar(rbits, p.node("rbits"));
   if (!r)
     return Value::poison();
-  if (!mlir::isa<mlir::IntegerType>(r.value.getType()))
+  // A loop variable's sum (`seed + i`) is an index value of an int32 dtype.
+  if (!r.dtype.isInteger() &&
+      !mlir::isa<mlir::IntegerType, mlir::IndexType>(r.value.getType()))
     return fail(p.node("rbits"),
                 "T.cast(round='rs') needs integer random bits, got " +
                     r.dtype.getName());
+  if (unbuilt) {
+    markUnbuildable(p.node("round"), "tlc.unbuildable",
+                    "T.cast(round='rs') to " + name +
+                        ": tlc rounds stochastically only to float8_e4m3fn "
+                        "and float8_e5m2 (sm_100a's cvt.rs)");
+    return castTo(v, dtype, at);
+  }
   auto &B = ir->b;
   mlir::Location l = ir->loc(at);
   mlir::Value f = ir->convert(x.value, B.getF32Type(), l);

@@ -1,5 +1,6 @@
 # What T.cast(..., round="rs") refuses (cast-stochastic-rounding.py has the
-# accepted form): a format other than float8_e4m3fn / float8_e5m2, a value
+# accepted form): a format without sm_100a's cvt.rs (float32 here; float16,
+# bfloat16 and float4_e2m1fn are valid, cast-stochastic-rounding-fp4.py), a value
 # that is not a float of at most 32 bits (cvt.rs reads float32), random
 # bits that are not integers; and, with -D ok=1, targets without the
 # conversion: CUDA below sm_100a and HIP (its generic refusal of an
@@ -28,8 +29,8 @@ def casts(ok=0):
             if ok == 1:
                 B[tx] = T.cast(A[tx], T.float8_e4m3fn, round="rs", rbits=I[tx])
             else:
-                # expected-error@+1 {{T.cast(round='rs'): tlc rounds stochastically to float8_e4m3fn and float8_e5m2 (sm_100a's cvt.rs), not to float16}}
-                h = T.cast(A[tx], T.float16, round="rs", rbits=I[tx])
+                # expected-error@+1 {{T.cast(round='rs') rounds stochastically to float16, bfloat16, float8_e4m3fn, float8_e5m2 or float4_e2m1fn (sm_100a's cvt.rs), not to float32}}
+                h = T.cast(A[tx], T.float32, round="rs", rbits=I[tx])
                 # expected-error@+1 {{T.cast(round='rs') converts a float of at most 32 bits (cvt.rs reads float32), got int32}}
                 B[tx] = T.cast(I[tx], T.float8_e4m3fn, round="rs", rbits=I[tx])
                 # expected-error@+1 {{T.cast(round='rs') converts a float of at most 32 bits (cvt.rs reads float32), got float64}}
