@@ -252,6 +252,28 @@ def sparse_mla_fwd(p, rng, scale):
             "Indices": idx}, None
 
 
+def sparse_mla_fwd_pipelined(p, rng, scale):
+    """deepseek_v32/sparse_mla_fwd_pipelined test: the instance fixes B = 1, S
+    = 4096, SKV = 8192; q_start_index_s = 1024 and query row t selects
+    randperm(min(max(1, t + 1024), SKV))[:topk] (KV_stride 1), the
+    script's; the rest of its slots SKV - 1, which the kernel masks (above
+    every row's last key), inside the tensor (the script's filler SKV is one
+    row past it)."""
+    ps = p[next(iter(p))]
+    b, s_, h, dqk = ps["Q"][0]
+    _, skv, hkv, _ = ps["KV"][0]
+    topk = ps["Indices"][0][3]
+    start, stride = 1024, 1
+    idx = np.full((b, s_, hkv, topk), skv - 1, np.int32)
+    for bi in range(b):
+        for t in range(s_):
+            for g in range(hkv):
+                sel = rng.permutation(min(max(1, (t + start) // stride), skv))[:topk]
+                idx[bi, t, g, :len(sel)] = sel
+    return {"Q": normal(rng, (b, s_, h, dqk)), "KV": normal(rng, (b, skv, hkv, dqk)),
+            "Indices": idx, "q_start_index_s": np.array([start], np.int32)}, None
+
+
 def mha_bwd(p, rng, scale):
     """flash_attention/example_mha_bwd_bshd and _wgmma_pipelined: the
     backward reads its forward's lse and the preprocess's Delta; tlc-run's
@@ -353,7 +375,7 @@ GENERATORS = {
     "examples__deepseek_v32__topk_selector": topk_selector,
     "examples__deepseek_v32__fp8_mqa_logits": fp8_lighting_indexer,
     "examples__deepseek_v32__sparse_mla_fwd": sparse_mla_fwd,
-    "examples__deepseek_v32__sparse_mla_fwd_pipelined": sparse_mla_fwd,
+    "examples__deepseek_v32__sparse_mla_fwd_pipelined": sparse_mla_fwd_pipelined,
     "examples__deepseek_nsa__example_tilelang_nsa_fwd_varlen": nsa_fwd_varlen,
     "examples__flash_attention__example_mha_bwd_bshd": mha_bwd,
     "examples__flash_attention__example_mha_bwd_wgmma_pipelined": mha_bwd,
