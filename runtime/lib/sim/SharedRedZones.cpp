@@ -227,6 +227,22 @@ size_t addendEnd(StringRef text) {
   return StringRef::npos;
 }
 
+/// The position of the `]` that closes a `[` just before \p from in
+/// \p text (brackets and parentheses between nest), or text.size().
+size_t closingBracket(StringRef text, size_t from) {
+  int depth = 0;
+  for (size_t i = from; i < text.size(); ++i) {
+    char c = text[i];
+    if (c == '[' || c == '(')
+      ++depth;
+    else if ((c == ']' || c == ')') && depth > 0)
+      --depth;
+    else if (c == ']')
+      return i;
+  }
+  return text.size();
+}
+
 /// \p text with every `NAME[INDEX]` of a buffer of \p buffers (by name)
 /// as `NAME[::tlc::sim::sharedIndex(INDEX, ...)]`, innermost first. An
 /// index whose `]` is not on the line is left as it is, and so is the text
@@ -285,17 +301,7 @@ std::string wrapIndices(StringRef text,
         size_t close = stop + 1;
         // `(NAME + K)[I]`: one index, K + I.
         if (paren && !call && close < text.size() && text[close] == '[') {
-          size_t last = close + 1;
-          int depth = 0;
-          for (; last < text.size(); ++last) {
-            char c = text[last];
-            if (c == '[' || c == '(')
-              ++depth;
-            else if ((c == ']' || c == ')') && depth > 0)
-              --depth;
-            else if (c == ']')
-              break;
-          }
+          size_t last = closingBracket(text, close + 1);
           if (last < text.size()) {
             int kind = accessKind(text.substr(last + 1).ltrim(),
                                   endsWithUnary(before, '&'));
@@ -324,18 +330,7 @@ std::string wrapIndices(StringRef text,
       i = end;
       continue;
     }
-    // The matching `]`.
-    size_t close = end + 1;
-    int depth = 0;
-    for (; close < text.size(); ++close) {
-      char c = text[close];
-      if (c == '[' || c == '(')
-        ++depth;
-      else if ((c == ']' || c == ')') && depth > 0)
-        --depth;
-      else if (c == ']')
-        break;
-    }
+    size_t close = closingBracket(text, end + 1);
     if (close >= text.size()) {
       out += name;
       i = end;
