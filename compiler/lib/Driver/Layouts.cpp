@@ -144,8 +144,10 @@ verifyInstances(eval::FileAnalysis &analysis, const syntax::SyntaxTree &tree,
       return mlir::success();
     });
     for (mlir::Operation &top : module.getBody()->getOperations())
-      if (!invalid.contains(&top))
+      if (!invalid.contains(&top)) {
         (void)tile::checkSharedBounds(&top);
+        tile::warnUndefinedAccumulators(&top);
+      }
   }
   context->printOpOnDiagnostic(printOp);
   return invalid;

@@ -127,9 +127,9 @@ def gemm_with(k_pack):
     def packed(A: T.Tensor((64, 64), "float16"), C: T.Tensor((64, 64), "float32")):
         with T.Kernel(1, threads=128):
             A_s = T.alloc_shared((64, 64), "float16")
-            C_l = T.alloc_fragment((64, 64), "float32")
+            C_l = T.alloc_fragment((64, 64), "float32")  # expected-note {{is allocated here}}
             T.copy(A, A_s)
-            T.gemm(A_s, A_s, C_l, k_pack=k_pack)
+            T.gemm(A_s, A_s, C_l, k_pack=k_pack)  # expected-warning {{nothing has written yet}}
             T.copy(C_l, C)
 
     return packed

@@ -23,9 +23,9 @@ def mixed(block_M=64, block_N=64, block_K=64):
         C4 = T.alloc_fragment((block_M, block_N), T.float32)
         Ci = T.alloc_fragment((block_M, block_N), T.int32)
         # BUILD: [[@LINE+1]]:9: error: the CUDA target lowers T.gemm
-        T.gemm(A8, B8, C, transpose_B=True)
-        T.gemm(A4, B48, C4, transpose_B=True)
-        T.gemm(Ai, Bu, Ci, transpose_B=True)
+        T.gemm(A8, B8, C, transpose_B=True)  # expected-warning {{nothing has written yet}}
+        T.gemm(A4, B48, C4, transpose_B=True)  # expected-warning {{nothing has written yet}}
+        T.gemm(Ai, Bu, Ci, transpose_B=True)  # expected-warning {{nothing has written yet}}
 
 
 @tilelang.jit

@@ -26,7 +26,7 @@ def sparse(block_M=64, block_N=64, block_K=64):
         B8 = T.alloc_shared((96, block_N), T.int8)
         C8 = T.alloc_fragment((block_M, block_N), T.int32)
         E48 = T.alloc_shared((48, 4), T.int16)
-        T.gemm_sp(A, E, B, C)
+        T.gemm_sp(A, E, B, C)  # expected-warning {{nothing has written yet}}
         T.gemm_sp_v2(A, E8, B, C)
         # expected-error@+1 {{T.gemm_sp: metadata E must be [64, 8] (M x K/e_factor with e_factor 8 for uint8 metadata of float16), got [64, 4]}}
         T.gemm_sp(A, E8[:, 0:4], B, C)

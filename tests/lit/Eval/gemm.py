@@ -18,6 +18,7 @@ def gemms(block_M=128, block_N=128, block_K=32):
         C = T.alloc_fragment((block_M, block_N), T.float32)
         C_small = T.alloc_fragment((block_M, 64), T.float32)
         C_shared = T.alloc_shared((block_M, block_N), T.float32)
+        # expected-warning@+1 {{T.gemm accumulates into 'C', which nothing has written yet}}
         T.gemm(A, B, C)
         T.gemm(A, Bt, C, transpose_B=True)
         # expected-error@+1 {{T.gemm: K of A [128, 32] (32) does not match K of B [64, 128] (64)}}

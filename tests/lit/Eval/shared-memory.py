@@ -25,7 +25,7 @@ def pipelined(K=4096, block_M=256, block_N=128, block_K=64, stages=4):
         for k in T.Pipelined(T.ceildiv(K, block_K), num_stages=stages):
             T.copy(A[0, k * block_K], A_shared)
             T.copy(B[k * block_K, 0], B_shared)
-            T.gemm(A_shared, B_shared, C)
+            T.gemm(A_shared, B_shared, C)  # expected-warning {{nothing has written yet}}
 
 
 @tilelang.jit
@@ -45,7 +45,7 @@ def too_big(K=4096, block_M=256, block_N=256, block_K=64, stages=3):
         for k in T.Pipelined(T.ceildiv(K, block_K), num_stages=stages):
             T.copy(A[0, k * block_K], A_shared)
             T.copy(B[k * block_K, 0], B_shared)
-            T.gemm(A_shared, B_shared, C)
+            T.gemm(A_shared, B_shared, C)  # expected-warning {{nothing has written yet}}
             T.copy(C, C_shared)
         T.copy(C_shared, D)
 
@@ -65,7 +65,7 @@ def reused(K=4096, block_M=256, block_N=256, block_K=64, stages=3):
         for k in T.Pipelined(T.ceildiv(K, block_K), num_stages=stages):
             T.copy(A[0, k * block_K], A_shared)
             T.copy(B[k * block_K, 0], B_shared)
-            T.gemm(A_shared, B_shared, C)
+            T.gemm(A_shared, B_shared, C)  # expected-warning {{nothing has written yet}}
         T.copy(C, C_shared)
         T.copy(C_shared, D)
 
@@ -86,6 +86,6 @@ def annotated_early(K=4096, block_M=256, block_N=256, block_K=64, stages=3):
         for k in T.Pipelined(T.ceildiv(K, block_K), num_stages=stages):
             T.copy(A[0, k * block_K], A_shared)
             T.copy(B[k * block_K, 0], B_shared)
-            T.gemm(A_shared, B_shared, C)
+            T.gemm(A_shared, B_shared, C)  # expected-warning {{nothing has written yet}}
         T.copy(C, C_shared)
         T.copy(C_shared, D)

@@ -94,6 +94,11 @@ void forEachKernelOfArch(mlir::ModuleOp module, llvm::StringRef targetOption,
 /// one.
 mlir::LogicalResult checkSharedBounds(mlir::Operation *root);
 
+/// Warns at every tile.gemm under \p root that accumulates into a register
+/// buffer nothing has written yet (tile-check-undefined-accumulators has
+/// the rules), with the allocation as a note.
+void warnUndefinedAccumulators(mlir::Operation *root);
+
 /// Registers `--tile-lower-gpu`, the pipeline buildGpuLoweringPipeline
 /// builds, for tlc-opt.
 void registerTilePipelines();

@@ -1546,4 +1546,30 @@ def TileCheckSharedBounds : Pass<"tile-check-shared-bounds", "::mlir::ModuleOp">
                            "::mlir::arith::ArithDialect"];
 }
 
+def TileCheckUndefinedAccumulators
+    : Pass<"tile-check-undefined-accumulators", "::mlir::ModuleOp"> {
+  let summary = "warn where a gemm accumulates into a buffer never written";
+  let description = [{
+    A `tile.gemm` without `clear_accum` adds to its accumulator C. When C
+    is (a view of) a register buffer (`local.fragment` or `local`, no
+    `init`) and no operation between its `tile.alloc` and the gemm, in
+    program order and nested ones included, may write it, the value the
+    gemm adds to is undefined: TileLang does not initialise fragments, and
+    one allocated in a loop body starts each iteration undefined (its
+    CUDA/HIP declares the array in the loop body). The gemm gets a warning,
+    the allocation a note. The back ends differ on such a program (the CPU
+    target starts the buffer at zero, the GPU keeps whatever the registers
+    held), so a GPU run disagrees with its CPU reference; upstream's
+    examples/amd/example_amd_flash_attn_fwd_k_block.py is one.
+
+    An operation counts as a write unless it is a `tile.load`, the A or B
+    operand of a gemm, a view (its buffer result joins the accumulator's
+    aliases) or declares only reads of the buffer; a write anywhere before
+    the gemm (a `T.clear` under a `tile.if`, the first of two gemms that
+    clears) silences the warning. The driver runs this check on every
+    analysed instance (`--check`, the language server, builds).
+  }];
+  let dependentDialects = ["::tlc::tile::TileDialect"];
+}
+
 #endif // TLC_DIALECT_TILE_TRANSFORMS_PASSES_TD
