@@ -8,14 +8,16 @@
 # An index that stays inside the block's shared memory but leaves its
 # buffer for a neighbour is checked since branches hip35 / hip36
 # (tlc-run/sim-memcheck-buffers.py); here the shared faults move the
-# pointer, not the index, so that the checks of the address run.
+# pointer, not the index, so that the checks of the address run: below the
+# block's shared memory; past the end, since branch hip37's checks of
+# pointer arithmetic (`(s + K)[I]`), the buffer's own.
 # REQUIRES: sim-compiler
 # RUN: rm -rf %t && tlc-build --target=cuda:sm_80 --cuda-compiler=none -o %t/cuda %s > /dev/null
 # RUN: %python %S/Inputs/sim_memcheck_plant.py tlc-run %t/cuda %t/w | FileCheck %s
 # CHECK: untouched: clean
 # CHECK: shared-load-below: memcheck: out-of-bounds shared load of 4 bytes: 256 bytes before the block's shared memory (a negative index?), by thread (63,0,0) of block (0,0,0) at reverse.cu:[[#]]
 # CHECK: shared-store-below: memcheck: out-of-bounds shared store of 4 bytes: 12 bytes before the block's shared memory {{.*}} at reverse.cu:[[#]]
-# CHECK: shared-store-past: memcheck: out-of-bounds shared store of 4 bytes at offset 256 (the block has 256 bytes of dynamic shared memory) {{.*}} at reverse.cu:[[#]]
+# CHECK: shared-store-past: memcheck: out-of-bounds shared store of 4 bytes: 4 bytes past the end of 's' (256 bytes at offset 0), {{.*}} at reverse.cu:[[#]]
 # CHECK: global-load-below: memcheck: out-of-bounds global load of 4 bytes (8 bytes before 'parameter A float32[64]' (256 bytes)) {{.*}} at reverse.cu:[[#]]
 # CHECK: global-store-past: memcheck: out-of-bounds global store of 4 bytes (4 bytes past the end of 'parameter B float32[64]' (256 bytes)) {{.*}} at reverse.cu:[[#]]
 # CHECK: shared-never-written: initcheck: store of an undefined value to global memory {{.*}} at reverse.cu:[[#]]

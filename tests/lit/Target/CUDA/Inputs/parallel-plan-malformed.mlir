@@ -2,7 +2,7 @@
 // four: rounds that miss iterations or run past them unguarded, and rounds
 // where they do not belong; the last: a layout partition of a loop whose
 // program gave it no layout).
-// CHECK: parallel-plan-malformed.mlir:[[@LINE+16]]:5: error: malformed T.Parallel partition plan: tile.partition must be "fragment", "threads", "strided" or "layout" (tile-plan-parallel-loops)
+// CHECK: parallel-plan-malformed.mlir:[[@LINE+16]]:5: error: malformed T.Parallel partition plan: tile.partition must be "fragment", "threads", "strided", "layout" or "whole" (tile-plan-parallel-loops)
 // CHECK: parallel-plan-malformed.mlir:[[@LINE+24]]:5: error: malformed T.Parallel partition plan: a fragment partition marks exactly one access tile.partitions_loop, not 0 (tile-plan-parallel-loops)
 // CHECK: parallel-plan-malformed.mlir:[[@LINE+32]]:5: error: malformed T.Parallel partition plan: tile.loop_dims[0] = 0 is not the fragment dimension the access indexes with loop variable 0 (tile-plan-parallel-loops)
 // CHECK: parallel-plan-malformed.mlir:[[@LINE+40]]:5: error: malformed T.Parallel partition plan: loop variable 1 runs over 16 iterations, fragment dimension 1 has 32 (a partial loop needs tile.loop_box) (tile-plan-parallel-loops)
