@@ -166,7 +166,7 @@ const char *kTwoKernels =
     "        C_f = T.alloc_fragment((BM, 64), \"float32\")\n"            // 10
     "        T.copy(A, A_s)\n"                                           // 11
     "        T.copy(B, B_s)\n"                                           // 12
-    "        T.gemm(A_s, B_s, C_f)\n"                                    // 13
+    "        T.gemm(A_s, B_s, C_f, clear_accum=True)\n"                  // 13
     "        T.copy(C_f, C)\n"                                           // 14
     "\n"                                                                 // 15
     "@T.prim_func\n"                                                     // 16
@@ -261,7 +261,7 @@ TEST_CASE("a layout conflict moves with the text and is re-checked") {
       "        A = T.alloc_shared((block_M, block_K), T.float16)\n"
       "        B = T.alloc_shared((block_K, block_N), T.float16)\n"
       "        C = T.alloc_fragment((block_M, block_N), T.float32)\n"
-      "        T.gemm(A, B, C)\n"
+      "        T.gemm(A, B, C, clear_accum=True)\n"
       "        T.gemm(A, B, C, policy=T.GemmWarpPolicy.FullRow)\n";
   text += std::string(kTwoKernels)
               .substr(strlen("import tilelang.language as T\n"));
