@@ -289,16 +289,10 @@ Value Interpreter::call(Value callee, CallArgs &args, Node at) {
         return autotunerFromKernel(args, at);
       // A program is analysed as run with only the environment variables
       // of EvalOptions::environ set (`os.environ` is their dict):
-      // `os.getenv(name, default)` is the variable's value, else the
-      // default (None without one).
+      // `os.getenv(name, default)` is `os.environ.get(name, default)`.
       if (d == "os.getenv" && (args.pos.size() == 1 || args.pos.size() == 2) &&
-          args.kw.empty() && args.pos[0].isStr()) {
-        DictObj *environ = osEnviron().as<DictObj>();
-        for (const auto &[key, value] : environ->items)
-          if (key.isStr() && getStr(key) == getStr(args.pos[0]))
-            return value;
-        return args.pos.size() == 2 ? args.pos[1] : Value::none();
-      }
+          args.kw.empty() && args.pos[0].isStr())
+        return call(getAttr(osEnviron(), "get", at), args, at);
       if (d == "pytest.mark.parametrize" && args.pos.size() >= 2) {
         auto *p = heap.make<NamespaceObj>();
         p->name = "pytest.mark.parametrize";

@@ -375,17 +375,14 @@ LogicalResult Emitter::emitParallel(ParallelOp op) {
   // A loop every thread runs whole (ParallelPartition::Whole): each
   // thread's iterations are all of them, over its own registers.
   bool whole = false;
+  ParallelPlan plan;
   if (!loop) {
     FailureOr<std::optional<ParallelPlan>> planned = getParallelPlan(op);
-    whole = succeeded(planned) && *planned
-                ? (*planned)->partition == ParallelPartition::Whole
-                : chooseParallelPlan(op).partition == ParallelPartition::Whole;
+    plan = succeeded(planned) && *planned ? std::move(**planned)
+                                          : chooseParallelPlan(op);
+    whole = plan.partition == ParallelPartition::Whole;
   }
   if (!loop && isStatic && !whole) {
-    FailureOr<std::optional<ParallelPlan>> planned = getParallelPlan(op);
-    ParallelPlan plan = succeeded(planned) && *planned
-                            ? std::move(**planned)
-                            : chooseParallelPlan(op);
     if (!plan.regs) {
       op.emitError() << "T.Parallel partition plan: no rounds over the "
                         "threads for this loop's iterations (too many)";

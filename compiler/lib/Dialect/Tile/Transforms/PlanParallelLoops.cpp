@@ -111,7 +111,8 @@ tlc::tile::loopAccessDims(ParallelOp loop, Operation *access) {
   return dims;
 }
 
-/// TileLang partitions no such loop over the threads
+/// A loop that touches no fragment and stores into a T.alloc_local buffer,
+/// or touches only such buffers: TileLang partitions it over no threads
 /// (its layout inference leaves a loop that stores into "local" scope, or
 /// that only accesses it, to each thread): upstream's dequantising kernels
 /// scale each thread's decoded registers with `for v in
