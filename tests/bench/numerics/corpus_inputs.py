@@ -274,6 +274,63 @@ def sparse_mla_fwd_pipelined(p, rng, scale):
             "Indices": idx, "q_start_index_s": np.array([start], np.int32)}, None
 
 
+def bf16(x):
+    """x rounded to bfloat16 (nearest, ties to even) and widened back to
+    float32: the values tlc-run's bf16 parameters hold after reading it."""
+    u = np.ascontiguousarray(x, np.float32).view(np.uint32).astype(np.uint64)
+    u = (u + 0x7FFF + ((u >> 16) & 1)) & 0xFFFF0000
+    return u.astype(np.uint32).view(np.float32)
+
+
+def sparse_mla_bwd(p, rng, scale):
+    """deepseek_v32/sparse_mla_bwd test_sparse_mla_bwd: the backward reads
+    the forward's Lse and the preprocess's Delta; random ones make
+    exp2(s - Lse) reach 2^8 and beyond (corpus-h200.md). Q, KV, dO N(0, 1)
+    and Indices as sparse_mla_fwd_pipelined's (query row t selects
+    randperm(max(1, t))[:topk], the rest of its slots SKV - 1, masked since
+    SKV - 1 > t), the script's. Lse[t, h] = log2(sum_j 2^(q.k_j c)) over the
+    selected keys j <= t with c = log2(e) / sqrt(DQKV) (the forward's
+    sumexp), O = softmax over the same keys of q.k_j / sqrt(DQKV) times
+    KV[j, :DV], rounded to bfloat16 as the forward writes it, Delta =
+    rowsum(O * dO) (the preprocess's); dKV zero (the script's
+    torch.zeros accumulator). Inputs are rounded to bfloat16 first, as
+    tlc-run reads them; sums in float32, as the forward's (checked against
+    the CPU target's sparse_mla_fwd Lse: 1.9e-6 apart at S = 64)."""
+    ps = p["bwd"]
+    b, s_, h, dqk = ps["Q"][0]
+    _, skv, hkv, _ = ps["KV"][0]
+    dv = ps["dO"][0][3]
+    topk = ps["Indices"][0][3]
+    idx = np.full((b, s_, hkv, topk), skv - 1, np.int32)
+    for bi in range(b):
+        for t in range(s_):
+            for g in range(hkv):
+                sel = rng.permutation(max(1, t))[:topk]
+                idx[bi, t, g, :len(sel)] = sel
+    q = bf16(normal(rng, (b, s_, h, dqk)))
+    kv = bf16(normal(rng, (b, skv, hkv, dqk)))
+    do = bf16(normal(rng, (b, s_, h, dv)))
+    lse = np.zeros((b, s_, h), np.float32)
+    delta = np.zeros((b, s_, h), np.float32)
+    c = np.log2(np.e) / np.sqrt(dqk)
+    hg = h // hkv
+    for bi in range(b):
+        for t in range(s_):
+            for g in range(hkv):
+                sel = idx[bi, t, g]
+                keys = kv[bi, sel[sel <= t], g]                 # [n, dqk]
+                rows = slice(g * hg, (g + 1) * hg)
+                e = (q[bi, t, rows] @ keys.T) * np.float32(c)
+                m = e.max(axis=1, keepdims=True)
+                w = np.exp2(e - m)
+                l = w.sum(axis=1, keepdims=True)
+                lse[bi, t, rows] = (np.log2(l) + m)[:, 0]
+                o = bf16((w / l) @ keys[:, :dv])
+                delta[bi, t, rows] = (o * do[bi, t, rows]).sum(axis=1)
+    return {"bwd": {"Q": q, "KV": kv, "dO": do, "Indices": idx, "Lse": lse, "Delta": delta,
+                    "dKV": np.zeros((b, skv, hkv, dqk), np.float32)}}, None
+
+
 def mha_bwd(p, rng, scale):
     """flash_attention/example_mha_bwd_bshd and _wgmma_pipelined: the
     backward reads its forward's lse and the preprocess's Delta; tlc-run's
@@ -376,6 +433,7 @@ GENERATORS = {
     "examples__deepseek_v32__fp8_mqa_logits": fp8_lighting_indexer,
     "examples__deepseek_v32__sparse_mla_fwd": sparse_mla_fwd,
     "examples__deepseek_v32__sparse_mla_fwd_pipelined": sparse_mla_fwd_pipelined,
+    "examples__deepseek_v32__sparse_mla_bwd": sparse_mla_bwd,
     "examples__deepseek_nsa__example_tilelang_nsa_fwd_varlen": nsa_fwd_varlen,
     "examples__flash_attention__example_mha_bwd_bshd": mha_bwd,
     "examples__flash_attention__example_mha_bwd_wgmma_pipelined": mha_bwd,
