@@ -17,10 +17,10 @@
 #include "IncrementalEval.h"
 
 #include "tlc/Eval/Slices.h"
+#include "tlc/Support/ThreadClock.h"
 
 #include "llvm/ADT/STLExtras.h"
 
-#include <chrono>
 #include <set>
 
 using namespace tlc;
@@ -191,11 +191,9 @@ IncrementalResult tlc::lsp::evaluateFile(const syntax::SyntaxTree &tree,
       sliceOptions.fileNames = sliced.names;
       // The time budget is the evaluator's, as in a whole evaluation:
       // layout inference and the checks after it are not counted.
-      auto start = std::chrono::steady_clock::now();
+      double start = threadCpuSeconds();
       eval::FileAnalysis a = eval::analyzeFile(tree, context, sliceOptions);
-      double evalSeconds = std::chrono::duration<double>(
-                               std::chrono::steady_clock::now() - start)
-                               .count();
+      double evalSeconds = threadCpuSeconds() - start;
       // Bank conflicts are remarks, which only the complete analysis
       // publishes: the first hints of an edit (a visible range) do without.
       driver::LayoutStats stats =

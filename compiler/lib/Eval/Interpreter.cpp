@@ -6,8 +6,9 @@
 
 #include "Interpreter.h"
 
-#include "tlc/Eval/Slices.h"
 #include "IRGen.h"
+#include "tlc/Eval/Slices.h"
+#include "tlc/Support/ThreadClock.h"
 
 #include "llvm/ADT/Hashing.h"
 #include "llvm/ADT/ScopeExit.h"
@@ -186,10 +187,10 @@ bool Interpreter::step(Node at) {
   if (budgetExhausted)
     return false;
   if (steps % EvalOptions::kCancelPollSteps == 0) {
-    auto now = std::chrono::steady_clock::now();
+    double now = threadCpuSeconds();
     if (steps == 0)
-      startTime = now;
-    double seconds = std::chrono::duration<double>(now - startTime).count();
+      startSeconds = now;
+    double seconds = now - startSeconds;
     std::string exhausted;
     if (options.cancelled && options.cancelled())
       exhausted = "analysis cancelled";
@@ -228,7 +229,7 @@ bool Interpreter::step(Node at) {
 
 Interpreter::InstanceBudget::InstanceBudget(Interpreter &in)
     : in(in), outer(in.instanceBudget), startSteps(in.steps),
-      startTime(std::chrono::steady_clock::now()),
+      startSeconds(threadCpuSeconds()),
       startBytes(in.heap.getBytesAllocated()) {
   in.instanceBudget = this;
 }
@@ -253,9 +254,7 @@ std::string Interpreter::InstanceBudget::spent(Interpreter &in) {
   // Time and memory at the file budget's polls only.
   if (in.steps % EvalOptions::kCancelPollSteps != 0)
     return "";
-  double seconds = std::chrono::duration<double>(
-                       std::chrono::steady_clock::now() - b.startTime)
-                       .count();
+  double seconds = threadCpuSeconds() - b.startSeconds;
   if (seconds > o.timeBudgetSeconds / 2)
     return "evaluation time budget of this instance exhausted (" +
            llvm::formatv("{0:F1}", o.timeBudgetSeconds / 2).str() +

@@ -47,7 +47,6 @@
 #include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/Twine.h"
 
-#include <chrono>
 #include <optional>
 
 namespace tlc::eval {
@@ -962,8 +961,9 @@ public:
   PendingException pending;
   Value returnValue;
   uint64_t steps = 0;
-  /// When the first step ran (the time budget's start).
-  std::chrono::steady_clock::time_point startTime;
+  /// The thread's CPU seconds (tlc::threadCpuSeconds) when the first step
+  /// ran: the time budget's start.
+  double startSeconds = 0;
   /// True once a budget stopped evaluation: the file's (for good), or the
   /// traced instance's (until InstanceBudget::finish()).
   bool budgetExhausted = false;
@@ -987,7 +987,7 @@ public:
     Interpreter &in;
     InstanceBudget *outer;
     uint64_t startSteps;
-    std::chrono::steady_clock::time_point startTime;
+    double startSeconds;
     uint64_t startBytes;
     bool exhausted = false;
     bool finished = false;

@@ -789,8 +789,10 @@ int main(int argc, char **argv) {
       cl::init(false), cl::cat(category));
   cl::opt<double> evalTimeBudget(
       "eval-time-budget",
-      cl::desc("Seconds of trace-time evaluation for the whole file before "
-               "the rest of it is not analysed (default 10)"),
+      cl::desc("CPU seconds of trace-time evaluation for the whole file "
+               "before the rest of it is not analysed (default 10; the "
+               "evaluating thread's CPU time, so a loaded machine analyses "
+               "as much as an idle one)"),
       cl::init(10), cl::cat(category));
   cl::opt<unsigned> evalMemoryBudget(
       "eval-memory-budget",

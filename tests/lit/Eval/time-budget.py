@@ -1,5 +1,5 @@
 # RUN: tlc-build --verify-diagnostics %s
-# The evaluator's time budget (EvalOptions::timeBudgetSeconds, 10 s for
+# The evaluator's time budget (EvalOptions::timeBudgetSeconds, 10 CPU s for
 # the file): a loop whose every step does much work (summing a long list,
 # which allocates nothing, so the memory budget cannot fire first) ends
 # with a diagnostic long before the step budget (4M steps) would.

@@ -85,8 +85,10 @@ struct EvalOptions {
   unsigned maxInstancesPerKernel = 8;
   /// Interpreter steps (statements + calls) for the whole file.
   uint64_t stepBudget = 4'000'000;
-  /// Wall-clock seconds of interpretation for the whole file (steps that
-  /// each do much work: sorting long lists in a loop).
+  /// Seconds of interpretation for the whole file (steps that each do much
+  /// work: sorting long lists in a loop), on the evaluating thread's CPU
+  /// clock (tlc::threadCpuSeconds): a loaded machine analyses as much of a
+  /// file as an idle one.
   double timeBudgetSeconds = 10;
   /// Bytes of Python objects (Heap::getBytesAllocated) for the whole file.
   uint64_t memoryBudgetBytes = uint64_t(1) << 30;
