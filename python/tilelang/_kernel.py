@@ -351,11 +351,35 @@ class JITKernel:
                 if env_s is not None:
                     env[s] = env_s
             if s not in env:
+                self._unbound_symbol_argument(s, values)
                 raise ValueError(
                     f"kernel '{self.manifest['name']}': cannot bind symbol "
                     f"'{s}' ({sym['kind']}): it is not a dimension of any "
                     "input tensor")
         return env
+
+    def _unbound_symbol_argument(self, s, values):
+        """Raises the error of the argument that should have given the
+        symbol ``s``: an input tensor parameter whose shape names ``s``
+        got something other than a tensor (TypeError) or a tensor of
+        another number of dimensions (ValueError), so the message names
+        the argument rather than the symbol."""
+        name = self.manifest["name"]
+        for p in self.input_params:
+            if p["kind"] != "tensor" or \
+                    not any(isinstance(e, str) and s in extent_names(e)
+                            for e in p["shape"]):
+                continue
+            t = values.get(p["name"])
+            what = f"argument '{p['name']}' of kernel '{name}'"
+            if not (tz.is_torch(t) or tz.is_numpy(t)):
+                raise TypeError(f"{what} must be a tensor, got "
+                                f"{type(t).__name__}")
+            if len(t.shape) != len(p["shape"]):
+                raise ValueError(
+                    f"{what} must have {len(p['shape'])} dimension(s) "
+                    f"{_fmt_shape(p['shape'])}, got shape "
+                    f"{_fmt_shape(list(t.shape))}")
 
     def _solve_symbol(self, s, values, env):
         """``s`` from a dimension that is an affine expression of it and of

@@ -3,7 +3,10 @@
 the argument's shape as TileLang binds it: n = 4 for 16 elements. Before,
 the call raised "cannot bind symbol 'n'". Outputs are allocated from the
 bound value; a shape no integer n fits, or two tensors disagreeing on n,
-are ValueErrors before anything runs. Against NumPy, CPU target."""
+are ValueErrors before anything runs. A symbol no argument can give
+because its tensor has another number of dimensions, or is not a tensor,
+is reported at that argument (it said "cannot bind symbol 'M'", naming no
+argument). Against NumPy, CPU target."""
 
 import numpy as np
 import torch
@@ -26,10 +29,24 @@ def strided_pick():
     return main
 
 
-def expect_value_error(text, fn, *args):
+@tilelang.jit(out_idx=[-1], target="cpu")
+def row_add():
+    M = T.dynamic("M")
+    N = T.symbolic("N")
+
+    @T.prim_func
+    def main(A: T.Tensor((M, N), T.float32), B: T.Tensor((M, N), T.float32),
+             C: T.Tensor((M, N), T.float32)):
+        with T.Kernel(M, threads=1) as bx:
+            for j in T.serial(N):
+                C[bx, j] = A[bx, j] + B[bx, j]
+    return main
+
+
+def expect_value_error(text, fn, *args, error=ValueError):
     try:
         fn(*args)
-    except ValueError as e:
+    except error as e:
         assert text in str(e), str(e)
         return
     raise AssertionError(f"no ValueError for {[tuple(a.shape) for a in args]}")
@@ -53,6 +70,17 @@ def main():
     expect_value_error("must have shape", kernel,
                        torch.zeros(16, dtype=torch.int32),
                        torch.zeros((6, 2), dtype=torch.int32))
+    add = row_add()
+    a, b = torch.randn(3, 5), torch.randn(3, 5)
+    torch.testing.assert_close(add(a, b), a + b, rtol=0, atol=0)
+    expect_value_error("argument 'A' of kernel 'row_add' must have 2 "
+                       "dimension(s) (M, N), got shape (15,)", add,
+                       a.reshape(15), b.reshape(15))
+    expect_value_error("argument 'A' of kernel 'row_add' must have 2 "
+                       "dimension(s) (M, N), got shape (1, 3, 5)", add,
+                       a[None], b[None])
+    expect_value_error("argument 'A' of kernel 'row_add' must be a tensor, "
+                       "got int", add, 3, 4, error=TypeError)
     print("affine_symbols: OK")
 
 
