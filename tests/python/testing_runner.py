@@ -91,6 +91,33 @@ except unittest.SkipTest:
 assert isinstance(testing.requires_rocm.marks(), list)
 assert testing.requires_rocm()(needs_rocm) is not None
 
+# tvm.testing's requires_llvm / requires_metal / requires_gpu, which
+# TileLang's tests name through tilelang.testing (they raised
+# AttributeError at import): "llvm" is tlc's cpu target, so an llvm test
+# runs; tlc has no Metal back end, so a Metal test is skipped.
+ran = []
+
+
+@testing.requires_llvm
+def needs_llvm():
+    ran.append("llvm")
+
+
+@testing.requires_metal
+def needs_metal():
+    raise AssertionError("ran without Metal")
+
+
+needs_llvm()
+assert ran == ["llvm"], ran
+try:
+    needs_metal()
+    raise AssertionError("a Metal test was not skipped")
+except unittest.SkipTest:
+    pass
+assert isinstance(testing.requires_llvm.marks(), list)
+assert isinstance(testing.requires_gpu.marks(), list)
+
 # A pytest-style Failed is one failure; the tests after it still run.
 script = textwrap.dedent('''
     import tilelang.testing

@@ -104,6 +104,15 @@ requires_cuda = _Requirement(lambda: _cuda_capability() is not None,
 # tlc builds HIP code objects but runs them only on the sim device.
 requires_rocm = _Requirement(lambda: False, "needs a ROCm device")
 
+# TVM's other features TileLang's tests name (tvm.testing.utils, which
+# tilelang.testing re-exports): "llvm" is tlc's cpu target, always built
+# and run here; tlc has no Metal back end; a GPU is a CUDA device.
+requires_llvm = _Requirement(lambda: True, "needs LLVM")
+requires_metal = _Requirement(lambda: False,
+                              "needs Metal (tlc has no Metal back end)")
+requires_gpu = _Requirement(lambda: _cuda_capability() is not None,
+                            "needs a GPU")
+
 
 def requires_cuda_compute_version(major, minor=0, mode="ge"):
     """Skips unless the device's compute capability compares ``mode``
