@@ -213,7 +213,8 @@ def _environ_call_name(node):
     ``os.environ``, or ``NAME in os.environ``), else None."""
     if isinstance(node, ast.Subscript) and _is_environ(node.value):
         s = node.slice
-        return s.value if isinstance(s, ast.Index) else s  # Python < 3.9
+        # Python 3.8 wraps the index in ast.Index (gone in later ones).
+        return s.value if isinstance(s, getattr(ast, "Index", ())) else s
     if isinstance(node, ast.Compare) and \
             any(_is_environ(c) for c in node.comparators):
         return node.left
