@@ -260,13 +260,55 @@ class JITKernel:
             self._launchers[device] = launcher
         return launcher
 
+    def _split_outputs(self, args, kwargs):
+        """TileLang's two ways of giving a kernel with ``out_idx`` its
+        output buffers instead of having the call allocate them: every
+        parameter positionally (its "full ABI" call, ``kernel(A, B, C)``
+        for ``out_idx=[2]``), or ``out=`` (the buffer, or a sequence of
+        one per output). Returns ``(args, kwargs, provided)``: the call
+        without the outputs, and ``{parameter index: buffer}``. Neither
+        applies to an eager kernel (its call is the function's)."""
+        if self._eager or not self._outputs:
+            if "out" in kwargs and "out" not in self._input_names and \
+                    not self._eager:
+                raise ValueError(
+                    f"kernel '{self.manifest['name']}': output buffers can "
+                    "only be given (out=) when out_idx is set")
+            return args, kwargs, {}
+        if "out" in kwargs and "out" not in self._input_names:
+            kwargs = dict(kwargs)
+            out = kwargs.pop("out")
+            name = self.manifest["name"]
+            if len(args) == len(self.params):
+                raise ValueError(f"kernel '{name}': output buffers were "
+                                 "given both positionally and with out=")
+            if len(self._outputs) == 1:
+                out = [out]
+            elif not isinstance(out, (list, tuple)):
+                raise ValueError(
+                    f"kernel '{name}' has {len(self._outputs)} outputs; "
+                    f"out= must be a sequence of them, got "
+                    f"{type(out).__name__}")
+            elif len(out) != len(self._outputs):
+                raise ValueError(
+                    f"kernel '{name}' has {len(self._outputs)} outputs, but "
+                    f"out= gives {len(out)}")
+            return args, kwargs, dict(zip(self._outputs, out))
+        if len(args) == len(self.params) and len(self._inputs) + \
+                len(set(self._outputs)) == len(self.params):
+            provided = {i: args[i] for i in self._outputs}
+            return [args[i] for i in self._inputs], kwargs, provided
+        return args, kwargs, {}
+
     def _collect(self, args, kwargs):
         name = self.manifest["name"]
         want = self._input_names
         if len(args) > len(want):
+            full = f", or all {len(self.params)} parameters with the " \
+                "output buffers" if self._outputs and not self._eager else ""
             raise TypeError(
                 f"kernel '{name}' takes {len(want)} argument(s) "
-                f"({', '.join(want)}), got {len(args)}")
+                f"({', '.join(want)}){full}, got {len(args)}")
         values = dict(zip(want, args))
         for k, v in kwargs.items():
             if k not in want:
@@ -510,8 +552,15 @@ class JITKernel:
 
     def __call__(self, *args, **kwargs):
         compile_phase.before_launch()
+        args, kwargs, provided = self._split_outputs(args, kwargs)
         if _verify_cpu.wanted(self):  # TLC_VERIFY_CPU: also run on cpu
-            return _verify_cpu.checked_call(self, args, kwargs)
+            return _verify_cpu.checked_call(self, args, kwargs, provided)
+        return self._call(args, kwargs, provided)
+
+    def _call(self, args, kwargs, provided):
+        """The call with the inputs ``args``/``kwargs`` and the caller's
+        output buffers ``provided`` ({parameter index: tensor}; the others
+        are allocated)."""
         values = self._collect(args, kwargs)
         device = self._device(values)
         env = self._bind_symbols(values)
@@ -522,7 +571,26 @@ class JITKernel:
         args_out = [None] * len(self.params)
         outputs = []
         write_back = []  # (caller's non-contiguous view, dense copy)
+        for i in provided:
+            # Checked as inputs are, before anything runs.
+            self._check_tensor(self.params[i], provided[i], env, device)
+            if "strides" in self.params[i]:
+                self._check_strides(self.params[i], provided[i], env)
         for i, p in enumerate(self.params):
+            if i in provided:
+                v = provided[i]
+                if "strides" not in p and not tz.is_contiguous(v):
+                    values_and_outputs = dict(values)
+                    values_and_outputs.update(
+                        {self.params[j]["name"]: provided[j]
+                         for j in provided})
+                    self._check_no_overlap(p, v, values_and_outputs)
+                    dense = tz.contiguous(v)
+                    write_back.append((v, dense))
+                    v = dense
+                outputs.append((i, provided[i]))
+                args_out[i] = v
+                continue
             if i in self._outputs:
                 if p["kind"] != "tensor":
                     raise TypeError(f"output '{p['name']}' is a scalar")

@@ -532,10 +532,10 @@ def _label(kernel):
         (f" ({defines})" if defines else "")
 
 
-def _plain(kernel, args, kwargs):
+def _plain(kernel, args, kwargs, provided=None):
     _tls.inside = True
     try:
-        return kernel(*args, **kwargs)
+        return kernel._call(args, kwargs, provided or {})
     finally:
         _tls.inside = False
 
@@ -569,28 +569,30 @@ def _in_autotuner():
     return False
 
 
-def checked_call(kernel, args, kwargs):
+def checked_call(kernel, args, kwargs, provided=None):
     """Calls ``kernel`` as usual and checks the call against its CPU twin
     (while the instance has calls left to check); returns what the call
-    returns."""
+    returns. ``provided`` holds the output buffers the caller gave
+    ({parameter index: tensor}; the twin gets host copies of them)."""
+    provided = provided or {}
     key = (kernel.artifact_dir, kernel.manifest["name"])
     with _lock:
         n = _calls.get(key, 0)
     if n >= call_limit():
-        return _plain(kernel, args, kwargs)
+        return _plain(kernel, args, kwargs, provided)
     if _in_autotuner() and os.environ.get("TLC_VERIFY_CPU_AUTOTUNE", "") \
             in ("", "0"):
         _note_once(("tune",) + key, f"{_label(kernel)}: not checked while "
                    "the autotuner times configurations (the kernel it "
                    "returns is checked when the script calls it; "
                    "TLC_VERIFY_CPU_AUTOTUNE=1 checks these too)")
-        return _plain(kernel, args, kwargs)
+        return _plain(kernel, args, kwargs, provided)
     if _capturing(kernel):
         _note_once(("graph",) + key, f"{_label(kernel)}: not checked inside "
                    "a CUDA graph capture")
         with _lock:
             counts["not_checked"] += 1
-        return _plain(kernel, args, kwargs)
+        return _plain(kernel, args, kwargs, provided)
     with _lock:
         n = _calls.get(key, 0)
         if n >= call_limit():
@@ -598,7 +600,7 @@ def checked_call(kernel, args, kwargs):
         else:
             _calls[key] = n + 1
     if n is None:
-        return _plain(kernel, args, kwargs)
+        return _plain(kernel, args, kwargs, provided)
     label = _label(kernel)
     values = kernel._collect(args, kwargs)
     for p in kernel.params:
@@ -610,18 +612,19 @@ def checked_call(kernel, args, kwargs):
             _say(f"{label} call {n + 1}: not checked: argument "
                  f"'{p['name']}' holds addresses, which the CPU target "
                  "cannot follow")
-            return _plain(kernel, args, kwargs)
+            return _plain(kernel, args, kwargs, provided)
     try:
         twin = twin_of(kernel)
     except RuntimeError as e:
         with _lock:
             counts["no_twin"] += 1
         _say(f"{label} call {n + 1}: could not build CPU twin: {e}")
-        return _plain(kernel, args, kwargs)
+        return _plain(kernel, args, kwargs, provided)
     host = {k: host_copy(v) for k, v in values.items()}
+    host_outputs = {i: host_copy(v) for i, v in provided.items()}
     _tls.poison = True
     try:
-        result = _plain(kernel, args, kwargs)
+        result = _plain(kernel, args, kwargs, provided)
     finally:
         _tls.poison = False
     outs = [kernel.params[i]["name"] for i in kernel._outputs]
@@ -635,7 +638,7 @@ def checked_call(kernel, args, kwargs):
         hook(kernel, device)
     _tls.inside = _tls.poison = True
     try:
-        ref = twin(**host)
+        ref = twin._call([], host, host_outputs)
     except Exception as e:  # noqa: BLE001 - reported, the call goes on
         with _lock:
             counts["twin_failed"] += 1
