@@ -181,6 +181,7 @@ class _Tuner:
         checked = not self.skip_check and (
             self.ref_prog is not None or self.manual_check_prog is not None)
         if cache_key is not None:
+            cache_key = self._checked_key(cache_key, inputs)
             stored = _load_best(cache_key)
             if stored is not None:
                 config = stored["config"]
@@ -281,6 +282,27 @@ class _Tuner:
             _store_best(cache_key, cfg, latency, ref_latency)
         return AutotuneResult(kernel, cfg, latency, ref_latency, results)
 
+    def _checked_key(self, key, inputs):
+        """``key`` (the kernel's source, bindings and configurations)
+        with what the stored best was checked and timed with: the
+        reference and check programs, tolerances, supply, warmup and rep,
+        and the shapes and dtypes of the tensors it ran on (the call's or
+        ``set_autotune_inputs``'). A tuning under other checks or inputs
+        is not a cache hit (TileLang's key has the checks, not the
+        inputs)."""
+        if inputs is None and _autotune_inputs:
+            inputs = _autotune_inputs[-1]
+        described = [(tuple(getattr(t, "shape", ())),
+                      str(getattr(t, "dtype", type(t).__name__)))
+                     for t in (inputs or [])]
+        text = json.dumps([key, _callable_id(self.ref_prog),
+                           _callable_id(self.manual_check_prog),
+                           _callable_id(self.supply_prog),
+                           str(self.supply_type), self.rtol, self.atol,
+                           self.max_mismatched_ratio, bool(self.skip_check),
+                           self.warmup, self.rep, described], default=str)
+        return hashlib.sha256(text.encode()).hexdigest()[:32]
+
     def _make_inputs(self, kernel):
         if _autotune_inputs:
             return list(_autotune_inputs[-1])
@@ -366,6 +388,27 @@ def _store_best(key, config, latency, ref_latency):
         os.replace(tmp, path)
     except (OSError, TypeError):
         pass
+
+
+def _callable_id(fn):
+    """A function by its module, name and code (its bytecode and
+    constants): an edited reference program is another one."""
+    if fn is None:
+        return None
+    code = getattr(fn, "__code__", None)
+    body = "" if code is None else _code_digest(code)
+    return f"{getattr(fn, '__module__', '')}." \
+        f"{getattr(fn, '__qualname__', type(fn).__name__)}:{body}"
+
+
+def _code_digest(code):
+    """A digest of a code object's bytecode and constants, nested code
+    objects (lambdas, comprehensions) by their own digest (their repr
+    holds an address)."""
+    consts = [_code_digest(c) if hasattr(c, "co_code") else repr(c)
+              for c in code.co_consts]
+    return hashlib.sha256(code.co_code + repr(consts).encode() +
+                          repr(code.co_names).encode()).hexdigest()[:16]
 
 
 def _tuning_key(jit_fn, args, kwargs, configs):
