@@ -794,6 +794,7 @@ Value Interpreter::subscript(Value obj, Value idx, Node at) {
     return getElems(obj)[i];
   }
   case ValueKind::Dict: {
+    noteEnvironRead(obj, idx);
     bool unknown = false;
     for (auto &kv : obj.as<DictObj>()->items) {
       std::optional<bool> e = equals(kv.first, idx);

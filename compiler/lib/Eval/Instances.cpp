@@ -314,6 +314,7 @@ InstanceCtx *Interpreter::beginInstance(llvm::StringRef kernelName,
   ctx->label = label.str();
   ctx->def = def;
   ctx->func = ir->beginFunc(kernelName, ir->loc(def.getIdentifier().range));
+  ctx->infoIndex = out.instances.size();
   out.instances.push_back({ctx->kernel, ctx->label, def.range()});
   return ctx;
 }
@@ -332,6 +333,10 @@ void Interpreter::endInstance(InstanceCtx *ctx) {
   if (ctx == instance)
     closeRawLaunch();
   applyBuildConfigs(*ctx);
+  InstanceInfo &info = out.instances[ctx->infoIndex];
+  info.environReads = environReads;
+  llvm::sort(info.environReads);
+  info.environReadAll = environReadAll;
   tile::setImportedSources(func, ctx->importedSources);
   if (ctx->target)
     func->setAttr("tile.target",
@@ -1628,6 +1633,9 @@ void Interpreter::run() {
                   " binds nothing: no kernel or factory parameter, T.const "
                   "name or argparse option is named '" + k + "'");
     }
+  out.environReads = environReads;
+  llvm::sort(out.environReads);
+  out.environReadAll = environReadAll;
   out.steps = steps;
   out.budgetExhausted = budgetExhausted;
   out.bytesAllocated = heap.getBytesAllocated();

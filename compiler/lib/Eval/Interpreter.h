@@ -161,6 +161,8 @@ struct InstanceCtx {
   llvm::StringMap<Value> constBindings;
   /// Number of hints emitted so far for this instance.
   unsigned numHints = 0;
+  /// Index of the instance's InstanceInfo in FileAnalysis::instances.
+  size_t infoIndex = 0;
   /// T.empty outputs (eager mode).
   llvm::SmallVector<BufferObj *, 2> outputs;
   /// The decorator's (or tilelang.compile's) pass_configs and
@@ -882,6 +884,18 @@ public:
   /// `os.environ[name] = ...` are seen by later reads and `os.getenv`.
   Value osEnviron();
   Value osEnvironDict;
+  /// Records a read of the variable \p key when \p dict is `os.environ`
+  /// (`os.environ.get(key)`, `os.getenv(key)`, `os.environ[key]`,
+  /// `key in os.environ`); a key that is not a string counts as reading
+  /// every variable. Other dicts are ignored.
+  void noteEnvironRead(Value dict, Value key);
+  /// The environment variables read so far, in first-read order
+  /// (FileAnalysis::environReads).
+  std::vector<std::string> environReads;
+  /// True once `os.environ` was used other than by one of those keyed
+  /// reads (iterated, copied, bound to a name, passed along): the
+  /// evaluation may depend on every variable.
+  bool environReadAll = false;
   /// The first call, in the module-level code or test running now, of a
   /// TVM IR visitor (`tvm.tir.stmt_functor.post_order_visit`) whose
   /// callback tlc cannot run: it builds no TVM IR to walk. Null when none.

@@ -158,6 +158,7 @@ Value Interpreter::callMethod(BoundMethodObj *m, CallArgs &args, Node at) {
   case NativeId::DictSetDefault: {
     if (!self.is(ValueKind::Dict))
       return self.is(ValueKind::Opaque) ? heap.opaque("get") : noMethod();
+    noteEnvironRead(self, a0);
     bool unknown = false;
     for (auto &kv : self.as<DictObj>()->items) {
       std::optional<bool> e = equals(kv.first, a0);

@@ -686,6 +686,7 @@ Value Interpreter::compare(CmpOp op, Value l, Value r, Node at) {
         if (equals(l, e).value_or(false))
           found = true;
     } else if (r.is(ValueKind::Dict)) {
+      noteEnvironRead(r, l);
       for (auto &kv : r.as<DictObj>()->items)
         if (equals(l, kv.first).value_or(false))
           found = true;

@@ -148,6 +148,40 @@ Value Interpreter::osEnviron() {
   return osEnvironDict;
 }
 
+void Interpreter::noteEnvironRead(Value dict, Value key) {
+  if (!dict.is(ValueKind::Dict) || osEnvironDict.isNone() ||
+      dict.as<DictObj>() != osEnvironDict.as<DictObj>())
+    return;
+  if (!key.isStr()) {
+    environReadAll = true;
+    return;
+  }
+  std::string name = getStr(key).str();
+  if (!llvm::is_contained(environReads, name))
+    environReads.push_back(std::move(name));
+}
+
+/// True when the `os.environ` of the Attribute node \p at is read by one
+/// variable's name, which noteEnvironRead records: `os.environ.get(...)`,
+/// `os.environ[...]` (or assigned to) and `... in os.environ`. Any other
+/// use may read every variable.
+static bool isKeyedEnvironUse(Node at) {
+  using syntax::CmpOp;
+  using syntax::ExprContext;
+  if (at.kind() != NodeKind::Attribute)
+    return false;
+  Node p = at.parent();
+  if (p.kind() == NodeKind::Attribute && p.identifier() == "get")
+    return p.parent().kind() == NodeKind::Call && p.field() == Field::func;
+  if (p.kind() == NodeKind::Subscript)
+    return at.field() == Field::value && p.context() != ExprContext::Del;
+  if (p.kind() == NodeKind::Compare && at.field() == Field::comparators) {
+    llvm::SmallVector<CmpOp, 2> ops = p.compareOps();
+    return ops.size() == 1 && (ops[0] == CmpOp::In || ops[0] == CmpOp::NotIn);
+  }
+  return false;
+}
+
 /// True when \p name looks like a dtype spelling (`float17`, `int3`).
 static bool looksLikeDType(llvm::StringRef name) {
   return name.starts_with("float") || name.starts_with("int") ||
@@ -196,8 +230,11 @@ Value Interpreter::moduleAttr(ModuleObj *m, llvm::StringRef attr, Node at) {
                  at);
   }
   if (m->opaque) {
-    if (m->name == "os" && attr == "environ")
+    if (m->name == "os" && attr == "environ") {
+      if (!isKeyedEnvironUse(at))
+        environReadAll = true;
       return osEnviron();
+    }
     std::string d = (m->name + "." + attr).str();
     // Functions modelled in modules that are otherwise not
     // (`dataclasses.dataclass`).

@@ -180,6 +180,17 @@ struct InstanceInfo {
   std::string label;
   /// Where the kernel is defined.
   TextRange range;
+  /// The environment variables (EvalOptions::environ) read before the
+  /// instance was complete: by the module-level code, its factory and
+  /// body, and whatever the evaluation ran before it (`os.environ.get`,
+  /// `os.getenv`, `os.environ[...]`, `in os.environ`); sorted. What it
+  /// builds depends on those and no other variable, unless
+  /// environReadAll.
+  std::vector<std::string> environReads;
+  /// True when `os.environ` was used other than by reading one variable
+  /// by name (iterated, copied, bound to a name): the instance may depend
+  /// on every variable.
+  bool environReadAll = false;
 };
 
 /// The category of an error of FileAnalysis::diagnostics: the Python
@@ -223,6 +234,10 @@ struct FileAnalysis {
   /// The `@tilelang.autotune` kernels traced and how many configurations
   /// each lists.
   std::vector<std::pair<std::string, unsigned>> autotuned;
+  /// The environment variables the whole evaluation read, sorted, and
+  /// whether it used `os.environ` in other ways (InstanceInfo).
+  std::vector<std::string> environReads;
+  bool environReadAll = false;
   /// The categories of those errors of `diagnostics` that have one.
   std::vector<ErrorCategory> errorCategories;
 
