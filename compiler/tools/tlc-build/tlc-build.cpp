@@ -39,6 +39,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Autotune.h"
+#include "EnvironReport.h"
 #include "Jobs.h"
 
 #include "tlc/Dialect/Tile/IR/TileOps.h"
@@ -173,6 +174,26 @@ bool readHipArchitectures(llvm::StringRef what, llvm::StringRef targetName,
 /// nowhere.
 std::string diagnosticsFile;
 
+/// `--environ-report=PATH`: where the environment variables each file's
+/// and instance's evaluation read go (EnvironReport.h); empty for nowhere.
+std::string environReportFile;
+
+/// Writes \p results' report to environReportFile, if any; false (after
+/// an error line) when it cannot be written.
+bool writeEnvironReportFile(llvm::ArrayRef<driver::FileResult> results) {
+  if (environReportFile.empty())
+    return true;
+  std::error_code ec;
+  llvm::raw_fd_ostream os(environReportFile, ec);
+  if (ec) {
+    llvm::errs() << "tlc-build: error: cannot write '" << environReportFile
+                 << "': " << ec.message() << "\n";
+    return false;
+  }
+  build::writeEnvironReport(results, os);
+  return true;
+}
+
 /// Analyses every input into \p results and prints the analysis
 /// diagnostics (unless \p quiet: a child build, whose parent printed them);
 /// false (after an error line) when a file cannot be read.
@@ -200,7 +221,7 @@ bool analyzeInputs(driver::Driver &drv, llvm::ArrayRef<std::string> inputs,
     }
     driver::printDiagnostics(results, driver::DiagFormat::Json, false, os);
   }
-  return true;
+  return writeEnvironReportFile(results);
 }
 
 /// How `-o` builds: in this process, or fanned out to child builds.
@@ -765,6 +786,12 @@ int main(int argc, char **argv) {
                "(--format=json's form: an error TileLang raises as a Python "
                "exception has that type as its \"category\")"),
       cl::value_desc("path"), cl::init(""), cl::cat(category));
+  cl::opt<std::string> environReport(
+      "environ-report",
+      cl::desc("With -o or --emit=lowered|cuda|hip|cpp, also write the "
+               "environment variables (--environ) the evaluation of each file "
+               "and kernel instance read to this file as JSON"),
+      cl::value_desc("path"), cl::init(""), cl::cat(category));
   cl::opt<std::string> outputDir(
       "o",
       cl::desc("Write the artifacts of every kernel instance (generated "
@@ -901,6 +928,7 @@ int main(int argc, char **argv) {
           &llvm::errs()))
     return 2;
   diagnosticsFile = diagsFile;
+  environReportFile = environReport;
 
   bool emitGeneratedKind = emit == "lowered" || emit == "cuda" ||
                            emit == "cpp" || emit == "hip";
