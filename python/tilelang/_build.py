@@ -334,10 +334,12 @@ def build(source_file, kernel, defines, target, timeout=None,
     if timeout is None:
         from .env import env
         timeout = env.get_compile_timeout_seconds()
+    extra_args = list(extra_args) + _env.cuda_compiler_args(target)
     # The environment variables the script reads that are set here are
-    # the script's in tlc's evaluation too (and so part of the key).
-    extra_args = list(extra_args) + _env.cuda_compiler_args(target) + \
-        _script_env.environ_args(source_file)
+    # the script's in tlc's evaluation too; the key holds the values of
+    # those this kernel's evaluation read (_environ_key).
+    tlc_env = dict(_script_env.script_environ(source_file))
+    environ = [f"--environ={n}={v}" for n, v in sorted(tlc_env.items())]
     with open(source_file, "rb") as f:
         source_hash = hashlib.sha256(f.read()).hexdigest()
     defs = sorted(defines.items())
@@ -348,8 +350,12 @@ def build(source_file, kernel, defines, target, timeout=None,
     post_key = None if postproc is None else \
         f"{getattr(postproc, '__module__', '')}." \
         f"{getattr(postproc, '__qualname__', '')}#{id(postproc)}"
-    key_text = json.dumps([source_file, source_hash, kernel, defs, target,
-                           list(extra_args), post_key])
+    base_text = json.dumps([source_file, source_hash, kernel, defs, target,
+                            list(extra_args), post_key])
+    reads_file = _reads_file(exe, base_text)
+    reads = _known_reads(reads_file)
+    key_text = _environ_key(base_text, reads, tlc_env)
+    extra_args += environ
     refusal = _refusal_file(exe, key_text) if _remember.on else None
     if refusal is not None:
         _raise_refused(refusal)
@@ -364,13 +370,107 @@ def build(source_file, kernel, defines, target, timeout=None,
             result = _build_in(out_dir, exe, source_file, kernel, defs,
                                target, timeout, extra_args)
         except TLCBuildError as e:
+            learnt = _learn_reads(reads_file, out_dir, kernel)
             if refusal is not None and getattr(e, "refused", None):
                 _store_refusal(refusal, e)
+                if learnt is not None and learnt != reads:
+                    # Found again under the key the next build computes.
+                    _store_refusal(_refusal_file(exe, _environ_key(
+                        base_text, learnt, tlc_env)), e)
             raise
+        _learn_reads(reads_file, out_dir, kernel)
         if postproc is not None:
             result = _postprocess(result, postproc, exe, source_file, kernel,
                                   defs, target, timeout, extra_args)
         return result
+
+
+# The environment variables a kernel's evaluation read (tlc-build
+# --environ-report), by the build's key without them: in memory and, while
+# the cache is on, under <cache>/python/environ/.
+_reads_memo = {}
+_reads_lock = threading.Lock()
+ENVIRON_REPORT = "environ-report.json"
+
+
+def _tool_identity(exe):
+    try:
+        st = os.stat(exe)
+        return f"{os.path.abspath(exe)}:{st.st_size}:{st.st_mtime_ns}"
+    except OSError:
+        return exe
+
+
+def _reads_file(exe, base_text):
+    """Where the variables one build (``base_text``: everything its key
+    holds but the environment) read are remembered; per tlc-build binary,
+    whose evaluator decides what a script reads."""
+    key = hashlib.sha256(json.dumps([_tool_identity(exe), base_text])
+                         .encode()).hexdigest()
+    if _env.cache_disabled():
+        return "memo:" + key
+    return os.path.join(cache_root(), "python", "environ", key[:32] + ".json")
+
+
+def _known_reads(path):
+    """The sorted variable names the last build of this key read, or None
+    when not known (never built, a tlc-build without the report, or one
+    that used ``os.environ`` other than by name)."""
+    with _reads_lock:
+        if path in _reads_memo:
+            return _reads_memo[path]
+    if path.startswith("memo:"):
+        return None
+    try:
+        with open(path) as f:
+            reads = json.load(f)
+    except (OSError, ValueError):
+        return None
+    if not isinstance(reads, list) or \
+            not all(isinstance(n, str) for n in reads):
+        return None
+    return reads
+
+
+def _learn_reads(path, out_dir, kernel):
+    """Reads the report tlc-build wrote into ``out_dir`` and remembers
+    the variables ``kernel``'s instances read (the whole evaluation's where
+    it traced none); returns them, or None when the report is missing or
+    says every variable may matter."""
+    try:
+        with open(os.path.join(out_dir, ENVIRON_REPORT)) as f:
+            report = json.load(f)
+        file = report["files"][0]
+        instances = [i for i in file["instances"] if i["kernel"] == kernel]
+        parts = instances or [file]
+        if any(p["all"] for p in parts):
+            return None
+        reads = sorted({n for p in parts for n in p["reads"]})
+    except (OSError, ValueError, KeyError, IndexError, TypeError):
+        return None
+    with _reads_lock:
+        _reads_memo[path] = reads
+    if not path.startswith("memo:"):
+        try:
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            tmp = f"{path}.{os.getpid()}.{threading.get_ident()}.tmp"
+            with open(tmp, "w") as f:
+                json.dump(reads, f)
+            os.replace(tmp, path)
+        except OSError:
+            pass
+    return reads
+
+
+def _environ_key(base_text, reads, tlc_env):
+    """The key of a build: ``base_text`` and the values tlc's evaluation
+    sees (``tlc_env``; a name missing there is unset) of the variables
+    ``reads`` the kernel's evaluation read; with ``reads`` None, of every
+    variable the script may read (_script_env)."""
+    if reads is None:
+        return json.dumps([base_text, "script", sorted(tlc_env.items())])
+    return json.dumps([base_text, "read",
+                       [[n, tlc_env.get(n)] for n in reads]])
 
 
 def _postprocess(result, postproc, exe, source_file, kernel, defs, target,
@@ -436,12 +536,8 @@ def refusals_remembered():
 
 
 def _refusal_file(exe, key_text):
-    try:
-        st = os.stat(exe)
-        tool = f"{os.path.abspath(exe)}:{st.st_size}:{st.st_mtime_ns}"
-    except OSError:
-        tool = exe
-    key = hashlib.sha256(json.dumps([tool, key_text]).encode()).hexdigest()
+    key = hashlib.sha256(json.dumps([_tool_identity(exe), key_text])
+                         .encode()).hexdigest()
     if _env.cache_disabled():
         return "memo:" + key
     return os.path.join(cache_root(), "python", "refused", key[:32] + ".json")
@@ -496,7 +592,8 @@ def _build_in(out_dir, exe, source_file, kernel, defs, target, timeout,
         os.remove(diag_file)
     cmd = [exe, source_file, f"--target={target}", f"--kernel={kernel}",
            "--defines-only", "-o", out_dir,
-           f"--diagnostics-file={diag_file}"]
+           f"--diagnostics-file={diag_file}",
+           f"--environ-report={os.path.join(out_dir, ENVIRON_REPORT)}"]
     cmd += [f"-D{k}={v}" for k, v in defs]
     cmd += list(extra_args)
     if _env.cache_disabled():
@@ -603,7 +700,7 @@ def emit_tile_of(command):
         if arg == "-o":
             skip = True
             continue
-        if arg.startswith("--diagnostics-file="):
+        if arg.startswith(("--diagnostics-file=", "--environ-report=")):
             continue
         cmd.append(arg)
     cmd.append("--emit=tile")

@@ -22,15 +22,13 @@ function's parameter, ``os.environ.get(key)`` in a loop over
 ``os.environ``) cannot be told: the package warns once at that line, and
 tlc evaluates that read as of an unset variable.
 
-The set is the script's, not each kernel's. ``tlc-build --kernel=K`` runs
-the module-level code but does not run another kernel's factory (a read
-there is not K's), so per kernel the sets differ; but a static split is
-not sound (a helper any factory may call, a value passed along), and which
-reads one instance's evaluation made is known only inside the evaluator
-(its ``os.environ`` dict, Interpreter::osEnviron), which reports no such
-list yet. So a variable read only by another kernel's factory still keys
-this kernel's builds, remembered refusals and tunings: a rebuild or
-re-tuning more than needed, never a stale one.
+The set is the script's, not each kernel's: all of it is passed to every
+build. Which of them one kernel's evaluation read only the evaluator knows
+(a static split is not sound: a helper any factory may call, a value
+passed along): ``tlc-build --environ-report`` says, and the package keys
+that kernel's build directory and remembered refusals by those
+(``_build._environ_key``); this set keys them before the first build and
+where the report is missing, and keys the tunings.
 """
 
 import ast
