@@ -674,6 +674,14 @@ Value Interpreter::compare(CmpOp op, Value l, Value r, Node at) {
   case CmpOp::In:
   case CmpOp::NotIn: {
     bool found = false;
+    // An element whose equality to `l` is not known (an object outside
+    // TileLang): unless another is equal, whether `l` is in is unknown.
+    bool unknown = false;
+    auto match = [&](Value e) {
+      std::optional<bool> eq = equals(l, e);
+      found |= eq.value_or(false);
+      unknown |= !eq;
+    };
     if (r.is(ValueKind::Set)) {
       Value c = setContains(r, l, at);
       if (!c.isBool())
@@ -683,13 +691,11 @@ Value Interpreter::compare(CmpOp op, Value l, Value r, Node at) {
       found = getStr(r).contains(getStr(l));
     } else if (r.isSequence()) {
       for (Value e : getElems(r))
-        if (equals(l, e).value_or(false))
-          found = true;
+        match(e);
     } else if (r.is(ValueKind::Dict)) {
       noteEnvironRead(r, l);
       for (auto &kv : r.as<DictObj>()->items)
-        if (equals(l, kv.first).value_or(false))
-          found = true;
+        match(kv.first);
     } else if (r.is(ValueKind::Range) && l.isIntLike()) {
       RangeObj *rg = r.as<RangeObj>();
       int64_t i = l.getInt();
@@ -700,6 +706,8 @@ Value Interpreter::compare(CmpOp op, Value l, Value r, Node at) {
     } else {
       return heap.opaque("unknown condition");
     }
+    if (unknown && !found)
+      return heap.opaque("unknown condition");
     return Value::boolean(op == CmpOp::In ? found : !found);
   }
   default:
