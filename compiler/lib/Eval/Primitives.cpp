@@ -163,8 +163,8 @@ void Interpreter::noteEnvironRead(Value dict, Value key) {
 
 /// True when the `os.environ` of the Attribute node \p at is read by one
 /// variable's name, which noteEnvironRead records: `os.environ.get(...)`,
-/// `os.environ[...]` (or assigned to) and `... in os.environ`. Any other
-/// use may read every variable.
+/// `os.environ[...]` (or assigned to, not augmented) and `... in
+/// os.environ`. Any other use may read every variable.
 static bool isKeyedEnvironUse(Node at) {
   using syntax::CmpOp;
   using syntax::ExprContext;
@@ -174,7 +174,8 @@ static bool isKeyedEnvironUse(Node at) {
   if (p.kind() == NodeKind::Attribute && p.identifier() == "get")
     return p.parent().kind() == NodeKind::Call && p.field() == Field::func;
   if (p.kind() == NodeKind::Subscript)
-    return at.field() == Field::value && p.context() != ExprContext::Del;
+    return at.field() == Field::value && p.context() != ExprContext::Del &&
+           p.parent().kind() != NodeKind::AugAssign;
   if (p.kind() == NodeKind::Compare && at.field() == Field::comparators) {
     llvm::SmallVector<CmpOp, 2> ops = p.compareOps();
     return ops.size() == 1 && (ops[0] == CmpOp::In || ops[0] == CmpOp::NotIn);
