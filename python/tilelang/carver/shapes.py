@@ -89,8 +89,8 @@ class _ShapeTemplate:
 
     def _device(self):
         if self.arch is None:
-            from .arch import CUDA
-            self.arch = CUDA("cuda")
+            from .arch import auto_infer_current_arch
+            self.arch = auto_infer_current_arch()
         return self.arch
 
 
