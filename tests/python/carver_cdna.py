@@ -56,6 +56,14 @@ def check_limits():
                 assert acc <= AGPRS_PER_LANE, (h, acc)
                 # With the operand fragments of one K step (32 bytes).
                 assert acc + (wm + wn) * 32 // (4 * WAVE) <= VGPRS_PER_LANE, h
+    # Flash attention: Q once, K and V per stage, in the LDS; waves of 64.
+    from tilelang.carver import FlashAttentionTemplate
+    fa = FlashAttentionTemplate(batch_size=2, num_heads=8, seq_length=1024, seq_kv_length=1024, head_dim=128,
+                                in_dtype="float16").with_arch(arch).recommend_hints(topk=20)
+    assert fa
+    for h in fa:
+        assert (h.block[0] + 2 * h.pipeline_stage * h.block[1]) * 128 * 2 <= LDS_BYTES, h
+        assert h.threads % WAVE == 0 and h.threads == (h.block[0] // h.warp[0]) * WAVE, h
     print("gfx942 hints stay within 64 KiB LDS and the register file")
 
 
