@@ -42,6 +42,13 @@ if os.path.exists("/usr/lib/llvm-22/bin/ld.lld") and (
         os.path.exists("/usr/lib/x86_64-linux-gnu/amdgcn/bitcode/ocml.bc")
         or os.environ.get("TLC_ROCM_DEVICE_LIBS")):
     config.available_features.add("hip-toolchain")
+# "offload-bundler": an LLVM clang-offload-bundler of any version (Debian's
+# clang-14 has one; clang-22 has none), an independent reader of the
+# bundles tlc writes itself (%offload_bundler).
+bundlers = sorted(glob.glob("/usr/lib/llvm-*/bin/clang-offload-bundler"))
+if bundlers:
+    config.available_features.add("offload-bundler")
+    config.substitutions.append(("%offload_bundler", bundlers[-1]))
 # "sim-compiler": the sim device's host compiler (clang++-22, as .ci/setup
 # installs it) is there, so generated CUDA can run on --device sim.
 if shutil.which("clang++-22") or os.path.exists("/usr/lib/llvm-22/bin/clang++"):

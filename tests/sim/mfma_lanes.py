@@ -21,8 +21,11 @@ matrix entry, written here and not taken from tlc's layout library:
     8 (l / 16) + v; D as the 16x16 f32 instructions. The bytes are FNUZ
     fp8 (sign, 4 exponent bits with bias 8, 3 mantissa bits) or bf8 (5
     exponent bits, bias 16, 2 mantissa bits): no infinities, 0x80 NaN
-    (the kernel passes 0x80 as 0), decoded here in NumPy.
-  v_mfma_f32_32x32x16_fp8_fp8 / _bf8_bf8 (CDNA3): A is 32 x 16, lane l
+    (the kernel passes 0x80 as 0), decoded here in NumPy. _fp8_bf8 and
+    _bf8_fp8 take the same lanes, srcA in the first named format and srcB
+    in the second.
+  v_mfma_f32_32x32x16_fp8_fp8 / _bf8_bf8 (and the two-format ones)
+    (CDNA3): A is 32 x 16, lane l
     holds row l % 32, columns 8 (l / 32) .. + 7 in its 8 bytes; B (16 x 32)
     column l % 32, rows 8 (l / 32) + v; D as the 32x32 f32 instructions.
 
@@ -220,12 +223,20 @@ def tables32(m):
     return a, b, d
 
 
-# 8-bit float instructions: name: (builtin, M, exponent bits, bias)
+# 8-bit float instructions: name: (builtin, M, srcA's exponent bits and
+# bias, srcB's). The two-format ones (_fp8_bf8, _bf8_fp8) name srcA's
+# format first.
+FP8 = (4, 8)
+BF8 = (5, 16)
 FP8_INSTRUCTIONS = {
-    "v_mfma_f32_16x16x32_fp8_fp8": ("__builtin_amdgcn_mfma_f32_16x16x32_fp8_fp8", 16, 4, 8),
-    "v_mfma_f32_16x16x32_bf8_bf8": ("__builtin_amdgcn_mfma_f32_16x16x32_bf8_bf8", 16, 5, 16),
-    "v_mfma_f32_32x32x16_fp8_fp8": ("__builtin_amdgcn_mfma_f32_32x32x16_fp8_fp8", 32, 4, 8),
-    "v_mfma_f32_32x32x16_bf8_bf8": ("__builtin_amdgcn_mfma_f32_32x32x16_bf8_bf8", 32, 5, 16),
+    "v_mfma_f32_16x16x32_fp8_fp8": ("__builtin_amdgcn_mfma_f32_16x16x32_fp8_fp8", 16, FP8, FP8),
+    "v_mfma_f32_16x16x32_bf8_bf8": ("__builtin_amdgcn_mfma_f32_16x16x32_bf8_bf8", 16, BF8, BF8),
+    "v_mfma_f32_16x16x32_fp8_bf8": ("__builtin_amdgcn_mfma_f32_16x16x32_fp8_bf8", 16, FP8, BF8),
+    "v_mfma_f32_16x16x32_bf8_fp8": ("__builtin_amdgcn_mfma_f32_16x16x32_bf8_fp8", 16, BF8, FP8),
+    "v_mfma_f32_32x32x16_fp8_fp8": ("__builtin_amdgcn_mfma_f32_32x32x16_fp8_fp8", 32, FP8, FP8),
+    "v_mfma_f32_32x32x16_bf8_bf8": ("__builtin_amdgcn_mfma_f32_32x32x16_bf8_bf8", 32, BF8, BF8),
+    "v_mfma_f32_32x32x16_fp8_bf8": ("__builtin_amdgcn_mfma_f32_32x32x16_fp8_bf8", 32, FP8, BF8),
+    "v_mfma_f32_32x32x16_bf8_fp8": ("__builtin_amdgcn_mfma_f32_32x32x16_bf8_fp8", 32, BF8, FP8),
 }
 
 
@@ -337,8 +348,8 @@ def main():
              for instr, (builtin, m, k, elem, storage, load, dtype) in INSTRUCTIONS.items()]
     cases += [(instr, builtin, m, 64 // m, "float", None, None, "float32", None, None)
               for instr, (builtin, m) in F32_INSTRUCTIONS.items()]
-    cases += [(instr, builtin, m, 512 // m, None, None, None, "uint8", (ebits, bias), None)
-              for instr, (builtin, m, ebits, bias) in FP8_INSTRUCTIONS.items()]
+    cases += [(instr, builtin, m, 512 // m, None, None, None, "uint8", (fa, fb), None)
+              for instr, (builtin, m, fa, fb) in FP8_INSTRUCTIONS.items()]
     cases += [(instr, builtin, m, 64 * per // m, None, None, None, "int8", None, (per, arch))
               for instr, (builtin, m, per, arch) in INT8_INSTRUCTIONS.items()]
     cases += [("v_mfma_f64_16x16x4f64", "__builtin_amdgcn_mfma_f64_16x16x4f64", 16, 4, None,
@@ -431,7 +442,7 @@ def main():
                 ref = a @ b
                 matches = np.array_equal(d, ref)
             else:
-                a, b = (fnuz(a, *fp8), fnuz(b, *fp8)) if fp8 else (to_f64(a), to_f64(b))
+                a, b = (fnuz(a, *fp8[0]), fnuz(b, *fp8[1])) if fp8 else (to_f64(a), to_f64(b))
                 d = to_f64(np.load(os.path.join(out, "D.npy")))
                 ref = a @ b
                 matches = (np.allclose(d, ref, rtol=1e-13, atol=1e-13) if f64 else

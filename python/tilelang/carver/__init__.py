@@ -12,7 +12,7 @@ element-wise maps, general reductions and flash attention in ``shapes.py``.
 """
 
 from . import arch, roller, template  # noqa: F401
-from .arch import CUDA, auto_infer_current_arch  # noqa: F401
+from .arch import CDNA, CUDA, auto_infer_current_arch  # noqa: F401
 from .roller import Hint  # noqa: F401
 from .template import ConvTemplate, GEMVTemplate, MatmulTemplate  # noqa: F401
 from .shapes import (ElementwiseTemplate, FlashAttentionTemplate,  # noqa: F401

@@ -89,8 +89,8 @@ class _ShapeTemplate:
 
     def _device(self):
         if self.arch is None:
-            from .arch import CUDA
-            self.arch = CUDA("cuda")
+            from .arch import auto_infer_current_arch
+            self.arch = auto_infer_current_arch()
         return self.arch
 
 
@@ -234,7 +234,8 @@ class FlashAttentionTemplate(_ShapeTemplate):
         hints = []
         for score, _, bm, bn, stages, warps in found[:topk]:
             hints.append(Hint([bm, bn], [bm // warps, bn], [self.head_dim],
-                              stages, NoRasterization(), True, score))
+                              stages, NoRasterization(), True, score,
+                              warp_size=getattr(arch, "warp_size", 32)))
         return hints
 
 

@@ -11,6 +11,14 @@ block, and ranks them by
   128 x 128 block, and of the warp tile, saturating at 64 x 64;
 * a pipeline at least two stages deep where K spans several steps.
 
+On a CDNA device (:class:`~tilelang.carver.arch.CDNA`) a warp is a
+64-lane wavefront (threads = waves x 64), a tiling must also fit the
+register file (accumulator of the wave tile in at most 256 AGPRs per lane,
+all registers in 512) and the LDS of a workgroup, and the score is scaled
+by occupancy: waves per SIMD, from how many workgroups the CU's LDS and
+registers hold at once (below 2 waves per SIMD a wave's memory latency is
+not hidden).
+
 Convolutions are ranked as their implicit GEMM (M = N*OH*OW, N = F, K =
 KH*KW*C); a GEMV as a GEMM with M = 1.
 """
@@ -55,11 +63,15 @@ class BaseTemplate:
 
     def recommend_hints(self, topk=10):
         if self.arch is None:
-            from .arch import CUDA
-            self.arch = CUDA("cuda")
+            from .arch import auto_infer_current_arch
+            self.arch = auto_infer_current_arch()
         M, N, K = self.gemm_shape()
+        # MFMA and MMA accumulate in 32-bit registers (f16 results too);
+        # a float64 accumulator takes two.
+        acc = self.accum_dtype
+        acc_bytes = 8 if acc in ("float64", "double") else 4
         return gemm_hints(M, N, K, _dtype(self.in_dtype).bits // 8 or 1,
-                          self.arch, topk)
+                          self.arch, topk, acc_bytes)
 
 
 class MatmulTemplate(BaseTemplate):
@@ -121,10 +133,23 @@ def _score(M, N, K, bm, bn, bk, wm, wn, stages, sms):
     return wave_eff * edge_eff * block_int * warp_int * deep * k_edge
 
 
-def gemm_hints(M, N, K, elem_bytes, arch, topk=10):
-    """The ``topk`` best GEMM tilings of an M x N x K problem on ``arch``."""
+def _cdna_fit(arch, bm, bn, wm, wn, smem, acc_bytes):
+    """Occupancy factor of a tiling on a CDNA device (0: it does not fit):
+    waves per SIMD over 2, at most 1."""
+    acc, vgprs = arch.vgprs_per_lane(wm, wn, acc_bytes)
+    if acc > 256:
+        return 0.0
+    waves = (bm // wm) * (bn // wn)
+    blocks = arch.blocks_per_cu(waves * 64, smem, vgprs)
+    return min(1.0, blocks * waves / 4 / 2)
+
+
+def gemm_hints(M, N, K, elem_bytes, arch, topk=10, acc_bytes=4):
+    """The ``topk`` best GEMM tilings of an M x N x K problem on ``arch``
+    (``acc_bytes``: bytes of an accumulator element)."""
     if min(M, N, K) <= 0:
         raise ValueError(f"carver: empty GEMM {M}x{N}x{K}")
+    cdna = getattr(arch, "platform", "") == "CDNA"
     found = []
     for bm in (16, 32, 64, 128, 256):
         for bn in (16, 32, 64, 128, 256):
@@ -142,11 +167,18 @@ def gemm_hints(M, N, K, elem_bytes, arch, topk=10):
                             smem = stages * (bm + bn) * bk * elem_bytes
                             if smem > arch.smem_cap:
                                 continue
+                            occupancy = 1.0
+                            if cdna:
+                                occupancy = _cdna_fit(arch, bm, bn, wm, wn,
+                                                      smem, acc_bytes)
+                                if occupancy == 0:
+                                    continue
                             # Accumulator registers per thread (fp32).
-                            if wm * wn // 32 > 128:
+                            elif wm * wn // 32 > 128:
                                 continue
-                            s = _score(M, N, K, bm, bn, bk, wm, wn, stages,
-                                       arch.compute_max_core)
+                            s = occupancy * _score(M, N, K, bm, bn, bk, wm,
+                                                   wn, stages,
+                                                   arch.compute_max_core)
                             found.append((s, smem, bm, bn, bk, wm, wn,
                                           stages))
     # Best score first; ties to the smaller shared-memory footprint.
@@ -156,7 +188,8 @@ def gemm_hints(M, N, K, elem_bytes, arch, topk=10):
         tiles = math.ceil(M / bm) * math.ceil(N / bn)
         plan = Rasterization2DRow(10) if tiles > arch.compute_max_core \
             else NoRasterization()
-        hints.append(Hint([bm, bn], [wm, wn], [bk], stages, plan, True, s))
+        hints.append(Hint([bm, bn], [wm, wn], [bk], stages, plan, True, s,
+                          warp_size=arch.warp_size))
     return hints
 
 

@@ -91,15 +91,28 @@ using namespace tlc::target::cuda_detail;
 /// OCP or FNUZ) over 16 x 16 tiles (32 x 32 when \p tile32): what T.gemm
 /// and T.tvm_mfma both print, so the instruction each architecture issues
 /// for a type (and fp8's FNUZ scaling) is chosen in one place, mfma.h.
-static std::string mfmaStepHelper(Type ab, bool tile32) {
+/// \p second is the helper's second operand's type where it differs from
+/// \p ab (fp8 of the other format: e4m3 x e5m2; int8 and uint8).
+static std::string mfmaStepHelper(Type ab, bool tile32, Type second = {}) {
   if (ab.isF64())
     return "mfmaF64x16x16x16";
-  bool int8 = ab.isSignlessInteger(8) || ab.isSignedInteger(8);
+  bool int8 = ab.isInteger(8);
+  if (!second)
+    second = ab;
+  if (int8 && (ab.isUnsignedInteger(8) || second.isUnsignedInteger(8)))
+    return std::string(tile32 ? "mfmaI32x32x32x16" : "mfmaI32x16x16x32") +
+           (ab.isUnsignedInteger(8) ? "<true, " : "<false, ") +
+           (second.isUnsignedInteger(8) ? "true>" : "false>");
   bool fnuz = isa<Float8E4M3FNUZType, Float8E5M2FNUZType>(ab);
   bool e5m2 = isa<Float8E5M2Type, Float8E5M2FNUZType>(ab);
   bool fp8 = e5m2 || fnuz || isa<Float8E4M3FNType>(ab);
-  std::string fp8Arg =
-      std::string(e5m2 ? "<true" : "<false") + (fnuz ? ", true>" : ">");
+  std::string fp8Arg = std::string(e5m2 ? "<true" : "<false");
+  if (second != ab)
+    fp8Arg += std::string(fnuz ? ", true" : ", false") +
+              (isa<Float8E5M2Type, Float8E5M2FNUZType>(second) ? ", true>"
+                                                               : ", false>");
+  else
+    fp8Arg += fnuz ? ", true>" : ">";
   return int8   ? (tile32 ? "mfmaI32x32x32x16" : "mfmaI32x16x16x32")
          : fp8  ? (tile32 ? "mfmaF32x32x32x16" : "mfmaF32x16x16x32") + fp8Arg
          : tile32 ? "mfmaF32x32x32x8"
@@ -112,7 +125,7 @@ LogicalResult Emitter::emitMfmaGemm(GemmOp op) {
   auto bType = cast<BufferType>(op.getB().getType());
   auto cType = cast<BufferType>(op.getC().getType());
   Type ab = aType.getElementType(), acc = cType.getElementType();
-  bool int8 = ab.isSignlessInteger(8) || ab.isSignedInteger(8);
+  bool int8 = ab.isInteger(8); // int8 or uint8 (mfma.h corrects uint8)
   bool fnuz = isa<Float8E4M3FNUZType, Float8E5M2FNUZType>(ab);
   bool e5m2 = isa<Float8E5M2Type, Float8E5M2FNUZType>(ab);
   bool fp8 = e5m2 || fnuz || isa<Float8E4M3FNType>(ab);
@@ -132,13 +145,21 @@ LogicalResult Emitter::emitMfmaGemm(GemmOp op) {
                  "forms), f16 and bf16 operands with an accumulator of "
                  "their own type (the 16x16x16 instructions, rounded to it "
                  "after each), f64 operands with an f64 accumulator "
-                 "(v_mfma_f64_16x16x4f64) and int8 operands with an int32 "
-                 "accumulator (v_mfma_i32_16x16x32_i8, _32x32x16_i8); other "
-                 "types are not generated yet");
+                 "(v_mfma_f64_16x16x4f64) and int8 or uint8 operands with "
+                 "an int32 accumulator (v_mfma_i32_16x16x32_i8, "
+                 "_32x32x16_i8); other types are not generated yet");
     return failure();
   }
-  if (bType.getElementType() != ab) {
-    op.emitError("T.gemm: the HIP target needs A and B of one element type");
+  // e4m3 x e5m2 (both OCP or both FNUZ): CDNA3's _fp8_bf8 / _bf8_fp8;
+  // int8 x uint8 (either way round).
+  Type bElemType = bType.getElementType();
+  bool mixed =
+      (fp8 && (fnuz ? isa<Float8E4M3FNUZType, Float8E5M2FNUZType>(bElemType)
+                    : isa<Float8E4M3FNType, Float8E5M2Type>(bElemType))) ||
+      (int8 && bElemType.isInteger(8));
+  if (bElemType != ab && !mixed) {
+    op.emitError("T.gemm: the HIP target needs A and B of one element type "
+                 "(or fp8 of both formats, e4m3 x e5m2, or int8 and uint8)");
     return failure();
   }
   auto cIt = fragments.find(op.getC());
@@ -468,9 +489,19 @@ LogicalResult Emitter::emitMfmaGemm(GemmOp op) {
   std::string aVals = fresh("aLanes"), bVals = fresh("bLanes");
   line("// this lane's A[m][k .. k + " + Twine(perStep - 1) +
        "] and B[k .. k + " + Twine(perStep - 1) + "][n] of each tile");
-  line("alignas(16) " + *st + " " + aVals + "[" + Twine(mTiles) + "][" +
-       Twine(perStep) + "], " + bVals + "[" + Twine(nTiles) + "][" +
-       Twine(perStep) + "];");
+  // One declaration where A and B share a storage type (B's own for int8
+  // x uint8, which mfma.h tells apart by the helper's template arguments).
+  FailureOr<std::string> bSt = storageType(bElemType, op);
+  if (failed(bSt))
+    return failure();
+  if (*bSt == *st)
+    line("alignas(16) " + *st + " " + aVals + "[" + Twine(mTiles) + "][" +
+         Twine(perStep) + "], " + bVals + "[" + Twine(nTiles) + "][" +
+         Twine(perStep) + "];");
+  else
+    line("alignas(16) " + *st + " " + aVals + "[" + Twine(mTiles) + "][" +
+         Twine(perStep) + "]; alignas(16) " + *bSt + " " + bVals + "[" +
+         Twine(nTiles) + "][" + Twine(perStep) + "];");
   auto fill = [&](const std::string &vals, const std::string &tile,
                   int64_t tiles, const std::string &elem, int64_t vecBytes,
                   const std::string &first, const std::string &trElem) {
@@ -524,7 +555,8 @@ LogicalResult Emitter::emitMfmaGemm(GemmOp op) {
   line("#pragma unroll");
   open("for (int " + mi + " = 0; " + mi + " < " + Twine(mTiles) + "; ++" + mi +
        ")");
-  std::string mfma = ns + mfmaStepHelper(ab, tile32);
+  // The helper's first operand is B's values (the instruction's srcA).
+  std::string mfma = ns + mfmaStepHelper(bElemType, tile32, ab);
   // f16/bf16 into f32 with k_pack 2 (4): a lane's 8 values of two groups
   // are the lanes of gfx950's v_mfma_f32_16x16x32_f16 / _bf16 (32x32x16
   // for 32x32 tiles); mfma.h issues that there and the two 16-bit steps

@@ -1,5 +1,5 @@
 """Device descriptions for :mod:`tilelang.carver` (CUDA parts:
-:mod:`.cuda`)."""
+:mod:`.cuda`; AMD CDNA parts: :mod:`.cdna`)."""
 
 class TileDevice:
     """What a hint must respect: SM count, shared memory per block,
@@ -23,13 +23,25 @@ class TileDevice:
 from .cuda import (CUDA, check_sm_version, has_mma_support,  # noqa: E402
                    is_ada_arch, is_ampere_arch, is_hopper_arch,
                    is_volta_arch)
+from .cdna import CDNA, is_cdna_arch  # noqa: E402
+
+
+def _rocm_torch():
+    try:
+        import torch
+    except ImportError:
+        return False
+    return bool(getattr(torch.version, "hip", None))
 
 
 def auto_infer_current_arch():
-    return CUDA("cuda")
+    """The current device: CDNA under ROCm torch (``torch.version.hip``),
+    else CUDA."""
+    return CDNA("hip") if _rocm_torch() else CUDA("cuda")
 
 
-__all__ = ["TileDevice", "CUDA", "auto_infer_current_arch", "driver",
+__all__ = ["TileDevice", "CUDA", "CDNA", "auto_infer_current_arch",
+           "driver", "is_cdna_arch",
            "check_sm_version", "is_volta_arch", "is_ampere_arch",
            "is_ada_arch", "is_hopper_arch", "has_mma_support"]
 
@@ -37,11 +49,15 @@ __all__ = ["TileDevice", "CUDA", "auto_infer_current_arch", "driver",
 class _Driver:
     """``tilelang.carver.arch.driver``: the current CUDA device's figures
     (through torch), as module-level code of TileLang scripts asks for
-    them (``sm_num = driver.get_num_sms()``)."""
+    them (``sm_num = driver.get_num_sms()``). Under ROCm torch the figures
+    are the CDNA device's (CUs, LDS per workgroup), from torch where it
+    reports them, else from :class:`CDNA`'s table."""
 
     @staticmethod
     def _props(device_id=None):
         import torch
+        if getattr(torch.version, "hip", None):
+            return _RocmProps(device_id)
         if not torch.cuda.is_available():
             raise RuntimeError("tilelang.carver.arch.driver: no CUDA device "
                                "(torch.cuda.is_available() is False)")
@@ -76,6 +92,32 @@ class _Driver:
 
     def get_l2_cache_size(self, device_id=None):
         return getattr(self._props(device_id), "L2_cache_size", 0)
+
+
+class _RocmProps:
+    """A ROCm device's properties, completed from :class:`CDNA`'s figures
+    where torch leaves one out."""
+
+    def __init__(self, device_id):
+        import torch
+        props = None
+        try:
+            props = torch.cuda.get_device_properties(
+                torch.cuda.current_device() if device_id is None
+                else device_id)
+        except Exception:
+            pass
+        arch = CDNA(getattr(props, "gcnArchName", "hip"))
+        self.name = getattr(props, "name", f"AMD {arch.arch}")
+        self.gcnArchName = arch.arch
+        self.multi_processor_count = getattr(
+            props, "multi_processor_count", arch.compute_max_core)
+        self.major, self.minor = getattr(props, "major", 9), \
+            getattr(props, "minor", 4)
+        self.shared_memory_per_block = arch.smem_cap
+        self.shared_memory_per_block_optin = arch.smem_cap
+        self.regs_per_multiprocessor = arch.reg_cap
+        self.L2_cache_size = getattr(props, "L2_cache_size", 0)
 
 
 driver = _Driver()

@@ -10,7 +10,7 @@ class Hint:
 
     def __init__(self, block, warp, rstep, pipeline_stage=2,
                  rasterization_plan=None, use_tc=True, score=0.0,
-                 thread=None):
+                 thread=None, warp_size=32):
         self.block = list(block)
         # Threads along each axis, where a template sets them (element-wise
         # and reduction tiles; tilelang/carver/shapes.py).
@@ -21,6 +21,8 @@ class Hint:
         self.rasterization_plan = rasterization_plan or NoRasterization()
         self.use_tc = use_tc
         self.score = score
+        # Lanes of a warp: 32 on CUDA, 64 (a wavefront) on CDNA.
+        self.warp_size = warp_size
 
     @property
     def threads(self):
@@ -30,7 +32,7 @@ class Hint:
                 n *= t
             return n
         return (self.block[0] // self.warp[0]) * \
-            (self.block[1] // self.warp[1]) * 32
+            (self.block[1] // self.warp[1]) * self.warp_size
 
     def to_dict(self):
         return {"block": self.block, "warp": self.warp, "rstep": self.rstep,

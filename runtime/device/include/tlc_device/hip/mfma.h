@@ -76,7 +76,11 @@
 // formats, not checked here) converts the values to f16, exactly, and
 // issues two v_mfma_f32_16x16x16f16 as the int8 step does on CDNA2.
 // With Fnuz the values are FNUZ already (float8_e4m3fnuz / e5m2fnuz
-// tensors): gfx942 passes them unchanged and unscaled.
+// tensors): gfx942 passes them unchanged and unscaled. With E5M2B unlike
+// E5M2, b holds the other format (an e4m3 x e5m2 gemm): gfx942 issues
+// v_mfma_f32_16x16x32_fp8_bf8 (a e4m3, b e5m2) or _bf8_fp8, whose first
+// named format is srcA's; both read as half their value, so the scaling is
+// the same.
 //
 // mfmaI32x32x32x16(acc, a, b) and mfmaF32x32x32x16<E5M2>(acc, a, b): the
 // 32x32 forms of the two 8-bit steps (K = 16, a and b this lane's 8 values
@@ -329,6 +333,56 @@ TLC_DEVICE void mfmaI32x32x32x16(int *acc, const int8_t *a, const int8_t *b) {
     acc[v] = c[v];
 }
 
+/// uint8 operands of the int8 steps. The instructions multiply signed
+/// bytes; an unsigned byte u is (u ^ 0x80) + 128 with u ^ 0x80 read as
+/// signed. So with a = a' + 128 alpha and b = b' + 128 beta (alpha, beta 1
+/// for an unsigned operand, else 0), sum a b = sum a' b' + 128 beta sum a'
+/// + 128 alpha sum b' + 128^2 alpha beta K: the step on (a', b'), twice
+/// the step on (a', 64...) and on (64..., b') where needed, and the
+/// constant 2^14 K (K = 32 per 16x16 step, 16 per 32x32 one) added to
+/// every accumulator; exact modulo 2^32 like the signed step.
+template <typename T>
+TLC_DEVICE void flipInt8(int8_t *out, const T *v, bool flip) {
+  for (int e = 0; e < 8; ++e)
+    out[e] = int8_t(uint8_t(v[e]) ^ (flip ? 0x80u : 0u));
+}
+template <bool AUnsigned, bool BUnsigned, typename TA, typename TB>
+TLC_DEVICE void mfmaI32x16x16x32(int *acc, const TA *a, const TB *b) {
+  int8_t x[8], y[8], ones[8];
+  flipInt8(x, a, AUnsigned);
+  flipInt8(y, b, BUnsigned);
+  for (int e = 0; e < 8; ++e)
+    ones[e] = 64;
+  mfmaI32x16x16x32(acc, x, y);
+  for (int twice = 0; twice < 2; ++twice) {
+    if (BUnsigned)
+      mfmaI32x16x16x32(acc, x, ones);
+    if (AUnsigned)
+      mfmaI32x16x16x32(acc, ones, y);
+  }
+  if (AUnsigned && BUnsigned)
+    for (int v = 0; v < 4; ++v)
+      acc[v] = int(unsigned(acc[v]) + (1u << 14) * 32u);
+}
+template <bool AUnsigned, bool BUnsigned, typename TA, typename TB>
+TLC_DEVICE void mfmaI32x32x32x16(int *acc, const TA *a, const TB *b) {
+  int8_t x[8], y[8], ones[8];
+  flipInt8(x, a, AUnsigned);
+  flipInt8(y, b, BUnsigned);
+  for (int e = 0; e < 8; ++e)
+    ones[e] = 64;
+  mfmaI32x32x32x16(acc, x, y);
+  for (int twice = 0; twice < 2; ++twice) {
+    if (BUnsigned)
+      mfmaI32x32x32x16(acc, x, ones);
+    if (AUnsigned)
+      mfmaI32x32x32x16(acc, ones, y);
+  }
+  if (AUnsigned && BUnsigned)
+    for (int v = 0; v < 16; ++v)
+      acc[v] = int(unsigned(acc[v]) + (1u << 14) * 16u);
+}
+
 /// OCP fp8 bits as the FNUZ bits of half the value (see the file comment).
 template <bool E5M2> TLC_DEVICE long packFnuz(const uint8_t *v) {
   unsigned long long bits = 0;
@@ -357,28 +411,51 @@ template <bool E5M2, bool Fnuz> TLC_DEVICE half fp8ToHalf(uint8_t x) {
   return half(fp8E4M3ToFloat(x));
 }
 
-template <bool E5M2, bool Fnuz = false>
+/// One gfx942 fp8 MFMA of \p Rows x \p Rows tiles on the packed bytes: srcA
+/// in e5m2 (bf8) when E5M2A, srcB when E5M2B (FNUZ formats).
+template <bool E5M2A, bool E5M2B, typename Acc>
+TLC_DEVICE Acc mfmaFp8x16(long a, long b, Acc c) {
+#if defined(__gfx942__)
+  if constexpr (E5M2A && E5M2B)
+    return __builtin_amdgcn_mfma_f32_16x16x32_bf8_bf8(a, b, c, 0, 0, 0);
+  else if constexpr (E5M2A)
+    return __builtin_amdgcn_mfma_f32_16x16x32_bf8_fp8(a, b, c, 0, 0, 0);
+  else if constexpr (E5M2B)
+    return __builtin_amdgcn_mfma_f32_16x16x32_fp8_bf8(a, b, c, 0, 0, 0);
+  else
+    return __builtin_amdgcn_mfma_f32_16x16x32_fp8_fp8(a, b, c, 0, 0, 0);
+#else
+  return c;
+#endif
+}
+template <bool E5M2A, bool E5M2B, typename Acc>
+TLC_DEVICE Acc mfmaFp8x32(long a, long b, Acc c) {
+#if defined(__gfx942__)
+  if constexpr (E5M2A && E5M2B)
+    return __builtin_amdgcn_mfma_f32_32x32x16_bf8_bf8(a, b, c, 0, 0, 0);
+  else if constexpr (E5M2A)
+    return __builtin_amdgcn_mfma_f32_32x32x16_bf8_fp8(a, b, c, 0, 0, 0);
+  else if constexpr (E5M2B)
+    return __builtin_amdgcn_mfma_f32_32x32x16_fp8_bf8(a, b, c, 0, 0, 0);
+  else
+    return __builtin_amdgcn_mfma_f32_32x32x16_fp8_fp8(a, b, c, 0, 0, 0);
+#else
+  return c;
+#endif
+}
+
+template <bool E5M2, bool Fnuz = false, bool E5M2B = E5M2>
 TLC_DEVICE void mfmaF32x16x16x32(float *acc, const uint8_t *a,
                                  const uint8_t *b) {
 #if defined(__gfx942__)
   if constexpr (Fnuz) { // the instruction's own formats: no scaling
     floatx4 c = {acc[0], acc[1], acc[2], acc[3]};
-    if constexpr (E5M2)
-      c = __builtin_amdgcn_mfma_f32_16x16x32_bf8_bf8(packBytes(a), packBytes(b),
-                                                     c, 0, 0, 0);
-    else
-      c = __builtin_amdgcn_mfma_f32_16x16x32_fp8_fp8(packBytes(a), packBytes(b),
-                                                     c, 0, 0, 0);
+    c = mfmaFp8x16<E5M2, E5M2B>(packBytes(a), packBytes(b), c);
     acc[0] = c[0], acc[1] = c[1], acc[2] = c[2], acc[3] = c[3];
     return;
   }
   floatx4 c = {acc[0] * 0.25f, acc[1] * 0.25f, acc[2] * 0.25f, acc[3] * 0.25f};
-  if constexpr (E5M2)
-    c = __builtin_amdgcn_mfma_f32_16x16x32_bf8_bf8(
-        packFnuz<true>(a), packFnuz<true>(b), c, 0, 0, 0);
-  else
-    c = __builtin_amdgcn_mfma_f32_16x16x32_fp8_fp8(
-        packFnuz<false>(a), packFnuz<false>(b), c, 0, 0, 0);
+  c = mfmaFp8x16<E5M2, E5M2B>(packFnuz<E5M2>(a), packFnuz<E5M2B>(b), c);
   acc[0] = c[0] * 4.0f, acc[1] = c[1] * 4.0f, acc[2] = c[2] * 4.0f,
   acc[3] = c[3] * 4.0f;
 #else
@@ -386,14 +463,14 @@ TLC_DEVICE void mfmaF32x16x16x32(float *acc, const uint8_t *a,
     half x[4], y[4];
     for (int v = 0; v < 4; ++v) {
       x[v] = fp8ToHalf<E5M2, Fnuz>(a[4 * step + v]);
-      y[v] = fp8ToHalf<E5M2, Fnuz>(b[4 * step + v]);
+      y[v] = fp8ToHalf<E5M2B, Fnuz>(b[4 * step + v]);
     }
     mfmaF32x16x16x16(acc, x, y);
   }
 #endif
 }
 
-template <bool E5M2, bool Fnuz = false>
+template <bool E5M2, bool Fnuz = false, bool E5M2B = E5M2>
 TLC_DEVICE void mfmaF32x32x32x16(float *acc, const uint8_t *a,
                                  const uint8_t *b) {
 #if defined(__gfx942__)
@@ -401,22 +478,12 @@ TLC_DEVICE void mfmaF32x32x32x16(float *acc, const uint8_t *a,
   for (int v = 0; v < 16; ++v)
     c[v] = Fnuz ? acc[v] : acc[v] * 0.25f;
   if constexpr (Fnuz) { // the instruction's own formats: no scaling
-    if constexpr (E5M2)
-      c = __builtin_amdgcn_mfma_f32_32x32x16_bf8_bf8(packBytes(a), packBytes(b),
-                                                     c, 0, 0, 0);
-    else
-      c = __builtin_amdgcn_mfma_f32_32x32x16_fp8_fp8(packBytes(a), packBytes(b),
-                                                     c, 0, 0, 0);
+    c = mfmaFp8x32<E5M2, E5M2B>(packBytes(a), packBytes(b), c);
     for (int v = 0; v < 16; ++v)
       acc[v] = c[v];
     return;
   }
-  if constexpr (E5M2)
-    c = __builtin_amdgcn_mfma_f32_32x32x16_bf8_bf8(
-        packFnuz<true>(a), packFnuz<true>(b), c, 0, 0, 0);
-  else
-    c = __builtin_amdgcn_mfma_f32_32x32x16_fp8_fp8(
-        packFnuz<false>(a), packFnuz<false>(b), c, 0, 0, 0);
+  c = mfmaFp8x32<E5M2, E5M2B>(packFnuz<E5M2>(a), packFnuz<E5M2B>(b), c);
   for (int v = 0; v < 16; ++v)
     acc[v] = c[v] * 4.0f;
 #else
@@ -424,7 +491,7 @@ TLC_DEVICE void mfmaF32x32x32x16(float *acc, const uint8_t *a,
     half x[4], y[4];
     for (int v = 0; v < 4; ++v) {
       x[v] = fp8ToHalf<E5M2, Fnuz>(a[4 * step + v]);
-      y[v] = fp8ToHalf<E5M2, Fnuz>(b[4 * step + v]);
+      y[v] = fp8ToHalf<E5M2B, Fnuz>(b[4 * step + v]);
     }
     mfmaF32x32x32x8(acc, x, y);
   }

@@ -160,7 +160,8 @@ TLC_SIM_PRIMITIVE inline int __builtin_amdgcn_readlane(int value, int lane) {
 // v_mfma_i32_16x16x32_i8 (CDNA3; 8 int8 packed in 64 bits) A[l % 16][8 (l
 // / 16) + v], B likewise, C/D as the 16x16 f32 ones; sums are exact and
 // wrap modulo 2^32 as the integer adder does. v_mfma_f32_16x16x32_fp8_fp8
-// and _bf8_bf8 (CDNA3) take the lanes of the 16x16x32 int8 one, the 8
+// and _bf8_bf8 (CDNA3; also _fp8_bf8 and _bf8_fp8, srcA in the first named
+// format and srcB in the second) take the lanes of the 16x16x32 int8 one, the 8
 // bytes of a 64-bit operand being CDNA3's FNUZ fp8 values: sign, 4 (fp8)
 // or 5 (bf8) exponent bits with bias 8 or 16, 3 or 2 mantissa bits,
 // subnormals at exponent 0, no infinities and 0x80 the only NaN. Their
@@ -252,19 +253,20 @@ struct MfmaShape {
 };
 
 /// Issues one MFMA of shape `MfmaShape<T, M, PerLane, F64Out>` for the
-/// calling lane: \p elem(operand, v) is element v of an operand as a \p T;
-/// the result registers are D rounded once to the accumulator's element
-/// type (f32 or f64, or int32 wrapping modulo 2^32 as the integer adder
-/// does).
+/// calling lane: \p elemA(operand, v) is element v of srcA as a \p T,
+/// \p elemB of srcB (they differ where the instruction names two formats,
+/// as v_mfma_f32_16x16x32_fp8_bf8 does); the result registers are D
+/// rounded once to the accumulator's element type (f32 or f64, or int32
+/// wrapping modulo 2^32 as the integer adder does).
 template <typename T, int M, int PerLane, bool F64Out = false, typename Operand,
-          typename Acc, typename Elem>
+          typename Acc, typename ElemA, typename ElemB>
 TLC_SIM_UNCHECKED Acc mfma(const char *name, const Operand &a, const Operand &b,
-                           Acc c, Elem elem, uint64_t where) {
+                           Acc c, ElemA elemA, ElemB elemB, uint64_t where) {
   using Shape = MfmaShape<T, M, PerLane, F64Out>;
   typename Shape::Lane me{};
   for (int v = 0; v < PerLane; ++v) {
-    me.a[v] = elem(a, v);
-    me.b[v] = elem(b, v);
+    me.a[v] = elemA(a, v);
+    me.b[v] = elemB(b, v);
   }
   for (int v = 0; v < Shape::Regs; ++v)
     me.c[v] = T(c[v]);
@@ -279,6 +281,14 @@ TLC_SIM_UNCHECKED Acc mfma(const char *name, const Operand &a, const Operand &b,
       d[v] = float(me.d[v]);
   }
   return d;
+}
+
+/// The same with one element type for both operands.
+template <typename T, int M, int PerLane, bool F64Out = false, typename Operand,
+          typename Acc, typename Elem>
+TLC_SIM_UNCHECKED Acc mfma(const char *name, const Operand &a, const Operand &b,
+                           Acc c, Elem elem, uint64_t where) {
+  return mfma<T, M, PerLane, F64Out>(name, a, b, c, elem, elem, where);
 }
 
 inline double bf16Value(short bits) {
@@ -488,6 +498,22 @@ __builtin_amdgcn_mfma_f32_16x16x32_bf8_bf8(long a, long b, tlc_sim_floatx4 c,
                                        uint64_t(a), uint64_t(b), c,
                                        &tlc::sim::fnuzElem<true>, TLC_SIM_HERE);
 }
+TLC_SIM_PRIMITIVE inline tlc_sim_floatx4
+__builtin_amdgcn_mfma_f32_16x16x32_fp8_bf8(long a, long b, tlc_sim_floatx4 c,
+                                           int cbsz, int abid, int blgp) {
+  tlc::sim::plainMfma(cbsz, abid, blgp, TLC_SIM_HERE);
+  return tlc::sim::mfma<double, 16, 8>(
+      "v_mfma_f32_16x16x32_fp8_bf8", uint64_t(a), uint64_t(b), c,
+      &tlc::sim::fnuzElem<false>, &tlc::sim::fnuzElem<true>, TLC_SIM_HERE);
+}
+TLC_SIM_PRIMITIVE inline tlc_sim_floatx4
+__builtin_amdgcn_mfma_f32_16x16x32_bf8_fp8(long a, long b, tlc_sim_floatx4 c,
+                                           int cbsz, int abid, int blgp) {
+  tlc::sim::plainMfma(cbsz, abid, blgp, TLC_SIM_HERE);
+  return tlc::sim::mfma<double, 16, 8>(
+      "v_mfma_f32_16x16x32_bf8_fp8", uint64_t(a), uint64_t(b), c,
+      &tlc::sim::fnuzElem<true>, &tlc::sim::fnuzElem<false>, TLC_SIM_HERE);
+}
 TLC_SIM_PRIMITIVE inline tlc_sim_intx16
 __builtin_amdgcn_mfma_i32_32x32x8i8(int a, int b, tlc_sim_intx16 c, int cbsz,
                                     int abid, int blgp) {
@@ -519,6 +545,22 @@ __builtin_amdgcn_mfma_f32_32x32x16_bf8_bf8(long a, long b, tlc_sim_floatx16 c,
   return tlc::sim::mfma<double, 32, 8>("v_mfma_f32_32x32x16_bf8_bf8",
                                        uint64_t(a), uint64_t(b), c,
                                        &tlc::sim::fnuzElem<true>, TLC_SIM_HERE);
+}
+TLC_SIM_PRIMITIVE inline tlc_sim_floatx16
+__builtin_amdgcn_mfma_f32_32x32x16_fp8_bf8(long a, long b, tlc_sim_floatx16 c,
+                                           int cbsz, int abid, int blgp) {
+  tlc::sim::plainMfma(cbsz, abid, blgp, TLC_SIM_HERE);
+  return tlc::sim::mfma<double, 32, 8>(
+      "v_mfma_f32_32x32x16_fp8_bf8", uint64_t(a), uint64_t(b), c,
+      &tlc::sim::fnuzElem<false>, &tlc::sim::fnuzElem<true>, TLC_SIM_HERE);
+}
+TLC_SIM_PRIMITIVE inline tlc_sim_floatx16
+__builtin_amdgcn_mfma_f32_32x32x16_bf8_fp8(long a, long b, tlc_sim_floatx16 c,
+                                           int cbsz, int abid, int blgp) {
+  tlc::sim::plainMfma(cbsz, abid, blgp, TLC_SIM_HERE);
+  return tlc::sim::mfma<double, 32, 8>(
+      "v_mfma_f32_32x32x16_bf8_fp8", uint64_t(a), uint64_t(b), c,
+      &tlc::sim::fnuzElem<true>, &tlc::sim::fnuzElem<false>, TLC_SIM_HERE);
 }
 
 //===----------------------------------------------------------------------===//
