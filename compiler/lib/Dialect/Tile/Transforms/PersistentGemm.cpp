@@ -229,6 +229,12 @@ struct TilePersistentGemmPass final
     int64_t ctas = smsOf(kernel) * blocksPerSm;
     if (tiles <= ctas)
       return;
+    // The epilogue's area leaves room for one block: say so, as later
+    // passes (tile-gemm-pingpong divides the blocks by it) and the
+    // printer's __launch_bounds__ read it.
+    if (perSm && perSm.getInt() != blocksPerSm)
+      kernel->setAttr("tile.ws_blocks_per_sm",
+                      b.getI64IntegerAttr(blocksPerSm));
     // Rasterisation: the program's T.use_swizzle, else panels of 8 rows.
     int64_t panel = grid.size() == 2 ? kDefaultPanel : 0;
     StringRef order = "row";
