@@ -119,6 +119,18 @@ static void setEpilogueArea(CopyOp epilogue, int64_t area, Builder &b) {
     epilogue->setAttr("tile.tma_store_offset", b.getI64IntegerAttr(area));
 }
 
+/// Whether \p kernel names clusters of more than one block itself
+/// (`cluster_dims`; tile-gemm-cluster, which runs later, sets its own).
+static bool hasProgramCluster(KernelOp kernel) {
+  auto dims = kernel->getAttrOfType<DenseI64ArrayAttr>("cluster_dims");
+  if (!dims)
+    return false;
+  int64_t blocks = 1;
+  for (int64_t d : dims.asArrayRef())
+    blocks *= d;
+  return blocks > 1;
+}
+
 namespace {
 struct TilePersistentGemmPass final
     : tlc::tile::impl::TilePersistentGemmBase<TilePersistentGemmPass> {
@@ -166,6 +178,12 @@ struct TilePersistentGemmPass final
                          : kPersistentByDefault;
     auto planned = kernel->getAttrOfType<IntegerAttr>("tile.shared_bytes");
     if (!wanted || !planned || !kernel->hasAttr("tile.ws_producer_threads"))
+      return;
+    // The program's own clusters tile the grid it wrote, which a persistent
+    // launch (one row of blocks) does not keep: such a kernel is made
+    // persistent only when `tlc.persistent=True` asks (and the CUDA printer
+    // then says why it cannot be).
+    if (!config && hasProgramCluster(kernel))
       return;
     // The warp-specialised loop: one ring, one gemm with a group in flight.
     PipelinedOp pipe;
