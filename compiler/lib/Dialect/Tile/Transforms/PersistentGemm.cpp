@@ -235,11 +235,20 @@ struct TilePersistentGemmPass final
     // The epilogue's staging area after everything planned so far.
     CopyOp epilogue = epilogueOf(body);
     int64_t end = planned.getInt(), area = -1;
+    bool direct = false;
     if (epilogue) {
       area = (end + 1023) / 1024 * 1024;
       end = area + epilogueBytes(epilogue);
-      if (end > kSm90SharedLimit)
-        return;
+      // No room for the area (128 x 256 at 4 stages): a kernel that
+      // `tlc.persistent=True` asks for stores its tile from the registers
+      // (the stages may not be reused: the producer is refilling them).
+      if (end > kSm90SharedLimit) {
+        if (!config)
+          return;
+        direct = true;
+        area = -1;
+        end = planned.getInt();
+      }
     }
     if (blocksPerSm > 1 &&
         blocksPerSm * (end + kSm90ReservedShared) > kSm90SharedPerSm)
@@ -262,7 +271,12 @@ struct TilePersistentGemmPass final
       panel = u.getPanelSize();
       order = u.getOrder() == SwizzleOrder::Row ? "row" : "column";
     });
-    if (epilogue) {
+    if (epilogue && direct) {
+      epilogue->setAttr("tile.epilogue_direct", b.getUnitAttr());
+      epilogue->removeAttr("tile.tma_store");
+      epilogue->removeAttr("tile.tma_store_offset");
+      epilogue->removeAttr("tile.tma_store_default");
+    } else if (epilogue) {
       setEpilogueArea(epilogue, area, b);
       // The panels' read stays in flight until the next tile's epilogue
       // (no config: as fast or faster than waiting at once, perf35's run).
