@@ -103,6 +103,18 @@ CONFIGS = {
                dict(block_N=128, threads=128, num_stages=4,
                     pass_configs={"tlc.tma_store": False}),
                dict(num_stages=4)],
+    # perf38 (docs/perf/hopper.md, 2026-12-06): the default (128 x 256 at
+    # 3 stages, persistent), 4 stages (its epilogue area does not fit: one
+    # tile a block) and 4 stages made persistent by tlc.persistent=True
+    # with the tile stored from the registers (new in perf38); 128 x 128
+    # of one warpgroup at 3 stages (ping-pong by default from perf38, whose
+    # grid was half the multiprocessors when asked for before) and at 4.
+    "perf38": [dict(), dict(num_stages=4),
+               dict(num_stages=4, pass_configs={"tlc.persistent": True}),
+               dict(block_N=128, threads=128, num_stages=3),
+               dict(block_N=128, threads=128, num_stages=4)],
+    # The same build's two rows perf38 changed, for main's build.
+    "perf38old": [dict(), dict(block_N=128, threads=128, num_stages=3)],
     "skinny_best": [dict(block_M=64, block_N=128, threads=128, num_stages=6),
                     dict(block_M=64, block_N=128, threads=128, num_stages=4)],
     # perf35 (docs/perf/hopper.md, 2026-12-06): the skinny shape with more

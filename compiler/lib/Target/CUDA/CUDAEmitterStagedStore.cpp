@@ -102,8 +102,10 @@ FailureOr<bool> Emitter::emitStagedFragmentStore(CopyOp op,
   Type dstElem = dstType.getElementType();
   int64_t elemBytes = getElementStorageBytes(dstElem);
   // Under a thread range the other threads may be using the dead area's
-  // bytes' neighbours at the same time: store directly.
-  if (range.condition)
+  // bytes' neighbours at the same time: store directly. So does a
+  // persistent kernel's epilogue that had no room for an area of its own
+  // (tile-persistent-gemm's `tile.epilogue_direct`).
+  if (range.condition || op->hasAttr("tile.epilogue_direct"))
     return false;
   // Rows are stored as 16-byte vectors along the destination's innermost
   // dimension, which must then be the tile's columns.

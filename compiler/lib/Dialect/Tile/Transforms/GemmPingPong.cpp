@@ -185,6 +185,8 @@ struct TileGemmPingPongPass final
     // made for blocks of one consumer warpgroup.
     auto perSm = kernel->getAttrOfType<IntegerAttr>("tile.ws_blocks_per_sm");
     int64_t blocks = ctas.getInt() / (perSm ? perSm.getInt() : 1);
+    if (blocks < 1)
+      return;
     if (!config && !isDefaultCase(kernel, pipe, blocks, perSm))
       return;
     // Registers: the program's counts (T.annotate_producer_reg_dealloc /

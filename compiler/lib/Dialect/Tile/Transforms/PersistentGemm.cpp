@@ -119,6 +119,18 @@ static void setEpilogueArea(CopyOp epilogue, int64_t area, Builder &b) {
     epilogue->setAttr("tile.tma_store_offset", b.getI64IntegerAttr(area));
 }
 
+/// Whether \p kernel names clusters of more than one block itself
+/// (`cluster_dims`; tile-gemm-cluster, which runs later, sets its own).
+static bool hasProgramCluster(KernelOp kernel) {
+  auto dims = kernel->getAttrOfType<DenseI64ArrayAttr>("cluster_dims");
+  if (!dims)
+    return false;
+  int64_t blocks = 1;
+  for (int64_t d : dims.asArrayRef())
+    blocks *= d;
+  return blocks > 1;
+}
+
 namespace {
 struct TilePersistentGemmPass final
     : tlc::tile::impl::TilePersistentGemmBase<TilePersistentGemmPass> {
@@ -166,6 +178,12 @@ struct TilePersistentGemmPass final
                          : kPersistentByDefault;
     auto planned = kernel->getAttrOfType<IntegerAttr>("tile.shared_bytes");
     if (!wanted || !planned || !kernel->hasAttr("tile.ws_producer_threads"))
+      return;
+    // The program's own clusters tile the grid it wrote, which a persistent
+    // launch (one row of blocks) does not keep: such a kernel is made
+    // persistent only when `tlc.persistent=True` asks (and the CUDA printer
+    // then says why it cannot be).
+    if (!config && hasProgramCluster(kernel))
       return;
     // The warp-specialised loop: one ring, one gemm with a group in flight.
     PipelinedOp pipe;
@@ -217,11 +235,20 @@ struct TilePersistentGemmPass final
     // The epilogue's staging area after everything planned so far.
     CopyOp epilogue = epilogueOf(body);
     int64_t end = planned.getInt(), area = -1;
+    bool direct = false;
     if (epilogue) {
       area = (end + 1023) / 1024 * 1024;
       end = area + epilogueBytes(epilogue);
-      if (end > kSm90SharedLimit)
-        return;
+      // No room for the area (128 x 256 at 4 stages): a kernel that
+      // `tlc.persistent=True` asks for stores its tile from the registers
+      // (the stages may not be reused: the producer is refilling them).
+      if (end > kSm90SharedLimit) {
+        if (!config)
+          return;
+        direct = true;
+        area = -1;
+        end = planned.getInt();
+      }
     }
     if (blocksPerSm > 1 &&
         blocksPerSm * (end + kSm90ReservedShared) > kSm90SharedPerSm)
@@ -229,6 +256,12 @@ struct TilePersistentGemmPass final
     int64_t ctas = smsOf(kernel) * blocksPerSm;
     if (tiles <= ctas)
       return;
+    // The epilogue's area leaves room for one block: say so, as later
+    // passes (tile-gemm-pingpong divides the blocks by it) and the
+    // printer's __launch_bounds__ read it.
+    if (perSm && perSm.getInt() != blocksPerSm)
+      kernel->setAttr("tile.ws_blocks_per_sm",
+                      b.getI64IntegerAttr(blocksPerSm));
     // Rasterisation: the program's T.use_swizzle, else panels of 8 rows.
     int64_t panel = grid.size() == 2 ? kDefaultPanel : 0;
     StringRef order = "row";
@@ -238,7 +271,12 @@ struct TilePersistentGemmPass final
       panel = u.getPanelSize();
       order = u.getOrder() == SwizzleOrder::Row ? "row" : "column";
     });
-    if (epilogue) {
+    if (epilogue && direct) {
+      epilogue->setAttr("tile.epilogue_direct", b.getUnitAttr());
+      epilogue->removeAttr("tile.tma_store");
+      epilogue->removeAttr("tile.tma_store_offset");
+      epilogue->removeAttr("tile.tma_store_default");
+    } else if (epilogue) {
       setEpilogueArea(epilogue, area, b);
       // The panels' read stays in flight until the next tile's epilogue
       // (no config: as fast or faster than waiting at once, perf35's run).

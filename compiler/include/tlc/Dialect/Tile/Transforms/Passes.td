@@ -565,10 +565,17 @@ def TilePersistentGemm : Pass<"tile-persistent-gemm", "::mlir::ModuleOp"> {
     its own after every planned buffer and barrier, since the stages it
     reused in a one-tile kernel are being refilled. A kernel qualifies
     when no shared buffer but the pipeline's stages is used outside the
-    loop and the area fits in 227 KiB. `tlc.persistent=True` /
-    `tlc.persistent=False` (pass config) force the choice; without it
-    every qualifying GEMM is made persistent (measured faster on the H200,
-    docs/perf/hopper-persistent.md). `tlc.num_sms=N` overrides
+    loop and the area fits in 227 KiB; where it does not fit (128 x 256 at
+    4 stages), a kernel that `tlc.persistent=True` asks for stores its
+    tile from the registers (`tile.epilogue_direct` on the copy, no TMA
+    store). `tlc.persistent=True` / `tlc.persistent=False` (pass config)
+    force the choice; without it every qualifying GEMM is made persistent
+    (measured faster on the H200, docs/perf/hopper-persistent.md) except
+    one whose program names its own clusters (`cluster_dims`: a
+    persistent launch is one row of blocks, which they would not tile).
+    Where the area leaves room for fewer blocks a multiprocessor than
+    tile-warp-specialize planned, `tile.ws_blocks_per_sm` is lowered to
+    match (tile-gemm-pingpong and `__launch_bounds__` read it). `tlc.num_sms=N` overrides
     `num-sms` (another device; tests give each block several tiles of a
     small problem that way).
 
