@@ -44,12 +44,6 @@ static FailureOr<ReducePlan> planReduce(const FragmentInfo &src, unsigned dim,
                                         Operation *at, unsigned laneBits,
                                         bool quiet = false) {
   ReducePlan plan;
-  // Every thread holds every element it folds (a fragment held whole by
-  // each thread): no thread bit steps a coordinate, whatever the map's form.
-  if (llvm::all_of(src.coords.coef[0], [](const SmallVector<int64_t> &c) {
-        return llvm::all_of(c, [](int64_t x) { return x == 0; });
-      }))
-    return plan;
   if (src.coords.isFlat()) {
     if (!quiet)
       at->emitError() << "T.reduce: the " << src.layout.shortLabel()

@@ -279,21 +279,24 @@ LogicalResult tlc::tile::assignFragmentLayouts(
                 cast<BufferType>(red.getSrc().getType()).getRank();
     reducedDims[red.getSrc()].push_back({red.getDim(), keep});
   });
-  // A guarded default partition (its last round's empty slots) serves a
-  // fragment the block reduces only where each reduction keeps to thread
-  // bits of the reduced dimension (the printers' shuffle plan); else the
-  // fragment is held whole by every thread, as before the guarded default.
+  // A guarded default partition (chunks dealt over threads that do not
+  // divide the tile; the last round may leave slots empty) serves where
+  // the printers can index it and each T.reduce of it keeps to thread bits
+  // of the reduced dimension (the shuffle plan) with a result they can
+  // index; else the fragment is held whole by every thread, as before the
+  // guarded default.
   auto guardedServes = [&](const layout::Fragment &f,
                            llvm::ArrayRef<Value> bufs) {
-    if (!layout::hasEmptySlots(f))
-      return true;
+    unsigned rank = f.getInputShape().size();
+    std::shared_ptr<const layout::FragmentTables> t =
+        layout::FragmentTables::get(f, rank);
+    if (!t->error.empty() || !t->coords)
+      return false;
     for (Value b : bufs) {
       auto it = reducedDims.find(b);
       if (it == reducedDims.end())
         continue;
-      std::shared_ptr<const layout::FragmentTables> t =
-          layout::FragmentTables::get(f, f.getInputShape().size());
-      if (!t->error.empty() || !t->coords || t->coords->isFlat())
+      if (t->coords->isFlat())
         return false;
       for (auto [dim, keep] : it->second) {
         llvm::Expected<layout::Fragment> r =
@@ -303,6 +306,10 @@ LogicalResult tlc::tile::assignFragmentLayouts(
           llvm::consumeError(r.takeError());
           return false;
         }
+        std::shared_ptr<const layout::FragmentTables> rt =
+            layout::FragmentTables::get(*r, r->getInputShape().size());
+        if (!rt->error.empty() || !rt->coords)
+          return false;
         for (const auto &c : t->coords->coef[0])
           if (c[dim] != 0)
             for (auto [d, x] : llvm::enumerate(c))
@@ -315,13 +322,13 @@ LogicalResult tlc::tile::assignFragmentLayouts(
   auto chooseDefault =
       [&](llvm::ArrayRef<int64_t> shape, unsigned bits, int64_t threads,
           llvm::ArrayRef<Value> bufs) -> std::optional<layout::Fragment> {
+    std::optional<layout::Fragment> plain = layout::defaultFragmentWithin(
+        shape, bits, threads, layout::kMaxReplicatedSlots, /*guarded=*/false);
     std::optional<layout::Fragment> f = layout::defaultFragmentWithin(
         shape, bits, threads, layout::kMaxReplicatedSlots);
-    if (f && !guardedServes(*f, bufs))
-      return layout::defaultFragmentWithin(shape, bits, threads,
-                                           layout::kMaxReplicatedSlots,
-                                           /*guarded=*/false);
-    return f;
+    if (!f || (plain && f->isEquivalentTo(*plain)) || guardedServes(*f, bufs))
+      return f;
+    return plain;
   };
   // Pinned: `T.annotate_layout({frag: T.Fragment(...)})` gives the
   // program's own element -> (thread, register) map, which every use
