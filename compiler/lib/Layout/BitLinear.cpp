@@ -30,7 +30,8 @@ static unsigned bitsFor(int64_t extent) {
 
 std::optional<BitLinear> BitLinear::fit(
     ArrayRef<int64_t> extents, unsigned dims,
-    function_ref<std::optional<SmallVector<int64_t>>(ArrayRef<int64_t>)> f) {
+    function_ref<std::optional<SmallVector<int64_t>>(ArrayRef<int64_t>)> f,
+    bool skipUndefined) {
   BitLinear m;
   SmallVector<int64_t> point(extents.size(), 0);
   for (int64_t e : extents)
@@ -71,9 +72,9 @@ std::optional<BitLinear> BitLinear::fit(
   point.assign(extents.size(), 0);
   while (true) {
     std::optional<SmallVector<int64_t>> at = f(point);
-    if (!at)
+    if (!at && !skipUndefined)
       return std::nullopt;
-    for (unsigned d = 0; d < dims; ++d) {
+    for (unsigned d = 0; at && d < dims; ++d) {
       int64_t want = 0;
       for (auto [v, x] : llvm::enumerate(point))
         want += part[v][x * dims + d];

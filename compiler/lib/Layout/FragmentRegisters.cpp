@@ -70,7 +70,11 @@ RegisterMap tlc::layout::mapRegisters(const IndexedFragment &loop,
     }
     return -1;
   };
+  // A slot of the loop layout that holds no element (a guarded
+  // partition's last round) visits nothing.
   auto inBox = [&](int64_t t, int64_t r) {
+    if (loop.tables && !loop.tables->holds(t, r))
+      return false;
     bool in = true;
     for (auto [d, e] : llvm::enumerate(bound))
       in &= coordAt(t, r, d) < e;
@@ -89,7 +93,8 @@ RegisterMap tlc::layout::mapRegisters(const IndexedFragment &loop,
   // Registers no slot of the box visits are free: take the buffer register
   // of their first slot the buffer holds, which keeps the map linear where
   // the whole-shape one is.
-  for (int64_t r = 0; r < regs && !bound.empty(); ++r)
+  bool skipped = !bound.empty() || (loop.tables && loop.tables->emptySlots);
+  for (int64_t r = 0; r < regs && skipped; ++r)
     for (int64_t t = 0; t < threadExtent && perReg[r] < 0; ++t)
       perReg[r] = registerOf(t, r);
   std::optional<BitLinear> fit =

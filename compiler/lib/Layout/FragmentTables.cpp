@@ -50,6 +50,82 @@ static FragmentTableCache &tableCache() {
   return cache;
 }
 
+/// The fit of a layout some of whose slots hold no element (a guarded
+/// partition's last round), extended linearly over them, when it maps
+/// every empty slot outside the shape: coordinates out of range, or of a
+/// flat map a flat index past the last element (no empty slot may alias
+/// an element, or code over the registers could not tell it apart).
+static void fitAroundEmptySlots(FragmentTables &t, const Fragment &f,
+                                const std::vector<std::vector<int64_t>> &table,
+                                unsigned fitRank) {
+  unsigned rank = t.shape.size();
+  int64_t regs = f.getRegsPerThread(), threads = f.getThreadExtent();
+  std::vector<bool> filled(table.size());
+  bool empty = false;
+  for (auto [s, slot] : llvm::enumerate(table)) {
+    filled[s] = slot.size() == rank + 1;
+    empty |= !filled[s];
+  }
+  // Only the whole shape: a fit to fewer outputs cannot say which slots
+  // are out of range.
+  if (!empty || fitRank != rank || rank == 0)
+    return;
+  int64_t numel = 1;
+  for (int64_t e : t.shape)
+    numel *= e;
+  auto slotAt = [&](ArrayRef<int64_t> p) -> const std::vector<int64_t> * {
+    const std::vector<int64_t> &slot = table[p[0] * regs + p[1]];
+    return slot.size() == rank + 1 ? &slot : nullptr;
+  };
+  std::optional<BitLinear> fit = BitLinear::fit(
+      {threads, regs}, rank,
+      [&](ArrayRef<int64_t> p) -> std::optional<SmallVector<int64_t>> {
+        const std::vector<int64_t> *slot = slotAt(p);
+        if (!slot)
+          return std::nullopt;
+        return SmallVector<int64_t>(slot->begin(), slot->begin() + rank);
+      },
+      /*skipUndefined=*/true);
+  if (!fit && rank > 1) {
+    fit = BitLinear::fit(
+        {threads, regs}, 1,
+        [&](ArrayRef<int64_t> p) -> std::optional<SmallVector<int64_t>> {
+          const std::vector<int64_t> *slot = slotAt(p);
+          if (!slot)
+            return std::nullopt;
+          int64_t flat = 0;
+          for (unsigned d = 0; d < rank; ++d)
+            flat += (*slot)[d] * t.strides[d];
+          return SmallVector<int64_t>{flat};
+        },
+        /*skipUndefined=*/true);
+    if (fit)
+      fit->flatShape = t.shape;
+  }
+  if (!fit)
+    return;
+  for (int64_t th = 0; th < threads; ++th)
+    for (int64_t r = 0; r < regs; ++r) {
+      if (filled[th * regs + r])
+        continue;
+      bool outside = false;
+      if (fit->isFlat()) {
+        int64_t flat = fit->evaluateLinear(0, {th, r});
+        outside = flat < 0 || flat >= numel;
+      } else {
+        for (unsigned d = 0; d < rank; ++d) {
+          int64_t c = fit->evaluate(d, {th, r});
+          outside |= c < 0 || c >= t.shape[d];
+        }
+      }
+      if (!outside)
+        return;
+    }
+  t.coords = std::move(fit);
+  t.emptySlots = true;
+  t.filled = std::move(filled);
+}
+
 std::shared_ptr<const FragmentTables> FragmentTables::get(const Fragment &f,
                                                           unsigned fitRank) {
   std::string key = f.structuralKey();
@@ -96,6 +172,9 @@ std::shared_ptr<const FragmentTables> FragmentTables::get(const Fragment &f,
       if (t->coords)
         t->coords->flatShape = t->shape;
     }
+    t->regsPerThread = regs;
+    if (!t->coords)
+      fitAroundEmptySlots(*t, f, *table, fitRank);
     t->registerOf.assign(numel, -1);
     t->threadOf.assign(numel * t->replicate, -1);
     for (auto [s, entry] : llvm::enumerate(*table)) {

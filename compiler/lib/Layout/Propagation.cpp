@@ -581,13 +581,30 @@ Fragment tlc::layout::defaultFragment(llvm::ArrayRef<int64_t> shape,
 std::optional<Fragment>
 tlc::layout::defaultFragmentWithin(llvm::ArrayRef<int64_t> shape,
                                    unsigned elemBits, int64_t threads,
-                                   int64_t maxSlots) {
+                                   int64_t maxSlots, bool guarded) {
   int64_t v = chooseVectorWidth(shape, elemBits, threads);
   llvm::Expected<Fragment> f = planLoopPartition(shape, threads, v);
   if (f)
     return std::move(*f);
   llvm::consumeError(f.takeError());
+  // The threads do not divide the elements (64 x 64 on 384 threads): dealt
+  // out in chunks of the widest vector the innermost extent allows, the
+  // last round guarded, as inference partitions such a T.Parallel
+  // (Solver::plannedPartition); each thread holds at most
+  // ceil(elements / (threads x width)) chunks.
+  if (guarded) {
+    int64_t w = chooseVectorWidth(shape, elemBits, 1);
+    f = planGuardedLoopPartition(shape, threads, w);
+    if (f)
+      return std::move(*f);
+    llvm::consumeError(f.takeError());
+  }
   return fullyReplicatedWithin(shape, threads, maxSlots);
+}
+
+bool tlc::layout::hasEmptySlots(const Fragment &f) {
+  return f.getThreadExtent() * f.getRegsPerThread() >
+         numElements(f.getInputShape()) * f.getReplicate();
 }
 
 std::optional<Fragment>

@@ -11,11 +11,13 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tlc/Layout/GemmLayouts.h"
 #include "tlc/Layout/Propagation.h"
+#include "tlc/Layout/FragmentTables.h"
+#include "tlc/Layout/GemmLayouts.h"
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -294,10 +296,71 @@ TEST_CASE("fragments held whole by every thread are bounded before "
   // A product that overflows int64 is refused, not wrapped.
   CHECK(!fullyReplicatedWithin({int64_t(1) << 40, int64_t(1) << 40}, 2,
                                std::numeric_limits<int64_t>::max()));
-  // A default layout that does not divide among the threads falls back to
-  // the same bound; one that divides is never refused.
-  CHECK(!defaultFragmentWithin({531441}, 32, 256, kMaxReplicatedSlots));
+  // A default layout that does not divide among the threads is a guarded
+  // partition (ceil(531441 / 256) = 2076 registers, the last round partly
+  // empty); held whole by every thread (guarded off) it falls back to the
+  // same bound; one that divides is never refused.
+  std::optional<Fragment> guarded =
+      defaultFragmentWithin({531441}, 32, 256, kMaxReplicatedSlots);
+  REQUIRE(guarded);
+  CHECK(guarded->getRegsPerThread() == 2076);
+  CHECK(guarded->getReplicate() == 1);
+  CHECK(hasEmptySlots(*guarded));
+  CHECK(!defaultFragmentWithin({531441}, 32, 256, kMaxReplicatedSlots,
+                               /*guarded=*/false));
   CHECK(defaultFragmentWithin({1 << 14}, 32, 128, kMaxReplicatedSlots));
+  CHECK(!hasEmptySlots(
+      *defaultFragmentWithin({1 << 14}, 32, 128, kMaxReplicatedSlots)));
+}
+
+TEST_CASE("a guarded default partition's tables skip its empty slots") {
+  // 64 x 64 f32 on 384 threads: 4-element chunks dealt round-robin, 12
+  // registers; threads 256..383 hold 8. 48 x 40 on 256 threads: 8
+  // registers, a flat fit (40 is no power of two).
+  struct Case {
+    std::vector<int64_t> shape;
+    int64_t threads, regs, filledSlots;
+  };
+  for (const Case &c :
+       {Case{{64, 64}, 384, 12, 4096}, Case{{48, 40}, 256, 8, 1920}}) {
+    std::optional<Fragment> f =
+        defaultFragmentWithin(c.shape, 32, c.threads, kMaxReplicatedSlots);
+    REQUIRE(f);
+    CHECK(f->getRegsPerThread() == c.regs);
+    CHECK(f->getThreadExtent() == c.threads);
+    std::shared_ptr<const FragmentTables> t =
+        FragmentTables::get(*f, c.shape.size());
+    REQUIRE(t->error.empty());
+    REQUIRE(t->coords);
+    CHECK(t->emptySlots);
+    int64_t numel = c.shape[0] * c.shape[1], filled = 0;
+    std::vector<int> seen(numel, 0);
+    for (int64_t th = 0; th < c.threads; ++th)
+      for (int64_t r = 0; r < c.regs; ++r) {
+        // The fitted map's flat index, checked against the layout itself:
+        // a full slot's element is held there; an empty slot's lies past
+        // the shape.
+        int64_t flat = t->coords->isFlat()
+                           ? t->coords->evaluateLinear(0, {th, r})
+                           : t->coords->evaluate(0, {th, r}) * c.shape[1] +
+                                 t->coords->evaluate(1, {th, r});
+        bool in = t->coords->isFlat()
+                      ? flat < numel
+                      : t->coords->evaluate(0, {th, r}) < c.shape[0];
+        CHECK(in == t->holds(th, r));
+        if (!in)
+          continue;
+        ++filled;
+        ++seen[flat];
+        std::optional<FragmentSlot> s =
+            f->apply({flat / c.shape[1], flat % c.shape[1]}, 0);
+        REQUIRE(s);
+        CHECK(s->thread == th);
+        CHECK(s->index == r);
+      }
+    CHECK(filled == c.filledSlots);
+    CHECK(std::all_of(seen.begin(), seen.end(), [](int n) { return n == 1; }));
+  }
 }
 
 TEST_CASE("loop layouts and inverse tables of replicated fragments are "

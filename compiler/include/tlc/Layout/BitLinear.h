@@ -51,12 +51,15 @@ struct BitLinear {
 
   /// Fits \p f over the box of \p extents (one per input) into \p dims
   /// outputs; std::nullopt when \p f is undefined somewhere or not linear in
-  /// the bits.
+  /// the bits. With \p skipUndefined, points where \p f is undefined other
+  /// than 0 and the single-bit inputs are left out of the check (the map
+  /// extends over them linearly: the empty slots of a guarded partition).
   static std::optional<BitLinear>
   fit(llvm::ArrayRef<int64_t> extents, unsigned dims,
       llvm::function_ref<
           std::optional<llvm::SmallVector<int64_t>>(llvm::ArrayRef<int64_t>)>
-          f);
+          f,
+      bool skipUndefined = false);
   /// C++ expression of output \p d over the input names \p vars.
   std::string expr(unsigned d, llvm::ArrayRef<std::string> vars) const;
   /// C++ expression of fitted output \p d (the flat index of a flat map).

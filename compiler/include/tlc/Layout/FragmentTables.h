@@ -43,6 +43,23 @@ struct FragmentTables {
   std::vector<int32_t> registerOf;
   /// Per element and replica (`[element * replicate + rep]`): the thread.
   std::vector<int32_t> threadOf;
+  /// Some (thread, register) slots below the thread extent and the register
+  /// count hold no element (a guarded partition's last round: 4096 elements
+  /// in 4-element chunks on 384 threads leave threads 256..383 four empty
+  /// registers). `coords` then extends linearly over the empty slots and
+  /// maps each outside the shape (a flat map: to a flat index past the
+  /// last element), so that code over the registers skips a slot whose
+  /// coordinates are out of range; `filled` says which slots hold one.
+  bool emptySlots = false;
+  /// Per slot (`[thread * regs + register]`), when emptySlots.
+  std::vector<bool> filled;
+  /// Whether slot (\p thread, \p reg) holds an element (inside the
+  /// thread extent and the register count).
+  bool holds(int64_t thread, int64_t reg) const {
+    return !emptySlots || filled[thread * regsPerThread + reg];
+  }
+  /// Registers per thread.
+  int64_t regsPerThread = 0;
 
   /// The register of thread \p thread that holds \p coord, or -1 when the
   /// coordinate is outside the shape or no replica of it is on that thread

@@ -109,8 +109,8 @@ int64_t chooseVectorWidth(llvm::ArrayRef<int64_t> shape, unsigned elemBits,
                           int64_t threads);
 
 /// The free-mode layout of a fragment buffer that nothing constrains:
-/// planLoopPartition() with chooseVectorWidth(), or fully replicated when
-/// the tile is smaller than the block.
+/// planLoopPartition() with chooseVectorWidth(), or with the last round
+/// guarded when the threads do not divide the tile (defaultFragmentWithin).
 Fragment defaultFragment(llvm::ArrayRef<int64_t> shape, unsigned elemBits,
                          int64_t threads);
 /// The most (threads x elements) slots a fragment held whole by every
@@ -127,13 +127,20 @@ fullyReplicatedWithin(llvm::ArrayRef<int64_t> shape, int64_t threads,
                       int64_t maxSlots = kMaxReplicatedSlots);
 
 /// defaultFragment(), or std::nullopt when it would be fully replicated over
-/// more than \p maxSlots (threads x elements) slots: a tile that does not
-/// divide among the threads, held whole by every thread. Answered before
-/// any enumeration.
+/// more than \p maxSlots (threads x elements) slots. A tile whose elements
+/// the threads do not divide is partitioned with its last round guarded
+/// (planGuardedLoopPartition(), chunks of chooseVectorWidth() over one
+/// thread: some slots of the last round hold no element); without
+/// \p guarded it is held whole by every thread. Answered before any
+/// enumeration.
 std::optional<Fragment> defaultFragmentWithin(llvm::ArrayRef<int64_t> shape,
                                               unsigned elemBits,
-                                              int64_t threads,
-                                              int64_t maxSlots);
+                                              int64_t threads, int64_t maxSlots,
+                                              bool guarded = true);
+
+/// Whether \p f leaves some (thread, register) slots without an element
+/// (a guarded partition's last round), from its shape and register count.
+bool hasEmptySlots(const Fragment &f);
 
 /// TileLang's register-count cost of a candidate: registers per thread.
 int64_t registerCost(const Fragment &fragment);

@@ -103,15 +103,15 @@ void Emitter::recordExchange(const FragmentInfo &frag, StringRef tile,
   // storing, every register at its fitted coordinate.
   int64_t threads = std::min(frag.threadExtent, numThreads);
   SmallVector<int64_t> coord(frag.shape.size());
-  appendInstructions(
-      *r, toShared ? r->stores : r->loads, threads, frag.regs,
-      [&](int64_t t, int64_t reg) -> int64_t {
-        if (toShared && (t & frag.repMask))
-          return -1;
-        for (unsigned d = 0; d < coord.size(); ++d)
-          coord[d] = frag.coords.evaluate(d, {t, reg});
-        return rowMajorElement(coord, frag.shape);
-      });
+  appendInstructions(*r, toShared ? r->stores : r->loads, threads, frag.regs,
+                     [&](int64_t t, int64_t reg) -> int64_t {
+                       if ((toShared && (t & frag.repMask)) ||
+                           (frag.tables && !frag.tables->holds(t, reg)))
+                         return -1;
+                       for (unsigned d = 0; d < coord.size(); ++d)
+                         coord[d] = frag.coords.evaluate(d, {t, reg});
+                       return rowMajorElement(coord, frag.shape);
+                     });
 }
 
 void Emitter::recordLoopExchange(ParallelOp op, const FragmentInfo *loop,
@@ -141,6 +141,8 @@ void Emitter::recordLoopExchange(ParallelOp op, const FragmentInfo *loop,
     if (!ok)
       return -1;
     if (loop) {
+      if (loop->tables && !loop->tables->holds(t, s))
+        return -1;
       idx.resize(loop->shape.size());
       for (unsigned d = 0; d < idx.size(); ++d)
         idx[d] = loop->coords.evaluate(d, {t, s});

@@ -335,6 +335,38 @@ Emitter::replicaCopies(ParallelOp op,
   return needed;
 }
 
+void Emitter::warnLocalStoreInPartitionedLoop(ParallelOp op) {
+  StoreOp local;
+  op.getBody().walk([&](StoreOp s) {
+    if (!local && scopeOf(rootOf(s.getBuffer())) == MemoryScope::Local)
+      local = s;
+  });
+  if (!local)
+    return;
+  // TileLang's layout inference partitions no T.Parallel that stores into
+  // a "local" buffer: every thread runs every iteration, and its fragment
+  // accesses read the thread's own register at each element's register
+  // index, an element of another thread where the layout spreads the
+  // fragment. This target deals the iterations out by the fragment's
+  // layout instead: each thread writes the local buffer at its own
+  // iterations only.
+  InFlightDiagnostic w = local.emitWarning()
+                         << "this T.Parallel stores into the T.alloc_local "
+                            "buffer '"
+                         << bufferDisplayName(rootOf(local.getBuffer()))
+                         << "' and touches a fragment spread over the "
+                            "threads: the "
+                         << lang.name
+                         << " target deals its iterations out by the "
+                            "fragment's layout (each thread writes the local "
+                            "buffer at its own iterations only), where "
+                            "TileLang runs such a loop whole in every thread "
+                            "and reads the fragment from each thread's own "
+                            "registers; copy the fragment's elements with "
+                            "T.copy, or store into a fragment";
+  w.attachNote(op.getLoc()) << "the loop";
+}
+
 LogicalResult Emitter::emitParallel(ParallelOp op) {
   beginOp(op, "T.Parallel");
   SmallVector<OpFoldResult> extents = op.getMixedExtents();
@@ -364,6 +396,8 @@ LogicalResult Emitter::emitParallel(ParallelOp op) {
   SmallVector<int64_t> bound;
   SmallVector<unsigned> varDim;
   const FragmentInfo *loop = loopLayout(op, bound, varDim);
+  if (loop && !isWholeInEveryThread(*loop))
+    warnLocalStoreInPartitionedLoop(op);
   if (!loop && !exchanges.count(op))
     if (std::optional<ShiftedLoop> shifted = shiftedLoop(op))
       return emitShiftedLoop(op, *shifted);

@@ -22,6 +22,8 @@
 #include "tlc/Dialect/Tile/Transforms/ParallelPlan.h"
 #include "tlc/Layout/RegisterMapKey.h"
 
+#include "llvm/ADT/SmallBitVector.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
@@ -151,6 +153,33 @@ FailureOr<FragmentInfo> Emitter::describeFragment(const layout::Fragment &f,
     return failure();
   }
   info.coords = *fit;
+  if (tables->emptySlots) {
+    // Which checks tell an empty slot from a full one (FragmentTables
+    // fitted every empty slot outside the shape).
+    llvm::SmallBitVector above(rank), below(rank);
+    for (int64_t t = 0; t < info.threadExtent; ++t)
+      for (int64_t r = 0; r < regs; ++r) {
+        if (tables->holds(t, r))
+          continue;
+        if (fit->isFlat()) {
+          info.guardFlat = true;
+          continue;
+        }
+        for (unsigned d = 0; d < rank; ++d) {
+          int64_t c = fit->evaluate(d, {t, r});
+          if (c >= info.shape[d])
+            above.set(d);
+          else if (c < 0)
+            below.set(d);
+        }
+      }
+    for (unsigned d = 0; d < rank; ++d) {
+      if (above.test(d))
+        info.guardAbove.push_back(d);
+      if (below.test(d))
+        info.guardBelow.push_back(d);
+    }
+  }
   info.tables = std::move(tables);
   info.repMask = info.coords.zeroMask(0);
   // Vector width: low register bits stepping the last dimension (of a
@@ -213,6 +242,21 @@ SmallVector<std::string> Emitter::emitCoords(const FragmentInfo &info,
     line("const " + indexType() + " " + name + " = " +
          info.coords.expr(d, {"tid", reg.str()}) + ";");
     idx.push_back(name);
+  }
+  // A slot of a guarded partition's last round that holds no element: the
+  // rest of this register's iteration is skipped (its coordinates are
+  // outside the shape; every caller is the body of a loop over registers).
+  if (info.hasEmptySlots()) {
+    SmallVector<std::string> out;
+    if (info.guardFlat)
+      out.push_back("(" + info.coords.linearExpr(0, {"tid", reg.str()}) +
+                    ") >= " + std::to_string(info.numel));
+    for (unsigned d : info.guardAbove)
+      out.push_back(idx[d] + " >= " + std::to_string(info.shape[d]));
+    for (unsigned d : info.guardBelow)
+      out.push_back(idx[d] + " < 0");
+    if (!out.empty())
+      line("if (" + llvm::join(out, " || ") + ") continue;  // empty slot");
   }
   return idx;
 }

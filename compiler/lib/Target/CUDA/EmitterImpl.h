@@ -80,6 +80,13 @@ struct FragmentInfo {
   int64_t vec = 1;
   /// The enumerated facts of `layout` (null for a default-constructed info).
   std::shared_ptr<const FragmentTables> tables;
+  /// A layout with empty slots (tables->emptySlots, a guarded partition's
+  /// last round): the dimensions whose fitted coordinate an empty slot
+  /// takes past the extent / below 0, or for a flat map whether its flat
+  /// index does; emitCoords skips such slots.
+  llvm::SmallVector<unsigned> guardAbove, guardBelow;
+  bool guardFlat = false;
+  bool hasEmptySlots() const { return tables && tables->emptySlots; }
   /// The layout as the exchange choice and register maps read it.
   layout::IndexedFragment indexed() const {
     return {&layout, tables.get(), &coords, shape};
@@ -294,6 +301,10 @@ public:
                                                 mlir::Value buffer,
                                                 mlir::ValueRange indices);
   // CUDAEmitterTileOps.cpp
+  /// Warns at a store into a T.alloc_local buffer in \p op, a T.Parallel
+  /// partitioned by a fragment spread over the threads, that TileLang would
+  /// run the loop whole in every thread.
+  void warnLocalStoreInPartitionedLoop(tile::ParallelOp op);
   mlir::LogicalResult emitParallel(tile::ParallelOp op);
   /// In a replicated T.Parallel, the exchanged elements (a fragment at the
   /// loop's coordinates) that an iteration reads and stores: its first

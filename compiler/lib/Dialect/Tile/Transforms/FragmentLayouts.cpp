@@ -22,6 +22,7 @@
 #include "tlc/Dialect/Tile/IR/LayoutAttrCodec.h"
 #include "tlc/Dialect/Tile/Transforms/LayoutInference.h"
 #include "tlc/Dialect/Tile/Transforms/ParallelPlan.h"
+#include "tlc/Layout/FragmentTables.h"
 #include "tlc/Layout/GpuTargets.h"
 #include "tlc/Layout/Propagation.h"
 
@@ -270,6 +271,65 @@ LogicalResult tlc::tile::assignFragmentLayouts(
   if (outside.wasInterrupted())
     return failure();
   auto known = [&](Value v) { return layouts.count(v) != 0; };
+  // The dimensions each fragment is reduced over (T.reduce sources).
+  llvm::DenseMap<Value, llvm::SmallVector<std::pair<unsigned, bool>>>
+      reducedDims;
+  kernel.walk([&](ReduceOp red) {
+    bool keep = cast<BufferType>(red.getDst().getType()).getRank() ==
+                cast<BufferType>(red.getSrc().getType()).getRank();
+    reducedDims[red.getSrc()].push_back({red.getDim(), keep});
+  });
+  // A guarded default partition (chunks dealt over threads that do not
+  // divide the tile; the last round may leave slots empty) serves where
+  // the printers can index it and each T.reduce of it keeps to thread bits
+  // of the reduced dimension (the shuffle plan) with a result they can
+  // index; else the fragment is held whole by every thread, as before the
+  // guarded default.
+  auto guardedServes = [&](const layout::Fragment &f,
+                           llvm::ArrayRef<Value> bufs) {
+    unsigned rank = f.getInputShape().size();
+    std::shared_ptr<const layout::FragmentTables> t =
+        layout::FragmentTables::get(f, rank);
+    if (!t->error.empty() || !t->coords)
+      return false;
+    for (Value b : bufs) {
+      auto it = reducedDims.find(b);
+      if (it == reducedDims.end())
+        continue;
+      if (t->coords->isFlat())
+        return false;
+      for (auto [dim, keep] : it->second) {
+        llvm::Expected<layout::Fragment> r =
+            keep ? layout::reduceFragmentKeepDim(f, dim)
+                 : layout::reduceFragment(f, dim);
+        if (!r) {
+          llvm::consumeError(r.takeError());
+          return false;
+        }
+        std::shared_ptr<const layout::FragmentTables> rt =
+            layout::FragmentTables::get(*r, r->getInputShape().size());
+        if (!rt->error.empty() || !rt->coords)
+          return false;
+        for (const auto &c : t->coords->coef[0])
+          if (c[dim] != 0)
+            for (auto [d, x] : llvm::enumerate(c))
+              if (d != dim && x != 0)
+                return false;
+      }
+    }
+    return true;
+  };
+  auto chooseDefault =
+      [&](llvm::ArrayRef<int64_t> shape, unsigned bits, int64_t threads,
+          llvm::ArrayRef<Value> bufs) -> std::optional<layout::Fragment> {
+    std::optional<layout::Fragment> plain = layout::defaultFragmentWithin(
+        shape, bits, threads, layout::kMaxReplicatedSlots, /*guarded=*/false);
+    std::optional<layout::Fragment> f = layout::defaultFragmentWithin(
+        shape, bits, threads, layout::kMaxReplicatedSlots);
+    if (!f || (plain && f->isEquivalentTo(*plain)) || guardedServes(*f, bufs))
+      return f;
+    return plain;
+  };
   // Pinned: `T.annotate_layout({frag: T.Fragment(...)})` gives the
   // program's own element -> (thread, register) map, which every use
   // follows (the rows of an RMS norm one per thread, summed without a
@@ -413,9 +473,8 @@ LogicalResult tlc::tile::assignFragmentLayouts(
                   isScalarFragment(s, /*reduceSource=*/true)
                       ? layout::fullyReplicatedWithin(shapeOf(s),
                                                       threadsFor(red))
-                      : layout::defaultFragmentWithin(
-                            shapeOf(s), elemBits(s), threadsFor(red),
-                            layout::kMaxReplicatedSlots))
+                      : chooseDefault(shapeOf(s), elemBits(s), threadsFor(red),
+                                      {s}))
             layouts.try_emplace(s, std::move(*f));
         // dst takes the source's layout with the reduced dimension dropped
         // (or kept with extent 1); a pinned dst must already have it, as
@@ -539,9 +598,12 @@ LogicalResult tlc::tile::assignFragmentLayouts(
       if (!loop && round > 0) {
         for (auto &[buf, dims] : accesses)
           if (isFull(dims, buf)) {
-            loop = layout::defaultFragmentWithin(loopShape, elemBits(buf),
-                                                 threadsFor(par),
-                                                 layout::kMaxReplicatedSlots);
+            llvm::SmallVector<Value> full;
+            for (auto &[b, d] : accesses)
+              if (isFull(d, b))
+                full.push_back(b);
+            loop =
+                chooseDefault(loopShape, elemBits(buf), threadsFor(par), full);
             break;
           }
       }
@@ -658,9 +720,7 @@ LogicalResult tlc::tile::assignFragmentLayouts(
       std::optional<layout::Fragment> chosen =
           type.getRank() == 0 || isScalarFragment(v)
               ? layout::fullyReplicatedWithin(type.getShape(), homeThreads)
-              : layout::defaultFragmentWithin(type.getShape(), elemBits(v),
-                                              homeThreads,
-                                              layout::kMaxReplicatedSlots);
+              : chooseDefault(type.getShape(), elemBits(v), homeThreads, {v});
       if (!chosen) {
         alloc->emitError() << "fragment of " << type.getNumElements()
                            << " elements would be held whole by each of "
