@@ -75,6 +75,7 @@ static std::optional<IntrinsicRule> getIntrinsicRule(BuiltinId id) {
   // Ascend (BuiltinsAscend.def): one op each, built for no tlc target.
   case BuiltinId::SetHf32Mode:
   case BuiltinId::DualCopy:
+  case BuiltinId::AscendSetCopyPadValue:
   case BuiltinId::AscendSyncInterWait:
   case BuiltinId::AscendSyncInterArrive:
   case BuiltinId::SetAtomic:
@@ -538,6 +539,39 @@ std::optional<Value> Interpreter::callIntrinsicPrimitive(const PArgs &p) {
        p.info.id == BuiltinId::RngRandFloat) &&
       tracing())
     return callRngPrimitive(p);
+  if (p.info.id == BuiltinId::AssumeNoConflict)
+    return assumeNoConflict(*this, p);
+  if (p.info.id == BuiltinId::DualCopy && !checkL2CacheCtrl(*this, p))
+    return Value::poison();
+  if (p.info.id == BuiltinId::AscendSetCopyPadValue) {
+    // The pad register holds an element of one of these dtypes; a Python
+    // number names none, so TileLang needs dtype= then.
+    static const llvm::StringRef padTypes[] = {
+        "int8",  "uint8",   "int16",    "uint16", "float16",
+        "int32", "uint32",  "bfloat16", "float32"};
+    Value v = p.getOr("value", Value::poison());
+    Value dt = p.getOr("dtype", Value::none());
+    if (v.isAbrupt() || dt.isAbrupt())
+      return Value::poison();
+    if (dt.isNone() && v.isNumber()) {
+      errorAs("ValueError", p.node("value").range(),
+              "T.ascend_set_copy_pad_value: dtype= is required when the "
+              "value is a Python number");
+      return Value::poison();
+    }
+    if (!dt.isNone()) {
+      std::optional<DType> t = toDType(dt, p.node("dtype"));
+      if (!t)
+        return fail(p.node("dtype"), "unknown dtype " + toString(dt, true));
+      if (!llvm::is_contained(padTypes, t->getName())) {
+        errorAs("ValueError", p.node("dtype").range(),
+                "T.ascend_set_copy_pad_value: the pad value is an element "
+                "of " +
+                    llvm::join(llvm::ArrayRef<llvm::StringRef>(padTypes), ", ") + ", not " + t->getName());
+        return Value::poison();
+      }
+    }
+  }
   if (p.info.id == BuiltinId::AnnotateBufferVersions) {
     // Ascend multi-buffering: {buffer: versions}; no effect on values.
     Value v = p.getOr("versions", Value::none());
