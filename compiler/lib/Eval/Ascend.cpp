@@ -276,3 +276,127 @@ Value eval::assumeNoConflict(Interpreter &in, const PArgs &p) {
   }
   return Value::none();
 }
+
+Value eval::ascendScheduleAnnotation(Interpreter &in, const PArgs &p) {
+  bool manual = p.info.id == lang::BuiltinId::AnnotateManualMultiBuffer;
+  llvm::StringRef name = p.info.name;
+  llvm::ArrayRef<Value> items = p.rest(manual ? "items" : "scopes");
+  auto count = [&](Value n, BufferObj *buf, Node at) {
+    if (n.isInt() && n.getInt() >= 1)
+      return true;
+    in.errorAs("ValueError", at.range(),
+               name + ": the version count of '" + buf->name +
+                   "' must be an integer of at least 1, got " +
+                   in.toString(n, true));
+    return false;
+  };
+  for (Value item : items) {
+    if (item.isAbrupt() || item.isPoison())
+      return Value::poison();
+    if (!manual) {
+      static const llvm::StringRef scopes[] = {
+          "shared", "shared.l1", "shared.l0c", "shared.l0a", "shared.l0b"};
+      if (item.isStr() && llvm::is_contained(scopes, getStr(item)))
+        continue;
+      in.errorAs("ValueError", p.call.range(),
+                 name + ": " + in.toString(item, true) +
+                     " is not a memory scope it can unlimit (" +
+                     llvm::join(llvm::ArrayRef<llvm::StringRef>(scopes),
+                                ", ") +
+                     ")");
+      return Value::poison();
+    }
+    if (item.is(ValueKind::Buffer)) {
+      BufferObj *buf = item.as<BufferObj>();
+      SymExpr lead = buf->shape.empty() ? SymExpr() : buf->shape.front();
+      if (!lead || !lead.isConstant()) {
+        in.errorAs("ValueError", p.call.range(),
+                   name + " needs a constant leading (version) dimension of "
+                          "'" +
+                       buf->name + "' to count its versions; pass {" +
+                       buf->name + ": N} to give it");
+        return Value::poison();
+      }
+      if (!count(Value::integer(*lead.getConstant()), buf, p.call))
+        return Value::poison();
+      continue;
+    }
+    if (item.is(ValueKind::Dict)) {
+      for (auto &[key, n] : item.as<DictObj>()->items) {
+        if (!key.is(ValueKind::Buffer))
+          return in.fail(p.call, name + ": the keys of its dict are buffers, "
+                                        "not '" +
+                                     key.getTypeName() + "'");
+        if (!count(n, key.as<BufferObj>(), p.call))
+          return Value::poison();
+      }
+      continue;
+    }
+    return in.fail(p.call, name + " takes buffers or {buffer: versions} "
+                                  "dicts, not '" +
+                               item.getTypeName() + "'");
+  }
+  in.markAscend(p.call, name);
+  return Value::none();
+}
+
+bool eval::checkAscendBlockscaledGemm(Interpreter &in, const PArgs &p) {
+  Value c = p.getOr("C", Value::none());
+  if (c.isAbrupt() || c.isPoison())
+    return false;
+  RegionObj *acc = in.asRegion(c, p.node("C"));
+  bool ascend = acc && acc->buffer->scope == MemoryScope::AscendL0C;
+  llvm::StringRef name = p.info.name;
+  if (!ascend) {
+    for (const char *param : {"sfa", "sfb", "unit_flag_ctrl"})
+      if (std::optional<Value> v = p.get(param); v && !v->isNone()) {
+        in.error(p.node(param),
+                 name + ": " + param +
+                     " belongs to Ascend's form, whose accumulator C is in "
+                     "L0C (T.alloc_l0c)");
+        return false;
+      }
+    for (const char *param : {"SFA_tmem", "SFB_tmem"})
+      if (p.getOr(param, Value::none()).isNone()) {
+        in.errorAs("TypeError", p.call.range(),
+                   "blockscaled_gemm() missing required argument: '" +
+                       llvm::Twine(param) + "'");
+        return false;
+      }
+    return true;
+  }
+  in.markAscend(p.call, name);
+  Value sf[2];
+  const char *given[2] = {"SFA_tmem", "SFB_tmem"};
+  for (int i = 0; i < 2; ++i) {
+    sf[i] = p.getOr(given[i], Value::none());
+    if (sf[i].isNone()) {
+      given[i] = i ? "sfb" : "sfa";
+      sf[i] = p.getOr(given[i], Value::none());
+    }
+    if (sf[i].isAbrupt() || sf[i].isPoison())
+      return false;
+  }
+  if (sf[0].isNone() != sf[1].isNone()) {
+    in.error(p.call, name + ": give the scale factors of both operands (sfa "
+                            "and sfb) or of neither");
+    return false;
+  }
+  if (!sf[0].isNone())
+    return true;
+  const char *ops[2] = {"A", "B"};
+  MemoryScope l0[2] = {MemoryScope::AscendL0A, MemoryScope::AscendL0B};
+  for (int i = 0; i < 2; ++i) {
+    Value v = p.getOr(ops[i], Value::none());
+    RegionObj *r = v.isAbrupt() ? nullptr : in.asRegion(v, p.node(ops[i]));
+    if (!r || r->buffer->scope == l0[i])
+      continue;
+    in.error(p.node(ops[i]),
+             name + " operand " + ops[i] + " '" + r->buffer->name +
+                 "' is in " + lang::getScopeString(r->buffer->scope) +
+                 ": without sfa and sfb only operands in L0A / L0B have "
+                 "scale factors (loaded by T.copy(..., scale=))");
+    return false;
+  }
+  return true;
+}

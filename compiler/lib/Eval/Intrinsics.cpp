@@ -76,6 +76,15 @@ static std::optional<IntrinsicRule> getIntrinsicRule(BuiltinId id) {
   case BuiltinId::SetHf32Mode:
   case BuiltinId::DualCopy:
   case BuiltinId::AscendSetCopyPadValue:
+  case BuiltinId::AscendPipeBarrier:
+  case BuiltinId::AscendSetFlag:
+  case BuiltinId::AscendWaitFlag:
+  case BuiltinId::AscendThreadfence:
+  case BuiltinId::AscendCrossCoreSetFlag:
+  case BuiltinId::AscendCrossCoreWaitFlag:
+  case BuiltinId::AscendGetBuf:
+  case BuiltinId::AscendRlsBuf:
+  case BuiltinId::AscendNd2nzPostCopy:
   case BuiltinId::AscendSyncInterWait:
   case BuiltinId::AscendSyncInterArrive:
   case BuiltinId::SetAtomic:
@@ -541,6 +550,26 @@ std::optional<Value> Interpreter::callIntrinsicPrimitive(const PArgs &p) {
     return callRngPrimitive(p);
   if (p.info.id == BuiltinId::AssumeNoConflict)
     return assumeNoConflict(*this, p);
+  if (p.info.id == BuiltinId::AnnotateManualMultiBuffer ||
+      p.info.id == BuiltinId::AnnotateUnlimitMemory)
+    return ascendScheduleAnnotation(*this, p);
+  if (p.info.id == BuiltinId::BlockscaledGemm &&
+      !checkAscendBlockscaledGemm(*this, p))
+    return Value::poison();
+  // Ascend's pipe and event names are strings (TileLang's TypeError).
+  for (const char *param : {"pipe_t", "hard_event", "pipe"}) {
+    if (!llvm::StringRef(p.info.name).starts_with("T.ascend_"))
+      break;
+    std::optional<Value> v = p.get(param);
+    if (!v || v->isStr() || v->isAbrupt() || v->isPoison())
+      continue;
+    errorAs("TypeError", p.node(param).range(),
+            p.info.name + ": " + param + " must be a string such as " +
+                (llvm::StringRef(param) == "hard_event" ? "'MTE2_MTE1'"
+                                                        : "'PIPE_MTE2'") +
+                ", not '" + v->getTypeName() + "'");
+    return Value::poison();
+  }
   if (p.info.id == BuiltinId::DualCopy && !checkL2CacheCtrl(*this, p))
     return Value::poison();
   if (p.info.id == BuiltinId::AscendSetCopyPadValue) {

@@ -145,6 +145,14 @@ Value ascendTransposeCopy(Interpreter &in, const PArgs &p, Value src,
 Value allocScaleHandle(Interpreter &in, const PArgs &p);
 /// `T.assume_no_conflict(a, b, level=, cross=, group=)`: checked; no IR.
 Value assumeNoConflict(Interpreter &in, const PArgs &p);
+/// `T.annotate_manual_multi_buffer(*items)` / `T.annotate_unlimit_memory(
+/// *scopes)`: checked; the kernel is marked Ascend-only.
+Value ascendScheduleAnnotation(Interpreter &in, const PArgs &p);
+/// `T.blockscaled_gemm` into an L0C accumulator (Ascend's form): the scales
+/// are both given or, for L0A / L0B operands, both left to T.copy(scale=);
+/// the kernel is marked Ascend-only. Otherwise SFA_tmem and SFB_tmem are
+/// required (the SM100 form). False after an error.
+bool checkAscendBlockscaledGemm(Interpreter &in, const PArgs &p);
 /// `T.atomic_max` / `T.atomic_min` with a tile as the value: element by
 /// element over a T.Parallel (AtomicMinMax.cpp); nullopt for the scalar
 /// forms.

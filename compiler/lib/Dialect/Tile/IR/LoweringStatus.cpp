@@ -48,9 +48,9 @@ static std::string ascendOnly(Operation *op) {
     return whatOf(intrinsic).str();
   static const char *const names[] = {
       "T.set_hf32_mode",        "T.dual_copy", "T.ascend_sync_inter_wait",
-      "T.ascend_sync_inter_arrive", "T.set_atomic", "T.set_atomic_none",
-      "T.ascend_set_copy_pad_value"};
-  if (callee.starts_with("T.simd.") || llvm::is_contained(names, callee))
+      "T.ascend_sync_inter_arrive", "T.set_atomic", "T.set_atomic_none"};
+  if (callee.starts_with("T.simd.") || callee.starts_with("T.ascend_") ||
+      llvm::is_contained(names, callee))
     return callee.str();
   return "";
 }
