@@ -1,4 +1,4 @@
-//===- Ascend.cpp - TileLang's Ascend copy options and SF handles ----------===//
+//===- Ascend.cpp - TileLang's Ascend copy options and SF handles ---------===//
 //
 // Part of tlc. SPDX-License-Identifier: Apache-2.0
 //
@@ -39,13 +39,13 @@ using lang::MemoryScope;
 /// `l2_cache_ctrl=` accepts, compared without case; a string ending in one
 /// of them (`"L2_CACHE_HINT_NORMAL_FV"`) names it too.
 static const llvm::StringRef l2CachePolicies[] = {
-    "NORMAL_FV",     "NORMAL_LV",     "NORMAL_PERS",    "NORMAL_PREF",
+    "NORMAL_FV",     "NORMAL_LV",      "NORMAL_PERS",   "NORMAL_PREF",
     "NOTALLOC_KEEP", "NOTALLOC_CLEAN", "NOTALLOC_DROP", "IDS_FV",
-    "IDS_LV",        "IDS_PERS",      "IDS_PREF",       "EXCLUSIV_FV",
-    "EXCLUSIV_LV",   "EXCLUSIV_PERS", "EXCLUSIV_PREF",  "INVALID",
-    "NORMAL_RED",    "NOTALLOC_CI",   "NOTALLOC_PW",    "NOTALLOC_PI",
-    "NOTALLOC_RED",  "WBH_FV",        "WBH_LV",         "WBH_PERS",
-    "WBH_RED",       "WTS_FV",        "WTS_LV",         "WTS_PERS",
+    "IDS_LV",        "IDS_PERS",       "IDS_PREF",      "EXCLUSIV_FV",
+    "EXCLUSIV_LV",   "EXCLUSIV_PERS",  "EXCLUSIV_PREF", "INVALID",
+    "NORMAL_RED",    "NOTALLOC_CI",    "NOTALLOC_PW",   "NOTALLOC_PI",
+    "NOTALLOC_RED",  "WBH_FV",         "WBH_LV",        "WBH_PERS",
+    "WBH_RED",       "WTS_FV",         "WTS_LV",        "WTS_PERS",
     "WTS_RED"};
 
 bool eval::checkL2CacheCtrl(Interpreter &in, const PArgs &p) {
@@ -57,8 +57,9 @@ bool eval::checkL2CacheCtrl(Interpreter &in, const PArgs &p) {
     return false;
   if (!v->isStr()) {
     in.errorAs("TypeError", p.node("l2_cache_ctrl").range(),
-               p.info.name + ": l2_cache_ctrl must be an int, a policy name "
-                             "or None, not '" +
+               p.info.name +
+                   ": l2_cache_ctrl must be an int, a policy name "
+                   "or None, not '" +
                    v->getTypeName() + "'");
     return false;
   }
@@ -67,10 +68,12 @@ bool eval::checkL2CacheCtrl(Interpreter &in, const PArgs &p) {
         return llvm::StringRef(key).ends_with(name);
       }))
     return true;
-  in.errorAs("ValueError", p.node("l2_cache_ctrl").range(),
-             p.info.name + ": unknown l2_cache_ctrl policy '" + getStr(*v) +
-                 "'; the names are " + llvm::join(llvm::ArrayRef<llvm::StringRef>(l2CachePolicies), ", ") +
-                 " (any case, optionally prefixed)");
+  in.errorAs(
+      "ValueError", p.node("l2_cache_ctrl").range(),
+      p.info.name + ": unknown l2_cache_ctrl policy '" + getStr(*v) +
+          "'; the names are " +
+          llvm::join(llvm::ArrayRef<llvm::StringRef>(l2CachePolicies), ", ") +
+          " (any case, optionally prefixed)");
   return false;
 }
 
@@ -89,10 +92,10 @@ bool eval::checkAscendCopyOptions(Interpreter &in, const PArgs &p,
                "reuses the one T.ascend_set_copy_pad_value set");
     return false;
   }
-  bool scalarPad = pad && (pad->isNumber() || pad->is(ValueKind::Sym) ||
-                           pad->is(ValueKind::Expr) ||
-                           (pad->is(ValueKind::Region) &&
-                            pad->as<RegionObj>()->isElement));
+  bool scalarPad =
+      pad &&
+      (pad->isNumber() || pad->is(ValueKind::Sym) || pad->is(ValueKind::Expr) ||
+       (pad->is(ValueKind::Region) && pad->as<RegionObj>()->isElement));
   if (hasPad && !scalarPad) {
     in.error(p.node("pad_value"), "T.copy: pad_value must be a number or a "
                                   "scalar expression, not '" +
@@ -118,8 +121,7 @@ bool eval::checkAscendCopyOptions(Interpreter &in, const PArgs &p,
     in.error(p.node("scale"),
              "T.copy: scale= loads the MX scale factors of a copy into L0A "
              "or L0B (T.alloc_l0a / T.alloc_l0b), but '" +
-                 dst->buffer->name + "' is in " +
-                 lang::getScopeString(to));
+                 dst->buffer->name + "' is in " + lang::getScopeString(to));
     return false;
   }
   if (sf->buffer->scope != MemoryScope::AscendL1) {
@@ -141,8 +143,8 @@ bool eval::checkAscendCopyOptions(Interpreter &in, const PArgs &p,
   return true;
 }
 
-Value eval::ascendTransposeCopy(Interpreter &in, const PArgs &p,
-                                Value src, Value dst) {
+Value eval::ascendTransposeCopy(Interpreter &in, const PArgs &p, Value src,
+                                Value dst) {
   RegionObj *s = in.asRegion(src, p.node("src"));
   RegionObj *d = in.asRegion(dst, p.node("dst"));
   if (s && d && (s->isElement || d->isElement))
@@ -182,22 +184,23 @@ Value eval::allocScaleHandle(Interpreter &in, const PArgs &p) {
   size_t rank = data->shape.size();
   if (rank < 2) {
     in.errorAs("ValueError", p.node("buf").range(),
-               name + ": the data tile needs trailing (rows, K) dimensions, "
-                      "but '" +
+               name +
+                   ": the data tile needs trailing (rows, K) dimensions, "
+                   "but '" +
                    data->name + "' has shape " + shapeStr(data->shape));
     return Value::poison();
   }
   Value dtV = p.getOr("sf_dtype", in.heap.strNoCopy("uint16"));
   std::optional<DType> dtype = in.toDType(dtV, p.node("sf_dtype"));
   if (!dtype)
-    return dtV.isAbrupt()
-               ? dtV
-               : in.fail(p.node("sf_dtype"),
-                         "unknown dtype " + in.toString(dtV, true));
+    return dtV.isAbrupt() ? dtV
+                          : in.fail(p.node("sf_dtype"),
+                                    "unknown dtype " + in.toString(dtV, true));
   if (dtype->isVector() || (dtype->getBits() != 8 && dtype->getBits() != 16)) {
     in.errorAs("ValueError", p.node("sf_dtype").range(),
-               name + ": L0 scale factors are stored as 8-bit scales or "
-                      "16-bit scale pairs, not " +
+               name +
+                   ": L0 scale factors are stored as 8-bit scales or "
+                   "16-bit scale pairs, not " +
                    dtype->getName());
     return Value::poison();
   }
@@ -238,8 +241,7 @@ Value eval::allocScaleHandle(Interpreter &in, const PArgs &p) {
   in.markAscend(p.call, name);
   BufferObj *handle = in.makeBuffer("", shape, *dtype, scope, p.call, false);
   handle->sfDataTile = data;
-  if (handle->hintIndex >= 0 &&
-      size_t(handle->hintIndex) < in.out.hints.size())
+  if (handle->hintIndex >= 0 && size_t(handle->hintIndex) < in.out.hints.size())
     in.out.hints[handle->hintIndex].scope += ".sf";
   return Value::object(ValueKind::Buffer, handle);
 }
@@ -252,10 +254,10 @@ Value eval::assumeNoConflict(Interpreter &in, const PArgs &p) {
     if (v.isNone() && llvm::StringRef(param) == "b")
       continue;
     if (!in.asRegion(v, p.node(param)))
-      return in.fail(p.node(param), "T.assume_no_conflict: " +
-                                        llvm::Twine(param) +
-                                        " must be a buffer or a region, not '" +
-                                        v.getTypeName() + "'");
+      return in.fail(p.node(param),
+                     "T.assume_no_conflict: " + llvm::Twine(param) +
+                         " must be a buffer or a region, not '" +
+                         v.getTypeName() + "'");
   }
   Value level = p.getOr("level", Value::none());
   if (level.isAbrupt())
@@ -301,8 +303,7 @@ Value eval::ascendScheduleAnnotation(Interpreter &in, const PArgs &p) {
       in.errorAs("ValueError", p.call.range(),
                  name + ": " + in.toString(item, true) +
                      " is not a memory scope it can unlimit (" +
-                     llvm::join(llvm::ArrayRef<llvm::StringRef>(scopes),
-                                ", ") +
+                     llvm::join(llvm::ArrayRef<llvm::StringRef>(scopes), ", ") +
                      ")");
       return Value::poison();
     }
@@ -311,8 +312,9 @@ Value eval::ascendScheduleAnnotation(Interpreter &in, const PArgs &p) {
       SymExpr lead = buf->shape.empty() ? SymExpr() : buf->shape.front();
       if (!lead || !lead.isConstant()) {
         in.errorAs("ValueError", p.call.range(),
-                   name + " needs a constant leading (version) dimension of "
-                          "'" +
+                   name +
+                       " needs a constant leading (version) dimension of "
+                       "'" +
                        buf->name + "' to count its versions; pass {" +
                        buf->name + ": N} to give it");
         return Value::poison();
@@ -324,16 +326,18 @@ Value eval::ascendScheduleAnnotation(Interpreter &in, const PArgs &p) {
     if (item.is(ValueKind::Dict)) {
       for (auto &[key, n] : item.as<DictObj>()->items) {
         if (!key.is(ValueKind::Buffer))
-          return in.fail(p.call, name + ": the keys of its dict are buffers, "
-                                        "not '" +
+          return in.fail(p.call, name +
+                                     ": the keys of its dict are buffers, "
+                                     "not '" +
                                      key.getTypeName() + "'");
         if (!count(n, key.as<BufferObj>(), p.call))
           return Value::poison();
       }
       continue;
     }
-    return in.fail(p.call, name + " takes buffers or {buffer: versions} "
-                                  "dicts, not '" +
+    return in.fail(p.call, name +
+                               " takes buffers or {buffer: versions} "
+                               "dicts, not '" +
                                item.getTypeName() + "'");
   }
   in.markAscend(p.call, name);
@@ -392,8 +396,8 @@ bool eval::checkAscendBlockscaledGemm(Interpreter &in, const PArgs &p) {
     if (!r || r->buffer->scope == l0[i])
       continue;
     in.error(p.node(ops[i]),
-             name + " operand " + ops[i] + " '" + r->buffer->name +
-                 "' is in " + lang::getScopeString(r->buffer->scope) +
+             name + " operand " + ops[i] + " '" + r->buffer->name + "' is in " +
+                 lang::getScopeString(r->buffer->scope) +
                  ": without sfa and sfb only operands in L0A / L0B have "
                  "scale factors (loaded by T.copy(..., scale=))");
     return false;

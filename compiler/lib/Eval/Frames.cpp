@@ -623,8 +623,8 @@ Flow Interpreter::execFrame(FrameObj *frame, Node withNode, Node target) {
           ir->b.getStrArrayAttr({}),
           ir->b.getDictionaryAttr({ir->b.getNamedAttr(
               "vector", ir->b.getI64IntegerAttr(frame->groups.front()))}));
-      Value v = wrapScalar({sid->getResult(0),
-                            lang::DType(lang::ScalarType::Int32), SymExpr()});
+      Value v = wrapScalar(
+          {sid->getResult(0), lang::DType(lang::ScalarType::Int32), SymExpr()});
       if (assign(target, v) != Flow::Normal)
         return Flow::Raise;
     }

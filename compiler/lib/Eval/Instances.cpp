@@ -13,8 +13,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "IRGen.h"
-
-#include <cstdlib>
 #include "Primitives.h"
 
 #include "tlc/Dialect/Tile/IR/PassConfigs.h"
@@ -24,6 +22,8 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/xxhash.h"
+
+#include <cstdlib>
 
 using namespace tlc;
 using namespace tlc::eval;

@@ -575,9 +575,9 @@ std::optional<Value> Interpreter::callIntrinsicPrimitive(const PArgs &p) {
   if (p.info.id == BuiltinId::AscendSetCopyPadValue) {
     // The pad register holds an element of one of these dtypes; a Python
     // number names none, so TileLang needs dtype= then.
-    static const llvm::StringRef padTypes[] = {
-        "int8",  "uint8",   "int16",    "uint16", "float16",
-        "int32", "uint32",  "bfloat16", "float32"};
+    static const llvm::StringRef padTypes[] = {"int8",   "uint8",    "int16",
+                                               "uint16", "float16",  "int32",
+                                               "uint32", "bfloat16", "float32"};
     Value v = p.getOr("value", Value::poison());
     Value dt = p.getOr("dtype", Value::none());
     if (v.isAbrupt() || dt.isAbrupt())
@@ -593,10 +593,12 @@ std::optional<Value> Interpreter::callIntrinsicPrimitive(const PArgs &p) {
       if (!t)
         return fail(p.node("dtype"), "unknown dtype " + toString(dt, true));
       if (!llvm::is_contained(padTypes, t->getName())) {
-        errorAs("ValueError", p.node("dtype").range(),
-                "T.ascend_set_copy_pad_value: the pad value is an element "
-                "of " +
-                    llvm::join(llvm::ArrayRef<llvm::StringRef>(padTypes), ", ") + ", not " + t->getName());
+        errorAs(
+            "ValueError", p.node("dtype").range(),
+            "T.ascend_set_copy_pad_value: the pad value is an element "
+            "of " +
+                llvm::join(llvm::ArrayRef<llvm::StringRef>(padTypes), ", ") +
+                ", not " + t->getName());
         return Value::poison();
       }
     }
