@@ -238,6 +238,9 @@ std::optional<Value> Interpreter::callBufferPrimitive(const PArgs &p) {
     return allocate(*this, p, MemoryScope::AscendL0C);
   case BuiltinId::AllocUb:
     return allocate(*this, p, MemoryScope::AscendUB);
+  case BuiltinId::AllocL0ASf:
+  case BuiltinId::AllocL0BSf:
+    return allocScaleHandle(*this, p);
   case BuiltinId::AllocReducer: {
     Value op = p.getOr("op", heap.strNoCopy("sum"));
     if (op.isStr() && !llvm::is_contained({"sum", "max", "min", "bitand",

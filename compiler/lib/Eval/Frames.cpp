@@ -224,7 +224,8 @@ void Interpreter::closeRawLaunch() {
 
 bool Interpreter::isAscendFrame(lang::BuiltinId id) {
   return id == BuiltinId::SimtVF || id == BuiltinId::SimdVF ||
-         id == BuiltinId::PerCoreTask;
+         id == BuiltinId::PerCoreTask || id == BuiltinId::Cube ||
+         id == BuiltinId::Vector || id == BuiltinId::Stage;
 }
 
 void Interpreter::markAscend(Node at, llvm::StringRef what) {
@@ -306,7 +307,33 @@ std::optional<Value> Interpreter::callFramePrimitive(const PArgs &p) {
   case BuiltinId::SimtVF:
   case BuiltinId::SimdVF:
   case BuiltinId::PerCoreTask:
+  case BuiltinId::Cube:
     return heap.obj(ObjKind::GenericFrame, frame());
+  case BuiltinId::Vector: {
+    // T.Vector(vector=2): one or two vector cores.
+    Value n = p.getOr("vector", Value::integer(2));
+    if (n.isAbrupt())
+      return n;
+    if (!n.isInt() || (n.getInt() != 1 && n.getInt() != 2))
+      return fail(p.node("vector"), "T.Vector runs on 1 or 2 vector cores, "
+                                    "not " +
+                                        toString(n, true));
+    FrameObj *f = frame();
+    f->groups.push_back(n.getInt());
+    return heap.obj(ObjKind::GenericFrame, f);
+  }
+  case BuiltinId::Stage: {
+    Value s = p.getOr("stage", Value::poison());
+    if (s.isAbrupt())
+      return s;
+    if (!s.isInt() || s.is(ValueKind::Bool) || s.getInt() < 0) {
+      errorAs("ValueError", p.node("stage").range(),
+              "T.Stage: the stage must be a non-negative integer, got " +
+                  toString(s, true));
+      return Value::poison();
+    }
+    return heap.obj(ObjKind::GenericFrame, frame());
+  }
   case BuiltinId::While:
     // Reached only when T.While is called outside a `with` statement.
     return fail(at, "T.While is a frame: use it as `with T.While(cond):`");
@@ -586,9 +613,21 @@ Flow Interpreter::execFrame(FrameObj *frame, Node withNode, Node target) {
       return f;
     }
     if (isAscendFrame(frame->id))
-      markAscend(call, frame->id == BuiltinId::SimtVF   ? "T.SimtVF"
-                       : frame->id == BuiltinId::SimdVF ? "T.SimdVF"
-                                                        : "T.PerCoreTask");
+      markAscend(call, lang::getBuiltin(frame->id).name);
+    // `with T.Vector() as sid`: the vector core's index.
+    if (frame->id == BuiltinId::Vector && target && kernel && tracing()) {
+      mlir::Location l = ir->loc(call);
+      auto sid = tile::IntrinsicOp::create(
+          ir->b, l, mlir::TypeRange{ir->b.getI32Type()},
+          ir->b.getStringAttr("T.Vector"), mlir::ValueRange{},
+          ir->b.getStrArrayAttr({}),
+          ir->b.getDictionaryAttr({ir->b.getNamedAttr(
+              "vector", ir->b.getI64IntegerAttr(frame->groups.front()))}));
+      Value v = wrapScalar(
+          {sid->getResult(0), lang::DType(lang::ScalarType::Int32), SymExpr()});
+      if (assign(target, v) != Flow::Normal)
+        return Flow::Raise;
+    }
     if (frame->id == BuiltinId::Attr && frame->msg.isStr() &&
         getStr(frame->msg) == "async_scope") {
       ++asyncScopes;

@@ -235,6 +235,18 @@ Value eval::tileGemmBlockscaled(Interpreter &in, const PArgs &p) {
                    x->name + "' is " + x->dtype.getName());
       bad = true;
     }
+    // An L0 scale-factor handle serves the data tile it was made for
+    // (TileLang's GEMM checks the binding).
+    BufferObj *tile = regs[i - 3]->buffer;
+    if (x->sfDataTile && x->sfDataTile != tile) {
+      in.error(p.node(names[i]), name + " scale factors " + names[i] + " '" +
+                                     x->name + "' are the handle of '" +
+                                     x->sfDataTile->name + "' (T.alloc_l0" +
+                                     (i == 3 ? "a" : "b") +
+                                     "_sf), not of operand " + names[i - 3] +
+                                     " '" + tile->name + "'");
+      bad = true;
+    }
     if (x->scope == MemoryScope::Global || x->scope == MemoryScope::Local ||
         x->scope == MemoryScope::LocalVar) {
       in.error(p.node(names[i]), name + " scale factors " + names[i] +

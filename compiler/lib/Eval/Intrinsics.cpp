@@ -75,6 +75,16 @@ static std::optional<IntrinsicRule> getIntrinsicRule(BuiltinId id) {
   // Ascend (BuiltinsAscend.def): one op each, built for no tlc target.
   case BuiltinId::SetHf32Mode:
   case BuiltinId::DualCopy:
+  case BuiltinId::AscendSetCopyPadValue:
+  case BuiltinId::AscendPipeBarrier:
+  case BuiltinId::AscendSetFlag:
+  case BuiltinId::AscendWaitFlag:
+  case BuiltinId::AscendThreadfence:
+  case BuiltinId::AscendCrossCoreSetFlag:
+  case BuiltinId::AscendCrossCoreWaitFlag:
+  case BuiltinId::AscendGetBuf:
+  case BuiltinId::AscendRlsBuf:
+  case BuiltinId::AscendNd2nzPostCopy:
   case BuiltinId::AscendSyncInterWait:
   case BuiltinId::AscendSyncInterArrive:
   case BuiltinId::SetAtomic:
@@ -538,6 +548,61 @@ std::optional<Value> Interpreter::callIntrinsicPrimitive(const PArgs &p) {
        p.info.id == BuiltinId::RngRandFloat) &&
       tracing())
     return callRngPrimitive(p);
+  if (p.info.id == BuiltinId::AssumeNoConflict)
+    return assumeNoConflict(*this, p);
+  if (p.info.id == BuiltinId::AnnotateManualMultiBuffer ||
+      p.info.id == BuiltinId::AnnotateUnlimitMemory)
+    return ascendScheduleAnnotation(*this, p);
+  if (p.info.id == BuiltinId::BlockscaledGemm &&
+      !checkAscendBlockscaledGemm(*this, p))
+    return Value::poison();
+  // Ascend's pipe and event names are strings (TileLang's TypeError).
+  for (const char *param : {"pipe_t", "hard_event", "pipe"}) {
+    if (!llvm::StringRef(p.info.name).starts_with("T.ascend_"))
+      break;
+    std::optional<Value> v = p.get(param);
+    if (!v || v->isStr() || v->isAbrupt() || v->isPoison())
+      continue;
+    errorAs("TypeError", p.node(param).range(),
+            p.info.name + ": " + param + " must be a string such as " +
+                (llvm::StringRef(param) == "hard_event" ? "'MTE2_MTE1'"
+                                                        : "'PIPE_MTE2'") +
+                ", not '" + v->getTypeName() + "'");
+    return Value::poison();
+  }
+  if (p.info.id == BuiltinId::DualCopy && !checkL2CacheCtrl(*this, p))
+    return Value::poison();
+  if (p.info.id == BuiltinId::AscendSetCopyPadValue) {
+    // The pad register holds an element of one of these dtypes; a Python
+    // number names none, so TileLang needs dtype= then.
+    static const llvm::StringRef padTypes[] = {"int8",   "uint8",    "int16",
+                                               "uint16", "float16",  "int32",
+                                               "uint32", "bfloat16", "float32"};
+    Value v = p.getOr("value", Value::poison());
+    Value dt = p.getOr("dtype", Value::none());
+    if (v.isAbrupt() || dt.isAbrupt())
+      return Value::poison();
+    if (dt.isNone() && v.isNumber()) {
+      errorAs("ValueError", p.node("value").range(),
+              "T.ascend_set_copy_pad_value: dtype= is required when the "
+              "value is a Python number");
+      return Value::poison();
+    }
+    if (!dt.isNone()) {
+      std::optional<DType> t = toDType(dt, p.node("dtype"));
+      if (!t)
+        return fail(p.node("dtype"), "unknown dtype " + toString(dt, true));
+      if (!llvm::is_contained(padTypes, t->getName())) {
+        errorAs(
+            "ValueError", p.node("dtype").range(),
+            "T.ascend_set_copy_pad_value: the pad value is an element "
+            "of " +
+                llvm::join(llvm::ArrayRef<llvm::StringRef>(padTypes), ", ") +
+                ", not " + t->getName());
+        return Value::poison();
+      }
+    }
+  }
   if (p.info.id == BuiltinId::AnnotateBufferVersions) {
     // Ascend multi-buffering: {buffer: versions}; no effect on values.
     Value v = p.getOr("versions", Value::none());

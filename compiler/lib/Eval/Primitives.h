@@ -126,6 +126,33 @@ Value tileArgReduce(Interpreter &in, const PArgs &p, bool isMax);
 /// `T.transpose(src, dst)`: checked, then a T.Parallel copy with the last
 /// two axes swapped (Transpose.cpp).
 Value tileTranspose(Interpreter &in, const PArgs &p);
+
+// TileLang's Ascend back end (Ascend.cpp).
+/// Checks the `l2_cache_ctrl` argument of \p p (T.copy, T.dual_copy): an
+/// integer or the name of an Ascend L2 policy. False after an error.
+bool checkL2CacheCtrl(Interpreter &in, const PArgs &p);
+/// Checks T.copy's Ascend keywords (l2_cache_ctrl, pad_value / data_select,
+/// scale) for a copy of \p src into \p dst; marks the kernel Ascend-only
+/// for pad_value. False after an error.
+bool checkAscendCopyOptions(Interpreter &in, const PArgs &p, RegionObj *src,
+                            RegionObj *dst);
+/// `T.copy(src, dst, transpose=True)`: dst is src with its last two axes
+/// swapped (T.transpose); the kernel is marked Ascend-only.
+Value ascendTransposeCopy(Interpreter &in, const PArgs &p, Value src,
+                          Value dst);
+/// `T.alloc_l0a_sf(buf, sf_dtype, sf_shape)` / `T.alloc_l0b_sf`: the MX
+/// scale-factor handle bound to the L0A / L0B data tile `buf`.
+Value allocScaleHandle(Interpreter &in, const PArgs &p);
+/// `T.assume_no_conflict(a, b, level=, cross=, group=)`: checked; no IR.
+Value assumeNoConflict(Interpreter &in, const PArgs &p);
+/// `T.annotate_manual_multi_buffer(*items)` / `T.annotate_unlimit_memory(
+/// *scopes)`: checked; the kernel is marked Ascend-only.
+Value ascendScheduleAnnotation(Interpreter &in, const PArgs &p);
+/// `T.blockscaled_gemm` into an L0C accumulator (Ascend's form): the scales
+/// are both given or, for L0A / L0B operands, both left to T.copy(scale=);
+/// the kernel is marked Ascend-only. Otherwise SFA_tmem and SFB_tmem are
+/// required (the SM100 form). False after an error.
+bool checkAscendBlockscaledGemm(Interpreter &in, const PArgs &p);
 /// `T.atomic_max` / `T.atomic_min` with a tile as the value: element by
 /// element over a T.Parallel (AtomicMinMax.cpp); nullopt for the scalar
 /// forms.

@@ -350,6 +350,10 @@ Value tlc::eval::tileCopy(Interpreter &in, const PArgs &p) {
     return in.fail(p.node("dst"), "T.copy destination must be a buffer or "
                                   "region, not '" +
                                       dst.getTypeName() + "'");
+  if (!checkAscendCopyOptions(in, p, s, d))
+    return Value::poison();
+  if (p.flag("transpose", false))
+    return ascendTransposeCopy(in, p, src, dst);
   // Ascend's fixpipe flag: only a copy out of the cube unit's L0C has it.
   if (std::optional<Value> flag = p.get("unit_flag_ctrl");
       flag && !flag->isNone() && s->buffer->scope != MemoryScope::AscendL0C)

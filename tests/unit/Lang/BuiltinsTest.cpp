@@ -439,9 +439,10 @@ TEST_CASE("members") {
 
 TEST_CASE("argument matching") {
   // Successful bindings.
-  checkCall("T.copy", 2, "", "ok:p0 p1 d d d d d d d d d");
-  checkCall("T.copy", 2, "disable_tma", "ok:p0 p1 d k0 d d d d d d d");
-  checkCall("T.copy", 0, "dst,src", "ok:k1 k0 d d d d d d d d d");
+  checkCall("T.copy", 2, "", "ok:p0 p1 d d d d d d d d d d d d d d d");
+  checkCall("T.copy", 2, "disable_tma",
+            "ok:p0 p1 d k0 d d d d d d d d d d d d d");
+  checkCall("T.copy", 0, "dst,src", "ok:k1 k0 d d d d d d d d d d d d d d d");
   checkCall("T.gemm", 3, "transpose_B,policy",
             "ok:p0 p1 p2 d k0 k1 d d d d d d");
   checkCall("T.gemm", 5, "", "ok:p0 p1 p2 p3 p4 d d d d d d d");

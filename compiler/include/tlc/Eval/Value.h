@@ -440,6 +440,9 @@ struct BufferObj : Obj {
   /// holding the value of each of its lanes, which a store to a region of as
   /// many elements (`A[0, 4:8] = b`) writes back lane by lane.
   bool vectorLet = false;
+  /// For an Ascend MX scale-factor handle (T.alloc_l0a_sf / T.alloc_l0b_sf):
+  /// the L0A / L0B data tile it is bound to; null for other buffers.
+  BufferObj *sfDataTile = nullptr;
 };
 
 /// A buffer region `A[a:b, c]` or element reference `A[i, j]`.

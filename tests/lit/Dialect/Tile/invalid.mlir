@@ -845,6 +845,24 @@ tile.func @while_condition_in_body() {
 
 // -----
 
+tile.func @while_condition_in_nested_body() {
+  %t = arith.constant true
+  tile.kernel (%x) grid [4] threads [128] {
+    tile.while {
+      tile.condition %t
+    } do {
+      // expected-error @+1 {{tile.condition may only end the condition region}}
+      tile.while {
+        tile.condition %t
+      } do {
+        tile.condition %t
+      }
+    }
+  }
+}
+
+// -----
+
 tile.func @while_condition_not_last() {
   %t = arith.constant true
   tile.kernel (%x) grid [4] threads [128] {

@@ -336,6 +336,29 @@ tile.func @empty_bodies(%t: index, %c: i1) {
   }
 }
 
+// A while nested in a while's body: its own condition ends its own
+// condition region.
+// CHECK-LABEL: tile.func @nested_while(
+// CHECK: tile.while {
+// CHECK-NEXT: tile.condition
+// CHECK-NEXT: } do {
+// CHECK-NEXT: tile.while {
+// CHECK-NEXT: tile.condition
+// CHECK-NEXT: } do {
+// CHECK-NEXT: }
+// CHECK-NEXT: }
+tile.func @nested_while(%c: i1, %d: i1) {
+  tile.kernel (%x) grid [1] threads [32] {
+    tile.while {
+      tile.condition %c
+    } do {
+      tile.while {
+        tile.condition %d
+      } do {}
+    }
+  }
+}
+
 // CHECK-LABEL: tile.func private @decl(
 // CHECK-NOT: {
 tile.func private @decl(%a: !tile.buffer<[4], f32, global>)

@@ -49,7 +49,8 @@ static std::string ascendOnly(Operation *op) {
   static const char *const names[] = {
       "T.set_hf32_mode",        "T.dual_copy", "T.ascend_sync_inter_wait",
       "T.ascend_sync_inter_arrive", "T.set_atomic", "T.set_atomic_none"};
-  if (callee.starts_with("T.simd.") || llvm::is_contained(names, callee))
+  if (callee.starts_with("T.simd.") || callee.starts_with("T.ascend_") ||
+      llvm::is_contained(names, callee))
     return callee.str();
   return "";
 }

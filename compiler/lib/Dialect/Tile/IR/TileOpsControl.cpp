@@ -368,8 +368,10 @@ LogicalResult WhileOp::verify() {
     if (isa<ConditionOp>(op))
       return op.emitOpError("must be the last operation of the condition "
                             "region");
-  WalkResult bad = getBody().walk([](ConditionOp) {
-    return WalkResult::interrupt();
+  // A tile.while nested in the body verifies its own conditions.
+  WalkResult bad = getBody().walk([&](ConditionOp c) {
+    return c->getParentOfType<WhileOp>() == *this ? WalkResult::interrupt()
+                                                  : WalkResult::advance();
   });
   if (bad.wasInterrupted())
     return emitOpError("tile.condition may only end the condition region");
