@@ -378,11 +378,36 @@ def build(source_file, kernel, defines, target, timeout=None,
                     _store_refusal(_refusal_file(exe, _environ_key(
                         base_text, learnt, tlc_env)), e)
             raise
-        _learn_reads(reads_file, out_dir, kernel)
+        learnt = _learn_reads(reads_file, out_dir, kernel)
+        if learnt is not None and learnt != reads:
+            # The next build of this instance is keyed by what it read:
+            # the artifact moves there, so that build is this one.
+            result = _move_result(result, _out_dir(
+                _environ_key(base_text, learnt, tlc_env)))
         if postproc is not None:
             result = _postprocess(result, postproc, exe, source_file, kernel,
                                   defs, target, timeout, extra_args)
         return result
+
+
+def _move_result(result, new_dir):
+    """``result`` with its artifact directory moved to ``new_dir`` (its
+    key once the variables the build read are known); the old directory
+    is left empty for builds that wait on it."""
+    old_dir = result.out_dir
+    if new_dir == old_dir or _env.cache_disabled():
+        return result
+    with _dir_locks_lock:
+        new_lock = _dir_locks.setdefault(new_dir, threading.Lock())
+    with new_lock:
+        try:
+            shutil.rmtree(new_dir, ignore_errors=True)
+            os.replace(old_dir, new_dir)
+        except OSError:
+            return result
+        os.makedirs(old_dir, exist_ok=True)
+    return BuildResult(new_dir, result.manifests, result.log, result.command,
+                       result.diagnostics)
 
 
 # The environment variables a kernel's evaluation read (tlc-build
