@@ -346,41 +346,43 @@ TLC_DEVICE void flipInt8(int8_t *out, const T *v, bool flip) {
   for (int e = 0; e < 8; ++e)
     out[e] = int8_t(uint8_t(v[e]) ^ (flip ? 0x80u : 0u));
 }
-template <bool AUnsigned, bool BUnsigned, typename TA, typename TB>
-TLC_DEVICE void mfmaI32x16x16x32(int *acc, const TA *a, const TB *b) {
+/// The steps above around one signed step \p step of \p N accumulators, K
+/// = \p K products each.
+template <bool AUnsigned, bool BUnsigned, int N, unsigned K, typename Step,
+          typename TA, typename TB>
+TLC_DEVICE void mfmaI32Unsigned(Step step, int *acc, const TA *a,
+                                const TB *b) {
   int8_t x[8], y[8], ones[8];
   flipInt8(x, a, AUnsigned);
   flipInt8(y, b, BUnsigned);
   for (int e = 0; e < 8; ++e)
     ones[e] = 64;
-  mfmaI32x16x16x32(acc, x, y);
+  step(acc, x, y);
   for (int twice = 0; twice < 2; ++twice) {
     if (BUnsigned)
-      mfmaI32x16x16x32(acc, x, ones);
+      step(acc, x, ones);
     if (AUnsigned)
-      mfmaI32x16x16x32(acc, ones, y);
+      step(acc, ones, y);
   }
   if (AUnsigned && BUnsigned)
-    for (int v = 0; v < 4; ++v)
-      acc[v] = int(unsigned(acc[v]) + (1u << 14) * 32u);
+    for (int v = 0; v < N; ++v)
+      acc[v] = int(unsigned(acc[v]) + (1u << 14) * K);
+}
+template <bool AUnsigned, bool BUnsigned, typename TA, typename TB>
+TLC_DEVICE void mfmaI32x16x16x32(int *acc, const TA *a, const TB *b) {
+  mfmaI32Unsigned<AUnsigned, BUnsigned, 4, 32>(
+      [](int *c, const int8_t *x, const int8_t *y) {
+        mfmaI32x16x16x32(c, x, y);
+      },
+      acc, a, b);
 }
 template <bool AUnsigned, bool BUnsigned, typename TA, typename TB>
 TLC_DEVICE void mfmaI32x32x32x16(int *acc, const TA *a, const TB *b) {
-  int8_t x[8], y[8], ones[8];
-  flipInt8(x, a, AUnsigned);
-  flipInt8(y, b, BUnsigned);
-  for (int e = 0; e < 8; ++e)
-    ones[e] = 64;
-  mfmaI32x32x32x16(acc, x, y);
-  for (int twice = 0; twice < 2; ++twice) {
-    if (BUnsigned)
-      mfmaI32x32x32x16(acc, x, ones);
-    if (AUnsigned)
-      mfmaI32x32x32x16(acc, ones, y);
-  }
-  if (AUnsigned && BUnsigned)
-    for (int v = 0; v < 16; ++v)
-      acc[v] = int(unsigned(acc[v]) + (1u << 14) * 16u);
+  mfmaI32Unsigned<AUnsigned, BUnsigned, 16, 16>(
+      [](int *c, const int8_t *x, const int8_t *y) {
+        mfmaI32x32x32x16(c, x, y);
+      },
+      acc, a, b);
 }
 
 /// OCP fp8 bits as the FNUZ bits of half the value (see the file comment).
