@@ -227,6 +227,20 @@ def topk_selector(p, rng, scale):
             "ends": np.full(b, s, np.int32)}, None
 
 
+def sparse_indices(rng, b, s_, hkv, topk, skv, keys):
+    """The deepseek_v32 scripts' Indices: query row t selects
+    randperm(keys(t))[:topk] of the keys, the rest of its slots SKV - 1
+    (the scripts' filler is SKV, one row past KV; SKV - 1 is masked the
+    same way by every caller's contract and lies inside the tensor)."""
+    idx = np.full((b, s_, hkv, topk), skv - 1, np.int32)
+    for bi in range(b):
+        for t in range(s_):
+            for g in range(hkv):
+                sel = rng.permutation(keys(t))[:topk]
+                idx[bi, t, g, :len(sel)] = sel
+    return idx
+
+
 def sparse_mla_fwd(p, rng, scale):
     """deepseek_v32/sparse_mla_fwd (and _pipelined) test_sparse_mla_fwd: query
     row t selects randperm(max(1, t))[:topk] of the keys, the rest of its
@@ -242,12 +256,7 @@ def sparse_mla_fwd(p, rng, scale):
     _, _, h, dqk = ps["Q"][0]
     _, _, hkv, _ = ps["KV"][0]
     topk = ps["Indices"][0][3]
-    idx = np.full((b, s_, hkv, topk), skv - 1, np.int32)
-    for bi in range(b):
-        for t in range(s_):
-            for g in range(hkv):
-                sel = rng.permutation(max(1, t))[:topk]
-                idx[bi, t, g, :len(sel)] = sel
+    idx = sparse_indices(rng, b, s_, hkv, topk, skv, lambda t: max(1, t))
     return {"Q": normal(rng, (b, s_, h, dqk)), "KV": normal(rng, (b, skv, hkv, dqk)),
             "Indices": idx}, None
 
@@ -264,12 +273,8 @@ def sparse_mla_fwd_pipelined(p, rng, scale):
     _, skv, hkv, _ = ps["KV"][0]
     topk = ps["Indices"][0][3]
     start, stride = 1024, 1
-    idx = np.full((b, s_, hkv, topk), skv - 1, np.int32)
-    for bi in range(b):
-        for t in range(s_):
-            for g in range(hkv):
-                sel = rng.permutation(min(max(1, (t + start) // stride), skv))[:topk]
-                idx[bi, t, g, :len(sel)] = sel
+    idx = sparse_indices(rng, b, s_, hkv, topk, skv,
+                         lambda t: min(max(1, (t + start) // stride), skv))
     return {"Q": normal(rng, (b, s_, h, dqk)), "KV": normal(rng, (b, skv, hkv, dqk)),
             "Indices": idx, "q_start_index_s": np.array([start], np.int32)}, None
 
@@ -301,12 +306,7 @@ def sparse_mla_bwd(p, rng, scale):
     _, skv, hkv, _ = ps["KV"][0]
     dv = ps["dO"][0][3]
     topk = ps["Indices"][0][3]
-    idx = np.full((b, s_, hkv, topk), skv - 1, np.int32)
-    for bi in range(b):
-        for t in range(s_):
-            for g in range(hkv):
-                sel = rng.permutation(max(1, t))[:topk]
-                idx[bi, t, g, :len(sel)] = sel
+    idx = sparse_indices(rng, b, s_, hkv, topk, skv, lambda t: max(1, t))
     q = bf16(normal(rng, (b, s_, h, dqk)))
     kv = bf16(normal(rng, (b, skv, hkv, dqk)))
     do = bf16(normal(rng, (b, s_, h, dv)))
