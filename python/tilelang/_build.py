@@ -302,6 +302,9 @@ class BuildResult:
         self.log = log
         self.command = command
         self.diagnostics = list(diagnostics)
+        # The environment variables the instance's evaluation read (None:
+        # not known); build() sets it.
+        self.environ_reads = None
 
     @property
     def cache_hits(self):
@@ -358,7 +361,11 @@ def build(source_file, kernel, defines, target, timeout=None,
     extra_args += environ
     refusal = _refusal_file(exe, key_text) if _remember.on else None
     if refusal is not None:
-        _raise_refused(refusal)
+        try:
+            _raise_refused(refusal)
+        except TLCBuildError:
+            note_environ(reads)  # the key it was refused under
+            raise
     out_dir = _out_dir(key_text)
     # Builds of one instance share its directory: in this process they run
     # one after the other (par_compile of equal configurations raced,
@@ -371,6 +378,7 @@ def build(source_file, kernel, defines, target, timeout=None,
                                target, timeout, extra_args)
         except TLCBuildError as e:
             learnt = _learn_reads(reads_file, out_dir, kernel)
+            note_environ(learnt)
             if refusal is not None and getattr(e, "refused", None):
                 _store_refusal(refusal, e)
                 if learnt is not None and learnt != reads:
@@ -379,6 +387,7 @@ def build(source_file, kernel, defines, target, timeout=None,
                         base_text, learnt, tlc_env)), e)
             raise
         learnt = _learn_reads(reads_file, out_dir, kernel)
+        note_environ(learnt)
         if learnt is not None and learnt != reads:
             # The next build of this instance is keyed by what it read:
             # the artifact moves there, so that build is this one.
@@ -387,7 +396,48 @@ def build(source_file, kernel, defines, target, timeout=None,
         if postproc is not None:
             result = _postprocess(result, postproc, exe, source_file, kernel,
                                   defs, target, timeout, extra_args)
+        result.environ_reads = learnt
         return result
+
+
+class _ReadsSink(threading.local):
+    sink = None
+
+
+_reads_sink = _ReadsSink()
+
+
+@contextlib.contextmanager
+def environ_reads_recorded():
+    """Within it (in this thread), every build records the environment
+    variables its instance's evaluation read in the list this yields: a
+    sorted list of names, or None where they are not known (no report, or
+    ``os.environ`` used other than by name: every variable the script
+    reads may matter). A build the JIT cache answers records the reads
+    of the build that made it (``note_environ``). The tuning cache keys a
+    tuning by the union (autotuner._TuningKey)."""
+    previous = _reads_sink.sink
+    _reads_sink.sink = []
+    try:
+        yield _reads_sink.sink
+    finally:
+        _reads_sink.sink = previous
+
+
+def note_environ(reads):
+    """Records ``reads`` (see :func:`environ_reads_recorded`)."""
+    if _reads_sink.sink is not None:
+        _reads_sink.sink.append(None if reads is None else list(reads))
+
+
+def environ_values(reads, tlc_env):
+    """What an instance that read ``reads`` (None: unknown) depends on in
+    the environment ``tlc_env`` (name -> value, the script's variables
+    set in this process): a hashable value; two environments giving the
+    same value evaluate that instance alike."""
+    if reads is None:
+        return ("script", tuple(sorted(tlc_env.items())))
+    return ("read", tuple((n, tlc_env.get(n)) for n in reads))
 
 
 def _move_result(result, new_dir):

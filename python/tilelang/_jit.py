@@ -18,7 +18,7 @@ import inspect
 import os
 import threading
 
-from . import _attrs, _build, _callables, _nested
+from . import _attrs, _build, _callables, _nested, _script_env
 from .env import env as _env_vars
 from .jit import compile_phase
 from ._attrs import returned_empties
@@ -526,8 +526,21 @@ def _build_config_args(pass_configs, compile_flags=None):
     return args
 
 
+def _same_environ(entries, tlc_env):
+    """``(kernel, reads)`` of the entry of ``entries`` (``(reads,
+    values, kernel)``, see :meth:`_Compiler.instance`) whose read
+    variables have the same values in ``tlc_env``, else ``(None, None)``."""
+    for reads, values, kernel in entries:
+        if _build.environ_values(reads, tlc_env) == values:
+            return kernel, reads
+    return None, None
+
+
 class _Compiler:
-    """Builds and memoizes instances of one kernel of one source file."""
+    """Builds and memoizes instances of one kernel of one source file;
+    an instance is memoized with the values of the environment variables
+    its evaluation read (tlc-build --environ-report), so a script that sets
+    one of them between two calls gets the other instance."""
 
     def __init__(self, source_file, kernel, target, pass_configs=None,
                  compile_flags=None):
@@ -565,9 +578,14 @@ class _Compiler:
                 raise RuntimeError(self._not_compiled(defines, target))
             if kernel is not None:
                 return kernel
+        # The instance also depends on the environment variables its
+        # evaluation read (a script may set os.environ between two calls):
+        # each memoized kernel is kept with what it read and their values.
+        tlc_env = dict(_script_env.script_environ(build_file))
         with compile_phase.compilation_scope():
             with self._lock:
-                kernel = self._cache.get(key)
+                kernel, reads = _same_environ(self._cache.get(key, ()),
+                                              tlc_env)
             if kernel is None:
                 build = _build.build(build_file, self.kernel, defines,
                                      target, timeout=timeout,
@@ -576,8 +594,17 @@ class _Compiler:
                                          self.compile_flags))
                 kernel = make(build, _pick_manifest(build, self.kernel),
                               target)
+                reads = build.environ_reads
+                values = _build.environ_values(reads, tlc_env)
                 with self._lock:
-                    kernel = self._cache.setdefault(key, kernel)
+                    entries = self._cache.setdefault(key, [])
+                    found, _ = _same_environ(entries, tlc_env)
+                    if found is None:
+                        entries.append((reads, values, kernel))
+                    else:
+                        kernel = found
+            else:
+                _build.note_environ(reads)
             if explicit:
                 if strict:
                     kernel.prepare_for_execution()

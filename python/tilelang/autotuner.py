@@ -17,6 +17,7 @@ import contextlib
 import hashlib
 import json
 import os
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 
@@ -180,8 +181,10 @@ class _Tuner:
         report = _TrialReporter(on_trial)
         checked = not self.skip_check and (
             self.ref_prog is not None or self.manual_check_prog is not None)
-        if cache_key is not None:
-            cache_key = self._checked_key(cache_key, inputs)
+        tuning_key = cache_key
+        if tuning_key is not None:
+            cache_key = self._checked_key(
+                tuning_key.text(tuning_key.known_reads()), inputs)
             stored = _load_best(cache_key)
             if stored is not None:
                 config = stored["config"]
@@ -193,16 +196,27 @@ class _Tuner:
                 return AutotuneResult(kernel, config, stored["latency"],
                                       stored.get("ref_latency"))
 
+        recorded = []
+
         def attempt(cfg):
-            try:
-                with _build.refusals_remembered(), \
-                        _jit.definition_checks_deferred():
-                    return build_one(cfg), None
-            except Exception as e:  # a configuration tlc cannot build
-                return None, e
+            with _build.environ_reads_recorded() as reads:
+                try:
+                    with _build.refusals_remembered(), \
+                            _jit.definition_checks_deferred():
+                        return build_one(cfg), None
+                except Exception as e:  # a configuration tlc cannot build
+                    return None, e
+                finally:
+                    # A configuration that built nothing (it raised before
+                    # a build) read what the script may read.
+                    recorded.extend(reads or [None])
         started = time.monotonic()
         with ThreadPoolExecutor(_build_workers(len(configs))) as pool:
             built = list(pool.map(attempt, configs))
+        if tuning_key is not None:
+            # Stored under the variables these builds read (see _TuningKey).
+            cache_key = self._checked_key(
+                tuning_key.text(tuning_key.learn(recorded)), inputs)
         failed = sum(1 for kernel, _ in built if kernel is None)
         self._log(f"built {len(configs) - failed} of {len(configs)} "
                   f"configurations in {time.monotonic() - started:.1f} s"
@@ -411,6 +425,82 @@ def _code_digest(code):
                           repr(code.co_names).encode()).hexdigest()[:16]
 
 
+class _TuningKey:
+    """The tuning cache's key of one tuning: ``base`` (the kernel's file
+    and source, bindings, configurations and target) and the values of
+    the environment variables the tuned instances' evaluations read.
+    Which those are is known once the configurations were built (each
+    build's ``tlc-build --environ-report``): their union is remembered per
+    ``base`` (under ``<cache>/autotune/environ/``), and a tuning is keyed
+    by their values; before the first tuning, or where a build's reads
+    are not known, by every variable the script reads that is set. A
+    variable only another kernel reads does not move the tuning."""
+
+    def __init__(self, base, source_file):
+        self.base = base
+        self.source_file = source_file
+
+    def _reads_path(self):
+        digest = hashlib.sha256(self.base.encode()).hexdigest()[:32]
+        if _env.cache_disabled():
+            return "memo:" + digest
+        return os.path.join(_build.cache_root(), "autotune", "environ",
+                            digest + ".json")
+
+    def known_reads(self):
+        """The remembered read variables (sorted names), or None."""
+        path = self._reads_path()
+        with _reads_lock:
+            if path in _reads_memo:
+                return _reads_memo[path]
+        if path.startswith("memo:"):
+            return None
+        try:
+            with open(path) as f:
+                reads = json.load(f)
+        except (OSError, ValueError):
+            return None
+        if isinstance(reads, list) and all(isinstance(n, str) for n in reads):
+            return reads
+        return None
+
+    def learn(self, recorded):
+        """Remembers the union of the builds' ``recorded`` reads (lists of
+        names, None where unknown); returns it, or None (the script-wide
+        key) when one is unknown or nothing was recorded."""
+        if not recorded or any(r is None for r in recorded):
+            reads = None
+        else:
+            reads = sorted({n for r in recorded for n in r})
+        path = self._reads_path()
+        with _reads_lock:
+            _reads_memo[path] = reads
+        if not path.startswith("memo:"):
+            try:
+                if reads is None:
+                    with contextlib.suppress(FileNotFoundError):
+                        os.remove(path)
+                else:
+                    os.makedirs(os.path.dirname(path), exist_ok=True)
+                    tmp = f"{path}.{os.getpid()}.tmp"
+                    with open(tmp, "w") as f:
+                        json.dump(reads, f)
+                    os.replace(tmp, path)
+            except OSError:
+                pass
+        return reads
+
+    def text(self, reads):
+        """The key for the read variables ``reads`` (None: every variable
+        the script reads) with their values in this process."""
+        tlc_env = dict(_script_env.script_environ(self.source_file))
+        return json.dumps([self.base, _build.environ_values(reads, tlc_env)])
+
+
+_reads_memo = {}
+_reads_lock = threading.Lock()
+
+
 def _tuning_key(jit_fn, args, kwargs, configs):
     try:
         with open(jit_fn.source_file, "rb") as f:
@@ -420,12 +510,11 @@ def _tuning_key(jit_fn, args, kwargs, configs):
         text = json.dumps([jit_fn.source_file, source, jit_fn.__name__,
                            repr(sorted(jit_fn._closure_defines().items())),
                            repr(shapes), repr(sorted(kwargs.items())),
-                           repr(configs), resolve_target(jit_fn.target),
-                           _script_env.script_environ(jit_fn.source_file)],
+                           repr(configs), resolve_target(jit_fn.target)],
                           default=str)
     except (OSError, TypeError):
         return None
-    return hashlib.sha256(text.encode()).hexdigest()[:32]
+    return _TuningKey(text, jit_fn.source_file)
 
 
 class AutoTuneFunction:
@@ -499,17 +588,23 @@ class AutoTuneFunction:
 
     def _tuned_lazy(self, args, kwargs, configs):
         fn = self.jit_fn
-        key = _lazy_key(args, kwargs)
-        if key not in self._best:
+        tuning_key = _tuning_key(fn, args, kwargs, configs)
+
+        def memo_key():
+            # A tuning in this process under other values of the variables
+            # the instances read is another one.
+            return (_lazy_key(args, kwargs), None if tuning_key is None else
+                    tuning_key.text(tuning_key.known_reads()))
+        best = self._best.get(memo_key())
+        if best is None:
             def build_one(cfg):
                 cfg, build = _split_config(cfg)
                 target = fn._with_build_configs(*build) if any(build) else fn
                 return target.compile(*args, timeout=self.tuner.timeout,
                                       **{**kwargs, **cfg})
-            self._best[key] = self.tuner.run(
-                build_one, configs,
-                cache_key=_tuning_key(fn, args, kwargs, configs))
-        return self._best[key].kernel
+            best = self.tuner.run(build_one, configs, cache_key=tuning_key)
+            self._best[memo_key()] = best
+        return best.kernel
 
     def _tuned_eager(self, args, kwargs, configs, tunables, compile_values,
                      consts, probe):
