@@ -224,12 +224,32 @@ class _Tuner:
         results = []
         reference = None
         best = None
+        # Configurations that built the same kernel (a parameter the
+        # kernel does not use; tlc-build's cache gave them one binary)
+        # share the first one's check and timing: identity -> (config,
+        # latency or None, message, validation, error).
+        measured = {}
         for index, (cfg, (kernel, err)) in enumerate(zip(configs, built)):
             if kernel is None:
                 first = _reason(err)
                 self._log(f"{cfg}: build failed: {first}")
                 results.append((cfg, None, f"build failed: {first}"))
                 report.emit("compile_error", index, cfg, error=err)
+                continue
+            identity = _identity(kernel) if _share_identical else None
+            if identity is not None and identity in measured:
+                same, latency, message, validation, error = \
+                    measured[identity]
+                results.append((cfg, latency, message))
+                if latency is None:
+                    self._log(f"{cfg}: {message} (the kernel of {same})")
+                    if error is not None:
+                        report.emit("benchmark_error", index, cfg,
+                                    validation=validation, error=error)
+                    continue
+                self._log(f"{cfg}: {latency:.4f} ms (the kernel of {same})")
+                report.emit("ok", index, cfg, latency=latency,
+                            validation=validation)
                 continue
             validation = "not_run"
             if inputs is None:
@@ -262,6 +282,9 @@ class _Tuner:
                                   f"{self.early_stop_factor:g} x best "
                                   f"{best[1]:.4f} ms")
                         results.append((cfg, None, "stopped early"))
+                        if identity is not None:
+                            measured[identity] = (cfg, None, "stopped early",
+                                                  validation, None)
                         continue
                 latency = do_bench(lambda: kernel(*timed), warmup=self.warmup,
                                    rep=self.rep, cuda=cuda)
@@ -271,7 +294,12 @@ class _Tuner:
                 results.append((cfg, None, f"rejected: {first}"))
                 report.emit("benchmark_error", index, cfg,
                             validation=validation, error=e)
+                if identity is not None:
+                    measured[identity] = (cfg, None, f"rejected: {first}",
+                                          validation, e)
                 continue
+            if identity is not None:
+                measured[identity] = (cfg, latency, None, validation, None)
             self._log(f"{cfg}: {latency:.4f} ms")
             results.append((cfg, latency, None))
             report.emit("ok", index, cfg, latency=latency,
@@ -343,6 +371,41 @@ class _Tuner:
                 if len(outs) == 1:
                     raise
                 raise AssertionError(f"output {k}: {e}") from None
+
+
+# Whether configurations that built the same kernel share one check and
+# timing (tests/bench/autotune_sweep.py turns it off to measure "before").
+_share_identical = True
+
+
+def _identity(kernel):
+    """What ``kernel`` runs, as a digest: its manifest (entry, launches,
+    parameters), the bytes of its generated source and binary, and how the
+    Python call maps arguments and outputs; None when it cannot be told
+    (not a tlc-built kernel, a file missing). Two configurations with the
+    same identity run the same code on the same inputs."""
+    manifest = getattr(kernel, "manifest", None)
+    out_dir = getattr(kernel, "artifact_dir", None)
+    if not isinstance(manifest, dict) or not out_dir:
+        return None
+    digest = hashlib.sha256()
+    try:
+        digest.update(json.dumps(manifest, sort_keys=True).encode())
+        for key in ("generated_source", "binary"):
+            name = manifest.get(key)
+            if not name:
+                continue
+            with open(os.path.join(out_dir, name), "rb") as f:
+                digest.update(f.read())
+        digest.update(repr((type(kernel).__name__, kernel.target,
+                            getattr(kernel, "_inputs", None),
+                            getattr(kernel, "_outputs", None),
+                            getattr(kernel, "_input_names", None),
+                            sorted(getattr(kernel, "symbol_aliases",
+                                           {}).items()))).encode())
+    except (OSError, TypeError, ValueError):
+        return None
+    return digest.hexdigest()
 
 
 def _reason(err):
