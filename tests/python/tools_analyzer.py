@@ -65,5 +65,22 @@ def test_element_accesses_and_loop_steps():
         assert result.total_global_bytes == rows * N * (4 + 8), result
 
 
+def test_named_part_estimates_time():
+    # examples/analyze's script: Analyzer.analysis(func, RTX4090("cuda")).
+    # The RTX 4090's data sheet: 128 SMs, sm_89, 1008 GB/s, 165 TFLOPS of
+    # dense FP16 tensor math with FP32 accumulation.
+    from tilelang.carver.arch import RTX4090, H100
+    part = RTX4090("cuda")
+    assert (part.sm_count, part.sm_version) == (128, 89), part
+    assert H100("cuda").compute_max_core == 132
+    M = N = K = 1024
+    result = Analyzer.analysis(gemm(M, N, K, 128, 128, 32, False), part)
+    flops = 2 * M * N * K
+    assert result.total_flops == flops
+    expected = max(flops / 165e12, result.total_global_bytes / 1008e9)
+    assert abs(result.estimated_time - expected) <= 1e-12 * expected, \
+        (result.estimated_time, expected)
+
+
 if __name__ == "__main__":
     tilelang.testing.main()

@@ -24,6 +24,7 @@ from .cuda import (CUDA, check_sm_version, has_mma_support,  # noqa: E402
                    is_ada_arch, is_ampere_arch, is_hopper_arch,
                    is_volta_arch)
 from .cdna import CDNA, is_cdna_arch  # noqa: E402
+from .parts import A100, H100, RTX3090, RTX4090, V100  # noqa: E402
 
 
 def _rocm_torch():
@@ -41,6 +42,7 @@ def auto_infer_current_arch():
 
 
 __all__ = ["TileDevice", "CUDA", "CDNA", "auto_infer_current_arch",
+           "V100", "A100", "RTX3090", "RTX4090", "H100",
            "driver", "is_cdna_arch",
            "check_sm_version", "is_volta_arch", "is_ampere_arch",
            "is_ada_arch", "is_hopper_arch", "has_mma_support"]
