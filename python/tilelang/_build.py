@@ -176,6 +176,27 @@ def lowering_category(text):
     return m.group(1) if m else None
 
 
+_LOCATED_ERROR = re.compile(r"^(.+?):(\d+):(\d+): error: (.*)$", re.M)
+
+
+def target_error(text, source_file):
+    """The first ``FILE:LINE:COL: error: ...`` line of a failed build's
+    output ``text`` located in ``source_file`` (the target's refusal of the
+    program, printed by its lowering), as a diagnostic dict; None when
+    there is none, or when it says the artifact could not be written (the
+    device or host compiler failed, a tool or the disk is missing: not the
+    program's fault, so not remembered as a refusal)."""
+    for m in _LOCATED_ERROR.finditer(text or ""):
+        path, line, col, message = m.groups()
+        if message.startswith("cannot write the "):
+            return None
+        if not _same_file(path, source_file):
+            continue
+        return {"file": path, "line": int(line), "col": int(col),
+                "severity": "error", "message": message}
+    return None
+
+
 def raised_category(d):
     """The Python exception type of a diagnostic: its ``category``, else
     the ``TypeName:`` its message starts with."""
@@ -701,8 +722,14 @@ def _build_in(out_dir, exe, source_file, kernel, defs, target, timeout,
             e.refused = (raised_category(raised), str(e), None, None)
             raise e
         error = first_error(diagnostics)
-        category = error.get("category") if error else \
-            lowering_category(proc.stderr)
+        if error is not None:
+            category = error.get("category")
+        else:
+            category = lowering_category(proc.stderr)
+            # A refusal of the target's lowering (a shared-memory budget
+            # counted after fragment exchanges, a layout the back end
+            # cannot index) is not in the analysis diagnostics.
+            error = target_error(proc.stderr, source_file)
         e = error_class(category)(
             f"tlc-build could not build kernel '{kernel}' of {source_file} "
             f"for target '{target}' (exit status {proc.returncode}); "
