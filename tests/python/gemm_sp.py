@@ -263,6 +263,29 @@ def test_example_gemm_sp_style(which, block_K):
                               rtol=1e-3, atol=1e-3)
 
 
+@pytest.mark.parametrize("which", ["8.0", "9.0"])
+def test_older_compress_names(which):
+    # examples/sparse_tensorcore/example_sparse_tensorcore.py (an older
+    # revision) compresses with compress_sm90(A, block_k=..., transposed=
+    # False) for a kernel annotated make_metadata_layout(..., arch="9.0",
+    # backend="cutlass"); compress_sm80(A, transposed=False) is its sm_8x
+    # twin. It stopped at the import.
+    from tilelang.utils.sparse import compress_sm80, compress_sm90
+    torch.manual_seed(1)
+    m, n, k, block_K = 128, 64, 256, 128
+    kernel = matmul_sp_fp16(m, n, k, "float", 128, 64, block_K, 2, 128,
+                            T.GemmWarpPolicy.Square, True, which)
+    a = randn_semi_sparse(m, k, device="cpu", dtype=torch.half)
+    b = torch.randn(k, n, dtype=torch.half)
+    if which == "9.0":
+        a_sparse, e = compress_sm90(a, block_k=block_K, transposed=False)
+    else:
+        a_sparse, e = compress_sm80(a, transposed=False)
+    c = kernel(a_sparse, e, b)
+    torch.testing.assert_close(c.double(), a.double() @ b.double(),
+                               rtol=1e-3, atol=1e-3)
+
+
 @tilelang.jit(out_idx=[-1], target="cpu")
 def read_metadata(M, Ke, dtype, e_dtype, arch, block_k, block_M=64,
                   elementwise=False):

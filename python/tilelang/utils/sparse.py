@@ -219,6 +219,19 @@ def compress(A, transposed=False, arch=None, block_k=None, layout=True,
     return values.contiguous(), E.contiguous()
 
 
+def compress_sm90(A, block_k, transposed=False):
+    """Older TileLang's name: ``compress(A, transposed, arch="9.0",
+    block_k=block_k)``, E in the order of the sm_90 metadata layout
+    (``make_metadata_layout(E, ..., arch="9.0", backend="cutlass",
+    block_k=block_k)``)."""
+    return compress(A, transposed=transposed, arch="9.0", block_k=block_k)
+
+
+def compress_sm80(A, transposed=False):
+    """Older TileLang's name: ``compress(A, transposed, arch="8.0")``."""
+    return compress(A, transposed=transposed, arch="8.0")
+
+
 def _mask(M, K, dtype, device, generator=None):
     """A random keep-mask: per group of 4 (float32: 2) exactly half kept."""
     kept, group = _sparsity(dtype)
