@@ -568,20 +568,22 @@ class _Compiler:
                tuple(sorted((str(k), str(v))
                             for k, v in self.pass_configs.items())),
                tuple(self.compile_flags))
+        # The instance also depends on the environment variables its
+        # evaluation read (a script may set os.environ between two calls):
+        # each memoized kernel is kept with what it read and their values.
+        tlc_env = dict(_script_env.script_environ(build_file))
         strict = _env_vars.is_explicit_compile_required()
         if strict:
             # An instance compiled explicitly before: nothing to compile
             # (also after compilation is sealed).
             with self._lock:
-                kernel = self._explicit.get(key)
+                kernel, reads = _same_environ(self._explicit.get(key, ()),
+                                              tlc_env)
             if kernel is None and not explicit:
                 raise RuntimeError(self._not_compiled(defines, target))
             if kernel is not None:
+                _build.note_environ(reads)
                 return kernel
-        # The instance also depends on the environment variables its
-        # evaluation read (a script may set os.environ between two calls):
-        # each memoized kernel is kept with what it read and their values.
-        tlc_env = dict(_script_env.script_environ(build_file))
         with compile_phase.compilation_scope():
             with self._lock:
                 kernel, reads = _same_environ(self._cache.get(key, ()),
@@ -609,7 +611,10 @@ class _Compiler:
                 if strict:
                     kernel.prepare_for_execution()
                 with self._lock:
-                    self._explicit[key] = kernel
+                    entries = self._explicit.setdefault(key, [])
+                    if _same_environ(entries, tlc_env)[0] is None:
+                        entries.append((reads, _build.environ_values(
+                            reads, tlc_env), kernel))
         return kernel
 
     def _not_compiled(self, defines, target):

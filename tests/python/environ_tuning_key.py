@@ -12,8 +12,9 @@ JIT cache: a script that sets os.environ between two calls of a factory
 got the first call's kernel (the memo was keyed by the bindings only): the
 second call now builds the instance the new value gives, a variable the
 kernel does not read reuses the kernel, and the first value again finds
-the first kernel without a build. One process, a fresh cache directory;
-small CPU kernels against torch (about 10 s)."""
+the first kernel without a build; under strict compilation an instance
+compiled explicitly under another value does not run. One process, a
+fresh cache directory; small CPU kernels against torch (about 10 s)."""
 
 import contextlib
 import io
@@ -114,12 +115,38 @@ def check_jit_cache(a):
         del os.environ[name]
 
 
+def check_strict(a):
+    # TILELANG_REQUIRE_EXPLICIT_COMPILE: a call runs only an instance
+    # compiled explicitly; one compiled under another value of a variable
+    # it reads is not that instance (it ran, computing with the old value).
+    from tilelang.jit import compile_phase
+    os.environ["TLC_TEST_TK_FACTOR"] = "4"
+    os.environ["TILELANG_REQUIRE_EXPLICIT_COMPILE"] = "1"
+    compile_phase._reset_compilation_phase_for_testing()
+    try:
+        scaled.compile(N, block=32)
+        torch.testing.assert_close(scaled(N, block=32)(a),
+                                   (a.double() * 4).float(), rtol=0, atol=0)
+        os.environ["TLC_TEST_TK_FACTOR"] = "6"
+        try:
+            scaled(N, block=32)
+        except RuntimeError as e:
+            assert "No explicitly compiled specialization" in str(e), e
+        else:
+            raise AssertionError("the factor-4 instance ran for factor 6")
+    finally:
+        del os.environ["TILELANG_REQUIRE_EXPLICIT_COMPILE"]
+        del os.environ["TLC_TEST_TK_FACTOR"]
+        compile_phase._reset_compilation_phase_for_testing()
+
+
 def main():
     with tempfile.TemporaryDirectory(prefix="tlc-tk-") as cache:
         os.environ["TLC_CACHE_DIR"] = cache
         a = torch.arange(N, dtype=torch.float32) - 100
         check_tuning(a)
         check_jit_cache(a)
+        check_strict(a)
     print("environ_tuning_key: ok")
 
 
