@@ -14,7 +14,8 @@ second call now builds the instance the new value gives, a variable the
 kernel does not read reuses the kernel, and the first value again finds
 the first kernel without a build; under strict compilation an instance
 compiled explicitly under another value does not run. One process, a
-fresh cache directory; small CPU kernels against torch (about 10 s)."""
+fresh cache directory; small CPU kernels against torch (about 30 s on a
+loaded 2-core host, most of it the host compiler building six kernels)."""
 
 import contextlib
 import io
