@@ -1523,6 +1523,10 @@ void Interpreter::runTestsCallingUntracedKernels() {
           return syntax::WalkResult::Skip;
         if (n.kind() == NodeKind::Call) {
           Node callee = n.child(Field::func);
+          // `kernel.compile(M=...)` calls the kernel as much as `kernel(...)`.
+          if (callee && callee.kind() == NodeKind::Attribute &&
+              callee.identifier() == "compile")
+            callee = callee.child(Field::value);
           if (callee && callee.kind() == NodeKind::Name &&
               untraced.count(callee.identifier()) &&
               !tracedLabels.count(callee.identifier())) {
