@@ -1457,6 +1457,8 @@ Flow Interpreter::execAssert(Node stmt) {
     // `assert cond` on an IR condition is a device-side assertion.
     if (!tracing() || !kernel)
       return Flow::Normal;
+    if (Scalar s = toScalar(c, test))
+      checkBooleanCondition(s, test, "Assert");
     CallArgs args;
     args.pos.push_back(c);
     args.posNodes.push_back(test);
