@@ -1345,11 +1345,25 @@ static Flow settleRegionFlow(Interpreter &in, Flow f, Node at) {
   return f;
 }
 
+/// TileLang refuses a kernel `if` / `assert` whose run-time condition is
+/// not boolean ("If condition must be a boolean expression, but got
+/// int32"; before that check, its compilation stopped at an internal one,
+/// tile-ai/tilelang#3009): an error at the condition, in TileLang's words,
+/// with the comparison that says what was meant.
+void Interpreter::checkBooleanCondition(const Scalar &c, Node test,
+                                        llvm::StringRef stmt) {
+  if (c.dtype.isBool())
+    return;
+  error(test, stmt + " condition must be a boolean expression, but got " +
+                  c.dtype.getName() + " (compare it, e.g. `... != 0`)");
+}
+
 Flow Interpreter::execIRIf(Value cond, Node ifNode) {
   Node test = ifNode.child(Field::test);
   Scalar c = toScalar(cond, test);
   if (!c)
     return Flow::Normal;
+  checkBooleanCondition(c, test, "If");
   mlir::Location l = ir->loc(test);
   mlir::Value pred = ir->convert(c.value, ir->b.getI1Type(), l);
   bool hasElse = static_cast<bool>(ifNode.child(Field::orelse));

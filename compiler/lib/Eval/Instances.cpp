@@ -33,6 +33,9 @@ namespace tlc::eval {
 /// pytest.raises` blocks, at least once (Interpreter.cpp).
 bool usedOnlyWhereExpectedToFail(syntax::Node owner, llvm::StringRef name,
                                  unsigned bindings = 0);
+/// True when \p name is read only as a parametrize value of a test that
+/// uses it only inside `with pytest.raises` blocks (Interpreter.cpp).
+bool passedOnlyWhereExpectedToFail(syntax::Node module, llvm::StringRef name);
 } // namespace tlc::eval
 using lang::BuiltinId;
 
@@ -1286,7 +1289,8 @@ void Interpreter::traceDefaultInstances() {
   auto expectedToFailAtModuleLevel = [&](llvm::StringRef name) {
     return options.callSites &&
            !(traceExpected && llvm::StringRef(traceExpected) == "1") &&
-           usedOnlyWhereExpectedToFail(tree.root(), name);
+           (usedOnlyWhereExpectedToFail(tree.root(), name) ||
+            passedOnlyWhereExpectedToFail(tree.root(), name));
   };
   for (Value v : kernelsSeen) {
     if (budgetExhausted)
@@ -1523,6 +1527,10 @@ void Interpreter::runTestsCallingUntracedKernels() {
           return syntax::WalkResult::Skip;
         if (n.kind() == NodeKind::Call) {
           Node callee = n.child(Field::func);
+          // `kernel.compile(M=...)` calls the kernel as much as `kernel(...)`.
+          if (callee && callee.kind() == NodeKind::Attribute &&
+              callee.identifier() == "compile")
+            callee = callee.child(Field::value);
           if (callee && callee.kind() == NodeKind::Name &&
               untraced.count(callee.identifier()) &&
               !tracedLabels.count(callee.identifier())) {

@@ -24,6 +24,7 @@ using namespace tlc::eval;
 namespace tlc::eval {
 bool usedOnlyWhereExpectedToFail(syntax::Node owner, llvm::StringRef name,
                                  unsigned bindings = 0);
+bool passedOnlyWhereExpectedToFail(syntax::Node module, llvm::StringRef name);
 } // namespace tlc::eval
 using syntax::BinaryOp;
 
@@ -1338,6 +1339,69 @@ bool tlc::eval::usedOnlyWhereExpectedToFail(Node owner, llvm::StringRef name,
   return inside > 0 && outside == bindings;
 }
 
+/// True when \p call is `pytest.mark.parametrize(...)`.
+static bool isParametrize(Node call) {
+  if (!call || call.kind() != NodeKind::Call)
+    return false;
+  Node callee = call.child(Field::func);
+  return callee && callee.kind() == NodeKind::Attribute &&
+         callee.identifier() == "parametrize";
+}
+
+/// True when every read of \p name in \p module is a value of a
+/// `@pytest.mark.parametrize` case whose test reads the parameter it binds
+/// only inside `with pytest.raises` blocks: a factory of a kernel TileLang
+/// must refuse, passed in as `make` and built as `tilelang.compile(make())`
+/// where the test expects the error.
+bool tlc::eval::passedOnlyWhereExpectedToFail(Node module,
+                                              llvm::StringRef name) {
+  unsigned reads = 0, expected = 0;
+  syntax::walk(module, [&](Node m) {
+    if (m.kind() == NodeKind::Name && m.identifier() == name &&
+        m.context() == syntax::ExprContext::Load)
+      ++reads;
+    return syntax::WalkResult::Advance;
+  });
+  for (Node fn : module.children(Field::body)) {
+    if (fn.kind() != NodeKind::FunctionDef)
+      continue;
+    for (Node deco : fn.children(Field::decorator_list)) {
+      if (!isParametrize(deco))
+        continue;
+      llvm::SmallVector<Node, 2> args(deco.children(Field::args).begin(),
+                                      deco.children(Field::args).end());
+      if (args.size() < 2 ||
+          args[0].literal().kind != syntax::LiteralValue::Kind::Str ||
+          (args[1].kind() != NodeKind::List &&
+           args[1].kind() != NodeKind::Tuple))
+        continue;
+      std::string spelled = args[0].literal().text;
+      llvm::SmallVector<llvm::StringRef, 4> names;
+      llvm::StringRef(spelled).split(names, ',', -1, false);
+      for (Node c : args[1].children(Field::elts)) {
+        llvm::SmallVector<Node, 4> vals;
+        // `pytest.param(a, b, id=...)`: its positional values.
+        if (c.kind() == NodeKind::Call && c.child(Field::func) &&
+            c.child(Field::func).identifier() == "param")
+          vals.append(c.children(Field::args).begin(),
+                      c.children(Field::args).end());
+        else if (names.size() > 1 &&
+                 (c.kind() == NodeKind::Tuple || c.kind() == NodeKind::List))
+          vals.append(c.children(Field::elts).begin(),
+                      c.children(Field::elts).end());
+        else
+          vals.push_back(c);
+        for (size_t j = 0; j < vals.size() && j < names.size(); ++j)
+          if (vals[j].kind() == NodeKind::Name &&
+              vals[j].identifier() == name &&
+              usedOnlyWhereExpectedToFail(fn, names[j].trim()))
+            ++expected;
+      }
+    }
+  }
+  return reads > 0 && expected == reads;
+}
+
 Flow Interpreter::execFunctionDef(Node stmt) {
   FunctionObj *fn = makeFunction(stmt, stmt.identifier());
   if (!fn)
@@ -1393,6 +1457,8 @@ Flow Interpreter::execAssert(Node stmt) {
     // `assert cond` on an IR condition is a device-side assertion.
     if (!tracing() || !kernel)
       return Flow::Normal;
+    if (Scalar s = toScalar(c, test))
+      checkBooleanCondition(s, test, "Assert");
     CallArgs args;
     args.pos.push_back(c);
     args.posNodes.push_back(test);

@@ -780,6 +780,8 @@ public:
   Value vectorLet(RegionObj *r, lang::DType type, Node at);
   /// Builds an IR `if` whose condition is \p cond.
   Flow execIRIf(Value cond, Node ifNode);
+  /// Reports a kernel `if` / `assert` whose condition \p c is not boolean.
+  void checkBooleanCondition(const Scalar &c, Node test, llvm::StringRef stmt);
   /// A tile.while over \p whileNode's body; the condition is \p condNode
   /// (the `while` test when null), re-evaluated every iteration.
   Flow execIRWhile(Node whileNode, Node condNode = Node());

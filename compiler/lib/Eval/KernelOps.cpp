@@ -251,6 +251,14 @@ static void setParallelLoopLayout(Interpreter &in, LoopFrameObj &loop, Value f,
                                   syntax::Node arg) {
   if (f.isNone() || f.isAbrupt())
     return;
+  // A layout parameter no call site binds (a default instance): the loop
+  // is analysed as if it had none.
+  if (f.is(ValueKind::Sym) && f.getSym().isSymbol()) {
+    in.warning(arg, "loop_layout '" + f.getSym().str() +
+                        "' has no value in this instance; the loop is "
+                        "analysed without it");
+    return;
+  }
   if (!f.isObj(ObjKind::Layout)) {
     in.error(arg, "loop_layout of T.Parallel must be a T.Fragment");
     return;

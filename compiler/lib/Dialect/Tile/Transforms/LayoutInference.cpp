@@ -787,7 +787,14 @@ LogicalResult Solver::inferTensorMemoryCopy(CopyOp op) {
     count = range->second;
   }
   const std::vector<int64_t> &shape = buffers[*id].shape;
-  if (shape[0] != count)
+  // A 128-row tile copied by several warpgroups: as TileLang does, the
+  // copy uses the most warpgroups that split the columns evenly, and
+  // warpgroup g holds the g-th share of them (its thread r row r).
+  int64_t groups = 1;
+  if (shape[0] == 128 && count % 128 == 0)
+    for (groups = count / 128; groups > 1 && shape[1] % groups;)
+      --groups;
+  else if (shape[0] != count)
     return op.emitError() << "T.copy between tensor memory and fragment '"
                           << bufferDisplayName(buffers[*id].root) << "': its "
                           << shape[0] << " rows go to " << count
@@ -795,8 +802,14 @@ LogicalResult Solver::inferTensorMemoryCopy(CopyOp op) {
                              ".32x32b), so they must be as many";
   layout::FragmentOrigin origin;
   origin.tag = "tcgen05 32x32b";
-  llvm::Expected<Fragment> f = Fragment::parse(
-      shape, {"j"}, "i + " + std::to_string(first), 1, origin);
+  std::string share = std::to_string(shape[1] / groups);
+  llvm::Expected<Fragment> f =
+      groups == 1 ? Fragment::parse(shape, {"j"},
+                                    "i + " + std::to_string(first), 1, origin)
+                  : Fragment::parse(shape, {"j % " + share},
+                                    "i + " + std::to_string(first) +
+                                        " + 128 * (j // " + share + ")",
+                                    1, origin);
   if (!f)
     return op.emitError() << llvm::toString(f.takeError());
   return setFragment(*id, std::move(*f), op, InferLevel::Strict);
