@@ -227,6 +227,78 @@ def topk_selector(p, rng, scale):
             "ends": np.full(b, s, np.int32)}, None
 
 
+def topk_radix_bins(x, shift):
+    """topk_selector_3stages' bins: convert_to_uint16 (shift None: the
+    float16 rounding's bits, sign-flipped so that the order is the values',
+    high 8 bits) or convert_to_uint32's bits >> shift & 0xFF."""
+    if shift is None:
+        bits = x.astype(np.float16).view(np.uint16).astype(np.uint32)
+        bits = np.where(x < 0, ~bits & 0xFFFF, bits | 0x8000)
+        return (bits >> 8).astype(np.int64)
+    bits = x.astype(np.float32).view(np.uint32).astype(np.uint64)
+    bits = np.where(x < 0, ~bits & 0xFFFFFFFF, bits | 0x80000000)
+    return ((bits >> shift) & 0xFF).astype(np.int64)
+
+
+def topk_stage2_state(x, topk, radix=256):
+    """What stages 1 and 2 of topk_selector_3stages leave for stage 3, per
+    row of x (starts 0, ends seq_len): the high-byte histogram, and the
+    threshold bin's candidates (the elements stage 2 appends to
+    candidate_idx, ascending here: on the GPU their order is the atomics')."""
+    hist = np.zeros((x.shape[0], radix), np.int32)
+    cands = []
+    for b in range(x.shape[0]):
+        bins = topk_radix_bins(x[b], None)
+        hist[b] = np.bincount(bins, minlength=radix)
+        suffix = np.cumsum(hist[b][::-1])[::-1]  # s[t] = sum of bins >= t
+        above = np.append(suffix[1:], 0)
+        (t,) = np.nonzero((suffix > topk) & (above <= topk))
+        assert len(t) == 1, "fewer elements than topk: no threshold bin"
+        new_topk = topk - above[t[0]]
+        cands.append(np.nonzero(bins == t[0])[0] if new_topk > 0 else
+                     np.zeros(0, np.int64))
+    return hist, cands
+
+
+def topk_selector_3stages(p, rng, scale):
+    """deepseek_v32/topk_selector_3stages test_topk_selector: batch 1,
+    seq_len 131072, input standard normal, starts 0, ends seq_len. The three
+    kernels run one after another on the GPU, stage 2 and 3 reading what the
+    earlier ones left; here each gets that state as inputs (per kernel):
+    stage 1 a zero histogram to accumulate into; stage 2 the histogram and
+    zero counters; stage 3 the histogram and the threshold bin's candidates
+    (topk_stage2_state). The candidate list must fit SMEM_INPUT_SIZE (4096,
+    the script's stated assumption)."""
+    stage = {}
+    for k, ps in p.items():
+        if "direct_counter" in ps:
+            stage[2] = k
+        elif "candidate_idx" in ps:
+            stage[3] = k
+        else:
+            stage[1] = k
+    b, s = 1, max(8192, int(131072 * scale))
+    topk = p[stage[2]]["index"][0][1]
+    cap = p[stage[3]]["candidate_idx"][0][1]
+    radix = p[stage[1]]["global_histogram"][0][1]
+    x = normal(rng, (b, s))
+    starts, ends = np.zeros(b, np.int32), np.full(b, s, np.int32)
+    hist, cands = topk_stage2_state(x, topk, radix)
+    cidx = np.zeros((b, cap), np.int32)
+    for r, c in enumerate(cands):
+        assert len(c) <= cap, f"{len(c)} candidates exceed {cap}"
+        cidx[r, :len(c)] = c
+    count = np.array([len(c) for c in cands], np.int32)
+    return {stage[1]: {"input": x, "starts": starts, "ends": ends,
+                       "global_histogram": np.zeros((b, radix), np.int32)},
+            stage[2]: {"input": x, "starts": starts, "ends": ends,
+                       "global_histogram": hist,
+                       "direct_counter": np.zeros((b, radix + 1), np.int32),
+                       "candidate_count": np.zeros(b, np.int32)},
+            stage[3]: {"input": x, "global_histogram": hist,
+                       "candidate_idx": cidx, "candidate_count": count}}, None
+
+
 def sparse_indices(rng, b, s_, hkv, topk, skv, keys):
     """The deepseek_v32 scripts' Indices: query row t selects
     randperm(keys(t))[:topk] of the keys, the rest of its slots SKV - 1
@@ -430,6 +502,7 @@ GENERATORS = {
     "examples__grouped_gemm__example_grouped_gemm_bwd": grouped_gemm_bwd,
     "examples__deepseek_v32__fp8_lighting_indexer": fp8_lighting_indexer,
     "examples__deepseek_v32__topk_selector": topk_selector,
+    "examples__deepseek_v32__topk_selector_3stages": topk_selector_3stages,
     "examples__deepseek_v32__fp8_mqa_logits": fp8_lighting_indexer,
     "examples__deepseek_v32__sparse_mla_fwd": sparse_mla_fwd,
     "examples__deepseek_v32__sparse_mla_fwd_pipelined": sparse_mla_fwd_pipelined,
