@@ -261,6 +261,28 @@ void HostTensor::poison() {
     dtype.storeNaN(pattern);
   const size_t size = dtype.size;
   uint8_t *data = bytes.data();
+  // A typed fill per element size (a vectorised store loop, not a memcpy
+  // call per element).
+  auto fillAs = [&](auto word) {
+    using Word = decltype(word);
+    std::memcpy(&word, pattern, sizeof(Word));
+    parallelChunks(n, [&](int64_t, int64_t begin, int64_t end) {
+      Word *w = reinterpret_cast<Word *>(data);
+      std::fill(w + begin, w + end, word);
+    });
+  };
+  switch (size) {
+  case 1:
+    return fillAs(uint8_t());
+  case 2:
+    return fillAs(uint16_t());
+  case 4:
+    return fillAs(uint32_t());
+  case 8:
+    return fillAs(uint64_t());
+  default:
+    break;
+  }
   parallelChunks(n, [&](int64_t, int64_t begin, int64_t end) {
     for (int64_t i = begin; i < end; ++i)
       std::memcpy(data + i * size, pattern, size);
