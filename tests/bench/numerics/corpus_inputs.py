@@ -403,23 +403,36 @@ def sparse_mla_bwd(p, rng, scale):
                     "dKV": np.zeros((b, skv, hkv, dqk), np.float32)}}, None
 
 
-def mha_bwd(p, rng, scale):
-    """flash_attention/example_mha_bwd_bshd and _wgmma_pipelined: the
-    backward reads its forward's lse and the preprocess's Delta; tlc-run's
-    random ones make P = exp2(s - lse) reach 2^8 (corpus-h200.md). Here Q, K,
-    V, dO are N(0, 1) (the script's), O = softmax(Q K^T / sqrt(d)) V rounded
-    to float16 as the forward writes it, lse = log2(sum_j 2^(q.k_j log2(e) /
-    sqrt(d))) (the forward's), Delta = rowsum(O * dO) and dQ zero (the
-    script's torch.zeros accumulator). Non-causal, as the scripts' main()."""
-    ps = p["flashattn_bwd"]
-    b, s_, h, d = ps["Q"][0]
-    q, k, v, do = (normal(rng, (b, s_, h, d)).astype(np.float16) for _ in range(4))
+def attn_bwd(p, rng, kernel, layout):
+    """The inputs of a flash-attention backward kernel as its forward and
+    preprocess leave them: Q, K, V, dO N(0, 1) (the scripts'), O =
+    softmax(Q K^T / sqrt(d)) V rounded to float16 as the forward writes it,
+    lse = log2(sum_j 2^(q.k_j log2(e) / sqrt(d))) (the forward's), Delta =
+    rowsum(O * dO) (the preprocess's) and float32 gradients zero (the
+    scripts' torch.zeros accumulators of T.atomic_add). Query head h reads
+    key/value head h // groups (groups = heads / kv heads); `layout` "bshd"
+    ([batch, seq, heads, dim] tensors) or "bhsd". Non-causal, as the
+    scripts' main()."""
+    ps = p[kernel]
+
+    def bshd(shape):
+        return shape if layout == "bshd" else [shape[0], shape[2], shape[1], shape[3]]
+
+    b, s_, h, dqk = bshd(ps["Q"][0])
+    hkv = bshd(ps["K"][0])[2]
+    dv = bshd(ps["V"][0])[3]
+    groups = h // hkv
+    q = normal(rng, (b, s_, h, dqk)).astype(np.float16)
+    k = normal(rng, (b, s_, hkv, dqk)).astype(np.float16)
+    v = normal(rng, (b, s_, hkv, dv)).astype(np.float16)
+    do = normal(rng, (b, s_, h, dv)).astype(np.float16)
     lse = np.zeros((b, h, s_), np.float32)
     delta = np.zeros((b, h, s_), np.float32)
-    c = np.log2(np.e) / np.sqrt(d)
+    c = np.log2(np.e) / np.sqrt(dqk)
     for bi in range(b):
         for hi in range(h):
-            qs, ks, vs = (x[bi, :, hi].astype(np.float32) for x in (q, k, v))
+            qs = q[bi, :, hi].astype(np.float32)
+            ks, vs = (x[bi, :, hi // groups].astype(np.float32) for x in (k, v))
             t = (qs @ ks.T) * np.float32(c)  # log2 domain
             m = t.max(axis=1, keepdims=True)
             e = np.exp2(t - m)
@@ -427,8 +440,39 @@ def mha_bwd(p, rng, scale):
             lse[bi, hi] = (np.log2(l) + m)[:, 0]
             o = ((e / l) @ vs).astype(np.float16).astype(np.float32)
             delta[bi, hi] = (o * do[bi, :, hi].astype(np.float32)).sum(axis=1)
-    return {"flashattn_bwd": {"Q": q, "K": k, "V": v, "dO": do, "lse": lse, "Delta": delta,
-                              "dQ": np.zeros((b, s_, h, d), np.float32)}}, None
+
+    def lay(x):
+        return x if layout == "bshd" else np.ascontiguousarray(x.transpose(0, 2, 1, 3))
+
+    out = {"Q": lay(q), "K": lay(k), "V": lay(v), "dO": lay(do), "lse": lse,
+           "Delta": delta}
+    for g in ("dQ", "dK", "dV"):
+        if g in ps and ps[g][1] == "float32":
+            out[g] = np.zeros(ps[g][0], np.float32)
+    return {kernel: out}, None
+
+
+def mha_bwd(p, rng, scale):
+    """flash_attention/example_mha_bwd_bshd and _wgmma_pipelined: the
+    backward reads its forward's lse and the preprocess's Delta; tlc-run's
+    random ones make P = exp2(s - lse) reach 2^8 (corpus-h200.md): attn_bwd's
+    inputs, dQ zero."""
+    return attn_bwd(p, rng, "flashattn_bwd", "bshd")
+
+
+def mha_bwd_bhsd(p, rng, scale):
+    """flash_attention/example_mha_bwd_bhsd: as mha_bwd, [batch, heads,
+    seq, dim] tensors (runs 14-16: 32,101 dQ, 440 dK and 385 dV elements
+    off, up to 2.0, on random lse / Delta)."""
+    return attn_bwd(p, rng, "flashattn_bwd", "bhsd")
+
+
+def gqa_bwd(p, rng, scale):
+    """flash_attention/example_gqa_bwd (the atomic-add backward the script
+    runs by default): 32 query heads over 2 key/value heads (groups 16), dK
+    and dV float32 T.atomic_add accumulators zero, as dQ (runs 14-16:
+    186,633 dQ elements off, up to 0.92, on random lse / Delta)."""
+    return attn_bwd(p, rng, "flashattn_bwd_atomic_add", "bshd")
 
 
 def nsa_fwd_varlen(p, rng, scale):
@@ -510,6 +554,8 @@ GENERATORS = {
     "examples__deepseek_nsa__example_tilelang_nsa_fwd_varlen": nsa_fwd_varlen,
     "examples__flash_attention__example_mha_bwd_bshd": mha_bwd,
     "examples__flash_attention__example_mha_bwd_wgmma_pipelined": mha_bwd,
+    "examples__flash_attention__example_mha_bwd_bhsd": mha_bwd_bhsd,
+    "examples__flash_attention__example_gqa_bwd": gqa_bwd,
     "examples__gdn__example_chunk_delta_h": gdn_chunk_delta_h,
     "examples__KDA__chunk_delta_h_fwd": kda_chunk_delta_h_fwd,
     "examples__KDA__chunk_delta_bwd": kda_chunk_delta_bwd,
