@@ -29,10 +29,10 @@ HostTensor::HostTensor(DType dtype, std::vector<int64_t> shape)
     : dtype(std::move(dtype)), shape(std::move(shape)) {
   bytes.resize(this->dtype.storageBytes(numElements()));
   uint8_t *data = bytes.data();
-  parallelChunks(int64_t(bytes.size()), [&](int64_t, int64_t begin,
-                                             int64_t end) {
-    std::memset(data + begin, 0, size_t(end - begin));
-  });
+  parallelChunks(int64_t(bytes.size()),
+                 [&](int64_t, int64_t begin, int64_t end) {
+                   std::memset(data + begin, 0, size_t(end - begin));
+                 });
 }
 
 HostTensor::HostTensor(const HostTensor &other)

@@ -211,7 +211,8 @@ TEST_CASE("compareTensors: counts, first failure and errors across chunks") {
         doctest::Approx(std::sqrt(num / den)).epsilon(1e-12));
 }
 
-TEST_CASE("DType::loadMany: values and poison of a run, as element by element") {
+TEST_CASE(
+    "DType::loadMany: values and poison of a run, as element by element") {
   // Bit patterns written here by hand (IEEE-754 half, bfloat16, single,
   // double; e4m3fn and int8 through the per-element fallback), decoded in
   // one run, against the values the encodings stand for.
@@ -241,7 +242,9 @@ TEST_CASE("DType::loadMany: values and poison of a run, as element by element") 
        {0x3ff0000000000000ull, 0x7ffa5a5a5a5a5a5aull, 0x7ff8000000000000ull},
        {1.0, nan, nan},
        {false, true, false}},
-      {"float8_e4m3fn", {0x38, 0x7f, 0xb8}, {1.0, nan, -1.0},
+      {"float8_e4m3fn",
+       {0x38, 0x7f, 0xb8},
+       {1.0, nan, -1.0},
        {false, true, false}},
       {"int8", {0x05, 0xfe}, {5.0, -2.0}, {false, false}},
   };

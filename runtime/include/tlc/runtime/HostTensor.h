@@ -49,9 +49,10 @@ template <typename T> struct UninitializedAllocator : std::allocator<T> {
   UninitializedAllocator() = default;
   template <typename U>
   UninitializedAllocator(const UninitializedAllocator<U> &) {}
-  template <typename U> void construct(U *p) { ::new (static_cast<void *>(p)) U; }
-  template <typename U, typename... Args>
-  void construct(U *p, Args &&...args) {
+  template <typename U> void construct(U *p) {
+    ::new (static_cast<void *>(p)) U;
+  }
+  template <typename U, typename... Args> void construct(U *p, Args &&...args) {
     ::new (static_cast<void *>(p)) U(std::forward<Args>(args)...);
   }
 };
