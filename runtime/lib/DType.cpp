@@ -225,3 +225,47 @@ bool DType::isPoison(const void *p) const {
   }
   return std::isnan(load(p));
 }
+
+/// loadMany for a dtype of \p Bits storage whose values \p decode gives
+/// and whose poison is \p poisonBits.
+template <typename Bits, typename Decode>
+static void loadRun(const void *p, int64_t n, double *values, bool *poison,
+                    Bits poisonBits, Decode decode) {
+  const auto *bytes = static_cast<const uint8_t *>(p);
+  for (int64_t i = 0; i < n; ++i) {
+    Bits b;
+    std::memcpy(&b, bytes + i * int64_t(sizeof(Bits)), sizeof(Bits));
+    values[i] = double(decode(b));
+    poison[i] = b == poisonBits;
+  }
+}
+
+void DType::loadMany(const void *p, int64_t n, double *values,
+                     bool *poison) const {
+  switch (code) {
+  case DTypeCode::F16:
+    return loadRun<uint16_t>(p, n, values, poison, uint16_t(*poisonBits(code)),
+                             cpu::halfBitsToFloat);
+  case DTypeCode::BF16:
+    return loadRun<uint16_t>(p, n, values, poison, uint16_t(*poisonBits(code)),
+                             cpu::bfloat16BitsToFloat);
+  case DTypeCode::F32:
+  case DTypeCode::TF32:
+    return loadRun<uint32_t>(p, n, values, poison, uint32_t(*poisonBits(code)),
+                             [](uint32_t b) { return cpu::bitsFloat(b); });
+  case DTypeCode::F64:
+    return loadRun<uint64_t>(p, n, values, poison, *poisonBits(code),
+                             [](uint64_t b) {
+                               double d;
+                               std::memcpy(&d, &b, sizeof(d));
+                               return d;
+                             });
+  default:
+    break;
+  }
+  const auto *bytes = static_cast<const uint8_t *>(p);
+  for (int64_t i = 0; i < n; ++i) {
+    values[i] = load(bytes + i * int64_t(size));
+    poison[i] = isPoison(bytes + i * int64_t(size));
+  }
+}

@@ -489,6 +489,8 @@ llvm::Error runtime::runWithHostArgs(Device &dev, Kernel &kernel,
   std::vector<std::vector<void *>> pointees(m.params.size());
   args.numWorkers = options.numWorkers;
   std::vector<void *> owned;
+  const bool inPlace = dev.getKind() == "cpu" && options.warmupRuns == 0 &&
+                       options.timedRuns == 0;
   auto release = llvm::make_scope_exit([&] {
     for (void *p : owned)
       dev.release(p);
@@ -532,6 +534,15 @@ llvm::Error runtime::runWithHostArgs(Device &dev, Kernel &kernel,
       args.params.push_back(*mem);
       continue;
     }
+    // The CPU device runs a single run on the host tensor itself: its
+    // "device memory" would be a copy in host memory (gigabytes at the
+    // corpus programs' sizes, copied in and out). Repeated runs
+    // (--bench) get copies, so that an accumulating kernel's first result
+    // stays what the host keeps.
+    if (inPlace && !t.bytes.empty()) {
+      args.params.push_back(t.bytes.data());
+      continue;
+    }
     // A zero-size tensor still gets a distinct, valid pointer.
     auto mem = dev.allocate(std::max<size_t>(t.bytes.size(), 1));
     if (!mem)
@@ -567,6 +578,8 @@ llvm::Error runtime::runWithHostArgs(Device &dev, Kernel &kernel,
       });
       continue;
     }
+    if (args.params[i] == t.bytes.data()) // run in place
+      continue;
     if (llvm::Error e =
             dev.copyToHost(t.bytes.data(), args.params[i], t.bytes.size()))
       return e;

@@ -27,7 +27,30 @@ namespace cpu = tlc::cpu;
 
 HostTensor::HostTensor(DType dtype, std::vector<int64_t> shape)
     : dtype(std::move(dtype)), shape(std::move(shape)) {
-  bytes.assign(this->dtype.storageBytes(numElements()), 0);
+  bytes.resize(this->dtype.storageBytes(numElements()));
+  uint8_t *data = bytes.data();
+  parallelChunks(int64_t(bytes.size()),
+                 [&](int64_t, int64_t begin, int64_t end) {
+                   std::memset(data + begin, 0, size_t(end - begin));
+                 });
+}
+
+HostTensor::HostTensor(const HostTensor &other)
+    : dtype(other.dtype), shape(other.shape) {
+  bytes.resize(other.bytes.size());
+  if (!bytes.empty())
+    parallelCopy(bytes.data(), other.bytes.data(), bytes.size());
+}
+
+HostTensor &HostTensor::operator=(const HostTensor &other) {
+  if (this == &other)
+    return *this;
+  dtype = other.dtype;
+  shape = other.shape;
+  bytes.resize(other.bytes.size());
+  if (!bytes.empty())
+    parallelCopy(bytes.data(), other.bytes.data(), bytes.size());
+  return *this;
 }
 
 int64_t HostTensor::numElements() const {
@@ -238,6 +261,28 @@ void HostTensor::poison() {
     dtype.storeNaN(pattern);
   const size_t size = dtype.size;
   uint8_t *data = bytes.data();
+  // A typed fill per element size (a vectorised store loop, not a memcpy
+  // call per element).
+  auto fillAs = [&](auto word) {
+    using Word = decltype(word);
+    std::memcpy(&word, pattern, sizeof(Word));
+    parallelChunks(n, [&](int64_t, int64_t begin, int64_t end) {
+      Word *w = reinterpret_cast<Word *>(data);
+      std::fill(w + begin, w + end, word);
+    });
+  };
+  switch (size) {
+  case 1:
+    return fillAs(uint8_t());
+  case 2:
+    return fillAs(uint16_t());
+  case 4:
+    return fillAs(uint32_t());
+  case 8:
+    return fillAs(uint64_t());
+  default:
+    break;
+  }
   parallelChunks(n, [&](int64_t, int64_t begin, int64_t end) {
     for (int64_t i = begin; i < end; ++i)
       std::memcpy(data + i * size, pattern, size);
@@ -609,28 +654,53 @@ Comparison tlc::runtime::compareTensors(const HostTensor &out,
   parallelChunks(n, [&](int64_t chunk, int64_t begin, int64_t end) {
     Part &p = parts[size_t(chunk)];
     Comparison &c = p.c;
-    for (int64_t i = begin; i < end; ++i) {
-      double o = out.get(i), r = ref.get(i);
-      bool bad = false;
-      if (std::isnan(r)) {
-        bad = !std::isnan(o);
-      } else if (std::isnan(o)) {
-        ++c.nans;
-        bad = true;
-      } else if (std::isinf(r) || std::isinf(o)) {
-        bad = o != r;
-      } else {
-        double d = std::fabs(o - r);
-        p.num += d * d;
-        p.den += r * r;
-        c.maxAbsError = std::max(c.maxAbsError, d);
-        bad = d > atol + rtol * std::fabs(r);
+    // Runs of elements decoded at once (packed dtypes one by one).
+    constexpr int64_t kRun = 256;
+    double ov[kRun], rv[kRun];
+    bool op[kRun], rp[kRun];
+    auto decode = [](const HostTensor &t, int64_t at, int64_t len, double *v,
+                     bool *poisoned) {
+      if (!t.dtype.isPacked())
+        return t.dtype.loadMany(t.bytes.data() + at * int64_t(t.dtype.size),
+                                len, v, poisoned);
+      for (int64_t k = 0; k < len; ++k) {
+        v[k] = t.get(at + k);
+        poisoned[k] = t.isPoisoned(at + k);
       }
-      if (bad) {
-        if (!std::isnan(o) || std::isnan(r))
-          ++c.mismatches;
-        if (c.firstBad < 0)
-          c.firstBad = i;
+    };
+    for (int64_t run = begin; run < end; run += kRun) {
+      int64_t len = std::min(kRun, end - run);
+      decode(out, run, len, ov, op);
+      decode(ref, run, len, rv, rp);
+      for (int64_t k = 0; k < len; ++k) {
+        double o = ov[k], r = rv[k];
+        bool rNaN = std::isnan(r), oNaN = std::isnan(o);
+        c.bothUnwritten += rp[k] && op[k];
+        c.refOnlyUnwritten += rp[k] && !op[k];
+        c.outOnlyUnwritten += op[k] && !rp[k];
+        c.refComputedNaNs += rNaN && !rp[k];
+        c.outComputedNaNs += !op[k] && !rNaN && oNaN;
+        bool bad = false;
+        if (rNaN) {
+          bad = !oNaN;
+        } else if (oNaN) {
+          ++c.nans;
+          bad = true;
+        } else if (std::isinf(r) || std::isinf(o)) {
+          bad = o != r;
+        } else {
+          double d = std::fabs(o - r);
+          p.num += d * d;
+          p.den += r * r;
+          c.maxAbsError = std::max(c.maxAbsError, d);
+          bad = d > atol + rtol * std::fabs(r);
+        }
+        if (bad) {
+          if (!oNaN || rNaN)
+            ++c.mismatches;
+          if (c.firstBad < 0)
+            c.firstBad = run + k;
+        }
       }
     }
   });
@@ -642,6 +712,11 @@ Comparison tlc::runtime::compareTensors(const HostTensor &out,
     c.maxAbsError = std::max(c.maxAbsError, p.c.maxAbsError);
     c.mismatches += p.c.mismatches;
     c.nans += p.c.nans;
+    c.bothUnwritten += p.c.bothUnwritten;
+    c.refOnlyUnwritten += p.c.refOnlyUnwritten;
+    c.outOnlyUnwritten += p.c.outOnlyUnwritten;
+    c.refComputedNaNs += p.c.refComputedNaNs;
+    c.outComputedNaNs += p.c.outComputedNaNs;
     if (c.firstBad < 0)
       c.firstBad = p.c.firstBad;
   }

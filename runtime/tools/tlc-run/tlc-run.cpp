@@ -495,35 +495,12 @@ int runKernel(Device &dev, const artifact::Manifest &m, llvm::StringRef dir,
       // element neither side wrote (a kernel that writes a triangle, or
       // the rows its index inputs select) agrees; one only a side wrote
       // does not.
-      struct Counts {
-        int64_t bothUnwritten = 0, refOnlyUnwritten = 0, outOnlyUnwritten = 0,
-                refComputedNaNs = 0, outComputedNaNs = 0;
-      };
       int64_t n = std::min(out.numElements(), r.numElements());
-      std::vector<Counts> parts(size_t(numParallelChunks(n)));
-      parallelChunks(n, [&](int64_t chunk, int64_t begin, int64_t end) {
-        Counts &c = parts[size_t(chunk)];
-        for (int64_t k = begin; k < end; ++k) {
-          bool refPoison = r.isPoisoned(k), outPoison = out.isPoisoned(k);
-          bool refNaN = std::isnan(r.get(k));
-          c.bothUnwritten += refPoison && outPoison;
-          c.refOnlyUnwritten += refPoison && !outPoison;
-          c.outOnlyUnwritten += outPoison && !refPoison;
-          if (refNaN && !refPoison)
-            ++c.refComputedNaNs;
-          if (!outPoison && !refNaN && std::isnan(out.get(k)))
-            ++c.outComputedNaNs;
-        }
-      });
-      int64_t bothUnwritten = 0, refOnlyUnwritten = 0, outOnlyUnwritten = 0,
-              refComputedNaNs = 0, outComputedNaNs = 0;
-      for (const Counts &c : parts) {
-        bothUnwritten += c.bothUnwritten;
-        refOnlyUnwritten += c.refOnlyUnwritten;
-        outOnlyUnwritten += c.outOnlyUnwritten;
-        refComputedNaNs += c.refComputedNaNs;
-        outComputedNaNs += c.outComputedNaNs;
-      }
+      int64_t bothUnwritten = c.bothUnwritten,
+              refOnlyUnwritten = c.refOnlyUnwritten,
+              outOnlyUnwritten = c.outOnlyUnwritten,
+              refComputedNaNs = c.refComputedNaNs,
+              outComputedNaNs = c.outComputedNaNs;
       bool pass = c.ok() && refOnlyUnwritten == 0 && outOnlyUnwritten == 0;
       // --mismatch-allowance NAME[=RATIO]: TileLang's torch_assert_close
       // rule (at most floor(RATIO * numel) elements outside tolerance), for

@@ -14,7 +14,8 @@
 # (tests/bench/numerics: valid inputs of the program's contract, from the
 # CPU artifact's manifests) into a folder that replaces @INPUTS@; what the
 # generator prints (-D of scalar parameters) joins OPTIONS. The generation
-# is outside LIMIT.
+# is outside LIMIT. Each verify line ends with tlc-run's --timings (inputs,
+# copy, run, reference, compare: where a slow program's seconds go).
 S=${1:-$(dirname "$0")}; O=${OUT:-out}; mkdir -p $O/logs
 A=/tmp/art; mkdir -p $A
 export TLC_CACHE_DIR=/tmp/tlc-cache
@@ -41,7 +42,7 @@ verify() {
       extra="${extra//@INPUTS@/$d} $more"
       t0=$SECONDS
     fi
-    timeout ${LIMIT:-60} $S/bin/tlc-run --device cuda --verify --threads ${THREADS:-4} --reference $A/cpu/$n $A/cuda/$n $extra >> $O/logs/$n.run 2>&1; rc=$?
+    timeout ${LIMIT:-60} $S/bin/tlc-run --device cuda --verify --timings --threads ${THREADS:-4} --reference $A/cpu/$n $A/cuda/$n $extra >> $O/logs/$n.run 2>&1; rc=$?
     rm -rf $A/inputs/$n
     echo "$n run=$rc $((SECONDS-t0))s" | tee -a $O/partial.txt
   else

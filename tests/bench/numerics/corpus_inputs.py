@@ -227,6 +227,78 @@ def topk_selector(p, rng, scale):
             "ends": np.full(b, s, np.int32)}, None
 
 
+def topk_radix_bins(x, shift):
+    """topk_selector_3stages' bins: convert_to_uint16 (shift None: the
+    float16 rounding's bits, sign-flipped so that the order is the values',
+    high 8 bits) or convert_to_uint32's bits >> shift & 0xFF."""
+    if shift is None:
+        bits = x.astype(np.float16).view(np.uint16).astype(np.uint32)
+        bits = np.where(x < 0, ~bits & 0xFFFF, bits | 0x8000)
+        return (bits >> 8).astype(np.int64)
+    bits = x.astype(np.float32).view(np.uint32).astype(np.uint64)
+    bits = np.where(x < 0, ~bits & 0xFFFFFFFF, bits | 0x80000000)
+    return ((bits >> shift) & 0xFF).astype(np.int64)
+
+
+def topk_stage2_state(x, topk, radix=256):
+    """What stages 1 and 2 of topk_selector_3stages leave for stage 3, per
+    row of x (starts 0, ends seq_len): the high-byte histogram, and the
+    threshold bin's candidates (the elements stage 2 appends to
+    candidate_idx, ascending here: on the GPU their order is the atomics')."""
+    hist = np.zeros((x.shape[0], radix), np.int32)
+    cands = []
+    for b in range(x.shape[0]):
+        bins = topk_radix_bins(x[b], None)
+        hist[b] = np.bincount(bins, minlength=radix)
+        suffix = np.cumsum(hist[b][::-1])[::-1]  # s[t] = sum of bins >= t
+        above = np.append(suffix[1:], 0)
+        (t,) = np.nonzero((suffix > topk) & (above <= topk))
+        assert len(t) == 1, "fewer elements than topk: no threshold bin"
+        new_topk = topk - above[t[0]]
+        cands.append(np.nonzero(bins == t[0])[0] if new_topk > 0 else
+                     np.zeros(0, np.int64))
+    return hist, cands
+
+
+def topk_selector_3stages(p, rng, scale):
+    """deepseek_v32/topk_selector_3stages test_topk_selector: batch 1,
+    seq_len 131072, input standard normal, starts 0, ends seq_len. The three
+    kernels run one after another on the GPU, stage 2 and 3 reading what the
+    earlier ones left; here each gets that state as inputs (per kernel):
+    stage 1 a zero histogram to accumulate into; stage 2 the histogram and
+    zero counters; stage 3 the histogram and the threshold bin's candidates
+    (topk_stage2_state). The candidate list must fit SMEM_INPUT_SIZE (4096,
+    the script's stated assumption)."""
+    stage = {}
+    for k, ps in p.items():
+        if "direct_counter" in ps:
+            stage[2] = k
+        elif "candidate_idx" in ps:
+            stage[3] = k
+        else:
+            stage[1] = k
+    b, s = 1, max(8192, int(131072 * scale))
+    topk = p[stage[2]]["index"][0][1]
+    cap = p[stage[3]]["candidate_idx"][0][1]
+    radix = p[stage[1]]["global_histogram"][0][1]
+    x = normal(rng, (b, s))
+    starts, ends = np.zeros(b, np.int32), np.full(b, s, np.int32)
+    hist, cands = topk_stage2_state(x, topk, radix)
+    cidx = np.zeros((b, cap), np.int32)
+    for r, c in enumerate(cands):
+        assert len(c) <= cap, f"{len(c)} candidates exceed {cap}"
+        cidx[r, :len(c)] = c
+    count = np.array([len(c) for c in cands], np.int32)
+    return {stage[1]: {"input": x, "starts": starts, "ends": ends,
+                       "global_histogram": np.zeros((b, radix), np.int32)},
+            stage[2]: {"input": x, "starts": starts, "ends": ends,
+                       "global_histogram": hist,
+                       "direct_counter": np.zeros((b, radix + 1), np.int32),
+                       "candidate_count": np.zeros(b, np.int32)},
+            stage[3]: {"input": x, "global_histogram": hist,
+                       "candidate_idx": cidx, "candidate_count": count}}, None
+
+
 def sparse_indices(rng, b, s_, hkv, topk, skv, keys):
     """The deepseek_v32 scripts' Indices: query row t selects
     randperm(keys(t))[:topk] of the keys, the rest of its slots SKV - 1
@@ -331,23 +403,36 @@ def sparse_mla_bwd(p, rng, scale):
                     "dKV": np.zeros((b, skv, hkv, dqk), np.float32)}}, None
 
 
-def mha_bwd(p, rng, scale):
-    """flash_attention/example_mha_bwd_bshd and _wgmma_pipelined: the
-    backward reads its forward's lse and the preprocess's Delta; tlc-run's
-    random ones make P = exp2(s - lse) reach 2^8 (corpus-h200.md). Here Q, K,
-    V, dO are N(0, 1) (the script's), O = softmax(Q K^T / sqrt(d)) V rounded
-    to float16 as the forward writes it, lse = log2(sum_j 2^(q.k_j log2(e) /
-    sqrt(d))) (the forward's), Delta = rowsum(O * dO) and dQ zero (the
-    script's torch.zeros accumulator). Non-causal, as the scripts' main()."""
-    ps = p["flashattn_bwd"]
-    b, s_, h, d = ps["Q"][0]
-    q, k, v, do = (normal(rng, (b, s_, h, d)).astype(np.float16) for _ in range(4))
+def attn_bwd(p, rng, kernel, layout):
+    """The inputs of a flash-attention backward kernel as its forward and
+    preprocess leave them: Q, K, V, dO N(0, 1) (the scripts'), O =
+    softmax(Q K^T / sqrt(d)) V rounded to float16 as the forward writes it,
+    lse = log2(sum_j 2^(q.k_j log2(e) / sqrt(d))) (the forward's), Delta =
+    rowsum(O * dO) (the preprocess's) and float32 gradients zero (the
+    scripts' torch.zeros accumulators of T.atomic_add). Query head h reads
+    key/value head h // groups (groups = heads / kv heads); `layout` "bshd"
+    ([batch, seq, heads, dim] tensors) or "bhsd". Non-causal, as the
+    scripts' main()."""
+    ps = p[kernel]
+
+    def bshd(shape):
+        return shape if layout == "bshd" else [shape[0], shape[2], shape[1], shape[3]]
+
+    b, s_, h, dqk = bshd(ps["Q"][0])
+    hkv = bshd(ps["K"][0])[2]
+    dv = bshd(ps["V"][0])[3]
+    groups = h // hkv
+    q = normal(rng, (b, s_, h, dqk)).astype(np.float16)
+    k = normal(rng, (b, s_, hkv, dqk)).astype(np.float16)
+    v = normal(rng, (b, s_, hkv, dv)).astype(np.float16)
+    do = normal(rng, (b, s_, h, dv)).astype(np.float16)
     lse = np.zeros((b, h, s_), np.float32)
     delta = np.zeros((b, h, s_), np.float32)
-    c = np.log2(np.e) / np.sqrt(d)
+    c = np.log2(np.e) / np.sqrt(dqk)
     for bi in range(b):
         for hi in range(h):
-            qs, ks, vs = (x[bi, :, hi].astype(np.float32) for x in (q, k, v))
+            qs = q[bi, :, hi].astype(np.float32)
+            ks, vs = (x[bi, :, hi // groups].astype(np.float32) for x in (k, v))
             t = (qs @ ks.T) * np.float32(c)  # log2 domain
             m = t.max(axis=1, keepdims=True)
             e = np.exp2(t - m)
@@ -355,8 +440,39 @@ def mha_bwd(p, rng, scale):
             lse[bi, hi] = (np.log2(l) + m)[:, 0]
             o = ((e / l) @ vs).astype(np.float16).astype(np.float32)
             delta[bi, hi] = (o * do[bi, :, hi].astype(np.float32)).sum(axis=1)
-    return {"flashattn_bwd": {"Q": q, "K": k, "V": v, "dO": do, "lse": lse, "Delta": delta,
-                              "dQ": np.zeros((b, s_, h, d), np.float32)}}, None
+
+    def lay(x):
+        return x if layout == "bshd" else np.ascontiguousarray(x.transpose(0, 2, 1, 3))
+
+    out = {"Q": lay(q), "K": lay(k), "V": lay(v), "dO": lay(do), "lse": lse,
+           "Delta": delta}
+    for g in ("dQ", "dK", "dV"):
+        if g in ps and ps[g][1] == "float32":
+            out[g] = np.zeros(ps[g][0], np.float32)
+    return {kernel: out}, None
+
+
+def mha_bwd(p, rng, scale):
+    """flash_attention/example_mha_bwd_bshd and _wgmma_pipelined: the
+    backward reads its forward's lse and the preprocess's Delta; tlc-run's
+    random ones make P = exp2(s - lse) reach 2^8 (corpus-h200.md): attn_bwd's
+    inputs, dQ zero."""
+    return attn_bwd(p, rng, "flashattn_bwd", "bshd")
+
+
+def mha_bwd_bhsd(p, rng, scale):
+    """flash_attention/example_mha_bwd_bhsd: as mha_bwd, [batch, heads,
+    seq, dim] tensors (runs 14-16: 32,101 dQ, 440 dK and 385 dV elements
+    off, up to 2.0, on random lse / Delta)."""
+    return attn_bwd(p, rng, "flashattn_bwd", "bhsd")
+
+
+def gqa_bwd(p, rng, scale):
+    """flash_attention/example_gqa_bwd (the atomic-add backward the script
+    runs by default): 32 query heads over 2 key/value heads (groups 16), dK
+    and dV float32 T.atomic_add accumulators zero, as dQ (runs 14-16:
+    186,633 dQ elements off, up to 0.92, on random lse / Delta)."""
+    return attn_bwd(p, rng, "flashattn_bwd_atomic_add", "bshd")
 
 
 def nsa_fwd_varlen(p, rng, scale):
@@ -430,6 +546,7 @@ GENERATORS = {
     "examples__grouped_gemm__example_grouped_gemm_bwd": grouped_gemm_bwd,
     "examples__deepseek_v32__fp8_lighting_indexer": fp8_lighting_indexer,
     "examples__deepseek_v32__topk_selector": topk_selector,
+    "examples__deepseek_v32__topk_selector_3stages": topk_selector_3stages,
     "examples__deepseek_v32__fp8_mqa_logits": fp8_lighting_indexer,
     "examples__deepseek_v32__sparse_mla_fwd": sparse_mla_fwd,
     "examples__deepseek_v32__sparse_mla_fwd_pipelined": sparse_mla_fwd_pipelined,
@@ -437,6 +554,8 @@ GENERATORS = {
     "examples__deepseek_nsa__example_tilelang_nsa_fwd_varlen": nsa_fwd_varlen,
     "examples__flash_attention__example_mha_bwd_bshd": mha_bwd,
     "examples__flash_attention__example_mha_bwd_wgmma_pipelined": mha_bwd,
+    "examples__flash_attention__example_mha_bwd_bhsd": mha_bwd_bhsd,
+    "examples__flash_attention__example_gqa_bwd": gqa_bwd,
     "examples__gdn__example_chunk_delta_h": gdn_chunk_delta_h,
     "examples__KDA__chunk_delta_h_fwd": kda_chunk_delta_h_fwd,
     "examples__KDA__chunk_delta_bwd": kda_chunk_delta_bwd,

@@ -17,9 +17,12 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <limits>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -206,6 +209,120 @@ TEST_CASE("compareTensors: counts, first failure and errors across chunks") {
   CHECK(c.maxAbsError == maxAbs);
   CHECK(c.relativeError ==
         doctest::Approx(std::sqrt(num / den)).epsilon(1e-12));
+}
+
+TEST_CASE(
+    "DType::loadMany: values and poison of a run, as element by element") {
+  // Bit patterns written here by hand (IEEE-754 half, bfloat16, single,
+  // double; e4m3fn and int8 through the per-element fallback), decoded in
+  // one run, against the values the encodings stand for.
+  struct Case {
+    const char *name;
+    std::vector<uint64_t> bits;
+    std::vector<double> values; // NaN: a NaN
+    std::vector<bool> poison;
+  };
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const double inf = std::numeric_limits<double>::infinity();
+  const Case cases[] = {
+      {"float16",
+       {0x3c00, 0xc000, 0x0001, 0x7c00, 0x7e5a, 0x7e00, 0x8000},
+       {1.0, -2.0, 0x1p-24, inf, nan, nan, -0.0},
+       {false, false, false, false, true, false, false}},
+      {"bfloat16",
+       {0x3f80, 0xc040, 0x7fda, 0x7fc0, 0x0001},
+       {1.0, -3.0, nan, nan, 0x1p-133},
+       {false, false, true, false, false}},
+      {"float32",
+       {0x3f800000, 0x7fe5a5a5, 0x7fc00000, 0xff800000, 0x00000001},
+       {1.0, nan, nan, -inf, 0x1p-149},
+       {false, true, false, false, false}},
+      {"tfloat32", {0x40000000, 0x7fe5a5a5}, {2.0, nan}, {false, true}},
+      {"float64",
+       {0x3ff0000000000000ull, 0x7ffa5a5a5a5a5a5aull, 0x7ff8000000000000ull},
+       {1.0, nan, nan},
+       {false, true, false}},
+      {"float8_e4m3fn",
+       {0x38, 0x7f, 0xb8},
+       {1.0, nan, -1.0},
+       {false, true, false}},
+      {"int8", {0x05, 0xfe}, {5.0, -2.0}, {false, false}},
+  };
+  for (const Case &c : cases) {
+    CAPTURE(c.name);
+    DType dt = *lookupDType(c.name);
+    size_t n = c.bits.size();
+    std::vector<uint8_t> raw(n * dt.size);
+    for (size_t i = 0; i < n; ++i)
+      std::memcpy(raw.data() + i * dt.size, &c.bits[i], dt.size);
+    std::vector<double> values(n);
+    std::unique_ptr<bool[]> poison(new bool[n]);
+    dt.loadMany(raw.data(), int64_t(n), values.data(), poison.get());
+    for (size_t i = 0; i < n; ++i) {
+      CAPTURE(i);
+      if (std::isnan(c.values[i]))
+        CHECK(std::isnan(values[i]));
+      else
+        CHECK(values[i] == c.values[i]);
+      CHECK(std::signbit(values[i]) == std::signbit(c.values[i]));
+      CHECK(poison[i] == c.poison[i]);
+    }
+  }
+}
+
+TEST_CASE("compareTensors: unwritten and computed NaNs counted per side") {
+  // float16 over 1.5 chunks, elements planted in both chunks: poison in
+  // both, in the reference only, in the output only; a NaN each side
+  // computed; the counts written down by hand.
+  const int64_t n = (int64_t(3) << 19) + 5;
+  HostTensor ref(*lookupDType("float16"), {n});
+  HostTensor out(*lookupDType("float16"), {n});
+  ref.fillRandom(7, 0);
+  out.bytes = ref.bytes;
+  volatile double zero = 0.0;
+  HostTensor poisonOne(*lookupDType("float16"), {1});
+  poisonOne.poison();
+  auto poisonAt = [&](HostTensor &t, int64_t i) {
+    std::memcpy(t.bytes.data() + 2 * i, poisonOne.bytes.data(), 2);
+  };
+  for (int64_t i : {int64_t(3), (int64_t(1) << 20) + 2}) { // both
+    poisonAt(ref, i);
+    poisonAt(out, i);
+  }
+  poisonAt(ref, 10);                     // reference only
+  poisonAt(out, (int64_t(1) << 20) + 9); // output only
+  poisonAt(out, 11);                     // output only
+  ref.set(20, zero / zero);              // computed by the reference
+  out.set(20, zero / zero);
+  out.set(n - 1, zero / zero); // computed by the output only
+  Comparison c = compareTensors(out, ref, 1e-2, 1e-2);
+  CHECK(c.bothUnwritten == 2);
+  CHECK(c.refOnlyUnwritten == 1);
+  CHECK(c.outOnlyUnwritten == 2);
+  CHECK(c.refComputedNaNs == 1);
+  CHECK(c.outComputedNaNs == 1);
+  // NaN where the reference is a number: the two output-only poisons and
+  // the computed NaN; the reference-only poison is a mismatch.
+  CHECK(c.nans == 3);
+  CHECK(c.mismatches == 1);
+  CHECK(c.firstBad == 10);
+}
+
+TEST_CASE("HostTensor: zeroed on construction, deep copies") {
+  // Larger than one chunk, so zeroing and copying run on several threads.
+  HostTensor t(*lookupDType("float32"), {(int64_t(5) << 20) + 3});
+  CHECK(std::all_of(t.bytes.begin(), t.bytes.end(),
+                    [](uint8_t b) { return b == 0; }));
+  t.fillRandom(1, 2);
+  HostTensor copy = t;
+  CHECK(copy.bytes == t.bytes);
+  copy.set(7, 123.0);
+  CHECK(t.get(7) != 123.0);
+  HostTensor assigned(*lookupDType("float16"), {2});
+  assigned = t;
+  CHECK(assigned.dtype.name == "float32");
+  CHECK(assigned.shape == t.shape);
+  CHECK(assigned.bytes == t.bytes);
 }
 
 TEST_CASE("parallelCopy: large and ragged copies are memcpy") {

@@ -105,6 +105,8 @@ struct RunOptions {
 
 /// Copies \p host to \p dev, runs \p kernel once and copies its outputs
 /// back into \p host; then the warm-up and timed runs \p options asks for.
+/// The CPU device, asked for the one run only, runs on \p host's dense
+/// tensors in place (no copies).
 /// A pointer table gets one device tensor per element, and the table holds
 /// their addresses. A tensor with strides (HostArgs::strides) gets device
 /// memory spanning its farthest element, its elements placed at their

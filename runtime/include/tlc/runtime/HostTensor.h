@@ -38,7 +38,26 @@ struct FillSpec {
   static llvm::Expected<FillSpec> parse(llvm::StringRef text);
 };
 
-/// A host tensor. Copyable (deep copy).
+/// An allocator whose value-initialising construct() leaves bytes
+/// uninitialised, so a HostTensor's storage is first written (and its pages
+/// first touched) by parallel loops, not by one thread's memset of
+/// gigabytes.
+template <typename T> struct UninitializedAllocator : std::allocator<T> {
+  template <typename U> struct rebind {
+    using other = UninitializedAllocator<U>;
+  };
+  UninitializedAllocator() = default;
+  template <typename U>
+  UninitializedAllocator(const UninitializedAllocator<U> &) {}
+  template <typename U> void construct(U *p) {
+    ::new (static_cast<void *>(p)) U;
+  }
+  template <typename U, typename... Args> void construct(U *p, Args &&...args) {
+    ::new (static_cast<void *>(p)) U(std::forward<Args>(args)...);
+  }
+};
+
+/// A host tensor. Copyable (deep copy, on every core).
 struct HostTensor {
   /// Element type.
   DType dtype;
@@ -46,10 +65,14 @@ struct HostTensor {
   std::vector<int64_t> shape;
   /// The bytes, dtype.storageBytes(numElements()) (packed fp4: two
   /// elements a byte, element 2k in the low nibble).
-  std::vector<uint8_t> bytes;
+  std::vector<uint8_t, UninitializedAllocator<uint8_t>> bytes;
 
-  /// Allocates zeroed storage for \p shape.
+  /// Allocates zeroed storage for \p shape (zeroed on every core).
   HostTensor(DType dtype, std::vector<int64_t> shape);
+  HostTensor(const HostTensor &other);
+  HostTensor &operator=(const HostTensor &other);
+  HostTensor(HostTensor &&) = default;
+  HostTensor &operator=(HostTensor &&) = default;
   /// The number of elements.
   int64_t numElements() const;
   /// Element \p i as a double.
@@ -143,12 +166,19 @@ struct Comparison {
   int64_t nans = 0;
   /// The first failing element's linear index, or -1.
   int64_t firstBad = -1;
+  /// Elements still holding tlc-run's poison (HostTensor::poison) in both
+  /// tensors, in the reference only, and in \p out only.
+  int64_t bothUnwritten = 0, refOnlyUnwritten = 0, outOnlyUnwritten = 0;
+  /// NaNs the reference computed (not its poison), and NaNs \p out
+  /// computed where the reference has a number.
+  int64_t refComputedNaNs = 0, outComputedNaNs = 0;
   /// True when there are no mismatches and no NaNs.
   bool ok() const { return mismatches == 0 && nans == 0; }
 };
 
 /// Compares \p out with \p ref (same dtype and shape) with tolerances
-/// \p rtol and \p atol.
+/// \p rtol and \p atol, in one pass on every core (runs of elements
+/// decoded by DType::loadMany).
 Comparison compareTensors(const HostTensor &out, const HostTensor &ref,
                           double rtol, double atol);
 
