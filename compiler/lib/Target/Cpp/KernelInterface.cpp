@@ -23,6 +23,10 @@
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/ThreadPool.h"
+#include "llvm/Support/Threading.h"
+
+#include <cstdlib>
 
 using namespace mlir;
 using namespace tlc;
@@ -589,31 +593,91 @@ LogicalResult tlc::target::forEachKernelToBuild(
   return success(ok);
 }
 
+/// \p compile with the cache key's name of the instance: its Tile IR
+/// without locations.
+static artifact::HostCompileOptions
+keyedCompileOptions(tile::FuncOp func,
+                    const artifact::HostCompileOptions &compile) {
+  artifact::HostCompileOptions keyed = compile;
+  llvm::raw_string_ostream os(keyed.instance);
+  mlir::OpPrintingFlags flags;
+  flags.assumeVerified();
+  func->print(os, flags);
+  return keyed;
+}
+
+struct KernelArtifactWriter::Pending {
+  tile::FuncOp func;
+  artifact::ArtifactBundle bundle;
+  artifact::HostCompileOptions compile;
+  /// Filled in by finish: the failure, and whether the binary was cached.
+  std::optional<std::string> error;
+  bool cached = false;
+
+  void write(llvm::StringRef outDir) {
+    if (llvm::Error e =
+            artifact::writeArtifact(bundle, outDir, compile, &cached))
+      error = llvm::toString(std::move(e));
+  }
+};
+
+void KernelArtifactWriter::add(tile::FuncOp func,
+                               artifact::ArtifactBundle bundle,
+                               const artifact::HostCompileOptions &compile) {
+  // The IR is printed here, on the calling thread: MLIR objects are not
+  // touched while the compilations run.
+  pending.push_back(std::make_shared<Pending>(
+      Pending{func, std::move(bundle), keyedCompileOptions(func, compile),
+              std::nullopt, false}));
+}
+
+LogicalResult KernelArtifactWriter::finish() {
+  // At most one compilation a hardware thread, or $TLC_COMPILE_JOBS.
+  unsigned threads = llvm::hardware_concurrency().compute_thread_count();
+  if (const char *env = std::getenv("TLC_COMPILE_JOBS"))
+    if (llvm::StringRef(env).trim().getAsInteger(10, threads) || !threads)
+      threads = 1;
+  threads = std::min<size_t>(threads, pending.size());
+  bool inProcess = llvm::any_of(
+      pending, [](const auto &p) { return bool(p->compile.inProcess); });
+  if (threads <= 1 || inProcess) {
+    for (const std::shared_ptr<Pending> &p : pending)
+      p->write(outDir);
+  } else {
+    llvm::DefaultThreadPool pool(llvm::hardware_concurrency(threads));
+    for (const std::shared_ptr<Pending> &p : pending)
+      pool.async([p, this] { p->write(outDir); });
+    pool.wait();
+  }
+  bool ok = true;
+  for (const std::shared_ptr<Pending> &p : pending) {
+    const artifact::Manifest &m = p->bundle.manifest;
+    if (p->error) {
+      p->func.emitError() << "cannot write the " << targetName
+                          << " artifact of '" << m.name << "': " << *p->error;
+      ok = false;
+      continue;
+    }
+    if (log) {
+      llvm::SmallString<256> written(outDir);
+      llvm::sys::path::append(written,
+                              m.binary.empty() ? m.generatedSource : m.binary);
+      *log << "wrote " << written
+           << (m.binary.empty() ? " (no binary)"
+               : p->cached      ? " (cached)"
+                                : "")
+           << "\n";
+    }
+  }
+  pending.clear();
+  return success(ok);
+}
+
 LogicalResult tlc::target::writeKernelArtifact(
     tile::FuncOp func, artifact::ArtifactBundle &bundle, StringRef outDir,
     const artifact::HostCompileOptions &compile, StringRef targetName,
     llvm::raw_ostream *log) {
-  // The cache key names the instance by its Tile IR without locations.
-  artifact::HostCompileOptions keyed = compile;
-  {
-    llvm::raw_string_ostream os(keyed.instance);
-    mlir::OpPrintingFlags flags;
-    flags.assumeVerified();
-    func->print(os, flags);
-  }
-  bool cached = false;
-  if (llvm::Error e = artifact::writeArtifact(bundle, outDir, keyed, &cached))
-    return func.emitError() << "cannot write the " << targetName
-                            << " artifact of '" << bundle.manifest.name
-                            << "': " << llvm::toString(std::move(e));
-  if (log) {
-    const artifact::Manifest &m = bundle.manifest;
-    llvm::SmallString<256> written(outDir);
-    llvm::sys::path::append(written,
-                            m.binary.empty() ? m.generatedSource : m.binary);
-    *log << "wrote " << written
-         << (m.binary.empty() ? " (no binary)" : cached ? " (cached)" : "")
-         << "\n";
-  }
-  return success();
+  KernelArtifactWriter writer(outDir, targetName, log);
+  writer.add(func, std::move(bundle), compile);
+  return writer.finish();
 }
