@@ -532,6 +532,44 @@ std::string tlc::target::importedSourceText(tile::FuncOp func, bool forCpu) {
   return out + "\n";
 }
 
+/// The meta parameters of \p func (factory parameters no call site bound)
+/// that a T.Kernel's thread count is computed from, in declaration order.
+/// The CPU target runs such an instance with the count bound at run time;
+/// the GPU targets need it when they compile.
+static SmallVector<StringRef> getUnboundThreadParameters(tile::FuncOp func) {
+  SmallVector<StringRef> meta, used;
+  if (ArrayAttr symbols = func.getSymbolsAttr())
+    for (Attribute a : symbols)
+      if (auto decl = dyn_cast<tile::SymbolDeclAttr>(a))
+        if (decl.getKind() == tile::SymbolKind::Meta)
+          meta.push_back(decl.getName().getValue());
+  if (meta.empty())
+    return used;
+  // The tile.symbol ops each thread extent is computed from.
+  llvm::SmallPtrSet<Operation *, 8> visited;
+  SmallVector<Value> work;
+  func.walk([&](tile::KernelOp kernel) {
+    for (Value v : kernel.getThreads())
+      work.push_back(v);
+  });
+  while (!work.empty()) {
+    Operation *def = work.pop_back_val().getDefiningOp();
+    if (!def || !visited.insert(def).second)
+      continue;
+    if (auto symbol = dyn_cast<tile::SymbolOp>(def)) {
+      if (llvm::is_contained(meta, symbol.getName()) &&
+          !llvm::is_contained(used, symbol.getName()))
+        used.push_back(symbol.getName());
+      continue;
+    }
+    work.append(def->operand_begin(), def->operand_end());
+  }
+  llvm::sort(used, [&](StringRef a, StringRef b) {
+    return llvm::find(meta, a) < llvm::find(meta, b);
+  });
+  return used;
+}
+
 bool tlc::target::skipUnbuildable(tile::FuncOp func, StringRef kernelFilter,
                                   bool &ok, bool needsKernel) {
   if (func.isDeclaration())
@@ -555,10 +593,18 @@ bool tlc::target::skipUnbuildable(tile::FuncOp func, StringRef kernelFilter,
     return true;
   }
   SmallVector<StringRef> unbound = tile::getUnboundTileParameters(func);
+  // The GPU targets (\p needsKernel) need the thread count at compile
+  // time; the CPU target binds it at run time.
+  bool onlyThreads = false;
+  if (unbound.empty() && needsKernel) {
+    unbound = getUnboundThreadParameters(func);
+    onlyThreads = true;
+  }
   if (unbound.empty())
     return false;
   InFlightDiagnostic d = named ? func.emitError() : func.emitWarning();
-  d << "'" << func.getSymName() << "' is not built: its tile shapes depend on "
+  d << "'" << func.getSymName() << "' is not built: its "
+    << (onlyThreads ? "thread count depends" : "tile shapes depend") << " on "
     << (unbound.size() == 1 ? "the parameter " : "the parameters ")
     << llvm::join(unbound, ", ")
     << ", which no call site binds (bind them with -D name=value or call "
