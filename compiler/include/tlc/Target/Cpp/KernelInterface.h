@@ -72,7 +72,9 @@ mlir::FailureOr<artifact::Manifest> describeKernel(tile::FuncOp func);
 /// only the instances it selects, so the user asked for this one). With
 /// \p needsKernel (the GPU targets), also a function with no T.Kernel: it
 /// launches nothing, so there is no device code to build (a warning; an
-/// error under a \p kernelFilter).
+/// error under a \p kernelFilter); and a default instance whose thread
+/// count unbound factory parameters give, as one whose tile shapes they
+/// give (the CPU target binds the count at run time).
 bool skipUnbuildable(tile::FuncOp func, llvm::StringRef kernelFilter, bool &ok,
                      bool needsKernel = false);
 
