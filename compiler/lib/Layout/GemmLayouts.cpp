@@ -17,6 +17,7 @@
 
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/ADT/Twine.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <cmath>
 #include <limits>
@@ -466,10 +467,17 @@ tlc::layout::gemmAccumulatorFragment(const GemmConfig &config) {
       return std::move(e);
     if (llvm::Error e = requireMultiple("warp N tile", warpN, atomN))
       return std::move(e);
-    f = base.repeat(1, warpN / atomN, false)
-            .repeat(0, warpM / 16, false)
-            .repeat(0, p->warpRows, true)
-            .repeat(1, p->warpCols, true);
+    // Registers: the atom's, then the n atoms, then the m atoms. A count
+    // of n atoms that is not a power of two (warp N 48 = 3 atoms, 2 m
+    // atoms: 48 registers) goes outermost instead, so the register number
+    // stays linear in its bits (the printers index registers by a fit
+    // linear in the bits: r = 16 n + 8 m + k, not 24 m + 8 n + k).
+    int64_t nAtoms = warpN / atomN, mAtoms = warpM / 16;
+    if (!llvm::isPowerOf2_64(nAtoms) && llvm::isPowerOf2_64(mAtoms))
+      f = base.repeat(0, mAtoms, false).repeat(1, nAtoms, false);
+    else
+      f = base.repeat(1, nAtoms, false).repeat(0, mAtoms, false);
+    f = f.repeat(0, p->warpRows, true).repeat(1, p->warpCols, true);
   }
   f.setOrigin(originFor(instr, GemmOperand::C, *p));
   return f;

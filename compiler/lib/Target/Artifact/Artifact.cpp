@@ -71,6 +71,16 @@ static void writeFileOrError(llvm::StringRef file, llvm::StringRef contents,
   });
 }
 
+/// The seconds a host or device compiler may run on one kernel instance:
+/// $TLC_HOST_COMPILE_TIMEOUT, else 600; 0 is no limit.
+static unsigned getCompileTimeout() {
+  unsigned seconds = 600;
+  if (const char *env = std::getenv("TLC_HOST_COMPILE_TIMEOUT"))
+    if (llvm::StringRef(env).trim().getAsInteger(10, seconds))
+      seconds = 600;
+  return seconds;
+}
+
 llvm::Error tlc::artifact::compileSharedObject(
     llvm::StringRef sourcePath, llvm::StringRef outputPath,
     const HostCompileOptions &options) {
@@ -102,9 +112,16 @@ llvm::Error tlc::artifact::compileSharedObject(
   std::optional<llvm::StringRef> redirects[] = {std::nullopt, logPath.str(),
                                                 logPath.str()};
   std::string execError;
+  unsigned timeout = getCompileTimeout();
   int rc = llvm::sys::ExecuteAndWait(*compiler, args, std::nullopt, redirects,
-                                     /*SecondsToWait=*/0, /*MemoryLimit=*/0,
-                                     &execError);
+                                     /*SecondsToWait=*/timeout,
+                                     /*MemoryLimit=*/0, &execError);
+  // A compiler that runs past the limit is killed (ExecuteAndWait's -2):
+  // a build stops with an error instead of seeming to hang.
+  if (rc == -2 && timeout != 0)
+    execError = "stopped after " + std::to_string(timeout) +
+                " s; TLC_HOST_COMPILE_TIMEOUT=SECONDS sets the limit, 0 "
+                "none";
   std::string log;
   if (auto buf = llvm::MemoryBuffer::getFile(logPath))
     log = (*buf)->getBuffer().str();

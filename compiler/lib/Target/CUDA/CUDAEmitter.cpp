@@ -26,6 +26,8 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/Matchers.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SaveAndRestore.h"
 
@@ -386,8 +388,29 @@ LogicalResult Emitter::emitFunction() {
 LogicalResult Emitter::prepareKernel(KernelOp op) {
   std::optional<int64_t> threads = op.getStaticNumThreads();
   if (!threads) {
-    op.emitError() << "the " << lang.name
-                   << " target needs a static thread count";
+    // Name the run-time values (T.dynamic sizes, tensor extents) the count
+    // is computed from; a count from unbound factory parameters only is
+    // not built at all (tile::getUnboundTileParameters).
+    SmallVector<StringRef> names;
+    SmallVector<Value> work(op.getThreads().begin(), op.getThreads().end());
+    llvm::SmallPtrSet<Operation *, 8> visited;
+    while (!work.empty()) {
+      Operation *def = work.pop_back_val().getDefiningOp();
+      if (!def || !visited.insert(def).second)
+        continue;
+      if (auto symbol = dyn_cast<tile::SymbolOp>(def)) {
+        if (!llvm::is_contained(names, symbol.getName()))
+          names.push_back(symbol.getName());
+        continue;
+      }
+      work.append(def->operand_begin(), def->operand_end());
+    }
+    llvm::sort(names);
+    InFlightDiagnostic d = op.emitError();
+    d << "the " << lang.name << " target needs a static thread count";
+    if (!names.empty())
+      d << ": this one is computed from " << llvm::join(names, ", ")
+        << ", known only when the kernel runs";
     return failure();
   }
   // The evaluator reports such counts at T.Kernel; an instance that has

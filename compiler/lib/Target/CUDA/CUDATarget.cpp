@@ -336,7 +336,8 @@ LogicalResult tlc::target::buildGpuArtifacts(ModuleOp module,
   std::optional<artifact::HostCompileOptions> compiler;
   std::string compilerError;
   unsigned built = 0;
-  return forEachKernelToBuild(
+  KernelArtifactWriter writer(outDir, build.language, build.log);
+  LogicalResult walked = forEachKernelToBuild(
       module, build.kernelFilter,
       [&](tile::FuncOp func, artifact::Manifest &manifest) {
         if (build.sourceOverride && built++ > 0) {
@@ -382,10 +383,10 @@ LogicalResult tlc::target::buildGpuArtifacts(ModuleOp module,
         artifact::HostCompileOptions compile = *compiler;
         if (build.kernelFlags)
           compile.extraFlags = build.kernelFlags(func);
-        if (failed(writeKernelArtifact(func, bundle, outDir, compile,
-                                       build.language, build.log)))
-          return WalkResult::skip();
+        writer.add(func, std::move(bundle), compile);
         return WalkResult::advance();
       },
       /*needsKernel=*/true);
+  LogicalResult written = writer.finish();
+  return success(succeeded(walked) && succeeded(written));
 }

@@ -49,7 +49,8 @@ LogicalResult tlc::target::buildCpuArtifacts(ModuleOp module,
   compile.flags = getCpuCompileFlags(compile.flags);
   if (std::optional<std::string> pch = getCpuPrecompiledHeader(compile))
     compile.unkeyedFlags = {"-include", *pch};
-  return forEachKernelToBuild(
+  KernelArtifactWriter writer(outDir, "CPU", options.log);
+  LogicalResult walked = forEachKernelToBuild(
       module, options.kernelFilter,
       [&](tile::FuncOp func, artifact::Manifest &manifest) {
         auto kernel = emitCpuKernel(func);
@@ -63,9 +64,9 @@ LogicalResult tlc::target::buildCpuArtifacts(ModuleOp module,
         bundle.manifest.sourceMap = kernel->sourceMap;
         bundle.source = std::move(kernel->source);
         bundle.extraFiles.push_back({"tlc_cpu.h", getCpuDeviceHeader().str()});
-        if (failed(writeKernelArtifact(func, bundle, outDir, compile, "CPU",
-                                       options.log)))
-          return WalkResult::skip();
+        writer.add(func, std::move(bundle), compile);
         return WalkResult::advance();
       });
+  LogicalResult written = writer.finish();
+  return success(succeeded(walked) && succeeded(written));
 }

@@ -23,6 +23,10 @@
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/ThreadPool.h"
+#include "llvm/Support/Threading.h"
+
+#include <cstdlib>
 
 using namespace mlir;
 using namespace tlc;
@@ -528,6 +532,44 @@ std::string tlc::target::importedSourceText(tile::FuncOp func, bool forCpu) {
   return out + "\n";
 }
 
+/// The meta parameters of \p func (factory parameters no call site bound)
+/// that a T.Kernel's thread count is computed from, in declaration order.
+/// The CPU target runs such an instance with the count bound at run time;
+/// the GPU targets need it when they compile.
+static SmallVector<StringRef> getUnboundThreadParameters(tile::FuncOp func) {
+  SmallVector<StringRef> meta, used;
+  if (ArrayAttr symbols = func.getSymbolsAttr())
+    for (Attribute a : symbols)
+      if (auto decl = dyn_cast<tile::SymbolDeclAttr>(a))
+        if (decl.getKind() == tile::SymbolKind::Meta)
+          meta.push_back(decl.getName().getValue());
+  if (meta.empty())
+    return used;
+  // The tile.symbol ops each thread extent is computed from.
+  llvm::SmallPtrSet<Operation *, 8> visited;
+  SmallVector<Value> work;
+  func.walk([&](tile::KernelOp kernel) {
+    for (Value v : kernel.getThreads())
+      work.push_back(v);
+  });
+  while (!work.empty()) {
+    Operation *def = work.pop_back_val().getDefiningOp();
+    if (!def || !visited.insert(def).second)
+      continue;
+    if (auto symbol = dyn_cast<tile::SymbolOp>(def)) {
+      if (llvm::is_contained(meta, symbol.getName()) &&
+          !llvm::is_contained(used, symbol.getName()))
+        used.push_back(symbol.getName());
+      continue;
+    }
+    work.append(def->operand_begin(), def->operand_end());
+  }
+  llvm::sort(used, [&](StringRef a, StringRef b) {
+    return llvm::find(meta, a) < llvm::find(meta, b);
+  });
+  return used;
+}
+
 bool tlc::target::skipUnbuildable(tile::FuncOp func, StringRef kernelFilter,
                                   bool &ok, bool needsKernel) {
   if (func.isDeclaration())
@@ -551,10 +593,18 @@ bool tlc::target::skipUnbuildable(tile::FuncOp func, StringRef kernelFilter,
     return true;
   }
   SmallVector<StringRef> unbound = tile::getUnboundTileParameters(func);
+  // The GPU targets (\p needsKernel) need the thread count at compile
+  // time; the CPU target binds it at run time.
+  bool onlyThreads = false;
+  if (unbound.empty() && needsKernel) {
+    unbound = getUnboundThreadParameters(func);
+    onlyThreads = true;
+  }
   if (unbound.empty())
     return false;
   InFlightDiagnostic d = named ? func.emitError() : func.emitWarning();
-  d << "'" << func.getSymName() << "' is not built: its tile shapes depend on "
+  d << "'" << func.getSymName() << "' is not built: its "
+    << (onlyThreads ? "thread count depends" : "tile shapes depend") << " on "
     << (unbound.size() == 1 ? "the parameter " : "the parameters ")
     << llvm::join(unbound, ", ")
     << ", which no call site binds (bind them with -D name=value or call "
@@ -589,31 +639,91 @@ LogicalResult tlc::target::forEachKernelToBuild(
   return success(ok);
 }
 
+/// \p compile with the cache key's name of the instance: its Tile IR
+/// without locations.
+static artifact::HostCompileOptions
+keyedCompileOptions(tile::FuncOp func,
+                    const artifact::HostCompileOptions &compile) {
+  artifact::HostCompileOptions keyed = compile;
+  llvm::raw_string_ostream os(keyed.instance);
+  mlir::OpPrintingFlags flags;
+  flags.assumeVerified();
+  func->print(os, flags);
+  return keyed;
+}
+
+struct KernelArtifactWriter::Pending {
+  tile::FuncOp func;
+  artifact::ArtifactBundle bundle;
+  artifact::HostCompileOptions compile;
+  /// Filled in by finish: the failure, and whether the binary was cached.
+  std::optional<std::string> error;
+  bool cached = false;
+
+  void write(llvm::StringRef outDir) {
+    if (llvm::Error e =
+            artifact::writeArtifact(bundle, outDir, compile, &cached))
+      error = llvm::toString(std::move(e));
+  }
+};
+
+void KernelArtifactWriter::add(tile::FuncOp func,
+                               artifact::ArtifactBundle bundle,
+                               const artifact::HostCompileOptions &compile) {
+  // The IR is printed here, on the calling thread: MLIR objects are not
+  // touched while the compilations run.
+  pending.push_back(std::make_shared<Pending>(
+      Pending{func, std::move(bundle), keyedCompileOptions(func, compile),
+              std::nullopt, false}));
+}
+
+LogicalResult KernelArtifactWriter::finish() {
+  // At most one compilation a hardware thread, or $TLC_COMPILE_JOBS.
+  unsigned threads = llvm::hardware_concurrency().compute_thread_count();
+  if (const char *env = std::getenv("TLC_COMPILE_JOBS"))
+    if (llvm::StringRef(env).trim().getAsInteger(10, threads) || !threads)
+      threads = 1;
+  threads = std::min<size_t>(threads, pending.size());
+  bool inProcess = llvm::any_of(
+      pending, [](const auto &p) { return bool(p->compile.inProcess); });
+  if (threads <= 1 || inProcess) {
+    for (const std::shared_ptr<Pending> &p : pending)
+      p->write(outDir);
+  } else {
+    llvm::DefaultThreadPool pool(llvm::hardware_concurrency(threads));
+    for (const std::shared_ptr<Pending> &p : pending)
+      pool.async([p, this] { p->write(outDir); });
+    pool.wait();
+  }
+  bool ok = true;
+  for (const std::shared_ptr<Pending> &p : pending) {
+    const artifact::Manifest &m = p->bundle.manifest;
+    if (p->error) {
+      p->func.emitError() << "cannot write the " << targetName
+                          << " artifact of '" << m.name << "': " << *p->error;
+      ok = false;
+      continue;
+    }
+    if (log) {
+      llvm::SmallString<256> written(outDir);
+      llvm::sys::path::append(written,
+                              m.binary.empty() ? m.generatedSource : m.binary);
+      *log << "wrote " << written
+           << (m.binary.empty() ? " (no binary)"
+               : p->cached      ? " (cached)"
+                                : "")
+           << "\n";
+    }
+  }
+  pending.clear();
+  return success(ok);
+}
+
 LogicalResult tlc::target::writeKernelArtifact(
     tile::FuncOp func, artifact::ArtifactBundle &bundle, StringRef outDir,
     const artifact::HostCompileOptions &compile, StringRef targetName,
     llvm::raw_ostream *log) {
-  // The cache key names the instance by its Tile IR without locations.
-  artifact::HostCompileOptions keyed = compile;
-  {
-    llvm::raw_string_ostream os(keyed.instance);
-    mlir::OpPrintingFlags flags;
-    flags.assumeVerified();
-    func->print(os, flags);
-  }
-  bool cached = false;
-  if (llvm::Error e = artifact::writeArtifact(bundle, outDir, keyed, &cached))
-    return func.emitError() << "cannot write the " << targetName
-                            << " artifact of '" << bundle.manifest.name
-                            << "': " << llvm::toString(std::move(e));
-  if (log) {
-    const artifact::Manifest &m = bundle.manifest;
-    llvm::SmallString<256> written(outDir);
-    llvm::sys::path::append(written,
-                            m.binary.empty() ? m.generatedSource : m.binary);
-    *log << "wrote " << written
-         << (m.binary.empty() ? " (no binary)" : cached ? " (cached)" : "")
-         << "\n";
-  }
-  return success();
+  KernelArtifactWriter writer(outDir, targetName, log);
+  writer.add(func, std::move(bundle), compile);
+  return writer.finish();
 }

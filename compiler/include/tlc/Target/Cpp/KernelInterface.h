@@ -22,6 +22,7 @@
 #include "mlir/IR/Visitors.h"
 #include "mlir/Support/LLVM.h"
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -71,7 +72,9 @@ mlir::FailureOr<artifact::Manifest> describeKernel(tile::FuncOp func);
 /// only the instances it selects, so the user asked for this one). With
 /// \p needsKernel (the GPU targets), also a function with no T.Kernel: it
 /// launches nothing, so there is no device code to build (a warning; an
-/// error under a \p kernelFilter).
+/// error under a \p kernelFilter); and a default instance whose thread
+/// count unbound factory parameters give, as one whose tile shapes they
+/// give (the CPU target binds the count at run time).
 bool skipUnbuildable(tile::FuncOp func, llvm::StringRef kernelFilter, bool &ok,
                      bool needsKernel = false);
 
@@ -107,6 +110,36 @@ mlir::LogicalResult writeKernelArtifact(tile::FuncOp func,
                                         const artifact::HostCompileOptions &compile,
                                         llvm::StringRef targetName,
                                         llvm::raw_ostream *log);
+
+/// Writes the artifacts of one build's kernel instances as
+/// writeKernelArtifact does, running the compilations of several instances
+/// at the same time (up to the hardware threads, or $TLC_COMPILE_JOBS when
+/// set): a script that calls its
+/// kernel at a dozen sizes builds in about the time of its slowest
+/// compilation on a host with that many threads, not in their sum. The
+/// files written are those of one instance at a time; diagnostics and
+/// `wrote` lines come in the order the instances were added. An in-process
+/// compiler (NVRTC) compiles one instance at a time.
+class KernelArtifactWriter {
+public:
+  KernelArtifactWriter(llvm::StringRef outDir, llvm::StringRef targetName,
+                       llvm::raw_ostream *log)
+      : outDir(outDir.str()), targetName(targetName.str()), log(log) {}
+
+  /// Queues \p bundle, the artifact of \p func, compiled with \p compile.
+  void add(tile::FuncOp func, artifact::ArtifactBundle bundle,
+           const artifact::HostCompileOptions &compile);
+
+  /// Writes and compiles every queued instance; fails when one failed (each
+  /// failure a diagnostic on its function).
+  mlir::LogicalResult finish();
+
+private:
+  struct Pending;
+  std::string outDir, targetName;
+  llvm::raw_ostream *log;
+  std::vector<std::shared_ptr<Pending>> pending;
+};
 
 } // namespace target
 } // namespace tlc

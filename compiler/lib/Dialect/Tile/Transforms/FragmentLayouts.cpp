@@ -271,6 +271,37 @@ LogicalResult tlc::tile::assignFragmentLayouts(
   if (outside.wasInterrupted())
     return failure();
   auto known = [&](Value v) { return layouts.count(v) != 0; };
+  // A fragment that scalar code stores into outside every T.Parallel (a
+  // T.serial loop writing `B[i, j]`, issue 2395's pattern): every thread
+  // runs that code, and only a layout where every thread holds the whole
+  // fragment gives each store a register (the printers have no other way
+  // to write a fragment from scalar code), so it is held whole from the
+  // start and the copies and loops that use it follow; TileLang refuses
+  // the pattern. Only fragments that element accesses, copies and fills
+  // use (no views, T.gemm or T.reduce), when every thread can hold them.
+  kernel.walk([&](AllocOp alloc) {
+    Value v = alloc.getResult();
+    auto type = cast<BufferType>(v.getType());
+    if (type.getScope() != MemoryScope::Fragment || !type.isStatic() ||
+        known(v))
+      return;
+    bool scalarStore = false;
+    for (Operation *user : v.getUsers()) {
+      if (isa<LoadOp, CopyOp, FillOp, ClearOp>(user))
+        continue;
+      auto store = dyn_cast<StoreOp>(user);
+      if (!store || store.getBuffer() != v)
+        return;
+      scalarStore |= !store->getParentOfType<ParallelOp>();
+    }
+    if (!scalarStore)
+      return;
+    auto home = homes.find(v);
+    int64_t threads = home != homes.end() ? home->second.count() : blockThreads;
+    if (std::optional<layout::Fragment> whole =
+            layout::fullyReplicatedWithin(type.getShape(), threads))
+      layouts.try_emplace(v, std::move(*whole));
+  });
   // The dimensions each fragment is reduced over (T.reduce sources).
   llvm::DenseMap<Value, llvm::SmallVector<std::pair<unsigned, bool>>>
       reducedDims;
