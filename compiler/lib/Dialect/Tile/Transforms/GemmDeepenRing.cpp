@@ -87,7 +87,10 @@ struct TileGemmDeepenRingPass final
       return;
     // A persistent kernel asked for keeps its ring: the epilogue area
     // needs the room (a deeper ring stores from the registers, perf38).
-    if (isPassConfigOn(kernel, "tlc.persistent"))
+    // Nor does a kernel that is not warp-specialised (the depth measured
+    // is the TMA ring's of tile-warp-specialize).
+    if (isPassConfigOn(kernel, "tlc.persistent") ||
+        isPassConfigOn(kernel, "tl.disable_warp_specialized"))
       return;
     std::optional<int64_t> threads = kernel.getStaticNumThreads();
     // Two consumer warpgroups or more: one warpgroup's GEMMs ping-pong

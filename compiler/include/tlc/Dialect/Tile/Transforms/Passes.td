@@ -751,7 +751,8 @@ def TileGemmDeepenRing : Pass<"tile-gemm-deepen-ring", "::mlir::ModuleOp"> {
     which measured 0.958-0.966 of cuBLAS against the 3-stage persistent
     kernel's 0.906-0.927 (docs/perf/hopper.md). `tlc.gemm_deepen_ring=False`
     keeps the program's stages; `=True` deepens regardless of the grid;
-    `tlc.persistent=True` keeps them too.
+    `tlc.persistent=True` and `tl.disable_warp_specialized=True` keep
+    them too.
 
     Results, as attributes: the loop's `num_stages` + 1 and
     `tile.program_stages` (the program's count) on it.
