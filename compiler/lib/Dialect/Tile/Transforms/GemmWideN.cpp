@@ -6,9 +6,9 @@
 //===----------------------------------------------------------------------===//
 //
 // Gives the one gemm of an sm_90a GEMM kernel of the Square warp policy
-// (TileLang's default) the FullRow partition where it makes each consumer warpgroup's
-// wgmma as wide as the accumulator (Passes.td has the contract): the
-// default Square partition of a 128 x 256 accumulator over two warpgroups
+// (TileLang's default) the FullRow partition where it makes each consumer
+// warpgroup's wgmma as wide as the accumulator (Passes.td has the contract):
+// the default Square partition of a 128 x 256 accumulator over two warpgroups
 // splits N (each warpgroup two m64n128 wgmmas reading the same B columns),
 // FullRow splits M (one m64n256 wgmma each), which reads 20 instead of 24
 // KiB of shared operands per MFLOP (docs/perf/hopper.md, perf39).
