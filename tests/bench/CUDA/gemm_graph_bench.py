@@ -115,6 +115,18 @@ CONFIGS = {
                dict(block_N=128, threads=128, num_stages=4)],
     # The same build's two rows perf38 changed, for main's build.
     "perf38old": [dict(), dict(block_N=128, threads=128, num_stages=3)],
+    # perf39 (docs/perf/hopper.md, 2026-12-06): the default with
+    # tile-gemm-wide-n (8 x 1 warps, one m64n256 wgmma a warpgroup) and
+    # tile-gemm-deepen-ring (4 stages where fewer than 8 tiles a
+    # multiprocessor: 4096^3), each turned off, both off (main's default),
+    # and 4 stages with and without the wide partition.
+    "perf39": [dict(), dict(pass_configs={"tlc.gemm_wide_n": False}),
+               dict(pass_configs={"tlc.gemm_deepen_ring": False}),
+               dict(pass_configs={"tlc.gemm_wide_n": False, "tlc.gemm_deepen_ring": False}),
+               dict(num_stages=4),
+               dict(num_stages=4, pass_configs={"tlc.gemm_wide_n": False})],
+    # main's build: its default and 4 stages.
+    "perf39old": [dict(), dict(num_stages=4)],
     "skinny_best": [dict(block_M=64, block_N=128, threads=128, num_stages=6),
                     dict(block_M=64, block_N=128, threads=128, num_stages=4)],
     # perf35 (docs/perf/hopper.md, 2026-12-06): the skinny shape with more

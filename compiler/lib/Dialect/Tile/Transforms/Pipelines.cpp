@@ -19,6 +19,9 @@ using namespace mlir;
 void tlc::tile::buildGpuLoweringPipeline(OpPassManager &pm) {
   // Per-range fragment copies first: a repeated statement of a staged
   // loop takes its place in the schedule the rotation reads.
+  // Before anything plans stages or wgmma operands.
+  pm.addPass(createTileGemmDeepenRing());
+  pm.addPass(createTileGemmWideN());
   pm.addPass(createTileSplitRangeFragments());
   pm.addPass(createTileRotatePipelines());
   pm.addPass(createTileLowerIm2col());

@@ -698,6 +698,82 @@ def TileGemmPingPong : Pass<"tile-gemm-pingpong", "::mlir::ModuleOp"> {
   let dependentDialects = ["::tlc::tile::TileDialect"];
 }
 
+def TileGemmWideN : Pass<"tile-gemm-wide-n", "::mlir::ModuleOp"> {
+  let summary = "give an sm_90a GEMM's consumer warpgroups whole rows of "
+                "the accumulator (one wgmma as wide as N)";
+  let description = [{
+    On `sm_90a`, before `tile-plan-wgmma`: the one gemm of a kernel (both
+    operands in shared memory, an f32 fragment accumulator, two or more
+    consumer warpgroups) of the Square policy (TileLang's default; the IR
+    does not record whether the program named it) gets `policy = FullRow`
+    where the default Square partition splits the
+    accumulator's columns between warpgroups and FullRow gives every
+    warpgroup bands of 64 rows with all N <= 256 columns. At 128 x 256 over
+    two warpgroups Square's 4 x 2 warps issue two m64n128k16 wgmmas a
+    warpgroup reading the same B columns each k16; FullRow's 8 x 1 issue
+    one m64n256k16 (the issue's "widest N that fits"; cuBLAS's sm90 kernels
+    of that tile run two warpgroups along M): 20 instead of 24 KiB of
+    shared operands read per MFLOP, half the HGMMA instructions. The
+    fragment's registers a thread are the same. `tlc.gemm_wide_n=False`
+    keeps Square.
+
+    Results, as attributes: `policy = #tile<policy full_row>` and the unit
+    `tile.wide_n` on the gemm.
+
+    ```mlir
+    tile.gemm %A_shared, %B_shared, %C_local {policy = #tile<policy full_row>, tile.wide_n}
+    ```
+  }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"\"",
+           "The CUDA target (`sm_90a` or `cuda:sm_90a` enables it). "
+           "Empty: the module's `tile.gpu_target` attribute.">
+  ];
+  let dependentDialects = ["::tlc::tile::TileDialect"];
+}
+
+def TileGemmDeepenRing : Pass<"tile-gemm-deepen-ring", "::mlir::ModuleOp"> {
+  let summary = "give an sm_90a GEMM over a shallow grid one pipeline "
+                "stage more where shared memory has room";
+  let description = [{
+    On `sm_90a`, before `tile-plan-pipelines`: a kernel of two or more
+    consumer warpgroups whose body has one `T.Pipelined` loop (2 or 3
+    stages, no order/stage lists, a static trip count above stages + 1)
+    holding the kernel's one gemm, over a static grid of fewer than 8
+    tiles a multiprocessor (`tlc.num_sms`, else `num-sms`: the grids
+    tile-persistent-gemm gives no TMA-store epilogue), gets one stage more
+    when its ring already keeps it at one block a multiprocessor (more than
+    half of 227 KiB) and the deeper ring fits with 1 KiB for the barriers.
+    The loop's copies' shared destinations are the stages; other shared
+    allocations count once. At 4096^3 (128 x 256 x 64 tiles, 3.9 a
+    multiprocessor) 3 -> 4 stages: 144 -> 192 KiB; tile-persistent-gemm
+    then leaves the kernel one tile a block (no room for an epilogue area),
+    which measured 0.958-0.966 of cuBLAS against the 3-stage persistent
+    kernel's 0.906-0.927 (docs/perf/hopper.md). `tlc.gemm_deepen_ring=False`
+    keeps the program's stages; `=True` deepens regardless of the grid;
+    `tlc.persistent=True` and `tl.disable_warp_specialized=True` keep
+    them too.
+
+    Results, as attributes: the loop's `num_stages` + 1 and
+    `tile.program_stages` (the program's count) on it.
+
+    ```mlir
+    tile.pipelined %ko = %c0 to %c64 stages 4 {tile.program_stages = 3 : i64} {
+      ...
+    }
+    ```
+  }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"\"",
+           "The CUDA target (`sm_90a` or `cuda:sm_90a` enables it). "
+           "Empty: the module's `tile.gpu_target` attribute.">,
+    Option<"numSms", "num-sms", "int64_t", /*default=*/"132",
+           "Multiprocessors of the device (132 on the H100 SXM and the "
+           "H200).">
+  ];
+  let dependentDialects = ["::tlc::tile::TileDialect"];
+}
+
 def TileGemmCluster : Pass<"tile-gemm-cluster", "::mlir::ModuleOp"> {
   let summary = "launch warp-specialised sm_90a GEMMs in clusters of two "
                 "blocks that multicast the operand they share";

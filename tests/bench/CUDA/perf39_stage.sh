@@ -1,0 +1,22 @@
+#!/bin/bash
+# Stages perf39's GPU call (docs/perf/hopper.md, "the wide wgmma partition
+# and the deeper ring for shallow grids") into OUT (default
+# build-h200-perf39): new = this tree's tlc-build, old = main's
+# (OLD_TLC_BUILD), through stage_common.sh. The lead runs, on the GPU
+# machine, from the repository root with the stage carried (one call, at
+# most 7 minutes):
+#   OUT=$OUT bash build-h200-perf39/go.sh
+# Usage: tests/bench/CUDA/perf39_stage.sh NEW_BUILD_DIR OLD_TLC_BUILD [OUT]
+set -eu
+build=${1:?build directory with bin/tlc-build, bin/tlc-run, lib/libtlc_cuda.so}
+old=${2:?the old tlc-build binary}
+root=$(cd "$(dirname "$0")/../../.." && pwd)
+out=${3:-$root/build-h200-perf39}
+source "$root/tests/bench/CUDA/stage_common.sh"
+b=$root/tests/bench/CUDA
+stage_pack "$build" "$old" "$out" "$b/hopper_gemm.py" "$b/fa_ws_bench.py" \
+  "$b/gemm_graph_bench.py" "$b/graph_timing.py" "$b/sass_hot_loop.py" "$b/fa_tiling.py" \
+  "$b/fp8_splitk_bench.py" "$b/gemmperf_bench.py" "$b/skinny_gemm.py" \
+  "$root/examples/flash_attention_causal.py" "$root/examples/fp8_gemm.py"
+cp "$b/perf39_run.sh" "$out/go.sh"
+du -sh "$out"
