@@ -267,12 +267,28 @@ Value Interpreter::call(Value callee, CallArgs &args, Node at) {
     o->description = "call result";
     if (callee.is(ValueKind::Opaque)) {
       llvm::StringRef d = callee.as<OpaqueObj>()->description;
+      if (std::optional<Value> v =
+              callCompiledKernel(callee.as<OpaqueObj>(), args, at))
+        return *v;
       if (std::optional<Value> v = callDeviceQuery(d, args, at))
         return *v;
       if (std::optional<Value> v = callTirBuilder(d, args, at))
         return *v;
       if (d == "tilelang.testing.main")
         return runTestFunctions(at);
+      // tilelang.testing's requirements are tvm.testing's features
+      // (`requires_cuda`, `requires_rocm`, `requires_llvm`, ...): a
+      // decorator (tlc runs the test body whatever the device, which is
+      // transparent) whose `marks()` is a list of pytest marks, the
+      // feature's own and its skipif.
+      if (d.starts_with("tilelang.testing.requires_") &&
+          d.ends_with(".marks") && args.pos.size() <= 1) {
+        llvm::StringRef feature = d;
+        feature.consume_front("tilelang.testing.requires_");
+        feature.consume_back(".marks");
+        return heap.list({heap.opaque(("pytest.mark." + feature).str()),
+                          heap.opaque("pytest.mark.skipif")});
+      }
       // TVM's IR visitors walk TVM IR, which tlc does not build: the
       // callback never runs (an assertion on what it collects is then not
       // checked: reportUncaught).

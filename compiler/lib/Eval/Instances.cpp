@@ -289,6 +289,9 @@ std::string Interpreter::fileTarget(Value v) const {
   if (!v.isStr())
     return {};
   llvm::StringRef spec = getStr(v).trim();
+  // tlc's own spelling (`cuda:sm_70`, `hip:gfx90a`) of a part it knows.
+  if (spec.contains(':') && !spec.contains(' ') && TargetInfo::parse(spec))
+    return spec.str();
   llvm::StringRef kind = spec.take_until([](char c) { return c == ' '; });
   llvm::StringRef rest = spec.drop_front(kind.size());
   llvm::StringRef current = options.target.name;
@@ -817,10 +820,12 @@ Value Interpreter::tracePrimFunc(FunctionObj *fn, Node at) {
   callEnv->parent = fn->closure;
   bool ok = true;
   size_t firstDefault = fn->params.size() - fn->defaults.size();
+  llvm::SmallVector<Value, 8> paramTypes;
   for (auto [index, param] : llvm::enumerate(fn->params)) {
     llvm::StringRef name = param.identifier();
     Node ann = param.child(Field::annotation);
     Value t;
+    auto recordType = llvm::make_scope_exit([&] { paramTypes.push_back(t); });
     if (ann) {
       env = fn->closure;
       t = eval(ann);
@@ -862,6 +867,7 @@ Value Interpreter::tracePrimFunc(FunctionObj *fn, Node at) {
     }
   }
   if (ok) {
+    recordPrimFuncSig(pf, fn, paramTypes);
     env = callEnv;
     traced = true;
     Flow f = execBody(fn->def, Field::body);
@@ -1220,8 +1226,11 @@ Value Interpreter::callJit(JitFunctionObj *jit, CallArgs &argsIn, Node at,
     return heap.opaque("JITKernel");
   }
   if (tracedLabels.count(fn->name) &&
-      llvm::is_contained(tracedLabels[fn->name], label))
-    return heap.opaque("JITKernel");
+      llvm::is_contained(tracedLabels[fn->name], label)) {
+    auto known = compiledByLabel.find(fn->name.str() + '\0' + label);
+    return known != compiledByLabel.end() ? known->second
+                                          : heap.opaque("JITKernel");
+  }
   if (!budgetExhausted &&
       overInstanceLimit(*this, fn->name, label, {}, callSiteRange(at, args)))
     return heap.opaque("JITKernel");
@@ -1272,8 +1281,13 @@ Value Interpreter::callJit(JitFunctionObj *jit, CallArgs &argsIn, Node at,
     if (!budgetExhausted)
       out.diagnostics.push_back(std::move(d));
     pending = {};
+    return heap.opaque("JITKernel");
   }
-  return heap.opaque("JITKernel");
+  // Its call signature (KernelCalls.cpp), again for a later call of the
+  // same instance.
+  Value kernel = compiledKernel(r, jit->outIdx, fn->name);
+  compiledByLabel[fn->name.str() + '\0' + label] = kernel;
+  return kernel;
 }
 
 void Interpreter::traceDefaultInstances() {
