@@ -171,14 +171,18 @@ std::optional<Value> Interpreter::callCompiledKernel(OpaqueObj *callee,
                                  llvm::Twine(elems.size()),
                              at);
       buffers.append(elems.begin(), elems.end());
-    } else if (out->is(ValueKind::Opaque) || out->isPoison()) {
+    } else if (out->isPoison() ||
+               (out->is(ValueKind::Opaque) && !out->as<OpaqueObj>()->hasShape &&
+                !torchDTypes.count(out->as<OpaqueObj>()))) {
       return std::nullopt; // a sequence or not: unknown
     } else {
+      // A torch tensor (type name Tensor) or another non-sequence.
+      llvm::StringRef type =
+          out->is(ValueKind::Opaque) ? "Tensor" : out->getTypeName();
       return raiseDefinite(
           "ValueError",
           what + " has " + llvm::Twine(sig.outputs.size()) +
-              " outputs; out= must be a sequence of them, got " +
-              out->getTypeName(),
+              " outputs; out= must be a sequence of them, got " + type,
           at);
     }
     for (auto [i, b] : llvm::enumerate(buffers))

@@ -133,6 +133,12 @@ Value tlc::eval::allocate(Interpreter &in, const PArgs &p, MemoryScope scope) {
                            "analyse this buffer or the code that uses it");
     return Value::poison();
   }
+  // Plain Python outside any prim_func (a lambda a test keeps for later):
+  // no IR is being built, so the call is an inert placeholder object,
+  // which cannot be iterated (Operators.cpp iterate).
+  if (!in.tracing())
+    return in.heap.opaque(
+        in.heap.copyString(std::string(p.info.name) + " placeholder"));
   if (!lang::isGlobalScope(scope) && in.checkInKernel(p.info.name, p.call))
     return Value::poison();
   Value shapeV = p.getOr("shape", Value::poison());

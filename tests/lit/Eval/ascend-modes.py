@@ -6,9 +6,9 @@
 # RUN: tlc-build --check %s 2>&1 | count 0
 # RUN: tlc-build --emit=tile --kernel=mixed %s | FileCheck %s --check-prefix=TILE
 # RUN: not tlc-build --target=cuda:sm_90a --emit=cuda %s 2>&1 | FileCheck %s --check-prefix=BUILD
-# TILE: tile.intrinsic "tlc.ascend"() {options = {what = "T.MixedKernel"}}
 # TILE: %[[SID:.*]] = tile.intrinsic "T.MixedKernel"() {options = {sids = 1 : i64}} : () -> i32
-# TILE: tile.intrinsic "T.set_hf32_mode"
+# TILE: tile.intrinsic "tlc.ascend"() {options = {what = "T.MixedKernel"}}
+# TILE: tile.intrinsic "T.set_hf32_mode"() {options = {mode = "nearest_even"}}
 # TILE: arith.muli %[[SID]], %c32_i32 : i32
 # BUILD: ascend-modes.py:[[@LINE+12]]:14: error: cannot build this kernel: it is written for Huawei Ascend NPUs (T.MixedKernel,
 # BUILD: ascend-modes.py:[[@LINE+28]]:13: error: cannot build this kernel: it is written for Huawei Ascend NPUs (T.set_hf32_mode,
