@@ -21,7 +21,7 @@
 # CHECK: grid [304]
 # CHECK: tile.func @mi250
 # CHECK: grid [110]
-# BUILD: sm_70
+# BUILD: error: -o: --target=cuda:sm_70: unknown CUDA architecture 'sm_70' (sm_80,
 import tilelang
 import tilelang.language as T
 from tilelang.carver.arch import driver
