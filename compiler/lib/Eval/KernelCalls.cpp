@@ -165,8 +165,7 @@ std::optional<Value> Interpreter::callCompiledKernel(OpaqueObj *callee,
       auto elems = getElems(*out);
       if (elems.size() != sig.outputs.size())
         return raiseDefinite("ValueError",
-                             what + " has " +
-                                 llvm::Twine(sig.outputs.size()) +
+                             what + " has " + llvm::Twine(sig.outputs.size()) +
                                  " outputs, but out= gives " +
                                  llvm::Twine(elems.size()),
                              at);
@@ -205,11 +204,10 @@ std::optional<Value> Interpreter::callCompiledKernel(OpaqueObj *callee,
 
   // The inputs, by position then by name.
   if (pos.size() > inputs.size()) {
-    std::string full =
-        sig.outputs.empty()
-            ? ""
-            : ", or all " + std::to_string(sig.params.size()) +
-                  " parameters with the output buffers";
+    std::string full = sig.outputs.empty()
+                           ? ""
+                           : ", or all " + std::to_string(sig.params.size()) +
+                                 " parameters with the output buffers";
     return raiseDefinite("TypeError",
                          what + " takes " + llvm::Twine(inputs.size()) +
                              " argument(s) (" + llvm::join(inputNames, ", ") +
@@ -225,12 +223,11 @@ std::optional<Value> Interpreter::callCompiledKernel(OpaqueObj *callee,
       continue;
     size_t i = llvm::find(inputNames, kv.first) - inputNames.begin();
     if (values[i])
-      return raiseDefinite("TypeError",
-                           what + ": argument '" + kv.first.str() +
-                               "' given twice",
-                           at);
-    values[i] =
-        std::make_pair(kv.second, k < args.kwNodes.size() ? args.kwNodes[k] : at);
+      return raiseDefinite(
+          "TypeError", what + ": argument '" + kv.first.str() + "' given twice",
+          at);
+    values[i] = std::make_pair(kv.second,
+                               k < args.kwNodes.size() ? args.kwNodes[k] : at);
   }
   llvm::SmallVector<std::string, 2> missing;
   for (auto [i, v] : llvm::enumerate(values))
@@ -243,11 +240,11 @@ std::optional<Value> Interpreter::callCompiledKernel(OpaqueObj *callee,
     std::string hint = outs.empty() ? ""
                                     : "; outputs " + llvm::join(outs, ", ") +
                                           " are allocated by the kernel";
-    return raiseDefinite("TypeError",
-                         what + " is missing argument(s) " +
-                             llvm::join(missing, ", ") + " (inputs: " +
-                             llvm::join(inputNames, ", ") + hint + ")",
-                         at);
+    return raiseDefinite(
+        "TypeError",
+        what + " is missing argument(s) " + llvm::join(missing, ", ") +
+            " (inputs: " + llvm::join(inputNames, ", ") + hint + ")",
+        at);
   }
 
   // Each tensor argument, inputs then given outputs, as far as tlc knows

@@ -709,8 +709,7 @@ Value Interpreter::compare(CmpOp op, Value l, Value r, Node at) {
       // Neither a container nor iterable: Python's TypeError (a T.*
       // primitive is a function).
       return raise("TypeError",
-                   "argument of type '" + r.getTypeName() +
-                       "' is not iterable",
+                   "argument of type '" + r.getTypeName() + "' is not iterable",
                    at);
     } else {
       return heap.opaque("unknown condition");
