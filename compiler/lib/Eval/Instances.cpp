@@ -1226,11 +1226,8 @@ Value Interpreter::callJit(JitFunctionObj *jit, CallArgs &argsIn, Node at,
     return heap.opaque("JITKernel");
   }
   if (tracedLabels.count(fn->name) &&
-      llvm::is_contained(tracedLabels[fn->name], label)) {
-    auto known = compiledByLabel.find(fn->name.str() + '\0' + label);
-    return known != compiledByLabel.end() ? known->second
-                                          : heap.opaque("JITKernel");
-  }
+      llvm::is_contained(tracedLabels[fn->name], label))
+    return heap.opaque("JITKernel");
   if (!budgetExhausted &&
       overInstanceLimit(*this, fn->name, label, {}, callSiteRange(at, args)))
     return heap.opaque("JITKernel");
@@ -1283,11 +1280,10 @@ Value Interpreter::callJit(JitFunctionObj *jit, CallArgs &argsIn, Node at,
     pending = {};
     return heap.opaque("JITKernel");
   }
-  // Its call signature (KernelCalls.cpp), again for a later call of the
-  // same instance.
-  Value kernel = compiledKernel(r, jit->outIdx, fn->name);
-  compiledByLabel[fn->name.str() + '\0' + label] = kernel;
-  return kernel;
+  // Its call signature (KernelCalls.cpp). A later call with the same label
+  // is not this instance for certain (closure values are not in the
+  // label): its kernel stays unmodelled.
+  return compiledKernel(r, jit->outIdx, fn->name);
 }
 
 void Interpreter::traceDefaultInstances() {

@@ -1103,8 +1103,6 @@ public:
   llvm::DenseMap<const Obj *, lang::DType> torchDTypes;
   /// The `sids=` of each T.MixedKernel frame (KernelOps.cpp).
   llvm::DenseMap<const Obj *, int64_t> mixedKernelSids;
-  /// The compiled kernel of each traced jit instance (kernel NUL label).
-  llvm::StringMap<Value> compiledByLabel;
   /// Kernels --kernel passed over: the names a --kernel could have chosen.
   llvm::StringSet<> filteredKernels;
   /// Diagnostics already reported (range begin, message hash) for dedup.

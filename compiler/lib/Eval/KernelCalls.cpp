@@ -20,7 +20,8 @@
 //   - an input missing: TypeError "kernel 'K' is missing argument(s) ...";
 //   - `out=` without out_idx, given with every parameter, not a sequence
 //     for several outputs or of another length: ValueError;
-//   - a tensor argument that is None or a Python scalar: TypeError "...
+//   - a tensor argument that is a Python scalar or str, or an output given
+//     as None (an input's None is TileLang's null tensor): TypeError "...
 //     must be a tensor"; for a parameter of a dtype torch stores as such
 //     (not packed, sub-byte or float8), a torch tensor whose dtype a
 //     factory's `dtype=` gave and differs: TypeError "... must have dtype
@@ -249,11 +250,15 @@ std::optional<Value> Interpreter::callCompiledKernel(OpaqueObj *callee,
 
   // Each tensor argument, inputs then given outputs, as far as tlc knows
   // it: not a tensor at all, another dtype, other known sizes.
-  auto check = [&](const KernelParamSig &p, Value v, Node n) -> bool {
+  auto check = [&](const KernelParamSig &p, Value v, Node n,
+                   bool output) -> bool {
     if (!p.tensor)
       return true;
     std::string arg = "argument '" + p.name + "' of " + what;
-    if (v.isNone() || v.isIntLike() || v.is(ValueKind::Float) || v.isStr()) {
+    // None for an input is TileLang's null tensor (a null pointer), which
+    // is accepted; an output buffer must be one.
+    if ((output && v.isNone()) || v.isIntLike() || v.is(ValueKind::Float) ||
+        v.isStr()) {
       llvm::StringRef type = v.isNone() ? "NoneType" : v.getTypeName();
       raiseDefinite("TypeError", arg + " must be a tensor, got " + type, n);
       return false;
@@ -299,10 +304,10 @@ std::optional<Value> Interpreter::callCompiledKernel(OpaqueObj *callee,
     return true;
   };
   for (auto [i, v] : llvm::enumerate(values))
-    if (!check(sig.params[inputs[i]], v->first, v->second))
+    if (!check(sig.params[inputs[i]], v->first, v->second, false))
       return Value::exception();
   for (auto &[index, buffer] : provided)
-    if (!check(sig.params[index], buffer, at))
+    if (!check(sig.params[index], buffer, at, true))
       return Value::exception();
 
   // The outputs: the caller's buffers, or new tensors of the parameters'

@@ -89,7 +89,11 @@ raises(TypeError, "argument 'C' of kernel 'scale_shift' must have dtype "
        "float32, got torch.int32", kernel, a, b, s,
        torch.empty(N, dtype=torch.int32))
 raises(TypeError, "argument 'S' of kernel 'scale_shift' must be a tensor, "
-       "got NoneType", kernel, a, None)
+       "got int", kernel, a, 3)
+raises(TypeError, "argument 'C' of kernel 'scale_shift' must be a tensor, "
+       "got NoneType", kernel, a, b, s, None)
+# None for an input is TileLang's null tensor.
+kernel(a, None)
 
 one = add_one(N)
 b = torch.empty(N)

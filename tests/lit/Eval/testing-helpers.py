@@ -45,7 +45,12 @@ def test_sizes(n):
 assert isinstance(testing.requires_rocm.marks(), list)
 assert isinstance(tilelang.testing.requires_llvm.marks(), list)
 assert isinstance(testing.requires_gpu.marks(), list)
-assert len(testing.requires_cuda.marks()) > 0
+assert len(testing.requires_cuda.marks()) == 1
+assert testing.requires_cuda.marks()[0].name == "skipif"
+
+# Still a decorator, with and without a call.
+assert callable(tilelang.testing.requires_cuda(lambda: None))
+assert callable(tilelang.testing.requires_cuda()(lambda: None))
 
 if __name__ == "__main__":
     tilelang.testing.main()
