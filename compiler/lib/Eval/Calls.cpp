@@ -267,12 +267,49 @@ Value Interpreter::call(Value callee, CallArgs &args, Node at) {
     o->description = "call result";
     if (callee.is(ValueKind::Opaque)) {
       llvm::StringRef d = callee.as<OpaqueObj>()->description;
+      if (std::optional<Value> v =
+              callCompiledKernel(callee.as<OpaqueObj>(), args, at))
+        return *v;
       if (std::optional<Value> v = callDeviceQuery(d, args, at))
         return *v;
       if (std::optional<Value> v = callTirBuilder(d, args, at))
         return *v;
       if (d == "tilelang.testing.main")
         return runTestFunctions(at);
+      // tilelang.testing's requirements are tvm.testing's features
+      // (`requires_cuda`, `requires_rocm`, `requires_llvm`, ...): a
+      // decorator (tlc runs the test body whatever the device, which is
+      // transparent) whose `marks()` is the list of pytest marks a
+      // pytest.param case takes: one skipif, whose condition (the device
+      // is missing) depends on the machine.
+      if (d.starts_with("tilelang.testing.requires_") &&
+          d.ends_with(".marks") && args.pos.size() <= 1) {
+        llvm::StringRef feature = d;
+        feature.consume_front("tilelang.testing.requires_");
+        feature.consume_back(".marks");
+        auto *mark = heap.make<NamespaceObj>();
+        mark->name = "skipif";
+        mark->set("name", heap.str("skipif"));
+        mark->set("args", heap.tuple({heap.opaque("device missing")}));
+        Value kwargs = heap.dict();
+        dictPut(kwargs.as<DictObj>(), heap.str("reason"),
+                heap.str(("requires " + feature).str()));
+        mark->set("kwargs", kwargs);
+        return heap.list({heap.obj(ObjKind::Namespace, mark)});
+      }
+      // A requirement used as a decorator, directly or called first
+      // (`requires_cuda()`, `requires_cuda_compute_version(9, 0)`): the
+      // function itself.
+      if ((d == "tilelang.testing.requirement decorator" ||
+           (d.starts_with("tilelang.testing.requires_") &&
+            !d.drop_front(17).contains('.'))) &&
+          args.kw.empty()) {
+        if (args.pos.size() == 1 && (args.pos[0].is(ValueKind::Function) ||
+                                     args.pos[0].isObj(ObjKind::JitFunction)))
+          return args.pos[0];
+        if (d != "tilelang.testing.requirement decorator")
+          return heap.opaque("tilelang.testing.requirement decorator");
+      }
       // TVM's IR visitors walk TVM IR, which tlc does not build: the
       // callback never runs (an assertion on what it collects is then not
       // checked: reportUncaught).

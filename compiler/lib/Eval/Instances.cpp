@@ -292,6 +292,9 @@ std::string Interpreter::fileTarget(Value v) const {
   if (!v.isStr())
     return {};
   llvm::StringRef spec = getStr(v).trim();
+  // tlc's own spelling (`cuda:sm_70`, `hip:gfx90a`) of a part it knows.
+  if (spec.contains(':') && !spec.contains(' ') && TargetInfo::parse(spec))
+    return spec.str();
   llvm::StringRef kind = spec.take_until([](char c) { return c == ' '; });
   llvm::StringRef rest = spec.drop_front(kind.size());
   llvm::StringRef current = options.target.name;
@@ -820,10 +823,12 @@ Value Interpreter::tracePrimFunc(FunctionObj *fn, Node at) {
   callEnv->parent = fn->closure;
   bool ok = true;
   size_t firstDefault = fn->params.size() - fn->defaults.size();
+  llvm::SmallVector<Value, 8> paramTypes;
   for (auto [index, param] : llvm::enumerate(fn->params)) {
     llvm::StringRef name = param.identifier();
     Node ann = param.child(Field::annotation);
     Value t;
+    auto recordType = llvm::make_scope_exit([&] { paramTypes.push_back(t); });
     if (ann) {
       env = fn->closure;
       t = eval(ann);
@@ -865,6 +870,7 @@ Value Interpreter::tracePrimFunc(FunctionObj *fn, Node at) {
     }
   }
   if (ok) {
+    recordPrimFuncSig(pf, fn, paramTypes);
     env = callEnv;
     traced = true;
     Flow f = execBody(fn->def, Field::body);
@@ -1275,8 +1281,12 @@ Value Interpreter::callJit(JitFunctionObj *jit, CallArgs &argsIn, Node at,
     if (!budgetExhausted)
       out.diagnostics.push_back(std::move(d));
     pending = {};
+    return heap.opaque("JITKernel");
   }
-  return heap.opaque("JITKernel");
+  // Its call signature (KernelCalls.cpp). A later call with the same label
+  // is not this instance for certain (closure values are not in the
+  // label): its kernel stays unmodelled.
+  return compiledKernel(r, jit->outIdx, fn->name);
 }
 
 void Interpreter::traceDefaultInstances() {

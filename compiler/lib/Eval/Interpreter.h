@@ -22,6 +22,7 @@
 //   MetaObjects.cpp  layouts, WS schedules, the persistent tile scheduler
 //   IRGen.cpp        construction of `tile` dialect operations
 //   Instances.cpp    kernel instances: jit, prim_func, -D, defaults
+//   KernelCalls.cpp  calls of a compiled kernel from Python (out_idx, out=)
 //   NameCheck.cpp    static check for undefined names
 //
 // Control flow uses explicit status values (no C++ exceptions): expressions
@@ -47,6 +48,7 @@
 #include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/Twine.h"
 
+#include <memory>
 #include <optional>
 
 namespace tlc::eval {
@@ -180,6 +182,27 @@ struct InstanceCtx {
   /// binds) and was analysed as float32: a check that depends on the
   /// dtype's class is then not the program's error (dtypeCheckFailed).
   bool assumedDType = false;
+};
+
+/// One parameter of a traced prim_func as the caller of its compiled kernel
+/// sees it (KernelCalls.cpp).
+struct KernelParamSig {
+  std::string name;
+  /// A tensor parameter (else a scalar, `T.ptr` or untyped one).
+  bool tensor = false;
+  lang::DType dtype;
+  /// One entry per dimension: its size when constant.
+  llvm::SmallVector<std::optional<int64_t>, 4> shape;
+};
+
+/// The call signature of a compiled kernel: its parameters and which of
+/// them `out_idx` makes outputs (KernelCalls.cpp).
+struct KernelSig {
+  /// The name the kernel's errors give (the jit factory's).
+  std::string kernel;
+  std::vector<KernelParamSig> params;
+  /// Parameter indices of the outputs, in out_idx's order.
+  llvm::SmallVector<unsigned, 2> outputs;
 };
 
 /// A pending Python exception.
@@ -651,6 +674,29 @@ public:
   /// Attribute \p attr of the shaped tensor \p t (`shape`, `ndim`, `T`, a
   /// method whose result's shape is known); nullopt for the others.
   std::optional<Value> tensorAttr(OpaqueObj *t, llvm::StringRef attr);
+  /// The dtype a torch factory's `dtype=` gave the tensor \p t, if any.
+  std::optional<lang::DType> torchTensorDType(OpaqueObj *t) const {
+    auto it = torchDTypes.find(t);
+    return it == torchDTypes.end() ? std::nullopt
+                                   : std::optional<lang::DType>(it->second);
+  }
+  /// \p t, a new torch tensor, with the dtype a factory's `dtype=`
+  /// (\p dtype, when given) or the tensor it copies (\p inherited) gave it.
+  Value withDType(Value t, const Value *dtype,
+                  std::optional<lang::DType> inherited);
+  /// Records the call signature of the prim_func \p pf, traced from \p fn
+  /// whose parameters were annotated with \p types (KernelCalls.cpp).
+  void recordPrimFuncSig(PrimFuncObj *pf, FunctionObj *fn,
+                         llvm::ArrayRef<Value> types);
+  /// The compiled kernel (`JITKernel`) of \p primFunc with `out_idx`
+  /// \p outIdx, named \p name in its call errors; a plain opaque value when
+  /// \p primFunc is not a traced prim_func.
+  Value compiledKernel(Value primFunc, Value outIdx, llvm::StringRef name);
+  /// A call of a compiled kernel (`kernel(a, b)`, `kernel(a, b, c)`,
+  /// `kernel(a, out=c)`): the outputs, or what the call raises; nullopt
+  /// when \p callee is not one whose signature is known.
+  std::optional<Value> callCompiledKernel(OpaqueObj *callee, CallArgs &args,
+                                          Node at);
   /// Calls tensor method \p name of a tensor of \p m's shape.
   Value callTensorMethod(OpaqueObj *m, llvm::StringRef name, CallArgs &args,
                          Node at);
@@ -1051,6 +1097,14 @@ public:
   llvm::SmallVector<Value, 8> kernelsSeen;
   /// Kernel name -> traced labels.
   llvm::StringMap<llvm::SmallVector<std::string, 2>> tracedLabels;
+  /// Call signatures (KernelCalls.cpp): of traced prim_funcs, of the
+  /// compiled kernels made from them, and the dtypes torch factories gave
+  /// tensors with `dtype=`. Keys are arena objects, never freed.
+  std::vector<std::unique_ptr<KernelSig>> kernelSigs;
+  llvm::DenseMap<const Obj *, KernelSig *> primFuncSigs, compiledKernels;
+  llvm::DenseMap<const Obj *, lang::DType> torchDTypes;
+  /// The `sids=` of each T.MixedKernel frame (KernelOps.cpp).
+  llvm::DenseMap<const Obj *, int64_t> mixedKernelSids;
   /// Kernels --kernel passed over: the names a --kernel could have chosen.
   llvm::StringSet<> filteredKernels;
   /// Diagnostics already reported (range begin, message hash) for dedup.

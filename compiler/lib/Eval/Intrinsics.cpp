@@ -648,6 +648,21 @@ std::optional<Value> Interpreter::callIntrinsicPrimitive(const PArgs &p) {
                         r->dtype.getName() + ")");
     }
   }
+  // T.set_hf32_mode(mode=None): TileLang takes None, "nearest_zero" or
+  // "nearest_even" and raises a ValueError for anything else (a bool too).
+  if (p.info.id == BuiltinId::SetHf32Mode) {
+    Value mode = p.getOr("mode", Value::none());
+    if (mode.isAbrupt())
+      return mode;
+    if (!mode.isNone() && !(mode.isStr() && (getStr(mode) == "nearest_zero" ||
+                                             getStr(mode) == "nearest_even"))) {
+      errorAs("ValueError", p.node("mode").range(),
+              "hf32 mode must be None, 'nearest_zero', or 'nearest_even', "
+              "got " +
+                  toString(mode, true));
+      return Value::poison();
+    }
+  }
   std::optional<IntrinsicRule> rule = getIntrinsicRule(p.info.id);
   if (!rule)
     return std::nullopt;

@@ -133,6 +133,12 @@ Value tlc::eval::allocate(Interpreter &in, const PArgs &p, MemoryScope scope) {
                            "analyse this buffer or the code that uses it");
     return Value::poison();
   }
+  // Plain Python outside any prim_func (a lambda a test keeps for later):
+  // no IR is being built, so the call is an inert placeholder object,
+  // which cannot be iterated (Operators.cpp iterate).
+  if (!in.tracing())
+    return in.heap.opaque(
+        in.heap.copyString(std::string(p.info.name) + " placeholder"));
   if (!lang::isGlobalScope(scope) && in.checkInKernel(p.info.name, p.call))
     return Value::poison();
   Value shapeV = p.getOr("shape", Value::poison());
@@ -416,6 +422,26 @@ Value Interpreter::makeKernelFrame(const PArgs &p) {
       return fail(p.node("panel_size"),
                   "T.PersistentKernel(panel_size=...) must be positive");
   }
+  // T.MixedKernel(blocks, sids=2): TileLang's checks, then a 1-D launch
+  // whose `as (bx, sid)` also binds the vector sub-core (KernelRegions.cpp).
+  if (p.info.id == BuiltinId::MixedKernel) {
+    if (k->grid.size() != 1) {
+      errorAs("ValueError", at.range(),
+              "T.MixedKernel() only supports 1-D block grid. Got " +
+                  llvm::Twine(k->grid.size()) + "-D");
+      return Value::poison();
+    }
+    Value sids = p.getOr("sids", Value::integer(2));
+    if (sids.isAbrupt())
+      return sids;
+    if (!sids.isInt() || (sids.getInt() != 1 && sids.getInt() != 2)) {
+      errorAs("ValueError", p.node("sids").range(),
+              "T.MixedKernel() sids must be 1 or 2. Got " +
+                  toString(sids, true));
+      return Value::poison();
+    }
+    mixedKernelSids[k] = sids.getInt();
+  }
   // `T.Kernel()` launches one block.
   if (k->grid.empty())
     k->grid.push_back(Value::integer(1));
@@ -625,6 +651,7 @@ std::optional<Value> Interpreter::callKernelPrimitive(const PArgs &p) {
   case BuiltinId::ClusterKernel:
   case BuiltinId::CUDASourceCodeKernel:
   case BuiltinId::PersistentKernel:
+  case BuiltinId::MixedKernel:
     return makeKernelFrame(p);
   case BuiltinId::Parallel: {
     auto *loop = heap.make<LoopFrameObj>();

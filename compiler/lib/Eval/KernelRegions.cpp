@@ -564,6 +564,23 @@ Flow Interpreter::execKernel(KernelFrameObj *frame, Node withNode,
   }
   k.blockVars = vars;
   k.gridExtents.assign(frame->grid.begin(), frame->grid.end());
+  // T.MixedKernel: `as (bx, sid)` binds the vector sub-core's index too,
+  // and marks the kernel as written for Ascend.
+  auto sids = mixedKernelSids.find(frame);
+  bool mixed = sids != mixedKernelSids.end();
+  if (mixed) {
+    mlir::OpBuilder::InsertionGuard guard(ir->b);
+    ir->b.setInsertionPointToEnd(&body);
+    mlir::Location l = ir->loc(call);
+    auto sid = tile::IntrinsicOp::create(
+        ir->b, l, mlir::TypeRange{ir->b.getI32Type()},
+        ir->b.getStringAttr("T.MixedKernel"), mlir::ValueRange{},
+        ir->b.getStrArrayAttr({}),
+        ir->b.getDictionaryAttr({ir->b.getNamedAttr(
+            "sids", ir->b.getI64IntegerAttr(sids->second))}));
+    vars.push_back(wrapScalar(
+        {sid->getResult(0), lang::DType(lang::ScalarType::Int32), SymExpr()}));
+  }
   if (!frame->clusterDims.empty())
     op->setAttr("cluster_dims", ir->b.getDenseI64ArrayAttr(frame->clusterDims));
   if (!frame->sourceCode.empty())
@@ -595,6 +612,8 @@ Flow Interpreter::execKernel(KernelFrameObj *frame, Node withNode,
     ir->b.setInsertionPointToEnd(&body);
     if (FrameObj *ascend = std::exchange(ascendKernelFrame, nullptr))
       markAscend(ascend->call, "T.SimtVF");
+    if (mixed)
+      markAscend(call, "T.MixedKernel");
     f = execBody(withNode, Field::body);
   }
   kernel = saved;

@@ -458,7 +458,10 @@ Value Interpreter::callNative(NativeId id, CallArgs &args, Node at) {
   case NativeId::Tuple: {
     llvm::SmallVector<Value, 16> vals;
     if (n > 0) {
-      if (a0.is(ValueKind::Opaque))
+      // An object tlc does not know is some sequence; a T.alloc_*
+      // placeholder is not iterable (iterate raises).
+      if (a0.is(ValueKind::Opaque) &&
+          !a0.as<OpaqueObj>()->description.ends_with(" placeholder"))
         return heap.opaque("sequence");
       if (!items(*this, a0, vals, at))
         return Value::exception();

@@ -703,6 +703,14 @@ Value Interpreter::compare(CmpOp op, Value l, Value r, Node at) {
                               (i - rg->start) % rg->step == 0)
                            : (i <= rg->start && i > rg->stop &&
                               (rg->start - i) % -rg->step == 0);
+    } else if (r.is(ValueKind::Primitive) || r.is(ValueKind::Function) ||
+               r.is(ValueKind::NativeFn) || r.isIntLike() ||
+               r.is(ValueKind::Float) || r.isNone()) {
+      // Neither a container nor iterable: Python's TypeError (a T.*
+      // primitive is a function).
+      return raise("TypeError",
+                   "argument of type '" + r.getTypeName() + "' is not iterable",
+                   at);
     } else {
       return heap.opaque("unknown condition");
     }
@@ -882,6 +890,13 @@ bool Interpreter::iterate(Value v, llvm::SmallVectorImpl<Value> &out,
     return true;
   }
   case ValueKind::Opaque:
+    // A T.alloc_* placeholder made outside any prim_func (KernelOps.cpp).
+    if (llvm::StringRef d = v.as<OpaqueObj>()->description;
+        d.starts_with("T.alloc") && d.ends_with(" placeholder")) {
+      raise("TypeError", "'" + d + "' object is not iterable", at);
+      return false;
+    }
+    return true;
   case ValueKind::Poison:
     return true;
   case ValueKind::Object:

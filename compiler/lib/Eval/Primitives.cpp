@@ -1011,7 +1011,7 @@ Value Interpreter::callMetaPrimitive(const PArgs &p) {
         instances[idx]->func->setAttr(
             "tile.target", mlir::StringAttr::get(&mlirContext, tgt));
     }
-    return heap.opaque("JITKernel");
+    return compiledKernel(fn, p.getOr("out_idx", Value::none()), "");
   }
   case BuiltinId::ParCompile:
   case BuiltinId::DoBench:

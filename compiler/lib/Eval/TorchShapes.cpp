@@ -83,6 +83,19 @@ static void dataShape(Value v, llvm::SmallVectorImpl<Value> &out) {
 static bool keepsShape(llvm::StringRef name);
 static bool reshapes(llvm::StringRef name);
 
+Value Interpreter::withDType(Value t, const Value *dtype,
+                             std::optional<lang::DType> inherited) {
+  std::optional<lang::DType> dt = inherited;
+  if (dtype) {
+    dt = std::nullopt;
+    if (dtype->is(ValueKind::Opaque))
+      dt = lang::DType::parseTorch(dtype->as<OpaqueObj>()->description);
+  }
+  if (dt)
+    torchDTypes[t.as<OpaqueObj>()] = *dt;
+  return t;
+}
+
 std::optional<Value> Interpreter::callTorchFactory(llvm::StringRef d,
                                                    CallArgs &args, Node at) {
   (void)at;
@@ -104,11 +117,12 @@ std::optional<Value> Interpreter::callTorchFactory(llvm::StringRef d,
       dims = sizesOf(args.pos[1]);
     if (llvm::any_of(dims, [](Value v) { return v.isSequence(); }))
       return std::nullopt;
-    return torchTensor(dims);
+    return withDType(torchTensor(dims), args.keyword("dtype"), std::nullopt);
   }
   if (d.ends_with("_like") && !pos.empty()) {
     if (OpaqueObj *t = shapedTensor(pos[0]))
-      return torchTensor(t->shape);
+      return withDType(torchTensor(t->shape), args.keyword("dtype"),
+                       torchTensorDType(t));
     return std::nullopt;
   }
   if (d == "randperm" && !pos.empty())

@@ -29,6 +29,10 @@ static const DeviceInfo kDevices[] = {
      65536, 255, 50 * MiB, 32, 1024, 2048, 141 * GiB, 8},
     {"h800", "NVIDIA H800", "cuda", "sm_90a", 9, 0, 132, 227 * KiB, 228 * KiB,
      65536, 255, 50 * MiB, 32, 1024, 2048, 80 * GiB, 8},
+    {"v100", "Tesla V100-SXM2-32GB", "cuda", "sm_70", 7, 0, 80, 96 * KiB,
+     96 * KiB, 65536, 255, 6 * MiB, 32, 1024, 2048, 32 * GiB, 0},
+    {"t4", "Tesla T4", "cuda", "sm_75", 7, 5, 40, 64 * KiB, 64 * KiB, 65536,
+     255, 4 * MiB, 32, 1024, 1024, 16 * GiB, 0},
     {"a100", "NVIDIA A100-SXM4-80GB", "cuda", "sm_80", 8, 0, 108, 163 * KiB,
      164 * KiB, 65536, 255, 40 * MiB, 32, 1024, 2048, 80 * GiB, 0},
     {"a10", "NVIDIA A10", "cuda", "sm_86", 8, 6, 72, 99 * KiB, 100 * KiB,
@@ -61,6 +65,8 @@ const DeviceInfo *tlc::lang::getDefaultDevice(llvm::StringRef target) {
                              .Case("cuda", "h100")
                              .Case("cuda:sm_90a", "h100")
                              .Case("cuda:sm_90", "h100")
+                             .Case("cuda:sm_70", "v100")
+                             .Case("cuda:sm_75", "t4")
                              .Case("cuda:sm_80", "a100")
                              .Case("cuda:sm_86", "a10")
                              .Case("cuda:sm_89", "rtx4090")

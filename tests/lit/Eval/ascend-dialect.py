@@ -28,7 +28,7 @@ def cube(M=256, N=256, K=256, tile=64):
     def main(A: T.Tensor((M, K), T.float16), B: T.Tensor((K, N), T.float16),
              C: T.Tensor((M, N), T.float32)):
         with T.Kernel(T.ceildiv(M, tile), T.ceildiv(N, tile)) as (bx, by):
-            T.set_hf32_mode(False)
+            T.set_hf32_mode(None)
             a_l1 = T.alloc_l1((tile, tile), T.float16)
             b_l1 = T.alloc_l1((tile, tile), T.float16)
             a_l0 = T.alloc_l0a((tile, tile), T.float16)
