@@ -265,6 +265,11 @@ std::optional<Value> Interpreter::callCompiledKernel(OpaqueObj *callee,
     }
     if (!v.is(ValueKind::Opaque))
       return true;
+    // Command-line bindings (-D) rebind the instance's parameters while the
+    // module's own code still makes its tensors from the file's constants:
+    // their dtypes and sizes say nothing about the instance being built.
+    if (!options.defines.empty())
+      return true;
     // Only dtypes torch stores one element a unit of: packed, sub-byte and
     // float8 parameters take other storage (uint8 words, e4m3 as e4m3fn).
     if (!isPlainTorchDType(p.dtype))

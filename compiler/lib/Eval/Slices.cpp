@@ -262,9 +262,25 @@ std::shared_ptr<const StatementFacts> ownFacts(Node stmt) {
   return out;
 }
 
+/// The text the keys of \p stmt hash: a definition's from its first
+/// decorator on (the definition's own range starts at `def` / `class`, so
+/// an edited `@tilelang.jit(out_idx=...)` would otherwise keep a stale
+/// statement's facts and slice).
+llvm::StringRef keyText(Node stmt) {
+  llvm::StringRef text = stmt.text();
+  for (Node dec : stmt.children(Field::decorator_list)) {
+    llvm::StringRef first = dec.text();
+    if (first.data() < text.data())
+      return llvm::StringRef(first.data(),
+                             text.data() + text.size() - first.data());
+    break;
+  }
+  return text;
+}
+
 /// The cache key of \p stmt: its text's 128-bit hash, length and kind.
 std::string statementKey(Node stmt) {
-  llvm::StringRef text = stmt.text();
+  llvm::StringRef text = keyText(stmt);
   llvm::XXH128_hash_t h = llvm::xxh3_128bits(
       llvm::ArrayRef<uint8_t>(text.bytes_begin(), text.size()));
   return std::to_string(h.high64) + ":" + std::to_string(h.low64) + ":" +
@@ -294,7 +310,7 @@ struct Sets {
 /// The part of a slice key that member statement \p stmt gives.
 void appendMemberKey(std::string &key, Node stmt, bool shared,
                      uint64_t digest) {
-  llvm::StringRef text = stmt.text();
+  llvm::StringRef text = keyText(stmt);
   key += shared ? 'I' : 'S';
   key += std::to_string(llvm::xxh3_64bits(text)) + ":" +
          std::to_string(text.size()) + ":" + std::to_string(digest) + ";";

@@ -549,6 +549,14 @@ TEST_CASE("only the slices an edit changes are evaluated again") {
   s.replace(torch, torch + 21, "import numpy as torch");
   CHECK(s.facts().slicesEvaluated >= 90);
   CHECK(dump(s.facts()) == wholeFile(s.text));
+  // A decorator's argument: outside its definition's own range (which
+  // starts at `def`), but part of the statement's key, so the slice is
+  // evaluated again (its kernel call now misses the output argument).
+  size_t deco = s.text.find("@tilelang.jit(out_idx=[-1])");
+  REQUIRE(deco != std::string::npos);
+  s.replace(deco + 13, deco + 27, "");
+  CHECK(s.facts().slicesEvaluated == 1);
+  CHECK(dump(s.facts()) == wholeFile(s.text));
 }
 
 TEST_CASE("the first screen's hints come first, the rest with a refresh") {
