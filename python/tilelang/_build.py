@@ -515,6 +515,13 @@ def _known_reads(path):
     with _reads_lock:
         if path in _reads_memo:
             return _reads_memo[path]
+    return _read_names_file(path)
+
+
+def _read_names_file(path):
+    """The list of variable names stored as JSON in ``path``, or None when
+    it is missing, unreadable, not such a list, or a ``memo:`` key (kept in
+    memory only)."""
     if path.startswith("memo:"):
         return None
     try:

@@ -516,16 +516,7 @@ class _TuningKey:
         with _reads_lock:
             if path in _reads_memo:
                 return _reads_memo[path]
-        if path.startswith("memo:"):
-            return None
-        try:
-            with open(path) as f:
-                reads = json.load(f)
-        except (OSError, ValueError):
-            return None
-        if isinstance(reads, list) and all(isinstance(n, str) for n in reads):
-            return reads
-        return None
+        return _build._read_names_file(path)
 
     def learn(self, recorded):
         """Remembers the union of the builds' ``recorded`` reads (lists of
