@@ -1,10 +1,14 @@
 # A host compilation that runs past $TLC_HOST_COMPILE_TIMEOUT seconds
 # (default 600) is stopped, and the build fails with an error at the
-# kernel instead of seeming to hang (the stand-in compiler sleeps 30 s).
+# kernel instead of seeming to hang. The stand-in compiler is a driver
+# that waits for a child of its own (as g++ waits for cc1plus) sleeping
+# 30 s; two instances compile at once, each under its own limit, and each
+# driver is stopped together with its child.
 # RUN: rm -rf %t && mkdir -p %t
-# RUN: printf '#!/bin/sh\nexec sleep 30\n' > %t/cxx && chmod +x %t/cxx
-# RUN: not env TLC_NO_PCH=1 TLC_NO_CACHE=1 TLC_HOST_COMPILE_TIMEOUT=1 TLC_HOST_CXX=%t/cxx tlc-build --target=cpu -o %t/out %s 2>&1 | FileCheck %s
+# RUN: printf '#!/bin/sh\nsleep 30 &\necho $! >> %t/children\nwait\n' > %t/cxx && chmod +x %t/cxx
+# RUN: not env TLC_NO_PCH=1 TLC_NO_CACHE=1 TLC_COMPILE_JOBS=2 TLC_HOST_COMPILE_TIMEOUT=1 TLC_HOST_CXX=%t/cxx tlc-build --target=cpu -o %t/out %s 2>&1 | FileCheck %s
 # RUN: not ls %t/out/scale.so
+# RUN: %python %S/Inputs/none-running.py 2 %t/children
 
 # CHECK: host-compile-timeout.py:[[@LINE+8]]:{{[0-9]+}}: error: cannot write the CPU artifact of 'scale': host compilation failed (stopped after 1 s; TLC_HOST_COMPILE_TIMEOUT=SECONDS sets the limit, 0 none)
 
@@ -23,3 +27,4 @@ def scale(N):
 
 
 scale(64)
+scale(128)

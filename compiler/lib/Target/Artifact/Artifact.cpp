@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tlc/Target/Artifact/Artifact.h"
+#include "tlc/Support/Subprocess.h"
 #include "tlc/Target/Artifact/BinaryCheck.h"
 
 #include "llvm/ADT/SmallString.h"
@@ -103,25 +104,21 @@ llvm::Error tlc::artifact::compileSharedObject(
   argStorage.push_back(sourcePath.str());
   argStorage.push_back("-o");
   argStorage.push_back(outputPath.str());
-  std::vector<llvm::StringRef> args(argStorage.begin(), argStorage.end());
 
   llvm::SmallString<128> logPath;
   if (std::error_code ec =
           fs::createTemporaryFile("tlc-host-cxx", "log", logPath))
     return makeError("cannot create a temporary file: " + ec.message());
-  std::optional<llvm::StringRef> redirects[] = {std::nullopt, logPath.str(),
-                                                logPath.str()};
-  std::string execError;
+  // Not llvm::sys::ExecuteAndWait: its limit is one alarm for the whole
+  // process, which the parallel compilations of a build would share.
   unsigned timeout = getCompileTimeout();
-  int rc = llvm::sys::ExecuteAndWait(*compiler, args, std::nullopt, redirects,
-                                     /*SecondsToWait=*/timeout,
-                                     /*MemoryLimit=*/0, &execError);
-  // A compiler that runs past the limit is killed (ExecuteAndWait's -2):
-  // a build stops with an error instead of seeming to hang.
-  if (rc == -2 && timeout != 0)
-    execError = "stopped after " + std::to_string(timeout) +
-                " s; TLC_HOST_COMPILE_TIMEOUT=SECONDS sets the limit, 0 "
-                "none";
+  SubprocessResult run = runSubprocess(argStorage, logPath, timeout);
+  // A compiler that runs past the limit is killed with what it started: a
+  // build stops with an error instead of seeming to hang.
+  std::string execError = run.why;
+  if (run.kind == SubprocessResult::TimedOut)
+    execError += "; TLC_HOST_COMPILE_TIMEOUT=SECONDS sets the limit, 0 none";
+  int rc = run.kind == SubprocessResult::Exited ? run.status : -1;
   std::string log;
   if (auto buf = llvm::MemoryBuffer::getFile(logPath))
     log = (*buf)->getBuffer().str();

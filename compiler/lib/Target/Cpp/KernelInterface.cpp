@@ -23,6 +23,7 @@
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Signals.h"
 #include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/Threading.h"
 
@@ -690,6 +691,15 @@ LogicalResult KernelArtifactWriter::finish() {
     for (const std::shared_ptr<Pending> &p : pending)
       p->write(outDir);
   } else {
+    // The first file LLVM is asked to remove on a signal (writeToOutput's
+    // temporaries) registers its signal handlers and gives the asking
+    // thread an alternate signal stack. Ask on this thread: a pool thread
+    // would end with a stack its runtime did not allocate (AddressSanitizer
+    // fails to unmap it at the thread's exit).
+    llvm::SmallString<128> probe(outDir);
+    llvm::sys::path::append(probe, ".tlc-signal-handlers");
+    llvm::sys::RemoveFileOnSignal(probe);
+    llvm::sys::DontRemoveFileOnSignal(probe);
     llvm::DefaultThreadPool pool(llvm::hardware_concurrency(threads));
     for (const std::shared_ptr<Pending> &p : pending)
       pool.async([p, this] { p->write(outDir); });
