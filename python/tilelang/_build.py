@@ -170,7 +170,8 @@ _LOWERING_RAISES = re.compile(
 
 
 def lowering_category(text):
-    """The tvm.error type (``"InternalError"``) the first target error of a
+    """(For a tlc-build that wrote no ``--diagnostics-file``: the file's
+    ``category`` says it.) The tvm.error type (``"InternalError"``) the first target error of a
     failed build's output ``text`` notes TileLang raises, or None."""
     m = _LOWERING_RAISES.search(text or "")
     return m.group(1) if m else None
@@ -180,7 +181,8 @@ _LOCATED_ERROR = re.compile(r"^(.+?):(\d+):(\d+): error: (.*)$", re.M)
 
 
 def target_error(text, source_file):
-    """The first ``FILE:LINE:COL: error: ...`` line of a failed build's
+    """(For a tlc-build that wrote no ``--diagnostics-file``, which holds
+    the target's diagnostics too.) The first ``FILE:LINE:COL: error: ...`` line of a failed build's
     output ``text`` located in ``source_file`` (the target's refusal of the
     program, printed by its lowering), as a diagnostic dict; None when
     there is none, or when it says the artifact could not be written (the
@@ -728,27 +730,8 @@ def _build_in(out_dir, exe, source_file, kernel, defs, target, timeout,
                 command=cmd)
             e.refused = (raised_category(raised), str(e), None, None)
             raise e
-        error = first_error(diagnostics)
-        if error is not None:
-            category = error.get("category")
-        else:
-            category = lowering_category(proc.stderr)
-            # A refusal of the target's lowering (a shared-memory budget
-            # counted after fragment exchanges, a layout the back end
-            # cannot index) is not in the analysis diagnostics.
-            error = target_error(proc.stderr, source_file)
-        e = error_class(category)(
-            f"tlc-build could not build kernel '{kernel}' of {source_file} "
-            f"for target '{target}' (exit status {proc.returncode}); "
-            f"command: {' '.join(cmd)}", proc.stderr + proc.stdout,
-            command=cmd)
-        if error is not None:
-            # The compiler refused the program (a diagnostic of its own,
-            # not a crash or a missing tool): the same build is refused
-            # again, so a tuner may skip it (refusals_remembered).
-            e.refused = (category, str(e), error.get("file"),
-                         error.get("line"))
-        raise e
+        raise build_failure(diagnostics, os.path.exists(diag_file), proc,
+                            kernel, source_file, target, cmd)
     manifests = []
     for name in sorted(os.listdir(out_dir)):
         if name.endswith(".json"):
@@ -777,6 +760,43 @@ def _build_in(out_dir, exe, source_file, kernel, defs, target, timeout,
             1 for line in proc.stdout.splitlines()
             if line.startswith("wrote ") and not line.endswith("(cached)"))
     return result
+
+
+def build_failure(diagnostics, have_file, proc, kernel, source_file, target,
+                  cmd):
+    """The exception for a failed tlc-build run ``proc``: its first error
+    (``diagnostics``, the run's ``--diagnostics-file``: the analysis's and
+    what the target reported while lowering and writing the artifacts)
+    named ``FILE:LINE:COL`` in the message, the exception type TileLang
+    raises for it (its ``category``), and, when the compiler refused the
+    program (not a crash, a timeout or a failed tool: ``toolFailure``), a
+    ``refused`` record a tuner may remember. Only a tlc-build that wrote no
+    file (``have_file`` false: an older one, or one that crashed) has its
+    stderr parsed instead."""
+    error = first_error(diagnostics)
+    refused = error is not None and not error.get("toolFailure")
+    if error is not None:
+        category = error.get("category")
+    elif not have_file:
+        category = lowering_category(proc.stderr)
+        error = target_error(proc.stderr, source_file)
+        refused = error is not None
+    else:
+        category = None
+    where = f": {format_diagnostic(error).splitlines()[0]}" \
+        if error is not None else ""
+    e = error_class(category)(
+        f"tlc-build could not build kernel '{kernel}' of {source_file} "
+        f"for target '{target}'{where} (exit status {proc.returncode}); "
+        f"command: {' '.join(cmd)}", proc.stderr + proc.stdout,
+        command=cmd)
+    e.diagnostic = error
+    if refused:
+        # The compiler refused the program (a diagnostic of its own, not a
+        # crash or a missing tool): the same build is refused again, so a
+        # tuner may skip it (refusals_remembered).
+        e.refused = (category, str(e), error.get("file"), error.get("line"))
+    return e
 
 
 def emit_tile(source_file, kernel, defines, target="cpu", texts=False):
