@@ -23,7 +23,7 @@ import logging
 import tempfile
 import threading
 
-from . import _env, _script_env
+from . import _build_lock, _env, _script_env
 
 _log = logging.getLogger("tilelang")
 
@@ -390,12 +390,13 @@ def build(source_file, kernel, defines, target, timeout=None,
             note_environ(reads)  # the key it was refused under
             raise
     out_dir = _out_dir(key_text)
-    # Builds of one instance share its directory: in this process they run
-    # one after the other (par_compile of equal configurations raced,
-    # one build clearing the directory while the other wrote its files).
-    with _dir_locks_lock:
-        dir_lock = _dir_locks.setdefault(out_dir, threading.Lock())
-    with dir_lock:
+    # Builds of one instance share its directory: they run one after the
+    # other, in this process (par_compile of equal configurations raced,
+    # one build clearing the directory while the other wrote its files)
+    # and across processes (both compiled): the second finds the binary
+    # in tlc-build's cache (_build_lock).
+    with _build_lock.key_lock(out_dir, timeout,
+                              processes=not _env.cache_disabled()):
         try:
             result = _build_in(out_dir, exe, source_file, kernel, defs,
                                target, timeout, extra_args)
@@ -470,9 +471,7 @@ def _move_result(result, new_dir):
     old_dir = result.out_dir
     if new_dir == old_dir or _env.cache_disabled():
         return result
-    with _dir_locks_lock:
-        new_lock = _dir_locks.setdefault(new_dir, threading.Lock())
-    with new_lock:
+    with _build_lock.key_lock(new_dir):
         try:
             shutil.rmtree(new_dir, ignore_errors=True)
             os.replace(old_dir, new_dir)
@@ -607,10 +606,6 @@ def _postprocess(result, postproc, exe, source_file, kernel, defs, target,
     return _build_in(result.out_dir, exe, source_file, kernel, defs, target,
                      timeout, list(extra_args) +
                      [f"--replace-source={replacement}"])
-
-
-_dir_locks = {}
-_dir_locks_lock = threading.Lock()
 
 
 class _Remember(threading.local):
