@@ -23,7 +23,7 @@ import logging
 import tempfile
 import threading
 
-from . import _build_lock, _env, _script_env
+from . import _batch, _build_lock, _env, _script_env
 
 _log = logging.getLogger("tilelang")
 
@@ -390,6 +390,9 @@ def build(source_file, kernel, defines, target, timeout=None,
             note_environ(reads)  # the key it was refused under
             raise
     out_dir = _out_dir(key_text)
+    if postproc is None and not _env.cache_disabled():
+        _batch.plan(out_dir, _command(out_dir, exe, source_file, kernel, defs,
+                                      target, extra_args), timeout)
     # Builds of one instance share its directory: they run one after the
     # other, in this process (par_compile of equal configurations raced,
     # one build clearing the directory while the other wrote its files)
@@ -681,15 +684,9 @@ def _store_refusal(path, error):
         pass
 
 
-def _build_in(out_dir, exe, source_file, kernel, defs, target, timeout,
-              extra_args):
-    # Stale manifests of an older version of the file must not be read.
-    for name in os.listdir(out_dir):
-        if name.endswith(".json"):
-            os.remove(os.path.join(out_dir, name))
+def _command(out_dir, exe, source_file, kernel, defs, target, extra_args):
+    """The tlc-build command that builds one instance into ``out_dir``."""
     diag_file = os.path.join(out_dir, "diagnostics.json")
-    if os.path.exists(diag_file):
-        os.remove(diag_file)
     cmd = [exe, source_file, f"--target={target}", f"--kernel={kernel}",
            "--defines-only", "-o", out_dir,
            f"--diagnostics-file={diag_file}",
@@ -698,19 +695,39 @@ def _build_in(out_dir, exe, source_file, kernel, defs, target, timeout,
     cmd += list(extra_args)
     if _env.cache_disabled():
         cmd.append("--no-cache")
+    return cmd
+
+
+def _clear_outputs(out_dir):
+    """Removes the manifests and diagnostics of an earlier build: stale
+    manifests of an older version of the file must not be read."""
+    for name in os.listdir(out_dir):
+        if name.endswith(".json"):
+            os.remove(os.path.join(out_dir, name))
+
+
+def _build_in(out_dir, exe, source_file, kernel, defs, target, timeout,
+              extra_args):
+    diag_file = os.path.join(out_dir, "diagnostics.json")
+    cmd = _command(out_dir, exe, source_file, kernel, defs, target,
+                   extra_args)
     from .env import env
-    if env.is_print_on_compilation_enabled():
-        _log.info("tlc-build: compiling kernel '%s' of %s for target '%s'",
-                  kernel, source_file, target)
-    try:
-        proc = subprocess.run(cmd, capture_output=True, text=True,
-                              timeout=timeout, env=env.build_environment())
-    except subprocess.TimeoutExpired as e:
-        raise TLCBuildError(f"tlc-build timed out after {timeout} s "
-                            f"building '{kernel}'", command=cmd) from e
-    except OSError as e:
-        raise TLCBuildError(f"cannot run tlc-build '{exe}': {e}",
-                            command=cmd) from e
+    proc = _batch.take(cmd)  # built already by a batch (tlc-build --configs)
+    if proc is None:
+        _clear_outputs(out_dir)
+        if env.is_print_on_compilation_enabled():
+            _log.info("tlc-build: compiling kernel '%s' of %s for target "
+                      "'%s'", kernel, source_file, target)
+        try:
+            proc = subprocess.run(cmd, capture_output=True, text=True,
+                                  timeout=timeout,
+                                  env=env.build_environment())
+        except subprocess.TimeoutExpired as e:
+            raise TLCBuildError(f"tlc-build timed out after {timeout} s "
+                                f"building '{kernel}'", command=cmd) from e
+        except OSError as e:
+            raise TLCBuildError(f"cannot run tlc-build '{exe}': {e}",
+                                command=cmd) from e
     if _env.verbose() and proc.stdout:
         print(proc.stdout, end="")
     if proc.returncode != 0:

@@ -39,6 +39,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Autotune.h"
+#include "Configs.h"
 #include "DiagnosticsFile.h"
 #include "EnvironReport.h"
 #include "Jobs.h"
@@ -965,6 +966,14 @@ int main(int argc, char **argv) {
                "post-processed copy of it; the artifact's source is the "
                "file's text)"),
       cl::value_desc("file"), cl::init(""), cl::cat(category));
+  cl::opt<std::string> configsFile(
+      "configs",
+      cl::desc("Build many instances of FILE in this process, one per line "
+               "of this JSON-lines file: {\"defines\": [\"N=1\", ...], "
+               "\"out\": DIR, \"diagnostics_file\", \"environ_report\", "
+               "\"stdout\", \"stderr\": PATH}, each as -D... -o DIR would; "
+               "prints {\"index\": I, \"status\": S} per line"),
+      cl::value_desc("file"), cl::init(""), cl::cat(category));
   cl::opt<std::string> buildInstance(
       "build-instance",
       cl::desc("With -o, build only this instance (what -j's children do)"),
@@ -986,7 +995,8 @@ int main(int argc, char **argv) {
   bool emitGeneratedKind = emit == "lowered" || emit == "cuda" ||
                            emit == "cpp" || emit == "hip";
   if (check || verifyDiags || emit == "tile" || emit == "hints" ||
-      emit == "layout-svg" || emitGeneratedKind || !outputDir.empty() || autotune) {
+      emit == "layout-svg" || emitGeneratedKind || !outputDir.empty() ||
+      autotune || !configsFile.empty()) {
     driver::DriverOptions opts;
     opts.action = verifyDiags        ? driver::Action::VerifyDiagnostics
                   : emit == "tile"   ? driver::Action::EmitTile
@@ -1169,6 +1179,28 @@ int main(int argc, char **argv) {
         tuning.values[name] = value;
       return autotuneFile(drv.getOptions(), inputs.front(), outputDir, target,
                           plan, std::move(tuning));
+    }
+    if (!configsFile.empty()) {
+      if (!outputDir.empty() || autotune || check || verifyDiags ||
+          !emit.empty() || !replaceSource.empty() || !buildInstance.empty()) {
+        llvm::errs() << "tlc-build: error: --configs gives each build its -o "
+                        "directory; it takes no -o, --autotune, --check, "
+                        "--verify-diagnostics, --emit or --replace-source\n";
+        return 2;
+      }
+      // One build after the other in this process (-j does not apply).
+      plan.jobs = 1;
+      return build::runConfigs(
+          configsFile, [&](const build::ConfigEntry &config) {
+            driver::DriverOptions o = drv.getOptions();
+            for (const auto &[name, value] : config.defines)
+              o.eval.defines.push_back({name, value});
+            driver::Driver one(std::move(o));
+            diagnosticsFile = config.diagnosticsFile;
+            environReportFile = config.environReport;
+            return buildArtifacts(one, inputs, config.outDir, target,
+                                  lineDirectives, cudaCompiler, lowering, plan);
+          });
     }
     if (emit == "layout-svg" && !check && !verifyDiags)
       return emitLayoutSvg(drv, inputs, outputDir, bufferName, target);
