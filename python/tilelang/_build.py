@@ -338,7 +338,7 @@ class BuildResult:
 
 # Counters over the process, for tests and curious users.
 stats = {"builds": 0, "cache_hits": 0, "compiled": 0,
-         "refusals_skipped": 0}
+         "refusals_skipped": 0, "processes": 0}
 _stats_lock = threading.Lock()
 
 
@@ -718,6 +718,8 @@ def _build_in(out_dir, exe, source_file, kernel, defs, target, timeout,
         if env.is_print_on_compilation_enabled():
             _log.info("tlc-build: compiling kernel '%s' of %s for target "
                       "'%s'", kernel, source_file, target)
+        with _stats_lock:
+            stats["processes"] += 1
         try:
             proc = subprocess.run(cmd, capture_output=True, text=True,
                                   timeout=timeout,
