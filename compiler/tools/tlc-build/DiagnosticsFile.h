@@ -9,11 +9,13 @@
 // one JSON array, in `--format=json`'s form: the analysis's (with an error's
 // Python exception `category`), then what the target reported while
 // lowering the instances and writing their artifacts. Those carry
-// `"stage": "lowering"` or `"stage": "artifact"`, the `category` TileLang
-// raises them as where a note says so (`tvm.error.X`, `"raisedAt":
-// "compile"`), and `"toolFailure": true` where the artifact could not be
-// written because a compiler or the disk failed (not the program's fault).
-// The Python package reads the file instead of parsing stderr.
+// `"stage": "lowering"` or `"stage": "artifact"` (the printer and the
+// artifact writer), the `category` TileLang raises them as where a note
+// says so (`tvm.error.X`, `"raisedAt": "compile"`), and `"toolFailure":
+// true` where the artifact could not be written because a compiler or the
+// disk failed (not the program's fault). `-o` and `--emit=cuda|hip|cpp|
+// lowered` write them. The Python package reads the file instead of
+// parsing stderr.
 //
 //===----------------------------------------------------------------------===//
 

@@ -600,9 +600,11 @@ int emitGenerated(driver::Driver &drv, llvm::ArrayRef<std::string> inputs,
   std::vector<driver::FileResult> results;
   if (!analyzeInputs(drv, inputs, results))
     return 2;
+  build::BuildDiagnostics diags;
+  diags.target.resize(results.size());
   bool anyError = false;
   llvm::raw_ostream &os = llvm::outs();
-  for (driver::FileResult &r : results) {
+  for (auto [index, r] : llvm::enumerate(results)) {
     if (results.size() > 1)
       os << "==> " << r.path << " <==\n";
     if (hasErrors(r.diagnostics)) {
@@ -612,12 +614,13 @@ int emitGenerated(driver::Driver &drv, llvm::ArrayRef<std::string> inputs,
     if (!r.analysis.module)
       continue;
     mlir::ModuleOp module = *r.analysis.module;
-    BackendDiagnostics diagnostics(module.getContext(), r,
-                                   opts.showSourceLines);
+    BackendDiagnostics diagnostics(module.getContext(), r, opts.showSourceLines,
+                                   &diags.target[index]);
     if (mlir::failed(driver::lowerForTarget(module, targetName, lowering))) {
       anyError = true;
       continue;
     }
+    diagnostics.stage = build::TargetStage::Artifact;
     if (kind == "lowered") {
       mlir::OpPrintingFlags flags;
       flags.assumeVerified();
@@ -648,6 +651,9 @@ int emitGenerated(driver::Driver &drv, llvm::ArrayRef<std::string> inputs,
     }
   }
   os.flush();
+  if (!diagnosticsFile.empty() &&
+      !build::writeDiagnosticsFile(diagnosticsFile, results, diags))
+    return 2;
   return anyError ? 1 : 0;
 }
 

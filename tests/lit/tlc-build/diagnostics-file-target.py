@@ -3,13 +3,16 @@
 # after fragment exchanges; a T.gemm operand TileLang refuses as
 # tvm.error.InternalError, with that category) and a host compilation that
 # failed (a tool failure, not a refusal of the program), each with its
-# source range. With -j, the children's diagnostics are merged into it.
+# source range. With -j, the children's diagnostics are merged into it;
+# --emit=cuda writes the same.
 # RUN: rm -rf %t && mkdir -p %t
 # RUN: not tlc-build --target=cuda:sm_90a --cuda-compiler=none -o %t/cuda --diagnostics-file=%t/cuda.json %s 2>%t/cuda.err
 # RUN: FileCheck %s --check-prefix=LOWER < %t/cuda.json
 # RUN: not tlc-build --target=cuda:sm_90a --cuda-compiler=none -j2 -o %t/cuda-j --diagnostics-file=%t/cuda-j.json %s 2>%t/cuda-j.err
 # RUN: FileCheck %s --check-prefix=LOWER < %t/cuda-j.json
 # RUN: not ls %t/cuda-j.json.job0
+# RUN: not tlc-build --target=cuda:sm_90a --emit=cuda --diagnostics-file=%t/emit.json %s > /dev/null 2>&1
+# RUN: FileCheck %s --check-prefix=LOWER < %t/emit.json
 # RUN: printf '#!/bin/sh\necho broken compiler >&2\nexit 1\n' > %t/cxx && chmod +x %t/cxx
 # RUN: not env TLC_NO_PCH=1 TLC_NO_CACHE=1 TLC_HOST_CXX=%t/cxx tlc-build --target=cpu -o %t/cpu --diagnostics-file=%t/cpu.json %s 2>%t/cpu.err
 # RUN: FileCheck %s --check-prefix=HOST < %t/cpu.json
