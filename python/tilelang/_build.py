@@ -23,7 +23,7 @@ import logging
 import tempfile
 import threading
 
-from . import _env, _script_env
+from . import _batch, _build_lock, _env, _script_env
 
 _log = logging.getLogger("tilelang")
 
@@ -170,7 +170,8 @@ _LOWERING_RAISES = re.compile(
 
 
 def lowering_category(text):
-    """The tvm.error type (``"InternalError"``) the first target error of a
+    """(For a tlc-build that wrote no ``--diagnostics-file``: the file's
+    ``category`` says it.) The tvm.error type (``"InternalError"``) the first target error of a
     failed build's output ``text`` notes TileLang raises, or None."""
     m = _LOWERING_RAISES.search(text or "")
     return m.group(1) if m else None
@@ -180,7 +181,8 @@ _LOCATED_ERROR = re.compile(r"^(.+?):(\d+):(\d+): error: (.*)$", re.M)
 
 
 def target_error(text, source_file):
-    """The first ``FILE:LINE:COL: error: ...`` line of a failed build's
+    """(For a tlc-build that wrote no ``--diagnostics-file``, which holds
+    the target's diagnostics too.) The first ``FILE:LINE:COL: error: ...`` line of a failed build's
     output ``text`` located in ``source_file`` (the target's refusal of the
     program, printed by its lowering), as a diagnostic dict; None when
     there is none, or when it says the artifact could not be written (the
@@ -336,7 +338,7 @@ class BuildResult:
 
 # Counters over the process, for tests and curious users.
 stats = {"builds": 0, "cache_hits": 0, "compiled": 0,
-         "refusals_skipped": 0}
+         "refusals_skipped": 0, "processes": 0}
 _stats_lock = threading.Lock()
 
 
@@ -388,12 +390,16 @@ def build(source_file, kernel, defines, target, timeout=None,
             note_environ(reads)  # the key it was refused under
             raise
     out_dir = _out_dir(key_text)
-    # Builds of one instance share its directory: in this process they run
-    # one after the other (par_compile of equal configurations raced,
-    # one build clearing the directory while the other wrote its files).
-    with _dir_locks_lock:
-        dir_lock = _dir_locks.setdefault(out_dir, threading.Lock())
-    with dir_lock:
+    if postproc is None and not _env.cache_disabled():
+        _batch.plan(out_dir, _command(out_dir, exe, source_file, kernel, defs,
+                                      target, extra_args), timeout)
+    # Builds of one instance share its directory: they run one after the
+    # other, in this process (par_compile of equal configurations raced,
+    # one build clearing the directory while the other wrote its files)
+    # and across processes (both compiled): the second finds the binary
+    # in tlc-build's cache (_build_lock).
+    with _build_lock.key_lock(out_dir, timeout,
+                              processes=not _env.cache_disabled()):
         try:
             result = _build_in(out_dir, exe, source_file, kernel, defs,
                                target, timeout, extra_args)
@@ -468,9 +474,7 @@ def _move_result(result, new_dir):
     old_dir = result.out_dir
     if new_dir == old_dir or _env.cache_disabled():
         return result
-    with _dir_locks_lock:
-        new_lock = _dir_locks.setdefault(new_dir, threading.Lock())
-    with new_lock:
+    with _build_lock.key_lock(new_dir):
         try:
             shutil.rmtree(new_dir, ignore_errors=True)
             os.replace(old_dir, new_dir)
@@ -607,10 +611,6 @@ def _postprocess(result, postproc, exe, source_file, kernel, defs, target,
                      [f"--replace-source={replacement}"])
 
 
-_dir_locks = {}
-_dir_locks_lock = threading.Lock()
-
-
 class _Remember(threading.local):
     on = False
 
@@ -684,15 +684,9 @@ def _store_refusal(path, error):
         pass
 
 
-def _build_in(out_dir, exe, source_file, kernel, defs, target, timeout,
-              extra_args):
-    # Stale manifests of an older version of the file must not be read.
-    for name in os.listdir(out_dir):
-        if name.endswith(".json"):
-            os.remove(os.path.join(out_dir, name))
+def _command(out_dir, exe, source_file, kernel, defs, target, extra_args):
+    """The tlc-build command that builds one instance into ``out_dir``."""
     diag_file = os.path.join(out_dir, "diagnostics.json")
-    if os.path.exists(diag_file):
-        os.remove(diag_file)
     cmd = [exe, source_file, f"--target={target}", f"--kernel={kernel}",
            "--defines-only", "-o", out_dir,
            f"--diagnostics-file={diag_file}",
@@ -701,19 +695,41 @@ def _build_in(out_dir, exe, source_file, kernel, defs, target, timeout,
     cmd += list(extra_args)
     if _env.cache_disabled():
         cmd.append("--no-cache")
+    return cmd
+
+
+def _clear_outputs(out_dir):
+    """Removes the manifests and diagnostics of an earlier build: stale
+    manifests of an older version of the file must not be read."""
+    for name in os.listdir(out_dir):
+        if name.endswith(".json"):
+            os.remove(os.path.join(out_dir, name))
+
+
+def _build_in(out_dir, exe, source_file, kernel, defs, target, timeout,
+              extra_args):
+    diag_file = os.path.join(out_dir, "diagnostics.json")
+    cmd = _command(out_dir, exe, source_file, kernel, defs, target,
+                   extra_args)
     from .env import env
-    if env.is_print_on_compilation_enabled():
-        _log.info("tlc-build: compiling kernel '%s' of %s for target '%s'",
-                  kernel, source_file, target)
-    try:
-        proc = subprocess.run(cmd, capture_output=True, text=True,
-                              timeout=timeout, env=env.build_environment())
-    except subprocess.TimeoutExpired as e:
-        raise TLCBuildError(f"tlc-build timed out after {timeout} s "
-                            f"building '{kernel}'", command=cmd) from e
-    except OSError as e:
-        raise TLCBuildError(f"cannot run tlc-build '{exe}': {e}",
-                            command=cmd) from e
+    proc = _batch.take(cmd)  # built already by a batch (tlc-build --configs)
+    if proc is None:
+        _clear_outputs(out_dir)
+        if env.is_print_on_compilation_enabled():
+            _log.info("tlc-build: compiling kernel '%s' of %s for target "
+                      "'%s'", kernel, source_file, target)
+        with _stats_lock:
+            stats["processes"] += 1
+        try:
+            proc = subprocess.run(cmd, capture_output=True, text=True,
+                                  timeout=timeout,
+                                  env=env.build_environment())
+        except subprocess.TimeoutExpired as e:
+            raise TLCBuildError(f"tlc-build timed out after {timeout} s "
+                                f"building '{kernel}'", command=cmd) from e
+        except OSError as e:
+            raise TLCBuildError(f"cannot run tlc-build '{exe}': {e}",
+                                command=cmd) from e
     if _env.verbose() and proc.stdout:
         print(proc.stdout, end="")
     if proc.returncode != 0:
@@ -728,27 +744,8 @@ def _build_in(out_dir, exe, source_file, kernel, defs, target, timeout,
                 command=cmd)
             e.refused = (raised_category(raised), str(e), None, None)
             raise e
-        error = first_error(diagnostics)
-        if error is not None:
-            category = error.get("category")
-        else:
-            category = lowering_category(proc.stderr)
-            # A refusal of the target's lowering (a shared-memory budget
-            # counted after fragment exchanges, a layout the back end
-            # cannot index) is not in the analysis diagnostics.
-            error = target_error(proc.stderr, source_file)
-        e = error_class(category)(
-            f"tlc-build could not build kernel '{kernel}' of {source_file} "
-            f"for target '{target}' (exit status {proc.returncode}); "
-            f"command: {' '.join(cmd)}", proc.stderr + proc.stdout,
-            command=cmd)
-        if error is not None:
-            # The compiler refused the program (a diagnostic of its own,
-            # not a crash or a missing tool): the same build is refused
-            # again, so a tuner may skip it (refusals_remembered).
-            e.refused = (category, str(e), error.get("file"),
-                         error.get("line"))
-        raise e
+        raise build_failure(diagnostics, os.path.exists(diag_file), proc,
+                            kernel, source_file, target, cmd)
     manifests = []
     for name in sorted(os.listdir(out_dir)):
         if name.endswith(".json"):
@@ -777,6 +774,43 @@ def _build_in(out_dir, exe, source_file, kernel, defs, target, timeout,
             1 for line in proc.stdout.splitlines()
             if line.startswith("wrote ") and not line.endswith("(cached)"))
     return result
+
+
+def build_failure(diagnostics, have_file, proc, kernel, source_file, target,
+                  cmd):
+    """The exception for a failed tlc-build run ``proc``: its first error
+    (``diagnostics``, the run's ``--diagnostics-file``: the analysis's and
+    what the target reported while lowering and writing the artifacts)
+    named ``FILE:LINE:COL`` in the message, the exception type TileLang
+    raises for it (its ``category``), and, when the compiler refused the
+    program (not a crash, a timeout or a failed tool: ``toolFailure``), a
+    ``refused`` record a tuner may remember. Only a tlc-build that wrote no
+    file (``have_file`` false: an older one, or one that crashed) has its
+    stderr parsed instead."""
+    error = first_error(diagnostics)
+    refused = error is not None and not error.get("toolFailure")
+    if error is not None:
+        category = error.get("category")
+    elif not have_file:
+        category = lowering_category(proc.stderr)
+        error = target_error(proc.stderr, source_file)
+        refused = error is not None
+    else:
+        category = None
+    where = f": {format_diagnostic(error).splitlines()[0]}" \
+        if error is not None else ""
+    e = error_class(category)(
+        f"tlc-build could not build kernel '{kernel}' of {source_file} "
+        f"for target '{target}'{where} (exit status {proc.returncode}); "
+        f"command: {' '.join(cmd)}", proc.stderr + proc.stdout,
+        command=cmd)
+    e.diagnostic = error
+    if refused:
+        # The compiler refused the program (a diagnostic of its own, not a
+        # crash or a missing tool): the same build is refused again, so a
+        # tuner may skip it (refusals_remembered).
+        e.refused = (category, str(e), error.get("file"), error.get("line"))
+    return e
 
 
 def emit_tile(source_file, kernel, defines, target="cpu", texts=False):

@@ -21,7 +21,7 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 
-from . import _build, _env, _jit, _script_env
+from . import _batch, _build, _env, _jit, _script_env
 from .env import env as _env_vars
 from . import _tensors as tz
 from ._jit import JITFunction, compile as _compile, resolve_target
@@ -211,8 +211,10 @@ class _Tuner:
                     # a build) read what the script may read.
                     recorded.extend(reads or [None])
         started = time.monotonic()
+        planned = _plan_builds(configs, build_one)
         with ThreadPoolExecutor(_build_workers(len(configs))) as pool:
             built = list(pool.map(attempt, configs))
+        _batch.discard(planned)
         if tuning_key is not None:
             # Stored under the variables these builds read (see _TuningKey).
             cache_key = self._checked_key(
@@ -419,6 +421,27 @@ def _reason(err):
             return line.strip() + again
     text = str(err)
     return text.splitlines()[0] if text else repr(err)
+
+
+def _plan_builds(configs, build_one):
+    """For a large sweep (_batch.wanted), the build requests of
+    ``configs``, built at once by tlc-build --configs processes
+    (_batch.run); the tuner's builds then take their outcomes. [] when the
+    sweep is built one process per configuration."""
+    if not _batch.wanted(len(configs)) or _env.cache_disabled():
+        return []
+    with _batch.planned() as requests:
+        for cfg in configs:
+            try:
+                with _build.refusals_remembered(), \
+                        _jit.definition_checks_deferred():
+                    build_one(cfg)
+            except _batch.Planned:
+                pass
+            except Exception:  # noqa: BLE001 - built (and reported) below
+                pass
+    _batch.run(requests, _build_workers(len(configs)))
+    return requests
 
 
 def _build_workers(count):

@@ -39,6 +39,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "Autotune.h"
+#include "Configs.h"
+#include "DiagnosticsFile.h"
 #include "EnvironReport.h"
 #include "Jobs.h"
 
@@ -96,18 +98,26 @@ std::unique_ptr<llvm::MemoryBuffer> readInput(llvm::StringRef path) {
 
 /// Prints the MLIR diagnostics of a back end (unsupported constructs,
 /// compiler failures) like every other diagnostic: `file:line:col:
-/// severity: message`, the source line, then the notes.
+/// severity: message`, the source line, then the notes; with a \p sink,
+/// also keeps them there (for --diagnostics-file), marked with `stage`.
 struct BackendDiagnostics {
   BackendDiagnostics(mlir::MLIRContext *ctx, const driver::FileResult &file,
-                     bool showSourceLines)
-      : handler(ctx, [&file, showSourceLines](mlir::Diagnostic &d) {
+                     bool showSourceLines,
+                     std::vector<build::TargetDiagnostic> *sink = nullptr)
+      : handler(ctx, [this, &file, showSourceLines, sink](mlir::Diagnostic &d) {
           Diagnostic diag = driver::toSourceDiagnostic(*file.tree, d);
           DiagnosticPrintOptions print;
           print.showSourceLine = showSourceLines;
           printDiagnostic(llvm::errs(), diag, file.path, file.tree->lines(),
                           print);
+          if (sink)
+            sink->push_back({std::move(diag), stage});
           return mlir::success();
         }) {}
+  BackendDiagnostics(const BackendDiagnostics &) = delete;
+  BackendDiagnostics &operator=(const BackendDiagnostics &) = delete;
+  /// What the back end is doing: lowering, or writing the artifacts.
+  build::TargetStage stage = build::TargetStage::Lowering;
   mlir::ScopedDiagnosticHandler handler;
 };
 
@@ -169,8 +179,8 @@ bool readHipArchitectures(llvm::StringRef what, llvm::StringRef targetName,
   return true;
 }
 
-/// `--diagnostics-file=PATH`: where the analysis diagnostics also go, as
-/// `--format=json` prints them (with each error's `category`); empty for
+/// `--diagnostics-file=PATH`: where every diagnostic of the build also
+/// goes, as `--format=json` prints them (DiagnosticsFile.h); empty for
 /// nowhere.
 std::string diagnosticsFile;
 
@@ -285,15 +295,22 @@ bool uniqueInstanceNames(llvm::MutableArrayRef<driver::FileResult> results,
   return unique;
 }
 
+int buildArtifactsOf(driver::Driver &drv,
+                     std::vector<driver::FileResult> &results,
+                     build::BuildDiagnostics &diags, llvm::StringRef outDir,
+                     llvm::StringRef targetName, bool lineDirectives,
+                     target::CudaCompiler cudaCompiler,
+                     const driver::LoweringOptions &lowering,
+                     const BuildPlan &plan);
+
 /// `-o DIR`: analyses every file and writes the artifacts of every kernel
-/// instance (source, binary, NAME.json) into \p outDir. Returns the exit
-/// status.
+/// instance (source, binary, NAME.json) into \p outDir, and every
+/// diagnostic to --diagnostics-file. Returns the exit status.
 int buildArtifacts(driver::Driver &drv, llvm::ArrayRef<std::string> inputs,
                    llvm::StringRef outDir, llvm::StringRef targetName,
                    bool lineDirectives, target::CudaCompiler cudaCompiler,
                    const driver::LoweringOptions &lowering,
                    const BuildPlan &plan) {
-  const driver::DriverOptions &opts = drv.getOptions();
   bool isCuda = targetName.starts_with("cuda:");
   bool isHip = targetName.starts_with("hip:");
   if (targetName != "cpu" && !isCuda && !isHip) {
@@ -311,16 +328,43 @@ int buildArtifacts(driver::Driver &drv, llvm::ArrayRef<std::string> inputs,
   std::vector<driver::FileResult> results;
   if (!analyzeInputs(drv, inputs, results, !plan.instance.empty()))
     return 2;
+  build::BuildDiagnostics diags;
+  diags.analysis = plan.instance.empty();
+  diags.target.resize(results.size());
+  int status = buildArtifactsOf(drv, results, diags, outDir, targetName,
+                                lineDirectives, cudaCompiler, lowering, plan);
+  if (!diagnosticsFile.empty()) {
+    bool written = build::writeDiagnosticsFile(diagnosticsFile, results, diags);
+    for (const std::string &child : diags.childFiles)
+      llvm::sys::fs::remove(child);
+    if (!written)
+      return std::max(status, 2);
+  }
+  return status;
+}
+
+/// buildArtifacts once \p results are analysed: collects the back ends'
+/// diagnostics into \p diags. Returns the exit status.
+int buildArtifactsOf(driver::Driver &drv,
+                     std::vector<driver::FileResult> &results,
+                     build::BuildDiagnostics &diags, llvm::StringRef outDir,
+                     llvm::StringRef targetName, bool lineDirectives,
+                     target::CudaCompiler cudaCompiler,
+                     const driver::LoweringOptions &lowering,
+                     const BuildPlan &plan) {
+  const driver::DriverOptions &opts = drv.getOptions();
+  bool isCuda = targetName.starts_with("cuda:");
+  bool isHip = targetName.starts_with("hip:");
   if (!uniqueInstanceNames(results, outDir))
     return 1;
   bool anyError = false;
   // -j N: one child build per instance, N at once.
   std::vector<build::Job> jobs;
-  for (driver::FileResult &r : results) {
+  for (auto [index, r] : llvm::enumerate(results)) {
     if (plan.jobs <= 1 || hasErrors(r.diagnostics) || !r.analysis.module)
       continue;
     BackendDiagnostics diagnostics(r.analysis.module->getContext(), r,
-                                   opts.showSourceLines);
+                                   opts.showSourceLines, &diags.target[index]);
     bool ok = true;
     for (const std::string &name :
          instancesToBuild(*r.analysis.module, opts.eval.kernelFilter, ok)) {
@@ -328,6 +372,13 @@ int buildArtifacts(driver::Driver &drv, llvm::ArrayRef<std::string> inputs,
       job.args = plan.childArgs;
       job.args.insert(job.args.end(),
                       {r.path, "--build-instance=" + name, "-o", outDir.str()});
+      // Each child writes its target's diagnostics to a file of its own;
+      // this process merges them into --diagnostics-file.
+      if (!diagnosticsFile.empty()) {
+        diags.childFiles.push_back(diagnosticsFile + ".job" +
+                                   std::to_string(jobs.size()));
+        job.args.push_back("--diagnostics-file=" + diags.childFiles.back());
+      }
       jobs.push_back(std::move(job));
     }
     anyError |= !ok;
@@ -339,7 +390,7 @@ int buildArtifacts(driver::Driver &drv, llvm::ArrayRef<std::string> inputs,
       anyError |= hasErrors(r.diagnostics);
     return std::max(worst, anyError ? 1 : 0);
   }
-  for (driver::FileResult &r : results) {
+  for (auto [index, r] : llvm::enumerate(results)) {
     if (hasErrors(r.diagnostics)) {
       anyError = true;
       continue;
@@ -349,12 +400,13 @@ int buildArtifacts(driver::Driver &drv, llvm::ArrayRef<std::string> inputs,
     if (!plan.instance.empty())
       keepOnlyInstance(*r.analysis.module, plan.instance);
     BackendDiagnostics diagnostics(r.analysis.module->getContext(), r,
-                                   opts.showSourceLines);
+                                   opts.showSourceLines, &diags.target[index]);
     if (mlir::failed(driver::lowerForTarget(*r.analysis.module, targetName,
                                             lowering))) {
       anyError = true;
       continue;
     }
+    diagnostics.stage = build::TargetStage::Artifact;
     if (isHip) {
       target::HipBuildOptions build;
       build.arch = targetName.drop_front(4).str();
@@ -548,9 +600,11 @@ int emitGenerated(driver::Driver &drv, llvm::ArrayRef<std::string> inputs,
   std::vector<driver::FileResult> results;
   if (!analyzeInputs(drv, inputs, results))
     return 2;
+  build::BuildDiagnostics diags;
+  diags.target.resize(results.size());
   bool anyError = false;
   llvm::raw_ostream &os = llvm::outs();
-  for (driver::FileResult &r : results) {
+  for (auto [index, r] : llvm::enumerate(results)) {
     if (results.size() > 1)
       os << "==> " << r.path << " <==\n";
     if (hasErrors(r.diagnostics)) {
@@ -560,12 +614,13 @@ int emitGenerated(driver::Driver &drv, llvm::ArrayRef<std::string> inputs,
     if (!r.analysis.module)
       continue;
     mlir::ModuleOp module = *r.analysis.module;
-    BackendDiagnostics diagnostics(module.getContext(), r,
-                                   opts.showSourceLines);
+    BackendDiagnostics diagnostics(module.getContext(), r, opts.showSourceLines,
+                                   &diags.target[index]);
     if (mlir::failed(driver::lowerForTarget(module, targetName, lowering))) {
       anyError = true;
       continue;
     }
+    diagnostics.stage = build::TargetStage::Artifact;
     if (kind == "lowered") {
       mlir::OpPrintingFlags flags;
       flags.assumeVerified();
@@ -596,6 +651,9 @@ int emitGenerated(driver::Driver &drv, llvm::ArrayRef<std::string> inputs,
     }
   }
   os.flush();
+  if (!diagnosticsFile.empty() &&
+      !build::writeDiagnosticsFile(diagnosticsFile, results, diags))
+    return 2;
   return anyError ? 1 : 0;
 }
 
@@ -782,9 +840,11 @@ int main(int argc, char **argv) {
                               cl::init("text"), cl::cat(category));
   cl::opt<std::string> diagsFile(
       "diagnostics-file",
-      cl::desc("Also write the analysis diagnostics to this file as JSON "
-               "(--format=json's form: an error TileLang raises as a Python "
-               "exception has that type as its \"category\")"),
+      cl::desc("Also write every diagnostic of the build to this file as "
+               "JSON (--format=json's form: an error TileLang raises as a "
+               "Python exception has that type as its \"category\"; with "
+               "-o, the target's refusals and failed compilations too, with "
+               "a \"stage\")"),
       cl::value_desc("path"), cl::init(""), cl::cat(category));
   cl::opt<std::string> environReport(
       "environ-report",
@@ -912,6 +972,14 @@ int main(int argc, char **argv) {
                "post-processed copy of it; the artifact's source is the "
                "file's text)"),
       cl::value_desc("file"), cl::init(""), cl::cat(category));
+  cl::opt<std::string> configsFile(
+      "configs",
+      cl::desc("Build many instances of FILE in this process, one per line "
+               "of this JSON-lines file: {\"defines\": [\"N=1\", ...], "
+               "\"out\": DIR, \"diagnostics_file\", \"environ_report\", "
+               "\"stdout\", \"stderr\": PATH}, each as -D... -o DIR would; "
+               "prints {\"index\": I, \"status\": S} per line"),
+      cl::value_desc("file"), cl::init(""), cl::cat(category));
   cl::opt<std::string> buildInstance(
       "build-instance",
       cl::desc("With -o, build only this instance (what -j's children do)"),
@@ -933,7 +1001,8 @@ int main(int argc, char **argv) {
   bool emitGeneratedKind = emit == "lowered" || emit == "cuda" ||
                            emit == "cpp" || emit == "hip";
   if (check || verifyDiags || emit == "tile" || emit == "hints" ||
-      emit == "layout-svg" || emitGeneratedKind || !outputDir.empty() || autotune) {
+      emit == "layout-svg" || emitGeneratedKind || !outputDir.empty() ||
+      autotune || !configsFile.empty()) {
     driver::DriverOptions opts;
     opts.action = verifyDiags        ? driver::Action::VerifyDiagnostics
                   : emit == "tile"   ? driver::Action::EmitTile
@@ -1116,6 +1185,28 @@ int main(int argc, char **argv) {
         tuning.values[name] = value;
       return autotuneFile(drv.getOptions(), inputs.front(), outputDir, target,
                           plan, std::move(tuning));
+    }
+    if (!configsFile.empty()) {
+      if (!outputDir.empty() || autotune || check || verifyDiags ||
+          !emit.empty() || !replaceSource.empty() || !buildInstance.empty()) {
+        llvm::errs() << "tlc-build: error: --configs gives each build its -o "
+                        "directory; it takes no -o, --autotune, --check, "
+                        "--verify-diagnostics, --emit or --replace-source\n";
+        return 2;
+      }
+      // One build after the other in this process (-j does not apply).
+      plan.jobs = 1;
+      return build::runConfigs(
+          configsFile, [&](const build::ConfigEntry &config) {
+            driver::DriverOptions o = drv.getOptions();
+            for (const auto &[name, value] : config.defines)
+              o.eval.defines.push_back({name, value});
+            driver::Driver one(std::move(o));
+            diagnosticsFile = config.diagnosticsFile;
+            environReportFile = config.environReport;
+            return buildArtifacts(one, inputs, config.outDir, target,
+                                  lineDirectives, cudaCompiler, lowering, plan);
+          });
     }
     if (emit == "layout-svg" && !check && !verifyDiags)
       return emitLayoutSvg(drv, inputs, outputDir, bufferName, target);

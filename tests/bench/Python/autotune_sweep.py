@@ -1,6 +1,6 @@
 """Configurations per second of a large ``@tilelang.autotune`` sweep
-through python/tilelang, before and after configurations that build the
-same kernel share one check and timing (autotuner._share_identical).
+through python/tilelang, built one tlc-build process per configuration
+and batched (tlc-build --configs, _batch; TLC_AUTOTUNE_BATCH).
 
 The sweep is shaped like examples/amd's k-blocked attention (1,216
 configurations, block_K never used, so three configurations per kernel):
@@ -79,7 +79,7 @@ def main():
     sys.path.insert(0, work)
     import torch
     import sweep_kernel
-    from tilelang import _build, _jit, autotuner
+    from tilelang import _batch, _build, _jit, autotuner
     from tilelang.autotuner import AutoTuner
 
     factory = sweep_kernel.axpy
@@ -88,8 +88,10 @@ def main():
     def reference(a, b):
         return a * 2 + b
 
-    def build_phase():
-        """Builds every configuration as the tuner does; seconds."""
+    def build_phase(batched=False):
+        """Builds every configuration as the tuner does (with ``batched``,
+        its builds planned and made by tlc-build --configs first);
+        seconds."""
         def attempt(cfg):
             try:
                 with _build.refusals_remembered(), \
@@ -99,8 +101,12 @@ def main():
                 return None
         from concurrent.futures import ThreadPoolExecutor
         started = time.perf_counter()
+        os.environ["TLC_AUTOTUNE_BATCH"] = "1" if batched else "0"
+        planned = autotuner._plan_builds(
+            CONFIGS, lambda cfg: factory.compile(N, **cfg))
         with ThreadPoolExecutor(autotuner._build_workers(len(CONFIGS))) as p:
             built = list(p.map(attempt, CONFIGS))
+        _batch.discard(planned)
         return time.perf_counter() - started, built
 
     def forget():
@@ -123,25 +129,33 @@ def main():
           f"{sum(b is not None for b in built)} built, "
           f"{len({id(b) for b in built if b is not None})} kernel objects; "
           f"cold build phase {seconds:.1f} s")
-    for _ in range(options.rounds):
-        forget()
-        c0, s0 = cpu_seconds(resource.RUSAGE_CHILDREN), \
-            cpu_seconds(resource.RUSAGE_SELF)
-        seconds, _ = build_phase()
-        c1, s1 = cpu_seconds(resource.RUSAGE_CHILDREN), \
-            cpu_seconds(resource.RUSAGE_SELF)
-        print(f"warm build phase: {len(CONFIGS) / seconds:7.1f} configs/s "
-              f"({seconds:.2f} s; tlc-build CPU {c1 - c0:.2f} s = "
-              f"{(c1 - c0) / len(CONFIGS) * 1e3:.0f} ms a configuration, "
-              f"this process {s1 - s0:.2f} s)")
+    for batched in (False, True):
+        name = "batched (tlc-build --configs)" if batched else \
+            "one tlc-build per configuration"
+        for _ in range(options.rounds):
+            forget()
+            c0, s0 = cpu_seconds(resource.RUSAGE_CHILDREN), \
+                cpu_seconds(resource.RUSAGE_SELF)
+            p0 = _build.stats["processes"] + _batch.stats["processes"]
+            seconds, _ = build_phase(batched)
+            c1, s1 = cpu_seconds(resource.RUSAGE_CHILDREN), \
+                cpu_seconds(resource.RUSAGE_SELF)
+            p1 = _build.stats["processes"] + _batch.stats["processes"]
+            print(f"warm build phase, {name}: "
+                  f"{len(CONFIGS) / seconds:7.1f} configs/s "
+                  f"({seconds:.2f} s; {p1 - p0} tlc-build processes, CPU "
+                  f"{c1 - c0:.2f} s = "
+                  f"{(c1 - c0) / len(CONFIGS) * 1e3:.0f} ms a configuration, "
+                  f"this process {s1 - s0:.2f} s)")
     if build_only:
         return
-    for share, name in ((False, "before (every configuration timed)"),
-                        (True, "after (one timing per kernel)")):
+    for batch, name in (("0", "one tlc-build per configuration"),
+                        ("1", "batched (tlc-build --configs)")):
+        os.environ["TLC_AUTOTUNE_BATCH"] = batch
         for _ in range(options.rounds):
             forget()
             started = time.perf_counter()
-            result = tune(share)
+            result = tune(True)
             seconds = time.perf_counter() - started
             torch.testing.assert_close(result.kernel(x, y), x * 2 + y)
             print(f"tuning, {name}: {len(CONFIGS) / seconds:7.1f} configs/s "
