@@ -513,10 +513,10 @@ int runKernel(Device &dev, const artifact::Manifest &m, llvm::StringRef dir,
           if (std::isfinite(rt.get(k)))
             maxRef = std::max(maxRef, std::fabs(rt.get(k)));
         accumulationAtol =
-            fp8Sum ? double(additions - 1) *
-                         (kFp8TensorCoreRoundoff + 0x1p-24) * maxRef
-                   : 2.0 * double(additions - 1) * unitRoundoff(rt.dtype) *
-                         maxRef;
+            fp8Sum
+                ? double(additions - 1) * (kFp8TensorCoreRoundoff + 0x1p-24) *
+                      maxRef
+                : 2.0 * double(additions - 1) * unitRoundoff(rt.dtype) * maxRef;
         atol += accumulationAtol;
       }
       Comparison c = compareTensors(out, r, rtol, atol);

@@ -61,10 +61,10 @@ static tile::AllocOp perThreadAlloc(Value buffer) {
 
 /// The (flat iteration, owning thread) pairs of \p loop in each thread's
 /// register order, or a reason why there is none.
-static std::string
-ownerTable(tile::ParallelOp loop, const tile::ParallelPlan &plan,
-           const tile::KernelLayouts &layouts,
-           std::vector<std::pair<int64_t, int64_t>> &table) {
+static std::string ownerTable(tile::ParallelOp loop,
+                              const tile::ParallelPlan &plan,
+                              const tile::KernelLayouts &layouts,
+                              std::vector<std::pair<int64_t, int64_t>> &table) {
   SmallVector<int64_t> extents;
   for (OpFoldResult e : loop.getMixedExtents()) {
     std::optional<int64_t> c = getConstantIntValue(e);
@@ -109,11 +109,10 @@ ownerTable(tile::ParallelOp loop, const tile::ParallelPlan &plan,
       return "an iteration lies outside the fragment";
     entries.push_back({slot->thread, slot->index, flat});
   }
-  std::stable_sort(entries.begin(), entries.end(),
-                   [](const Entry &a, const Entry &b) {
-                     return std::tie(a.thread, a.reg) <
-                            std::tie(b.thread, b.reg);
-                   });
+  std::stable_sort(
+      entries.begin(), entries.end(), [](const Entry &a, const Entry &b) {
+        return std::tie(a.thread, a.reg) < std::tie(b.thread, b.reg);
+      });
   table.clear();
   for (const Entry &e : entries)
     table.push_back({e.flat, e.thread});
@@ -134,9 +133,8 @@ void Emitter::planPrivateLocals(tile::KernelOp kernel) {
       storesLocal |= s->getParentOfType<tile::ParallelOp>() == loop &&
                      perThreadAlloc(s.getBuffer());
     });
-    if (!storesLocal ||
-        tile::chooseParallelPlan(loop).partition !=
-            tile::ParallelPartition::Fragment)
+    if (!storesLocal || tile::chooseParallelPlan(loop).partition !=
+                            tile::ParallelPartition::Fragment)
       return;
     loop.getBody().walk([&](tile::StoreOp s) {
       if (s->getParentOfType<tile::ParallelOp>() != loop)
@@ -229,8 +227,9 @@ void Emitter::planPrivateLocals(tile::KernelOp kernel) {
   }
 }
 
-LogicalResult Emitter::emitPrivateParallel(
-    tile::ParallelOp op, ArrayRef<std::pair<int64_t, int64_t>> table) {
+LogicalResult
+Emitter::emitPrivateParallel(tile::ParallelOp op,
+                             ArrayRef<std::pair<int64_t, int64_t>> table) {
   comment(op, "T.Parallel dealt out by a fragment's layout and storing into "
               "per-thread buffers: each iteration on its thread (tlc_t), "
               "each thread's in register order, over that thread's copies");
@@ -260,8 +259,8 @@ LogicalResult Emitter::emitPrivateParallel(
   auto ivs = op.getInductionVars();
   for (size_t d = ivs.size(); d-- > 0;) {
     std::string v = define(ivs[d], "i");
-    line("const int64_t " + v + " = (" + flat + " / " +
-         std::to_string(stride) + ") % " + std::to_string(extents[d]) + ";");
+    line("const int64_t " + v + " = (" + flat + " / " + std::to_string(stride) +
+         ") % " + std::to_string(extents[d]) + ";");
     stride *= extents[d];
   }
   for (Operation &o : op.getBody().front())
