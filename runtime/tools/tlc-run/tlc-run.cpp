@@ -140,7 +140,11 @@ cl::list<std::string> accumulationOpts(
              "dtype's unit roundoff (f16 2^-11, bf16 2^-8, f32 2^-24), the "
              "bound on two orders of such a sum whose running values stay "
              "within the output's largest magnitude; other outputs keep the "
-             "dtype's tolerance"),
+             "dtype's tolerance. In a kernel that reads float8 tensors "
+             "(N = the fp8 products summed per element), the bound is "
+             "(N - 1) (2^-14 + 2^-24) max|ref|: the products are exact in "
+             "float32, tensor cores accumulate them with 14 significand "
+             "bits, the CPU reference with float32's 24"),
     cl::value_desc("NAME=N"), cl::cat(category));
 cl::list<std::string> allowanceOpts(
     "mismatch-allowance",
@@ -204,6 +208,20 @@ double unitRoundoff(const DType &dt) {
   default:
     return 0;
   }
+}
+
+/// The unit roundoff of the accumulator that tensor cores sum float8
+/// (e4m3 / e5m2) products in: they keep about 14 significand bits, not
+/// float32's 24 (the precision DeepSeek-V3's report measured on Hopper's
+/// fp8 wgmma, which its 2x promotion into float32 registers bounds).
+constexpr double kFp8TensorCoreRoundoff = 0x1p-14;
+
+/// Whether \p dt is a float8 dtype whose products tensor cores multiply
+/// exactly (4 / 3 significand bits: an 8-bit product, and exponents well
+/// inside float32's normal range).
+bool isFp8Product(const DType &dt) {
+  return dt.code == DTypeCode::E4M3FN || dt.code == DTypeCode::E4M3FNUZ ||
+         dt.code == DTypeCode::E5M2 || dt.code == DTypeCode::E5M2FNUZ;
 }
 
 /// Wall seconds of the phases of one kernel's run (--timings).
@@ -477,6 +495,17 @@ int runKernel(Device &dev, const artifact::Manifest &m, llvm::StringRef dir,
           count.trim().getAsInteger(10, additions);
       }
       double accumulationAtol = 0;
+      // fp8 products (exact in float32) summed N times: the device's
+      // tensor cores round each addition to kFp8TensorCoreRoundoff, the CPU
+      // reference to float32's; each step is off by at most u |running
+      // sum| <= u max|ref| on either side.
+      bool fp8Sum = false;
+      for (size_t j = 0; j < m.params.size(); ++j)
+        if (m.params[j].isTensor &&
+            getParamDataRole(m.params[j]) != artifact::Role::Out)
+          if (std::optional<DType> dt = lookupDType(m.params[j].dtype))
+            fp8Sum |= isFp8Product(*dt);
+      fp8Sum &= out.dtype.cls == DTypeClass::Float && !isFp8Product(out.dtype);
       if (additions > 1) {
         const HostTensor &rt = *getParamData(ref, i);
         double maxRef = 0;
@@ -484,7 +513,10 @@ int runKernel(Device &dev, const artifact::Manifest &m, llvm::StringRef dir,
           if (std::isfinite(rt.get(k)))
             maxRef = std::max(maxRef, std::fabs(rt.get(k)));
         accumulationAtol =
-            2.0 * double(additions - 1) * unitRoundoff(rt.dtype) * maxRef;
+            fp8Sum
+                ? double(additions - 1) * (kFp8TensorCoreRoundoff + 0x1p-24) *
+                      maxRef
+                : 2.0 * double(additions - 1) * unitRoundoff(rt.dtype) * maxRef;
         atol += accumulationAtol;
       }
       Comparison c = compareTensors(out, r, rtol, atol);
@@ -536,9 +568,18 @@ int runKernel(Device &dev, const artifact::Manifest &m, llvm::StringRef dir,
                    << ")";
       if (accumulationAtol > 0)
         llvm::outs() << llvm::format(
-            "  (atol includes %.3e for %lld rounded additions: "
-            "--accumulation)",
+            fp8Sum ? "  (atol includes %.3e for %lld fp8 products summed at "
+                     "2^-14 on tensor cores and 2^-24 in the reference: "
+                     "--accumulation)"
+                   : "  (atol includes %.3e for %lld rounded additions: "
+                     "--accumulation)",
             accumulationAtol, (long long)additions);
+      else if (fp8Sum && !pass && rtolOpt < 0 && atolOpt < 0)
+        llvm::outs() << "  (float8 inputs: tensor cores sum their products "
+                        "with 14 significand bits; --accumulation "
+                     << p.name
+                     << "=K, K the products summed per element, gives the "
+                        "tolerance of that)";
       if (asSet)
         llvm::outs() << "  (each row compared as a multiset: --verify-as-set; "
                         "indices below are of the sorted rows)";

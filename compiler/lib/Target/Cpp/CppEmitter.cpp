@@ -566,6 +566,7 @@ LogicalResult Emitter::emitKernel(tile::KernelOp op) {
          ", " + g[2] + ", [&](" + params + ")");
   inKernel = true;
   clusterKernel = clustered;
+  planPrivateLocals(op);
   bool perThread = hasPerThreadCode(op);
   // One generator per thread where the block's threads run one by one;
   // one for the block otherwise (every thread's would be the same).
@@ -574,6 +575,8 @@ LogicalResult Emitter::emitKernel(tile::KernelOp op) {
   LogicalResult r =
       perThread ? emitThreadedBody(op) : emitBlock(op.getBody().front());
   rngStates.clear();
+  privateLoops.clear();
+  privateLocals.clear();
   inKernel = false;
   clusterKernel = false;
   currentLoc = op.getLoc();
@@ -622,11 +625,15 @@ LogicalResult Emitter::emitAlloc(tile::AllocOp op) {
   bool perThread = threaded && !inThreadLoop &&
                    (bt.getScope() == tile::MemoryScope::Local ||
                     bt.getScope() == tile::MemoryScope::LocalVar);
-  if (perThread) {
+  bool privatised = !threaded && privateLocals.contains(op.getResult());
+  if (perThread || privatised) {
     // One copy per thread (the leading dimension); each thread loop reads
-    // its own.
+    // its own (a loop dealt out by a fragment: its owning thread's,
+    // CppEmitterPrivateLocals.cpp).
     std::string all = fresh(name + "_all");
-    std::string lanesShape = "{" + threadCount + ", " + shape->substr(1);
+    std::string lanesShape =
+        "{" + (perThread ? threadCount : std::to_string(privateThreads)) +
+        ", " + shape->substr(1);
     line("// " + name + ": " + tile::getDTypeName(bt.getElementType()) + " " +
          bt.getShapeString() + ", " +
          tile::stringifyMemoryScope(bt.getScope()).str() + ", one per thread");

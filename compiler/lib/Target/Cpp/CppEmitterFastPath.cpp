@@ -206,6 +206,9 @@ gridBarriersOf(tile::ParallelOp op) {
 }
 
 LogicalResult Emitter::emitParallel(tile::ParallelOp op) {
+  auto priv = privateLoops.find(op);
+  if (priv != privateLoops.end())
+    return emitPrivateParallel(op, priv->second);
   std::vector<std::string> exts;
   for (OpFoldResult e : op.getMixedExtents())
     exts.push_back(foldResult(e));

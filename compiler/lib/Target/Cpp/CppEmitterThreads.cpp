@@ -673,11 +673,15 @@ LogicalResult Emitter::emitThreadedTileOp(Operation *op) {
   // threads, like a scalar operand: the operation reads one thread's copy.
   SmallVector<Value> lanesUsed, perThreadRead;
   bool perThreadWrite = false;
+  // A T.Parallel dealt out by a fragment over per-thread buffers runs each
+  // iteration on its owning thread's copies (CppEmitterPrivateLocals.cpp),
+  // when every thread reaches it.
+  bool owned = activeMask.empty() && privateLoops.count(op);
   op->walk([&](Operation *inner) {
     for (Value v : inner->getOperands()) {
       if (laneArrays.count(v) && !llvm::is_contained(lanesUsed, v))
         lanesUsed.push_back(v);
-      if (!isPerThreadBuffer(v))
+      if (!isPerThreadBuffer(v) || owned)
         continue;
       auto load = dyn_cast<tile::LoadOp>(inner);
       if (load && inner != op && perThreadStorage.count(v)) {

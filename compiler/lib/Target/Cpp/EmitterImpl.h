@@ -186,6 +186,16 @@ public:
   /// T.Parallel: the loops, preceded by a version without the checks that
   /// parallelFastCheck proves cannot fail.
   mlir::LogicalResult emitParallel(tile::ParallelOp op);
+  /// Finds the T.alloc_local / T.alloc_var buffers of \p kernel that loops
+  /// dealt out by a fragment store into, and gives them one copy per
+  /// thread with those loops run on their owning threads; warns where it
+  /// cannot (CppEmitterPrivateLocals.cpp).
+  void planPrivateLocals(tile::KernelOp kernel);
+  /// A loop planPrivateLocals chose: its iterations from \p table
+  /// ((flat iteration, thread) pairs, each thread's in register order).
+  mlir::LogicalResult
+  emitPrivateParallel(tile::ParallelOp op,
+                      llvm::ArrayRef<std::pair<int64_t, int64_t>> table);
   /// The guard of \p access (a load or store of \p buffer): none when a
   /// fast path proved it in range, else guardOf(buffer).
   Guard guardOfAccess(mlir::Operation *access, mlir::Value buffer) const {
@@ -435,6 +445,12 @@ private:
   /// The per-thread buffers of a threaded kernel (T.alloc_local /
   /// T.alloc_var): the View holding every thread's copy (leading dimension).
   llvm::DenseMap<mlir::Value, std::string> perThreadStorage;
+  /// planPrivateLocals' loops (with their owner tables) and buffers of the
+  /// kernel being emitted, and its thread count.
+  llvm::DenseMap<mlir::Operation *, std::vector<std::pair<int64_t, int64_t>>>
+      privateLoops;
+  llvm::DenseSet<mlir::Value> privateLocals;
+  int64_t privateThreads = 0;
   /// Ops that run once for the block and the ops around them.
   llvm::DenseSet<mlir::Operation *> blockLevelOps;
   llvm::DenseMap<mlir::Value, bool> blockValueMemo;
