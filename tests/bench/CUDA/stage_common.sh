@@ -67,6 +67,29 @@ left() { local t=$(($1 - SECONDS)); [ "$t" -lt 5 ] && t=5; echo "$t"; }
 #   stage_sanitize T L NAME...  compute-sanitizer memcheck and racecheck of
 #                            the new NAME (verified), skipped past T s, each
 #                            cut at L s, into sanitizer.log
+#   stage_prebuild TAG N UNTIL ENV SHAPE...
+#                            gemm_graph_bench.py --build-only of SHAPEs in N
+#                            background shards (no --shard when N is 1) with
+#                            the environment ENV (one word list: TLC_BUILD,
+#                            TLC_CACHE_DIR, CONFIGS), each cut at UNTIL s,
+#                            into $W/gemm-build-TAG-I.log (TAG empty:
+#                            gemm-build-I.log); the caller `wait`s
+# With STAGE_DRY_RUN=1, stage_prebuild and stage_build print the commands
+# they would run (prefixed "+ ") instead of running them.
+stage_prebuild() {
+  local tag=$1 n=$2 until=$3 env=$4 i shard log; shift 4
+  for i in $(seq 0 $((n - 1))); do
+    shard=(); [ "$n" -gt 1 ] && shard=(--shard "$i/$n")
+    log=$W/gemm-build${tag:+-$tag}$([ "$n" -gt 1 ] && echo "-$i").log
+    if [ -n "${STAGE_DRY_RUN:-}" ]; then
+      echo "+ env $env timeout $(left "$until") python3 $P/gemm_graph_bench.py --build-only ${shard[*]} $* > $log 2>&1 &"
+      continue
+    fi
+    # shellcheck disable=SC2086  # ENV is a word list
+    env $env timeout "$(left "$until")" python3 "$P/gemm_graph_bench.py" --build-only "${shard[@]}" "$@" > "$log" 2>&1 &
+  done
+}
+
 stage_build() {
   local jobs=() v name file defs builds which
   for v in "${kernels[@]}"; do
@@ -74,6 +97,14 @@ stage_build() {
     for which in $builds; do jobs+=("$W/$which/$name|$which|$file|--target=cuda:sm_90a $defs"); done
     [[ $name == v_* ]] && jobs+=("$W/cpu/$name|new|$file|--target=cpu $defs")
   done
+  if [ -n "${STAGE_DRY_RUN:-}" ]; then
+    local j o w f d
+    for j in "${jobs[@]}"; do
+      IFS='|' read -r o w f d <<< "$j"
+      echo "+ $W/bin/tlc-build-$w $f -o $o $d"
+    done
+    return
+  fi
   printf '%s\n' "${jobs[@]}" | xargs -P "$1" -I{} bash -c 'IFS="|" read -r o w f d <<< "{}"; mkdir -p "$(dirname "$o")"; "'"$W"'/bin/tlc-build-$w" "$f" -o "$o" $d > /dev/null 2> "$o.err" || echo "BUILD FAILED: $o: $(head -c 400 "$o.err")"' >> "$O/verify.log" 2>&1
 }
 
