@@ -135,8 +135,8 @@ FailureOr<bool> Emitter::emitStagedFragmentStore(CopyOp op,
     bands = b.getInt();
   if (bands < 1 || cols % bands || (cols / bands) % chunk)
     return op->emitError("internal error: epilogue bands ")
-           << bands << " do not split " << cols << " columns into "
-           << chunk << "-element vectors";
+           << bands << " do not split " << cols << " columns into " << chunk
+           << "-element vectors";
   int64_t bandCols = cols / bands;
   int64_t ld = bandCols + chunk; // a padded row: 16 bytes against conflicts
   // tile-persistent-gemm gives a persistent kernel's epilogue an area of
@@ -161,7 +161,8 @@ FailureOr<bool> Emitter::emitStagedFragmentStore(CopyOp op,
   line("// through shared memory (" + area->second +
        (op->hasAttr("tile.epilogue_area") ? "" : ", unused from here on") +
        "), then 16-byte row stores" + banded);
-  std::string areaFree = blockBarrier() + "  // the area's last readers are done";
+  std::string areaFree =
+      blockBarrier() + "  // the area's last readers are done";
   if (bands == 1)
     line(areaFree);
   open("");

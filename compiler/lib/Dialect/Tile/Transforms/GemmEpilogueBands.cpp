@@ -105,8 +105,7 @@ struct TileGemmEpilogueBandsPass final
       epilogue->removeAttr("tile.epilogue_direct");
       epilogue->setAttr("tile.epilogue_area", b.getI64IntegerAttr(area));
       epilogue->setAttr("tile.epilogue_bands", b.getI64IntegerAttr(bands));
-      kernel->setAttr("tile.shared_bytes",
-                      b.getI64IntegerAttr(area + *bytes));
+      kernel->setAttr("tile.shared_bytes", b.getI64IntegerAttr(area + *bytes));
       return;
     }
   }
