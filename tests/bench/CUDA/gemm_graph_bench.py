@@ -127,6 +127,20 @@ CONFIGS = {
                dict(num_stages=4, pass_configs={"tlc.gemm_wide_n": False})],
     # main's build: its default and 4 stages.
     "perf39old": [dict(), dict(num_stages=4)],
+    # perf40 (docs/perf/hopper.md, 2026-12-07): the default (perf39's
+    # tile-gemm-wide-n and tile-gemm-deepen-ring, never measured), each
+    # off and both off; 4 stages made persistent with the tile staged in
+    # column bands (tile-gemm-epilogue-bands, new) and from the registers
+    # (perf38's 0.90); 4 stages one tile a block.
+    "perf40": [dict(), dict(pass_configs={"tlc.gemm_wide_n": False}),
+               dict(pass_configs={"tlc.gemm_deepen_ring": False}),
+               dict(pass_configs={"tlc.gemm_wide_n": False, "tlc.gemm_deepen_ring": False}),
+               dict(num_stages=4, pass_configs={"tlc.persistent": True}),
+               dict(num_stages=4, pass_configs={"tlc.persistent": True,
+                                                "tlc.gemm_epilogue_bands": False}),
+               dict(num_stages=4)],
+    # main's build: its default and 4 stages persistent (the register store).
+    "perf40old": [dict(), dict(num_stages=4, pass_configs={"tlc.persistent": True})],
     "skinny_best": [dict(block_M=64, block_N=128, threads=128, num_stages=6),
                     dict(block_M=64, block_N=128, threads=128, num_stages=4)],
     # perf35 (docs/perf/hopper.md, 2026-12-06): the skinny shape with more

@@ -78,9 +78,7 @@ GEMM_ENV="TLC_BUILD=$W/bin/tlc-build-new TLC_CACHE_DIR=/tmp/tlc-cache-perf37 CON
 SHAPES="4096 8192 8192x8192x1024 16384x16384x4096"
 # The bench GEMMs into the new build's cache (6 processes, until 200 s)
 # while the kernels are built and verified; the timed run builds the rest.
-for i in $(seq 0 5); do
-  env $GEMM_ENV timeout $(left 200) python3 "$P/gemm_graph_bench.py" --build-only --shard "$i/6" $SHAPES > "$W/gemm-build-$i.log" 2>&1 &
-done
+stage_prebuild "" 6 200 "$GEMM_ENV" $SHAPES
 stage_build 8
 for which in old new; do
   for name in v_gemm_w_nn_f16 v_gemm_pp_tn_bf16 v_gemm_w_sms32; do

@@ -77,10 +77,8 @@ GEMM_OLD="TLC_BUILD=$W/bin/tlc-build-old TLC_CACHE_DIR=/tmp/tlc-cache-perf38-old
 SHAPES="4096 8192 8192x8192x1024 16384x16384x4096"
 # The bench GEMMs into the builds' caches (5 + 1 processes, until 200 s)
 # while the kernels are built and verified; the timed runs build the rest.
-for i in $(seq 0 4); do
-  env $GEMM_ENV timeout $(left 200) python3 "$P/gemm_graph_bench.py" --build-only --shard "$i/5" $SHAPES > "$W/gemm-build-$i.log" 2>&1 &
-done
-env $GEMM_OLD timeout $(left 200) python3 "$P/gemm_graph_bench.py" --build-only $SHAPES > "$W/gemm-build-old.log" 2>&1 &
+stage_prebuild "" 5 200 "$GEMM_ENV" $SHAPES
+stage_prebuild old 1 200 "$GEMM_OLD" $SHAPES
 stage_build 8
 for which in old new; do
   for name in v_gemm_pp_s3 v_gemm_cl_store; do

@@ -70,12 +70,8 @@ GEMM_OLD="TLC_BUILD=$W/bin/tlc-build-old TLC_CACHE_DIR=/tmp/tlc-cache-perf39-old
 SHAPES="4096 8192 8192x8192x1024 16384x16384x4096"
 # The bench GEMMs into the builds' caches (6 + 2 processes, until 200 s)
 # while the kernels are built and verified; the timed runs build the rest.
-for i in $(seq 0 5); do
-  env $GEMM_ENV timeout $(left 200) python3 "$P/gemm_graph_bench.py" --build-only --shard "$i/6" $SHAPES > "$W/gemm-build-$i.log" 2>&1 &
-done
-for i in 0 1; do
-  env $GEMM_OLD timeout $(left 200) python3 "$P/gemm_graph_bench.py" --build-only --shard "$i/2" $SHAPES > "$W/gemm-build-old-$i.log" 2>&1 &
-done
+stage_prebuild "" 6 200 "$GEMM_ENV" $SHAPES
+stage_prebuild old 2 200 "$GEMM_OLD" $SHAPES
 stage_build 8
 for which in old new; do
   for v in "${kernels[@]}"; do

@@ -36,6 +36,11 @@ stage_pack() {
 stage_begin() {
   S=$1; W=$2; LIMIT=$3
   O=${OUT:-/tmp/out}; mkdir -p "$O"
+  if [ -n "${STAGE_DRY_RUN:-}" ]; then
+    RUN=$W/bin/tlc-run; P=$S/py
+    echo "+ (unpack $S/bin/*.xz into $W/bin; TLC_CUDA_RUNTIME=$S/lib/libtlc_cuda.so PYTHONPATH=$S; env.log)"
+    return
+  fi
   rm -rf "$W"; mkdir -p "$W/bin"
   local b
   for b in tlc-build-old tlc-build-new tlc-run; do
@@ -67,6 +72,39 @@ left() { local t=$(($1 - SECONDS)); [ "$t" -lt 5 ] && t=5; echo "$t"; }
 #   stage_sanitize T L NAME...  compute-sanitizer memcheck and racecheck of
 #                            the new NAME (verified), skipped past T s, each
 #                            cut at L s, into sanitizer.log
+#   stage_prebuild TAG N UNTIL ENV SHAPE...
+#                            gemm_graph_bench.py --build-only of SHAPEs in N
+#                            background shards (no --shard when N is 1) with
+#                            the environment ENV (one word list: TLC_BUILD,
+#                            TLC_CACHE_DIR, CONFIGS), each cut at UNTIL s,
+#                            into $W/gemm-build-TAG-I.log (TAG empty:
+#                            gemm-build-I.log); the caller `wait`s
+# With STAGE_DRY_RUN=1, the stage_* functions print
+# the commands they would run (prefixed "+ ") instead of running them, and
+# so do a go.sh's own commands run as xl LOG CMD... (CMD > LOG 2>&1) and
+# xa LOG CMD... (CMD >> LOG 2>&1).
+xl() {
+  local log=$1; shift
+  if [ -n "${STAGE_DRY_RUN:-}" ]; then echo "+ $* > $log"; else "$@" > "$log" 2>&1; fi
+}
+xa() {
+  local log=$1; shift
+  if [ -n "${STAGE_DRY_RUN:-}" ]; then echo "+ $* >> $log"; else "$@" >> "$log" 2>&1; fi
+}
+stage_prebuild() {
+  local tag=$1 n=$2 until=$3 env=$4 i shard log; shift 4
+  for i in $(seq 0 $((n - 1))); do
+    shard=(); [ "$n" -gt 1 ] && shard=(--shard "$i/$n")
+    log=$W/gemm-build${tag:+-$tag}$([ "$n" -gt 1 ] && echo "-$i").log
+    if [ -n "${STAGE_DRY_RUN:-}" ]; then
+      echo "+ env $env timeout $(left "$until") python3 $P/gemm_graph_bench.py --build-only ${shard[*]} $* > $log 2>&1 &"
+      continue
+    fi
+    # shellcheck disable=SC2086  # ENV is a word list
+    env $env timeout "$(left "$until")" python3 "$P/gemm_graph_bench.py" --build-only "${shard[@]}" "$@" > "$log" 2>&1 &
+  done
+}
+
 stage_build() {
   local jobs=() v name file defs builds which
   for v in "${kernels[@]}"; do
@@ -74,6 +112,14 @@ stage_build() {
     for which in $builds; do jobs+=("$W/$which/$name|$which|$file|--target=cuda:sm_90a $defs"); done
     [[ $name == v_* ]] && jobs+=("$W/cpu/$name|new|$file|--target=cpu $defs")
   done
+  if [ -n "${STAGE_DRY_RUN:-}" ]; then
+    local j o w f d
+    for j in "${jobs[@]}"; do
+      IFS='|' read -r o w f d <<< "$j"
+      echo "+ $W/bin/tlc-build-$w $f -o $o $d"
+    done
+    return
+  fi
   printf '%s\n' "${jobs[@]}" | xargs -P "$1" -I{} bash -c 'IFS="|" read -r o w f d <<< "{}"; mkdir -p "$(dirname "$o")"; "'"$W"'/bin/tlc-build-$w" "$f" -o "$o" $d > /dev/null 2> "$o.err" || echo "BUILD FAILED: $o: $(head -c 400 "$o.err")"' >> "$O/verify.log" 2>&1
 }
 
@@ -85,7 +131,7 @@ stage_verify() {
       [[ $name == v_* && " $builds " == *" $which "* ]] || continue
       late "$deadline" "verify $which $name" && continue
       echo "=== $which $name" >> "$O/verify.log"
-      timeout 60 "$RUN" "$W/$which/$name" --device cuda --verify --reference "$W/cpu/$name" --seed 7 >> "$O/verify.log" 2>&1
+      xa "$O/verify.log" timeout 60 "$RUN" "$W/$which/$name" --device cuda --verify --reference "$W/cpu/$name" --seed 7
       echo "rc=$?" >> "$O/verify.log"
     done
   done
@@ -95,6 +141,9 @@ stage_sass() {
   local raw=$1 which name; shift
   for which in old new; do
     for name in "$@"; do
+      if [ -n "${STAGE_DRY_RUN:-}" ]; then
+        echo "+ python3 $P/sass_hot_loop.py $W/$which/$name/*.cubin >> $O/sass.log"; continue
+      fi
       [ -d "$W/$which/$name" ] || continue
       [ "$raw" = 1 ] && python3 "$P/sass_hot_loop.py" --raw "$W/$which/$name/"*.cubin 2>&1 | sed "s|^|$which $name: |" >> "$O/sass.log"
       python3 "$P/sass_hot_loop.py" "$W/$which/$name/"*.cubin 2>&1 | sed "s|^== |== $which $name |" >> "$O/sass.log"
@@ -108,6 +157,9 @@ stage_sanitize() {
     for tool in memcheck racecheck; do
       late "$deadline" "sanitizer $tool $name" && continue
       echo "=== compute-sanitizer --tool $tool new $name" >> "$O/sanitizer.log"
+      if [ -n "${STAGE_DRY_RUN:-}" ]; then
+        echo "+ compute-sanitizer --tool $tool $RUN $W/new/$name --device cuda --verify --reference $W/cpu/$name >> $O/sanitizer.log"; continue
+      fi
       timeout $(left "$limit") compute-sanitizer --tool $tool "$RUN" "$W/new/$name" --device cuda --verify --reference "$W/cpu/$name" 2>&1 | tail -4 >> "$O/sanitizer.log"
     done
   done

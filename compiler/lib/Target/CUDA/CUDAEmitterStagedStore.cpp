@@ -13,7 +13,10 @@
 // The tile goes into shared buffers that no later statement of the kernel
 // uses (typically the pipeline stages of the main loop), so the kernel's
 // shared-memory size and occupancy do not change; without such an area,
-// or inside a loop, the copy stays direct.
+// or inside a loop, the copy stays direct. A persistent kernel's epilogue
+// with `tile.epilogue_bands` = B (tile-gemm-epilogue-bands) goes through an
+// area of one column band (cols / B columns) in B rounds, each round's
+// rows stored whole 16-byte vectors at a time.
 //
 //===----------------------------------------------------------------------===//
 
@@ -125,7 +128,17 @@ FailureOr<bool> Emitter::emitStagedFragmentStore(CopyOp op,
   int64_t chunk = 16 / elemBytes; // elements per 16-byte vector
   if (cols % chunk)
     return false;
-  int64_t ld = cols + chunk; // a padded row: 16 bytes against bank conflicts
+  // Column bands staged one after another through an area of one band
+  // (tile-gemm-epilogue-bands); 1: the whole tile at once.
+  int64_t bands = 1;
+  if (auto b = op->getAttrOfType<IntegerAttr>("tile.epilogue_bands"))
+    bands = b.getInt();
+  if (bands < 1 || cols % bands || (cols / bands) % chunk)
+    return op->emitError("internal error: epilogue bands ")
+           << bands << " do not split " << cols << " columns into " << chunk
+           << "-element vectors";
+  int64_t bandCols = cols / bands;
+  int64_t ld = bandCols + chunk; // a padded row: 16 bytes against conflicts
   // tile-persistent-gemm gives a persistent kernel's epilogue an area of
   // its own (the stages are being refilled for the next tile).
   std::optional<std::pair<int64_t, std::string>> area;
@@ -141,14 +154,31 @@ FailureOr<bool> Emitter::emitStagedFragmentStore(CopyOp op,
   if (failed(storage))
     return failure();
 
+  std::string banded;
+  if (bands > 1)
+    banded = ", in " + std::to_string(bands) + " bands of " +
+             std::to_string(bandCols) + " columns";
   line("// through shared memory (" + area->second +
        (op->hasAttr("tile.epilogue_area") ? "" : ", unused from here on") +
-       "), then 16-byte row stores");
-  line(blockBarrier() + "  // the area's last readers are done");
+       "), then 16-byte row stores" + banded);
+  std::string areaFree =
+      blockBarrier() + "  // the area's last readers are done";
+  if (bands == 1)
+    line(areaFree);
   open("");
   std::string stage = fresh("staged");
   line(*storage + " *" + stage + " = reinterpret_cast<" + *storage +
        " *>(smem + " + epilogueAreaOffset(op, area->first) + ");");
+  // Each band: the registers of its columns into the area, then its rows
+  // out (an unrolled loop: the band is a constant of each copy, and so is
+  // which registers hold its columns).
+  std::string band = bands > 1 ? fresh("band") : std::string("0");
+  if (bands > 1) {
+    line("#pragma unroll");
+    open("for (int " + band + " = 0; " + band + " < " + Twine(bands) + "; ++" +
+         band + ")");
+    line(areaFree);
+  }
   // 1. Registers -> the padded tile (one replica of each element).
   open(frag.threadExtent < numThreads
            ? "if (tid < " + Twine(frag.threadExtent) + ")"
@@ -160,8 +190,17 @@ FailureOr<bool> Emitter::emitStagedFragmentStore(CopyOp op,
   open("for (int " + reg + " = 0; " + reg + " < " + Twine(frag.regs) + "; " +
        reg + " += " + Twine(vec) + ")");
   SmallVector<std::string> coords = emitCoords(frag, reg, "i");
+  std::string colInBand = coords[fragDims[1]];
+  if (bands > 1) {
+    // A vector's elements are consecutive columns that no band edge
+    // splits (bandCols is a multiple of the 16-byte chunk).
+    line("if (" + coords[fragDims[1]] + " / " + Twine(bandCols) +
+         " != " + band + ") continue;");
+    colInBand = "(" + coords[fragDims[1]] + " - " + band + " * " +
+                Twine(bandCols).str() + ")";
+  }
   std::string at = stage + "[" + coords[fragDims[0]] + " * " + Twine(ld).str() +
-                   " + " + coords[fragDims[1]];
+                   " + " + colInBand;
   std::string fragName = expr(srcRoot);
   int64_t vecBytes = vec * elemBytes;
   if (vec > 1 && (vecBytes == 4 || vecBytes == 8)) {
@@ -187,7 +226,7 @@ FailureOr<bool> Emitter::emitStagedFragmentStore(CopyOp op,
   close();
   line(blockBarrier());
   // 2. The tile -> global memory, 16 bytes per thread and step.
-  int64_t chunksPerRow = cols / chunk, chunks = rows * chunksPerRow;
+  int64_t chunksPerRow = bandCols / chunk, chunks = rows * chunksPerRow;
   std::string c = fresh("c");
   line("#pragma unroll");
   open("for (int " + c + " = 0; " + c + " < " +
@@ -199,9 +238,15 @@ FailureOr<bool> Emitter::emitStagedFragmentStore(CopyOp op,
                            : Twine(""));
   std::string row = fresh("row"), col = fresh("col");
   line("const int " + row + " = " + q + " / " + Twine(chunksPerRow) + ";");
-  line("const int " + col + " = (" + q + " % " + Twine(chunksPerRow) +
+  // The column within the band (the area's) and within the tile.
+  std::string inBand = bands > 1 ? fresh("bcol") : col;
+  line("const int " + inBand + " = (" + q + " % " + Twine(chunksPerRow) +
        ") * " + Twine(chunk) + ";");
-  std::string from = stage + "[" + row + " * " + Twine(ld).str() + " + " + col;
+  if (bands > 1)
+    line("const int " + col + " = " + band + " * " + Twine(bandCols) + " + " +
+         inBand + ";");
+  std::string from =
+      stage + "[" + row + " * " + Twine(ld).str() + " + " + inBand;
   SmallVector<std::string> idx(dstType.getRank(), "0");
   SmallVector<std::optional<IndexRange>> ranges(dstType.getRank(),
                                                 IndexRange{0, 0, 0});
@@ -242,6 +287,8 @@ FailureOr<bool> Emitter::emitStagedFragmentStore(CopyOp op,
   }
   close();
   close();
+  if (bands > 1)
+    close();
   close();
   return true;
 }

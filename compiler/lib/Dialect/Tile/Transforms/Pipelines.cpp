@@ -34,6 +34,7 @@ void tlc::tile::buildGpuLoweringPipeline(OpPassManager &pm) {
   pm.addPass(createTileReverseBlocks());
   pm.addPass(createTileWarpSpecialize());
   pm.addPass(createTilePersistentGemm());
+  pm.addPass(createTileGemmEpilogueBands());
   pm.addPass(createTileGemmPingPong());
   pm.addPass(createTileGemmCluster());
   pm.addPass(createTileInsertBarriers());

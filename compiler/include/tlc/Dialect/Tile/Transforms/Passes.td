@@ -732,6 +732,44 @@ def TileGemmWideN : Pass<"tile-gemm-wide-n", "::mlir::ModuleOp"> {
   let dependentDialects = ["::tlc::tile::TileDialect"];
 }
 
+def TileGemmEpilogueBands
+    : Pass<"tile-gemm-epilogue-bands", "::mlir::ModuleOp"> {
+  let summary = "stage a persistent sm_90a GEMM's register-stored epilogue "
+                "through a column band of shared memory";
+  let description = [{
+    On `sm_90a`, after `tile-persistent-gemm`: a persistent GEMM whose
+    epilogue had no room for a staging area of the whole tile and so stores
+    it from the registers (`tile.epilogue_direct`: 128 x 256 at 4 stages
+    with `tlc.persistent=True`; a warp's 4-byte store touches 8 separate
+    128-byte lines, ~4,100 LSU cycles a tile) gets an area of one column
+    band instead: the fewest bands B (2, 4, 8, ...: the columns split into
+    16-byte vectors) whose padded band (rows x (cols / B + 16 bytes))
+    fits after the stages within 227 KiB. The CUDA printer's staged store
+    then writes the tile in B rounds: the registers of a band's columns
+    into the area, then the band's rows in 16-byte vectors (128 x 64 halves:
+    whole 128-byte lines, 4 a warp instruction). The producer keeps
+    refilling the ring for the next tile meanwhile (the stages are not
+    touched). `tlc.gemm_epilogue_bands=False` keeps the register store;
+    `=N` asks for N bands (refused, with the direct store kept, where N
+    bands do not fit or do not split the columns).
+
+    Results, as attributes on the epilogue copy: `tile.epilogue_area` (the
+    area's byte offset, 1024-aligned) and `tile.epilogue_bands`; the
+    kernel's `tile.shared_bytes` grows by the area.
+
+    ```mlir
+    tile.copy %C_local, %C_view {tile.epilogue_area = 197632 : i64,
+                                 tile.epilogue_bands = 4 : i64}
+    ```
+  }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"\"",
+           "The CUDA target (`sm_90a` or `cuda:sm_90a` enables it). "
+           "Empty: the module's `tile.gpu_target` attribute.">
+  ];
+  let dependentDialects = ["::tlc::tile::TileDialect"];
+}
+
 def TileGemmDeepenRing : Pass<"tile-gemm-deepen-ring", "::mlir::ModuleOp"> {
   let summary = "give an sm_90a GEMM over a shallow grid one pipeline "
                 "stage more where shared memory has room";
