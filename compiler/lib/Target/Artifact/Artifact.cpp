@@ -20,7 +20,14 @@
 #include "llvm/Support/xxhash.h"
 
 #include <algorithm>
+#include <cerrno>
+#include <chrono>
 #include <cstdlib>
+#include <fcntl.h>
+#include <optional>
+#include <sys/file.h>
+#include <thread>
+#include <unistd.h>
 
 using namespace tlc::artifact;
 namespace fs = llvm::sys::fs;
@@ -310,6 +317,46 @@ static void publishCacheEntry(llvm::StringRef cached, llvm::StringRef binary) {
     fs::remove(staging);
 }
 
+namespace {
+/// An exclusive flock(2) on `ENTRY.lock` beside a cache entry, held while
+/// its binary is compiled and published. flock excludes other processes
+/// and other threads of this one (each lock has its own descriptor); the
+/// kernel drops it when its holder dies, so no lock outlives a build.
+class CacheEntryLock {
+public:
+  /// Waits up to \p seconds (0: no limit) for the lock. A build that cannot
+  /// take it in that time, or cannot create the lock file, goes on without.
+  CacheEntryLock(llvm::StringRef entry, unsigned seconds) {
+    std::string file = (entry + ".lock").str();
+    fd = ::open(file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0)
+      return;
+    using Clock = std::chrono::steady_clock;
+    Clock::time_point deadline = Clock::now() + std::chrono::seconds(seconds);
+    std::chrono::milliseconds nap(1);
+    while (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+      if ((errno != EWOULDBLOCK && errno != EINTR) ||
+          (seconds && Clock::now() >= deadline)) {
+        ::close(fd);
+        fd = -1;
+        return;
+      }
+      std::this_thread::sleep_for(nap);
+      nap = std::min(nap * 2, std::chrono::milliseconds(100));
+    }
+  }
+  ~CacheEntryLock() {
+    if (fd >= 0)
+      ::close(fd); // drops the lock
+  }
+  CacheEntryLock(const CacheEntryLock &) = delete;
+  CacheEntryLock &operator=(const CacheEntryLock &) = delete;
+
+private:
+  int fd = -1;
+};
+} // namespace
+
 llvm::Error tlc::artifact::writeArtifact(ArtifactBundle &bundle,
                                          llvm::StringRef outDir,
                                          const HostCompileOptions &options,
@@ -353,8 +400,11 @@ llvm::Error tlc::artifact::writeArtifact(ArtifactBundle &bundle,
     path::append(p, getCacheKey(bundle, options) + bundle.binaryExtension);
     cached = p.str().str();
   }
-  bool hit = false;
-  if (!cached.empty() && fs::exists(cached)) {
+  // Copies the cache entry's binary to binaryPath; false when there is none
+  // (or it is damaged: then it is removed and built again).
+  auto takeFromCache = [&]() -> bool {
+    if (cached.empty() || !fs::exists(cached))
+      return false;
     auto entry = llvm::MemoryBuffer::getFile(cached, /*IsText=*/false,
                                              /*RequiresNullTerminator=*/false);
     llvm::Expected<llvm::StringRef> binary =
@@ -367,20 +417,31 @@ llvm::Error tlc::artifact::writeArtifact(ArtifactBundle &bundle,
                    << "' is damaged (" << llvm::toString(binary.takeError())
                    << "); building it again\n";
       fs::remove(cached);
-    } else if (hasContents(binaryPath, *binary)) {
-      hit = true; // already there (a rebuild into the same directory)
-    } else {
-      // Written under a temporary name and renamed, as a compiled one.
-      std::string tmp = binaryPath + ".tmp";
-      llvm::Error err = llvm::writeToOutput(tmp, [&](llvm::raw_ostream &os) {
-        os << *binary;
-        return llvm::Error::success();
-      });
-      hit = !err && !fs::rename(tmp, binaryPath);
-      llvm::consumeError(std::move(err));
-      if (!hit)
-        fs::remove(tmp);
+      return false;
     }
+    if (hasContents(binaryPath, *binary))
+      return true; // already there (a rebuild into the same directory)
+    // Written under a temporary name and renamed, as a compiled one.
+    std::string tmp = binaryPath + ".tmp";
+    llvm::Error err = llvm::writeToOutput(tmp, [&](llvm::raw_ostream &os) {
+      os << *binary;
+      return llvm::Error::success();
+    });
+    bool copied = !err && !fs::rename(tmp, binaryPath);
+    llvm::consumeError(std::move(err));
+    if (!copied)
+      fs::remove(tmp);
+    return copied;
+  };
+  bool hit = takeFromCache();
+  std::optional<CacheEntryLock> lock;
+  if (!hit && !cached.empty()) {
+    // One build compiles an entry at a time: a concurrent build of the
+    // same instance (another tlc-build, a Python thread) waits here, then
+    // finds the entry published.
+    unsigned timeout = getCompileTimeout();
+    lock.emplace(cached, timeout ? timeout + 60 : 0);
+    hit = takeFromCache();
   }
   if (!hit) {
     // Compile to a temporary name, then rename, so that a failed or
