@@ -648,6 +648,14 @@ Value Interpreter::compare(CmpOp op, Value l, Value r, Node at) {
   case CmpOp::Is:
   case CmpOp::IsNot: {
     bool same;
+    // What a call of an object outside TileLang returned may be None (a
+    // `weakref.ref(x)()` whose referent was collected): unknown.
+    auto mayBeNone = [](Value v) {
+      return v.is(ValueKind::Opaque) &&
+             v.as<OpaqueObj>()->description == "call result";
+    };
+    if ((l.isNone() && mayBeNone(r)) || (r.isNone() && mayBeNone(l)))
+      return heap.opaque("identity");
     if (l.isNone() || r.isNone())
       same = l.isNone() && r.isNone();
     else if (l.is(ValueKind::Opaque) || r.is(ValueKind::Opaque))
