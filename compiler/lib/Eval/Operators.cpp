@@ -1053,9 +1053,19 @@ void Interpreter::format(Value v, llvm::raw_ostream &os, bool repr) {
   case ValueKind::Sym:
     v.getSym().print(os);
     return;
-  case ValueKind::DType:
-    os << v.getDType().getName();
+  case ValueKind::DType: {
+    lang::DType t = v.getDType();
+    // TVM registers the unpacked floats as custom types: `str()` spells them
+    // `custom[float4_e2m1_unpacked]8` (and `...]8x2` for vectors).
+    if (t.isUnpackedFloat()) {
+      os << "custom[" << t.getScalarName() << "]8";
+      if (t.isVector())
+        os << "x" << t.getLanes();
+      return;
+    }
+    os << t.getName();
     return;
+  }
   case ValueKind::Buffer:
     os << v.as<BufferObj>()->name;
     return;
