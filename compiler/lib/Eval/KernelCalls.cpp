@@ -338,12 +338,18 @@ std::optional<Value> Interpreter::callCompiledKernel(OpaqueObj *callee,
       results.push_back(given->second);
       continue;
     }
+    // A parameter whose tensor type the signature did not record (one
+    // annotated in the body of the function): a tensor of unknown shape,
+    // not a 0-d one.
+    if (!sig.params[o].tensor) {
+      results.push_back(heap.opaque("torch tensor"));
+      continue;
+    }
     llvm::SmallVector<Value, 4> dims;
     for (std::optional<int64_t> d : sig.params[o].shape)
       dims.push_back(d ? Value::integer(*d) : Value::poison());
     Value t = torchTensor(dims);
-    if (sig.params[o].tensor)
-      torchDTypes[t.as<OpaqueObj>()] = sig.params[o].dtype;
+    torchDTypes[t.as<OpaqueObj>()] = sig.params[o].dtype;
     results.push_back(t);
   }
   if (results.size() == 1)
