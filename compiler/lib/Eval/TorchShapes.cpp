@@ -408,9 +408,14 @@ keptDType(llvm::StringRef name, std::optional<lang::DType> self,
       if (a.is(ValueKind::Opaque) && a.as<OpaqueObj>()->hasShape)
         return tensorDType(a);
     }
-    // `x.to("cuda")`, `x.to(device)`: the dtype stays; `x.type()` with no
-    // argument returns a string, not a tensor.
-    return name == "to" ? self : std::nullopt;
+    // `x.to("cuda")`, `x.to(device="cuda")`: the dtype stays. An argument
+    // tlc cannot read (`x.to(map_torch_type(d))`) may be a dtype: unknown.
+    // `x.type()` with no argument returns a string, not a tensor.
+    if (name == "to" && llvm::all_of(args.pos, [](Value a) {
+          return a.isStr() || a.isNone() || a.isBool();
+        }))
+      return self;
+    return std::nullopt;
   }
   if (llvm::is_contained({"cuda", "cpu", "contiguous", "clone", "detach",
                           "requires_grad_", "normal_", "uniform_", "zero_",

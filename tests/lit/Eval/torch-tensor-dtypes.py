@@ -55,7 +55,9 @@ raises("got torch.int32", kernel, x.half().int().contiguous())
 raises("got torch.float64", kernel, x.half().double())
 
 # A binary operation's result type is torch's promotion: not modelled, so
-# no dtype is assumed and the call is not refused.
+# no dtype is assumed and the call is not refused; nor is a conversion to
+# a dtype tlc cannot read.
 kernel(x.half() * 2)
+kernel(x.int().to(torch.float16 if x.sum().item() > 0 else torch.int8))
 # expected-error@+1 {{TypeError: argument 'A' of kernel 'copy_half' must have dtype float16, got torch.float32}}
 kernel(x.half().float().contiguous())
