@@ -33,8 +33,9 @@
 // TileLang's own adapters raise a ValueError "Kernel expected N inputs, but
 // M are provided." for a positional call of another count: so does this
 // model (its text then names both forms); with keywords, a count or name
-// error is a TypeError, as Python's for a call of a function. A call with a keyword that
-// is neither an input nor `out` is not modelled (its result is opaque).
+// error is a TypeError, as Python's for a call of a function. A call with a
+// keyword that is neither an input nor `out` is not modelled (its result is
+// opaque).
 //
 //===----------------------------------------------------------------------===//
 

@@ -394,8 +394,8 @@ static std::optional<lang::DType>
 keptDType(llvm::StringRef name, std::optional<lang::DType> self,
           const CallArgs &args,
           llvm::function_ref<std::optional<lang::DType>(Value)> tensorDType) {
-  if (llvm::is_contained({"half", "float", "double", "bfloat16", "int",
-                          "long", "bool", "short"},
+  if (llvm::is_contained({"half", "float", "double", "bfloat16", "int", "long",
+                          "bool", "short"},
                          name))
     return lang::DType::parseTorch(name);
   if (name == "to" || name == "type") {
@@ -417,18 +417,21 @@ keptDType(llvm::StringRef name, std::optional<lang::DType> self,
       return self;
     return std::nullopt;
   }
-  if (llvm::is_contained({"cuda", "cpu", "contiguous", "clone", "detach",
-                          "requires_grad_", "normal_", "uniform_", "zero_",
-                          "fill_", "random_", "exponential_", "copy_",
-                          "pin_memory", "share_memory_", "masked_fill",
-                          "masked_fill_", "clamp", "clamp_", "add_", "sub_",
-                          "mul_", "div_", "abs", "neg", "relu"},
+  if (llvm::is_contained({"cuda",        "cpu",          "contiguous",
+                          "clone",       "detach",       "requires_grad_",
+                          "normal_",     "uniform_",     "zero_",
+                          "fill_",       "random_",      "exponential_",
+                          "copy_",       "pin_memory",   "share_memory_",
+                          "masked_fill", "masked_fill_", "clamp",
+                          "clamp_",      "add_",         "sub_",
+                          "mul_",        "div_",         "abs",
+                          "neg",         "relu"},
                          name))
     return self;
   if (self && self->isFloat() &&
       llvm::is_contained({"exp", "exp2", "log", "log2", "sqrt", "rsqrt",
-                          "sigmoid", "tanh", "softmax", "log_softmax",
-                          "round", "floor", "ceil", "sign"},
+                          "sigmoid", "tanh", "softmax", "log_softmax", "round",
+                          "floor", "ceil", "sign"},
                          name))
     return self;
   return std::nullopt;
