@@ -498,6 +498,17 @@ Value Interpreter::getAttr(Value obj, llvm::StringRef attr, Node at) {
     if (o->hasShape)
       if (std::optional<Value> v = tensorAttr(o, attr))
         return *v;
+    // A compiled kernel's adapter. TileLang's default tvm_ffi adapter
+    // allocates outputs in the callee (the TVM-FFI ABI) and so keeps no
+    // map from dynamic symbols to the arguments they are read from: its
+    // `dynamic_symbolic_map` is None. The cython and ctypes adapters keep
+    // one (a dict, unknown here).
+    if (o->description == "JITKernel" && attr == "adapter")
+      return heap.opaque(nonFfiKernels.count(o) ? "kernel adapter"
+                                                : "tvm_ffi kernel adapter");
+    if (o->description == "tvm_ffi kernel adapter" &&
+        attr == "dynamic_symbolic_map")
+      return Value::none();
     // Keep the qualified name of module members (`torch.cuda`,
     // `tilelang.carver.arch.driver`) so that device queries are recognised
     // when called.

@@ -1636,6 +1636,23 @@ void Interpreter::reportUncaught(TextRange where, llvm::StringRef what) {
   pending = {};
 }
 
+/// True when the module imports pytest at its top level: a test module
+/// whatever its file is called (pytest collects it under its own name; a
+/// copy saved as `dir__test_x.py` still holds the same tests).
+static bool importsPytest(llvm::ArrayRef<Node> topLevel) {
+  for (Node stmt : topLevel) {
+    if (stmt.kind() == NodeKind::ImportFrom) {
+      if (stmt.identifier(Field::module).split('.').first == "pytest")
+        return true;
+    } else if (stmt.kind() == NodeKind::Import) {
+      for (Node a : stmt.children(Field::names))
+        if (a.identifier(Field::name).split('.').first == "pytest")
+          return true;
+    }
+  }
+  return false;
+}
+
 void Interpreter::run() {
   checkUndefinedNames();
   for (Node stmt : topLevel) {
@@ -1646,12 +1663,14 @@ void Interpreter::run() {
     if (f == Flow::Raise && !budgetExhausted)
       reportUncaught(stmt.range(), "module-level code");
   }
-  // A pytest file (`test_*.py`, `*_test.py`) runs its tests even without
-  // `tilelang.testing.main()`: that is how pytest runs it. Not with
+  // A pytest file (`test_*.py`, `*_test.py`, or one importing pytest) runs
+  // its tests even without `tilelang.testing.main()`: that is how pytest
+  // runs it. Not with
   // --defines-only, whose instances come from the -D bindings alone.
   llvm::StringRef base = llvm::sys::path::filename(tree.fileName());
   if (!ranTests && !budgetExhausted && options.callSites &&
-      (base.starts_with("test_") || base.ends_with("_test.py")))
+      (base.starts_with("test_") || base.ends_with("_test.py") ||
+       importsPytest(topLevel)))
     runTestFunctions(tree.root());
   // Otherwise a test the script does not run may still call a kernel
   // nothing else instantiates: its arguments describe the kernel better

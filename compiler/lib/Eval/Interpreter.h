@@ -674,7 +674,8 @@ public:
   /// Attribute \p attr of the shaped tensor \p t (`shape`, `ndim`, `T`, a
   /// method whose result's shape is known); nullopt for the others.
   std::optional<Value> tensorAttr(OpaqueObj *t, llvm::StringRef attr);
-  /// The dtype a torch factory's `dtype=` gave the tensor \p t, if any.
+  /// The dtype of the torch tensor \p t as far as tlc follows it (a
+  /// factory's `dtype=`, a conversion, a copy), if known.
   std::optional<lang::DType> torchTensorDType(OpaqueObj *t) const {
     auto it = torchDTypes.find(t);
     return it == torchDTypes.end() ? std::nullopt
@@ -1102,6 +1103,10 @@ public:
   /// tensors with `dtype=`. Keys are arena objects, never freed.
   std::vector<std::unique_ptr<KernelSig>> kernelSigs;
   llvm::DenseMap<const Obj *, KernelSig *> primFuncSigs, compiledKernels;
+  /// The kernels `tilelang.compile(..., execution_backend=B)` built for a
+  /// backend B other than tvm_ffi (its default): their adapters keep a
+  /// dynamic_symbolic_map (getAttr).
+  llvm::DenseSet<const Obj *> nonFfiKernels;
   llvm::DenseMap<const Obj *, lang::DType> torchDTypes;
   /// The `sids=` of each T.MixedKernel frame (KernelOps.cpp).
   llvm::DenseMap<const Obj *, int64_t> mixedKernelSids;

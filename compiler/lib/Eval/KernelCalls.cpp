@@ -14,10 +14,13 @@
 // the call raises for a wrong one is what the tlc Python package raises,
 // with its types and texts, so a script's `pytest.raises` or `try` around
 // a bad call sees what it expects and a correct call raises nothing:
-//   - more positional arguments than inputs, not all of the parameters:
-//     TypeError "kernel 'K' takes N argument(s) (A, B)[, or all P
-//     parameters with the output buffers], got M";
-//   - an input missing: TypeError "kernel 'K' is missing argument(s) ...";
+//   - by position alone, a count that is neither the inputs' nor all the
+//     parameters': ValueError "Kernel expected N inputs, but M are
+//     provided. (kernel 'K' takes N argument(s) (A, B)[, or all P
+//     parameters with the output buffers])";
+//   - with keywords, too many positional arguments: TypeError "kernel 'K'
+//     takes N argument(s) ..., got M"; an input missing: TypeError "kernel
+//     'K' is missing argument(s) ...";
 //   - `out=` without out_idx, given with every parameter, not a sequence
 //     for several outputs or of another length: ValueError;
 //   - a tensor argument that is a Python scalar or str, or an output given
@@ -27,10 +30,12 @@
 //     factory's `dtype=` gave and differs: TypeError "... must have dtype
 //     D"; one whose known sizes differ from the parameter's constant ones:
 //     ValueError "... must have shape (...)".
-// TileLang's own adapters accept only the compact call (inputs only) and
-// raise a ValueError for any other count; a count error here is raised as
-// tlc's TypeError, whose text names both forms. A call with a keyword that
-// is neither an input nor `out` is not modelled (its result is opaque).
+// TileLang's own adapters raise a ValueError "Kernel expected N inputs, but
+// M are provided." for a positional call of another count: so does this
+// model (its text then names both forms); with keywords, a count or name
+// error is a TypeError, as Python's for a call of a function. A call with a
+// keyword that is neither an input nor `out` is not modelled (its result is
+// opaque).
 //
 //===----------------------------------------------------------------------===//
 
@@ -203,18 +208,26 @@ std::optional<Value> Interpreter::callCompiledKernel(OpaqueObj *callee,
     posNodes = insNodes;
   }
 
-  // The inputs, by position then by name.
-  if (pos.size() > inputs.size()) {
-    std::string full = sig.outputs.empty()
-                           ? ""
-                           : ", or all " + std::to_string(sig.params.size()) +
-                                 " parameters with the output buffers";
-    return raiseDefinite("TypeError",
-                         what + " takes " + llvm::Twine(inputs.size()) +
-                             " argument(s) (" + llvm::join(inputNames, ", ") +
-                             ")" + full + ", got " + llvm::Twine(pos.size()),
+  // The inputs, by position then by name. A call by position alone with
+  // another count raises what TileLang's adapters raise for it (a
+  // ValueError "Kernel expected N inputs, but M are provided."), so a
+  // `pytest.raises(ValueError)` around it holds; tlc's text follows.
+  std::string full = sig.outputs.empty()
+                         ? ""
+                         : ", or all " + std::to_string(sig.params.size()) +
+                               " parameters with the output buffers";
+  std::string takes = what + " takes " + std::to_string(inputs.size()) +
+                      " argument(s) (" + llvm::join(inputNames, ", ") + ")" +
+                      full;
+  if (args.kw.empty() && pos.size() != inputs.size())
+    return raiseDefinite("ValueError",
+                         "Kernel expected " + llvm::Twine(inputs.size()) +
+                             " inputs, but " + llvm::Twine(pos.size()) +
+                             " are provided. (" + takes + ")",
                          at);
-  }
+  if (pos.size() > inputs.size())
+    return raiseDefinite("TypeError",
+                         takes + ", got " + llvm::Twine(pos.size()), at);
   llvm::SmallVector<std::optional<std::pair<Value, Node>>, 4> values(
       inputs.size());
   for (size_t i = 0; i < pos.size(); ++i)
@@ -326,12 +339,18 @@ std::optional<Value> Interpreter::callCompiledKernel(OpaqueObj *callee,
       results.push_back(given->second);
       continue;
     }
+    // A parameter whose tensor type the signature did not record (one
+    // annotated in the body of the function): a tensor of unknown shape,
+    // not a 0-d one.
+    if (!sig.params[o].tensor) {
+      results.push_back(heap.opaque("torch tensor"));
+      continue;
+    }
     llvm::SmallVector<Value, 4> dims;
     for (std::optional<int64_t> d : sig.params[o].shape)
       dims.push_back(d ? Value::integer(*d) : Value::poison());
     Value t = torchTensor(dims);
-    if (sig.params[o].tensor)
-      torchDTypes[t.as<OpaqueObj>()] = sig.params[o].dtype;
+    torchDTypes[t.as<OpaqueObj>()] = sig.params[o].dtype;
     results.push_back(t);
   }
   if (results.size() == 1)

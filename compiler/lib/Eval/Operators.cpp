@@ -648,6 +648,14 @@ Value Interpreter::compare(CmpOp op, Value l, Value r, Node at) {
   case CmpOp::Is:
   case CmpOp::IsNot: {
     bool same;
+    // What a call of an object outside TileLang returned may be None (a
+    // `weakref.ref(x)()` whose referent was collected): unknown.
+    auto mayBeNone = [](Value v) {
+      return v.is(ValueKind::Opaque) &&
+             v.as<OpaqueObj>()->description == "call result";
+    };
+    if ((l.isNone() && mayBeNone(r)) || (r.isNone() && mayBeNone(l)))
+      return heap.opaque("identity");
     if (l.isNone() || r.isNone())
       same = l.isNone() && r.isNone();
     else if (l.is(ValueKind::Opaque) || r.is(ValueKind::Opaque))
@@ -1045,9 +1053,19 @@ void Interpreter::format(Value v, llvm::raw_ostream &os, bool repr) {
   case ValueKind::Sym:
     v.getSym().print(os);
     return;
-  case ValueKind::DType:
-    os << v.getDType().getName();
+  case ValueKind::DType: {
+    lang::DType t = v.getDType();
+    // TVM registers the unpacked floats as custom types: `str()` spells them
+    // `custom[float4_e2m1_unpacked]8` (and `...]8x2` for vectors).
+    if (t.isUnpackedFloat()) {
+      os << "custom[" << t.getScalarName() << "]8";
+      if (t.isVector())
+        os << "x" << t.getLanes();
+      return;
+    }
+    os << t.getName();
     return;
+  }
   case ValueKind::Buffer:
     os << v.as<BufferObj>()->name;
     return;

@@ -1011,7 +1011,12 @@ Value Interpreter::callMetaPrimitive(const PArgs &p) {
         instances[idx]->func->setAttr(
             "tile.target", mlir::StringAttr::get(&mlirContext, tgt));
     }
-    return compiledKernel(fn, p.getOr("out_idx", Value::none()), "");
+    Value kernel = compiledKernel(fn, p.getOr("out_idx", Value::none()), "");
+    Value backend = p.getOr("execution_backend", Value::none());
+    if (backend.isStr() && getStr(backend) != "tvm_ffi" &&
+        getStr(backend) != "auto" && kernel.is(ValueKind::Opaque))
+      nonFfiKernels.insert(kernel.getObj());
+    return kernel;
   }
   case BuiltinId::ParCompile:
   case BuiltinId::DoBench:

@@ -367,7 +367,74 @@ std::optional<Value> Interpreter::tensorAttr(OpaqueObj *t,
   m->description = heap.copyString(("tensor method:" + attr).str());
   m->shape = t->shape;
   m->hasShape = true;
+  // The bound method carries its receiver's dtype to callTensorMethod.
+  if (std::optional<lang::DType> dt = torchTensorDType(t))
+    torchDTypes[m] = *dt;
   return Value::object(ValueKind::Opaque, m);
+}
+
+/// The torch dtype \p v is (`torch.float16`, `T.float16.as_torch()`), if
+/// it is one.
+static std::optional<lang::DType> torchDTypeValue(Value v) {
+  if (!v.is(ValueKind::Opaque))
+    return std::nullopt;
+  llvm::StringRef d = v.as<OpaqueObj>()->description;
+  if (!d.starts_with("torch."))
+    return std::nullopt;
+  return lang::DType::parseTorch(d);
+}
+
+/// The dtype of what the shape-keeping tensor method \p name returns for a
+/// receiver of dtype \p self (when known): the conversions (`half()`,
+/// `float()`, `to(torch.bfloat16)`, `to(other)`, `type(torch.int32)`) give
+/// theirs; moves, copies, in-place updates and the elementwise functions
+/// that keep a float's type keep the receiver's. nullopt where torch's
+/// promotion would need more than this (a binary operation).
+static std::optional<lang::DType>
+keptDType(llvm::StringRef name, std::optional<lang::DType> self,
+          const CallArgs &args,
+          llvm::function_ref<std::optional<lang::DType>(Value)> tensorDType) {
+  if (llvm::is_contained({"half", "float", "double", "bfloat16", "int", "long",
+                          "bool", "short"},
+                         name))
+    return lang::DType::parseTorch(name);
+  if (name == "to" || name == "type") {
+    if (const Value *k = args.keyword("dtype"))
+      return torchDTypeValue(*k);
+    for (Value a : args.pos) {
+      if (std::optional<lang::DType> dt = torchDTypeValue(a))
+        return dt;
+      // `x.to(other)`: other's dtype (and device).
+      if (a.is(ValueKind::Opaque) && a.as<OpaqueObj>()->hasShape)
+        return tensorDType(a);
+    }
+    // `x.to("cuda")`, `x.to(device="cuda")`: the dtype stays. An argument
+    // tlc cannot read (`x.to(map_torch_type(d))`) may be a dtype: unknown.
+    // `x.type()` with no argument returns a string, not a tensor.
+    if (name == "to" && llvm::all_of(args.pos, [](Value a) {
+          return a.isStr() || a.isNone() || a.isBool();
+        }))
+      return self;
+    return std::nullopt;
+  }
+  if (llvm::is_contained({"cuda",        "cpu",          "contiguous",
+                          "clone",       "detach",       "requires_grad_",
+                          "normal_",     "uniform_",     "zero_",
+                          "fill_",       "random_",      "exponential_",
+                          "copy_",       "pin_memory",   "share_memory_",
+                          "masked_fill", "masked_fill_", "clamp",
+                          "clamp_",      "add_",         "sub_",
+                          "mul_",        "div_",         "abs",
+                          "neg",         "relu"},
+                         name))
+    return self;
+  if (self && self->isFloat() &&
+      llvm::is_contained({"exp", "exp2", "log", "log2", "sqrt", "rsqrt",
+                          "sigmoid", "tanh", "softmax", "log_softmax", "round",
+                          "floor", "ceil", "sign"},
+                         name))
+    return self;
+  return std::nullopt;
 }
 
 /// The shape torch's view / reshape give \p shape for \p sizes (one -1
@@ -409,8 +476,16 @@ Value Interpreter::callTensorMethod(OpaqueObj *m, llvm::StringRef name,
   llvm::ArrayRef<Value> shape = m->shape;
   llvm::ArrayRef<Value> pos = args.pos;
   size_t rank = shape.size();
-  if (keepsShape(name))
-    return torchTensor(shape);
+  if (keepsShape(name)) {
+    Value r = torchTensor(shape);
+    auto tensorDType = [&](Value v) {
+      return torchTensorDType(v.as<OpaqueObj>());
+    };
+    if (std::optional<lang::DType> dt =
+            keptDType(name, torchTensorDType(m), args, tensorDType))
+      torchDTypes[r.as<OpaqueObj>()] = *dt;
+    return r;
+  }
   auto dimArg = [&](unsigned i, size_t r) -> std::optional<unsigned> {
     if (const Value *k = args.keyword("dim"))
       return dimIndex(*k, r);

@@ -25,10 +25,14 @@ def add(n):
 kernel = add(N)
 a, b = torch.randn(N), torch.randn(N)
 c = kernel(a, b)
-# expected-error@+1 {{TypeError: kernel 'add' takes 2 argument(s) (A, B), or all 3 parameters with the output buffers, got 4}}
+# expected-error@+1 {{ValueError: Kernel expected 2 inputs, but 4 are provided. (kernel 'add' takes 2 argument(s) (A, B), or all 3 parameters with the output buffers)}}
 kernel(a, b, c, c)
-# expected-error@+1 {{TypeError: kernel 'add' is missing argument(s) B (inputs: A, B; outputs C are allocated by the kernel)}}
+# expected-error@+1 {{ValueError: Kernel expected 2 inputs, but 1 are provided. (kernel 'add' takes 2 argument(s) (A, B), or all 3 parameters with the output buffers)}}
 kernel(a)
+# expected-error@+1 {{TypeError: kernel 'add' is missing argument(s) B (inputs: A, B; outputs C are allocated by the kernel)}}
+kernel(A=a)
+# expected-error@+1 {{TypeError: kernel 'add' takes 2 argument(s) (A, B), or all 3 parameters with the output buffers, got 4}}
+kernel(a, b, c, c, B=b)
 # expected-error@+1 {{ValueError: kernel 'add': output buffers were given both positionally and with out=}}
 kernel(a, b, c, out=c)
 # expected-error@+1 {{ValueError: argument 'B' of kernel 'add' must have shape (64,), got (32,)}}
