@@ -303,12 +303,18 @@ class JITKernel:
     def _collect(self, args, kwargs):
         name = self.manifest["name"]
         want = self._input_names
+        full = f", or all {len(self.params)} parameters with the " \
+            "output buffers" if self._outputs and not self._eager else ""
+        takes = f"kernel '{name}' takes {len(want)} argument(s) " \
+            f"({', '.join(want)}){full}"
+        if not kwargs and len(args) != len(want):
+            # TileLang's adapters raise this ValueError for a positional
+            # call of another count; tlc-build --check models the same.
+            raise ValueError(
+                f"Kernel expected {len(want)} inputs, but {len(args)} are "
+                f"provided. ({takes})")
         if len(args) > len(want):
-            full = f", or all {len(self.params)} parameters with the " \
-                "output buffers" if self._outputs and not self._eager else ""
-            raise TypeError(
-                f"kernel '{name}' takes {len(want)} argument(s) "
-                f"({', '.join(want)}){full}, got {len(args)}")
+            raise TypeError(f"{takes}, got {len(args)}")
         values = dict(zip(want, args))
         for k, v in kwargs.items():
             if k not in want:

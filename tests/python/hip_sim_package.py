@@ -190,8 +190,10 @@ def main():
         kernel(a.float(), b)
     with pytest.raises(ValueError, match=re.escape("must have shape (5,)")):
         rs(torch.randn(5, 96), torch.randn(6))
-    with pytest.raises(TypeError, match="missing argument"):
+    with pytest.raises(ValueError, match="Kernel expected 3 inputs, but 2"):
         k(x, y)
+    with pytest.raises(TypeError, match="missing argument"):
+        k(x, Y=y)
     with pytest.raises(TypeError, match="must be a number"):
         k(x, y, "two")
     with pytest.raises(TypeError, match="NumPy arrays only run on the cpu target"):

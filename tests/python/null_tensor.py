@@ -32,9 +32,16 @@ def main():
     torch.testing.assert_close(c, a * 2, rtol=0, atol=0)
     kernel(a, bias, c, True)
     torch.testing.assert_close(c, a * 2 + bias, rtol=1e-6, atol=1e-6)
-    # Leaving an argument out is still a TypeError.
+    # Leaving an argument out is still an error: by position TileLang's
+    # ValueError for the count, by name a TypeError naming it.
     try:
         kernel(a, None, c)
+    except ValueError as e:
+        assert "Kernel expected 4 inputs, but 3 are provided" in str(e), e
+    else:
+        raise AssertionError("a missing argument was accepted")
+    try:
+        kernel(a, None, C=c)
     except TypeError as e:
         assert "missing" in str(e), e
     else:

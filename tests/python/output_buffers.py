@@ -87,8 +87,11 @@ def main():
     expect(ValueError, "out= must be a sequence", kernel, a, s, out=b)
     expect(ValueError, "both positionally and with out=", kernel, a, b, s,
            torch.empty(N), out=[b, b])
+    expect(ValueError, "Kernel expected 2 inputs, but 3 are provided. "
+           "(kernel 'scale_shift' takes 2 argument(s) (A, S), or all 4 "
+           "parameters with the output buffers)", kernel, a, b, s)
     expect(TypeError, "takes 2 argument(s) (A, S), or all 4 parameters with "
-           "the output buffers, got 3", kernel, a, b, s)
+           "the output buffers, got 3", kernel, a, b, s, S=s)
     # The differential mode on such calls (kernels built for cpu are
     # checked against a second build, its test mode): strict raises at a
     # difference, so agreeing calls are the assertion.
