@@ -330,8 +330,10 @@ std::optional<Value> Interpreter::callCompiledKernel(OpaqueObj *callee,
 
   // The outputs: the caller's buffers, or new tensors of the parameters'
   // shapes.
+  // A kernel without outputs (no out_idx) returns None, as the tlc
+  // package's and TileLang's adapters do.
   if (sig.outputs.empty())
-    return heap.opaque("kernel result");
+    return Value::none();
   llvm::SmallVector<Value, 2> results;
   for (unsigned o : sig.outputs) {
     auto given = llvm::find_if(provided, [&](auto &p) { return p.first == o; });

@@ -374,10 +374,9 @@ Value Interpreter::callNative(NativeId id, CallArgs &args, Node at) {
     auto matches = [&](Value c) -> std::optional<bool> {
       if (c.is(ValueKind::NativeFn)) {
         // What an object outside TileLang is (a kernel call's outputs: one
-        // tensor, or TileLang's list of them) is not known; a torch tensor
-        // is none of the builtin types.
-        if (a0.is(ValueKind::Opaque) && !a0.as<OpaqueObj>()->hasShape &&
-            a0.as<OpaqueObj>()->description == "kernel outputs")
+        // tensor, or TileLang's list of them; a profiler's timing) is not
+        // known; a torch tensor is none of the builtin types.
+        if (a0.is(ValueKind::Opaque) && !a0.as<OpaqueObj>()->hasShape)
           return std::nullopt;
         switch (NativeId(c.getNativeId())) {
         case NativeId::Int:
