@@ -14,6 +14,7 @@
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <mutex>
 
@@ -104,10 +105,38 @@ static void fitAroundEmptySlots(FragmentTables &t, const Fragment &f,
   }
   if (!fit)
     return;
+  // Registers empty in every thread, and a digit of the register number
+  // that picks exactly such registers (checked below where the fit maps an
+  // empty slot inside the shape).
+  std::vector<bool> emptyReg(regs, true);
+  for (int64_t th = 0; th < threads; ++th)
+    for (int64_t r = 0; r < regs; ++r)
+      if (filled[th * regs + r])
+        emptyReg[r] = false;
+  int64_t padShift = 0, padMask = 0, padLimit = 0;
+  unsigned regBits = llvm::Log2_64_Ceil(std::max<int64_t>(regs, 2));
+  for (unsigned sh = 0; sh < regBits && !padMask; ++sh)
+    for (unsigned w = 1; sh + w <= regBits && !padMask; ++w)
+      for (int64_t lim = 1; lim < (int64_t(1) << w) && !padMask; ++lim) {
+        int64_t mask = (int64_t(1) << w) - 1;
+        bool ok = true, any = false;
+        for (int64_t r = 0; r < regs && ok; ++r)
+          if (((r >> sh) & mask) >= lim) {
+            ok = emptyReg[r];
+            any = true;
+          }
+        if (ok && any)
+          padShift = sh, padMask = mask, padLimit = lim;
+      }
+  bool padded = false;
   for (int64_t th = 0; th < threads; ++th)
     for (int64_t r = 0; r < regs; ++r) {
       if (filled[th * regs + r])
         continue;
+      if (padMask && ((r >> padShift) & padMask) >= padLimit) {
+        padded = true;
+        continue;
+      }
       bool outside = false;
       if (fit->isFlat()) {
         int64_t flat = fit->evaluateLinear(0, {th, r});
@@ -124,6 +153,8 @@ static void fitAroundEmptySlots(FragmentTables &t, const Fragment &f,
   t.coords = std::move(fit);
   t.emptySlots = true;
   t.filled = std::move(filled);
+  if (padded)
+    t.padShift = padShift, t.padMask = padMask, t.padLimit = padLimit;
 }
 
 std::shared_ptr<const FragmentTables> FragmentTables::get(const Fragment &f,
