@@ -99,15 +99,15 @@ RegisterMap tlc::layout::mapRegisters(const IndexedFragment &loop,
   for (int64_t r = 0; r < regs && skipped; ++r)
     for (int64_t t = 0; t < threadExtent && perReg[r] < 0; ++t)
       perReg[r] = registerOf(t, r);
-  std::optional<BitLinear> fit =
-      BitLinear::fit({regs}, 1,
-                     [&](llvm::ArrayRef<int64_t> p)
-                         -> std::optional<llvm::SmallVector<int64_t>> {
-                       if (perReg[p[0]] < 0)
-                         return std::nullopt;
-                       return llvm::SmallVector<int64_t>{perReg[p[0]]};
-                     },
-                     /*skipUndefined=*/skipped);
+  std::optional<BitLinear> fit = BitLinear::fit(
+      {regs}, 1,
+      [&](llvm::ArrayRef<int64_t> p)
+          -> std::optional<llvm::SmallVector<int64_t>> {
+        if (perReg[p[0]] < 0)
+          return std::nullopt;
+        return llvm::SmallVector<int64_t>{perReg[p[0]]};
+      },
+      /*skipUndefined=*/skipped);
   if (!fit) {
     out.kind = RegisterMap::Kind::NotLinear;
     return out;

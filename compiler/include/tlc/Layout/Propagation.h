@@ -108,13 +108,13 @@ planGuardedLoopPartition(llvm::ArrayRef<int64_t> loopShape, int64_t threads,
 /// takes the low thread bits, the other dimensions' row-major flat index o
 /// the rest, `thread = x % a + a * (o % b)`, b = threads / a, registers
 /// `(x / a) * P + o / b`, P = ceil(O / b) rounded up to a power of two (the
-/// slots past O are empty: the last round guarded). For the tiles whose plain partition mixes the reduced
-/// index into other thread digits (a 48 x 40 column sum on 128 threads:
+/// slots past O are empty: the last round guarded). For the tiles whose plain
+/// partition mixes the reduced index into other thread digits (a 48 x 40 column
+/// sum on 128 threads:
 /// `(40 i + j) % 128`). An error when b does not divide the threads or
 /// exceeds O (threads would hold nothing).
-llvm::Expected<Fragment>
-planReduciblePartition(llvm::ArrayRef<int64_t> shape, int64_t threads,
-                       unsigned dim);
+llvm::Expected<Fragment> planReduciblePartition(llvm::ArrayRef<int64_t> shape,
+                                                int64_t threads, unsigned dim);
 
 /// The widest vector width (power of two, at most 128 bits of
 /// \p elemBits-wide elements) that divides the innermost extent and for

@@ -901,8 +901,7 @@ Fragment Solver::reduciblePartition(const Node &n, Fragment planned,
       if (r.kind != NodeKind::Reduce || r.src != a.buffer ||
           r.dim >= n.loopShape.size())
         continue;
-      llvm::Expected<Fragment> reduced =
-          layout::reduceFragment(planned, r.dim);
+      llvm::Expected<Fragment> reduced = layout::reduceFragment(planned, r.dim);
       if (reduced)
         continue;
       llvm::consumeError(reduced.takeError());
