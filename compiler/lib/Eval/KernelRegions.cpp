@@ -293,25 +293,46 @@ std::optional<int64_t> Interpreter::checkSharedMemory(KernelCtx &k) {
       if (nest)
         k.op->setAttr("tile.reuse_in_loops",
                       mlir::UnitAttr::get(k.op->getContext()));
-      warning(k.call, "the pipeline stages need " + formatBytes(total) +
-                          " of LDS, more than the " +
-                          formatBytes(tgt.sharedMemoryBytes) + " of " +
-                          tgt.name + ": T.Pipelined runs with " +
-                          (cap < 2 ? std::string("one buffer (no overlap, "
-                                                 "as TileLang runs it on "
-                                                 "gfx90a and gfx942)")
-                                   : std::to_string(cap) + " stages") +
-                          ", " + formatBytes(capped) + " of LDS");
-      for (BufferObj *b : k.sharedBuffers)
-        b->stages = std::min(b->stages, cap);
+      // Each T.Pipelined that asked for more stages than fit is told at
+      // its own call: the stages it asked for, the ones it runs with, the
+      // LDS they need and use (the kernel, where no loop is located).
+      std::string runs =
+          cap < 2 ? std::string("one buffer (no overlap, as TileLang runs "
+                                "it on gfx90a and gfx942)")
+                  : std::to_string(cap) + " stages";
+      auto message = [&](std::string asked) {
+        return (asked.empty() ? "the pipeline stages need "
+                              : asked + " needs ") +
+               formatBytes(total) + " of LDS, more than the " +
+               formatBytes(tgt.sharedMemoryBytes) + " of " + tgt.name +
+               (asked.empty() ? ": T.Pipelined" : ": this T.Pipelined") +
+               " runs with " + runs + ", " + formatBytes(capped) + " of LDS";
+      };
+      bool located = false;
       if (body)
         body->walk([&](tile::PipelinedOp pipe) {
-          if (int64_t(pipe.getNumStages()) <= cap)
+          int64_t asked = pipe.getNumStages();
+          if (asked <= cap)
             return;
+          auto at = pipe.getLoc()->findInstanceOf<mlir::FileLineColRange>();
+          if (at && at.getStartLine() > 0) {
+            const LineIndex &lines = tree.lines();
+            uint32_t b = lines.fromUtf8(
+                {at.getStartLine() - 1, at.getStartColumn() - 1});
+            uint32_t e =
+                lines.fromUtf8({at.getEndLine() - 1, at.getEndColumn() - 1});
+            warning(TextRange{b, std::max(b, e)},
+                    message("num_stages=" + std::to_string(asked)));
+            located = true;
+          }
           pipe.setNumStages(cap);
           pipe.removeStageAttr();
           pipe.removeOrderAttr();
         });
+      if (!located)
+        warning(k.call, message(""));
+      for (BufferObj *b : k.sharedBuffers)
+        b->stages = std::min(b->stages, cap);
       total = capped;
     }
   }

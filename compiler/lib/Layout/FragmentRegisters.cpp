@@ -92,19 +92,22 @@ RegisterMap tlc::layout::mapRegisters(const IndexedFragment &loop,
   }
   // Registers no slot of the box visits are free: take the buffer register
   // of their first slot the buffer holds, which keeps the map linear where
-  // the whole-shape one is.
+  // the whole-shape one is; registers that hold no element in any thread
+  // (padding of a power-of-two register digit, planReduciblePartition) are
+  // left out of the fit.
   bool skipped = !bound.empty() || (loop.tables && loop.tables->emptySlots);
   for (int64_t r = 0; r < regs && skipped; ++r)
     for (int64_t t = 0; t < threadExtent && perReg[r] < 0; ++t)
       perReg[r] = registerOf(t, r);
-  std::optional<BitLinear> fit =
-      BitLinear::fit({regs}, 1,
-                     [&](llvm::ArrayRef<int64_t> p)
-                         -> std::optional<llvm::SmallVector<int64_t>> {
-                       if (perReg[p[0]] < 0)
-                         return std::nullopt;
-                       return llvm::SmallVector<int64_t>{perReg[p[0]]};
-                     });
+  std::optional<BitLinear> fit = BitLinear::fit(
+      {regs}, 1,
+      [&](llvm::ArrayRef<int64_t> p)
+          -> std::optional<llvm::SmallVector<int64_t>> {
+        if (perReg[p[0]] < 0)
+          return std::nullopt;
+        return llvm::SmallVector<int64_t>{perReg[p[0]]};
+      },
+      /*skipUndefined=*/skipped);
   if (!fit) {
     out.kind = RegisterMap::Kind::NotLinear;
     return out;

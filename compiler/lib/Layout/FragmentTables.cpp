@@ -14,6 +14,7 @@
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <mutex>
 
@@ -104,6 +105,38 @@ static void fitAroundEmptySlots(FragmentTables &t, const Fragment &f,
   }
   if (!fit)
     return;
+  // Registers empty in every thread, and a digit of the register number
+  // that picks exactly such registers (sought only where the fit maps an
+  // empty slot inside the shape): for each field (shift, width) of the
+  // register bits, the least digit value from which every register is
+  // empty, O(registers) a field.
+  int64_t padShift = 0, padMask = 0, padLimit = 0;
+  bool padSought = false;
+  auto seekPadding = [&] {
+    padSought = true;
+    std::vector<bool> emptyReg(regs, true);
+    for (int64_t th = 0; th < threads; ++th)
+      for (int64_t r = 0; r < regs; ++r)
+        if (filled[th * regs + r])
+          emptyReg[r] = false;
+    unsigned regBits = llvm::Log2_64_Ceil(std::max<int64_t>(regs, 2));
+    for (unsigned sh = 0; sh < regBits && !padMask; ++sh)
+      for (unsigned w = 1; sh + w <= regBits && !padMask; ++w) {
+        int64_t mask = (int64_t(1) << w) - 1;
+        // The least digit value whose registers, and those of every larger
+        // value, are all empty.
+        std::vector<bool> full(mask + 1, false);
+        for (int64_t r = 0; r < regs; ++r)
+          if (!emptyReg[r])
+            full[(r >> sh) & mask] = true;
+        int64_t lim = mask + 1;
+        while (lim > 0 && !full[lim - 1])
+          --lim;
+        if (lim > 0 && lim <= mask)
+          padShift = sh, padMask = mask, padLimit = lim;
+      }
+  };
+  bool padded = false;
   for (int64_t th = 0; th < threads; ++th)
     for (int64_t r = 0; r < regs; ++r) {
       if (filled[th * regs + r])
@@ -118,12 +151,19 @@ static void fitAroundEmptySlots(FragmentTables &t, const Fragment &f,
           outside |= c < 0 || c >= t.shape[d];
         }
       }
-      if (!outside)
+      if (outside)
+        continue;
+      if (!padSought)
+        seekPadding();
+      if (!padMask || ((r >> padShift) & padMask) < padLimit)
         return;
+      padded = true;
     }
   t.coords = std::move(fit);
   t.emptySlots = true;
   t.filled = std::move(filled);
+  if (padded)
+    t.padShift = padShift, t.padMask = padMask, t.padLimit = padLimit;
 }
 
 std::shared_ptr<const FragmentTables> FragmentTables::get(const Fragment &f,

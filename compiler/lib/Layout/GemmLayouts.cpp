@@ -472,11 +472,30 @@ tlc::layout::gemmAccumulatorFragment(const GemmConfig &config) {
     // atoms: 48 registers) goes outermost instead, so the register number
     // stays linear in its bits (the printers index registers by a fit
     // linear in the bits: r = 16 n + 8 m + k, not 24 m + 8 n + k).
+    // Both counts not powers of two (a 48 x 48 warp tile: 3 m atoms, 3 or
+    // 6 n atoms): the n atoms' registers are padded to a power of two
+    // before the m atoms (r = 32 m + 4 n + k for 6 n atoms; 88 registers,
+    // 16 of them empty in every thread, FragmentTables' padding digit).
     int64_t nAtoms = warpN / atomN, mAtoms = warpM / 16;
-    if (!llvm::isPowerOf2_64(nAtoms) && llvm::isPowerOf2_64(mAtoms))
+    if (!llvm::isPowerOf2_64(nAtoms) && !llvm::isPowerOf2_64(mAtoms)) {
+      Fragment g = base.repeat(1, nAtoms, false);
+      int64_t stride = llvm::PowerOf2Ceil(g.getRegsPerThread());
+      std::vector<IndexExpr> repl(3);
+      IndexExpr i = IndexExpr::var(0, inputName(0));
+      repl[0] = floorMod(i, 16);
+      IndexExpr index =
+          substitute(g.getForwardIndex()[0], repl) + floorDiv(i, 16) * stride;
+      llvm::Expected<Fragment> padded = Fragment::get(
+          {warpM, warpN}, {index}, substitute(g.getForwardThread(), repl), 1,
+          g.getOrigin());
+      if (!padded)
+        return padded.takeError();
+      f = std::move(*padded);
+    } else if (!llvm::isPowerOf2_64(nAtoms)) {
       f = base.repeat(0, mAtoms, false).repeat(1, nAtoms, false);
-    else
+    } else {
       f = base.repeat(1, nAtoms, false).repeat(0, mAtoms, false);
+    }
     f = f.repeat(0, p->warpRows, true).repeat(1, p->warpCols, true);
   }
   f.setOrigin(originFor(instr, GemmOperand::C, *p));

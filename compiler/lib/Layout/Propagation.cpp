@@ -561,6 +561,39 @@ tlc::layout::planGuardedLoopPartition(llvm::ArrayRef<int64_t> loopShape,
   return Fragment::get(loopShape.vec(), {index}, thread, 1, {"parallel"});
 }
 
+llvm::Expected<Fragment>
+tlc::layout::planReduciblePartition(llvm::ArrayRef<int64_t> shape,
+                                    int64_t threads, unsigned dim) {
+  if (dim >= shape.size() || threads <= 0)
+    return makeError("no dimension " + llvm::Twine(dim) + " to reduce");
+  int64_t extent = shape[dim];
+  int64_t others = numElements(shape) / std::max<int64_t>(extent, 1);
+  int64_t a = 1;
+  while (extent % (a * 2) == 0 && threads % (a * 2) == 0)
+    a *= 2;
+  int64_t b = threads / a;
+  if (others < b)
+    return makeError("too few elements outside dimension " + llvm::Twine(dim) +
+                     " for " + llvm::Twine(b) + " thread groups");
+  // o: the row-major flat index of the dimensions other than dim.
+  IndexExpr o = IndexExpr::constant(0);
+  int64_t stride = 1;
+  for (int d = static_cast<int>(shape.size()) - 1; d >= 0; --d) {
+    if (static_cast<unsigned>(d) == dim)
+      continue;
+    o = o + IndexExpr::var(d, inputName(d)) * stride;
+    stride *= shape[d];
+  }
+  IndexExpr x = IndexExpr::var(dim, inputName(dim));
+  // The rounds of o take the low register bits, padded to a power of two
+  // so that the registers stay linear in the bits of the coordinates (the
+  // printers' tables); the padding slots lie outside the tile.
+  int64_t rounds = llvm::PowerOf2Ceil((others + b - 1) / b);
+  IndexExpr thread = floorMod(x, a) + floorMod(o, b) * a;
+  IndexExpr index = floorDiv(x, a) * rounds + floorDiv(o, b);
+  return Fragment::get(shape.vec(), {index}, thread, 1, {"parallel"});
+}
+
 int64_t tlc::layout::chooseVectorWidth(llvm::ArrayRef<int64_t> shape,
                                        unsigned elemBits, int64_t threads) {
   if (shape.empty() || elemBits == 0)

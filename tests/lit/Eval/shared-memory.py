@@ -16,12 +16,14 @@ def pipelined(K=4096, block_M=256, block_N=128, block_K=64, stages=4):
     # A_shared: 4 x 32 KiB, B_shared: 4 x 16 KiB = 192 KiB: fits sm_90a.
     # CDNA's 64 KiB hold one stage (48 KiB): the loop runs single-buffered
     # there, as TileLang runs every T.Pipelined on gfx90a and gfx942.
-    # SM80: [[@LINE+2]]:10: error: shared memory usage 192 KiB exceeds the 163 KiB budget of cuda:sm_80
-    # GFX90A: [[@LINE+1]]:10: warning: the pipeline stages need 192 KiB of LDS, more than the 64 KiB of hip:gfx90a: T.Pipelined runs with one buffer (no overlap, as TileLang runs it on gfx90a and gfx942), 48 KiB of LDS
+    # The warning is at the T.Pipelined that asked for the stages (it was
+    # at the T.Kernel, without num_stages).
+    # SM80: [[@LINE+1]]:10: error: shared memory usage 192 KiB exceeds the 163 KiB budget of cuda:sm_80
     with T.Kernel(1, threads=256) as bx:
         A_shared = T.alloc_shared((block_M, block_K), T.float16)
         B_shared = T.alloc_shared((block_K, block_N), T.float16)
         C = T.alloc_fragment((block_M, block_N), T.float32)
+        # GFX90A: [[@LINE+1]]:18: warning: num_stages=4 needs 192 KiB of LDS, more than the 64 KiB of hip:gfx90a: this T.Pipelined runs with one buffer (no overlap, as TileLang runs it on gfx90a and gfx942), 48 KiB of LDS
         for k in T.Pipelined(T.ceildiv(K, block_K), num_stages=stages):
             T.copy(A[0, k * block_K], A_shared)
             T.copy(B[k * block_K, 0], B_shared)

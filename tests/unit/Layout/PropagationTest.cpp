@@ -114,6 +114,69 @@ TEST_CASE("reductions reject thread maps that are not digit sums") {
         "cannot reduce over j: thread map 'i ^ j' is not a sum of its digits");
 }
 
+TEST_CASE("planReduciblePartition: one slot per element, reducible") {
+  // {shape, threads, dim}: the 48 x 40 column sum on 128 and 256 threads
+  // (their plain partitions are not digit sums), a kept-column case with a
+  // guarded round (36 columns over 8 groups), an odd reduced extent.
+  struct Case {
+    std::vector<int64_t> shape;
+    int64_t threads;
+    unsigned dim;
+  };
+  for (const Case &c : {Case{{48, 40}, 128, 0}, Case{{48, 40}, 256, 0},
+                        Case{{24, 36}, 64, 0}, Case{{7, 64}, 32, 0},
+                        Case{{40, 48}, 128, 1}}) {
+    CAPTURE(c.threads);
+    CAPTURE(c.dim);
+    llvm::Expected<Fragment> f =
+        planReduciblePartition(c.shape, c.threads, c.dim);
+    REQUIRE_MESSAGE(f, llvm::toString(f.takeError()));
+    CHECK(f->getThreadExtent() <= c.threads);
+    // Every element on exactly one (thread, register) slot, the reduced
+    // index's low digit on the low thread bits.
+    int64_t a = 1;
+    while (c.shape[c.dim] % (a * 2) == 0 && c.threads % (a * 2) == 0)
+      a *= 2;
+    std::set<std::pair<int64_t, int64_t>> slots;
+    int64_t n = 0;
+    forEachCoord(c.shape, [&](llvm::ArrayRef<int64_t> coord) {
+      std::optional<FragmentSlot> s = f->apply(coord);
+      REQUIRE(s);
+      CHECK(s->thread % a == coord[c.dim] % a);
+      CHECK(s->index < f->getRegsPerThread());
+      slots.insert({s->thread, s->index});
+      ++n;
+    });
+    CHECK(int64_t(slots.size()) == n);
+    checkReduction(*f, c.dim);
+  }
+}
+
+TEST_CASE("the 48 x 48 warp accumulator's padding digit") {
+  // Block 96 x 96 over 2 x 2 warps on sm_80: 3 m atoms and 3 n atoms of
+  // 16 a warp; the n atoms' 24 registers padded to 32, so registers
+  // 24..31 of each m atom hold nothing in any thread.
+  Fragment acc = accumulator(GemmArch::SM80, 96, 96, 128);
+  CHECK(acc.getRegsPerThread() == 88);
+  std::shared_ptr<const FragmentTables> t = FragmentTables::get(acc, 2);
+  REQUIRE(t->error.empty());
+  REQUIRE(t->coords);
+  REQUIRE(t->emptySlots);
+  for (int64_t th = 0; th < acc.getThreadExtent(); ++th)
+    for (int64_t r = 0; r < acc.getRegsPerThread(); ++r) {
+      bool pad = (r & 31) >= 24;
+      CHECK(t->holds(th, r) == !pad);
+      CHECK((((r >> t->padShift) & t->padMask) >= t->padLimit) == pad);
+    }
+  // The coordinates the fit gives a full slot are the layout's own.
+  forEachCoord(acc.getInputShape(), [&](llvm::ArrayRef<int64_t> coord) {
+    std::optional<FragmentSlot> s = acc.apply(coord);
+    REQUIRE(s);
+    for (unsigned d = 0; d < 2; ++d)
+      CHECK(t->coords->evaluate(d, {s->thread, s->index}) == coord[d]);
+  });
+}
+
 TEST_CASE("a T.Parallel over the accumulator takes the accumulator layout") {
   Fragment acc = accumulator(GemmArch::SM80, 128, 128, 128);
   IndexExpr i = IndexExpr::var(0, "i"), j = IndexExpr::var(1, "j");

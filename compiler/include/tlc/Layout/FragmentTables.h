@@ -53,6 +53,11 @@ struct FragmentTables {
   bool emptySlots = false;
   /// Per slot (`[thread * regs + register]`), when emptySlots.
   std::vector<bool> filled;
+  /// Empty slots `coords` maps inside the shape are registers empty in
+  /// every thread whose digit `(r >> padShift) & padMask` is at least
+  /// padLimit (padMask 0: none): the padding of a register digit to a
+  /// power of two (an mma accumulator of 3 m x 6 n atoms a warp).
+  int64_t padShift = 0, padMask = 0, padLimit = 0;
   /// Whether slot (\p thread, \p reg) holds an element (inside the
   /// thread extent and the register count).
   bool holds(int64_t thread, int64_t reg) const {

@@ -102,6 +102,20 @@ llvm::Expected<Fragment>
 planGuardedLoopPartition(llvm::ArrayRef<int64_t> loopShape, int64_t threads,
                          int64_t vectorWidth);
 
+/// A partition of a tile of \p shape over \p threads that a reduction over
+/// dimension \p dim can shuffle: the reduced index's low digit x % a
+/// (a the largest power of two dividing both its extent and the threads)
+/// takes the low thread bits, the other dimensions' row-major flat index o
+/// the rest, `thread = x % a + a * (o % b)`, b = threads / a, registers
+/// `(x / a) * P + o / b`, P = ceil(O / b) rounded up to a power of two (the
+/// slots past O are empty: the last round guarded). For the tiles whose plain
+/// partition mixes the reduced index into other thread digits (a 48 x 40 column
+/// sum on 128 threads:
+/// `(40 i + j) % 128`). An error when b does not divide the threads or
+/// exceeds O (threads would hold nothing).
+llvm::Expected<Fragment> planReduciblePartition(llvm::ArrayRef<int64_t> shape,
+                                                int64_t threads, unsigned dim);
+
 /// The widest vector width (power of two, at most 128 bits of
 /// \p elemBits-wide elements) that divides the innermost extent and for
 /// which threads * v divides the trip count; at least 1.

@@ -279,6 +279,11 @@ LogicalResult Emitter::emitReduce(ReduceOp op) {
   line("#pragma unroll");
   open("for (int " + reg + " = 0; " + reg + " < " + Twine(S.regs) + "; ++" +
        reg + ")");
+  // An empty slot of a guarded source (its last round, or the padding of
+  // a register digit) holds no element: skipped, its register index may
+  // also fall outside the result's.
+  if (S.hasEmptySlots())
+    (void)emitCoords(S, reg, "c");
   std::string x = fromStorage(srcElem, expr(src) + "[" + reg + "]");
   x = arith.operand(x);
   std::string slot = part + "[" + *dIdx + "]";

@@ -159,7 +159,9 @@ FailureOr<FragmentInfo> Emitter::describeFragment(const layout::Fragment &f,
     llvm::SmallBitVector above(rank), below(rank);
     for (int64_t t = 0; t < info.threadExtent; ++t)
       for (int64_t r = 0; r < regs; ++r) {
-        if (tables->holds(t, r))
+        if (tables->holds(t, r) ||
+            (tables->padMask &&
+             ((r >> tables->padShift) & tables->padMask) >= tables->padLimit))
           continue;
         if (fit->isFlat()) {
           info.guardFlat = true;
@@ -255,6 +257,10 @@ SmallVector<std::string> Emitter::emitCoords(const FragmentInfo &info,
       out.push_back(idx[d] + " >= " + std::to_string(info.shape[d]));
     for (unsigned d : info.guardBelow)
       out.push_back(idx[d] + " < 0");
+    if (const layout::FragmentTables &t = *info.tables; t.padMask)
+      out.push_back("((" + reg.str() + " >> " + std::to_string(t.padShift) +
+                    ") & " + std::to_string(t.padMask) +
+                    ") >= " + std::to_string(t.padLimit));
     if (!out.empty())
       line("if (" + llvm::join(out, " || ") + ") continue;  // empty slot");
   }

@@ -8,8 +8,8 @@
 # from and to global and shared memory, T.Parallel, T.fill / T.clear,
 # row reductions (to a fragment and to shared), T.atomic_add. A fragment
 # whose reduction the guarded layout cannot serve with shuffles (a column
-# sum of the 48 x 40, its threads `(10 i + j / 4) % 256`) stays held whole
-# by every thread.
+# sum of the 48 x 40, its threads `(10 i + j / 4) % 256`) is partitioned
+# for the reduction instead (reducible-partition.py).
 # RUN: tlc-build --check %s
 # RUN: tlc-build --target=cuda:sm_90a --emit=cuda %s | FileCheck %s
 # CHECK-LABEL: rows_kernel(

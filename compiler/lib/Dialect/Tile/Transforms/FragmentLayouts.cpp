@@ -350,6 +350,26 @@ LogicalResult tlc::tile::assignFragmentLayouts(
     }
     return true;
   };
+  // Whether some T.reduce of \p bufs cannot derive its result's layout
+  // from \p f.
+  auto failsReduce = [&](const layout::Fragment &f,
+                         llvm::ArrayRef<Value> bufs) {
+    for (Value b : bufs) {
+      auto it = reducedDims.find(b);
+      if (it == reducedDims.end())
+        continue;
+      for (auto [dim, keep] : it->second) {
+        llvm::Expected<layout::Fragment> r =
+            keep ? layout::reduceFragmentKeepDim(f, dim)
+                 : layout::reduceFragment(f, dim);
+        if (!r) {
+          llvm::consumeError(r.takeError());
+          return true;
+        }
+      }
+    }
+    return false;
+  };
   auto chooseDefault =
       [&](llvm::ArrayRef<int64_t> shape, unsigned bits, int64_t threads,
           llvm::ArrayRef<Value> bufs) -> std::optional<layout::Fragment> {
@@ -358,7 +378,27 @@ LogicalResult tlc::tile::assignFragmentLayouts(
     std::optional<layout::Fragment> f = layout::defaultFragmentWithin(
         shape, bits, threads, layout::kMaxReplicatedSlots);
     if (!f || (plain && f->isEquivalentTo(*plain)) || guardedServes(*f, bufs))
-      return f;
+      if (!f || !failsReduce(*f, bufs))
+        return f;
+    // A partition whose thread map mixes a reduced index into its other
+    // digits ((40 i + j) % 128 for a 48 x 40 column sum on 128 threads, the
+    // guarded (10 i + j / 4) % 256 on 256) cannot be shuffled: one whose
+    // low thread bits hold the reduced index's low digit can
+    // (planReduciblePartition; its last round guarded where the threads
+    // do not divide the other dimensions).
+    for (Value b : bufs) {
+      auto it = reducedDims.find(b);
+      if (it == reducedDims.end())
+        continue;
+      llvm::Expected<layout::Fragment> r =
+          layout::planReduciblePartition(shape, threads, it->second[0].first);
+      if (!r) {
+        llvm::consumeError(r.takeError());
+        continue;
+      }
+      if (guardedServes(*r, bufs))
+        return std::move(*r);
+    }
     return plain;
   };
   // Pinned: `T.annotate_layout({frag: T.Fragment(...)})` gives the

@@ -882,11 +882,44 @@ std::optional<Fragment> Solver::plannedPartition(const Node &n) {
     if (f) {
       Fragment result = first ? f->shiftThreads(first) : std::move(*f);
       result.setOrigin({"parallel", 0, 0});
-      return result;
+      return reduciblePartition(n, std::move(result), first, count);
     }
     llvm::consumeError(f.takeError());
   }
   return std::nullopt;
+}
+
+Fragment Solver::reduciblePartition(const Node &n, Fragment planned,
+                                    int64_t first, int64_t count) {
+  for (const Access &a : n.accesses) {
+    const BufferInfo &b = buffers[a.buffer];
+    if (!b.isFragment || !a.index || !isIdentity(*a.index) ||
+        b.shape != n.loopShape)
+      continue;
+    for (unsigned user : b.users) {
+      const Node &r = nodes[user];
+      if (r.kind != NodeKind::Reduce || r.src != a.buffer ||
+          r.dim >= n.loopShape.size())
+        continue;
+      llvm::Expected<Fragment> reduced = layout::reduceFragment(planned, r.dim);
+      if (reduced)
+        continue;
+      llvm::consumeError(reduced.takeError());
+      // The plain partition mixes the reduced index into other thread
+      // digits ((40 i + j) % 128 for a 48 x 40 column sum): one whose low
+      // thread bits hold the reduced index's low digit shuffles instead.
+      llvm::Expected<Fragment> f =
+          layout::planReduciblePartition(n.loopShape, count, r.dim);
+      if (!f) {
+        llvm::consumeError(f.takeError());
+        continue;
+      }
+      Fragment result = first ? f->shiftThreads(first) : std::move(*f);
+      result.setOrigin({"parallel", 0, 0});
+      return result;
+    }
+  }
+  return planned;
 }
 
 /// True when \p index names distinct loop variables whose extents are the

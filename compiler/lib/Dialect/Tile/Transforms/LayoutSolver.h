@@ -225,6 +225,10 @@ private:
   LogicalResult resolveFrom(unsigned root, llvm::ArrayRef<unsigned> comp);
   int64_t registerCost(llvm::ArrayRef<unsigned> comp);
   std::optional<Fragment> plannedPartition(const Node &n);
+  /// \p planned, or planReduciblePartition() when a T.reduce of a
+  /// fragment the loop covers at its variables cannot reduce \p planned.
+  Fragment reduciblePartition(const Node &n, Fragment planned, int64_t first,
+                              int64_t count);
   /// True when running \p n with layout \p loop keeps every fragment it
   /// touches valid (what setFragment would accept).
   bool isCompatible(const Node &n, const Fragment &loop);
