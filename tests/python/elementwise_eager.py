@@ -147,8 +147,11 @@ def main():
     expect(ValueError, lambda: kernel(torch.randn(36, 50), b), "shape")
     expect(ValueError, lambda: kernel(a.reshape(50, 37), b), "shape")
     expect(TypeError, lambda: kernel(a.double(), b), "dtype float32")
-    expect(TypeError, lambda: kernel(a), "missing")
-    expect(TypeError, lambda: kernel(a, b, b), "takes 2")
+    # A positional call of another count: TileLang's adapters' ValueError.
+    expect(ValueError, lambda: kernel(a), "Kernel expected 2 inputs, but 1")
+    expect(ValueError, lambda: kernel(a, b, b), "Kernel expected 2 inputs, but 3")
+    expect(TypeError, lambda: kernel(A=a), "missing")
+    expect(TypeError, lambda: kernel(a, b, b, B=b), "takes 2")
     expect(TypeError, lambda: kernel(a, [1, 2]), "must be a tensor")
     expect(TypeError, lambda: kernel(a, C=b), "no input 'C'")
     if torch.cuda.is_available():
@@ -160,7 +163,7 @@ def main():
     expect(TypeError, lambda: shift(x, 1.5), "integer symbol")
     expect(TypeError, lambda: affine(xf, "2", 1.0), "must be a number")
     expect(TypeError, lambda: k(a1, b1, [0.5]), "must be a number")
-    expect(TypeError, lambda: k(a1, b1), "missing")
+    expect(ValueError, lambda: k(a1, b1), "but 2 are provided")
     print("elementwise_eager: bad calls raise")
 
 
