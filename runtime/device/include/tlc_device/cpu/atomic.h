@@ -44,7 +44,7 @@ template <typename T> inline T atomicAdd(T *ptr, T value) {
     Bits oldBits = __atomic_load_n(bits, __ATOMIC_RELAXED);
     while (true) {
       T oldValue, newValue;
-      std::memcpy(&oldValue, &oldBits, sizeof(T));
+      std::memcpy(static_cast<void *>(&oldValue), &oldBits, sizeof(T));
       if constexpr (std::is_floating_point_v<T>)
         newValue = oldValue + value;
       else
@@ -93,7 +93,7 @@ template <typename T, typename F> inline T atomicUpdate(T *ptr, F update) {
   Bits oldBits = __atomic_load_n(bits, __ATOMIC_SEQ_CST);
   while (true) {
     T oldValue;
-    std::memcpy(&oldValue, &oldBits, sizeof(T));
+    std::memcpy(static_cast<void *>(&oldValue), &oldBits, sizeof(T));
     T newValue = update(oldValue);
     Bits newBits;
     std::memcpy(&newBits, &newValue, sizeof(T));

@@ -85,7 +85,7 @@ inline double minimumF(double a, double b) {
 template <typename To, typename From> inline To bitCast(From v) {
   static_assert(sizeof(To) == sizeof(From), "bitcast between sizes");
   To r;
-  std::memcpy(&r, &v, sizeof(To));
+  std::memcpy(static_cast<void *>(&r), &v, sizeof(To));
   return r;
 }
 

@@ -303,6 +303,16 @@ template <typename Bits, Bits (*Encode)(float), float (*Decode)(Bits)>
 struct MiniFloat {
   Bits bits;
   MiniFloat() = default;
+  /// Copies the bits. User-provided (not `= default`) so that copying an
+  /// element is a scalar load and store: GCC keeps the copy of a trivially
+  /// copyable struct as an aggregate copy, which its vectoriser refuses
+  /// ("more than one data ref in stmt"), so no f16/bf16 T.Parallel loop
+  /// over views (`const f16 x = A.at(...)`) was vectorised.
+  MiniFloat(const MiniFloat &o) : bits(o.bits) {}
+  MiniFloat &operator=(const MiniFloat &o) {
+    bits = o.bits;
+    return *this;
+  }
   /// Rounds \p x to the format.
   explicit MiniFloat(float x) : bits(Encode(x)) {}
   /// The exact value.

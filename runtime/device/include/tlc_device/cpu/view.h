@@ -236,7 +236,7 @@ inline void copyRow(To *dst, int64_t dstStride, const From *src,
     return;
   if (dstStride == 1 && srcStride == 1) {
     if constexpr (std::is_same_v<To, From>) {
-      std::memmove(dst, src, size_t(n) * sizeof(To));
+      std::memmove(static_cast<void *>(dst), src, size_t(n) * sizeof(To));
     } else {
       for (int64_t j = 0; j < n; ++j)
         dst[j] = cast<To>(src[j]);
