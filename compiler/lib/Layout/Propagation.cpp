@@ -24,6 +24,7 @@
 #include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
+#include <functional>
 #include <limits>
 #include <map>
 
@@ -561,6 +562,112 @@ tlc::layout::planGuardedLoopPartition(llvm::ArrayRef<int64_t> loopShape,
   return Fragment::get(loopShape.vec(), {index}, thread, 1, {"parallel"});
 }
 
+/// planReduciblePartition() for the shapes whose flat other index is not
+/// linear in the bits of its coordinates (a 12 x 24 x 20 summed over its
+/// middle dimension: o = 20 i + k): the b = threads / a thread groups are
+/// split per dimension instead, dimension d taking 2^t_d of them
+/// (2^t_d <= its extent, so every thread holds an element), `thread = x % a
+/// + a * (sum of (c_d % 2^t_d) * prefix)`. Each coordinate's rounds
+/// c_d / 2^t_d (and x / a) are one register digit; every digit but the
+/// highest is padded to a power of two (registers linear in the bits of the
+/// coordinates; the padding slots lie outside the tile: guarded). The split
+/// and the highest digit are chosen for the fewest registers.
+static llvm::Expected<Fragment>
+planReduciblePartitionByDims(llvm::ArrayRef<int64_t> shape, int64_t threads,
+                             unsigned dim, int64_t a) {
+  unsigned bits = llvm::Log2_64(threads / a);
+  // Other dimensions, innermost first.
+  llvm::SmallVector<unsigned, 4> dims;
+  for (int d = static_cast<int>(shape.size()) - 1; d >= 0; --d)
+    if (static_cast<unsigned>(d) != dim)
+      dims.push_back(d);
+  int64_t xRounds = shape[dim] / a;
+  llvm::SmallVector<unsigned, 4> split(dims.size(), 0), best;
+  int64_t bestRegs = std::numeric_limits<int64_t>::max();
+  size_t bestTop = 0;
+  // Registers of a split with the highest digit the one that needs the
+  // fewest (index dims.size() is x); max() where no order serves. The
+  // reduction renumbers the result's registers densely (reduceFragment):
+  // of the digits other than x, all but the highest must have a power of
+  // two of rounds for its registers to stay linear too.
+  auto cost = [&](llvm::ArrayRef<unsigned> t, size_t &top) {
+    llvm::SmallVector<int64_t, 5> rounds;
+    for (size_t k = 0; k < dims.size(); ++k)
+      rounds.push_back(llvm::divideCeil(shape[dims[k]], int64_t(1) << t[k]));
+    rounds.push_back(xRounds);
+    int64_t regs = std::numeric_limits<int64_t>::max();
+    for (size_t k = 0; k < rounds.size(); ++k) {
+      llvm::SmallVector<size_t, 5> order;
+      for (size_t o = 0; o < rounds.size(); ++o)
+        if (o != k)
+          order.push_back(o);
+      order.push_back(k);
+      size_t highest =
+          order.back() == dims.size() ? order[order.size() - 2] : order.back();
+      bool linear = true;
+      int64_t stride = 1, last = 0;
+      for (size_t o : order) {
+        if (o != dims.size() && o != highest && !llvm::isPowerOf2_64(rounds[o]))
+          linear = false;
+        last += (rounds[o] - 1) * stride;
+        stride *= static_cast<int64_t>(llvm::PowerOf2Ceil(rounds[o]));
+      }
+      if (linear && last + 1 < regs) {
+        regs = last + 1;
+        top = k;
+      }
+    }
+    return regs;
+  };
+  std::function<void(size_t, unsigned)> search = [&](size_t k, unsigned left) {
+    if (k == dims.size()) {
+      size_t top = 0;
+      int64_t regs = left ? bestRegs : cost(split, top);
+      if (regs < bestRegs) {
+        bestRegs = regs;
+        best = split;
+        bestTop = top;
+      }
+      return;
+    }
+    for (unsigned t = 0; t <= left && (int64_t(1) << t) <= shape[dims[k]];
+         ++t) {
+      split[k] = t;
+      search(k + 1, left - t);
+    }
+  };
+  search(0, bits);
+  if (best.empty() || bestRegs == std::numeric_limits<int64_t>::max())
+    return makeError("cannot split " + llvm::Twine(threads / a) +
+                     " thread groups over the dimensions other than " +
+                     llvm::Twine(dim));
+  IndexExpr x = IndexExpr::var(dim, inputName(dim));
+  IndexExpr thread = floorMod(x, a);
+  int64_t prefix = a;
+  // Register digits low to high: the dimensions innermost first, then x,
+  // the chosen highest digit last.
+  llvm::SmallVector<std::pair<IndexExpr, int64_t>, 5> digits;
+  for (size_t k = 0; k < dims.size(); ++k) {
+    IndexExpr c = IndexExpr::var(dims[k], inputName(dims[k]));
+    int64_t groups = int64_t(1) << best[k];
+    if (groups > 1)
+      thread = thread + floorMod(c, groups) * prefix;
+    prefix *= groups;
+    digits.push_back({groups > 1 ? floorDiv(c, groups) : c,
+                      llvm::divideCeil(shape[dims[k]], groups)});
+  }
+  digits.push_back({floorDiv(x, a), xRounds});
+  std::rotate(digits.begin() + bestTop, digits.begin() + bestTop + 1,
+              digits.end());
+  IndexExpr index = IndexExpr::constant(0);
+  int64_t stride = 1;
+  for (auto &[value, rounds] : digits) {
+    index = index + value * stride;
+    stride *= static_cast<int64_t>(llvm::PowerOf2Ceil(rounds));
+  }
+  return Fragment::get(shape.vec(), {index}, thread, 1, {"parallel"});
+}
+
 llvm::Expected<Fragment>
 tlc::layout::planReduciblePartition(llvm::ArrayRef<int64_t> shape,
                                     int64_t threads, unsigned dim) {
@@ -575,6 +682,11 @@ tlc::layout::planReduciblePartition(llvm::ArrayRef<int64_t> shape,
   if (others < b)
     return makeError("too few elements outside dimension " + llvm::Twine(dim) +
                      " for " + llvm::Twine(b) + " thread groups");
+  // The flat other index o is linear in the bits of its coordinates only
+  // where every other dimension but the outermost is a power of two.
+  for (unsigned d = 0, outer = dim == 0 ? 1 : 0; d < shape.size(); ++d)
+    if (d != dim && d != outer && !llvm::isPowerOf2_64(shape[d]))
+      return planReduciblePartitionByDims(shape, threads, dim, a);
   // o: the row-major flat index of the dimensions other than dim.
   IndexExpr o = IndexExpr::constant(0);
   int64_t stride = 1;

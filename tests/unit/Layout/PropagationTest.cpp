@@ -152,6 +152,63 @@ TEST_CASE("planReduciblePartition: one slot per element, reducible") {
   }
 }
 
+TEST_CASE("planReduciblePartition: rank 3, other dimensions not powers of "
+          "two") {
+  // The flat other index (20 i + k for a 12 x 24 x 20 middle sum) is not
+  // linear in the coordinates' bits: the thread groups are split per
+  // dimension. {shape, threads, dim}: middle, last and first dimension.
+  struct Case {
+    std::vector<int64_t> shape;
+    int64_t threads;
+    unsigned dim;
+  };
+  for (const Case &c :
+       {Case{{12, 24, 20}, 128, 1}, Case{{12, 24, 20}, 128, 2},
+        Case{{12, 24, 20}, 256, 2}, Case{{24, 12, 20}, 64, 0}}) {
+    CAPTURE(c.threads);
+    CAPTURE(c.dim);
+    llvm::Expected<Fragment> f =
+        planReduciblePartition(c.shape, c.threads, c.dim);
+    REQUIRE_MESSAGE(f, llvm::toString(f.takeError()));
+    CHECK(f->getThreadExtent() == c.threads);
+    int64_t a = 1;
+    while (c.shape[c.dim] % (a * 2) == 0 && c.threads % (a * 2) == 0)
+      a *= 2;
+    std::set<std::pair<int64_t, int64_t>> slots;
+    std::set<int64_t> threads;
+    int64_t n = 0;
+    forEachCoord(c.shape, [&](llvm::ArrayRef<int64_t> coord) {
+      std::optional<FragmentSlot> s = f->apply(coord);
+      REQUIRE(s);
+      CHECK(s->thread % a == coord[c.dim] % a);
+      CHECK(s->index < f->getRegsPerThread());
+      slots.insert({s->thread, s->index});
+      threads.insert(s->thread);
+      ++n;
+    });
+    CHECK(int64_t(slots.size()) == n);
+    // Every thread holds an element.
+    CHECK(int64_t(threads.size()) == c.threads);
+    checkReduction(*f, c.dim);
+    // The printers can index the source and the result (coordinates
+    // linear in the bits of thread and register), and the fit gives each
+    // full slot its own coordinates.
+    std::shared_ptr<const FragmentTables> t = FragmentTables::get(*f, 3);
+    REQUIRE(t->error.empty());
+    REQUIRE(t->coords);
+    forEachCoord(c.shape, [&](llvm::ArrayRef<int64_t> coord) {
+      std::optional<FragmentSlot> s = f->apply(coord);
+      for (unsigned d = 0; d < 3; ++d)
+        CHECK(t->coords->evaluate(d, {s->thread, s->index}) == coord[d]);
+    });
+    llvm::Expected<Fragment> r = reduceFragment(*f, c.dim);
+    REQUIRE(r);
+    std::shared_ptr<const FragmentTables> rt = FragmentTables::get(*r, 2);
+    CHECK(rt->error.empty());
+    CHECK(rt->coords);
+  }
+}
+
 TEST_CASE("the 48 x 48 warp accumulator's padding digit") {
   // Block 96 x 96 over 2 x 2 warps on sm_80: 3 m atoms and 3 n atoms of
   // 16 a warp; the n atoms' 24 registers padded to 32, so registers

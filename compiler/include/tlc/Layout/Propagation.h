@@ -111,8 +111,14 @@ planGuardedLoopPartition(llvm::ArrayRef<int64_t> loopShape, int64_t threads,
 /// slots past O are empty: the last round guarded). For the tiles whose plain
 /// partition mixes the reduced index into other thread digits (a 48 x 40 column
 /// sum on 128 threads:
-/// `(40 i + j) % 128`). An error when b does not divide the threads or
-/// exceeds O (threads would hold nothing).
+/// `(40 i + j) % 128`). Where o is not linear in the bits of the
+/// coordinates (an other dimension but the outermost not a power of two: a
+/// 12 x 24 x 20 middle sum, o = 20 i + k) the b groups are split per
+/// dimension instead, each dimension's rounds one register digit, all but
+/// the highest padded to a power of two (the split with the fewest
+/// registers whose reduced result stays linear). An error when b does not
+/// divide the threads or exceeds O (threads would hold nothing), or no
+/// split serves.
 llvm::Expected<Fragment> planReduciblePartition(llvm::ArrayRef<int64_t> shape,
                                                 int64_t threads, unsigned dim);
 
