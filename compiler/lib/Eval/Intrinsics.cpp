@@ -740,10 +740,10 @@ std::optional<Value> Interpreter::callIntrinsicPrimitive(const PArgs &p) {
   if (p.info.id == BuiltinId::CopyCluster) {
     clusterSrc = p.getOr("src", Value::none());
     clusterDst = p.getOr("dst", Value::none());
-    auto *s = clusterSrc.is(ValueKind::Region) ? clusterSrc.as<RegionObj>()
-                                               : nullptr;
-    auto *d = clusterDst.is(ValueKind::Region) ? clusterDst.as<RegionObj>()
-                                               : nullptr;
+    auto *s =
+        clusterSrc.is(ValueKind::Region) ? clusterSrc.as<RegionObj>() : nullptr;
+    auto *d =
+        clusterDst.is(ValueKind::Region) ? clusterDst.as<RegionObj>() : nullptr;
     if (s && s->isElement && (!d || !d->isElement)) {
       if (RegionObj *dr = asRegion(clusterDst, p.node("dst")))
         if (RegionObj *w = inferExtents(*this, s, dr))
