@@ -49,7 +49,8 @@ std::optional<Value> Interpreter::callDeviceQuery(llvm::StringRef qualified,
   // are run-time extents, like T.dynamic.
   name.consume_front("tilelang.");
   if (name == "tvm.te.var" || name == "tvm.te.size_var" ||
-      name == "tvm.tir.Var" || name == "tvm.tir.SizeVar") {
+      name == "tvm.tir.Var" || name == "tvm.tir.SizeVar" ||
+      name == "tvm.tirx.Var" || name == "tvm.tirx.SizeVar") {
     Value n = args.positional(0, Value::none());
     if (const Value *kw = args.keyword("name"))
       n = *kw;
@@ -170,9 +171,11 @@ std::optional<Value> Interpreter::callTirBuilder(llvm::StringRef qualified,
   // do: `tir.const(v, dtype)` is a value of dtype, `tir.reinterpret(dtype,
   // v)` is T.reinterpret(v, dtype), and `tir.Cast`, `tir.if_then_else`,
   // `tir.min`, ... are T.Cast, T.if_then_else, T.min, ...
+  // TVM's newer namespace `tvm.tirx` (`from tvm import tirx`, which
+  // TileLang's quantization helpers use) has the same builders.
   llvm::StringRef name = qualified;
   name.consume_front("tilelang.");
-  if (!name.consume_front("tvm.tir."))
+  if (!name.consume_front("tvm.tir.") && !name.consume_front("tvm.tirx."))
     return std::nullopt;
   name.consume_front("op.");
   if (name == "const" || name == "IntImm" || name == "FloatImm") {

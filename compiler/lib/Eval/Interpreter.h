@@ -191,6 +191,10 @@ struct KernelParamSig {
   /// A tensor parameter (else a scalar, `T.ptr` or untyped one).
   bool tensor = false;
   lang::DType dtype;
+  /// The dtype is float32 analysed in place of one tlc could not evaluate
+  /// (a dtype parameter no call binds, a value from outside TileLang): a
+  /// call's tensors are not checked against it.
+  bool assumedDType = false;
   /// One entry per dimension: its size when constant.
   llvm::SmallVector<std::optional<int64_t>, 4> shape;
 };
@@ -791,6 +795,9 @@ public:
   /// its dtype from the binding `-D NAME.dtype=...` (what the package passes
   /// from the argument), else it is analysed as float32 with a warning.
   llvm::DenseSet<const BufferObj *> anyDTypeTensors;
+  /// Tensor types whose dtype tlc could not evaluate and analyses as
+  /// float32 (toDType's fallback).
+  llvm::DenseSet<const BufferObj *> assumedDTypeTensors;
   /// The symbol each opaque extent (BufferObj::opaqueExtents) of an
   /// instance's parameters became, keyed by instance and opaque value: the
   /// first parameter's `NAME_shapeD`, shared by every later parameter whose

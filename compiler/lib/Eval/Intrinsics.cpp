@@ -733,10 +733,37 @@ std::optional<Value> Interpreter::callIntrinsicPrimitive(const PArgs &p) {
       return Value::none();
     return wrapScalar({op->getResult(0), *result, SymExpr()});
   }
+  // T.copy_cluster copies a tile as T.copy does: an element on one side
+  // (`A[by * bM, bx * bN]`) names the tile of the other side's extents
+  // starting there.
+  Value clusterSrc, clusterDst;
+  if (p.info.id == BuiltinId::CopyCluster) {
+    clusterSrc = p.getOr("src", Value::none());
+    clusterDst = p.getOr("dst", Value::none());
+    auto *s =
+        clusterSrc.is(ValueKind::Region) ? clusterSrc.as<RegionObj>() : nullptr;
+    auto *d =
+        clusterDst.is(ValueKind::Region) ? clusterDst.as<RegionObj>() : nullptr;
+    if (s && s->isElement && (!d || !d->isElement)) {
+      if (RegionObj *dr = asRegion(clusterDst, p.node("dst")))
+        if (RegionObj *w = inferExtents(*this, s, dr))
+          clusterSrc = Value::object(ValueKind::Region, w);
+    } else if (d && d->isElement && (!s || !s->isElement)) {
+      if (RegionObj *sr = asRegion(clusterSrc, p.node("src")))
+        if (RegionObj *w = inferExtents(*this, d, sr))
+          clusterDst = Value::object(ValueKind::Region, w);
+    }
+  }
   llvm::ArrayRef<lang::ParamInfo> params = p.info.params;
   for (unsigned i = 0; i < params.size(); ++i) {
     const lang::ParamInfo &param = params[i];
     const lang::ParamBinding &bind = p.match.bindings[i];
+    if (p.info.id == BuiltinId::CopyCluster &&
+        (param.name == "src" || param.name == "dst")) {
+      a.add(param.name, param.name == "src" ? clusterSrc : clusterDst,
+            p.node(param.name), /*location=*/true);
+      continue;
+    }
     if (bind.source == lang::ParamBinding::Source::Default ||
         bind.source == lang::ParamBinding::Source::Missing)
       continue;

@@ -58,6 +58,8 @@ void Interpreter::recordPrimFuncSig(PrimFuncObj *pf, FunctionObj *fn,
       auto *b = t.as<BufferObj>();
       p.tensor = true;
       p.dtype = b->dtype;
+      p.assumedDType =
+          assumedDTypeTensors.contains(b) || anyDTypeTensors.contains(b);
       for (const SymExpr &e : b->shape)
         p.shape.push_back(e.getConstant());
     }
@@ -288,8 +290,10 @@ std::optional<Value> Interpreter::callCompiledKernel(OpaqueObj *callee,
     if (!isPlainTorchDType(p.dtype))
       return true;
     auto *t = v.as<OpaqueObj>();
-    if (std::optional<lang::DType> dt = torchTensorDType(t);
-        dt && isPlainTorchDType(*dt) && *dt != p.dtype) {
+    // A dtype tlc analysed as float32 in place of one it could not
+    // evaluate says nothing about the tensor the call passes.
+    std::optional<lang::DType> dt = torchTensorDType(t);
+    if (!p.assumedDType && dt && isPlainTorchDType(*dt) && *dt != p.dtype) {
       raiseDefinite("TypeError",
                     arg + " must have dtype " + p.dtype.getName() +
                         ", got torch." + dt->getName(),

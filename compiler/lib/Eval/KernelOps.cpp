@@ -55,7 +55,17 @@ static Value makeTensorType(Interpreter &in, const PArgs &p,
       in.anyDTypeTensors.insert(t);
       dt = in.heap.strNoCopy("float32");
     }
+    // Whether toDType falls back to float32 for a dtype it cannot
+    // evaluate: such a tensor's dtype is not checked at kernel calls.
+    bool wasAssumed = in.instance && in.instance->assumedDType;
+    if (in.instance)
+      in.instance->assumedDType = false;
     std::optional<lang::DType> d = in.toDType(*dt, p.node("dtype"));
+    if (in.instance) {
+      if (in.instance->assumedDType)
+        in.assumedDTypeTensors.insert(t);
+      in.instance->assumedDType |= wasAssumed;
+    }
     if (!d) {
       if (dt->isAbrupt())
         return *dt;

@@ -241,6 +241,9 @@ Value Interpreter::moduleAttr(ModuleObj *m, llvm::StringRef attr, Node at) {
     // (`dataclasses.dataclass`).
     if (std::optional<NativeId> id = findNative(d))
       return Value::native(uint32_t(*id));
+    // TileLang's quantization helpers under its examples tree.
+    if (std::optional<Value> modelled = quantizeAttr(m->name, attr, at))
+      return *modelled;
     return heap.opaque(heap.copyString(d));
   }
   std::string qualified = (m->name + "." + attr).str();

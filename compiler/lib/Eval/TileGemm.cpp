@@ -91,8 +91,30 @@ Value eval::tileGemm(Interpreter &in, const PArgs &p, Value denseA) {
     bad = true;
   }
   // use_2cta (Blackwell's CTA pair): each CTA holds half of B's N columns
-  // and the pair's MMA writes all N columns of each CTA's C.
-  if (p.flag("use_2cta", false) && n && nC && n.isConstant() &&
+  // and the pair's MMA writes all N columns of each CTA's C. T.gemm into
+  // tensor memory in a kernel launched in clusters of two CTAs is that
+  // pair's MMA when B has half of C's columns (TileLang's tcgen05 lowering
+  // picks the 2-CTA atom there and issues it from the leader CTA).
+  bool use2cta = p.flag("use_2cta", false);
+  bool inferred2cta = false;
+  if (!use2cta && n && nC && n.isConstant() && nC.isConstant() &&
+      2 * *n.getConstant() == *nC.getConstant() &&
+      regs[2]->buffer->scope == MemoryScope::TensorMemory)
+    if (mlir::Block *blk = in.ir->b.getInsertionBlock())
+      if (mlir::Operation *parent = blk->getParentOp()) {
+        auto kernel = llvm::dyn_cast<tile::KernelOp>(parent);
+        if (!kernel)
+          kernel = parent->getParentOfType<tile::KernelOp>();
+        if (kernel)
+          if (auto dims = kernel->getAttrOfType<mlir::DenseI64ArrayAttr>(
+                  "cluster_dims")) {
+            int64_t size = 1;
+            for (int64_t d : dims.asArrayRef())
+              size *= d;
+            inferred2cta = size == 2;
+          }
+      }
+  if ((use2cta || inferred2cta) && n && nC && n.isConstant() &&
       nC.isConstant()) {
     if (2 * *n.getConstant() != *nC.getConstant()) {
       in.error(p.call, "T.tcgen05_gemm(use_2cta=True): each CTA holds half "
@@ -216,7 +238,7 @@ Value eval::tileGemm(Interpreter &in, const PArgs &p, Value denseA) {
   // (tcgen05.commit), the statement T.tcgen05_mma_arrive(mbar) stands for.
   if (c->scope != MemoryScope::TensorMemory)
     return Value::none();
-  if (p.flag("use_2cta", false))
+  if (use2cta || inferred2cta)
     op->setAttr("tile.use_2cta", B.getUnitAttr());
   std::optional<Value> mbar = p.get("mbar");
   if (!mbar || mbar->isNone())
@@ -224,9 +246,9 @@ Value eval::tileGemm(Interpreter &in, const PArgs &p, Value denseA) {
   CallArgs arrive;
   arrive.pos.push_back(*mbar);
   arrive.posNodes.push_back(p.node("mbar"));
-  if (p.flag("use_2cta", false)) {
+  if (use2cta || inferred2cta) {
     arrive.kw.push_back({"arrive_2cta", Value::boolean(true)});
-    arrive.kwNodes.push_back(p.node("use_2cta"));
+    arrive.kwNodes.push_back(use2cta ? p.node("use_2cta") : p.call);
   }
   Value r = in.callPrimitive(*lang::lookupBuiltin("T.tcgen05_mma_arrive"),
                              arrive, p.call);

@@ -643,6 +643,11 @@ LogicalResult Solver::inferGemm(GemmOp op) {
     // the buffer gets the swizzle of a gemm over its whole extent, as
     // TileLang lays out the buffer, not the slice.
     layout::GemmConfig whole = config;
+    // The CTA pair's MMA (`use_2cta`): each CTA's B holds half of C's
+    // columns.
+    if (operand.which == layout::GemmOperand::B &&
+        op->hasAttr("tile.use_2cta") && config.n % 2 == 0)
+      whole.n = config.n / 2;
     if (!buf.isFragment && isRegion && buf.shape.size() == 2) {
       if (operand.which == layout::GemmOperand::A) {
         whole.m = buf.shape[config.transA ? 1 : 0];
