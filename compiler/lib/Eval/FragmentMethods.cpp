@@ -15,7 +15,8 @@
 //
 // Each result is a new layout value; a fragment tlc could not evaluate
 // (opaque) gives an opaque result carrying the reason. A plain T.Layout
-// has none of these methods (AttributeError, as in TileLang).
+// has none of these methods (AttributeError, as in TileLang); the methods
+// both have (Layout's) are in LayoutMethods.cpp.
 //
 //===----------------------------------------------------------------------===//
 
@@ -49,12 +50,26 @@ static bool isFragmentValue(const LayoutObj *lo) {
   return llvm::StringRef(lo->description).contains_insensitive("fragment");
 }
 
+/// The Layout methods (LayoutMethods.cpp) by attribute name; a Fragment
+/// has them too, but its own `repeat`.
+static std::optional<NativeId> layoutMethod(llvm::StringRef attr) {
+  return llvm::StringSwitch<std::optional<NativeId>>(attr)
+      .Case("repeat", NativeId::LayoutRepeat)
+      .Case("is_equal", NativeId::LayoutIsEqual)
+      .Case("get_input_shape", NativeId::LayoutGetInputShape)
+      .Case("get_output_shape", NativeId::LayoutGetOutputShape)
+      .Default(std::nullopt);
+}
+
 Value Interpreter::layoutAttr(Value obj, llvm::StringRef attr, Node at) {
   auto *lo = obj.as<LayoutObj>();
   std::optional<NativeId> id = fragmentMethod(attr);
+  if (!id || !isFragmentValue(lo))
+    if (std::optional<NativeId> l = layoutMethod(attr))
+      id = l;
   if (!id)
     return heap.opaque("attribute");
-  if (!isFragmentValue(lo))
+  if (!isFragmentValue(lo) && fragmentMethod(attr) == id)
     return raise("AttributeError",
                  "'Layout' object has no attribute '" + attr +
                      "' (it is a method of Fragment)",

@@ -730,12 +730,15 @@ public:
   /// (DialectKeywords.cpp); nullopt when the call may go on.
   std::optional<Value> checkDialectKeywords(Value callee, CallArgs &args,
                                             Node at);
-  /// An attribute of a layout value: the Fragment methods
+  /// An attribute of a layout value: the Layout and Fragment methods
   /// (FragmentMethods.cpp).
   Value layoutAttr(Value obj, llvm::StringRef attr, Node at);
   /// repeat / replicate / condense_rep_var / get_thread_size /
   /// bind_thread_range of a T.Fragment value (FragmentMethods.cpp).
   Value callFragmentMethod(NativeId id, CallArgs &args, Node at);
+  /// repeat / is_equal / get_input_shape / get_output_shape of a T.Layout
+  /// value (LayoutMethods.cpp).
+  Value callLayoutMethod(NativeId id, CallArgs &args, Node at);
   /// Primitives built as one tile.intrinsic (Intrinsics.cpp); nullopt if
   /// \p p is not one.
   std::optional<Value> callIntrinsicPrimitive(const PArgs &p);

@@ -110,6 +110,11 @@ Value Interpreter::callNative(NativeId id, CallArgs &args, Node at) {
   case NativeId::FragGetThreadSize:
   case NativeId::FragBindThreadRange:
     return callFragmentMethod(id, args, at);
+  case NativeId::LayoutRepeat:
+  case NativeId::LayoutIsEqual:
+  case NativeId::LayoutGetInputShape:
+  case NativeId::LayoutGetOutputShape:
+    return callLayoutMethod(id, args, at);
   case NativeId::Len: {
     if (n != 1)
       return raise("TypeError", "len() takes exactly one argument", at);
