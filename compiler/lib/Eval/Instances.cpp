@@ -216,6 +216,44 @@ std::string Interpreter::makeLabel(llvm::StringRef fnName, CallArgs &args) {
   return s + ")";
 }
 
+std::string Interpreter::closureLabel(FunctionObj *fn,
+                                      const std::string &label) {
+  // The names the definition reads (its nested prim_func's included), in
+  // order of first use.
+  llvm::SmallVector<llvm::StringRef, 8> names;
+  syntax::walk(fn->def, [&](Node n) {
+    if (n.kind() == NodeKind::Name && n.context() == syntax::ExprContext::Load &&
+        !llvm::is_contained(names, n.identifier()))
+      names.push_back(n.identifier());
+    return syntax::WalkResult::Advance;
+  });
+  // Their values in the function scopes around the definition (the
+  // module's are the same for every definition).
+  std::string sig;
+  llvm::SmallVector<llvm::StringRef, 8> seen;
+  for (Env *e = fn->closure; e && e->parent; e = e->parent)
+    for (llvm::StringRef name : names) {
+      auto it = e->vars.find(name);
+      if (it == e->vars.end() || llvm::is_contained(seen, name))
+        continue;
+      seen.push_back(name);
+      std::string t = toString(it->second, true);
+      if (t.size() > 40)
+        t = t.substr(0, 28) + "...#" +
+            llvm::utohexstr(llvm::xxh3_64bits(t) & 0xffffffff, true, 8);
+      sig += (sig.empty() ? "" : ", ") + name.str() + "=" + t;
+    }
+  if (sig.empty())
+    return label;
+  auto &sigs = closureSignatures[(fn->name + "\x1f" + label).str()];
+  auto it = llvm::find(sigs, sig);
+  size_t index = it - sigs.begin();
+  if (it == sigs.end())
+    sigs.push_back(sig);
+  // The first definition keeps the plain label.
+  return index == 0 ? label : label + " [" + sig + "]";
+}
+
 //===----------------------------------------------------------------------===//
 // Instance bookkeeping
 //===----------------------------------------------------------------------===//
@@ -788,7 +826,7 @@ Value Interpreter::tracePrimFunc(FunctionObj *fn, Node at) {
       return result;
     FunctionObj *outer = callStack.back().first;
     kernelName = outer->name.str();
-    label = makeLabel(outer->name, *callStack.back().second);
+    label = closureLabel(outer, makeLabel(outer->name, *callStack.back().second));
   } else {
     kernelName = fn->name.str();
     label = fn->name.str();
@@ -1144,7 +1182,7 @@ Value Interpreter::callJit(JitFunctionObj *jit, CallArgs &argsIn, Node at,
   // makes the one the -D bindings describe.
   if (!options.callSites && !tracingDefaults)
     return heap.opaque(compile || jit->lazy ? "JITKernel" : "kernel outputs");
-  std::string label = makeLabel(fn->name, args);
+  std::string label = closureLabel(fn, makeLabel(fn->name, args));
   if (!jit->lazy) {
     // TileLang traces the callee's body again at each call: a kernel that
     // calls itself while being traced never finishes tracing.
@@ -1214,7 +1252,7 @@ Value Interpreter::callJit(JitFunctionObj *jit, CallArgs &argsIn, Node at,
   }
   // The label names the completed arguments: `matmul(M=M, ...)` says which
   // parameters stayed symbols or came from an autotune config.
-  label = makeLabel(fn->name, args);
+  label = closureLabel(fn, makeLabel(fn->name, args));
   // A factory the kernel --kernel asked for calls while it is traced
   // (`return copy_kernel(N)`, `.prim_func` of it) builds that kernel's
   // instance: it is traced under the asked kernel's name and label.

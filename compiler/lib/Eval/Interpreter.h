@@ -923,6 +923,10 @@ public:
                   const std::string &label);
   /// Makes the label of an instance.
   std::string makeLabel(llvm::StringRef fnName, CallArgs &args);
+  /// \p label, told apart from an instance of another definition of \p fn
+  /// with the same label whose closure holds other values (a factory
+  /// defined inside a function called twice): `label [block=256]`.
+  std::string closureLabel(FunctionObj *fn, const std::string &label);
   /// `tilelang.testing.main()`: runs the file's `test*` functions that need
   /// no fixtures, each with the first case of its parametrize decorators.
   Value runTestFunctions(Node at);
@@ -1108,6 +1112,9 @@ public:
   llvm::SmallVector<Value, 8> kernelsSeen;
   /// Kernel name -> traced labels.
   llvm::StringMap<llvm::SmallVector<std::string, 2>> tracedLabels;
+  /// closureLabel: the closure values of each definition that made an
+  /// instance, by kernel name and label.
+  llvm::StringMap<llvm::SmallVector<std::string, 1>> closureSignatures;
   /// Call signatures (KernelCalls.cpp): of traced prim_funcs, of the
   /// compiled kernels made from them, and the dtypes torch factories gave
   /// tensors with `dtype=`. Keys are arena objects, never freed.
