@@ -321,6 +321,13 @@ Value Interpreter::call(Value callee, CallArgs &args, Node at) {
       }
       if (d == "pytest.raises")
         return heap.opaque("pytest.raises");
+      if (d == "torch.set_default_dtype" && args.pos.size() == 1 &&
+          args.pos[0].is(ValueKind::Opaque))
+        if (std::optional<lang::DType> t = lang::DType::parseTorch(
+                args.pos[0].as<OpaqueObj>()->description)) {
+          torchDefaultDType = *t;
+          return Value::none();
+        }
       if (d == "tilelang.autotuner.AutoTuner.from_kernel" ||
           d == "tilelang.AutoTuner.from_kernel")
         return autotunerFromKernel(args, at);

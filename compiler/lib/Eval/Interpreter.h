@@ -1125,6 +1125,9 @@ public:
   /// dynamic_symbolic_map (getAttr).
   llvm::DenseSet<const Obj *> nonFfiKernels;
   llvm::DenseMap<const Obj *, lang::DType> torchDTypes;
+  /// torch's default floating dtype (`torch.set_default_dtype`): what
+  /// torch.randn / empty / zeros ... make without `dtype=`.
+  lang::DType torchDefaultDType = lang::DType(lang::ScalarType::Float32);
   /// The `sids=` of each T.MixedKernel frame (KernelOps.cpp).
   llvm::DenseMap<const Obj *, int64_t> mixedKernelSids;
   /// Kernels --kernel passed over: the names a --kernel could have chosen.

@@ -117,7 +117,24 @@ std::optional<Value> Interpreter::callTorchFactory(llvm::StringRef d,
       dims = sizesOf(args.pos[1]);
     if (llvm::any_of(dims, [](Value v) { return v.isSequence(); }))
       return std::nullopt;
-    return withDType(torchTensor(dims), args.keyword("dtype"), std::nullopt);
+    // Without dtype=: torch's default dtype (float32 unless
+    // torch.set_default_dtype changed it), int64 for randint, and for
+    // full that of its fill value.
+    std::optional<lang::DType> dflt = torchDefaultDType;
+    if (d == "randint")
+      dflt = lang::DType(lang::ScalarType::Int64);
+    if (d == "full") {
+      Value fill = args.pos.size() > 1 ? args.pos[1] : Value::poison();
+      if (const Value *k = args.keyword("fill_value"))
+        fill = *k;
+      if (fill.isBool())
+        dflt = lang::DType(lang::ScalarType::Bool);
+      else if (fill.isInt())
+        dflt = lang::DType(lang::ScalarType::Int64);
+      else if (!fill.isFloat())
+        dflt = std::nullopt;
+    }
+    return withDType(torchTensor(dims), args.keyword("dtype"), dflt);
   }
   if (d.ends_with("_like") && !pos.empty()) {
     if (OpaqueObj *t = shapedTensor(pos[0]))
