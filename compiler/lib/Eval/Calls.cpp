@@ -321,6 +321,17 @@ Value Interpreter::call(Value callee, CallArgs &args, Node at) {
       }
       if (d == "pytest.raises")
         return heap.opaque("pytest.raises");
+      // Triton's decorators (Instances.cpp's applyDecorator): called with
+      // the kernel function, a kernel; with options, a decorator.
+      if (d == "triton.jit" || d == "triton.autotune" ||
+          d == "triton.heuristics" || d == "triton decorator") {
+        if (args.pos.size() == 1 && args.kw.empty() &&
+            args.pos[0].is(ValueKind::Function))
+          return heap.opaque("triton kernel");
+        return heap.opaque(d == "triton.jit" || d == "triton decorator"
+                               ? "triton decorator"
+                               : "triton autotune decorator");
+      }
       if (d == "torch.set_default_dtype" && args.pos.size() == 1 &&
           args.pos[0].is(ValueKind::Opaque))
         if (std::optional<lang::DType> t = lang::DType::parseTorch(

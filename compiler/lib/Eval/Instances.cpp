@@ -597,6 +597,10 @@ Value Interpreter::applyDecorator(Value deco, Value fn, Node decoNode,
       f->methodKind = FunctionObj::ClassMethod;
     else if (d == "property")
       f->methodKind = FunctionObj::Property;
+    // A Triton kernel (`@triton.jit`, `@triton.autotune(...)`): an object
+    // launched as `kernel[grid](...)`; tlc does not analyse Triton code.
+    if (d == "triton.jit" || d == "triton decorator")
+      return heap.opaque("triton kernel");
     return fn;
   }
   if (deco.is(ValueKind::Primitive)) {
