@@ -480,9 +480,20 @@ Value Interpreter::makeKernelFrame(const PArgs &p) {
     for (Value d : dims) {
       if (d.isNone())
         continue;
+      if (d.isAbrupt())
+        return d;
+      // A symbol of an instance no call site made (a factory's parameter
+      // with no value): checked where a call gives it one. The launch is
+      // then analysed without a cluster.
+      if (!d.isIntLike() && tracingDefaults && defaultsSymbolic &&
+          (d.is(ValueKind::Sym) || d.is(ValueKind::Expr))) {
+        k->clusterDims.clear();
+        break;
+      }
       if (!d.isIntLike() || d.getInt() <= 0)
         return fail(p.node("cluster_dims"),
-                    "cluster_dims must be positive integers");
+                    "cluster_dims must be positive integers, got " +
+                        toString(d, true));
       k->clusterDims.push_back(d.getInt());
     }
     // A cluster launch tiles the grid with clusters: every static grid
