@@ -1,4 +1,4 @@
-# RUN: tlc-build --check %s 2>&1 | FileCheck %s --check-prefix=DIAG --implicit-check-not=error: --implicit-check-not=warning:
+# RUN: tlc-build --check %s 2>&1 | count 0
 # RUN: tlc-build --emit=hints --format=json %s | FileCheck %s
 # Group E (+H, K): explicit layouts. T.annotate_layout with
 # tilelang.layout.make_swizzled_layout for GEMM operands, a custom
@@ -91,5 +91,6 @@ if __name__ == "__main__":
 # CHECK: "name":"o_acc","kind":"buffer","shape":[128,64],"dtype":"float32","scope":"local.fragment","layout":"fragment · 64 regs/thread"
 # CHECK: "name":"lse_max","kind":"buffer","shape":[128],"dtype":"float32","scope":"local.fragment","layout":"fragment · 1 reg/thread"
 
-# The CUDA code's shared-memory accesses (a hint, not a problem):
-# DIAG: 36:13: remark: 8-way bank conflict on C_shared (4-byte st.shared)
+# No remark: the epilogue tile C_shared, annotated with an XOR swizzle of its
+# 16-byte chunks, is stored row-swizzled by the CUDA target (it had an
+# 8-way bank-conflict remark when the annotation kept it row-major).

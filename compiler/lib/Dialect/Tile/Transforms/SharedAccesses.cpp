@@ -70,13 +70,15 @@ DenseMap<Value, int64_t> tlc::tile::planSwizzledTiles(KernelOp kernel) {
   // Tiles only copies use that a fragment is copied into (an accumulator
   // written out through shared memory): a warp's narrow stores hit 8 rows
   // of one chunk column, which conflict 8 ways in a plain row-major tile of
-  // 128 bytes or more.
+  // 128 bytes or more. A T.annotate_layout of the tile (TileLang's
+  // `make_swizzled_layout(S)` asks for this very swizzle) accesses nothing.
   kernel.walk([&](CopyOp copy) {
     Value root = copy.getDst();
     if (scopeOfRoot(copy.getSrc()) != MemoryScope::Fragment ||
         rootOf(root) != root || swizzled.count(root) ||
-        !llvm::all_of(root.getUsers(),
-                      [](Operation *user) { return isa<CopyOp>(user); }))
+        !llvm::all_of(root.getUsers(), [](Operation *user) {
+          return isa<CopyOp, AnnotateLayoutOp>(user);
+        }))
       return;
     swizzle(root, /*only2D=*/true);
   });
