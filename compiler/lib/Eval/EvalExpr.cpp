@@ -476,6 +476,37 @@ Value Interpreter::evalLambda(Node n) {
 // Attributes and subscripts
 //===----------------------------------------------------------------------===//
 
+/// `kernel.params` or `kernel.result_idx` of a compiled kernel whose
+/// signature is \p sig.
+static Value compiledKernelInfo(Heap &heap, const KernelSig &sig,
+                                llvm::StringRef attr) {
+  llvm::SmallVector<Value, 4> items;
+  if (attr == "result_idx") {
+    for (unsigned i : sig.outputs)
+      items.push_back(Value::integer(i));
+    return heap.list(items);
+  }
+  for (const KernelParamSig &p : sig.params) {
+    auto *ns = heap.make<NamespaceObj>();
+    ns->name = "KernelParam";
+    if (p.tensor) {
+      llvm::SmallVector<Value, 4> dims;
+      for (const std::optional<int64_t> &d : p.shape)
+        dims.push_back(d ? Value::integer(*d) : heap.opaque("dimension"));
+      ns->set("shape", heap.list(dims));
+      std::string torchName = "torch." + p.dtype.getName();
+      ns->set("dtype", !p.assumedDType && lang::DType::parseTorch(torchName)
+                           ? heap.opaque(heap.copyString(torchName))
+                           : heap.opaque("dtype"));
+    } else {
+      ns->set("shape", heap.list({}));
+      ns->set("dtype", heap.opaque("dtype"));
+    }
+    items.push_back(heap.obj(ObjKind::Namespace, ns));
+  }
+  return heap.list(items);
+}
+
 Value Interpreter::getAttr(Value obj, llvm::StringRef attr, Node at) {
   if (attr == "__class__" && !obj.isAbrupt() && !obj.isObj(ObjKind::Super))
     return typeOf(obj);
@@ -509,6 +540,15 @@ Value Interpreter::getAttr(Value obj, llvm::StringRef attr, Node at) {
     if (o->description == "tvm_ffi kernel adapter" &&
         attr == "dynamic_symbolic_map")
       return Value::none();
+    // A compiled kernel's parameters (TileLang's `KernelParam`s: `shape`,
+    // `dtype` a torch dtype) and `result_idx`, the parameters out_idx made
+    // outputs, as scripts read them to allocate inputs.
+    if (o->description == "JITKernel" &&
+        (attr == "params" || attr == "result_idx")) {
+      auto it = compiledKernels.find(o);
+      if (it != compiledKernels.end())
+        return compiledKernelInfo(heap, *it->second, attr);
+    }
     // Keep the qualified name of module members (`torch.cuda`,
     // `tilelang.carver.arch.driver`) so that device queries are recognised
     // when called.

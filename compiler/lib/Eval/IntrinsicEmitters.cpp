@@ -6,8 +6,10 @@
 //
 // TileLang programs that write a GEMM by hand use the emitter objects of
 // `tilelang.intrinsics` (`TensorCoreIntrinEmitter`: ldmatrix_a/_b, mma,
-// stmatrix) and its layout helpers (`get_swizzle_layout`,
-// `make_mma_swizzle_layout`). tlc models them as Python the interpreter
+// stmatrix), the atom-level Hopper and Blackwell ones
+// (`WGMMATensorCoreIntrinEmitter`, `TCGEN05TensorCoreIntrinEmitter`:
+// IntrinsicEmittersSM90.py.inc, each atom a T.gemm of the slices it reads)
+// and its layout helpers (`get_swizzle_layout`, `make_mma_swizzle_layout`). tlc models them as Python the interpreter
 // runs (IntrinsicEmitters.py.inc): each method writes, for the calling
 // thread, the elements the PTX fragment layouts give its lane, and `mma`
 // gathers the other lanes' operands with T.shfl_sync, so the kernels are
@@ -28,6 +30,7 @@ using namespace tlc::eval;
 /// The model's source: Python run as module `tilelang.intrinsics`.
 static const char kModelSource[] =
 #include "IntrinsicEmitters.py.inc"
+#include "IntrinsicEmittersSM90.py.inc"
 #include "IntrinsicEmittersAMD.py.inc"
     ;
 
@@ -42,11 +45,18 @@ static llvm::StringRef modelledName(llvm::StringRef module,
   bool amdLayouts =
       attr == "make_mfma_swizzle_layout" || attr == "mfma_store_index_map";
   bool known = false;
+  bool atomEmitter = attr == "WGMMATensorCoreIntrinEmitter" ||
+                     attr == "TCGEN05TensorCoreIntrinEmitter";
   if (module == "tilelang.intrinsics")
-    known = emitter || layouts || attr == "mma_store_index_map" ||
+    known = emitter || atomEmitter || layouts ||
+            attr == "mma_store_index_map" ||
             attr == "make_mfma_swizzle_layout";
   else if (module == "tilelang.intrinsics.mma_macro_generator")
     known = emitter;
+  else if (module == "tilelang.intrinsics.wgmma_macro_generator")
+    return emitter ? "WGMMATensorCoreIntrinEmitter" : llvm::StringRef();
+  else if (module == "tilelang.intrinsics.tcgen05_macro_generator")
+    return emitter ? "TCGEN05TensorCoreIntrinEmitter" : llvm::StringRef();
   else if (module == "tilelang.intrinsics.utils")
     known = layouts || amdLayouts || attr == "mma_store_index_map";
   else if (module == "tilelang.intrinsics.mma_layout")

@@ -202,11 +202,118 @@ static std::string nonInjectiveWitness(const layout::Layout &l) {
   }
 }
 
+/// TileLang's register index for a fragment given by its thread map alone:
+/// the parts of each coordinate the thread map does not use, flattened with
+/// the first dimension outermost. Each coordinate's unused part is sought
+/// as (x // a) % b (a and b dividing the extent, b = 1 for none); the first
+/// choice, in dimension order, under which no two elements of one thread
+/// share a register and the registers are dense is taken. \p probe holds
+/// the thread map (with any index). Only unreplicated fragments.
+static std::optional<layout::Fragment>
+complementIndex(const std::vector<int64_t> &shape,
+                const layout::Fragment &probe, int64_t blockThreads,
+                const std::vector<std::string> &names) {
+  if (probe.getReplicate() != 1 || shape.empty())
+    return std::nullopt;
+  int64_t elements = 1;
+  for (int64_t n : shape)
+    elements *= n;
+  int64_t threads = std::max<int64_t>(1, probe.getThreadExtent());
+  if (elements > (int64_t(1) << 16) || elements % threads)
+    return std::nullopt;
+  int64_t regs = elements / threads;
+  // Every element's coordinates and thread.
+  std::vector<std::vector<int64_t>> coords;
+  std::vector<int64_t> owner;
+  std::vector<int64_t> c(shape.size(), 0);
+  for (int64_t e = 0; e < elements; ++e) {
+    std::optional<layout::FragmentSlot> slot = probe.apply(c);
+    if (!slot)
+      return std::nullopt;
+    coords.push_back(c);
+    owner.push_back(slot->thread);
+    for (size_t d = shape.size(); d-- > 0;) {
+      if (++c[d] < shape[d])
+        break;
+      c[d] = 0;
+    }
+  }
+  // Candidate (a, b) per dimension.
+  std::vector<std::vector<std::pair<int64_t, int64_t>>> cands(shape.size());
+  for (size_t d = 0; d < shape.size(); ++d)
+    for (int64_t a = 1; a <= shape[d]; ++a)
+      if (shape[d] % a == 0)
+        for (int64_t b = 1; b <= shape[d] / a; ++b)
+          if ((shape[d] / a) % b == 0 && regs % b == 0)
+            cands[d].push_back({a, b});
+  std::vector<size_t> pick(shape.size(), 0);
+  std::vector<char> used;
+  int64_t tried = 0;
+  while (true) {
+    int64_t product = 1;
+    for (size_t d = 0; d < shape.size(); ++d)
+      product *= cands[d][pick[d]].second;
+    if (product == regs) {
+      if (++tried > 20000)
+        return std::nullopt;
+      used.assign(size_t(threads * regs), 0);
+      bool injective = true;
+      for (int64_t e = 0; e < elements && injective; ++e) {
+        int64_t index = 0;
+        for (size_t d = 0; d < shape.size(); ++d) {
+          auto [a, b] = cands[d][pick[d]];
+          index = index * b + (coords[e][d] / a) % b;
+        }
+        char &slot = used[size_t(owner[e] * regs + index)];
+        injective = !slot;
+        slot = 1;
+      }
+      if (injective) {
+        std::string text = "0";
+        for (size_t d = 0; d < shape.size(); ++d) {
+          auto [a, b] = cands[d][pick[d]];
+          if (b == 1)
+            continue;
+          text = "(" + text + ") * " + std::to_string(b) + " + (" + names[d] +
+                 " // " + std::to_string(a) + ") % " + std::to_string(b);
+        }
+        llvm::Expected<layout::IndexExpr> idx =
+            layout::parseIndexExpr(text, names);
+        if (!idx) {
+          llvm::consumeError(idx.takeError());
+          return std::nullopt;
+        }
+        llvm::Expected<layout::Fragment> f =
+            layout::Fragment::get(shape, {*idx}, probe.getForwardThread(), 1);
+        if (!f) {
+          llvm::consumeError(f.takeError());
+          return std::nullopt;
+        }
+        if (llvm::Error err = f->verify(std::max(blockThreads, threads))) {
+          llvm::consumeError(std::move(err));
+          return std::nullopt;
+        }
+        return std::move(*f);
+      }
+    }
+    // Next combination, the last dimension fastest.
+    size_t d = shape.size();
+    while (d-- > 0) {
+      if (++pick[d] < cands[d].size())
+        break;
+      pick[d] = 0;
+    }
+    if (d == size_t(-1))
+      return std::nullopt;
+  }
+}
+
 /// The register index TileLang infers for a fragment given only its thread
 /// map: each thread's elements numbered in row-major order. Found among the
 /// two forms that give that numbering for the usual maps (`flat // T` when
 /// threads take consecutive elements cyclically, `flat % (E / T)` when each
-/// thread holds a contiguous run), checked by Fragment::verify.
+/// thread holds a contiguous run), checked by Fragment::verify; failing those,
+/// complementIndex.
 static std::optional<layout::Fragment>
 withInferredIndex(const std::vector<int64_t> &shape,
                   const layout::IndexExpr &thread, int64_t replicate,
@@ -248,7 +355,7 @@ withInferredIndex(const std::vector<int64_t> &shape,
     }
     return std::move(*f);
   }
-  return std::nullopt;
+  return complementIndex(shape, *probe, blockThreads, names);
 }
 
 Value Interpreter::makeLayoutObject(const PArgs &p) {

@@ -1,6 +1,7 @@
 # A call, inside a kernel, of an object tlc does not model (here the methods
-# of tilelang.intrinsics' tcgen05 emitter; the mma.sync and MFMA
-# emitters are modelled: Eval/intrinsics-emitter.py, intrinsics-emitter-mfma.py) is a
+# of tilelang.intrinsics' sparse mma emitter; the mma.sync, MFMA, wgmma and
+# tcgen05 emitters are modelled: Eval/intrinsics-emitter.py,
+# intrinsics-emitter-mfma.py, intrinsics-emitter-atoms.py) is a
 # warning naming it in --check, and an error at the call when building for
 # any target: without what those calls do the kernel would never multiply.
 # The file's other kernel still builds. A call whose unknown result is used
@@ -13,12 +14,12 @@
 
 import tilelang
 import tilelang.language as T
-from tilelang.intrinsics import TCGEN05TensorCoreIntrinEmitter
+from tilelang.intrinsics.mma_sp_macro_generator import SparseTensorCoreIntrinEmitter
 
 
 @tilelang.jit
 def warp_gemm(M=64, N=64, K=64):
-    emitter = TCGEN05TensorCoreIntrinEmitter(
+    emitter = SparseTensorCoreIntrinEmitter(
         a_dtype="float16", b_dtype="float16", accum_dtype="float32",
         a_transposed=False, b_transposed=True, block_row_warps=2,
         block_col_warps=2, warp_row_tiles=32, warp_col_tiles=32, chunk=K)
