@@ -221,6 +221,9 @@ FailureOr<bool> Emitter::emitTmaStore(CopyOp op, const FragmentInfo &frag) {
     return failure();
   int64_t area =
       op->getAttrOfType<IntegerAttr>("tile.tma_store_offset").getInt();
+  if (auto bands = op->getAttrOfType<IntegerAttr>("tile.epilogue_bands");
+      bands && bands.getInt() > 1)
+    return emitBandedTmaStore(op, frag, fragDims, bands.getInt(), area);
   line("// TMA store (cp.async.bulk.tensor): " +
        std::to_string(b.cols / b.panelCols) + " panel(s) of " +
        std::to_string(b.rows) + " x " + std::to_string(b.panelCols) +
@@ -299,6 +302,131 @@ FailureOr<bool> Emitter::emitTmaStore(CopyOp op, const FragmentInfo &frag) {
   if (!deferred)
     line("tlc::cuda::tmaStoreWaitRead();  // the panels are read");
   close();
+  close();
+  anyTma = true;
+  return true;
+}
+
+FailureOr<bool> Emitter::emitBandedTmaStore(CopyOp op,
+                                             const FragmentInfo &frag,
+                                             ArrayRef<unsigned> fragDims,
+                                             int64_t bands, int64_t area) {
+  TmaBox b = tmaBox(op);
+  Type srcElem = cast<BufferType>(op.getSrc().getType()).getElementType();
+  Type dstElem = b.global.getElementType();
+  int64_t buffers = 1;
+  if (auto k = op->getAttrOfType<IntegerAttr>("tile.epilogue_band_buffers"))
+    buffers = k.getInt();
+  int64_t bandCols = b.cols / bands;
+  if (b.cols % bands || bandCols % b.panelCols || buffers < 1 || buffers > 2)
+    return op->emitError("internal error: ")
+           << bands << " TMA-store bands (" << buffers
+           << " buffers) do not split " << b.cols << " columns into "
+           << b.panelCols << "-column panels";
+  int64_t panels = bandCols / b.panelCols;
+  int64_t bandBytes = b.rows * bandCols * b.elemBytes;
+  bool deferred = deferredTmaStoreRead(op);
+  line("// TMA store (cp.async.bulk.tensor) in " + Twine(bands) +
+       " bands of " + Twine(bandCols) + " columns, " + Twine(panels) +
+       " panel(s) of " + Twine(b.rows) + " x " + Twine(b.panelCols) +
+       " each, 128B swizzle, through " + Twine(buffers) +
+       " band buffer(s) in the epilogue's own area at byte " + Twine(area) +
+       "; one bulk group a band, in flight while the next is staged");
+  open("");
+  std::string tile = fresh("staged");
+  line("unsigned char *" + tile + " = smem + " + epilogueAreaOffset(op, area) +
+       ";");
+  std::string band = fresh("band");
+  line("#pragma unroll");
+  open("for (int " + band + " = 0; " + band + " < " + Twine(bands) + "; ++" +
+       band + ")");
+  // The buffer this band reuses was read by the copy engine: the band
+  // `buffers` before it, or the previous tile's last bands.
+  line("if (tid == 0) tlc::cuda::tmaStoreWait<" + Twine(buffers - 1) +
+       ", true>();  // the copy engine read the band buffer this band "
+       "reuses");
+  line(blockBarrier() + "  // the band buffer is free");
+  std::string buf = fresh("buf");
+  line("unsigned char *" + buf + " = " + tile +
+       (buffers > 1 ? " + (" + band + " % " + Twine(buffers) + ") * " +
+                          Twine(bandBytes)
+                    : Twine("")) +
+       ";");
+  // 1. The registers of this band's columns -> its panels: element (r, c)
+  // of the band at panel c / P, byte r * 128 + (c % P) * e, its 16-byte
+  // chunk XOR r % 8 (128B swizzle).
+  open(frag.threadExtent < numThreads
+           ? "if (tid < " + Twine(frag.threadExtent) + ")"
+           : Twine(""));
+  open(frag.ifOneReplica());
+  std::string reg = fresh("r");
+  line("#pragma unroll");
+  open("for (int " + reg + " = 0; " + reg + " < " + Twine(frag.regs) + "; " +
+       reg + " += " + Twine(frag.vec) + ")");
+  SmallVector<std::string> coords = emitCoords(frag, reg, "i");
+  std::string row = coords[fragDims[0]];
+  // A vector's elements are consecutive columns that no band edge splits
+  // (a band is whole 128-byte panels).
+  line("if ((" + coords[fragDims[1]] + ") / " + Twine(bandCols) +
+       " != " + band + ") continue;");
+  std::string col = fresh("bc");
+  line("const int " + col + " = (" + coords[fragDims[1]] + ") - " + band +
+       " * " + Twine(bandCols) + ";");
+  std::string at = fresh("at");
+  line("const int " + at + " = " + col + " / " + Twine(b.panelCols) + " * " +
+       Twine(b.rows * 128) + " + (" + row + ") * 128 + (((" + col + " % " +
+       Twine(b.panelCols) + ") * " + Twine(b.elemBytes) + ") ^ (((" + row +
+       ") % 8) << 4));");
+  std::string fragName = expr(rootOf(op.getSrc()));
+  int64_t vecBytes = frag.vec * b.elemBytes;
+  if (frag.vec > 1) {
+    std::string packed = fresh("packed");
+    FailureOr<SmallVector<std::string>> lines = packedRegisters(
+        packed, srcElem, dstElem, fragName, reg, frag.vec, op);
+    if (failed(lines))
+      return failure();
+    for (const std::string &l : *lines)
+      line(l);
+    line(ns + "copyVector<" + Twine(vecBytes) + ">(" + buf + " + " + at +
+         ", " + packed + ");");
+  } else {
+    FailureOr<std::string> storage = storageType(dstElem, op);
+    if (failed(storage))
+      return failure();
+    line("*reinterpret_cast<" + *storage + " *>(" + buf + " + " + at +
+         ") = " +
+         toStorage(dstElem, fromStorage(srcElem, fragName + "[" + reg + "]")) +
+         ";");
+  }
+  close();
+  close();
+  close();
+  // 2. The band's panels -> global memory by one thread, one bulk group;
+  // no wait here: the next band (or tile) waits for its buffer's read.
+  line("tlc::cuda::fenceProxyAsync();  // the band, to the copy engine");
+  line(blockBarrier());
+  auto region = op.getDst().getDefiningOp<RegionOp>();
+  SmallVector<std::string> box =
+      boxCoordinates(region, [&](Value v) { return expr(v); });
+  unsigned rank = box.size();
+  std::string map = tensorMapNames[op.getOperation()];
+  open("if (tid == 0)");
+  for (int64_t p = 0; p < panels; ++p) {
+    std::string args;
+    for (unsigned i = 0; i < rank; ++i)
+      args += ", " + box[i] +
+              (i == 0 ? " + " + band + " * " + std::to_string(bandCols) +
+                            (p ? " + " + std::to_string(p * b.panelCols) : "")
+                      : "");
+    line("tlc::cuda::tmaStore<" + Twine(rank) + ">(&" + map + ", " + buf +
+         (p ? " + " + std::to_string(p * b.rows * 128) : "") + args + ");");
+  }
+  line("tlc::cuda::tmaStoreCommit();");
+  close();
+  close();
+  if (!deferred)
+    line("if (tid == 0) tlc::cuda::tmaStoreWaitRead();  // the bands are "
+         "read (tlc.tma_store_async=False)");
   close();
   anyTma = true;
   return true;

@@ -812,6 +812,15 @@ public:
   /// tile.tma_store_offset, then one box store per panel by thread 0.
   /// False, with nothing emitted, when the fragment's layout does not fit.
   mlir::FailureOr<bool> emitTmaStore(tile::CopyOp op, const FragmentInfo &frag);
+  /// emitTmaStore of a persistent GEMM's epilogue in column bands
+  /// (tile-gemm-epilogue-bands' `tile.epilogue_bands` with a map): each
+  /// band staged into one of `tile.epilogue_band_buffers` band buffers at
+  /// \p area and stored panel by panel by thread 0 as one bulk group, the
+  /// buffer reused only after the copy engine read it.
+  mlir::FailureOr<bool> emitBandedTmaStore(tile::CopyOp op,
+                                           const FragmentInfo &frag,
+                                           llvm::ArrayRef<unsigned> fragDims,
+                                           int64_t bands, int64_t area);
   /// A 1-D shared tile stored to global memory by cp.async.bulk (tile-plan-
   /// tma's `tile.bulk_store`); false when this copy must take the threads'
   /// path (under a thread range, a permuted shared storage).

@@ -119,6 +119,11 @@ TLC_SIM_UNCHECKED inline unsigned linearThread() {
          i->blockDim[0] * (i->thread[1] + i->blockDim[1] * i->thread[2]);
 }
 
+/// Called (launch.h) as each simulated thread starts the kernel: the
+/// bulk-store groups tma.h keeps per thread start empty on an OS thread that
+/// ran another block before. Weak: defined where tma.h is included.
+__attribute__((weak)) void bulkStoresBegin();
+
 } // namespace sim
 } // namespace tlc
 

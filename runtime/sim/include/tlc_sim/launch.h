@@ -33,6 +33,8 @@ void invokeWith(void (*f)(P...), void **args, std::index_sequence<I...>) {
   f(*static_cast<std::remove_cv_t<std::remove_reference_t<P>> *>(args[I])...);
 }
 template <typename... P> void invoke(void (*f)(P...), void **args) {
+  if (&bulkStoresBegin)
+    bulkStoresBegin();
   invokeWith(f, args, std::index_sequence_for<P...>{});
 }
 

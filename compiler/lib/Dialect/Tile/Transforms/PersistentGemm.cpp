@@ -273,6 +273,11 @@ struct TilePersistentGemmPass final
     });
     if (epilogue && direct) {
       epilogue->setAttr("tile.epilogue_direct", b.getUnitAttr());
+      // A TMA-store candidate keeps its map's index for
+      // tile-gemm-epilogue-bands, which may store the tile band by band
+      // through it (its box is one 128-byte panel either way).
+      if (auto map = epilogue->getAttrOfType<IntegerAttr>("tile.tma_store"))
+        epilogue->setAttr("tile.epilogue_tma_map", map);
       epilogue->removeAttr("tile.tma_store");
       epilogue->removeAttr("tile.tma_store_offset");
       epilogue->removeAttr("tile.tma_store_default");

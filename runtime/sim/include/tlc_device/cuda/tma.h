@@ -29,6 +29,14 @@
 //    ranks) lands the same box at the same offset of every masked block's
 //    shared memory and completes its bytes on each block's mbarrier at the
 //    same offset (tlc_sim_host_api::bulkCopyCluster);
+//  * a store (cp.async.bulk[.tensor] shared -> global) is performed at
+//    issue, but its source stays in flight until a wait covers its bulk
+//    group: each thread keeps its groups (the shared bytes each store
+//    read, as they were at issue; tmaStoreCommit closes the open group),
+//    and cp.async.bulk.wait_group[.read] N retires all but the newest N
+//    committed groups, reporting one whose bytes were written in the
+//    meantime (the copy engine may read them at any point before the
+//    wait: such a reuse stores undefined data);
 //  * an mbarrier is one 64-bit word: bits 0-15 the arrivals still pending
 //    in the current phase, 16-31 the arrival count, 32-62 the pending
 //    transaction bytes (signed: a peer's multicast may complete its bytes
@@ -46,7 +54,9 @@
 
 #include "tlc_device/cuda/common.h"
 
+#include <algorithm>
 #include <cstring>
+#include <map>
 #include <vector>
 
 namespace tlc {
@@ -272,18 +282,89 @@ TLC_SIM_PRIMITIVE void tmaLoadMulticast(void *dst, const TensorMap *map,
                             ctaMask, where);
 }
 
+namespace simimpl {
+
+/// The shared bytes one bulk store read at issue: [offset, offset + size).
+struct BulkStoreRead {
+  uint32_t offset;
+  std::vector<unsigned char> bytes;
+};
+
+/// A simulated thread's bulk groups: committed ones, oldest first, and the
+/// open one.
+struct BulkStoreThread {
+  std::vector<std::vector<BulkStoreRead>> committed;
+  std::vector<BulkStoreRead> open;
+};
+
+/// Per simulated thread of the block being run on this OS thread; a
+/// thread's entry is dropped when it starts the kernel (launch.h).
+inline thread_local std::map<unsigned, BulkStoreThread> bulkStoreThreads;
+
+} // namespace simimpl
+} // namespace cuda
+
+namespace sim {
+__attribute__((weak)) TLC_SIM_UNCHECKED void bulkStoresBegin() {
+  cuda::simimpl::bulkStoreThreads.erase(linearThread());
+}
+} // namespace sim
+
+namespace cuda {
+namespace simimpl {
+
+
+/// Records that a bulk store of the calling thread read \p size shared
+/// bytes at \p offset (issued now, in its open group).
+TLC_SIM_UNCHECKED inline void bulkStoreRead(uint32_t offset, uint32_t size) {
+  if (offset >= sim::kSharedCapacity)
+    return;
+  size = std::min<uint32_t>(size, sim::kSharedCapacity - offset);
+  const unsigned char *from = sim::sharedBase() + offset;
+  bulkStoreThreads[sim::linearThread()].open.push_back(
+      {offset, std::vector<unsigned char>(from, from + size)});
+}
+
+/// cp.async.bulk.wait_group[.read] \p pending: the calling thread's
+/// committed groups but the newest \p pending are done; a source byte that
+/// changed since its store's issue is reported.
+TLC_SIM_UNCHECKED inline void bulkStoreWait(int pending, uint64_t where) {
+  auto it = bulkStoreThreads.find(sim::linearThread());
+  if (it == bulkStoreThreads.end())
+    return;
+  std::vector<std::vector<BulkStoreRead>> &groups = it->second.committed;
+  size_t done = groups.size() > size_t(pending) ? groups.size() - pending : 0;
+  for (size_t g = 0; g < done; ++g)
+    for (const BulkStoreRead &r : groups[g])
+      if (std::memcmp(sim::sharedBase() + r.offset, r.bytes.data(),
+                      r.bytes.size()) != 0)
+        sim::api->trap("shared memory that a bulk store (cp.async.bulk) "
+                       "reads was written before a "
+                       "cp.async.bulk.wait_group.read covered the store's "
+                       "group: the store may write undefined data",
+                       where);
+  groups.erase(groups.begin(), groups.begin() + done);
+  if (groups.empty() && it->second.open.empty())
+    bulkStoreThreads.erase(it);
+}
+
+} // namespace simimpl
+
 /// cp.async.bulk.tensor shared -> global (a TMA store): box element
 /// (i0, i1, ...) of \p src, laid out as tmaLoad leaves a box (dense rows,
 /// the swizzle's chunk XOR), is written to global element (c0 + i0, ...)
 /// when that lies inside the tensor; elements outside are not written.
 /// Modelled as performed at issue by the issuing thread (checked reads of
-/// shared memory, checked writes of global memory).
+/// shared memory, checked writes of global memory); its source (the box's
+/// 128-byte rows) stays in flight until a wait covers its bulk group.
 template <int Rank>
 TLC_SIM_PRIMITIVE void tmaStore(const TensorMap *map, const void *src, int c0,
                                 int c1, int c2 = 0, int c3 = 0, int c4 = 0) {
   uint64_t where = TLC_SIM_HERE;
   const simimpl::TmaBox box(map, Rank, src, {c0, c1, c2, c3, c4}, where);
   const uint32_t eb = map->elemBytes;
+  simimpl::bulkStoreRead(box.base,
+                         uint32_t((box.elems * eb + 127) / 128 * 128));
   for (uint64_t e = 0; e < box.elems; ++e) {
     uint64_t dst;
     if (!box.globalAddress(e, dst))
@@ -330,17 +411,30 @@ TLC_SIM_PRIMITIVE inline void bulkStore(void *dst, const void *src,
                    where);
   unsigned char *to = static_cast<unsigned char *>(dst);
   const unsigned char *from = sim::sharedBase() + sharedAddress(src);
+  simimpl::bulkStoreRead(sharedAddress(src), bytes);
   if (!sim::api->access(from, bytes, TLC_SIM_LOAD, -1, where) ||
       !sim::api->access(to, bytes, TLC_SIM_STORE, -1, where))
     return;
   std::memcpy(to, from, bytes);
 }
 
-/// Bulk groups complete at issue on the simulator (tmaStore).
-TLC_DEVICE void tmaStoreCommit() {}
-TLC_DEVICE void tmaStoreWaitRead() {}
-template <int N, bool Read> TLC_DEVICE void tmaStoreWait() {
+/// cp.async.bulk.commit_group: closes the calling thread's open group.
+TLC_SIM_PRIMITIVE inline void tmaStoreCommit() {
+  auto it = simimpl::bulkStoreThreads.find(sim::linearThread());
+  if (it == simimpl::bulkStoreThreads.end() || it->second.open.empty())
+    return;
+  it->second.committed.push_back(std::move(it->second.open));
+  it->second.open.clear();
+}
+/// cp.async.bulk.wait_group.read 0.
+TLC_SIM_PRIMITIVE inline void tmaStoreWaitRead() {
+  simimpl::bulkStoreWait(0, TLC_SIM_HERE);
+}
+/// cp.async.bulk.wait_group[.read] N (the writes are performed at issue, so
+/// both forms wait for the same).
+template <int N, bool Read> TLC_SIM_PRIMITIVE void tmaStoreWait() {
   static_assert(N >= 0 && N <= 7, "a bulk wait_group count in 0..7");
+  simimpl::bulkStoreWait(N, TLC_SIM_HERE);
 }
 
 } // namespace cuda

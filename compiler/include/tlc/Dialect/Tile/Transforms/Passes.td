@@ -568,7 +568,9 @@ def TilePersistentGemm : Pass<"tile-persistent-gemm", "::mlir::ModuleOp"> {
     loop and the area fits in 227 KiB; where it does not fit (128 x 256 at
     4 stages), a kernel that `tlc.persistent=True` asks for stores its
     tile from the registers (`tile.epilogue_direct` on the copy, no TMA
-    store). `tlc.persistent=True` / `tlc.persistent=False` (pass config)
+    store; a TMA-store candidate's map index stays as
+    `tile.epilogue_tma_map` for `tile-gemm-epilogue-bands`).
+    `tlc.persistent=True` / `tlc.persistent=False` (pass config)
     force the choice; without it every qualifying GEMM is made persistent
     (measured faster on the H200, docs/perf/hopper-persistent.md) except
     one whose program names its own clusters (`cluster_dims`: a
@@ -753,9 +755,25 @@ def TileGemmEpilogueBands
     `=N` asks for N bands (refused, with the direct store kept, where N
     bands do not fit or do not split the columns).
 
+    Where the epilogue was a TMA-store candidate (`tile.epilogue_tma_map`,
+    left by `tile-persistent-gemm`; `tlc.tma_store=False` plans none) each
+    band is a whole number of 128-byte swizzled panels (the map's box is
+    one panel) and the printer stores it by TMA: the band's registers into
+    a band buffer as panels, one thread issues the panels' bulk tensor
+    stores as one bulk group, and the buffer is written again only after
+    `cp.async.bulk.wait_group.read` says the copy engine read it. Two band
+    buffers where they fit (the fewest such bands: 4 of 64 columns at 128 x
+    256 f16, 2 x 16 KiB), so a band's read overlaps the staging of the
+    next; else one. The last band's read stays in flight into the next
+    tile's mainloop (`tile.tma_store_async`, unless
+    `tlc.tma_store_async=False`). `tlc.gemm_epilogue_tma_store=False`
+    keeps the threads' 16-byte stores.
+
     Results, as attributes on the epilogue copy: `tile.epilogue_area` (the
-    area's byte offset, 1024-aligned) and `tile.epilogue_bands`; the
-    kernel's `tile.shared_bytes` grows by the area.
+    area's byte offset, 1024-aligned) and `tile.epilogue_bands`; with the
+    TMA store also `tile.tma_store` (the map), `tile.tma_store_offset` (=
+    the area) and `tile.epilogue_band_buffers`; the kernel's
+    `tile.shared_bytes` grows by the area.
 
     ```mlir
     tile.copy %C_local, %C_view {tile.epilogue_area = 197632 : i64,
