@@ -141,6 +141,23 @@ CONFIGS = {
                dict(num_stages=4)],
     # main's build: its default and 4 stages persistent (the register store).
     "perf40old": [dict(), dict(num_stages=4, pass_configs={"tlc.persistent": True})],
+    # perf41 (docs/perf/hopper.md, 2026-12-07): the default; 4 stages
+    # persistent with each column band stored by TMA (4 bands, two band
+    # buffers; new), the same with 2 bands in one buffer, with the threads'
+    # 16-byte band stores (perf40's), from the registers; 4 stages one tile
+    # a block.
+    "perf41": [dict(),
+               dict(num_stages=4, pass_configs={"tlc.persistent": True}),
+               dict(num_stages=4, pass_configs={"tlc.persistent": True,
+                                                "tlc.gemm_epilogue_bands": 2}),
+               dict(num_stages=4, pass_configs={"tlc.persistent": True,
+                                                "tlc.gemm_epilogue_tma_store": False}),
+               dict(num_stages=4, pass_configs={"tlc.persistent": True,
+                                                "tlc.gemm_epilogue_bands": False}),
+               dict(num_stages=4)],
+    # main's build: its default and 4 stages persistent (the threads' band
+    # stores).
+    "perf41old": [dict(), dict(num_stages=4, pass_configs={"tlc.persistent": True})],
     "skinny_best": [dict(block_M=64, block_N=128, threads=128, num_stages=6),
                     dict(block_M=64, block_N=128, threads=128, num_stages=4)],
     # perf35 (docs/perf/hopper.md, 2026-12-06): the skinny shape with more

@@ -307,10 +307,9 @@ FailureOr<bool> Emitter::emitTmaStore(CopyOp op, const FragmentInfo &frag) {
   return true;
 }
 
-FailureOr<bool> Emitter::emitBandedTmaStore(CopyOp op,
-                                             const FragmentInfo &frag,
-                                             ArrayRef<unsigned> fragDims,
-                                             int64_t bands, int64_t area) {
+FailureOr<bool> Emitter::emitBandedTmaStore(CopyOp op, const FragmentInfo &frag,
+                                            ArrayRef<unsigned> fragDims,
+                                            int64_t bands, int64_t area) {
   TmaBox b = tmaBox(op);
   Type srcElem = cast<BufferType>(op.getSrc().getType()).getElementType();
   Type dstElem = b.global.getElementType();
@@ -326,9 +325,9 @@ FailureOr<bool> Emitter::emitBandedTmaStore(CopyOp op,
   int64_t panels = bandCols / b.panelCols;
   int64_t bandBytes = b.rows * bandCols * b.elemBytes;
   bool deferred = deferredTmaStoreRead(op);
-  line("// TMA store (cp.async.bulk.tensor) in " + Twine(bands) +
-       " bands of " + Twine(bandCols) + " columns, " + Twine(panels) +
-       " panel(s) of " + Twine(b.rows) + " x " + Twine(b.panelCols) +
+  line("// TMA store (cp.async.bulk.tensor) in " + Twine(bands) + " bands of " +
+       Twine(bandCols) + " columns, " + Twine(panels) + " panel(s) of " +
+       Twine(b.rows) + " x " + Twine(b.panelCols) +
        " each, 128B swizzle, through " + Twine(buffers) +
        " band buffer(s) in the epilogue's own area at byte " + Twine(area) +
        "; one bulk group a band, in flight while the next is staged");
@@ -348,9 +347,9 @@ FailureOr<bool> Emitter::emitBandedTmaStore(CopyOp op,
   line(blockBarrier() + "  // the band buffer is free");
   std::string buf = fresh("buf");
   line("unsigned char *" + buf + " = " + tile +
-       (buffers > 1 ? " + (" + band + " % " + Twine(buffers) + ") * " +
-                          Twine(bandBytes)
-                    : Twine("")) +
+       (buffers > 1
+            ? " + (" + band + " % " + Twine(buffers) + ") * " + Twine(bandBytes)
+            : Twine("")) +
        ";");
   // 1. The registers of this band's columns -> its panels: element (r, c)
   // of the band at panel c / P, byte r * 128 + (c % P) * e, its 16-byte
@@ -381,20 +380,19 @@ FailureOr<bool> Emitter::emitBandedTmaStore(CopyOp op,
   int64_t vecBytes = frag.vec * b.elemBytes;
   if (frag.vec > 1) {
     std::string packed = fresh("packed");
-    FailureOr<SmallVector<std::string>> lines = packedRegisters(
-        packed, srcElem, dstElem, fragName, reg, frag.vec, op);
+    FailureOr<SmallVector<std::string>> lines =
+        packedRegisters(packed, srcElem, dstElem, fragName, reg, frag.vec, op);
     if (failed(lines))
       return failure();
     for (const std::string &l : *lines)
       line(l);
-    line(ns + "copyVector<" + Twine(vecBytes) + ">(" + buf + " + " + at +
-         ", " + packed + ");");
+    line(ns + "copyVector<" + Twine(vecBytes) + ">(" + buf + " + " + at + ", " +
+         packed + ");");
   } else {
     FailureOr<std::string> storage = storageType(dstElem, op);
     if (failed(storage))
       return failure();
-    line("*reinterpret_cast<" + *storage + " *>(" + buf + " + " + at +
-         ") = " +
+    line("*reinterpret_cast<" + *storage + " *>(" + buf + " + " + at + ") = " +
          toStorage(dstElem, fromStorage(srcElem, fragName + "[" + reg + "]")) +
          ";");
   }

@@ -138,8 +138,8 @@ struct TileGemmEpilogueBandsPass final
     // overlaps the next band's staging), else one; the fewest bands first.
     std::optional<StringRef> tmaConfig =
         getPassConfig(kernel, "tlc.gemm_epilogue_tma_store");
-    if (map && (!tmaConfig ||
-                isPassConfigOn(kernel, "tlc.gemm_epilogue_tma_store"))) {
+    if (map &&
+        (!tmaConfig || isPassConfigOn(kernel, "tlc.gemm_epilogue_tma_store"))) {
       for (int64_t buffers : {2, 1})
         for (int64_t bands = 2; bands <= kMaxBands; bands *= 2) {
           if (asked && bands != asked)

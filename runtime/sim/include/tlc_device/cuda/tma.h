@@ -313,7 +313,6 @@ __attribute__((weak)) TLC_SIM_UNCHECKED void bulkStoresBegin() {
 namespace cuda {
 namespace simimpl {
 
-
 /// Records that a bulk store of the calling thread read \p size shared
 /// bytes at \p offset (issued now, in its open group).
 TLC_SIM_UNCHECKED inline void bulkStoreRead(uint32_t offset, uint32_t size) {
@@ -334,16 +333,18 @@ TLC_SIM_UNCHECKED inline void bulkStoreWait(int pending, uint64_t where) {
     return;
   std::vector<std::vector<BulkStoreRead>> &groups = it->second.committed;
   size_t done = groups.size() > size_t(pending) ? groups.size() - pending : 0;
-  for (size_t g = 0; g < done; ++g)
+  bool rewritten = false;
+  for (size_t g = 0; g < done && !rewritten; ++g)
     for (const BulkStoreRead &r : groups[g])
-      if (std::memcmp(sim::sharedBase() + r.offset, r.bytes.data(),
-                      r.bytes.size()) != 0)
-        sim::api->trap("shared memory that a bulk store (cp.async.bulk) "
-                       "reads was written before a "
-                       "cp.async.bulk.wait_group.read covered the store's "
-                       "group: the store may write undefined data",
-                       where);
+      rewritten |= std::memcmp(sim::sharedBase() + r.offset, r.bytes.data(),
+                               r.bytes.size()) != 0;
   groups.erase(groups.begin(), groups.begin() + done);
+  if (rewritten)
+    sim::api->trap("shared memory that a bulk store (cp.async.bulk) reads "
+                   "was written before a cp.async.bulk.wait_group.read "
+                   "covered the store's group: the store may write "
+                   "undefined data",
+                   where);
   if (groups.empty() && it->second.open.empty())
     bulkStoreThreads.erase(it);
 }
