@@ -642,7 +642,9 @@ HostTensor::readNpyShape(llvm::StringRef path) {
 
 Comparison tlc::runtime::compareTensors(const HostTensor &out,
                                         const HostTensor &ref, double rtol,
-                                        double atol) {
+                                        double atol,
+                                        const HostTensor *magnitude,
+                                        double magnitudeScale) {
   // Per chunk of parallelChunks, combined in chunk order (the same sums on
   // every host).
   struct Part {
@@ -650,14 +652,16 @@ Comparison tlc::runtime::compareTensors(const HostTensor &out,
     double num = 0, den = 0;
   };
   int64_t n = std::min(out.numElements(), ref.numElements());
+  if (magnitude && magnitude->numElements() < n)
+    magnitude = nullptr;
   std::vector<Part> parts(size_t(numParallelChunks(n)));
   parallelChunks(n, [&](int64_t chunk, int64_t begin, int64_t end) {
     Part &p = parts[size_t(chunk)];
     Comparison &c = p.c;
     // Runs of elements decoded at once (packed dtypes one by one).
     constexpr int64_t kRun = 256;
-    double ov[kRun], rv[kRun];
-    bool op[kRun], rp[kRun];
+    double ov[kRun], rv[kRun], mv[kRun];
+    bool op[kRun], rp[kRun], mp[kRun];
     auto decode = [](const HostTensor &t, int64_t at, int64_t len, double *v,
                      bool *poisoned) {
       if (!t.dtype.isPacked())
@@ -672,6 +676,8 @@ Comparison tlc::runtime::compareTensors(const HostTensor &out,
       int64_t len = std::min(kRun, end - run);
       decode(out, run, len, ov, op);
       decode(ref, run, len, rv, rp);
+      if (magnitude)
+        decode(*magnitude, run, len, mv, mp);
       for (int64_t k = 0; k < len; ++k) {
         double o = ov[k], r = rv[k];
         bool rNaN = std::isnan(r), oNaN = std::isnan(o);
@@ -693,7 +699,10 @@ Comparison tlc::runtime::compareTensors(const HostTensor &out,
           p.num += d * d;
           p.den += r * r;
           c.maxAbsError = std::max(c.maxAbsError, d);
-          bad = d > atol + rtol * std::fabs(r);
+          double extra = magnitude && std::isfinite(mv[k]) && !mp[k]
+                             ? magnitudeScale * std::fabs(mv[k])
+                             : 0.0;
+          bad = d > atol + extra + rtol * std::fabs(r);
         }
         if (bad) {
           if (!oNaN || rNaN)

@@ -45,6 +45,7 @@
 #include "Jobs.h"
 
 #include "tlc/Dialect/Tile/IR/TileOps.h"
+#include "tlc/Dialect/Tile/Transforms/LayoutInference.h"
 #include "tlc/Dialect/Tile/Transforms/Passes.h"
 #include "tlc/Driver/Driver.h"
 #include "tlc/Driver/LayoutViews.h"
@@ -246,6 +247,8 @@ struct BuildPlan {
   /// `--replace-source`: the text compiled in place of the generated
   /// source of the one instance built.
   std::optional<std::string> sourceOverride;
+  /// `--layouts-of`: whose fragment layouts a CPU build follows.
+  std::string layoutsOf;
 };
 
 /// Removes every kernel instance but \p name from \p module.
@@ -430,6 +433,7 @@ int buildArtifactsOf(driver::Driver &drv,
     }
     target::CpuBuildOptions build;
     build.log = &llvm::outs();
+    build.emit.layoutsOf = plan.layoutsOf;
     anyError |= mlir::failed(
         target::buildCpuArtifacts(*r.analysis.module, outDir, build));
   }
@@ -562,7 +566,8 @@ int autotuneFile(const driver::DriverOptions &base, llvm::StringRef path,
 int emitGenerated(driver::Driver &drv, llvm::ArrayRef<std::string> inputs,
                   llvm::StringRef kind, llvm::StringRef targetName,
                   bool lineDirectives,
-                  const driver::LoweringOptions &lowering) {
+                  const driver::LoweringOptions &lowering,
+                  llvm::StringRef layoutsOf) {
   const driver::DriverOptions &opts = drv.getOptions();
   llvm::StringRef kernelFilter = opts.eval.kernelFilter;
   bool isCuda = targetName.starts_with("cuda:");
@@ -646,8 +651,10 @@ int emitGenerated(driver::Driver &drv, llvm::ArrayRef<std::string> inputs,
           module, os, target::getHipEmitOptions(hipArchs, emit),
           kernelFilter));
     } else {
+      target::CppEmitOptions emit;
+      emit.layoutsOf = layoutsOf.str();
       anyError |= mlir::failed(
-          target::translateModuleToCpp(module, os, {}, kernelFilter));
+          target::translateModuleToCpp(module, os, emit, kernelFilter));
     }
   }
   os.flush();
@@ -917,6 +924,13 @@ int main(int argc, char **argv) {
       cl::desc("With -o and a CUDA target, put #line directives pointing at "
                "the DSL source into NAME.cu"),
       cl::init(false), cl::cat(category));
+  cl::opt<std::string> layoutsOf(
+      "layouts-of",
+      cl::desc("With --target=cpu: follow this GPU target's fragment layouts "
+               "(cuda:sm_90a, hip:gfx942; default cuda:sm_80) where a "
+               "result depends on which thread holds which element; give "
+               "the target the reference is to verify"),
+      cl::value_desc("target"), cl::cat(category));
   cl::opt<target::CudaCompiler> cudaCompiler(
       "cuda-compiler",
       cl::desc("With -o and a CUDA target, what compiles NAME.cu"),
@@ -1119,6 +1133,23 @@ int main(int argc, char **argv) {
                     ? hardwareThreads
                     : unsigned(jobs);
     plan.instance = buildInstance;
+    if (layoutsOf.getNumOccurrences()) {
+      if (!tile::parseLayoutTarget(layoutsOf)) {
+        llvm::errs() << "tlc-build: error: --layouts-of='" << layoutsOf
+                     << "' is not a GPU target with fragment layouts "
+                        "(cuda:sm_80, cuda:sm_90a, cuda:sm_100a, hip:gfx942 "
+                        "...)\n";
+        return 2;
+      }
+      if (target != "cpu") {
+        llvm::errs() << "tlc-build: error: --layouts-of applies to "
+                        "--target=cpu only (a GPU target has its own "
+                        "layouts)\n";
+        return 2;
+      }
+      plan.layoutsOf = layoutsOf;
+      plan.childArgs.push_back("--layouts-of=" + layoutsOf);
+    }
     if (!replaceSource.empty()) {
       if (outputDir.empty() || (!llvm::StringRef(target).starts_with("cuda:") &&
                                 !llvm::StringRef(target).starts_with("hip:"))) {
@@ -1212,7 +1243,7 @@ int main(int argc, char **argv) {
       return emitLayoutSvg(drv, inputs, outputDir, bufferName, target);
     if (emitGeneratedKind && !check && !verifyDiags)
       return emitGenerated(drv, inputs, emit, target, lineDirectives,
-                           lowering);
+                           lowering, plan.layoutsOf);
     if (!outputDir.empty() && !check && !verifyDiags && emit.empty())
       return buildArtifacts(drv, inputs, outputDir, target, lineDirectives,
                             cudaCompiler, lowering, plan);

@@ -141,10 +141,13 @@ cl::list<std::string> accumulationOpts(
              "bound on two orders of such a sum whose running values stay "
              "within the output's largest magnitude; other outputs keep the "
              "dtype's tolerance. In a kernel that reads float8 tensors "
-             "(N = the fp8 products summed per element), the bound is "
-             "(N - 1) (2^-14 + 2^-24) max|ref|: the products are exact in "
-             "float32, tensor cores accumulate them with 14 significand "
-             "bits, the CPU reference with float32's 24"),
+             "(N = the fp8 products summed per element), the bound of "
+             "element k is (N - 1) (2^-14 + 2^-24) m_k, m_k the reference's "
+             "output on the inputs' absolute values (a second reference "
+             "run): the products are exact in float32, tensor cores "
+             "accumulate them with 14 significand bits, the CPU reference "
+             "with float32's 24, and m_k carries the bound through "
+             "arithmetic after the gemm (scales, relu, sums over heads)"),
     cl::value_desc("NAME=N"), cl::cat(category));
 cl::list<std::string> allowanceOpts(
     "mismatch-allowance",
@@ -222,6 +225,22 @@ constexpr double kFp8TensorCoreRoundoff = 0x1p-14;
 bool isFp8Product(const DType &dt) {
   return dt.code == DTypeCode::E4M3FN || dt.code == DTypeCode::E4M3FNUZ ||
          dt.code == DTypeCode::E5M2 || dt.code == DTypeCode::E5M2FNUZ;
+}
+
+/// Why the CPU reference \p ref cannot verify the artifact \p m, or "":
+/// a reference whose results depend on which thread holds which element
+/// of a fragment (the manifest's `layouts_of`) follows one GPU target's
+/// layouts, and \p m's target may lay the fragments out otherwise.
+std::string layoutsMismatch(const artifact::Manifest &m,
+                            const artifact::Manifest &ref) {
+  std::string want = artifact::layoutFamilyOf(m.target);
+  if (ref.layoutsOf.empty() || want.empty() ||
+      artifact::layoutFamilyOf(ref.layoutsOf) == want)
+    return "";
+  return "'" + m.name + "' there follows " + ref.layoutsOf +
+         "'s fragment layouts, and its results depend on them; '" + m.target +
+         "' lays the fragments out otherwise: build the reference with "
+         "tlc-build --target=cpu --layouts-of=" + m.target;
 }
 
 /// Wall seconds of the phases of one kernel's run (--timings).
@@ -305,6 +324,8 @@ int runKernel(Device &dev, const artifact::Manifest &m, llvm::StringRef dir,
     llvm::SmallString<256> rp(referenceDir.getValue());
     path::append(rp, m.name + ".json");
     if (auto rm = artifact::readManifest(rp)) {
+      if (std::string why = layoutsMismatch(m, *rm); !why.empty())
+        return fail("--reference " + referenceDir + ": " + why);
       for (size_t i = 0; i < m.params.size() && i < rm->params.size(); ++i) {
         const std::string &name = m.params[i].name;
         if (!host->tensors[i] || host->pointees[i] ||
@@ -411,6 +432,8 @@ int runKernel(Device &dev, const artifact::Manifest &m, llvm::StringRef dir,
         return fail("--reference " + refDir + ": '" + m.name +
                     "' there was built for '" + refManifest.target +
                     "', not --target=cpu");
+      if (std::string why = layoutsMismatch(m, refManifest); !why.empty())
+        return fail("--reference " + refDir + ": " + why);
     }
     auto refKernel = cpuDev->loadKernel(refManifest, refDir);
     if (!refKernel)
@@ -439,11 +462,50 @@ int runKernel(Device &dev, const artifact::Manifest &m, llvm::StringRef dir,
     }
     RunOptions refOptions;
     refOptions.numWorkers = dev.getKind() == "cpu" ? 1 : int(threads);
+    // A kernel that reads float8 tensors sums exact fp8 products in
+    // accumulators whose precision differs between tensor cores and the
+    // reference (--accumulation NAME=K). Element k of such an output is off
+    // by at most (K - 1) (2^-14 + 2^-24) m_k, m_k what the reference
+    // computes from the absolute values of the inputs: for a product
+    // C = A B that is sum |a_j| |b_j| (the componentwise bound of a
+    // rounded sum), and arithmetic after the gemm that scales, adds, takes
+    // a relu or a max of its results (relu(s) w summed over heads) carries
+    // it through, as it carries the error itself.
+    bool fp8Kernel = false;
+    for (size_t j = 0; j < m.params.size(); ++j)
+      if (m.params[j].isTensor &&
+          getParamDataRole(m.params[j]) != artifact::Role::Out)
+        if (std::optional<DType> dt = lookupDType(m.params[j].dtype))
+          fp8Kernel |= isFp8Product(*dt);
+    std::optional<HostArgs> magnitudes;
+    if (fp8Kernel && !accumulationOpts.empty()) {
+      magnitudes = ref;
+      for (size_t j = 0; j < m.params.size(); ++j) {
+        if (getParamDataRole(m.params[j]) == artifact::Role::Out)
+          continue;
+        for (std::optional<HostTensor> *t :
+             {&magnitudes->tensors[j], &magnitudes->pointees[j]}) {
+          if (!*t || (*t)->dtype.cls != DTypeClass::Float ||
+              (magnitudes->pointees[j] && t == &magnitudes->tensors[j]))
+            continue;
+          for (int64_t e = 0, n = (*t)->numElements(); e < n; ++e)
+            (*t)->set(e, std::fabs((*t)->get(e)));
+        }
+      }
+    }
     phase.lap("reference-load");
     if (llvm::Error e =
             runWithHostArgs(*cpuDev, **refKernel, refManifest, ref, refOptions))
       return fail("CPU reference: " + llvm::toString(std::move(e)));
     phase.lap("reference");
+    if (magnitudes) {
+      if (llvm::Error e = runWithHostArgs(*cpuDev, **refKernel, refManifest,
+                                          *magnitudes, refOptions))
+        return fail("CPU reference on the inputs' absolute values "
+                    "(--accumulation of a float8 kernel): " +
+                    llvm::toString(std::move(e)));
+      phase.lap("reference-magnitudes");
+    }
     if (dev.getKind() == "cpu")
       llvm::outs() << "  verify: the device is the CPU reference itself; "
                       "comparing this run with a single-threaded run of the "
@@ -498,28 +560,32 @@ int runKernel(Device &dev, const artifact::Manifest &m, llvm::StringRef dir,
       // fp8 products (exact in float32) summed N times: the device's
       // tensor cores round each addition to kFp8TensorCoreRoundoff, the CPU
       // reference to float32's; each step is off by at most u |running
-      // sum| <= u max|ref| on either side.
-      bool fp8Sum = false;
-      for (size_t j = 0; j < m.params.size(); ++j)
-        if (m.params[j].isTensor &&
-            getParamDataRole(m.params[j]) != artifact::Role::Out)
-          if (std::optional<DType> dt = lookupDType(m.params[j].dtype))
-            fp8Sum |= isFp8Product(*dt);
-      fp8Sum &= out.dtype.cls == DTypeClass::Float && !isFp8Product(out.dtype);
-      if (additions > 1) {
+      // sum| <= u sum |products| on either side: per element, the
+      // reference's value on the inputs' absolute values (magnitudes).
+      bool fp8Sum = fp8Kernel && out.dtype.cls == DTypeClass::Float &&
+                    !isFp8Product(out.dtype) && !asSet;
+      const HostTensor *magnitude = nullptr;
+      double magnitudeScale = 0;
+      if (additions > 1 && fp8Sum && magnitudes) {
+        magnitude = getParamData(*magnitudes, i);
+        magnitudeScale =
+            double(additions - 1) * (kFp8TensorCoreRoundoff + 0x1p-24);
+        for (int64_t k = 0, n = magnitude->numElements(); k < n; ++k)
+          if (std::isfinite(magnitude->get(k)) && !magnitude->isPoisoned(k))
+            accumulationAtol = std::max(
+                accumulationAtol, magnitudeScale * std::fabs(magnitude->get(k)));
+      } else if (additions > 1 && !fp8Sum) {
         const HostTensor &rt = *getParamData(ref, i);
         double maxRef = 0;
         for (int64_t k = 0, n = rt.numElements(); k < n; ++k)
           if (std::isfinite(rt.get(k)))
             maxRef = std::max(maxRef, std::fabs(rt.get(k)));
         accumulationAtol =
-            fp8Sum
-                ? double(additions - 1) * (kFp8TensorCoreRoundoff + 0x1p-24) *
-                      maxRef
-                : 2.0 * double(additions - 1) * unitRoundoff(rt.dtype) * maxRef;
+            2.0 * double(additions - 1) * unitRoundoff(rt.dtype) * maxRef;
         atol += accumulationAtol;
       }
-      Comparison c = compareTensors(out, r, rtol, atol);
+      Comparison c = compareTensors(out, r, rtol, atol, magnitude,
+                                    magnitudeScale);
       // Outputs start as tlc-run's NaN poison, a payload no arithmetic
       // produces: an element still holding it was not written. Other NaNs
       // were computed (0/0 over a fully masked row); where the reference
@@ -568,9 +634,10 @@ int runKernel(Device &dev, const artifact::Manifest &m, llvm::StringRef dir,
                    << ")";
       if (accumulationAtol > 0)
         llvm::outs() << llvm::format(
-            fp8Sum ? "  (atol includes %.3e for %lld fp8 products summed at "
-                     "2^-14 on tensor cores and 2^-24 in the reference: "
-                     "--accumulation)"
+            fp8Sum ? "  (atol plus up to %.3e per element for %lld fp8 "
+                     "products summed at 2^-14 on tensor cores and 2^-24 in "
+                     "the reference, from the reference on the inputs' "
+                     "absolute values: --accumulation)"
                    : "  (atol includes %.3e for %lld rounded additions: "
                      "--accumulation)",
             accumulationAtol, (long long)additions);

@@ -9,6 +9,7 @@
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SHA256.h"
@@ -216,6 +217,8 @@ json::Value tlc::artifact::toJSON(const Manifest &m) {
                                             "col", "end_line", "end_col"}},
                     {"entries", std::move(map)}}},
   };
+  if (!m.layoutsOf.empty())
+    root["layouts_of"] = m.layoutsOf;
   if (!m.workspaces.empty()) {
     json::Array workspaces;
     for (const Workspace &w : m.workspaces)
@@ -226,6 +229,17 @@ json::Value tlc::artifact::toJSON(const Manifest &m) {
     root["workspaces"] = std::move(workspaces);
   }
   return root;
+}
+
+std::string tlc::artifact::layoutFamilyOf(llvm::StringRef target) {
+  target.consume_front("cuda:");
+  target.consume_front("hip:");
+  return llvm::StringSwitch<std::string>(target)
+      .Cases({"sm_80", "sm_86", "sm_87", "sm_89", "sm_120"}, "mma")
+      .Cases({"sm_90", "sm_90a"}, "wgmma")
+      .Cases({"sm_100", "sm_100a"}, "mma+tmem")
+      .Cases({"gfx90a", "gfx942", "gfx950"}, "mfma")
+      .Default("");
 }
 
 llvm::Error tlc::artifact::writeManifest(const Manifest &manifest,
@@ -339,6 +353,7 @@ tlc::artifact::manifestFromJSON(const json::Value &value) {
   m.binary = r.str(*root, "binary");
   m.entry = r.str(*root, "entry");
   m.sourceHash = r.str(*root, "source_hash", false);
+  m.layoutsOf = r.str(*root, "layouts_of", false);
   if (const json::Array *a = r.array(*root, "symbols"))
     for (const json::Value &v : *a) {
       const json::Object *o = v.getAsObject();

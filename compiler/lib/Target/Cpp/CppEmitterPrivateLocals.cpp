@@ -20,10 +20,15 @@
 // thread (as in kernels with per-thread code) and each such loop runs its
 // iterations from a table, in each thread's register order, with `tlc_t`
 // the owning thread, so every access to the buffer reads and writes the
-// GPU's copy. The owners come from layout inference with the sm_80 gemm
-// layouts (the CPU target has no instruction set of its own; fragments
-// that a gemm lays out differently on sm_90a or gfx942 give those
-// targets' owners only where the layouts agree).
+// GPU's copy. The owners come from layout inference with the layouts of
+// CppEmitOptions::layoutsOf (tlc-build --layouts-of; sm_80's by default):
+// the CPU target has no instruction set of its own, and a fragment that a
+// gemm lays out differently on sm_90a (wgmma) or gfx942 (MFMA) has other
+// owners there, so TileLang's answer depends on the target. When another
+// layout family gives another table, the kernel records which one it
+// followed (CppKernel::layoutsOf, the manifest's `layouts_of`), and
+// tlc-run --verify refuses it as the reference of another family's
+// artifact.
 //
 // Only loops of this shape pay for it; other loops are unchanged. Where
 // the buffer is used in other ways (views, tile operations, block code of
@@ -146,12 +151,16 @@ void Emitter::planPrivateLocals(tile::KernelOp kernel) {
   if (roots.empty())
     return;
   usedNames.insert("tlc_t");
+  std::string layoutsName =
+      options.layoutsOf.empty() ? std::string("cuda:sm_80") : options.layoutsOf;
+  tile::LayoutTarget layoutTarget =
+      tile::parseLayoutTarget(layoutsName).value_or(tile::LayoutTarget{});
   FailureOr<tile::KernelLayouts> layouts = failure();
   {
     // Layout conflicts are the GPU targets' errors, not this one's.
     ScopedDiagnosticHandler quiet(kernel->getContext(),
                                   [](Diagnostic &) { return success(); });
-    layouts = tile::inferKernelLayouts(kernel, tile::LayoutTarget{});
+    layouts = tile::inferKernelLayouts(kernel, layoutTarget);
   }
   bool perThreadCode = hasPerThreadCode(kernel);
   // Tables of the loops tried so far ("" reason: privatisable).
@@ -224,6 +233,35 @@ void Emitter::planPrivateLocals(tile::KernelOp kernel) {
         << "), where the GPU targets give each thread its own copy; results "
            "may differ from theirs";
     w.attachNote(first.second.getLoc()) << "the loop";
+  }
+  if (privateLoops.empty() || !result.layoutsOf.empty())
+    return;
+  // Does another layout family deal these loops out otherwise?
+  for (StringRef other : {"sm_80", "sm_90a", "gfx942", "sm_100a"}) {
+    tile::LayoutTarget t = *tile::parseLayoutTarget(other);
+    if (t.arch == layoutTarget.arch &&
+        t.tensorMemory == layoutTarget.tensorMemory)
+      continue;
+    FailureOr<tile::KernelLayouts> alt = failure();
+    {
+      ScopedDiagnosticHandler quiet(kernel->getContext(),
+                                    [](Diagnostic &) { return success(); });
+      alt = tile::inferKernelLayouts(kernel, t);
+    }
+    bool same = succeeded(alt) && alt->blockThreads == privateThreads;
+    for (auto &[loop, table] : privateLoops) {
+      if (!same)
+        break;
+      auto l = cast<tile::ParallelOp>(loop);
+      std::vector<std::pair<int64_t, int64_t>> altTable;
+      same = ownerTable(l, tile::chooseParallelPlan(l), *alt, altTable)
+                 .empty() &&
+             altTable == table;
+    }
+    if (!same) {
+      result.layoutsOf = layoutsName;
+      return;
+    }
   }
 }
 

@@ -53,13 +53,14 @@ LogicalResult tlc::target::buildCpuArtifacts(ModuleOp module,
   LogicalResult walked = forEachKernelToBuild(
       module, options.kernelFilter,
       [&](tile::FuncOp func, artifact::Manifest &manifest) {
-        auto kernel = emitCpuKernel(func);
+        auto kernel = emitCpuKernel(func, options.emit);
         if (failed(kernel))
           return WalkResult::skip();
         artifact::ArtifactBundle bundle;
         bundle.manifest = std::move(manifest);
         bundle.manifest.target = "cpu";
         bundle.manifest.entry = kernel->entry;
+        bundle.manifest.layoutsOf = kernel->layoutsOf;
         bundle.manifest.sourceMapFiles = kernel->files;
         bundle.manifest.sourceMap = kernel->sourceMap;
         bundle.source = std::move(kernel->source);

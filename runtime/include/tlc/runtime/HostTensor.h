@@ -178,9 +178,13 @@ struct Comparison {
 
 /// Compares \p out with \p ref (same dtype and shape) with tolerances
 /// \p rtol and \p atol, in one pass on every core (runs of elements
-/// decoded by DType::loadMany).
+/// decoded by DType::loadMany). With \p magnitude (the shape of \p ref),
+/// element k's absolute tolerance is atol + magnitudeScale |magnitude[k]|
+/// (a per-element error bound; a non-finite magnitude adds nothing).
 Comparison compareTensors(const HostTensor &out, const HostTensor &ref,
-                          double rtol, double atol);
+                          double rtol, double atol,
+                          const HostTensor *magnitude = nullptr,
+                          double magnitudeScale = 0);
 
 } // namespace tlc::runtime
 

@@ -221,7 +221,18 @@ struct Manifest {
   std::vector<std::string> sourceMapFiles;
   /// Generated line <-> DSL location, sorted by generated line.
   std::vector<SourceMapEntry> sourceMap;
+  /// A CPU artifact whose results depend on a GPU target's fragment
+  /// layouts: the target whose layouts it follows (`cuda:sm_80` unless
+  /// tlc-build --layouts-of said otherwise). Empty otherwise.
+  std::string layoutsOf;
 };
+
+/// The family of fragment layouts of a GPU target name (`cuda:sm_90a`,
+/// `sm_80`, `hip:gfx942`): "mma" (sm_80 .. sm_89, sm_120), "wgmma"
+/// (sm_90, sm_90a), "mma+tmem" (sm_100, sm_100a), "mfma" (gfx90a, gfx942,
+/// gfx950); empty for anything else. Targets of one family give every
+/// fragment the same layout (tile::parseLayoutTarget's table).
+std::string layoutFamilyOf(llvm::StringRef target);
 
 /// The manifest as JSON.
 llvm::json::Value toJSON(const Manifest &manifest);

@@ -53,6 +53,12 @@ struct CppEmitOptions {
   std::string headerName = "tlc_cpu.h";
   /// Put a `// file:line:col` comment above the code of every tile op.
   bool locationComments = true;
+  /// The GPU target whose fragment layouts (which thread holds which
+  /// element) the kernel follows where its answer depends on them: a
+  /// T.Parallel dealt out by a fragment that stores into per-thread
+  /// buffers. A name tile::parseLayoutTarget accepts (`cuda:sm_90a`,
+  /// `hip:gfx942`); empty: `cuda:sm_80`.
+  std::string layoutsOf;
 };
 
 /// The C++ of one kernel instance.
@@ -67,6 +73,10 @@ struct CppKernel {
   std::vector<std::string> files;
   /// Generated line -> DSL location, sorted by generated line.
   std::vector<artifact::SourceMapEntry> sourceMap;
+  /// CppEmitOptions::layoutsOf (`cuda:sm_80` when that is empty) when the
+  /// kernel's results depend on it: another GPU target's layouts give
+  /// another owner table. Empty otherwise.
+  std::string layoutsOf;
 };
 
 /// Translates \p func into C++. Fails, with an error diagnostic on the

@@ -16,6 +16,7 @@
 #define TLC_TARGET_CPP_CPUTARGET_H
 
 #include "tlc/Target/Artifact/Artifact.h"
+#include "tlc/Target/Cpp/CppEmitter.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Support/LLVM.h"
@@ -37,6 +38,9 @@ struct CpuBuildOptions {
   std::string kernelFilter;
   /// Print one line per artifact (`wrote DIR/NAME.so (cached)`) here.
   llvm::raw_ostream *log = nullptr;
+  /// Options of the C++ emitter (CppEmitOptions::layoutsOf: whose fragment
+  /// layouts the reference follows).
+  CppEmitOptions emit;
 };
 
 /// The host compiler flags of CPU kernels made from \p flags (the generic
