@@ -8,6 +8,7 @@
 # for a run cut short), the verify lines in runlogs.txt. BUILD_LIMIT
 # (seconds, default 120 for cuda and 240 for cpu) bounds each build;
 # THREADS (default 4) is tlc-run's --threads for the CPU reference.
+# The CPU reference follows sm_90a's fragment layouts (--layouts-of).
 # S/runargs.txt, when present, gives tlc-run options per file (lines "NAME
 # OPTIONS...", e.g. tests/bench/numerics/corpus-runargs.txt). An
 # OPTIONS containing @INPUTS@ first runs S/scripts/corpus_inputs.py NAME
@@ -22,7 +23,7 @@ export TLC_CACHE_DIR=/tmp/tlc-cache
 build() { # file
   n=$(basename $1 .py)
   timeout ${BUILD_LIMIT:-120} $S/bin/tlc-build --target=cuda:sm_90a -o $A/cuda/$n $1 > $O/logs/$n.build-cuda 2>&1; echo "cuda $?" > $A/$n.rc
-  timeout ${BUILD_LIMIT:-240} $S/bin/tlc-build --target=cpu -o $A/cpu/$n $1 > $O/logs/$n.build-cpu 2>&1; echo "cpu $?" >> $A/$n.rc
+  timeout ${BUILD_LIMIT:-240} $S/bin/tlc-build --target=cpu --layouts-of=cuda:sm_90a -o $A/cpu/$n $1 > $O/logs/$n.build-cpu 2>&1; echo "cpu $?" >> $A/$n.rc
 }
 export -f build; export S O A
 SECONDS=0

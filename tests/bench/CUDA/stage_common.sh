@@ -110,7 +110,7 @@ stage_build() {
   for v in "${kernels[@]}"; do
     IFS='|' read -r name file defs builds <<< "$v"
     for which in $builds; do jobs+=("$W/$which/$name|$which|$file|--target=cuda:sm_90a $defs"); done
-    [[ $name == v_* ]] && jobs+=("$W/cpu/$name|new|$file|--target=cpu $defs")
+    [[ $name == v_* ]] && jobs+=("$W/cpu/$name|new|$file|--target=cpu --layouts-of=cuda:sm_90a $defs")
   done
   if [ -n "${STAGE_DRY_RUN:-}" ]; then
     local j o w f d

@@ -18,7 +18,7 @@ export TLC_CACHE_DIR=/tmp/tlc-cache
 P=${PYTHON:-python3}
 b() { # name
   $S/bin/tlc-build --target=cuda:sm_90a -o $A/$1/cuda $S/corpus/$1.py > $O/$1.build 2>&1 &&
-  $S/bin/tlc-build --target=cpu -o $A/$1/cpu $S/corpus/$1.py >> $O/$1.build 2>&1
+  $S/bin/tlc-build --target=cpu --layouts-of=cuda:sm_90a -o $A/$1/cpu $S/corpus/$1.py >> $O/$1.build 2>&1
 }
 SECONDS=0
 n=examples__gemm_streamk__example_tilelang_gemm_streamk

@@ -16,7 +16,7 @@ SECONDS=0
 for nk in examples__gdn__example_chunk_o:chunk_o examples__gdn__example_wy_fast:wy_fast examples__KDA__wy_fast:wy_fast_kda; do
   n=${nk%:*}; k=${nk#*:}; W=$A/$n
   $S/bin/tlc-build --target=cuda:sm_90a -o $W/cuda $SIZE $S/corpus/$n.py > $O/$n.build 2>&1 &&
-  $S/bin/tlc-build --target=cpu -o $W/cpu $SIZE $S/corpus/$n.py >> $O/$n.build 2>&1 || { echo "$n: build failed"; continue; }
+  $S/bin/tlc-build --target=cpu --layouts-of=cuda:sm_90a -o $W/cpu $SIZE $S/corpus/$n.py >> $O/$n.build 2>&1 || { echo "$n: build failed"; continue; }
   $S/bin/tlc-run $W/cuda --device ${DEVICE:-cuda} --threads ${THREADS:-16} --save $W/gpu > $O/$n.txt 2>&1
   $S/bin/tlc-run $W/cpu --threads ${THREADS:-16} --inputs $W/gpu/inputs --save $W/cpu-out >> $O/$n.txt 2>&1
   $P $S/scripts/rounding_oracle.py $k $W/gpu/inputs $W/gpu $W/cpu-out >> $O/$n.txt 2>&1
