@@ -308,6 +308,29 @@ TEST_CASE("compareTensors: unwritten and computed NaNs counted per side") {
   CHECK(c.firstBad == 10);
 }
 
+TEST_CASE("compareTensors: a per-element magnitude widens atol") {
+  // Element k passes when |out - ref| <= atol + scale |magnitude[k]|:
+  // differences of 0.5 at k = 1 and 2; the magnitudes allow 0.6 at k = 1
+  // and 0.4 at k = 2 (scale 0.1); a non-finite magnitude (k = 3) adds
+  // nothing; a negative one counts by its absolute value (k = 4).
+  HostTensor ref(*lookupDType("float32"), {5});
+  HostTensor out(*lookupDType("float32"), {5});
+  HostTensor mag(*lookupDType("float32"), {5});
+  const double refs[5] = {1, 2, 3, 4, 5}, outs[5] = {1, 2.5, 3.5, 4.5, 5.5},
+               mags[5] = {0, 6, 4, INFINITY, -6};
+  for (int64_t k = 0; k < 5; ++k) {
+    ref.set(k, refs[k]);
+    out.set(k, outs[k]);
+    mag.set(k, mags[k]);
+  }
+  Comparison plain = compareTensors(out, ref, 0, 1e-3);
+  CHECK(plain.mismatches == 4);
+  Comparison c = compareTensors(out, ref, 0, 1e-3, &mag, 0.1);
+  CHECK(c.mismatches == 2);
+  CHECK(c.firstBad == 2);
+  CHECK(c.maxAbsError == 0.5);
+}
+
 TEST_CASE("HostTensor: zeroed on construction, deep copies") {
   // Larger than one chunk, so zeroing and copying run on several threads.
   HostTensor t(*lookupDType("float32"), {(int64_t(5) << 20) + 3});
