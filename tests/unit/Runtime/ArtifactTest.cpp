@@ -107,6 +107,27 @@ TEST_CASE("Manifest: JSON round trip and readable errors") {
   auto cuda = manifestFromJSON(toJSON(*again));
   REQUIRE(static_cast<bool>(cuda));
   CHECK(cuda->launches[0].entry == "matmul_kernel");
+  // `layouts_of` is written only when set, and read back.
+  CHECK(!toJSON(*again).getAsObject()->get("layouts_of"));
+  again->layoutsOf = "cuda:sm_90a";
+  auto cpu = manifestFromJSON(toJSON(*again));
+  REQUIRE(static_cast<bool>(cpu));
+  CHECK(cpu->layoutsOf == "cuda:sm_90a");
+}
+
+TEST_CASE("layoutFamilyOf: targets with the same fragment layouts") {
+  // tile::parseLayoutTarget's table: sm_80 .. sm_89 and sm_120 mma.sync,
+  // sm_90 / sm_90a wgmma, sm_100 / sm_100a mma.sync with tensor memory,
+  // gfx90a / gfx942 / gfx950 MFMA.
+  CHECK(layoutFamilyOf("cuda:sm_80") == layoutFamilyOf("sm_89"));
+  CHECK(layoutFamilyOf("cuda:sm_80") == layoutFamilyOf("cuda:sm_120"));
+  CHECK(layoutFamilyOf("cuda:sm_90a") == layoutFamilyOf("sm_90"));
+  CHECK(layoutFamilyOf("hip:gfx942") == layoutFamilyOf("gfx90a"));
+  CHECK(layoutFamilyOf("cuda:sm_80") != layoutFamilyOf("cuda:sm_90a"));
+  CHECK(layoutFamilyOf("cuda:sm_80") != layoutFamilyOf("cuda:sm_100a"));
+  CHECK(layoutFamilyOf("cuda:sm_90a") != layoutFamilyOf("hip:gfx942"));
+  CHECK(layoutFamilyOf("cpu").empty());
+  CHECK(layoutFamilyOf("cuda:sm_70").empty());
 }
 
 TEST_CASE("Manifest: workspaces (version 2) and version 1 compatibility") {
