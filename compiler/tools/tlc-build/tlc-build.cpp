@@ -111,7 +111,7 @@ struct BackendDiagnostics {
           printDiagnostic(llvm::errs(), diag, file.path, file.tree->lines(),
                           print);
           if (sink)
-            sink->push_back({std::move(diag), stage});
+            sink->push_back({std::move(diag), stage, target::isToolFailure(d)});
           return mlir::success();
         }) {}
   BackendDiagnostics(const BackendDiagnostics &) = delete;
