@@ -628,6 +628,28 @@ class _Compiler:
                 "eager kernel, matching tensor shapes or T.const values)")
 
 
+class _InstanceCacheView:
+    """``JITFunction.func``: a read-only view of a kernel's built
+    instances."""
+
+    def __init__(self, jit_function):
+        self._jit = jit_function
+
+    @property
+    def p1_cache(self):
+        """The built instances: ``{(bindings, n): kernel}`` (``n`` counts
+        the instances of the same bindings built under other environment
+        variable values)."""
+        compiler = self._jit._compiler
+        with compiler._lock:
+            return {(key[2], n): kernel
+                    for key, entries in compiler._cache.items()
+                    for n, (_, _, kernel) in enumerate(entries)}
+
+    def __repr__(self):
+        return f"<instances of {self._jit.__name__}: {len(self.p1_cache)}>"
+
+
 class JITFunction:
     """What ``@tilelang.jit`` returns: a lazy factory (calling it gives a
     :class:`JITKernel`) or an eager kernel (calling it runs it)."""
@@ -689,6 +711,13 @@ class JITFunction:
     def __repr__(self):
         kind = "lazy" if self.is_lazy else "eager"
         return f"<tilelang.jit {kind} {self.__name__} ({self.source_file})>"
+
+    @property
+    def func(self):
+        """TileLang's ``JITImpl.func``, for what scripts inspect of it:
+        ``p1_cache``, the instances built so far (one per distinct
+        specialization: sizes, ``T.const`` values, environment)."""
+        return _InstanceCacheView(self)
 
     # -- lazy ------------------------------------------------------------------
 
