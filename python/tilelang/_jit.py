@@ -564,9 +564,13 @@ class _Compiler:
         requires before a call runs the instance."""
         build_file = build_file or self.source_file
         target = resolve_target(self.target_spec)
+        # A tvm.transform.PassContext entered around the call adds its
+        # config; the kernel's own pass configs win.
+        from ._target import current_pass_configs
+        pass_configs = {**current_pass_configs(), **self.pass_configs}
         key = (build_file, target, tuple(sorted(defines.items())),
                tuple(sorted((str(k), str(v))
-                            for k, v in self.pass_configs.items())),
+                            for k, v in pass_configs.items())),
                tuple(self.compile_flags))
         # The instance also depends on the environment variables its
         # evaluation read (a script may set os.environ between two calls):
@@ -592,8 +596,7 @@ class _Compiler:
                 build = _build.build(build_file, self.kernel, defines,
                                      target, timeout=timeout,
                                      extra_args=_build_config_args(
-                                         self.pass_configs,
-                                         self.compile_flags))
+                                         pass_configs, self.compile_flags))
                 kernel = make(build, _pick_manifest(build, self.kernel),
                               target)
                 reads = build.environ_reads
