@@ -175,7 +175,11 @@ int build::runConfigsInChildren(llvm::StringRef path, unsigned jobs,
   std::string malformed;
   if (readConfigs(path, buffer, lines, malformed))
     return 2;
-  jobs = std::max(1u, std::min<unsigned>(jobs, lines.size()));
+  if (lines.empty()) {
+    llvm::errs() << malformed;
+    return malformed.empty() ? 0 : 2;
+  }
+  jobs = std::min<unsigned>(jobs, lines.size());
   // Part k holds lines [first[k], first[k + 1]): contiguous, so that the
   // parts' outputs printed in order are the lines' outputs in order.
   std::vector<size_t> first;
