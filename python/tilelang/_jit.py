@@ -564,9 +564,13 @@ class _Compiler:
         requires before a call runs the instance."""
         build_file = build_file or self.source_file
         target = resolve_target(self.target_spec)
+        # A tvm.transform.PassContext entered around the call adds its
+        # config; the kernel's own pass configs win.
+        from ._target import current_pass_configs
+        pass_configs = {**current_pass_configs(), **self.pass_configs}
         key = (build_file, target, tuple(sorted(defines.items())),
                tuple(sorted((str(k), str(v))
-                            for k, v in self.pass_configs.items())),
+                            for k, v in pass_configs.items())),
                tuple(self.compile_flags))
         # The instance also depends on the environment variables its
         # evaluation read (a script may set os.environ between two calls):
@@ -592,8 +596,7 @@ class _Compiler:
                 build = _build.build(build_file, self.kernel, defines,
                                      target, timeout=timeout,
                                      extra_args=_build_config_args(
-                                         self.pass_configs,
-                                         self.compile_flags))
+                                         pass_configs, self.compile_flags))
                 kernel = make(build, _pick_manifest(build, self.kernel),
                               target)
                 reads = build.environ_reads
@@ -626,6 +629,28 @@ class _Compiler:
                 "instance compiled before it with factory.compile(...) or "
                 "factory.par_compile([...]) (the same arguments; for an "
                 "eager kernel, matching tensor shapes or T.const values)")
+
+
+class _InstanceCacheView:
+    """``JITFunction.func``: a read-only view of a kernel's built
+    instances."""
+
+    def __init__(self, jit_function):
+        self._jit = jit_function
+
+    @property
+    def p1_cache(self):
+        """The built instances: ``{(bindings, n): kernel}`` (``n`` counts
+        the instances of the same bindings built under other environment
+        variable values)."""
+        compiler = self._jit._compiler
+        with compiler._lock:
+            return {(key[2], n): kernel
+                    for key, entries in compiler._cache.items()
+                    for n, (_, _, kernel) in enumerate(entries)}
+
+    def __repr__(self):
+        return f"<instances of {self._jit.__name__}: {len(self.p1_cache)}>"
 
 
 class JITFunction:
@@ -689,6 +714,13 @@ class JITFunction:
     def __repr__(self):
         kind = "lazy" if self.is_lazy else "eager"
         return f"<tilelang.jit {kind} {self.__name__} ({self.source_file})>"
+
+    @property
+    def func(self):
+        """TileLang's ``JITImpl.func``, for what scripts inspect of it:
+        ``p1_cache``, the instances built so far (one per distinct
+        specialization: sizes, ``T.const`` values, environment)."""
+        return _InstanceCacheView(self)
 
     # -- lazy ------------------------------------------------------------------
 

@@ -105,6 +105,8 @@ def _fill(module):
             importlib.import_module("tilelang.tvm.ir")
         module.ffi = sys.modules.get("tilelang.tvm.ffi") or \
             importlib.import_module("tilelang.tvm.ffi")
+        module.transform = sys.modules.get("tilelang.tvm.transform") or \
+            importlib.import_module("tilelang.tvm.transform")
         module.TVMError = TVMError
         _fill_global_funcs(module)
     elif name == "tilelang.tvm.ffi":
@@ -126,6 +128,9 @@ def _fill(module):
     elif name == "tilelang.tvm.target":
         from ._target import Target
         module.Target = Target
+    elif name == "tilelang.tvm.transform":
+        from ._target import PassContext
+        module.PassContext = PassContext
     elif name == "tilelang.tvm.te":
         module.var = _var
         module.size_var = _var
@@ -231,7 +236,8 @@ def install():
     tvm = importlib.import_module("tilelang.tvm")
     if "tvm" not in sys.modules and importlib.util.find_spec("tvm") is None:
         sys.modules["tvm"] = tvm
-        for sub in ("te", "tir", "tirx", "target", "error", "ir", "ffi"):
+        for sub in ("te", "tir", "tirx", "target", "error", "ir", "ffi",
+                    "transform"):
             sys.modules["tvm." + sub] = getattr(tvm, sub)
         # `from tvm.tirx.stmt_functor import post_order_visit`.
         for sub in ("tir", "tirx"):

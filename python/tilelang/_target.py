@@ -74,3 +74,49 @@ class Target:
         if not allow_none:
             raise ValueError("no target is entered")
         return None
+
+
+class PassContext:
+    """``tvm.transform.PassContext``: scripts enter one around their
+    builds (``with tvm.transform.PassContext(config={...}),
+    tvm.target.Target("cuda"): tilelang.lower(func)``). Its ``config`` is
+    the pass configs of the builds made inside it (the kernel's own
+    ``pass_configs=`` win, as TileLang's compile enters a context of its
+    own); ``opt_level`` and the pass lists have no tlc counterpart and are
+    kept only to be read back."""
+
+    def __init__(self, opt_level=2, required_pass=None, disabled_pass=None,
+                 instruments=None, config=None, trace=None,
+                 trace_stack=None, make_traceable=None, num_evals=0,
+                 tuning_api_database=None):
+        self.opt_level = opt_level
+        self.required_pass = list(required_pass or [])
+        self.disabled_pass = list(disabled_pass or [])
+        self.instruments = list(instruments or [])
+        self.config = dict(config or {})
+
+    def __enter__(self):
+        stack = getattr(_current, "passes", None)
+        if stack is None:
+            stack = _current.passes = []
+        stack.append(self)
+        return self
+
+    def __exit__(self, *exc):
+        _current.passes.pop()
+        return False
+
+    @staticmethod
+    def current():
+        """The innermost context entered (a default one outside)."""
+        stack = getattr(_current, "passes", None)
+        return stack[-1] if stack else PassContext()
+
+
+def current_pass_configs():
+    """The pass configs of the contexts entered in this thread, inner ones
+    winning."""
+    merged = {}
+    for context in getattr(_current, "passes", None) or ():
+        merged.update(context.config)
+    return merged

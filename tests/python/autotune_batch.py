@@ -63,7 +63,33 @@ def outcome(cfg):
     return ("built", source, json.dumps(manifest, sort_keys=True))
 
 
+def check_chunk_sizes():
+    """Chunks come in whole waves of the workers, none above CHUNK, sizes
+    within one of each other; checked by enumeration over counts and
+    worker numbers (the rule, not the formula)."""
+    for workers in (1, 2, 3, 16):
+        for count in list(range(1, 300)) + [1216, 1024, 1025, 5000]:
+            size = _batch.chunk_size(count, workers)
+            chunks = -(-count // size)
+            assert 1 <= size <= _batch.CHUNK, (count, workers, size)
+            if count >= workers:
+                # As few waves as CHUNK allows, the last more than half
+                # full (the old rule, chunks of CHUNK, left 1,216 on 16
+                # workers a second wave of 3).
+                waves = -(-chunks // workers)
+                assert waves == -(-count // (workers * _batch.CHUNK)), \
+                    (count, workers, size, chunks)
+                assert chunks > (waves - 1) * workers + workers // 2, \
+                    (count, workers, size, chunks)
+            else:
+                assert size == 1, (count, workers, size)
+    assert _batch.chunk_size(1216, 16) == 38  # 32 chunks, 2 waves of 16
+    assert _batch.chunk_size(80, 2) == 40
+    print("chunk sizes: whole waves of the workers, at most CHUNK each")
+
+
 def main():
+    check_chunk_sizes()
     os.environ["TLC_CUDA_COMPILER"] = "none"
     with tempfile.TemporaryDirectory(prefix="tlc-batch-") as tmp:
         os.environ["TLC_CACHE_DIR"] = os.path.join(tmp, "single")

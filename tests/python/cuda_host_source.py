@@ -22,41 +22,15 @@ import tilelang  # noqa: E402
 import tilelang.language as T  # noqa: E402
 from tilelang import _runtime  # noqa: E402
 
+import shared_kernels  # noqa: E402
+
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 INCLUDE = os.environ.get("TLC_CUDA_INCLUDE",
                          os.path.join(ROOT, "runtime", "cuda", "include"))
 
 
-@tilelang.jit(out_idx=[-1])
-def matmul(M, N, K, block_M=128, block_N=128, block_K=32, dtype="float16",
-           accum_dtype="float"):
-    @T.prim_func
-    def main(A: T.Tensor((M, K), dtype), B: T.Tensor((K, N), dtype),
-             C: T.Tensor((M, N), dtype)):
-        with T.Kernel(T.ceildiv(N, block_N), T.ceildiv(M, block_M),
-                      threads=128) as (bx, by):
-            A_shared = T.alloc_shared((block_M, block_K), dtype)
-            B_shared = T.alloc_shared((block_K, block_N), dtype)
-            C_local = T.alloc_fragment((block_M, block_N), accum_dtype)
-            T.clear(C_local)
-            for k in T.Pipelined(T.ceildiv(K, block_K), num_stages=3):
-                T.copy(A[by * block_M, k * block_K], A_shared)
-                T.copy(B[k * block_K, bx * block_N], B_shared)
-                T.gemm(A_shared, B_shared, C_local)
-            T.copy(C_local, C[by * block_M, bx * block_N])
-    return main
-
-
-@tilelang.jit(out_idx=[-1])
-def scale_add(M, N, block_M=32, dtype="float32"):
-    @T.prim_func
-    def main(A: T.Tensor((M, N), dtype), B: T.Tensor((M, N), dtype),
-             alpha: T.float32, C: T.Tensor((M, N), dtype)):
-        with T.Kernel(T.ceildiv(M, block_M), threads=128) as bx:
-            for i, j in T.Parallel(block_M, N):
-                C[bx * block_M + i, j] = A[bx * block_M + i, j] * alpha + \
-                    B[bx * block_M + i, j]
-    return main
+matmul = tilelang.jit(out_idx=[-1])(shared_kernels.matmul)
+scale_add = tilelang.jit(out_idx=[-1])(shared_kernels.scale_add)
 
 
 def host_launcher(kernel, work, tag, argtypes):

@@ -218,11 +218,11 @@ def _install():
     resolve = _jit.resolve_target
 
     def to_cpu(target):
-        spec = target if target is not None else "cpu"
-        if isinstance(spec, str) and (spec == "auto" or
-                                      spec.startswith("cuda")):
-            return "cpu"
-        return resolve(spec)
+        # Every spelling of a CUDA target (a string, a dict such as
+        # {"kind": "cuda", "arch": "sm_90"}, a tvm.target.Target, "auto")
+        # resolves to a cuda: target first, then to the CPU.
+        resolved = resolve(target if target is not None else "cpu")
+        return "cpu" if resolved.startswith("cuda") else resolved
     _jit.resolve_target = to_cpu
     autotuner.resolve_target = to_cpu
     testing.requires_cuda = testing._Requirement(lambda: True,

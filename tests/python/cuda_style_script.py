@@ -1,6 +1,7 @@
 """A TileLang script written for a CUDA GPU, as users write them: tensors
 made on "cuda" and with .cuda(), float16 references with `@` and softmax,
-torch.cuda.synchronize / Event timing, target="cuda", a device check and
+torch.cuda.synchronize / Event timing, target="cuda" (also as a dict with
+an architecture), a device check and
 the SM count (torch.cuda.get_device_properties, carver's driver), an
 autograd.Function under @torch.compile. ctest runs it through
 cuda_script_on_cpu.py on the CPU target (python-cuda_style_on_cpu); on a
@@ -72,6 +73,11 @@ def main():
     torch.testing.assert_close(probs.float().sum(-1),
                                torch.ones(M, device="cuda"),
                                rtol=1e-2, atol=1e-2)
+    # The target as a dict with an architecture (TileLang tests compile
+    # so): the same kernel, the same values.
+    by_dict = tilelang.compile(matmul_softmax_scale.fn(M, N, K), out_idx=[-1],
+                               target={"kind": "cuda", "arch": "sm_90"})
+    torch.testing.assert_close(by_dict(a, b), c, rtol=0, atol=0)
     start = torch.cuda.Event(enable_timing=True)
     end = torch.cuda.Event(enable_timing=True)
     start.record()

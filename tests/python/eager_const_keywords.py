@@ -2,7 +2,8 @@
 # (a grid extent, a factor of the body) take them as keywords of the call
 # (TileLang's issue 2760): the values reach the instance, each value is its
 # own instance, and a missing one raises TileLang's ValueError before
-# anything runs. The references are NumPy computations of the same rule.
+# anything runs; func.p1_cache counts the instances. The references are
+# NumPy computations of the same rule.
 
 import numpy as np
 import tilelang
@@ -40,6 +41,11 @@ def main():
         want = np.zeros(128, np.float32)
         want[:32 * blocks] = a.numpy()[:32 * blocks]
         assert np.array_equal(b.numpy(), want), (blocks, b)
+    # Each T.const value is its own instance; the same value again is the
+    # instance built before (what TileLang's func.p1_cache counts).
+    assert len(first_blocks.func.p1_cache) == 2, first_blocks.func.p1_cache
+    first_blocks(a, torch.zeros(128), 32, num_blocks=4)
+    assert len(first_blocks.func.p1_cache) == 2, first_blocks.func.p1_cache
     for scale in (3, 2.5):
         b = torch.zeros(128)
         scaled(a, b, scale=scale)

@@ -26,39 +26,20 @@ import numpy as np  # noqa: E402
 import tilelang  # noqa: E402
 import tilelang.language as T  # noqa: E402
 
+import shared_kernels  # noqa: E402
+
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 INCLUDE = os.path.join(ROOT, "runtime", "hip", "include")
 
 
-@tilelang.jit(out_idx=[-1], target="hip:gfx942")
-def scale_add(M, N, block_M=32, dtype="float32"):
-    @T.prim_func
-    def main(A: T.Tensor((M, N), dtype), B: T.Tensor((M, N), dtype),
-             alpha: T.float32, C: T.Tensor((M, N), dtype)):
-        with T.Kernel(T.ceildiv(M, block_M), threads=128) as bx:
-            for i, j in T.Parallel(block_M, N):
-                C[bx * block_M + i, j] = A[bx * block_M + i, j] * alpha + \
-                    B[bx * block_M + i, j]
-    return main
+scale_add = tilelang.jit(out_idx=[-1],
+                         target="hip:gfx942")(shared_kernels.scale_add)
+_matmul = tilelang.jit(out_idx=[-1],
+                       target="hip:gfx90a")(shared_kernels.matmul)
 
 
-@tilelang.jit(out_idx=[-1], target="hip:gfx90a")
-def matmul(M, N, K, block_M=128, block_N=128, block_K=32):
-    @T.prim_func
-    def main(A: T.Tensor((M, K), "float16"), B: T.Tensor((K, N), "float16"),
-             C: T.Tensor((M, N), "float16")):
-        with T.Kernel(T.ceildiv(N, block_N), T.ceildiv(M, block_M),
-                      threads=256) as (bx, by):
-            A_s = T.alloc_shared((block_M, block_K), "float16")
-            B_s = T.alloc_shared((block_K, block_N), "float16")
-            acc = T.alloc_fragment((block_M, block_N), "float")
-            T.clear(acc)
-            for k in T.Pipelined(T.ceildiv(K, block_K), num_stages=2):
-                T.copy(A[by * block_M, k * block_K], A_s)
-                T.copy(B[k * block_K, bx * block_N], B_s)
-                T.gemm(A_s, B_s, acc)
-            T.copy(acc, C[by * block_M, bx * block_N])
-    return main
+def matmul(M, N, K):
+    return _matmul(M, N, K, threads=256, num_stages=2)
 
 
 def check(rc, hip, what):

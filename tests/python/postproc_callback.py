@@ -58,6 +58,11 @@ def _compiler(monkeypatch):
 
 
 def test_registry_rules():
+    # The engine package exports the same registration functions.
+    import tilelang.engine as engine
+    assert engine.register_cuda_postproc is register_cuda_postproc
+    assert engine.register_hip_postproc_callback is \
+        register_hip_postproc_callback
     def my_func(x):
         return x + 1
     assert tvm.register_func("my_func", my_func) is my_func

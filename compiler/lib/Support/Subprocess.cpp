@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tlc/Support/Subprocess.h"
+#include "tlc/Support/Poll.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -108,30 +109,31 @@ SubprocessResult tlc::runSubprocess(llvm::ArrayRef<std::string> args,
     return result;
   }
 
-  using Clock = std::chrono::steady_clock;
-  Clock::time_point deadline = Clock::now() + std::chrono::seconds(seconds);
-  std::chrono::milliseconds nap(1);
   int status = 0;
-  for (;;) {
-    pid_t r = waitFor(pid, status, seconds ? WNOHANG : 0);
-    if (r == pid)
-      break;
-    if (r < 0) {
-      result.why =
-          std::string("waiting for the tool failed: ") + std::strerror(errno);
-      return result;
-    }
-    if (Clock::now() >= deadline) {
-      killTree(pid);
-      waitFor(pid, status, 0);
-      result.kind = SubprocessResult::TimedOut;
-      result.why = "stopped after " + std::to_string(seconds) + " s";
-      return result;
-    }
-    // Short naps first (most tools here finish in well under a second
-    // when cached), then at most 50 ms between looks.
-    std::this_thread::sleep_for(nap);
-    nap = std::min(nap * 2, std::chrono::milliseconds(50));
+  // Short naps first (most tools here finish in well under a second when
+  // cached), then at most 50 ms between looks. Without a limit, waitpid
+  // blocks.
+  PollStep end = pollWithNaps(
+      [&] {
+        pid_t r = waitFor(pid, status, seconds ? WNOHANG : 0);
+        if (r == pid)
+          return PollStep::Done;
+        if (r < 0) {
+          result.why = std::string("waiting for the tool failed: ") +
+                       std::strerror(errno);
+          return PollStep::Failed;
+        }
+        return PollStep::Again;
+      },
+      seconds, std::chrono::milliseconds(50));
+  if (end == PollStep::Failed)
+    return result;
+  if (end == PollStep::Again) {
+    killTree(pid);
+    waitFor(pid, status, 0);
+    result.kind = SubprocessResult::TimedOut;
+    result.why = "stopped after " + std::to_string(seconds) + " s";
+    return result;
   }
   if (WIFEXITED(status)) {
     result.kind = SubprocessResult::Exited;

@@ -17,11 +17,16 @@
 #ifndef TLC_TOOLS_TLC_BUILD_AUTOTUNE_H
 #define TLC_TOOLS_TLC_BUILD_AUTOTUNE_H
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <string>
 #include <vector>
+
+namespace tlc::driver {
+struct DriverOptions;
+} // namespace tlc::driver
 
 namespace tlc::build {
 
@@ -53,6 +58,16 @@ struct TuningOptions {
 /// exit status: 0 when some configuration passed, 1 otherwise.
 int tuneKernel(llvm::StringRef kernel, llvm::ArrayRef<TunedConfig> configs,
                const TuningOptions &options, llvm::raw_ostream &os);
+
+/// `--autotune FILE` (AutotuneDriver.cpp): builds every configuration of
+/// each autotuned kernel of \p path into OUT/config-I (child tlc-builds with
+/// \p childArgs, \p jobCount at once; OUT is \p outDir or a new temporary
+/// directory), then runs, checks and times them on the target's device with
+/// tuneKernel. Returns the exit status.
+int autotuneFile(const driver::DriverOptions &base, llvm::StringRef path,
+                 llvm::StringRef outDir, llvm::StringRef targetName,
+                 llvm::ArrayRef<std::string> childArgs, unsigned jobCount,
+                 TuningOptions tuning);
 
 } // namespace tlc::build
 

@@ -17,14 +17,17 @@
 // on this process's stdout one line `{"index": I, "status": S}` (S: that
 // run's exit status). A tuner's sweep builds its configurations so without
 // a process start and MLIR context per configuration. The lines run one
-// after the other (each build still compiles its instance's binary as
-// usual); a line missing from stdout is a build that did not finish.
+// after the other; with `-j N` (N > 1) the list is split into N contiguous
+// parts, each built so by a child process, so that N builds (and their host
+// or device compilers) run at once, with the same files and status lines.
+// A line missing from stdout is a build that did not finish.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef TLC_TOOLS_TLC_BUILD_CONFIGS_H
 #define TLC_TOOLS_TLC_BUILD_CONFIGS_H
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
 
@@ -47,6 +50,15 @@ struct ConfigEntry {
 /// malformed (after an error naming it; the lines before it ran).
 int runConfigs(llvm::StringRef path,
                llvm::function_ref<int(const ConfigEntry &)> build);
+
+/// runConfigs with the lines of \p path split into \p jobs contiguous
+/// parts, each built by a child `tlc-build CHILDARGS --configs=PART` (at
+/// most \p jobs at once, runJobs): the same builds and files; the children's
+/// status lines are printed with \p path's indices, in order, then their
+/// stderr. \p childArgs: the inputs and every option but --configs and -j.
+/// Returns as runConfigs does; 1 also when a child stopped early.
+int runConfigsInChildren(llvm::StringRef path, unsigned jobs,
+                         llvm::ArrayRef<std::string> childArgs);
 
 } // namespace tlc::build
 

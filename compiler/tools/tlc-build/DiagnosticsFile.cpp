@@ -80,10 +80,7 @@ build::diagnosticsJson(llvm::ArrayRef<driver::FileResult> results,
           (*o)["category"] = category;
           (*o)["raisedAt"] = "compile";
         }
-        // KernelArtifactWriter's error when the device or host compiler,
-        // a tool or the disk failed: the program was not refused.
-        if (t.stage == TargetStage::Artifact &&
-            llvm::StringRef(t.diag.message).starts_with("cannot write the "))
+        if (t.toolFailure)
           (*o)["toolFailure"] = true;
         all.push_back(std::move(v));
       }

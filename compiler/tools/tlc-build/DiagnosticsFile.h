@@ -41,6 +41,9 @@ enum class TargetStage { Lowering, Artifact };
 struct TargetDiagnostic {
   Diagnostic diag;
   TargetStage stage = TargetStage::Lowering;
+  /// A compiler, tool or disk failure, not a refusal of the program (the
+  /// artifact writer's mark, target::isToolFailure).
+  bool toolFailure = false;
 };
 
 /// The diagnostics a build collected, per input file (index of the

@@ -112,7 +112,7 @@ struct BackendDiagnostics {
           printDiagnostic(llvm::errs(), diag, file.path, file.tree->lines(),
                           print);
           if (sink)
-            sink->push_back({std::move(diag), stage});
+            sink->push_back({std::move(diag), stage, target::isToolFailure(d)});
           return mlir::success();
         }) {}
   BackendDiagnostics(const BackendDiagnostics &) = delete;
@@ -438,126 +438,6 @@ int buildArtifactsOf(driver::Driver &drv,
         target::buildCpuArtifacts(*r.analysis.module, outDir, build));
   }
   return anyError ? 1 : 0;
-}
-
-/// The first line of \p text that says `error`, else its first line.
-std::string firstErrorLine(llvm::StringRef text) {
-  llvm::SmallVector<llvm::StringRef> lines;
-  text.split(lines, '\n', -1, /*KeepEmpty=*/false);
-  for (llvm::StringRef line : lines)
-    if (line.contains("error"))
-      return line.trim().str();
-  return lines.empty() ? std::string("failed") : lines.front().trim().str();
-}
-
-/// `--autotune FILE`: builds every configuration of each autotuned kernel
-/// into OUT/config-I (child builds, \p plan.jobs at once; OUT is \p outDir
-/// or a new temporary directory), then runs, checks and times them on the
-/// target's device. Returns the exit status.
-int autotuneFile(const driver::DriverOptions &base, llvm::StringRef path,
-                 llvm::StringRef outDir, llvm::StringRef targetName,
-                 const BuildPlan &plan, build::TuningOptions tuning) {
-  std::unique_ptr<llvm::MemoryBuffer> buffer = readInput(path);
-  if (!buffer)
-    return 2;
-  // The instances (with their labels) that configuration I makes.
-  struct ConfigAnalysis {
-    std::vector<eval::InstanceInfo> instances;
-    std::vector<std::pair<std::string, unsigned>> autotuned;
-  };
-  auto analyzeConfig = [&](unsigned index, bool print) {
-    driver::DriverOptions o = base;
-    o.eval.autotuneConfig = index;
-    driver::Driver drv(std::move(o));
-    std::vector<driver::FileResult> r;
-    r.push_back(drv.analyze(path, buffer->getBuffer()));
-    if (print)
-      driver::printDiagnostics(r, base.format, base.showSourceLines,
-                               llvm::errs());
-    std::optional<ConfigAnalysis> result;
-    if (!hasErrors(r[0].diagnostics))
-      result = ConfigAnalysis{r[0].analysis.instances, r[0].analysis.autotuned};
-    return result;
-  };
-  std::optional<ConfigAnalysis> first = analyzeConfig(0, /*print=*/true);
-  if (!first)
-    return 1;
-  if (first->autotuned.empty()) {
-    llvm::errs() << "tlc-build: error: --autotune: " << path
-                 << " has no traced @tilelang.autotune(configs=[...]) "
-                    "kernel (a list of configurations; call the factory or "
-                    "bind its other parameters with -D)\n";
-    return 2;
-  }
-  unsigned count = 0;
-  for (auto &[kernel, n] : first->autotuned)
-    count = std::max(count, n);
-  llvm::SmallString<256> root(outDir);
-  if (root.empty()) {
-    if (std::error_code ec =
-            llvm::sys::fs::createUniqueDirectory("tlc-autotune", root)) {
-      llvm::errs() << "tlc-build: error: --autotune: cannot create a "
-                      "directory: "
-                   << ec.message() << "\n";
-      return 2;
-    }
-  }
-  std::vector<build::Job> jobs(count);
-  std::vector<std::string> dirs;
-  for (unsigned i = 0; i < count; ++i) {
-    llvm::SmallString<256> dir(root);
-    llvm::sys::path::append(dir, "config-" + std::to_string(i));
-    dirs.push_back(dir.str().str());
-    jobs[i].args = plan.childArgs;
-    // One tuned kernel: the children need not build the file's others.
-    if (first->autotuned.size() == 1 && base.eval.kernelFilter.empty())
-      jobs[i].args.push_back("--kernel=" + first->autotuned.front().first);
-    jobs[i].args.insert(jobs[i].args.end(),
-                        {path.str(), "--autotune-config=" + std::to_string(i),
-                         "-o", dirs.back()});
-  }
-  auto start = std::chrono::steady_clock::now();
-  build::runJobs(jobs, plan.jobs);
-  double seconds = std::chrono::duration<double>(
-                       std::chrono::steady_clock::now() - start)
-                       .count();
-  build::printJobs(jobs, llvm::outs(), llvm::errs());
-  unsigned cached = 0, compiled = 0;
-  for (const build::Job &job : jobs)
-    for (llvm::StringRef line : llvm::split(job.out, '\n'))
-      if (line.starts_with("wrote "))
-        ++(line.ends_with(" (cached)") ? cached : compiled);
-  llvm::outs() << "autotune: built " << count << " configurations in "
-               << llvm::format("%.2f", seconds) << " s (" << compiled
-               << " binaries compiled, " << cached << " from the cache)\n";
-  tuning.device = targetName.starts_with("cuda:")  ? "cuda"
-                  : targetName.starts_with("hip:") ? "hip"
-                                                   : "cpu";
-  std::vector<std::optional<ConfigAnalysis>> analyses(count);
-  analyses[0] = std::move(first);
-  for (unsigned i = 1; i < count; ++i)
-    analyses[i] = analyzeConfig(i, /*print=*/false);
-  int status = 0;
-  for (auto &[kernel, n] : analyses[0]->autotuned) {
-    std::vector<build::TunedConfig> configs;
-    for (unsigned i = 0; i < n; ++i) {
-      build::TunedConfig c;
-      c.label = kernel + " configuration " + std::to_string(i);
-      if (analyses[i])
-        for (const eval::InstanceInfo &info : analyses[i]->instances)
-          if (info.kernel == kernel) {
-            c.label = info.label;
-            break;
-          }
-      c.dir = dirs[i];
-      if (jobs[i].status != 0)
-        c.buildError = firstErrorLine(jobs[i].err);
-      configs.push_back(std::move(c));
-    }
-    status = std::max(status,
-                      build::tuneKernel(kernel, configs, tuning, llvm::outs()));
-  }
-  return status;
 }
 
 /// `--emit=lowered|cuda|cpp|hip`: analyses every file and prints, per file,
@@ -958,9 +838,9 @@ int main(int argc, char **argv) {
       cl::value_desc("pass"), cl::cat(category));
   cl::opt<unsigned> jobs(
       "j", cl::Prefix,
-      cl::desc("With -o or --autotune, build this many kernel instances at "
-               "once (child tlc-build processes; 0: one per hardware "
-               "thread); default 1, --autotune: 0"),
+      cl::desc("With -o, --configs or --autotune, build this many kernel "
+               "instances at once (child tlc-build processes; 0: one per "
+               "hardware thread); default 1, --autotune: 0"),
       cl::value_desc("N"), cl::init(1), cl::cat(category));
   cl::opt<bool> autotune(
       "autotune",
@@ -1214,8 +1094,9 @@ int main(int argc, char **argv) {
       tuning.runs = autotuneRuns;
       for (const auto &[name, value] : drv.getOptions().eval.defines)
         tuning.values[name] = value;
-      return autotuneFile(drv.getOptions(), inputs.front(), outputDir, target,
-                          plan, std::move(tuning));
+      return build::autotuneFile(drv.getOptions(), inputs.front(), outputDir,
+                                 target, plan.childArgs, plan.jobs,
+                                 std::move(tuning));
     }
     if (!configsFile.empty()) {
       if (!outputDir.empty() || autotune || check || verifyDiags ||
@@ -1225,8 +1106,12 @@ int main(int argc, char **argv) {
                         "--verify-diagnostics, --emit or --replace-source\n";
         return 2;
       }
-      // One build after the other in this process (-j does not apply).
-      plan.jobs = 1;
+      // -j N: N child processes build contiguous parts of the list.
+      if (plan.jobs > 1) {
+        std::vector<std::string> args = plan.childArgs;
+        args.insert(args.end(), inputs.begin(), inputs.end());
+        return build::runConfigsInChildren(configsFile, plan.jobs, args);
+      }
       return build::runConfigs(
           configsFile, [&](const build::ConfigEntry &config) {
             driver::DriverOptions o = drv.getOptions();

@@ -31,3 +31,31 @@ def get_target_compute_version(target=None):
         pass
     raise ValueError("no CUDA compute version: no target arch and no CUDA "
                      "device")
+
+
+def get_cuda_version(cuda_path=None):
+    """The CUDA toolkit's version ``(major, minor)``, from ``nvcc
+    --version`` of ``cuda_path`` (default: the toolkit tlc uses,
+    ``$CUDA_HOME`` / the ``nvcc`` on ``PATH`` / ``/usr/local/cuda``).
+    RuntimeError when there is no nvcc or its output names no release."""
+    import os
+    import re
+    import subprocess
+    if cuda_path is None:
+        from ..env import _find_cuda_home
+        cuda_path = _find_cuda_home()
+    if cuda_path is None:
+        raise RuntimeError("get_cuda_version: no CUDA toolkit (set "
+                           "CUDA_HOME or put nvcc on PATH)")
+    nvcc = os.path.join(cuda_path, "bin", "nvcc")
+    try:
+        out = subprocess.run([nvcc, "--version"], capture_output=True,
+                             text=True, timeout=60).stdout
+    except (OSError, subprocess.SubprocessError) as e:
+        raise RuntimeError(f"get_cuda_version: cannot run {nvcc}: {e}") \
+            from None
+    m = re.search(r"release (\d+)\.(\d+)", out)
+    if m is None:
+        raise RuntimeError(f"get_cuda_version: {nvcc} --version names no "
+                           "release")
+    return int(m.group(1)), int(m.group(2))

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tlc/Target/Artifact/Artifact.h"
+#include "tlc/Support/Poll.h"
 #include "tlc/Support/Subprocess.h"
 #include "tlc/Target/Artifact/BinaryCheck.h"
 
@@ -331,18 +332,17 @@ public:
     fd = ::open(file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
     if (fd < 0)
       return;
-    using Clock = std::chrono::steady_clock;
-    Clock::time_point deadline = Clock::now() + std::chrono::seconds(seconds);
-    std::chrono::milliseconds nap(1);
-    while (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
-      if ((errno != EWOULDBLOCK && errno != EINTR) ||
-          (seconds && Clock::now() >= deadline)) {
-        ::close(fd);
-        fd = -1;
-        return;
-      }
-      std::this_thread::sleep_for(nap);
-      nap = std::min(nap * 2, std::chrono::milliseconds(100));
+    tlc::PollStep got = tlc::pollWithNaps(
+        [&] {
+          if (::flock(fd, LOCK_EX | LOCK_NB) == 0)
+            return tlc::PollStep::Done;
+          return errno == EWOULDBLOCK || errno == EINTR ? tlc::PollStep::Again
+                                                        : tlc::PollStep::Failed;
+        },
+        seconds, std::chrono::milliseconds(100));
+    if (got != tlc::PollStep::Done) {
+      ::close(fd);
+      fd = -1;
     }
   }
   ~CacheEntryLock() {

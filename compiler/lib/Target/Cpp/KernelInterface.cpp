@@ -709,8 +709,11 @@ LogicalResult KernelArtifactWriter::finish() {
   for (const std::shared_ptr<Pending> &p : pending) {
     const artifact::Manifest &m = p->bundle.manifest;
     if (p->error) {
-      p->func.emitError() << "cannot write the " << targetName
-                          << " artifact of '" << m.name << "': " << *p->error;
+      mlir::InFlightDiagnostic diag = p->func.emitError()
+                                      << "cannot write the " << targetName
+                                      << " artifact of '" << m.name
+                                      << "': " << *p->error;
+      markToolFailure(*diag.getUnderlyingDiagnostic());
       ok = false;
       continue;
     }
@@ -736,4 +739,20 @@ LogicalResult tlc::target::writeKernelArtifact(
   KernelArtifactWriter writer(outDir, targetName, log);
   writer.add(func, std::move(bundle), compile);
   return writer.finish();
+}
+
+/// The metadata string markToolFailure attaches (DiagnosticArgument keeps a
+/// StringRef: a literal outlives every diagnostic).
+static constexpr llvm::StringLiteral toolFailureMark = "tlc.tool-failure";
+
+void tlc::target::markToolFailure(mlir::Diagnostic &diag) {
+  diag.getMetadata().push_back(mlir::DiagnosticArgument(toolFailureMark));
+}
+
+bool tlc::target::isToolFailure(mlir::Diagnostic &diag) {
+  return llvm::any_of(diag.getMetadata(), [](const auto &arg) {
+    return arg.getKind() ==
+               mlir::DiagnosticArgument::DiagnosticArgumentKind::String &&
+           arg.getAsString() == toolFailureMark;
+  });
 }

@@ -18,6 +18,7 @@
 #include "tlc/Target/Artifact/Artifact.h"
 #include "tlc/Target/Artifact/Manifest.h"
 
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Value.h"
 #include "mlir/IR/Visitors.h"
 #include "mlir/Support/LLVM.h"
@@ -140,6 +141,14 @@ private:
   llvm::raw_ostream *log;
   std::vector<std::shared_ptr<Pending>> pending;
 };
+
+/// Marks \p diag (KernelArtifactWriter's error) as a tool failure: the
+/// device or host compiler, a tool or the disk failed, the program was not
+/// refused. The mark is diagnostic metadata, not part of the message.
+void markToolFailure(mlir::Diagnostic &diag);
+
+/// Whether \p diag was marked by markToolFailure.
+bool isToolFailure(mlir::Diagnostic &diag);
 
 } // namespace target
 } // namespace tlc
