@@ -472,3 +472,113 @@ void Worker::landIncoming() {
       return;
   }
 }
+
+int Worker::windowOf(const void *address, size_t &offset) const {
+  if (!launch.cluster)
+    return -1;
+  const ClusterState &cs = *launch.cluster;
+  auto a = reinterpret_cast<uintptr_t>(address);
+  for (unsigned r = 0; r < cs.size; ++r) {
+    auto base = reinterpret_cast<uintptr_t>(cs.shared[r]);
+    if (cs.shared[r] && a >= base && a - base < sharedBytes) {
+      offset = a - base;
+      return int(r);
+    }
+  }
+  return -1;
+}
+
+void Worker::bulkCopyShared(void *dst, const void *src, uint32_t bytes,
+                            uint64_t *bar, uint64_t where) {
+  const std::string what =
+      "cp.async.bulk.shared::cluster.shared::cta by " +
+      threadName(current->linear) + " at {0}";
+  auto base = reinterpret_cast<uintptr_t>(shared);
+  auto s = reinterpret_cast<uintptr_t>(src);
+  if (s < base || s - base + bytes > sharedBytes) {
+    trap("memcheck",
+         what + ": the source (" + std::to_string(bytes) +
+             " bytes) is not inside the block's " +
+             std::to_string(sharedBytes) + " bytes of shared memory",
+         where);
+    return;
+  }
+  if (!launch.cluster) {
+    // A cluster of one block: shared::cluster is the block's own window.
+    auto d = reinterpret_cast<uintptr_t>(dst);
+    auto b = reinterpret_cast<uintptr_t>(bar);
+    if (d < base || d - base + bytes > sharedBytes || b < base ||
+        b - base + 8 > sharedBytes) {
+      trap("memcheck",
+           what + ": the destination or the mbarrier is outside the "
+                  "block's shared memory (a cluster of one block)",
+           where);
+      return;
+    }
+    tlc_sim_bulk_piece piece{dst, src, bytes};
+    bulkCopy(&piece, 1, bar, where);
+    return;
+  }
+  ClusterState &cs = *launch.cluster;
+  size_t dstOffset = 0, barOffset = 0;
+  int rank, barRank;
+  {
+    std::lock_guard<std::mutex> lock(cs.mutex);
+    rank = windowOf(dst, dstOffset);
+    barRank = windowOf(bar, barOffset);
+  }
+  if (rank < 0 || dstOffset + bytes > sharedBytes) {
+    trap("memcheck",
+         what + ": the destination (" + std::to_string(bytes) +
+             " bytes) is not inside the shared memory of a block of the "
+             "cluster (each has " +
+             std::to_string(sharedBytes) + " bytes)",
+         where);
+    return;
+  }
+  if (barRank != rank || barOffset + 8 > sharedBytes) {
+    trap("memcheck",
+         what + ": the mbarrier is not in the shared memory of block " +
+             std::to_string(rank) +
+             " of the cluster, whose shared memory the copy writes",
+         where);
+    return;
+  }
+  if (unsigned(rank) == clusterRank) {
+    tlc_sim_bulk_piece piece{dst, src, bytes};
+    bulkCopy(&piece, 1, bar, where);
+    return;
+  }
+  if (!access(src, bytes, TLC_SIM_LOAD, -1, where))
+    return;
+  RemoteBulkCopy c;
+  c.issuerRank = clusterRank;
+  c.issuer = current->linear;
+  c.where = where;
+  c.bytes = bytes;
+  // The source is read now (the issuer may reuse it once the copy has read
+  // it; a receiver's wait orders only the landing).
+  c.data = std::make_shared<std::vector<unsigned char>>(
+      static_cast<const unsigned char *>(src),
+      static_cast<const unsigned char *>(src) + bytes);
+  c.known.assign(numThreads, 0);
+  size_t row = size_t(cs.size) * numThreads;
+  unsigned t = current->linear;
+  if (clusterKnows.size() == size_t(numThreads) * row)
+    for (unsigned u = 0; u < numThreads; ++u)
+      c.known[u] = clusterKnows[size_t(t) * row + size_t(rank) * numThreads + u];
+  std::lock_guard<std::mutex> lock(cs.mutex);
+  if (!cs.started[rank] || cs.done[rank]) {
+    report("memcheck",
+           what + " into block " + std::to_string(rank) +
+               " of the cluster: " +
+               (cs.done[rank] ? "that block has exited, its shared memory is "
+                                "gone"
+                              : "that block has not started"),
+           where);
+    return;
+  }
+  c.pieces.push_back({cs.shared[rank] + dstOffset, c.data->data(), bytes});
+  c.bar = reinterpret_cast<uint64_t *>(cs.shared[rank] + barOffset);
+  cs.incoming[rank].push_back(std::move(c));
+}

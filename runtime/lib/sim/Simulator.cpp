@@ -101,6 +101,10 @@ void apiBulkCopyCluster(const tlc_sim_bulk_piece *pieces, uint32_t count,
                         uint64_t *bar, uint32_t ctaMask, uint64_t where) {
   currentWorker->bulkCopyCluster(pieces, count, bar, ctaMask, where);
 }
+void apiBulkCopyShared(void *dst, const void *src, uint32_t bytes,
+                       uint64_t *bar, uint64_t where) {
+  currentWorker->bulkCopyShared(dst, src, bytes, bar, where);
+}
 void apiSharedIndexFault(const char *name, int64_t index, uint32_t elemBytes,
                          uint32_t extentBytes, uint32_t offset, int kind,
                          uint64_t where) {
@@ -141,6 +145,7 @@ const tlc_sim_host_api &Simulator::hostApi() {
     a.mbarrierReleaseCluster = &apiMbarrierReleaseCluster;
     a.bulkCopyCluster = &apiBulkCopyCluster;
     a.sharedIndexFault = &apiSharedIndexFault;
+    a.bulkCopyShared = &apiBulkCopyShared;
     return a;
   }();
   return api;

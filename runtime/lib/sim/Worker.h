@@ -101,6 +101,8 @@ struct RemoteBulkCopy {
   uint64_t bytes;
   /// The issuing block's rank and thread.
   unsigned issuerRank, issuer;
+  /// The source bytes of a DSMEM copy, read at issue (pieces point here).
+  std::shared_ptr<std::vector<unsigned char>> data;
   /// Per thread of the receiver: the clock of it that the issuer had
   /// acquired (a release arrival of it on the issuer's mbarriers, the
   /// cluster barrier) when it issued the copy.
@@ -402,6 +404,12 @@ public:
   /// The same copy into the shared memory of every block of the cluster
   /// whose rank is set in \p ctaMask, each completing on its mbarrier at
   /// \p bar's offset (Cluster.cpp).
+  /// A DSMEM bulk copy (tlc_sim_host_api::bulkCopyShared).
+  void bulkCopyShared(void *dst, const void *src, uint32_t bytes,
+                      uint64_t *bar, uint64_t where);
+  /// The rank of the block of the running cluster whose shared window holds
+  /// \p address (its offset in \p offset), or -1 (cluster mutex held).
+  int windowOf(const void *address, size_t &offset) const;
   void bulkCopyCluster(const tlc_sim_bulk_piece *pieces, uint32_t count,
                        uint64_t *bar, uint32_t ctaMask, uint64_t where);
   [[noreturn]] void trap(const std::string &checker, const std::string &message,

@@ -53,6 +53,37 @@ bool Worker::access(const void *address, uint32_t bytes, int kind,
   // comes from a helper (atomics, vector accesses, cp.async), whose operand
   // must be global or shared memory (or the caller's registers, above).
   if (a - Arena::get().base() >= Arena::get().reserved()) {
+    // ld / st / red / atom .shared::cluster: an address mapa gave into the
+    // shared window of another block of the cluster (bounds only: the order
+    // of accesses across blocks is the cluster barrier's and mbarriers').
+    if (launch.cluster) {
+      ClusterState &cs = *launch.cluster;
+      std::unique_lock<std::mutex> lock(cs.mutex);
+      for (unsigned r = 0; r < cs.size; ++r) {
+        auto base = reinterpret_cast<uintptr_t>(cs.shared[r]);
+        if (r == clusterRank || !cs.shared[r] || a < base ||
+            a - base >= launch.kernel->sharedCapacity)
+          continue;
+        size_t offset = a - base;
+        std::string why;
+        if (offset + bytes > sharedBytes)
+          why = "out-of-bounds shared::cluster " + std::string(verb) + " of " +
+                std::to_string(bytes) + " bytes at offset " +
+                printedOffset(offset) + " of block " + std::to_string(r) +
+                " of the cluster (each block has " + printedOffset(sharedBytes) +
+                " bytes of dynamic shared memory)";
+        else if (!cs.started[r] || cs.done[r])
+          why = "shared::cluster " + std::string(verb) + " of block " +
+                std::to_string(r) + " of the cluster, which " +
+                (cs.done[r] ? "has exited" : "has not started");
+        lock.unlock();
+        if (!why.empty()) {
+          report("memcheck", why + ", by " + threadName(t) + " at {0}", where);
+          return false;
+        }
+        return true;
+      }
+    }
     bool under = a < s && s - a <= kSharedUnderrun;
     std::string near =
         under ? std::to_string(s - a) +

@@ -25,7 +25,7 @@
 
 #include <stdint.h>
 
-#define TLC_SIM_ABI_VERSION 11
+#define TLC_SIM_ABI_VERSION 12
 #define TLC_SIM_WHERE_LINE (1ull << 63)
 /* Or-ed into a barrier id: bar.arrive, which counts without waiting. */
 #define TLC_SIM_BARRIER_ARRIVE_ONLY 0x100u
@@ -199,6 +199,15 @@ typedef struct tlc_sim_host_api {
   void (*sharedIndexFault)(const char *name, int64_t index, uint32_t elemBytes,
                            uint32_t extentBytes, uint32_t offset, int kind,
                            uint64_t where);
+  /* cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes
+   * (a DSMEM copy): \p bytes of the caller's shared \p src into \p dst, a
+   * shared::cluster address (mapShared's) in some block of the cluster,
+   * completing on the mbarrier \p bar there (the same block's); the source
+   * is read at issue, the bytes land later, as bulkCopyCluster's. Reported
+   * (memcheck) when \p dst or \p bar lies in no block's shared window, in
+   * different blocks, or \p src outside the caller's (ABI 12). */
+  void (*bulkCopyShared)(void *dst, const void *src, uint32_t bytes,
+                         uint64_t *bar, uint64_t where);
 } tlc_sim_host_api;
 
 /* One kernel of the shared object: calls the __global__ function with

@@ -26,7 +26,11 @@
 //    so what the peers wrote before their release arrivals is visible;
 //  * mbarrierArriveWarpPair(bar, peer) releases a stage both blocks of a
 //    pair read (TMA multicast): lane 0 of each warp, after __syncwarp,
-//    arrives here and on block \p peer's mbarrier at the same offset.
+//    arrives here and on block \p peer's mbarrier at the same offset;
+//  * mapaShared, st/ld/atom/red .shared::cluster, the remote
+//    mbarrierArriveExpectTxCluster and bulkCopySharedCluster
+//    (cp.async.bulk.shared::cluster.shared::cta, a DSMEM copy completing
+//    on the peer's mbarrier) are T.copy_cluster's (CUDAEmitterCluster.cpp).
 //
 // Included by generated sources that use clusters only.
 //
@@ -138,6 +142,144 @@ TLC_DEVICE void mbarrierWaitCluster(uint64_t *bar, uint32_t parity) {
                  : "r"(sharedAddress(bar)), "r"(parity)
                  : "memory");
   while (!done);
+#endif
+}
+
+/// The parity of the current phase of \p bar: test_wait.parity 0 holds
+/// once phase 0 (any even phase) has completed, that is while an odd phase
+/// is the current one (PTX ISA, "mbarrier.test_wait").
+TLC_DEVICE uint32_t mbarrierCurrentParity(uint64_t *bar) {
+  uint32_t odd = 0;
+#if TLC_CUDA_ARCH >= 900
+  asm volatile("{\n"
+               ".reg .pred p;\n"
+               "mbarrier.test_wait.parity.shared::cta.b64 p, [%1], 0;\n"
+               "selp.u32 %0, 1, 0, p;\n"
+               "}"
+               : "=r"(odd)
+               : "r"(sharedAddress(bar))
+               : "memory");
+#endif
+  return odd;
+}
+
+/// mapa.shared::cluster: the shared::cluster address of what \p local is in
+/// the calling block's shared memory, in block \p cta of the cluster.
+TLC_DEVICE uint32_t mapaShared(const void *local, uint32_t cta) {
+  uint32_t remote = 0;
+#if TLC_CUDA_ARCH >= 900
+  asm volatile("mapa.shared::cluster.u32 %0, %1, %2;"
+               : "=r"(remote)
+               : "r"(sharedAddress(local)), "r"(cta));
+#endif
+  return remote;
+}
+
+/// st.shared::cluster of \p value at \p local's offset in block \p cta
+/// (4- or 2-byte values).
+template <typename T>
+TLC_DEVICE void stSharedCluster(T *local, uint32_t cta, T value) {
+  static_assert(sizeof(T) == 4 || sizeof(T) == 2, "a 2- or 4-byte value");
+#if TLC_CUDA_ARCH >= 900
+  uint32_t remote = mapaShared(local, cta);
+  if constexpr (sizeof(T) == 4) {
+    uint32_t bits;
+    memcpy(&bits, &value, 4);
+    asm volatile("st.shared::cluster.b32 [%0], %1;" ::"r"(remote), "r"(bits)
+                 : "memory");
+  } else {
+    uint16_t bits;
+    memcpy(&bits, &value, 2);
+    asm volatile("st.shared::cluster.b16 [%0], %1;" ::"r"(remote), "h"(bits)
+                 : "memory");
+  }
+#endif
+}
+
+/// ld.shared::cluster at \p local's offset in block \p cta (4 bytes).
+template <typename T>
+TLC_DEVICE T ldSharedCluster(const T *local, uint32_t cta) {
+  static_assert(sizeof(T) == 4, "a 4-byte value");
+  uint32_t bits = 0;
+#if TLC_CUDA_ARCH >= 900
+  asm volatile("ld.shared::cluster.b32 %0, [%1];"
+               : "=r"(bits)
+               : "r"(mapaShared(local, cta))
+               : "memory");
+#endif
+  T value;
+  memcpy(&value, &bits, 4);
+  return value;
+}
+
+/// atom.shared::cluster.add.f32 / .u32: the old value.
+TLC_DEVICE float atomAddSharedCluster(float *local, uint32_t cta, float v) {
+  float old = 0.0f;
+#if TLC_CUDA_ARCH >= 900
+  asm volatile("atom.shared::cluster.add.f32 %0, [%1], %2;"
+               : "=f"(old)
+               : "r"(mapaShared(local, cta)), "f"(v)
+               : "memory");
+#endif
+  return old;
+}
+TLC_DEVICE uint32_t atomAddSharedCluster(uint32_t *local, uint32_t cta,
+                                         uint32_t v) {
+  uint32_t old = 0;
+#if TLC_CUDA_ARCH >= 900
+  asm volatile("atom.shared::cluster.add.u32 %0, [%1], %2;"
+               : "=r"(old)
+               : "r"(mapaShared(local, cta)), "r"(v)
+               : "memory");
+#endif
+  return old;
+}
+
+/// red.shared::cluster.add.f32 / .u32.
+TLC_DEVICE void redAddSharedCluster(float *local, uint32_t cta, float v) {
+#if TLC_CUDA_ARCH >= 900
+  asm volatile("red.shared::cluster.add.f32 [%0], %1;" ::"r"(
+                   mapaShared(local, cta)),
+               "f"(v)
+               : "memory");
+#endif
+}
+TLC_DEVICE void redAddSharedCluster(uint32_t *local, uint32_t cta,
+                                    uint32_t v) {
+#if TLC_CUDA_ARCH >= 900
+  asm volatile("red.shared::cluster.add.u32 [%0], %1;" ::"r"(
+                   mapaShared(local, cta)),
+               "r"(v)
+               : "memory");
+#endif
+}
+
+/// mbarrier.arrive.expect_tx.release.cluster.shared::cluster on the
+/// mbarrier at \p bar's offset in block \p cta: \p bytes more expected in
+/// its phase, then one arrival.
+TLC_DEVICE void mbarrierArriveExpectTxCluster(uint64_t *bar, uint32_t cta,
+                                              uint32_t bytes) {
+#if TLC_CUDA_ARCH >= 900
+  asm volatile("mbarrier.arrive.expect_tx.release.cluster.shared::cluster.b64 "
+               "_, [%0], %1;" ::"r"(mapaShared(bar, cta)),
+               "r"(bytes)
+               : "memory");
+#endif
+}
+
+/// cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes:
+/// \p bytes of the calling block's shared \p src into block \p cta's
+/// shared memory at \p dst's offset, completing on that block's mbarrier at
+/// \p bar's offset (addresses 16-byte aligned, the size a multiple of 16).
+TLC_DEVICE void bulkCopySharedCluster(void *dst, const void *src,
+                                      uint32_t bytes, uint64_t *bar,
+                                      uint32_t cta) {
+#if TLC_CUDA_ARCH >= 900
+  asm volatile("cp.async.bulk.shared::cluster.shared::cta.mbarrier::"
+               "complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(
+                   mapaShared(dst, cta)),
+               "r"(sharedAddress(src)), "r"(bytes), "r"(mapaShared(bar, cta))
+               : "memory");
 #endif
 }
 
